@@ -1,0 +1,41 @@
+"""Settings in one place: Spark master and resources, build parameters, search defaults.
+
+Every value can be set by keyword (``build_index(..., master=...)``), by CLI option, or by
+environment variable (``LAKEJOIN_SPARK_MASTER``, ``LAKEJOIN_SPARK_DRIVER_MEMORY``,
+``LAKEJOIN_SPARK_LOCAL_DIR``, ``LAKEJOIN_LOG_DIR``); keywords win over the environment.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+
+def _env(name: str, default=None):
+    v = os.environ.get(name)
+    return v if v not in (None, "") else default
+
+
+@dataclass(frozen=True)
+class SparkSettings:
+    master: str = field(default_factory=lambda: _env("LAKEJOIN_SPARK_MASTER", "local[*]"))
+    app_name: str = "lakejoin"
+    driver_memory: str = field(default_factory=lambda: _env("LAKEJOIN_SPARK_DRIVER_MEMORY", "2g"))
+    executor_memory: str | None = field(default_factory=lambda: _env("LAKEJOIN_SPARK_EXECUTOR_MEMORY"))
+    shuffle_partitions: int = field(default_factory=lambda: int(_env("LAKEJOIN_SPARK_SHUFFLE_PARTITIONS", "8")))
+    local_dir: str | None = field(default_factory=lambda: _env("LAKEJOIN_SPARK_LOCAL_DIR"))
+    log_dir: str = field(default_factory=lambda: _env(
+        "LAKEJOIN_LOG_DIR", str(Path.home() / ".cache" / "lakejoin" / "logs")))
+    extra: dict = field(default_factory=dict)
+
+    def with_master(self, master: str | None) -> "SparkSettings":
+        return self if not master else replace(self, master=master)
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    num_perm: int = 256          # MinHash signature length (thesis §2.3.3 examples, Go README)
+    minhash_seed: int = 1
+    files_per_task: int = 4      # small files read per Spark task in the sniffing/reading pass
+    sample_values: int = 5       # most frequent raw values kept per column in the profile
+    components: tuple = ()       # optional components to add (later issues register them)

@@ -1,0 +1,447 @@
+"""The public API: build or open an index, search it, look at the hits.
+
+    lj = lakejoin_jupyter.build_index("data/lake", "data/lake.index")   # Spark build
+    lj = lakejoin_jupyter.open_index("data/lake.index")                  # ~1 s, memory-mapped
+    res = lj.search(df, "country", k=10)        # exact top-k by overlap
+    res.to_pandas(); hit = res[0]; hit.matches
+
+Search is two-stage (thesis §5.2.1): a method (search/registry.py) proposes candidates,
+the engine names them and computes the common fields (overlap, containment, Jaccard,
+matched values) exactly from the index's sets. Every front end (CLI, magics, widget)
+calls only this module.
+"""
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import QueryError
+from .index.store import Index
+from .lake.normalize import normalize_many
+from .search import registry
+from .search.registry import Candidate, SearchParams
+
+MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
+
+
+# ---------------------------------------------------------------------- queries
+
+@dataclass
+class Query:
+    """A query column (or several) after normalization, as every method receives it."""
+    columns: tuple                    # query column name(s)
+    tokens: list                      # distinct tokens of the first/only column, sorted
+    token_ids: np.ndarray             # ids of those tokens present in the lake, sorted
+    size: int                         # |Q|: distinct tokens, including ones not in the lake
+    source: str = ""                  # human description of where the query came from
+    display: dict = field(default_factory=dict)   # token -> a raw value as the user wrote it
+    rows: list | None = None          # multi-column: distinct key tuples of tokens
+    frame: pd.DataFrame | None = None # the query's key columns (raw), when from a DataFrame
+    exclude: set = field(default_factory=set)     # set ids never returned (the query itself)
+    notes: list = field(default_factory=list)
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.columns)
+
+
+def _is_spark_df(obj) -> bool:
+    return type(obj).__module__.startswith("pyspark.sql") and hasattr(obj, "toPandas")
+
+
+def make_query(index: Index, query, column=None, *, max_values: int = MAX_QUERY_VALUES,
+               exclude_self: bool = True) -> Query:
+    """Normalize any supported query into a :class:`Query`.
+
+    ``query`` may be a pandas DataFrame (with ``column``: a name or a list of names), a
+    Spark DataFrame (distinct values are collected; above ``max_values`` a sample is taken
+    and a note says so), a pandas Series, a list/array of values, or the name of a lake
+    table (with ``column``), in which case that column is excluded from its own results.
+    """
+    cols = _as_columns(column)
+    if isinstance(query, (str, Path)) and not isinstance(query, bool):
+        if not cols:
+            raise QueryError("A lake table query needs a column: search('table', 'column').")
+        return _lake_query(index, str(query), cols, exclude_self)
+    if isinstance(query, (int, np.integer)) and not isinstance(query, bool):
+        return _column_id_query(index, int(query), exclude_self)
+    notes = []
+    if _is_spark_df(query):
+        frame, notes = _collect_spark(query, cols, max_values)
+        source = "Spark DataFrame"
+    elif isinstance(query, pd.DataFrame):
+        if not cols:
+            raise QueryError(f"Name the query column: search(df, 'column'). "
+                             f"Columns: {list(map(str, query.columns))[:20]}")
+        _check_columns(query.columns, cols)
+        if query.empty:
+            raise QueryError("The query DataFrame is empty (no rows): nothing to search for.")
+        frame, source = query[list(cols)], "DataFrame"
+    elif isinstance(query, pd.Series):
+        name = cols[0] if cols else (str(query.name) if query.name is not None else "values")
+        frame, cols, source = query.to_frame(name=name), (name,), "Series"
+    elif isinstance(query, (list, tuple, set, frozenset, np.ndarray, pd.Index)):
+        name = cols[0] if cols else "values"
+        frame, cols, source = pd.DataFrame({name: list(query)}), (name,), "values"
+    else:
+        raise QueryError(f"Cannot search with a {type(query).__name__}: pass a pandas or "
+                         f"Spark DataFrame and a column name, a Series, or a list of values.")
+    return _frame_query(index, frame, tuple(cols), source, notes)
+
+
+def _as_columns(column) -> tuple:
+    if column is None:
+        return ()
+    if isinstance(column, (list, tuple)):
+        return tuple(column)
+    return (column,)
+
+
+def _check_columns(available, cols) -> None:
+    missing = [c for c in cols if c not in available]
+    if missing:
+        raise QueryError(f"Column(s) {missing} not found; the DataFrame has: "
+                         f"{list(map(str, available))[:30]}")
+    if len(set(cols)) != len(cols):
+        raise QueryError(f"A query column is repeated: {list(cols)}")
+
+
+def _collect_spark(sdf, cols, max_values):
+    if not cols:
+        raise QueryError(f"Name the query column; the Spark DataFrame has: {sdf.columns[:20]}")
+    _check_columns(sdf.columns, cols)
+    distinct = sdf.select(*[sdf[c] for c in cols]).dropna(how="all").distinct()
+    pdf = distinct.limit(max_values + 1).toPandas()
+    notes = []
+    if len(pdf) > max_values:
+        total = distinct.count()
+        frac = min(1.0, max_values / max(total, 1))
+        pdf = distinct.sample(fraction=frac, seed=7).limit(max_values).toPandas()
+        notes.append(f"the Spark DataFrame has {total:,} distinct key values; searched with a "
+                     f"random sample of {len(pdf):,} (containment is estimated on the sample)")
+    return pdf, notes
+
+
+def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: list) -> Query:
+    norm = {c: normalize_many(frame[c].tolist()) for c in cols}
+    first = cols[0]
+    display: dict = {}
+    for raw, tok in zip(frame[first].tolist(), norm[first]):
+        if tok is not None and tok not in display:
+            display[tok] = raw
+    tokens = sorted(display)
+    if not tokens:
+        raise QueryError(f"Column {first!r} has no values to search with (all null or empty).")
+    rows = None
+    if len(cols) > 1:
+        for c in cols[1:]:
+            if not any(t is not None for t in norm[c]):
+                raise QueryError(f"Column {c!r} has no values to search with (all null or empty).")
+        rows = sorted({tup for tup in zip(*(norm[c] for c in cols)) if None not in tup})
+        if not rows:
+            raise QueryError(f"No row has a value in every query column {list(cols)}.")
+    ids = index.lookup(tokens)
+    return Query(columns=cols, tokens=tokens, token_ids=np.sort(ids[ids >= 0]), size=len(tokens),
+                 source=source, display=display, rows=rows, frame=frame, notes=list(notes))
+
+
+def _lake_query(index, table, cols, exclude_self) -> Query:
+    try:
+        cids = [index.find_column(table, c) for c in cols]
+    except KeyError as e:
+        raise QueryError(str(e.args[0])) from None
+    if len(cids) > 1:
+        frame = index_table(index, table)[list(cols)]
+        q = _frame_query(index, frame, tuple(cols), f"lake table {table}", [])
+    else:
+        q = _column_id_query(index, cids[0], exclude_self)
+    if exclude_self:
+        q.exclude = set(cids)
+    return q
+
+
+def _column_id_query(index, cid: int, exclude_self: bool) -> Query:
+    if not 0 <= cid < index.arrays.n_sets:
+        raise QueryError(f"No column with id {cid} (the index has {index.arrays.n_sets}).")
+    ids = np.asarray(index.arrays.set_tokens(cid), dtype=np.int64)
+    tokens = index.token_text(ids)
+    table, name = index.column_label(cid)
+    if not tokens:
+        raise QueryError(f"Column {name!r} of {table} has no values to search with.")
+    return Query(columns=(name,), tokens=tokens, token_ids=ids, size=len(ids),
+                 source=f"lake table {table}", display={t: t for t in tokens},
+                 exclude={cid} if exclude_self else set())
+
+
+def index_table(index: Index, table: str, max_rows: int | None = None) -> pd.DataFrame:
+    """A lake table as pandas (string values), read with the same parser as the build."""
+    from .lake.read import TableInfo, read_table
+    t = index.tables
+    hit = t[(t["name"] == table) | (t["path"] == table)]
+    if hit.empty:
+        raise QueryError(f"No table {table!r} in the index.")
+    row = hit.iloc[0]
+    if row["format"] == "catalog":
+        from .spark import get_spark
+        sdf = get_spark().table(row["path"])
+        return (sdf.limit(max_rows) if max_rows else sdf).toPandas()
+    return read_table(TableInfo.from_json(row["info"]), max_rows=max_rows)
+
+
+# ---------------------------------------------------------------------- results
+
+@dataclass
+class Hit:
+    """One joinable column (or column combination) found by a search."""
+    rank: int
+    table: str
+    table_id: int
+    columns: tuple            # candidate column name(s), aligned with query_columns
+    column_ids: tuple
+    score: float
+    overlap: int | None
+    containment: float | None     # |Q ∩ X| / |Q|
+    jaccard: float | None
+    method: str
+    exact: bool
+    query_columns: tuple
+    estimated_containment: float | None = None
+    details: dict = field(default_factory=dict)
+    _engine: "Engine" = field(default=None, repr=False, compare=False)
+    _query: Query = field(default=None, repr=False, compare=False)
+
+    @property
+    def column(self) -> str:
+        return self.columns[0]
+
+    @property
+    def mapping(self) -> dict:
+        """Query column -> candidate column."""
+        return dict(zip(self.query_columns, self.columns))
+
+    def _matched_tokens(self) -> list:
+        if "matched_tokens" in self.details:
+            return self.details["matched_tokens"]
+        q, ix = self._query, self._engine.index
+        set_ids = np.asarray(ix.arrays.set_tokens(self.column_ids[0]))
+        common = np.intersect1d(q.token_ids, set_ids, assume_unique=True)
+        toks = ix.token_text(common)
+        self.details["matched_tokens"] = toks
+        return toks
+
+    @property
+    def matches(self) -> list:
+        """The query's values that find a partner in this column (as the user wrote them)."""
+        q = self._query
+        return [q.display.get(t, t) for t in self._matched_tokens()]
+
+    @property
+    def unmatched(self) -> list:
+        matched = set(self._matched_tokens())
+        q = self._query
+        return [q.display.get(t, t) for t in q.tokens if t not in matched]
+
+    def to_dict(self) -> dict:
+        d = {"rank": self.rank, "table": self.table, "column": ", ".join(self.columns),
+             "overlap": self.overlap, "containment": self.containment, "jaccard": self.jaccard,
+             "score": self.score, "method": self.method, "exact": self.exact,
+             "est_containment": self.estimated_containment, "table_id": self.table_id,
+             "column_ids": list(self.column_ids)}
+        if len(self.query_columns) > 1:
+            d["mapping"] = ", ".join(f"{a} -> {b}" for a, b in self.mapping.items())
+        return d
+
+
+class SearchResult(Sequence):
+    """Ranked hits of one search, with what was searched and how long it took."""
+
+    def __init__(self, hits, query: Query, method: str, params: SearchParams, seconds: float,
+                 stats: dict | None = None):
+        self.hits = list(hits)
+        self.query = query
+        self.method = method
+        self.params = params
+        self.seconds = seconds
+        self.stats = stats or {}
+        self.notes = list(query.notes)
+
+    def __getitem__(self, i):
+        return self.hits[i]
+
+    def __len__(self):
+        return len(self.hits)
+
+    def to_pandas(self) -> pd.DataFrame:
+        cols = ["rank", "table", "column", "overlap", "containment", "jaccard", "score",
+                "method", "exact", "est_containment", "table_id", "column_ids"]
+        rows = [h.to_dict() for h in self.hits]
+        df = pd.DataFrame(rows, columns=cols + (["mapping"] if rows and "mapping" in rows[0] else []))
+        return df
+
+    def __repr__(self):
+        head = (f"{len(self.hits)} hit(s) for {', '.join(self.query.columns)} "
+                f"(|Q|={self.query.size}, {self.method}, {self.seconds * 1000:.1f} ms)")
+        if not self.hits:
+            return head
+        return head + "\n" + self.to_pandas().drop(columns=["table_id", "column_ids"]).to_string(index=False)
+
+    def _repr_html_(self):
+        q = self.query
+        cap = (f"<b>{len(self.hits)}</b> joinable column(s) for <code>{html.escape(', '.join(map(str, q.columns)))}</code> "
+               f"&middot; {q.size:,} distinct values &middot; method <code>{html.escape(self.method)}</code> "
+               f"&middot; {self.seconds * 1000:.1f} ms")
+        notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
+        if not self.hits:
+            return f"<div>{cap}</div>{notes}<div><i>No table shares a value with the query.</i></div>"
+        rows = []
+        for h in self.hits:
+            c = h.containment if h.containment is not None else (h.estimated_containment or 0)
+            bar = (f"<div style='background:#e8eef7;width:120px;height:10px;display:inline-block'>"
+                   f"<div style='background:#4a78c2;width:{max(0.0, min(1.0, c)) * 120:.0f}px;height:10px'></div></div>")
+            rows.append(
+                f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td>"
+                f"<td>{html.escape(', '.join(h.columns))}</td>"
+                f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
+                f"<td>{bar} {c:.1%}{'' if h.exact else ' (est.)'}</td>"
+                f"<td>{html.escape(h.method)}</td></tr>")
+        return (f"<div>{cap}</div>{notes}<table><thead><tr><th>#</th><th>table</th><th>column</th>"
+                f"<th>overlap</th><th>containment</th><th>method</th></tr></thead>"
+                f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+# ---------------------------------------------------------------------- engine
+
+class Engine:
+    """Search an opened index (see module docstring)."""
+
+    def __init__(self, index: Index):
+        self.index = index
+
+    @classmethod
+    def open(cls, path, verify: bool = True, check_lake: bool = True) -> "Engine":
+        return cls(Index(path, verify=verify, check_lake=check_lake))
+
+    @property
+    def path(self) -> Path:
+        return self.index.path
+
+    def methods(self) -> list:
+        """Search methods this index supports (name, label, kind, ...)."""
+        return registry.available(self.index)
+
+    def query(self, query, column=None, **kw) -> Query:
+        return make_query(self.index, query, column, **kw)
+
+    def search(self, query, column=None, *, k: int | None = 10, threshold: float | None = None,
+               method: str = "auto", exclude_self: bool = True, **options) -> SearchResult:
+        """Tables joinable with the query column(s), best first.
+
+        ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
+        containment of the query is at least this (0..1). ``method``: "auto" (the best
+        exact method the index supports for the number of query columns) or a name from
+        :meth:`methods`. Extra keyword options go to the method.
+        """
+        if k is not None and (not isinstance(k, (int, np.integer)) or k < 1):
+            raise QueryError(f"k must be a positive integer (got {k!r}).")
+        if threshold is not None and not 0 <= threshold <= 1:
+            raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
+        q = query if isinstance(query, Query) else make_query(
+            self.index, query, column, exclude_self=exclude_self)
+        m = self._pick(method, q, threshold)
+        params = SearchParams(k=k, threshold=threshold, options=options)
+        t0 = time.perf_counter()
+        out = m.run(self.index, q, params)
+        stats = {}
+        if isinstance(out, tuple):
+            out, stats = out
+        hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(out)]
+        return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats)
+
+    def _pick(self, method: str, q: Query, threshold):
+        avail = self.methods()
+        multi = q.n_columns > 1
+        if method == "auto":
+            fit = [m for m in avail if (m.multi_column if multi else m.single_column)
+                   and m.kind == "exact"]
+            if not fit:
+                raise QueryError("No search method of this index takes "
+                                 + ("several query columns; rebuild it with the MATE component."
+                                    if multi else "a single query column."))
+            return max(fit, key=lambda m: m.priority)
+        m = registry.get(method)
+        if m not in avail:
+            raise QueryError(f"Method {method!r} needs index component(s) {list(m.requires)}, "
+                             f"which {self.index.path.name} was built without. Rebuild with them "
+                             f"or use one of {[x.name for x in avail]}.")
+        if multi and not m.multi_column:
+            raise QueryError(f"Method {method!r} takes one query column; use a multi-column "
+                             f"method ({[x.name for x in avail if x.multi_column]}).")
+        if m.needs_threshold and threshold is None:
+            raise QueryError(f"Method {method!r} needs a containment threshold, e.g. threshold=0.5.")
+        return m
+
+    def _hit(self, rank: int, c: Candidate, q: Query, m) -> Hit:
+        ix = self.index
+        cols = ix.columns
+        first = int(c.column_ids[0])
+        table_id = int(cols.iloc[first]["table_id"])
+        names = tuple(str(cols.iloc[int(i)]["name"]) for i in c.column_ids)
+        overlap = c.overlap
+        containment = jaccard = None
+        if overlap is not None:
+            if q.n_columns == 1:
+                size = int(ix.arrays.sets_indptr[first + 1] - ix.arrays.sets_indptr[first])
+                containment = overlap / q.size
+                union = q.size + size - overlap
+                jaccard = overlap / union if union else 0.0
+            else:
+                containment = overlap / max(len(q.rows or ()), 1)
+        return Hit(rank=rank, table=str(ix.tables.iloc[table_id]["name"]), table_id=table_id,
+                   columns=names, column_ids=tuple(int(i) for i in c.column_ids),
+                   score=float(c.score), overlap=overlap, containment=containment,
+                   jaccard=jaccard, method=m.name, exact=c.exact,
+                   query_columns=q.columns, estimated_containment=c.estimated_containment,
+                   details=dict(c.details), _engine=self, _query=q)
+
+    def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
+        """A lake table as a pandas DataFrame (all values as text)."""
+        return index_table(self.index, name, max_rows)
+
+    def info(self) -> dict:
+        m = self.index.manifest
+        return {"path": str(self.index.path), "created": m.get("created"),
+                "counts": m.get("counts"), "components": sorted(m.get("components", {})),
+                "methods": [x.name for x in self.methods()], "skipped": m.get("skipped", []),
+                "lake": m.get("lake", {}).get("root"), "lake_changes": self.index.lake_changes}
+
+    def __repr__(self):
+        return f"<lakejoin Engine over {self.index!r}>"
+
+
+def open_index(path, verify: bool = True, check_lake: bool = True) -> Engine:
+    """Open an index folder (checks version, checksums and the lake) and return its Engine."""
+    return Engine.open(path, verify=verify, check_lake=check_lake)
+
+
+def build_index(lake, out, *, master: str | None = None, overwrite: bool = False,
+                num_perm: int = 256, components: Sequence[str] = (), progress: bool = True,
+                spark=None, catalog_tables=None, **settings) -> Engine:
+    """Build the index of ``lake`` (folder, file list, or ``catalog_tables`` of the Spark
+    catalog with ``lake=None``) at ``out`` with Spark, then open it.
+
+    The build report (indexed and skipped files and why) is ``engine.build_report``.
+    """
+    from .build.pipeline import build
+    from .config import BuildSettings
+    bs = BuildSettings(num_perm=num_perm, components=tuple(components), **settings)
+    report = build(lake, out, master=master, overwrite=overwrite, settings=bs, spark=spark,
+                   progress=progress, catalog_tables=catalog_tables)
+    engine = open_index(out, check_lake=False)
+    engine.build_report = report
+    return engine

@@ -1,0 +1,119 @@
+"""The hot arrays every search algorithm reads, and a pure-numpy reference builder.
+
+Layout (all CSR, all 0-based; notes/josie_schemaless.md A1.2, A6 items 1-3):
+
+* token ids are ranks in the JOSIE global order: ascending frequency (number of sets
+  holding the token), ties broken by the sorted set-id list compared lexicographically,
+  then by the token text. Tokens with identical posting lists are therefore adjacent and
+  share a ``token_group`` id (groups are numbered in the same order).
+  Deviation from JOSIE's Spark code: it breaks frequency ties by a MurmurHash3 of the list
+  before the list itself; the hash only saves comparisons, lexicographic comparison already
+  stops at the first differing set id, and dropping it makes the order reproducible by
+  :func:`build_arrays` below without reimplementing Spark's array hash.
+* ``sets_indptr``/``sets_tokens``: set (column) i holds token ids
+  ``sets_tokens[sets_indptr[i]:sets_indptr[i+1]]``, sorted ascending (the "integer sets").
+* ``post_indptr``/``post_sets``/``post_pos``/``post_sizes``: token t's posting list, sorted
+  by set id; each entry is (set id, 0-based position of t inside that set, set size).
+
+:func:`build_arrays` is the reference for the Spark build (build/): the Spark index of a
+lake must equal ``build_arrays`` of the same token sets, and the tests check it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Sequence
+
+import numpy as np
+
+
+@dataclass
+class IndexArrays:
+    token_freq: np.ndarray    # int32 [n_tokens]
+    token_group: np.ndarray   # int32 [n_tokens], groups contiguous and ascending
+    sets_indptr: np.ndarray   # int64 [n_sets + 1]
+    sets_tokens: np.ndarray   # int32 [nnz]
+    post_indptr: np.ndarray   # int64 [n_tokens + 1]
+    post_sets: np.ndarray     # int32 [nnz]
+    post_pos: np.ndarray      # int32 [nnz]
+    post_sizes: np.ndarray    # int32 [nnz]
+
+    @property
+    def n_sets(self) -> int:
+        return len(self.sets_indptr) - 1
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.token_freq)
+
+    @property
+    def set_sizes(self) -> np.ndarray:
+        return np.diff(self.sets_indptr).astype(np.int32)
+
+    def set_tokens(self, set_id: int) -> np.ndarray:
+        return self.sets_tokens[self.sets_indptr[set_id]:self.sets_indptr[set_id + 1]]
+
+    def postings(self, token_id: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lo, hi = self.post_indptr[token_id], self.post_indptr[token_id + 1]
+        return self.post_sets[lo:hi], self.post_pos[lo:hi], self.post_sizes[lo:hi]
+
+    def equals(self, other: "IndexArrays") -> bool:
+        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
+                   for f in fields(self))
+
+
+@dataclass
+class ReferenceIndex:
+    """build_arrays' output: the arrays plus the dictionary (token text by token id)."""
+    arrays: IndexArrays
+    tokens: list[str]                 # token text by token id
+
+    def token_ids(self, tokens) -> np.ndarray:
+        lookup = {t: i for i, t in enumerate(self.tokens)}
+        return np.array(sorted(lookup[t] for t in set(tokens) if t in lookup), dtype=np.int32)
+
+
+def postings_from_sets(sets_indptr: np.ndarray, sets_tokens: np.ndarray, n_tokens: int):
+    """Positional postings (CSR by token, entries sorted by set id) from integer sets."""
+    sizes = np.diff(sets_indptr)
+    set_of_entry = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
+    pos = (np.arange(len(sets_tokens), dtype=np.int64)
+           - np.repeat(sets_indptr[:-1], sizes)).astype(np.int32)
+    order = np.lexsort((set_of_entry, sets_tokens))
+    freq = np.bincount(sets_tokens, minlength=n_tokens)
+    indptr = np.zeros(n_tokens + 1, dtype=np.int64)
+    np.cumsum(freq, out=indptr[1:])
+    return (indptr, set_of_entry[order], pos[order],
+            np.repeat(sizes, sizes).astype(np.int32)[order])
+
+
+def build_arrays(token_sets: Sequence[Sequence[str]]) -> ReferenceIndex:
+    """Reference (driver-side, pure Python/numpy) index of a list of token sets.
+
+    ``token_sets[i]`` is the tokens of set i (duplicates ignored). Used by tests and as
+    the oracle of the Spark build; not meant for large lakes.
+    """
+    plist: dict[str, list[int]] = {}
+    for sid, toks in enumerate(token_sets):
+        for t in set(toks):
+            plist.setdefault(t, []).append(sid)
+    for sids in plist.values():
+        sids.sort()
+    keys = sorted(plist, key=lambda t: (len(plist[t]), plist[t], t))
+    n_tokens = len(keys)
+    token_id = {t: i for i, t in enumerate(keys)}
+    freq = np.array([len(plist[t]) for t in keys], dtype=np.int32)
+    group = np.zeros(n_tokens, dtype=np.int32)
+    for i in range(1, n_tokens):
+        same = plist[keys[i]] == plist[keys[i - 1]]
+        group[i] = group[i - 1] + (0 if same else 1)
+    sizes = [len(set(t)) for t in token_sets]
+    indptr = np.zeros(len(token_sets) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=indptr[1:])
+    flat = np.zeros(int(indptr[-1]), dtype=np.int32)
+    for sid, toks in enumerate(token_sets):
+        flat[indptr[sid]:indptr[sid + 1]] = sorted(token_id[t] for t in set(toks))
+    p_indptr, p_sets, p_pos, p_sizes = postings_from_sets(indptr, flat, n_tokens)
+    arrays = IndexArrays(token_freq=freq, token_group=group, sets_indptr=indptr,
+                         sets_tokens=flat, post_indptr=p_indptr, post_sets=p_sets,
+                         post_pos=p_pos, post_sizes=p_sizes)
+    return ReferenceIndex(arrays=arrays, tokens=keys)

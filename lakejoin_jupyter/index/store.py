@@ -1,0 +1,346 @@
+"""The on-disk index: manifest, components, atomic writes, verification, memory-mapped load.
+
+Layout (ARCHITECTURE.md, "The index on disk")::
+
+    INDEX/manifest.json           format, versions, normalization, parameters, lake
+                                  fingerprint, counts, size + blake2b of every file
+    INDEX/catalog/                tables.parquet, columns.parquet (pandas-written, small)
+    INDEX/dictionary/             tokens.parquet (Spark) + freq/group/hash/values .npy
+    INDEX/sets/                   sets.parquet (Spark) + indptr.npy, token_ids.npy
+    INDEX/postings/               postings.parquet (Spark) + indptr/set_ids/positions/set_sizes .npy
+    INDEX/minhash/                signatures.parquet (Spark) + signatures.npy
+    INDEX/<component>/            later components (lshensemble, mate, pexeso, ...)
+
+A build writes into ``INDEX.tmp-<id>/`` (holding a ``.lakejoin-partial`` marker) beside the
+destination and renames it into place only after the manifest, written last, is complete.
+An interrupted build therefore never leaves a half-written INDEX; a left-over temporary
+folder is recognized as half-written if someone opens it.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import shutil
+import uuid
+import warnings
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._version import __version__
+from ..errors import (IndexCorruptError, IndexIncompleteError, IndexNotFoundError,
+                      IndexVersionError, LakeChangedWarning, NotAnIndexError)
+from ..lake.normalize import normalization_spec
+from .arrays import IndexArrays
+
+FORMAT_NAME = "lakejoin-index"
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+PARTIAL_MARKER = ".lakejoin-partial"
+
+ARRAY_FILES = {
+    "token_freq": "dictionary/freq.npy",
+    "token_group": "dictionary/group.npy",
+    "sets_indptr": "sets/indptr.npy",
+    "sets_tokens": "sets/token_ids.npy",
+    "post_indptr": "postings/indptr.npy",
+    "post_sets": "postings/set_ids.npy",
+    "post_pos": "postings/positions.npy",
+    "post_sizes": "postings/set_sizes.npy",
+}
+
+
+# --------------------------------------------------------------------------- writing
+
+def check_destination(path, overwrite: bool = False) -> Path:
+    """Refuse a destination we must not write to, before any work starts."""
+    path = Path(path).expanduser().absolute()
+    if path.exists():
+        if path.is_file():
+            raise NotAnIndexError(
+                f"{path} is a file, not an index folder. Choose another --out path.")
+        if is_index(path):
+            if not overwrite:
+                raise FileExistsError(
+                    f"An index already exists at {path}. Pass overwrite=True "
+                    f"(CLI: --overwrite) to replace it, or choose another path.")
+        elif any(path.iterdir()):
+            raise NotAnIndexError(
+                f"{path} exists, is not empty and is not a lakejoin index; refusing to write "
+                f"into it. Choose a new or empty folder for the index.")
+    if not path.parent.exists():
+        raise IndexNotFoundError(f"The parent folder of {path} does not exist; create it first.")
+    return path
+
+
+def is_index(path) -> bool:
+    p = Path(path)
+    return (p / MANIFEST).is_file() and not (p / PARTIAL_MARKER).exists()
+
+
+class IndexWriter:
+    """Writes an index into a temporary sibling folder and renames it into place on commit."""
+
+    def __init__(self, path, overwrite: bool = False):
+        self.final = check_destination(path, overwrite)
+        self.overwrite = overwrite
+        self.tmp = self.final.parent / f"{self.final.name}.tmp-{uuid.uuid4().hex[:8]}"
+        self.tmp.mkdir()
+        (self.tmp / PARTIAL_MARKER).write_text("an interrupted lakejoin build left this folder\n")
+        self.committed = False
+
+    def path(self, rel: str) -> Path:
+        p = self.tmp / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        return p
+
+    def uri(self, rel: str) -> str:
+        """Absolute URI for Spark writers (file:// keeps a cluster from resolving to HDFS)."""
+        return self.path(rel).as_uri()
+
+    def save_npy(self, rel: str, array: np.ndarray) -> None:
+        np.save(self.path(rel), np.ascontiguousarray(array), allow_pickle=False)
+
+    def save_frame(self, rel: str, df: pd.DataFrame) -> None:
+        df.to_parquet(self.path(rel), index=False)
+
+    def commit(self, manifest: dict) -> Path:
+        """Checksum every file, write the manifest last, then rename into place."""
+        manifest = dict(manifest)
+        manifest.setdefault("format", FORMAT_NAME)
+        manifest.setdefault("format_version", FORMAT_VERSION)
+        manifest.setdefault("package_version", __version__)
+        manifest.setdefault("created", _dt.datetime.now(_dt.timezone.utc).isoformat())
+        manifest.setdefault("normalization", normalization_spec())
+        manifest["files"] = file_checksums(self.tmp)
+        with open(self.tmp / MANIFEST, "w", encoding="utf-8") as fh:
+            json.dump(manifest, fh, indent=1, sort_keys=True, default=_json_default)
+            fh.flush()
+            os.fsync(fh.fileno())
+        (self.tmp / PARTIAL_MARKER).unlink()
+        old = None
+        if self.final.exists():
+            old = self.final.parent / f"{self.final.name}.old-{uuid.uuid4().hex[:8]}"
+            self.final.rename(old)
+        self.tmp.rename(self.final)
+        self.committed = True
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        return self.final
+
+    def abort(self) -> None:
+        if not self.committed:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.abort()
+        return False
+
+
+def _json_default(o):
+    if isinstance(o, (np.integer,)):
+        return int(o)
+    if isinstance(o, (np.floating,)):
+        return float(o)
+    if isinstance(o, Path):
+        return str(o)
+    raise TypeError(f"not JSON serializable: {type(o)}")
+
+
+def _blake2b(path: Path) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 22), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def file_checksums(root: Path) -> dict:
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and p.name not in (MANIFEST, PARTIAL_MARKER) and not p.name.endswith(".crc"):
+            rel = p.relative_to(root).as_posix()
+            out[rel] = {"bytes": p.stat().st_size, "blake2b": _blake2b(p)}
+    return out
+
+
+# --------------------------------------------------------------------------- reading
+
+def read_manifest(path) -> dict:
+    path = Path(path).expanduser()
+    if not path.exists():
+        hint = ""
+        partial = sorted(path.parent.glob(f"{path.name}.tmp-*")) if path.parent.exists() else []
+        if partial:
+            hint = (f" A half-written build was left at {partial[0]}: the last build of this "
+                    f"index was interrupted; run it again.")
+        raise IndexNotFoundError(
+            f"No index at {path}. Build one with `lakejoin index LAKE --out {path}`.{hint}")
+    if path.is_file():
+        raise NotAnIndexError(f"{path} is a file; an index is a folder holding {MANIFEST}.")
+    if (path / PARTIAL_MARKER).exists():
+        raise IndexIncompleteError(
+            f"{path} is a half-written index (its build was interrupted before it finished). "
+            f"Delete it and build the index again.")
+    mpath = path / MANIFEST
+    if not mpath.is_file():
+        raise NotAnIndexError(
+            f"{path} is not a lakejoin index: it has no {MANIFEST}. "
+            f"Build one with `lakejoin index LAKE --out {path}`.")
+    try:
+        manifest = json.loads(mpath.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise IndexCorruptError(f"{mpath} is not valid JSON ({e}); rebuild the index.") from e
+    if manifest.get("format") != FORMAT_NAME:
+        raise NotAnIndexError(f"{mpath} is not a lakejoin manifest (format={manifest.get('format')!r}).")
+    version = manifest.get("format_version")
+    if version != FORMAT_VERSION:
+        raise IndexVersionError(
+            f"{path} has index format version {version}; this lakejoin_jupyter "
+            f"({__version__}) reads version {FORMAT_VERSION}. Rebuild the index with this "
+            f"version (`lakejoin index LAKE --out {path} --overwrite`).")
+    norm = manifest.get("normalization", {})
+    if (norm.get("name"), norm.get("version")) != (normalization_spec()["name"],
+                                                    normalization_spec()["version"]):
+        raise IndexVersionError(
+            f"{path} was built with normalization {norm.get('name')} v{norm.get('version')}, "
+            f"but queries use {normalization_spec()['name']} v{normalization_spec()['version']}; "
+            f"rebuild the index.")
+    return manifest
+
+
+def verify_files(path: Path, manifest: dict, checksums: bool = True) -> None:
+    """Every file the manifest lists exists with its size (and checksum)."""
+    for rel, meta in manifest.get("files", {}).items():
+        p = path / rel
+        if not p.is_file():
+            raise IndexCorruptError(f"{path}: component file {rel} is missing; rebuild the index.")
+        size = p.stat().st_size
+        if size != meta["bytes"]:
+            raise IndexCorruptError(
+                f"{path}: {rel} has {size} bytes, the manifest says {meta['bytes']}; "
+                f"the file was changed or truncated after the build. Rebuild the index.")
+        if checksums and _blake2b(p) != meta["blake2b"]:
+            raise IndexCorruptError(
+                f"{path}: checksum mismatch in {rel}; the file was modified after the build. "
+                f"Rebuild the index.")
+
+
+class Index:
+    """An opened index: manifest, catalog and memory-mapped arrays (read-only)."""
+
+    def __init__(self, path, verify: bool = True, check_lake: bool = True):
+        self.path = Path(path).expanduser().absolute()
+        self.manifest = read_manifest(self.path)
+        verify_files(self.path, self.manifest, checksums=verify)
+        self.lake_changes: list[str] = []
+        if check_lake:
+            from ..lake.discover import fingerprint_changes
+            self.lake_changes = fingerprint_changes(self.manifest.get("lake", {}))
+            if self.lake_changes:
+                shown = "; ".join(self.lake_changes[:5])
+                more = f" (and {len(self.lake_changes) - 5} more)" if len(self.lake_changes) > 5 else ""
+                warnings.warn(
+                    f"The lake changed since {self.path.name} was built: {shown}{more}. "
+                    f"Results reflect the lake as it was at build time; rebuild the index "
+                    f"to include the changes.", LakeChangedWarning, stacklevel=3)
+
+    # -- components
+    @property
+    def components(self) -> dict:
+        return self.manifest.get("components", {})
+
+    def has(self, component: str) -> bool:
+        return component in self.components
+
+    def file(self, rel: str) -> Path:
+        return self.path / rel
+
+    def load_npy(self, rel: str, mmap: bool = True) -> np.ndarray:
+        p = self.path / rel
+        if not p.is_file():
+            raise IndexCorruptError(f"{self.path}: {rel} is missing; rebuild the index.")
+        return np.load(p, mmap_mode="r" if mmap else None, allow_pickle=False)
+
+    # -- catalog
+    @cached_property
+    def tables(self) -> pd.DataFrame:
+        return pd.read_parquet(self.path / "catalog/tables.parquet")
+
+    @cached_property
+    def columns(self) -> pd.DataFrame:
+        return pd.read_parquet(self.path / "catalog/columns.parquet")
+
+    # -- arrays
+    @cached_property
+    def arrays(self) -> IndexArrays:
+        return IndexArrays(**{name: self.load_npy(rel) for name, rel in ARRAY_FILES.items()})
+
+    @cached_property
+    def _dictionary(self):
+        return (self.load_npy("dictionary/hash_sorted.npy"), self.load_npy("dictionary/hash_ids.npy"),
+                self.load_npy("dictionary/values_offsets.npy"), self.load_npy("dictionary/values_bytes.npy"))
+
+    @property
+    def n_tokens(self) -> int:
+        return int(self.manifest["counts"]["tokens"])
+
+    def token_text(self, token_ids) -> list[str]:
+        _, _, off, data = self._dictionary
+        return [bytes(data[off[i]:off[i + 1]]).decode("utf-8") for i in np.asarray(token_ids)]
+
+    def lookup(self, tokens: list[str]) -> np.ndarray:
+        """Token id of each (normalized) token, -1 where the lake does not hold it."""
+        from ..hashing import token_hash64
+        hashes, ids, off, data = self._dictionary
+        tokens = list(tokens)
+        out = np.full(len(tokens), -1, dtype=np.int64)
+        if not tokens or len(hashes) == 0:
+            return out
+        h = token_hash64(tokens)
+        lo = np.searchsorted(hashes, h, side="left")
+        hi = np.searchsorted(hashes, h, side="right")
+        for i in np.nonzero(hi > lo)[0]:
+            want = tokens[i].encode("utf-8")
+            for j in range(lo[i], hi[i]):  # a 64-bit collision is possible, never assumed away
+                tid = int(ids[j])
+                if bytes(data[off[tid]:off[tid + 1]]) == want:
+                    out[i] = tid
+                    break
+        return out
+
+    @cached_property
+    def signatures(self) -> np.ndarray:
+        return self.load_npy("minhash/signatures.npy")
+
+    # -- names
+    def column_label(self, column_id: int) -> tuple[str, str]:
+        row = self.columns.iloc[int(column_id)]
+        return self.tables.iloc[int(row["table_id"])]["name"], row["name"]
+
+    def find_column(self, table: str, column: str) -> int:
+        """Column id of TABLE.COLUMN (table by name or path)."""
+        t = self.tables
+        hit = t[(t["name"] == table) | (t["path"] == table)]
+        if hit.empty:
+            close = [n for n in t["name"] if table.lower() in n.lower()][:5]
+            raise KeyError(f"No table {table!r} in the index" + (f"; did you mean {close}?" if close else "."))
+        tid = int(hit.iloc[0]["table_id"])
+        cols = self.columns[self.columns["table_id"] == tid]
+        c = cols[cols["name"] == column]
+        if c.empty:
+            raise KeyError(f"Table {table!r} has no column {column!r}; its columns: {list(cols['name'])}")
+        return int(c.iloc[0]["column_id"])
+
+    def __repr__(self):
+        c = self.manifest.get("counts", {})
+        return (f"<lakejoin Index {self.path}: {c.get('tables')} tables, {c.get('columns')} "
+                f"columns, {c.get('tokens')} distinct values>")

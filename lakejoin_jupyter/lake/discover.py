@@ -1,0 +1,193 @@
+"""Find the tables of a lake: files in a folder tree, a list of files, or Spark catalog tables.
+
+Every table gets a stable id (sorted by path, so the same lake always numbers its tables the
+same way, whichever Spark master builds it) and a fingerprint entry (size, mtime) that
+``open_index`` compares against to tell the user the lake changed since the build.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import LakeNotFoundError
+
+FORMATS = {
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": None,
+    ".parquet": "parquet", ".pq": "parquet",
+    ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
+}
+COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
+
+
+@dataclass
+class TableSource:
+    table_id: int
+    name: str            # path relative to the lake root, without extension (or catalog name)
+    path: str            # relative posix path (files) or catalog table name
+    uri: str             # absolute path (files) or "catalog:<name>"
+    format: str          # csv | tsv | parquet | jsonl | catalog
+    size: int = 0
+    mtime_ns: int = 0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class LakeSpec:
+    root: str | None                 # absolute folder (files) or None (catalog / file list)
+    kind: str                        # "folder" | "files" | "catalog"
+    tables: list[TableSource]
+    ignored: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+
+    def fingerprint(self) -> dict:
+        return {
+            "kind": self.kind,
+            "root": self.root,
+            "files": {t.uri: [t.size, t.mtime_ns] for t in self.tables if t.format != "catalog"},
+            "catalog_tables": [t.path for t in self.tables if t.format == "catalog"],
+        }
+
+
+def table_format(path: Path) -> str | None:
+    name = path.name.lower()
+    for comp in COMPRESSED:
+        if name.endswith(comp):
+            name = name[: -len(comp)]
+            break
+    return FORMATS.get(Path(name).suffix)
+
+
+def _strip_ext(rel: str) -> str:
+    name = rel
+    for comp in COMPRESSED:
+        if name.lower().endswith(comp):
+            name = name[: -len(comp)]
+    stem, dot, ext = name.rpartition(".")
+    return stem if dot and "/" not in ext else name
+
+
+def _is_parquet_dataset(d: Path) -> bool:
+    files = [f for f in d.iterdir() if not f.name.startswith((".", "_"))]
+    return bool(files) and all(f.is_file() and f.suffix == ".parquet" for f in files)
+
+
+def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
+    """Tables of ``lake``: a folder (searched recursively), one file, or a list of files.
+
+    Files whose extension is not a table format are listed in ``ignored``. Hidden files and
+    names starting with "_" (Spark's _SUCCESS) are skipped silently. A folder holding only
+    ``*.parquet`` part files is one table.
+    """
+    entries: list[tuple[Path, str, str]] = []  # (absolute path, relative name, format)
+    ignored: list[tuple[str, str]] = []
+    root = None
+    kind = "files"
+    if catalog_tables is not None and lake is None:
+        tables = [TableSource(i, n, n, f"catalog:{n}", "catalog")
+                  for i, n in enumerate(sorted(catalog_tables))]
+        return LakeSpec(None, "catalog", tables)
+    paths = [lake] if isinstance(lake, (str, os.PathLike)) else list(lake)
+    for p in paths:
+        p = Path(p).expanduser()
+        if not p.exists() and not p.is_symlink():
+            raise LakeNotFoundError(
+                f"Lake path {p} does not exist. Pass a folder of tables (CSV, TSV, Parquet, "
+                f"JSON lines) or a list of such files.")
+        p = p.absolute()
+        if p.is_dir() and len(paths) == 1:
+            root, kind = p, "folder"
+            if _is_parquet_dataset(p):
+                entries.append((p, p.name, "parquet"))
+                continue
+            for dirpath, dirnames, filenames in os.walk(p, followlinks=False):
+                d = Path(dirpath)
+                dirnames[:] = sorted(x for x in dirnames if not x.startswith((".", "_")))
+                keep = []
+                for sub in dirnames:
+                    if _is_parquet_dataset(d / sub):
+                        entries.append((d / sub, (d / sub).relative_to(p).as_posix(), "parquet"))
+                    else:
+                        keep.append(sub)
+                dirnames[:] = keep
+                for fn in sorted(filenames):
+                    if fn.startswith((".", "_")):
+                        continue
+                    f = d / fn
+                    rel = f.relative_to(p).as_posix()
+                    fmt = table_format(f)
+                    if fmt is None:
+                        ignored.append((rel, "not a table format (csv, tsv, parquet, jsonl)"))
+                    else:
+                        entries.append((f, rel, fmt))
+        elif p.is_dir():
+            entries.append((p, p.name, "parquet"))
+        else:
+            fmt = table_format(p) or "csv"
+            entries.append((p, p.name, fmt))
+    entries.sort(key=lambda e: e[1])
+    tables = []
+    for i, (f, rel, fmt) in enumerate(entries):
+        try:
+            if f.is_file():
+                st = f.stat()
+                size, mtime = st.st_size, st.st_mtime_ns
+            else:
+                size, mtime = _dir_stat(f)
+        except OSError:
+            size, mtime = -1, 0   # unreadable: the reader reports why and skips it
+        tables.append(TableSource(i, _strip_ext(rel) if f.is_file() or not f.exists() else rel,
+                                  rel, str(f), fmt, size, mtime))
+    _dedupe_names(tables)
+    return LakeSpec(str(root) if root else None, kind, tables, ignored)
+
+
+def _dir_stat(d: Path) -> tuple[int, int]:
+    size, mtime = 0, 0
+    for f in d.rglob("*"):
+        if f.is_file():
+            st = f.stat()
+            size += st.st_size
+            mtime = max(mtime, st.st_mtime_ns)
+    return size, mtime
+
+
+def _dedupe_names(tables: list[TableSource]) -> None:
+    seen: dict[str, int] = {}
+    for t in tables:
+        if t.name in seen:  # a.csv and a.parquet side by side: keep the extension
+            t.name = t.path
+        seen[t.name] = t.table_id
+
+
+def fingerprint_changes(lake_section: dict) -> list[str]:
+    """What changed in the lake since the fingerprint was taken (empty list: nothing)."""
+    if not lake_section or lake_section.get("kind") == "catalog":
+        return []
+    files = lake_section.get("files", {})
+    root = lake_section.get("root")
+    changes = []
+    if root and not Path(root).exists():
+        return [f"the lake folder {root} no longer exists"]
+    for uri, (size, mtime) in files.items():
+        p = Path(uri)
+        if not p.exists():
+            changes.append(f"removed {uri}")
+            continue
+        try:
+            st = (p.stat().st_size, p.stat().st_mtime_ns) if p.is_file() else _dir_stat(p)
+        except OSError:
+            continue
+        if list(st) != [size, mtime]:
+            changes.append(f"modified {uri}")
+    if root:
+        try:
+            now = discover(root)
+            for t in now.tables:
+                if t.uri not in files:
+                    changes.append(f"added {t.uri}")
+        except Exception:  # noqa: BLE001 - a fingerprint check never fails an open
+            pass
+    return changes

@@ -1,0 +1,155 @@
+"""Value -> token: the one normalization every build and every query goes through.
+
+A lake cell and a notebook value become the same token when they mean the same key:
+
+* text: Unicode NFKC, case folded, surrounding whitespace stripped, inner whitespace runs
+  collapsed to one space ("  Côte   d'Ivoire " -> "côte d'ivoire");
+* numbers written as text get one canonical form: integers lose sign "+" and leading zeros
+  ("007" -> "7", the way spreadsheets and pandas read them), decimals lose trailing zeros
+  ("2001.0" -> "2001", "2.50" -> "2.5"), so a float column in pandas matches the integer
+  column of a CSV; Python ints, floats, bools, dates and timestamps are rendered first;
+* nulls are dropped: None, NaN, NaT, empty strings, the usual null spellings
+  ("null", "nan", "n/a", "#n/a", "<na>", "nat") and cells with no letter or digit at all
+  ("-", "--", "*", "$"), which are placeholders, never join keys (JOSIE drops the same
+  junk tokens, notes/josie_schemaless.md A1.3);
+* a token longer than MAX_TOKEN_CHARS characters is dropped (a long text is not a key);
+  builds count such cells per column in the profile.
+
+The name and version below are written into every index manifest; an index built with a
+different normalization refuses to answer queries normalized by this one.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from typing import Iterable
+
+NORMALIZATION_NAME = "nfkc-casefold-numeric"
+NORMALIZATION_VERSION = 1
+MAX_TOKEN_CHARS = 512
+
+NULL_SPELLINGS = frozenset({"", "null", "nan", "n/a", "#n/a", "<na>", "nat"})
+
+_SPACE_RUN = re.compile(r"\s+")
+_INT = re.compile(r"[+-]?[0-9]+")
+_DEC = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][+-]?[0-9]+)?")
+_MAX_EXPONENT = 40  # beyond this a number keeps scientific notation instead of 10^k digits
+
+
+def normalization_spec() -> dict:
+    """What the manifest records about the normalization."""
+    return {"name": NORMALIZATION_NAME, "version": NORMALIZATION_VERSION,
+            "max_token_chars": MAX_TOKEN_CHARS}
+
+
+def _canonical_number(text: str) -> str | None:
+    """Canonical text of a numeric string, or None when it is not a plain number."""
+    if _INT.fullmatch(text):
+        return str(int(text))
+    if _DEC.fullmatch(text):
+        try:
+            d = Decimal(text)
+        except InvalidOperation:  # pragma: no cover - the regex admits only valid decimals
+            return None
+        if not d.is_finite():
+            return None
+        if d == 0:
+            return "0"
+        d = d.normalize()
+        exp = d.as_tuple().exponent
+        if abs(exp) > _MAX_EXPONENT or d.adjusted() > _MAX_EXPONENT:
+            return format(d, "e").lower()
+        if exp >= 0:
+            return str(int(d))
+        return format(d, "f")
+    return None
+
+
+def _render(value) -> str | None:
+    """Text of a Python/numpy/pandas scalar, or None for a null."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
+        value = float(value)  # numpy 2 reprs np.float64 as "np.float64(x)"
+        if value.is_integer():
+            return str(int(value))  # exact: repr would round 2**56 + 8 to 17 digits
+        return repr(value)
+    if isinstance(value, int):
+        return str(int(value))
+    # numpy scalars, pandas Timestamps/NaT/NA, Decimals, dates
+    type_name = type(value).__name__
+    if type_name in ("NAType", "NaTType"):
+        return None
+    if hasattr(value, "item") and not isinstance(value, (_dt.date, _dt.datetime)):
+        try:
+            return _render(value.item())
+        except (ValueError, TypeError):
+            pass
+    if isinstance(value, _dt.datetime) or type_name == "Timestamp":
+        if (value.hour, value.minute, value.second, value.microsecond) == (0, 0, 0, 0) \
+                and value.tzinfo is None:
+            return value.date().isoformat()
+        return value.isoformat()
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value) if value.is_finite() else None
+    return str(value)
+
+
+def normalize_text(text: str) -> str | None:
+    """Token of one cell's text, or None when the cell holds no key."""
+    s = unicodedata.normalize("NFKC", text)
+    s = _SPACE_RUN.sub(" ", s).strip()
+    if not s:
+        return None
+    number = _canonical_number(s.replace("_", "x")) if s[0] in "+-.0123456789" else None
+    if number is not None:
+        return number
+    s = unicodedata.normalize("NFKC", s.casefold())
+    if s in NULL_SPELLINGS or len(s) > MAX_TOKEN_CHARS:
+        return None
+    if not any(ch.isalnum() for ch in s):
+        return None
+    return s
+
+
+def normalize_value(value) -> str | None:
+    """Token of any cell value (str, number, bool, date, numpy or pandas scalar)."""
+    text = _render(value)
+    if text is None:
+        return None
+    return normalize_text(text)
+
+
+def normalize_many(values: Iterable) -> list:
+    """Tokens of many values, normalizing each distinct value once."""
+    cache: dict = {}
+    out = []
+    for v in values:
+        try:
+            key = (type(v), v)
+            hash(key)
+        except TypeError:
+            out.append(normalize_value(v))
+            continue
+        if key not in cache:
+            cache[key] = normalize_value(v)
+        out.append(cache[key])
+    return out
+
+
+def token_set(values: Iterable) -> list[str]:
+    """The distinct tokens of a query column, sorted (the query set Q)."""
+    return sorted({t for t in normalize_many(values) if t is not None})

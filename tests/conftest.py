@@ -1,0 +1,60 @@
+"""Shared fixtures: one Spark session for the whole run, the demo index built once, and
+helpers to write small lakes. Tests never read ../shared (a fresh clone must pass)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory):
+    from lakejoin_jupyter.config import SparkSettings
+    from lakejoin_jupyter.spark import get_spark
+    settings = SparkSettings(master="local[2]", shuffle_partitions=4,
+                             log_dir=str(tmp_path_factory.mktemp("spark-logs")))
+    session = get_spark(settings)
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session")
+def demo_index_path(spark, tmp_path_factory) -> Path:
+    """The packaged demo lake, indexed once per test run (read-only for tests)."""
+    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.demo import demo_lake
+    out = tmp_path_factory.mktemp("demo") / "demo.index"
+    build(demo_lake(), out, spark=spark, progress=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def demo_engine(demo_index_path):
+    from lakejoin_jupyter import open_index
+    return open_index(demo_index_path)
+
+
+def write_lake(root: Path, tables: dict) -> Path:
+    """Write {relative path: pandas DataFrame | str | bytes} as files under root."""
+    import pandas as pd
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, content in tables.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, pd.DataFrame):
+            if p.suffix == ".parquet":
+                content.to_parquet(p, index=False)
+            elif p.suffix in (".jsonl", ".json"):
+                content.to_json(p, orient="records", lines=True)
+            else:
+                content.to_csv(p, index=False, sep="\t" if p.suffix == ".tsv" else ",")
+        elif isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(content, encoding="utf-8")
+    return root
