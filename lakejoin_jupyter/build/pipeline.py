@@ -129,7 +129,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     t0 = time.time()
     settings = settings or BuildSettings()
     load_components()
-    unknown = [c for c in settings.components if c not in COMPONENTS]
+    unknown = [c for c in settings.components if c.lstrip("-") not in COMPONENTS]
     if unknown:
         raise ValueError(f"Unknown index component(s) {unknown}; available: {sorted(COMPONENTS)}")
     spec = discover(lake, catalog_tables=catalog_tables) if lake is not None or catalog_tables \
@@ -146,7 +146,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
         ctx = BuildContext(spark=spark, writer=writer, lake=spec, settings=settings, progress=prog)
         try:
             report = _build_core(ctx)
-            for name in settings.components:
+            for name in selected_components(settings.components):
                 prog.step(name)
                 section = COMPONENTS[name].build(ctx)
                 ctx.component_sections[name] = section
@@ -159,6 +159,15 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                     df.unpersist()
     report.seconds = time.time() - t0
     return report
+
+
+def selected_components(requested=()) -> list[str]:
+    """Default components plus the requested ones, in registration order. A name prefixed
+    with "-" (e.g. "-lshensemble") leaves a default component out."""
+    load_components()
+    drop = {c[1:] for c in requested if c.startswith("-")}
+    want = {c for c in requested if not c.startswith("-")}
+    return [n for n, c in COMPONENTS.items() if (c.default or n in want) and n not in drop]
 
 
 def _build_core(ctx: BuildContext) -> BuildReport:

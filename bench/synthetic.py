@@ -1,0 +1,119 @@
+"""Synthetic lakes shaped like real open data (or web tables), written as Parquet.
+
+Open-data shape (JOSIE Table 2, LSH Ensemble §2.5.1): column set sizes follow a power law
+from 1 to ``max_size`` (10^5 and more), values follow a Zipf law inside their domain, and
+columns draw from shared key domains (country-like, city-like, id-like) with probability
+``shared`` so tables really join; the rest draw from their own private domain.
+Web-table shape: many small columns (a few to ~50 values) over one large shared vocabulary
+with Zipfian frequencies, so posting lists are long.
+
+    python bench/synthetic.py OUT_DIR --columns 100000 [--shape opendata|webtable] [--seed 0]
+
+Also importable: ``generate(out_dir, n_columns, ...)`` returns the column sets it wrote
+(as lists of strings) when ``return_sets=True``, so benchmarks can skip re-reading.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+def _power_law_sizes(rng, n, alpha, lo, hi):
+    """n integer sizes from a discrete power law p(x) ~ x^-alpha on [lo, hi] (inverse CDF)."""
+    u = rng.random(n)
+    a1 = 1.0 - alpha
+    x = ((hi ** a1 - lo ** a1) * u + lo ** a1) ** (1.0 / a1)
+    return np.clip(np.floor(x).astype(np.int64), lo, hi)
+
+
+class _ZipfDomain:
+    """A value domain of ``size`` ranks with Zipf(s) frequencies (rank 0 most frequent)."""
+
+    def __init__(self, size: int, s: float = 1.1):
+        self.size = size
+        w = np.arange(1, size + 1, dtype=np.float64) ** -s
+        self.cdf = np.cumsum(w) / w.sum()
+
+    def sample_distinct(self, rng, k: int) -> np.ndarray:
+        """k distinct ranks, drawn with Zipf weights without replacement."""
+        k = min(k, self.size)
+        if k > self.size // 2:   # dense: Gumbel top-k is exact and cheap enough here
+            keys = np.log(np.diff(self.cdf, prepend=0.0)) + rng.gumbel(size=self.size)
+            return np.argpartition(-keys, k - 1)[:k]
+        got = np.empty(0, dtype=np.int64)
+        while len(got) < k:
+            draw = np.searchsorted(self.cdf, rng.random(2 * (k - len(got)) + 16))
+            got = np.unique(np.concatenate([got, np.minimum(draw, self.size - 1)]))
+        return rng.permutation(got)[:k]
+
+
+def generate(out_dir, n_columns: int, *, shape: str = "opendata", seed: int = 0,
+             max_size: int = 100_000, alpha: float = 1.6, shared: float = 0.5,
+             columns_per_table: int = 4, return_sets: bool = False, files_per_dir: int = 1000):
+    rng = np.random.default_rng(seed)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if shape == "opendata":
+        sizes = _power_law_sizes(rng, n_columns, alpha, 1, max_size)
+        # shared key domains of many sizes (country-like .. id-like)
+        dom_sizes = np.unique(np.geomspace(50, max(1000, 4 * max_size), 24).astype(np.int64))
+        domains = [_ZipfDomain(int(d)) for d in dom_sizes]
+        domain_of = np.where(rng.random(n_columns) < shared,
+                             rng.integers(0, len(dom_sizes), n_columns), -1)
+    elif shape == "webtable":
+        sizes = _power_law_sizes(rng, n_columns, 2.2, 2, 60)
+        dom_sizes = np.array([max(10_000, n_columns * 2)])
+        domains = [_ZipfDomain(int(dom_sizes[0]))]
+        domain_of = np.zeros(n_columns, dtype=np.int64)
+    else:
+        raise ValueError(f"unknown shape {shape!r}")
+    sets = [] if return_sets else None
+    n_tables = math.ceil(n_columns / columns_per_table)
+    col = 0
+    for t in range(n_tables):
+        ncols = min(columns_per_table, n_columns - col)
+        if ncols <= 0:
+            break
+        values = {}
+        for j in range(ncols):
+            size = int(sizes[col])
+            d = int(domain_of[col])
+            if d >= 0:
+                size = min(size, domains[d].size)
+                ranks = domains[d].sample_distinct(rng, size)
+                vals = np.char.add(f"d{d}_", ranks.astype(str))
+            else:
+                vals = np.char.add(f"c{col}_", np.arange(size).astype(str))
+            values[f"col{j}"] = vals
+            if return_sets:
+                sets.append(vals.tolist())
+            col += 1
+        n_rows = max(len(v) for v in values.values())
+        frame = pd.DataFrame({k: np.resize(v, n_rows) for k, v in values.items()})
+        sub = out / f"part{t // files_per_dir:04d}"
+        sub.mkdir(exist_ok=True)
+        frame.to_parquet(sub / f"table{t:07d}.parquet", index=False)
+    return sets
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("out_dir")
+    p.add_argument("--columns", type=int, default=10_000)
+    p.add_argument("--shape", choices=["opendata", "webtable"], default="opendata")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-size", type=int, default=100_000)
+    p.add_argument("--alpha", type=float, default=1.6)
+    a = p.parse_args(argv)
+    t = time.time()
+    generate(a.out_dir, a.columns, shape=a.shape, seed=a.seed, max_size=a.max_size, alpha=a.alpha)
+    print(f"wrote {a.columns} columns to {a.out_dir} in {time.time() - t:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
