@@ -1,0 +1,451 @@
+"""Transformation learning from a few example row pairs (thesis §4.4.2, Algorithms 4 and 5).
+
+TryLearnTransform (Algorithm 4) is a greedy hierarchical search over the logical operators
+CONSTANT, SUBSTR, SPLITSUBSTR and SPLITSPLITSUBSTR: the operator (with all its parameters)
+that produces the most output characters summed over the examples ("progress") is chosen,
+each example's output is cut around the piece it produced, and the left and right
+remainders are learned recursively. When a remainder cannot be learned, the search
+backtracks to the next-best operator. Programs are capped at ``tau`` logical operators.
+
+LearnTransform (Algorithm 5) draws random example sets of 3-4 pairs from the top-k pairs
+of each column-pair group (best average score first), learns a program from each, runs
+every distinct program on the source table and keeps the one whose output joins the most
+distinct target keys (MaxByCoverage).
+
+Choices the thesis leaves open (§6 "unspecified" of the digest), made here:
+* SPLIT separators: every run of non-alphanumeric characters of length <= 3 in the
+  examples' values and each single non-alphanumeric character of those runs; SelectK
+  indexes 0..7 from the front and 1..8 from the back.
+* Substring bounds: all valid ones, each counted from the front or the back; casings
+  same/lower/upper/title.
+* Occurrence rule: a piece is cut at its leftmost occurrence in each output; an operator
+  must produce a non-empty piece for every example, and both remainders must be empty for
+  all examples or for none (otherwise no program can finish them).
+* Ties in progress: CONSTANT first (Appendix, footnote 4), then fewer splits, the column
+  order, ``same`` casing, simpler bounds. Operators producing the same pieces on every
+  example are tried once (they lead to the same remainders).
+* Backtracking budget: at most ``max_branch`` operators per node and ``max_nodes`` nodes
+  per example set (the thesis: "or terminate if enough candidates have been tested"), and
+  at most ``max_expand`` operands (best upper bound first) expanded per node.
+* The lazy ranking: an upper bound per operand (the longest common substring of each
+  example's operand and output) orders the operands; only operands whose bound can still
+  beat the best operator found are expanded, so the ranking is exact but cheap.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+from dataclasses import dataclass, field
+from math import comb
+from typing import Sequence
+
+import numpy as np
+
+from .dsl import CASINGS, Column, Constant, Program, SelectK, Split, Substring, _case
+
+MAX_SEP_LEN = 3
+MAX_PARTS = 8
+
+
+@dataclass(frozen=True)
+class Example:
+    """One input/output pair: the source row's cells (aligned with the learner's columns)
+    and the target key value the program must produce."""
+    row: tuple
+    output: str
+    source_row: int = -1
+    target_row: int = -1
+
+
+@dataclass
+class LearnSettings:
+    tau: int = 10               # max logical operators per program (thesis: 10 suffices, 16 ok)
+    max_branch: int = 4         # operators tried per search node before giving up
+    max_nodes: int = 200        # search nodes per example set
+    max_expand: int = 16        # operands expanded into operators per search node
+    examples_per_set: tuple = (3, 4)   # b: size of an example set (alternating)
+    top_k: int = 32             # k: best pairs per group used to draw example sets
+    sets_per_group: int = 32    # r: example sets drawn per group
+    max_sets: int = 128         # L: example sets in total
+    patience: int = 4           # a group stops after this many sets not improving coverage
+    seed: int = 0
+
+
+# ------------------------------------------------------------------ operands
+
+def separators(values: Sequence[str]) -> list[str]:
+    """SPLIT separator candidates of some values (see module docstring), in first-seen order."""
+    seen: dict = {}
+    for v in values:
+        run = []
+        for ch in v + "a":
+            if not ch.isalnum():
+                run.append(ch)
+                continue
+            if run:
+                if len(run) <= MAX_SEP_LEN:
+                    seen.setdefault("".join(run), None)
+                for c in run:
+                    seen.setdefault(c, None)
+                run = []
+    return list(seen)
+
+
+def _indexes(n: int) -> list[int]:
+    m = min(n, MAX_PARTS)
+    return list(range(m)) + [-i for i in range(1, m + 1)]
+
+
+def operands(examples: Sequence[Example], columns: Sequence[str]) -> list:
+    """Distinct operand tuples (one string per example) with the simplest path producing
+    them: columns first, then SelectK(Split(column)), then two levels of splits."""
+    out: dict = {}
+    level1 = []
+    for ci, name in enumerate(columns):
+        vals = tuple(ex.row[ci] for ex in examples)
+        if any(v is None or v == "" for v in vals):
+            continue
+        node = Column(name)
+        out.setdefault(vals, node)
+        level1.append((node, vals))
+
+    def expand(items):
+        nxt = []
+        for node, vals in items:
+            for sep in separators(vals):
+                parts = [v.split(sep) for v in vals]
+                if all(len(p) == 1 for p in parts):
+                    continue
+                n = min(len(p) for p in parts)
+                split = Split(node, sep)
+                for k in _indexes(n):
+                    sub = tuple(p[k] for p in parts)
+                    if any(s == "" for s in sub) or sub == vals:
+                        continue
+                    child = SelectK(split, k)
+                    if sub not in out:
+                        out[sub] = child
+                        nxt.append((child, sub))
+        return nxt
+
+    level2 = expand(level1)
+    expand(level2)
+    return [(node, vals) for vals, node in out.items()]
+
+
+def _slice_rank(a, b) -> int:
+    return (a is not None) + (b is not None)
+
+
+# ------------------------------------------------------------------ one example set
+
+_SEP = "\U0010ffff"            # separates operand strings; a noncharacter, never in an output
+_BIG = 1 << 30                  # an open stop bound (None) in the vectorized slice arithmetic
+
+
+def _codes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+class _Strings:
+    """The distinct operand strings of one example, concatenated (sentinel-separated) so that
+    one pass over an output finds, for every position of every string, the longest prefix
+    of the rest of that string occurring in the output (a "match table")."""
+
+    def __init__(self, strings: list):
+        self.ids = {v: i for i, v in enumerate(strings)}
+        lens = np.array([len(v) for v in strings], dtype=np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(lens + 1)[:-1]]).astype(np.int64)
+        self.lens = lens
+        self.text = _codes(_SEP.join(strings) + _SEP) if strings else np.zeros(0, np.uint32)
+        self.tables: dict = {}
+
+    def table(self, output: str):
+        """(maxlen per text position, longest common substring per string) against output."""
+        hit = self.tables.get(output)
+        if hit is None:
+            o = _codes(output)
+            n = len(self.text)
+            run = np.zeros(n + 1, dtype=np.int32)
+            best = np.zeros(n, dtype=np.int32)
+            for j in range(len(o) - 1, -1, -1):      # runs along diagonals, last column first
+                eq = self.text == o[j]
+                run = np.concatenate([np.where(eq, run[1:] + 1, 0), [0]]).astype(np.int32)
+                np.maximum(best, run[:-1], out=best)
+            if len(self.starts):
+                lcs = np.maximum.reduceat(np.concatenate([best, [0]]), self.starts)
+            else:
+                lcs = np.zeros(0, dtype=np.int32)
+            hit = (best, lcs)
+            self.tables[output] = hit
+        return hit
+
+
+class _Candidates:
+    """Logical operators for one set of remaining outputs, best progress first (lazily).
+
+    Every operand's upper bound (the sum over examples of the longest common substring of
+    operand and output) comes from the match tables at once; operands are expanded into
+    their Substring operators in bound order, and an operator is yielded only when no
+    unexpanded operand can beat it (or tie it with a better rank), so the order is exact
+    within the ``max_expand`` budget. Constants come first on ties."""
+
+    def __init__(self, learner: "ExampleSetLearner", outputs: tuple):
+        self.learner, self.outputs = learner, outputs
+        self.tick = itertools.count()
+        k = len(outputs)
+        heap = []
+        o1 = outputs[0]
+        consts = set()
+        for i in range(len(o1)):
+            for j in range(len(o1), i, -1):
+                c = o1[i:j]
+                if c in consts:
+                    break
+                if all(c in o for o in outputs[1:]):
+                    consts.update(o1[i:jj] for jj in range(i + 1, j + 1))
+                    break
+        for c in consts:
+            heap.append((-len(c) * k, (-1, 0, 0), next(self.tick), 0, (Constant(c), (c,) * k)))
+        self.tables = [st.table(o) for st, o in zip(learner.strings, outputs)]
+        if len(learner.cased):
+            bounds = np.zeros(len(learner.cased), dtype=np.int64)
+            alive = np.ones(len(learner.cased), dtype=bool)
+            for e, (best, lcs) in enumerate(self.tables):
+                b = lcs[learner.sid[:, e]]
+                alive &= b > 0
+                bounds += b
+            for rank in np.flatnonzero(alive).tolist():
+                heap.append((-int(bounds[rank]), (rank, 0, -1), next(self.tick), 1, rank))
+        heapq.heapify(heap)
+        self.heap = heap
+        self.expanded = 0
+
+    def __iter__(self):
+        learner = self.learner
+        yielded = set()
+        heap = self.heap
+        while heap:
+            neg, key, _, kind, item = heapq.heappop(heap)
+            if kind == 0:                      # an operator
+                node, pieces = item
+                if pieces is None:             # verify casing applied after slicing
+                    pieces = self._pieces(node)
+                    if pieces is None:
+                        continue
+                if pieces in yielded:
+                    continue
+                yielded.add(pieces)
+                yield node, pieces, -neg
+            elif self.expanded < learner.settings.max_expand:   # operand -> operators
+                self.expanded += 1
+                for op in self._expand(item):
+                    heapq.heappush(heap, op)
+
+    def _pieces(self, node):
+        pieces = tuple(_case(v[node.start:node.stop], node.casing)
+                       for v in self.learner.raw_of[node])
+        if all(p and p in o for p, o in zip(pieces, self.outputs)):
+            return pieces
+        return None
+
+    def _expand(self, rank):
+        """The operand's Substring operators: bounds enumerated from the first example's
+        matches (each start counted from the front or the back, each stop likewise or open),
+        checked on every example with the match tables, vectorized."""
+        learner = self.learner
+        node, casing, cased, raw = learner.cased[rank]
+        sids = learner.sid[rank]
+        maxlens = []
+        for e, (best, _lcs) in enumerate(self.tables):
+            st = learner.strings[e]
+            a = st.starts[sids[e]]
+            maxlens.append(best[a:a + st.lens[sids[e]]])
+        n1 = len(cased[0])
+        m1 = maxlens[0]
+        i = np.repeat(np.arange(n1), m1)
+        if len(i) == 0:
+            return
+        j = i + 1 + (np.arange(len(i)) - np.repeat(np.cumsum(m1) - m1, m1))
+        # four bound forms per (i, j): start from the front/back x stop from the front/back
+        # (a stop at the end of the first example is "open" instead of from the back)
+        a_front = i
+        a_back = i - n1
+        b_front = j
+        b_back = np.where(j == n1, _BIG, j - n1)
+        A = np.concatenate([a_front, a_front, a_back, a_back])
+        B = np.concatenate([b_front, b_back, b_front, b_back])
+        ok = np.ones(len(A), dtype=bool)
+        total = np.zeros(len(A), dtype=np.int64)
+        sig = []
+        for e, m in enumerate(maxlens):
+            n = len(cased[e])
+            lo = np.minimum(np.maximum(np.where(A < 0, A + n, A), 0), n)
+            hi = np.minimum(np.maximum(np.where(B < 0, B + n, B), 0), n)
+            width = hi - lo
+            mm = np.concatenate([m, [0]])[np.minimum(lo, n)]
+            ok &= (width > 0) & (mm >= width)
+            total += width
+            sig.append(lo)
+            sig.append(hi)
+        if not ok.any():
+            return
+        A, B, total = A[ok], B[ok], total[ok]
+        S = np.stack([x[ok] for x in sig], axis=1)
+        srank = (A != 0).astype(np.int64) + (B != _BIG).astype(np.int64)
+        order = np.lexsort((srank,) + tuple(S[:, c] for c in range(S.shape[1] - 1, -1, -1)))
+        S, A, B, total, srank = S[order], A[order], B[order], total[order], srank[order]
+        first = np.ones(len(S), dtype=bool)
+        first[1:] = np.any(S[1:] != S[:-1], axis=1)
+        for a, b, t, r in zip(A[first].tolist(), B[first].tolist(), total[first].tolist(),
+                              srank[first].tolist()):
+            op = Substring(node, a if a != 0 else None, None if b == _BIG else b, casing)
+            learner.raw_of[op] = raw
+            yield (-t, (rank, r, 0), next(self.tick), 0, (op, None))
+
+
+class ExampleSetLearner:
+    """TryLearnTransform (Algorithm 4) for one set of examples."""
+
+    def __init__(self, examples: Sequence[Example], columns: Sequence[str],
+                 settings: LearnSettings, cache: dict | None = None):
+        self.examples = list(examples)
+        self.settings = settings
+        self.cache = cache if cache is not None else {}
+        cased = []
+        seen = set()
+        for node, vals in operands(self.examples, columns):
+            for casing in CASINGS:      # each operand as it is, then its cased forms
+                cv = vals if casing == "same" else tuple(_case(v, casing) for v in vals)
+                if cv in seen:
+                    continue
+                seen.add(cv)
+                cased.append((node, casing, cv, vals))
+        self.cased = cased
+        k = len(self.examples)
+        self.strings = []
+        for e in range(k):
+            distinct = list(dict.fromkeys(c[2][e] for c in cased))
+            self.strings.append(_Strings(distinct))
+        self.sid = np.array([[self.strings[e].ids[c[2][e]] for e in range(k)] for c in cased],
+                            dtype=np.int64).reshape(len(cased), k)
+        self.raw_of: dict = {}
+        self.nodes = 0
+        self.memo: dict = {}
+
+    # -- Algorithm 4
+    def learn(self) -> Program | None:
+        outputs = tuple(ex.output for ex in self.examples)
+        if not all(outputs):
+            return None
+        pieces = self._learn(outputs, self.settings.tau)
+        return Program(tuple(pieces)) if pieces else None
+
+    def _learn(self, outputs: tuple, budget: int):
+        if all(o == "" for o in outputs):
+            return []
+        if budget <= 0 or any(o == "" for o in outputs):
+            return None
+        memo = self.memo.get(outputs)
+        if memo is not None:
+            ok_budget, result = memo
+            if result is not None and len(result) <= budget:
+                return result
+            if result is None and budget <= ok_budget:
+                return None
+        result = self._search(outputs, budget)
+        self.memo[outputs] = (budget, result)
+        return result
+
+    def _search(self, outputs: tuple, budget: int):
+        s = self.settings
+        tried = 0
+        for node, pieces, _progress in _Candidates(self, outputs):
+            if tried >= s.max_branch or self.nodes >= s.max_nodes:
+                return None
+            tried += 1
+            self.nodes += 1
+            lefts, rights = [], []
+            for o, p in zip(outputs, pieces):
+                i = o.find(p)
+                lefts.append(o[:i])
+                rights.append(o[i + len(p):])
+            lefts, rights = tuple(lefts), tuple(rights)
+            l_empty = [x == "" for x in lefts]
+            r_empty = [x == "" for x in rights]
+            if (any(l_empty) and not all(l_empty)) or (any(r_empty) and not all(r_empty)):
+                continue
+            need_right = 0 if all(r_empty) else 1
+            left = self._learn(lefts, budget - 1 - need_right)
+            if left is None:
+                continue
+            right = self._learn(rights, budget - 1 - len(left))
+            if right is None:
+                continue
+            return left + [node] + right
+        return None
+
+
+def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
+                        settings: LearnSettings | None = None,
+                        cache: dict | None = None) -> Program | None:
+    """TryLearnTransform: a minimum-complexity-seeking program consistent with every example,
+    or None."""
+    return ExampleSetLearner(examples, columns, settings or LearnSettings(), cache).learn()
+
+
+# ------------------------------------------------------------------ Algorithm 5
+
+def example_sets(groups: Sequence, settings: LearnSettings) -> list:
+    """GenExampleSets: for each group (in the order given: best average score first), up to
+    ``sets_per_group`` distinct random subsets of 3-4 of its top-k pairs. Returns one list
+    of example sets per group; the caller stops at ``max_sets`` sets in total."""
+    rng = random.Random(settings.seed)
+    out = []
+    for group in groups:
+        top = _distinct_pairs(group.top(settings.top_k))
+        sets: list = []
+        out.append(sets)
+        if len(top) < min(settings.examples_per_set):
+            continue
+        drawn: set = set()
+        sizes = [min(b, len(top)) for b in settings.examples_per_set]
+        possible = sum(comb(len(top), b) for b in set(sizes))
+        want = min(settings.sets_per_group, possible)
+        tries = 0
+        while len(drawn) < want and tries < want * 20:
+            tries += 1
+            b = sizes[len(drawn) % len(sizes)]
+            subset = tuple(sorted(rng.sample(range(len(top)), b)))
+            if subset in drawn:
+                continue
+            drawn.add(subset)
+            sets.append([top[i] for i in subset])
+    return out
+
+
+def _distinct_pairs(pairs):
+    """At most one pair per source row and per target row (an example set with one source
+    row twice cannot be consistent with a 1:1 / N:1 program anyway)."""
+    out, rows_s, rows_t = [], set(), set()
+    for p in pairs:
+        if p.source_row in rows_s or p.target_row in rows_t:
+            continue
+        rows_s.add(p.source_row)
+        rows_t.add(p.target_row)
+        out.append(p)
+    return out
+
+
+@dataclass
+class Candidate:
+    """A learned program with its coverage on the (sampled) source table."""
+    program: Program
+    group: int
+    target_column: str
+    examples: list
+    coverage: int = 0                        # distinct target keys joined
+    joined_rows: int = 0                     # source rows whose key joins
+    learned_times: int = 1
+    extra: dict = field(default_factory=dict)
