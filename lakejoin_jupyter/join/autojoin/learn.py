@@ -21,9 +21,11 @@ Choices the thesis leaves open (§6 "unspecified" of the digest), made here:
 * Occurrence rule: a piece is cut at its leftmost occurrence in each output; an operator
   must produce a non-empty piece for every example, and both remainders must be empty for
   all examples or for none (otherwise no program can finish them).
-* Ties in progress: CONSTANT first (Appendix, footnote 4), then fewer splits, the column
-  order, ``same`` casing, simpler bounds. Operators producing the same pieces on every
-  example are tried once (they lead to the same remainders).
+* Ties in progress: first the operator whose piece also fits more validation pairs (the
+  group's other top pairs: its output on their input occurs in their key; the thesis's
+  Example 4.4.6 validates on the remaining rows), then CONSTANT (Appendix, footnote 4),
+  then fewer splits, the column order, ``same`` casing, simpler bounds. Operators
+  producing the same pieces on every example are tried once (same remainders).
 * Backtracking budget: at most ``max_branch`` operators per node and ``max_nodes`` nodes
   per example set (the thesis: "or terminate if enough candidates have been tested"), and
   at most ``max_expand`` operands (best upper bound first) expanded per node.
@@ -42,7 +44,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .dsl import CASINGS, Column, Constant, Program, SelectK, Split, Substring, _case
+from .dsl import (CASINGS, Column, Constant, Program, SelectK, Split, Substring, _case,
+                  compile_expr)
 
 MAX_SEP_LEN = 3
 MAX_PARTS = 8
@@ -62,13 +65,14 @@ class Example:
 class LearnSettings:
     tau: int = 10               # max logical operators per program (thesis: 10 suffices, 16 ok)
     max_branch: int = 4         # operators tried per search node before giving up
-    max_nodes: int = 200        # search nodes per example set
+    max_nodes: int = 64         # search nodes per example set
     max_expand: int = 16        # operands expanded into operators per search node
     examples_per_set: tuple = (3, 4)   # b: size of an example set (alternating)
-    top_k: int = 32             # k: best pairs per group used to draw example sets
+    top_k: int = 16             # k: best pairs per group used to draw example sets
     sets_per_group: int = 32    # r: example sets drawn per group
     max_sets: int = 128         # L: example sets in total
-    patience: int = 4           # a group stops after this many sets not improving coverage
+    patience: int = 8           # once a program is found, a group stops after this many
+                                # sets that do not improve the best coverage
     seed: int = 0
 
 
@@ -97,40 +101,60 @@ def _indexes(n: int) -> list[int]:
     return list(range(m)) + [-i for i in range(1, m + 1)]
 
 
-def operands(examples: Sequence[Example], columns: Sequence[str]) -> list:
+def _separators_of(v: str, cache: dict) -> list:
+    key = ("seps", v)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = separators((v,))
+    return hit
+
+
+def _split(v: str, sep: str, cache: dict) -> list:
+    key = ("split", v, sep)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = v.split(sep)
+    return hit
+
+
+def operands(examples: Sequence[Example], columns: Sequence[str],
+             cache: dict | None = None) -> list:
     """Distinct operand tuples (one string per example) with the simplest path producing
-    them: columns first, then SelectK(Split(column)), then two levels of splits."""
+    them: columns first, then SelectK(Split(column)), then SelectK(Split(SelectK(Split(
+    column)))), each level expanded from the new tuples of the previous one. Separators
+    are those of any example's value; string work is cached across example sets."""
+    cache = cache if cache is not None else {}
     out: dict = {}
     level1 = []
     for ci, name in enumerate(columns):
         vals = tuple(ex.row[ci] for ex in examples)
-        if any(v is None or v == "" for v in vals):
+        if any(not v for v in vals):
             continue
         node = Column(name)
-        out.setdefault(vals, node)
-        level1.append((node, vals))
+        if vals not in out:
+            out[vals] = node
+            level1.append((node, vals))
 
     def expand(items):
         nxt = []
         for node, vals in items:
-            for sep in separators(vals):
-                parts = [v.split(sep) for v in vals]
-                if all(len(p) == 1 for p in parts):
-                    continue
+            seps = dict.fromkeys(sep for v in vals for sep in _separators_of(v, cache))
+            for sep in seps:
+                parts = [_split(v, sep, cache) for v in vals]
                 n = min(len(p) for p in parts)
+                if max(len(p) for p in parts) == 1:
+                    continue
                 split = Split(node, sep)
                 for k in _indexes(n):
                     sub = tuple(p[k] for p in parts)
-                    if any(s == "" for s in sub) or sub == vals:
+                    if sub in out or not all(sub) or sub == vals:
                         continue
                     child = SelectK(split, k)
-                    if sub not in out:
-                        out[sub] = child
-                        nxt.append((child, sub))
+                    out[sub] = child
+                    nxt.append((child, sub))
         return nxt
 
-    level2 = expand(level1)
-    expand(level2)
+    expand(expand(level1))
     return [(node, vals) for vals, node in out.items()]
 
 
@@ -197,15 +221,10 @@ class _Candidates:
         k = len(outputs)
         heap = []
         o1 = outputs[0]
-        consts = set()
-        for i in range(len(o1)):
-            for j in range(len(o1), i, -1):
-                c = o1[i:j]
-                if c in consts:
-                    break
-                if all(c in o for o in outputs[1:]):
-                    consts.update(o1[i:jj] for jj in range(i + 1, j + 1))
-                    break
+        common = [len(o1) - i for i in range(len(o1))]
+        for o in outputs[1:]:
+            common = [min(a, b) for a, b in zip(common, learner.common_prefixes(o1, o))]
+        consts = {o1[i:i + n] for i, m in enumerate(common) for n in range(1, m + 1)}
         for c in consts:
             heap.append((-len(c) * k, (-1, 0, 0), next(self.tick), 0, (Constant(c), (c,) * k)))
         self.tables = [st.table(o) for st, o in zip(learner.strings, outputs)]
@@ -228,27 +247,48 @@ class _Candidates:
         heap = self.heap
         while heap:
             neg, key, _, kind, item = heapq.heappop(heap)
-            if kind == 0:                      # an operator
-                node, pieces = item
-                if pieces is None:             # verify casing applied after slicing
-                    pieces = self._pieces(node)
+            if kind != 0:
+                self._expand_into(item)
+                continue
+            # an operator: gather every operator with the same progress (expanding operands
+            # whose bound still equals it), then order the tie by validation hits
+            tie = [(key, item)]
+            while heap and heap[0][0] == neg:
+                _n, k2, _t, kind2, item2 = heapq.heappop(heap)
+                if kind2 == 0:
+                    tie.append((k2, item2))
+                else:
+                    self._expand_into(item2)
+            ops = []
+            for k, (node, pieces) in tie:
+                if pieces is None:             # a Substring (rank, start, stop): build it
+                    node, pieces = self._substring(*node)
                     if pieces is None:
                         continue
                 if pieces in yielded:
                     continue
+                ops.append((-learner.validate(node) if len(ops) or len(tie) > 1 else 0, k,
+                            node, pieces))
+            ops.sort(key=lambda x: (x[0], x[1]))
+            for _v, _k, node, pieces in ops:
+                if pieces in yielded:
+                    continue
                 yielded.add(pieces)
                 yield node, pieces, -neg
-            elif self.expanded < learner.settings.max_expand:   # operand -> operators
-                self.expanded += 1
-                for op in self._expand(item):
-                    heapq.heappush(heap, op)
 
-    def _pieces(self, node):
-        pieces = tuple(_case(v[node.start:node.stop], node.casing)
-                       for v in self.learner.raw_of[node])
+    def _expand_into(self, rank):
+        if self.expanded < self.learner.settings.max_expand:
+            self.expanded += 1
+            for op in self._expand(rank):
+                heapq.heappush(self.heap, op)
+
+    def _substring(self, rank, a, b):
+        """The Substring operator and its pieces, checked exactly (casing after slicing)."""
+        node, casing, _cased, raw = self.learner.cased[rank]
+        pieces = tuple(_case(v[a:b], casing) for v in raw)
         if all(p and p in o for p, o in zip(pieces, self.outputs)):
-            return pieces
-        return None
+            return Substring(node, a, b, casing), pieces
+        return None, None
 
     def _expand(self, rank):
         """The operand's Substring operators: bounds enumerated from the first example's
@@ -298,26 +338,43 @@ class _Candidates:
         S, A, B, total, srank = S[order], A[order], B[order], total[order], srank[order]
         first = np.ones(len(S), dtype=bool)
         first[1:] = np.any(S[1:] != S[:-1], axis=1)
-        for a, b, t, r in zip(A[first].tolist(), B[first].tolist(), total[first].tolist(),
-                              srank[first].tolist()):
-            op = Substring(node, a if a != 0 else None, None if b == _BIG else b, casing)
-            learner.raw_of[op] = raw
-            yield (-t, (rank, r, 0), next(self.tick), 0, (op, None))
+        A, B, total, srank = A[first], B[first], total[first], srank[first]
+        keep = 2 * learner.settings.max_branch      # a node tries at most max_branch operators
+        if len(A) > keep:
+            top = np.lexsort((srank, -total))[:keep]
+            A, B, total, srank = A[top], B[top], total[top], srank[top]
+        for a, b, t, r in zip(A.tolist(), B.tolist(), total.tolist(), srank.tolist()):
+            spec = (rank, a if a != 0 else None, None if b == _BIG else b)
+            yield (-t, (rank, r, 0), next(self.tick), 0, (spec, None))
 
 
 class ExampleSetLearner:
     """TryLearnTransform (Algorithm 4) for one set of examples."""
 
     def __init__(self, examples: Sequence[Example], columns: Sequence[str],
-                 settings: LearnSettings, cache: dict | None = None):
+                 settings: LearnSettings, cache: dict | None = None,
+                 validation: Sequence[Example] = ()):
         self.examples = list(examples)
+        self.columns = list(columns)
+        self.validation = [(ex.row, ex.output) for ex in validation if ex.output]
+        self._valid: dict = {}
         self.settings = settings
         self.cache = cache if cache is not None else {}
         cased = []
         seen = set()
-        for node, vals in operands(self.examples, columns):
+        cc = self.cache.setdefault("case", {})
+        for node, vals in operands(self.examples, columns, self.cache):
             for casing in CASINGS:      # each operand as it is, then its cased forms
-                cv = vals if casing == "same" else tuple(_case(v, casing) for v in vals)
+                if casing == "same":
+                    cv = vals
+                else:
+                    cv = []
+                    for v in vals:
+                        c = cc.get((v, casing))
+                        if c is None:
+                            c = cc[(v, casing)] = _case(v, casing)
+                        cv.append(c)
+                    cv = tuple(cv)
                 if cv in seen:
                     continue
                 seen.add(cv)
@@ -330,9 +387,26 @@ class ExampleSetLearner:
             self.strings.append(_Strings(distinct))
         self.sid = np.array([[self.strings[e].ids[c[2][e]] for e in range(k)] for c in cased],
                             dtype=np.int64).reshape(len(cased), k)
-        self.raw_of: dict = {}
         self.nodes = 0
         self.memo: dict = {}
+        # characters each example's operands can produce (any casing): an output character
+        # outside them must come from a constant, so it must occur in every output
+        self.chars = [set("".join(st.ids)) for st in self.strings]
+
+    def common_prefixes(self, v: str, o: str) -> list:
+        """m[i] = length of the longest prefix of v[i:] occurring in o (matching statistics:
+        m[i+1] >= m[i] - 1), cached."""
+        key = ("ms", v, o)
+        hit = self.cache.get(key)
+        if hit is None:
+            hit, n, cur = [], len(v), 0
+            for i in range(n):
+                cur = max(cur - 1, 0)
+                while i + cur < n and v[i:i + cur + 1] in o:
+                    cur += 1
+                hit.append(cur)
+            self.cache[key] = hit
+        return hit
 
     # -- Algorithm 4
     def learn(self) -> Program | None:
@@ -358,8 +432,34 @@ class ExampleSetLearner:
         self.memo[outputs] = (budget, result)
         return result
 
+    def validate(self, node) -> int:
+        """Ties in progress are broken by how many validation pairs (the group's other top
+        pairs) the operator's piece fits: its output on that row occurs in the row's key."""
+        hit = self._valid.get(node)
+        if hit is None:
+            if isinstance(node, Constant):
+                hit = sum(1 for _r, out in self.validation if node.text in out)
+            else:
+                f = compile_expr(node, self.columns)
+                hit = 0
+                for row, out in self.validation:
+                    p = f(row)
+                    if p and p in out:
+                        hit += 1
+            self._valid[node] = hit
+        return hit
+
+    def coverable(self, outputs: tuple) -> bool:
+        """Necessary condition for any program: every character of every output is one an
+        operand of that example has, or one that every output has (a constant's)."""
+        shared = set(outputs[0]).intersection(*outputs[1:])
+        return all(set(o) <= chars or set(o) - chars <= shared
+                   for o, chars in zip(outputs, self.chars))
+
     def _search(self, outputs: tuple, budget: int):
         s = self.settings
+        if not self.coverable(outputs):
+            return None
         tried = 0
         for node, pieces, _progress in _Candidates(self, outputs):
             if tried >= s.max_branch or self.nodes >= s.max_nodes:
@@ -389,10 +489,31 @@ class ExampleSetLearner:
 
 def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
                         settings: LearnSettings | None = None,
-                        cache: dict | None = None) -> Program | None:
+                        cache: dict | None = None,
+                        validation: Sequence[Example] = ()) -> Program | None:
     """TryLearnTransform: a minimum-complexity-seeking program consistent with every example,
     or None."""
-    return ExampleSetLearner(examples, columns, settings or LearnSettings(), cache).learn()
+    cache = cache if cache is not None else {}
+    outputs = [ex.output for ex in examples]
+    if not all(outputs):
+        return None
+    shared = set(outputs[0]).intersection(*outputs[1:])
+    for ex in examples:        # a cheap necessary condition before building any operand
+        if not set(ex.output) - shared <= _row_chars(ex.row, cache):
+            return None
+    return ExampleSetLearner(examples, columns, settings or LearnSettings(), cache,
+                             validation).learn()
+
+
+def _row_chars(row: tuple, cache: dict) -> set:
+    """Every character the row's cells hold, in every casing (operands are pieces of them)."""
+    key = ("chars", row)
+    hit = cache.get(key)
+    if hit is None:
+        text = "".join(v for v in row if v)
+        hit = set(text) | set(text.lower()) | set(text.upper()) | set(text.title())
+        cache[key] = hit
+    return hit
 
 
 # ------------------------------------------------------------------ Algorithm 5

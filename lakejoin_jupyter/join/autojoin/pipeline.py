@@ -192,9 +192,11 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     for gi, sets in enumerate(example_sets(groups, ls)):
         column = groups[gi].target_column
         tcells = target_columns[column]
+        top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
+               for p in groups[gi].top(ls.top_k)]
         idle = 0
         for pairs in sets:
-            if n_sets >= ls.max_sets or idle >= ls.patience:
+            if n_sets >= ls.max_sets or (idle >= ls.patience and best_cov >= settings.min_coverage):
                 break
             n_sets += 1
             idle += 1
@@ -202,7 +204,10 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                                 p.target_row) for p in pairs]
             if any(ex.output is None for ex in examples):
                 continue
-            program = try_learn_transform(examples, src.columns, ls, cache)
+            taught = {(ex.source_row, ex.target_row) for ex in examples}
+            validation = [ex for ex in top if (ex.source_row, ex.target_row) not in taught
+                          and ex.output is not None]
+            program = try_learn_transform(examples, src.columns, ls, cache, validation)
             if program is None:
                 continue
             key = (program, column)
@@ -296,7 +301,10 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         timings["total"] = time.perf_counter() - t0
         stats["seconds"] = timings
         return AutoJoin.not_found(L, R, _why_not(results, settings), stats, settings)
-    d, src, tgt = max(found, key=lambda r: (r[0].best.coverage, -r[0].best.program.size))
+    # directions compete on the fraction of the target's rows they join (§4.3: "the
+    # transformation that joins the largest fraction of rows in T_t")
+    d, src, tgt = max(found, key=lambda r: (r[0].best.coverage / max(len(r[0].target_positions), 1),
+                                            r[0].best.coverage, -r[0].best.program.size))
     stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
     best = d.best
     part = d.target_parts.get(best.target_column)

@@ -52,6 +52,6 @@ def bernoulli_rows(n_rows: int, rate: float, seed: int) -> np.ndarray:
 
 def failure_bound(mu: float, examples: int = 4, delta: float = 0.8) -> float:
     """Chernoff bound on P(X <= T) when mu >= T/(1-delta) (Eq. 4.6), else 1."""
-    if mu < examples / (1.0 - delta):
+    if mu < examples / (1.0 - delta) * (1 - 1e-12):
         return 1.0
     return math.exp(-delta * delta * mu / 2.0)
