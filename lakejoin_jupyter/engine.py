@@ -409,6 +409,25 @@ class Engine:
                    query_columns=q.columns, estimated_containment=c.estimated_containment,
                    details=dict(c.details), _engine=self, _query=q)
 
+    def autojoin(self, df, column=None, other=None, other_column=None, **options):
+        """Learn the transformation that makes ``df`` and ``other`` equi-join (Auto-Join,
+        thesis chapter 4) and return a :class:`~.join.autojoin.AutoJoin`: ``.explain()``,
+        ``.join()``, ``.code()``. ``other`` is a DataFrame or the name of a lake table;
+        ``column`` / ``other_column`` (optional) restrict the match to those columns. Options
+        go to :func:`~.join.autojoin.autojoin` (``fuzzy=False``, ``seed=1``, ...)."""
+        from .join.autojoin import autojoin
+        if other is None:
+            raise QueryError("autojoin needs the other table: a DataFrame or a lake table name.")
+        source = None
+        if isinstance(other, str):
+            source = f"other = engine.table({other!r})"
+            options.setdefault("right_name", other)
+            other = self.table(other)
+        options.setdefault("left_name", "df")
+        result = autojoin(df, other, column, other_column, **options)
+        result.right_source = source
+        return result
+
     def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
         """A lake table as a pandas DataFrame (all values as text)."""
         return index_table(self.index, name, max_rows)

@@ -150,7 +150,7 @@ rows = st.fixed_dictionaries({c: st.one_of(st.none(), st.text(ALPHABET, max_size
                               for c in COLUMNS})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(programs, rows)
 def test_interpreter_and_generated_code_agree_with_reference(program, row):
     expected = ref(program.expr, row)
@@ -159,7 +159,7 @@ def test_interpreter_and_generated_code_agree_with_reference(program, row):
     assert f(*(row.get(c) for c in program.columns)) == expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(programs, rows)
 def test_json_round_trip(program, row):
     back = Program.from_json(program.to_json())

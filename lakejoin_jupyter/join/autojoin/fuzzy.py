@@ -64,18 +64,33 @@ def _min_overlap_fraction(kind: str, sim: float) -> float:
     return sim / (2.0 - sim)
 
 
+class TooManyPairs(Exception):
+    """The prefix filter leaves more candidate pairs than the budget allows."""
+
+
+def _tokenized(derived: list, keys: list, tokenizer: str, cache: dict | None):
+    hit = cache.get(tokenizer) if cache is not None else None
+    if hit is None:
+        tc = [tokens(v, tokenizer) for v in derived]
+        tk = [tokens(v, tokenizer) for v in keys]
+        freq = Counter()
+        for s in tc:
+            freq.update(s)
+        for s in tk:
+            freq.update(s)
+        hit = (tc, tk, freq)
+        if cache is not None:
+            cache[tokenizer] = hit
+    return hit
+
+
 def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
-                    max_distance: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    max_distance: float, max_pairs: int | None = None,
+                    cache: dict | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(derived index, key index, distance) of every pair within ``max_distance``, by prefix
     filtering: with tokens ordered by ascending frequency, two sets within the distance
     share a token among the first |x| - ceil(alpha |x|) + 1 tokens of each."""
-    tc = [tokens(v, tokenizer) for v in derived]
-    tk = [tokens(v, tokenizer) for v in keys]
-    freq = Counter()
-    for s in tc:
-        freq.update(s)
-    for s in tk:
-        freq.update(s)
+    tc, tk, freq = _tokenized(derived, keys, tokenizer, cache)
     alpha = _min_overlap_fraction(kind, 1.0 - max_distance)
 
     def prefix(s):
@@ -87,10 +102,16 @@ def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
     for j, s in enumerate(tk):
         for tok in prefix(s):
             index[tok].append(j)
+    prefixes = [prefix(s) for s in tc]
+    if max_pairs is not None:
+        work = sum(len(index.get(tok, ())) for p in prefixes for tok in p)
+        if work > max_pairs:
+            raise TooManyPairs(f"{work:,} candidate pairs for {tokenizer} tokens (limit "
+                               f"{max_pairs:,})")
     ci, ki, dist = [], [], []
     for i, s in enumerate(tc):
         seen = set()
-        for tok in prefix(s):
+        for tok in prefixes[i]:
             for j in index.get(tok, ()):
                 if j in seen:
                     continue
@@ -159,9 +180,12 @@ class FuzzyJoin:
 
 
 def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS,
-                           distances=DISTANCES, max_distance: float = 0.5) -> FuzzyJoin | None:
+                           distances=DISTANCES, max_distance: float = 0.5,
+                           max_pairs: int = 300_000) -> FuzzyJoin | None:
     """The (t, d, s) joining the most keys under the 1:1 / N:1 constraints (Eq. 4.10), with
-    the matches it adds beyond equality; None when no configuration adds a key."""
+    the matches it adds beyond equality; None when no configuration adds a key. A
+    configuration whose prefix filter would compare more than ``max_pairs`` pairs is
+    skipped (recorded in ``tried`` with threshold None)."""
     derived = sorted({v for v in derived_values if v is not None})
     keys = sorted({v for v in target_keys if v is not None})
     if not derived or not keys:
@@ -170,9 +194,15 @@ def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS
     exact = sum(1 for v in derived if v in key_set)
     best = None
     tried = []
+    cache: dict = {}
     for t in tokenizers:
         for d in distances:
-            ci, ki, dist = candidate_pairs(derived, keys, t, d, max_distance)
+            try:
+                ci, ki, dist = candidate_pairs(derived, keys, t, d, max_distance, max_pairs,
+                                               cache)
+            except TooManyPairs:
+                tried.append((t, d, None, 0))
+                continue
             s, cov = optimize_threshold(ci, ki, dist)
             tried.append((t, d, s, cov))
             if s < 0 or cov <= exact:

@@ -66,7 +66,8 @@ class LearnSettings:
     tau: int = 10               # max logical operators per program (thesis: 10 suffices, 16 ok)
     max_branch: int = 4         # operators tried per search node before giving up
     max_nodes: int = 64         # search nodes per example set
-    max_expand: int = 16        # operands expanded into operators per search node
+    max_expand: int = 8         # operands expanded into operators per search node
+    max_validation: int = 8     # validation pairs that break ties in progress
     examples_per_set: tuple = (3, 4)   # b: size of an example set (alternating)
     top_k: int = 16             # k: best pairs per group used to draw example sets
     sets_per_group: int = 32    # r: example sets drawn per group
@@ -231,12 +232,22 @@ class _Candidates:
         if len(learner.cased):
             bounds = np.zeros(len(learner.cased), dtype=np.int64)
             alive = np.ones(len(learner.cased), dtype=bool)
+            whole = np.ones(len(learner.cased), dtype=bool)
             for e, (best, lcs) in enumerate(self.tables):
-                b = lcs[learner.sid[:, e]]
+                sid = learner.sid[:, e]
+                b = lcs[sid]
                 alive &= b > 0
+                whole &= b == learner.strings[e].lens[sid]
                 bounds += b
+            # an operand contained whole in every output yields its whole-operand operator
+            # at once (progress = bound); its other operators make at most bound - 1
             for rank in np.flatnonzero(alive).tolist():
-                heap.append((-int(bounds[rank]), (rank, 0, -1), next(self.tick), 1, rank))
+                b = int(bounds[rank])
+                if whole[rank]:
+                    heap.append((-b, (rank, 0, 0), next(self.tick), 0, ((rank, None, None), None)))
+                    b -= 1
+                if b > 0:
+                    heap.append((-b, (rank, 0, -1), next(self.tick), 1, rank))
         heapq.heapify(heap)
         self.heap = heap
         self.expanded = 0
@@ -356,7 +367,7 @@ class ExampleSetLearner:
                  validation: Sequence[Example] = ()):
         self.examples = list(examples)
         self.columns = list(columns)
-        self.validation = [(ex.row, ex.output) for ex in validation if ex.output]
+        self.validation = [ex for ex in validation if ex.output][:settings.max_validation]
         self._valid: dict = {}
         self.settings = settings
         self.cache = cache if cache is not None else {}
@@ -438,14 +449,20 @@ class ExampleSetLearner:
         hit = self._valid.get(node)
         if hit is None:
             if isinstance(node, Constant):
-                hit = sum(1 for _r, out in self.validation if node.text in out)
+                hit = sum(1 for ex in self.validation if node.text in ex.output)
             else:
-                f = compile_expr(node, self.columns)
+                fits = self.cache.setdefault("fits", {})
+                f = None
                 hit = 0
-                for row, out in self.validation:
-                    p = f(row)
-                    if p and p in out:
-                        hit += 1
+                for ex in self.validation:
+                    key = (node, ex.source_row, ex.target_row, ex.output)
+                    ok = fits.get(key)
+                    if ok is None:
+                        if f is None:
+                            f = compile_expr(node, self.columns)
+                        p = f(ex.row)
+                        ok = fits[key] = bool(p) and p in ex.output
+                    hit += ok
             self._valid[node] = hit
         return hit
 

@@ -46,7 +46,7 @@ class AutoJoinSettings:
     min_score: float = 1 / 64       # q-gram pairs scoring below are dropped
     fuzzy: bool = True              # constrained fuzzy join after the equi-join
     max_distance: float = 0.5       # fuzzy pairs further apart are never considered
-    fuzzy_max_values: int = 20_000  # above this many distinct values per side: no fuzzy step
+    fuzzy_max_values: int = 10_000  # above this many distinct values per side: no fuzzy step
     sample: str = "auto"            # "auto" (tables above sample_min_rows) | "always" | "never"
     sample_min_rows: int = 20_000
     participation: float = 0.1      # r of §4.5: fraction of target rows that join

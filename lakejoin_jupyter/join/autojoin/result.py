@@ -42,12 +42,13 @@ class AutoJoin:
         self.source_column = source_column        # the column whose q-grams found the pairs
         self.target_column = target_column        # the target key column
         self.examples = examples or []            # the example rows that taught the program
-        self.coverage = coverage                  # target keys joined (on the sample if sampled)
+        self.coverage = coverage                  # distinct target keys joined by equality
         self.target_keys = target_keys            # distinct keys of the target column
         self.joined_rows = joined_rows            # source rows joined (full tables, equality)
         self.fuzzy = fuzzy
         self.alternatives = alternatives or []    # (description, coverage) of runner-up programs
         self.stats = stats or {}
+        self.right_source: str | None = None      # a statement loading the right table (lake)
         self._keys = None
 
     # ------------------------------------------------------------ construction
@@ -71,6 +72,8 @@ class AutoJoin:
                 "output": ex.output})
         keyset = {k for k in target_keys if k is not None}
         joined_rows = sum(1 for k in source_keys if k is not None and k in keyset)
+        joined_keys = len(keyset.intersection(source_keys))
+        stats = dict(stats, sample_coverage=best.coverage)
         alts = [(c.program.describe(), c.coverage) for c in direction.candidates
                 if c is not best][:5]
         target_column = part.column if part is not None else best.target_column
@@ -81,7 +84,7 @@ class AutoJoin:
                   right_name=R.label, source="left" if left_is_source else "right",
                   program=best.program, target_program=part.program if part else None,
                   source_column=group.source_column, target_column=target_column,
-                  examples=examples, coverage=best.coverage, target_keys=n,
+                  examples=examples, coverage=joined_keys, target_keys=n,
                   joined_rows=joined_rows, fuzzy=fuzzy, alternatives=alts, stats=stats)
         out._keys = (source_keys, target_keys)
         return out
@@ -172,6 +175,8 @@ class AutoJoin:
         with ``repr()``; nothing from the tables is evaluated."""
         if not self.found:
             raise QueryError(f"No transformation was found, so there is no code. {self.message}")
+        if right_source is None and self.right_source and right == "other":
+            right_source = self.right_source
         for v in (left, right):
             if not v.isidentifier():
                 raise ValueError(f"not a Python variable name: {v!r}")
@@ -179,8 +184,9 @@ class AutoJoin:
         src_labels = _labels(self.source_frame) if self.source_frame is not None else {}
         tgt_labels = _labels(self.target_frame) if self.target_frame is not None else {}
         key = self._key_name() if self.left is not None else "__autojoin_key"
-        out = [f"# Auto-Join: {self.program.describe()}",
-               f"#   ({self.source_name} rows) equals {self.target_column!r} of {self.target_name}",
+        out = [f"# Auto-Join: {_comment(self.program.describe())}",
+               f"#   ({_comment(self.source_name)} rows) equals {self.target_column!r} of "
+               f"{_comment(self.target_name)}",
                "import pandas as pd", ""]
         if right_source:
             out += [right_source, ""]
@@ -196,7 +202,7 @@ class AutoJoin:
         out.append(f"source_key = [derive_key(*map(cell_text, row)) for row in zip({args})]")
         if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
             items = ",\n".join(f"    {k!r}: {v!r}" for k, v in sorted(self.fuzzy.matches.items()))
-            out = out[:-1] + [f"# constrained fuzzy join ({self.fuzzy.describe()}): derived "
+            out = out[:-1] + [f"# constrained fuzzy join ({_comment(self.fuzzy.describe())}): derived "
                               f"value -> target key", "FUZZY_MATCHES = {", items, "}",
                               out[-1], "source_key = [FUZZY_MATCHES.get(k, k) for k in source_key]"]
         if self.target_program is not None:
@@ -237,13 +243,14 @@ class AutoJoin:
         if not self.found:
             return self.message
         pct = self.coverage / self.target_keys if self.target_keys else 0.0
-        sampled = " (on the row sample)" if self.stats.get("sampling") else ""
         lines = [f"Transformation from the {self.source_name} table:",
                  f"    {self.program.describe()}",
                  f"equals {self.target_column!r} of the {self.target_name} table"
                  + (f" after {self.target_program.describe()}" if self.target_program else "") + ".",
-                 f"It joins {self.coverage} of {self.target_keys} distinct keys{sampled} "
-                 f"({pct:.0%}) and {self.joined_rows} {self.source_name} row(s) by equality."]
+                 f"It joins {self.coverage} of {self.target_keys} distinct keys ({pct:.0%}) "
+                 f"and {self.joined_rows} {self.source_name} row(s) by equality."]
+        if self.stats.get("sampling"):
+            lines.append(f"(Learned on row samples: {self.stats['sampling']}.)")
         if self.fuzzy is not None:
             lines.append(f"A constrained fuzzy join ({self.fuzzy.describe()}) adds "
                          f"{len(self.fuzzy.matches)} match(es) that keep the join 1:1 / N:1.")
@@ -334,6 +341,15 @@ class AutoJoin:
                    coverage=int(d.get("coverage", 0)), target_keys=int(d.get("target_keys", 0)),
                    joined_rows=int(d.get("joined_rows", 0)), fuzzy=fuzzy,
                    alternatives=[tuple(a) for a in d.get("alternatives") or []])
+
+
+_LINE_BREAKS = {ord(c): f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
+                for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def _comment(text: str) -> str:
+    """Text safe inside a one-line ``#`` comment: line breaks are written as escapes."""
+    return str(text).translate(_LINE_BREAKS)
 
 
 def _plain(o):
