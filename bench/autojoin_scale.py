@@ -43,7 +43,8 @@ def make_tables(n: int, participation: float, seed: int):
                                                       s[rng.integers(0, len(s), n)]),
                                           s[rng.integers(0, len(s), n)]))
     first = np.array(FIRST)[rng.integers(0, len(FIRST), n)]
-    ids = rng.permutation(10 ** 7)[:n]
+    perm = rng.permutation(10 ** 7)
+    ids, other_ids = perm[:n], perm[n:2 * n]     # decoys: ids no source row has
     digits = np.char.zfill(ids.astype(str), 7)
     source = pd.DataFrame({"name": np.char.add(np.char.add(first, " "), last),
                            "emp_id": np.char.add("E", digits),
@@ -51,10 +52,11 @@ def make_tables(n: int, participation: float, seed: int):
     initial = np.char.lower(np.array([f[0] for f in first]))
     login = np.char.add(np.char.add(np.char.add(initial, np.char.lower(last)), "."), digits)
     joins = rng.random(n) < participation
-    # logins of people not in the source: other names, ids outside the source's range
+    # logins of people not in the source: other names, ids no source row has (so neither
+    # the name part nor the id part of a decoy login matches its source row)
     other_last = np.char.lower(np.roll(last, 1))
     other = np.char.add(np.char.add(np.char.add(initial, other_last), "."),
-                        (10 ** 7 + ids).astype(str))
+                        np.char.zfill(other_ids.astype(str), 7))
     logins = np.char.add(np.where(joins, login, other), "@corp.example")
     target = pd.DataFrame({"login": logins, "quota": rng.integers(0, 1000, n)})
     planted = set(zip(source["emp_id"][joins].tolist(), logins[joins].tolist()))

@@ -157,6 +157,9 @@ def test_interpreter_and_generated_code_agree_with_reference(program, row):
     assert run(program, row) == expected
     f = generated(program)
     assert f(*(row.get(c) for c in program.columns)) == expected
+    # the column-wise evaluator (apply_frame) on a frame holding the row three times
+    frame = pd.DataFrame({c: [row[c], row[c], None] for c in COLUMNS}, dtype=object)
+    assert apply_frame(program, frame)[:2] == [expected, expected]
 
 
 @settings(max_examples=100, deadline=None)

@@ -419,8 +419,16 @@ class Program:
         return python_function(self, function_name)
 
 
+def column_texts(values) -> list:
+    """``cell_text`` of every value of a column (a list or a pandas Series); strings, the
+    common case, pass through without a call."""
+    if hasattr(values, "tolist"):
+        values = values.tolist()
+    return [v if type(v) is str else cell_text(v) for v in values]
+
+
 def apply_frame(program: Program, frame, labels: dict | None = None) -> list:
-    """Apply ``program`` to each row of ``frame``; each distinct input is computed once.
+    """Apply ``program`` to each row of ``frame``, column-wise (:func:`evaluate_columns`).
     ``labels`` maps the program's column names to the frame's column labels (when these are
     not strings)."""
     cols = program.columns
@@ -429,17 +437,40 @@ def apply_frame(program: Program, frame, labels: dict | None = None) -> list:
     if missing:
         raise KeyError(f"the program reads column(s) {missing}, which the table does not have "
                        f"(it has {list(map(str, frame.columns))[:20]})")
-    f = program.compile(cols)
-    texts = [[cell_text(v) for v in frame[labels.get(c, c)].tolist()] for c in cols]
-    cache: dict = {}
-    out = []
-    for tup in zip(*texts):
-        r = cache.get(tup, cache)
-        if r is cache:
-            r = f(tup)
-            cache[tup] = r
-        out.append(r)
-    return out
+    texts = {c: column_texts(frame[labels.get(c, c)]) for c in cols}
+    return evaluate_columns(program.expr, texts, len(frame))
+
+
+def evaluate_columns(node, texts: dict, n: int) -> list:
+    """The interpreter of :func:`compile_expr` run one operator at a time over whole columns
+    (``texts``: column name -> list of str/None, ``n`` rows): the same semantics, one list
+    comprehension per operator instead of nested calls per row (what makes applying a
+    program to a million rows affordable). Returns one output (str or None) per row."""
+    if isinstance(node, Column):
+        return [v if isinstance(v, str) else None for v in texts[node.name]]
+    if isinstance(node, Constant):
+        return [node.text] * n
+    if isinstance(node, Split):
+        sep = node.sep
+        return [None if v is None else v.split(sep)
+                for v in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, SelectK):
+        k = node.k
+        return [None if p is None or not -len(p) <= k < len(p) else p[k]
+                for p in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, Substring):
+        a, b, casing = node.start, node.stop, node.casing
+        vals = evaluate_columns(node.of, texts, n)
+        if casing == "same":
+            return [None if v is None else v[a:b] for v in vals]
+        case = {"lower": str.lower, "upper": str.upper}.get(casing, str.title)
+        return [None if v is None else case(v[a:b]) for v in vals]
+    if isinstance(node, Concat):
+        if not node.parts:
+            return [""] * n
+        cols = [evaluate_columns(p, texts, n) for p in node.parts]
+        return [None if None in row else "".join(row) for row in zip(*cols)]
+    raise TypeError(f"not a program node: {node!r}")
 
 
 # ------------------------------------------------------------------ Python code

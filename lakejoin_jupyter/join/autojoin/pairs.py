@@ -43,10 +43,11 @@ class SuffixIndex:
 
     def __init__(self, values: list[str]):
         self.values = values
-        entries = sorted((v[i:i + MAX_GRAM], vid) for vid, v in enumerate(values)
-                         for i in range(len(v) - MIN_Q + 1))
-        self.suffixes = [e[0] for e in entries]
-        self.value_ids = [e[1] for e in entries]
+        grams = [v[i:i + MAX_GRAM] for v in values for i in range(len(v) - MIN_Q + 1)]
+        ids = [vid for vid, v in enumerate(values) for _ in range(len(v) - MIN_Q + 1)]
+        order = sorted(range(len(grams)), key=grams.__getitem__)   # stable: ties by value id
+        self.suffixes = [grams[i] for i in order]
+        self.value_ids = [ids[i] for i in order]
         self.trigrams = {s[:MIN_Q] for s in self.suffixes}
         self._has: dict = {}
         self._rows: dict = {}
@@ -67,8 +68,14 @@ class SuffixIndex:
         """Ids of the distinct values containing g (the rows r of QueryIndex)."""
         hit = self._rows.get(g)
         if hit is None:
-            lo = bisect_left(self.suffixes, g)
-            hi = bisect_left(self.suffixes, g + _TOP, lo)
+            suffixes = self.suffixes
+            lo = bisect_left(suffixes, g)
+            # a rare gram (the common case) ends within a few entries: scan before bisecting
+            hi, stop = lo, min(lo + 8, len(suffixes))
+            while hi < stop and suffixes[hi].startswith(g):
+                hi += 1
+            if hi == stop:
+                hi = bisect_left(suffixes, g + _TOP, lo)
             hit = tuple(sorted(set(self.value_ids[lo:hi])))
             self._rows[g] = hit
         return hit
@@ -76,15 +83,28 @@ class SuffixIndex:
 
 def binary_search_q(u: str, index: SuffixIndex) -> int:
     """BinarySearchQ(u, C_t): the largest h in [3, |u|] such that u[:h] occurs in C_t, or
-    2 when even u[:3] does not (Algorithm 3, lines 26-38)."""
-    a, b = MIN_Q, min(len(u), MAX_GRAM) + 1
-    while a < b:
-        h = a + (b - a) // 2
-        if index.has(u[:h]):
-            a = h + 1
-        else:
-            b = h
-    return a - 1
+    2 when even u[:3] does not (Algorithm 3, lines 26-38). Same answer as the thesis's
+    binary search over h, found with one bisection of the sorted suffixes instead of
+    O(log |u|): the suffix sharing the longest prefix with u sits next to u's insertion
+    point, so h is the longer common prefix of u with those two neighbours."""
+    suffixes = index.suffixes
+    i = bisect_left(suffixes, u)
+    best = 0
+    for j in (i - 1, i):
+        if 0 <= j < len(suffixes):
+            best = max(best, _common_prefix(u, suffixes[j]))
+    best = min(best, MAX_GRAM)
+    return best if best >= MIN_Q else MIN_Q - 1
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    i = 0
+    while a[i] == b[i]:
+        i += 1
+    return i
 
 
 @dataclass
@@ -150,6 +170,8 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
             continue
         seen.add(g)
         rt = t_index.values_with(g)
+        if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
+            continue       # 1/(n m) <= 1/m is already below the best score or min_score
         rs = s_index.values_with(g)
         score = 1.0 / (len(rs) * len(rt))
         if score > best:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from ...errors import QueryError
 from .composite import key_parts
-from .dsl import apply_frame, cell_text
+from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
 from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import ColumnValues, find_joinable_row_pairs
@@ -96,7 +96,7 @@ class Table:
             col = self.frame[self.labels[name]]
             if self.sampled:
                 col = col.iloc[self.positions]
-            got = [cell_text(v) for v in col.tolist()]
+            got = column_texts(col)
             self._cells[name] = got
         return got
 
@@ -115,7 +115,15 @@ class Table:
         return got
 
     def has_values(self, name: str) -> bool:
-        return any(v is not None and v.strip() for v in self.cells(name))
+        """Does the column (its sampled rows) hold a non-blank cell? Stops at the first."""
+        col = self.frame[self.labels[name]]
+        if self.sampled:
+            col = col.iloc[self.positions]
+        for v in col:
+            t = v if type(v) is str else cell_text(v)
+            if t is not None and t.strip():
+                return True
+        return False
 
     def is_key(self, name: str, ratio: float) -> bool:
         vals = [v for v in self.cells(name) if v is not None]
@@ -314,7 +322,7 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     if part is not None:
         target_keys = apply_frame(part.program, tgt.frame, tgt.labels)
     else:
-        target_keys = [cell_text(v) for v in tgt.frame[tgt.labels[best.target_column]].tolist()]
+        target_keys = column_texts(tgt.frame[tgt.labels[best.target_column]])
     timings["apply"] = time.perf_counter() - t
     fuzzy = None
     if settings.fuzzy:

@@ -12,7 +12,7 @@ import json
 import pandas as pd
 
 from ...errors import QueryError
-from .dsl import Program, ProgramFormatError, apply_frame, cell_text
+from .dsl import Program, ProgramFormatError, apply_frame, cell_text, column_texts
 from .fuzzy import FuzzyJoin
 
 FORMAT = "lakejoin-autojoin"
@@ -71,7 +71,7 @@ class AutoJoin:
                           or c == group.source_column},
                 "output": ex.output})
         keyset = {k for k in target_keys if k is not None}
-        joined_rows = sum(1 for k in source_keys if k is not None and k in keyset)
+        joined_rows = sum(k in keyset for k in source_keys)   # None is never in keyset
         joined_keys = len(keyset.intersection(source_keys))
         stats = dict(stats, sample_coverage=best.coverage)
         alts = [(c.program.describe(), c.coverage) for c in direction.candidates
@@ -125,7 +125,7 @@ class AutoJoin:
                 col = _labels(tgt).get(self.target_column)
                 if col is None:
                     raise QueryError(f"The target table has no column {self.target_column!r}.")
-                tkeys = [cell_text(v) for v in tgt[col].tolist()]
+                tkeys = column_texts(tgt[col])
             self._keys = (skeys, tkeys)
         return self._keys
 
