@@ -93,7 +93,7 @@ def run_autofj(py: Path, work: Path, name: str, target: float, reuse: bool) -> d
     return json.loads(out.read_text())
 
 
-def run_ours(left, right, target: float, embedder: str | None) -> dict:
+def run_ours(left, right, target: float, embedder: str | None) -> dict:  # noqa: ARG001
     from lakejoin_jupyter.join.fuzzy import fuzzy_join
     t0 = time.perf_counter()
     fj = fuzzy_join(left, right, on=("title", "title"), precision_target=target,
@@ -125,7 +125,8 @@ def main(argv=None):
     ap.add_argument("--precision-target", type=float, default=0.9)
     ap.add_argument("--reuse-autofj", action="store_true",
                     help="use autofj results stored in WORK/autofj by an earlier run")
-    ap.add_argument("--only", choices=["both", "autofj", "ours"], default="both")
+    ap.add_argument("--only", choices=["both", "autofj", "ours"], default="both",
+                    help="run one side only ('ours' also shows autofj results stored in WORK)")
     ap.add_argument("--embedder", default=None, help="our embedder spec (default: ngram)")
     ap.add_argument("--out", default=None, help="write the per-dataset table as CSV here")
     a = ap.parse_args(argv)
@@ -146,8 +147,11 @@ def main(argv=None):
             row.update({f"ours_{k}": v for k, v in s.items() if k in ("precision", "recall", "f1")})
             row.update(ours_s=o["seconds"], ours_fn=o["function"], ours_tau=o["threshold"],
                        ours_est_p=o["est_precision"], ours_est_r=o["est_recall"])
-        if a.only in ("both", "autofj"):
-            f = run_autofj(py, work, name, a.precision_target, a.reuse_autofj)
+        cached = work / "autofj" / f"{name}.json"
+        if a.only in ("both", "autofj") or cached.exists():
+            # --only ours still reports autofj results stored by an earlier run
+            f = run_autofj(py, work, name, a.precision_target,
+                           a.reuse_autofj or a.only == "ours")
             s = score(f["pairs"], gt)
             row.update({f"autofj_{k}": v for k, v in s.items() if k in ("precision", "recall", "f1")})
             row.update(autofj_s=f["seconds"], autofj_error=f.get("error", ""))
@@ -158,11 +162,16 @@ def main(argv=None):
     if a.out:
         df.to_csv(a.out, index=False)
     print()
-    print(summary(df, reused=a.reuse_autofj))
+    print(summary(df, reused=a.reuse_autofj or a.only == "ours"))
 
 
 def summary(df: pd.DataFrame, reused: bool = False) -> str:
     lines = [f"datasets: {len(df)}"]
+    both = df.dropna(subset=[c for c in ("ours_f1", "autofj_f1") if c in df])
+    if len(both) < len(df):
+        lines.append(f"(autofj results exist for {len(both)} of {len(df)} datasets; "
+                     f"the means below are over those {len(both)})")
+        df = both
     for who in ("ours", "autofj"):
         if f"{who}_f1" not in df:
             continue

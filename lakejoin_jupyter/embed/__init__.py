@@ -91,24 +91,30 @@ class NgramEmbedder(Embedder):
     name = "ngram"
 
     def __init__(self, dim: int = 256, n=(2, 3), words: bool = True, word_weight: float = 1.0,
-                 seed: int = 0):
+                 seed: int = 0, punct: str = "keep"):
         if dim < 8:
             raise EmbedderError(f"ngram embedder: dim must be at least 8 (got {dim}).")
         self.dim = int(dim)
         self.n = tuple(int(x) for x in ((n,) if isinstance(n, (int, np.integer)) else n))
-        if not self.n or min(self.n) < 1:
-            raise EmbedderError(f"ngram embedder: n must be positive gram lengths (got {n}).")
+        if (self.n and min(self.n) < 1) or (not self.n and not words):
+            raise EmbedderError(f"ngram embedder: n must be positive gram lengths, or () "
+                                f"with words=True (got {n}).")
         self.words = bool(words)
         self.word_weight = float(word_weight)
         self.seed = int(seed)
+        if punct not in ("keep", "drop"):
+            raise EmbedderError(f"ngram embedder: punct is 'keep' or 'drop' (got {punct!r}).")
+        self.punct = punct
         self._cache: dict = {}
 
     def params(self) -> dict:
         return {"n": list(self.n), "words": self.words, "word_weight": self.word_weight,
-                "seed": self.seed, "fold": "nfkd-casefold-strip-accents"}
+                "seed": self.seed, "punct": self.punct, "fold": "nfkd-casefold-strip-accents"}
 
     def _features(self, text: str) -> tuple[list, list]:
         s = fold(text)
+        if self.punct == "drop":
+            s = " ".join(_WORD.findall(s))
         padded = f"#{s}#"
         grams = []
         for n in self.n:
@@ -125,6 +131,30 @@ class NgramEmbedder(Embedder):
             h = mmh3.hash(g, self.seed, signed=False)
             cache[g] = (h % self.dim + 1) if (h >> 31) & 1 else -(h % self.dim + 1)
         return np.fromiter(map(cache.__getitem__, feats), dtype=np.int64, count=len(feats))
+
+    def feature_counts(self, texts, space: int = 1 << 22):
+        """Sparse (n x space) counts of the same features, hashed into a space large enough
+        to make collisions rare (scipy CSR; the fuzzy join weights these by IDF)."""
+        from scipy import sparse
+        texts = list(texts)
+        feats, lens = [], []
+        for t in texts:
+            g, w = self._features(t)
+            feats += g + w
+            lens.append(len(g) + len(w))
+        cache = self._wide_cache = getattr(self, "_wide_cache", {})
+        if len(cache) > 2_000_000:
+            cache.clear()
+        for g in set(feats).difference(cache):
+            cache[g] = mmh3.hash(g, self.seed, signed=False) % space
+        col = np.fromiter(map(cache.__getitem__, feats), dtype=np.int64, count=len(feats))
+        val = np.where(np.fromiter((f.startswith("\x00w") for f in feats), dtype=bool,
+                                   count=len(feats)), self.word_weight, 1.0)
+        indptr = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(lens, out=indptr[1:])
+        m = sparse.csr_matrix((val, col, indptr), shape=(len(texts), space))
+        m.sum_duplicates()
+        return m
 
     def embed(self, texts) -> np.ndarray:
         texts = list(texts)
@@ -266,13 +296,13 @@ def get_embedder(spec=None) -> Embedder:
     if name == "ngram":
         n = kw.get("n", (2, 3))
         if isinstance(n, str):
-            n = tuple(int(x) for x in re.split(r"[ +;/]", n) if x)
+            n = tuple(int(x) for x in re.split(r"[ +;/]", n) if x and x != "0")
         words = kw.get("words", True)
         if isinstance(words, str):
             words = words.lower() in ("1", "true", "yes")
         return NgramEmbedder(dim=int(kw.get("dim", 256)), n=n, words=words,
                              word_weight=float(kw.get("word_weight", 1.0)),
-                             seed=int(kw.get("seed", 0)))
+                             seed=int(kw.get("seed", 0)), punct=kw.get("punct", "keep"))
     if name == "vectors":
         if "path" not in kw:
             raise EmbedderError("The 'vectors' embedder needs a file: 'vectors:path=FILE'.")
