@@ -53,7 +53,7 @@ JOIN_FUNCTIONS = {
 LL_NEIGHBOURS = 10        # nearest left neighbours kept per left value
 PATIENCE = 0.05          # Auto-FuzzyJoin's default
 LL_RADIUS = math.sqrt(2)  # left values within LL_RADIUS * t of l make a join to l ambiguous
-N_THRESHOLDS = 100
+N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
 CHUNK = 2048
 
 
