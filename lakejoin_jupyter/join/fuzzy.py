@@ -81,9 +81,11 @@ def _features(texts, fn: str):
     return mats
 
 
-def _nearest(a, b, k: int, exclude_self: bool = False):
-    """For each row of a: the k smallest distances to rows of b and their indices."""
+def _nearest(a, b, k: int, self_index=None):
+    """For each row of a: the k smallest distances to rows of b and their indices;
+    ``self_index[i]``: the row of b that is row i of a itself (excluded)."""
     n, nb = a.shape[0], b.shape[0]
+    exclude_self = self_index is not None
     k = max(1, min(k, nb - (1 if exclude_self else 0)))
     dist = np.full((n, k), np.inf)
     idx = np.full((n, k), -1, dtype=np.int64)
@@ -93,8 +95,7 @@ def _nearest(a, b, k: int, exclude_self: bool = False):
     for s in range(0, n, CHUNK):
         sim = (a[s:s + CHUNK] @ bt).toarray()
         if exclude_self:
-            r = np.arange(sim.shape[0])
-            sim[r, s + r] = -np.inf
+            sim[np.arange(sim.shape[0]), self_index[s:s + CHUNK]] = -np.inf
         part = np.argpartition(-sim, k - 1, axis=1)[:, :k] if k < nb else \
             np.tile(np.arange(nb), (sim.shape[0], 1))
         top = np.take_along_axis(sim, part, axis=1)
@@ -344,8 +345,14 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
     for fn in fns:
         L, R = _features([list(lkeys), list(rkeys)], fn)
         rd, ri = _nearest(R, L, 1)
-        ld, _ = _nearest(L, L, LL_NEIGHBOURS, exclude_self=True)
-        c = _Candidates(fn, np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1), rd[:, 0], ld)
+        r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
+        # left neighbours are needed only for the left values some right value is nearest to
+        proxies = np.unique(r_left[r_left >= 0])
+        ld = np.full((len(lkeys), LL_NEIGHBOURS), np.inf)
+        if len(proxies):
+            d, _ = _nearest(L[proxies], L, LL_NEIGHBOURS, self_index=proxies)
+            ld[proxies, :d.shape[1]] = d
+        c = _Candidates(fn, r_left, rd[:, 0], ld)
         cands[fn] = c
         finite = np.unique(c.r_dist[np.isfinite(c.r_dist)])
         grid = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
