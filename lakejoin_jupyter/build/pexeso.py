@@ -110,6 +110,12 @@ def build(ctx) -> dict:
     from pyspark.sql import functions as F
 
     opts = dict(DEFAULTS, **(getattr(ctx.settings, "component_options", None) or {}).get("pexeso", {}))
+    base = getattr(ctx, "base", None)          # adding tables: keep the base's embedder
+    if base is not None and base.parts[0].has("pexeso"):
+        sec = base.parts[0].components["pexeso"]
+        opts.update(embedder=sec["embedder"], pivots=sec["pivots"], levels=sec["levels"],
+                    pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
+                    seed=sec["seed"], partitions=len(sec["partitions"]))
     unknown = set(opts) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"Unknown pexeso option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
