@@ -158,7 +158,8 @@ def test_early_pruning_and_acceptance_fire_and_stay_exact():
     r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.2, early_accept=True,
                                  possible_filter=False, batch_triples=20)
     assert r.stats["columns_accepted_early"] > 0 and r.stats["columns_pruned_lemma7"] > 0
-    r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.6, batch_triples=20)
+    r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.6, batch_triples=20,
+                                 possible_filter=True)
     assert r.stats["columns_dropped_unreachable"] > 0
     assert r.stats["lemma1_filtered"] > 0
 

@@ -267,7 +267,7 @@ class FuzzyJoin:
                     f"joined = fj.join(how={how!r})\n")
         return (f"from lakejoin_jupyter.join.fuzzy import fuzzy_join\n"
                 f"fj = fuzzy_join({left_name}, {right_name}, on=({self.on[0]!r}, {self.on[1]!r}), "
-                f"functions=[{self.function!r}])\n"
+                f"functions=[{self.function!r}], precision_target={self.precision_target!r})\n"
                 f"joined = fj.join(threshold={float(threshold)!r}, how={how!r})\n")
 
     def chart(self, threshold: float | None = None):

@@ -19,8 +19,10 @@ Algorithm, per partition (index/pexeso_arrays.py holds the arrays and their geom
    Lemma 2 match, else the exact distance), and a q that never reaches S counts as a
    mismatch of S. Columns are accepted early once their match count reaches T (optional:
    the count is then a lower bound) and pruned early by Lemma 7 once |Q| - mismatch < T.
-   Before verifying, a column reachable from fewer than T query vectors is dropped (the
-   exact strengthening of notes A7).
+   Lemma 1 is applied to every (query vector, candidate entry) pair first, before the
+   per-column bookkeeping. Optionally (``possible_filter=True``), a column reachable past
+   Lemma 1 from fewer than T query vectors is dropped before verifying (the exact
+   strengthening of notes A7; off by default: it costs an extra pass over the candidates).
 
 Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
 
@@ -186,7 +188,7 @@ def block(part: PexesoPartition, qmapped: np.ndarray, tau: float, stats: dict | 
 
 def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarray, tau: float,
                      t_abs: int, n_columns: int, *, early_accept: bool = False,
-                     early_prune: bool = True, possible_filter: bool = True,
+                     early_prune: bool = True, possible_filter: bool = False,
                      exclude=(), want_pairs: bool = True, stats: dict | None = None,
                      batch_triples: int = BATCH_TRIPLES) -> PexesoResult:
     """Block-and-verify on one partition. ``vectors``: all token vectors (row = token id);
@@ -224,11 +226,18 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
         s, e = np.searchsorted(ranges_q, a), np.searchsorted(ranges_q, b)
         return _expand(ranges_q[s:e], lo[s:e], hi[s:e])
 
-    if possible_filter:        # columns reachable from fewer than T query vectors
+    def lemma1(q, e):
+        """Drop (query, entry) pairs some pivot separates by more than tau (Lemma 1)."""
+        rows = part.ent_row[e]
+        xm, qm = part.mapped[rows], qmapped[q]
+        keep = ~np.any(np.abs(xm - qm) > tau + EPS, axis=1)
+        return q[keep], e[keep], rows[keep], xm[keep], qm[keep]
+
+    if possible_filter:        # columns reachable (past Lemma 1) from fewer than T queries
         possible = np.zeros(n_columns, dtype=np.int64)
         for a, b in zip(bounds[:-1], bounds[1:]):
             q1, e1 = batch(mq, mlo, mhi, a, b)
-            q2, e2 = batch(cq, clo, chi, a, b)
+            q2, e2 = lemma1(*batch(cq, clo, chi, a, b))[:2]
             keys = np.unique(np.concatenate([q1, q2]) * ncol + part.ent_col[np.concatenate([e1, e2])])
             possible += np.bincount(keys % ncol, minlength=n_columns)
         dropped = ~decided & (possible < t_abs)
@@ -247,22 +256,21 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
         w1 = e1[live][first]
         # candidates: Lemma 1, Lemma 2, else the distance
         q2, e2 = batch(cq, clo, chi, a, b)
+        n_all = len(q2)
+        q2, e2, rows, xm, qm = lemma1(q2, e2)                                      # Lemma 1
+        n_lemma1 += n_all - len(q2)
         col2 = part.ent_col[e2]
         k2 = q2 * ncol + col2
         live = ~decided[col2] & ~np.isin(k2, k1, assume_unique=False)
-        q2, e2, k2 = q2[live], e2[live], k2[live]
-        rows = part.ent_row[e2]
-        xm, qm = part.mapped[rows], qmapped[q2]
-        far = np.any(np.abs(xm - qm) > tau + EPS, axis=1)                         # Lemma 1
-        near = ~far & np.any(xm + qm <= tau - EPS, axis=1)                         # Lemma 2
-        rest = np.nonzero(~far & ~near)[0]
+        q2, e2, k2, rows, xm, qm = q2[live], e2[live], k2[live], rows[live], xm[live], qm[live]
+        near = np.any(xm + qm <= tau - EPS, axis=1)                                # Lemma 2
+        rest = np.nonzero(~near)[0]
         hit = near.copy()
         if len(rest):      # one distance per distinct (q, vector), shared by its columns
             pk, inv = np.unique(q2[rest] * n_rows + rows[rest], return_inverse=True)
             d = distances(qvecs[pk // n_rows], vectors[part.tokens[pk % n_rows]])
             hit[rest] = d[inv] <= tau
             n_dist += len(pk)
-        n_lemma1 += int(far.sum())
         n_lemma2 += int(near.sum())
         k3, first = np.unique(k2[hit], return_index=True)
         w3 = e2[hit][first]
