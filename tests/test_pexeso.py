@@ -235,7 +235,7 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.embed import get_embedder
     eng = open_index(fuzzy_index[1])
-    ix = eng.index
+    ix = eng.index.parts[0]                       # the base generation
     sec = ix.components["pexeso"]
     assert sec["embedder"]["name"] == "ngram" and sec["embedder"]["dim"] == 64
     vec = ix.load_npy("pexeso/vectors.npy")
@@ -266,10 +266,10 @@ def test_spark_build_with_partitions_is_exact(fuzzy_index):
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.embed import get_embedder
     one, two = open_index(fuzzy_index[1]), open_index(fuzzy_index[2])
-    sec = two.index.components["pexeso"]
+    sec = two.index.parts[0].components["pexeso"]
     assert len(sec["partitions"]) == 2 and sec["partitioning"]["k"] == 2
     assert sum(p["columns"] for p in sec["partitions"]) == \
-        sum(p["columns"] for p in one.index.components["pexeso"]["partitions"])
+        sum(p["columns"] for p in one.index.parts[0].components["pexeso"]["partitions"])
     q = ["Paris", "Berlin", "Hanoi", "France", "Germany", "Brasil"]
     for tau in (0.2, 0.7):
         r1 = one.search(q, method="pexeso", tau=tau, joinability=0.3, k=None)
@@ -282,3 +282,10 @@ def test_pexeso_method_needs_the_component(demo_engine):
     from lakejoin_jupyter.errors import QueryError
     with pytest.raises(QueryError, match="pexeso"):
         demo_engine.search(["France"], method="pexeso")
+
+
+def test_t_count_is_the_ceiling_of_t_times_q():
+    """jn >= T  <=>  |Q_M| >= ceil(T |Q|) (notes A11.4); at least one match."""
+    assert px.t_count(0.6, 10) == 6 and px.t_count(0.61, 10) == 7
+    assert px.t_count(1 / 3, 3) == 1 and px.t_count(0.5, 3) == 2
+    assert px.t_count(0.0, 5) == 1 and px.t_count(1.0, 7) == 7
