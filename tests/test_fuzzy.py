@@ -126,7 +126,7 @@ def test_join_frame_and_code_reproduce_each_other():
     left, right, _ = synthetic(1, 120, 60)
     left = left.rename(columns={"name": "it's \"name\""})
     right = right.rename(columns={"label": "lbl\n2"})
-    fj = fuzzy.fuzzy_join(left, right, on=("it's \"name\"", "lbl\n2"))
+    fj = fuzzy.fuzzy_join(left, right, on=("it's \"name\"", "lbl\n2"), precision_target=0.8)
     j = fj.join()
     assert len(j) == len(right) and list(j.columns[:2]) == ["lbl\n2", "rid"]
     matched = j["lid"].notna()

@@ -254,7 +254,7 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
         assert {h.column_ids[0]: h.overlap for h in res} == want
     res = eng.search(q, "c", method="pexeso", tau=0.6, joinability=0.6, k=None)
     top = {(h.table, h.column) for h in res}
-    assert ("countries", "country") in top and ("gdp", "nation") in top
+    assert ("countries", "country") in top and ("gdp/gdp", "nation") in top
     hit = [h for h in res if h.column == "nation"][0]
     pairs = {a_: b for a_, b, _ in hit.details["pairs"]}
     assert pairs["Cote d'Ivoire"] == "cote d'ivoire" and pairs["Germany"] == "germany"
@@ -289,3 +289,35 @@ def test_t_count_is_the_ceiling_of_t_times_q():
     assert px.t_count(0.6, 10) == 6 and px.t_count(0.61, 10) == 7
     assert px.t_count(1 / 3, 3) == 1 and px.t_count(0.5, 3) == 2
     assert px.t_count(0.0, 5) == 1 and px.t_count(1.0, 7) == 7
+
+
+@pytest.mark.parametrize("levels", [2, 6])
+def test_exact_on_the_circle_where_pivot_bounds_are_tight(levels):
+    """2-d unit vectors: |d(x,p) - d(q,p)| is close to d(x,q), so every filter and matching
+    lemma works at its limit; with T = 0 every column's exact count is compared. Queries
+    cluster near the pivots, so cells hold many queries (Lemma 6 uses their max)."""
+    rng = np.random.default_rng(levels)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, 600))
+    vec = np.c_[np.cos(ang), np.sin(ang)].astype(np.float32)
+    sets = [np.arange(i, min(i + 40, 600)) for i in range(0, 600, 15)]
+    indptr = np.r_[0, np.cumsum([len(s) for s in sets])].astype(np.int64)
+    toks = np.concatenate(sets).astype(np.int32)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=2, levels=levels)
+    piv = np.arctan2(part.pivots[:, 1], part.pivots[:, 0])
+    qa = np.concatenate([p + rng.normal(0, 0.15, 60) for p in piv] + [rng.uniform(0, 6.3, 60)])
+    q = np.c_[np.cos(qa), np.sin(qa)].astype(np.float32)
+    for tau in (0.01, 0.05, 0.1, 0.2, 0.4):
+        check_against_bruteforce(part, vec, indptr, toks, q, tau, 0.0)
+
+
+def test_lemma7_keeps_a_column_that_can_still_just_reach_t():
+    """|Q| = 4, T = 2 of 4: a column matching only the last two query vectors is pruned
+    only when |Q| - mismatch < T, never at equality (Lemma 7, notes A7)."""
+    q = np.eye(4, dtype=np.float32)
+    vec = np.vstack([q[2], q[3], -q[0]]).astype(np.float32)
+    indptr = np.array([0, 2, 3], dtype=np.int64)
+    toks = np.array([0, 1, 2], dtype=np.int32)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=2, levels=3)
+    for batch in (1, 10**6):
+        r = px.search([part], vec, q, 0.1, 0.5, 2, batch_triples=batch, possible_filter=False)
+        assert r.columns.tolist() == [0] and r.counts.tolist() == [2]
