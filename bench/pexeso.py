@@ -143,14 +143,16 @@ def main(argv=None):
     rng = np.random.default_rng(a.seed)
     sizes = np.diff(arr.sets_indptr)
     pool = [c for c in range(n_real) if 20 <= sizes[c] <= 2000]
-    queries = sorted(rng.choice(pool, size=min(a.queries, len(pool)), replace=False).tolist())
-    emit()
-    emit(f"### PEXESO vs numpy brute force ({len(queries)} query columns, T = {a.T})")
-    emit()
-    emit("| tau | method | median ms | total s | speedup (total) | identical answers | "
-         "mean joinable cols | distance computations |")
-    emit("|---|---|---|---|---|---|---|---|")
-    taus = [float(x) for x in a.taus.split(",")]
+    queries = sorted(rng.choice(pool, size=min(a.queries, len(pool)), replace=False).tolist()) \
+        if a.queries else []
+    taus = [float(x) for x in a.taus.split(",")] if queries else []
+    if queries:
+        emit()
+        emit(f"### PEXESO vs numpy brute force ({len(queries)} query columns, T = {a.T})")
+        emit()
+        emit("| tau | method | median ms | total s | speedup (total) | identical answers | "
+             "mean joinable cols | distance computations |")
+        emit("|---|---|---|---|---|---|---|---|")
     for tau in taus:
         rows = {"bruteforce": [], "pexeso": [], "pexeso-random-pivots": []}
         ok = {k: 0 for k in rows}

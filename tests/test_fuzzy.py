@@ -137,6 +137,7 @@ def test_join_frame_and_code_reproduce_each_other():
         ns = {"L": left, "R": right}
         exec(fj.code("L", "R", threshold=t), ns)                 # noqa: S102 - our own code
         pd.testing.assert_frame_equal(ns["joined"], fj.join(t))
+        assert ns["fj"].precision_target == fj.precision_target
     with pytest.raises(ValueError):
         fj.code("left; import os", "R")
 
