@@ -448,6 +448,15 @@ class Engine:
                    query_columns=q.columns, estimated_containment=c.estimated_containment,
                    details=dict(c.details), _engine=self, _query=q)
 
+    def fuzzy_join(self, left, right, on, precision_target: float = 0.9, **kw):
+        """Fuzzy-join ``right`` to the reference table ``left`` on ``on=(left col, right
+        col)``, choosing the join function and threshold for the precision target
+        (join/fuzzy.py). ``left``/``right``: DataFrames or lake table names."""
+        from .join.fuzzy import fuzzy_join
+        left = self.table(left) if isinstance(left, str) else left
+        right = self.table(right) if isinstance(right, str) else right
+        return fuzzy_join(left, right, on=on, precision_target=precision_target, **kw)
+
     def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
         """A lake table as a pandas DataFrame (all values as text)."""
         return index_table(self.index, name, max_rows)
