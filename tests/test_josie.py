@@ -147,14 +147,14 @@ def test_assignment_bug_is_caught(monkeypatch):
     monkeypatch.setattr(josie, "_accumulate", lambda partial, credit: credit)
     assert multiset(josie.search(ref.arrays, q, 1, plan="josie", batch_size=1)[0]) != [4]
     wrong = 0
-    for seed in range(60):
+    for seed in range(20):
         sets = zipf_lake(seed, 80, 120, 4, 80)
         ref = build_arrays(sets)
         rng = np.random.default_rng(seed)
         q = ref.token_ids(random_query(rng, sets, 120, 4))
         want = multiset(bruteforce.topk(ref.arrays, q, 10))
         wrong += multiset(josie.search(ref.arrays, q, 10, plan="josie", batch_size=2)[0]) != want
-    assert wrong >= 5
+    assert wrong >= 10
 
 
 def test_self_query_excludes_itself_and_its_unique_tokens():
