@@ -11,7 +11,10 @@ size) sorted by set id. This component adds:
 * the read-cost constants of the cost model (JOSIE App. 7.2, Eq.15): linear fits with a
   floor of timed set-suffix reads and posting-list reads on the real storage, i.e. the
   memory-mapped ``.npy`` files of this index, cold (page cache dropped) and warm
-  (index/reads.py::calibrate). The paper times ~1,000 sets and ~1,000 lists; so do we.
+  (index/reads.py::calibrate). The paper times ~1,000 sets and ~1,000 lists; so do we;
+* the planner's ``step_ns``: the bookkeeping time of one JOSIE step, timed by running
+  JOSIE itself on sampled columns (search/josie.py::calibrate_step; imported here, against
+  the usual build -> search direction, because it measures the search code itself).
 
 Group bounds are not stored as extra arrays: ``token_group`` (dictionary/group.npy) already
 says, per token, which distinct list it belongs to, and a query only needs the group ids of
@@ -45,9 +48,17 @@ def build(ctx) -> dict:
     lists = _list_stats(ctx.dictionary)
     ctx.progress.step("josie: fitting read costs")
     costs = calibrate(ctx.writer.tmp, n_samples=CALIBRATION_SAMPLES)
-    return {"lists": lists, "costs": costs, "cost_unit": "ns",
-            "cost_form": "max(intercept + slope * n, floor)",
-            "calibration_samples": CALIBRATION_SAMPLES}
+    section = {"lists": lists, "costs": costs, "cost_unit": "ns",
+               "cost_form": "max(intercept + slope * n, floor)",
+               "calibration_samples": CALIBRATION_SAMPLES}
+    from ..index.reads import CostModel, load_arrays
+    from ..search.josie import calibrate_step
+    model = CostModel.from_manifest({"components": {"josie": section}}, "warm")
+    step = calibrate_step(load_arrays(ctx.writer.tmp), costs=model)
+    if step["step_ns"] is not None:
+        section["step_ns"] = step["step_ns"]
+        section["step_queries"] = step["queries"]
+    return section
 
 
 register_component(Component(

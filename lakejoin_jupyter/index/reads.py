@@ -35,6 +35,7 @@ DEFAULT_COSTS = {
     "warm": {"set": {"intercept": 2500.0, "slope": 6.0, "floor": 1500.0},
              "list": {"intercept": 2500.0, "slope": 2.0, "floor": 1500.0}},
 }
+DEFAULT_STEP_NS = 60_000.0   # CPU time of one JOSIE decision step (planner; build/josie.py fits it)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class CostModel:
     list_cost: LinearCost    # L(f)
     profile: str = "warm"
     source: str = "default"  # "fitted" (from the index manifest) or "default"
+    step: float = DEFAULT_STEP_NS   # ns of bookkeeping per JOSIE step (a batch or a set read)
 
     def S(self, n):
         return self.set_cost(n)
@@ -63,7 +65,8 @@ class CostModel:
 
     @classmethod
     def from_manifest(cls, manifest: dict, profile: str = "warm") -> "CostModel":
-        section = manifest.get("components", {}).get("josie", {}).get("costs", {})
+        josie = manifest.get("components", {}).get("josie", {})
+        section = josie.get("costs", {})
         source = "fitted"
         if profile not in section:
             section, source = DEFAULT_COSTS, "default"
@@ -71,7 +74,8 @@ class CostModel:
         p = section[profile]
         return cls(LinearCost(**{k: float(p["set"][k]) for k in ("intercept", "slope", "floor")}),
                    LinearCost(**{k: float(p["list"][k]) for k in ("intercept", "slope", "floor")}),
-                   profile=profile, source=source)
+                   profile=profile, source=source,
+                   step=float(josie.get("step_ns", DEFAULT_STEP_NS)))
 
 
 # ------------------------------------------------------------------------ the readers
@@ -86,6 +90,9 @@ class PlainArrays:
             setattr(self, name, np.asarray(getattr(a, name)).view(np.ndarray))
         self.n_sets = a.n_sets
         self.n_tokens = a.n_tokens
+
+    def set_tokens(self, set_id: int) -> np.ndarray:
+        return self.sets_tokens[self.sets_indptr[set_id]:self.sets_indptr[set_id + 1]]
 
 
 def plain(a) -> PlainArrays:
@@ -209,6 +216,14 @@ def _fit(sizes: np.ndarray, ns: np.ndarray) -> dict:
             "max_elements": int(sizes.max()) if len(sizes) else 0}
 
 
+def load_arrays(index_dir) -> PlainArrays:
+    """The core arrays of the index folder ``index_dir``, memory-mapped."""
+    from .store import ARRAY_FILES
+    return plain(IndexArrays(**{n: np.load(os.path.join(index_dir, rel), mmap_mode="r",
+                                           allow_pickle=False)
+                                for n, rel in ARRAY_FILES.items()}))
+
+
 def calibrate(index_dir, n_samples: int = 1000, seed: int = 0, profiles=("warm", "cold"),
               query_size: int = 1024) -> dict:
     """Fit S and L (see module doc) on the index files under ``index_dir``.
@@ -222,8 +237,7 @@ def calibrate(index_dir, n_samples: int = 1000, seed: int = 0, profiles=("warm",
     files = {name: os.path.join(index_dir, rel) for name, rel in ARRAY_FILES.items()}
 
     def load():
-        return plain(IndexArrays(**{n: np.load(p, mmap_mode="r", allow_pickle=False)
-                                    for n, p in files.items()}))
+        return load_arrays(index_dir)
 
     a = load()
     set_sizes = np.diff(a.sets_indptr)
@@ -263,5 +277,5 @@ def calibrate(index_dir, n_samples: int = 1000, seed: int = 0, profiles=("warm",
 
 
 def cost_dict(model: CostModel) -> dict:
-    return {"profile": model.profile, "source": model.source,
+    return {"profile": model.profile, "source": model.source, "step_ns": model.step,
             "S": asdict(model.set_cost), "L": asdict(model.list_cost)}

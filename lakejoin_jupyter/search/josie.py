@@ -50,10 +50,15 @@ Where this departs from both, and why:
 * ``k=None`` (every set above a threshold, no k): with no k-th overlap there is no
   prefix to shorten, so MergeList-D answers (reported as the plan).
 
-Plan: with ``plan="auto"`` (the default) a query whose every distinct list together costs
-less than ``josie_min_cost`` (``AUTO_LISTS`` batches of list reads plus ``AUTO_SETS`` set
-reads, from the fitted costs) is answered by MergeList-D, whose single vectorized pass beats
-any per-batch decision loop there; both are exact, and ``stats["plan"]`` says which ran.
+Plan (``plan="auto"``, the engine's default; the issue allows choosing per query as long as
+both are exact and the choice is reported in ``stats["plan"]``). JOSIE's cost model prices
+I/O only (S, L), but in Python every JOSIE step (a batch of lists or a set read) also costs
+``step`` of bookkeeping, measured at build time (:func:`calibrate_step`). MergeList-D reads
+all E entries of the query's distinct lists in one vectorized pass: ``L(E)`` with the fitted
+list cost. JOSIE needs about ``ceil(D / λ) + k`` steps (the prefix is at most all D lists;
+the heap needs k set reads). MergeList-D runs when ``L(E) <= (ceil(D/λ) + k) * step``, i.e.
+when merging everything costs less than JOSIE's bookkeeping alone; JOSIE otherwise. The
+estimates are in ``stats["plan_estimates_ns"]``.
 """
 from __future__ import annotations
 
@@ -65,11 +70,6 @@ from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
 from .registry import ParamSpec, SearchMethod, register_method
 
 BATCH_SIZE = 20          # λ: the authors' value for open data (notes A3.4 g)
-AUTO_LISTS = 2           # plan="auto": MergeList-D when all lists cost less than this many
-AUTO_SETS = 4            #   batches of lists plus this many set reads
-
-UNSEEN, CANDIDATE, DONE = 0, 1, 2
-
 
 def _accumulate(partial, credit):
     """A seen candidate's partial overlap after another of its lists: partial + credit.
@@ -78,17 +78,26 @@ def _accumulate(partial, credit):
     return partial + credit
 
 
-class _State:
-    """Per-candidate state in arrays indexed by set id (allocated lazily by the OS: only
-    the pages of sets actually met are touched)."""
+class _Candidates:
+    """Candidate state (J §3.2): ``slot[set id]`` is 0 for an unseen set, -1 for a set
+    read or pruned (ignored from then on), else 1 + its row in the compact arrays ``c``
+    (partial overlap), ``j`` (latest match position), ``i0`` (query position of the first
+    match), ``j0`` (set position of the first match), ``size``. ``slot`` is allocated
+    zeroed by the OS, so only the pages of sets actually met are touched."""
 
     def __init__(self, n_sets: int):
-        self.status = np.zeros(n_sets, dtype=np.int8)
-        self.c = np.zeros(n_sets, dtype=np.int64)
-        self.j = np.zeros(n_sets, dtype=np.int64)
-        self.i0 = np.zeros(n_sets, dtype=np.int64)
-        self.j0 = np.zeros(n_sets, dtype=np.int64)
-        self.size = np.zeros(n_sets, dtype=np.int64)
+        self.slot = np.zeros(n_sets, dtype=np.int32)
+        self.c = self.j = self.i0 = self.j0 = self.size = np.zeros(0, dtype=np.int64)
+
+    def add(self, ids, c, j, i0, j0, size):
+        base = len(self.c)
+        self.slot[ids] = np.arange(base + 1, base + 1 + len(ids), dtype=np.int32)
+        self.c = np.concatenate([self.c, c])
+        self.j = np.concatenate([self.j, j])
+        self.i0 = np.concatenate([self.i0, i0])
+        self.j0 = np.concatenate([self.j0, j0])
+        self.size = np.concatenate([self.size, size])
+        return np.arange(base, base + len(ids), dtype=np.int64)
 
 
 def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostModel | None = None,
@@ -102,11 +111,10 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostMo
     chosen = plan
     if k is None:
         chosen = "mergelist"
-    elif plan == "auto":
-        all_lists = float(costs.L(lists.freqs).sum()) if lists.n_lists else 0.0
-        josie_min = (AUTO_LISTS * float(costs.L(np.zeros(batch_size)).sum())
-                     + AUTO_SETS * float(costs.S(0)))
-        chosen = "mergelist" if all_lists <= josie_min else "josie"
+    estimates = None
+    if plan == "auto" and k is not None:
+        estimates = plan_estimates(lists, k, costs, batch_size)
+        chosen = "mergelist" if estimates["mergelist"] <= estimates["josie"] else "josie"
     if chosen == "mergelist":
         res, st = mergelist.search(a, token_ids, k, exclude, floor_overlap)
         st.method = "josie"
@@ -114,7 +122,40 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostMo
         res, st = _josie(a, lists, k, floor_overlap, costs, max(1, int(batch_size)))
     st.extra["plan"] = chosen
     st.extra["cost_model"] = costs.source + "/" + costs.profile
+    if estimates:
+        st.extra["plan_estimates_ns"] = estimates
     return res, st
+
+
+def plan_estimates(lists, k: int, costs: CostModel, batch_size: int) -> dict:
+    """Estimated ns of MergeList-D (one read of every entry) and of JOSIE-D's bookkeeping."""
+    entries = int(lists.freqs.sum())
+    steps = -(-lists.n_lists // max(1, batch_size)) + int(k)
+    return {"mergelist": float(costs.L(entries)), "josie": float(steps * costs.step)}
+
+
+def calibrate_step(a, n_queries: int = 24, seed: int = 0, costs: CostModel | None = None) -> dict:
+    """Time JOSIE-D on sampled lake columns as self-queries (k=10) and return the median
+    ns per step (batch or set read) with the sample size: the planner's ``step``."""
+    import time
+    a = plain(a)
+    rng = np.random.default_rng(seed)
+    shared = np.zeros(len(a.sets_tokens) + 1, dtype=np.int64)    # tokens in another set too
+    np.cumsum(a.token_freq[a.sets_tokens] >= 2, out=shared[1:])
+    pool = np.flatnonzero(shared[a.sets_indptr[1:]] - shared[a.sets_indptr[:-1]] >= 10)
+    if len(pool) == 0:
+        return {"step_ns": None, "queries": 0}
+    per = []
+    for sid in rng.choice(pool, size=min(n_queries, len(pool)), replace=False):
+        q = a.set_tokens(int(sid))
+        search(a, q, 10, {int(sid)}, costs=costs, plan="josie")        # warm the pages
+        t = time.perf_counter_ns()
+        _, st = search(a, q, 10, {int(sid)}, costs=costs, plan="josie")
+        dt = time.perf_counter_ns() - t
+        steps = st.extra.get("batches", 0) + st.extra.get("set_decisions", 0)
+        if steps:
+            per.append(dt / steps)
+    return {"step_ns": float(np.median(per)) if per else None, "queries": len(per)}
 
 
 def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int):
@@ -127,79 +168,89 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int):
     first, last, skipped = lists.first, lists.last, lists.skipped
     cum_l = np.zeros(D + 1)
     np.cumsum(costs.L(lists.freqs), out=cum_l[1:])
-    s = _State(a.n_sets)
-    s.status[lists.exclude] = DONE
-    u = np.zeros(0, dtype=np.int64)          # unread candidates
+    cs = _Candidates(a.n_sets)
+    cs.slot[lists.exclude] = -1
+    u = np.zeros(0, dtype=np.int64)          # rows (in cs) of the unread candidates
+    u_ids = np.zeros(0, dtype=np.int64)      # their set ids
     m = -1                                   # last distinct list read
     counters = {"batches": 0, "admitted": 0, "pruned_at_first_sight": 0,
                 "pruned_by_bound": 0, "exact_without_read": 0, "flushed": 0, "max_unread": 0,
                 "set_decisions": 0, "list_decisions": 0}
 
     def read_batch(m_from: int, m_to: int):
-        """Read distinct lists m_from..m_to-1 (θ is constant meanwhile). Returns new ids."""
+        """Read distinct lists m_from..m_to-1 (θ is constant meanwhile); update the seen
+        candidates and admit new ones. Returns (rows, set ids) of the admitted."""
         theta = heap.theta
         sids, pos, sizes, lens = read_lists(a, lists.list_tokens[m_from:m_to])
         st.lists_read += m_to - m_from
         st.posting_entries_read += len(sids)
         counters["batches"] += 1
+        none = np.zeros(0, dtype=np.int64)
         if len(sids) == 0:
-            return np.zeros(0, dtype=np.int64)
+            return none, none
         lidx = np.repeat(np.arange(m_from, m_to), lens)
-        live = s.status[sids] != DONE
-        sids, pos, sizes, lidx = sids[live], pos[live], sizes[live], lidx[live]
+        slot = cs.slot[sids]
+        live = slot >= 0
+        if not live.all():
+            sids, pos, sizes, lidx, slot = sids[live], pos[live], sizes[live], lidx[live], slot[live]
         if len(sids) == 0:
-            return np.zeros(0, dtype=np.int64)
+            return none, none
         order = np.argsort(sids, kind="stable")            # entries stay in list order per set
-        sids, pos, sizes, lidx = sids[order], pos[order], sizes[order], lidx[order]
-        starts = np.flatnonzero(np.r_[True, sids[1:] != sids[:-1]])
-        ends = np.r_[starts[1:], len(sids)] - 1
-        ids = sids[starts].astype(np.int64)
+        sids, pos, lidx, slot = sids[order], pos[order], lidx[order], slot[order]
+        sizes = sizes[order]
+        brk = np.empty(len(sids), dtype=bool)
+        brk[0] = True
+        np.not_equal(sids[1:], sids[:-1], out=brk[1:])
+        starts = np.flatnonzero(brk)
+        ends = np.empty_like(starts)
+        ends[:-1] = starts[1:] - 1
+        ends[-1] = len(sids) - 1
         credit = np.add.reduceat(skipped[lidx] + 1, starts)
         latest = pos[ends].astype(np.int64)
-        old = s.status[ids] == CANDIDATE
-        oi = ids[old]
-        s.c[oi] = _accumulate(s.c[oi], credit[old])          # add, never assign (A6.4)
-        s.j[oi] = latest[old]
+        sslot = slot[starts]
+        old = sslot > 0
+        rows = sslot[old].astype(np.int64) - 1
+        cs.c[rows] = _accumulate(cs.c[rows], credit[old])    # add, never assign (A6.4)
+        cs.j[rows] = latest[old]
         new = ~old
-        ni, nl, np0, nz = ids[new], lidx[starts][new], pos[starts][new].astype(np.int64), \
-            sizes[starts][new].astype(np.int64)
+        ids = sids[starts][new].astype(np.int64)
+        nl = lidx[starts][new]
+        p0 = pos[starts][new].astype(np.int64)
+        nz = sizes[starts][new].astype(np.int64)
         ns = skipped[nl]
-        # prefix filter (unseen sets can reach n - first) and position filter, Eq.2
+        # prefix filter (an unseen set can reach n - first) and position filter, Eq.2
         ok = ((n - first[nl]) > theta) & \
-             (ns + 1 + np.minimum(n - 1 - last[nl], nz - 1 - np0) > theta)
-        counters["pruned_at_first_sight"] += int(len(ni) - ok.sum())
-        s.status[ni[~ok]] = DONE
-        ni, nl, np0, nz, ns = ni[ok], nl[ok], np0[ok], nz[ok], ns[ok]
-        s.status[ni] = CANDIDATE
-        s.c[ni] = credit[new][ok]
-        s.j[ni] = latest[new][ok]
-        s.i0[ni] = first[nl]
-        s.j0[ni] = np0 - ns
-        s.size[ni] = nz
-        counters["admitted"] += len(ni)
-        return ni
+             (ns + 1 + np.minimum(n - 1 - last[nl], nz - 1 - p0) > theta)
+        if not ok.all():
+            counters["pruned_at_first_sight"] += int(len(ok) - ok.sum())
+            cs.slot[ids[~ok]] = -1
+            ids, nl, p0, nz, ns = ids[ok], nl[ok], p0[ok], nz[ok], ns[ok]
+            credit_new, latest_new = credit[new][ok], latest[new][ok]
+        else:
+            credit_new, latest_new = credit[new], latest[new]
+        counters["admitted"] += len(ids)
+        return cs.add(ids, credit_new, latest_new, first[nl], p0 - ns, nz), ids
 
     while True:
         theta = heap.theta
         i = int(last[m]) if m >= 0 else -1
         if len(u):
-            uc, uj, uz = s.c[u], s.j[u], s.size[u]
+            uc, uj, uz = cs.c[u], cs.j[u], cs.size[u]
             suffix = uz - 1 - uj
             ub = uc + np.minimum(n - 1 - i, suffix)          # Eq.6
-            drop = ub <= theta
-            if drop.any():                                   # position filter
-                counters["pruned_by_bound"] += int(drop.sum())
-                s.status[u[drop]] = DONE
-            exact = ~drop & ((suffix == 0) | (m == D - 1))
-            if exact.any():                                  # counts already exact
-                if m == D - 1:
-                    counters["flushed"] += int(exact.sum())
-                else:
-                    counters["exact_without_read"] += int(exact.sum())
-                heap.push_many(uc[exact], u[exact])
-                s.status[u[exact]] = DONE
+            drop = ub <= theta                               # position filter
+            exact = (suffix == 0) | (m == D - 1)             # counts already exact
+            exact &= ~drop
             if drop.any() or exact.any():
-                u = u[~(drop | exact)]
+                if drop.any():
+                    counters["pruned_by_bound"] += int(drop.sum())
+                    cs.slot[u_ids[drop]] = -1
+                if exact.any():
+                    counters["flushed" if m == D - 1 else "exact_without_read"] += int(exact.sum())
+                    heap.push_many(uc[exact], u_ids[exact])
+                    cs.slot[u_ids[exact]] = -1
+                keep = ~(drop | exact)
+                u, u_ids = u[keep], u_ids[keep]
                 continue
         if m == D - 1:
             break
@@ -207,23 +258,20 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int):
             if n - first[m + 1] <= theta:                    # prefix exhausted, nothing unread
                 break
             m_to = min(m + 1 + lam, D)
-            u = np.concatenate([u, read_batch(m + 1, m_to)])
+            u, u_ids = read_batch(m + 1, m_to)
             m = m_to - 1
             counters["max_unread"] = max(counters["max_unread"], len(u))
             continue
-        # ---- decide: read the best candidate or the next batch of lists
-        uc, uj, uz, ui0, uj0 = s.c[u], s.j[u], s.size[u], s.i0[u], s.j0[u]
-        suffix = uz - 1 - uj
-        ub = uc + np.minimum(n - 1 - i, suffix)
+        # ---- decide: read the best candidate, or the next batch of lists
+        ui0, uj0 = cs.i0[u], cs.j0[u]
         window = i - ui0 + 1
         est = np.minimum(np.floor(uc * (n - ui0) / window), ub)          # Eq.4
         eligible = np.flatnonzero(window > lam)
-        cost = costs.S(suffix)
         read_x = -1
         if len(eligible):
+            cost = costs.S(suffix)
             if not heap.full:
-                e = est[eligible]
-                best = eligible[np.lexsort((cost[eligible], -e))[0]]
+                best = eligible[np.lexsort((cost[eligible], -est[eligible]))[0]]
                 read_x = int(best)
             else:
                 m_to = min(m + 1 + lam, D)
@@ -237,16 +285,14 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int):
                 net_b = (cum_l[m_to] - cum_l[m + 1]) - benefit_b
                 # Eq.5, 7, 13: every eligible candidate
                 e = est[eligible]
-                t_k, t_k1 = theta, heap.theta_k1
-                t_new = np.where(e <= t_k, t_k, np.minimum(e, t_k1))
-                in_prefix_now = max(int(np.searchsorted(first, n - t_k)), m + 1)
+                t_new = np.where(e <= theta, theta, np.minimum(e, heap.theta_k1))
+                in_prefix_now = max(int(np.searchsorted(first, n - theta)), m + 1)
                 in_prefix_new = np.maximum(np.searchsorted(first, n - t_new), m + 1)
                 benefit_lists = cum_l[in_prefix_now] - cum_l[in_prefix_new]
                 order = np.argsort(ub, kind="stable")
-                ub_sorted = ub[order]
                 cum_cost = np.zeros(len(u) + 1)
                 np.cumsum(cost[order], out=cum_cost[1:])
-                pruned_cost = cum_cost[np.searchsorted(ub_sorted, t_new, side="right")]
+                pruned_cost = cum_cost[np.searchsorted(ub[order], t_new, side="right")]
                 own = np.where(ub[eligible] <= t_new, cost[eligible], 0.0)
                 net_x = cost[eligible] - (benefit_lists + pruned_cost - own)
                 b = int(np.argmin(net_x))
@@ -254,22 +300,24 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int):
                     read_x = int(eligible[b])
         if read_x >= 0:
             counters["set_decisions"] += 1
-            x = int(u[read_x])
+            x = int(u_ids[read_x])
             matches, read = read_suffix_overlap(a, x, int(uj[read_x]) + 1, q[i + 1:])
             st.sets_read += 1
             st.set_tokens_read += read
             heap.push(int(uc[read_x]) + matches, x)
-            s.status[x] = DONE
-            u = np.delete(u, read_x)
+            cs.slot[x] = -1
+            keep = np.ones(len(u), dtype=bool)
+            keep[read_x] = False
+            u, u_ids = u[keep], u_ids[keep]
         else:
             counters["list_decisions"] += 1
             m_to = min(m + 1 + lam, D)
-            u = np.concatenate([u, read_batch(m + 1, m_to)])
+            nu, nids = read_batch(m + 1, m_to)
+            u, u_ids = np.concatenate([u, nu]), np.concatenate([u_ids, nids])
             m = m_to - 1
             counters["max_unread"] = max(counters["max_unread"], len(u))
-    theta = heap.theta
     read_first = first[: m + 1]
-    counters["lists_past_prefix"] = int(np.count_nonzero(n - read_first <= theta))
+    counters["lists_past_prefix"] = int(np.count_nonzero(n - read_first <= heap.theta))
     st.extra.update(counters)
     return heap.results(), st
 

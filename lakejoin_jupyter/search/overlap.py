@@ -52,8 +52,11 @@ class DistinctLists:
 def distinct_lists(a, token_ids, exclude=()) -> DistinctLists:
     """Map query token ids onto the distinct posting lists of the index arrays ``a``."""
     a = plain(a)
-    q = np.unique(np.asarray(token_ids, dtype=np.int64))
-    q = q[(q >= 0) & (q < a.n_tokens)]
+    q = np.asarray(token_ids, dtype=np.int64)
+    if len(q) > 1 and not (q[1:] > q[:-1]).all():     # the engine passes them sorted, distinct
+        q = np.unique(q)
+    if len(q) and (q[0] < 0 or q[-1] >= a.n_tokens):
+        q = q[(q >= 0) & (q < a.n_tokens)]
     ex = np.unique(np.fromiter((int(x) for x in exclude), dtype=np.int64)) if len(exclude) \
         else np.zeros(0, dtype=np.int64)
     dropped = 0
