@@ -257,7 +257,10 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int):
         if len(u) == 0:
             if n - first[m + 1] <= theta:                    # prefix exhausted, nothing unread
                 break
-            m_to = min(m + 1 + lam, D)
+            # with nothing unread, lists past the prefix could only update sets this very
+            # batch admits: stop the batch at the prefix end, the cost model decides on more
+            prefix_end = int(np.searchsorted(first, n - theta))
+            m_to = min(m + 1 + lam, prefix_end)
             u, u_ids = read_batch(m + 1, m_to)
             m = m_to - 1
             counters["max_unread"] = max(counters["max_unread"], len(u))
