@@ -41,8 +41,12 @@ Where this departs from both, and why:
   depends on X only through θ' of Eq.5, so the pruned-candidate term is a prefix sum over
   candidates sorted by bound. The code approximates Best by the highest estimate to save
   that cost. Before the heap holds k sets every benefit is zero (there is no θ to raise), so
-  there the candidate with the highest estimate is read (as in the code): the cheapest read
-  would fill the heap with sets unlikely to stay in it.
+  there the candidates with the highest estimates are read (as in the code) until the heap
+  is full, in one go since nothing changes between those reads: the cheapest reads would
+  fill the heap with sets unlikely to stay in it.
+* When nothing is unread, a batch stops at the end of the prefix (lists past it could
+  only serve the sets the batch itself admits; whether to read on is then the cost
+  model's decision, as for every later batch).
 * Eq.7's list term counts only lists not yet read (``max(i, p')+1 .. p``): a list already
   read cannot be saved; the paper's and the code's sum include them (A3.4 c).
 * A candidate whose set has no token after its latest match (``|X|-1-j = 0``) has an exact
@@ -274,8 +278,23 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int):
         if len(eligible):
             cost = costs.S(suffix)
             if not heap.full:
-                best = eligible[np.lexsort((cost[eligible], -est[eligible]))[0]]
-                read_x = int(best)
+                # no θ yet: read the candidates of highest estimate until the heap is full.
+                # Nothing else changes meanwhile (θ stays at its floor, no list is read), so
+                # reading them in one go is the same as deciding again after each read.
+                need = len(eligible) if heap.k is None else heap.k - len(heap.h)
+                picks = eligible[np.lexsort((cost[eligible], -est[eligible]))[:need]]
+                for r in picks.tolist():
+                    x = int(u_ids[r])
+                    matches, read = read_suffix_overlap(a, x, int(uj[r]) + 1, q[i + 1:])
+                    st.sets_read += 1
+                    st.set_tokens_read += read
+                    heap.push(int(uc[r]) + matches, x)
+                    cs.slot[x] = -1
+                counters["set_decisions"] += len(picks)
+                keep = np.ones(len(u), dtype=bool)
+                keep[picks] = False
+                u, u_ids = u[keep], u_ids[keep]
+                continue
             else:
                 m_to = min(m + 1 + lam, D)
                 i2 = int(last[m_to - 1])
