@@ -21,6 +21,8 @@ Warm: everything in the page cache (each query run once after a warm-up pass).
 Cold: before every query the index files are dropped from the page cache with
 posix_fadvise(DONTNEED) and the memory maps are re-opened (so no page is mapped), i.e. the
 state of a fresh process on an index not in memory; JOSIE uses the "cold" cost profile.
+Latency is wall-clock; "CPU ms" is the process CPU time of the same call (all threads, so
+DuckDB's can exceed its wall time), which is steadier than wall time on a shared machine.
 Every answer is checked against MergeList-D's overlap multiset; mismatches are counted.
 Peak extra memory per query is measured in a separate warm pass with tracemalloc (numpy
 allocations; DuckDB's own allocator is not visible to it).
@@ -42,18 +44,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.josie_prepare import prepare  # noqa: E402
-from lakejoin_jupyter.index.arrays import IndexArrays  # noqa: E402
-from lakejoin_jupyter.index.reads import CostModel, drop_from_page_cache, plain  # noqa: E402
+from lakejoin_jupyter.index.reads import CostModel, drop_from_page_cache, load_arrays  # noqa: E402
 from lakejoin_jupyter.index.store import ARRAY_FILES  # noqa: E402
 from lakejoin_jupyter.search import josie, mergelist, probeset  # noqa: E402
 from lakejoin_jupyter.search.overlap import distinct_lists  # noqa: E402
 
 METHODS = ("josie", "josie-auto", "mergelist", "probeset", "duckdb")
-
-
-def load_arrays(index: Path):
-    return plain(IndexArrays(**{n: np.load(index / rel, mmap_mode="r", allow_pickle=False)
-                                for n, rel in ARRAY_FILES.items()}))
 
 
 def index_files(index: Path) -> list:
@@ -145,12 +141,14 @@ def bench_lake(work: Path, name: str, per_interval: int, ks, max_size, methods, 
             q = np.asarray(a.set_tokens(sid))
             ref = None
             for m in methods:
+                c = time.process_time()
                 t = time.perf_counter()
                 res, st = run_method(m, a, q, k, {sid}, costs["warm"], duck_warm)
                 dt = time.perf_counter() - t
+                dc = time.process_time() - c
                 ms = sorted(o for _, o in res)
                 ref = ms if ref is None else ref
-                rows.append(_row("warm", k, m, sid, lo, hi, dt, st, ms == ref))
+                rows.append(_row("warm", k, m, sid, lo, hi, dt, st, ms == ref, dc))
         log(f"  warm k={k} done")
     if memory:
         for sid, lo, hi in queries:
@@ -183,12 +181,14 @@ def bench_lake(work: Path, name: str, per_interval: int, ks, max_size, methods, 
                 gc.collect()
                 drop_from_page_cache(files)
                 a = load_arrays(index)
+                c = time.process_time()
                 t = time.perf_counter()
                 res, st = run_method(m, a, q, k, {sid}, costs["cold"], duck_cold)
                 dt = time.perf_counter() - t
+                dc = time.process_time() - c
                 ms = sorted(o for _, o in res)
                 ref = ms if ref is None else ref
-                rows.append(_row("cold", k, m, sid, lo, hi, dt, st, ms == ref))
+                rows.append(_row("cold", k, m, sid, lo, hi, dt, st, ms == ref, dc))
                 del a
                 gc.collect()
         log("  cold done")
@@ -200,9 +200,9 @@ def bench_lake(work: Path, name: str, per_interval: int, ks, max_size, methods, 
             "edges": edges, "rows": rows}
 
 
-def _row(mode, k, m, sid, lo, hi, dt, st, ok):
+def _row(mode, k, m, sid, lo, hi, dt, st, ok, cpu):
     r = {"mode": mode, "k": k, "method": m, "query": sid, "lo": lo, "hi": hi, "ms": dt * 1000,
-         "ok": bool(ok)}
+         "cpu_ms": cpu * 1000, "ok": bool(ok)}
     if st is not None:
         d = st.as_dict()
         for key in ("n", "lists_read", "posting_entries_read", "sets_read", "set_tokens_read",
@@ -235,10 +235,10 @@ def summarize(result, methods) -> str:
         if sub.empty:
             continue
         out.append(f"\n**{mode}** ({'page cache dropped and maps re-opened before every query' if mode == 'cold' else 'index in the page cache'})\n")
-        out.append("| k | method | p50 ms | p90 ms | mean ms | posting entries read (mean) | "
+        out.append("| k | method | p50 ms | p90 ms | mean ms | p50 CPU ms | posting entries read (mean) | "
                    "lists read (mean) | sets read (mean) | set tokens read (mean) | "
-                   "p50 vs MergeList-D | p50 DuckDB / method | answers = MergeList-D |")
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                   "p50 / MergeList-D p50 | DuckDB p50 / p50 | answers = MergeList-D |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for k in sorted(sub["k"].unique()):
             sk = sub[sub["k"] == k]
             base = _pct(sk[sk["method"] == "mergelist"]["ms"], 50)
@@ -252,7 +252,8 @@ def summarize(result, methods) -> str:
                 def mean(col):
                     return f"{r[col].mean():,.0f}" if col in r and r[col].notna().any() else "n/a"
                 out.append(f"| {k} | {m} | {p50:.2f} | {_pct(r['ms'], 90):.2f} | "
-                           f"{r['ms'].mean():.2f} | {mean('posting_entries_read')} | "
+                           f"{r['ms'].mean():.2f} | {_pct(r['cpu_ms'], 50):.2f} | "
+                           f"{mean('posting_entries_read')} | "
                            f"{mean('lists_read')} | {mean('sets_read')} | "
                            f"{mean('set_tokens_read')} | {p50 / base:.2f}x | "
                            f"{duck / p50:.1f}x | {int(r['ok'].sum())}/{len(r)} |")
