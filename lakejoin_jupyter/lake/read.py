@@ -263,6 +263,9 @@ def _inspect_jsonl(info: TableInfo) -> None:
                                      "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))")
             raise TableReadError(info.uri, f"line {lineno} is not valid JSON ({e.msg})")
         if not isinstance(obj, dict):
+            if lineno == 1 and isinstance(obj, list):
+                raise TableReadError(info.uri, "holds a JSON array, not JSON lines",
+                                     "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))")
             raise TableReadError(info.uri, f"line {lineno} is not a JSON object")
         for k in obj:
             keys.setdefault(str(k), None)
