@@ -44,6 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.josie_prepare import prepare  # noqa: E402
+from bench.josie_real import replace_section  # noqa: E402
 from lakejoin_jupyter.index.reads import CostModel, drop_from_page_cache, load_arrays  # noqa: E402
 from lakejoin_jupyter.index.store import ARRAY_FILES  # noqa: E402
 from lakejoin_jupyter.search import josie, mergelist, probeset  # noqa: E402
@@ -316,17 +317,18 @@ def main(argv=None):
         mq = a.max_query[i] if a.max_query and i < len(a.max_query) and a.max_query[i] > 0 else None
         results.append(bench_lake(a.work, name, a.per_interval, a.ks, mq, a.methods,
                                   not a.no_cold, not a.no_memory, log))
-    load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
-    head = (f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, shared "
-            f"with other engineers' jobs during the run (load average at the end "
-            f"{', '.join(f'{x:.1f}' for x in load)}); ratios compare methods run side by side "
-            f"on the same queries in the same process.\n\nCommand: `python bench/josie.py "
-            f"{' '.join(sys.argv[1:])}`\n\n")
-    text = head + "\n".join(summarize(r, a.methods) for r in results)
-    print(text)
-    if a.out:
-        a.out.parent.mkdir(parents=True, exist_ok=True)
-        a.out.write_text(text)
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),)
+    for r in results:
+        head = (f"Machine: {platform.machine()}, {os.cpu_count()} cores, shared with other "
+                f"engineers' jobs during the run (load average at the end "
+                f"{', '.join(f'{x:.1f}' for x in load)}); ratios compare methods run side by "
+                f"side on the same queries in the same process.\n\nCommand: `python "
+                f"bench/josie.py {' '.join(sys.argv[1:])}`\n\n")
+        text = summarize(r, a.methods).replace("\n", "\n" + head, 1)
+        print(text)
+        if a.out:
+            a.out.parent.mkdir(parents=True, exist_ok=True)
+            replace_section(a.out, text, (f"<!-- josie:{r['lake']} -->", f"<!-- /josie:{r['lake']} -->"))
     if a.json:
         a.json.write_text(json.dumps(results, default=float))
 
