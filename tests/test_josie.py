@@ -230,3 +230,13 @@ def test_calibrate_on_written_arrays(tmp_path):
     sizes = np.array([0, 1, 10, 100, 10_000])
     assert (np.diff(model.S(sizes)) >= 0).all() and (model.L(sizes) > 0).all()
     assert CostModel.from_manifest({}).source == "default"
+
+
+@given(t=st.floats(0.0, 1.0), size=st.integers(1, 500))
+def test_min_overlap_of_a_containment_threshold(t, size):
+    """The engine's threshold becomes the smallest overlap whose containment reaches it."""
+    from lakejoin_jupyter.search.overlap import min_overlap
+    from lakejoin_jupyter.search.registry import SearchParams
+    want = next((o for o in range(1, size + 1) if o / size >= t - 1e-12), size + 1)
+    assert min_overlap(SearchParams(threshold=t), size) == max(1, want)
+    assert min_overlap(SearchParams(threshold=None), size) == 1
