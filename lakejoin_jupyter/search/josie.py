@@ -153,9 +153,9 @@ def calibrate_step(a, n_queries: int = 24, seed: int = 0, costs: CostModel | Non
     for sid in rng.choice(pool, size=min(n_queries, len(pool)), replace=False):
         q = a.set_tokens(int(sid))
         search(a, q, 10, {int(sid)}, costs=costs, plan="josie")        # warm the pages
-        t = time.perf_counter_ns()
+        t = time.thread_time_ns()              # CPU time: steady on a shared machine
         _, st = search(a, q, 10, {int(sid)}, costs=costs, plan="josie")
-        dt = time.perf_counter_ns() - t
+        dt = time.thread_time_ns() - t
         steps = st.extra.get("batches", 0) + st.extra.get("set_decisions", 0)
         if steps:
             per.append(dt / steps)
