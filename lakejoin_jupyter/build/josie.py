@@ -41,24 +41,28 @@ def _list_stats(dictionary) -> dict:
             "largest_group": int(row["largest"] or 0)}
 
 
-def build(ctx) -> dict:
-    from ..index.reads import calibrate
+def _section_from(index_dir, lists: dict) -> dict:
+    """The manifest section: list statistics, fitted read costs and the planner's step."""
+    from ..index.reads import CostModel, calibrate, load_arrays
+    from ..search.josie import calibrate_step
 
-    ctx.progress.step("josie: distinct posting lists")
-    lists = _list_stats(ctx.dictionary)
-    ctx.progress.step("josie: fitting read costs")
-    costs = calibrate(ctx.writer.tmp, n_samples=CALIBRATION_SAMPLES)
+    costs = calibrate(index_dir, n_samples=CALIBRATION_SAMPLES)
     section = {"lists": lists, "costs": costs, "cost_unit": "ns",
                "cost_form": "max(intercept + slope * n, floor)",
                "calibration_samples": CALIBRATION_SAMPLES}
-    from ..index.reads import CostModel, load_arrays
-    from ..search.josie import calibrate_step
     model = CostModel.from_manifest({"components": {"josie": section}}, "warm")
-    step = calibrate_step(load_arrays(ctx.writer.tmp), costs=model)
+    step = calibrate_step(load_arrays(index_dir), costs=model)
     if step["step_ns"] is not None:
         section["step_ns"] = step["step_ns"]
         section["step_queries"] = step["queries"]
     return section
+
+
+def build(ctx) -> dict:
+    ctx.progress.step("josie: distinct posting lists")
+    lists = _list_stats(ctx.dictionary)
+    ctx.progress.step("josie: fitting read costs")
+    return _section_from(ctx.writer.tmp, lists)
 
 
 register_component(Component(
