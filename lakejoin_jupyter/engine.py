@@ -85,6 +85,14 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         if query.empty:
             raise QueryError("The query DataFrame is empty (no rows): nothing to search for.")
         frame, source = query[list(cols)], "DataFrame"
+        origin = query.attrs.get("lakejoin_table")
+        if origin and exclude_self:   # a lake table loaded with engine.table(): skip itself
+            q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes)
+            try:
+                q.exclude = {index.find_column(origin, c) for c in cols}
+            except KeyError:
+                pass
+            return q
     elif isinstance(query, pd.Series):
         name = cols[0] if cols else (str(query.name) if query.name is not None else "values")
         frame, cols, source = query.to_frame(name=name), (name,), "Series"
@@ -192,8 +200,11 @@ def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd
     if row["format"] == "catalog":
         from .spark import get_spark
         sdf = get_spark().table(row["path"])
-        return (sdf.limit(max_rows) if max_rows else sdf).toPandas()
-    return read_table(TableInfo.from_json(row["info"]), max_rows=max_rows)
+        df = (sdf.limit(max_rows) if max_rows else sdf).toPandas()
+    else:
+        df = read_table(TableInfo.from_json(row["info"]), max_rows=max_rows)
+    df.attrs["lakejoin_table"] = str(row["name"])
+    return df
 
 
 # ---------------------------------------------------------------------- results

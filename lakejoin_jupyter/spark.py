@@ -189,11 +189,14 @@ class SparkProgress:
         self._lines = False
         self._seen_stages: dict[int, tuple[int, int]] = {}
         self._last = None
+        self.phase_seconds: dict[str, float] = {}   # phase -> wall seconds
 
     def step(self, phase: str) -> None:
-        if self._lines and self.phase:
-            print(f"[{self.description}] {self.phase}: {time.time() - self._phase_started:.1f} s",
-                  file=sys.stderr, flush=True)
+        if self.phase:
+            took = time.time() - self._phase_started
+            self.phase_seconds[self.phase] = round(self.phase_seconds.get(self.phase, 0) + took, 3)
+            if self._lines:
+                print(f"[{self.description}] {self.phase}: {took:.1f} s", file=sys.stderr, flush=True)
         self.phase = phase
         self._phase_started = time.time()
         if self.callback:
@@ -241,8 +244,7 @@ class SparkProgress:
         self._stop.set()
         if self._thread:
             self._thread.join(timeout=2)
-        if self._lines:
-            self.step("")
+        self.step("")
         if self._bar is not None:
             self._bar.set_description(f"{self.description}: done" if exc[0] is None
                                       else f"{self.description}: failed")

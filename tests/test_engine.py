@@ -149,3 +149,10 @@ def test_cli_help_texts(capsys):
     with pytest.raises(SystemExit):
         cli(["index", "--help"])
     assert "--add NEW_TABLES INDEX" in capsys.readouterr().out
+
+
+def test_table_loaded_from_the_lake_is_excluded_from_its_own_results(demo_engine):
+    gdp = demo_engine.table("reference/gdp")
+    assert gdp.shape[1] == 4 and gdp.attrs["lakejoin_table"] == "reference/gdp"
+    res = demo_engine.search(gdp, "Country Code", k=3)
+    assert all(h.table != "reference/gdp" for h in res)

@@ -101,6 +101,7 @@ class BuildReport:
     skipped: list = field(default_factory=list)     # [(path, reason)]
     warnings: list = field(default_factory=list)    # [(path, message)]
     seconds: float = 0.0
+    phase_seconds: dict = field(default_factory=dict)
 
     def summary(self) -> str:
         lines = [f"Indexed {self.n_indexed} of {self.n_tables} tables ({self.n_columns} columns, "
@@ -170,7 +171,9 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                 prog.step(name)
                 section = COMPONENTS[name].build(ctx)
                 ctx.component_sections[name] = section
+            prog.step("writing the manifest")
             report.seconds = time.time() - t0
+            report.phase_seconds = dict(prog.phase_seconds)
             manifest = _manifest(ctx, report, spark)
             writer.commit(manifest)
         finally:
@@ -361,6 +364,6 @@ def _manifest(ctx: BuildContext, report: BuildReport, spark) -> dict:
         "components": components,
         "skipped": [{"path": p, "reason": r} for p, r in report.skipped],
         "warnings": [{"path": p, "message": m} for p, m in report.warnings],
-        "build": {"seconds": round(report.seconds, 3),
+        "build": {"seconds": round(report.seconds, 3), "phases": report.phase_seconds,
                   "spark_master": spark.sparkContext.master, "spark_version": spark.version},
     }
