@@ -318,22 +318,26 @@ def main(argv=None):
     results = []
     for i, name in enumerate(a.lakes):
         mq = a.max_query[i] if a.max_query and i < len(a.max_query) and a.max_query[i] > 0 else None
-        results.append(bench_lake(a.work, name, a.per_interval, a.ks, mq, a.methods,
-                                  not a.no_cold, not a.no_memory, log))
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),)
-    for r in results:
-        head = (f"Machine: {platform.machine()}, {os.cpu_count()} cores, shared with other "
-                f"engineers' jobs during the run (load average at the end "
-                f"{', '.join(f'{x:.1f}' for x in load)}); ratios compare methods run side by "
-                f"side on the same queries in the same process.\n\nCommand: `python "
-                f"bench/josie.py {' '.join(sys.argv[1:])}`\n\n")
-        text = summarize(r, a.methods).replace("\n", "\n" + head, 1)
-        print(text)
-        if a.out:
-            a.out.parent.mkdir(parents=True, exist_ok=True)
-            replace_section(a.out, text, (f"<!-- josie:{r['lake']} -->", f"<!-- /josie:{r['lake']} -->"))
+        r = bench_lake(a.work, name, a.per_interval, a.ks, mq, a.methods, not a.no_cold,
+                       not a.no_memory, log)
+        results.append(r)
+        report(r, a)                                  # each lake's section as soon as it is done
     if a.json:
         a.json.write_text(json.dumps(results, default=float))
+
+
+def report(r, a):
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),)
+    head = (f"Machine: {platform.machine()}, {os.cpu_count()} cores, shared with other "
+            f"engineers' jobs during the run (load average at the end "
+            f"{', '.join(f'{x:.1f}' for x in load)}); ratios compare methods run side by "
+            f"side on the same queries in the same process.\n\nCommand: `python "
+            f"bench/josie.py {' '.join(sys.argv[1:])}`\n\n")
+    text = summarize(r, a.methods).replace("\n", "\n" + head, 1)
+    print(text)
+    if a.out:
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        replace_section(a.out, text, (f"<!-- josie:{r['lake']} -->", f"<!-- /josie:{r['lake']} -->"))
 
 
 if __name__ == "__main__":
