@@ -228,7 +228,8 @@ def summarize(result, methods) -> str:
     out.append(f"{c['columns']:,} sets, {c['tokens']:,} distinct tokens, {c['postings']:,} "
                f"posting entries; {lists.get('distinct', 0):,} distinct posting lists "
                f"({lists.get('dup_pct', 0)}% of lists in a duplicate group). Lake generated in "
-               f"{prep.get('generate_seconds', '?')} s, Spark build (local[2]) "
+               f"{prep.get('generate_seconds', '?')} s, indexed by "
+               f"{prep.get('builder', 'the Spark build (local[2])')} in "
                f"{prep.get('build_seconds', '?')} s. Query-size intervals (|Q ∩ U|): "
                f"{result['edges']}.\n")
     for mode in ("warm", "cold"):

@@ -120,7 +120,7 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostMo
         estimates = plan_estimates(lists, k, costs, batch_size)
         chosen = "mergelist" if estimates["mergelist"] <= estimates["josie"] else "josie"
     if chosen == "mergelist":
-        res, st = mergelist.search(a, token_ids, k, exclude, floor_overlap)
+        res, st = mergelist.search(a, token_ids, k, exclude, floor_overlap, lists=lists)
         st.method = "josie"
     else:
         res, st = _josie(a, lists, k, floor_overlap, costs, max(1, int(batch_size)))

@@ -50,9 +50,11 @@ def topk_from_counts(ids, ov, k, floor_overlap, exclude):
     return [(int(s), int(o)) for s, o in zip(ids[order], ov[order])]
 
 
-def search(a, token_ids, k, exclude=(), floor_overlap: int = 1):
-    """[(set id, overlap)] best first, and Stats."""
-    lists = distinct_lists(a, token_ids, exclude)
+def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, lists=None):
+    """[(set id, overlap)] best first, and Stats (``lists``: the query's DistinctLists, when
+    the caller already has them)."""
+    if lists is None:
+        lists = distinct_lists(a, token_ids, exclude)
     st = Stats("mergelist", n=lists.n, distinct_lists=lists.n_lists)
     if lists.n == 0:
         return [], st
