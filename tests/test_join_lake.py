@@ -45,6 +45,8 @@ def _rows(df):
     def cell(v):
         if v is None or (isinstance(v, float) and math.isnan(v)) or v == "":
             return None
+        if isinstance(v, float) and v.is_integer():   # a nullable Parquet int in toPandas
+            return str(int(v))
         return str(v)
     return sorted((tuple(cell(v) for v in r) for r in df.itertuples(index=False)),
                   key=lambda t: tuple("" if v is None else v for v in t))
