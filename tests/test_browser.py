@@ -197,9 +197,10 @@ def test_quickstart_and_widget_in_jupyterlab(lab, browser, demo_engine):
     hit = next(h for h in demo_engine.search(fifa, "country", k=10)
                if h.table == "reference/country-codes")
     expected = hit.join(fifa).shape
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": 1300, "height": 2300})
     page.goto(lab["url"] + "/lab/tree/quickstart.ipynb?reset")
     page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
+    page.keyboard.press("Control+b")            # hide the file browser: width for the widget
     _kernel_id(lab, "quickstart.ipynb")
     run_all(page)
     # the last cells' charts render offline (the mimetype renderer, JupyterLab's vega 5)
@@ -210,6 +211,7 @@ def test_quickstart_and_widget_in_jupyterlab(lab, browser, demo_engine):
     use_widget(page, expected[0], "fifa_country_codes", "widget-jupyterlab.png")
     assert kernel_eval(lab, "quickstart.ipynb", "fifa_country_codes.shape") == expected
     assert kernel_eval(lab, "quickstart.ipynb", "fifa_codes.shape") == expected
+    page.set_viewport_size({"width": 1400, "height": 1000})
     page.screenshot(path=str(ARTIFACTS / "quickstart-jupyterlab.png"), full_page=False)
     page.close()
 
@@ -221,7 +223,7 @@ def test_widget_in_notebook7(lab, browser):
             pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
     except ImportError:
         pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": 1300, "height": 2300})
     page.goto(lab["url"] + "/notebooks/widget7.ipynb")
     page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
     _kernel_id(lab, "widget7.ipynb")

@@ -25,7 +25,7 @@ def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
     head = df.head(max_rows)
     cap = f"<div style='font-weight:600;margin-top:6px'>{html.escape(caption)}</div>" if caption else ""
     more = (f"<div style='color:#666'>{len(df):,} rows &times; {df.shape[1]} columns</div>")
-    return cap + head.to_html(max_cols=30, notebook=True, escape=True) + more
+    return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="") + more
 
 
 def display_action_result(result, bound_as: str | None = None) -> None:

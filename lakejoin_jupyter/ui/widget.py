@@ -199,7 +199,8 @@ class DiscoveryWidget(W.VBox):
                                         layout=W.Layout(width="130px"))
         self.threshold = W.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05,
                                        readout_format=".2f", continuous_update=False,
-                                       disabled=True, layout=W.Layout(width="220px"))
+                                       disabled=True, layout=W.Layout(width="200px"),
+                                       style={"description_width": "0px"})
         self.method_params = W.VBox()
         self.search_button = W.Button(description="Search", button_style="primary", icon="search")
         self.cancel_button = W.Button(description="Cancel", icon="stop", disabled=True)
@@ -220,11 +221,13 @@ class DiscoveryWidget(W.VBox):
         # -- results and detail
         self.results = ResultsTable(layout=layout_full)
         self.detail_html = W.HTML()
-        self.chart_out = W.Output(layout=W.Layout(min_width="380px"))
-        self.preview_out = W.Output(layout=W.Layout(overflow="auto", max_width="640px"))
+        self.chart_out = W.Output(layout=W.Layout(min_width="400px"))
+        self.preview_out = W.Output(layout=W.Layout(overflow="auto", max_width="660px",
+                                                    max_height="230px"))
         self.actions_box = W.HBox()
         self.action_params = W.HBox()
-        self.action_out = W.Output(layout=layout_full)
+        self.action_out = W.Output(layout=W.Layout(width="100%", max_height="300px",
+                                                   overflow="auto"))
         self.code_panel = CodePanel(layout=layout_full)
         self.variable = W.Text(description="variable", layout=W.Layout(width="320px"))
         self.bind_button = W.Button(description="Bind", tooltip="bind the joined DataFrame to "
@@ -588,7 +591,9 @@ class DiscoveryWidget(W.VBox):
                     else {"key": "column", "label": "column", "kind": "text"}),
                    {"key": "overlap", "label": "overlap", "kind": "int"},
                    {"key": "containment", "label": "containment", "kind": "bar"},
-                   {"key": "score", "label": "score", "kind": "text"},
+                   *([{"key": "score", "label": "score", "kind": "text"}] if any(
+                       h.overlap is None or float(h.score) != float(h.overlap) for h in hits)
+                     else []),
                    {"key": "method", "label": "method", "kind": "text"},
                    {"key": "exact", "label": "figures", "kind": "flag"}]
         rows = []
@@ -640,7 +645,8 @@ class DiscoveryWidget(W.VBox):
             from .charts import coverage_chart
             matched, unmatched = hit.matches, hit.unmatched
             task.check()
-            chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None)
+            chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None,
+                                   width=300)
             preview = self.engine.table(hit.table, max_rows=8)
             return matched, unmatched, chart, preview
 
