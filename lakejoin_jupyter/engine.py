@@ -358,6 +358,7 @@ class Engine:
         return registry.available(self.index)
 
     def query(self, query, column=None, **kw) -> Query:
+        self.check_present()
         return make_query(self.index, query, column, **kw)
 
     def search(self, query, column=None, *, k: int | None = 10, threshold: float | None = None,

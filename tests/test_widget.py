@@ -226,6 +226,8 @@ def test_bad_inputs_in_the_widget(demo_engine, demo_index_path, tmp_path, spark)
         w.search().wait()
         assert message in w.status_text and "lakejoin-status-error" in w.status.value
     w.frame_picker.value = "ok_df"
+    assert w.column_picker.value == ("c",)            # the same column name stays chosen
+    w.column_picker.value = ()
     assert w.search() is None and "Pick the column(s)" in w.status_text
     w.column_picker.value = ("c",)
     ns["ok_df"] = pd.DataFrame({"renamed": ["France"]})   # reassigned behind the widget
@@ -278,4 +280,20 @@ def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
     assert "Indexed 2 of 2 tables" in w.status_text
     w.method_picker.value = "auto"
     w.search().wait()
-    assert w.results.rows[0]["table"] == "b" and w.results.rows[0]["overlap"] == 1
+    assert {(r["table"], r["overlap"]) for r in w.results.rows} == {("a", 1), ("b", 1)}
+
+
+def test_built_package_ships_the_widget_assets(tmp_path):
+    """setup.py's build_py copies js/ into lakejoin_jupyter/static/, which asset() prefers."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    src = tmp_path / "src"
+    shutil.copytree(root, src, ignore=shutil.ignore_patterns(
+        ".git", "artifacts", "*.index", ".venv", "build", "__pycache__", ".hypothesis"))
+    subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib",
+                    str(tmp_path / "lib")], cwd=src, check=True, capture_output=True)
+    static = tmp_path / "lib" / "lakejoin_jupyter" / "static"
+    for name in ("results_table.js", "code_panel.js", "lakejoin.css"):
+        assert (static / name).read_bytes() == (root / "js" / name).read_bytes()

@@ -604,12 +604,13 @@ class DiscoveryWidget(W.VBox):
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": f"{float(h.score):.4g}",
                          "method": h.method, "exact": bool(h.exact)})
-        self.results.columns = columns
-        self.results.rows = rows
-        self.results.phase = phase
-        self.results.empty_text = ("No lake column shares a value with the query."
-                                   if result is not None else
-                                   "Pick a DataFrame and column(s), then press Search.")
+        with self.results.hold_sync():            # one update for the browser
+            self.results.phase = phase            # phase first: observers of rows see it
+            self.results.empty_text = ("No lake column shares a value with the query."
+                                       if result is not None else
+                                       "Pick a DataFrame and column(s), then press Search.")
+            self.results.columns = columns
+            self.results.rows = rows
         keep = next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1)
         if keep != self.results.selected:
             self.results.selected = keep
