@@ -297,3 +297,68 @@ def test_built_package_ships_the_widget_assets(tmp_path):
     static = tmp_path / "lib" / "lakejoin_jupyter" / "static"
     for name in ("results_table.js", "code_panel.js", "lakejoin.css"):
         assert (static / name).read_bytes() == (root / "js" / name).read_bytes()
+
+
+@pytest.fixture
+def pair_method():
+    """A multi-column method (as MATE will register one): proposes the country-codes
+    table's (name, alpha-3) column pair with its exact key-tuple overlap."""
+    from lakejoin_jupyter.lake.normalize import normalize_many
+
+    def run(index, query, params):
+        a = index.find_column("reference/country-codes", "CLDR display name")
+        b = index.find_column("reference/country-codes", "ISO3166-1-Alpha-3")
+        from lakejoin_jupyter.engine import index_table
+        t = index_table(index, "reference/country-codes")
+        lake = set(zip(normalize_many(t["CLDR display name"].tolist()),
+                       normalize_many(t["ISO3166-1-Alpha-3"].tolist())))
+        overlap = sum(1 for r in query.rows if r in lake)
+        return [Candidate((a, b), score=overlap, overlap=overlap)]
+
+    registry.register_method(SearchMethod("pair-test", "Column pairs (test)", "exact", run,
+                                          multi_column=True, single_column=False))
+    yield
+    registry.METHODS.pop("pair-test")
+
+
+@pytest.mark.spark
+def test_multi_column_search_shows_the_mapping_and_joins_on_both(demo_engine, fifa, pair_method):
+    q = fifa.head(40).assign(code=lambda d: ["xx"] * 5 + [None] * 5 + ["ARG"] * 30)
+    q.loc[q["country"] == "Argentina", "code"] = "arg"
+    ns = {"q": q}
+    w = make(demo_engine, ns=ns, frame="q", columns=["country", "code"], auto_insert=False)
+    assert [v for _, v in w.method_picker.options] == ["auto", "pair-test"]   # multi only
+    w.search().wait()
+    assert w.results.rows[0]["mapping"] == ("country → CLDR display name, "
+                                            "code → ISO3166-1-Alpha-3")
+    assert {c["key"] for c in w.results.columns} >= {"mapping"}
+    assert w.results.rows[0]["overlap"] == 1        # only (Argentina, arg) is in the lake
+    w.results.selected = 0
+    w.wait()
+    w.action_buttons["join"].click()
+    w.wait()
+    out = ns[default_variable("q", "reference/country-codes")]
+    assert len(out) == len(q)
+    matched = out[out["FIFA"].notna()]
+    assert matched["country"].tolist() == ["Argentina"] and matched["code"].tolist() == ["arg"]
+    ns2 = {"q": q}
+    exec(w.code_panel.code, ns2)  # noqa: S102
+    pd.testing.assert_frame_equal(ns2[default_variable("q", "reference/country-codes")], out)
+
+
+@pytest.mark.spark
+def test_spark_query_is_joined_in_spark(demo_engine, fifa, spark):
+    ns = {"sfifa": spark.createDataFrame(fifa)}
+    w = make(demo_engine, ns=ns, frame="sfifa", columns=["country"], auto_insert=False)
+    w.method_picker.value = "auto"
+    w.search().wait()
+    i = next(i for i, r in enumerate(w.results.rows) if r["table"] == "reference/country-codes")
+    w.results.selected = i
+    w.wait()
+    w.action_buttons["join"].click()
+    w.wait()
+    out = ns[default_variable("sfifa", "reference/country-codes")]
+    assert type(out).__module__.startswith("pyspark.sql")
+    assert "spark.read.csv(" in w.code_panel.code and "Spark DataFrame" in w.status_text
+    want = w._hits[i].join(fifa)
+    assert out.count() == len(want) and sorted(out.columns) == sorted(want.columns)
