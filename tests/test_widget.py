@@ -305,9 +305,12 @@ def pair_method():
     table's (name, alpha-3) column pair with its exact key-tuple overlap."""
     from lakejoin_jupyter.lake.normalize import normalize_many
 
-    def run(index, query, params):
-        a = index.find_column("reference/country-codes", "CLDR display name")
-        b = index.find_column("reference/country-codes", "ISO3166-1-Alpha-3")
+    def run(index, query, params):          # index: one generation, local column ids
+        t = index.tables
+        tid = int(t.loc[t["name"] == "reference/country-codes", "table_id"].iloc[0])
+        c = index.columns
+        ids = c[c["table_id"] == tid].set_index("name")["column_id"]
+        a, b = int(ids["CLDR display name"]), int(ids["ISO3166-1-Alpha-3"])
         from lakejoin_jupyter.engine import index_table
         t = index_table(index, "reference/country-codes")
         lake = set(zip(normalize_many(t["CLDR display name"].tolist()),
