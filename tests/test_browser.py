@@ -183,9 +183,16 @@ def use_widget(page, expect_rows: int, variable: str, shot: str):
         arg=".lakejoin-widget .lakejoin-status", timeout=120_000)
     text = status.inner_text()
     assert f"bound to {variable} ({expect_rows:,} rows" in text, text
-    # the reproducing code was inserted as a new cell of the notebook
+    # the reproducing code was inserted as a new cell, right below the widget's cell
     page.locator(f".jp-Cell .cm-content:has-text('{variable} = (')").first.wait_for(timeout=60_000)
     assert "inserted as the next cell" in w.locator(".lakejoin-code-status").inner_text()
+    below = page.evaluate("""() => {
+        const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
+        const i = cells.findIndex(c => c.querySelector('.lakejoin-widget'));
+        const next = cells[i + 1];
+        return next ? next.querySelector('.cm-content').textContent : '';
+    }""")
+    assert f"{variable} = (" in below and "normalize_many" in below, below[:300]
     ARTIFACTS.mkdir(exist_ok=True)
     w.scroll_into_view_if_needed()
     w.screenshot(path=str(ARTIFACTS / shot))
