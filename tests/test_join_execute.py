@@ -9,12 +9,13 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.errors import QueryError
 from lakejoin_jupyter.join.execute import (JoinPlan, TableSource, default_variable, join_pandas,
-                                           match_stats, plan_join, python_name)
+                                           match_stats, normalized_keys, plan_join, python_name)
 from lakejoin_jupyter.lake.normalize import normalize_value
 
 # spellings that normalize to the same token, plus nulls and placeholder junk
 VALUES = ["France", "FRANCE", "  france ", "Côte d'Ivoire", "CÔTE  D'IVOIRE", "7", "007", "7.0",
-          "+7", "8", "x", None, "", "n/a", "-", float("nan")]
+          "+7", "8", "x", None, "", "n/a", "-", float("nan"),
+          7, 7.0, 1, True, "true", "1"]     # 1 == True in Python, yet tokens "1" != "true"
 
 
 def oracle_join(left, right, left_on, right_on, how, duplicates):
@@ -141,3 +142,21 @@ def test_plan_is_frozen():
     plan = JoinPlan(("a",), ("b",), TableSource("t", "csv", "/x", ("b",)))
     with pytest.raises(Exception):
         plan.how = "inner"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(VALUES), max_size=30),
+       st.sampled_from([None, "int64", "float64", "string", "category"]))
+def test_normalized_keys_equal_value_by_value_normalization(values, dtype):
+    s = pd.Series(values, dtype=object)
+    if dtype == "int64":
+        s = pd.Series([v for v in values if isinstance(v, int) and not isinstance(v, bool)],
+                      dtype="int64")
+    elif dtype == "float64":
+        s = pd.Series([float(v) for v in values if isinstance(v, (int, float))], dtype="float64")
+    elif dtype in ("string", "category"):
+        s = pd.Series([v for v in values if isinstance(v, str) or v is None], dtype=dtype)
+    s.index = range(100, 100 + len(s))
+    got = normalized_keys(s)
+    assert got.dtype == object and list(got.index) == list(s.index)
+    assert got.tolist() == [normalize_value(v) for v in s.tolist()]

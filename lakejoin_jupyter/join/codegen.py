@@ -68,11 +68,8 @@ def pandas_code(plan: JoinPlan) -> str:
     lake = _lake_variable(plan)
     keys = list(plan.keys)
     lines = _describe(plan, "pandas")
-    lines += ["import pandas as pd", NORMALIZE_IMPORT, "",
-              "def lakejoin_key(values: pd.Series) -> pd.Series:",
-              "    return pd.Series(normalize_many(values.tolist()), index=values.index, "
-              "dtype=object)",
-              ""]
+    lines += ["import pandas as pd",
+              "from lakejoin_jupyter.join.execute import normalized_keys as lakejoin_key", ""]
     lines += pandas_read_lines(plan.source, lake)
     right = [f"        {lake}", f"        {_assign_keys(lake, keys, plan.right_on)}",
              f"        .dropna(subset={keys!r})"]

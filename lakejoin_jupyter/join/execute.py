@@ -27,6 +27,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 import pandas as pd
 
 from ..errors import QueryError
@@ -171,14 +172,27 @@ def plan_for_hit(engine, hit, query_frame, **kw) -> JoinPlan:
 
 def normalized_keys(values: pd.Series) -> pd.Series:
     """The normalized join key of every value (None: never matches), as an object Series
-    on the same index (so an empty frame still merges on an object column)."""
-    return pd.Series(normalize_many(values.tolist()), index=values.index, dtype=object)
+    on the same index (so an empty frame still merges on an object column).
+
+    Each distinct value is normalized once (``pd.factorize``, then one ``normalize_many``
+    over the uniques), which is what makes a million-row key column affordable. Object
+    columns mixing types go through ``normalize_many`` value by value instead: factorize
+    would merge 1, 1.0 and True (equal in Python), whose tokens differ ("1" vs "true").
+    """
+    if values.dtype == object and pd.api.types.infer_dtype(values, skipna=True) != "string":
+        return pd.Series(normalize_many(values.tolist()), index=values.index, dtype=object)
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    tokens = np.array(normalize_many(list(uniques)) + [None], dtype=object)
+    return pd.Series(tokens[codes], index=values.index, dtype=object)   # code -1 -> None
 
 
-def join_pandas(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan) -> pd.DataFrame:
-    """Join two pandas frames as the plan says (see the module docstring)."""
-    lk = left.assign(**{k: normalized_keys(left[c]) for k, c in zip(plan.keys, plan.left_on)})
-    rk = right.assign(**{k: normalized_keys(right[c]) for k, c in zip(plan.keys, plan.right_on)})
+def join_pandas(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
+                keys: tuple | None = None) -> pd.DataFrame:
+    """Join two pandas frames as the plan says (see the module docstring). ``keys``: the
+    normalized key columns of both sides, when already computed (:func:`key_columns`)."""
+    lkeys, rkeys = keys or key_columns(left, right, plan)
+    lk = left.assign(**dict(zip(plan.keys, lkeys)))
+    rk = right.assign(**dict(zip(plan.keys, rkeys)))
     rk = rk.dropna(subset=list(plan.keys))
     if plan.duplicates == "first":
         rk = rk.drop_duplicates(subset=list(plan.keys))
@@ -188,15 +202,24 @@ def join_pandas(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan) -> pd.D
     return out.drop(columns=list(plan.keys))
 
 
-def match_stats(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan) -> dict:
+def key_columns(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan) -> tuple:
+    """(query key Series, lake key Series): normalized values of the join columns."""
+    return ([normalized_keys(left[c]) for c in plan.left_on],
+            [normalized_keys(right[c]) for c in plan.right_on])
+
+
+def match_stats(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
+                keys: tuple | None = None) -> dict:
     """How many query rows find a partner, and whether the lake column is a key."""
-    lkeys = list(zip(*(normalized_keys(left[c]) for c in plan.left_on)))
-    rkeys = [k for k in zip(*(normalized_keys(right[c]) for c in plan.right_on))
-             if None not in k]
-    rset = set(rkeys)
-    matched = sum(1 for k in lkeys if None not in k and k in rset)
+    lcols, rcols = keys or key_columns(left, right, plan)
+    lk = pd.MultiIndex.from_arrays(lcols) if len(lcols) > 1 else pd.Index(lcols[0])
+    rk = pd.MultiIndex.from_arrays(rcols) if len(rcols) > 1 else pd.Index(rcols[0])
+    l_ok = np.logical_and.reduce([c.notna().to_numpy() for c in lcols])
+    r_ok = np.logical_and.reduce([c.notna().to_numpy() for c in rcols])
+    rk = rk[r_ok]
+    matched = int((np.asarray(lk.isin(rk)) & l_ok).sum())
     return {"query_rows": len(left), "matched_rows": matched, "lake_rows": len(right),
-            "lake_key_unique": len(rset) == len(rkeys)}
+            "lake_key_unique": bool(rk.is_unique)}
 
 
 # ----------------------------------------------------------------------- Spark
@@ -314,8 +337,9 @@ def join_hit(engine, hit, query_frame, *, how: str = "left", duplicates: str = "
     plan = plan_for_hit(engine, hit, query_frame, how=how, duplicates=duplicates,
                         query_name=query_name, variable=variable)
     right = engine.table(hit.table)
-    joined = join_pandas(query_frame, right, plan)
-    stats = match_stats(query_frame, right, plan)
+    keys = key_columns(query_frame, right, plan)
+    joined = join_pandas(query_frame, right, plan, keys)
+    stats = match_stats(query_frame, right, plan, keys)
     stats["joined_rows"] = len(joined)
     return JoinOutcome(joined, plan, stats, "pandas")
 

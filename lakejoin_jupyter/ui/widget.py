@@ -727,7 +727,11 @@ class DiscoveryWidget(W.VBox):
         self.last_action_result = result
         objs = [HTML(f"<b>{html.escape(result.title)}</b>" + summary_html(result.summary))]
         for caption, df in (result.tables or {}).items():
-            objs.append(HTML(frame_html(df, caption)))
+            if isinstance(df, pd.DataFrame):
+                objs.append(HTML(frame_html(df, caption)))
+            else:                                 # anything else an action returns: as text
+                objs.append(HTML(f"<b>{html.escape(str(caption))}</b><pre>"
+                                 f"{html.escape(str(df))}</pre>"))
         if result.chart is not None:
             objs.append(result.chart)
         _show(self.action_out, *objs)
