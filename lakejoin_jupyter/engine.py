@@ -12,6 +12,7 @@ calls only this module.
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import time
 from dataclasses import dataclass, field
@@ -21,8 +22,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import QueryError
-from .index.store import Index
+from .errors import IndexNotFoundError, QueryError
+from .index.store import Index, LakeIndex
 from .lake.normalize import normalize_many
 from .search import registry
 from .search.registry import Candidate, SearchParams
@@ -37,8 +38,9 @@ class Query:
     """A query column (or several) after normalization, as every method receives it."""
     columns: tuple                    # query column name(s)
     tokens: list                      # distinct tokens of the first/only column, sorted
-    token_ids: np.ndarray             # ids of those tokens present in the lake, sorted
     size: int                         # |Q|: distinct tokens, including ones not in the lake
+    token_ids: np.ndarray = None      # ids of those tokens in the generation searched, sorted
+                                      # (set per generation by the engine)
     source: str = ""                  # human description of where the query came from
     display: dict = field(default_factory=dict)   # token -> a raw value as the user wrote it
     rows: list | None = None          # multi-column: distinct key tuples of tokens
@@ -55,7 +57,7 @@ def _is_spark_df(obj) -> bool:
     return type(obj).__module__.startswith("pyspark.sql") and hasattr(obj, "toPandas")
 
 
-def make_query(index: Index, query, column=None, *, max_values: int = MAX_QUERY_VALUES,
+def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QUERY_VALUES,
                exclude_self: bool = True) -> Query:
     """Normalize any supported query into a :class:`Query`.
 
@@ -83,6 +85,14 @@ def make_query(index: Index, query, column=None, *, max_values: int = MAX_QUERY_
         if query.empty:
             raise QueryError("The query DataFrame is empty (no rows): nothing to search for.")
         frame, source = query[list(cols)], "DataFrame"
+        origin = query.attrs.get("lakejoin_table")
+        if origin and exclude_self:   # a lake table loaded with engine.table(): skip itself
+            q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes)
+            try:
+                q.exclude = {index.find_column(origin, c) for c in cols}
+            except KeyError:
+                pass
+            return q
     elif isinstance(query, pd.Series):
         name = cols[0] if cols else (str(query.name) if query.name is not None else "values")
         frame, cols, source = query.to_frame(name=name), (name,), "Series"
@@ -146,9 +156,8 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
         rows = sorted({tup for tup in zip(*(norm[c] for c in cols)) if None not in tup})
         if not rows:
             raise QueryError(f"No row has a value in every query column {list(cols)}.")
-    ids = index.lookup(tokens)
-    return Query(columns=cols, tokens=tokens, token_ids=np.sort(ids[ids >= 0]), size=len(tokens),
-                 source=source, display=display, rows=rows, frame=frame, notes=list(notes))
+    return Query(columns=cols, tokens=tokens, size=len(tokens), source=source, display=display,
+                 rows=rows, frame=frame, notes=list(notes))
 
 
 def _lake_query(index, table, cols, exclude_self) -> Query:
@@ -166,20 +175,21 @@ def _lake_query(index, table, cols, exclude_self) -> Query:
     return q
 
 
-def _column_id_query(index, cid: int, exclude_self: bool) -> Query:
-    if not 0 <= cid < index.arrays.n_sets:
-        raise QueryError(f"No column with id {cid} (the index has {index.arrays.n_sets}).")
-    ids = np.asarray(index.arrays.set_tokens(cid), dtype=np.int64)
-    tokens = index.token_text(ids)
+def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
+    try:
+        part, local = index.part_of(cid)
+    except KeyError as e:
+        raise QueryError(str(e.args[0])) from None
+    tokens = sorted(part.token_text(part.arrays.set_tokens(local)))
     table, name = index.column_label(cid)
     if not tokens:
         raise QueryError(f"Column {name!r} of {table} has no values to search with.")
-    return Query(columns=(name,), tokens=tokens, token_ids=ids, size=len(ids),
+    return Query(columns=(name,), tokens=tokens, size=len(tokens),
                  source=f"lake table {table}", display={t: t for t in tokens},
                  exclude={cid} if exclude_self else set())
 
 
-def index_table(index: Index, table: str, max_rows: int | None = None) -> pd.DataFrame:
+def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd.DataFrame:
     """A lake table as pandas (string values), read with the same parser as the build."""
     from .lake.read import TableInfo, read_table
     t = index.tables
@@ -190,8 +200,11 @@ def index_table(index: Index, table: str, max_rows: int | None = None) -> pd.Dat
     if row["format"] == "catalog":
         from .spark import get_spark
         sdf = get_spark().table(row["path"])
-        return (sdf.limit(max_rows) if max_rows else sdf).toPandas()
-    return read_table(TableInfo.from_json(row["info"]), max_rows=max_rows)
+        df = (sdf.limit(max_rows) if max_rows else sdf).toPandas()
+    else:
+        df = read_table(TableInfo.from_json(row["info"]), max_rows=max_rows)
+    df.attrs["lakejoin_table"] = str(row["name"])
+    return df
 
 
 # ---------------------------------------------------------------------- results
@@ -228,10 +241,10 @@ class Hit:
     def _matched_tokens(self) -> list:
         if "matched_tokens" in self.details:
             return self.details["matched_tokens"]
-        q, ix = self._query, self._engine.index
-        set_ids = np.asarray(ix.arrays.set_tokens(self.column_ids[0]))
-        common = np.intersect1d(q.token_ids, set_ids, assume_unique=True)
-        toks = ix.token_text(common)
+        part, local = self._engine.index.part_of(self.column_ids[0])
+        ids = part.lookup(self._query.tokens)
+        common = np.intersect1d(ids[ids >= 0], np.asarray(part.arrays.set_tokens(local)))
+        toks = part.token_text(common)
         self.details["matched_tokens"] = toks
         return toks
 
@@ -246,6 +259,28 @@ class Hit:
         matched = set(self._matched_tokens())
         q = self._query
         return [q.display.get(t, t) for t in q.tokens if t not in matched]
+
+    def join(self, df, how: str = "left", *, duplicates: str = "all", name: str = "df",
+             variable: str | None = None):
+        """Join ``df`` (the query DataFrame, pandas or Spark) with this hit's table on the
+        normalized key values; see join/execute.py."""
+        from .join.execute import join_hit
+        return join_hit(self._engine, self, df, how=how, duplicates=duplicates,
+                        query_name=name, variable=variable).joined
+
+    def code(self, df=None, how: str = "left", *, duplicates: str = "all", name: str = "df",
+             variable: str | None = None, spark: bool | None = None) -> str:
+        """Python code reproducing :meth:`join` (pandas, or PySpark for a Spark query or
+        ``spark=True``); the query frame is the variable ``name``, the result ``variable``."""
+        from .join import codegen
+        from .join.execute import default_variable, is_spark_frame, plan_join, table_source
+        frame = df if df is not None else self._query.frame if self._query is not None else None
+        columns = list(frame.columns) if frame is not None else list(self.query_columns)
+        plan = plan_join(table_source(self._engine, self.table), columns, self.query_columns,
+                         self.columns, how=how, duplicates=duplicates, query_name=name,
+                         variable=variable or default_variable(name, self.table))
+        use_spark = is_spark_frame(df) if spark is None else spark
+        return codegen.spark_code(plan) if use_spark else codegen.pandas_code(plan)
 
     def to_dict(self) -> dict:
         d = {"rank": self.rank, "table": self.table, "column": ", ".join(self.columns),
@@ -320,12 +355,12 @@ class SearchResult(Sequence):
 class Engine:
     """Search an opened index (see module docstring)."""
 
-    def __init__(self, index: Index):
+    def __init__(self, index: LakeIndex):
         self.index = index
 
     @classmethod
     def open(cls, path, verify: bool = True, check_lake: bool = True) -> "Engine":
-        return cls(Index(path, verify=verify, check_lake=check_lake))
+        return cls(LakeIndex(path, verify=verify, check_lake=check_lake))
 
     @property
     def path(self) -> Path:
@@ -336,6 +371,7 @@ class Engine:
         return registry.available(self.index)
 
     def query(self, query, column=None, **kw) -> Query:
+        self.check_present()
         return make_query(self.index, query, column, **kw)
 
     def search(self, query, column=None, *, k: int | None = 10, threshold: float | None = None,
@@ -351,17 +387,43 @@ class Engine:
             raise QueryError(f"k must be a positive integer (got {k!r}).")
         if threshold is not None and not 0 <= threshold <= 1:
             raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
+        self.check_present()
         q = query if isinstance(query, Query) else make_query(
             self.index, query, column, exclude_self=exclude_self)
         m = self._pick(method, q, threshold)
         params = SearchParams(k=k, threshold=threshold, options=options)
         t0 = time.perf_counter()
-        out = m.run(self.index, q, params)
-        stats = {}
-        if isinstance(out, tuple):
-            out, stats = out
-        hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(out)]
+        found, stats = self._run(m, q, params)
+        hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
         return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats)
+
+    def _run(self, m, q: Query, params: SearchParams):
+        """Run a method on every generation and merge: candidates get global column ids;
+        top-k keeps the k best scores overall (exact, since each generation's top-k is
+        exact), threshold searches keep the union."""
+        found, stats = [], {}
+        for part in self.index.parts:
+            ids = part.lookup(q.tokens)
+            lo, hi = part.column_offset, part.column_offset + part.n_sets
+            qp = dataclasses.replace(
+                q, token_ids=np.sort(ids[ids >= 0]),
+                exclude={c - lo for c in q.exclude if lo <= c < hi})
+            out = m.run(part, qp, params)
+            if isinstance(out, tuple):
+                out, part_stats = out
+                for key, val in part_stats.items():
+                    if isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
+                        stats[key] += val
+                    else:
+                        stats.setdefault(key, val)
+            for c in out:
+                found.append(dataclasses.replace(
+                    c, column_ids=tuple(int(i) + lo for i in c.column_ids)))
+        if len(self.index.parts) > 1:
+            found.sort(key=lambda c: (-c.score, c.column_ids))
+            if params.k is not None:
+                found = found[: params.k]
+        return found, stats
 
     def _pick(self, method: str, q: Query, threshold):
         avail = self.methods()
@@ -396,7 +458,8 @@ class Engine:
         containment = jaccard = None
         if overlap is not None:
             if q.n_columns == 1:
-                size = int(ix.arrays.sets_indptr[first + 1] - ix.arrays.sets_indptr[first])
+                part, local = ix.part_of(first)
+                size = int(part.arrays.sets_indptr[local + 1] - part.arrays.sets_indptr[local])
                 containment = overlap / q.size
                 union = q.size + size - overlap
                 jaccard = overlap / union if union else 0.0
@@ -428,14 +491,34 @@ class Engine:
         result.right_source = source
         return result
 
+    def fuzzy_join(self, left, right, on, precision_target: float = 0.9, **kw):
+        """Fuzzy-join ``right`` to the reference table ``left`` on ``on=(left col, right
+        col)``, choosing the join function and threshold for the precision target
+        (join/fuzzy.py). ``left``/``right``: DataFrames or lake table names."""
+        from .join.fuzzy import fuzzy_join
+        left = self.table(left) if isinstance(left, str) else left
+        right = self.table(right) if isinstance(right, str) else right
+        return fuzzy_join(left, right, on=on, precision_target=precision_target, **kw)
+
     def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
         """A lake table as a pandas DataFrame (all values as text)."""
+        self.check_present()
         return index_table(self.index, name, max_rows)
+
+    def check_present(self) -> None:
+        """Raise IndexNotFoundError when the index folder was deleted or moved while open
+        (its memory-mapped arrays would otherwise keep answering from a vanished index)."""
+        if not (self.index.path / "manifest.json").is_file():
+            raise IndexNotFoundError(
+                f"The index {self.index.path} was deleted or moved while it was open. "
+                f"Rebuild it (`lakejoin index LAKE --out {self.index.path}`) or open "
+                f"another index.")
 
     def info(self) -> dict:
         m = self.index.manifest
         return {"path": str(self.index.path), "created": m.get("created"),
                 "counts": m.get("counts"), "components": sorted(m.get("components", {})),
+                "generations": [g["name"] for g in m.get("generations", [])],
                 "methods": [x.name for x in self.methods()], "skipped": m.get("skipped", []),
                 "lake": m.get("lake", {}).get("root"), "lake_changes": self.index.lake_changes}
 
@@ -450,17 +533,20 @@ def open_index(path, verify: bool = True, check_lake: bool = True) -> Engine:
 
 def build_index(lake, out, *, master: str | None = None, overwrite: bool = False,
                 num_perm: int = 256, components: Sequence[str] = (), progress: bool = True,
-                spark=None, catalog_tables=None, **settings) -> Engine:
+                spark=None, catalog_tables=None, progress_callback=None, **settings) -> Engine:
     """Build the index of ``lake`` (folder, file list, or ``catalog_tables`` of the Spark
     catalog with ``lake=None``) at ``out`` with Spark, then open it.
 
     The build report (indexed and skipped files and why) is ``engine.build_report``.
+    ``progress_callback(phase, done_tasks, total_tasks)`` receives the build's progress
+    (``done_tasks`` is None when a new phase starts; raising there stops the build).
     """
     from .build.pipeline import build
     from .config import BuildSettings
     bs = BuildSettings(num_perm=num_perm, components=tuple(components), **settings)
     report = build(lake, out, master=master, overwrite=overwrite, settings=bs, spark=spark,
-                   progress=progress, catalog_tables=catalog_tables)
+                   progress=progress, catalog_tables=catalog_tables,
+                   progress_callback=progress_callback)
     engine = open_index(out, check_lake=False)
     engine.build_report = report
     return engine

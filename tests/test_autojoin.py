@@ -11,7 +11,6 @@ import pytest
 
 from lakejoin_jupyter.errors import QueryError
 from lakejoin_jupyter.join.autojoin import AutoJoin, AutoJoinInputError, autojoin
-from lakejoin_jupyter.join.autojoin.magic import run_magic
 
 FIRST = ["Suhela", "Maureen", "Missy", "Carolyn", "Kelly", "Barack", "George", "Ronald", "Bill",
          "Hillary", "Ann", "Peter", "Julia", "Omar", "Lena", "Zoë", "Ivan", "Rosa", "Tom", "Eve"]
@@ -228,24 +227,38 @@ def test_json_round_trip_joins_the_same():
         AutoJoin.from_json(aj.to_json()).join()
 
 
-def test_magic_function():
+@pytest.fixture
+def ip():
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    return shell
+
+
+def test_lakejoin_autojoin_magic(ip, capsys):
+    from lakejoin_jupyter.magics import MagicError
     people, mail = staff(seed=7)
-    ns = {"people": people, "mail": mail}
-    aj = run_magic(None if False else _FakeEngine(), ns,
-                   "people mail --on Name --other-on email --as aj --seed 3")
-    assert ns["aj"] is aj and aj.found
-    with pytest.raises(AutoJoinInputError, match="not a pandas DataFrame"):
-        run_magic(_FakeEngine(), ns, "nope mail")
-    with pytest.raises(AutoJoinInputError, match="Usage"):
-        run_magic(_FakeEngine(), ns, "people")
-
-
-class _FakeEngine:
-    """Engine.autojoin without an index (the lake table branch is tested with Spark)."""
-
-    def autojoin(self, df, column=None, other=None, other_column=None, **options):
-        from lakejoin_jupyter.engine import Engine
-        return Engine.autojoin(self, df, column, other, other_column, **options)
+    ip.user_ns.update({"people": people, "mail": mail, "text": "not a frame"})
+    aj = ip.run_line_magic("lakejoin", "autojoin people mail --on Name --other-on email "
+                                       "--as aj7 --seed 3")
+    assert ip.user_ns["aj7"] is aj and aj.found and aj.left_name == "people"
+    assert aj.program.describe() == ('lower(first letter of `Name`) + lower(word 2 of `Name`) '
+                                     '+ "@school.edu"')
+    ip.run_line_magic("lakejoin", "--help")
+    assert "autojoin" in capsys.readouterr().out
+    ip.run_line_magic("lakejoin", "autojoin --help")
+    out = capsys.readouterr().out
+    assert "usage: %lakejoin autojoin" in out and "--other-on" in out
+    with pytest.raises(MagicError, match="'nope' is no variable"):
+        ip.run_line_magic("lakejoin", "autojoin nope mail")
+    with pytest.raises(MagicError, match="'text' is a str"):
+        ip.run_line_magic("lakejoin", "autojoin people text")
+    with pytest.raises(MagicError, match="no index is open|No index is open"):
+        ip.run_line_magic("lakejoin", "autojoin people some/lake/table")
+    with pytest.raises(MagicError, match="the following arguments are required"):
+        ip.run_line_magic("lakejoin", "autojoin people")
+    with pytest.raises(MagicError, match="Column 'Nope' is not in the mail table"):
+        ip.run_line_magic("lakejoin", "autojoin people mail --other-on Nope")
 
 
 # ------------------------------------------------------------------ engine + hit action
