@@ -167,6 +167,21 @@ def test_no_joinable_pattern_says_so():
     assert "No transformation" in aj.explain() and "not found" in repr(aj)
 
 
+def test_a_program_must_join_a_key_beyond_its_own_examples():
+    # three rows: any program fitting them joins only the rows it was learned from, which
+    # is no evidence of a join pattern (pipeline docstring), so the answer is "none"
+    left = pd.DataFrame({"code": ["kappa-771", "sigma-208", "omega-935"]})
+    right = pd.DataFrame({"key": ["771/KAP", "208/SIG", "935/OME"]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert not aj.found and "0 beyond the rows it was learned from" in aj.message
+    # the same pattern with one more row is a join
+    aj2 = autojoin(pd.concat([left, pd.DataFrame({"code": ["delta-446"]})], ignore_index=True),
+                   pd.concat([right, pd.DataFrame({"key": ["446/DEL"]})], ignore_index=True),
+                   fuzzy=False)
+    assert aj2.found and aj2.coverage == 4
+    assert aj2.program.describe() == '`code` from letter 7 + "/" + upper(first 3 letters of `code`)'
+
+
 @pytest.mark.parametrize("left, right, kw, message", [
     (pd.DataFrame({"a": []}), pd.DataFrame({"b": ["x"]}), {}, "left table is empty"),
     (pd.DataFrame({"a": ["x"]}), pd.DataFrame(index=[0, 1]), {}, "right table has no columns"),
