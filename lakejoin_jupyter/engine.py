@@ -413,6 +413,30 @@ class Engine:
         """A lake table as a pandas DataFrame (all values as text)."""
         return index_table(self.index, name, max_rows)
 
+    def best_predicate(self, df, other, preference: str = "h5", seed_pair=None, *,
+                       time_limit: float | None = 60.0, left_name: str = "df", **options):
+        """The join predicate (set of column pairs) between ``df`` and ``other`` that best fits
+        a result-set preference (join/schemaless.py): "h1" most rows matched, "h2" most
+        distinct keys, "h3" smallest outer join, "h4" most even keys, "h5" (default) balance of
+        coverage and strength. ``other`` is a DataFrame (pandas or Spark) or the name of a
+        lake table. ``seed_pair`` (left column, right column), e.g. the pair a search hit
+        found, restricts the search to predicates containing it. The search stops after
+        ``time_limit`` seconds with the best predicate so far (None: no limit); other options
+        (max_pairs, max_rows, rescore, ...) go to :func:`schemaless.best_predicate`.
+        """
+        from .join import schemaless
+        right_source = None
+        right_name = options.pop("right_name", "right")
+        if isinstance(other, (str, Path)):
+            name = str(other)
+            right_source = f"lakejoin_jupyter.open_index({str(self.path)!r}).table({name!r})"
+            right_name = "right"
+            other = self.table(name)
+        return schemaless.best_predicate(df, other, preference, seed_pair=seed_pair,
+                                         time_limit=time_limit, left_name=left_name,
+                                         right_name=right_name, right_source=right_source,
+                                         **options)
+
     def info(self) -> dict:
         m = self.index.manifest
         return {"path": str(self.index.path), "created": m.get("created"),
