@@ -13,6 +13,7 @@ calls only this module.
 from __future__ import annotations
 
 import html
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -430,7 +431,8 @@ class Engine:
         if isinstance(other, (str, Path)):
             name = str(other)
             right_source = f"lakejoin_jupyter.open_index({str(self.path)!r}).table({name!r})"
-            right_name = "right"
+            stem = re.sub(r"\W+", "_", Path(name).stem).strip("_").lower()
+            right_name = stem if stem != left_name else "right"   # schemaless checks it is a name
             other = self.table(name)
         return schemaless.best_predicate(df, other, preference, seed_pair=seed_pair,
                                          time_limit=time_limit, left_name=left_name,

@@ -93,10 +93,13 @@ def test_toy_paper_statements():
 def test_toy_enumeration_counts_and_closed_predicates():
     # notes B1.3: 19 valid non-empty predicates, 11 of them closed
     res = sl.best_predicate(PEOPLE, ORDERS, "h1", pruning="invalid")
-    assert len(res.considered) == 19
+    assert len(res.scored) == 19
     evs = bf.enumerate_predicates(PEOPLE, ORDERS)
     assert len(evs) == 19 and sum(e.closed for e in evs) == 11
-    assert {_as_set(p) for p in res.considered["pairs"]} == {_as_set(e.pairs) for e in evs}
+    assert {_as_set(p) for p in res.scored["pairs"]} == {_as_set(e.pairs) for e in evs}
+    # the comparison shows one row per distinct join result: the 11 closed predicates
+    assert {_as_set(p) for p in res.considered["pairs"]} == {
+        _as_set(e.pairs) for e in evs if e.closed}
     # the search's own closedness test (the "closed" column) agrees with the oracle
     enc = sl.encode(PEOPLE, ORDERS)
     s = sl.SearchState(enc.left, enc.right, enc.n_values, "h1")
@@ -119,7 +122,7 @@ def test_toy_optimum_per_preference(pref):
     assert res.h == pytest.approx(dict(zip(["h1", "h2", "h3", "h4", "h5"], TOY[TOY_OPTIMUM[pref][0]][1:]))[pref], abs=1e-4)
     # the non-closed {(Name,Client),(Home,Address)} is pruned (Thm 3: p2 comes first) [S §V-B.2]
     assert _as_set((("Name", "Client"), ("Home", "Address"))) not in {
-        _as_set(p) for p in res.considered["pairs"]}
+        _as_set(p) for p in res.scored["pairs"]}
     assert res.considered["chosen"].sum() == 1 and res.considered["chosen"].iloc[0]
     top, opt = bf.best(PEOPLE, ORDERS, pref)
     assert res.h == pytest.approx(top)
@@ -140,14 +143,16 @@ def test_toy_merge_join_splits_the_bob_group():
     for row, g in zip(child.rows_r, child.gid_r):
         groups.setdefault(g, [set(), set()])[1].add(ORDERS["ID"][row])
     assert [{"P3"}, {"O3"}] in groups.values()
-    # children are lexicographically after (Name, Client); (Name, x) only for x after Client
-    assert all(p > (2, 1) for p in ch.pairs) and (2, 5) in ch.pairs
+    # the valid children after (Name, Client): (Home, Address) and (Clerk, Manager); not
+    # (Name, Manager) (no Name = Client = Manager row pair), nor any pair before (Name, Client)
+    assert ch.pairs == [(3, 2), (4, 5)]
+    assert list(ch.stats.join) == [4, 5]
 
 
 def test_toy_seeded_search():
     res = sl.best_predicate(PEOPLE, ORDERS, "h5", seed_pair=("Name", "Manager"))
     assert tuple(res.predicate) == P5 and res.seed == [("Name", "Manager")]
-    assert all(("Name", "Manager") in p for p in res.considered["pairs"])
+    assert all(("Name", "Manager") in p for p in res.scored["pairs"])
     top, opt = bf.best(PEOPLE, ORDERS, "h5", seed=[("Name", "Manager")])
     assert res.h == pytest.approx(top) and tuple(res.predicate) in opt
 
@@ -205,9 +210,12 @@ def test_merge_join_enumerates_exactly_the_valid_predicates(tables):
     left, right = tables
     evs = {_as_set(e.pairs): e for e in bf.enumerate_predicates(left, right)}
     res = sl.best_predicate(left, right, "h1", pruning="invalid")
-    got = list(res.considered["pairs"]) if len(res.considered) else []
+    got = list(res.scored["pairs"]) if len(res.scored) else []
     assert len(got) == len({_as_set(p) for p in got})          # each predicate once
     assert {_as_set(p) for p in got} == set(evs)
+    # the comparison keeps exactly the closed ones (one per distinct join result)
+    shown = {_as_set(p) for p in res.considered["pairs"]} if len(res.considered) else set()
+    assert shown == {k for k, e in evs.items() if e.closed}
     for _, row in (res.considered.iterrows() if len(res.considered) else []):
         e = evs[_as_set(row["pairs"])]
         o = bf.scores(e.groups, len(left), len(right))
@@ -227,7 +235,7 @@ def test_no_scored_predicate_has_an_earlier_superset_with_the_same_join(tables, 
     res = sl.best_predicate(left, right, pref)
     if res.predicate is None:
         return
-    by_visit = res.considered.sort_values("visit")
+    by_visit = res.scored.sort_values("visit")
     earlier = []
     for p, j in zip(by_visit["pairs"], by_visit["join_size"]):
         assert not any(j == jq and _as_set(p) < q for q, jq in earlier)
@@ -242,11 +250,11 @@ def test_normalized_values_match_and_nulls_never_match():
     left = pd.DataFrame({"code": ["007", "Alice ", None, "n/a", ""], "x": [1, 2, 3, 4, 5]})
     right = pd.DataFrame({"id": [7.0, np.nan, np.nan, 3.0], "who": ["alice", None, "N/A", "z"]})
     res = sl.best_predicate(left, right, "h1")
-    pairs = {_as_set(p) for p in res.considered["pairs"]}
+    pairs = {_as_set(p) for p in res.scored["pairs"]}
     assert _as_set([("code", "id")]) in pairs            # "007" = 7.0
     assert _as_set([("code", "who")]) in pairs           # "Alice " = "alice"
     # nulls ("", None, NaN, n/a) never join: each of those pairs has exactly one joined row
-    for p, j in zip(res.considered["pairs"], res.considered["join_size"]):
+    for p, j in zip(res.scored["pairs"], res.scored["join_size"]):
         if _as_set(p) in (_as_set([("code", "id")]), _as_set([("code", "who")])):
             assert j == 1
     assert res.join().shape[0] == res.join_size
@@ -267,7 +275,8 @@ def test_budget_stops_the_search_and_says_so():
     assert "node limit" in res.notes[0]
     capped = sl.best_predicate(PEOPLE, ORDERS, "h3", max_pairs=1)
     assert all(n == 1 for n in capped.considered["n_pairs"])
-    assert tuple(capped.predicate) in {P1, P3}            # h3 = 2 for both; first found: (Name, Client)
+    # the best predicate of at most one pair: {(Tel, Tel)} (h3 = 3, the result of p2)
+    assert tuple(capped.predicate) == (("Tel", "Tel"),) and capped.h == 3
 
 
 def test_sampled_search_rescoring_is_exact_on_the_full_tables():
@@ -388,7 +397,7 @@ def test_engine_and_hit_action_on_the_demo_index(demo_engine):
     from lakejoin_jupyter.join.actions import actions_for
     df = demo_query()
     hits = demo_engine.search(df, "country", k=5)
-    hit = next(h for h in hits if h.table.startswith("elo"))
+    hit = next(h for h in hits if "elo_blatter" in h.table)
     action = next(a for a in actions_for(hit) if a.name == "predicate")
     out = action.run(demo_engine, hit, df, preference="h5")
     assert out.ok, out.summary

@@ -57,6 +57,7 @@ Deviations, all optional and off by default in :func:`best_predicate`:
 from __future__ import annotations
 
 import html
+import keyword
 import math
 import time
 from dataclasses import dataclass, field
@@ -541,7 +542,8 @@ class PredicateResult:
     preference: str
     predicate: list | None             # [(left column, right column), ...] or None
     stats: dict                        # join_size, outer_join_size, coverage, strength, h1..h5, ...
-    considered: pd.DataFrame           # predicates scored by the search, best first
+    considered: pd.DataFrame           # distinct join results scored by the search, best first
+    scored: pd.DataFrame               # every predicate the search scored, in visit order
     left_rows: int
     right_rows: int
     seed: list = field(default_factory=list)
@@ -668,7 +670,9 @@ def predicate_text(pairs) -> str:
 
 
 def _identifier(name: str, fallback: str) -> str:
-    return name if isinstance(name, str) and name.isidentifier() else fallback
+    """``name`` if it can be a Python variable name, else ``fallback``."""
+    ok = isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)
+    return name if ok else fallback
 
 
 # ---------------------------------------------------------------------- joining
@@ -801,14 +805,11 @@ def _exact_stats_codes(codes_l, codes_r, V, pairs) -> Stats | None:
 def _spark_exact_stats(left, right, name_pairs_list, n_left, n_right) -> list:
     """Exact group statistics of each predicate on the full Spark tables (one aggregation
     job per predicate over normalized key columns)."""
-    from pyspark.sql import functions as F, types as T
-    from ..lake.normalize import normalize_many as _nm
+    from pyspark.sql import functions as F
+    from ..build.read import _normalize_udf      # the build's own normalization UDF
     spark = _spark_of(left, right)
     left, right = _as_spark(spark, left), _as_spark(spark, right)
-
-    @F.pandas_udf(T.StringType())
-    def norm(s: pd.Series) -> pd.Series:
-        return pd.Series(_nm(s.tolist()), index=s.index, dtype=object)
+    norm = _normalize_udf()
 
     lcols = sorted({a for pairs in name_pairs_list for a, _ in pairs})
     rcols = sorted({b for pairs in name_pairs_list for _, b in pairs})
@@ -858,6 +859,7 @@ def best_predicate(left, right, preference: str = "h5", *, seed_pair=None,
     disables closed and bound pruning (the paper's ablation, [S Fig. 5]).
     """
     pref = get_preference(preference)
+    left_name, right_name = _identifier(left_name, "left"), _identifier(right_name, "right")
     _check_frame(left, "left")
     _check_frame(right, "right")
     if max_rows < 1:
@@ -899,16 +901,15 @@ def best_predicate(left, right, preference: str = "h5", *, seed_pair=None,
     def names(full):
         return [(enc.left_columns[a], enc.right_columns[b]) for a, b in full]
 
-    # the considered predicates, best first (ties: search order)
+    # every scored predicate (visit order), and the comparison: best first, one row per
+    # distinct join result (a predicate with a scored strict superset of the same join size
+    # has the same result, Property 1; the superset stands for it), the answer first among ties
     visited = state.visited
-    scores = np.array([float(pref.score(st)) for _, st in visited]) if visited else np.array([])
-    order = sorted(range(len(visited)), key=lambda i: (-scores[i], i))
-    rows = []
-    for i in order:
-        full, st = visited[i]
-        rows.append({"predicate": predicate_text(names(full)), "pairs": names(full),
-                     "n_pairs": len(full), **st.describe(), "visit": i + 1, "_full": full})
-    considered = pd.DataFrame(rows)
+    rows = [{"predicate": predicate_text(names(full)), "pairs": names(full), "n_pairs": len(full),
+             **st.describe(), "visit": i + 1, "_full": full} for i, (full, st) in enumerate(visited)]
+    scored = pd.DataFrame(rows)
+    considered = scored.iloc[_comparison_order(visited, pref, state.best, max_considered)]
+    considered = considered.reset_index(drop=True)
     best = state.best
     stats = state.best_stats.describe() if best is not None else {}
     n_left, n_right = len(l_s), len(r_s)
@@ -929,12 +930,13 @@ def best_predicate(left, right, preference: str = "h5", *, seed_pair=None,
     if len(considered):
         considered.insert(0, "rank", np.arange(1, len(considered) + 1))
         considered["chosen"] = [f == best for f in considered["_full"]]
-        considered = considered.head(max_considered).reset_index(drop=True)
         if not sampled:
             shown = min(len(considered), 10)      # closedness of the rows a user sees first
             closed = [state.closed(f) for f in considered["_full"].iloc[:shown]]
             considered["closed"] = closed + [None] * (len(considered) - shown)
         considered = considered.drop(columns=["_full"])
+    if len(scored):
+        scored = scored.drop(columns=["_full"])
     search = {"nodes": state.counts["nodes"], "pruned_bound": state.counts["pruned_bound"],
               "pruned_closed": state.counts["pruned_closed"],
               "children_generated": state.counts["children"],
@@ -945,10 +947,31 @@ def best_predicate(left, right, preference: str = "h5", *, seed_pair=None,
                      + ": there is no valid join predicate")
     return PredicateResult(
         preference=pref.name, predicate=names(best) if best is not None else None, stats=stats,
-        considered=considered, left_rows=n_left, right_rows=n_right,
+        considered=considered, scored=scored, left_rows=n_left, right_rows=n_right,
         seed=names(seed), complete=state.complete, exact=True, sample=sample_info,
         search=search, notes=notes, left_name=left_name, right_name=right_name,
         right_source=right_source, _left=full_left, _right=full_right)
+
+
+def _comparison_order(visited, pref, best, limit: int) -> list:
+    """Indices of the visited predicates to compare: best score first (the answer first
+    among ties, then search order), skipping any predicate whose join result a scored strict
+    superset already stands for (equal join size, Property 1)."""
+    by_size: dict = {}
+    for full, st in visited:
+        by_size.setdefault(st.join, []).append(frozenset(full))
+    scores = [float(pref.score(st)) for _, st in visited]
+    order = sorted(range(len(visited)), key=lambda i: (-scores[i], visited[i][0] != best, i))
+    out = []
+    for i in order:
+        full, st = visited[i]
+        fs = frozenset(full)
+        if any(fs < q for q in by_size[st.join]):
+            continue
+        out.append(i)
+        if len(out) >= limit:
+            break
+    return out
 
 
 def _sample_spark(frame, max_rows, seed):
@@ -1071,7 +1094,7 @@ def _run_action(engine, hit, query_frame, preference: str = "h5", time_limit: fl
                f"{res.preference} = {s[res.preference]:.4g}; join {s['join_size']:,} rows, "
                f"outer join {s['outer_join_size']:,} rows, coverage {s['coverage']:.3f}, "
                f"strength {s['strength']:.3f}, {s['n_keys']:,} distinct keys; "
-               f"{res.search['nodes']:,} predicates scored"
+               f"{res.search['nodes']:,} predicate(s) scored"
                + (f" (seeded with `{predicate_text(res.seed)}`)" if res.seed else ""))
     if res.notes:
         summary += "  \n" + "  \n".join(f"note: {n}" for n in res.notes)
