@@ -548,7 +548,8 @@ class PredicateResult:
     right_rows: int
     seed: list = field(default_factory=list)
     complete: bool = True              # False: a time/node limit stopped the search
-    exact: bool = True                 # False: figures from a sample (see `sample`)
+    exact: bool = True                 # False: searched on a sample (see `sample`); the
+                                       # figures are re-scored exactly, the optimum is likely
     sample: dict | None = None
     search: dict = field(default_factory=dict)   # nodes, prunings, seconds
     notes: list = field(default_factory=list)
@@ -948,7 +949,7 @@ def best_predicate(left, right, preference: str = "h5", *, seed_pair=None,
     return PredicateResult(
         preference=pref.name, predicate=names(best) if best is not None else None, stats=stats,
         considered=considered, scored=scored, left_rows=n_left, right_rows=n_right,
-        seed=names(seed), complete=state.complete, exact=True, sample=sample_info,
+        seed=names(seed), complete=state.complete, exact=not sampled, sample=sample_info,
         search=search, notes=notes, left_name=left_name, right_name=right_name,
         right_source=right_source, _left=full_left, _right=full_right)
 
