@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -513,6 +514,31 @@ class Engine:
                 f"The index {self.index.path} was deleted or moved while it was open. "
                 f"Rebuild it (`lakejoin index LAKE --out {self.index.path}`) or open "
                 f"another index.")
+
+    def best_predicate(self, df, other, preference: str = "h5", seed_pair=None, *,
+                       time_limit: float | None = 60.0, left_name: str = "df", **options):
+        """The join predicate (set of column pairs) between ``df`` and ``other`` that best fits
+        a result-set preference (join/schemaless.py): "h1" most rows matched, "h2" most
+        distinct keys, "h3" smallest outer join, "h4" most even keys, "h5" (default) balance of
+        coverage and strength. ``other`` is a DataFrame (pandas or Spark) or the name of a
+        lake table. ``seed_pair`` (left column, right column), e.g. the pair a search hit
+        found, restricts the search to predicates containing it. The search stops after
+        ``time_limit`` seconds with the best predicate so far (None: no limit); other options
+        (max_pairs, max_rows, rescore, ...) go to :func:`schemaless.best_predicate`.
+        """
+        from .join import schemaless
+        right_source = None
+        right_name = options.pop("right_name", "right")
+        if isinstance(other, (str, Path)):
+            name = str(other)
+            right_source = f"lakejoin_jupyter.open_index({str(self.path)!r}).table({name!r})"
+            stem = re.sub(r"\W+", "_", Path(name).stem).strip("_").lower()
+            right_name = stem if stem != left_name else "right"   # schemaless checks it is a name
+            other = self.table(name)
+        return schemaless.best_predicate(df, other, preference, seed_pair=seed_pair,
+                                         time_limit=time_limit, left_name=left_name,
+                                         right_name=right_name, right_source=right_source,
+                                         **options)
 
     def info(self) -> dict:
         m = self.index.manifest

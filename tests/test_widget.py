@@ -139,7 +139,10 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert f"not matched ({len(hit.unmatched):,})" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
-    assert list(w.action_buttons) == ["join"]     # one button per registered action
+    from lakejoin_jupyter.join.actions import ACTIONS
+    applicable = [a.name for a in sorted(ACTIONS.values(), key=lambda a: a.order)
+                  if a.applies(hit)]
+    assert list(w.action_buttons) == applicable and applicable[0] == "join"   # one per action
     assert set(w._action_controls["join"]) == {"how", "duplicates"}
 
     w.action_buttons["join"].click()
