@@ -25,13 +25,24 @@ def unload_ipython_extension(ipython):
     unload(ipython)
 
 
-def autojoin(left, right, left_on=None, right_on=None, **options):
-    """Auto-Join two DataFrames whose keys are formatted differently (thesis ch. 4): the
-    learned transformation, ``.explain()``, ``.join()``, ``.code()``. See
-    :func:`lakejoin_jupyter.join.autojoin.autojoin`; with an index, ``engine.autojoin``
-    also takes a lake table name."""
+def autojoin(df, column=None, other=None, other_column=None, **options):
+    """Auto-Join (thesis ch. 4): learn the transformation that makes ``df[column]`` equi-join
+    ``other[other_column]`` although the two are formatted differently; returns the
+    :class:`~lakejoin_jupyter.join.autojoin.AutoJoin` (``.explain()``, ``.join()``,
+    ``.code()``). Columns may be omitted (every column is tried, both directions), so
+    ``autojoin(df, other)`` works too. ``engine.autojoin`` also takes a lake table name."""
+    import pandas as pd
+
     from .join.autojoin import autojoin as run
-    return run(left, right, left_on, right_on, **options)
+    if isinstance(column, pd.DataFrame) and other is None:
+        column, other = None, column            # autojoin(df, other)
+    if other is None:
+        from .join.autojoin import AutoJoinInputError
+        raise AutoJoinInputError("autojoin needs the other table: autojoin(df, column, other, "
+                                 "other_column).")
+    options.setdefault("left_name", "df")
+    options.setdefault("right_name", "other")
+    return run(df, other, column, other_column, **options)
 
 
 def widget(engine=None, **kw):

@@ -317,3 +317,14 @@ def test_find_transformation_action(demo_engine):
     pd.testing.assert_frame_equal(ns["joined"], out.joined)
     miss = action.run(demo_engine, hit, pd.DataFrame({"state": ["qqqq", "zzzz", "xxxx"]}))
     assert not miss.ok and "No transformation" in miss.summary
+
+
+def test_package_level_function_takes_both_call_forms():
+    import lakejoin_jupyter as lj
+    people, mail = staff(seed=8)
+    a = lj.autojoin(people, "Name", mail, "email")
+    b = lj.autojoin(people, mail)
+    assert a.found and b.found and a.program == b.program
+    assert a.target_column == "email" and a.coverage == len(mail)
+    with pytest.raises(AutoJoinInputError, match="needs the other table"):
+        lj.autojoin(people, "Name")
