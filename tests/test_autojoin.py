@@ -245,9 +245,14 @@ def test_json_round_trip_joins_the_same():
 @pytest.fixture
 def ip():
     from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
     shell = InteractiveShell.instance()
     shell.run_line_magic("load_ext", "lakejoin_jupyter")
-    return shell
+    saved = SESSION.engine
+    SESSION.engine = None                    # no index open: lake table names are refused
+    yield shell
+    SESSION.engine = saved
 
 
 def test_lakejoin_autojoin_magic(ip, capsys):
