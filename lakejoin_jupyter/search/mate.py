@@ -1,0 +1,339 @@
+"""MATE: top-k tables joinable on a composite key (Esmailoghli et al., MATE §4, §6, Algorithm 1;
+notes/pexeso_mate.md B4, C2).
+
+Score (Eq. 1-2, set semantics, errata B6.1/B6.3): the number of *distinct* query key tuples
+that some row of the table holds in one injective mapping of the key columns to its
+columns, maximized over mappings. Duplicate query rows are one tuple (the engine passes
+distinct tuples); duplicate candidate rows count once; a column never serves two key
+columns (the reference code allows it, B4); query rows with a value the lake does not hold
+cannot join and count only in the denominator of the containment the engine reports.
+
+Algorithm (per query):
+
+1. initialization (§6.1): the initial column is the key column with the fewest distinct
+   values (cardinality heuristic), overridable (``initial_column``: a query column, or
+   "postings" for the column with the fewest PL items, which our index counts for free);
+   query super keys = OR of the XASH of the row's key values (index/mate_arrays.py keeps
+   every dictionary token's XASH, so index and query hash identically);
+2. fetch the PL items (row, column) of the initial column's values, group them by table and
+   visit tables by number of PL items L_t, descending;
+3. table rule 1 (§6.2.1): stop when L_t <= j_k (the k-th best score so far, once k tables
+   are held); table rule 2 (§6.2.2): skip the table when L_t - r_checked + r_passed <= j_k,
+   with r_passed the distinct rows that passed the row filter so far (B6.7: matches are
+   not known before verification, passing rows bound them). Both rules are sound because
+   j_t <= rows holding the initial value <= L_t;
+4. row filter (§6.3): a (PL item, query row) pair survives iff the query super key's bits
+   are all set in the row's super key; the most significant word, which holds the length
+   segment, is tested first and the other words only for the survivors (the short-circuit
+   of §5.3.4);
+5. calculateJ: the surviving rows are read from the row store; each pair yields the
+   injective mappings under which the row holds the whole key tuple; the table's score is
+   the largest number of distinct query rows over mappings (ties: smallest column tuple);
+6. the top-k heap keeps the best k (a table enters only with a strictly larger score than
+   the k-th, as rule 1's "<=" implies).
+
+Deviations: the per-PL-item loop of Algorithm 1 runs in vectorized blocks of ``CHUNK`` items
+and rule 2 is checked after each block and once more after the last (r_checked = L_t,
+which prunes tables where fewer rows passed than j_k needs, before verification); rule 2's
+bound is non-increasing over the items, so checking less often prunes the same tables and
+only filters a few more rows first. A containment threshold (``threshold``) raises the
+bound both rules compare against to ceil(threshold * |query rows|). SCR (§7.1.1), the
+paper's baseline, is the same algorithm with ``superkey=False``: every fetched row is
+verified.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+
+import numpy as np
+
+from ..errors import QueryError
+
+CHUNK = 4096      # PL items filtered per vectorized block (rule 2 is checked between blocks)
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of arange(s, s + n) for each (s, n)."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.cumsum(lengths) - lengths
+    return np.repeat(np.asarray(starts, dtype=np.int64) - offsets, lengths) + np.arange(total)
+
+
+def _distinct_sorted(a: np.ndarray) -> int:
+    return int(len(a) and 1 + np.count_nonzero(a[1:] != a[:-1]))
+
+
+def initial_column(ma, key_ids: np.ndarray, rule="cardinality") -> int:
+    """Index of the initial key column (§6.1)."""
+    m = key_ids.shape[1]
+    if rule == "cardinality":
+        sizes = [len(np.unique(key_ids[:, j])) for j in range(m)]
+    elif rule == "postings":
+        sizes = []
+        for j in range(m):
+            v = np.unique(key_ids[:, j])
+            sizes.append(int((ma.pl_indptr[v + 1] - ma.pl_indptr[v]).sum()))
+    else:
+        raise ValueError(f"unknown initial column rule {rule!r}")
+    return int(np.argmin(sizes))
+
+
+def row_filter(superkeys: np.ndarray, rows: np.ndarray, query_keys: np.ndarray) -> np.ndarray:
+    """Indices i where query_keys[i] is covered by superkeys[rows[i]] (§6.3), testing the
+    length-segment word first and the remaining words only on the survivors."""
+    words = superkeys.shape[1]
+    idx = np.arange(len(rows))
+    for w in range(words - 1, -1, -1):
+        if not len(idx):
+            break
+        q = query_keys[idx, w]
+        idx = idx[(q & ~superkeys[rows[idx], w]) == 0]
+    return idx
+
+
+def verify(ma, rows, init_cols, qrows, key_ids, j0, excluded=None):
+    """Exact check of (candidate row, initial column, query row) pairs against the row store.
+
+    Returns (mappings (n, m) int64, pair indices (n,)): one entry per pair and injective
+    mapping under which the row holds the query row's whole key tuple."""
+    m = key_ids.shape[1]
+    P = len(rows)
+    starts = ma.row_indptr[rows]
+    lens = ma.row_indptr[rows + 1] - starts
+    cell = _ranges(starts, lens)
+    owner = np.repeat(np.arange(P), lens)
+    ctok = ma.row_tokens[cell]
+    ccol = ma.row_columns[cell]
+    usable = ccol != init_cols[owner]
+    if excluded is not None:
+        usable &= ~excluded[ccol]
+    count = np.ones((P, m), dtype=np.int64)
+    hits = {}
+    for j in range(m):
+        if j == j0:
+            continue
+        h = usable & (ctok == key_ids[qrows[owner], j])
+        hits[j] = (owner[h], ccol[h])
+        count[:, j] = np.bincount(owner[h], minlength=P)
+    found = (count >= 1).all(axis=1)
+    single = found & (count == 1).all(axis=1)
+    mapping = np.zeros((P, m), dtype=np.int64)
+    mapping[:, j0] = init_cols
+    for j, (o, c) in hits.items():
+        sel = single[o]
+        mapping[o[sel], j] = c[sel]
+    others = [j for j in range(m) if j != j0]
+    for a, b in itertools.combinations(others, 2):
+        single &= mapping[:, a] != mapping[:, b]
+    maps, pairs = [mapping[single]], [np.flatnonzero(single)]
+    multi = np.flatnonzero(found & (count > 1).any(axis=1))
+    if len(multi):   # a key value in several columns of the row: enumerate the mappings
+        by_owner = {j: (o, c) for j, (o, c) in hits.items()}
+        extra_maps, extra_p = [], []
+        for p in multi.tolist():
+            choices = [[int(init_cols[p])] if j == j0 else
+                       by_owner[j][1][by_owner[j][0] == p].tolist() for j in range(m)]
+            for mp in itertools.product(*choices):
+                if len(set(mp)) == m:
+                    extra_maps.append(mp)
+                    extra_p.append(p)
+        if extra_maps:
+            maps.append(np.array(extra_maps, dtype=np.int64))
+            pairs.append(np.array(extra_p, dtype=np.int64))
+    return np.concatenate(maps), np.concatenate(pairs)
+
+
+def best_mapping(mappings: np.ndarray, qrows: np.ndarray) -> tuple[int, tuple | None]:
+    """(largest number of distinct query rows under one mapping, that mapping); ties go to
+    the smallest mapping."""
+    if not len(mappings):
+        return 0, None
+    uniq = np.unique(np.column_stack([mappings, qrows]), axis=0)
+    maps, counts = np.unique(uniq[:, :-1], axis=0, return_counts=True)
+    i = int(np.argmax(counts))       # first maximum = lexicographically smallest mapping
+    return int(counts[i]), tuple(int(c) for c in maps[i])
+
+
+def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
+           exclude=frozenset(), superkey: bool = True, initial="cardinality",
+           chunk: int = CHUNK):
+    """MATE top-k over MateArrays ``ma`` (see module docstring).
+
+    ``key_ids``: (n, m) distinct query key tuples as token ids, all present in the index.
+    Returns ([(table_id, score, mapping)], stats), best first (score, then table id)."""
+    key_ids = np.asarray(key_ids, dtype=np.int64)
+    if key_ids.ndim == 1:
+        key_ids = key_ids[:, None]
+    n, m = key_ids.shape
+    stats = dict(query_rows=n, tables_fetched=0, tables_visited=0, tables_verified=0,
+                 rule1_pruned=0, rule2_pruned=0, pl_items=0, pairs_fetched=0,
+                 pairs_passed=0, pairs_true=0, rows_fetched=0, rows_passed=0,
+                 rows_verified=0, rows_true=0, initial_column=None)
+    if n == 0:
+        return [], stats
+    j0 = initial if isinstance(initial, (int, np.integer)) else initial_column(ma, key_ids, initial)
+    stats["initial_column"] = int(j0)
+    skq = np.bitwise_or.reduce(ma.token_xash[key_ids], axis=1)          # (n, words)
+
+    order = np.argsort(key_ids[:, j0], kind="stable")
+    vals, vstart, vcount = np.unique(key_ids[order, j0], return_index=True, return_counts=True)
+    lo = ma.pl_indptr[vals]
+    lens = ma.pl_indptr[vals + 1] - lo
+    pos = _ranges(lo, lens)
+    item_val = np.repeat(np.arange(len(vals)), lens)
+    item_row = np.asarray(ma.pl_rows[pos], dtype=np.int64)
+    item_col = np.asarray(ma.pl_columns[pos], dtype=np.int64)
+    excluded = None
+    if exclude:
+        excluded = np.zeros(len(ma.column_table), dtype=bool)
+        excluded[list(exclude)] = True
+        keep = ~excluded[item_col]
+        item_val, item_row, item_col = item_val[keep], item_row[keep], item_col[keep]
+    item_table = ma.row_table[item_row]
+    o = np.lexsort((item_col, item_row, item_table))
+    item_val, item_row, item_col, item_table = item_val[o], item_row[o], item_col[o], item_table[o]
+    tables, tstart, tlen = np.unique(item_table, return_index=True, return_counts=True)
+    stats["tables_fetched"] = len(tables)
+    stats["pl_items"] = len(item_row)
+
+    heap: list = []          # (score, -table_id, mapping): the k best so far
+    for ti in np.lexsort((tables, -tlen)).tolist():
+        L = int(tlen[ti])
+        need = min_score
+        if k is not None and len(heap) >= k:
+            need = max(need, heap[0][0] + 1)
+        if L < need:                                                     # rule 1
+            stats["rule1_pruned"] = len(tables) - stats["tables_visited"]
+            break
+        stats["tables_visited"] += 1
+        s0 = int(tstart[ti])
+        stats["rows_fetched"] += _distinct_sorted(item_row[s0:s0 + L])
+        pr, pc, pq = [], [], []
+        passed, last_row, pruned = 0, -1, False
+        for a in range(s0, s0 + L, chunk):
+            b = min(a + chunk, s0 + L)
+            cnt = vcount[item_val[a:b]]
+            p_item = np.repeat(np.arange(a, b), cnt)
+            p_q = order[_ranges(vstart[item_val[a:b]], cnt)]
+            stats["pairs_fetched"] += len(p_item)
+            if superkey:
+                keep = row_filter(ma.superkeys, item_row[p_item], skq[p_q])
+                p_item, p_q = p_item[keep], p_q[keep]
+            stats["pairs_passed"] += len(p_item)
+            r = item_row[p_item]
+            if len(r):
+                passed += _distinct_sorted(r) - (r[0] == last_row)
+                last_row = r[-1]
+            pr.append(r)
+            pc.append(item_col[p_item])
+            pq.append(p_q)
+            if L - (b - s0) + passed < need:                             # rule 2
+                pruned = True
+                break
+        stats["rows_passed"] += passed
+        if pruned:
+            stats["rule2_pruned"] += 1
+            continue
+        pr, pc, pq = np.concatenate(pr), np.concatenate(pc), np.concatenate(pq)
+        stats["tables_verified"] += 1
+        stats["rows_verified"] += passed
+        maps, pidx = verify(ma, pr, pc, pq, key_ids, j0, excluded)
+        score, mapping = best_mapping(maps, pq[pidx])
+        true_pairs = np.unique(pidx)
+        stats["pairs_true"] += len(true_pairs)
+        stats["rows_true"] += _distinct_sorted(pr[true_pairs])
+        if score >= need:
+            entry = (score, -int(tables[ti]), mapping)
+            if k is not None and len(heap) >= k:
+                heapq.heapreplace(heap, entry)
+            else:
+                heapq.heappush(heap, entry)
+    best = sorted(heap, key=lambda e: (-e[0], -e[1]))
+    return [(-t, s, mp) for s, t, mp in best], stats
+
+
+# ------------------------------------------------------------------ engine method
+
+def query_key_ids(index, query, threshold=None):
+    """(key tuples as token ids of the rows whose every value the index holds, number of
+    query rows, smallest score a threshold admits). Each key column's tokens are looked up
+    in the index dictionary separately."""
+    rows = query.rows if query.rows is not None else [(t,) for t in query.tokens]
+    m = len(query.columns)
+    ids = np.empty((len(rows), m), dtype=np.int64)
+    for j in range(m):
+        col = [r[j] for r in rows]
+        distinct = sorted(set(col))
+        found = dict(zip(distinct, index.lookup(distinct).tolist()))
+        ids[:, j] = [found[t] for t in col]
+    key_ids = ids[(ids >= 0).all(axis=1)] if len(ids) else ids
+    min_score = 1
+    if threshold is not None:
+        min_score = max(1, math.ceil(threshold * len(rows) - 1e-9))
+    return key_ids, len(rows), min_score
+
+
+def result_candidates(index, query, results, stats=None):
+    """Engine candidates from [(table_id, score, mapping)]; column_ids follow the query's
+    column order."""
+    from .registry import Candidate
+    names = index.columns["name"].tolist()
+    out = []
+    for table_id, score, mapping in results:
+        details = {"mapping": {str(q): names[c] for q, c in zip(query.columns, mapping)}}
+        if stats is not None:
+            details["initial_column"] = stats.get("initial_column_name")
+        out.append(Candidate(column_ids=tuple(int(c) for c in mapping), score=float(score),
+                             overlap=int(score), exact=True, details=details))
+    return out
+
+
+def _run(index, query, params):
+    from ..index.mate_arrays import load
+
+    ma = load(index)
+    key_ids, n_rows, min_score = query_key_ids(index, query, params.threshold)
+    opts = dict(params.options)
+    unknown = set(opts) - {"initial_column", "superkey"}
+    if unknown:
+        raise QueryError(f"Unknown option(s) {sorted(unknown)} for method 'mate'; it takes "
+                         f"initial_column (a query column, 'cardinality' or 'postings') "
+                         f"and superkey (True/False).")
+    initial = opts.get("initial_column", "cardinality")
+    if initial not in ("cardinality", "postings"):
+        if initial not in query.columns:
+            raise QueryError(f"initial_column {initial!r} is not a query column "
+                             f"{list(query.columns)}, 'cardinality' or 'postings'.")
+        initial = list(query.columns).index(initial)
+    results, stats = search(ma, key_ids, params.k, min_score=min_score,
+                            exclude=frozenset(query.exclude),
+                            superkey=bool(opts.get("superkey", True)), initial=initial)
+    if stats["initial_column"] is not None:
+        stats["initial_column_name"] = str(query.columns[stats["initial_column"]])
+    stats["query_rows_total"] = n_rows
+    stats["xash_bits"] = ma.spec.bits
+    return result_candidates(index, query, results, stats), stats
+
+
+def _register():
+    from .registry import ParamSpec, SearchMethod, register_method
+    register_method(SearchMethod(
+        name="mate", label="Exact multi-column top-k (MATE)", kind="exact", run=_run,
+        requires=("mate",), multi_column=True, single_column=False, priority=10,
+        score_name="key tuples",
+        description="Tables joinable on the whole composite key, ranked by distinct key "
+                    "tuples shared, with the column mapping (MATE, XASH super keys).",
+        params=(ParamSpec("initial_column", "Initial column", kind="choice",
+                          default="cardinality", choices=("cardinality", "postings"),
+                          help="Key column whose values fetch the candidates: fewest "
+                               "distinct values (paper) or fewest postings."),
+                ParamSpec("superkey", "Super-key row filter", kind="bool", default=True,
+                          help="Off: verify every fetched row (the SCR baseline)."))))
+
+
+_register()
