@@ -3,15 +3,14 @@
 
 1. XASH of every distinct token (the dictionary), in a pandas UDF on the executors; a
    value is hashed once however many cells hold it (D2.2);
-2. cells -> (table id, row id, column id, token id);
+2. cells -> (table id, row id, column id, token id, XASH words), one join on the token;
 3. row super keys: ``groupBy(table, row).agg(bit_or(w0), bit_or(w1), ...)`` over the
    cells' XASH words (64-bit halves for 128 bits, 8 words for 512; unsigned words travel
    as Spark longs, bit for bit);
-4. dense row numbers (rank within the table by row id + the table's offset) and the cells
-   keyed by them;
-5. finishing step (driver, vectorized numpy, like build/postings.py): the arrays of
-   index/mate_arrays.py, written as .npy for memory mapping. The intermediate Parquet is
-   removed (the arrays hold everything the search reads).
+4. finishing step (driver, vectorized numpy, like build/postings.py): cells sorted by
+   (table, row, column), rows numbered densely in that order, postings sorted by token;
+   the arrays of index/mate_arrays.py are written as .npy for memory mapping and the
+   intermediate Parquet is removed (the arrays hold everything the search reads).
 
 The super keys are stored per row, not per PL item: the layout §7.1 describes as the
 space-efficient one (a row's key is gathered by row number at query time, an array
@@ -37,7 +36,7 @@ def _xash_batches(spec: XashSpec):
     def run(batches):
         for pdf in batches:
             words = xash_words(pdf["token"].tolist(), spec).view(np.int64)
-            out = {"token_id": pdf["token_id"].astype("int32")}
+            out = {"token_id": pdf["token_id"].astype("int32"), "token": pdf["token"]}
             for w in range(spec.words):
                 out[f"w{w}"] = words[:, w]
             yield pd.DataFrame(out)
@@ -46,7 +45,6 @@ def _xash_batches(spec: XashSpec):
 
 def build(ctx) -> dict:
     from pyspark import StorageLevel
-    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     t0 = time.time()
@@ -55,7 +53,7 @@ def build(ctx) -> dict:
     words = [f"w{i}" for i in range(spec.words)]
 
     prog.step("MATE: XASH of every value")
-    schema = "token_id int, " + ", ".join(f"{c} long" for c in words)
+    schema = "token_id int, token string, " + ", ".join(f"{c} long" for c in words)
     (ctx.dictionary.select("token_id", "token").mapInPandas(_xash_batches(spec), schema)
      .write.parquet(w.uri("mate/token_xash.parquet")))
     token_xash = spark.read.parquet(w.uri("mate/token_xash.parquet"))
@@ -64,36 +62,22 @@ def build(ctx) -> dict:
     column_table = spark.createDataFrame(
         ctx.columns[["column_id", "table_id"]].astype("int32"), "column_id int, table_id int")
     cells = (ctx.cells.where(F.col("token").isNotNull())
-             .join(ctx.dictionary.select("token", "token_id"), "token")
+             .join(token_xash, "token")
              .join(F.broadcast(column_table), "column_id")
-             .select("table_id", "row_id", "column_id", "token_id")
+             .select("table_id", "row_id", "column_id", "token_id", *words)
              .persist(StorageLevel.MEMORY_AND_DISK))
     try:
-        keys = (cells.join(token_xash, "token_id").groupBy("table_id", "row_id")
-                .agg(*[F.bit_or(c).alias(c) for c in words]))
-        keys.write.parquet(w.uri("mate/keys.parquet"))
-        keys = spark.read.parquet(w.uri("mate/keys.parquet"))
-        counts = keys.groupBy("table_id").count().toPandas().sort_values("table_id")
-        offsets = spark.createDataFrame(pd.DataFrame({
-            "table_id": counts["table_id"].astype("int32"),
-            "offset": (counts["count"].cumsum() - counts["count"]).astype("int64")}),
-            "table_id int, offset long")
-        rank = F.row_number().over(Window.partitionBy("table_id").orderBy("row_id")) - 1
-        (keys.join(F.broadcast(offsets), "table_id")
-         .select((F.col("offset") + rank).alias("row"), "table_id", "row_id", *words)
-         .write.parquet(w.uri("mate/rows.parquet")))
-        rows = spark.read.parquet(w.uri("mate/rows.parquet"))
-
+        (cells.groupBy("table_id", "row_id").agg(*[F.bit_or(c).alias(c) for c in words])
+         .write.parquet(w.uri("mate/keys.parquet")))
         prog.step("MATE: postings and row store")
-        (cells.join(rows.select("table_id", "row_id", "row"), ["table_id", "row_id"])
-         .select("row", "column_id", "token_id")
+        (cells.select("table_id", "row_id", "column_id", "token_id")
          .write.parquet(w.uri("mate/cells.parquet")))
     finally:
         cells.unpersist()
 
     prog.step("MATE: writing arrays")
     counts = _finish(w, spec, ctx.n_tokens)
-    for part in ("token_xash", "keys", "rows", "cells"):
+    for part in ("token_xash", "keys", "cells"):
         shutil.rmtree(w.path(f"mate/{part}.parquet"), ignore_errors=True)
     nbytes = sum(w.path(rel).stat().st_size for rel in FILES.values())
     return {"xash": spec.manifest(), **counts, "bytes": int(nbytes),
@@ -106,6 +90,8 @@ def _read(w, rel, columns):
 
 
 def _finish(w, spec: XashSpec, n_tokens: int) -> dict:
+    """The .npy arrays from the Parquet the Spark jobs wrote. Rows are numbered densely in
+    (table id, row id) order: the rank of a cell's row among the sorted distinct rows."""
     words = [f"w{i}" for i in range(spec.words)]
 
     t = _read(w, "mate/token_xash.parquet", ["token_id"] + words)
@@ -115,36 +101,43 @@ def _finish(w, spec: XashSpec, n_tokens: int) -> dict:
         token_xash[tid, i] = t.column(c).to_numpy().view(np.uint64)
     w.save_npy(FILES["token_xash"], token_xash)
 
-    t = _read(w, "mate/rows.parquet", ["row", "table_id", "row_id"] + words)
-    row = t.column("row").to_numpy()
-    n_rows = len(row)
-    order = np.argsort(row, kind="stable")
-    if n_rows and not np.array_equal(row[order], np.arange(n_rows)):
-        raise RuntimeError("MATE row numbers are not dense 0..n-1 (build bug)")
+    t = _read(w, "mate/keys.parquet", ["table_id", "row_id"] + words)
+    key_table = t.column("table_id").to_numpy().astype(np.int32)
+    key_row = t.column("row_id").to_numpy().astype(np.int64)
+    order = np.lexsort((key_row, key_table))
+    key_table, key_row = key_table[order], key_row[order]
+    n_rows = len(order)
     superkeys = np.empty((n_rows, spec.words), dtype=np.uint64)
     for i, c in enumerate(words):
         superkeys[:, i] = t.column(c).to_numpy().view(np.uint64)[order]
     w.save_npy(FILES["superkeys"], superkeys)
-    w.save_npy(FILES["row_table"], t.column("table_id").to_numpy()[order].astype(np.int32))
-    w.save_npy(FILES["row_ids"], t.column("row_id").to_numpy()[order].astype(np.int64))
+    w.save_npy(FILES["row_table"], key_table)
+    w.save_npy(FILES["row_ids"], key_row)
     del superkeys, t
 
-    t = _read(w, "mate/cells.parquet", ["row", "column_id", "token_id"])
-    row = t.column("row").to_numpy().astype(np.int64)
+    t = _read(w, "mate/cells.parquet", ["table_id", "row_id", "column_id", "token_id"])
+    table = t.column("table_id").to_numpy().astype(np.int32)
+    rid = t.column("row_id").to_numpy().astype(np.int64)
     col = t.column("column_id").to_numpy().astype(np.int32)
     tok = t.column("token_id").to_numpy().astype(np.int32)
-    row_dtype = np.int32 if n_rows < 2 ** 31 else np.int64
-    order = np.lexsort((col, row))
+    del t
+    order = np.lexsort((col, rid, table))
+    table, rid, col, tok = table[order], rid[order], col[order], tok[order]
+    new_row = np.ones(len(rid), dtype=bool)
+    new_row[1:] = (rid[1:] != rid[:-1]) | (table[1:] != table[:-1])
+    row = np.cumsum(new_row) - 1
+    if not (np.array_equal(table[new_row], key_table) and np.array_equal(rid[new_row], key_row)):
+        raise RuntimeError("MATE cells and row super keys disagree on the rows (build bug)")
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(np.bincount(row, minlength=n_rows), out=indptr[1:])
     w.save_npy(FILES["row_indptr"], indptr)
-    w.save_npy(FILES["row_columns"], col[order])
-    w.save_npy(FILES["row_tokens"], tok[order])
+    w.save_npy(FILES["row_columns"], col)
+    w.save_npy(FILES["row_tokens"], tok)
     order = np.lexsort((col, row, tok))
     indptr = np.zeros(n_tokens + 1, dtype=np.int64)
     np.cumsum(np.bincount(tok, minlength=n_tokens), out=indptr[1:])
     w.save_npy(FILES["pl_indptr"], indptr)
-    w.save_npy(FILES["pl_rows"], row[order].astype(row_dtype))
+    w.save_npy(FILES["pl_rows"], row[order].astype(np.int32 if n_rows < 2 ** 31 else np.int64))
     w.save_npy(FILES["pl_columns"], col[order])
     return {"rows": int(n_rows), "cells": int(len(row))}
 

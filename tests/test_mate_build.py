@@ -1,0 +1,128 @@
+"""The Spark "mate" component against the pure-Python reference builder, and MATE through the
+engine against the n-ary oracle, on a small written lake (512-bit super keys)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.index.mate_arrays import build_reference, load
+from lakejoin_jupyter.lake.normalize import normalize_many
+from lakejoin_jupyter.lake.read import TableInfo, read_table
+from lakejoin_jupyter.search import bruteforce_nary as oracle
+from lakejoin_jupyter.search.xash import XashSpec
+
+from conftest import write_lake
+
+pytestmark = pytest.mark.spark
+
+CITIES = pd.DataFrame({
+    "city": ["Springfield", "Springfield", "Portland", "Portland", "Salem", "Salem", None, "-",
+             "Springfield"],
+    "state": ["IL", "MO", "OR", "ME", "OR", "MA", None, "OR", "IL"],   # last row: a duplicate
+    "pop": ["116250", "169176", "652503", "68408", "175535", "44480", None, "1", "116250"],
+})
+STORES = pd.DataFrame({      # the key in the other column order, formatted differently
+    "st": ["il", " MO ", "or", "OR", "ma", "wa"],
+    "town": ["springfield", "SPRINGFIELD", "portland", "salem", "salem", "springfield"],
+    "store": ["a", "b", "c", "d", "e", "f"],
+})
+PEOPLE = pd.DataFrame({      # the same value in two columns of a row
+    "name": ["Ann", "Bob", "Salem"],
+    "home": ["Salem", "Portland", "Salem"],
+    "work": ["OR", "OR", "OR"],
+})
+LAKE = {"cities.csv": CITIES, "stores.parquet": STORES, "people.jsonl": PEOPLE,
+        "single.csv": pd.DataFrame({"state": ["OR", "IL"]})}
+
+
+@pytest.fixture(scope="module")
+def mate_engine(spark, tmp_path_factory):
+    from lakejoin_jupyter import build_index
+    root = write_lake(tmp_path_factory.mktemp("matelake") / "lake", LAKE)
+    out = tmp_path_factory.mktemp("mateidx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False, components=["mate"],
+                       mate_bits=512)
+
+
+def python_tables(index):
+    """(table ids, tables as rows of tokens), read and normalized without Spark."""
+    ids, tables = [], []
+    for _, t in index.tables.sort_values("table_id").iterrows():
+        if t["status"] != "indexed":
+            continue
+        df = read_table(TableInfo.from_json(t["info"]))
+        cols = [normalize_many(df[c].tolist()) for c in df.columns]
+        ids.append(int(t["table_id"]))
+        tables.append([list(r) for r in zip(*cols)])
+    return ids, tables
+
+
+def test_spark_mate_arrays_equal_reference(mate_engine):
+    ix = mate_engine.index
+    ids, tables = python_tables(ix)
+    token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
+    ref = build_reference(tables, token_id, ix.n_tokens, XashSpec(512), table_ids=ids)
+    ma = load(ix)
+    assert ma.spec == XashSpec(512) and ma.superkeys.shape[1] == 8
+    assert ma.equals(ref)
+    section = ix.manifest["components"]["mate"]
+    assert section["xash"]["variant"] == "reference" and section["xash"]["bits"] == 512
+    assert section["rows"] == ref.n_rows and section["cells"] == len(ref.row_tokens)
+
+
+def oracle_topk(ix, query_rows, k, exclude=frozenset()):
+    ids, tables = python_tables(ix)
+    token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
+    keys = np.array([[token_id[v] for v in r] for r in query_rows if all(v in token_id for v in r)],
+                    dtype=np.int64).reshape(-1, len(query_rows[0]))
+    first, mats = 0, []
+    for tid, rows in zip(ids, tables):
+        mats.append((tid, first, np.array([[token_id.get(v, -1) if v else -1 for v in r]
+                                           for r in rows], dtype=np.int64)))
+        first += len(rows[0])
+    return oracle.topk(oracle.joinability(mats, keys, exclude), k)
+
+
+def test_engine_multi_column_search_equals_oracle(mate_engine):
+    q = pd.DataFrame({"city": ["Springfield", "springfield ", "Salem", "Portland", "Salem", "Nowhere"],
+                      "state": ["IL", "MO", "OR", "OR", "OR", "XX"]})
+    res = mate_engine.search(q, ["city", "state"], k=10)
+    assert res.method == "mate"
+    want = oracle_topk(mate_engine.index, sorted(set(res.query.rows)), 10)
+    assert [(h.table_id, h.overlap, h.column_ids) for h in res] == \
+        [(w.table_id, w.score, w.mapping) for w in want]
+    by_table = {h.table: h for h in res}
+    assert by_table["cities"].overlap == 4 and by_table["cities"].containment == 4 / 5
+    assert by_table["cities"].mapping == {"city": "city", "state": "state"}
+    assert by_table["stores"].mapping == {"city": "town", "state": "st"}
+    assert by_table["stores"].overlap == 4
+    # (salem, or) in two rows counts once; "salem" is in two columns of a row: the mapping
+    # (home, work) also holds (portland, or), (name, work) only (salem, or)
+    assert by_table["people"].overlap == 2
+    assert by_table["people"].mapping == {"city": "home", "state": "work"}
+    assert "mapping" in res.to_pandas().columns
+    brute = mate_engine.search(q, ["city", "state"], k=10, method="bruteforce_nary")
+    assert [(h.table_id, h.overlap, h.column_ids) for h in brute] == \
+        [(h.table_id, h.overlap, h.column_ids) for h in res]
+    top1 = mate_engine.search(q, ["city", "state"], k=1)
+    assert [h.overlap for h in top1] == [want[0].score]
+    scr = mate_engine.search(q, ["city", "state"], k=10, superkey=False)
+    assert [(h.table_id, h.overlap) for h in scr] == [(h.table_id, h.overlap) for h in res]
+    assert res.stats["pairs_passed"] < scr.stats["pairs_passed"]
+
+
+def test_lake_table_query_excludes_its_own_columns(mate_engine):
+    res = mate_engine.search("cities", ["city", "state"], k=5)
+    ix = mate_engine.index
+    tid = int(ix.tables.set_index("name").loc["cities", "table_id"])
+    own = set(ix.columns[ix.columns["table_id"] == tid]["column_id"])
+    assert all(not own & set(h.column_ids) for h in res)
+    assert {h.table for h in res} == {"stores", "people"}
+
+
+def test_bad_options_are_clear(mate_engine):
+    from lakejoin_jupyter.errors import QueryError
+    q = pd.DataFrame({"city": ["Salem"], "state": ["OR"]})
+    with pytest.raises(QueryError, match="initial_column 'town'"):
+        mate_engine.search(q, ["city", "state"], initial_column="town")
+    with pytest.raises(QueryError, match="Unknown option"):
+        mate_engine.search(q, ["city", "state"], tau=0.3)
