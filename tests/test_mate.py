@@ -106,7 +106,7 @@ def test_super_key_never_drops_a_joinable_row(row, data, spec):
     key = data.draw(st.lists(st.sampled_from(row), min_size=1, max_size=len(row)))
     sk_row = np.bitwise_or.reduce(xash_words(row, spec), axis=0)
     sk_q = np.bitwise_or.reduce(xash_words(key, spec), axis=0)
-    assert list(mate.row_filter(sk_row[None, :], np.array([0]), sk_q[None, :])) == [0]
+    assert list(mate.row_filter(sk_row[None, :], np.array([0]), sk_q[None, :], np.array([0]))) == [0]
 
 
 def test_super_key_never_drops_a_joinable_row_many_rows():
@@ -130,9 +130,10 @@ def test_super_key_never_drops_a_joinable_row_many_rows():
             use = (j < n_key)[:, None]
             key_sk |= np.where(use, vx[flat[key_pos[:, j]]], np.uint64(0))
             rand_sk |= np.where(use, vx[rng.integers(0, len(vocab), n)], np.uint64(0))
-        assert len(mate.row_filter(rows_sk, np.arange(n), key_sk)) == n
+        everyone = np.arange(n)
+        assert len(mate.row_filter(rows_sk, everyone, key_sk, everyone)) == n
         # keys of random values are mostly filtered out (the filter is not vacuous)
-        fp = len(mate.row_filter(rows_sk, np.arange(n), rand_sk)) / n
+        fp = len(mate.row_filter(rows_sk, everyone, rand_sk, everyone)) / n
         assert fp < (0.03 if spec.bits == 128 else 0.005), (spec.bits, fp)
 
 
@@ -197,10 +198,15 @@ def check_against_oracle(ma, matrices, keys, k, **kw):
     truth = {s.table_id: s for s in oracle.joinability(matrices, keys, exclude)}
     want = oracle.topk(list(truth.values()), k, min_score)
     got, stats = mate.search(ma, keys, k, min_score=min_score, **kw)
-    assert [s for _, s, _ in got] == [w.score for w in want]
-    for table, score, mapping in got:       # each hit is that table's exact score and mapping
+    assert [r[1] for r in got] == [w.score for w in want]
+    for table, score, mapping, matched in got:   # each hit: that table's score and mapping
         assert (truth[table].score, truth[table].mapping) == (score, mapping)
-    return got, stats
+        assert len(matched) == score == len(set(matched.tolist()))
+        cols = [c - next(f for t, f, _ in matrices if t == table) for c in mapping]
+        mat = next(mt for t, _, mt in matrices if t == table)
+        held = set(map(tuple, mat[:, cols].tolist()))
+        assert all(tuple(keys[i]) in held for i in matched.tolist())
+    return [r[:3] for r in got], stats
 
 
 @settings(max_examples=150, deadline=None)

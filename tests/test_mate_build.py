@@ -100,6 +100,11 @@ def test_engine_multi_column_search_equals_oracle(mate_engine):
     assert by_table["people"].overlap == 2
     assert by_table["people"].mapping == {"city": "home", "state": "work"}
     assert "mapping" in res.to_pandas().columns
+    assert "city \u2192 town, state \u2192 st" in res._repr_html_()
+    assert "5 distinct key tuples" in res._repr_html_()
+    assert sorted(by_table["stores"].details["matched_keys"]) == [
+        ("portland", "or"), ("salem", "or"), ("springfield", "il"), ("springfield", "mo")]
+    assert by_table["stores"].matches == ["Portland", "Salem", "Springfield"]
     brute = mate_engine.search(q, ["city", "state"], k=10, method="bruteforce_nary")
     assert [(h.table_id, h.overlap, h.column_ids) for h in brute] == \
         [(h.table_id, h.overlap, h.column_ids) for h in res]

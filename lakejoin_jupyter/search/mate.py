@@ -33,10 +33,10 @@ Algorithm (per query):
    the k-th, as rule 1's "<=" implies).
 
 Deviations: the per-PL-item loop of Algorithm 1 runs in vectorized blocks of ``CHUNK`` items
-and rule 2 is checked after each block and once more after the last (r_checked = L_t,
-which prunes tables where fewer rows passed than j_k needs, before verification); rule 2's
-bound is non-increasing over the items, so checking less often prunes the same tables and
-only filters a few more rows first. A containment threshold (``threshold``) raises the
+and rule 2 is checked after each block, the last check coming after the last item
+(r_checked = L_t: too few rows passed, so the table is not verified). Rule 2's bound never
+increases from one item to the next, so this prunes every table the per-item check prunes
+(plus those the final check catches); it only filters a few more rows before pruning. A containment threshold (``threshold``) raises the
 bound both rules compare against to ceil(threshold * |query rows|). SCR (§7.1.1), the
 paper's baseline, is the same algorithm with ``superkey=False``: every fetched row is
 verified.
@@ -83,16 +83,19 @@ def initial_column(ma, key_ids: np.ndarray, rule="cardinality") -> int:
     return int(np.argmin(sizes))
 
 
-def row_filter(superkeys: np.ndarray, rows: np.ndarray, query_keys: np.ndarray) -> np.ndarray:
-    """Indices i where query_keys[i] is covered by superkeys[rows[i]] (§6.3), testing the
-    length-segment word first and the remaining words only on the survivors."""
-    words = superkeys.shape[1]
-    idx = np.arange(len(rows))
-    for w in range(words - 1, -1, -1):
+def row_filter(row_keys: np.ndarray, pair_rows: np.ndarray, query_keys: np.ndarray,
+               pair_queries: np.ndarray) -> np.ndarray:
+    """Indices i of the pairs whose query key query_keys[pair_queries[i]] is covered by the
+    row key row_keys[pair_rows[i]] (§6.3); the most significant word, which holds the
+    length segment, is tested first and the other words only on the survivors."""
+    words = row_keys.shape[1]
+    w = words - 1
+    idx = np.flatnonzero((query_keys[pair_queries, w] & ~row_keys[pair_rows, w]) == 0)
+    for w in range(words - 2, -1, -1):
         if not len(idx):
             break
-        q = query_keys[idx, w]
-        idx = idx[(q & ~superkeys[rows[idx], w]) == 0]
+        keep = (query_keys[pair_queries[idx], w] & ~row_keys[pair_rows[idx], w]) == 0
+        idx = idx[keep]
     return idx
 
 
@@ -148,15 +151,28 @@ def verify(ma, rows, init_cols, qrows, key_ids, j0, excluded=None):
     return np.concatenate(maps), np.concatenate(pairs)
 
 
-def best_mapping(mappings: np.ndarray, qrows: np.ndarray) -> tuple[int, tuple | None]:
-    """(largest number of distinct query rows under one mapping, that mapping); ties go to
-    the smallest mapping."""
+def best_mapping(mappings: np.ndarray, qrows: np.ndarray):
+    """(largest number of distinct query rows under one mapping, that mapping, those query
+    rows); ties go to the smallest mapping."""
     if not len(mappings):
-        return 0, None
-    uniq = np.unique(np.column_stack([mappings, qrows]), axis=0)
-    maps, counts = np.unique(uniq[:, :-1], axis=0, return_counts=True)
-    i = int(np.argmax(counts))       # first maximum = lexicographically smallest mapping
-    return int(counts[i]), tuple(int(c) for c in maps[i])
+        return 0, None, np.zeros(0, dtype=np.int64)
+    m = mappings.shape[1]
+    base = int(mappings.min())
+    width = int(mappings.max()) - base + 1
+    # one integer per mapping, ordered like the mapping tuples (columns of one table)
+    code = np.zeros(len(mappings), dtype=np.int64)
+    for j in range(m):
+        code = code * width + (mappings[:, j] - base)
+    n_q = int(qrows.max()) + 1
+    pair = np.unique(code * n_q + qrows)               # distinct (mapping, query row)
+    codes, first, counts = np.unique(pair // n_q, return_index=True, return_counts=True)
+    i = int(np.argmax(counts))                         # first maximum = smallest mapping
+    best = int(codes[i])
+    mapping = []
+    for _ in range(m):
+        best, c = divmod(best, width)
+        mapping.append(c + base)
+    return int(counts[i]), tuple(reversed(mapping)), pair[first[i]:first[i] + counts[i]] % n_q
 
 
 def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
@@ -165,7 +181,8 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
     """MATE top-k over MateArrays ``ma`` (see module docstring).
 
     ``key_ids``: (n, m) distinct query key tuples as token ids, all present in the index.
-    Returns ([(table_id, score, mapping)], stats), best first (score, then table id)."""
+    Returns ([(table_id, score, mapping, matched query rows)], stats), best first (score,
+    then table id); the matched query rows are indices into ``key_ids``."""
     key_ids = np.asarray(key_ids, dtype=np.int64)
     if key_ids.ndim == 1:
         key_ids = key_ids[:, None]
@@ -178,10 +195,10 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
         return [], stats
     j0 = initial if isinstance(initial, (int, np.integer)) else initial_column(ma, key_ids, initial)
     stats["initial_column"] = int(j0)
-    skq = np.bitwise_or.reduce(ma.token_xash[key_ids], axis=1)          # (n, words)
-
     order = np.argsort(key_ids[:, j0], kind="stable")
     vals, vstart, vcount = np.unique(key_ids[order, j0], return_index=True, return_counts=True)
+    # query super keys, in the order of the initial column's values (§6.1)
+    skq = np.bitwise_or.reduce(ma.token_xash[key_ids[order]], axis=1)    # (n, words)
     lo = ma.pl_indptr[vals]
     lens = ma.pl_indptr[vals + 1] - lo
     pos = _ranges(lo, lens)
@@ -201,7 +218,7 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
     stats["tables_fetched"] = len(tables)
     stats["pl_items"] = len(item_row)
 
-    heap: list = []          # (score, -table_id, mapping): the k best so far
+    heap: list = []          # (score, -table_id, mapping, matched rows): the k best so far
     for ti in np.lexsort((tables, -tlen)).tolist():
         L = int(tlen[ti])
         need = min_score
@@ -218,12 +235,14 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
         for a in range(s0, s0 + L, chunk):
             b = min(a + chunk, s0 + L)
             cnt = vcount[item_val[a:b]]
-            p_item = np.repeat(np.arange(a, b), cnt)
-            p_q = order[_ranges(vstart[item_val[a:b]], cnt)]
+            p_item = np.repeat(np.arange(b - a), cnt)      # pairs (item, query row)
+            p_q = _ranges(vstart[item_val[a:b]], cnt)      # query rows as positions in order
             stats["pairs_fetched"] += len(p_item)
             if superkey:
-                keep = row_filter(ma.superkeys, item_row[p_item], skq[p_q])
+                keep = row_filter(ma.superkeys[item_row[a:b]], p_item, skq, p_q)
                 p_item, p_q = p_item[keep], p_q[keep]
+            p_item += a
+            p_q = order[p_q]
             stats["pairs_passed"] += len(p_item)
             r = item_row[p_item]
             if len(r):
@@ -243,18 +262,18 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
         stats["tables_verified"] += 1
         stats["rows_verified"] += passed
         maps, pidx = verify(ma, pr, pc, pq, key_ids, j0, excluded)
-        score, mapping = best_mapping(maps, pq[pidx])
+        score, mapping, matched = best_mapping(maps, pq[pidx])
         true_pairs = np.unique(pidx)
         stats["pairs_true"] += len(true_pairs)
         stats["rows_true"] += _distinct_sorted(pr[true_pairs])
         if score >= need:
-            entry = (score, -int(tables[ti]), mapping)
+            entry = (score, -int(tables[ti]), mapping, matched)
             if k is not None and len(heap) >= k:
                 heapq.heapreplace(heap, entry)
             else:
                 heapq.heappush(heap, entry)
     best = sorted(heap, key=lambda e: (-e[0], -e[1]))
-    return [(-t, s, mp) for s, t, mp in best], stats
+    return [(-t, s, mp, qr) for s, t, mp, qr in best], stats
 
 
 # ------------------------------------------------------------------ engine method
@@ -278,14 +297,22 @@ def query_key_ids(index, query, threshold=None):
     return key_ids, len(rows), min_score
 
 
-def result_candidates(index, query, results, stats=None):
-    """Engine candidates from [(table_id, score, mapping)]; column_ids follow the query's
-    column order."""
+def result_candidates(index, query, results, key_ids=None, stats=None):
+    """Engine candidates from [(table_id, score, mapping[, matched query rows])];
+    column_ids follow the query's column order. With ``key_ids``, details["matched_keys"]
+    holds the matched key tuples (tokens) and details["matched_tokens"] their values in
+    the first query column (what Hit.matches shows)."""
     from .registry import Candidate
     names = index.columns["name"].tolist()
     out = []
-    for table_id, score, mapping in results:
+    for table_id, score, mapping, *rest in results:
         details = {"mapping": {str(q): names[c] for q, c in zip(query.columns, mapping)}}
+        if rest and key_ids is not None:
+            keys = key_ids[rest[0]]
+            text = index.token_text(np.unique(keys))
+            lookup = dict(zip(np.unique(keys).tolist(), text))
+            details["matched_keys"] = [tuple(lookup[t] for t in row) for row in keys.tolist()]
+            details["matched_tokens"] = sorted({row[0] for row in details["matched_keys"]})
         if stats is not None:
             details["initial_column"] = stats.get("initial_column_name")
         out.append(Candidate(column_ids=tuple(int(c) for c in mapping), score=float(score),
@@ -317,7 +344,7 @@ def _run(index, query, params):
         stats["initial_column_name"] = str(query.columns[stats["initial_column"]])
     stats["query_rows_total"] = n_rows
     stats["xash_bits"] = ma.spec.bits
-    return result_candidates(index, query, results, stats), stats
+    return result_candidates(index, query, results, key_ids, stats), stats
 
 
 def _register():
