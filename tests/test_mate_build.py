@@ -1,5 +1,6 @@
 """The Spark "mate" component against the pure-Python reference builder, and MATE through the
-engine against the n-ary oracle, on a small written lake (512-bit super keys)."""
+engine against the n-ary oracle: on a small written lake (512-bit super keys) and on the
+packaged demo lake (the default 128 bits)."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -69,8 +70,23 @@ def test_spark_mate_arrays_equal_reference(mate_engine):
     assert section["rows"] == ref.n_rows and section["cells"] == len(ref.row_tokens)
 
 
-def oracle_topk(ix, query_rows, k, exclude=frozenset()):
+def test_demo_index_mate_equals_reference_and_oracle(demo_engine):
+    ix = demo_engine.index
     ids, tables = python_tables(ix)
+    token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
+    assert load(ix).equals(build_reference(tables, token_id, ix.n_tokens, XashSpec(128), ids))
+    res = demo_engine.search("reference/gdp", ["Country Code", "Year"], k=3)
+    assert res.method == "mate"
+    want = oracle_topk(ix, sorted(set(res.query.rows)), 3, frozenset(res.query.exclude),
+                       (ids, tables))
+    assert [(h.table_id, h.overlap, h.column_ids) for h in res] == \
+        [(w.table_id, w.score, w.mapping) for w in want]
+    assert res[0].table == "reference/population" and res[0].overlap > 10000
+    assert res[0].mapping == {"Country Code": "Country Code", "Year": "Year"}
+
+
+def oracle_topk(ix, query_rows, k, exclude=frozenset(), read=None):
+    ids, tables = read or python_tables(ix)
     token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
     keys = np.array([[token_id[v] for v in r] for r in query_rows if all(v in token_id for v in r)],
                     dtype=np.int64).reshape(-1, len(query_rows[0]))
@@ -108,6 +124,9 @@ def test_engine_multi_column_search_equals_oracle(mate_engine):
     brute = mate_engine.search(q, ["city", "state"], k=10, method="bruteforce_nary")
     assert [(h.table_id, h.overlap, h.column_ids) for h in brute] == \
         [(h.table_id, h.overlap, h.column_ids) for h in res]
+    at = mate_engine.search(q, ["city", "state"], k=None, threshold=0.8)   # 4 of 5 tuples
+    assert sorted(h.table for h in at) == ["cities", "stores"]
+    assert len(mate_engine.search(q, ["city", "state"], k=None, threshold=0.81)) == 0
     top1 = mate_engine.search(q, ["city", "state"], k=1)
     assert [h.overlap for h in top1] == [want[0].score]
     scr = mate_engine.search(q, ["city", "state"], k=10, superkey=False)
