@@ -51,7 +51,9 @@ import numpy as np
 
 from ..errors import QueryError
 
-CHUNK = 4096      # PL items filtered per vectorized block (rule 2 is checked between blocks)
+CHUNK = 4096          # PL items filtered per vectorized block (rule 2 is checked between blocks)
+MAX_PAIRS = 1 << 21   # (PL item, query row) pairs per block, to bound memory
+MAX_CELLS = 1 << 22   # row-store cells read per verification batch
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -68,18 +70,36 @@ def _distinct_sorted(a: np.ndarray) -> int:
     return int(len(a) and 1 + np.count_nonzero(a[1:] != a[:-1]))
 
 
+def _block_ends(weights: np.ndarray, max_items: int, max_weight: int) -> list:
+    """Ends of consecutive blocks of at most max_items items and (unless one item alone
+    exceeds it) at most max_weight total weight."""
+    cum = np.cumsum(weights)
+    ends, a, base = [], 0, 0
+    while a < len(weights):
+        b = int(np.searchsorted(cum, base + max_weight, side="right"))
+        b = max(a + 1, min(b, a + max_items))
+        ends.append(b)
+        base, a = int(cum[b - 1]), b
+    return ends
+
+
+INITIAL_RULES = ("cardinality", "postings", "pairs")
+
+
 def initial_column(ma, key_ids: np.ndarray, rule="cardinality") -> int:
-    """Index of the initial key column (§6.1)."""
+    """Index of the initial key column (§6.1): "cardinality" (the paper's heuristic: fewest
+    distinct values), "postings" (fewest PL items fetched, the measure of §7.5.4) or
+    "pairs" (fewest (PL item, query row) super-key tests, the filter's exact cost); the
+    index knows every value's PL count, so the last two cost one array lookup."""
     m = key_ids.shape[1]
-    if rule == "cardinality":
-        sizes = [len(np.unique(key_ids[:, j])) for j in range(m)]
-    elif rule == "postings":
-        sizes = []
-        for j in range(m):
-            v = np.unique(key_ids[:, j])
-            sizes.append(int((ma.pl_indptr[v + 1] - ma.pl_indptr[v]).sum()))
-    else:
-        raise ValueError(f"unknown initial column rule {rule!r}")
+    if rule not in INITIAL_RULES:
+        raise ValueError(f"unknown initial column rule {rule!r}; use one of {INITIAL_RULES}")
+    sizes = []
+    for j in range(m):
+        v, rows = np.unique(key_ids[:, j], return_counts=True)
+        pl = ma.pl_indptr[v + 1] - ma.pl_indptr[v]
+        sizes.append(len(v) if rule == "cardinality" else
+                     int(pl.sum()) if rule == "postings" else int((pl * rows).sum()))
     return int(np.argmin(sizes))
 
 
@@ -104,51 +124,52 @@ def verify(ma, rows, init_cols, qrows, key_ids, j0, excluded=None):
 
     Returns (mappings (n, m) int64, pair indices (n,)): one entry per pair and injective
     mapping under which the row holds the query row's whole key tuple."""
+    widths = ma.row_indptr[rows + 1] - ma.row_indptr[rows]
+    maps, pairs, a = [], [], 0
+    for b in _block_ends(widths, len(rows), MAX_CELLS):
+        mp, pi = _verify_batch(ma, rows[a:b], init_cols[a:b], qrows[a:b], key_ids, j0, excluded)
+        maps.append(mp)
+        pairs.append(pi + a)
+        a = b
+    if not maps:
+        return np.zeros((0, key_ids.shape[1]), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(maps), np.concatenate(pairs)
+
+
+def _verify_batch(ma, rows, init_cols, qrows, key_ids, j0, excluded):
     m = key_ids.shape[1]
     P = len(rows)
     starts = ma.row_indptr[rows]
     lens = ma.row_indptr[rows + 1] - starts
     cell = _ranges(starts, lens)
-    owner = np.repeat(np.arange(P), lens)
+    owner = np.repeat(np.arange(P), lens)          # ascending: each pair's cells in a run
     ctok = ma.row_tokens[cell]
-    ccol = ma.row_columns[cell]
+    ccol = ma.row_columns[cell].astype(np.int64)
     usable = ccol != init_cols[owner]
     if excluded is not None:
         usable &= ~excluded[ccol]
-    count = np.ones((P, m), dtype=np.int64)
-    hits = {}
+    # the mappings of a pair: every choice of one matching column per key column (a join
+    # on the pair, one key column at a time), then only injective ones are kept
+    combo = np.arange(P)                           # pair of each partial mapping
+    cols = {j0: np.asarray(init_cols, dtype=np.int64)}
     for j in range(m):
         if j == j0:
             continue
-        h = usable & (ctok == key_ids[qrows[owner], j])
-        hits[j] = (owner[h], ccol[h])
-        count[:, j] = np.bincount(owner[h], minlength=P)
-    found = (count >= 1).all(axis=1)
-    single = found & (count == 1).all(axis=1)
-    mapping = np.zeros((P, m), dtype=np.int64)
-    mapping[:, j0] = init_cols
-    for j, (o, c) in hits.items():
-        sel = single[o]
-        mapping[o[sel], j] = c[sel]
-    others = [j for j in range(m) if j != j0]
-    for a, b in itertools.combinations(others, 2):
-        single &= mapping[:, a] != mapping[:, b]
-    maps, pairs = [mapping[single]], [np.flatnonzero(single)]
-    multi = np.flatnonzero(found & (count > 1).any(axis=1))
-    if len(multi):   # a key value in several columns of the row: enumerate the mappings
-        by_owner = {j: (o, c) for j, (o, c) in hits.items()}
-        extra_maps, extra_p = [], []
-        for p in multi.tolist():
-            choices = [[int(init_cols[p])] if j == j0 else
-                       by_owner[j][1][by_owner[j][0] == p].tolist() for j in range(m)]
-            for mp in itertools.product(*choices):
-                if len(set(mp)) == m:
-                    extra_maps.append(mp)
-                    extra_p.append(p)
-        if extra_maps:
-            maps.append(np.array(extra_maps, dtype=np.int64))
-            pairs.append(np.array(extra_p, dtype=np.int64))
-    return np.concatenate(maps), np.concatenate(pairs)
+        h = np.flatnonzero(usable & (ctok == key_ids[qrows[owner], j]))
+        o, c = owner[h], ccol[h]
+        first = np.searchsorted(o, np.arange(P))
+        count = np.searchsorted(o, np.arange(P), side="right") - first
+        reps = count[combo]
+        pick = _ranges(first[combo], reps)
+        cols = {jj: np.repeat(v, reps) for jj, v in cols.items()}
+        cols[j] = c[pick]
+        combo = np.repeat(combo, reps)
+    keep = np.ones(len(combo), dtype=bool)
+    for a, b in itertools.combinations([j for j in range(m) if j != j0], 2):
+        keep &= cols[a] != cols[b]
+    mapping = np.column_stack([cols[j] for j in range(m)]) if len(combo) else \
+        np.zeros((0, m), dtype=np.int64)
+    return mapping[keep], combo[keep]
 
 
 def best_mapping(mappings: np.ndarray, qrows: np.ndarray):
@@ -173,6 +194,19 @@ def best_mapping(mappings: np.ndarray, qrows: np.ndarray):
         best, c = divmod(best, width)
         mapping.append(c + base)
     return int(counts[i]), tuple(reversed(mapping)), pair[first[i]:first[i] + counts[i]] % n_q
+
+
+def _verify_pending(ma, pending, found, key_ids, j0, excluded):
+    """Verify the pending pairs (lists of rows, initial columns, query rows) and append the
+    mappings, their query rows and the rows of the true pairs to ``found``; empties
+    ``pending``."""
+    pr, pc, pq = (np.concatenate(x) if x else np.zeros(0, np.int64) for x in pending)
+    for lst in pending:
+        lst.clear()
+    maps, pidx = verify(ma, pr, pc, pq, key_ids, j0, excluded)
+    found[0].append(maps)
+    found[1].append(pq[pidx])
+    found[2].append(pr[np.unique(pidx)])
 
 
 def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
@@ -230,10 +264,12 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
         stats["tables_visited"] += 1
         s0 = int(tstart[ti])
         stats["rows_fetched"] += _distinct_sorted(item_row[s0:s0 + L])
-        pr, pc, pq = [], [], []
-        passed, last_row, pruned = 0, -1, False
-        for a in range(s0, s0 + L, chunk):
-            b = min(a + chunk, s0 + L)
+        pending = ([], [], [])               # passed pairs not verified yet: rows, cols, queries
+        found = ([], [], [])                 # verified: mappings, their query rows, true rows
+        passed, last_row, pruned, n_pending = 0, -1, False, 0
+        a = s0
+        for e in _block_ends(vcount[item_val[s0:s0 + L]], chunk, MAX_PAIRS):
+            b = s0 + e
             cnt = vcount[item_val[a:b]]
             p_item = np.repeat(np.arange(b - a), cnt)      # pairs (item, query row)
             p_q = _ranges(vstart[item_val[a:b]], cnt)      # query rows as positions in order
@@ -242,30 +278,32 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
                 keep = row_filter(ma.superkeys[item_row[a:b]], p_item, skq, p_q)
                 p_item, p_q = p_item[keep], p_q[keep]
             p_item += a
-            p_q = order[p_q]
             stats["pairs_passed"] += len(p_item)
             r = item_row[p_item]
             if len(r):
                 passed += _distinct_sorted(r) - (r[0] == last_row)
                 last_row = r[-1]
-            pr.append(r)
-            pc.append(item_col[p_item])
-            pq.append(p_q)
+            for lst, arr in zip(pending, (r, item_col[p_item], order[p_q])):
+                lst.append(arr)
+            n_pending += len(r)
             if L - (b - s0) + passed < need:                             # rule 2
                 pruned = True
                 break
+            if n_pending > MAX_PAIRS:        # verify now rather than hold millions of pairs
+                _verify_pending(ma, pending, found, key_ids, j0, excluded)
+                n_pending = 0
+            a = b
         stats["rows_passed"] += passed
         if pruned:
             stats["rule2_pruned"] += 1
             continue
-        pr, pc, pq = np.concatenate(pr), np.concatenate(pc), np.concatenate(pq)
+        _verify_pending(ma, pending, found, key_ids, j0, excluded)
         stats["tables_verified"] += 1
         stats["rows_verified"] += passed
-        maps, pidx = verify(ma, pr, pc, pq, key_ids, j0, excluded)
-        score, mapping, matched = best_mapping(maps, pq[pidx])
-        true_pairs = np.unique(pidx)
-        stats["pairs_true"] += len(true_pairs)
-        stats["rows_true"] += _distinct_sorted(pr[true_pairs])
+        maps, qs, true_rows = (np.concatenate(x) for x in found)
+        score, mapping, matched = best_mapping(maps, qs)
+        stats["pairs_true"] += len(true_rows)
+        stats["rows_true"] += len(np.unique(true_rows))
         if score >= need:
             entry = (score, -int(tables[ti]), mapping, matched)
             if k is not None and len(heap) >= k:
@@ -329,13 +367,13 @@ def _run(index, query, params):
     unknown = set(opts) - {"initial_column", "superkey"}
     if unknown:
         raise QueryError(f"Unknown option(s) {sorted(unknown)} for method 'mate'; it takes "
-                         f"initial_column (a query column, 'cardinality' or 'postings') "
+                         f"initial_column (a query column or one of {list(INITIAL_RULES)}) "
                          f"and superkey (True/False).")
     initial = opts.get("initial_column", "cardinality")
-    if initial not in ("cardinality", "postings"):
+    if initial not in INITIAL_RULES:
         if initial not in query.columns:
             raise QueryError(f"initial_column {initial!r} is not a query column "
-                             f"{list(query.columns)}, 'cardinality' or 'postings'.")
+                             f"{list(query.columns)} nor one of {list(INITIAL_RULES)}.")
         initial = list(query.columns).index(initial)
     results, stats = search(ma, key_ids, params.k, min_score=min_score,
                             exclude=frozenset(query.exclude),
@@ -356,9 +394,10 @@ def _register():
         description="Tables joinable on the whole composite key, ranked by distinct key "
                     "tuples shared, with the column mapping (MATE, XASH super keys).",
         params=(ParamSpec("initial_column", "Initial column", kind="choice",
-                          default="cardinality", choices=("cardinality", "postings"),
+                          default="cardinality", choices=INITIAL_RULES,
                           help="Key column whose values fetch the candidates: fewest "
-                               "distinct values (paper) or fewest postings."),
+                               "distinct values (paper), fewest postings, or fewest "
+                               "super-key tests."),
                 ParamSpec("superkey", "Super-key row filter", kind="bool", default=True,
                           help="Off: verify every fetched row (the SCR baseline)."))))
 
