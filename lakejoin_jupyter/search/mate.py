@@ -342,15 +342,17 @@ def result_candidates(index, query, results, key_ids=None, stats=None):
     the first query column (what Hit.matches shows)."""
     from .registry import Candidate
     names = index.columns["name"].tolist()
+    text = {}
+    if key_ids is not None and results and len(results[0]) > 3:
+        used = np.unique(np.concatenate([key_ids[r[3]].ravel() for r in results]))
+        text = dict(zip(used.tolist(), index.token_text(used)))
     out = []
     for table_id, score, mapping, *rest in results:
         details = {"mapping": {str(q): names[c] for q, c in zip(query.columns, mapping)}}
-        if rest and key_ids is not None:
-            keys = key_ids[rest[0]]
-            text = index.token_text(np.unique(keys))
-            lookup = dict(zip(np.unique(keys).tolist(), text))
-            details["matched_keys"] = [tuple(lookup[t] for t in row) for row in keys.tolist()]
-            details["matched_tokens"] = sorted({row[0] for row in details["matched_keys"]})
+        if rest and text:
+            keys = key_ids[rest[0]].tolist()
+            details["matched_keys"] = [tuple(text[t] for t in row) for row in keys]
+            details["matched_tokens"] = sorted({text[row[0]] for row in keys})
         if stats is not None:
             details["initial_column"] = stats.get("initial_column_name")
         out.append(Candidate(column_ids=tuple(int(c) for c in mapping), score=float(score),
