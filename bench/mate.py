@@ -55,6 +55,15 @@ from lakejoin_jupyter.search import mate  # noqa: E402
 from lakejoin_jupyter.search.mate import query_key_ids  # noqa: E402
 
 
+def base_part(engine):
+    """The index generation MATE and the oracle run on (the benchmark builds one)."""
+    parts = engine.index.parts
+    if len(parts) != 1:
+        raise SystemExit(f"{engine.index.path} has {len(parts)} generations; the benchmark "
+                         f"expects an index built in one go (delete it to rebuild).")
+    return parts[0]
+
+
 # ------------------------------------------------------------------ synthetic lake
 
 def _names(rng, n, lo=2, hi=4):
@@ -136,7 +145,7 @@ def real_queries(engine, max_queries, per_table=2, min_score=2):
     """Column pairs of lake tables named like key columns that join another table on at
     least ``min_score`` key tuples (MATE k=all finds them; the oracle checks later). Each
     query is the lake table's pair of columns, its own columns excluded from the results."""
-    ix = engine.index
+    ix = base_part(engine)
     ma = load(ix)
     cols = ix.columns.merge(ix.tables[["table_id", "name", "status"]].rename(
         columns={"name": "table"}), on="table_id")
@@ -153,7 +162,7 @@ def real_queries(engine, max_queries, per_table=2, min_score=2):
             if got >= per_table:
                 break
             try:
-                q = make_query(ix, frame[[a, b]], [a, b])
+                q = make_query(engine.index, frame[[a, b]], [a, b])
             except QueryError:
                 continue
             q.exclude = {int(ca), int(cb)}
@@ -174,7 +183,7 @@ def real_queries(engine, max_queries, per_table=2, min_score=2):
 def lake_matrices(engine):
     """(table id, first column id, token-id matrix) of every indexed table, read from the
     lake files with the build's parser and normalized here (not from the MATE arrays)."""
-    ix = engine.index
+    ix = base_part(engine)
     out = []
     for _, t in ix.tables.sort_values("table_id").iterrows():
         if t["status"] != "indexed":
@@ -247,7 +256,7 @@ def run_queries(label, engines, queries, matrices, k, repeat, scr_cap=None):
         ex = frozenset(q.exclude)
         outs = {}
         for bits, eng in engines.items():
-            ix = eng.index
+            ix = base_part(eng)
             ma = load(ix)
             key_ids, n_rows, _ = query_key_ids(ix, q)
             rec["query_rows"], rec["joinable_rows"] = n_rows, len(key_ids)

@@ -26,7 +26,8 @@ def python_token_sets(index):
 
 
 def test_spark_index_equals_reference_builder(demo_engine):
-    ix = demo_engine.index
+    assert len(demo_engine.index.generations) == 1
+    ix = demo_engine.index.generations[0]
     sets = python_token_sets(ix)
     ref = build_arrays(sets)
     assert ix.arrays.n_sets == len(sets) == ix.manifest["counts"]["columns"]
@@ -39,7 +40,7 @@ def test_spark_index_equals_reference_builder(demo_engine):
 
 
 def test_signatures_bit_identical_to_datasketch(demo_engine):
-    ix = demo_engine.index
+    ix = demo_engine.index.generations[0]
     mh = ix.manifest["components"]["minhash"]
     for cid in range(0, ix.arrays.n_sets, 7):
         m = MinHash(num_perm=mh["num_perm"], seed=mh["seed"],
@@ -61,3 +62,21 @@ def test_catalog_profile(demo_engine):
     assert gdp.loc["Country Code", "n_distinct"] == 264 or gdp.loc["Country Code", "n_distinct"] > 200
     assert gdp.loc["Year", "n_null"] == 0
     assert len(gdp.loc["Country Name", "samples"]) == 5
+
+
+def test_spark_catalog_tables(spark, tmp_path):
+    import pandas as pd
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.build.pipeline import build
+    spark.createDataFrame(pd.DataFrame({"city": ["Paris", "Lyon", "Nice"], "pop": [2.1, 0.5, 0.3]})) \
+        .createOrReplaceTempView("lj_cities")
+    spark.createDataFrame(pd.DataFrame({"town": ["lyon", "nice", "Brest"]})) \
+        .createOrReplaceTempView("lj_towns")
+    out = tmp_path / "cat.index"
+    report = build(None, out, spark=spark, progress=False, catalog_tables=["lj_cities", "lj_towns"])
+    assert report.n_indexed == 2
+    engine = open_index(out)
+    assert list(engine.index.tables["format"]) == ["catalog", "catalog"]
+    res = engine.search("lj_towns", "town", k=3)
+    assert (res[0].table, res[0].column, res[0].overlap) == ("lj_cities", "city", 2)
+    assert engine.table("lj_cities").shape == (3, 2)

@@ -58,7 +58,7 @@ def python_tables(index):
 
 
 def test_spark_mate_arrays_equal_reference(mate_engine):
-    ix = mate_engine.index
+    ix = mate_engine.index.parts[0]
     ids, tables = python_tables(ix)
     token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
     ref = build_reference(tables, token_id, ix.n_tokens, XashSpec(512), table_ids=ids)
@@ -71,7 +71,7 @@ def test_spark_mate_arrays_equal_reference(mate_engine):
 
 
 def test_demo_index_mate_equals_reference_and_oracle(demo_engine):
-    ix = demo_engine.index
+    ix = demo_engine.index.parts[0]
     ids, tables = python_tables(ix)
     token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
     assert load(ix).equals(build_reference(tables, token_id, ix.n_tokens, XashSpec(128), ids))
@@ -103,7 +103,7 @@ def test_engine_multi_column_search_equals_oracle(mate_engine):
                       "state": ["IL", "MO", "OR", "OR", "OR", "XX"]})
     res = mate_engine.search(q, ["city", "state"], k=10)
     assert res.method == "mate"
-    want = oracle_topk(mate_engine.index, sorted(set(res.query.rows)), 10)
+    want = oracle_topk(mate_engine.index.parts[0], sorted(set(res.query.rows)), 10)
     assert [(h.table_id, h.overlap, h.column_ids) for h in res] == \
         [(w.table_id, w.score, w.mapping) for w in want]
     by_table = {h.table: h for h in res}

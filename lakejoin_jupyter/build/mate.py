@@ -16,7 +16,8 @@ The super keys are stored per row, not per PL item: the layout §7.1 describes a
 space-efficient one (a row's key is gathered by row number at query time, an array
 lookup for a memory-mapped index, where the paper's Vertica store had to join).
 
-Settings: ``BuildSettings.mate_bits`` (128 default, or 512). Built by default (leave it out
+Settings: ``BuildSettings.mate_bits`` (128 default, or 512); a generation of added tables
+uses the base index's size. Built by default (leave it out
 with ``components=["-mate"]``): measured on this machine under load, it added 14% to the
 demo lake's build time and 30% to the 319-table FiveThirtyEight lake's, and about doubles
 the index size (4.8 MB and 108 MB of arrays); bench/results/mate.md has the table.
@@ -51,7 +52,11 @@ def build(ctx) -> dict:
     from pyspark.sql import functions as F
 
     t0 = time.time()
-    spec = XashSpec(bits=ctx.settings.mate_bits)
+    bits = ctx.settings.mate_bits
+    base = getattr(ctx, "base", None)          # adding tables: keep the base's XASH size
+    if base is not None and base.parts[0].has("mate"):
+        bits = int(base.parts[0].components["mate"]["xash"]["bits"])
+    spec = XashSpec(bits=bits)
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
     words = [f"w{i}" for i in range(spec.words)]
 
