@@ -150,3 +150,28 @@ def test_bad_options_are_clear(mate_engine):
         mate_engine.search(q, ["city", "state"], initial_column="town")
     with pytest.raises(QueryError, match="Unknown option"):
         mate_engine.search(q, ["city", "state"], tau=0.3)
+
+
+def test_added_generation_answers_like_one_build(spark, tmp_path, mate_engine):
+    """Tables added later (a second generation, its own dictionary and MATE arrays) give
+    the answers of one build over all tables; the added part keeps the base's XASH size."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.config import BuildSettings
+    first = write_lake(tmp_path / "first", {k: LAKE[k] for k in ("cities.csv", "single.csv")})
+    second = write_lake(tmp_path / "second", {k: LAKE[k] for k in ("stores.parquet", "people.jsonl")})
+    out = tmp_path / "gen.index"
+    build(first, out, spark=spark, progress=False,
+          settings=BuildSettings(components=("mate",), mate_bits=512))
+    build(second, out, spark=spark, progress=False, add=True)     # asks 128 by default
+    gen = open_index(out)
+    assert len(gen.index.parts) == 2
+    assert [p.components["mate"]["xash"]["bits"] for p in gen.index.parts] == [512, 512]
+    q = pd.DataFrame({"city": ["Springfield", "springfield ", "Salem", "Portland", "Salem", "Nowhere"],
+                      "state": ["IL", "MO", "OR", "OR", "OR", "XX"]})
+    for k in (1, 2, 10):
+        one, two = mate_engine.search(q, ["city", "state"], k=k), gen.search(q, ["city", "state"], k=k)
+        assert two.method == "mate" and [h.overlap for h in one] == [h.overlap for h in two]
+    assert sorted((h.table, h.overlap, tuple(h.mapping.items())) for h in one) == \
+        sorted((h.table, h.overlap, tuple(h.mapping.items())) for h in two)
+    assert {h.table for h in two} == {"cities", "stores", "people"}
