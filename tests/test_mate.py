@@ -289,3 +289,9 @@ def test_mapping_is_injective_and_found_in_any_column_order():
     # T0: (y, y) under (0, 1) and (1, 0), the smaller wins; (x, x) has one "x" only.
     # T1: (x, x) under (3, 4). T2: (a, b) under (7, 5) and (p, b) under (6, 5): a tie.
     assert got == [(0, 1, (0, 1)), (1, 1, (3, 4)), (2, 1, (6, 5))]
+    # three key columns: the two columns besides the initial one must differ as well
+    tables = [[["x", "x", "q"]], [["x", "q", "x", "x"]]]
+    ma, token_id, matrices = index_lake(tables)
+    keys = key_array([("x", "x", "x")], token_id, 3)
+    got, _ = check_against_oracle(ma, matrices, keys, None)
+    assert got == [(1, 1, (3, 5, 6))]
