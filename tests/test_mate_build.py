@@ -129,6 +129,9 @@ def test_engine_multi_column_search_equals_oracle(mate_engine):
     assert len(mate_engine.search(q, ["city", "state"], k=None, threshold=0.81)) == 0
     top1 = mate_engine.search(q, ["city", "state"], k=1)
     assert [h.overlap for h in top1] == [want[0].score]
+    paper = mate_engine.search(q, ["city", "state"], k=10, initial_column="cardinality")
+    assert [(h.table_id, h.overlap, h.column_ids) for h in paper] == \
+        [(h.table_id, h.overlap, h.column_ids) for h in res]
     scr = mate_engine.search(q, ["city", "state"], k=10, superkey=False)
     assert [(h.table_id, h.overlap) for h in scr] == [(h.table_id, h.overlap) for h in res]
     assert res.stats["pairs_passed"] < scr.stats["pairs_passed"]

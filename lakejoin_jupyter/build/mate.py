@@ -18,9 +18,10 @@ lookup for a memory-mapped index, where the paper's Vertica store had to join).
 
 Settings: ``BuildSettings.mate_bits`` (128 default, or 512); a generation of added tables
 uses the base index's size. Built by default (leave it out
-with ``components=["-mate"]``): measured on this machine under load, it added 14% to the
-demo lake's build time and 30% to the 319-table FiveThirtyEight lake's, and about doubles
-the index size (4.8 MB and 108 MB of arrays); bench/results/mate.md has the table.
+with ``components=["-mate"]``): measured on this machine under load, it added 24% to the
+demo lake's build time and 30% to that of ../shared/data/lakes (FiveThirtyEight and the
+reference tables, 325 tables), and 4.7 MB and 108 MB of arrays (the latter to a 213 MB
+index); bench/results/mate.md has the table.
 """
 from __future__ import annotations
 
