@@ -294,6 +294,19 @@ class Hit:
         return d
 
 
+def _columns_label(hit: Hit) -> str:
+    """The hit's column, or for a multi-column query its mapping ("city → town, ...")."""
+    if len(hit.query_columns) < 2:
+        return ", ".join(hit.columns)
+    return ", ".join(f"{q} \u2192 {c}" for q, c in hit.mapping.items())
+
+
+def _query_size_label(q: Query) -> str:
+    if q.n_columns > 1 and q.rows is not None:
+        return f"{len(q.rows):,} distinct key tuples"
+    return f"{q.size:,} distinct values"
+
+
 class SearchResult(Sequence):
     """Ranked hits of one search, with what was searched and how long it took."""
 
@@ -330,7 +343,7 @@ class SearchResult(Sequence):
     def _repr_html_(self):
         q = self.query
         cap = (f"<b>{len(self.hits)}</b> joinable column(s) for <code>{html.escape(', '.join(map(str, q.columns)))}</code> "
-               f"&middot; {q.size:,} distinct values &middot; method <code>{html.escape(self.method)}</code> "
+               f"&middot; {_query_size_label(q)} &middot; method <code>{html.escape(self.method)}</code> "
                f"&middot; {self.seconds * 1000:.1f} ms")
         notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
         if not self.hits:
@@ -342,7 +355,7 @@ class SearchResult(Sequence):
                    f"<div style='background:#4a78c2;width:{max(0.0, min(1.0, c)) * 120:.0f}px;height:10px'></div></div>")
             rows.append(
                 f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td>"
-                f"<td>{html.escape(', '.join(h.columns))}</td>"
+                f"<td>{html.escape(_columns_label(h))}</td>"
                 f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
                 f"<td>{bar} {c:.1%}{'' if h.exact else ' (est.)'}</td>"
                 f"<td>{html.escape(h.method)}</td></tr>")
