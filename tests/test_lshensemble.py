@@ -34,8 +34,8 @@ def test_fp_fn_table_matches_quad(log_xq, t, seed):
     rng = np.random.default_rng(seed)
     for i in rng.choice(len(table.b), 6, replace=False):
         want_fp, want_fn = quad_fp_fn(xq, t, table.b[i], table.r[i])
-        assert abs(fp[i, 0] - want_fp) < 2e-4, (xq, t, table.b[i], table.r[i])
-        assert abs(fn[i, 0] - want_fn) < 2e-4, (xq, t, table.b[i], table.r[i])
+        assert abs(fp[0, i] - want_fp) < 2e-4, (xq, t, table.b[i], table.r[i])
+        assert abs(fn[0, i] - want_fn) < 2e-4, (xq, t, table.b[i], table.r[i])
 
 
 @settings(max_examples=12, deadline=None)
@@ -44,7 +44,7 @@ def test_fp_fn_table_matches_quad(log_xq, t, seed):
 def test_optimizer_minimizes_quad_objective(log_xq, t, w, max_r):
     m = 12
     xq = 10.0 ** log_xq
-    b, r, fp, fn = L.optimal_params(np.array([xq]), t, m, max_r=max_r, fn_weight=w)
+    b, r, fp, fn, _ = L.optimal_params(np.array([xq]), t, m, max_r=max_r, fn_weight=w)
     pairs = [(bb, rr) for rr in range(1, (max_r or m) + 1) for bb in range(1, m // rr + 1)]
     objective = {p: (1 - w) * a + w * c for p in pairs for a, c in [quad_fp_fn(xq, t, *p)]}
     chosen = (int(b[0]), int(r[0]))
@@ -54,13 +54,13 @@ def test_optimizer_minimizes_quad_objective(log_xq, t, w, max_r):
 
 def test_optimizer_known_cases():
     # x/q < t*: no answer possible, FN = 0, so the optimizer minimizes FP alone
-    b, r, fp, fn = L.optimal_params(np.array([0.3]), 0.5, 64)
-    assert fn[0] == 0 and b[0] == 1 and r[0] >= 16 and fp[0] < 1e-6
+    b, r, fp, fn, rec = L.optimal_params(np.array([0.3]), 0.5, 64)
+    assert fn[0] == 0 and b[0] == 1 and r[0] >= 16 and fp[0] < 1e-6 and rec[0] == 1.0
     # a large partition at a low threshold needs every hash value in its own band
-    b, r, _, _ = L.optimal_params(np.array([200.0]), 0.2, 128)
+    b, r, _, _, _ = L.optimal_params(np.array([200.0]), 0.2, 128)
     assert (b[0], r[0]) == (128, 1)
     # b r <= m holds for num_perm restrictions, and max_r caps r
-    b, r, _, _ = L.optimal_params(np.geomspace(0.5, 500, 9), 0.8, 40, max_r=4,
+    b, r, _, _, _ = L.optimal_params(np.geomspace(0.5, 500, 9), 0.8, 40, max_r=4,
                                   table=L.objective_table(128))
     assert np.all(b * r <= 40) and np.all(r <= 4)
 
@@ -145,24 +145,25 @@ def make_lake(sets, num_perm=64, n_partitions=4, uppers=None):
     return ref, L.Context(arrays=a, signatures=sig, tables=tables, set_sizes=sizes)
 
 
-def banding_oracle(ctx, sig_q, q_size, t, m, max_r=None, fn_weight=0.5):
-    """Candidates straight from the definition: a set is one iff some band j < b_i of its
-    partition's (b_i, r_i) agrees with the query on all r_i values, and |X| >= t*|Q|."""
+def banding_oracle(ctx, sig_q, q_size, t, m, max_r=None, fn_weight=L.FN_WEIGHT, min_recall=0.0):
+    """Candidates straight from the definition: a set is one iff |X| >= t*|Q| and some band
+    j < b_i of its partition's (b_i, r_i) agrees with the query on all r_i values (or the
+    partition's predicted recall is below min_recall: then every set of it is one)."""
     part = ctx.tables.partitions
     need = max(1, int(np.ceil(t * q_size - 1e-9)))
     out = set()
-    for i, (lo, up, n, _) in enumerate(part):
+    for i, (lo, up, n) in enumerate(part[:, :3]):
         if n == 0 or up < need:
             continue
-        b, r, _, _ = L.optimal_params(np.array([up / q_size]), t, m, max_r=max_r,
-                                      fn_weight=fn_weight,
-                                      table=L.objective_table(ctx.tables.num_perm))
-        b, r = int(b[0]), int(r[0])
+        b, r, _, _, rec = L.optimal_params(np.array([up / q_size]), min(t, L.TUNE_MAX), m,
+                                           max_r=max_r, fn_weight=fn_weight,
+                                           table=L.objective_table(ctx.tables.num_perm))
+        b, r, whole = int(b[0]), int(r[0]), rec[0] < min_recall
         for x in np.flatnonzero((ctx.set_sizes >= lo) & (ctx.set_sizes <= up)):
             if ctx.set_sizes[x] < need:
                 continue
-            if any(np.array_equal(ctx.signatures[x, j * r:(j + 1) * r], sig_q[j * r:(j + 1) * r])
-                   for j in range(b)):
+            if whole or any(np.array_equal(ctx.signatures[x, j * r:(j + 1) * r],
+                                           sig_q[j * r:(j + 1) * r]) for j in range(b)):
                 out.add(int(x))
     return out
 
@@ -171,17 +172,19 @@ vocab = [f"v{i}" for i in range(60)]
 lakes = st.lists(st.lists(st.sampled_from(vocab), min_size=1, max_size=40), min_size=2, max_size=30)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(lakes, st.lists(st.sampled_from(vocab + ["zz1", "zz2"]), min_size=1, max_size=25),
        st.floats(0.05, 1.0), st.sampled_from([64, 20]), st.sampled_from([None, 4]),
-       st.integers(1, 5))
-def test_probe_equals_banding_oracle(sets, query, t, m, max_r, n_part):
+       st.integers(1, 5), st.sampled_from([(0.5, 0.0), (0.9, 0.0), (0.9, 0.8)]))
+def test_probe_equals_banding_oracle(sets, query, t, m, max_r, n_part, objective):
+    fn_weight, min_recall = objective
     ref, ctx = make_lake(sets, 64, n_part)
     q = sorted(set(query))
     sig_q = minhash_of_tokens(q, 64, 1)
     pr = L.probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, len(q), t, num_perm=m,
-                 max_r=max_r)
-    assert set(pr.ids.tolist()) == banding_oracle(ctx, sig_q, len(q), t, m, max_r)
+                 max_r=max_r, fn_weight=fn_weight, min_recall=min_recall)
+    assert set(pr.ids.tolist()) == banding_oracle(ctx, sig_q, len(q), t, m, max_r, fn_weight,
+                                                  min_recall)
 
 
 @settings(max_examples=50, deadline=None)
@@ -282,3 +285,121 @@ def test_incremental_insert_translation_bound():
     assert part[0, 1] <= uppers[0]
     rows, _ = L.threshold_search(ctx, ref.token_ids(q), minhash_of_tokens(q, 128, 1), 30, 0.9)
     assert [i for i, _, _ in rows] == [0]
+
+
+# ------------------------------------------------------------------ Spark build
+
+@pytest.mark.spark
+def test_component_equals_reference_build(demo_engine):
+    ix = demo_engine.index
+    sec = ix.components["lshensemble"]
+    sizes = np.diff(ix.arrays.sets_indptr)
+    ref = B.reference_tables(np.asarray(ix.signatures), sizes, B.DEFAULT_PARTITIONS)
+    t = L.Tables.load(ix)
+    assert np.array_equal(t.partitions, ref["partitions"])
+    assert np.array_equal(t.values, ref["values"]) and np.array_equal(t.set_ids, ref["set_ids"])
+    assert np.array_equal(t.directory, ref["directory"])
+    assert sec["intervals"] == ref["intervals"] and sec["mode"] == "full"
+    assert sec["indexed_sets"] == int(np.sum(sizes > 0)) == int(t.partitions[:, 2].sum())
+
+
+@pytest.mark.spark
+def test_engine_threshold_and_topk(demo_engine):
+    from lakejoin_jupyter.demo import demo_query
+    from lakejoin_jupyter.errors import QueryError
+    df = demo_query()
+    res = demo_engine.search(df, "country", threshold=0.6, k=None, method="lshensemble")
+    exact = demo_engine.search(df, "country", threshold=0.6, k=None, method="bruteforce")
+    truth = {h.column_ids for h in exact}
+    assert len(res) >= 1 and {h.column_ids for h in res} <= truth
+    assert all(h.exact and h.containment >= 0.6 and h.estimated_containment is not None
+               for h in res)
+    assert [h.containment for h in res] == sorted((h.containment for h in res), reverse=True)
+    assert res.stats["partitions_probed"] >= 1 and "verify_strategy" in res.stats
+    raw = demo_engine.search(df, "country", threshold=0.6, k=None, method="lshensemble",
+                             verify=False)
+    assert all(not h.exact and h.containment is None for h in raw)
+    assert {h.column_ids for h in res} <= {h.column_ids for h in raw}
+    top = demo_engine.search(df, "country", k=3, method="lshensemble-topk")
+    assert len(top) == 3 and top[0].containment >= top[-1].containment
+    with pytest.raises(QueryError):
+        demo_engine.search(df, "country", method="lshensemble")
+    with pytest.raises(QueryError, match="Unknown LSH Ensemble option"):
+        demo_engine.search(df, "country", threshold=0.5, method="lshensemble", bands=3)
+
+
+@pytest.mark.spark
+def test_incremental_insert_into_base_partitions(spark, tmp_path, monkeypatch):
+    """A delta index built against a base reuses its partition bounds (widening the last)
+    and its tables equal the reference built with those bounds."""
+    import pandas as pd
+    from conftest import write_lake
+    from lakejoin_jupyter.build import pipeline
+    from lakejoin_jupyter.index.store import Index
+
+    base_lake = write_lake(tmp_path / "base", {
+        f"t{i}.csv": pd.DataFrame({"k": [f"v{j}" for j in range(n)],
+                                   "w": [f"w{i}_{j}" for j in range(n)]})
+        for i, n in enumerate([3, 5, 8, 13, 21, 34])})
+    pipeline.build(base_lake, tmp_path / "base.index", spark=spark, progress=False,
+                   settings=pipeline.BuildSettings(num_perm=64, component_options={
+                       "lshensemble": {"partitions": 3}}))
+    base = Index(tmp_path / "base.index", check_lake=False)
+    q = [f"v{j}" for j in range(60)]
+    delta_lake = write_lake(tmp_path / "delta", {
+        "big.csv": pd.DataFrame({"k": q + [f"x{j}" for j in range(5)]}),
+        "small.csv": pd.DataFrame({"k": ["v1", "v2", "zz"]})})
+    original = pipeline.COMPONENTS["lshensemble"]
+
+    def with_base(ctx):
+        ctx.base = base              # what `lakejoin index --add` sets on a delta build
+        return original.build(ctx)
+    monkeypatch.setitem(pipeline.COMPONENTS, "lshensemble",
+                        pipeline.Component("lshensemble", with_base, default=True))
+    pipeline.build(delta_lake, tmp_path / "delta.index", spark=spark, progress=False,
+                   settings=pipeline.BuildSettings(num_perm=64))
+    delta = Index(tmp_path / "delta.index", check_lake=False)
+    sec = delta.components["lshensemble"]
+    assert sec["mode"] == "delta" and sec["intervals"] == base.components["lshensemble"]["intervals"]
+    t = L.Tables.load(delta)
+    assert t.partitions[-1, 1] == 65 > sec["intervals"][-1]          # widened last partition
+    ref = B.reference_tables(np.asarray(delta.signatures), np.diff(delta.arrays.sets_indptr),
+                             uppers=sec["intervals"])
+    assert np.array_equal(t.partitions, ref["partitions"]) and np.array_equal(t.values, ref["values"])
+    from lakejoin_jupyter import Engine
+    hits = Engine(delta).search(q, threshold=0.8, method="lshensemble", k=None)
+    assert [h.table for h in hits] == ["big"]
+
+
+class FakeGeneration:
+    """What rebuild_advice reads of an opened index: its set sizes and its component."""
+
+    def __init__(self, sizes, intervals):
+        self.arrays = type("A", (), {"sets_indptr": np.r_[0, np.cumsum(sizes)]})()
+        self.components = {"lshensemble": {"intervals": list(intervals)}}
+
+    def has(self, name):
+        return name in self.components
+
+
+def test_rebuild_advice():
+    rng = np.random.default_rng(0)
+    base_sizes = np.minimum(rng.pareto(0.8, 3000).astype(int) + 1, 5000)
+    dist, cnt = np.unique(base_sizes, return_counts=True)
+    intervals = [u for _, u in B.optimal_partitions(dist, cnt, 8)]
+    base = FakeGeneration(base_sizes, intervals)
+    assert L.rebuild_advice([base]) is None
+    r = L.generation_report([base])
+    assert r["cost_ratio"] == pytest.approx(1.0)
+    # more of the same distribution: partitions still fit, no advice
+    same = FakeGeneration(np.minimum(rng.pareto(0.8, 500).astype(int) + 1, 5000), intervals)
+    assert L.rebuild_advice([base, same]) is None
+    # many much larger sets all land in the widened last partition
+    big = FakeGeneration(rng.integers(6000, 400_000, 1500), intervals)
+    r = L.generation_report([base, big])
+    assert r["cost_ratio"] > L.REBUILD_COST_RATIO and r["max_size"] > r["base_max_size"]
+    assert "Rebuilding the index is advised" in L.rebuild_advice([base, big])
+    # many small generations: each is probed separately
+    small = [FakeGeneration(np.minimum(rng.pareto(0.8, 20).astype(int) + 1, 5000), intervals)
+             for _ in range(L.REBUILD_MAX_DELTAS + 1)]
+    assert "generations" in L.rebuild_advice([base] + small)

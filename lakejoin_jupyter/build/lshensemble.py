@@ -54,10 +54,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..hashing import fmix32
 from .pipeline import Component, register_component
 
 DEFAULT_PARTITIONS = 32      # thesis §2.5.3 / §3.5.4: 8, 16, 32; 32 is the most precise
 MAX_BINS = 2048
+BUCKET_SIZE = 8              # mean entries per directory bucket of a table segment
 COMPONENT = "lshensemble"
 
 
@@ -154,7 +156,34 @@ def assign_partitions(sizes: np.ndarray, uppers) -> np.ndarray:
                       len(uppers) - 1)
 
 
-# --------------------------------------------------------------------------- reference
+# --------------------------------------------------------------------------- tables
+
+def segment_layout(counts, m: int) -> np.ndarray:
+    """Partition table (n, 6) int64 from the per-partition set counts: n_sets, the offset of
+    the partition's first segment in values/set_ids, its directory bits k (2^k buckets per
+    segment, about ``BUCKET_SIZE`` entries each) and the offset of its first directory."""
+    counts = np.asarray(counts, dtype=np.int64)
+    table = np.zeros((len(counts), 6), dtype=np.int64)
+    table[:, 2] = counts
+    table[:, 3] = np.r_[0, np.cumsum(counts * m)[:-1]]
+    bits = np.floor(np.log2(np.maximum(counts / BUCKET_SIZE, 1.0))).astype(np.int64)
+    table[:, 4] = bits
+    dir_len = np.where(counts > 0, (2 ** bits + 1) * m, 0)
+    table[:, 5] = np.r_[0, np.cumsum(dir_len)[:-1]]
+    return table
+
+
+def sort_segment(values: np.ndarray, ids: np.ndarray, bits: int):
+    """One table segment: the keys fmix32(value) sorted (ties by set id; ``ids`` must be
+    ascending), the set ids in that order, and the bucket directory: entry b is the first
+    position whose key is >= b << (32 - bits), the last entry the segment length."""
+    keys = fmix32(values)
+    o = np.argsort(keys, kind="stable")
+    keys = keys[o]
+    edges = np.arange(2 ** bits + 1, dtype=np.uint64) << np.uint64(32 - bits)
+    directory = np.searchsorted(keys, edges, side="left").astype(np.uint32)
+    return keys, ids[o], directory
+
 
 def reference_tables(signatures: np.ndarray, sizes: np.ndarray, n_partitions: int = DEFAULT_PARTITIONS,
                      uppers=None, max_bins: int = MAX_BINS) -> dict:
@@ -168,30 +197,28 @@ def reference_tables(signatures: np.ndarray, sizes: np.ndarray, n_partitions: in
         dist, cnt = np.unique(sizes[ids], return_counts=True)
         uppers = [u for _, u in optimal_partitions(dist, cnt, n_partitions, max_bins)]
     part = assign_partitions(sizes[ids], uppers)
-    table = _partition_table(part, sizes[ids], len(uppers), m)
+    table = segment_layout(np.bincount(part, minlength=len(uppers)), m)
+    for i in range(len(uppers)):
+        s = sizes[ids[part == i]]
+        if len(s):
+            table[i, 0], table[i, 1] = s.min(), s.max()
     values = np.zeros(int(table[:, 2].sum()) * m, dtype=np.uint32)
     set_ids = np.zeros(len(values), dtype=np.int32)
+    directory = np.zeros(_directory_length(table, m), dtype=np.uint32)
     for i in range(len(uppers)):
         members = ids[part == i]               # ascending set id
-        n_i, off = int(table[i, 2]), int(table[i, 3])
+        n_i, off, bits, doff = (int(x) for x in table[i, 2:6])
         for p in range(m):
-            col = signatures[members, p]
-            o = np.argsort(col, kind="stable")
-            values[off + p * n_i: off + (p + 1) * n_i] = col[o]
-            set_ids[off + p * n_i: off + (p + 1) * n_i] = members[o]
-    return {"partitions": table, "values": values, "set_ids": set_ids,
+            k, sid, d = sort_segment(signatures[members, p], members, bits)
+            values[off + p * n_i: off + (p + 1) * n_i] = k
+            set_ids[off + p * n_i: off + (p + 1) * n_i] = sid
+            directory[doff + p * len(d): doff + (p + 1) * len(d)] = d
+    return {"partitions": table, "values": values, "set_ids": set_ids, "directory": directory,
             "intervals": [int(u) for u in uppers]}
 
 
-def _partition_table(part: np.ndarray, sizes: np.ndarray, n: int, m: int) -> np.ndarray:
-    """(n, 4) int64: lower, upper (actual min/max size held), n_sets, offset."""
-    table = np.zeros((n, 4), dtype=np.int64)
-    for i in range(n):
-        s = sizes[part == i]
-        if len(s):
-            table[i, 0], table[i, 1], table[i, 2] = s.min(), s.max(), len(s)
-    table[:, 3] = np.r_[0, np.cumsum(table[:, 2] * m)[:-1]]
-    return table
+def _directory_length(table: np.ndarray, m: int) -> int:
+    return int(np.sum(np.where(table[:, 2] > 0, (2 ** table[:, 4] + 1) * m, 0)))
 
 
 # --------------------------------------------------------------------------- Spark job
@@ -201,20 +228,21 @@ def _positions_per_block(m: int, largest_partition: int) -> int:
     return int(max(1, min(m, (1 << 21) // max(1, largest_partition))))
 
 
-def _sort_block(ppb: int):
+def _sort_block(ppb: int, bits_of: dict):
     def run(pdf: pd.DataFrame) -> pd.DataFrame:
         ids = pdf["column_id"].to_numpy(np.int32)
         order = np.argsort(ids, kind="stable")
         ids = ids[order]
         width = len(pdf["sig"].iloc[0]) // 4
         mat = np.frombuffer(b"".join(pdf["sig"].tolist()), dtype="<u4").reshape(len(ids), width)[order]
+        part = int(pdf["part"].iloc[0])
         first = int(pdf["block"].iloc[0]) * ppb
         rows = []
         for c in range(width):
-            o = np.argsort(mat[:, c], kind="stable")
-            rows.append((int(pdf["part"].iloc[0]), first + c, mat[o, c].astype("<u4").tobytes(),
-                         ids[o].astype("<i4").tobytes()))
-        return pd.DataFrame(rows, columns=["part", "position", "values", "ids"])
+            keys, sid, d = sort_segment(mat[:, c], ids, bits_of[part])
+            rows.append((part, first + c, keys.astype("<u4").tobytes(),
+                         sid.astype("<i4").tobytes(), d.astype("<u4").tobytes()))
+        return pd.DataFrame(rows, columns=["part", "position", "values", "ids", "directory"])
     return run
 
 
@@ -253,12 +281,11 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
     assigned = nonempty.withColumn("part", partition_of("size"))
     hs, hc = hist["size"].to_numpy(np.int64), hist["count"].to_numpy(np.int64)
     hpart = assign_partitions(hs, uppers)
-    table = np.zeros((len(uppers), 4), dtype=np.int64)
+    table = segment_layout(np.bincount(hpart, weights=hc, minlength=len(uppers)).astype(np.int64), m)
     for i in range(len(uppers)):
         sel = hpart == i
         if sel.any():
-            table[i] = (hs[sel].min(), hs[sel].max(), hc[sel].sum(), 0)
-    table[:, 3] = np.r_[0, np.cumsum(table[:, 2] * m)[:-1]]
+            table[i, 0], table[i, 1] = hs[sel].min(), hs[sel].max()
 
     ppb = _positions_per_block(m, int(table[:, 2].max()))
     n_blocks = -(-m // ppb)
@@ -267,8 +294,10 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
               .withColumn("sig", F.expr(f"substring(signature, block * {ppb * 4} + 1, {ppb * 4})"))
               .select("part", "block", "column_id", "sig"))
     seg_dir = "lshensemble/_segments.parquet"
+    bits_of = {i: int(table[i, 4]) for i in range(len(uppers))}
     (blocks.groupBy("part", "block")
-     .applyInPandas(_sort_block(ppb), "part int, position int, values binary, ids binary")
+     .applyInPandas(_sort_block(ppb, bits_of),
+                    "part int, position int, values binary, ids binary, directory binary")
      .write.parquet(out.uri(seg_dir)))
 
     total = int(table[:, 2].sum()) * m
@@ -276,33 +305,40 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
                                        dtype=np.uint32, shape=(total,))
     set_ids = np.lib.format.open_memmap(out.path("lshensemble/set_ids.npy"), mode="w+",
                                         dtype=np.int32, shape=(total,))
+    directory = np.zeros(_directory_length(table, m), dtype=np.uint32)
     import pyarrow.dataset as pads
     seen = 0
     for batch in pads.dataset(str(out.path(seg_dir)), format="parquet").to_batches(batch_size=64):
         d = batch.to_pydict()
-        for part, pos, v, s in zip(d["part"], d["position"], d["values"], d["ids"]):
-            n_i, off = int(table[part, 2]), int(table[part, 3])
+        for part, pos, v, s, dr in zip(d["part"], d["position"], d["values"], d["ids"],
+                                       d["directory"]):
+            n_i, off, bits, doff = (int(x) for x in table[part, 2:6])
             dst = off + pos * n_i
             values[dst:dst + n_i] = np.frombuffer(v, dtype="<u4")
             set_ids[dst:dst + n_i] = np.frombuffer(s, dtype="<i4")
+            nd = 2 ** bits + 1
+            directory[doff + pos * nd: doff + (pos + 1) * nd] = np.frombuffer(dr, dtype="<u4")
             seen += 1
-    if seen != int((table[:, 2] > 0).sum()) * m:
+    expected = int((table[:, 2] > 0).sum()) * m
+    if seen != expected:
         raise RuntimeError(f"LSH Ensemble build wrote {seen} table segments, expected "
-                           f"{int((table[:, 2] > 0).sum()) * m} (build bug)")
+                           f"{expected} (build bug)")
     values.flush()
     set_ids.flush()
     del values, set_ids
     shutil.rmtree(out.path(seg_dir), ignore_errors=True)
+    out.save_npy("lshensemble/directory.npy", directory)
     out.save_npy("lshensemble/partitions.npy", table)
     cost = partitioning_cost(hs, hc, uppers)
     return {
         "mode": mode, "num_perm": m, "partitions_requested": int(n_partitions),
         "partitions": [{"lower": int(a), "upper": int(b), "sets": int(c)}
-                       for a, b, c, _ in table],
+                       for a, b, c in table[:, :3]],
         "intervals": uppers, "max_bins": int(max_bins),
         "distinct_sizes": int(len(hs)), "indexed_sets": int(hc.sum()),
-        "fp_cost": round(cost, 3), "layout": "per (partition, signature position): set ids "
-        "sorted by MinHash value (values.npy uint32, set_ids.npy int32)",
+        "fp_cost": round(cost, 3), "bucket_size": BUCKET_SIZE,
+        "layout": "per (partition, signature position): set ids sorted by fmix32(MinHash "
+                  "value), with a bucket directory on the key's top bits",
         "seconds": round(time.time() - t0, 3),
     }
 

@@ -53,11 +53,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ComponentMissingError, QueryError
-from ..hashing import minhash_of_tokens
+from ..hashing import fmix32, minhash_of_tokens
 from .registry import Candidate, ParamSpec, SearchMethod, register_method
 
 COMPONENT = "lshensemble"
 GRID_POINTS = 2048            # sigma grid of the tabulated objective
+FN_WEIGHT = 0.9               # weight of FN against FP when choosing (b, r); thesis: 0.5
+TUNE_MAX = 0.9                # (b, r) for t* above this is tuned at this threshold
 TOPK_STEP = 0.05              # threshold descent step (thesis §3.5.4)
 
 
@@ -75,7 +77,7 @@ class ObjectiveTable:
     b: np.ndarray                 # int, one per pair
     r: np.ndarray
     grid: np.ndarray              # sigma grid
-    g: np.ndarray                 # float64 [pairs, grid]
+    g: np.ndarray                 # float32 [grid, pairs] (a query reads whole rows)
 
     @classmethod
     def compute(cls, m: int, k: int = GRID_POINTS) -> "ObjectiveTable":
@@ -94,17 +96,21 @@ class ObjectiveTable:
             rs.append(np.full(nb, r))
             gs.append(g)
         return cls(m=m, b=np.concatenate(bs), r=np.concatenate(rs), grid=grid,
-                   g=np.concatenate(gs))
+                   g=np.ascontiguousarray(np.concatenate(gs).T, dtype=np.float32))
 
     def at(self, sigma: np.ndarray) -> np.ndarray:
-        """G of every pair at each sigma: [pairs, len(sigma)] (linear interpolation)."""
+        """G of every pair at each sigma: [len(sigma), pairs] (linear interpolation)."""
         sigma = np.clip(np.asarray(sigma, dtype=np.float64), 0.0, 1.0)
         k = len(self.grid) - 1
         pos = np.arccos(np.clip(1.0 - 2.0 * sigma, -1.0, 1.0)) * (k / np.pi)
         i = np.clip(np.floor(pos).astype(np.int64), 0, k - 1)
         lo, hi = self.grid[i], self.grid[i + 1]
-        frac = np.clip((sigma - lo) / (hi - lo), 0.0, 1.0)
-        return self.g[:, i] * (1.0 - frac) + self.g[:, i + 1] * frac
+        frac = np.clip((sigma - lo) / (hi - lo), 0.0, 1.0).astype(self.g.dtype)[:, None]
+        g0 = self.g[i]
+        out = self.g[i + 1] - g0
+        out *= frac
+        out += g0
+        return out
 
 
 _TABLES: dict = {}
@@ -123,35 +129,62 @@ def _sigma(t, xq):
     return t / (xq + 1.0 - t)
 
 
-def fp_fn(xq: np.ndarray, t: float, table: ObjectiveTable) -> tuple[np.ndarray, np.ndarray]:
-    """FP and FN areas (Eq. 2.23, 2.24) of every (b, r) pair for each x/q ratio:
-    arrays [pairs, len(xq)]."""
-    xq = np.asarray(xq, dtype=np.float64)
+def _limits(xq: np.ndarray, t: float):
+    """Integration limits of Eq. 2.23/2.24 mapped to Jaccard: sigma(min(t*, x/q)),
+    sigma(t*) (capped at x/q), sigma(min(1, x/q)); plus the scale x/q + 1."""
     a = np.minimum(t, xq)
     c = np.minimum(1.0, xq)
-    scale = xq + 1.0
-    g = table.at(np.concatenate([_sigma(a, xq), _sigma(np.minimum(t, c), xq), _sigma(c, xq)]))
+    return (np.concatenate([_sigma(a, xq), _sigma(np.minimum(t, c), xq), _sigma(c, xq)]),
+            xq + 1.0, c)
+
+
+def fp_fn(xq: np.ndarray, t: float, table: ObjectiveTable) -> tuple[np.ndarray, np.ndarray]:
+    """FP and FN areas (Eq. 2.23, 2.24) of every (b, r) pair for each x/q ratio:
+    arrays [len(xq), pairs]."""
+    xq = np.asarray(xq, dtype=np.float64)
     n = len(xq)
-    g_a, g_t, g_c = g[:, :n], g[:, n:2 * n], g[:, 2 * n:]
-    fp = scale * g_a
-    fn = np.where(xq >= t, (c - t) - scale * (g_c - g_t), 0.0)
-    return fp, np.maximum(fn, 0.0)
+    sig, scale, c = _limits(xq, t)
+    g = table.at(sig).astype(np.float64)
+    fp = scale[:, None] * g[:n]
+    fn = (c - t)[:, None] - scale[:, None] * (g[2 * n:] - g[n:2 * n])
+    fn[xq < t] = 0.0
+    return fp, np.maximum(fn, 0.0, out=fn)
 
 
-def optimal_params(xq, t: float, m: int, *, max_r: int | None = None, fn_weight: float = 0.5,
-                   table: ObjectiveTable | None = None):
-    """(b, r, fp, fn) per x/q ratio minimizing (1-w) FP + w FN subject to b r <= m
-    (Eq. 2.26 with x = u_i; w = 0.5 is the thesis' unweighted sum)."""
+def optimal_params(xq, t: float, m: int, *, max_r: int | None = None,
+                   fn_weight: float = FN_WEIGHT, table: ObjectiveTable | None = None):
+    """(b, r, fp, fn, recall) per x/q ratio minimizing (1-w) FP + w FN subject to b r <= m
+    (Eq. 2.26 with x = u_i; w = 0.5 is the thesis' unweighted sum). ``recall`` is the
+    model's expected recall of the chosen (b, r) for sets of size x, 1 - FN / (min(1, x/q)
+    - t*), or the candidate probability at t = min(1, x/q) when that interval is empty."""
     table = table or objective_table(m)
-    fp, fn = fp_fn(xq, t, table)
+    xq = np.asarray(xq, dtype=np.float64)
+    n = len(xq)
+    sig, scale, c = _limits(xq, t)
+    g = table.at(sig)
+    w = fn_weight
+    # (1-w) FP + w FN = scale ((1-w) G(a) - w (G(c) - G(t))) + w (c - t), FN only if x/q >= t*
+    obj = g[:n] * np.float32(1.0 - w)
+    d = g[2 * n:] - g[n:2 * n]
+    d *= np.float32(w)
+    d[xq < t] = 0.0
+    obj -= d
+    obj *= scale[:, None].astype(np.float32)
     ok = table.b * table.r <= m
     if max_r is not None:
         ok &= table.r <= max_r
-    obj = (1.0 - fn_weight) * fp + fn_weight * fn
-    obj[~ok] = np.inf
-    best = np.argmin(obj, axis=0)
-    cols = np.arange(obj.shape[1])
-    return table.b[best], table.r[best], fp[best, cols], fn[best, cols]
+    if not ok.all():
+        obj[:, ~ok] = np.inf
+    best = np.argmin(obj, axis=1)
+    b, r = table.b[best], table.r[best]
+    rows = np.arange(n)
+    fp = scale * g[:n][rows, best]
+    fn = np.where(xq >= t, np.maximum(0.0, (c - t) - scale * (g[2 * n:][rows, best]
+                                                              - g[n:2 * n][rows, best])), 0.0)
+    width = c - t
+    p_c = 1.0 - (1.0 - _sigma(c, xq) ** r) ** b
+    recall = np.where(xq < t, 1.0, np.where(width > 1e-9, 1.0 - fn / np.maximum(width, 1e-9), p_c))
+    return b, r, fp, fn, recall
 
 
 # ------------------------------------------------------------------ tables
@@ -159,9 +192,10 @@ def optimal_params(xq, t: float, m: int, *, max_r: int | None = None, fn_weight:
 @dataclass
 class Tables:
     """The component's arrays (memory-mapped) plus what the search needs around them."""
-    partitions: np.ndarray        # int64 (n, 4): lower, upper, n_sets, offset
-    values: np.ndarray            # uint32, see build/lshensemble.py
+    partitions: np.ndarray        # int64 (n, 6): lower, upper, n_sets, offset, dir bits, dir offset
+    values: np.ndarray            # uint32 keys fmix32(MinHash value), see build/lshensemble.py
     set_ids: np.ndarray           # int32
+    directory: np.ndarray         # uint32 bucket starts per segment
     num_perm: int
     seed: int
 
@@ -175,9 +209,11 @@ class Tables:
                 f"{index.path} was built without the LSH Ensemble component; rebuild it with "
                 f"`lakejoin index LAKE --out {index.path} --with lshensemble --overwrite`.")
         mh = index.components["minhash"]
+        # np.asarray: plain ndarray views of the memory maps (np.memmap indexing is slower)
         t = cls(partitions=np.asarray(index.load_npy("lshensemble/partitions.npy", mmap=False)),
-                values=index.load_npy("lshensemble/values.npy"),
-                set_ids=index.load_npy("lshensemble/set_ids.npy"),
+                values=np.asarray(index.load_npy("lshensemble/values.npy")),
+                set_ids=np.asarray(index.load_npy("lshensemble/set_ids.npy")),
+                directory=np.asarray(index.load_npy("lshensemble/directory.npy")),
                 num_perm=int(mh["num_perm"]), seed=int(mh["seed"]))
         _LOADED[index] = t
         return t
@@ -185,7 +221,7 @@ class Tables:
     @classmethod
     def from_reference(cls, ref: dict, num_perm: int, seed: int = 1) -> "Tables":
         return cls(partitions=ref["partitions"], values=ref["values"], set_ids=ref["set_ids"],
-                   num_perm=num_perm, seed=seed)
+                   directory=ref["directory"], num_perm=num_perm, seed=seed)
 
 
 _LOADED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -216,15 +252,18 @@ def segment_lower_bound(values: np.ndarray, start: np.ndarray, length: np.ndarra
 class Probe:
     """Candidate generation of one query at one threshold."""
     ids: np.ndarray                       # distinct candidate set ids (sorted)
-    params: list = field(default_factory=list)   # (partition, upper, b, r, fp, fn)
+    params: list = field(default_factory=list)   # (partition, upper, b, r, recall, scanned)
     skipped: int = 0                      # partitions skipped (u_i < t*|Q|)
+    scanned: int = 0                      # partitions taken whole (predicted recall too low)
     raw: int = 0                          # candidates before the size filter
 
 
 def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: np.ndarray,
           q_size: int, t: float, *, num_perm: int | None = None, max_r: int | None = None,
-          fn_weight: float = 0.5) -> Probe:
-    """LSH Ensemble candidates (steps 1-3 of the module docstring)."""
+          fn_weight: float = FN_WEIGHT, min_recall: float = 0.0) -> Probe:
+    """LSH Ensemble candidates (steps 1-3 of the module docstring). A partition whose
+    predicted recall (see :func:`optimal_params`) is below ``min_recall`` contributes all
+    its sets that are large enough instead of its LSH candidates."""
     m = int(num_perm or tables.num_perm)
     if not 1 <= m <= tables.num_perm:
         raise QueryError(f"num_perm must be between 1 and {tables.num_perm} (got {m}).")
@@ -235,24 +274,33 @@ def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: 
     if len(live) == 0:
         return out
     upper = part[live, 1].astype(np.float64)
-    b, r, fp, fn = optimal_params(upper / q_size, t, m, max_r=max_r, fn_weight=fn_weight,
-                                  table=objective_table(tables.num_perm))
-    out.params = [(int(i), int(u), int(bb), int(rr), float(f), float(g))
-                  for i, u, bb, rr, f, g in zip(live, upper, b, r, fp, fn)]
-    # one lookup per (partition, band): the band's first position j*r
+    b, r, _, _, recall = optimal_params(upper / q_size, min(t, TUNE_MAX), m, max_r=max_r,
+                                        fn_weight=fn_weight, table=objective_table(tables.num_perm))
+    scan = recall < min_recall
+    out.params = [(int(i), int(u), int(bb), int(rr), float(rc), bool(sc))
+                  for i, u, bb, rr, rc, sc in zip(live, upper, b, r, recall, scan)]
+    out.scanned = int(scan.sum())
+    whole = [np.asarray(tables.set_ids[part[i, 3]:part[i, 3] + part[i, 2]], dtype=np.int64)
+             for i in live[scan]]
+    live, b, r = live[~scan], b[~scan], r[~scan]
+    # one lookup per (partition, band): the band's first position j*r, by the bucket
+    # directory of that table segment, then a binary search inside the bucket
     band_part = np.repeat(live, b)
     band_r = np.repeat(r, b)
     band_j = np.arange(len(band_part)) - np.repeat(np.cumsum(b) - b, b)
     pos0 = band_j * band_r
     n_i = part[band_part, 2]
-    start = part[band_part, 3] + pos0 * n_i
-    key = sig_q[pos0].astype(np.int64)
-    lo = segment_lower_bound(tables.values, start, n_i, key)
-    hi = segment_lower_bound(tables.values, lo, start + n_i - lo, key + 1)
+    seg = part[band_part, 3] + pos0 * n_i
+    bits = part[band_part, 4]
+    key = fmix32(sig_q[pos0]).astype(np.int64)
+    bucket = key >> (32 - bits)
+    d = part[band_part, 5] + pos0 * ((1 << bits) + 1) + bucket
+    start = seg + tables.directory[d]
+    end = seg + tables.directory[d + 1]
+    lo = segment_lower_bound(tables.values, start, end - start, key)
+    hi = segment_lower_bound(tables.values, lo, end - lo, key + 1)
     counts = hi - lo
     total = int(counts.sum())
-    if total == 0:
-        return out
     entry = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
     ids = tables.set_ids[entry].astype(np.int64)
     e_pos0 = np.repeat(pos0, counts)
@@ -272,7 +320,7 @@ def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: 
             keep[bad] = False
             ids, e_pos0, e_r = ids[keep], e_pos0[keep], e_r[keep]
         depth += 1
-    ids = np.unique(ids)
+    ids = np.unique(np.concatenate([ids] + whole)) if whole else np.unique(ids)
     out.raw = len(ids)
     out.ids = ids[set_sizes[ids] >= need]
     return out
@@ -351,22 +399,43 @@ class Context:
 
     @classmethod
     def of(cls, index) -> "Context":
-        return cls(arrays=index.arrays, signatures=index.signatures, tables=Tables.load(index),
-                   set_sizes=np.diff(index.arrays.sets_indptr))
+        """The search context of an opened index (cached; plain views of its memory maps)."""
+        ctx = _CONTEXTS.get(index)
+        if ctx is None:
+            base = cls.of_arrays(index)
+            ctx = cls(arrays=base.arrays, signatures=base.signatures, tables=Tables.load(index),
+                      set_sizes=base.set_sizes)
+            _CONTEXTS[index] = ctx
+        return ctx
+
+    @classmethod
+    def of_arrays(cls, index) -> "Context":
+        """The core arrays of an index as plain ndarray views, without the tables."""
+        from dataclasses import fields as _fields
+        a = index.arrays
+        arrays = type(a)(**{f.name: np.asarray(getattr(a, f.name)) for f in _fields(a)})
+        return cls(arrays=arrays, signatures=np.asarray(index.signatures), tables=None,
+                   set_sizes=np.diff(arrays.sets_indptr))
+
+
+_CONTEXTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _options(options: dict) -> dict:
-    known = {"verify", "num_perm", "max_r", "fn_weight"}
+    known = {"verify", "num_perm", "max_r", "fn_weight", "min_recall"}
     unknown = set(options) - known
     if unknown:
         raise QueryError(f"Unknown LSH Ensemble option(s) {sorted(unknown)}; "
                          f"known: {sorted(known)}.")
-    fw = float(options.get("fn_weight", 0.5))
+    fw = float(options.get("fn_weight", FN_WEIGHT))
     if not 0.0 <= fw <= 1.0:
         raise QueryError(f"fn_weight is a weight between 0 and 1 (got {fw}).")
     mr = options.get("max_r")
+    mrec = float(options.get("min_recall", 0.0))
+    if not 0.0 <= mrec <= 1.0:
+        raise QueryError(f"min_recall is a fraction between 0 and 1 (got {mrec}).")
     return {"num_perm": options.get("num_perm"), "max_r": None if mr is None else int(mr),
-            "fn_weight": fw}
+            "fn_weight": fw, "min_recall": mrec}
 
 
 def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int,
@@ -382,7 +451,8 @@ def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size:
     t1 = time.perf_counter()
     m = int(opts.get("num_perm") or ctx.tables.num_perm)
     stats = {"partitions_probed": len(pr.params), "partitions_skipped": pr.skipped,
-             "band_params": [(u, b, r) for _, u, b, r, _, _ in pr.params],
+             "partitions_scanned": pr.scanned,
+             "band_params": [(u, b, r) for _, u, b, r, _, sc in pr.params if not sc],
              "candidates": int(len(ids)), "candidates_before_size_filter": pr.raw,
              "seconds_candidates": t1 - t0}
     if verify:
@@ -452,9 +522,9 @@ def _query_signature(query, tables: Tables) -> np.ndarray:
     return minhash_of_tokens(query.tokens, tables.num_perm, tables.seed)
 
 
-def _candidates(rows, verify: bool) -> list:
-    return [Candidate(column_ids=(i,), score=(o if verify else e), overlap=o, exact=verify,
-                      estimated_containment=e) for i, o, e in rows]
+def _candidates(rows, verify: bool, q_size: int) -> list:
+    return [Candidate(column_ids=(i,), score=(o / q_size if verify else e), overlap=o,
+                      exact=verify, estimated_containment=e) for i, o, e in rows]
 
 
 def _run_threshold(index, query, params):
@@ -468,7 +538,7 @@ def _run_threshold(index, query, params):
     rows, stats = threshold_search(ctx, query.token_ids, sig_q, query.size,
                                    float(params.threshold), k=params.k, verify=verify,
                                    exclude=query.exclude, **_options(opts))
-    return _candidates(rows, verify), stats
+    return _candidates(rows, verify, query.size), stats
 
 
 def _run_topk(index, query, params):
@@ -479,7 +549,7 @@ def _run_topk(index, query, params):
     rows, stats = topk_search(ctx, query.token_ids, sig_q, query.size, int(params.k or 10),
                               floor=params.threshold, verify=verify, exclude=query.exclude,
                               **_options(opts))
-    return _candidates(rows, verify), stats
+    return _candidates(rows, verify, query.size), stats
 
 
 _PARAMS = (
@@ -489,10 +559,14 @@ _PARAMS = (
               help="Use only the first m signature positions (default: all)."),
     ParamSpec("max_r", "Max rows per band", kind="int", default=None, min=1,
               help="Cap on r when choosing (b, r) (default: b r <= m only)."),
-    ParamSpec("fn_weight", "False-negative weight", kind="float", default=0.5, min=0.0,
+    ParamSpec("fn_weight", "False-negative weight", kind="float", default=FN_WEIGHT, min=0.0,
               max=1.0, step=0.05,
               help="Weight of missed sets against false candidates when tuning (b, r); "
                    "0.5 is the paper's unweighted FP + FN."),
+    ParamSpec("min_recall", "Scan partitions below this recall", kind="float", default=0.0,
+              min=0.0, max=1.0, step=0.05,
+              help="Take every large-enough set of a partition whose predicted LSH recall is "
+                   "below this (exact there, more to verify)."),
 )
 
 register_method(SearchMethod(
@@ -508,3 +582,65 @@ register_method(SearchMethod(
     needs_threshold=False, priority=0, score_name="containment", params=_PARAMS,
     description="The k columns of largest containment, by LSH Ensemble searches at "
                 "decreasing thresholds (1.0, 0.95, ...), verified."))
+
+
+# ------------------------------------------------------------------ generations
+
+REBUILD_COST_RATIO = 1.5      # calibrated in bench/results/lshensemble.md ("drift")
+REBUILD_MAX_DELTAS = 8
+
+
+def generation_report(index_generations) -> dict:
+    """How well the base's partitioning still fits an index with added generations.
+
+    ``fp_cost``: the thesis' false-positive bound (Eq. 2.17) of the sets as they are now
+    partitioned (each generation's sets in the base intervals, each partition charged with
+    its own largest size); ``optimal_cost``: the same bound after a rebuild (the DP over
+    the combined size histogram with as many partitions); their ratio is the drift.
+    """
+    from ..build.lshensemble import optimal_partitions
+    gens = [g for g in index_generations if g.has(COMPONENT)]
+    if not gens:
+        return {}
+    uppers = [int(u) for u in gens[0].components[COMPONENT]["intervals"]]
+    cost, all_sizes = 0.0, []
+    for g in gens:
+        sizes = np.diff(g.arrays.sets_indptr)
+        sizes = sizes[sizes > 0].astype(np.float64)
+        all_sizes.append(sizes)
+        part = np.minimum(np.searchsorted(uppers, sizes, side="left"), len(uppers) - 1)
+        umax = np.zeros(len(uppers))
+        np.maximum.at(umax, part, sizes)
+        cost += float(np.sum(1.0 - sizes / umax[part]))
+    sizes = np.concatenate(all_sizes)
+    dist, cnt = np.unique(sizes.astype(np.int64), return_counts=True)
+    best = optimal_partitions(dist, cnt, len(uppers))
+    b_up = np.array([u for _, u in best], dtype=np.float64)
+    bp = np.minimum(np.searchsorted(b_up, dist, side="left"), len(b_up) - 1)
+    optimal = float(np.sum(cnt * (1.0 - dist / b_up[bp])))
+    base_sets = len(all_sizes[0])
+    return {"generations": len(gens), "base_sets": base_sets,
+            "added_sets": int(len(sizes) - base_sets), "fp_cost": cost,
+            "optimal_cost": optimal, "cost_ratio": cost / optimal if optimal > 0 else 1.0,
+            "base_max_size": int(uppers[-1]), "max_size": int(sizes.max()) if len(sizes) else 0}
+
+
+def rebuild_advice(index_generations) -> str | None:
+    """A sentence advising a rebuild when added generations have drifted from the base's
+    partitioning, else None. ``index_generations``: the opened indexes, base first."""
+    r = generation_report(index_generations)
+    if not r or r["generations"] < 2:
+        return None
+    why = []
+    if r["cost_ratio"] > REBUILD_COST_RATIO:
+        why.append(f"the size partitions fit the lake {r['cost_ratio']:.1f}x worse than a "
+                   f"rebuilt index would (expected false candidates, thesis Eq. 2.17)")
+    if r["generations"] - 1 > REBUILD_MAX_DELTAS:
+        why.append(f"{r['generations'] - 1} added generations are each searched separately")
+    if r["added_sets"] > r["base_sets"]:
+        why.append(f"added tables hold more columns ({r['added_sets']:,}) than the base "
+                   f"({r['base_sets']:,})")
+    if not why:
+        return None
+    return ("Rebuilding the index is advised for LSH Ensemble: " + "; ".join(why) +
+            ". Approximate results stay correct but get slower to verify.")
