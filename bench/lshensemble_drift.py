@@ -1,19 +1,23 @@
 """LSH Ensemble incremental insert: how accuracy drifts as tables are added without a rebuild.
 
-Builds the index of a fraction of the lake's tables (the base), then adds the rest in
-steps, each as a delta index whose LSH Ensemble reuses the base's partitions (what
-`lakejoin index --add` builds: the component receives ``ctx.base``), and after each step
-compares, on the same queries, the union of the per-generation candidates with the
-candidates of a full rebuild of the same tables: precision/recall before verification
-against brute force on the rebuild, candidate-stage latency, and the drift measure behind
-``rebuild_advice`` (false-positive bound of the current partitioning / rebuild's).
+Takes an index of a whole lake, keeps a fraction of its tables as the base, then adds the
+rest in steps. Each step is a delta generation whose LSH Ensemble tables reuse the base's
+partition bounds (what the component builds when ``ctx.base`` is set); after each step the
+union of the per-generation candidates is compared, on the same queries, with the
+candidates of a rebuild over the same tables: precision/recall before verification against
+brute force, candidate-stage latency, and ``generation_report`` (the false-positive bound
+of the current partitioning relative to the rebuild's), which drives ``rebuild_advice``.
 
-    python bench/lshensemble_drift.py --lake LAKE --work DIR --name NAME \
+The generations' tables come from ``build.lshensemble.reference_tables`` (the numpy builder
+the Spark component is tested equal to, tests/test_lshensemble.py) over the index's own
+signatures, so no Spark build per step is needed.
+
+    python bench/lshensemble_drift.py --lake LAKE --index INDEX --name NAME \
         [--base 0.5] [--steps 5] [--order random|size] [--per-interval 10]
 
-``--order size`` adds the largest tables last (a distribution shift that widens the last
-partition); ``random`` adds a random sample each step. Writes
-bench/results/lshensemble_drift_NAME.json and prints a Markdown table.
+``--order size`` adds the tables holding the largest columns last (a shift of the size
+distribution that widens the last partition); ``random`` adds random tables each step.
+Writes bench/results/lshensemble_drift_NAME.json and prints a Markdown table.
 """
 from __future__ import annotations
 
@@ -24,52 +28,41 @@ from pathlib import Path
 
 import numpy as np
 
-from lshensemble_common import L, ensure_index, mean, pick_queries, spark_session
-from lakejoin_jupyter.hashing import minhash_of_tokens
-from lakejoin_jupyter.index.store import Index
-from lakejoin_jupyter.lake.discover import discover
+from lshensemble_common import L, ensure_index, mean
+from lakejoin_jupyter.build.lshensemble import DEFAULT_PARTITIONS, reference_tables
 from lakejoin_jupyter.search import bruteforce
 
 THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
 
 
-def build(files, out: Path, base: Index | None = None) -> Index:
-    """Full build of ``files`` at ``out``; with ``base``, the LSH Ensemble component is
-    built as an incremental insert into the base's partitions (ctx.base)."""
-    from lakejoin_jupyter.build import pipeline
-    if not (out / "manifest.json").exists():
-        original = pipeline.COMPONENTS["lshensemble"]
-        if base is not None:
-            def with_base(ctx):
-                ctx.base = base
-                return original.build(ctx)
-            pipeline.COMPONENTS["lshensemble"] = pipeline.Component("lshensemble", with_base,
-                                                                      default=True)
-        try:
-            pipeline.build(list(files), out, spark=spark_session(), progress=False)
-        finally:
-            pipeline.COMPONENTS["lshensemble"] = original
-    return Index(out, verify=False, check_lake=False)
+class Generation:
+    """LSH Ensemble tables over a subset of the index's columns (global ids ``cols``)."""
 
+    def __init__(self, index, cols, uppers=None):
+        self.cols = np.asarray(cols, dtype=np.int64)
+        sig = np.asarray(index.signatures)[self.cols]
+        self.sizes = np.diff(index.arrays.sets_indptr)[self.cols]
+        ref = reference_tables(sig, self.sizes, DEFAULT_PARTITIONS, uppers=uppers)
+        self.intervals = ref["intervals"]
+        self.tables = L.Tables.from_reference(ref, sig.shape[1], 1)
+        self.signatures = sig
+        # what generation_report reads of an index
+        self.arrays = type("A", (), {"sets_indptr": np.r_[0, np.cumsum(self.sizes)]})()
+        self.components = {"lshensemble": {"intervals": self.intervals}}
 
-def column_keys(ix: Index) -> list:
-    uri = ix.tables["uri"].to_numpy()
-    return [(uri[t], n) for t, n in zip(ix.columns["table_id"], ix.columns["name"])]
+    def has(self, name):
+        return name in self.components
 
-
-def candidates(ix: Index, keys: list, tokens: list, t: float) -> tuple[set, float]:
-    """Keys of the LSH Ensemble candidates of ``ix`` for a query given as tokens."""
-    tables = L.Tables.load(ix)
-    sig = minhash_of_tokens(tokens, tables.num_perm, tables.seed)
-    t0 = time.perf_counter()
-    pr = L.probe(tables, ix.signatures, np.diff(ix.arrays.sets_indptr), sig, len(tokens), t)
-    return {keys[i] for i in pr.ids.tolist()}, time.perf_counter() - t0
+    def candidates(self, sig_q, q_size, t):
+        t0 = time.perf_counter()
+        pr = L.probe(self.tables, self.signatures, self.sizes, sig_q, q_size, t)
+        return self.cols[pr.ids], time.perf_counter() - t0
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lake", required=True)
-    p.add_argument("--work", required=True, help="folder for the indexes")
+    p.add_argument("--index", required=True)
     p.add_argument("--name", required=True)
     p.add_argument("--base", type=float, default=0.5)
     p.add_argument("--steps", type=int, default=5)
@@ -78,50 +71,64 @@ def main(argv=None):
     p.add_argument("--hi", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
-    work = Path(a.work)
-    work.mkdir(parents=True, exist_ok=True)
-    files = [t.uri for t in discover(a.lake).tables]
+    index = ensure_index(a.lake, a.index)
+    cols = index.columns
+    sizes = np.diff(index.arrays.sets_indptr)
+    tables = np.unique(cols["table_id"].to_numpy())
     if a.order == "random":
-        files = [files[i] for i in np.random.default_rng(a.seed).permutation(len(files))]
+        tables = np.random.default_rng(a.seed).permutation(tables)
     else:
-        files.sort(key=lambda f: Path(f).stat().st_size)
-    n_base = int(round(a.base * len(files)))
-    chunks = np.array_split(np.arange(n_base, len(files)), a.steps)
-    base = build(files[:n_base], work / "base.index")
-    gens = [base]
+        biggest = cols.assign(size=sizes).groupby("table_id")["size"].max()
+        tables = biggest.loc[tables].sort_values(kind="stable").index.to_numpy()
+    n_base = int(round(a.base * len(tables)))
+    chunks = [tables[:n_base]] + np.array_split(tables[n_base:], a.steps)
+    col_of = cols.groupby("table_id")["column_id"].apply(np.asarray)
+    members = [np.sort(np.concatenate([col_of[t] for t in ch])) for ch in chunks]
+    gens = [Generation(index, members[0])]
+    rng = np.random.default_rng(a.seed)
     rows = []
-    for s, chunk in enumerate(chunks, 1):
-        gens.append(build([files[i] for i in chunk], work / f"delta{s}.index", base))
-        rebuild = build(files[:chunk[-1] + 1], work / f"rebuild{s}.index")
+    for s in range(1, a.steps + 1):
+        gens.append(Generation(index, members[s], uppers=gens[0].intervals))
+        union = np.sort(np.concatenate(members[:s + 1]))
+        rebuild = Generation(index, union)
         report = L.generation_report(gens)
         advice = L.rebuild_advice(gens)
-        rkeys = column_keys(rebuild)
-        gkeys = [column_keys(g) for g in gens]
-        qcols = pick_queries(rebuild, a.per_interval, 10, a.hi, seed=a.seed + s)
+        in_union = np.zeros(index.arrays.n_sets, dtype=bool)
+        in_union[union] = True
+        edges = [10] + [int(a.hi * (k + 1) / 10) for k in range(10)]
+        qcols = []
+        for lo, hi in zip(edges[:-1], edges[1:]):
+            pool = union[(sizes[union] >= lo) & (sizes[union] <= hi)]
+            if len(pool):
+                qcols += rng.choice(pool, min(a.per_interval, len(pool)), replace=False).tolist()
         for t in THRESHOLDS:
-            stats = {"gen": ([], [], []), "rebuild": ([], [], [])}
+            acc = {"gen": ([], [], []), "rebuild": ([], [], [])}
             for c in qcols:
-                ids = np.asarray(rebuild.arrays.set_tokens(c))
-                tokens = rebuild.token_text(ids)
-                sc = bruteforce.scores(rebuild.arrays, ids, len(ids))
-                truth = {rkeys[i] for i in np.flatnonzero((sc.overlap > 0) & (sc.containment >= t - 1e-12))
-                         if i != c}
-                got_g, secs = set(), 0.0
-                for g, keys in zip(gens, gkeys):
-                    k, dt = candidates(g, keys, tokens, t)
-                    got_g |= k
+                ids = np.asarray(index.arrays.set_tokens(c), dtype=np.int64)
+                sig_q = np.asarray(index.signatures[c])
+                sc = bruteforce.scores(index.arrays, ids, len(ids))
+                ok = in_union & (sc.overlap > 0) & (sc.containment >= t - 1e-12)
+                ok[c] = False
+                truth = np.flatnonzero(ok)
+                got_g, secs = [], 0.0
+                for g in gens:
+                    ids_g, dt = g.candidates(sig_q, len(ids), t)
+                    got_g.append(ids_g)
                     secs += dt
-                got_r, secs_r = candidates(rebuild, rkeys, tokens, t)
-                for name, got, dt in (("gen", got_g, secs), ("rebuild", got_r, secs_r)):
-                    got = got - {rkeys[c]}
-                    pr, rc, lat = stats[name]
-                    pr.append(len(got & truth) / len(got) if got else None)
-                    rc.append(len(got & truth) / len(truth) if truth else None)
+                got_r, secs_r = rebuild.candidates(sig_q, len(ids), t)
+                for name, got, dt in (("gen", np.unique(np.concatenate(got_g)), secs),
+                                      ("rebuild", got_r, secs_r)):
+                    got = got[got != c]
+                    hit = len(np.intersect1d(got, truth))
+                    pr, rc, lat = acc[name]
+                    pr.append(hit / len(got) if len(got) else None)
+                    rc.append(hit / len(truth) if len(truth) else None)
                     lat.append(dt)
-            rows.append({"step": s, "t": t, "added_fraction": round(1 - n_base / (chunk[-1] + 1), 3),
+            rows.append({"step": s, "t": t, "added_fraction": round(1 - len(members[0]) / len(union), 3),
                          "generations": len(gens), "cost_ratio": report["cost_ratio"],
+                         "max_size": report["max_size"], "base_max_size": report["base_max_size"],
                          "advice": advice, "queries": len(qcols),
-                         **{f"{n}_{k}": v for n, (pr, rc, lat) in stats.items()
+                         **{f"{n}_{k}": v for n, (pr, rc, lat) in acc.items()
                             for k, v in (("precision", mean(pr)), ("recall", mean(rc)),
                                          ("ms_p50", 1000 * float(np.median(lat))))}})
             r = rows[-1]
@@ -132,8 +139,10 @@ def main(argv=None):
     out = Path(__file__).parent / "results" / f"lshensemble_drift_{a.name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"lake": a.lake, "order": a.order, "base": a.base, "rows": rows}, indent=1))
-    print("\n| step | added | t* | cost ratio | prec gens / rebuild | recall gens / rebuild | "
-          "candidates ms p50 gens / rebuild | advice |\n|---|---|---|---|---|---|---|---|")
+    print(f"\n#### drift, {a.name}, order {a.order}: base {a.base:.0%} of the tables, "
+          f"{a.steps} additions\n")
+    print("| step | added sets | t* | cost ratio | precision gens / rebuild | recall gens / rebuild "
+          "| candidates ms p50 gens / rebuild | advice |\n|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['step']} | {r['added_fraction']:.0%} | {r['t']} | {r['cost_ratio']:.2f} | "
               f"{r['gen_precision']:.3f} / {r['rebuild_precision']:.3f} | "

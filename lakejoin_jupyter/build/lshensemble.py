@@ -208,6 +208,8 @@ def reference_tables(signatures: np.ndarray, sizes: np.ndarray, n_partitions: in
     for i in range(len(uppers)):
         members = ids[part == i]               # ascending set id
         n_i, off, bits, doff = (int(x) for x in table[i, 2:6])
+        if n_i == 0:                           # a delta may leave base partitions empty
+            continue
         for p in range(m):
             k, sid, d = sort_segment(signatures[members, p], members, bits)
             values[off + p * n_i: off + (p + 1) * n_i] = k

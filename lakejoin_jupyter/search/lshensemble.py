@@ -15,32 +15,47 @@ build/lshensemble.py:
        G_{b,r}(sigma) = integral_0^sigma (1 - (1 - s^r)^b) / (1 + s)^2 ds,
 
    where G no longer depends on x or q. G is tabulated once per process for every (b, r)
-   with b r <= m on a Chebyshev grid of sigma in [0, 1] (dense at both ends, where
-   P rises steeply); a query interpolates it, so the optimum over the whole (b, r) grid for
+   with b r <= m on a Chebyshev grid of sigma in [0, 1] (dense at both ends, where P rises
+   steeply); a query interpolates it, so the exact optimum over the whole (b, r) grid for
    all partitions costs a few array operations (tested against scipy.integrate.quad);
 3. probe the partition's tables with (b_i, r_i) (an LSH Forest-style lookup, see the build
    module): the union over partitions is the candidate set; candidates smaller than t*|Q|
-   are dropped (they cannot qualify; same reasoning as step 1);
-4. verify: exact |Q ∩ X| for each candidate (by the cheapest of three exact strategies:
-   the query's posting lists, a scan of the candidates' sets, or binary search of the query
-   values in each candidate set) and keep containment >= t*, ranked by exact containment
+   are dropped (they cannot qualify; the bound of step 1 applied per set);
+4. verify: exact |Q ∩ X| for each candidate, by the cheapest of three exact strategies (the
+   query's posting lists, a scan of the candidates' sets, or a binary search of the query
+   values in each candidate set), keep containment >= t*, rank by exact containment
    (Candidate.exact=True) with the MinHash estimate alongside (Eq. 2.7 applied to the
    estimated Jaccard). ``verify=False`` returns the unverified candidates ranked by the
-   estimate (exact=False), as the thesis measures precision (§2.5.4).
+   estimate (exact=False); the thesis measures precision there (§2.5.4).
 
 Top-k (``lshensemble-topk``, thesis §3.5.4): thresholds 1.0, 0.95, ... are searched in turn
-(candidates verified once) until k verified hits reach the current threshold.
+(each candidate verified once) until k verified hits reach the current threshold.
 
-Options (``search(..., method="lshensemble", **options)``):
-``verify`` (default True); ``num_perm`` (use the first m' <= m signature positions);
-``max_r`` (cap on rows per band; default: none, b r <= m as in Eq. 2.25);
-``fn_weight`` (default 0.5: the thesis' unweighted FP + FN; datasketch's ``weights``).
+Options (``search(..., method="lshensemble", **options)``): ``verify`` (True);
+``num_perm`` (use the first m' <= m signature positions); ``max_r`` (cap on r; default
+none, b r <= m as in Eq. 2.25); ``fn_weight`` (0.9; 0.5 is the thesis' FP + FN);
+``min_recall`` (0: partitions whose predicted recall is below it are taken whole).
 
-Deviations, each measured in bench/results/lshensemble.md:
+Deviations (figures in bench/results/lshensemble.md):
+* **FN weighted 0.9 against FP 0.1** by default (datasketch's ``weights``; the thesis
+  weighs them equally). Under the uniform containment prior of Eq. 2.23/2.24 the FP
+  interval [0, t*] is much wider than the FN interval [t*, 1] at high thresholds, so the
+  unweighted optimum gives up the answers to cut false candidates: on FiveThirtyEight it
+  keeps recall 0.39 at t* = 0.9 (0.93-0.99 with the weighting). The thesis' own rule is to
+  keep recall high in this stage because verification removes false positives (§2.4.2);
+  ``fn_weight=0.5`` restores Eq. 2.26 exactly.
+* **(b, r) for t* above 0.9 is tuned at 0.9**: the FN interval [t*, min(1, x/q)] vanishes as
+  t* -> 1, and with it any reason to keep recall (the unweighted optimum at t* = 1 is b = 1,
+  r = m, which finds only exact duplicates). The partition skip and the size filter use the
+  real t*.
 * candidates smaller than t*|Q| are dropped before verification (and before measuring
-  precision): exact and free, the same bound the thesis uses to skip partitions;
-* (b, r) is optimized exactly for the query's (u_i/|Q|, t*) on the tabulated G (the thesis
-  pre-computes; datasketch looks up 10 fixed x/q ratios and caps r at 8).
+  precision): exact and free;
+* (b, r) is optimized exactly for each query's (u_i/|Q|, t*) over every b r <= m (the
+  thesis pre-computes; datasketch looks up 10 fixed x/q ratios and caps r at 8).
+
+Generations (tables added later as delta indexes that reuse the base's partitions, see the
+build module): ``rebuild_advice`` says when the added generations have drifted enough that
+a rebuild pays off; ``generation_report`` gives the figures behind it.
 """
 from __future__ import annotations
 
