@@ -47,22 +47,23 @@ def pct(xs, q):
 def ours(ctx, queries, thresholds, m, **opts):
     out = {}
     for t in thresholds:
-        precs, recs, lat_c, lat_v = [], [], [], []
+        precs, recs, lat_c, lat_v, cpu_v = [], [], [], [], []
         for q in queries:
             t0 = time.perf_counter()
             pr = L.probe(ctx.tables, ctx.signatures, ctx.set_sizes, q.signature, q.size, t,
                          num_perm=m, **opts)
             lat_c.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             L.threshold_search(ctx, q.ids, q.signature, q.size, t, verify=True, num_perm=m,
                                exclude={q.cid}, **opts)
             lat_v.append(time.perf_counter() - t0)
+            cpu_v.append(time.process_time() - c0)
             p, r = precision_recall(pr.ids, q.truth(t), q.cid)
             precs.append(p)
             recs.append(r)
         out[t] = {"precision": mean(precs), "recall": mean(recs), "p50_candidates_ms": pct(lat_c, 50),
                   "p90_candidates_ms": pct(lat_c, 90), "p50_verified_ms": pct(lat_v, 50),
-                  "p90_verified_ms": pct(lat_v, 90)}
+                  "p90_verified_ms": pct(lat_v, 90), "p50_verified_cpu_ms": pct(cpu_v, 50)}
         print(f"    t*={t:.1f} prec {out[t]['precision']:.3f} rec {out[t]['recall']:.3f} "
               f"cand p50 {out[t]['p50_candidates_ms']:.2f} ms, verified p50 "
               f"{out[t]['p50_verified_ms']:.2f} p90 {out[t]['p90_verified_ms']:.2f} ms", flush=True)
@@ -84,18 +85,20 @@ def datasketch_run(index, queries, thresholds, num_perm, num_part, seed, pickle_
         build_s = time.perf_counter() - t0
         mem = rss() - base
         disk = len(pickle.dumps(lsh, protocol=pickle.HIGHEST_PROTOCOL)) if pickle_size else None
-        precs, recs, lat = [], [], []
+        precs, recs, lat, cpu = [], [], [], []
         for q in queries:
             mh = LeanMinHash(seed=seed, hashvalues=q.signature[:num_perm], scheme="affine32")
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             got = np.fromiter(lsh.query(mh, q.size), dtype=np.int64)
             lat.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
             p, r = precision_recall(np.unique(got), q.truth(t), q.cid)
             precs.append(p)
             recs.append(r)
         del lsh
         out[t] = {"precision": mean(precs), "recall": mean(recs), "p50_ms": pct(lat, 50),
-                  "p90_ms": pct(lat, 90), "build_s": build_s, "memory_bytes": mem,
+                  "p90_ms": pct(lat, 90), "p50_cpu_ms": pct(cpu, 50), "build_s": build_s,
+                  "memory_bytes": mem,
                   "pickle_bytes": disk}
         print(f"    datasketch t*={t:.1f}: build {build_s:.1f} s, memory {mem / 2**20:.0f} MiB, "
               f"prec {out[t]['precision']:.3f} rec {out[t]['recall']:.3f} "
@@ -106,19 +109,21 @@ def datasketch_run(index, queries, thresholds, num_perm, num_part, seed, pickle_
 def exact_baselines(index, queries):
     from lakejoin_jupyter.search import bruteforce
     arrays = index.arrays
-    scan, post = [], []
+    scan, post, post_cpu = [], [], []
     for q in queries:
         t0 = time.perf_counter()
         bruteforce.scores(arrays, q.ids, q.size)
         scan.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         ip = arrays.post_indptr
         lens = ip[q.ids + 1] - ip[q.ids]
         hits = arrays.post_sets[L._ranges(ip[q.ids], lens)]
         np.bincount(hits, minlength=arrays.n_sets)
         post.append(time.perf_counter() - t0)
+        post_cpu.append(time.process_time() - c0)
     return {"bruteforce_scan": {"p50_ms": pct(scan, 50), "p90_ms": pct(scan, 90)},
-            "scancount_postings": {"p50_ms": pct(post, 50), "p90_ms": pct(post, 90)}}
+            "scancount_postings": {"p50_ms": pct(post, 50), "p90_ms": pct(post, 90),
+                                   "p50_cpu_ms": pct(post_cpu, 50)}}
 
 
 def table_bytes(tables: L.Tables) -> int:
@@ -183,13 +188,14 @@ def print_markdown(res, a):
     ref = res["ours"].get(key) or next(iter(res["ours"].values()))
     print(f"\n#### {res['name']}: ours ({key}) vs datasketch (P={a.ds_partitions}, m={a.ds_num_perm})\n")
     print("| t* | recall ours | recall ds | precision ours | precision ds | ours cand p50 ms | "
-          "ours verified p50 / p90 ms | ds p50 / p90 ms | ds build s | ds memory MiB |")
+          "ours verified p50 / p90 ms (cpu p50) | ds p50 / p90 ms (cpu p50) | ds build s | ds memory MiB |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for t, d in ds.items():
         o = ref[float(t)] if float(t) in ref else ref[t]
         print(f"| {float(t):.1f} | {o['recall']:.3f} | {d['recall']:.3f} | {o['precision']:.3f} | "
               f"{d['precision']:.3f} | {o['p50_candidates_ms']:.2f} | {o['p50_verified_ms']:.2f} / "
-              f"{o['p90_verified_ms']:.2f} | {d['p50_ms']:.2f} / {d['p90_ms']:.2f} | "
+              f"{o['p90_verified_ms']:.2f} ({o.get('p50_verified_cpu_ms', float('nan')):.2f}) | "
+              f"{d['p50_ms']:.2f} / {d['p90_ms']:.2f} ({d.get('p50_cpu_ms', float('nan')):.2f}) | "
               f"{d['build_s']:.1f} | {d['memory_bytes'] / 2**20:.0f} |")
     for n, ix in res["ours_index"].items():
         print(f"\nours P={n}: build {ix['build_s']} s (Spark job), tables {ix['bytes'] / 2**20:.1f} MiB "

@@ -247,20 +247,28 @@ def segment_lower_bound(values: np.ndarray, start: np.ndarray, length: np.ndarra
     """For each i, the first index j in [start_i, start_i + length_i) with
     values[j] >= key_i (or the segment end): many binary searches at once."""
     lo = np.asarray(start, dtype=np.int64).copy()
-    hi = lo + np.asarray(length, dtype=np.int64)
+    length = np.asarray(length, dtype=np.int64)
+    hi = lo + length
     key = np.asarray(key, dtype=np.int64)
-    last = len(values) - 1
-    if last < 0:
+    if len(lo) == 0 or len(values) == 0:
         return lo
-    while True:
-        active = lo < hi
-        if not active.any():
-            return lo
+    last = len(values) - 1
+    for _ in range(int(length.max()).bit_length()):     # each step halves every interval
         mid = (lo + hi) >> 1
-        v = values[np.minimum(mid, last)].astype(np.int64)
-        right = active & (v < key)
-        lo = np.where(right, mid + 1, lo)
-        hi = np.where(active & ~right, mid, hi)
+        act = lo < hi
+        less = values[np.minimum(mid, last)] < key
+        lo = np.where(act & less, mid + 1, lo)
+        hi = np.where(act & ~less, mid, hi)
+    return lo
+
+
+def segment_bounds(values, start, length, key) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper bounds of each key in its segment (one vectorized search)."""
+    n = len(start)
+    both = segment_lower_bound(values, np.concatenate([start, start]),
+                               np.concatenate([length, length]),
+                               np.concatenate([key, np.asarray(key, dtype=np.int64) + 1]))
+    return both[:n], both[n:]
 
 
 @dataclass
@@ -312,8 +320,7 @@ def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: 
     d = part[band_part, 5] + pos0 * ((1 << bits) + 1) + bucket
     start = seg + tables.directory[d]
     end = seg + tables.directory[d + 1]
-    lo = segment_lower_bound(tables.values, start, end - start, key)
-    hi = segment_lower_bound(tables.values, lo, end - lo, key + 1)
+    lo, hi = segment_bounds(tables.values, start, end - start, key)
     counts = hi - lo
     total = int(counts.sum())
     entry = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
