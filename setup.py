@@ -37,6 +37,7 @@ setup(
         "altair>=5.5,<6",
         "tqdm>=4.60",
         "psutil>=5.9",
+        "scipy>=1.10",          # sparse n-gram products in join/fuzzy.py (datasketch needs it too)
     ],
     extras_require={
         "dev": [

@@ -39,4 +39,4 @@ class BuildSettings:
     files_per_task: int = 4      # small files read per Spark task in the sniffing/reading pass
     sample_values: int = 5       # most frequent raw values kept per column in the profile
     components: tuple = ()       # optional components to add (later issues register them)
-    component_options: dict = field(default_factory=dict)  # {component: {option: value}}
+    component_options: dict = field(default_factory=dict)   # {component: {option: value}}

@@ -12,6 +12,7 @@ calls only this module.
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import time
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import QueryError
-from .index.store import Index
+from .index.store import Index, LakeIndex
 from .lake.normalize import normalize_many
 from .search import registry
 from .search.registry import Candidate, SearchParams
@@ -37,8 +38,9 @@ class Query:
     """A query column (or several) after normalization, as every method receives it."""
     columns: tuple                    # query column name(s)
     tokens: list                      # distinct tokens of the first/only column, sorted
-    token_ids: np.ndarray             # ids of those tokens present in the lake, sorted
     size: int                         # |Q|: distinct tokens, including ones not in the lake
+    token_ids: np.ndarray = None      # ids of those tokens in the generation searched, sorted
+                                      # (set per generation by the engine)
     source: str = ""                  # human description of where the query came from
     display: dict = field(default_factory=dict)   # token -> a raw value as the user wrote it
     rows: list | None = None          # multi-column: distinct key tuples of tokens
@@ -55,7 +57,7 @@ def _is_spark_df(obj) -> bool:
     return type(obj).__module__.startswith("pyspark.sql") and hasattr(obj, "toPandas")
 
 
-def make_query(index: Index, query, column=None, *, max_values: int = MAX_QUERY_VALUES,
+def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QUERY_VALUES,
                exclude_self: bool = True) -> Query:
     """Normalize any supported query into a :class:`Query`.
 
@@ -83,6 +85,14 @@ def make_query(index: Index, query, column=None, *, max_values: int = MAX_QUERY_
         if query.empty:
             raise QueryError("The query DataFrame is empty (no rows): nothing to search for.")
         frame, source = query[list(cols)], "DataFrame"
+        origin = query.attrs.get("lakejoin_table")
+        if origin and exclude_self:   # a lake table loaded with engine.table(): skip itself
+            q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes)
+            try:
+                q.exclude = {index.find_column(origin, c) for c in cols}
+            except KeyError:
+                pass
+            return q
     elif isinstance(query, pd.Series):
         name = cols[0] if cols else (str(query.name) if query.name is not None else "values")
         frame, cols, source = query.to_frame(name=name), (name,), "Series"
@@ -146,9 +156,8 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
         rows = sorted({tup for tup in zip(*(norm[c] for c in cols)) if None not in tup})
         if not rows:
             raise QueryError(f"No row has a value in every query column {list(cols)}.")
-    ids = index.lookup(tokens)
-    return Query(columns=cols, tokens=tokens, token_ids=np.sort(ids[ids >= 0]), size=len(tokens),
-                 source=source, display=display, rows=rows, frame=frame, notes=list(notes))
+    return Query(columns=cols, tokens=tokens, size=len(tokens), source=source, display=display,
+                 rows=rows, frame=frame, notes=list(notes))
 
 
 def _lake_query(index, table, cols, exclude_self) -> Query:
@@ -166,20 +175,21 @@ def _lake_query(index, table, cols, exclude_self) -> Query:
     return q
 
 
-def _column_id_query(index, cid: int, exclude_self: bool) -> Query:
-    if not 0 <= cid < index.arrays.n_sets:
-        raise QueryError(f"No column with id {cid} (the index has {index.arrays.n_sets}).")
-    ids = np.asarray(index.arrays.set_tokens(cid), dtype=np.int64)
-    tokens = index.token_text(ids)
+def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
+    try:
+        part, local = index.part_of(cid)
+    except KeyError as e:
+        raise QueryError(str(e.args[0])) from None
+    tokens = sorted(part.token_text(part.arrays.set_tokens(local)))
     table, name = index.column_label(cid)
     if not tokens:
         raise QueryError(f"Column {name!r} of {table} has no values to search with.")
-    return Query(columns=(name,), tokens=tokens, token_ids=ids, size=len(ids),
+    return Query(columns=(name,), tokens=tokens, size=len(tokens),
                  source=f"lake table {table}", display={t: t for t in tokens},
                  exclude={cid} if exclude_self else set())
 
 
-def index_table(index: Index, table: str, max_rows: int | None = None) -> pd.DataFrame:
+def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd.DataFrame:
     """A lake table as pandas (string values), read with the same parser as the build."""
     from .lake.read import TableInfo, read_table
     t = index.tables
@@ -190,8 +200,11 @@ def index_table(index: Index, table: str, max_rows: int | None = None) -> pd.Dat
     if row["format"] == "catalog":
         from .spark import get_spark
         sdf = get_spark().table(row["path"])
-        return (sdf.limit(max_rows) if max_rows else sdf).toPandas()
-    return read_table(TableInfo.from_json(row["info"]), max_rows=max_rows)
+        df = (sdf.limit(max_rows) if max_rows else sdf).toPandas()
+    else:
+        df = read_table(TableInfo.from_json(row["info"]), max_rows=max_rows)
+    df.attrs["lakejoin_table"] = str(row["name"])
+    return df
 
 
 # ---------------------------------------------------------------------- results
@@ -228,10 +241,10 @@ class Hit:
     def _matched_tokens(self) -> list:
         if "matched_tokens" in self.details:
             return self.details["matched_tokens"]
-        q, ix = self._query, self._engine.index
-        set_ids = np.asarray(ix.arrays.set_tokens(self.column_ids[0]))
-        common = np.intersect1d(q.token_ids, set_ids, assume_unique=True)
-        toks = ix.token_text(common)
+        part, local = self._engine.index.part_of(self.column_ids[0])
+        ids = part.lookup(self._query.tokens)
+        common = np.intersect1d(ids[ids >= 0], np.asarray(part.arrays.set_tokens(local)))
+        toks = part.token_text(common)
         self.details["matched_tokens"] = toks
         return toks
 
@@ -320,12 +333,12 @@ class SearchResult(Sequence):
 class Engine:
     """Search an opened index (see module docstring)."""
 
-    def __init__(self, index: Index):
+    def __init__(self, index: LakeIndex):
         self.index = index
 
     @classmethod
     def open(cls, path, verify: bool = True, check_lake: bool = True) -> "Engine":
-        return cls(Index(path, verify=verify, check_lake=check_lake))
+        return cls(LakeIndex(path, verify=verify, check_lake=check_lake))
 
     @property
     def path(self) -> Path:
@@ -356,12 +369,37 @@ class Engine:
         m = self._pick(method, q, threshold)
         params = SearchParams(k=k, threshold=threshold, options=options)
         t0 = time.perf_counter()
-        out = m.run(self.index, q, params)
-        stats = {}
-        if isinstance(out, tuple):
-            out, stats = out
-        hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(out)]
+        found, stats = self._run(m, q, params)
+        hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
         return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats)
+
+    def _run(self, m, q: Query, params: SearchParams):
+        """Run a method on every generation and merge: candidates get global column ids;
+        top-k keeps the k best scores overall (exact, since each generation's top-k is
+        exact), threshold searches keep the union."""
+        found, stats = [], {}
+        for part in self.index.parts:
+            ids = part.lookup(q.tokens)
+            lo, hi = part.column_offset, part.column_offset + part.n_sets
+            qp = dataclasses.replace(
+                q, token_ids=np.sort(ids[ids >= 0]),
+                exclude={c - lo for c in q.exclude if lo <= c < hi})
+            out = m.run(part, qp, params)
+            if isinstance(out, tuple):
+                out, part_stats = out
+                for key, val in part_stats.items():
+                    if isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
+                        stats[key] += val
+                    else:
+                        stats.setdefault(key, val)
+            for c in out:
+                found.append(dataclasses.replace(
+                    c, column_ids=tuple(int(i) + lo for i in c.column_ids)))
+        if len(self.index.parts) > 1:
+            found.sort(key=lambda c: (-c.score, c.column_ids))
+            if params.k is not None:
+                found = found[: params.k]
+        return found, stats
 
     def _pick(self, method: str, q: Query, threshold):
         avail = self.methods()
@@ -396,7 +434,8 @@ class Engine:
         containment = jaccard = None
         if overlap is not None:
             if q.n_columns == 1:
-                size = int(ix.arrays.sets_indptr[first + 1] - ix.arrays.sets_indptr[first])
+                part, local = ix.part_of(first)
+                size = int(part.arrays.sets_indptr[local + 1] - part.arrays.sets_indptr[local])
                 containment = overlap / q.size
                 union = q.size + size - overlap
                 jaccard = overlap / union if union else 0.0
@@ -409,6 +448,15 @@ class Engine:
                    query_columns=q.columns, estimated_containment=c.estimated_containment,
                    details=dict(c.details), _engine=self, _query=q)
 
+    def fuzzy_join(self, left, right, on, precision_target: float = 0.9, **kw):
+        """Fuzzy-join ``right`` to the reference table ``left`` on ``on=(left col, right
+        col)``, choosing the join function and threshold for the precision target
+        (join/fuzzy.py). ``left``/``right``: DataFrames or lake table names."""
+        from .join.fuzzy import fuzzy_join
+        left = self.table(left) if isinstance(left, str) else left
+        right = self.table(right) if isinstance(right, str) else right
+        return fuzzy_join(left, right, on=on, precision_target=precision_target, **kw)
+
     def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
         """A lake table as a pandas DataFrame (all values as text)."""
         return index_table(self.index, name, max_rows)
@@ -417,6 +465,7 @@ class Engine:
         m = self.index.manifest
         return {"path": str(self.index.path), "created": m.get("created"),
                 "counts": m.get("counts"), "components": sorted(m.get("components", {})),
+                "generations": [g["name"] for g in m.get("generations", [])],
                 "methods": [x.name for x in self.methods()], "skipped": m.get("skipped", []),
                 "lake": m.get("lake", {}).get("root"), "lake_changes": self.index.lake_changes}
 

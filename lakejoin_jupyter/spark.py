@@ -166,28 +166,39 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
 
 
 class SparkProgress:
-    """Polls Spark's status tracker and shows job progress as a progress bar.
+    """Shows the progress of a build: Spark tasks done / total per phase.
 
-    ``with SparkProgress(spark, "build"): ...`` shows tasks done / total of the running
-    stages (tqdm: a text bar in a terminal, a widget bar in a notebook); ``step(name)``
-    labels the current phase. ``enabled=False`` keeps it silent (tests).
+    In a notebook: a tqdm widget bar; in a terminal: a tqdm text bar; when stderr is not
+    a terminal (CI logs, pipes): one line per phase with its duration. ``step(name)``
+    starts a phase. ``callback(phase, done, total)`` receives the same numbers (the
+    notebook widget uses it). ``enabled=False`` keeps it silent (tests).
     """
 
     def __init__(self, spark, description: str = "lakejoin", enabled: bool = True,
-                 interval: float = 0.25, callback=None):
+                 interval: float = 0.5, callback=None):
         self.sc = spark.sparkContext
         self.description = description
         self.enabled = enabled
         self.interval = interval
         self.callback = callback
         self.phase = ""
+        self._phase_started = time.time()
         self._stop = threading.Event()
         self._thread = None
         self._bar = None
+        self._lines = False
         self._seen_stages: dict[int, tuple[int, int]] = {}
+        self._last = None
+        self.phase_seconds: dict[str, float] = {}   # phase -> wall seconds
 
     def step(self, phase: str) -> None:
+        if self.phase:
+            took = time.time() - self._phase_started
+            self.phase_seconds[self.phase] = round(self.phase_seconds.get(self.phase, 0) + took, 3)
+            if self._lines:
+                print(f"[{self.description}] {self.phase}: {took:.1f} s", file=sys.stderr, flush=True)
         self.phase = phase
+        self._phase_started = time.time()
         if self.callback:
             self.callback(phase, None, None)
 
@@ -201,23 +212,30 @@ class SparkProgress:
                         self._seen_stages[sid] = (info.numCompletedTasks, info.numTasks)
                 done = sum(d for d, _ in self._seen_stages.values())
                 total = sum(t for _, t in self._seen_stages.values())
-                if self.callback:
-                    self.callback(self.phase, done, total)
-                if self._bar is not None:
-                    self._bar.total = max(total, 1)
-                    self._bar.n = done
-                    self._bar.set_description(f"{self.description}: {self.phase}", refresh=False)
-                    self._bar.refresh()
+                state = (self.phase, done, total)
+                if state != self._last:
+                    self._last = state
+                    if self.callback:
+                        self.callback(self.phase, done, total)
+                    if self._bar is not None:
+                        self._bar.total = max(total, 1)
+                        self._bar.n = done
+                        self._bar.set_description(f"{self.description}: {self.phase}", refresh=False)
+                        self._bar.refresh()
             except Exception:  # noqa: BLE001 - progress is best effort
                 pass
             self._stop.wait(self.interval)
 
     def __enter__(self):
         if self.enabled:
-            from tqdm.auto import tqdm
-            self._bar = tqdm(total=1, desc=self.description, unit="task", leave=True,
-                             file=sys.stderr, dynamic_ncols=True)
-        if self.enabled or self.callback:
+            in_notebook = "ipykernel" in sys.modules
+            if in_notebook or sys.stderr.isatty():
+                from tqdm.auto import tqdm
+                self._bar = tqdm(total=1, desc=self.description, unit="task", leave=True,
+                                 file=sys.stderr, dynamic_ncols=True)
+            else:
+                self._lines = True
+        if self._bar is not None or self.callback:
             self._thread = threading.Thread(target=self._poll, daemon=True)
             self._thread.start()
         return self
@@ -226,6 +244,7 @@ class SparkProgress:
         self._stop.set()
         if self._thread:
             self._thread.join(timeout=2)
+        self.step("")
         if self._bar is not None:
             self._bar.set_description(f"{self.description}: done" if exc[0] is None
                                       else f"{self.description}: failed")

@@ -61,3 +61,21 @@ def test_catalog_profile(demo_engine):
     assert gdp.loc["Country Code", "n_distinct"] == 264 or gdp.loc["Country Code", "n_distinct"] > 200
     assert gdp.loc["Year", "n_null"] == 0
     assert len(gdp.loc["Country Name", "samples"]) == 5
+
+
+def test_spark_catalog_tables(spark, tmp_path):
+    import pandas as pd
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.build.pipeline import build
+    spark.createDataFrame(pd.DataFrame({"city": ["Paris", "Lyon", "Nice"], "pop": [2.1, 0.5, 0.3]})) \
+        .createOrReplaceTempView("lj_cities")
+    spark.createDataFrame(pd.DataFrame({"town": ["lyon", "nice", "Brest"]})) \
+        .createOrReplaceTempView("lj_towns")
+    out = tmp_path / "cat.index"
+    report = build(None, out, spark=spark, progress=False, catalog_tables=["lj_cities", "lj_towns"])
+    assert report.n_indexed == 2
+    engine = open_index(out)
+    assert list(engine.index.tables["format"]) == ["catalog", "catalog"]
+    res = engine.search("lj_towns", "town", k=3)
+    assert (res[0].table, res[0].column, res[0].overlap) == ("lj_cities", "city", 2)
+    assert engine.table("lj_cities").shape == (3, 2)

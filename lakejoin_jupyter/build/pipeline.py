@@ -27,7 +27,7 @@ import pandas as pd
 
 from ..config import BuildSettings, SparkSettings
 from ..errors import EmptyLakeError
-from ..index.store import IndexWriter, check_destination
+from ..index.store import GenerationWriter, IndexWriter, LakeIndex, check_destination
 from ..lake.discover import LakeSpec, discover
 from ..lake.normalize import MAX_TOKEN_CHARS
 from . import dictionary as dictionary_job
@@ -87,6 +87,7 @@ class BuildContext:
     sets: object = None                # Spark DF (column_id, size, token_ids)
     n_sets: int = 0
     n_tokens: int = 0
+    base: LakeIndex | None = None      # adding tables: the index they are added to
     component_sections: dict = field(default_factory=dict)  # manifest "components" entries
 
 
@@ -100,6 +101,7 @@ class BuildReport:
     skipped: list = field(default_factory=list)     # [(path, reason)]
     warnings: list = field(default_factory=list)    # [(path, message)]
     seconds: float = 0.0
+    phase_seconds: dict = field(default_factory=dict)
 
     def summary(self) -> str:
         lines = [f"Indexed {self.n_indexed} of {self.n_tables} tables ({self.n_columns} columns, "
@@ -122,8 +124,12 @@ def _rel(lake: LakeSpec, uri: str) -> str:
 def build(lake, out, *, master: str | None = None, overwrite: bool = False,
           settings: BuildSettings | None = None, spark_settings: SparkSettings | None = None,
           spark=None, progress: bool = True, progress_callback=None,
-          catalog_tables=None) -> BuildReport:
-    """Build the index of ``lake`` at ``out`` (see module docstring). Returns a BuildReport."""
+          catalog_tables=None, add: bool = False) -> BuildReport:
+    """Build the index of ``lake`` at ``out`` (see module docstring). Returns a BuildReport.
+
+    ``add=True``: ``out`` is an existing index; the tables of ``lake`` are built into a new
+    generation of it (index/store.py), the existing generations are not touched.
+    """
     from ..spark import SparkProgress, get_spark
 
     t0 = time.time()
@@ -138,19 +144,36 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
         raise EmptyLakeError(f"No tables found in {lake}: expected CSV, TSV, Parquet or JSON "
                              f"lines files." + (f" Ignored: {[p for p, _ in spec.ignored][:10]}"
                                                 if spec and spec.ignored else ""))
-    check_destination(out, overwrite)
+    base = None
+    if add:
+        base = LakeIndex(out, check_lake=False)
+        known = set(base.tables["uri"])
+        again = [t.uri for t in spec.tables if t.uri in known]
+        if again:
+            raise FileExistsError(
+                f"{len(again)} table(s) are already in {out}, e.g. {again[0]}; adding them again "
+                f"would duplicate them. To refresh changed tables, rebuild the index.")
+        settings = _settings_like(base, settings)
+    else:
+        check_destination(out, overwrite)
     spark = spark or get_spark(spark_settings, master=master)
-    with IndexWriter(out, overwrite=overwrite) as writer, \
+    writer_cls = (lambda: GenerationWriter(out)) if add else (lambda: IndexWriter(out, overwrite=overwrite))
+    with writer_cls() as writer, \
             SparkProgress(spark, "lakejoin index", enabled=progress,
                           callback=progress_callback) as prog:
-        ctx = BuildContext(spark=spark, writer=writer, lake=spec, settings=settings, progress=prog)
+        ctx = BuildContext(spark=spark, writer=writer, lake=spec, settings=settings, progress=prog,
+                           base=base)
         try:
             report = _build_core(ctx)
-            for name in selected_components(settings.components):
+            names = selected_components(settings.components) if base is None else \
+                [n for n in base.parts[0].components if n in COMPONENTS]
+            for name in names:
                 prog.step(name)
                 section = COMPONENTS[name].build(ctx)
                 ctx.component_sections[name] = section
+            prog.step("writing the manifest")
             report.seconds = time.time() - t0
+            report.phase_seconds = dict(prog.phase_seconds)
             manifest = _manifest(ctx, report, spark)
             writer.commit(manifest)
         finally:
@@ -159,6 +182,13 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                     df.unpersist()
     report.seconds = time.time() - t0
     return report
+
+
+def _settings_like(base: LakeIndex, settings: BuildSettings) -> BuildSettings:
+    """Build parameters of an added generation: those of the base (signatures must match)."""
+    from dataclasses import replace
+    mh = base.manifest["components"]["minhash"]
+    return replace(settings, num_perm=mh["num_perm"], minhash_seed=mh["seed"])
 
 
 def selected_components(requested=()) -> list[str]:
@@ -334,6 +364,6 @@ def _manifest(ctx: BuildContext, report: BuildReport, spark) -> dict:
         "components": components,
         "skipped": [{"path": p, "reason": r} for p, r in report.skipped],
         "warnings": [{"path": p, "message": m} for p, m in report.warnings],
-        "build": {"seconds": round(report.seconds, 3),
+        "build": {"seconds": round(report.seconds, 3), "phases": report.phase_seconds,
                   "spark_master": spark.sparkContext.master, "spark_version": spark.version},
     }

@@ -15,6 +15,14 @@ A build writes into ``INDEX.tmp-<id>/`` (holding a ``.lakejoin-partial`` marker)
 destination and renames it into place only after the manifest, written last, is complete.
 An interrupted build therefore never leaves a half-written INDEX; a left-over temporary
 folder is recognized as half-written if someone opens it.
+
+Generations: tables added later (``lakejoin index --add``) are built by Spark into
+``INDEX/generations/gNNNN/`` (the same layout, with its own dictionary, sets, postings and
+components, and a ``generation.json`` with its checksums), renamed into place, and then
+listed in ``manifest.json`` by an atomic replace. The base is never rewritten, so an add
+never puts the existing index at risk. :class:`Index` is one generation (what search
+methods receive); :class:`LakeIndex` is the whole opened index: its generations and the
+global catalog (global column id = generation offset + local id).
 """
 from __future__ import annotations
 
@@ -40,6 +48,8 @@ from .arrays import IndexArrays
 FORMAT_NAME = "lakejoin-index"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
+GENERATION_MANIFEST = "generation.json"
+GENERATIONS = "generations"
 PARTIAL_MARKER = ".lakejoin-partial"
 
 ARRAY_FILES = {
@@ -82,14 +92,14 @@ def is_index(path) -> bool:
     return (p / MANIFEST).is_file() and not (p / PARTIAL_MARKER).exists()
 
 
-class IndexWriter:
-    """Writes an index into a temporary sibling folder and renames it into place on commit."""
+class _FolderWriter:
+    """Writes into a temporary folder (with a partial marker) and renames it on commit."""
 
-    def __init__(self, path, overwrite: bool = False):
-        self.final = check_destination(path, overwrite)
-        self.overwrite = overwrite
-        self.tmp = self.final.parent / f"{self.final.name}.tmp-{uuid.uuid4().hex[:8]}"
-        self.tmp.mkdir()
+    final: Path
+    tmp: Path
+
+    def _start(self) -> None:
+        self.tmp.mkdir(parents=True)
         (self.tmp / PARTIAL_MARKER).write_text("an interrupted lakejoin build left this folder\n")
         self.committed = False
 
@@ -108,8 +118,7 @@ class IndexWriter:
     def save_frame(self, rel: str, df: pd.DataFrame) -> None:
         df.to_parquet(self.path(rel), index=False)
 
-    def commit(self, manifest: dict) -> Path:
-        """Checksum every file, write the manifest last, then rename into place."""
+    def _finish_manifest(self, manifest: dict, name: str) -> dict:
         manifest = dict(manifest)
         manifest.setdefault("format", FORMAT_NAME)
         manifest.setdefault("format_version", FORMAT_VERSION)
@@ -117,20 +126,9 @@ class IndexWriter:
         manifest.setdefault("created", _dt.datetime.now(_dt.timezone.utc).isoformat())
         manifest.setdefault("normalization", normalization_spec())
         manifest["files"] = file_checksums(self.tmp)
-        with open(self.tmp / MANIFEST, "w", encoding="utf-8") as fh:
-            json.dump(manifest, fh, indent=1, sort_keys=True, default=_json_default)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write_json_atomic(self.tmp / name, manifest)
         (self.tmp / PARTIAL_MARKER).unlink()
-        old = None
-        if self.final.exists():
-            old = self.final.parent / f"{self.final.name}.old-{uuid.uuid4().hex[:8]}"
-            self.final.rename(old)
-        self.tmp.rename(self.final)
-        self.committed = True
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-        return self.final
+        return manifest
 
     def abort(self) -> None:
         if not self.committed:
@@ -143,6 +141,73 @@ class IndexWriter:
         if exc_type is not None:
             self.abort()
         return False
+
+
+class IndexWriter(_FolderWriter):
+    """A new index: written beside the destination, renamed into place on commit."""
+
+    def __init__(self, path, overwrite: bool = False):
+        self.final = check_destination(path, overwrite)
+        self.overwrite = overwrite
+        self.tmp = self.final.parent / f"{self.final.name}.tmp-{uuid.uuid4().hex[:8]}"
+        self.column_offset = self.table_offset = 0
+        self._start()
+
+    def commit(self, manifest: dict) -> Path:
+        """Checksum every file, write the manifest last, then rename into place."""
+        self._finish_manifest(manifest, MANIFEST)
+        old = None
+        if self.final.exists():
+            old = self.final.parent / f"{self.final.name}.old-{uuid.uuid4().hex[:8]}"
+            self.final.rename(old)
+        self.tmp.rename(self.final)
+        self.committed = True
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        return self.final
+
+
+class GenerationWriter(_FolderWriter):
+    """Tables added to an existing index: a new generation under INDEX/generations/."""
+
+    def __init__(self, index_path):
+        self.index_path = Path(index_path).expanduser().absolute()
+        self.base_manifest = read_manifest(self.index_path)
+        gens = self.base_manifest.get("generations", [])
+        self.name = f"g{len(gens) + 1:04d}"
+        root = self.index_path / GENERATIONS
+        for stale in root.glob("*.tmp-*") if root.exists() else []:
+            shutil.rmtree(stale, ignore_errors=True)     # an earlier interrupted add
+        if (root / self.name).exists():                  # renamed but never listed
+            shutil.rmtree(root / self.name)
+        self.final = root / self.name
+        self.tmp = root / f"{self.name}.tmp-{uuid.uuid4().hex[:8]}"
+        counts = self.base_manifest["counts"]
+        self.column_offset = counts["columns"] + sum(g["columns"] for g in gens)
+        self.table_offset = counts["tables"] + sum(g["tables"] for g in gens)
+        self._start()
+
+    def commit(self, manifest: dict) -> Path:
+        manifest = self._finish_manifest(manifest, GENERATION_MANIFEST)
+        self.tmp.rename(self.final)
+        self.committed = True
+        top = dict(self.base_manifest)
+        top["generations"] = list(top.get("generations", [])) + [{
+            "name": self.name, "created": manifest["created"],
+            "column_offset": self.column_offset, "table_offset": self.table_offset,
+            "columns": manifest["counts"]["columns"], "tables": manifest["counts"]["tables"],
+            "tokens": manifest["counts"]["tokens"]}]
+        _write_json_atomic(self.index_path / MANIFEST, top)
+        return self.final
+
+
+def _write_json_atomic(path: Path, obj: dict) -> None:
+    tmp = path.with_name(path.name + f".tmp-{uuid.uuid4().hex[:6]}")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(obj, fh, indent=1, sort_keys=True, default=_json_default)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
 
 
 def _json_default(o):
@@ -164,9 +229,14 @@ def _blake2b(path: Path) -> str:
 
 
 def file_checksums(root: Path) -> dict:
+    """Size and blake2b of every file under root (generations have their own)."""
     out = {}
     for p in sorted(root.rglob("*")):
-        if p.is_file() and p.name not in (MANIFEST, PARTIAL_MARKER) and not p.name.endswith(".crc"):
+        rel_parts = p.relative_to(root).parts
+        if rel_parts and rel_parts[0] == GENERATIONS:
+            continue
+        if p.is_file() and p.name not in (MANIFEST, GENERATION_MANIFEST, PARTIAL_MARKER) \
+                and ".tmp-" not in p.name and not p.name.endswith(".crc"):
             rel = p.relative_to(root).as_posix()
             out[rel] = {"bytes": p.stat().st_size, "blake2b": _blake2b(p)}
     return out
@@ -235,23 +305,19 @@ def verify_files(path: Path, manifest: dict, checksums: bool = True) -> None:
 
 
 class Index:
-    """An opened index: manifest, catalog and memory-mapped arrays (read-only)."""
+    """One generation of an index (the files of one build): what search methods receive.
 
-    def __init__(self, path, verify: bool = True, check_lake: bool = True):
-        self.path = Path(path).expanduser().absolute()
-        self.manifest = read_manifest(self.path)
-        verify_files(self.path, self.manifest, checksums=verify)
-        self.lake_changes: list[str] = []
-        if check_lake:
-            from ..lake.discover import fingerprint_changes
-            self.lake_changes = fingerprint_changes(self.manifest.get("lake", {}))
-            if self.lake_changes:
-                shown = "; ".join(self.lake_changes[:5])
-                more = f" (and {len(self.lake_changes) - 5} more)" if len(self.lake_changes) > 5 else ""
-                warnings.warn(
-                    f"The lake changed since {self.path.name} was built: {shown}{more}. "
-                    f"Results reflect the lake as it was at build time; rebuild the index "
-                    f"to include the changes.", LakeChangedWarning, stacklevel=3)
+    Column and table ids here are local to the generation; ``column_offset`` and
+    ``table_offset`` map them to the global ids of the :class:`LakeIndex`.
+    """
+
+    def __init__(self, path, manifest: dict, name: str = "base", column_offset: int = 0,
+                 table_offset: int = 0):
+        self.path = Path(path)
+        self.manifest = manifest
+        self.name = name
+        self.column_offset = column_offset
+        self.table_offset = table_offset
 
     # -- components
     @property
@@ -270,7 +336,7 @@ class Index:
             raise IndexCorruptError(f"{self.path}: {rel} is missing; rebuild the index.")
         return np.load(p, mmap_mode="r" if mmap else None, allow_pickle=False)
 
-    # -- catalog
+    # -- catalog (local ids)
     @cached_property
     def tables(self) -> pd.DataFrame:
         return pd.read_parquet(self.path / "catalog/tables.parquet")
@@ -284,21 +350,25 @@ class Index:
     def arrays(self) -> IndexArrays:
         return IndexArrays(**{name: self.load_npy(rel) for name, rel in ARRAY_FILES.items()})
 
-    @cached_property
-    def _dictionary(self):
-        return (self.load_npy("dictionary/hash_sorted.npy"), self.load_npy("dictionary/hash_ids.npy"),
-                self.load_npy("dictionary/values_offsets.npy"), self.load_npy("dictionary/values_bytes.npy"))
+    @property
+    def n_sets(self) -> int:
+        return int(self.manifest["counts"]["columns"])
 
     @property
     def n_tokens(self) -> int:
         return int(self.manifest["counts"]["tokens"])
+
+    @cached_property
+    def _dictionary(self):
+        return (self.load_npy("dictionary/hash_sorted.npy"), self.load_npy("dictionary/hash_ids.npy"),
+                self.load_npy("dictionary/values_offsets.npy"), self.load_npy("dictionary/values_bytes.npy"))
 
     def token_text(self, token_ids) -> list[str]:
         _, _, off, data = self._dictionary
         return [bytes(data[off[i]:off[i + 1]]).decode("utf-8") for i in np.asarray(token_ids)]
 
     def lookup(self, tokens: list[str]) -> np.ndarray:
-        """Token id of each (normalized) token, -1 where the lake does not hold it."""
+        """Token id of each (normalized) token, -1 where this generation does not hold it."""
         from ..hashing import token_hash64
         hashes, ids, off, data = self._dictionary
         tokens = list(tokens)
@@ -321,13 +391,92 @@ class Index:
     def signatures(self) -> np.ndarray:
         return self.load_npy("minhash/signatures.npy")
 
-    # -- names
+    def column_label(self, column_id: int) -> tuple[str, str]:
+        """(table name, column name) of a local column id."""
+        row = self.columns.iloc[int(column_id)]
+        return self.tables.iloc[int(row["table_id"])]["name"], row["name"]
+
+    def __repr__(self):
+        c = self.manifest.get("counts", {})
+        return (f"<lakejoin Index {self.name} at {self.path}: {c.get('tables')} tables, "
+                f"{c.get('columns')} columns, {c.get('tokens')} distinct values>")
+
+
+class LakeIndex:
+    """An opened index: all its generations and the global catalog (read-only)."""
+
+    def __init__(self, path, verify: bool = True, check_lake: bool = True):
+        self.path = Path(path).expanduser().absolute()
+        self.manifest = read_manifest(self.path)
+        verify_files(self.path, self.manifest, checksums=verify)
+        self.parts = [Index(self.path, self.manifest)]
+        for g in self.manifest.get("generations", []):
+            gpath = self.path / GENERATIONS / g["name"]
+            gman = _read_generation(gpath)
+            verify_files(gpath, gman, checksums=verify)
+            self.parts.append(Index(gpath, gman, g["name"], g["column_offset"], g["table_offset"]))
+        self.lake_changes: list[str] = []
+        if check_lake:
+            from ..lake.discover import fingerprint_changes
+            for part in self.parts:
+                self.lake_changes += fingerprint_changes(part.manifest.get("lake", {}))
+            if self.lake_changes:
+                shown = "; ".join(self.lake_changes[:5])
+                more = f" (and {len(self.lake_changes) - 5} more)" if len(self.lake_changes) > 5 else ""
+                warnings.warn(
+                    f"The lake changed since {self.path.name} was built: {shown}{more}. "
+                    f"Results reflect the lake as it was at build time; rebuild the index "
+                    f"to include the changes.", LakeChangedWarning, stacklevel=3)
+
+    @property
+    def generations(self) -> list[Index]:
+        return self.parts
+
+    def has(self, component: str) -> bool:
+        return all(p.has(component) for p in self.parts)
+
+    @property
+    def n_sets(self) -> int:
+        return sum(p.n_sets for p in self.parts)
+
+    @cached_property
+    def tables(self) -> pd.DataFrame:
+        frames = []
+        for p in self.parts:
+            t = p.tables.copy()
+            t["table_id"] += p.table_offset
+            t["first_column_id"] = np.where(t["first_column_id"] >= 0,
+                                            t["first_column_id"] + p.column_offset, -1)
+            t["generation"] = p.name
+            frames.append(t)
+        return pd.concat(frames, ignore_index=True)
+
+    @cached_property
+    def columns(self) -> pd.DataFrame:
+        frames = []
+        for p in self.parts:
+            c = p.columns.copy()
+            c["column_id"] += p.column_offset
+            c["table_id"] += p.table_offset
+            frames.append(c)
+        return pd.concat(frames, ignore_index=True)
+
+    def part_of(self, column_id: int) -> tuple[Index, int]:
+        """The generation holding a global column id, and the local id there."""
+        for p in reversed(self.parts):
+            if column_id >= p.column_offset:
+                local = column_id - p.column_offset
+                if local >= p.n_sets:
+                    break
+                return p, local
+        raise KeyError(f"No column with id {column_id} (the index has {self.n_sets}).")
+
     def column_label(self, column_id: int) -> tuple[str, str]:
         row = self.columns.iloc[int(column_id)]
         return self.tables.iloc[int(row["table_id"])]["name"], row["name"]
 
     def find_column(self, table: str, column: str) -> int:
-        """Column id of TABLE.COLUMN (table by name or path)."""
+        """Global column id of TABLE.COLUMN (table by name or path)."""
         t = self.tables
         hit = t[(t["name"] == table) | (t["path"] == table)]
         if hit.empty:
@@ -341,6 +490,17 @@ class Index:
         return int(c.iloc[0]["column_id"])
 
     def __repr__(self):
-        c = self.manifest.get("counts", {})
-        return (f"<lakejoin Index {self.path}: {c.get('tables')} tables, {c.get('columns')} "
-                f"columns, {c.get('tokens')} distinct values>")
+        n_tables = len(self.tables)
+        gens = f", {len(self.parts) - 1} added generation(s)" if len(self.parts) > 1 else ""
+        return (f"<lakejoin index {self.path}: {n_tables} tables, {self.n_sets} columns{gens}>")
+
+
+def _read_generation(gpath: Path) -> dict:
+    mpath = gpath / GENERATION_MANIFEST
+    if not mpath.is_file():
+        raise IndexCorruptError(f"{gpath}: {GENERATION_MANIFEST} is missing; the generation "
+                                f"listed in the manifest was removed. Rebuild the index.")
+    try:
+        return json.loads(mpath.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise IndexCorruptError(f"{mpath} is not valid JSON ({e}); rebuild the index.") from e

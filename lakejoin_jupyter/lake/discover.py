@@ -70,8 +70,17 @@ def _strip_ext(rel: str) -> str:
 
 
 def _is_parquet_dataset(d: Path) -> bool:
-    files = [f for f in d.iterdir() if not f.name.startswith((".", "_"))]
-    return bool(files) and all(f.is_file() and f.suffix == ".parquet" for f in files)
+    """A folder written by Spark/Hive/pyarrow as one table: a _SUCCESS or _metadata marker,
+    or nothing but part-* Parquet files."""
+    names = [f.name for f in d.iterdir()]
+    if not names:
+        return False
+    if any(n in ("_SUCCESS", "_metadata", "_common_metadata") for n in names) and \
+            any(n.endswith(".parquet") for n in names):
+        return True
+    data = [n for n in names if not n.startswith((".", "_"))]
+    return bool(data) and all(n.startswith("part-") and n.endswith(".parquet") and (d / n).is_file()
+                              for n in data)
 
 
 def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
@@ -131,6 +140,8 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
     tables = []
     for i, (f, rel, fmt) in enumerate(entries):
         try:
+            if not f.exists():
+                raise OSError("missing or a broken link")
             if f.is_file():
                 st = f.stat()
                 size, mtime = st.st_size, st.st_mtime_ns
@@ -174,7 +185,8 @@ def fingerprint_changes(lake_section: dict) -> list[str]:
     for uri, (size, mtime) in files.items():
         p = Path(uri)
         if not p.exists():
-            changes.append(f"removed {uri}")
+            if size != -1:          # -1: it could not be read at build time either
+                changes.append(f"removed {uri}")
             continue
         try:
             st = (p.stat().st_size, p.stat().st_mtime_ns) if p.is_file() else _dir_stat(p)

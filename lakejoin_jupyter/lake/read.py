@@ -229,9 +229,13 @@ def _inspect_csv(info: TableInfo) -> None:
 def _inspect_parquet(info: TableInfo) -> None:
     import pyarrow.parquet as pq
     try:
-        ds = pq.ParquetDataset(info.uri)
-        schema = ds.schema
-        n = sum(f.metadata.num_rows for f in ds.fragments)
+        if Path(info.uri).is_file():   # the common case: metadata only, no dataset discovery
+            meta = pq.read_metadata(info.uri)
+            schema, n = meta.schema.to_arrow_schema(), meta.num_rows
+        else:
+            ds = pq.ParquetDataset(info.uri)
+            schema = ds.schema
+            n = sum(f.metadata.num_rows for f in ds.fragments)
     except (OSError, ValueError) as e:
         p = Path(info.uri)
         if p.is_file() and p.stat().st_size == 0:
@@ -263,6 +267,9 @@ def _inspect_jsonl(info: TableInfo) -> None:
                                      "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))")
             raise TableReadError(info.uri, f"line {lineno} is not valid JSON ({e.msg})")
         if not isinstance(obj, dict):
+            if lineno == 1 and isinstance(obj, list):
+                raise TableReadError(info.uri, "holds a JSON array, not JSON lines",
+                                     "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))")
             raise TableReadError(info.uri, f"line {lineno} is not a JSON object")
         for k in obj:
             keys.setdefault(str(k), None)
@@ -296,14 +303,13 @@ def read_frames(info: TableInfo, chunk_rows: int = CHUNK_ROWS) -> Iterator[pd.Da
             yield chunk.where(chunk.notna() & (chunk != ""), None)
     elif info.format == "parquet":
         import pyarrow.parquet as pq
-        ds = pq.ParquetDataset(info.uri)
-        names = [f for f in ds.schema.names if f != "__index_level_0__"]
-        for frag in ds.fragments:
-            pf = pq.ParquetFile(frag.path)
+        p = Path(info.uri)
+        files = [p] if p.is_file() else [Path(f.path) for f in pq.ParquetDataset(info.uri).fragments]
+        for f in files:
+            pf = pq.ParquetFile(f)
+            names = [n for n in pf.schema_arrow.names if n != "__index_level_0__"]
             for batch in pf.iter_batches(batch_size=chunk_rows, columns=names):
-                cols = {}
-                for new, col in zip(info.columns, batch.columns):
-                    cols[new] = [_render_cell(v) for v in col.to_pylist()]
+                cols = {new: _arrow_text(col) for new, col in zip(info.columns, batch.columns)}
                 yield pd.DataFrame(cols, columns=info.columns)
     elif info.format == "jsonl":
         raw = _open_bytes(info.uri)
@@ -327,6 +333,19 @@ def _jsonl_keys(text: str):
     for line in text.splitlines():
         if line.strip():
             yield from (str(k) for k in json.loads(line))
+
+
+def _arrow_text(col) -> list:
+    """Text of an Arrow column's cells (None for nulls): strings as they are, integers and
+    booleans cast by Arrow in C, everything else (floats, dates, nested) rendered the way
+    normalization renders Python values, so Parquet and notebook values agree."""
+    import pyarrow as pa
+    t = col.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return col.to_pylist()
+    if pa.types.is_integer(t) or pa.types.is_boolean(t):
+        return col.cast(pa.string()).to_pylist()
+    return [_render_cell(v) for v in col.to_pylist()]
 
 
 def _render_cell(v):
@@ -357,7 +376,7 @@ def cells(info: TableInfo, first_column_id: int) -> Iterator[pd.DataFrame]:
         values = chunk.to_numpy(dtype=object).ravel(order="F")  # column-major: col by col
         col = np.repeat(np.arange(first_column_id, first_column_id + m, dtype=np.int32), n)
         row = np.tile(np.arange(row0, row0 + n, dtype=np.int64), m)
-        keep = np.array([v is not None for v in values], dtype=bool)
+        keep = pd.notna(values)
         values = values[keep]
         yield pd.DataFrame({
             "column_id": col[keep],

@@ -1,0 +1,228 @@
+"""PEXESO search vs numpy brute force, and fuzzy recall gained over equi-join.
+
+    python bench/pexeso.py --lake /work/shared/data/lakes --min-values 200000
+
+1. Reads every CSV of the lake (pandas, all text), normalizes each column to its set of
+   distinct tokens (lake/normalize.py) and keeps text columns (most tokens hold a letter:
+   PEXESO embeds string columns only [P §II-A]). If the lake has fewer than
+   ``--min-values`` distinct values, copies of real columns with random typos (a deleted,
+   doubled or swapped character in ~40% of values) are added until it has that many.
+2. Embeds every distinct value (default n-gram embedder) and builds the PEXESO arrays
+   with the numpy reference builder (index/pexeso_arrays.build_partition, which the Spark
+   build equals, tests/test_pexeso.py); times it.
+3. Queries: ``--queries`` random real text columns (20..2000 values), each excluded from
+   its own results. For every tau: PEXESO (block-and-verify) against the numpy brute
+   force (one matrix product per chunk of lake vectors, then the exact distance for the
+   pairs near tau), same query, same run; the answers (columns and joinability counts)
+   must be identical. Also PEXESO with random pivots (paper Fig. 7a) at one tau.
+4. Recall over equi-join: queries are the lake's columns named like country/state; the
+   equi-join answer is the columns containing >= T of the query's values exactly, the
+   fuzzy answer PEXESO's at tau; we report the extra columns and sample matched pairs
+   that equi-join misses, and how many extra columns are themselves country/state
+   columns (a name-based proxy for relevance: the lake has no labels).
+
+Prints markdown tables; ``--out FILE`` also writes them.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from lakejoin_jupyter.embed import get_embedder                        # noqa: E402
+from lakejoin_jupyter.index.arrays import build_arrays                 # noqa: E402
+from lakejoin_jupyter.index.pexeso_arrays import build_partition       # noqa: E402
+from lakejoin_jupyter.lake.normalize import normalize_many            # noqa: E402
+from lakejoin_jupyter.search import pexeso as px                       # noqa: E402
+
+LETTER = re.compile(r"[^\W\d_]")
+
+
+def read_lake(root: Path):
+    cols, names = [], []
+    for p in sorted(root.rglob("*.csv")):
+        try:
+            df = pd.read_csv(p, dtype=str, keep_default_na=False, on_bad_lines="skip",
+                             encoding_errors="replace", low_memory=False)
+        except Exception as e:  # noqa: BLE001
+            print(f"skip {p}: {e}", file=sys.stderr)
+            continue
+        for c in df.columns:
+            toks = sorted({t for t in normalize_many(df[c].tolist()) if t is not None})
+            if len(toks) >= 2 and sum(bool(LETTER.search(t)) for t in toks) >= 0.5 * len(toks):
+                cols.append(toks)
+                names.append(f"{p.relative_to(root)}:{c}")
+    return cols, names
+
+
+def typo(rng, s: str) -> str:
+    if len(s) < 3 or rng.random() > 0.4:
+        return s
+    i = int(rng.integers(0, len(s) - 1))
+    op = rng.integers(0, 3)
+    if op == 0:
+        return s[:i] + s[i + 1:]
+    if op == 1:
+        return s[:i] + s[i] + s[i:]
+    return s[:i] + s[i + 1] + s[i] + s[i + 2:]
+
+
+def augment(cols, names, min_values, seed=0):
+    rng = np.random.default_rng(seed)
+    distinct = set().union(*map(set, cols))
+    n_real = len(cols)
+    while len(distinct) < min_values:
+        src = int(rng.integers(0, n_real))
+        new = sorted({typo(rng, t) for t in cols[src]})
+        cols.append(new)
+        names.append(f"[typos of {names[src]}]")
+        distinct.update(new)
+    return n_real
+
+
+def same(r, bf, t_abs):
+    want = np.nonzero(bf >= t_abs)[0]
+    order = np.argsort(r.columns)
+    return np.array_equal(r.columns[order], want) and np.array_equal(r.counts[order], bf[want])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lake", required=True, help="folder of CSV files (searched recursively)")
+    ap.add_argument("--min-values", type=int, default=200_000)
+    ap.add_argument("--embedder", default="ngram")
+    ap.add_argument("--taus", default="0.1,0.2,0.4")
+    ap.add_argument("--T", type=float, default=0.6)
+    ap.add_argument("--queries", type=int, default=20)
+    ap.add_argument("--pivots", type=int, default=5)
+    ap.add_argument("--levels", type=int, default=6)
+    ap.add_argument("--fuzzy-tau", type=float, default=0.5)
+    ap.add_argument("--fuzzy-T", type=float, default=0.5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args(argv)
+    out = []
+
+    def emit(s=""):
+        print(s, flush=True)
+        out.append(s)
+
+    t0 = time.perf_counter()
+    cols, names = read_lake(Path(a.lake))
+    n_real = augment(cols, names, a.min_values, a.seed)
+    ref = build_arrays(cols)
+    arr = ref.arrays
+    read_s = time.perf_counter() - t0
+    emb = get_embedder(a.embedder)
+    t0 = time.perf_counter()
+    vec = emb.embed(ref.tokens)
+    embed_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    part = build_partition(vec, arr.sets_indptr, arr.sets_tokens, n_pivots=a.pivots,
+                           levels=a.levels, seed=a.seed)
+    build_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    part_rand = build_partition(vec, arr.sets_indptr, arr.sets_tokens, n_pivots=a.pivots,
+                                levels=a.levels, pivot_method="random", seed=a.seed)
+    build_rand_s = time.perf_counter() - t0
+    emit(f"lake: {a.lake}: {n_real} real text columns + {len(cols) - n_real} typo copies, "
+         f"{len(ref.tokens):,} distinct values, {len(arr.sets_tokens):,} (column, value) "
+         f"entries; read {read_s:.1f} s, embed ({emb.spec()['name']}, dim {emb.dim}) "
+         f"{embed_s:.1f} s, PEXESO arrays (|P|={a.pivots}, m={a.levels}, PCA pivots) "
+         f"{build_s:.1f} s ({len(part.cell_keys):,} non-empty leaf cells), random pivots "
+         f"{build_rand_s:.1f} s")
+    rng = np.random.default_rng(a.seed)
+    sizes = np.diff(arr.sets_indptr)
+    pool = [c for c in range(n_real) if 20 <= sizes[c] <= 2000]
+    queries = sorted(rng.choice(pool, size=min(a.queries, len(pool)), replace=False).tolist()) \
+        if a.queries else []
+    taus = [float(x) for x in a.taus.split(",")] if queries else []
+    if queries:
+        emit()
+        emit(f"### PEXESO vs numpy brute force ({len(queries)} query columns, T = {a.T})")
+        emit()
+        emit("| tau | method | median ms | total s | speedup (total) | identical answers | "
+             "mean joinable cols | distance computations |")
+        emit("|---|---|---|---|---|---|---|---|")
+    for tau in taus:
+        rows = {"bruteforce": [], "pexeso": [], "pexeso-random-pivots": []}
+        ok = {k: 0 for k in rows}
+        njoin, ndist = [], {k: 0 for k in rows}
+        for c in queries:
+            q = vec[arr.set_tokens(c)]
+            t_abs = px.t_count(a.T, len(q))
+            t1 = time.perf_counter()
+            bf = px.bruteforce(vec, arr.sets_indptr, arr.sets_tokens, q, tau, chunk=8192,
+                               prefilter=True)
+            bf[c] = 0
+            rows["bruteforce"].append(time.perf_counter() - t1)
+            ndist["bruteforce"] += len(q) * len(vec)
+            ok["bruteforce"] += 1
+            njoin.append(int((bf >= t_abs).sum()))
+            for name, pp in (("pexeso", part), ("pexeso-random-pivots", part_rand)):
+                if name == "pexeso-random-pivots" and tau != taus[len(taus) // 2]:
+                    continue
+                t1 = time.perf_counter()
+                r = px.search([pp], vec, q, tau, a.T, arr.n_sets, exclude=[c], want_pairs=False)
+                rows[name].append(time.perf_counter() - t1)
+                ndist[name] += r.stats["distance_computations"]
+                ok[name] += same(r, bf, t_abs)
+        base = sum(rows["bruteforce"])
+        for name, ts in rows.items():
+            if not ts:
+                continue
+            emit(f"| {tau} | {name} | {statistics.median(ts) * 1000:.1f} | {sum(ts):.2f} | "
+                 f"{base / sum(ts):.1f}x | {ok[name]}/{len(ts)} | {np.mean(njoin):.1f} | "
+                 f"{ndist[name]:,} |")
+    # ---------------------------------------------------------------- recall over equi-join
+    geo = [c for c in range(n_real) if re.search(r"country|state|nation", names[c], re.I)
+           and sizes[c] >= 5]
+    emit()
+    emit(f"### Fuzzy (PEXESO, tau = {a.fuzzy_tau}) vs equi-join, T = {a.fuzzy_T}: "
+         f"{len(geo)} country/state columns as queries")
+    emit()
+    emit("| query column | |Q| | equi-join cols | PEXESO cols | extra | extra named country/state | example pairs equi-join misses |")
+    emit("|---|---|---|---|---|---|---|")
+    tot_e = tot_p = tot_x = tot_xg = 0
+    for c in geo:
+        ids = arr.set_tokens(c)
+        q = vec[ids]
+        t_abs = px.t_count(a.fuzzy_T, len(q))
+        member = np.zeros(len(ref.tokens), bool)
+        member[ids] = True
+        cum = np.concatenate([[0], np.cumsum(member[arr.sets_tokens])])
+        overlap = cum[arr.sets_indptr[1:]] - cum[arr.sets_indptr[:-1]]
+        overlap[c] = 0
+        equi = set(np.nonzero(overlap >= t_abs)[0].tolist())
+        r = px.search([part], vec, q, a.fuzzy_tau, a.fuzzy_T, arr.n_sets, exclude=[c])
+        fuzzy = set(r.columns.tolist())
+        extra = sorted(fuzzy - equi)
+        extra_geo = [x for x in extra if re.search(r"country|state|nation", names[x], re.I)]
+        ex = []
+        for x in extra[:2]:
+            qi, tk, d = r.pairs[x]
+            for i, t, dd in zip(qi, tk, d):
+                if ref.tokens[ids[i]] != ref.tokens[t] and len(ex) < 3:
+                    ex.append(f"{ref.tokens[ids[i]]!r}~{ref.tokens[t]!r}")
+        tot_e += len(equi)
+        tot_p += len(fuzzy)
+        tot_x += len(extra)
+        tot_xg += len(extra_geo)
+        emit(f"| {names[c]} | {len(q)} | {len(equi)} | {len(fuzzy)} | {len(extra)} | "
+             f"{len(extra_geo)} | {'; '.join(ex)} |")
+    emit(f"| **total** | | {tot_e} | {tot_p} | {tot_x} | {tot_xg} | |")
+    if a.out:
+        Path(a.out).write_text("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""Spark job: the PEXESO component (opt-in: ``build_index(..., components=["pexeso"])``).
+
+Steps (notes/pexeso_mate.md D1; the arrays are described in index/pexeso_arrays.py):
+
+1. embed: every distinct value (dictionary token) is embedded in a pandas UDF
+   (``mapInPandas``); the embedder is created once per Python worker
+   (embed.cached_embedder) and rows are unit-normalized -> pexeso/vectors.parquet, then
+   pexeso/vectors.npy (token id = row), written batch by batch into a memory map.
+2. partitions [P §IV] (``partitions`` > 1, for lakes whose vectors do not fit memory):
+   global pivots from a sample; each column's histogram over a coarse grid of the first
+   (up to 3) pivot dimensions, 4 bins each, is computed in Spark; the driver clusters the
+   histograms with the paper's symmetrised-KL k-means (smoothing eps = 1e-3; recorded in
+   the manifest). Each partition is then an independent PEXESO with its own pivots.
+3. pivots per partition from a deterministic sample (token id hash, same rule as the
+   reference builder), PCA-based [P §III-D] or random, on the driver; broadcast.
+4. mapping: each (partition, token) vector mapped to pivot space in a pandas UDF; the
+   grid domain per partition is a Spark min/max aggregate; leaf keys in a second UDF.
+5. postings: (partition, leaf key, column, token) sorted by Spark and written as
+   Parquet; a finishing step per partition turns them into the CSR .npy arrays.
+
+The result equals index.pexeso_arrays.build_partition on the same vectors and columns
+(tests/test_pexeso.py, Spark-marked).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow.dataset as pads
+
+from ..embed import cached_embedder, get_embedder
+from ..index.pexeso_arrays import (SAMPLE_MULT, cluster_columns, domain, leaf_coords,
+                                   map_to_pivots, morton_keys, partition_from_entries,
+                                   select_pivots)
+from .pipeline import Component, register_component
+
+DEFAULTS = {"embedder": "ngram", "pivots": 5, "levels": 6, "pivot_method": "pca",
+            "sample_size": 20_000, "partitions": 1, "cluster_iterations": 10, "seed": 0}
+HIST_BINS = 4
+HIST_DIMS = 3
+
+
+def _embed_batches(spec: dict):
+    def run(batches):
+        emb = cached_embedder(spec)
+        for pdf in batches:
+            v = emb.embed(pdf["token"].tolist())
+            yield pd.DataFrame({"token_id": pdf["token_id"].astype("int32"),
+                                "vec": [r.tobytes() for r in v]})
+    return run
+
+
+def _vectors(pdf, dim):
+    return np.frombuffer(b"".join(pdf["vec"].tolist()), dtype=np.float32).reshape(len(pdf), dim)
+
+
+def _map_batches(pivots: dict, dim: int):
+    def run(batches):
+        for pdf in batches:
+            parts = pdf["part"].to_numpy()
+            vecs = _vectors(pdf, dim)
+            out = np.zeros((len(pdf), len(next(iter(pivots.values())))), dtype=np.float64)
+            for p in np.unique(parts):
+                sel = parts == p
+                out[sel] = map_to_pivots(vecs[sel], pivots[int(p)])
+            yield pd.DataFrame({"part": pdf["part"].astype("int32"),
+                                "token_id": pdf["token_id"].astype("int32"),
+                                "mapped": list(out)})
+    return run
+
+
+def _key_batches(domains: dict, levels: int):
+    def run(batches):
+        for pdf in batches:
+            parts = pdf["part"].to_numpy()
+            mapped = np.vstack(pdf["mapped"].to_numpy()) if len(pdf) else np.zeros((0, 1))
+            keys = np.zeros(len(pdf), dtype=np.int64)
+            for p in np.unique(parts):
+                sel = parts == p
+                lo, hi = domains[int(p)]
+                keys[sel] = morton_keys(leaf_coords(mapped[sel], lo, hi, levels), levels)
+            yield pd.DataFrame({"part": pdf["part"].astype("int32"),
+                                "token_id": pdf["token_id"].astype("int32"), "key": keys})
+    return run
+
+
+def _hist_batches(pivots: np.ndarray, lo, hi, dim: int):
+    dims = min(HIST_DIMS, len(pivots))
+
+    def run(batches):
+        for pdf in batches:
+            mapped = map_to_pivots(_vectors(pdf, dim), pivots[:dims])
+            c = leaf_coords(mapped, lo[:dims], hi[:dims], 2)      # 4 bins per dimension
+            b = np.zeros(len(pdf), dtype=np.int64)
+            for d in range(dims):
+                b = b * HIST_BINS + c[:, d]
+            yield pd.DataFrame({"column_id": pdf["column_id"].astype("int32"),
+                                "bin": b.astype("int32")})
+    return run
+
+
+def _sample(df, n_col: str, sample_size: int):
+    """Rows kept by the deterministic sample rule (index.pexeso_arrays.sample_mask)."""
+    from pyspark.sql import functions as F
+    cut = F.least(F.lit(1 << 32), (F.lit(sample_size) / F.col(n_col) * F.lit(1 << 32)).cast("long"))
+    h = F.pmod(F.col("token_id").cast("long") * F.lit(SAMPLE_MULT), F.lit(1 << 32))
+    return df.where((F.col(n_col) <= sample_size) | (h < cut))
+
+
+def build(ctx) -> dict:
+    from pyspark.sql import functions as F
+
+    opts = dict(DEFAULTS, **(getattr(ctx.settings, "component_options", None) or {}).get("pexeso", {}))
+    base = getattr(ctx, "base", None)          # adding tables: keep the base's embedder
+    if base is not None and base.parts[0].has("pexeso"):
+        sec = base.parts[0].components["pexeso"]
+        opts.update(embedder=sec["embedder"], pivots=sec["pivots"], levels=sec["levels"],
+                    pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
+                    seed=sec["seed"], partitions=len(sec["partitions"]))
+    unknown = set(opts) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"Unknown pexeso option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
+    P, m = int(opts["pivots"]), int(opts["levels"])
+    if P < 1 or m < 1 or P * m > 62:
+        raise ValueError(f"pexeso: need pivots >= 1, levels >= 1 and pivots*levels <= 62 "
+                         f"(got {P} pivots, {m} levels).")
+    spec = get_embedder(opts["embedder"]).spec()       # fails here, clearly, if unusable
+    dim = int(spec["dim"])
+    spark, w, prog = ctx.spark, ctx.writer, ctx.progress
+
+    prog.step("pexeso: embedding values")
+    dictionary = ctx.dictionary.select("token_id", "token")
+    n_parts_in = max(2, spark.sparkContext.defaultParallelism * 2)
+    (dictionary.repartition(n_parts_in)
+     .mapInPandas(_embed_batches(spec), "token_id int, vec binary")
+     .write.parquet(w.uri("pexeso/vectors.parquet")))
+    vecs = spark.read.parquet(w.uri("pexeso/vectors.parquet"))
+    _finish_vectors(w, ctx.n_tokens, dim)
+
+    members = ctx.sets.select("column_id", F.explode("token_ids").alias("token_id"))
+    k = int(opts["partitions"])
+    if k > 1:
+        prog.step("pexeso: clustering columns into partitions")
+        col_part = _partition_columns(ctx, members, vecs, dim, opts)
+    else:
+        col_part = ctx.sets.select("column_id", F.lit(0).alias("part"))
+    members = members.join(F.broadcast(col_part), "column_id")
+    part_tokens = members.select("part", "token_id").distinct().persist()
+    counts = part_tokens.groupBy("part").count().withColumnRenamed("count", "n")
+
+    prog.step("pexeso: choosing pivots")
+    sample = (_sample(part_tokens.join(counts, "part"), "n", int(opts["sample_size"]))
+              .join(vecs, "token_id").select("part", "token_id", "vec").toPandas())
+    pivots = {}
+    for p, g in sample.groupby("part"):
+        g = g.sort_values("token_id")
+        pivots[int(p)] = select_pivots(_vectors(g, dim), P, opts["pivot_method"], int(opts["seed"]))
+    if not pivots:
+        pivots = {0: np.zeros((P, dim))}
+
+    prog.step("pexeso: mapping to pivot space")
+    (part_tokens.join(vecs, "token_id")
+     .mapInPandas(_map_batches(pivots, dim), "part int, token_id int, mapped array<double>")
+     .write.parquet(w.uri("pexeso/mapped.parquet")))
+    mapped = spark.read.parquet(w.uri("pexeso/mapped.parquet"))
+    agg = [f(F.col("mapped")[i]).alias(f"{n}{i}") for i in range(P)
+           for f, n in ((F.min, "lo"), (F.max, "hi"))]
+    domains = {}
+    for r in mapped.groupBy("part").agg(*agg).collect():
+        lo = np.array([r[f"lo{i}"] for i in range(P)], dtype=np.float64)
+        hi = np.array([r[f"hi{i}"] for i in range(P)], dtype=np.float64)
+        domains[int(r["part"])] = domain(np.vstack([lo, hi]))
+
+    prog.step("pexeso: grid and cell postings")
+    keys = mapped.mapInPandas(_key_batches(domains, m), "part int, token_id int, key long")
+    (members.join(keys, ["part", "token_id"])
+     .select("part", "key", "column_id", "token_id")
+     .repartition("part").sortWithinPartitions("part", "key", "column_id", "token_id")
+     .write.partitionBy("part").parquet(w.uri("pexeso/entries.parquet")))
+    part_tokens.unpersist()
+
+    parts_meta = []
+    n_parts = max(list(pivots) + list(domains) + [k - 1]) + 1
+    for p in range(n_parts):
+        parts_meta.append(_finish_partition(w, p, pivots.get(p), m, P))
+    return {"embedder": spec, "pivots": P, "levels": m, "pivot_method": opts["pivot_method"],
+            "sample_size": int(opts["sample_size"]), "seed": int(opts["seed"]),
+            "distance": "euclidean on unit vectors", "domain": "per-partition min..max of mapped",
+            "partitioning": ({"method": "k-means on column histograms, symmetrised KL / 2",
+                              "histogram": f"{HIST_BINS} bins x first {HIST_DIMS} pivot dims",
+                              "smoothing": "add 1e-3 per bin", "k": k,
+                              "iterations": int(opts["cluster_iterations"])} if k > 1 else None),
+            "partitions": parts_meta, "vectors": ctx.n_tokens, "dim": dim}
+
+
+def _partition_columns(ctx, members, vecs, dim, opts):
+    """Column -> partition by histogram clustering [P §IV] (pandas DataFrame -> Spark)."""
+    from pyspark.sql import functions as F
+    n = ctx.n_tokens
+    sample = _sample(vecs.withColumn("n", F.lit(n)), "n", int(opts["sample_size"])) \
+        .orderBy("token_id").toPandas()
+    piv = select_pivots(_vectors(sample, dim), int(opts["pivots"]), opts["pivot_method"],
+                        int(opts["seed"]))
+    lo, hi = domain(map_to_pivots(_vectors(sample, dim), piv))
+    bins = (members.join(vecs, "token_id")
+            .mapInPandas(_hist_batches(piv, lo, hi, dim), "column_id int, bin int")
+            .groupBy("column_id", "bin").count().toPandas())
+    cols = np.sort(bins["column_id"].unique())
+    n_bins = HIST_BINS ** min(HIST_DIMS, len(piv))
+    hist = np.zeros((len(cols), n_bins))
+    hist[np.searchsorted(cols, bins["column_id"]), bins["bin"]] = bins["count"]
+    labels = cluster_columns(hist, int(opts["partitions"]), int(opts["cluster_iterations"]),
+                             int(opts["seed"]))
+    return ctx.spark.createDataFrame(pd.DataFrame({"column_id": cols.astype("int32"),
+                                                   "part": labels.astype("int32")}))
+
+
+def _finish_vectors(w, n_tokens: int, dim: int) -> None:
+    out = np.lib.format.open_memmap(w.path("pexeso/vectors.npy"), mode="w+",
+                                    dtype=np.float32, shape=(n_tokens, dim))
+    for batch in pads.dataset(str(w.path("pexeso/vectors.parquet")), format="parquet").to_batches():
+        if batch.num_rows:
+            tid = batch.column("token_id").to_numpy()
+            blob = b"".join(batch.column("vec").to_pylist())
+            out[tid] = np.frombuffer(blob, dtype=np.float32).reshape(len(tid), dim)
+    out.flush()
+    del out
+
+
+def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int) -> dict:
+    """The CSR arrays of partition p from its Parquet rows (one partition in memory)."""
+    import pyarrow.compute as pc
+    base = f"pexeso/part{p:04d}/"
+    mp = pads.dataset(str(w.path("pexeso/mapped.parquet")), format="parquet") \
+        .to_table(filter=pc.field("part") == p)
+    tok = mp.column("token_id").to_numpy()
+    order = np.argsort(tok, kind="stable")
+    mapped = (np.vstack(mp.column("mapped").to_numpy(zero_copy_only=False))[order]
+              if len(tok) else np.zeros((0, n_pivots)))
+    ent_dir = w.path("pexeso/entries.parquet") / f"part={p}"
+    if ent_dir.exists():
+        ent = pads.dataset(str(ent_dir), format="parquet").to_table()
+        ent_col, ent_tok = ent.column("column_id").to_numpy(), ent.column("token_id").to_numpy()
+    else:
+        ent_col = ent_tok = np.zeros(0, dtype=np.int64)
+    if pivots is None:
+        pivots = np.zeros((n_pivots, 1))
+    part = partition_from_entries(pivots, levels, tok[order], mapped, ent_col, ent_tok)
+    for name in ("pivots", "lo", "hi", "tokens", "mapped", "cell_keys", "cell_ptr",
+                 "ent_col", "ent_row"):
+        w.save_npy(base + f"{name}.npy", getattr(part, name))
+    return {"vectors": int(len(part.tokens)), "cells": int(len(part.cell_keys)),
+            "entries": int(len(part.ent_col)),
+            "columns": int(len(np.unique(part.ent_col)))}
+
+
+register_component(Component(
+    "pexeso", build, description="value embeddings, pivots, hierarchical grid and cell "
+                                 "postings for fuzzy/semantic joinable search (PEXESO)"))

@@ -1,0 +1,258 @@
+"""The `lakejoin` command: build, extend and inspect indexes, and search them.
+
+    lakejoin index LAKE --out INDEX [--master URL] [--overwrite] [--with COMPONENT]
+    lakejoin index --add NEW_TABLES INDEX
+    lakejoin search INDEX --table FILE_OR_LAKE_TABLE --column NAME [-k 10] [--method M]
+    lakejoin info INDEX [--verify]
+    lakejoin demo [--out demo.index]
+
+Exit status: 0 success, 1 a clear error (printed without a traceback), 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import textwrap
+from pathlib import Path
+
+from ._version import __version__
+from .errors import LakeJoinError
+
+EPILOG = textwrap.dedent("""\
+    Spark: builds run on local[*] unless --master or LAKEJOIN_SPARK_MASTER names another
+    master (spark://host:7077, yarn, k8s://...). Executors must be able to read the lake
+    and write the index folder (use shared storage on a cluster).
+    Docs: README.md; notebook use: %load_ext lakejoin_jupyter
+    """)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="lakejoin", description="Find joinable tables in a data lake.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"lakejoin_jupyter {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    ix = sub.add_parser(
+        "index", help="build an index of a lake (Spark job), or add tables to one",
+        description="Build the index of LAKE (a folder of CSV/TSV/Parquet/JSON-lines tables, "
+                    "or files) at INDEX, or with --add, add NEW_TABLES to the existing INDEX "
+                    "as a new generation without rebuilding.",
+        epilog="examples:\n  lakejoin index data/lake --out data/lake.index\n"
+               "  lakejoin index --add data/new_tables data/lake.index\n"
+               "  lakejoin index data/lake --out lake.index --master spark://10.0.0.5:7077",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ix.add_argument("lake", nargs="?", help="folder of tables (searched recursively) or a table file")
+    ix.add_argument("--out", "-o", help="index folder to create")
+    ix.add_argument("--add", nargs=2, metavar=("NEW_TABLES", "INDEX"),
+                    help="add the tables of NEW_TABLES to the existing INDEX")
+    ix.add_argument("--master", help="Spark master URL (default: local[*] or $LAKEJOIN_SPARK_MASTER)")
+    ix.add_argument("--overwrite", action="store_true", help="replace an existing index at --out")
+    ix.add_argument("--num-perm", type=int, default=256, help="MinHash signature length (default 256)")
+    ix.add_argument("--with", dest="with_", action="append", default=[], metavar="COMPONENT",
+                    help="also build an optional component (repeatable); see `lakejoin info`")
+    ix.add_argument("--without", action="append", default=[], metavar="COMPONENT",
+                    help="leave out a default component (repeatable)")
+    ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",
+                    help="index a Spark catalog table instead of files (repeatable; LAKE omitted)")
+    ix.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    se = sub.add_parser(
+        "search", help="find the columns of the lake that join with a column",
+        description="Rank the lake's columns by how many distinct values they share with "
+                    "the query column (exact top-k by default).",
+        epilog="examples:\n  lakejoin search lake.index --table sales.csv --column country -k 10\n"
+               "  lakejoin search lake.index --table reference/gdp --column 'Country Name'\n"
+               "  lakejoin search lake.index --table q.csv --column name --threshold 0.6 "
+               "--method lshensemble",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    se.add_argument("index", help="index folder")
+    se.add_argument("--table", "-t", required=True,
+                    help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
+                         "table in the index (then it is excluded from its own results)")
+    se.add_argument("--column", "-c", required=True, action="append",
+                    help="query column (repeat for a multi-column key)")
+    se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    se.add_argument("--threshold", type=float, help="minimum containment of the query (0..1)")
+    se.add_argument("--method", default="auto", help="search method (see `lakejoin info`)")
+    se.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    se.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
+
+    inf = sub.add_parser("info", help="describe an index: counts, components, methods, skipped files",
+                         description="Describe an index; --verify also checks every checksum.")
+    inf.add_argument("index")
+    inf.add_argument("--verify", action="store_true", help="verify all checksums")
+    inf.add_argument("--json", action="store_true", help="machine-readable output")
+
+    de = sub.add_parser("demo", help="index the packaged demo lake and run a sample search",
+                        description="Build an index over the demo lake that ships with the "
+                                    "package (public tables), search it with a country-name "
+                                    "column and print the ranked joinable tables.")
+    de.add_argument("--out", default="demo.index", help="where to put the demo index (default demo.index)")
+    de.add_argument("--rebuild", action="store_true", help="rebuild even if the index exists")
+    de.add_argument("--master", help="Spark master URL")
+    return p
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    logging.basicConfig(level=logging.ERROR, format="%(message)s")
+    try:
+        return {"index": _index, "search": _search, "info": _info, "demo": _demo}[args.command](args, parser)
+    except LakeJoinError as e:
+        print(f"lakejoin: error: {e}", file=sys.stderr)
+        return 1
+    except (FileExistsError, FileNotFoundError, ValueError, KeyError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"lakejoin: error: {msg}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("lakejoin: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+def _index(args, parser) -> int:
+    from .build.pipeline import build
+    from .config import BuildSettings
+    components = tuple(args.with_) + tuple(f"-{c}" for c in args.without)
+    settings = BuildSettings(num_perm=args.num_perm, components=components)
+    if args.add:
+        if args.lake or args.out:
+            parser.error("use either `index LAKE --out INDEX` or `index --add NEW_TABLES INDEX`")
+        new, index = args.add
+        report = build(new, index, master=args.master, settings=settings,
+                       progress=not args.quiet, add=True)
+    else:
+        if not args.out or not (args.lake or args.catalog_table):
+            parser.error("index needs LAKE and --out INDEX (or --add NEW_TABLES INDEX)")
+        report = build(args.lake, args.out, master=args.master, overwrite=args.overwrite,
+                       settings=settings, progress=not args.quiet,
+                       catalog_tables=args.catalog_table or None)
+    print(report.summary())
+    return 0
+
+
+def _read_query_table(engine, table: str):
+    """A file path -> DataFrame read with the lake reader; otherwise a lake table name."""
+    p = Path(table)
+    if p.exists():
+        from .lake.discover import table_format
+        from .lake.read import inspect, read_table
+        info = inspect(0, str(p.absolute()), table_format(p) or "csv")
+        if not info.ok:
+            raise LakeJoinError(f"Cannot read the query table {table}: {info.error}"
+                                + (f" ({info.hint})" if info.hint else ""))
+        return read_table(info)
+    return None
+
+
+def _search(args, parser) -> int:
+    from .engine import open_index
+    engine = open_index(args.index, verify=not args.no_verify)
+    cols = args.column if len(args.column) > 1 else args.column[0]
+    frame = _read_query_table(engine, args.table)
+    query = frame if frame is not None else args.table
+    res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method)
+    df = res.to_pandas().drop(columns=["column_ids", "table_id"])
+    if args.format == "csv":
+        df.to_csv(sys.stdout, index=False)
+    elif args.format == "json":
+        print(df.to_json(orient="records", indent=1))
+    else:
+        _print_ranked(res, df)
+    return 0
+
+
+def _print_ranked(res, df) -> None:
+    q = res.query
+    print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size:,} distinct values); "
+          f"method {res.method}; {res.seconds * 1000:.1f} ms")
+    for n in res.notes:
+        print(f"note: {n}")
+    if df.empty:
+        print("No column of the lake shares a value with the query.")
+        return
+    show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
+    if "mapping" in df:
+        show["mapping"] = df["mapping"]
+    show["containment"] = [f"{c:.1%}" if c == c and c is not None else "" for c in show["containment"]]
+    show["jaccard"] = [f"{j:.3f}" if j == j and j is not None else "" for j in show["jaccard"]]
+    if not df["exact"].all():
+        show["exact"] = df["exact"]
+    print(show.to_string(index=False))
+
+
+def _info(args, parser) -> int:
+    from .engine import open_index
+    from .search import registry
+    engine = open_index(args.index, verify=args.verify)
+    info = engine.info()
+    ix = engine.index
+    if args.json:
+        print(json.dumps(info, indent=1, default=str))
+        return 0
+    c = info["counts"]
+    print(f"Index {info['path']}")
+    print(f"  built {info['created']} from {info['lake']}")
+    print(f"  {len(ix.tables)} tables ({int((ix.tables['status'] == 'indexed').sum())} indexed), "
+          f"{ix.n_sets:,} columns, {c['tokens']:,} distinct values in the base, "
+          f"{c['postings']:,} postings")
+    if info["generations"]:
+        print(f"  {len(info['generations'])} added generation(s): {', '.join(info['generations'])}")
+    print(f"  components: {', '.join(info['components'])}")
+    print("  search methods:")
+    for m in engine.methods():
+        print(f"    {m.name:<16} {m.kind:<12} {m.label}")
+    missing = [m for m in registry.METHODS.values() if m not in engine.methods()]
+    for m in missing:
+        print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; rebuild with --with)")
+    if info["skipped"]:
+        print(f"  skipped {len(info['skipped'])} file(s):")
+        for s in info["skipped"]:
+            print(f"    {s['path']}: {s['reason']}")
+    if info["lake_changes"]:
+        print(f"  the lake changed since the build ({len(info['lake_changes'])} change(s)); rebuild advised")
+    if args.verify:
+        print("  checksums: all files verified")
+    return 0
+
+
+DEMO_TABLE = "fivethirtyeight/fifa/fifa_countries_audience"
+
+
+def _demo(args, parser) -> int:
+    from .build.pipeline import build
+    from .demo import demo_lake, demo_query
+    from .engine import open_index
+    from .index.store import is_index
+    out = Path(args.out)
+    if args.rebuild or not is_index(out):
+        print(f"Building the demo index from {demo_lake()} ...", flush=True)
+        report = build(demo_lake(), out, master=args.master, overwrite=True, progress=True)
+        print(report.summary())
+    engine = open_index(out)
+    query = demo_query()
+    print("\nQuery: the `country` column of fivethirtyeight/fifa/fifa_countries_audience.csv "
+          f"({query['country'].nunique()} countries, e.g. {', '.join(query['country'].head(3))}); "
+          "being a lake table itself, it is left out of its own results\n")
+    res = engine.search(DEMO_TABLE, "country", k=10)
+    _print_ranked(res, res.to_pandas())
+    top = res[0]
+    print(f"\nBest match: {top.table} / {top.column}: {top.overlap} shared values; "
+          f"unmatched query values include {top.unmatched[:5]}")
+    nb = Path(__file__).resolve().parent.parent / "example_notebooks" / "quickstart.ipynb"
+    print("\nNext: open the example notebook in JupyterLab:")
+    print(f"  .venv/bin/jupyter lab {nb if nb.exists() else 'example_notebooks/quickstart.ipynb'}")
+    print("or in any notebook:  %load_ext lakejoin_jupyter   then   %lakejoin open "
+          f"{out}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

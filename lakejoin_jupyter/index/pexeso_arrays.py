@@ -1,0 +1,252 @@
+"""PEXESO's index arrays: pivots, pivot mapping, hierarchical grid keys, cell postings.
+
+Shared by the Spark build (build/pexeso.py, inside pandas UDFs and on the driver for pivot
+selection) and the search (search/pexeso.py); :func:`build_partition` is the pure-numpy
+reference builder the Spark build is tested against (like index/arrays.build_arrays).
+
+* Vectors are unit length (embed/), distances Euclidean, in float64 from the stored
+  float32 vectors (:func:`distances`, the one distance function of search and oracle).
+* Pivot mapping [P §III-A]: x -> x' = (d(p_1, x), ..., d(p_|P|, x)).
+* Pivot selection [P §III-D]: "PCA" follows Mao, Miranker & Miranker (the method PEXESO
+  cites, ref. 22): farthest-first traversal over the sample collects outlier candidates,
+  the sample is mapped into the space of all candidates, and for each leading principal
+  component the candidate with the largest absolute loading is taken. "random" draws
+  pivots from the sample (the paper's comparison, Fig. 7a).
+* Grid [P §III-B]: per pivot dimension the domain [lo, hi] (the min and max of the
+  partition's mapped vectors; the paper leaves the domain open, notes A5) is halved m
+  times. A leaf cell's key interleaves the |P| coordinate bits level by level (Morton
+  order), so the level-j ancestor of a key is ``key >> (|P| * (m - j))`` and the children
+  of a cell are contiguous in sorted key order; |P| * m <= 62.
+* Postings [P §III-C]: entries (leaf key, column id, row) sorted in that order; a leaf's
+  entries are contiguous (``cell_ptr``), so any subtree's entries are one slice.
+* A partition [P §IV] is a group of columns with its own pivots, grid and postings; an
+  index holds one or more (out-of-core: one is loaded at a time).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_KEY_BITS = 62
+DIST_CHUNK = 4096                 # rows per block in distances()
+SAMPLE_MULT = 2654435761          # Knuth's multiplicative hash for a deterministic sample
+
+
+def distances(q: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Row-wise Euclidean distances between q[i] and x[i] (float64). Both the search and
+    the brute-force oracle use this function, so their answers agree bit for bit."""
+    q, x = np.asarray(q), np.asarray(x)
+    if q.ndim != 2 or x.ndim != 2 or max(len(q), len(x)) <= DIST_CHUNK:
+        d = q.astype(np.float64) - x.astype(np.float64)
+        return np.sqrt((d * d).sum(axis=-1))
+    n = max(len(q), len(x))                    # chunks keep the temporaries in cache
+    out = np.empty(n, dtype=np.float64)
+    for s in range(0, n, DIST_CHUNK):
+        qs = q if len(q) == 1 else q[s:s + DIST_CHUNK]
+        xs = x if len(x) == 1 else x[s:s + DIST_CHUNK]
+        d = qs.astype(np.float64) - xs.astype(np.float64)
+        out[s:s + DIST_CHUNK] = np.sqrt((d * d).sum(axis=-1))
+    return out
+
+
+def map_to_pivots(x: np.ndarray, pivots: np.ndarray) -> np.ndarray:
+    """(n, |P|) float64 pivot-space coordinates of the rows of x [P §III-A]."""
+    x = np.asarray(x, dtype=np.float64)
+    out = np.empty((len(x), len(pivots)), dtype=np.float64)
+    for i, p in enumerate(np.asarray(pivots, dtype=np.float64)):
+        out[:, i] = distances(x, p[None, :])
+    return out
+
+
+def sample_mask(token_ids: np.ndarray, n_total: int, sample_size: int) -> np.ndarray:
+    """Deterministic sample of token ids (same rule in Spark SQL: build/pexeso.py)."""
+    if n_total <= sample_size:
+        return np.ones(len(token_ids), dtype=bool)
+    cut = int(sample_size / n_total * (1 << 32))
+    return (np.asarray(token_ids, dtype=np.int64) * SAMPLE_MULT) % (1 << 32) < cut
+
+
+def farthest_first(sample: np.ndarray, k: int) -> np.ndarray:
+    """Indices of k outlier candidates by farthest-first traversal (start: the point
+    farthest from the sample mean)."""
+    x = np.asarray(sample, dtype=np.float64)
+    k = min(k, len(x))
+    first = int(np.argmax(distances(x, x.mean(axis=0)[None, :])))
+    chosen = [first]
+    dmin = distances(x, x[first][None, :])
+    for _ in range(k - 1):
+        nxt = int(np.argmax(dmin))
+        if dmin[nxt] <= 0:
+            break
+        chosen.append(nxt)
+        dmin = np.minimum(dmin, distances(x, x[nxt][None, :]))
+    return np.asarray(chosen, dtype=np.int64)
+
+
+def select_pivots(sample: np.ndarray, n_pivots: int, method: str = "pca", seed: int = 0,
+                  n_candidates: int | None = None) -> np.ndarray:
+    """|P| x dim pivots chosen from the sample rows (see module docstring)."""
+    x = np.asarray(sample, dtype=np.float64)
+    if len(x) == 0:
+        raise ValueError("cannot choose pivots from an empty sample")
+    if method == "random":
+        rng = np.random.default_rng(seed)
+        idx = rng.choice(len(x), size=min(n_pivots, len(x)), replace=False)
+        return x[np.sort(idx)]
+    if method != "pca":
+        raise ValueError(f"unknown pivot selection {method!r}: use 'pca' or 'random'")
+    cand = farthest_first(x, n_candidates or max(4 * n_pivots, 20))
+    if len(cand) <= n_pivots:
+        return x[cand]
+    mapped = map_to_pivots(x, x[cand])                  # sample in candidate-pivot space
+    centered = mapped - mapped.mean(axis=0)
+    _, _, vt = np.linalg.svd(centered, full_matrices=False)
+    picked: list[int] = []
+    for comp in vt:                                       # leading components first
+        for j in np.argsort(-np.abs(comp), kind="stable"):
+            if int(j) not in picked:
+                picked.append(int(j))
+                break
+        if len(picked) == n_pivots:
+            break
+    return x[cand[picked]]
+
+
+def domain(mapped: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-dimension [lo, hi] of the grid (a zero-width dimension gets width 1)."""
+    lo, hi = mapped.min(axis=0), mapped.max(axis=0)
+    return lo, np.where(hi > lo, hi, lo + 1.0)
+
+
+def leaf_coords(mapped: np.ndarray, lo: np.ndarray, hi: np.ndarray, levels: int) -> np.ndarray:
+    """Per-dimension leaf cell coordinates in [0, 2^m - 1] (points outside are clipped)."""
+    n = 1 << levels
+    c = np.floor((mapped - lo) / ((hi - lo) / n)).astype(np.int64)
+    return np.clip(c, 0, n - 1)
+
+
+def morton_keys(coords: np.ndarray, levels: int) -> np.ndarray:
+    """Leaf key: for level l = 1..m, the |P| bits (bit m-l of each coordinate) in turn."""
+    n_dim = coords.shape[1]
+    if n_dim * levels > MAX_KEY_BITS:
+        raise ValueError(f"|P| * m = {n_dim * levels} exceeds {MAX_KEY_BITS} bits")
+    key = np.zeros(len(coords), dtype=np.int64)
+    for lvl in range(1, levels + 1):
+        bit = levels - lvl
+        digit = np.zeros(len(coords), dtype=np.int64)
+        for d in range(n_dim):
+            digit |= ((coords[:, d] >> bit) & 1) << d
+        key = (key << n_dim) | digit
+    return key
+
+
+def key_coords(keys: np.ndarray, n_dim: int, level: int) -> np.ndarray:
+    """Per-dimension coordinates (at that level) of level-``level`` keys."""
+    coords = np.zeros((len(keys), n_dim), dtype=np.int64)
+    for lvl in range(1, level + 1):
+        digit = (keys >> (n_dim * (level - lvl))) & ((1 << n_dim) - 1)
+        for d in range(n_dim):
+            coords[:, d] = (coords[:, d] << 1) | ((digit >> d) & 1)
+    return coords
+
+
+@dataclass
+class PexesoPartition:
+    """One PEXESO instance: pivots, grid domain and the cell -> column postings."""
+    pivots: np.ndarray      # float64 (|P|, dim)
+    lo: np.ndarray          # float64 (|P|,) grid domain
+    hi: np.ndarray          # float64 (|P|,)
+    levels: int             # m
+    tokens: np.ndarray      # int32 (n,) token ids of this partition's vectors, sorted
+    mapped: np.ndarray      # float64 (n, |P|) their pivot-space coordinates
+    cell_keys: np.ndarray   # int64 (n_cells,) non-empty leaf keys, sorted
+    cell_ptr: np.ndarray    # int64 (n_cells + 1,) entries of each leaf
+    ent_col: np.ndarray     # int32 entries sorted by (leaf, column, row): column id
+    ent_row: np.ndarray     # int32 row into tokens/mapped
+
+    @property
+    def n_pivots(self) -> int:
+        return len(self.pivots)
+
+    def equals(self, other: "PexesoPartition") -> bool:
+        return self.levels == other.levels and all(
+            np.array_equal(getattr(self, f), getattr(other, f))
+            for f in ("pivots", "lo", "hi", "tokens", "mapped", "cell_keys", "cell_ptr",
+                      "ent_col", "ent_row"))
+
+
+def partition_from_entries(pivots, levels, tokens, mapped, ent_col, ent_tok) -> PexesoPartition:
+    """Finish a partition from its mapped tokens and (column, token) memberships."""
+    tokens = np.asarray(tokens, dtype=np.int32)
+    mapped = np.asarray(mapped, dtype=np.float64).reshape(len(tokens), len(pivots))
+    lo, hi = domain(mapped) if len(tokens) else (np.zeros(len(pivots)), np.ones(len(pivots)))
+    keys = morton_keys(leaf_coords(mapped, lo, hi, levels), levels)
+    row = np.searchsorted(tokens, np.asarray(ent_tok, dtype=np.int64)).astype(np.int32)
+    ent_col = np.asarray(ent_col, dtype=np.int32)
+    ekey = keys[row]
+    order = np.lexsort((row, ent_col, ekey))
+    ekey, ent_col, row = ekey[order], ent_col[order], row[order]
+    cell_keys, starts = np.unique(ekey, return_index=True)
+    cell_ptr = np.append(starts, len(ekey)).astype(np.int64)
+    return PexesoPartition(pivots=np.asarray(pivots, dtype=np.float64), lo=lo, hi=hi,
+                           levels=int(levels), tokens=tokens, mapped=mapped,
+                           cell_keys=cell_keys.astype(np.int64), cell_ptr=cell_ptr,
+                           ent_col=ent_col, ent_row=row)
+
+
+def build_partition(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: np.ndarray,
+                    columns=None, n_pivots: int = 5, levels: int = 6, pivot_method: str = "pca",
+                    sample_size: int = 20_000, seed: int = 0,
+                    pivots: np.ndarray | None = None) -> PexesoPartition:
+    """Reference (driver, numpy) build of one partition over ``columns`` (default: all)."""
+    n_sets = len(sets_indptr) - 1
+    columns = np.arange(n_sets) if columns is None else np.asarray(columns, dtype=np.int64)
+    sizes = np.diff(sets_indptr)[columns]
+    ent_col = np.repeat(columns, sizes)
+    ent_tok = np.concatenate([sets_tokens[sets_indptr[c]:sets_indptr[c + 1]] for c in columns]) \
+        if len(columns) else np.zeros(0, dtype=np.int64)
+    tokens = np.unique(ent_tok).astype(np.int32)
+    if pivots is None:
+        keep = sample_mask(tokens, len(tokens), sample_size)
+        pivots = select_pivots(vectors[tokens[keep]], n_pivots, pivot_method, seed)
+    mapped = map_to_pivots(vectors[tokens], pivots)
+    return partition_from_entries(pivots, levels, tokens, mapped, ent_col, ent_tok)
+
+
+# --------------------------------------------------------------- out-of-core partitioning
+
+def symmetric_kl(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The paper's "JSD" [P §IV]: (KL(A||B) + KL(B||A)) / 2, rows of a against rows of b
+    (histograms already smoothed, so every bin is positive; notes A9, A11.7)."""
+    la, lb = np.log(a), np.log(b)
+    kl_ab = (a * la).sum(1)[:, None] - a @ lb.T
+    kl_ba = (b * lb).sum(1)[None, :] - la @ b.T
+    return (kl_ab + kl_ba) / 2
+
+
+def cluster_columns(hist: np.ndarray, k: int, iterations: int = 10, seed: int = 0,
+                    eps: float = 1e-3) -> np.ndarray:
+    """k-means-style clustering of column histograms by the symmetrised KL [P §IV]:
+    k random columns as centres, assign each column to the nearest centre, recompute the
+    centres as the mean histogram, repeat (steps 3-4; notes A11.8). Histograms are
+    smoothed by adding ``eps`` to every bin and renormalizing. Returns a label per row."""
+    h = np.asarray(hist, dtype=np.float64) + eps
+    h /= h.sum(axis=1, keepdims=True)
+    n = len(h)
+    k = max(1, min(k, n))
+    rng = np.random.default_rng(seed)
+    centres = h[rng.choice(n, size=k, replace=False)]
+    labels = np.zeros(n, dtype=np.int64)
+    for _ in range(iterations):
+        labels = np.argmin(symmetric_kl(h, centres), axis=1)
+        new = np.vstack([h[labels == c].mean(axis=0) if np.any(labels == c) else centres[c]
+                         for c in range(k)])
+        if np.allclose(new, centres):
+            break
+        centres = new
+    # relabel so partition ids follow the smallest column id in each (deterministic order)
+    first = {c: np.nonzero(labels == c)[0][0] for c in np.unique(labels)}
+    order = sorted(first, key=first.get)
+    remap = {c: i for i, c in enumerate(order)}
+    return np.asarray([remap[c] for c in labels], dtype=np.int64)

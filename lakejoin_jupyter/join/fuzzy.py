@@ -1,0 +1,459 @@
+"""Fuzzy join of two tables on a column, with the join function and threshold chosen to
+maximize matches at an estimated precision target (in the spirit of Auto-FuzzyJoin, Li et
+al., SIGMOD 2021; notes/pexeso_mate.md E).
+
+Setting: ``left`` is the reference table (its values have no near-duplicates: two left
+values are two entities), every ``right`` value is joined to at most one left value, its
+nearest under the join function, when the distance is at most the threshold.
+
+Join functions (:data:`JOIN_FUNCTIONS`): the n-gram embedders of embed/ (character
+3-grams, 2+3-grams, words, 3-grams + words; punctuation kept or dropped), features weighted
+by IDF over both columns or not, compared by the Euclidean distance of unit vectors
+(sqrt(2 - 2 cos), the metric of PEXESO). Features are hashed into 2^22 buckets and kept
+sparse (scipy), so distances are exact cosine distances of the weighted n-gram bags.
+
+Precision without labels (Auto-FuzzyJoin §3): because left has no near-duplicates, a
+left value l that has other left values near it reveals how ambiguous a join to l is. A
+right value r joined to l at threshold t is correct with estimated probability
+1 / (1 + #{l' != l : d(l, l') <= 2t}) (two left values within 2t of each other can both be
+within t of r, at most one of them truly); the estimated precision of (function, t) is the
+mean over the joined right values, the estimated number of true matches their sum, and
+the estimated recall that sum over |right| (every right value is assumed to have a
+partner, as Auto-FuzzyJoin assumes). Among all (function, t) whose estimated precision
+reaches the target, the one with the most estimated true matches is chosen.
+
+Deviations from Auto-FuzzyJoin, and why: one join function and one threshold are chosen,
+not a union of configurations, so the user sees one threshold and one slider; no
+negative rules; blocking is exact: for each right value, its two nearest left values and
+for each left value its nearest left neighbours come from chunked sparse matrix products
+(the thresholds of a fuzzy join are far beyond PEXESO's 2-8% range [P §VI-A], where pivot
+filtering prunes little, while sparse products over a few thousand values take
+milliseconds).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..embed import NgramEmbedder
+from ..errors import QueryError
+
+# name -> (embedder, weighting)
+JOIN_FUNCTIONS = {
+    "char3-idf": (dict(n=(3,), words=False, punct="drop"), "idf"),
+    "char23-idf": (dict(n=(2, 3), words=False, punct="keep"), "idf"),
+    "char3-word-idf": (dict(n=(3,), words=True, punct="drop"), "idf"),
+    "word-idf": (dict(n=(), words=True, punct="drop"), "idf"),
+    "char3": (dict(n=(3,), words=False, punct="drop"), "tf"),
+    "word": (dict(n=(), words=True, punct="drop"), "tf"),
+}
+LL_NEIGHBOURS = 10        # nearest left neighbours kept per left value
+PATIENCE = 0.05          # Auto-FuzzyJoin's default
+LL_RADIUS = math.sqrt(2)  # left values within LL_RADIUS * t of l make a join to l ambiguous
+N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
+CHUNK = 2048
+
+
+def _features(texts, fn: str):
+    """Unit-normalized (IDF-)weighted feature rows of each list of texts, over a compact
+    column space (the features present), IDF computed over all the lists."""
+    from scipy import sparse
+    kw, weighting = JOIN_FUNCTIONS[fn]
+    emb = NgramEmbedder(**kw)
+    mats = [emb.feature_counts(t) for t in texts]
+    present = np.unique(np.concatenate([m.indices for m in mats]))
+    width = max(len(present), 1)
+    mats = [sparse.csr_matrix((m.data.astype(np.float64), np.searchsorted(present, m.indices),
+                               m.indptr), shape=(m.shape[0], width)) for m in mats]
+    if weighting == "idf":
+        df = np.bincount(np.concatenate([m.indices for m in mats]), minlength=width)
+        n = sum(m.shape[0] for m in mats)
+        idf = np.log((n + 1) / (df + 1)) + 1.0
+        for m in mats:
+            m.data *= idf[m.indices]
+    for m in mats:
+        rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+        norm = np.sqrt(np.bincount(rows, weights=m.data ** 2, minlength=m.shape[0]))
+        m.data /= norm[rows]
+    return mats
+
+
+def _nearest(a, b, k: int, self_index=None):
+    """For each row of a: the k smallest distances to rows of b and their indices;
+    ``self_index[i]``: the row of b that is row i of a itself (excluded)."""
+    n, nb = a.shape[0], b.shape[0]
+    exclude_self = self_index is not None
+    k = max(1, min(k, nb - (1 if exclude_self else 0)))
+    dist = np.full((n, k), np.inf)
+    idx = np.full((n, k), -1, dtype=np.int64)
+    if nb == 0 or (exclude_self and nb < 2):
+        return dist, idx
+    bt = b.T.tocsc()
+    for s in range(0, n, CHUNK):
+        sim = (a[s:s + CHUNK] @ bt).toarray()
+        if exclude_self:
+            sim[np.arange(sim.shape[0]), self_index[s:s + CHUNK]] = -np.inf
+        part = np.argpartition(-sim, k - 1, axis=1)[:, :k] if k < nb else \
+            np.tile(np.arange(nb), (sim.shape[0], 1))
+        top = np.take_along_axis(sim, part, axis=1)
+        order = np.argsort(-top, axis=1, kind="stable")
+        part, top = np.take_along_axis(part, order, 1), np.take_along_axis(top, order, 1)
+        d = np.sqrt(np.clip(2.0 - 2.0 * top, 0.0, 4.0))
+        d[~np.isfinite(top)] = np.inf
+        dist[s:s + CHUNK, :part.shape[1]] = d
+        idx[s:s + CHUNK, :part.shape[1]] = part
+    return dist, idx
+
+
+@dataclass
+class _Candidates:
+    """One join function's blocking output."""
+    fn: str
+    r_left: np.ndarray        # nearest left index per right value (-1: none)
+    r_dist: np.ndarray        # its distance
+    ll_dist: np.ndarray       # (n_left, LL_NEIGHBOURS) sorted distances to other left values
+
+    def estimate(self, t: float):
+        """(joined mask, per-join precision estimate) at threshold t."""
+        joined = self.r_dist <= t
+        l = self.r_left[joined]
+        amb = (self.ll_dist[l] <= LL_RADIUS * t).sum(axis=1) if len(l) else np.zeros(0)
+        return joined, 1.0 / (1.0 + amb)
+
+
+def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATIENCE):
+    """Auto-FuzzyJoin's greedy search for a union of (function, threshold) configurations
+    (their Algorithm 1): repeatedly add the configuration with the best estimated
+    TP / FP, where a right value joined by several configurations keeps its most precise
+    join (the others still count as joins, penalizing conflicts); remember the last union
+    whose estimated precision reaches the target; stop once it falls ``patience`` below.
+    Returns (configs, left index per right value or -1, est. precision, est. true
+    matches), or None when no union reaches the target."""
+    fns = list(cands)
+    n_r = len(cands[fns[0]].r_dist)
+    # distinct (r, l) pairs over the functions' nearest left values
+    L = np.stack([cands[f].r_left for f in fns], axis=1)          # n_r x F
+    keys = np.arange(n_r)[:, None] * (L.max() + 2) + L
+    _, pair_id = np.unique(keys, return_inverse=True)
+    pair_id = pair_id.reshape(n_r, len(fns))
+    configs = []
+    for j, f in enumerate(fns):
+        for t in grids[f]:
+            joined, p = cands[f].estimate(t)
+            r = np.nonzero(joined)[0]
+            if len(r):
+                configs.append((f, float(t), r, pair_id[r, j], p, cands[f].r_left[r]))
+    best_p = np.zeros(n_r); has = np.zeros(pair_id.max() + 1, bool); chosen_l = np.full(n_r, -1)
+    TP = 0.0; n_joins = 0; selected = []; result = None; prec = None
+    while configs:
+        best = None
+        for i, (f, t, r, pid, p, l) in enumerate(configs):
+            dTP = np.maximum(best_p[r], p) - best_p[r]
+            new = ~has[pid]
+            nj = n_joins + int(new.sum())
+            if nj == n_joins:
+                continue
+            tp = TP + dTP.sum()
+            profit = tp / (nj - tp + 1e-9)
+            if best is None or profit > best[0]:
+                best = (profit, i, tp / nj, tp, nj)
+        if best is None:
+            break
+        _, i, avg, tp, nj = best
+        f, t, r, pid, p, l = configs.pop(i)
+        better = p > best_p[r]
+        chosen_l[r[better]] = l[better]; best_p[r] = np.maximum(best_p[r], p)
+        has[pid] = True; TP, n_joins = tp, nj
+        selected.append((f, t))
+        if avg >= target:
+            result = (list(selected), chosen_l.copy(), avg, TP)
+        if avg < target - patience:
+            break
+    return result
+
+
+@dataclass
+class FuzzyJoin:
+    """A chosen fuzzy join. ``configs``: the union of (join function, threshold) chosen
+    for the precision target; ``function``/``threshold``: its main configuration (the
+    first chosen, at the largest threshold chosen for that function), which the slider
+    moves: ``pairs(t)``, ``join(t)``, ``estimate(t)`` with an explicit threshold use that
+    one function at t alone. ``curve``: estimates of the main function against t."""
+    left: pd.DataFrame
+    right: pd.DataFrame
+    on: tuple
+    precision_target: float
+    function: str
+    threshold: float | None
+    estimated_precision: float
+    estimated_recall: float
+    curve: pd.DataFrame
+    functions: pd.DataFrame           # best single configuration of every join function
+    configs: list = field(default_factory=list)
+    _cands: dict = field(default_factory=dict, repr=False)
+    _union: np.ndarray = field(default=None, repr=False)     # left index per right value
+    _lkeys: np.ndarray = field(default=None, repr=False)
+    _rkeys: np.ndarray = field(default=None, repr=False)
+    _lrows: list = field(default=None, repr=False)
+    _rrows: list = field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.threshold is not None
+
+    def _value_pairs(self, threshold):
+        """(right value index, left value index, distance under the main function)."""
+        c = self._cands[self.function]
+        if threshold is None:
+            if self._union is None:
+                return np.zeros(0, np.int64), np.zeros(0, np.int64)
+            r = np.nonzero(self._union >= 0)[0]
+            return r, self._union[r]
+        r = np.nonzero(c.r_dist <= float(threshold))[0]
+        return r, c.r_left[r]
+
+    def pairs(self, threshold: float | None = None) -> list[tuple[int, int]]:
+        """(left row position, right row position) of every joined pair."""
+        rv, lv = self._value_pairs(threshold)
+        out = [(self._lrows[l][0], rp) for r, l in zip(rv, lv) for rp in self._rrows[r]]
+        return sorted(out, key=lambda p: (p[1], p[0]))
+
+    def estimate(self, threshold: float) -> dict:
+        c = self._cands[self.function]
+        joined, p = c.estimate(float(threshold))
+        n = int(joined.sum())
+        return {"threshold": float(threshold), "matches": n,
+                "est_precision": float(p.mean()) if n else 1.0,
+                "est_recall": float(p.sum() / max(len(c.r_dist), 1))}
+
+    def matches(self, threshold: float | None = None) -> pd.DataFrame:
+        """The joined value pairs (one row per distinct right value), with the distance
+        under the main join function."""
+        rv, lv = self._value_pairs(threshold)
+        c = self._cands[self.function]
+        dist = [c.r_dist[r] if c.r_left[r] == l else np.nan for r, l in zip(rv, lv)]
+        return pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
+                             "distance": dist}).sort_values("distance", kind="stable")
+
+    def join(self, threshold: float | None = None, how: str = "left") -> pd.DataFrame:
+        """``right`` with the matched ``left`` columns (suffix "_left" on name clashes).
+        how="left" keeps unmatched right rows, "inner" drops them."""
+        if how not in ("left", "inner"):
+            raise ValueError("how is 'left' or 'inner'")
+        lpos = np.full(len(self.right), -1)
+        for lp, rp in self.pairs(threshold):
+            lpos[rp] = lp
+        r = self.right.reset_index(drop=True)
+        take = lpos >= 0
+        l = self.left.iloc[np.where(take, lpos, 0)].reset_index(drop=True) if len(self.left) \
+            else self.left.reindex(range(len(r)))
+        l = l.rename(columns={c: f"{c}_left" for c in l.columns if c in r.columns})
+        l = l.astype(object).where(np.broadcast_to(take[:, None], l.shape), None)
+        out = pd.concat([r, l], axis=1)
+        return out[take].reset_index(drop=True) if how == "inner" else out
+
+    def code(self, left_name: str = "left", right_name: str = "right", how: str = "left",
+             threshold: float | None = None) -> str:
+        """Python that reproduces :meth:`join` (identifiers quoted with repr)."""
+        if not left_name.isidentifier() or not right_name.isidentifier():
+            raise ValueError("variable names must be Python identifiers")
+        call = (f"fj = fuzzy_join({left_name}, {right_name}, on=({self.on[0]!r}, {self.on[1]!r}), "
+                f"precision_target={self.precision_target!r})\n")
+        if threshold is None:
+            return (f"from lakejoin_jupyter.join.fuzzy import fuzzy_join\n{call}"
+                    f"joined = fj.join(how={how!r})\n")
+        return (f"from lakejoin_jupyter.join.fuzzy import fuzzy_join\n"
+                f"fj = fuzzy_join({left_name}, {right_name}, on=({self.on[0]!r}, {self.on[1]!r}), "
+                f"functions=[{self.function!r}], precision_target={self.precision_target!r})\n"
+                f"joined = fj.join(threshold={float(threshold)!r}, how={how!r})\n")
+
+    def chart(self, threshold: float | None = None):
+        """Estimated precision and recall of the main join function against the threshold
+        (altair), with the target and the chosen (or given) threshold."""
+        import altair as alt
+        df = self.curve.melt(id_vars=["threshold"], value_vars=["est_precision", "est_recall"],
+                             var_name="estimate", value_name="value")
+        base = alt.Chart(df).mark_line().encode(
+            x=alt.X("threshold:Q", title=f"distance threshold ({self.function})"),
+            y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="estimate"),
+            color=alt.Color("estimate:N"), tooltip=["threshold", "estimate", "value"])
+        layers = [base, alt.Chart(pd.DataFrame({"y": [self.precision_target]}))
+                  .mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")]
+        t = self.threshold if threshold is None else threshold
+        if t is not None:
+            layers.append(alt.Chart(pd.DataFrame({"x": [float(t)]}))
+                          .mark_rule(color="black").encode(x="x:Q"))
+        return alt.layer(*layers).properties(width=360, height=200,
+                                             title="estimated precision / recall vs threshold")
+
+    def summary(self) -> str:
+        if not self.ok:
+            return (f"No threshold reaches the estimated precision target "
+                    f"{self.precision_target:.0%}; lower the target or pick a threshold.")
+        extra = f" (+{len(self.configs) - 1} more configurations)" if len(self.configs) > 1 else ""
+        return (f"join function {self.function}, threshold {self.threshold:.3f}{extra}: "
+                f"{len(self.pairs())} joined rows, estimated precision "
+                f"{self.estimated_precision:.1%}, estimated recall {self.estimated_recall:.1%} "
+                f"(target {self.precision_target:.0%})")
+
+    def __repr__(self):
+        return f"<FuzzyJoin {self.summary()}>"
+
+
+def _distinct(values) -> tuple[np.ndarray, list]:
+    """Distinct non-null texts and, for each, the row positions holding it."""
+    s = pd.Series(values).astype("object")
+    mask = s.notna() & (s.astype(str).str.strip() != "")
+    texts = s[mask].astype(str)
+    groups: dict = {}
+    for pos, t in zip(np.nonzero(mask.to_numpy())[0], texts):
+        groups.setdefault(t, []).append(int(pos))
+    keys = np.array(list(groups), dtype=object)
+    return keys, [groups[k] for k in keys]
+
+
+def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: float = 0.9,
+               functions=None, threshold: float | None = None, embedder=None) -> FuzzyJoin:
+    """Fuzzy-join ``right`` to the reference table ``left`` on ``on = (left col, right col)``
+    (or one name for both); see the module docstring. ``functions`` restricts the join
+    functions tried (names of :data:`JOIN_FUNCTIONS`); ``threshold`` fixes the threshold
+    instead of choosing it. ``embedder`` is accepted for symmetry with search and ignored
+    unless it names a join function."""
+    lcol, rcol = (on, on) if isinstance(on, str) else tuple(on)
+    for name, df, col in (("left", left, lcol), ("right", right, rcol)):
+        if not isinstance(df, pd.DataFrame):
+            raise QueryError(f"fuzzy_join: {name} must be a pandas DataFrame "
+                             f"(got {type(df).__name__}).")
+        if col not in df.columns:
+            raise QueryError(f"fuzzy_join: the {name} table has no column {col!r}; its "
+                             f"columns: {list(map(str, df.columns))[:30]}")
+    if not 0 < precision_target <= 1:
+        raise QueryError(f"precision_target is a fraction in (0, 1] (got {precision_target}).")
+    fns = list(functions) if functions else (
+        [embedder] if isinstance(embedder, str) and embedder in JOIN_FUNCTIONS else list(JOIN_FUNCTIONS))
+    bad = [f for f in fns if f not in JOIN_FUNCTIONS]
+    if bad:
+        raise QueryError(f"Unknown join function(s) {bad}; choose from {list(JOIN_FUNCTIONS)}.")
+    lkeys, lrows = _distinct(left[lcol])
+    rkeys, rrows = _distinct(right[rcol])
+    if len(lkeys) == 0 or len(rkeys) == 0:
+        raise QueryError(f"fuzzy_join: column {lcol if len(lkeys) == 0 else rcol!r} has no values.")
+    cands, best_rows, curves, grids = {}, [], {}, {}
+    for fn in fns:
+        L, R = _features([list(lkeys), list(rkeys)], fn)
+        rd, ri = _nearest(R, L, 1)
+        r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
+        # left neighbours are needed only for the left values some right value is nearest to
+        proxies = np.unique(r_left[r_left >= 0])
+        ld = np.full((len(lkeys), LL_NEIGHBOURS), np.inf)
+        if len(proxies):
+            d, _ = _nearest(L[proxies], L, LL_NEIGHBOURS, self_index=proxies)
+            ld[proxies, :d.shape[1]] = d
+        c = _Candidates(fn, r_left, rd[:, 0], ld)
+        cands[fn] = c
+        finite = np.unique(c.r_dist[np.isfinite(c.r_dist)])
+        grid = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
+                if len(finite) > N_THRESHOLDS else finite)
+        grids[fn] = grid
+        rows = []
+        for t in grid:
+            joined, p = c.estimate(t)
+            n = int(joined.sum())
+            rows.append({"threshold": float(t), "matches": n,
+                         "est_precision": float(p.mean()) if n else 1.0,
+                         "est_true": float(p.sum()), "est_recall": float(p.sum() / len(rkeys))})
+        curve = pd.DataFrame(rows, columns=["threshold", "matches", "est_precision",
+                                            "est_true", "est_recall"])
+        curves[fn] = curve
+        okc = curve[curve["est_precision"] >= precision_target - 1e-12]
+        b = okc.loc[okc["est_true"].idxmax()].to_dict() if len(okc) else \
+            {"threshold": None, "matches": 0, "est_precision": None, "est_true": 0.0, "est_recall": 0.0}
+        best_rows.append({"function": fn, **b})
+    table = pd.DataFrame(best_rows).sort_values("est_true", ascending=False, kind="stable") \
+        .reset_index(drop=True)
+    union = greedy_union(cands, grids, precision_target) if threshold is None else None
+    common = dict(left=left, right=right, on=(lcol, rcol), precision_target=precision_target,
+                  functions=table, _cands=cands, _lkeys=lkeys, _rkeys=rkeys, _lrows=lrows,
+                  _rrows=rrows)
+    if threshold is not None:                       # one function at a given threshold
+        fn = fns[0]
+        est = FuzzyJoin(function=fn, threshold=float(threshold), estimated_precision=0.0,
+                        estimated_recall=0.0, curve=curves[fn].drop(columns=["est_true"]),
+                        **common).estimate(threshold)
+        r = np.nonzero(cands[fn].r_dist <= float(threshold))[0]
+        un = np.full(len(rkeys), -1)
+        un[r] = cands[fn].r_left[r]
+        return FuzzyJoin(function=fn, threshold=float(threshold),
+                         estimated_precision=est["est_precision"],
+                         estimated_recall=est["est_recall"],
+                         curve=curves[fn].drop(columns=["est_true"]),
+                         configs=[(fn, float(threshold))], _union=un, **common)
+    if union is None:
+        fn = str(table.iloc[0]["function"])
+        return FuzzyJoin(function=fn, threshold=None, estimated_precision=float("nan"),
+                         estimated_recall=0.0, curve=curves[fn].drop(columns=["est_true"]),
+                         **common)
+    configs, chosen, prec, tp = union
+    fn = configs[0][0]
+    t = max(th for f, th in configs if f == fn)
+    return FuzzyJoin(function=fn, threshold=t, estimated_precision=float(prec),
+                     estimated_recall=float(tp / len(rkeys)),
+                     curve=curves[fn].drop(columns=["est_true"]), configs=configs,
+                     _union=chosen, **common)
+
+
+# ------------------------------------------------------------------ hit action
+
+def _action_run(engine, hit, query_frame, threshold=None, precision_target=0.9,
+                query_name: str = "df", **_):
+    """Fuzzy-join the query DataFrame (right) to the hit's lake table (left, reference).
+    With ``threshold`` (the slider), the main join function is applied at it."""
+    from .actions import ActionResult
+    qcol = hit.query_columns[0]
+    if query_frame is None or qcol not in getattr(query_frame, "columns", ()):
+        return ActionResult(title="Fuzzy join", ok=False,
+                            summary=f"The query DataFrame with column {qcol!r} is needed.")
+    left = engine.table(hit.table)
+    fj = fuzzy_join(left, query_frame, on=(hit.column, qcol),
+                    precision_target=float(precision_target))
+    t = None if threshold in (None, "") else float(threshold)
+    if not fj.ok and t is None:
+        return ActionResult(title="Fuzzy join", summary=fj.summary(), ok=False,
+                            tables={"join functions": fj.functions}, chart=fj.chart())
+    var = "joined_fuzzy"
+    summary = fj.summary()
+    if t is not None:
+        e = fj.estimate(t)
+        summary = (f"join function {fj.function} at threshold {t:.3f}: {len(fj.pairs(t))} "
+                   f"joined rows, estimated precision {e['est_precision']:.1%}, estimated "
+                   f"recall {e['est_recall']:.1%}. " + summary.join(["(chosen: ", ")"]))
+    code = ("import lakejoin_jupyter\n"
+            f"left = lakejoin_jupyter.open_index({str(engine.path)!r}).table({hit.table!r})\n"
+            + fj.code(left_name="left", right_name=query_name, threshold=t)
+            .replace("joined = ", f"{var} = "))
+    return ActionResult(
+        title=f"Fuzzy join with {hit.table}.{hit.column}", summary=summary,
+        tables={"matched values": fj.matches(t).head(200), "estimate vs threshold": fj.curve,
+                "join functions": fj.functions},
+        chart=fj.chart(t), joined=fj.join(t), code=code, variable=var,
+        details={"threshold": fj.threshold if t is None else t, "function": fj.function,
+                 "configs": fj.configs, "estimated_precision": fj.estimated_precision,
+                 "estimated_recall": fj.estimated_recall})
+
+
+def _register():
+    from ..search.registry import ParamSpec
+    from .actions import HitAction, register_action
+    register_action(HitAction(
+        name="fuzzy_join", label="Fuzzy join", run=_action_run,
+        applies=lambda hit: len(hit.column_ids) == 1,
+        params=(ParamSpec("threshold", "distance threshold", "float", None, 0.0, 2.0, 0.01,
+                          help="empty: chosen for the precision target"),
+                ParamSpec("precision_target", "precision target", "float", 0.9, 0.5, 1.0, 0.01)),
+        order=30))
+
+
+_register()

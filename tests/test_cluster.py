@@ -1,0 +1,103 @@
+"""A real Spark standalone master and worker on 127.0.0.1 build the same index as local mode."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+from lakejoin_jupyter.build.pipeline import build
+from lakejoin_jupyter.index.store import LakeIndex
+
+pytestmark = [pytest.mark.spark, pytest.mark.cluster]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float) -> bool:
+    end = time.time() + timeout
+    while time.time() < end:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.5)
+    return False
+
+
+@pytest.fixture
+def standalone_cluster(tmp_path):
+    import pyspark
+    home = Path(pyspark.__file__).parent
+    env = dict(os.environ, SPARK_HOME=str(home), SPARK_LOCAL_IP="127.0.0.1",
+               SPARK_LOG_DIR=str(tmp_path / "logs"), SPARK_WORKER_DIR=str(tmp_path / "work"),
+               PYSPARK_PYTHON=sys.executable)
+    port = free_port()
+    logs = tmp_path / "cluster.log"
+    procs = []
+    with open(logs, "w") as log:
+        procs.append(subprocess.Popen(
+            [str(home / "bin" / "spark-class"), "org.apache.spark.deploy.master.Master",
+             "--host", "127.0.0.1", "--port", str(port), "--webui-port", str(free_port())],
+            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+        try:
+            assert wait_port(port, 120), f"master did not start: {logs.read_text()[-2000:]}"
+            procs.append(subprocess.Popen(
+                [str(home / "bin" / "spark-class"), "org.apache.spark.deploy.worker.Worker",
+                 f"spark://127.0.0.1:{port}", "--cores", "2", "--memory", "2g",
+                 "--webui-port", str(free_port())],
+                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+            yield f"spark://127.0.0.1:{port}", env, logs
+        finally:
+            for p in reversed(procs):
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+            for p in procs:
+                try:
+                    p.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+
+
+def test_cluster_build_equals_local_build(spark, tmp_path, standalone_cluster):
+    master, env, logs = standalone_cluster
+    lake = write_lake(tmp_path / "lake", {
+        "countries.csv": pd.DataFrame({"country": ["France", "Germany", "Japan", "Peru"],
+                                       "code": ["FR", "DE", "JP", "PE"]}),
+        "sub/capitals.parquet": pd.DataFrame({"name": ["Paris", "Berlin", "Tokyo"],
+                                              "country": ["france", "germany", "japan"]}),
+        "latin1.csv": "ville,pays\nOrléans,France\nLiège,Belgique\n".encode("latin-1"),
+        "bad.csv": "",
+    })
+    local = tmp_path / "local.index"
+    build(lake, local, spark=spark, progress=False)
+    remote = tmp_path / "cluster.index"
+    # a fresh process: one JVM holds one SparkContext, and this one is local
+    env = dict(env, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    r = subprocess.run([sys.executable, "-m", "lakejoin_jupyter.cli", "index", str(lake),
+                        "--out", str(remote), "--master", master, "-q"],
+                       capture_output=True, text=True, env=env, timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:] + logs.read_text()[-2000:]
+    a, b = LakeIndex(local), LakeIndex(remote)
+    assert b.manifest["build"]["spark_master"] == master
+    pa, pb = a.parts[0], b.parts[0]
+    for f in fields(pa.arrays):
+        assert np.array_equal(getattr(pa.arrays, f.name), getattr(pb.arrays, f.name)), f.name
+    assert np.array_equal(pa.signatures, pb.signatures)
+    assert pa.token_text(range(pa.n_tokens)) == pb.token_text(range(pb.n_tokens))
+    keep = ["table_id", "name", "status", "reason", "encoding", "n_rows"]
+    pd.testing.assert_frame_equal(a.tables[keep], b.tables[keep])
+    keep = ["column_id", "table_id", "name", "type", "n_distinct", "n_null", "samples"]
+    pd.testing.assert_frame_equal(a.columns[keep], b.columns[keep])

@@ -1,0 +1,158 @@
+"""Engine and CLI on real Spark-built indexes: results against independently computed sets."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+from lakejoin_jupyter import open_index
+from lakejoin_jupyter.cli import main as cli
+from lakejoin_jupyter.errors import QueryError
+from lakejoin_jupyter.lake.normalize import normalize_many
+from lakejoin_jupyter.lake.read import TableInfo, read_table
+
+pytestmark = pytest.mark.spark
+
+
+def lake_sets(index):
+    """{(table name, column name): set of tokens}, read without the index's arrays."""
+    out = {}
+    for _, t in index.tables.iterrows():
+        if t["status"] == "indexed":
+            df = read_table(TableInfo.from_json(t["info"]))
+            for c in df.columns:
+                out[(t["name"], c)] = {x for x in normalize_many(df[c].tolist()) if x is not None}
+    return out
+
+
+def test_dataframe_query_equals_python_sets(demo_engine):
+    sets = lake_sets(demo_engine.index)
+    q = pd.DataFrame({"country": ["France", "GERMANY ", "Côte d'Ivoire", "Japan", None, "Atlantis"]})
+    res = demo_engine.search(q, "country", k=10)
+    qset = set(filter(None, normalize_many(q["country"])))
+    truth = sorted(((len(qset & s), k) for k, s in sets.items() if qset & s), reverse=True)
+    assert [h.overlap for h in res] == [o for o, _ in truth[:10]]
+    for h in res:
+        assert h.overlap == len(qset & sets[(h.table, h.column)])
+        assert h.containment == pytest.approx(h.overlap / len(qset))
+        assert h.jaccard == pytest.approx(h.overlap / len(qset | sets[(h.table, h.column)]))
+        assert len(h.matches) == h.overlap and "Atlantis" in h.unmatched
+
+
+def test_lake_table_query_excludes_itself(demo_engine):
+    res = demo_engine.search("reference/gdp", "Country Code", k=5)
+    assert ("reference/gdp", "Country Code") not in [(h.table, h.column) for h in res]
+    assert res[0].table == "reference/population" and res[0].column == "Country Code"
+    assert res[0].containment == 1.0
+    kept = demo_engine.search("reference/gdp", "Country Code", k=5, exclude_self=False)
+    assert (kept[0].table, kept[0].column) == ("reference/gdp", "Country Code")
+
+
+def test_query_kinds_agree(demo_engine, spark):
+    values = ["Alabama", "Alaska", "Texas", "Ohio"]
+    by_list = demo_engine.search(values, k=3).to_pandas()
+    by_series = demo_engine.search(pd.Series(values, name="state"), k=3).to_pandas()
+    by_spark = demo_engine.search(spark.createDataFrame(pd.DataFrame({"state": values})),
+                                  "state", k=3).to_pandas()
+    for other in (by_series, by_spark):
+        assert list(other["overlap"]) == list(by_list["overlap"])
+        assert list(other["column_ids"]) == list(by_list["column_ids"])
+
+
+def test_large_spark_query_is_sampled_and_says_so(demo_engine, spark):
+    from lakejoin_jupyter.engine import make_query
+    sdf = spark.createDataFrame(pd.DataFrame({"v": [f"x{i}" for i in range(500)]}))
+    q = make_query(demo_engine.index, sdf, "v", max_values=100)
+    assert q.size == 100 and "random sample of 100" in q.notes[0]
+
+
+@pytest.mark.parametrize("args,message", [
+    ((pd.DataFrame({"a": []}), "a"), "empty"),
+    ((pd.DataFrame({"a": [None, float("nan"), "", " - "]}), "a"), "no values"),
+    ((pd.DataFrame({"a": [1]}), "b"), "not found"),
+    ((pd.DataFrame({"a": [1]}), None), "Name the query column"),
+    (("no/such/table", "x"), "No table"),
+    (("reference/gdp", "nope"), "has no column"),
+    ((object(),), "Cannot search with"),
+])
+def test_bad_queries(demo_engine, args, message):
+    with pytest.raises(QueryError, match=message):
+        demo_engine.search(*args)
+
+
+def test_bad_parameters(demo_engine):
+    with pytest.raises(QueryError, match="k must be"):
+        demo_engine.search(["a"], k=0)
+    with pytest.raises(QueryError, match="threshold"):
+        demo_engine.search(["a"], threshold=1.5)
+    with pytest.raises(ValueError, match="Unknown search method"):
+        demo_engine.search(["a"], method="nope")
+
+
+def test_threshold_filters_on_containment(demo_engine):
+    res = demo_engine.search(["Alabama", "Alaska", "Texas", "Atlantis"], k=None, threshold=0.75)
+    assert res.hits and all(h.containment >= 0.75 for h in res)
+
+
+def test_generations_answer_like_a_full_build(spark, tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    vocab = [f"v{i}" for i in range(60)]
+    tables = {f"t{i}.csv": pd.DataFrame({"a": rng.choice(vocab, 20), "b": rng.choice(vocab, 20)})
+              for i in range(6)}
+    full = write_lake(tmp_path / "full", tables)
+    first = write_lake(tmp_path / "first", dict(list(tables.items())[:3]))
+    second = write_lake(tmp_path / "second", dict(list(tables.items())[3:]))
+    assert cli(["index", str(full), "--out", str(tmp_path / "full.index"), "-q"]) == 0
+    assert cli(["index", str(first), "--out", str(tmp_path / "gen.index"), "-q"]) == 0
+    assert cli(["index", "--add", str(second), str(tmp_path / "gen.index"), "-q"]) == 0
+    assert "Indexed 3 of 3 tables" in capsys.readouterr().out
+    a, b = open_index(tmp_path / "full.index"), open_index(tmp_path / "gen.index")
+    assert len(b.index.parts) == 2 and b.index.n_sets == a.index.n_sets == 12
+    for q in (vocab[:10], vocab[5:40], ["v1", "zzz"]):
+        ra, rb = a.search(q, k=7), b.search(q, k=7)
+        assert [h.overlap for h in ra] == [h.overlap for h in rb]
+        assert sorted((h.table, h.column, h.overlap) for h in ra if h.overlap > ra[-1].overlap) == \
+            sorted((h.table, h.column, h.overlap) for h in rb if h.overlap > rb[-1].overlap)
+    # a table added twice is refused
+    assert cli(["index", "--add", str(second), str(tmp_path / "gen.index"), "-q"]) == 1
+    assert "already in" in capsys.readouterr().err
+
+
+def test_cli_search_info_and_errors(demo_index_path, tmp_path, capsys):
+    q = write_lake(tmp_path, {"q.csv": pd.DataFrame({"state": ["Alabama", "Alaska", "Ohio"]})})
+    assert cli(["search", str(demo_index_path), "--table", str(q / "q.csv"), "--column", "state",
+                "-k", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "hate-crimes" in out and "100.0%" in out
+    assert cli(["search", str(demo_index_path), "--table", "reference/gdp", "-c", "Year",
+                "--format", "json", "-k", "2"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["table"] == "reference/population" and rows[0]["column"] == "Year"
+    assert cli(["info", str(demo_index_path), "--verify"]) == 0
+    out = capsys.readouterr().out
+    assert "bruteforce" in out and "checksums: all files verified" in out
+    assert cli(["search", str(tmp_path / "nope.index"), "-t", "x.csv", "-c", "a"]) == 1
+    assert "No index at" in capsys.readouterr().err
+    assert cli(["search", str(demo_index_path), "-t", str(q / "q.csv"), "-c", "nope"]) == 1
+    assert "not found" in capsys.readouterr().err
+
+
+def test_cli_help_texts(capsys):
+    for cmd in (["--help"], ["index", "--help"], ["search", "--help"], ["info", "--help"],
+                ["demo", "--help"]):
+        with pytest.raises(SystemExit) as e:
+            cli(cmd)
+        assert e.value.code == 0
+        out = capsys.readouterr().out
+        assert "usage: lakejoin" in out
+    with pytest.raises(SystemExit):
+        cli(["index", "--help"])
+    assert "--add NEW_TABLES INDEX" in capsys.readouterr().out
+
+
+def test_table_loaded_from_the_lake_is_excluded_from_its_own_results(demo_engine):
+    gdp = demo_engine.table("reference/gdp")
+    assert gdp.shape[1] == 4 and gdp.attrs["lakejoin_table"] == "reference/gdp"
+    res = demo_engine.search(gdp, "Country Code", k=3)
+    assert all(h.table != "reference/gdp" for h in res)

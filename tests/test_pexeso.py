@@ -1,0 +1,324 @@
+"""PEXESO: lemmas, grid geometry, block-and-verify against brute force, partitions, the
+Spark build against the numpy reference, and the engine method."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lakejoin_jupyter.index import pexeso_arrays as pa
+from lakejoin_jupyter.search import pexeso as px
+
+
+def unit(x):
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+def random_lake(seed, n_tok=None, n_sets=None, dim=None, spread=0.25):
+    """Clustered unit vectors (so thresholds separate near from far) and random columns."""
+    rng = np.random.default_rng(seed)
+    dim = dim or int(rng.integers(2, 12))
+    n_tok = n_tok or int(rng.integers(1, 300))
+    n_sets = n_sets or int(rng.integers(1, 25))
+    centres = unit(rng.standard_normal((6, dim)))
+    vec = unit(centres[rng.integers(0, 6, n_tok)] + spread * rng.standard_normal((n_tok, dim)))
+    if n_tok > 3:
+        vec[1] = vec[0]                                   # an exact duplicate vector
+    sets = [np.unique(rng.integers(0, n_tok, rng.integers(0, 30))) for _ in range(n_sets)]
+    indptr = np.zeros(n_sets + 1, np.int64)
+    indptr[1:] = np.cumsum([len(s) for s in sets])
+    toks = np.concatenate(sets).astype(np.int32) if indptr[-1] else np.zeros(0, np.int32)
+    nq = int(rng.integers(1, 40))
+    q = unit(centres[rng.integers(0, 6, nq)] + spread * rng.standard_normal((nq, dim)))
+    k = min(nq, n_tok, 5)
+    q[:k] = vec[rng.choice(n_tok, k, replace=False)]    # some queries equal lake values
+    return vec, indptr, toks, q, rng
+
+
+def naive_counts(vec, indptr, toks, q, tau):
+    """The definition, literally: for each column, the query vectors with a match."""
+    out = []
+    for c in range(len(indptr) - 1):
+        xs = vec[toks[indptr[c]:indptr[c + 1]]].astype(np.float64)
+        out.append(sum(bool(len(xs)) and bool(np.any(np.linalg.norm(xs - qq, axis=1) <= tau))
+                       for qq in q.astype(np.float64)))
+    return np.array(out)
+
+
+# ----------------------------------------------------------------------------- lemmas
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.floats(0.0, 1.0))
+def test_pivot_lemmas_are_sound(seed, tau):
+    """Lemma 1: a match lies in the square query region; Lemma 2: x'+q' <= tau matches."""
+    rng = np.random.default_rng(seed)
+    dim = int(rng.integers(2, 8))
+    q, x, piv = unit(rng.standard_normal((50, dim))), unit(rng.standard_normal((50, dim))), \
+        unit(rng.standard_normal((3, dim)))
+    d = pa.distances(q, x)
+    qm, xm = pa.map_to_pivots(q, piv), pa.map_to_pivots(x, piv)
+    near = d <= tau
+    assert np.all(np.abs(xm - qm)[near] <= tau + 1e-9)
+    lemma2 = np.any(xm + qm <= tau, axis=1)
+    assert np.all(d[lemma2] <= tau + 1e-9)
+
+
+def test_morton_keys_nest_levels_and_boxes_hold_points():
+    rng = np.random.default_rng(3)
+    P, m = 3, 4
+    mapped = rng.random((500, P)) * 2
+    lo, hi = pa.domain(mapped)
+    coords = pa.leaf_coords(mapped, lo, hi, m)
+    keys = pa.morton_keys(coords, m)
+    assert np.array_equal(pa.key_coords(keys, P, m), coords)
+    for j in range(1, m + 1):
+        anc = keys >> (P * (m - j))
+        assert np.array_equal(pa.key_coords(anc, P, j), coords >> (m - j))
+        w = (hi - lo) / (1 << j)
+        c = pa.key_coords(anc, P, j)
+        assert np.all(mapped >= lo + c * w - 1e-12) and np.all(mapped <= lo + (c + 1) * w + 1e-12)
+    # children of a cell are contiguous in key order
+    k1 = np.unique(keys >> (P * (m - 1)))
+    parents = k1 >> P
+    assert np.all(np.diff(parents) >= 0)
+
+
+def test_pivot_selection_pca_picks_spread_outliers_and_random_is_seeded():
+    rng = np.random.default_rng(0)
+    x = unit(rng.standard_normal((400, 16)))
+    p1 = pa.select_pivots(x, 5, "pca")
+    assert p1.shape == (5, 16) and len({r.tobytes() for r in p1}) == 5
+    assert all(any(np.array_equal(r, y) for y in x.astype(np.float64)) for r in p1)
+    # PCA-selected pivots spread the mapped sample more than the sample's central point would
+    spread_pca = pa.map_to_pivots(x, p1).std(axis=0).sum()
+    centre = x.mean(axis=0, keepdims=True)
+    spread_centre = pa.map_to_pivots(x, np.repeat(centre, 5, axis=0)).std(axis=0).sum()
+    assert spread_pca > spread_centre
+    assert np.array_equal(pa.select_pivots(x, 3, "random", seed=4),
+                          pa.select_pivots(x, 3, "random", seed=4))
+    with pytest.raises(ValueError):
+        pa.select_pivots(x, 3, "bogus")
+
+
+def test_bruteforce_oracle_matches_the_definition():
+    for seed in range(5):
+        vec, indptr, toks, q, _ = random_lake(seed)
+        for tau in (0.1, 0.3, 0.7):
+            want = naive_counts(vec, indptr, toks, q, tau)
+            assert np.array_equal(px.bruteforce(vec, indptr, toks, q, tau), want)
+            assert np.array_equal(px.bruteforce(vec, indptr, toks, q, tau, prefilter=True), want)
+
+
+# ----------------------------------------------------------------------------- search
+
+def check_against_bruteforce(part, vec, indptr, toks, q, tau, T, **kw):
+    n_sets = len(indptr) - 1
+    bf = px.bruteforce(vec, indptr, toks, q, tau)
+    t_abs = px.t_count(T, len(q))
+    want = np.nonzero(bf >= t_abs)[0]
+    parts = part if isinstance(part, list) else [part]
+    r = px.search(parts, vec, q, tau, T, n_sets, **kw)
+    order = np.argsort(r.columns)
+    cols, counts = r.columns[order], r.counts[order]
+    assert np.array_equal(cols, want), (tau, T, kw)
+    if kw.get("early_accept"):
+        assert np.all(counts >= t_abs) and np.all(counts <= bf[want])
+        return r
+    assert np.array_equal(counts, bf[want])
+    # matched pairs: one per matched query vector, each within tau, token from the column
+    for c in want:
+        qi, tk, dist = r.pairs[int(c)]
+        assert len(qi) == bf[c] == len(set(qi.tolist()))
+        assert np.all(dist <= tau)
+        assert set(tk.tolist()) <= set(toks[indptr[c]:indptr[c + 1]].tolist())
+        assert np.allclose(dist, pa.distances(q[qi], vec[tk]))
+    return r
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), n_pivots=st.integers(1, 6), levels=st.integers(1, 7),
+       method=st.sampled_from(["pca", "random"]), T=st.sampled_from([0.0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+       early_accept=st.booleans(), possible=st.booleans(), batch=st.sampled_from([1, 50, 10**6]))
+def test_pexeso_equals_bruteforce(seed, n_pivots, levels, method, T, early_accept, possible, batch):
+    vec, indptr, toks, q, rng = random_lake(seed)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=n_pivots, levels=levels,
+                              pivot_method=method, seed=seed)
+    # tau: fixed values, and one equal to an actual query-lake distance (boundary, d == tau)
+    boundary = float(pa.distances(q[:1], vec[int(rng.integers(0, len(vec)))][None, :])[0])
+    for tau in (0.0, 0.05, 0.12, 0.3, 0.8, boundary):
+        check_against_bruteforce(part, vec, indptr, toks, q, tau, T, early_accept=early_accept,
+                                 possible_filter=possible, batch_triples=batch)
+
+
+def test_early_pruning_and_acceptance_fire_and_stay_exact():
+    vec, indptr, toks, q, _ = random_lake(11, n_tok=150, n_sets=60, dim=8, spread=0.15)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=4, levels=5)
+    r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.2, early_accept=True,
+                                 possible_filter=False, batch_triples=20)
+    assert r.stats["columns_accepted_early"] > 0 and r.stats["columns_pruned_lemma7"] > 0
+    r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.6, batch_triples=20,
+                                 possible_filter=True)
+    assert r.stats["columns_dropped_unreachable"] > 0
+    assert r.stats["lemma1_filtered"] > 0
+
+
+def test_matching_lemmas_fire_when_queries_sit_on_pivots():
+    vec, indptr, toks, q, _ = random_lake(5, n_tok=500, n_sets=20, dim=6)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=3, levels=4)
+    q = np.vstack([q, part.pivots.astype(np.float32)])   # queries at the pivots
+    stats = {}
+    (mq, _, _), _ = px.block(part, pa.map_to_pivots(q, part.pivots), 0.6, stats)
+    assert len(mq) > 0
+    check_against_bruteforce(part, vec, indptr, toks, q, 0.6, 0.2)
+
+
+def test_partitions_and_exclusion():
+    vec, indptr, toks, q, _ = random_lake(7, n_tok=600, n_sets=30, dim=6)
+    n_sets = len(indptr) - 1
+    labels = np.arange(n_sets) % 3
+    parts = [pa.build_partition(vec, indptr, toks, columns=np.nonzero(labels == p)[0],
+                                n_pivots=3, levels=4) for p in range(3)]
+    check_against_bruteforce(parts, vec, indptr, toks, q, 0.3, 0.2)
+    bf = px.bruteforce(vec, indptr, toks, q, 0.3)
+    best = int(np.argmax(bf))
+    r = px.search(parts, vec, q, 0.3, 0.0, n_sets, exclude=[best])
+    assert best not in r.columns.tolist() and len(r.columns) == int((bf > 0).sum()) - 1
+
+
+def test_cluster_columns_separates_distributions():
+    rng = np.random.default_rng(0)
+    a = rng.dirichlet(np.r_[np.full(8, 20.0), np.full(8, 0.5)], 20)
+    b = rng.dirichlet(np.r_[np.full(8, 0.5), np.full(8, 20.0)], 20)
+    labels = pa.cluster_columns(np.vstack([a, b]), 2, seed=1)
+    assert len(set(labels[:20])) == 1 and len(set(labels[20:])) == 1 and labels[0] != labels[20]
+    h = np.vstack([a[:3], b[:2]])
+    kl = lambda x, y: float(np.sum(x * np.log(x / y)))
+    want = np.array([[(kl(x, y) + kl(y, x)) / 2 for y in h] for x in h])
+    assert np.allclose(pa.symmetric_kl(h, h), want)
+
+
+# ----------------------------------------------------------------------------- Spark build
+
+FUZZY_LAKE = {
+    "countries.csv": pd.DataFrame({"country": ["Côte d’Ivoire", "Germany", "France", "Viet Nam",
+                                               "United States", "Brazil", "Japan"],
+                                   "code": ["CI", "DE", "FR", "VN", "US", "BR", "JP"]}),
+    "gdp/gdp.csv": pd.DataFrame({"nation": ["Cote d'Ivoire", "germany", "FRANCE", "Vietnam",
+                                            "United States of America", "Chile"],
+                                 "gdp": ["1", "2", "3", "4", "5", "6"]}),
+    "cities.csv": pd.DataFrame({"city": ["Paris", "Berlin", "Abidjan", "Hanoi", "Tokyo", "Lima"],
+                                "pop": ["10", "20", "30", "40", "50", "60"]}),
+}
+
+
+@pytest.fixture(scope="module")
+def fuzzy_index(spark, tmp_path_factory):
+    from conftest import write_lake
+
+    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.config import BuildSettings
+    root = tmp_path_factory.mktemp("fuzzylake")
+    lake = write_lake(root / "lake", FUZZY_LAKE)
+    out = {}
+    for k in (1, 2):
+        path = root / f"ix{k}"
+        build(lake, path, spark=spark, progress=False, settings=BuildSettings(
+            components=("pexeso",), component_options={"pexeso": {
+                "pivots": 3, "levels": 4, "partitions": k, "embedder": "ngram:dim=64"}}))
+        out[k] = path
+    return out
+
+
+@pytest.mark.spark
+def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.embed import get_embedder
+    eng = open_index(fuzzy_index[1])
+    ix = eng.index.parts[0]                       # the base generation
+    sec = ix.components["pexeso"]
+    assert sec["embedder"]["name"] == "ngram" and sec["embedder"]["dim"] == 64
+    vec = ix.load_npy("pexeso/vectors.npy")
+    tokens = ix.token_text(np.arange(ix.n_tokens))
+    assert np.array_equal(vec, get_embedder(sec["embedder"]).embed(tokens))
+    a = ix.arrays
+    ref = pa.build_partition(vec, a.sets_indptr, a.sets_tokens, n_pivots=3, levels=4)
+    from lakejoin_jupyter.search.pexeso import PexesoModel
+    assert PexesoModel(ix).partition(0).equals(ref)
+    q = pd.DataFrame({"c": ["Cote d'Ivoire", "Germany", "France", "Viet-Nam", "Atlantis"]})
+    for tau, T in ((0.0, 0.2), (0.3, 0.4), (0.6, 0.6), (0.9, 0.2)):
+        res = eng.search(q, "c", method="pexeso", tau=tau, joinability=T, k=None)
+        qv = get_embedder(sec["embedder"]).embed(res.query.tokens)
+        bf = px.bruteforce(vec, a.sets_indptr, a.sets_tokens, qv, tau)
+        want = {c: n for c, n in enumerate(bf) if n >= px.t_count(T, len(qv))}
+        assert {h.column_ids[0]: h.overlap for h in res} == want
+    res = eng.search(q, "c", method="pexeso", tau=0.6, joinability=0.6, k=None)
+    top = {(h.table, h.column) for h in res}
+    assert ("countries", "country") in top and ("gdp/gdp", "nation") in top
+    hit = [h for h in res if h.column == "nation"][0]
+    pairs = {a_: b for a_, b, _ in hit.details["pairs"]}
+    assert pairs["Cote d'Ivoire"] == "cote d'ivoire" and pairs["Germany"] == "germany"
+    assert hit.containment == pytest.approx(hit.overlap / 5)
+
+
+@pytest.mark.spark
+def test_spark_build_with_partitions_is_exact(fuzzy_index):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.embed import get_embedder
+    one, two = open_index(fuzzy_index[1]), open_index(fuzzy_index[2])
+    sec = two.index.parts[0].components["pexeso"]
+    assert len(sec["partitions"]) == 2 and sec["partitioning"]["k"] == 2
+    assert sum(p["columns"] for p in sec["partitions"]) == \
+        sum(p["columns"] for p in one.index.parts[0].components["pexeso"]["partitions"])
+    q = ["Paris", "Berlin", "Hanoi", "France", "Germany", "Brasil"]
+    for tau in (0.2, 0.7):
+        r1 = one.search(q, method="pexeso", tau=tau, joinability=0.3, k=None)
+        r2 = two.search(q, method="pexeso", tau=tau, joinability=0.3, k=None)
+        assert {(h.column_ids, h.overlap) for h in r1} == {(h.column_ids, h.overlap) for h in r2}
+
+
+@pytest.mark.spark
+def test_pexeso_method_needs_the_component(demo_engine):
+    from lakejoin_jupyter.errors import QueryError
+    with pytest.raises(QueryError, match="pexeso"):
+        demo_engine.search(["France"], method="pexeso")
+
+
+def test_t_count_is_the_ceiling_of_t_times_q():
+    """jn >= T  <=>  |Q_M| >= ceil(T |Q|) (notes A11.4); at least one match."""
+    assert px.t_count(0.6, 10) == 6 and px.t_count(0.61, 10) == 7
+    assert px.t_count(1 / 3, 3) == 1 and px.t_count(0.5, 3) == 2
+    assert px.t_count(0.0, 5) == 1 and px.t_count(1.0, 7) == 7
+
+
+@pytest.mark.parametrize("levels", [2, 6])
+def test_exact_on_the_circle_where_pivot_bounds_are_tight(levels):
+    """2-d unit vectors: |d(x,p) - d(q,p)| is close to d(x,q), so every filter and matching
+    lemma works at its limit; with T = 0 every column's exact count is compared. Queries
+    cluster near the pivots, so cells hold many queries (Lemma 6 uses their max)."""
+    rng = np.random.default_rng(levels)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, 600))
+    vec = np.c_[np.cos(ang), np.sin(ang)].astype(np.float32)
+    sets = [np.arange(i, min(i + 40, 600)) for i in range(0, 600, 15)]
+    indptr = np.r_[0, np.cumsum([len(s) for s in sets])].astype(np.int64)
+    toks = np.concatenate(sets).astype(np.int32)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=2, levels=levels)
+    piv = np.arctan2(part.pivots[:, 1], part.pivots[:, 0])
+    qa = np.concatenate([p + rng.normal(0, 0.15, 60) for p in piv] + [rng.uniform(0, 6.3, 60)])
+    q = np.c_[np.cos(qa), np.sin(qa)].astype(np.float32)
+    for tau in (0.01, 0.05, 0.1, 0.2, 0.4):
+        check_against_bruteforce(part, vec, indptr, toks, q, tau, 0.0)
+
+
+def test_lemma7_keeps_a_column_that_can_still_just_reach_t():
+    """|Q| = 4, T = 2 of 4: a column matching only the last two query vectors is pruned
+    only when |Q| - mismatch < T, never at equality (Lemma 7, notes A7)."""
+    q = np.eye(4, dtype=np.float32)
+    vec = np.vstack([q[2], q[3], -q[0]]).astype(np.float32)
+    indptr = np.array([0, 2, 3], dtype=np.int64)
+    toks = np.array([0, 1, 2], dtype=np.int32)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=2, levels=3)
+    for batch in (1, 10**6):
+        r = px.search([part], vec, q, 0.1, 0.5, 2, batch_triples=batch, possible_filter=False)
+        assert r.columns.tolist() == [0] and r.counts.tolist() == [2]
