@@ -15,7 +15,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
-from lakejoin_jupyter.index.store import Index  # noqa: E402
+from lakejoin_jupyter.index.store import Index, LakeIndex  # noqa: E402
 from lakejoin_jupyter.search import bruteforce  # noqa: E402
 from lakejoin_jupyter.search import lshensemble as L  # noqa: E402
 
@@ -29,7 +29,8 @@ def spark_session(memory: str = "4g"):
 
 
 def ensure_index(lake: str, index: str, num_perm: int = 256) -> Index:
-    """Open INDEX, building it from LAKE with the real Spark build if it does not exist."""
+    """Open INDEX (its base generation), building it from LAKE with the real Spark build if
+    it does not exist."""
     p = Path(index)
     if not (p / "manifest.json").exists():
         from lakejoin_jupyter.build.pipeline import build
@@ -39,7 +40,7 @@ def ensure_index(lake: str, index: str, num_perm: int = 256) -> Index:
                        progress=False)
         print(f"built {p} in {time.time() - t:.0f} s: {report.summary().splitlines()[0]}",
               flush=True)
-    return Index(p, verify=False, check_lake=False)
+    return LakeIndex(p, verify=False, check_lake=False).parts[0]
 
 
 class _FolderWriter:

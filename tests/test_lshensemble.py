@@ -332,36 +332,31 @@ def test_engine_threshold_and_topk(demo_engine):
 
 
 @pytest.mark.spark
-def test_incremental_insert_into_base_partitions(spark, tmp_path, monkeypatch):
-    """A delta index built against a base reuses its partition bounds (widening the last)
-    and its tables equal the reference built with those bounds."""
+def test_incremental_insert_into_base_partitions(spark, tmp_path):
+    """`lakejoin index --add`: the new generation reuses the base's partition bounds
+    (widening the last), its tables equal the reference built with those bounds, and the
+    engine's search over all generations finds the added superset."""
     import pandas as pd
     from conftest import write_lake
+    from lakejoin_jupyter import open_index
     from lakejoin_jupyter.build import pipeline
-    from lakejoin_jupyter.index.store import Index
+    from lakejoin_jupyter.config import BuildSettings
 
     base_lake = write_lake(tmp_path / "base", {
         f"t{i}.csv": pd.DataFrame({"k": [f"v{j}" for j in range(n)],
                                    "w": [f"w{i}_{j}" for j in range(n)]})
         for i, n in enumerate([3, 5, 8, 13, 21, 34])})
-    pipeline.build(base_lake, tmp_path / "base.index", spark=spark, progress=False,
-                   settings=pipeline.BuildSettings(num_perm=64, component_options={
+    index = tmp_path / "lake.index"
+    pipeline.build(base_lake, index, spark=spark, progress=False,
+                   settings=BuildSettings(num_perm=64, component_options={
                        "lshensemble": {"partitions": 3}}))
-    base = Index(tmp_path / "base.index", check_lake=False)
     q = [f"v{j}" for j in range(60)]
     delta_lake = write_lake(tmp_path / "delta", {
         "big.csv": pd.DataFrame({"k": q + [f"x{j}" for j in range(5)]}),
         "small.csv": pd.DataFrame({"k": ["v1", "v2", "zz"]})})
-    original = pipeline.COMPONENTS["lshensemble"]
-
-    def with_base(ctx):
-        ctx.base = base              # what `lakejoin index --add` sets on a delta build
-        return original.build(ctx)
-    monkeypatch.setitem(pipeline.COMPONENTS, "lshensemble",
-                        pipeline.Component("lshensemble", with_base, default=True))
-    pipeline.build(delta_lake, tmp_path / "delta.index", spark=spark, progress=False,
-                   settings=pipeline.BuildSettings(num_perm=64))
-    delta = Index(tmp_path / "delta.index", check_lake=False)
+    pipeline.build(delta_lake, index, spark=spark, progress=False, add=True)
+    engine = open_index(index, check_lake=False)
+    base, delta = engine.index.parts
     sec = delta.components["lshensemble"]
     assert sec["mode"] == "delta" and sec["intervals"] == base.components["lshensemble"]["intervals"]
     t = L.Tables.load(delta)
@@ -369,9 +364,11 @@ def test_incremental_insert_into_base_partitions(spark, tmp_path, monkeypatch):
     ref = B.reference_tables(np.asarray(delta.signatures), np.diff(delta.arrays.sets_indptr),
                              uppers=sec["intervals"])
     assert np.array_equal(t.partitions, ref["partitions"]) and np.array_equal(t.values, ref["values"])
-    from lakejoin_jupyter import Engine
-    hits = Engine(delta).search(q, threshold=0.8, method="lshensemble", k=None)
-    assert [h.table for h in hits] == ["big"]
+    hits = engine.search(q, threshold=0.5, method="lshensemble", k=None)
+    assert [h.table for h in hits] == ["big", "t5"]                 # 65/60 from the delta, 34/60
+    assert hits[0].containment == 1.0 and hits[1].containment == pytest.approx(34 / 60)
+    r = L.generation_report(engine.index)
+    assert r["generations"] == 2 and r["added_sets"] == 2 and r["max_size"] == 65
 
 
 class FakeGeneration:

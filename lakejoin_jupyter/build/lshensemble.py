@@ -28,8 +28,8 @@ What is built
    one MinHashLSH per distinct optimal r with r <= 8): every position is a root, the rest of
    the prefix is compared against the signatures, which are in the index anyway. Memory is
    ``8 m`` bytes per set (2 KiB at m = 256) whatever the range of r.
-3. **Incremental insert** (generations). When ``ctx.base`` is set (the spine builds a delta
-   index for tables added later), the base's partition intervals are reused: a new set of
+3. **Incremental insert** (generations). When ``ctx.base`` is set (``lakejoin index --add``
+   builds a generation for tables added later), the base's partition intervals are reused: a new set of
    size x goes to the first partition whose upper bound is >= x (sizes falling between two
    base partitions go to the upper one, whose bound already covers them); sizes above the
    base's largest bound go to the last partition, whose upper bound is widened. Each
@@ -346,10 +346,15 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
 
 
 def base_intervals(base) -> list[int] | None:
-    """The partition upper bounds of a base index's LSH Ensemble (None without one)."""
-    if base is None or not base.has(COMPONENT):
+    """The partition upper bounds of the LSH Ensemble of the index tables are added to
+    (``ctx.base``: a LakeIndex, whose first part is the base generation; every added
+    generation reuses them), or None on a full build or a base built without it."""
+    if base is None:
         return None
-    return [int(u) for u in base.components[COMPONENT]["intervals"]]
+    first = base.parts[0] if hasattr(base, "parts") else base
+    if not first.has(COMPONENT):
+        return None
+    return [int(u) for u in first.components[COMPONENT]["intervals"]]
 
 
 def _build(ctx) -> dict:
@@ -357,7 +362,7 @@ def _build(ctx) -> dict:
     n_part = int(opts.get("partitions", DEFAULT_PARTITIONS))
     sigs = ctx.spark.read.parquet(ctx.writer.uri("minhash/signatures.parquet"))
     return build_tables(ctx.spark, sigs, ctx.sets, ctx.writer, ctx.settings.num_perm,
-                        n_partitions=n_part, uppers=base_intervals(getattr(ctx, "base", None)),
+                        n_partitions=n_part, uppers=base_intervals(ctx.base),
                         max_bins=int(opts.get("max_bins", MAX_BINS)))
 
 

@@ -621,6 +621,8 @@ def generation_report(index_generations) -> dict:
     the combined size histogram with as many partitions); their ratio is the drift.
     """
     from ..build.lshensemble import optimal_partitions
+    if hasattr(index_generations, "parts"):            # a LakeIndex
+        index_generations = index_generations.parts
     gens = [g for g in index_generations if g.has(COMPONENT)]
     if not gens:
         return {}
@@ -649,7 +651,8 @@ def generation_report(index_generations) -> dict:
 
 def rebuild_advice(index_generations) -> str | None:
     """A sentence advising a rebuild when added generations have drifted from the base's
-    partitioning, else None. ``index_generations``: the opened indexes, base first."""
+    partitioning, else None. ``index_generations``: the generations, base first
+    (``LakeIndex.parts``; a LakeIndex is accepted too)."""
     r = generation_report(index_generations)
     if not r or r["generations"] < 2:
         return None
