@@ -59,7 +59,7 @@ def main(argv=None):
     qids = pick_queries(index, a.per_interval, a.lo, a.hi)
     tables = {n: ensure_tables(index, n) for n in a.partitions}
     t0 = time.time()
-    queries = [Query(index, c, tables[a.partitions[0]][0]) for c in qids]
+    queries = [Query(index, c) for c in qids]
     print(f"{a.name}: {index.arrays.n_sets} sets, {len(queries)} queries "
           f"(|Q| {min(q.size for q in queries)}..{max(q.size for q in queries)}), "
           f"ground truth in {time.time() - t0:.1f} s, m = {m}", flush=True)

@@ -113,7 +113,7 @@ class Query:
     """One benchmark query: a lake column, its signature and exact containment of it in
     every set (the query's own column excluded everywhere)."""
 
-    def __init__(self, index: Index, cid: int, tables: L.Tables):
+    def __init__(self, index: Index, cid: int):
         self.cid = cid
         self.ids = np.asarray(index.arrays.set_tokens(cid), dtype=np.int64)
         self.size = len(self.ids)

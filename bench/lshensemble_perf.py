@@ -14,10 +14,11 @@ the brute-force scan of every set and ScanCount over the query's posting lists (
         [--per-interval 20] [--hi 1000] [--ds-num-perm 128] [--ds-partitions 16] \
         [--thresholds 0.1 ... 1.0] [--ds-thresholds ...] [--no-ds-pickle]
 
-Memory: datasketch = resident-set growth of this process while its index is built (its
-dict-of-lists hash tables live in the Python heap); ours = bytes of the memory-mapped
-arrays the search reads (all pages touched by the queries), measured the same way after
-loading them into RAM. Writes bench/results/lshensemble_perf_NAME.json and prints Markdown.
+Memory: datasketch = resident-set growth of a fresh process while its index is built (its
+dict-of-lists hash tables live in the Python heap); ours = the resident-set growth when
+the memory-mapped arrays the search reads are loaded whole into RAM (their byte size).
+Latency is reported as wall time and as CPU time of the process (time.process_time): the
+machine is shared, CPU time is what the query itself costs. Writes bench/results/lshensemble_perf_NAME.json and prints Markdown.
 """
 from __future__ import annotations
 
@@ -70,39 +71,62 @@ def ours(ctx, queries, thresholds, m, **opts):
     return out
 
 
-def datasketch_run(index, queries, thresholds, num_perm, num_part, seed, pickle_size):
+def datasketch_one(index, queries, t, num_perm, num_part, seed, pickle_size):
+    """Build datasketch's index at threshold t (in this process) and run the queries."""
     from datasketch import LeanMinHash, MinHashLSHEnsemble
     sizes = np.diff(index.arrays.sets_indptr)
-    sig = index.signatures
+    sig = np.asarray(index.signatures)
     ids = np.flatnonzero(sizes > 0)
+    base = rss()
+    t0, c0 = time.perf_counter(), time.process_time()
+    lsh = MinHashLSHEnsemble(threshold=t, num_perm=num_perm, num_part=num_part)
+    lsh.index((int(c), LeanMinHash(seed=seed, hashvalues=sig[c, :num_perm], scheme="affine32"),
+               int(sizes[c])) for c in ids)
+    build_s, build_cpu = time.perf_counter() - t0, time.process_time() - c0
+    mem = rss() - base
+    disk = len(pickle.dumps(lsh, protocol=pickle.HIGHEST_PROTOCOL)) if pickle_size else None
+    precs, recs, lat, cpu = [], [], [], []
+    for q in queries:
+        mh = LeanMinHash(seed=seed, hashvalues=q.signature[:num_perm], scheme="affine32")
+        t0, c0 = time.perf_counter(), time.process_time()
+        got = np.fromiter(lsh.query(mh, q.size), dtype=np.int64)
+        lat.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+        p, r = precision_recall(np.unique(got), q.truth(t), q.cid)
+        precs.append(p)
+        recs.append(r)
+    return {"precision": mean(precs), "recall": mean(recs), "p50_ms": pct(lat, 50),
+            "p90_ms": pct(lat, 90), "p50_cpu_ms": pct(cpu, 50), "build_s": build_s,
+            "build_cpu_s": build_cpu, "memory_bytes": mem, "pickle_bytes": disk}
+
+
+def datasketch_run(a, thresholds):
+    """datasketch at each threshold, each in a fresh process: its memory is the RSS growth
+    of a process that held nothing else, and an address-space limit (--ds-memory-limit)
+    makes a too-large build fail with MemoryError instead of pushing a shared machine into
+    the OOM killer."""
+    import subprocess
+    import sys
     out = {}
     for t in thresholds:
-        base = rss()
-        t0 = time.perf_counter()
-        lsh = MinHashLSHEnsemble(threshold=t, num_perm=num_perm, num_part=num_part)
-        lsh.index((int(c), LeanMinHash(seed=seed, hashvalues=np.asarray(sig[c, :num_perm]),
-                                       scheme="affine32"), int(sizes[c])) for c in ids)
-        build_s = time.perf_counter() - t0
-        mem = rss() - base
-        disk = len(pickle.dumps(lsh, protocol=pickle.HIGHEST_PROTOCOL)) if pickle_size else None
-        precs, recs, lat, cpu = [], [], [], []
-        for q in queries:
-            mh = LeanMinHash(seed=seed, hashvalues=q.signature[:num_perm], scheme="affine32")
-            t0, c0 = time.perf_counter(), time.process_time()
-            got = np.fromiter(lsh.query(mh, q.size), dtype=np.int64)
-            lat.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
-            p, r = precision_recall(np.unique(got), q.truth(t), q.cid)
-            precs.append(p)
-            recs.append(r)
-        del lsh
-        out[t] = {"precision": mean(precs), "recall": mean(recs), "p50_ms": pct(lat, 50),
-                  "p90_ms": pct(lat, 90), "p50_cpu_ms": pct(cpu, 50), "build_s": build_s,
-                  "memory_bytes": mem,
-                  "pickle_bytes": disk}
-        print(f"    datasketch t*={t:.1f}: build {build_s:.1f} s, memory {mem / 2**20:.0f} MiB, "
-              f"prec {out[t]['precision']:.3f} rec {out[t]['recall']:.3f} "
-              f"p50 {out[t]['p50_ms']:.2f} ms p90 {out[t]['p90_ms']:.2f} ms", flush=True)
+        cmd = [sys.executable, __file__, "--lake", a.lake, "--index", a.index, "--name", a.name,
+               "--per-interval", str(a.per_interval), "--hi", str(a.hi),
+               "--ds-num-perm", str(a.ds_num_perm), "--ds-partitions", str(a.ds_partitions),
+               "--ds-memory-limit", str(a.ds_memory_limit), "--ds-worker", str(t)]
+        if a.no_ds_pickle:
+            cmd.append("--no-ds-pickle")
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        line = [x for x in res.stdout.splitlines() if x.startswith("{")]
+        if res.returncode != 0 or not line:
+            out[t] = {"error": (res.stderr.strip().splitlines() or ["?"])[-1]}
+            print(f"    datasketch t*={t:.1f}: FAILED {out[t]['error']}", flush=True)
+            continue
+        out[t] = json.loads(line[-1])
+        d = out[t]
+        print(f"    datasketch t*={t:.1f}: build {d['build_s']:.1f} s (cpu {d['build_cpu_s']:.1f}), "
+              f"memory {d['memory_bytes'] / 2**20:.0f} MiB, prec {d['precision']:.3f} "
+              f"rec {d['recall']:.3f} p50 {d['p50_ms']:.2f} ms (cpu {d['p50_cpu_ms']:.2f}) "
+              f"p90 {d['p90_ms']:.2f} ms", flush=True)
     return out
 
 
@@ -151,14 +175,26 @@ def main(argv=None):
     p.add_argument("--ds-num-perm", type=int, default=128)
     p.add_argument("--ds-partitions", type=int, default=16)
     p.add_argument("--our-partitions", type=int, nargs="+", default=[16, 32])
-    p.add_argument("--fn-weight", type=float, nargs="+", default=[0.5])
+    p.add_argument("--fn-weight", type=float, nargs="+", default=[L.FN_WEIGHT])
     p.add_argument("--no-ds-pickle", action="store_true")
+    p.add_argument("--ds-memory-limit", type=float, default=14.0,
+                   help="address-space limit of each datasketch process, GiB")
+    p.add_argument("--ds-worker", type=float, default=None, help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     index = ensure_index(a.lake, a.index)
     m_full = int(index.components["minhash"]["num_perm"])
     qids = pick_queries(index, a.per_interval, 10, a.hi)
+    if a.ds_worker is not None:
+        import resource
+        lim = int(a.ds_memory_limit * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+        queries = [Query(index, c) for c in qids]
+        res = datasketch_one(index, queries, a.ds_worker, a.ds_num_perm, a.ds_partitions,
+                             int(index.components["minhash"]["seed"]), not a.no_ds_pickle)
+        print(json.dumps(res))
+        return
     tabs = {n: ensure_tables(index, n) for n in a.our_partitions}
-    queries = [Query(index, c, tabs[a.our_partitions[0]][0]) for c in qids]
+    queries = [Query(index, c) for c in qids]
     print(f"{a.name}: {index.arrays.n_sets} sets, {len(queries)} queries", flush=True)
     res = {"name": a.name, "n_sets": int(index.arrays.n_sets), "queries": len(queries),
            "exact": exact_baselines(index, queries), "ours": {}, "ours_index": {}}
@@ -173,9 +209,7 @@ def main(argv=None):
                 key = f"P={n} m={m} fn_weight={w}"
                 print(f"  ours {key}", flush=True)
                 res["ours"][key] = ours(ctx, queries, a.thresholds, m, fn_weight=w)
-    res["datasketch"] = datasketch_run(index, queries, a.ds_thresholds or a.thresholds,
-                                       a.ds_num_perm, a.ds_partitions,
-                                       int(index.components["minhash"]["seed"]), not a.no_ds_pickle)
+    res["datasketch"] = datasketch_run(a, a.ds_thresholds or a.thresholds)
     out = Path(__file__).parent / "results" / f"lshensemble_perf_{a.name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=1, default=str))
@@ -192,6 +226,9 @@ def print_markdown(res, a):
     print("|---|---|---|---|---|---|---|---|---|---|")
     for t, d in ds.items():
         o = ref[float(t)] if float(t) in ref else ref[t]
+        if "error" in d:
+            print(f"| {float(t):.1f} | {o['recall']:.3f} | failed: {d['error']} |")
+            continue
         print(f"| {float(t):.1f} | {o['recall']:.3f} | {d['recall']:.3f} | {o['precision']:.3f} | "
               f"{d['precision']:.3f} | {o['p50_candidates_ms']:.2f} | {o['p50_verified_ms']:.2f} / "
               f"{o['p90_verified_ms']:.2f} ({o.get('p50_verified_cpu_ms', float('nan')):.2f}) | "
