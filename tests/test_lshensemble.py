@@ -403,3 +403,28 @@ def test_rebuild_advice():
     small = [FakeGeneration(np.minimum(rng.pareto(0.6, 20).astype(int) + 1, 5000), intervals)
              for _ in range(L.REBUILD_MAX_DELTAS + 1)]
     assert "searched separately" in L.rebuild_advice([base] + small)
+
+
+def test_engine_surfaces_rebuild_advice():
+    from lakejoin_jupyter.engine import Engine
+
+    class FakeLake:
+        def __init__(self, parts):
+            self.parts = parts
+
+        def has(self, name):
+            return all(p.has(name) for p in self.parts)
+
+    rng = np.random.default_rng(1)
+    base_sizes = np.minimum(rng.pareto(0.6, 2000).astype(int) + 1, 5000)
+    dist, cnt = np.unique(base_sizes, return_counts=True)
+    intervals = [u for _, u in B.optimal_partitions(dist, cnt, 8)]
+    base = FakeGeneration(base_sizes, intervals)
+    big = FakeGeneration((rng.pareto(0.6, 3000) * 6000).astype(int) + 6000, intervals)
+    engine = Engine.__new__(Engine)
+    engine.index = FakeLake([base])
+    assert engine.advice() == []
+    engine.index = FakeLake([base, big])
+    advice = engine.advice()
+    assert len(advice) == 1 and "Rebuilding the index is advised" in advice[0]
+    assert "more columns (3,000) than the base (2,000)" in advice[0]
