@@ -37,9 +37,13 @@ What is built
    that (§2.4.2: the bound must be >= every size in the partition, or the translation
    creates false negatives). Drift and the rebuild advice: search/lshensemble.py.
 
-Layout on disk (``lshensemble/``): ``partitions.npy`` int64 ``(n, 4)`` rows
-``(lower, upper, n_sets, offset)``; partition i, position p is the slice
-``offset_i + p n_i .. offset_i + (p+1) n_i`` of ``values.npy`` / ``set_ids.npy``.
+Layout on disk (``lshensemble/``): ``partitions.npy`` int64 ``(n, 6)`` rows
+``(lower, upper, n_sets, offset, dir_bits, dir_offset)``; partition i, position p is the
+slice ``offset_i + p n_i .. offset_i + (p+1) n_i`` of ``values.npy`` (uint32 keys
+``fmix32(MinHash value)``, sorted) / ``set_ids.npy`` (int32); ``directory.npy`` (uint32)
+holds, per segment, the start of each of its ``2^dir_bits`` key buckets (top bits of the
+key, about ``BUCKET_SIZE`` entries each), so a lookup is one directory read plus a binary
+search inside one bucket.
 
 Default component: the build is one Spark pass over the signatures (a shuffle of
 ``n_sets x m`` 32-bit values plus ids) whose cost is a fraction of the core build's,
