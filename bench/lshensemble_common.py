@@ -28,10 +28,76 @@ def spark_session(memory: str = "4g"):
                                    log_dir="/tmp/lakejoin-bench-logs"))
 
 
+class ReferenceBuiltIndex:
+    """What the benchmarks read of an index (arrays, signatures, catalog, minhash section),
+    built without Spark by the reference builder ``index.arrays.build_arrays`` (which the
+    Spark build is tested equal to, tests/test_build.py) and ``hashing.minhash_signatures``
+    (bit-identical to the Spark component's, tests/test_hashing.py), saved as .npy files.
+
+    For lakes whose Spark build does not fit the time available on a shared machine (the
+    index folder name must end in ``.ref``). Only the LSH Ensemble tables are then built
+    from it, with ``build.lshensemble.reference_tables`` (tested equal to the component)."""
+
+    def __init__(self, root: Path):
+        from lakejoin_jupyter.index.arrays import IndexArrays
+        import dataclasses
+        import pandas as pd
+        self.path = Path(root)
+        self.arrays = IndexArrays(**{f.name: np.load(self.path / f"{f.name}.npy", mmap_mode="r")
+                                     for f in dataclasses.fields(IndexArrays)})
+        self.signatures = np.load(self.path / "signatures.npy", mmap_mode="r")
+        meta = json.loads((self.path / "meta.json").read_text())
+        self.components = {"minhash": meta["minhash"]}
+        self.columns = pd.read_parquet(self.path / "columns.parquet")
+        self.meta = meta
+
+    @classmethod
+    def build(cls, lake: str, root: Path, num_perm: int) -> "ReferenceBuiltIndex":
+        import pandas as pd
+        from lakejoin_jupyter.hashing import minhash_signatures, token_hash32
+        from lakejoin_jupyter.index.arrays import build_arrays
+        from lakejoin_jupyter.lake.normalize import normalize_many
+        t = time.time()
+        files = sorted(Path(lake).rglob("*.parquet"))
+        sets, cols = [], []
+        for tid, f in enumerate(files):
+            df = pd.read_parquet(f)
+            for name in df.columns:
+                toks = {x for x in normalize_many(df[name].dropna().astype(str).tolist()) if x}
+                cols.append((len(sets), tid, str(name), str(f)))
+                sets.append(sorted(toks))
+        read_s = time.time() - t
+        ref = build_arrays(sets)
+        a = ref.arrays
+        h = token_hash32(ref.tokens)
+        sig = minhash_signatures(h[a.sets_tokens], a.sets_indptr, num_perm, 1)
+        tmp = Path(f"{root}.tmp")
+        tmp.mkdir(parents=True, exist_ok=True)
+        import dataclasses
+        for f in dataclasses.fields(a):
+            np.save(tmp / f"{f.name}.npy", getattr(a, f.name))
+        np.save(tmp / "signatures.npy", sig)
+        pd.DataFrame(cols, columns=["column_id", "table_id", "name", "file"]).to_parquet(
+            tmp / "columns.parquet", index=False)
+        (tmp / "meta.json").write_text(json.dumps({
+            "minhash": {"num_perm": num_perm, "seed": 1}, "lake": str(lake),
+            "builder": "index.arrays.build_arrays + hashing.minhash_signatures (no Spark)",
+            "read_seconds": round(read_s, 1), "build_seconds": round(time.time() - t - read_s, 1),
+            "n_sets": int(a.n_sets), "n_tokens": int(a.n_tokens)}))
+        tmp.rename(root)
+        print(f"built {root} (reference builder) in {time.time() - t:.0f} s", flush=True)
+        return cls(root)
+
+
 def ensure_index(lake: str, index: str, num_perm: int = 256) -> Index:
     """Open INDEX (its base generation), building it from LAKE with the real Spark build if
-    it does not exist."""
+    it does not exist; an INDEX ending in ``.ref`` is built by the reference builder
+    instead (see :class:`ReferenceBuiltIndex`)."""
     p = Path(index)
+    if p.suffix == ".ref":
+        if not (p / "meta.json").exists():
+            return ReferenceBuiltIndex.build(lake, p, num_perm)
+        return ReferenceBuiltIndex(p)
     if not (p / "manifest.json").exists():
         from lakejoin_jupyter.build.pipeline import build
         from lakejoin_jupyter.config import BuildSettings
@@ -69,6 +135,17 @@ def ensure_tables(index: Index, n_partitions: int) -> tuple[L.Tables, dict]:
         return L.Tables.load(index), sec
     root = Path(f"{index.path}.lshe-{n_partitions}")
     meta = root / "section.json"
+    if not meta.exists() and isinstance(index, ReferenceBuiltIndex):
+        from lakejoin_jupyter.build.lshensemble import reference_tables
+        t = time.time()
+        ref = reference_tables(np.asarray(index.signatures), np.diff(index.arrays.sets_indptr),
+                               n_partitions)
+        for k in ("partitions", "values", "set_ids", "directory"):
+            _FolderWriter(root).save_npy(f"lshensemble/{k}.npy", ref[k])
+        meta.write_text(json.dumps({"mode": "full", "builder": "reference_tables (numpy)",
+                                    "partitions_requested": n_partitions,
+                                    "intervals": ref["intervals"],
+                                    "seconds": round(time.time() - t, 3)}))
     if not meta.exists():
         from lakejoin_jupyter.build.lshensemble import build_tables
         spark = spark_session()
