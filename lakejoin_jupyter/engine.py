@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import QueryError
+from .errors import IndexNotFoundError, QueryError
 from .index.store import Index, LakeIndex
 from .lake.normalize import normalize_many
 from .search import registry
@@ -260,6 +261,28 @@ class Hit:
         q = self._query
         return [q.display.get(t, t) for t in q.tokens if t not in matched]
 
+    def join(self, df, how: str = "left", *, duplicates: str = "all", name: str = "df",
+             variable: str | None = None):
+        """Join ``df`` (the query DataFrame, pandas or Spark) with this hit's table on the
+        normalized key values; see join/execute.py."""
+        from .join.execute import join_hit
+        return join_hit(self._engine, self, df, how=how, duplicates=duplicates,
+                        query_name=name, variable=variable).joined
+
+    def code(self, df=None, how: str = "left", *, duplicates: str = "all", name: str = "df",
+             variable: str | None = None, spark: bool | None = None) -> str:
+        """Python code reproducing :meth:`join` (pandas, or PySpark for a Spark query or
+        ``spark=True``); the query frame is the variable ``name``, the result ``variable``."""
+        from .join import codegen
+        from .join.execute import default_variable, is_spark_frame, plan_join, table_source
+        frame = df if df is not None else self._query.frame if self._query is not None else None
+        columns = list(frame.columns) if frame is not None else list(self.query_columns)
+        plan = plan_join(table_source(self._engine, self.table), columns, self.query_columns,
+                         self.columns, how=how, duplicates=duplicates, query_name=name,
+                         variable=variable or default_variable(name, self.table))
+        use_spark = is_spark_frame(df) if spark is None else spark
+        return codegen.spark_code(plan) if use_spark else codegen.pandas_code(plan)
+
     def to_dict(self) -> dict:
         d = {"rank": self.rank, "table": self.table, "column": ", ".join(self.columns),
              "overlap": self.overlap, "containment": self.containment, "jaccard": self.jaccard,
@@ -349,6 +372,7 @@ class Engine:
         return registry.available(self.index)
 
     def query(self, query, column=None, **kw) -> Query:
+        self.check_present()
         return make_query(self.index, query, column, **kw)
 
     def search(self, query, column=None, *, k: int | None = 10, threshold: float | None = None,
@@ -364,6 +388,7 @@ class Engine:
             raise QueryError(f"k must be a positive integer (got {k!r}).")
         if threshold is not None and not 0 <= threshold <= 1:
             raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
+        self.check_present()
         q = query if isinstance(query, Query) else make_query(
             self.index, query, column, exclude_self=exclude_self)
         m = self._pick(method, q, threshold)
@@ -459,7 +484,42 @@ class Engine:
 
     def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
         """A lake table as a pandas DataFrame (all values as text)."""
+        self.check_present()
         return index_table(self.index, name, max_rows)
+
+    def check_present(self) -> None:
+        """Raise IndexNotFoundError when the index folder was deleted or moved while open
+        (its memory-mapped arrays would otherwise keep answering from a vanished index)."""
+        if not (self.index.path / "manifest.json").is_file():
+            raise IndexNotFoundError(
+                f"The index {self.index.path} was deleted or moved while it was open. "
+                f"Rebuild it (`lakejoin index LAKE --out {self.index.path}`) or open "
+                f"another index.")
+
+    def best_predicate(self, df, other, preference: str = "h5", seed_pair=None, *,
+                       time_limit: float | None = 60.0, left_name: str = "df", **options):
+        """The join predicate (set of column pairs) between ``df`` and ``other`` that best fits
+        a result-set preference (join/schemaless.py): "h1" most rows matched, "h2" most
+        distinct keys, "h3" smallest outer join, "h4" most even keys, "h5" (default) balance of
+        coverage and strength. ``other`` is a DataFrame (pandas or Spark) or the name of a
+        lake table. ``seed_pair`` (left column, right column), e.g. the pair a search hit
+        found, restricts the search to predicates containing it. The search stops after
+        ``time_limit`` seconds with the best predicate so far (None: no limit); other options
+        (max_pairs, max_rows, rescore, ...) go to :func:`schemaless.best_predicate`.
+        """
+        from .join import schemaless
+        right_source = None
+        right_name = options.pop("right_name", "right")
+        if isinstance(other, (str, Path)):
+            name = str(other)
+            right_source = f"lakejoin_jupyter.open_index({str(self.path)!r}).table({name!r})"
+            stem = re.sub(r"\W+", "_", Path(name).stem).strip("_").lower()
+            right_name = stem if stem != left_name else "right"   # schemaless checks it is a name
+            other = self.table(name)
+        return schemaless.best_predicate(df, other, preference, seed_pair=seed_pair,
+                                         time_limit=time_limit, left_name=left_name,
+                                         right_name=right_name, right_source=right_source,
+                                         **options)
 
     def info(self) -> dict:
         m = self.index.manifest
@@ -492,17 +552,20 @@ def open_index(path, verify: bool = True, check_lake: bool = True) -> Engine:
 
 def build_index(lake, out, *, master: str | None = None, overwrite: bool = False,
                 num_perm: int = 256, components: Sequence[str] = (), progress: bool = True,
-                spark=None, catalog_tables=None, **settings) -> Engine:
+                spark=None, catalog_tables=None, progress_callback=None, **settings) -> Engine:
     """Build the index of ``lake`` (folder, file list, or ``catalog_tables`` of the Spark
     catalog with ``lake=None``) at ``out`` with Spark, then open it.
 
     The build report (indexed and skipped files and why) is ``engine.build_report``.
+    ``progress_callback(phase, done_tasks, total_tasks)`` receives the build's progress
+    (``done_tasks`` is None when a new phase starts; raising there stops the build).
     """
     from .build.pipeline import build
     from .config import BuildSettings
     bs = BuildSettings(num_perm=num_perm, components=tuple(components), **settings)
     report = build(lake, out, master=master, overwrite=overwrite, settings=bs, spark=spark,
-                   progress=progress, catalog_tables=catalog_tables)
+                   progress=progress, catalog_tables=catalog_tables,
+                   progress_callback=progress_callback)
     engine = open_index(out, check_lake=False)
     engine.build_report = report
     return engine

@@ -26,7 +26,8 @@ def python_token_sets(index):
 
 
 def test_spark_index_equals_reference_builder(demo_engine):
-    ix = demo_engine.index
+    assert len(demo_engine.index.generations) == 1
+    ix = demo_engine.index.generations[0]
     sets = python_token_sets(ix)
     ref = build_arrays(sets)
     assert ix.arrays.n_sets == len(sets) == ix.manifest["counts"]["columns"]
@@ -39,7 +40,7 @@ def test_spark_index_equals_reference_builder(demo_engine):
 
 
 def test_signatures_bit_identical_to_datasketch(demo_engine):
-    ix = demo_engine.index
+    ix = demo_engine.index.generations[0]
     mh = ix.manifest["components"]["minhash"]
     for cid in range(0, ix.arrays.n_sets, 7):
         m = MinHash(num_perm=mh["num_perm"], seed=mh["seed"],

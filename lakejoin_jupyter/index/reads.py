@@ -1,0 +1,285 @@
+"""Reads of posting lists and set suffixes from the memory-mapped index, and their cost.
+
+These are the two I/O primitives of the exact top-k overlap methods (JOSIE, MergeList-D,
+ProbeSet-D in search/), and the operations whose cost JOSIE's cost model predicts
+(notes/josie_schemaless.md A3.1; JOSIE App. 7.2, Eq.15):
+
+    S(n) = max(s0 + s1 * n, floor_S)   read a set suffix of n tokens (and intersect it)
+    L(f) = max(l0 + l1 * f, floor_L)   read a positional posting list of f entries
+
+:func:`calibrate` fits the constants on the real storage (the ``.npy`` files the index is
+read from), as the paper does: time ~1,000 sampled set reads and ~1,000 posting-list reads
+(lists stratified by frequency, sets by size, as in the authors' ``sample_costs``), fit a
+least-squares line to each, and floor it so a cost is never <= 0. Costs are nanoseconds.
+Two profiles are fitted: ``cold`` (the files dropped from the OS page cache first with
+``posix_fadvise(DONTNEED)``, samples read once in random order: the paper's set-up) and
+``warm`` (each sample read three times, the fastest kept, timed on the thread's CPU clock:
+an index already in memory, the usual case in a notebook session). Search uses ``warm``
+unless told otherwise.
+
+Layering: build/josie.py calls :func:`calibrate` at build time, search/ uses the readers and
+:class:`CostModel` at query time, so both time and use the very same code.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .arrays import IndexArrays
+
+# Defaults used when an index has no "josie" manifest section (fitted on the development
+# machine, warm profile, 10^5-set open-data-shaped lake; only speed depends on them).
+DEFAULT_COSTS = {
+    "warm": {"set": {"intercept": 2500.0, "slope": 6.0, "floor": 1500.0},
+             "list": {"intercept": 2500.0, "slope": 2.0, "floor": 1500.0}},
+}
+DEFAULT_STEP_NS = 60_000.0   # CPU time of one JOSIE decision step (planner; build/josie.py fits it)
+
+
+@dataclass(frozen=True)
+class LinearCost:
+    intercept: float     # ns per read (index access)
+    slope: float         # ns per element read
+    floor: float         # ns: the cheapest read observed; cost never goes below it
+
+    def __call__(self, n):
+        return np.maximum(self.intercept + self.slope * np.asarray(n, dtype=np.float64),
+                          self.floor)
+
+
+@dataclass(frozen=True)
+class CostModel:
+    set_cost: LinearCost     # S(|X[j+1:]|)
+    list_cost: LinearCost    # L(f)
+    profile: str = "warm"
+    source: str = "default"  # "fitted" (from the index manifest) or "default"
+    step: float = DEFAULT_STEP_NS   # ns of bookkeeping per JOSIE step (a batch or a set read)
+
+    def S(self, n):
+        return self.set_cost(n)
+
+    def L(self, f):
+        return self.list_cost(f)
+
+    @classmethod
+    def from_manifest(cls, manifest: dict, profile: str = "warm") -> "CostModel":
+        josie = manifest.get("components", {}).get("josie", {})
+        section = josie.get("costs", {})
+        source = "fitted"
+        if profile not in section:
+            section, source = DEFAULT_COSTS, "default"
+            profile = "warm"
+        p = section[profile]
+        return cls(LinearCost(**{k: float(p["set"][k]) for k in ("intercept", "slope", "floor")}),
+                   LinearCost(**{k: float(p["list"][k]) for k in ("intercept", "slope", "floor")}),
+                   profile=profile, source=source,
+                   step=float(josie.get("step_ns", DEFAULT_STEP_NS)))
+
+
+# ------------------------------------------------------------------------ the readers
+
+class PlainArrays:
+    """Plain ndarray views of an IndexArrays' memory maps (np.memmap slices carry
+    per-call subclass overhead that dominates microsecond reads)."""
+
+    def __init__(self, a: IndexArrays):
+        for name in ("token_freq", "token_group", "sets_indptr", "sets_tokens", "post_indptr",
+                     "post_sets", "post_pos", "post_sizes"):
+            setattr(self, name, np.asarray(getattr(a, name)).view(np.ndarray))
+        self.n_sets = a.n_sets
+        self.n_tokens = a.n_tokens
+
+    def set_tokens(self, set_id: int) -> np.ndarray:
+        return self.sets_tokens[self.sets_indptr[set_id]:self.sets_indptr[set_id + 1]]
+
+
+def plain(a) -> PlainArrays:
+    """The PlainArrays of ``a``, made once and kept on it."""
+    if isinstance(a, PlainArrays):
+        return a
+    p = a.__dict__.get("_plain")
+    if p is None:
+        p = a.__dict__["_plain"] = PlainArrays(a)
+    return p
+
+
+def read_list(a: PlainArrays, token_id: int):
+    """One positional posting list: (set ids, positions, set sizes), copied out."""
+    lo, hi = a.post_indptr[token_id], a.post_indptr[token_id + 1]
+    return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy()
+
+
+def gather_ranges(indptr: np.ndarray, ids: np.ndarray):
+    """(flat element index, lengths) of the CSR rows ``ids``, concatenated in order."""
+    lo = indptr[ids]
+    lens = indptr[ids + 1] - lo
+    total = int(lens.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64), lens
+    starts = np.cumsum(lens) - lens
+    return np.arange(total, dtype=np.int64) + np.repeat(lo - starts, lens), lens
+
+
+def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True):
+    """Several posting lists concatenated: (set ids, positions, sizes, lengths); with
+    ``positional=False`` only set ids (MergeList needs nothing else)."""
+    token_ids = np.asarray(token_ids, dtype=np.int64)
+    if len(token_ids) == 1:
+        lo, hi = a.post_indptr[token_ids[0]], a.post_indptr[token_ids[0] + 1]
+        lens = np.array([hi - lo], dtype=np.int64)
+        if not positional:
+            return a.post_sets[lo:hi].copy(), None, None, lens
+        return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy(), lens
+    idx, lens = gather_ranges(a.post_indptr, token_ids)
+    if not positional:
+        return a.post_sets[idx], None, None, lens
+    return a.post_sets[idx], a.post_pos[idx], a.post_sizes[idx], lens
+
+
+def count_in_sorted(needles: np.ndarray, haystack: np.ndarray) -> int:
+    """How many of the (distinct, sorted) ``needles`` occur in the sorted ``haystack``."""
+    if len(needles) == 0 or len(haystack) == 0:
+        return 0
+    if len(needles) > len(haystack):
+        needles, haystack = haystack, needles
+    idx = np.searchsorted(haystack, needles)
+    idx[idx == len(haystack)] = len(haystack) - 1
+    return int(np.count_nonzero(haystack[idx] == needles))
+
+
+def read_suffix_overlap(a: PlainArrays, set_id: int, start: int, query_rest: np.ndarray):
+    """Read set ``set_id`` from 0-based position ``start`` to its end and count its tokens
+    in ``query_rest`` (sorted query tokens after the current list). Returns (matches,
+    tokens read)."""
+    lo = a.sets_indptr[set_id] + start
+    hi = a.sets_indptr[set_id + 1]
+    if hi <= lo:
+        return 0, 0
+    suffix = a.sets_tokens[lo:hi].copy()
+    return count_in_sorted(suffix, query_rest), int(hi - lo)
+
+
+# ------------------------------------------------------------------------ calibration
+
+def drop_from_page_cache(paths) -> bool:
+    """Ask the kernel to drop ``paths`` from the page cache (fsync first so dirty pages can
+    go). Pages mapped by a live memory map stay. Returns False where unsupported."""
+    if not hasattr(os, "posix_fadvise"):
+        return False
+    for p in paths:
+        fd = os.open(p, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+    return True
+
+
+def _stratified(rng, values: np.ndarray, n: int, bins: int = 20) -> np.ndarray:
+    """Up to n indices of ``values`` (> 0), spread over log-spaced value bins."""
+    ok = np.nonzero(values > 0)[0]
+    if len(ok) <= n:
+        return rng.permutation(ok)
+    v = values[ok].astype(np.float64)
+    edges = np.unique(np.geomspace(v.min(), v.max() + 1, bins + 1))
+    which = np.clip(np.searchsorted(edges, v, side="right") - 1, 0, len(edges) - 2)
+    per = max(1, n // (len(edges) - 1))
+    out = []
+    for b in range(len(edges) - 1):
+        members = ok[which == b]
+        if len(members):
+            out.append(rng.choice(members, size=min(per, len(members)), replace=False))
+    picked = np.concatenate(out)
+    if len(picked) < n:  # fill from the whole population, without repeats
+        rest = np.setdiff1d(ok, picked)
+        picked = np.concatenate([picked, rng.choice(rest, size=min(n - len(picked), len(rest)),
+                                                    replace=False)])
+    return rng.permutation(picked)
+
+
+def _fit(sizes: np.ndarray, ns: np.ndarray) -> dict:
+    sizes = np.asarray(sizes, dtype=np.float64)
+    ns = np.asarray(ns, dtype=np.float64)
+    if len(sizes) >= 2 and np.ptp(sizes) > 0:
+        slope, intercept = np.polyfit(sizes, ns, 1)
+        pred = intercept + slope * sizes
+        ss = float(((ns - ns.mean()) ** 2).sum())
+        r2 = 1.0 - float(((ns - pred) ** 2).sum()) / ss if ss > 0 else 1.0
+    else:
+        slope, intercept, r2 = 0.0, float(ns.mean()) if len(ns) else 1000.0, 0.0
+    floor = float(max(np.percentile(ns, 5), 1.0)) if len(ns) else 1000.0
+    return {"intercept": float(intercept), "slope": float(max(slope, 0.0)), "floor": floor,
+            "r2": round(r2, 4), "samples": int(len(ns)),
+            "max_elements": int(sizes.max()) if len(sizes) else 0}
+
+
+def load_arrays(index_dir) -> PlainArrays:
+    """The core arrays of the index folder ``index_dir``, memory-mapped."""
+    from .store import ARRAY_FILES
+    return plain(IndexArrays(**{n: np.load(os.path.join(index_dir, rel), mmap_mode="r",
+                                           allow_pickle=False)
+                                for n, rel in ARRAY_FILES.items()}))
+
+
+def calibrate(index_dir, n_samples: int = 1000, seed: int = 0, profiles=("warm", "cold"),
+              query_size: int = 1024) -> dict:
+    """Fit S and L (see module doc) on the index files under ``index_dir``.
+
+    Returns {profile: {"set": fit, "list": fit}}, each fit with intercept, slope, floor (ns),
+    r2, samples. The sampled set reads intersect with a fixed random query of
+    ``query_size`` tokens, as the search does.
+    """
+    from .store import ARRAY_FILES
+    rng = np.random.default_rng(seed)
+    files = {name: os.path.join(index_dir, rel) for name, rel in ARRAY_FILES.items()}
+
+    def load():
+        return load_arrays(index_dir)
+
+    a = load()
+    set_sizes = np.diff(a.sets_indptr)
+    set_sample = _stratified(rng, set_sizes, n_samples)
+    list_sample = _stratified(rng, a.token_freq.astype(np.int64), n_samples)
+    query = np.unique(rng.integers(0, max(a.n_tokens, 1), size=query_size)).astype(np.int32)
+    out = {}
+    for profile in profiles:
+        if profile == "cold":
+            del a
+            if not drop_from_page_cache(files.values()):
+                continue
+            a = load()
+            reps = 1
+        else:
+            reps = 3
+        # warm reads are CPU work: time them on this thread's CPU clock, which other
+        # processes on a busy machine do not inflate; cold reads wait for the disk: wall clock
+        clock = time.thread_time_ns if profile == "warm" else time.perf_counter_ns
+        set_ns, list_ns = [], []
+        for sid in set_sample:
+            best = None
+            for _ in range(reps):
+                t = clock()
+                read_suffix_overlap(a, int(sid), 0, query)
+                d = clock() - t
+                best = d if best is None else min(best, d)
+            set_ns.append(best)
+        for tok in list_sample:
+            best = None
+            for _ in range(reps):
+                t = clock()
+                read_list(a, int(tok))
+                d = clock() - t
+                best = d if best is None else min(best, d)
+            list_ns.append(best)
+        out[profile] = {"set": _fit(set_sizes[set_sample], set_ns),
+                        "list": _fit(a.token_freq[list_sample], list_ns)}
+    return out
+
+
+def cost_dict(model: CostModel) -> dict:
+    return {"profile": model.profile, "source": model.source, "step_ns": model.step,
+            "S": asdict(model.set_cost), "L": asdict(model.list_cost)}

@@ -1,0 +1,372 @@
+"""JOSIE-D: exact top-k overlap set similarity search with a read-cost model
+(Zhu et al., SIGMOD 2019, §3, Algorithm 1, with distinct posting lists §3.5;
+notes/josie_schemaless.md A3.4, A6).
+
+The loop alternates between reading the next batch of ``λ`` distinct posting lists and
+reading (the unread suffix of) one candidate set, whichever has the lower net cost:
+
+* unread candidate X keeps (J §3.2): ``c`` = |Q[:i] ∩ X| (credited ``skipped + 1`` per
+  distinct list, always *added*: the authors' code assigned it until 2023, A6.4),
+  ``i0`` = query position of its first match, ``j0``/``j`` = positions in X of its first
+  and latest match, ``|X|``;
+* position filter, Eq.6: ``ub = c + min(n-1-i, |X|-1-j)``; X is dropped once ``ub <= θ``
+  (θ = k-th overlap of the running top-k); at first sight Eq.2, and a pruned set is
+  ignored for good; an unseen set met in list i can reach at most ``n - first_i`` (the
+  prefix filter), so it is admitted only while that exceeds θ;
+* estimates: Eq.4 ``est = c / (i - i0 + 1) * (n - i0)`` capped by ``ub``; Eq.5 the new θ
+  if X were read (θ_k, θ_{k-1} from the heap); Eq.9-11 X's bound after the next batch;
+* benefits: Eq.7 for reading X (posting lists that leave the prefix + other candidates the
+  raised θ would prune), Eq.12 for reading the next batch (candidates pruned, suffix
+  shortened); net costs Eq.13 with the fitted read costs S and L (index/reads.py, fitted at
+  build time by build/josie.py, Eq.15);
+* termination: when the prefix is exhausted and no candidate is unread; once every list is
+  read the partial counts are exact and the remaining candidates are pushed unread.
+
+Where this follows the authors' code rather than the paper's text, and why:
+
+* Eq.9 uses the observed density ``c / (i - i0 + 1) * (i' - i)`` (code) instead of the
+  printed ``/(|Q| - i0 + 1)``: it is the same sampling argument as Eq.4, which the printed
+  form contradicts (A3.4 d).
+* Eq.10 in 0-based form ``j' = j + (i'-i) / (n-i0) * (|X|-j0)`` (code); suffix lengths are
+  ``|X| - 1 - j`` (= |X[j_X+1:]| in the paper's 1-based notation), as in Eq.7/13 and the code.
+* A candidate's estimate is used only after more than λ query tokens since its first match
+  (code; the paper says "a few posting lists", J §3.2). ``i0`` is the position of the first
+  query token of the group where X was first met, so the sample counts skipped tokens too.
+* Estimates are truncated to integers (code), overlaps being integers.
+
+Where this departs from both, and why:
+
+* Best(u) is the candidate of lowest NetCost, as in the paper (Alg.1 line 9), computed
+  exactly for every candidate at every decision in O(|u| log |u|): the benefit of Eq.7
+  depends on X only through θ' of Eq.5, so the pruned-candidate term is a prefix sum over
+  candidates sorted by bound. The code approximates Best by the highest estimate to save
+  that cost. Before the heap holds k sets every benefit is zero (there is no θ to raise), so
+  there the candidates with the highest estimates are read (as in the code) until the heap
+  is full, in one go since nothing changes between those reads: the cheapest reads would
+  fill the heap with sets unlikely to stay in it.
+* When nothing is unread, a batch stops at the end of the prefix (lists past it could
+  only serve the sets the batch itself admits; whether to read on is then the cost
+  model's decision, as for every later batch).
+* Eq.7's list term counts only lists not yet read (``max(i, p')+1 .. p``): a list already
+  read cannot be saved; the paper's and the code's sum include them (A3.4 c).
+* A candidate whose set has no token after its latest match (``|X|-1-j = 0``) has an exact
+  count already; it is resolved without a read.
+* ``k=None`` (every set above a threshold, no k): with no k-th overlap there is no
+  prefix to shorten, so MergeList-D answers (reported as the plan).
+
+Plan (``plan="auto"``, the engine's default; the issue allows choosing per query as long as
+both are exact and the choice is reported in ``stats["plan"]``). JOSIE's cost model prices
+I/O only (S, L), but in Python every JOSIE step (a batch of lists or a set read) also costs
+``step`` of bookkeeping, measured at build time (:func:`calibrate_step`). MergeList-D reads
+all E entries of the query's distinct lists in one vectorized pass: ``L(E)`` with the fitted
+list cost. JOSIE needs about ``ceil(D / λ) + k`` steps (the prefix is at most all D lists;
+the heap needs k set reads). MergeList-D runs when ``L(E) <= (ceil(D/λ) + k) * step``, i.e.
+when merging everything costs less than JOSIE's bookkeeping alone; JOSIE otherwise. The
+estimates are in ``stats["plan_estimates_ns"]``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..index.reads import CostModel, cost_dict, plain, read_lists, read_suffix_overlap
+from . import mergelist
+from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
+from .registry import ParamSpec, SearchMethod, register_method
+
+BATCH_SIZE = 20          # λ: the authors' value for open data (notes A3.4 g)
+
+def _accumulate(partial, credit):
+    """A seen candidate's partial overlap after another of its lists: partial + credit.
+    (The authors' Go code assigned ``partial = skipped + 1`` here until April 2023; the
+    tests check that doing so is caught.)"""
+    return partial + credit
+
+
+class _Candidates:
+    """Candidate state (J §3.2): ``slot[set id]`` is 0 for an unseen set, -1 for a set
+    read or pruned (ignored from then on), else 1 + its row in the compact arrays ``c``
+    (partial overlap), ``j`` (latest match position), ``i0`` (query position of the first
+    match), ``j0`` (set position of the first match), ``size``. ``slot`` is allocated
+    zeroed by the OS, so only the pages of sets actually met are touched."""
+
+    def __init__(self, n_sets: int):
+        self.slot = np.zeros(n_sets, dtype=np.int32)
+        self.c = self.j = self.i0 = self.j0 = self.size = np.zeros(0, dtype=np.int64)
+
+    def add(self, ids, c, j, i0, j0, size):
+        base = len(self.c)
+        self.slot[ids] = np.arange(base + 1, base + 1 + len(ids), dtype=np.int32)
+        self.c = np.concatenate([self.c, c])
+        self.j = np.concatenate([self.j, j])
+        self.i0 = np.concatenate([self.i0, i0])
+        self.j0 = np.concatenate([self.j0, j0])
+        self.size = np.concatenate([self.size, size])
+        return np.arange(base, base + len(ids), dtype=np.int64)
+
+
+def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostModel | None = None,
+           batch_size: int = BATCH_SIZE, plan: str = "josie"):
+    """[(set id, overlap)] best first, and Stats. ``plan``: "josie", "mergelist" or "auto"."""
+    a = plain(a)
+    costs = costs or CostModel.from_manifest({})
+    lists = distinct_lists(a, token_ids, exclude)
+    if plan not in ("josie", "mergelist", "auto"):
+        raise ValueError(f"plan must be 'josie', 'mergelist' or 'auto' (got {plan!r})")
+    chosen = plan
+    if k is None:
+        chosen = "mergelist"
+    estimates = None
+    if plan == "auto" and k is not None:
+        estimates = plan_estimates(lists, k, costs, batch_size)
+        chosen = "mergelist" if estimates["mergelist"] <= estimates["josie"] else "josie"
+    if chosen == "mergelist":
+        res, st = mergelist.search(a, token_ids, k, exclude, floor_overlap, lists=lists)
+        st.method = "josie"
+    else:
+        res, st = _josie(a, lists, k, floor_overlap, costs, max(1, int(batch_size)))
+    st.extra["plan"] = chosen
+    st.extra["cost_model"] = costs.source + "/" + costs.profile
+    if estimates:
+        st.extra["plan_estimates_ns"] = estimates
+    return res, st
+
+
+def plan_estimates(lists, k: int, costs: CostModel, batch_size: int) -> dict:
+    """Estimated ns of MergeList-D (one read of every entry) and of JOSIE-D's bookkeeping."""
+    entries = int(lists.freqs.sum())
+    steps = -(-lists.n_lists // max(1, batch_size)) + int(k)
+    return {"mergelist": float(costs.L(entries)), "josie": float(steps * costs.step)}
+
+
+def calibrate_step(a, n_queries: int = 24, seed: int = 0, costs: CostModel | None = None) -> dict:
+    """Time JOSIE-D on sampled lake columns as self-queries (k=10) and return the median
+    ns per step (batch or set read) with the sample size: the planner's ``step``."""
+    import time
+    a = plain(a)
+    rng = np.random.default_rng(seed)
+    shared = np.zeros(len(a.sets_tokens) + 1, dtype=np.int64)    # tokens in another set too
+    np.cumsum(a.token_freq[a.sets_tokens] >= 2, out=shared[1:])
+    pool = np.flatnonzero(shared[a.sets_indptr[1:]] - shared[a.sets_indptr[:-1]] >= 10)
+    if len(pool) == 0:
+        return {"step_ns": None, "queries": 0}
+    per = []
+    for sid in rng.choice(pool, size=min(n_queries, len(pool)), replace=False):
+        q = a.set_tokens(int(sid))
+        search(a, q, 10, {int(sid)}, costs=costs, plan="josie")        # warm the pages
+        t = time.thread_time_ns()              # CPU time: steady on a shared machine
+        _, st = search(a, q, 10, {int(sid)}, costs=costs, plan="josie")
+        dt = time.thread_time_ns() - t
+        steps = st.extra.get("batches", 0) + st.extra.get("set_decisions", 0)
+        if steps:
+            per.append(dt / steps)
+    return {"step_ns": float(np.median(per)) if per else None, "queries": len(per)}
+
+
+def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int):
+    n, D = lists.n, lists.n_lists
+    st = Stats("josie", n=n, distinct_lists=D)
+    heap = TopK(k, floor_overlap - 1)
+    if n == 0:
+        return [], st
+    q = lists.tokens
+    first, last, skipped = lists.first, lists.last, lists.skipped
+    cum_l = np.zeros(D + 1)
+    np.cumsum(costs.L(lists.freqs), out=cum_l[1:])
+    cs = _Candidates(a.n_sets)
+    cs.slot[lists.exclude] = -1
+    u = np.zeros(0, dtype=np.int64)          # rows (in cs) of the unread candidates
+    u_ids = np.zeros(0, dtype=np.int64)      # their set ids
+    m = -1                                   # last distinct list read
+    counters = {"batches": 0, "admitted": 0, "pruned_at_first_sight": 0,
+                "pruned_by_bound": 0, "exact_without_read": 0, "flushed": 0, "max_unread": 0,
+                "set_decisions": 0, "list_decisions": 0}
+
+    def read_batch(m_from: int, m_to: int):
+        """Read distinct lists m_from..m_to-1 (θ is constant meanwhile); update the seen
+        candidates and admit new ones. Returns (rows, set ids) of the admitted."""
+        theta = heap.theta
+        sids, pos, sizes, lens = read_lists(a, lists.list_tokens[m_from:m_to])
+        st.lists_read += m_to - m_from
+        st.posting_entries_read += len(sids)
+        counters["batches"] += 1
+        none = np.zeros(0, dtype=np.int64)
+        if len(sids) == 0:
+            return none, none
+        lidx = np.repeat(np.arange(m_from, m_to), lens)
+        slot = cs.slot[sids]
+        live = slot >= 0
+        if not live.all():
+            sids, pos, sizes, lidx, slot = sids[live], pos[live], sizes[live], lidx[live], slot[live]
+        if len(sids) == 0:
+            return none, none
+        order = np.argsort(sids, kind="stable")            # entries stay in list order per set
+        sids, pos, lidx, slot = sids[order], pos[order], lidx[order], slot[order]
+        sizes = sizes[order]
+        brk = np.empty(len(sids), dtype=bool)
+        brk[0] = True
+        np.not_equal(sids[1:], sids[:-1], out=brk[1:])
+        starts = np.flatnonzero(brk)
+        ends = np.empty_like(starts)
+        ends[:-1] = starts[1:] - 1
+        ends[-1] = len(sids) - 1
+        credit = np.add.reduceat(skipped[lidx] + 1, starts)
+        latest = pos[ends].astype(np.int64)
+        sslot = slot[starts]
+        old = sslot > 0
+        rows = sslot[old].astype(np.int64) - 1
+        cs.c[rows] = _accumulate(cs.c[rows], credit[old])    # add, never assign (A6.4)
+        cs.j[rows] = latest[old]
+        new = ~old
+        ids = sids[starts][new].astype(np.int64)
+        nl = lidx[starts][new]
+        p0 = pos[starts][new].astype(np.int64)
+        nz = sizes[starts][new].astype(np.int64)
+        ns = skipped[nl]
+        # prefix filter (an unseen set can reach n - first) and position filter, Eq.2
+        ok = ((n - first[nl]) > theta) & \
+             (ns + 1 + np.minimum(n - 1 - last[nl], nz - 1 - p0) > theta)
+        if not ok.all():
+            counters["pruned_at_first_sight"] += int(len(ok) - ok.sum())
+            cs.slot[ids[~ok]] = -1
+            ids, nl, p0, nz, ns = ids[ok], nl[ok], p0[ok], nz[ok], ns[ok]
+            credit_new, latest_new = credit[new][ok], latest[new][ok]
+        else:
+            credit_new, latest_new = credit[new], latest[new]
+        counters["admitted"] += len(ids)
+        return cs.add(ids, credit_new, latest_new, first[nl], p0 - ns, nz), ids
+
+    while True:
+        theta = heap.theta
+        i = int(last[m]) if m >= 0 else -1
+        if len(u):
+            uc, uj, uz = cs.c[u], cs.j[u], cs.size[u]
+            suffix = uz - 1 - uj
+            ub = uc + np.minimum(n - 1 - i, suffix)          # Eq.6
+            drop = ub <= theta                               # position filter
+            exact = (suffix == 0) | (m == D - 1)             # counts already exact
+            exact &= ~drop
+            if drop.any() or exact.any():
+                if drop.any():
+                    counters["pruned_by_bound"] += int(drop.sum())
+                    cs.slot[u_ids[drop]] = -1
+                if exact.any():
+                    counters["flushed" if m == D - 1 else "exact_without_read"] += int(exact.sum())
+                    heap.push_many(uc[exact], u_ids[exact])
+                    cs.slot[u_ids[exact]] = -1
+                keep = ~(drop | exact)
+                u, u_ids = u[keep], u_ids[keep]
+                continue
+        if m == D - 1:
+            break
+        if len(u) == 0:
+            if n - first[m + 1] <= theta:                    # prefix exhausted, nothing unread
+                break
+            # with nothing unread, lists past the prefix could only update sets this very
+            # batch admits: stop the batch at the prefix end, the cost model decides on more
+            prefix_end = int(np.searchsorted(first, n - theta))
+            m_to = min(m + 1 + lam, prefix_end)
+            u, u_ids = read_batch(m + 1, m_to)
+            m = m_to - 1
+            counters["max_unread"] = max(counters["max_unread"], len(u))
+            continue
+        # ---- decide: read the best candidate, or the next batch of lists
+        ui0, uj0 = cs.i0[u], cs.j0[u]
+        window = i - ui0 + 1
+        est = np.minimum(np.floor(uc * (n - ui0) / window), ub)          # Eq.4
+        eligible = np.flatnonzero(window > lam)
+        read_x = -1
+        if len(eligible):
+            cost = costs.S(suffix)
+            if not heap.full:
+                # no θ yet: read the candidates of highest estimate until the heap is full.
+                # Nothing else changes meanwhile (θ stays at its floor, no list is read), so
+                # reading them in one go is the same as deciding again after each read.
+                need = len(eligible) if heap.k is None else heap.k - len(heap.h)
+                picks = eligible[np.lexsort((cost[eligible], -est[eligible]))[:need]]
+                for r in picks.tolist():
+                    x = int(u_ids[r])
+                    matches, read = read_suffix_overlap(a, x, int(uj[r]) + 1, q[i + 1:])
+                    st.sets_read += 1
+                    st.set_tokens_read += read
+                    heap.push(int(uc[r]) + matches, x)
+                    cs.slot[x] = -1
+                counters["set_decisions"] += len(picks)
+                keep = np.ones(len(u), dtype=bool)
+                keep[picks] = False
+                u, u_ids = u[keep], u_ids[keep]
+                continue
+            else:
+                m_to = min(m + 1 + lam, D)
+                i2 = int(last[m_to - 1])
+                # Eq.9-12: the next batch
+                trunc = np.floor((i2 - i) / (n - ui0) * (uz - uj0))
+                batch_est = np.floor(uc / window * (i2 - i))
+                new_suffix = np.maximum(suffix - trunc, 0)
+                nub = uc + batch_est + np.minimum(n - 1 - i2, new_suffix)
+                benefit_b = np.where(nub <= theta, cost, cost - costs.S(new_suffix)).sum()
+                net_b = (cum_l[m_to] - cum_l[m + 1]) - benefit_b
+                # Eq.5, 7, 13: every eligible candidate
+                e = est[eligible]
+                t_new = np.where(e <= theta, theta, np.minimum(e, heap.theta_k1))
+                in_prefix_now = max(int(np.searchsorted(first, n - theta)), m + 1)
+                in_prefix_new = np.maximum(np.searchsorted(first, n - t_new), m + 1)
+                benefit_lists = cum_l[in_prefix_now] - cum_l[in_prefix_new]
+                order = np.argsort(ub, kind="stable")
+                cum_cost = np.zeros(len(u) + 1)
+                np.cumsum(cost[order], out=cum_cost[1:])
+                pruned_cost = cum_cost[np.searchsorted(ub[order], t_new, side="right")]
+                own = np.where(ub[eligible] <= t_new, cost[eligible], 0.0)
+                net_x = cost[eligible] - (benefit_lists + pruned_cost - own)
+                b = int(np.argmin(net_x))
+                if net_x[b] <= net_b:
+                    read_x = int(eligible[b])
+        if read_x >= 0:
+            counters["set_decisions"] += 1
+            x = int(u_ids[read_x])
+            matches, read = read_suffix_overlap(a, x, int(uj[read_x]) + 1, q[i + 1:])
+            st.sets_read += 1
+            st.set_tokens_read += read
+            heap.push(int(uc[read_x]) + matches, x)
+            cs.slot[x] = -1
+            keep = np.ones(len(u), dtype=bool)
+            keep[read_x] = False
+            u, u_ids = u[keep], u_ids[keep]
+        else:
+            counters["list_decisions"] += 1
+            m_to = min(m + 1 + lam, D)
+            nu, nids = read_batch(m + 1, m_to)
+            u, u_ids = np.concatenate([u, nu]), np.concatenate([u_ids, nids])
+            m = m_to - 1
+            counters["max_unread"] = max(counters["max_unread"], len(u))
+    read_first = first[: m + 1]
+    counters["lists_past_prefix"] = int(np.count_nonzero(n - read_first <= heap.theta))
+    st.extra.update(counters)
+    return heap.results(), st
+
+
+# ------------------------------------------------------------------ engine method
+
+def _run(index, query, params):
+    o = params.options
+    costs = CostModel.from_manifest(index.manifest, o.get("cost_profile", "warm"))
+    res, st = search(index.arrays, query.token_ids, params.k, query.exclude,
+                     min_overlap(params, query.size), costs=costs,
+                     batch_size=int(o.get("batch_size", BATCH_SIZE)),
+                     plan=o.get("plan", "auto"))
+    st.extra["costs"] = cost_dict(costs)
+    return candidates(res), st.as_dict()
+
+
+register_method(SearchMethod(
+    name="josie", label="Exact top-k (JOSIE)", kind="exact", run=_run, priority=10,
+    description="JOSIE-D (SIGMOD 2019): exact top-k by overlap; a cost model decides between "
+                "reading posting lists and candidate sets, so it reads far less than a full "
+                "merge on large lakes.",
+    params=(ParamSpec("batch_size", "Batch size λ (posting lists)", "int", BATCH_SIZE, 1, 1000, 1,
+                      help="Distinct posting lists read between two decisions."),
+            ParamSpec("plan", "Plan", "choice", "auto", choices=("auto", "josie", "mergelist"),
+                      help="auto: MergeList-D when the whole query costs less than a few "
+                           "JOSIE steps (both exact)."),
+            ParamSpec("cost_profile", "Cost profile", "choice", "warm", choices=("warm", "cold"),
+                      help="Read costs fitted with the index in memory (warm) or on disk (cold).")),
+))

@@ -1,0 +1,79 @@
+"""Altair charts that render offline in JupyterLab 4 and Notebook 7.
+
+altair 5.5's default renderer loads vega from a CDN, which fails offline (and on Binder
+behind a strict proxy); the ``mimetype`` renderer emits ``application/vnd.vegalite.v5+json``
+that JupyterLab's built-in vega 5 extension draws without network
+(../shared/notes/environment.md §4). :func:`enable_offline_rendering` switches to it; the
+extension calls it when loaded and the widget when created.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+BLUE, GREY, ORANGE = "#4a78c2", "#d0d7de", "#e8883a"
+
+
+def enable_offline_rendering() -> None:
+    import altair as alt
+    if alt.renderers.active != "mimetype":
+        alt.renderers.enable("mimetype")
+
+
+def _containment(hit) -> float:
+    if hit.containment is not None:
+        return float(hit.containment)
+    return float(hit.estimated_containment or 0.0)
+
+
+def results_chart(result, width: int = 360):
+    """One bar per hit: the share of the query's distinct values it contains."""
+    import altair as alt
+    rows = [{"hit": f"{h.rank}. {h.table.rsplit('/', 1)[-1]} · {', '.join(h.columns)}",
+             "containment": _containment(h), "overlap": h.overlap, "method": h.method,
+             "estimated": not h.exact} for h in result.hits]
+    df = pd.DataFrame(rows, columns=["hit", "containment", "overlap", "method", "estimated"])
+    return (alt.Chart(df, title=f"Query values found in each hit ({result.query.size:,} distinct)")
+            .mark_bar(color=BLUE)
+            .encode(x=alt.X("containment:Q", title="containment of the query",
+                            scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+                    y=alt.Y("hit:N", sort=None, title=None),
+                    opacity=alt.condition("datum.estimated", alt.value(0.5), alt.value(1.0)),
+                    tooltip=["hit", alt.Tooltip("containment:Q", format=".1%"), "overlap",
+                             "method", "estimated"])
+            .properties(width=width))
+
+
+def coverage_frame(hit, query_frame=None) -> pd.DataFrame:
+    """Matched / unmatched counts of the query's distinct values (and rows, when the query
+    frame is at hand): how much of the query this hit covers."""
+    from ..lake.normalize import normalize_many
+    matched = len(hit.matches)
+    unmatched = len(hit.unmatched)
+    rows = [{"measure": "distinct values", "status": "matched", "count": matched},
+            {"measure": "distinct values", "status": "not matched", "count": unmatched}]
+    if query_frame is not None and len(hit.query_columns) == 1 and isinstance(query_frame, pd.DataFrame) \
+            and hit.query_columns[0] in query_frame.columns:
+        matched_tokens = set(normalize_many(hit.matches))
+        toks = normalize_many(query_frame[hit.query_columns[0]].tolist())
+        n_match = sum(1 for t in toks if t is not None and t in matched_tokens)
+        n_null = sum(1 for t in toks if t is None)
+        rows += [{"measure": "rows", "status": "matched", "count": n_match},
+                 {"measure": "rows", "status": "not matched", "count": len(toks) - n_match - n_null},
+                 {"measure": "rows", "status": "null key", "count": n_null}]
+    return pd.DataFrame(rows)
+
+
+def coverage_chart(hit, query_frame=None, width: int = 360):
+    """Stacked bars: how many of the query's values (and rows) find a partner in the hit."""
+    import altair as alt
+    df = coverage_frame(hit, query_frame)
+    title = f"Coverage of {', '.join(map(str, hit.query_columns))} by {hit.table.rsplit('/', 1)[-1]}"
+    return (alt.Chart(df, title=title).mark_bar()
+            .encode(x=alt.X("sum(count):Q", stack="normalize", title="share",
+                            axis=alt.Axis(format="%")),
+                    y=alt.Y("measure:N", title=None),
+                    color=alt.Color("status:N", scale=alt.Scale(
+                        domain=["matched", "not matched", "null key"],
+                        range=[BLUE, GREY, ORANGE]), legend=alt.Legend(orient="bottom")),
+                    tooltip=["measure", "status", "count"])
+            .properties(width=width, height=70))

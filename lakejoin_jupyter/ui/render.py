@@ -1,0 +1,72 @@
+"""Rich display of what the front ends show outside the widget (magics) and inside it.
+
+``ActionResult`` rendering is generic: summary, tables, chart, joined preview and code,
+whatever the action (join, transformation, fuzzy join, predicate) filled in.
+"""
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+
+
+def code_html(code: str) -> str:
+    return (f"<pre class='lakejoin-code' style='white-space:pre;overflow-x:auto;"
+            f"background:#f6f8fa;padding:6px;border:1px solid #e1e4e8;border-radius:4px'>"
+            f"{html.escape(code)}</pre>")
+
+
+def summary_html(text: str) -> str:
+    paras = [p for p in str(text or "").split("\n") if p.strip()]
+    return "".join(f"<p style='margin:2px 0'>{html.escape(p)}</p>" for p in paras)
+
+
+def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
+    head = df.head(max_rows)
+    cap = f"<div style='font-weight:600;margin-top:6px'>{html.escape(caption)}</div>" if caption else ""
+    more = (f"<div style='color:#666'>{len(df):,} rows &times; {df.shape[1]} columns</div>")
+    return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="") + more
+
+
+def display_action_result(result, bound_as: str | None = None) -> None:
+    """Show an ActionResult in a cell (used by ``%lakejoin join`` and the widget's Output)."""
+    from IPython.display import HTML, display
+    color = "#1a7f37" if result.ok else "#b35900"
+    parts = [f"<div style='font-weight:600;color:{color}'>{html.escape(result.title)}</div>",
+             summary_html(result.summary)]
+    if bound_as:
+        parts.append(f"<p style='margin:2px 0'>Bound to <code>{html.escape(bound_as)}</code>.</p>")
+    for caption, df in (result.tables or {}).items():
+        if isinstance(df, pd.DataFrame):
+            parts.append(frame_html(df, caption))
+    display(HTML("".join(parts)))
+    if result.chart is not None:
+        display(result.chart)
+    if result.code:
+        display(HTML(code_html(result.code)))
+
+
+def info_html(info: dict, methods: list, actions: list, subcommands: list) -> str:
+    counts = info.get("counts") or {}
+    rows = [("index", info.get("path")), ("lake", info.get("lake")), ("built", info.get("created")),
+            ("tables", f"{counts.get('indexed_tables', counts.get('tables'))} indexed of "
+                       f"{counts.get('tables')}"),
+            ("columns", counts.get("columns")), ("distinct values", counts.get("tokens")),
+            ("components", ", ".join(info.get("components") or []))]
+    if info.get("skipped"):
+        rows.append(("skipped files", len(info["skipped"])))
+    if info.get("lake_changes"):
+        rows.append(("lake changed since build", "; ".join(info["lake_changes"][:5])))
+    t = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+                f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>" for k, v in rows)
+    m = "".join(
+        f"<tr><td><code>{html.escape(x.name)}</code></td><td>{html.escape(x.label)}</td>"
+        f"<td>{x.kind}</td><td>{'yes' if x.multi_column else ''}</td>"
+        f"<td>{'yes' if x.needs_threshold else ''}</td>"
+        f"<td>{html.escape(', '.join(p.name for p in x.params))}</td></tr>" for x in methods)
+    a = ", ".join(f"{html.escape(x.label)} (<code>{html.escape(x.name)}</code>)" for x in actions)
+    s = ", ".join(f"<code>{html.escape(x)}</code>" for x in subcommands)
+    return (f"<table>{t}</table><div style='font-weight:600;margin-top:6px'>Search methods</div>"
+            f"<table><tr><th>name</th><th>label</th><th>kind</th><th>multi-column</th>"
+            f"<th>needs threshold</th><th>options</th></tr>{m}</table>"
+            f"<p>Actions on a hit: {a}</p><p>Magic subcommands: {s}</p>")

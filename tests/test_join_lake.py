@@ -1,0 +1,111 @@
+"""Joins and generated code against a real (Spark-built) index whose table and column names
+are hostile: Hit.join equals running Hit.code, in pandas and in Spark, for a clean CSV (read
+with pd.read_csv), a Parquet file and a ragged CSV (read with the build's reader)."""
+import math
+
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.join.execute import default_variable
+
+pytestmark = pytest.mark.spark
+
+CSV_NAME = 'we"ird #tab\\le ü'
+PARQUET_NAME = "par'quet"
+CLEAN_COLUMNS = ["country", "it's", 'say "hi"', "new\nline", "# hash", "class", "ünï ✓", "a.b",
+                 "`tick`"]
+
+
+@pytest.fixture(scope="module")
+def hostile(spark, tmp_path_factory):
+    from conftest import write_lake
+
+    from lakejoin_jupyter import build_index
+    root = tmp_path_factory.mktemp("hostile")
+    clean = pd.DataFrame([["France", "a", "b", "c", "d", "e", "f", "g", "h"],
+                          ["Côte d'Ivoire", "a2", None, "c2", "d2", "e2", "f2", "g2", "h2"],
+                          ["chad", "a3", "b3", "multi\nline", "d3", "e3", "f3", "g3", "h3"],
+                          ["Chad", "dup", "b4", "c4", "d4", "e4", "f4", "g4", "h4"]],
+                         columns=CLEAN_COLUMNS)
+    parquet = pd.DataFrame({"Country Name": ["FRANCE", "CHAD", "PERU"],
+                            "None": [1, 2, 3], "back\\slash": ["x", "y", None],
+                            "x\ny": ["p", "q", "r"]})
+    ragged = ('name,code\n"france",FR\nchad,TD,extra\nperu,PE\n')
+    lake = write_lake(root / "lake", {f"{CSV_NAME}.csv": clean,
+                                      f"{PARQUET_NAME}.parquet": parquet,
+                                      "ragged.csv": ragged})
+    engine = build_index(lake, root / "hostile.index", spark=spark, progress=False)
+    query = pd.DataFrame({"country": ["france", " CHAD", "Côte d'Ivoire", None, "Peru", "Mali"],
+                          "class": [1, 2, 3, 4, 5, 6]})
+    return engine, query
+
+
+def _rows(df):
+    """Rows as sorted tuples of text (None for nulls), to compare pandas with Spark."""
+    def cell(v):
+        if v is None or (isinstance(v, float) and math.isnan(v)) or v == "":
+            return None
+        if isinstance(v, float) and v.is_integer():   # a nullable Parquet int in toPandas
+            return str(int(v))
+        return str(v)
+    return sorted((tuple(cell(v) for v in r) for r in df.itertuples(index=False)),
+                  key=lambda t: tuple("" if v is None else v for v in t))
+
+
+def test_search_finds_every_hostile_table(hostile):
+    engine, query = hostile
+    res = engine.search(query, "country", k=None)
+    tables = {h.table for h in res}
+    assert {CSV_NAME, PARQUET_NAME, "ragged"} <= tables
+
+
+@pytest.mark.parametrize("how,duplicates", [("left", "all"), ("inner", "first")])
+def test_pandas_code_equals_hit_join(hostile, how, duplicates):
+    engine, query = hostile
+    res = engine.search(query, "country", k=None)
+    checked = set()
+    for hit in res:
+        want = hit.join(query, how=how, duplicates=duplicates, name="données")
+        code = hit.code(query, how=how, duplicates=duplicates, name="données")
+        ns = {"données": query}
+        exec(code, ns)  # noqa: S102
+        got = ns[default_variable("données", hit.table)]
+        pd.testing.assert_frame_equal(got, want)
+        checked.add(hit.table)
+        if hit.table == CSV_NAME:
+            assert "pd.read_csv(" in code
+            assert "class_" + CSV_NAME in want.columns  # the clashing lake column, renamed
+        if hit.table in (PARQUET_NAME, "ragged"):
+            assert "open_index(" in code
+    assert {CSV_NAME, PARQUET_NAME, "ragged"} <= checked
+
+
+def test_lake_join_values(hostile):
+    engine, query = hostile
+    hit = next(h for h in engine.search(query, "country", k=None) if h.table == CSV_NAME)
+    out = hit.join(query)
+    # "chad" and "Chad" both match " CHAD": all duplicates kept, in lake order
+    chad = out[out["class"] == 2]
+    assert chad["it's"].tolist() == ["a3", "dup"]
+    assert out[out["class"] == 4]["it's"].isna().all()      # null query key: no partner
+    assert len(hit.join(query, duplicates="first")) == len(query)
+
+
+def test_spark_join_and_code_equal_pandas_join(hostile, spark):
+    engine, query = hostile
+    sdf = spark.createDataFrame(query.astype({"class": "int64"}))
+    res = engine.search(query, "country", k=None)
+    for hit in res:
+        if hit.table not in (CSV_NAME, PARQUET_NAME, "ragged"):
+            continue
+        for how, dup in (("left", "all"), ("inner", "first")):
+            want = hit.join(query, how=how, duplicates=dup)
+            joined = hit.join(sdf, how=how, duplicates=dup, name="sdf")
+            assert list(joined.columns) == list(want.columns)
+            assert _rows(joined.toPandas()) == _rows(want), (hit.table, how, dup)
+            code = hit.code(sdf, how=how, duplicates=dup, name="sdf")
+            assert "spark.read" in code
+            ns = {"sdf": sdf}
+            exec(code, ns)  # noqa: S102
+            got = ns[default_variable("sdf", hit.table)]
+            assert _rows(got.toPandas()) == _rows(want), (hit.table, how, dup)

@@ -1,0 +1,242 @@
+"""JOSIE-D, MergeList-D and ProbeSet-D against the brute-force oracle (no Spark).
+
+Random lakes are Zipfian (token frequencies and set sizes) and carry blocks of tokens that
+always occur together, so many posting lists are duplicates and the "-D" credit of skipped
+tokens is exercised. Results are compared as overlap multisets (ties at the k-th place may
+be broken differently; notes/josie_schemaless.md A6.7).
+"""
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from lakejoin_jupyter.index.arrays import build_arrays
+from lakejoin_jupyter.index.reads import CostModel, LinearCost, _fit, calibrate
+from lakejoin_jupyter.search import bruteforce, josie, mergelist, probeset
+from lakejoin_jupyter.search.overlap import distinct_lists
+
+PAPER_SETS = [["x1", "x100", "x200"], ["x2", "x5"], ["x2"], [f"x{i}" for i in range(2, 102)]]
+PAPER_QUERY = ["x1", "x2", "x100", "x200"]
+
+
+def zipf_lake(seed, n_sets, n_tokens, n_blocks, max_size):
+    """Token sets with Zipfian token frequencies and sizes; each block is a run of tokens
+    that always co-occur (identical posting lists)."""
+    rng = np.random.default_rng(seed)
+    w = 1.0 / np.arange(1, n_tokens + 1) ** 1.2
+    w /= w.sum()
+    blocks = [[f"b{b}_{r}" for r in range(int(rng.integers(2, 6)))] for b in range(n_blocks)]
+    sets = []
+    for _ in range(n_sets):
+        size = int(min(n_tokens, max_size, rng.zipf(1.6)))
+        toks = [f"t{x}" for x in rng.choice(n_tokens, size=size, replace=False, p=w)]
+        for blk in blocks:
+            if rng.random() < 0.25:
+                toks += blk
+        sets.append(toks)
+    return sets
+
+
+def random_query(rng, sets, n_tokens, n_blocks):
+    vocab = [f"t{x}" for x in range(n_tokens)] + [f"b{b}_{r}" for b in range(n_blocks) for r in range(6)]
+    if rng.random() < 0.4 and sets:          # a query overlapping a lake set heavily
+        base = list(set(sets[int(rng.integers(0, len(sets)))]))
+        extra = list(rng.choice(vocab, size=int(rng.integers(0, 10))))
+        return base + extra + ["never-in-the-lake"]
+    return list(rng.choice(vocab, size=int(rng.integers(1, min(len(vocab), 80))), replace=False))
+
+
+def multiset(results):
+    return sorted(o for _, o in results)
+
+
+def random_costs(rng):
+    """Cost constants far apart, so every decision path of JOSIE gets taken somewhere."""
+    s = LinearCost(float(rng.choice([10, 1e3, 1e6])), float(rng.choice([0, 1, 1e3])), 1.0)
+    l_ = LinearCost(float(rng.choice([10, 1e3, 1e6])), float(rng.choice([0, 1, 1e3])), 1.0)
+    return CostModel(s, l_, source="test")
+
+
+# ------------------------------------------------------------------ the paper's example
+
+def test_paper_example_2_3():
+    ref = build_arrays(PAPER_SETS)
+    a = ref.arrays
+    q = ref.token_ids(PAPER_QUERY)
+    # x1 and x200 hold exactly X1: one duplicate group, read once with a skipped credit
+    lists = distinct_lists(a, q)
+    assert lists.n == 4 and lists.n_lists == 3 and list(lists.skipped) == [1, 0, 0]
+    assert bruteforce.topk(a, q, 2) == [(0, 3), (3, 2)]
+    for lam in (1, 2, 3, 20):
+        assert josie.search(a, q, 2, plan="josie", batch_size=lam)[0] == [(0, 3), (3, 2)]
+    assert mergelist.search(a, q, 2)[0] == [(0, 3), (3, 2)]
+    assert probeset.search(a, q, 2)[0] == [(0, 3), (3, 2)]
+    # in the frequency order the prefix is |Q| - θ + 1 = 3 tokens: the groups {x1, x200}
+    # and {x100}; x2's list (X2, X3, X4) is never read
+    res, stats = probeset.search(a, q, 2)
+    assert stats.lists_read == 2 and stats.sets_read == 2
+
+
+# ------------------------------------------------------------------ property tests
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n_sets=st.integers(1, 120), n_tokens=st.integers(3, 300),
+       n_blocks=st.integers(0, 6), max_size=st.integers(1, 150), k=st.integers(1, 50),
+       lam=st.integers(1, 30))
+def test_all_three_equal_the_oracle(seed, n_sets, n_tokens, n_blocks, max_size, k, lam):
+    sets = zipf_lake(seed, n_sets, n_tokens, n_blocks, max_size)
+    ref = build_arrays(sets)
+    a = ref.arrays
+    rng = np.random.default_rng(seed + 1)
+    query = random_query(rng, sets, n_tokens, n_blocks)
+    q = ref.token_ids(query)
+    exclude = [int(rng.integers(0, n_sets))] if rng.random() < 0.4 else []
+    want = multiset(bruteforce.topk(a, q, k, exclude=exclude))
+    got_j, sj = josie.search(a, q, k, exclude, plan="josie", batch_size=lam,
+                             costs=random_costs(rng))
+    got_m, sm = mergelist.search(a, q, k, exclude)
+    got_p, sp = probeset.search(a, q, k, exclude)
+    assert multiset(got_j) == want
+    assert multiset(got_m) == want
+    assert multiset(got_p) == want
+    # every returned overlap is the true one of that set, excluded sets never come back
+    truth = bruteforce.overlaps(a, q)
+    for res in (got_j, got_m, got_p):
+        assert all(truth[s] == o for s, o in res)
+        assert not set(s for s, _ in res) & set(exclude)
+    # the work counters add up: lists are read in the global order, each at most once
+    lists = distinct_lists(a, q, exclude)
+    for s_ in (sj, sm, sp):
+        assert s_.lists_read <= lists.n_lists
+        assert s_.posting_entries_read == int(lists.freqs[: s_.lists_read].sum())
+    assert sm.lists_read == lists.n_lists and sm.sets_read == 0
+    assert sj.sets_read <= sj.extra.get("admitted", 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), t=st.floats(0.0, 1.0), k=st.one_of(st.none(), st.integers(1, 20)))
+def test_threshold_and_all_results(seed, t, k):
+    """A containment threshold (and k=None: every qualifying set) gives the oracle's sets."""
+    sets = zipf_lake(seed, 60, 80, 3, 60)
+    ref = build_arrays(sets)
+    a = ref.arrays
+    rng = np.random.default_rng(seed)
+    query = random_query(rng, sets, 80, 3)
+    q = ref.token_ids(query)
+    size = len(set(query))
+    qualifying = bruteforce.threshold(a, q, t, query_size=size)
+    truth = bruteforce.overlaps(a, q)
+    want = sorted(truth[qualifying].tolist())
+    if k is not None:
+        want = want[::-1][:k][::-1]
+    floor = max(1, int(np.ceil(t * size - 1e-9)))
+    for mod, kw in ((josie, {"plan": "josie"}), (mergelist, {}), (probeset, {})):
+        got, _ = mod.search(a, q, k, (), floor, **kw)
+        assert multiset(got) == want, mod.__name__
+
+
+def test_assignment_bug_is_caught(monkeypatch):
+    """The reference code once *assigned* ``partial = skipped + 1`` to a seen candidate
+    instead of adding it (notes A6.4). With that bug put back, the oracle comparison above
+    fails; with the real code it holds."""
+    sets = [["a", "b", "c", "z"], ["a"], ["b", "y"], ["c", "y", "x"], ["z", "x"]]
+    ref = build_arrays(sets)
+    q = ref.token_ids(["a", "b", "c", "z"])
+    assert josie.search(ref.arrays, q, 1, plan="josie", batch_size=1)[0] == [(0, 4)]
+    monkeypatch.setattr(josie, "_accumulate", lambda partial, credit: credit)
+    assert multiset(josie.search(ref.arrays, q, 1, plan="josie", batch_size=1)[0]) != [4]
+    wrong = 0
+    for seed in range(20):
+        sets = zipf_lake(seed, 80, 120, 4, 80)
+        ref = build_arrays(sets)
+        rng = np.random.default_rng(seed)
+        q = ref.token_ids(random_query(rng, sets, 120, 4))
+        want = multiset(bruteforce.topk(ref.arrays, q, 10))
+        wrong += multiset(josie.search(ref.arrays, q, 10, plan="josie", batch_size=2)[0]) != want
+    assert wrong >= 10
+
+
+def test_self_query_excludes_itself_and_its_unique_tokens():
+    sets = [["u1", "u2", "u3", "a", "b"], ["a", "b", "c"], ["a"], ["b", "c", "d"]]
+    ref = build_arrays(sets)
+    q = ref.arrays.set_tokens(0)
+    lists = distinct_lists(ref.arrays, q, exclude={0})
+    # u1..u3 are held by the query's own set only: not in U (JOSIE §4.2), n = |{a, b}|
+    assert lists.n == 2 and lists.dropped == 3
+    for mod, kw in ((josie, {"plan": "josie", "batch_size": 1}), (mergelist, {}), (probeset, {})):
+        res, stats = mod.search(ref.arrays, q, 3, exclude={0}, **kw)
+        assert res == [(1, 2), (2, 1), (3, 1)], mod.__name__
+        assert stats.n == 2
+
+
+def test_auto_plan_is_exact_and_reported():
+    sets = zipf_lake(3, 200, 400, 5, 200)
+    ref = build_arrays(sets)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        q = ref.token_ids(random_query(rng, sets, 400, 5))
+        res, stats = josie.search(ref.arrays, q, 10, plan="auto")
+        assert multiset(res) == multiset(bruteforce.topk(ref.arrays, q, 10))
+        assert stats.extra["plan"] in ("josie", "mergelist")
+    cheap = CostModel(LinearCost(1, 0, 1), LinearCost(1e9, 0, 1e9))   # lists dear: JOSIE
+    dear = CostModel(LinearCost(1e9, 0, 1e9), LinearCost(1, 0, 1))    # lists cheap: merge
+    q = np.arange(ref.arrays.n_tokens)                     # many distinct lists
+    assert josie.search(ref.arrays, q, 5, plan="auto", costs=cheap)[1].extra["plan"] == "josie"
+    assert josie.search(ref.arrays, q, 5, plan="auto", costs=dear)[1].extra["plan"] == "mergelist"
+    with pytest.raises(ValueError, match="plan"):
+        josie.search(ref.arrays, q, 5, plan="fastest")
+
+
+def test_josie_reads_less_than_mergelist_on_a_skewed_lake():
+    """The point of the prefix filter: a query overlapping one set heavily stops reading
+    long (frequent) posting lists early; MergeList-D reads them all."""
+    rng = np.random.default_rng(7)
+    hub = [f"h{i}" for i in range(400)]
+    sets = [hub] + [list(rng.choice(hub[:40], size=20, replace=False)) for _ in range(300)]
+    ref = build_arrays(sets)
+    q = ref.token_ids(hub)
+    rj, sj = josie.search(ref.arrays, q, 1, plan="josie", batch_size=1)
+    rm, sm = mergelist.search(ref.arrays, q, 1)
+    assert rj == rm == [(0, 400)]
+    assert sj.posting_entries_read * 5 <= sm.posting_entries_read
+
+
+# ------------------------------------------------------------------ cost model
+
+def test_linear_fit_and_floor():
+    n = np.arange(1, 200, dtype=float)
+    fit = _fit(n, 500.0 + 3.0 * n)
+    assert fit["slope"] == pytest.approx(3.0) and fit["intercept"] == pytest.approx(500.0)
+    assert fit["r2"] == pytest.approx(1.0)
+    neg = _fit(n, np.maximum(-50.0 + 2.0 * n, 1.0))      # a negative intercept is floored
+    cost = LinearCost(neg["intercept"], neg["slope"], neg["floor"])
+    assert (cost(np.arange(0, 10)) >= neg["floor"]).all() and neg["floor"] > 0
+
+
+def test_calibrate_on_written_arrays(tmp_path):
+    from lakejoin_jupyter.index.store import ARRAY_FILES
+    sets = zipf_lake(11, 400, 2000, 8, 600)
+    a = build_arrays(sets).arrays
+    for name, rel in ARRAY_FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        np.save(tmp_path / rel, getattr(a, name))
+    fits = calibrate(tmp_path, n_samples=200, profiles=("warm",) + (("cold",) if hasattr(os, "posix_fadvise") else ()))
+    for prof, f in fits.items():
+        for kind in ("set", "list"):
+            assert f[kind]["samples"] > 0 and f[kind]["floor"] > 0 and f[kind]["slope"] >= 0
+    model = CostModel.from_manifest({"components": {"josie": {"costs": fits}}})
+    assert model.source == "fitted"
+    sizes = np.array([0, 1, 10, 100, 10_000])
+    assert (np.diff(model.S(sizes)) >= 0).all() and (model.L(sizes) > 0).all()
+    assert CostModel.from_manifest({}).source == "default"
+
+
+@given(t=st.floats(0.0, 1.0), size=st.integers(1, 500))
+def test_min_overlap_of_a_containment_threshold(t, size):
+    """The engine's threshold becomes the smallest overlap whose containment reaches it."""
+    from lakejoin_jupyter.search.overlap import min_overlap
+    from lakejoin_jupyter.search.registry import SearchParams
+    want = next((o for o in range(1, size + 1) if o / size >= t - 1e-12), size + 1)
+    assert min_overlap(SearchParams(threshold=t), size) == max(1, want)
+    assert min_overlap(SearchParams(threshold=None), size) == 1

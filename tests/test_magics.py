@@ -1,0 +1,174 @@
+"""%lakejoin / %%lakejoin: parsing, help, the subcommand registry, and every bad input
+giving one clear message while the shell stays usable."""
+import shutil
+
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter import magics
+from lakejoin_jupyter.join.execute import default_variable
+from lakejoin_jupyter.magics import MagicError, Subcommand, register_subcommand
+from lakejoin_jupyter.ui.session import SESSION
+
+
+@pytest.fixture
+def ip():
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine, SESSION.last_result, SESSION.last_frame
+    SESSION.engine = SESSION.last_result = SESSION.last_frame = None
+    yield shell
+    SESSION.engine, SESSION.last_result, SESSION.last_frame = saved
+
+
+def magic(ip, line):
+    return ip.run_line_magic("lakejoin", line)
+
+
+def test_help_lists_every_subcommand(ip, capsys):
+    assert magic(ip, "--help") is None
+    out = capsys.readouterr().out
+    for name in ("index", "open", "search", "join", "ui", "info"):
+        assert f"    {name} " in out
+    for name in ("index", "open", "search", "join", "ui", "info"):
+        magic(ip, f"{name} --help")
+        assert f"usage: %lakejoin {name}" in capsys.readouterr().out
+
+
+def test_bad_arguments_are_one_message_not_an_exit(ip):
+    with pytest.raises(MagicError, match="invalid int value"):
+        magic(ip, "search df.x -k many")
+    with pytest.raises(MagicError, match="invalid choice"):
+        magic(ip, "nosuchcommand")
+    with pytest.raises(MagicError, match="check the quotes"):
+        magic(ip, "search 'unclosed")
+    assert ip.run_cell("1 + 1").result == 2      # the shell is still fine
+
+
+def test_no_index_open_is_explained(ip):
+    ip.user_ns["nx_df"] = pd.DataFrame({"a": ["x"]})
+    for line in ("search nx_df.a", "join 1", "info"):
+        with pytest.raises(MagicError, match="No index is open"):
+            magic(ip, line)
+    err = MagicError("boom")
+    assert err._render_traceback_() == ["\x1b[31mlakejoin:\x1b[0m boom"]   # no traceback
+
+
+def test_registered_subcommands_appear_and_run(ip, capsys):
+    calls = []
+    register_subcommand(Subcommand(
+        "echo-test", "repeat the words", lambda p: p.add_argument("words", nargs="+"),
+        lambda ctx, a: calls.append((ctx.user_ns is ip.user_ns, a.words)) or "done"))
+    try:
+        magic(ip, "--help")
+        assert "echo-test" in capsys.readouterr().out
+        assert magic(ip, "echo-test a 'b c'") == "done"
+        assert calls == [(True, ["a", "b c"])]
+        # cell magic: one request per line, continuation, comments
+        out = ip.run_cell_magic("lakejoin", "", "# c\necho-test x \\\n  y\n\necho-test z\n")
+        assert out == "done" and calls[1:] == [(True, ["x", "y"]), (True, ["z"])]
+    finally:
+        magics.SUBCOMMANDS.pop("echo-test")
+
+
+def test_options_are_typed():
+    assert magics._parse_options(["a=1", "b=0.5", "c=true", "d=x"]) == \
+        {"a": 1, "b": 0.5, "c": True, "d": "x"}
+    with pytest.raises(MagicError):
+        magics._parse_options(["novalue"])
+
+
+def test_query_resolution_messages(ip):
+    ctx = magics.MagicContext(ip, SESSION)
+    ip.user_ns["qr_df"] = pd.DataFrame({"a.b": ["x"], "c": ["y"]})
+    ip.user_ns["qr_num"] = 3
+    assert ctx.query("qr_df.a.b")[2] == ["a.b"]           # split at the first dot
+    assert ctx.query("qr_df", ["c"])[2] == ["c"]
+    assert ctx.query("some/table", ["col"]) == ("some/table", "some/table", ["col"])
+    with pytest.raises(MagicError, match="Name the query column"):
+        ctx.query("qr_df")
+    with pytest.raises(MagicError, match="not a pandas or Spark"):
+        ctx.query("qr_num", ["c"])
+    with pytest.raises(MagicError, match="neither a DataFrame"):
+        ctx.query("nothing_here")
+
+
+# ---------------------------------------------------------------- with the demo index
+
+@pytest.mark.spark
+def test_open_search_join_info(ip, demo_index_path, demo_engine, capsys):
+    from lakejoin_jupyter.demo import demo_query
+    fifa = demo_query()
+    ip.user_ns["fifa"] = fifa
+    magic(ip, f"open '{demo_index_path}'")
+    assert "Opened" in capsys.readouterr().out
+    res = magic(ip, "search fifa.country -k 5 --save mres")
+    want = demo_engine.search(fifa, "country", k=5)
+    assert [(h.table, h.columns, h.overlap) for h in res] == \
+        [(h.table, h.columns, h.overlap) for h in want]
+    assert ip.user_ns["mres"] is res
+    magic(ip, "join 2 --quiet")
+    name = default_variable("fifa", want[1].table)
+    pd.testing.assert_frame_equal(ip.user_ns[name], want[1].join(fifa))
+    magic(ip, "join 2 --how inner --duplicates first --into inner_j --quiet")
+    pd.testing.assert_frame_equal(ip.user_ns["inner_j"],
+                                  want[1].join(fifa, how="inner", duplicates="first"))
+    with pytest.raises(MagicError, match="pick a rank from 1 to 5"):
+        magic(ip, "join 9")
+    html = magic(ip, "info").data
+    assert "bruteforce" in html and "Join" in html and "echo-test" not in html
+    # lake-table query with a name needing quotes
+    res = magic(ip, "search 'reference/country-codes' -c 'ISO3166-1-Alpha-3' -k 3")
+    assert res[0].table.startswith("reference/unsd-m49")
+
+
+@pytest.mark.spark
+def test_bad_inputs_in_magics(ip, demo_index_path, tmp_path, spark):
+    magic(ip, f"open '{demo_index_path}'")
+    ip.user_ns["empty_df"] = pd.DataFrame({"c": []})
+    ip.user_ns["null_df"] = pd.DataFrame({"c": [None, float("nan"), ""]})
+    ip.user_ns["ok_df"] = pd.DataFrame({"c": ["France", "Chad"]})
+    with pytest.raises(MagicError, match="empty"):
+        magic(ip, "search empty_df.c")
+    with pytest.raises(MagicError, match="no values to search with"):
+        magic(ip, "search null_df.c")
+    with pytest.raises(MagicError, match=r"Column\(s\) \['nope'\] not found"):
+        magic(ip, "search ok_df.nope")
+    # a Spark DataFrame above --max-values is sampled, and the result says so
+    sdf = spark.createDataFrame(pd.DataFrame({"c": [f"v{i}" for i in range(300)]}))
+    ip.user_ns["big_sdf"] = sdf
+    res = magic(ip, "search big_sdf.c --max-values 50")
+    assert res.query.size <= 50 and any("random sample" in n for n in res.notes)
+    assert "random sample" in res._repr_html_()
+    # interrupted (Ctrl-C / kernel interrupt) midway: one message, nothing changed
+    from lakejoin_jupyter.search import registry
+
+    def interrupted(index, query, params):
+        raise KeyboardInterrupt
+    registry.register_method(registry.SearchMethod("interrupt-test", "interrupt", "exact",
+                                                   interrupted))
+    try:
+        before = SESSION.last_result
+        with pytest.raises(MagicError, match="interrupted; nothing was changed"):
+            magic(ip, "search ok_df.c -m interrupt-test")
+        assert SESSION.last_result is before
+    finally:
+        registry.METHODS.pop("interrupt-test")
+    # the index deleted while open
+    copy = tmp_path / "copy.index"
+    shutil.copytree(demo_index_path, copy)
+    magic(ip, f"open '{copy}'")
+    shutil.rmtree(copy)
+    with pytest.raises(MagicError, match="deleted or moved while it was open"):
+        magic(ip, "search ok_df.c")
+    assert ip.run_cell("2 * 21").result == 42
+
+
+@pytest.mark.spark
+def test_index_reuse_opens_without_building(ip, demo_index_path, capsys):
+    magic(ip, f"index --demo --out '{demo_index_path}' --reuse")
+    assert "Opened the existing index" in capsys.readouterr().out
+    assert SESSION.engine.path == demo_index_path
+    with pytest.raises(MagicError, match="or --demo"):
+        magic(ip, "index --out x.index")

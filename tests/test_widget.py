@@ -1,0 +1,370 @@
+"""The discovery widget's logic, driven from Python (no browser): pickers, methods and their
+ParamSpec controls, progressive results, the detail pane, actions, binding, multi-hop,
+cancellation and every bad input."""
+import shutil
+import threading
+
+import ipywidgets as W
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.join.execute import default_variable
+from lakejoin_jupyter.search import registry
+from lakejoin_jupyter.search.registry import Candidate, ParamSpec, SearchMethod
+from lakejoin_jupyter.ui.session import Session
+from lakejoin_jupyter.ui.widget import PROGRESSIVE, DiscoveryWidget, asset, control_for
+
+
+def make(engine=None, ns=None, **kw):
+    return DiscoveryWidget(engine, session=Session(), namespace={} if ns is None else ns, **kw)
+
+
+# ---------------------------------------------------------------- no index needed
+
+def test_controls_follow_param_specs():
+    c = control_for(ParamSpec("tau", "distance", kind="float", default=0.2, min=0, max=1, step=0.05))
+    assert isinstance(c, W.FloatSlider) and (c.value, c.min, c.max, c.step) == (0.2, 0, 1, 0.05)
+    c = control_for(ParamSpec("n", "n", kind="int", default=3, min=1, max=9))
+    assert isinstance(c, W.BoundedIntText) and (c.value, c.min, c.max) == (3, 1, 9)
+    assert isinstance(control_for(ParamSpec("n", "n", kind="int", default=3)), W.IntText)
+    c = control_for(ParamSpec("p", "pref", kind="choice", default="h5", choices=("h1", "h5")))
+    assert isinstance(c, W.Dropdown) and c.value == "h5" and list(c.options) == ["h1", "h5"]
+    c = control_for(ParamSpec("v", "verify", kind="bool", default=True))
+    assert isinstance(c, W.Checkbox) and c.value is True
+    assert isinstance(control_for(ParamSpec("x", "x", kind="float", default=1.5)), W.FloatText)
+
+
+def test_assets_ship_with_the_widget():
+    for name in ("results_table.js", "code_panel.js", "lakejoin.css"):
+        text = asset(name).read_text()
+        assert text.strip()
+    assert "export default" in asset("results_table.js").read_text()
+    assert "insertCell" in asset("code_panel.js").read_text()
+
+
+def test_without_an_index_the_widget_explains(tmp_path):
+    ns = {"df": pd.DataFrame({"a": ["x", "y"]})}
+    w = make(ns=ns, frame="df", columns=["a"])
+    assert "No index is open" in w.status_text
+    assert w.search() is None and "No index is open" in w.status_text
+    w.open_index("")
+    assert "Type the index folder" in w.status_text
+    w.open_index(str(tmp_path / "nope.index"))
+    w.wait()
+    assert "No index at" in w.status_text and not w.search_button.disabled
+    assert w.frame_picker.options == ("df",) and w.column_picker.value == ("a",)
+
+
+def test_frames_are_rescanned_and_choices_kept():
+    ns = {"a_df": pd.DataFrame({"k": [1]}), "_hidden": pd.DataFrame({"z": [1]}), "n": 3}
+    w = make(ns=ns, frame="a_df", columns=["k"])
+    assert w.frame_picker.options == ("a_df",)
+    ns["b_df"] = pd.DataFrame({"q": [1]})
+    w.refresh_frames()
+    assert w.frame_picker.options == ("a_df", "b_df")
+    assert w.frame_picker.value == "a_df" and w.column_picker.value == ("k",)
+    ns["a_df"] = pd.DataFrame({"other": [1]})       # reassigned: the column is gone
+    w.refresh_frames()
+    assert w.column_picker.value == () and [v for _, v in w.column_picker.options] == ["other"]
+
+
+def test_code_panel_reports_what_the_frontend_did():
+    from lakejoin_jupyter.ui.widget import CodePanel
+    p = CodePanel(code="x = 1\n")
+    assert p.request_insert() == 1 and "inserting" in p.status
+    p._on_frontend(p, {"type": "inserted", "ok": True, "how": "notebook", "index": 3}, [])
+    assert p.status == "inserted as the next cell"
+    p._on_frontend(p, {"type": "inserted", "ok": True, "how": "clipboard"}, [])
+    assert "copied to the clipboard" in p.status
+
+
+# ---------------------------------------------------------------- with the demo index
+
+
+
+@pytest.fixture
+def fifa():
+    from lakejoin_jupyter.demo import demo_query
+    return demo_query()
+
+
+@pytest.fixture
+def fake_methods():
+    """An approximate method with a ParamSpec option, and a slow exact one, registered the
+    way a new search module would register them (the widget has no code for them)."""
+    seen, gate = [], threading.Event()
+
+    def approx(index, query, params):
+        from lakejoin_jupyter.search.bruteforce import _run
+        seen.append(dict(params.options))
+        cands = _run(index, query, params)
+        return [Candidate(c.column_ids, score=c.score * 0.9, overlap=None, exact=False,
+                          estimated_containment=min(1.0, c.overlap / query.size * 0.97))
+                for c in cands]
+
+    def slow(index, query, params):
+        gate.wait(60)
+        from lakejoin_jupyter.search.bruteforce import _run
+        return _run(index, query, params)[:1]
+
+    registry.register_method(SearchMethod(
+        "approx-test", "Approximate (test)", "approximate", approx, priority=1,
+        params=(ParamSpec("noise", "noise level", kind="float", default=0.25, min=0, max=1),)))
+    registry.register_method(SearchMethod("slow-test", "Slow exact (test)", "exact", slow,
+                                          priority=-5))
+    yield seen, gate
+    gate.set()
+    registry.METHODS.pop("approx-test")
+    registry.METHODS.pop("slow-test")
+
+
+@pytest.mark.spark
+def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
+    ns = {"fifa": fifa}
+    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
+    w.method_picker.value = "auto"
+    w.k_box.value = 5
+    w.search().wait()
+    want = demo_engine.search(fifa, "country", k=5)
+    assert [(r["table"], r["column"], r["overlap"]) for r in w.results.rows] == \
+        [(h.table, h.column, h.overlap) for h in want]
+    assert all(r["exact"] for r in w.results.rows)
+    assert w.results.rows[1]["containment"] == pytest.approx(want[1].containment)
+    assert "5 hit(s) for fifa[country]" in w.status_text
+
+    w.results.selected = 1                      # what a click in the table does
+    w.wait()
+    hit = want[1]
+    assert f"matched ({len(hit.matches):,})" in w.detail_html.value
+    assert f"not matched ({len(hit.unmatched):,})" in w.detail_html.value
+    assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
+    assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
+    from lakejoin_jupyter.join.actions import ACTIONS
+    applicable = [a.name for a in sorted(ACTIONS.values(), key=lambda a: a.order)
+                  if a.applies(hit)]
+    assert list(w.action_buttons) == applicable and applicable[0] == "join"   # one per action
+    assert set(w._action_controls["join"]) == {"how", "duplicates"}
+
+    w.action_buttons["join"].click()
+    w.wait()
+    var = default_variable("fifa", hit.table)
+    pd.testing.assert_frame_equal(ns[var], hit.join(fifa))
+    assert var in w.frame_picker.options and f"bound to {var}" in w.status_text
+    code = w.code_panel.code
+    run = {"fifa": fifa}
+    exec(code, run)  # noqa: S102
+    pd.testing.assert_frame_equal(run[var], ns[var])
+
+    # join again with other options: a fresh variable, never overwriting the first one
+    w._action_controls["join"]["how"].value = "inner"
+    w.action_buttons["join"].click()
+    w.wait()
+    pd.testing.assert_frame_equal(ns[var + "_2"], hit.join(fifa, how="inner"))
+    w.bind_joined("my_copy")
+    assert ns["my_copy"] is ns[var + "_2"] and w.code_panel.code.endswith(f"my_copy = {var}_2\n")
+
+    # second hop: the joined frame is the next query
+    w.frame_picker.value = var
+    w.column_picker.value = ("ISO3166-1-Alpha-3",)
+    w.search().wait()
+    assert "reference/gdp" in [r["table"] for r in w.results.rows]
+    assert w.results.selected == -1 and w.detail.layout.display == "none"
+
+
+@pytest.mark.spark
+def test_progressive_results_and_method_options(demo_engine, fifa, fake_methods):
+    seen, _ = fake_methods
+    ns = {"fifa": fifa}
+    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"])
+    values = [v for _, v in w.method_picker.options]
+    assert values[0] == PROGRESSIVE and "approx-test" in values and "slow-test" in values
+    snapshots = []
+    w.results.observe(lambda ch: snapshots.append((w.results.phase, [r["exact"] for r in ch.new])),
+                      "rows")
+    w.search().wait()
+    assert snapshots[0][0].startswith("approximate results (Approximate (test))")
+    assert snapshots[0][1] and not any(snapshots[0][1])          # estimated rows first
+    assert snapshots[-1][0] == "exact results" and all(snapshots[-1][1])
+    want = demo_engine.search(fifa, "country", k=10)
+    assert [r["overlap"] for r in w.results.rows] == [h.overlap for h in want]
+    # the approximate method's ParamSpec became a control, its value reaches run()
+    w.method_picker.value = "approx-test"
+    assert list(w._method_controls) == ["noise"]
+    w._method_controls["noise"].value = 0.75
+    w.search().wait()
+    assert seen[-1] == {"noise": 0.75}
+    assert all(r["method"] == "approx-test" and not r["exact"] for r in w.results.rows)
+
+
+@pytest.mark.spark
+def test_cancel_midway_keeps_the_widget_usable(demo_engine, fifa, fake_methods):
+    _, gate = fake_methods
+    w = make(demo_engine, ns={"fifa": fifa}, frame="fifa", columns=["country"])
+    w.method_picker.value = "auto"
+    w.search().wait()
+    before = [r["table"] for r in w.results.rows]
+    w.method_picker.value = "slow-test"
+    task = w.search()
+    assert w.search_button.disabled and not w.cancel_button.disabled
+    w.cancel()                                   # the Cancel button
+    assert "Cancelled (search)" in w.status_text
+    assert not w.search_button.disabled and w.cancel_button.disabled
+    gate.set()                                   # the numpy search ends on its own...
+    assert task.wait(60)
+    assert [r["table"] for r in w.results.rows] == before   # ...and its result is discarded
+    w.method_picker.value = "auto"
+    w.search().wait()
+    assert len(w.results.rows) == 10 and "hit(s)" in w.status_text
+
+
+@pytest.mark.spark
+def test_bad_inputs_in_the_widget(demo_engine, demo_index_path, tmp_path, spark):
+    ns = {"empty_df": pd.DataFrame({"c": []}), "null_df": pd.DataFrame({"c": [None, "", "n/a"]}),
+          "ok_df": pd.DataFrame({"c": ["France", "Chad", "Peru"]})}
+    w = make(demo_engine, ns=ns)
+    w.method_picker.value = "auto"
+    for name, message in (("empty_df", "empty"), ("null_df", "no values to search with")):
+        w.frame_picker.value = name
+        w.column_picker.value = ("c",)
+        w.search().wait()
+        assert message in w.status_text and "lakejoin-status-error" in w.status.value
+    w.frame_picker.value = "ok_df"
+    assert w.column_picker.value == ("c",)            # the same column name stays chosen
+    w.column_picker.value = ()
+    assert w.search() is None and "Pick the column(s)" in w.status_text
+    w.column_picker.value = ("c",)
+    ns["ok_df"] = pd.DataFrame({"renamed": ["France"]})   # reassigned behind the widget
+    w.search().wait()
+    assert "Column(s) ['c'] not found" in w.status_text
+    # a Spark DataFrame too large to collect: sampled, and the widget says so
+    ns["big"] = spark.createDataFrame(pd.DataFrame({"c": [f"v{i}" for i in range(300)]}))
+    w2 = make(demo_engine, ns=ns, frame="big", columns=["c"], max_values=40)
+    w2.method_picker.value = "auto"
+    w2.search().wait()
+    assert "random sample" in w2.status_text and "lakejoin-status-note" in w2.status.value
+    # the index deleted while open
+    copy = tmp_path / "copy.index"
+    shutil.copytree(demo_index_path, copy)
+    from lakejoin_jupyter import open_index
+    w3 = make(open_index(copy), ns={"ok": pd.DataFrame({"c": ["France"]})}, frame="ok",
+              columns=["c"])
+    w3.method_picker.value = "auto"
+    shutil.rmtree(copy)
+    w3.search().wait()
+    assert "deleted or moved while it was open" in w3.status_text
+    assert not w3.search_button.disabled
+
+
+@pytest.mark.spark
+def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
+    from conftest import write_lake
+    lake = write_lake(tmp_path / "lake", {
+        "a.csv": pd.DataFrame({"country": ["France", "Chad", "Peru"], "v": [1, 2, 3]}),
+        "b.csv": pd.DataFrame({"name": ["FRANCE", "chad"], "code": ["FR", "TD"]})})
+    out = tmp_path / "built.index"
+    w = make(ns={"q": pd.DataFrame({"k": ["france"]})}, frame="q", columns=["k"])
+    gate = threading.Event()
+    real = w._set_status
+
+    def status(text, kind="info"):
+        real(text, kind)
+        if text.startswith("Building:"):
+            gate.set()
+    w._set_status = status
+    task = w.build_index(str(lake), str(out))
+    assert gate.wait(300)
+    w.cancel()
+    assert task.wait(300)
+    assert not out.exists() and not list(tmp_path.glob("built.index.tmp-*"))
+    assert w.session.engine is None
+    w.build_index(str(lake), str(out))
+    w.wait(600)
+    assert w.session.engine is not None and w.session.engine.path == out
+    assert "Indexed 2 of 2 tables" in w.status_text
+    w.method_picker.value = "auto"
+    w.search().wait()
+    assert {(r["table"], r["overlap"]) for r in w.results.rows} == {("a", 1), ("b", 1)}
+
+
+def test_built_package_ships_the_widget_assets(tmp_path):
+    """setup.py's build_py copies js/ into lakejoin_jupyter/static/, which asset() prefers."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    src = tmp_path / "src"
+    shutil.copytree(root, src, ignore=shutil.ignore_patterns(
+        ".git", "artifacts", "*.index", ".venv", "build", "__pycache__", ".hypothesis"))
+    subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib",
+                    str(tmp_path / "lib")], cwd=src, check=True, capture_output=True)
+    static = tmp_path / "lib" / "lakejoin_jupyter" / "static"
+    for name in ("results_table.js", "code_panel.js", "lakejoin.css"):
+        assert (static / name).read_bytes() == (root / "js" / name).read_bytes()
+
+
+@pytest.fixture
+def pair_method():
+    """A multi-column method (as MATE will register one): proposes the country-codes
+    table's (name, alpha-3) column pair with its exact key-tuple overlap."""
+    from lakejoin_jupyter.lake.normalize import normalize_many
+
+    def run(index, query, params):          # index: one generation, local column ids
+        t = index.tables
+        tid = int(t.loc[t["name"] == "reference/country-codes", "table_id"].iloc[0])
+        c = index.columns
+        ids = c[c["table_id"] == tid].set_index("name")["column_id"]
+        a, b = int(ids["CLDR display name"]), int(ids["ISO3166-1-Alpha-3"])
+        from lakejoin_jupyter.engine import index_table
+        t = index_table(index, "reference/country-codes")
+        lake = set(zip(normalize_many(t["CLDR display name"].tolist()),
+                       normalize_many(t["ISO3166-1-Alpha-3"].tolist())))
+        overlap = sum(1 for r in query.rows if r in lake)
+        return [Candidate((a, b), score=overlap, overlap=overlap)]
+
+    registry.register_method(SearchMethod("pair-test", "Column pairs (test)", "exact", run,
+                                          multi_column=True, single_column=False))
+    yield
+    registry.METHODS.pop("pair-test")
+
+
+@pytest.mark.spark
+def test_multi_column_search_shows_the_mapping_and_joins_on_both(demo_engine, fifa, pair_method):
+    q = fifa.head(40).assign(code=lambda d: ["xx"] * 5 + [None] * 5 + ["ARG"] * 30)
+    q.loc[q["country"] == "Argentina", "code"] = "arg"
+    ns = {"q": q}
+    w = make(demo_engine, ns=ns, frame="q", columns=["country", "code"], auto_insert=False)
+    assert [v for _, v in w.method_picker.options] == ["auto", "pair-test"]   # multi only
+    w.search().wait()
+    assert w.results.rows[0]["mapping"] == ("country → CLDR display name, "
+                                            "code → ISO3166-1-Alpha-3")
+    assert {c["key"] for c in w.results.columns} >= {"mapping"}
+    assert w.results.rows[0]["overlap"] == 1        # only (Argentina, arg) is in the lake
+    w.results.selected = 0
+    w.wait()
+    w.action_buttons["join"].click()
+    w.wait()
+    out = ns[default_variable("q", "reference/country-codes")]
+    assert len(out) == len(q)
+    matched = out[out["FIFA"].notna()]
+    assert matched["country"].tolist() == ["Argentina"] and matched["code"].tolist() == ["arg"]
+    ns2 = {"q": q}
+    exec(w.code_panel.code, ns2)  # noqa: S102
+    pd.testing.assert_frame_equal(ns2[default_variable("q", "reference/country-codes")], out)
+
+
+@pytest.mark.spark
+def test_spark_query_is_joined_in_spark(demo_engine, fifa, spark):
+    ns = {"sfifa": spark.createDataFrame(fifa)}
+    w = make(demo_engine, ns=ns, frame="sfifa", columns=["country"], auto_insert=False)
+    w.method_picker.value = "auto"
+    w.search().wait()
+    i = next(i for i, r in enumerate(w.results.rows) if r["table"] == "reference/country-codes")
+    w.results.selected = i
+    w.wait()
+    w.action_buttons["join"].click()
+    w.wait()
+    out = ns[default_variable("sfifa", "reference/country-codes")]
+    assert type(out).__module__.startswith("pyspark.sql")
+    assert "spark.read.csv(" in w.code_panel.code and "Spark DataFrame" in w.status_text
+    want = w._hits[i].join(fifa)
+    assert out.count() == len(want) and sorted(out.columns) == sorted(want.columns)
