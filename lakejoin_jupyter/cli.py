@@ -128,6 +128,11 @@ def _index(args, parser) -> int:
         new, index = args.add
         report = build(new, index, master=args.master, settings=settings,
                        progress=not args.quiet, add=True)
+        from .engine import open_index
+        print(report.summary())
+        for text in open_index(index, check_lake=False).advice():
+            print(text)
+        return 0
     else:
         if not args.out or not (args.lake or args.catalog_table):
             parser.error("index needs LAKE and --out INDEX (or --add NEW_TABLES INDEX)")
@@ -218,6 +223,8 @@ def _info(args, parser) -> int:
             print(f"    {s['path']}: {s['reason']}")
     if info["lake_changes"]:
         print(f"  the lake changed since the build ({len(info['lake_changes'])} change(s)); rebuild advised")
+    for text in info["advice"]:
+        print(f"  {text}")
     if args.verify:
         print("  checksums: all files verified")
     return 0

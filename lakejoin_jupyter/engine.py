@@ -559,7 +559,19 @@ class Engine:
                 "counts": m.get("counts"), "components": sorted(m.get("components", {})),
                 "generations": [g["name"] for g in m.get("generations", [])],
                 "methods": [x.name for x in self.methods()], "skipped": m.get("skipped", []),
-                "lake": m.get("lake", {}).get("root"), "lake_changes": self.index.lake_changes}
+                "lake": m.get("lake", {}).get("root"), "lake_changes": self.index.lake_changes,
+                "advice": self.advice()}
+
+    def advice(self) -> list[str]:
+        """Advice about the index itself, e.g. that added generations have drifted enough
+        from the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
+        out = []
+        if len(self.index.parts) > 1 and self.index.has("lshensemble"):
+            from .search.lshensemble import rebuild_advice
+            text = rebuild_advice(self.index)
+            if text:
+                out.append(text)
+        return out
 
     def __repr__(self):
         return f"<lakejoin Engine over {self.index!r}>"

@@ -1,0 +1,671 @@
+"""LSH Ensemble: approximate threshold containment search, verified and ranked
+(thesis ch. 2; digest notes/lshensemble_autojoin.md §1.4-1.10, §6 items 1-8).
+
+Per query (|Q| distinct values, threshold t*), per partition [l_i, u_i] built by
+build/lshensemble.py:
+
+1. skip the partition when ``u_i < t*|Q|``: no set in it can contain t*|Q| query values
+   (digest §6 item 8);
+2. choose (b_i, r_i) minimizing FP + FN (Eq. 2.23-2.26) with x = u_i, the real |Q| and
+   both integral limits (FP over [0, min(t*, x/q)], FN over [t*, min(1, x/q)], FN = 0 when
+   x/q < t*), subject to b r <= m. "Pre-computed offline" (§2.4.7) as follows: with the
+   substitution t = (x/q + 1) s / (1 + s) (Eq. 2.7), ``dt = (x/q + 1) ds / (1 + s)^2`` and
+
+       integral_0^a P(t) dt = (x/q + 1) G_{b,r}(s(a)),
+       G_{b,r}(sigma) = integral_0^sigma (1 - (1 - s^r)^b) / (1 + s)^2 ds,
+
+   where G no longer depends on x or q. G is tabulated once per process for every (b, r)
+   with b r <= m on a Chebyshev grid of sigma in [0, 1] (dense at both ends, where P rises
+   steeply); a query interpolates it, so the exact optimum over the whole (b, r) grid for
+   all partitions costs a few array operations (tested against scipy.integrate.quad);
+3. probe the partition's tables with (b_i, r_i) (an LSH Forest-style lookup, see the build
+   module): the union over partitions is the candidate set; candidates smaller than t*|Q|
+   are dropped (they cannot qualify; the bound of step 1 applied per set);
+4. verify: exact |Q ∩ X| for each candidate, by the cheapest of three exact strategies (the
+   query's posting lists, a scan of the candidates' sets, or a binary search of the query
+   values in each candidate set), keep containment >= t*, rank by exact containment
+   (Candidate.exact=True) with the MinHash estimate alongside (Eq. 2.7 applied to the
+   estimated Jaccard). ``verify=False`` returns the unverified candidates ranked by the
+   estimate (exact=False); the thesis measures precision there (§2.5.4).
+
+Top-k (``lshensemble-topk``, thesis §3.5.4): thresholds 1.0, 0.95, ... are searched in turn
+(each candidate verified once) until k verified hits reach the current threshold.
+
+Options (``search(..., method="lshensemble", **options)``): ``verify`` (True);
+``num_perm`` (use the first m' <= m signature positions); ``max_r`` (cap on r; default
+none, b r <= m as in Eq. 2.25); ``fn_weight`` (0.9; 0.5 is the thesis' FP + FN);
+``min_recall`` (0: partitions whose predicted recall is below it are taken whole).
+
+Deviations (figures in bench/results/lshensemble.md):
+* **FN weighted 0.9 against FP 0.1** by default (datasketch's ``weights``; the thesis
+  weighs them equally). Under the uniform containment prior of Eq. 2.23/2.24 the FP
+  interval [0, t*] is much wider than the FN interval [t*, 1] at high thresholds, so the
+  unweighted optimum gives up the answers to cut false candidates: on FiveThirtyEight it
+  keeps recall 0.39 at t* = 0.9 (0.93-0.99 with the weighting). The thesis' own rule is to
+  keep recall high in this stage because verification removes false positives (§2.4.2);
+  ``fn_weight=0.5`` restores Eq. 2.26 exactly.
+* **(b, r) for t* above 0.9 is tuned at 0.9**: the FN interval [t*, min(1, x/q)] vanishes as
+  t* -> 1, and with it any reason to keep recall (the unweighted optimum at t* = 1 is b = 1,
+  r = m, which finds only exact duplicates). The partition skip and the size filter use the
+  real t*.
+* candidates smaller than t*|Q| are dropped before verification (and before measuring
+  precision): exact and free;
+* (b, r) is optimized exactly for each query's (u_i/|Q|, t*) over every b r <= m (the
+  thesis pre-computes; datasketch looks up 10 fixed x/q ratios and caps r at 8).
+
+Generations (tables added later as delta indexes that reuse the base's partitions, see the
+build module): ``rebuild_advice`` says when the added generations have drifted enough that
+a rebuild pays off; ``generation_report`` gives the figures behind it.
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import ComponentMissingError, QueryError
+from ..hashing import fmix32, minhash_of_tokens
+from .registry import Candidate, ParamSpec, SearchMethod, register_method
+
+COMPONENT = "lshensemble"
+GRID_POINTS = 2048            # sigma grid of the tabulated objective
+FN_WEIGHT = 0.9               # weight of FN against FP when choosing (b, r); thesis: 0.5
+TUNE_MAX = 0.9                # (b, r) for t* above this is tuned at this threshold
+TOPK_STEP = 0.05              # threshold descent step (thesis §3.5.4)
+
+
+# ------------------------------------------------------------------ (b, r) optimizer
+
+def sigma_grid(k: int = GRID_POINTS) -> np.ndarray:
+    """Chebyshev points on [0, 1]: dense near 0 (large b, r = 1) and near 1 (large r)."""
+    return (1.0 - np.cos(np.pi * np.arange(k + 1) / k)) / 2.0
+
+
+@dataclass
+class ObjectiveTable:
+    """G_{b,r}(sigma) for every (b, r) with b r <= m (see module docstring)."""
+    m: int
+    b: np.ndarray                 # int, one per pair
+    r: np.ndarray
+    grid: np.ndarray              # sigma grid
+    g: np.ndarray                 # float32 [grid, pairs] (a query reads whole rows)
+
+    @classmethod
+    def compute(cls, m: int, k: int = GRID_POINTS) -> "ObjectiveTable":
+        grid = sigma_grid(k)
+        w = 1.0 / (1.0 + grid) ** 2
+        bs, rs, gs = [], [], []
+        dx = np.diff(grid)
+        for r in range(1, m + 1):
+            nb = m // r
+            y = 1.0 - grid ** r                          # P(no collision in one band)
+            powers = np.cumprod(np.broadcast_to(y, (nb, len(grid))), axis=0)   # y^b, b=1..nb
+            f = (1.0 - powers) * w
+            g = np.zeros_like(f)
+            np.cumsum((f[:, 1:] + f[:, :-1]) * (dx / 2.0), axis=1, out=g[:, 1:])
+            bs.append(np.arange(1, nb + 1))
+            rs.append(np.full(nb, r))
+            gs.append(g)
+        return cls(m=m, b=np.concatenate(bs), r=np.concatenate(rs), grid=grid,
+                   g=np.ascontiguousarray(np.concatenate(gs).T, dtype=np.float32))
+
+    def at(self, sigma: np.ndarray) -> np.ndarray:
+        """G of every pair at each sigma: [len(sigma), pairs] (linear interpolation)."""
+        sigma = np.clip(np.asarray(sigma, dtype=np.float64), 0.0, 1.0)
+        k = len(self.grid) - 1
+        pos = np.arccos(np.clip(1.0 - 2.0 * sigma, -1.0, 1.0)) * (k / np.pi)
+        i = np.clip(np.floor(pos).astype(np.int64), 0, k - 1)
+        lo, hi = self.grid[i], self.grid[i + 1]
+        frac = np.clip((sigma - lo) / (hi - lo), 0.0, 1.0).astype(self.g.dtype)[:, None]
+        g0 = self.g[i]
+        out = self.g[i + 1] - g0
+        out *= frac
+        out += g0
+        return out
+
+
+_TABLES: dict = {}
+_TABLES_LOCK = threading.Lock()
+
+
+def objective_table(m: int) -> ObjectiveTable:
+    with _TABLES_LOCK:
+        if m not in _TABLES:
+            _TABLES[m] = ObjectiveTable.compute(m)
+        return _TABLES[m]
+
+
+def _sigma(t, xq):
+    """Jaccard of a set of size x with containment t of Q (Eq. 2.7), xq = x/|Q|."""
+    return t / (xq + 1.0 - t)
+
+
+def _limits(xq: np.ndarray, t: float):
+    """Integration limits of Eq. 2.23/2.24 mapped to Jaccard: sigma(min(t*, x/q)),
+    sigma(t*) (capped at x/q), sigma(min(1, x/q)); plus the scale x/q + 1."""
+    a = np.minimum(t, xq)
+    c = np.minimum(1.0, xq)
+    return (np.concatenate([_sigma(a, xq), _sigma(np.minimum(t, c), xq), _sigma(c, xq)]),
+            xq + 1.0, c)
+
+
+def fp_fn(xq: np.ndarray, t: float, table: ObjectiveTable) -> tuple[np.ndarray, np.ndarray]:
+    """FP and FN areas (Eq. 2.23, 2.24) of every (b, r) pair for each x/q ratio:
+    arrays [len(xq), pairs]."""
+    xq = np.asarray(xq, dtype=np.float64)
+    n = len(xq)
+    sig, scale, c = _limits(xq, t)
+    g = table.at(sig).astype(np.float64)
+    fp = scale[:, None] * g[:n]
+    fn = (c - t)[:, None] - scale[:, None] * (g[2 * n:] - g[n:2 * n])
+    fn[xq < t] = 0.0
+    return fp, np.maximum(fn, 0.0, out=fn)
+
+
+def optimal_params(xq, t: float, m: int, *, max_r: int | None = None,
+                   fn_weight: float = FN_WEIGHT, table: ObjectiveTable | None = None):
+    """(b, r, fp, fn, recall) per x/q ratio minimizing (1-w) FP + w FN subject to b r <= m
+    (Eq. 2.26 with x = u_i; w = 0.5 is the thesis' unweighted sum). ``recall`` is the
+    model's expected recall of the chosen (b, r) for sets of size x, 1 - FN / (min(1, x/q)
+    - t*), or the candidate probability at t = min(1, x/q) when that interval is empty."""
+    table = table or objective_table(m)
+    xq = np.asarray(xq, dtype=np.float64)
+    n = len(xq)
+    sig, scale, c = _limits(xq, t)
+    g = table.at(sig)
+    w = fn_weight
+    # (1-w) FP + w FN = scale ((1-w) G(a) - w (G(c) - G(t))) + w (c - t), FN only if x/q >= t*
+    obj = g[:n] * np.float32(1.0 - w)
+    d = g[2 * n:] - g[n:2 * n]
+    d *= np.float32(w)
+    d[xq < t] = 0.0
+    obj -= d
+    obj *= scale[:, None].astype(np.float32)
+    ok = table.b * table.r <= m
+    if max_r is not None:
+        ok &= table.r <= max_r
+    if not ok.all():
+        obj[:, ~ok] = np.inf
+    best = np.argmin(obj, axis=1)
+    b, r = table.b[best], table.r[best]
+    rows = np.arange(n)
+    fp = scale * g[:n][rows, best]
+    fn = np.where(xq >= t, np.maximum(0.0, (c - t) - scale * (g[2 * n:][rows, best]
+                                                              - g[n:2 * n][rows, best])), 0.0)
+    width = c - t
+    p_c = 1.0 - (1.0 - _sigma(c, xq) ** r) ** b
+    recall = np.where(xq < t, 1.0, np.where(width > 1e-9, 1.0 - fn / np.maximum(width, 1e-9), p_c))
+    return b, r, fp, fn, recall
+
+
+# ------------------------------------------------------------------ tables
+
+@dataclass
+class Tables:
+    """The component's arrays (memory-mapped) plus what the search needs around them."""
+    partitions: np.ndarray        # int64 (n, 6): lower, upper, n_sets, offset, dir bits, dir offset
+    values: np.ndarray            # uint32 keys fmix32(MinHash value), see build/lshensemble.py
+    set_ids: np.ndarray           # int32
+    directory: np.ndarray         # uint32 bucket starts per segment
+    num_perm: int
+    seed: int
+
+    @classmethod
+    def load(cls, index) -> "Tables":
+        cached = _LOADED.get(index)
+        if cached is not None:
+            return cached
+        if not index.has(COMPONENT):
+            raise ComponentMissingError(
+                f"{index.path} was built without the LSH Ensemble component; rebuild it with "
+                f"`lakejoin index LAKE --out {index.path} --with lshensemble --overwrite`.")
+        mh = index.components["minhash"]
+        # np.asarray: plain ndarray views of the memory maps (np.memmap indexing is slower)
+        t = cls(partitions=np.asarray(index.load_npy("lshensemble/partitions.npy", mmap=False)),
+                values=np.asarray(index.load_npy("lshensemble/values.npy")),
+                set_ids=np.asarray(index.load_npy("lshensemble/set_ids.npy")),
+                directory=np.asarray(index.load_npy("lshensemble/directory.npy")),
+                num_perm=int(mh["num_perm"]), seed=int(mh["seed"]))
+        _LOADED[index] = t
+        return t
+
+    @classmethod
+    def from_reference(cls, ref: dict, num_perm: int, seed: int = 1) -> "Tables":
+        return cls(partitions=ref["partitions"], values=ref["values"], set_ids=ref["set_ids"],
+                   directory=ref["directory"], num_perm=num_perm, seed=seed)
+
+
+_LOADED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def segment_lower_bound(values: np.ndarray, start: np.ndarray, length: np.ndarray,
+                        key: np.ndarray) -> np.ndarray:
+    """For each i, the first index j in [start_i, start_i + length_i) with
+    values[j] >= key_i (or the segment end): many binary searches at once."""
+    lo = np.asarray(start, dtype=np.int64).copy()
+    length = np.asarray(length, dtype=np.int64)
+    hi = lo + length
+    key = np.asarray(key, dtype=np.int64)
+    if len(lo) == 0 or len(values) == 0:
+        return lo
+    last = len(values) - 1
+    for _ in range(int(length.max()).bit_length()):     # each step halves every interval
+        mid = (lo + hi) >> 1
+        act = lo < hi
+        less = values[np.minimum(mid, last)] < key
+        lo = np.where(act & less, mid + 1, lo)
+        hi = np.where(act & ~less, mid, hi)
+    return lo
+
+
+def segment_bounds(values, start, length, key) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper bounds of each key in its segment (one vectorized search)."""
+    n = len(start)
+    both = segment_lower_bound(values, np.concatenate([start, start]),
+                               np.concatenate([length, length]),
+                               np.concatenate([key, np.asarray(key, dtype=np.int64) + 1]))
+    return both[:n], both[n:]
+
+
+@dataclass
+class Probe:
+    """Candidate generation of one query at one threshold."""
+    ids: np.ndarray                       # distinct candidate set ids (sorted)
+    params: list = field(default_factory=list)   # (partition, upper, b, r, recall, scanned)
+    skipped: int = 0                      # partitions skipped (u_i < t*|Q|)
+    scanned: int = 0                      # partitions taken whole (predicted recall too low)
+    raw: int = 0                          # candidates before the size filter
+
+
+def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: np.ndarray,
+          q_size: int, t: float, *, num_perm: int | None = None, max_r: int | None = None,
+          fn_weight: float = FN_WEIGHT, min_recall: float = 0.0) -> Probe:
+    """LSH Ensemble candidates (steps 1-3 of the module docstring). A partition whose
+    predicted recall (see :func:`optimal_params`) is below ``min_recall`` contributes all
+    its sets that are large enough instead of its LSH candidates."""
+    m = int(num_perm or tables.num_perm)
+    if not 1 <= m <= tables.num_perm:
+        raise QueryError(f"num_perm must be between 1 and {tables.num_perm} (got {m}).")
+    part = tables.partitions
+    need = max(1, math.ceil(t * q_size - 1e-9))          # |Q ∩ X| >= t*|Q| needs |X| >= need
+    live = np.flatnonzero((part[:, 2] > 0) & (part[:, 1] >= need))
+    out = Probe(ids=np.zeros(0, dtype=np.int64), skipped=int(np.sum(part[:, 2] > 0) - len(live)))
+    if len(live) == 0:
+        return out
+    upper = part[live, 1].astype(np.float64)
+    b, r, _, _, recall = optimal_params(upper / q_size, min(t, TUNE_MAX), m, max_r=max_r,
+                                        fn_weight=fn_weight, table=objective_table(tables.num_perm))
+    scan = recall < min_recall
+    out.params = [(int(i), int(u), int(bb), int(rr), float(rc), bool(sc))
+                  for i, u, bb, rr, rc, sc in zip(live, upper, b, r, recall, scan)]
+    out.scanned = int(scan.sum())
+    whole = [np.asarray(tables.set_ids[part[i, 3]:part[i, 3] + part[i, 2]], dtype=np.int64)
+             for i in live[scan]]
+    live, b, r = live[~scan], b[~scan], r[~scan]
+    # one lookup per (partition, band): the band's first position j*r, by the bucket
+    # directory of that table segment, then a binary search inside the bucket
+    band_part = np.repeat(live, b)
+    band_r = np.repeat(r, b)
+    band_j = np.arange(len(band_part)) - np.repeat(np.cumsum(b) - b, b)
+    pos0 = band_j * band_r
+    n_i = part[band_part, 2]
+    seg = part[band_part, 3] + pos0 * n_i
+    bits = part[band_part, 4]
+    key = fmix32(sig_q[pos0]).astype(np.int64)
+    bucket = key >> (32 - bits)
+    d = part[band_part, 5] + pos0 * ((1 << bits) + 1) + bucket
+    start = seg + tables.directory[d]
+    end = seg + tables.directory[d + 1]
+    lo, hi = segment_bounds(tables.values, start, end - start, key)
+    counts = hi - lo
+    total = int(counts.sum())
+    entry = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
+    ids = tables.set_ids[entry].astype(np.int64)
+    e_pos0 = np.repeat(pos0, counts)
+    e_r = np.repeat(band_r, counts)
+    # deeper rows of each band, one level at a time (prefix-tree descent)
+    sig_flat = signatures.reshape(-1)
+    width = signatures.shape[1]
+    depth = 1
+    while True:
+        deeper = np.flatnonzero(e_r > depth)
+        if len(deeper) == 0:
+            break
+        p = e_pos0[deeper] + depth
+        bad = deeper[sig_flat[ids[deeper] * width + p] != sig_q[p]]
+        if len(bad):
+            keep = np.ones(len(ids), dtype=bool)
+            keep[bad] = False
+            ids, e_pos0, e_r = ids[keep], e_pos0[keep], e_r[keep]
+        depth += 1
+    ids = np.unique(np.concatenate([ids] + whole)) if whole else np.unique(ids)
+    out.raw = len(ids)
+    out.ids = ids[set_sizes[ids] >= need]
+    return out
+
+
+# ------------------------------------------------------------------ verification
+
+def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str | None = None
+                   ) -> tuple[np.ndarray, str]:
+    """Exact |Q ∩ X| for each X in ``set_ids`` and the strategy used: the cheapest of
+    posting lists of Q (cost sum |P_t|), a scan of the candidate sets (sum |X|), or a
+    binary search of each query value in each candidate set (|C| |Q| log |X|).
+    ``strategy`` forces one (tests)."""
+    set_ids = np.asarray(set_ids, dtype=np.int64)
+    q = np.unique(np.asarray(q_ids, dtype=np.int64))
+    q = q[(q >= 0) & (q < arrays.n_tokens)]
+    if len(set_ids) == 0 or len(q) == 0:
+        return np.zeros(len(set_ids), dtype=np.int64), "none"
+    ip = arrays.post_indptr
+    plen = ip[q + 1] - ip[q]
+    sp = arrays.sets_indptr
+    slen = sp[set_ids + 1] - sp[set_ids]
+    g_post = float(plen.sum())
+    cost = {"postings": g_post * (1.0 + math.log2(g_post + 2.0) / 4.0),
+            "scan": float(slen.sum()) * (1.0 + math.log2(len(q) + 2.0) / 4.0),
+            "probe": 3.0 * len(set_ids) * len(q) * math.log2(float(slen.mean()) + 2.0)}
+    how = strategy or min(cost, key=cost.get)
+    if how == "postings":
+        hit = np.sort(arrays.post_sets[_ranges(ip[q], plen)])
+        return (np.searchsorted(hit, set_ids, side="right")
+                - np.searchsorted(hit, set_ids, side="left")), how
+    if how == "scan":
+        toks = arrays.sets_tokens[_ranges(sp[set_ids], slen)].astype(np.int64)
+        j = np.minimum(np.searchsorted(q, toks), len(q) - 1)
+        found = (q[j] == toks).astype(np.int64)
+        cum = np.r_[0, np.cumsum(found)]
+        ends = np.cumsum(slen)
+        return cum[ends] - cum[ends - slen], how
+    cs = np.repeat(np.arange(len(set_ids)), len(q))
+    keys = np.tile(q, len(set_ids))
+    lb = segment_lower_bound(arrays.sets_tokens, sp[set_ids][cs], slen[cs], keys)
+    inside = lb < (sp[set_ids] + slen)[cs]
+    found = np.zeros(len(lb), dtype=bool)
+    found[inside] = arrays.sets_tokens[lb[inside]] == keys[inside]
+    return np.bincount(cs, weights=found, minlength=len(set_ids)).astype(np.int64), how
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenated index ranges [s, s + l) for each (s, l)."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    offs = np.cumsum(lengths) - lengths
+    return np.repeat(np.asarray(starts, dtype=np.int64) - offs, lengths) + np.arange(total)
+
+
+def estimated_containment(signatures: np.ndarray, set_sizes: np.ndarray, ids: np.ndarray,
+                          sig_q: np.ndarray, q_size: int, m: int) -> np.ndarray:
+    """Containment from the MinHash Jaccard estimate (Eq. 2.3) translated by Eq. 2.7,
+    clipped to [0, min(1, |X|/|Q|)]."""
+    if len(ids) == 0:
+        return np.zeros(0)
+    j = np.mean(np.asarray(signatures[ids, :m]) == sig_q[None, :m], axis=1)
+    xq = set_sizes[ids] / q_size
+    return np.clip((xq + 1.0) * j / (1.0 + j), 0.0, np.minimum(1.0, xq))
+
+
+# ------------------------------------------------------------------ search
+
+@dataclass
+class Context:
+    """Everything a search reads, so tests can run without an on-disk index."""
+    arrays: object
+    signatures: np.ndarray
+    tables: Tables
+    set_sizes: np.ndarray
+
+    @classmethod
+    def of(cls, index) -> "Context":
+        """The search context of an opened index (cached; plain views of its memory maps)."""
+        ctx = _CONTEXTS.get(index)
+        if ctx is None:
+            base = cls.of_arrays(index)
+            ctx = cls(arrays=base.arrays, signatures=base.signatures, tables=Tables.load(index),
+                      set_sizes=base.set_sizes)
+            _CONTEXTS[index] = ctx
+        return ctx
+
+    @classmethod
+    def of_arrays(cls, index) -> "Context":
+        """The core arrays of an index as plain ndarray views, without the tables."""
+        from dataclasses import fields as _fields
+        a = index.arrays
+        arrays = type(a)(**{f.name: np.asarray(getattr(a, f.name)) for f in _fields(a)})
+        return cls(arrays=arrays, signatures=np.asarray(index.signatures), tables=None,
+                   set_sizes=np.diff(arrays.sets_indptr))
+
+
+_CONTEXTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _options(options: dict) -> dict:
+    known = {"verify", "num_perm", "max_r", "fn_weight", "min_recall"}
+    unknown = set(options) - known
+    if unknown:
+        raise QueryError(f"Unknown LSH Ensemble option(s) {sorted(unknown)}; "
+                         f"known: {sorted(known)}.")
+    fw = float(options.get("fn_weight", FN_WEIGHT))
+    if not 0.0 <= fw <= 1.0:
+        raise QueryError(f"fn_weight is a weight between 0 and 1 (got {fw}).")
+    mr = options.get("max_r")
+    mrec = float(options.get("min_recall", 0.0))
+    if not 0.0 <= mrec <= 1.0:
+        raise QueryError(f"min_recall is a fraction between 0 and 1 (got {mrec}).")
+    return {"num_perm": options.get("num_perm"), "max_r": None if mr is None else int(mr),
+            "fn_weight": fw, "min_recall": mrec}
+
+
+def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int,
+                     t: float, *, k: int | None = None, verify: bool = True,
+                     exclude=(), **opts):
+    """Sets whose containment of Q is (likely) >= t: ([(set id, overlap or None,
+    estimated containment)], stats), ranked by exact (or estimated) containment."""
+    t0 = time.perf_counter()
+    pr = probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, q_size, t, **opts)
+    ids = pr.ids
+    if exclude:
+        ids = np.setdiff1d(ids, np.fromiter(exclude, dtype=np.int64))
+    t1 = time.perf_counter()
+    m = int(opts.get("num_perm") or ctx.tables.num_perm)
+    stats = {"partitions_probed": len(pr.params), "partitions_skipped": pr.skipped,
+             "partitions_scanned": pr.scanned,
+             "band_params": [(u, b, r) for _, u, b, r, _, sc in pr.params if not sc],
+             "candidates": int(len(ids)), "candidates_before_size_filter": pr.raw,
+             "seconds_candidates": t1 - t0}
+    if verify:
+        ov, how = exact_overlaps(ctx.arrays, q_ids, ids)
+        keep = (ov > 0) & (ov / q_size >= t - 1e-12)
+        ids, ov = ids[keep], ov[keep]
+        order = np.lexsort((ids, -ov))
+        if k is not None:
+            order = order[:k]
+        ids, ov = ids[order], ov[order]
+        est = estimated_containment(ctx.signatures, ctx.set_sizes, ids, sig_q, q_size, m)
+        rows = list(zip(ids.tolist(), ov.tolist(), est.tolist()))
+        stats.update(verify_strategy=how, hits=len(rows),
+                     seconds_verify=time.perf_counter() - t1)
+    else:
+        est = estimated_containment(ctx.signatures, ctx.set_sizes, ids, sig_q, q_size, m)
+        order = np.lexsort((ids, -est))
+        if k is not None:
+            order = order[:k]
+        rows = [(int(i), None, float(e)) for i, e in zip(ids[order], est[order])]
+        stats.update(hits=len(rows))
+    return rows, stats
+
+
+def topk_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int, k: int,
+                *, floor: float | None = None, verify: bool = True, exclude=(),
+                step: float = TOPK_STEP, **opts):
+    """The k sets of largest containment by threshold descent (thesis §3.5.4): search at
+    1.0, 1.0 - step, ... down to ``floor`` (default: one shared value, 1/|Q|), verifying
+    new candidates only, until k hits reach the current threshold."""
+    lowest = max(floor if floor is not None else 0.0, 1.0 / q_size)
+    steps = [x for x in np.round(np.arange(1.0, 0.0, -step), 10) if x > lowest + 1e-12] + [lowest]
+    m = int(opts.get("num_perm") or ctx.tables.num_perm)
+    score: dict[int, float] = {}          # set id -> exact (or estimated) containment
+    overlap: dict[int, int] = {}
+    excl = np.fromiter(exclude, dtype=np.int64) if exclude else None
+    t_used, n_cand, how = 1.0, 0, "none"
+    for t in steps:
+        t_used = t
+        pr = probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, q_size, t, **opts)
+        new = pr.ids
+        if excl is not None:
+            new = np.setdiff1d(new, excl)
+        new = new[[i not in score for i in new.tolist()]] if len(new) else new
+        n_cand += len(new)
+        if verify:
+            ov, how = exact_overlaps(ctx.arrays, q_ids, new)
+            for i, o in zip(new.tolist(), ov.tolist()):
+                overlap[i], score[i] = o, o / q_size
+        else:
+            est = estimated_containment(ctx.signatures, ctx.set_sizes, new, sig_q, q_size, m)
+            score.update(zip(new.tolist(), est.tolist()))
+        if sum(1 for v in score.values() if v >= t - 1e-12) >= k:
+            break
+    good = [(i, v) for i, v in score.items() if v >= lowest - 1e-12 and (not verify or overlap[i] > 0)]
+    good.sort(key=lambda iv: (-iv[1], iv[0]))
+    good = good[:k]
+    ids = np.array([i for i, _ in good], dtype=np.int64)
+    est = estimated_containment(ctx.signatures, ctx.set_sizes, ids, sig_q, q_size, m)
+    rows = [(i, overlap.get(i) if verify else None, float(e if verify else v))
+            for (i, v), e in zip(good, est)]
+    return rows, {"stopped_at_threshold": t_used, "candidates": n_cand, "hits": len(rows),
+                  "verify_strategy": how}
+
+
+def _query_signature(query, tables: Tables) -> np.ndarray:
+    return minhash_of_tokens(query.tokens, tables.num_perm, tables.seed)
+
+
+def _candidates(rows, verify: bool, q_size: int) -> list:
+    return [Candidate(column_ids=(i,), score=(o / q_size if verify else e), overlap=o,
+                      exact=verify, estimated_containment=e) for i, o, e in rows]
+
+
+def _run_threshold(index, query, params):
+    opts = dict(params.options)
+    verify = bool(opts.pop("verify", True))
+    if params.threshold is None:
+        raise QueryError("LSH Ensemble needs a containment threshold, e.g. threshold=0.5 "
+                         "(or use method='lshensemble-topk' for the best k).")
+    ctx = Context.of(index)
+    sig_q = _query_signature(query, ctx.tables)
+    rows, stats = threshold_search(ctx, query.token_ids, sig_q, query.size,
+                                   float(params.threshold), k=params.k, verify=verify,
+                                   exclude=query.exclude, **_options(opts))
+    return _candidates(rows, verify, query.size), stats
+
+
+def _run_topk(index, query, params):
+    opts = dict(params.options)
+    verify = bool(opts.pop("verify", True))
+    ctx = Context.of(index)
+    sig_q = _query_signature(query, ctx.tables)
+    rows, stats = topk_search(ctx, query.token_ids, sig_q, query.size, int(params.k or 10),
+                              floor=params.threshold, verify=verify, exclude=query.exclude,
+                              **_options(opts))
+    return _candidates(rows, verify, query.size), stats
+
+
+_PARAMS = (
+    ParamSpec("verify", "Verify exactly", kind="bool", default=True,
+              help="Compute exact containment of every candidate and drop false positives."),
+    ParamSpec("num_perm", "Hash functions used", kind="int", default=None, min=1,
+              help="Use only the first m signature positions (default: all)."),
+    ParamSpec("max_r", "Max rows per band", kind="int", default=None, min=1,
+              help="Cap on r when choosing (b, r) (default: b r <= m only)."),
+    ParamSpec("fn_weight", "False-negative weight", kind="float", default=FN_WEIGHT, min=0.0,
+              max=1.0, step=0.05,
+              help="Weight of missed sets against false candidates when tuning (b, r); "
+                   "0.5 is the paper's unweighted FP + FN."),
+    ParamSpec("min_recall", "Scan partitions below this recall", kind="float", default=0.0,
+              min=0.0, max=1.0, step=0.05,
+              help="Take every large-enough set of a partition whose predicted LSH recall is "
+                   "below this (exact there, more to verify)."),
+)
+
+register_method(SearchMethod(
+    name="lshensemble", label="Approximate containment (LSH Ensemble)", kind="approximate",
+    run=_run_threshold, requires=(COMPONENT, "minhash", "sets"), needs_threshold=True,
+    priority=0, score_name="containment", params=_PARAMS,
+    description="Columns likely to contain at least the threshold share of the query's "
+                "values, found with MinHash LSH over size partitions, then verified."))
+
+register_method(SearchMethod(
+    name="lshensemble-topk", label="Approximate top-k containment (LSH Ensemble)",
+    kind="approximate", run=_run_topk, requires=(COMPONENT, "minhash", "sets"),
+    needs_threshold=False, priority=0, score_name="containment", params=_PARAMS,
+    description="The k columns of largest containment, by LSH Ensemble searches at "
+                "decreasing thresholds (1.0, 0.95, ...), verified."))
+
+
+# ------------------------------------------------------------------ generations
+
+REBUILD_COST_RATIO = 1.5      # calibrated in bench/results/lshensemble.md ("drift")
+REBUILD_MAX_DELTAS = 8
+
+
+def generation_report(index_generations) -> dict:
+    """How well the base's partitioning still fits an index with added generations.
+
+    ``fp_cost``: the thesis' false-positive bound (Eq. 2.17) of the sets as they are now
+    partitioned (each generation's sets in the base intervals, each partition charged with
+    its own largest size); ``optimal_cost``: the same bound after a rebuild (the DP over
+    the combined size histogram with as many partitions); their ratio is the drift.
+    """
+    from ..build.lshensemble import optimal_partitions
+    if hasattr(index_generations, "parts"):            # a LakeIndex
+        index_generations = index_generations.parts
+    gens = [g for g in index_generations if g.has(COMPONENT)]
+    if not gens:
+        return {}
+    uppers = [int(u) for u in gens[0].components[COMPONENT]["intervals"]]
+    cost, all_sizes = 0.0, []
+    for g in gens:
+        sizes = np.diff(g.arrays.sets_indptr)
+        sizes = sizes[sizes > 0].astype(np.float64)
+        all_sizes.append(sizes)
+        part = np.minimum(np.searchsorted(uppers, sizes, side="left"), len(uppers) - 1)
+        umax = np.zeros(len(uppers))
+        np.maximum.at(umax, part, sizes)
+        cost += float(np.sum(1.0 - sizes / umax[part]))
+    sizes = np.concatenate(all_sizes)
+    dist, cnt = np.unique(sizes.astype(np.int64), return_counts=True)
+    best = optimal_partitions(dist, cnt, len(uppers))
+    b_up = np.array([u for _, u in best], dtype=np.float64)
+    bp = np.minimum(np.searchsorted(b_up, dist, side="left"), len(b_up) - 1)
+    optimal = float(np.sum(cnt * (1.0 - dist / b_up[bp])))
+    base_sets = len(all_sizes[0])
+    return {"generations": len(gens), "base_sets": base_sets,
+            "added_sets": int(len(sizes) - base_sets), "fp_cost": cost,
+            "optimal_cost": optimal, "cost_ratio": cost / optimal if optimal > 0 else 1.0,
+            "base_max_size": int(uppers[-1]), "max_size": int(sizes.max()) if len(sizes) else 0}
+
+
+def rebuild_advice(index_generations) -> str | None:
+    """A sentence advising a rebuild when added generations have drifted from the base's
+    partitioning, else None. ``index_generations``: the generations, base first
+    (``LakeIndex.parts``; a LakeIndex is accepted too)."""
+    r = generation_report(index_generations)
+    if not r or r["generations"] < 2:
+        return None
+    why = []
+    if r["cost_ratio"] > REBUILD_COST_RATIO:
+        why.append(f"the size partitions fit the lake {r['cost_ratio']:.1f}x worse than a "
+                   f"rebuilt index would (expected false candidates, thesis Eq. 2.17)")
+    if r["generations"] - 1 > REBUILD_MAX_DELTAS:
+        why.append(f"{r['generations'] - 1} added generations are each searched separately")
+    if r["added_sets"] > r["base_sets"]:
+        why.append(f"added tables hold more columns ({r['added_sets']:,}) than the base "
+                   f"({r['base_sets']:,})")
+    if not why:
+        return None
+    return ("Rebuilding the index is advised for LSH Ensemble: " + "; ".join(why) +
+            ". Approximate results stay correct but get slower to verify.")

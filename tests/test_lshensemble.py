@@ -1,0 +1,430 @@
+"""LSH Ensemble (issue 4): the (b, r) optimizer against scipy's numerical integration, the
+partitioner against brute force, the table probe against a direct banding oracle, the
+verification against the brute-force scan, and end-to-end properties on random lakes."""
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy.integrate import quad
+
+from lakejoin_jupyter.build import lshensemble as B
+from lakejoin_jupyter.hashing import minhash_of_tokens, minhash_signatures, token_hash32
+from lakejoin_jupyter.index.arrays import build_arrays
+from lakejoin_jupyter.search import bruteforce
+from lakejoin_jupyter.search import lshensemble as L
+
+
+# ------------------------------------------------------------------ (b, r) optimizer
+
+def quad_fp_fn(xq, t, b, r):
+    """Eq. 2.23/2.24 integrated directly in t (no substitution, no table)."""
+    p = lambda x: 1.0 - (1.0 - (x / (xq + 1.0 - x)) ** r) ** b  # noqa: E731
+    fp = quad(p, 0.0, min(t, xq), limit=400, points=None)[0]
+    fn = quad(lambda x: 1.0 - p(x), t, min(1.0, xq), limit=400)[0] if xq >= t else 0.0
+    return fp, fn
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(-1.5, 3.5), st.floats(0.02, 1.0), st.integers(0, 10_000))
+def test_fp_fn_table_matches_quad(log_xq, t, seed):
+    xq = 10.0 ** log_xq
+    table = L.objective_table(256)
+    fp, fn = L.fp_fn(np.array([xq]), t, table)
+    rng = np.random.default_rng(seed)
+    for i in rng.choice(len(table.b), 6, replace=False):
+        want_fp, want_fn = quad_fp_fn(xq, t, table.b[i], table.r[i])
+        assert abs(fp[0, i] - want_fp) < 2e-4, (xq, t, table.b[i], table.r[i])
+        assert abs(fn[0, i] - want_fn) < 2e-4, (xq, t, table.b[i], table.r[i])
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.floats(-1.0, 2.5), st.floats(0.05, 0.99), st.sampled_from([0.5, 0.8]),
+       st.sampled_from([None, 3]))
+def test_optimizer_minimizes_quad_objective(log_xq, t, w, max_r):
+    m = 12
+    xq = 10.0 ** log_xq
+    b, r, fp, fn, _ = L.optimal_params(np.array([xq]), t, m, max_r=max_r, fn_weight=w)
+    pairs = [(bb, rr) for rr in range(1, (max_r or m) + 1) for bb in range(1, m // rr + 1)]
+    objective = {p: (1 - w) * a + w * c for p in pairs for a, c in [quad_fp_fn(xq, t, *p)]}
+    chosen = (int(b[0]), int(r[0]))
+    assert chosen in objective and chosen[0] * chosen[1] <= m
+    assert objective[chosen] <= min(objective.values()) + 2e-4
+
+
+def test_optimizer_known_cases():
+    # x/q < t*: no answer possible, FN = 0, so the optimizer minimizes FP alone
+    b, r, fp, fn, rec = L.optimal_params(np.array([0.3]), 0.5, 64)
+    assert fn[0] == 0 and b[0] == 1 and r[0] >= 16 and fp[0] < 1e-6 and rec[0] == 1.0
+    # a large partition at a low threshold needs every hash value in its own band
+    b, r, _, _, _ = L.optimal_params(np.array([200.0]), 0.2, 128)
+    assert (b[0], r[0]) == (128, 1)
+    # b r <= m holds for num_perm restrictions, and max_r caps r
+    b, r, _, _, _ = L.optimal_params(np.geomspace(0.5, 500, 9), 0.8, 40, max_r=4,
+                                  table=L.objective_table(128))
+    assert np.all(b * r <= 40) and np.all(r <= 4)
+
+
+# ------------------------------------------------------------------ partitioning
+
+def brute_partitions(sizes, counts, n, allowed_cuts=None):
+    """Minimum Eq. 2.17 cost over every split of the sorted sizes into <= n intervals."""
+    order = np.argsort(sizes)
+    sizes, counts = np.asarray(sizes)[order], np.asarray(counts, dtype=float)[order]
+    cuts = list(range(1, len(sizes))) if allowed_cuts is None else allowed_cuts
+    best = np.inf
+    for k in range(0, min(n, len(cuts) + 1)):
+        for cut in itertools.combinations(cuts, k):
+            bounds = [0, *cut, len(sizes)]
+            cost = sum(float(np.sum(counts[a:b] * (1 - sizes[a:b] / sizes[b - 1])))
+                       for a, b in zip(bounds[:-1], bounds[1:]))
+            best = min(best, cost)
+    return best
+
+
+histograms = st.lists(st.tuples(st.integers(1, 400), st.integers(1, 30)), min_size=1, max_size=8,
+                      unique_by=lambda x: x[0])
+
+
+@settings(max_examples=80, deadline=None)
+@given(histograms, st.integers(1, 5))
+def test_partitioner_matches_brute_force(hist, n):
+    sizes = np.array([s for s, _ in hist])
+    counts = np.array([c for _, c in hist])
+    parts = B.optimal_partitions(sizes, counts, n)
+    assert len(parts) == min(n, len(sizes))
+    srt = np.sort(sizes)
+    # contiguous, disjoint, covering every size, bounds are real sizes
+    assert parts[0][0] == srt[0] and parts[-1][1] == srt[-1]
+    for (l1, u1), (l2, u2) in zip(parts[:-1], parts[1:]):
+        assert l1 <= u1 < l2 <= u2
+        assert not np.any((srt > u1) & (srt < l2))
+    cost = B.partitioning_cost(sizes, counts, [u for _, u in parts])
+    assert cost == pytest.approx(brute_partitions(sizes, counts, n), abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 10_000), min_size=3, max_size=9, unique=True),
+       st.integers(2, 4), st.integers(2, 5))
+def test_binned_partitioner_is_optimal_over_bin_edges(sizes, n, max_bins):
+    sizes = np.sort(np.array(sizes))
+    counts = np.arange(1, len(sizes) + 1)[::-1]
+    bins = B.size_bins(sizes, counts, max_bins)
+    assert len(bins.count) <= max_bins and bins.count.sum() == counts.sum()
+    assert bins.weight.sum() == pytest.approx(float(np.sum(sizes * counts)))
+    assert np.all(bins.lower[1:] > bins.upper[:-1])
+    edges = list(np.searchsorted(sizes, bins.lower[1:]))
+    parts = B.optimal_partitions(sizes, counts, n, max_bins=max_bins)
+    cost = B.partitioning_cost(sizes, counts, [u for _, u in parts])
+    assert cost == pytest.approx(brute_partitions(sizes, counts, n, edges), abs=1e-9)
+    assert cost >= brute_partitions(sizes, counts, n) - 1e-9
+
+
+def test_paper_example_2_4_1():
+    # sizes {3,3,3,3,4,4,4,4,99,99,99,100,100,100}: the two partitions are {3,4} and {99,100}
+    parts = B.optimal_partitions([3, 4, 99, 100], [4, 4, 3, 3], 2)
+    assert parts == [(3, 4), (99, 100)]
+
+
+def test_assignment_reuses_bounds_and_widens_the_last():
+    uppers = [10, 50, 200]
+    got = B.assign_partitions(np.array([1, 10, 11, 50, 51, 200, 5000]), uppers)
+    assert got.tolist() == [0, 0, 1, 1, 2, 2, 2]
+
+
+# ------------------------------------------------------------------ random lakes
+
+def make_lake(sets, num_perm=64, n_partitions=4, uppers=None):
+    ref = build_arrays(sets)
+    a = ref.arrays
+    flat = [ref.tokens[t] for t in a.sets_tokens]
+    sig = minhash_signatures(token_hash32(flat), a.sets_indptr, num_perm, 1)
+    sizes = np.diff(a.sets_indptr)
+    tables = L.Tables.from_reference(B.reference_tables(sig, sizes, n_partitions, uppers=uppers),
+                                     num_perm)
+    return ref, L.Context(arrays=a, signatures=sig, tables=tables, set_sizes=sizes)
+
+
+def banding_oracle(ctx, sig_q, q_size, t, m, max_r=None, fn_weight=L.FN_WEIGHT, min_recall=0.0):
+    """Candidates straight from the definition: a set is one iff |X| >= t*|Q| and some band
+    j < b_i of its partition's (b_i, r_i) agrees with the query on all r_i values (or the
+    partition's predicted recall is below min_recall: then every set of it is one)."""
+    part = ctx.tables.partitions
+    need = max(1, int(np.ceil(t * q_size - 1e-9)))
+    out = set()
+    for i, (lo, up, n) in enumerate(part[:, :3]):
+        if n == 0 or up < need:
+            continue
+        b, r, _, _, rec = L.optimal_params(np.array([up / q_size]), min(t, L.TUNE_MAX), m,
+                                           max_r=max_r, fn_weight=fn_weight,
+                                           table=L.objective_table(ctx.tables.num_perm))
+        b, r, whole = int(b[0]), int(r[0]), rec[0] < min_recall
+        for x in np.flatnonzero((ctx.set_sizes >= lo) & (ctx.set_sizes <= up)):
+            if ctx.set_sizes[x] < need:
+                continue
+            if whole or any(np.array_equal(ctx.signatures[x, j * r:(j + 1) * r],
+                                           sig_q[j * r:(j + 1) * r]) for j in range(b)):
+                out.add(int(x))
+    return out
+
+
+vocab = [f"v{i}" for i in range(60)]
+lakes = st.lists(st.lists(st.sampled_from(vocab), min_size=1, max_size=40), min_size=2, max_size=30)
+
+
+@settings(max_examples=50, deadline=None)
+@given(lakes, st.lists(st.sampled_from(vocab + ["zz1", "zz2"]), min_size=1, max_size=25),
+       st.floats(0.05, 1.0), st.sampled_from([64, 20]), st.sampled_from([None, 4]),
+       st.integers(1, 5), st.sampled_from([(0.5, 0.0), (0.9, 0.0), (0.9, 0.8)]))
+def test_probe_equals_banding_oracle(sets, query, t, m, max_r, n_part, objective):
+    fn_weight, min_recall = objective
+    ref, ctx = make_lake(sets, 64, n_part)
+    q = sorted(set(query))
+    sig_q = minhash_of_tokens(q, 64, 1)
+    pr = L.probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, len(q), t, num_perm=m,
+                 max_r=max_r, fn_weight=fn_weight, min_recall=min_recall)
+    assert set(pr.ids.tolist()) == banding_oracle(ctx, sig_q, len(q), t, m, max_r, fn_weight,
+                                                  min_recall)
+
+
+@settings(max_examples=50, deadline=None)
+@given(lakes, st.lists(st.sampled_from(vocab), min_size=1, max_size=30),
+       st.sampled_from(["postings", "scan", "probe", None]))
+def test_exact_overlaps_equal_brute_force(sets, query, strategy):
+    ref, ctx = make_lake(sets, 16, 2)
+    qids = ref.token_ids(query)
+    ids = np.arange(len(sets))[::-1]
+    ov, how = L.exact_overlaps(ctx.arrays, qids, ids, strategy=strategy)
+    assert strategy is None or how in (strategy, "none")
+    assert ov.tolist() == bruteforce.overlaps(ctx.arrays, qids)[ids].tolist()
+
+
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=40), st.data())
+@settings(max_examples=40, deadline=None)
+def test_segment_lower_bound(lengths, data):
+    rng = np.random.default_rng(len(lengths))
+    segs = [np.sort(rng.integers(0, 20, n)) for n in lengths]
+    values = np.concatenate(segs).astype(np.uint32)
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    keys = np.array([data.draw(st.integers(0, 21)) for _ in lengths])
+    got = L.segment_lower_bound(values, starts, np.array(lengths), keys)
+    want = [s + np.searchsorted(seg, k) for s, seg, k in zip(starts, segs, keys)]
+    assert got.tolist() == want
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(lakes, st.lists(st.sampled_from(vocab), min_size=6, max_size=30, unique=True),
+       st.integers(0, 3), st.floats(0.1, 1.0), st.integers(1, 6), st.booleans())
+def test_end_to_end_threshold_search(sets, query, extra, t, n_part, verify):
+    q = sorted(query)
+    k = max(1, int(np.ceil(t * len(q) - 1e-9)))           # overlap needed
+    planted = [q + [f"extra{j}" for j in range(extra)],     # a superset of Q, J >= 0.6
+               q[: len(q) - 1] + ["extra_a"],               # misses one value
+               q[: k - 1] + ["below"]]                      # containment just below t*
+    sets = sets + planted
+    ref, ctx = make_lake(sets, 128, n_part)
+    qids = ref.token_ids(q)
+    sig_q = minhash_of_tokens(q, 128, 1)
+    rows, stats = L.threshold_search(ctx, qids, sig_q, len(q), t, verify=verify)
+    ids = [i for i, _, _ in rows]
+    truth = set(bruteforce.threshold(ctx.arrays, qids, t, len(q)).tolist())
+    superset = len(sets) - 3
+    assert superset in ids                                          # planted superset found
+    assert len(set(ids)) == len(ids)
+    cands = set(L.probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, len(q), t).ids.tolist())
+    if verify:
+        s = bruteforce.scores(ctx.arrays, qids, len(q))
+        assert set(ids) == truth & cands                            # nothing below t*, no answer dropped
+        for i, o, est in rows:
+            assert o == s.overlap[i] and 0 <= est <= 1
+        cont = [o / len(q) for _, o, _ in rows]
+        assert cont == sorted(cont, reverse=True)                   # ranked by containment
+        if (len(q) - 1) / len(q) >= t:
+            assert superset + 1 in ids
+    else:
+        assert set(ids) == cands and all(o is None for _, o, _ in rows)
+        est = [e for _, _, e in rows]
+        assert est == sorted(est, reverse=True)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(lakes, st.lists(st.sampled_from(vocab), min_size=3, max_size=25, unique=True),
+       st.integers(1, 6))
+def test_topk_by_threshold_descent(sets, query, k):
+    q = sorted(query)
+    ref, ctx = make_lake(sets + [q + ["extra"]], 64, 3)
+    qids = ref.token_ids(q)
+    sig_q = minhash_of_tokens(q, 64, 1)
+    rows, stats = L.topk_search(ctx, qids, sig_q, len(q), k)
+    s = bruteforce.scores(ctx.arrays, qids, len(q))
+    assert 1 <= len(rows) <= k and rows[0][0] == len(sets)          # the planted superset first
+    cont = [o / len(q) for _, o, _ in rows]
+    assert cont == sorted(cont, reverse=True)
+    assert all(o == s.overlap[i] and o > 0 for i, o, _ in rows)
+    # no candidate seen by the descent beats the k-th hit
+    seen = set()
+    for t in [x for x in np.round(np.arange(1.0, 0, -L.TOPK_STEP), 10)
+              if x >= stats["stopped_at_threshold"] - 1e-9] + [stats["stopped_at_threshold"]]:
+        seen |= set(L.probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, len(q), t).ids.tolist())
+    kth = min(cont)
+    better = {i for i in seen if s.containment[i] > kth + 1e-12}
+    assert better <= {i for i, _, _ in rows}
+    if len(rows) < k:   # the descent ran to the bottom: every seen set with overlap is returned
+        assert {i for i in seen if s.overlap[i] > 0} == {i for i, _, _ in rows}
+
+
+def test_incremental_insert_translation_bound():
+    # base partitions from small sets; a delta set larger than every base set widens the
+    # last partition, whose recorded upper bound must cover it (else Eq. 2.8 loses it)
+    base_sets = [[f"b{i}_{j}" for j in range(n)] for i, n in enumerate([2, 3, 3, 5, 8, 8, 13])]
+    sizes = np.array([len(s) for s in base_sets])
+    dist, cnt = np.unique(sizes, return_counts=True)
+    uppers = [u for _, u in B.optimal_partitions(dist, cnt, 3)]
+    q = [f"q{j}" for j in range(30)]
+    delta = [q + [f"x{j}" for j in range(10)], ["q1", "q2"]]
+    ref, ctx = make_lake(delta, 128, uppers=uppers)
+    part = ctx.tables.partitions
+    assert part[-1, 1] == 40 and part[:, 2].tolist() == [1, 0, 1]   # widened; middle empty
+    assert part[0, 1] <= uppers[0]
+    rows, _ = L.threshold_search(ctx, ref.token_ids(q), minhash_of_tokens(q, 128, 1), 30, 0.9)
+    assert [i for i, _, _ in rows] == [0]
+
+
+# ------------------------------------------------------------------ Spark build
+
+@pytest.mark.spark
+def test_component_equals_reference_build(demo_engine):
+    ix = demo_engine.index.parts[0]          # the base generation (a full build)
+    sec = ix.components["lshensemble"]
+    sizes = np.diff(ix.arrays.sets_indptr)
+    ref = B.reference_tables(np.asarray(ix.signatures), sizes, B.DEFAULT_PARTITIONS)
+    t = L.Tables.load(ix)
+    assert np.array_equal(t.partitions, ref["partitions"])
+    assert np.array_equal(t.values, ref["values"]) and np.array_equal(t.set_ids, ref["set_ids"])
+    assert np.array_equal(t.directory, ref["directory"])
+    assert sec["intervals"] == ref["intervals"] and sec["mode"] == "full"
+    assert sec["indexed_sets"] == int(np.sum(sizes > 0)) == int(t.partitions[:, 2].sum())
+
+
+@pytest.mark.spark
+def test_engine_threshold_and_topk(demo_engine):
+    from lakejoin_jupyter.demo import demo_query
+    from lakejoin_jupyter.errors import QueryError
+    df = demo_query()
+    res = demo_engine.search(df, "country", threshold=0.6, k=None, method="lshensemble")
+    exact = demo_engine.search(df, "country", threshold=0.6, k=None, method="bruteforce")
+    truth = {h.column_ids for h in exact}
+    assert len(res) >= 1 and {h.column_ids for h in res} <= truth
+    assert all(h.exact and h.containment >= 0.6 and h.estimated_containment is not None
+               for h in res)
+    assert [h.containment for h in res] == sorted((h.containment for h in res), reverse=True)
+    assert res.stats["partitions_probed"] >= 1 and "verify_strategy" in res.stats
+    raw = demo_engine.search(df, "country", threshold=0.6, k=None, method="lshensemble",
+                             verify=False)
+    assert all(not h.exact and h.containment is None for h in raw)
+    assert {h.column_ids for h in res} <= {h.column_ids for h in raw}
+    top = demo_engine.search(df, "country", k=3, method="lshensemble-topk")
+    assert len(top) == 3 and top[0].containment >= top[-1].containment
+    with pytest.raises(QueryError):
+        demo_engine.search(df, "country", method="lshensemble")
+    with pytest.raises(QueryError, match="Unknown LSH Ensemble option"):
+        demo_engine.search(df, "country", threshold=0.5, method="lshensemble", bands=3)
+
+
+@pytest.mark.spark
+def test_incremental_insert_into_base_partitions(spark, tmp_path):
+    """`lakejoin index --add`: the new generation reuses the base's partition bounds
+    (widening the last), its tables equal the reference built with those bounds, and the
+    engine's search over all generations finds the added superset."""
+    import pandas as pd
+    from conftest import write_lake
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.build import pipeline
+    from lakejoin_jupyter.config import BuildSettings
+
+    base_lake = write_lake(tmp_path / "base", {
+        f"t{i}.csv": pd.DataFrame({"k": [f"v{j}" for j in range(n)],
+                                   "w": [f"w{i}_{j}" for j in range(n)]})
+        for i, n in enumerate([3, 5, 8, 13, 21, 34])})
+    index = tmp_path / "lake.index"
+    pipeline.build(base_lake, index, spark=spark, progress=False,
+                   settings=BuildSettings(num_perm=64, component_options={
+                       "lshensemble": {"partitions": 3}}))
+    q = [f"v{j}" for j in range(60)]
+    delta_lake = write_lake(tmp_path / "delta", {
+        "big.csv": pd.DataFrame({"k": q + [f"x{j}" for j in range(5)]}),
+        "small.csv": pd.DataFrame({"k": ["v1", "v2", "zz"]})})
+    pipeline.build(delta_lake, index, spark=spark, progress=False, add=True)
+    engine = open_index(index, check_lake=False)
+    base, delta = engine.index.parts
+    sec = delta.components["lshensemble"]
+    assert sec["mode"] == "delta" and sec["intervals"] == base.components["lshensemble"]["intervals"]
+    t = L.Tables.load(delta)
+    assert t.partitions[-1, 1] == 65 > sec["intervals"][-1]          # widened last partition
+    ref = B.reference_tables(np.asarray(delta.signatures), np.diff(delta.arrays.sets_indptr),
+                             uppers=sec["intervals"])
+    assert np.array_equal(t.partitions, ref["partitions"]) and np.array_equal(t.values, ref["values"])
+    hits = engine.search(q, threshold=0.5, method="lshensemble", k=None)
+    assert [h.table for h in hits] == ["big", "t5"]                 # 65/60 from the delta, 34/60
+    assert hits[0].containment == 1.0 and hits[1].containment == pytest.approx(34 / 60)
+    r = L.generation_report(engine.index)
+    assert r["generations"] == 2 and r["added_sets"] == 2 and r["max_size"] == 65
+
+
+class FakeGeneration:
+    """What rebuild_advice reads of an opened index: its set sizes and its component."""
+
+    def __init__(self, sizes, intervals):
+        self.arrays = type("A", (), {"sets_indptr": np.r_[0, np.cumsum(sizes)]})()
+        self.components = {"lshensemble": {"intervals": list(intervals)}}
+
+    def has(self, name):
+        return name in self.components
+
+
+def test_rebuild_advice():
+    rng = np.random.default_rng(0)
+    base_sizes = np.minimum(rng.pareto(0.6, 3000).astype(int) + 1, 5000)
+    dist, cnt = np.unique(base_sizes, return_counts=True)
+    intervals = [u for _, u in B.optimal_partitions(dist, cnt, 16)]
+    base = FakeGeneration(base_sizes, intervals)
+    assert L.rebuild_advice([base]) is None
+    assert L.generation_report([base])["cost_ratio"] == pytest.approx(1.0)
+    # more of the same distribution: the partitions still fit, no advice
+    same = FakeGeneration(np.minimum(rng.pareto(0.6, 1500).astype(int) + 1, 5000), intervals)
+    assert L.generation_report([base, same])["cost_ratio"] < 1.05
+    assert L.rebuild_advice([base, same]) is None
+    # a heavy tail of much larger sets: all in the widened last partition
+    big = FakeGeneration((rng.pareto(0.6, 1000) * 6000).astype(int) + 6000, intervals)
+    r = L.generation_report([base, big])
+    assert r["cost_ratio"] > L.REBUILD_COST_RATIO and r["max_size"] > r["base_max_size"]
+    assert "fit the lake" in L.rebuild_advice([base, big])
+    # many small generations: each is probed separately
+    small = [FakeGeneration(np.minimum(rng.pareto(0.6, 20).astype(int) + 1, 5000), intervals)
+             for _ in range(L.REBUILD_MAX_DELTAS + 1)]
+    assert "searched separately" in L.rebuild_advice([base] + small)
+
+
+def test_engine_surfaces_rebuild_advice():
+    from lakejoin_jupyter.engine import Engine
+
+    class FakeLake:
+        def __init__(self, parts):
+            self.parts = parts
+
+        def has(self, name):
+            return all(p.has(name) for p in self.parts)
+
+    rng = np.random.default_rng(1)
+    base_sizes = np.minimum(rng.pareto(0.6, 2000).astype(int) + 1, 5000)
+    dist, cnt = np.unique(base_sizes, return_counts=True)
+    intervals = [u for _, u in B.optimal_partitions(dist, cnt, 8)]
+    base = FakeGeneration(base_sizes, intervals)
+    big = FakeGeneration((rng.pareto(0.6, 3000) * 6000).astype(int) + 6000, intervals)
+    engine = Engine.__new__(Engine)
+    engine.index = FakeLake([base])
+    assert engine.advice() == []
+    engine.index = FakeLake([base, big])
+    advice = engine.advice()
+    assert len(advice) == 1 and "Rebuilding the index is advised" in advice[0]
+    assert "more columns (3,000) than the base (2,000)" in advice[0]
