@@ -225,7 +225,11 @@ def main(argv=None):
         if a.out:
             Path(a.out).write_text("\n".join(out) + "\n")
         return
-    geo = [c for c in range(n_real) if re.search(r"country|state|nation", names[c], re.I)
+
+    def geo_name(c):            # the column's own name (not its file path) says country/state
+        return re.search(r"country|state|nation", names[c].rsplit(":", 1)[-1], re.I)
+
+    geo = [c for c in range(n_real) if geo_name(c)
            and sizes[c] >= 5]
     emit()
     emit(f"### Fuzzy (PEXESO, tau = {a.fuzzy_tau}) vs equi-join, T = {a.fuzzy_T}: "
@@ -247,7 +251,7 @@ def main(argv=None):
         r = px.search([part], vec, q, a.fuzzy_tau, a.fuzzy_T, arr.n_sets, exclude=[c])
         fuzzy = set(r.columns.tolist())
         extra = sorted(fuzzy - equi)
-        extra_geo = [x for x in extra if re.search(r"country|state|nation", names[x], re.I)]
+        extra_geo = [x for x in extra if geo_name(x)]
         ex = []
         for x in extra[:2]:
             qi, tk, d = r.pairs[x]

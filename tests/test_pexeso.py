@@ -312,13 +312,18 @@ def test_exact_on_the_circle_where_pivot_bounds_are_tight(levels):
 
 
 def test_lemma7_keeps_a_column_that_can_still_just_reach_t():
-    """|Q| = 4, T = 2 of 4: a column matching only the last two query vectors is pruned
-    only when |Q| - mismatch < T, never at equality (Lemma 7, notes A7)."""
+    """|Q| = 4, T = 2 of 4: a column matching only the last two query vectors processed is
+    pruned only when |Q| - mismatch < T, never at equality (Lemma 7, notes A7). One column
+    per pair of query vectors, so whatever order the search takes the vectors in, some
+    column matches exactly the last two."""
+    from itertools import combinations
     q = np.eye(4, dtype=np.float32)
-    vec = np.vstack([q[2], q[3], -q[0]]).astype(np.float32)
-    indptr = np.array([0, 2, 3], dtype=np.int64)
-    toks = np.array([0, 1, 2], dtype=np.int32)
+    vec = np.vstack([q, -q[0]]).astype(np.float32)
+    pairs = list(combinations(range(4), 2))
+    indptr = np.arange(0, 2 * len(pairs) + 1, 2, dtype=np.int64)
+    toks = np.array([t for p in pairs for t in p] + [], dtype=np.int32)
     part = pa.build_partition(vec, indptr, toks, n_pivots=2, levels=3)
     for batch in (1, 10**6):
-        r = px.search([part], vec, q, 0.1, 0.5, 2, batch_size=batch)
-        assert r.columns.tolist() == [0] and r.counts.tolist() == [2]
+        r = px.search([part], vec, q, 0.1, 0.5, len(pairs), batch_size=batch)
+        assert sorted(r.columns.tolist()) == list(range(len(pairs)))
+        assert r.counts.tolist() == [2] * len(pairs)

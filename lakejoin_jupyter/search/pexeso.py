@@ -216,9 +216,9 @@ class PexesoResult:
 
 def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: int,
           stats: dict):
-    """Algorithm 1 for a batch of mapped query vectors ``qm`` (|P| x batch) over the lake grid. Returns
-    (matched, candidates), each (query index in the batch, row lo, row hi) arrays of row
-    ranges in leaf order: Lemma 5 matches, and the leaves past Lemma 3."""
+    """Algorithm 1 for a batch of mapped query vectors ``qm`` (|P| x batch) over the lake
+    grid. Returns (matched, candidates), each (query index in the batch, row lo, row hi)
+    arrays of row ranges in leaf order: Lemma 5 matches, and the leaves past Lemma 3."""
     out_m, out_c = [], []
     nb = qm.shape[1]
     if nb == 0 or not len(lay.tokens):
@@ -236,6 +236,7 @@ def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: in
         alive = live_cells[j][ci]
         qi, ci = qi[alive], ci[alive]
         n_pairs += len(qi)
+        stats[f"cell_pairs_l{j}"] = stats.get(f"cell_pairs_l{j}", 0) + len(qi)
         # (|P|, pairs) arrays, so the per-pivot reductions run along contiguous rows
         qv, lo, hi = qm.take(qi, axis=1), lay.box_lo[j].take(ci, axis=1), \
             lay.box_hi[j].take(ci, axis=1)
