@@ -116,6 +116,8 @@ def main(argv=None):
     ap.add_argument("--out", default=None)
     ap.add_argument("--cache", default=None,
                     help="folder to keep the read lake and its vectors in (reused when present)")
+    ap.add_argument("--recall-queries", type=int, default=0,
+                    help="sample this many country/state query columns (0: all)")
     ap.add_argument("--skip-recall", action="store_true", help="skip the equi-join comparison")
     a = ap.parse_args(argv)
     out = []
@@ -229,8 +231,10 @@ def main(argv=None):
     def geo_name(c):            # the column's own name (not its file path) says country/state
         return re.search(r"country|state|nation", names[c].rsplit(":", 1)[-1], re.I)
 
-    geo = [c for c in range(n_real) if geo_name(c)
-           and sizes[c] >= 5]
+    geo = [c for c in range(n_real) if geo_name(c) and sizes[c] >= 5]
+    if a.recall_queries and len(geo) > a.recall_queries:      # seeded sample
+        geo = sorted(np.random.default_rng(a.seed).choice(geo, a.recall_queries,
+                                                          replace=False).tolist())
     emit()
     emit(f"### Fuzzy (PEXESO, tau = {a.fuzzy_tau}) vs equi-join, T = {a.fuzzy_T}: "
          f"{len(geo)} country/state columns as queries")
