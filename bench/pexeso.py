@@ -14,7 +14,9 @@
    its own results. For every tau: PEXESO (block-and-verify) against the numpy brute
    force (one matrix product per chunk of lake vectors, then the exact distance for the
    pairs near tau), same query, same run; the answers (columns and joinability counts)
-   must be identical. Also PEXESO with random pivots (paper Fig. 7a) at one tau.
+   must be identical. Also PEXESO on the paper's grid (|P| = 5, m = 6) at every tau and
+   with random pivots (paper Fig. 7a) at the middle tau. ``--cache DIR`` keeps the read
+   lake and its vectors for later runs; ``--skip-recall`` skips step 4.
 4. Recall over equi-join: queries are the lake's columns named like country/state; the
    equi-join answer is the columns containing >= T of the query's values exactly, the
    fuzzy answer PEXESO's at tau; we report the extra columns and sample matched pairs
