@@ -104,10 +104,14 @@ def main(argv=None):
         r["columns"] = n
         rows.append(r)
         print(json.dumps({k: v for k, v in r.items() if k != "phases"}), flush=True)
+        write_table(rows, a)      # after every size, so a long run's finished sizes are kept
+
+
+def write_table(rows, a):
     mib = 1 << 20
     lines = [
         f"Machine: {os.cpu_count()} cores, {psutil.virtual_memory().total / (1 << 30):.0f} GiB RAM, "
-        f"{platform.platform()}, Spark master {a.master or 'local[*]'}; load average at start "
+        f"{platform.platform()}, Spark master {a.master or 'local[*]'}; load average (1 min) when written "
         f"{os.getloadavg()[0]:.1f}.", "",
         "| columns | tables | distinct values | postings | wall (s) | build (s) | ms / column "
         "| peak RSS (MiB) | of which JVM | index on disk (MiB) |",

@@ -11,7 +11,7 @@ from ._version import __version__
 from .engine import Engine, Hit, Query, SearchResult, build_index, open_index
 
 __all__ = ["__version__", "Engine", "Hit", "Query", "SearchResult", "build_index", "open_index",
-           "load_ipython_extension", "unload_ipython_extension", "widget"]
+           "autojoin", "load_ipython_extension", "unload_ipython_extension", "widget"]
 
 
 def load_ipython_extension(ipython):
@@ -23,6 +23,26 @@ def load_ipython_extension(ipython):
 def unload_ipython_extension(ipython):
     from .magics import unload_ipython_extension as unload
     unload(ipython)
+
+
+def autojoin(df, column=None, other=None, other_column=None, **options):
+    """Auto-Join (thesis ch. 4): learn the transformation that makes ``df[column]`` equi-join
+    ``other[other_column]`` although the two are formatted differently; returns the
+    :class:`~lakejoin_jupyter.join.autojoin.AutoJoin` (``.explain()``, ``.join()``,
+    ``.code()``). Columns may be omitted (every column is tried, both directions), so
+    ``autojoin(df, other)`` works too. ``engine.autojoin`` also takes a lake table name."""
+    import pandas as pd
+
+    from .join.autojoin import autojoin as run
+    if isinstance(column, pd.DataFrame) and other is None:
+        column, other = None, column            # autojoin(df, other)
+    if other is None:
+        from .join.autojoin import AutoJoinInputError
+        raise AutoJoinInputError("autojoin needs the other table: autojoin(df, column, other, "
+                                 "other_column).")
+    options.setdefault("left_name", "df")
+    options.setdefault("right_name", "other")
+    return run(df, other, column, other_column, **options)
 
 
 def widget(engine=None, **kw):

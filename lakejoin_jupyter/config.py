@@ -39,4 +39,9 @@ class BuildSettings:
     files_per_task: int = 4      # small files read per Spark task in the sniffing/reading pass
     sample_values: int = 5       # most frequent raw values kept per column in the profile
     components: tuple = ()       # optional components to add (later issues register them)
+    mate_bits: int = 128         # XASH / super-key size of the "mate" component: 128 or 512
     component_options: dict = field(default_factory=dict)   # {component: {option: value}}
+
+    def __post_init__(self):
+        if self.mate_bits not in (128, 512):
+            raise ValueError(f"mate_bits must be 128 or 512 (MATE §7.3 sizes; got {self.mate_bits!r}).")

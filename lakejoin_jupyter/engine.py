@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -293,6 +294,19 @@ class Hit:
         return d
 
 
+def _columns_label(hit: Hit) -> str:
+    """The hit's column, or for a multi-column query its mapping ("city → town, ...")."""
+    if len(hit.query_columns) < 2:
+        return ", ".join(hit.columns)
+    return ", ".join(f"{q} \u2192 {c}" for q, c in hit.mapping.items())
+
+
+def _query_size_label(q: Query) -> str:
+    if q.n_columns > 1 and q.rows is not None:
+        return f"{len(q.rows):,} distinct key tuples"
+    return f"{q.size:,} distinct values"
+
+
 class SearchResult(Sequence):
     """Ranked hits of one search, with what was searched and how long it took."""
 
@@ -329,7 +343,7 @@ class SearchResult(Sequence):
     def _repr_html_(self):
         q = self.query
         cap = (f"<b>{len(self.hits)}</b> joinable column(s) for <code>{html.escape(', '.join(map(str, q.columns)))}</code> "
-               f"&middot; {q.size:,} distinct values &middot; method <code>{html.escape(self.method)}</code> "
+               f"&middot; {_query_size_label(q)} &middot; method <code>{html.escape(self.method)}</code> "
                f"&middot; {self.seconds * 1000:.1f} ms")
         notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
         if not self.hits:
@@ -341,7 +355,7 @@ class SearchResult(Sequence):
                    f"<div style='background:#4a78c2;width:{max(0.0, min(1.0, c)) * 120:.0f}px;height:10px'></div></div>")
             rows.append(
                 f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td>"
-                f"<td>{html.escape(', '.join(h.columns))}</td>"
+                f"<td>{html.escape(_columns_label(h))}</td>"
                 f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
                 f"<td>{bar} {c:.1%}{'' if h.exact else ' (est.)'}</td>"
                 f"<td>{html.escape(h.method)}</td></tr>")
@@ -472,6 +486,25 @@ class Engine:
                    query_columns=q.columns, estimated_containment=c.estimated_containment,
                    details=dict(c.details), _engine=self, _query=q)
 
+    def autojoin(self, df, column=None, other=None, other_column=None, **options):
+        """Learn the transformation that makes ``df`` and ``other`` equi-join (Auto-Join,
+        thesis chapter 4) and return a :class:`~.join.autojoin.AutoJoin`: ``.explain()``,
+        ``.join()``, ``.code()``. ``other`` is a DataFrame or the name of a lake table;
+        ``column`` / ``other_column`` (optional) restrict the match to those columns. Options
+        go to :func:`~.join.autojoin.autojoin` (``fuzzy=False``, ``seed=1``, ...)."""
+        from .join.autojoin import autojoin
+        if other is None:
+            raise QueryError("autojoin needs the other table: a DataFrame or a lake table name.")
+        source = None
+        if isinstance(other, str):
+            source = f"other = engine.table({other!r})"
+            options.setdefault("right_name", other)
+            other = self.table(other)
+        options.setdefault("left_name", "df")
+        result = autojoin(df, other, column, other_column, **options)
+        result.right_source = source
+        return result
+
     def fuzzy_join(self, left, right, on, precision_target: float = 0.9, **kw):
         """Fuzzy-join ``right`` to the reference table ``left`` on ``on=(left col, right
         col)``, choosing the join function and threshold for the precision target
@@ -494,6 +527,31 @@ class Engine:
                 f"The index {self.index.path} was deleted or moved while it was open. "
                 f"Rebuild it (`lakejoin index LAKE --out {self.index.path}`) or open "
                 f"another index.")
+
+    def best_predicate(self, df, other, preference: str = "h5", seed_pair=None, *,
+                       time_limit: float | None = 60.0, left_name: str = "df", **options):
+        """The join predicate (set of column pairs) between ``df`` and ``other`` that best fits
+        a result-set preference (join/schemaless.py): "h1" most rows matched, "h2" most
+        distinct keys, "h3" smallest outer join, "h4" most even keys, "h5" (default) balance of
+        coverage and strength. ``other`` is a DataFrame (pandas or Spark) or the name of a
+        lake table. ``seed_pair`` (left column, right column), e.g. the pair a search hit
+        found, restricts the search to predicates containing it. The search stops after
+        ``time_limit`` seconds with the best predicate so far (None: no limit); other options
+        (max_pairs, max_rows, rescore, ...) go to :func:`schemaless.best_predicate`.
+        """
+        from .join import schemaless
+        right_source = None
+        right_name = options.pop("right_name", "right")
+        if isinstance(other, (str, Path)):
+            name = str(other)
+            right_source = f"lakejoin_jupyter.open_index({str(self.path)!r}).table({name!r})"
+            stem = re.sub(r"\W+", "_", Path(name).stem).strip("_").lower()
+            right_name = stem if stem != left_name else "right"   # schemaless checks it is a name
+            other = self.table(name)
+        return schemaless.best_predicate(df, other, preference, seed_pair=seed_pair,
+                                         time_limit=time_limit, left_name=left_name,
+                                         right_name=right_name, right_source=right_source,
+                                         **options)
 
     def info(self) -> dict:
         m = self.index.manifest

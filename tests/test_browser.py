@@ -4,8 +4,9 @@ search, open a hit, Join), then check the page (status, inserted code cell) and 
 (the joined variable and its shape). Screenshots go to artifacts/.
 
 Needs /usr/bin/chromium (Debian's package; never a downloaded browser) and the playwright
-Python package; skipped with the reason when either is absent (ci/install_browser.sh
-installs both).
+Python package (the dev extra); skipped with the reason when either is absent, except
+under .ci/run, which installs Chromium and sets LAKEJOIN_REQUIRE_BROWSER=1 so a missing
+browser fails the run instead of hiding the test.
 """
 import json
 import os
@@ -37,13 +38,13 @@ WIDGET_NOTEBOOK = [
 
 
 def _require_browser():
+    missing = pytest.fail if os.environ.get("LAKEJOIN_REQUIRE_BROWSER") == "1" else pytest.skip
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium (ci/install_browser.sh)")
+        missing(f"{CHROMIUM} is absent: apt-get install chromium chromium-driver (.ci/run does)")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        pytest.skip("the playwright Python package is absent: pip install playwright "
-                    "(ci/install_browser.sh)")
+        missing("the playwright Python package is absent: pip install -e '.[dev]' installs it")
 
 
 def _free_port() -> int:
@@ -192,7 +193,7 @@ def use_widget(page, expect_rows: int, variable: str, shot: str):
         const next = cells[i + 1];
         return next ? next.querySelector('.cm-content').textContent : '';
     }""")
-    assert f"{variable} = (" in below and "normalize_many" in below, below[:300]
+    assert f"{variable} = (" in below and "normalized_keys as lakejoin_key" in below, below[:300]
     ARTIFACTS.mkdir(exist_ok=True)
     w.scroll_into_view_if_needed()
     w.screenshot(path=str(ARTIFACTS / shot))

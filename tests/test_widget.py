@@ -139,7 +139,10 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert f"not matched ({len(hit.unmatched):,})" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
-    assert list(w.action_buttons) == ["join"]     # one button per registered action
+    from lakejoin_jupyter.join.actions import ACTIONS
+    applicable = [a.name for a in sorted(ACTIONS.values(), key=lambda a: a.order)
+                  if a.applies(hit)]
+    assert list(w.action_buttons) == applicable and applicable[0] == "join"   # one per action
     assert set(w._action_controls["join"]) == {"how", "duplicates"}
 
     w.action_buttons["join"].click()
@@ -330,7 +333,15 @@ def test_multi_column_search_shows_the_mapping_and_joins_on_both(demo_engine, fi
     q.loc[q["country"] == "Argentina", "code"] = "arg"
     ns = {"q": q}
     w = make(demo_engine, ns=ns, frame="q", columns=["country", "code"], auto_insert=False)
-    assert [v for _, v in w.method_picker.options] == ["auto", "pair-test"]   # multi only
+    values = [v for _, v in w.method_picker.options]                 # multi-column only
+    assert values[0] == "auto" and {"mate", "pair-test"} <= set(values)
+    assert all(registry.METHODS[v].multi_column for v in values[1:])
+    # auto picks MATE (the highest-priority multi-column method): the engine's top hit and mapping
+    w.search().wait()
+    top = demo_engine.search(q, ["country", "code"], k=10)[0]
+    assert top.method == "mate" and w.results.rows[0]["overlap"] == top.overlap
+    assert w.results.rows[0]["mapping"] == ", ".join(f"{a} → {b}" for a, b in top.mapping.items())
+    w.method_picker.value = "pair-test"
     w.search().wait()
     assert w.results.rows[0]["mapping"] == ("country → CLDR display name, "
                                             "code → ISO3166-1-Alpha-3")

@@ -1,0 +1,138 @@
+"""The MATE component's arrays on disk (INDEX/mate/*.npy, memory mapped) and their reference
+builder (MATE §3, §5.1; notes/pexeso_mate.md B2, D2).
+
+Rows are numbered densely 0..n_rows-1 in (table id, row id) order; only rows holding at
+least one token are kept. Layout (CSR, all 0-based):
+
+* ``superkeys`` (n_rows, words) uint64: each row's super key, the OR of the XASH of every
+  token in the row (all columns); word w holds bits 64w..64w+63. Stored per row, the
+  paper's space-efficient layout (§7.1), and gathered by row at query time;
+* ``row_table`` int32, ``row_ids`` int64: a row's table id and its 0-based data row in the
+  table as the build read it;
+* row store for verification: row r's cells are ``row_columns`` / ``row_tokens``
+  [row_indptr[r]:row_indptr[r+1]], sorted by column id;
+* value postings (the single-value inverted index of §3, Eq. 4): token t's PL items
+  (row, column) are ``pl_rows`` / ``pl_columns`` [pl_indptr[t]:pl_indptr[t+1]], sorted by
+  (row, column); the table of an item is ``row_table[row]``;
+* ``token_xash`` (n_tokens, words) uint64: the XASH of every dictionary token, so query
+  super keys come from the same numbers as the row super keys.
+
+:func:`build_reference` is the pure-Python reference the Spark build (build/mate.py) is
+tested against.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, fields
+from typing import Sequence
+
+import numpy as np
+
+from ..search.xash import XashSpec, xash_words
+
+FILES = {
+    "token_xash": "mate/token_xash.npy",
+    "superkeys": "mate/row_superkeys.npy",
+    "row_table": "mate/row_table.npy",
+    "row_ids": "mate/row_ids.npy",
+    "row_indptr": "mate/row_indptr.npy",
+    "row_columns": "mate/row_columns.npy",
+    "row_tokens": "mate/row_tokens.npy",
+    "pl_indptr": "mate/pl_indptr.npy",
+    "pl_rows": "mate/pl_rows.npy",
+    "pl_columns": "mate/pl_columns.npy",
+}
+
+
+@dataclass
+class MateArrays:
+    spec: XashSpec
+    token_xash: np.ndarray    # uint64 [n_tokens, words]
+    superkeys: np.ndarray     # uint64 [n_rows, words]
+    row_table: np.ndarray     # int32 [n_rows]
+    row_ids: np.ndarray       # int64 [n_rows]
+    row_indptr: np.ndarray    # int64 [n_rows + 1]
+    row_columns: np.ndarray   # int32 [n_cells]
+    row_tokens: np.ndarray    # int32 [n_cells]
+    pl_indptr: np.ndarray     # int64 [n_tokens + 1]
+    pl_rows: np.ndarray       # int32 [n_cells]
+    pl_columns: np.ndarray    # int32 [n_cells]
+    column_table: np.ndarray  # int32 [n_columns]: table id of each column (the catalog)
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.row_table)
+
+    def equals(self, other: "MateArrays") -> bool:
+        return self.spec == other.spec and all(
+            np.array_equal(getattr(self, f.name), getattr(other, f.name))
+            for f in fields(self) if f.name != "spec")
+
+
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def load(index) -> MateArrays:
+    """The memory-mapped MATE arrays of an opened Index (loaded once per Index object)."""
+    if index in _CACHE:
+        return _CACHE[index]
+    from ..errors import ComponentMissingError
+    if not index.has("mate"):
+        raise ComponentMissingError(
+            f"{index.path} was built without the MATE component; rebuild it with "
+            f"components=['mate'] (CLI: lakejoin index LAKE --with mate).")
+    spec = XashSpec.from_manifest(index.components["mate"]["xash"])
+    arrays = {name: index.load_npy(rel) for name, rel in FILES.items()}
+    ma = MateArrays(spec=spec, column_table=index.columns["table_id"].to_numpy(np.int32),
+                    **arrays)
+    _CACHE[index] = ma
+    return ma
+
+
+def build_reference(tables: Sequence[Sequence[Sequence]], token_id: dict, n_tokens: int,
+                    spec: XashSpec = XashSpec(), table_ids: Sequence[int] | None = None
+                    ) -> MateArrays:
+    """MATE arrays of a lake given as tables of rows of tokens (None for no token; every
+    row of a table as wide as the table), with column ids numbered consecutively over the
+    tables in order, table ids ``table_ids`` (default 0, 1, ...) and ``token_id`` the
+    dictionary (token -> id). Plain Python; for tests and as the Spark build's oracle."""
+    tokens_by_id = [None] * n_tokens
+    for t, i in token_id.items():
+        tokens_by_id[i] = t
+    token_xash = xash_words(tokens_by_id, spec) if n_tokens else np.zeros((0, spec.words), np.uint64)
+    column_table, rows, cells = [], [], []     # rows: (table, row id); cells per row
+    first = 0
+    table_ids = range(len(tables)) if table_ids is None else table_ids
+    for tid, table in zip(table_ids, tables):
+        width = max((len(r) for r in table), default=0)
+        for rid, row in enumerate(table):
+            got = [(first + j, token_id[v]) for j, v in enumerate(row) if v is not None]
+            if got:
+                rows.append((tid, rid))
+                cells.append(got)
+        column_table += [tid] * width
+        first += width
+    superkeys = np.zeros((len(rows), spec.words), dtype=np.uint64)
+    for r, got in enumerate(cells):
+        for _, tok in got:
+            superkeys[r] |= token_xash[tok]
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    indptr[1:] = np.cumsum([len(c) for c in cells])
+    postings: dict = {}
+    for r, got in enumerate(cells):
+        for col, tok in got:
+            postings.setdefault(tok, []).append((r, col))
+    pl_indptr = np.zeros(n_tokens + 1, dtype=np.int64)
+    pl_indptr[1:] = np.cumsum([len(postings.get(t, ())) for t in range(n_tokens)])
+    items = [it for t in range(n_tokens) for it in sorted(postings.get(t, ()))]
+    return MateArrays(
+        spec=spec, token_xash=token_xash, superkeys=superkeys,
+        row_table=np.array([t for t, _ in rows], dtype=np.int32),
+        row_ids=np.array([r for _, r in rows], dtype=np.int64),
+        row_indptr=indptr,
+        row_columns=np.array([c for got in cells for c, _ in got], dtype=np.int32),
+        row_tokens=np.array([t for got in cells for _, t in got], dtype=np.int32),
+        pl_indptr=pl_indptr,
+        pl_rows=np.array([r for r, _ in items], dtype=np.int32),
+        pl_columns=np.array([c for _, c in items], dtype=np.int32),
+        column_table=np.array(column_table, dtype=np.int32))

@@ -1,0 +1,129 @@
+"""Composite key columns (thesis §4.4.3): split a key column into aligned parts.
+
+When neither direction yields a transformation, a target key may be composite: it carries
+a piece the other table cannot produce ("Obama, Barack(1961-)" has a life span). The
+thesis splits such columns "by aligning substrings across rows" with existing methods
+(TEGRA [15], list extraction [25]) and runs Auto-Join again on the parts. Here:
+
+* alignment: a delimiter is a non-alphanumeric character occurring the same number of
+  times (>= 1) in at least ``min_support`` of the values; the values whose delimiters come
+  in the majority order are cut at those delimiters into fields (the others get no key);
+* parts: every contiguous range of fields, stripped of surrounding spaces, that is not the
+  whole value, is non-empty in ``min_support`` of the aligned values and is still a key
+  (distinct ratio >= ``key_ratio``), e.g. "Obama, Barack" out of "Obama, Barack(1961-)";
+* each part becomes a target key column through a program of the same language learned
+  from target rows alone (input: the target row, output: the part) and kept only if it
+  reproduces the part on ``min_support`` of the aligned rows. The join is then
+  source_program(source row) == target_program(target row), both written in the DSL.
+
+Composite columns whose parts are not keys individually (last names repeat) are handled
+through ranges of parts (last + first name), not through multi-column keys.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from .dsl import Program, apply_frame
+from .learn import Example, LearnSettings, try_learn_transform
+
+
+@dataclass
+class KeyPart:
+    """A key column derived from a composite target column."""
+    column: str                  # the composite column
+    fields: tuple                # (first field, last field) of the range
+    program: Program             # target row -> part
+    values: list                 # the part for every target row (None: no key)
+    support: float               # fraction of aligned rows the program reproduces
+
+
+def _delimiters(values: list, min_support: float) -> list:
+    counts = Counter()
+    per_char: dict = {}
+    for v in values:
+        c = Counter(ch for ch in v if not ch.isalnum() and not ch.isspace())
+        for ch, n in c.items():
+            per_char.setdefault(ch, Counter())[n] += 1
+        counts.update(c.keys())
+    out = []
+    for ch, hist in per_char.items():
+        n, freq = hist.most_common(1)[0]
+        if freq >= min_support * len(values):
+            out.append(ch)
+    return out
+
+
+def align_fields(values: list, min_support: float = 0.8):
+    """(fields per value or None, number of fields) after cutting at the aligned delimiters."""
+    present = [v for v in values if v]
+    if len(present) < 4:
+        return [None] * len(values), 0
+    delims = set(_delimiters(present, min_support))
+    if not delims:
+        return [None] * len(values), 0
+    sigs = [tuple(ch for ch in v if ch in delims) if v else None for v in values]
+    common, freq = Counter(s for s in sigs if s is not None).most_common(1)[0]
+    if not common or freq < min_support * len(present):
+        return [None] * len(values), 0
+    fields = []
+    for v, s in zip(values, sigs):
+        if s != common:
+            fields.append(None)
+            continue
+        cuts, start = [], 0
+        for i, ch in enumerate(v):
+            if ch in delims:
+                cuts.append((start, i))
+                start = i + 1
+        cuts.append((start, len(v)))
+        fields.append(cuts)
+    return fields, len(common) + 1
+
+
+def key_parts(column: str, values: list, frame, columns: list, *, key_ratio: float = 0.9,
+              min_support: float = 0.8, max_parts: int = 12, seed: int = 0,
+              settings: LearnSettings | None = None) -> list:
+    """Key columns derived from a composite column, each with its target-side program."""
+    spans, n_fields = align_fields(values, min_support)
+    if n_fields < 2:
+        return []
+    aligned = [i for i, s in enumerate(spans) if s is not None]
+    rng = random.Random(seed)
+    out = []
+    for a in range(n_fields):
+        for b in range(a, n_fields):
+            if (a, b) == (0, n_fields - 1):
+                continue
+            part = [None] * len(values)
+            for i in aligned:
+                s = values[i][spans[i][a][0]:spans[i][b][1]].strip()
+                part[i] = s or None
+            got = [p for p in part if p is not None]
+            if len(got) < min_support * len(aligned) or len(set(got)) < key_ratio * len(got):
+                continue
+            rows = [i for i in aligned if part[i] is not None]
+            ex_rows = rng.sample(rows, min(4, len(rows)))
+            cells = [tuple(_cell(frame, c, i) for c in columns) for i in ex_rows]
+            examples = [Example(cells[j], part[i], i, i) for j, i in enumerate(ex_rows)]
+            program = try_learn_transform(examples, columns, settings)
+            if program is None:
+                continue
+            produced = apply_frame(program, frame)
+            agree = sum(1 for i in rows if produced[i] == part[i])
+            support = agree / len(rows)
+            if support < min_support:
+                continue
+            keys = [p for p in produced if p is not None]
+            if len(set(keys)) < key_ratio * len(keys):
+                continue
+            out.append(KeyPart(column, (a, b), program, produced, support))
+            if len(out) >= max_parts:
+                return out
+    return out
+
+
+def _cell(frame, column, i):
+    from .dsl import cell_text
+    return cell_text(frame[column].iat[i])

@@ -1,0 +1,541 @@
+"""The Auto-Join transformation language (thesis §4.3 Eq. 4.1 and §4.4.2), as data.
+
+Physical operators, each a frozen dataclass node of an expression tree:
+
+* ``Column(name)``          SelectK over the input row, by column name (the program's input
+                            is the whole source row, §4.4.2);
+* ``Split(of, sep)``        ``string[] Split(string v, string sep)``;
+* ``SelectK(of, k)``        ``string SelectK(string[] array, int k)``; ``k < 0`` counts from
+                            the end (-1 = last part);
+* ``Substring(of, start, stop, casing)``  ``Substring(v, start, length, Casing c)``; start and
+                            stop are Python slice bounds, each counted from the front (>= 0)
+                            or the back (< 0), ``stop=None`` = to the end, so a fixed length
+                            from the front is ``[i:i+n]`` and from the back ``[-n:]``. Casing
+                            is one of ``same``, ``lower``, ``upper``, ``title`` (Python's
+                            ``str.lower/upper/title``); the thesis leaves the list open;
+* ``Constant(text)``;
+* ``Concat(parts)``         n-ary concatenation (the learner's binary tree of logical
+                            operators, flattened in order).
+
+The logical operators of §4.4.2 are these trees: CONSTANT = ``Constant``; SUBSTR =
+``Substring(Column)``; SPLITSUBSTR = ``Substring(SelectK(Split(Column)))``; SPLITSPLITSUBSTR
+adds one more ``SelectK(Split(...))`` (the thesis prints SUBSTR without its SelectK and
+lists SPLITSUBSTR twice; §7 of the digest).
+
+Semantics (one interpreter, :func:`compile_expr`, used by learning, coverage and joins):
+a null cell, a part index out of range or a non-string makes the whole key ``None`` (no
+join); slicing clamps like Python's. :meth:`Program.python_code` writes the same program
+out as plain Python whose behaviour is identical (tested), with every constant, separator
+and column name written with ``repr()``: lake content is never evaluated.
+"""
+from __future__ import annotations
+
+import json
+import keyword
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+CASINGS = ("same", "lower", "upper", "title")
+FORMAT = "lakejoin-autojoin-program"
+FORMAT_VERSION = 1
+
+
+class ProgramFormatError(ValueError):
+    """A serialized program is malformed (the message says which node and why)."""
+
+
+# ------------------------------------------------------------------ nodes
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+
+
+@dataclass(frozen=True)
+class Split:
+    of: object          # a string-valued node
+    sep: str
+
+
+@dataclass(frozen=True)
+class SelectK:
+    of: Split
+    k: int
+
+
+@dataclass(frozen=True)
+class Substring:
+    of: object          # Column or SelectK
+    start: int | None = None
+    stop: int | None = None
+    casing: str = "same"
+
+
+@dataclass(frozen=True)
+class Constant:
+    text: str
+
+
+@dataclass(frozen=True)
+class Concat:
+    parts: tuple
+
+
+STRING_NODES = (Column, SelectK, Substring, Constant, Concat)
+
+
+def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | None = None,
+            stop: int | None = None, casing: str = "same") -> Substring:
+    """The logical operator SUBSTR / SPLITSUBSTR / SPLITSPLITSUBSTR as a physical tree:
+    ``Substring(SelectK(Split(... SelectK(Split(Column(column), sep1), k1) ...)), start, stop)``."""
+    node = Column(column)
+    for sep, k in splits:
+        node = SelectK(Split(node, sep), k)
+    return Substring(node, start, stop, casing)
+
+
+def n_splits(node) -> int:
+    """Number of Split operators on the path from a node down to its column."""
+    count = 0
+    while not isinstance(node, (Column, Constant)):
+        if isinstance(node, Split):
+            count += 1
+        node = node.of
+    return count
+
+
+def columns_of(node) -> list[str]:
+    """Input columns a node reads, in first-use order."""
+    out: list[str] = []
+
+    def walk(n):
+        if isinstance(n, Column):
+            if n.name not in out:
+                out.append(n.name)
+        elif isinstance(n, Concat):
+            for p in n.parts:
+                walk(p)
+        elif isinstance(n, (Split, SelectK, Substring)):
+            walk(n.of)
+
+    walk(node)
+    return out
+
+
+# ------------------------------------------------------------------ cell text
+
+def cell_text(value):
+    """A cell as text, or None for a null: strings as they are, whole floats without ".0"
+    (a pandas float column holding 1974.0 reads as "1974"), other values with str()."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) or type(value).__name__.startswith("float"):
+        value = float(value)
+        if value != value:
+            return None
+        if value.is_integer() and abs(value) < 1e18:
+            return str(int(value))
+        return repr(value)
+    if type(value).__name__ in ("NAType", "NaTType"):
+        return None
+    if hasattr(value, "item") and not hasattr(value, "isoformat"):
+        return cell_text(value.item())
+    return str(value)
+
+
+# ------------------------------------------------------------------ interpreter
+
+def _case(text: str, casing: str) -> str:
+    if casing == "same":
+        return text
+    if casing == "lower":
+        return text.lower()
+    if casing == "upper":
+        return text.upper()
+    return text.title()
+
+
+def compile_expr(node, columns: Sequence[str]) -> Callable[[Sequence], str | None]:
+    """A function row -> output (str, or None when the program does not apply to the row).
+    ``row`` holds the cells of ``columns`` in that order (str or None). Nested closures, no
+    code generation: the program's strings are data, never code."""
+    pos = {c: i for i, c in enumerate(columns)}
+    return _compile(node, pos)
+
+
+def _compile(node, pos):
+    if isinstance(node, Column):
+        if node.name not in pos:
+            raise KeyError(f"the program reads column {node.name!r}, which the table does not have")
+        i = pos[node.name]
+        return lambda row: row[i] if isinstance(row[i], str) else None
+    if isinstance(node, Constant):
+        text = node.text
+        return lambda row: text
+    if isinstance(node, Split):
+        inner, sep = _compile(node.of, pos), node.sep
+
+        def split(row):
+            v = inner(row)
+            return None if v is None else v.split(sep)
+        return split
+    if isinstance(node, SelectK):
+        inner, k = _compile(node.of, pos), node.k
+
+        def select(row):
+            parts = inner(row)
+            if parts is None or not -len(parts) <= k < len(parts):
+                return None
+            return parts[k]
+        return select
+    if isinstance(node, Substring):
+        inner, a, b, casing = _compile(node.of, pos), node.start, node.stop, node.casing
+
+        def substring(row):
+            v = inner(row)
+            return None if v is None else _case(v[a:b], casing)
+        return substring
+    if isinstance(node, Concat):
+        parts = [_compile(p, pos) for p in node.parts]
+
+        def concat(row):
+            out = []
+            for f in parts:
+                v = f(row)
+                if v is None:
+                    return None
+                out.append(v)
+            return "".join(out)
+        return concat
+    raise TypeError(f"not a program node: {node!r}")
+
+
+# ------------------------------------------------------------------ readable form
+
+def _ordinal(k: int) -> str:
+    if k >= 0:
+        return str(k + 1)
+    if k == -1:
+        return "last"
+    return f"{-k}th-from-last" if -k > 3 else {2: "2nd-from-last", 3: "3rd-from-last"}[-k]
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def describe(node, show_columns: bool = True) -> str:
+    """Readable form, e.g. ``lower(first letter of word 1) + lower(word 2) + "@school.edu"``."""
+    if isinstance(node, Concat):
+        return " + ".join(describe(p, show_columns) for p in node.parts) or '""'
+    if isinstance(node, Constant):
+        return _quote(node.text)
+    if isinstance(node, Column):
+        return f"`{node.name}`"
+    if isinstance(node, SelectK):
+        sep, k = node.of.sep, node.k
+        where = describe(node.of.of, show_columns)
+        plain = isinstance(node.of.of, Column) and not show_columns
+        if sep == " ":
+            what = "last word" if k == -1 else f"word {_ordinal(k)}"
+        else:
+            what = ("last part" if k == -1 else f"part {_ordinal(k)}") + f" (split at {_quote(sep)})"
+        return what if plain else f"{what} of {where}"
+    if isinstance(node, Substring):
+        inner = node.of
+        base = describe(inner, show_columns)
+        if isinstance(inner, Column) and not show_columns:
+            base = "the value"
+        a, b = node.start, node.stop
+        if (a in (None, 0)) and b is None:
+            text = base
+        elif a in (None, 0) and b is not None and b > 0:
+            text = f"first letter of {base}" if b == 1 else f"first {b} letters of {base}"
+        elif a is not None and a < 0 and b is None:
+            text = f"last letter of {base}" if a == -1 else f"last {-a} letters of {base}"
+        elif a is not None and a > 0 and b is None:
+            text = f"{base} from letter {a + 1}"
+        elif a in (None, 0) and b is not None and b < 0:
+            text = f"{base} without its last {-b} letter{'s' if b < -1 else ''}"
+        elif a is not None and a > 0 and b is not None and b > a:
+            text = f"letter {b} of {base}" if b == a + 1 else f"letters {a + 1}-{b} of {base}"
+        else:
+            lo = "" if a is None else str(a)
+            hi = "" if b is None else str(b)
+            text = f"{base}[{lo}:{hi}]"
+        return text if node.casing == "same" else f"{node.casing}({text})"
+    raise TypeError(f"not a program node: {node!r}")
+
+
+# ------------------------------------------------------------------ JSON
+
+def to_dict(node) -> dict:
+    if isinstance(node, Column):
+        return {"op": "column", "name": node.name}
+    if isinstance(node, Split):
+        return {"op": "split", "of": to_dict(node.of), "sep": node.sep}
+    if isinstance(node, SelectK):
+        return {"op": "select", "of": to_dict(node.of), "k": node.k}
+    if isinstance(node, Substring):
+        return {"op": "substring", "of": to_dict(node.of), "start": node.start,
+                "stop": node.stop, "casing": node.casing}
+    if isinstance(node, Constant):
+        return {"op": "constant", "text": node.text}
+    if isinstance(node, Concat):
+        return {"op": "concat", "parts": [to_dict(p) for p in node.parts]}
+    raise TypeError(f"not a program node: {node!r}")
+
+
+def _need(d, key, types, where):
+    if key not in d:
+        raise ProgramFormatError(f"{where}: missing field {key!r}")
+    v = d[key]
+    if not isinstance(v, types) or isinstance(v, bool):
+        raise ProgramFormatError(f"{where}: field {key!r} has the wrong type ({type(v).__name__})")
+    return v
+
+
+def from_dict(d, where: str = "program") -> object:
+    """Rebuild a node from :func:`to_dict` output, checking every field (no eval)."""
+    if not isinstance(d, dict):
+        raise ProgramFormatError(f"{where}: expected an object, got {type(d).__name__}")
+    op = d.get("op")
+    if op == "column":
+        return Column(_need(d, "name", str, where))
+    if op == "constant":
+        return Constant(_need(d, "text", str, where))
+    if op == "split":
+        sep = _need(d, "sep", str, where)
+        if not sep:
+            raise ProgramFormatError(f"{where}: a split separator cannot be empty")
+        of = from_dict(d.get("of"), where + ".of")
+        _string_node(of, where + ".of")
+        return Split(of, sep)
+    if op == "select":
+        of = from_dict(d.get("of"), where + ".of")
+        if not isinstance(of, Split):
+            raise ProgramFormatError(f"{where}: select must take a split")
+        return SelectK(of, _need(d, "k", int, where))
+    if op == "substring":
+        of = from_dict(d.get("of"), where + ".of")
+        _string_node(of, where + ".of")
+        start, stop = d.get("start"), d.get("stop")
+        for name, v in (("start", start), ("stop", stop)):
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+                raise ProgramFormatError(f"{where}: {name} must be an integer or null")
+        casing = d.get("casing", "same")
+        if casing not in CASINGS:
+            raise ProgramFormatError(f"{where}: casing must be one of {CASINGS}, not {casing!r}")
+        return Substring(of, start, stop, casing)
+    if op == "concat":
+        parts = d.get("parts")
+        if not isinstance(parts, list):
+            raise ProgramFormatError(f"{where}: concat needs a list of parts")
+        nodes = tuple(from_dict(p, f"{where}.parts[{i}]") for i, p in enumerate(parts))
+        for i, n in enumerate(nodes):
+            _string_node(n, f"{where}.parts[{i}]")
+        return Concat(nodes)
+    raise ProgramFormatError(f"{where}: unknown operator {op!r}")
+
+
+def _string_node(node, where):
+    if not isinstance(node, STRING_NODES):
+        raise ProgramFormatError(f"{where}: expected a string-valued operator, got a split")
+
+
+# ------------------------------------------------------------------ programs
+
+@dataclass(frozen=True)
+class Program:
+    """A learned transformation: the concatenation of logical operators (pieces)."""
+    pieces: tuple
+
+    @property
+    def expr(self) -> Concat:
+        return Concat(tuple(self.pieces))
+
+    @property
+    def size(self) -> int:
+        """Complexity = number of logical operators (§4.4.2, Def. 4.4.3)."""
+        return len(self.pieces)
+
+    @property
+    def columns(self) -> list[str]:
+        return columns_of(self.expr)
+
+    def compile(self, columns: Sequence[str] | None = None):
+        return compile_expr(self.expr, list(columns) if columns is not None else self.columns)
+
+    def __call__(self, row: dict) -> str | None:
+        """Apply to one row given as a mapping column -> cell."""
+        cols = self.columns
+        return self.compile(cols)(tuple(cell_text(row.get(c)) for c in cols))
+
+    def apply(self, frame) -> "list":
+        """The program's output for every row of a pandas DataFrame (None: no key)."""
+        return apply_frame(self, frame)
+
+    def describe(self, show_columns: bool = True) -> str:
+        return describe(self.expr, show_columns)
+
+    def __str__(self):
+        return self.describe()
+
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "version": FORMAT_VERSION,
+                "pieces": [to_dict(p) for p in self.pieces]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, d) -> "Program":
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise ProgramFormatError(f"not a serialized Auto-Join program (format must be {FORMAT!r})")
+        if d.get("version") != FORMAT_VERSION:
+            raise ProgramFormatError(f"program format version {d.get('version')!r} is not "
+                                     f"supported (this version reads {FORMAT_VERSION})")
+        pieces = d.get("pieces")
+        if not isinstance(pieces, list) or not pieces:
+            raise ProgramFormatError("a program needs a non-empty list of pieces")
+        nodes = tuple(from_dict(p, f"pieces[{i}]") for i, p in enumerate(pieces))
+        for i, n in enumerate(nodes):
+            _string_node(n, f"pieces[{i}]")
+        return cls(nodes)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Program":
+        try:
+            d = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as e:
+            raise ProgramFormatError(f"not valid JSON: {e}") from None
+        return cls.from_dict(d)
+
+    def python_code(self, function_name: str = "derive_key") -> str:
+        """Plain Python source of a function ``f(<one argument per column>) -> str | None``."""
+        return python_function(self, function_name)
+
+
+def column_texts(values) -> list:
+    """``cell_text`` of every value of a column (a list or a pandas Series); strings, the
+    common case, pass through without a call."""
+    if hasattr(values, "tolist"):
+        values = values.tolist()
+    return [v if type(v) is str else cell_text(v) for v in values]
+
+
+def apply_frame(program: Program, frame, labels: dict | None = None) -> list:
+    """Apply ``program`` to each row of ``frame``, column-wise (:func:`evaluate_columns`).
+    ``labels`` maps the program's column names to the frame's column labels (when these are
+    not strings)."""
+    cols = program.columns
+    labels = labels or {}
+    missing = [c for c in cols if labels.get(c, c) not in frame.columns]
+    if missing:
+        raise KeyError(f"the program reads column(s) {missing}, which the table does not have "
+                       f"(it has {list(map(str, frame.columns))[:20]})")
+    texts = {c: column_texts(frame[labels.get(c, c)]) for c in cols}
+    return evaluate_columns(program.expr, texts, len(frame))
+
+
+def evaluate_columns(node, texts: dict, n: int) -> list:
+    """The interpreter of :func:`compile_expr` run one operator at a time over whole columns
+    (``texts``: column name -> list of str/None, ``n`` rows): the same semantics, one list
+    comprehension per operator instead of nested calls per row (what makes applying a
+    program to a million rows affordable). Returns one output (str or None) per row."""
+    if isinstance(node, Column):
+        return [v if isinstance(v, str) else None for v in texts[node.name]]
+    if isinstance(node, Constant):
+        return [node.text] * n
+    if isinstance(node, Split):
+        sep = node.sep
+        return [None if v is None else v.split(sep)
+                for v in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, SelectK):
+        k = node.k
+        return [None if p is None or not -len(p) <= k < len(p) else p[k]
+                for p in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, Substring):
+        a, b, casing = node.start, node.stop, node.casing
+        vals = evaluate_columns(node.of, texts, n)
+        if casing == "same":
+            return [None if v is None else v[a:b] for v in vals]
+        case = {"lower": str.lower, "upper": str.upper}.get(casing, str.title)
+        return [None if v is None else case(v[a:b]) for v in vals]
+    if isinstance(node, Concat):
+        if not node.parts:
+            return [""] * n
+        cols = [evaluate_columns(p, texts, n) for p in node.parts]
+        return [None if None in row else "".join(row) for row in zip(*cols)]
+    raise TypeError(f"not a program node: {node!r}")
+
+
+# ------------------------------------------------------------------ Python code
+
+def _identifier(name: str, taken: set) -> str:
+    base = re.sub(r"[^0-9a-zA-Z_]+", "_", name.strip().lower()).strip("_") or "col"
+    if base[0].isdigit():
+        base = "c_" + base
+    if keyword.iskeyword(base) or base in ("row", "parts", "cell_text", "derive_key"):
+        base += "_"
+    ident, i = base, 2
+    while ident in taken:
+        ident, i = f"{base}_{i}", i + 1
+    taken.add(ident)
+    return ident
+
+
+def python_function(program: Program, function_name: str = "derive_key") -> str:
+    """Source of a Python function reproducing the program. Splits are computed once each;
+    a null cell or a missing part raises inside and returns None, like the interpreter."""
+    if not function_name.isidentifier() or keyword.iskeyword(function_name):
+        raise ValueError(f"not a Python identifier: {function_name!r}")
+    taken: set = {function_name}
+    params = {c: _identifier(c, taken) for c in program.columns}
+    lines: list[str] = []
+    names: dict = {}
+
+    def text_of(node) -> str:
+        if isinstance(node, Column):
+            return params[node.name]
+        if isinstance(node, SelectK):
+            return f"{parts_of(node.of)}[{node.k}]"
+        raise TypeError(node)
+
+    def parts_of(split: Split) -> str:
+        if split not in names:
+            inner = text_of(split.of)
+            var = _identifier(f"{inner}_parts", taken)
+            lines.append(f"{var} = {inner}.split({split.sep!r})")
+            names[split] = var
+        return names[split]
+
+    pieces = []
+    for p in program.pieces:
+        if isinstance(p, Constant):
+            pieces.append(repr(p.text))
+            continue
+        src = text_of(p.of)
+        if p.start is not None or p.stop is not None:
+            lo = "" if p.start is None else str(p.start)
+            hi = "" if p.stop is None else str(p.stop)
+            src = f"{src}[{lo}:{hi}]"
+        if p.casing != "same":
+            src = f"{src}.{p.casing}()"
+        pieces.append(src)
+    doc = program.describe(show_columns=True)
+    args = ", ".join(params[c] for c in program.columns)
+    check = " or ".join(f"not isinstance({params[c]}, str)" for c in program.columns)
+    body = [f"def {function_name}({args}):",
+            f"    {doc!r}"]
+    if check:
+        body += [f"    if {check}:", "        return None"]
+    body += ["    try:"]
+    body += [f"        {line}" for line in lines]
+    body += [f"        return {' + '.join(pieces) or repr('')}",
+             "    except IndexError:  # a part the value does not have: no key",
+             "        return None"]
+    return "\n".join(body) + "\n"

@@ -1,0 +1,589 @@
+"""Transformation learning from a few example row pairs (thesis §4.4.2, Algorithms 4 and 5).
+
+TryLearnTransform (Algorithm 4) is a greedy hierarchical search over the logical operators
+CONSTANT, SUBSTR, SPLITSUBSTR and SPLITSPLITSUBSTR: the operator (with all its parameters)
+that produces the most output characters summed over the examples ("progress") is chosen,
+each example's output is cut around the piece it produced, and the left and right
+remainders are learned recursively. When a remainder cannot be learned, the search
+backtracks to the next-best operator. Programs are capped at ``tau`` logical operators.
+
+LearnTransform (Algorithm 5) draws random example sets of 3-4 pairs from the top-k pairs
+of each column-pair group (best average score first), learns a program from each, runs
+every distinct program on the source table and keeps the one whose output joins the most
+distinct target keys (MaxByCoverage).
+
+Choices the thesis leaves open (§6 "unspecified" of the digest), made here:
+* SPLIT separators: every run of non-alphanumeric characters of length <= 3 in the
+  examples' values and each single non-alphanumeric character of those runs; SelectK
+  indexes 0..7 from the front and 1..8 from the back.
+* Substring bounds: all valid ones, each counted from the front or the back; casings
+  same/lower/upper/title.
+* Occurrence rule: a piece is cut at its leftmost occurrence in each output; an operator
+  must produce a non-empty piece for every example, and both remainders must be empty for
+  all examples or for none (otherwise no program can finish them).
+* Ties in progress: first the operator whose piece also fits more validation pairs (the
+  group's other top pairs: its output on their input occurs in their key; the thesis's
+  Example 4.4.6 validates on the remaining rows), then CONSTANT (Appendix, footnote 4),
+  then fewer splits, the column order, ``same`` casing, simpler bounds. Operators
+  producing the same pieces on every example are tried once (same remainders).
+* Backtracking budget: at most ``max_branch`` operators per node and ``max_nodes`` nodes
+  per example set (the thesis: "or terminate if enough candidates have been tested"), and
+  at most ``max_expand`` operands (best upper bound first) expanded per node.
+* The lazy ranking: an upper bound per operand (the longest common substring of each
+  example's operand and output) orders the operands; only operands whose bound can still
+  beat the best operator found are expanded, so the ranking is exact but cheap.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+from dataclasses import dataclass, field
+from math import comb
+from typing import Sequence
+
+import numpy as np
+
+from .dsl import (CASINGS, Column, Constant, Program, SelectK, Split, Substring, _case,
+                  compile_expr)
+
+MAX_SEP_LEN = 3
+MAX_PARTS = 8
+
+
+@dataclass(frozen=True)
+class Example:
+    """One input/output pair: the source row's cells (aligned with the learner's columns)
+    and the target key value the program must produce."""
+    row: tuple
+    output: str
+    source_row: int = -1
+    target_row: int = -1
+
+
+@dataclass
+class LearnSettings:
+    tau: int = 10               # max logical operators per program (thesis: 10 suffices, 16 ok)
+    max_branch: int = 4         # operators tried per search node before giving up
+    max_nodes: int = 64         # search nodes per example set
+    max_expand: int = 8         # operands expanded into operators per search node
+    max_validation: int = 8     # validation pairs that break ties in progress
+    examples_per_set: tuple = (3, 4)   # b: size of an example set (alternating)
+    top_k: int = 16             # k: best pairs per group used to draw example sets
+    sets_per_group: int = 32    # r: example sets drawn per group
+    max_sets: int = 128         # L: example sets in total
+    patience: int = 8           # once a program is found, a group stops after this many
+                                # sets that do not improve the best coverage
+    seed: int = 0
+
+
+# ------------------------------------------------------------------ operands
+
+def separators(values: Sequence[str]) -> list[str]:
+    """SPLIT separator candidates of some values (see module docstring), in first-seen order."""
+    seen: dict = {}
+    for v in values:
+        run = []
+        for ch in v + "a":
+            if not ch.isalnum():
+                run.append(ch)
+                continue
+            if run:
+                if len(run) <= MAX_SEP_LEN:
+                    seen.setdefault("".join(run), None)
+                for c in run:
+                    seen.setdefault(c, None)
+                run = []
+    return list(seen)
+
+
+def _indexes(n: int) -> list[int]:
+    m = min(n, MAX_PARTS)
+    return list(range(m)) + [-i for i in range(1, m + 1)]
+
+
+def _separators_of(v: str, cache: dict) -> list:
+    key = ("seps", v)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = separators((v,))
+    return hit
+
+
+def _split(v: str, sep: str, cache: dict) -> list:
+    key = ("split", v, sep)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = v.split(sep)
+    return hit
+
+
+def operands(examples: Sequence[Example], columns: Sequence[str],
+             cache: dict | None = None) -> list:
+    """Distinct operand tuples (one string per example) with the simplest path producing
+    them: columns first, then SelectK(Split(column)), then SelectK(Split(SelectK(Split(
+    column)))), each level expanded from the new tuples of the previous one. Separators
+    are those of any example's value; string work is cached across example sets."""
+    cache = cache if cache is not None else {}
+    out: dict = {}
+    level1 = []
+    for ci, name in enumerate(columns):
+        vals = tuple(ex.row[ci] for ex in examples)
+        if any(not v for v in vals):
+            continue
+        node = Column(name)
+        if vals not in out:
+            out[vals] = node
+            level1.append((node, vals))
+
+    def expand(items):
+        nxt = []
+        for node, vals in items:
+            seps = dict.fromkeys(sep for v in vals for sep in _separators_of(v, cache))
+            for sep in seps:
+                parts = [_split(v, sep, cache) for v in vals]
+                n = min(len(p) for p in parts)
+                if max(len(p) for p in parts) == 1:
+                    continue
+                split = Split(node, sep)
+                for k in _indexes(n):
+                    sub = tuple(p[k] for p in parts)
+                    if sub in out or not all(sub) or sub == vals:
+                        continue
+                    child = SelectK(split, k)
+                    out[sub] = child
+                    nxt.append((child, sub))
+        return nxt
+
+    expand(expand(level1))
+    return [(node, vals) for vals, node in out.items()]
+
+
+def _slice_rank(a, b) -> int:
+    return (a is not None) + (b is not None)
+
+
+# ------------------------------------------------------------------ one example set
+
+_SEP = "\U0010ffff"            # separates operand strings; a noncharacter, never in an output
+_BIG = 1 << 30                  # an open stop bound (None) in the vectorized slice arithmetic
+
+
+def _codes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+class _Strings:
+    """The distinct operand strings of one example, concatenated (sentinel-separated) so that
+    one pass over an output finds, for every position of every string, the longest prefix
+    of the rest of that string occurring in the output (a "match table")."""
+
+    def __init__(self, strings: list):
+        self.ids = {v: i for i, v in enumerate(strings)}
+        lens = np.array([len(v) for v in strings], dtype=np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(lens + 1)[:-1]]).astype(np.int64)
+        self.lens = lens
+        self.text = _codes(_SEP.join(strings) + _SEP) if strings else np.zeros(0, np.uint32)
+        self.tables: dict = {}
+
+    def table(self, output: str):
+        """(maxlen per text position, longest common substring per string) against output."""
+        hit = self.tables.get(output)
+        if hit is None:
+            o = _codes(output)
+            n = len(self.text)
+            run = np.zeros(n + 1, dtype=np.int32)
+            best = np.zeros(n, dtype=np.int32)
+            for j in range(len(o) - 1, -1, -1):      # runs along diagonals, last column first
+                eq = self.text == o[j]
+                run = np.concatenate([np.where(eq, run[1:] + 1, 0), [0]]).astype(np.int32)
+                np.maximum(best, run[:-1], out=best)
+            if len(self.starts):
+                lcs = np.maximum.reduceat(np.concatenate([best, [0]]), self.starts)
+            else:
+                lcs = np.zeros(0, dtype=np.int32)
+            hit = (best, lcs)
+            self.tables[output] = hit
+        return hit
+
+
+class _Candidates:
+    """Logical operators for one set of remaining outputs, best progress first (lazily).
+
+    Every operand's upper bound (the sum over examples of the longest common substring of
+    operand and output) comes from the match tables at once; operands are expanded into
+    their Substring operators in bound order, and an operator is yielded only when no
+    unexpanded operand can beat it (or tie it with a better rank), so the order is exact
+    within the ``max_expand`` budget. Constants come first on ties."""
+
+    def __init__(self, learner: "ExampleSetLearner", outputs: tuple):
+        self.learner, self.outputs = learner, outputs
+        self.tick = itertools.count()
+        k = len(outputs)
+        heap = []
+        o1 = outputs[0]
+        common = [len(o1) - i for i in range(len(o1))]
+        for o in outputs[1:]:
+            common = [min(a, b) for a, b in zip(common, learner.common_prefixes(o1, o))]
+        consts = {o1[i:i + n] for i, m in enumerate(common) for n in range(1, m + 1)}
+        for c in consts:
+            heap.append((-len(c) * k, (-1, 0, 0), next(self.tick), 0, (Constant(c), (c,) * k)))
+        self.tables = [st.table(o) for st, o in zip(learner.strings, outputs)]
+        if len(learner.cased):
+            bounds = np.zeros(len(learner.cased), dtype=np.int64)
+            alive = np.ones(len(learner.cased), dtype=bool)
+            whole = np.ones(len(learner.cased), dtype=bool)
+            for e, (best, lcs) in enumerate(self.tables):
+                sid = learner.sid[:, e]
+                b = lcs[sid]
+                alive &= b > 0
+                whole &= b == learner.strings[e].lens[sid]
+                bounds += b
+            # an operand contained whole in every output yields its whole-operand operator
+            # at once (progress = bound); its other operators make at most bound - 1
+            for rank in np.flatnonzero(alive).tolist():
+                b = int(bounds[rank])
+                if whole[rank]:
+                    heap.append((-b, (rank, 0, 0), next(self.tick), 0, ((rank, None, None), None)))
+                    b -= 1
+                if b > 0:
+                    heap.append((-b, (rank, 0, -1), next(self.tick), 1, rank))
+        heapq.heapify(heap)
+        self.heap = heap
+        self.expanded = 0
+
+    def __iter__(self):
+        learner = self.learner
+        yielded = set()
+        heap = self.heap
+        while heap:
+            neg, key, _, kind, item = heapq.heappop(heap)
+            if kind != 0:
+                self._expand_into(item)
+                continue
+            # an operator: gather every operator with the same progress (expanding operands
+            # whose bound still equals it), then order the tie by validation hits
+            tie = [(key, item)]
+            while heap and heap[0][0] == neg:
+                _n, k2, _t, kind2, item2 = heapq.heappop(heap)
+                if kind2 == 0:
+                    tie.append((k2, item2))
+                else:
+                    self._expand_into(item2)
+            ops = []
+            for k, (node, pieces) in tie:
+                if pieces is None:             # a Substring (rank, start, stop): build it
+                    node, pieces = self._substring(*node)
+                    if pieces is None:
+                        continue
+                if pieces in yielded:
+                    continue
+                ops.append((-learner.validate(node) if len(ops) or len(tie) > 1 else 0, k,
+                            node, pieces))
+            ops.sort(key=lambda x: (x[0], x[1]))
+            for _v, _k, node, pieces in ops:
+                if pieces in yielded:
+                    continue
+                yielded.add(pieces)
+                yield node, pieces, -neg
+
+    def _expand_into(self, rank):
+        if self.expanded < self.learner.settings.max_expand:
+            self.expanded += 1
+            for op in self._expand(rank):
+                heapq.heappush(self.heap, op)
+
+    def _substring(self, rank, a, b):
+        """The Substring operator and its pieces, checked exactly (casing after slicing)."""
+        node, casing, _cased, raw = self.learner.cased[rank]
+        pieces = tuple(_case(v[a:b], casing) for v in raw)
+        if all(p and p in o for p, o in zip(pieces, self.outputs)):
+            return Substring(node, a, b, casing), pieces
+        return None, None
+
+    def _expand(self, rank):
+        """The operand's Substring operators: bounds enumerated from the first example's
+        matches (each start counted from the front or the back, each stop likewise or open),
+        checked on every example with the match tables, vectorized."""
+        learner = self.learner
+        node, casing, cased, raw = learner.cased[rank]
+        sids = learner.sid[rank]
+        maxlens = []
+        for e, (best, _lcs) in enumerate(self.tables):
+            st = learner.strings[e]
+            a = st.starts[sids[e]]
+            maxlens.append(best[a:a + st.lens[sids[e]]])
+        n1 = len(cased[0])
+        m1 = maxlens[0]
+        i = np.repeat(np.arange(n1), m1)
+        if len(i) == 0:
+            return
+        j = i + 1 + (np.arange(len(i)) - np.repeat(np.cumsum(m1) - m1, m1))
+        # four bound forms per (i, j): start from the front/back x stop from the front/back
+        # (a stop at the end of the first example is "open" instead of from the back)
+        a_front = i
+        a_back = i - n1
+        b_front = j
+        b_back = np.where(j == n1, _BIG, j - n1)
+        A = np.concatenate([a_front, a_front, a_back, a_back])
+        B = np.concatenate([b_front, b_back, b_front, b_back])
+        ok = np.ones(len(A), dtype=bool)
+        total = np.zeros(len(A), dtype=np.int64)
+        sig = []
+        for e, m in enumerate(maxlens):
+            n = len(cased[e])
+            lo = np.minimum(np.maximum(np.where(A < 0, A + n, A), 0), n)
+            hi = np.minimum(np.maximum(np.where(B < 0, B + n, B), 0), n)
+            width = hi - lo
+            mm = np.concatenate([m, [0]])[np.minimum(lo, n)]
+            ok &= (width > 0) & (mm >= width)
+            total += width
+            sig.append(lo)
+            sig.append(hi)
+        if not ok.any():
+            return
+        A, B, total = A[ok], B[ok], total[ok]
+        S = np.stack([x[ok] for x in sig], axis=1)
+        srank = (A != 0).astype(np.int64) + (B != _BIG).astype(np.int64)
+        order = np.lexsort((srank,) + tuple(S[:, c] for c in range(S.shape[1] - 1, -1, -1)))
+        S, A, B, total, srank = S[order], A[order], B[order], total[order], srank[order]
+        first = np.ones(len(S), dtype=bool)
+        first[1:] = np.any(S[1:] != S[:-1], axis=1)
+        A, B, total, srank = A[first], B[first], total[first], srank[first]
+        keep = 2 * learner.settings.max_branch      # a node tries at most max_branch operators
+        if len(A) > keep:
+            top = np.lexsort((srank, -total))[:keep]
+            A, B, total, srank = A[top], B[top], total[top], srank[top]
+        for a, b, t, r in zip(A.tolist(), B.tolist(), total.tolist(), srank.tolist()):
+            spec = (rank, a if a != 0 else None, None if b == _BIG else b)
+            yield (-t, (rank, r, 0), next(self.tick), 0, (spec, None))
+
+
+class ExampleSetLearner:
+    """TryLearnTransform (Algorithm 4) for one set of examples."""
+
+    def __init__(self, examples: Sequence[Example], columns: Sequence[str],
+                 settings: LearnSettings, cache: dict | None = None,
+                 validation: Sequence[Example] = ()):
+        self.examples = list(examples)
+        self.columns = list(columns)
+        self.validation = [ex for ex in validation if ex.output][:settings.max_validation]
+        self._valid: dict = {}
+        self.settings = settings
+        self.cache = cache if cache is not None else {}
+        cased = []
+        seen = set()
+        cc = self.cache.setdefault("case", {})
+        for node, vals in operands(self.examples, columns, self.cache):
+            for casing in CASINGS:      # each operand as it is, then its cased forms
+                if casing == "same":
+                    cv = vals
+                else:
+                    cv = []
+                    for v in vals:
+                        c = cc.get((v, casing))
+                        if c is None:
+                            c = cc[(v, casing)] = _case(v, casing)
+                        cv.append(c)
+                    cv = tuple(cv)
+                if cv in seen:
+                    continue
+                seen.add(cv)
+                cased.append((node, casing, cv, vals))
+        self.cased = cased
+        k = len(self.examples)
+        self.strings = []
+        for e in range(k):
+            distinct = list(dict.fromkeys(c[2][e] for c in cased))
+            self.strings.append(_Strings(distinct))
+        self.sid = np.array([[self.strings[e].ids[c[2][e]] for e in range(k)] for c in cased],
+                            dtype=np.int64).reshape(len(cased), k)
+        self.nodes = 0
+        self.memo: dict = {}
+        # characters each example's operands can produce (any casing): an output character
+        # outside them must come from a constant, so it must occur in every output
+        self.chars = [set("".join(st.ids)) for st in self.strings]
+
+    def common_prefixes(self, v: str, o: str) -> list:
+        """m[i] = length of the longest prefix of v[i:] occurring in o (matching statistics:
+        m[i+1] >= m[i] - 1), cached."""
+        key = ("ms", v, o)
+        hit = self.cache.get(key)
+        if hit is None:
+            hit, n, cur = [], len(v), 0
+            for i in range(n):
+                cur = max(cur - 1, 0)
+                while i + cur < n and v[i:i + cur + 1] in o:
+                    cur += 1
+                hit.append(cur)
+            self.cache[key] = hit
+        return hit
+
+    # -- Algorithm 4
+    def learn(self) -> Program | None:
+        outputs = tuple(ex.output for ex in self.examples)
+        if not all(outputs):
+            return None
+        pieces = self._learn(outputs, self.settings.tau)
+        return Program(tuple(pieces)) if pieces else None
+
+    def _learn(self, outputs: tuple, budget: int):
+        if all(o == "" for o in outputs):
+            return []
+        if budget <= 0 or any(o == "" for o in outputs):
+            return None
+        memo = self.memo.get(outputs)
+        if memo is not None:
+            ok_budget, result = memo
+            if result is not None and len(result) <= budget:
+                return result
+            if result is None and budget <= ok_budget:
+                return None
+        result = self._search(outputs, budget)
+        self.memo[outputs] = (budget, result)
+        return result
+
+    def validate(self, node) -> int:
+        """Ties in progress are broken by how many validation pairs (the group's other top
+        pairs) the operator's piece fits: its output on that row occurs in the row's key."""
+        hit = self._valid.get(node)
+        if hit is None:
+            if isinstance(node, Constant):
+                hit = sum(1 for ex in self.validation if node.text in ex.output)
+            else:
+                fits = self.cache.setdefault("fits", {})
+                f = None
+                hit = 0
+                for ex in self.validation:
+                    key = (node, ex.source_row, ex.target_row, ex.output)
+                    ok = fits.get(key)
+                    if ok is None:
+                        if f is None:
+                            f = compile_expr(node, self.columns)
+                        p = f(ex.row)
+                        ok = fits[key] = bool(p) and p in ex.output
+                    hit += ok
+            self._valid[node] = hit
+        return hit
+
+    def coverable(self, outputs: tuple) -> bool:
+        """Necessary condition for any program: every character of every output is one an
+        operand of that example has, or one that every output has (a constant's)."""
+        shared = set(outputs[0]).intersection(*outputs[1:])
+        return all(set(o) <= chars or set(o) - chars <= shared
+                   for o, chars in zip(outputs, self.chars))
+
+    def _search(self, outputs: tuple, budget: int):
+        s = self.settings
+        if not self.coverable(outputs):
+            return None
+        tried = 0
+        for node, pieces, _progress in _Candidates(self, outputs):
+            if tried >= s.max_branch or self.nodes >= s.max_nodes:
+                return None
+            tried += 1
+            self.nodes += 1
+            lefts, rights = [], []
+            for o, p in zip(outputs, pieces):
+                i = o.find(p)
+                lefts.append(o[:i])
+                rights.append(o[i + len(p):])
+            lefts, rights = tuple(lefts), tuple(rights)
+            l_empty = [x == "" for x in lefts]
+            r_empty = [x == "" for x in rights]
+            if (any(l_empty) and not all(l_empty)) or (any(r_empty) and not all(r_empty)):
+                continue
+            need_right = 0 if all(r_empty) else 1
+            left = self._learn(lefts, budget - 1 - need_right)
+            if left is None:
+                continue
+            right = self._learn(rights, budget - 1 - len(left))
+            if right is None:
+                continue
+            return left + [node] + right
+        return None
+
+
+def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
+                        settings: LearnSettings | None = None,
+                        cache: dict | None = None,
+                        validation: Sequence[Example] = ()) -> Program | None:
+    """TryLearnTransform: a minimum-complexity-seeking program consistent with every example,
+    or None."""
+    cache = cache if cache is not None else {}
+    outputs = [ex.output for ex in examples]
+    if not all(outputs):
+        return None
+    shared = set(outputs[0]).intersection(*outputs[1:])
+    for ex in examples:        # a cheap necessary condition before building any operand
+        if not set(ex.output) - shared <= _row_chars(ex.row, cache):
+            return None
+    return ExampleSetLearner(examples, columns, settings or LearnSettings(), cache,
+                             validation).learn()
+
+
+def _row_chars(row: tuple, cache: dict) -> set:
+    """Every character the row's cells hold, in every casing (operands are pieces of them)."""
+    key = ("chars", row)
+    hit = cache.get(key)
+    if hit is None:
+        text = "".join(v for v in row if v)
+        hit = set(text) | set(text.lower()) | set(text.upper()) | set(text.title())
+        cache[key] = hit
+    return hit
+
+
+# ------------------------------------------------------------------ Algorithm 5
+
+def example_sets(groups: Sequence, settings: LearnSettings) -> list:
+    """GenExampleSets: for each group (in the order given: best average score first), up to
+    ``sets_per_group`` distinct random subsets of 3-4 of its top-k pairs. Returns one list
+    of example sets per group; the caller stops at ``max_sets`` sets in total."""
+    rng = random.Random(settings.seed)
+    out = []
+    for group in groups:
+        top = _distinct_pairs(group.top(settings.top_k))
+        sets: list = []
+        out.append(sets)
+        if len(top) < min(settings.examples_per_set):
+            continue
+        drawn: set = set()
+        sizes = [min(b, len(top)) for b in settings.examples_per_set]
+        possible = sum(comb(len(top), b) for b in set(sizes))
+        want = min(settings.sets_per_group, possible)
+        tries = 0
+        while len(drawn) < want and tries < want * 20:
+            tries += 1
+            b = sizes[len(drawn) % len(sizes)]
+            subset = tuple(sorted(rng.sample(range(len(top)), b)))
+            if subset in drawn:
+                continue
+            drawn.add(subset)
+            sets.append([top[i] for i in subset])
+    return out
+
+
+def _distinct_pairs(pairs):
+    """At most one pair per source row and per target row (an example set with one source
+    row twice cannot be consistent with a 1:1 / N:1 program anyway)."""
+    out, rows_s, rows_t = [], set(), set()
+    for p in pairs:
+        if p.source_row in rows_s or p.target_row in rows_t:
+            continue
+        rows_s.add(p.source_row)
+        rows_t.add(p.target_row)
+        out.append(p)
+    return out
+
+
+@dataclass
+class Candidate:
+    """A learned program with its coverage on the (sampled) source table."""
+    program: Program
+    group: int
+    target_column: str
+    examples: list
+    coverage: int = 0                        # distinct target keys joined
+    joined_rows: int = 0                     # source rows whose key joins
+    learned_times: int = 1
+    extra: dict = field(default_factory=dict)

@@ -1,0 +1,81 @@
+"""``%lakejoin autojoin``: learn the transformation that joins two tables (Auto-Join).
+
+    %lakejoin autojoin DF OTHER [--on COL] [--other-on COL] [--no-fuzzy] [--seed N] [--as VAR]
+
+DF is a pandas DataFrame variable of the notebook; OTHER a DataFrame variable or, with an
+index open, a lake table name. The result (an :class:`~.result.AutoJoin`) is displayed and,
+with ``--as VAR``, stored in VAR (``VAR.join()``, ``print(VAR.code())``).
+
+:func:`run_magic` is the plain function behind it (usable without IPython); the subcommand
+registers itself with :func:`lakejoin_jupyter.magics.register_subcommand` when the
+extension loads (it imports the modules of ``join/``).
+"""
+from __future__ import annotations
+
+import argparse
+
+import pandas as pd
+
+from .pipeline import AutoJoinInputError
+
+DESCRIPTION = ("Learn the transformation (split, substring, casing, constants; thesis ch. 4) "
+               "that makes a column of DF equal a key column of OTHER, in either direction, "
+               "then show the program, the example rows that taught it, how many keys it "
+               "joins, and the joined table.")
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("df", help="a pandas DataFrame variable of the notebook")
+    p.add_argument("other", help="a DataFrame variable, or a lake table name (index open)")
+    p.add_argument("--on", action="append", metavar="COL",
+                   help="column of DF to match (repeatable; default: every column)")
+    p.add_argument("--other-on", action="append", metavar="COL",
+                   help="column of OTHER to match (repeatable; default: every column)")
+    p.add_argument("--no-fuzzy", action="store_true",
+                   help="equality join only (no constrained fuzzy join, §4.6)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the example sets (default 0)")
+    p.add_argument("--as", dest="target", metavar="VAR",
+                   help="store the Auto-Join result in this variable")
+
+
+def run_magic(namespace: dict, args: argparse.Namespace, engine_getter=None):
+    """Run one parsed ``%lakejoin autojoin`` request against ``namespace`` (the notebook's
+    variables); ``engine_getter()`` returns the open engine (needed only when OTHER is a
+    lake table name). Returns the :class:`~.result.AutoJoin`."""
+    from . import autojoin
+    df = namespace.get(args.df)
+    if not isinstance(df, pd.DataFrame):
+        what = "no variable" if args.df not in namespace else f"a {type(df).__name__}"
+        raise AutoJoinInputError(f"%lakejoin autojoin: {args.df!r} is {what}, not a pandas "
+                                 f"DataFrame of this notebook (Spark: df.toPandas() first).")
+    if args.target is not None and not args.target.isidentifier():
+        raise AutoJoinInputError(f"--as needs a Python variable name, not {args.target!r}.")
+    options = dict(fuzzy=not args.no_fuzzy, seed=args.seed, left_name=args.df)
+    other = namespace.get(args.other)
+    if isinstance(other, pd.DataFrame):
+        result = autojoin(df, other, args.on, args.other_on, right_name=args.other, **options)
+    elif args.other in namespace:
+        raise AutoJoinInputError(f"%lakejoin autojoin: {args.other!r} is a "
+                                 f"{type(other).__name__}, not a pandas DataFrame.")
+    else:
+        if engine_getter is None:
+            raise AutoJoinInputError(f"%lakejoin autojoin: {args.other!r} is not a DataFrame "
+                                     f"variable, and no index is open to read it as a lake table.")
+        result = engine_getter().autojoin(df, args.on, args.other, args.other_on, **options)
+    if args.target:
+        namespace[args.target] = result
+    return result
+
+
+def _run(ctx, args):
+    return run_magic(ctx.user_ns, args, lambda: ctx.engine)
+
+
+def _register() -> None:
+    from ...magics import Subcommand, register_subcommand
+    register_subcommand(Subcommand(
+        "autojoin", "learn the transformation that joins two tables (Auto-Join)",
+        configure, _run, description=DESCRIPTION))
+
+
+_register()

@@ -1,0 +1,216 @@
+"""Candidate joinable row pairs from rare q-gram matches (thesis §4.4.1, Algorithm 3).
+
+For every source column C_s and every key column C_t of the target, each distinct source
+value v is probed: for every suffix u of v (|u| >= 3) BinarySearchQ finds the longest
+prefix g of u that still occurs in C_t (match counts only fall as a prefix grows,
+Prop. 4.4.2, so this is the best q-gram of that suffix), with q >= 3 enforced. The pair
+(v's row, each target row holding g) scores 1/(n*m), n and m being the numbers of distinct
+values of C_s and C_t that contain g. For each v all tied best pairs are kept (MaxByScore)
+and the pairs are grouped by column pair (C_s, C_t) and sorted by score.
+
+QueryIndex is a suffix array per column: the sorted suffixes of its distinct values (each
+cut to ``MAX_GRAM`` characters) with their value ids; a probe is a binary search
+(``bisect``, O(log S)) and results are cached.
+
+Choices the thesis leaves open (documented deviations):
+* matching is case-insensitive (values are lower-cased for matching only), because the
+  language has casing operators (lower(first letter of word 1) must still be found);
+* values longer than ``MAX_VALUE_CHARS`` are not probed or indexed (long texts are not
+  keys), and q is capped at ``MAX_GRAM``;
+* the pairs of a value are emitted for that value's own row only (Algorithm 3 also
+  emits the other rows of r_s, which get their own turn as v);
+* pairs scoring below ``min_score`` (default 1/64) are dropped: TopK never reaches them
+  and they cost memory; ties in score are broken by the longer q-gram (more evidence),
+  which matters under sampling, where many chance 1-to-1 matches of 3 characters exist.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+MIN_Q = 3
+MAX_GRAM = 64
+MAX_VALUE_CHARS = 256
+_TOP = "\U0010ffff"
+
+
+def fold(text: str) -> str:
+    return text.lower()
+
+
+class SuffixIndex:
+    """QueryIndex(C, g) of Algorithm 3 over one column's distinct (folded) values."""
+
+    def __init__(self, values: list[str]):
+        self.values = values
+        grams = [v[i:i + MAX_GRAM] for v in values for i in range(len(v) - MIN_Q + 1)]
+        ids = [vid for vid, v in enumerate(values) for _ in range(len(v) - MIN_Q + 1)]
+        order = sorted(range(len(grams)), key=grams.__getitem__)   # stable: ties by value id
+        self.suffixes = [grams[i] for i in order]
+        self.value_ids = [ids[i] for i in order]
+        self.trigrams = {s[:MIN_Q] for s in self.suffixes}
+        self._has: dict = {}
+        self._rows: dict = {}
+
+    def __len__(self):
+        return len(self.suffixes)
+
+    def has(self, g: str) -> bool:
+        """Does any value contain g?"""
+        hit = self._has.get(g)
+        if hit is None:
+            i = bisect_left(self.suffixes, g)
+            hit = i < len(self.suffixes) and self.suffixes[i].startswith(g)
+            self._has[g] = hit
+        return hit
+
+    def values_with(self, g: str) -> tuple:
+        """Ids of the distinct values containing g (the rows r of QueryIndex)."""
+        hit = self._rows.get(g)
+        if hit is None:
+            suffixes = self.suffixes
+            lo = bisect_left(suffixes, g)
+            # a rare gram (the common case) ends within a few entries: scan before bisecting
+            hi, stop = lo, min(lo + 8, len(suffixes))
+            while hi < stop and suffixes[hi].startswith(g):
+                hi += 1
+            if hi == stop:
+                hi = bisect_left(suffixes, g + _TOP, lo)
+            hit = tuple(sorted(set(self.value_ids[lo:hi])))
+            self._rows[g] = hit
+        return hit
+
+
+def binary_search_q(u: str, index: SuffixIndex) -> int:
+    """BinarySearchQ(u, C_t): the largest h in [3, |u|] such that u[:h] occurs in C_t, or
+    2 when even u[:3] does not (Algorithm 3, lines 26-38). Same answer as the thesis's
+    binary search over h, found with one bisection of the sorted suffixes instead of
+    O(log |u|): the suffix sharing the longest prefix with u sits next to u's insertion
+    point, so h is the longer common prefix of u with those two neighbours."""
+    suffixes = index.suffixes
+    i = bisect_left(suffixes, u)
+    best = 0
+    for j in (i - 1, i):
+        if 0 <= j < len(suffixes):
+            best = max(best, _common_prefix(u, suffixes[j]))
+    best = min(best, MAX_GRAM)
+    return best if best >= MIN_Q else MIN_Q - 1
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    i = 0
+    while a[i] == b[i]:
+        i += 1
+    return i
+
+
+@dataclass
+class ColumnValues:
+    """A column's distinct folded values and, for each, the first row holding it."""
+    name: str
+    values: list
+    rows: list
+    index: SuffixIndex = field(repr=False, default=None)
+
+    @classmethod
+    def from_cells(cls, name: str, cells: list) -> "ColumnValues":
+        first: dict = {}
+        for row, cell in enumerate(cells):
+            if cell is None or len(cell) < MIN_Q or len(cell) > MAX_VALUE_CHARS:
+                continue
+            key = fold(cell)
+            if key not in first:
+                first[key] = row
+        values = list(first)
+        return cls(name, values, [first[v] for v in values], SuffixIndex(values))
+
+
+@dataclass(frozen=True)
+class RowPair:
+    source_row: int
+    target_row: int
+    gram: str          # the (folded) q-gram that matched
+    score: float       # 1 / (n * m)
+
+
+@dataclass
+class PairGroup:
+    """The candidate row pairs found between one source column and one target key column."""
+    source_column: str
+    target_column: str
+    pairs: list
+
+    @property
+    def average_score(self) -> float:
+        return sum(p.score for p in self.pairs) / len(self.pairs) if self.pairs else 0.0
+
+    def top(self, k: int) -> list:
+        return self.pairs[:k]
+
+
+def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
+                         min_score: float) -> list:
+    """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20)."""
+    v = source.values[vid]
+    t_index, s_index = target.index, source.index
+    best, best_grams = 0.0, []
+    seen = set()
+    for i in range(len(v) - MIN_Q + 1):
+        u = v[i:i + MAX_GRAM]
+        if u[:MIN_Q] not in t_index.trigrams:
+            continue
+        q = binary_search_q(u, t_index)
+        if q < MIN_Q:
+            continue
+        g = u[:q]
+        if g in seen:
+            continue
+        seen.add(g)
+        rt = t_index.values_with(g)
+        if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
+            continue       # 1/(n m) <= 1/m is already below the best score or min_score
+        rs = s_index.values_with(g)
+        score = 1.0 / (len(rs) * len(rt))
+        if score > best:
+            best, best_grams = score, [(g, rt)]
+        elif score == best:
+            best_grams.append((g, rt))
+    if best < min_score:
+        return []
+    out, seen_rows = [], set()
+    for g, rt in sorted(best_grams, key=lambda x: -len(x[0])):
+        for t in rt:
+            if t not in seen_rows:
+                seen_rows.add(t)
+                out.append(RowPair(source.rows[vid], target.rows[t], g, best))
+    return out
+
+
+def find_pair_group(source: ColumnValues, target: ColumnValues,
+                    min_score: float = 1 / 64) -> PairGroup:
+    pairs = []
+    for vid in range(len(source.values)):
+        pairs.extend(best_pairs_for_value(vid, source, target, min_score))
+    pairs.sort(key=lambda p: (-p.score, -len(p.gram), p.source_row, p.target_row))
+    return PairGroup(source.name, target.name, pairs)
+
+
+def find_joinable_row_pairs(source_columns: list, target_columns: list,
+                            min_score: float = 1 / 64) -> list:
+    """FindJoinableRowPairs (Algorithm 3): one :class:`PairGroup` per (C_s, C_t) with at
+    least one pair, in descending order of average score (the order GenExampleSets uses).
+    Both arguments are lists of :class:`ColumnValues`; ``target_columns`` are the target's
+    key columns."""
+    groups = []
+    for s in source_columns:
+        for t in target_columns:
+            if s is t or not s.values or not t.values:
+                continue
+            g = find_pair_group(s, t, min_score)
+            if g.pairs:
+                groups.append(g)
+    groups.sort(key=lambda g: (-g.average_score, -len(g.pairs)))
+    return groups

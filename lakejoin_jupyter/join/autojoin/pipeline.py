@@ -1,0 +1,421 @@
+"""Auto-Join end to end (thesis §4.3): row pairs -> learned program -> constrained fuzzy join.
+
+``autojoin(left, right)`` tries both directions (either table may be the source whose rows
+are transformed; the other must supply a key column, so joins are 1:1 or N:1 only):
+
+1. sample both tables when they are large (sampling.py, §4.5);
+2. find candidate joinable row pairs by rare q-gram matches between every source column
+   and every key column of the target (pairs.py, §4.4.1);
+3. learn programs from random example sets of 3-4 pairs and keep the one joining the most
+   distinct target keys (learn.py, §4.4.2);
+4. if neither direction finds a program, split composite key columns of each target into
+   key parts and try again (composite.py, §4.4.3);
+5. extend the equi-join with a constrained fuzzy join (fuzzy.py, §4.6).
+
+KeyColumns (unspecified in the thesis): a column whose non-null values are at least
+``key_ratio`` (0.9) distinct, with at least two distinct values. A program is accepted
+when it joins at least ``min_coverage`` (3) target keys, at least one of them outside the
+examples it was learned from (a program fitted to coincidental pairs joins only those).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ...errors import QueryError
+from .composite import key_parts
+from .dsl import apply_frame, cell_text, column_texts
+from .fuzzy import constrained_fuzzy_join
+from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
+from .pairs import ColumnValues, find_joinable_row_pairs
+from .sampling import bernoulli_rows, sample_rates
+
+
+class AutoJoinInputError(QueryError):
+    """The tables or columns given to Auto-Join cannot be used as given."""
+
+
+@dataclass
+class AutoJoinSettings:
+    learn: LearnSettings = field(default_factory=LearnSettings)
+    key_ratio: float = 0.9          # KeyColumns: distinct / non-null values
+    min_coverage: int = 3           # keys a program must join to be accepted
+    min_score: float = 1 / 64       # q-gram pairs scoring below are dropped
+    fuzzy: bool = True              # constrained fuzzy join after the equi-join
+    max_distance: float = 0.5       # fuzzy pairs further apart are never considered
+    fuzzy_max_values: int = 10_000  # above this many distinct values per side: no fuzzy step
+    sample: str = "auto"            # "auto" (tables above sample_min_rows) | "always" | "never"
+    sample_min_rows: int = 20_000
+    participation: float = 0.1      # r of §4.5: fraction of target rows that join
+    composite: bool = True          # split composite keys when both directions fail
+    seed: int = 0
+
+
+# ------------------------------------------------------------------ tables
+
+class Table:
+    """One side of the join: the pandas frame, its columns as text, and the row sample."""
+
+    def __init__(self, frame: pd.DataFrame, label: str):
+        self.frame = frame
+        self.label = label
+        self.labels = {}               # column name (str) -> original column label
+        for c in frame.columns:
+            if isinstance(c, tuple):
+                raise AutoJoinInputError(f"The {label} table has a multi-level column index; "
+                                         f"flatten it first (df.columns = [...]).")
+            name = str(c)
+            if name in self.labels:
+                raise AutoJoinInputError(f"The {label} table has two columns named {name!r}; "
+                                         f"rename one (df.columns = [...]) and try again.")
+            self.labels[name] = c
+        self.columns = list(self.labels)
+        self.n_rows = len(frame)
+        self.positions = np.arange(self.n_rows)
+        self._cells: dict = {}
+        self._values: dict = {}
+        self._rows: dict = {}
+
+    @property
+    def sampled(self) -> bool:
+        return len(self.positions) < self.n_rows
+
+    def sample(self, rate: float, seed: int) -> None:
+        self.positions = bernoulli_rows(self.n_rows, rate, seed)
+        self._cells.clear()
+        self._values.clear()
+        self._rows.clear()
+
+    def cells(self, name: str) -> list:
+        """The column's cells as text (None for nulls), for the sampled rows."""
+        got = self._cells.get(name)
+        if got is None:
+            col = self.frame[self.labels[name]]
+            if self.sampled:
+                col = col.iloc[self.positions]
+            got = column_texts(col)
+            self._cells[name] = got
+        return got
+
+    def row(self, i: int) -> tuple:
+        got = self._rows.get(i)
+        if got is None:
+            got = tuple(self.cells(c)[i] for c in self.columns)
+            self._rows[i] = got
+        return got
+
+    def values(self, name: str) -> ColumnValues:
+        got = self._values.get(name)
+        if got is None:
+            got = ColumnValues.from_cells(name, self.cells(name))
+            self._values[name] = got
+        return got
+
+    def has_values(self, name: str) -> bool:
+        """Does the column (its sampled rows) hold a non-blank cell? Stops at the first."""
+        col = self.frame[self.labels[name]]
+        if self.sampled:
+            col = col.iloc[self.positions]
+        for v in col:
+            t = v if type(v) is str else cell_text(v)
+            if t is not None and t.strip():
+                return True
+        return False
+
+    def is_key(self, name: str, ratio: float) -> bool:
+        vals = [v for v in self.cells(name) if v is not None]
+        distinct = len(set(vals))
+        return distinct >= 2 and distinct >= ratio * len(vals)
+
+    def sample_frame(self) -> pd.DataFrame:
+        return self.frame.iloc[self.positions] if self.sampled else self.frame
+
+
+def _check_input(obj, label: str) -> pd.DataFrame:
+    if not isinstance(obj, pd.DataFrame):
+        raise AutoJoinInputError(f"Auto-Join needs pandas DataFrames; the {label} table is a "
+                                 f"{type(obj).__name__}. Convert it first (e.g. spark_df.toPandas()).")
+    if obj.shape[1] == 0:
+        raise AutoJoinInputError(f"The {label} table has no columns: nothing to join on.")
+    if obj.shape[0] == 0:
+        raise AutoJoinInputError(f"The {label} table is empty (no rows): nothing to join.")
+    return obj
+
+
+def _columns(table: Table, on, label: str) -> list | None:
+    if on is None:
+        return None
+    names = [on] if not isinstance(on, (list, tuple)) else list(on)
+    out = []
+    for n in names:
+        if str(n) not in table.labels:
+            raise AutoJoinInputError(f"Column {n!r} is not in the {label} table; it has: "
+                                     f"{table.columns[:30]}")
+        if not table.has_values(str(n)):
+            raise AutoJoinInputError(f"Column {n!r} of the {label} table has no values (all "
+                                     f"null or empty): it cannot be joined. Pick another column.")
+        out.append(str(n))
+    return out
+
+
+# ------------------------------------------------------------------ one direction
+
+@dataclass
+class DirectionResult:
+    source: str                       # "left" or "right"
+    best: Candidate | None
+    candidates: list
+    groups: list
+    n_pairs: int
+    n_sets: int
+    key_columns: list
+    target_parts: dict = field(default_factory=dict)   # derived key column -> KeyPart
+    source_positions: object = None   # the row samples the pairs' row numbers refer to
+    target_positions: object = None
+
+
+def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSettings,
+                    target_columns: dict | None = None) -> DirectionResult:
+    """Steps 2-3 for one direction. ``target_columns`` (name -> cells) replaces the target's
+    key columns (the composite fallback passes key parts here)."""
+    src_cols = src_on or [c for c in src.columns if src.has_values(c)]
+    if target_columns is None:
+        key_cols = tgt_on or [c for c in tgt.columns
+                              if tgt.has_values(c) and tgt.is_key(c, settings.key_ratio)]
+        target_columns = {c: tgt.cells(c) for c in key_cols}
+        t_vals = [tgt.values(c) for c in key_cols]
+    else:
+        t_vals = [ColumnValues.from_cells(c, cells) for c, cells in target_columns.items()]
+    s_vals = [src.values(c) for c in src_cols]
+    groups = find_joinable_row_pairs(s_vals, t_vals, settings.min_score)
+    ls = settings.learn
+    cache: dict = {}
+    found: dict = {}
+    n_sets, best_cov = 0, 0
+    key_counts = {c: len({v for v in cells if v is not None})
+                  for c, cells in target_columns.items()}
+    for gi, sets in enumerate(example_sets(groups, ls)):
+        column = groups[gi].target_column
+        tcells = target_columns[column]
+        top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
+               for p in groups[gi].top(ls.top_k)]
+        idle = 0
+        for pairs in sets:
+            if n_sets >= ls.max_sets or (idle >= ls.patience and best_cov >= settings.min_coverage):
+                break
+            n_sets += 1
+            idle += 1
+            examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
+                                p.target_row) for p in pairs]
+            if any(ex.output is None for ex in examples):
+                continue
+            taught = {(ex.source_row, ex.target_row) for ex in examples}
+            validation = [ex for ex in top if (ex.source_row, ex.target_row) not in taught
+                          and ex.output is not None]
+            program = try_learn_transform(examples, src.columns, ls, cache, validation)
+            if program is None:
+                continue
+            key = (program, column)
+            if key in found:
+                found[key].learned_times += 1
+                continue
+            cand = found[key] = Candidate(program, gi, column, examples)
+            _coverage(cand, src, tcells)
+            if cand.coverage > best_cov:
+                best_cov, idle = cand.coverage, 0
+        if best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
+            break            # every key of a column is joined: nothing can do better
+    candidates = list(found.values())
+    candidates.sort(key=lambda c: (-c.coverage, c.program.size, -c.learned_times))
+    best = next((c for c in candidates if _acceptable(c, settings)), None)
+    return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
+                           n_sets, list(target_columns), source_positions=src.positions,
+                           target_positions=tgt.positions)
+
+
+def _coverage(cand: Candidate, src: Table, target_cells: list) -> None:
+    """MaxByCoverage's measure: distinct target keys the program's output equi-joins."""
+    keys = {v for v in target_cells if v is not None}
+    used = cand.program.columns
+    f = cand.program.compile(used)
+    cache: dict = {}
+    joined_keys, joined_rows = set(), 0
+    for row in zip(*(src.cells(c) for c in used)):
+        out = cache.get(row, cache)
+        if out is cache:
+            out = f(row)
+            cache[row] = out
+        if out is not None and out in keys:
+            joined_keys.add(out)
+            joined_rows += 1
+    taught = {ex.output for ex in cand.examples}
+    cand.coverage = len(joined_keys)
+    cand.joined_rows = joined_rows
+    cand.extra["beyond_examples"] = len(joined_keys - taught)
+
+
+def _acceptable(cand: Candidate, settings: AutoJoinSettings) -> bool:
+    return cand.coverage >= settings.min_coverage and cand.extra.get("beyond_examples", 0) >= 1
+
+
+# ------------------------------------------------------------------ both directions
+
+def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=None, *,
+             settings: AutoJoinSettings | None = None, left_name: str = "left",
+             right_name: str = "right", **options):
+    """Learn the transformation that makes ``left`` and ``right`` equi-join (see module
+    docstring) and return an :class:`~.result.AutoJoin` (``.found`` says whether one exists).
+
+    ``left_on`` / ``right_on``: column name (or list) to restrict the match to; the program
+    still reads any column of its source row. ``options`` override fields of
+    :class:`AutoJoinSettings` (``fuzzy=False``, ``seed=1``, ...) or of :class:`LearnSettings`.
+    """
+    from .result import AutoJoin
+    settings = _settings(settings, options)
+    t0 = time.perf_counter()
+    L = Table(_check_input(left, left_name), left_name)
+    R = Table(_check_input(right, right_name), right_name)
+    l_on, r_on = _columns(L, left_on, left_name), _columns(R, right_on, right_name)
+    for t, on in ((L, l_on), (R, r_on)):
+        if on is None and not any(t.has_values(c) for c in t.columns):
+            raise AutoJoinInputError(f"Every column of the {t.label} table is empty (all null): "
+                                     f"nothing to join on.")
+    stats = {"rows": {"left": L.n_rows, "right": R.n_rows}}
+    timings: dict = {}
+    results = []
+    for src, tgt, s_on, t_on, side in ((L, R, l_on, r_on, "left"), (R, L, r_on, l_on, "right")):
+        t = time.perf_counter()
+        _sample(src, tgt, settings, stats, side)
+        d = learn_direction(src, tgt, s_on, t_on, settings)
+        d.source = side
+        results.append((d, src, tgt))
+        timings[f"learn {side}->"] = time.perf_counter() - t
+    found = [r for r in results if r[0].best is not None]
+    if not found and settings.composite:
+        t = time.perf_counter()
+        for d, src, tgt in results:
+            _sample(src, tgt, settings, {}, d.source)
+            c = _composite(src, tgt, l_on if src is L else r_on, r_on if tgt is R else l_on,
+                           settings)
+            if c is not None:
+                c.source = d.source
+                found.append((c, src, tgt))
+        timings["composite keys"] = time.perf_counter() - t
+    if not found:
+        stats["directions"] = {d.source: _summary(d) for d, _, _ in results}
+        timings["total"] = time.perf_counter() - t0
+        stats["seconds"] = timings
+        return AutoJoin.not_found(L, R, _why_not(results, settings), stats, settings)
+    # directions compete on the fraction of the target's rows they join (§4.3: "the
+    # transformation that joins the largest fraction of rows in T_t")
+    d, src, tgt = max(found, key=lambda r: (r[0].best.coverage / max(len(r[0].target_positions), 1),
+                                            r[0].best.coverage, -r[0].best.program.size))
+    stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
+    best = d.best
+    part = d.target_parts.get(best.target_column)
+    # final keys on the full tables
+    t = time.perf_counter()
+    source_keys = apply_frame(best.program, src.frame, src.labels)
+    if part is not None:
+        target_keys = apply_frame(part.program, tgt.frame, tgt.labels)
+    else:
+        target_keys = column_texts(tgt.frame[tgt.labels[best.target_column]])
+    timings["apply"] = time.perf_counter() - t
+    fuzzy = None
+    if settings.fuzzy:
+        t = time.perf_counter()
+        dv = {k for k in source_keys if k is not None}
+        kv = {k for k in target_keys if k is not None}
+        if len(dv) <= settings.fuzzy_max_values and len(kv) <= settings.fuzzy_max_values:
+            fuzzy = constrained_fuzzy_join(dv, kv, max_distance=settings.max_distance)
+        else:
+            stats["fuzzy_skipped"] = (f"{len(dv):,} derived and {len(kv):,} target keys: above "
+                                      f"fuzzy_max_values={settings.fuzzy_max_values:,}")
+        timings["fuzzy"] = time.perf_counter() - t
+    timings["total"] = time.perf_counter() - t0
+    stats["seconds"] = timings
+    return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
+                                d, stats, settings)
+
+
+def _settings(settings, options) -> AutoJoinSettings:
+    settings = settings or AutoJoinSettings()
+    if not options:
+        return settings
+    import dataclasses
+    top = {f.name for f in dataclasses.fields(AutoJoinSettings)}
+    inner = {f.name for f in dataclasses.fields(LearnSettings)}
+    learn_opts = {k: v for k, v in options.items() if k in inner}
+    top_opts = {k: v for k, v in options.items() if k in top}
+    unknown = set(options) - set(learn_opts) - set(top_opts)
+    if unknown:
+        raise AutoJoinInputError(f"Unknown Auto-Join option(s) {sorted(unknown)}; known: "
+                                 f"{sorted(top | inner - {'learn'})}")
+    learn = dataclasses.replace(settings.learn, **learn_opts)
+    if "seed" in top_opts:
+        learn = dataclasses.replace(learn, seed=top_opts["seed"])
+    return dataclasses.replace(settings, learn=learn, **top_opts)
+
+
+def _sample(src: Table, tgt: Table, settings: AutoJoinSettings, stats: dict, side: str) -> None:
+    big = max(src.n_rows, tgt.n_rows) >= settings.sample_min_rows
+    if settings.sample == "never" or (settings.sample == "auto" and not big):
+        src.positions, tgt.positions = np.arange(src.n_rows), np.arange(tgt.n_rows)
+        src._cells.clear(), src._values.clear(), src._rows.clear()
+        tgt._cells.clear(), tgt._values.clear(), tgt._rows.clear()
+        return
+    ps, pt = sample_rates(src.n_rows, tgt.n_rows, settings.participation)
+    src.sample(ps, settings.seed + 1)
+    tgt.sample(pt, settings.seed + 2)
+    stats.setdefault("sampling", {})[f"{side} as source"] = {
+        "rate_source": ps, "rate_target": pt,
+        "rows_source": int(len(src.positions)), "rows_target": int(len(tgt.positions))}
+
+
+def _composite(src: Table, tgt: Table, s_on, t_on, settings) -> DirectionResult | None:
+    """Step 4: key parts of the target's composite columns as target keys."""
+    parts: dict = {}
+    frame = tgt.sample_frame().reset_index(drop=True).set_axis(tgt.columns, axis=1)
+    for c in (t_on or tgt.columns):
+        cells = tgt.cells(c)
+        for p in key_parts(c, cells, frame, tgt.columns, key_ratio=settings.key_ratio,
+                           seed=settings.seed, settings=settings.learn):
+            parts[f"{c} [{p.program.describe()}]"] = p
+    if not parts:
+        return None
+    d = learn_direction(src, tgt, s_on, None, settings,
+                        target_columns={name: p.values for name, p in parts.items()})
+    if d.best is None:
+        return None
+    d.target_parts = parts
+    return d
+
+
+def _summary(d: DirectionResult) -> dict:
+    return {"pair_groups": len(d.groups), "pairs": d.n_pairs, "example_sets": d.n_sets,
+            "programs": len(d.candidates), "key_columns": d.key_columns,
+            "best_coverage": d.candidates[0].coverage if d.candidates else 0}
+
+
+def _why_not(results, settings) -> str:
+    lines = []
+    for d, src, tgt in results:
+        head = f"{src.label} -> {tgt.label}"
+        if not d.key_columns:
+            lines.append(f"{head}: the {tgt.label} table has no key column (no column with "
+                         f"{settings.key_ratio:.0%} distinct values)")
+        elif not d.n_pairs:
+            lines.append(f"{head}: no value shares a substring of 3+ characters with a key "
+                         f"of {tgt.label} ({', '.join(map(repr, d.key_columns[:5]))})")
+        elif not d.candidates:
+            lines.append(f"{head}: {d.n_pairs} candidate row pairs, but no program of the "
+                         f"transformation language fits {d.n_sets} example sets")
+        else:
+            c = d.candidates[0]
+            lines.append(f"{head}: the best program ({c.program.describe()}) joins only "
+                         f"{c.coverage} key(s), {c.extra.get('beyond_examples', 0)} beyond the "
+                         f"rows it was learned from (needs {settings.min_coverage}+, 1+)")
+    return "No transformation joins these tables. " + "; ".join(lines) + "."

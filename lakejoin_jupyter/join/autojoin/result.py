@@ -1,0 +1,360 @@
+"""The answer of Auto-Join: the learned program, its evidence, the join and its code.
+
+``AutoJoin`` is what ``autojoin()`` / ``Engine.autojoin()`` return. When ``found`` is False,
+``message`` says why and there is no program (rather than a bad one).
+"""
+from __future__ import annotations
+
+import html
+import inspect
+import json
+
+import pandas as pd
+
+from ...errors import QueryError
+from .dsl import Program, ProgramFormatError, apply_frame, cell_text, column_texts
+from .fuzzy import FuzzyJoin
+
+FORMAT = "lakejoin-autojoin"
+FORMAT_VERSION = 1
+
+
+def _labels(frame) -> dict:
+    return {str(c): c for c in frame.columns} if frame is not None else {}
+
+
+class AutoJoin:
+    """A transformation join between two DataFrames (see :func:`autojoin`)."""
+
+    def __init__(self, *, found: bool, message: str, left=None, right=None,
+                 left_name: str = "left", right_name: str = "right", source: str = "left",
+                 program: Program | None = None, target_program: Program | None = None,
+                 source_column: str | None = None, target_column: str | None = None,
+                 examples: list | None = None, coverage: int = 0, target_keys: int = 0,
+                 joined_rows: int = 0, fuzzy: FuzzyJoin | None = None,
+                 alternatives: list | None = None, stats: dict | None = None):
+        self.found, self.message = found, message
+        self.left, self.right = left, right
+        self.left_name, self.right_name = left_name, right_name
+        self.source = source                      # which table the program transforms
+        self.program = program
+        self.target_program = target_program      # composite keys: the target-side part
+        self.source_column = source_column        # the column whose q-grams found the pairs
+        self.target_column = target_column        # the target key column
+        self.examples = examples or []            # the example rows that taught the program
+        self.coverage = coverage                  # distinct target keys joined by equality
+        self.target_keys = target_keys            # distinct keys of the target column
+        self.joined_rows = joined_rows            # source rows joined (full tables, equality)
+        self.fuzzy = fuzzy
+        self.alternatives = alternatives or []    # (description, coverage) of runner-up programs
+        self.stats = stats or {}
+        self.right_source: str | None = None      # a statement loading the right table (lake)
+        self._keys = None
+
+    # ------------------------------------------------------------ construction
+    @classmethod
+    def not_found(cls, L, R, message, stats, settings) -> "AutoJoin":
+        return cls(found=False, message=message, left=L.frame, right=R.frame,
+                   left_name=L.label, right_name=R.label, stats=stats)
+
+    @classmethod
+    def from_search(cls, L, R, left_is_source, best, part, fuzzy, source_keys, target_keys,
+                    direction, stats, settings) -> "AutoJoin":
+        src, tgt = (L, R) if left_is_source else (R, L)
+        group = direction.groups[best.group]
+        examples = []
+        for ex in best.examples:
+            examples.append({
+                "source_row": int(direction.source_positions[ex.source_row]),
+                "target_row": int(direction.target_positions[ex.target_row]),
+                "input": {c: v for c, v in zip(src.columns, ex.row) if c in best.program.columns
+                          or c == group.source_column},
+                "output": ex.output})
+        keyset = {k for k in target_keys if k is not None}
+        joined_rows = sum(k in keyset for k in source_keys)   # None is never in keyset
+        joined_keys = len(keyset.intersection(source_keys))
+        stats = dict(stats, sample_coverage=best.coverage)
+        alts = [(c.program.describe(), c.coverage) for c in direction.candidates
+                if c is not best][:5]
+        target_column = part.column if part is not None else best.target_column
+        n = len(keyset)
+        msg = (f"Found: {best.program.describe()} (the {src.label} table's rows) joins "
+               f"{target_column!r} of the {tgt.label} table.")
+        out = cls(found=True, message=msg, left=L.frame, right=R.frame, left_name=L.label,
+                  right_name=R.label, source="left" if left_is_source else "right",
+                  program=best.program, target_program=part.program if part else None,
+                  source_column=group.source_column, target_column=target_column,
+                  examples=examples, coverage=joined_keys, target_keys=n,
+                  joined_rows=joined_rows, fuzzy=fuzzy, alternatives=alts, stats=stats)
+        out._keys = (source_keys, target_keys)
+        return out
+
+    # ------------------------------------------------------------ frames
+    @property
+    def source_frame(self):
+        return self.left if self.source == "left" else self.right
+
+    @property
+    def target_frame(self):
+        return self.right if self.source == "left" else self.left
+
+    @property
+    def source_name(self) -> str:
+        return self.left_name if self.source == "left" else self.right_name
+
+    @property
+    def target_name(self) -> str:
+        return self.right_name if self.source == "left" else self.left_name
+
+    def _need_frames(self):
+        if not self.found:
+            raise QueryError(f"No transformation was found, so there is nothing to join. "
+                             f"{self.message}")
+        if self.left is None or self.right is None:
+            raise QueryError("This Auto-Join was loaded without its tables; pass them: "
+                             "AutoJoin.from_json(text, left=df, right=other).")
+
+    def _source_target_keys(self):
+        if self._keys is None:
+            self._need_frames()
+            src, tgt = self.source_frame, self.target_frame
+            skeys = apply_frame(self.program, src, _labels(src))
+            if self.target_program is not None:
+                tkeys = apply_frame(self.target_program, tgt, _labels(tgt))
+            else:
+                col = _labels(tgt).get(self.target_column)
+                if col is None:
+                    raise QueryError(f"The target table has no column {self.target_column!r}.")
+                tkeys = column_texts(tgt[col])
+            self._keys = (skeys, tkeys)
+        return self._keys
+
+    def keys(self, fuzzy: bool = True) -> tuple[list, list]:
+        """(left keys, right keys): the values the two tables are equi-joined on, one per
+        row (None: the row has no key). With ``fuzzy``, the derived keys the constrained
+        fuzzy join matched are replaced by the key they match."""
+        self._need_frames()
+        skeys, tkeys = self._source_target_keys()
+        if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
+            m = self.fuzzy.matches
+            skeys = [m.get(k, k) if k is not None else None for k in skeys]
+        return (skeys, tkeys) if self.source == "left" else (tkeys, skeys)
+
+    def pairs(self, fuzzy: bool = True) -> list:
+        """The joined (left row position, right row position) pairs, in merge order."""
+        lk, rk = self.keys(fuzzy)
+        where: dict = {}
+        for j, k in enumerate(rk):
+            if k is not None:
+                where.setdefault(k, []).append(j)
+        return [(i, j) for i, k in enumerate(lk) if k is not None for j in where.get(k, ())]
+
+    def _key_name(self) -> str:
+        name, i = "__autojoin_key", 2
+        taken = {str(c) for c in self.left.columns} | {str(c) for c in self.right.columns}
+        while name in taken:
+            name, i = f"__autojoin_key_{i}", i + 1
+        return name
+
+    def join(self, fuzzy: bool = True) -> pd.DataFrame:
+        """The joined DataFrame: the left table's columns, then the right's (clashing names
+        get a "_right" suffix), one row per joined pair, like ``pandas.merge`` (inner)."""
+        lk, rk = self.keys(fuzzy)
+        key = self._key_name()
+        left = self.left.assign(**{key: lk}).dropna(subset=[key])
+        right = self.right.assign(**{key: rk}).dropna(subset=[key])
+        return (left.merge(right, on=key, how="inner", suffixes=("", "_right"))
+                .drop(columns=key).reset_index(drop=True))
+
+    # ------------------------------------------------------------ code
+    def code(self, left: str = "df", right: str = "other", fuzzy: bool = True,
+             right_source: str | None = None) -> str:
+        """Plain Python (pandas) that reproduces :meth:`join`. ``left`` / ``right`` are the
+        variable names of the two DataFrames; ``right_source`` an optional statement that
+        loads the right one (e.g. from the lake). Every column name and constant is written
+        with ``repr()``; nothing from the tables is evaluated."""
+        if not self.found:
+            raise QueryError(f"No transformation was found, so there is no code. {self.message}")
+        if right_source is None and self.right_source and right == "other":
+            right_source = self.right_source
+        for v in (left, right):
+            if not v.isidentifier():
+                raise ValueError(f"not a Python variable name: {v!r}")
+        src_var, tgt_var = (left, right) if self.source == "left" else (right, left)
+        src_labels = _labels(self.source_frame) if self.source_frame is not None else {}
+        tgt_labels = _labels(self.target_frame) if self.target_frame is not None else {}
+        key = self._key_name() if self.left is not None else "__autojoin_key"
+        out = [f"# Auto-Join: {_comment(self.program.describe())}",
+               f"#   ({_comment(self.source_name)} rows) equals {self.target_column!r} of "
+               f"{_comment(self.target_name)}",
+               "import pandas as pd", ""]
+        if right_source:
+            out += [right_source, ""]
+        out += [inspect.getsource(cell_text).rstrip(), "", "",
+                self.program.python_code("derive_key").rstrip(), ""]
+        if self.target_program is not None:
+            out += ["", self.target_program.python_code("derive_target_key").rstrip(), ""]
+
+        def access(var, labels, c):
+            return f"{var}[{labels.get(c, c)!r}]"
+
+        args = ", ".join(access(src_var, src_labels, c) for c in self.program.columns)
+        out.append(f"source_key = [derive_key(*map(cell_text, row)) for row in zip({args})]")
+        if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
+            items = ",\n".join(f"    {k!r}: {v!r}" for k, v in sorted(self.fuzzy.matches.items()))
+            out = out[:-1] + [f"# constrained fuzzy join ({_comment(self.fuzzy.describe())}): derived "
+                              f"value -> target key", "FUZZY_MATCHES = {", items, "}",
+                              out[-1], "source_key = [FUZZY_MATCHES.get(k, k) for k in source_key]"]
+        if self.target_program is not None:
+            targs = ", ".join(access(tgt_var, tgt_labels, c) for c in self.target_program.columns)
+            out.append(f"target_key = [derive_target_key(*map(cell_text, row)) "
+                       f"for row in zip({targs})]")
+        else:
+            out.append(f"target_key = [cell_text(v) for v in "
+                       f"{access(tgt_var, tgt_labels, self.target_column)}]")
+        lk, rk = ("source_key", "target_key") if self.source == "left" else ("target_key", "source_key")
+        out += [f"KEY = {key!r}",
+                f"joined = ({left}.assign(**{{KEY: {lk}}}).dropna(subset=[KEY])",
+                f"          .merge({right}.assign(**{{KEY: {rk}}}).dropna(subset=[KEY]),",
+                "                 on=KEY, how='inner', suffixes=('', '_right'))",
+                "          .drop(columns=KEY).reset_index(drop=True))"]
+        return "\n".join(out) + "\n"
+
+    # ------------------------------------------------------------ explanation
+    def examples_frame(self) -> pd.DataFrame:
+        """The example rows that taught the program: their input cells and target key."""
+        rows = []
+        for ex in self.examples:
+            r = {f"{self.source_name}: {c}": v for c, v in ex["input"].items()}
+            r[f"{self.target_name}: {self.target_column}"] = ex["output"]
+            rows.append(r)
+        return pd.DataFrame(rows)
+
+    def summary(self) -> dict:
+        d = {"found": self.found, "source": self.source_name if self.found else None,
+             "program": self.program.describe() if self.program else None,
+             "target_column": self.target_column, "coverage": self.coverage,
+             "target_keys": self.target_keys, "joined_rows": self.joined_rows}
+        if self.fuzzy is not None:
+            d["fuzzy"] = self.fuzzy.describe()
+        return d
+
+    def explain(self) -> str:
+        if not self.found:
+            return self.message
+        pct = self.coverage / self.target_keys if self.target_keys else 0.0
+        lines = [f"Transformation from the {self.source_name} table:",
+                 f"    {self.program.describe()}",
+                 f"equals {self.target_column!r} of the {self.target_name} table"
+                 + (f" after {self.target_program.describe()}" if self.target_program else "") + ".",
+                 f"It joins {self.coverage} of {self.target_keys} distinct keys ({pct:.0%}) "
+                 f"and {self.joined_rows} {self.source_name} row(s) by equality."]
+        if self.stats.get("sampling"):
+            lines.append(f"(Learned on row samples: {self.stats['sampling']}.)")
+        if self.fuzzy is not None:
+            lines.append(f"A constrained fuzzy join ({self.fuzzy.describe()}) adds "
+                         f"{len(self.fuzzy.matches)} match(es) that keep the join 1:1 / N:1.")
+        lines.append(f"Learned from {len(self.examples)} example row pairs found through rare "
+                     f"shared substrings of {self.source_column!r}:")
+        for ex in self.examples:
+            inp = ", ".join(f"{c}={v!r}" for c, v in ex["input"].items())
+            lines.append(f"    {inp}  ->  {ex['output']!r}")
+        if self.alternatives:
+            lines.append("Other programs tried (keys joined): " + "; ".join(
+                f"{d} ({c})" for d, c in self.alternatives[:3]))
+        secs = self.stats.get("seconds", {}).get("total")
+        if secs is not None:
+            lines.append(f"Search time {secs:.2f} s.")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        if not self.found:
+            return f"<AutoJoin: not found. {self.message}>"
+        return (f"<AutoJoin {self.source_name} -> {self.target_name}.{self.target_column}: "
+                f"{self.program.describe()}; joins {self.coverage}/{self.target_keys} keys>")
+
+    def _repr_html_(self):
+        if not self.found:
+            return f"<div><b>Auto-Join</b>: {html.escape(self.message)}</div>"
+        ex = self.examples_frame().to_html(index=False, escape=True)
+        return (f"<div><b>Auto-Join</b> ({html.escape(self.source_name)} &rarr; "
+                f"{html.escape(self.target_name)}.{html.escape(str(self.target_column))})<br>"
+                f"<code>{html.escape(self.program.describe())}</code><br>"
+                f"joins {self.coverage} of {self.target_keys} keys, {self.joined_rows} rows"
+                + (f"; fuzzy: {html.escape(self.fuzzy.describe())}" if self.fuzzy else "")
+                + f"<br>Example rows:{ex}</div>")
+
+    # ------------------------------------------------------------ JSON
+    def to_dict(self) -> dict:
+        fz = None
+        if self.fuzzy is not None:
+            f = self.fuzzy
+            fz = {"tokenizer": f.tokenizer, "distance": f.distance, "threshold": f.threshold,
+                  "coverage": f.coverage, "exact_coverage": f.exact_coverage,
+                  "matches": sorted([k, v] for k, v in f.matches.items())}
+        return {"format": FORMAT, "version": FORMAT_VERSION, "found": self.found,
+                "message": self.message, "left_name": self.left_name,
+                "right_name": self.right_name, "source": self.source,
+                "program": self.program.to_dict() if self.program else None,
+                "target_program": self.target_program.to_dict() if self.target_program else None,
+                "source_column": self.source_column, "target_column": self.target_column,
+                "examples": self.examples, "coverage": self.coverage,
+                "target_keys": self.target_keys, "joined_rows": self.joined_rows,
+                "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, default=_plain)
+
+    @classmethod
+    def from_json(cls, text: str, left=None, right=None) -> "AutoJoin":
+        """Rebuild from :meth:`to_json`; pass the two DataFrames to join again."""
+        try:
+            d = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as e:
+            raise ProgramFormatError(f"not valid JSON: {e}") from None
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise ProgramFormatError(f"not a serialized Auto-Join (format must be {FORMAT!r})")
+        if d.get("version") != FORMAT_VERSION:
+            raise ProgramFormatError(f"Auto-Join format version {d.get('version')!r} is not "
+                                     f"supported (this version reads {FORMAT_VERSION})")
+        if d.get("source") not in ("left", "right"):
+            raise ProgramFormatError("field 'source' must be 'left' or 'right'")
+        fz = d.get("fuzzy")
+        fuzzy = None
+        if fz:
+            matches = {}
+            for pair in fz.get("matches", []):
+                if (not isinstance(pair, list) or len(pair) != 2
+                        or not all(isinstance(x, str) for x in pair)):
+                    raise ProgramFormatError("fuzzy matches must be [derived, key] string pairs")
+                matches[pair[0]] = pair[1]
+            fuzzy = FuzzyJoin(str(fz["tokenizer"]), str(fz["distance"]), float(fz["threshold"]),
+                              int(fz["coverage"]), int(fz["exact_coverage"]), matches)
+        prog = Program.from_dict(d["program"]) if d.get("program") else None
+        tprog = Program.from_dict(d["target_program"]) if d.get("target_program") else None
+        found = bool(d.get("found")) and prog is not None
+        return cls(found=found, message=str(d.get("message", "")), left=left, right=right,
+                   left_name=str(d.get("left_name", "left")),
+                   right_name=str(d.get("right_name", "right")), source=d["source"],
+                   program=prog, target_program=tprog, source_column=d.get("source_column"),
+                   target_column=d.get("target_column"), examples=d.get("examples") or [],
+                   coverage=int(d.get("coverage", 0)), target_keys=int(d.get("target_keys", 0)),
+                   joined_rows=int(d.get("joined_rows", 0)), fuzzy=fuzzy,
+                   alternatives=[tuple(a) for a in d.get("alternatives") or []])
+
+
+_LINE_BREAKS = {ord(c): f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
+                for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def _comment(text: str) -> str:
+    """Text safe inside a one-line ``#`` comment: line breaks are written as escapes."""
+    return str(text).translate(_LINE_BREAKS)
+
+
+def _plain(o):
+    if hasattr(o, "item"):
+        return o.item()
+    if isinstance(o, (set, frozenset, tuple)):
+        return list(o)
+    return str(o)

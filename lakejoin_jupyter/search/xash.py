@@ -1,0 +1,137 @@
+"""XASH: the hash MATE builds its row super keys from (MATE §5.2-§5.3, notes/pexeso_mate.md B3).
+
+A value's hash sets at most ``chars + 1`` bits of a ``bits``-wide array (bit i = 2**i):
+
+* segmentation (§5.3.1, Eq. 6): 37 character segments of ``beta`` bits, the largest beta
+  with 37*beta < bits (3 for 128 bits, 13 for 512), one per symbol of the alphabet
+  " 0123456789abcdefghijklmnopqrstuvwxyz" (alphabet index = position in that string), so
+  the character area is bits [0, 37*beta); the remaining ``length_bits`` bits (17 for 128,
+  31 for 512) are the length segment, at the most significant end;
+* characters (§5.3.2): the ``chars`` (alpha - 1 = 5) characters occurring least often in the
+  value, ties broken lexicographically (which for this alphabet is alphabet order);
+* location (§5.3.3): a chosen character c sets bit idx(c)*beta + region, where region is the
+  smallest i in [0, beta) with mean(0-based positions of c) <= (i + 1) * len / beta;
+* rotation (§5.3.5): the character area (only it) is rotated left, circularly, by
+  floor(37*beta * (len mod length_bits) / length_bits);
+* length (§5.3.4): one bit at 37*beta + (len mod length_bits) (one-hot, so lengths never
+  cover each other).
+
+Variant recorded in the manifest (``XashSpec.manifest()``, name "reference"): the paper's
+text and the authors' reference code (LUH-DBS/MATE) differ; we follow the reference code on
+both points where they differ (errata B6.4, B6.5):
+
+* location: the reference rule above, not the paper's x = ceil(lambda*beta/len) (1-based),
+  which differs at region boundaries;
+* rotation: by floor(37*beta*(len mod |a_l|)/|a_l|), which spreads lengths over the whole
+  character area, not by len as in the paper's text and example (a rotation by 8 moves the
+  bits of "muhammad" by less than three segments).
+
+One deliberate difference from the reference code: characters outside the alphabet
+(punctuation, accented letters; our normalization keeps them, lake/normalize.py) are left
+out *before* the least frequent ones are chosen, so "st. louis" still encodes five
+characters instead of losing one to "."; they still count in the length and the positions.
+
+alpha: Eq. 5 picks the smallest alpha with C(|a|, alpha) > C_unique; for DWTC (700M unique
+values) and 128 bits that is 6, the value the paper's experiments and the reference code
+use. We keep alpha = 6 (``chars`` = 5) for every lake instead of recomputing Eq. 5 per
+lake: on a lake of 10^5 values Eq. 5 gives alpha = 3, and a fixed alpha keeps a value's
+hash identical in every index generation of a growing lake.
+
+The values hashed are normalized tokens (lake/normalize.py), the same ones the joins compare,
+so equal values always hash equally and the super key never loses a joinable row (§6.3 lemma).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+ALPHABET = " 0123456789abcdefghijklmnopqrstuvwxyz"
+_INDEX = {ch: i for i, ch in enumerate(ALPHABET)}
+VARIANT = "reference"
+SIZES = (128, 512)
+
+
+@dataclass(frozen=True)
+class XashSpec:
+    """XASH parameters (hash size and characters encoded per value)."""
+    bits: int = 128
+    chars: int = 5               # alpha - 1
+
+    def __post_init__(self):
+        if self.bits not in SIZES:
+            raise ValueError(f"XASH size must be one of {SIZES} bits (got {self.bits!r}).")
+        if not 1 <= self.chars <= len(ALPHABET):
+            raise ValueError(f"XASH chars must be in 1..{len(ALPHABET)} (got {self.chars!r}).")
+
+    @property
+    def beta(self) -> int:
+        """Bits per character segment: the largest beta with 37*beta < bits (Eq. 6)."""
+        return (self.bits - 1) // len(ALPHABET)
+
+    @property
+    def char_bits(self) -> int:
+        return len(ALPHABET) * self.beta
+
+    @property
+    def length_bits(self) -> int:
+        return self.bits - self.char_bits
+
+    @property
+    def words(self) -> int:
+        """64-bit words per hash (bit i lives in word i // 64)."""
+        return self.bits // 64
+
+    def manifest(self) -> dict:
+        return {"bits": self.bits, "chars": self.chars, "ones": self.chars + 1,
+                "alphabet": ALPHABET, "beta": self.beta, "length_bits": self.length_bits,
+                "variant": VARIANT,
+                "location": "smallest region i with mean 0-based position <= (i+1)*len/beta",
+                "rotation": "left by floor(37*beta*(len mod length_bits)/length_bits), "
+                            "character area only",
+                "length_bit": "37*beta + len mod length_bits",
+                "characters": "alphabet characters only, least frequent in the value, "
+                              "ties in alphabet order",
+                "words": self.words, "word_order": "word w holds bits 64w..64w+63"}
+
+    @classmethod
+    def from_manifest(cls, section: dict) -> "XashSpec":
+        if section.get("variant") != VARIANT:
+            raise ValueError(f"XASH variant {section.get('variant')!r} is not the one this "
+                             f"version computes ({VARIANT!r}); rebuild the index.")
+        return cls(bits=int(section["bits"]), chars=int(section["chars"]))
+
+
+def xash(value: str, spec: XashSpec = XashSpec()) -> int:
+    """XASH of one (normalized) value as a Python int of ``spec.bits`` bits."""
+    n = len(value)
+    if n == 0:
+        return 0
+    count: dict = {}
+    pos_sum: dict = {}
+    for i, ch in enumerate(value):
+        if ch in _INDEX:
+            count[ch] = count.get(ch, 0) + 1
+            pos_sum[ch] = pos_sum.get(ch, 0) + i
+    beta, area, lbits = spec.beta, spec.char_bits, spec.length_bits
+    chosen = sorted(count, key=lambda ch: (count[ch], _INDEX[ch]))[: spec.chars]
+    shift = area * (n % lbits) // lbits
+    h = 0
+    for ch in chosen:
+        # smallest i with pos_sum/count <= (i+1)*n/beta, in integers: ceil(pos_sum*beta/(n*count)) - 1
+        region = max(0, -(-(pos_sum[ch] * beta) // (n * count[ch])) - 1)
+        bit = _INDEX[ch] * beta + region
+        h |= 1 << ((bit + shift) % area)
+    return h | (1 << (area + n % lbits))
+
+
+def xash_words(values: Iterable[str], spec: XashSpec = XashSpec()) -> np.ndarray:
+    """XASH of many values as a (n, spec.words) uint64 array."""
+    values = list(values)
+    out = np.zeros((len(values), spec.words), dtype=np.uint64)
+    for i, v in enumerate(values):
+        h = xash(v, spec)
+        for w in range(spec.words):
+            out[i, w] = (h >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
+    return out

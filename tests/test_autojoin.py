@@ -1,0 +1,335 @@
+"""Auto-Join end to end: both directions, N:1, fuzzy recovery, composite keys, sampling,
+the result object (join, code, JSON), bad input, and the engine / hit-action integration."""
+from __future__ import annotations
+
+import ast
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.errors import QueryError
+from lakejoin_jupyter.join.autojoin import AutoJoin, AutoJoinInputError, autojoin
+
+FIRST = ["Suhela", "Maureen", "Missy", "Carolyn", "Kelly", "Barack", "George", "Ronald", "Bill",
+         "Hillary", "Ann", "Peter", "Julia", "Omar", "Lena", "Zoë", "Ivan", "Rosa", "Tom", "Eve"]
+LAST = ["Chowdhury", "Paluzzi", "Payne", "Craddock", "Moore", "Obama", "Bush", "Reagan",
+        "Clinton", "Richards", "Burnett", "Nguyen", "Smith", "Müller", "Garcia", "Kowalski",
+        "Tanaka", "Okafor", "Larsen", "Dubois", "Abernathy", "Brennan", "Castillo", "Delacroix",
+        "Eriksen", "Fitzgerald", "Gonzaga", "Holloway", "Ibrahim", "Jablonski", "Kaminski",
+        "Lindqvist", "Montague", "Novak", "Oyelaran", "Petrovic", "Quintero", "Rasmussen",
+        "Sandoval", "Takahashi", "Underwood", "Villanueva", "Whitfield", "Yamamoto", "Zielinski"]
+
+
+def staff(n=40, seed=0):
+    rng = random.Random(seed)             # distinct last names: rare q-grams find the pairs
+    names = sorted(f"{rng.choice(FIRST)} {b}" for b in rng.sample(LAST, n))
+    people = pd.DataFrame({"Name": names,
+                           "Title": [rng.choice(["Principal", "Instructor", "Admin"]) for _ in names]})
+    emails = [f"{n.split()[0][0].lower()}{n.split()[1].lower()}@school.edu" for n in names]
+    mail = pd.DataFrame({"email": emails, "School": [rng.choice(["Big Creek", "Brookwood"])
+                                                     for _ in names]})
+    return people, mail.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+def expected_pairs(left_keys, right_keys):
+    return sorted((i, j) for i, a in enumerate(left_keys) for j, b in enumerate(right_keys)
+                  if a is not None and a == b)
+
+
+def test_names_to_emails_and_the_result_object():
+    people, mail = staff()
+    aj = autojoin(people, mail, left_name="people", right_name="mail")
+    assert aj.found and aj.source == "left" and aj.target_column == "email"
+    assert aj.program.describe() == ('lower(first letter of `Name`) + lower(word 2 of `Name`) + '
+                                     '"@school.edu"')
+    assert aj.coverage == aj.target_keys == len(mail)
+    joined = aj.join()
+    assert len(joined) == len(people)
+    assert (joined["email"] == [f"{n.split()[0][0].lower()}{n.split()[1].lower()}@school.edu"
+                                for n in joined["Name"]]).all()
+    assert list(joined.columns) == ["Name", "Title", "email", "School"]
+    assert 3 <= len(aj.examples) <= 4
+    text = aj.explain()
+    assert "lower(word 2 of `Name`)" in text and "joins 40 of 40" in text
+    for ex in aj.examples:
+        assert ex["output"] in set(mail["email"]) and ex["input"]["Name"] in set(people["Name"])
+    assert list(aj.examples_frame().columns) == ["people: Name", "mail: email"]
+
+
+def test_other_direction_is_found_too():
+    people, mail = staff(seed=1)
+    aj = autojoin(mail, people)                 # the table to transform is on the right now
+    assert aj.found and aj.source == "right" and aj.target_column == "email"
+    joined = aj.join()
+    assert list(joined.columns[:2]) == ["email", "School"] and len(joined) == len(mail)
+
+
+def test_dirty_row_recovered_by_the_constrained_fuzzy_join():
+    people, mail = staff(seed=2)
+    name = people["Name"][5]
+    clean = f"{name.split()[0][0].lower()}{name.split()[1].lower()}@school.edu"
+    dirty = f"{name.split()[0][:2].lower()}{name.split()[1].lower()}@school.edu"
+    mail = mail.replace({"email": {clean: dirty}})
+    aj = autojoin(people, mail)
+    assert aj.found and aj.fuzzy is not None
+    assert aj.fuzzy.matches == {clean: dirty}
+    assert len(aj.join(fuzzy=False)) == len(people) - 1
+    j = aj.join()
+    assert len(j) == len(people) and dirty in set(j["email"])
+
+
+def test_n_to_1_hierarchical_codes():
+    atu = pd.DataFrame({"ATU": ["France.01", "France.03", "United States.01", "United States.02",
+                                "United States.03", "Germany.12"],
+                        "Manager": ["V-JOHH", "JOFORD", "RICHT", "MICHM", "ANDYW", "KLAUS"]})
+    sub = pd.DataFrame({"Sub-ATU": ["France.01.MIX", "France.01.SMB", "United States.01.Government",
+                                    "United States.01.Education", "United States.03.PS-LRG",
+                                    "United States.02.Retail", "Germany.12.SMB", "France.03.EPG",
+                                    "United States.02.Major"],
+                        "Segment": list("ABCDEFGHI")})
+    aj = autojoin(atu, sub)
+    assert aj.found and aj.source == "right" and aj.target_column == "ATU"
+    j = aj.join()
+    assert len(j) == len(sub)
+    assert all(s.startswith(a + ".") for a, s in zip(j["ATU"], j["Sub-ATU"]))
+
+
+def test_numeric_column_year_to_year_month():
+    left = pd.DataFrame({"year": [1974, 1981, 1999, 2003, 2010, 2016, 2020],
+                         "value": np.arange(7.0)})
+    right = pd.DataFrame({"period": [f"{y}-01" for y in left["year"]], "n": range(7)})
+    aj = autojoin(left, right)
+    # both directions join every row; the simpler program wins the tie
+    assert aj.found and aj.program.describe() == "first 4 letters of `period`"
+    assert aj.source == "right" and len(aj.join()) == 7
+    assert autojoin(left, right, right_on="period", left_on="year").found
+    only = autojoin(left, right.assign(period=[f"{y}-01" for y in left["year"]]))
+    assert only.found
+    forward = autojoin(left.assign(year=left["year"].astype(float)), right)
+    assert len(forward.join()) == 7                   # 1974.0 reads as "1974"
+
+
+def test_non_ascii_values():
+    people = pd.DataFrame({"Name": ["Zoë Müller", "José Núñez", "Søren Ærø", "Łucja Żak",
+                                    "Ólafur Þór", "北京 李"]})
+    mail = pd.DataFrame({"login": [f"{n.split()[1].lower()}.{n.split()[0][0].lower()}@uni.eu"
+                                   for n in people["Name"]]})
+    aj = autojoin(people, mail)
+    assert aj.found and len(aj.join()) == 6
+    assert "müller.z@uni.eu" in set(aj.join()["login"])
+
+
+def test_composite_keys_split_when_both_directions_fail():
+    names = ["Barack Obama", "George Bush", "Bill Clinton", "Ronald Reagan", "Jimmy Carter",
+             "Gerald Ford", "Richard Nixon", "John Kennedy"]
+    number = [44, 43, 42, 40, 39, 38, 37, 35]
+    born = [1961, 1946, 1946, 1911, 1924, 1913, 1913, 1917]
+    # each side carries a piece the other cannot produce: neither direction has a program
+    left = pd.DataFrame({"who": [f"{n} (#{k})" for n, k in zip(names, number)]})
+    right = pd.DataFrame({"President": [f"{n.split()[1]}, {n.split()[0]}({b}-)"
+                                        for n, b in zip(names, born)]})
+    aj = autojoin(left, right)
+    assert aj.found and aj.target_program is not None
+    j = aj.join()
+    assert len(j) == 8
+    assert all(w.split()[1] in p for w, p in zip(j["who"], j["President"]))
+
+
+def test_sampling_path_on_larger_tables():
+    rng = np.random.default_rng(0)
+    n = 6000
+    ids = rng.permutation(10**6)[:n]
+    left = pd.DataFrame({"id": [f"EMP{i:07d}" for i in ids], "dept": rng.integers(0, 9, n)})
+    keep = rng.random(n) < 0.6                      # 60% of the right rows join
+    right = pd.DataFrame({"key": [f"{i:07d}/emp" if k else f"{i + 1:07d}/ext"
+                                  for i, k in zip(ids, keep)]})
+    aj = autojoin(left, right, sample="always", participation=0.3)
+    assert aj.found and aj.stats.get("sampling")
+    s = aj.stats["sampling"]["left as source"]
+    assert s["rows_source"] < n and s["rows_target"] < n
+    assert aj.joined_rows == int(keep.sum())          # the final join runs on the full tables
+
+
+def test_no_joinable_pattern_says_so():
+    rng = random.Random(3)
+    word = lambda: "".join(rng.choice("qwxzjkv") for _ in range(10))  # noqa: E731
+    left = pd.DataFrame({"a": [word() for _ in range(30)]})
+    right = pd.DataFrame({"b": [word() for _ in range(30)]})
+    aj = autojoin(left, right)
+    assert not aj.found and aj.program is None
+    assert aj.message.startswith("No transformation joins these tables")
+    with pytest.raises(QueryError, match="nothing to join"):
+        aj.join()
+    with pytest.raises(QueryError, match="no code"):
+        aj.code()
+    assert "No transformation" in aj.explain() and "not found" in repr(aj)
+
+
+def test_a_program_must_join_a_key_beyond_its_own_examples():
+    # three rows: any program fitting them joins only the rows it was learned from, which
+    # is no evidence of a join pattern (pipeline docstring), so the answer is "none"
+    left = pd.DataFrame({"code": ["kappa-771", "sigma-208", "omega-935"]})
+    right = pd.DataFrame({"key": ["771/KAP", "208/SIG", "935/OME"]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert not aj.found and "0 beyond the rows it was learned from" in aj.message
+    # the same pattern with one more row is a join
+    aj2 = autojoin(pd.concat([left, pd.DataFrame({"code": ["delta-446"]})], ignore_index=True),
+                   pd.concat([right, pd.DataFrame({"key": ["446/DEL"]})], ignore_index=True),
+                   fuzzy=False)
+    assert aj2.found and aj2.coverage == 4
+    assert aj2.program.describe() == '`code` from letter 7 + "/" + upper(first 3 letters of `code`)'
+
+
+@pytest.mark.parametrize("left, right, kw, message", [
+    (pd.DataFrame({"a": []}), pd.DataFrame({"b": ["x"]}), {}, "left table is empty"),
+    (pd.DataFrame({"a": ["x"]}), pd.DataFrame(index=[0, 1]), {}, "right table has no columns"),
+    ([1, 2], pd.DataFrame({"b": ["x"]}), {}, "needs pandas DataFrames"),
+    (pd.DataFrame([["x", "y"]], columns=["a", "a"]), pd.DataFrame({"b": ["x"]}), {},
+     "two columns named 'a'"),
+    (pd.DataFrame({"a": ["x"]}), pd.DataFrame({"b": ["x"]}), {"left_on": "zz"},
+     "Column 'zz' is not in the left table"),
+    (pd.DataFrame({"a": [None, None]}), pd.DataFrame({"b": ["x", "y"]}), {"left_on": "a"},
+     "Column 'a' of the left table has no values"),
+    (pd.DataFrame({"a": [None, np.nan]}), pd.DataFrame({"b": ["x", "y"]}), {},
+     "Every column of the left table is empty"),
+    (pd.DataFrame({"a": ["x"]}), pd.DataFrame({"b": ["x"]}), {"fuzzzy": True},
+     "Unknown Auto-Join option"),
+])
+def test_bad_input_gets_a_specific_error(left, right, kw, message):
+    with pytest.raises(AutoJoinInputError, match=message):
+        autojoin(left, right, **kw)
+
+
+def test_very_long_strings_do_not_break_it():
+    people, mail = staff(seed=4)
+    people["Bio"] = ["lorem ipsum " * 800] * len(people)      # 9,600-character cells
+    aj = autojoin(people, mail)
+    assert aj.found and len(aj.join()) == len(people)
+    huge = pd.DataFrame({"t": ["x" * 20000 + str(i) for i in range(20)]})
+    assert not autojoin(huge, huge.rename(columns={"t": "u"})).found
+
+
+def test_code_reproduces_the_join_with_hostile_names():
+    people, mail = staff(seed=5)
+    evil_col = "Name\nimport os; os.system('echo pwned') #'\"\u2028x"
+    people = people.rename(columns={"Name": evil_col})
+    dom = "@x'\"\\\n.edu"
+    mail["email"] = mail["email"].str.replace("@school.edu", dom, regex=False)
+    aj = autojoin(people, mail)
+    assert aj.found and aj.program.pieces[-1].text == dom
+    src = aj.code(left="df", right="other")
+    ns = {"df": people, "other": mail}
+    exec(compile(src, "<autojoin code>", "exec"), ns)     # our own generated code
+    pd.testing.assert_frame_equal(ns["joined"], aj.join())
+    assert "os" not in ns
+    tree = ast.parse(src)
+    imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert [a.name for n in imports for a in n.names] == ["pandas"]
+    assert "os" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def test_json_round_trip_joins_the_same():
+    people, mail = staff(seed=6)
+    people.loc[0, "Name"] = people.loc[0, "Name"]     # unchanged, keeps pandas happy
+    aj = autojoin(people, mail)
+    back = AutoJoin.from_json(aj.to_json(), left=people, right=mail)
+    assert back.program == aj.program and back.source == aj.source
+    pd.testing.assert_frame_equal(back.join(), aj.join())
+    assert back.explain().splitlines()[1] == aj.explain().splitlines()[1]
+    with pytest.raises(QueryError, match="loaded without its tables"):
+        AutoJoin.from_json(aj.to_json()).join()
+
+
+@pytest.fixture
+def ip():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    SESSION.engine = None                    # no index open: lake table names are refused
+    yield shell
+    SESSION.engine = saved
+
+
+def test_lakejoin_autojoin_magic(ip, capsys):
+    from lakejoin_jupyter.magics import MagicError
+    people, mail = staff(seed=7)
+    ip.user_ns.update({"people": people, "mail": mail, "text": "not a frame"})
+    aj = ip.run_line_magic("lakejoin", "autojoin people mail --on Name --other-on email "
+                                       "--as aj7 --seed 3")
+    assert ip.user_ns["aj7"] is aj and aj.found and aj.left_name == "people"
+    assert aj.program.describe() == ('lower(first letter of `Name`) + lower(word 2 of `Name`) '
+                                     '+ "@school.edu"')
+    ip.run_line_magic("lakejoin", "--help")
+    assert "autojoin" in capsys.readouterr().out
+    ip.run_line_magic("lakejoin", "autojoin --help")
+    out = capsys.readouterr().out
+    assert "usage: %lakejoin autojoin" in out and "--other-on" in out
+    with pytest.raises(MagicError, match="'nope' is no variable"):
+        ip.run_line_magic("lakejoin", "autojoin nope mail")
+    with pytest.raises(MagicError, match="'text' is a str"):
+        ip.run_line_magic("lakejoin", "autojoin people text")
+    with pytest.raises(MagicError, match="no index is open|No index is open"):
+        ip.run_line_magic("lakejoin", "autojoin people some/lake/table")
+    with pytest.raises(MagicError, match="the following arguments are required"):
+        ip.run_line_magic("lakejoin", "autojoin people")
+    with pytest.raises(MagicError, match="Column 'Nope' is not in the mail table"):
+        ip.run_line_magic("lakejoin", "autojoin people mail --other-on Nope")
+
+
+# ------------------------------------------------------------------ engine + hit action
+
+STATES = ["Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut",
+          "Delaware", "Florida", "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa"]
+
+
+@pytest.mark.spark
+def test_engine_autojoin_with_a_lake_table(demo_engine):
+    df = pd.DataFrame({"where": [f"{s.upper()} (US)" for s in STATES], "n": range(len(STATES))})
+    aj = demo_engine.autojoin(df, "where", "fivethirtyeight/bad-drivers/bad-drivers", "State")
+    # either direction joins every row of df: title(part 1 (split at " (")) of `where`
+    # (15 of 51 states) or upper(`State`) + " (US)" (all 15 keys of df, the larger fraction)
+    assert aj.found and aj.program.describe() in ('upper(`State`) + " (US)"',
+                                                  'title(part 1 (split at " (") of `where`)')
+    j = aj.join()
+    assert len(j) == len(STATES) and (j["where"] == j["State"].str.upper() + " (US)").all()
+    src = aj.code()
+    assert "engine.table('fivethirtyeight/bad-drivers/bad-drivers')" in src
+    ns = {"df": df, "engine": demo_engine}
+    exec(compile(src, "<autojoin code>", "exec"), ns)
+    pd.testing.assert_frame_equal(ns["joined"], aj.join())
+
+
+@pytest.mark.spark
+def test_find_transformation_action(demo_engine):
+    from lakejoin_jupyter.join.actions import actions_for
+    df = pd.DataFrame({"state": STATES[:3] + [f"{s} (US)" for s in STATES[3:]]})
+    res = demo_engine.search(df, "state", k=5)
+    hit = next(h for h in res if h.table.endswith("bad-drivers") and h.column == "State")
+    action = next(a for a in actions_for(hit) if a.name == "autojoin")
+    assert action.label == "Find transformation"
+    out = action.run(demo_engine, hit, df)
+    assert out.ok and out.variable == "joined" and len(out.joined) >= 12
+    j = out.joined
+    assert all(w.split(" (")[0] == s for w, s in zip(j["state"], j["State"]))
+    assert out.details["coverage"] >= 12 and "Example rows that taught the program" in out.tables
+    ns = {"df": df, "engine": demo_engine}
+    exec(compile(out.code, "<action code>", "exec"), ns)
+    pd.testing.assert_frame_equal(ns["joined"], out.joined)
+    miss = action.run(demo_engine, hit, pd.DataFrame({"state": ["qqqq", "zzzz", "xxxx"]}))
+    assert not miss.ok and "No transformation" in miss.summary
+
+
+def test_package_level_function_takes_both_call_forms():
+    import lakejoin_jupyter as lj
+    people, mail = staff(seed=8)
+    a = lj.autojoin(people, "Name", mail, "email")
+    b = lj.autojoin(people, mail)
+    assert a.found and b.found and a.program == b.program
+    assert a.target_column == "email" and a.coverage == len(mail)
+    with pytest.raises(AutoJoinInputError, match="needs the other table"):
+        lj.autojoin(people, "Name")

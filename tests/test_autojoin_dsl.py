@@ -1,0 +1,229 @@
+"""The Auto-Join language: each operator, the interpreter against an independent reference
+evaluator, the generated Python against the interpreter, JSON round trips and refusals."""
+from __future__ import annotations
+
+import ast
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lakejoin_jupyter.join.autojoin.dsl import (CASINGS, Column, Concat, Constant, Program,
+                                                ProgramFormatError, SelectK, Split, Substring,
+                                                apply_frame, cell_text, compile_expr, extract)
+
+COLUMNS = ["Name", "last name", "it's \"quoted\"\n"]
+
+
+# ------------------------------------------------------------------ reference evaluator
+
+def ref(node, row: dict):
+    """Independent reading of the operator semantics (module docstring of dsl.py)."""
+    if isinstance(node, Column):
+        v = row.get(node.name)
+        return v if isinstance(v, str) else None
+    if isinstance(node, Constant):
+        return node.text
+    if isinstance(node, Split):
+        v = ref(node.of, row)
+        return None if v is None else v.split(node.sep)
+    if isinstance(node, SelectK):
+        parts = ref(node.of, row)
+        if parts is None:
+            return None
+        k = node.k if node.k >= 0 else len(parts) + node.k
+        return parts[k] if 0 <= k < len(parts) else None
+    if isinstance(node, Substring):
+        v = ref(node.of, row)
+        if v is None:
+            return None
+        piece = v[node.start:node.stop]
+        return {"same": piece, "lower": piece.lower(), "upper": piece.upper(),
+                "title": piece.title()}[node.casing]
+    if isinstance(node, Concat):
+        out = [ref(p, row) for p in node.parts]
+        return None if any(p is None for p in out) else "".join(out)
+    raise TypeError(node)
+
+
+def run(program: Program, row: dict):
+    return program.compile(COLUMNS)(tuple(row.get(c) for c in COLUMNS))
+
+
+def generated(program: Program):
+    ns: dict = {}
+    exec(compile(program.python_code("f"), "<generated>", "exec"), ns)   # our own output
+    return ns["f"]
+
+
+# ------------------------------------------------------------------ operators
+
+def test_split_selectk_counts_from_both_ends_and_fails_out_of_range():
+    row = {"Name": "Obama, Barack(1961-)"}
+    first = Program((extract("Name", [("(", 0), (", ", 1)]),))
+    assert run(first, row) == "Barack"
+    last = Program((extract("Name", [(", ", -1)]),))
+    assert run(last, row) == "Barack(1961-)"
+    assert run(Program((extract("Name", [(", ", 2)]),)), row) is None
+    assert run(Program((extract("Name", [(", ", -3)]),)), row) is None
+    # a separator the value lacks leaves one part: index 0 / -1 is the whole value
+    assert run(Program((extract("Name", [("#", 0)]),)), row) == row["Name"]
+
+
+def test_substring_bounds_and_casing():
+    row = {"Name": "Suhela Chowdhury"}
+    assert run(Program((extract("Name", [(" ", 0)], None, 1, "lower"),)), row) == "s"
+    assert run(Program((extract("Name", [], -4, None),)), row) == "hury"
+    assert run(Program((extract("Name", [], 2, -3, "upper"),)), row) == "HELA CHOWDH"
+    assert run(Program((extract("Name", [], None, None, "title"),)), {"Name": "mcDONALD x"}) \
+        == "Mcdonald X"
+    assert run(Program((extract("Name", [], 40, None),)), row) == ""   # Python slice clamps
+
+
+def test_constant_concat_and_nulls():
+    p = Program((extract("Name", [(" ", 0)], None, 1, "lower"),
+                 extract("Name", [(" ", 1)], casing="lower"), Constant("@school.edu")))
+    assert run(p, {"Name": "Missy Payne"}) == "mpayne@school.edu"
+    assert run(p, {"Name": "Cher"}) is None            # no word 2: no key
+    assert run(p, {"Name": None}) is None
+    assert run(p, {}) is None
+    assert run(Program((Constant("x"),)), {}) == "x"
+
+
+def test_describe_reads_like_the_issue():
+    p = Program((extract("Name", [(" ", 0)], None, 1, "lower"),
+                 extract("Name", [(" ", 1)], casing="lower"), Constant("@school.edu")))
+    assert p.describe() == ('lower(first letter of word 1 of `Name`) + lower(word 2 of `Name`)'
+                            ' + "@school.edu"')
+    assert p.describe(show_columns=False) == ('lower(first letter of word 1) + lower(word 2) + '
+                                              '"@school.edu"')
+    q = Program((extract("President", [("(", 0), (",", -1)], 1, None), Constant(" "),
+                 extract("President", [(",", 0)])))
+    assert q.describe() == ('last part (split at ",") of part 1 (split at "(") of `President` '
+                            'from letter 2 + " " + part 1 (split at ",") of `President`')
+    assert Program((extract("c", [], -4, None),)).describe() == "last 4 letters of `c`"
+    assert Program((extract("c", [], None, -2),)).describe() == "`c` without its last 2 letters"
+    assert Program((extract("c", [], 2, 5),)).describe() == "letters 3-5 of `c`"
+
+
+def test_cell_text_renders_numbers_like_a_spreadsheet():
+    assert cell_text(1974.0) == "1974"
+    assert cell_text(np.float64(2.5)) == "2.5"
+    assert cell_text(np.int64(7)) == "7"
+    assert cell_text(float("nan")) is None
+    assert cell_text(pd.NA) is None
+    assert cell_text(None) is None
+    assert cell_text("  x ") == "  x "
+
+
+def test_apply_frame_matches_rows_and_numeric_columns():
+    df = pd.DataFrame({"year": [1974, 2001, None], "month": ["01", "12", "05"]})
+    p = Program((extract("year"), Constant("-"), extract("month")))
+    assert apply_frame(p, df) == ["1974-01", "2001-12", None]
+    df2 = df.set_axis([0, 1], axis=1)
+    p2 = Program((extract("0"), Constant("/"), extract("1")))
+    assert apply_frame(p2, df2, {"0": 0, "1": 1}) == ["1974/01", "2001/12", None]
+    with pytest.raises(KeyError, match="does not have"):
+        apply_frame(Program((extract("nope"),)), df)
+
+
+# ------------------------------------------------------------------ random programs
+
+ALPHABET = "abcAB ,-;.()'\"\\\nÉé北京"
+SEPS = [" ", ",", "-", "; ", "'", '"', "\\", "\n"]
+
+
+@st.composite
+def extracts(draw):
+    col = draw(st.sampled_from(COLUMNS))
+    splits = draw(st.lists(st.tuples(st.sampled_from(SEPS), st.integers(-3, 3)), max_size=2))
+    bound = st.one_of(st.none(), st.integers(-4, 4))
+    return extract(col, splits, draw(bound), draw(bound), draw(st.sampled_from(CASINGS)))
+
+
+programs = st.lists(st.one_of(extracts(), st.builds(Constant, st.text(ALPHABET, max_size=6))),
+                    min_size=1, max_size=5).map(lambda ps: Program(tuple(ps)))
+rows = st.fixed_dictionaries({c: st.one_of(st.none(), st.text(ALPHABET, max_size=14))
+                              for c in COLUMNS})
+
+
+@settings(max_examples=150, deadline=None)
+@given(programs, rows)
+def test_interpreter_and_generated_code_agree_with_reference(program, row):
+    expected = ref(program.expr, row)
+    assert run(program, row) == expected
+    f = generated(program)
+    assert f(*(row.get(c) for c in program.columns)) == expected
+    # the column-wise evaluator (apply_frame) on a frame holding the row three times
+    frame = pd.DataFrame({c: [row[c], row[c], None] for c in COLUMNS}, dtype=object)
+    assert apply_frame(program, frame)[:2] == [expected, expected]
+
+
+@settings(max_examples=100, deadline=None)
+@given(programs, rows)
+def test_json_round_trip(program, row):
+    back = Program.from_json(program.to_json())
+    assert back == program
+    assert run(back, row) == run(program, row)
+    assert back.describe() == program.describe()
+
+
+@settings(max_examples=100, deadline=None)
+@given(programs)
+def test_generated_code_quotes_every_string(program):
+    src = program.python_code("derive_key")
+    tree = ast.parse(src)
+    texts = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+             and isinstance(n.value, str)}
+    for piece in program.pieces:
+        if isinstance(piece, Constant) and piece.text:
+            assert piece.text in texts
+    # only the function, its parameters and str methods: no name from the data is code
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert names <= {a.arg for a in tree.body[0].args.args} | {"isinstance", "str",
+                                                              "IndexError"} | {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def test_hostile_column_names_and_constants_stay_data():
+    evil = "x'); import os; os.system('echo pwned') #"
+    p = Program((extract(evil, [("'", 0)]), Constant('"""\n\'\'\'\\'), extract(evil)))
+    f = generated(p)
+    assert f("a'b") == 'a"""\n\'\'\'\\a\'b'
+    assert Program.from_json(p.to_json()) == p
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("not json", "not valid JSON"),
+    ('{"format": "x"}', "not a serialized"),
+    ('{"format": "lakejoin-autojoin-program", "version": 99, "pieces": []}', "version 99"),
+    ('{"format": "lakejoin-autojoin-program", "version": 1, "pieces": []}', "non-empty"),
+    ('{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": "eval"}]}',
+     "unknown operator"),
+    ('{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": "substring", '
+     '"of": {"op": "select", "of": {"op": "split", "of": {"op": "column", "name": "a"}, '
+     '"sep": ""}, "k": 0}}]}', "cannot be empty"),
+    ('{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": "select", '
+     '"of": {"op": "column", "name": "a"}, "k": 0}]}', "must take a split"),
+    ('{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": "select", '
+     '"of": {"op": "split", "of": {"op": "column", "name": "a"}, "sep": " "}, "k": true}]}',
+     "wrong type"),
+    ('{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": "split", '
+     '"of": {"op": "column", "name": "a"}, "sep": " "}]}', "string-valued"),
+    ('{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": "substring", '
+     '"of": {"op": "column", "name": "a"}, "casing": "shout"}]}', "casing"),
+])
+def test_malformed_programs_are_refused(bad, message):
+    with pytest.raises(ProgramFormatError, match=message):
+        Program.from_json(bad)
+
+
+def test_program_json_is_plain_data():
+    p = Program((extract("Name", [(" ", 0)], None, 1, "lower"), Constant("@x")))
+    d = json.loads(p.to_json())
+    assert d["pieces"][1] == {"op": "constant", "text": "@x"}
+    assert d["pieces"][0]["of"]["of"] == {"op": "split", "of": {"op": "column", "name": "Name"},
+                                         "sep": " "}

@@ -1,0 +1,180 @@
+"""The Spark "mate" component against the pure-Python reference builder, and MATE through the
+engine against the n-ary oracle: on a small written lake (512-bit super keys) and on the
+packaged demo lake (the default 128 bits)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.index.mate_arrays import build_reference, load
+from lakejoin_jupyter.lake.normalize import normalize_many
+from lakejoin_jupyter.lake.read import TableInfo, read_table
+from lakejoin_jupyter.search import bruteforce_nary as oracle
+from lakejoin_jupyter.search.xash import XashSpec
+
+from conftest import write_lake
+
+pytestmark = pytest.mark.spark
+
+CITIES = pd.DataFrame({
+    "city": ["Springfield", "Springfield", "Portland", "Portland", "Salem", "Salem", None, "-",
+             "Springfield"],
+    "state": ["IL", "MO", "OR", "ME", "OR", "MA", None, "OR", "IL"],   # last row: a duplicate
+    "pop": ["116250", "169176", "652503", "68408", "175535", "44480", None, "1", "116250"],
+})
+STORES = pd.DataFrame({      # the key in the other column order, formatted differently
+    "st": ["il", " MO ", "or", "OR", "ma", "wa"],
+    "town": ["springfield", "SPRINGFIELD", "portland", "salem", "salem", "springfield"],
+    "store": ["a", "b", "c", "d", "e", "f"],
+})
+PEOPLE = pd.DataFrame({      # the same value in two columns of a row
+    "name": ["Ann", "Bob", "Salem"],
+    "home": ["Salem", "Portland", "Salem"],
+    "work": ["OR", "OR", "OR"],
+})
+LAKE = {"cities.csv": CITIES, "stores.parquet": STORES, "people.jsonl": PEOPLE,
+        "single.csv": pd.DataFrame({"state": ["OR", "IL"]})}
+
+
+@pytest.fixture(scope="module")
+def mate_engine(spark, tmp_path_factory):
+    from lakejoin_jupyter import build_index
+    root = write_lake(tmp_path_factory.mktemp("matelake") / "lake", LAKE)
+    out = tmp_path_factory.mktemp("mateidx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False, components=["mate"],
+                       mate_bits=512)
+
+
+def python_tables(index):
+    """(table ids, tables as rows of tokens), read and normalized without Spark."""
+    ids, tables = [], []
+    for _, t in index.tables.sort_values("table_id").iterrows():
+        if t["status"] != "indexed":
+            continue
+        df = read_table(TableInfo.from_json(t["info"]))
+        cols = [normalize_many(df[c].tolist()) for c in df.columns]
+        ids.append(int(t["table_id"]))
+        tables.append([list(r) for r in zip(*cols)])
+    return ids, tables
+
+
+def test_spark_mate_arrays_equal_reference(mate_engine):
+    ix = mate_engine.index.parts[0]
+    ids, tables = python_tables(ix)
+    token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
+    ref = build_reference(tables, token_id, ix.n_tokens, XashSpec(512), table_ids=ids)
+    ma = load(ix)
+    assert ma.spec == XashSpec(512) and ma.superkeys.shape[1] == 8
+    assert ma.equals(ref)
+    section = ix.manifest["components"]["mate"]
+    assert section["xash"]["variant"] == "reference" and section["xash"]["bits"] == 512
+    assert section["rows"] == ref.n_rows and section["cells"] == len(ref.row_tokens)
+
+
+def test_demo_index_mate_equals_reference_and_oracle(demo_engine):
+    ix = demo_engine.index.parts[0]
+    ids, tables = python_tables(ix)
+    token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
+    assert load(ix).equals(build_reference(tables, token_id, ix.n_tokens, XashSpec(128), ids))
+    res = demo_engine.search("reference/gdp", ["Country Code", "Year"], k=3)
+    assert res.method == "mate"
+    want = oracle_topk(ix, sorted(set(res.query.rows)), 3, frozenset(res.query.exclude),
+                       (ids, tables))
+    assert [(h.table_id, h.overlap, h.column_ids) for h in res] == \
+        [(w.table_id, w.score, w.mapping) for w in want]
+    assert res[0].table == "reference/population" and res[0].overlap > 10000
+    assert res[0].mapping == {"Country Code": "Country Code", "Year": "Year"}
+
+
+def oracle_topk(ix, query_rows, k, exclude=frozenset(), read=None):
+    ids, tables = read or python_tables(ix)
+    token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
+    keys = np.array([[token_id[v] for v in r] for r in query_rows if all(v in token_id for v in r)],
+                    dtype=np.int64).reshape(-1, len(query_rows[0]))
+    first, mats = 0, []
+    for tid, rows in zip(ids, tables):
+        mats.append((tid, first, np.array([[token_id.get(v, -1) if v else -1 for v in r]
+                                           for r in rows], dtype=np.int64)))
+        first += len(rows[0])
+    return oracle.topk(oracle.joinability(mats, keys, exclude), k)
+
+
+def test_engine_multi_column_search_equals_oracle(mate_engine):
+    q = pd.DataFrame({"city": ["Springfield", "springfield ", "Salem", "Portland", "Salem", "Nowhere"],
+                      "state": ["IL", "MO", "OR", "OR", "OR", "XX"]})
+    res = mate_engine.search(q, ["city", "state"], k=10)
+    assert res.method == "mate"
+    want = oracle_topk(mate_engine.index.parts[0], sorted(set(res.query.rows)), 10)
+    assert [(h.table_id, h.overlap, h.column_ids) for h in res] == \
+        [(w.table_id, w.score, w.mapping) for w in want]
+    by_table = {h.table: h for h in res}
+    assert by_table["cities"].overlap == 4 and by_table["cities"].containment == 4 / 5
+    assert by_table["cities"].mapping == {"city": "city", "state": "state"}
+    assert by_table["stores"].mapping == {"city": "town", "state": "st"}
+    assert by_table["stores"].overlap == 4
+    # (salem, or) in two rows counts once; "salem" is in two columns of a row: the mapping
+    # (home, work) also holds (portland, or), (name, work) only (salem, or)
+    assert by_table["people"].overlap == 2
+    assert by_table["people"].mapping == {"city": "home", "state": "work"}
+    assert "mapping" in res.to_pandas().columns
+    assert "city \u2192 town, state \u2192 st" in res._repr_html_()
+    assert "5 distinct key tuples" in res._repr_html_()
+    assert sorted(by_table["stores"].details["matched_keys"]) == [
+        ("portland", "or"), ("salem", "or"), ("springfield", "il"), ("springfield", "mo")]
+    assert by_table["stores"].matches == ["Portland", "Salem", "Springfield"]
+    brute = mate_engine.search(q, ["city", "state"], k=10, method="bruteforce_nary")
+    assert [(h.table_id, h.overlap, h.column_ids) for h in brute] == \
+        [(h.table_id, h.overlap, h.column_ids) for h in res]
+    at = mate_engine.search(q, ["city", "state"], k=None, threshold=0.8)   # 4 of 5 tuples
+    assert sorted(h.table for h in at) == ["cities", "stores"]
+    assert len(mate_engine.search(q, ["city", "state"], k=None, threshold=0.81)) == 0
+    top1 = mate_engine.search(q, ["city", "state"], k=1)
+    assert [h.overlap for h in top1] == [want[0].score]
+    paper = mate_engine.search(q, ["city", "state"], k=10, initial_column="cardinality")
+    assert [(h.table_id, h.overlap, h.column_ids) for h in paper] == \
+        [(h.table_id, h.overlap, h.column_ids) for h in res]
+    scr = mate_engine.search(q, ["city", "state"], k=10, superkey=False)
+    assert [(h.table_id, h.overlap) for h in scr] == [(h.table_id, h.overlap) for h in res]
+    assert res.stats["pairs_passed"] < scr.stats["pairs_passed"]
+
+
+def test_lake_table_query_excludes_its_own_columns(mate_engine):
+    res = mate_engine.search("cities", ["city", "state"], k=5)
+    ix = mate_engine.index
+    tid = int(ix.tables.set_index("name").loc["cities", "table_id"])
+    own = set(ix.columns[ix.columns["table_id"] == tid]["column_id"])
+    assert all(not own & set(h.column_ids) for h in res)
+    assert {h.table for h in res} == {"stores", "people"}
+
+
+def test_bad_options_are_clear(mate_engine):
+    from lakejoin_jupyter.errors import QueryError
+    q = pd.DataFrame({"city": ["Salem"], "state": ["OR"]})
+    with pytest.raises(QueryError, match="initial_column 'town'"):
+        mate_engine.search(q, ["city", "state"], initial_column="town")
+    with pytest.raises(QueryError, match="Unknown option"):
+        mate_engine.search(q, ["city", "state"], tau=0.3)
+
+
+def test_added_generation_answers_like_one_build(spark, tmp_path, mate_engine):
+    """Tables added later (a second generation, its own dictionary and MATE arrays) give
+    the answers of one build over all tables; the added part keeps the base's XASH size."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.config import BuildSettings
+    first = write_lake(tmp_path / "first", {k: LAKE[k] for k in ("cities.csv", "single.csv")})
+    second = write_lake(tmp_path / "second", {k: LAKE[k] for k in ("stores.parquet", "people.jsonl")})
+    out = tmp_path / "gen.index"
+    build(first, out, spark=spark, progress=False,
+          settings=BuildSettings(components=("mate",), mate_bits=512))
+    build(second, out, spark=spark, progress=False, add=True)     # asks 128 by default
+    gen = open_index(out)
+    assert len(gen.index.parts) == 2
+    assert [p.components["mate"]["xash"]["bits"] for p in gen.index.parts] == [512, 512]
+    q = pd.DataFrame({"city": ["Springfield", "springfield ", "Salem", "Portland", "Salem", "Nowhere"],
+                      "state": ["IL", "MO", "OR", "OR", "OR", "XX"]})
+    for k in (1, 2, 10):
+        one, two = mate_engine.search(q, ["city", "state"], k=k), gen.search(q, ["city", "state"], k=k)
+        assert two.method == "mate" and [h.overlap for h in one] == [h.overlap for h in two]
+    assert sorted((h.table, h.overlap, tuple(h.mapping.items())) for h in one) == \
+        sorted((h.table, h.overlap, tuple(h.mapping.items())) for h in two)
+    assert {h.table for h in two} == {"cities", "stores", "people"}
