@@ -14,7 +14,9 @@
    its own results. For every tau: PEXESO (block-and-verify) against the numpy brute
    force (one matrix product per chunk of lake vectors, then the exact distance for the
    pairs near tau), same query, same run; the answers (columns and joinability counts)
-   must be identical. Also PEXESO with random pivots (paper Fig. 7a) at one tau.
+   must be identical. Also PEXESO on the paper's grid (|P| = 5, m = 6) at every tau and
+   with random pivots (paper Fig. 7a) at the middle tau. ``--cache DIR`` keeps the read
+   lake and its vectors for later runs; ``--skip-recall`` skips step 4.
 4. Recall over equi-join: queries are the lake's columns named like country/state; the
    equi-join answer is the columns containing >= T of the query's values exactly, the
    fuzzy answer PEXESO's at tau; we report the extra columns and sample matched pairs
@@ -26,6 +28,8 @@ Prints markdown tables; ``--out FILE`` also writes them.
 from __future__ import annotations
 
 import argparse
+import os
+import pickle
 import re
 import statistics
 import sys
@@ -103,12 +107,20 @@ def main(argv=None):
     ap.add_argument("--taus", default="0.1,0.2,0.4")
     ap.add_argument("--T", type=float, default=0.6)
     ap.add_argument("--queries", type=int, default=20)
-    ap.add_argument("--pivots", type=int, default=5)
-    ap.add_argument("--levels", type=int, default=6)
+    ap.add_argument("--pivots", type=int, default=10)
+    ap.add_argument("--levels", type=int, default=5)
+    ap.add_argument("--paper-pivots", type=int, default=5,
+                    help="second PCA-pivot grid measured alongside (the paper's |P| = 5, m = 6)")
+    ap.add_argument("--paper-levels", type=int, default=6)
     ap.add_argument("--fuzzy-tau", type=float, default=0.5)
     ap.add_argument("--fuzzy-T", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--cache", default=None,
+                    help="folder to keep the read lake and its vectors in (reused when present)")
+    ap.add_argument("--recall-queries", type=int, default=0,
+                    help="sample this many country/state query columns (0: all)")
+    ap.add_argument("--skip-recall", action="store_true", help="skip the equi-join comparison")
     a = ap.parse_args(argv)
     out = []
 
@@ -116,20 +128,34 @@ def main(argv=None):
         print(s, flush=True)
         out.append(s)
 
-    t0 = time.perf_counter()
-    cols, names = read_lake(Path(a.lake))
-    n_real = augment(cols, names, a.min_values, a.seed)
-    ref = build_arrays(cols)
-    arr = ref.arrays
-    read_s = time.perf_counter() - t0
     emb = get_embedder(a.embedder)
-    t0 = time.perf_counter()
-    vec = emb.embed(ref.tokens)
-    embed_s = time.perf_counter() - t0
+    cache = Path(a.cache) if a.cache else None
+    if cache and (cache / "vectors.npy").exists():
+        with open(cache / "lake.pkl", "rb") as f:
+            cols, names, n_real, read_s, embed_s = pickle.load(f)
+        ref = build_arrays(cols)
+        vec = np.load(cache / "vectors.npy")
+    else:
+        t0 = time.perf_counter()
+        cols, names = read_lake(Path(a.lake))
+        n_real = augment(cols, names, a.min_values, a.seed)
+        ref = build_arrays(cols)
+        read_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        vec = emb.embed(ref.tokens)
+        embed_s = time.perf_counter() - t0
+        if cache:
+            cache.mkdir(parents=True, exist_ok=True)
+            np.save(cache / "vectors.npy", vec)
+            with open(cache / "lake.pkl", "wb") as f:
+                pickle.dump((cols, names, n_real, read_s, embed_s), f)
+    arr = ref.arrays
     t0 = time.perf_counter()
     part = build_partition(vec, arr.sets_indptr, arr.sets_tokens, n_pivots=a.pivots,
                            levels=a.levels, seed=a.seed)
     build_s = time.perf_counter() - t0
+    part_paper = build_partition(vec, arr.sets_indptr, arr.sets_tokens, n_pivots=a.paper_pivots,
+                                 levels=a.paper_levels, seed=a.seed)
     t0 = time.perf_counter()
     part_rand = build_partition(vec, arr.sets_indptr, arr.sets_tokens, n_pivots=a.pivots,
                                 levels=a.levels, pivot_method="random", seed=a.seed)
@@ -140,6 +166,12 @@ def main(argv=None):
          f"{embed_s:.1f} s, PEXESO arrays (|P|={a.pivots}, m={a.levels}, PCA pivots) "
          f"{build_s:.1f} s ({len(part.cell_keys):,} non-empty leaf cells), random pivots "
          f"{build_rand_s:.1f} s")
+    t0 = time.perf_counter()
+    for pp in (part, part_paper, part_rand):      # search-time views, once per loaded partition
+        px._layout(pp).sq_norms(vec)
+    emit(f"search layouts (leaf order, row -> columns postings, norms; once per loaded "
+         f"partition, not timed below): {(time.perf_counter() - t0) / 3:.1f} s each; "
+         f"BLAS threads: {os.environ.get('OPENBLAS_NUM_THREADS', 'default')}")
     rng = np.random.default_rng(a.seed)
     sizes = np.diff(arr.sets_indptr)
     pool = [c for c in range(n_real) if 20 <= sizes[c] <= 2000]
@@ -151,12 +183,17 @@ def main(argv=None):
         emit(f"### PEXESO vs numpy brute force ({len(queries)} query columns, T = {a.T})")
         emit()
         emit("| tau | method | median ms | total s | speedup (total) | identical answers | "
-             "mean joinable cols | distance computations |")
-        emit("|---|---|---|---|---|---|---|---|")
+             "mean joinable cols | distance computations | block s | verify s |")
+        emit("|---|---|---|---|---|---|---|---|---|---|")
     for tau in taus:
-        rows = {"bruteforce": [], "pexeso": [], "pexeso-random-pivots": []}
+        main_name = f"pexeso |P|={a.pivots} m={a.levels}"
+        paper_name = f"pexeso |P|={a.paper_pivots} m={a.paper_levels}"
+        rand_name = f"pexeso |P|={a.pivots} m={a.levels} random pivots"
+        rows = {"bruteforce (chunked float32 BLAS)": [], main_name: [], paper_name: [],
+                rand_name: []}
         ok = {k: 0 for k in rows}
         njoin, ndist = [], {k: 0 for k in rows}
+        split = {k: [0.0, 0.0] for k in rows}
         for c in queries:
             q = vec[arr.set_tokens(c)]
             t_abs = px.t_count(a.T, len(q))
@@ -164,28 +201,42 @@ def main(argv=None):
             bf = px.bruteforce(vec, arr.sets_indptr, arr.sets_tokens, q, tau, chunk=8192,
                                prefilter=True)
             bf[c] = 0
-            rows["bruteforce"].append(time.perf_counter() - t1)
-            ndist["bruteforce"] += len(q) * len(vec)
-            ok["bruteforce"] += 1
+            bname = "bruteforce (chunked float32 BLAS)"
+            rows[bname].append(time.perf_counter() - t1)
+            ndist[bname] += len(q) * len(vec)
+            ok[bname] += 1
             njoin.append(int((bf >= t_abs).sum()))
-            for name, pp in (("pexeso", part), ("pexeso-random-pivots", part_rand)):
-                if name == "pexeso-random-pivots" and tau != taus[len(taus) // 2]:
+            for name, pp in ((main_name, part), (paper_name, part_paper), (rand_name, part_rand)):
+                if name == rand_name and tau != taus[len(taus) // 2]:
                     continue
                 t1 = time.perf_counter()
                 r = px.search([pp], vec, q, tau, a.T, arr.n_sets, exclude=[c], want_pairs=False)
                 rows[name].append(time.perf_counter() - t1)
                 ndist[name] += r.stats["distance_computations"]
+                split[name][0] += r.stats["block_s"]
+                split[name][1] += r.stats["verify_s"]
                 ok[name] += same(r, bf, t_abs)
-        base = sum(rows["bruteforce"])
+        base = sum(rows["bruteforce (chunked float32 BLAS)"])
         for name, ts in rows.items():
             if not ts:
                 continue
+            bs, vs = (f"{x:.2f}" for x in split[name]) if "pexeso" in name else ("", "")
             emit(f"| {tau} | {name} | {statistics.median(ts) * 1000:.1f} | {sum(ts):.2f} | "
                  f"{base / sum(ts):.1f}x | {ok[name]}/{len(ts)} | {np.mean(njoin):.1f} | "
-                 f"{ndist[name]:,} |")
+                 f"{ndist[name]:,} | {bs} | {vs} |")
     # ---------------------------------------------------------------- recall over equi-join
-    geo = [c for c in range(n_real) if re.search(r"country|state|nation", names[c], re.I)
-           and sizes[c] >= 5]
+    if a.skip_recall:
+        if a.out:
+            Path(a.out).write_text("\n".join(out) + "\n")
+        return
+
+    def geo_name(c):            # the column's own name (not its file path) says country/state
+        return re.search(r"country|state|nation", names[c].rsplit(":", 1)[-1], re.I)
+
+    geo = [c for c in range(n_real) if geo_name(c) and sizes[c] >= 5]
+    if a.recall_queries and len(geo) > a.recall_queries:      # seeded sample
+        geo = sorted(np.random.default_rng(a.seed).choice(geo, a.recall_queries,
+                                                          replace=False).tolist())
     emit()
     emit(f"### Fuzzy (PEXESO, tau = {a.fuzzy_tau}) vs equi-join, T = {a.fuzzy_T}: "
          f"{len(geo)} country/state columns as queries")
@@ -206,7 +257,7 @@ def main(argv=None):
         r = px.search([part], vec, q, a.fuzzy_tau, a.fuzzy_T, arr.n_sets, exclude=[c])
         fuzzy = set(r.columns.tolist())
         extra = sorted(fuzzy - equi)
-        extra_geo = [x for x in extra if re.search(r"country|state|nation", names[x], re.I)]
+        extra_geo = [x for x in extra if geo_name(x)]
         ex = []
         for x in extra[:2]:
             qi, tk, d = r.pairs[x]

@@ -140,8 +140,11 @@ def check_against_bruteforce(part, vec, indptr, toks, q, tau, T, **kw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 100_000), n_pivots=st.integers(1, 6), levels=st.integers(1, 7),
        method=st.sampled_from(["pca", "random"]), T=st.sampled_from([0.0, 0.2, 0.4, 0.6, 0.8, 1.0]),
-       early_accept=st.booleans(), possible=st.booleans(), batch=st.sampled_from([1, 50, 10**6]))
-def test_pexeso_equals_bruteforce(seed, n_pivots, levels, method, T, early_accept, possible, batch):
+       early_accept=st.booleans(), batch=st.sampled_from([1, 7, 64]),
+       budget=st.sampled_from([1, 50, 10**6]))
+def test_pexeso_equals_bruteforce(seed, n_pivots, levels, method, T, early_accept, batch, budget):
+    """Every batch size and pair budget (1: every chunk is a single pair) gives the exact
+    answer."""
     vec, indptr, toks, q, rng = random_lake(seed)
     part = pa.build_partition(vec, indptr, toks, n_pivots=n_pivots, levels=levels,
                               pivot_method=method, seed=seed)
@@ -149,29 +152,26 @@ def test_pexeso_equals_bruteforce(seed, n_pivots, levels, method, T, early_accep
     boundary = float(pa.distances(q[:1], vec[int(rng.integers(0, len(vec)))][None, :])[0])
     for tau in (0.0, 0.05, 0.12, 0.3, 0.8, boundary):
         check_against_bruteforce(part, vec, indptr, toks, q, tau, T, early_accept=early_accept,
-                                 possible_filter=possible, batch_triples=batch)
+                                 batch_size=batch, pair_budget=budget)
 
 
 def test_early_pruning_and_acceptance_fire_and_stay_exact():
     vec, indptr, toks, q, _ = random_lake(11, n_tok=150, n_sets=60, dim=8, spread=0.15)
     part = pa.build_partition(vec, indptr, toks, n_pivots=4, levels=5)
     r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.2, early_accept=True,
-                                 possible_filter=False, batch_triples=20)
+                                 batch_size=4)
     assert r.stats["columns_accepted_early"] > 0 and r.stats["columns_pruned_lemma7"] > 0
-    r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.6, batch_triples=20,
-                                 possible_filter=True)
-    assert r.stats["columns_dropped_unreachable"] > 0
-    assert r.stats["lemma1_filtered"] > 0
+    r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.6, batch_size=4)
+    assert r.stats["columns_pruned_lemma7"] > 0
+    assert r.stats["lemma1_filtered"] > 0 and r.stats["distance_computations"] > 0
 
 
 def test_matching_lemmas_fire_when_queries_sit_on_pivots():
     vec, indptr, toks, q, _ = random_lake(5, n_tok=500, n_sets=20, dim=6)
     part = pa.build_partition(vec, indptr, toks, n_pivots=3, levels=4)
     q = np.vstack([q, part.pivots.astype(np.float32)])   # queries at the pivots
-    stats = {}
-    (mq, _, _), _ = px.block(part, pa.map_to_pivots(q, part.pivots), 0.6, stats)
-    assert len(mq) > 0
-    check_against_bruteforce(part, vec, indptr, toks, q, 0.6, 0.2)
+    r = check_against_bruteforce(part, vec, indptr, toks, q, 0.6, 0.2)
+    assert r.stats["lemma5_matched"] > 0 and r.stats["lemma2_matched"] > 0
 
 
 def test_partitions_and_exclusion():
@@ -312,13 +312,18 @@ def test_exact_on_the_circle_where_pivot_bounds_are_tight(levels):
 
 
 def test_lemma7_keeps_a_column_that_can_still_just_reach_t():
-    """|Q| = 4, T = 2 of 4: a column matching only the last two query vectors is pruned
-    only when |Q| - mismatch < T, never at equality (Lemma 7, notes A7)."""
+    """|Q| = 4, T = 2 of 4: a column matching only the last two query vectors processed is
+    pruned only when |Q| - mismatch < T, never at equality (Lemma 7, notes A7). One column
+    per pair of query vectors, so whatever order the search takes the vectors in, some
+    column matches exactly the last two."""
+    from itertools import combinations
     q = np.eye(4, dtype=np.float32)
-    vec = np.vstack([q[2], q[3], -q[0]]).astype(np.float32)
-    indptr = np.array([0, 2, 3], dtype=np.int64)
-    toks = np.array([0, 1, 2], dtype=np.int32)
+    vec = np.vstack([q, -q[0]]).astype(np.float32)
+    pairs = list(combinations(range(4), 2))
+    indptr = np.arange(0, 2 * len(pairs) + 1, 2, dtype=np.int64)
+    toks = np.array([t for p in pairs for t in p] + [], dtype=np.int32)
     part = pa.build_partition(vec, indptr, toks, n_pivots=2, levels=3)
     for batch in (1, 10**6):
-        r = px.search([part], vec, q, 0.1, 0.5, 2, batch_triples=batch, possible_filter=False)
-        assert r.columns.tolist() == [0] and r.counts.tolist() == [2]
+        r = px.search([part], vec, q, 0.1, 0.5, len(pairs), batch_size=batch)
+        assert sorted(r.columns.tolist()) == list(range(len(pairs)))
+        assert r.counts.tolist() == [2] * len(pairs)

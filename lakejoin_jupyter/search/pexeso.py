@@ -4,42 +4,45 @@
 Problem [P §II-B]: given query vectors Q, tau and T, return every column S with
 jn(Q, S) = |{q in Q : exists x in S, d(q, x) <= tau}| / |Q| >= T, with the q -> x mapping.
 
-Algorithm, per partition (index/pexeso_arrays.py holds the arrays and their geometry):
+Algorithm, per partition (index/pexeso_arrays.py holds the arrays and their geometry). The
+query vectors are sorted by their leaf cell (so a batch is spatially coherent) and
+processed in batches (default: about 16 batches of 8..256 vectors); for each batch, on arrays:
 
-1. Map Q to pivot space and build its grid HG_Q with the same boundaries as HG_RV.
-2. Block [P Alg. 1]: walk both grids level by level. A pair (query cell, target cell) is
-   dropped by Lemma 4 (cell-cell filter), accepted as a certain match by Lemma 6 (cell-cell
-   match: the target cell lies inside every query vector's rectangle query region for some
-   pivot), or refined to the children pairs; at the leaves each query vector is tested
-   against each surviving target leaf with Lemma 3 (vector-cell filter) and Lemma 5
-   (vector-cell match). Output: mPair (certain matches) and cPair (candidates), as ranges
-   of the cell postings.
-3. Verify [P Alg. 2] with the corrected accounting of notes A7/A11.5: each (q, S) verdict
-   is counted once, after all of S's candidate vectors for q are checked (Lemma 1 filter,
-   Lemma 2 match, else the exact distance), and a q that never reaches S counts as a
-   mismatch of S. Columns are accepted early once their match count reaches T (optional:
-   the count is then a lower bound) and pruned early by Lemma 7 once |Q| - mismatch < T.
-   Lemma 1 is applied to every (query vector, candidate entry) pair first, before the
-   per-column bookkeeping. Optionally (``possible_filter=True``), a column reachable past
-   Lemma 1 from fewer than T query vectors is dropped before verifying (the exact
-   strengthening of notes A7; off by default: it costs an extra pass over the candidates).
+1. Block [P Alg. 1]: walk the lake grid HG_RV level by level with (query vector, cell)
+   pairs, expanded in chunks of at most ``pair_budget`` pairs (memory stays bounded at any
+   tau). Lemma 3 (vector-cell filter) drops a pair when some pivot separates the query
+   vector from the cell's box by more than tau; Lemma 5 (vector-cell match) accepts every
+   lake vector under the cell when, for some pivot, the box lies below tau - q'; other
+   pairs go on to the cell's children. Cells whose lake vectors belong only to decided
+   columns are skipped. Surviving leaves give candidate (query vector, lake vector) pairs.
+2. Verify [P Alg. 2]: Lemma 1 (filter) and Lemma 2 (match) on the pivot coordinates of
+   every candidate pair, vectorized; the pairs left are decided by BLAS: squared distances
+   |q|^2 + |x|^2 - 2 q.x from one float32 matrix product of the batch's query vectors with
+   its distinct candidate vectors (row-wise dot products when the pairs are sparse in that
+   product), with a rounding margin; pairs inside the margin are decided by
+   :func:`~lakejoin_jupyter.index.pexeso_arrays.distances`, the oracle's own function.
+3. Count, with the corrected accounting of notes A7/A11.5: matched (query vector, lake
+   vector) pairs map to (query vector, column) pairs through the row -> columns postings
+   into a batch x columns hit matrix, so each (q, S) verdict is counted once and a q that
+   never reaches S is a mismatch of S. After the batch, per-column match/mismatch arrays
+   are updated; a column is accepted early once its match count reaches T (optional: the
+   count is then a lower bound) and pruned by Lemma 7 once |Q| - mismatch < T; lake vectors
+   and cells whose columns are all decided are skipped from then on.
 
 Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
 
-* Block runs breadth-first over arrays (one numpy step per level) instead of the
-  recursive nested loop; the pairs examined and the lemmas applied are the same. Quick
-  browsing [P §III-C] (probing same-cell pairs first) is subsumed: same-cell pairs are
-  never filtered and are verified with the rest.
-* Query cells use the bounding box of their query vectors in Lemmas 4 and 6 rather than
-  the cell's centre and half edge: the box lies inside the cell, so the test is at least
-  as tight and remains sound; it also stays sound for query vectors clipped into the
-  domain's border cells.
-* DaaT verification runs on batches of query vectors (a batch's (q, S) verdicts are
-  final before the counts are updated, which is what the corrected accounting needs);
-  early acceptance/pruning act between batches rather than between single vectors.
+* The query side is not gridded: every query vector is its own query "cell" (HG_Q at full
+  resolution), so Lemmas 3 and 5 (vector-cell) are applied at every level where the paper
+  applies Lemmas 4 and 6 (cell-cell) above the leaves. They are the same bounds with a
+  zero-width query box, hence at least as tight. Quick browsing [P §III-C] is subsumed:
+  same-cell pairs are never filtered and are verified with the rest.
+* A lake vector is verified once per query vector and the verdict shared by all its
+  columns (row -> columns postings), rather than once per posting entry (q, S, x); the
+  distance is computed by BLAS (with a margin, see above) instead of one call per pair.
+* Early acceptance/pruning act between batches of query vectors rather than after each
+  one (a batch's (q, S) verdicts are final before the counts are updated).
 * Filters prune only beyond tau + 1e-9 and matching lemmas accept only below tau - 1e-9,
-  so float rounding in pivot coordinates can never change a verdict; the final test is
-  d(q, x) <= tau computed with the same function as the oracle (notes C1.2).
+  so float rounding in pivot coordinates can never change a verdict (notes C1.2).
 * Q is the query's distinct normalized values (as for every method of the engine); the
   paper counts duplicate records separately [P §II-B].
 * m and |P| are build parameters (defaults |P| = 5, m = 6, the paper's OPEN optimum,
@@ -58,54 +61,16 @@ from ..index.pexeso_arrays import (PexesoPartition, distances, key_coords, leaf_
                                    map_to_pivots, morton_keys)
 
 EPS = 1e-9
-DEFAULT_TAU = 0.12         # 6% of the maximum distance 2 [P §V]
-DEFAULT_T = 0.6            # 60% of |Q| [P §VI-A]
-BATCH_TRIPLES = 1_000_000  # (query vector, candidate entry) pairs verified per batch
+DEFAULT_TAU = 0.12          # 6% of the maximum distance 2 [P §V]
+DEFAULT_T = 0.6             # 60% of |Q| [P §VI-A]
+QUERY_BATCHES = 16          # query vectors are verified in about this many batches ...
+MIN_BATCH, MAX_BATCH = 8, 256   # ... of this many vectors each (Lemma 7 acts between batches)
+PAIR_BUDGET = 1 << 16       # (query vector, cell or lake vector) pairs materialized at once
+DENSE_RATIO = 4             # matrix product when it computes <= 4x the needed dot products
+U32 = 2.0 ** -24            # float32 unit roundoff
 
 
-# ------------------------------------------------------------------------- trees
-
-class _Grid:
-    """Per-level cell keys and boxes of a set of leaf keys (HG_RV or HG_Q)."""
-
-    def __init__(self, leaf_keys: np.ndarray, n_dim: int, levels: int, lo, hi):
-        self.n_dim, self.levels = n_dim, levels
-        self.lo, self.hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
-        self.leaf_keys = leaf_keys                       # sorted
-        self.keys = {}
-        for j in range(1, levels + 1):
-            self.keys[j] = np.unique(leaf_keys >> (n_dim * (levels - j)))
-
-    def box(self, j: int, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        c = key_coords(self.keys[j][idx], self.n_dim, j).astype(np.float64)
-        w = (self.hi - self.lo) / (1 << j)
-        return self.lo + c * w, self.lo + (c + 1) * w
-
-    def leaf_range(self, j: int, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """[a, b) of leaf positions under level-j cells idx."""
-        shift = self.n_dim * (self.levels - j)
-        anc = self.leaf_keys >> shift
-        k = self.keys[j][idx]
-        return np.searchsorted(anc, k, "left"), np.searchsorted(anc, k, "right")
-
-    def children(self, j: int, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """[a, b) of level-(j+1) cell indices under level-j cells idx."""
-        parent = self.keys[j + 1] >> self.n_dim
-        k = self.keys[j][idx]
-        return np.searchsorted(parent, k, "left"), np.searchsorted(parent, k, "right")
-
-
-def _pair_product(a_lo, a_hi, b_lo, b_hi):
-    """All (i, j) with i in [a_lo, a_hi), j in [b_lo, b_hi), for every row."""
-    na, nb = a_hi - a_lo, b_hi - b_lo
-    cnt = na * nb
-    total = int(cnt.sum())
-    if total == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    row = np.repeat(np.arange(len(cnt)), cnt)
-    within = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt)
-    return a_lo[row] + within // nb[row], b_lo[row] + within % nb[row]
-
+# ------------------------------------------------------------------------- helpers
 
 def _expand(owner, lo, hi):
     """(owner repeated, every index in [lo, hi)) for ranges lo..hi."""
@@ -114,6 +79,128 @@ def _expand(owner, lo, hi):
     rep = np.repeat(np.arange(len(n)), n)
     idx = np.arange(total) - np.repeat(np.cumsum(n) - n, n) + lo[rep]
     return owner[rep], idx
+
+
+def _chunks(lengths: np.ndarray, budget: int):
+    """[s, e) groups of consecutive items whose lengths sum to <= budget (>= 1 item each)."""
+    cum = np.cumsum(lengths)
+    s, n = 0, len(lengths)
+    while s < n:
+        base = cum[s - 1] if s else 0
+        e = max(int(np.searchsorted(cum, base + budget, "right")), s + 1)
+        yield s, min(e, n)
+        s = e
+
+
+def _sq_norms(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    return np.einsum("ij,ij->i", x, x)
+
+
+def decide_by_dot(dot, qn, xn, tau: float, dim: int, q_exact, x_exact):
+    """d(q, x) <= tau for pairs whose float32 dot product q.x is ``dot`` (|q|^2 = qn and
+    |x|^2 = xn in float64). |q|^2 + |x|^2 - 2 q.x decides every pair farther than the
+    rounding bound of a float32 dot product (gamma_dim |q||x|, doubled, plus the float32
+    rounding of the operands) from tau^2; the rest get the exact distance, computed from
+    ``q_exact(mask)`` and ``x_exact(mask)`` (the original vectors of those pairs).
+    Returns (verdicts, number of exact checks)."""
+    d2 = qn + xn - 2.0 * np.asarray(dot, dtype=np.float64)
+    margin = 4.0 * (dim + 4) * U32 * np.sqrt(qn * xn) + 1e-12
+    t2 = tau * tau
+    yes = d2 <= t2 - margin
+    band = ~yes & (d2 <= t2 + margin)
+    n_band = int(band.sum())
+    if n_band:
+        yes[band] = distances(q_exact(band), x_exact(band)) <= tau
+    return yes, n_band
+
+
+def _dots(q32, qb, ql, r, tokens, vectors, stats):
+    """float32 dot products of the (batch query ql, leaf-ordered row r) pairs by BLAS: one
+    matrix product of the queries with their distinct rows when that product is dense
+    enough, else one matrix-vector product per query vector over its rows (pairs grouped
+    by query, so no query vector is copied per pair). Returns dot in pair order."""
+    ru = np.unique(r)
+    qu = np.unique(ql)
+    if len(qu) * len(ru) <= DENSE_RATIO * len(ql):
+        xu = np.asarray(vectors[tokens[ru]], dtype=np.float32)
+        stats["dot_products"] += len(qu) * len(ru)
+        return (q32[qb[qu]] @ xu.T)[np.searchsorted(qu, ql), np.searchsorted(ru, r)]
+    stats["dot_products"] += len(ql)
+    order = np.argsort(ql.astype(np.int32), kind="stable")
+    qs = ql[order]
+    x32 = np.asarray(vectors[tokens[r[order]]], dtype=np.float32)
+    bounds = np.flatnonzero(np.diff(qs)) + 1
+    dot = np.empty(len(ql), dtype=np.float32)
+    for s, e in zip(np.r_[0, bounds], np.r_[bounds, len(qs)]):
+        dot[order[s:e]] = x32[s:e] @ q32[qb[qs[s]]]
+    return dot
+
+
+class _Layout:
+    """Search-time views of a partition, derived once from its stored arrays: the lake
+    vectors (rows) in leaf order, per-level cells with box, children and row ranges, and
+    the row -> columns postings."""
+
+    def __init__(self, part: PexesoPartition):
+        P, m = part.n_pivots, part.levels
+        self.P, self.m = P, m
+        n = len(part.tokens)
+        keys = morton_keys(leaf_coords(part.mapped, part.lo, part.hi, m), m) if n \
+            else np.zeros(0, np.int64)
+        order = np.argsort(keys, kind="stable")
+        self.tokens = np.asarray(part.tokens, dtype=np.int64)[order]
+        self.mapped = np.ascontiguousarray(np.asarray(part.mapped, dtype=np.float64)[order].T)
+        skeys = keys[order]
+        self.keys, self.box_lo, self.box_hi, self.row_lo, self.row_hi = {}, {}, {}, {}, {}
+        self.child_lo, self.child_hi = {}, {}
+        for j in range(1, m + 1):
+            anc = skeys >> (P * (m - j))
+            kj = np.unique(anc)
+            c = key_coords(kj, P, j).astype(np.float64)
+            w = (part.hi - part.lo) / (1 << j)
+            self.keys[j] = kj
+            self.box_lo[j] = np.ascontiguousarray((part.lo + c * w).T)       # (|P|, cells)
+            self.box_hi[j] = np.ascontiguousarray((part.lo + (c + 1) * w).T)
+            self.row_lo[j] = np.searchsorted(anc, kj, "left")
+            self.row_hi[j] = np.searchsorted(anc, kj, "right")
+        for j in range(1, m):
+            parent = self.keys[j + 1] >> P
+            self.child_lo[j] = np.searchsorted(parent, self.keys[j], "left")
+            self.child_hi[j] = np.searchsorted(parent, self.keys[j], "right")
+        pos = np.empty(n, np.int64)
+        pos[order] = np.arange(n)
+        erow = pos[np.asarray(part.ent_row, dtype=np.int64)]
+        o = np.argsort(erow, kind="stable")
+        self.rc_row = erow[o]
+        self.rc_col = np.asarray(part.ent_col, dtype=np.int64)[o]
+        self.rc_ptr = np.searchsorted(self.rc_row, np.arange(n + 1))
+
+    def sq_norms(self, vectors) -> np.ndarray:
+        """|x|^2 (float64) of the rows, from ``vectors`` (computed once per vectors array)."""
+        key = id(vectors)
+        if getattr(self, "_norms_key", None) != key:
+            self._norms = np.concatenate([_sq_norms(vectors[self.tokens[s:s + 65536]])
+                                          for s in range(0, len(self.tokens), 65536)]) \
+                if len(self.tokens) else np.zeros(0)
+            self._norms_key = key
+        return self._norms
+
+    def live(self, decided: np.ndarray):
+        """Rows with an undecided column, and per level the cells holding such a row."""
+        rows = np.bincount(self.rc_row, weights=~decided[self.rc_col],
+                           minlength=len(self.tokens)) > 0
+        cum = np.concatenate([[0], np.cumsum(rows)])
+        cells = {j: cum[self.row_hi[j]] > cum[self.row_lo[j]] for j in self.keys}
+        return rows, cells
+
+
+def _layout(part: PexesoPartition) -> _Layout:
+    lay = part.__dict__.get("_search_layout")
+    if lay is None:
+        lay = _Layout(part)
+        part.__dict__["_search_layout"] = lay
+    return lay
 
 
 # ------------------------------------------------------------------------- search
@@ -127,185 +214,168 @@ class PexesoResult:
     stats: dict = field(default_factory=dict)
 
 
-def block(part: PexesoPartition, qmapped: np.ndarray, tau: float, stats: dict | None = None):
-    """Algorithm 1 over both grids. Returns (matched, candidates), each a tuple of
-    (query index, entry lo, entry hi) arrays of ranges into the partition's postings."""
-    stats = {} if stats is None else stats
-    P, m = part.n_pivots, part.levels
-    empty = (np.zeros(0, np.int64),) * 3
-    if len(part.cell_keys) == 0 or len(qmapped) == 0:
-        return empty, empty
-    tgt = _Grid(part.cell_keys, P, m, part.lo, part.hi)
-    qkeys = morton_keys(leaf_coords(qmapped, part.lo, part.hi, m), m)
-    qorder = np.argsort(qkeys, kind="stable")
-    qsorted = qmapped[qorder]
-    qry = _Grid(qkeys[qorder], P, m, part.lo, part.hi)
-    # bounding box of the query vectors under each query cell, per level
-    qbox = {}
-    for j in range(1, m + 1):
-        a, b = qry.leaf_range(j, np.arange(len(qry.keys[j])))
-        qbox[j] = (np.minimum.reduceat(qsorted, a, axis=0), np.maximum.reduceat(qsorted, a, axis=0),
-                   a, b)
-    qi, ri = _pair_product(np.zeros(1, np.int64), np.array([len(qry.keys[1])]),
-                           np.zeros(1, np.int64), np.array([len(tgt.keys[1])]))
-    m_q, m_lo, m_hi = [], [], []
-    ptr = part.cell_ptr
+def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: int,
+          stats: dict):
+    """Algorithm 1 for a batch of mapped query vectors ``qm`` (|P| x batch) over the lake
+    grid. Returns (matched, candidates), each (query index in the batch, row lo, row hi)
+    arrays of row ranges in leaf order: Lemma 5 matches, and the leaves past Lemma 3."""
+    out_m, out_c = [], []
+    nb = qm.shape[1]
+    if nb == 0 or not len(lay.tokens):
+        z = np.zeros(0, np.int64)
+        return (z, z, z), (z, z, z)
+    # stack of (level, query idx, [child lo, child hi)): pairs not yet materialized
+    stack = [(1, np.arange(nb), np.zeros(nb, np.int64), np.full(nb, len(lay.keys[1])))]
     n_pairs = 0
-    for j in range(1, m + 1):
+    while stack:
+        j, q, a, b = stack.pop()
+        if int((b - a).sum()) > budget and len(q) > 1:
+            stack.extend((j, q[s:e], a[s:e], b[s:e]) for s, e in _chunks(b - a, budget))
+            continue
+        qi, ci = _expand(q, a, b)
+        alive = live_cells[j][ci]
+        qi, ci = qi[alive], ci[alive]
         n_pairs += len(qi)
-        qlo, qhi, qa, qb = (x[qi] for x in qbox[j])
-        rlo, rhi = tgt.box(j, ri)
-        filt = np.any((rhi < qlo - tau - EPS) | (rlo > qhi + tau + EPS), axis=1)    # Lemma 4
-        match = ~filt & np.any((tau - qhi >= 0) & (rhi <= tau - qhi - EPS), axis=1)  # Lemma 6
+        stats[f"cell_pairs_l{j}"] = stats.get(f"cell_pairs_l{j}", 0) + len(qi)
+        # (|P|, pairs) arrays, so the per-pivot reductions run along contiguous rows
+        qv, lo, hi = qm.take(qi, axis=1), lay.box_lo[j].take(ci, axis=1), \
+            lay.box_hi[j].take(ci, axis=1)
+        lo -= qv                                  # gathered copies: safe to overwrite
+        gap = np.maximum.reduce(np.maximum(lo, qv - hi, out=lo))
+        filt = gap > tau + EPS                                                    # Lemma 3
+        hi += qv
+        match = ~filt & (np.minimum.reduce(hi) <= tau - EPS)                      # Lemma 5
         if match.any():
-            la, lb = tgt.leaf_range(j, ri[match])
-            qs, pos = _expand(np.arange(int(match.sum())), qa[match], qb[match])
-            m_q.append(qorder[pos])
-            m_lo.append(ptr[la[qs]])
-            m_hi.append(ptr[lb[qs]])
+            cm = ci[match]
+            out_m.append((qi[match], lay.row_lo[j][cm], lay.row_hi[j][cm]))
         keep = ~filt & ~match
-        qi, ri = qi[keep], ri[keep]
-        if j < m:
-            ca, cb = qry.children(j, qi)
-            ta, tb = tgt.children(j, ri)
-            qi, ri = _pair_product(ca, cb, ta, tb)
-    # leaves: every query vector of the query leaf against the target leaf
-    _, _, qa, qb = qbox[m]
-    owner, pos = _expand(ri, qa[qi], qb[qi])          # owner: target leaf, pos: sorted query
-    qv = qsorted[pos]
-    rlo, rhi = tgt.box(m, owner)
-    filt = np.any((rhi < qv - tau - EPS) | (rlo > qv + tau + EPS), axis=1)           # Lemma 3
-    match = ~filt & np.any((tau - qv >= 0) & (rhi <= tau - qv - EPS), axis=1)        # Lemma 5
-    cand = ~filt & ~match
-    m_q.append(qorder[pos[match]])
-    m_lo.append(ptr[owner[match]])
-    m_hi.append(ptr[owner[match] + 1])
-    stats["cell_pairs"] = stats.get("cell_pairs", 0) + n_pairs + len(owner)
-    matched = tuple(np.concatenate(x).astype(np.int64) for x in (m_q, m_lo, m_hi))
-    candidates = (qorder[pos[cand]].astype(np.int64), ptr[owner[cand]], ptr[owner[cand] + 1])
-    return matched, candidates
+        qi, ci = qi[keep], ci[keep]
+        if j == lay.m:
+            out_c.append((qi, lay.row_lo[j][ci], lay.row_hi[j][ci]))
+        elif len(qi):
+            stack.append((j + 1, qi, lay.child_lo[j][ci], lay.child_hi[j][ci]))
+    stats["cell_pairs"] = stats.get("cell_pairs", 0) + n_pairs
+
+    def cat(parts):
+        if not parts:
+            z = np.zeros(0, np.int64)
+            return z, z, z
+        return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+    return cat(out_m), cat(out_c)
 
 
 def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarray, tau: float,
                      t_abs: int, n_columns: int, *, early_accept: bool = False,
-                     early_prune: bool = True, possible_filter: bool = False,
-                     exclude=(), want_pairs: bool = True, stats: dict | None = None,
-                     batch_triples: int = BATCH_TRIPLES) -> PexesoResult:
+                     early_prune: bool = True, exclude=(), want_pairs: bool = True,
+                     stats: dict | None = None, batch_size: int | None = None,
+                     pair_budget: int = PAIR_BUDGET) -> PexesoResult:
     """Block-and-verify on one partition. ``vectors``: all token vectors (row = token id);
     ``qvecs``: the query's unit vectors; ``t_abs``: T as a count (>= 1)."""
     stats = {} if stats is None else stats
+    for k in ("block_s", "verify_s"):
+        stats.setdefault(k, 0.0)
+    for k in ("cell_pairs", "lemma5_matched", "candidate_pairs", "lemma1_filtered",
+              "lemma2_matched", "distance_computations", "dot_products", "exact_checks",
+              "columns_pruned_lemma7", "columns_accepted_early"):
+        stats.setdefault(k, 0)
     nq = len(qvecs)
-    t0 = time.perf_counter()
-    qmapped = map_to_pivots(qvecs, part.pivots)
-    (mq, mlo, mhi), (cq, clo, chi) = block(part, qmapped, tau, stats)
-    stats["block_s"] = stats.get("block_s", 0.0) + time.perf_counter() - t0
-    t1 = time.perf_counter()
+    lay = _layout(part)
     decided = np.zeros(n_columns, dtype=bool)          # pruned, or accepted (early_accept)
-    for c in exclude:
-        if 0 <= c < n_columns:
-            decided[c] = True
+    excl = np.asarray([c for c in exclude if 0 <= c < n_columns], dtype=np.int64)
+    decided[excl] = True
     match = np.zeros(n_columns, dtype=np.int64)
     mismatch = np.zeros(n_columns, dtype=np.int64)
-    ncol = np.int64(n_columns)
-    n_rows = np.int64(max(len(part.tokens), 1))
-    # order the ranges by query vector; batch boundaries by the number of entries
-    mo, co = np.argsort(mq, kind="stable"), np.argsort(cq, kind="stable")
-    mq, mlo, mhi, cq, clo, chi = mq[mo], mlo[mo], mhi[mo], cq[co], clo[co], chi[co]
-    per_q = np.bincount(mq, weights=mhi - mlo, minlength=nq) + \
-        np.bincount(cq, weights=chi - clo, minlength=nq)
-    bounds = [0]
-    acc = 0.0
-    for i, w in enumerate(per_q):
-        acc += w
-        if acc >= batch_triples and i + 1 < nq:
-            bounds.append(i + 1)
-            acc = 0.0
-    bounds.append(nq)
+    qvecs = np.asarray(qvecs)
+    q32 = np.ascontiguousarray(qvecs, dtype=np.float32)
+    qn_all = _sq_norms(qvecs)
+    dim = qvecs.shape[1] if qvecs.ndim == 2 else 1
+    qmapped = map_to_pivots(qvecs, part.pivots)
+    qorder = np.argsort(morton_keys(leaf_coords(qmapped, part.lo, part.hi, lay.m), lay.m),
+                        kind="stable") if nq else np.zeros(0, np.int64)
+    live_rows, live_cells = lay.live(decided)
+    xn = lay.sq_norms(vectors)
+    hit_q, hit_c, hit_t = [], [], []
+    n_batch = max(1, int(batch_size)) if batch_size else \
+        min(MAX_BATCH, max(MIN_BATCH, math.ceil(nq / QUERY_BATCHES)))
 
-    def batch(ranges_q, lo, hi, a, b):
-        s, e = np.searchsorted(ranges_q, a), np.searchsorted(ranges_q, b)
-        return _expand(ranges_q[s:e], lo[s:e], hi[s:e])
+    for s in range(0, nq, n_batch):
+        if decided.all():
+            break
+        t0 = time.perf_counter()
+        qb = qorder[s:s + n_batch]
+        qm = np.ascontiguousarray(qmapped[qb].T)                              # (|P|, batch)
+        (mq, mlo, mhi), (cq, clo, chi) = block(lay, qm, tau, live_cells, pair_budget, stats)
+        t1 = time.perf_counter()
+        stats["block_s"] += t1 - t0
+        hit = np.zeros((len(qb), n_columns), dtype=bool)
 
-    def lemma1(q, e):
-        """Drop (query, entry) pairs some pivot separates by more than tau (Lemma 1)."""
-        rows = part.ent_row[e]
-        xm, qm = part.mapped[rows], qmapped[q]
-        keep = ~np.any(np.abs(xm - qm) > tau + EPS, axis=1)
-        return q[keep], e[keep], rows[keep], xm[keep], qm[keep]
+        def record(ql, r):
+            """Mark (query, column) hits of matched (query, row) pairs, first witness kept."""
+            if not len(ql):
+                return
+            qq, idx = _expand(ql, lay.rc_ptr[r], lay.rc_ptr[r + 1])
+            col = lay.rc_col[idx]
+            new = ~decided[col] & ~hit[qq, col]
+            qq, col, idx = qq[new], col[new], idx[new]
+            keys, first = np.unique(qq * n_columns + col, return_index=True)
+            hit.flat[keys] = True
+            if want_pairs:
+                hit_q.append(qb[qq[first]])
+                hit_c.append(col[first])
+                hit_t.append(lay.tokens[lay.rc_row[idx[first]]])
 
-    if possible_filter:        # columns reachable (past Lemma 1) from fewer than T queries
-        possible = np.zeros(n_columns, dtype=np.int64)
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            q1, e1 = batch(mq, mlo, mhi, a, b)
-            q2, e2 = lemma1(*batch(cq, clo, chi, a, b))[:2]
-            keys = np.unique(np.concatenate([q1, q2]) * ncol + part.ent_col[np.concatenate([e1, e2])])
-            possible += np.bincount(keys % ncol, minlength=n_columns)
-        dropped = ~decided & (possible < t_abs)
-        stats["columns_dropped_unreachable"] = stats.get("columns_dropped_unreachable", 0) + \
-            int((dropped & (possible > 0)).sum())
-        decided |= dropped
-    n_dist = n_lemma1 = n_lemma2 = 0
-    pruned = accepted = 0
-    hit_keys, hit_ents = [], []
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        # certain matches (Lemmas 5/6): one witness entry per (q, S)
-        q1, e1 = batch(mq, mlo, mhi, a, b)
-        col1 = part.ent_col[e1]
-        live = ~decided[col1]
-        k1, first = np.unique(q1[live] * ncol + col1[live], return_index=True)
-        w1 = e1[live][first]
-        # candidates: Lemma 1, Lemma 2, else the distance
-        q2, e2 = batch(cq, clo, chi, a, b)
-        n_all = len(q2)
-        q2, e2, rows, xm, qm = lemma1(q2, e2)                                      # Lemma 1
-        n_lemma1 += n_all - len(q2)
-        col2 = part.ent_col[e2]
-        k2 = q2 * ncol + col2
-        live = ~decided[col2] & ~np.isin(k2, k1, assume_unique=False)
-        q2, e2, k2, rows, xm, qm = q2[live], e2[live], k2[live], rows[live], xm[live], qm[live]
-        near = np.any(xm + qm <= tau - EPS, axis=1)                                # Lemma 2
-        rest = np.nonzero(~near)[0]
-        hit = near.copy()
-        if len(rest):      # one distance per distinct (q, vector), shared by its columns
-            pk, inv = np.unique(q2[rest] * n_rows + rows[rest], return_inverse=True)
-            d = distances(qvecs[pk // n_rows], vectors[part.tokens[pk % n_rows]])
-            hit[rest] = d[inv] <= tau
-            n_dist += len(pk)
-        n_lemma2 += int(near.sum())
-        k3, first = np.unique(k2[hit], return_index=True)
-        w3 = e2[hit][first]
-        keys = np.concatenate([k1, k3])
-        if want_pairs:
-            hit_keys.append(keys)
-            hit_ents.append(np.concatenate([w1, w3]))
-        got = np.bincount(keys % ncol, minlength=n_columns)
+        for a, b in _chunks(mhi - mlo, pair_budget):                  # Lemma 5 matches
+            ql, r = _expand(mq[a:b], mlo[a:b], mhi[a:b])
+            ql, r = ql[live_rows[r]], r[live_rows[r]]
+            stats["lemma5_matched"] += len(ql)
+            record(ql, r)
+        for a, b in _chunks(chi - clo, pair_budget):                  # candidates
+            ql, r = _expand(cq[a:b], clo[a:b], chi[a:b])
+            ql, r = ql[live_rows[r]], r[live_rows[r]]
+            stats["candidate_pairs"] += len(ql)
+            xm, qv = lay.mapped.take(r, axis=1), qm.take(ql, axis=1)            # (|P|, pairs)
+            keep = np.maximum.reduce(np.abs(xm - qv)) <= tau + EPS                # Lemma 1
+            stats["lemma1_filtered"] += int((~keep).sum())
+            ql, r, xm, qv = ql[keep], r[keep], xm[:, keep], qv[:, keep]
+            near = np.minimum.reduce(xm + qv) <= tau - EPS                        # Lemma 2
+            stats["lemma2_matched"] += int(near.sum())
+            record(ql[near], r[near])
+            ql, r = ql[~near], r[~near]
+            if not len(ql):
+                continue
+            stats["distance_computations"] += len(ql)
+            dot = _dots(q32, qb, ql, r, lay.tokens, vectors, stats)
+            qpair, tpair = qb[ql], lay.tokens[r]
+            ok, n_exact = decide_by_dot(dot, qn_all[qpair], xn[r], tau, dim,
+                                        lambda m: qvecs[qpair[m]], lambda m: vectors[tpair[m]])
+            stats["exact_checks"] += n_exact
+            record(ql[ok], r[ok])
+        stats["verify_s"] += time.perf_counter() - t1
+        # per-column accounting (Lemma 7, early acceptance) on arrays
+        got = hit.sum(axis=0)
         undecided = ~decided
         match[undecided] += got[undecided]
-        mismatch[undecided] += (b - a) - got[undecided]
+        mismatch[undecided] += len(qb) - got[undecided]
+        changed = False
         if early_accept:
             acc_now = undecided & (match >= t_abs)
-            accepted += int(acc_now.sum())
+            stats["columns_accepted_early"] += int(acc_now.sum())
             decided |= acc_now
+            changed |= bool(acc_now.any())
         if early_prune:                                                            # Lemma 7
             pr = undecided & (nq - mismatch < t_abs)
-            pruned += int(pr.sum())
+            stats["columns_pruned_lemma7"] += int(pr.sum())
             decided |= pr
+            changed |= bool(pr.any())
+        if changed:
+            live_rows, live_cells = lay.live(decided)
     ok = np.nonzero(match >= t_abs)[0]
-    for c in exclude:
-        ok = ok[ok != c]
-    stats["verify_s"] = stats.get("verify_s", 0.0) + time.perf_counter() - t1
-    for k, v in (("distance_computations", n_dist), ("lemma1_filtered", n_lemma1),
-                 ("lemma2_matched", n_lemma2), ("columns_pruned_lemma7", pruned),
-                 ("columns_accepted_early", accepted)):
-        stats[k] = stats.get(k, 0) + v
+    ok = ok[~np.isin(ok, excl)]
     pairs = {}
-    if want_pairs and len(ok):
-        keys = np.concatenate(hit_keys)
-        ents = np.concatenate(hit_ents)
-        sel = np.isin(keys % ncol, ok)
-        keys, ents = keys[sel], ents[sel]
-        qidx, cols = keys // ncol, keys % ncol
-        toks = part.tokens[part.ent_row[ents]]
+    if want_pairs and len(ok) and hit_q:
+        qidx, cols, toks = (np.concatenate(x) for x in (hit_q, hit_c, hit_t))
+        sel = np.isin(cols, ok)
+        qidx, cols, toks = qidx[sel], cols[sel], toks[sel]
         dist = distances(qvecs[qidx], vectors[toks]) if len(qidx) else np.zeros(0)
         order = np.lexsort((qidx, cols))
         qidx, cols, toks, dist = qidx[order], cols[order], toks[order], dist[order]
@@ -329,6 +399,8 @@ def search(parts, vectors, qvecs, tau: float, t_frac: float, n_columns: int, **k
     cols, counts, pairs = [], [], {}
     for part in parts:
         part = part() if callable(part) else part      # lazily loaded partitions
+        if part is None:
+            continue
         stats["partitions"] += 1
         r = search_partition(part, vectors, qvecs, tau, t_abs, n_columns, stats=stats, **kw)
         cols.append(r.columns)
@@ -347,30 +419,57 @@ def bruteforce(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: np.nda
                prefilter: bool = False) -> np.ndarray:
     """|Q_M| for every column by comparing every query vector with every token vector.
 
-    ``prefilter``: find candidate pairs with one matrix product (d^2 = 2 - 2 q.x for unit
-    vectors) with a 1e-6 margin, then decide them with :func:`distances` (same answer, far
-    faster; the benchmark's numpy brute force)."""
+    ``prefilter=False`` (the tests' oracle): :func:`distances` for every pair.
+    ``prefilter=True`` (the benchmark's numpy brute force, same answer): one float32 BLAS
+    matrix product per chunk of lake vectors, pairs decided by :func:`decide_by_dot` (the
+    exact distance inside the rounding margin), then the matched tokens' columns counted
+    through token -> column postings."""
     n_tok = len(vectors)
-    within = np.zeros((len(qvecs), n_tok), dtype=bool)
     q64 = np.asarray(qvecs, dtype=np.float64)
-    for s in range(0, n_tok, chunk):
-        x = np.asarray(vectors[s:s + chunk], dtype=np.float64)
-        if prefilter:
-            d2 = 2.0 - 2.0 * (q64 @ x.T)
-            qi, xi = np.nonzero(d2 <= (tau + 1e-6) ** 2)
-            ok = distances(q64[qi], x[xi]) <= tau
-            within[qi[ok], s + xi[ok]] = True
-        else:
-            d = distances(q64[:, None, :], x[None, :, :])
-            within[:, s:s + chunk] = d <= tau
     sizes = np.diff(sets_indptr)
     counts = np.zeros(len(sizes), dtype=np.int64)
-    nz = np.nonzero(sizes)[0]
-    if len(nz):
-        cols = within[:, sets_tokens]                        # |Q| x nnz
-        anyhit = np.logical_or.reduceat(cols, sets_indptr[nz], axis=1)
-        counts[nz] = anyhit.sum(axis=0)
-    return counts
+    if not prefilter:
+        within = np.zeros((len(qvecs), n_tok), dtype=bool)
+        for s in range(0, n_tok, chunk):
+            x = np.asarray(vectors[s:s + chunk], dtype=np.float64)
+            within[:, s:s + chunk] = distances(q64[:, None, :], x[None, :, :]) <= tau
+        nz = np.nonzero(sizes)[0]
+        if len(nz):
+            anyhit = np.logical_or.reduceat(within[:, sets_tokens], sets_indptr[nz], axis=1)
+            counts[nz] = anyhit.sum(axis=0)
+        return counts
+    if not len(qvecs) or not n_tok:
+        return counts
+    q32 = np.ascontiguousarray(qvecs, dtype=np.float32)
+    qn = _sq_norms(qvecs)
+    dim = q64.shape[1]
+    # a float32 pre-test, loose by 1e-3 (far above float32 rounding), keeps the elementwise
+    # work in float32; decide_by_dot then decides the few pairs it passes exactly
+    q_half = ((qn - tau * tau) / 2 - 1e-3 * (1 + qn)).astype(np.float32)
+    hq, ht = [], []
+    for s in range(0, n_tok, chunk):
+        x = np.asarray(vectors[s:s + chunk])
+        x32 = np.ascontiguousarray(x, dtype=np.float32)
+        xn = _sq_norms(x)
+        g = q32 @ x32.T
+        g -= (xn / 2).astype(np.float32)[None, :]
+        qi, xi = np.nonzero(g >= q_half[:, None])
+        if not len(qi):
+            continue
+        dot = np.einsum("ij,ij->i", q64[qi], np.asarray(x[xi], dtype=np.float64))
+        ok, _ = decide_by_dot(dot, qn[qi], xn[xi], tau, dim, lambda m: qvecs[qi[m]],
+                              lambda m: x[xi[m]])
+        hq.append(qi[ok])
+        ht.append(s + xi[ok])
+    if not hq:
+        return counts
+    hq, ht = np.concatenate(hq), np.concatenate(ht)
+    col_of = np.repeat(np.arange(len(sizes)), sizes)            # token -> column postings
+    o = np.argsort(sets_tokens, kind="stable")
+    ptr = np.searchsorted(np.asarray(sets_tokens)[o], np.arange(n_tok + 1))
+    qq, idx = _expand(hq, ptr[ht], ptr[ht + 1])
+    keys = np.unique(qq * len(sizes) + col_of[o[idx]])
+    return np.bincount(keys % len(sizes), minlength=len(sizes)).astype(np.int64)
 
 
 # ------------------------------------------------------------------------- engine method
