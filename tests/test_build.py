@@ -41,7 +41,8 @@ def test_spark_index_equals_reference_builder(demo_engine):
 
 def test_signatures_bit_identical_to_datasketch(demo_engine):
     ix = demo_engine.index.generations[0]
-    mh = ix.manifest["components"]["minhash"]
+    mh = demo_engine.index.components["minhash"]
+    assert mh == ix.manifest["components"]["minhash"]
     for cid in range(0, ix.arrays.n_sets, 7):
         m = MinHash(num_perm=mh["num_perm"], seed=mh["seed"],
                     hashfunc=lambda s: mmh3.hash(s, signed=False))

@@ -436,6 +436,12 @@ class LakeIndex:
         return all(p.has(component) for p in self.parts)
 
     @property
+    def components(self) -> dict:
+        """The base generation's component sections: the parameters (num_perm, XASH size,
+        partitions, embedder...) that added generations reuse."""
+        return self.parts[0].components
+
+    @property
     def n_sets(self) -> int:
         return sum(p.n_sets for p in self.parts)
 
