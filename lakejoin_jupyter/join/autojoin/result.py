@@ -9,6 +9,7 @@ import html
 import inspect
 import json
 
+import numpy as np
 import pandas as pd
 
 from ...errors import QueryError
@@ -161,8 +162,15 @@ class AutoJoin:
         get a "_right" suffix), one row per joined pair, like ``pandas.merge`` (inner)."""
         lk, rk = self.keys(fuzzy)
         key = self._key_name()
-        left = self.left.assign(**{key: lk}).dropna(subset=[key])
-        right = self.right.assign(**{key: rk}).dropna(subset=[key])
+        # merge on integer codes of the right keys (hashing the strings once, in C) rather
+        # than on the strings: same rows in the same order, a fraction of the time at 1M rows
+        codes, uniques = pd.factorize(np.asarray(list(rk) + list(lk), dtype=object))  # None: -1
+        rcodes, lcodes = codes[:len(rk)], codes[len(rk):]
+        on_right = np.zeros(len(uniques) + 1, dtype=bool)
+        on_right[rcodes] = True                     # (index -1, the last slot: no key)
+        lcodes = np.where(on_right[lcodes] & (lcodes >= 0), lcodes, -1)
+        left = self.left.assign(**{key: lcodes})[lcodes >= 0]
+        right = self.right.assign(**{key: rcodes})[rcodes >= 0]
         return (left.merge(right, on=key, how="inner", suffixes=("", "_right"))
                 .drop(columns=key).reset_index(drop=True))
 
