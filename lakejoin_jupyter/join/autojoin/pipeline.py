@@ -327,18 +327,33 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     fuzzy = None
     if settings.fuzzy:
         t = time.perf_counter()
-        dv = {k for k in source_keys if k is not None}
-        kv = {k for k in target_keys if k is not None}
-        if len(dv) <= settings.fuzzy_max_values and len(kv) <= settings.fuzzy_max_values:
+        limit = settings.fuzzy_max_values
+        dv = _distinct_upto(source_keys, limit)
+        kv = _distinct_upto(target_keys, limit) if dv is not None else None
+        if dv is not None and kv is not None:
             fuzzy = constrained_fuzzy_join(dv, kv, max_distance=settings.max_distance)
         else:
-            stats["fuzzy_skipped"] = (f"{len(dv):,} derived and {len(kv):,} target keys: above "
-                                      f"fuzzy_max_values={settings.fuzzy_max_values:,}")
+            side = "derived" if dv is None else "target"
+            stats["fuzzy_skipped"] = (f"more than {limit:,} distinct {side} keys: above "
+                                      f"fuzzy_max_values={limit:,}")
         timings["fuzzy"] = time.perf_counter() - t
     timings["total"] = time.perf_counter() - t0
     stats["seconds"] = timings
     return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
                                 d, stats, settings)
+
+
+def _distinct_upto(keys, limit: int):
+    """The distinct non-null keys, or None as soon as there are more than ``limit`` (the
+    fuzzy step is skipped then, so counting a million keys to the end is wasted)."""
+    out: set = set()
+    add = out.add
+    for k in keys:
+        if k is not None:
+            add(k)
+            if len(out) > limit:
+                return None
+    return out
 
 
 def _settings(settings, options) -> AutoJoinSettings:

@@ -24,6 +24,20 @@ def _labels(frame) -> dict:
     return {str(c): c for c in frame.columns} if frame is not None else {}
 
 
+def _key_counts(source_keys, target_keys) -> tuple[int, int, int]:
+    """(distinct target keys, source rows whose key is a target key, distinct such keys),
+    None being no key. One C hash pass (pandas.factorize) over both key lists instead of
+    Python sets: the same counts, a fraction of the time on a million rows."""
+    nt = len(target_keys)
+    codes, uniques = pd.factorize(np.asarray(list(target_keys) + list(source_keys),
+                                             dtype=object))
+    on_target = np.zeros(len(uniques) + 1, dtype=bool)
+    on_target[codes[:nt]] = True
+    on_target[-1] = False                       # the slot code -1 (None) lands on
+    hit = codes[nt:][on_target[codes[nt:]]]
+    return int(on_target.sum()), int(len(hit)), int(len(np.unique(hit)))
+
+
 class AutoJoin:
     """A transformation join between two DataFrames (see :func:`autojoin`)."""
 
@@ -71,14 +85,11 @@ class AutoJoin:
                 "input": {c: v for c, v in zip(src.columns, ex.row) if c in best.program.columns
                           or c == group.source_column},
                 "output": ex.output})
-        keyset = {k for k in target_keys if k is not None}
-        joined_rows = sum(k in keyset for k in source_keys)   # None is never in keyset
-        joined_keys = len(keyset.intersection(source_keys))
+        n, joined_rows, joined_keys = _key_counts(source_keys, target_keys)
         stats = dict(stats, sample_coverage=best.coverage)
         alts = [(c.program.describe(), c.coverage) for c in direction.candidates
                 if c is not best][:5]
         target_column = part.column if part is not None else best.target_column
-        n = len(keyset)
         msg = (f"Found: {best.program.describe()} (the {src.label} table's rows) joins "
                f"{target_column!r} of the {tgt.label} table.")
         out = cls(found=True, message=msg, left=L.frame, right=R.frame, left_name=L.label,
