@@ -75,6 +75,7 @@ class Table:
         self.columns = list(self.labels)
         self.n_rows = len(frame)
         self.positions = np.arange(self.n_rows)
+        self._sample_key = "all"
         self._cells: dict = {}
         self._values: dict = {}
         self._rows: dict = {}
@@ -84,7 +85,26 @@ class Table:
         return len(self.positions) < self.n_rows
 
     def sample(self, rate: float, seed: int) -> None:
+        """Bernoulli(rate) rows; the same (rate, seed) as the current sample keeps it, with
+        its texts and suffix indexes (the composite step re-samples with the same rates)."""
+        if rate >= 1.0:
+            self.use_all()
+            return
+        if self._sample_key == (rate, seed):
+            return
+        self._sample_key = (rate, seed)
         self.positions = bernoulli_rows(self.n_rows, rate, seed)
+        self._cells.clear()
+        self._values.clear()
+        self._rows.clear()
+
+    def use_all(self) -> None:
+        """Every row (no sample); the caches stay when every row was already in use, so an
+        unsampled table's suffix indexes serve both directions instead of being rebuilt."""
+        if self._sample_key == "all":
+            return
+        self._sample_key = "all"
+        self.positions = np.arange(self.n_rows)
         self._cells.clear()
         self._values.clear()
         self._rows.clear()
@@ -378,9 +398,8 @@ def _settings(settings, options) -> AutoJoinSettings:
 def _sample(src: Table, tgt: Table, settings: AutoJoinSettings, stats: dict, side: str) -> None:
     big = max(src.n_rows, tgt.n_rows) >= settings.sample_min_rows
     if settings.sample == "never" or (settings.sample == "auto" and not big):
-        src.positions, tgt.positions = np.arange(src.n_rows), np.arange(tgt.n_rows)
-        src._cells.clear(), src._values.clear(), src._rows.clear()
-        tgt._cells.clear(), tgt._values.clear(), tgt._rows.clear()
+        src.use_all()
+        tgt.use_all()
         return
     ps, pt = sample_rates(src.n_rows, tgt.n_rows, settings.participation)
     src.sample(ps, settings.seed + 1)
