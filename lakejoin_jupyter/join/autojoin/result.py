@@ -26,16 +26,11 @@ def _labels(frame) -> dict:
 
 def _key_counts(source_keys, target_keys) -> tuple[int, int, int]:
     """(distinct target keys, source rows whose key is a target key, distinct such keys),
-    None being no key. One C hash pass (pandas.factorize) over both key lists instead of
-    Python sets: the same counts, a fraction of the time on a million rows."""
-    nt = len(target_keys)
-    codes, uniques = pd.factorize(np.asarray(list(target_keys) + list(source_keys),
-                                             dtype=object))
-    on_target = np.zeros(len(uniques) + 1, dtype=bool)
-    on_target[codes[:nt]] = True
-    on_target[-1] = False                       # the slot code -1 (None) lands on
-    hit = codes[nt:][on_target[codes[nt:]]]
-    return int(on_target.sum()), int(len(hit)), int(len(np.unique(hit)))
+    None being no key; C-level set operations only (no per-key Python bytecode)."""
+    keyset = set(target_keys)
+    keyset.discard(None)
+    return (len(keyset), sum(map(keyset.__contains__, source_keys)),
+            len(keyset.intersection(source_keys)))
 
 
 class AutoJoin:
