@@ -333,3 +333,29 @@ def test_package_level_function_takes_both_call_forms():
     assert a.target_column == "email" and a.coverage == len(mail)
     with pytest.raises(AutoJoinInputError, match="needs the other table"):
         lj.autojoin(people, "Name")
+
+
+def test_join_on_key_codes_equals_a_merge_on_the_key_strings():
+    """join() merges on integer codes of the keys and the counts come from one factorize
+    pass: same rows, order, columns and counts as merging on the strings themselves,
+    with null keys, duplicate target keys and keys on one side only."""
+    from lakejoin_jupyter.join.autojoin.result import _key_counts
+    people, mail = staff(30, seed=3)
+    mail = pd.concat([mail, mail.iloc[:1]], ignore_index=True)        # a duplicate key
+    people = pd.concat([people, pd.DataFrame({"Name": [None]})],
+                       ignore_index=True)
+    aj = autojoin(people, mail)
+    assert aj.found
+    for fz in (True, False):
+        lk, rk = aj.keys(fz)
+        left = people.assign(__k=lk).dropna(subset=["__k"])
+        right = mail.assign(__k=rk).dropna(subset=["__k"])
+        ref = (left.merge(right, on="__k", how="inner", suffixes=("", "_right"))
+               .drop(columns="__k").reset_index(drop=True))
+        pd.testing.assert_frame_equal(aj.join(fuzzy=fz), ref)
+    src = ["a", None, "b", "a", "z", None]
+    tgt = ["a", "b", "b", None, "c"]
+    keyset = {k for k in tgt if k is not None}
+    assert _key_counts(src, tgt) == (len(keyset), sum(k in keyset for k in src),
+                                     len(keyset.intersection(src)))
+    assert _key_counts([None], [None]) == (0, 0, 0)

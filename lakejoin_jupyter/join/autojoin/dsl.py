@@ -468,6 +468,14 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
     if isinstance(node, Concat):
         if not node.parts:
             return [""] * n
+        variable = [p for p in node.parts if not isinstance(p, Constant)]
+        if len(variable) == 1:
+            # constants around one computed piece (e.g. "E" + x[2:9]): no per-row tuples
+            i = node.parts.index(variable[0])
+            before = "".join(p.text for p in node.parts[:i])
+            after = "".join(p.text for p in node.parts[i + 1:])
+            return [None if v is None else before + v + after
+                    for v in evaluate_columns(variable[0], texts, n)]
         cols = [evaluate_columns(p, texts, n) for p in node.parts]
         return [None if None in row else "".join(row) for row in zip(*cols)]
     raise TypeError(f"not a program node: {node!r}")

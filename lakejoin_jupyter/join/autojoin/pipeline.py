@@ -75,6 +75,7 @@ class Table:
         self.columns = list(self.labels)
         self.n_rows = len(frame)
         self.positions = np.arange(self.n_rows)
+        self._sample_key = "all"
         self._cells: dict = {}
         self._values: dict = {}
         self._rows: dict = {}
@@ -84,7 +85,26 @@ class Table:
         return len(self.positions) < self.n_rows
 
     def sample(self, rate: float, seed: int) -> None:
+        """Bernoulli(rate) rows; the same (rate, seed) as the current sample keeps it, with
+        its texts and suffix indexes (the composite step re-samples with the same rates)."""
+        if rate >= 1.0:
+            self.use_all()
+            return
+        if self._sample_key == (rate, seed):
+            return
+        self._sample_key = (rate, seed)
         self.positions = bernoulli_rows(self.n_rows, rate, seed)
+        self._cells.clear()
+        self._values.clear()
+        self._rows.clear()
+
+    def use_all(self) -> None:
+        """Every row (no sample); the caches stay when every row was already in use, so an
+        unsampled table's suffix indexes serve both directions instead of being rebuilt."""
+        if self._sample_key == "all":
+            return
+        self._sample_key = "all"
+        self.positions = np.arange(self.n_rows)
         self._cells.clear()
         self._values.clear()
         self._rows.clear()
@@ -327,18 +347,33 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     fuzzy = None
     if settings.fuzzy:
         t = time.perf_counter()
-        dv = {k for k in source_keys if k is not None}
-        kv = {k for k in target_keys if k is not None}
-        if len(dv) <= settings.fuzzy_max_values and len(kv) <= settings.fuzzy_max_values:
+        limit = settings.fuzzy_max_values
+        dv = _distinct_upto(source_keys, limit)
+        kv = _distinct_upto(target_keys, limit) if dv is not None else None
+        if dv is not None and kv is not None:
             fuzzy = constrained_fuzzy_join(dv, kv, max_distance=settings.max_distance)
         else:
-            stats["fuzzy_skipped"] = (f"{len(dv):,} derived and {len(kv):,} target keys: above "
-                                      f"fuzzy_max_values={settings.fuzzy_max_values:,}")
+            side = "derived" if dv is None else "target"
+            stats["fuzzy_skipped"] = (f"more than {limit:,} distinct {side} keys: above "
+                                      f"fuzzy_max_values={limit:,}")
         timings["fuzzy"] = time.perf_counter() - t
     timings["total"] = time.perf_counter() - t0
     stats["seconds"] = timings
     return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
                                 d, stats, settings)
+
+
+def _distinct_upto(keys, limit: int):
+    """The distinct non-null keys, or None as soon as there are more than ``limit`` (the
+    fuzzy step is skipped then, so counting a million keys to the end is wasted)."""
+    out: set = set()
+    add = out.add
+    for k in keys:
+        if k is not None:
+            add(k)
+            if len(out) > limit:
+                return None
+    return out
 
 
 def _settings(settings, options) -> AutoJoinSettings:
@@ -363,9 +398,8 @@ def _settings(settings, options) -> AutoJoinSettings:
 def _sample(src: Table, tgt: Table, settings: AutoJoinSettings, stats: dict, side: str) -> None:
     big = max(src.n_rows, tgt.n_rows) >= settings.sample_min_rows
     if settings.sample == "never" or (settings.sample == "auto" and not big):
-        src.positions, tgt.positions = np.arange(src.n_rows), np.arange(tgt.n_rows)
-        src._cells.clear(), src._values.clear(), src._rows.clear()
-        tgt._cells.clear(), tgt._values.clear(), tgt._rows.clear()
+        src.use_all()
+        tgt.use_all()
         return
     ps, pt = sample_rates(src.n_rows, tgt.n_rows, settings.participation)
     src.sample(ps, settings.seed + 1)

@@ -9,6 +9,7 @@ import html
 import inspect
 import json
 
+import numpy as np
 import pandas as pd
 
 from ...errors import QueryError
@@ -21,6 +22,15 @@ FORMAT_VERSION = 1
 
 def _labels(frame) -> dict:
     return {str(c): c for c in frame.columns} if frame is not None else {}
+
+
+def _key_counts(source_keys, target_keys) -> tuple[int, int, int]:
+    """(distinct target keys, source rows whose key is a target key, distinct such keys),
+    None being no key; C-level set operations only (no per-key Python bytecode)."""
+    keyset = set(target_keys)
+    keyset.discard(None)
+    return (len(keyset), sum(map(keyset.__contains__, source_keys)),
+            len(keyset.intersection(source_keys)))
 
 
 class AutoJoin:
@@ -70,14 +80,11 @@ class AutoJoin:
                 "input": {c: v for c, v in zip(src.columns, ex.row) if c in best.program.columns
                           or c == group.source_column},
                 "output": ex.output})
-        keyset = {k for k in target_keys if k is not None}
-        joined_rows = sum(k in keyset for k in source_keys)   # None is never in keyset
-        joined_keys = len(keyset.intersection(source_keys))
+        n, joined_rows, joined_keys = _key_counts(source_keys, target_keys)
         stats = dict(stats, sample_coverage=best.coverage)
         alts = [(c.program.describe(), c.coverage) for c in direction.candidates
                 if c is not best][:5]
         target_column = part.column if part is not None else best.target_column
-        n = len(keyset)
         msg = (f"Found: {best.program.describe()} (the {src.label} table's rows) joins "
                f"{target_column!r} of the {tgt.label} table.")
         out = cls(found=True, message=msg, left=L.frame, right=R.frame, left_name=L.label,
@@ -161,8 +168,15 @@ class AutoJoin:
         get a "_right" suffix), one row per joined pair, like ``pandas.merge`` (inner)."""
         lk, rk = self.keys(fuzzy)
         key = self._key_name()
-        left = self.left.assign(**{key: lk}).dropna(subset=[key])
-        right = self.right.assign(**{key: rk}).dropna(subset=[key])
+        # merge on integer codes of the right keys (hashing the strings once, in C) rather
+        # than on the strings: same rows in the same order, a fraction of the time at 1M rows
+        codes, uniques = pd.factorize(np.asarray(list(rk) + list(lk), dtype=object))  # None: -1
+        rcodes, lcodes = codes[:len(rk)], codes[len(rk):]
+        on_right = np.zeros(len(uniques) + 1, dtype=bool)
+        on_right[rcodes] = True                     # (index -1, the last slot: no key)
+        lcodes = np.where(on_right[lcodes] & (lcodes >= 0), lcodes, -1)
+        left = self.left.assign(**{key: lcodes})[lcodes >= 0]
+        right = self.right.assign(**{key: rcodes})[rcodes >= 0]
         return (left.merge(right, on=key, how="inner", suffixes=("", "_right"))
                 .drop(columns=key).reset_index(drop=True))
 
