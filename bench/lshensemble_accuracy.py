@@ -15,14 +15,13 @@ Markdown tables.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
 
 import numpy as np
 
-from lshensemble_common import (L, Query, context, ensure_index, ensure_tables, mean,
+from lshensemble_common import (L, bench_parser, Query, context, ensure_index, ensure_tables, mean,
                                 pick_queries, precision_recall)
 
 RATIO_BUCKETS = [0, 1, 2, 5, 10, 50, 200, np.inf]
@@ -38,10 +37,7 @@ def parse_variant(text: str) -> tuple[str, dict]:
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lake", required=True)
-    p.add_argument("--index", required=True)
-    p.add_argument("--name", required=True)
+    p = bench_parser(__doc__)
     p.add_argument("--per-interval", type=int, default=20)
     p.add_argument("--lo", type=int, default=10)
     p.add_argument("--hi", type=int, default=1000)

@@ -4,6 +4,8 @@ counts built by the same Spark job from that index, the paper's query benchmark 
 queries drawn uniformly from equal-width size intervals) and brute-force ground truth."""
 from __future__ import annotations
 
+import argparse
+
 import json
 import os
 import sys
@@ -87,6 +89,16 @@ class ReferenceBuiltIndex:
         tmp.rename(root)
         print(f"built {root} (reference builder) in {time.time() - t:.0f} s", flush=True)
         return cls(root)
+
+
+def bench_parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments every LSH Ensemble bench takes: the lake, its index, a result name."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lake", required=True, help="folder of the lake's tables")
+    p.add_argument("--index", required=True,
+                   help="index folder (built with Spark if absent; ending in .ref: reference builder)")
+    p.add_argument("--name", required=True, help="name of the result files")
+    return p
 
 
 def ensure_index(lake: str, index: str, num_perm: int = 256) -> Index:

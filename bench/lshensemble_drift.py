@@ -21,14 +21,13 @@ Writes bench/results/lshensemble_drift_NAME.json and prints a Markdown table.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
 
 import numpy as np
 
-from lshensemble_common import L, ensure_index, mean
+from lshensemble_common import L, bench_parser, ensure_index, mean
 from lakejoin_jupyter.build.lshensemble import DEFAULT_PARTITIONS, reference_tables
 from lakejoin_jupyter.search import bruteforce
 
@@ -62,10 +61,7 @@ class Generation:
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lake", required=True)
-    p.add_argument("--index", required=True)
-    p.add_argument("--name", required=True)
+    p = bench_parser(__doc__)
     p.add_argument("--base", type=float, default=0.5)
     p.add_argument("--steps", type=int, default=5)
     p.add_argument("--order", choices=["random", "size"], default="random")

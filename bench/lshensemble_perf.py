@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import psutil
 
-from lshensemble_common import (L, Query, context, ensure_index, ensure_tables, mean,
+from lshensemble_common import (L, bench_parser, Query, context, ensure_index, ensure_tables, mean,
                                 pick_queries, precision_recall)
 
 
@@ -164,10 +164,7 @@ def resident_bytes(tables: L.Tables) -> int:
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lake", required=True)
-    p.add_argument("--index", required=True)
-    p.add_argument("--name", required=True)
+    p = bench_parser(__doc__)
     p.add_argument("--per-interval", type=int, default=20)
     p.add_argument("--hi", type=int, default=1000)
     p.add_argument("--thresholds", type=float, nargs="+", default=[round(0.1 * i, 1) for i in range(1, 11)])
