@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..index.reads import plain, read_lists
-from .overlap import Stats, candidates, distinct_lists, min_overlap
+from .overlap import Stats, distinct_lists, method_runner
 from .registry import SearchMethod, register_method
 
 DENSE_FACTOR = 16   # bincount when entries * DENSE_FACTOR >= number of sets
@@ -65,13 +65,8 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, lists=None):
     return topk_from_counts(ids, ov, k, floor_overlap, lists.exclude), st
 
 
-def _run(index, query, params):
-    res, st = search(index.arrays, query.token_ids, params.k, query.exclude,
-                     min_overlap(params, query.size))
-    return candidates(res), st.as_dict()
-
-
 register_method(SearchMethod(
-    name="mergelist", label="Exact top-k (MergeList-D)", kind="exact", run=_run, priority=5,
+    name="mergelist", label="Exact top-k (MergeList-D)", kind="exact", run=method_runner(search),
+    priority=5,
     description="Reads every distinct posting list of the query and counts overlaps "
                 "(JOSIE's MergeList-D baseline). Flat in k; reads no sets."))

@@ -161,6 +161,16 @@ def candidates(results) -> list:
             for s, o in results]
 
 
+def method_runner(search):
+    """The registry's ``run(index, query, params)`` for an exact top-k ``search(arrays,
+    token_ids, k, exclude, floor_overlap)`` that takes no options (MergeList-D, ProbeSet-D)."""
+    def run(index, query, params):
+        res, st = search(index.arrays, query.token_ids, params.k, query.exclude,
+                         min_overlap(params, query.size))
+        return candidates(res), st.as_dict()
+    return run
+
+
 @dataclass
 class Stats:
     """Per-query work counters reported in SearchResult.stats (J §4.5, Figs 5/7)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..index.reads import plain, read_list, read_suffix_overlap
-from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
+from .overlap import Stats, TopK, distinct_lists, method_runner
 from .registry import SearchMethod, register_method
 
 
@@ -60,13 +60,8 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1):
     return heap.results(), st
 
 
-def _run(index, query, params):
-    res, st = search(index.arrays, query.token_ids, params.k, query.exclude,
-                     min_overlap(params, query.size))
-    return candidates(res), st.as_dict()
-
-
 register_method(SearchMethod(
-    name="probeset", label="Exact top-k (ProbeSet-D)", kind="exact", run=_run, priority=3,
+    name="probeset", label="Exact top-k (ProbeSet-D)", kind="exact", run=method_runner(search),
+    priority=3,
     description="Prefix and position filters; reads each surviving candidate when first met "
                 "(JOSIE's ProbeSet-D baseline)."))
