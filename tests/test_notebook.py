@@ -1,6 +1,8 @@
-"""example_notebooks/quickstart.ipynb runs top to bottom in a fresh kernel (nbclient) and its
-outputs are the expected ones: search hits, the widget, the join and its code, the second
-hop, the offline (mimetype) charts, and no error or JVM noise anywhere."""
+"""The example notebooks run top to bottom in a fresh kernel (nbclient) and their outputs
+are the expected ones, with no error or JVM noise anywhere. quickstart.ipynb: search hits,
+the widget, the join and its code, the second hop, the offline (mimetype) charts.
+beyond_equality.ipynb: LSH Ensemble hits, MATE's composite-key table, the Auto-Join program
+and join, the fuzzy join's threshold and estimates, the schemaless join predicates."""
 import os
 import shutil
 import sys
@@ -10,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "example_notebooks" / "quickstart.ipynb"
+BEYOND = ROOT / "example_notebooks" / "beyond_equality.ipynb"
 
 pytestmark = [pytest.mark.notebook, pytest.mark.spark]
 
@@ -37,14 +40,16 @@ def mimetypes(cell) -> set:
     return {m for o in cell.get("outputs", []) for m in o.get("data", {})}
 
 
-def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkeypatch):
+def run_notebook(path, demo_index_path, tmp_path, monkeypatch) -> dict:
+    """Execute the notebook next to a copy of the demo index; its code cells by first line,
+    after checking that no cell raised or printed JVM warnings to stderr."""
     import nbformat
     from nbclient import NotebookClient
     kernel_env(monkeypatch)
     work = tmp_path / "nb"
     work.mkdir()
     shutil.copytree(demo_index_path, work / "demo.index")     # built once by the fixture
-    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(work)}}).execute()
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -53,7 +58,11 @@ def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkey
             assert o["output_type"] != "error", (c.source, o.get("evalue"))
             if o["output_type"] == "stream" and o["name"] == "stderr":
                 assert "WARN" not in o["text"] and "Exception" not in o["text"], o["text"]
-    by_source = {c.source.splitlines()[0]: c for c in code}
+    return {c.source.splitlines()[0]: c for c in code}
+
+
+def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkeypatch):
+    by_source = run_notebook(NOTEBOOK, demo_index_path, tmp_path, monkeypatch)
     assert "Opened the existing index" in texts(by_source["%lakejoin index --demo --out demo.index --reuse"])
     search = texts(by_source["%lakejoin search fifa.country -k 8"])
     assert "reference/country-codes" in search and "8</b> joinable column(s)" in search
@@ -70,3 +79,71 @@ def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkey
     for first in ("import altair as alt",
                   "from lakejoin_jupyter.ui.charts import coverage_chart, results_chart"):
         assert "application/vnd.vegalite.v5+json" in mimetypes(by_source[first]), first
+
+
+def containments(text: str) -> dict:
+    """{"table . column": (estimated, exact, verdict or None)} from the LSH Ensemble cells'
+    lines "TABLE . COLUMN: estimated 0.77, exact 0.96[ -> kept]"."""
+    out = {}
+    for line in text.splitlines():
+        if ": estimated " not in line:
+            continue
+        name, rest = line.split(": estimated ")
+        est, rest = rest.split(", exact ")
+        exact, _, verdict = rest.partition(" -> ")
+        out[name] = (float(est), float(exact), verdict or None)
+    return out
+
+
+def test_beyond_equality_runs_with_expected_outputs(demo_index_path, tmp_path, monkeypatch):
+    by_source = run_notebook(BEYOND, demo_index_path, tmp_path, monkeypatch)
+    assert "Opened the existing index" in texts(by_source["%lakejoin index --demo --out demo.index --reuse"])
+    # 1. LSH Ensemble: verified hits reach the threshold, and the ISO 3166 alpha-3 columns of
+    # the reference tables are among them
+    hits = containments(texts(by_source["orders = pd.DataFrame({"]))
+    assert {"reference/gdp . Country Code", "reference/country-codes . ISO3166-1-Alpha-3"} <= set(hits)
+    assert all(exact >= 0.8 and 0 < est <= 1 for est, exact, _ in hits.values()), hits
+    cands = containments(texts(by_source["# the candidates before verification, and their exact "
+                                         "containment (JOSIE, exact top-k)"]))
+    assert set(hits) <= set(cands)
+    assert all((v == "kept") == (exact >= 0.8) for _, exact, v in cands.values()), cands
+    assert {n for n, (_, _, v) in cands.items() if v == "kept"} == set(hits)
+    topk = texts(by_source["engine.search(orders, \"destination\", k=5, method=\"lshensemble-topk\")"])
+    assert "5</b> joinable column(s)" in topk and "lshensemble-topk" in topk
+    assert "reference/country-codes" in topk
+    # 2. MATE: population holds every (country, year) tuple, under the right column mapping
+    mate = texts(by_source["sales = pd.DataFrame({"])
+    assert "method <code>mate</code>" in mate
+    assert "reference/population" in mate and "country \u2192 Country Name, year \u2192 Year" in mate
+    best = texts(by_source["best = res[0]"])
+    assert ("reference/population: {'country': 'Country Name', 'year': 'Year'}, 100% of the "
+            "key tuples") in best
+    # 3. Auto-Join: the learned program, its example rows, the join and its code
+    explain = texts(by_source["staff = pd.DataFrame({"])
+    assert 'lower(first letter of `name`) + lower(word 2 of `name`) + "@acme.com"' in explain
+    assert "It joins 10 of 10 distinct keys (100%)" in explain
+    examples = texts(by_source["aj.examples_frame()"])
+    assert "staff: name" in examples and "logins: email" in examples and "@acme.com" in examples
+    joined = texts(by_source["joined = aj.join()"])
+    assert "10 joined rows" in joined and "cdubois@acme.com" in joined
+    code = texts(by_source["print(aj.code(left=\"staff\", right=\"logins\"))"])
+    assert "def derive_key(name):" in code and "joined = (staff.assign(" in code
+    lake = texts(by_source["claims = pd.DataFrame({"])
+    assert 'upper(`State`) + " (US)"; joins 6/6 keys' in lake
+    # 4. fuzzy join: a numeric threshold chosen for the target, estimates, matches, chart
+    fuzzy = texts(by_source["survey = pd.DataFrame({"])
+    head, _, rest = fuzzy.partition("estimated precision ")
+    threshold = float(head.split("threshold ")[1].split()[0])
+    precision = float(rest.split("%")[0]) / 100
+    recall = float(rest.split("estimated recall ")[1].split("%")[0]) / 100
+    assert 0 < threshold < 2 and precision >= 0.9 and 0 < recall <= 1, fuzzy
+    matches = texts(by_source["fj.matches()"])
+    assert "Kazakstan" in matches and "Kazakhstan" in matches
+    assert "application/vnd.vegalite.v5+json" in mimetypes(by_source["fj.chart()"])
+    # 5. schemaless join: the subcommand's help, and the predicate each preference picks
+    helptext = texts(by_source["%lakejoin predicate --help"])
+    assert "usage: %lakejoin predicate" in helptext and "h2: most distinct keys" in helptext
+    h2 = texts(by_source["%lakejoin predicate sales reference/population --preference h2"])
+    assert "best predicate for h2 (most distinct keys): country = Country Name & year = Year" in h2
+    h1 = texts(by_source["%lakejoin predicate sales reference/population --preference h1"])
+    assert "best predicate for h1 (match the most rows): year = Year\n" in h1
