@@ -50,8 +50,17 @@ Deviations (figures in bench/results/lshensemble.md):
   real t*.
 * candidates smaller than t*|Q| are dropped before verification (and before measuring
   precision): exact and free;
-* (b, r) is optimized exactly for each query's (u_i/|Q|, t*) over every b r <= m (the
-  thesis pre-computes; datasketch looks up 10 fixed x/q ratios and caps r at 8).
+* (b, r) is the exact optimum over every b r <= m at x/|Q| rounded up to a geometric grid
+  of ratio 1.01 (:class:`ParamGrid`, computed once per threshold and objective, then a
+  lookup per query): the thesis pre-computes too; datasketch looks up 10 fixed x/q ratios
+  and caps r at 8. Rounding x up is the conservative side (§2.4.2); the objective of the
+  grid's choice is within 0.08 % of the per-query optimum (tested).
+
+Query path (figures in bench/results/lshensemble.md): bucket lookups and the deeper rows
+of each band are 2-D numpy comparisons (binary search only for buckets over
+``WINDOW_MAX`` entries); verification through the query's posting lists finds each
+posting's candidate with one gather into a reused slot array instead of sorting every
+posting read.
 
 Generations (tables added later as delta indexes that reuse the base's partitions, see the
 build module): ``rebuild_advice`` says when the added generations have drifted enough that
@@ -202,6 +211,65 @@ def optimal_params(xq, t: float, m: int, *, max_r: int | None = None,
     return b, r, fp, fn, recall
 
 
+XQ_GRID_RATIO = 1.01          # query-time (b, r): x/|Q| rounded up to this geometric grid
+XQ_GRID_RANGE = (1e-7, 1e8)         # set sizes 1..1e8, query sizes 1..1e7
+
+
+@dataclass
+class ParamGrid:
+    """The optimum of :func:`optimal_params` tabulated over a geometric grid of x/|Q| for
+    one (m, t*, weight, max_r): what "pre-computed offline" (§2.4.7) means here. A query
+    looks its partitions' ratios up (rounded up to the next grid point, i.e. x taken at
+    most 1 % larger, the conservative side of §2.4.2) instead of minimizing over every
+    (b, r) pair again, which was most of the candidate stage's time."""
+    xq: np.ndarray
+    b: np.ndarray
+    r: np.ndarray
+    recall: np.ndarray
+
+    @classmethod
+    def compute(cls, t: float, m: int, *, max_r, fn_weight, table) -> "ParamGrid":
+        lo, hi = XQ_GRID_RANGE
+        xq = np.exp(np.arange(math.log(lo), math.log(hi) + math.log(XQ_GRID_RATIO),
+                              math.log(XQ_GRID_RATIO)))
+        parts = [optimal_params(xq[i:i + 256], t, m, max_r=max_r, fn_weight=fn_weight,
+                                table=table) for i in range(0, len(xq), 256)]
+        b, r, _, _, rec = (np.concatenate(x) for x in zip(*parts))
+        return cls(xq=xq, b=b.astype(np.int64), r=r.astype(np.int64), recall=rec)
+
+    def lookup(self, xq: np.ndarray):
+        """(b, r, predicted recall) at each ratio, rounded up to the grid."""
+        i = np.minimum(np.searchsorted(self.xq, np.asarray(xq) * (1.0 - 1e-12)),
+                       len(self.xq) - 1)
+        return self.b[i], self.r[i], self.recall[i]
+
+
+_GRIDS: dict = {}
+
+
+def param_grid(t: float, m: int, table_m: int, *, max_r: int | None = None,
+               fn_weight: float = FN_WEIGHT) -> ParamGrid:
+    """The (cached) :class:`ParamGrid` of one threshold and objective."""
+    key = (round(float(t), 12), int(m), int(table_m), max_r, round(float(fn_weight), 12))
+    g = _GRIDS.get(key)
+    if g is None:
+        g = ParamGrid.compute(t, m, max_r=max_r, fn_weight=fn_weight,
+                              table=objective_table(table_m))
+        with _TABLES_LOCK:
+            if len(_GRIDS) > 256:
+                _GRIDS.clear()
+            _GRIDS[key] = g
+    return g
+
+
+def partition_params(upper: np.ndarray, q_size: int, t: float, m: int, table_m: int, *,
+                     max_r: int | None = None, fn_weight: float = FN_WEIGHT):
+    """(b, r, predicted recall) for partitions with upper size bounds ``upper`` and a query
+    of ``q_size`` values at threshold t (tuned at min(t, TUNE_MAX)), from the grid."""
+    g = param_grid(min(t, TUNE_MAX), m, table_m, max_r=max_r, fn_weight=fn_weight)
+    return g.lookup(np.asarray(upper, dtype=np.float64) / q_size)
+
+
 # ------------------------------------------------------------------ tables
 
 @dataclass
@@ -271,6 +339,78 @@ def segment_bounds(values, start, length, key) -> tuple[np.ndarray, np.ndarray]:
     return both[:n], both[n:]
 
 
+SHORT_BUCKET = 32             # 4x the build's mean bucket size (BUCKET_SIZE)
+WINDOW_MAX = 1024            # buckets up to this long are matched by 2-D comparison
+PREFIX_CELLS_MAX = 1 << 16    # (entry, row) cells compared at once in prefix_agree
+
+
+def bucket_matches(values: np.ndarray, start: np.ndarray, length: np.ndarray,
+                   key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions j in [start_i, start_i + length_i) with values[j] == key_i, and the i of
+    each. Buckets are compared whole in 2-D blocks grouped by length (the directory keeps
+    them at about ``BUCKET_SIZE`` entries; a MinHash value shared by many sets makes a few
+    of them longer); only buckets longer than ``WINDOW_MAX`` take a binary search."""
+    empty = np.zeros(0, dtype=np.int64)
+    if len(start) == 0 or len(values) == 0:
+        return empty, empty
+    entries, bands = [], []
+    short = length <= SHORT_BUCKET
+    groups = [np.flatnonzero(short)]
+    if not short.all():
+        groups.append(np.flatnonzero(~short & (length <= WINDOW_MAX)))
+    for g in groups:
+        if len(g) == 0:
+            continue
+        ln = length[g]
+        off = np.arange(int(ln.max()))
+        idx = start[g, None] + off
+        hit = (off < ln[:, None]) & (values[np.minimum(idx, len(values) - 1)] == key[g, None])
+        row, _ = np.nonzero(hit)
+        entries.append(idx[hit])
+        bands.append(g[row])
+    lb = np.flatnonzero(length > WINDOW_MAX)
+    if len(lb):
+        lo, hi = segment_bounds(values, start[lb], length[lb], key[lb].astype(np.int64))
+        counts = hi - lo
+        entries.append(np.repeat(lo - np.cumsum(counts) + counts, counts)
+                       + np.arange(int(counts.sum())))
+        bands.append(np.repeat(lb, counts))
+    if len(entries) == 1:
+        return entries[0], bands[0]
+    return np.concatenate(entries), np.concatenate(bands)
+
+
+def prefix_agree(signatures: np.ndarray, sig_q: np.ndarray, ids: np.ndarray,
+                 pos0: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The ids whose signature agrees with the query on rows pos0 + 1 .. pos0 + r - 1 of
+    their band (the deeper levels of the LSH Forest prefix tree; row pos0 matched in the
+    table). One 2-D comparison when it is small, else one row at a time, dropping
+    mismatches as they appear."""
+    rmax = int(r.max()) if len(r) else 1
+    if rmax <= 1:
+        return ids
+    if len(ids) * (rmax - 1) <= PREFIX_CELLS_MAX:
+        depth = np.arange(1, rmax)
+        pos = np.minimum(pos0[:, None] + depth, signatures.shape[1] - 1)
+        cell = ids[:, None] * signatures.shape[1] + pos
+        agree = (signatures.reshape(-1)[cell] == sig_q[pos]) | (depth >= r[:, None])
+        return ids[agree.all(axis=1)]
+    sig_flat = signatures.reshape(-1)
+    width = signatures.shape[1]
+    depth = 1
+    while True:
+        deeper = np.flatnonzero(r > depth)
+        if len(deeper) == 0:
+            return ids
+        p = pos0[deeper] + depth
+        bad = deeper[sig_flat[ids[deeper] * width + p] != sig_q[p]]
+        if len(bad):
+            keep = np.ones(len(ids), dtype=bool)
+            keep[bad] = False
+            ids, pos0, r = ids[keep], pos0[keep], r[keep]
+        depth += 1
+
+
 @dataclass
 class Probe:
     """Candidate generation of one query at one threshold."""
@@ -297,51 +437,32 @@ def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: 
     if len(live) == 0:
         return out
     upper = part[live, 1].astype(np.float64)
-    b, r, _, _, recall = optimal_params(upper / q_size, min(t, TUNE_MAX), m, max_r=max_r,
-                                        fn_weight=fn_weight, table=objective_table(tables.num_perm))
+    b, r, recall = partition_params(upper, q_size, t, m, tables.num_perm, max_r=max_r,
+                                    fn_weight=fn_weight)
     scan = recall < min_recall
-    out.params = [(int(i), int(u), int(bb), int(rr), float(rc), bool(sc))
-                  for i, u, bb, rr, rc, sc in zip(live, upper, b, r, recall, scan)]
+    out.params = list(zip(live.tolist(), part[live, 1].tolist(), b.tolist(), r.tolist(),
+                          recall.tolist(), scan.tolist()))
     out.scanned = int(scan.sum())
     whole = [np.asarray(tables.set_ids[part[i, 3]:part[i, 3] + part[i, 2]], dtype=np.int64)
              for i in live[scan]]
     live, b, r = live[~scan], b[~scan], r[~scan]
     # one lookup per (partition, band): the band's first position j*r, by the bucket
-    # directory of that table segment, then a binary search inside the bucket
+    # directory of that table segment, then the bucket's entries equal to the key
     band_part = np.repeat(live, b)
     band_r = np.repeat(r, b)
     band_j = np.arange(len(band_part)) - np.repeat(np.cumsum(b) - b, b)
     pos0 = band_j * band_r
-    n_i = part[band_part, 2]
-    seg = part[band_part, 3] + pos0 * n_i
-    bits = part[band_part, 4]
-    key = fmix32(sig_q[pos0]).astype(np.int64)
-    bucket = key >> (32 - bits)
-    d = part[band_part, 5] + pos0 * ((1 << bits) + 1) + bucket
+    pp = part[band_part]
+    n_i, bits = pp[:, 2], pp[:, 4]
+    seg = pp[:, 3] + pos0 * n_i
+    key = fmix32(sig_q[pos0])
+    bucket = key.astype(np.int64) >> (32 - bits)
+    d = pp[:, 5] + pos0 * ((1 << bits) + 1) + bucket
     start = seg + tables.directory[d]
-    end = seg + tables.directory[d + 1]
-    lo, hi = segment_bounds(tables.values, start, end - start, key)
-    counts = hi - lo
-    total = int(counts.sum())
-    entry = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(total)
+    length = tables.directory[d + 1].astype(np.int64) - tables.directory[d]
+    entry, band = bucket_matches(tables.values, start, length, key)
     ids = tables.set_ids[entry].astype(np.int64)
-    e_pos0 = np.repeat(pos0, counts)
-    e_r = np.repeat(band_r, counts)
-    # deeper rows of each band, one level at a time (prefix-tree descent)
-    sig_flat = signatures.reshape(-1)
-    width = signatures.shape[1]
-    depth = 1
-    while True:
-        deeper = np.flatnonzero(e_r > depth)
-        if len(deeper) == 0:
-            break
-        p = e_pos0[deeper] + depth
-        bad = deeper[sig_flat[ids[deeper] * width + p] != sig_q[p]]
-        if len(bad):
-            keep = np.ones(len(ids), dtype=bool)
-            keep[bad] = False
-            ids, e_pos0, e_r = ids[keep], e_pos0[keep], e_r[keep]
-        depth += 1
+    ids = prefix_agree(signatures, sig_q, ids, pos0[band], band_r[band])
     ids = np.unique(np.concatenate([ids] + whole)) if whole else np.unique(ids)
     out.raw = len(ids)
     out.ids = ids[set_sizes[ids] >= need]
@@ -357,28 +478,36 @@ def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str
     binary search of each query value in each candidate set (|C| |Q| log |X|).
     ``strategy`` forces one (tests)."""
     set_ids = np.asarray(set_ids, dtype=np.int64)
-    q = np.unique(np.asarray(q_ids, dtype=np.int64))
-    q = q[(q >= 0) & (q < arrays.n_tokens)]
+    q = np.asarray(q_ids, dtype=np.int64)
+    if len(q) > 1 and not (q[1:] > q[:-1]).all():
+        q = np.unique(q)
+    if len(q) and (q[0] < 0 or q[-1] >= arrays.n_tokens):
+        q = q[(q >= 0) & (q < arrays.n_tokens)]
     if len(set_ids) == 0 or len(q) == 0:
         return np.zeros(len(set_ids), dtype=np.int64), "none"
     ip = arrays.post_indptr
     plen = ip[q + 1] - ip[q]
     sp = arrays.sets_indptr
     slen = sp[set_ids + 1] - sp[set_ids]
-    g_post = float(plen.sum())
-    cost = {"postings": g_post * (1.0 + math.log2(g_post + 2.0) / 4.0),
+    cost = {"postings": float(plen.sum()) * (1.0 + math.log2(len(set_ids) + 2.0) / 4.0),
             "scan": float(slen.sum()) * (1.0 + math.log2(len(q) + 2.0) / 4.0),
             "probe": 3.0 * len(set_ids) * len(q) * math.log2(float(slen.mean()) + 2.0)}
     how = strategy or min(cost, key=cost.get)
     if how == "postings":
-        hit = np.sort(arrays.post_sets[_ranges(ip[q], plen)])
-        return (np.searchsorted(hit, set_ids, side="right")
-                - np.searchsorted(hit, set_ids, side="left")), how
+        # each posting of a query value, located among the (sorted) candidates, counted
+        hit = arrays.post_sets[_ranges(ip[q], plen)]
+        s, inv = np.unique(set_ids, return_inverse=True)
+        with _slots(arrays) as slot:          # set id -> its candidate number, else -1
+            slot[s] = np.arange(len(s), dtype=slot.dtype)
+            j = slot[hit]
+            slot[s] = -1
+        counts = np.bincount(j + 1, minlength=len(s) + 1)[1:]      # slot -1 -> bin 0
+        return counts[inv].astype(np.int64), how
     if how == "scan":
-        toks = arrays.sets_tokens[_ranges(sp[set_ids], slen)].astype(np.int64)
-        j = np.minimum(np.searchsorted(q, toks), len(q) - 1)
-        found = (q[j] == toks).astype(np.int64)
-        cum = np.r_[0, np.cumsum(found)]
+        toks = arrays.sets_tokens[_ranges(sp[set_ids], slen)]
+        qt = q.astype(toks.dtype) if q[-1] <= np.iinfo(toks.dtype).max else q
+        j = np.minimum(np.searchsorted(qt, toks), len(q) - 1)
+        cum = np.r_[0, np.cumsum(qt[j] == toks)]
         ends = np.cumsum(slen)
         return cum[ends] - cum[ends - slen], how
     cs = np.repeat(np.arange(len(set_ids)), len(q))
@@ -388,6 +517,30 @@ def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str
     found = np.zeros(len(lb), dtype=bool)
     found[inside] = arrays.sets_tokens[lb[inside]] == keys[inside]
     return np.bincount(cs, weights=found, minlength=len(set_ids)).astype(np.int64), how
+
+
+_SLOTS: dict = {}               # n_sets -> scratch (all -1 between uses, so shareable)
+_SLOTS_LOCK = threading.Lock()
+
+
+class _slots:
+    """A scratch array of n_sets int32 slots, all -1 between uses (so a candidate lookup
+    costs one gather instead of a sort of every posting read)."""
+
+    def __init__(self, arrays):
+        self.n = int(arrays.n_sets)
+
+    def __enter__(self) -> np.ndarray:
+        _SLOTS_LOCK.acquire()
+        slot = _SLOTS.get(self.n)
+        if slot is None:
+            if len(_SLOTS) > 8:
+                _SLOTS.clear()
+            slot = _SLOTS[self.n] = np.full(self.n, -1, dtype=np.int32)
+        return slot
+
+    def __exit__(self, *exc):
+        _SLOTS_LOCK.release()
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -460,6 +613,18 @@ def _options(options: dict) -> dict:
             "fn_weight": fw, "min_recall": mrec}
 
 
+def _without(ids: np.ndarray, exclude) -> np.ndarray:
+    """``ids`` minus the (few) set ids in ``exclude``, order kept."""
+    if not exclude:
+        return ids
+    if len(exclude) > 16:
+        return ids[~np.isin(ids, np.fromiter(exclude, dtype=np.int64))]
+    keep = np.ones(len(ids), dtype=bool)
+    for e in exclude:
+        keep &= ids != e
+    return ids[keep]
+
+
 def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int,
                      t: float, *, k: int | None = None, verify: bool = True,
                      exclude=(), **opts):
@@ -467,9 +632,7 @@ def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size:
     estimated containment)], stats), ranked by exact (or estimated) containment."""
     t0 = time.perf_counter()
     pr = probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, q_size, t, **opts)
-    ids = pr.ids
-    if exclude:
-        ids = np.setdiff1d(ids, np.fromiter(exclude, dtype=np.int64))
+    ids = _without(pr.ids, exclude)
     t1 = time.perf_counter()
     m = int(opts.get("num_perm") or ctx.tables.num_perm)
     stats = {"partitions_probed": len(pr.params), "partitions_skipped": pr.skipped,
@@ -510,14 +673,11 @@ def topk_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int,
     m = int(opts.get("num_perm") or ctx.tables.num_perm)
     score: dict[int, float] = {}          # set id -> exact (or estimated) containment
     overlap: dict[int, int] = {}
-    excl = np.fromiter(exclude, dtype=np.int64) if exclude else None
     t_used, n_cand, how = 1.0, 0, "none"
     for t in steps:
         t_used = t
         pr = probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, q_size, t, **opts)
-        new = pr.ids
-        if excl is not None:
-            new = np.setdiff1d(new, excl)
+        new = _without(pr.ids, exclude)
         new = new[[i not in score for i in new.tolist()]] if len(new) else new
         n_cand += len(new)
         if verify:
