@@ -60,16 +60,68 @@ def test_sentence_transformers_embedder_if_installed():
        st.lists(st.text("abcde xy", min_size=1, max_size=8), min_size=2, max_size=15),
        st.sampled_from(list(fuzzy.JOIN_FUNCTIONS)))
 def test_nearest_equals_dense_brute_force(right, left, fn):
+    d_all = oracle_distances(right, left, fn)
     L, R = fuzzy._features([left, right], fn)
-    d_all = np.sqrt(np.clip(2 - 2 * (R @ L.T).toarray(), 0, 4))
     dist, idx = fuzzy._nearest(R, L, 1)
-    assert np.allclose(dist[:, 0], d_all.min(axis=1))
-    assert np.allclose(d_all[np.arange(len(right)), idx[:, 0]], dist[:, 0])
-    ll = np.sqrt(np.clip(2 - 2 * (L @ L.T).toarray(), 0, 4))
+    assert np.allclose(dist[:, 0], d_all.min(axis=1), atol=1e-6)
+    assert np.allclose(d_all[np.arange(len(right)), idx[:, 0]], dist[:, 0], atol=1e-6)
+    ll = oracle_distances(left, left, fn, idf_over=(left, right))
     np.fill_diagonal(ll, np.inf)
     k = min(3, len(left) - 1)
     ld, _ = fuzzy._nearest(L, L, 3, self_index=np.arange(len(left)))
-    assert np.allclose(ld[:, :k], np.sort(ll, axis=1)[:, :k])
+    assert np.allclose(ld[:, :k], np.sort(ll, axis=1)[:, :k], atol=1e-6)
+
+
+def oracle_distances(a_texts, b_texts, fn, idf_over=None):
+    """Every distance of the join function straight from its definition, in plain Python:
+    feature bags, IDF over both columns, then cosine (as sqrt(2 - 2 cos)), weighted
+    Jaccard or max-inclusion."""
+    import math
+    from collections import Counter
+    kw, weighting, measure = fuzzy.JOIN_FUNCTIONS[fn]
+    emb = NgramEmbedder(**kw)
+
+    def bags(texts):
+        m = emb.feature_counts(list(texts)).tocsr()
+        return [dict(zip(m.indices[m.indptr[i]:m.indptr[i + 1]].tolist(),
+                         m.data[m.indptr[i]:m.indptr[i + 1]].tolist())) for i in range(len(texts))]
+
+    A, B = bags(a_texts), bags(b_texts)
+    corpus = [x for t in (idf_over or (b_texts, a_texts)) for x in bags(t)]
+    df = Counter(f for bag in corpus for f in bag)
+    w = (lambda f: math.log((len(corpus) + 1) / (df[f] + 1)) + 1.0) if weighting == "idf" \
+        else (lambda f: 1.0)                                                   # noqa: E731
+    out = np.zeros((len(A), len(B)))
+    for i, a in enumerate(A):
+        for j, b in enumerate(B):
+            if measure == "cosine":
+                va = {f: c * w(f) for f, c in a.items()}
+                vb = {f: c * w(f) for f, c in b.items()}
+                na = math.sqrt(sum(x * x for x in va.values()))
+                nb = math.sqrt(sum(x * x for x in vb.values()))
+                cos = sum(x * vb.get(f, 0.0) for f, x in va.items()) / (na * nb) if na and nb else 0.0
+                out[i, j] = math.sqrt(max(0.0, 2.0 - 2.0 * cos))
+            else:
+                inter = sum(w(f) for f in a if f in b)
+                sa, sb = sum(map(w, a)), sum(map(w, b))
+                den = sa + sb - inter if measure == "jaccard" else min(sa, sb)
+                out[i, j] = 1.0 - (inter / den if den > 0 else 0.0)
+    return out
+
+
+def test_negative_rules_veto_learned_substitutions_and_differing_digits():
+    left = ["Stephen I, Count of Blois", "Stephen II, Count of Blois", "Odo, Count of Paris",
+            "2008 Baltic League", "GW 501516"]
+    right = ["Stephen III, Count of Blois", "Odo, Duke of Paris", "1990 Baltic League",
+             "GW501516", "Stephen II Count of Blois"]
+    rules = fuzzy.NegativeRules(left, right)
+    assert ("i", "ii") in rules.pairs              # learned from the left table itself
+    # r0 -> l1: "ii" vs "iii" was never seen as a substitution in left: allowed
+    # r1 -> l2: "count" vs "duke" not seen in left either: allowed
+    # r2 -> l3: the digits differ; r3 -> l4: same digits; r4 -> l0: "ii" for "i", learned
+    got = rules.rejects(np.array([1, 2, 3, 4, 0]))
+    assert got.tolist() == [False, False, True, False, True]
+    assert rules.rejects(np.array([-1, -1, -1, -1, -1])).tolist() == [False] * 5
 
 
 def test_precision_estimate_counts_ambiguous_left_neighbours():

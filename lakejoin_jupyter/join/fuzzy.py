@@ -9,8 +9,10 @@ nearest under the join function, when the distance is at most the threshold.
 Join functions (:data:`JOIN_FUNCTIONS`): the n-gram embedders of embed/ (character
 3-grams, 2+3-grams, words, 3-grams + words; punctuation kept or dropped), features weighted
 by IDF over both columns or not, compared by the Euclidean distance of unit vectors
-(sqrt(2 - 2 cos), the metric of PEXESO). Features are hashed into 2^22 buckets and kept
-sparse (scipy), so distances are exact cosine distances of the weighted n-gram bags.
+(sqrt(2 - 2 cos), the metric of PEXESO) or, as Auto-FuzzyJoin's set distances, by
+1 - weighted Jaccard or 1 - max-inclusion (|A n B| / min(|A|, |B|): a value that is the
+other plus a qualifier, "Merrell Center" vs "Leonard E. Merrell Center"). Features are
+hashed into 2^22 buckets and kept sparse (scipy), so distances are exact.
 
 Precision without labels (Auto-FuzzyJoin §3): because left has no near-duplicates, a
 left value l that has other left values near it reveals how ambiguous a join to l is. A
@@ -22,17 +24,22 @@ the estimated recall that sum over |right| (every right value is assumed to have
 partner, as Auto-FuzzyJoin assumes). Among all (function, t) whose estimated precision
 reaches the target, the one with the most estimated true matches is chosen.
 
-Deviations from Auto-FuzzyJoin, and why: one join function and one threshold are chosen,
-not a union of configurations, so the user sees one threshold and one slider; no
-negative rules; blocking is exact: for each right value, its two nearest left values and
-for each left value its nearest left neighbours come from chunked sparse matrix products
-(the thresholds of a fuzzy join are far beyond PEXESO's 2-8% range [P §VI-A], where pivot
-filtering prunes little, while sparse products over a few thousand values take
-milliseconds).
+Negative rules (:class:`NegativeRules`) veto a join before any estimate: a substitution of
+one word that the left table itself shows to separate two entities, or differing digits.
+
+Deviations from Auto-FuzzyJoin, and why: 14 join functions (theirs: about 140 with edit
+and containment variants and stemming), chosen as the union of configurations of their
+Algorithm 1 (greedy_union); the slider moves the main configuration's threshold; blocking
+is exact: for each right value its nearest left value and for each left value its nearest
+left neighbours come from chunked sparse matrix products (the thresholds of a fuzzy join
+are far beyond PEXESO's 2-8% range [P §VI-A], where pivot filtering prunes little, while
+sparse products over a few thousand values take milliseconds). Figures:
+bench/results/pexeso.md.
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,14 +48,25 @@ import pandas as pd
 from ..embed import NgramEmbedder
 from ..errors import QueryError
 
-# name -> (embedder, weighting)
+# name -> (embedder, weighting, measure). "cosine": Euclidean distance of the unit weighted
+# n-gram vectors; "jaccard" / "contain": 1 - weighted Jaccard / max-inclusion (|A n B| /
+# min(|A|, |B|)) of the feature sets, features weighted by IDF (Auto-FuzzyJoin's set
+# distances, which catch a value that is the other plus or minus a few words).
 JOIN_FUNCTIONS = {
-    "char3-idf": (dict(n=(3,), words=False, punct="drop"), "idf"),
-    "char23-idf": (dict(n=(2, 3), words=False, punct="keep"), "idf"),
-    "char3-word-idf": (dict(n=(3,), words=True, punct="drop"), "idf"),
-    "word-idf": (dict(n=(), words=True, punct="drop"), "idf"),
-    "char3": (dict(n=(3,), words=False, punct="drop"), "tf"),
-    "word": (dict(n=(), words=True, punct="drop"), "tf"),
+    "char3-idf": (dict(n=(3,), words=False, punct="drop"), "idf", "cosine"),
+    "char23-idf": (dict(n=(2, 3), words=False, punct="keep"), "idf", "cosine"),
+    "char3-word-idf": (dict(n=(3,), words=True, punct="drop"), "idf", "cosine"),
+    "word-idf": (dict(n=(), words=True, punct="drop"), "idf", "cosine"),
+    "char3": (dict(n=(3,), words=False, punct="drop"), "tf", "cosine"),
+    "word": (dict(n=(), words=True, punct="drop"), "tf", "cosine"),
+    "word-jaccard-idf": (dict(n=(), words=True, punct="drop"), "idf", "jaccard"),
+    "char3-jaccard-idf": (dict(n=(3,), words=False, punct="drop"), "idf", "jaccard"),
+    "word-contain-idf": (dict(n=(), words=True, punct="drop"), "idf", "contain"),
+    "char3-contain-idf": (dict(n=(3,), words=False, punct="drop"), "idf", "contain"),
+    "char3-word-contain-idf": (dict(n=(3,), words=True, punct="drop"), "idf", "contain"),
+    "char23-jaccard-idf": (dict(n=(2, 3), words=False, punct="keep"), "idf", "jaccard"),
+    "word-jaccard": (dict(n=(), words=True, punct="drop"), "tf", "jaccard"),
+    "word-contain": (dict(n=(), words=True, punct="drop"), "tf", "contain"),
 }
 LL_NEIGHBOURS = 10        # nearest left neighbours kept per left value
 PATIENCE = 0.05          # Auto-FuzzyJoin's default
@@ -57,28 +75,73 @@ N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJo
 CHUNK = 2048
 
 
+class _Rows:
+    """Feature rows of one side for a join function: ``m`` (scipy CSR) and, for the set
+    measures, ``size`` (sum of feature weights per row) and ``ones`` (the same rows with
+    weight 1, so ``a.m @ b.ones.T`` is the weight of the intersection)."""
+
+    def __init__(self, m, measure, size=None, ones=None):
+        self.m, self.measure, self.size, self.ones = m, measure, size, ones
+        self.shape = m.shape
+
+    def __getitem__(self, rows):
+        return _Rows(self.m[rows], self.measure,
+                     None if self.size is None else self.size[rows],
+                     None if self.ones is None else self.ones[rows])
+
+
 def _features(texts, fn: str):
-    """Unit-normalized (IDF-)weighted feature rows of each list of texts, over a compact
-    column space (the features present), IDF computed over all the lists."""
+    """Feature rows of each list of texts over a compact column space (the features
+    present), IDF computed over all the lists: unit-normalized weighted counts for
+    "cosine", weighted binary sets for "jaccard"/"contain"."""
     from scipy import sparse
-    kw, weighting = JOIN_FUNCTIONS[fn]
+    kw, weighting, measure = JOIN_FUNCTIONS[fn]
     emb = NgramEmbedder(**kw)
     mats = [emb.feature_counts(t) for t in texts]
     present = np.unique(np.concatenate([m.indices for m in mats]))
     width = max(len(present), 1)
     mats = [sparse.csr_matrix((m.data.astype(np.float64), np.searchsorted(present, m.indices),
                                m.indptr), shape=(m.shape[0], width)) for m in mats]
+    if measure != "cosine":
+        for m in mats:
+            m.data[:] = 1.0
+    idf = None
     if weighting == "idf":
         df = np.bincount(np.concatenate([m.indices for m in mats]), minlength=width)
         n = sum(m.shape[0] for m in mats)
         idf = np.log((n + 1) / (df + 1)) + 1.0
-        for m in mats:
-            m.data *= idf[m.indices]
+    out = []
     for m in mats:
         rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
-        norm = np.sqrt(np.bincount(rows, weights=m.data ** 2, minlength=m.shape[0]))
-        m.data /= norm[rows]
-    return mats
+        if measure == "cosine":
+            if idf is not None:
+                m.data *= idf[m.indices]
+            norm = np.sqrt(np.bincount(rows, weights=m.data ** 2, minlength=m.shape[0]))
+            m.data /= norm[rows]
+            out.append(_Rows(m, measure))
+        else:
+            ones = m.copy()
+            if idf is not None:
+                m.data *= idf[m.indices]
+            size = np.bincount(rows, weights=m.data, minlength=m.shape[0])
+            out.append(_Rows(m, measure, size, ones))
+    return out
+
+
+def _distances(a: "_Rows", b: "_Rows", bt, bt_ones, s, e):
+    """Dense distances of rows s:e of a to every row of b."""
+    if a.measure == "cosine":
+        sim = (a.m[s:e] @ bt).toarray()
+        return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
+    inter = (a.m[s:e] @ bt_ones).toarray()
+    sa, sb = a.size[s:e, None], b.size[None, :]
+    if a.measure == "jaccard":
+        den = sa + sb - inter
+    else:
+        den = np.minimum(sa, sb)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sim = np.where(den > 0, inter / den, 0.0)
+    return 1.0 - np.clip(sim, 0.0, 1.0)
 
 
 def _nearest(a, b, k: int, self_index=None):
@@ -91,21 +154,70 @@ def _nearest(a, b, k: int, self_index=None):
     idx = np.full((n, k), -1, dtype=np.int64)
     if nb == 0 or (exclude_self and nb < 2):
         return dist, idx
-    bt = b.T.tocsc()
+    if a.measure == "cosine":
+        bt, bt_ones = b.m.T.tocsc(), None
+    else:
+        bt, bt_ones = None, b.ones.T.tocsc()
     for s in range(0, n, CHUNK):
-        sim = (a[s:s + CHUNK] @ bt).toarray()
+        d = _distances(a, b, bt, bt_ones, s, min(s + CHUNK, n))
         if exclude_self:
-            sim[np.arange(sim.shape[0]), self_index[s:s + CHUNK]] = -np.inf
-        part = np.argpartition(-sim, k - 1, axis=1)[:, :k] if k < nb else \
-            np.tile(np.arange(nb), (sim.shape[0], 1))
-        top = np.take_along_axis(sim, part, axis=1)
-        order = np.argsort(-top, axis=1, kind="stable")
+            d[np.arange(d.shape[0]), self_index[s:s + CHUNK]] = np.inf
+        part = np.argpartition(d, k - 1, axis=1)[:, :k] if k < nb else \
+            np.tile(np.arange(nb), (d.shape[0], 1))
+        top = np.take_along_axis(d, part, axis=1)
+        order = np.argsort(top, axis=1, kind="stable")
         part, top = np.take_along_axis(part, order, 1), np.take_along_axis(top, order, 1)
-        d = np.sqrt(np.clip(2.0 - 2.0 * top, 0.0, 4.0))
-        d[~np.isfinite(top)] = np.inf
-        dist[s:s + CHUNK, :part.shape[1]] = d
+        dist[s:s + CHUNK, :part.shape[1]] = top
         idx[s:s + CHUNK, :part.shape[1]] = part
     return dist, idx
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+_DIGITS = re.compile(r"\d+")
+
+
+class NegativeRules:
+    """Negative rules in the spirit of Auto-FuzzyJoin's (Li et al., SIGMOD 2021), learned
+    from the reference table only: two left values that differ by exactly one word (a vs
+    b, the rest equal) name two entities, so a right value that differs from its nearest
+    left value by exactly that substitution is not its match; and two values that both
+    carry digits name different things when their digits, read left to right, differ
+    ("2008 Baltic League" vs "1990 Baltic League", "AFF U-20 Championship" vs "2007 AFF
+    Championship"; "GW 501516" and "GW501516" agree)."""
+
+    def __init__(self, lkeys, rkeys):
+        self.lt = [frozenset(_TOKEN.findall(str(v).lower())) for v in lkeys]
+        self.rt = [frozenset(_TOKEN.findall(str(v).lower())) for v in rkeys]
+        self.ld = ["".join(_DIGITS.findall(str(v))) for v in lkeys]
+        self.rd = ["".join(_DIGITS.findall(str(v))) for v in rkeys]
+        removed: dict = {}
+        for t in self.lt:
+            if 1 < len(t) <= 12:
+                for a in t:
+                    removed.setdefault(t - {a}, set()).add(a)
+        self.pairs = set()
+        for words in removed.values():
+            if 1 < len(words) <= 50:
+                ws = sorted(words)
+                self.pairs.update((a, b) for i, a in enumerate(ws) for b in ws[i + 1:])
+
+    def rejects(self, r_left: np.ndarray) -> np.ndarray:
+        """Mask over right values: the join to their nearest left value breaks a rule."""
+        out = np.zeros(len(r_left), dtype=bool)
+        for i, l in enumerate(r_left.tolist()):
+            if l < 0:
+                continue
+            tr, tl = self.rt[i], self.lt[l]
+            if tr == tl:
+                continue
+            if self.rd[i] and self.ld[l] and self.rd[i] != self.ld[l]:
+                out[i] = True                       # both carry numbers, and they differ
+                continue
+            dl, dr = tl - tr, tr - tl
+            if len(dl) == 1 and len(dr) == 1:
+                a, b = sorted((next(iter(dl)), next(iter(dr))))
+                out[i] = (a, b) in self.pairs       # a substitution seen inside the left table
+        return out
 
 
 @dataclass
@@ -342,10 +454,12 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
     if len(lkeys) == 0 or len(rkeys) == 0:
         raise QueryError(f"fuzzy_join: column {lcol if len(lkeys) == 0 else rcol!r} has no values.")
     cands, best_rows, curves, grids = {}, [], {}, {}
+    rules = NegativeRules(lkeys, rkeys)
     for fn in fns:
         L, R = _features([list(lkeys), list(rkeys)], fn)
         rd, ri = _nearest(R, L, 1)
         r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
+        rd[rules.rejects(r_left), 0] = np.inf          # a negative rule forbids the join
         # left neighbours are needed only for the left values some right value is nearest to
         proxies = np.unique(r_left[r_left >= 0])
         ld = np.full((len(lkeys), LL_NEIGHBOURS), np.inf)
