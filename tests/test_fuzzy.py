@@ -201,6 +201,14 @@ def test_greedy_union_reaches_target_and_no_less_than_best_single():
     assert fj.estimated_precision >= 0.8
     assert fj.estimated_recall * right["label"].nunique() >= best_single - 1e-9
     assert len(fj.configs) >= 1 and fj.configs[0][0] == fj.function
+    # every matched pair names the configuration that joined it, at its own distance
+    m = fj.matches()
+    assert len(m) == (fj._union >= 0).sum() and m["distance"].notna().all()
+    chosen = {f for f, _ in fj.configs}
+    for _, row in m.iterrows():
+        assert row["function"] in chosen
+        t = max(th for f, th in fj.configs if f == row["function"])
+        assert row["distance"] <= t + 1e-12
 
 
 def test_fuzzy_join_errors_are_specific():

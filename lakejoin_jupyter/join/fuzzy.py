@@ -243,7 +243,8 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     join (the others still count as joins, penalizing conflicts); remember the last union
     whose estimated precision reaches the target; stop once it falls ``patience`` below.
     Returns (configs, left index per right value or -1, est. precision, est. true
-    matches), or None when no union reaches the target."""
+    matches, the joining function per right value or ""), or None when no union reaches
+    the target."""
     fns = list(cands)
     n_r = len(cands[fns[0]].r_dist)
     # distinct (r, l) pairs over the functions' nearest left values
@@ -259,6 +260,7 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             if len(r):
                 configs.append((f, float(t), r, pair_id[r, j], p, cands[f].r_left[r]))
     best_p = np.zeros(n_r); has = np.zeros(pair_id.max() + 1, bool); chosen_l = np.full(n_r, -1)
+    chosen_f = np.full(n_r, "", dtype=object)
     TP = 0.0; n_joins = 0; selected = []; result = None; prec = None
     while configs:
         best = None
@@ -278,10 +280,11 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         f, t, r, pid, p, l = configs.pop(i)
         better = p > best_p[r]
         chosen_l[r[better]] = l[better]; best_p[r] = np.maximum(best_p[r], p)
+        chosen_f[r[better]] = f
         has[pid] = True; TP, n_joins = tp, nj
         selected.append((f, t))
         if avg >= target:
-            result = (list(selected), chosen_l.copy(), avg, TP)
+            result = (list(selected), chosen_l.copy(), avg, TP, chosen_f.copy())
         if avg < target - patience:
             break
     return result
@@ -307,6 +310,7 @@ class FuzzyJoin:
     configs: list = field(default_factory=list)
     _cands: dict = field(default_factory=dict, repr=False)
     _union: np.ndarray = field(default=None, repr=False)     # left index per right value
+    _union_fn: np.ndarray = field(default=None, repr=False)  # the function that joined it
     _lkeys: np.ndarray = field(default=None, repr=False)
     _rkeys: np.ndarray = field(default=None, repr=False)
     _lrows: list = field(default=None, repr=False)
@@ -342,13 +346,18 @@ class FuzzyJoin:
                 "est_recall": float(p.sum() / max(len(c.r_dist), 1))}
 
     def matches(self, threshold: float | None = None) -> pd.DataFrame:
-        """The joined value pairs (one row per distinct right value), with the distance
-        under the main join function."""
+        """The joined value pairs (one row per distinct right value), with the join
+        function that joined each and its distance under that function."""
         rv, lv = self._value_pairs(threshold)
-        c = self._cands[self.function]
-        dist = [c.r_dist[r] if c.r_left[r] == l else np.nan for r, l in zip(rv, lv)]
+        if threshold is None and self._union_fn is not None:
+            fns = [self._union_fn[r] or self.function for r in rv]
+        else:
+            fns = [self.function] * len(rv)
+        dist = [self._cands[f].r_dist[r] if self._cands[f].r_left[r] == l else np.nan
+                for r, l, f in zip(rv, lv, fns)]
         return pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
-                             "distance": dist}).sort_values("distance", kind="stable")
+                             "function": fns, "distance": dist}) \
+            .sort_values(["distance"], kind="stable")
 
     def join(self, threshold: float | None = None, how: str = "left") -> pd.DataFrame:
         """``right`` with the matched ``left`` columns (suffix "_left" on name clashes).
@@ -510,13 +519,13 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         return FuzzyJoin(function=fn, threshold=None, estimated_precision=float("nan"),
                          estimated_recall=0.0, curve=curves[fn].drop(columns=["est_true"]),
                          **common)
-    configs, chosen, prec, tp = union
+    configs, chosen, prec, tp, chosen_fn = union
     fn = configs[0][0]
     t = max(th for f, th in configs if f == fn)
     return FuzzyJoin(function=fn, threshold=t, estimated_precision=float(prec),
                      estimated_recall=float(tp / len(rkeys)),
                      curve=curves[fn].drop(columns=["est_true"]), configs=configs,
-                     _union=chosen, **common)
+                     _union=chosen, _union_fn=chosen_fn, **common)
 
 
 # ------------------------------------------------------------------ hit action
