@@ -113,10 +113,11 @@ cells = [
     new_markdown_cell(
         "## 4. Misspelled keys: a fuzzy join at a precision target (Auto-FuzzyJoin)\n"
         "Survey answers with typos and variant spellings, joined to the reference country "
-        "table. `engine.fuzzy_join` chooses the similarity function and distance threshold "
+        "table. `engine.fuzzy_join` chooses the similarity functions and distance thresholds "
         "that join the most rows while the precision, estimated without labels as in "
-        "**Auto-FuzzyJoin** (Li et al., SIGMOD 2021), stays above the target. The estimate is "
-        "an estimate: check the matches (*Nigera* is matched to *Niger*)."),
+        "**Auto-FuzzyJoin** (Li et al., SIGMOD 2021), stays above the target; `matches()` "
+        "says which function joined each pair. The estimate is an estimate: check the "
+        "matches (*Nigera* is matched to *Niger*, *Ukriane* to *UK*)."),
     new_code_cell(
         "survey = pd.DataFrame({\n"
         "    \"country\": [\"Viet Nam\", \"Cote d'Ivoire\", \"Phillipines\", \"Columbia\", \"Argentinia\",\n"
