@@ -190,6 +190,7 @@ class NegativeRules:
         self.rt = [frozenset(_TOKEN.findall(str(v).lower())) for v in rkeys]
         self.ld = ["".join(_DIGITS.findall(str(v))) for v in lkeys]
         self.rd = ["".join(_DIGITS.findall(str(v))) for v in rkeys]
+        self._memo: dict = {}
         removed: dict = {}
         for t in self.lt:
             if 1 < len(t) <= 12:
@@ -203,21 +204,26 @@ class NegativeRules:
 
     def rejects(self, r_left: np.ndarray) -> np.ndarray:
         """Mask over right values: the join to their nearest left value breaks a rule."""
-        out = np.zeros(len(r_left), dtype=bool)
-        for i, l in enumerate(r_left.tolist()):
-            if l < 0:
-                continue
+        return np.fromiter((l >= 0 and self.forbids(i, l) for i, l in enumerate(r_left.tolist())),
+                           dtype=bool, count=len(r_left))
+
+    def forbids(self, i: int, l: int) -> bool:
+        """Does a rule forbid joining right value i to left value l? (memoized: the join
+        functions mostly agree on the nearest left value)"""
+        hit = self._memo.get((i, l))
+        if hit is None:
             tr, tl = self.rt[i], self.lt[l]
-            if tr == tl:
-                continue
-            if self.rd[i] and self.ld[l] and self.rd[i] != self.ld[l]:
-                out[i] = True                       # both carry numbers, and they differ
-                continue
-            dl, dr = tl - tr, tr - tl
-            if len(dl) == 1 and len(dr) == 1:
-                a, b = sorted((next(iter(dl)), next(iter(dr))))
-                out[i] = (a, b) in self.pairs       # a substitution seen inside the left table
-        return out
+            hit = False
+            if tr != tl:
+                if self.rd[i] and self.ld[l] and self.rd[i] != self.ld[l]:
+                    hit = True                      # both carry numbers, and they differ
+                else:
+                    dl, dr = tl - tr, tr - tl
+                    if len(dl) == 1 and len(dr) == 1:
+                        a, b = sorted((next(iter(dl)), next(iter(dr))))
+                        hit = (a, b) in self.pairs  # a substitution seen inside the left table
+            self._memo[(i, l)] = hit
+        return hit
 
 
 @dataclass
