@@ -3,10 +3,9 @@
 The notebook is kept as this script so its cells are reviewed as code; the .ipynb is
 committed without outputs. tests/test_notebook.py runs it top to bottom and checks them.
 """
-from pathlib import Path
+from nbformat.v4 import new_code_cell, new_markdown_cell
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from notebook_file import write_notebook
 
 cells = [
     new_markdown_cell(
@@ -146,11 +145,4 @@ cells = [
     new_code_cell("%lakejoin predicate sales reference/population --preference h1"),
 ]
 
-for i, cell in enumerate(cells):
-    cell.id = f"beyond-equality-{i:02d}"     # stable ids: regenerating gives no diff noise
-nb = new_notebook(cells=cells, metadata={
-    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-    "language_info": {"name": "python"}})
-out = Path(__file__).resolve().parent.parent / "example_notebooks" / "beyond_equality.ipynb"
-nbformat.write(nb, out)
-print(f"wrote {out}")
+write_notebook(cells, "beyond_equality.ipynb", "beyond-equality")

@@ -3,10 +3,9 @@
 The notebook is kept as this script so its cells are reviewed as code; the .ipynb is
 committed without outputs. tests/test_notebook.py runs it top to bottom and checks them.
 """
-from pathlib import Path
+from nbformat.v4 import new_code_cell, new_markdown_cell
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from notebook_file import write_notebook
 
 BINDER = ("https://mybinder.org/v2/gh/OWNER/lakejoin_jupyter/HEAD"
           "?labpath=example_notebooks%2Fquickstart.ipynb")
@@ -73,11 +72,4 @@ cells = [
                   "results_chart(res) & coverage_chart(hit, fifa)"),
 ]
 
-for i, cell in enumerate(cells):
-    cell.id = f"quickstart-{i:02d}"          # stable ids: regenerating gives no diff noise
-nb = new_notebook(cells=cells, metadata={
-    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-    "language_info": {"name": "python"}})
-out = Path(__file__).resolve().parent.parent / "example_notebooks" / "quickstart.ipynb"
-nbformat.write(nb, out)
-print(f"wrote {out}")
+write_notebook(cells, "quickstart.ipynb", "quickstart")
