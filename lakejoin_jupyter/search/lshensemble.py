@@ -497,7 +497,8 @@ def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str
         # each posting of a query value, located among the (sorted) candidates, counted
         hit = arrays.post_sets[_ranges(ip[q], plen)]
         s, inv = np.unique(set_ids, return_inverse=True)
-        with _slots(arrays) as slot:          # set id -> its candidate number, else -1
+        with _SLOTS_LOCK:                      # slot: set id -> candidate number, else -1
+            slot = _slot_array(int(arrays.n_sets))
             slot[s] = np.arange(len(s), dtype=slot.dtype)
             j = slot[hit]
             slot[s] = -1
@@ -519,28 +520,19 @@ def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str
     return np.bincount(cs, weights=found, minlength=len(set_ids)).astype(np.int64), how
 
 
-_SLOTS: dict = {}               # n_sets -> scratch (all -1 between uses, so shareable)
+_SLOTS: dict = {}               # n_sets -> int32 scratch, all -1 between uses (shareable)
 _SLOTS_LOCK = threading.Lock()
 
 
-class _slots:
-    """A scratch array of n_sets int32 slots, all -1 between uses (so a candidate lookup
-    costs one gather instead of a sort of every posting read)."""
-
-    def __init__(self, arrays):
-        self.n = int(arrays.n_sets)
-
-    def __enter__(self) -> np.ndarray:
-        _SLOTS_LOCK.acquire()
-        slot = _SLOTS.get(self.n)
-        if slot is None:
-            if len(_SLOTS) > 8:
-                _SLOTS.clear()
-            slot = _SLOTS[self.n] = np.full(self.n, -1, dtype=np.int32)
-        return slot
-
-    def __exit__(self, *exc):
-        _SLOTS_LOCK.release()
+def _slot_array(n: int) -> np.ndarray:
+    """The scratch of n slots (call with _SLOTS_LOCK held): a candidate lookup then costs
+    one gather instead of a sort of every posting read."""
+    slot = _SLOTS.get(n)
+    if slot is None:
+        if len(_SLOTS) > 8:
+            _SLOTS.clear()
+        slot = _SLOTS[n] = np.full(n, -1, dtype=np.int32)
+    return slot
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
