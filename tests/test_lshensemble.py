@@ -263,6 +263,21 @@ def test_exact_overlaps_equal_brute_force(sets, query, strategy):
     assert ov.tolist() == bruteforce.overlaps(ctx.arrays, qids)[ids].tolist()
 
 
+@settings(max_examples=30, deadline=None)
+@given(lakes, st.lists(st.sampled_from(vocab), min_size=1, max_size=30), st.integers(0, 10_000))
+def test_postings_verification_is_exact_call_after_call(sets, query, seed):
+    """The postings strategy reuses a scratch array across calls: a later call on other
+    candidates of the same index must not see the earlier call's candidates."""
+    ref, ctx = make_lake(sets, 16, 2)
+    qids = ref.token_ids(query)
+    truth = bruteforce.overlaps(ctx.arrays, qids)
+    rng = np.random.default_rng(seed)
+    for _ in range(3):
+        ids = rng.choice(len(sets), rng.integers(1, len(sets) + 1), replace=False)
+        ov, _ = L.exact_overlaps(ctx.arrays, qids, ids, strategy="postings")
+        assert ov.tolist() == truth[ids].tolist()
+
+
 @given(st.lists(st.integers(0, 50), min_size=1, max_size=40), st.data())
 @settings(max_examples=40, deadline=None)
 def test_segment_lower_bound(lengths, data):
