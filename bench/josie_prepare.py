@@ -6,7 +6,8 @@ A lake name is [ref-]SHAPE-SETS[-cptN][-maxM]: SHAPE is opendata or webtable (be
 SETS the number of columns (sets), cptN the columns per table (default 4; more columns per
 table means fewer files), maxM the largest open-data set size (default 100000). The lake is
 written to WORK_DIR/NAME/lake and indexed with the real Spark build
-(lakejoin_jupyter.build.pipeline.build, default components, so JOSIE's costs are fitted) into
+(lakejoin_jupyter.build.pipeline.build, default components unless ``--without`` leaves some
+out; JOSIE's costs are always fitted) into
 WORK_DIR/NAME/index. Timings go to WORK_DIR/NAME/prepare.json.
 
 With the prefix ``ref-`` no Spark runs: the sets are indexed by the pure-numpy reference
@@ -84,12 +85,13 @@ def prepare_reference(work: Path, name: str, seed: int = 0) -> Path:
     return index
 
 
-def prepare(work: Path, name: str, driver_memory: str = "6g", seed: int = 0) -> Path:
+def prepare(work: Path, name: str, driver_memory: str = "6g", seed: int = 0,
+            without: tuple = ()) -> Path:
     if name.startswith("ref-"):
         return prepare_reference(work, name, seed)
     from bench.synthetic import generate
     from lakejoin_jupyter.build.pipeline import build
-    from lakejoin_jupyter.config import SparkSettings
+    from lakejoin_jupyter.config import BuildSettings, SparkSettings
     from lakejoin_jupyter.index.store import is_index
     from lakejoin_jupyter.spark import get_spark
 
@@ -111,8 +113,10 @@ def prepare(work: Path, name: str, driver_memory: str = "6g", seed: int = 0) -> 
     spark = get_spark(SparkSettings(master="local[2]", driver_memory=driver_memory,
                                     shuffle_partitions=16, log_dir=str(work / "spark-logs")))
     t = time.time()
-    report = build(lake, index, spark=spark, progress=False, overwrite=True)
+    settings = BuildSettings(components=tuple(f"-{c}" for c in without))
+    report = build(lake, index, spark=spark, settings=settings, progress=False, overwrite=True)
     info.update(spec)
+    info["without"] = list(without)
     info["build_seconds"] = round(time.time() - t, 1)
     info["summary"] = report.summary().splitlines()[0]
     info_path.write_text(json.dumps(info, indent=1))
@@ -124,10 +128,13 @@ def main(argv=None):
     p.add_argument("work", type=Path)
     p.add_argument("lakes", nargs="+")
     p.add_argument("--driver-memory", default="6g")
+    p.add_argument("--without", action="append", default=[], metavar="COMPONENT",
+                   help="leave a default component out of the Spark build (repeatable), e.g. "
+                        "mate and lshensemble, which JOSIE does not read")
     a = p.parse_args(argv)
     for name in a.lakes:
         t = time.time()
-        prepare(a.work, name, a.driver_memory)
+        prepare(a.work, name, a.driver_memory, without=tuple(a.without))
         print(f"{name}: ready in {time.time() - t:.0f} s", flush=True)
 
 

@@ -46,6 +46,7 @@ from lakejoin_jupyter.index.arrays import build_arrays                 # noqa: E
 from lakejoin_jupyter.index.pexeso_arrays import build_partition       # noqa: E402
 from lakejoin_jupyter.lake.normalize import normalize_many            # noqa: E402
 from lakejoin_jupyter.search import pexeso as px                       # noqa: E402
+from lakejoin_jupyter.search import pexeso_cost                        # noqa: E402
 
 LETTER = re.compile(r"[^\W\d_]")
 
@@ -121,6 +122,10 @@ def main(argv=None):
     ap.add_argument("--recall-queries", type=int, default=0,
                     help="sample this many country/state query columns (0: all)")
     ap.add_argument("--skip-recall", action="store_true", help="skip the equi-join comparison")
+    ap.add_argument("--levels-sweep", default=None, metavar="M,M,...",
+                    help="also time PEXESO at each of these m (same pivots, same queries and "
+                         "taus), fit the cost model's per-unit costs and compare its choice of "
+                         "m with the fastest measured m (search/pexeso_cost.py)")
     a = ap.parse_args(argv)
     out = []
 
@@ -224,6 +229,8 @@ def main(argv=None):
             emit(f"| {tau} | {name} | {statistics.median(ts) * 1000:.1f} | {sum(ts):.2f} | "
                  f"{base / sum(ts):.1f}x | {ok[name]}/{len(ts)} | {np.mean(njoin):.1f} | "
                  f"{ndist[name]:,} | {bs} | {vs} |")
+    if queries and a.levels_sweep:
+        levels_sweep(a, vec, arr, part, queries, taus, emit)
     # ---------------------------------------------------------------- recall over equi-join
     if a.skip_recall:
         if a.out:
@@ -273,6 +280,63 @@ def main(argv=None):
     emit(f"| **total** | | {tot_e} | {tot_p} | {tot_x} | {tot_xg} | |")
     if a.out:
         Path(a.out).write_text("\n".join(out) + "\n")
+
+
+def levels_sweep(a, vec, arr, part, queries, taus, emit):
+    """PEXESO at every m of --levels-sweep on the main grid's pivots: measured time and the
+    counts the cost model uses; the per-unit costs fitted to the times (least squares of
+    each run's block + verify time on its cell pairs, candidate pairs and distance
+    computations); the model's choice of m against the fastest measured m."""
+    levels = [int(x) for x in a.levels_sweep.split(",")]
+    emit()
+    emit(f"### Grid levels m: measured vs the cost model (|P| = {a.pivots}, same pivots, "
+         f"{len(queries)} query columns, T = {a.T})")
+    emit()
+    emit("| m | tau | total s | block s | verify s | cell pairs | candidate pairs | "
+         "distance computations |")
+    emit("|---|---|---|---|---|---|---|---|")
+    runs = []
+    for m in levels:
+        pm = build_partition(vec, arr.sets_indptr, arr.sets_tokens, levels=m, pivots=part.pivots)
+        px._layout(pm).sq_norms(vec)
+        for tau in taus:
+            st: dict = {}
+            t1 = time.perf_counter()
+            for c in queries:
+                q = vec[arr.set_tokens(c)]
+                px.search_partition(pm, vec, q, tau, px.t_count(a.T, len(q)), arr.n_sets,
+                                    exclude=[c], want_pairs=False, stats=st)
+            runs.append(dict(m=m, tau=tau, s=time.perf_counter() - t1, **{
+                k: st[k] for k in ("block_s", "verify_s", "cell_pairs", "candidate_pairs",
+                                   "distance_computations")}))
+            r = runs[-1]
+            emit(f"| {m} | {tau} | {r['s']:.2f} | {r['block_s']:.2f} | {r['verify_s']:.2f} | "
+                 f"{r['cell_pairs']:,} | {r['candidate_pairs']:,} | "
+                 f"{r['distance_computations']:,} |")
+    df = pd.DataFrame(runs)
+    x = df[["cell_pairs", "candidate_pairs", "distance_computations"]].to_numpy(float)
+    coef, *_ = np.linalg.lstsq(x, df["s"].to_numpy(), rcond=None)
+    coef = np.maximum(coef, 0.0) * 1e6
+    emit()
+    emit(f"Per-unit costs fitted to these runs: cell pair {coef[0]:.3f} us, candidate pair "
+         f"{coef[1]:.3f} us, distance computation {coef[2]:.3f} us (module constants: "
+         f"{pexeso_cost.C_CELL}, {pexeso_cost.C_CAND}, {pexeso_cost.C_DIST}).")
+    measured = df.groupby("m")["s"].sum()
+    emit()
+    emit("| workload | cost model's m (module constants) | cost model's m (fitted) | "
+         "fastest measured m | time at the model's m / fastest |")
+    emit("|---|---|---|---|---|")
+    for label, kw in ((f"taus {','.join(map(str, taus))}", dict(taus=taus)),
+                      (f"paper: tau over (0, {pexeso_cost.TAU_MAX}]", {})):
+        m_const = pexeso_cost.level_costs(part.mapped, part.pivots, levels, seed=a.seed, **kw)
+        m_fit = pexeso_cost.level_costs(part.mapped, part.pivots, levels, seed=a.seed,
+                                        costs=tuple(coef), **kw)
+        pick_c = int(m_const.loc[m_const.cost_us.idxmin(), "levels"])
+        pick_f = int(m_fit.loc[m_fit.cost_us.idxmin(), "levels"])
+        best = int(measured.idxmin())
+        ratio = (f"{measured[pick_c] / measured[best]:.2f}x" if "taus" in label else "n/a")
+        emit(f"| {label} | {pick_c} | {pick_f} | {best if 'taus' in label else 'not run'} | "
+             f"{ratio} |")
 
 
 if __name__ == "__main__":

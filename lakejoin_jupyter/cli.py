@@ -55,6 +55,10 @@ def _parser() -> argparse.ArgumentParser:
                     help="also build an optional component (repeatable); see `lakejoin info`")
     ix.add_argument("--without", action="append", default=[], metavar="COMPONENT",
                     help="leave out a default component (repeatable)")
+    ix.add_argument("--set", dest="options", action="append", default=[],
+                    metavar="COMPONENT.OPTION=VALUE",
+                    help="a component's build option (repeatable), e.g. pexeso.levels=auto "
+                         "(grid levels by the PEXESO cost model) or pexeso.embedder=minilm")
     ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",
                     help="index a Spark catalog table instead of files (repeatable; LAKE omitted)")
     ix.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -117,11 +121,32 @@ def main(argv=None) -> int:
         return 130
 
 
+def _component_options(items, parser) -> dict:
+    """``["pexeso.levels=auto", ...]`` -> ``{"pexeso": {"levels": "auto"}}``; integers and
+    floats are converted, everything else stays a string."""
+    out: dict = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        comp, dot, name = key.partition(".")
+        if not (eq and dot and comp and name):
+            parser.error(f"--set takes COMPONENT.OPTION=VALUE, e.g. pexeso.levels=auto "
+                         f"(got {item!r})")
+        for cast in (int, float):
+            try:
+                value = cast(value)
+                break
+            except ValueError:
+                continue
+        out.setdefault(comp.strip(), {})[name.strip()] = value
+    return out
+
+
 def _index(args, parser) -> int:
     from .build.pipeline import build
     from .config import BuildSettings
     components = tuple(args.with_) + tuple(f"-{c}" for c in args.without)
-    settings = BuildSettings(num_perm=args.num_perm, components=components)
+    settings = BuildSettings(num_perm=args.num_perm, components=components,
+                             component_options=_component_options(args.options, parser))
     if args.add:
         if args.lake or args.out:
             parser.error("use either `index LAKE --out INDEX` or `index --add NEW_TABLES INDEX`")

@@ -119,6 +119,26 @@ def test_generations_answer_like_a_full_build(spark, tmp_path, capsys):
     assert "already in" in capsys.readouterr().err
 
 
+def test_cli_component_options(spark, tmp_path, capsys):
+    lake = write_lake(tmp_path / "lake", {"t.csv": pd.DataFrame({
+        "a": [f"value {i}" for i in range(40)], "b": [f"other {i % 7}" for i in range(40)]})})
+    out = tmp_path / "ix"
+    assert cli(["index", str(lake), "--out", str(out), "-q", "--with", "pexeso",
+                "--set", "pexeso.levels=auto", "--set", "pexeso.pivots=2",
+                "--set", "pexeso.embedder=ngram:dim=32"]) == 0
+    sec = open_index(out).index.parts[0].components["pexeso"]
+    assert sec["pivots"] == 2 and sec["embedder"]["dim"] == 32
+    assert sec["levels"] == sec["levels_model"]["chosen"] and 2 <= sec["levels"] <= 8
+    # options for a component the build leaves out, or an unknown one: refused, nothing written
+    for opt, msg in (("pexeso.levels=auto", "--with pexeso"), ("nosuch.x=1", "unknown")):
+        assert cli(["index", str(lake), "--out", str(tmp_path / "no"), "-q", "--set", opt]) == 1
+        assert msg in capsys.readouterr().err
+        assert not (tmp_path / "no").exists()
+    with pytest.raises(SystemExit):
+        cli(["index", str(lake), "--out", str(tmp_path / "no"), "--set", "levels=auto"])
+    assert "COMPONENT.OPTION=VALUE" in capsys.readouterr().err
+
+
 def test_cli_search_info_and_errors(demo_index_path, tmp_path, capsys):
     q = write_lake(tmp_path, {"q.csv": pd.DataFrame({"state": ["Alabama", "Alaska", "Ohio"]})})
     assert cli(["search", str(demo_index_path), "--table", str(q / "q.csv"), "--column", "state",

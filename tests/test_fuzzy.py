@@ -211,6 +211,29 @@ def test_greedy_union_reaches_target_and_no_less_than_best_single():
         assert row["distance"] <= t + 1e-12
 
 
+def test_best_single_configuration_replaces_a_weaker_union(monkeypatch):
+    """When the greedy union estimates fewer true matches than the best single
+    configuration (Monarch in the autofj benchmark), the single configuration is chosen."""
+    left, right, _ = synthetic(2)
+    real = fuzzy.greedy_union
+
+    def weak(cands, grids, target, patience=fuzzy.PATIENCE):
+        configs, chosen, prec, tp, fns = real(cands, grids, target, patience)
+        keep = np.flatnonzero(chosen >= 0)[:3]                 # a union of 3 joins only
+        few = np.full_like(chosen, -1)
+        few[keep] = chosen[keep]
+        return configs[:1], few, 1.0, 3.0, fns
+
+    monkeypatch.setattr(fuzzy, "greedy_union", weak)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.8)
+    top = fj.functions.iloc[0]
+    assert fj.configs == [(top["function"], top["threshold"])]
+    assert fj.function == top["function"] and fj.threshold == top["threshold"]
+    assert fj.estimated_recall * right["label"].nunique() == pytest.approx(top["est_true"])
+    assert fj.pairs() == fj.pairs(fj.threshold) and len(fj.pairs()) > 3
+    assert set(fj.matches()["function"]) == {top["function"]}
+
+
 def test_fuzzy_join_errors_are_specific():
     left, right, _ = synthetic(3, 30, 10)
     with pytest.raises(QueryError, match="no column 'nope'"):

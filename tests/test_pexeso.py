@@ -199,6 +199,56 @@ def test_cluster_columns_separates_distributions():
     assert np.allclose(pa.symmetric_kl(h, h), want)
 
 
+# ----------------------------------------------------------------------------- cost model
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), n_pivots=st.integers(1, 5),
+       tau=st.sampled_from([0.0, 0.05, 0.15, 0.4]))
+def test_cost_model_counts_are_the_searchs_and_the_pairwise_oracles(seed, n_pivots, tau):
+    """[P §III-E] model: its blocking counts equal what search_partition does on the same
+    grid and queries; the pairs left to a distance computation equal a pairwise oracle of
+    Lemmas 1 and 2 and do not depend on m; candidate pairs never grow with m."""
+    from lakejoin_jupyter.search import pexeso_cost as pc
+    vec, indptr, toks, q, _ = random_lake(seed, n_tok=200, n_sets=10)
+    base = pa.build_partition(vec, indptr, toks, n_pivots=n_pivots, levels=1, seed=seed)
+    qm = pa.map_to_pivots(q, base.pivots)
+    xm = base.mapped
+    gap = np.abs(qm[:, None, :] - xm[None, :, :]).max(axis=2)                  # Lemma 1
+    near = (qm[:, None, :] + xm[None, :, :]).min(axis=2)                       # Lemma 2
+    oracle = int(((gap <= tau + px.EPS) & ~(near <= tau - px.EPS)).sum())
+    prev = None
+    for m in range(1, min(6, 62 // n_pivots) + 1):
+        got = pc.level_counts(xm, base.pivots, m, qm, np.full(len(q), tau))
+        part = pa.build_partition(vec, indptr, toks, levels=m, pivots=base.pivots)
+        stats: dict = {}
+        px.search_partition(part, vec, q, tau, 1, len(indptr) - 1, early_prune=False,
+                            want_pairs=False, stats=stats)
+        for k in ("cell_pairs", "candidate_pairs", "distance_computations"):
+            assert got[k] == stats[k], (m, k)
+        assert got["distance_computations"] == oracle
+        if prev is not None:
+            assert got["candidate_pairs"] <= prev
+        prev = got["candidate_pairs"]
+
+
+def test_choose_levels_takes_the_least_modelled_cost():
+    from lakejoin_jupyter.search import pexeso_cost as pc
+    vec, indptr, toks, _, _ = random_lake(5, n_tok=300, n_sets=20, dim=8)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=4, levels=1)
+    m, table = pc.choose_levels([part.mapped], [part.pivots], candidates=[1, 2, 3, 4, 5])
+    assert list(table["levels"]) == [1, 2, 3, 4, 5]
+    assert m == int(table.loc[table["cost_us"].idxmin(), "levels"])
+    want = (pc.C_CELL * table["cell_pairs"] + pc.C_CAND * table["candidate_pairs"]
+            + pc.C_DIST * table["distance_computations"])
+    assert np.allclose(table["cost_us"], want)
+    # blocking work grows with m and candidates shrink: pricing only one side moves m to
+    # the end of the range
+    only_cand = pc.level_costs(part.mapped, part.pivots, [1, 2, 3, 4, 5], costs=(0, 1, 0))
+    only_cell = pc.level_costs(part.mapped, part.pivots, [1, 2, 3, 4, 5], costs=(1, 0, 0))
+    assert only_cand["cost_us"].is_monotonic_decreasing
+    assert int(only_cell.loc[only_cell["cost_us"].idxmin(), "levels"]) == 1
+
+
 # ----------------------------------------------------------------------------- Spark build
 
 FUZZY_LAKE = {
@@ -222,11 +272,12 @@ def fuzzy_index(spark, tmp_path_factory):
     root = tmp_path_factory.mktemp("fuzzylake")
     lake = write_lake(root / "lake", FUZZY_LAKE)
     out = {}
-    for k in (1, 2):
+    for k in (1, 2):                 # one partition: m by the cost model; two: m = 4
         path = root / f"ix{k}"
         build(lake, path, spark=spark, progress=False, settings=BuildSettings(
             components=("pexeso",), component_options={"pexeso": {
-                "pivots": 3, "levels": 4, "partitions": k, "embedder": "ngram:dim=64"}}))
+                "pivots": 3, "levels": "auto" if k == 1 else 4, "partitions": k,
+                "embedder": "ngram:dim=64"}}))
         out[k] = path
     return out
 
@@ -243,7 +294,11 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
     tokens = ix.token_text(np.arange(ix.n_tokens))
     assert np.array_equal(vec, get_embedder(sec["embedder"]).embed(tokens))
     a = ix.arrays
-    ref = pa.build_partition(vec, a.sets_indptr, a.sets_tokens, n_pivots=3, levels=4)
+    from lakejoin_jupyter.search.pexeso_cost import choose_levels
+    ref = pa.build_partition(vec, a.sets_indptr, a.sets_tokens, n_pivots=3, levels=1)
+    m, _ = choose_levels([ref.mapped], [ref.pivots])         # levels="auto": the cost model's m
+    assert sec["levels"] == sec["levels_model"]["chosen"] == m
+    ref = pa.build_partition(vec, a.sets_indptr, a.sets_tokens, n_pivots=3, levels=m)
     from lakejoin_jupyter.search.pexeso import PexesoModel
     assert PexesoModel(ix).partition(0).equals(ref)
     q = pd.DataFrame({"c": ["Cote d'Ivoire", "Germany", "France", "Viet-Nam", "Atlantis"]})

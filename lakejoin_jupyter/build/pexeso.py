@@ -15,19 +15,22 @@ Steps (notes/pexeso_mate.md D1; the arrays are described in index/pexeso_arrays.
    reference builder), PCA-based [P §III-D] or random, on the driver; broadcast.
 4. mapping: each (partition, token) vector mapped to pivot space in a pandas UDF; the
    grid domain per partition is a Spark min/max aggregate; leaf keys in a second UDF.
-5. postings: (partition, leaf key, column, token) sorted by Spark and written as
+5. levels (option ``levels="auto"``): m by the cost model of [P §III-E]
+   (search/pexeso_cost.py) on the driver, over each partition's mapped vectors; the
+   model's cost table is recorded in the manifest (``levels_model``).
+6. postings: (partition, leaf key, column, token) sorted by Spark and written as
    Parquet; a finishing step per partition turns them into the CSR .npy arrays.
 
 The result equals index.pexeso_arrays.build_partition on the same vectors and columns
 (tests/test_pexeso.py, Spark-marked).
 
-Deviation: default |P| = 10 pivots and m = 5 levels, not the paper's |P| = 5, m = 6 (its
-optimum on fastText vectors, Table VI). On the default 256-dimensional n-gram embedder
+Defaults: m by the paper's cost model (``levels="auto"``, step 5; a number fixes it), and
+|P| = 10 pivots, not the paper's |P| = 5 (its optimum on fastText vectors, Table VI). On the default 256-dimensional n-gram embedder
 unrelated values sit near distance sqrt(2) from every pivot, so one pivot passes a large
 share of the lake through Lemma 1 and the filters only bite as pivots multiply: on a
 228k-value lake at tau = 0.05, 5 pivots left ~2.6% of the (query, value) pairs to verify,
 10 pivots ~0.1%, and search went from ~1x to ~4-5x faster than the BLAS scan
-(bench/results/pexeso.md). m = 5 keeps |P| * m within the 62-bit cell keys.
+(bench/results/pexeso.md). With 10 pivots m is at most 6 (62-bit cell keys).
 """
 from __future__ import annotations
 
@@ -39,9 +42,10 @@ from ..embed import cached_embedder, get_embedder
 from ..index.pexeso_arrays import (SAMPLE_MULT, cluster_columns, domain, leaf_coords,
                                    map_to_pivots, morton_keys, partition_from_entries,
                                    select_pivots)
+from ..search.pexeso_cost import TAU_MAX, WORKLOAD, choose_levels
 from .pipeline import Component, register_component
 
-DEFAULTS = {"embedder": "ngram", "pivots": 10, "levels": 5, "pivot_method": "pca",
+DEFAULTS = {"embedder": "ngram", "pivots": 10, "levels": "auto", "pivot_method": "pca",
             "sample_size": 20_000, "partitions": 1, "cluster_iterations": 10, "seed": 0}
 HIST_BINS = 4
 HIST_DIMS = 3
@@ -127,10 +131,12 @@ def build(ctx) -> dict:
     unknown = set(opts) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"Unknown pexeso option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
-    P, m = int(opts["pivots"]), int(opts["levels"])
-    if P < 1 or m < 1 or P * m > 62:
-        raise ValueError(f"pexeso: need pivots >= 1, levels >= 1 and pivots*levels <= 62 "
-                         f"(got {P} pivots, {m} levels).")
+    P = int(opts["pivots"])
+    auto = opts["levels"] == "auto"
+    m = 1 if auto else int(opts["levels"])
+    if P < 1 or m < 1 or P * m > 62 or (auto and P > 31):
+        raise ValueError(f"pexeso: need pivots >= 1, levels >= 1 (or 'auto') and "
+                         f"pivots*levels <= 62 (got {P} pivots, {opts['levels']} levels).")
     spec = get_embedder(opts["embedder"]).spec()       # fails here, clearly, if unusable
     dim = int(spec["dim"])
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
@@ -178,6 +184,15 @@ def build(ctx) -> dict:
         hi = np.array([r[f"hi{i}"] for i in range(P)], dtype=np.float64)
         domains[int(r["part"])] = domain(np.vstack([lo, hi]))
 
+    levels_model = None
+    if auto:                                    # the cost model of [P §III-E]
+        prog.step("pexeso: choosing the grid levels (cost model)")
+        m, table = choose_levels([_mapped_of(w, p, P)[1] for p in sorted(pivots)],
+                                 [pivots[p] for p in sorted(pivots)], seed=int(opts["seed"]))
+        levels_model = {"chosen": m, "workload": f"{WORKLOAD} lake vectors, tau over "
+                                                 f"(0, {TAU_MAX}]",
+                        "costs_us": table.to_dict(orient="records")}
+
     prog.step("pexeso: grid and cell postings")
     keys = mapped.mapInPandas(_key_batches(domains, m), "part int, token_id int, key long")
     (members.join(keys, ["part", "token_id"])
@@ -190,7 +205,8 @@ def build(ctx) -> dict:
     n_parts = max(list(pivots) + list(domains) + [k - 1]) + 1
     for p in range(n_parts):
         parts_meta.append(_finish_partition(w, p, pivots.get(p), m, P))
-    return {"embedder": spec, "pivots": P, "levels": m, "pivot_method": opts["pivot_method"],
+    return {"embedder": spec, "pivots": P, "levels": m, "levels_model": levels_model,
+            "pivot_method": opts["pivot_method"],
             "sample_size": int(opts["sample_size"]), "seed": int(opts["seed"]),
             "distance": "euclidean on unit vectors", "domain": "per-partition min..max of mapped",
             "partitioning": ({"method": "k-means on column histograms, symmetrised KL / 2",
@@ -234,16 +250,22 @@ def _finish_vectors(w, n_tokens: int, dim: int) -> None:
     del out
 
 
-def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int) -> dict:
-    """The CSR arrays of partition p from its Parquet rows (one partition in memory)."""
+def _mapped_of(w, p: int, n_pivots: int):
+    """(sorted token ids, their mapped coordinates) of partition p, from its Parquet rows."""
     import pyarrow.compute as pc
-    base = f"pexeso/part{p:04d}/"
     mp = pads.dataset(str(w.path("pexeso/mapped.parquet")), format="parquet") \
         .to_table(filter=pc.field("part") == p)
     tok = mp.column("token_id").to_numpy()
     order = np.argsort(tok, kind="stable")
     mapped = (np.vstack(mp.column("mapped").to_numpy(zero_copy_only=False))[order]
               if len(tok) else np.zeros((0, n_pivots)))
+    return tok[order], mapped
+
+
+def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int) -> dict:
+    """The CSR arrays of partition p from its Parquet rows (one partition in memory)."""
+    base = f"pexeso/part{p:04d}/"
+    tok, mapped = _mapped_of(w, p, n_pivots)
     ent_dir = w.path("pexeso/entries.parquet") / f"part={p}"
     if ent_dir.exists():
         ent = pads.dataset(str(ent_dir), format="parquet").to_table()
@@ -252,7 +274,7 @@ def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int) -> dict:
         ent_col = ent_tok = np.zeros(0, dtype=np.int64)
     if pivots is None:
         pivots = np.zeros((n_pivots, 1))
-    part = partition_from_entries(pivots, levels, tok[order], mapped, ent_col, ent_tok)
+    part = partition_from_entries(pivots, levels, tok, mapped, ent_col, ent_tok)
     for name in ("pivots", "lo", "hi", "tokens", "mapped", "cell_keys", "cell_ptr",
                  "ent_col", "ent_row"):
         w.save_npy(base + f"{name}.npy", getattr(part, name))

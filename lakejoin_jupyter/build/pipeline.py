@@ -138,6 +138,8 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     unknown = [c for c in settings.components if c.lstrip("-") not in COMPONENTS]
     if unknown:
         raise ValueError(f"Unknown index component(s) {unknown}; available: {sorted(COMPONENTS)}")
+    if not add:
+        _check_options(settings)
     spec = discover(lake, catalog_tables=catalog_tables) if lake is not None or catalog_tables \
         else None
     if spec is None or not spec.tables:
@@ -182,6 +184,20 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                     df.unpersist()
     report.seconds = time.time() - t0
     return report
+
+
+def _check_options(settings: BuildSettings) -> None:
+    """Options given for a component the build leaves out would be silently ignored."""
+    given = set(settings.component_options or {})
+    unknown = sorted(given - set(COMPONENTS))
+    if unknown:
+        raise ValueError(f"Options are given for unknown index component(s) {unknown}; "
+                         f"available: {sorted(COMPONENTS)}")
+    idle = sorted(given - set(selected_components(settings.components)))
+    if idle:
+        raise ValueError(f"Options are given for component(s) {idle}, which this build leaves "
+                         f"out; add them with `--with {idle[0]}` (Python: "
+                         f"BuildSettings(components=({idle[0]!r},), ...)).")
 
 
 def _settings_like(base: LakeIndex, settings: BuildSettings) -> BuildSettings:

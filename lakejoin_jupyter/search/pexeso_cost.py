@@ -1,0 +1,141 @@
+"""PEXESO's cost model for the number of grid levels m [P §III-E] (notes/pexeso_mate.md A8).
+
+The paper: sample a query workload from the lake with tau drawn uniformly from 0-10% of the
+largest distance (0..0.2 on unit vectors); run blocking only (no verification) for each
+query vector; estimate its verification cost, the number of distance computations, by
+Eq. (1)-(2); pick the m that minimizes the total (gradient descent over a continuous m,
+rounded up). What this module does, and where it differs:
+
+* Workload: query vectors are lake vectors drawn by a seeded sample, each with its own tau,
+  stratified over (0, ``TAU_MAX``] (the midpoints of ``TAU_STRATA`` equal strata, so the
+  model is deterministic). The paper samples columns, but blocking and verification work
+  per query vector; the model ignores T and column pruning (Lemma 7) as the paper's does.
+* Counts, per candidate m, from running blocking (search.pexeso.block, the search's own
+  code) on a grid of the lake's mapped vectors at that m: ``cell_pairs`` (query vector,
+  cell) pairs tested by Lemmas 3/5, ``candidate_pairs`` (query vector, lake vector) pairs
+  under the leaves that survive, and ``distance_computations`` those left after Lemma 1
+  (filter) and Lemma 2 (match) on the pivot coordinates: exactly what search verifies by
+  dot product. The paper bounds the last one by Eq. (2) (per pivot dimension the lake
+  mass within tau of q'; its widening 1/2^{|P|m} is not a cell edge, notes A11.6); the
+  exact count costs no more than the blocking that already ran, so it replaces the bound.
+* Cost: the paper counts distance computations only, saying blocking time is negligible
+  (its Table VI). In this numpy implementation it is not (75% of the search time at
+  tau = 0.05 on the 228k-value lake, bench/results/pexeso.md), and it is what grows with
+  m, so the cost is ``C_CELL * cell_pairs + C_CAND * candidate_pairs + C_DIST *
+  distance_computations``, per-unit times in microseconds measured on the development
+  machine (``bench/pexeso.py --levels-sweep`` prints the fit) and fixed here so a build
+  is deterministic. Only their ratios matter.
+* Minimization: m is an integer in [``MIN_LEVELS``, min(``MAX_LEVELS``, 62 // |P|)]; every
+  candidate is evaluated (a handful of blocking runs), which finds the integer optimum that
+  gradient descent plus rounding up approximates.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..index.pexeso_arrays import MAX_KEY_BITS, SAMPLE_MULT, partition_from_entries
+from .pexeso import EPS, PAIR_BUDGET, _chunks, _expand, _Layout, block
+
+TAU_MAX = 0.2               # 10% of the largest distance 2 [P §III-E, §V]
+WORKLOAD = 256              # query vectors in the workload
+TAU_STRATA = 8              # tau values (stratified uniform over (0, TAU_MAX])
+MODEL_VECTORS = 400_000     # lake vectors the model grids hold (a seeded sample beyond)
+MIN_LEVELS, MAX_LEVELS = 2, 8
+# microseconds per unit: least-squares fit of 15 timed searches (m = 2..6 x tau 0.02, 0.05,
+# 0.1; 8 query columns each) on the 228k-value lake, `bench/pexeso.py --levels-sweep 2,3,4,5,6`
+C_CELL, C_CAND, C_DIST = 0.125, 0.080, 1.31
+
+
+def workload(n_vectors: int, size: int = WORKLOAD, strata: int = TAU_STRATA,
+             seed: int = 0, tau_max: float = TAU_MAX) -> tuple[np.ndarray, np.ndarray]:
+    """(row indices of the query vectors, their tau): a seeded sample without replacement,
+    tau stratified uniform over (0, tau_max] (``strata`` distinct values, so blocking runs
+    once per value)."""
+    rng = np.random.default_rng(seed)
+    rows = np.sort(rng.choice(n_vectors, size=min(size, n_vectors), replace=False))
+    k = np.arange(len(rows)) % strata
+    tau = tau_max * (k + 0.5) / strata
+    return rows, tau
+
+
+def _model_rows(n: int, cap: int) -> np.ndarray:
+    """Rows kept in the model's grids: all up to ``cap``, else a deterministic sample."""
+    if n <= cap:
+        return np.arange(n)
+    h = (np.arange(n, dtype=np.uint64) * np.uint64(SAMPLE_MULT)) % np.uint64(1 << 32)
+    return np.flatnonzero(h < np.uint64(int(cap / n * (1 << 32))))
+
+
+def level_counts(mapped: np.ndarray, pivots: np.ndarray, levels: int, q_mapped: np.ndarray,
+                 taus: np.ndarray, budget: int = PAIR_BUDGET) -> dict:
+    """Blocking counts of the workload (``q_mapped``: (n_q, |P|) mapped query vectors, one
+    tau each) on the grid of the lake's ``mapped`` vectors at ``levels``."""
+    n = len(mapped)
+    part = partition_from_entries(pivots, levels, np.arange(n), mapped,
+                                  np.zeros(n, np.int64), np.arange(n))
+    lay = _Layout(part)
+    live = {j: np.ones(len(lay.keys[j]), dtype=bool) for j in lay.keys}
+    stats: dict = {}
+    cand = dist = 0
+    for tau in np.unique(taus):
+        sel = np.flatnonzero(taus == tau)
+        qm = np.ascontiguousarray(q_mapped[sel].T)
+        _, (cq, clo, chi) = block(lay, qm, float(tau), live, budget, stats)
+        for a, b in _chunks(chi - clo, budget):
+            ql, r = _expand(cq[a:b], clo[a:b], chi[a:b])
+            cand += len(ql)
+            xm, qv = lay.mapped.take(r, axis=1), qm.take(ql, axis=1)
+            keep = np.maximum.reduce(np.abs(xm - qv)) <= tau + EPS               # Lemma 1
+            near = np.minimum.reduce(xm[:, keep] + qv[:, keep]) <= tau - EPS     # Lemma 2
+            dist += int(keep.sum() - near.sum())
+    cells = int(stats.get("cell_pairs", 0))
+    return {"levels": int(levels), "cell_pairs": cells, "candidate_pairs": int(cand),
+            "distance_computations": dist,
+            "cost_us": C_CELL * cells + C_CAND * cand + C_DIST * dist}
+
+
+def level_costs(mapped: np.ndarray, pivots: np.ndarray, candidates=None, seed: int = 0,
+                workload_size: int = WORKLOAD, cap: int = MODEL_VECTORS,
+                tau_max: float = TAU_MAX, taus=None,
+                costs: tuple = (C_CELL, C_CAND, C_DIST)) -> pd.DataFrame:
+    """The cost model's table over the candidate m (one row each), for one partition.
+    ``taus``: the workload's tau values instead of the strata of (0, tau_max] (cycled over
+    the query vectors); ``costs``: per-unit costs (cell pair, candidate pair, distance
+    computation) in microseconds."""
+    mapped = np.asarray(mapped, dtype=np.float64)
+    P = len(pivots)
+    top = min(MAX_LEVELS, MAX_KEY_BITS // max(P, 1))
+    candidates = list(range(MIN_LEVELS, top + 1)) if candidates is None else list(candidates)
+    if len(mapped) == 0 or not candidates:
+        return pd.DataFrame(columns=["levels", "cell_pairs", "candidate_pairs",
+                                     "distance_computations", "cost_us"])
+    keep = _model_rows(len(mapped), cap)
+    lake = mapped[keep]
+    scale = len(mapped) / len(lake)          # counts of a sampled grid, scaled to the lake
+    rows, wt = workload(len(lake), workload_size, seed=seed, tau_max=tau_max)
+    if taus is not None:
+        wt = np.resize(np.asarray(taus, dtype=np.float64), len(rows))
+    c_cell, c_cand, c_dist = costs
+    out = []
+    for m in candidates:
+        c = level_counts(lake, pivots, m, lake[rows], wt)
+        for k in ("candidate_pairs", "distance_computations"):
+            c[k] = int(round(c[k] * scale))
+        c["cost_us"] = c_cell * c["cell_pairs"] + c_cand * c["candidate_pairs"] + \
+            c_dist * c["distance_computations"]
+        out.append(c)
+    return pd.DataFrame(out)
+
+
+def choose_levels(mapped_parts, pivots_parts, seed: int = 0, candidates=None,
+                  tau_max: float = TAU_MAX) -> tuple[int, pd.DataFrame]:
+    """The m of least total modelled cost over the partitions (one m for the index) and the
+    summed cost table."""
+    tables = [level_costs(mp, pv, candidates, seed, tau_max=tau_max)
+              for mp, pv in zip(mapped_parts, pivots_parts) if len(mp)]
+    if not tables:
+        return 5, pd.DataFrame()
+    total = pd.concat(tables).groupby("levels", as_index=False).sum()
+    best = int(total.loc[total["cost_us"].idxmin(), "levels"])
+    return best, total
