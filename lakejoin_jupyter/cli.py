@@ -57,8 +57,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="leave out a default component (repeatable)")
     ix.add_argument("--set", dest="options", action="append", default=[],
                     metavar="COMPONENT.OPTION=VALUE",
-                    help="a component's build option (repeatable), e.g. pexeso.levels=auto "
-                         "(grid levels by the PEXESO cost model) or pexeso.embedder=minilm")
+                    help="a component's build option (repeatable), e.g. pexeso.levels=5 "
+                         "(fix the PEXESO grid depth instead of the cost model's choice) or "
+                         "pexeso.embedder=minilm")
     ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",
                     help="index a Spark catalog table instead of files (repeatable; LAKE omitted)")
     ix.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
