@@ -131,6 +131,7 @@ def datasketch_run(a, thresholds):
 
 
 def exact_baselines(index, queries):
+    from lakejoin_jupyter.index.reads import ranges
     from lakejoin_jupyter.search import bruteforce
     arrays = index.arrays
     scan, post, post_cpu = [], [], []
@@ -141,7 +142,7 @@ def exact_baselines(index, queries):
         t0, c0 = time.perf_counter(), time.process_time()
         ip = arrays.post_indptr
         lens = ip[q.ids + 1] - ip[q.ids]
-        hits = arrays.post_sets[L._ranges(ip[q.ids], lens)]
+        hits = arrays.post_sets[ranges(ip[q.ids], lens)]
         np.bincount(hits, minlength=arrays.n_sets)
         post.append(time.perf_counter() - t0)
         post_cpu.append(time.process_time() - c0)

@@ -112,15 +112,22 @@ def read_list(a: PlainArrays, token_id: int):
     return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy()
 
 
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of arange(s, s + n) for each (s, n), as int64."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.cumsum(lengths) - lengths
+    return np.repeat(np.asarray(starts, dtype=np.int64) - offsets, lengths) + \
+        np.arange(total, dtype=np.int64)
+
+
 def gather_ranges(indptr: np.ndarray, ids: np.ndarray):
     """(flat element index, lengths) of the CSR rows ``ids``, concatenated in order."""
     lo = indptr[ids]
     lens = indptr[ids + 1] - lo
-    total = int(lens.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64), lens
-    starts = np.cumsum(lens) - lens
-    return np.arange(total, dtype=np.int64) + np.repeat(lo - starts, lens), lens
+    return ranges(lo, lens), lens
 
 
 def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True):

@@ -78,6 +78,7 @@ import numpy as np
 
 from ..errors import ComponentMissingError, QueryError
 from ..hashing import fmix32, minhash_of_tokens
+from ..index.reads import ranges
 from .registry import Candidate, ParamSpec, SearchMethod, register_method
 
 COMPONENT = "lshensemble"
@@ -495,7 +496,7 @@ def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str
     how = strategy or min(cost, key=cost.get)
     if how == "postings":
         # each posting of a query value, located among the (sorted) candidates, counted
-        hit = arrays.post_sets[_ranges(ip[q], plen)]
+        hit = arrays.post_sets[ranges(ip[q], plen)]
         s, inv = np.unique(set_ids, return_inverse=True)
         with _SLOTS_LOCK:                      # slot: set id -> candidate number, else -1
             slot = _slot_array(int(arrays.n_sets))
@@ -505,7 +506,7 @@ def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str
         counts = np.bincount(j + 1, minlength=len(s) + 1)[1:]      # slot -1 -> bin 0
         return counts[inv].astype(np.int64), how
     if how == "scan":
-        toks = arrays.sets_tokens[_ranges(sp[set_ids], slen)]
+        toks = arrays.sets_tokens[ranges(sp[set_ids], slen)]
         qt = q.astype(toks.dtype) if q[-1] <= np.iinfo(toks.dtype).max else q
         j = np.minimum(np.searchsorted(qt, toks), len(q) - 1)
         cum = np.r_[0, np.cumsum(qt[j] == toks)]
@@ -533,14 +534,6 @@ def _slot_array(n: int) -> np.ndarray:
             _SLOTS.clear()
         slot = _SLOTS[n] = np.full(n, -1, dtype=np.int32)
     return slot
-
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Concatenated index ranges [s, s + l) for each (s, l)."""
-    lengths = np.asarray(lengths, dtype=np.int64)
-    total = int(lengths.sum())
-    offs = np.cumsum(lengths) - lengths
-    return np.repeat(np.asarray(starts, dtype=np.int64) - offs, lengths) + np.arange(total)
 
 
 def estimated_containment(signatures: np.ndarray, set_sizes: np.ndarray, ids: np.ndarray,

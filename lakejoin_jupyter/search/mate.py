@@ -61,20 +61,11 @@ import math
 import numpy as np
 
 from ..errors import QueryError
+from ..index.reads import ranges
 
 CHUNK = 4096          # PL items filtered per vectorized block (rule 2 is checked between blocks)
 MAX_PAIRS = 1 << 21   # (PL item, query row) pairs per block, to bound memory
 MAX_CELLS = 1 << 22   # row-store cells read per verification batch
-
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Concatenation of arange(s, s + n) for each (s, n)."""
-    lengths = np.asarray(lengths, dtype=np.int64)
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.cumsum(lengths) - lengths
-    return np.repeat(np.asarray(starts, dtype=np.int64) - offsets, lengths) + np.arange(total)
 
 
 def _distinct_sorted(a: np.ndarray) -> int:
@@ -152,7 +143,7 @@ def _verify_batch(ma, rows, init_cols, qrows, key_ids, j0, excluded):
     P = len(rows)
     starts = ma.row_indptr[rows]
     lens = ma.row_indptr[rows + 1] - starts
-    cell = _ranges(starts, lens)
+    cell = ranges(starts, lens)
     owner = np.repeat(np.arange(P), lens)          # ascending: each pair's cells in a run
     ctok = ma.row_tokens[cell]
     ccol = ma.row_columns[cell].astype(np.int64)
@@ -171,7 +162,7 @@ def _verify_batch(ma, rows, init_cols, qrows, key_ids, j0, excluded):
         first = np.searchsorted(o, np.arange(P))
         count = np.searchsorted(o, np.arange(P), side="right") - first
         reps = count[combo]
-        pick = _ranges(first[combo], reps)
+        pick = ranges(first[combo], reps)
         cols = {jj: np.repeat(v, reps) for jj, v in cols.items()}
         cols[j] = c[pick]
         combo = np.repeat(combo, reps)
@@ -246,7 +237,7 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
     skq = np.bitwise_or.reduce(ma.token_xash[key_ids[order]], axis=1)    # (n, words)
     lo = ma.pl_indptr[vals]
     lens = ma.pl_indptr[vals + 1] - lo
-    pos = _ranges(lo, lens)
+    pos = ranges(lo, lens)
     item_val = np.repeat(np.arange(len(vals)), lens)
     item_row = np.asarray(ma.pl_rows[pos], dtype=np.int64)
     item_col = np.asarray(ma.pl_columns[pos], dtype=np.int64)
@@ -283,7 +274,7 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
             b = s0 + e
             cnt = vcount[item_val[a:b]]
             p_item = np.repeat(np.arange(b - a), cnt)      # pairs (item, query row)
-            p_q = _ranges(vstart[item_val[a:b]], cnt)      # query rows as positions in order
+            p_q = ranges(vstart[item_val[a:b]], cnt)      # query rows as positions in order
             stats["pairs_fetched"] += len(p_item)
             if superkey:
                 keep = row_filter(ma.superkeys[item_row[a:b]], p_item, skq, p_q)
