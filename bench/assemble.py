@@ -13,6 +13,7 @@ ORDER = [  # (file, section title)
     ("build.md", "Index build scaling (issue: the spine)"),
     ("josie.md", "Exact top-k: JOSIE, MergeList-D, ProbeSet-D, distributed, DuckDB"),
     ("josie_1e5.md", "Exact top-k on a Spark-built 10^5-column lake"),
+    ("josie_1e6.md", "Exact top-k on a Spark-built 10^6-column lake"),
     ("lshensemble.md", "LSH Ensemble vs datasketch"),
     ("mate.md", "MATE: multi-column search"),
     ("pexeso.md", "PEXESO and the precision-targeted fuzzy join vs autofj"),
