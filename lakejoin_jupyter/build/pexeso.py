@@ -25,9 +25,10 @@ The result equals index.pexeso_arrays.build_partition on the same vectors and co
 (tests/test_pexeso.py, Spark-marked).
 
 Defaults: m by the paper's cost model (``levels="auto"``, step 5; a number fixes it), and
-|P| = 10 pivots, not the paper's |P| = 5 (its optimum on fastText vectors, Table VI). On the default 256-dimensional n-gram embedder
-unrelated values sit near distance sqrt(2) from every pivot, so one pivot passes a large
-share of the lake through Lemma 1 and the filters only bite as pivots multiply: on a
+|P| = 10 pivots, not the paper's |P| = 5 (its optimum on fastText vectors, Table VI). On the
+default 256-dimensional n-gram embedder unrelated values sit near distance sqrt(2) from
+every pivot, so one pivot passes a large share of the lake through Lemma 1 and the filters
+only bite as pivots multiply: on a
 228k-value lake at tau = 0.05, 5 pivots left ~2.6% of the (query, value) pairs to verify,
 10 pivots ~0.1%, and search went from ~1x to ~4-5x faster than the BLAS scan
 (bench/results/pexeso.md). With 10 pivots m is at most 6 (62-bit cell keys).

@@ -89,10 +89,8 @@ def level_counts(mapped: np.ndarray, pivots: np.ndarray, levels: int, q_mapped: 
             keep = np.maximum.reduce(np.abs(xm - qv)) <= tau + EPS               # Lemma 1
             near = np.minimum.reduce(xm[:, keep] + qv[:, keep]) <= tau - EPS     # Lemma 2
             dist += int(keep.sum() - near.sum())
-    cells = int(stats.get("cell_pairs", 0))
-    return {"levels": int(levels), "cell_pairs": cells, "candidate_pairs": int(cand),
-            "distance_computations": dist,
-            "cost_us": C_CELL * cells + C_CAND * cand + C_DIST * dist}
+    return {"levels": int(levels), "cell_pairs": int(stats.get("cell_pairs", 0)),
+            "candidate_pairs": int(cand), "distance_computations": dist}
 
 
 def level_costs(mapped: np.ndarray, pivots: np.ndarray, candidates=None, seed: int = 0,
@@ -112,7 +110,9 @@ def level_costs(mapped: np.ndarray, pivots: np.ndarray, candidates=None, seed: i
                                      "distance_computations", "cost_us"])
     keep = _model_rows(len(mapped), cap)
     lake = mapped[keep]
-    scale = len(mapped) / len(lake)          # counts of a sampled grid, scaled to the lake
+    # a sampled grid's pair counts, scaled to the lake (cell pairs grow slower than the
+    # lake, so they are left as counted: the model then leans towards larger m)
+    scale = len(mapped) / len(lake)
     rows, wt = workload(len(lake), workload_size, seed=seed, tau_max=tau_max)
     if taus is not None:
         wt = np.resize(np.asarray(taus, dtype=np.float64), len(rows))
@@ -134,8 +134,8 @@ def choose_levels(mapped_parts, pivots_parts, seed: int = 0, candidates=None,
     summed cost table."""
     tables = [level_costs(mp, pv, candidates, seed, tau_max=tau_max)
               for mp, pv in zip(mapped_parts, pivots_parts) if len(mp)]
-    if not tables:
-        return 5, pd.DataFrame()
+    if not tables:                           # no vectors: any m will do
+        return MIN_LEVELS, pd.DataFrame()
     total = pd.concat(tables).groupby("levels", as_index=False).sum()
     best = int(total.loc[total["cost_us"].idxmin(), "levels"])
     return best, total
