@@ -151,6 +151,9 @@ def _index(args, parser) -> int:
     if args.add:
         if args.lake or args.out:
             parser.error("use either `index LAKE --out INDEX` or `index --add NEW_TABLES INDEX`")
+        if args.options:
+            parser.error("--set cannot be used with --add: added tables are indexed with the "
+                         "options of the existing index (rebuild it to change them)")
         new, index = args.add
         report = build(new, index, master=args.master, settings=settings,
                        progress=not args.quiet, add=True)

@@ -137,6 +137,9 @@ def test_cli_component_options(spark, tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli(["index", str(lake), "--out", str(tmp_path / "no"), "--set", "levels=auto"])
     assert "COMPONENT.OPTION=VALUE" in capsys.readouterr().err
+    with pytest.raises(SystemExit):                # added tables keep the index's options
+        cli(["index", "--add", str(lake), str(out), "--set", "pexeso.levels=5"])
+    assert "cannot be used with --add" in capsys.readouterr().err
 
 
 def test_cli_search_info_and_errors(demo_index_path, tmp_path, capsys):
