@@ -4,7 +4,9 @@
   ``LAKEJOIN_SPARK_MASTER``.
 * Python workers run the interpreter we run in (PYSPARK_PYTHON), or pandas UDFs would start
   the system Python without pandas (notes/environment.md, pitfall 1). On a non-local
-  master the package itself is shipped to the executors as a zip.
+  master the package itself is shipped to the executors as a zip. Workers run with
+  PYTHONSAFEPATH, so a ``lakejoin_jupyter`` folder in the working directory (another
+  checkout) does not shadow the package the driver runs.
 * The JVM's startup chatter goes to a log file, not into notebook cells (pitfall 2); the
   console progress bar and the UI are off; the log level is ERROR.
 * Java is checked first: missing or older than 17 gives a message that says how to install it.
@@ -140,6 +142,10 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
              .config("spark.driver.memory", settings.driver_memory)
              .config("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
              .config("spark.executorEnv.PYSPARK_PYTHON", os.environ["PYSPARK_PYTHON"])
+             # workers start as `python -m pyspark.daemon`, which puts their working
+             # directory first on sys.path: a lakejoin_jupyter folder there (another
+             # checkout) would shadow this package in every UDF
+             .config("spark.executorEnv.PYTHONSAFEPATH", "1")
              .config("spark.sql.session.timeZone", "UTC"))
         if not settings.master.startswith("local"):
             b = b.config("spark.driver.host", os.environ.get("SPARK_LOCAL_IP", "127.0.0.1"))

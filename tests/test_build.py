@@ -1,5 +1,8 @@
 """The Spark build against the pure-Python reference, on the packaged demo lake."""
+import subprocess
+import sys
 from dataclasses import fields
+from pathlib import Path
 
 import mmh3
 import numpy as np
@@ -81,3 +84,34 @@ def test_spark_catalog_tables(spark, tmp_path):
     res = engine.search("lj_towns", "town", k=3)
     assert (res[0].table, res[0].column, res[0].overlap) == ("lj_cities", "city", 2)
     assert engine.table("lj_cities").shape == (3, 2)
+
+
+WORKER_IMPORT = """
+import sys
+sys.path = [p for p in sys.path if p not in ('', {cwd!r})]
+sys.path.insert(0, {root!r})
+import lakejoin_jupyter
+from lakejoin_jupyter.spark import get_spark
+def where(_):
+    import lakejoin_jupyter as lj
+    return lj.__file__
+print(lakejoin_jupyter.__file__)
+print(get_spark().sparkContext.parallelize([1], 1).map(where).collect()[0])
+"""
+
+
+def test_workers_import_this_package_not_one_in_the_working_directory(tmp_path):
+    """Spark starts Python workers as `python -m pyspark.daemon` in the driver's working
+    directory, which `-m` puts first on sys.path: a lakejoin_jupyter folder there (another
+    checkout) must not replace this package inside UDFs (PYTHONSAFEPATH for workers)."""
+    shadow = tmp_path / "lakejoin_jupyter"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("SHADOW = True\n")
+    root = str(Path(__file__).resolve().parent.parent)
+    code = WORKER_IMPORT.format(cwd=str(tmp_path), root=root)
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    driver, worker = r.stdout.strip().splitlines()[-2:]
+    assert driver.startswith(root)
+    assert worker == driver
