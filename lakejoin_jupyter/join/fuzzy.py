@@ -17,8 +17,11 @@ hashed into 2^22 buckets and kept sparse (scipy), so distances are exact.
 Precision without labels (Auto-FuzzyJoin §3): because left has no near-duplicates, a
 left value l that has other left values near it reveals how ambiguous a join to l is. A
 right value r joined to l at threshold t is correct with estimated probability
-1 / (1 + #{l' != l : d(l, l') <= 2t}) (two left values within 2t of each other can both be
-within t of r, at most one of them truly); the estimated precision of (function, t) is the
+1 / (1 + #{l' != l : d(l, l') <= sqrt(2) t}) (left values near each other can both be within
+t of r, at most one of them truly). Auto-FuzzyJoin counts l' within 2t, the triangle
+inequality's worst case; we use ``LL_RADIUS`` = sqrt(2), the typical distance of two
+points at distance t from r in a high-dimensional space (their offsets from r are nearly
+orthogonal). The estimated precision of (function, t) is the
 mean over the joined right values, the estimated number of true matches their sum, and
 the estimated recall that sum over |right| (every right value is assumed to have a
 partner, as Auto-FuzzyJoin assumes). Among all (function, t) whose estimated precision
