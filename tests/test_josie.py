@@ -240,3 +240,74 @@ def test_min_overlap_of_a_containment_threshold(t, size):
     want = next((o for o in range(1, size + 1) if o / size >= t - 1e-12), size + 1)
     assert min_overlap(SearchParams(threshold=t), size) == max(1, want)
     assert min_overlap(SearchParams(threshold=None), size) == 1
+
+
+# ------------------------------------------------------------------ read-ahead of a cold index
+
+@settings(max_examples=200, deadline=None)
+@given(spans=st.lists(st.tuples(st.integers(0, 300), st.integers(0, 6)), min_size=1, max_size=60),
+       max_runs=st.integers(1, 70))
+def test_page_runs_cover_exactly_the_pages_and_cut_at_the_widest_gaps(spans, max_runs):
+    from lakejoin_jupyter.index.reads import page_runs
+    first = np.array([a for a, _ in spans])
+    last = first + np.array([n for _, n in spans])
+    lo, hi = page_runs(first, last, max_runs=max_runs)
+    need = set().union(*(range(a, b + 1) for a, b in zip(first, last)))
+    covered = set().union(*(range(a, b) for a, b in zip(lo, hi)))
+    exact = sorted(need)                             # oracle: maximal runs of needed pages
+    runs = [[exact[0], exact[0]]]
+    for p in exact[1:]:
+        if p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    assert len(lo) == min(len(runs), max_runs)
+    assert need <= covered and (lo[1:] > hi[:-1]).all()          # disjoint, sorted, gaps kept
+    gaps = sorted((b[0] - a[1] - 1 for a, b in zip(runs, runs[1:])), reverse=True)
+    kept = sorted((int(a - b) for a, b in zip(lo[1:], hi[:-1])), reverse=True)
+    assert kept == gaps[:len(kept)]                  # the widest gaps are the ones kept
+    assert len(covered) - len(need) == sum(gaps[len(kept):])    # nothing else is read
+
+
+def resident_fraction(arr) -> float:
+    """Share of the pages of a memory-mapped array in the page cache (one mincore of all)."""
+    import ctypes
+    from lakejoin_jupyter.index import reads
+    lo = reads._mapped_address(arr) // reads.PAGE
+    hi = (reads._mapped_address(arr) + arr.nbytes - 1) // reads.PAGE + 1
+    vec = np.zeros(hi - lo, dtype=np.uint8)
+    assert reads._LIBC.mincore(ctypes.c_void_p(lo * reads.PAGE), (hi - lo) * reads.PAGE,
+                               vec.ctypes.data_as(ctypes.c_void_p)) == 0
+    return float((vec & 1).mean())
+
+
+@pytest.mark.skipif(not hasattr(os, "posix_fadvise"), reason="needs posix_fadvise")
+def test_cold_index_is_read_ahead_and_answers_are_unchanged(tmp_path):
+    from lakejoin_jupyter.index import reads
+    from lakejoin_jupyter.index.store import ARRAY_FILES
+    if reads._LIBC is None:
+        pytest.skip("no libc mincore/madvise here")
+    sets = zipf_lake(5, 3000, 60000, 20, 2000)
+    ref = build_arrays(sets).arrays
+    for name, rel in ARRAY_FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        np.save(tmp_path / rel, getattr(ref, name))
+    files = [str(tmp_path / rel) for rel in ARRAY_FILES.values()]
+    q = np.unique(np.concatenate([ref.sets_tokens[ref.sets_indptr[s]:ref.sets_indptr[s + 1]]
+                                  for s in (3, 50, 700)]))
+    want = multiset(mergelist.search(ref, q, 10)[0])
+    reads.drop_from_page_cache(files)
+    a = reads.load_arrays(tmp_path)
+    if resident_fraction(a.token_group) > 0.5:       # (np.load read the header page)
+        pytest.skip("the page cache kept the files (cannot test cold reads here)")
+    assert not reads.is_cold(ref.token_group, q)      # an in-memory array is never cold
+    lists = distinct_lists(a, q)
+    assert lists.cold
+    assert multiset(mergelist.search(a, q, 10, lists=lists)[0]) == want
+    assert not reads.is_cold(a.token_group, q)        # read now
+    assert reads.prefetch(ref.post_sets, [0], [10]) == 0          # not memory-mapped
+    # the advice names exactly the pages the items lie on
+    base = reads._mapped_address(a.post_indptr)
+    items = np.array([0, 1, 2, 5000, 5001, 40000])
+    pages = {(base + int(i) * 8) // reads.PAGE for i in items}
+    assert reads.prefetch(a.post_indptr, items) == len(pages)

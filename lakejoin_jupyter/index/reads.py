@@ -17,6 +17,10 @@ Two profiles are fitted: ``cold`` (the files dropped from the OS page cache firs
 an index already in memory, the usual case in a notebook session). Search uses ``warm``
 unless told otherwise.
 
+Cold reads: a query on an index not yet in the page cache first advises the kernel of the
+pages it will read (:func:`is_cold`, :func:`prefetch`), so they are read together instead of
+one fault (and one read-ahead window) at a time; ``LAKEJOIN_READAHEAD=0`` turns it off.
+
 Layering: build/josie.py calls :func:`calibrate` at build time, search/ uses the readers and
 :class:`CostModel` at query time, so both time and use the very same code.
 """
@@ -79,6 +83,141 @@ class CostModel:
                    step=float(josie.get("step_ns", DEFAULT_STEP_NS)))
 
 
+# ------------------------------------------------------------------------ read-ahead
+
+PAGE = 4096
+PREFETCH_RUNS = 1024      # madvise calls per array and read, at most (runs merged past it)
+PREFETCH_MAX_PAGES = 4096  # larger reads are left to the kernel's read-ahead (16 MiB)
+MADV_WILLNEED = 3
+
+
+def _libc():
+    import ctypes
+    import ctypes.util
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        lib.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        lib.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        return lib
+    except (OSError, AttributeError):
+        return None
+
+
+# LAKEJOIN_READAHEAD=0 turns the read-ahead advice off (reads then fault as usual)
+_LIBC = _libc() if os.name == "posix" and os.environ.get("LAKEJOIN_READAHEAD", "1") != "0" \
+    else None
+
+
+_MAPPED: dict = {}          # id(array) -> (weak ref, address of item 0 or None if not mapped)
+
+
+def _mapped_address(arr: np.ndarray):
+    """Address of ``arr[0]`` when ``arr`` is (a view of) a memory map, else None (cached:
+    ``ndarray.ctypes`` alone costs microseconds)."""
+    import mmap
+    import weakref
+    hit = _MAPPED.get(id(arr))
+    if hit is not None and hit[0]() is arr:
+        return hit[1]
+    b = arr
+    while b is not None and not isinstance(b, mmap.mmap):
+        b = getattr(b, "base", None)
+    addr = arr.__array_interface__["data"][0] if b is not None else None
+    if len(_MAPPED) > 4096:
+        _MAPPED.clear()
+    _MAPPED[id(arr)] = (weakref.ref(arr), addr)
+    return addr
+
+
+def page_runs(first: np.ndarray, last: np.ndarray, max_runs: int = PREFETCH_RUNS):
+    """Pages [first_i, last_i] (inclusive) merged into at most ``max_runs`` runs
+    [lo, hi): overlapping or adjacent ones always, then across the smallest gaps (reading
+    a few unneeded pages beats one more system call per run)."""
+    first = np.asarray(first, dtype=np.int64)
+    last = np.asarray(last, dtype=np.int64)
+    if len(first) == 0:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z
+    if len(first) > 1 and (first[1:] < first[:-1]).any():
+        o = np.argsort(first, kind="stable")
+        first, last = first[o], last[o]
+    reach = np.maximum.accumulate(last)
+    gap = first[1:] - reach[:-1] - 1                  # pages between run i and the next
+    split = np.flatnonzero(gap > 0)
+    if len(split) >= max_runs:                        # keep only the max_runs - 1 widest gaps
+        n_keep = max_runs - 1
+        keep = np.argpartition(gap[split], len(split) - n_keep)[len(split) - n_keep:] \
+            if n_keep else np.zeros(0, dtype=np.int64)
+        split = np.sort(split[keep])
+    lo = np.r_[first[0], first[split + 1]]
+    hi = np.r_[reach[split], reach[-1]] + 1
+    return lo, hi
+
+
+def _resident(pages) -> bool:
+    """Are all these (virtual) pages in memory? One ``mincore`` of a page each: over a
+    long span one call costs far more than a few single pages (it walks every page)."""
+    import ctypes
+    vec = ctypes.c_ubyte()
+    ref = ctypes.byref(vec)
+    for p in pages:
+        if _LIBC.mincore(ctypes.c_void_p(p * PAGE), PAGE, ref) != 0 or not vec.value & 1:
+            return False
+    return True
+
+
+def is_cold(arr: np.ndarray, items) -> bool:
+    """Is ``arr`` memory-mapped with the pages of ``items`` (sorted indices) not in the page
+    cache? A ``mincore`` of the first, middle and last item's page (a few microseconds):
+    a sample, so a partly cached index may read as warm (then reads just fault as usual)."""
+    if _LIBC is None or not isinstance(arr, np.ndarray) or arr.size == 0:
+        return False
+    base = _mapped_address(arr)
+    n = len(items)
+    if base is None or n == 0:
+        return False
+    return not _resident([(base + int(items[i]) * arr.itemsize) // PAGE
+                          for i in {0, n // 2, n - 1}])
+
+
+def prefetch(arr: np.ndarray, starts, lengths=None) -> int:
+    """Ask the kernel to read the pages holding ``arr[starts_i : starts_i + lengths_i]``
+    (or the items ``arr[starts]``) ahead, when ``arr`` is memory-mapped; returns the
+    number of pages advised. Call it when :func:`is_cold` says so.
+
+    Why: a cold read through a memory map faults one page at a time, and each fault reads
+    the device's whole read-ahead window around it (8 MiB on the development machine), one
+    after the other. Advising the needed pages first (``madvise(MADV_WILLNEED)``, coalesced
+    into at most PREFETCH_RUNS runs) lets the kernel issue those reads together, and the
+    gather that follows finds them cached. A read of more than PREFETCH_MAX_PAGES pages is
+    left to the kernel's own read-ahead, which streams large reads faster than advice does
+    (measured: bench/results/josie_1e5.md). Results never depend on it (a hint)."""
+    if _LIBC is None or not isinstance(arr, np.ndarray) or arr.size == 0:
+        return 0
+    base = _mapped_address(arr)
+    if base is None:
+        return 0
+    starts = np.asarray(starts, dtype=np.int64)
+    ends = starts + 1 if lengths is None else starts + np.asarray(lengths, dtype=np.int64)
+    nonempty = ends > starts
+    if not nonempty.all():
+        starts, ends = starts[nonempty], ends[nonempty]
+    if len(starts) == 0:
+        return 0
+    isz = arr.itemsize
+    first = (base + starts * isz) // PAGE
+    last = (base + ends * isz - 1) // PAGE
+    run_lo, run_hi = page_runs(first, last, max_runs=len(first))
+    if int((run_hi - run_lo).sum()) > PREFETCH_MAX_PAGES:
+        return 0
+    if len(run_lo) > PREFETCH_RUNS:
+        run_lo, run_hi = page_runs(run_lo, run_hi - 1)
+    import ctypes
+    for a, b in zip(run_lo.tolist(), run_hi.tolist()):
+        _LIBC.madvise(ctypes.c_void_p(a * PAGE), (b - a) * PAGE, MADV_WILLNEED)
+    return int((run_hi - run_lo).sum())
+
+
 # ------------------------------------------------------------------------ the readers
 
 class PlainArrays:
@@ -130,9 +269,11 @@ def gather_ranges(indptr: np.ndarray, ids: np.ndarray):
     return ranges(lo, lens), lens
 
 
-def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True):
+def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
+               readahead: bool = False):
     """Several posting lists concatenated: (set ids, positions, sizes, lengths); with
-    ``positional=False`` only set ids (MergeList needs nothing else)."""
+    ``positional=False`` only set ids (MergeList needs nothing else). ``readahead``: the
+    index is cold (:func:`is_cold`), so advise the lists' pages before reading them."""
     token_ids = np.asarray(token_ids, dtype=np.int64)
     if len(token_ids) == 1:
         lo, hi = a.post_indptr[token_ids[0]], a.post_indptr[token_ids[0] + 1]
@@ -140,7 +281,14 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True):
         if not positional:
             return a.post_sets[lo:hi].copy(), None, None, lens
         return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy(), lens
-    idx, lens = gather_ranges(a.post_indptr, token_ids)
+    if readahead:
+        prefetch(a.post_indptr, token_ids, 2)
+    lo = a.post_indptr[token_ids]
+    lens = a.post_indptr[token_ids + 1] - lo
+    if readahead:
+        for arr in (a.post_sets, a.post_pos, a.post_sizes) if positional else (a.post_sets,):
+            prefetch(arr, lo, lens)
+    idx = ranges(lo, lens)
     if not positional:
         return a.post_sets[idx], None, None, lens
     return a.post_sets[idx], a.post_pos[idx], a.post_sizes[idx], lens

@@ -21,7 +21,7 @@ DENSE_FACTOR = 16   # bincount when entries * DENSE_FACTOR >= number of sets
 def count_overlaps(a, lists):
     """(set ids, overlaps) of every set in the query's distinct lists (overlap > 0)."""
     a = plain(a)
-    sids, _, _, lens = read_lists(a, lists.list_tokens, positional=False)
+    sids, _, _, lens = read_lists(a, lists.list_tokens, positional=False, readahead=lists.cold)
     weighted = bool(lists.skipped.any())
     w = np.repeat(lists.skipped + 1, lens) if weighted else None
     if len(sids) * DENSE_FACTOR >= a.n_sets:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..index.reads import gather_ranges, plain
+from ..index.reads import gather_ranges, is_cold, plain, prefetch
 from .registry import Candidate
 
 
@@ -39,6 +39,7 @@ class DistinctLists:
     freqs: np.ndarray        # int64 [D] length of that list
     exclude: np.ndarray      # int64 sorted set ids never returned
     dropped: int = 0         # query tokens held only by excluded sets (not in U)
+    cold: bool = False       # the index was not in the page cache (reads are advised ahead)
 
     @property
     def n(self) -> int:
@@ -59,6 +60,11 @@ def distinct_lists(a, token_ids, exclude=()) -> DistinctLists:
         q = q[(q >= 0) & (q < a.n_tokens)]
     ex = np.unique(np.fromiter((int(x) for x in exclude), dtype=np.int64)) if len(exclude) \
         else np.zeros(0, dtype=np.int64)
+    cold = is_cold(a.token_group, q)                    # then read ahead what follows
+    if cold:
+        for arr in (a.token_group, a.token_freq):
+            prefetch(arr, q)
+        prefetch(a.post_indptr, q, 2)
     dropped = 0
     if len(ex) and len(q):
         freq = a.token_freq[q].astype(np.int64)
@@ -74,7 +80,7 @@ def distinct_lists(a, token_ids, exclude=()) -> DistinctLists:
                 dropped = len(only_excluded)
     if len(q) == 0:
         z = np.zeros(0, dtype=np.int64)
-        return DistinctLists(q, z, z, z, z, z, ex, dropped)
+        return DistinctLists(q, z, z, z, z, z, ex, dropped, cold)
     g = a.token_group[q]
     is_last = np.empty(len(q), dtype=bool)
     is_last[:-1] = g[1:] != g[:-1]
@@ -85,7 +91,8 @@ def distinct_lists(a, token_ids, exclude=()) -> DistinctLists:
     first[1:] = last[:-1] + 1
     lt = q[last]
     return DistinctLists(tokens=q, last=last, first=first, skipped=last - first, list_tokens=lt,
-                         freqs=a.token_freq[lt].astype(np.int64), exclude=ex, dropped=dropped)
+                         freqs=a.token_freq[lt].astype(np.int64), exclude=ex, dropped=dropped,
+                         cold=cold)
 
 
 def min_overlap(params, query_size: int) -> int:
