@@ -385,20 +385,28 @@ def prefix_agree(signatures: np.ndarray, sig_q: np.ndarray, ids: np.ndarray,
                  pos0: np.ndarray, r: np.ndarray) -> np.ndarray:
     """The ids whose signature agrees with the query on rows pos0 + 1 .. pos0 + r - 1 of
     their band (the deeper levels of the LSH Forest prefix tree; row pos0 matched in the
-    table). One 2-D comparison when it is small, else one row at a time, dropping
-    mismatches as they appear."""
+    table). Row pos0 + 1 is compared alone first (it drops most entries), the rest in one
+    2-D comparison when it is small, else one row at a time."""
     rmax = int(r.max()) if len(r) else 1
     if rmax <= 1:
         return ids
-    if len(ids) * (rmax - 1) <= PREFIX_CELLS_MAX:
-        depth = np.arange(1, rmax)
+    width = signatures.shape[1]
+    # row 1 alone first: most entries share only the band's first value with the query
+    p1 = np.minimum(pos0 + 1, width - 1)
+    ok = (signatures.reshape(-1)[ids * width + p1] == sig_q[p1]) | (r <= 1)
+    if not ok.all():
+        ids, pos0, r = ids[ok], pos0[ok], r[ok]
+        rmax = int(r.max()) if len(r) else 1
+    if rmax <= 2:
+        return ids
+    if len(ids) * (rmax - 2) <= PREFIX_CELLS_MAX:
+        depth = np.arange(2, rmax)
         pos = np.minimum(pos0[:, None] + depth, signatures.shape[1] - 1)
         cell = ids[:, None] * signatures.shape[1] + pos
         agree = (signatures.reshape(-1)[cell] == sig_q[pos]) | (depth >= r[:, None])
         return ids[agree.all(axis=1)]
     sig_flat = signatures.reshape(-1)
-    width = signatures.shape[1]
-    depth = 1
+    depth = 2
     while True:
         deeper = np.flatnonzero(r > depth)
         if len(deeper) == 0:
@@ -444,9 +452,11 @@ def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: 
     out.params = list(zip(live.tolist(), part[live, 1].tolist(), b.tolist(), r.tolist(),
                           recall.tolist(), scan.tolist()))
     out.scanned = int(scan.sum())
-    whole = [np.asarray(tables.set_ids[part[i, 3]:part[i, 3] + part[i, 2]], dtype=np.int64)
-             for i in live[scan]]
-    live, b, r = live[~scan], b[~scan], r[~scan]
+    whole = []
+    if out.scanned:
+        whole = [np.asarray(tables.set_ids[part[i, 3]:part[i, 3] + part[i, 2]], dtype=np.int64)
+                 for i in live[scan]]
+        live, b, r = live[~scan], b[~scan], r[~scan]
     # one lookup per (partition, band): the band's first position j*r, by the bucket
     # directory of that table segment, then the bucket's entries equal to the key
     band_part = np.repeat(live, b)
