@@ -62,13 +62,15 @@ def test_sentence_transformers_embedder_if_installed():
 def test_nearest_equals_dense_brute_force(right, left, fn):
     d_all = oracle_distances(right, left, fn)
     L, R = fuzzy._features([left, right], fn)
-    dist, idx = fuzzy._nearest(R, L, 1)
+    dist, idx, ties = fuzzy._nearest(R, L, 1)
     assert np.allclose(dist[:, 0], d_all.min(axis=1), atol=1e-6)
-    assert np.allclose(d_all[np.arange(len(right)), idx[:, 0]], dist[:, 0], atol=1e-6)
+    at_min = np.abs(d_all - d_all.min(axis=1, keepdims=True)) <= 1e-7
+    assert (idx[:, 0] == at_min.argmax(axis=1)).all()      # the first left value at the minimum
+    assert (ties == at_min.sum(axis=1)).all()
     ll = oracle_distances(left, left, fn, idf_over=(left, right))
     np.fill_diagonal(ll, np.inf)
     k = min(3, len(left) - 1)
-    ld, _ = fuzzy._nearest(L, L, 3, self_index=np.arange(len(left)))
+    ld, _, _ = fuzzy._nearest(L, L, 3, self_index=np.arange(len(left)))
     assert np.allclose(ld[:, :k], np.sort(ll, axis=1)[:, :k], atol=1e-6)
 
 
@@ -132,6 +134,28 @@ def test_precision_estimate_counts_ambiguous_left_neighbours():
     assert p.tolist() == [0.5, 1.0]
     joined, p = c.estimate(0.1)
     assert joined.tolist() == [True, False, False] and p.tolist() == [0.5]
+    # a right value with 3 left values tied as its nearest: at most one is its partner
+    c.r_ties = np.array([1, 3, 0])
+    joined, p = c.estimate(0.3)
+    assert p.tolist() == [0.5, 1 / 3]
+
+
+def test_a_tie_for_the_nearest_left_value_is_ambiguous_and_reproducible():
+    """"Smith" is equally close (word containment) to two reference entities: the join is
+    rated 1/2 and not chosen at precision 0.9; the choice of left value does not depend on
+    the CPU's argpartition (the first one is taken)."""
+    left = pd.DataFrame({"k": ["Anna Smith", "Bob Smith", "Carl Jones", "Dana Brown"]})
+    right = pd.DataFrame({"k": ["Smith", "Carl Jones", "Dana Browne"]})
+    fj = fuzzy.fuzzy_join(left, right, on="k", functions=["word-contain"], precision_target=0.9)
+    c = fj._cands["word-contain"]
+    assert c.r_ties.tolist()[:2] == [2, 1] and c.r_left[0] == 0
+    _, p = c.estimate(float(c.r_dist[0]))
+    assert p[0] == 0.5
+    assert "Smith" not in set(fj.matches()["right"])
+    # many rows at the minimum: the first is taken, whatever the selection algorithm does
+    L, R = fuzzy._features([["z w"] + ["x y"] * 40 + ["z"], ["x y", "z"]], "word")
+    dist, idx, ties = fuzzy._nearest(R, L, 1)
+    assert idx[:, 0].tolist() == [1, 41] and ties.tolist() == [40, 1]
 
 
 def synthetic(seed=0, n_left=300, n_right=150):

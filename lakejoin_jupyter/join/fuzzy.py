@@ -21,7 +21,12 @@ right value r joined to l at threshold t is correct with estimated probability
 t of r, at most one of them truly). Auto-FuzzyJoin counts l' within 2t, the triangle
 inequality's worst case; we use ``LL_RADIUS`` = sqrt(2), the typical distance of two
 points at distance t from r in a high-dimensional space (their offsets from r are nearly
-orthogonal). The estimated precision of (function, t) is the
+orthogonal). Left values tied with l as r's nearest count as well: r is equally close to
+all of them and at most one is its partner (the issue's "one right value close to two left
+values reveals errors"). The one joined is the first in the left table, so a join does not
+depend on the CPU: ``argpartition`` breaks ties by its SIMD code path, and before this the
+same code and data gave different joins on 29 of the benchmark's 50 datasets on two
+machines of the same kind. The estimated precision of (function, t) is the
 mean over the joined right values, the estimated number of true matches their sum, and
 the estimated recall that sum over |right| (every right value is assumed to have a
 partner, as Auto-FuzzyJoin assumes). Among all (function, t) whose estimated precision
@@ -150,16 +155,23 @@ def _distances(a: "_Rows", b: "_Rows", bt, bt_ones, s, e):
     return 1.0 - np.clip(sim, 0.0, 1.0)
 
 
+TIE = 1e-9                # distances this close are one distance (sparse sums round differently)
+
+
 def _nearest(a, b, k: int, self_index=None):
-    """For each row of a: the k smallest distances to rows of b and their indices;
-    ``self_index[i]``: the row of b that is row i of a itself (excluded)."""
+    """For each row of a: the k smallest distances to rows of b, their indices, and how
+    many rows of b lie at the smallest distance (ties); ``self_index[i]``: the row of b
+    that is row i of a itself (excluded). With k = 1 the index is the first row at the
+    smallest distance (``argmin``): reproducible, whereas ``argpartition`` breaks ties by
+    its SIMD implementation, which differs between CPUs."""
     n, nb = a.shape[0], b.shape[0]
     exclude_self = self_index is not None
     k = max(1, min(k, nb - (1 if exclude_self else 0)))
     dist = np.full((n, k), np.inf)
     idx = np.full((n, k), -1, dtype=np.int64)
+    ties = np.zeros(n, dtype=np.int64)
     if nb == 0 or (exclude_self and nb < 2):
-        return dist, idx
+        return dist, idx, ties
     if a.measure == "cosine":
         bt, bt_ones = b.m.T.tocsc(), None
     else:
@@ -168,14 +180,18 @@ def _nearest(a, b, k: int, self_index=None):
         d = _distances(a, b, bt, bt_ones, s, min(s + CHUNK, n))
         if exclude_self:
             d[np.arange(d.shape[0]), self_index[s:s + CHUNK]] = np.inf
-        part = np.argpartition(d, k - 1, axis=1)[:, :k] if k < nb else \
-            np.tile(np.arange(nb), (d.shape[0], 1))
+        if k == 1:
+            part = np.argmin(d, axis=1)[:, None]
+        else:
+            part = np.argpartition(d, k - 1, axis=1)[:, :k] if k < nb else \
+                np.tile(np.arange(nb), (d.shape[0], 1))
         top = np.take_along_axis(d, part, axis=1)
         order = np.argsort(top, axis=1, kind="stable")
         part, top = np.take_along_axis(part, order, 1), np.take_along_axis(top, order, 1)
         dist[s:s + CHUNK, :part.shape[1]] = top
         idx[s:s + CHUNK, :part.shape[1]] = part
-    return dist, idx
+        ties[s:s + CHUNK] = (d <= top[:, :1] + TIE).sum(axis=1)
+    return dist, idx, ties
 
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -239,12 +255,17 @@ class _Candidates:
     r_left: np.ndarray        # nearest left index per right value (-1: none)
     r_dist: np.ndarray        # its distance
     ll_dist: np.ndarray       # (n_left, LL_NEIGHBOURS) sorted distances to other left values
+    r_ties: np.ndarray = None  # left values at that same distance (1: no tie)
 
     def estimate(self, t: float):
-        """(joined mask, per-join precision estimate) at threshold t."""
+        """(joined mask, per-join precision estimate) at threshold t: 1 / (1 + the other
+        left values near the joined one), where left values tied with it as the nearest
+        count too (at most one of them is the partner)."""
         joined = self.r_dist <= t
         l = self.r_left[joined]
         amb = (self.ll_dist[l] <= LL_RADIUS * t).sum(axis=1) if len(l) else np.zeros(0)
+        if self.r_ties is not None and len(l):
+            amb = np.maximum(amb, self.r_ties[joined] - 1)
         return joined, 1.0 / (1.0 + amb)
 
 
@@ -478,16 +499,16 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
     rules = NegativeRules(lkeys, rkeys)
     for fn in fns:
         L, R = _features([list(lkeys), list(rkeys)], fn)
-        rd, ri = _nearest(R, L, 1)
+        rd, ri, rties = _nearest(R, L, 1)
         r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
         rd[rules.rejects(r_left), 0] = np.inf          # a negative rule forbids the join
         # left neighbours are needed only for the left values some right value is nearest to
         proxies = np.unique(r_left[r_left >= 0])
         ld = np.full((len(lkeys), LL_NEIGHBOURS), np.inf)
         if len(proxies):
-            d, _ = _nearest(L[proxies], L, LL_NEIGHBOURS, self_index=proxies)
+            d, _, _ = _nearest(L[proxies], L, LL_NEIGHBOURS, self_index=proxies)
             ld[proxies, :d.shape[1]] = d
-        c = _Candidates(fn, r_left, rd[:, 0], ld)
+        c = _Candidates(fn, r_left, rd[:, 0], ld, rties)
         cands[fn] = c
         finite = np.unique(c.r_dist[np.isfinite(c.r_dist)])
         grid = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
