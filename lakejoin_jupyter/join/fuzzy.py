@@ -23,10 +23,11 @@ inequality's worst case; we use ``LL_RADIUS`` = sqrt(2), the typical distance of
 points at distance t from r in a high-dimensional space (their offsets from r are nearly
 orthogonal). Left values tied with l as r's nearest count as well: r is equally close to
 all of them and at most one is its partner (the issue's "one right value close to two left
-values reveals errors"). The one joined is the first in the left table, so a join does not
-depend on the CPU: ``argpartition`` breaks ties by its SIMD code path, and before this the
-same code and data gave different joins on 29 of the benchmark's 50 datasets on two
-machines of the same kind. The estimated precision of (function, t) is the
+values reveals errors). The one joined is the first in the left table (``argmin``):
+``argpartition`` breaks ties by its SIMD code path, which depends on the CPU. (The code
+before this gave different joins on 29 of the benchmark's 50 datasets on two machines of
+the same kind; ties are one cause, library builds may be another.) The estimated
+precision of (function, t) is the
 mean over the joined right values, the estimated number of true matches their sum, and
 the estimated recall that sum over |right| (every right value is assumed to have a
 partner, as Auto-FuzzyJoin assumes). Among all (function, t) whose estimated precision
