@@ -273,7 +273,8 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
                readahead: bool = False):
     """Several posting lists concatenated: (set ids, positions, sizes, lengths); with
     ``positional=False`` only set ids (MergeList needs nothing else). ``readahead``: the
-    index is cold (:func:`is_cold`), so advise the lists' pages before reading them."""
+    index is cold (:func:`is_cold`), so advise the lists' pages before reading them (their
+    offsets were advised with the query's tokens, :func:`search.overlap.distinct_lists`)."""
     token_ids = np.asarray(token_ids, dtype=np.int64)
     if len(token_ids) == 1:
         lo, hi = a.post_indptr[token_ids[0]], a.post_indptr[token_ids[0] + 1]
@@ -281,8 +282,6 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
         if not positional:
             return a.post_sets[lo:hi].copy(), None, None, lens
         return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy(), lens
-    if readahead:
-        prefetch(a.post_indptr, token_ids, 2)
     lo = a.post_indptr[token_ids]
     lens = a.post_indptr[token_ids + 1] - lo
     if readahead:
