@@ -26,8 +26,12 @@ Layering: build/josie.py calls :func:`calibrate` at build time, search/ uses the
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import mmap
 import os
 import time
+import weakref
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -92,8 +96,6 @@ MADV_WILLNEED = 3
 
 
 def _libc():
-    import ctypes
-    import ctypes.util
     try:
         lib = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
         lib.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
@@ -111,11 +113,11 @@ _LIBC = _libc() if os.name == "posix" and os.environ.get("LAKEJOIN_READAHEAD", "
 _MAPPED: dict = {}          # id(array) -> (weak ref, address of item 0 or None if not mapped)
 
 
-def _mapped_address(arr: np.ndarray):
-    """Address of ``arr[0]`` when ``arr`` is (a view of) a memory map, else None (cached:
-    ``ndarray.ctypes`` alone costs microseconds)."""
-    import mmap
-    import weakref
+def _mapped_address(arr) -> int | None:
+    """Address of ``arr[0]`` when read-ahead is on and ``arr`` is a non-empty (view of a)
+    memory map, else None (cached: ``ndarray.ctypes`` alone costs microseconds)."""
+    if _LIBC is None or not isinstance(arr, np.ndarray) or arr.size == 0:
+        return None
     hit = _MAPPED.get(id(arr))
     if hit is not None and hit[0]() is arr:
         return hit[1]
@@ -157,7 +159,6 @@ def page_runs(first: np.ndarray, last: np.ndarray, max_runs: int = PREFETCH_RUNS
 def _resident(pages) -> bool:
     """Are all these (virtual) pages in memory? One ``mincore`` of a page each: over a
     long span one call costs far more than a few single pages (it walks every page)."""
-    import ctypes
     vec = ctypes.c_ubyte()
     ref = ctypes.byref(vec)
     for p in pages:
@@ -170,8 +171,6 @@ def is_cold(arr: np.ndarray, items) -> bool:
     """Is ``arr`` memory-mapped with the pages of ``items`` (sorted indices) not in the page
     cache? A ``mincore`` of the first, middle and last item's page (a few microseconds):
     a sample, so a partly cached index may read as warm (then reads just fault as usual)."""
-    if _LIBC is None or not isinstance(arr, np.ndarray) or arr.size == 0:
-        return False
     base = _mapped_address(arr)
     n = len(items)
     if base is None or n == 0:
@@ -192,8 +191,6 @@ def prefetch(arr: np.ndarray, starts, lengths=None) -> int:
     gather that follows finds them cached. A read of more than PREFETCH_MAX_PAGES pages is
     left to the kernel's own read-ahead, which streams large reads faster than advice does
     (measured: bench/results/josie_1e5.md). Results never depend on it (a hint)."""
-    if _LIBC is None or not isinstance(arr, np.ndarray) or arr.size == 0:
-        return 0
     base = _mapped_address(arr)
     if base is None:
         return 0
@@ -212,7 +209,6 @@ def prefetch(arr: np.ndarray, starts, lengths=None) -> int:
         return 0
     if len(run_lo) > PREFETCH_RUNS:
         run_lo, run_hi = page_runs(run_lo, run_hi - 1)
-    import ctypes
     for a, b in zip(run_lo.tolist(), run_hi.tolist()):
         _LIBC.madvise(ctypes.c_void_p(a * PAGE), (b - a) * PAGE, MADV_WILLNEED)
     return int((run_hi - run_lo).sum())
@@ -262,10 +258,15 @@ def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         np.arange(total, dtype=np.int64)
 
 
+def row_spans(indptr: np.ndarray, ids: np.ndarray):
+    """(starts, lengths) of the CSR rows ``ids``."""
+    lo = indptr[ids]
+    return lo, indptr[ids + 1] - lo
+
+
 def gather_ranges(indptr: np.ndarray, ids: np.ndarray):
     """(flat element index, lengths) of the CSR rows ``ids``, concatenated in order."""
-    lo = indptr[ids]
-    lens = indptr[ids + 1] - lo
+    lo, lens = row_spans(indptr, ids)
     return ranges(lo, lens), lens
 
 
@@ -282,8 +283,7 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
         if not positional:
             return a.post_sets[lo:hi].copy(), None, None, lens
         return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy(), lens
-    lo = a.post_indptr[token_ids]
-    lens = a.post_indptr[token_ids + 1] - lo
+    lo, lens = row_spans(a.post_indptr, token_ids)
     if readahead:
         for arr in (a.post_sets, a.post_pos, a.post_sizes) if positional else (a.post_sets,):
             prefetch(arr, lo, lens)
