@@ -4,7 +4,9 @@ Both are fed the same signatures (the index's MinHash, bit-identical to datasket
 construction; datasketch gets LeanMinHash(seed, hashvalues, scheme="affine32") of the first
 ``--ds-num-perm`` values) on the same lake and queries. Reported per threshold: recall and
 precision of the candidates (before verification), query latency p50/p90 (ours: candidates
-only and with exact verification; datasketch: its candidate-only query), build time, index
+only, the LSH route with exact verification, and the engine's default ``route="auto"``, which
+answers by the exact prefix filter when the cost model predicts it is faster, with the recall
+of its verified answers; datasketch: its candidate-only query), build time, index
 memory and size on disk. Ours is one index for every threshold; datasketch is rebuilt per
 threshold (its threshold is fixed at construction). Exact baselines on the same queries:
 the brute-force scan of every set and ScanCount over the query's posting lists (the
@@ -12,7 +14,7 @@ the brute-force scan of every set and ScanCount over the query's posting lists (
 
     python bench/lshensemble_perf.py --lake LAKE --index INDEX --name NAME \
         [--per-interval 20] [--hi 1000] [--ds-num-perm 128] [--ds-partitions 16] \
-        [--thresholds 0.1 ... 1.0] [--ds-thresholds ...] [--no-ds-pickle]
+        [--thresholds 0.1 ... 1.0] [--ds-thresholds ...] [--no-ds-pickle] [--route-fit]
 
 Memory: datasketch = resident-set growth of a fresh process while its index is built (its
 dict-of-lists hash tables live in the Python heap); ours = the resident-set growth when
@@ -45,30 +47,85 @@ def pct(xs, q):
     return 1000.0 * float(np.percentile(xs, q)) if len(xs) else float("nan")
 
 
-def ours(ctx, queries, thresholds, m, **opts):
+def _timed(fn):
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - t0, time.process_time() - c0
+
+
+def ours(ctx, queries, thresholds, m, fit_rows=None, **opts):
+    """Per threshold: the LSH candidates' precision and recall, the LSH route verified (the
+    thesis' method) and the engine's default route (``auto``: LSH or the exact prefix
+    filter by the cost model), with the recall of the verified answers."""
     out = {}
     for t in thresholds:
-        precs, recs, lat_c, lat_v, cpu_v = [], [], [], [], []
+        precs, recs, lat_c, lat_v, cpu_v, lat_a, cpu_a, rec_a, n_exact = ([] for _ in range(9))
         for q in queries:
-            t0 = time.perf_counter()
-            pr = L.probe(ctx.tables, ctx.signatures, ctx.set_sizes, q.signature, q.size, t,
-                         num_perm=m, **opts)
-            lat_c.append(time.perf_counter() - t0)
-            t0, c0 = time.perf_counter(), time.process_time()
-            L.threshold_search(ctx, q.ids, q.signature, q.size, t, verify=True, num_perm=m,
-                               exclude={q.cid}, **opts)
-            lat_v.append(time.perf_counter() - t0)
-            cpu_v.append(time.process_time() - c0)
-            p, r = precision_recall(pr.ids, q.truth(t), q.cid)
+            pr, dt, _ = _timed(lambda: L.probe(ctx.tables, ctx.signatures, ctx.set_sizes,
+                                               q.signature, q.size, t, num_perm=m, **opts))
+            lat_c.append(dt)
+            (_, st_l), dt, dc = _timed(lambda: L.threshold_search(
+                ctx, q.ids, q.signature, q.size, t, verify=True, num_perm=m,
+                exclude={q.cid}, route="lsh", **opts))
+            lat_v.append(dt)
+            cpu_v.append(dc)
+            (rows, st_a), dt, dc = _timed(lambda: L.threshold_search(
+                ctx, q.ids, q.signature, q.size, t, verify=True, num_perm=m,
+                exclude={q.cid}, route="auto", **opts))
+            lat_a.append(dt)
+            cpu_a.append(dc)
+            n_exact.append(st_a["route"] == "exact")
+            truth = q.truth(t)
+            p, r = precision_recall(pr.ids, truth, q.cid)
             precs.append(p)
             recs.append(r)
+            rec_a.append(precision_recall(np.array([i for i, _, _ in rows], dtype=np.int64),
+                                          truth, q.cid)[1])
+            if fit_rows is not None:
+                (_, st_e), dt_e, _ = _timed(lambda: L.threshold_search(
+                    ctx, q.ids, q.signature, q.size, t, verify=True, num_perm=m,
+                    exclude={q.cid}, route="exact", **opts))
+                fit_rows.append((st_e["prefix_entries"], sum(b for _, b, _ in st_l["band_params"]),
+                                 _query_entries(ctx, q), lat_v[-1], dt_e))
         out[t] = {"precision": mean(precs), "recall": mean(recs), "p50_candidates_ms": pct(lat_c, 50),
                   "p90_candidates_ms": pct(lat_c, 90), "p50_verified_ms": pct(lat_v, 50),
-                  "p90_verified_ms": pct(lat_v, 90), "p50_verified_cpu_ms": pct(cpu_v, 50)}
-        print(f"    t*={t:.1f} prec {out[t]['precision']:.3f} rec {out[t]['recall']:.3f} "
-              f"cand p50 {out[t]['p50_candidates_ms']:.2f} ms, verified p50 "
-              f"{out[t]['p50_verified_ms']:.2f} p90 {out[t]['p90_verified_ms']:.2f} ms", flush=True)
+                  "p90_verified_ms": pct(lat_v, 90), "p50_verified_cpu_ms": pct(cpu_v, 50),
+                  "p50_engine_ms": pct(lat_a, 50), "p90_engine_ms": pct(lat_a, 90),
+                  "p50_engine_cpu_ms": pct(cpu_a, 50), "engine_recall": mean(rec_a),
+                  "engine_exact_share": mean(n_exact)}
+        o = out[t]
+        print(f"    t*={t:.1f} prec {o['precision']:.3f} rec {o['recall']:.3f} "
+              f"cand p50 {o['p50_candidates_ms']:.2f} ms, LSH verified p50 "
+              f"{o['p50_verified_ms']:.2f} p90 {o['p90_verified_ms']:.2f} ms; engine (auto) p50 "
+              f"{o['p50_engine_ms']:.2f} p90 {o['p90_engine_ms']:.2f} ms, recall "
+              f"{o['engine_recall']:.3f}, exact route {100 * o['engine_exact_share']:.0f}%",
+              flush=True)
     return out
+
+
+def _query_entries(ctx, q) -> int:
+    ip = ctx.arrays.post_indptr
+    ids = np.asarray(q.ids, dtype=np.int64)
+    return int((ip[ids + 1] - ip[ids]).sum())
+
+
+def route_fit(rows) -> dict:
+    """Least-squares per-unit costs (microseconds) of the two routes, the constants of
+    search/lshensemble.py's ROUTE_EXACT_US and ROUTE_LSH_US."""
+    r = np.asarray(rows, dtype=np.float64)
+    prefix, bands, entries, lsh_s, exact_s = r.T
+    ex = np.linalg.lstsq(np.c_[np.ones(len(r)), prefix, entries], exact_s * 1e6, rcond=None)[0]
+    ls = np.linalg.lstsq(np.c_[np.ones(len(r)), bands, entries], lsh_s * 1e6, rcond=None)[0]
+    pred_e = ex[0] + ex[1] * prefix + ex[2] * entries
+    pred_l = ls[0] + ls[1] * bands + ls[2] * entries
+    chose = np.where(pred_e <= pred_l, exact_s, lsh_s)
+    return {"runs": len(r), "exact_us": [round(float(x), 4) for x in ex],
+            "lsh_us": [round(float(x), 4) for x in ls],
+            "module_exact_us": list(L.ROUTE_EXACT_US), "module_lsh_us": list(L.ROUTE_LSH_US),
+            "p50_ms_lsh": 1e3 * float(np.median(lsh_s)), "p50_ms_exact": 1e3 * float(np.median(exact_s)),
+            "p50_ms_fitted_choice": 1e3 * float(np.median(chose)),
+            "p50_ms_best_of_both": 1e3 * float(np.median(np.minimum(lsh_s, exact_s))),
+            "wrong_choices": float(np.mean((pred_e <= pred_l) != (exact_s <= lsh_s)))}
 
 
 def datasketch_one(index, queries, t, num_perm, num_part, seed, pickle_size):
@@ -86,8 +143,9 @@ def datasketch_one(index, queries, t, num_perm, num_part, seed, pickle_size):
     mem = rss() - base
     disk = len(pickle.dumps(lsh, protocol=pickle.HIGHEST_PROTOCOL)) if pickle_size else None
     precs, recs, lat, cpu = [], [], [], []
-    for q in queries:
-        mh = LeanMinHash(seed=seed, hashvalues=q.signature[:num_perm], scheme="affine32")
+    mhs = [LeanMinHash(seed=seed, hashvalues=q.signature[:num_perm], scheme="affine32")
+           for q in queries]
+    for q, mh in zip(queries, mhs):
         t0, c0 = time.perf_counter(), time.process_time()
         got = np.fromiter(lsh.query(mh, q.size), dtype=np.int64)
         lat.append(time.perf_counter() - t0)
@@ -95,9 +153,28 @@ def datasketch_one(index, queries, t, num_perm, num_part, seed, pickle_size):
         p, r = precision_recall(np.unique(got), q.truth(t), q.cid)
         precs.append(p)
         recs.append(r)
+    # interleaved: datasketch's query, then ours (engine default and LSH route, verified) on
+    # the same query, 3 passes, so a drift of the machine's speed hits all three alike
+    ctx = context(index, ensure_tables(index, num_part)[0])
+    cpu_i = {"datasketch": [], "engine": [], "lsh_verified": []}
+    for _ in range(3):
+        for q, mh in zip(queries, mhs):
+            c0 = time.process_time()
+            list(lsh.query(mh, q.size))
+            c1 = time.process_time()
+            L.threshold_search(ctx, q.ids, q.signature, q.size, t, num_perm=num_perm,
+                               exclude={q.cid}, route="auto")
+            c2 = time.process_time()
+            L.threshold_search(ctx, q.ids, q.signature, q.size, t, num_perm=num_perm,
+                               exclude={q.cid}, route="lsh")
+            c3 = time.process_time()
+            for key, dt in zip(cpu_i, (c1 - c0, c2 - c1, c3 - c2)):
+                cpu_i[key].append(dt)
     return {"precision": mean(precs), "recall": mean(recs), "p50_ms": pct(lat, 50),
             "p90_ms": pct(lat, 90), "p50_cpu_ms": pct(cpu, 50), "build_s": build_s,
-            "build_cpu_s": build_cpu, "memory_bytes": mem, "pickle_bytes": disk}
+            "build_cpu_s": build_cpu, "memory_bytes": mem, "pickle_bytes": disk,
+            "interleaved_p50_cpu_ms": {k: pct(v, 50) for k, v in cpu_i.items()},
+            "interleaved_p90_cpu_ms": {k: pct(v, 90) for k, v in cpu_i.items()}}
 
 
 def datasketch_run(a, thresholds):
@@ -126,7 +203,8 @@ def datasketch_run(a, thresholds):
         print(f"    datasketch t*={t:.1f}: build {d['build_s']:.1f} s (cpu {d['build_cpu_s']:.1f}), "
               f"memory {d['memory_bytes'] / 2**20:.0f} MiB, prec {d['precision']:.3f} "
               f"rec {d['recall']:.3f} p50 {d['p50_ms']:.2f} ms (cpu {d['p50_cpu_ms']:.2f}) "
-              f"p90 {d['p90_ms']:.2f} ms", flush=True)
+              f"p90 {d['p90_ms']:.2f} ms; interleaved cpu p50 {d['interleaved_p50_cpu_ms']}",
+              flush=True)
     return out
 
 
@@ -175,6 +253,9 @@ def main(argv=None):
     p.add_argument("--our-partitions", type=int, nargs="+", default=[16, 32])
     p.add_argument("--fn-weight", type=float, nargs="+", default=[L.FN_WEIGHT])
     p.add_argument("--no-ds-pickle", action="store_true")
+    p.add_argument("--route-fit", action="store_true",
+                   help="also time the exact route on every (query, t*) and fit the routing "
+                        "cost model (search/lshensemble.py ROUTE_*_US) on the first configuration")
     p.add_argument("--ds-memory-limit", type=float, default=14.0,
                    help="address-space limit of each datasketch process, GiB")
     p.add_argument("--ds-worker", type=float, default=None, help=argparse.SUPPRESS)
@@ -206,7 +287,11 @@ def main(argv=None):
             for w in a.fn_weight:
                 key = f"P={n} m={m} fn_weight={w}"
                 print(f"  ours {key}", flush=True)
-                res["ours"][key] = ours(ctx, queries, a.thresholds, m, fn_weight=w)
+                rows = [] if a.route_fit and "route_fit" not in res else None
+                res["ours"][key] = ours(ctx, queries, a.thresholds, m, fit_rows=rows, fn_weight=w)
+                if rows:
+                    res["route_fit"] = route_fit(rows)
+                    print("  route fit:", res["route_fit"], flush=True)
     res["datasketch"] = datasketch_run(a, a.ds_thresholds or a.thresholds)
     out = Path(__file__).parent / "results" / f"lshensemble_perf_{a.name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -219,19 +304,39 @@ def print_markdown(res, a):
     key = f"P={a.ds_partitions} m={a.ds_num_perm} fn_weight={a.fn_weight[0]}"
     ref = res["ours"].get(key) or next(iter(res["ours"].values()))
     print(f"\n#### {res['name']}: ours ({key}) vs datasketch (P={a.ds_partitions}, m={a.ds_num_perm})\n")
-    print("| t* | recall ours | recall ds | precision ours | precision ds | ours cand p50 ms | "
-          "ours verified p50 / p90 ms (cpu p50) | ds p50 / p90 ms (cpu p50) | ds build s | ds memory MiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| t* | recall ours (LSH) | recall ds | precision ours | precision ds | ours cand p50 ms | "
+          "ours LSH verified p50 / p90 ms (cpu p50) | engine (auto) p50 / p90 ms (cpu p50), exact route | "
+          "ds p50 / p90 ms (cpu p50) | cpu p50 ratio LSH verified / ds | cpu p50 ratio engine / ds | "
+          "ds build s | ds memory MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for t, d in ds.items():
         o = ref[float(t)] if float(t) in ref else ref[t]
         if "error" in d:
             print(f"| {float(t):.1f} | {o['recall']:.3f} | failed: {d['error']} |")
             continue
+        eng = (f"{o['p50_engine_ms']:.2f} / {o['p90_engine_ms']:.2f} ({o['p50_engine_cpu_ms']:.2f}), "
+               f"{100 * o['engine_exact_share']:.0f}%" if "p50_engine_ms" in o else "n/a")
+        r_eng = (f"{o['p50_engine_cpu_ms'] / d['p50_cpu_ms']:.2f}x" if "p50_engine_cpu_ms" in o
+                 else "n/a")
         print(f"| {float(t):.1f} | {o['recall']:.3f} | {d['recall']:.3f} | {o['precision']:.3f} | "
               f"{d['precision']:.3f} | {o['p50_candidates_ms']:.2f} | {o['p50_verified_ms']:.2f} / "
-              f"{o['p90_verified_ms']:.2f} ({o.get('p50_verified_cpu_ms', float('nan')):.2f}) | "
+              f"{o['p90_verified_ms']:.2f} ({o.get('p50_verified_cpu_ms', float('nan')):.2f}) | {eng} | "
               f"{d['p50_ms']:.2f} / {d['p90_ms']:.2f} ({d.get('p50_cpu_ms', float('nan')):.2f}) | "
+              f"{o['p50_verified_cpu_ms'] / d['p50_cpu_ms']:.2f}x | {r_eng} | "
               f"{d['build_s']:.1f} | {d['memory_bytes'] / 2**20:.0f} |")
+    inter = {t: d["interleaved_p50_cpu_ms"] for t, d in ds.items() if "interleaved_p50_cpu_ms" in d}
+    if inter:
+        print("\nInterleaved (datasketch's query, then ours on the same query, 3 passes, in "
+              "datasketch's process): CPU p50 ms\n")
+        print("| t* | datasketch candidates | ours engine (auto) verified | ours LSH route verified | "
+              "engine / datasketch | LSH route / datasketch |")
+        print("|---|---|---|---|---|---|")
+        for t, d in inter.items():
+            print(f"| {float(t):.1f} | {d['datasketch']:.3f} | {d['engine']:.3f} | "
+                  f"{d['lsh_verified']:.3f} | {d['engine'] / d['datasketch']:.2f}x | "
+                  f"{d['lsh_verified'] / d['datasketch']:.2f}x |")
+    if "route_fit" in res:
+        print(f"\nrouting cost model fit: {res['route_fit']}")
     for n, ix in res["ours_index"].items():
         print(f"\nours P={n}: build {ix['build_s']} s (Spark job), tables {ix['bytes'] / 2**20:.1f} MiB "
               f"(resident {ix['resident_bytes'] / 2**20:.1f} MiB), + signatures "

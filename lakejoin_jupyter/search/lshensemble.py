@@ -54,13 +54,27 @@ Deviations (figures in bench/results/lshensemble.md):
   of ratio 1.01 (:class:`ParamGrid`, computed once per threshold and objective, then a
   lookup per query): the thesis pre-computes too; datasketch looks up 10 fixed x/q ratios
   and caps r at 8. Rounding x up is the conservative side (§2.4.2); the objective of the
-  grid's choice is within 0.08 % of the per-query optimum (tested).
+  grid's choice is within 2.2 % (4e-4 absolute) of the per-query optimum over 3,000 random
+  cases; the gap is largest where x/|Q| is close to t*, where the objective is steep (tested).
 
 Query path (figures in bench/results/lshensemble.md): bucket lookups and the deeper rows
 of each band are 2-D numpy comparisons (binary search only for buckets over
 ``WINDOW_MAX`` entries); verification through the query's posting lists finds each
 posting's candidate with one gather into a reused slot array instead of sorting every
 posting read.
+
+Routing (not in the thesis; figures in bench/results/lshensemble.md). With ``verify`` (the
+default) the query may be answered by the exact prefix filter instead (search/containment.py:
+read the posting lists of the |Q| - ceil(t*|Q|) + 1 query values with the shortest lists,
+verify the sets they name). Its cost is known before anything is read (the list lengths),
+as is the LSH probe's (the number of bands of the chosen (b, r), and the query's lists for
+verification); :func:`route_costs` prices both with per-unit costs fitted on the benchmark
+lake and the cheaper runs (``route="auto"``; ``stats["route"]`` says which). The thesis
+finds exact search faster than LSH Ensemble for some queries (§2.5.5; JOSIE's comparison)
+and so does our benchmark: on the 10^5-set lake the prefix filter wins below about 3*10^4
+prefix posting entries, the LSH probe above. The exact route can only add answers (recall
+1). ``route="lsh"`` is the thesis' method alone (the accuracy benchmarks measure it);
+``verify=False`` always probes the LSH tables. Top-k (threshold descent) uses the tables.
 
 Generations (tables added later as delta indexes that reuse the base's partitions, see the
 build module): ``rebuild_advice`` says when the added generations have drifted enough that
@@ -78,7 +92,8 @@ import numpy as np
 
 from ..errors import ComponentMissingError, QueryError
 from ..hashing import fmix32, minhash_of_tokens
-from ..index.reads import ranges
+from .containment import (distinct_query, exact_overlaps, min_overlap, prefix_filter_search,
+                          prefix_lists, without)
 from .registry import Candidate, ParamSpec, SearchMethod, register_method
 
 COMPONENT = "lshensemble"
@@ -422,36 +437,57 @@ def prefix_agree(signatures: np.ndarray, sig_q: np.ndarray, ids: np.ndarray,
 
 @dataclass
 class Probe:
-    """Candidate generation of one query at one threshold."""
+    """Candidate generation of one query at one threshold: the plan (which partitions,
+    which (b, r)) and, once probed, the candidates."""
     ids: np.ndarray                       # distinct candidate set ids (sorted)
     params: list = field(default_factory=list)   # (partition, upper, b, r, recall, scanned)
     skipped: int = 0                      # partitions skipped (u_i < t*|Q|)
     scanned: int = 0                      # partitions taken whole (predicted recall too low)
     raw: int = 0                          # candidates before the size filter
+    bands: int = 0                        # table lookups (bands over probed partitions)
+    need: int = 1                         # least overlap (and set size) of an answer
+    live: np.ndarray = None               # probed partitions, their b and r, taken whole
+    b: np.ndarray = None
+    r: np.ndarray = None
+    scan: np.ndarray = None
 
 
-def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: np.ndarray,
-          q_size: int, t: float, *, num_perm: int | None = None, max_r: int | None = None,
-          fn_weight: float = FN_WEIGHT, min_recall: float = 0.0) -> Probe:
-    """LSH Ensemble candidates (steps 1-3 of the module docstring). A partition whose
-    predicted recall (see :func:`optimal_params`) is below ``min_recall`` contributes all
-    its sets that are large enough instead of its LSH candidates."""
+def plan_probe(tables: Tables, q_size: int, t: float, *, num_perm: int | None = None,
+               max_r: int | None = None, fn_weight: float = FN_WEIGHT,
+               min_recall: float = 0.0) -> Probe:
+    """Steps 1-2 of the module docstring: the partitions to probe and their (b, r)."""
     m = int(num_perm or tables.num_perm)
     if not 1 <= m <= tables.num_perm:
         raise QueryError(f"num_perm must be between 1 and {tables.num_perm} (got {m}).")
     part = tables.partitions
-    need = max(1, math.ceil(t * q_size - 1e-9))          # |Q ∩ X| >= t*|Q| needs |X| >= need
+    need = min_overlap(t, q_size)              # |Q ∩ X| >= t*|Q| needs |X| >= need
     live = np.flatnonzero((part[:, 2] > 0) & (part[:, 1] >= need))
-    out = Probe(ids=np.zeros(0, dtype=np.int64), skipped=int(np.sum(part[:, 2] > 0) - len(live)))
+    out = Probe(ids=np.zeros(0, dtype=np.int64), need=need, live=live,
+                skipped=int(np.sum(part[:, 2] > 0) - len(live)))
     if len(live) == 0:
         return out
     upper = part[live, 1].astype(np.float64)
-    b, r, recall = partition_params(upper, q_size, t, m, tables.num_perm, max_r=max_r,
-                                    fn_weight=fn_weight)
-    scan = recall < min_recall
-    out.params = list(zip(live.tolist(), part[live, 1].tolist(), b.tolist(), r.tolist(),
-                          recall.tolist(), scan.tolist()))
-    out.scanned = int(scan.sum())
+    out.b, out.r, recall = partition_params(upper, q_size, t, m, tables.num_perm, max_r=max_r,
+                                            fn_weight=fn_weight)
+    out.scan = recall < min_recall
+    out.params = list(zip(live.tolist(), part[live, 1].tolist(), out.b.tolist(),
+                          out.r.tolist(), recall.tolist(), out.scan.tolist()))
+    out.scanned = int(out.scan.sum())
+    out.bands = int(out.b[~out.scan].sum())
+    return out
+
+
+def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: np.ndarray,
+          q_size: int, t: float, *, plan: Probe | None = None, **opts) -> Probe:
+    """LSH Ensemble candidates (steps 1-3 of the module docstring), by ``plan`` (else
+    :func:`plan_probe` with ``opts``). A partition whose predicted recall (see
+    :func:`optimal_params`) is below ``min_recall`` contributes all its sets that are large
+    enough instead of its LSH candidates."""
+    out = plan or plan_probe(tables, q_size, t, **opts)
+    if len(out.live) == 0:
+        return out
+    part, need = tables.partitions, out.need
+    live, b, r, scan = out.live, out.b, out.r, out.scan
     whole = []
     if out.scanned:
         whole = [np.asarray(tables.set_ids[part[i, 3]:part[i, 3] + part[i, 2]], dtype=np.int64)
@@ -482,79 +518,16 @@ def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: 
 
 # ------------------------------------------------------------------ verification
 
-def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str | None = None
-                   ) -> tuple[np.ndarray, str]:
-    """Exact |Q ∩ X| for each X in ``set_ids`` and the strategy used: the cheapest of
-    posting lists of Q (cost sum |P_t|), a scan of the candidate sets (sum |X|), or a
-    binary search of each query value in each candidate set (|C| |Q| log |X|).
-    ``strategy`` forces one (tests)."""
-    set_ids = np.asarray(set_ids, dtype=np.int64)
-    q = np.asarray(q_ids, dtype=np.int64)
-    if len(q) > 1 and not (q[1:] > q[:-1]).all():
-        q = np.unique(q)
-    if len(q) and (q[0] < 0 or q[-1] >= arrays.n_tokens):
-        q = q[(q >= 0) & (q < arrays.n_tokens)]
-    if len(set_ids) == 0 or len(q) == 0:
-        return np.zeros(len(set_ids), dtype=np.int64), "none"
-    ip = arrays.post_indptr
-    plen = ip[q + 1] - ip[q]
-    sp = arrays.sets_indptr
-    slen = sp[set_ids + 1] - sp[set_ids]
-    cost = {"postings": float(plen.sum()) * (1.0 + math.log2(len(set_ids) + 2.0) / 4.0),
-            "scan": float(slen.sum()) * (1.0 + math.log2(len(q) + 2.0) / 4.0),
-            "probe": 3.0 * len(set_ids) * len(q) * math.log2(float(slen.mean()) + 2.0)}
-    how = strategy or min(cost, key=cost.get)
-    if how == "postings":
-        # each posting of a query value, located among the (sorted) candidates, counted
-        hit = arrays.post_sets[ranges(ip[q], plen)]
-        s, inv = np.unique(set_ids, return_inverse=True)
-        with _SLOTS_LOCK:                      # slot: set id -> candidate number, else -1
-            slot = _slot_array(int(arrays.n_sets))
-            slot[s] = np.arange(len(s), dtype=slot.dtype)
-            j = slot[hit]
-            slot[s] = -1
-        counts = np.bincount(j + 1, minlength=len(s) + 1)[1:]      # slot -1 -> bin 0
-        return counts[inv].astype(np.int64), how
-    if how == "scan":
-        toks = arrays.sets_tokens[ranges(sp[set_ids], slen)]
-        qt = q.astype(toks.dtype) if q[-1] <= np.iinfo(toks.dtype).max else q
-        j = np.minimum(np.searchsorted(qt, toks), len(q) - 1)
-        cum = np.r_[0, np.cumsum(qt[j] == toks)]
-        ends = np.cumsum(slen)
-        return cum[ends] - cum[ends - slen], how
-    cs = np.repeat(np.arange(len(set_ids)), len(q))
-    keys = np.tile(q, len(set_ids))
-    lb = segment_lower_bound(arrays.sets_tokens, sp[set_ids][cs], slen[cs], keys)
-    inside = lb < (sp[set_ids] + slen)[cs]
-    found = np.zeros(len(lb), dtype=bool)
-    found[inside] = arrays.sets_tokens[lb[inside]] == keys[inside]
-    return np.bincount(cs, weights=found, minlength=len(set_ids)).astype(np.int64), how
-
-
-_SLOTS: dict = {}               # n_sets -> int32 scratch, all -1 between uses (shareable)
-_SLOTS_LOCK = threading.Lock()
-
-
-def _slot_array(n: int) -> np.ndarray:
-    """The scratch of n slots (call with _SLOTS_LOCK held): a candidate lookup then costs
-    one gather instead of a sort of every posting read."""
-    slot = _SLOTS.get(n)
-    if slot is None:
-        if len(_SLOTS) > 8:
-            _SLOTS.clear()
-        slot = _SLOTS[n] = np.full(n, -1, dtype=np.int32)
-    return slot
-
-
 def estimated_containment(signatures: np.ndarray, set_sizes: np.ndarray, ids: np.ndarray,
                           sig_q: np.ndarray, q_size: int, m: int) -> np.ndarray:
     """Containment from the MinHash Jaccard estimate (Eq. 2.3) translated by Eq. 2.7,
     clipped to [0, min(1, |X|/|Q|)]."""
     if len(ids) == 0:
         return np.zeros(0)
-    j = np.mean(np.asarray(signatures[ids, :m]) == sig_q[None, :m], axis=1)
+    j = np.count_nonzero(signatures[ids, :m] == sig_q[None, :m], axis=1) / m
     xq = set_sizes[ids] / q_size
-    return np.clip((xq + 1.0) * j / (1.0 + j), 0.0, np.minimum(1.0, xq))
+    est = (xq + 1.0) * j / (1.0 + j)                    # >= 0: j is in [0, 1]
+    return np.minimum(est, np.minimum(xq, 1.0), out=est)
 
 
 # ------------------------------------------------------------------ search
@@ -591,8 +564,24 @@ class Context:
 _CONTEXTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+ROUTES = ("auto", "lsh", "exact")
+# Routing cost model, microseconds (least squares over every (query, t*) of the 10^5-set
+# benchmark lake, both routes timed on each: bench/lshensemble_perf.py --route-fit):
+ROUTE_EXACT_US = (168.0, 0.0104, 0.0065)  # prefix filter: fixed, per prefix entry, per query entry
+ROUTE_LSH_US = (190.0, 0.82, 0.0126)       # LSH: fixed, per band, per query posting entry
+
+
+def route_costs(n_bands: int, prefix_entries: int, query_entries: int) -> tuple[float, float]:
+    """Predicted microseconds of (the prefix-filter search, the LSH probe and its
+    verification) for one query (see "Routing" in the module docstring). Both verify
+    their candidates, whose cost grows with the query's posting entries."""
+    e0, e1, e2 = ROUTE_EXACT_US
+    l0, l1, l2 = ROUTE_LSH_US
+    return e0 + e1 * prefix_entries + e2 * query_entries, l0 + l1 * n_bands + l2 * query_entries
+
+
 def _options(options: dict) -> dict:
-    known = {"verify", "num_perm", "max_r", "fn_weight", "min_recall"}
+    known = {"verify", "num_perm", "max_r", "fn_weight", "min_recall", "route"}
     unknown = set(options) - known
     if unknown:
         raise QueryError(f"Unknown LSH Ensemble option(s) {sorted(unknown)}; "
@@ -604,41 +593,68 @@ def _options(options: dict) -> dict:
     mrec = float(options.get("min_recall", 0.0))
     if not 0.0 <= mrec <= 1.0:
         raise QueryError(f"min_recall is a fraction between 0 and 1 (got {mrec}).")
+    route = options.get("route", "auto")
+    if route not in ROUTES:
+        raise QueryError(f"route is one of {list(ROUTES)} (got {route!r}).")
     return {"num_perm": options.get("num_perm"), "max_r": None if mr is None else int(mr),
-            "fn_weight": fw, "min_recall": mrec}
-
-
-def _without(ids: np.ndarray, exclude) -> np.ndarray:
-    """``ids`` minus the (few) set ids in ``exclude``, order kept."""
-    if not exclude:
-        return ids
-    if len(exclude) > 16:
-        return ids[~np.isin(ids, np.fromiter(exclude, dtype=np.int64))]
-    keep = np.ones(len(ids), dtype=bool)
-    for e in exclude:
-        keep &= ids != e
-    return ids[keep]
+            "fn_weight": fw, "min_recall": mrec, "route": route}
 
 
 def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int,
                      t: float, *, k: int | None = None, verify: bool = True,
-                     exclude=(), **opts):
+                     exclude=(), route: str = "auto", **opts):
     """Sets whose containment of Q is (likely) >= t: ([(set id, overlap or None,
-    estimated containment)], stats), ranked by exact (or estimated) containment."""
+    estimated containment)], stats), ranked by exact (or estimated) containment.
+    ``route``: "lsh" (probe the tables, verify the candidates), "exact" (the prefix
+    filter, search/containment.py) or "auto" (the cheaper by :func:`route_costs`; only
+    with ``verify``, since the exact route has no unverified candidates)."""
+    if route not in ROUTES:
+        raise QueryError(f"route is one of {list(ROUTES)} (got {route!r}).")
+    if route == "exact" and not verify:
+        raise QueryError("route='exact' answers exactly; it has no unverified candidates "
+                         "(use verify=True, or route='lsh').")
     t0 = time.perf_counter()
-    pr = probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, q_size, t, **opts)
-    ids = _without(pr.ids, exclude)
-    t1 = time.perf_counter()
     m = int(opts.get("num_perm") or ctx.tables.num_perm)
-    stats = {"partitions_probed": len(pr.params), "partitions_skipped": pr.skipped,
-             "partitions_scanned": pr.scanned,
-             "band_params": [(u, b, r) for _, u, b, r, _, sc in pr.params if not sc],
-             "candidates": int(len(ids)), "candidates_before_size_filter": pr.raw,
-             "seconds_candidates": t1 - t0}
+    stats, plan, lists = {}, None, None
+    if verify and route != "lsh":
+        q = distinct_query(ctx.arrays, q_ids)
+        lists = prefix_lists(ctx.arrays, q, min_overlap(t, q_size))
+        exact_us, lsh_us = route_costs(0, int(lists[1].sum()), lists[2])
+        if route == "auto" and exact_us > lsh_us:    # else exact wins at any band count
+            # (the LSH route's cost grows with its bands: its least is at none)
+            plan = plan_probe(ctx.tables, q_size, t, **opts)
+            exact_us, lsh_us = route_costs(plan.bands, int(lists[1].sum()), lists[2])
+            route = "exact" if exact_us <= lsh_us else "lsh"
+        elif route == "auto":
+            route = "exact"
+        stats["route_cost_us"] = {"exact": round(exact_us, 1),
+                                  "lsh": round(lsh_us, 1) if plan else f">= {lsh_us:.1f}"}
+    else:
+        route = "lsh"
+    if route == "lsh":
+        plan = plan or plan_probe(ctx.tables, q_size, t, **opts)
+        stats.update(partitions_probed=len(plan.params), partitions_skipped=plan.skipped,
+                     partitions_scanned=plan.scanned,
+                     band_params=[(u, b, r) for _, u, b, r, _, sc in plan.params if not sc])
+    stats["route"] = route
+    if route == "exact":
+        ids, ov, st = prefix_filter_search(ctx.arrays, ctx.set_sizes, q, q_size, t,
+                                           exclude=exclude, lists=lists, distinct=True)
+        t1 = time.perf_counter()
+        stats.update(candidates=st["candidates"], prefix_entries=st["prefix_entries"],
+                     seconds_candidates=t1 - t0)
+        how = st["verify_strategy"]
+    else:
+        pr = probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, q_size, t, plan=plan)
+        ids = without(pr.ids, exclude)
+        t1 = time.perf_counter()
+        stats.update(candidates=int(len(ids)), candidates_before_size_filter=pr.raw,
+                     seconds_candidates=t1 - t0)
+        if verify:
+            ov, how = exact_overlaps(ctx.arrays, q_ids, ids)
+            keep = (ov > 0) & (ov / q_size >= t - 1e-12)
+            ids, ov = ids[keep], ov[keep]
     if verify:
-        ov, how = exact_overlaps(ctx.arrays, q_ids, ids)
-        keep = (ov > 0) & (ov / q_size >= t - 1e-12)
-        ids, ov = ids[keep], ov[keep]
         order = np.lexsort((ids, -ov))
         if k is not None:
             order = order[:k]
@@ -672,7 +688,7 @@ def topk_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int,
     for t in steps:
         t_used = t
         pr = probe(ctx.tables, ctx.signatures, ctx.set_sizes, sig_q, q_size, t, **opts)
-        new = _without(pr.ids, exclude)
+        new = without(pr.ids, exclude)
         new = new[[i not in score for i in new.tolist()]] if len(new) else new
         n_cand += len(new)
         if verify:
@@ -723,9 +739,13 @@ def _run_topk(index, query, params):
     verify = bool(opts.pop("verify", True))
     ctx = Context.of(index)
     sig_q = _query_signature(query, ctx.tables)
+    opts = _options(opts)
+    if opts.pop("route") != "auto":
+        raise QueryError("route applies to the threshold search (method='lshensemble'); top-k "
+                         "descends through the LSH tables (for exact top-k use method='josie').")
     rows, stats = topk_search(ctx, query.token_ids, sig_q, query.size, int(params.k or 10),
                               floor=params.threshold, verify=verify, exclude=query.exclude,
-                              **_options(opts))
+                              **opts)
     return _candidates(rows, verify, query.size), stats
 
 
@@ -740,6 +760,10 @@ _PARAMS = (
               max=1.0, step=0.05,
               help="Weight of missed sets against false candidates when tuning (b, r); "
                    "0.5 is the paper's unweighted FP + FN."),
+    ParamSpec("route", "Route", kind="choice", default="auto", choices=ROUTES,
+              help="auto: the exact prefix filter when the cost model predicts it is faster "
+                   "than the LSH probe (answers then exact); lsh: always probe the LSH tables; "
+                   "exact: always the prefix filter."),
     ParamSpec("min_recall", "Scan partitions below this recall", kind="float", default=0.0,
               min=0.0, max=1.0, step=0.05,
               help="Take every large-enough set of a partition whose predicted LSH recall is "
@@ -756,7 +780,8 @@ register_method(SearchMethod(
 register_method(SearchMethod(
     name="lshensemble-topk", label="Approximate top-k containment (LSH Ensemble)",
     kind="approximate", run=_run_topk, requires=(COMPONENT, "minhash", "sets"),
-    needs_threshold=False, priority=0, score_name="containment", params=_PARAMS,
+    needs_threshold=False, priority=0, score_name="containment",
+    params=tuple(p for p in _PARAMS if p.name != "route"),
     description="The k columns of largest containment, by LSH Ensemble searches at "
                 "decreasing thresholds (1.0, 0.95, ...), verified."))
 
