@@ -80,6 +80,29 @@ def test_paper_example_2_3():
 
 # ------------------------------------------------------------------ property tests
 
+@pytest.mark.parametrize("dense, repeat_max", [(10**9, 3.0), (10**9, 0.0), (0, 3.0)])
+@pytest.mark.parametrize("seed", range(12))
+def test_mergelist_counting_paths_equal_the_oracle(monkeypatch, dense, repeat_max, seed):
+    """Each way MergeList-D counts: dense with weighted lists read again (repeat), dense with
+    float weights (repeat_max 0), and sparse (sort); the top k by the count histogram."""
+    monkeypatch.setattr(mergelist, "DENSE_FACTOR", dense)
+    monkeypatch.setattr(mergelist, "REPEAT_MAX", repeat_max)
+    sets = zipf_lake(seed, 80, 60, 4, 40)
+    ref = build_arrays(sets)
+    a = ref.arrays
+    rng = np.random.default_rng(seed)
+    q = ref.token_ids(random_query(rng, sets, 60, 4) + [f"b0_{r}" for r in range(6)])
+    truth = bruteforce.overlaps(a, q)
+    for k in (1, 3, 10, None):
+        exclude = [int(np.argmax(truth))] if seed % 2 else []
+        got, st = mergelist.search(a, q, k, exclude)
+        want = bruteforce.topk(a, q, k or len(sets), exclude=exclude)
+        assert multiset(got) == multiset(want)
+        assert all(truth[x] == o for x, o in got)
+        assert st.extra["candidates"] == int(np.count_nonzero(truth))
+
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), n_sets=st.integers(1, 120), n_tokens=st.integers(3, 300),
        n_blocks=st.integers(0, 6), max_size=st.integers(1, 150), k=st.integers(1, 50),
@@ -243,6 +266,25 @@ def test_min_overlap_of_a_containment_threshold(t, size):
 
 
 # ------------------------------------------------------------------ read-ahead of a cold index
+
+@pytest.mark.parametrize("slice_min", [0, 10**9])
+@pytest.mark.parametrize("seed", range(6))
+def test_read_lists_by_slices_or_by_index_equal_the_lists(monkeypatch, slice_min, seed):
+    """Both ways read_lists reads (slices of long lists, an index array of short ones)
+    return each list whole, in the order asked, with every column."""
+    from lakejoin_jupyter.index import reads
+    monkeypatch.setattr(reads, "SLICE_MIN_MEAN", slice_min)
+    ref = build_arrays(zipf_lake(seed, 60, 50, 3, 30))
+    a = reads.plain(ref.arrays)
+    rng = np.random.default_rng(seed)
+    toks = rng.choice(a.n_tokens, size=min(a.n_tokens, 7), replace=False)
+    sids, pos, sizes, lens = reads.read_lists(a, toks)
+    only, _, _, lens2 = reads.read_lists(a, toks, positional=False)
+    want = [ref.arrays.postings(int(t)) for t in toks]
+    assert lens.tolist() == lens2.tolist() == [len(w[0]) for w in want]
+    for got, col in ((sids, 0), (pos, 1), (sizes, 2), (only, 0)):
+        assert got.tolist() == np.concatenate([w[col] for w in want]).tolist()
+
 
 @settings(max_examples=200, deadline=None)
 @given(spans=st.lists(st.tuples(st.integers(0, 300), st.integers(0, 6)), min_size=1, max_size=60),

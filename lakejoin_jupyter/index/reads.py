@@ -270,6 +270,9 @@ def gather_ranges(indptr: np.ndarray, ids: np.ndarray):
     return ranges(lo, lens), lens
 
 
+SLICE_MIN_MEAN = 256     # read_lists copies slices when lists average at least this long
+
+
 def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
                readahead: bool = False):
     """Several posting lists concatenated: (set ids, positions, sizes, lengths); with
@@ -287,10 +290,17 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
     if readahead:
         for arr in (a.post_sets, a.post_pos, a.post_sizes) if positional else (a.post_sets,):
             prefetch(arr, lo, lens)
-    idx = ranges(lo, lens)
+    arrays = (a.post_sets,) if not positional else (a.post_sets, a.post_pos, a.post_sizes)
+    if int(lens.sum()) >= SLICE_MIN_MEAN * len(lens):
+        # long lists: copy slices (a memcpy each) instead of gathering by an index array
+        spans = list(zip(lo.tolist(), (lo + lens).tolist()))
+        out = [np.concatenate([arr[s:e] for s, e in spans]) for arr in arrays]
+    else:
+        idx = ranges(lo, lens)
+        out = [arr[idx] for arr in arrays]
     if not positional:
-        return a.post_sets[idx], None, None, lens
-    return a.post_sets[idx], a.post_pos[idx], a.post_sizes[idx], lens
+        return out[0], None, None, lens
+    return out[0], out[1], out[2], lens
 
 
 def count_in_sorted(needles: np.ndarray, haystack: np.ndarray) -> int:
