@@ -775,7 +775,9 @@ register_method(SearchMethod(
     run=_run_threshold, requires=(COMPONENT, "minhash", "sets"), needs_threshold=True,
     priority=0, score_name="containment", params=_PARAMS,
     description="Columns likely to contain at least the threshold share of the query's "
-                "values, found with MinHash LSH over size partitions, then verified."))
+                "values, found with MinHash LSH over size partitions, then verified; a query "
+                "whose exact prefix filter is predicted cheaper is answered exactly instead "
+                "(option route)."))
 
 register_method(SearchMethod(
     name="lshensemble-topk", label="Approximate top-k containment (LSH Ensemble)",
