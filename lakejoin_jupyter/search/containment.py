@@ -77,12 +77,12 @@ def exact_overlaps(arrays, q_ids: np.ndarray, set_ids: np.ndarray, strategy: str
             s, inv = np.unique(set_ids, return_inverse=True)
         else:                                  # already sorted and distinct (the usual case)
             s, inv = set_ids, None
-        with _SLOTS_LOCK:                      # slot: set id -> candidate number, else -1
-            slot = _scratch(int(arrays.n_sets), np.int32, -1)
-            slot[s] = np.arange(len(s), dtype=slot.dtype)
+        with _SLOTS_LOCK:                      # slot: set id -> candidate number + 1, else 0
+            slot = _scratch(int(arrays.n_sets), np.int32, 0)
+            slot[s] = np.arange(1, len(s) + 1, dtype=slot.dtype)
             j = slot[hit]
-            slot[s] = -1
-        counts = np.bincount(j + 1, minlength=len(s) + 1)[1:]      # slot -1 -> bin 0
+            slot[s] = 0
+        counts = np.bincount(j, minlength=len(s) + 1)[1:]          # bin 0: not a candidate
         return (counts if inv is None else counts[inv]).astype(np.int64), how
     if how == "scan":
         toks = arrays.sets_tokens[ranges(sp[set_ids], slen)]
