@@ -32,7 +32,7 @@ def measure(arrays, set_sizes, queries, thresholds, repeats: int = 3) -> list[di
         for q in queries:
             qq = C.distinct_query(arrays, q.ids)
             need = C.min_overlap(t, q.size)
-            starts, lengths, total, min_hits = C.prefix_lists(arrays, qq, need)
+            starts, lengths, total, min_hits, _ = C.prefix_lists(arrays, qq, need)
             if len(lengths) == 0:
                 continue
             cand, count = np.unique(arrays.post_sets[ranges(starts, lengths)], return_counts=True)

@@ -330,11 +330,12 @@ def test_prefix_lists_take_the_shortest_even_out_of_global_order():
     lengths = np.array([5, 1, 9, 2, 2, 7, 1, 3])
     arrays = SimpleNamespace(post_indptr=np.r_[0, np.cumsum(lengths)])
     q = np.arange(8)
-    starts, lens, total, min_hits = C.prefix_lists(arrays, q, need=6)   # p = 3 lists
+    starts, lens, total, min_hits, rest = C.prefix_lists(arrays, q, need=6)   # p = 3 lists
     assert total == lengths.sum() and sorted(lens.tolist())[:3] == [1, 1, 2]
     # base = 1 + 1 + 2 = 4; the next shortest (2) keeps the read within 8, then 3 would not
     assert sorted(lens.tolist()) == [1, 1, 2, 2] and min_hits == 2
     assert sorted(starts.tolist()) == sorted(arrays.post_indptr[[1, 6, 3, 4]].tolist())
+    assert rest.tolist() == [0, 2, 5, 7]              # the values not read, in query order
 
 
 def test_extended_prefix_keeps_a_set_named_by_the_least_hits():

@@ -134,23 +134,25 @@ def _scratch(n: int, dtype, fill) -> np.ndarray:
 
 def prefix_lists(arrays, q: np.ndarray, need: int):
     """The posting lists the prefix filter reads: (starts, lengths, total length of all
-    the query's lists, least hits). The ``p = len(q) - need + 1`` shortest lists, extended
-    by the next ``s`` shortest while that at most doubles the entries read (s <= p): a set
-    with overlap >= need misses at most p - 1 of any query values, so it is named by at
-    least ``s + 1`` of the p + s lists (the "l-prefix" of Wang et al., SIGMOD 2012). The
-    extension is cheap when the prefix is made of rare values (high t*), and it drops the
-    sets that share just one of them before they cost a verification."""
+    the query's lists, least hits, the query values not read). The ``p = len(q) - need + 1``
+    shortest lists, extended by the next ``s`` shortest while that at most doubles the
+    entries read (s <= p): a set with overlap >= need misses at most p - 1 of any query
+    values, so it is named by at least ``s + 1`` of the p + s lists (the "l-prefix" of Wang
+    et al., SIGMOD 2012). The extension is cheap when the prefix is made of rare values
+    (high t*), and it drops the sets that share just one of them before they cost a
+    verification."""
     ip = arrays.post_indptr
     lo = ip[q]
     plen = ip[q + 1] - lo
     total = int(plen.sum())
     p = len(q) - need + 1
     if p <= 0:
-        return lo[:0], plen[:0], total, 1
+        return lo[:0], plen[:0], total, 1, q
     if p >= len(q):
-        return lo, plen, total, 1
+        return lo, plen, total, 1, q[:0]
     # token ids follow the global order (ascending frequency, index/arrays.py), so a sorted
     # query's lists come shortest first; sort them only if an index breaks that
+    order = None
     if not (plen[1:] >= plen[:-1]).all():
         order = np.argsort(plen, kind="stable")
         lo, plen = lo[order], plen[order]
@@ -159,19 +161,27 @@ def prefix_lists(arrays, q: np.ndarray, need: int):
     # largest s <= p with cum[p + s - 1] <= 2 * base (0 when the next list alone exceeds it)
     s_max = min(p, len(q) - p)
     s = int(np.searchsorted(cum[p:p + s_max], 2 * base, side="right"))
-    return lo[:p + s], plen[:p + s], total, s + 1
+    rest = q[p + s:] if order is None else np.sort(q[order[p + s:]])
+    return lo[:p + s], plen[:p + s], total, s + 1, rest
+
+
+def exclusion_mask(ids: np.ndarray, exclude):
+    """True for the ids not in ``exclude`` (a few set ids: compared one by one, which is
+    cheaper than ``np.isin`` for a handful), or True when nothing is excluded."""
+    if not len(exclude) or len(ids) == 0:
+        return True
+    if len(exclude) > 16:
+        return ~np.isin(ids, np.fromiter(exclude, dtype=np.int64))
+    keep = np.ones(len(ids), dtype=bool)
+    for e in exclude:
+        keep &= ids != e
+    return keep
 
 
 def without(ids: np.ndarray, exclude) -> np.ndarray:
     """``ids`` minus the (few) set ids in ``exclude``, order kept."""
-    if not exclude or len(ids) == 0:
-        return ids
-    if len(exclude) > 16:
-        return ids[~np.isin(ids, np.fromiter(exclude, dtype=np.int64))]
-    keep = np.ones(len(ids), dtype=bool)
-    for e in exclude:
-        keep &= ids != e
-    return ids[keep]
+    keep = exclusion_mask(ids, exclude)
+    return ids if keep is True else ids[keep]
 
 
 def prefix_filter_search(arrays, set_sizes: np.ndarray, q_ids: np.ndarray, q_size: int,
@@ -183,24 +193,24 @@ def prefix_filter_search(arrays, set_sizes: np.ndarray, q_ids: np.ndarray, q_siz
     ``q_ids`` is already a :func:`distinct_query`."""
     q = q_ids if distinct else distinct_query(arrays, q_ids)
     need = min_overlap(t, q_size)
-    starts, lengths, total, min_hits = lists if lists is not None else prefix_lists(arrays, q, need)
+    starts, lengths, total, min_hits, rest = (lists if lists is not None
+                                              else prefix_lists(arrays, q, need))
     stats = {"prefix_lists": len(lengths), "prefix_entries": int(lengths.sum()),
              "query_entries": total, "min_hits": min_hits}
     empty = np.zeros(0, dtype=np.int64)
     if len(lengths) == 0:
         stats.update(candidates=0, verify_strategy="none")
         return empty, empty, stats
-    hits = arrays.post_sets[ranges(starts, lengths)]
-    if min_hits > 1:
-        cand, count = np.unique(hits, return_counts=True)
-        cand = cand[count >= min_hits].astype(np.int64)
-    else:
-        cand = np.unique(hits).astype(np.int64)
-    cand = without(cand[set_sizes[cand] >= need], exclude)
+    # each candidate's matches among the values read, then among the rest (verification)
+    cand, count = np.unique(arrays.post_sets[ranges(starts, lengths)], return_counts=True)
+    keep = (count >= min_hits) & (set_sizes[cand] >= need)
+    keep &= exclusion_mask(cand, exclude)
+    cand, count = cand[keep].astype(np.int64), count[keep]
     if len(cand) == 0:
         stats.update(candidates=0, verify_strategy="none")
         return empty, empty, stats
-    ov, how = exact_overlaps(arrays, q, cand, distinct=True)
+    ov, how = exact_overlaps(arrays, rest, cand, distinct=True)
+    ov += count
     keep = (ov >= need) & (ov / q_size >= t - 1e-12)      # the verification's own test
     stats.update(candidates=int(len(cand)), verify_strategy=how)
     return cand[keep], ov[keep], stats

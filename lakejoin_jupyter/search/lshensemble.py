@@ -567,8 +567,8 @@ _CONTEXTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 ROUTES = ("auto", "lsh", "exact")
 # Routing cost model, microseconds (least squares over every (query, t*) of the 10^5-set
 # benchmark lake, both routes timed on each: bench/lshensemble_perf.py --route-fit):
-ROUTE_EXACT_US = (168.0, 0.0104, 0.0065)  # prefix filter: fixed, per prefix entry, per query entry
-ROUTE_LSH_US = (190.0, 0.82, 0.0126)       # LSH: fixed, per band, per query posting entry
+ROUTE_EXACT_US = (147.0, 0.006, 0.0072)   # prefix filter: fixed, per prefix entry, per query entry
+ROUTE_LSH_US = (174.0, 1.0, 0.0138)        # LSH: fixed, per band, per query posting entry
 
 
 def route_costs(n_bands: int, prefix_entries: int, query_entries: int) -> tuple[float, float]:
