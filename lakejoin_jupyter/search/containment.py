@@ -9,9 +9,10 @@ set X with |Q ∩ X| >= t*|Q|", exactly and without the LSH tables:
     n - need, so X holds at least one of *any* n - need + 1 of them (pigeonhole: the prefix
     filter of set-similarity joins, Chaudhuri et al., ICDE 2006; JOSIE §3.3 bounds its
     prefix the same way). Read the posting lists of the n - need + 1 query values with the
-    *shortest* lists; every set they name with |X| >= need is a candidate; verify the
-    candidates exactly. The prefix is extended when that is cheap, and a candidate must
-    then be named by several of its lists (:func:`prefix_lists`).
+    *shortest* lists; every set they name with |X| >= need is a candidate. The prefix is
+    extended when that is cheap, and a candidate must then be named by several of its lists
+    (:func:`prefix_lists`). A candidate's overlap is its count among the lists read plus its
+    overlap with the query values not read, computed exactly (:func:`exact_overlaps`).
 
 The thesis compares LSH Ensemble with exact search and finds exact search faster on some
 workloads (§2.5.5, and JOSIE against LSH Ensemble); LSH Ensemble's query routes to this

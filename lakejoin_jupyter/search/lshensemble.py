@@ -71,8 +71,9 @@ as is the LSH probe's (the number of bands of the chosen (b, r), and the query's
 verification); :func:`route_costs` prices both with per-unit costs fitted on the benchmark
 lake and the cheaper runs (``route="auto"``; ``stats["route"]`` says which). The thesis
 finds exact search faster than LSH Ensemble for some queries (§2.5.5; JOSIE's comparison)
-and so does our benchmark: on the 10^5-set lake the prefix filter wins below about 3*10^4
-prefix posting entries, the LSH probe above. The exact route can only add answers (recall
+and so does our benchmark: on the 10^5-set lake the cost model sends 90-100 % of the
+queries to the prefix filter at every t*, the LSH probe only queries of common values at
+low t*. The exact route can only add answers (recall
 1). ``route="lsh"`` is the thesis' method alone (the accuracy benchmarks measure it);
 ``verify=False`` always probes the LSH tables. Top-k (threshold descent) uses the tables.
 
