@@ -20,7 +20,6 @@ import numpy as np
 
 from lshensemble_common import Query, bench_parser, ensure_index, pick_queries
 
-from lakejoin_jupyter.index.reads import ranges
 from lakejoin_jupyter.search import containment as C
 
 STRATEGIES = ("postings", "scan", "probe")
@@ -33,11 +32,8 @@ def measure(arrays, set_sizes, queries, thresholds, repeats: int = 3) -> list[di
             qq = C.distinct_query(arrays, q.ids)
             need = C.min_overlap(t, q.size)
             starts, lengths, total, min_hits, _ = C.prefix_lists(arrays, qq, need)
-            if len(lengths) == 0:
-                continue
-            cand, count = np.unique(arrays.post_sets[ranges(starts, lengths)], return_counts=True)
-            cand = cand[(count >= min_hits) & (set_sizes[cand] >= need)].astype(np.int64)
-            cand = C.without(cand, {q.cid})
+            cand, _ = C.prefix_candidates(arrays, set_sizes, starts, lengths, min_hits, need,
+                                          {q.cid})
             if len(cand) == 0:
                 continue
             slen = set_sizes[cand]

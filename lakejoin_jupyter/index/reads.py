@@ -287,10 +287,10 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
             return a.post_sets[lo:hi].copy(), None, None, lens
         return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy(), lens
     lo, lens = row_spans(a.post_indptr, token_ids)
+    arrays = (a.post_sets, a.post_pos, a.post_sizes) if positional else (a.post_sets,)
     if readahead:
-        for arr in (a.post_sets, a.post_pos, a.post_sizes) if positional else (a.post_sets,):
+        for arr in arrays:
             prefetch(arr, lo, lens)
-    arrays = (a.post_sets,) if not positional else (a.post_sets, a.post_pos, a.post_sizes)
     if int(lens.sum()) >= SLICE_MIN_MEAN * len(lens):
         # long lists: copy slices (a memcpy each) instead of gathering by an index array
         spans = list(zip(lo.tolist(), (lo + lens).tolist()))

@@ -185,6 +185,17 @@ def without(ids: np.ndarray, exclude) -> np.ndarray:
     return ids if keep is True else ids[keep]
 
 
+def prefix_candidates(arrays, set_sizes, starts, lengths, min_hits: int, need: int, exclude=()):
+    """The sets the prefix lists name at least ``min_hits`` times, of size >= need and not
+    excluded, with their number of matches among the values read: (set ids, counts)."""
+    if len(lengths) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    cand, count = np.unique(arrays.post_sets[ranges(starts, lengths)], return_counts=True)
+    keep = (count >= min_hits) & (set_sizes[cand] >= need)
+    keep &= exclusion_mask(cand, exclude)
+    return cand[keep].astype(np.int64), count[keep]
+
+
 def prefix_filter_search(arrays, set_sizes: np.ndarray, q_ids: np.ndarray, q_size: int,
                          t: float, exclude=(), lists=None, distinct: bool = False):
     """Every set (not in ``exclude``) whose containment of Q is >= t, exactly:
@@ -199,14 +210,7 @@ def prefix_filter_search(arrays, set_sizes: np.ndarray, q_ids: np.ndarray, q_siz
     stats = {"prefix_lists": len(lengths), "prefix_entries": int(lengths.sum()),
              "query_entries": total, "min_hits": min_hits}
     empty = np.zeros(0, dtype=np.int64)
-    if len(lengths) == 0:
-        stats.update(candidates=0, verify_strategy="none")
-        return empty, empty, stats
-    # each candidate's matches among the values read, then among the rest (verification)
-    cand, count = np.unique(arrays.post_sets[ranges(starts, lengths)], return_counts=True)
-    keep = (count >= min_hits) & (set_sizes[cand] >= need)
-    keep &= exclusion_mask(cand, exclude)
-    cand, count = cand[keep].astype(np.int64), count[keep]
+    cand, count = prefix_candidates(arrays, set_sizes, starts, lengths, min_hits, need, exclude)
     if len(cand) == 0:
         stats.update(candidates=0, verify_strategy="none")
         return empty, empty, stats

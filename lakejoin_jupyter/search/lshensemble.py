@@ -620,11 +620,12 @@ def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size:
     if verify and route != "lsh":
         q = distinct_query(ctx.arrays, q_ids)
         lists = prefix_lists(ctx.arrays, q, min_overlap(t, q_size))
-        exact_us, lsh_us = route_costs(0, int(lists[1].sum()), lists[2])
+        prefix_entries = int(lists[1].sum())
+        exact_us, lsh_us = route_costs(0, prefix_entries, lists[2])
         if route == "auto" and exact_us > lsh_us:    # else exact wins at any band count
             # (the LSH route's cost grows with its bands: its least is at none)
             plan = plan_probe(ctx.tables, q_size, t, **opts)
-            exact_us, lsh_us = route_costs(plan.bands, int(lists[1].sum()), lists[2])
+            exact_us, lsh_us = route_costs(plan.bands, prefix_entries, lists[2])
             route = "exact" if exact_us <= lsh_us else "lsh"
         elif route == "auto":
             route = "exact"

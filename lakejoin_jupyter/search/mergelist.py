@@ -33,7 +33,7 @@ def count_overlaps(a, lists):
     lists stand for duplicate groups; it does not matter on the web-table lake)."""
     a = plain(a)
     weight = lists.skipped + 1
-    lens = a.post_indptr[lists.list_tokens + 1] - a.post_indptr[lists.list_tokens]
+    lens = lists.freqs                                # the read lists' lengths
     entries = int(lens.sum())
     weighted = bool(lists.skipped.any())
     if entries * DENSE_FACTOR >= a.n_sets:

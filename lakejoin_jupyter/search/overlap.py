@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index.reads import gather_ranges, is_cold, plain, prefetch
+from .containment import distinct_query
 from .registry import Candidate
 
 
@@ -53,11 +54,7 @@ class DistinctLists:
 def distinct_lists(a, token_ids, exclude=()) -> DistinctLists:
     """Map query token ids onto the distinct posting lists of the index arrays ``a``."""
     a = plain(a)
-    q = np.asarray(token_ids, dtype=np.int64)
-    if len(q) > 1 and not (q[1:] > q[:-1]).all():     # the engine passes them sorted, distinct
-        q = np.unique(q)
-    if len(q) and (q[0] < 0 or q[-1] >= a.n_tokens):
-        q = q[(q >= 0) & (q < a.n_tokens)]
+    q = distinct_query(a, token_ids)                  # the engine passes them sorted, distinct
     ex = np.unique(np.fromiter((int(x) for x in exclude), dtype=np.int64)) if len(exclude) \
         else np.zeros(0, dtype=np.int64)
     cold = is_cold(a.token_group, q)                    # then read ahead what follows
