@@ -31,9 +31,10 @@ def measure(arrays, set_sizes, queries, thresholds, repeats: int = 3) -> list[di
         for q in queries:
             qq = C.distinct_query(arrays, q.ids)
             need = C.min_overlap(t, q.size)
-            starts, lengths, total, min_hits, _ = C.prefix_lists(arrays, qq, need)
-            cand, _ = C.prefix_candidates(arrays, set_sizes, starts, lengths, min_hits, need,
-                                          {q.cid})
+            pl = C.prefix_lists(arrays, qq, need)
+            total = pl.total
+            cand, _ = C.prefix_candidates(arrays, set_sizes, pl.starts, pl.lengths, pl.min_hits,
+                                          need, {q.cid})
             if len(cand) == 0:
                 continue
             slen = set_sizes[cand]

@@ -2,6 +2,7 @@
 partitioner against brute force, the table probe against a direct banding oracle, the
 verification against the brute-force scan, and end-to-end properties on random lakes."""
 import itertools
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -264,6 +265,28 @@ def test_exact_overlaps_equal_brute_force(sets, query, strategy):
     ov, how = C.exact_overlaps(ctx.arrays, qids, ids, strategy=strategy)
     assert strategy is None or how in (strategy, "none")
     assert ov.tolist() == bruteforce.overlaps(ctx.arrays, qids)[ids].tolist()
+    if strategy is None and how != "none":         # the cheapest by the cost model
+        q = np.unique(qids)
+        cost = C.strategy_costs(float(np.diff(ctx.arrays.post_indptr)[q].sum()),
+                                ctx.set_sizes[ids], len(q))
+        assert how == min(cost, key=cost.get)
+
+
+def test_verification_chooses_the_cheapest_strategy():
+    """The cost model's choice, the probe shortcut included, on sizes where each wins."""
+    from types import SimpleNamespace
+    for n_sets, size, q_len, list_len in [(1, 10, 5, 1000), (3, 10**5, 400, 5),
+                                          (400, 3, 5, 10**4), (2, 50, 50, 10),
+                                          (8, 5, 10, 10), (20, 1000, 2, 10)]:
+        sp = np.arange(n_sets + 1) * size
+        ip = np.arange(q_len + 1) * list_len
+        arrays = SimpleNamespace(sets_indptr=sp, post_indptr=ip, n_tokens=q_len,
+                                 n_sets=n_sets, sets_tokens=np.tile(np.arange(size), n_sets),
+                                 post_sets=np.zeros(ip[-1], dtype=np.int64))
+        ids = np.arange(n_sets)
+        cost = C.strategy_costs(float(ip[-1]), np.diff(sp), q_len)
+        _, how = C.exact_overlaps(arrays, np.arange(q_len), ids)
+        assert how == min(cost, key=cost.get), (n_sets, size, q_len, list_len, cost)
 
 
 @settings(max_examples=30, deadline=None)
@@ -296,16 +319,19 @@ def test_segment_lower_bound(lengths, data):
 
 @settings(max_examples=60, deadline=None)
 @given(lakes, st.lists(st.sampled_from(vocab + ["zz1", "zz2", "zz3"]), min_size=1, max_size=30),
-       st.floats(0.0, 1.0), st.integers(0, 2), st.integers(0, 3))
-def test_prefix_filter_equals_brute_force(sets, query, t, unknown, n_exclude):
+       st.floats(0.0, 1.0), st.integers(0, 2), st.sampled_from([0, 1, 2, 3, 20]),
+       st.sampled_from([0, 24]))
+def test_prefix_filter_equals_brute_force(sets, query, t, unknown, n_exclude, few_lists):
     """The exact route: every set with containment >= t*, with exact overlaps, for queries
-    with values the lake lacks (|Q| counts them) and excluded sets."""
+    with values the lake lacks (|Q| counts them) and excluded sets (a few, each looked up,
+    or many, masked); the prefix lists read by slices or by one gather."""
     ref, ctx = make_lake(sets, 16, 2)
     qids = ref.token_ids(query)
     q_size = len(set(query)) + unknown
     exclude = set(range(n_exclude))
-    ids, ov, stats = C.prefix_filter_search(ctx.arrays, ctx.set_sizes, qids, q_size, t,
-                                            exclude=exclude)
+    with mock.patch.object(C, "FEW_LISTS", few_lists):
+        ids, ov, stats = C.prefix_filter_search(ctx.arrays, ctx.set_sizes, qids, q_size, t,
+                                                exclude=exclude)
     s = bruteforce.scores(ctx.arrays, qids, q_size)
     truth = set(bruteforce.threshold(ctx.arrays, qids, t, q_size).tolist()) - exclude
     assert sorted(ids.tolist()) == sorted(truth)
@@ -330,8 +356,9 @@ def test_prefix_lists_take_the_shortest_even_out_of_global_order():
     lengths = np.array([5, 1, 9, 2, 2, 7, 1, 3])
     arrays = SimpleNamespace(post_indptr=np.r_[0, np.cumsum(lengths)])
     q = np.arange(8)
-    starts, lens, total, min_hits, rest = C.prefix_lists(arrays, q, need=6)   # p = 3 lists
+    starts, lens, total, min_hits, rest, entries = C.prefix_lists(arrays, q, need=6)  # p = 3
     assert total == lengths.sum() and sorted(lens.tolist())[:3] == [1, 1, 2]
+    assert entries == lens.sum() == 6
     # base = 1 + 1 + 2 = 4; the next shortest (2) keeps the read within 8, then 3 would not
     assert sorted(lens.tolist()) == [1, 1, 2, 2] and min_hits == 2
     assert sorted(starts.tolist()) == sorted(arrays.post_indptr[[1, 6, 3, 4]].tolist())
@@ -617,3 +644,43 @@ def test_engine_surfaces_rebuild_advice():
     advice = engine.advice()
     assert len(advice) == 1 and "Rebuilding the index is advised" in advice[0]
     assert "more columns (3,000) than the base (2,000)" in advice[0]
+
+
+@pytest.mark.parametrize("n_exclude", [1, 3, 20])
+def test_prefix_filter_excludes_answers(n_exclude):
+    """Excluded sets that are answers (the query's own column among them) are dropped and
+    nothing else is: a lake where sets 0..29 all contain the query."""
+    rng = np.random.default_rng(n_exclude)
+    query = [f"q{i}" for i in range(12)]
+    sets = [query + [f"x{j}_{i}" for j in range(rng.integers(0, 5))] for i in range(30)]
+    sets += [query[:rng.integers(1, 12)] + ["y"] for _ in range(30)]
+    ref, ctx = make_lake(sets, 16, 2)
+    qids = ref.token_ids(query)
+    exclude = set(range(0, 2 * n_exclude, 2))
+    for t in (0.3, 0.7, 1.0):
+        ids, ov, _ = C.prefix_filter_search(ctx.arrays, ctx.set_sizes, qids, 12, t,
+                                            exclude=exclude)
+        truth = set(bruteforce.threshold(ctx.arrays, qids, t, 12).tolist()) - exclude
+        assert sorted(ids.tolist()) == sorted(truth)
+        s = bruteforce.scores(ctx.arrays, qids, 12)
+        assert ov.tolist() == s.overlap[ids].tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 64), st.integers(1, 10**6), st.data())
+def test_estimated_containment_equals_the_thesis_formula(m, q_size, data):
+    """Eq. 2.3 (Jaccard = share of equal MinHash values) through Eq. 2.7, clipped to
+    [0, min(1, |X|/|Q|)], against a plain-Python reading of the formulas."""
+    n = data.draw(st.integers(1, 8))
+    rng = np.random.default_rng(m * 7 + n)
+    sig = rng.integers(0, 3, (n, 64), dtype=np.uint32)          # many equal values
+    sig_q = rng.integers(0, 3, 64, dtype=np.uint32)
+    sizes = np.array(data.draw(st.lists(st.integers(1, 2**31 - 1), min_size=n, max_size=n)),
+                     dtype=np.int64)
+    ids = np.arange(n)
+    got = L.estimated_containment(sig, sizes, ids, sig_q, q_size, m)
+    for i in range(n):
+        j = sum(int(a == b) for a, b in zip(sig[i, :m], sig_q[:m])) / m
+        xq = sizes[i] / q_size
+        want = min((xq + 1) * j / (1 + j), min(xq, 1.0))
+        assert got[i] == pytest.approx(want, rel=1e-12, abs=1e-15)

@@ -525,10 +525,10 @@ def estimated_containment(signatures: np.ndarray, set_sizes: np.ndarray, ids: np
     clipped to [0, min(1, |X|/|Q|)]."""
     if len(ids) == 0:
         return np.zeros(0)
-    j = np.count_nonzero(signatures[ids, :m] == sig_q[None, :m], axis=1) / m
-    xq = set_sizes[ids] / q_size
-    est = (xq + 1.0) * j / (1.0 + j)                    # >= 0: j is in [0, 1]
-    return np.minimum(est, np.minimum(xq, 1.0), out=est)
+    same = np.add.reduce(np.equal(signatures[ids, :m], sig_q[:m]), axis=1)   # j = same / m
+    x = set_sizes[ids]
+    est = (x + q_size) * (same / ((m + same) * q_size))   # (|X|/|Q| + 1) j / (1 + j), >= 0
+    return np.minimum(est, np.minimum(x, q_size) / q_size, out=est)
 
 
 # ------------------------------------------------------------------ search
@@ -567,9 +567,10 @@ _CONTEXTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 ROUTES = ("auto", "lsh", "exact")
 # Routing cost model, microseconds (least squares over every (query, t*) of the 10^5-set
-# benchmark lake, both routes timed on each: bench/lshensemble_perf.py --route-fit):
-ROUTE_EXACT_US = (147.0, 0.006, 0.0072)   # prefix filter: fixed, per prefix entry, per query entry
-ROUTE_LSH_US = (174.0, 1.0, 0.0138)        # LSH: fixed, per band, per query posting entry
+# benchmark lake, both routes timed on each: bench/lshensemble_perf.py --route-fit; refitted
+# 2026-11-24 after the prefix filter's fixed costs were cut):
+ROUTE_EXACT_US = (121.0, 0.0043, 0.0061)  # prefix filter: fixed, per prefix entry, per query entry
+ROUTE_LSH_US = (162.0, 0.86, 0.0126)       # LSH: fixed, per band, per query posting entry
 
 
 def route_costs(n_bands: int, prefix_entries: int, query_entries: int) -> tuple[float, float]:
@@ -620,12 +621,11 @@ def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size:
     if verify and route != "lsh":
         q = distinct_query(ctx.arrays, q_ids)
         lists = prefix_lists(ctx.arrays, q, min_overlap(t, q_size))
-        prefix_entries = int(lists[1].sum())
-        exact_us, lsh_us = route_costs(0, prefix_entries, lists[2])
+        exact_us, lsh_us = route_costs(0, lists.entries, lists.total)
         if route == "auto" and exact_us > lsh_us:    # else exact wins at any band count
             # (the LSH route's cost grows with its bands: its least is at none)
             plan = plan_probe(ctx.tables, q_size, t, **opts)
-            exact_us, lsh_us = route_costs(plan.bands, prefix_entries, lists[2])
+            exact_us, lsh_us = route_costs(plan.bands, lists.entries, lists.total)
             route = "exact" if exact_us <= lsh_us else "lsh"
         elif route == "auto":
             route = "exact"
