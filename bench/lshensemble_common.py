@@ -139,23 +139,28 @@ class _FolderWriter:
         np.save(self.path(rel), np.ascontiguousarray(arr), allow_pickle=False)
 
 
-def ensure_tables(index: Index, n_partitions: int) -> tuple[L.Tables, dict]:
-    """LSH Ensemble tables of ``index`` with ``n_partitions`` partitions: the index's own
-    component when it has that many, else built once (same Spark job) beside the index."""
+def ensure_tables(index: Index, n_partitions: int, num_perm: int | None = None
+                  ) -> tuple[L.Tables, dict]:
+    """LSH Ensemble tables of ``index`` with ``n_partitions`` partitions over the first
+    ``num_perm`` signature positions (default all): the index's own component when it
+    matches, else built once (same Spark job) beside the index."""
     sec = index.components.get("lshensemble", {})
-    if sec.get("partitions_requested") == n_partitions and "bucket_size" in sec:
+    full = int(index.components["minhash"]["num_perm"])
+    m = int(num_perm or full)
+    if (sec.get("partitions_requested") == n_partitions and "bucket_size" in sec
+            and int(sec.get("num_perm", full)) == m):
         return L.Tables.load(index), sec
-    root = Path(f"{index.path}.lshe-{n_partitions}")
+    root = Path(f"{index.path}.lshe-{n_partitions}" + (f"-m{m}" if m != full else ""))
     meta = root / "section.json"
     if not meta.exists() and isinstance(index, ReferenceBuiltIndex):
         from lakejoin_jupyter.build.lshensemble import reference_tables
         t = time.time()
-        ref = reference_tables(np.asarray(index.signatures), np.diff(index.arrays.sets_indptr),
-                               n_partitions)
+        ref = reference_tables(np.asarray(index.signatures)[:, :m],
+                               np.diff(index.arrays.sets_indptr), n_partitions)
         for k in ("partitions", "values", "set_ids", "directory"):
             _FolderWriter(root).save_npy(f"lshensemble/{k}.npy", ref[k])
         meta.write_text(json.dumps({"mode": "full", "builder": "reference_tables (numpy)",
-                                    "partitions_requested": n_partitions,
+                                    "partitions_requested": n_partitions, "num_perm": m,
                                     "intervals": ref["intervals"],
                                     "seconds": round(time.time() - t, 3)}))
     if not meta.exists():
@@ -164,7 +169,7 @@ def ensure_tables(index: Index, n_partitions: int) -> tuple[L.Tables, dict]:
         sigs = spark.read.parquet((index.path / "minhash/signatures.parquet").as_uri())
         sets = spark.read.parquet((index.path / "sets/sets.parquet").as_uri())
         section = build_tables(spark, sigs, sets.select("column_id", "size"), _FolderWriter(root),
-                               index.components["minhash"]["num_perm"], n_partitions)
+                               m, n_partitions)
         meta.write_text(json.dumps(section))
     section = json.loads(meta.read_text())
     mh = index.components["minhash"]
@@ -172,7 +177,7 @@ def ensure_tables(index: Index, n_partitions: int) -> tuple[L.Tables, dict]:
                       values=np.asarray(np.load(root / "lshensemble/values.npy", mmap_mode="r")),
                       set_ids=np.asarray(np.load(root / "lshensemble/set_ids.npy", mmap_mode="r")),
                       directory=np.load(root / "lshensemble/directory.npy"),
-                      num_perm=int(mh["num_perm"]), seed=int(mh["seed"]))
+                      num_perm=int(section.get("num_perm", mh["num_perm"])), seed=int(mh["seed"]))
     return tables, section
 
 

@@ -128,7 +128,7 @@ def route_fit(rows) -> dict:
             "wrong_choices": float(np.mean((pred_e <= pred_l) != (exact_s <= lsh_s)))}
 
 
-def datasketch_one(index, queries, t, num_perm, num_part, seed, pickle_size):
+def datasketch_one(index, queries, t, num_perm, num_part, seed, pickle_size, table_perm=None):
     """Build datasketch's index at threshold t (in this process) and run the queries."""
     from datasketch import LeanMinHash, MinHashLSHEnsemble
     sizes = np.diff(index.arrays.sets_indptr)
@@ -155,7 +155,7 @@ def datasketch_one(index, queries, t, num_perm, num_part, seed, pickle_size):
         recs.append(r)
     # interleaved: datasketch's query, then ours (engine default and LSH route, verified) on
     # the same query, 3 passes, so a drift of the machine's speed hits all three alike
-    ctx = context(index, ensure_tables(index, num_part)[0])
+    ctx = context(index, ensure_tables(index, num_part, table_perm)[0])
     cpu_i = {"datasketch": [], "engine": [], "lsh_verified": []}
     for _ in range(3):
         for q, mh in zip(queries, mhs):
@@ -192,6 +192,8 @@ def datasketch_run(a, thresholds):
                "--ds-memory-limit", str(a.ds_memory_limit), "--ds-worker", str(t)]
         if a.no_ds_pickle:
             cmd.append("--no-ds-pickle")
+        if a.table_perm:
+            cmd += ["--table-perm", str(a.table_perm)]
         res = subprocess.run(cmd, capture_output=True, text=True)
         line = [x for x in res.stdout.splitlines() if x.startswith("{")]
         if res.returncode != 0 or not line:
@@ -234,12 +236,12 @@ def table_bytes(tables: L.Tables) -> int:
 
 
 def resident_bytes(tables: L.Tables) -> int:
-    """RSS growth when the memory-mapped tables are read into RAM (every page touched)."""
+    """RSS growth when every page of the memory-mapped tables is touched (one byte read
+    per page; a copy would count the pages twice, the map's and the copy's)."""
     base = rss()
-    copy = (np.array(tables.values), np.array(tables.set_ids))
-    grown = rss() - base
-    del copy
-    return grown
+    for arr in (tables.values, tables.set_ids):
+        int(arr.reshape(-1).view(np.uint8)[::4096].sum())
+    return rss() - base
 
 
 def main(argv=None):
@@ -251,6 +253,9 @@ def main(argv=None):
     p.add_argument("--ds-num-perm", type=int, default=128)
     p.add_argument("--ds-partitions", type=int, default=16)
     p.add_argument("--our-partitions", type=int, nargs="+", default=[16, 32])
+    p.add_argument("--table-perm", type=int, default=None,
+                   help="build our tables over the first N signature positions (build option "
+                        "lshensemble.num_perm; default all of the index's)")
     p.add_argument("--fn-weight", type=float, nargs="+", default=[L.FN_WEIGHT])
     p.add_argument("--no-ds-pickle", action="store_true")
     p.add_argument("--route-fit", action="store_true",
@@ -269,10 +274,11 @@ def main(argv=None):
         resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
         queries = [Query(index, c) for c in qids]
         res = datasketch_one(index, queries, a.ds_worker, a.ds_num_perm, a.ds_partitions,
-                             int(index.components["minhash"]["seed"]), not a.no_ds_pickle)
+                             int(index.components["minhash"]["seed"]), not a.no_ds_pickle,
+                             a.table_perm)
         print(json.dumps(res))
         return
-    tabs = {n: ensure_tables(index, n) for n in a.our_partitions}
+    tabs = {n: ensure_tables(index, n, a.table_perm) for n in a.our_partitions}
     queries = [Query(index, c) for c in qids]
     print(f"{a.name}: {index.arrays.n_sets} sets, {len(queries)} queries", flush=True)
     res = {"name": a.name, "n_sets": int(index.arrays.n_sets), "queries": len(queries),
@@ -283,7 +289,7 @@ def main(argv=None):
                                 "resident_bytes": resident_bytes(tables),
                                 "signature_bytes": int(index.signatures.nbytes)}
         ctx = context(index, tables)
-        for m in sorted({a.ds_num_perm, m_full}):
+        for m in sorted({a.ds_num_perm, m_full} & set(range(1, tables.num_perm + 1))):
             for w in a.fn_weight:
                 key = f"P={n} m={m} fn_weight={w}"
                 print(f"  ours {key}", flush=True)

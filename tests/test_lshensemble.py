@@ -563,9 +563,11 @@ def test_incremental_insert_into_base_partitions(spark, tmp_path):
                                    "w": [f"w{i}_{j}" for j in range(n)]})
         for i, n in enumerate([3, 5, 8, 13, 21, 34])})
     index = tmp_path / "lake.index"
-    pipeline.build(base_lake, index, spark=spark, progress=False,
-                   settings=BuildSettings(num_perm=64, component_options={
-                       "lshensemble": {"partitions": 3}}))
+    # 32 of the 64 positions, sorted in Spark groups of 5 positions (the last group short)
+    with mock.patch.object(B, "_positions_per_block", lambda m, largest: 5):
+        pipeline.build(base_lake, index, spark=spark, progress=False,
+                       settings=BuildSettings(num_perm=64, component_options={
+                           "lshensemble": {"partitions": 3, "num_perm": 32}}))
     q = [f"v{j}" for j in range(60)]
     delta_lake = write_lake(tmp_path / "delta", {
         "big.csv": pd.DataFrame({"k": q + [f"x{j}" for j in range(5)]}),
@@ -577,14 +579,36 @@ def test_incremental_insert_into_base_partitions(spark, tmp_path):
     assert sec["mode"] == "delta" and sec["intervals"] == base.components["lshensemble"]["intervals"]
     t = L.Tables.load(delta)
     assert t.partitions[-1, 1] == 65 > sec["intervals"][-1]          # widened last partition
-    ref = B.reference_tables(np.asarray(delta.signatures), np.diff(delta.arrays.sets_indptr),
-                             uppers=sec["intervals"])
+    # the tables hold the first 32 of the 64 signature positions (option num_perm), in the
+    # delta too, which takes the base's setting
+    assert t.num_perm == L.Tables.load(base).num_perm == sec["num_perm"] == 32
+    tb = L.Tables.load(base)
+    ref_b = B.reference_tables(np.asarray(base.signatures)[:, :32],
+                               np.diff(base.arrays.sets_indptr), 3)
+    assert np.array_equal(tb.values, ref_b["values"]) and np.array_equal(tb.set_ids, ref_b["set_ids"])
+    assert np.array_equal(tb.directory, ref_b["directory"])
+    ref = B.reference_tables(np.asarray(delta.signatures)[:, :32],
+                             np.diff(delta.arrays.sets_indptr), uppers=sec["intervals"])
     assert np.array_equal(t.partitions, ref["partitions"]) and np.array_equal(t.values, ref["values"])
+    assert np.array_equal(t.set_ids, ref["set_ids"])
     hits = engine.search(q, threshold=0.5, method="lshensemble", k=None)
     assert [h.table for h in hits] == ["big", "t5"]                 # 65/60 from the delta, 34/60
     assert hits[0].containment == 1.0 and hits[1].containment == pytest.approx(34 / 60)
     r = L.generation_report(engine.index)
     assert r["generations"] == 2 and r["added_sets"] == 2 and r["max_size"] == 65
+    lsh = engine.search(q, threshold=0.5, method="lshensemble", k=None, route="lsh",
+                        num_perm=32)
+    assert [h.table for h in lsh] == ["big", "t5"]
+    with pytest.raises(L.QueryError, match="between 1 and 32"):
+        engine.search(q, threshold=0.5, method="lshensemble", k=None, num_perm=64)
+
+
+def test_table_num_perm_option():
+    assert B.table_num_perm({}, 256) == 256 and B.table_num_perm({"num_perm": 128}, 256) == 128
+    for bad in (0, 300, "128", 1.5):
+        with pytest.raises(ValueError, match="lshensemble.num_perm .* from 1 to the index's "
+                                             "MinHash num_perm \\(256\\)"):
+            B.table_num_perm({"num_perm": bad}, 256)
 
 
 class FakeGeneration:

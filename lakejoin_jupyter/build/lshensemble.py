@@ -297,7 +297,9 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
     n_blocks = -(-m // ppb)
     blocks = (signatures.join(assigned.select("column_id", "part"), "column_id")
               .withColumn("block", F.explode(F.sequence(F.lit(0), F.lit(n_blocks - 1))))
-              .withColumn("sig", F.expr(f"substring(signature, block * {ppb * 4} + 1, {ppb * 4})"))
+              # the last block ends at position m, wherever the signature ends
+              .withColumn("sig", F.expr(f"substring(signature, block * {ppb * 4} + 1, "
+                                        f"least({ppb}, {m} - block * {ppb}) * 4)"))
               .select("part", "block", "column_id", "sig"))
     seg_dir = "lshensemble/_segments.parquet"
     bits_of = {i: int(table[i, 4]) for i in range(len(uppers))}
@@ -361,11 +363,35 @@ def base_intervals(base) -> list[int] | None:
     return [int(u) for u in first.components[COMPONENT]["intervals"]]
 
 
+OPTIONS = ("partitions", "max_bins", "num_perm")
+
+
+def table_num_perm(opts: dict, index_num_perm: int, base=None) -> int:
+    """Signature positions the tables hold: option ``num_perm`` (default all the index's
+    MinHash positions; fewer makes the tables proportionally smaller, and queries may then
+    use at most that many), or the base's when adding tables to an index."""
+    if base is not None:
+        first = base.parts[0] if hasattr(base, "parts") else base
+        if first.has(COMPONENT):
+            return int(first.components[COMPONENT].get("num_perm", index_num_perm))
+    m = opts.get("num_perm", index_num_perm)
+    if not isinstance(m, int) or not 1 <= m <= index_num_perm:
+        raise ValueError(f"lshensemble.num_perm is the number of signature positions the LSH "
+                         f"tables hold: an integer from 1 to the index's MinHash num_perm "
+                         f"({index_num_perm}); got {m!r}. For example "
+                         f"`--set lshensemble.num_perm=128`.")
+    return m
+
+
 def _build(ctx) -> dict:
     opts = ctx.settings.component_options.get(COMPONENT, {})
+    unknown = sorted(set(opts) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"Unknown lshensemble option(s) {unknown}; known: {list(OPTIONS)}")
+    m = table_num_perm(opts, ctx.settings.num_perm, ctx.base)
     n_part = int(opts.get("partitions", DEFAULT_PARTITIONS))
     sigs = ctx.spark.read.parquet(ctx.writer.uri("minhash/signatures.parquet"))
-    return build_tables(ctx.spark, sigs, ctx.sets, ctx.writer, ctx.settings.num_perm,
+    return build_tables(ctx.spark, sigs, ctx.sets, ctx.writer, m,
                         n_partitions=n_part, uppers=base_intervals(ctx.base),
                         max_bins=int(opts.get("max_bins", MAX_BINS)))
 

@@ -32,7 +32,8 @@ Top-k (``lshensemble-topk``, thesis §3.5.4): thresholds 1.0, 0.95, ... are sear
 (each candidate verified once) until k verified hits reach the current threshold.
 
 Options (``search(..., method="lshensemble", **options)``): ``verify`` (True);
-``num_perm`` (use the first m' <= m signature positions); ``max_r`` (cap on r; default
+``num_perm`` (use the first m' <= m signature positions, m those the tables hold: all the
+index's by default, fewer with the build option ``lshensemble.num_perm``); ``max_r`` (cap on r; default
 none, b r <= m as in Eq. 2.25); ``fn_weight`` (0.9; 0.5 is the thesis' FP + FN);
 ``min_recall`` (0: partitions whose predicted recall is below it are taken whole).
 
@@ -309,12 +310,14 @@ class Tables:
                 f"{index.path} was built without the LSH Ensemble component; rebuild it with "
                 f"`lakejoin index LAKE --out {index.path} --with lshensemble --overwrite`.")
         mh = index.components["minhash"]
+        # the tables may hold fewer signature positions than the index (build option num_perm)
+        m = int(index.components[COMPONENT].get("num_perm", mh["num_perm"]))
         # np.asarray: plain ndarray views of the memory maps (np.memmap indexing is slower)
         t = cls(partitions=np.asarray(index.load_npy("lshensemble/partitions.npy", mmap=False)),
                 values=np.asarray(index.load_npy("lshensemble/values.npy")),
                 set_ids=np.asarray(index.load_npy("lshensemble/set_ids.npy")),
                 directory=np.asarray(index.load_npy("lshensemble/directory.npy")),
-                num_perm=int(mh["num_perm"]), seed=int(mh["seed"]))
+                num_perm=m, seed=int(mh["seed"]))
         _LOADED[index] = t
         return t
 
@@ -617,6 +620,9 @@ def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size:
                          "(use verify=True, or route='lsh').")
     t0 = time.perf_counter()
     m = int(opts.get("num_perm") or ctx.tables.num_perm)
+    if not 1 <= m <= ctx.tables.num_perm:
+        raise QueryError(f"num_perm must be between 1 and {ctx.tables.num_perm}, the signature "
+                         f"positions the LSH tables hold (got {m}).")
     stats, plan, lists = {}, None, None
     if verify and route != "lsh":
         q = distinct_query(ctx.arrays, q_ids)
@@ -713,8 +719,11 @@ def topk_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int,
                   "verify_strategy": how}
 
 
-def _query_signature(query, tables: Tables) -> np.ndarray:
-    return minhash_of_tokens(query.tokens, tables.num_perm, tables.seed)
+def _query_signature(query, ctx: "Context") -> np.ndarray:
+    """The query's MinHash signature, as long as the index's: the hash functions depend on
+    num_perm (datasketch draws every a, then every b), so a shorter signature is not a prefix
+    of a longer one; tables built on fewer positions use the first ones of these."""
+    return minhash_of_tokens(query.tokens, int(ctx.signatures.shape[1]), ctx.tables.seed)
 
 
 def _candidates(rows, verify: bool, q_size: int) -> list:
@@ -729,7 +738,7 @@ def _run_threshold(index, query, params):
         raise QueryError("LSH Ensemble needs a containment threshold, e.g. threshold=0.5 "
                          "(or use method='lshensemble-topk' for the best k).")
     ctx = Context.of(index)
-    sig_q = _query_signature(query, ctx.tables)
+    sig_q = _query_signature(query, ctx)
     rows, stats = threshold_search(ctx, query.token_ids, sig_q, query.size,
                                    float(params.threshold), k=params.k, verify=verify,
                                    exclude=query.exclude, **_options(opts))
@@ -740,7 +749,7 @@ def _run_topk(index, query, params):
     opts = dict(params.options)
     verify = bool(opts.pop("verify", True))
     ctx = Context.of(index)
-    sig_q = _query_signature(query, ctx.tables)
+    sig_q = _query_signature(query, ctx)
     opts = _options(opts)
     if opts.pop("route") != "auto":
         raise QueryError("route applies to the threshold search (method='lshensemble'); top-k "
