@@ -337,9 +337,9 @@ def main(argv=None):
 
 def report(r, a):
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),)
-    head = (f"Machine: {platform.machine()}, {os.cpu_count()} cores, shared with other "
-            f"engineers' jobs during the run (load average at the end "
-            f"{', '.join(f'{x:.1f}' for x in load)}); ratios compare methods run side by "
+    head = (f"Machine: {platform.machine()}, {os.cpu_count()} cores (load average at the end "
+            f"{', '.join(f'{x:.1f}' for x in load)}, this benchmark included); ratios compare "
+            f"methods run side by "
             f"side on the same queries in the same process.\n\nCommand: `python "
             f"bench/josie.py {' '.join(sys.argv[1:])}`\n\n")
     text = summarize(r, a.methods).replace("\n", "\n" + head, 1)

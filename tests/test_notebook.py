@@ -4,6 +4,7 @@ the widget, the join and its code, the second hop, the offline (mimetype) charts
 beyond_equality.ipynb: LSH Ensemble hits, MATE's composite-key table, the Auto-Join program
 and join, the fuzzy join's threshold and estimates, the schemaless join predicates."""
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -100,7 +101,10 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, tmp_path, m
     assert "Opened the existing index" in texts(by_source["%lakejoin index --demo --out demo.index --reuse"])
     # 1. LSH Ensemble: verified hits reach the threshold, and the ISO 3166 alpha-3 columns of
     # the reference tables are among them
-    hits = containments(texts(by_source["orders = pd.DataFrame({"]))
+    lsh_cell = texts(by_source["orders = pd.DataFrame({"])
+    hits = containments(lsh_cell)
+    assert re.search(r"answered by the (exact|lsh) route \(predicted us: \{'exact': [0-9.]+",
+                     lsh_cell), lsh_cell
     assert {"reference/gdp . Country Code", "reference/country-codes . ISO3166-1-Alpha-3"} <= set(hits)
     assert all(exact >= 0.8 and 0 < est <= 1 for est, exact, _ in hits.values()), hits
     cands = containments(texts(by_source["# the candidates before verification, and their exact "
