@@ -119,7 +119,10 @@ def route_fit(rows) -> dict:
     pred_e = ex[0] + ex[1] * prefix + ex[2] * entries
     pred_l = ls[0] + ls[1] * bands + ls[2] * entries
     chose = np.where(pred_e <= pred_l, exact_s, lsh_s)
-    return {"runs": len(r), "exact_us": [round(float(x), 4) for x in ex],
+    mod_e, mod_l = L.route_costs(bands, prefix, entries)        # the shipped constants
+    return {"runs": len(r), "lsh_faster_share": float(np.mean(lsh_s < exact_s)),
+            "module_wrong_choices": float(np.mean((mod_e <= mod_l) != (exact_s <= lsh_s))),
+            "exact_us": [round(float(x), 4) for x in ex],
             "lsh_us": [round(float(x), 4) for x in ls],
             "module_exact_us": list(L.ROUTE_EXACT_US), "module_lsh_us": list(L.ROUTE_LSH_US),
             "p50_ms_lsh": 1e3 * float(np.median(lsh_s)), "p50_ms_exact": 1e3 * float(np.median(exact_s)),
@@ -258,6 +261,8 @@ def main(argv=None):
                         "lshensemble.num_perm; default all of the index's)")
     p.add_argument("--fn-weight", type=float, nargs="+", default=[L.FN_WEIGHT])
     p.add_argument("--no-ds-pickle", action="store_true")
+    p.add_argument("--no-datasketch", action="store_true",
+                   help="ours only (e.g. for query sizes datasketch is not compared on)")
     p.add_argument("--route-fit", action="store_true",
                    help="also time the exact route on every (query, t*) and fit the routing "
                         "cost model (search/lshensemble.py ROUTE_*_US) on the first configuration")
@@ -297,8 +302,11 @@ def main(argv=None):
                 res["ours"][key] = ours(ctx, queries, a.thresholds, m, fit_rows=rows, fn_weight=w)
                 if rows:
                     res["route_fit"] = route_fit(rows)
+                    # (prefix entries, bands, query entries, LSH s, exact s) per (query, t*),
+                    # for a joint fit over several runs (bench/lshensemble_route_fit.py)
+                    res["route_fit_rows"] = [[float(x) for x in row] for row in rows]
                     print("  route fit:", res["route_fit"], flush=True)
-    res["datasketch"] = datasketch_run(a, a.ds_thresholds or a.thresholds)
+    res["datasketch"] = {} if a.no_datasketch else datasketch_run(a, a.ds_thresholds or a.thresholds)
     out = Path(__file__).parent / "results" / f"lshensemble_perf_{a.name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=1, default=str))

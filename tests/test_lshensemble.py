@@ -708,3 +708,34 @@ def test_estimated_containment_equals_the_thesis_formula(m, q_size, data):
         xq = sizes[i] / q_size
         want = min((xq + 1) * j / (1 + j), min(xq, 1.0))
         assert got[i] == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+def test_prefix_entries_estimate_of_a_long_query():
+    """The sampled estimate the router prices a long query by: None for a short query or
+    lengths out of the global order, exact for constant lengths, within a few percent of
+    prefix_lists' own sums for smoothly growing ones."""
+    from types import SimpleNamespace
+
+    def arrays_of(lengths):
+        return SimpleNamespace(post_indptr=np.r_[0, np.cumsum(lengths)])
+
+    n = 5000
+    q = np.arange(n)
+    short = arrays_of(np.ones(100, dtype=np.int64))
+    assert C.prefix_entries_estimate(short, np.arange(100), 50) is None
+    rng = np.random.default_rng(0)
+    assert C.prefix_entries_estimate(arrays_of(rng.integers(1, 100, n)), q, 10) is None
+    for lengths, tol in ((np.full(n, 7), 1e-9), (np.arange(1, n + 1), 1e-4),
+                         (np.arange(1, n + 1) ** 2, 1e-4),
+                         (np.sort(rng.zipf(1.5, n).clip(1, 10**6)), 0.02)):
+        a = arrays_of(lengths)
+        for need in (1, 10, n // 3, n // 2, n - 10, n):
+            pl = C.prefix_lists(a, q, need)
+            pe, total = C.prefix_entries_estimate(a, q, need)
+            assert total == pytest.approx(pl.total, rel=tol)
+            if need <= n // 2:                       # a long prefix: its sum
+                assert pe == pytest.approx(pl.entries, rel=tol), (need, pe, pl.entries)
+            else:    # a few short lists, interpolated coarsely: what matters is the price
+                got = L.route_costs(4, pe, total)
+                want = L.route_costs(4, pl.entries, pl.total)
+                assert got == pytest.approx(want, rel=0.05, abs=10.0), (need, pe, pl.entries)

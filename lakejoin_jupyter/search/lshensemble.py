@@ -72,9 +72,9 @@ as is the LSH probe's (the number of bands of the chosen (b, r), and the query's
 verification); :func:`route_costs` prices both with per-unit costs fitted on the benchmark
 lake and the cheaper runs (``route="auto"``; ``stats["route"]`` says which). The thesis
 finds exact search faster than LSH Ensemble for some queries (§2.5.5; JOSIE's comparison)
-and so does our benchmark: on the 10^5-set lake the cost model sends 90-100 % of the
-queries to the prefix filter at every t*, the LSH probe only queries of common values at
-low t*. The exact route can only add answers (recall
+and so does our benchmark: on the 10^5-set lake the prefix filter is faster for 99.7 % of
+the queries of 10-1,000 values, the LSH probe for 66 % of those of 10^3-10^5 values (the
+thesis' case: long queries, few large candidate sets); the cost model routes accordingly. The exact route can only add answers (recall
 1). ``route="lsh"`` is the thesis' method alone (the accuracy benchmarks measure it);
 ``verify=False`` always probes the LSH tables. Top-k (threshold descent) uses the tables.
 
@@ -94,8 +94,8 @@ import numpy as np
 
 from ..errors import ComponentMissingError, QueryError
 from ..hashing import fmix32, minhash_of_tokens
-from .containment import (distinct_query, exact_overlaps, min_overlap, prefix_filter_search,
-                          prefix_lists, without)
+from .containment import (distinct_query, exact_overlaps, min_overlap, prefix_entries_estimate,
+                          prefix_filter_search, prefix_lists, without)
 from .registry import Candidate, ParamSpec, SearchMethod, register_method
 
 COMPONENT = "lshensemble"
@@ -569,11 +569,11 @@ _CONTEXTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 ROUTES = ("auto", "lsh", "exact")
-# Routing cost model, microseconds (least squares over every (query, t*) of the 10^5-set
-# benchmark lake, both routes timed on each: bench/lshensemble_perf.py --route-fit; refitted
-# 2026-11-24 after the prefix filter's fixed costs were cut):
-ROUTE_EXACT_US = (121.0, 0.0043, 0.0061)  # prefix filter: fixed, per prefix entry, per query entry
-ROUTE_LSH_US = (162.0, 0.86, 0.0126)       # LSH: fixed, per band, per query posting entry
+# Routing cost model, microseconds: least squares over every (query, t*) of two query sets
+# of the 10^5-set benchmark lake, |Q| 10-1,000 and 10-100,000 values, both routes timed on
+# each (bench/lshensemble_perf.py --route-fit, then bench/lshensemble_route_fit.py):
+ROUTE_EXACT_US = (216.0, 0.0062, 0.0017)  # prefix filter: fixed, per prefix entry, per query entry
+ROUTE_LSH_US = (291.0, 1.12, 0.0042)       # LSH: fixed, per band, per query posting entry
 
 
 def route_costs(n_bands: int, prefix_entries: int, query_entries: int) -> tuple[float, float]:
@@ -626,12 +626,18 @@ def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size:
     stats, plan, lists = {}, None, None
     if verify and route != "lsh":
         q = distinct_query(ctx.arrays, q_ids)
-        lists = prefix_lists(ctx.arrays, q, min_overlap(t, q_size))
-        exact_us, lsh_us = route_costs(0, lists.entries, lists.total)
+        need = min_overlap(t, q_size)
+        # a long query is priced from a sample of its list lengths (the prefix filter, if it
+        # runs, reads the lengths it needs)
+        est = prefix_entries_estimate(ctx.arrays, q, need) if route == "auto" else None
+        if est is None:
+            lists = prefix_lists(ctx.arrays, q, need)
+            est = (lists.entries, lists.total)
+        exact_us, lsh_us = route_costs(0, *est)
         if route == "auto" and exact_us > lsh_us:    # else exact wins at any band count
             # (the LSH route's cost grows with its bands: its least is at none)
             plan = plan_probe(ctx.tables, q_size, t, **opts)
-            exact_us, lsh_us = route_costs(plan.bands, lists.entries, lists.total)
+            exact_us, lsh_us = route_costs(plan.bands, *est)
             route = "exact" if exact_us <= lsh_us else "lsh"
         elif route == "auto":
             route = "exact"
