@@ -32,9 +32,9 @@ Top-k (``lshensemble-topk``, thesis §3.5.4): thresholds 1.0, 0.95, ... are sear
 (each candidate verified once) until k verified hits reach the current threshold.
 
 Options (``search(..., method="lshensemble", **options)``): ``verify`` (True);
-``num_perm`` (use the first m' <= m signature positions, m those the tables hold: all the
-index's by default, fewer with the build option ``lshensemble.num_perm``); ``max_r`` (cap on r; default
-none, b r <= m as in Eq. 2.25); ``fn_weight`` (0.9; 0.5 is the thesis' FP + FN);
+``num_perm`` (use the first m' <= m signature positions, m those the tables hold: all
+the index's by default, fewer with the build option ``lshensemble.num_perm``); ``max_r``
+(cap on r; default none, b r <= m as in Eq. 2.25); ``fn_weight`` (0.9; 0.5 is the thesis' FP + FN);
 ``min_recall`` (0: partitions whose predicted recall is below it are taken whole).
 
 Deviations (figures in bench/results/lshensemble.md):
@@ -74,8 +74,11 @@ lake and the cheaper runs (``route="auto"``; ``stats["route"]`` says which). The
 finds exact search faster than LSH Ensemble for some queries (§2.5.5; JOSIE's comparison)
 and so does our benchmark: on the 10^5-set lake the prefix filter is faster for 99.7 % of
 the queries of 10-1,000 values, the LSH probe for 66 % of those of 10^3-10^5 values (the
-thesis' case: long queries, few large candidate sets); the cost model routes accordingly. The exact route can only add answers (recall
-1). ``route="lsh"`` is the thesis' method alone (the accuracy benchmarks measure it);
+thesis' case: long queries, few large candidate sets); the cost model is fitted on both
+(it still sends long queries at high t* to the filter; the results file gives the figures).
+A long query (over 1,024 values) is priced from sampled list lengths
+(:func:`~.containment.prefix_entries_estimate`). The exact route can only add answers
+(recall 1). ``route="lsh"`` is the thesis' method alone (the accuracy benchmarks measure it);
 ``verify=False`` always probes the LSH tables. Top-k (threshold descent) uses the tables.
 
 Generations (tables added later as delta indexes that reuse the base's partitions, see the
