@@ -109,6 +109,21 @@ def _query_entries(ctx, q) -> int:
     return int((ip[ids + 1] - ip[ids]).sum())
 
 
+def route_choices(rows: np.ndarray, exact_us, lsh_us) -> dict:
+    """How routing by the given per-unit costs chooses on timed runs (rows of prefix
+    entries, bands, query entries, LSH s, exact s): share of wrong choices (the slower
+    route), share sent to LSH, p50 of the chosen route and of the best of both."""
+    prefix, bands, entries, lsh_s, exact_s = rows.T
+    pe = exact_us[0] + exact_us[1] * prefix + exact_us[2] * entries
+    pl = lsh_us[0] + lsh_us[1] * bands + lsh_us[2] * entries
+    return {"wrong": float(np.mean((pe <= pl) != (exact_s <= lsh_s))),
+            "share_lsh": float(np.mean(pe > pl)),
+            "p50_chosen_ms": 1e3 * float(np.median(np.where(pe <= pl, exact_s, lsh_s))),
+            "p50_best_ms": 1e3 * float(np.median(np.minimum(lsh_s, exact_s))),
+            "p50_exact_ms": 1e3 * float(np.median(exact_s)),
+            "p50_lsh_ms": 1e3 * float(np.median(lsh_s))}
+
+
 def route_fit(rows) -> dict:
     """Least-squares per-unit costs (microseconds) of the two routes, the constants of
     search/lshensemble.py's ROUTE_EXACT_US and ROUTE_LSH_US."""
@@ -116,19 +131,16 @@ def route_fit(rows) -> dict:
     prefix, bands, entries, lsh_s, exact_s = r.T
     ex = np.linalg.lstsq(np.c_[np.ones(len(r)), prefix, entries], exact_s * 1e6, rcond=None)[0]
     ls = np.linalg.lstsq(np.c_[np.ones(len(r)), bands, entries], lsh_s * 1e6, rcond=None)[0]
-    pred_e = ex[0] + ex[1] * prefix + ex[2] * entries
-    pred_l = ls[0] + ls[1] * bands + ls[2] * entries
-    chose = np.where(pred_e <= pred_l, exact_s, lsh_s)
-    mod_e, mod_l = L.route_costs(bands, prefix, entries)        # the shipped constants
+    fitted = route_choices(r, ex, ls)
+    shipped = route_choices(r, L.ROUTE_EXACT_US, L.ROUTE_LSH_US)
     return {"runs": len(r), "lsh_faster_share": float(np.mean(lsh_s < exact_s)),
-            "module_wrong_choices": float(np.mean((mod_e <= mod_l) != (exact_s <= lsh_s))),
+            "module_wrong_choices": shipped["wrong"],
             "exact_us": [round(float(x), 4) for x in ex],
             "lsh_us": [round(float(x), 4) for x in ls],
             "module_exact_us": list(L.ROUTE_EXACT_US), "module_lsh_us": list(L.ROUTE_LSH_US),
-            "p50_ms_lsh": 1e3 * float(np.median(lsh_s)), "p50_ms_exact": 1e3 * float(np.median(exact_s)),
-            "p50_ms_fitted_choice": 1e3 * float(np.median(chose)),
-            "p50_ms_best_of_both": 1e3 * float(np.median(np.minimum(lsh_s, exact_s))),
-            "wrong_choices": float(np.mean((pred_e <= pred_l) != (exact_s <= lsh_s)))}
+            "p50_ms_lsh": fitted["p50_lsh_ms"], "p50_ms_exact": fitted["p50_exact_ms"],
+            "p50_ms_fitted_choice": fitted["p50_chosen_ms"],
+            "p50_ms_best_of_both": fitted["p50_best_ms"], "wrong_choices": fitted["wrong"]}
 
 
 def datasketch_one(index, queries, t, num_perm, num_part, seed, pickle_size, table_perm=None):

@@ -17,21 +17,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.lshensemble_perf import route_fit  # noqa: E402
+from bench.lshensemble_perf import route_choices, route_fit  # noqa: E402
 from lakejoin_jupyter.search import lshensemble as L  # noqa: E402
-
-
-def choices(rows: np.ndarray, exact_us, lsh_us) -> dict:
-    prefix, bands, entries, lsh_s, exact_s = rows.T
-    pe = exact_us[0] + exact_us[1] * prefix + exact_us[2] * entries
-    pl = lsh_us[0] + lsh_us[1] * bands + lsh_us[2] * entries
-    chose = np.where(pe <= pl, exact_s, lsh_s)
-    return {"wrong": float(np.mean((pe <= pl) != (exact_s <= lsh_s))),
-            "share_lsh": float(np.mean(pe > pl)),
-            "p50_chosen_ms": 1e3 * float(np.median(chose)),
-            "p50_best_ms": 1e3 * float(np.median(np.minimum(lsh_s, exact_s))),
-            "p50_exact_ms": 1e3 * float(np.median(exact_s)),
-            "p50_lsh_ms": 1e3 * float(np.median(lsh_s))}
 
 
 def main(argv=None):
@@ -52,7 +39,7 @@ def main(argv=None):
     for name, rows in runs.items():
         for label, (e, l_) in {"shipped": (L.ROUTE_EXACT_US, L.ROUTE_LSH_US),
                                "joint fit": (joint["exact_us"], joint["lsh_us"])}.items():
-            c = choices(rows, e, l_)
+            c = route_choices(rows, e, l_)
             print(f"| {name} | {label} | {100 * c['wrong']:.1f} % | {100 * c['share_lsh']:.1f} % "
                   f"| {c['p50_chosen_ms']:.3f} | {c['p50_best_ms']:.3f} | {c['p50_exact_ms']:.3f} "
                   f"| {c['p50_lsh_ms']:.3f} |")

@@ -274,6 +274,7 @@ def test_read_lists_by_slices_or_by_index_equal_the_lists(monkeypatch, slice_min
     return each list whole, in the order asked, with every column."""
     from lakejoin_jupyter.index import reads
     monkeypatch.setattr(reads, "SLICE_MIN_MEAN", slice_min)
+    monkeypatch.setattr(reads, "FEW_SPANS", 0)          # so only the mean length decides
     ref = build_arrays(zipf_lake(seed, 60, 50, 3, 30))
     a = reads.plain(ref.arrays)
     rng = np.random.default_rng(seed)

@@ -11,6 +11,7 @@ from scipy.integrate import quad
 
 from lakejoin_jupyter.build import lshensemble as B
 from lakejoin_jupyter.hashing import minhash_of_tokens, minhash_signatures, token_hash32
+from lakejoin_jupyter.index import reads as R
 from lakejoin_jupyter.index.arrays import build_arrays
 from lakejoin_jupyter.search import bruteforce
 from lakejoin_jupyter.search import containment as C
@@ -329,7 +330,7 @@ def test_prefix_filter_equals_brute_force(sets, query, t, unknown, n_exclude, fe
     qids = ref.token_ids(query)
     q_size = len(set(query)) + unknown
     exclude = set(range(n_exclude))
-    with mock.patch.object(C, "FEW_LISTS", few_lists):
+    with mock.patch.object(R, "FEW_SPANS", few_lists):
         ids, ov, stats = C.prefix_filter_search(ctx.arrays, ctx.set_sizes, qids, q_size, t,
                                                 exclude=exclude)
     s = bruteforce.scores(ctx.arrays, qids, q_size)

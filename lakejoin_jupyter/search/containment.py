@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..index.reads import ranges
+from ..index.reads import ranges, read_spans
 
 
 def min_overlap(t: float, q_size: int) -> int:
@@ -238,16 +238,22 @@ def prefix_entries_estimate(arrays, q: np.ndarray, need: int,
     return entries_before(p + s), total
 
 
-def exclusion_mask(ids: np.ndarray, exclude):
-    """True for the ids not in ``exclude`` (a few set ids: compared one by one, which is
-    cheaper than ``np.isin`` for a handful), or True when nothing is excluded."""
+def exclusion_mask(ids: np.ndarray, exclude, ids_sorted: bool = False):
+    """True for the ids not in ``exclude``, or True when nothing is excluded. A few set ids
+    are compared one by one (cheaper than ``np.isin`` for a handful), or looked up when
+    ``ids`` is sorted (one ``searchsorted`` each)."""
     if not len(exclude) or len(ids) == 0:
         return True
     if len(exclude) > 16:
         return ~np.isin(ids, np.fromiter(exclude, dtype=np.int64))
     keep = np.ones(len(ids), dtype=bool)
     for e in exclude:
-        keep &= ids != e
+        if ids_sorted:
+            i = int(ids.searchsorted(e))
+            if i < len(ids) and ids[i] == e:
+                keep[i] = False
+        else:
+            keep &= ids != e
     return keep
 
 
@@ -274,30 +280,15 @@ def prefix_candidates(arrays, set_sizes, starts, lengths, min_hits: int, need: i
     excluded, with their number of matches among the values read: (set ids, counts)."""
     if len(lengths) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    ps = arrays.post_sets
-    if len(lengths) <= FEW_LISTS:       # a slice per list: cheaper than an index array
-        sids = np.concatenate([ps[a:a + n] for a, n in zip(starts.tolist(), lengths.tolist())])
-    else:
-        sids = ps[ranges(starts, lengths)]
+    sids = read_spans((arrays.post_sets,), starts, lengths)[0]       # a copy
     sids.sort()
     cand, count = counted(sids)
     keep = count >= min_hits
     keep &= set_sizes[cand] >= need
-    if len(exclude) > 16:
-        keep &= exclusion_mask(cand, exclude)
-    else:                                # a few set ids, each looked up in the sorted cand
-        for e in exclude:
-            i = int(cand.searchsorted(e))
-            if i < len(cand) and cand[i] == e:
-                keep[i] = False
+    keep &= exclusion_mask(cand, exclude, ids_sorted=True)
     cand, count = cand[keep], count[keep]
     return cand.astype(np.int64), count
 
-
-# Up to this many lists, one slice per list and a concatenate (about 0.35 us per list)
-# beat one gather through an index array (about 9 us, then per entry); measured equal
-# at 24 lists of 3-30 entries.
-FEW_LISTS = 24
 
 
 def prefix_filter_search(arrays, set_sizes: np.ndarray, q_ids: np.ndarray, q_size: int,
