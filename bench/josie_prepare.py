@@ -10,9 +10,12 @@ written to WORK_DIR/NAME/lake and indexed with the real Spark build
 out; JOSIE's costs are always fitted) into
 WORK_DIR/NAME/index. Timings go to WORK_DIR/NAME/prepare.json.
 
-With the prefix ``ref-`` no Spark runs: the sets are indexed by the pure-numpy reference
-builder lakejoin_jupyter.index.arrays.build_arrays (whose output the Spark build equals,
-tests/test_build.py) into the same array files, the postings Parquet (for DuckDB) is written
+With the prefix ``ref-`` no Spark runs and no lake is written: the same sets, drawn as
+integers (bench.synthetic.generate_ids), are indexed by the vectorized reference builder
+lakejoin_jupyter.index.arrays.build_arrays_from_ids (equal to build_arrays, tests/test_josie.py,
+whose output the Spark build equals, tests/test_build.py; token ids differ from a Spark build
+of the written lake only inside duplicate groups, whose members tie on frequency and list)
+into the same array files, the postings Parquet (for DuckDB) is written
 with pandas, and the "josie" component's calibration runs on them. For a quick run when a
 Spark build of the lake does not fit the time available.
 """
@@ -41,9 +44,9 @@ def prepare_reference(work: Path, name: str, seed: int = 0) -> Path:
     import numpy as np
     import pandas as pd
 
-    from bench.synthetic import generate
-    from lakejoin_jupyter.build.josie import CALIBRATION_SAMPLES, _section_from
-    from lakejoin_jupyter.index.arrays import build_arrays
+    from bench.synthetic import generate_ids
+    from lakejoin_jupyter.build.josie import _section_from
+    from lakejoin_jupyter.index.arrays import build_arrays_from_ids
     from lakejoin_jupyter.index.store import ARRAY_FILES
 
     spec = parse_name(name[len("ref-"):])
@@ -53,12 +56,13 @@ def prepare_reference(work: Path, name: str, seed: int = 0) -> Path:
         return index
     root.mkdir(parents=True, exist_ok=True)
     t = time.time()
-    sets = generate(root / "lake", spec["n_sets"], shape=spec["shape"], seed=seed,
-                    max_size=spec["max_size"], columns_per_table=spec["columns_per_table"],
-                    return_sets=True)
+    indptr, values = generate_ids(spec["n_sets"], shape=spec["shape"], seed=seed,
+                                  max_size=spec["max_size"],
+                                  columns_per_table=spec["columns_per_table"])
     gen_s = time.time() - t
     t = time.time()
-    a = build_arrays(sets).arrays
+    a = build_arrays_from_ids(indptr, values).arrays
+    del indptr, values
     tmp = root / "index.tmp"
     for field_name, rel in ARRAY_FILES.items():
         (tmp / rel).parent.mkdir(parents=True, exist_ok=True)

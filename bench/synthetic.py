@@ -52,12 +52,11 @@ class _ZipfDomain:
         return rng.permutation(got)[:k]
 
 
-def generate(out_dir, n_columns: int, *, shape: str = "opendata", seed: int = 0,
-             max_size: int = 100_000, alpha: float = 1.6, shared: float = 0.5,
-             columns_per_table: int = 4, return_sets: bool = False, files_per_dir: int = 1000):
+def _columns(n_columns: int, shape: str, seed: int, max_size: int, alpha: float,
+             shared: float, columns_per_table: int):
+    """Yield (table number, column number, domain or -1, ranks) for every column, in order;
+    the values are ``d{domain}_{rank}`` (shared domain) or ``c{column}_{rank}`` (private)."""
     rng = np.random.default_rng(seed)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     if shape == "opendata":
         sizes = _power_law_sizes(rng, n_columns, alpha, 1, max_size)
         # shared key domains of many sizes (country-like .. id-like)
@@ -72,33 +71,68 @@ def generate(out_dir, n_columns: int, *, shape: str = "opendata", seed: int = 0,
         domain_of = np.zeros(n_columns, dtype=np.int64)
     else:
         raise ValueError(f"unknown shape {shape!r}")
-    sets = [] if return_sets else None
     n_tables = math.ceil(n_columns / columns_per_table)
     col = 0
     for t in range(n_tables):
         ncols = min(columns_per_table, n_columns - col)
         if ncols <= 0:
             break
-        values = {}
-        for j in range(ncols):
+        for _ in range(ncols):
             size = int(sizes[col])
             d = int(domain_of[col])
             if d >= 0:
                 size = min(size, domains[d].size)
-                ranks = domains[d].sample_distinct(rng, size)
-                vals = np.char.add(f"d{d}_", ranks.astype(str))
+                yield t, col, d, domains[d].sample_distinct(rng, size)
             else:
-                vals = np.char.add(f"c{col}_", np.arange(size).astype(str))
-            values[f"col{j}"] = vals
-            if return_sets:
-                sets.append(vals.tolist())
+                yield t, col, d, np.arange(size)
             col += 1
+
+
+def generate(out_dir, n_columns: int, *, shape: str = "opendata", seed: int = 0,
+             max_size: int = 100_000, alpha: float = 1.6, shared: float = 0.5,
+             columns_per_table: int = 4, return_sets: bool = False, files_per_dir: int = 1000):
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sets = [] if return_sets else None
+
+    def write(t, values):
         n_rows = max(len(v) for v in values.values())
         frame = pd.DataFrame({k: np.resize(v, n_rows) for k, v in values.items()})
         sub = out / f"part{t // files_per_dir:04d}"
         sub.mkdir(exist_ok=True)
         frame.to_parquet(sub / f"table{t:07d}.parquet", index=False)
+
+    values, table = {}, 0
+    for t, col, d, ranks in _columns(n_columns, shape, seed, max_size, alpha, shared,
+                                     columns_per_table):
+        if t != table and values:
+            write(table, values)
+            values = {}
+        table = t
+        vals = np.char.add(f"d{d}_" if d >= 0 else f"c{col}_", ranks.astype(str))
+        values[f"col{len(values)}"] = vals
+        if return_sets:
+            sets.append(vals.tolist())
+    if values:
+        write(table, values)
     return sets
+
+
+def generate_ids(n_columns: int, *, shape: str = "opendata", seed: int = 0,
+                 max_size: int = 100_000, alpha: float = 1.6, shared: float = 0.5,
+                 columns_per_table: int = 4):
+    """The sets :func:`generate` writes (same arguments, same draws), as integers and
+    without writing a lake: (sets indptr, values), value ``d{d}_{r}`` -> ``d << 40 | r``
+    and ``c{c}_{r}`` -> ``1 << 62 | c << 20 | r``. For index.arrays.build_arrays_from_ids."""
+    parts, sizes = [], []
+    for _, col, d, ranks in _columns(n_columns, shape, seed, max_size, alpha, shared,
+                                     columns_per_table):
+        r = ranks.astype(np.int64)
+        parts.append((d << 40) | r if d >= 0 else (1 << 62) | (col << 20) | r)
+        sizes.append(len(r))
+    indptr = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=indptr[1:])
+    return indptr, np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
 def main(argv=None):

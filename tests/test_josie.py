@@ -354,3 +354,16 @@ def test_cold_index_is_read_ahead_and_answers_are_unchanged(tmp_path):
     items = np.array([0, 1, 2, 5000, 5001, 40000])
     pages = {(base + int(i) * 8) // reads.PAGE for i in items}
     assert reads.prefetch(a.post_indptr, items) == len(pages)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sets=st.lists(st.lists(st.integers(0, 40), max_size=25), min_size=1, max_size=30))
+def test_vectorized_builder_equals_the_reference_builder(sets):
+    """index.arrays.build_arrays_from_ids (benchmark lakes of 10^8 entries) builds exactly
+    build_arrays' arrays and order, duplicate lists and in-set duplicates included."""
+    from lakejoin_jupyter.index.arrays import build_arrays_from_ids
+    ref = build_arrays(sets)
+    indptr = np.r_[0, np.cumsum([len(s) for s in sets])]
+    got = build_arrays_from_ids(indptr, np.array([v for s in sets for v in s], dtype=np.int64))
+    assert got.arrays.equals(ref.arrays)
+    assert got.tokens.tolist() == ref.tokens

@@ -117,3 +117,60 @@ def build_arrays(token_sets: Sequence[Sequence[str]]) -> ReferenceIndex:
                          sets_tokens=flat, post_indptr=p_indptr, post_sets=p_sets,
                          post_pos=p_pos, post_sizes=p_sizes)
     return ReferenceIndex(arrays=arrays, tokens=keys)
+
+
+def build_arrays_from_ids(sets_indptr: np.ndarray, values: np.ndarray) -> ReferenceIndex:
+    """:func:`build_arrays` for sets of integer values, vectorized (no Python loop over
+    values): set i holds ``values[sets_indptr[i]:sets_indptr[i+1]]`` (duplicates ignored).
+    The same order and arrays as ``build_arrays`` of the same sets given as integers
+    (tests/test_build.py); ``tokens`` is then an array of the value of each token id. For
+    benchmark lakes of 10^8 entries (bench/josie_prepare.py), where a dict per token does
+    not fit in memory."""
+    values = np.asarray(values, dtype=np.int64)
+    sets_indptr = np.asarray(sets_indptr, dtype=np.int64)
+    n_sets = len(sets_indptr) - 1
+    set_of = np.repeat(np.arange(n_sets, dtype=np.int64), np.diff(sets_indptr))
+    order = np.lexsort((set_of, values))                 # by value, then set id
+    v, s = values[order], set_of[order]
+    del order, set_of
+    keep = np.ones(len(v), dtype=bool)                   # drop duplicates inside a set
+    keep[1:] = (v[1:] != v[:-1]) | (s[1:] != s[:-1])
+    v, s = v[keep], s[keep]
+    del keep
+    brk = np.flatnonzero(np.r_[True, v[1:] != v[:-1]]) if len(v) else np.zeros(0, np.int64)
+    uniq = v[brk]
+    freq = np.diff(np.r_[brk, len(v)])
+    del v
+    # global order: (frequency, posting list lexicographically, value); all lists of one
+    # frequency f have f entries, so they compare as rows of an (n_f, f) matrix
+    rank_order = np.empty(len(uniq), dtype=np.int64)
+    new_group = np.ones(len(uniq), dtype=bool)           # differs from the previous token
+    by_freq = np.argsort(freq, kind="stable")
+    fb = np.flatnonzero(np.r_[True, freq[by_freq][1:] != freq[by_freq][:-1]]) if len(freq) \
+        else np.zeros(0, np.int64)
+    out = 0
+    for a, b in zip(fb, np.r_[fb[1:], len(by_freq)]):
+        toks = by_freq[a:b]                              # distinct values of frequency f
+        f = int(freq[toks[0]])
+        mat = s[brk[toks][:, None] + np.arange(f)]       # (n_f, f) posting lists
+        o = np.lexsort((uniq[toks],) + tuple(mat[:, c] for c in range(f - 1, -1, -1)))
+        rank_order[out:out + len(o)] = toks[o]
+        m = mat[o]
+        new_group[out + 1:out + len(o)] = np.any(m[1:] != m[:-1], axis=1)
+        out += len(o)
+    token_id = np.empty(len(uniq), dtype=np.int64)
+    token_id[rank_order] = np.arange(len(uniq))
+    group = (np.cumsum(new_group) - 1).astype(np.int32)
+    # sets: token ids of each set, ascending
+    tid = np.repeat(token_id, freq)                      # per entry (sorted by value, set)
+    o = np.lexsort((tid, s))
+    flat = tid[o].astype(np.int32)
+    sizes = np.bincount(s, minlength=n_sets)
+    del tid, o, s
+    indptr = np.zeros(n_sets + 1, dtype=np.int64)
+    np.cumsum(sizes, out=indptr[1:])
+    p_indptr, p_sets, p_pos, p_sizes = postings_from_sets(indptr, flat, len(uniq))
+    arrays = IndexArrays(token_freq=freq[rank_order].astype(np.int32), token_group=group,
+                         sets_indptr=indptr, sets_tokens=flat, post_indptr=p_indptr,
+                         post_sets=p_sets, post_pos=p_pos, post_sizes=p_sizes)
+    return ReferenceIndex(arrays=arrays, tokens=uniq[rank_order])
