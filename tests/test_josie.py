@@ -106,8 +106,9 @@ def test_mergelist_counting_paths_equal_the_oracle(monkeypatch, dense, repeat_ma
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), n_sets=st.integers(1, 120), n_tokens=st.integers(3, 300),
        n_blocks=st.integers(0, 6), max_size=st.integers(1, 150), k=st.integers(1, 50),
-       lam=st.integers(1, 30))
-def test_all_three_equal_the_oracle(seed, n_sets, n_tokens, n_blocks, max_size, k, lam):
+       lam=st.integers(1, 30), min_entries=st.sampled_from([0, 0, 1, 7, 50, 400]))
+def test_all_three_equal_the_oracle(seed, n_sets, n_tokens, n_blocks, max_size, k, lam,
+                                    min_entries):
     sets = zipf_lake(seed, n_sets, n_tokens, n_blocks, max_size)
     ref = build_arrays(sets)
     a = ref.arrays
@@ -117,7 +118,7 @@ def test_all_three_equal_the_oracle(seed, n_sets, n_tokens, n_blocks, max_size, 
     exclude = [int(rng.integers(0, n_sets))] if rng.random() < 0.4 else []
     want = multiset(bruteforce.topk(a, q, k, exclude=exclude))
     got_j, sj = josie.search(a, q, k, exclude, plan="josie", batch_size=lam,
-                             costs=random_costs(rng))
+                             costs=random_costs(rng), min_batch_entries=min_entries)
     got_m, sm = mergelist.search(a, q, k, exclude)
     got_p, sp = probeset.search(a, q, k, exclude)
     assert multiset(got_j) == want
@@ -166,9 +167,9 @@ def test_assignment_bug_is_caught(monkeypatch):
     sets = [["a", "b", "c", "z"], ["a"], ["b", "y"], ["c", "y", "x"], ["z", "x"]]
     ref = build_arrays(sets)
     q = ref.token_ids(["a", "b", "c", "z"])
-    assert josie.search(ref.arrays, q, 1, plan="josie", batch_size=1)[0] == [(0, 4)]
+    assert josie.search(ref.arrays, q, 1, plan="josie", batch_size=1, min_batch_entries=0)[0] == [(0, 4)]
     monkeypatch.setattr(josie, "_accumulate", lambda partial, credit: credit)
-    assert multiset(josie.search(ref.arrays, q, 1, plan="josie", batch_size=1)[0]) != [4]
+    assert multiset(josie.search(ref.arrays, q, 1, plan="josie", batch_size=1, min_batch_entries=0)[0]) != [4]
     wrong = 0
     for seed in range(20):
         sets = zipf_lake(seed, 80, 120, 4, 80)
@@ -176,7 +177,7 @@ def test_assignment_bug_is_caught(monkeypatch):
         rng = np.random.default_rng(seed)
         q = ref.token_ids(random_query(rng, sets, 120, 4))
         want = multiset(bruteforce.topk(ref.arrays, q, 10))
-        wrong += multiset(josie.search(ref.arrays, q, 10, plan="josie", batch_size=2)[0]) != want
+        wrong += multiset(josie.search(ref.arrays, q, 10, plan="josie", batch_size=2, min_batch_entries=0)[0]) != want
     assert wrong >= 10
 
 
@@ -219,7 +220,7 @@ def test_josie_reads_less_than_mergelist_on_a_skewed_lake():
     sets = [hub] + [list(rng.choice(hub[:40], size=20, replace=False)) for _ in range(300)]
     ref = build_arrays(sets)
     q = ref.token_ids(hub)
-    rj, sj = josie.search(ref.arrays, q, 1, plan="josie", batch_size=1)
+    rj, sj = josie.search(ref.arrays, q, 1, plan="josie", batch_size=1, min_batch_entries=0)
     rm, sm = mergelist.search(ref.arrays, q, 1)
     assert rj == rm == [(0, 400)]
     assert sj.posting_entries_read * 5 <= sm.posting_entries_read
@@ -367,3 +368,27 @@ def test_vectorized_builder_equals_the_reference_builder(sets):
     got = build_arrays_from_ids(indptr, np.array([v for s in sets for v in s], dtype=np.int64))
     assert got.arrays.equals(ref.arrays)
     assert got.tokens.tolist() == ref.tokens
+
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_tokens=st.integers(1, 3000), build=st.booleans())
+def test_query_membership_counts_like_the_binary_search(seed, n_tokens, build):
+    """JOSIE counts a candidate's suffix against the query by binary search until a bitmap
+    of the query pays for itself; both ways give count_in_sorted's count."""
+    from lakejoin_jupyter.index.reads import QueryMembership, count_in_sorted, plain
+    rng = np.random.default_rng(seed)
+    sets = [sorted(set(rng.integers(0, n_tokens, rng.integers(0, 60)).tolist())) for _ in range(8)]
+    indptr = np.r_[0, np.cumsum([len(s) for s in sets])]
+    a = type("A", (), {"sets_indptr": indptr,
+                       "sets_tokens": np.array([t for s in sets for t in s], dtype=np.int32)})
+    q = np.unique(rng.integers(0, n_tokens, rng.integers(0, 200))).astype(np.int32)
+    m = QueryMembership(q, n_tokens)
+    m.build_ns = 0.0 if build else float("inf")
+    read_any = False
+    for sid, s in enumerate(sets):
+        start = int(rng.integers(0, len(s) + 1))
+        got = m.count(a, sid, start)
+        assert got == (count_in_sorted(np.array(s[start:], dtype=np.int32), q), len(s) - start)
+        read_any |= start < len(s)
+    assert (m.bits is not None) == (build and read_any)

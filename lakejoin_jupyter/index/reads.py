@@ -336,6 +336,54 @@ def read_suffix_overlap(a: PlainArrays, set_id: int, start: int, query_rest: np.
     return count_in_sorted(suffix, query_rest), int(hi - lo)
 
 
+class QueryMembership:
+    """Counts a set suffix's tokens that are in a query (sorted distinct token ids ``q``),
+    as :func:`read_suffix_overlap` does with ``query_rest = q``.
+
+    A binary search costs about log2 |Q| per token (0.8 ms for 50k against 50k); a bitmap
+    of the query over all token ids (n_tokens / 8 bytes) answers in one lookup per token
+    (0.2 ms), but building it costs 1.5-6 ms (zeroing the bitmap). It is built once the
+    searches made so far have cost about as much as building it would (the ski-rental
+    rule: never more than twice the cheaper choice in hindsight)."""
+
+    SEARCH_NS = 1.0          # per token per halving of a binary search (measured)
+    BUILD_NS_PER_BYTE = 0.25  # zeroing and setting the bitmap, per byte (measured)
+
+    def __init__(self, q: np.ndarray, n_tokens: int):
+        self.q = np.asarray(q)
+        self.n_tokens = int(n_tokens)
+        self.bits = None
+        self.spent = 0.0
+        self.build_ns = self.BUILD_NS_PER_BYTE * (self.n_tokens / 8 + 8 * len(self.q))
+
+    def _build(self):
+        q = self.q.astype(np.int64)
+        bits = np.zeros(self.n_tokens // 8 + 1, dtype=np.uint8)
+        byte = q >> 3
+        mask = np.left_shift(np.uint8(1), (q & 7).astype(np.uint8))
+        first = np.flatnonzero(np.r_[True, byte[1:] != byte[:-1]]) if len(q) else q
+        if len(q):
+            bits[byte[first]] = np.bitwise_or.reduceat(mask, first)
+        self.bits = bits
+
+    def count(self, a: PlainArrays, set_id: int, start: int):
+        """(tokens of set ``set_id`` from position ``start`` on that are in ``q``, tokens
+        read)."""
+        lo = a.sets_indptr[set_id] + start
+        hi = a.sets_indptr[set_id + 1]
+        if hi <= lo:
+            return 0, 0
+        suffix = a.sets_tokens[lo:hi]
+        if self.bits is None:
+            small, large = sorted((int(hi - lo), len(self.q)))
+            self.spent += self.SEARCH_NS * small * np.log2(large + 1)
+            if self.spent < self.build_ns:
+                return count_in_sorted(suffix.copy(), self.q), int(hi - lo)
+            self._build()
+        hit = self.bits[suffix >> 3] & np.left_shift(np.uint8(1), (suffix & 7).astype(np.uint8))
+        return int(np.count_nonzero(hit)), int(hi - lo)
+
+
 # ------------------------------------------------------------------------ calibration
 
 def drop_from_page_cache(paths) -> bool:
