@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from lakejoin_jupyter.index.arrays import build_arrays
-from lakejoin_jupyter.index.reads import CostModel, LinearCost, _fit, calibrate
+from lakejoin_jupyter.index.reads import CostModel, LinearCost, PlanFit, _fit, calibrate
 from lakejoin_jupyter.search import bruteforce, josie, mergelist, probeset
 from lakejoin_jupyter.search.overlap import distinct_lists
 
@@ -203,11 +203,19 @@ def test_auto_plan_is_exact_and_reported():
         res, stats = josie.search(ref.arrays, q, 10, plan="auto")
         assert multiset(res) == multiset(bruteforce.topk(ref.arrays, q, 10))
         assert stats.extra["plan"] in ("josie", "mergelist")
-    cheap = CostModel(LinearCost(1, 0, 1), LinearCost(1e9, 0, 1e9))   # lists dear: JOSIE
-    dear = CostModel(LinearCost(1e9, 0, 1e9), LinearCost(1, 0, 1))    # lists cheap: merge
+    lin = LinearCost(1, 1, 1)
     q = np.arange(ref.arrays.n_tokens)                     # many distinct lists
-    assert josie.search(ref.arrays, q, 5, plan="auto", costs=cheap)[1].extra["plan"] == "josie"
-    assert josie.search(ref.arrays, q, 5, plan="auto", costs=dear)[1].extra["plan"] == "mergelist"
+    entries = int(distinct_lists(ref.arrays, q).freqs.sum())
+    # JOSIE's fitted time below MergeList-D's: JOSIE, and the other way round
+    merge_dear = CostModel(lin, lin, plan=PlanFit(0, 1000, 0, 1, 1))
+    merge_cheap = CostModel(lin, lin, plan=PlanFit(0, 1e-3, 1e6, 1, 1))
+    for costs, want in ((merge_dear, "josie"), (merge_cheap, "mergelist")):
+        res, stats = josie.search(ref.arrays, q, 5, plan="auto", costs=costs)
+        assert stats.extra["plan"] == want
+        est = stats.extra["plan_estimates_ns"]
+        assert est["mergelist"] == costs.plan.mergelist_ns(entries)
+        assert est["josie"] == costs.plan.josie_ns(5, len(q))
+        assert multiset(res) == multiset(bruteforce.topk(ref.arrays, q, 5))
     with pytest.raises(ValueError, match="plan"):
         josie.search(ref.arrays, q, 5, plan="fastest")
 
@@ -254,6 +262,21 @@ def test_calibrate_on_written_arrays(tmp_path):
     sizes = np.array([0, 1, 10, 100, 10_000])
     assert (np.diff(model.S(sizes)) >= 0).all() and (model.L(sizes) > 0).all()
     assert CostModel.from_manifest({}).source == "default"
+    # the planner's fit: both plans timed on sampled self-queries, read back from the manifest
+    plan = josie.calibrate_plan(a, per_interval=2, ks=(1, 10))
+    assert plan["queries"] > 0 and all(v >= 0 for v in plan["fit"].values())
+    assert plan["fit"]["ml_per_entry"] > 0 or plan["fit"]["ml_intercept"] > 0
+    model = CostModel.from_manifest({"components": {"josie": {"costs": fits, "plan": plan}}})
+    assert model.plan == PlanFit(**plan["fit"])
+    assert josie.calibrate_plan(build_arrays([["a"], ["b"]]).arrays) is None   # nothing to time
+
+
+def test_nonnegative_fit():
+    rng = np.random.default_rng(0)
+    x = np.stack([np.ones(50), rng.random(50), rng.random(50)], 1)
+    assert np.allclose(josie._nonnegative_fit(x, x @ [2.0, 3.0, 5.0]), [2, 3, 5])
+    got = josie._nonnegative_fit(x, x @ [2.0, -3.0, 5.0])     # the negative feature is dropped
+    assert got[1] == 0 and (got >= 0).all()
 
 
 @given(t=st.floats(0.0, 1.0), size=st.integers(1, 500))

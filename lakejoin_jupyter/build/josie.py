@@ -12,9 +12,9 @@ size) sorted by set id. This component adds:
   floor of timed set-suffix reads and posting-list reads on the real storage, i.e. the
   memory-mapped ``.npy`` files of this index, cold (page cache dropped) and warm
   (index/reads.py::calibrate). The paper times ~1,000 sets and ~1,000 lists; so do we;
-* the planner's ``step_ns``: the bookkeeping time of one JOSIE step, timed by running
-  JOSIE itself on sampled columns (search/josie.py::calibrate_step; imported here, against
-  the usual build -> search direction, because it measures the search code itself).
+* the planner's fit: whole-query CPU time of MergeList-D and of JOSIE-D, timed by running
+  both on sampled columns as self-queries (search/josie.py::calibrate_plan; imported here,
+  against the usual build -> search direction, because it measures the search code itself).
 
 Group bounds are not stored as extra arrays: ``token_group`` (dictionary/group.npy) already
 says, per token, which distinct list it belongs to, and a query only needs the group ids of
@@ -42,19 +42,18 @@ def _list_stats(dictionary) -> dict:
 
 
 def _section_from(index_dir, lists: dict) -> dict:
-    """The manifest section: list statistics, fitted read costs and the planner's step."""
+    """The manifest section: list statistics, fitted read costs and the planner's fit."""
     from ..index.reads import CostModel, calibrate, load_arrays
-    from ..search.josie import calibrate_step
+    from ..search.josie import calibrate_plan
 
     costs = calibrate(index_dir, n_samples=CALIBRATION_SAMPLES)
     section = {"lists": lists, "costs": costs, "cost_unit": "ns",
                "cost_form": "max(intercept + slope * n, floor)",
                "calibration_samples": CALIBRATION_SAMPLES}
     model = CostModel.from_manifest({"components": {"josie": section}}, "warm")
-    step = calibrate_step(load_arrays(index_dir), costs=model)
-    if step["step_ns"] is not None:
-        section["step_ns"] = step["step_ns"]
-        section["step_queries"] = step["queries"]
+    plan = calibrate_plan(load_arrays(index_dir), costs=model)
+    if plan is not None:
+        section["plan"] = plan
     return section
 
 

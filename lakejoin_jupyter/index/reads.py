@@ -44,7 +44,30 @@ DEFAULT_COSTS = {
     "warm": {"set": {"intercept": 2500.0, "slope": 6.0, "floor": 1500.0},
              "list": {"intercept": 2500.0, "slope": 2.0, "floor": 1500.0}},
 }
-DEFAULT_STEP_NS = 60_000.0   # CPU time of one JOSIE decision step (planner; build/josie.py fits it)
+
+
+@dataclass(frozen=True)
+class PlanFit:
+    """The exact search's planner (search/josie.py): CPU time of a whole query, fitted at
+    build time on sampled self-queries (search/josie.py::calibrate_plan), in ns.
+    MergeList-D reads all E entries of the query's distinct lists: ``a + b E``. JOSIE-D's
+    time is dominated by its set reads (about 2k + 10 of them) and its per-token
+    bookkeeping: ``c + d k + e |Q|``; E is no guide to it, JOSIE reading a prefix."""
+    ml_intercept: float
+    ml_per_entry: float
+    josie_intercept: float
+    josie_per_k: float
+    josie_per_token: float
+
+    def mergelist_ns(self, entries):
+        return self.ml_intercept + self.ml_per_entry * entries
+
+    def josie_ns(self, k, n):
+        return self.josie_intercept + self.josie_per_k * k + self.josie_per_token * n
+
+
+# fitted on the development machine (10^6-set open-data lake, 180 warm queries)
+DEFAULT_PLAN = PlanFit(27_000.0, 8.5, 0.0, 380_000.0, 190.0)
 
 
 @dataclass(frozen=True)
@@ -64,7 +87,7 @@ class CostModel:
     list_cost: LinearCost    # L(f)
     profile: str = "warm"
     source: str = "default"  # "fitted" (from the index manifest) or "default"
-    step: float = DEFAULT_STEP_NS   # ns of bookkeeping per JOSIE step (a batch or a set read)
+    plan: PlanFit = DEFAULT_PLAN    # whole-query CPU time of each plan (the planner)
 
     def S(self, n):
         return self.set_cost(n)
@@ -84,7 +107,7 @@ class CostModel:
         return cls(LinearCost(**{k: float(p["set"][k]) for k in ("intercept", "slope", "floor")}),
                    LinearCost(**{k: float(p["list"][k]) for k in ("intercept", "slope", "floor")}),
                    profile=profile, source=source,
-                   step=float(josie.get("step_ns", DEFAULT_STEP_NS)))
+                   plan=PlanFit(**josie["plan"]["fit"]) if "plan" in josie else DEFAULT_PLAN)
 
 
 # ------------------------------------------------------------------------ read-ahead
@@ -503,5 +526,5 @@ def calibrate(index_dir, n_samples: int = 1000, seed: int = 0, profiles=("warm",
 
 
 def cost_dict(model: CostModel) -> dict:
-    return {"profile": model.profile, "source": model.source, "step_ns": model.step,
+    return {"profile": model.profile, "source": model.source, "plan_ns": asdict(model.plan),
             "S": asdict(model.set_cost), "L": asdict(model.list_cost)}

@@ -44,15 +44,21 @@ Where this departs from both, and why:
   there the candidates with the highest estimates are read (as in the code) until the heap
   is full, in one go since nothing changes between those reads: the cheapest reads would
   fill the heap with sets unlikely to stay in it.
-* A batch is λ lists *or more*, until it holds ``MIN_BATCH_ENTRIES`` posting entries.
-  The paper prices I/O only. Here, each step of the loop (a batch, or a decision) also
-  costs ~60-100 us of numpy bookkeeping. The query's lists are mostly short: 98 % of them
-  stand for duplicate groups. So 20 short lists cost far more to bookkeep than to read.
-  Measured on the 10^6 open-data lake, 30 queries, warm, k = 1 / 10 / 50 (2048 entries
-  against λ alone): batches 457 -> 31, 996 -> 106 and 1941 -> 407; p50 36 -> 16, 81 -> 36
-  and 157 -> 90 ms. Entries read are unchanged (65.6k / 219k / 841k). At 10^5: k = 10,
-  23 -> 12 ms. The answer is exact for any batch (tests/test_josie.py draws it);
-  ``min_batch_entries=0`` gives the paper's batches (bench/results/josie_1e6.md).
+* Batches are sized for a step's bookkeeping, not only by λ (``min_batch_entries=0``
+  restores the paper's batches). The paper prices I/O only; here every step of the loop
+  (a batch or a decision) also costs 50-100 us of numpy calls, and the query's lists are
+  mostly short (98 % stand for duplicate groups), so 20 of them cost far more to bookkeep
+  than to read. Two rules, both exact:
+  - a batch holds at least ``MIN_BATCH_ENTRIES`` (256) posting entries;
+  - when a batch read with nothing unread admits no candidate, θ has not moved and the
+    next batch would be read next anyway, so it is twice as large (λ and entries), again
+    while that lasts, and back to one size after an admission. It still stops at the
+    prefix end; the most it can read past what one-size batches would is what was read
+    since the last admission.
+  Measured (bench/results/josie_1e6.md; 30 queries, warm, p50, against MergeList-D):
+  on the 10^6 open-data lake, k = 1 / 10 / 50: 36 / 81 / 157 ms with the paper's batches,
+  10.2 / 16.7 / 29.7 ms now, MergeList-D 17-18 ms; batches per query 457 / 996 / 1941
+  -> 7 / 9 / 15, posting entries read unchanged (65.6k / 219k / 841k of 2.04 M).
 * When nothing is unread, a batch stops at the end of the prefix (lists past it could
   only serve the sets the batch itself admits; whether to read on is then the cost
   model's decision, as for every later batch).
@@ -65,14 +71,14 @@ Where this departs from both, and why:
 
 Plan (``plan="auto"``, the engine's default; the issue allows choosing per query as long as
 both are exact and the choice is reported in ``stats["plan"]``). JOSIE's cost model prices
-I/O only (S, L), but in Python every JOSIE step (a batch of lists or a set read) also costs
-``step`` of bookkeeping, measured at build time (:func:`calibrate_step`). MergeList-D reads
-all E entries of the query's distinct lists in one vectorized pass: ``L(E)`` with the fitted
-list cost. JOSIE needs about ``batches + k`` steps: the prefix is at most all D lists, so
-at most ``min(ceil(D / λ), ceil(E / MIN_BATCH_ENTRIES))`` batches, and the heap needs k set
-reads. MergeList-D runs when ``L(E) <= (batches + k) * step``, i.e.
-when merging everything costs less than JOSIE's bookkeeping alone; JOSIE otherwise. The
-estimates are in ``stats["plan_estimates_ns"]``.
+I/O only (S, L); in Python a query's CPU time is what differs between the plans. So the
+planner compares whole-query CPU times fitted at build time (:func:`calibrate_plan`, on
+sampled lake columns as self-queries, k in {1, 10, 50}; index/reads.PlanFit):
+MergeList-D ``a + b E`` (E: entries of the query's distinct lists) against JOSIE-D
+``c + d k + e |Q|`` (its set reads grow with k, its bookkeeping with |Q|). The cheaper runs;
+the estimates are in ``stats["plan_estimates_ns"]``. Measured (bench/results/josie_1e6.md):
+on the 10^6 open-data lake it picks JOSIE-D for most top-1 and top-10 queries and
+MergeList-D for top-50; on the 10^5 lake MergeList-D, which reads everything in ~2 ms.
 """
 from __future__ import annotations
 
@@ -84,7 +90,7 @@ from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
 from .registry import ParamSpec, SearchMethod, register_method
 
 BATCH_SIZE = 20          # λ: the authors' value for open data (notes A3.4 g)
-MIN_BATCH_ENTRIES = 2048 # ... and a batch holds at least this many posting entries (below)
+MIN_BATCH_ENTRIES = 256  # ... and at least this many posting entries; 0: the paper's batches
 
 def _accumulate(partial, credit):
     """A seen candidate's partial overlap after another of its lists: partial + credit.
@@ -129,7 +135,7 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostMo
         chosen = "mergelist"
     estimates = None
     if plan == "auto" and k is not None:
-        estimates = plan_estimates(lists, k, costs, batch_size, min_batch_entries)
+        estimates = plan_estimates(lists, k, costs)
         chosen = "mergelist" if estimates["mergelist"] <= estimates["josie"] else "josie"
     if chosen == "mergelist":
         res, st = mergelist.search(a, token_ids, k, exclude, floor_overlap, lists=lists)
@@ -144,39 +150,64 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostMo
     return res, st
 
 
-def plan_estimates(lists, k: int, costs: CostModel, batch_size: int,
-                   min_batch_entries: int = MIN_BATCH_ENTRIES) -> dict:
-    """Estimated ns of MergeList-D (one read of every entry) and of JOSIE-D's bookkeeping."""
-    entries = int(lists.freqs.sum())
-    batches = -(-lists.n_lists // max(1, batch_size))
-    if min_batch_entries > 0:       # a batch holds >= λ lists and >= min_batch_entries entries
-        batches = min(batches, -(-entries // int(min_batch_entries)))
-    steps = max(batches, 1) + int(k)
-    return {"mergelist": float(costs.L(entries)), "josie": float(steps * costs.step)}
+def plan_estimates(lists, k: int, costs: CostModel) -> dict:
+    """Estimated CPU ns of MergeList-D and of JOSIE-D for this query (the planner)."""
+    return {"mergelist": float(costs.plan.mergelist_ns(int(lists.freqs.sum()))),
+            "josie": float(costs.plan.josie_ns(int(k), lists.n))}
 
 
-def calibrate_step(a, n_queries: int = 24, seed: int = 0, costs: CostModel | None = None) -> dict:
-    """Time JOSIE-D on sampled lake columns as self-queries (k=10) and return the median
-    ns per step (batch or set read) with the sample size: the planner's ``step``."""
+def _nonnegative_fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Least squares with every coefficient >= 0 (features with a negative coefficient
+    are dropped one at a time and the rest refitted)."""
+    active = list(range(x.shape[1]))
+    while True:
+        c, *_ = np.linalg.lstsq(x[:, active], y, rcond=None)
+        if (c >= 0).all() or len(active) == 1:
+            out = np.zeros(x.shape[1])
+            out[active] = np.maximum(c, 0.0)
+            return out
+        active.pop(int(np.argmin(c)))
+
+
+def calibrate_plan(a, per_interval: int = 3, ks=(1, 10, 50), seed: int = 0,
+                   costs: CostModel | None = None) -> dict | None:
+    """Fit the planner (index/reads.PlanFit) by timing both plans on lake columns used as
+    self-queries, sampled across 10 intervals of |Q ∩ U| as in JOSIE §4.2 (thread CPU
+    clock, each query run once untimed first). None when the lake has no such column."""
     import time
     a = plain(a)
     rng = np.random.default_rng(seed)
     shared = np.zeros(len(a.sets_tokens) + 1, dtype=np.int64)    # tokens in another set too
     np.cumsum(a.token_freq[a.sets_tokens] >= 2, out=shared[1:])
-    pool = np.flatnonzero(shared[a.sets_indptr[1:]] - shared[a.sets_indptr[:-1]] >= 10)
-    if len(pool) == 0:
-        return {"step_ns": None, "queries": 0}
-    per = []
-    for sid in rng.choice(pool, size=min(n_queries, len(pool)), replace=False):
+    n_u = shared[a.sets_indptr[1:]] - shared[a.sets_indptr[:-1]]
+    if not (n_u >= 10).any():
+        return None
+    edges = np.linspace(10, int(n_u.max()) + 1, 11)
+    pool = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        ids = np.flatnonzero((n_u >= lo) & (n_u < hi))
+        pool += rng.choice(ids, size=min(per_interval, len(ids)), replace=False).tolist() \
+            if len(ids) else []
+    rows = []
+    for sid in pool:
         q = a.set_tokens(int(sid))
-        search(a, q, 10, {int(sid)}, costs=costs, plan="josie")        # warm the pages
-        t = time.thread_time_ns()              # CPU time: steady on a shared machine
-        _, st = search(a, q, 10, {int(sid)}, costs=costs, plan="josie")
-        dt = time.thread_time_ns() - t
-        steps = st.extra.get("batches", 0) + st.extra.get("set_decisions", 0)
-        if steps:
-            per.append(dt / steps)
-    return {"step_ns": float(np.median(per)) if per else None, "queries": len(per)}
+        lists = distinct_lists(a, q, {int(sid)})
+        entries = int(lists.freqs.sum())
+        for k in ks:
+            t = {}
+            for plan in ("mergelist", "josie"):
+                search(a, q, k, {int(sid)}, costs=costs, plan=plan)          # warm the pages
+                c = time.thread_time_ns()
+                _, st = search(a, q, k, {int(sid)}, costs=costs, plan=plan)
+                t[plan] = time.thread_time_ns() - c
+            rows.append((k, lists.n, entries, t["mergelist"], t["josie"]))
+    r = np.array(rows, dtype=np.float64)
+    one = np.ones(len(r))
+    ml = _nonnegative_fit(np.stack([one, r[:, 2]], 1), r[:, 3])
+    jo = _nonnegative_fit(np.stack([one, r[:, 0], r[:, 1]], 1), r[:, 4])
+    return {"fit": {"ml_intercept": ml[0], "ml_per_entry": ml[1], "josie_intercept": jo[0],
+                    "josie_per_k": jo[1], "josie_per_token": jo[2]},
+            "queries": len(pool), "ks": list(ks), "clock": "thread CPU, warm"}
 
 
 def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: int = 0):
@@ -192,13 +223,14 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
     cum_e = np.zeros(D + 1, dtype=np.int64)
     np.cumsum(lists.freqs, out=cum_e[1:])
 
-    def batch_end(m_from: int, cap: int) -> int:
-        """End (exclusive) of the batch from list m_from: λ lists, or more until it holds
-        ``min_entries`` posting entries; at most ``cap``."""
-        e = m_from + lam
+    def batch_end(m_from: int, cap: int, scale: int = 1) -> int:
+        """End (exclusive) of the batch from list m_from: ``scale * λ`` lists, or more
+        until it holds ``scale * min_entries`` posting entries; at most ``cap``."""
+        e = m_from + lam * scale
         if min_entries:
-            e = max(e, int(np.searchsorted(cum_e, cum_e[m_from] + min_entries)))
+            e = max(e, int(np.searchsorted(cum_e, cum_e[m_from] + scale * min_entries)))
         return min(e, cap)
+    grow = 1                                 # doubles over batches that admit nothing
     cs = _Candidates(a.n_sets)
     cs.slot[lists.exclude] = -1
     # a candidate's unread suffix X[j+1:] meets the query only after position i: a query
@@ -303,10 +335,11 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
             # with nothing unread, lists past the prefix could only update sets this very
             # batch admits: stop the batch at the prefix end, the cost model decides on more
             prefix_end = int(np.searchsorted(first, n - theta))
-            m_to = batch_end(m + 1, prefix_end)
+            m_to = batch_end(m + 1, prefix_end, grow)
             u, u_ids = read_batch(m + 1, m_to)
             m = m_to - 1
             counters["max_unread"] = max(counters["max_unread"], len(u))
+            grow = grow * 2 if len(u) == 0 and min_entries else 1
             continue
         # ---- decide: read the best candidate, or the next batch of lists
         ui0, uj0 = cs.i0[u], cs.j0[u]
