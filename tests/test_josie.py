@@ -207,8 +207,8 @@ def test_auto_plan_is_exact_and_reported():
     q = np.arange(ref.arrays.n_tokens)                     # many distinct lists
     entries = int(distinct_lists(ref.arrays, q).freqs.sum())
     # JOSIE's fitted time below MergeList-D's: JOSIE, and the other way round
-    merge_dear = CostModel(lin, lin, plan=PlanFit(0, 1000, 0, 1, 1))
-    merge_cheap = CostModel(lin, lin, plan=PlanFit(0, 1e-3, 1e6, 1, 1))
+    merge_dear = CostModel(lin, lin, plan=PlanFit(0, 1000, 0, 1, 1, 1))
+    merge_cheap = CostModel(lin, lin, plan=PlanFit(0, 1e-3, 1e6, 1, 1, 1))
     for costs, want in ((merge_dear, "josie"), (merge_cheap, "mergelist")):
         res, stats = josie.search(ref.arrays, q, 5, plan="auto", costs=costs)
         assert stats.extra["plan"] == want

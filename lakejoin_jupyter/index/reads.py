@@ -51,23 +51,29 @@ class PlanFit:
     """The exact search's planner (search/josie.py): CPU time of a whole query, fitted at
     build time on sampled self-queries (search/josie.py::calibrate_plan), in ns.
     MergeList-D reads all E entries of the query's distinct lists: ``a + b E``. JOSIE-D's
-    time is dominated by its set reads (about 2k + 10 of them) and its per-token
-    bookkeeping: ``c + d k + e |Q|``; E is no guide to it, JOSIE reading a prefix."""
+    time is dominated by its set reads (about 2k + 10 of them) and by bookkeeping per
+    query token, which grows as the prefix does with k: ``c + d k + |Q| (e + f ln k)``
+    (E is no guide to it, JOSIE reading a prefix). Against ``c + d k + e |Q|``, the
+    ``ln k`` term sends the 10^5 lake's top-1 queries to JOSIE-D (fitted on the same 53
+    queries: planned p50 1.70 -> 0.95 ms, MergeList-D 1.79, the best of both 0.95); the
+    build-time fit is measured in bench/results/josie_1e5.md."""
     ml_intercept: float
     ml_per_entry: float
     josie_intercept: float
     josie_per_k: float
     josie_per_token: float
+    josie_per_token_log_k: float = 0.0
 
     def mergelist_ns(self, entries):
         return self.ml_intercept + self.ml_per_entry * entries
 
     def josie_ns(self, k, n):
-        return self.josie_intercept + self.josie_per_k * k + self.josie_per_token * n
+        return self.josie_intercept + self.josie_per_k * k + \
+            n * (self.josie_per_token + self.josie_per_token_log_k * np.log(max(k, 1)))
 
 
 # fitted on the development machine (10^6-set open-data lake, 180 warm queries)
-DEFAULT_PLAN = PlanFit(27_000.0, 8.5, 0.0, 380_000.0, 190.0)
+DEFAULT_PLAN = PlanFit(27_000.0, 8.5, 2_850_000.0, 232_000.0, 97.0, 45.0)
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,8 @@ I/O only (S, L); in Python a query's CPU time is what differs between the plans.
 planner compares whole-query CPU times fitted at build time (:func:`calibrate_plan`, on
 sampled lake columns as self-queries, k in {1, 10, 50}; index/reads.PlanFit):
 MergeList-D ``a + b E`` (E: entries of the query's distinct lists) against JOSIE-D
-``c + d k + e |Q|`` (its set reads grow with k, its bookkeeping with |Q|). The cheaper runs;
+``c + d k + |Q| (e + f ln k)`` (its set reads grow with k, its bookkeeping with |Q| and the
+prefix). The cheaper runs;
 the estimates are in ``stats["plan_estimates_ns"]``. Measured (bench/results/josie_1e6.md):
 on the 10^6 open-data lake it picks JOSIE-D for most top-1 and top-10 queries and
 MergeList-D for top-50; on the 10^5 lake MergeList-D, which reads everything in ~2 ms.
@@ -208,9 +209,11 @@ def calibrate_plan(a, per_interval: int = 3, ks=(1, 10, 50), seed: int = 0,
     r = np.array(rows, dtype=np.float64)
     one = np.ones(len(r))
     ml = _nonnegative_fit(np.stack([one, r[:, 2]], 1), r[:, 3])
-    jo = _nonnegative_fit(np.stack([one, r[:, 0], r[:, 1]], 1), r[:, 4])
+    jo = _nonnegative_fit(np.stack([one, r[:, 0], r[:, 1], r[:, 1] * np.log(r[:, 0])], 1),
+                          r[:, 4])
     return {"fit": {"ml_intercept": ml[0], "ml_per_entry": ml[1], "josie_intercept": jo[0],
-                    "josie_per_k": jo[1], "josie_per_token": jo[2]},
+                    "josie_per_k": jo[1], "josie_per_token": jo[2],
+                    "josie_per_token_log_k": jo[3]},
             "queries": len(pool), "ks": list(ks), "clock": "thread CPU, warm"}
 
 
