@@ -395,8 +395,9 @@ def test_vectorized_builder_equals_the_reference_builder(sets):
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n_tokens=st.integers(1, 3000), build=st.booleans())
-def test_query_membership_counts_like_the_binary_search(seed, n_tokens, build):
+@given(seed=st.integers(0, 2**32 - 1), n_tokens=st.integers(1, 3000), build=st.booleans(),
+       expected=st.integers(1, 20))
+def test_query_membership_counts_like_the_binary_search(seed, n_tokens, build, expected):
     """JOSIE counts a candidate's suffix against the query by binary search until a bitmap
     of the query pays for itself; both ways give count_in_sorted's count."""
     from lakejoin_jupyter.index.reads import QueryMembership, count_in_sorted, plain
@@ -406,7 +407,7 @@ def test_query_membership_counts_like_the_binary_search(seed, n_tokens, build):
     a = type("A", (), {"sets_indptr": indptr,
                        "sets_tokens": np.array([t for s in sets for t in s], dtype=np.int32)})
     q = np.unique(rng.integers(0, n_tokens, rng.integers(0, 200))).astype(np.int32)
-    m = QueryMembership(q, n_tokens)
+    m = QueryMembership(q, n_tokens, expected=expected)
     m.build_ns = 0.0 if build else float("inf")
     read_any = False
     for sid, s in enumerate(sets):

@@ -9,6 +9,9 @@ joined on it, and the temporary columns are dropped:
 * nulls (and values normalization drops: "", "n/a", "-", ...) never match: lake rows with
   a null key are removed before the merge (pandas would otherwise match NaN with NaN);
 * ``how`` is "left" (keep every query row: augmentation) or "inner" (only matched rows);
+  rows come in the query's order; a query row's lake partners come in file order for a
+  left join and in pandas' order for an inner one (pandas does not keep file order there
+  when the query repeats a key);
 * ``duplicates`` is "all" (every matching lake row, SQL semantics: a query row may be
   repeated when the lake column is not a key) or "first" (the first lake row per key in
   file order, so a left join keeps the query's row count);

@@ -243,7 +243,7 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
     # a candidate's unread suffix X[j+1:] meets the query only after position i: a query
     # token up to i that X holds was read with its group's list, whose last token then
     # lies at or before j in X. So the suffix is counted against all of Q.
-    member = QueryMembership(q, a.n_tokens)
+    member = QueryMembership(q, a.n_tokens, expected=k or 1)
     u = np.zeros(0, dtype=np.int64)          # rows (in cs) of the unread candidates
     u_ids = np.zeros(0, dtype=np.int64)      # their set ids
     m = -1                                   # last distinct list read
