@@ -31,6 +31,12 @@ processed in batches (default: about 16 batches of 8..256 vectors); for each bat
 
 Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
 
+* The filters (Lemma 3 in blocking, Lemma 1 in verification) test one pivot at a time,
+  each on the pairs the previous pivots kept, instead of gathering all |P| coordinates of
+  every pair. Both lemmas are a maximum over pivots, so the survivors are the same. The
+  first (PCA) pivots drop most pairs, so later pivots gather few coordinates:
+  bench/results/pexeso.md, blocking 1.16 -> 0.88 s at tau 0.05.
+
 * The query side is not gridded: every query vector is its own query "cell" (HG_Q at full
   resolution), so Lemmas 3 and 5 (vector-cell) are applied at every level where the paper
   applies Lemmas 4 and 6 (cell-cell) above the leaves. They are the same bounds with a
@@ -238,19 +244,22 @@ def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: in
         qi, ci = qi[alive], ci[alive]
         n_pairs += len(qi)
         stats[f"cell_pairs_l{j}"] = stats.get(f"cell_pairs_l{j}", 0) + len(qi)
-        # (|P|, pairs) arrays, so the per-pivot reductions run along contiguous rows
-        qv, lo, hi = qm.take(qi, axis=1), lay.box_lo[j].take(ci, axis=1), \
-            lay.box_hi[j].take(ci, axis=1)
-        lo -= qv                                  # gathered copies: safe to overwrite
-        gap = np.maximum.reduce(np.maximum(lo, qv - hi, out=lo))
-        filt = gap > tau + EPS                                                    # Lemma 3
-        hi += qv
-        match = ~filt & (np.minimum.reduce(hi) <= tau - EPS)                      # Lemma 5
+        # Lemma 3 one pivot at a time on the pairs still alive (most pairs are separated
+        # by one of the first pivots, so later pivots see few), then Lemma 5 on the rest
+        for p in range(lay.P):
+            q, lo, hi = qm[p].take(qi), lay.box_lo[j][p].take(ci), lay.box_hi[j][p].take(ci)
+            ok = np.maximum(lo - q, q - hi) <= tau + EPS
+            if not ok.all():
+                qi, ci = qi[ok], ci[ok]
+            if not len(qi):
+                break
+        qv, hi = qm.take(qi, axis=1), lay.box_hi[j].take(ci, axis=1)          # (|P|, pairs)
+        hi += qv                                  # a gathered copy: safe to overwrite
+        match = np.minimum.reduce(hi) <= tau - EPS if len(qi) else np.zeros(0, bool)  # Lemma 5
         if match.any():
             cm = ci[match]
             out_m.append((qi[match], lay.row_lo[j][cm], lay.row_hi[j][cm]))
-        keep = ~filt & ~match
-        qi, ci = qi[keep], ci[keep]
+            qi, ci = qi[~match], ci[~match]
         if j == lay.m:
             out_c.append((qi, lay.row_lo[j][ci], lay.row_hi[j][ci]))
         elif len(qi):
@@ -334,10 +343,15 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
             ql, r = _expand(cq[a:b], clo[a:b], chi[a:b])
             ql, r = ql[live_rows[r]], r[live_rows[r]]
             stats["candidate_pairs"] += len(ql)
+            n_cand = len(ql)
+            for p in range(lay.P):              # Lemma 1, one pivot at a time on survivors
+                keep = np.abs(lay.mapped[p].take(r) - qm[p].take(ql)) <= tau + EPS
+                if not keep.all():
+                    ql, r = ql[keep], r[keep]
+                if not len(ql):
+                    break
+            stats["lemma1_filtered"] += n_cand - len(ql)
             xm, qv = lay.mapped.take(r, axis=1), qm.take(ql, axis=1)            # (|P|, pairs)
-            keep = np.maximum.reduce(np.abs(xm - qv)) <= tau + EPS                # Lemma 1
-            stats["lemma1_filtered"] += int((~keep).sum())
-            ql, r, xm, qv = ql[keep], r[keep], xm[:, keep], qv[:, keep]
             near = np.minimum.reduce(xm + qv) <= tau - EPS                        # Lemma 2
             stats["lemma2_matched"] += int(near.sum())
             record(ql[near], r[near])
