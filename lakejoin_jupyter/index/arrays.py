@@ -123,7 +123,7 @@ def build_arrays_from_ids(sets_indptr: np.ndarray, values: np.ndarray) -> Refere
     """:func:`build_arrays` for sets of integer values, vectorized (no Python loop over
     values): set i holds ``values[sets_indptr[i]:sets_indptr[i+1]]`` (duplicates ignored).
     The same order and arrays as ``build_arrays`` of the same sets given as integers
-    (tests/test_build.py); ``tokens`` is then an array of the value of each token id. For
+    (tests/test_josie.py); ``tokens`` is then an array of the value of each token id. For
     benchmark lakes of 10^8 entries (bench/josie_prepare.py), where a dict per token does
     not fit in memory."""
     values = np.asarray(values, dtype=np.int64)

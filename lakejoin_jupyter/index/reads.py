@@ -393,10 +393,10 @@ class QueryMembership:
     def _build(self):
         q = self.q.astype(np.int64)
         bits = np.zeros(self.n_tokens // 8 + 1, dtype=np.uint8)
-        byte = q >> 3
-        mask = np.left_shift(np.uint8(1), (q & 7).astype(np.uint8))
-        first = np.flatnonzero(np.r_[True, byte[1:] != byte[:-1]]) if len(q) else q
-        if len(q):
+        if len(q):                        # q is sorted: OR the bits of each byte together
+            byte = q >> 3
+            mask = np.left_shift(np.uint8(1), (q & 7).astype(np.uint8))
+            first = np.flatnonzero(np.r_[True, byte[1:] != byte[:-1]])
             bits[byte[first]] = np.bitwise_or.reduceat(mask, first)
         self.bits = bits
 

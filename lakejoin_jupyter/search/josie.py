@@ -79,8 +79,8 @@ planner compares whole-query CPU times fitted at build time (:func:`calibrate_pl
 sampled lake columns as self-queries, k in {1, 10, 50}; index/reads.PlanFit):
 MergeList-D ``a + b E`` (E: entries of the query's distinct lists) against JOSIE-D
 ``c + d k + |Q| (e + f ln k)`` (its set reads grow with k, its bookkeeping with |Q| and the
-prefix). The cheaper runs;
-the estimates are in ``stats["plan_estimates_ns"]``. Measured (bench/results/josie_1e6.md):
+prefix). The cheaper runs; the estimates are in ``stats["plan_estimates_ns"]``. Measured
+(bench/results/josie_1e6.md, josie_1e5.md):
 on the 10^6 open-data lake it picks JOSIE-D for most top-1 and top-10 queries and
 MergeList-D for top-50; on the 10^5 lake MergeList-D, which reads everything in ~2 ms.
 """
@@ -95,7 +95,6 @@ from .registry import ParamSpec, SearchMethod, register_method
 
 BATCH_SIZE = 20          # λ: the authors' value for open data (notes A3.4 g)
 MIN_BATCH_ENTRIES = 256  # ... and at least this many posting entries; 0: the paper's batches
-BATCH_READAHEAD = True   # a cold index: advise each batch's pages before reading them
 
 def _accumulate(partial, credit):
     """A seen candidate's partial overlap after another of its lists: partial + credit.
@@ -256,7 +255,7 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
         candidates and admit new ones. Returns (rows, set ids) of the admitted."""
         theta = heap.theta
         sids, pos, sizes, lens = read_lists(a, lists.list_tokens[m_from:m_to],
-                                            readahead=lists.cold and BATCH_READAHEAD)
+                                            readahead=lists.cold)
         st.lists_read += m_to - m_from
         st.posting_entries_read += len(sids)
         counters["batches"] += 1

@@ -247,8 +247,8 @@ def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: in
         # Lemma 3 one pivot at a time on the pairs still alive (most pairs are separated
         # by one of the first pivots, so later pivots see few), then Lemma 5 on the rest
         for p in range(lay.P):
-            q, lo, hi = qm[p].take(qi), lay.box_lo[j][p].take(ci), lay.box_hi[j][p].take(ci)
-            ok = np.maximum(lo - q, q - hi) <= tau + EPS
+            qp, lo, hi = qm[p].take(qi), lay.box_lo[j][p].take(ci), lay.box_hi[j][p].take(ci)
+            ok = np.maximum(lo - qp, qp - hi) <= tau + EPS
             if not ok.all():
                 qi, ci = qi[ok], ci[ok]
             if not len(qi):
