@@ -160,6 +160,24 @@ def test_threshold_and_all_results(seed, t, k):
         assert multiset(got) == want, mod.__name__
 
 
+def test_first_match_bookkeeping_over_many_small_lakes():
+    """A new candidate's first match (its list, position, skipped tokens) feeds the prefix
+    and position filters at first sight; an error there prunes a true top-k set only now
+    and then (off by one list: 15 of 4,800 of these searches), so many lakes are swept."""
+    for seed in range(400):
+        rng = np.random.default_rng(seed)
+        n_sets, n_tokens = int(rng.integers(20, 200)), int(rng.integers(20, 400))
+        sets = zipf_lake(seed, n_sets, n_tokens, int(rng.integers(0, 8)), int(rng.integers(5, 200)))
+        ref = build_arrays(sets)
+        q = ref.token_ids(random_query(rng, sets, n_tokens, 4))
+        for k in (1, 3, 10):
+            want = multiset(bruteforce.topk(ref.arrays, q, k))
+            for lam, min_entries in ((2, 0), (3, 0), (2, 7)):
+                got = josie.search(ref.arrays, q, k, plan="josie", batch_size=lam,
+                                   min_batch_entries=min_entries)[0]
+                assert multiset(got) == want, (seed, k, lam, min_entries)
+
+
 def test_assignment_bug_is_caught(monkeypatch):
     """The reference code once *assigned* ``partial = skipped + 1`` to a seen candidate
     instead of adding it (notes A6.4). With that bug put back, the oracle comparison above
@@ -275,8 +293,11 @@ def test_nonnegative_fit():
     rng = np.random.default_rng(0)
     x = np.stack([np.ones(50), rng.random(50), rng.random(50)], 1)
     assert np.allclose(josie._nonnegative_fit(x, x @ [2.0, 3.0, 5.0]), [2, 3, 5])
-    got = josie._nonnegative_fit(x, x @ [2.0, -3.0, 5.0])     # the negative feature is dropped
+    y = x @ [2.0, -3.0, 5.0]
+    got = josie._nonnegative_fit(x, y)                          # the negative feature is dropped
     assert got[1] == 0 and (got >= 0).all()
+    refit, *_ = np.linalg.lstsq(x[:, [0, 2]], y, rcond=None)   # ... and the rest refitted
+    assert np.allclose(got[[0, 2]], refit)
 
 
 @given(t=st.floats(0.0, 1.0), size=st.integers(1, 500))
