@@ -63,22 +63,12 @@ def parquet_files(index: Path) -> list:
 
 
 def sample_queries(a, per_interval: int, max_size: int | None, seed: int = 618):
-    """Set ids stratified by |Q ∩ U| (tokens also held by another set) in 10 equal-width
-    intervals over [10, max)."""
+    """Set ids stratified by |Q ∩ U| in 10 equal-width intervals over [10, max)
+    (search/josie.stratified_columns), in random run order (JOSIE's harness)."""
     rng = np.random.default_rng(seed)
-    shared = (a.token_freq[a.sets_tokens] >= 2).astype(np.int64)
-    cum = np.zeros(len(shared) + 1, dtype=np.int64)
-    np.cumsum(shared, out=cum[1:])
-    n_u = cum[a.sets_indptr[1:]] - cum[a.sets_indptr[:-1]]
-    top = int(max_size or n_u.max() + 1)
-    edges = np.linspace(10, top, 11).astype(np.int64)
-    out = []
-    for lo, hi in zip(edges[:-1], edges[1:]):
-        ids = np.flatnonzero((n_u >= lo) & (n_u < hi))
-        pick = rng.choice(ids, size=min(per_interval, len(ids)), replace=False) if len(ids) else []
-        out += [(int(s), int(lo), int(hi)) for s in pick]
-    order = rng.permutation(len(out))                 # random run order (JOSIE's harness)
-    return [out[i] for i in order], edges.tolist()
+    out, edges = josie.stratified_columns(a, per_interval, rng, max_size)
+    order = rng.permutation(len(out))
+    return [out[i] for i in order], edges
 
 
 class DuckPeer:

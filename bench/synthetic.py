@@ -9,8 +9,8 @@ with Zipfian frequencies, so posting lists are long.
 
     python bench/synthetic.py OUT_DIR --columns 100000 [--shape opendata|webtable] [--seed 0]
 
-Also importable: ``generate(out_dir, n_columns, ...)`` returns the column sets it wrote
-(as lists of strings) when ``return_sets=True``, so benchmarks can skip re-reading.
+Also importable: ``generate(out_dir, n_columns, ...)``, and ``generate_ids(n_columns, ...)``,
+which returns the same column sets as integers without writing a lake.
 """
 from __future__ import annotations
 
@@ -90,10 +90,9 @@ def _columns(n_columns: int, shape: str, seed: int, max_size: int, alpha: float,
 
 def generate(out_dir, n_columns: int, *, shape: str = "opendata", seed: int = 0,
              max_size: int = 100_000, alpha: float = 1.6, shared: float = 0.5,
-             columns_per_table: int = 4, return_sets: bool = False, files_per_dir: int = 1000):
+             columns_per_table: int = 4, files_per_dir: int = 1000):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    sets = [] if return_sets else None
 
     def write(t, values):
         n_rows = max(len(v) for v in values.values())
@@ -111,11 +110,8 @@ def generate(out_dir, n_columns: int, *, shape: str = "opendata", seed: int = 0,
         table = t
         vals = np.char.add(f"d{d}_" if d >= 0 else f"c{col}_", ranks.astype(str))
         values[f"col{len(values)}"] = vals
-        if return_sets:
-            sets.append(vals.tolist())
     if values:
         write(table, values)
-    return sets
 
 
 def generate_ids(n_columns: int, *, shape: str = "opendata", seed: int = 0,

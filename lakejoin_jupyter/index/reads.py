@@ -414,7 +414,7 @@ class QueryMembership:
             self.reads += 1
             if self.spent + cost * max(1, self.expected - self.reads + 1) < self.build_ns:
                 self.spent += cost
-                return count_in_sorted(suffix.copy(), self.q), int(hi - lo)
+                return read_suffix_overlap(a, set_id, start, self.q)
             self._build()
         hit = self.bits[suffix >> 3] & np.left_shift(np.uint8(1), (suffix & 7).astype(np.uint8))
         return int(np.count_nonzero(hit)), int(hi - lo)

@@ -173,25 +173,36 @@ def _nonnegative_fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         active.pop(int(np.argmin(c)))
 
 
+def stratified_columns(a, per_interval: int, rng, max_size: int | None = None):
+    """Lake columns to use as self-queries, stratified as in JOSIE §4.2: by |Q ∩ U| (the
+    column's tokens that another set holds too) in 10 equal-width intervals over
+    [10, max), up to ``per_interval`` drawn from each by ``rng``. Returns
+    ([(set id, interval lo, interval hi)], interval edges)."""
+    a = plain(a)
+    shared = np.zeros(len(a.sets_tokens) + 1, dtype=np.int64)
+    np.cumsum(a.token_freq[a.sets_tokens] >= 2, out=shared[1:])
+    n_u = shared[a.sets_indptr[1:]] - shared[a.sets_indptr[:-1]]
+    top = int(max_size or (n_u.max() + 1 if len(n_u) else 0))
+    edges = np.linspace(10, top, 11).astype(np.int64)
+    out = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        ids = np.flatnonzero((n_u >= lo) & (n_u < hi))
+        pick = rng.choice(ids, size=min(per_interval, len(ids)), replace=False) if len(ids) else []
+        out += [(int(s), int(lo), int(hi)) for s in pick]
+    return out, edges.tolist()
+
+
 def calibrate_plan(a, per_interval: int = 3, ks=(1, 10, 50), seed: int = 0,
                    costs: CostModel | None = None) -> dict | None:
     """Fit the planner (index/reads.PlanFit) by timing both plans on lake columns used as
-    self-queries, sampled across 10 intervals of |Q ∩ U| as in JOSIE §4.2 (thread CPU
-    clock, each query run once untimed first). None when the lake has no such column."""
+    self-queries (:func:`stratified_columns`; thread CPU clock, each query run once
+    untimed first). None when the lake has no column of 10 shared tokens or more."""
     import time
     a = plain(a)
-    rng = np.random.default_rng(seed)
-    shared = np.zeros(len(a.sets_tokens) + 1, dtype=np.int64)    # tokens in another set too
-    np.cumsum(a.token_freq[a.sets_tokens] >= 2, out=shared[1:])
-    n_u = shared[a.sets_indptr[1:]] - shared[a.sets_indptr[:-1]]
-    if not (n_u >= 10).any():
+    pool = [sid for sid, _, _ in
+            stratified_columns(a, per_interval, np.random.default_rng(seed))[0]]
+    if not pool:
         return None
-    edges = np.linspace(10, int(n_u.max()) + 1, 11)
-    pool = []
-    for lo, hi in zip(edges[:-1], edges[1:]):
-        ids = np.flatnonzero((n_u >= lo) & (n_u < hi))
-        pool += rng.choice(ids, size=min(per_interval, len(ids)), replace=False).tolist() \
-            if len(ids) else []
     rows = []
     for sid in pool:
         q = a.set_tokens(int(sid))
