@@ -186,7 +186,9 @@ def use_widget(page, expect_rows: int, variable: str, shot: str):
     assert f"bound to {variable} ({expect_rows:,} rows" in text, text
     # the reproducing code was inserted as a new cell, right below the widget's cell
     page.locator(f".jp-Cell .cm-content:has-text('{variable} = (')").first.wait_for(timeout=60_000)
-    assert "inserted as the next cell" in w.locator(".lakejoin-code-status").inner_text()
+    # the kernel sets this status when the frontend reports the insert: wait for the round trip
+    w.locator(".lakejoin-code-status:has-text('inserted as the next cell')").wait_for(
+        timeout=60_000)
     below = page.evaluate("""() => {
         const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
         const i = cells.findIndex(c => c.querySelector('.lakejoin-widget'));
