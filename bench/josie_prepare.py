@@ -127,6 +127,21 @@ def prepare(work: Path, name: str, driver_memory: str = "6g", seed: int = 0,
     return index
 
 
+def recalibrate(work: Path, name: str) -> dict:
+    """Fit the "josie" manifest section (read costs, planner) of an existing index again
+    with the current code, keeping its list statistics; the manifest is replaced whole."""
+    from lakejoin_jupyter.build.josie import _section_from
+    index = work / name / "index"
+    path = index / "manifest.json"
+    manifest = json.loads(path.read_text())
+    lists = manifest["components"]["josie"]["lists"]
+    manifest["components"]["josie"] = _section_from(index, lists)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(manifest, indent=1))
+    tmp.replace(path)
+    return manifest["components"]["josie"]
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("work", type=Path)
@@ -135,10 +150,15 @@ def main(argv=None):
     p.add_argument("--without", action="append", default=[], metavar="COMPONENT",
                    help="leave a default component out of the Spark build (repeatable), e.g. "
                         "mate and lshensemble, which JOSIE does not read")
+    p.add_argument("--recalibrate", action="store_true",
+                   help="re-fit the JOSIE read costs and planner of already prepared indexes "
+                        "with the current code (after a change to the search or the reads)")
     a = p.parse_args(argv)
     for name in a.lakes:
         t = time.time()
         prepare(a.work, name, a.driver_memory, without=tuple(a.without))
+        if a.recalibrate:
+            recalibrate(a.work, name)
         print(f"{name}: ready in {time.time() - t:.0f} s", flush=True)
 
 

@@ -80,13 +80,16 @@ def test_paper_example_2_3():
 
 # ------------------------------------------------------------------ property tests
 
-@pytest.mark.parametrize("dense, repeat_max", [(10**9, 3.0), (10**9, 0.0), (0, 3.0)])
+@pytest.mark.parametrize("dense, repeat_max, block", [(10**9, 3.0, 64), (10**9, 3.0, 1),
+                                                       (10**9, 0.0, 3), (0, 3.0, 7)])
 @pytest.mark.parametrize("seed", range(12))
-def test_mergelist_counting_paths_equal_the_oracle(monkeypatch, dense, repeat_max, seed):
+def test_mergelist_counting_paths_equal_the_oracle(monkeypatch, dense, repeat_max, block, seed):
     """Each way MergeList-D counts: dense with weighted lists read again (repeat), dense with
-    float weights (repeat_max 0), and sparse (sort); the top k by the count histogram."""
+    float weights (repeat_max 0), and sparse (sort); the top k by block maxima of the counts
+    (blocks of 1, 3, 7 and 64 sets, so the lakes of 80 sets have several)."""
     monkeypatch.setattr(mergelist, "DENSE_FACTOR", dense)
     monkeypatch.setattr(mergelist, "REPEAT_MAX", repeat_max)
+    monkeypatch.setattr(mergelist, "TOPK_BLOCK", block)
     sets = zipf_lake(seed, 80, 60, 4, 40)
     ref = build_arrays(sets)
     a = ref.arrays
@@ -330,6 +333,43 @@ def test_read_lists_by_slices_or_by_index_equal_the_lists(monkeypatch, slice_min
     assert lens.tolist() == lens2.tolist() == [len(w[0]) for w in want]
     for got, col in ((sids, 0), (pos, 1), (sizes, 2), (only, 0)):
         assert got.tolist() == np.concatenate([w[col] for w in want]).tolist()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_josie_scratch_comes_back_zeroed_and_is_reused_safely(seed):
+    """JOSIE-D takes its candidate slots and query bitmap zeroed from a pool and gives them
+    back zeroed: many queries in a row on one lake (so the arrays are reused) still equal
+    the oracle, and every pooled array is all zeros after each."""
+    from lakejoin_jupyter.index import reads
+    sets = zipf_lake(seed, 150, 400, 5, 120)
+    ref = build_arrays(sets)
+    a = ref.arrays
+    rng = np.random.default_rng(seed)
+    for _ in range(12):
+        q = ref.token_ids(random_query(rng, sets, 400, 5))
+        exclude = [int(rng.integers(0, len(sets)))]
+        k = int(rng.integers(1, 30))
+        got, _ = josie.search(a, q, k, exclude, plan="josie", batch_size=int(rng.integers(1, 6)),
+                              costs=reads.CostModel.from_manifest({}))
+        assert multiset(got) == multiset(bruteforce.topk(a, q, k, exclude=exclude))
+        pooled = [x for free in reads.SCRATCH._free.values() for x in free]
+        assert pooled and all(not x.any() for x in pooled)
+
+
+@pytest.mark.parametrize("kept", [0, 5, 1 << 25])
+@pytest.mark.parametrize("seed", range(6))
+def test_read_list_ids_equals_read_lists(monkeypatch, kept, seed):
+    """The int64 gather MergeList-D counts, with the shared arange too short, grown, kept."""
+    from lakejoin_jupyter.index import reads
+    monkeypatch.setattr(reads, "ARANGE_KEPT", kept)
+    monkeypatch.setattr(reads, "_ARANGE", np.zeros(0, dtype=np.int64))
+    a = reads.plain(build_arrays(zipf_lake(seed, 60, 50, 3, 30)).arrays)
+    rng = np.random.default_rng(seed)
+    for size in (1, 3, 30):
+        toks = rng.choice(a.n_tokens, size=min(a.n_tokens, size))      # repeats allowed
+        got = reads.read_list_ids(a, toks)
+        assert got.dtype == np.int64
+        assert got.tolist() == reads.read_lists(a, toks, positional=False)[0].tolist()
 
 
 @settings(max_examples=200, deadline=None)

@@ -30,6 +30,7 @@ import ctypes
 import ctypes.util
 import mmap
 import os
+import threading
 import time
 import weakref
 from dataclasses import asdict, dataclass
@@ -119,8 +120,8 @@ class CostModel:
 # ------------------------------------------------------------------------ read-ahead
 
 PAGE = 4096
-PREFETCH_RUNS = 1024      # madvise calls per array and read, at most (runs merged past it)
-PREFETCH_MAX_PAGES = 4096  # larger reads are left to the kernel's read-ahead (16 MiB)
+PREFETCH_RUNS = 4096      # madvise calls per array and read, at most (runs merged past it)
+PREFETCH_MAX_PAGES = 4096  # a run longer than this (16 MiB) is left to the kernel's read-ahead
 MADV_WILLNEED = 3
 
 
@@ -217,9 +218,13 @@ def prefetch(arr: np.ndarray, starts, lengths=None) -> int:
     the device's whole read-ahead window around it (8 MiB on the development machine), one
     after the other. Advising the needed pages first (``madvise(MADV_WILLNEED)``, coalesced
     into at most PREFETCH_RUNS runs) lets the kernel issue those reads together, and the
-    gather that follows finds them cached. A read of more than PREFETCH_MAX_PAGES pages is
-    left to the kernel's own read-ahead, which streams large reads faster than advice does
-    (measured: bench/results/josie_1e5.md). Results never depend on it (a hint)."""
+    gather that follows finds them cached. Every run is advised however many pages the read
+    needs in all: a top-10 query of the 10^6-set lake needs about 5,700 scattered pages of
+    the set-id array, and leaving such a read to the faults (as an earlier cap on the total
+    did) read 170 MiB instead of 30 (cold p50 150 -> 75 ms, bench/results/josie_1e6.md).
+    Only a single run longer than PREFETCH_MAX_PAGES is left to the kernel's read-ahead,
+    which streams a long sequential read while the gather proceeds. Results never depend
+    on it (a hint)."""
     base = _mapped_address(arr)
     if base is None:
         return 0
@@ -234,8 +239,9 @@ def prefetch(arr: np.ndarray, starts, lengths=None) -> int:
     first = (base + starts * isz) // PAGE
     last = (base + ends * isz - 1) // PAGE
     run_lo, run_hi = page_runs(first, last, max_runs=len(first))
-    if int((run_hi - run_lo).sum()) > PREFETCH_MAX_PAGES:
-        return 0
+    short = run_hi - run_lo <= PREFETCH_MAX_PAGES
+    if not short.all():
+        run_lo, run_hi = run_lo[short], run_hi[short]
     if len(run_lo) > PREFETCH_RUNS:
         run_lo, run_hi = page_runs(run_lo, run_hi - 1)
     for a, b in zip(run_lo.tolist(), run_hi.tolist()):
@@ -270,9 +276,13 @@ def plain(a) -> PlainArrays:
     return p
 
 
-def read_list(a: PlainArrays, token_id: int):
-    """One positional posting list: (set ids, positions, set sizes), copied out."""
+def read_list(a: PlainArrays, token_id: int, readahead: bool = False):
+    """One positional posting list: (set ids, positions, set sizes), copied out
+    (``readahead``: the index is cold, advise the list's pages first)."""
     lo, hi = a.post_indptr[token_id], a.post_indptr[token_id + 1]
+    if readahead:
+        for arr in (a.post_sets, a.post_pos, a.post_sizes):
+            prefetch(arr, [lo], [hi - lo])
     return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy()
 
 
@@ -342,6 +352,32 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
     return out[0], out[1], out[2], lens
 
 
+_ARANGE = np.zeros(0, dtype=np.int64)
+ARANGE_KEPT = 1 << 25     # read_list_ids keeps an arange of up to this many entries (256 MiB)
+
+
+def read_list_ids(a: PlainArrays, token_ids: np.ndarray, readahead: bool = False) -> np.ndarray:
+    """The set ids of several posting lists, concatenated, as int64 (what ``bincount``
+    counts without a cast of its own): one index array of every entry (a repeat plus a
+    shared arange), gathered with ``take`` and written back into that same int64 array,
+    so the large temporaries are allocated once. 10^6-set lake, 2.2 M entries, warm p50:
+    read and count 16.0 -> 12.7 ms against :func:`read_lists` and a ``bincount`` of int32."""
+    global _ARANGE
+    token_ids = np.asarray(token_ids, dtype=np.int64)
+    lo, lens = row_spans(a.post_indptr, token_ids)
+    if readahead:
+        prefetch(a.post_sets, lo, lens)
+    total = int(lens.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    if len(_ARANGE) < total <= ARANGE_KEPT:
+        _ARANGE = np.arange(min(max(total, 2 * len(_ARANGE)), ARANGE_KEPT), dtype=np.int64)
+    idx = np.repeat(lo - (np.cumsum(lens) - lens), lens)
+    idx += _ARANGE[:total] if total <= len(_ARANGE) else np.arange(total, dtype=np.int64)
+    idx[:] = a.post_sets.take(idx)
+    return idx
+
+
 def count_in_sorted(needles: np.ndarray, haystack: np.ndarray) -> int:
     """How many of the (distinct, sorted) ``needles`` occur in the sorted ``haystack``."""
     if len(needles) == 0 or len(haystack) == 0:
@@ -353,16 +389,61 @@ def count_in_sorted(needles: np.ndarray, haystack: np.ndarray) -> int:
     return int(np.count_nonzero(haystack[idx] == needles))
 
 
-def read_suffix_overlap(a: PlainArrays, set_id: int, start: int, query_rest: np.ndarray):
+def advise_suffixes(a: PlainArrays, set_ids, starts) -> int:
+    """Advise the pages of the set suffixes ``X[start:]`` about to be read (a cold index:
+    one contiguous run per set, read together instead of page by page); pages advised."""
+    ids = np.asarray(set_ids, dtype=np.int64)
+    lo = a.sets_indptr[ids] + np.asarray(starts, dtype=np.int64)
+    return prefetch(a.sets_tokens, lo, np.maximum(a.sets_indptr[ids + 1] - lo, 0))
+
+
+def read_suffix_overlap(a: PlainArrays, set_id: int, start: int, query_rest: np.ndarray,
+                        readahead: bool = False):
     """Read set ``set_id`` from 0-based position ``start`` to its end and count its tokens
     in ``query_rest`` (sorted query tokens after the current list). Returns (matches,
-    tokens read)."""
+    tokens read). ``readahead``: the index is cold, advise the suffix's pages first."""
     lo = a.sets_indptr[set_id] + start
     hi = a.sets_indptr[set_id + 1]
     if hi <= lo:
         return 0, 0
+    if readahead:
+        prefetch(a.sets_tokens, [lo], [hi - lo])
     suffix = a.sets_tokens[lo:hi].copy()
     return count_in_sorted(suffix, query_rest), int(hi - lo)
+
+
+class ZeroedScratch:
+    """Zero-filled arrays reused from query to query. A query takes one and gives it back
+    zeroed again, clearing only the entries it set, so a query over a large index does not
+    zero (and fault in) megabytes it barely touches: the query bitmap of JOSIE-D is 9 MiB
+    and its candidate slots 4 MiB at 10^6 sets (A/B on that lake, warm top-10 p50:
+    bench/results/josie_1e6.md). Thread-safe; an array not given back (a query that
+    failed) is dropped, never reused."""
+
+    KEEP = 2                              # free arrays kept per (length, dtype)
+
+    def __init__(self):
+        self._free: dict = {}
+        self._lock = threading.Lock()
+
+    def take(self, n: int, dtype) -> np.ndarray:
+        key = (int(n), np.dtype(dtype).str)
+        with self._lock:
+            free = self._free.get(key)
+            if free:
+                return free.pop()
+        return np.zeros(int(n), dtype=dtype)
+
+    def give(self, arr: np.ndarray) -> None:
+        """Give back ``arr``, which the caller has zeroed again."""
+        key = (len(arr), arr.dtype.str)
+        with self._lock:
+            free = self._free.setdefault(key, [])
+            if len(free) < self.KEEP:
+                free.append(arr)
+
+
+SCRATCH = ZeroedScratch()
 
 
 class QueryMembership:
@@ -381,8 +462,10 @@ class QueryMembership:
     SEARCH_NS = 1.0          # per token per halving of a binary search (measured)
     BUILD_NS_PER_BYTE = 0.25  # zeroing and setting the bitmap, per byte (measured)
 
-    def __init__(self, q: np.ndarray, n_tokens: int, expected: int = 1):
+    def __init__(self, q: np.ndarray, n_tokens: int, expected: int = 1,
+                 readahead: bool = False):
         self.q = np.asarray(q)
+        self.readahead = readahead        # a cold index: advise each suffix before reading
         self.n_tokens = int(n_tokens)
         self.bits = None
         self.spent = 0.0
@@ -392,13 +475,22 @@ class QueryMembership:
 
     def _build(self):
         q = self.q.astype(np.int64)
-        bits = np.zeros(self.n_tokens // 8 + 1, dtype=np.uint8)
+        bits = SCRATCH.take(self.n_tokens // 8 + 1, np.uint8)
+        self._bytes = np.zeros(0, dtype=np.int64)
         if len(q):                        # q is sorted: OR the bits of each byte together
             byte = q >> 3
             mask = np.left_shift(np.uint8(1), (q & 7).astype(np.uint8))
             first = np.flatnonzero(np.r_[True, byte[1:] != byte[:-1]])
-            bits[byte[first]] = np.bitwise_or.reduceat(mask, first)
+            self._bytes = byte[first]
+            bits[self._bytes] = np.bitwise_or.reduceat(mask, first)
         self.bits = bits
+
+    def release(self) -> None:
+        """Done: the bitmap's bytes are zeroed again and it goes back to the scratch pool."""
+        if self.bits is not None:
+            self.bits[self._bytes] = 0
+            SCRATCH.give(self.bits)
+            self.bits = None
 
     def count(self, a: PlainArrays, set_id: int, start: int):
         """(tokens of set ``set_id`` from position ``start`` on that are in ``q``, tokens
@@ -407,6 +499,8 @@ class QueryMembership:
         hi = a.sets_indptr[set_id + 1]
         if hi <= lo:
             return 0, 0
+        if self.readahead:
+            prefetch(a.sets_tokens, [lo], [hi - lo])
         suffix = a.sets_tokens[lo:hi]
         if self.bits is None:
             small, large = sorted((int(hi - lo), len(self.q)))
@@ -516,12 +610,13 @@ def calibrate(index_dir, n_samples: int = 1000, seed: int = 0, profiles=("warm",
         # warm reads are CPU work: time them on this thread's CPU clock, which other
         # processes on a busy machine do not inflate; cold reads wait for the disk: wall clock
         clock = time.thread_time_ns if profile == "warm" else time.perf_counter_ns
+        cold = profile == "cold"           # read as a cold search does: advised first
         set_ns, list_ns = [], []
         for sid in set_sample:
             best = None
             for _ in range(reps):
                 t = clock()
-                read_suffix_overlap(a, int(sid), 0, query)
+                read_suffix_overlap(a, int(sid), 0, query, readahead=cold)
                 d = clock() - t
                 best = d if best is None else min(best, d)
             set_ns.append(best)
@@ -529,7 +624,7 @@ def calibrate(index_dir, n_samples: int = 1000, seed: int = 0, profiles=("warm",
             best = None
             for _ in range(reps):
                 t = clock()
-                read_list(a, int(tok))
+                read_list(a, int(tok), readahead=cold)
                 d = clock() - t
                 best = d if best is None else min(best, d)
             list_ns.append(best)

@@ -61,7 +61,9 @@ Where this departs from both, and why:
   457 / 996 / 1941 to 7 / 9 / 15; posting entries read are unchanged (65.6k / 219k / 841k
   of 2.04 M).
 * On a cold index each batch's pages are advised before it is read (index/reads.prefetch),
-  now that batches are few: cold top-10 p50 183 -> 150 ms (10^6), 74 -> 55 ms (10^5).
+  now that batches are few: cold top-10 p50 183 -> 150 ms (10^6), 74 -> 55 ms (10^5);
+  so is each candidate suffix before it is read (the sets that fill the heap, together),
+  which otherwise faults in page by page (bench/results/josie_1e6.md).
 * When nothing is unread, a batch stops at the end of the prefix (lists past it could
   only serve the sets the batch itself admits; whether to read on is then the cost
   model's decision, as for every later batch).
@@ -88,7 +90,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..index.reads import CostModel, QueryMembership, cost_dict, plain, read_lists
+from ..index.reads import (SCRATCH, CostModel, QueryMembership, advise_suffixes, cost_dict, plain,
+                           read_lists)
 from . import mergelist
 from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
 from .registry import ParamSpec, SearchMethod, register_method
@@ -107,15 +110,29 @@ class _Candidates:
     """Candidate state (J §3.2): ``slot[set id]`` is 0 for an unseen set, -1 for a set
     read or pruned (ignored from then on), else 1 + its row in the compact arrays ``c``
     (partial overlap), ``j`` (latest match position), ``i0`` (query position of the first
-    match), ``j0`` (set position of the first match), ``size``. ``slot`` is allocated
-    zeroed by the OS, so only the pages of sets actually met are touched."""
+    match), ``j0`` (set position of the first match), ``size``. ``slot`` comes zeroed from
+    the scratch pool (index/reads.ZeroedScratch); every set id written is first given to
+    :meth:`add` or :meth:`drop`, so :meth:`release` can zero exactly those again."""
 
     def __init__(self, n_sets: int):
-        self.slot = np.zeros(n_sets, dtype=np.int32)
+        self.slot = SCRATCH.take(n_sets, np.int32)
+        self.touched = []
         self.c = self.j = self.i0 = self.j0 = self.size = np.zeros(0, dtype=np.int64)
+
+    def drop(self, ids):
+        """Sets never to count (excluded, or pruned when first met)."""
+        self.touched.append(np.asarray(ids, dtype=np.int64))
+        self.slot[ids] = -1
+
+    def release(self):
+        for ids in self.touched:
+            self.slot[ids] = 0
+        SCRATCH.give(self.slot)
+        self.slot = None
 
     def add(self, ids, c, j, i0, j0, size):
         base = len(self.c)
+        self.touched.append(ids)
         self.slot[ids] = np.arange(base + 1, base + 1 + len(ids), dtype=np.int32)
         self.c = np.concatenate([self.c, c])
         self.j = np.concatenate([self.j, j])
@@ -234,11 +251,27 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
     if n == 0:
         return [], st
     q = lists.tokens
-    first, last, skipped = lists.first, lists.last, lists.skipped
     cum_l = np.zeros(D + 1)
     np.cumsum(costs.L(lists.freqs), out=cum_l[1:])
     cum_e = np.zeros(D + 1, dtype=np.int64)
     np.cumsum(lists.freqs, out=cum_e[1:])
+    cs = _Candidates(a.n_sets)
+    cs.drop(lists.exclude)
+    # a candidate's unread suffix X[j+1:] meets the query only after position i: a query
+    # token up to i that X holds was read with its group's list, whose last token then
+    # lies at or before j in X. So the suffix is counted against all of Q.
+    member = QueryMembership(q, a.n_tokens, expected=k or 1, readahead=lists.cold)
+    res = _loop(a, lists, k, costs, lam, min_entries, st, heap, cs, member, cum_l, cum_e)
+    # the scratch arrays go back zeroed only after a search that ran to its end
+    cs.release()
+    member.release()
+    return res, st
+
+
+def _loop(a, lists, k, costs, lam, min_entries, st, heap, cs, member, cum_l, cum_e):
+    """The loop of :func:`_josie` (Algorithm 1)."""
+    n, D = lists.n, lists.n_lists
+    first, last, skipped = lists.first, lists.last, lists.skipped
 
     def batch_end(m_from: int, cap: int, scale: int = 1) -> int:
         """End (exclusive) of the batch from list m_from: ``scale * λ`` lists, or more
@@ -248,12 +281,6 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
             e = max(e, int(np.searchsorted(cum_e, cum_e[m_from] + scale * min_entries)))
         return min(e, cap)
     grow = 1                                 # doubles over batches that admit nothing
-    cs = _Candidates(a.n_sets)
-    cs.slot[lists.exclude] = -1
-    # a candidate's unread suffix X[j+1:] meets the query only after position i: a query
-    # token up to i that X holds was read with its group's list, whose last token then
-    # lies at or before j in X. So the suffix is counted against all of Q.
-    member = QueryMembership(q, a.n_tokens, expected=k or 1)
     u = np.zeros(0, dtype=np.int64)          # rows (in cs) of the unread candidates
     u_ids = np.zeros(0, dtype=np.int64)      # their set ids
     m = -1                                   # last distinct list read
@@ -316,7 +343,7 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
              (ns + 1 + np.minimum(n - 1 - last[nl], nz - 1 - p0) > theta)
         if not ok.all():
             counters["pruned_at_first_sight"] += int(len(ok) - ok.sum())
-            cs.slot[ids[~ok]] = -1
+            cs.drop(ids[~ok])
             ids, nl, p0, nz, ns = ids[ok], nl[ok], p0[ok], nz[ok], ns[ok]
             credit_new, latest_new = credit[new][ok], latest[new][ok]
         else:
@@ -373,6 +400,8 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
                 # reading them in one go is the same as deciding again after each read.
                 need = len(eligible) if heap.k is None else heap.k - len(heap.h)
                 picks = eligible[np.lexsort((cost[eligible], -est[eligible]))[:need]]
+                if lists.cold:                       # read the picked suffixes together
+                    advise_suffixes(a, u_ids[picks], uj[picks] + 1)
                 for r in picks.tolist():
                     x = int(u_ids[r])
                     matches, read = member.count(a, x, int(uj[r]) + 1)
@@ -431,7 +460,7 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
     read_first = first[: m + 1]
     counters["lists_past_prefix"] = int(np.count_nonzero(n - read_first <= heap.theta))
     st.extra.update(counters)
-    return heap.results(), st
+    return heap.results()
 
 
 # ------------------------------------------------------------------ engine method

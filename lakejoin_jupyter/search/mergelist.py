@@ -5,9 +5,10 @@ The read lists' set ids are concatenated in one gather; a list standing for a du
 group of ``skipped + 1`` query tokens counts that many times. Counting is an integer
 ``bincount`` over all set ids when the entries are many (dense): a weighted list is read
 that many times (cheaper than a float-weighted count of every entry, see
-:func:`count_overlaps`), and the top k come from the histogram of the counts
-(the k-th largest count first, then only the sets at or above it), not from a sort of every
-set met. When the entries are few compared with the number of sets (sparse), the entries
+:func:`count_overlaps`), the ids are gathered straight into int64 (``bincount`` casts int32
+input itself, 3x slower than a cast before it; index/reads.read_list_ids), and the top k
+come from block maxima of the counts (:func:`topk_of_counts`), not from a sort of every set
+met. When the entries are few compared with the number of sets (sparse), the entries
 are sorted instead, so a small query does not pay for a counter per set. Reads no sets;
 cost sum L(f_i), flat in k.
 """
@@ -15,12 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..index.reads import plain, read_lists
+from ..index.reads import plain, read_list_ids, read_lists
 from .overlap import Stats, distinct_lists, method_runner
 from .registry import SearchMethod, register_method
 
 DENSE_FACTOR = 16   # bincount when entries * DENSE_FACTOR >= number of sets
 REPEAT_MAX = 0.5    # read weighted lists again when that adds at most this share of entries
+TOPK_BLOCK = 64     # counts per block in topk_of_counts
 
 
 def count_overlaps(a, lists):
@@ -39,7 +41,7 @@ def count_overlaps(a, lists):
     if entries * DENSE_FACTOR >= a.n_sets:
         if not weighted or int((lists.skipped * lens).sum()) <= REPEAT_MAX * entries:
             toks = np.repeat(lists.list_tokens, weight) if weighted else lists.list_tokens
-            sids = read_lists(a, toks, positional=False, readahead=lists.cold)[0]
+            sids = read_list_ids(a, toks, readahead=lists.cold)
             return np.bincount(sids, minlength=a.n_sets), None, entries
         sids = read_lists(a, lists.list_tokens, positional=False, readahead=lists.cold)[0]
         counts = np.bincount(sids, weights=np.repeat(weight, lens), minlength=a.n_sets)
@@ -52,18 +54,31 @@ def count_overlaps(a, lists):
 
 
 def topk_of_counts(counts, k, floor_overlap, exclude):
-    """The top k of a count per set id, and the number of sets met: the k-th largest count
-    from the histogram of the counts (with room for the excluded sets), then only the sets
-    at or above it."""
+    """The top k of a count per set id (``counts`` is modified: the excluded sets' counts
+    are zeroed), and the number of sets met.
+
+    The maxima of blocks of TOPK_BLOCK counts are taken in one pass; k blocks whose maximum
+    is at least b hold k sets of count >= b, so the k-th largest block maximum is a lower
+    bound of the k-th largest count, and only the blocks reaching it are searched (about k
+    blocks, instead of every count: 3.3 -> 0.9 ms over 10^6 sets)."""
     lo = max(int(floor_overlap), 1)
-    ge = np.cumsum(np.bincount(counts)[::-1])[::-1]            # sets with count >= v
-    met = int(ge[1]) if len(ge) > 1 else 0
-    if k is not None:
-        ok = np.flatnonzero(ge[lo:] >= k + len(exclude))
-        if len(ok):
-            lo += int(ok[-1])
-    ids = np.flatnonzero(counts >= lo)
-    return topk_from_counts(ids, counts[ids], k, floor_overlap, exclude), met
+    met = int(np.count_nonzero(counts))
+    if len(exclude):
+        counts[exclude] = 0
+    n, b = len(counts), TOPK_BLOCK
+    full = n // b * b
+    if k is None or n <= b or n // b <= k:
+        ids = np.flatnonzero(counts >= lo)
+    else:
+        bmax = counts[:full].reshape(-1, b).max(axis=1)
+        if full < n:
+            bmax = np.r_[bmax, counts[full:].max()]
+        lo = max(lo, int(np.partition(bmax, len(bmax) - k)[len(bmax) - k]))
+        blocks = np.flatnonzero(bmax >= lo)
+        ids = (blocks[:, None] * b + np.arange(b)).ravel()
+        ids = ids[ids < n]
+        ids = ids[counts[ids] >= lo]
+    return topk_from_counts(ids, counts[ids], k, floor_overlap, ()), met
 
 
 def topk_from_counts(ids, ov, k, floor_overlap, exclude):

@@ -52,7 +52,7 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1):
             if u <= heap.theta:                                 # θ rose inside this list
                 pruned += 1
                 continue
-            matches, read = read_suffix_overlap(a, sid, p + 1, rest)
+            matches, read = read_suffix_overlap(a, sid, p + 1, rest, readahead=lists.cold)
             st.sets_read += 1
             st.set_tokens_read += read
             heap.push(s + 1 + matches, sid)
