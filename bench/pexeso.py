@@ -172,6 +172,13 @@ def main(argv=None):
          f"{build_s:.1f} s ({len(part.cell_keys):,} non-empty leaf cells), random pivots "
          f"{build_rand_s:.1f} s")
     t0 = time.perf_counter()
+    plan_model = pexeso_cost.tau_profile(part.mapped, part.pivots, part.levels, seed=a.seed)
+    emit(f"plan model of the main grid (search/pexeso_cost.tau_profile, as a build records "
+         f"it): {time.perf_counter() - t0:.1f} s; modelled PEXESO us per query vector at tau "
+         + ", ".join(f"{t}: {u:,.0f}" for t, u in zip(plan_model["taus"],
+                                                      plan_model["us_per_vector"]))
+         + f"; brute force {pexeso_cost.C_BF * len(part.tokens):,.0f} us per query vector")
+    t0 = time.perf_counter()
     for pp in (part, part_paper, part_rand):      # search-time views, once per loaded partition
         px._layout(pp).sq_norms(vec)
     emit(f"search layouts (leaf order, row -> columns postings, norms; once per loaded "
@@ -190,12 +197,15 @@ def main(argv=None):
         emit("| tau | method | median ms | total s | speedup (total) | identical answers | "
              "mean joinable cols | distance computations | block s | verify s |")
         emit("|---|---|---|---|---|---|---|---|---|---|")
+    bf_pairs = bf_s = 0.0
     for tau in taus:
-        main_name = f"pexeso |P|={a.pivots} m={a.levels}"
-        paper_name = f"pexeso |P|={a.paper_pivots} m={a.paper_levels}"
-        rand_name = f"pexeso |P|={a.pivots} m={a.levels} random pivots"
+        main_name = f"pexeso P={a.pivots} m={a.levels}"
+        paper_name = f"pexeso P={a.paper_pivots} m={a.paper_levels}"
+        rand_name = f"pexeso P={a.pivots} m={a.levels} random pivots"
+        auto_name = f"engine plan (auto: pexeso or scan, P={a.pivots} m={a.levels})"
         rows = {"bruteforce (chunked float32 BLAS)": [], main_name: [], paper_name: [],
-                rand_name: []}
+                rand_name: [], auto_name: []}
+        plans = []
         ok = {k: 0 for k in rows}
         njoin, ndist = [], {k: 0 for k in rows}
         split = {k: [0.0, 0.0] for k in rows}
@@ -210,7 +220,16 @@ def main(argv=None):
             rows[bname].append(time.perf_counter() - t1)
             ndist[bname] += len(q) * len(vec)
             ok[bname] += 1
+            bf_s += rows[bname][-1]
+            bf_pairs += len(q) * len(vec)
             njoin.append(int((bf >= t_abs).sum()))
+            t1 = time.perf_counter()
+            r = px.search([part], vec, q, tau, a.T, arr.n_sets, exclude=[c], want_pairs=False,
+                          plan="auto", plan_model=[plan_model])
+            rows[auto_name].append(time.perf_counter() - t1)
+            plans += r.stats["plan"]
+            ndist[auto_name] += r.stats.get("distance_computations", 0)
+            ok[auto_name] += same(r, bf, t_abs)
             for name, pp in ((main_name, part), (paper_name, part_paper), (rand_name, part_rand)):
                 if name == rand_name and tau != taus[len(taus) // 2]:
                     continue
@@ -222,13 +241,21 @@ def main(argv=None):
                 split[name][1] += r.stats["verify_s"]
                 ok[name] += same(r, bf, t_abs)
         base = sum(rows["bruteforce (chunked float32 BLAS)"])
+        label = f"{auto_name}: {plans.count('pexeso')} pexeso / {plans.count('bruteforce')} scan"
+        for d in (rows, ok, ndist, split):
+            d[label] = d.pop(auto_name)
         for name, ts in rows.items():
             if not ts:
                 continue
-            bs, vs = (f"{x:.2f}" for x in split[name]) if "pexeso" in name else ("", "")
+            bs, vs = (f"{x:.2f}" for x in split[name]) if name.startswith("pexeso") \
+                else ("", "")
             emit(f"| {tau} | {name} | {statistics.median(ts) * 1000:.1f} | {sum(ts):.2f} | "
                  f"{base / sum(ts):.1f}x | {ok[name]}/{len(ts)} | {np.mean(njoin):.1f} | "
                  f"{ndist[name]:,} | {bs} | {vs} |")
+    if bf_pairs:
+        emit()
+        emit(f"Brute force in this run: {bf_s / bf_pairs * 1e6:.4f} us per (query vector, lake "
+             f"vector) pair (the plan model's constant C_BF: {pexeso_cost.C_BF}).")
     if queries and a.levels_sweep:
         levels_sweep(a, vec, arr, part, queries, taus, emit)
     # ---------------------------------------------------------------- recall over equi-join

@@ -155,6 +155,87 @@ def test_pexeso_equals_bruteforce(seed, n_pivots, levels, method, T, early_accep
                                  batch_size=batch, pair_budget=budget)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), T=st.sampled_from([0.0, 0.2, 0.6, 1.0]),
+       chunk=st.sampled_from([1, 7, 8192]), split=st.booleans())
+def test_bruteforce_plan_equals_the_oracle(seed, T, chunk, split):
+    """The brute-force plan (a BLAS scan of each partition) gives the oracle's columns and
+    counts, and per (query vector, column) the nearest lake value as its pair."""
+    saved, px.BF_CHUNK = px.BF_CHUNK, chunk
+    try:
+        _bruteforce_plan_case(seed, T, split)
+    finally:
+        px.BF_CHUNK = saved
+
+
+def _bruteforce_plan_case(seed, T, split):
+    vec, indptr, toks, q, rng = random_lake(seed)
+    n_sets = len(indptr) - 1
+    cols = np.arange(n_sets)
+    sizes = np.diff(indptr)
+    groups = [cols[(cols % 2 == b) & (sizes > 0)] for b in (0, 1)] if split else \
+        [cols[sizes > 0]]
+    parts = [pa.build_partition(vec, indptr, toks, columns=g, n_pivots=2, levels=3)
+             for g in groups if len(g)]
+    boundary = float(pa.distances(q[:1], vec[int(rng.integers(0, len(vec)))][None, :])[0])
+    for tau in (0.0, 0.12, 0.3, 0.8, boundary):
+        r = check_against_bruteforce(parts, vec, indptr, toks, q, tau, T, plan="bruteforce")
+        assert set(r.stats["plan"]) <= {"bruteforce"}
+        for c, (qi, tk, dist) in r.pairs.items():          # the nearest value of the column
+            xs = vec[toks[indptr[c]:indptr[c + 1]]]
+            for i, d in zip(qi, dist):
+                assert d == pytest.approx(pa.distances(q[[i]], xs).min(), abs=1e-6)
+    if n_sets > 1:                                          # exclusion
+        r = px.search(parts, vec, q, 0.8, 0.0, n_sets, plan="bruteforce", exclude=[0])
+        assert 0 not in r.columns.tolist()
+
+
+def test_bruteforce_plan_when_only_excluded_columns_match():
+    vec, indptr, toks, q, _ = random_lake(9, n_tok=100, n_sets=6, dim=5)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=2, levels=2)
+    q = vec[toks[indptr[2]:indptr[3]]][:3]            # values of column 2 only, at tau 0
+    own = [c for c in range(6) if np.isin(toks[indptr[c]:indptr[c + 1]],
+                                          toks[indptr[2]:indptr[2] + 3]).any()]
+    for plan in ("pexeso", "bruteforce"):
+        r = px.search([part], vec, q, 0.0, 0.0, 6, plan=plan, exclude=own)
+        assert len(r.columns) == 0 and r.pairs == {}
+        r = px.search([part], vec, q, 0.0, 0.0, 6, plan=plan)
+        assert set(r.columns.tolist()) == set(own)
+    r = px.search([part], vec, q[:0], 0.3, 0.0, 6, plan="bruteforce")   # an empty query
+    assert len(r.columns) == 0
+
+
+def test_auto_plan_follows_the_model_and_answers_alike():
+    """plan="auto" runs whichever plan the partition's model predicts cheaper (here forced
+    each way through the brute force's per-pair price), reports it, and both are exact."""
+    from lakejoin_jupyter.search import pexeso_cost as pc
+    vec, indptr, toks, q, _ = random_lake(3, n_tok=250, n_sets=12, dim=6)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=3, levels=3)
+    model = pc.tau_profile(part.mapped, part.pivots, part.levels)
+    assert model["taus"] == list(pc.PROFILE_TAUS) and len(model["us_per_vector"]) == len(model["taus"])
+    assert model["us_per_vector"][-1] >= model["us_per_vector"][0] > 0   # more work at large tau
+    for price, want in ((1e-9, "bruteforce"), (1e9, "pexeso")):
+        m = dict(model, costs_us=dict(model["costs_us"], bruteforce_pair=price))
+        r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.2, plan="auto",
+                                     plan_model=[m])
+        assert r.stats["plan"] == [want]
+        est = r.stats["plan_estimates_us"][0]
+        assert est["bruteforce"] == pytest.approx(price * len(q) * len(part.tokens))
+    r = px.search([part], vec, q, 0.3, 0.2, len(indptr) - 1, plan="auto")    # no model
+    assert r.stats["plan"] == ["pexeso"]
+    with pytest.raises(ValueError, match="plan"):
+        px.search([part], vec, q, 0.3, 0.2, len(indptr) - 1, plan="fast")
+
+
+def test_plan_estimates_interpolate_the_profile():
+    from lakejoin_jupyter.search import pexeso_cost as pc
+    model = {"taus": [0.1, 0.2], "us_per_vector": [10.0, 30.0],
+             "costs_us": {"bruteforce_pair": 0.5}}
+    assert pc.plan_estimates(model, 0.15, 4, 100) == {"pexeso": 80.0, "bruteforce": 200.0}
+    assert pc.plan_estimates(model, 0.05, 1, 1)["pexeso"] == 10.0        # below: the first
+    assert pc.plan_estimates(model, 0.9, 1, 1)["pexeso"] == 30.0         # past: the last
+
+
 def test_early_pruning_and_acceptance_fire_and_stay_exact():
     vec, indptr, toks, q, _ = random_lake(11, n_tok=150, n_sets=60, dim=8, spread=0.15)
     part = pa.build_partition(vec, indptr, toks, n_pivots=4, levels=5)
@@ -298,6 +379,8 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
     ref = pa.build_partition(vec, a.sets_indptr, a.sets_tokens, n_pivots=3, levels=1)
     m, _ = choose_levels([ref.mapped], [ref.pivots])         # levels="auto": the cost model's m
     assert sec["levels"] == sec["levels_model"]["chosen"] == m
+    assert len(sec["plan_model"]) == len(sec["partitions"]) == 1
+    assert sec["plan_model"][0]["lake_vectors"] == sec["partitions"][0]["vectors"]
     ref = pa.build_partition(vec, a.sets_indptr, a.sets_tokens, n_pivots=3, levels=m)
     from lakejoin_jupyter.search.pexeso import PexesoModel
     assert PexesoModel(ix).partition(0).equals(ref)
@@ -329,8 +412,12 @@ def test_spark_build_with_partitions_is_exact(fuzzy_index):
     q = ["Paris", "Berlin", "Hanoi", "France", "Germany", "Brasil"]
     for tau in (0.2, 0.7):
         r1 = one.search(q, method="pexeso", tau=tau, joinability=0.3, k=None)
-        r2 = two.search(q, method="pexeso", tau=tau, joinability=0.3, k=None)
-        assert {(h.column_ids, h.overlap) for h in r1} == {(h.column_ids, h.overlap) for h in r2}
+        want = {(h.column_ids, h.overlap) for h in r1}
+        for plan in ("auto", "pexeso", "bruteforce"):      # every plan, both layouts
+            r2 = two.search(q, method="pexeso", tau=tau, joinability=0.3, k=None, plan=plan)
+            assert {(h.column_ids, h.overlap) for h in r2} == want
+            assert len(r2.stats["plan"]) == 2
+            assert plan == "auto" or set(r2.stats["plan"]) == {plan}
 
 
 @pytest.mark.spark

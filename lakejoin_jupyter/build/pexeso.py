@@ -17,7 +17,9 @@ Steps (notes/pexeso_mate.md D1; the arrays are described in index/pexeso_arrays.
    grid domain per partition is a Spark min/max aggregate; leaf keys in a second UDF.
 5. levels (option ``levels="auto"``): m by the cost model of [P §III-E]
    (search/pexeso_cost.py) on the driver, over each partition's mapped vectors; the
-   model's cost table is recorded in the manifest (``levels_model``).
+   model's cost table is recorded in the manifest (``levels_model``); so is each
+   partition's plan model (``plan_model``, search/pexeso_cost.tau_profile), by which a
+   search picks PEXESO or a BLAS scan for its tau.
 6. postings: (partition, leaf key, column, token) sorted by Spark and written as
    Parquet; a finishing step per partition turns them into the CSR .npy arrays.
 
@@ -43,7 +45,7 @@ from ..embed import cached_embedder, get_embedder
 from ..index.pexeso_arrays import (SAMPLE_MULT, cluster_columns, domain, leaf_coords,
                                    map_to_pivots, morton_keys, partition_from_entries,
                                    select_pivots)
-from ..search.pexeso_cost import TAU_MAX, WORKLOAD, choose_levels
+from ..search.pexeso_cost import TAU_MAX, WORKLOAD, choose_levels, tau_profile
 from .pipeline import Component, register_component
 
 DEFAULTS = {"embedder": "ngram", "pivots": 10, "levels": "auto", "pivot_method": "pca",
@@ -206,7 +208,12 @@ def build(ctx) -> dict:
     n_parts = max(list(pivots) + list(domains) + [k - 1]) + 1
     for p in range(n_parts):
         parts_meta.append(_finish_partition(w, p, pivots.get(p), m, P))
+    prog.step("pexeso: plan model (PEXESO or a BLAS scan, by tau)")
+    plan_model = [tau_profile(_mapped_of(w, p, P)[1], pivots[p], m, seed=int(opts["seed"]))
+                  if p in pivots and parts_meta[p]["vectors"] else None
+                  for p in range(n_parts)]
     return {"embedder": spec, "pivots": P, "levels": m, "levels_model": levels_model,
+            "plan_model": plan_model,
             "pivot_method": opts["pivot_method"],
             "sample_size": int(opts["sample_size"]), "seed": int(opts["seed"]),
             "distance": "euclidean on unit vectors", "domain": "per-partition min..max of mapped",

@@ -54,6 +54,16 @@ Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
 * m and |P| are build parameters: |P| = 10 by default (build/pexeso.py says why), m by
   the cost model of §III-E (search/pexeso_cost.py, which also says where it departs from
   the paper's Eq. 1-2) unless fixed.
+
+Plans (not in the paper). The pivot filters only prune where the lake's pivot distances
+spread by more than tau; on the default n-gram embedder they sit near sqrt(2) for most
+values, so past tau ~0.05 most pairs survive Lemma 1 and each costs a verification
+(~0.6 us), while a BLAS scan prices every pair at ~7 ns. :func:`search` therefore takes a
+``plan``: "pexeso", "bruteforce" (:func:`bruteforce_partition`: the same columns and counts
+from a chunked float32 matrix product with the exact margin test) or "auto" (the engine's
+default): per partition, the plan the build's model (pexeso_cost.tau_profile, modelled
+PEXESO work per query vector by tau) predicts cheaper. Both are exact; the choice and the
+estimates are reported in the stats.
 """
 from __future__ import annotations
 
@@ -407,17 +417,40 @@ def t_count(t_frac: float, n_query: int) -> int:
     return max(1, math.ceil(t_frac * n_query - 1e-9))
 
 
-def search(parts, vectors, qvecs, tau: float, t_frac: float, n_columns: int, **kw) -> PexesoResult:
-    """PEXESO over every partition (each a column group with its own index); union [P §IV]."""
+def search(parts, vectors, qvecs, tau: float, t_frac: float, n_columns: int, *,
+           plan: str = "pexeso", plan_model=None, **kw) -> PexesoResult:
+    """PEXESO over every partition (each a column group with its own index); union [P §IV].
+
+    ``plan``: "pexeso" (block-and-verify), "bruteforce" (:func:`bruteforce_partition`, the
+    same answer) or "auto": per partition, whichever ``plan_model`` (the build's
+    :func:`~lakejoin_jupyter.search.pexeso_cost.tau_profile` per partition, from the
+    manifest) predicts cheaper at this tau; without a model, "pexeso". The plans run
+    and their estimates are in ``stats["plan"]`` and ``stats["plan_estimates_us"]``."""
+    from .pexeso_cost import plan_estimates
+    if plan not in ("pexeso", "bruteforce", "auto"):
+        raise ValueError(f"plan must be 'pexeso', 'bruteforce' or 'auto' (got {plan!r}).")
     t_abs = t_count(t_frac, len(qvecs))
-    stats: dict = {"partitions": 0}
+    stats: dict = {"partitions": 0, "plan": [], "plan_estimates_us": []}
     cols, counts, pairs = [], [], {}
-    for part in parts:
+    for i, part in enumerate(parts):
         part = part() if callable(part) else part      # lazily loaded partitions
         if part is None:
             continue
         stats["partitions"] += 1
-        r = search_partition(part, vectors, qvecs, tau, t_abs, n_columns, stats=stats, **kw)
+        chosen = plan
+        if plan == "auto":
+            model = plan_model[i] if plan_model and i < len(plan_model) else None
+            est = plan_estimates(model, tau, len(qvecs), len(part.tokens)) if model else None
+            chosen = "pexeso" if est is None or est["pexeso"] <= est["bruteforce"] \
+                else "bruteforce"
+            stats["plan_estimates_us"].append(est)
+        stats["plan"].append(chosen)
+        if chosen == "bruteforce":
+            r = bruteforce_partition(part, vectors, qvecs, tau, t_abs, n_columns, stats=stats,
+                                     exclude=kw.get("exclude", ()),
+                                     want_pairs=kw.get("want_pairs", True))
+        else:
+            r = search_partition(part, vectors, qvecs, tau, t_abs, n_columns, stats=stats, **kw)
         cols.append(r.columns)
         counts.append(r.counts)
         pairs.update(r.pairs)
@@ -487,6 +520,94 @@ def bruteforce(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: np.nda
     return np.bincount(keys % len(sizes), minlength=len(sizes)).astype(np.int64)
 
 
+BF_CHUNK = 8192           # lake vectors per matrix product in the brute-force plan
+
+
+def _rows_to_columns(part: PexesoPartition):
+    """CSR from a partition's rows (its sorted tokens) to the columns holding them."""
+    rc = part.__dict__.get("_row_columns")
+    if rc is None:
+        o = np.argsort(np.asarray(part.ent_row, dtype=np.int64), kind="stable")
+        rows = np.asarray(part.ent_row, dtype=np.int64)[o]
+        rc = (np.searchsorted(rows, np.arange(len(part.tokens) + 1)),
+              np.asarray(part.ent_col, dtype=np.int64)[o])
+        part.__dict__["_row_columns"] = rc
+    return rc
+
+
+def bruteforce_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarray,
+                         tau: float, t_abs: int, n_columns: int, *, exclude=(),
+                         want_pairs: bool = True, stats: dict | None = None,
+                         chunk: int | None = None) -> PexesoResult:
+    """The brute-force plan: the partition's answer of :func:`search_partition` (same
+    columns, same counts, exact) by scanning every lake vector of the partition, in token
+    order, one float32 matrix product per ``chunk`` of them, with :func:`bruteforce`'s
+    float32 pre-test and :func:`decide_by_dot` for the pairs near tau. A column's shown pair
+    for a query vector is its nearest value (PEXESO shows the first one verified). Where a
+    pair costs ~7 ns in a matrix product against ~0.6 us to verify one surviving pair, this
+    is faster whenever the pivot filters leave more than ~1 % of the pairs (large tau)."""
+    stats = {} if stats is None else stats
+    chunk = int(chunk or BF_CHUNK)
+    for k in ("bruteforce_s", "bruteforce_pairs"):
+        stats.setdefault(k, 0)
+    t0 = time.perf_counter()
+    ptr, col_of = _rows_to_columns(part)
+    toks = np.asarray(part.tokens, dtype=np.int64)
+    nq = len(qvecs)
+    qvecs = np.asarray(qvecs)
+    q64 = np.asarray(qvecs, dtype=np.float64)
+    q32 = np.ascontiguousarray(qvecs, dtype=np.float32)
+    qn = _sq_norms(qvecs)
+    dim = qvecs.shape[1] if qvecs.ndim == 2 else 1
+    q_half = ((qn - tau * tau) / 2 - 1e-3 * (1 + qn)).astype(np.float32)
+    hq, hr, hd = [], [], []
+    for s in range(0, len(toks) if nq else 0, chunk):
+        x = np.asarray(vectors[toks[s:s + chunk]])
+        xn = _sq_norms(x)
+        g = q32 @ np.ascontiguousarray(x, dtype=np.float32).T
+        g -= (xn / 2).astype(np.float32)[None, :]
+        qi, xi = np.nonzero(g >= q_half[:, None])
+        if not len(qi):
+            continue
+        dot = np.einsum("ij,ij->i", q64[qi], np.asarray(x[xi], dtype=np.float64))
+        ok, _ = decide_by_dot(dot, qn[qi], xn[xi], tau, dim, lambda m: qvecs[qi[m]],
+                              lambda m: x[xi[m]])
+        hq.append(qi[ok])
+        hr.append(s + xi[ok])
+        hd.append(qn[qi[ok]] + xn[xi[ok]] - 2.0 * dot[ok])          # squared distance
+    stats["bruteforce_pairs"] += nq * len(toks)
+    excl = np.asarray(sorted(exclude), dtype=np.int64)
+    hq, hr, hd = (np.concatenate(h) if h else np.zeros(0, t)
+                  for h, t in ((hq, np.int64), (hr, np.int64), (hd, np.float64)))
+    qq, idx = _expand(hq, ptr[hr], ptr[hr + 1])          # (query, row) -> (query, column)
+    per = ptr[hr + 1] - ptr[hr]
+    col, d2, row = col_of[idx], np.repeat(hd, per), np.repeat(hr, per)
+    if len(excl):
+        keep = ~np.isin(col, excl)
+        qq, col, d2, row = qq[keep], col[keep], d2[keep], row[keep]
+    if not len(qq):
+        stats["bruteforce_s"] += time.perf_counter() - t0
+        return PexesoResult(columns=np.zeros(0, np.int64), counts=np.zeros(0, np.int64),
+                            pairs={}, stats=stats)
+    order = np.lexsort((row, d2, qq, col))               # per (column, query): nearest first
+    qq, col, row = qq[order], col[order], row[order]
+    first = np.flatnonzero(np.r_[True, (col[1:] != col[:-1]) | (qq[1:] != qq[:-1])])
+    qq, col, row = qq[first], col[first], row[first]
+    n_per = np.bincount(col, minlength=n_columns)
+    ok = np.flatnonzero(n_per >= t_abs)
+    pairs = {}
+    if want_pairs and len(ok):
+        sel = n_per[col] >= t_abs
+        qs, cs, ts = qq[sel], col[sel], toks[row[sel]]
+        dist = distances(q64[qs], vectors[ts])
+        starts = np.searchsorted(cs, ok, "left")
+        ends = np.searchsorted(cs, ok, "right")
+        for c, a, b in zip(ok, starts, ends):
+            pairs[int(c)] = (qs[a:b], ts[a:b], dist[a:b])
+    stats["bruteforce_s"] += time.perf_counter() - t0
+    return PexesoResult(columns=ok, counts=n_per[ok].astype(np.int64), pairs=pairs, stats=stats)
+
+
 # ------------------------------------------------------------------------- engine method
 
 class PexesoModel:
@@ -521,6 +642,15 @@ class PexesoModel:
             if self.section["partitions"][p]["vectors"]:
                 yield (lambda p=p: self.partition(p))
 
+    def plan_models(self):
+        """The build's plan model of each partition :meth:`partitions` yields (None for an
+        index built before plan models were recorded: the search then runs PEXESO)."""
+        models = self.section.get("plan_model")
+        if not models:
+            return None
+        return [models[p] for p in range(len(self.section["partitions"]))
+                if self.section["partitions"][p]["vectors"]]
+
 
 def _model(index) -> PexesoModel:
     m = getattr(index, "_pexeso_model", None)
@@ -548,7 +678,8 @@ def _run(index, query, params):
     embed_s = time.perf_counter() - t0
     res = search(model.partitions(), model.vectors, qvecs, tau, t_frac, index.arrays.n_sets,
                  early_accept=bool(opts.get("early_accept", False)),
-                 exclude=sorted(query.exclude))
+                 exclude=sorted(query.exclude), plan=str(opts.get("plan", "auto")),
+                 plan_model=model.plan_models())
     order = np.lexsort((res.columns, -res.counts))
     if params.k is not None:
         order = order[: params.k]
@@ -578,7 +709,11 @@ def _register():
         params=(ParamSpec("tau", "distance tau", "float", DEFAULT_TAU, 0.0, 1.0, 0.01,
                           help="max distance between unit embeddings (0..2); 0.12 = 6% of max"),
                 ParamSpec("joinability", "joinability T", "float", DEFAULT_T, 0.05, 1.0, 0.05,
-                          help="fraction of the query's values that must find a match"))))
+                          help="fraction of the query's values that must find a match"),
+                ParamSpec("plan", "plan", "choice", "auto",
+                          choices=("auto", "pexeso", "bruteforce"),
+                          help="auto: PEXESO or a BLAS scan, whichever the build's cost "
+                               "profile predicts faster at this tau (same answer)"))))
 
 
 _register()

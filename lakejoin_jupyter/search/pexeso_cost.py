@@ -28,6 +28,16 @@ rounded up). What this module does, and where it differs:
 * Minimization: m is an integer in [``MIN_LEVELS``, min(``MAX_LEVELS``, 62 // |P|)]; every
   candidate is evaluated (a handful of blocking runs), which finds the integer optimum that
   gradient descent plus rounding up approximates.
+
+The same counts also choose the search's plan (not in the paper). At the chosen m,
+:func:`tau_profile` runs the workload's blocking at each of ``PROFILE_TAUS`` and records the
+modelled PEXESO time per query vector; :func:`plan_estimates` compares it, at a query's tau,
+with a BLAS scan of the partition (``C_BF`` per (query vector, lake vector) pair). Pivot
+filters prune by pivot-distance differences, and on the n-gram embedder those differences
+sit within a few hundredths of each other for most pairs (every value is near sqrt(2) from
+every pivot), so past tau ~0.05 most pairs survive and a matrix product of every pair is
+faster (bench/results/pexeso.md: 0.2x at tau 0.1). The engine's search runs whichever is
+predicted cheaper (``plan="auto"``), each exact.
 """
 from __future__ import annotations
 
@@ -46,6 +56,14 @@ MIN_LEVELS, MAX_LEVELS = 2, 8
 # 0.1; 8 query columns each) on the 228k-value lake, `bench/pexeso.py --levels-sweep 2,3,4,5,6`,
 # refitted 2026-11-24 after the one-pivot-at-a-time filters (were 0.125, 0.080, 1.31)
 C_CELL, C_CAND, C_DIST = 0.110, 0.023, 0.614
+# microseconds per (query vector, lake vector) pair of the brute-force plan (float32 BLAS on
+# one thread, dim 256, 8,192 lake vectors per product): 2.62 s for 8 queries x 227,850 values
+# on the same lake (bench/pexeso.py prints the figure of its own run)
+C_BF = 0.0071
+# tau values at which tau_profile measures PEXESO's blocking work (the plan interpolates;
+# past the last one PEXESO's cost is taken as at least the last one's)
+PROFILE_TAUS = (0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2)
+PROFILE_VECTORS = 64        # workload vectors of the profile (each run at every tau)
 
 
 def workload(n_vectors: int, size: int = WORKLOAD, strata: int = TAU_STRATA,
@@ -69,17 +87,19 @@ def _model_rows(n: int, cap: int) -> np.ndarray:
 
 
 def level_counts(mapped: np.ndarray, pivots: np.ndarray, levels: int, q_mapped: np.ndarray,
-                 taus: np.ndarray, budget: int = PAIR_BUDGET) -> dict:
+                 taus: np.ndarray, budget: int = PAIR_BUDGET, by_tau: bool = False):
     """Blocking counts of the workload (``q_mapped``: (n_q, |P|) mapped query vectors, one
-    tau each) on the grid of the lake's ``mapped`` vectors at ``levels``."""
+    tau each) on the grid of the lake's ``mapped`` vectors at ``levels``; with ``by_tau``,
+    a list of such counts per distinct tau instead of their sum."""
     n = len(mapped)
     part = partition_from_entries(pivots, levels, np.arange(n), mapped,
                                   np.zeros(n, np.int64), np.arange(n))
     lay = _Layout(part)
     live = {j: np.ones(len(lay.keys[j]), dtype=bool) for j in lay.keys}
-    stats: dict = {}
-    cand = dist = 0
+    per_tau = []
     for tau in np.unique(taus):
+        stats: dict = {}
+        cand = dist = 0
         sel = np.flatnonzero(taus == tau)
         qm = np.ascontiguousarray(q_mapped[sel].T)
         _, (cq, clo, chi) = block(lay, qm, float(tau), live, budget, stats)
@@ -90,8 +110,14 @@ def level_counts(mapped: np.ndarray, pivots: np.ndarray, levels: int, q_mapped: 
             keep = np.maximum.reduce(np.abs(xm - qv)) <= tau + EPS               # Lemma 1
             near = np.minimum.reduce(xm[:, keep] + qv[:, keep]) <= tau - EPS     # Lemma 2
             dist += int(keep.sum() - near.sum())
-    return {"levels": int(levels), "cell_pairs": int(stats.get("cell_pairs", 0)),
-            "candidate_pairs": int(cand), "distance_computations": dist}
+        per_tau.append({"tau": float(tau), "vectors": int(len(sel)), "levels": int(levels),
+                        "cell_pairs": int(stats.get("cell_pairs", 0)),
+                        "candidate_pairs": int(cand), "distance_computations": dist})
+    if by_tau:
+        return per_tau
+    return {"levels": int(levels),
+            **{k: sum(c[k] for c in per_tau)
+               for k in ("cell_pairs", "candidate_pairs", "distance_computations")}}
 
 
 def level_costs(mapped: np.ndarray, pivots: np.ndarray, candidates=None, seed: int = 0,
@@ -140,3 +166,46 @@ def choose_levels(mapped_parts, pivots_parts, seed: int = 0, candidates=None,
     total = pd.concat(tables).groupby("levels", as_index=False).sum()
     best = int(total.loc[total["cost_us"].idxmin(), "levels"])
     return best, total
+
+
+def tau_profile(mapped: np.ndarray, pivots: np.ndarray, levels: int, seed: int = 0,
+                taus=PROFILE_TAUS, size: int = PROFILE_VECTORS, cap: int = MODEL_VECTORS,
+                costs: tuple = (C_CELL, C_CAND, C_DIST)) -> dict:
+    """The plan model of one partition (recorded in the manifest, ``plan_model``): modelled
+    PEXESO microseconds per query vector at each tau of ``taus``, from the blocking counts
+    of ``size`` sampled lake vectors at every tau on the grid at ``levels`` (the search's
+    own blocking; candidate and distance counts scaled to the lake as in
+    :func:`level_costs`)."""
+    mapped = np.asarray(mapped, dtype=np.float64)
+    if len(mapped) == 0:
+        return {"taus": [float(t) for t in taus], "us_per_vector": [0.0] * len(taus),
+                "lake_vectors": 0}
+    keep = _model_rows(len(mapped), cap)
+    lake = mapped[keep]
+    scale = len(mapped) / len(lake)
+    rows, _ = workload(len(lake), size, seed=seed)
+    q = np.repeat(lake[rows], len(taus), axis=0)
+    wt = np.tile(np.asarray(taus, dtype=np.float64), len(rows))
+    c_cell, c_cand, c_dist = costs
+    us = []
+    for c in level_counts(lake, pivots, levels, q, wt, by_tau=True):
+        us.append((c_cell * c["cell_pairs"] + scale * (c_cand * c["candidate_pairs"] +
+                                                      c_dist * c["distance_computations"]))
+                  / max(c["vectors"], 1))
+    return {"taus": [float(t) for t in taus], "us_per_vector": [round(u, 3) for u in us],
+            "lake_vectors": int(len(mapped)), "workload_vectors": int(len(rows)),
+            "levels": int(levels), "costs_us": {"cell_pair": c_cell, "candidate_pair": c_cand,
+                                                "distance": c_dist, "bruteforce_pair": C_BF}}
+
+
+def plan_estimates(model: dict, tau: float, n_query: int, n_lake: int) -> dict:
+    """Predicted microseconds of each plan for a query of ``n_query`` vectors at ``tau`` on
+    a partition of ``n_lake`` vectors: PEXESO from the profile (linear in tau between its
+    points; below the first, the first; past the last, the last, a lower bound since the
+    work grows with tau), the brute force ``C_BF`` per pair."""
+    taus = np.asarray(model["taus"], dtype=np.float64)
+    us = np.asarray(model["us_per_vector"], dtype=np.float64)
+    per = float(np.interp(tau, taus, us)) if len(taus) else 0.0
+    return {"pexeso": per * n_query,
+            "bruteforce": model.get("costs_us", {}).get("bruteforce_pair", C_BF)
+            * n_query * n_lake}
