@@ -359,7 +359,8 @@ def test_josie_scratch_comes_back_zeroed_and_is_reused_safely(seed):
 @pytest.mark.parametrize("kept", [0, 5, 1 << 25])
 @pytest.mark.parametrize("seed", range(6))
 def test_read_list_ids_equals_read_lists(monkeypatch, kept, seed):
-    """The int64 gather MergeList-D counts, with the shared arange too short, grown, kept."""
+    """The int64 gather MergeList-D counts, with the shared arange of reads.ranges too
+    short, grown, kept."""
     from lakejoin_jupyter.index import reads
     monkeypatch.setattr(reads, "ARANGE_KEPT", kept)
     monkeypatch.setattr(reads, "_ARANGE", np.zeros(0, dtype=np.int64))

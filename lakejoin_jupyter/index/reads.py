@@ -286,15 +286,29 @@ def read_list(a: PlainArrays, token_id: int, readahead: bool = False):
     return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy()
 
 
+_ARANGE = np.zeros(0, dtype=np.int64)
+ARANGE_KEPT = 1 << 25     # ranges() keeps an arange of up to this many entries (256 MiB)
+
+
+def _arange(total: int) -> np.ndarray:
+    """arange(total) as int64, a view of one kept array when it is not too long (a fresh
+    16 MiB arange per posting-list read costs more than the read's own gather)."""
+    global _ARANGE
+    if len(_ARANGE) < total <= ARANGE_KEPT:
+        _ARANGE = np.arange(min(max(total, 2 * len(_ARANGE)), ARANGE_KEPT), dtype=np.int64)
+    return _ARANGE[:total] if total <= len(_ARANGE) else np.arange(total, dtype=np.int64)
+
+
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Concatenation of arange(s, s + n) for each (s, n), as int64."""
+    """Concatenation of arange(s, s + n) for each (s, n), as a new int64 array."""
     lengths = np.asarray(lengths, dtype=np.int64)
     total = int(lengths.sum())
     if total == 0:
         return np.zeros(0, dtype=np.int64)
     offsets = np.cumsum(lengths) - lengths
-    return np.repeat(np.asarray(starts, dtype=np.int64) - offsets, lengths) + \
-        np.arange(total, dtype=np.int64)
+    idx = np.repeat(np.asarray(starts, dtype=np.int64) - offsets, lengths)
+    idx += _arange(total)
+    return idx
 
 
 def row_spans(indptr: np.ndarray, ids: np.ndarray):
@@ -325,7 +339,7 @@ def read_spans(arrays, lo: np.ndarray, lens: np.ndarray) -> list:
         return [np.concatenate([arr[s:e] for s, e in spans]) if spans else arr[:0].copy()
                 for arr in arrays]
     idx = ranges(lo, lens)
-    return [arr[idx] for arr in arrays]
+    return [arr.take(idx) for arr in arrays]
 
 
 def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
@@ -352,28 +366,17 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
     return out[0], out[1], out[2], lens
 
 
-_ARANGE = np.zeros(0, dtype=np.int64)
-ARANGE_KEPT = 1 << 25     # read_list_ids keeps an arange of up to this many entries (256 MiB)
-
-
 def read_list_ids(a: PlainArrays, token_ids: np.ndarray, readahead: bool = False) -> np.ndarray:
     """The set ids of several posting lists, concatenated, as int64 (what ``bincount``
-    counts without a cast of its own): one index array of every entry (a repeat plus a
-    shared arange), gathered with ``take`` and written back into that same int64 array,
-    so the large temporaries are allocated once. 10^6-set lake, 2.2 M entries, warm p50:
-    read and count 16.0 -> 12.7 ms against :func:`read_lists` and a ``bincount`` of int32."""
-    global _ARANGE
+    counts without a cast of its own): the index array of every entry (:func:`ranges`),
+    gathered with ``take`` and written back into that same int64 array, so the large
+    temporaries are allocated once. 10^6-set lake, 2.2 M entries, warm p50: read and count
+    16.0 -> 12.7 ms against :func:`read_lists` and a ``bincount`` of int32."""
     token_ids = np.asarray(token_ids, dtype=np.int64)
     lo, lens = row_spans(a.post_indptr, token_ids)
     if readahead:
         prefetch(a.post_sets, lo, lens)
-    total = int(lens.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    if len(_ARANGE) < total <= ARANGE_KEPT:
-        _ARANGE = np.arange(min(max(total, 2 * len(_ARANGE)), ARANGE_KEPT), dtype=np.int64)
-    idx = np.repeat(lo - (np.cumsum(lens) - lens), lens)
-    idx += _ARANGE[:total] if total <= len(_ARANGE) else np.arange(total, dtype=np.int64)
+    idx = ranges(lo, lens)
     idx[:] = a.post_sets.take(idx)
     return idx
 
