@@ -488,30 +488,10 @@ def bruteforce(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: np.nda
         return counts
     if not len(qvecs) or not n_tok:
         return counts
-    q32 = np.ascontiguousarray(qvecs, dtype=np.float32)
-    qn = _sq_norms(qvecs)
-    dim = q64.shape[1]
-    # a float32 pre-test, loose by 1e-3 (far above float32 rounding), keeps the elementwise
-    # work in float32; decide_by_dot then decides the few pairs it passes exactly
-    q_half = ((qn - tau * tau) / 2 - 1e-3 * (1 + qn)).astype(np.float32)
-    hq, ht = [], []
-    for s in range(0, n_tok, chunk):
-        x = np.asarray(vectors[s:s + chunk])
-        x32 = np.ascontiguousarray(x, dtype=np.float32)
-        xn = _sq_norms(x)
-        g = q32 @ x32.T
-        g -= (xn / 2).astype(np.float32)[None, :]
-        qi, xi = np.nonzero(g >= q_half[:, None])
-        if not len(qi):
-            continue
-        dot = np.einsum("ij,ij->i", q64[qi], np.asarray(x[xi], dtype=np.float64))
-        ok, _ = decide_by_dot(dot, qn[qi], xn[xi], tau, dim, lambda m: qvecs[qi[m]],
-                              lambda m: x[xi[m]])
-        hq.append(qi[ok])
-        ht.append(s + xi[ok])
-    if not hq:
+    hq, ht, _ = blas_matches(qvecs, tau, ((s, vectors[s:s + chunk])
+                                          for s in range(0, n_tok, chunk)))
+    if not len(hq):
         return counts
-    hq, ht = np.concatenate(hq), np.concatenate(ht)
     col_of = np.repeat(np.arange(len(sizes)), sizes)            # token -> column postings
     o = np.argsort(sets_tokens, kind="stable")
     ptr = np.searchsorted(np.asarray(sets_tokens)[o], np.arange(n_tok + 1))
@@ -521,6 +501,38 @@ def bruteforce(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: np.nda
 
 
 BF_CHUNK = 8192           # lake vectors per matrix product in the brute-force plan
+
+
+def blas_matches(qvecs: np.ndarray, tau: float, chunks):
+    """Every (query vector, lake vector) pair within ``tau``, by float32 matrix products:
+    ``chunks`` yields (offset, lake vectors); returns (query index, offset + row in the
+    chunk, squared distance). A float32 pre-test, loose by 1e-3 (far above float32
+    rounding), keeps the elementwise work in float32; :func:`decide_by_dot` then decides
+    the few pairs it passes exactly."""
+    qvecs = np.asarray(qvecs)
+    q64 = np.asarray(qvecs, dtype=np.float64)
+    q32 = np.ascontiguousarray(qvecs, dtype=np.float32)
+    qn = _sq_norms(qvecs)
+    dim = qvecs.shape[1] if qvecs.ndim == 2 else 1
+    q_half = ((qn - tau * tau) / 2 - 1e-3 * (1 + qn)).astype(np.float32)
+    hq, hx, hd = [], [], []
+    for s, x in chunks:
+        x = np.asarray(x)
+        xn = _sq_norms(x)
+        g = q32 @ np.ascontiguousarray(x, dtype=np.float32).T
+        g -= (xn / 2).astype(np.float32)[None, :]
+        qi, xi = np.nonzero(g >= q_half[:, None])
+        if not len(qi):
+            continue
+        dot = np.einsum("ij,ij->i", q64[qi], np.asarray(x[xi], dtype=np.float64))
+        ok, _ = decide_by_dot(dot, qn[qi], xn[xi], tau, dim, lambda m: qvecs[qi[m]],
+                              lambda m: x[xi[m]])
+        hq.append(qi[ok])
+        hx.append(s + xi[ok])
+        hd.append(qn[qi[ok]] + xn[xi[ok]] - 2.0 * dot[ok])
+    if not hq:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+    return np.concatenate(hq), np.concatenate(hx), np.concatenate(hd)
 
 
 def _rows_to_columns(part: PexesoPartition):
@@ -554,31 +566,11 @@ def bruteforce_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.n
     ptr, col_of = _rows_to_columns(part)
     toks = np.asarray(part.tokens, dtype=np.int64)
     nq = len(qvecs)
-    qvecs = np.asarray(qvecs)
     q64 = np.asarray(qvecs, dtype=np.float64)
-    q32 = np.ascontiguousarray(qvecs, dtype=np.float32)
-    qn = _sq_norms(qvecs)
-    dim = qvecs.shape[1] if qvecs.ndim == 2 else 1
-    q_half = ((qn - tau * tau) / 2 - 1e-3 * (1 + qn)).astype(np.float32)
-    hq, hr, hd = [], [], []
-    for s in range(0, len(toks) if nq else 0, chunk):
-        x = np.asarray(vectors[toks[s:s + chunk]])
-        xn = _sq_norms(x)
-        g = q32 @ np.ascontiguousarray(x, dtype=np.float32).T
-        g -= (xn / 2).astype(np.float32)[None, :]
-        qi, xi = np.nonzero(g >= q_half[:, None])
-        if not len(qi):
-            continue
-        dot = np.einsum("ij,ij->i", q64[qi], np.asarray(x[xi], dtype=np.float64))
-        ok, _ = decide_by_dot(dot, qn[qi], xn[xi], tau, dim, lambda m: qvecs[qi[m]],
-                              lambda m: x[xi[m]])
-        hq.append(qi[ok])
-        hr.append(s + xi[ok])
-        hd.append(qn[qi[ok]] + xn[xi[ok]] - 2.0 * dot[ok])          # squared distance
+    hq, hr, hd = blas_matches(qvecs, tau, ((s, vectors[toks[s:s + chunk]])
+                                           for s in range(0, len(toks) if nq else 0, chunk)))
     stats["bruteforce_pairs"] += nq * len(toks)
     excl = np.asarray(sorted(exclude), dtype=np.int64)
-    hq, hr, hd = (np.concatenate(h) if h else np.zeros(0, t)
-                  for h, t in ((hq, np.int64), (hr, np.int64), (hd, np.float64)))
     qq, idx = _expand(hq, ptr[hr], ptr[hr + 1])          # (query, row) -> (query, column)
     per = ptr[hr + 1] - ptr[hr]
     col, d2, row = col_of[idx], np.repeat(hd, per), np.repeat(hr, per)
