@@ -326,6 +326,27 @@ class SearchResult(Sequence):
     def __len__(self):
         return len(self.hits)
 
+    @property
+    def plan(self) -> str | None:
+        """Which of the method's exact plans answered, from its stats ("plan mergelist",
+        "plan bruteforce", "route exact", ...): JOSIE's planner, PEXESO's per partition,
+        LSH Ensemble's route; None for a method that has no choice."""
+        for key in ("plan", "route"):
+            val = self.stats.get(key)
+            if isinstance(val, (list, tuple)):
+                val = ", ".join(sorted({str(v) for v in val}))
+            if val:
+                return f"{key} {val}"
+        return None
+
+    @property
+    def how(self) -> str:
+        """How the search ran: the method, its plan if it has one, and the time
+        ("josie, plan josie, 12.3 ms")."""
+        plan = self.plan
+        return (f"{self.method}{', ' + plan if plan else ''}, "
+                f"{self.seconds * 1000:.1f} ms")
+
     def to_pandas(self) -> pd.DataFrame:
         cols = ["rank", "table", "column", "overlap", "containment", "jaccard", "score",
                 "method", "exact", "est_containment", "table_id", "column_ids"]
@@ -335,7 +356,7 @@ class SearchResult(Sequence):
 
     def __repr__(self):
         head = (f"{len(self.hits)} hit(s) for {', '.join(self.query.columns)} "
-                f"(|Q|={self.query.size}, {self.method}, {self.seconds * 1000:.1f} ms)")
+                f"(|Q|={self.query.size}, {self.how})")
         if not self.hits:
             return head
         return head + "\n" + self.to_pandas().drop(columns=["table_id", "column_ids"]).to_string(index=False)
@@ -344,7 +365,8 @@ class SearchResult(Sequence):
         q = self.query
         cap = (f"<b>{len(self.hits)}</b> joinable column(s) for <code>{html.escape(', '.join(map(str, q.columns)))}</code> "
                f"&middot; {_query_size_label(q)} &middot; method <code>{html.escape(self.method)}</code> "
-               f"&middot; {self.seconds * 1000:.1f} ms")
+               + (f"({html.escape(self.plan)}) " if self.plan else "")
+               + f"&middot; {self.seconds * 1000:.1f} ms")
         notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
         if not self.hits:
             return f"<div>{cap}</div>{notes}<div><i>No table shares a value with the query.</i></div>"

@@ -179,3 +179,19 @@ def test_table_loaded_from_the_lake_is_excluded_from_its_own_results(demo_engine
     assert gdp.shape[1] == 4 and gdp.attrs["lakejoin_table"] == "reference/gdp"
     res = demo_engine.search(gdp, "Country Code", k=3)
     assert all(h.table != "reference/gdp" for h in res)
+
+
+def test_result_says_which_plan_answered(demo_engine):
+    """SearchResult.plan / .how name the exact plan a method chose (JOSIE's planner here;
+    PEXESO's plans per partition and LSH Ensemble's route the same way), in the repr too."""
+    from lakejoin_jupyter.engine import SearchResult
+    res = demo_engine.search(["France", "Germany", "Chile"], k=3)
+    assert res.plan == f"plan {res.stats['plan']}" and res.stats["plan"] in ("josie", "mergelist")
+    assert res.how.startswith(f"{res.method}, {res.plan}, ") and res.how in repr(res)
+    assert res.plan in res._repr_html_()
+    for stats, want in (({"plan": ["bruteforce", "pexeso", "bruteforce"]},
+                         "plan bruteforce, pexeso"), ({"route": "exact"}, "route exact"),
+                        ({}, None)):
+        r = SearchResult([], res.query, "m", res.params, 0.001, stats)
+        assert r.plan == want
+        assert r.how == (f"m, {want}, 1.0 ms" if want else "m, 1.0 ms")

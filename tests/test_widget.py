@@ -131,6 +131,7 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert all(r["exact"] for r in w.results.rows)
     assert w.results.rows[1]["containment"] == pytest.approx(want[1].containment)
     assert "5 hit(s) for fifa[country]" in w.status_text
+    assert f"{want.method}, {want.plan}, " in w.status_text      # which exact plan answered
 
     w.results.selected = 1                      # what a click in the table does
     w.wait()

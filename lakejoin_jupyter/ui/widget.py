@@ -546,8 +546,7 @@ class DiscoveryWidget(W.VBox):
             self._query_name, self._query_frame = name, frame
             self.session.remember(result, frame, name)
             text = (f"{len(result)} hit(s) for {name}[{', '.join(map(str, cols))}] "
-                    f"(|Q| = {result.query.size:,} distinct values; {result.method}, "
-                    f"{result.seconds * 1000:.0f} ms).")
+                    f"(|Q| = {result.query.size:,} distinct values; {result.how}).")
             if result.notes:
                 self._set_status(text + " Note: " + "; ".join(result.notes), "note")
             else:
