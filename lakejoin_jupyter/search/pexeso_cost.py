@@ -86,11 +86,23 @@ def _model_rows(n: int, cap: int) -> np.ndarray:
     return np.flatnonzero(h < np.uint64(int(cap / n * (1 << 32))))
 
 
+COUNTS = ("cell_pairs", "candidate_pairs", "distance_computations")
+
+
 def level_counts(mapped: np.ndarray, pivots: np.ndarray, levels: int, q_mapped: np.ndarray,
-                 taus: np.ndarray, budget: int = PAIR_BUDGET, by_tau: bool = False):
+                 taus: np.ndarray, budget: int = PAIR_BUDGET) -> dict:
     """Blocking counts of the workload (``q_mapped``: (n_q, |P|) mapped query vectors, one
-    tau each) on the grid of the lake's ``mapped`` vectors at ``levels``; with ``by_tau``,
-    a list of such counts per distinct tau instead of their sum."""
+    tau each) on the grid of the lake's ``mapped`` vectors at ``levels``, summed over its
+    taus (:func:`level_counts_by_tau`)."""
+    per_tau = level_counts_by_tau(mapped, pivots, levels, q_mapped, taus, budget)
+    return {"levels": int(levels), **{k: sum(c[k] for c in per_tau) for k in COUNTS}}
+
+
+def level_counts_by_tau(mapped: np.ndarray, pivots: np.ndarray, levels: int,
+                        q_mapped: np.ndarray, taus: np.ndarray,
+                        budget: int = PAIR_BUDGET) -> list:
+    """:func:`level_counts` per distinct tau of the workload: one dict per tau, ascending,
+    with the number of workload vectors at that tau."""
     n = len(mapped)
     part = partition_from_entries(pivots, levels, np.arange(n), mapped,
                                   np.zeros(n, np.int64), np.arange(n))
@@ -113,11 +125,7 @@ def level_counts(mapped: np.ndarray, pivots: np.ndarray, levels: int, q_mapped: 
         per_tau.append({"tau": float(tau), "vectors": int(len(sel)), "levels": int(levels),
                         "cell_pairs": int(stats.get("cell_pairs", 0)),
                         "candidate_pairs": int(cand), "distance_computations": dist})
-    if by_tau:
-        return per_tau
-    return {"levels": int(levels),
-            **{k: sum(c[k] for c in per_tau)
-               for k in ("cell_pairs", "candidate_pairs", "distance_computations")}}
+    return per_tau
 
 
 def level_costs(mapped: np.ndarray, pivots: np.ndarray, candidates=None, seed: int = 0,
@@ -188,7 +196,7 @@ def tau_profile(mapped: np.ndarray, pivots: np.ndarray, levels: int, seed: int =
     wt = np.tile(np.asarray(taus, dtype=np.float64), len(rows))
     c_cell, c_cand, c_dist = costs
     us = []
-    for c in level_counts(lake, pivots, levels, q, wt, by_tau=True):
+    for c in level_counts_by_tau(lake, pivots, levels, q, wt):
         us.append((c_cell * c["cell_pairs"] + scale * (c_cand * c["candidate_pairs"] +
                                                       c_dist * c["distance_computations"]))
                   / max(c["vectors"], 1))
