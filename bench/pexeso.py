@@ -122,6 +122,13 @@ def main(argv=None):
     ap.add_argument("--recall-queries", type=int, default=0,
                     help="sample this many country/state query columns (0: all)")
     ap.add_argument("--skip-recall", action="store_true", help="skip the equi-join comparison")
+    ap.add_argument("--block-bound", default=None, metavar="B,B,...",
+                    help="also report, per tau, the share of (query vector, lake vector) "
+                         "pairs a pivot filter on blocks of B lake vectors must still compute "
+                         "(blocks from a k-d split of pivot space: a best case for any "
+                         "block-and-BLAS verification)")
+    ap.add_argument("--block-bound-only", action="store_true",
+                    help="with --block-bound: skip the timed searches")
     ap.add_argument("--levels-sweep", default=None, metavar="M,M,...",
                     help="also time PEXESO at each of these m (same pivots, same queries and "
                          "taus), fit the cost model's per-unit costs and compare its choice of "
@@ -190,7 +197,7 @@ def main(argv=None):
     queries = sorted(rng.choice(pool, size=min(a.queries, len(pool)), replace=False).tolist()) \
         if a.queries else []
     taus = [float(x) for x in a.taus.split(",")] if queries else []
-    if queries:
+    if queries and not a.block_bound_only:
         emit()
         emit(f"### PEXESO vs numpy brute force ({len(queries)} query columns, T = {a.T})")
         emit()
@@ -198,7 +205,7 @@ def main(argv=None):
              "mean joinable cols | distance computations | block s | verify s |")
         emit("|---|---|---|---|---|---|---|---|---|---|")
     bf_pairs = bf_s = 0.0
-    for tau in taus:
+    for tau in ([] if a.block_bound_only else taus):
         main_name = f"pexeso P={a.pivots} m={a.levels}"
         paper_name = f"pexeso P={a.paper_pivots} m={a.paper_levels}"
         rand_name = f"pexeso P={a.pivots} m={a.levels} random pivots"
@@ -258,6 +265,8 @@ def main(argv=None):
              f"vector) pair (the plan model's constant C_BF: {pexeso_cost.C_BF}).")
     if queries and a.levels_sweep:
         levels_sweep(a, vec, arr, part, queries, taus, emit)
+    if queries and a.block_bound:
+        block_bound(a, vec, arr, part, queries, taus, emit)
     # ---------------------------------------------------------------- recall over equi-join
     if a.skip_recall:
         if a.out:
@@ -307,6 +316,56 @@ def main(argv=None):
     emit(f"| **total** | | {tot_e} | {tot_p} | {tot_x} | {tot_xg} | |")
     if a.out:
         Path(a.out).write_text("\n".join(out) + "\n")
+
+
+def kd_blocks(mapped: np.ndarray, size: int) -> list:
+    """Row groups of at most ``size`` rows from a k-d split of pivot space (each split at
+    the median of the pivot of widest spread): tight boxes, a best case for block filters."""
+    out, stack = [], [np.arange(len(mapped))]
+    while stack:
+        rows = stack.pop()
+        if len(rows) <= size:
+            out.append(rows)
+            continue
+        sub = mapped[rows]
+        p = int(np.argmax(sub.max(axis=0) - sub.min(axis=0)))
+        o = np.argsort(sub[:, p], kind="stable")
+        h = len(rows) // 2
+        stack += [rows[o[h:]], rows[o[:h]]]
+    return out
+
+
+def block_bound(a, vec, arr, part, queries, taus, emit):
+    """Share of pairs left after Lemma 3 on blocks of B lake vectors (pivot boxes of a k-d
+    split): what a verification by one matrix product per surviving (query vector, block)
+    would still compute, against the brute force's every pair."""
+    from lakejoin_jupyter.index.pexeso_arrays import map_to_pivots
+    sizes_b = [int(x) for x in a.block_bound.split(",")]
+    emit()
+    emit(f"### Pivot filters on blocks of lake vectors: the share of pairs left to compute "
+         f"(|P| = {a.pivots}, {len(queries)} query columns)")
+    emit()
+    emit("| block size | " + " | ".join(f"tau {t}" for t in taus) + " |")
+    emit("|---|" + "---|" * len(taus))
+    mapped = np.asarray(part.mapped, dtype=np.float64)
+    qms = [map_to_pivots(vec[arr.set_tokens(c)], part.pivots) for c in queries]
+    for b in sizes_b:
+        blocks = kd_blocks(mapped, b)
+        lo = np.stack([mapped[r].min(axis=0) for r in blocks], axis=1)    # (|P|, blocks)
+        hi = np.stack([mapped[r].max(axis=0) for r in blocks], axis=1)
+        n_rows = np.array([len(r) for r in blocks])
+        cells = []
+        for tau in taus:
+            left = total = 0
+            for qm in qms:
+                ok = np.ones((len(qm), len(blocks)), dtype=bool)
+                for p in range(qm.shape[1]):
+                    qp = qm[:, p][:, None]
+                    ok &= np.maximum(lo[p][None] - qp, qp - hi[p][None]) <= tau + px.EPS
+                left += int((ok * n_rows).sum())
+                total += len(qm) * len(mapped)
+            cells.append(f"{left / total:.1%}")
+        emit(f"| {b} | " + " | ".join(cells) + " |")
 
 
 def levels_sweep(a, vec, arr, part, queries, taus, emit):

@@ -13,9 +13,10 @@ rounded up). What this module does, and where it differs:
 * Counts, per candidate m, from running blocking (search.pexeso.block, the search's own
   code) on a grid of the lake's mapped vectors at that m: ``cell_pairs`` (query vector,
   cell) pairs tested by Lemmas 3/5, ``candidate_pairs`` (query vector, lake vector) pairs
-  under the leaves that survive, and ``distance_computations`` those left after Lemma 1
-  (filter) and Lemma 2 (match) on the pivot coordinates: exactly what search verifies by
-  dot product. The paper bounds the last one by Eq. (2) (per pivot dimension the lake
+  under the leaves that survive, within tau of the query on each leaf's sort pivot
+  (search.pexeso.leaf_rows), and ``distance_computations`` those left after Lemma 1
+  (filter) and Lemma 2 (match) on the pivot coordinates (search.pexeso.verify_filters):
+  exactly what search verifies by dot product. The paper bounds the last one by Eq. (2) (per pivot dimension the lake
   mass within tau of q'; its widening 1/2^{|P|m} is not a cell edge, notes A11.6); the
   exact count costs no more than the blocking that already ran, so it replaces the bound.
 * Cost: the paper counts distance computations only, saying blocking time is negligible
@@ -45,7 +46,8 @@ import numpy as np
 import pandas as pd
 
 from ..index.pexeso_arrays import MAX_KEY_BITS, SAMPLE_MULT, partition_from_entries
-from .pexeso import EPS, PAIR_BUDGET, _chunks, _expand, _Layout, block
+from .pexeso import (PAIR_BUDGET, _chunks, _expand, _Layout, block, lemma1_bound32,
+                      verify_filters)
 
 TAU_MAX = 0.2               # 10% of the largest distance 2 [P §III-E, §V]
 WORKLOAD = 256              # query vectors in the workload
@@ -115,13 +117,12 @@ def level_counts_by_tau(mapped: np.ndarray, pivots: np.ndarray, levels: int,
         sel = np.flatnonzero(taus == tau)
         qm = np.ascontiguousarray(q_mapped[sel].T)
         _, (cq, clo, chi) = block(lay, qm, float(tau), live, budget, stats)
+        qm32, tau32 = qm.astype(np.float32), lemma1_bound32(lay, qm, float(tau))
         for a, b in _chunks(chi - clo, budget):
             ql, r = _expand(cq[a:b], clo[a:b], chi[a:b])
             cand += len(ql)
-            xm, qv = lay.mapped.take(r, axis=1), qm.take(ql, axis=1)
-            keep = np.maximum.reduce(np.abs(xm - qv)) <= tau + EPS               # Lemma 1
-            near = np.minimum.reduce(xm[:, keep] + qv[:, keep]) <= tau - EPS     # Lemma 2
-            dist += int(keep.sum() - near.sum())
+            (left, _), _ = verify_filters(lay, qm, qm32, ql, r, float(tau), tau32)
+            dist += len(left)
         per_tau.append({"tau": float(tau), "vectors": int(len(sel)), "levels": int(levels),
                         "cell_pairs": int(stats.get("cell_pairs", 0)),
                         "candidate_pairs": int(cand), "distance_computations": dist})
