@@ -442,6 +442,31 @@ def test_cold_index_is_read_ahead_and_answers_are_unchanged(tmp_path):
     assert reads.prefetch(a.post_indptr, items) == len(pages)
 
 
+def test_cold_exclusion_check_advises_the_lists_it_reads(monkeypatch):
+    """A cold query with an excluded set reads the posting lists of its rarest tokens (are
+    they held by excluded sets only?): those lists' pages are advised first, since an
+    unadvised fault reads the device's whole read-ahead window (8 MiB here) around it."""
+    from lakejoin_jupyter.search import overlap
+    sets = zipf_lake(9, 400, 5000, 10, 300)
+    ref = build_arrays(sets).arrays
+    sid = 7
+    q = ref.sets_tokens[ref.sets_indptr[sid]:ref.sets_indptr[sid + 1]]
+    advised = []
+    monkeypatch.setattr(overlap, "is_cold", lambda arr, items: True)
+    monkeypatch.setattr(overlap, "prefetch",
+                        lambda arr, starts, lengths=None: advised.append((arr, starts, lengths)))
+    lists = distinct_lists(ref, q, {sid})
+    assert lists.cold and lists.dropped > 0
+    spans = [(int(s), int(n)) for arr, st_, ln in advised if np.may_share_memory(arr, ref.post_sets)
+             for s, n in zip(st_, ln)]
+    rare = np.sort(q)[ref.token_freq[np.sort(q)] <= 1]
+    want = [(int(ref.post_indptr[t]), int(ref.post_indptr[t + 1] - ref.post_indptr[t]))
+            for t in rare]
+    assert spans == want
+    assert multiset(mergelist.search(ref, q, 10, {sid}, lists=lists)[0]) == \
+        multiset(bruteforce.topk(ref, q, 10, exclude=[sid]))
+
+
 @settings(max_examples=150, deadline=None)
 @given(sets=st.lists(st.lists(st.integers(0, 40), max_size=25), min_size=1, max_size=30))
 def test_vectorized_builder_equals_the_reference_builder(sets):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..index.reads import gather_ranges, is_cold, plain, prefetch
+from ..index.reads import gather_ranges, is_cold, plain, prefetch, row_spans
 from .containment import distinct_query
 from .registry import Candidate
 
@@ -67,6 +67,9 @@ def distinct_lists(a, token_ids, exclude=()) -> DistinctLists:
         freq = a.token_freq[q].astype(np.int64)
         small = np.nonzero(freq <= len(ex))[0]
         if len(small):
+            if cold:        # these lists' pages too: a fault would read 8 MiB around each
+                lo, ln = row_spans(a.post_indptr, q[small])
+                prefetch(a.post_sets, lo, ln)
             idx, lens = gather_ranges(a.post_indptr, q[small])
             hit = np.isin(a.post_sets[idx], ex).astype(np.int64)
             held = np.add.reduceat(hit, np.r_[0, np.cumsum(lens)[:-1]]) if len(idx) else \
