@@ -483,11 +483,14 @@ def test_vectorized_builder_equals_the_reference_builder(sets):
 
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n_tokens=st.integers(1, 3000), build=st.booleans(),
-       expected=st.integers(1, 20))
-def test_query_membership_counts_like_the_binary_search(seed, n_tokens, build, expected):
-    """JOSIE counts a candidate's suffix against the query by binary search until a bitmap
-    of the query pays for itself; both ways give count_in_sorted's count."""
-    from lakejoin_jupyter.index.reads import QueryMembership, count_in_sorted, plain
+       expected=st.integers(1, 20), bytemap=st.booleans())
+def test_query_membership_counts_like_the_binary_search(seed, n_tokens, build, expected,
+                                                        bytemap):
+    """JOSIE counts a candidate's suffix against the query by binary search until a map
+    of the query (a byte or a bit per token id) pays for itself; every way gives
+    count_in_sorted's count, and the map goes back to the scratch pool zeroed."""
+    from lakejoin_jupyter.index import reads
+    from lakejoin_jupyter.index.reads import QueryMembership, count_in_sorted
     rng = np.random.default_rng(seed)
     sets = [sorted(set(rng.integers(0, n_tokens, rng.integers(0, 60)).tolist())) for _ in range(8)]
     indptr = np.r_[0, np.cumsum([len(s) for s in sets])]
@@ -495,6 +498,7 @@ def test_query_membership_counts_like_the_binary_search(seed, n_tokens, build, e
                        "sets_tokens": np.array([t for s in sets for t in s], dtype=np.int32)})
     q = np.unique(rng.integers(0, n_tokens, rng.integers(0, 200))).astype(np.int32)
     m = QueryMembership(q, n_tokens, expected=expected)
+    m.bytemap = bytemap
     m.build_ns = 0.0 if build else float("inf")
     read_any = False
     for sid, s in enumerate(sets):
@@ -503,3 +507,9 @@ def test_query_membership_counts_like_the_binary_search(seed, n_tokens, build, e
         assert got == (count_in_sorted(np.array(s[start:], dtype=np.int32), q), len(s) - start)
         read_any |= start < len(s)
     assert (m.bits is not None) == (build and read_any)
+    if m.bits is not None:
+        used = m.bits
+        assert len(used) == (n_tokens if bytemap else n_tokens // 8 + 1)
+        m.release()
+        assert not used.any()
+        assert any(x is used for free in reads.SCRATCH._free.values() for x in free)

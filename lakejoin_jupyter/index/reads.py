@@ -418,7 +418,7 @@ def read_suffix_overlap(a: PlainArrays, set_id: int, start: int, query_rest: np.
 class ZeroedScratch:
     """Zero-filled arrays reused from query to query. A query takes one and gives it back
     zeroed again, clearing only the entries it set, so a query over a large index does not
-    zero (and fault in) megabytes it barely touches: the query bitmap of JOSIE-D is 9 MiB
+    zero (and fault in) megabytes it barely touches: the query map of JOSIE-D is 75 MiB
     and its candidate slots 4 MiB at 10^6 sets (A/B on that lake, warm top-10 p50:
     bench/results/josie_1e6.md). Thread-safe; an array not given back (a query that
     failed) is dropped, never reused."""
@@ -453,17 +453,24 @@ class QueryMembership:
     """Counts a set suffix's tokens that are in a query (sorted distinct token ids ``q``),
     as :func:`read_suffix_overlap` does with ``query_rest = q``.
 
-    A binary search costs about log2 |Q| per token (0.8 ms for 50k against 50k); a bitmap
-    of the query over all token ids (n_tokens / 8 bytes) answers in one lookup per token
-    (0.2 ms), but building it costs 1.5-6 ms (zeroing the bitmap). It is built once the
-    searches made so far, plus this one for each of the ``expected`` reads still to come
-    (JOSIE passes k: it reads at least that many sets to fill its heap), cost about as
-    much as building it would. With ``expected`` = 1 this is the ski-rental rule: never
-    more than twice the cheaper choice in hindsight. Passing k (A/B, 10^6 lake, 30
-    queries, p50): top-10 17.6 -> 15.3 ms, top-50 34.0 -> 31.1 ms; neutral at 10^5."""
+    A binary search costs about log2 |Q| per token (0.8 ms for 50k against 50k). A map of
+    the query over all token ids answers in one lookup per token. The map is a byte per
+    token id (``bytemap``) up to BYTEMAP_MAX_TOKENS token ids, else a bit per token id
+    (``bitmap``, n_tokens / 8 bytes). A byte map costs one gather and one count per
+    suffix, where a bit map needs a shift, a mask and a test as well (A/B on the 10^6
+    lake, 60 queries, JOSIE-D warm p50: top-10 10.8 -> 8.4 ms, top-50 23.5 -> 20.3 ms;
+    bench/results/josie_1e6.md). Either comes zeroed from the scratch pool, so building
+    it costs setting |Q| entries (the bit map is charged its zeroing as well, as when it
+    was first measured: 1.5-6 ms). It is built once the searches made so far, plus this
+    one for each of the ``expected`` reads still to come (JOSIE passes k: it reads at
+    least that many sets to fill its heap), cost about as much as building it would.
+    With ``expected`` = 1 this is the ski-rental rule: never more than twice the cheaper
+    choice in hindsight."""
 
     SEARCH_NS = 1.0          # per token per halving of a binary search (measured)
     BUILD_NS_PER_BYTE = 0.25  # zeroing and setting the bitmap, per byte (measured)
+    SET_NS = 2.0             # setting one query token's byte in the byte map
+    BYTEMAP_MAX_TOKENS = 1 << 28   # a byte per token id up to 256 MiB of scratch
 
     def __init__(self, q: np.ndarray, n_tokens: int, expected: int = 1,
                  readahead: bool = False):
@@ -474,9 +481,15 @@ class QueryMembership:
         self.spent = 0.0
         self.expected = max(1, int(expected))
         self.reads = 0
-        self.build_ns = self.BUILD_NS_PER_BYTE * (self.n_tokens / 8 + 8 * len(self.q))
+        self.bytemap = self.n_tokens <= self.BYTEMAP_MAX_TOKENS
+        self.build_ns = self.SET_NS * len(self.q) if self.bytemap else \
+            self.BUILD_NS_PER_BYTE * (self.n_tokens / 8 + 8 * len(self.q))
 
     def _build(self):
+        if self.bytemap:
+            self.bits = SCRATCH.take(self.n_tokens, np.uint8)
+            self.bits[self.q] = 1
+            return
         q = self.q.astype(np.int64)
         bits = SCRATCH.take(self.n_tokens // 8 + 1, np.uint8)
         self._bytes = np.zeros(0, dtype=np.int64)
@@ -489,9 +502,9 @@ class QueryMembership:
         self.bits = bits
 
     def release(self) -> None:
-        """Done: the bitmap's bytes are zeroed again and it goes back to the scratch pool."""
+        """Done: the map's entries are zeroed again and it goes back to the scratch pool."""
         if self.bits is not None:
-            self.bits[self._bytes] = 0
+            self.bits[self.q if self.bytemap else self._bytes] = 0
             SCRATCH.give(self.bits)
             self.bits = None
 
@@ -513,6 +526,8 @@ class QueryMembership:
                 self.spent += cost
                 return read_suffix_overlap(a, set_id, start, self.q)
             self._build()
+        if self.bytemap:
+            return int(np.count_nonzero(self.bits.take(suffix))), int(hi - lo)
         hit = self.bits[suffix >> 3] & np.left_shift(np.uint8(1), (suffix & 7).astype(np.uint8))
         return int(np.count_nonzero(hit)), int(hi - lo)
 
