@@ -34,7 +34,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.josie import DuckPeer, index_files, parquet_files, sample_queries  # noqa: E402
-from lakejoin_jupyter.index.reads import CostModel, drop_from_page_cache, load_arrays  # noqa: E402
+from lakejoin_jupyter.index.reads import (CostModel, drop_from_page_cache, load_arrays,  # noqa: E402
+                                          ranges)
 from lakejoin_jupyter.search import josie  # noqa: E402
 from lakejoin_jupyter.search.overlap import distinct_lists  # noqa: E402
 
@@ -53,11 +54,7 @@ def pages(starts_bytes: np.ndarray, ends_bytes: np.ndarray) -> int:
     """Distinct 4 KiB pages covered by the byte ranges [start, end)."""
     keep = ends_bytes > starts_bytes
     first, last = starts_bytes[keep] // PAGE, (ends_bytes[keep] - 1) // PAGE
-    if not len(first):
-        return 0
-    n = last - first + 1
-    idx = np.repeat(first - np.cumsum(np.r_[0, n[:-1]]), n) + np.arange(int(n.sum()))
-    return len(np.unique(idx))
+    return len(np.unique(ranges(first, last - first + 1)))
 
 
 def needed(a, q, sid) -> dict:

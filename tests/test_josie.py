@@ -446,6 +446,7 @@ def test_cold_exclusion_check_advises_the_lists_it_reads(monkeypatch):
     """A cold query with an excluded set reads the posting lists of its rarest tokens (are
     they held by excluded sets only?): those lists' pages are advised first, since an
     unadvised fault reads the device's whole read-ahead window (8 MiB here) around it."""
+    from lakejoin_jupyter.index import reads
     from lakejoin_jupyter.search import overlap
     sets = zipf_lake(9, 400, 5000, 10, 300)
     ref = build_arrays(sets).arrays
@@ -453,7 +454,7 @@ def test_cold_exclusion_check_advises_the_lists_it_reads(monkeypatch):
     q = ref.sets_tokens[ref.sets_indptr[sid]:ref.sets_indptr[sid + 1]]
     advised = []
     monkeypatch.setattr(overlap, "is_cold", lambda arr, items: True)
-    monkeypatch.setattr(overlap, "prefetch",
+    monkeypatch.setattr(reads, "prefetch",
                         lambda arr, starts, lengths=None: advised.append((arr, starts, lengths)))
     lists = distinct_lists(ref, q, {sid})
     assert lists.cold and lists.dropped > 0

@@ -196,7 +196,7 @@ def build(ctx) -> dict:
                                                  f"(0, {TAU_MAX}]",
                         "costs_us": table.to_dict(orient="records")}
 
-    prog.step("pexeso: grid and cell postings")
+    prog.step("pexeso: grid, cell postings and plan models")
     keys = mapped.mapInPandas(_key_batches(domains, m), "part int, token_id int, key long")
     (members.join(keys, ["part", "token_id"])
      .select("part", "key", "column_id", "token_id")
@@ -204,14 +204,12 @@ def build(ctx) -> dict:
      .write.partitionBy("part").parquet(w.uri("pexeso/entries.parquet")))
     part_tokens.unpersist()
 
-    parts_meta = []
+    parts_meta, plan_model = [], []
     n_parts = max(list(pivots) + list(domains) + [k - 1]) + 1
     for p in range(n_parts):
-        parts_meta.append(_finish_partition(w, p, pivots.get(p), m, P))
-    prog.step("pexeso: plan model (PEXESO or a BLAS scan, by tau)")
-    plan_model = [tau_profile(_mapped_of(w, p, P)[1], pivots[p], m, seed=int(opts["seed"]))
-                  if p in pivots and parts_meta[p]["vectors"] else None
-                  for p in range(n_parts)]
+        meta, model = _finish_partition(w, p, pivots.get(p), m, P, seed=int(opts["seed"]))
+        parts_meta.append(meta)
+        plan_model.append(model)
     return {"embedder": spec, "pivots": P, "levels": m, "levels_model": levels_model,
             "plan_model": plan_model,
             "pivot_method": opts["pivot_method"],
@@ -270,8 +268,10 @@ def _mapped_of(w, p: int, n_pivots: int):
     return tok[order], mapped
 
 
-def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int) -> dict:
-    """The CSR arrays of partition p from its Parquet rows (one partition in memory)."""
+def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int, seed: int = 0):
+    """The CSR arrays of partition p from its Parquet rows (one partition in memory), and
+    its plan model (search/pexeso_cost.tau_profile; None without vectors). Returns
+    (meta, plan model)."""
     base = f"pexeso/part{p:04d}/"
     tok, mapped = _mapped_of(w, p, n_pivots)
     ent_dir = w.path("pexeso/entries.parquet") / f"part={p}"
@@ -280,6 +280,8 @@ def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int) -> dict:
         ent_col, ent_tok = ent.column("column_id").to_numpy(), ent.column("token_id").to_numpy()
     else:
         ent_col = ent_tok = np.zeros(0, dtype=np.int64)
+    model = tau_profile(mapped, pivots, levels, seed=seed) \
+        if pivots is not None and len(tok) else None
     if pivots is None:
         pivots = np.zeros((n_pivots, 1))
     part = partition_from_entries(pivots, levels, tok, mapped, ent_col, ent_tok)
@@ -288,7 +290,7 @@ def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int) -> dict:
         w.save_npy(base + f"{name}.npy", getattr(part, name))
     return {"vectors": int(len(part.tokens)), "cells": int(len(part.cell_keys)),
             "entries": int(len(part.ent_col)),
-            "columns": int(len(np.unique(part.ent_col)))}
+            "columns": int(len(np.unique(part.ent_col)))}, model
 
 
 register_component(Component(

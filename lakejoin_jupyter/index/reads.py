@@ -317,12 +317,6 @@ def row_spans(indptr: np.ndarray, ids: np.ndarray):
     return lo, indptr[ids + 1] - lo
 
 
-def gather_ranges(indptr: np.ndarray, ids: np.ndarray):
-    """(flat element index, lengths) of the CSR rows ``ids``, concatenated in order."""
-    lo, lens = row_spans(indptr, ids)
-    return ranges(lo, lens), lens
-
-
 SLICE_MIN_MEAN = 256     # read_spans copies slices when spans average at least this long
 # ... or when there are at most this many: one slice per span and a concatenate (about
 # 0.35 us per span) beat one gather through an index array (about 9 us, then per entry);
@@ -349,12 +343,6 @@ def read_lists(a: PlainArrays, token_ids: np.ndarray, positional: bool = True,
     index is cold (:func:`is_cold`), so advise the lists' pages before reading them (their
     offsets were advised with the query's tokens, :func:`search.overlap.distinct_lists`)."""
     token_ids = np.asarray(token_ids, dtype=np.int64)
-    if len(token_ids) == 1:
-        lo, hi = a.post_indptr[token_ids[0]], a.post_indptr[token_ids[0] + 1]
-        lens = np.array([hi - lo], dtype=np.int64)
-        if not positional:
-            return a.post_sets[lo:hi].copy(), None, None, lens
-        return a.post_sets[lo:hi].copy(), a.post_pos[lo:hi].copy(), a.post_sizes[lo:hi].copy(), lens
     lo, lens = row_spans(a.post_indptr, token_ids)
     arrays = (a.post_sets, a.post_pos, a.post_sizes) if positional else (a.post_sets,)
     if readahead:
@@ -472,10 +460,8 @@ class QueryMembership:
     SET_NS = 2.0             # setting one query token's byte in the byte map
     BYTEMAP_MAX_TOKENS = 1 << 28   # a byte per token id up to 256 MiB of scratch
 
-    def __init__(self, q: np.ndarray, n_tokens: int, expected: int = 1,
-                 readahead: bool = False):
+    def __init__(self, q: np.ndarray, n_tokens: int, expected: int = 1):
         self.q = np.asarray(q)
-        self.readahead = readahead        # a cold index: advise each suffix before reading
         self.n_tokens = int(n_tokens)
         self.bits = None
         self.spent = 0.0
@@ -510,13 +496,12 @@ class QueryMembership:
 
     def count(self, a: PlainArrays, set_id: int, start: int):
         """(tokens of set ``set_id`` from position ``start`` on that are in ``q``, tokens
-        read)."""
+        read). On a cold index the caller advises the suffix first
+        (:func:`advise_suffixes`)."""
         lo = a.sets_indptr[set_id] + start
         hi = a.sets_indptr[set_id + 1]
         if hi <= lo:
             return 0, 0
-        if self.readahead:
-            prefetch(a.sets_tokens, [lo], [hi - lo])
         suffix = a.sets_tokens[lo:hi]
         if self.bits is None:
             small, large = sorted((int(hi - lo), len(self.q)))

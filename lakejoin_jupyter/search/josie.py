@@ -260,7 +260,7 @@ def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: 
     # a candidate's unread suffix X[j+1:] meets the query only after position i: a query
     # token up to i that X holds was read with its group's list, whose last token then
     # lies at or before j in X. So the suffix is counted against all of Q.
-    member = QueryMembership(q, a.n_tokens, expected=k or 1, readahead=lists.cold)
+    member = QueryMembership(q, a.n_tokens, expected=k or 1)
     res = _loop(a, lists, k, costs, lam, min_entries, st, heap, cs, member, cum_l, cum_e)
     # the scratch arrays go back zeroed only after a search that ran to its end
     cs.release()
@@ -442,6 +442,8 @@ def _loop(a, lists, k, costs, lam, min_entries, st, heap, cs, member, cum_l, cum
         if read_x >= 0:
             counters["set_decisions"] += 1
             x = int(u_ids[read_x])
+            if lists.cold:
+                advise_suffixes(a, [x], [int(uj[read_x]) + 1])
             matches, read = member.count(a, x, int(uj[read_x]) + 1)
             st.sets_read += 1
             st.set_tokens_read += read

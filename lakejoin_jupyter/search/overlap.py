@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..index.reads import gather_ranges, is_cold, plain, prefetch, row_spans
+from ..index.reads import is_cold, plain, prefetch, read_lists
 from .containment import distinct_query
 from .registry import Candidate
 
@@ -67,12 +67,10 @@ def distinct_lists(a, token_ids, exclude=()) -> DistinctLists:
         freq = a.token_freq[q].astype(np.int64)
         small = np.nonzero(freq <= len(ex))[0]
         if len(small):
-            if cold:        # these lists' pages too: a fault would read 8 MiB around each
-                lo, ln = row_spans(a.post_indptr, q[small])
-                prefetch(a.post_sets, lo, ln)
-            idx, lens = gather_ranges(a.post_indptr, q[small])
-            hit = np.isin(a.post_sets[idx], ex).astype(np.int64)
-            held = np.add.reduceat(hit, np.r_[0, np.cumsum(lens)[:-1]]) if len(idx) else \
+            # advised when cold, like every read: an unadvised fault reads 8 MiB around it
+            sids, _, _, lens = read_lists(a, q[small], positional=False, readahead=cold)
+            hit = np.isin(sids, ex).astype(np.int64)
+            held = np.add.reduceat(hit, np.r_[0, np.cumsum(lens)[:-1]]) if len(sids) else \
                 np.zeros(len(small), dtype=np.int64)
             only_excluded = small[held == lens]
             if len(only_excluded):

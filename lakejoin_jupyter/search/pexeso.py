@@ -181,13 +181,13 @@ class _Layout:
         leaf_of = np.cumsum(np.r_[False, skeys[1:] != skeys[:-1]]) if n else \
             np.zeros(0, np.int64)
         n_leaves = int(leaf_of[-1]) + 1 if n else 0
-        if n:
+        if n:                                        # (a partition has |P| >= 1 pivots)
             cnt = np.bincount(leaf_of, minlength=n_leaves)
             spread = np.stack([np.bincount(leaf_of, mapped[:, p] ** 2, n_leaves) / cnt -
                                (np.bincount(leaf_of, mapped[:, p], n_leaves) / cnt) ** 2
-                               for p in range(P)]) if P else np.zeros((0, n_leaves))
-            self.leaf_pivot = np.argmax(spread, axis=0) if P else np.zeros(0, np.int64)
-            sort_x = mapped[np.arange(n), self.leaf_pivot[leaf_of]] if P else np.zeros(n)
+                               for p in range(P)])
+            self.leaf_pivot = np.argmax(spread, axis=0)
+            sort_x = mapped[np.arange(n), self.leaf_pivot[leaf_of]]
             within = np.lexsort((sort_x, leaf_of))
             order, mapped = order[within], mapped[within]
             self.leaf_x = np.ascontiguousarray(sort_x[within])
@@ -435,18 +435,19 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
                 hit_c.append(col[first])
                 hit_t.append(lay.tokens[lay.rc_row[idx[first]]])
 
+        def alive(ql, r):
+            """The (query, row) pairs whose row still has an undecided column."""
+            if all_live:
+                return ql, r
+            lv = live_rows[r]
+            return ql[lv], r[lv]
+
         for a, b in _chunks(mhi - mlo, pair_budget):                  # Lemma 5 matches
-            ql, r = _expand(mq[a:b], mlo[a:b], mhi[a:b])
-            if not all_live:
-                lv = live_rows[r]
-                ql, r = ql[lv], r[lv]
+            ql, r = alive(*_expand(mq[a:b], mlo[a:b], mhi[a:b]))
             stats["lemma5_matched"] += len(ql)
             record(ql, r)
         for a, b in _chunks(chi - clo, pair_budget):                  # candidates
-            ql, r = _expand(cq[a:b], clo[a:b], chi[a:b])
-            if not all_live:
-                lv = live_rows[r]
-                ql, r = ql[lv], r[lv]
+            ql, r = alive(*_expand(cq[a:b], clo[a:b], chi[a:b]))
             stats["candidate_pairs"] += len(ql)
             n_cand = len(ql)
             (ql, r), (nq_, nr_) = verify_filters(lay, qm, qm32, ql, r, tau, tau32)

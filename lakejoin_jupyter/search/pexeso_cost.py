@@ -16,9 +16,10 @@ rounded up). What this module does, and where it differs:
   under the leaves that survive, within tau of the query on each leaf's sort pivot
   (search.pexeso.leaf_rows), and ``distance_computations`` those left after Lemma 1
   (filter) and Lemma 2 (match) on the pivot coordinates (search.pexeso.verify_filters):
-  exactly what search verifies by dot product. The paper bounds the last one by Eq. (2) (per pivot dimension the lake
-  mass within tau of q'; its widening 1/2^{|P|m} is not a cell edge, notes A11.6); the
-  exact count costs no more than the blocking that already ran, so it replaces the bound.
+  exactly what search verifies by dot product. The paper bounds the last one by Eq. (2)
+  (per pivot dimension the lake mass within tau of q'; its widening 1/2^{|P|m} is not a
+  cell edge, notes A11.6); the exact count costs no more than the blocking that already
+  ran, so it replaces the bound.
 * Cost: the paper counts distance computations only, saying blocking time is negligible
   (its Table VI). In this numpy implementation it is not (75% of the search time at
   tau = 0.05 on the 228k-value lake, bench/results/pexeso.md), and it is what grows with
