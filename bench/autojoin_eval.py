@@ -134,7 +134,7 @@ def markdown(results: list) -> str:
     aj, aje = summarize(results, "AJ"), summarize(results, "AJ-E")
     secs = [r["seconds"] for r in results]
     cpu = [r["cpu_seconds"] for r in results]
-    lines += ["", f"| method | mean precision | mean recall | mean F1 |", "|---|---|---|---|",
+    lines += ["", "| method | mean precision | mean recall | mean F1 |", "|---|---|---|---|",
               f"| AJ (with constrained fuzzy join) | {aj['precision']:.4f} | {aj['recall']:.4f} | {aj['f1']:.4f} |",
               f"| AJ-E (equality only) | {aje['precision']:.4f} | {aje['recall']:.4f} | {aje['f1']:.4f} |",
               "", f"time per case: median {statistics.median(secs):.2f} s, mean "

@@ -119,7 +119,7 @@ def main(argv=None):
         lines.append(f"| {v} | " + " | ".join(f"{agree[(v, k)]}/{n} ({agree[(v, k)] / n:.0%})" for k in a.ks)
                      + f" | {np.percentile(ms, 50):.2f} | {np.percentile(ms, 90):.2f} |")
     ms = np.array(times["bruteforce"]) * 1000
-    lines.append(f"| bruteforce (oracle) | " + " | ".join("-" for _ in a.ks)
+    lines.append("| bruteforce (oracle) | " + " | ".join("-" for _ in a.ks)
                  + f" | {np.percentile(ms, 50):.2f} | {np.percentile(ms, 90):.2f} |")
     lines.append("\nDataFrame queries (the column read back as pandas, normalized by the engine, "
                  "default method vs oracle): " + ", ".join(f"k={k}: {agree_df[k]}/{n}" for k in a.ks))

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import IndexNotFoundError, QueryError
-from .index.store import Index, LakeIndex
+from .index.store import LakeIndex
 from .lake.normalize import normalize_many
 from .search import registry
 from .search.registry import Candidate, SearchParams

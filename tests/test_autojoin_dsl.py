@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import (CASINGS, Column, Concat, Constant, Program,
                                                 ProgramFormatError, SelectK, Split, Substring,
-                                                apply_frame, cell_text, compile_expr, extract)
+                                                apply_frame, cell_text, extract)
 
 COLUMNS = ["Name", "last name", "it's \"quoted\"\n"]
 

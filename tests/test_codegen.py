@@ -9,7 +9,6 @@ import keyword
 import tokenize
 
 import pandas as pd
-import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 

@@ -295,7 +295,7 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
                 configs.append((f, float(t), r, pair_id[r, j], p, cands[f].r_left[r]))
     best_p = np.zeros(n_r); has = np.zeros(pair_id.max() + 1, bool); chosen_l = np.full(n_r, -1)
     chosen_f = np.full(n_r, "", dtype=object)
-    TP = 0.0; n_joins = 0; selected = []; result = None; prec = None
+    TP = 0.0; n_joins = 0; selected = []; result = None
     while configs:
         best = None
         for i, (f, t, r, pid, p, l) in enumerate(configs):

@@ -40,7 +40,7 @@ import traitlets as T
 
 from ..errors import LakeJoinError
 from .session import SESSION, NoIndexOpenError, Session, dataframes_in, is_dataframe, unique_name
-from .tasks import BackgroundTask, Cancelled
+from .tasks import BackgroundTask
 
 PROGRESSIVE = "auto:progressive"
 
