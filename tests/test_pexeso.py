@@ -157,7 +157,8 @@ def test_segment_search_is_searchsorted_in_each_segment(segments, values, right)
        tau=st.sampled_from([0.0, 0.03, 0.1, 0.3]))
 def test_leaf_rows_are_the_rows_within_tau_on_the_leaf_pivot(seed, n_pivots, levels, tau):
     """Rows inside each leaf are sorted by its sort pivot, and a (query vector, leaf) pair
-    yields exactly the leaf's rows within tau + EPS of the query on that pivot."""
+    yields exactly the leaf's rows within tau + EPS of the query on that pivot. Each
+    cell's box is its rows' bounding box."""
     vec, indptr, toks, q, _ = random_lake(seed, n_tok=250)
     part = pa.build_partition(vec, indptr, toks, n_pivots=n_pivots, levels=levels, seed=seed)
     lay = px._Layout(part)
@@ -174,6 +175,16 @@ def test_leaf_rows_are_the_rows_within_tau_on_the_leaf_pivot(seed, n_pivots, lev
     want = {(int(a), r) for a, c in zip(qi, ci) for r in range(lo[c], hi[c])
             if abs(lay.mapped[lay.leaf_pivot[c], r] - qm[lay.leaf_pivot[c], a]) <= tau + px.EPS}
     assert got == want and np.all(glo < ghi)
+    # every cell's box is the bounding box of its rows, inside its grid cell
+    for j in range(1, m + 1):
+        w = (part.hi - part.lo) / (1 << j)
+        cell = pa.key_coords(lay.keys[j], lay.P, j).T
+        for c in range(len(lay.keys[j])):
+            rows = lay.mapped[:, lay.row_lo[j][c]:lay.row_hi[j][c]]
+            assert np.array_equal(lay.box_lo[j][:, c], rows.min(axis=1))
+            assert np.array_equal(lay.box_hi[j][:, c], rows.max(axis=1))
+            assert np.all(part.lo + cell[:, c] * w <= lay.box_lo[j][:, c] + 1e-12)
+            assert np.all(lay.box_hi[j][:, c] <= part.lo + (cell[:, c] + 1) * w + 1e-12)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -283,12 +294,15 @@ def test_early_pruning_and_acceptance_fire_and_stay_exact():
     assert r.stats["columns_accepted_early"] > 0 and r.stats["columns_pruned_lemma7"] > 0
     r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.6, batch_size=4)
     assert r.stats["columns_pruned_lemma7"] > 0
+    # a coarser grid leaves room after Lemma 3 on the (tight) leaf boxes for Lemma 1
+    part = pa.build_partition(vec, indptr, toks, n_pivots=4, levels=3)
+    r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.6, batch_size=4)
     assert r.stats["lemma1_filtered"] > 0 and r.stats["distance_computations"] > 0
 
 
 def test_matching_lemmas_fire_when_queries_sit_on_pivots():
     vec, indptr, toks, q, _ = random_lake(5, n_tok=500, n_sets=20, dim=6)
-    part = pa.build_partition(vec, indptr, toks, n_pivots=3, levels=4)
+    part = pa.build_partition(vec, indptr, toks, n_pivots=3, levels=3)
     q = np.vstack([q, part.pivots.astype(np.float32)])   # queries at the pivots
     r = check_against_bruteforce(part, vec, indptr, toks, q, 0.6, 0.2)
     assert r.stats["lemma5_matched"] > 0 and r.stats["lemma2_matched"] > 0
@@ -441,7 +455,6 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
 @pytest.mark.spark
 def test_spark_build_with_partitions_is_exact(fuzzy_index):
     from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.embed import get_embedder
     one, two = open_index(fuzzy_index[1]), open_index(fuzzy_index[2])
     sec = two.index.parts[0].components["pexeso"]
     assert len(sec["partitions"]) == 2 and sec["partitioning"]["k"] == 2

@@ -45,6 +45,10 @@ Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
   the 228k-value lake; bench/results/pexeso.md). The other pivots are then tested on
   float32 coordinates, with the bound widened by their rounding (still exact).
 
+* A cell's box in Lemmas 3 and 5 is the bounding box of the lake vectors under it, not
+  the grid cell: it lies inside the cell, so both lemmas still hold, and it is tighter
+  (vectors crowd inside cells): 6.1 M -> 5.6 M candidate pairs at tau 0.04 on the
+  228k-value lake.
 * The query side is not gridded: every query vector is its own query "cell" (HG_Q at full
   resolution), so Lemmas 3 and 5 (vector-cell) are applied at every level where the paper
   applies Lemmas 4 and 6 (cell-cell) above the leaves. They are the same bounds with a
@@ -203,13 +207,15 @@ class _Layout:
         for j in range(1, m + 1):
             anc = skeys >> (P * (m - j))
             kj = np.unique(anc)
-            c = key_coords(kj, P, j).astype(np.float64)
-            w = (part.hi - part.lo) / (1 << j)
             self.keys[j] = kj
-            self.box_lo[j] = np.ascontiguousarray((part.lo + c * w).T)       # (|P|, cells)
-            self.box_hi[j] = np.ascontiguousarray((part.lo + (c + 1) * w).T)
             self.row_lo[j] = np.searchsorted(anc, kj, "left")
             self.row_hi[j] = np.searchsorted(anc, kj, "right")
+            # each cell's box is the bounding box of its own rows (inside the grid cell,
+            # so Lemmas 3 and 5 hold for it, and tighter: vectors crowd inside cells)
+            self.box_lo[j] = np.minimum.reduceat(self.mapped, self.row_lo[j], axis=1) \
+                if n else np.zeros((P, 0))
+            self.box_hi[j] = np.maximum.reduceat(self.mapped, self.row_lo[j], axis=1) \
+                if n else np.zeros((P, 0))
         for j in range(1, m):
             parent = self.keys[j + 1] >> P
             self.child_lo[j] = np.searchsorted(parent, self.keys[j], "left")
