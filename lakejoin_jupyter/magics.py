@@ -241,8 +241,16 @@ def _run_index(ctx, a):
     if a.demo == bool(a.lake):
         raise MagicError("Give the lake folder to index, or --demo for the packaged demo lake.")
     if a.reuse and is_index(Path(a.out).expanduser()):
-        ctx.session.engine = open_index(a.out, check_lake=False)
-        print(f"Opened the existing index {ctx.session.engine.path} (--reuse).")
+        engine = open_index(a.out, check_lake=False)
+        missing = [c for c in a.components if not c.startswith("-") and not engine.index.has(c)]
+        if missing:
+            with_ = " ".join(f"--with {c}" for c in a.components)
+            raise MagicError(
+                f"The index at {engine.path} was built without {', '.join(missing)}, which "
+                f"--with asks for. Rebuild it (the same command with --overwrite instead of "
+                f"--reuse: {with_} --overwrite), or build to another --out.")
+        ctx.session.engine = engine
+        print(f"Opened the existing index {engine.path} (--reuse).")
         return None
     if a.demo:
         from .demo import demo_lake

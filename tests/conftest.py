@@ -34,6 +34,18 @@ def demo_index_path(spark, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def demo_fuzzy_index_path(spark, tmp_path_factory) -> Path:
+    """The demo lake indexed with the PEXESO component (beyond_equality.ipynb's second index)."""
+    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.demo import demo_lake
+    out = tmp_path_factory.mktemp("demo-fuzzy") / "demo_fuzzy.index"
+    build(demo_lake(), out, spark=spark, settings=BuildSettings(components=("pexeso",)),
+          progress=False)
+    return out
+
+
+@pytest.fixture(scope="session")
 def demo_engine(demo_index_path):
     from lakejoin_jupyter import open_index
     return open_index(demo_index_path)

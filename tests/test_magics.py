@@ -170,5 +170,10 @@ def test_index_reuse_opens_without_building(ip, demo_index_path, capsys):
     magic(ip, f"index --demo --out '{demo_index_path}' --reuse")
     assert "Opened the existing index" in capsys.readouterr().out
     assert SESSION.engine.path == demo_index_path
+    SESSION.engine = None
+    # a component the existing index lacks is an error, not a silently different index
+    with pytest.raises(MagicError, match=r"built without pexeso.*--with pexeso --overwrite"):
+        magic(ip, f"index --demo --out '{demo_index_path}' --with pexeso --reuse")
+    assert SESSION.engine is None
     with pytest.raises(MagicError, match="or --demo"):
         magic(ip, "index --out x.index")

@@ -2,7 +2,8 @@
 are the expected ones, with no error or JVM noise anywhere. quickstart.ipynb: search hits,
 the widget, the join and its code, the second hop, the offline (mimetype) charts.
 beyond_equality.ipynb: LSH Ensemble hits, MATE's composite-key table, the Auto-Join program
-and join, the fuzzy join's threshold and estimates, the schemaless join predicates."""
+and join, the fuzzy join's threshold and estimates, the fuzzy search (PEXESO) with its matched pairs
+and plan, the schemaless join predicates."""
 import os
 import re
 import shutil
@@ -41,15 +42,18 @@ def mimetypes(cell) -> set:
     return {m for o in cell.get("outputs", []) for m in o.get("data", {})}
 
 
-def run_notebook(path, demo_index_path, tmp_path, monkeypatch) -> dict:
-    """Execute the notebook next to a copy of the demo index; its code cells by first line,
-    after checking that no cell raised or printed JVM warnings to stderr."""
+def run_notebook(path, demo_index_path, tmp_path, monkeypatch, extra=()) -> dict:
+    """Execute the notebook next to a copy of the demo index (and of the ``extra`` indexes);
+    its code cells by first line, after checking that no cell raised or printed JVM
+    warnings to stderr."""
     import nbformat
     from nbclient import NotebookClient
     kernel_env(monkeypatch)
     work = tmp_path / "nb"
     work.mkdir()
     shutil.copytree(demo_index_path, work / "demo.index")     # built once by the fixture
+    for ix in extra:
+        shutil.copytree(ix, work / Path(ix).name)
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(work)}}).execute()
@@ -96,8 +100,10 @@ def containments(text: str) -> dict:
     return out
 
 
-def test_beyond_equality_runs_with_expected_outputs(demo_index_path, tmp_path, monkeypatch):
-    by_source = run_notebook(BEYOND, demo_index_path, tmp_path, monkeypatch)
+def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_index_path,
+                                                    tmp_path, monkeypatch):
+    by_source = run_notebook(BEYOND, demo_index_path, tmp_path, monkeypatch,
+                             extra=[demo_fuzzy_index_path])
     assert "Opened the existing index" in texts(by_source["%lakejoin index --demo --out demo.index --reuse"])
     # 1. LSH Ensemble: verified hits reach the threshold, and the ISO 3166 alpha-3 columns of
     # the reference tables are among them
@@ -144,7 +150,22 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, tmp_path, m
     matches = texts(by_source["fj.matches()"])
     assert "Kazakstan" in matches and "Kazakhstan" in matches
     assert "application/vnd.vegalite.v5+json" in mimetypes(by_source["fj.chart()"])
-    # 5. schemaless join: the subcommand's help, and the predicate each preference picks
+    # 5. fuzzy search (PEXESO) on the second index: misspelled values match, the pairs, the plan
+    assert "Opened the existing index" in texts(
+        by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --reuse --quiet"])
+    search = texts(by_source['fuzzy_engine = lj.open_index("demo_fuzzy.index")'])
+    equal_line = next(ln for ln in search.splitlines() if ln.startswith("equal values:"))
+    assert max(int(n) for n in re.findall(r" (\d+)/20", equal_line)) <= 7, equal_line
+    assert "reference/country-codes . CLDR display name 12/20" in search
+    assert "method <code>pexeso</code>" in search
+    pairs = texts(by_source['names = next(h for h in fuzzy if h.column == "CLDR display name")'])
+    for typo, real in (("Phillipines", "philippines"), ("Swizerland", "switzerland"),
+                       ("Cote d'Ivoire", "côte d’ivoire")):
+        assert re.search(rf"{re.escape(typo)}\s+{re.escape(real)}\s", pairs), (typo, pairs)
+    plans = texts(by_source['print("plan run:", fuzzy.stats["plan"], "predicted us:", '
+                            'fuzzy.stats["plan_estimates_us"])'])
+    assert "plan run: ['bruteforce']" in plans and "plan run: ['pexeso'] same hits: True" in plans
+    # 6. schemaless join: the subcommand's help, and the predicate each preference picks
     helptext = texts(by_source["%lakejoin predicate --help"])
     assert "usage: %lakejoin predicate" in helptext and "h2: most distinct keys" in helptext
     h2 = texts(by_source["%lakejoin predicate sales reference/population --preference h2"])
