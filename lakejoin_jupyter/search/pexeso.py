@@ -238,10 +238,16 @@ class _Layout:
             self._norms_key = key
         return self._norms
 
-    def live(self, decided: np.ndarray):
-        """Rows with an undecided column, and per level the cells holding such a row."""
-        rows = np.bincount(self.rc_row, weights=~decided[self.rc_col],
-                           minlength=len(self.tokens)) > 0
+    def live(self, decided: np.ndarray | None = None):
+        """Rows with an undecided column, and per level the cells holding such a row.
+        Without ``decided``: every row and cell (cached)."""
+        if decided is None:
+            if getattr(self, "_all_live", None) is None:
+                self._all_live = (np.ones(len(self.tokens), bool),
+                                  {j: np.ones(len(k), bool) for j, k in self.keys.items()})
+            return self._all_live
+        rows = np.zeros(len(self.tokens), bool)
+        rows[self.rc_row[~decided[self.rc_col]]] = True
         cum = np.concatenate([[0], np.cumsum(rows)])
         cells = {j: cum[self.row_hi[j]] > cum[self.row_lo[j]] for j in self.keys}
         return rows, cells
@@ -406,8 +412,10 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
     qmapped = map_to_pivots(qvecs, part.pivots)
     qorder = np.argsort(morton_keys(leaf_coords(qmapped, part.lo, part.hi, lay.m), lay.m),
                         kind="stable") if nq else np.zeros(0, np.int64)
-    live_rows, live_cells = lay.live(decided)
-    all_live = bool(live_rows.all())
+    # every row starts live, also the excluded columns' own: their hits are dropped when
+    # recorded, and the rows are skipped once Lemma 7 or acceptance changes the live set
+    live_rows, live_cells = lay.live()
+    all_live = True
     xn = lay.sq_norms(vectors)
     tau32 = lemma1_bound32(lay, qmapped, tau)
     hit_q, hit_c, hit_t = [], [], []
