@@ -104,10 +104,9 @@ U32 = 2.0 ** -24            # float32 unit roundoff
 def _expand(owner, lo, hi):
     """(owner repeated, every index in [lo, hi)) for ranges lo..hi."""
     n = hi - lo
-    total = int(n.sum())
-    rep = np.repeat(np.arange(len(n)), n)
-    idx = np.arange(total) - np.repeat(np.cumsum(n) - n, n) + lo[rep]
-    return owner[rep], idx
+    idx = np.arange(int(n.sum()))
+    idx += np.repeat(lo - (np.cumsum(n) - n), n)
+    return np.repeat(owner, n), idx
 
 
 def _chunks(lengths: np.ndarray, budget: int):
@@ -369,13 +368,27 @@ def verify_filters(lay: _Layout, qm: np.ndarray, qm32: np.ndarray, ql: np.ndarra
     Lemma 1 one pivot at a time on the pairs still alive, in float32 (``tau32``:
     :func:`lemma1_bound32`), then in float64 on the few survivors, so exactly the pairs of
     the float64 lemma pass. Returns ((ql, r) left for a distance computation, (ql, r)
-    matched by Lemma 2)."""
-    for p in range(lay.P):
-        keep = np.abs(lay.mapped32[p].take(r) - qm32[p].take(ql)) <= tau32
-        if not keep.all():
-            ql, r = ql[keep], r[keep]
-        if not len(ql):
-            break
+    matched by Lemma 2).
+
+    Each pair is one int64 key (row << bits | query index), so dropping pairs compacts one
+    array, and pivots 0-3 are tested two at a time (each drops only ~40 % of the pairs, so
+    a compaction after every one of them costs more than the extra gathers); 0.13 -> 0.08 s
+    at tau 0.04 on the 228k-value lake."""
+    bits = max(1, int(qm.shape[1] - 1).bit_length())
+    mask = (1 << bits) - 1
+    key = (r << bits) | ql
+    p = 0
+    while p < lay.P and len(key):
+        rr, qq = key >> bits, key & mask
+        keep = None
+        for pp in range(p, min(p + (2 if p < 4 else 1), lay.P)):
+            d = lay.mapped32[pp].take(rr)
+            d -= qm32[pp].take(qq)
+            np.abs(d, out=d)
+            keep = d <= tau32 if keep is None else keep & (d <= tau32)
+            p += 1
+        key = key[keep]
+    ql, r = key & mask, key >> bits
     xm, qv = lay.mapped.take(r, axis=1), qm.take(ql, axis=1)                 # (|P|, pairs)
     keep = np.maximum.reduce(np.abs(xm - qv)) <= tau + EPS if len(ql) else np.zeros(0, bool)
     if not keep.all():
