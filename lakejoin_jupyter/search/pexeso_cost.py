@@ -55,10 +55,11 @@ WORKLOAD = 256              # query vectors in the workload
 TAU_STRATA = 8              # tau values (stratified uniform over (0, TAU_MAX])
 MODEL_VECTORS = 400_000     # lake vectors the model grids hold (a seeded sample beyond)
 MIN_LEVELS, MAX_LEVELS = 2, 8
-# microseconds per unit: least-squares fit of 15 timed searches (m = 2..6 x tau 0.02, 0.05,
-# 0.1; 8 query columns each) on the 228k-value lake, `bench/pexeso.py --levels-sweep 2,3,4,5,6`,
-# refitted 2026-11-24 after the one-pivot-at-a-time filters (were 0.125, 0.080, 1.31)
-C_CELL, C_CAND, C_DIST = 0.110, 0.023, 0.614
+# microseconds per unit: least-squares fit of 12 timed searches (m = 2..5 x tau 0.02, 0.05,
+# 0.1; 8 query columns each) on the 228k-value lake, `bench/pexeso.py --levels-sweep 2,3,4,5`,
+# refitted 2026-11-25 after the packed pair keys in verification (0.111, 0.015, 0.680;
+# were 0.110, 0.023, 0.614, and 0.125, 0.080, 1.31 before the one-pivot-at-a-time filters)
+C_CELL, C_CAND, C_DIST = 0.111, 0.015, 0.680
 # microseconds per (query vector, lake vector) pair of the brute-force plan (float32 BLAS on
 # one thread, dim 256, 8,192 lake vectors per product): 2.62 s for 8 queries x 227,850 values
 # on the same lake (bench/pexeso.py prints the figure of its own run)
