@@ -300,6 +300,18 @@ def test_early_pruning_and_acceptance_fire_and_stay_exact():
     assert r.stats["lemma1_filtered"] > 0 and r.stats["distance_computations"] > 0
 
 
+def test_a_lake_without_values_builds_and_finds_nothing():
+    """Hypothesis found it (random_lake seed 13588: one empty column): the reference build
+    uses zero pivots, as the Spark build does, and every plan answers with no column."""
+    vec, indptr, toks, q, _ = random_lake(13588)
+    assert len(toks) == 0
+    part = pa.build_partition(vec, indptr, toks, n_pivots=3, levels=2)
+    assert part.pivots.shape == (3, vec.shape[1]) and not part.pivots.any()
+    for plan in ("pexeso", "bruteforce"):
+        r = check_against_bruteforce(part, vec, indptr, toks, q, 0.3, 0.0, plan=plan)
+        assert len(r.columns) == 0
+
+
 def test_matching_lemmas_fire_when_queries_sit_on_pivots():
     vec, indptr, toks, q, _ = random_lake(5, n_tok=500, n_sets=20, dim=6)
     part = pa.build_partition(vec, indptr, toks, n_pivots=3, levels=3)

@@ -207,7 +207,9 @@ def build_partition(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: n
     ent_tok = np.concatenate([sets_tokens[sets_indptr[c]:sets_indptr[c + 1]] for c in columns]) \
         if len(columns) else np.zeros(0, dtype=np.int64)
     tokens = np.unique(ent_tok).astype(np.int32)
-    if pivots is None:
+    if pivots is None and not len(tokens):     # no values: zero pivots, as the Spark build
+        pivots = np.zeros((n_pivots, vectors.shape[1]))
+    elif pivots is None:
         keep = sample_mask(tokens, len(tokens), sample_size)
         pivots = select_pivots(vectors[tokens[keep]], n_pivots, pivot_method, seed)
     mapped = map_to_pivots(vectors[tokens], pivots)
