@@ -35,7 +35,9 @@ Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
   each on the pairs the previous pivots kept, instead of gathering all |P| coordinates of
   every pair. Both lemmas are a maximum over pivots, so the survivors are the same. The
   first (PCA) pivots drop most pairs, so later pivots gather few coordinates:
-  bench/results/pexeso.md, blocking 1.16 -> 0.88 s at tau 0.05.
+  bench/results/pexeso.md, blocking 1.16 -> 0.88 s at tau 0.05. Verification tests its
+  first four pivots two at a time, on pairs packed into one int64 key each
+  (:func:`verify_filters` says why).
 
 * Inside each leaf the lake vectors are sorted by the leaf's sort pivot (the pivot along
   which its vectors spread most), so at the leaves Lemma 1 on that pivot is a binary
