@@ -111,7 +111,7 @@ def level_counts_by_tau(mapped: np.ndarray, pivots: np.ndarray, levels: int,
     part = partition_from_entries(pivots, levels, np.arange(n), mapped,
                                   np.zeros(n, np.int64), np.arange(n))
     lay = _Layout(part)
-    live = {j: np.ones(len(lay.keys[j]), dtype=bool) for j in lay.keys}
+    _, live = lay.live()                         # every cell (the layout's cached set)
     per_tau = []
     for tau in np.unique(taus):
         stats: dict = {}
