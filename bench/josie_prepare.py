@@ -6,7 +6,7 @@ A lake name is [ref-]SHAPE-SETS[-cptN][-maxM]: SHAPE is opendata or webtable (be
 SETS the number of columns (sets), cptN the columns per table (default 4; more columns per
 table means fewer files), maxM the largest open-data set size (default 100000). The lake is
 written to WORK_DIR/NAME/lake and indexed with the real Spark build
-(lakejoin_jupyter.build.pipeline.build, default components unless ``--without`` leaves some
+(lakejoin_jupyter.indexing.pipeline.build, default components unless ``--without`` leaves some
 out; JOSIE's costs are always fitted) into
 WORK_DIR/NAME/index. Timings go to WORK_DIR/NAME/prepare.json.
 
@@ -45,7 +45,7 @@ def prepare_reference(work: Path, name: str, seed: int = 0) -> Path:
     import pandas as pd
 
     from bench.synthetic import generate_ids
-    from lakejoin_jupyter.build.josie import _section_from
+    from lakejoin_jupyter.indexing.josie import _section_from
     from lakejoin_jupyter.index.arrays import build_arrays_from_ids
     from lakejoin_jupyter.index.store import ARRAY_FILES
 
@@ -94,7 +94,7 @@ def prepare(work: Path, name: str, driver_memory: str = "6g", seed: int = 0,
     if name.startswith("ref-"):
         return prepare_reference(work, name, seed)
     from bench.synthetic import generate
-    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.config import BuildSettings, SparkSettings
     from lakejoin_jupyter.index.store import is_index
     from lakejoin_jupyter.spark import get_spark
@@ -130,7 +130,7 @@ def prepare(work: Path, name: str, driver_memory: str = "6g", seed: int = 0,
 def recalibrate(work: Path, name: str) -> dict:
     """Fit the "josie" manifest section (read costs, planner) of an existing index again
     with the current code, keeping its list statistics; the manifest is replaced whole."""
-    from lakejoin_jupyter.build.josie import _section_from
+    from lakejoin_jupyter.indexing.josie import _section_from
     index = work / name / "index"
     path = index / "manifest.json"
     manifest = json.loads(path.read_text())

@@ -46,7 +46,7 @@ def main(argv=None):
     a = p.parse_args(argv)
 
     from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.config import SparkSettings
     from lakejoin_jupyter.index.store import is_index
     from lakejoin_jupyter.spark import get_spark

@@ -111,7 +111,7 @@ def ensure_index(lake: str, index: str, num_perm: int = 256) -> Index:
             return ReferenceBuiltIndex.build(lake, p, num_perm)
         return ReferenceBuiltIndex(p)
     if not (p / "manifest.json").exists():
-        from lakejoin_jupyter.build.pipeline import build
+        from lakejoin_jupyter.indexing.pipeline import build
         from lakejoin_jupyter.config import BuildSettings
         t = time.time()
         report = build(lake, p, spark=spark_session(), settings=BuildSettings(num_perm=num_perm),
@@ -153,7 +153,7 @@ def ensure_tables(index: Index, n_partitions: int, num_perm: int | None = None
     root = Path(f"{index.path}.lshe-{n_partitions}" + (f"-m{m}" if m != full else ""))
     meta = root / "section.json"
     if not meta.exists() and isinstance(index, ReferenceBuiltIndex):
-        from lakejoin_jupyter.build.lshensemble import reference_tables
+        from lakejoin_jupyter.indexing.lshensemble import reference_tables
         t = time.time()
         ref = reference_tables(np.asarray(index.signatures)[:, :m],
                                np.diff(index.arrays.sets_indptr), n_partitions)
@@ -164,7 +164,7 @@ def ensure_tables(index: Index, n_partitions: int, num_perm: int | None = None
                                     "intervals": ref["intervals"],
                                     "seconds": round(time.time() - t, 3)}))
     if not meta.exists():
-        from lakejoin_jupyter.build.lshensemble import build_tables
+        from lakejoin_jupyter.indexing.lshensemble import build_tables
         spark = spark_session()
         sigs = spark.read.parquet((index.path / "minhash/signatures.parquet").as_uri())
         sets = spark.read.parquet((index.path / "sets/sets.parquet").as_uri())

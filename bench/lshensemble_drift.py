@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from lshensemble_common import L, bench_parser, ensure_index, mean
-from lakejoin_jupyter.build.lshensemble import DEFAULT_PARTITIONS, reference_tables
+from lakejoin_jupyter.indexing.lshensemble import DEFAULT_PARTITIONS, reference_tables
 from lakejoin_jupyter.search import bruteforce
 
 THRESHOLDS = (0.3, 0.5, 0.7, 0.9)

@@ -395,7 +395,7 @@ def build_cost(paths: dict) -> list:
 
 
 def ensure_index(lake, out: Path, bits: int, spark):
-    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.config import BuildSettings
     if not (out / "manifest.json").exists():
         t = time.time()

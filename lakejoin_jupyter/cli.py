@@ -144,7 +144,7 @@ def _component_options(items, parser) -> dict:
 
 
 def _index(args, parser) -> int:
-    from .build.pipeline import build
+    from .indexing.pipeline import build
     from .config import BuildSettings
     components = tuple(args.with_) + tuple(f"-{c}" for c in args.without)
     settings = BuildSettings(num_perm=args.num_perm, components=components,
@@ -264,7 +264,7 @@ DEMO_TABLE = "fivethirtyeight/fifa/fifa_countries_audience"
 
 
 def _demo(args, parser) -> int:
-    from .build.pipeline import build
+    from .indexing.pipeline import build
     from .demo import demo_lake, demo_query
     from .engine import open_index
     from .index.store import is_index

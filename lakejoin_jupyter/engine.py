@@ -614,7 +614,7 @@ def build_index(lake, out, *, master: str | None = None, overwrite: bool = False
     ``progress_callback(phase, done_tasks, total_tasks)`` receives the build's progress
     (``done_tasks`` is None when a new phase starts; raising there stops the build).
     """
-    from .build.pipeline import build
+    from .indexing.pipeline import build
     from .config import BuildSettings
     bs = BuildSettings(num_perm=num_perm, components=tuple(components), **settings)
     report = build(lake, out, master=master, overwrite=overwrite, settings=bs, spark=spark,

@@ -26,7 +26,7 @@ def spark(tmp_path_factory):
 @pytest.fixture(scope="session")
 def demo_index_path(spark, tmp_path_factory) -> Path:
     """The packaged demo lake, indexed once per test run (read-only for tests)."""
-    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.demo import demo_lake
     out = tmp_path_factory.mktemp("demo") / "demo.index"
     build(demo_lake(), out, spark=spark, progress=False)
@@ -36,7 +36,7 @@ def demo_index_path(spark, tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def demo_fuzzy_index_path(spark, tmp_path_factory) -> Path:
     """The demo lake indexed with the PEXESO component (beyond_equality.ipynb's second index)."""
-    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.config import BuildSettings
     from lakejoin_jupyter.demo import demo_lake
     out = tmp_path_factory.mktemp("demo-fuzzy") / "demo_fuzzy.index"

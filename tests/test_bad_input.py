@@ -13,8 +13,8 @@ import pytest
 
 from conftest import write_lake
 from lakejoin_jupyter import open_index
-from lakejoin_jupyter.build import pipeline
-from lakejoin_jupyter.build.pipeline import build
+from lakejoin_jupyter.indexing import pipeline
+from lakejoin_jupyter.indexing.pipeline import build
 from lakejoin_jupyter.errors import (IndexCorruptError, IndexIncompleteError, IndexNotFoundError,
                                      IndexVersionError, JavaNotFoundError, LakeChangedWarning,
                                      LakeNotFoundError, NotAnIndexError)

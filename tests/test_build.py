@@ -71,7 +71,7 @@ def test_catalog_profile(demo_engine):
 def test_spark_catalog_tables(spark, tmp_path):
     import pandas as pd
     from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.indexing.pipeline import build
     spark.createDataFrame(pd.DataFrame({"city": ["Paris", "Lyon", "Nice"], "pop": [2.1, 0.5, 0.3]})) \
         .createOrReplaceTempView("lj_cities")
     spark.createDataFrame(pd.DataFrame({"town": ["lyon", "nice", "Brest"]})) \

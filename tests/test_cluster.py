@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from conftest import write_lake
-from lakejoin_jupyter.build.pipeline import build
+from lakejoin_jupyter.indexing.pipeline import build
 from lakejoin_jupyter.index.store import LakeIndex
 
 pytestmark = [pytest.mark.spark, pytest.mark.cluster]

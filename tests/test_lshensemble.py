@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.integrate import quad
 
-from lakejoin_jupyter.build import lshensemble as B
+from lakejoin_jupyter.indexing import lshensemble as B
 from lakejoin_jupyter.hashing import minhash_of_tokens, minhash_signatures, token_hash32
 from lakejoin_jupyter.index import reads as R
 from lakejoin_jupyter.index.arrays import build_arrays
@@ -556,7 +556,7 @@ def test_incremental_insert_into_base_partitions(spark, tmp_path):
     import pandas as pd
     from conftest import write_lake
     from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.build import pipeline
+    from lakejoin_jupyter.indexing import pipeline
     from lakejoin_jupyter.config import BuildSettings
 
     base_lake = write_lake(tmp_path / "base", {

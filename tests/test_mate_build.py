@@ -159,7 +159,7 @@ def test_added_generation_answers_like_one_build(spark, tmp_path, mate_engine):
     """Tables added later (a second generation, its own dictionary and MATE arrays) give
     the answers of one build over all tables; the added part keeps the base's XASH size."""
     from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.config import BuildSettings
     first = write_lake(tmp_path / "first", {k: LAKE[k] for k in ("cities.csv", "single.csv")})
     second = write_lake(tmp_path / "second", {k: LAKE[k] for k in ("stores.parquet", "people.jsonl")})

@@ -412,7 +412,7 @@ FUZZY_LAKE = {
 def fuzzy_index(spark, tmp_path_factory):
     from conftest import write_lake
 
-    from lakejoin_jupyter.build.pipeline import build
+    from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.config import BuildSettings
     root = tmp_path_factory.mktemp("fuzzylake")
     lake = write_lake(root / "lake", FUZZY_LAKE)

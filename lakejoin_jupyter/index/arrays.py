@@ -15,7 +15,7 @@ Layout (all CSR, all 0-based; notes/josie_schemaless.md A1.2, A6 items 1-3):
 * ``post_indptr``/``post_sets``/``post_pos``/``post_sizes``: token t's posting list, sorted
   by set id; each entry is (set id, 0-based position of t inside that set, set size).
 
-:func:`build_arrays` is the reference for the Spark build (build/): the Spark index of a
+:func:`build_arrays` is the reference for the Spark build (indexing/): the Spark index of a
 lake must equal ``build_arrays`` of the same token sets, and the tests check it.
 """
 from __future__ import annotations

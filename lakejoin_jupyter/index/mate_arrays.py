@@ -17,7 +17,7 @@ least one token are kept. Layout (CSR, all 0-based):
 * ``token_xash`` (n_tokens, words) uint64: the XASH of every dictionary token, so query
   super keys come from the same numbers as the row super keys.
 
-:func:`build_reference` is the pure-Python reference the Spark build (build/mate.py) is
+:func:`build_reference` is the pure-Python reference the Spark build (indexing/mate.py) is
 tested against.
 """
 from __future__ import annotations

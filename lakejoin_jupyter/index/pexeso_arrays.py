@@ -1,6 +1,6 @@
 """PEXESO's index arrays: pivots, pivot mapping, hierarchical grid keys, cell postings.
 
-Shared by the Spark build (build/pexeso.py, inside pandas UDFs and on the driver for pivot
+Shared by the Spark build (indexing/pexeso.py, inside pandas UDFs and on the driver for pivot
 selection) and the search (search/pexeso.py); :func:`build_partition` is the pure-numpy
 reference builder the Spark build is tested against (like index/arrays.build_arrays).
 
@@ -60,7 +60,7 @@ def map_to_pivots(x: np.ndarray, pivots: np.ndarray) -> np.ndarray:
 
 
 def sample_mask(token_ids: np.ndarray, n_total: int, sample_size: int) -> np.ndarray:
-    """Deterministic sample of token ids (same rule in Spark SQL: build/pexeso.py)."""
+    """Deterministic sample of token ids (same rule in Spark SQL: indexing/pexeso.py)."""
     if n_total <= sample_size:
         return np.ones(len(token_ids), dtype=bool)
     cut = int(sample_size / n_total * (1 << 32))

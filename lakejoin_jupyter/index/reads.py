@@ -21,7 +21,7 @@ Cold reads: a query on an index not yet in the page cache first advises the kern
 pages it will read (:func:`is_cold`, :func:`prefetch`), so they are read together instead of
 one fault (and one read-ahead window) at a time; ``LAKEJOIN_READAHEAD=0`` turns it off.
 
-Layering: build/josie.py calls :func:`calibrate` at build time, search/ uses the readers and
+Layering: indexing/josie.py calls :func:`calibrate` at build time, search/ uses the readers and
 :class:`CostModel` at query time, so both time and use the very same code.
 """
 from __future__ import annotations

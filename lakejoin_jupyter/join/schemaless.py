@@ -807,7 +807,7 @@ def _spark_exact_stats(left, right, name_pairs_list, n_left, n_right) -> list:
     """Exact group statistics of each predicate on the full Spark tables (one aggregation
     job per predicate over normalized key columns)."""
     from pyspark.sql import functions as F
-    from ..build.read import _normalize_udf      # the build's own normalization UDF
+    from ..indexing.read import _normalize_udf      # the build's own normalization UDF
     spark = _spark_of(left, right)
     left, right = _as_spark(spark, left), _as_spark(spark, right)
     norm = _normalize_udf()

@@ -1,6 +1,6 @@
 """Read one table file: sniff it, decode it, parse it, hand out its cells.
 
-These functions run inside Spark tasks (build/read.py maps them over the lake's files with
+These functions run inside Spark tasks (indexing/read.py maps them over the lake's files with
 ``mapInPandas``) and in the notebook (previews, joins), so a table reads the same way in
 both. Every problem with a file becomes a :class:`TableReadError` that names the file, says
 what is wrong and what to do; the build reports it and skips the table.

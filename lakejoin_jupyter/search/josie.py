@@ -18,7 +18,7 @@ reading (the unread suffix of) one candidate set, whichever has the lower net co
 * benefits: Eq.7 for reading X (posting lists that leave the prefix + other candidates the
   raised θ would prune), Eq.12 for reading the next batch (candidates pruned, suffix
   shortened); net costs Eq.13 with the fitted read costs S and L (index/reads.py, fitted at
-  build time by build/josie.py, Eq.15);
+  build time by indexing/josie.py, Eq.15);
 * termination: when the prefix is exhausted and no candidate is unread; once every list is
   read the partial counts are exact and the remaining candidates are pushed unread.
 

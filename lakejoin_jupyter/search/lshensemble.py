@@ -2,7 +2,7 @@
 (thesis ch. 2; digest notes/lshensemble_autojoin.md §1.4-1.10, §6 items 1-8).
 
 Per query (|Q| distinct values, threshold t*), per partition [l_i, u_i] built by
-build/lshensemble.py:
+indexing/lshensemble.py:
 
 1. skip the partition when ``u_i < t*|Q|``: no set in it can contain t*|Q| query values
    (digest §6 item 8);
@@ -297,7 +297,7 @@ def partition_params(upper: np.ndarray, q_size: int, t: float, m: int, table_m: 
 class Tables:
     """The component's arrays (memory-mapped) plus what the search needs around them."""
     partitions: np.ndarray        # int64 (n, 6): lower, upper, n_sets, offset, dir bits, dir offset
-    values: np.ndarray            # uint32 keys fmix32(MinHash value), see build/lshensemble.py
+    values: np.ndarray            # uint32 keys fmix32(MinHash value), see indexing/lshensemble.py
     set_ids: np.ndarray           # int32
     directory: np.ndarray         # uint32 bucket starts per segment
     num_perm: int
@@ -822,7 +822,7 @@ def generation_report(index_generations) -> dict:
     its own largest size); ``optimal_cost``: the same bound after a rebuild (the DP over
     the combined size histogram with as many partitions); their ratio is the drift.
     """
-    from ..build.lshensemble import optimal_partitions
+    from ..indexing.lshensemble import optimal_partitions
     if hasattr(index_generations, "parts"):            # a LakeIndex
         index_generations = index_generations.parts
     gens = [g for g in index_generations if g.has(COMPONENT)]

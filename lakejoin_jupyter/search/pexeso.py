@@ -65,7 +65,7 @@ Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
   so float rounding in pivot coordinates can never change a verdict (notes C1.2).
 * Q is the query's distinct normalized values (as for every method of the engine); the
   paper counts duplicate records separately [P §II-B].
-* m and |P| are build parameters: |P| = 10 by default (build/pexeso.py says why), m by
+* m and |P| are build parameters: |P| = 10 by default (indexing/pexeso.py says why), m by
   the cost model of §III-E (search/pexeso_cost.py, which also says where it departs from
   the paper's Eq. 1-2) unless fixed.
 

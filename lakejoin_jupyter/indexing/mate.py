@@ -7,7 +7,7 @@
 3. row super keys: ``groupBy(table, row).agg(bit_or(w0), bit_or(w1), ...)`` over the
    cells' XASH words (64-bit halves for 128 bits, 8 words for 512; unsigned words travel
    as Spark longs, bit for bit);
-4. finishing step (driver, vectorized numpy, like build/postings.py): cells sorted by
+4. finishing step (driver, vectorized numpy, like indexing/postings.py): cells sorted by
    (table, row, column), rows numbered densely in that order, postings sorted by token;
    the arrays of index/mate_arrays.py are written as .npy for memory mapping and the
    intermediate Parquet is removed (the arrays hold everything the search reads).

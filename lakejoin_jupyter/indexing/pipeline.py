@@ -1,12 +1,12 @@
 """Orchestrates an index build: discover -> Spark jobs -> components -> atomic commit.
 
     discover (driver)      lake/discover.py: files and their fingerprint
-    sniff (Spark)          build/read.py: encodings, headers, problems -> skipped files
+    sniff (Spark)          indexing/read.py: encodings, headers, problems -> skipped files
     read (Spark)           cells (column_id, row_id, value, token), persisted
-    profile (Spark)        build/profile.py -> catalog/columns.parquet
-    dictionary (Spark)     build/dictionary.py -> dictionary/tokens.parquet (+ .npy)
-    sets, postings (Spark) build/postings.py -> sets/, postings/ (+ CSR .npy)
-    minhash (Spark)        build/minhash.py -> minhash/ (+ signatures.npy)
+    profile (Spark)        indexing/profile.py -> catalog/columns.parquet
+    dictionary (Spark)     indexing/dictionary.py -> dictionary/tokens.parquet (+ .npy)
+    sets, postings (Spark) indexing/postings.py -> sets/, postings/ (+ CSR .npy)
+    minhash (Spark)        indexing/minhash.py -> minhash/ (+ signatures.npy)
     components             optional later components (LSH Ensemble, MATE, PEXESO, ...)
     commit                 index/store.py: checksums, manifest, rename into place
 
@@ -64,7 +64,7 @@ def load_components() -> dict[str, Component]:
     import importlib
     import pkgutil
 
-    from .. import build as package
+    from .. import indexing as package
     for mod in pkgutil.iter_modules(package.__path__):
         if mod.name not in _CORE_MODULES:
             importlib.import_module(f"{package.__name__}.{mod.name}")
