@@ -1,53 +1,75 @@
-"""Our precision-targeted fuzzy join (join/fuzzy.py) vs Auto-FuzzyJoin (autofj 0.0.6).
+"""Our precision-targeted fuzzy join (join/fuzzy.py) vs Auto-FuzzyJoin (autofj 0.0.6):
+precision, recall, F1 and calibration (target vs achieved precision) per dataset.
 
-Both run on the 50 datasets autofj ships (``autofj.datasets.load_data``: a reference
-table ``left``, a table ``right``, the ground truth ``gt`` of (id_l, id_r) pairs), at
-precision target 0.9. Per dataset: precision, recall, F1 and wall time of each; then the
-macro means and the median time ratio.
+Two suites, each split into development and validation before any tuning (fixed below):
+* ``autofj``: the 50 datasets autofj ships (a reference table ``left``, a table ``right``,
+  the ground truth of (id_l, id_r) pairs), read from autofj's own package folder so both
+  methods see the same files; the split is a seeded permutation (seed 26) of the sorted
+  names, written out in ``AUTOFJ_DEV`` / ``AUTOFJ_VALIDATION``.
+* ``rl``: single-column record linkage made from clean real name lists with generated
+  typos and variants (bench/fuzzyjoin_cases.py, which fixes each case's split).
 
-autofj 0.0.6 needs numpy<2 and pandas<2 (its blocker crashes with numpy 2), so this script
-creates its own virtual environment for it (``--autofj-venv``, created on first use with
-``pip install "numpy<2" "pandas<2" autofj==0.0.6``) and runs each autofj join in a
-subprocess with its own working folder (autofj writes ./autofj_temp). The datasets are read
-from that environment's autofj package, so both methods see exactly the same files.
+autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (calibration);
+ours is timed at ``--precision-target``. autofj 0.0.6 needs numpy<2 and pandas<2, so it
+runs in its own virtual environment (``--autofj-venv``, created on first use) in a
+subprocess with its own working folder (it writes ./autofj_temp). Its pairs and seconds
+are cached in ``WORK/autofj/<dataset>.json``; ``--reuse-autofj`` reads that cache, except
+for the datasets named by ``--time-autofj``, which autofj runs again in this run: the time
+ratio is computed over those only (same run, same load).
 
-    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench            # everything (~50 min)
-    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --datasets Country,Award
-    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --reuse-autofj   # rerun ours only
-
-autofj's results (pairs and seconds) are stored under ``WORK/autofj/<dataset>.json``;
-``--reuse-autofj`` reads them instead of running autofj again (the report then says so:
-the time ratio is only meaningful when both ran under the same load).
+    python bench/fuzzyjoin_cases.py --lake /work/shared/data/lakes --out /tmp/fj-bench/cases
+    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --only autofj      # fill the cache
+    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --reuse-autofj \\
+        --time-autofj Country,Enzyme,rl-nba-players --results bench/results/fuzzyjoin.md
 """
 from __future__ import annotations
 
 import argparse
 import json
+import platform
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from fuzzyjoin_cases import CASES, write_cases  # noqa: E402
 
 AUTOFJ_PINS = ["numpy<2", "pandas<2", "autofj==0.0.6"]
 
+# np.random.default_rng(26).permutation over the 50 sorted names: first 25 -> dev
+AUTOFJ_DEV = [
+    "ArtificialSatellite", "ChristianBishop", "ClericalAdministrativeRegion", "Device", "Drug",
+    "EthnicGroup", "FootballLeagueSeason", "FootballMatch", "GovernmentAgency", "Hospital",
+    "Legislature", "Magazine", "NationalFootballLeagueSeason", "RugbyLeague", "ShoppingMall",
+    "SoccerClubSeason", "SoccerLeague", "Song", "SportFacility", "SportsLeague",
+    "TelevisionStation", "Tournament", "UnitOfWork", "Venue", "Wrestler"]
+AUTOFJ_VALIDATION = [
+    "Amphibian", "Artwork", "Award", "BasketballTeam", "Case", "Country", "Election", "Enzyme",
+    "Galaxy", "GivenName", "HistoricBuilding", "MemberOfParliament", "Monarch",
+    "MotorsportSeason", "Museum", "NCAATeamSeason", "NaturalEvent", "Noble", "PoliticalParty",
+    "Race", "RailwayLine", "Reptile", "SoccerTournament", "Stadium", "TennisTournament"]
+
 WORKER = r'''
-import json, sys, time, os
+import json, sys, time
 import pandas as pd
 from autofj import AutoFJ
-from autofj.datasets import load_data
-name, out, target = sys.argv[1], sys.argv[2], float(sys.argv[3])
-left, right, gt = load_data(name)
+folder, out, target = sys.argv[1], sys.argv[2], float(sys.argv[3])
+left = pd.read_csv(folder + "/left.csv")
+right = pd.read_csv(folder + "/right.csv")
 t0 = time.perf_counter()
 res = AutoFJ(precision_target=target, verbose=False).join(left, right, id_column="id")
 secs = time.perf_counter() - t0
 pairs = [[int(a), int(b)] for a, b in zip(res["id_l"], res["id_r"])] if len(res) else []
-json.dump({"dataset": name, "seconds": secs, "pairs": pairs}, open(out, "w"))
+json.dump({"dataset": folder.rstrip("/").split("/")[-1], "seconds": secs, "pairs": pairs},
+          open(out, "w"))
 '''
 
 
@@ -70,33 +92,43 @@ def dataset_root(py: Path) -> Path:
     return Path(out.stdout.strip())
 
 
-def load(root: Path, name: str):
-    d = root / name
-    return (pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv"),
-            pd.read_csv(d / "gt.csv"))
+def datasets(root: Path, cases: Path, suites, split: str) -> list[tuple[str, str, str, Path]]:
+    """(suite, name, split, folder) of every dataset selected."""
+    out = []
+    if "autofj" in suites:
+        out += [("autofj", n, "dev", root / n) for n in AUTOFJ_DEV]
+        out += [("autofj", n, "validation", root / n) for n in AUTOFJ_VALIDATION]
+    if "rl" in suites:
+        out += [("rl", n, CASES[n][0], cases / n) for n in CASES]
+    return [d for d in out if split == "all" or d[2] == split]
 
 
-def run_autofj(py: Path, work: Path, name: str, target: float, reuse: bool) -> dict:
+def load(folder: Path):
+    return (pd.read_csv(folder / "left.csv"), pd.read_csv(folder / "right.csv"),
+            pd.read_csv(folder / "gt.csv"))
+
+
+def run_autofj(py: Path, work: Path, name: str, folder: Path, target: float,
+               reuse: bool) -> dict:
     out = work / "autofj" / f"{name}.json"
     if reuse and out.exists():
-        return json.loads(out.read_text())
+        return {**json.loads(out.read_text()), "cached": True}
     cwd = work / "autofj_runs" / name          # autofj writes ./autofj_temp here
     cwd.mkdir(parents=True, exist_ok=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    proc = subprocess.run([str(py), "-c", WORKER, name, str(out), str(target)], cwd=cwd,
-                          capture_output=True, text=True)
+    proc = subprocess.run([str(py), "-c", WORKER, str(folder), str(out), str(target)],
+                          cwd=cwd, capture_output=True, text=True)
     if proc.returncode != 0:
         return {"dataset": name, "seconds": time.perf_counter() - t0, "pairs": [],
                 "error": proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed"}
-    return json.loads(out.read_text())
+    return {**json.loads(out.read_text()), "cached": False}
 
 
-def run_ours(left, right, target: float, embedder: str | None) -> dict:  # noqa: ARG001
+def run_ours(left, right, target: float) -> dict:
     from lakejoin_jupyter.join.fuzzy import fuzzy_join
     t0 = time.perf_counter()
-    fj = fuzzy_join(left, right, on=("title", "title"), precision_target=target,
-                    embedder=embedder)
+    fj = fuzzy_join(left, right, on=("title", "title"), precision_target=target)
     pairs = fj.pairs()
     secs = time.perf_counter() - t0
     ids_l, ids_r = left["id"].to_numpy(), right["id"].to_numpy()
@@ -106,6 +138,8 @@ def run_ours(left, right, target: float, embedder: str | None) -> dict:  # noqa:
 
 
 def score(pairs, gt) -> dict:
+    """Precision, recall, F1 over (id_l, id_r) pairs; no pairs returned: precision 1 when
+    nothing was to be found, else 0 (as the earlier runs of this benchmark)."""
     truth = set(zip(gt["id_l"].astype(int), gt["id_r"].astype(int)))
     pred = {tuple(p) for p in pairs}
     tp = len(pred & truth)
@@ -115,75 +149,180 @@ def score(pairs, gt) -> dict:
     return {"precision": p, "recall": r, "f1": f, "n_pred": len(pred), "n_true": len(truth)}
 
 
+def tkey(t: float) -> str:
+    return f"{t:g}"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--work", required=True, help="folder for results and autofj's runs")
+    ap.add_argument("--work", required=True, help="folder for results, cases and autofj's runs")
     ap.add_argument("--autofj-venv", default=str(Path.home() / ".cache/lakejoin/venv-autofj"))
-    ap.add_argument("--datasets", default="", help="comma-separated names (default: all 50)")
+    ap.add_argument("--cases", default=None,
+                    help="record-linkage cases folder (default WORK/cases; made with --lake)")
+    ap.add_argument("--lake", default=None,
+                    help="lakes folder to generate the record-linkage cases from if missing")
+    ap.add_argument("--suites", default="autofj,rl", help="autofj, rl or both")
+    ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
+    ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
+    ap.add_argument("--targets", default="0.8,0.9,0.95",
+                    help="our precision targets (calibration); must include --precision-target")
     ap.add_argument("--reuse-autofj", action="store_true",
-                    help="use autofj results stored in WORK/autofj by an earlier run")
+                    help="use autofj results cached in WORK/autofj by an earlier run")
+    ap.add_argument("--time-autofj", default="",
+                    help="datasets autofj runs again even with --reuse-autofj (speed ratio)")
     ap.add_argument("--only", choices=["both", "autofj", "ours"], default="both",
-                    help="run one side only ('ours' also shows autofj results stored in WORK)")
-    ap.add_argument("--embedder", default=None, help="our embedder spec (default: ngram)")
+                    help="run one side only ('ours' still shows cached autofj results)")
     ap.add_argument("--out", default=None, help="write the per-dataset table as CSV here")
+    ap.add_argument("--results", default=None, help="write the markdown report here")
     a = ap.parse_args(argv)
 
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
+    cases = Path(a.cases) if a.cases else work / "cases"
     py = ensure_autofj_venv(Path(a.autofj_venv))
     root = dataset_root(py)
-    names = [n for n in a.datasets.split(",") if n] or sorted(p.name for p in root.iterdir()
-                                                             if (p / "gt.csv").exists())
+    suites = [s for s in a.suites.split(",") if s]
+    if "rl" in suites and not all((cases / n / "gt.csv").exists() for n in CASES):
+        if not a.lake:
+            raise SystemExit(f"record-linkage cases missing in {cases}: pass --lake "
+                             f"(the folder holding fivethirtyeight/) to generate them")
+        write_cases(Path(a.lake), cases)
+    targets = sorted({float(t) for t in a.targets.split(",") if t} | {a.precision_target})
+    chosen = [n for n in a.datasets.split(",") if n]
+    timed = {n for n in a.time_autofj.split(",") if n}
     rows = []
-    for name in names:
-        left, right, gt = load(root, name)
-        row = {"dataset": name, "left": len(left), "right": len(right)}
+    for suite, name, split, folder in datasets(root, cases, suites, a.split):
+        if chosen and name not in chosen:
+            continue
+        left, right, gt = load(folder)
+        row = {"suite": suite, "dataset": name, "split": split, "left": len(left),
+               "right": len(right), "pairs": len(gt)}
         if a.only in ("both", "ours"):
-            o = run_ours(left, right, a.precision_target, a.embedder)
-            s = score(o["pairs"], gt)
-            row.update({f"ours_{k}": v for k, v in s.items() if k in ("precision", "recall", "f1")})
-            row.update(ours_s=o["seconds"], ours_fn=o["function"], ours_tau=o["threshold"],
-                       ours_est_p=o["est_precision"], ours_est_r=o["est_recall"])
+            for t in targets:
+                o = run_ours(left, right, t)
+                s = score(o["pairs"], gt)
+                k = tkey(t)
+                row.update({f"ours{k}_{m}": s[m] for m in ("precision", "recall", "f1")})
+                row[f"ours{k}_est_p"] = o["est_precision"]
+                if t == a.precision_target:
+                    row.update(ours_s=o["seconds"], ours_fn=o["function"],
+                               ours_tau=o["threshold"])
         cached = work / "autofj" / f"{name}.json"
         if a.only in ("both", "autofj") or cached.exists():
-            # --only ours still reports autofj results stored by an earlier run
-            f = run_autofj(py, work, name, a.precision_target,
-                           a.reuse_autofj or a.only == "ours")
+            reuse = (a.reuse_autofj or a.only == "ours") and name not in timed
+            f = run_autofj(py, work, name, folder, a.precision_target, reuse)
             s = score(f["pairs"], gt)
-            row.update({f"autofj_{k}": v for k, v in s.items() if k in ("precision", "recall", "f1")})
-            row.update(autofj_s=f["seconds"], autofj_error=f.get("error", ""))
+            row.update({f"autofj_{m}": s[m] for m in ("precision", "recall", "f1")})
+            row.update(autofj_s=f["seconds"], autofj_cached=f.get("cached", True),
+                       autofj_error=f.get("error", ""))
         rows.append(row)
         print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in row.items()), flush=True)
     df = pd.DataFrame(rows)
     if a.out:
         df.to_csv(a.out, index=False)
+    text = report(df, targets, a.precision_target)
     print()
-    print(summary(df, reused=a.reuse_autofj or a.only == "ours"))
+    print(text)
+    if a.results:
+        cmd = "python bench/fuzzyjoin_autofj.py " + " ".join(
+            x for x in (argv if argv is not None else sys.argv[1:]))
+        Path(a.results).write_text(header(cmd) + text + "\n")
 
 
-def summary(df: pd.DataFrame, reused: bool = False) -> str:
-    lines = [f"datasets: {len(df)}"]
-    both = df.dropna(subset=[c for c in ("ours_f1", "autofj_f1") if c in df])
-    if len(both) < len(df):
-        lines.append(f"(autofj results exist for {len(both)} of {len(df)} datasets; "
-                     f"the means below are over those {len(both)})")
-        df = both
-    for who in ("ours", "autofj"):
-        if f"{who}_f1" not in df:
-            continue
-        lines.append(f"{who:6s}: mean precision {df[f'{who}_precision'].mean():.3f}, "
-                     f"mean recall {df[f'{who}_recall'].mean():.3f}, "
-                     f"mean F1 {df[f'{who}_f1'].mean():.3f}, "
-                     f"precision >= 0.9 on {(df[f'{who}_precision'] >= 0.9).sum()}/{len(df)}, "
-                     f"median {statistics.median(df[f'{who}_s']):.2f} s, "
-                     f"total {df[f'{who}_s'].sum():.1f} s")
-    if "ours_s" in df and "autofj_s" in df:
-        lines.append(f"median time ratio autofj/ours: "
-                     f"{statistics.median(df['autofj_s']) / statistics.median(df['ours_s']):.1f}x"
-                     + (" (autofj times from an earlier run: --reuse-autofj)" if reused else ""))
+def header(cmd: str) -> str:
+    return (f"## Fuzzy join at a precision target vs Auto-FuzzyJoin (autofj 0.0.6)\n\n"
+            f"Command: `{cmd}`\n\nMachine: {platform.platform()}, "
+            f"{__import__('os').cpu_count()} cores, shared with other jobs (load "
+            f"{' / '.join(f'{x:.1f}' for x in __import__('os').getloadavg())} at the end).\n\n")
+
+
+def _fmt(x, nd=3):
+    return "" if x is None or (isinstance(x, float) and np.isnan(x)) else \
+        f"{x:.{nd}f}" if isinstance(x, float) else str(x)
+
+
+def summary_rows(df: pd.DataFrame, targets, main_t: float) -> pd.DataFrame:
+    """One row per (suite, split) group: means of P/R/F1 at main_t for both, calibration
+    (mean achieved - target, mean |achieved - target|) of ours at each target and of autofj
+    at main_t."""
+    out = []
+    groups = [((s, sp), g) for (s, sp), g in df.groupby(["suite", "split"], sort=False)]
+    for sp, g in df.groupby("split", sort=False):
+        groups.append((("all", sp), g))
+    for (suite, split), g in groups:
+        r = {"suite": suite, "split": split, "n": len(g)}
+        k = tkey(main_t)
+        for who, pre in (("ours", f"ours{k}"), ("autofj", "autofj")):
+            if f"{pre}_f1" not in g:
+                continue
+            for m in ("precision", "recall", "f1"):
+                r[f"{who}_{m}"] = g[f"{pre}_{m}"].mean()
+            r[f"{who}_bias"] = (g[f"{pre}_precision"] - main_t).mean()
+            r[f"{who}_mae"] = (g[f"{pre}_precision"] - main_t).abs().mean()
+        for t in targets:
+            c = f"ours{tkey(t)}_precision"
+            if c in g:
+                r[f"ours@{tkey(t)}_p"] = g[c].mean()
+                r[f"ours@{tkey(t)}_bias"] = (g[c] - t).mean()
+                r[f"ours@{tkey(t)}_mae"] = (g[c] - t).abs().mean()
+                r[f"ours@{tkey(t)}_f1"] = g[f"ours{tkey(t)}_f1"].mean()
+        out.append(r)
+    return pd.DataFrame(out)
+
+
+def report(df: pd.DataFrame, targets, main_t: float) -> str:
+    k = tkey(main_t)
+    s = summary_rows(df, targets, main_t)
+    lines = [f"### Summary at precision target {main_t:g} (validation is the headline)", "",
+             "Calibration: *bias* = mean over datasets of (achieved precision - target), "
+             "*MAE* = mean |achieved precision - target|.", "",
+             "| suite | split | datasets | ours P | ours R | ours F1 | ours bias | ours MAE | "
+             "autofj P | autofj R | autofj F1 | autofj bias | autofj MAE | F1 ours - autofj |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for _, r in s.iterrows():
+        d = r.get("ours_f1", np.nan) - r.get("autofj_f1", np.nan)
+        lines.append("| " + " | ".join([r["suite"], r["split"], str(r["n"])] + [
+            _fmt(r.get(c)) for c in ("ours_precision", "ours_recall", "ours_f1", "ours_bias",
+                                     "ours_mae", "autofj_precision", "autofj_recall",
+                                     "autofj_f1", "autofj_bias", "autofj_mae")]
+            + [_fmt(d)]) + " |")
+    lines += ["", "### Calibration of ours at each target", "",
+              "| suite | split | " + " | ".join(
+                  f"target {tkey(t)}: P / bias / MAE / F1" for t in targets) + " |",
+              "|---|---|" + "---|" * len(targets)]
+    for _, r in s.iterrows():
+        lines.append(f"| {r['suite']} | {r['split']} | " + " | ".join(
+            " / ".join(_fmt(r.get(f"ours@{tkey(t)}_{m}")) for m in ("p", "bias", "mae", "f1"))
+            for t in targets) + " |")
+    if "autofj_s" in df and "ours_s" in df:
+        fresh = df[~df["autofj_cached"].astype(bool)] if "autofj_cached" in df else df
+        lines += [""]
+        if len(fresh):
+            ratio = fresh["autofj_s"] / fresh["ours_s"]
+            lines.append(f"Speed, same run (autofj ran again on {len(fresh)} datasets: "
+                         f"{', '.join(fresh['dataset'])}): autofj {fresh['autofj_s'].sum():.1f} s, "
+                         f"ours {fresh['ours_s'].sum():.1f} s; total ratio "
+                         f"**{fresh['autofj_s'].sum() / fresh['ours_s'].sum():.1f}x**, median "
+                         f"per-dataset ratio {statistics.median(ratio):.1f}x.")
+        lines.append(f"All datasets (autofj seconds partly from the cache, other load): "
+                     f"median autofj {df['autofj_s'].median():.1f} s, ours "
+                     f"{df['ours_s'].median():.2f} s.")
+    cols = ["dataset", "split", "left", "right", f"ours{k}_precision", f"ours{k}_recall",
+            f"ours{k}_f1", f"ours{k}_est_p", "ours_s", "ours_fn", "autofj_precision",
+            "autofj_recall", "autofj_f1", "autofj_s"] + \
+        [f"ours{tkey(t)}_precision" for t in targets if t != main_t]
+    names = ["dataset", "split", "left", "right", "P", "R", "F1", "est. P", "s", "main function",
+             "autofj P", "autofj R", "autofj F1", "autofj s"] + \
+        [f"P at {tkey(t)}" for t in targets if t != main_t]
+    for suite, g in df.groupby("suite", sort=False):
+        lines += ["", f"### Per dataset: {suite} (ours at target {main_t:g}; autofj at {main_t:g})",
+                  "", "| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
+        for _, r in g.iterrows():
+            lines.append("| " + " | ".join(_fmt(r.get(c), 2 if c.endswith("_s") else 3)
+                                           for c in cols) + " |")
     return "\n".join(lines)
 
 

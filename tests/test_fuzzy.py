@@ -67,6 +67,17 @@ def test_nearest_equals_dense_brute_force(right, left, fn):
     at_min = np.abs(d_all - d_all.min(axis=1, keepdims=True)) <= 1e-7
     assert (idx[:, 0] == at_min.argmax(axis=1)).all()      # the first left value at the minimum
     assert (ties == at_min.sum(axis=1)).all()
+    if len(left) >= 2:                         # the second: the first at the next distance
+        dist3, idx3, _ = fuzzy._nearest(R, L, 3)
+        assert (idx3[:, 0] == idx[:, 0]).all()
+        rest = d_all.copy()
+        rest[np.arange(len(right)), idx[:, 0]] = np.inf
+        at_next = np.abs(rest - rest.min(axis=1, keepdims=True)) <= 1e-7
+        assert (idx3[:, 1] == at_next.argmax(axis=1)).all()
+        assert np.allclose(dist3[:, 1], rest.min(axis=1), atol=1e-6)
+        ll_pair = oracle_distances(left, left, fn, idf_over=(left, right))
+        pd_ = fuzzy._pair_distances(L[idx3[:, 0]], L[idx3[:, 1]])
+        assert np.allclose(pd_, ll_pair[idx3[:, 0], idx3[:, 1]], atol=1e-6)
     ll = oracle_distances(left, left, fn, idf_over=(left, right))
     np.fill_diagonal(ll, np.inf)
     k = min(3, len(left) - 1)
@@ -126,36 +137,160 @@ def test_negative_rules_veto_learned_substitutions_and_differing_digits():
     assert rules.rejects(np.array([-1, -1, -1, -1, -1])).tolist() == [False] * 5
 
 
-def test_precision_estimate_counts_ambiguous_left_neighbours():
-    c = fuzzy._Candidates("f", r_left=np.array([0, 1, -1]), r_dist=np.array([0.1, 0.3, np.inf]),
-                          ll_dist=np.array([[0.1, 0.5, np.inf], [0.9, 1.0, 1.1]]))
-    joined, p = c.estimate(0.3)                  # radius sqrt(2) * 0.3 = 0.42
-    assert joined.tolist() == [True, True, False]
-    assert p.tolist() == [0.5, 1.0]
+def test_precision_estimate_caps_ties_and_siblings():
+    """A right value with 3 left values tied as its nearest is right at most 1/3 of the
+    time; one no closer to its nearest left value than that value is to the second nearest
+    (its sibling) at most 1/2."""
+    near = np.array([[0.1, 0.6, 0.7], [0.3, 0.3, 0.3], [0.4, 0.5, 0.9], [np.inf] * 3])
+    c = fuzzy._Candidates("f", r_left=np.array([0, 1, 2, -1]),
+                          r_dist=np.array([0.1, 0.3, 0.4, np.inf]), r_near=near,
+                          r_ties=np.array([1, 3, 1, 0]),
+                          r_sibling=np.array([0.5, 0.0, 0.35, np.inf]))
+    joined, p = c.estimate(0.4)
+    assert joined.tolist() == [True, True, True, False]
+    assert p[1] <= 1 / 3 and p[2] <= 0.5
+    c2 = fuzzy._Candidates("f", r_left=c.r_left, r_dist=c.r_dist, r_near=near,
+                           r_ties=np.ones(4, int), r_sibling=np.full(4, np.inf))
+    assert c2.p[0] == c.p[0] and c2.p[2] >= c.p[2]      # the caps only lower estimates
     joined, p = c.estimate(0.1)
-    assert joined.tolist() == [True, False, False] and p.tolist() == [0.5]
-    # a right value with 3 left values tied as its nearest: at most one is its partner
-    c.r_ties = np.array([1, 3, 0])
-    joined, p = c.estimate(0.3)
-    assert p.tolist() == [0.5, 1 / 3]
+    assert joined.tolist() == [True, False, False, False] and len(p) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.7, 1.0, np.inf]),
+                         min_size=3, max_size=3), min_size=1, max_size=20))
+def test_nearest_ratios_follow_their_definition(rows):
+    near = np.sort(np.array(rows, dtype=float), axis=1)
+    s1, s2 = fuzzy.nearest_ratios(near)
+
+    def ratio(a, b):                       # plain definition: a tie (0 / 0 too) is 1
+        if not np.isfinite(a):
+            return np.nan
+        if not np.isfinite(b):
+            return 0.0
+        return 1.0 if b <= a else a / b
+    for (d1, d2, d3), x1, x2 in zip(near, s1, s2):
+        want1 = ratio(d1, d2)
+        want2 = ratio(d2, d3) if np.isfinite(d3) and np.isfinite(d2) else np.nan
+        assert (np.isnan(x1) and np.isnan(want1)) or x1 == pytest.approx(want1)
+        assert (np.isnan(x2) and np.isnan(want2)) or x2 == pytest.approx(want2)
+
+
+def brute_increasing(y, w):
+    """Non-decreasing least-squares fit by the min-max formula: fit_i = max over j <= i
+    of min over k >= i of the weighted mean of y[j..k]."""
+    n = len(y)
+    mean = lambda j, k: sum(w[t] * y[t] for t in range(j, k + 1)) / sum(w[j:k + 1])  # noqa: E731
+    return np.array([max(min(mean(j, k) for k in range(i, n)) for j in range(i + 1))
+                     for i in range(n)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.integers(1, 5)), min_size=1, max_size=12))
+def test_increasing_fit_equals_the_min_max_formula(pts):
+    y = np.array([a for a, _ in pts])
+    w = np.array([float(b) for _, b in pts])
+    got = fuzzy._increasing(y, w)
+    assert np.allclose(got, brute_increasing(list(y), list(w)), atol=1e-9)
+    assert (np.diff(got) >= -1e-12).all()
+
+
+ratios = st.lists(st.one_of(st.sampled_from([0.0, 0.2, 0.5, 0.9, 0.99, 1.0, np.nan]),
+                            st.floats(0, 1)), min_size=1, max_size=25)
+
+
+@settings(max_examples=80, deadline=None)
+@given(ratios, ratios)
+def test_null_probability_counts_decoys_against_joins(s1, s2):
+    """Brute-force counting: pool the joins' and the decoys' ratios, fit the decoy share
+    non-decreasing over the distinct ratios (min-max formula), then a join's null
+    probability is pi0 * (N / M) * decoys / joins of its pooled block, capped at 1; pi0
+    counts the ratios above the tail."""
+    s1, s2 = np.array(s1, dtype=float), np.array(s2, dtype=float)
+    got, pi0 = fuzzy.null_probability(s1, s2)
+    x1 = [v for v in s1 if np.isfinite(v)]
+    x2 = [v for v in s2 if np.isfinite(v)] or x1
+    if not x1:
+        assert np.isnan(got).all() and pi0 == 1.0
+        return
+    n, m, tail = len(x1), len(x2), fuzzy.NULL_TAIL
+    want_pi0 = min(1.0, (sum(v > tail for v in x1) + 1) / (sum(v > tail for v in x2) * n / m + 1))
+    assert pi0 == pytest.approx(want_pi0)
+    values = sorted(set(x1) | set(x2))
+    size = [x1.count(v) + x2.count(v) for v in values]
+    share = [x2.count(v) / c for v, c in zip(values, size)]
+    q = brute_increasing(share, size)
+    for v, g in zip(s1, got):
+        if not np.isfinite(v):
+            assert np.isnan(g)
+            continue
+        qi = q[values.index(v)]
+        want = 1.0 if qi >= 1 else min(1.0, pi0 * n / m * qi / (1 - qi))
+        assert g == pytest.approx(want, abs=1e-9)
+    order = np.argsort(s1[np.isfinite(s1)], kind="stable")
+    assert (np.diff(got[np.isfinite(s1)][order]) >= -1e-12).all()   # more ambiguous, less sure
+
+
+def test_null_probability_is_calibrated_on_a_two_group_mixture():
+    """Joins drawn from a known mixture: 30 % nulls with ratios like the decoys' (near 1),
+    70 % true joins with small ratios. The estimated share of wrong joins among those up
+    to a ratio matches the counted share, and pi0 the null share."""
+    rng = np.random.default_rng(7)
+    n = 20000
+    null = rng.random(n) < 0.3
+    s1 = np.where(null, rng.beta(6, 1, n), rng.beta(1, 4, n))
+    s2 = rng.beta(6, 1, n)                          # decoys: the null distribution
+    got, pi0 = fuzzy.null_probability(s1, s2)
+    assert pi0 == pytest.approx(0.3, abs=0.03)
+    for x in (0.3, 0.5, 0.7, 0.9, 1.0):
+        upto = s1 <= x
+        assert got[upto].mean() == pytest.approx(null[upto].mean(), abs=0.03)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000))
+def test_union_matches_takes_each_right_values_most_probable_join(seed):
+    """Brute force over the configurations: a right value joined by several takes the
+    nearest left value of the one rating it highest (the earliest on a tie)."""
+    rng = np.random.default_rng(seed)
+    n_r, fns = 12, ["a", "b", "c"]
+    cands = {}
+    for f in fns:
+        c = fuzzy._Candidates.__new__(fuzzy._Candidates)
+        c.r_left = rng.integers(-1, 5, n_r)
+        c.r_dist = np.where(c.r_left >= 0, rng.choice([0.1, 0.2, 0.3, 0.5], n_r), np.inf)
+        c.p = rng.choice([0.0, 0.5, 0.9, 1.0], n_r)
+        cands[f] = c
+    configs = [(str(rng.choice(fns)), float(rng.choice([0.1, 0.2, 0.3, 0.5])))
+               for _ in range(int(rng.integers(1, 5)))]
+    left, fn_of = fuzzy.union_matches(cands, configs)
+    for r in range(n_r):
+        best = None
+        for f, t in configs:
+            c = cands[f]
+            if c.r_dist[r] <= t and (best is None or c.p[r] > best[0]):
+                best = (c.p[r], c.r_left[r], f)
+        assert (left[r], fn_of[r]) == ((-1, "") if best is None else best[1:])
 
 
 def test_a_tie_for_the_nearest_left_value_is_ambiguous_and_reproducible():
     """"Smith" is equally close (word containment) to two reference entities: the join is
-    rated 1/2 and not chosen at precision 0.9; the choice of left value does not depend on
-    the CPU's argpartition (the first one is taken)."""
+    rated at most 1/2 and not chosen at precision 0.9; the choice of left value does not
+    depend on the CPU's argpartition (the first one is taken)."""
     left = pd.DataFrame({"k": ["Anna Smith", "Bob Smith", "Carl Jones", "Dana Brown"]})
     right = pd.DataFrame({"k": ["Smith", "Carl Jones", "Dana Browne"]})
     fj = fuzzy.fuzzy_join(left, right, on="k", functions=["word-contain"], precision_target=0.9)
     c = fj._cands["word-contain"]
     assert c.r_ties.tolist()[:2] == [2, 1] and c.r_left[0] == 0
     _, p = c.estimate(float(c.r_dist[0]))
-    assert p[0] == 0.5
+    assert p[0] <= 0.5
     assert "Smith" not in set(fj.matches()["right"])
     # many rows at the minimum: the first is taken, whatever the selection algorithm does
     L, R = fuzzy._features([["z w"] + ["x y"] * 40 + ["z"], ["x y", "z"]], "word")
     dist, idx, ties = fuzzy._nearest(R, L, 1)
     assert idx[:, 0].tolist() == [1, 41] and ties.tolist() == [40, 1]
+    dist, idx, ties = fuzzy._nearest(R, L, 3)           # the second nearest too
+    assert idx[:, 0].tolist() == [1, 41] and idx[:, 1].tolist() == [2, 0]
 
 
 def synthetic(seed=0, n_left=300, n_right=150):

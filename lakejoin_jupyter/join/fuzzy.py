@@ -50,7 +50,6 @@ bench/results/pexeso.md.
 """
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 
@@ -80,9 +79,10 @@ JOIN_FUNCTIONS = {
     "word-jaccard": (dict(n=(), words=True, punct="drop"), "tf", "jaccard"),
     "word-contain": (dict(n=(), words=True, punct="drop"), "tf", "contain"),
 }
-LL_NEIGHBOURS = 10        # nearest left neighbours kept per left value
 PATIENCE = 0.05          # Auto-FuzzyJoin's default
-LL_RADIUS = math.sqrt(2)  # left values within LL_RADIUS * t of l make a join to l ambiguous
+NEAREST = 3               # nearest left distances kept per right value (the join, 2 decoys)
+NULL_TAIL = 0.98          # ratios d1 / d2 above this are (nearly) all nulls: Storey's lambda
+SIBLINGS = True
 N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
 CHUNK = 2048
 
@@ -162,9 +162,10 @@ TIE = 1e-9                # distances this close are one distance (sparse sums r
 def _nearest(a, b, k: int, self_index=None):
     """For each row of a: the k smallest distances to rows of b, their indices, and how
     many rows of b lie at the smallest distance (ties); ``self_index[i]``: the row of b
-    that is row i of a itself (excluded). With k = 1 the index is the first row at the
-    smallest distance (``argmin``): reproducible, whereas ``argpartition`` breaks ties by
-    its SIMD implementation, which differs between CPUs."""
+    that is row i of a itself (excluded). The first index is the first row at the
+    smallest distance (``argmin``) and, for k > 1, the second index the first row at the
+    next distance: reproducible, whereas ``argpartition`` breaks ties by its SIMD
+    implementation, which differs between CPUs (the further indices are not)."""
     n, nb = a.shape[0], b.shape[0]
     exclude_self = self_index is not None
     k = max(1, min(k, nb - (1 if exclude_self else 0)))
@@ -189,10 +190,27 @@ def _nearest(a, b, k: int, self_index=None):
         top = np.take_along_axis(d, part, axis=1)
         order = np.argsort(top, axis=1, kind="stable")
         part, top = np.take_along_axis(part, order, 1), np.take_along_axis(top, order, 1)
+        ties[s:s + CHUNK] = (d <= top[:, :1] + TIE).sum(axis=1)
+        if k > 1:                    # the first and second indices reproducibly, as for k = 1
+            rows = np.arange(d.shape[0])
+            part[:, 0] = np.argmin(d, axis=1)
+            d[rows, part[:, 0]] = np.inf
+            part[:, 1] = np.argmin(d, axis=1)
         dist[s:s + CHUNK, :part.shape[1]] = top
         idx[s:s + CHUNK, :part.shape[1]] = part
-        ties[s:s + CHUNK] = (d <= top[:, :1] + TIE).sum(axis=1)
     return dist, idx, ties
+
+
+def _pair_distances(a: "_Rows", b: "_Rows") -> np.ndarray:
+    """Distance of row i of a to row i of b, for every i (same measure and features)."""
+    if a.measure == "cosine":
+        sim = np.asarray(a.m.multiply(b.m).sum(axis=1)).ravel()
+        return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
+    inter = np.asarray(a.m.multiply(b.ones).sum(axis=1)).ravel()
+    den = a.size + b.size - inter if a.measure == "jaccard" else np.minimum(a.size, b.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sim = np.where(den > 0, inter / den, 0.0)
+    return 1.0 - np.clip(sim, 0.0, 1.0)
 
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -249,25 +267,120 @@ class NegativeRules:
         return hit
 
 
+def nearest_ratios(near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """From each right value's sorted distances d1 <= d2 <= d3 to its nearest left values:
+    the join's ratio s1 = d1 / d2 and the decoy ratio s2 = d2 / d3 (NaN where d3 is
+    missing). If the nearest left value is the right value's partner, the next two are the
+    nearest two entities it is NOT, so s2 is what s1 looks like for a right value without
+    a partner, at the same noise. An exact match (d1 = 0, d2 > 0) has ratio 0; equal
+    distances ratio 1 (0 / 0 too: a tie at distance 0)."""
+    near = np.asarray(near, dtype=np.float64)
+    if near.shape[1] < 3:
+        near = np.pad(near, ((0, 0), (0, 3 - near.shape[1])), constant_values=np.inf)
+    d1, d2, d3 = near[:, 0], near[:, 1], near[:, 2]
+
+    def ratio(a, b):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(b > a + TIE, a / b, 1.0)          # a tie (or 0 / 0) is ratio 1
+        return np.where(np.isinf(b) & np.isfinite(a), 0.0, r)
+    s1 = np.where(np.isfinite(d1), ratio(d1, d2), np.nan)
+    s2 = np.where(np.isfinite(d2) & np.isfinite(d3), ratio(d2, d3), np.nan)
+    return s1, s2
+
+
+def _increasing(y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Weighted least-squares non-decreasing fit (pool adjacent violators)."""
+    vals, wts, size = [], [], []
+    for v, x in zip(y.tolist(), w.tolist()):
+        vals.append(v); wts.append(x); size.append(1)                       # noqa: E702
+        while len(vals) > 1 and vals[-2] > vals[-1]:
+            x = wts[-2] + wts[-1]
+            v = (vals[-2] * wts[-2] + vals[-1] * wts[-1]) / x if x > 0 else max(vals[-2:])
+            n = size[-2] + size[-1]
+            del vals[-2:], wts[-2:], size[-2:]
+            vals.append(v); wts.append(x); size.append(n)                   # noqa: E702
+    return np.repeat(vals, size)
+
+
+def null_probability(s1: np.ndarray, s2: np.ndarray,
+                     tail: float = NULL_TAIL) -> tuple[np.ndarray, float]:
+    """Probability that each join is wrong, from its ratio (a local false discovery rate:
+    Efron's two-group model with the null learned from decoys, as target-decoy
+    estimation does it). The right values are a mix of a share pi0 whose nearest left
+    value is not their partner (none exists, or noise hid it; their ratios s1 are
+    distributed like the decoy ratios s2) and the rest. pi0 is Storey's estimate from the
+    ratios above ``tail``, where true joins are rare: (#{s1 > tail} + 1) / (#{s2 > tail}
+    * N / M + 1), N joins and M decoys. The share of decoys among the pooled ratios near
+    a ratio, q, is fitted non-decreasing in the ratio (pool adjacent violators: a more
+    ambiguous join is never more likely right), and within each pooled block the wrong
+    joins are counted as pi0 * (N / M) * decoys, i.e. null = pi0 * (N / M) * q / (1 - q),
+    capped at 1. Returns (the null probability per right value, NaN where s1 is; pi0)."""
+    s1 = np.asarray(s1, dtype=np.float64)
+    s2 = np.asarray(s2, dtype=np.float64)
+    ok1, ok2 = np.isfinite(s1), np.isfinite(s2)
+    out = np.full(len(s1), np.nan)
+    if not ok1.any():
+        return out, 1.0
+    x1 = s1[ok1]
+    x2 = s2[ok2] if ok2.any() else x1                    # no decoys: every join is a null
+    n, m = len(x1), len(x2)
+    pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (np.sum(x2 > tail) * n / m + 1))
+    x, inv = np.unique(np.concatenate([x1, x2]), return_inverse=True)
+    size = np.bincount(inv, minlength=len(x)).astype(np.float64)
+    decoys = np.bincount(inv[n:], minlength=len(x)).astype(np.float64)
+    q = _increasing(decoys / size, size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        null = np.where(q < 1.0, pi0 * (n / m) * q / (1.0 - q), 1.0)
+    out[ok1] = np.minimum(null, 1.0)[inv[:n]]
+    return out, float(pi0)
+
+
 @dataclass
 class _Candidates:
-    """One join function's blocking output."""
+    """One join function's blocking output and the probability that each right value's
+    join to its nearest left value is right (:func:`null_probability`; at most 1 / ties:
+    of left values tied as the nearest, at most one is the partner)."""
     fn: str
     r_left: np.ndarray        # nearest left index per right value (-1: none)
-    r_dist: np.ndarray        # its distance
-    ll_dist: np.ndarray       # (n_left, LL_NEIGHBOURS) sorted distances to other left values
-    r_ties: np.ndarray = None  # left values at that same distance (1: no tie)
+    r_dist: np.ndarray        # its distance (inf: none, or a negative rule forbids it)
+    r_near: np.ndarray        # (n_right, 3) sorted distances to the nearest left values
+    r_ties: np.ndarray = None  # left values at the nearest distance (1: no tie)
+    r_sibling: np.ndarray = None  # distance from the nearest left value to the second
+    p: np.ndarray = field(init=False, repr=False)
+    pi0: float = field(init=False)
+
+    def __post_init__(self):
+        s1, s2 = nearest_ratios(self.r_near)
+        null, self.pi0 = null_probability(s1, s2)
+        p = np.where(np.isfinite(null), 1.0 - np.nan_to_num(null), 0.0)
+        if self.r_ties is not None:
+            p = np.minimum(p, 1.0 / np.maximum(self.r_ties, 1))
+        if self.r_sibling is not None and SIBLINGS:
+            p = np.where(self.r_sibling <= self.r_near[:, 0] + TIE, np.minimum(p, 0.5), p)
+        self.p = p
 
     def estimate(self, t: float):
-        """(joined mask, per-join precision estimate) at threshold t: 1 / (1 + the other
-        left values near the joined one), where left values tied with it as the nearest
-        count too (at most one of them is the partner)."""
+        """(joined mask, per-join precision estimate) at threshold t."""
         joined = self.r_dist <= t
-        l = self.r_left[joined]
-        amb = (self.ll_dist[l] <= LL_RADIUS * t).sum(axis=1) if len(l) else np.zeros(0)
-        if self.r_ties is not None and len(l):
-            amb = np.maximum(amb, self.r_ties[joined] - 1)
-        return joined, 1.0 / (1.0 + amb)
+        return joined, self.p[joined]
+
+
+def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
+    """The matched pairs of a union of (join function, threshold) configurations: a right
+    value is joined when some configuration joins it (its distance under the function at
+    most the threshold), to the nearest left value of the configuration whose estimate
+    for it is highest (the earliest in ``configs`` on a tie). Returns the left index per
+    right value (-1: unjoined) and the joining function per right value ("")."""
+    n_r = len(next(iter(cands.values())).r_dist)
+    left = np.full(n_r, -1)
+    fn_of = np.full(n_r, "", dtype=object)
+    best = np.full(n_r, -1.0)
+    for f, t in configs:
+        c = cands[f]
+        r = np.nonzero(c.r_dist <= float(t))[0]
+        better = r[c.p[r] > best[r]]
+        left[better], fn_of[better], best[better] = c.r_left[better], f, c.p[better]
+    return left, fn_of
 
 
 def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATIENCE):
@@ -277,8 +390,8 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     join (the others still count as joins, penalizing conflicts); remember the last union
     whose estimated precision reaches the target; stop once it falls ``patience`` below.
     Returns (configs, left index per right value or -1, est. precision, est. true
-    matches, the joining function per right value or ""), or None when no union reaches
-    the target."""
+    matches, the joining function per right value or ""; the pairs are
+    :func:`union_matches` of the configs), or None when no union reaches the target."""
     fns = list(cands)
     n_r = len(cands[fns[0]].r_dist)
     # distinct (r, l) pairs over the functions' nearest left values
@@ -292,13 +405,12 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             joined, p = cands[f].estimate(t)
             r = np.nonzero(joined)[0]
             if len(r):
-                configs.append((f, float(t), r, pair_id[r, j], p, cands[f].r_left[r]))
-    best_p = np.zeros(n_r); has = np.zeros(pair_id.max() + 1, bool); chosen_l = np.full(n_r, -1)
-    chosen_f = np.full(n_r, "", dtype=object)
+                configs.append((f, float(t), r, pair_id[r, j], p))
+    best_p = np.zeros(n_r); has = np.zeros(pair_id.max() + 1, bool)
     TP = 0.0; n_joins = 0; selected = []; result = None
     while configs:
         best = None
-        for i, (f, t, r, pid, p, l) in enumerate(configs):
+        for i, (f, t, r, pid, p) in enumerate(configs):
             dTP = np.maximum(best_p[r], p) - best_p[r]
             new = ~has[pid]
             nj = n_joins + int(new.sum())
@@ -311,17 +423,18 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         if best is None:
             break
         _, i, avg, tp, nj = best
-        f, t, r, pid, p, l = configs.pop(i)
-        better = p > best_p[r]
-        chosen_l[r[better]] = l[better]; best_p[r] = np.maximum(best_p[r], p)
-        chosen_f[r[better]] = f
+        f, t, r, pid, p = configs.pop(i)
+        best_p[r] = np.maximum(best_p[r], p)
         has[pid] = True; TP, n_joins = tp, nj
         selected.append((f, t))
         if avg >= target:
-            result = (list(selected), chosen_l.copy(), avg, TP, chosen_f.copy())
+            result = (list(selected), avg, TP)
         if avg < target - patience:
             break
-    return result
+    if result is None:
+        return None
+    chosen, chosen_fn = union_matches(cands, result[0])
+    return result[0], chosen, result[1], result[2], chosen_fn
 
 
 @dataclass
@@ -500,16 +613,16 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
     rules = NegativeRules(lkeys, rkeys)
     for fn in fns:
         L, R = _features([list(lkeys), list(rkeys)], fn)
-        rd, ri, rties = _nearest(R, L, 1)
+        rd, ri, rties = _nearest(R, L, NEAREST)
         r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
-        rd[rules.rejects(r_left), 0] = np.inf          # a negative rule forbids the join
-        # left neighbours are needed only for the left values some right value is nearest to
-        proxies = np.unique(r_left[r_left >= 0])
-        ld = np.full((len(lkeys), LL_NEIGHBOURS), np.inf)
-        if len(proxies):
-            d, _, _ = _nearest(L[proxies], L, LL_NEIGHBOURS, self_index=proxies)
-            ld[proxies, :d.shape[1]] = d
-        c = _Candidates(fn, r_left, rd[:, 0], ld, rties)
+        r_dist = rd[:, 0].copy()
+        r_dist[rules.rejects(r_left)] = np.inf          # a negative rule forbids the join
+        # how far the nearest left value lies from the second nearest (its sibling)
+        sib = np.full(len(rkeys), np.inf)
+        two = (r_left >= 0) & (ri[:, 1] >= 0) if ri.shape[1] > 1 else np.zeros(len(rkeys), bool)
+        if two.any():
+            sib[two] = _pair_distances(L[r_left[two]], L[ri[two, 1]])
+        c = _Candidates(fn, r_left, r_dist, rd, rties, sib)
         cands[fn] = c
         finite = np.unique(c.r_dist[np.isfinite(c.r_dist)])
         grid = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
@@ -540,9 +653,7 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         est = FuzzyJoin(function=fn, threshold=float(threshold), estimated_precision=0.0,
                         estimated_recall=0.0, curve=curves[fn].drop(columns=["est_true"]),
                         **common).estimate(threshold)
-        r = np.nonzero(cands[fn].r_dist <= float(threshold))[0]
-        un = np.full(len(rkeys), -1)
-        un[r] = cands[fn].r_left[r]
+        un, _ = union_matches(cands, [(fn, float(threshold))])
         return FuzzyJoin(function=fn, threshold=float(threshold),
                          estimated_precision=est["est_precision"],
                          estimated_recall=est["est_recall"],
@@ -557,11 +668,7 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
     single = table.iloc[0]            # the best single configuration, if it beats the union
     if single["threshold"] is not None and float(single["est_true"]) > tp:
         fn, t = str(single["function"]), float(single["threshold"])
-        r = np.nonzero(cands[fn].r_dist <= t)[0]
-        chosen = np.full(len(rkeys), -1)
-        chosen[r] = cands[fn].r_left[r]
-        chosen_fn = np.full(len(rkeys), "", dtype=object)
-        chosen_fn[r] = fn
+        chosen, chosen_fn = union_matches(cands, [(fn, t)])
         configs, prec, tp = [(fn, t)], float(single["est_precision"]), float(single["est_true"])
     fn = configs[0][0]
     t = max(th for f, th in configs if f == fn)
