@@ -137,10 +137,11 @@ def test_negative_rules_veto_learned_substitutions_and_differing_digits():
     assert rules.rejects(np.array([-1, -1, -1, -1, -1])).tolist() == [False] * 5
 
 
-def test_precision_estimate_caps_ties_and_siblings():
+def test_precision_estimate_caps_ties_and_siblings(monkeypatch):
     """A right value with 3 left values tied as its nearest is right at most 1/3 of the
     time; one no closer to its nearest left value than that value is to the second nearest
-    (its sibling) at most 1/2."""
+    (its sibling) at most 1/2; the others keep the ratio's estimate (here: sure)."""
+    monkeypatch.setattr(fuzzy, "null_probability", lambda s1, s2: (np.zeros(len(s1)), 0.0))
     near = np.array([[0.1, 0.6, 0.7], [0.3, 0.3, 0.3], [0.4, 0.5, 0.9], [np.inf] * 3])
     c = fuzzy._Candidates("f", r_left=np.array([0, 1, 2, -1]),
                           r_dist=np.array([0.1, 0.3, 0.4, np.inf]), r_near=near,
@@ -148,12 +149,20 @@ def test_precision_estimate_caps_ties_and_siblings():
                           r_sibling=np.array([0.5, 0.0, 0.35, np.inf]))
     joined, p = c.estimate(0.4)
     assert joined.tolist() == [True, True, True, False]
-    assert p[1] <= 1 / 3 and p[2] <= 0.5
-    c2 = fuzzy._Candidates("f", r_left=c.r_left, r_dist=c.r_dist, r_near=near,
-                           r_ties=np.ones(4, int), r_sibling=np.full(4, np.inf))
-    assert c2.p[0] == c.p[0] and c2.p[2] >= c.p[2]      # the caps only lower estimates
+    assert p.tolist() == [1.0, 1 / 3, 0.5]
     joined, p = c.estimate(0.1)
-    assert joined.tolist() == [True, False, False, False] and len(p) == 1
+    assert joined.tolist() == [True, False, False, False] and p.tolist() == [1.0]
+
+
+@pytest.mark.parametrize("fn", list(fuzzy.JOIN_FUNCTIONS))
+def test_pair_distances_equal_the_definition(fn):
+    left = ["Stephen I, Count of Blois", "Stephen II, Count of Blois", "Odo", "Paris Odo",
+            "Count Odo of Paris", "Blois"]
+    right = ["Stephen, Count", "Odo of Paris"]
+    L, _ = fuzzy._features([left, right], fn)
+    a, b = np.array([0, 0, 2, 3, 4, 5, 1]), np.array([1, 4, 3, 4, 2, 0, 1])
+    want = oracle_distances(left, left, fn, idf_over=(left, right))[a, b]
+    assert np.allclose(fuzzy._pair_distances(L[a], L[b]), want, atol=1e-6)
 
 
 @settings(max_examples=60, deadline=None)
@@ -286,11 +295,11 @@ def test_a_tie_for_the_nearest_left_value_is_ambiguous_and_reproducible():
     assert p[0] <= 0.5
     assert "Smith" not in set(fj.matches()["right"])
     # many rows at the minimum: the first is taken, whatever the selection algorithm does
-    L, R = fuzzy._features([["z w"] + ["x y"] * 40 + ["z"], ["x y", "z"]], "word")
+    L, R = fuzzy._features([["z w"] + ["x y"] * 600 + ["z"], ["x y", "z"]], "word")
     dist, idx, ties = fuzzy._nearest(R, L, 1)
-    assert idx[:, 0].tolist() == [1, 41] and ties.tolist() == [40, 1]
+    assert idx[:, 0].tolist() == [1, 601] and ties.tolist() == [600, 1]
     dist, idx, ties = fuzzy._nearest(R, L, 3)           # the second nearest too
-    assert idx[:, 0].tolist() == [1, 41] and idx[:, 1].tolist() == [2, 0]
+    assert idx[:, 0].tolist() == [1, 601] and idx[:, 1].tolist() == [2, 0]
 
 
 def synthetic(seed=0, n_left=300, n_right=150):
