@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, candidate_pairs,
                                                   check_constraint, constrained_fuzzy_join,
-                                                  distance, optimize_threshold, tokens)
+                                                  distance, match_probabilities, nearest_keys,
+                                                  optimize_threshold, tokens)
 from lakejoin_jupyter.join.autojoin.sampling import (bernoulli_rows, failure_bound,
                                                      sample_rates)
 
@@ -91,6 +92,51 @@ def test_the_thesis_example_recovers_mipayne_but_not_kmoore():
 def test_no_gain_means_no_fuzzy_join():
     assert constrained_fuzzy_join(["abc", "xyz"], ["abc", "xyz"]) is None
     assert constrained_fuzzy_join([], ["abc"]) is None
+
+
+@settings(max_examples=120, deadline=None)
+@given(value_lists, value_lists, st.sampled_from(TOKENIZERS), st.sampled_from(DISTANCES))
+def test_nearest_keys_equal_brute_force(derived, keys, t, d):
+    near, first, ties = nearest_keys(derived, keys, t, d)
+    for i, a in enumerate(derived):
+        dist = [0.0 if a == b else distance(tokens(a, t), tokens(b, t), d) for b in keys]
+        want = sorted(dist)[:3]
+        assert near[i, :len(want)] == pytest.approx(want)
+        assert np.isinf(near[i, len(want):]).all()
+        lo = min(dist)
+        assert first[i] == next(j for j, x in enumerate(dist) if x <= lo + 1e-9)
+        assert ties[i] == sum(x <= lo + 1e-9 for x in dist)
+
+
+def test_added_matches_carry_a_probability_and_an_estimated_precision():
+    """The thesis example: the one match added (mpayne -> mipayne) is far closer to its key
+    than to any other, so it is rated sure; the estimate is the mean over added matches;
+    a derived value as near to two keys as to one (a tie) is rated at most 1/2."""
+    derived = ["schowdhury@forsyth.k12.ga.us", "mpaluzzi@forsyth.k12.ga.us",
+               "mpayne@forsyth.k12.ga.us", "ccraddock@forsyth.k12.ga.us", "kmoore@forsyth.k12.ga.us"]
+    keys = ["schowdhury@forsyth.k12.ga.us", "mpaluzzi@forsyth.k12.ga.us",
+            "mipayne@forsyth.k12.ga.us", "ccraddock@forsyth.k12.ga.us"]
+    fz = constrained_fuzzy_join(derived, keys)
+    assert set(fz.probability) == set(fz.matches)
+    assert fz.estimated_precision == pytest.approx(np.mean(list(fz.probability.values())))
+    assert fz.probability["mpayne@forsyth.k12.ga.us"] > 0.9
+    assert "estimated precision" in fz.describe()
+
+
+def test_probabilities_are_capped_by_ties_and_averaged_over_added_matches(monkeypatch):
+    import lakejoin_jupyter.join.autojoin.fuzzy as fz_mod
+    monkeypatch.setattr(fz_mod, "null_probability", lambda s1, s2: (np.zeros(len(s1)), 0.0))
+    # "ab cd" is as near to "ab" as to "cd" (word Jaccard 0.5): at most 1/2; "ef" is sure
+    p = match_probabilities(["ab cd", "ef"], ["ab", "cd", "ef"], "word", "jaccard")
+    assert p.tolist() == [0.5, 1.0]
+    monkeypatch.setattr(fz_mod, "match_probabilities",
+                        lambda derived, keys, t, d, cache=None:
+                        np.array([{"abcx": 0.2, "wxyz": 0.9}.get(v, 1.0) for v in derived]))
+    fz = constrained_fuzzy_join(["abcx", "wxyz", "q"], ["abcd", "wxyq", "q"],
+                                tokenizers=("2gram",), distances=("jaccard",))
+    assert fz.matches == {"abcx": "abcd", "wxyz": "wxyq"}
+    assert fz.probability == {"abcx": 0.2, "wxyz": 0.9}
+    assert fz.estimated_precision == pytest.approx(0.55)
 
 
 # ------------------------------------------------------------------ sampling (§4.5)

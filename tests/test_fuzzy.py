@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from lakejoin_jupyter.embed import EmbedderError, NgramEmbedder, get_embedder
 from lakejoin_jupyter.errors import QueryError
 from lakejoin_jupyter.join import fuzzy
+from lakejoin_jupyter.join import match_precision as mp
 
 
 # ------------------------------------------------------------------------ embedders
@@ -170,7 +171,7 @@ def test_pair_distances_equal_the_definition(fn):
                          min_size=3, max_size=3), min_size=1, max_size=20))
 def test_nearest_ratios_follow_their_definition(rows):
     near = np.sort(np.array(rows, dtype=float), axis=1)
-    s1, s2 = fuzzy.nearest_ratios(near)
+    s1, s2 = mp.nearest_ratios(near)
 
     def ratio(a, b):                       # plain definition: a tie (0 / 0 too) is 1
         if not np.isfinite(a):
@@ -199,7 +200,7 @@ def brute_increasing(y, w):
 def test_increasing_fit_equals_the_min_max_formula(pts):
     y = np.array([a for a, _ in pts])
     w = np.array([float(b) for _, b in pts])
-    got = fuzzy._increasing(y, w)
+    got = mp.increasing_fit(y, w)
     assert np.allclose(got, brute_increasing(list(y), list(w)), atol=1e-9)
     assert (np.diff(got) >= -1e-12).all()
 
@@ -216,13 +217,13 @@ def test_null_probability_counts_decoys_against_joins(s1, s2):
     probability is pi0 * (N / M) * decoys / joins of its pooled block, capped at 1; pi0
     counts the ratios above the tail."""
     s1, s2 = np.array(s1, dtype=float), np.array(s2, dtype=float)
-    got, pi0 = fuzzy.null_probability(s1, s2)
+    got, pi0 = mp.null_probability(s1, s2)
     x1 = [v for v in s1 if np.isfinite(v)]
     x2 = [v for v in s2 if np.isfinite(v)] or x1
     if not x1:
         assert np.isnan(got).all() and pi0 == 1.0
         return
-    n, m, tail = len(x1), len(x2), fuzzy.NULL_TAIL
+    n, m, tail = len(x1), len(x2), mp.NULL_TAIL
     want_pi0 = min(1.0, (sum(v > tail for v in x1) + 1) / (sum(v > tail for v in x2) * n / m + 1))
     assert pi0 == pytest.approx(want_pi0)
     values = sorted(set(x1) | set(x2))
@@ -249,7 +250,7 @@ def test_null_probability_is_calibrated_on_a_two_group_mixture():
     null = rng.random(n) < 0.3
     s1 = np.where(null, rng.beta(6, 1, n), rng.beta(1, 4, n))
     s2 = rng.beta(6, 1, n)                          # decoys: the null distribution
-    got, pi0 = fuzzy.null_probability(s1, s2)
+    got, pi0 = mp.null_probability(s1, s2)
     assert pi0 == pytest.approx(0.3, abs=0.03)
     for x in (0.3, 0.5, 0.7, 0.9, 1.0):
         upto = s1 <= x

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..match_precision import TIE, nearest_ratios, null_probability
+
 TOKENIZERS = ("word", "2gram", "3gram")
 DISTANCES = ("jaccard", "cosine", "dice")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -159,9 +161,49 @@ def optimize_threshold(ci, ki, dist) -> tuple[float, int]:
     return best, best_cov
 
 
+def nearest_keys(derived: list, keys: list, tokenizer: str, kind: str, k: int = 3,
+                 cache: dict | None = None, chunk: int = 2048):
+    """For each derived value: its k smallest distances to the keys (sorted), the index of
+    the nearest key (the first at that distance) and how many keys lie at it, computed
+    exactly from token-set intersections (sparse products, chunked)."""
+    from scipy import sparse
+    tc, tk, _ = _tokenized(derived, keys, tokenizer, cache)
+    vocab = {t: i for i, t in enumerate(sorted({t for s in tc + tk for t in s}))}
+
+    def matrix(sets):
+        cols = [vocab[t] for s in sets for t in s]
+        ptr = np.cumsum([0] + [len(s) for s in sets])
+        return sparse.csr_matrix((np.ones(len(cols)), cols, ptr), shape=(len(sets), len(vocab)))
+    C, K = matrix(tc), matrix(tk)
+    kt = K.T.tocsc()
+    nc, nk = np.array([len(s) for s in tc], float), np.array([len(s) for s in tk], float)
+    k = max(1, min(k, len(keys)))
+    near = np.full((len(derived), 3), np.inf)
+    first = np.full(len(derived), -1)
+    ties = np.zeros(len(derived), dtype=np.int64)
+    for a in range(0, len(derived), chunk):
+        inter = (C[a:a + chunk] @ kt).toarray()
+        x, y = nc[a:a + chunk, None], nk[None, :]
+        if kind == "jaccard":
+            d = 1.0 - inter / (x + y - inter)
+        elif kind == "cosine":
+            d = 1.0 - inter / np.sqrt(x * y)
+        else:
+            d = 1.0 - 2.0 * inter / (x + y)
+        part = np.sort(np.partition(d, k - 1, axis=1)[:, :k], axis=1) if k < d.shape[1] \
+            else np.sort(d, axis=1)
+        near[a:a + chunk, :part.shape[1]] = part
+        first[a:a + chunk] = np.argmin(d, axis=1)
+        ties[a:a + chunk] = (d <= part[:, :1] + TIE).sum(axis=1)
+    return near, first, ties
+
+
 @dataclass
 class FuzzyJoin:
-    """The chosen configuration and the extra derived-value -> key matches it adds."""
+    """The chosen configuration and the extra derived-value -> key matches it adds, each
+    with the probability that it is right (``probability``; match_precision.py: its
+    distance ratio against decoys, at most 1 / the keys tied as its nearest) and their
+    mean (``estimated_precision``, None when it adds no match)."""
     tokenizer: str
     distance: str
     threshold: float
@@ -169,14 +211,28 @@ class FuzzyJoin:
     exact_coverage: int           # keys joined by equality alone
     matches: dict = field(default_factory=dict)   # derived value -> key (non-exact only)
     tried: list = field(default_factory=list)     # (tokenizer, distance, threshold, coverage)
+    probability: dict = field(default_factory=dict)  # derived value -> P(match is right)
+    estimated_precision: float | None = None      # mean probability of the added matches
 
     @property
     def gain(self) -> int:
         return self.coverage - self.exact_coverage
 
     def describe(self) -> str:
+        est = "" if self.estimated_precision is None else \
+            f", estimated precision {self.estimated_precision:.0%}"
         return (f"{self.tokenizer} tokens, {self.distance} distance <= {self.threshold:.3f} "
-                f"(+{self.gain} key{'s' if self.gain != 1 else ''})")
+                f"(+{self.gain} key{'s' if self.gain != 1 else ''}{est})")
+
+
+def match_probabilities(derived: list, keys: list, tokenizer: str, kind: str,
+                        cache: dict | None = None) -> np.ndarray:
+    """P(the nearest key is the right one) for every derived value (match_precision.py)."""
+    near, _, ties = nearest_keys(derived, keys, tokenizer, kind, cache=cache)
+    s1, s2 = nearest_ratios(near)
+    null, _ = null_probability(s1, s2)
+    p = np.where(np.isfinite(null), 1.0 - np.nan_to_num(null), 0.0)
+    return np.minimum(p, 1.0 / np.maximum(ties, 1))
 
 
 def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS,
@@ -213,5 +269,11 @@ def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS
         return None
     t, d, s, cov, ci, ki, dist = best
     m = dist <= s
-    matches = {derived[i]: keys[j] for i, j in zip(ci[m], ki[m]) if derived[i] != keys[j]}
-    return FuzzyJoin(t, d, s, cov, exact, matches, tried)
+    added = [(i, j) for i, j in zip(ci[m], ki[m]) if derived[i] != keys[j]]
+    matches = {derived[i]: keys[j] for i, j in added}
+    prob, est = {}, None
+    if added:
+        p = match_probabilities(derived, keys, t, d, cache)
+        prob = {derived[i]: float(p[i]) for i, _ in added}
+        est = float(np.mean(list(prob.values())))
+    return FuzzyJoin(t, d, s, cov, exact, matches, tried, prob, est)

@@ -1,0 +1,83 @@
+"""How likely a nearest-neighbour match is right, without labels: each match's ratio
+d1 / d2 (distance to the nearest over distance to the second nearest candidate) against
+decoy ratios d2 / d3, turned into a local false discovery rate (Efron's two-group model;
+decoys as in target-decoy estimation, Elias & Gygi 2007; pi0 by Storey 2002; the rate
+fitted non-decreasing in the ratio by pool adjacent violators, as qvality does, Kall et al.
+2009). Used by the precision-targeted fuzzy join (fuzzy.py) and Auto-Join's constrained
+fuzzy step (autojoin/fuzzy.py); docs/algorithms/fuzzyjoin.md derives it and reports its
+calibration.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+TIE = 1e-9                # distances this close are one distance (sparse sums round differently)
+NULL_TAIL = 0.98          # ratios d1 / d2 above this are (nearly) all nulls: Storey's lambda
+
+
+def nearest_ratios(near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """From each right value's sorted distances d1 <= d2 <= d3 to its nearest left values:
+    the join's ratio s1 = d1 / d2 and the decoy ratio s2 = d2 / d3 (NaN where d3 is
+    missing). If the nearest left value is the right value's partner, the next two are the
+    nearest two entities it is NOT, so s2 is what s1 looks like for a right value without
+    a partner, at the same noise. An exact match (d1 = 0, d2 > 0) has ratio 0; equal
+    distances ratio 1 (0 / 0 too: a tie at distance 0)."""
+    near = np.asarray(near, dtype=np.float64)
+    if near.shape[1] < 3:
+        near = np.pad(near, ((0, 0), (0, 3 - near.shape[1])), constant_values=np.inf)
+    d1, d2, d3 = near[:, 0], near[:, 1], near[:, 2]
+
+    def ratio(a, b):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(b > a + TIE, a / b, 1.0)          # a tie (or 0 / 0) is ratio 1
+        return np.where(np.isinf(b) & np.isfinite(a), 0.0, r)
+    s1 = np.where(np.isfinite(d1), ratio(d1, d2), np.nan)
+    s2 = np.where(np.isfinite(d2) & np.isfinite(d3), ratio(d2, d3), np.nan)
+    return s1, s2
+
+
+def increasing_fit(y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Weighted least-squares non-decreasing fit (pool adjacent violators)."""
+    vals, wts, size = [], [], []
+    for v, x in zip(y.tolist(), w.tolist()):
+        vals.append(v); wts.append(x); size.append(1)                       # noqa: E702
+        while len(vals) > 1 and vals[-2] > vals[-1]:
+            x = wts[-2] + wts[-1]
+            v = (vals[-2] * wts[-2] + vals[-1] * wts[-1]) / x if x > 0 else max(vals[-2:])
+            n = size[-2] + size[-1]
+            del vals[-2:], wts[-2:], size[-2:]
+            vals.append(v); wts.append(x); size.append(n)                   # noqa: E702
+    return np.repeat(vals, size)
+
+
+def null_probability(s1: np.ndarray, s2: np.ndarray,
+                     tail: float = NULL_TAIL) -> tuple[np.ndarray, float]:
+    """Probability that each join is wrong, from its ratio (a local false discovery rate:
+    Efron's two-group model with the null learned from decoys, as target-decoy
+    estimation does it). The right values are a mix of a share pi0 whose nearest left
+    value is not their partner (none exists, or noise hid it; their ratios s1 are
+    distributed like the decoy ratios s2) and the rest. pi0 is Storey's estimate from the
+    ratios above ``tail``, where true joins are rare: (#{s1 > tail} + 1) / (#{s2 > tail}
+    * N / M + 1), N joins and M decoys. The share of decoys among the pooled ratios near
+    a ratio, q, is fitted non-decreasing in the ratio (pool adjacent violators: a more
+    ambiguous join is never more likely right), and within each pooled block the wrong
+    joins are counted as pi0 * (N / M) * decoys, i.e. null = pi0 * (N / M) * q / (1 - q),
+    capped at 1. Returns (the null probability per right value, NaN where s1 is; pi0)."""
+    s1 = np.asarray(s1, dtype=np.float64)
+    s2 = np.asarray(s2, dtype=np.float64)
+    ok1, ok2 = np.isfinite(s1), np.isfinite(s2)
+    out = np.full(len(s1), np.nan)
+    if not ok1.any():
+        return out, 1.0
+    x1 = s1[ok1]
+    x2 = s2[ok2] if ok2.any() else x1                    # no decoys: every join is a null
+    n, m = len(x1), len(x2)
+    pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (np.sum(x2 > tail) * n / m + 1))
+    x, inv = np.unique(np.concatenate([x1, x2]), return_inverse=True)
+    size = np.bincount(inv, minlength=len(x)).astype(np.float64)
+    decoys = np.bincount(inv[n:], minlength=len(x)).astype(np.float64)
+    q = increasing_fit(decoys / size, size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        null = np.where(q < 1.0, pi0 * (n / m) * q / (1.0 - q), 1.0)
+    out[ok1] = np.minimum(null, 1.0)[inv[:n]]
+    return out, float(pi0)
