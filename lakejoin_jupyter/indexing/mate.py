@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow.dataset as pads
 
 from ..index.mate_arrays import FILES
-from ..search.xash import XashSpec, xash_words
+from ..xash import XashSpec, xash_words
 from .component import Component
 
 

@@ -808,7 +808,7 @@ def generation_report(index_generations) -> dict:
     its own largest size); ``optimal_cost``: the same bound after a rebuild (the DP over
     the combined size histogram with as many partitions); their ratio is the drift.
     """
-    from ..indexing.lshensemble import optimal_partitions
+    from .lshensemble_partitions import optimal_partitions
     if hasattr(index_generations, "parts"):            # a LakeIndex
         index_generations = index_generations.parts
     gens = [g for g in index_generations if g.has(COMPONENT)]
