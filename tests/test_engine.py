@@ -108,7 +108,7 @@ def test_generations_answer_like_a_full_build(spark, tmp_path, capsys):
     assert cli(["index", "--add", str(second), str(tmp_path / "gen.index"), "-q"]) == 0
     assert "Indexed 3 of 3 tables" in capsys.readouterr().out
     a, b = open_index(tmp_path / "full.index"), open_index(tmp_path / "gen.index")
-    assert len(b.index.parts) == 2 and b.index.n_sets == a.index.n_sets == 12
+    assert len(b.index.generations) == 2 and b.index.n_sets == a.index.n_sets == 12
     for q in (vocab[:10], vocab[5:40], ["v1", "zzz"]):
         ra, rb = a.search(q, k=7), b.search(q, k=7)
         assert [h.overlap for h in ra] == [h.overlap for h in rb]
@@ -126,7 +126,7 @@ def test_cli_component_options(spark, tmp_path, capsys):
     assert cli(["index", str(lake), "--out", str(out), "-q", "--with", "pexeso",
                 "--set", "pexeso.levels=auto", "--set", "pexeso.pivots=2",
                 "--set", "pexeso.embedder=ngram:dim=32"]) == 0
-    sec = open_index(out).index.parts[0].components["pexeso"]
+    sec = open_index(out).index.generations[0].components["pexeso"]
     assert sec["pivots"] == 2 and sec["embedder"]["dim"] == 32
     assert sec["levels"] == sec["levels_model"]["chosen"] and 2 <= sec["levels"] <= 8
     # options for a component the build leaves out, or an unknown one: refused, nothing written
