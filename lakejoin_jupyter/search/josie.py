@@ -1,90 +1,20 @@
-"""JOSIE-D: exact top-k overlap set similarity search with a read-cost model
-(Zhu et al., SIGMOD 2019, §3, Algorithm 1, with distinct posting lists §3.5;
-notes/josie_schemaless.md A3.4, A6).
+"""JOSIE-D: exact top-k overlap set similarity search with a read-cost model.
 
-The loop alternates between reading the next batch of ``λ`` distinct posting lists and
-reading (the unread suffix of) one candidate set, whichever has the lower net cost:
+Zhu et al., "JOSIE", SIGMOD 2019, §3, Algorithm 1, over distinct posting lists (§3.5): read
+the next batch of posting lists or one candidate's unread suffix, whichever the cost model
+(Eq.4-13, read costs fitted at build time) prices lower. ``plan="auto"`` runs MergeList-D
+instead when the build-time CPU fit says it is cheaper (both exact; ``stats["plan"]``).
 
-* unread candidate X keeps (J §3.2): ``c`` = |Q[:i] ∩ X| (credited ``skipped + 1`` per
-  distinct list, always *added*: the authors' code assigned it until 2023, A6.4),
-  ``i0`` = query position of its first match, ``j0``/``j`` = positions in X of its first
-  and latest match, ``|X|``;
-* position filter, Eq.6: ``ub = c + min(n-1-i, |X|-1-j)``; X is dropped once ``ub <= θ``
-  (θ = k-th overlap of the running top-k); at first sight Eq.2, and a pruned set is
-  ignored for good; an unseen set met in list i can reach at most ``n - first_i`` (the
-  prefix filter), so it is admitted only while that exceeds θ;
-* estimates: Eq.4 ``est = c / (i - i0 + 1) * (n - i0)`` capped by ``ub``; Eq.5 the new θ
-  if X were read (θ_k, θ_{k-1} from the heap); Eq.9-11 X's bound after the next batch;
-* benefits: Eq.7 for reading X (posting lists that leave the prefix + other candidates the
-  raised θ would prune), Eq.12 for reading the next batch (candidates pruned, suffix
-  shortened); net costs Eq.13 with the fitted read costs S and L (index/reads.py, fitted at
-  build time by indexing/josie.py, Eq.15);
-* termination: when the prefix is exhausted and no candidate is unread; once every list is
-  read the partial counts are exact and the remaining candidates are pushed unread.
-
-Where this follows the authors' code rather than the paper's text, and why:
-
-* Eq.9 uses the observed density ``c / (i - i0 + 1) * (i' - i)`` (code) instead of the
-  printed ``/(|Q| - i0 + 1)``: it is the same sampling argument as Eq.4, which the printed
-  form contradicts (A3.4 d).
-* Eq.10 in 0-based form ``j' = j + (i'-i) / (n-i0) * (|X|-j0)`` (code); suffix lengths are
-  ``|X| - 1 - j`` (= |X[j_X+1:]| in the paper's 1-based notation), as in Eq.7/13 and the code.
-* A candidate's estimate is used only after more than λ query tokens since its first match
-  (code; the paper says "a few posting lists", J §3.2). ``i0`` is the position of the first
-  query token of the group where X was first met, so the sample counts skipped tokens too.
-* Estimates are truncated to integers (code), overlaps being integers.
-
-Where this departs from both, and why:
-
-* Best(u) is the candidate of lowest NetCost, as in the paper (Alg.1 line 9), computed
-  exactly for every candidate at every decision in O(|u| log |u|): the benefit of Eq.7
-  depends on X only through θ' of Eq.5, so the pruned-candidate term is a prefix sum over
-  candidates sorted by bound. The code approximates Best by the highest estimate to save
-  that cost. Before the heap holds k sets every benefit is zero (there is no θ to raise), so
-  there the candidates with the highest estimates are read (as in the code) until the heap
-  is full, in one go since nothing changes between those reads: the cheapest reads would
-  fill the heap with sets unlikely to stay in it.
-* Batches are sized for a step's bookkeeping, not only by λ (``min_batch_entries=0``
-  restores the paper's batches). The paper prices I/O only; here every step of the loop
-  (a batch or a decision) also costs 50-100 us of numpy calls, and the query's lists are
-  mostly short (98 % stand for duplicate groups), so 20 of them cost far more to bookkeep
-  than to read. Two rules, both exact:
-  - a batch holds at least ``MIN_BATCH_ENTRIES`` (256) posting entries;
-  - when a batch read with nothing unread admits no candidate, θ has not moved and the
-    next batch would be read next anyway, so it is twice as large (λ and entries), again
-    while that lasts, and back to one size after an admission. It still stops at the
-    prefix end; the most it can read past what one-size batches would is what was read
-    since the last admission.
-  Measured on the 10^6 open-data lake (bench/results/josie_1e6.md, warm, p50, k = 1 / 10
-  / 50; 30 queries in a same-process A/B): 36 / 81 / 157 ms with the paper's batches,
-  10.2 / 16.7 / 29.7 ms with these, MergeList-D 17-18 ms. Batches per query fell from
-  457 / 996 / 1941 to 7 / 9 / 15; posting entries read are unchanged (65.6k / 219k / 841k
-  of 2.04 M).
-* On a cold index each batch's pages are advised before it is read (index/reads.prefetch),
-  now that batches are few: cold top-10 p50 183 -> 150 ms (10^6), 74 -> 55 ms (10^5);
-  so is each candidate suffix before it is read (the sets that fill the heap, together),
-  which otherwise faults in page by page (bench/results/josie_1e6.md).
-* When nothing is unread, a batch stops at the end of the prefix (lists past it could
-  only serve the sets the batch itself admits; whether to read on is then the cost
-  model's decision, as for every later batch).
-* Eq.7's list term counts only lists not yet read (``max(i, p')+1 .. p``): a list already
-  read cannot be saved; the paper's and the code's sum include them (A3.4 c).
-* A candidate whose set has no token after its latest match (``|X|-1-j = 0``) has an exact
-  count already; it is resolved without a read.
-* ``k=None`` (every set above a threshold, no k): with no k-th overlap there is no
-  prefix to shorten, so MergeList-D answers (reported as the plan).
-
-Plan (``plan="auto"``, the engine's default; the issue allows choosing per query as long as
-both are exact and the choice is reported in ``stats["plan"]``). JOSIE's cost model prices
-I/O only (S, L); in Python a query's CPU time is what differs between the plans. So the
-planner compares whole-query CPU times fitted at build time (:func:`calibrate_plan`, on
-sampled lake columns as self-queries, k in {1, 10, 50}; index/reads.PlanFit):
-MergeList-D ``a + b E`` (E: entries of the query's distinct lists) against JOSIE-D
-``c + d k + |Q| (e + f ln k)`` (its set reads grow with k, its bookkeeping with |Q| and the
-prefix). The cheaper runs; the estimates are in ``stats["plan_estimates_ns"]``. Measured
-(bench/results/josie_1e6.md, josie_1e5.md):
-on the 10^6 open-data lake it picks JOSIE-D for most top-1 and top-10 queries and
-MergeList-D for top-50; on the 10^5 lake MergeList-D, which reads everything in ~2 ms.
+Note:
+    Deviations (the why and the figures: docs/algorithms/josie.md):
+    - Best(u) is priced exactly for every candidate (the authors' code: highest estimate).
+    - With no θ yet, the candidates of highest estimate fill the heap in one go.
+    - Batches hold >= ``min_batch_entries`` entries, doubled while admitting none (0: λ lists).
+    - With nothing unread a batch stops at the prefix end; Eq.7 counts only unread lists.
+    - Eq.9 uses the observed density, as the authors' code does (not the printed |Q|-i0+1).
+    - A candidate with no token after its latest match is resolved without a read.
+    - On a cold index each batch's and suffix's pages are advised before the read.
+    - ``k=None`` (threshold only) is answered by MergeList-D.
 """
 from __future__ import annotations
 
@@ -96,13 +26,12 @@ from . import mergelist
 from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
 from .registry import ParamSpec, SearchMethod
 
-BATCH_SIZE = 20          # λ: the authors' value for open data (notes A3.4 g)
+BATCH_SIZE = 20          # λ: the authors' value for open data
 MIN_BATCH_ENTRIES = 256  # ... and at least this many posting entries; 0: the paper's batches
 
 def _accumulate(partial, credit):
-    """A seen candidate's partial overlap after another of its lists: partial + credit.
-    (The authors' Go code assigned ``partial = skipped + 1`` here until April 2023; the
-    tests check that doing so is caught.)"""
+    """A seen candidate's partial overlap after another of its lists: partial + credit,
+    never ``credit`` alone (the tests check that assigning is caught)."""
     return partial + credit
 
 
