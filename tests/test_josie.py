@@ -3,7 +3,7 @@
 Random lakes are Zipfian (token frequencies and set sizes) and carry blocks of tokens that
 always occur together, so many posting lists are duplicates and the "-D" credit of skipped
 tokens is exercised. Results are compared as overlap multisets (ties at the k-th place may
-be broken differently; notes/josie_schemaless.md A6.7).
+be broken differently).
 """
 import os
 

@@ -47,7 +47,7 @@ HAND_128 = {
     # "1": 4*3 <= (i+1)*5*2 -> i=1: 2*3+1 = 7 -> 39; "0": 6*3 <= (i+1)*15 -> i=1: 4 -> 36; 116.
     "10001": [36, 39, 116],
 }
-# Two more from notes/pexeso_mate.md B3 (computed there independently).
+# Two more, computed by hand independently of this code.
 HAND_128.update({"boxer": [7, 24, 68, 78, 107, 116], "birder": [13, 75, 82, 85, 96, 117]})
 
 

@@ -33,7 +33,7 @@ P2 = (("Tel", "Tel"), ("Name", "Client"), ("Home", "Address"))
 P3 = (("Home", "Address"),)
 P4 = (("Name", "Manager"),)
 P5 = (("Name", "Manager"), ("Home", "Address"))
-# notes/josie_schemaless.md B1.3: J, h1..h5 (they match every value printed in [S])
+# the paper's toy example: J, h1..h5 per predicate (they match every value printed in [S])
 TOY = {P1: (7, 9, 3, 2, 1.3788, 0.6923), P2: (4, 7, 3, 3, 1.5, 0.7),
        P3: (9, 11, 4, 2, 1.4466, 0.7333), P4: (8, 9, 2, 1, 1.0, 0.6429),
        P5: (4, 7, 3, 3, 1.5, 0.7), (): (36, 12, 1, -24, 0.0, 0.2857)}

@@ -1,17 +1,21 @@
 """The on-disk index: manifest, components, atomic writes, verification, memory-mapped load.
 
-An index is a folder: ``manifest.json`` (format, versions, normalization, parameters, lake
-fingerprint, counts, size and blake2b of every file), ``catalog/``, ``dictionary/``,
+An index is a folder: ``manifest.json`` (written last), ``catalog/``, ``dictionary/``,
 ``sets/``, ``postings/``, ``minhash/`` (Parquet plus memory-mapped ``.npy``), one folder per
-component, and ``generations/gNNNN/`` for tables added later.
+component; the full layout is in docs/algorithms/index-format.md.
 
-A build writes into ``INDEX.tmp-<id>/`` (holding a ``.lakejoin-partial`` marker) and renames
-it into place only after the manifest, written last, is complete: an interrupted build never
-leaves a half-written index. An add (``lakejoin index --add``) builds a generation beside
-the base, which is never rewritten, and lists it in the manifest by an atomic replace.
-:class:`Index` is one generation (what search methods receive); :class:`LakeIndex` is the
-whole opened index: its generations and the global catalog (global column id = generation
-offset + local id). Layout in full: docs/algorithms/index-format.md.
+A build writes into ``INDEX.tmp-<id>/`` (holding a ``.lakejoin-partial`` marker) beside the
+destination and renames it into place only after the manifest, written last, is complete.
+An interrupted build therefore never leaves a half-written INDEX; a left-over temporary
+folder is recognized as half-written if someone opens it.
+
+Generations: tables added later (``lakejoin index --add``) are built by Spark into
+``INDEX/generations/gNNNN/`` (the same layout, with its own dictionary, sets, postings and
+components, and a ``generation.json`` with its checksums), renamed into place, and then
+listed in ``manifest.json`` by an atomic replace. The base is never rewritten, so an add
+never puts the existing index at risk. :class:`Index` is one generation (what search
+methods receive); :class:`LakeIndex` is the whole opened index: its generations and the
+global catalog (global column id = generation offset + local id).
 """
 from __future__ import annotations
 

@@ -1,27 +1,17 @@
 """Perform the join a search found, in pandas or in Spark, with normalized keys.
 
-The index matched the query and the lake column on *normalized* values (lake/normalize.py:
-case, spacing, number formats), so a plain ``merge`` on the raw values would lose most of
-the matches the search reported ("Côte d'Ivoire" vs "CÔTE D'IVOIRE", 7 vs "007"). Both
-sides therefore get a temporary key column holding the normalized value, the tables are
-joined on it, and the temporary columns are dropped:
+The index matched the query and the lake column on *normalized* values (lake/normalize.py),
+so a plain ``merge`` on the raw values would lose matches ("Côte d'Ivoire" vs "CÔTE
+D'IVOIRE", 7 vs "007"). Both sides get a temporary key column holding the normalized value,
+the tables are joined on it, and the temporary columns are dropped. Nulls (and values the
+normalization drops) never match. ``how`` is "left" (keep every query row, in the query's
+order) or "inner"; ``duplicates`` is "all" (SQL semantics) or "first" (the first lake row
+per key in file order, so a left join keeps the query's row count); clashing lake column
+names get a suffix naming the table.
 
-* nulls (and values normalization drops: "", "n/a", "-", ...) never match: lake rows with
-  a null key are removed before the merge (pandas would otherwise match NaN with NaN);
-* ``how`` is "left" (keep every query row: augmentation) or "inner" (only matched rows);
-  rows come in the query's order; a query row's lake partners come in file order for a
-  left join and in pandas' order for an inner one (pandas does not keep file order there
-  when the query repeats a key);
-* ``duplicates`` is "all" (every matching lake row, SQL semantics: a query row may be
-  repeated when the lake column is not a key) or "first" (the first lake row per key in
-  file order, so a left join keeps the query's row count);
-* lake columns whose name clashes with a query column get a suffix naming the table.
-
-The lake table is read the way codegen.py's code reads it (pandas: ``engine.table``, the
-build's own reader; Spark: Spark's readers with the sniffed format options), and
-codegen.py writes exactly these steps as code, so running the generated code reproduces
-the joined frame (tests/test_codegen.py checks equality). The "Join" action on a search
-hit, shown as a button by the widget, is registered at the bottom of this module.
+The lake table is read the way codegen.py's code reads it, and codegen.py writes exactly
+these steps as code, so running the generated code reproduces the joined frame
+(tests/test_codegen.py). The "Join" action on a search hit is registered at the bottom.
 """
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 altair 5.5's default renderer loads vega from a CDN, which fails offline (and on Binder
 behind a strict proxy); the ``mimetype`` renderer emits ``application/vnd.vegalite.v5+json``
-that JupyterLab's built-in vega 5 extension draws without network
-(../shared/notes/environment.md §4). :func:`enable_offline_rendering` switches to it; the
+that JupyterLab's built-in vega 5 extension draws without network.
+:func:`enable_offline_rendering` switches to it; the
 extension calls it when loaded and the widget when created.
 """
 from __future__ import annotations
