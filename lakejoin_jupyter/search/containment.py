@@ -194,8 +194,9 @@ def prefix_entries_estimate(arrays, q: np.ndarray, need: int,
                             samples: int = ROUTE_SAMPLES) -> tuple[float, float] | None:
     """(entries of the lists :func:`prefix_lists` would read, entries of all the query's
     lists), estimated from ``samples`` evenly spaced query values, for pricing the route of
-    a long query without reading every list's length (a cache miss each). List lengths grow with the token id (the global order), so between two sampled
-    values they are interpolated linearly; the longest ``samples`` lists are read exactly.
+    a long query without reading every list's length (a cache miss each). List lengths
+    grow with the token id (the global order), so between two sampled values they are
+    interpolated linearly; the longest ``samples`` lists are read exactly.
     None when the query is short (read the lengths) or the sampled lengths are out of order
     (an index that breaks the global order)."""
     n = len(q)

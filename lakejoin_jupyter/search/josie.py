@@ -77,7 +77,23 @@ class _Candidates:
 def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostModel | None = None,
            batch_size: int = BATCH_SIZE, plan: str = "josie",
            min_batch_entries: int = MIN_BATCH_ENTRIES):
-    """[(set id, overlap)] best first, and Stats. ``plan``: "josie", "mergelist" or "auto"."""
+    """Exact top-k sets by overlap with the query.
+
+    Args:
+        a: the index arrays (index/arrays.IndexArrays or index/reads.PlainArrays).
+        token_ids: the query's token ids.
+        k (int | None): how many sets; None returns every set reaching ``floor_overlap``.
+        exclude: set ids never returned (the query's own column).
+        floor_overlap (int): the smallest overlap returned (a containment threshold).
+        costs (CostModel): read costs S and L; the index-less defaults when None.
+        batch_size (int): λ, distinct posting lists per batch.
+        plan (str): "josie", "mergelist" or "auto" (the build-time CPU fit chooses).
+        min_batch_entries (int): a batch reads more lists until it holds this many
+            posting entries; 0 gives the paper's batches of λ lists.
+
+    Returns:
+        ([(set id, overlap)] best first, overlap.Stats).
+    """
     a = plain(a)
     costs = costs or CostModel.from_manifest({})
     lists = distinct_lists(a, token_ids, exclude)
