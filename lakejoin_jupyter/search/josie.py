@@ -253,35 +253,36 @@ class _Search:
 
     def run(self) -> list:
         """[(set id, overlap)] best first; the step counters go to ``stats.extra``."""
+        topk, last, first, n = self.topk, self.lists.last, self.lists.first, self.n
         all_read = self.n_lists - 1
         while True:
-            theta = self.topk.theta
-            i = int(self.lists.last[self.last_read]) if self.last_read >= 0 else -1
+            theta = topk.theta
+            i = int(last[self.last_read]) if self.last_read >= 0 else -1
             if len(self.unread):
-                view = self._bounds(i)
-                if self._settle(view, theta):
+                view = self._bounds(i)                     # Eq.6
+                if self._settle(view, theta):              # position filter, exact counts
                     continue
             if self.last_read == all_read:
                 break
             if len(self.unread) == 0:
-                if self.n - self.lists.first[self.last_read + 1] <= theta:
+                if n - first[self.last_read + 1] <= theta:
                     break                        # prefix exhausted, nothing unread
                 self._read_batch_nothing_unread(theta)
                 continue
-            eligible = self._estimate(view, i)
-            if len(eligible) and not self.topk.full:
+            eligible = self._estimate(view, i)             # Eq.4
+            if len(eligible) and not topk.full:            # no θ yet: best estimates
                 self._fill_topk(view, eligible)
                 continue
+            # Alg.1 lines 9-12: the cheaper of the best candidate and the next batch
             row = self._choose_candidate(view, eligible, theta, i) if len(eligible) else -1
             if row >= 0:
                 self._read_candidate(view, row)
             else:
                 self._read_next_batch()
-        read_first = self.lists.first[: self.last_read + 1]
-        self.counters["lists_past_prefix"] = int(np.count_nonzero(self.n - read_first
-                                                                  <= self.topk.theta))
+        read_first = first[: self.last_read + 1]
+        self.counters["lists_past_prefix"] = int(np.count_nonzero(n - read_first <= topk.theta))
         self.stats.extra.update(self.counters)
-        return self.topk.results()
+        return topk.results()
 
     # ------------------------------------------------------------------ bounds and filters
 
