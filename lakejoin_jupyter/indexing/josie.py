@@ -4,7 +4,7 @@ The core build already gives JOSIE's layout (Zhu et al., SIGMOD 2019, §3.5 and 
 token ids in the global order with identical posting lists sharing a group id, integer
 sets, positional postings. This component adds the distinct-list statistics of JOSIE
 Table 3 (a Spark aggregation over the dictionary), the read-cost constants of Eq.15 fitted
-on this index's own files, cold and warm (index/reads.calibrate), and the planner's fit of
+on this index's own files, cold and warm (search/josie_cost.calibrate), and the planner's fit of
 whole-query CPU time (search/josie.calibrate_plan, imported here against the usual
 build -> search direction because it times the search code itself).
 
@@ -35,7 +35,8 @@ def _list_stats(dictionary) -> dict:
 
 def _section_from(index_dir, lists: dict) -> dict:
     """The manifest section: list statistics, fitted read costs and the planner's fit."""
-    from ..index.reads import CostModel, calibrate, load_arrays
+    from ..index.reads import load_arrays
+    from ..search.josie_cost import CostModel, calibrate
     from ..search.josie import calibrate_plan
 
     costs = calibrate(index_dir, n_samples=CALIBRATION_SAMPLES)

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..index.reads import (SCRATCH, CostModel, QueryMembership, advise_suffixes, cost_dict, plain,
-                           read_lists)
+from ..index.reads import SCRATCH, QueryMembership, advise_suffixes, plain, read_lists
 from . import mergelist
+from .josie_cost import CostModel, cost_dict
 from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
 from .registry import ParamSpec, SearchMethod
 
@@ -159,7 +159,7 @@ def stratified_columns(a, per_interval: int, rng, max_size: int | None = None):
 
 def calibrate_plan(a, per_interval: int = 3, ks=(1, 10, 50), seed: int = 0,
                    costs: CostModel | None = None) -> dict | None:
-    """Fit the planner (index/reads.PlanFit) by timing both plans on lake columns used as
+    """Fit the planner (search/josie_cost.PlanFit) by timing both plans on lake columns used as
     self-queries (:func:`stratified_columns`; thread CPU clock, each query run once
     untimed first). None when the lake has no column of 10 shared tokens or more."""
     import time
