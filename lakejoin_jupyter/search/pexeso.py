@@ -65,6 +65,8 @@ Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
   so float rounding in pivot coordinates can never change a verdict (notes C1.2).
 * Q is the query's distinct normalized values (as for every method of the engine); the
   paper counts duplicate records separately [P §II-B].
+* tau defaults to the index's own value, a quantile of the build's distance profile for
+  its embedder (index/pexeso_arrays.default_tau), not the paper's fixed 6 %.
 * m and |P| are build parameters: |P| = 10 by default (indexing/pexeso.py says why), m by
   the cost model of §III-E (search/pexeso_cost.py, which also says where it departs from
   the paper's Eq. 1-2) unless fixed.
@@ -732,6 +734,14 @@ class PexesoModel:
         from ..embed import get_embedder
         return get_embedder(self.section["embedder"])
 
+    @property
+    def default_tau(self) -> float:
+        """The index's default tau: chosen by the build from its distance profile for its
+        embedder (index/pexeso_arrays.default_tau); DEFAULT_TAU for an index built before
+        profiles were recorded."""
+        tau = self.section.get("default_tau")
+        return DEFAULT_TAU if tau is None else float(tau)
+
     @cached_property
     def vectors(self) -> np.ndarray:
         return self.index.load_npy("pexeso/vectors.npy")
@@ -773,7 +783,9 @@ def _model(index) -> PexesoModel:
 def _run(index, query, params):
     from .registry import Candidate
     opts = params.options
-    tau = float(opts.get("tau", DEFAULT_TAU))
+    model = _model(index)
+    tau = opts.get("tau")
+    tau = float(model.default_tau if tau is None else tau)
     t_frac = opts.get("joinability", opts.get("T"))
     if t_frac is None:
         t_frac = params.threshold if params.threshold is not None else DEFAULT_T
@@ -782,7 +794,6 @@ def _run(index, query, params):
         raise ValueError(f"tau is a distance between unit vectors, 0..2 (got {tau}).")
     if not 0 <= t_frac <= 1:
         raise ValueError(f"joinability T is a fraction of the query's values, 0..1 (got {t_frac}).")
-    model = _model(index)
     t0 = time.perf_counter()
     qvecs = model.embedder.embed(query.tokens)
     embed_s = time.perf_counter() - t0
