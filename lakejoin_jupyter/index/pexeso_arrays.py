@@ -224,11 +224,13 @@ def build_partition(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: n
 
 PROFILE_COLUMNS = 2000            # columns sampled for the distance profile ...
 PROFILE_VALUES = 400              # ... and text values per sampled column
-PROFILE_LEVELS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5)
+PROFILE_LEVELS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3,
+                  0.4, 0.5)
 SAME_VECTOR = 1e-6                # closer than this: one value to the embedder (not counted)
-# the quantile of the profile that is an embedder's default tau (tuned on the development
-# queries of bench/semantic_join.py; docs/algorithms/pexeso.md)
-TAU_QUANTILE = {"ngram": 0.01, "e5-small": 0.01, "sentence-transformers": 0.01}
+# the quantile of the profile that is an embedder's default tau: the largest whose columns
+# found keep precision >= 0.95 and whose variant pairs >= 0.9 on the development queries of
+# bench/semantic_join.py (docs/algorithms/pexeso.md)
+TAU_QUANTILE = {"ngram": 0.01, "e5-small": 0.3, "sentence-transformers": 0.2}
 TAU_QUANTILE_OTHER = 0.01
 
 

@@ -57,7 +57,7 @@ from ..index.pexeso_arrays import (PROFILE_COLUMNS, PROFILE_VALUES, SAMPLE_MULT,
 from ..search.pexeso_cost import PROFILE_TAUS, TAU_MAX, WORKLOAD, choose_levels, tau_profile
 from .pipeline import Component, register_component
 
-DEFAULTS = {"embedder": "ngram", "pivots": 10, "levels": "auto", "pivot_method": "pca",
+DEFAULTS = {"embedder": "semantic", "pivots": 10, "levels": "auto", "pivot_method": "pca",
             "sample_size": 20_000, "partitions": 1, "cluster_iterations": 10, "seed": 0,
             "values": "auto"}
 HASHED_EMBEDDERS = ("ngram", "vectors")   # cheap: "auto" embeds every value with these
