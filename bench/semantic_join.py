@@ -322,7 +322,7 @@ class MemoEmbedder:
 
 def memoize_query_embeddings(engine) -> None:
     from lakejoin_jupyter.search.pexeso import _model
-    for part in engine.index.parts:
+    for part in engine.index.generations:
         m = _model(part)
         m.__dict__["embedder"] = MemoEmbedder(m.embedder)
 
@@ -467,7 +467,7 @@ def main(argv=None):
          "values/s/core | profile q0.01 / q0.05 / median |")
     emit("|---|---|---|---|---|---|")
     for e, eng in engines.items():
-        sec = eng.index.parts[0].components["pexeso"]
+        sec = eng.index.generations[0].components["pexeso"]
         emb = sec.get("embedding", {})
         n_emb = sum(p["vectors"] for p in sec["partitions"])
         prof = sec.get("distance_profile") or {}
@@ -528,7 +528,7 @@ def main(argv=None):
         emit("| embedder | quantile | tau | found | true | precision | variant pairs | variant pair precision |")
         emit("|---|---|---|---|---|---|---|")
         for e, eng in engines.items():
-            sec = eng.index.parts[0].components["pexeso"]
+            sec = eng.index.generations[0].components["pexeso"]
             prof = sec["distance_profile"]
             levels = [float(x) for x in args.tune_levels.split(",")] if args.tune_levels \
                 else PROFILE_LEVELS
@@ -570,7 +570,7 @@ def main(argv=None):
             _, _, res = run(eng, q, method="pexeso")
             for p in res.stats.get("plan", []):
                 chosen[p] = chosen.get(p, 0) + 1
-        tau = eng.index.parts[0].components["pexeso"].get("default_tau")
+        tau = eng.index.generations[0].components["pexeso"].get("default_tau")
         emit(f"| {e} | {tau} | PEXESO | {tot['pexeso']:.3f} | {same}/{len(queries)} | {chosen} |")
         emit(f"| {e} | {tau} | BLAS scan | {tot['bruteforce']:.3f} | | ratio scan/PEXESO "
              f"{tot['bruteforce'] / max(tot['pexeso'], 1e-9):.2f}x |")

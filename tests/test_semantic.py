@@ -150,7 +150,7 @@ def semantic_index(spark, tmp_path_factory):
 def test_semantic_build_embeds_text_records_profile_and_default_tau(semantic_index, emb):
     from lakejoin_jupyter import open_index
     eng = open_index(semantic_index)
-    ix = eng.index.parts[0]
+    ix = eng.index.generations[0]
     sec = ix.components["pexeso"]
     assert sec["embedder"] == emb.spec() and sec["values"] == "text"
     tokens = ix.token_text(np.arange(ix.n_tokens))
@@ -178,7 +178,7 @@ def test_semantic_build_embeds_text_records_profile_and_default_tau(semantic_ind
 def test_semantic_search_defaults_find_synonyms_exactly(semantic_index, emb):
     from lakejoin_jupyter import open_index
     eng = open_index(semantic_index)
-    ix = eng.index.parts[0]
+    ix = eng.index.generations[0]
     sec = ix.components["pexeso"]
     vec = ix.load_npy("pexeso/vectors.npy")
     a = ix.arrays

@@ -55,7 +55,7 @@ from ..index.pexeso_arrays import (PROFILE_COLUMNS, PROFILE_VALUES, SAMPLE_MULT,
                                    morton_keys, nearest_other, partition_from_entries,
                                    select_pivots)
 from ..search.pexeso_cost import PROFILE_TAUS, TAU_MAX, WORKLOAD, choose_levels, tau_profile
-from .pipeline import Component, register_component
+from .component import Component
 
 DEFAULTS = {"embedder": "semantic", "pivots": 10, "levels": "auto", "pivot_method": "pca",
             "sample_size": 20_000, "partitions": 1, "cluster_iterations": 10, "seed": 0,
@@ -140,8 +140,8 @@ def build(ctx) -> dict:
 
     opts = dict(DEFAULTS, **(getattr(ctx.settings, "component_options", None) or {}).get("pexeso", {}))
     base = getattr(ctx, "base", None)          # adding tables: keep the base's embedder
-    if base is not None and base.parts[0].has("pexeso"):
-        sec = base.parts[0].components["pexeso"]
+    if base is not None and base.generations[0].has("pexeso"):
+        sec = base.generations[0].components["pexeso"]
         opts.update(embedder=sec["embedder"], pivots=sec["pivots"], levels=sec["levels"],
                     pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
                     seed=sec["seed"], partitions=len(sec["partitions"]),
@@ -361,6 +361,6 @@ def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int, seed: int =
             "columns": int(len(np.unique(part.ent_col)))}, model
 
 
-register_component(Component(
+COMPONENT = Component(
     "pexeso", build, description="value embeddings, pivots, hierarchical grid and cell "
-                                 "postings for fuzzy/semantic joinable search (PEXESO)"))
+                                 "postings for fuzzy/semantic joinable search (PEXESO)")
