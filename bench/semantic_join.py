@@ -346,6 +346,12 @@ def main(argv=None):
                     help="profile quantiles to try with --tune (default: the recorded levels)")
     ap.add_argument("--tune-only", action="store_true", help="only the tuning table")
     ap.add_argument("--speed-repeats", type=int, default=1)
+    ap.add_argument("--speed-embedders", default=None,
+                    help="embedders of the PEXESO-vs-scan section (default: all)")
+    ap.add_argument("--tau-from-profile", action="store_true",
+                    help="indexes built before the current TAU_QUANTILE: pass the tau a "
+                         "rebuild would record (index/pexeso_arrays.default_tau of the "
+                         "recorded profile) instead of the manifest's default_tau")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -366,6 +372,13 @@ def main(argv=None):
     engines = {e: build(lake, args.work, e, args.rebuild) for e in embedders}
     for eng in engines.values():
         memoize_query_embeddings(eng)
+    from lakejoin_jupyter.index.pexeso_arrays import default_tau
+    taus = {}
+    for e, eng in engines.items():
+        sec = eng.index.generations[0].components["pexeso"]
+        taus[e] = (default_tau(sec["distance_profile"], sec["embedder"]["name"])
+                   if args.tau_from_profile else sec.get("default_tau"))
+    tau_opt = (lambda e: {"tau": taus[e]}) if args.tau_from_profile else (lambda e: {})
     base = engines[embedders[0]]
     cols = base.index.columns
     tables = base.index.tables
@@ -414,7 +427,7 @@ def main(argv=None):
     for e, eng in engines.items():
         t0 = time.time()
         for q in queries:
-            results[(e, q)] = run(eng, q, method="pexeso")[:2]
+            results[(e, q)] = run(eng, q, method="pexeso", **tau_opt(e))[:2]
         print(f"[{e}: {len(queries)} queries in {time.time() - t0:.0f} s]", flush=True)
 
     def pair_counts(qname, found):
@@ -473,7 +486,7 @@ def main(argv=None):
         prof = sec.get("distance_profile") or {}
         qd = dict(zip(prof.get("levels", []), prof.get("quantiles", [])))
         rate = n_emb / emb["seconds"] / emb["cores"] if emb.get("seconds") else float("nan")
-        emit(f"| {sec['embedder']['name']} | {sec.get('default_tau')} "
+        emit(f"| {sec['embedder']['name']} | {taus[e]} "
              f"({TAU_QUANTILE.get(sec['embedder']['name'])}) | {n_emb:,} of {emb.get('values', 0):,} "
              f"({sec.get('values', 'all')}) | {emb.get('seconds')} | {rate:.0f} | "
              f"{qd.get(0.01)} / {qd.get(0.05)} / {qd.get(0.5)} |")
@@ -553,7 +566,10 @@ def main(argv=None):
     emit()
     emit("| embedder | tau | plan | total s (all queries) | identical answers | plan auto chose |")
     emit("|---|---|---|---|---|---|")
+    speed = args.speed_embedders.split(",") if args.speed_embedders else list(engines)
     for e, eng in engines.items():
+        if e not in speed:
+            continue
         tot = {"pexeso": 0.0, "bruteforce": 0.0}
         same = 0
         chosen = {}
@@ -562,15 +578,15 @@ def main(argv=None):
             for plan in ("pexeso", "bruteforce"):
                 best = None
                 for _ in range(max(1, args.speed_repeats)):
-                    found, took, res = run(eng, q, method="pexeso", plan=plan)
+                    found, took, res = run(eng, q, method="pexeso", plan=plan, **tau_opt(e))
                     best = took if best is None else min(best, took)
                 outs[plan] = {k: h.overlap for k, h in found.items()}
                 tot[plan] += best
             same += outs["pexeso"] == outs["bruteforce"]
-            _, _, res = run(eng, q, method="pexeso")
+            _, _, res = run(eng, q, method="pexeso", **tau_opt(e))
             for p in res.stats.get("plan", []):
                 chosen[p] = chosen.get(p, 0) + 1
-        tau = eng.index.generations[0].components["pexeso"].get("default_tau")
+        tau = taus[e]
         emit(f"| {e} | {tau} | PEXESO | {tot['pexeso']:.3f} | {same}/{len(queries)} | {chosen} |")
         emit(f"| {e} | {tau} | BLAS scan | {tot['bruteforce']:.3f} | | ratio scan/PEXESO "
              f"{tot['bruteforce'] / max(tot['pexeso'], 1e-9):.2f}x |")
