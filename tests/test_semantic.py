@@ -210,8 +210,10 @@ def test_semantic_search_defaults_find_synonyms_exactly(semantic_index, emb):
 # ----------------------------------------------------------------------------- fuzzy join
 
 def test_fuzzy_join_semantic_function_joins_abbreviations():
-    from lakejoin_jupyter.join.fuzzy import JOIN_FUNCTIONS, default_functions, fuzzy_join
-    assert "semantic" in default_functions() and "semantic" in JOIN_FUNCTIONS
+    from lakejoin_jupyter.join.fuzzy import (JOIN_FUNCTIONS, SEMANTIC_MAX_VALUES,
+                                             default_functions, fuzzy_join)
+    assert "semantic" in default_functions(SEMANTIC_MAX_VALUES) and "semantic" in JOIN_FUNCTIONS
+    assert "semantic" not in default_functions(SEMANTIC_MAX_VALUES + 1)
     left = pd.DataFrame({"name": ["United Kingdom", "United States", "Germany", "France",
                                   "Japan", "Brazil", "Netherlands", "Vietnam", "Spain", "Italy",
                                   "Ukraine", "Mexico"]})

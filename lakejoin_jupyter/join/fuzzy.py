@@ -12,7 +12,9 @@ by IDF over both columns or not, compared by the Euclidean distance of unit vect
 (sqrt(2 - 2 cos), the metric of PEXESO) or, as Auto-FuzzyJoin's set distances, by
 1 - weighted Jaccard or 1 - max-inclusion (|A n B| / min(|A|, |B|): a value that is the
 other plus a qualifier, "Merrell Center" vs "Leonard E. Merrell Center"). Features are
-hashed into 2^22 buckets and kept sparse (scipy), so distances are exact.
+hashed into 2^22 buckets and kept sparse (scipy), so distances are exact. One more,
+"semantic": the semantic embedder's dense vectors ("UK" / "United Kingdom"), by default
+only up to SEMANTIC_MAX_VALUES distinct values (a model embeds far slower than n-grams).
 
 Precision without labels (Auto-FuzzyJoin §3): because left has no near-duplicates, a
 left value l that has other left values near it reveals how ambiguous a join to l is. A
@@ -490,13 +492,22 @@ def _distinct(values) -> tuple[np.ndarray, list]:
     return keys, [groups[k] for k in keys]
 
 
-def default_functions() -> list:
+SEMANTIC_MAX_VALUES = 2000   # "semantic" joins by default up to this many distinct values
+
+
+def default_functions(n_values: int = 0) -> list:
     """Every join function; "semantic" only where its model is installed (a missing model
-    leaves the n-gram functions, it does not fail the join)."""
+    leaves the n-gram functions, it does not fail the join) and both columns together hold
+    at most SEMANTIC_MAX_VALUES distinct values (the model embeds tens of values per second
+    per core, the n-gram functions many thousands; name it in ``functions`` to use it on
+    larger columns)."""
+    ngram = [f for f in JOIN_FUNCTIONS if f != "semantic"]
+    if n_values > SEMANTIC_MAX_VALUES:
+        return ngram
     try:
         cached_embedder(JOIN_FUNCTIONS["semantic"][0])
     except EmbedderError:
-        return [f for f in JOIN_FUNCTIONS if f != "semantic"]
+        return ngram
     return list(JOIN_FUNCTIONS)
 
 
@@ -517,14 +528,14 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
                              f"columns: {list(map(str, df.columns))[:30]}")
     if not 0 < precision_target <= 1:
         raise QueryError(f"precision_target is a fraction in (0, 1] (got {precision_target}).")
+    lkeys, lrows = _distinct(left[lcol])
+    rkeys, rrows = _distinct(right[rcol])
     fns = list(functions) if functions else (
         [embedder] if isinstance(embedder, str) and embedder in JOIN_FUNCTIONS else
-        default_functions())
+        default_functions(len(lkeys) + len(rkeys)))
     bad = [f for f in fns if f not in JOIN_FUNCTIONS]
     if bad:
         raise QueryError(f"Unknown join function(s) {bad}; choose from {list(JOIN_FUNCTIONS)}.")
-    lkeys, lrows = _distinct(left[lcol])
-    rkeys, rrows = _distinct(right[rcol])
     if len(lkeys) == 0 or len(rkeys) == 0:
         raise QueryError(f"fuzzy_join: column {lcol if len(lkeys) == 0 else rcol!r} has no values.")
     cands, best_rows, curves, grids = {}, [], {}, {}
