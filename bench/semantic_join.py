@@ -538,8 +538,9 @@ def main(argv=None):
     if args.tune:
         emit("## Tuning on the development queries: the profile quantile that makes tau")
         emit()
-        emit("| embedder | quantile | tau | found | true | precision | variant pairs | variant pair precision |")
-        emit("|---|---|---|---|---|---|---|")
+        emit("| embedder | quantile | tau | found | true | precision | variant pairs | "
+             "variant pair precision |")
+        emit("|---|---|---|---|---|---|---|---|")
         for e, eng in engines.items():
             sec = eng.index.generations[0].components["pexeso"]
             prof = sec["distance_profile"]
