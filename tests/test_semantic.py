@@ -156,7 +156,7 @@ def test_semantic_build_embeds_text_records_profile_and_default_tau(semantic_ind
     ix = eng.index.generations[0]
     sec = ix.components["pexeso"]
     assert sec["embedder"] == emb.spec() and sec["values"] == "text"
-    tokens = ix.token_text(np.arange(ix.n_tokens))
+    tokens = np.asarray(ix.token_text(np.arange(ix.n_tokens)), dtype=object)
     text = np.array([any(ch.isalpha() for ch in t) for t in tokens])
     vec = ix.load_npy("pexeso/vectors.npy")
     # text values carry the model's vectors (to float32 rounding: batches differ), numbers none
@@ -185,7 +185,7 @@ def test_semantic_search_defaults_find_synonyms_exactly(semantic_index, emb):
     sec = ix.components["pexeso"]
     vec = ix.load_npy("pexeso/vectors.npy")
     a = ix.arrays
-    tokens = ix.token_text(np.arange(ix.n_tokens))
+    tokens = np.asarray(ix.token_text(np.arange(ix.n_tokens)), dtype=object)
     text = np.array([any(ch.isalpha() for ch in t) for t in tokens])
     keep = [np.array([t for t in a.sets_tokens[a.sets_indptr[c]:a.sets_indptr[c + 1]] if text[t]],
                      dtype=np.int64) for c in range(a.n_sets)]
@@ -202,7 +202,10 @@ def test_semantic_search_defaults_find_synonyms_exactly(semantic_index, emb):
     t_abs = px.t_count(px.DEFAULT_T, len(qv))
     assert {h.column_ids[0]: h.overlap for h in res} == \
         {c: int(n) for c, n in enumerate(bf) if n >= t_abs}
-    assert [(h.table, h.column) for h in res] == [("countries", "country")]
+    # the country column comes first (on a lake this small the default tau, a quantile of
+    # 30 distances, also reaches the demonyms: "German" is near "Deutschland")
+    assert (res[0].table, res[0].column) == ("countries", "country") and res[0].overlap >= 6
+    assert {h.table for h in res} <= {"countries", "nationalities"}
     pairs = {p[0]: p[1] for p in res[0].details["pairs"]}
     assert pairs.get("UK") == "united kingdom" and pairs.get("Viet Nam") == "vietnam"
     for plan in ("pexeso", "bruteforce"):
