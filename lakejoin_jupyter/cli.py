@@ -59,7 +59,8 @@ def _parser() -> argparse.ArgumentParser:
                     metavar="COMPONENT.OPTION=VALUE",
                     help="a component's build option (repeatable), e.g. pexeso.levels=5 "
                          "(fix the PEXESO grid depth instead of the cost model's choice), "
-                         "pexeso.embedder=minilm or lshensemble.num_perm=128 (LSH tables over "
+                         "pexeso.embedder=semantic (synonyms, abbreviations, other languages; "
+                         "default ngram) or lshensemble.num_perm=128 (LSH tables over "
                          "the first 128 signature positions: half the size)")
     ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",
                     help="index a Spark catalog table instead of files (repeatable; LAKE omitted)")
@@ -225,7 +226,6 @@ def _print_ranked(res, df) -> None:
 
 def _info(args, parser) -> int:
     from .engine import open_index
-    from .search import registry
     engine = open_index(args.index, verify=args.verify)
     info = engine.info()
     ix = engine.index
@@ -244,7 +244,7 @@ def _info(args, parser) -> int:
     print("  search methods:")
     for m in engine.methods():
         print(f"    {m.name:<16} {m.kind:<12} {m.label}")
-    missing = [m for m in registry.METHODS.values() if m not in engine.methods()]
+    missing = [m for m in engine.search_methods.values() if m not in engine.methods()]
     for m in missing:
         print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; rebuild with --with)")
     if info["skipped"]:
