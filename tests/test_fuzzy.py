@@ -166,6 +166,16 @@ def test_pair_distances_equal_the_definition(fn):
     assert np.allclose(fuzzy._pair_distances(L[a], L[b]), want, atol=1e-6)
 
 
+def test_pair_distances_of_dense_unit_vectors():
+    """The semantic function's rows are dense unit vectors (no sparse .multiply)."""
+    rng = np.random.default_rng(3)
+    v = rng.normal(size=(7, 5))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    a, b = np.array([0, 1, 2, 3, 6]), np.array([1, 1, 5, 4, 0])
+    got = fuzzy._pair_distances(fuzzy._Rows(v[a], "cosine"), fuzzy._Rows(v[b], "cosine"))
+    assert np.allclose(got, np.linalg.norm(v[a] - v[b], axis=1), atol=1e-6)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.7, 1.0, np.inf]),
                          min_size=3, max_size=3), min_size=1, max_size=20))
