@@ -12,6 +12,8 @@ Note:
     - Tokenizers word / 2-gram / 3-gram and distances Jaccard / cosine / Dice (the thesis
       names examples only); candidate pairs from a prefix filter exact up to
       ``max_distance``. Details: docs/algorithms/autojoin.md.
+    - Added: each added match's probability of being right (match_precision.py: its
+      distance ratio against decoys), shown as the mean, the estimated precision.
 """
 from __future__ import annotations
 
