@@ -18,6 +18,7 @@ ORDER = [  # (file, section title)
     ("mate.md", "MATE: multi-column search"),
     ("pexeso.md", "PEXESO and the precision-targeted fuzzy join vs autofj"),
     ("fuzzyjoin_calibration.md", "Fuzzy join: calibration on held-out data vs autofj (issue 26)"),
+    ("autojoin_fuzzy_calibration.md", "Auto-Join's fuzzy step: estimated vs achieved precision (issue 26)"),
     ("semantic_join.md", "Semantic join discovery: effectiveness (PEXESO's Table IV manner), embedders, speed"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
