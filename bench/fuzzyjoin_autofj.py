@@ -19,8 +19,12 @@ ratio is computed over those only (same run, same load).
 
     python bench/fuzzyjoin_cases.py --lake /work/shared/data/lakes --out /tmp/fj-bench/cases
     python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --only autofj      # fill the cache
-    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --reuse-autofj \\
-        --time-autofj Country,Enzyme,rl-nba-players --results bench/results/fuzzyjoin.md
+    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --split validation --targets 0.9 \\
+        --reuse-autofj --time-autofj TennisTournament,Galaxy,NaturalEvent,BasketballTeam
+    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --split dev --targets 0.9 --only ours
+(bench/results/fuzzyjoin_calibration.md). With --reuse-autofj, a dataset without cached
+autofj pairs takes autofj's recorded figures (``--autofj-recorded``, labelled "recorded"),
+or none.
 """
 from __future__ import annotations
 
