@@ -15,8 +15,8 @@ options and a pandas UDF for the normalized key.
 """
 from __future__ import annotations
 
-from .execute import (JoinPlan, TableSource, python_name, spark_encoding, spark_path,
-                      spark_quote)
+from .execute import (JoinPlan, TableSource, python_name, spark_charset_fix, spark_encoding,
+                      spark_path, spark_quote)
 
 NORMALIZE_IMPORT = "from lakejoin_jupyter.lake.normalize import normalize_many"
 
@@ -99,11 +99,19 @@ def spark_read_lines(source: TableSource, var: str) -> list[str]:
     uri = spark_path(source.uri)
     if source.format in ("csv", "tsv"):
         fields = ", ".join(f"T.StructField({c!r}, T.StringType())" for c in source.columns)
-        return [f"{var} = spark.read.csv(",
-                f"    {uri!r},",
-                f"    schema=T.StructType([{fields}]),",
-                f"    header=True, sep={source.delimiter!r}, "
-                f"encoding={spark_encoding(source.encoding)!r}, multiLine=True, escape='\"')"]
+        lines = [f"{var} = spark.read.csv(",
+                 f"    {uri!r},",
+                 f"    schema=T.StructType([{fields}]),",
+                 f"    header=True, sep={source.delimiter!r}, "
+                 f"encoding={spark_encoding(source.encoding)!r}, multiLine=True, escape='\"')"]
+        fix = spark_charset_fix(source.encoding)
+        if fix:
+            lines += [f"# the file is {source.encoding}: Spark reads it as "
+                      f"{spark_encoding(source.encoding)}, then bytes 0x80-0x9F get their "
+                      f"{source.encoding} characters",
+                      f"{var} = {var}.select([F.translate({var}['`' + c.replace('`', '``') + '`'], "
+                      f"{fix[0]!r}, {fix[1]!r}).alias(c) for c in {var}.columns])"]
+        return lines
     if source.format == "parquet":
         return [f"{var} = spark.read.parquet({uri!r})",
                 f"{var} = {var}.select([c for c in {var}.columns if c != '__index_level_0__'])"

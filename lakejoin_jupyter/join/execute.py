@@ -231,12 +231,24 @@ def is_spark_frame(obj) -> bool:
     return type(obj).__module__.startswith("pyspark.sql") and hasattr(obj, "toPandas")
 
 
-_SPARK_ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "cp1252": "windows-1252",
+# Spark 4's CSV reader accepts only these charsets; Windows-1252 (what the build records for
+# most Latin-1 files) is read as ISO-8859-1, which decodes every byte to the same character
+# except 0x80-0x9F, then those characters are mapped to Windows-1252's (CP1252_FIX).
+_SPARK_ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "cp1252": "ISO-8859-1",
                     "latin-1": "ISO-8859-1", "utf-16": "UTF-16", "utf-32": "UTF-32", "": "UTF-8"}
+_CP1252_HIGH = [b for b in range(0x80, 0xA0) if bytes([b]).decode("cp1252", "replace") != "\ufffd"]
+CP1252_FIX = ("".join(chr(b) for b in _CP1252_HIGH),
+              "".join(bytes([b]).decode("cp1252") for b in _CP1252_HIGH))
 
 
 def spark_encoding(enc: str) -> str:
     return _SPARK_ENCODINGS.get(enc, enc)
+
+
+def spark_charset_fix(enc: str) -> tuple[str, str] | None:
+    """(from, to) characters ``F.translate`` must map after Spark read a file of encoding
+    ``enc`` with :func:`spark_encoding`, or None."""
+    return CP1252_FIX if enc == "cp1252" else None
 
 
 def spark_col(df, name: str):
@@ -254,10 +266,15 @@ def read_spark(spark, source: TableSource):
     if source.format == "catalog":
         return spark.table(source.uri)
     if source.format in ("csv", "tsv"):
+        from pyspark.sql import functions as F
         schema = T.StructType([T.StructField(c, T.StringType()) for c in source.columns])
-        return spark.read.csv(spark_path(source.uri), schema=schema, header=True,
-                              sep=source.delimiter, encoding=spark_encoding(source.encoding),
-                              multiLine=True, escape='"')
+        df = spark.read.csv(spark_path(source.uri), schema=schema, header=True,
+                            sep=source.delimiter, encoding=spark_encoding(source.encoding),
+                            multiLine=True, escape='"')
+        fix = spark_charset_fix(source.encoding)
+        if fix:
+            df = df.select([F.translate(spark_col(df, c), *fix).alias(c) for c in df.columns])
+        return df
     if source.format == "parquet":
         df = spark.read.parquet(spark_path(source.uri))
         names = [c for c in df.columns if c != "__index_level_0__"]
