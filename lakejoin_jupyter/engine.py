@@ -418,8 +418,8 @@ def _check_search_args(k, threshold) -> None:
     """k and threshold are numbers (not strings, not booleans) in their ranges."""
     if k is not None and (isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer))
                           or k < 1):
-        raise QueryError(f"k is the number of results, a positive integer (got {k!r}, a "
-                         f"{type(k).__name__}).")
+        raise QueryError(f"k must be a positive integer, the number of results (got {k!r}, "
+                         f"a {type(k).__name__}).")
     if threshold is None:
         return
     if isinstance(threshold, (bool, np.bool_)) or not isinstance(
