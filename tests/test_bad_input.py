@@ -461,11 +461,14 @@ def test_index_inside_the_lake_is_not_indexed(spark, tmp_path):
 
 
 def test_lake_inside_the_index_folder_is_refused(tmp_path):
-    """Item 4: the opposite nesting would delete the lake when the index is replaced."""
+    """Item 4: the opposite nesting, a lake inside an index replaced with --overwrite, would
+    delete the lake: it is refused before any work."""
     out = tmp_path / "x.index"
     lake = write_lake(out / "lake", {"a.csv": GOOD})
+    (out / "manifest.json").write_text("{}")          # an index, as far as replacing goes
     with pytest.raises(ValueError, match="is inside the index folder"):
         build(lake, out, progress=False, overwrite=True)
+    assert (lake / "a.csv").exists()
 
 
 @pytest.fixture
