@@ -299,6 +299,9 @@ def test_second_build_of_the_same_path_is_refused(spark, tmp_path, monkeypatch):
     seen = {}
 
     def second_build(ctx):        # runs inside the first build, which holds the lock
+        if seen:                  # (without a lock the second build would get here too)
+            return {}
+        seen["started"] = True
         with pytest.raises(IndexLockedError) as e:
             build(lake, out, spark=spark, progress=False, overwrite=True)
         seen["here"] = str(e.value)
