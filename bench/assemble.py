@@ -19,6 +19,7 @@ ORDER = [  # (file, section title)
     ("pexeso.md", "PEXESO and the precision-targeted fuzzy join vs autofj"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
+    ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
 ]
 
 

@@ -85,14 +85,15 @@ def main() -> None:
         f"({nnz:,} postings, {a.tokens:,} tokens, {size / 2**20:.0f} MiB of arrays). "
         "The machine was shared and loaded; compare the ratios.", "",
         f"    {cmd}", "",
-        "| open | seconds | vs no checks |",
+        "| open | ms | share of the default open |",
         "|---|---|---|",
-        f"| `--no-verify`, without bounds checks (before) | {t_none:.3f} | 1.0x |",
-        f"| `--no-verify` (bounds checks) | {t_bounds:.3f} | {t_bounds / t_none:.1f}x |",
-        f"| default (checksums + bounds checks) | {t_full:.3f} | {t_full / t_none:.1f}x |",
+        f"| `--no-verify`, without bounds checks (before) | {t_none * 1e3:.1f} | "
+        f"{t_none / t_full:.1%} |",
+        f"| `--no-verify` (bounds checks) | {t_bounds * 1e3:.1f} | {t_bounds / t_full:.1%} |",
+        f"| default (checksums + bounds checks) | {t_full * 1e3:.1f} | 100% |",
         "",
-        f"The bounds checks are {(t_bounds - t_none) / max(t_full, 1e-9):.0%} of the default "
-        "open's time.",
+        f"The bounds checks cost {(t_bounds - t_none) / nnz * 1e9:.1f} ns per posting "
+        "(one pass over the id arrays); memory-mapped arrays are otherwise not read at open.",
     ]
     Path(a.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
