@@ -9,7 +9,7 @@ from lakejoin_jupyter.index.mate_arrays import build_reference, load
 from lakejoin_jupyter.lake.normalize import normalize_many
 from lakejoin_jupyter.lake.read import TableInfo, read_table
 from lakejoin_jupyter.search import bruteforce_nary as oracle
-from lakejoin_jupyter.search.xash import XashSpec
+from lakejoin_jupyter.xash import XashSpec
 
 from conftest import write_lake
 

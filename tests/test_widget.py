@@ -8,8 +8,7 @@ import ipywidgets as W
 import pandas as pd
 import pytest
 
-from lakejoin_jupyter.join.execute import default_variable
-from lakejoin_jupyter.search import registry
+from lakejoin_jupyter.join.plan import default_variable
 from lakejoin_jupyter.search.registry import Candidate, ParamSpec, SearchMethod
 from lakejoin_jupyter.ui.session import Session
 from lakejoin_jupyter.ui.widget import PROGRESSIVE, DiscoveryWidget, asset, control_for
@@ -89,33 +88,34 @@ def fifa():
 
 
 @pytest.fixture
-def fake_methods():
-    """An approximate method with a ParamSpec option, and a slow exact one, registered the
-    way a new search module would register them (the widget has no code for them)."""
+def fake_methods(demo_engine):
+    """An approximate method with a ParamSpec option, and a slow exact one, offered by the
+    engine the way a new search module's METHOD is (the widget has no code for them)."""
     seen, gate = [], threading.Event()
 
     def approx(index, query, params):
         from lakejoin_jupyter.search.bruteforce import _run
         seen.append(dict(params.options))
-        cands = _run(index, query, params)
+        cands, _ = _run(index, query, params)
         return [Candidate(c.column_ids, score=c.score * 0.9, overlap=None, exact=False,
                           estimated_containment=min(1.0, c.overlap / query.size * 0.97))
-                for c in cands]
+                for c in cands], {}
 
     def slow(index, query, params):
         gate.wait(60)
         from lakejoin_jupyter.search.bruteforce import _run
-        return _run(index, query, params)[:1]
+        return _run(index, query, params)[0][:1], {}
 
-    registry.register_method(SearchMethod(
+    methods = demo_engine.search_methods
+    methods["approx-test"] = SearchMethod(
         "approx-test", "Approximate (test)", "approximate", approx, priority=1,
-        params=(ParamSpec("noise", "noise level", kind="float", default=0.25, min=0, max=1),)))
-    registry.register_method(SearchMethod("slow-test", "Slow exact (test)", "exact", slow,
-                                          priority=-5))
+        params=(ParamSpec("noise", "noise level", kind="float", default=0.25, min=0, max=1),))
+    methods["slow-test"] = SearchMethod("slow-test", "Slow exact (test)", "exact", slow,
+                                        priority=-5)
     yield seen, gate
     gate.set()
-    registry.METHODS.pop("approx-test")
-    registry.METHODS.pop("slow-test")
+    methods.pop("approx-test")
+    methods.pop("slow-test")
 
 
 @pytest.mark.spark
@@ -140,9 +140,8 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert f"not matched ({len(hit.unmatched):,})" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
-    from lakejoin_jupyter.join.actions import ACTIONS
-    applicable = [a.name for a in sorted(ACTIONS.values(), key=lambda a: a.order)
-                  if a.applies(hit)]
+    from lakejoin_jupyter.actions import ACTIONS
+    applicable = [a.name for a in ACTIONS if a.applies(hit)]
     assert list(w.action_buttons) == applicable and applicable[0] == "join"   # one per action
     assert set(w._action_controls["join"]) == {"how", "duplicates"}
 
@@ -156,13 +155,14 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     exec(code, run)  # noqa: S102
     pd.testing.assert_frame_equal(run[var], ns[var])
 
-    # join again with other options: a fresh variable, never overwriting the first one
+    # join again with other options: the action's own variable is updated in place
     w._action_controls["join"]["how"].value = "inner"
     w.action_buttons["join"].click()
     w.wait()
-    pd.testing.assert_frame_equal(ns[var + "_2"], hit.join(fifa, how="inner"))
+    pd.testing.assert_frame_equal(ns[var], hit.join(fifa, how="inner"))
+    assert var + "_2" not in ns
     w.bind_joined("my_copy")
-    assert ns["my_copy"] is ns[var + "_2"] and w.code_panel.code.endswith(f"my_copy = {var}_2\n")
+    assert ns["my_copy"] is ns[var] and w.code_panel.code.endswith(f"my_copy = {var}\n")
 
     # second hop: the joined frame is the next query
     w.frame_picker.value = var
@@ -170,6 +170,17 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.search().wait()
     assert "reference/gdp" in [r["table"] for r in w.results.rows]
     assert w.results.selected == -1 and w.detail.layout.display == "none"
+    # a variable the user made under that name is never overwritten
+    ns[var] = user_made = fifa.head(1)
+    w.bound.remove(var)
+    w.frame_picker.value = "fifa"
+    w.column_picker.value = ("country",)
+    w.search().wait()
+    w.results.selected = 1
+    w.wait()
+    w.action_buttons["join"].click()
+    w.wait()
+    assert ns[var] is user_made and var + "_2" in ns
 
 
 @pytest.mark.spark
@@ -304,7 +315,7 @@ def test_built_package_ships_the_widget_assets(tmp_path):
 
 
 @pytest.fixture
-def pair_method():
+def pair_method(demo_engine):
     """A multi-column method (as MATE will register one): proposes the country-codes
     table's (name, alpha-3) column pair with its exact key-tuple overlap."""
     from lakejoin_jupyter.lake.normalize import normalize_many
@@ -320,12 +331,12 @@ def pair_method():
         lake = set(zip(normalize_many(t["CLDR display name"].tolist()),
                        normalize_many(t["ISO3166-1-Alpha-3"].tolist())))
         overlap = sum(1 for r in query.rows if r in lake)
-        return [Candidate((a, b), score=overlap, overlap=overlap)]
+        return [Candidate((a, b), score=overlap, overlap=overlap)], {}
 
-    registry.register_method(SearchMethod("pair-test", "Column pairs (test)", "exact", run,
-                                          multi_column=True, single_column=False))
+    demo_engine.search_methods["pair-test"] = SearchMethod(
+        "pair-test", "Column pairs (test)", "exact", run, multi_column=True, single_column=False)
     yield
-    registry.METHODS.pop("pair-test")
+    demo_engine.search_methods.pop("pair-test")
 
 
 @pytest.mark.spark
@@ -336,7 +347,7 @@ def test_multi_column_search_shows_the_mapping_and_joins_on_both(demo_engine, fi
     w = make(demo_engine, ns=ns, frame="q", columns=["country", "code"], auto_insert=False)
     values = [v for _, v in w.method_picker.options]                 # multi-column only
     assert values[0] == "auto" and {"mate", "pair-test"} <= set(values)
-    assert all(registry.METHODS[v].multi_column for v in values[1:])
+    assert all(demo_engine.search_methods[v].multi_column for v in values[1:])
     # auto picks MATE (the highest-priority multi-column method): the engine's top hit and mapping
     w.search().wait()
     top = demo_engine.search(q, ["country", "code"], k=10)[0]

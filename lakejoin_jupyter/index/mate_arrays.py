@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..search.xash import XashSpec, xash_words
+from ..xash import XashSpec, xash_words
 
 FILES = {
     "token_xash": "mate/token_xash.npy",
