@@ -281,7 +281,7 @@ def test_spark_join_of_a_windows_1252_table(spark, tmp_path):
     got = hit.join(sdf).toPandas().sort_values("c").reset_index(drop=True)
     pd.testing.assert_frame_equal(got, want.sort_values("c").reset_index(drop=True),
                                   check_dtype=False)
-    code = hit.code(sdf, name="sdf", variable="joined")
+    code = hit.code("sdf", "joined", df=sdf)
     assert "windows-1252" not in code
     ns = {"sdf": sdf}
     exec(code, ns)
