@@ -480,9 +480,9 @@ def shell():
     from lakejoin_jupyter.ui.session import SESSION
     ip = InteractiveShell.instance()
     ip.run_line_magic("load_ext", "lakejoin_jupyter")
-    saved = SESSION.engine, SESSION.last_result, SESSION.last_frame
+    saved = SESSION.engine
     yield ip
-    SESSION.engine, SESSION.last_result, SESSION.last_frame = saved
+    SESSION.engine = saved
 
 
 @pytest.mark.spark
@@ -731,5 +731,5 @@ def test_integer_column_names(demo_engine):
     assert len(by_str[0].join(df)) >= len(df)
     both = pd.DataFrame({0: ["x"], "0": countries[:1]})
     assert demo_engine.search(both, "0", k=1).query.columns == ("0",)
-    with pytest.raises(QueryError, match=r"'2' not found; the DataFrame has: \['0 \(int\)'"):
+    with pytest.raises(QueryError, match=r"\['2'\] not found; the DataFrame has: \['0 \(int\)'"):
         demo_engine.search(df, "2")

@@ -270,7 +270,7 @@ def base_intervals(base) -> list[int] | None:
     generation reuses them), or None on a full build or a base built without it."""
     if base is None:
         return None
-    first = base.parts[0] if hasattr(base, "parts") else base
+    first = base.generations[0] if hasattr(base, "generations") else base
     if not first.has(NAME):
         return None
     return [int(u) for u in first.components[NAME]["intervals"]]
@@ -284,7 +284,7 @@ def table_num_perm(opts: dict, index_num_perm: int, base=None) -> int:
     MinHash positions; fewer makes the tables proportionally smaller, and queries may then
     use at most that many), or the base's when adding tables to an index."""
     if base is not None:
-        first = base.parts[0] if hasattr(base, "parts") else base
+        first = base.generations[0] if hasattr(base, "generations") else base
         if first.has(NAME):
             return int(first.components[NAME].get("num_perm", index_num_perm))
     m = opts.get("num_perm", index_num_perm)

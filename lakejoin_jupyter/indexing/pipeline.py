@@ -173,7 +173,7 @@ def _build_locked(spark, spec, out, overwrite, settings, base, progress, progres
             with spark_job(f"building {getattr(writer, 'requested', writer.final)}", log_dir):
                 report = _build_core(ctx)
                 names = selected_components(settings.components) if base is None else \
-                    [n for n in base.parts[0].components if n in COMPONENTS]
+                    [n for n in base.generations[0].components if n in COMPONENTS]
                 for name in names:
                     prog.step(name)
                     section = COMPONENTS[name].build(ctx)
