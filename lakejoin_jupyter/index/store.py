@@ -1,22 +1,13 @@
 """The on-disk index: manifest, components, atomic writes, verification, memory-mapped load.
 
-Layout (ARCHITECTURE.md, "The index on disk")::
+An index is a folder: ``manifest.json`` (written last), ``catalog/``, ``dictionary/``,
+``sets/``, ``postings/``, ``minhash/`` (Parquet plus memory-mapped ``.npy``), one folder per
+component; the full layout is in docs/algorithms/index-format.md.
 
-    INDEX/manifest.json           format, versions, normalization, parameters, lake
-                                  fingerprint, counts, size + blake2b of every file
-    INDEX/catalog/                tables.parquet, columns.parquet (pandas-written, small)
-    INDEX/dictionary/             tokens.parquet (Spark) + freq/group/hash/values .npy
-    INDEX/sets/                   sets.parquet (Spark) + indptr.npy, token_ids.npy
-    INDEX/postings/               postings.parquet (Spark) + indptr/set_ids/positions/set_sizes .npy
-    INDEX/minhash/                signatures.parquet (Spark) + signatures.npy
-    INDEX/<component>/            later components (lshensemble, mate, pexeso, ...)
-
-A build holds the path's lock (index/lock.py), writes into ``INDEX.tmp-<id>/`` (holding a
-``.lakejoin-partial`` marker) beside the destination and, once the manifest (written last)
-is complete, commits: INDEX -> ``INDEX.old-<id>``, tmp -> INDEX, old removed. A crash
-between the two renames is repaired by the next open or build (:func:`recover_commit`);
-left-over folders of dead builds are removed by the next build of the path. A symlinked
-INDEX is written through (the index goes where the link points).
+A build holds the path's lock (index/lock.py), writes into ``INDEX.tmp-<id>/`` and commits
+with two renames (INDEX -> ``INDEX.old-<id>``, tmp -> INDEX); the next open or build repairs
+a crash between them (:func:`recover_commit`). Opening checks array bounds even without
+checksums (:meth:`Generation.check_arrays`). Details: docs/algorithms/index-format.md.
 
 Generations: tables added later (``lakejoin index --add``) are built by Spark into
 ``INDEX/generations/gNNNN/`` (the same layout, with its own dictionary, sets, postings and
