@@ -594,13 +594,9 @@ class Engine:
         return index_table(self.index, name, max_rows)
 
     def check_present(self) -> None:
-        """Raise IndexNotFoundError when the index folder was deleted or moved while open
+        """Raise when the index was deleted, partly deleted or replaced on disk while open
         (its memory-mapped arrays would otherwise keep answering from a vanished index)."""
-        if not (self.index.path / "manifest.json").is_file():
-            raise IndexNotFoundError(
-                f"The index {self.index.path} was deleted or moved while it was open. "
-                f"Rebuild it (`lakejoin index LAKE --out {self.index.path}`) or open "
-                f"another index.")
+        self.index.check_present()
 
     def best_predicate(self, df, other, preference: str = "h5", seed_pair=None, *,
                        time_limit: float | None = 60.0, left_name: str = "df", **options):
@@ -629,7 +625,8 @@ class Engine:
 
     def info(self) -> dict:
         """What the index holds; raises IndexNotFoundError if it was deleted or moved while
-        open (rather than describing an index that is gone)."""
+        open, IndexCorruptError if files of it were deleted or another build replaced it
+        (rather than describing an index that is gone)."""
         self.check_present()
         m = self.index.manifest
         return {"path": str(self.index.path), "created": m.get("created"),

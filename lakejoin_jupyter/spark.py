@@ -12,12 +12,14 @@
 * Java is checked first: missing or older than 17 gives a message that says how to install it;
   a ``spark://`` master that does not answer on its port fails at once, naming it.
 * A failing Spark job (:func:`spark_job`) becomes one line, its cause, with the full
-  traceback (Python and Java) written to a log file the line names.
+  traceback (Python and Java) written to a log file the line names; py4j's own logging of
+  an interrupted or broken call (:func:`quiet_py4j`) is dropped meanwhile.
 """
 from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import logging
 import os
 import re
 import shutil
@@ -250,12 +252,73 @@ def _python_traceback_last_line(text: str) -> str | None:
     return last[:400] if last else None
 
 
+class _DropPy4J(logging.Filter):
+    """Drops records py4j logs through the root logger (``logging.exception(...)``)."""
+
+    def __init__(self, folder: str):
+        super().__init__()
+        self.folder = folder
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.pathname.startswith(self.folder)
+
+
+class _LastResort(logging.Handler):
+    """Stands in for a missing root handler while py4j is quiet: without any, py4j's
+    module-level ``logging.exception`` would call ``logging.basicConfig()`` for the user."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if logging.lastResort is not None and record.levelno >= logging.lastResort.level:
+            logging.lastResort.handle(record)
+
+
+_quiet_lock = threading.Lock()
+_quiet_state: dict = {"depth": 0}
+
+
+@contextlib.contextmanager
+def quiet_py4j():
+    """While the block runs, py4j's own logging reaches no handler: an interrupted call logs
+    "KeyboardInterrupt while sending command." and every call of another thread on the
+    closed connection "Exception while sending command.", each with a traceback (about 80
+    lines in a notebook cell); the caller reports the cause in one line instead. Nestable,
+    and shared by threads (the widget builds in a background thread)."""
+    try:
+        import py4j
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    root, py4j_log = logging.getLogger(), logging.getLogger("py4j")
+    with _quiet_lock:
+        st = _quiet_state
+        if st["depth"] == 0:
+            st["filter"] = _DropPy4J(os.path.dirname(py4j.__file__))
+            root.addFilter(st["filter"])
+            st["level"] = py4j_log.level
+            py4j_log.setLevel(logging.CRITICAL + 1)      # py4j.java_gateway, py4j.clientserver
+            st["handler"] = None
+            if not root.handlers:
+                st["handler"] = _LastResort()
+                root.addHandler(st["handler"])
+        st["depth"] += 1
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            st["depth"] -= 1
+            if st["depth"] == 0:
+                root.removeFilter(st["filter"])
+                py4j_log.setLevel(st["level"])
+                if st["handler"] is not None:
+                    root.removeHandler(st["handler"])
+
+
 @contextlib.contextmanager
 def spark_job(what: str, log_dir: str | None = None):
     """Turn a failing Spark job inside the block into a :class:`SparkJobError`: one line
     with the cause and the log file holding the full traceback."""
     try:
-        with warnings.catch_warnings():     # pyspark repeats the whole Java trace as a warning
+        with warnings.catch_warnings(), quiet_py4j():   # pyspark repeats the Java trace as a warning
             warnings.filterwarnings("ignore", message=".*attempted Arrow optimization")
             yield
     except Exception as e:  # noqa: BLE001 - re-raised unless it is a Spark failure
@@ -365,9 +428,14 @@ class SparkProgress:
             self._thread.join(timeout=2)
         self.step("")
         if self._bar is not None:
-            self._bar.set_description(f"{self.description}: done" if exc[0] is None
-                                      else f"{self.description}: failed")
-            self._bar.n = self._bar.total
+            if exc[0] is None:
+                self._bar.set_description(f"{self.description}: done", refresh=False)
+                self._bar.n = self._bar.total
+            else:               # the bar stays where the build stopped, red in a notebook
+                what = "interrupted" if issubclass(exc[0], KeyboardInterrupt) else "failed"
+                self._bar.set_description(f"{self.description}: {what}", refresh=False)
+                if hasattr(self._bar, "container"):          # tqdm.notebook: danger sticks
+                    self._bar.disp(bar_style="danger", check_delay=False)
             self._bar.close()
         return False
 

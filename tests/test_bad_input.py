@@ -1,4 +1,5 @@
 """Bad input: each case gets a clear error or a reported skip, and never a half-written index."""
+import contextlib
 import json
 import os
 import shutil
@@ -533,6 +534,94 @@ def test_python_worker_that_cannot_start_is_one_line(tmp_path):
     assert not (tmp_path / "x.index").exists()
 
 
+_INTERRUPTED_BUILD = """
+import sys, time
+from pathlib import Path
+from IPython.core.interactiveshell import InteractiveShell
+from lakejoin_jupyter.indexing import pipeline
+lake, out, started = sys.argv[1:4]
+
+def slow(ctx):                  # a Spark job that runs until it is interrupted
+    def sleep(batches):
+        import time
+        time.sleep(300)
+        yield from batches
+    Path(started).write_text("running")
+    ctx.spark.range(2).mapInPandas(sleep, "id long").collect()
+    return {}
+
+pipeline.COMPONENTS["slow"] = pipeline.Component("slow", slow, default=True)
+ip = InteractiveShell.instance()
+ip.run_line_magic("load_ext", "lakejoin_jupyter")
+ip.run_cell(f"%lakejoin index {lake} --out {out} --quiet")
+print("END", flush=True)
+"""
+
+
+@pytest.mark.spark
+def test_interrupted_index_magic_is_one_line(tmp_path):
+    """Issue 20: interrupting ``%lakejoin index`` (SIGINT, as the notebook's stop button sends)
+    while a Spark job runs prints one line saying nothing changed: py4j's own logging of the
+    interrupted call (ERROR:root with tracebacks) does not reach the output."""
+    import signal
+    import time
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    out, started = tmp_path / "x.index", tmp_path / "started"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_BUILD, str(lake), str(out),
+                             str(started)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.time() + 600
+        while not started.exists() and proc.poll() is None and time.time() < end:
+            time.sleep(0.2)
+        time.sleep(3)                                  # the job's tasks are running
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert started.exists(), stderr[-3000:]
+    import re
+    text = [re.sub(r"\x1b\[[0-9;]*m", "", ln) for ln in (stdout + stderr).splitlines()
+            if ln.strip()]
+    assert text[-1] == "END", stderr[-3000:]
+    assert text[:-1] == ["lakejoin: index was interrupted; nothing was changed."], \
+        "\n".join(text[:40])
+    assert _siblings(out) == []
+
+
+def test_progress_bar_of_a_stopped_build_is_red(monkeypatch):
+    """Issue 20: in a notebook, the bar of an interrupted or failed build stays where it
+    stopped, red, and says which; a finished one is green at 100%."""
+    import types
+
+    import ipykernel  # noqa: F401 - SparkProgress takes its presence for a notebook
+    import tqdm.auto
+    import tqdm.notebook
+    from lakejoin_jupyter.spark import SparkProgress
+    monkeypatch.setattr(tqdm.auto, "tqdm", tqdm.notebook.tqdm)
+    stage = types.SimpleNamespace(numCompletedTasks=4, numTasks=4)   # every task seen is done
+    tracker = types.SimpleNamespace(getActiveStageIds=lambda: [0], getStageInfo=lambda i: stage)
+    spark = types.SimpleNamespace(sparkContext=types.SimpleNamespace(
+        statusTracker=lambda: tracker))
+    for exc, word, style in ((KeyboardInterrupt, "interrupted", "danger"),
+                             (RuntimeError, "failed", "danger"), (None, "done", "success")):
+        prog = SparkProgress(spark, "lakejoin index", interval=0.01)
+        with pytest.raises(exc) if exc else contextlib.nullcontext():
+            with prog:
+                prog.step("sniffing files")
+                while prog._bar.n != 4:
+                    pass
+                if exc:
+                    raise exc()
+        bar = prog._bar
+        assert bar.desc.rstrip(": ") == f"lakejoin index: {word}"
+        assert bar.container.children[1].bar_style == style
+        assert bar.n == 4 and bar.total == 4
+
+
 _CRASH_IN_COMMIT = """
 import json, os, shutil, signal, sys
 from pathlib import Path
@@ -661,11 +750,29 @@ def test_bad_json_line_skips_only_that_line(tmp_path):
 
 @pytest.mark.spark
 def test_info_of_an_index_deleted_while_open(index_copy, shell):
-    """engine.info() (and %lakejoin info) on an index deleted while open says it is gone."""
+    """engine.info() (and %lakejoin info) on an index deleted while open says it is gone; on
+    one whose files were deleted, which; on one another build replaced, to open it again."""
     from lakejoin_jupyter.magics import MagicError
     engine = open_index(index_copy)
     assert engine.info()["counts"]
     shell.run_line_magic("lakejoin", f"open {index_copy}")
+    f = index_copy / "postings" / "set_ids.npy"
+    saved = f.read_bytes()
+    f.unlink()
+    for run in (engine.info, lambda: engine.search(["France"], k=1),
+                lambda: shell.run_line_magic("lakejoin", "info")):
+        with pytest.raises((IndexCorruptError, MagicError),
+                           match=r"1 file\(s\) of the index .* were deleted while it was open, "
+                                 r"e.g. postings/set_ids.npy"):
+            run()
+    f.write_bytes(saved)
+    assert engine.info()["counts"]
+    mpath = index_copy / "manifest.json"
+    mpath.write_text(mpath.read_text() + " ")             # as a rebuild's manifest would be
+    with pytest.raises(IndexCorruptError, match="was replaced on disk .* open it again"):
+        engine.info()
+    with pytest.raises(MagicError, match="was replaced on disk"):
+        shell.run_line_magic("lakejoin", "info")
     shutil.rmtree(index_copy)
     with pytest.raises(IndexNotFoundError, match="deleted or moved while it was open"):
         engine.info()

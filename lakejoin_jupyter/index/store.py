@@ -560,6 +560,11 @@ def check_range(path: Path, rel: str, arr: np.ndarray, lo: int, hi: int) -> None
                f"values from {mn} to {mx}, expected {lo} to {hi - 1}")
 
 
+def _file_identity(path: Path) -> tuple:
+    st = path.stat()
+    return st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size
+
+
 class LakeIndex:
     """An opened index: all its generations and the global catalog (read-only)."""
 
@@ -572,6 +577,7 @@ class LakeIndex:
                 warnings.warn(self.recovered[0].upper() + self.recovered[1:] + ".",
                               IndexRecoveredWarning, stacklevel=3)
         self.manifest = read_manifest(self.path)
+        self._opened = _file_identity(self.path / MANIFEST)
         verify_files(self.path, self.manifest, checksums=verify)
         self.generations = [Generation(self.path, self.manifest)]
         for g in self.manifest.get("generations", []):
@@ -596,6 +602,28 @@ class LakeIndex:
 
     def has(self, component: str) -> bool:
         return all(p.has(component) for p in self.generations)
+
+    def check_present(self) -> None:
+        """Raise when the folder no longer holds the index that was opened (its memory-mapped
+        arrays would keep answering from deleted files): the folder deleted or moved, files
+        of it deleted, or another build (or ``--add``) replacing its manifest."""
+        mpath = self.path / MANIFEST
+        rebuild = (f"Rebuild it (`lakejoin index LAKE --out {self.path} --overwrite`) or open "
+                   f"another index.")
+        if not mpath.is_file():
+            raise IndexNotFoundError(
+                f"The index {self.path} was deleted or moved while it was open. {rebuild}")
+        if _file_identity(mpath) != self._opened:
+            raise IndexCorruptError(
+                f"The index {self.path} was replaced on disk (rebuilt or added to) while it "
+                f"was open; open it again (`%lakejoin open {self.path}`, or open_index()).")
+        missing = [str(g.path.relative_to(self.path) / rel) if g.path != self.path else rel
+                   for g in self.generations for rel in g.manifest.get("files", {})
+                   if not (g.path / rel).is_file()]
+        if missing:
+            raise IndexCorruptError(
+                f"{len(missing)} file(s) of the index {self.path} were deleted while it was "
+                f"open, e.g. {', '.join(missing[:3])}. {rebuild}")
 
     @property
     def components(self) -> dict:

@@ -99,7 +99,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     ``add=True``: ``out`` is an existing index; the tables of ``lake`` are built into a new
     generation of it (index/store.py), the existing generations are not touched.
     """
-    from ..spark import get_spark
+    from ..spark import get_spark, quiet_py4j
 
     t0 = time.time()
     settings = settings or BuildSettings()
@@ -118,7 +118,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     _check_lake_outside(spec, final)
     if not add:
         check_destination(out, overwrite)    # before the lock: a missing parent folder, ...
-    with BuildLock(final) as lock:
+    with quiet_py4j(), BuildLock(final) as lock:     # an interrupt is one line, not py4j's
         notes = []
         if lock.dead:
             notes.append(f"an earlier build of this path died without finishing "
