@@ -138,11 +138,22 @@ class _PandasWriter(_Writer):
                   f"    {_assign(keys, lq)}",
                   "    .merge(",
                   *right,
-                  f"        on={keys!r}, how={p.how!r})",
-                  f"    .drop(columns={keys!r})",
+                  *self.merge_end(keys),
                   ")",
                   self.into]
         return "\n".join(lines) + "\n"
+
+
+    def merge_end(self, keys) -> list[str]:
+        """The merge's last lines: a left merge as is; an inner one as a left one without the
+        unmatched rows, which keeps the query's row order (pandas keeps it for left merges)."""
+        if self.plan.how == "left":
+            return [f"        on={keys!r}, how='left')", f"    .drop(columns={keys!r})"]
+        m = self.plan.match_column
+        return [f"        on={keys!r}, how='left', indicator={m!r})",
+                f"    .loc[lambda joined: joined[{m!r}] == 'both']",
+                f"    .drop(columns={keys + [m]!r})",
+                "    .reset_index(drop=True)"]
 
 
 def _assign(keys, exprs) -> str:
