@@ -143,7 +143,7 @@ function render({ model, el }) {
     else bar.replaceChildren(insert, copyButton, status);
     el.replaceChildren(...(compact ? [bar] : [bar, pre]));
     pre.textContent = code;
-    el.style.display = code ? "" : "none";
+    el.classList.toggle("lakejoin-code-none", !code);   // a class: layout owns el.style
     status.textContent = model.get("status");
     const nb = notebookModel(model);
     const exists = nb && cellIndex(nb.cells, model.get("key")) >= 0;

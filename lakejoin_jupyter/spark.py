@@ -10,12 +10,18 @@
 * The JVM's startup chatter goes to a log file, not into notebook cells (pitfall 2); the
   console progress bar and the UI are off; the log level is ERROR.
 * Java is checked first: missing or older than 17 gives a message that says how to install it.
+* py4j's own error logging (tracebacks it logs on the root logger when a call is
+  interrupted) goes to the same log file, never into a cell; :func:`interrupts_cancel_jobs`
+  turns a notebook interrupt into a cancel of the Spark jobs (see there), and a failed or
+  interrupted :class:`SparkProgress` bar ends red, never "100%".
 """
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
+import signal
 import shutil
 import subprocess
 import sys
@@ -110,6 +116,115 @@ def _zip_package() -> str:
     return _package_zip
 
 
+class _Py4JToLog(logging.Handler):
+    """py4j's log records, appended to the Spark log file instead of reaching a cell."""
+
+    def __init__(self, path: Path):
+        super().__init__(logging.DEBUG)
+        self.path = path
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with contextlib.suppress(Exception), open(self.path, "a") as f:
+            f.write(f"py4j {record.levelname} ({record.name}): {record.getMessage()}\n")
+            if record.exc_info:
+                import traceback
+                f.write("".join(traceback.format_exception(*record.exc_info)))
+
+
+class _Py4JRootRecords(logging.Filter):
+    """py4j also logs on the ROOT logger (``logging.exception("KeyboardInterrupt while
+    sending command.")``), which IPython shows as ``ERROR:root`` tracebacks in the cell:
+    those records go to the log file and no further."""
+
+    def __init__(self, to_log: _Py4JToLog):
+        super().__init__()
+        import py4j
+        self.prefix = str(Path(py4j.__file__).resolve().parent)
+        self.to_log = to_log
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(Path(record.pathname).resolve()).startswith(self.prefix):
+            return True
+        self.to_log.emit(record)
+        return False
+
+
+def quiet_py4j_logging(path: Path) -> None:
+    """py4j's logging (its ``py4j.*`` loggers and its calls on the root logger) goes to
+    ``path``, never to the notebook (installed once)."""
+    root = logging.getLogger()
+    if any(isinstance(f, _Py4JRootRecords) for f in root.filters):
+        return
+    try:
+        to_log = _Py4JToLog(path)
+        root.addFilter(_Py4JRootRecords(to_log))
+    except ImportError:                   # no py4j: nothing to quieten
+        return
+    named = logging.getLogger("py4j")
+    named.addHandler(to_log)
+    named.propagate = False
+
+
+class InterruptState:
+    interrupted = False
+
+
+_interrupt = threading.Event()      # set while an interrupted build winds down
+
+
+def _cancel_all_jobs() -> None:
+    with contextlib.suppress(Exception):
+        from pyspark import SparkContext
+        sc = SparkContext._active_spark_context
+        if sc is not None:
+            sc.cancelAllJobs()
+
+
+@contextlib.contextmanager
+def interrupts_cancel_jobs():
+    """For Spark work in the kernel's main thread (``%lakejoin index``): the first interrupt
+    (Ctrl-C, the notebook's stop button) cancels every Spark job from a helper thread and
+    marks the work interrupted (``state.interrupted``); the running job fails, and
+    :meth:`SparkProgress.step` stops the work at its next phase. pyspark's own handler
+    calls the JVM from inside the signal handler, re-entering the py4j connection the main
+    thread is reading: py4j then logs tracebacks and the call can break midway. A second
+    interrupt raises KeyboardInterrupt at once. Start Spark before entering (a new
+    SparkContext installs pyspark's handler over this one)."""
+    state = InterruptState()
+    if threading.current_thread() is not threading.main_thread():
+        yield state
+        return
+
+    def handler(signum, frame):
+        if state.interrupted:
+            raise KeyboardInterrupt
+        state.interrupted = True
+        _interrupt.set()
+        threading.Thread(target=_cancel_all_jobs, name="lakejoin-cancel", daemon=True).start()
+
+    _interrupt.clear()
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield state
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _interrupt.clear()
+
+
+def error_line(e: BaseException, limit: int = 300) -> str:
+    """One line that says what went wrong: a JVM exception's own message (not py4j's
+    "An error occurred while calling o123.foo" and the Java stack), else the first line."""
+    text = ""
+    java = getattr(e, "java_exception", None)
+    if java is not None:
+        with contextlib.suppress(Exception):
+            text = str(java.toString())
+    if not text:
+        text = str(e) or type(e).__name__
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), type(e).__name__)
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
 def get_spark(settings: SparkSettings | None = None, master: str | None = None):
     """The active SparkSession, or a new one configured as described in the module doc.
 
@@ -119,6 +234,7 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
     from pyspark.sql import SparkSession
 
     settings = (settings or SparkSettings()).with_master(master)
+    quiet_py4j_logging(Path(settings.log_dir) / "spark-jvm.log")
     with _lock:
         active = SparkSession.getActiveSession()
         if active is not None and (master is None or active.sparkContext.master == settings.master):
@@ -198,6 +314,8 @@ class SparkProgress:
         self.phase_seconds: dict[str, float] = {}   # phase -> wall seconds
 
     def step(self, phase: str) -> None:
+        if _interrupt.is_set() and phase:
+            raise KeyboardInterrupt("interrupted between build phases")
         if self.phase:
             took = time.time() - self._phase_started
             self.phase_seconds[self.phase] = round(self.phase_seconds.get(self.phase, 0) + took, 3)
@@ -251,12 +369,29 @@ class SparkProgress:
         if self._thread:
             self._thread.join(timeout=2)
         self.step("")
-        if self._bar is not None:
-            self._bar.set_description(f"{self.description}: done" if exc[0] is None
-                                      else f"{self.description}: failed")
+        if self._bar is None:
+            if self._lines and exc[0] is not None:
+                print(f"[{self.description}] {self._end_word(exc[0])}", file=sys.stderr,
+                      flush=True)
+            return False
+        if exc[0] is None:
+            self._bar.set_description(f"{self.description}: done")
             self._bar.n = self._bar.total
-            self._bar.close()
+        else:
+            # where it stopped, not 100%; tqdm's notebook bar turns red (it would turn
+            # green when closed with n == total, and stays red once it is)
+            self._bar.set_description(f"{self.description}: {self._end_word(exc[0])}")
+            if hasattr(self._bar, "container"):
+                with contextlib.suppress(Exception):
+                    self._bar.disp(bar_style="danger", check_delay=False)
+        self._bar.close()
         return False
+
+    @staticmethod
+    def _end_word(exc_type) -> str:
+        if _interrupt.is_set() or issubclass(exc_type, KeyboardInterrupt):
+            return "interrupted"
+        return "failed"
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.2) -> bool:

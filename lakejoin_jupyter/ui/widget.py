@@ -151,7 +151,7 @@ class DiscoveryWidget(W.VBox):
         self.k_box = W.BoundedIntText(value=10, min=1, max=10_000, description="k",
                                       layout=W.Layout(width="140px"))
         self.use_threshold = W.Checkbox(value=False, description="min containment", indent=False,
-                                        layout=W.Layout(width="130px"))
+                                        layout=W.Layout(width="auto"))
         self.threshold = W.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05,
                                        readout_format=".2f", continuous_update=False,
                                        disabled=True, layout=W.Layout(width="200px"),
