@@ -69,8 +69,13 @@ def run_notebook(path, demo_index_path, tmp_path, monkeypatch, extra=()) -> dict
 def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkeypatch):
     by_source = run_notebook(NOTEBOOK, demo_index_path, tmp_path, monkeypatch)
     assert "Opened the existing index" in texts(by_source["%lakejoin index --demo --out demo.index --reuse"])
-    search = texts(by_source["%lakejoin search fifa.country -k 8"])
+    search = texts(by_source["%lakejoin search fifa.country -k 8 --save hits"])
     assert "reference/country-codes" in search and "8</b> joinable column(s)" in search
+    # the join names its saved search; its summary is rendered Markdown, its code shown
+    join = texts(by_source["%lakejoin join 2 --from hits --into fifa_codes"])
+    assert "Bound to <code>fifa_codes</code>" in join and "**" not in join
+    assert "<b>171</b> of 191 query rows found a partner" in join
+    assert "fifa_codes = (" in join and "normalized_keys" in join
     assert "application/vnd.jupyter.widget-view+json" in mimetypes(by_source["%lakejoin ui fifa.country"])
     joined = texts(by_source["engine = lj.open_index(\"demo.index\")"])
     assert "reference/country-codes . CLDR display name: 171 of 191 countries (90%)" in joined
@@ -172,3 +177,6 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "best predicate for h2 (most distinct keys): country = Country Name & year = Year" in h2
     h1 = texts(by_source["%lakejoin predicate sales reference/population --preference h1"])
     assert "best predicate for h1 (match the most rows): year = Year\n" in h1
+    # 7. the widget, searching at once
+    assert "application/vnd.jupyter.widget-view+json" in mimetypes(
+        by_source["%lakejoin ui survey.country"])

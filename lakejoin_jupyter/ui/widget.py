@@ -105,7 +105,7 @@ class DiscoveryWidget(W.VBox):
         self.detail = self._detail_box()
         super().__init__([self.title, index_row, query_box, run_row,
                           W.HBox([self.auto_bind, self.auto_insert],
-                                 layout=W.Layout(gap="16px")),
+                                 layout=W.Layout(justify_content="flex-start")),
                           self.search_code, self.results, self.detail])
         self.add_class("lakejoin-widget")
         for panel in [self.search_code] + [t.code_panel for t in self.actions.tabs.values()]:
