@@ -56,6 +56,10 @@ function compare(column, a, b) {
 
 function render({ model, el }) {
   el.classList.add("lakejoin-results");
+  // JupyterLab / Notebook 7 shortcuts (arrows, Enter, Space select or run cells) stay out
+  // of the grid while it has the focus: Lumino skips keydowns from inside these elements
+  el.setAttribute("data-lm-suppress-shortcuts", "true");
+  el.setAttribute("data-p-suppress-shortcuts", "true");
   let sortKey = null;      // the column the user sorted by, or null: the ranking's order
   let sortDir = 1;         // 1 ascending, -1 descending
   let focusIndex = null;   // index in `rows` of the row holding the tab stop
@@ -182,7 +186,7 @@ function render({ model, el }) {
       else if (ev.key === "End") next = list[list.length - 1];
       else if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") {
         ev.preventDefault();
-        ev.stopPropagation();     // JupyterLab must not take Enter/Space as its own shortcut
+        ev.stopPropagation();
         choose(Number(current.dataset.index));
         return;
       } else return;

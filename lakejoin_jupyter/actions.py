@@ -191,7 +191,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
     return ActionResult(
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
-        tables={"matched values": fj.matches(threshold).head(200),
+        tables={"matched values": fj.matches(threshold).head(200).rename(columns={
+                    "right": f"{qcol} (query)", "left": f"{hit.column} (lake)"}),
                 "estimate vs threshold": fj.curve, "join functions": fj.functions},
         code_options={"threshold": threshold}, chosen={"threshold": fj.threshold},
         spark=is_spark_frame(frame),

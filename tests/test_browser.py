@@ -285,9 +285,9 @@ def drive_actions(page, lab, notebook: str, shot_prefix: str) -> dict:
     w.locator("tr.lakejoin-row[data-table='reference/country-codes']").first.wait_for(
         timeout=300_000)
     # the widget searched at once and wrote its search as a cell right below itself
-    page.locator(".jp-Cell .cm-content:has-text('%lakejoin search fifa.country -k 10 "
-                 "--save fifa_hits')").first.wait_for(timeout=60_000)
-    assert cells_below_widget(page)[0] == "%lakejoin search fifa.country -k 10 --save fifa_hits"
+    search = "%lakejoin search fifa.country -k 10 --save fifa_hits"
+    page.wait_for_function(f"() => ({CELLS_JS})().texts.includes({search!r})", timeout=60_000)
+    assert cells_below_widget(page)[0] == search
     check_results_table(page, w)
     ARTIFACTS.mkdir(exist_ok=True)
     rows = {}
@@ -363,7 +363,8 @@ def run_tagged_cells_in_a_fresh_kernel(tagged, root: Path, rows: dict):
                  f"assert len({variable}) == {rows[action]}, len({variable})")
         nb = new_notebook(cells=[new_code_cell(setup), new_code_cell(cell.source),
                                  new_code_cell(check)],
-                          metadata={"kernelspec": {"name": "python3", "language": "python"}})
+                          metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                 "language": "python"}})
         NotebookClient(nb, timeout=600, kernel_name="python3",
                        resources={"metadata": {"path": str(root)}}).execute()
         for c in nb.cells:

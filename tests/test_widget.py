@@ -401,6 +401,15 @@ def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
     assert task.wait(300)
     assert not out.exists() and not list(tmp_path.glob("built.index.tmp-*"))
     assert w.session.engine is None
+    # one line that says nothing was written, and the bar stays, red
+    assert w.status_text == "Cancelled the index build; nothing was written."
+    assert w.progress.bar_style == "danger" and w.progress.layout.visibility == "visible"
+    # a build that fails: one line (what happened, nothing written), red bar
+    (tmp_path / "empty").mkdir()
+    w.build_index(str(tmp_path / "empty"), str(tmp_path / "never.index")).wait(300)
+    assert "No tables found" in w.status_text and "Nothing was written" in w.status_text
+    assert "\n" not in w.status_text and w.progress.bar_style == "danger"
+    assert not (tmp_path / "never.index").exists()
     w.build_index(str(lake), str(out))
     w.wait(600)
     assert w.session.engine is not None and w.session.engine.path == out

@@ -127,6 +127,8 @@ class ActionTab(W.VBox):
             c = self.controls[p.name]
             if not isinstance(c, AutoFloat):
                 c.description = ""                 # the row's label says it, in full
+            if isinstance(c, W.Checkbox):
+                c.layout.width = "auto"
             label = W.HTML(f"<label class='lakejoin-param-label' title='{html.escape(p.name)}'>"
                            f"{html.escape(p.label)}</label>", layout=W.Layout(width=LABEL_WIDTH,
                                                                                min_width=LABEL_WIDTH))
@@ -204,16 +206,14 @@ class ActionTab(W.VBox):
         self.summary.value = (f"<div class='lakejoin-action-title{color}'>"
                               f"{html.escape(result.title)}</div>"
                               + markdown_html(result.summary) + where)
-        objs = []
         from IPython.display import HTML
+        objs = [] if result.chart is None else [result.chart]     # look first, then read
         for caption, df in (result.tables or {}).items():
             if isinstance(df, pd.DataFrame):
                 objs.append(HTML(frame_html(df, caption)))
             else:                                 # anything else an action returns: as text
                 objs.append(HTML(f"<b>{html.escape(str(caption))}</b><pre>"
                                  f"{html.escape(str(df))}</pre>"))
-        if result.chart is not None:
-            objs.append(result.chart)
         show(self.output, *objs)
         if variable:
             self.variable.value = variable
