@@ -43,6 +43,14 @@ function cell(column, row) {
   return td;
 }
 
+// JupyterLab's and Notebook 7's shortcuts (arrows, Enter, Space move between or run cells)
+// must not fire while a row or header has the focus: Lumino skips a keydown whose target
+// (or an ancestor below the match) carries this attribute.
+function ownKeys(node) {
+  node.setAttribute("data-lm-suppress-shortcuts", "true");
+  return node;
+}
+
 function compare(column, a, b) {
   const x = a[column.key];
   const y = b[column.key];
@@ -56,10 +64,6 @@ function compare(column, a, b) {
 
 function render({ model, el }) {
   el.classList.add("lakejoin-results");
-  // JupyterLab / Notebook 7 shortcuts (arrows, Enter, Space select or run cells) stay out
-  // of the grid while it has the focus: Lumino skips keydowns from inside these elements
-  el.setAttribute("data-lm-suppress-shortcuts", "true");
-  el.setAttribute("data-p-suppress-shortcuts", "true");
   let sortKey = null;      // the column the user sorted by, or null: the ranking's order
   let sortDir = 1;         // 1 ascending, -1 descending
   let focusIndex = null;   // index in `rows` of the row holding the tab stop
@@ -126,7 +130,7 @@ function render({ model, el }) {
       } else {
         const sorted = c.key === sortKey;
         th.setAttribute("aria-sort", sorted ? (sortDir > 0 ? "ascending" : "descending") : "none");
-        const button = document.createElement("button");
+        const button = ownKeys(document.createElement("button"));
         button.className = "lakejoin-sort";
         button.dataset.key = c.key;
         button.title = `sort by ${c.label}`;
@@ -154,7 +158,7 @@ function render({ model, el }) {
     const shown = order(rows, columns);
     shown.forEach((i, position) => {
       const row = rows[i];
-      const tr = document.createElement("tr");
+      const tr = ownKeys(document.createElement("tr"));
       tr.setAttribute("role", "row");
       tr.setAttribute("aria-rowindex", String(position + 2));
       tr.setAttribute("aria-selected", i === selected ? "true" : "false");

@@ -329,7 +329,7 @@ def drive_actions(page, lab, notebook: str, shot_prefix: str) -> dict:
         timeout=60_000)
     below = cells_below_widget(page)
     assert len(below) == count and "how='inner'" in below[1], below[1][:400]
-    cell = run_cell_below(page, 2)
+    run_cell_below(page, 2)
     assert kernel_eval(lab, notebook, "len(fifa_country_codes)") == 171
     return rows
 

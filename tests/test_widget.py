@@ -313,8 +313,8 @@ def test_progressive_results_and_method_options(demo_engine, fifa, fake_methods)
     assert [r["overlap"] for r in w.results.rows] == [h.overlap for h in want]
     # the approximate method's ParamSpec became a control, its value reaches run()
     w.method_picker.value = "approx-test"
-    assert list(w._method_controls) == ["noise"]
-    w._method_controls["noise"].value = 0.75
+    assert list(w.query.method_controls) == ["noise"]
+    w.query.method_controls["noise"].value = 0.75
     w.search().wait()
     assert seen[-1] == {"noise": 0.75}
     assert all(r["method"] == "approx-test" and not r["exact"] for r in w.results.rows)

@@ -32,37 +32,13 @@ import pandas as pd
 
 from ..errors import LakeJoinError
 from ..frames import check_identifier, is_spark_frame
-from .actions_panel import ActionsPanel, control_for, show
-from .session import SESSION, NoIndexOpenError, Session, dataframes_in, is_dataframe, unique_name
+from .actions_panel import ActionsPanel, show
+from .query_panel import PROGRESSIVE, QueryPanel, search_magic
+from .session import SESSION, NoIndexOpenError, Session, is_dataframe, unique_name
 from .tasks import BackgroundTask
 from .views import CodePanel, ResultsTable
 
 __all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic"]
-
-PROGRESSIVE = "auto:progressive"
-AUTO_METHODS = ("auto", PROGRESSIVE)
-
-
-def search_magic(frame: str, columns, *, k: int, save: str, threshold: float | None = None,
-                 method: str = "auto", options: dict | None = None,
-                 max_values: int | None = None) -> str:
-    """The ``%lakejoin search`` line that makes the same search as the widget did."""
-    cols = [str(c) for c in columns]
-    if len(cols) == 1 and cols[0].isidentifier():
-        parts = [f"{frame}.{cols[0]}"]
-    else:
-        parts = [frame] + [a for c in cols for a in ("-c", shlex.quote(c))]
-    parts += ["-k", str(int(k))]
-    if threshold is not None:
-        parts += ["-t", f"{float(threshold):g}"]
-    if method not in AUTO_METHODS:
-        parts += ["-m", shlex.quote(method)]
-    for name, value in (options or {}).items():
-        text = {True: "true", False: "false"}.get(value, value) if isinstance(value, bool) else value
-        parts += ["-O", shlex.quote(f"{name}={text}")]
-    if max_values:
-        parts += ["--max-values", str(int(max_values))]
-    return "%lakejoin search " + " ".join(parts) + f" --save {save}"
 
 
 class DiscoveryWidget(W.VBox):
@@ -87,11 +63,14 @@ class DiscoveryWidget(W.VBox):
         self.last_action_result = None
         self.bound = []                   # variables the widget bound (its own, to rebind)
         self.status_text = ""
-        self._method_controls: dict[str, W.Widget] = {}
 
         self.title = W.HTML()
         index_row = self._index_row()
-        query_box = self._query_box()
+        self.query = QueryPanel(self.namespace, lambda: self.session.engine)
+        q = self.query                      # its pickers, by name (tests, scripts)
+        self.frame_picker, self.column_picker, self.method_picker = \
+            q.frame_picker, q.column_picker, q.method_picker
+        self.k_box, self.use_threshold, self.threshold = q.k_box, q.use_threshold, q.threshold
         self.auto_bind = W.Checkbox(value=auto_bind, description="bind results to variables",
                                     indent=False, layout=W.Layout(width="auto"))
         self.auto_insert = W.Checkbox(value=auto_insert, description="write code cells",
@@ -103,7 +82,7 @@ class DiscoveryWidget(W.VBox):
         self.results = ResultsTable(layout=W.Layout(width="100%"))
         self.actions = ActionsPanel(actions.ACTIONS, self.run_action)
         self.detail = self._detail_box()
-        super().__init__([self.title, index_row, query_box, run_row,
+        super().__init__([self.title, index_row, self.query, run_row,
                           W.HBox([self.auto_bind, self.auto_insert],
                                  layout=W.Layout(justify_content="flex-start")),
                           self.search_code, self.results, self.detail])
@@ -115,14 +94,14 @@ class DiscoveryWidget(W.VBox):
         self._refresh_title()
         self.refresh_frames(select=frame)
         if columns:
-            opts = [v for _, v in self.column_picker.options]
+            opts = self.query.column_options()
             missing = [c for c in columns if c not in opts]
             if missing:
                 self._set_status(f"Column(s) {missing} not found in {frame!r}; its columns: "
                                  f"{[str(c) for c in opts][:20]}", "error")
             else:
                 self.column_picker.value = tuple(columns)
-        self._refresh_methods()
+        self.query.refresh_methods()
         if self.session.engine is None:
             self._set_status(_no_index_text(), "note")
         elif search and self.column_picker.value:
@@ -140,28 +119,6 @@ class DiscoveryWidget(W.VBox):
                                      "into the index folder with Spark",
                                      layout=W.Layout(width="auto"))
         return W.HBox([self.index_path, self.open_button, self.lake_path, self.build_button])
-
-    def _query_box(self):
-        self.frame_picker = W.Dropdown(description="DataFrame", layout=W.Layout(width="300px"))
-        self.refresh_button = W.Button(icon="refresh", tooltip="rescan the notebook's DataFrames",
-                                       layout=W.Layout(width="36px"))
-        self.column_picker = W.SelectMultiple(description="Column(s)", rows=5,
-                                              layout=W.Layout(width="300px"))
-        self.method_picker = W.Dropdown(description="Method", layout=W.Layout(width="380px"))
-        self.k_box = W.BoundedIntText(value=10, min=1, max=10_000, description="k",
-                                      layout=W.Layout(width="140px"))
-        self.use_threshold = W.Checkbox(value=False, description="min containment", indent=False,
-                                        layout=W.Layout(width="auto"))
-        self.threshold = W.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05,
-                                       readout_format=".2f", continuous_update=False,
-                                       disabled=True, layout=W.Layout(width="200px"),
-                                       style={"description_width": "0px"})
-        self.method_params = W.VBox()
-        return W.HBox([
-            W.VBox([W.HBox([self.frame_picker, self.refresh_button]), self.column_picker]),
-            W.VBox([self.method_picker, W.HBox([self.k_box, self.use_threshold, self.threshold]),
-                    self.method_params]),
-        ])
 
     def _run_row(self):
         self.search_button = W.Button(description="Search", button_style="primary", icon="search")
@@ -181,23 +138,16 @@ class DiscoveryWidget(W.VBox):
                        self.actions], layout=W.Layout(display="none"))
 
     def _wire(self):
-        for w, cls in ((self.frame_picker, "lakejoin-frame"), (self.column_picker, "lakejoin-columns"),
-                       (self.method_picker, "lakejoin-method"), (self.search_button, "lakejoin-search"),
-                       (self.cancel_button, "lakejoin-cancel"), (self.status, "lakejoin-status"),
-                       (self.detail, "lakejoin-detail"), (self.progress, "lakejoin-progress"),
-                       (self.index_path, "lakejoin-index-path"), (self.lake_path, "lakejoin-lake-path"),
-                       (self.build_button, "lakejoin-build"), (self.refresh_button, "lakejoin-refresh")):
+        for w, cls in ((self.search_button, "lakejoin-search"), (self.cancel_button, "lakejoin-cancel"),
+                       (self.status, "lakejoin-status"), (self.detail, "lakejoin-detail"),
+                       (self.progress, "lakejoin-progress"), (self.index_path, "lakejoin-index-path"),
+                       (self.lake_path, "lakejoin-lake-path"), (self.build_button, "lakejoin-build")):
             w.add_class(cls)
         self.open_button.on_click(lambda _: self.open_index(self.index_path.value))
         self.build_button.on_click(lambda _: self.build_index(self.lake_path.value,
                                                               self.index_path.value))
-        self.refresh_button.on_click(lambda _: self.refresh_frames())
         self.search_button.on_click(lambda _: self.search())
         self.cancel_button.on_click(lambda _: self.cancel())
-        self.frame_picker.observe(self._on_frame, "value")
-        self.column_picker.observe(lambda _: self._refresh_methods(), "value")
-        self.method_picker.observe(lambda _: self._refresh_method_params(), "value")
-        self.use_threshold.observe(lambda _: self._sync_threshold(), "value")
         self.results.observe(self._on_select, "selected")
         self._shell = _shell()
         if self._shell is not None:
@@ -306,84 +256,9 @@ class DiscoveryWidget(W.VBox):
         if not self.index_path.value:
             self.index_path.value = str(e.path)
 
-    # ------------------------------------------------------------------ query pickers
     def refresh_frames(self, select: str | None = None, *_):
-        """Rescan the namespace for pandas/Spark DataFrames (after every cell, and on ↻);
-        the chosen DataFrame and columns stay chosen while they exist."""
-        names = dataframes_in(self.namespace)
-        current = select if isinstance(select, str) else self.frame_picker.value
-        self._frames_changing = True
-        try:
-            if tuple(names) != tuple(self.frame_picker.options):
-                self.frame_picker.options = names
-            if current in names:
-                self.frame_picker.value = current
-            elif names:
-                self.frame_picker.value = names[0]
-        finally:
-            self._frames_changing = False
-        self._on_frame()
-
-    def _on_frame(self, change=None):
-        if getattr(self, "_frames_changing", False):
-            return
-        name = self.frame_picker.value
-        obj = self.namespace.get(name) if name else None
-        cols = list(obj.columns) if is_dataframe(obj) else []
-        keep = tuple(c for c in self.column_picker.value if c in cols)
-        options = [(str(c), c) for c in cols]
-        if options != list(self.column_picker.options):
-            self.column_picker.options = options
-        if tuple(self.column_picker.value) != keep:
-            self.column_picker.value = keep
-
-    def _available_methods(self):
-        if self.engine is None:
-            return []
-        multi = len(self.column_picker.value) > 1
-        return [m for m in self.engine.methods() if (m.multi_column if multi else m.single_column)]
-
-    def _progressive_pair(self, threshold_given: bool):
-        """(approximate, exact) methods for progressive results, or None."""
-        ms = self._available_methods()
-        exact = [m for m in ms if m.kind == "exact"]
-        approx = [m for m in ms if m.kind != "exact" and (threshold_given or not m.needs_threshold)]
-        if not exact or not approx:
-            return None
-        return max(approx, key=lambda m: m.priority), max(exact, key=lambda m: m.priority)
-
-    def _refresh_methods(self):
-        ms = self._available_methods()
-        options = []
-        if any(m.kind != "exact" for m in ms) and any(m.kind == "exact" for m in ms):
-            options.append(("Auto: approximate first, then exact", PROGRESSIVE))
-        options.append(("Auto: best exact method", "auto"))
-        options += [(f"{m.label} ({m.kind})", m.name) for m in ms]
-        current = self.method_picker.value
-        self.method_picker.options = options
-        values = [v for _, v in options]
-        self.method_picker.value = current if current in values else values[0]
-        self._refresh_method_params()
-
-    def _selected_method(self):
-        name = self.method_picker.value
-        if name in (None, *AUTO_METHODS) or self.engine is None:
-            return None
-        return next((m for m in self.engine.methods() if m.name == name), None)
-
-    def _refresh_method_params(self):
-        m = self._selected_method()
-        self._method_controls = {p.name: control_for(p) for p in (m.params if m else ())}
-        self.method_params.children = list(self._method_controls.values())
-        self._sync_threshold()
-
-    def _sync_threshold(self):
-        m = self._selected_method()
-        needs = bool(m and m.needs_threshold)
-        if needs:
-            self.use_threshold.value = True
-        self.use_threshold.disabled = needs
-        self.threshold.disabled = not self.use_threshold.value
+        """Rescan the notebook's DataFrames (after every cell; query_panel.py)."""
+        self.query.refresh_frames(select)
 
     # ------------------------------------------------------------------ index
     def open_index(self, path: str):
@@ -445,7 +320,7 @@ class DiscoveryWidget(W.VBox):
 
     def _after_index_change(self, message: str):
         self._refresh_title()
-        self._refresh_methods()
+        self.query.refresh_methods()
         self._show_hits([], None)
         self._set_status(message)
 
@@ -467,12 +342,10 @@ class DiscoveryWidget(W.VBox):
         if not cols:
             self._set_status(f"Pick the column(s) of {name} to search with.", "error")
             return None
-        k = int(self.k_box.value)
-        threshold = float(self.threshold.value) if self.use_threshold.value else None
-        options = {n: c.value for n, c in self._method_controls.items()}
-        choice = self.method_picker.value
+        c = self.query.choices()
+        k, threshold, choice, options = c["k"], c["threshold"], c["method"], c["options"]
         if choice == PROGRESSIVE:
-            pair = self._progressive_pair(threshold is not None)
+            pair = self.query.progressive_pair(threshold is not None)
             plan = ([(pair[0].name, f"approximate results ({pair[0].label}); exact search "
                                     f"running..."), (pair[1].name, "exact")] if pair
                     else [("auto", "")])
