@@ -102,6 +102,23 @@ function writeCell(model, key, code) {
   return { ok: true, how: "inserted", index, key };
 }
 
+// Notebook 7 folds tall outputs into a small scrolled box unless the cell says otherwise:
+// the widget (and its actions panel) would sit in a box inside the page. The standard
+// `scrolled: false` cell metadata keeps the widget's cell unfolded.
+function keepWidgetUnfolded(model) {
+  try {
+    const nb = notebookModel(model);
+    if (!nb) return;
+    const at = widgetCellIndex(nb.cells, model.get("root_id"));
+    const cell = at >= 0 ? nb.cells[at] : null;
+    if (cell && typeof cell.getMetadata === "function" && cell.getMetadata("scrolled") === undefined) {
+      cell.setMetadata("scrolled", false);
+    }
+  } catch (e) {
+    // nothing to unfold in this frontend
+  }
+}
+
 async function copy(code, pre) {
   try {
     await navigator.clipboard.writeText(code);
@@ -182,6 +199,8 @@ function render({ model, el }) {
   });
   for (const name of ["code", "status", "key", "compact"]) model.on("change:" + name, draw);
   draw();
+  // the widget's output is in its cell once this view is attached
+  setTimeout(() => keepWidgetUnfolded(model), 0);
 }
 
 export default { render };

@@ -267,7 +267,7 @@ def run_cell_below(page, offset: int):
     i = page.evaluate(CELLS_JS)["widget"] + offset
     cell = page.locator(".jp-Notebook .jp-Cell").nth(i)
     cell.locator(".cm-content").click()
-    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("Control+Enter")          # run in place (no new cell at the end)
     prompt = cell.locator(".jp-InputPrompt")
     page.wait_for_function("(el) => /\\[\\d+\\]/.test(el.textContent)", arg=prompt.element_handle(),
                            timeout=300_000)
@@ -410,6 +410,11 @@ def test_widget_in_notebook7(lab, browser):
     _kernel_id(lab, "widget7.ipynb")
     run_all(page)
     rows = drive_actions(page, lab, "widget7.ipynb", "actions-notebook7")
+    # Notebook 7 folds tall outputs into a scrolled box: not the widget's (scrolled: false)
+    folded = page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].some(c => "
+                           "c.querySelector('.lakejoin-widget') && "
+                           "c.classList.contains('jp-mod-outputsScrolled'))")
+    assert not folded, "the widget sits in a scrolled output box"
     nb, tagged = saved_notebook(page, lab["root"] / "widget7.ipynb", 5)
     assert len(tagged) == 5 and len(nb.cells) == len(WIDGET_NOTEBOOK) + 5
     run_tagged_cells_in_a_fresh_kernel(tagged, lab["root"], dict(rows, join=171))
