@@ -1,7 +1,7 @@
 """The public API: build or open an index, search it, look at the hits.
 
     lj = lakejoin_jupyter.build_index("data/lake", "data/lake.index")   # Spark build
-    lj = lakejoin_jupyter.open_index("data/lake.index")                  # ~1 s, memory-mapped
+    lj = lakejoin_jupyter.open_index("data/lake.index")                  # memory-mapped
     res = lj.search(df, "country", k=10)        # exact top-k by overlap
     res.to_pandas(); hit = res[0]; hit.matches
 
@@ -26,7 +26,8 @@ from .errors import IndexNotFoundError, QueryError
 from .frames import is_spark_frame
 from .index.store import LakeIndex
 from .index.tables import find_table, lake_table
-from .join.plan import Joinable, Key, make_plan
+from .join.joinable import Joinable
+from .join.plan import Key, make_plan
 from .lake.normalize import normalize_many
 from .search import (bruteforce, bruteforce_nary, distributed, josie, lshensemble, mate,
                      mergelist, pexeso, probeset)
@@ -189,10 +190,10 @@ def _lake_query(index, table, cols, exclude_self) -> Query:
 
 def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
     try:
-        part, local = index.part_of(cid)
+        gen, local = index.generation_of(cid)
     except KeyError as e:
         raise QueryError(str(e.args[0])) from None
-    tokens = sorted(part.token_text(part.arrays.set_tokens(local)))
+    tokens = sorted(gen.token_text(gen.arrays.set_tokens(local)))
     table, name = index.column_label(cid)
     if not tokens:
         raise QueryError(f"Column {name!r} of {table} has no values to search with.")
@@ -244,10 +245,10 @@ class Hit(Joinable):
     def _matched_tokens(self) -> list:
         if "matched_tokens" in self.details:
             return self.details["matched_tokens"]
-        part, local = self._engine.index.part_of(self.column_ids[0])
-        ids = part.lookup(self._query.tokens)
-        common = np.intersect1d(ids[ids >= 0], np.asarray(part.arrays.set_tokens(local)))
-        toks = part.token_text(common)
+        gen, local = self._engine.index.generation_of(self.column_ids[0])
+        ids = gen.lookup(self._query.tokens)
+        common = np.intersect1d(ids[ids >= 0], np.asarray(gen.arrays.set_tokens(local)))
+        toks = gen.token_text(common)
         self.details["matched_tokens"] = toks
         return toks
 
@@ -442,14 +443,14 @@ class Engine:
         top-k keeps the k best scores overall (exact, since each generation's top-k is
         exact), threshold searches keep the union."""
         found, stats = [], {}
-        for part in self.index.parts:
-            ids = part.lookup(q.tokens)
-            lo, hi = part.column_offset, part.column_offset + part.n_sets
+        for gen in self.index.generations:
+            ids = gen.lookup(q.tokens)
+            lo, hi = gen.column_offset, gen.column_offset + gen.n_sets
             qp = dataclasses.replace(
                 q, token_ids=np.sort(ids[ids >= 0]),
                 exclude={c - lo for c in q.exclude if lo <= c < hi})
-            out, part_stats = m.run(part, qp, params)
-            for key, val in part_stats.items():
+            out, gen_stats = m.run(gen, qp, params)
+            for key, val in gen_stats.items():
                 if isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
                     stats[key] += val
                 else:
@@ -457,7 +458,7 @@ class Engine:
             for c in out:
                 found.append(dataclasses.replace(
                     c, column_ids=tuple(int(i) + lo for i in c.column_ids)))
-        if len(self.index.parts) > 1:
+        if len(self.index.generations) > 1:
             found.sort(key=lambda c: (-c.score, c.column_ids))
             if params.k is not None:
                 found = found[: params.k]
@@ -496,8 +497,8 @@ class Engine:
         containment = jaccard = None
         if overlap is not None:
             if q.n_columns == 1:
-                part, local = ix.part_of(first)
-                size = int(part.arrays.sets_indptr[local + 1] - part.arrays.sets_indptr[local])
+                gen, local = ix.generation_of(first)
+                size = int(gen.arrays.sets_indptr[local + 1] - gen.arrays.sets_indptr[local])
                 containment = overlap / q.size
                 union = q.size + size - overlap
                 jaccard = overlap / union if union else 0.0
@@ -597,7 +598,7 @@ class Engine:
         """Advice about the index itself, e.g. that added generations have drifted enough
         from the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
         out = []
-        if len(self.index.parts) > 1 and self.index.has("lshensemble"):
+        if len(self.index.generations) > 1 and self.index.has("lshensemble"):
             from .search.lshensemble import rebuild_advice
             text = rebuild_advice(self.index)
             if text:

@@ -501,7 +501,7 @@ def test_incremental_insert_translation_bound():
 
 @pytest.mark.spark
 def test_component_equals_reference_build(demo_engine):
-    ix = demo_engine.index.parts[0]          # the base generation (a full build)
+    ix = demo_engine.index.generations[0]          # the base generation (a full build)
     sec = ix.components["lshensemble"]
     sizes = np.diff(ix.arrays.sets_indptr)
     ref = B.reference_tables(np.asarray(ix.signatures), sizes, B.DEFAULT_PARTITIONS)
@@ -576,7 +576,7 @@ def test_incremental_insert_into_base_partitions(spark, tmp_path):
         "small.csv": pd.DataFrame({"k": ["v1", "v2", "zz"]})})
     pipeline.build(delta_lake, index, spark=spark, progress=False, add=True)
     engine = open_index(index, check_lake=False)
-    base, delta = engine.index.parts
+    base, delta = engine.index.generations
     sec = delta.components["lshensemble"]
     assert sec["mode"] == "delta" and sec["intervals"] == base.components["lshensemble"]["intervals"]
     t = L.Tables.load(delta)
@@ -651,11 +651,11 @@ def test_engine_surfaces_rebuild_advice():
     from lakejoin_jupyter.engine import Engine
 
     class FakeLake:
-        def __init__(self, parts):
-            self.parts = parts
+        def __init__(self, generations):
+            self.generations = generations
 
         def has(self, name):
-            return all(p.has(name) for p in self.parts)
+            return all(p.has(name) for p in self.generations)
 
     rng = np.random.default_rng(1)
     base_sizes = np.minimum(rng.pareto(0.6, 2000).astype(int) + 1, 5000)

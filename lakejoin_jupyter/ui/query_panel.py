@@ -168,4 +168,11 @@ class QueryPanel(W.HBox):
         return {"k": int(self.k_box.value),
                 "threshold": float(self.threshold.value) if self.use_threshold.value else None,
                 "method": self.method_picker.value,
-                "options": {n: c.value for n, c in self.method_controls.items()}}
+                "options": control_values(self.method_controls)}
+
+
+def control_values(controls: dict) -> dict:
+    """The options of a set of controls. A float option without a default of its own is an
+    AutoFloat whose value is None while left on "auto", so the method applies its own
+    default (PEXESO's tau is the index's), never the slider's placeholder."""
+    return {n: c.value for n, c in controls.items()}

@@ -11,9 +11,10 @@ import json
 import pandas as pd
 
 from ...errors import QueryError
-from ..plan import Joinable, Key
+from ..joinable import Joinable
+from ..plan import Key
 from .dsl import Program, ProgramFormatError, apply_frame, column_texts
-from .fuzzy import FuzzyJoin
+from .fuzzy import ConstrainedFuzzyJoin
 
 FORMAT = "lakejoin-autojoin"
 FORMAT_VERSION = 1
@@ -51,7 +52,7 @@ class AutoJoin(Joinable):
                  program: Program | None = None, target_program: Program | None = None,
                  source_column: str | None = None, target_column: str | None = None,
                  examples: list | None = None, coverage: int = 0, target_keys: int = 0,
-                 joined_rows: int = 0, fuzzy: FuzzyJoin | None = None,
+                 joined_rows: int = 0, fuzzy: ConstrainedFuzzyJoin | None = None,
                  alternatives: list | None = None, stats: dict | None = None):
         self.found, self.message = found, message
         self.left, self.right = left, right
@@ -335,7 +336,7 @@ class AutoJoin(Joinable):
                         or not all(isinstance(x, str) for x in pair)):
                     raise ProgramFormatError("fuzzy matches must be [derived, key] string pairs")
                 matches[pair[0]] = pair[1]
-            fuzzy = FuzzyJoin(str(fz["tokenizer"]), str(fz["distance"]), float(fz["threshold"]),
+            fuzzy = ConstrainedFuzzyJoin(str(fz["tokenizer"]), str(fz["distance"]), float(fz["threshold"]),
                               int(fz["coverage"]), int(fz["exact_coverage"]), matches)
         prog = Program.from_dict(d["program"]) if d.get("program") else None
         tprog = Program.from_dict(d["target_program"]) if d.get("target_program") else None
