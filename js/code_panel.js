@@ -79,9 +79,10 @@ function replaceSource(nb, cell, code) {
   else apply();
 }
 
-function writeCell(model, key, code) {
+function writeCell(model, key, code, el) {
   const nb = notebookModel(model);
   if (!nb) return { ok: false, how: "none", reason: "this frontend exposes no notebook model" };
+  keepWidgetUnfolded(model, el);             // before the cell list changes
   const cells = nb.cells;
   const at = cellIndex(cells, key);
   if (at >= 0) {
@@ -104,18 +105,27 @@ function writeCell(model, key, code) {
 
 // Notebook 7 folds tall outputs into a small scrolled box unless the cell says otherwise:
 // the widget (and its actions panel) would sit in a box inside the page. The standard
-// `scrolled: false` cell metadata keeps the widget's cell unfolded.
-function keepWidgetUnfolded(model) {
+// `scrolled: false` cell metadata keeps the widget's cell unfolded from then on, but
+// Notebook 7 does not take back a fold it made before the metadata was set (it folds on
+// every change of the cell list, e.g. the search cell written below the widget): so the
+// class goes too. True when the widget's cell was found.
+function keepWidgetUnfolded(model, el) {
   try {
     const nb = notebookModel(model);
-    if (!nb) return;
+    if (!nb) return true;
     const at = widgetCellIndex(nb.cells, model.get("root_id"));
     const cell = at >= 0 ? nb.cells[at] : null;
-    if (cell && typeof cell.getMetadata === "function" && cell.getMetadata("scrolled") === undefined) {
+    if (!cell) return false;
+    if (typeof cell.getMetadata === "function" && cell.getMetadata("scrolled") === undefined) {
       cell.setMetadata("scrolled", false);
     }
+    if (typeof cell.getMetadata === "function" && cell.getMetadata("scrolled") === false) {
+      const node = el && el.closest ? el.closest(".jp-Cell") : null;
+      if (node) node.classList.remove("jp-mod-outputsScrolled");
+    }
+    return true;
   } catch (e) {
-    // nothing to unfold in this frontend
+    return true;              // nothing to unfold in this frontend
   }
 }
 
@@ -172,13 +182,14 @@ function render({ model, el }) {
   function doWrite(requestId, key, code) {
     let result;
     try {
-      result = writeCell(model, key, code);
+      result = writeCell(model, key, code, el);
     } catch (e) {
       result = { ok: false, how: "none", reason: String(e) };
     }
     const done = (r) => {
       model.send({ type: "written", request: requestId, ...r });
       draw();
+      setTimeout(() => keepWidgetUnfolded(model, el), 0);   // after the fold check
     };
     if (result.ok) return done(result);
     copy(code, pre).then((copied) =>
@@ -199,8 +210,12 @@ function render({ model, el }) {
   });
   for (const name of ["code", "status", "key", "compact"]) model.on("change:" + name, draw);
   draw();
-  // the widget's output is in its cell once this view is attached
-  setTimeout(() => keepWidgetUnfolded(model), 0);
+  // the widget's output reaches its cell's model shortly after this view is attached
+  let tries = 0;
+  const unfold = () => {
+    if (!keepWidgetUnfolded(model, el) && ++tries < 40) setTimeout(unfold, 250);
+  };
+  setTimeout(unfold, 0);
 }
 
 export default { render };

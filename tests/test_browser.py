@@ -262,6 +262,26 @@ def check_layout(page, w, name: str):
     assert hidden["rows"] >= 2 and not hidden["bad"], hidden
 
 
+def shoot(page, locator, path: Path, height: int | None = None):
+    """The top of an element (at most ``height`` px), scrolled to the top of the notebook.
+    Playwright's element screenshot scrolls the page, but Notebook 7 and Lab scroll their
+    notebook panel: an element taller than the viewport came out mixed with other cells."""
+    locator.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    box, view = locator.bounding_box(), page.viewport_size
+    panel = locator.evaluate("""el => {            // the scrolling panel's bottom edge
+        for (let p = el.parentElement; p; p = p.parentElement) {
+            const o = getComputedStyle(p).overflowY;
+            if ((o === 'auto' || o === 'scroll') && p.scrollHeight > p.clientHeight)
+                return p.getBoundingClientRect().bottom;
+        }
+        return window.innerHeight; }""")
+    x, y = max(box["x"], 0), max(box["y"], 0)
+    bottom = min(box["y"] + box["height"], view["height"], panel, y + (height or view["height"]))
+    page.screenshot(path=str(path), clip={"x": x, "y": y, "height": bottom - y,
+                                          "width": min(box["x"] + box["width"], view["width"]) - x})
+
+
 def run_cell_below(page, offset: int):
     """Run the cell ``offset`` cells below the widget's in the page; its outputs."""
     i = page.evaluate(CELLS_JS)["widget"] + offset
@@ -310,13 +330,16 @@ def drive_actions(page, lab, notebook: str, shot_prefix: str) -> dict:
         rows[name] = int(status.split(f"bound to {variable} (")[1].split()[0].replace(",", ""))
         panel = w.locator(f".lakejoin-tab-{name} .lakejoin-code-status")
         panel.locator("text=inserted as a new cell below the widget").wait_for(timeout=60_000)
-        assert len(cells_below_widget(page)) == before + 1
+        written = cells_below_widget(page)
+        assert len(written) == before + 1
+        if name == "join":        # (CodeMirror renders only the lines in view of a long cell)
+            assert f"{variable} = (" in written[1] and "normalized_keys" in written[1], \
+                written[1][:300]
         assert "**" not in w.locator(f".lakejoin-tab-{name} .lakejoin-action-summary").inner_text()
         if name == "fuzzy_join":
             note = w.locator(".lakejoin-tab-fuzzy_join .lakejoin-param-note").inner_text()
             assert note.startswith("chosen for the precision target: 0."), note
-        w.locator(".lakejoin-actions").scroll_into_view_if_needed()
-        w.locator(".lakejoin-actions").screenshot(path=str(ARTIFACTS / f"{shot_prefix}-{name}.png"))
+        shoot(page, w.locator(".lakejoin-actions"), ARTIFACTS / f"{shot_prefix}-{name}.png")
         run_cell_below(page, 2 + n)               # below the widget: the search cell, then ours
         assert kernel_eval(lab, notebook, f"len({variable})") == rows[name]
     # re-run Join with other options: its cell is updated in place, no new cell
@@ -394,6 +417,8 @@ def test_quickstart_and_widget_in_jupyterlab(lab, browser, demo_engine):
     w.locator(".lakejoin-actions .lm-TabBar-tab:has-text('Fuzzy join')").first.click()
     w.locator(".lakejoin-detail").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "widget-jupyterlab.png"))
+    # README's picture (docs/img/actions.png): the hit, its chart and preview, the Fuzzy tab
+    shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / "readme-actions.png")
     page.close()
 
 
