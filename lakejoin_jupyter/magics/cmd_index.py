@@ -1,15 +1,6 @@
-"""``%lakejoin index``: build an index of a lake with Spark (or reuse one already built).
-
-An interrupt (the notebook's stop button) cancels the Spark jobs and a failure stops the
-build; either way the cell shows one line that says so and that nothing was written, the
-progress bar ends red where it stopped, and py4j's and pyspark's own tracebacks and
-warnings stay out of the cell (spark.py).
-"""
+"""``%lakejoin index``: build an index of a lake with Spark (or reuse one already built)."""
 from __future__ import annotations
 
-import warnings
-
-from ..errors import LakeJoinError
 from .context import MagicError, Subcommand
 
 
@@ -31,7 +22,7 @@ def configure(p):
 def run(ctx, a):
     from pathlib import Path
 
-    from ..engine import open_index
+    from ..engine import build_index, open_index
     from ..index.store import is_index
     if a.demo == bool(a.lake):
         raise MagicError("Give the lake folder to index, or --demo for the packaged demo lake.")
@@ -52,41 +43,11 @@ def run(ctx, a):
         lake = demo_lake()
     else:
         lake = a.lake
-    engine = _build(lake, a)
+    engine = build_index(lake, a.out, master=a.master, overwrite=a.overwrite,
+                         num_perm=a.num_perm, components=a.components, progress=not a.quiet)
     ctx.session.engine = engine
     print(engine.build_report.summary())
     return None
-
-
-def _build(lake, a):
-    from ..engine import build_index
-    from ..index.store import check_destination
-    from ..spark import error_line, get_spark, interrupts_cancel_jobs
-    unchanged = (f"nothing was written; the index at {a.out} is unchanged" if a.overwrite
-                 else f"nothing was written to {a.out}")
-    check_destination(a.out, a.overwrite)       # a wrong --out says so before Spark starts
-    try:
-        spark = get_spark(master=a.master)       # before the guard: it sets its own handler
-    except KeyboardInterrupt:
-        raise MagicError(f"Interrupted while Spark was starting; {unchanged}.") from None
-    with interrupts_cancel_jobs() as stop, warnings.catch_warnings(record=True) as caught:
-        try:
-            engine = build_index(lake, a.out, spark=spark, overwrite=a.overwrite,
-                                 num_perm=a.num_perm, components=a.components,
-                                 progress=not a.quiet)
-        except BaseException as e:  # noqa: BLE001 - one line each; tracebacks stay out
-            if stop.interrupted or isinstance(e, KeyboardInterrupt):
-                raise MagicError(f"Interrupted: the index build stopped and {unchanged}.") \
-                    from None
-            if isinstance(e, LakeJoinError):
-                raise MagicError(f"{e} ({unchanged})") from None
-            if not isinstance(e, Exception):
-                raise
-            raise MagicError(f"The index build failed: {error_line(e)} ({unchanged}; Spark's "
-                             f"log has the details).") from None
-    for w in caught:        # a finished build's warnings still show (a failed one's are noise)
-        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    return engine
 
 
 SUBCOMMAND = Subcommand("index", "build an index of a lake with Spark", configure, run)
