@@ -21,10 +21,15 @@ Choices the thesis leaves open (documented deviations):
   emits the other rows of r_s, which get their own turn as v);
 * pairs scoring below ``min_score`` (default 1/64) are dropped: TopK never reaches them
   and they cost memory; ties in score are broken by the longer q-gram (more evidence),
-  which matters under sampling, where many chance 1-to-1 matches of 3 characters exist.
+  which matters under sampling, where many chance 1-to-1 matches of 3 characters exist;
+* rare token bags (not in the thesis): a source and a target value whose alphanumeric
+  tokens are the same multiset of 2+ tokens, found in no other value of either column,
+  pair with score 1 too ("7/1/2014" and "2014-7-1" share no rare q-gram, only "2014").
 """
 from __future__ import annotations
 
+import re
+import zlib
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
@@ -32,6 +37,7 @@ MIN_Q = 3
 MAX_GRAM = 64
 MAX_VALUE_CHARS = 256
 _TOP = "\U0010ffff"
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def fold(text: str) -> str:
@@ -114,6 +120,19 @@ class ColumnValues:
     values: list
     rows: list
     index: SuffixIndex = field(repr=False, default=None)
+    _bags: dict = field(repr=False, default=None)
+
+    def unique_bags(self) -> dict:
+        """Token bag (sorted tuple of 2+ tokens) -> id of the one value holding it, for the
+        bags no other value of the column has."""
+        if self._bags is None:
+            seen: dict = {}
+            for vid, v in enumerate(self.values):
+                bag = tuple(sorted(_TOKEN.findall(v)))
+                if len(bag) >= 2:
+                    seen[bag] = -1 if bag in seen else vid
+            self._bags = {b: vid for b, vid in seen.items() if vid >= 0}
+        return self._bags
 
     @classmethod
     def from_cells(cls, name: str, cells: list) -> "ColumnValues":
@@ -194,7 +213,17 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     pairs = []
     for vid in range(len(source.values)):
         pairs.extend(best_pairs_for_value(vid, source, target, min_score))
-    pairs.sort(key=lambda p: (-p.score, -len(p.gram), p.source_row, p.target_row))
+    have = {(p.source_row, p.target_row) for p in pairs}
+    t_bags = target.unique_bags()
+    spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
+    for bag, vid in source.unique_bags().items():
+        tid = t_bags.get(bag)
+        if tid is not None and (source.rows[vid], target.rows[tid]) not in have:
+            pair = RowPair(source.rows[vid], target.rows[tid], "", 1.0)
+            spread[pair] = zlib.crc32(source.values[vid].encode("utf-8"))
+            pairs.append(pair)
+    pairs.sort(key=lambda p: (-p.score, -len(p.gram), spread.get(p, 0), p.source_row,
+                              p.target_row))
     return PairGroup(source.name, target.name, pairs)
 
 
