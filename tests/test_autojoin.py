@@ -101,8 +101,9 @@ def test_numeric_column_year_to_year_month():
                          "value": np.arange(7.0)})
     right = pd.DataFrame({"period": [f"{y}-01" for y in left["year"]], "n": range(7)})
     aj = autojoin(left, right)
-    # both directions join every row; the simpler program wins the tie
-    assert aj.found and aj.program.describe() == "first 4 letters of `period`"
+    # both directions join every row; the simpler program wins the tie, and among equally
+    # simple ones a whole part beats a cut one (learn.py)
+    assert aj.found and aj.program.describe() == 'part 1 (split at "-") of `period`'
     assert aj.source == "right" and len(aj.join()) == 7
     assert autojoin(left, right, right_on="period", left_on="year").found
     only = autojoin(left, right.assign(period=[f"{y}-01" for y in left["year"]]))
@@ -179,7 +180,8 @@ def test_a_program_must_join_a_key_beyond_its_own_examples():
                    pd.concat([right, pd.DataFrame({"key": ["446/DEL"]})], ignore_index=True),
                    fuzzy=False)
     assert aj2.found and aj2.coverage == 4
-    assert aj2.program.describe() == '`code` from letter 7 + "/" + upper(first 3 letters of `code`)'
+    assert aj2.program.describe() == ('part 2 (split at "-") of `code` + "/" + '
+                                      'upper(first 3 letters of `code`)')
 
 
 @pytest.mark.parametrize("left, right, kw, message", [

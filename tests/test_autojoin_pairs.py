@@ -2,6 +2,8 @@
 tries every prefix of every suffix by scanning all values."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +47,17 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
                 rows |= {T[t] for t in rt}
         if best >= min_score:
             out |= {(S[v], r, best) for r in rows}
+    # rare token bags: equal multisets of 2+ alphanumeric tokens held by one value per side
+    def bag(v):
+        return tuple(sorted(re.findall(r"[^\W_]+", v)))
+    for v in svals:
+        b = bag(v)
+        same_s = [x for x in svals if bag(x) == b]
+        same_t = [t for t in tvals if bag(t) == b]
+        if len(b) >= 2 and len(same_s) == 1 and len(same_t) == 1:
+            pair = (S[v], T[same_t[0]])
+            if not any((s, t) == pair for s, t, _ in out):
+                out.add(pair + (1.0,))
     return out
 
 

@@ -103,12 +103,16 @@ STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace)
 
 
 def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | None = None,
-            stop: int | None = None, casing: str = "same") -> Substring:
+            stop: int | None = None, casing: str = "same",
+            replace: tuple[str, str] | None = None) -> Substring:
     """The logical operator SUBSTR / SPLITSUBSTR / SPLITSPLITSUBSTR as a physical tree:
-    ``Substring(SelectK(Split(... SelectK(Split(Column(column), sep1), k1) ...)), start, stop)``."""
+    ``Substring(SelectK(Split(... SelectK(Split(Column(column), sep1), k1) ...)), start, stop)``,
+    the operand read through ``Replace(old, new)`` when ``replace`` is given."""
     node = Column(column)
     for sep, k in splits:
         node = SelectK(Split(node, sep), k)
+    if replace is not None:
+        node = Replace(node, *replace)
     return Substring(node, start, stop, casing)
 
 

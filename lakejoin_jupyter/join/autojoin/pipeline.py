@@ -220,14 +220,6 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found)
     candidates = _ranked(found)
     best = next((c for c in candidates if _acceptable(c, settings)), None)
-    if best is None and groups:
-        # no program fits the usual 3-4 examples (e.g. the top pairs mix groups of rows that
-        # need different programs): smaller example sets from more pairs, before giving up
-        fallback = dataclasses.replace(ls, examples_per_set=(2,), top_k=2 * ls.top_k,
-                                       seed=ls.seed + 1)
-        n_sets += _learn_round(groups, fallback, src, target_columns, settings, cache, found)
-        candidates = _ranked(found)
-        best = next((c for c in candidates if _acceptable(c, settings)), None)
     if best is not None:
         tcells = target_columns[best.target_column]
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache)

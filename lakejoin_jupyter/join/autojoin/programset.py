@@ -14,9 +14,10 @@ The branch joining the most additional keys is kept when it adds at least ``min_
 keys, some of them beyond its own examples; repeated up to ``max_programs`` branches.
 
 Estimated precision (not in the thesis): among the joined source rows that also have a
-1-to-1 rare q-gram match to a target row (the pairs the thesis measures at 95.6% precision
-on their own), the fraction whose q-gram partner holds the derived key; rows that taught
-the program are left out. None when no joined row has such a match.
+1-to-1 match of a q-gram of 6+ characters (Prop. 4.4.1 bounds chance matches at q = 6;
+shorter ones are often chance in numbers and dates) or of a rare token bag to a target
+row, the fraction whose partner holds the derived key; rows that taught the program are
+left out. None when no joined row has such a match.
 """
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ from dataclasses import dataclass, field
 from .dsl import PATTERN_KINDS, Guard, Program, ProgramSet, cell_pattern
 from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import ColumnValues, PairGroup, find_pair_group
+
+
+EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
 
 
 @dataclass
@@ -46,7 +50,7 @@ class Scored:
     outputs: list
     coverage: int
     joined_rows: int
-    examples: list = field(default_factory=list)
+    examples: dict = field(default_factory=dict)     # branch program -> its examples
 
 
 def branches_of(program) -> tuple:
@@ -57,9 +61,11 @@ def as_transformation(branches: tuple):
     return branches[0][1] if len(branches) == 1 and branches[0][0] is None else ProgramSet(branches)
 
 
-def score(program, outputs: list, keys: set, examples=()) -> Scored:
+def score(program, outputs: list, keys: set, examples: dict | None = None) -> Scored:
     joined = [o for o in outputs if o is not None and o in keys]
-    return Scored(program, outputs, len(set(joined)), len(joined), list(examples))
+    branches = {p for _g, p in branches_of(program)}
+    kept = {p: ex for p, ex in (examples or {}).items() if p in branches}
+    return Scored(program, outputs, len(set(joined)), len(joined), kept)
 
 
 def outputs_of(program, cells: dict, n: int) -> list:
@@ -96,8 +102,24 @@ def combine(current: Scored, new: Scored, keys: set, cells: dict, n: int) -> lis
                 guarded = [o if o is not None and g.test(cells[column][i]) else c
                            for i, (c, o) in enumerate(zip(cur, out))]
                 options.append((((g, new.program),) + branches_of(current.program), guarded))
-    examples = current.examples + new.examples
+    examples = {**current.examples, **new.examples}
     return [score(as_transformation(b), o, keys, examples) for b, o in options]
+
+
+def prune(option: Scored, keys: set, cells: dict, n: int) -> Scored:
+    """Drop the branches whose removal joins no fewer keys (a branch that another, earlier
+    one always pre-empts on the sample)."""
+    branches = branches_of(option.program)
+    i = 0
+    while len(branches) > 1 and i < len(branches):
+        rest = branches[:i] + branches[i + 1:]
+        program = as_transformation(rest)
+        trial = score(program, outputs_of(program, cells, n), keys, option.examples)
+        if trial.coverage >= option.coverage:
+            branches, option = rest, trial
+        else:
+            i += 1
+    return option
 
 
 def residual_groups(groups: list, target_column: str, joined: list, joined_keys: set,
@@ -139,7 +161,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
     keys = {v for v in tcells if v is not None}
     n_src = len(src.positions)
     cells = {c: src.cells(c) for c in src.columns}
-    current = score(best.program, outputs_of(best.program, cells, n_src), keys, best.examples)
+    current = score(best.program, outputs_of(best.program, cells, n_src), keys,
+                    {best.program: best.examples})
     need = max(ss.min_gain, math.ceil(ss.min_gain_fraction * len(keys)))
     pool = [(c.program, c.examples) for c in candidates if c.target_column == best.target_column
             and c.program != best.program][:ss.consider]
@@ -168,7 +191,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 news.append((program, examples))
         best_option, best_gain = None, 0
         for program, examples in news:
-            new = score(program, outputs_of(program, cells, n_src), keys, examples)
+            new = score(program, outputs_of(program, cells, n_src), keys, {program: examples})
             taught = {ex.output for ex in examples}
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
@@ -180,10 +203,11 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                     best_option, best_gain = option, gain
         if best_option is None:
             break
-        current = best_option
+        current = prune(best_option, keys, cells, n_src)
     if current.program is best.program:
         return best
-    out = Candidate(current.program, best.group, best.target_column, current.examples,
+    examples = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
+    out = Candidate(current.program, best.group, best.target_column, examples,
                     learned_times=best.learned_times, extra=dict(best.extra))
     out.coverage, out.joined_rows = current.coverage, current.joined_rows
     out.extra["branches"] = len(branches_of(current.program))
@@ -198,7 +222,7 @@ def estimated_precision(program, src, tcells: list, groups: list, target_column:
         if g.target_column != target_column:
             continue
         for p in g.pairs:
-            if p.score >= 1.0:
+            if p.score >= 1.0 and (len(p.gram) >= EVIDENCE_Q or p.gram == ""):
                 partners.setdefault(p.source_row, set()).add(tcells[p.target_row])
     if not partners:
         return None
