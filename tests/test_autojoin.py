@@ -11,6 +11,7 @@ import pytest
 
 from lakejoin_jupyter.errors import QueryError
 from lakejoin_jupyter.join.autojoin import AutoJoin, AutoJoinInputError, autojoin
+from lakejoin_jupyter.join.autojoin.dsl import ProgramFormatError, ProgramSet
 
 FIRST = ["Suhela", "Maureen", "Missy", "Carolyn", "Kelly", "Barack", "George", "Ronald", "Bill",
          "Hillary", "Ann", "Peter", "Julia", "Omar", "Lena", "Zoë", "Ivan", "Rosa", "Tom", "Eve"]
@@ -242,6 +243,32 @@ def test_json_round_trip_joins_the_same():
     assert back.explain().splitlines()[1] == aj.explain().splitlines()[1]
     with pytest.raises(QueryError, match="loaded without its tables"):
         AutoJoin.from_json(aj.to_json()).join()
+
+
+def test_a_program_set_answer_joins_codes_and_round_trips():
+    """A learned ordered program set goes through the AutoJoin answer unchanged: its
+    coverage and estimated precision, the join, the generated code and JSON."""
+    rng = np.random.default_rng(2)
+    days = pd.date_range("2014-07-01", periods=90, freq="D")
+    us = rng.random(len(days)) < 0.4
+    source = pd.DataFrame({"day": [f"{d.month}/{d.day}/{d.year}" if u else f"{d.year}-{d.month}-{d.day}"
+                                   for d, u in zip(days, us)], "t": np.arange(90)})
+    target = pd.DataFrame({"date": [f"{d.year}-{d.month}-{d.day}" for d in days],
+                           "rain": np.arange(90) * 0.1})
+    aj = autojoin(source, target, fuzzy=False)
+    assert aj.found and isinstance(aj.program, ProgramSet)
+    assert aj.coverage == aj.target_keys == 90 and aj.estimated_precision == 1.0
+    joined = aj.join()
+    assert len(joined) == 90 and (joined["t"] == np.arange(90)).all()
+    ns = {"df": source, "other": target}
+    exec(compile(aj.code(), "<autojoin code>", "exec"), ns)     # our own generated code
+    pd.testing.assert_frame_equal(ns["joined"], joined)
+    back = AutoJoin.from_json(aj.to_json(), left=source, right=target)
+    assert back.program == aj.program and back.estimated_precision == 1.0
+    pd.testing.assert_frame_equal(back.join(), joined)
+    with pytest.raises(ProgramFormatError, match="estimated_precision"):
+        AutoJoin.from_json(aj.to_json().replace('"estimated_precision": 1.0',
+                                                '"estimated_precision": 7'))
 
 
 @pytest.fixture

@@ -213,15 +213,22 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     pairs = []
     for vid in range(len(source.values)):
         pairs.extend(best_pairs_for_value(vid, source, target, min_score))
-    have = {(p.source_row, p.target_row) for p in pairs}
+    have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
     t_bags = target.unique_bags()
     spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
     for bag, vid in source.unique_bags().items():
         tid = t_bags.get(bag)
-        if tid is not None and (source.rows[vid], target.rows[tid]) not in have:
-            pair = RowPair(source.rows[vid], target.rows[tid], "", 1.0)
-            spread[pair] = zlib.crc32(source.values[vid].encode("utf-8"))
+        if tid is None:
+            continue
+        pair = RowPair(source.rows[vid], target.rows[tid], "", 1.0)
+        at = have.get((pair.source_row, pair.target_row))
+        if at is not None and pairs[at].score >= 1.0:
+            continue
+        spread[pair] = zlib.crc32(source.values[vid].encode("utf-8"))
+        if at is None:
             pairs.append(pair)
+        else:
+            pairs[at] = pair     # a weaker q-gram match of the same rows ("2014") gives way
     pairs.sort(key=lambda p: (-p.score, -len(p.gram), spread.get(p, 0), p.source_row,
                               p.target_row))
     return PairGroup(source.name, target.name, pairs)
