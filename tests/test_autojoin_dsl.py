@@ -189,8 +189,8 @@ def test_program_set_first_branch_that_applies_wins():
     assert guarded({"day": "7/1/2014"}) == "2014-7-1"
     assert guarded({"day": "7-1/2014"}) == "7-1/2014"          # guard fails: next branch
     assert guarded.columns == ["day"] and guarded.size == 6
-    assert guarded.describe().startswith('first that applies of (1) if the delimiters of '
-                                         '`day` is "//": part 3 (split at "/") of `day`')
+    assert guarded.describe().startswith('first that applies of (1) if `day` has the '
+                                         'delimiters "//": part 3 (split at "/") of `day`')
     frame = pd.DataFrame({"day": ["7/1/2014", "2014-7-2", None, "7-1/2014"]})
     assert apply_frame(guarded, frame) == ["2014-7-1", "2014-7-2", None, "7-1/2014"]
     assert guarded.apply(frame) == apply_frame(guarded, frame)

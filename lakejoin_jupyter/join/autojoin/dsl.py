@@ -1,41 +1,18 @@
 """The Auto-Join transformation language (thesis §4.3 Eq. 4.1 and §4.4.2), as data.
 
-Physical operators, each a frozen dataclass node of an expression tree:
-
-* ``Column(name)``          SelectK over the input row, by column name (the program's input
-                            is the whole source row, §4.4.2);
-* ``Split(of, sep)``        ``string[] Split(string v, string sep)``;
-* ``SelectK(of, k)``        ``string SelectK(string[] array, int k)``; ``k < 0`` counts from
-                            the end (-1 = last part);
-* ``Substring(of, start, stop, casing)``  ``Substring(v, start, length, Casing c)``; start and
-                            stop are Python slice bounds, each counted from the front (>= 0)
-                            or the back (< 0), ``stop=None`` = to the end, so a fixed length
-                            from the front is ``[i:i+n]`` and from the back ``[-n:]``. Casing
-                            is one of ``same``, ``lower``, ``upper``, ``title`` (Python's
-                            ``str.lower/upper/title``); the thesis leaves the list open;
-* ``Constant(text)``;
-* ``Concat(parts)``         n-ary concatenation (the learner's binary tree of logical
-                            operators, flattened in order);
-* ``Replace(of, old, new)`` every ``old`` in a string becomes ``new`` (not in the thesis:
-                            "North Dakota" -> "NorthDakota", "Bruce Wayne" -> "Bruce_Wayne";
-                            its Substring then takes the normalized text).
-
-A :class:`ProgramSet` is an ordered list of programs, each optionally guarded by the
-pattern of one input cell; the first branch whose guard holds and whose program gives a
-key wins (not in the thesis, which learns one program: rows in groups needing different
-programs). It has the interface of :class:`Program` (call, apply, describe, python_code,
-JSON, columns), so the rest of the package handles either.
-
-The logical operators of §4.4.2 are these trees: CONSTANT = ``Constant``; SUBSTR =
-``Substring(Column)``; SPLITSUBSTR = ``Substring(SelectK(Split(Column)))``; SPLITSPLITSUBSTR
-adds one more ``SelectK(Split(...))`` (the thesis prints SUBSTR without its SelectK and
-lists SPLITSUBSTR twice); each may read its operand through one ``Replace``.
-
-Semantics (one interpreter, :func:`compile_expr`, used by learning, coverage and joins):
-a null cell, a part index out of range or a non-string makes the whole key ``None`` (no
-join); slicing clamps like Python's. :meth:`Program.python_code` writes the same program
-out as plain Python whose behaviour is identical (tested), with every constant, separator
-and column name written with ``repr()``: lake content is never evaluated.
+Physical operators are frozen dataclass nodes: ``Column`` (SelectK over the input row),
+``Split``, ``SelectK`` (k < 0 counts from the end), ``Substring`` (Python slice bounds from
+the front or back; casing same/lower/upper/title), ``Constant`` and ``Concat``. A logical
+operator (CONSTANT, SUBSTR, SPLITSUBSTR, SPLITSPLITSUBSTR) is a ``Substring`` over a column
+read through up to two ``SelectK(Split(...))``. A :class:`Program` is their concatenation.
+One interpreter (:func:`compile_expr`, and :func:`evaluate_columns` column-wise) defines
+the semantics: a null cell or a missing part gives no key (None). ``python_code`` writes
+the same behaviour as plain Python, every string written with ``repr()``. Deviations:
+* ``Replace(of, old, new)`` (every ``old`` becomes ``new``) may sit under a Substring, for
+  keys written without or with other inner spaces ("NorthDakota", "Bruce_Wayne");
+* :class:`ProgramSet`: programs tried in order, each under an optional :class:`Guard` on an
+  input cell's pattern, the first that gives a key wins (rows needing different programs);
+  it has Program's interface, and ``Program.from_dict`` reads either.
 """
 from __future__ import annotations
 
@@ -504,10 +481,10 @@ class Guard:
         return cell_pattern(text, self.kind) in self.patterns
 
     def describe(self) -> str:
-        shown = ", ".join(_quote(p) for p in sorted(self.patterns)[:4])
-        more = f" (+{len(self.patterns) - 4} more)" if len(self.patterns) > 4 else ""
+        shown = " or ".join(_quote(p) for p in sorted(self.patterns)[:4])
+        more = f" (or {len(self.patterns) - 4} more)" if len(self.patterns) > 4 else ""
         what = "delimiters" if self.kind == "delimiters" else "shape"
-        return f"if the {what} of `{self.column}` is {shown}{more}"
+        return f"if `{self.column}` has the {what} {shown}{more}"
 
     def to_dict(self) -> dict:
         return {"column": self.column, "kind": self.kind, "patterns": sorted(self.patterns)}

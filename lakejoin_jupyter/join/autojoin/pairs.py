@@ -24,7 +24,8 @@ Choices the thesis leaves open (documented deviations):
   which matters under sampling, where many chance 1-to-1 matches of 3 characters exist;
 * rare token bags (not in the thesis): a source and a target value whose alphanumeric
   tokens are the same multiset of 2+ tokens, found in no other value of either column,
-  pair with score 1 too ("7/1/2014" and "2014-7-1" share no rare q-gram, only "2014").
+  pair with score 1 too, replacing a weaker q-gram match of the same rows ("7/1/2014" and
+  "2014-7-1" share no rare q-gram, only "2014").
 """
 from __future__ import annotations
 

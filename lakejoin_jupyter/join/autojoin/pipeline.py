@@ -7,7 +7,8 @@ are transformed; the other must supply a key column, so joins are 1:1 or N:1 onl
 2. find candidate joinable row pairs by rare q-gram matches between every source column
    and every key column of the target (pairs.py, §4.4.1);
 3. learn programs from random example sets of 3-4 pairs and keep the one joining the most
-   distinct target keys (learn.py, §4.4.2);
+   distinct target keys (learn.py, §4.4.2), extended to an ordered program set when rows
+   need different programs, with its estimated precision (programset.py; not in the thesis);
 4. if neither direction finds a program, split composite key columns of each target into
    key parts and try again (composite.py, §4.4.3);
 5. extend the equi-join with a constrained fuzzy join (fuzzy.py, §4.6).

@@ -1,23 +1,18 @@
-"""Ordered program sets for rows that fall into groups needing different programs, and the
-estimated precision of a learned transformation (an extension of thesis §4.4.2).
+"""Ordered program sets for rows that need different programs, and the estimated precision
+of a learned transformation (extensions of thesis §4.4.2, Algorithm 5).
 
-The thesis keeps the one program joining the most target keys (Algorithm 5) and names
-the case it leaves behind ("duke cs profs": the join needs more than one transformation).
-Here, after the best program P1 is chosen, the learner is run again on the *residual*:
-the candidate row pairs (§4.4.1, recomputed among the rows P1 does not join, where
-q-grams that were common become rare) whose source row P1 leaves unjoined and whose key
-it does not reach. Each program learned from them, and each program of the first round,
-is tried as a second branch of an ordered :class:`~.dsl.ProgramSet` (first branch that
-applies wins): after the current set, before it, or before it under a guard (the pattern
-of one input cell, :func:`~.dsl.cell_pattern`, learned from the rows each branch joins).
-The branch joining the most additional keys is kept when it adds at least ``min_gain``
-keys, some of them beyond its own examples; repeated up to ``max_programs`` branches.
-
-Estimated precision (not in the thesis): among the joined source rows that also have a
-1-to-1 match of a q-gram of 6+ characters (Prop. 4.4.1 bounds chance matches at q = 6;
-shorter ones are often chance in numbers and dates) or of a rare token bag to a target
-row, the fraction whose partner holds the derived key; rows that taught the program are
-left out. None when no joined row has such a match.
+The thesis keeps the one program joining the most target keys and names the case this
+leaves behind ("duke cs profs": the join needs more than one transformation). Here the
+learner runs again on the residual: the row pairs (§4.4.1, recomputed among the unjoined
+rows) whose source row and key the current set leaves unjoined. Each program learned
+there, and each of the first round, is tried as a branch of a :class:`~.dsl.ProgramSet`:
+after the set, before it, or before it under a guard learned from the rows each branch
+joins. The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
+``min_gain_fraction`` of them), some beyond its own examples; branches that never fire are
+dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
+that also have a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share
+whose matched row holds the derived key (teaching rows excluded; None without evidence).
+Both are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 
@@ -39,7 +34,7 @@ class SetSettings:
     min_gain: int = 3              # keys a new branch must add ...
     min_gain_fraction: float = 0.02   # ... and at least this fraction of the target's keys
     residual_sets: int = 24        # example sets learned from the residual pairs per round
-    repair_groups: int = 2         # column pairs whose row pairs are recomputed on the residual
+    repair_groups: int = 2         # column pairs whose row pairs may be recomputed on the residual
     consider: int = 12             # first-round programs tried as branches (best first)
 
 
@@ -125,9 +120,9 @@ def prune(option: Scored, keys: set, cells: dict, n: int) -> Scored:
 def residual_groups(groups: list, target_column: str, joined: list, joined_keys: set,
                     tcells: list, src_cells: dict, settings) -> list:
     """The candidate pairs among the rows the current set leaves unjoined: the first
-    round's pairs restricted to them and, for the ``repair_groups`` best column pairs,
-    Algorithm 3 run again on the unjoined rows only (a q-gram shared by joined rows may be
-    rare among the others)."""
+    round's pairs restricted to them and, for the ``repair_groups`` best column pairs left
+    with fewer than top-k pairs, Algorithm 3 run again on the unjoined rows only (a q-gram
+    shared by joined rows may be rare among the others)."""
     out = []
     open_rows = [not j for j in joined]
     tkeep = [v if v is not None and v not in joined_keys else None for v in tcells]
@@ -138,7 +133,7 @@ def residual_groups(groups: list, target_column: str, joined: list, joined_keys:
             continue
         kept = [p for p in g.pairs if open_rows[p.source_row] and tkeep[p.target_row] is not None]
         fresh = PairGroup(g.source_column, target_column, [])
-        if repair > 0:
+        if repair > 0 and len(kept) < settings.learn.top_k:   # too few pairs left to learn from
             repair -= 1
             cells = [v if o else None for v, o in zip(src_cells[g.source_column], open_rows)]
             fresh = find_pair_group(ColumnValues.from_cells(g.source_column, cells), t_vals,

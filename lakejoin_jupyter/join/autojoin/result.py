@@ -251,7 +251,8 @@ class AutoJoin:
         d = {"found": self.found, "source": self.source_name if self.found else None,
              "program": self.program.describe() if self.program else None,
              "target_column": self.target_column, "coverage": self.coverage,
-             "target_keys": self.target_keys, "joined_rows": self.joined_rows}
+             "target_keys": self.target_keys, "joined_rows": self.joined_rows,
+             "estimated_precision": self.estimated_precision}
         if self.fuzzy is not None:
             d["fuzzy"] = self.fuzzy.describe()
         return d
@@ -266,6 +267,9 @@ class AutoJoin:
                  + (f" after {self.target_program.describe()}" if self.target_program else "") + ".",
                  f"It joins {self.coverage} of {self.target_keys} distinct keys ({pct:.0%}) "
                  f"and {self.joined_rows} {self.source_name} row(s) by equality."]
+        if self.estimated_precision is not None:
+            lines.append(f"Estimated precision of these joins: {self.estimated_precision:.0%} "
+                         f"(agreement with independent rare-substring matches).")
         if self.stats.get("sampling"):
             lines.append(f"(Learned on row samples: {self.stats['sampling']}.)")
         if self.fuzzy is not None:
