@@ -116,6 +116,17 @@ def test_split_selectk_counts_from_both_ends_and_fails_out_of_range():
     assert run(Program((extract("Name", [("#", 0)]),)), row) == row["Name"]
 
 
+def test_column_wise_parts_match_a_full_split():
+    """apply_frame splits only as far as the part it needs; a separator overlapping itself
+    ("--" in "a---b") must still give the parts of a full split from the front."""
+    frame = pd.DataFrame({"Name": ["a---b", "x--y--z", "--", "q", None]})
+    for sep in ("--", "-", "---"):
+        for k in (-3, -2, -1, 0, 1, 2):
+            p = Program((extract("Name", [(sep, k)]),))
+            assert apply_frame(p, frame) == [ref(p.expr, {"Name": v}) for v in frame["Name"]]
+    assert apply_frame(Program((extract("Name", [("--", -1)]),)), frame)[0] == "-b"
+
+
 def test_substring_bounds_and_casing():
     row = {"Name": "Suhela Chowdhury"}
     assert run(Program((extract("Name", [(" ", 0)], None, 1, "lower"),)), row) == "s"
@@ -220,7 +231,7 @@ def test_apply_frame_matches_rows_and_numeric_columns():
 # ------------------------------------------------------------------ random programs
 
 ALPHABET = "abcAB ,-;.()'\"\\\nÉé北京"
-SEPS = [" ", ",", "-", "; ", "'", '"', "\\", "\n"]
+SEPS = [" ", ",", "-", "--", "; ", "'", '"', "\\", "\n"]   # "--" overlaps itself
 
 
 @st.composite

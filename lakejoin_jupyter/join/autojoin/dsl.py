@@ -686,9 +686,18 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
         return [None if v is None else v.split(sep)
                 for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, SelectK):
-        k = node.k
-        return [None if p is None or not -len(p) <= k < len(p) else p[k]
-                for p in evaluate_columns(node.of, texts, n)]
+        k, sep = node.k, node.of.sep
+        vals = evaluate_columns(node.of.of, texts, n)
+        # split at most as far as part k (from the front, or from the back when the
+        # separator cannot overlap itself, where rsplit finds the same parts): no list of
+        # every part per row, which dominated applying a program to a million rows
+        if k >= 0:
+            return [None if v is None else p[k] if len(p := v.split(sep, k + 1)) > k else None
+                    for v in vals]
+        if not any(sep[:i] == sep[-i:] for i in range(1, len(sep))):
+            return [None if v is None else p[k] if len(p := v.rsplit(sep, -k)) >= -k else None
+                    for v in vals]
+        return [None if v is None or not -len(p := v.split(sep)) <= k else p[k] for v in vals]
     if isinstance(node, Replace):
         old, new = node.old, node.new
         return [None if v is None else v.replace(old, new)
