@@ -225,7 +225,6 @@ def _print_ranked(res, df) -> None:
 
 def _info(args, parser) -> int:
     from .engine import open_index
-    from .search import registry
     engine = open_index(args.index, verify=args.verify)
     info = engine.info()
     ix = engine.index
@@ -244,7 +243,7 @@ def _info(args, parser) -> int:
     print("  search methods:")
     for m in engine.methods():
         print(f"    {m.name:<16} {m.kind:<12} {m.label}")
-    missing = [m for m in registry.METHODS.values() if m not in engine.methods()]
+    missing = [m for m in engine.search_methods.values() if m not in engine.methods()]
     for m in missing:
         print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; rebuild with --with)")
     if info["skipped"]:

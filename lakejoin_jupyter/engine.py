@@ -26,10 +26,16 @@ import pandas as pd
 from .errors import IndexNotFoundError, QueryError
 from .index.store import LakeIndex
 from .lake.normalize import normalize_many
-from .search import registry
-from .search.registry import Candidate, SearchParams
+from .search import (bruteforce, bruteforce_nary, distributed, josie, lshensemble, mate,
+                     mergelist, pexeso, probeset)
+from .search.registry import Candidate, SearchMethod, SearchParams
 
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
+
+# The search methods an engine offers (each search/<name>.py defines its METHOD).
+SEARCH_METHODS = (josie.METHOD, mergelist.METHOD, probeset.METHOD, bruteforce.METHOD,
+                  distributed.METHOD, lshensemble.METHOD, lshensemble.TOPK_METHOD,
+                  mate.METHOD, bruteforce_nary.METHOD, pexeso.METHOD)
 
 
 # ---------------------------------------------------------------------- queries
@@ -391,8 +397,9 @@ class SearchResult(Sequence):
 class Engine:
     """Search an opened index (see module docstring)."""
 
-    def __init__(self, index: LakeIndex):
+    def __init__(self, index: LakeIndex, methods: Sequence[SearchMethod] = SEARCH_METHODS):
         self.index = index
+        self.search_methods = {m.name: m for m in methods}
 
     @classmethod
     def open(cls, path, verify: bool = True, check_lake: bool = True) -> "Engine":
@@ -404,7 +411,14 @@ class Engine:
 
     def methods(self) -> list:
         """Search methods this index supports (name, label, kind, ...)."""
-        return registry.available(self.index)
+        return [m for m in self.search_methods.values() if m.available(self.index)]
+
+    def method(self, name: str) -> SearchMethod:
+        """A search method by name (QueryError naming the valid ones otherwise)."""
+        if name not in self.search_methods:
+            raise QueryError(f"Unknown search method {name!r}; this index offers "
+                             f"{[m.name for m in self.methods()]} (and 'auto').")
+        return self.search_methods[name]
 
     def query(self, query, column=None, **kw) -> Query:
         self.check_present()
@@ -427,7 +441,7 @@ class Engine:
         q = query if isinstance(query, Query) else make_query(
             self.index, query, column, exclude_self=exclude_self)
         m = self._pick(method, q, threshold)
-        params = SearchParams(k=k, threshold=threshold, options=options)
+        params = SearchParams(k=k, threshold=threshold, options=m.resolve_options(options))
         t0 = time.perf_counter()
         found, stats = self._run(m, q, params)
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
@@ -444,14 +458,12 @@ class Engine:
             qp = dataclasses.replace(
                 q, token_ids=np.sort(ids[ids >= 0]),
                 exclude={c - lo for c in q.exclude if lo <= c < hi})
-            out = m.run(part, qp, params)
-            if isinstance(out, tuple):
-                out, part_stats = out
-                for key, val in part_stats.items():
-                    if isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
-                        stats[key] += val
-                    else:
-                        stats.setdefault(key, val)
+            out, part_stats = m.run(part, qp, params)
+            for key, val in part_stats.items():
+                if isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
+                    stats[key] += val
+                else:
+                    stats.setdefault(key, val)
             for c in out:
                 found.append(dataclasses.replace(
                     c, column_ids=tuple(int(i) + lo for i in c.column_ids)))
@@ -472,7 +484,7 @@ class Engine:
                                  + ("several query columns; rebuild it with the MATE component."
                                     if multi else "a single query column."))
             return max(fit, key=lambda m: m.priority)
-        m = registry.get(method)
+        m = self.method(method)
         if m not in avail:
             raise QueryError(f"Method {method!r} needs index component(s) {list(m.requires)}, "
                              f"which {self.index.path.name} was built without. Rebuild with them "

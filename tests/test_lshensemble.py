@@ -449,8 +449,8 @@ def test_route_costs_price_each_route():
                               + 5000 * L.ROUTE_EXACT_US[2])
     assert lsh == pytest.approx(L.ROUTE_LSH_US[0] + 400 * L.ROUTE_LSH_US[1]
                                 + 5000 * L.ROUTE_LSH_US[2])
-    with pytest.raises(L.QueryError, match="route is one of"):
-        L._options({"route": "fast"})
+    with pytest.raises(L.QueryError, match="'route' is one of"):
+        L.METHOD.resolve_options({"route": "fast"})
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
@@ -538,13 +538,13 @@ def test_engine_threshold_and_topk(demo_engine):
             assert {h.column_ids: h.overlap for h in r} == {h.column_ids: h.overlap for h in exact}
         else:
             assert {h.column_ids for h in r} == {h.column_ids for h in res}   # LSH, verified
-    with pytest.raises(QueryError, match="route applies to the threshold search"):
+    with pytest.raises(QueryError, match=r"Unknown option\(s\) \['route'\] for method 'lshensemble-topk'"):
         demo_engine.search(df, "country", k=3, method="lshensemble-topk", route="exact")
     top = demo_engine.search(df, "country", k=3, method="lshensemble-topk")
     assert len(top) == 3 and top[0].containment >= top[-1].containment
     with pytest.raises(QueryError):
         demo_engine.search(df, "country", method="lshensemble")
-    with pytest.raises(QueryError, match="Unknown LSH Ensemble option"):
+    with pytest.raises(QueryError, match=r"Unknown option\(s\) \['bands'\] for method 'lshensemble'; valid options: \['fn_weight'"):
         demo_engine.search(df, "country", threshold=0.5, method="lshensemble", bands=3)
 
 

@@ -142,19 +142,19 @@ def test_bad_inputs_in_magics(ip, demo_index_path, tmp_path, spark):
     assert res.query.size <= 50 and any("random sample" in n for n in res.notes)
     assert "random sample" in res._repr_html_()
     # interrupted (Ctrl-C / kernel interrupt) midway: one message, nothing changed
-    from lakejoin_jupyter.search import registry
+    from lakejoin_jupyter.search.registry import SearchMethod
 
     def interrupted(index, query, params):
         raise KeyboardInterrupt
-    registry.register_method(registry.SearchMethod("interrupt-test", "interrupt", "exact",
-                                                   interrupted))
+    SESSION.engine.search_methods["interrupt-test"] = SearchMethod(
+        "interrupt-test", "interrupt", "exact", interrupted)
     try:
         before = SESSION.last_result
         with pytest.raises(MagicError, match="interrupted; nothing was changed"):
             magic(ip, "search ok_df.c -m interrupt-test")
         assert SESSION.last_result is before
     finally:
-        registry.METHODS.pop("interrupt-test")
+        SESSION.engine.search_methods.pop("interrupt-test")
     # the index deleted while open
     copy = tmp_path / "copy.index"
     shutil.copytree(demo_index_path, copy)

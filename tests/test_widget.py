@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from lakejoin_jupyter.join.execute import default_variable
-from lakejoin_jupyter.search import registry
 from lakejoin_jupyter.search.registry import Candidate, ParamSpec, SearchMethod
 from lakejoin_jupyter.ui.session import Session
 from lakejoin_jupyter.ui.widget import PROGRESSIVE, DiscoveryWidget, asset, control_for
@@ -89,33 +88,34 @@ def fifa():
 
 
 @pytest.fixture
-def fake_methods():
-    """An approximate method with a ParamSpec option, and a slow exact one, registered the
-    way a new search module would register them (the widget has no code for them)."""
+def fake_methods(demo_engine):
+    """An approximate method with a ParamSpec option, and a slow exact one, offered by the
+    engine the way a new search module's METHOD is (the widget has no code for them)."""
     seen, gate = [], threading.Event()
 
     def approx(index, query, params):
         from lakejoin_jupyter.search.bruteforce import _run
         seen.append(dict(params.options))
-        cands = _run(index, query, params)
+        cands, _ = _run(index, query, params)
         return [Candidate(c.column_ids, score=c.score * 0.9, overlap=None, exact=False,
                           estimated_containment=min(1.0, c.overlap / query.size * 0.97))
-                for c in cands]
+                for c in cands], {}
 
     def slow(index, query, params):
         gate.wait(60)
         from lakejoin_jupyter.search.bruteforce import _run
-        return _run(index, query, params)[:1]
+        return _run(index, query, params)[0][:1], {}
 
-    registry.register_method(SearchMethod(
+    methods = demo_engine.search_methods
+    methods["approx-test"] = SearchMethod(
         "approx-test", "Approximate (test)", "approximate", approx, priority=1,
-        params=(ParamSpec("noise", "noise level", kind="float", default=0.25, min=0, max=1),)))
-    registry.register_method(SearchMethod("slow-test", "Slow exact (test)", "exact", slow,
-                                          priority=-5))
+        params=(ParamSpec("noise", "noise level", kind="float", default=0.25, min=0, max=1),))
+    methods["slow-test"] = SearchMethod("slow-test", "Slow exact (test)", "exact", slow,
+                                        priority=-5)
     yield seen, gate
     gate.set()
-    registry.METHODS.pop("approx-test")
-    registry.METHODS.pop("slow-test")
+    methods.pop("approx-test")
+    methods.pop("slow-test")
 
 
 @pytest.mark.spark
@@ -304,7 +304,7 @@ def test_built_package_ships_the_widget_assets(tmp_path):
 
 
 @pytest.fixture
-def pair_method():
+def pair_method(demo_engine):
     """A multi-column method (as MATE will register one): proposes the country-codes
     table's (name, alpha-3) column pair with its exact key-tuple overlap."""
     from lakejoin_jupyter.lake.normalize import normalize_many
@@ -320,12 +320,12 @@ def pair_method():
         lake = set(zip(normalize_many(t["CLDR display name"].tolist()),
                        normalize_many(t["ISO3166-1-Alpha-3"].tolist())))
         overlap = sum(1 for r in query.rows if r in lake)
-        return [Candidate((a, b), score=overlap, overlap=overlap)]
+        return [Candidate((a, b), score=overlap, overlap=overlap)], {}
 
-    registry.register_method(SearchMethod("pair-test", "Column pairs (test)", "exact", run,
-                                          multi_column=True, single_column=False))
+    demo_engine.search_methods["pair-test"] = SearchMethod(
+        "pair-test", "Column pairs (test)", "exact", run, multi_column=True, single_column=False)
     yield
-    registry.METHODS.pop("pair-test")
+    demo_engine.search_methods.pop("pair-test")
 
 
 @pytest.mark.spark
@@ -336,7 +336,7 @@ def test_multi_column_search_shows_the_mapping_and_joins_on_both(demo_engine, fi
     w = make(demo_engine, ns=ns, frame="q", columns=["country", "code"], auto_insert=False)
     values = [v for _, v in w.method_picker.options]                 # multi-column only
     assert values[0] == "auto" and {"mate", "pair-test"} <= set(values)
-    assert all(registry.METHODS[v].multi_column for v in values[1:])
+    assert all(demo_engine.search_methods[v].multi_column for v in values[1:])
     # auto picks MATE (the highest-priority multi-column method): the engine's top hit and mapping
     w.search().wait()
     top = demo_engine.search(q, ["country", "code"], k=10)[0]

@@ -22,7 +22,7 @@ its own tokens.
 """
 from __future__ import annotations
 
-from .pipeline import Component, register_component
+from .component import Component
 
 CALIBRATION_SAMPLES = 1000
 
@@ -64,7 +64,7 @@ def build(ctx) -> dict:
     return _section_from(ctx.writer.tmp, lists)
 
 
-register_component(Component(
+COMPONENT = Component(
     name="josie", build=build, default=True,
     description="JOSIE: distinct posting-list statistics and read-cost constants fitted "
-                "on this index's storage (cost model of the exact top-k search)."))
+                "on this index's storage (cost model of the exact top-k search).")

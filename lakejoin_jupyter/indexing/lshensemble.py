@@ -59,12 +59,12 @@ import numpy as np
 import pandas as pd
 
 from ..hashing import fmix32
-from .pipeline import Component, register_component
+from .component import Component
 
 DEFAULT_PARTITIONS = 32      # thesis §2.5.3 / §3.5.4: 8, 16, 32; 32 is the most precise
 MAX_BINS = 2048
 BUCKET_SIZE = 8              # mean entries per directory bucket of a table segment
-COMPONENT = "lshensemble"
+NAME = "lshensemble"
 
 
 # --------------------------------------------------------------------------- partitioning
@@ -358,9 +358,9 @@ def base_intervals(base) -> list[int] | None:
     if base is None:
         return None
     first = base.parts[0] if hasattr(base, "parts") else base
-    if not first.has(COMPONENT):
+    if not first.has(NAME):
         return None
-    return [int(u) for u in first.components[COMPONENT]["intervals"]]
+    return [int(u) for u in first.components[NAME]["intervals"]]
 
 
 OPTIONS = ("partitions", "max_bins", "num_perm")
@@ -372,8 +372,8 @@ def table_num_perm(opts: dict, index_num_perm: int, base=None) -> int:
     use at most that many), or the base's when adding tables to an index."""
     if base is not None:
         first = base.parts[0] if hasattr(base, "parts") else base
-        if first.has(COMPONENT):
-            return int(first.components[COMPONENT].get("num_perm", index_num_perm))
+        if first.has(NAME):
+            return int(first.components[NAME].get("num_perm", index_num_perm))
     m = opts.get("num_perm", index_num_perm)
     if not isinstance(m, int) or not 1 <= m <= index_num_perm:
         raise ValueError(f"lshensemble.num_perm is the number of signature positions the LSH "
@@ -384,7 +384,7 @@ def table_num_perm(opts: dict, index_num_perm: int, base=None) -> int:
 
 
 def _build(ctx) -> dict:
-    opts = ctx.settings.component_options.get(COMPONENT, {})
+    opts = ctx.settings.component_options.get(NAME, {})
     unknown = sorted(set(opts) - set(OPTIONS))
     if unknown:
         raise ValueError(f"Unknown lshensemble option(s) {unknown}; known: {list(OPTIONS)}")
@@ -396,7 +396,7 @@ def _build(ctx) -> dict:
                         max_bins=int(opts.get("max_bins", MAX_BINS)))
 
 
-register_component(Component(
-    name=COMPONENT, build=_build, default=True,
+COMPONENT = Component(
+    name=NAME, build=_build, default=True,
     description="LSH Ensemble: optimal size partitions + MinHash tables for approximate "
-                "containment search at any threshold (thesis ch. 2)"))
+                "containment search at any threshold (thesis ch. 2)")

@@ -34,7 +34,7 @@ import pyarrow.dataset as pads
 
 from ..index.mate_arrays import FILES
 from ..search.xash import XashSpec, xash_words
-from .pipeline import Component, register_component
+from .component import Component
 
 
 def _xash_batches(spec: XashSpec):
@@ -151,7 +151,7 @@ def _finish(w, spec: XashSpec, n_tokens: int) -> dict:
     return {"rows": int(n_rows), "cells": int(len(row))}
 
 
-register_component(Component(
+COMPONENT = Component(
     name="mate", build=build, default=True,
     description="MATE multi-column join search: value postings with (table, column, row) "
-                "items, XASH row super keys and a row store"))
+                "items, XASH row super keys and a row store")

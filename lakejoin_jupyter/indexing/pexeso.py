@@ -46,7 +46,7 @@ from ..index.pexeso_arrays import (SAMPLE_MULT, cluster_columns, domain, leaf_co
                                    map_to_pivots, morton_keys, partition_from_entries,
                                    select_pivots)
 from ..search.pexeso_cost import TAU_MAX, WORKLOAD, choose_levels, tau_profile
-from .pipeline import Component, register_component
+from .component import Component
 
 DEFAULTS = {"embedder": "ngram", "pivots": 10, "levels": "auto", "pivot_method": "pca",
             "sample_size": 20_000, "partitions": 1, "cluster_iterations": 10, "seed": 0}
@@ -293,6 +293,6 @@ def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int, seed: int =
             "columns": int(len(np.unique(part.ent_col)))}, model
 
 
-register_component(Component(
+COMPONENT = Component(
     "pexeso", build, description="value embeddings, pivots, hierarchical grid and cell "
-                                 "postings for fuzzy/semantic joinable search (PEXESO)"))
+                                 "postings for fuzzy/semantic joinable search (PEXESO)")

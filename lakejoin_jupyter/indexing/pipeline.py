@@ -10,8 +10,8 @@
     components             optional later components (LSH Ensemble, MATE, PEXESO, ...)
     commit                 index/store.py: checksums, manifest, rename into place
 
-Components register with :func:`register_component`; each receives the
-:class:`BuildContext` (Spark session, the persisted cells and column tokens, the written
+Components are listed in :data:`COMPONENTS`; each receives the
+:class:`~.component.BuildContext` (Spark session, the persisted cells and column tokens, the written
 dictionary/sets, the index writer) and returns its manifest section.
 """
 from __future__ import annotations
@@ -20,7 +20,6 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -35,60 +34,19 @@ from . import minhash as minhash_job
 from . import postings as postings_job
 from . import profile as profile_job
 from . import read as read_job
+from . import josie as josie_component
+from . import lshensemble as lshensemble_component
+from . import mate as mate_component
+from . import pexeso as pexeso_component
+from .component import BuildContext, Component
 
 log = logging.getLogger("lakejoin")
 
 
-@dataclass
-class Component:
-    """An optional index component built after the core (dictionary, sets, postings)."""
-    name: str
-    build: Callable[["BuildContext"], dict]
-    description: str = ""
-    default: bool = False
-
-
-COMPONENTS: dict[str, Component] = {}
-
-
-def register_component(component: Component) -> Component:
-    COMPONENTS[component.name] = component
-    return component
-
-
-_CORE_MODULES = {"pipeline", "read", "profile", "dictionary", "postings", "minhash"}
-
-
-def load_components() -> dict[str, Component]:
-    """Import every other module of the build package once; each registers its component."""
-    import importlib
-    import pkgutil
-
-    from .. import indexing as package
-    for mod in pkgutil.iter_modules(package.__path__):
-        if mod.name not in _CORE_MODULES:
-            importlib.import_module(f"{package.__name__}.{mod.name}")
-    return COMPONENTS
-
-
-@dataclass
-class BuildContext:
-    spark: object
-    writer: IndexWriter
-    lake: LakeSpec
-    settings: BuildSettings
-    progress: object
-    tables: pd.DataFrame = None        # catalog/tables
-    columns: pd.DataFrame = None       # catalog/columns
-    infos: list = None                 # lake.read.TableInfo per table
-    cells: object = None               # Spark DF (column_id, row_id, value, token)
-    column_tokens: object = None       # Spark DF distinct (column_id, token)
-    dictionary: object = None          # Spark DF (token_id, token, freq, group_id, hash64)
-    sets: object = None                # Spark DF (column_id, size, token_ids)
-    n_sets: int = 0
-    n_tokens: int = 0
-    base: LakeIndex | None = None      # adding tables: the index they are added to
-    component_sections: dict = field(default_factory=dict)  # manifest "components" entries
+# The optional components a build offers, in build order (each module defines COMPONENT).
+COMPONENTS: dict[str, Component] = {c.name: c for c in (
+    josie_component.COMPONENT, lshensemble_component.COMPONENT, mate_component.COMPONENT,
+    pexeso_component.COMPONENT)}
 
 
 @dataclass
@@ -134,7 +92,6 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
 
     t0 = time.time()
     settings = settings or BuildSettings()
-    load_components()
     unknown = [c for c in settings.components if c.lstrip("-") not in COMPONENTS]
     if unknown:
         raise ValueError(f"Unknown index component(s) {unknown}; available: {sorted(COMPONENTS)}")
@@ -210,7 +167,6 @@ def _settings_like(base: LakeIndex, settings: BuildSettings) -> BuildSettings:
 def selected_components(requested=()) -> list[str]:
     """Default components plus the requested ones, in registration order. A name prefixed
     with "-" (e.g. "-lshensemble") leaves a default component out."""
-    load_components()
     drop = {c[1:] for c in requested if c.startswith("-")}
     want = {c for c in requested if not c.startswith("-")}
     return [n for n, c in COMPONENTS.items() if (c.default or n in want) and n not in drop]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..index.arrays import IndexArrays
+from .registry import SearchMethod
 
 
 @dataclass
@@ -77,7 +78,7 @@ def threshold(arrays: IndexArrays, query_token_ids: np.ndarray, t: float,
 
 # ------------------------------------------------------------------ engine method
 
-def _run(index, query, params) -> list:
+def _run(index, query, params):
     from .registry import Candidate
 
     s = scores(index.arrays, query.token_ids, query.size)
@@ -91,15 +92,10 @@ def _run(index, query, params) -> list:
     if params.k is not None:
         order = order[: params.k]
     return [Candidate(column_ids=(int(c),), score=float(s.overlap[c]), overlap=int(s.overlap[c]))
-            for c in ids[order]]
+            for c in ids[order]], {}
 
 
-def _register():
-    from .registry import SearchMethod, register_method
-    register_method(SearchMethod(
-        name="bruteforce", label="Exact (brute force scan)", kind="exact", run=_run,
-        requires=("sets",), priority=0, score_name="overlap",
-        description="Scans every set; the oracle the other methods are tested against."))
-
-
-_register()
+METHOD = SearchMethod(
+    name="bruteforce", label="Exact (brute force scan)", kind="exact", run=_run,
+    requires=("sets",), priority=0, score_name="overlap",
+    description="Scans every set; the oracle the other methods are tested against.")

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .registry import SearchMethod
+
 
 @dataclass
 class TableScore:
@@ -109,17 +111,12 @@ def _run(index, query, params):
     key_ids, n_rows, min_score = query_key_ids(index, query, params.threshold)
     scores = joinability(table_matrices(ma), key_ids, frozenset(query.exclude))
     best = topk(scores, params.k, min_score)
-    return result_candidates(index, query, [(s.table_id, s.score, s.mapping) for s in best])
+    return result_candidates(index, query, [(s.table_id, s.score, s.mapping) for s in best]), {}
 
 
-def _register():
-    from .registry import SearchMethod, register_method
-    register_method(SearchMethod(
-        name="bruteforce_nary", label="Exact multi-column (brute force, every mapping)",
-        kind="exact", run=_run, requires=("mate",), multi_column=True, single_column=False,
-        priority=0, score_name="key tuples",
-        description="Scans every table of the MATE row store with every column mapping; "
-                    "the oracle MATE is tested against."))
-
-
-_register()
+METHOD = SearchMethod(
+    name="bruteforce_nary", label="Exact multi-column (brute force, every mapping)",
+    kind="exact", run=_run, requires=("mate",), multi_column=True, single_column=False,
+    priority=0, score_name="key tuples",
+    description="Scans every table of the MATE row store with every column mapping; "
+                "the oracle MATE is tested against.")

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .overlap import Stats, candidates, distinct_lists, min_overlap
-from .registry import SearchMethod, register_method
+from .registry import SearchMethod
 
 POSTINGS = "postings/postings.parquet"
 
@@ -65,9 +65,9 @@ def _run(index, query, params):
     return candidates(res), st.as_dict()
 
 
-register_method(SearchMethod(
+METHOD = SearchMethod(
     name="distributed", label="Exact top-k on Spark (distributed)", kind="exact", run=_run,
     priority=1,
     description="The exact top-k as a Spark job over the Parquet postings (broadcast join "
                 "with the query's distinct lists, group by set); for indexes larger than "
-                "one machine. Needs a Spark session."))
+                "one machine. Needs a Spark session.")

@@ -94,7 +94,7 @@ from ..index.reads import (SCRATCH, CostModel, QueryMembership, advise_suffixes,
                            read_lists)
 from . import mergelist
 from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
-from .registry import ParamSpec, SearchMethod, register_method
+from .registry import ParamSpec, SearchMethod
 
 BATCH_SIZE = 20          # λ: the authors' value for open data (notes A3.4 g)
 MIN_BATCH_ENTRIES = 256  # ... and at least this many posting entries; 0: the paper's batches
@@ -469,17 +469,16 @@ def _loop(a, lists, k, costs, lam, min_entries, st, heap, cs, member, cum_l, cum
 
 def _run(index, query, params):
     o = params.options
-    costs = CostModel.from_manifest(index.manifest, o.get("cost_profile", "warm"))
+    costs = CostModel.from_manifest(index.manifest, o["cost_profile"])
     res, st = search(index.arrays, query.token_ids, params.k, query.exclude,
                      min_overlap(params, query.size), costs=costs,
-                     batch_size=int(o.get("batch_size", BATCH_SIZE)),
-                     min_batch_entries=int(o.get("min_batch_entries", MIN_BATCH_ENTRIES)),
-                     plan=o.get("plan", "auto"))
+                     batch_size=o["batch_size"], min_batch_entries=o["min_batch_entries"],
+                     plan=o["plan"])
     st.extra["costs"] = cost_dict(costs)
     return candidates(res), st.as_dict()
 
 
-register_method(SearchMethod(
+METHOD = SearchMethod(
     name="josie", label="Exact top-k (JOSIE)", kind="exact", run=_run, priority=10,
     description="JOSIE-D (SIGMOD 2019): exact top-k by overlap; a cost model decides between "
                 "reading posting lists and candidate sets, so it reads far less than a full "
@@ -495,4 +494,4 @@ register_method(SearchMethod(
                            "JOSIE steps (both exact)."),
             ParamSpec("cost_profile", "Cost profile", "choice", "warm", choices=("warm", "cold"),
                       help="Read costs fitted with the index in memory (warm) or on disk (cold).")),
-))
+)

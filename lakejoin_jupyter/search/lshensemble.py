@@ -99,7 +99,7 @@ from ..errors import ComponentMissingError, QueryError
 from ..hashing import fmix32, minhash_of_tokens
 from .containment import (distinct_query, exact_overlaps, min_overlap, prefix_entries_estimate,
                           prefix_filter_search, prefix_lists, without)
-from .registry import Candidate, ParamSpec, SearchMethod, register_method
+from .registry import Candidate, ParamSpec, SearchMethod
 
 COMPONENT = "lshensemble"
 GRID_POINTS = 2048            # sigma grid of the tabulated objective
@@ -589,23 +589,9 @@ def route_costs(n_bands: int, prefix_entries: int, query_entries: int) -> tuple[
 
 
 def _options(options: dict) -> dict:
-    known = {"verify", "num_perm", "max_r", "fn_weight", "min_recall", "route"}
-    unknown = set(options) - known
-    if unknown:
-        raise QueryError(f"Unknown LSH Ensemble option(s) {sorted(unknown)}; "
-                         f"known: {sorted(known)}.")
-    fw = float(options.get("fn_weight", FN_WEIGHT))
-    if not 0.0 <= fw <= 1.0:
-        raise QueryError(f"fn_weight is a weight between 0 and 1 (got {fw}).")
-    mr = options.get("max_r")
-    mrec = float(options.get("min_recall", 0.0))
-    if not 0.0 <= mrec <= 1.0:
-        raise QueryError(f"min_recall is a fraction between 0 and 1 (got {mrec}).")
-    route = options.get("route", "auto")
-    if route not in ROUTES:
-        raise QueryError(f"route is one of {list(ROUTES)} (got {route!r}).")
-    return {"num_perm": options.get("num_perm"), "max_r": None if mr is None else int(mr),
-            "fn_weight": fw, "min_recall": mrec, "route": route}
+    """The tuning options of a search (the engine has validated them against _PARAMS)."""
+    return {name: options[name] for name in ("num_perm", "max_r", "fn_weight", "min_recall",
+                                             "route") if name in options}
 
 
 def threshold_search(ctx: Context, q_ids: np.ndarray, sig_q: np.ndarray, q_size: int,
@@ -742,7 +728,7 @@ def _candidates(rows, verify: bool, q_size: int) -> list:
 
 def _run_threshold(index, query, params):
     opts = dict(params.options)
-    verify = bool(opts.pop("verify", True))
+    verify = opts.pop("verify")
     if params.threshold is None:
         raise QueryError("LSH Ensemble needs a containment threshold, e.g. threshold=0.5 "
                          "(or use method='lshensemble-topk' for the best k).")
@@ -756,11 +742,11 @@ def _run_threshold(index, query, params):
 
 def _run_topk(index, query, params):
     opts = dict(params.options)
-    verify = bool(opts.pop("verify", True))
+    verify = opts.pop("verify")
     ctx = Context.of(index)
     sig_q = _query_signature(query, ctx)
     opts = _options(opts)
-    if opts.pop("route") != "auto":
+    if opts.pop("route", "auto") != "auto":
         raise QueryError("route applies to the threshold search (method='lshensemble'); top-k "
                          "descends through the LSH tables (for exact top-k use method='josie').")
     rows, stats = topk_search(ctx, query.token_ids, sig_q, query.size, int(params.k or 10),
@@ -790,22 +776,22 @@ _PARAMS = (
                    "below this (exact there, more to verify)."),
 )
 
-register_method(SearchMethod(
+METHOD = SearchMethod(
     name="lshensemble", label="Approximate containment (LSH Ensemble)", kind="approximate",
     run=_run_threshold, requires=(COMPONENT, "minhash", "sets"), needs_threshold=True,
     priority=0, score_name="containment", params=_PARAMS,
     description="Columns likely to contain at least the threshold share of the query's "
                 "values, found with MinHash LSH over size partitions, then verified; a query "
                 "whose exact prefix filter is predicted cheaper is answered exactly instead "
-                "(option route)."))
+                "(option route).")
 
-register_method(SearchMethod(
+TOPK_METHOD = SearchMethod(
     name="lshensemble-topk", label="Approximate top-k containment (LSH Ensemble)",
     kind="approximate", run=_run_topk, requires=(COMPONENT, "minhash", "sets"),
     needs_threshold=False, priority=0, score_name="containment",
     params=tuple(p for p in _PARAMS if p.name != "route"),
     description="The k columns of largest containment, by LSH Ensemble searches at "
-                "decreasing thresholds (1.0, 0.95, ...), verified."))
+                "decreasing thresholds (1.0, 0.95, ...), verified.")
 
 
 # ------------------------------------------------------------------ generations

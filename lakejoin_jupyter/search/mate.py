@@ -62,6 +62,7 @@ import numpy as np
 
 from ..errors import QueryError
 from ..index.reads import ranges
+from .registry import ParamSpec, SearchMethod
 
 CHUNK = 4096          # PL items filtered per vectorized block (rule 2 is checked between blocks)
 MAX_PAIRS = 1 << 21   # (PL item, query row) pairs per block, to bound memory
@@ -367,13 +368,8 @@ def _run(index, query, params):
 
     ma = load(index)
     key_ids, n_rows, min_score = query_key_ids(index, query, params.threshold)
-    opts = dict(params.options)
-    unknown = set(opts) - {"initial_column", "superkey"}
-    if unknown:
-        raise QueryError(f"Unknown option(s) {sorted(unknown)} for method 'mate'; it takes "
-                         f"initial_column (a query column or one of {list(INITIAL_RULES)}) "
-                         f"and superkey (True/False).")
-    initial = opts.get("initial_column", "pairs")
+    opts = params.options
+    initial = opts["initial_column"]
     if initial not in INITIAL_RULES:
         if initial not in query.columns:
             raise QueryError(f"initial_column {initial!r} is not a query column "
@@ -381,7 +377,7 @@ def _run(index, query, params):
         initial = list(query.columns).index(initial)
     results, stats = search(ma, key_ids, params.k, min_score=min_score,
                             exclude=frozenset(query.exclude),
-                            superkey=bool(opts.get("superkey", True)), initial=initial)
+                            superkey=opts["superkey"], initial=initial)
     if stats["initial_column"] is not None:
         stats["initial_column_name"] = str(query.columns[stats["initial_column"]])
     stats["query_rows_total"] = n_rows
@@ -389,21 +385,18 @@ def _run(index, query, params):
     return result_candidates(index, query, results, key_ids, stats), stats
 
 
-def _register():
-    from .registry import ParamSpec, SearchMethod, register_method
-    register_method(SearchMethod(
-        name="mate", label="Exact multi-column top-k (MATE)", kind="exact", run=_run,
-        requires=("mate",), multi_column=True, single_column=False, priority=10,
-        score_name="key tuples",
-        description="Tables joinable on the whole composite key, ranked by distinct key "
-                    "tuples shared, with the column mapping (MATE, XASH super keys).",
-        params=(ParamSpec("initial_column", "Initial column", kind="choice",
-                          default="pairs", choices=INITIAL_RULES,
-                          help="Key column whose values fetch the candidates: fewest "
-                               "distinct values (the paper's rule), fewest postings, or "
-                               "fewest super-key tests (default, measured fastest)."),
-                ParamSpec("superkey", "Super-key row filter", kind="bool", default=True,
-                          help="Off: verify every fetched row (the SCR baseline)."))))
-
-
-_register()
+METHOD = SearchMethod(
+    name="mate", label="Exact multi-column top-k (MATE)", kind="exact", run=_run,
+    requires=("mate",), multi_column=True, single_column=False, priority=10,
+    score_name="key tuples",
+    description="Tables joinable on the whole composite key, ranked by distinct key "
+                "tuples shared, with the column mapping (MATE, XASH super keys).",
+    params=(ParamSpec("initial_column", "Initial column", kind="str",
+                      default="pairs", choices=INITIAL_RULES,
+                      help="Key column whose values fetch the candidates: a query column, "
+                           "or the rule choosing it: fewest distinct values (cardinality, "
+                           "the paper's rule), fewest postings, or fewest super-key tests "
+                           "(pairs, default, measured fastest)."),
+            ParamSpec("superkey", "Super-key row filter", kind="bool", default=True,
+                      help="Off: verify every fetched row (the SCR baseline)."))
+)

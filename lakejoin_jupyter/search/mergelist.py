@@ -18,7 +18,7 @@ import numpy as np
 
 from ..index.reads import plain, read_list_ids, read_lists
 from .overlap import Stats, distinct_lists, method_runner
-from .registry import SearchMethod, register_method
+from .registry import SearchMethod
 
 DENSE_FACTOR = 16   # bincount when entries * DENSE_FACTOR >= number of sets
 REPEAT_MAX = 0.5    # read weighted lists again when that adds at most this share of entries
@@ -115,8 +115,8 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, lists=None):
     return topk_from_counts(ids, ov, k, floor_overlap, lists.exclude), st
 
 
-register_method(SearchMethod(
+METHOD = SearchMethod(
     name="mergelist", label="Exact top-k (MergeList-D)", kind="exact", run=method_runner(search),
     priority=5,
     description="Reads every distinct posting list of the query and counts overlaps "
-                "(JOSIE's MergeList-D baseline). Flat in k; reads no sets."))
+                "(JOSIE's MergeList-D baseline). Flat in k; reads no sets.")

@@ -88,6 +88,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .registry import Candidate, ParamSpec, SearchMethod
 from ..index.pexeso_arrays import (PexesoPartition, distances, key_coords, leaf_coords,
                                    map_to_pivots, morton_keys)
 
@@ -771,24 +772,18 @@ def _model(index) -> PexesoModel:
 
 
 def _run(index, query, params):
-    from .registry import Candidate
     opts = params.options
-    tau = float(opts.get("tau", DEFAULT_TAU))
-    t_frac = opts.get("joinability", opts.get("T"))
+    tau = opts["tau"]
+    t_frac = opts["joinability"]
     if t_frac is None:
         t_frac = params.threshold if params.threshold is not None else DEFAULT_T
-    t_frac = float(t_frac)
-    if not 0 <= tau <= 2:
-        raise ValueError(f"tau is a distance between unit vectors, 0..2 (got {tau}).")
-    if not 0 <= t_frac <= 1:
-        raise ValueError(f"joinability T is a fraction of the query's values, 0..1 (got {t_frac}).")
     model = _model(index)
     t0 = time.perf_counter()
     qvecs = model.embedder.embed(query.tokens)
     embed_s = time.perf_counter() - t0
     res = search(model.partitions(), model.vectors, qvecs, tau, t_frac, index.arrays.n_sets,
-                 early_accept=bool(opts.get("early_accept", False)),
-                 exclude=sorted(query.exclude), plan=str(opts.get("plan", "auto")),
+                 early_accept=opts["early_accept"],
+                 exclude=sorted(query.exclude), plan=opts["plan"],
                  plan_model=model.plan_models())
     order = np.lexsort((res.columns, -res.counts))
     if params.k is not None:
@@ -802,28 +797,26 @@ def _run(index, query, params):
                  for q, t, d in zip(qi, texts, dist)]
         out.append(Candidate(
             column_ids=(c,), score=n / max(query.size, 1), overlap=n,
-            exact=not opts.get("early_accept", False),
+            exact=not opts["early_accept"],
             details={"matched_tokens": [query.tokens[q] for q in qi], "pairs": pairs,
                      "tau": tau, "joinability": n / max(query.size, 1)}))
     stats = dict(res.stats, tau=tau, T=t_frac, embed_s=embed_s, query_vectors=len(qvecs))
     return out, stats
 
 
-def _register():
-    from .registry import ParamSpec, SearchMethod, register_method
-    register_method(SearchMethod(
-        name="pexeso", label="Fuzzy / semantic (PEXESO)", kind="exact", run=_run,
-        requires=("pexeso",), priority=-10, score_name="joinability",
-        description="Columns in which at least a fraction T of the query's values have a "
-                    "value within distance tau in embedding space (exact, PEXESO).",
-        params=(ParamSpec("tau", "distance tau", "float", DEFAULT_TAU, 0.0, 1.0, 0.01,
-                          help="max distance between unit embeddings (0..2); 0.12 = 6% of max"),
-                ParamSpec("joinability", "joinability T", "float", DEFAULT_T, 0.05, 1.0, 0.05,
-                          help="fraction of the query's values that must find a match"),
-                ParamSpec("plan", "plan", "choice", "auto",
-                          choices=("auto", "pexeso", "bruteforce"),
-                          help="auto: PEXESO or a BLAS scan, whichever the build's cost "
-                               "profile predicts faster at this tau (same answer)"))))
-
-
-_register()
+METHOD = SearchMethod(
+    name="pexeso", label="Fuzzy / semantic (PEXESO)", kind="exact", run=_run,
+    requires=("pexeso",), priority=-10, score_name="joinability",
+    description="Columns in which at least a fraction T of the query's values have a "
+                "value within distance tau in embedding space (exact, PEXESO).",
+    params=(ParamSpec("tau", "distance tau", "float", DEFAULT_TAU, 0.0, 2.0, 0.01,
+                      help="max distance between unit embeddings (0..2); 0.12 = 6% of max"),
+            ParamSpec("joinability", "joinability T", "float", None, 0.0, 1.0, 0.05,
+                      help="fraction of the query's values that must find a match "
+                           f"(default: the search's threshold, else {DEFAULT_T})"),
+            ParamSpec("plan", "plan", "choice", "auto", choices=("auto", "pexeso", "bruteforce"),
+                      help="auto: PEXESO or a BLAS scan, whichever the build's cost "
+                           "profile predicts faster at this tau (same answer)"),
+            ParamSpec("early_accept", "early accept", "bool", False,
+                      help="stop verifying a column once it reaches T (counts become lower "
+                           "bounds, so the hits are marked estimated)")))

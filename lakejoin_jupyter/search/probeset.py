@@ -14,7 +14,7 @@ import numpy as np
 
 from ..index.reads import plain, read_list, read_suffix_overlap
 from .overlap import Stats, TopK, distinct_lists, method_runner
-from .registry import SearchMethod, register_method
+from .registry import SearchMethod
 
 
 def search(a, token_ids, k, exclude=(), floor_overlap: int = 1):
@@ -60,8 +60,8 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1):
     return heap.results(), st
 
 
-register_method(SearchMethod(
+METHOD = SearchMethod(
     name="probeset", label="Exact top-k (ProbeSet-D)", kind="exact", run=method_runner(search),
     priority=3,
     description="Prefix and position filters; reads each surviving candidate when first met "
-                "(JOSIE's ProbeSet-D baseline)."))
+                "(JOSIE's ProbeSet-D baseline).")

@@ -1,14 +1,19 @@
-"""The search methods the engine offers, registered by the modules that implement them.
+"""What a search method is: its declared options, what it returns, how the engine runs it.
 
-A method is a function ``run(index, query, params) -> list[Candidate]``; the engine turns
-candidates into :class:`~lakejoin_jupyter.engine.Hit` objects (names, containment, matched
-values) so every method reports the same fields. Front ends list ``available(index)`` and
-gain new methods without changes.
+Each search module defines ``METHOD = SearchMethod(...)``; the engine holds the explicit list
+of methods it offers (engine.SEARCH_METHODS). A method's options are declared once, as
+:class:`ParamSpec` (name, type, default, range); the engine validates what a caller passes
+(:meth:`SearchMethod.resolve_options`) and hands the method a complete, typed dict, so no
+method re-declares a default or ignores a misspelled option. ``run(index, query, params)``
+returns ``(list[Candidate], stats dict)``.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
+
+from ..errors import QueryError
 
 
 @dataclass
@@ -22,12 +27,17 @@ class Candidate:
     details: dict = field(default_factory=dict)   # method-specific (mapping, pairs, ...)
 
 
+KINDS = ("int", "float", "choice", "bool", "str")
+
+
 @dataclass
 class ParamSpec:
-    """A tunable parameter of a method or action, so front ends can draw a control for it."""
-    name: str                    # keyword passed in SearchParams.options (or k / threshold)
+    """A typed option of a method or action: front ends draw a control for it, the engine
+    validates values against it. ``default=None`` means "the method decides" (None is then
+    an accepted value)."""
+    name: str
     label: str
-    kind: str = "float"          # "int" | "float" | "choice" | "bool"
+    kind: str = "float"          # one of KINDS
     default: object = None
     min: float | None = None
     max: float | None = None
@@ -35,12 +45,65 @@ class ParamSpec:
     choices: tuple = ()
     help: str = ""
 
+    def validate(self, value, owner: str = "option"):
+        """``value`` checked against the declaration (ints are accepted for floats; nothing
+        else is converted): returns it, or raises QueryError saying what is expected."""
+        where = f"{owner} {self.name!r}"
+        if value is None:
+            if self.default is None:
+                return None
+            raise QueryError(f"{where} needs a value ({self._expects()}).")
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise QueryError(f"{where} is True or False (got {value!r}).")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise QueryError(f"{where} is one of {list(self.choices)} (got {value!r}).")
+            return value
+        if self.kind == "str":
+            if not isinstance(value, str):
+                raise QueryError(f"{where} is a string (got {value!r}).")
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                (self.kind == "int" and not float(value).is_integer()):
+            raise QueryError(f"{where} is {self._expects()} (got {value!r}, a "
+                             f"{type(value).__name__}).")
+        value = int(value) if self.kind == "int" else float(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise QueryError(f"{where} must be finite (got {value!r}).")
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            raise QueryError(f"{where} is {self._expects()} (got {value!r}).")
+        return value
+
+    def _expects(self) -> str:
+        what = {"int": "an integer", "float": "a number"}.get(self.kind, self.kind)
+        if self.min is not None and self.max is not None:
+            return f"{what} from {self.min:g} to {self.max:g}"
+        if self.min is not None:
+            return f"{what} >= {self.min:g}"
+        if self.max is not None:
+            return f"{what} <= {self.max:g}"
+        return what
+
+
+def resolve_options(specs, options: dict, owner: str) -> dict:
+    """Every declared option, with ``options`` validated over the defaults; an unknown name
+    is an error that lists the valid ones."""
+    known = {p.name: p for p in specs}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise QueryError(f"Unknown option(s) {unknown} for {owner}; valid options: "
+                         f"{sorted(known) or 'none'}.")
+    return {name: p.validate(options[name], owner) if name in options else p.default
+            for name, p in known.items()}
+
 
 @dataclass
 class SearchParams:
     k: int | None = 10
     threshold: float | None = None
-    options: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)   # complete and typed (resolve_options)
 
 
 @dataclass
@@ -48,7 +111,7 @@ class SearchMethod:
     name: str                    # e.g. "josie"
     label: str                   # for menus, e.g. "Exact top-k (JOSIE)"
     kind: str                    # "exact" | "approximate"
-    run: Callable                # run(index, query, params) -> list[Candidate]
+    run: Callable                # run(index, query, params) -> (list[Candidate], dict)
     requires: tuple = ()         # index components it needs
     multi_column: bool = False   # takes several query columns (composite keys)
     single_column: bool = True
@@ -58,41 +121,8 @@ class SearchMethod:
     score_name: str = "overlap"
     params: tuple = ()           # ParamSpec of method-specific options (beyond k, threshold)
 
+    def resolve_options(self, options: dict) -> dict:
+        return resolve_options(self.params, options, f"method {self.name!r}")
 
-METHODS: dict[str, SearchMethod] = {}
-
-
-def register_method(method: SearchMethod) -> SearchMethod:
-    METHODS[method.name] = method
-    return method
-
-
-def available(index) -> list[SearchMethod]:
-    _load_builtin()
-    return [m for m in METHODS.values() if all(index.has(c) for c in m.requires)]
-
-
-def get(name: str) -> SearchMethod:
-    _load_builtin()
-    if name not in METHODS:
-        raise ValueError(f"Unknown search method {name!r}; available: {sorted(METHODS)}")
-    return METHODS[name]
-
-
-_loaded = False
-
-
-def _load_builtin() -> None:
-    """Import every module of the search package once; modules register their methods on
-    import, so adding a method means adding a module, nothing else."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import importlib
-    import pkgutil
-
-    from .. import search
-    for mod in pkgutil.iter_modules(search.__path__):
-        if mod.name != "registry":
-            importlib.import_module(f"{search.__name__}.{mod.name}")
+    def available(self, index) -> bool:
+        return all(index.has(c) for c in self.requires)
