@@ -1,7 +1,7 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
     python bench/autojoin_eval.py /work/shared/data/autojoin-benchmark bench/data/autojoin-extra \
-        [--json OUT] [--cases a,b] [--split dev|validation|all]
+        [--json OUT] [--cases a,b] [--split dev|validation|all] [--before BASELINE_JSON]
 
 Every folder given is a benchmark (one sub-folder per case). Cases are split into
 development (tuned on) and validation (never tuned on) by :func:`split_of`, fixed before
@@ -145,43 +145,57 @@ def fmt(x):
     return "-" if x is None else f"{x:.3f}"
 
 
-def _summary_lines(results: list, label: str) -> list:
+def _summary_lines(results: list, label: str, before: dict) -> list:
     aj, aje = summarize(results, "AJ"), summarize(results, "AJ-E")
     secs = sorted(r["seconds"] for r in results)
+    cpu = sorted(r["cpu_seconds"] for r in results)
     zero = sum(1 for r in results if r["AJ"]["f1"] == 0)
+    old = [before[r["case"]] for r in results if r["case"] in before]
+    if old and len(old) == len(results):
+        then = (f"{summarize(old, 'AJ')['f1']:.4f} | "
+                f"{sum(r['cpu_seconds'] for r in results) / sum(o['cpu_seconds'] for o in old):.2f}")
+    else:
+        then = "- | -"
     return [f"| {label} | {len(results)} | {aj['precision']:.4f} | {aj['recall']:.4f} | "
             f"{aj['f1']:.4f} | {aje['f1']:.4f} | {zero} | {statistics.median(secs):.2f} | "
-            f"{statistics.mean(secs):.2f} | {max(secs):.2f} |"]
+            f"{statistics.median(cpu):.2f} | {max(secs):.2f} | {then} |"]
 
 
-def markdown(results: list) -> str:
-    lines = ["| split | case | rows (src/tgt) | G | AJ P | AJ R | AJ F1 | AJ-E F1 | coverage | est. P | time (s) | CPU (s) | program |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+def markdown(results: list, before: dict | None = None) -> str:
+    """Per-case table and means by split; ``before``: case -> result of a baseline run (its
+    F1 and the CPU-time ratio are shown next to this run's)."""
+    before = before or {}
+    lines = ["| split | case | rows (src/tgt) | G | AJ P | AJ R | AJ F1 | F1 before | AJ-E F1 | coverage | est. P | time (s) | CPU (s) | CPU / before | program |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: (r["split"] != "validation", r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
             prog += f"  =  {r['target_program']}"
         prog = prog.replace("|", "\\|")
         est = r.get("estimated_precision")
+        old = before.get(r["case"])
+        f1_then = fmt(old["AJ"]["f1"]) if old else "-"
+        ratio = f"{r['cpu_seconds'] / old['cpu_seconds']:.2f}" if old and old["cpu_seconds"] else "-"
         lines.append(f"| {r['split']} | {r['case']} | {r['rows'][0]}/{r['rows'][1]} | {r['gt_pairs']} | "
                      f"{fmt(r['AJ']['precision'])} | {fmt(r['AJ']['recall'])} | "
-                     f"{fmt(r['AJ']['f1'])} | {fmt(r['AJ-E']['f1'])} | {r.get('coverage', '-')} | "
-                     f"{fmt(est)} | {r['seconds']:.2f} | "
-                     f"{r['cpu_seconds']:.2f} | "
+                     f"{fmt(r['AJ']['f1'])} | {f1_then} | {fmt(r['AJ-E']['f1'])} | "
+                     f"{r.get('coverage', '-')} | {fmt(est)} | {r['seconds']:.2f} | "
+                     f"{r['cpu_seconds']:.2f} | {ratio} | "
                      f"{r.get('direction', '')}: `{prog}` |")
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
-              "median s | mean s | max s |", "|---|---|---|---|---|---|---|---|---|---|"]
+              "median s | median CPU s | max s | mean F1 before | CPU / before |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     groups = [("validation, all", [r for r in results if r["split"] == "validation"]),
               ("validation, made from the lake", [r for r in results if r["split"] == "validation"
                                                   and r["case"] in EXTRA_CASES]),
               ("validation, thesis benchmark", [r for r in results if r["split"] == "validation"
                                                 and r["case"] not in EXTRA_CASES]),
               ("development, all", [r for r in results if r["split"] == "dev"]),
-              ("thesis benchmark (21)", [r for r in results if r["case"] not in EXTRA_CASES]),
-              ("all", results)]
+              ("thesis benchmark, both splits", [r for r in results if r["case"] not in EXTRA_CASES]),
+              ("all cases", results)]
     for label, rs in groups:
         if rs:
-            lines += _summary_lines(rs, label)
+            lines += _summary_lines(rs, label, before)
     return "\n".join(lines)
 
 
@@ -195,6 +209,8 @@ def main(argv=None):
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--before", type=Path, help="--json output of a baseline run: its F1 and "
+                    "the CPU-time ratio are shown per case")
     args = ap.parse_args(argv)
     cases = []
     for path in args.paths:
@@ -216,7 +232,10 @@ def main(argv=None):
               f"{r['seconds']:.2f}s cpu {r['cpu_seconds']:.2f}s  "
               f"{r.get('program') or r.get('message', '')[:100]}",
               file=sys.stderr, flush=True)
-    print(markdown(results))
+    before = None
+    if args.before:
+        before = {r["case"]: r for r in json.loads(args.before.read_text())}
+    print(markdown(results, before))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False))
