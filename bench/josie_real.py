@@ -63,8 +63,8 @@ def main(argv=None):
         spark.stop()
     eng = open_index(index, check_lake=False)
     ix = eng.index
-    sizes = np.concatenate([np.diff(part.arrays.sets_indptr) for part in ix.parts])
-    n_tokens = sum(part.arrays.n_tokens for part in ix.parts)
+    sizes = np.concatenate([np.diff(part.arrays.sets_indptr) for part in ix.generations])
+    n_tokens = sum(part.arrays.n_tokens for part in ix.generations)
     cols = np.flatnonzero(sizes >= a.min_distinct)
     variants = {"josie (engine default)": dict(method="auto"),
                 "josie plan=josie": dict(method="josie", plan="josie"),

@@ -59,7 +59,7 @@ from lakejoin_jupyter.search.mate import query_key_ids  # noqa: E402
 
 def base_part(engine):
     """The index generation MATE and the oracle run on (the benchmark builds one)."""
-    parts = engine.index.parts
+    parts = engine.index.generations
     if len(parts) != 1:
         raise SystemExit(f"{engine.index.path} has {len(parts)} generations; the benchmark "
                          f"expects an index built in one go (delete it to rebuild).")

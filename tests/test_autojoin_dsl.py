@@ -293,7 +293,7 @@ def test_program_sets_agree_with_reference(program_set, row):
 def test_program_set_code_keeps_hostile_and_clashing_names_data():
     evil = "x'); import os #"
     inner = Program((extract(evil, [("'", 0)]), Constant("'''\\")))
-    clash = Program((extract("key"), extract("derive_key_1"), extract("cell_pattern")))
+    clash = Program((extract("key"), extract("derive_key_branch1"), extract("cell_pattern")))
     ps = ProgramSet(((Guard(evil, "shape", frozenset({"a'a"})), inner), (None, clash)))
     ast.parse(ps.python_code("derive_key"))
     ns: dict = {}
@@ -305,6 +305,18 @@ def test_program_set_code_keeps_hostile_and_clashing_names_data():
     assert f(*args.values()) == "KDC"
     with pytest.raises(ValueError):
         ps.python_code("not an identifier")
+
+
+def test_two_program_sets_in_one_module_keep_their_own_branches():
+    """The join code defines one function per program key (derive_key, derive_key_1, ...):
+    a set's branch functions must not collide with the next key's function."""
+    a = ProgramSet(((None, Program((extract("x", [("/", 1)]),))), (None, Program((Constant("A"),)))))
+    b = ProgramSet(((None, Program((extract("y", [("-", 0)]),))), (None, Program((Constant("B"),)))))
+    ns: dict = {}
+    exec(compile(a.python_code("derive_key") + "\n" + b.python_code("derive_key_1"),
+                 "<generated>", "exec"), ns)                              # our own output
+    assert ns["derive_key"]("p/q") == "q" and ns["derive_key"]("pq") == "A"
+    assert ns["derive_key_1"]("p-q") == "p" and ns["derive_key_1"](None) == "B"
 
 
 @pytest.mark.parametrize("bad, message", [

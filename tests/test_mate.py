@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from lakejoin_jupyter.index.mate_arrays import build_reference
 from lakejoin_jupyter.search import bruteforce_nary as oracle
 from lakejoin_jupyter.search import mate
-from lakejoin_jupyter.search.xash import XashSpec, xash, xash_words
+from lakejoin_jupyter.xash import XashSpec, xash, xash_words
 
 S128, S512 = XashSpec(128), XashSpec(512)
 

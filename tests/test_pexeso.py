@@ -432,7 +432,7 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.embed import get_embedder
     eng = open_index(fuzzy_index[1])
-    ix = eng.index.parts[0]                       # the base generation
+    ix = eng.index.generations[0]                       # the base generation
     sec = ix.components["pexeso"]
     assert sec["embedder"]["name"] == "ngram" and sec["embedder"]["dim"] == 64
     vec = ix.load_npy("pexeso/vectors.npy")
@@ -468,10 +468,10 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
 def test_spark_build_with_partitions_is_exact(fuzzy_index):
     from lakejoin_jupyter import open_index
     one, two = open_index(fuzzy_index[1]), open_index(fuzzy_index[2])
-    sec = two.index.parts[0].components["pexeso"]
+    sec = two.index.generations[0].components["pexeso"]
     assert len(sec["partitions"]) == 2 and sec["partitioning"]["k"] == 2
     assert sum(p["columns"] for p in sec["partitions"]) == \
-        sum(p["columns"] for p in one.index.parts[0].components["pexeso"]["partitions"])
+        sum(p["columns"] for p in one.index.generations[0].components["pexeso"]["partitions"])
     q = ["Paris", "Berlin", "Hanoi", "France", "Germany", "Brasil"]
     for tau in (0.2, 0.7):
         r1 = one.search(q, method="pexeso", tau=tau, joinability=0.3, k=None)

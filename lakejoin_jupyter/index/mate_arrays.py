@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..search.xash import XashSpec, xash_words
+from ..xash import XashSpec, xash_words
 
 FILES = {
     "token_xash": "mate/token_xash.npy",
@@ -73,7 +73,7 @@ _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def load(index) -> MateArrays:
-    """The memory-mapped MATE arrays of an opened Index (loaded once per Index object)."""
+    """The memory-mapped MATE arrays of a generation (loaded once per Generation object)."""
     if index in _CACHE:
         return _CACHE[index]
     from ..errors import ComponentMissingError

@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow.dataset as pads
 
 from ..index.mate_arrays import FILES
-from ..search.xash import XashSpec, xash_words
+from ..xash import XashSpec, xash_words
 from .component import Component
 
 
@@ -55,8 +55,8 @@ def build(ctx) -> dict:
     t0 = time.time()
     bits = ctx.settings.mate_bits
     base = getattr(ctx, "base", None)          # adding tables: keep the base's XASH size
-    if base is not None and base.parts[0].has("mate"):
-        bits = int(base.parts[0].components["mate"]["xash"]["bits"])
+    if base is not None and base.generations[0].has("mate"):
+        bits = int(base.generations[0].components["mate"]["xash"]["bits"])
     spec = XashSpec(bits=bits)
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
     words = [f"w{i}" for i in range(spec.words)]

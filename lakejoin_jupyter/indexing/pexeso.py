@@ -126,8 +126,8 @@ def build(ctx) -> dict:
 
     opts = dict(DEFAULTS, **(getattr(ctx.settings, "component_options", None) or {}).get("pexeso", {}))
     base = getattr(ctx, "base", None)          # adding tables: keep the base's embedder
-    if base is not None and base.parts[0].has("pexeso"):
-        sec = base.parts[0].components["pexeso"]
+    if base is not None and base.generations[0].has("pexeso"):
+        sec = base.generations[0].components["pexeso"]
         opts.update(embedder=sec["embedder"], pivots=sec["pivots"], levels=sec["levels"],
                     pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
                     seed=sec["seed"], partitions=len(sec["partitions"]))

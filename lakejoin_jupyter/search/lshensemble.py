@@ -808,9 +808,9 @@ def generation_report(index_generations) -> dict:
     its own largest size); ``optimal_cost``: the same bound after a rebuild (the DP over
     the combined size histogram with as many partitions); their ratio is the drift.
     """
-    from ..indexing.lshensemble import optimal_partitions
-    if hasattr(index_generations, "parts"):            # a LakeIndex
-        index_generations = index_generations.parts
+    from .lshensemble_partitions import optimal_partitions
+    if hasattr(index_generations, "generations"):            # a LakeIndex
+        index_generations = index_generations.generations
     gens = [g for g in index_generations if g.has(COMPONENT)]
     if not gens:
         return {}
@@ -840,7 +840,7 @@ def generation_report(index_generations) -> dict:
 def rebuild_advice(index_generations) -> str | None:
     """A sentence advising a rebuild when added generations have drifted from the base's
     partitioning, else None. ``index_generations``: the generations, base first
-    (``LakeIndex.parts``; a LakeIndex is accepted too)."""
+    (``LakeIndex.generations``; a LakeIndex is accepted too)."""
     r = generation_report(index_generations)
     if not r or r["generations"] < 2:
         return None

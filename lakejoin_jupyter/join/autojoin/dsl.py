@@ -623,7 +623,7 @@ class ProgramSet:
         it, and ``function_name(<one argument per column>)`` trying them in order."""
         if not function_name.isidentifier() or keyword.iskeyword(function_name):
             raise ValueError(f"not a Python identifier: {function_name!r}")
-        names = [f"{function_name}_{i}" for i in range(1, len(self.branches) + 1)]
+        names = [f"{function_name}_branch{i}" for i in range(1, len(self.branches) + 1)]
         taken: set = {function_name, "key", "cell_pattern", *names}
         params = {c: _identifier(c, taken) for c in self.columns}
         out = []

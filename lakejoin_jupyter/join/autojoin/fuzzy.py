@@ -160,7 +160,7 @@ def optimize_threshold(ci, ki, dist) -> tuple[float, int]:
 
 
 @dataclass
-class FuzzyJoin:
+class ConstrainedFuzzyJoin:
     """The chosen configuration and the extra derived-value -> key matches it adds."""
     tokenizer: str
     distance: str
@@ -181,7 +181,7 @@ class FuzzyJoin:
 
 def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS,
                            distances=DISTANCES, max_distance: float = 0.5,
-                           max_pairs: int = 300_000) -> FuzzyJoin | None:
+                           max_pairs: int = 300_000) -> ConstrainedFuzzyJoin | None:
     """The (t, d, s) joining the most keys under the 1:1 / N:1 constraints (Eq. 4.10), with
     the matches it adds beyond equality; None when no configuration adds a key. A
     configuration whose prefix filter would compare more than ``max_pairs`` pairs is
@@ -214,4 +214,4 @@ def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS
     t, d, s, cov, ci, ki, dist = best
     m = dist <= s
     matches = {derived[i]: keys[j] for i, j in zip(ci[m], ki[m]) if derived[i] != keys[j]}
-    return FuzzyJoin(t, d, s, cov, exact, matches, tried)
+    return ConstrainedFuzzyJoin(t, d, s, cov, exact, matches, tried)
