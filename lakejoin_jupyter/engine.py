@@ -26,7 +26,8 @@ from .errors import IndexNotFoundError, QueryError
 from .frames import is_spark_frame
 from .index.store import LakeIndex
 from .index.tables import find_table, lake_table
-from .join.plan import Joinable, Key, make_plan
+from .join.joinable import Joinable
+from .join.plan import Key, make_plan
 from .lake.normalize import normalize_many
 from .search import (bruteforce, bruteforce_nary, distributed, josie, lshensemble, mate,
                      mergelist, pexeso, probeset)

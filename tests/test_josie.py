@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from lakejoin_jupyter.index.arrays import build_arrays
-from lakejoin_jupyter.index.reads import CostModel, LinearCost, PlanFit, _fit, calibrate
+from lakejoin_jupyter.search.josie_cost import CostModel, LinearCost, PlanFit, _fit, calibrate
 from lakejoin_jupyter.search import bruteforce, josie, mergelist, probeset
 from lakejoin_jupyter.search.overlap import distinct_lists
 
@@ -350,7 +350,7 @@ def test_josie_scratch_comes_back_zeroed_and_is_reused_safely(seed):
         exclude = [int(rng.integers(0, len(sets)))]
         k = int(rng.integers(1, 30))
         got, _ = josie.search(a, q, k, exclude, plan="josie", batch_size=int(rng.integers(1, 6)),
-                              costs=reads.CostModel.from_manifest({}))
+                              costs=CostModel.from_manifest({}))
         assert multiset(got) == multiset(bruteforce.topk(a, q, k, exclude=exclude))
         pooled = [x for free in reads.SCRATCH._free.values() for x in free]
         assert pooled and all(not x.any() for x in pooled)

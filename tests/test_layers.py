@@ -99,3 +99,76 @@ def test_the_checker_sees_a_violation(tmp_path, monkeypatch):
                    for v in violations())
     finally:
         fake.unlink()
+
+
+def module_graph() -> dict:
+    """module -> the lakejoin_jupyter modules it imports (anywhere in the file)."""
+    graph = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "demo_lake" in path.parts:
+            continue
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        me = ".".join(parts)
+        targets = set()
+        for _, target in imports_of(path):
+            # "from .x import name" may name a submodule or an attribute: keep the module
+            while target not in _MODULES and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target != me and target in _MODULES:
+                targets.add(target)
+        graph[me] = targets
+    return graph
+
+
+_MODULES = {".".join(p for p in path.relative_to(PACKAGE.parent).with_suffix("").parts
+                     if p != "__init__")
+            for path in PACKAGE.rglob("*.py") if "demo_lake" not in path.parts}
+
+
+def cycles(graph: dict) -> list:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+# package __init__ modules that re-export their children (import-time wiring, not a cycle of
+# logic): the router imports its subcommand modules, which import the router's context
+PACKAGE_REEXPORTS = {"lakejoin_jupyter", "lakejoin_jupyter.magics", "lakejoin_jupyter.ui",
+                     "lakejoin_jupyter.join.autojoin"}
+
+
+def test_no_import_cycles_between_modules():
+    graph = {m: {t for t in ts if t not in PACKAGE_REEXPORTS}
+             for m, ts in module_graph().items()}
+    assert cycles(graph) == []
+
+
+def test_the_cycle_check_sees_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -161,7 +161,7 @@ def test_leaf_rows_are_the_rows_within_tau_on_the_leaf_pivot(seed, n_pivots, lev
     cell's box is its rows' bounding box."""
     vec, indptr, toks, q, _ = random_lake(seed, n_tok=250)
     part = pa.build_partition(vec, indptr, toks, n_pivots=n_pivots, levels=levels, seed=seed)
-    lay = px._Layout(part)
+    lay = px.Layout(part)
     m = lay.m
     lo, hi = lay.row_lo[m], lay.row_hi[m]
     for c in range(len(lo)):
@@ -278,12 +278,12 @@ def test_auto_plan_follows_the_model_and_answers_alike():
 
 
 def test_plan_estimates_interpolate_the_profile():
-    from lakejoin_jupyter.search import pexeso_cost as pc
+    from lakejoin_jupyter.search.pexeso import plan_estimates
     model = {"taus": [0.1, 0.2], "us_per_vector": [10.0, 30.0],
              "costs_us": {"bruteforce_pair": 0.5}}
-    assert pc.plan_estimates(model, 0.15, 4, 100) == {"pexeso": 80.0, "bruteforce": 200.0}
-    assert pc.plan_estimates(model, 0.05, 1, 1)["pexeso"] == 10.0        # below: the first
-    assert pc.plan_estimates(model, 0.9, 1, 1)["pexeso"] == 30.0         # past: the last
+    assert plan_estimates(model, 0.15, 4, 100) == {"pexeso": 80.0, "bruteforce": 200.0}
+    assert plan_estimates(model, 0.05, 1, 1)["pexeso"] == 10.0        # below: the first
+    assert plan_estimates(model, 0.9, 1, 1)["pexeso"] == 30.0         # past: the last
 
 
 def test_early_pruning_and_acceptance_fire_and_stay_exact():

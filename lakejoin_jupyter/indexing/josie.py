@@ -11,7 +11,7 @@ size) sorted by set id. This component adds:
 * the read-cost constants of the cost model (JOSIE App. 7.2, Eq.15): linear fits with a
   floor of timed set-suffix reads and posting-list reads on the real storage, i.e. the
   memory-mapped ``.npy`` files of this index, cold (page cache dropped) and warm
-  (index/reads.py::calibrate). The paper times ~1,000 sets and ~1,000 lists; so do we;
+  (search/josie_cost.py::calibrate). The paper times ~1,000 sets and ~1,000 lists; so do we;
 * the planner's fit: whole-query CPU time of MergeList-D and of JOSIE-D, timed by running
   both on sampled columns as self-queries (search/josie.py::calibrate_plan; imported here,
   against the usual build -> search direction, because it measures the search code itself).
@@ -43,7 +43,8 @@ def _list_stats(dictionary) -> dict:
 
 def _section_from(index_dir, lists: dict) -> dict:
     """The manifest section: list statistics, fitted read costs and the planner's fit."""
-    from ..index.reads import CostModel, calibrate, load_arrays
+    from ..index.reads import load_arrays
+    from ..search.josie_cost import CostModel, calibrate
     from ..search.josie import calibrate_plan
 
     costs = calibrate(index_dir, n_samples=CALIBRATION_SAMPLES)

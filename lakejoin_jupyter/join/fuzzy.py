@@ -60,7 +60,7 @@ import pandas as pd
 from ..embed import NgramEmbedder
 from ..errors import QueryError
 from .keys import text_keys
-from .plan import Joinable
+from .joinable import Joinable
 
 # name -> (embedder, weighting, measure). "cosine": Euclidean distance of the unit weighted
 # n-gram vectors; "jaccard" / "contain": 1 - weighted Jaccard / max-inclusion (|A n B| /

@@ -17,7 +17,6 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from ..errors import QueryError
-from ..frames import check_identifier
 from ..index.tables import LakeTable
 
 HOWS = ("left", "inner")
@@ -121,52 +120,6 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
                     how=how, duplicates=duplicates, matches=tuple(matches), matches_on=matches_on,
                     matches_only=matches_only,
                     keys=tuple(keys), renamed=renamed, description=description)
-
-
-class Joinable:
-    """``join(df)`` and ``code(name, into)`` for a result that can build its :class:`JoinPlan`.
-
-    A subclass implements ``plan(df=None, how=..., **options)``; ``df`` is the user's frame
-    (when None, the frame or columns the result was computed with)."""
-
-    def plan(self, df=None, how: str | None = None, **options) -> JoinPlan:
-        raise NotImplementedError
-
-    def _frame(self, df):
-        """The user's frame when ``df`` is None (subclasses that remember it override)."""
-        if df is None:
-            raise QueryError("Pass the DataFrame to join: result.join(df).")
-        return df
-
-    def _other_frame(self):
-        """The other table when it is a frame of the session (not a lake table)."""
-        return None
-
-    def join(self, df=None, how: str | None = None, **options):
-        """The joined DataFrame (pandas, or a lazy Spark DataFrame for a Spark ``df``)."""
-        from .execute import execute
-        df = self._frame(df)
-        return execute(self.plan(df, how=how, **options), df, self._other_frame())
-
-    def code(self, name: str = "df", into: str = "joined", *, how: str | None = None,
-             df=None, other: str = "other", spark: bool | None = None, **options) -> str:
-        """Python source that, run where only ``name`` is bound to the user's frame (and
-        ``other`` to the second frame, when the other table is not a lake table), binds
-        ``into`` to the frame :meth:`join` returns: pandas, or PySpark for a Spark frame
-        (``spark=True`` forces it)."""
-        from ..frames import is_spark_frame
-        from .codegen import plan_code
-        check_identifier(name, "variable name (name=)")
-        check_identifier(into, "variable name (into=)")
-        check_identifier(other, "variable name (other=)")
-        plan = self.plan(df, how=how, **options)
-        if spark is None:
-            spark = is_spark_frame(df) if df is not None else self._spark_query()
-        return plan_code(plan, name=name, into=into, other_name=other, spark=spark)
-
-    def _spark_query(self) -> bool:
-        """Whether the frame this result was computed with is a Spark DataFrame."""
-        return False
 
 
 def python_name(text: str, fallback: str = "t") -> str:

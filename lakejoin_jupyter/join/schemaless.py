@@ -69,7 +69,8 @@ import pandas as pd
 from ..errors import QueryError
 from ..lake.normalize import normalize_many
 from ..frames import is_spark_frame
-from .plan import Joinable, Key, make_plan
+from .joinable import Joinable
+from .plan import Key, make_plan
 
 DEFAULT_MAX_ROWS = 200_000     # rows per side searched exactly; above it: a sample + rescoring
 DEFAULT_RESCORE = 10           # predicates re-scored exactly on the full tables after a sample

@@ -78,7 +78,7 @@ Plan (``plan="auto"``, the engine's default; the issue allows choosing per query
 both are exact and the choice is reported in ``stats["plan"]``). JOSIE's cost model prices
 I/O only (S, L); in Python a query's CPU time is what differs between the plans. So the
 planner compares whole-query CPU times fitted at build time (:func:`calibrate_plan`, on
-sampled lake columns as self-queries, k in {1, 10, 50}; index/reads.PlanFit):
+sampled lake columns as self-queries, k in {1, 10, 50}; search/josie_cost.PlanFit):
 MergeList-D ``a + b E`` (E: entries of the query's distinct lists) against JOSIE-D
 ``c + d k + |Q| (e + f ln k)`` (its set reads grow with k, its bookkeeping with |Q| and the
 prefix). The cheaper runs; the estimates are in ``stats["plan_estimates_ns"]``. Measured
@@ -90,9 +90,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..index.reads import (SCRATCH, CostModel, QueryMembership, advise_suffixes, cost_dict, plain,
-                           read_lists)
+from ..index.reads import SCRATCH, QueryMembership, advise_suffixes, plain, read_lists
 from . import mergelist
+from .josie_cost import CostModel, cost_dict
 from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
 from .registry import ParamSpec, SearchMethod
 
@@ -211,7 +211,7 @@ def stratified_columns(a, per_interval: int, rng, max_size: int | None = None):
 
 def calibrate_plan(a, per_interval: int = 3, ks=(1, 10, 50), seed: int = 0,
                    costs: CostModel | None = None) -> dict | None:
-    """Fit the planner (index/reads.PlanFit) by timing both plans on lake columns used as
+    """Fit the planner (search/josie_cost.PlanFit) by timing both plans on lake columns used as
     self-queries (:func:`stratified_columns`; thread CPU clock, each query run once
     untimed first). None when the lake has no column of 10 shared tokens or more."""
     import time

@@ -98,13 +98,14 @@ DEFAULT_T = 0.6             # 60% of |Q| [P §VI-A]
 QUERY_BATCHES = 16          # query vectors are verified in about this many batches ...
 MIN_BATCH, MAX_BATCH = 8, 256   # ... of this many vectors each (Lemma 7 acts between batches)
 PAIR_BUDGET = 1 << 16       # (query vector, cell or lake vector) pairs materialized at once
+C_BF = 0.0071       # us per (query vector, lake vector) pair of the BLAS scan plan
 DENSE_RATIO = 4             # matrix product when it computes <= 4x the needed dot products
 U32 = 2.0 ** -24            # float32 unit roundoff
 
 
 # ------------------------------------------------------------------------- helpers
 
-def _expand(owner, lo, hi):
+def expand(owner, lo, hi):
     """(owner repeated, every index in [lo, hi)) for ranges lo..hi."""
     n = hi - lo
     idx = np.arange(int(n.sum()))
@@ -112,7 +113,7 @@ def _expand(owner, lo, hi):
     return np.repeat(owner, n), idx
 
 
-def _chunks(lengths: np.ndarray, budget: int):
+def chunks(lengths: np.ndarray, budget: int):
     """[s, e) groups of consecutive items whose lengths sum to <= budget (>= 1 item each)."""
     cum = np.cumsum(lengths)
     s, n = 0, len(lengths)
@@ -168,7 +169,7 @@ def _dots(q32, qb, ql, r, tokens, vectors, stats):
     return dot
 
 
-class _Layout:
+class Layout:
     """Search-time views of a partition, derived once from its stored arrays: the lake
     vectors (rows) in leaf order, per-level cells with box, children and row ranges, and
     the row -> columns postings."""
@@ -255,10 +256,10 @@ class _Layout:
         return rows, cells
 
 
-def _layout(part: PexesoPartition) -> _Layout:
+def _layout(part: PexesoPartition) -> Layout:
     lay = part.__dict__.get("_search_layout")
     if lay is None:
-        lay = _Layout(part)
+        lay = Layout(part)
         part.__dict__["_search_layout"] = lay
     return lay
 
@@ -274,7 +275,7 @@ class PexesoResult:
     stats: dict = field(default_factory=dict)
 
 
-def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: int,
+def block(lay: Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: int,
           stats: dict):
     """Algorithm 1 for a batch of mapped query vectors ``qm`` (|P| x batch) over the lake
     grid. Returns (matched, candidates), each (query index in the batch, row lo, row hi)
@@ -290,9 +291,9 @@ def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: in
     while stack:
         j, q, a, b = stack.pop()
         if int((b - a).sum()) > budget and len(q) > 1:
-            stack.extend((j, q[s:e], a[s:e], b[s:e]) for s, e in _chunks(b - a, budget))
+            stack.extend((j, q[s:e], a[s:e], b[s:e]) for s, e in chunks(b - a, budget))
             continue
-        qi, ci = _expand(q, a, b)
+        qi, ci = expand(q, a, b)
         alive = live_cells[j][ci]
         qi, ci = qi[alive], ci[alive]
         n_pairs += len(qi)
@@ -343,7 +344,7 @@ def _segment_search(x: np.ndarray, lo: np.ndarray, hi: np.ndarray, v: np.ndarray
     return lo
 
 
-def leaf_rows(lay: _Layout, qm: np.ndarray, qi: np.ndarray, ci: np.ndarray, tau: float):
+def leaf_rows(lay: Layout, qm: np.ndarray, qi: np.ndarray, ci: np.ndarray, tau: float):
     """Candidate rows of (query vector qi, leaf ci) pairs past Lemma 3: Lemma 1 on the
     leaf's sort pivot, as the range of the leaf's rows (sorted by it) within tau + EPS of
     the query's coordinate. Returns (query index, row lo, row hi), empty ranges dropped."""
@@ -357,7 +358,7 @@ def leaf_rows(lay: _Layout, qm: np.ndarray, qi: np.ndarray, ci: np.ndarray, tau:
     return qi[keep], a[keep], b[keep]
 
 
-def lemma1_bound32(lay: _Layout, qmapped: np.ndarray, tau: float) -> np.float32:
+def lemma1_bound32(lay: Layout, qmapped: np.ndarray, tau: float) -> np.float32:
     """Lemma 1's bound for float32 pivot coordinates: tau + EPS widened by their rounding
     (each coordinate and the difference, < 4 u32 max|coordinate|), so that it prunes only
     pairs that float64 coordinates prune."""
@@ -365,7 +366,7 @@ def lemma1_bound32(lay: _Layout, qmapped: np.ndarray, tau: float) -> np.float32:
     return np.float32(tau + EPS + 8 * U32 * top)
 
 
-def verify_filters(lay: _Layout, qm: np.ndarray, qm32: np.ndarray, ql: np.ndarray,
+def verify_filters(lay: Layout, qm: np.ndarray, qm32: np.ndarray, ql: np.ndarray,
                    r: np.ndarray, tau: float, tau32):
     """Lemmas 1 and 2 on candidate (query index ql, row r) pairs [P Alg. 2, lines 3-8].
     Lemma 1 one pivot at a time on the pairs still alive, in float32 (``tau32``:
@@ -454,7 +455,7 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
             """Mark (query, column) hits of matched (query, row) pairs, first witness kept."""
             if not len(ql):
                 return
-            qq, idx = _expand(ql, lay.rc_ptr[r], lay.rc_ptr[r + 1])
+            qq, idx = expand(ql, lay.rc_ptr[r], lay.rc_ptr[r + 1])
             col = lay.rc_col[idx]
             new = ~decided[col] & ~hit[qq, col]
             qq, col, idx = qq[new], col[new], idx[new]
@@ -472,12 +473,12 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
             lv = live_rows[r]
             return ql[lv], r[lv]
 
-        for a, b in _chunks(mhi - mlo, pair_budget):                  # Lemma 5 matches
-            ql, r = alive(*_expand(mq[a:b], mlo[a:b], mhi[a:b]))
+        for a, b in chunks(mhi - mlo, pair_budget):                  # Lemma 5 matches
+            ql, r = alive(*expand(mq[a:b], mlo[a:b], mhi[a:b]))
             stats["lemma5_matched"] += len(ql)
             record(ql, r)
-        for a, b in _chunks(chi - clo, pair_budget):                  # candidates
-            ql, r = alive(*_expand(cq[a:b], clo[a:b], chi[a:b]))
+        for a, b in chunks(chi - clo, pair_budget):                  # candidates
+            ql, r = alive(*expand(cq[a:b], clo[a:b], chi[a:b]))
             stats["candidate_pairs"] += len(ql)
             n_cand = len(ql)
             (ql, r), (nq_, nr_) = verify_filters(lay, qm, qm32, ql, r, tau, tau32)
@@ -536,6 +537,19 @@ def t_count(t_frac: float, n_query: int) -> int:
     return max(1, math.ceil(t_frac * n_query - 1e-9))
 
 
+def plan_estimates(model: dict, tau: float, n_query: int, n_lake: int) -> dict:
+    """Predicted microseconds of each plan for a query of ``n_query`` vectors at ``tau`` on
+    a partition of ``n_lake`` vectors: PEXESO from the profile (linear in tau between its
+    points; below the first, the first; past the last, the last, a lower bound since the
+    work grows with tau), the brute force ``C_BF`` per pair."""
+    taus = np.asarray(model["taus"], dtype=np.float64)
+    us = np.asarray(model["us_per_vector"], dtype=np.float64)
+    per = float(np.interp(tau, taus, us)) if len(taus) else 0.0
+    return {"pexeso": per * n_query,
+            "bruteforce": model.get("costs_us", {}).get("bruteforce_pair", C_BF)
+            * n_query * n_lake}
+
+
 def search(parts, vectors, qvecs, tau: float, t_frac: float, n_columns: int, *,
            plan: str = "pexeso", plan_model=None, **kw) -> PexesoResult:
     """PEXESO over every partition (each a column group with its own index); union [P §IV].
@@ -545,7 +559,6 @@ def search(parts, vectors, qvecs, tau: float, t_frac: float, n_columns: int, *,
     :func:`~lakejoin_jupyter.search.pexeso_cost.tau_profile` per partition, from the
     manifest) predicts cheaper at this tau; without a model, "pexeso". The plans run
     and their estimates are in ``stats["plan"]`` and ``stats["plan_estimates_us"]``."""
-    from .pexeso_cost import plan_estimates
     if plan not in ("pexeso", "bruteforce", "auto"):
         raise ValueError(f"plan must be 'pexeso', 'bruteforce' or 'auto' (got {plan!r}).")
     t_abs = t_count(t_frac, len(qvecs))
@@ -614,7 +627,7 @@ def bruteforce(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: np.nda
     col_of = np.repeat(np.arange(len(sizes)), sizes)            # token -> column postings
     o = np.argsort(sets_tokens, kind="stable")
     ptr = np.searchsorted(np.asarray(sets_tokens)[o], np.arange(n_tok + 1))
-    qq, idx = _expand(hq, ptr[ht], ptr[ht + 1])
+    qq, idx = expand(hq, ptr[ht], ptr[ht + 1])
     keys = np.unique(qq * len(sizes) + col_of[o[idx]])
     return np.bincount(keys % len(sizes), minlength=len(sizes)).astype(np.int64)
 
@@ -690,7 +703,7 @@ def bruteforce_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.n
                                            for s in range(0, len(toks) if nq else 0, chunk)))
     stats["bruteforce_pairs"] += nq * len(toks)
     excl = np.asarray(sorted(exclude), dtype=np.int64)
-    qq, idx = _expand(hq, ptr[hr], ptr[hr + 1])          # (query, row) -> (query, column)
+    qq, idx = expand(hq, ptr[hr], ptr[hr + 1])          # (query, row) -> (query, column)
     per = ptr[hr + 1] - ptr[hr]
     col, d2, row = col_of[idx], np.repeat(hd, per), np.repeat(hr, per)
     if len(excl):

@@ -47,8 +47,8 @@ import numpy as np
 import pandas as pd
 
 from ..index.pexeso_arrays import MAX_KEY_BITS, SAMPLE_MULT, partition_from_entries
-from .pexeso import (PAIR_BUDGET, _chunks, _expand, _Layout, block, lemma1_bound32,
-                      verify_filters)
+from .pexeso import (C_BF, PAIR_BUDGET, Layout, block, chunks, expand, lemma1_bound32,
+                     verify_filters)
 
 TAU_MAX = 0.2               # 10% of the largest distance 2 [P §III-E, §V]
 WORKLOAD = 256              # query vectors in the workload
@@ -63,7 +63,6 @@ C_CELL, C_CAND, C_DIST = 0.111, 0.015, 0.680
 # microseconds per (query vector, lake vector) pair of the brute-force plan (float32 BLAS on
 # one thread, dim 256, 8,192 lake vectors per product): 2.62 s for 8 queries x 227,850 values
 # on the same lake (bench/pexeso.py prints the figure of its own run)
-C_BF = 0.0071
 # tau values at which tau_profile measures PEXESO's blocking work (the plan interpolates;
 # past the last one PEXESO's cost is taken as at least the last one's)
 PROFILE_TAUS = (0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2)
@@ -110,7 +109,7 @@ def level_counts_by_tau(mapped: np.ndarray, pivots: np.ndarray, levels: int,
     n = len(mapped)
     part = partition_from_entries(pivots, levels, np.arange(n), mapped,
                                   np.zeros(n, np.int64), np.arange(n))
-    lay = _Layout(part)
+    lay = Layout(part)
     _, live = lay.live()                         # every cell (the layout's cached set)
     per_tau = []
     for tau in np.unique(taus):
@@ -120,8 +119,8 @@ def level_counts_by_tau(mapped: np.ndarray, pivots: np.ndarray, levels: int,
         qm = np.ascontiguousarray(q_mapped[sel].T)
         _, (cq, clo, chi) = block(lay, qm, float(tau), live, budget, stats)
         qm32, tau32 = qm.astype(np.float32), lemma1_bound32(lay, qm, float(tau))
-        for a, b in _chunks(chi - clo, budget):
-            ql, r = _expand(cq[a:b], clo[a:b], chi[a:b])
+        for a, b in chunks(chi - clo, budget):
+            ql, r = expand(cq[a:b], clo[a:b], chi[a:b])
             cand += len(ql)
             (left, _), _ = verify_filters(lay, qm, qm32, ql, r, float(tau), tau32)
             dist += len(left)
@@ -207,16 +206,3 @@ def tau_profile(mapped: np.ndarray, pivots: np.ndarray, levels: int, seed: int =
             "lake_vectors": int(len(mapped)), "workload_vectors": int(len(rows)),
             "levels": int(levels), "costs_us": {"cell_pair": c_cell, "candidate_pair": c_cand,
                                                 "distance": c_dist, "bruteforce_pair": C_BF}}
-
-
-def plan_estimates(model: dict, tau: float, n_query: int, n_lake: int) -> dict:
-    """Predicted microseconds of each plan for a query of ``n_query`` vectors at ``tau`` on
-    a partition of ``n_lake`` vectors: PEXESO from the profile (linear in tau between its
-    points; below the first, the first; past the last, the last, a lower bound since the
-    work grows with tau), the brute force ``C_BF`` per pair."""
-    taus = np.asarray(model["taus"], dtype=np.float64)
-    us = np.asarray(model["us_per_vector"], dtype=np.float64)
-    per = float(np.interp(tau, taus, us)) if len(taus) else 0.0
-    return {"pexeso": per * n_query,
-            "bruteforce": model.get("costs_us", {}).get("bruteforce_pair", C_BF)
-            * n_query * n_lake}

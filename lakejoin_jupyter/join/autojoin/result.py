@@ -11,7 +11,8 @@ import json
 import pandas as pd
 
 from ...errors import QueryError
-from ..plan import Joinable, Key
+from ..joinable import Joinable
+from ..plan import Key
 from .dsl import Program, ProgramFormatError, apply_frame, column_texts
 from .fuzzy import ConstrainedFuzzyJoin
 
