@@ -1,6 +1,6 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
-    python bench/autojoin_eval.py /work/shared/data/autojoin-benchmark bench/data/autojoin-extra \
+    python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
         [--json OUT] [--cases a,b] [--split dev|validation|all] [--before BASELINE_JSON]
 
 Every folder given is a benchmark (one sub-folder per case). Cases are split into

@@ -1,6 +1,6 @@
 """Make Auto-Join benchmark cases from real lake tables (the autojoin-benchmark format).
 
-    python bench/autojoin_make_cases.py /work/shared/data/lakes bench/data/autojoin-extra
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-extra
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the

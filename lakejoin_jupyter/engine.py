@@ -1,7 +1,7 @@
 """The public API: build or open an index, search it, look at the hits.
 
     lj = lakejoin_jupyter.build_index("data/lake", "data/lake.index")   # Spark build
-    lj = lakejoin_jupyter.open_index("data/lake.index")                  # ~1 s, memory-mapped
+    lj = lakejoin_jupyter.open_index("data/lake.index")                  # memory-mapped
     res = lj.search(df, "country", k=10)        # exact top-k by overlap
     res.to_pandas(); hit = res[0]; hit.matches
 

@@ -3,7 +3,7 @@
 Random lakes are Zipfian (token frequencies and set sizes) and carry blocks of tokens that
 always occur together, so many posting lists are duplicates and the "-D" credit of skipped
 tokens is exercised. Results are compared as overlap multisets (ties at the k-th place may
-be broken differently; notes/josie_schemaless.md A6.7).
+be broken differently).
 """
 import os
 
@@ -183,7 +183,7 @@ def test_first_match_bookkeeping_over_many_small_lakes():
 
 def test_assignment_bug_is_caught(monkeypatch):
     """The reference code once *assigned* ``partial = skipped + 1`` to a seen candidate
-    instead of adding it (notes A6.4). With that bug put back, the oracle comparison above
+    instead of adding it (until 2023). With that bug put back, the oracle comparison above
     fails; with the real code it holds."""
     sets = [["a", "b", "c", "z"], ["a"], ["b", "y"], ["c", "y", "x"], ["z", "x"]]
     ref = build_arrays(sets)

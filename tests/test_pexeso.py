@@ -491,7 +491,7 @@ def test_pexeso_method_needs_the_component(demo_engine):
 
 
 def test_t_count_is_the_ceiling_of_t_times_q():
-    """jn >= T  <=>  |Q_M| >= ceil(T |Q|) (notes A11.4); at least one match."""
+    """jn >= T  <=>  |Q_M| >= ceil(T |Q|) (Def. 2 has a fraction, Lemma 7 a count); at least one match."""
     assert px.t_count(0.6, 10) == 6 and px.t_count(0.61, 10) == 7
     assert px.t_count(1 / 3, 3) == 1 and px.t_count(0.5, 3) == 2
     assert px.t_count(0.0, 5) == 1 and px.t_count(1.0, 7) == 7
@@ -518,7 +518,7 @@ def test_exact_on_the_circle_where_pivot_bounds_are_tight(levels):
 
 def test_lemma7_keeps_a_column_that_can_still_just_reach_t():
     """|Q| = 4, T = 2 of 4: a column matching only the last two query vectors processed is
-    pruned only when |Q| - mismatch < T, never at equality (Lemma 7, notes A7). One column
+    pruned only when |Q| - mismatch < T, never at equality (Lemma 7). One column
     per pair of query vectors, so whatever order the search takes the vectors in, some
     column matches exactly the last two."""
     from itertools import combinations

@@ -19,7 +19,7 @@ PEOPLE = pd.DataFrame([
     ["P3", "003", "Bob", "Robson St.", "Ada"], ["P4", "004", "Lucy", "Univ Dr.", "Steve"],
     ["P5", "005", "Steve", "Main St.", "Steve"], ["P6", "006", "Tom", "Beta Ave.", "Steve"]],
     columns=["ID", "Tel", "Name", "Home", "Clerk"])
-ORDERS = pd.DataFrame([   # [S Fig. 1] (authoritative over Fig. 2, notes B1.3)
+ORDERS = pd.DataFrame([   # [S Fig. 1] (where Fig. 2 disagrees, Fig. 1 holds)
     ["O1", "Alice", "Main St.", "001", "Apr 1", "Steve"],
     ["O2", "Bob", "Royal Rd.", "010", "Apr 1", "Alice"],
     ["O3", "Bob", "Robson St.", "003", "Apr 2", "Steve"],
@@ -33,7 +33,7 @@ P2 = (("Tel", "Tel"), ("Name", "Client"), ("Home", "Address"))
 P3 = (("Home", "Address"),)
 P4 = (("Name", "Manager"),)
 P5 = (("Name", "Manager"), ("Home", "Address"))
-# notes/josie_schemaless.md B1.3: J, h1..h5 (they match every value printed in [S])
+# the paper's toy example: J, h1..h5 per predicate (they match every value printed in [S])
 TOY = {P1: (7, 9, 3, 2, 1.3788, 0.6923), P2: (4, 7, 3, 3, 1.5, 0.7),
        P3: (9, 11, 4, 2, 1.4466, 0.7333), P4: (8, 9, 2, 1, 1.0, 0.6429),
        P5: (4, 7, 3, 3, 1.5, 0.7), (): (36, 12, 1, -24, 0.0, 0.2857)}
@@ -94,7 +94,7 @@ def test_toy_paper_statements():
 
 
 def test_toy_enumeration_counts_and_closed_predicates():
-    # notes B1.3: 19 valid non-empty predicates, 11 of them closed
+    # the paper's toy: 19 valid non-empty predicates, 11 of them closed
     res = sl.best_predicate(PEOPLE, ORDERS, "h1", pruning="invalid")
     assert len(res.scored) == 19
     evs = bf.enumerate_predicates(PEOPLE, ORDERS)

@@ -118,13 +118,11 @@ def prefetch(arr: np.ndarray, starts, lengths=None) -> int:
     number of pages advised. Call it when :func:`is_cold` says so.
 
     Why: a cold read through a memory map faults one page at a time, and each fault reads
-    the device's whole read-ahead window around it (8 MiB on the development machine), one
-    after the other. Advising the needed pages first (``madvise(MADV_WILLNEED)``, coalesced
-    into at most PREFETCH_RUNS runs) lets the kernel issue those reads together, and the
-    gather that follows finds them cached. Every run is advised however many pages the read
-    needs in all: a top-10 query of the 10^6-set lake needs about 5,700 scattered pages of
-    the set-id array, and leaving such a read to the faults (as an earlier cap on the total
-    did) read 170 MiB instead of 30 (cold p50 150 -> 75 ms, bench/results/josie_1e6.md).
+    the device's whole read-ahead window around it, one after the other. Advising the
+    needed pages first (``madvise(MADV_WILLNEED)``, coalesced into at most PREFETCH_RUNS
+    runs) lets the kernel issue those reads together, and the gather that follows finds
+    them cached. Every run is advised however many pages the read needs in all (leaving
+    scattered pages to the faults reads several times more; docs/algorithms/josie.md).
     Only a single run longer than PREFETCH_MAX_PAGES is left to the kernel's read-ahead,
     which streams a long sequential read while the gather proceeds. Results never depend
     on it (a hint)."""
@@ -221,9 +219,8 @@ def row_spans(indptr: np.ndarray, ids: np.ndarray):
 
 
 SLICE_MIN_MEAN = 256     # read_spans copies slices when spans average at least this long
-# ... or when there are at most this many: one slice per span and a concatenate (about
-# 0.35 us per span) beat one gather through an index array (about 9 us, then per entry);
-# measured equal at 24 spans of 3-30 entries
+# ... or when there are at most this many: one slice per span and a concatenate beat one
+# gather through an index array up to about this many short spans
 FEW_SPANS = 24
 
 
@@ -261,8 +258,8 @@ def read_list_ids(a: PlainArrays, token_ids: np.ndarray, readahead: bool = False
     """The set ids of several posting lists, concatenated, as int64 (what ``bincount``
     counts without a cast of its own): the index array of every entry (:func:`ranges`),
     gathered with ``take`` and written back into that same int64 array, so the large
-    temporaries are allocated once. 10^6-set lake, 2.2 M entries, warm p50: read and count
-    16.0 -> 12.7 ms against :func:`read_lists` and a ``bincount`` of int32."""
+    temporaries are allocated once (faster than :func:`read_lists` and a ``bincount`` of
+    int32, which casts on its own)."""
     token_ids = np.asarray(token_ids, dtype=np.int64)
     lo, lens = row_spans(a.post_indptr, token_ids)
     if readahead:
@@ -309,10 +306,9 @@ def read_suffix_overlap(a: PlainArrays, set_id: int, start: int, query_rest: np.
 class ZeroedScratch:
     """Zero-filled arrays reused from query to query. A query takes one and gives it back
     zeroed again, clearing only the entries it set, so a query over a large index does not
-    zero (and fault in) megabytes it barely touches: the query map of JOSIE-D is 75 MiB
-    and its candidate slots 4 MiB at 10^6 sets (A/B on that lake, warm top-10 p50:
-    bench/results/josie_1e6.md). Thread-safe; an array not given back (a query that
-    failed) is dropped, never reused."""
+    zero (and fault in) megabytes it barely touches (JOSIE-D's query map has a byte per
+    token id, its candidate slots an int32 per set). Thread-safe; an array not given back
+    (a query that failed) is dropped, never reused."""
 
     KEEP = 2                              # free arrays kept per (length, dtype)
 
@@ -344,15 +340,13 @@ class QueryMembership:
     """Counts a set suffix's tokens that are in a query (sorted distinct token ids ``q``),
     as :func:`read_suffix_overlap` does with ``query_rest = q``.
 
-    A binary search costs about log2 |Q| per token (0.8 ms for 50k against 50k). A map of
-    the query over all token ids answers in one lookup per token. The map is a byte per
-    token id (``bytemap``) up to BYTEMAP_MAX_TOKENS token ids, else a bit per token id
-    (``bitmap``, n_tokens / 8 bytes). A byte map costs one gather and one count per
-    suffix, where a bit map needs a shift, a mask and a test as well (A/B on the 10^6
-    lake, 60 queries, JOSIE-D warm p50: top-10 10.8 -> 8.4 ms, top-50 23.5 -> 20.3 ms;
-    bench/results/josie_1e6.md). Either comes zeroed from the scratch pool, so building
-    it costs setting |Q| entries (the bit map is charged its zeroing as well, as when it
-    was first measured: 1.5-6 ms). It is built once the searches made so far, plus this
+    A binary search costs about log2 |Q| per token. A map of the query over all token ids
+    answers in one lookup per token. The map is a byte per token id (``bytemap``) up to
+    BYTEMAP_MAX_TOKENS token ids, else a bit per token id (``bitmap``, n_tokens / 8 bytes).
+    A byte map costs one gather and one count per suffix, where a bit map needs a shift, a
+    mask and a test as well (docs/algorithms/josie.md gives the measured gain). Either
+    comes zeroed from the scratch pool, so building it costs setting |Q| entries (the bit
+    map is charged its zeroing as well). It is built once the searches made so far, plus this
     one for each of the ``expected`` reads still to come (JOSIE passes k: it reads at
     least that many sets to fill its heap), cost about as much as building it would.
     With ``expected`` = 1 this is the ski-rental rule: never more than twice the cheaper

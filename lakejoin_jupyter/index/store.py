@@ -1,15 +1,8 @@
 """The on-disk index: manifest, components, atomic writes, verification, memory-mapped load.
 
-Layout (ARCHITECTURE.md, "The index on disk")::
-
-    INDEX/manifest.json           format, versions, normalization, parameters, lake
-                                  fingerprint, counts, size + blake2b of every file
-    INDEX/catalog/                tables.parquet, columns.parquet (pandas-written, small)
-    INDEX/dictionary/             tokens.parquet (Spark) + freq/group/hash/values .npy
-    INDEX/sets/                   sets.parquet (Spark) + indptr.npy, token_ids.npy
-    INDEX/postings/               postings.parquet (Spark) + indptr/set_ids/positions/set_sizes .npy
-    INDEX/minhash/                signatures.parquet (Spark) + signatures.npy
-    INDEX/<component>/            later components (lshensemble, mate, pexeso, ...)
+An index is a folder: ``manifest.json`` (written last), ``catalog/``, ``dictionary/``,
+``sets/``, ``postings/``, ``minhash/`` (Parquet plus memory-mapped ``.npy``), one folder per
+component; the full layout is in docs/algorithms/index-format.md.
 
 A build writes into ``INDEX.tmp-<id>/`` (holding a ``.lakejoin-partial`` marker) beside the
 destination and renames it into place only after the manifest, written last, is complete.

@@ -1,53 +1,18 @@
-"""Index component "lshensemble": LSH Ensemble's size partitions and banded MinHash tables
-(thesis ch. 2, §2.4; digest notes/lshensemble_autojoin.md §1.6-1.9, §6 items 4-5, 9).
+"""Index component "lshensemble": LSH Ensemble's size partitions and banded MinHash tables.
 
-What is built
--------------
-1. **Optimal partitioning by set size** (§2.4.6, Def. 2.4.2, Eq. 2.17-2.19). The sizes of
-   the non-empty sets are counted with Spark (one row per distinct size); on the driver a
-   dynamic programme splits the sorted distinct sizes into ``n`` contiguous intervals
-   ``[l_i, u_i]`` minimizing the query-independent false-positive bound
-   ``sum_i sum_{x in [l_i,u_i]} N_x (1 - x/u_i)``. Each interval's cost is O(1) from prefix
-   sums of ``N_x`` and ``x N_x``; the DP is ``O(B^2 n)`` vectorized over ``B`` bins.
-   Binning (so 10^5 distinct sizes stay cheap): above ``max_bins`` distinct sizes, sizes
-   are grouped into log-spaced bins and partition boundaries are restricted to bin edges.
-   Costs stay exact (each bin keeps its own ``sum N_x``, ``sum x N_x`` and its largest
-   size); only the set of admissible boundaries shrinks. With 2048 bins over sizes
-   1..10^7 a bin spans a size ratio below 0.8 %, and sizes below ~130 keep their own bin.
-2. **Banded tables for query-time (b, r)** (§2.4.7, LSH Forest style). For every partition
-   and every signature position ``p`` the table holds the partition's set ids sorted by
-   their MinHash value at ``p`` (``values.npy`` uint32, ``set_ids.npy`` int32). A band
-   ``j`` of ``r`` rows covers positions ``[j r, j r + r)``: the query finds the sets that
-   agree on the band's first value by binary search in the table of position ``j r`` (the
-   root level of an LSH Forest prefix tree) and keeps those that also agree on the other
-   ``r - 1`` values, read from the core index's signature matrix (the deeper tree levels).
-   So one structure serves every ``(b, r)`` with ``b r <= m``, any threshold, no rebuild;
-   the search module picks ``(b, r)`` per query and partition.
-   Deviation from LSH Forest (Bawa et al.) and from the authors' Go/datasketch code: no
-   separate prefix trees per band width (the Go "Plus" variant keeps one LSH per r, datasketch
-   one MinHashLSH per distinct optimal r with r <= 8): every position is a root, the rest of
-   the prefix is compared against the signatures, which are in the index anyway. Memory is
-   ``8 m`` bytes per set (2 KiB at m = 256) whatever the range of r.
-3. **Incremental insert** (generations). When ``ctx.base`` is set (``lakejoin index --add``
-   builds a generation for tables added later), the base's partition intervals are reused: a new set of
-   size x goes to the first partition whose upper bound is >= x (sizes falling between two
-   base partitions go to the upper one, whose bound already covers them); sizes above the
-   base's largest bound go to the last partition, whose upper bound is widened. Each
-   partition records the largest size it actually holds, and the search translates with
-   that (§2.4.2: the bound must be >= every size in the partition, or the translation
-   creates false negatives). Drift and the rebuild advice: search/lshensemble.py.
+Zhu et al., VLDB 2016, as in Zhu's thesis ch. 2, §2.4: the sizes of the non-empty sets are
+counted with Spark and a dynamic programme on the driver splits them into ``n`` intervals
+minimizing the false-positive bound of Eq. 2.17-2.19 (§2.4.6); for every partition and
+signature position the set ids are sorted by their MinHash value there, so a band is a
+binary search at its first position plus a comparison of its other rows against the
+signatures (LSH Forest style, §2.4.7), for any (b, r) with ``b r <= m``.
 
-Layout on disk (``lshensemble/``): ``partitions.npy`` int64 ``(n, 6)`` rows
-``(lower, upper, n_sets, offset, dir_bits, dir_offset)``; partition i, position p is the
-slice ``offset_i + p n_i .. offset_i + (p+1) n_i`` of ``values.npy`` (uint32 keys
-``fmix32(MinHash value)``, sorted) / ``set_ids.npy`` (int32); ``directory.npy`` (uint32)
-holds, per segment, the start of each of its ``2^dir_bits`` key buckets (top bits of the
-key, about ``BUCKET_SIZE`` entries each), so a lookup is one directory read plus a binary
-search inside one bucket.
-
-Default component: the build is one Spark pass over the signatures (a shuffle of
-``n_sets x m`` 32-bit values plus ids) whose cost is a fraction of the core build's,
-which already shuffles every (column, value) cell several times; see bench/results/lshensemble.md.
+Note:
+    - Above ``max_bins`` distinct sizes, partition bounds are restricted to log-spaced bins
+      (costs stay exact).
+    - One table per position instead of one LSH per r (Go "Plus", datasketch): 8 m bytes/set.
+    - A generation reuses the base's partitions; each records the largest size it holds.
+    Layout, derivations and figures: docs/algorithms/lshensemble.md.
 """
 from __future__ import annotations
 

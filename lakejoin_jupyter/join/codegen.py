@@ -12,7 +12,7 @@ a column name would otherwise end the comment). Variable names are checked ident
 from __future__ import annotations
 
 from ..index.tables import LakeTable, spark_encoding, spark_path, spark_quote
-from .plan import JoinPlan, python_name
+from .plan import JoinPlan, Key, python_name
 
 
 def plan_code(plan: JoinPlan, *, name: str, into: str, other_name: str = "other",
@@ -62,6 +62,37 @@ class _Writer:
                            key.program.python_code(fn).rstrip(), ""]
         return fn
 
+    def key_body(self, frame: str, key, matched: bool) -> str:
+        """The expression computing a key's Series from the columns of ``frame``."""
+        if key.kind in ("normalize", "text"):
+            fn = "normalized_keys" if key.kind == "normalize" else "text_keys"
+            expr = f"{fn}({frame}[{key.columns[0]!r}])"
+        else:
+            prog = self.program_function(key)
+            args = ", ".join(f"{frame}[{c!r}]" for c in key.columns)
+            expr = f"present([{prog}(*map(cell_text, row)) for row in zip({args})], {frame}.index)"
+        return f"mapped_keys({expr}, MATCHES{self.only})" if matched else expr
+
+    def key_exprs(self) -> tuple[list, list]:
+        p = self.plan
+        return ([self.key_expr(self.name, k, self.mapped and p.matches_on == "query")
+                 for k in p.query_on],
+                [self.key_expr(self.other, k, self.mapped and p.matches_on == "other")
+                 for k in p.other_on])
+
+    def imports(self) -> list[str]:
+        """Imports of the key functions the plan uses (after the engine's own)."""
+        kinds = {k.kind for k in self.plan.query_on + self.plan.other_on}
+        used = ["normalized_keys"] * ("normalize" in kinds) + ["text_keys"] * ("text" in kinds) \
+            + ["mapped_keys"] * self.mapped
+        lines = [f"from lakejoin_jupyter.join.keys import {', '.join(used)}"] if used else []
+        if "program" in kinds:
+            lines += ["from lakejoin_jupyter.join.autojoin.dsl import cell_text", "",
+                      "def present(texts, index):  # an empty or blank key never matches",
+                      "    return pd.Series([t if t is not None and t.strip() else None "
+                      "for t in texts], index=index, dtype=object)"]
+        return lines
+
     def matches_lines(self) -> list[str]:
         if not self.mapped:
             return []
@@ -85,40 +116,15 @@ def _free(name: str, taken: set) -> str:
 class _PandasWriter(_Writer):
     engine = "pandas"
 
-    def key_expr(self, frame: str, key, matched: bool) -> str:
-        if key.kind == "normalize":
-            expr = f"normalized_keys({frame}[{key.columns[0]!r}])"
-        elif key.kind == "text":
-            expr = f"text_keys({frame}[{key.columns[0]!r}])"
-        else:
-            fn = self.program_function(key)
-            cols = ", ".join(f"{frame}[{c!r}]" for c in key.program.columns)
-            expr = (f"present([{fn}(*map(cell_text, row)) for row in zip({cols})], "
-                    f"{frame}.index)")
-        return f"mapped_keys({expr}, MATCHES{self.only})" if matched else expr
+    key_expr = _Writer.key_body
 
     def code(self) -> str:
         p, keys = self.plan, list(self.plan.keys)
-        lq = [self.key_expr(self.name, k, self.mapped and p.matches_on == "query")
-              for k in p.query_on]
-        lo = [self.key_expr(self.other, k, self.mapped and p.matches_on == "other")
-              for k in p.other_on]
-        kinds = {k.kind for k in p.query_on + p.other_on}
-        imports = ["import pandas as pd"]
-        used = ["normalized_keys"] * ("normalize" in kinds) + ["text_keys"] * ("text" in kinds) \
-            + ["mapped_keys"] * self.mapped
-        if used:
-            imports.append(f"from lakejoin_jupyter.join.keys import {', '.join(used)}")
-        if "program" in kinds:
-            imports.append("from lakejoin_jupyter.join.autojoin.dsl import cell_text")
-        lines = _describe(p, "pandas", self.name) + imports + [""]
+        lq, lo = self.key_exprs()
+        lines = _describe(p, "pandas", self.name) + ["import pandas as pd"] + self.imports()
         if p.other is not None:
-            lines += pandas_read_lines(p.other, self.other) + [""]
-        if "program" in kinds:
-            lines += ["def present(texts, index):  # an empty or blank key never matches",
-                      "    return pd.Series([t if t is not None and t.strip() else None "
-                      "for t in texts], index=index, dtype=object)", ""]
-        lines += self.functions + self.matches_lines()
+            lines += [""] + pandas_read_lines(p.other, self.other)
+        lines += [""] + self.functions + self.matches_lines()
         right = [f"        {self.other}", f"        {_assign(keys, lo)}",
                  f"        .dropna(subset={keys!r})"]
         if p.duplicates == "first":
@@ -167,18 +173,10 @@ class _SparkWriter(_Writer):
         self.udfs: list[str] = []
 
     def key_expr(self, frame: str, key, matched: bool) -> str:
+        """A pandas UDF over the key's columns (as a struct), named key_<n>."""
         fn = f"key_{len(self.udfs)}"
         cols = [str(c) for c in key.columns]
-        if key.kind == "normalize":
-            body = f"normalized_keys(rows[{cols[0]!r}])"
-        elif key.kind == "text":
-            body = f"text_keys(rows[{cols[0]!r}])"
-        else:
-            prog = self.program_function(key)
-            args = ", ".join(f"rows[{c!r}]" for c in key.program.columns)
-            body = f"present([{prog}(*map(cell_text, row)) for row in zip({args})], rows.index)"
-        if matched:
-            body = f"mapped_keys({body}, MATCHES{self.only})"
+        body = self.key_body("rows", Key(tuple(cols), key.kind, key.program), matched)
         self.udfs.append("\n".join([
             "@F.pandas_udf('string')",
             f"def {fn}(rows: pd.DataFrame) -> pd.Series:",
@@ -189,24 +187,11 @@ class _SparkWriter(_Writer):
 
     def code(self) -> str:
         p, keys = self.plan, list(self.plan.keys)
-        lq = [self.key_expr(self.name, k, self.mapped and p.matches_on == "query")
-              for k in p.query_on]
-        lo = [self.key_expr(self.other, k, self.mapped and p.matches_on == "other")
-              for k in p.other_on]
-        kinds = {k.kind for k in p.query_on + p.other_on}
-        used = ["normalized_keys"] * ("normalize" in kinds) + ["text_keys"] * ("text" in kinds) \
-            + ["mapped_keys"] * self.mapped
+        lq, lo = self.key_exprs()
         lines = _describe(p, "PySpark", self.name) + [
             "import pandas as pd",
             "from pyspark.sql import Window, functions as F, types as T",
-            "from lakejoin_jupyter.spark import get_spark"]
-        if used:
-            lines.append(f"from lakejoin_jupyter.join.keys import {', '.join(used)}")
-        if "program" in kinds:
-            lines += ["from lakejoin_jupyter.join.autojoin.dsl import cell_text", "",
-                      "def present(texts, index):  # an empty or blank key never matches",
-                      "    return pd.Series([t if t is not None and t.strip() else None "
-                      "for t in texts], index=index, dtype=object)"]
+            "from lakejoin_jupyter.spark import get_spark"] + self.imports()
         lines += ["", "spark = get_spark()", ""] + self.functions + self.matches_lines()
         lines += self.udfs
         if p.other is not None:

@@ -1,52 +1,19 @@
 """Fuzzy join of two tables on a column, with the join function and threshold chosen to
-maximize matches at an estimated precision target (in the spirit of Auto-FuzzyJoin, Li et
-al., SIGMOD 2021; notes/pexeso_mate.md E).
+maximize matches at an estimated precision target (after Auto-FuzzyJoin, Li et al.,
+SIGMOD 2021).
 
-Setting: ``left`` is the reference table (its values have no near-duplicates: two left
-values are two entities), every ``right`` value is joined to at most one left value, its
-nearest under the join function, when the distance is at most the threshold.
+``left`` is the reference table (no near-duplicates); every ``right`` value joins at most
+one left value, its nearest under the join function, within the threshold. Join functions
+(:data:`JOIN_FUNCTIONS`) are n-gram features (embed/) compared by Euclidean distance of unit
+vectors, 1 - weighted Jaccard or 1 - max-inclusion. Precision is estimated without labels
+(Auto-FuzzyJoin §3) from how many left values lie near the joined one; among the
+configurations reaching the target, the one with the most estimated true matches wins
+(:func:`greedy_union` or the best single one). :class:`NegativeRules` veto joins first.
 
-Join functions (:data:`JOIN_FUNCTIONS`): the n-gram embedders of embed/ (character
-3-grams, 2+3-grams, words, 3-grams + words; punctuation kept or dropped), features weighted
-by IDF over both columns or not, compared by the Euclidean distance of unit vectors
-(sqrt(2 - 2 cos), the metric of PEXESO) or, as Auto-FuzzyJoin's set distances, by
-1 - weighted Jaccard or 1 - max-inclusion (|A n B| / min(|A|, |B|): a value that is the
-other plus a qualifier, "Merrell Center" vs "Leonard E. Merrell Center"). Features are
-hashed into 2^22 buckets and kept sparse (scipy), so distances are exact.
-
-Precision without labels (Auto-FuzzyJoin §3): because left has no near-duplicates, a
-left value l that has other left values near it reveals how ambiguous a join to l is. A
-right value r joined to l at threshold t is correct with estimated probability
-1 / (1 + #{l' != l : d(l, l') <= sqrt(2) t}) (left values near each other can both be within
-t of r, at most one of them truly). Auto-FuzzyJoin counts l' within 2t, the triangle
-inequality's worst case; we use ``LL_RADIUS`` = sqrt(2), the typical distance of two
-points at distance t from r in a high-dimensional space (their offsets from r are nearly
-orthogonal). Left values tied with l as r's nearest count as well: r is equally close to
-all of them and at most one is its partner (the issue's "one right value close to two left
-values reveals errors). The one joined is the first in the left table (``argmin``):
-``argpartition`` breaks ties by its SIMD code path, which depends on the CPU. (The code
-before this gave different joins on 29 of the benchmark's 50 datasets on two machines of
-the same kind; ties are one cause, library builds may be another.) The estimated
-precision of (function, t) is the
-mean over the joined right values, the estimated number of true matches their sum, and
-the estimated recall that sum over |right| (every right value is assumed to have a
-partner, as Auto-FuzzyJoin assumes). Among all (function, t) whose estimated precision
-reaches the target, the one with the most estimated true matches is chosen: Auto-FuzzyJoin's
-greedy union of configurations (:func:`greedy_union`), or the best single configuration
-when that has more (the greedy can spend the precision budget on small configurations
-first: on the benchmark's Monarch, 71 estimated true matches against 95 for one function).
-
-Negative rules (:class:`NegativeRules`) veto a join before any estimate: a substitution of
-one word that the left table itself shows to separate two entities, or differing digits.
-
-Deviations from Auto-FuzzyJoin, and why: 14 join functions (theirs: about 140 with edit
-and containment variants and stemming), chosen as the union of configurations of their
-Algorithm 1 (greedy_union); the slider moves the main configuration's threshold; blocking
-is exact: for each right value its nearest left value and for each left value its nearest
-left neighbours come from chunked sparse matrix products (the thresholds of a fuzzy join
-are far beyond PEXESO's 2-8% range [P §VI-A], where pivot filtering prunes little, while
-sparse products over a few thousand values take milliseconds). Figures:
-bench/results/pexeso.md.
+Note:
+    Deviations (why: docs/algorithms/fuzzyjoin.md): left neighbours within sqrt(2) t, not
+    2t (``LL_RADIUS``); 14 join functions instead of about 140; exact blocking by sparse
+    matrix products; ties go to the first left value (``argmin``), never to ``argpartition``.
 """
 from __future__ import annotations
 

@@ -1,58 +1,19 @@
 """Schemaless join: the join predicate that best fits a result-set preference.
 
-Gao, Pei, Wang, Chang, "Schemaless Join for Result Set Preferences" (seed 004, cited [S]),
-with the fixes of notes/josie_schemaless.md part B. Given two tables R (left) and S (right)
-and a preference h, find the valid, closed join predicate p (a set of column pairs) that
-maximizes h(p) [S Def. 4]. Only the data is used: no column names, no types, no keys.
+Gao, Pei, Wang, Chang, "Schemaless Join for Result Set Preferences" [S]: given two tables R
+(left) and S (right) and a preference h ("h1".."h5", [S §IV, Table I]), find the valid,
+closed join predicate p (a set of column pairs) that maximizes h(p) [S Def. 4], from the
+data alone. Search [S §V, Algorithm 1]: a depth-first walk of the set-enumeration tree
+whose children come from a multi-way merge join (vectorized over a node's groups, so only
+valid children exist), with non-closed pruning (Thm 3) and bound pruning (Lemmas 1-4).
 
-Preferences [S §IV, Table I], over the joining groups (r_k, s_k) of p, J = Σ r_k s_k:
-
-=====  =========================================  ==========================================
-h1     most tuples involved: Σ(r_k + s_k)           monotonic; its own bound (Lemma 1)
-h2     most joining keys: |K(p)|                    bound min(Σr_k, Σs_k) (Lemma 2)
-h3     fewest full-outer-join rows: Σ(r+s−rs)       same bound (Lemma 3)
-h4     most even key distribution: entropy of       bound log2 min(Σr_k, Σs_k)
-       P(k) = r_k s_k / J
-h5     harmonic mean of coverage and strength:      bound 2Σ(r+s) / (Σ(r+s) + |R| + |S|)
-       2Σ(r+s) / (2J + |R| + |S|)                   (Lemma 4)
-=====  =========================================  ==========================================
-
-Search [S §V, Algorithm 1]: a depth-first walk of the set-enumeration tree of predicates
-(pairs ordered by (left column position, right column position), R before S), with
-* invalid-predicate pruning: children are produced by the multi-way merge join, which only
-  ever yields valid children (a child exists iff it received a joining group) [S §V-B.1];
-* non-closed pruning (Thm 3): a node is pruned when an earlier-enumerated strict superset
-  has the same join size; a map join size -> predicates, compacted on insert [S §V-B.2];
-* bound pruning with the monotonic upper bounds above [S §V-B.3];
-* children by the multi-way merge join [S §V-C]: each joining group of p is split by the
-  values of the candidate columns; for a value v present in candidate left columns A_v and
-  candidate right columns B_v of one group, every (a, b) in A_v x B_v lexicographically after
-  p's last pair gets the new group (k + v). Implemented with numpy over all groups of a node
-  at once (sort by (group, value) instead of one heap merge per group; same output, and each
-  tuple of the node is scanned once per candidate column, as in the paper).
-
-Fixes to the paper's pseudocode (notes B2.4), each needed for a correct answer:
-1. the root ∅ (the Cartesian product) is never an answer and the best score starts at −inf
-   (read literally, h1 would always return ∅, and `p* ← ∅` would prune almost everything);
-2. the bound test prunes on a strict ``bound < best`` (Algorithm 1), not the text's "≤", so the
-   tie rule "equal score and p ⊃ best → replace" can still reach the closed member of an
-   equivalence class that lies in the current predicate's subtree;
-3. non-monotonic preferences prune with their bound ĥ, never with h(p) (Algorithm 1 line 1
-   writes h(p), which is only valid for h1).
-Semantics the paper leaves open (notes B2.4 note 6): values are compared after the project's
-normalization (lake/normalize.py: "007" = "7", case and spacing folded) and nulls (None, NaN,
-"", "n/a", ...) never match, as in SQL.
-
-Deviations, all optional and off by default in :func:`best_predicate`:
-* ``max_pairs`` caps the predicate size and ``time_limit`` stops the walk and returns the best
-  predicate found so far, flagged ``complete=False`` (notes B4.4: the DFS is anytime; the
-  paper has neither). The engine sets a time limit so a notebook never hangs.
-* Large inputs (more than ``max_rows`` rows on a side, or Spark DataFrames above it) are
-  searched on a uniform row sample of each side (notes B4.4), then the best ``rescore``
-  predicates found on the sample are re-scored exactly on the full tables (pandas, or Spark
-  jobs for Spark DataFrames) and re-ranked; the result reports the sample sizes and, per
-  re-scored predicate, the sample score next to the exact one (the error of the sample).
-  Predicates whose matches the sample missed cannot be found this way; the note says so.
+Note:
+    Fixes to the pseudocode (why: docs/algorithms/schemaless.md): the root ∅ is never an
+    answer and the best starts at −inf; bounds prune on a strict ``bound < best``;
+    non-monotonic preferences prune with their bound, never with h(p).
+    Values are compared normalized (lake/normalize.py); nulls never match.
+    Optional deviations: ``max_pairs`` / ``time_limit`` (an anytime answer,
+    ``complete=False``) and, above ``max_rows``, a row sample with exact re-scoring.
 """
 from __future__ import annotations
 

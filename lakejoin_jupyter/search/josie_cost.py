@@ -24,8 +24,8 @@ import numpy as np
 from ..index.reads import drop_from_page_cache, load_arrays, read_list, read_suffix_overlap
 
 
-# Defaults used when an index has no "josie" manifest section (fitted on the development
-# machine, warm profile, 10^5-set open-data-shaped lake; only speed depends on them).
+# Defaults used when an index has no "josie" manifest section (a warm-profile fit on a
+# 10^5-set open-data-shaped lake; only speed depends on them).
 DEFAULT_COSTS = {
     "warm": {"set": {"intercept": 2500.0, "slope": 6.0, "floor": 1500.0},
              "list": {"intercept": 2500.0, "slope": 2.0, "floor": 1500.0}},
@@ -39,10 +39,8 @@ class PlanFit:
     MergeList-D reads all E entries of the query's distinct lists: ``a + b E``. JOSIE-D's
     time is dominated by its set reads (about 2k + 10 of them) and by bookkeeping per
     query token, which grows as the prefix does with k: ``c + d k + |Q| (e + f ln k)``
-    (E is no guide to it, JOSIE reading a prefix). Against ``c + d k + e |Q|``, the
-    ``ln k`` term sends the 10^5 lake's top-1 queries to JOSIE-D (fitted on the same 53
-    queries: planned p50 1.70 -> 0.95 ms, MergeList-D 1.79, the best of both 0.95); the
-    build-time fit is measured in bench/results/josie_1e5.md."""
+    (E is no guide to it, JOSIE reading a prefix). Why the ``ln k`` term, and what it
+    gained: docs/algorithms/josie.md ("The planner")."""
     ml_intercept: float
     ml_per_entry: float
     josie_intercept: float
@@ -58,7 +56,7 @@ class PlanFit:
             n * (self.josie_per_token + self.josie_per_token_log_k * np.log(max(k, 1)))
 
 
-# fitted on the development machine (10^6-set open-data lake, 180 warm queries)
+# the fit on a 10^6-set open-data lake (180 warm queries), for an index without one
 DEFAULT_PLAN = PlanFit(27_000.0, 8.5, 2_850_000.0, 232_000.0, 97.0, 45.0)
 
 

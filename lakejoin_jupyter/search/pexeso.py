@@ -1,83 +1,20 @@
-"""PEXESO: exact joinable-column search under a distance threshold on value embeddings
-(Dong et al., ICDE 2021; notes/pexeso_mate.md Part A).
+"""PEXESO: exact joinable-column search under a distance threshold on value embeddings.
 
-Problem [P §II-B]: given query vectors Q, tau and T, return every column S with
-jn(Q, S) = |{q in Q : exists x in S, d(q, x) <= tau}| / |Q| >= T, with the q -> x mapping.
+Dong et al., ICDE 2021 [P]: every column S with jn(Q, S) = |{q in Q : exists x in S,
+d(q, x) <= tau}| / |Q| >= T [P §II-B], and the q -> x mapping. Per partition [P §IV] and
+batch of query vectors: block on the lake grid with Lemmas 3 and 5 [P Alg. 1], verify with
+Lemmas 1 and 2 and a float32 matrix product with an exact margin [P Alg. 2], count each
+(q, S) verdict once, accept at T and prune by Lemma 7 between batches.
 
-Algorithm, per partition (index/pexeso_arrays.py holds the arrays and their geometry). The
-query vectors are sorted by their leaf cell (so a batch is spatially coherent) and
-processed in batches (default: about 16 batches of 8..256 vectors); for each batch, on arrays:
-
-1. Block [P Alg. 1]: walk the lake grid HG_RV level by level with (query vector, cell)
-   pairs, expanded in chunks of at most ``pair_budget`` pairs (memory stays bounded at any
-   tau). Lemma 3 (vector-cell filter) drops a pair when some pivot separates the query
-   vector from the cell's box by more than tau; Lemma 5 (vector-cell match) accepts every
-   lake vector under the cell when, for some pivot, the box lies below tau - q'; other
-   pairs go on to the cell's children. Cells whose lake vectors belong only to decided
-   columns are skipped. Surviving leaves give candidate (query vector, lake vector) pairs.
-2. Verify [P Alg. 2]: Lemma 1 (filter) and Lemma 2 (match) on the pivot coordinates of
-   every candidate pair, vectorized; the pairs left are decided by BLAS: squared distances
-   |q|^2 + |x|^2 - 2 q.x from one float32 matrix product of the batch's query vectors with
-   its distinct candidate vectors (row-wise dot products when the pairs are sparse in that
-   product), with a rounding margin; pairs inside the margin are decided by
-   :func:`~lakejoin_jupyter.index.pexeso_arrays.distances`, the oracle's own function.
-3. Count, with the corrected accounting of notes A7/A11.5: matched (query vector, lake
-   vector) pairs map to (query vector, column) pairs through the row -> columns postings
-   into a batch x columns hit matrix, so each (q, S) verdict is counted once and a q that
-   never reaches S is a mismatch of S. After the batch, per-column match/mismatch arrays
-   are updated; a column is accepted early once its match count reaches T (optional: the
-   count is then a lower bound) and pruned by Lemma 7 once |Q| - mismatch < T; lake vectors
-   and cells whose columns are all decided are skipped from then on.
-
-Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
-
-* The filters (Lemma 3 in blocking, Lemma 1 in verification) test one pivot at a time,
-  each on the pairs the previous pivots kept, instead of gathering all |P| coordinates of
-  every pair. Both lemmas are a maximum over pivots, so the survivors are the same. The
-  first (PCA) pivots drop most pairs, so later pivots gather few coordinates:
-  bench/results/pexeso.md, blocking 1.16 -> 0.88 s at tau 0.05. Verification tests its
-  first four pivots two at a time, on pairs packed into one int64 key each
-  (:func:`verify_filters` says why).
-
-* Inside each leaf the lake vectors are sorted by the leaf's sort pivot (the pivot along
-  which its vectors spread most), so at the leaves Lemma 1 on that pivot is a binary
-  search: a (query vector, leaf) pair yields only the rows within tau of the query on it
-  (:func:`leaf_rows`), not every row of the leaf. It removes 55-80 % of the candidate
-  pairs before any is materialized (3.8 M -> 0.8 M at tau 0.02, 25 M -> 11 M at 0.05 on
-  the 228k-value lake; bench/results/pexeso.md). The other pivots are then tested on
-  float32 coordinates, with the bound widened by their rounding (still exact).
-
-* A cell's box in Lemmas 3 and 5 is the bounding box of the lake vectors under it, not
-  the grid cell: it lies inside the cell, so both lemmas still hold, and it is tighter
-  (vectors crowd inside cells): 6.1 M -> 5.6 M candidate pairs at tau 0.04 on the
-  228k-value lake.
-* The query side is not gridded: every query vector is its own query "cell" (HG_Q at full
-  resolution), so Lemmas 3 and 5 (vector-cell) are applied at every level where the paper
-  applies Lemmas 4 and 6 (cell-cell) above the leaves. They are the same bounds with a
-  zero-width query box, hence at least as tight. Quick browsing [P §III-C] is subsumed:
-  same-cell pairs are never filtered and are verified with the rest.
-* A lake vector is verified once per query vector and the verdict shared by all its
-  columns (row -> columns postings), rather than once per posting entry (q, S, x); the
-  distance is computed by BLAS (with a margin, see above) instead of one call per pair.
-* Early acceptance/pruning act between batches of query vectors rather than after each
-  one (a batch's (q, S) verdicts are final before the counts are updated).
-* Filters prune only beyond tau + 1e-9 and matching lemmas accept only below tau - 1e-9,
-  so float rounding in pivot coordinates can never change a verdict (notes C1.2).
-* Q is the query's distinct normalized values (as for every method of the engine); the
-  paper counts duplicate records separately [P §II-B].
-* m and |P| are build parameters: |P| = 10 by default (indexing/pexeso.py says why), m by
-  the cost model of §III-E (search/pexeso_cost.py, which also says where it departs from
-  the paper's Eq. 1-2) unless fixed.
-
-Plans (not in the paper). The pivot filters only prune where the lake's pivot distances
-spread by more than tau; on the default n-gram embedder they sit near sqrt(2) for most
-values, so past tau ~0.05 most pairs survive Lemma 1 and each costs a verification
-(~0.6 us), while a BLAS scan prices every pair at ~7 ns. :func:`search` therefore takes a
-``plan``: "pexeso", "bruteforce" (:func:`bruteforce_partition`: the same columns and counts
-from a chunked float32 matrix product with the exact margin test) or "auto" (the engine's
-default): per partition, the plan the build's model (pexeso_cost.tau_profile, modelled
-PEXESO work per query vector by tau) predicts cheaper. Both are exact; the choice and the
-estimates are reported in the stats.
+Note:
+    Deviations, each exact (the why and the figures: docs/algorithms/pexeso.md):
+    - Lemmas 3 and 1 test one pivot at a time on the pairs still alive.
+    - In each leaf, Lemma 1 on the leaf's sort pivot is a binary search (:func:`leaf_rows`).
+    - A cell's box is the bounding box of its lake vectors, not the grid cell.
+    - The query side is not gridded (vector-cell lemmas at every level; no quick browsing).
+    - A lake vector is verified once per query vector, for all its columns.
+    - Acceptance and Lemma 7 act between batches; filters keep a 1e-9 margin around tau.
+    - ``plan="auto"`` scans by BLAS instead when the build's model predicts it cheaper.
 """
 from __future__ import annotations
 
@@ -375,9 +312,8 @@ def verify_filters(lay: Layout, qm: np.ndarray, qm32: np.ndarray, ql: np.ndarray
     matched by Lemma 2).
 
     Each pair is one int64 key (row << bits | query index), so dropping pairs compacts one
-    array, and pivots 0-3 are tested two at a time (each drops only ~40 % of the pairs, so
-    a compaction after every one of them costs more than the extra gathers); 0.13 -> 0.08 s
-    at tau 0.04 on the 228k-value lake."""
+    array, and pivots 0-3 are tested two at a time (each drops a minority of the pairs, so
+    a compaction after every one of them costs more than the extra gathers)."""
     bits = max(1, int(qm.shape[1] - 1).bit_length())
     mask = (1 << bits) - 1
     key = (r << bits) | ql
@@ -533,7 +469,7 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
 
 def t_count(t_frac: float, n_query: int) -> int:
     """T as a count of query vectors: jn >= T  <=>  |Q_M| >= ceil(T |Q|), at least 1
-    (notes A11.4)."""
+    (the paper's Def. 2 has a fraction, Lemma 7 a count)."""
     return max(1, math.ceil(t_frac * n_query - 1e-9))
 
 
@@ -687,9 +623,9 @@ def bruteforce_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.n
     columns, same counts, exact) by scanning every lake vector of the partition, in token
     order, one float32 matrix product per ``chunk`` of them, with :func:`bruteforce`'s
     float32 pre-test and :func:`decide_by_dot` for the pairs near tau. A column's shown pair
-    for a query vector is its nearest value (PEXESO shows the first one verified). Where a
-    pair costs ~7 ns in a matrix product against ~0.6 us to verify one surviving pair, this
-    is faster whenever the pivot filters leave more than ~1 % of the pairs (large tau)."""
+    for a query vector is its nearest value (PEXESO shows the first one verified). A pair
+    costs far less in a matrix product than verifying one surviving pair, so this is faster
+    whenever the pivot filters leave more than a small share of the pairs (large tau)."""
     stats = {} if stats is None else stats
     chunk = int(chunk or BF_CHUNK)
     for k in ("bruteforce_s", "bruteforce_pairs"):

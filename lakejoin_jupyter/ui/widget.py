@@ -4,25 +4,16 @@
     DiscoveryWidget(engine)            # or: %lakejoin ui [VAR[.COLUMN]]
 
 Built from ipywidgets controls plus two anywidget views (js/): the ranked results table
-and the code panel (insert the code as the next cell / copy it). Everything the widget
-offers comes from the engine's registries, so new search methods and hit actions appear
-without changes here:
+and the code panel. Everything it offers comes from the engine's registries, so new search
+methods and hit actions appear without changes here: ``engine.methods()`` fills the method
+menu and each method's ``ParamSpec`` options become controls; "Auto" shows an approximate
+method's rows first, then the exact method's; a hit opens a detail pane (matched values, a
+coverage chart, a preview) with one button per ``actions.actions_for(hit)``, whose
+``ActionResult`` is rendered generically. A joined DataFrame is bound to a variable, its
+code inserted as the next cell, and it can be the query of the next search.
 
-* methods: ``engine.methods()`` fills the method menu (single- or multi-column ones, by
-  the number of query columns); each method's ``ParamSpec`` options become controls;
-  threshold methods get the containment slider;
-* progressive results: when the index offers an approximate method and an exact one, the
-  default "Auto" runs the approximate one first and shows its rows (marked estimated if
-  their figures are), then replaces them with the exact method's;
-* hits: a click opens the detail pane (matched and unmatched values, a coverage chart, a
-  preview of the table) and one button per ``actions.actions_for(hit)``; an
-  ``ActionResult`` is rendered generically (summary, tables, chart, joined preview, code);
-  a joined DataFrame is bound to a variable named after both tables and its code inserted
-  as the next cell (both can be switched off), and it appears in the DataFrame menu as the
-  query of the next search (multi-hop augmentation).
-
-Searches, joins, opening and building indexes run in background threads (ui/tasks.py) with
-a progress bar and a Cancel button; the kernel's main thread stays free.
+Searches, joins and builds run in background threads (ui/tasks.py) with a progress bar and
+a Cancel button; the kernel's main thread stays free.
 """
 from __future__ import annotations
 

@@ -1,18 +1,25 @@
 """The Auto-Join transformation language (thesis §4.3 Eq. 4.1 and §4.4.2), as data.
 
-Physical operators are frozen dataclass nodes: ``Column`` (SelectK over the input row),
-``Split``, ``SelectK`` (k < 0 counts from the end), ``Substring`` (Python slice bounds from
-the front or back; casing same/lower/upper/title), ``Constant`` and ``Concat``. A logical
-operator (CONSTANT, SUBSTR, SPLITSUBSTR, SPLITSPLITSUBSTR) is a ``Substring`` over a column
-read through up to two ``SelectK(Split(...))``. A :class:`Program` is their concatenation.
-One interpreter (:func:`compile_expr`, and :func:`evaluate_columns` column-wise) defines
-the semantics: a null cell or a missing part gives no key (None). ``python_code`` writes
-the same behaviour as plain Python, every string written with ``repr()``. Deviations:
-* ``Replace(of, old, new)`` (every ``old`` becomes ``new``) may sit under a Substring, for
-  keys written without or with other inner spaces ("NorthDakota", "Bruce_Wayne");
-* :class:`ProgramSet`: programs tried in order, each under an optional :class:`Guard` on an
-  input cell's pattern, the first that gives a key wins (rows needing different programs);
-  it has Program's interface, and ``Program.from_dict`` reads either.
+Physical operators are frozen dataclass nodes of an expression tree: ``Column(name)``
+(SelectK over the whole source row, §4.4.2), ``Split(of, sep)``, ``SelectK(of, k)`` (``k < 0``
+counts from the end), ``Substring(of, start, stop, casing)`` (Python slice bounds, each from
+the front or the back; casing ``same``, ``lower``, ``upper``, ``title``), ``Constant(text)``
+and ``Concat(parts)`` (the learner's binary tree of logical operators, flattened). The
+logical operators of §4.4.2 (CONSTANT, SUBSTR, SPLITSUBSTR, SPLITSPLITSUBSTR) are trees of
+these.
+
+One interpreter (:func:`compile_expr`; :func:`evaluate_columns` column-wise) serves
+learning, coverage and joins: a null cell, a part index out of range or a non-string makes
+the key ``None`` (no join). :meth:`Program.python_code` writes the same program as plain
+Python (tested identical), every string written with ``repr()``: lake content is never
+evaluated. Details: docs/algorithms/autojoin.md.
+
+Note:
+    Deviations: ``Replace(of, old, new)`` may sit under a Substring (keys written without
+    or with other inner spaces: "NorthDakota", "Bruce_Wayne"); :class:`ProgramSet`, programs
+    tried in order under optional :class:`Guard` s, the first giving a key wins (rows
+    needing different programs), with Program's interface (``Program.from_dict`` reads
+    either).
 """
 from __future__ import annotations
 

@@ -1,18 +1,22 @@
 """Transformation learning from a few example row pairs (thesis §4.4.2, Algorithms 4 and 5).
 
-TryLearnTransform (Algorithm 4): a greedy hierarchical search over the logical operators
-CONSTANT, SUBSTR, SPLITSUBSTR and SPLITSPLITSUBSTR; the operator producing the most output
-characters over the examples ("progress") is chosen, each output is cut around its piece
-and the left and right remainders are learned recursively, backtracking to the next-best
-operator when one fails; programs have at most ``tau`` operators. LearnTransform
-(Algorithm 5): random example sets of 3-4 of each group's top-k pairs, one program each,
-the one joining the most distinct target keys wins. The choices the thesis leaves open
-(separators, bounds, occurrence rule, budgets, the lazy exact ranking) are in
-docs/algorithms/autojoin.md. Deviations:
-* an operand may be read through Replace (whitespace -> "" or a delimiter) where that makes
-  it occur whole in an output ("North Dakota" -> "NorthDakota"; not in the thesis);
-* ties in progress: validation pairs first, then CONSTANT (as the thesis), then a whole
-  column or part before a cut one (fixed offsets overfit variable-length fields).
+TryLearnTransform (Algorithm 4) is a greedy hierarchical search over the logical operators
+CONSTANT, SUBSTR, SPLITSUBSTR and SPLITSPLITSUBSTR: the operator producing the most output
+characters over the examples is chosen, each output is cut around its piece, and the
+remainders are learned recursively, backtracking to the next-best operator when one cannot
+be learned; programs have at most ``tau`` logical operators. LearnTransform (Algorithm 5)
+learns from random example sets of 3-4 top pairs per column-pair group and keeps the
+program joining the most distinct target keys (MaxByCoverage).
+
+Note:
+    Choices the thesis leaves open (docs/algorithms/autojoin.md): the SPLIT separators and
+    SelectK range; leftmost occurrences; ties broken by validation pairs, then CONSTANT;
+    a backtracking budget (``max_branch``, ``max_nodes``, ``max_expand``); operands ranked
+    lazily by an exact upper bound.
+    Deviations: an operand may be read through Replace (whitespace -> "" or a delimiter)
+    where that makes it occur whole in an output ("North Dakota" -> "NorthDakota"); after
+    CONSTANT, ties go to a whole column or part before a cut one (fixed offsets overfit
+    variable-length fields).
 """
 from __future__ import annotations
 
