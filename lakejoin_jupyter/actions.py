@@ -132,6 +132,10 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) ->
     summary = (f"**Program:** `{aj.program.describe()}`\n\n"
                f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
                f"`{aj.target_column}` ({aj.source_name} rows transformed).{n}")
+    if aj.estimated_precision is not None:
+        summary += (f"\n\nEstimated precision of the equi-join: "
+                    f"**{aj.estimated_precision:.0%}** (agreement with independent rare-substring "
+                    f"matches on the rows it was learned on).")
     if aj.fuzzy is not None and aj.fuzzy.matches:
         summary += (f"\n\nA constrained fuzzy join ({aj.fuzzy.describe()}) adds "
                     f"{len(aj.fuzzy.matches)} match(es).")
@@ -141,7 +145,8 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) ->
     return ActionResult(title=title, summary=summary, tables=tables, joined=joined, result=aj,
                         code_options={"fuzzy": fuzzy}, spark=is_spark_frame(frame),
                         details={"autojoin": aj.to_dict(), "explain": aj.explain(),
-                                 "coverage": aj.coverage, "target_keys": aj.target_keys})
+                                 "coverage": aj.coverage, "target_keys": aj.target_keys,
+                                 "estimated_precision": aj.estimated_precision})
 
 
 # ----------------------------------------------------------------------- fuzzy join

@@ -273,6 +273,37 @@ def test_a_program_set_answer_joins_codes_and_round_trips():
                                                 '"estimated_precision": 7'))
 
 
+def test_transformation_action_reports_coverage_and_estimated_precision():
+    """The "Find transformation" action's summary gives the program, its coverage and,
+    when there is evidence, the estimated precision (as a percentage and in details); no
+    precision line without an estimate. A stand-in engine answers with a real AutoJoin."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import run_transformation
+    rng = np.random.default_rng(2)
+    days = pd.date_range("2014-07-01", periods=90, freq="D")
+    us = rng.random(len(days)) < 0.4
+    source = pd.DataFrame({"day": [f"{d.month}/{d.day}/{d.year}" if u else f"{d.year}-{d.month}-{d.day}"
+                                   for d, u in zip(days, us)]})
+    target = pd.DataFrame({"date": [f"{d.year}-{d.month}-{d.day}" for d in days]})
+    hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"])
+    for estimate in ("learned", None):
+        def answer(df, left_on, table, columns, **kw):
+            aj = autojoin(df, target, left_on, columns, **kw)
+            if estimate is None:
+                aj.estimated_precision = None
+            return aj
+        out = run_transformation(SimpleNamespace(autojoin=answer), hit, source, fuzzy=False)
+        aj = out.result
+        assert out.ok and isinstance(aj.program, ProgramSet)
+        assert f"joins **{aj.coverage:,}** of {aj.target_keys:,}" in out.summary
+        assert aj.coverage == 90 and out.details["estimated_precision"] == aj.estimated_precision
+        if estimate is None:
+            assert "Estimated precision" not in out.summary
+        else:
+            assert aj.estimated_precision == 1.0
+            assert "Estimated precision of the equi-join: **100%**" in out.summary
+
+
 @pytest.fixture
 def ip():
     from IPython.core.interactiveshell import InteractiveShell

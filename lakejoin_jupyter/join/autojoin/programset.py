@@ -6,8 +6,7 @@ leaves behind ("duke cs profs": the join needs more than one transformation). He
 learner runs again on the residual: the row pairs (§4.4.1; recomputed among the
 unjoined rows where few are left) whose source row and key the current set leaves
 unjoined. Each program learned there, and each of the first round, is tried as a branch of
-a :class:`~.dsl.ProgramSet`:
-after the set, before it, or before it under a guard learned from the rows each branch
+a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned from the rows each branch
 joins. The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
 ``min_gain_fraction`` of them), some beyond its own examples; branches that never fire are
 dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
