@@ -20,6 +20,7 @@ ORDER = [  # (file, section title)
     ("semantic_join.md", "Semantic join discovery: effectiveness (PEXESO's Table IV manner), embedders, speed"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
+    ("union.md", "Table union search: TUS-style benchmark on real tables"),
 ]
 
 
