@@ -512,13 +512,15 @@ class Engine:
                    details=dict(c.details), _engine=self, _query=q)
 
     def search_unionable(self, df, k: int = 10, *, columns=None, weights: dict | None = None,
-                         min_column: float | None = None, exclude_self: bool = True):
+                         min_column: float | None = None, sharpness: float | None = None,
+                         exclude_self: bool = True):
         """The lake tables whose rows can be stacked under ``df``, best first (table union
         search, search/union.py): each :class:`~.join.union.UnionHit` has its column
         alignment, per-column scores and the rows it adds; ``hit.union(df)`` stacks them and
         ``hit.code(name, into)`` writes the code. ``columns``: the query columns (default
         all); ``weights``: per measure ("set", "semantic", "format", "numeric", "header");
-        needs an index built with the ``union`` component."""
+        ``min_column``, ``sharpness``: see search/union.py; needs an index built with the
+        ``union`` component."""
         from .join.union import UnionHit, UnionResult
         from .search import union as union_search
         if not isinstance(k, (int, np.integer)) or k < 1:
@@ -549,7 +551,8 @@ class Engine:
         t0 = time.perf_counter()
         found, stats = union_search.search(
             self.index, frame, k, weights=weights, exclude_tables=exclude,
-            min_column=union_search.MIN_COLUMN if min_column is None else min_column)
+            min_column=union_search.MIN_COLUMN if min_column is None else min_column,
+            sharpness=union_search.SHARPNESS if sharpness is None else sharpness)
         names = self.index.tables["name"].to_numpy()
         n_rows = self.index.tables["n_rows"].to_numpy()
         col_names = self.index.columns["name"].to_numpy()

@@ -8,7 +8,8 @@ numeric cells and 21 quantiles, for D3L's distribution evidence) and a *column v
 mean of the embedder's unit vectors over a sample of values: TUS's topic vector, Nargesian
 et al., VLDB 2018, §5.1.3). The statistics: set unionability (TUS §3.1), the cosine of
 column vectors (TUS §5.1.3), format-histogram intersection, 1 - Kolmogorov-Smirnov distance
-of the quantile sketches (D3L), header 3-gram Jaccard.
+of the quantile sketches (D3L, each sketch read as a sample of its points), header 3-gram
+Jaccard.
 
 Note:
     - Set unionability is -log10 of the hypergeometric upper tail P(X >= t) (TUS uses the
@@ -189,28 +190,20 @@ def format_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.minimum(a[:, None, :], b[None, :, :]).sum(axis=2)
 
 
-def _cdf_at(q: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """F_q(x) by linear interpolation of the quantile sketch q (..., Q) at points x (..., P),
-    flat (0 or 1) outside its range; a jump (repeated quantiles) takes its upper value."""
-    p = QUANTILES
-    below = (q[..., None, :] <= x[..., :, None]).sum(axis=-1)         # (..., P)
-    j = np.clip(below - 1, 0, len(p) - 2)
-    lo = np.take_along_axis(q, j, axis=-1)
-    hi = np.take_along_axis(q, j + 1, axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        frac = np.where(hi > lo, (x - lo) / (hi - lo), 1.0)
-    f = p[j] + np.clip(frac, 0.0, 1.0) * (p[j + 1] - p[j])
-    f = np.where(below == 0, 0.0, f)
-    return np.where(below >= len(p), 1.0, f)
-
-
 def ks_similarity(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
     """1 - the Kolmogorov-Smirnov distance between two quantile sketches (row-wise over
-    broadcast rows; D3L's numeric evidence): the largest CDF gap, taken at every sketch
-    point of either side."""
+    broadcast rows; D3L's numeric evidence), each sketch read as an equally weighted sample
+    of its quantile points: the largest gap of the two step CDFs, at every point of either."""
     qa, qb = np.broadcast_arrays(np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64))
     x = np.concatenate([qa, qb], axis=-1)
-    return 1.0 - np.abs(_cdf_at(qa, x) - _cdf_at(qb, x)).max(axis=-1)
+    w = np.concatenate([np.full(qa.shape[-1], 1.0 / qa.shape[-1]),
+                        np.full(qb.shape[-1], -1.0 / qb.shape[-1])])
+    order = np.argsort(x, axis=-1, kind="stable")
+    xs = np.take_along_axis(x, order, axis=-1)
+    gap = np.abs(np.cumsum(w[order], axis=-1))
+    last = np.concatenate([xs[..., 1:] != xs[..., :-1],
+                           np.ones(xs.shape[:-1] + (1,), dtype=bool)], axis=-1)
+    return 1.0 - np.where(last, gap, 0.0).max(axis=-1)
 
 
 def header_similarity(a: frozenset, b: frozenset) -> float:

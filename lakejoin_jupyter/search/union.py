@@ -36,9 +36,9 @@ EVIDENCE = ("set", "semantic", "format", "numeric", "header")
 WEIGHTS = {"set": 1.0, "semantic": 1.0, "format": 1.0, "numeric": 1.0, "header": 0.25}
 BASELINES = {"header": {"header": 1.0}, "overlap": {"set": 1.0}}
 MIN_COLUMN = 0.5            # a pair scoring less is not aligned
-SHARPNESS = 4.0             # likelihood exponent: the top of the background decides
+SHARPNESS = 8.0             # likelihood exponent: the top of the background decides
 NEIGHBOURS = 20             # nearest columns per query column (vectors), and by overlap
-MAX_TABLES = 200            # candidate tables scored per query
+MAX_TABLES = 60             # candidate tables scored per query (most candidate columns)
 BACKGROUND = 400            # lake columns sampled as the background of each measure
 MAX_VALUES = 20_000         # query values profiled per column (a sample above)
 
@@ -58,10 +58,19 @@ class LakeProfiles:
     embedder: dict
     sample_values: int
     background: np.ndarray
+    _fmt_unit: np.ndarray | None = None
 
     @property
     def numeric(self) -> np.ndarray:
         return is_numeric(self.share, self.n_num)
+
+    @property
+    def fmt_unit(self) -> np.ndarray:
+        """Format histograms scaled to unit length (the nearest-neighbour key)."""
+        if self._fmt_unit is None:
+            f = np.asarray(self.fmt, dtype=np.float32)
+            self._fmt_unit = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-12)
+        return self._fmt_unit
 
 
 _PROFILES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -147,10 +156,13 @@ class QueryColumn:
 def profile_frame(frame: pd.DataFrame, embedder, sample_values: int) -> list[QueryColumn]:
     """The union profile of each column of a pandas frame (what the build computes)."""
     out, samples = [], []
-    for c in frame.columns:
-        cells = frame[c].tolist()
-        toks = normalize_many(cells)
-        texts = sorted({t for t in (cell_text(v) for v in cells) if t is not None})
+    for pos in range(frame.shape[1]):
+        c = frame.columns[pos]
+        codes, uniq = pd.factorize(frame.iloc[:, pos], use_na_sentinel=True)
+        uniq = list(uniq)
+        toks_u = normalize_many(uniq) + [None]          # code -1 (null) -> None
+        toks = [toks_u[k] for k in codes.tolist()]
+        texts = sorted({t for t in (cell_text(v) for v in uniq) if t is not None})
         share, n_num, q = numeric_summary(toks)
         distinct = sorted({t for t in toks if t is not None})
         samples.append(sample_tokens(distinct, sample_values))
@@ -182,12 +194,16 @@ def overlaps(index, tokens: list) -> np.ndarray:
 
 
 def evidence(q: QueryColumn, lp: LakeProfiles, ids: np.ndarray, overlap: np.ndarray,
-             header: np.ndarray | None = None) -> dict:
+             header: np.ndarray | None = None, semantic: np.ndarray | None = None) -> dict:
     """Raw evidence of query column q against lake columns ``ids`` (NaN: not applicable);
-    ``overlap``: |Q ∩ X| per lake column, ``header``: header similarity per lake column."""
+    ``overlap``: |Q ∩ X| per lake column; ``header``, ``semantic``: the header similarity
+    and vector cosine per lake column, when already computed. Cosines are rounded to 6
+    decimals, so equal vectors tie however the product was computed."""
     ids = np.asarray(ids, dtype=np.int64)
+    sem = semantic[ids] if semantic is not None else \
+        cosine(q.vector[None, :], lp.vectors[ids])[0]
     ev = {"set": set_statistic(overlap[ids], len(q.tokens), lp.sizes[ids]),
-          "semantic": cosine(q.vector[None, :], lp.vectors[ids])[0].astype(np.float64),
+          "semantic": np.round(sem.astype(np.float64), 6),
           "format": format_similarity(q.fmt[None, :], lp.fmt[ids])[0].astype(np.float64)}
     num = np.full(len(ids), np.nan)
     both = lp.numeric[ids] & q.numeric
@@ -267,7 +283,13 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     all_ids = np.arange(n)
     cand_cols: set = set()
     ov, heads = {}, {}
-    for i in active:
+    # one product per measure for all query columns: vector cosines and format cosines
+    QV = np.stack([qcols[i].vector for i in active]).astype(np.float32)
+    sem_all = lp.vectors @ QV.T                                    # (n, active)
+    QF = np.stack([qcols[i].fmt for i in active]).astype(np.float32)
+    QF /= np.maximum(np.linalg.norm(QF, axis=1, keepdims=True), 1e-12)
+    near_all = sem_all + lp.fmt_unit @ QF.T
+    for a, i in enumerate(active):
         q = qcols[i]
         ov[i] = overlaps(index, q.tokens)
         heads[i] = header_similarities(q.header, lp, all_ids)
@@ -277,11 +299,11 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
             order = np.argsort(-st, kind="stable")[:neighbours]
             cand_cols.update(shares[order][st[order] > 0].tolist())
         if weights.get("semantic") or weights.get("format") or weights.get("numeric"):
-            near = lp.vectors @ q.vector.astype(np.float32) + \
-                np.minimum(lp.fmt, q.fmt[None, :]).sum(axis=1)
-            cand_cols.update(np.argsort(-near, kind="stable")[:neighbours].tolist())
+            top = np.argpartition(-near_all[:, a], min(neighbours, n - 1))[:neighbours]
+            cand_cols.update(top.tolist())
         if weights.get("header"):
-            cand_cols.update(np.argsort(-heads[i], kind="stable")[:neighbours].tolist())
+            top = np.argpartition(-heads[i], min(neighbours, n - 1))[:neighbours]
+            cand_cols.update(top[heads[i][top] > 0].tolist())
     cand = np.fromiter(cand_cols, np.int64, len(cand_cols))
     tables, hits = np.unique(lp.table_ids[cand], return_counts=True)
     keep = ~np.isin(tables, np.asarray(sorted(exclude_tables), dtype=np.int64))
@@ -295,9 +317,10 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
         if len(tables) else np.zeros(0, np.int64)
     S = np.zeros((len(qcols), len(ids)))
     U = {}
-    for i in active:
-        bg = evidence(qcols[i], lp, lp.background, ov[i], heads[i])
-        U[i] = likelihoods(evidence(qcols[i], lp, ids, ov[i], heads[i]), bg)
+    for a, i in enumerate(active):
+        sem = sem_all[:, a]
+        bg = evidence(qcols[i], lp, lp.background, ov[i], heads[i], sem)
+        U[i] = likelihoods(evidence(qcols[i], lp, ids, ov[i], heads[i], sem), bg)
         S[i] = ensemble(U[i], weights, sharpness)
     out, pos = [], 0
     for t in tables:
