@@ -21,6 +21,7 @@ ORDER = [  # (file, section title)
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
     ("union.md", "Table union search: TUS-style benchmark on real tables"),
+    ("union_disjoint.md", "Table union search: derived tables that add new rows (disjoint)"),
 ]
 
 
