@@ -223,8 +223,9 @@ def main(argv=None) -> None:
 def write(res, n_seeds, n_derived, n_tables, n_cols, build_s, disjoint=False) -> None:
     result = RESULT.with_name("union_disjoint.md") if disjoint else RESULT
     cols = ["MAP@5", "P@5", "R@5", "MAP@10", "P@10", "R@10", "p50_ms", "p90_ms"]
-    lines = ["Command: `python bench/union.py --lakes ../shared/data/lakes --work /tmp/union_bench"
-             + (" --disjoint`" if disjoint else "`"), "",
+    lines = ["Command: `python bench/union.py --lakes ../shared/data/lakes "
+             + ("--work /tmp/union_disjoint --disjoint`" if disjoint else "--work /tmp/union_bench`"),
+             "",
              ("Disjoint rows: each query is a random 30% of its seed's rows (not in the lake), "
               "the derived tables sample the other 70%, so they add rows the query lacks and "
               "value overlap is left to the columns with repeated values." if disjoint else
