@@ -12,8 +12,8 @@ alignment is the max-weight bipartite matching of query columns to its columns (
 ``min_column`` left out) and its score the matched sum over the number of query columns.
 
 Note:
-    - The ensemble is a weighted mean of likelihoods, not TUS's max (the max lets one
-      coincidental measure decide); the weights are tuned on the benchmark's development seeds.
+    - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
+      one coincidental measure decide); sharpness and min_column tuned on development seeds.
     - Nearest neighbours are exact (one matrix product over the lake's column vectors).
 """
 from __future__ import annotations
