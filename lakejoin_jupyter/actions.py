@@ -9,6 +9,7 @@ the notebook.
 """
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -53,8 +54,11 @@ class HitAction:
     suffix: str = ""                  # variable name suffix: <query>_<table>[_<suffix>]
     help: str = ""
 
-    def __call__(self, engine, hit, frame, **params) -> ActionResult:
+    def __call__(self, engine, hit, frame, *, frame_name: str = "df", **params) -> ActionResult:
+        """Run on ``frame`` (the user's variable ``frame_name``, named in summaries)."""
         opts = resolve_options(self.params, params, f"action {self.name!r}")
+        if "frame_name" in inspect.signature(self.run).parameters:
+            opts["frame_name"] = frame_name
         return self.run(engine, hit, frame, **opts)
 
 
@@ -123,7 +127,8 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all") -> 
 
 # ----------------------------------------------------------------------- Auto-Join
 
-def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) -> ActionResult:
+def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0,
+                       frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
     column and the hit column (both directions)."""
     title = "Find transformation"
@@ -131,7 +136,7 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) ->
     left_on = [c for c in hit.query_columns if c in learn.columns] or None
     try:
         aj = engine.autojoin(learn, left_on, hit.table, list(hit.columns), fuzzy=fuzzy,
-                             seed=seed)
+                             seed=seed, left_name=frame_name)
     except LakeJoinError as e:
         return ActionResult(title=title, summary=str(e), ok=False)
     if not aj.found:
