@@ -9,6 +9,7 @@ the notebook.
 """
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -53,8 +54,11 @@ class HitAction:
     suffix: str = ""                  # variable name suffix: <query>_<table>[_<suffix>]
     help: str = ""
 
-    def __call__(self, engine, hit, frame, **params) -> ActionResult:
+    def __call__(self, engine, hit, frame, *, frame_name: str = "df", **params) -> ActionResult:
+        """Run on ``frame`` (the user's variable ``frame_name``, named in summaries)."""
         opts = resolve_options(self.params, params, f"action {self.name!r}")
+        if "frame_name" in inspect.signature(self.run).parameters:
+            opts["frame_name"] = frame_name
         return self.run(engine, hit, frame, **opts)
 
 
@@ -123,7 +127,8 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all") -> 
 
 # ----------------------------------------------------------------------- Auto-Join
 
-def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) -> ActionResult:
+def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0,
+                       frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
     column and the hit column (both directions)."""
     title = "Find transformation"
@@ -131,7 +136,7 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) ->
     left_on = [c for c in hit.query_columns if c in learn.columns] or None
     try:
         aj = engine.autojoin(learn, left_on, hit.table, list(hit.columns), fuzzy=fuzzy,
-                             seed=seed)
+                             seed=seed, left_name=frame_name)
     except LakeJoinError as e:
         return ActionResult(title=title, summary=str(e), ok=False)
     if not aj.found:
@@ -275,4 +280,34 @@ ACTIONS = (
                                 help="stop with the best predicate found so far")),
               help="The set of column pairs whose join best fits a result preference "
                    "(schemaless join)."),
+)
+
+
+# ----------------------------------------------------------------------- union
+
+def run_union(engine, hit, frame) -> ActionResult:
+    """Stack the union hit's aligned rows under the query frame."""
+    title = f"Union with {hit.table}"
+    unioned = hit.union(frame)
+    pairs = ", ".join(f"`{a}` \u2190 `{b}` ({s:.2f})" for a, b, s in hit.alignment)
+    source = hit.plan(frame).source
+    if is_spark_frame(frame):
+        return ActionResult(title=title, joined=unioned, result=hit, spark=True,
+                            summary=f"Stacked the rows of **{hit.table}** under the query "
+                                    f"(aligned: {pairs}) as a Spark DataFrame (lazy); "
+                                    f"`{source}` says where each row comes from.")
+    n_q = len(frame)
+    summary = (f"Stacked **{len(unioned) - n_q:,}** rows of **{hit.table}** under the query's "
+               f"{n_q:,} rows (aligned: {pairs}); columns the table lacks are empty in its rows "
+               f"and `{source}` says where each row comes from.")
+    return ActionResult(title=title, summary=summary, joined=unioned, result=hit,
+                        tables={"added rows (first 10)": unioned.iloc[n_q:].head(10)},
+                        details={"rows_added": len(unioned) - n_q, "score": hit.score})
+
+
+# The actions on a union hit (the widget's Union mode, %lakejoin union --union N).
+UNION_ACTIONS = (
+    HitAction("union", "Union", run_union, suffix="union",
+              help="Stack the table's aligned columns under the query (renamed to the "
+                   "query's, types converted, a source column added)."),
 )
