@@ -60,8 +60,12 @@ _TRICKY = st.sampled_from(list(" \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u3000+-._eE0019a
 
 @given(st.lists(st.one_of(st.text(max_size=14), st.lists(_TRICKY, max_size=8).map("".join),
                           st.integers(-10**40, 10**40).map(str),
-                          st.floats(allow_nan=False).map(repr)), max_size=40))
-@example(["z", "-Z-", "9", "_", "A\x1c", "+.5e3", "1e", "-00", "0x1f"])
+                          st.floats(allow_nan=False).map(repr),
+                          st.from_regex(r"[+-]?0{0,3}[0-9]{0,30}\.[0-9]{0,44}0{0,3}", fullmatch=True)),
+                max_size=40))
+@example(["z", "-Z-", "9", "_", "A\x1c", "+.5e3", "1e", "-00", "0x1f", "-0.0", "5.", "-.50",
+          "100.000", "0." + "0" * 39 + "1", "0." + "0" * 40 + "1", "1" * 28 + ".0", "1" * 29 + ".0",
+          "1" * 14 + "." + "1" * 14, "1" * 14 + "." + "1" * 15, "00." + "0" * 50])
 def test_normalize_array_equals_normalize_text(texts):
     """The vectorized path (ASCII texts in Arrow compute) gives normalize_text's token."""
     import pyarrow as pa

@@ -6,8 +6,7 @@ group id, integer sets sorted by token id, positional postings (set id, position
 size) sorted by set id. This component adds:
 
 * the distinct-posting-list statistics of JOSIE Table 3 (original lists, share of lists in
-  a duplicate group, lists after de-duplication), from a Spark aggregation over the
-  dictionary;
+  a duplicate group, lists after de-duplication), from the dictionary's group ids;
 * the read-cost constants of the cost model (JOSIE App. 7.2, Eq.15): linear fits with a
   floor of timed set-suffix reads and posting-list reads on the real storage, i.e. the
   memory-mapped ``.npy`` files of this index, cold (page cache dropped) and warm
@@ -27,18 +26,15 @@ from .component import Component
 CALIBRATION_SAMPLES = 1000
 
 
-def _list_stats(dictionary) -> dict:
-    from pyspark.sql import functions as F
-
-    groups = dictionary.groupBy("group_id").agg(F.count("*").alias("n"))
-    row = groups.agg(F.count("*").alias("groups"), F.sum("n").alias("tokens"),
-                     F.sum(F.when(F.col("n") > 1, F.col("n")).otherwise(0)).alias("dup"),
-                     F.max("n").alias("largest")).collect()[0]
-    tokens = int(row["tokens"] or 0)
-    return {"original": tokens, "distinct": int(row["groups"] or 0),
-            "in_duplicate_groups": int(row["dup"] or 0),
-            "dup_pct": round(100.0 * (row["dup"] or 0) / tokens, 3) if tokens else 0.0,
-            "largest_group": int(row["largest"] or 0)}
+def list_stats(token_group) -> dict:
+    """JOSIE Table 3 from the tokens' group ids (numpy: one bincount)."""
+    import numpy as np
+    sizes = np.bincount(np.asarray(token_group)) if len(token_group) else np.zeros(0, np.int64)
+    tokens = int(sizes.sum())
+    dup = int(sizes[sizes > 1].sum())
+    return {"original": tokens, "distinct": int(len(sizes)), "in_duplicate_groups": dup,
+            "dup_pct": round(100.0 * dup / tokens, 3) if tokens else 0.0,
+            "largest_group": int(sizes.max()) if len(sizes) else 0}
 
 
 def _section_from(index_dir, lists: dict) -> dict:
@@ -58,8 +54,7 @@ def _section_from(index_dir, lists: dict) -> dict:
 
 
 def build(ctx) -> dict:
-    ctx.progress.step("josie: distinct posting lists")
-    lists = _list_stats(ctx.dictionary)
+    lists = list_stats(ctx.arrays.token_group)
     ctx.progress.step("josie: fitting read costs")
     return _section_from(ctx.writer.tmp, lists)
 

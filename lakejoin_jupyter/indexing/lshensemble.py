@@ -390,8 +390,7 @@ def _build(ctx) -> dict:
         raise ValueError(f"Unknown lshensemble option(s) {unknown}; known: {list(OPTIONS)}")
     m = table_num_perm(opts, ctx.settings.num_perm, ctx.base)
     n_part = int(opts.get("partitions", DEFAULT_PARTITIONS))
-    sigs = ctx.spark.read.parquet(ctx.writer.uri("minhash/signatures.parquet"))
-    return build_tables(ctx.spark, sigs, ctx.sets, ctx.writer, m,
+    return build_tables(ctx.spark, ctx.signatures, ctx.set_sizes, ctx.writer, m,
                         n_partitions=n_part, uppers=base_intervals(ctx.base),
                         max_bins=int(opts.get("max_bins", MAX_BINS)))
 

@@ -1,57 +1,85 @@
 """Index component "mate": MATE's single-value inverted index with row super keys (MATE §3,
-§5.1, §5.3; notes/pexeso_mate.md B2, D2). Spark jobs over the build's cells:
+§5.1, §5.3). Spark jobs over the build's long form:
 
 1. XASH of every distinct token (the dictionary), in a pandas UDF on the executors; a
-   value is hashed once however many cells hold it (D2.2);
-2. cells -> (table id, row id, column id, token id, XASH words), one join on the token;
-3. row super keys: ``groupBy(table, row).agg(bit_or(w0), bit_or(w1), ...)`` over the
-   cells' XASH words (64-bit halves for 128 bits, 8 words for 512; unsigned words travel
-   as Spark longs, bit for bit);
-4. finishing step (driver, vectorized numpy, like indexing/postings.py): cells sorted by
-   (table, row, column), rows numbered densely in that order, postings sorted by token;
-   the arrays of index/mate_arrays.py are written as .npy for memory mapping and the
-   intermediate Parquet is removed (the arrays hold everything the search reads).
+   value is hashed once however many cells hold it;
+2. rows: one task per part of the long form's cells (which are in (table, row, column)
+   order): each cell's token id from the core's (column, raw text) -> token map, rows with
+   a token numbered in order, a row's super key = OR of its cells' XASH
+   (``np.bitwise_or.reduceat`` over the memory-mapped token XASH); the driver concatenates
+   the parts in order into the row store;
+3. value postings: the (token, row, column) items sorted by Spark
+   (``repartitionByRange`` on the token, sorted within each range), read back in range
+   order into CSR arrays.
 
-The super keys are stored per row, not per PL item: the layout §7.1 describes as the
-space-efficient one (a row's key is gathered by row number at query time, an array
-lookup for a memory-mapped index, where the paper's Vertica store had to join).
+The arrays are those of index/mate_arrays.py (.npy, memory mapped); the intermediate files
+live in the build's scratch folder. The super keys are stored per row, not per PL item:
+the layout §7.1 describes as the space-efficient one.
 
 Settings: ``BuildSettings.mate_bits`` (128 default, or 512); a generation of added tables
-uses the base index's size. Built by default (leave it out
-with ``components=["-mate"]``): measured on this machine under load, it added 24% to the
-demo lake's build time and 30% to that of ../shared/data/lakes (FiveThirtyEight and the
-reference tables, 325 tables), and 4.7 MB and 108 MB of arrays (the latter to a 213 MB
-index); bench/results/mate.md has the table.
+uses the base index's size. Built by default (leave it out with ``components=["-mate"]``).
 """
 from __future__ import annotations
 
-import shutil
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.dataset as pads
 
 from ..index.mate_arrays import FILES
 from ..search.xash import XashSpec, xash_words
 from .component import Component
+
+PL_ROWS_PER_RANGE = 8_000_000     # items per range of the postings sort
 
 
 def _xash_batches(spec: XashSpec):
     def run(batches):
         for pdf in batches:
             words = xash_words(pdf["token"].tolist(), spec).view(np.int64)
-            out = {"token_id": pdf["token_id"].astype("int32"), "token": pdf["token"]}
+            out = {"token_id": pdf["token_id"].astype("int32")}
             for w in range(spec.words):
                 out[f"w{w}"] = words[:, w]
             yield pd.DataFrame(out)
     return run
 
 
-def build(ctx) -> dict:
-    from pyspark import StorageLevel
-    from pyspark.sql import functions as F
+def _row_parts(inputs: dict, words: int):
+    """Task: the rows of some parts of the long form's cells (see the module docstring)."""
+    def run(items):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        first = np.load(inputs["first"])
+        raw_ptr = np.load(inputs["raw_ptr"], mmap_mode="r")
+        raw_tokens = np.load(inputs["raw_tokens"], mmap_mode="r")
+        xash = np.load(inputs["xash"], mmap_mode="r")
+        for k, path in items:
+            t = pq.read_table(path)
+            table = t.column("table_id").to_numpy()
+            rid = t.column("row_id").to_numpy()
+            col = (first[table] + t.column("position").to_numpy()).astype(np.int64)
+            tok = raw_tokens[raw_ptr[col] + t.column("rcode").to_numpy()]
+            keep = tok >= 0
+            table, rid, col, tok = table[keep], rid[keep], col[keep].astype(np.int32), tok[keep]
+            new = np.ones(len(tok), dtype=bool)
+            new[1:] = (rid[1:] != rid[:-1]) | (table[1:] != table[:-1])
+            starts = np.flatnonzero(new)
+            row = (np.cumsum(new) - 1).astype(np.int64)
+            keys = (np.bitwise_or.reduceat(xash[tok], starts, axis=0) if len(starts)
+                    else np.zeros((0, words), np.uint64))
+            out = Path(inputs["rows"]) / f"part-{k:05d}.npz"
+            np.savez(out, row_table=table[starts].astype(np.int32), row_ids=rid[starts],
+                     row_sizes=np.diff(np.r_[starts, len(tok)]).astype(np.int64),
+                     row_columns=col, row_tokens=tok.astype(np.int32), superkeys=keys)
+            pq.write_table(pa.table({"token_id": tok.astype(np.int32), "part": np.full(len(tok), k, np.int32),
+                                     "local_row": row, "column_id": col}),
+                           Path(inputs["pl"]) / f"part-{k:05d}.parquet")
+            yield k, len(starts), len(tok)
+    return run
 
+
+def build(ctx) -> dict:
     t0 = time.time()
     bits = ctx.settings.mate_bits
     base = getattr(ctx, "base", None)          # adding tables: keep the base's XASH size
@@ -62,93 +90,124 @@ def build(ctx) -> dict:
     words = [f"w{i}" for i in range(spec.words)]
 
     prog.step("MATE: XASH of every value")
-    schema = "token_id int, token string, " + ", ".join(f"{c} long" for c in words)
+    xash_dir = ctx.scratch("mate/token_xash.parquet")
+    schema = "token_id int, " + ", ".join(f"{c} long" for c in words)
     (ctx.dictionary.select("token_id", "token").mapInPandas(_xash_batches(spec), schema)
-     .write.parquet(w.uri("mate/token_xash.parquet")))
-    token_xash = spark.read.parquet(w.uri("mate/token_xash.parquet"))
+     .write.parquet(xash_dir.as_uri()))
+    token_xash = np.zeros((ctx.n_tokens, spec.words), dtype=np.uint64)
+    for f in sorted(xash_dir.glob("part-*.parquet")):
+        import pyarrow.parquet as pq
+        t = pq.read_table(f)
+        tid = t.column("token_id").to_numpy()
+        for i, c in enumerate(words):
+            token_xash[tid, i] = t.column(c).to_numpy().view(np.uint64)
+    w.save_npy(FILES["token_xash"], token_xash)
+    del token_xash
 
-    prog.step("MATE: row super keys")
-    column_table = spark.createDataFrame(
-        ctx.columns[["column_id", "table_id"]].astype("int32"), "column_id int, table_id int")
-    cells = (ctx.cells.where(F.col("token").isNotNull())
-             .join(token_xash, "token")
-             .join(F.broadcast(column_table), "column_id")
-             .select("table_id", "row_id", "column_id", "token_id", *words)
-             .persist(StorageLevel.MEMORY_AND_DISK))
-    try:
-        (cells.groupBy("table_id", "row_id").agg(*[F.bit_or(c).alias(c) for c in words])
-         .write.parquet(w.uri("mate/keys.parquet")))
-        prog.step("MATE: postings and row store")
-        (cells.select("table_id", "row_id", "column_id", "token_id")
-         .write.parquet(w.uri("mate/cells.parquet")))
-    finally:
-        cells.unpersist()
+    prog.step("MATE: rows and super keys")
+    first = np.full(int(ctx.first_column["table_id"].max()) + 1, -1, dtype=np.int64)
+    first[ctx.first_column["table_id"].to_numpy()] = ctx.first_column["first_column_id"].to_numpy()
+    inputs = {"first": ctx.scratch("mate/first.npy"), "raw_ptr": ctx.scratch("mate/raw_ptr.npy"),
+              "raw_tokens": ctx.scratch("mate/raw_tokens.npy"),
+              "xash": w.path(FILES["token_xash"]),
+              "rows": ctx.scratch("mate/rows/x").parent, "pl": ctx.scratch("mate/pl/x").parent}
+    np.save(inputs["first"], first)
+    np.save(inputs["raw_ptr"], ctx.raw_ptr)
+    np.save(inputs["raw_tokens"], ctx.raw_tokens)
+    inputs = {k: str(v) for k, v in inputs.items()}
+    files = ctx.long.files("cells")
+    counts = sorted(spark.sparkContext.parallelize(list(enumerate(files)), max(1, len(files)))
+                    .mapPartitions(_row_parts(inputs, spec.words)).collect()) if files else []
+    n_rows = sum(c[1] for c in counts)
+    n_cells = sum(c[2] for c in counts)
+    _concat_rows(w, Path(inputs["rows"]), counts, n_rows, n_cells, spec.words)
 
-    prog.step("MATE: writing arrays")
-    counts = _finish(w, spec, ctx.n_tokens)
-    for part in ("token_xash", "keys", "cells"):
-        shutil.rmtree(w.path(f"mate/{part}.parquet"), ignore_errors=True)
+    prog.step("MATE: value postings")
+    offsets = np.r_[0, np.cumsum([c[1] for c in counts])][:-1] if counts else np.zeros(0, np.int64)
+    _sort_postings(ctx, spark, Path(inputs["pl"]), offsets, n_rows, n_cells)
+
     nbytes = sum(w.path(rel).stat().st_size for rel in FILES.values())
-    return {"xash": spec.manifest(), **counts, "bytes": int(nbytes),
+    return {"xash": spec.manifest(), "rows": int(n_rows), "cells": int(n_cells),
+            "bytes": int(nbytes),
             "layout": "per-row super keys; value postings (row, column); row store",
             "seconds": round(time.time() - t0, 3)}
 
 
-def _read(w, rel, columns):
-    return pads.dataset(str(w.path(rel)), format="parquet").to_table(columns=columns)
+def _concat_rows(w, rows_dir: Path, counts, n_rows: int, n_cells: int, words: int) -> None:
+    """The row store: the tasks' parts appended in order (memory-mapped outputs)."""
+    def out(name, dtype, shape):
+        return np.lib.format.open_memmap(w.path(FILES[name]), mode="w+", dtype=dtype, shape=shape)
 
-
-def _finish(w, spec: XashSpec, n_tokens: int) -> dict:
-    """The .npy arrays from the Parquet the Spark jobs wrote. Rows are numbered densely in
-    (table id, row id) order: the rank of a cell's row among the sorted distinct rows."""
-    words = [f"w{i}" for i in range(spec.words)]
-
-    t = _read(w, "mate/token_xash.parquet", ["token_id"] + words)
-    tid = t.column("token_id").to_numpy()
-    token_xash = np.zeros((n_tokens, spec.words), dtype=np.uint64)
-    for i, c in enumerate(words):
-        token_xash[tid, i] = t.column(c).to_numpy().view(np.uint64)
-    w.save_npy(FILES["token_xash"], token_xash)
-
-    t = _read(w, "mate/keys.parquet", ["table_id", "row_id"] + words)
-    key_table = t.column("table_id").to_numpy().astype(np.int32)
-    key_row = t.column("row_id").to_numpy().astype(np.int64)
-    order = np.lexsort((key_row, key_table))
-    key_table, key_row = key_table[order], key_row[order]
-    n_rows = len(order)
-    superkeys = np.empty((n_rows, spec.words), dtype=np.uint64)
-    for i, c in enumerate(words):
-        superkeys[:, i] = t.column(c).to_numpy().view(np.uint64)[order]
-    w.save_npy(FILES["superkeys"], superkeys)
-    w.save_npy(FILES["row_table"], key_table)
-    w.save_npy(FILES["row_ids"], key_row)
-    del superkeys, t
-
-    t = _read(w, "mate/cells.parquet", ["table_id", "row_id", "column_id", "token_id"])
-    table = t.column("table_id").to_numpy().astype(np.int32)
-    rid = t.column("row_id").to_numpy().astype(np.int64)
-    col = t.column("column_id").to_numpy().astype(np.int32)
-    tok = t.column("token_id").to_numpy().astype(np.int32)
-    del t
-    order = np.lexsort((col, rid, table))
-    table, rid, col, tok = table[order], rid[order], col[order], tok[order]
-    new_row = np.ones(len(rid), dtype=bool)
-    new_row[1:] = (rid[1:] != rid[:-1]) | (table[1:] != table[:-1])
-    row = np.cumsum(new_row) - 1
-    if not (np.array_equal(table[new_row], key_table) and np.array_equal(rid[new_row], key_row)):
-        raise RuntimeError("MATE cells and row super keys disagree on the rows (build bug)")
+    row_table = out("row_table", np.int32, (n_rows,))
+    row_ids = out("row_ids", np.int64, (n_rows,))
+    superkeys = out("superkeys", np.uint64, (n_rows, words))
+    row_columns = out("row_columns", np.int32, (n_cells,))
+    row_tokens = out("row_tokens", np.int32, (n_cells,))
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row, minlength=n_rows), out=indptr[1:])
+    r = c = 0
+    for k, nr, nc in counts:
+        with np.load(rows_dir / f"part-{k:05d}.npz") as p:
+            row_table[r:r + nr] = p["row_table"]
+            row_ids[r:r + nr] = p["row_ids"]
+            superkeys[r:r + nr] = p["superkeys"]
+            indptr[r + 1:r + nr + 1] = c + np.cumsum(p["row_sizes"])
+            row_columns[c:c + nc] = p["row_columns"]
+            row_tokens[c:c + nc] = p["row_tokens"]
+        r, c = r + nr, c + nc
+    for a in (row_table, row_ids, superkeys, row_columns, row_tokens):
+        a.flush()
+    del row_table, row_ids, superkeys, row_columns, row_tokens
     w.save_npy(FILES["row_indptr"], indptr)
-    w.save_npy(FILES["row_columns"], col)
-    w.save_npy(FILES["row_tokens"], tok)
-    order = np.lexsort((col, row, tok))
-    indptr = np.zeros(n_tokens + 1, dtype=np.int64)
-    np.cumsum(np.bincount(tok, minlength=n_tokens), out=indptr[1:])
+
+
+def _sort_postings(ctx, spark, pl_dir: Path, offsets: np.ndarray, n_rows: int,
+                   n_cells: int) -> None:
+    """pl_indptr / pl_rows / pl_columns: the items sorted by (token, row, column)."""
+    import pyarrow.parquet as pq
+    from pyspark.sql import functions as F
+
+    w = ctx.writer
+    row_dtype = np.int32 if n_rows < 2 ** 31 else np.int64
+    pl_rows = np.lib.format.open_memmap(w.path(FILES["pl_rows"]), mode="w+", dtype=row_dtype,
+                                        shape=(n_cells,))
+    pl_columns = np.lib.format.open_memmap(w.path(FILES["pl_columns"]), mode="w+",
+                                           dtype=np.int32, shape=(n_cells,))
+    freq = np.zeros(ctx.n_tokens, dtype=np.int64)
+    if n_cells:
+        offs = spark.createDataFrame(pd.DataFrame({"part": np.arange(len(offsets), dtype=np.int32),
+                                                   "row_offset": offsets.astype(np.int64)}),
+                                     "part int, row_offset long")
+        items = (spark.read.parquet(pl_dir.as_uri())
+                 .join(F.broadcast(offs), "part")
+                 .select("token_id", (F.col("row_offset") + F.col("local_row")).alias("row"),
+                         "column_id"))
+        n_ranges = max(1, min(256, -(-n_cells // PL_ROWS_PER_RANGE)))
+        sorted_dir = ctx.scratch("mate/pl_sorted")
+        (items.repartitionByRange(n_ranges, "token_id")
+         .sortWithinPartitions("token_id", "row", "column_id")
+         .write.parquet(sorted_dir.as_uri()))
+        at, last = 0, -1
+        for f in sorted(sorted_dir.glob("part-*.parquet")):
+            t = pq.read_table(f)
+            tok = t.column("token_id").to_numpy()
+            if len(tok) == 0:
+                continue
+            if tok[0] < last or np.any(np.diff(tok) < 0):
+                raise RuntimeError("MATE postings ranges are out of order (build bug)")
+            last = int(tok[-1])
+            n = len(tok)
+            pl_rows[at:at + n] = t.column("row").to_numpy()
+            pl_columns[at:at + n] = t.column("column_id").to_numpy()
+            freq += np.bincount(tok, minlength=ctx.n_tokens)
+            at += n
+        if at != n_cells:
+            raise RuntimeError(f"MATE postings hold {at} items, expected {n_cells} (build bug)")
+    pl_rows.flush()
+    pl_columns.flush()
+    del pl_rows, pl_columns
+    indptr = np.zeros(ctx.n_tokens + 1, dtype=np.int64)
+    np.cumsum(freq, out=indptr[1:])
     w.save_npy(FILES["pl_indptr"], indptr)
-    w.save_npy(FILES["pl_rows"], row[order].astype(np.int32 if n_rows < 2 ** 31 else np.int64))
-    w.save_npy(FILES["pl_columns"], col[order])
-    return {"rows": int(n_rows), "cells": int(len(row))}
 
 
 COMPONENT = Component(

@@ -194,12 +194,28 @@ def _normalize_distinct(u):
     neg = pc.starts_with(s, "-")
     int_tok = pc.if_else(pc.equal(digits, ""), "0",
                          pc.if_else(neg, pc.binary_join_element_wise("-", digits, ""), digits))
+    # plain decimals: leading zeros of the integer part and trailing zeros of the fraction
+    # dropped; when the digits exceed Decimal's 28 or the exponent bound, normalize_text
+    plain = pc.and_(is_dec, pc.match_substring_regex(s, r"^[+-]?[0-9]*\.[0-9]*$"))
+    parts = pc.split_pattern(pc.if_else(plain, pc.replace_substring_regex(s, r"^[+-]", ""), "."),
+                             ".", max_splits=1)
+    ip = pc.ascii_ltrim(pc.list_element(parts, 0), "0")
+    fp = pc.ascii_rtrim(pc.list_element(parts, 1), "0")
+    n_ip, n_fp = pc.utf8_length(ip), pc.utf8_length(fp)
+    plain = pc.and_(plain, pc.and_(pc.less_equal(pc.add(n_ip, n_fp), 28),
+                                   pc.less_equal(n_fp, _MAX_EXPONENT)))
+    body = pc.binary_join_element_wise(
+        pc.if_else(pc.equal(n_ip, 0), "0", ip),
+        pc.if_else(pc.equal(n_fp, 0), "", pc.binary_join_element_wise(".", fp, "")), "")
+    dec_tok = pc.if_else(pc.equal(pc.add(n_ip, n_fp), 0), "0",
+                         pc.if_else(neg, pc.binary_join_element_wise("-", body, ""), body))
+    is_dec = pc.and_(is_dec, pc.invert(plain))
     low = pc.ascii_lower(s)
     bad = pc.or_(pc.or_(pc.is_in(low, value_set=pa.array(sorted(NULL_SPELLINGS))),
                         pc.greater(pc.utf8_length(low), MAX_TOKEN_CHARS)),
                  pc.invert(pc.match_substring_regex(low, "[0-9a-z]")))
     null = pa.scalar(None, pa.string())
-    out = pc.if_else(is_int, int_tok, pc.if_else(bad, null, low))
+    out = pc.if_else(is_int, int_tok, pc.if_else(plain, dec_tok, pc.if_else(bad, null, low)))
     slow = pc.or_(pc.invert(ascii_), is_dec)
     if pc.any(slow).as_py():
         texts = pc.filter(u, slow).to_pylist()
