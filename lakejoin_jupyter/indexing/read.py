@@ -184,7 +184,7 @@ def _batches(files, parallelism: int) -> list[list]:
     return out
 
 
-def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int):
+def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int, chunk_cells: int):
     def run(items):
         for batch_no, specs in items:
             chunk, pending, held = 0, [], 0
@@ -195,7 +195,7 @@ def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int):
                     continue
                 pending.append((table_id, cols, None))
                 held += len(cols[0]) * len(cols)
-                if held >= CHUNK_CELLS:
+                if held >= chunk_cells:
                     write_long_form(long, batch_no, chunk,
                                     long_form_of(pending, num_perm, seed, n_samples))
                     chunk, pending, held = chunk + 1, [], 0
@@ -217,7 +217,8 @@ def read_lake(spark, lake: LakeSpec, long: LongForm, num_perm: int, seed: int,
                  for b, specs in enumerate(batches)]
         rdd = spark.sparkContext.parallelize(items, len(items))
         infos += [lakeread.TableInfo.from_json(s) for s in
-                  rdd.mapPartitions(_read_batch(long, num_perm, seed, n_samples)).collect()]
+                  rdd.mapPartitions(_read_batch(long, num_perm, seed, n_samples,
+                                                CHUNK_CELLS)).collect()]
     first_batch = len(files)
     for k, t in enumerate(t for t in lake.tables if t.format == "catalog"):
         infos.append(_read_catalog_table(spark, t, long, first_batch + k, num_perm, seed,
