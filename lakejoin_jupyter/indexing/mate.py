@@ -1,8 +1,9 @@
 """Index component "mate": MATE's single-value inverted index with row super keys (MATE §3,
 §5.1, §5.3). Spark jobs over the build's long form:
 
-1. XASH of every distinct token (the dictionary), in a pandas UDF on the executors; a
-   value is hashed once however many cells hold it;
+1. XASH of every distinct token (the dictionary): tasks over ranges of token ids read the
+   core's dictionary arrays and write their rows of token_xash.npy (search/xash.py
+   ``xash_array``, vectorized); a value is hashed once however many cells hold it;
 2. rows: one task per part of the long form's cells (which are in (table, row, column)
    order): each cell's token id from the core's (column, raw text) -> token map, rows with
    a token numbered in order, a row's super key = OR of its cells' XASH
@@ -28,20 +29,28 @@ import numpy as np
 import pandas as pd
 
 from ..index.mate_arrays import FILES
-from ..search.xash import XashSpec, xash_words
+from ..search.xash import XashSpec, xash_array
 from .component import Component
 
 PL_ROWS_PER_RANGE = 8_000_000     # items per range of the postings sort
+XASH_TOKENS_PER_TASK = 2_000_000  # tokens hashed by one task
 
 
-def _xash_batches(spec: XashSpec):
-    def run(batches):
-        for pdf in batches:
-            words = xash_words(pdf["token"].tolist(), spec).view(np.int64)
-            out = {"token_id": pdf["token_id"].astype("int32")}
-            for w in range(spec.words):
-                out[f"w{w}"] = words[:, w]
-            yield pd.DataFrame(out)
+def _xash_ranges(index_dir: str, out: str, spec: XashSpec):
+    """Task: the XASH of token ids [lo, hi), read from the index's dictionary arrays and
+    written into its rows of the (pre-created) token_xash.npy."""
+    def run(ranges):
+        import pyarrow as pa
+        off = np.load(Path(index_dir) / "dictionary/values_offsets.npy", mmap_mode="r")
+        data = np.load(Path(index_dir) / "dictionary/values_bytes.npy", mmap_mode="r")
+        dest = np.load(out, mmap_mode="r+")
+        for lo, hi in ranges:
+            o = np.asarray(off[lo:hi + 1])
+            tokens = pa.LargeStringArray.from_buffers(
+                hi - lo, pa.py_buffer(o - o[0]), pa.py_buffer(np.asarray(data[o[0]:o[-1]])))
+            dest[lo:hi] = xash_array(tokens, spec)
+            yield hi - lo
+        dest.flush()
     return run
 
 
@@ -87,22 +96,18 @@ def build(ctx) -> dict:
         bits = int(base.parts[0].components["mate"]["xash"]["bits"])
     spec = XashSpec(bits=bits)
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
-    words = [f"w{i}" for i in range(spec.words)]
 
     prog.step("MATE: XASH of every value")
-    xash_dir = ctx.scratch("mate/token_xash.parquet")
-    schema = "token_id int, " + ", ".join(f"{c} long" for c in words)
-    (ctx.dictionary.select("token_id", "token").mapInPandas(_xash_batches(spec), schema)
-     .write.parquet(xash_dir.as_uri()))
-    token_xash = np.zeros((ctx.n_tokens, spec.words), dtype=np.uint64)
-    for f in sorted(xash_dir.glob("part-*.parquet")):
-        import pyarrow.parquet as pq
-        t = pq.read_table(f)
-        tid = t.column("token_id").to_numpy()
-        for i, c in enumerate(words):
-            token_xash[tid, i] = t.column(c).to_numpy().view(np.uint64)
-    w.save_npy(FILES["token_xash"], token_xash)
-    del token_xash
+    xash_path = w.path(FILES["token_xash"])
+    np.lib.format.open_memmap(xash_path, mode="w+", dtype=np.uint64,
+                              shape=(ctx.n_tokens, spec.words)).flush()
+    ranges = [(lo, min(lo + XASH_TOKENS_PER_TASK, ctx.n_tokens))
+              for lo in range(0, ctx.n_tokens, XASH_TOKENS_PER_TASK)]
+    if ranges:
+        done = sum(spark.sparkContext.parallelize(ranges, len(ranges))
+                   .mapPartitions(_xash_ranges(str(w.tmp), str(xash_path), spec)).collect())
+        if done != ctx.n_tokens:
+            raise RuntimeError(f"MATE: XASH of {done} tokens, expected {ctx.n_tokens} (build bug)")
 
     prog.step("MATE: rows and super keys")
     first = np.full(int(ctx.first_column["table_id"].max()) + 1, -1, dtype=np.int64)

@@ -272,28 +272,14 @@ def _build_core(ctx: BuildContext) -> BuildReport:
         sorted_dir.as_uri())
 
     prog.step("sets and postings")
-    d = dictionary_job.finish_dictionary(sorted_dir)
-    ctx.n_tokens = d.n_tokens
-    horder = np.argsort(d.hash64, kind="stable")
-    w.save_npy("dictionary/hash_sorted.npy", d.hash64[horder])
-    w.save_npy("dictionary/hash_ids.npy", horder.astype(np.int32))
-    del horder
-    w.save_npy("dictionary/values_offsets.npy", d.offsets)
-    w.save_npy("dictionary/values_bytes.npy", d.values)
     ctx.raw_tokens = np.full(int(ctx.raw_ptr[-1]), -1, dtype=np.int32)
-    ctx.raw_tokens[ctx.raw_ptr[d.pair_cols] + d.pair_rcodes] = np.repeat(
-        np.arange(d.n_tokens, dtype=np.int32), np.diff(d.pair_indptr))
-    sets_indptr, sets_tokens, post_pos, post_sizes = postings_job.sets_and_postings(
-        d.post_indptr, d.post_sets, ctx.n_sets)
-    arrays = IndexArrays(token_freq=d.freq, token_group=d.group, sets_indptr=sets_indptr,
-                         sets_tokens=sets_tokens, post_indptr=d.post_indptr,
-                         post_sets=d.post_sets, post_pos=post_pos, post_sizes=post_sizes)
-    for name, rel in ARRAY_FILES.items():
-        w.save_npy(rel, getattr(arrays, name))
-    postings_job.write_postings_parquet(w.path("postings/postings.parquet"), d.post_indptr,
-                                        d.post_sets, post_pos, post_sizes)
-    ctx.arrays = arrays
+    counts = dictionary_job.finish_dictionary(sorted_dir, w, ctx.raw_ptr, ctx.raw_tokens)
     shutil.rmtree(sorted_dir, ignore_errors=True)
+    ctx.n_tokens = counts["tokens"]
+    postings_job.sets_and_positions(w, ctx.n_sets)
+    postings_job.write_postings_parquet(w)
+    ctx.arrays = IndexArrays(**{name: np.load(w.path(rel), mmap_mode="r")
+                                for name, rel in ARRAY_FILES.items()})
 
     tables = pd.DataFrame([{
         "table_id": t.table_id, "name": t.name, "path": t.path, "uri": t.uri,

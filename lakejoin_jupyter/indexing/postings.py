@@ -3,10 +3,11 @@ the "integer sets" and positional postings of its reference code).
 
 * postings: per token, entries (set id, 0-based position of the token in the set, set
   size), sorted by set id: the dictionary job's sorted lists, in token-id order;
-* sets: per column, its token ids sorted ascending: the postings transposed by a stable
+* sets: per column, its token ids sorted ascending: the postings transposed by a counting
   sort on set id (tokens already ascend), which also gives every entry's position.
 
-Vectorized numpy over the lists the dictionary job sorted (no further Spark pass); the
+Vectorized numpy over the lists the dictionary job sorted (no further Spark pass), a chunk
+of entries at a time into memory-mapped files, so the driver's memory stays bounded; the
 postings are also written as Parquet for the distributed search (search/distributed.py).
 """
 from __future__ import annotations
@@ -14,39 +15,60 @@ from __future__ import annotations
 import numpy as np
 
 POSTINGS_ROWS_PER_FILE = 1 << 24
+CHUNK = 1 << 24                       # posting entries transposed at once
 
 
-def sets_and_postings(post_indptr: np.ndarray, post_sets: np.ndarray, n_sets: int):
-    """(sets_indptr, sets_tokens, post_pos, post_sizes) for posting lists in token order."""
-    n_tokens = len(post_indptr) - 1
-    freq = np.diff(post_indptr)
-    order = np.argsort(post_sets, kind="stable")          # by set, tokens ascending within
-    sizes = np.bincount(post_sets, minlength=n_sets).astype(np.int64)
+def sets_and_positions(w, n_sets: int) -> None:
+    """sets/indptr.npy, sets/token_ids.npy, postings/positions.npy, postings/set_sizes.npy
+    from the posting lists already written (postings/indptr.npy, set_ids.npy): a counting
+    sort by set id, a chunk of entries at a time, into memory-mapped outputs."""
+    post_indptr = np.load(w.path("postings/indptr.npy"))
+    post_sets = np.load(w.path("postings/set_ids.npy"), mmap_mode="r")
+    nnz = len(post_sets)
+    sizes = np.zeros(n_sets, dtype=np.int64)
+    for lo in range(0, nnz, CHUNK):
+        sizes += np.bincount(post_sets[lo:lo + CHUNK], minlength=n_sets)
     sets_indptr = np.zeros(n_sets + 1, dtype=np.int64)
     np.cumsum(sizes, out=sets_indptr[1:])
-    owner = np.repeat(np.arange(n_tokens, dtype=np.int32), freq)
-    sets_tokens = owner[order]
-    del owner
-    post_pos = np.empty(len(post_sets), dtype=np.int32)
-    post_pos[order] = (np.arange(len(order), dtype=np.int64)
-                       - sets_indptr[post_sets[order]]).astype(np.int32)
-    post_sizes = sizes.astype(np.int32)[post_sets]
-    return sets_indptr, sets_tokens, post_pos, post_sizes
+    w.save_npy("sets/indptr.npy", sets_indptr)
+
+    def out(rel):
+        return np.lib.format.open_memmap(w.path(rel), mode="w+", dtype=np.int32, shape=(nnz,))
+
+    sets_tokens, post_pos, post_sizes = out("sets/token_ids.npy"), \
+        out("postings/positions.npy"), out("postings/set_sizes.npy")
+    cursor = sets_indptr[:-1].copy()                 # next free place of each set
+    for lo in range(0, nnz, CHUNK):
+        s = np.asarray(post_sets[lo:lo + CHUNK])
+        tok = (np.searchsorted(post_indptr, np.arange(lo, lo + len(s)), side="right") - 1)
+        o = np.argsort(s, kind="stable")             # by set; tokens ascend within a set
+        ss = s[o]
+        run = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
+        rank = np.arange(len(ss)) - np.repeat(run, np.diff(np.r_[run, len(ss)]))
+        dest = cursor[ss] + rank
+        sets_tokens[dest] = tok[o]
+        post_pos[lo + o] = dest - sets_indptr[ss]
+        post_sizes[lo:lo + len(s)] = sizes[s]
+        cursor += np.bincount(s, minlength=n_sets)
+    for a in (sets_tokens, post_pos, post_sizes):
+        a.flush()
 
 
-def write_postings_parquet(folder, post_indptr, post_sets, post_pos, post_sizes) -> None:
-    """postings.parquet (token_id, set_id, position, set_size), in token order."""
+def write_postings_parquet(w) -> None:
+    """postings/postings.parquet (token_id, set_id, position, set_size), in token order, for
+    the distributed search, from the arrays written."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from pathlib import Path
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    n = len(post_sets)
-    token = np.repeat(np.arange(len(post_indptr) - 1, dtype=np.int32), np.diff(post_indptr))
+    folder = w.path("postings/postings.parquet/x").parent
+    indptr = np.load(w.path("postings/indptr.npy"))
+    arrays = {k: np.load(w.path(f"postings/{f}.npy"), mmap_mode="r") for k, f in
+              (("set_id", "set_ids"), ("position", "positions"), ("set_size", "set_sizes"))}
+    n = int(indptr[-1])
     for k, lo in enumerate(range(0, max(n, 1), POSTINGS_ROWS_PER_FILE)):
         hi = min(n, lo + POSTINGS_ROWS_PER_FILE)
-        pq.write_table(pa.table({"token_id": token[lo:hi], "set_id": post_sets[lo:hi],
-                                 "position": post_pos[lo:hi], "set_size": post_sizes[lo:hi]}),
+        token = (np.searchsorted(indptr, np.arange(lo, hi), side="right") - 1).astype(np.int32)
+        pq.write_table(pa.table({"token_id": token, **{c: np.asarray(a[lo:hi])
+                                                       for c, a in arrays.items()}}),
                        folder / f"part-{k:05d}.parquet", compression="snappy",
                        row_group_size=1 << 20)
