@@ -23,7 +23,6 @@ from lakejoin_jupyter.config import BuildSettings
 from lakejoin_jupyter.index.arrays import build_arrays
 from lakejoin_jupyter.index.mate_arrays import build_reference, load
 from lakejoin_jupyter.index.store import LakeIndex
-from lakejoin_jupyter.indexing import mate as mate_job
 from lakejoin_jupyter.indexing import read as read_job
 from lakejoin_jupyter.indexing.pipeline import build
 from lakejoin_jupyter.lake.normalize import MAX_TOKEN_CHARS, normalize_many
@@ -99,7 +98,6 @@ def profile_oracle(values: list) -> dict:
 def test_random_lake_build_equals_oracles(spark, tmp_path, monkeypatch, seed):
     monkeypatch.setattr(read_job, "BATCH_BYTES", 300)        # many read tasks ...
     monkeypatch.setattr(read_job, "CHUNK_CELLS", 40)         # ... each writing many parts
-    monkeypatch.setattr(mate_job, "PL_ROWS_PER_RANGE", 50)   # MATE's postings: many ranges
     lake = write_lake(tmp_path / "lake", random_lake(tmp_path, seed))
     out = tmp_path / "lake.index"
     key = "spark.sql.adaptive.coalescePartitions.enabled"    # the sorts: several ranges

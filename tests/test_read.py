@@ -4,7 +4,7 @@ import csv
 import io
 
 import pyarrow as pa
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from lakejoin_jupyter.lake.read import (TableInfo, _csv_columns_arrow, _csv_columns_python,
                                         read_columns)

@@ -16,7 +16,6 @@ The tie-break deviates from JOSIE's code (no MurmurHash of the list): see index/
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np

@@ -9,9 +9,9 @@
    a token numbered in order, a row's super key = OR of its cells' XASH
    (``np.bitwise_or.reduceat`` over the memory-mapped token XASH); the driver concatenates
    the parts in order into the row store;
-3. value postings: the (token, row, column) items sorted by Spark
-   (``repartitionByRange`` on the token, sorted within each range), read back in range
-   order into CSR arrays.
+3. value postings: the (row, column) items of every token, by a counting sort over the
+   row parts in order (each part's items stably ordered by token, then scattered to the
+   next free places of their tokens), into memory-mapped CSR arrays.
 
 The arrays are those of index/mate_arrays.py (.npy, memory mapped); the intermediate files
 live in the build's scratch folder. The super keys are stored per row, not per PL item:
@@ -26,13 +26,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from ..index.mate_arrays import FILES
 from ..search.xash import XashSpec, xash_array
 from .component import Component
 
-PL_ROWS_PER_RANGE = 8_000_000     # items per range of the postings sort
 XASH_TOKENS_PER_TASK = 2_000_000  # tokens hashed by one task
 
 
@@ -57,7 +55,6 @@ def _xash_ranges(index_dir: str, out: str, spec: XashSpec):
 def _row_parts(inputs: dict, words: int):
     """Task: the rows of some parts of the long form's cells (see the module docstring)."""
     def run(items):
-        import pyarrow as pa
         import pyarrow.parquet as pq
         first = np.load(inputs["first"])
         raw_ptr = np.load(inputs["raw_ptr"], mmap_mode="r")
@@ -74,16 +71,12 @@ def _row_parts(inputs: dict, words: int):
             new = np.ones(len(tok), dtype=bool)
             new[1:] = (rid[1:] != rid[:-1]) | (table[1:] != table[:-1])
             starts = np.flatnonzero(new)
-            row = (np.cumsum(new) - 1).astype(np.int64)
             keys = (np.bitwise_or.reduceat(xash[tok], starts, axis=0) if len(starts)
                     else np.zeros((0, words), np.uint64))
             out = Path(inputs["rows"]) / f"part-{k:05d}.npz"
             np.savez(out, row_table=table[starts].astype(np.int32), row_ids=rid[starts],
                      row_sizes=np.diff(np.r_[starts, len(tok)]).astype(np.int64),
                      row_columns=col, row_tokens=tok.astype(np.int32), superkeys=keys)
-            pq.write_table(pa.table({"token_id": tok.astype(np.int32), "part": np.full(len(tok), k, np.int32),
-                                     "local_row": row, "column_id": col}),
-                           Path(inputs["pl"]) / f"part-{k:05d}.parquet")
             yield k, len(starts), len(tok)
     return run
 
@@ -115,7 +108,7 @@ def build(ctx) -> dict:
     inputs = {"first": ctx.scratch("mate/first.npy"), "raw_ptr": ctx.scratch("mate/raw_ptr.npy"),
               "raw_tokens": ctx.scratch("mate/raw_tokens.npy"),
               "xash": w.path(FILES["token_xash"]),
-              "rows": ctx.scratch("mate/rows/x").parent, "pl": ctx.scratch("mate/pl/x").parent}
+              "rows": ctx.scratch("mate/rows/x").parent}
     np.save(inputs["first"], first)
     np.save(inputs["raw_ptr"], ctx.raw_ptr)
     np.save(inputs["raw_tokens"], ctx.raw_tokens)
@@ -125,11 +118,10 @@ def build(ctx) -> dict:
                     .mapPartitions(_row_parts(inputs, spec.words)).collect()) if files else []
     n_rows = sum(c[1] for c in counts)
     n_cells = sum(c[2] for c in counts)
-    _concat_rows(w, Path(inputs["rows"]), counts, n_rows, n_cells, spec.words)
+    freq = _concat_rows(w, Path(inputs["rows"]), counts, n_rows, n_cells, spec.words, ctx.n_tokens)
 
     prog.step("MATE: value postings")
-    offsets = np.r_[0, np.cumsum([c[1] for c in counts])][:-1] if counts else np.zeros(0, np.int64)
-    _sort_postings(ctx, spark, Path(inputs["pl"]), offsets, n_rows, n_cells)
+    _postings(w, Path(inputs["rows"]), counts, freq, n_rows)
 
     nbytes = sum(w.path(rel).stat().st_size for rel in FILES.values())
     return {"xash": spec.manifest(), "rows": int(n_rows), "cells": int(n_cells),
@@ -138,8 +130,10 @@ def build(ctx) -> dict:
             "seconds": round(time.time() - t0, 3)}
 
 
-def _concat_rows(w, rows_dir: Path, counts, n_rows: int, n_cells: int, words: int) -> None:
-    """The row store: the tasks' parts appended in order (memory-mapped outputs)."""
+def _concat_rows(w, rows_dir: Path, counts, n_rows: int, n_cells: int, words: int,
+                 n_tokens: int) -> np.ndarray:
+    """The row store: the tasks' parts appended in order (memory-mapped outputs). Returns
+    the number of cells of every token."""
     def out(name, dtype, shape):
         return np.lib.format.open_memmap(w.path(FILES[name]), mode="w+", dtype=dtype, shape=shape)
 
@@ -149,6 +143,7 @@ def _concat_rows(w, rows_dir: Path, counts, n_rows: int, n_cells: int, words: in
     row_columns = out("row_columns", np.int32, (n_cells,))
     row_tokens = out("row_tokens", np.int32, (n_cells,))
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    freq = np.zeros(n_tokens, dtype=np.int64)
     r = c = 0
     for k, nr, nc in counts:
         with np.load(rows_dir / f"part-{k:05d}.npz") as p:
@@ -158,61 +153,49 @@ def _concat_rows(w, rows_dir: Path, counts, n_rows: int, n_cells: int, words: in
             indptr[r + 1:r + nr + 1] = c + np.cumsum(p["row_sizes"])
             row_columns[c:c + nc] = p["row_columns"]
             row_tokens[c:c + nc] = p["row_tokens"]
+            freq += np.bincount(p["row_tokens"], minlength=n_tokens)
         r, c = r + nr, c + nc
     for a in (row_table, row_ids, superkeys, row_columns, row_tokens):
         a.flush()
     del row_table, row_ids, superkeys, row_columns, row_tokens
     w.save_npy(FILES["row_indptr"], indptr)
+    return freq
 
 
-def _sort_postings(ctx, spark, pl_dir: Path, offsets: np.ndarray, n_rows: int,
-                   n_cells: int) -> None:
-    """pl_indptr / pl_rows / pl_columns: the items sorted by (token, row, column)."""
-    import pyarrow.parquet as pq
-    from pyspark.sql import functions as F
-
-    w = ctx.writer
+def _postings(w, rows_dir: Path, counts, freq: np.ndarray, n_rows: int) -> None:
+    """pl_indptr / pl_rows / pl_columns: the items of every token sorted by (row, column).
+    A counting sort: the parts come in row order and hold their cells in (row, column)
+    order, so scattering each part's items (stably ordered by token) to the next free
+    places of their tokens keeps every token's items sorted."""
+    n_cells = int(freq.sum())
+    indptr = np.zeros(len(freq) + 1, dtype=np.int64)
+    np.cumsum(freq, out=indptr[1:])
+    w.save_npy(FILES["pl_indptr"], indptr)
     row_dtype = np.int32 if n_rows < 2 ** 31 else np.int64
     pl_rows = np.lib.format.open_memmap(w.path(FILES["pl_rows"]), mode="w+", dtype=row_dtype,
                                         shape=(n_cells,))
     pl_columns = np.lib.format.open_memmap(w.path(FILES["pl_columns"]), mode="w+",
                                            dtype=np.int32, shape=(n_cells,))
-    freq = np.zeros(ctx.n_tokens, dtype=np.int64)
-    if n_cells:
-        offs = spark.createDataFrame(pd.DataFrame({"part": np.arange(len(offsets), dtype=np.int32),
-                                                   "row_offset": offsets.astype(np.int64)}),
-                                     "part int, row_offset long")
-        items = (spark.read.parquet(pl_dir.as_uri())
-                 .join(F.broadcast(offs), "part")
-                 .select("token_id", (F.col("row_offset") + F.col("local_row")).alias("row"),
-                         "column_id"))
-        n_ranges = max(1, min(256, -(-n_cells // PL_ROWS_PER_RANGE)))
-        sorted_dir = ctx.scratch("mate/pl_sorted")
-        (items.repartitionByRange(n_ranges, "token_id")
-         .sortWithinPartitions("token_id", "row", "column_id")
-         .write.parquet(sorted_dir.as_uri()))
-        at, last = 0, -1
-        for f in sorted(sorted_dir.glob("part-*.parquet")):
-            t = pq.read_table(f)
-            tok = t.column("token_id").to_numpy()
-            if len(tok) == 0:
-                continue
-            if tok[0] < last or np.any(np.diff(tok) < 0):
-                raise RuntimeError("MATE postings ranges are out of order (build bug)")
-            last = int(tok[-1])
-            n = len(tok)
-            pl_rows[at:at + n] = t.column("row").to_numpy()
-            pl_columns[at:at + n] = t.column("column_id").to_numpy()
-            freq += np.bincount(tok, minlength=ctx.n_tokens)
-            at += n
-        if at != n_cells:
-            raise RuntimeError(f"MATE postings hold {at} items, expected {n_cells} (build bug)")
+    cursor = indptr[:-1].copy()
+    r = 0
+    for k, nr, nc in counts:
+        with np.load(rows_dir / f"part-{k:05d}.npz") as p:
+            tok = p["row_tokens"]
+            row = r + np.repeat(np.arange(nr, dtype=np.int64), p["row_sizes"])
+            col = p["row_columns"]
+        o = np.argsort(tok, kind="stable")
+        ts = tok[o]
+        run = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]]) if len(ts) else np.zeros(0, np.int64)
+        rank = np.arange(len(ts)) - np.repeat(run, np.diff(np.r_[run, len(ts)]))
+        dest = cursor[ts] + rank
+        pl_rows[dest] = row[o]
+        pl_columns[dest] = col[o]
+        cursor += np.bincount(tok, minlength=len(freq))
+        r += nr
+    if not np.array_equal(cursor, indptr[1:]):
+        raise RuntimeError("MATE postings: items and counts disagree (build bug)")
     pl_rows.flush()
     pl_columns.flush()
-    del pl_rows, pl_columns
-    indptr = np.zeros(ctx.n_tokens + 1, dtype=np.int64)
-    np.cumsum(freq, out=indptr[1:])
-    w.save_npy(FILES["pl_indptr"], indptr)
 
 
 COMPONENT = Component(

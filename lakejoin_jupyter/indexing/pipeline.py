@@ -97,7 +97,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     ``spark``: a session to use (left running); without it the active session is used, or
     one is started for the build and stopped after it (JVM included).
     """
-    from ..spark import SparkProgress, get_spark, session_running, stop_spark
+    from ..spark import get_spark, session_running, stop_spark
 
     t0 = time.time()
     settings = settings or BuildSettings()

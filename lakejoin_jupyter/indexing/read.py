@@ -20,7 +20,6 @@ each column cast to text by Spark) and go through the same per-batch code.
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass
@@ -129,7 +128,7 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
     return {"values": values, "cells": cells, "columns": columns}
 
 
-def _cells(tables, idx) -> "pa.Table":
+def _cells(tables, idx):
     """Non-null cells in (table, row, position) order."""
     import pyarrow as pa
 
