@@ -1,4 +1,4 @@
-"""Token hashing and MinHash signatures, shared by the Spark build (inside pandas UDFs) and
+"""Token hashing and MinHash signatures, shared by the Spark build (inside its read tasks) and
 by queries, so both sides produce the same numbers.
 
 MinHash follows datasketch 2.x's default ``affine32`` scheme exactly: the 32-bit unsigned

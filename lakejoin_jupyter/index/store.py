@@ -5,10 +5,11 @@ Layout (ARCHITECTURE.md, "The index on disk")::
     INDEX/manifest.json           format, versions, normalization, parameters, lake
                                   fingerprint, counts, size + blake2b of every file
     INDEX/catalog/                tables.parquet, columns.parquet (pandas-written, small)
-    INDEX/dictionary/             tokens.parquet (Spark) + freq/group/hash/values .npy
-    INDEX/sets/                   sets.parquet (Spark) + indptr.npy, token_ids.npy
-    INDEX/postings/               postings.parquet (Spark) + indptr/set_ids/positions/set_sizes .npy
-    INDEX/minhash/                signatures.parquet (Spark) + signatures.npy
+    INDEX/dictionary/             freq/group/hash_sorted/hash_ids/values_offsets/values_bytes .npy
+    INDEX/sets/                   indptr.npy, token_ids.npy
+    INDEX/postings/               indptr/set_ids/positions/set_sizes .npy + postings.parquet
+                                  (for the distributed search)
+    INDEX/minhash/                signatures.npy
     INDEX/<component>/            later components (lshensemble, mate, pexeso, ...)
 
 A build writes into ``INDEX.tmp-<id>/`` (holding a ``.lakejoin-partial`` marker) beside the
@@ -46,7 +47,7 @@ from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
 
 FORMAT_NAME = "lakejoin-index"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2          # 2: no Parquet copies of the dictionary, sets and signatures
 MANIFEST = "manifest.json"
 GENERATION_MANIFEST = "generation.json"
 GENERATIONS = "generations"

@@ -1,9 +1,12 @@
-"""Read one table file: sniff it, decode it, parse it, hand out its cells.
+"""Read one table file in one pass: sniff it, decode it, parse it, hand out its cells as
+Arrow arrays (one per column).
 
-These functions run inside Spark tasks (indexing/read.py maps them over the lake's files with
-``mapInPandas``) and in the notebook (previews, joins), so a table reads the same way in
-both. Every problem with a file becomes a :class:`TableReadError` that names the file, says
-what is wrong and what to do; the build reports it and skips the table.
+These functions run inside Spark tasks (indexing/read.py maps them over the lake's files)
+and in the notebook (previews, joins), so a table reads the same way in both. CSV is
+parsed by Arrow's reader when it gives exactly Python's csv records, otherwise by Python's
+csv module (ragged rows, one-column files, quoting Arrow rejects). Every problem with a
+file becomes a :class:`TableReadError` that names the file, says what is wrong and what to
+do; the build reports it and skips the table.
 
 What is tolerated, and reported as a warning on the table:
 * encodings: UTF-8 (with or without BOM), UTF-16/32 with BOM, otherwise Windows-1252, and
