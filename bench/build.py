@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -70,7 +71,9 @@ def tree_rss(pid: int) -> tuple[int, int, int]:
 
 
 def run_measured(cmd, env=None) -> dict:
-    """Run a command, sampling the peak RSS of its process tree; returns wall, peaks, output."""
+    """Run a command, sampling the peak RSS of its process tree; returns wall, CPU seconds
+    (user + system of the whole tree, from the reaped children's rusage), peaks, output."""
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = [0, 0, 0]
@@ -89,9 +92,11 @@ def run_measured(cmd, env=None) -> dict:
     wall = time.time() - t0
     stop.set()
     th.join()
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd[:4]} failed ({proc.returncode}):\n{stderr[-4000:]}\n{stdout[-2000:]}")
-    return {"wall_s": wall, "peak_rss": peak[0], "peak_jvm": peak[1], "peak_python": peak[2],
+    return {"wall_s": wall, "cpu_s": cpu, "peak_rss": peak[0], "peak_jvm": peak[1], "peak_python": peak[2],
             "stdout": stdout, "stderr": stderr}
 
 
@@ -162,10 +167,11 @@ def table(rows: list[dict], args) -> str:
         f"{platform.platform()}; Spark master {rows[0]['spark']['master'] if rows else '?'}, "
         f"driver memory {args.driver_memory or 'default'}.", "",
         "| lake | columns | cells | distinct values | postings | yardstick (s) | Spark build wall (s) "
-        "| of which starting Spark | Spark / yardstick | Spark core / yardstick | ms / column "
+        "| of which starting Spark | Spark / yardstick | Spark core / yardstick "
+        "| CPU s: Spark / yardstick | ms / column "
         "| peak RSS Spark (MiB) | of which JVM | peak RSS yardstick (MiB) | index (MiB) "
         "| load before / after | core arrays equal |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         s, (y1, y2) = r["spark"], r["yardstick"]
         ymean = (y1["total_s"] + y2["total_s"]) / 2
@@ -176,7 +182,9 @@ def table(rows: list[dict], args) -> str:
             f"| {r['name']} | {c['columns']:,} | {y1['cells']:,} | {c['tokens']:,} | {c['postings']:,} "
             f"| {y1['total_s']:.1f} / {y2['total_s']:.1f} | {s['wall_s']:.1f} "
             f"| {s['phases'].get('starting Spark', 0):.1f} | **{s['wall_s'] / ymean:.1f}x** "
-            f"| {core / ycore:.1f}x | {1000 * s['wall_s'] / c['columns']:.2f} "
+            f"| {core / ycore:.1f}x "
+            f"| {s['cpu_s']:.0f} / {(y1['cpu_s'] + y2['cpu_s']) / 2:.0f} = {2 * s['cpu_s'] / (y1['cpu_s'] + y2['cpu_s']):.1f}x "
+            f"| {1000 * s['wall_s'] / c['columns']:.2f} "
             f"| {s['peak_rss'] / mib:,.0f} | {s['peak_jvm'] / mib:,.0f} "
             f"| {max(y1['peak_rss'], y2['peak_rss']) / mib:,.0f} | {s['index_bytes'] / mib:,.1f} "
             f"| {r['load'][0][0]:.1f} / {r['load'][1][0]:.1f} | {'yes' if not y2['check_failed'] else 'NO'} |")
