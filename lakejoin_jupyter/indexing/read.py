@@ -65,34 +65,52 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    col_table, col_pos, dicts, idx, n_values = [], [], [], [], []
-    for table_id, cols, _ in tables:
-        for j, c in enumerate(cols):
-            enc = pc.dictionary_encode(c)
+    col_table, col_pos, cols = [], [], []
+    for table_id, table_cols, _ in tables:
+        for j, c in enumerate(table_cols):
             col_table.append(table_id)
             col_pos.append(j)
-            dicts.append(enc.dictionary)
-            idx.append(enc.indices)
-            n_values.append(len(c) - c.null_count)
-    nc = len(dicts)
-    n_raw = np.array([len(d) for d in dicts], dtype=np.int64)
+            cols.append(c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c)
+    nc = len(cols)
+    lengths = np.array([len(c) for c in cols], dtype=np.int64)
+    n_values = np.array([len(c) - c.null_count for c in cols], dtype=np.int64)
+    cells = pa.concat_arrays([c.cast(pa.large_string()) for c in cols]) if nc else \
+        pa.array([], pa.large_string())
+    # distinct texts of the chunk (one hash pass), then each column's distinct texts: its
+    # raw values r, numbered rcode 0.. within the column
+    enc = pc.dictionary_encode(cells)
+    texts = enc.dictionary
+    code = enc.indices.fill_null(-1).to_numpy()
+    cell_col = np.repeat(np.arange(nc, dtype=np.int64), lengths)
+    valid = code >= 0
+    width = max(len(texts), 1)
+    # distinct (column, text) keys by Arrow's hash, then sorted (few, against the cells)
+    kenc = pc.dictionary_encode(pa.array(cell_col[valid] * width + code[valid]))
+    first_seen = kenc.dictionary.to_numpy()
+    order = np.argsort(first_seen)
+    keys = first_seen[order]
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    inverse = rank[kenc.indices.to_numpy()]
+    raw_col, raw_code = keys // width, keys % width
+    n_raw = np.bincount(raw_col, minlength=nc).astype(np.int64)
     raw_ptr = np.zeros(nc + 1, dtype=np.int64)
     np.cumsum(n_raw, out=raw_ptr[1:])
-    raw_col = np.repeat(np.arange(nc, dtype=np.int64), n_raw)
-    raw_text = pa.concat_arrays([d.cast(pa.string()) for d in dicts]) if nc else pa.array([], pa.string())
-    raw_n = np.zeros(len(raw_text), dtype=np.int64)
-    for c in range(nc):
-        i = idx[c].drop_null().to_numpy()
-        raw_n[raw_ptr[c]:raw_ptr[c + 1]] = np.bincount(i, minlength=int(n_raw[c]))
+    raw_n = np.bincount(inverse, minlength=len(keys)).astype(np.int64)
+    raw_text = texts.take(pa.array(raw_code)).cast(pa.string())
+    cell_rcode = np.full(len(code), -1, dtype=np.int32)
+    cell_rcode[valid] = inverse - raw_ptr[cell_col[valid]]
 
-    # tokens: each distinct text of the batch normalized once; tokens numbered in the batch
-    raw_token = normalize_array(raw_text)
-    enc = pc.dictionary_encode(raw_token)
+    # tokens: each distinct text of the chunk normalized once; tokens numbered in the chunk
+    text_token = normalize_array(texts)
+    enc = pc.dictionary_encode(text_token)
     tokens = enc.dictionary
-    raw_tok = enc.indices.fill_null(-1).to_numpy().astype(np.int64)
+    raw_tok = enc.indices.fill_null(-1).to_numpy().astype(np.int64)[raw_code]
+    raw_token = text_token.take(pa.array(raw_code)).cast(pa.string())
     keyed = raw_tok >= 0
     nt = len(tokens)
-    pair_key = np.unique(raw_col[keyed] * max(nt, 1) + raw_tok[keyed])
+    pair_key = np.sort(raw_col[keyed] * max(nt, 1) + raw_tok[keyed])
+    pair_key = pair_key[np.r_[True, pair_key[1:] != pair_key[:-1]]] if len(pair_key) else pair_key
     pair_col, pair_tok = pair_key // max(nt, 1), pair_key % max(nt, 1)
     pair_ptr = np.zeros(nc + 1, dtype=np.int64)
     np.cumsum(np.bincount(pair_col, minlength=nc), out=pair_ptr[1:])
@@ -103,7 +121,7 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
     batch = profile_job.ColumnBatch(
         n_columns=nc, raw_col=raw_col, raw_text=raw_text, raw_n=raw_n, raw_tok=raw_tok,
         tokens=tokens, pair_col=pair_col, pair_tok=pair_tok, pair_ptr=pair_ptr,
-        n_values=np.array(n_values, dtype=np.int64))
+        n_values=n_values)
     prof = profile_job.profile_columns(batch, n_samples)
     sig = minhash_signatures(h32[pair_tok], pair_ptr, num_perm, seed)
 
@@ -115,8 +133,8 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
         "value": raw_text,
         "token": raw_token,
         "n": pa.array(raw_n),
-        "hash64": pa.array(np.where(keyed, h64.view(np.int64)[np.maximum(raw_tok, 0)], 0),
-                           mask=~keyed)})
+        "hash64": pa.array(h64.view(np.int64)[np.maximum(raw_tok, 0)] if nt else
+                           np.zeros(len(raw_tok), np.int64), mask=~keyed)})
     columns = pa.table({
         "table_id": pa.array(np.asarray(col_table, dtype=np.int32)),
         "position": pa.array(np.asarray(col_pos, dtype=np.int32)),
@@ -124,31 +142,28 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
         **{f: pa.array(prof[f]) for f in profile_job.FIELDS},
         "signature": pa.array([row.tobytes() for row in sig.astype("<u4")], pa.binary()),
     })
-    cells = _cells(tables, idx)
-    return {"values": values, "cells": cells, "columns": columns}
+    return {"values": values, "cells": _cells(tables, cell_rcode, lengths), "columns": columns}
 
 
-def _cells(tables, idx):
-    """Non-null cells in (table, row, position) order."""
+def _cells(tables, cell_rcode: np.ndarray, lengths: np.ndarray):
+    """Non-null cells in (table, row, position) order; ``cell_rcode`` holds every cell of
+    the chunk column after column (-1: null)."""
     import pyarrow as pa
 
     parts = []
-    c = 0
+    at = c = 0
     for table_id, cols, row_ids in tables:
         m = len(cols)
-        n = len(cols[0]) if m else 0
-        codes = np.full((n, m), -1, dtype=np.int32)
-        for j in range(m):
-            codes[:, j] = idx[c + j].fill_null(-1).to_numpy()
-        c += m
-        flat = codes.ravel()
-        keep = flat >= 0
+        n = int(lengths[c]) if m else 0
+        codes = cell_rcode[at:at + n * m].reshape(m, n).T.ravel()     # row-major
+        at, c = at + n * m, c + m
+        keep = codes >= 0
         rows = np.repeat(np.arange(n, dtype=np.int64) if row_ids is None else row_ids, m)
         parts.append(pa.table({
             "table_id": pa.array(np.full(int(keep.sum()), table_id, dtype=np.int32)),
             "row_id": pa.array(rows[keep]),
             "position": pa.array(np.tile(np.arange(m, dtype=np.int32), n)[keep]),
-            "rcode": pa.array(flat[keep])}))
+            "rcode": pa.array(codes[keep])}))
     if not parts:
         return pa.table({"table_id": pa.array([], pa.int32()), "row_id": pa.array([], pa.int64()),
                          "position": pa.array([], pa.int32()), "rcode": pa.array([], pa.int32())})

@@ -183,8 +183,7 @@ def read_columns(table_id: int, uri: str, fmt: str) -> tuple[TableInfo, list | N
             info.delimiter = _sniff_delimiter(text, fmt)
             cols = _csv_columns(info, text, raw if info.encoding == "utf-8" else None)
         elif fmt == "parquet":
-            _inspect_parquet(info)
-            cols = _parquet_columns(info)
+            cols = _parquet_columns(info, inspect=True)
         elif fmt == "jsonl":
             cols = _jsonl_columns(info)
         else:
@@ -322,16 +321,32 @@ def _inspect_parquet(info: TableInfo) -> None:
     info.n_rows = int(n)
 
 
-def _parquet_columns(info: TableInfo) -> list:
+def _parquet_columns(info: TableInfo, inspect: bool = False) -> list:
+    """The cells of a Parquet file or dataset folder (each file opened once); with
+    ``inspect`` also its columns, row count and header warnings (as _inspect_parquet)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
     p = Path(info.uri)
-    files = [p] if p.is_file() else [Path(f.path) for f in pq.ParquetDataset(info.uri).fragments]
+    if inspect and not p.is_file():
+        _inspect_parquet(info)
+        inspect = False
+    try:
+        files = [pq.ParquetFile(p)] if p.is_file() else \
+            [pq.ParquetFile(f.path) for f in pq.ParquetDataset(info.uri).fragments]
+    except (OSError, ValueError) as e:
+        if inspect:
+            _inspect_parquet(info)     # raises the specific error
+        raise TableReadError(info.uri, f"is not a readable Parquet file ({e})")
+    if inspect:
+        info.encoding = "parquet"
+        info.columns, warns = _fix_header([f for f in files[0].schema_arrow.names
+                                           if f != "__index_level_0__"])
+        info.warnings += warns
+        info.n_rows = int(files[0].metadata.num_rows)
     parts = []
-    for f in files:
-        pf = pq.ParquetFile(f)
+    for pf in files:
         names = [n for n in pf.schema_arrow.names if n != "__index_level_0__"]
         parts.append(pf.read(columns=names, use_threads=False))
-    import pyarrow as pa
     if not parts:
         return [pa.array([], pa.string()) for _ in info.columns]
     return [pa.concat_arrays([_arrow_text(t.column(j)) for t in parts])
