@@ -71,6 +71,9 @@ class BuildReport:
     def summary(self) -> str:
         lines = [f"Indexed {self.n_indexed} of {self.n_tables} tables ({self.n_columns} columns, "
                  f"{self.n_tokens} distinct values) in {self.seconds:.1f} s -> {self.index_path}"]
+        if self.phase_seconds:
+            lines.append("Phases: " + ", ".join(f"{p} {s:.1f} s" for p, s in self.phase_seconds.items())
+                         + f" (sum {sum(self.phase_seconds.values()):.1f} s)")
         if self.skipped:
             lines.append(f"Skipped {len(self.skipped)} file(s):")
             lines += [f"  {p}: {why}" for p, why in self.skipped]
