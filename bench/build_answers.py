@@ -36,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def josie_check(ix, ref_dir: Path, per_interval: int, ks=(1, 10, 50)) -> dict:
-    from lakejoin_jupyter.index.reads import CostModel, load_arrays
+    from lakejoin_jupyter.index.reads import load_arrays
+    from lakejoin_jupyter.search.josie_cost import CostModel
     from lakejoin_jupyter.search import josie
 
     a = load_arrays(ix.path)
@@ -175,7 +176,7 @@ def main(argv=None):
     from bench.josie_prepare import prepare_reference
     from lakejoin_jupyter.index.store import LakeIndex
 
-    ix = LakeIndex(a.index, check_lake=False).parts[0]
+    ix = LakeIndex(a.index, check_lake=False).generations[0]
     out = {"index": str(a.index), "columns": a.columns}
     t = time.time()
     ref = prepare_reference(a.work, f"ref-opendata-{a.columns}")

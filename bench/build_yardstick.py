@@ -123,7 +123,7 @@ def check(result: dict, index_path) -> list[str]:
     """Differences between the yardstick's structures and the Spark-built index's."""
     from lakejoin_jupyter.index.store import LakeIndex
 
-    ix = LakeIndex(index_path, check_lake=False).parts[0]
+    ix = LakeIndex(index_path, check_lake=False).generations[0]
     bad = [f.name for f in fields(result["arrays"])
            if not np.array_equal(getattr(result["arrays"], f.name), getattr(ix.arrays, f.name))]
     off = ix.load_npy("dictionary/values_offsets.npy")

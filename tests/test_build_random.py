@@ -27,7 +27,7 @@ from lakejoin_jupyter.indexing import read as read_job
 from lakejoin_jupyter.indexing.pipeline import build
 from lakejoin_jupyter.lake.normalize import MAX_TOKEN_CHARS, normalize_many
 from lakejoin_jupyter.lake.read import TableInfo, read_table
-from lakejoin_jupyter.search.xash import XashSpec
+from lakejoin_jupyter.xash import XashSpec
 
 pytestmark = pytest.mark.spark
 
@@ -108,7 +108,7 @@ def test_random_lake_build_equals_oracles(spark, tmp_path, monkeypatch, seed):
               settings=BuildSettings(components=("-lshensemble", "-josie")))
     finally:
         spark.conf.set(key, before)
-    ix = LakeIndex(out, check_lake=False).parts[0]
+    ix = LakeIndex(out, check_lake=False).generations[0]
     assert not (out / "_build").exists()                     # the scratch folder is gone
     ids, frames = python_tables(ix)
 

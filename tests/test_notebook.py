@@ -75,14 +75,14 @@ def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkey
     joined = texts(by_source["engine = lj.open_index(\"demo.index\")"])
     assert "reference/country-codes . CLDR display name: 171 of 191 countries (90%)" in joined
     assert "joined shape (191, 61)" in joined
-    gen = texts(by_source["print(hit.code(fifa, name=\"fifa\", variable=\"fifa_codes\"))"])
+    gen = texts(by_source["print(hit.code(\"fifa\", \"fifa_codes\"))"])
     assert "pd.read_csv(" in gen and "fifa_codes = (" in gen
     assert "reference/gdp" in texts(by_source["res2 = engine.search(fifa_codes, \"ISO3166-1-Alpha-3\", k=5)"])
     hop = texts(by_source["gdp_hit = next(h for h in res2 if h.table == \"reference/gdp\")"])
     n = int(hop.split(" countries with a GDP figure")[0].split()[-1])
     assert 150 <= n <= 191
     for first in ("import altair as alt",
-                  "from lakejoin_jupyter.ui.charts import coverage_chart, results_chart"):
+                  "from lakejoin_jupyter.charts import coverage_chart, results_chart"):
         assert "application/vnd.vegalite.v5+json" in mimetypes(by_source[first]), first
 
 
@@ -136,8 +136,8 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "staff: name" in examples and "logins: email" in examples and "@acme.com" in examples
     joined = texts(by_source["joined = aj.join()"])
     assert "10 joined rows" in joined and "cdubois@acme.com" in joined
-    code = texts(by_source["print(aj.code(left=\"staff\", right=\"logins\"))"])
-    assert "def derive_key(name):" in code and "joined = (staff.assign(" in code
+    code = texts(by_source["print(aj.code(\"staff\", other=\"logins\"))"])
+    assert "def derive_key(name):" in code and "joined = (\n    staff\n    .assign(" in code
     lake = texts(by_source["claims = pd.DataFrame({"])
     assert 'upper(`State`) + " (US)"; joins 6/6 keys' in lake
     # 4. fuzzy join: a numeric threshold chosen for the target, estimates, matches, chart
@@ -150,21 +150,25 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     matches = texts(by_source["fj.matches()"])
     assert "Kazakstan" in matches and "Kazakhstan" in matches
     assert "application/vnd.vegalite.v5+json" in mimetypes(by_source["fj.chart()"])
-    # 5. fuzzy search (PEXESO) on the second index: misspelled values match, the pairs, the plan
+    # 5. semantic search (PEXESO, the default embedder and tau) on the second index: no
+    # column holds 60% of the visitors' names as equal values; the semantic one finds
+    # country-name columns, with the synonym / typo pairs; both plans give the same hits
     assert "Opened the existing index" in texts(
         by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --reuse --quiet"])
     search = texts(by_source['fuzzy_engine = lj.open_index("demo_fuzzy.index")'])
-    equal_line = next(ln for ln in search.splitlines() if ln.startswith("equal values:"))
-    assert max(int(n) for n in re.findall(r" (\d+)/20", equal_line)) <= 7, equal_line
-    assert "reference/country-codes . CLDR display name 12/20" in search
+    assert "equal values (T 0.6): no column" in search, search
+    sem_line = next(ln for ln in search.splitlines() if ln.startswith("semantic (tau "))
+    assert "T 0.6)" in sem_line, sem_line
+    found = re.findall(r"(\S+) \. (.+?) (\d+)/20", sem_line)
+    assert found and all(int(n) >= 12 for _, _, n in found), sem_line
+    assert "reference/country-codes" in {t for t, _, _ in found}, sem_line
     assert "method <code>pexeso</code>" in search
-    pairs = texts(by_source['names = next(h for h in fuzzy if h.column == "CLDR display name")'])
-    for typo, real in (("Phillipines", "philippines"), ("Swizerland", "switzerland"),
-                       ("Cote d'Ivoire", "côte d’ivoire")):
-        assert re.search(rf"{re.escape(typo)}\s+{re.escape(real)}\s", pairs), (typo, pairs)
+    pairs = texts(by_source["best = fuzzy[0]"])
+    assert re.search(r"Viet Nam\s+\S*viet", pairs) and re.search(r"Phillipines\s+philippines", pairs), pairs
+    assert len(re.findall(r"^\s*\d+\s", pairs, re.M)) >= 12, pairs
     plans = texts(by_source['print("plan run:", fuzzy.stats["plan"], "predicted us:", '
                             'fuzzy.stats["plan_estimates_us"])'])
-    assert "plan run: ['bruteforce']" in plans and "plan run: ['pexeso'] same hits: True" in plans
+    assert "same hits: True" in plans and "plan run: ['pexeso']" in plans
     # 6. schemaless join: the subcommand's help, and the predicate each preference picks
     helptext = texts(by_source["%lakejoin predicate --help"])
     assert "usage: %lakejoin predicate" in helptext and "h2: most distinct keys" in helptext

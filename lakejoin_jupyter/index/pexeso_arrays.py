@@ -1,26 +1,20 @@
 """PEXESO's index arrays: pivots, pivot mapping, hierarchical grid keys, cell postings.
 
-Shared by the Spark build (indexing/pexeso.py, inside pandas UDFs and on the driver for pivot
-selection) and the search (search/pexeso.py); :func:`build_partition` is the pure-numpy
-reference builder the Spark build is tested against (like index/arrays.build_arrays).
+Dong et al., ICDE 2021 [P]: pivot mapping x -> (d(p_1, x), ..., d(p_|P|, x)) [P §III-A];
+pivot selection by PCA over outlier candidates (Mao, Miranker & Miranker, the paper's
+ref. 22) or at random [P §III-D]; a grid halving each pivot dimension m times, leaf keys in
+Morton order so a subtree is one slice of the sorted postings (leaf key, column id, row)
+[P §III-B, §III-C]; partitions of columns with their own pivots and grid [P §IV]. Shared
+by the Spark build (indexing/pexeso.py) and the search (search/pexeso.py);
+:func:`build_partition` is the pure-numpy reference builder the Spark build is tested
+against. Vectors are unit length and :func:`distances` is the one distance function of
+search and oracle.
 
-* Vectors are unit length (embed/), distances Euclidean, in float64 from the stored
-  float32 vectors (:func:`distances`, the one distance function of search and oracle).
-* Pivot mapping [P §III-A]: x -> x' = (d(p_1, x), ..., d(p_|P|, x)).
-* Pivot selection [P §III-D]: "PCA" follows Mao, Miranker & Miranker (the method PEXESO
-  cites, ref. 22): farthest-first traversal over the sample collects outlier candidates,
-  the sample is mapped into the space of all candidates, and for each leading principal
-  component the candidate with the largest absolute loading is taken. "random" draws
-  pivots from the sample (the paper's comparison, Fig. 7a).
-* Grid [P §III-B]: per pivot dimension the domain [lo, hi] (the min and max of the
-  partition's mapped vectors; the paper leaves the domain open, notes A5) is halved m
-  times. A leaf cell's key interleaves the |P| coordinate bits level by level (Morton
-  order), so the level-j ancestor of a key is ``key >> (|P| * (m - j))`` and the children
-  of a cell are contiguous in sorted key order; |P| * m <= 62.
-* Postings [P §III-C]: entries (leaf key, column id, row) sorted in that order; a leaf's
-  entries are contiguous (``cell_ptr``), so any subtree's entries are one slice.
-* A partition [P §IV] is a group of columns with its own pivots, grid and postings; an
-  index holds one or more (out-of-core: one is loaded at a time).
+Note:
+    The grid's domain per dimension is the min and max of the partition's mapped vectors
+    (the paper leaves it open). The distance profile (nearest other value within a column,
+    over sampled columns) and the default tau taken from it are ours, not the paper's.
+    Details: docs/algorithms/pexeso.md.
 """
 from __future__ import annotations
 
@@ -216,11 +210,73 @@ def build_partition(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: n
     return partition_from_entries(pivots, levels, tokens, mapped, ent_col, ent_tok)
 
 
+# --------------------------------------------------------------- distance profile, default tau
+
+PROFILE_COLUMNS = 2000            # columns sampled for the distance profile ...
+PROFILE_VALUES = 400              # ... and text values per sampled column
+PROFILE_LEVELS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3,
+                  0.4, 0.5)
+SAME_VECTOR = 1e-6                # closer than this: one value to the embedder (not counted)
+# the quantile of the profile that is an embedder's default tau: the largest whose columns
+# found keep precision >= 0.95 and whose variant pairs >= 0.9 on the development queries of
+# bench/semantic_join.py (docs/algorithms/pexeso.md)
+TAU_QUANTILE = {"ngram": 0.01, "e5-small": 0.3, "sentence-transformers": 0.2}
+TAU_QUANTILE_OTHER = 0.01
+
+
+def profile_columns(column_ids: np.ndarray, n_columns: int) -> np.ndarray:
+    """Mask of the columns the profile samples (same rule in Spark SQL)."""
+    return sample_mask(column_ids, n_columns, PROFILE_COLUMNS)
+
+
+def profile_rank_key(token_ids: np.ndarray) -> np.ndarray:
+    """Order of a column's values in the profile's sample: its first PROFILE_VALUES by
+    (this key, token id) are taken (same rule in Spark SQL)."""
+    return (np.asarray(token_ids, dtype=np.int64) * SAMPLE_MULT) % (1 << 32)
+
+
+def nearest_other(vecs: np.ndarray) -> np.ndarray:
+    """For each row (unit vectors of one column's values), the distance to the nearest
+    other row whose vector differs (rows the embedder makes identical are one value);
+    rows without such a neighbour are left out."""
+    x = np.asarray(vecs, dtype=np.float64)
+    if len(x) < 2:
+        return np.zeros(0)
+    sq = np.einsum("ij,ij->i", x, x)
+    d = np.sqrt(np.clip(sq[:, None] + sq[None, :] - 2.0 * (x @ x.T), 0.0, None))
+    d[d <= SAME_VECTOR] = np.inf                  # itself, and values with its vector
+    best = d.min(axis=1)
+    return best[np.isfinite(best)]
+
+
+def distance_profile(dists: np.ndarray, columns: int) -> dict:
+    """The profile recorded in the manifest: quantiles of the nearest-other distances."""
+    d = np.sort(np.asarray(dists, dtype=np.float64))
+    q = [float(np.quantile(d, lv)) if len(d) else None for lv in PROFILE_LEVELS]
+    return {"what": "distance from a text value to the nearest other value of its column",
+            "columns": int(columns), "values": int(len(d)),
+            "levels": list(PROFILE_LEVELS), "quantiles": [None if v is None else round(v, 6)
+                                                         for v in q]}
+
+
+def default_tau(profile: dict | None, embedder_name: str) -> float | None:
+    """An embedder's default tau from an index's distance profile: the quantile
+    TAU_QUANTILE[embedder] of the nearest-other distances (interpolated between the
+    recorded levels); None without a profile."""
+    if not profile or not profile.get("values"):
+        return None
+    level = TAU_QUANTILE.get(embedder_name, TAU_QUANTILE_OTHER)
+    lv = np.asarray(profile["levels"], dtype=np.float64)
+    qv = np.asarray(profile["quantiles"], dtype=np.float64)
+    return round(float(np.interp(level, lv, qv)), 4)
+
+
 # --------------------------------------------------------------- out-of-core partitioning
 
 def symmetric_kl(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The paper's "JSD" [P §IV]: (KL(A||B) + KL(B||A)) / 2, rows of a against rows of b
-    (histograms already smoothed, so every bin is positive; notes A9, A11.7)."""
+    (the paper's name; it is the symmetrised KL / 2. Histograms are already smoothed, so
+    every bin is positive)."""
     la, lb = np.log(a), np.log(b)
     kl_ab = (a * la).sum(1)[:, None] - a @ lb.T
     kl_ba = (b * lb).sum(1)[None, :] - la @ b.T
@@ -231,7 +287,7 @@ def cluster_columns(hist: np.ndarray, k: int, iterations: int = 10, seed: int = 
                     eps: float = 1e-3) -> np.ndarray:
     """k-means-style clustering of column histograms by the symmetrised KL [P §IV]:
     k random columns as centres, assign each column to the nearest centre, recompute the
-    centres as the mean histogram, repeat (steps 3-4; notes A11.8). Histograms are
+    centres as the mean histogram, repeat (the paper's steps 3-4). Histograms are
     smoothed by adding ``eps`` to every bin and renormalizing. Returns a label per row."""
     h = np.asarray(hist, dtype=np.float64) + eps
     h /= h.sum(axis=1, keepdims=True)

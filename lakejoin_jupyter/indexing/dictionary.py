@@ -1,18 +1,17 @@
-"""Spark job: the token dictionary in JOSIE's global order (JOSIE §3.1, and the global
-order of its reference code), with the posting lists it is sorted by.
+"""Spark job: the token dictionary in JOSIE's global order (JOSIE §3.5), with the posting
+lists it is sorted by.
 
 * posting list of a token = sorted ids of the sets (columns) holding it; freq = its length;
 * token id = rank by (freq, posting list, token text): ascending frequency, identical lists
-  adjacent; group id = rank of the distinct (freq, list) pairs (tokens with identical
-  lists share a group).
+  adjacent; group id = rank of the distinct (freq, list) pairs.
 
-One aggregation and one global sort over the long form's ``values`` (one row per distinct
-raw text of a column): ``groupBy(token)`` collects the (column, rcode) pairs holding the
-token, ``orderBy(freq, sids, token)`` sorts, and the sorted rows are written as Parquet.
-The ranks are then simply row numbers: the driver reads the parts in order
-(:func:`finish_dictionary`) and derives ids, groups, postings and the text arrays with
-numpy, without a second pass over the data in Spark.
-The tie-break deviates from JOSIE's code (no MurmurHash of the list): see index/arrays.py.
+One ``groupBy(token)`` over the long form's ``values`` and one global
+``orderBy(freq, sids, token)``, written as Parquet; ranks are then row numbers, which the
+driver derives part by part with numpy (:func:`finish_dictionary`), with no second pass.
+
+Note:
+    Ties are broken without JOSIE's MurmurHash of the list (see index/arrays.py).
+    Details: docs/algorithms/build.md, docs/algorithms/index-format.md.
 """
 from __future__ import annotations
 

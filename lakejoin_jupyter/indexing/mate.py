@@ -1,24 +1,18 @@
 """Index component "mate": MATE's single-value inverted index with row super keys (MATE §3,
-§5.1, §5.3). Spark jobs over the build's long form:
+§5.1, §5.3). Spark tasks over the build's long form:
 
-1. XASH of every distinct token (the dictionary): tasks over ranges of token ids read the
-   core's dictionary arrays and write their rows of token_xash.npy (search/xash.py
-   ``xash_array``, vectorized); a value is hashed once however many cells hold it;
-2. rows: one task per part of the long form's cells (which are in (table, row, column)
-   order): each cell's token id from the core's (column, raw text) -> token map, rows with
-   a token numbered in order, a row's super key = OR of its cells' XASH
-   (``np.bitwise_or.reduceat`` over the memory-mapped token XASH); the driver concatenates
-   the parts in order into the row store;
-3. value postings: the (row, column) items of every token, by a counting sort over the
-   row parts in order (each part's items stably ordered by token, then scattered to the
-   next free places of their tokens), into memory-mapped CSR arrays.
-
-The arrays are those of index/mate_arrays.py (.npy, memory mapped); the intermediate files
-live in the build's scratch folder. The super keys are stored per row, not per PL item:
-the layout §7.1 describes as the space-efficient one.
+1. XASH of every distinct token: tasks over token-id ranges read the core's dictionary
+   arrays and write their rows of token_xash.npy (``xash.xash_array``, vectorized);
+2. rows: one task per part of the long form's cells ((table, row, column) order); a row's
+   super key = OR of its cells' XASH (``np.bitwise_or.reduceat``); parts concatenated in order;
+3. value postings: a counting sort over the row parts in order, into memory-mapped CSR.
 
 Settings: ``BuildSettings.mate_bits`` (128 default, or 512); a generation of added tables
-uses the base index's size. Built by default (leave it out with ``components=["-mate"]``).
+uses the base index's size. Built by default (``components=["-mate"]`` leaves it out).
+
+Note:
+    Super keys are stored per row, not per posting item (§7.1's space-efficient layout).
+    Build cost and details: docs/algorithms/mate.md, docs/algorithms/build.md.
 """
 from __future__ import annotations
 
@@ -28,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..index.mate_arrays import FILES
-from ..search.xash import XashSpec, xash_array
+from ..xash import XashSpec, xash_array
 from .component import Component
 
 XASH_TOKENS_PER_TASK = 2_000_000  # tokens hashed by one task
@@ -85,8 +79,8 @@ def build(ctx) -> dict:
     t0 = time.time()
     bits = ctx.settings.mate_bits
     base = getattr(ctx, "base", None)          # adding tables: keep the base's XASH size
-    if base is not None and base.parts[0].has("mate"):
-        bits = int(base.parts[0].components["mate"]["xash"]["bits"])
+    if base is not None and base.generations[0].has("mate"):
+        bits = int(base.generations[0].components["mate"]["xash"]["bits"])
     spec = XashSpec(bits=bits)
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
 

@@ -156,7 +156,7 @@ def _run(spark, spec, out, settings, base, add, overwrite, progress, progress_ca
                            base=base)
         report = _build_core(ctx)
         names = selected_components(settings.components) if base is None else \
-            [n for n in base.parts[0].components if n in COMPONENTS]
+            [n for n in base.generations[0].components if n in COMPONENTS]
         for name in names:
             prog.step(name)
             section = COMPONENTS[name].build(ctx)

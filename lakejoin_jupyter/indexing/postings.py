@@ -1,14 +1,14 @@
-"""Integer sets and positional postings from the dictionary's posting lists (JOSIE §3.1;
-the "integer sets" and positional postings of its reference code).
+"""Integer sets and positional postings from the dictionary's posting lists (JOSIE §3.5
+layout).
 
 * postings: per token, entries (set id, 0-based position of the token in the set, set
   size), sorted by set id: the dictionary job's sorted lists, in token-id order;
 * sets: per column, its token ids sorted ascending: the postings transposed by a counting
   sort on set id (tokens already ascend), which also gives every entry's position.
 
-Vectorized numpy over the lists the dictionary job sorted (no further Spark pass), a chunk
-of entries at a time into memory-mapped files, so the driver's memory stays bounded; the
-postings are also written as Parquet for the distributed search (search/distributed.py).
+Vectorized numpy on the driver, a chunk of entries at a time into memory-mapped files (no
+further Spark pass); the postings are also written as Parquet for search/distributed.py.
+Details: docs/algorithms/build.md.
 """
 from __future__ import annotations
 
