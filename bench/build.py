@@ -9,7 +9,10 @@ For each lake, in this order: the yardstick (fresh process), the Spark build (a 
 yardstick again with ``--check`` against the index the Spark build wrote (every core array,
 the token texts and the signatures must be equal; a difference fails the run). The two
 yardstick runs bracket the Spark build; their mean is the yardstick time, so a change of
-load during the run shows as a spread between them. Peak RSS is the whole process tree
+load during the run shows as a spread between them. Then the Spark floor: a fresh process
+that starts Spark as the build does, runs one SQL job and one Python-worker job, and stops
+it (the fixed cost any Spark build pays; "(Spark - floor) / yardstick" is the pipeline's own
+share). Peak RSS is the whole process tree
 (driver Python, JVM, Python workers) sampled every 0.2 s with psutil; the load average is
 recorded before and after each lake. Synthetic lakes come from bench/synthetic.py
 (open-data shape, 4 columns per table, seed 0) and are generated once under W.
@@ -136,6 +139,24 @@ def spark_build(lake: Path, index: Path, args, env) -> dict:
     return r
 
 
+FLOOR = """
+from lakejoin_jupyter.spark import get_spark, stop_spark
+spark = get_spark()
+spark.range(100000).selectExpr("sum(id)").collect()              # one JVM job
+spark.sparkContext.parallelize(range(4), 2).map(lambda x: x + 1).collect()  # Python workers
+stop_spark(spark)
+"""
+
+
+def spark_floor(args, env) -> dict:
+    """A fresh process that starts Spark as the build does, runs one SQL job and one job
+    with Python workers, and stops it: the fixed cost any Spark build pays."""
+    cmd = [sys.executable, "-c", FLOOR]
+    if args.master:
+        env = dict(env, LAKEJOIN_SPARK_MASTER=args.master)
+    return run_measured(cmd, env)
+
+
 def measure(name: str, lake: Path, work: Path, args) -> dict:
     env = env_for(args)
     index = work / f"index-{name}"
@@ -147,13 +168,15 @@ def measure(name: str, lake: Path, work: Path, args) -> dict:
     y2 = yardstick(lake, env, check=index)
     print(f"{name}: yardstick {y2['total_s']:.1f} s, check: "
           f"{'equal' if not y2['check_failed'] else y2['check_failed']}", flush=True)
+    floor = spark_floor(args, env)
+    print(f"{name}: Spark floor {floor['wall_s']:.1f} s", flush=True)
     load1 = os.getloadavg()
     if y2["check_failed"]:
         raise SystemExit(f"{name}: the Spark build's core arrays differ from the yardstick's: "
                          f"{y2['check_failed']}")
     if not args.keep:
         shutil.rmtree(index, ignore_errors=True)
-    return {"name": name, "yardstick": [y1, y2], "spark": s, "load": [load0, load1]}
+    return {"name": name, "yardstick": [y1, y2], "spark": s, "floor": floor, "load": [load0, load1]}
 
 
 def _ysum(y, names):
@@ -167,21 +190,24 @@ def table(rows: list[dict], args) -> str:
         f"{platform.platform()}; Spark master {rows[0]['spark']['master'] if rows else '?'}, "
         f"driver memory {args.driver_memory or 'default'}.", "",
         "| lake | columns | cells | distinct values | postings | yardstick (s) | Spark build wall (s) "
-        "| of which starting Spark | Spark / yardstick | Spark core / yardstick "
+        "| of which starting Spark | Spark floor (s) | Spark / yardstick | (Spark - floor) / yardstick "
+        "| Spark core / yardstick "
         "| CPU s: Spark / yardstick | ms / column "
         "| peak RSS Spark (MiB) | of which JVM | peak RSS yardstick (MiB) | index (MiB) "
         "| load before / after | core arrays equal |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         s, (y1, y2) = r["spark"], r["yardstick"]
         ymean = (y1["total_s"] + y2["total_s"]) / 2
+        fl = r.get("floor", {}).get("wall_s", 0.0)
         core = sum(s["phases"].get(p, 0) for g in GROUPS.values() for p in g[0])
         ycore = sum((_ysum(y1, g[1]) + _ysum(y2, g[1])) / 2 for g in GROUPS.values())
         c = s["counts"]
         lines.append(
             f"| {r['name']} | {c['columns']:,} | {y1['cells']:,} | {c['tokens']:,} | {c['postings']:,} "
             f"| {y1['total_s']:.1f} / {y2['total_s']:.1f} | {s['wall_s']:.1f} "
-            f"| {s['phases'].get('starting Spark', 0):.1f} | **{s['wall_s'] / ymean:.1f}x** "
+            f"| {s['phases'].get('starting Spark', 0):.1f} | {fl:.1f} | **{s['wall_s'] / ymean:.1f}x** "
+            f"| {(s['wall_s'] - fl) / ymean:.1f}x "
             f"| {core / ycore:.1f}x "
             f"| {s['cpu_s']:.0f} / {(y1['cpu_s'] + y2['cpu_s']) / 2:.0f} = {2 * s['cpu_s'] / (y1['cpu_s'] + y2['cpu_s']):.1f}x "
             f"| {1000 * s['wall_s'] / c['columns']:.2f} "
@@ -247,6 +273,8 @@ def main(argv=None):
             Path(a.results).write_text(text + "\n")
         (work / "build_speed.json").write_text(json.dumps(
             [{k: v for k, v in r.items()} | {"spark": {k: v for k, v in r["spark"].items()
+                                                       if k not in ("stdout", "stderr")},
+                                             "floor": {k: v for k, v in r["floor"].items()
                                                        if k not in ("stdout", "stderr")},
                                              "yardstick": [{k: v for k, v in y.items()
                                                             if k not in ("stdout", "stderr")}
