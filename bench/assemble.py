@@ -21,6 +21,7 @@ ORDER = [  # (file, section title)
     ("semantic_join.md", "Semantic join discovery: effectiveness (PEXESO's Table IV manner), embedders, speed"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
+    ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
 ]
 
 

@@ -15,12 +15,19 @@
 A progress line is printed per phase; the phases (including starting Spark) add up to the
 build's wall time, which the report gives with their sum. A build that started Spark stops
 it afterwards, JVM included; a session the caller passed or already had is left running.
+The whole build holds the out path's lock (index/lock.py): a second build of the same path
+is refused, naming the first; the build first repairs a commit a crash interrupted and
+removes the folders of dead builds of the path. A failing Spark job is reported in one
+line (spark.py ``spark_job``). Nothing is persisted in Spark's memory: the long form and
+the core's arrays are files in the index's scratch folder, removed before the commit.
+
 Components are listed in :data:`COMPONENTS`; each receives the
 :class:`~.component.BuildContext` and returns its manifest section.
 """
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -32,8 +39,10 @@ import pandas as pd
 from ..config import BuildSettings, SparkSettings
 from ..errors import EmptyLakeError
 from ..index.arrays import IndexArrays
+from ..index.lock import BuildLock, describe
 from ..index.store import (ARRAY_FILES, GenerationWriter, IndexWriter, LakeIndex,
-                           check_destination)
+                           check_destination, recover_commit, remove_dead_leftovers,
+                           resolve_destination)
 from ..lake.discover import LakeSpec, discover
 from ..lake.normalize import MAX_TOKEN_CHARS
 from . import dictionary as dictionary_job
@@ -67,6 +76,7 @@ class BuildReport:
     warnings: list = field(default_factory=list)    # [(path, message)]
     seconds: float = 0.0
     phase_seconds: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)       # what the build repaired or removed
 
     def summary(self) -> str:
         lines = [f"Indexed {self.n_indexed} of {self.n_tables} tables ({self.n_columns} columns, "
@@ -74,6 +84,7 @@ class BuildReport:
         if self.phase_seconds:
             lines.append("Phases: " + ", ".join(f"{p} {s:.1f} s" for p, s in self.phase_seconds.items())
                          + f" (sum {sum(self.phase_seconds.values()):.1f} s)")
+        lines += [f"note: {n}" for n in self.notes]
         if self.skipped:
             lines.append(f"Skipped {len(self.skipped)} file(s):")
             lines += [f"  {p}: {why}" for p, why in self.skipped]
@@ -100,7 +111,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     ``spark``: a session to use (left running); without it the active session is used, or
     one is started for the build and stopped after it (JVM included).
     """
-    from ..spark import get_spark, session_running, stop_spark
+    from ..spark import get_spark, quiet_py4j, session_running, stop_spark
 
     t0 = time.time()
     settings = settings or BuildSettings()
@@ -115,37 +126,62 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
         raise EmptyLakeError(f"No tables found in {lake}: expected CSV, TSV, Parquet or JSON "
                              f"lines files." + (f" Ignored: {[p for p, _ in spec.ignored][:10]}"
                                                 if spec and spec.ignored else ""))
-    base = None
-    if add:
-        base = LakeIndex(out, check_lake=False)
-        known = set(base.tables["uri"])
-        again = [t.uri for t in spec.tables if t.uri in known]
-        if again:
-            raise FileExistsError(
-                f"{len(again)} table(s) are already in {out}, e.g. {again[0]}; adding them again "
-                f"would duplicate them. To refresh changed tables, rebuild the index.")
-        settings = _settings_like(base, settings)
-    else:
-        check_destination(out, overwrite)
-    started = spark is None and not session_running()
-    t_spark = time.time()
-    spark = spark or get_spark(spark_settings, master=master)
-    spark_seconds = time.time() - t_spark
-    try:
-        report = _run(spark, spec, out, settings, base, add, overwrite, progress,
-                      progress_callback, t0, spark_seconds if started else 0.0)
-    finally:
-        if started:
-            stop_spark(spark)
+    final = resolve_destination(out)
+    _check_lake_outside(spec, final)
+    if not add:
+        check_destination(out, overwrite)    # before the lock: a missing parent folder, ...
+    with quiet_py4j(), BuildLock(final) as lock:     # an interrupt is one line, not py4j's
+        notes = []
+        if lock.dead:
+            notes.append(f"an earlier build of this path died without finishing "
+                         f"({describe(lock.dead)})")
+        base = None
+        if add:
+            base = LakeIndex(out, check_lake=False)
+            known = set(base.tables["uri"])
+            again = [t.uri for t in spec.tables if t.uri in known]
+            if again:
+                raise FileExistsError(
+                    f"{len(again)} table(s) are already in {out}, e.g. {again[0]}; adding them "
+                    f"again would duplicate them. To refresh changed tables, rebuild the index.")
+            settings = _settings_like(base, settings)
+        else:
+            repaired = recover_commit(final)
+            if repaired:
+                notes.append(repaired)
+            gone = remove_dead_leftovers(final)
+            if gone:
+                notes.append(f"removed {len(gone)} folder(s) left by builds of this path that "
+                             f"were killed: {', '.join(gone)}")
+            try:
+                check_destination(out, overwrite)
+            except FileExistsError as e:
+                if repaired:
+                    raise FileExistsError(f"{e} (Before that: {repaired}.)") from None
+                raise
+        started = spark is None and not session_running()
+        t_spark = time.time()
+        spark = spark or get_spark(spark_settings, master=master)
+        spark_seconds = time.time() - t_spark if started else 0.0
+        try:
+            report = _build_locked(spark, spec, out, overwrite, settings, base, progress,
+                                   progress_callback, spark_settings, t0, spark_seconds)
+        finally:
+            if started:
+                stop_spark(spark)
+    report.notes = notes + report.notes
     report.seconds = time.time() - t0
     return report
 
 
-def _run(spark, spec, out, settings, base, add, overwrite, progress, progress_callback, t0,
-         spark_seconds) -> BuildReport:
-    from ..spark import SparkProgress
+def _build_locked(spark, spec, out, overwrite, settings, base, progress, progress_callback,
+                  spark_settings, t0, spark_seconds) -> BuildReport:
+    """The build proper, under the out path's lock: Spark jobs, components, commit."""
+    from ..spark import SparkProgress, spark_job
 
-    writer_cls = (lambda: GenerationWriter(out)) if add else (lambda: IndexWriter(out, overwrite=overwrite))
+    writer_cls = (lambda: GenerationWriter(out)) if base is not None else \
+        (lambda: IndexWriter(out, overwrite=overwrite))
+    log_dir = spark_settings.log_dir if spark_settings else None
     with writer_cls() as writer, \
             SparkProgress(spark, "lakejoin index", enabled=progress,
                           callback=progress_callback) as prog:
@@ -154,13 +190,14 @@ def _run(spark, spec, out, settings, base, add, overwrite, progress, progress_ca
             prog.note(f"starting Spark: {spark_seconds:.1f} s")
         ctx = BuildContext(spark=spark, writer=writer, lake=spec, settings=settings, progress=prog,
                            base=base)
-        report = _build_core(ctx)
-        names = selected_components(settings.components) if base is None else \
-            [n for n in base.generations[0].components if n in COMPONENTS]
-        for name in names:
-            prog.step(name)
-            section = COMPONENTS[name].build(ctx)
-            ctx.component_sections[name] = section
+        with spark_job(f"building {getattr(writer, 'requested', writer.final)}", log_dir):
+            report = _build_core(ctx)
+            names = selected_components(settings.components) if base is None else \
+                [n for n in base.generations[0].components if n in COMPONENTS]
+            for name in names:
+                prog.step(name)
+                section = COMPONENTS[name].build(ctx)
+                ctx.component_sections[name] = section
         prog.step("writing the manifest")
         shutil.rmtree(ctx.scratch(""), ignore_errors=True)
         report.seconds = time.time() - t0
@@ -173,6 +210,18 @@ def _run(spark, spec, out, settings, base, add, overwrite, progress, progress_ca
         prog.note(f"phases sum to {sum(report.phase_seconds.values()):.1f} s of "
                   f"{report.seconds:.1f} s wall")
     return report
+
+
+def _check_lake_outside(spec: LakeSpec, final: Path) -> None:
+    """The lake must not lie inside the index folder (replacing the index would delete it).
+    The opposite, an index folder inside the lake, is fine: discovery skips index folders."""
+    roots = [Path(spec.root)] if spec.root else [Path(t.uri) for t in spec.tables
+                                                  if t.format != "catalog"]
+    for r in roots:
+        r = Path(os.path.realpath(r))
+        if r == final or final in r.parents:
+            raise ValueError(f"The lake {r} is inside the index folder {final}; choose an "
+                             f"--out path outside the lake's folder.")
 
 
 def _check_options(settings: BuildSettings) -> None:
@@ -296,7 +345,8 @@ def _build_core(ctx: BuildContext) -> BuildReport:
     ctx.tables = tables
     w.save_frame("catalog/tables.parquet", tables)
     w.save_frame("catalog/columns.parquet", columns)
-    return BuildReport(index_path=w.final, n_tables=len(spec.tables), n_indexed=len(ok),
+    return BuildReport(index_path=getattr(w, "requested", w.final), n_tables=len(spec.tables),
+                       n_indexed=len(ok),
                        n_columns=ctx.n_sets, n_tokens=ctx.n_tokens, skipped=skipped,
                        warnings=warnings)
 
