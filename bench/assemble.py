@@ -22,6 +22,8 @@ ORDER = [  # (file, section title)
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
     ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
+    ("union.md", "Table union search: TUS-style benchmark on real tables"),
+    ("union_disjoint.md", "Table union search: derived tables that add new rows (disjoint)"),
 ]
 
 

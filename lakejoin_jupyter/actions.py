@@ -276,3 +276,33 @@ ACTIONS = (
               help="The set of column pairs whose join best fits a result preference "
                    "(schemaless join)."),
 )
+
+
+# ----------------------------------------------------------------------- union
+
+def run_union(engine, hit, frame) -> ActionResult:
+    """Stack the union hit's aligned rows under the query frame."""
+    title = f"Union with {hit.table}"
+    unioned = hit.union(frame)
+    pairs = ", ".join(f"`{a}` \u2190 `{b}` ({s:.2f})" for a, b, s in hit.alignment)
+    source = hit.plan(frame).source
+    if is_spark_frame(frame):
+        return ActionResult(title=title, joined=unioned, result=hit, spark=True,
+                            summary=f"Stacked the rows of **{hit.table}** under the query "
+                                    f"(aligned: {pairs}) as a Spark DataFrame (lazy); "
+                                    f"`{source}` says where each row comes from.")
+    n_q = len(frame)
+    summary = (f"Stacked **{len(unioned) - n_q:,}** rows of **{hit.table}** under the query's "
+               f"{n_q:,} rows (aligned: {pairs}); columns the table lacks are empty in its rows "
+               f"and `{source}` says where each row comes from.")
+    return ActionResult(title=title, summary=summary, joined=unioned, result=hit,
+                        tables={"added rows (first 10)": unioned.iloc[n_q:].head(10)},
+                        details={"rows_added": len(unioned) - n_q, "score": hit.score})
+
+
+# The actions on a union hit (the widget's Union mode, %lakejoin union --union N).
+UNION_ACTIONS = (
+    HitAction("union", "Union", run_union, suffix="union",
+              help="Stack the table's aligned columns under the query (renamed to the "
+                   "query's, types converted, a source column added)."),
+)
