@@ -37,9 +37,12 @@ from ..errors import (IndexCorruptError, IndexIncompleteError, IndexNotFoundErro
                       IndexVersionError, LakeChangedWarning, NotAnIndexError)
 from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
+from .joinstats import FOLDER as JOINSTATS
+from .joinstats import JoinStats
 
 FORMAT_NAME = "lakejoin-index"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2          # 2: join statistics (joinstats/)
+READABLE_VERSIONS = (1, 2)  # a version 1 index opens without them (engine notes say so)
 MANIFEST = "manifest.json"
 GENERATION_MANIFEST = "generation.json"
 GENERATIONS = "generations"
@@ -265,10 +268,10 @@ def read_manifest(path) -> dict:
     if manifest.get("format") != FORMAT_NAME:
         raise NotAnIndexError(f"{mpath} is not a lakejoin manifest (format={manifest.get('format')!r}).")
     version = manifest.get("format_version")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise IndexVersionError(
             f"{path} has index format version {version}; this lakejoin_jupyter "
-            f"({__version__}) reads version {FORMAT_VERSION}. Rebuild the index with this "
+            f"({__version__}) reads versions {list(READABLE_VERSIONS)}. Rebuild the index with this "
             f"version (`lakejoin index LAKE --out {path} --overwrite`).")
     norm = manifest.get("normalization", {})
     if (norm.get("name"), norm.get("version")) != (normalization_spec()["name"],
@@ -385,6 +388,11 @@ class Generation:
     def signatures(self) -> np.ndarray:
         return self.load_npy("minhash/signatures.npy")
 
+    @cached_property
+    def joinstats(self) -> JoinStats | None:
+        """Rows per value and value shapes per column (None: built without them)."""
+        return JoinStats.load(self) if self.has(JOINSTATS) else None
+
     def column_label(self, column_id: int) -> tuple[str, str]:
         """(table name, column name) of a local column id."""
         row = self.columns.iloc[int(column_id)]
@@ -424,6 +432,17 @@ class LakeIndex:
 
     def has(self, component: str) -> bool:
         return all(p.has(component) for p in self.generations)
+
+    @property
+    def notes(self) -> list[str]:
+        """What this index cannot answer as well as a fresh build would."""
+        if self.has(JOINSTATS):
+            return []
+        version = self.manifest.get("format_version")
+        return [f"{self.path.name} was built without join statistics (index format {version}): "
+                f"join rows, fan-out and key kinds are estimated from the column profile. "
+                f"Rebuild to get join estimates from exact row counts (`lakejoin index LAKE "
+                f"--out {self.path} --overwrite`)."]
 
     @property
     def components(self) -> dict:
