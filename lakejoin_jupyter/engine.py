@@ -365,6 +365,14 @@ class Hit(Joinable):
     def _spark_query(self) -> bool:
         return bool(self._query is not None and self._query.spark)
 
+    def card(self) -> str:
+        """The hit as a card (HTML): what the join would do, the columns it adds, the key's
+        kind, values that match and values that do not (the widget shows it on click)."""
+        return hit_card_html(self)
+
+    def _repr_html_(self):
+        return self.card()
+
     def to_dict(self) -> dict:
         d = {"rank": self.rank, "table": self.table, "column": ", ".join(self.columns),
              "overlap": self.overlap, "containment": self.containment, "jaccard": self.jaccard,
@@ -381,6 +389,76 @@ class Hit(Joinable):
         if len(self.query_columns) > 1:
             d["mapping"] = ", ".join(f"{a} -> {b}" for a, b in self.mapping.items())
         return d
+
+
+CARD_COLUMNS = 12      # added columns listed on a hit card
+CARD_VALUES = 6        # matched / unmatched values shown on a hit card
+
+
+def hit_card_html(h: Hit) -> str:
+    """An Auctus-like result card of one hit (see :meth:`Hit.card`)."""
+    esc = html.escape
+    q = h._query
+    n_rows = q.n_rows if q is not None else None
+    mark = (" <span class='lj-mark'>(your table)</span>" if h.is_query_table else
+            " <span class='lj-mark'>(already joined)</span>" if h.in_chain else "")
+    added = h.added_columns if h._engine is not None else []
+    facts = []
+    if h.lake_rows is not None:
+        facts.append(f"<b>{h.lake_rows:,}</b> rows &times; {len(added) + len(h.columns)} columns")
+    if h.overlap is not None:
+        c = h.containment if h.containment is not None else (h.estimated_containment or 0.0)
+        facts.append(f"{h.overlap:,} shared values ({c:.0%} of the query's distinct values)")
+    lines = [" &middot; ".join(facts)]
+    if h.row_coverage is not None and n_rows:
+        lines.append(f"{_bar(h.row_coverage, '#3a9a5b')} <b>{h.row_coverage:.0%}</b> of the "
+                     f"query's {n_rows:,} rows find a partner")
+    if h.join_rows is not None and n_rows is not None:
+        est = "" if h.join_rows_exact else " (estimated)"
+        if h.multiplies_rows:
+            lines.append(f"<span style='color:#b35900'>&#9888; a left join gives "
+                         f"<b>{n_rows:,} &rarr; {h.join_rows:,} rows</b>{est}: "
+                         f"&times;{h.key_ratio:,.3g} lake rows per key. Aggregate per key to keep "
+                         f"one row per query row: <code>hit.join(df, aggregate=&quot;"
+                         f"{_suggested_aggregate(h)}&quot;)</code> (<i>Per key</i> in the "
+                         f"widget).</span>")
+        else:
+            lines.append(f"a left join keeps the query's {n_rows:,} rows{est}: each key "
+                         f"matches at most one lake row")
+    if h.key_kind:
+        kind = f"key: <b>{esc(h.key_kind)}</b>"
+        if h.key_warning:
+            kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
+        lines.append(kind)
+    cols = "".join(f"<tr><td>{esc(a.name)}</td><td>{esc(a.type)}</td>"
+                   f"<td style='text-align:right'>{a.null_share:.0%}</td></tr>"
+                   for a in added[:CARD_COLUMNS])
+    more = (f"<div style='color:#777'>and {len(added) - CARD_COLUMNS} more</div>"
+            if len(added) > CARD_COLUMNS else "")
+    table = (f"<table class='lj-card-cols'><thead><tr><th>adds column</th><th>type</th>"
+             f"<th>null</th></tr></thead><tbody>{cols}</tbody></table>{more}" if added else
+             "<div>adds no column</div>")
+    values = ""
+    if q is not None and h._engine is not None and len(h.columns) == 1:
+        m, u = h.matches, h.unmatched
+
+        def sample(xs):
+            return ", ".join(esc(str(x)) for x in xs[:CARD_VALUES]) + (" ..." if len(xs) > CARD_VALUES else "")
+        values = (f"<div><b>matched</b> ({len(m):,}): {sample(m)}</div>"
+                  + (f"<div><b>not matched</b> ({len(u):,}): {sample(u)}</div>" if u else ""))
+    return (f"<div class='lj-card' style='border:1px solid #ccd;border-radius:6px;padding:8px 12px;"
+            f"max-width:760px'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "
+            f"{esc(_columns_label(h))}{mark}</div>"
+            + "".join(f"<div>{x}</div>" for x in lines if x) + table + values + "</div>")
+
+
+def _suggested_aggregate(h: Hit) -> str:
+    """'latest' when the hit's table has a date or year column, else 'first'."""
+    try:
+        h._engine.aggregate_for(h, "latest")
+        return "latest"
+    except (QueryError, AttributeError):
+        return "first"
 
 
 def _columns_label(hit: Hit) -> str:
