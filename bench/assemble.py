@@ -18,6 +18,7 @@ ORDER = [  # (file, section title)
     ("mate.md", "MATE: multi-column search"),
     ("pexeso.md", "PEXESO and the precision-targeted fuzzy join vs autofj"),
     ("semantic_join.md", "Semantic join discovery: effectiveness (PEXESO's Table IV manner), embedders, speed"),
+    ("hits.md", "Decision-ready hits: annotation overhead and join_rows accuracy"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
 ]

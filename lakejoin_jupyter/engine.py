@@ -444,8 +444,8 @@ def hit_card_html(h: Hit) -> str:
 
         def sample(xs):
             return ", ".join(esc(str(x)) for x in xs[:CARD_VALUES]) + (" ..." if len(xs) > CARD_VALUES else "")
-        values = (f"<div><b>matched</b> ({len(m):,}): {sample(m)}</div>"
-                  + (f"<div><b>not matched</b> ({len(u):,}): {sample(u)}</div>" if u else ""))
+        values = (f"<div class='lakejoin-values'><b>matched ({len(m):,}):</b> {sample(m)}"
+                  + (f"<br><b>not matched ({len(u):,}):</b> {sample(u)}" if u else "") + "</div>")
     return (f"<div class='lj-card' style='border:1px solid #ccd;border-radius:6px;padding:8px 12px;"
             f"max-width:760px'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "
             f"{esc(_columns_label(h))}{mark}</div>"
