@@ -126,7 +126,7 @@ def _random_tables(seed: int = 5) -> dict:
     years = list(range(2000, 2010))
     tables["rank/key_table.csv"] = pd.DataFrame({
         "country": COUNTRIES[:20], "capital": [f"Capital {i}" for i in range(20)]})
-    tables["rank/panel_table.csv"] = pd.DataFrame({
+    tables["rank/by_year.csv"] = pd.DataFrame({             # a panel table: country x year
         "country": [c for c in COUNTRIES[:20] for _ in years],
         "year": [y for _ in COUNTRIES[:20] for y in years],
         "value": [float(i) for i in range(20 * len(years))]})
@@ -186,11 +186,12 @@ def test_useful_ranks_the_key_table_before_the_panel_table(random_lake):
     _, engine = random_lake
     df = pd.DataFrame({"country": COUNTRIES[10:30]})        # 10 of them in both tables
     by_overlap = engine.search(df, "country", k=2, rank="overlap")
-    assert {h.table for h in by_overlap} == {"rank/key_table", "rank/panel_table"}
+    assert {h.table for h in by_overlap} == {"rank/key_table", "rank/by_year"}
     assert by_overlap[0].overlap == by_overlap[1].overlap == 10
-    assert by_overlap[0].score == by_overlap[1].score       # tied: the papers' ranking
+    assert by_overlap[0].score == by_overlap[1].score       # tied: the papers' ranking,
+    assert by_overlap[0].table == "rank/by_year"            # the tie broken by column id
     useful = engine.search(df, "country", k=2, rank="useful")
-    assert [h.table for h in useful] == ["rank/key_table", "rank/panel_table"]
+    assert [h.table for h in useful] == ["rank/key_table", "rank/by_year"]
     key, panel = useful
     assert key.key_ratio == 1.0 and panel.key_ratio == 10.0
     assert key.join_rows == 20 and panel.join_rows == 10 + 10 * 10
@@ -210,14 +211,14 @@ def test_useful_ranks_the_key_table_before_the_panel_table(random_lake):
 def test_panel_table_joins_aggregated_per_key(random_lake):
     _, engine = random_lake
     df = pd.DataFrame({"country": COUNTRIES[10:30]})
-    panel = next(h for h in engine.search(df, "country", k=None) if h.table == "rank/panel_table")
+    panel = next(h for h in engine.search(df, "country", k=None) if h.table == "rank/by_year")
     assert [a.name for a in panel.added_columns] == ["year", "value"]
     latest = panel.join(df, aggregate="latest")            # order_by: the year-like column
     assert len(latest) == len(df)
     assert latest["year"].tolist()[:10] == ["2009"] * 10 and latest["year"][10:].isna().all()
-    assert latest["panel_table_rows"].tolist()[:10] == [10.0] * 10
+    assert latest["by_year_rows"].tolist()[:10] == [10.0] * 10
     mean = panel.join(df, aggregate="mean")
-    assert list(mean.columns) == ["country", "value", "panel_table_rows"]   # years are no measure
+    assert list(mean.columns) == ["country", "value", "by_year_rows"]   # years are no measure
     assert mean["value"][0] == pytest.approx(np.mean([100.0 + i for i in range(10)]))
     key = next(h for h in engine.search(df, "country", k=None) if h.table == "rank/key_table")
     with pytest.raises(QueryError, match="no date or year column"):
@@ -233,12 +234,12 @@ def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
     assert not any(h.is_query_table for h in res[:-1])
     assert all(h.table != "rank/key_table"
                for h in engine.search(own, "country", k=None, include_own=False))
-    panel = next(h for h in res if h.table == "rank/panel_table")
+    panel = next(h for h in res if h.table == "rank/by_year")
     joined = panel.join(own, aggregate="latest")
-    assert joined.attrs["lakejoin_chain"] == ["rank/key_table", "rank/panel_table"]
+    assert joined.attrs["lakejoin_chain"] == ["rank/key_table", "rank/by_year"]
     again = engine.search(joined, "country", k=None, rank="useful")
     marks = {h.table: (h.is_query_table, h.in_chain) for h in again}
-    assert marks["rank/panel_table"] == (False, True) and marks["rank/key_table"] == (False, True)
+    assert marks["rank/by_year"] == (False, True) and marks["rank/key_table"] == (False, True)
     assert all(h.in_chain for h in again[-2:])
 
 
@@ -256,6 +257,6 @@ def test_version_1_index_opens_with_a_note_and_estimates(random_lake, tmp_path):
     (old / "manifest.json").write_text(json.dumps(m))
     res = open_index(old).search(pd.DataFrame({"country": COUNTRIES[10:30]}), "country", k=None)
     assert any("Rebuild to get join estimates" in n for n in res.notes)
-    panel = next(h for h in res if h.table == "rank/panel_table")
+    panel = next(h for h in res if h.table == "rank/by_year")
     assert panel.join_rows_exact is False and panel.join_rows == 110   # the mean is exact here
     assert panel.key_kind == "identifier"
