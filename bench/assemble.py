@@ -21,6 +21,7 @@ ORDER = [  # (file, section title)
     ("hits.md", "Decision-ready hits: annotation overhead and join_rows accuracy"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
+    ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
 ]
 
 

@@ -88,6 +88,7 @@ class JoinPlan:
     matches_on: str = "query"       # "query" | "other": whose keys ``matches`` rewrites
     matches_only: bool = False      # True: a key without a match joins nothing (fuzzy join)
     keys: tuple = ()                # temporary key column names
+    match_column: str = ""          # temporary column marking matched rows (pandas inner join)
     renamed: dict = field(default_factory=dict)   # other's column -> new name (clashes)
     description: str = ""           # one line: what this join is (a comment in the code)
     aggregate: Aggregate | None = None   # one row per key of the other table first
@@ -143,17 +144,18 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
         aggregate = _check_aggregate(aggregate, other_columns, label, duplicates)
     taken = {str(c) for c in query_columns} | {str(c) for c in other_columns}
     keys, i = [], 0
-    while len(keys) < len(query_on):
+    while len(keys) < len(query_on) + 1:
         k = f"{KEY_PREFIX}{i}"
         if k not in taken:
             keys.append(k)
         i += 1
+    keys, match_column = keys[:-1], keys[-1]
     suffix = suffix if suffix is not None else "_" + label
     output = aggregate.output_columns(other_columns) if aggregate else other_columns
     return JoinPlan(query_on=query_on, other_on=other_on, query_columns=tuple(query_columns),
                     other_columns=tuple(other_columns), other=other, other_label=label,
                     how=how, duplicates=duplicates, matches=tuple(matches), matches_on=matches_on,
-                    matches_only=matches_only, keys=tuple(keys),
+                    matches_only=matches_only, keys=tuple(keys), match_column=match_column,
                     renamed=renamed_columns(query_columns, output, suffix),
                     description=description, aggregate=aggregate)
 
