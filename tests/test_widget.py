@@ -254,9 +254,10 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert w.search_code.key == "search:fifa_hits"
     assert [h.column_ids for h in ns["fifa_hits"]] == [h.column_ids for h in want]
 
-    w.results.selected = 1                      # what a click in the table does
+    sel = next(i for i, h in enumerate(want) if h.table == "reference/country-codes")
+    w.results.selected = sel                    # what a click in the table does
     w.wait()
-    hit = want[1]
+    hit = want[sel]
     assert f"matched ({len(hit.matches):,})" in w.detail_html.value
     assert f"not matched ({len(hit.unmatched):,})" in w.detail_html.value
     assert hit.card() in w.detail_html.value                  # the hit card
