@@ -9,6 +9,7 @@ the notebook.
 """
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -59,8 +60,11 @@ class HitAction:
         """The parameters worth offering for this hit (front ends show only these)."""
         return tuple(p for p in self.params if self.offers(hit, p.name))
 
-    def __call__(self, engine, hit, frame, **params) -> ActionResult:
+    def __call__(self, engine, hit, frame, *, frame_name: str = "df", **params) -> ActionResult:
+        """Run on ``frame`` (the user's variable ``frame_name``, named in summaries)."""
         opts = resolve_options(self.params, params, f"action {self.name!r}")
+        if "frame_name" in inspect.signature(self.run).parameters:
+            opts["frame_name"] = frame_name
         return self.run(engine, hit, frame, **opts)
 
 
@@ -140,7 +144,8 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
 
 # ----------------------------------------------------------------------- Auto-Join
 
-def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) -> ActionResult:
+def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0,
+                       frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
     column and the hit column (both directions)."""
     title = "Find transformation"
@@ -148,7 +153,7 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) ->
     left_on = [c for c in hit.query_columns if c in learn.columns] or None
     try:
         aj = engine.autojoin(learn, left_on, hit.table, list(hit.columns), fuzzy=fuzzy,
-                             seed=seed)
+                             seed=seed, left_name=frame_name)
     except LakeJoinError as e:
         return ActionResult(title=title, summary=str(e), ok=False)
     if not aj.found:

@@ -579,7 +579,7 @@ class DiscoveryWidget(W.VBox):
 
         def work(task):
             with self._spark_progress(frame, task):
-                result = action(self.engine, hit, frame, **values)
+                result = action(self.engine, hit, frame, frame_name=qname, **values)
                 code = result.code(qname, variable)
             return result, code
 
