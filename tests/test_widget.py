@@ -316,7 +316,7 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.frame_picker.value = "fifa"
     w.column_picker.value = ("country",)
     w.search().wait()
-    w.results.selected = 1
+    w.results.selected = sel
     w.wait()
     assert w.actions.tabs["join"].variable.value == var + "_2"
     w.action_buttons["join"].click()
