@@ -21,6 +21,7 @@ ORDER = [  # (file, section title)
     ("fuzzyjoin_calibration.md", "Fuzzy join: calibration on held-out data vs autofj (issue 26)"),
     ("autojoin_fuzzy_calibration.md", "Auto-Join's fuzzy step: estimated vs achieved precision (issue 26)"),
     ("semantic_join.md", "Semantic join discovery: effectiveness (PEXESO's Table IV manner), embedders, speed"),
+    ("hits.md", "Decision-ready hits: annotation overhead and join_rows accuracy"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
     ("open_checks.md", "Opening an index: the cost of the array bounds checks"),

@@ -33,7 +33,12 @@ function cell(column, row) {
     label.textContent = pct(value) + (row.exact === false ? " est." : "");
     td.append(bar, label);
   } else if (column.kind === "int" || column.kind === "number") {
-    td.textContent = value === null || value === undefined ? "" : Number(value).toLocaleString();
+    const empty = value === null || value === undefined;
+    const digits = column.digits ? { maximumSignificantDigits: column.digits } : undefined;
+    td.textContent = empty ? "" : (column.prefix || "") + Number(value).toLocaleString(undefined, digits);
+    if (!empty && column.warn_above !== undefined && Number(value) > column.warn_above) {
+      td.classList.add("lakejoin-warn");
+    }
   } else if (column.kind === "flag") {
     td.textContent = value ? "exact" : "estimated";
   } else {
@@ -133,7 +138,7 @@ function render({ model, el }) {
         const button = ownKeys(document.createElement("button"));
         button.className = "lakejoin-sort";
         button.dataset.key = c.key;
-        button.title = `sort by ${c.label}`;
+        button.title = c.title ? `${c.title} (sort by ${c.label})` : `sort by ${c.label}`;
         button.textContent = c.label;
         const arrow = document.createElement("span");
         arrow.className = "lakejoin-sort-arrow";

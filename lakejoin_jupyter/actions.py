@@ -18,6 +18,7 @@ import pandas as pd
 
 from .errors import LakeJoinError
 from .frames import is_spark_frame
+from .join.plan import AGGREGATES
 from .search.registry import ParamSpec, resolve_options
 
 LEARN_ROWS = 5_000          # rows of a Spark query frame the learning actions look at
@@ -53,6 +54,11 @@ class HitAction:
     params: tuple = ()                # ParamSpec: the action's own parameters
     suffix: str = ""                  # variable name suffix: <query>_<table>[_<suffix>]
     help: str = ""
+    offers: Callable = lambda hit, name: True   # whether the param ``name`` matters for hit
+
+    def params_for(self, hit) -> tuple:
+        """The parameters worth offering for this hit (front ends show only these)."""
+        return tuple(p for p in self.params if self.offers(hit, p.name))
 
     def __call__(self, engine, hit, frame, *, frame_name: str = "df", **params) -> ActionResult:
         """Run on ``frame`` (the user's variable ``frame_name``, named in summaries)."""
@@ -95,33 +101,44 @@ def _on(hit) -> str:
 
 # ----------------------------------------------------------------------- Join
 
-def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all") -> ActionResult:
-    """Join the query frame with the hit's table on the normalized key values."""
+def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
+             aggregate: str = "none", order_by: str | None = None) -> ActionResult:
+    """Join the query frame with the hit's table on the normalized key values; with
+    ``aggregate`` (latest, first, mean, sum, count) the table is first reduced to one row
+    per key (a panel table joined without multiplying the query's rows)."""
+    from .frames import joined_tables, mark_joined
     from .index.tables import find_table, lake_table
     from .join.execute import join_pandas, match_stats, plan_keys
-    plan = hit.plan(frame, how=how, duplicates=duplicates)
+    agg = None if aggregate == "none" else aggregate
+    opts = {"how": how, "duplicates": duplicates}
+    if agg is not None:
+        opts.update(aggregate=agg, order_by=order_by or None)
+    elif order_by:
+        raise LakeJoinError("order_by goes with aggregate = latest.")
+    plan = hit.plan(frame, **opts)
     title = f"Join with {hit.table}"
+    per_key = (f" ({plan.aggregate.describe(hit.table)})" if plan.aggregate is not None else "")
     if is_spark_frame(frame):
-        joined = hit.join(frame, how=how, duplicates=duplicates)
-        return ActionResult(title=title, joined=joined, result=hit, spark=True,
-                            code_options={"how": how, "duplicates": duplicates},
-                            summary=f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}, "
-                                    f"as a Spark DataFrame (lazy: nothing is computed until you "
-                                    f"use it).", details={"engine": "spark"})
+        joined = hit.join(frame, **opts)
+        return ActionResult(title=title, joined=joined, result=hit, spark=True, code_options=opts,
+                            summary=f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}"
+                                    f"{per_key}, as a Spark DataFrame (lazy: nothing is computed "
+                                    f"until you use it).", details={"engine": "spark"})
     right = lake_table(find_table(engine.index, hit.table))
     keys = plan_keys(frame, right, plan)
-    joined = join_pandas(frame, right, plan, keys)
+    joined = mark_joined(join_pandas(frame, right, plan, keys), joined_tables(frame),
+                         hit._joined_tables(plan))
     s = match_stats(frame, right, plan, keys)
     s["joined_rows"] = len(joined)
-    lines = [f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}: "
+    lines = [f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}{per_key}: "
              f"**{s['matched_rows']:,}** of {s['query_rows']:,} query rows found a partner; "
              f"the result has **{s['joined_rows']:,} rows** and {joined.shape[1]} columns."]
-    if not s["lake_key_unique"] and duplicates == "all":
+    if not s["lake_key_unique"] and duplicates == "all" and agg is None:
         lines.append("The lake column repeats some values, so query rows matching them appear "
-                     "several times; choose *duplicates = first* to keep one lake row per key.")
+                     "several times; choose *per key* (latest, first, mean, sum, count) to keep "
+                     "one row per query row, or *duplicates = first*.")
     return ActionResult(title=title, summary="\n\n".join(lines), joined=joined, result=hit,
-                        tables={"joined (first rows)": joined.head(10)},
-                        code_options={"how": how, "duplicates": duplicates},
+                        tables={"joined (first rows)": joined.head(10)}, code_options=opts,
                         details={"stats": s, "engine": "pandas"})
 
 
@@ -243,6 +260,13 @@ def run_predicate(engine, hit, frame, preference: str = "h5",
                         details={"result": res, "predicate": res.predicate})
 
 
+def _join_offers(hit, name: str) -> bool:
+    """Aggregating per key is offered when the lake key repeats (fan-out above 1)."""
+    if name in ("aggregate", "order_by"):
+        return getattr(hit, "key_ratio", None) is None or hit.key_ratio > 1
+    return True
+
+
 # The actions the front ends offer, in the order they show them.
 ACTIONS = (
     HitAction("join", "Join", run_join, suffix="",
@@ -250,7 +274,16 @@ ACTIONS = (
                                 help="left keeps every query row; inner keeps matched rows only"),
                       ParamSpec("duplicates", "Lake duplicates", "choice", "all",
                                 choices=("all", "first"),
-                                help="all: every matching lake row; first: one lake row per key")),
+                                help="all: every matching lake row; first: one lake row per key"),
+                      ParamSpec("aggregate", "Per key", "choice", "none",
+                                choices=("none",) + AGGREGATES,
+                                help="one row per key of a panel table: the latest by a date or "
+                                     "year column, the first, the mean or sum of its numeric "
+                                     "columns, or only the count"),
+                      ParamSpec("order_by", "Latest by", "str", None,
+                                help="the date or year column of 'latest' (empty: the table's "
+                                     "first one)")),
+              offers=_join_offers,
               help="Equi-join on the normalized values the search matched."),
     HitAction("autojoin", "Find transformation", run_transformation, suffix="transformed",
               applies=lambda hit: len(hit.columns) == 1,

@@ -86,6 +86,10 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     se.add_argument("--threshold", type=float, help="minimum containment of the query (0..1)")
     se.add_argument("--method", default="auto", help="search method (see `lakejoin info`)")
+    se.add_argument("--rank", choices=["overlap", "useful"], default="overlap",
+                    help="overlap (default): the method's order, distinct values shared; "
+                         "useful: joins reaching many query rows on an identifier without "
+                         "multiplying them first")
     se.add_argument("--format", choices=["table", "csv", "json"], default="table")
     se.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
@@ -213,7 +217,8 @@ def _search(args, parser) -> int:
     cols = args.column if len(args.column) > 1 else args.column[0]
     frame = _read_query_table(engine, args.table)
     query = frame if frame is not None else args.table
-    res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method)
+    res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
+                        rank=args.rank)
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
     if args.format == "csv":
         df.to_csv(sys.stdout, index=False)
@@ -238,6 +243,12 @@ def _print_ranked(res, df) -> None:
         show["mapping"] = df["mapping"]
     show["containment"] = [f"{c:.1%}" if c == c and c is not None else "" for c in show["containment"]]
     show["jaccard"] = [f"{j:.3f}" if j == j and j is not None else "" for j in show["jaccard"]]
+    show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
+    show["fan-out"] = [f"x{h.key_ratio:.3g}" if h.key_ratio is not None else "" for h in res]
+    show["row coverage"] = [f"{h.row_coverage:.0%}" if h.row_coverage is not None else ""
+                            for h in res]
+    show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
+                         if h.join_rows is not None else "" for h in res]
     if not df["exact"].all():
         show["exact"] = df["exact"]
     print(show.to_string(index=False))

@@ -3,12 +3,14 @@
     lj = lakejoin_jupyter.build_index("data/lake", "data/lake.index")   # Spark build
     lj = lakejoin_jupyter.open_index("data/lake.index")                  # memory-mapped
     res = lj.search(df, "country", k=10)        # exact top-k by overlap
-    res.to_pandas(); hit = res[0]; hit.matches
+    res.to_pandas(); hit = res[0]; hit.matches, hit.join_rows
 
 Search is two-stage (thesis §5.2.1): a method (search/registry.py) proposes candidates,
 the engine names them and computes the common fields (overlap, containment, Jaccard,
-matched values) exactly from the index's sets. Every front end (CLI, magics, widget)
-calls only this module.
+matched values) exactly from the index's sets. It then says what each join would do
+(join/preview.py: lake rows, fan-out, the query rows covered, the rows of a left join, the
+key's kind, the columns added) and, with ``rank="useful"``, ranks by that. Every front end
+(CLI, magics, widget) calls only this module.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import dataclasses
 import html
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Sequence
 
@@ -23,17 +26,21 @@ import numpy as np
 import pandas as pd
 
 from .errors import IndexNotFoundError, QueryError
-from .frames import is_spark_frame
+from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
-from .index.tables import find_table, lake_table
+from .index.tables import find_table, lake_table, spark_quote
+from .join import preview
 from .join.joinable import Joinable
-from .join.plan import Key, make_plan
+from .join.plan import Aggregate, Key, make_plan, renamed_columns
 from .lake.normalize import normalize_many
 from .search import (bruteforce, bruteforce_nary, distributed, josie, lshensemble, mate,
                      mergelist, pexeso, probeset)
 from .search.registry import Candidate, SearchMethod, SearchParams
 
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
+RANKS = ("overlap", "useful")
+POOL_FACTOR, POOL_EXTRA = 2, 10  # rank="useful" ranks max(2k, k + 10) candidates of the method
+ROWS = "__lakejoin_rows"        # query rows per distinct key, collected from a Spark query
 
 # The search methods an engine offers (each search/<name>.py defines its METHOD).
 SEARCH_METHODS = (josie.METHOD, mergelist.METHOD, probeset.METHOD, bruteforce.METHOD,
@@ -59,6 +66,12 @@ class Query:
     notes: list = field(default_factory=list)
     frame_columns: tuple = ()         # every column of the user's DataFrame (joins plan with them)
     spark: bool = False               # the query came from a Spark DataFrame
+    token_rows: np.ndarray | None = None  # query rows holding each token (aligned with tokens)
+    n_rows: int = 0                   # query rows, those without a key included
+    row_counts: dict | None = None    # multi-column: query rows per key tuple
+    origin: str | None = None         # the lake table the query was read from, if known
+    chain: tuple = ()                 # lake tables joined into the query frame
+    cache: dict = field(default_factory=dict, repr=False)   # per generation: sorted ids, rows
 
     @property
     def n_columns(self) -> int:
@@ -83,8 +96,8 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         return _column_id_query(index, int(query), exclude_self)
     notes = []
     if is_spark_frame(query):
-        frame, notes = _collect_spark(query, cols, max_values)
-        q = _frame_query(index, frame, tuple(cols), "Spark DataFrame", notes)
+        frame, weights, notes = _collect_spark(query, cols, max_values)
+        q = _frame_query(index, frame, tuple(cols), "Spark DataFrame", notes, weights)
         q.frame_columns, q.spark = tuple(query.columns), True
         return q
     elif isinstance(query, pd.DataFrame):
@@ -105,6 +118,8 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         else:
             q = _frame_query(index, frame, tuple(cols), "DataFrame", notes)
         q.frame_columns = tuple(query.columns)
+        q.origin = origin or None
+        q.chain = tuple(t for t in joined_tables(query) if t != origin)
         return q
     elif isinstance(query, pd.Series):
         name = cols[0] if cols else (str(query.name) if query.name is not None else "values")
@@ -161,12 +176,16 @@ def _label(c) -> str:
 
 
 def _collect_spark(sdf, cols, max_values):
+    """The query's distinct key values and the rows holding each (one Spark aggregation)."""
+    from pyspark.sql import functions as F
+
     from .spark import spark_job
     if not cols:
         raise QueryError(f"Name the query column; the Spark DataFrame has: {sdf.columns[:20]}")
     cols = _check_columns(sdf.columns, cols)
     quoted = ["`" + str(c).replace("`", "``") + "`" for c in cols]
-    distinct = sdf.select(*[sdf[q] for q in quoted]).dropna(how="all").distinct()
+    distinct = (sdf.groupBy(*[sdf[q].alias(str(c)) for q, c in zip(quoted, cols)])
+                .agg(F.count(F.lit(1)).alias(ROWS)))
     notes = []
     with spark_job(f"collecting the query column(s) {list(cols)}"):
         pdf = distinct.limit(max_values + 1).toPandas()
@@ -175,12 +194,15 @@ def _collect_spark(sdf, cols, max_values):
             frac = min(1.0, max_values / max(total, 1))
             pdf = distinct.sample(fraction=frac, seed=7).limit(max_values).toPandas()
             notes.append(f"the Spark DataFrame has {total:,} distinct key values; searched with "
-                         f"a random sample of {len(pdf):,} (containment is estimated on the "
-                         f"sample)")
-    return pdf, notes
+                         f"a random sample of {len(pdf):,} (containment and row coverage are "
+                         f"estimated on the sample)")
+    pdf.columns = list(cols) + [ROWS]
+    return pdf[list(cols)], pdf[ROWS].to_numpy(dtype=np.int64), notes
 
 
-def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: list) -> Query:
+def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: list,
+                 weights: np.ndarray | None = None) -> Query:
+    """``weights``: rows each row of ``frame`` stands for (a Spark query's distinct keys)."""
     norm = {c: normalize_many(frame[c].tolist()) for c in cols}
     first = cols[0]
     display: dict = {}
@@ -198,8 +220,18 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
         rows = sorted({tup for tup in zip(*(norm[c] for c in cols)) if None not in tup})
         if not rows:
             raise QueryError(f"No row has a value in every query column {list(cols)}.")
+    w = np.ones(len(frame), dtype=np.int64) if weights is None else np.asarray(weights, np.int64)
+    per_token = pd.Series(w).groupby(pd.Series(norm[first], dtype=object)).sum()
+    row_counts = None
+    if rows is not None:
+        row_counts = {}
+        for t, n in zip(zip(*(norm[c] for c in cols)), w.tolist()):
+            if None not in t:
+                row_counts[t] = row_counts.get(t, 0) + n
     return Query(columns=cols, tokens=tokens, size=len(tokens), source=source, display=display,
-                 rows=rows, frame=frame, notes=list(notes))
+                 rows=rows, frame=frame, notes=list(notes),
+                 token_rows=per_token.reindex(tokens).to_numpy(dtype=np.int64),
+                 n_rows=int(w.sum()), row_counts=row_counts)
 
 
 def _lake_query(index, table, cols, exclude_self) -> Query:
@@ -210,6 +242,7 @@ def _lake_query(index, table, cols, exclude_self) -> Query:
     if len(cids) > 1:
         frame = index_table(index, table)[list(cols)]
         q = _frame_query(index, frame, tuple(cols), f"lake table {table}", [])
+        q.origin = index.column_label(cids[0])[0]
     else:
         q = _column_id_query(index, cids[0], exclude_self)
     if exclude_self:
@@ -222,13 +255,21 @@ def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
         gen, local = index.generation_of(cid)
     except KeyError as e:
         raise QueryError(str(e.args[0])) from None
-    tokens = sorted(gen.token_text(gen.arrays.set_tokens(local)))
+    ids = np.asarray(gen.arrays.set_tokens(local))
+    texts = gen.token_text(ids)
     table, name = index.column_label(cid)
-    if not tokens:
+    if not texts:
         raise QueryError(f"Column {name!r} of {table} has no values to search with.")
+    stats = gen.joinstats
+    rows = stats.counts(local, ids) if stats is not None else np.ones(len(ids), np.int64)
+    order = sorted(range(len(texts)), key=texts.__getitem__)
+    tokens = [texts[i] for i in order]
+    n_rows = int(index.tables.iloc[int(index.columns.iloc[cid]["table_id"])]["n_rows"])
     return Query(columns=(name,), tokens=tokens, size=len(tokens),
                  source=f"lake table {table}", display={t: t for t in tokens},
-                 exclude={cid} if exclude_self else set())
+                 exclude={cid} if exclude_self else set(),
+                 token_rows=rows[order].astype(np.int64), n_rows=max(n_rows, int(rows.sum())),
+                 origin=str(table))
 
 
 def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd.DataFrame:
@@ -242,9 +283,17 @@ def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd
 class Hit(Joinable):
     """One joinable column (or column combination) found by a search.
 
-    ``join(df, how="left", duplicates="all")`` joins the user's frame with the hit's table
-    on the normalized key values; ``code(name="df", into="joined")`` writes the code that
-    does the same where only ``name`` is bound (join/plan.py)."""
+    ``join(df, how="left", duplicates="all", aggregate=None)`` joins the user's frame with the
+    hit's table on the normalized key values (``aggregate``: "latest", "first", "mean",
+    "sum" or "count" reduces the table to one row per key first); ``code(name="df",
+    into="joined")`` writes the code that does the same where only ``name`` is bound
+    (join/plan.py).
+
+    What the join would do, before it runs (join/preview.py): ``lake_rows``, ``key_ratio``
+    (lake rows per matched key), ``row_coverage`` (share of the query's rows with a partner),
+    ``join_rows`` (rows of the left join; ``join_rows_exact`` False: an estimate),
+    ``added_columns``, ``key_kind`` and ``key_warning``, ``is_query_table`` and ``in_chain``
+    (the query's own table; a table already joined into the query frame)."""
     rank: int
     table: str
     table_id: int
@@ -259,6 +308,16 @@ class Hit(Joinable):
     query_columns: tuple
     estimated_containment: float | None = None
     details: dict = field(default_factory=dict)
+    lake_rows: int | None = None
+    key_ratio: float | None = None
+    row_coverage: float | None = None
+    join_rows: int | None = None
+    join_rows_exact: bool | None = None
+    key_kind: str | None = None
+    key_warning: str | None = None
+    is_query_table: bool = False
+    in_chain: bool = False
+    usefulness: float | None = None
     _engine: "Engine" = field(default=None, repr=False, compare=False)
     _query: Query = field(default=None, repr=False, compare=False)
 
@@ -293,30 +352,143 @@ class Hit(Joinable):
         q = self._query
         return [q.display.get(t, t) for t in q.tokens if t not in matched]
 
-    def plan(self, df=None, how: str | None = None, *, duplicates: str = "all"):
-        """The :class:`~.join.plan.JoinPlan` joining ``df`` (default: the columns of the frame
-        searched with) with this hit's table on its column mapping."""
-        table = find_table(self._engine.index, self.table)
+    def _frame_columns(self, df=None) -> list:
         q = self._query
-        columns = (list(df.columns) if df is not None else
-                   list(q.frame_columns or self.query_columns) if q is not None
-                   else list(self.query_columns))
-        return make_plan(columns, [Key((c,)) for c in self.query_columns], table.columns,
-                         [Key((c,)) for c in self.columns], other=table, how=how or "left",
-                         duplicates=duplicates)
+        return (list(df.columns) if df is not None else
+                list(q.frame_columns or self.query_columns) if q is not None
+                else list(self.query_columns))
+
+    def plan(self, df=None, how: str | None = None, *, duplicates: str = "all",
+             aggregate: str | Aggregate | None = None, order_by: str | None = None):
+        """The :class:`~.join.plan.JoinPlan` joining ``df`` (default: the columns of the frame
+        searched with) with this hit's table on its column mapping. ``aggregate`` (a name
+        or an :class:`~.join.plan.Aggregate`): one row per key of the table first; "latest"
+        orders by ``order_by`` (default: the table's first date or year-like column), "mean"
+        and "sum" take its numeric columns that are neither the key nor years."""
+        table = find_table(self._engine.index, self.table)
+        agg = aggregate
+        if isinstance(aggregate, str):
+            agg = self._engine.aggregate_for(self, aggregate, order_by)
+        elif order_by is not None:
+            raise QueryError("order_by goes with aggregate='latest'.")
+        return make_plan(self._frame_columns(df), [Key((c,)) for c in self.query_columns],
+                         table.columns, [Key((c,)) for c in self.columns], other=table,
+                         how=how or "left", duplicates=duplicates, aggregate=agg)
+
+    def _joined_tables(self, plan) -> list:
+        """The query's own table (when this search recognised it) and this hit's table."""
+        own = self._query.cache.get("own_tables", []) if self._query is not None else []
+        return [*own, self.table]
+
+    @property
+    def added_columns(self) -> list:
+        """The columns a plain join adds (:class:`~.join.preview.AddedColumn`: their names in
+        the joined frame, type and null share in the lake table)."""
+        return self._engine.added_columns(self)
+
+    @property
+    def multiplies_rows(self) -> bool:
+        """A left join with this hit would give the query more rows than it has."""
+        q = self._query
+        return bool(self.join_rows is not None and q is not None and self.join_rows > q.n_rows)
 
     def _spark_query(self) -> bool:
         return bool(self._query is not None and self._query.spark)
+
+    def card(self) -> str:
+        """The hit as a card (HTML): what the join would do, the columns it adds, the key's
+        kind, values that match and values that do not (the widget shows it on click)."""
+        return hit_card_html(self)
+
+    def _repr_html_(self):
+        return self.card()
 
     def to_dict(self) -> dict:
         d = {"rank": self.rank, "table": self.table, "column": ", ".join(self.columns),
              "overlap": self.overlap, "containment": self.containment, "jaccard": self.jaccard,
              "score": self.score, "method": self.method, "exact": self.exact,
-             "est_containment": self.estimated_containment, "table_id": self.table_id,
+             "est_containment": self.estimated_containment,
+             "lake_rows": self.lake_rows, "key_ratio": self.key_ratio,
+             "row_coverage": self.row_coverage, "join_rows": self.join_rows,
+             "join_rows_exact": self.join_rows_exact,
+             "added_columns": self._engine.n_added(self) if self._engine else None,
+             "key_kind": self.key_kind, "key_warning": self.key_warning,
+             "is_query_table": self.is_query_table, "in_chain": self.in_chain,
+             "usefulness": self.usefulness, "table_id": self.table_id,
              "column_ids": list(self.column_ids)}
         if len(self.query_columns) > 1:
             d["mapping"] = ", ".join(f"{a} -> {b}" for a, b in self.mapping.items())
         return d
+
+
+CARD_COLUMNS = 12      # added columns listed on a hit card
+CARD_VALUES = 6        # matched / unmatched values shown on a hit card
+
+
+def hit_card_html(h: Hit) -> str:
+    """An Auctus-like result card of one hit (see :meth:`Hit.card`)."""
+    esc = html.escape
+    q = h._query
+    n_rows = q.n_rows if q is not None else None
+    mark = (" <span class='lj-mark'>(your table)</span>" if h.is_query_table else
+            " <span class='lj-mark'>(already joined)</span>" if h.in_chain else "")
+    added = h.added_columns if h._engine is not None else []
+    facts = []
+    if h.lake_rows is not None:
+        facts.append(f"<b>{h.lake_rows:,}</b> rows &times; {len(added) + len(h.columns)} columns")
+    if h.overlap is not None:
+        c = h.containment if h.containment is not None else (h.estimated_containment or 0.0)
+        facts.append(f"{h.overlap:,} shared values ({c:.0%} of the query's distinct values)")
+    lines = [" &middot; ".join(facts)]
+    if h.row_coverage is not None and n_rows:
+        lines.append(f"{_bar(h.row_coverage, '#3a9a5b')} <b>{h.row_coverage:.0%}</b> of the "
+                     f"query's {n_rows:,} rows find a partner")
+    if h.join_rows is not None and n_rows is not None:
+        est = "" if h.join_rows_exact else " (estimated)"
+        if h.multiplies_rows:
+            lines.append(f"<span style='color:#b35900'>&#9888; a left join gives "
+                         f"<b>{n_rows:,} &rarr; {h.join_rows:,} rows</b>{est}: "
+                         f"&times;{h.key_ratio:,.3g} lake rows per key. Aggregate per key to keep "
+                         f"one row per query row: <code>hit.join(df, aggregate=&quot;"
+                         f"{_suggested_aggregate(h)}&quot;)</code> (<i>Per key</i> in the "
+                         f"widget).</span>")
+        else:
+            lines.append(f"a left join keeps the query's {n_rows:,} rows{est}: each key "
+                         f"matches at most one lake row")
+    if h.key_kind:
+        kind = f"key: <b>{esc(h.key_kind)}</b>"
+        if h.key_warning:
+            kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
+        lines.append(kind)
+    cols = "".join(f"<tr><td>{esc(a.name)}</td><td>{esc(a.type)}</td>"
+                   f"<td style='text-align:right'>{a.null_share:.0%}</td></tr>"
+                   for a in added[:CARD_COLUMNS])
+    more = (f"<div style='color:#777'>and {len(added) - CARD_COLUMNS} more</div>"
+            if len(added) > CARD_COLUMNS else "")
+    table = (f"<table class='lj-card-cols'><thead><tr><th>adds column</th><th>type</th>"
+             f"<th>null</th></tr></thead><tbody>{cols}</tbody></table>{more}" if added else
+             "<div>adds no column</div>")
+    values = ""
+    if q is not None and h._engine is not None and len(h.columns) == 1:
+        m, u = h.matches, h.unmatched
+
+        def sample(xs):
+            return ", ".join(esc(str(x)) for x in xs[:CARD_VALUES]) + (" ..." if len(xs) > CARD_VALUES else "")
+        values = (f"<div class='lakejoin-values'><b>matched ({len(m):,}):</b> {sample(m)}"
+                  + (f"<br><b>not matched ({len(u):,}):</b> {sample(u)}" if u else "") + "</div>")
+    return (f"<div class='lj-card' style='border:1px solid #ccd;border-radius:6px;padding:8px 12px;"
+            f"max-width:760px'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "
+            f"{esc(_columns_label(h))}{mark}</div>"
+            + "".join(f"<div>{x}</div>" for x in lines if x) + table + values + "</div>")
+
+
+def _suggested_aggregate(h: Hit) -> str:
+    """'latest' when the hit's table has a date or year column, else 'first'."""
+    try:
+        h._engine.aggregate_for(h, "latest")
+        return "latest"
+    except (QueryError, AttributeError):
+        return "first"
 
 
 def _columns_label(hit: Hit) -> str:
@@ -336,14 +508,15 @@ class SearchResult(Sequence):
     """Ranked hits of one search, with what was searched and how long it took."""
 
     def __init__(self, hits, query: Query, method: str, params: SearchParams, seconds: float,
-                 stats: dict | None = None):
+                 stats: dict | None = None, rank: str = "overlap", notes=()):
         self.hits = list(hits)
         self.query = query
         self.method = method
         self.params = params
         self.seconds = seconds
         self.stats = stats or {}
-        self.notes = list(query.notes)
+        self.rank = rank
+        self.notes = list(query.notes) + list(notes)
         self.query_name: str | None = None   # the notebook variable searched with (front ends)
 
     def __getitem__(self, i):
@@ -373,46 +546,123 @@ class SearchResult(Sequence):
         return (f"{self.method}{', ' + plan if plan else ''}, "
                 f"{self.seconds * 1000:.1f} ms")
 
+    COLUMNS = ["rank", "table", "column", "overlap", "containment", "jaccard", "score",
+               "method", "exact", "est_containment", "lake_rows", "key_ratio", "row_coverage",
+               "join_rows", "join_rows_exact", "added_columns", "key_kind", "key_warning",
+               "is_query_table", "in_chain", "usefulness", "table_id", "column_ids"]
+
     def to_pandas(self) -> pd.DataFrame:
-        cols = ["rank", "table", "column", "overlap", "containment", "jaccard", "score",
-                "method", "exact", "est_containment", "table_id", "column_ids"]
+        """One row per hit: the search's figures, then what its join would do
+        (``added_columns`` counts them; ``hit.added_columns`` lists them)."""
         rows = [h.to_dict() for h in self.hits]
-        df = pd.DataFrame(rows, columns=cols + (["mapping"] if rows and "mapping" in rows[0] else []))
-        return df
+        extra = ["mapping"] if rows and "mapping" in rows[0] else []
+        return pd.DataFrame(rows, columns=self.COLUMNS + extra)
 
     def __repr__(self):
         head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
-                f"(|Q|={self.query.size}, {self.how})")
+                f"(|Q|={self.query.size}, {self.query.n_rows} rows, {self.how})")
         if not self.hits:
             return head
-        return head + "\n" + self.to_pandas().drop(columns=["table_id", "column_ids"]).to_string(index=False)
+        return head + "\n" + self.to_pandas().drop(
+            columns=["table_id", "column_ids", "key_warning", "est_containment"]
+        ).to_string(index=False)
+
+    def multiplying(self) -> list:
+        """The hits whose left join would give the query more rows than it has."""
+        return [h for h in self.hits if h.multiplies_rows]
 
     def _repr_html_(self):
         q = self.query
         cap = (f"<b>{len(self.hits)}</b> joinable column(s) for <code>{html.escape(', '.join(map(str, q.columns)))}</code> "
                f"&middot; {_query_size_label(q)} &middot; method <code>{html.escape(self.method)}</code> "
                + (f"({html.escape(self.plan)}) " if self.plan else "")
-               + f"&middot; {self.seconds * 1000:.1f} ms")
+               + f"&middot; ranked by {html.escape(self.rank)} &middot; {self.seconds * 1000:.1f} ms")
         notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
         if not self.hits:
             return f"<div>{cap}</div>{notes}<div><i>No table shares a value with the query.</i></div>"
-        rows = []
-        for h in self.hits:
-            c = h.containment if h.containment is not None else (h.estimated_containment or 0)
-            bar = (f"<div style='background:#e8eef7;width:120px;height:10px;display:inline-block'>"
-                   f"<div style='background:#4a78c2;width:{max(0.0, min(1.0, c)) * 120:.0f}px;height:10px'></div></div>")
-            rows.append(
-                f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td>"
-                f"<td>{html.escape(_columns_label(h))}</td>"
-                f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
-                f"<td>{bar} {c:.1%}{'' if h.exact else ' (est.)'}</td>"
-                f"<td>{html.escape(h.method)}</td></tr>")
-        return (f"<div>{cap}</div>{notes}<table><thead><tr><th>#</th><th>table</th><th>column</th>"
-                f"<th>overlap</th><th>containment</th><th>method</th></tr></thead>"
+        rows = [_hit_row_html(h, q) for h in self.hits]
+        many = self.multiplying()
+        warn = ""
+        if many:
+            worst = max(many, key=lambda h: h.join_rows)
+            warn = (f"<div style='color:#a60'>{len(many)} of these joins would multiply the "
+                    f"query's {q.n_rows:,} rows (#{worst.rank}: {worst.join_rows:,} rows); "
+                    f"join them with an aggregate per key (<code>hit.join(df, "
+                    f"aggregate='latest')</code>, or <i>Per key</i> in the widget).</div>")
+        head = "".join(f"<th title='{html.escape(t)}'>{html.escape(h)}</th>" for h, t in (
+            ("#", "rank"), ("table", "lake table"), ("column", "lake column"),
+            ("overlap", "distinct values shared"), ("containment", "share of the query's values"),
+            ("rows", "rows of the lake table"), ("fan-out", "lake rows per matched key"),
+            ("coverage", "share of the query's rows that find a partner"),
+            ("join rows", "rows of a left join (est.: estimated)"),
+            ("adds", "columns the join adds"), ("key", "kind of the lake key")))
+        return (f"<div>{cap}</div>{notes}{warn}<table><thead><tr>{head}</tr></thead>"
                 f"<tbody>{''.join(rows)}</tbody></table>")
 
 
+def _bar(share: float | None, color: str = "#4a78c2") -> str:
+    c = max(0.0, min(1.0, share or 0.0))
+    return (f"<div style='background:#e8eef7;width:80px;height:10px;display:inline-block'>"
+            f"<div style='background:{color};width:{c * 80:.0f}px;height:10px'></div></div>")
+
+
+def _hit_row_html(h: Hit, q: Query) -> str:
+    c = h.containment if h.containment is not None else (h.estimated_containment or 0)
+    mark = (" <span style='color:#777'>(your table)</span>" if h.is_query_table else
+            " <span style='color:#777'>(already joined)</span>" if h.in_chain else "")
+    fan = "" if h.key_ratio is None else f"\u00d7{h.key_ratio:,.3g}"
+    fan_style = "color:#b35900;font-weight:600" if (h.key_ratio or 1) > 1 else ""
+    cover = "" if h.row_coverage is None else f"{_bar(h.row_coverage, '#3a9a5b')} {h.row_coverage:.0%}"
+    rows = "" if h.join_rows is None else (f"{q.n_rows:,} \u2192 {h.join_rows:,}"
+                                           + ("" if h.join_rows_exact else " (est.)"))
+    key = html.escape(h.key_kind or "")
+    if h.key_warning:
+        key = f"<span title='{html.escape(h.key_warning)}' style='color:#b35900'>\u26a0 {key}</span>"
+    n_add = h._engine.n_added(h) if h._engine is not None else None
+    return (f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}{mark}</td>"
+            f"<td>{html.escape(_columns_label(h))}</td>"
+            f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
+            f"<td>{_bar(c)} {c:.1%}{'' if h.exact else ' (est.)'}</td>"
+            f"<td style='text-align:right'>{'' if h.lake_rows is None else f'{h.lake_rows:,}'}</td>"
+            f"<td style='text-align:right;{fan_style}'>{fan}</td><td>{cover}</td>"
+            f"<td style='text-align:right'>{rows}</td>"
+            f"<td style='text-align:right'>{'' if n_add is None else f'+{n_add}'}</td>"
+            f"<td>{key}</td></tr>")
+
+
 # ---------------------------------------------------------------------- engine
+
+class _Catalog:
+    """The catalog as arrays by global column / table id, for the per-hit figures."""
+
+    def __init__(self, index: LakeIndex):
+        c, t = index.columns, index.tables
+        self.name = c["name"].astype(str).to_numpy(dtype=object)
+        self.type = c["type"].astype(str).to_numpy(dtype=object)
+        self.n_distinct = c["n_distinct"].to_numpy(dtype=np.int64)
+        self.keyed = (c["n_values"] - c["n_keyless"]).to_numpy(dtype=np.int64)
+        self._samples = c["samples"]
+        self.table_rows = t["n_rows"].fillna(0).to_numpy(dtype=np.int64)
+        self.first = t["first_column_id"].to_numpy(dtype=np.int64)
+        self.n_columns = t["n_columns"].fillna(0).to_numpy(dtype=np.int64)
+        rows = self.table_rows[c["table_id"].to_numpy(dtype=np.int64)]
+        empty = (c["n_null"] + c["n_keyless"] - c["n_too_long"]).to_numpy(dtype=np.float64)
+        self.null_share = np.where(rows > 0, empty / np.maximum(rows, 1), 0.0)
+
+    def mean_count(self, cid: int) -> float:
+        """Mean rows per distinct value of a column (the estimate without joinstats)."""
+        return float(self.keyed[cid] / self.n_distinct[cid]) if self.n_distinct[cid] else 1.0
+
+    def samples(self, cid: int) -> list:
+        s = self._samples.iloc[int(cid)]
+        return list(s) if s is not None else []
+
+    def table_column_ids(self, table_id: int) -> range:
+        return range(int(self.first[table_id]), int(self.first[table_id] + self.n_columns[table_id]))
+
+    def table_columns(self, table_id: int) -> list:
+        return list(self.name[self.first[table_id]:self.first[table_id] + self.n_columns[table_id]])
+
 
 def _check_search_args(k, threshold) -> None:
     """k and threshold are numbers (not strings, not booleans) in their ranges."""
@@ -461,24 +711,160 @@ class Engine:
         return make_query(self.index, query, column, **kw)
 
     def search(self, query, column=None, *, k: int | None = 10, threshold: float | None = None,
-               method: str = "auto", exclude_self: bool = True, **options) -> SearchResult:
+               method: str = "auto", exclude_self: bool = True, rank: str = "overlap",
+               include_own: bool = True, annotate: bool = True, **options) -> SearchResult:
         """Tables joinable with the query column(s), best first.
 
         ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
         containment of the query is at least this (0..1). ``method``: "auto" (the best
         exact method the index supports for the number of query columns) or a name from
-        :meth:`methods`. Extra keyword options go to the method.
+        :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks) or
+        "useful" (join/preview.py: the query rows a join reaches, the key's kind and the
+        fan-out; the query's own table and tables already joined go last; the method is
+        asked for more candidates than ``k`` to rank from). ``include_own=False`` leaves the
+        query's own table and the tables already joined out. ``annotate=False``: the bare
+        search, without what each join would do. Extra keyword options go to the method.
         """
         _check_search_args(k, threshold)
+        if rank not in RANKS:
+            raise QueryError(f"rank must be one of {list(RANKS)} (got {rank!r}).")
+        if not annotate and (rank == "useful" or not include_own):
+            raise QueryError("rank='useful' and include_own=False need the annotations "
+                             "(annotate=True).")
         self.check_present()
         q = query if isinstance(query, Query) else make_query(
             self.index, query, column, exclude_self=exclude_self)
         m = self._pick(method, q, threshold)
-        params = SearchParams(k=k, threshold=threshold, options=m.resolve_options(options))
+        options = m.resolve_options(options)
+        reorder = rank == "useful" or not include_own
+        pool = k if k is None or not reorder else max(POOL_FACTOR * k, k + POOL_EXTRA)
         t0 = time.perf_counter()
-        found, stats = self._run(m, q, params)
+        found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold, options=options))
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
-        return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats)
+        if annotate:
+            self._annotate(hits, q)
+        if not include_own:
+            hits = [h for h in hits if not (h.is_query_table or h.in_chain)]
+        if rank == "useful":
+            hits.sort(key=lambda h: (h.is_query_table or h.in_chain, -(h.usefulness or 0.0),
+                                     -(h.overlap or 0), h.column_ids))
+        hits = hits[:k] if k is not None else hits
+        for i, h in enumerate(hits):
+            h.rank = i + 1
+        params = SearchParams(k=k, threshold=threshold, options=options)
+        return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
+                            rank=rank, notes=self.index.notes if annotate else ())
+
+    # ------------------------------------------------------------------ what a join would do
+    @cached_property
+    def _catalog(self) -> "_Catalog":
+        return _Catalog(self.index)
+
+    def _annotate(self, hits: list, q: Query) -> None:
+        """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
+        cat = self._catalog
+        for h in hits:
+            gen, local = self.index.generation_of(h.column_ids[0])
+            stats = gen.joinstats
+            if len(h.column_ids) == 1:
+                qi, qr = self._query_side(q, gen)
+                rep = stats.repeated(local) if stats is not None else (None, None)
+                counts = preview.single_counts(qi, qr, q.n_rows, gen.arrays.set_tokens(local),
+                                               *rep, mean_count=cat.mean_count(h.column_ids[0]))
+            else:
+                counts = self._tuple_counts(h, q, gen, stats)
+            h.lake_rows = int(cat.table_rows[h.table_id])
+            if counts is not None:
+                h.row_coverage, h.key_ratio = counts.row_coverage, counts.key_ratio
+                h.join_rows, h.join_rows_exact = counts.join_rows, counts.exact
+            h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
+            for other in h.column_ids[1:]:
+                h.key_warning = h.key_warning or self.column_kind(other)[1]
+            h.is_query_table = self._is_query_table(h, q)
+            h.in_chain = not h.is_query_table and h.table in q.chain
+            h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind)
+        own = [q.origin] if q.origin else []
+        q.cache["own_tables"] = own + sorted({h.table for h in hits if h.is_query_table} - set(own))
+
+    def _query_side(self, q: Query, gen) -> tuple[np.ndarray, np.ndarray]:
+        """The query's values present in ``gen``: (token ids ascending, query rows of each)."""
+        key = ("sorted", gen.name)
+        if key not in q.cache:
+            ids = q.cache.get(("ids", gen.name))
+            if ids is None:
+                ids = gen.lookup(q.tokens)
+            rows = q.token_rows if q.token_rows is not None else np.ones(len(q.tokens), np.int64)
+            q.cache[key] = preview.sorted_query(np.asarray(ids), rows)
+        return q.cache[key]
+
+    def _tuple_counts(self, h: Hit, q: Query, gen, stats):
+        matched = h.details.get("matched_keys")
+        if matched is None or q.row_counts is None:
+            return None
+        cat = self._catalog
+        lake = np.ones((len(matched), len(h.column_ids)), dtype=np.float64)
+        for j, cid in enumerate(h.column_ids):
+            ids = gen.lookup([k[j] for k in matched])
+            lake[:, j] = (stats.counts(cid - gen.column_offset, ids) if stats is not None
+                          else np.full(len(matched), cat.mean_count(cid)))
+        counts = preview.tuple_counts(matched, q.row_counts, q.n_rows, lake)
+        return counts if stats is not None else dataclasses.replace(counts, exact=False)
+
+    def column_kind(self, column_id: int) -> tuple[str, str | None]:
+        """(key kind, warning or None) of a lake column (join/preview.py ``key_kind``)."""
+        cat = self._catalog
+        gen, local = self.index.generation_of(column_id)
+        stats = gen.joinstats
+        return preview.key_kind(cat.type[column_id], cat.n_distinct[column_id],
+                                cat.keyed[column_id],
+                                stats.shape(local) if stats is not None else None,
+                                samples=() if stats is not None else cat.samples(column_id))
+
+    def _is_query_table(self, h: Hit, q: Query) -> bool:
+        """The hit's table is the one the query was read from: named by the query, or the
+        same column names as the query frame with the key in the column of the same name."""
+        if q.origin is not None:
+            return h.table == q.origin
+        if not q.frame_columns or tuple(str(c) for c in q.columns) != h.columns:
+            return False
+        return set(self._catalog.table_columns(h.table_id)) == {str(c) for c in q.frame_columns}
+
+    def n_added(self, h: Hit) -> int:
+        """How many columns a plain join with the hit adds."""
+        return int(self._catalog.n_columns[h.table_id]) - len(set(h.columns))
+
+    def added_columns(self, h: Hit) -> list:
+        """:attr:`Hit.added_columns`."""
+        cat = self._catalog
+        names = cat.table_columns(h.table_id)
+        ids = cat.table_column_ids(h.table_id)
+        renamed = renamed_columns(h._frame_columns(), names, "_" + h.table.rsplit("/", 1)[-1])
+        return [preview.AddedColumn(renamed.get(n, n), str(cat.type[i]), float(cat.null_share[i]))
+                for n, i in zip(names, ids) if n not in h.columns]
+
+    def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
+        """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by
+        ``order_by`` or the table's first date or year-like column; "mean" / "sum" of its
+        numeric columns that are neither the key nor years; "first", "count"."""
+        cat = self._catalog
+        cols = [(n, i) for n, i in zip(cat.table_columns(hit.table_id),
+                                       cat.table_column_ids(hit.table_id)) if n not in hit.columns]
+        if how == "latest":
+            if order_by is None:
+                times = [n for n, i in cols if self.column_kind(i)[0] in ("date", "year-like")]
+                if not times:
+                    raise QueryError(f"{hit.table} has no date or year column to take the latest "
+                                     f"row by; name one (order_by=...) or aggregate with "
+                                     f"'first', 'mean', 'sum' or 'count'.")
+                order_by = times[0]
+            return Aggregate("latest", order_by=order_by)
+        if order_by is not None:
+            raise QueryError("order_by goes with aggregate='latest'.")
+        if how in ("mean", "sum"):
+            numeric = tuple(n for n, i in cols if cat.type[i] in ("integer", "float")
+                            and self.column_kind(i)[0] != "year-like")
+            return Aggregate(how, columns=numeric)
+        return Aggregate(how)
 
     def _run(self, m, q: Query, params: SearchParams):
         """Run a method on every generation and merge: candidates get global column ids;
@@ -487,6 +873,7 @@ class Engine:
         found, stats = [], {}
         for gen in self.index.generations:
             ids = gen.lookup(q.tokens)
+            q.cache[("ids", gen.name)] = ids
             lo, hi = gen.column_offset, gen.column_offset + gen.n_sets
             qp = dataclasses.replace(
                 q, token_ids=np.sort(ids[ids >= 0]),

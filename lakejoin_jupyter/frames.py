@@ -26,3 +26,28 @@ def check_identifier(name, what: str = "variable name") -> str:
         raise QueryError(f"{name!r} is not a valid Python {what}: use letters, digits and "
                          f"underscores, not starting with a digit (e.g. 'df', 'joined').")
     return name
+
+
+CHAIN = "lakejoin_chain"      # pandas attrs: the lake tables a frame was joined from
+
+
+def joined_tables(frame) -> list:
+    """The lake tables a pandas frame came from: the table it was read from and those
+    joined into it, in order (``frame.attrs``; empty for any other frame)."""
+    attrs = getattr(frame, "attrs", None) if isinstance(frame, pd.DataFrame) else None
+    if not attrs:
+        return []
+    chain = [str(t) for t in attrs.get(CHAIN, [])]
+    origin = attrs.get("lakejoin_table")
+    if origin and origin not in chain:
+        chain.insert(0, str(origin))
+    return chain
+
+
+def mark_joined(frame, before: list, tables: list):
+    """Record on a joined pandas frame that it holds ``before`` and ``tables``."""
+    if isinstance(frame, pd.DataFrame):
+        chain = list(before)
+        chain += [t for t in tables if t and t not in chain]
+        frame.attrs[CHAIN] = chain
+    return frame

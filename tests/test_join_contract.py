@@ -67,9 +67,14 @@ def test_action_code_reproduces_its_join_in_a_fresh_namespace(demo_engine, actio
     pd.testing.assert_frame_equal(out.result.join(frame, **out.code_options), out.joined)
 
 
-def _rows(df: pd.DataFrame) -> list:
-    return sorted((tuple(None if pd.isna(v) else str(v) for v in r)
-                   for r in df.itertuples(index=False)), key=repr)
+def _rows(df: pd.DataFrame, digits: int | None = None) -> list:
+    def cell(v):
+        if pd.isna(v):
+            return None
+        if digits is not None and isinstance(v, float):
+            return f"{v:.{digits}g}"
+        return str(v)
+    return sorted((tuple(cell(v) for v in r) for r in df.itertuples(index=False)), key=repr)
 
 
 @pytest.mark.spark
@@ -105,6 +110,49 @@ def test_fuzzy_action_joins_at_the_threshold_it_chose(demo_engine):
     at_zero = get("fuzzy_join")(demo_engine, hit, frame, threshold=0.0)
     assert at_zero.joined["CLDR display name"].notna().sum() < \
         out.joined["CLDR display name"].notna().sum()
+
+
+# The aggregated join (a panel table reduced to one row per key first): GDP is country x year.
+AGGREGATED = [("latest", None), ("latest", "Year"), ("first", None), ("mean", None),
+              ("sum", None), ("count", None)]
+
+
+def gdp_hit(engine, frame):
+    return hit_for(engine, frame, "country", "reference/gdp", "Country Name")
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("aggregate, order_by", AGGREGATED)
+def test_aggregated_join_code_reproduces_it_in_a_fresh_namespace(demo_engine, aggregate,
+                                                                 order_by):
+    frame = fifa_frame()
+    hit = gdp_hit(demo_engine, frame)
+    assert hit.key_ratio > 1                          # a panel table: the action offers it
+    assert "aggregate" in [p.name for p in get("join").params_for(hit)]
+    out = get("join")(demo_engine, hit, frame, aggregate=aggregate, order_by=order_by)
+    assert out.ok, out.summary
+    assert len(out.joined) == len(frame)              # one row per query row
+    assert "one row per key" in out.summary
+    ns = run_fresh(out.code("user_frame", "user_frame_out"), "user_frame", frame)
+    pd.testing.assert_frame_equal(ns["user_frame_out"], out.joined)
+    pd.testing.assert_frame_equal(out.result.join(frame, **out.code_options), out.joined)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("aggregate", ["latest", "mean", "count"])
+def test_aggregated_join_on_a_spark_frame_writes_pyspark_that_reproduces_it(demo_engine, spark,
+                                                                             aggregate):
+    pdf = fifa_frame()
+    sdf = spark.createDataFrame(pdf)
+    hit = gdp_hit(demo_engine, sdf)
+    out = get("join")(demo_engine, hit, sdf, aggregate=aggregate)
+    assert out.ok, out.summary
+    ns = run_fresh(out.code("sdf", "joined_sdf"), "sdf", sdf)
+    want = out.joined.toPandas()
+    assert list(ns["joined_sdf"].columns) == list(want.columns)
+    assert _rows(ns["joined_sdf"].toPandas()) == _rows(want)
+    # Spark sums in another order than pandas: the means agree to 12 significant digits
+    assert _rows(want, 12) == _rows(gdp_hit(demo_engine, pdf).join(pdf, aggregate=aggregate), 12)
 
 
 HOSTILE = "__import__('os').system('touch X') or df"

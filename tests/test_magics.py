@@ -106,7 +106,14 @@ def test_open_search_join_info(ip, demo_index_path, demo_engine, capsys):
     magic(ip, f"open '{demo_index_path}'")
     assert "Opened" in capsys.readouterr().out
     res = magic(ip, "search fifa.country -k 5 --save mres")
-    want = demo_engine.search(fifa, "country", k=5)
+    want = demo_engine.search(fifa, "country", k=5, rank="useful")     # the magic's default
+    assert res.rank == "useful"
+    page = res._repr_html_()
+    for column in ("fan-out", "coverage", "join rows", "adds", "key"):
+        assert f">{column}</th>" in page
+    by_overlap = magic(ip, "search fifa.country -k 5 --rank overlap")
+    assert [h.table for h in by_overlap] == \
+        [h.table for h in demo_engine.search(fifa, "country", k=5)]
     assert [(h.table, h.columns, h.overlap) for h in res] == \
         [(h.table, h.columns, h.overlap) for h in want]
     assert ip.user_ns["mres"] is res
@@ -118,6 +125,13 @@ def test_open_search_join_info(ip, demo_index_path, demo_engine, capsys):
     magic(ip, "join 2 --from mres --how inner --duplicates first --into inner_j --quiet")
     pd.testing.assert_frame_equal(ip.user_ns["inner_j"],
                                   want[1].join(fifa, how="inner", duplicates="first"))
+    every = magic(ip, "search fifa.country --all --save every")
+    panel = next(i for i, h in enumerate(every, 1) if h.table == "reference/gdp")
+    assert every[panel - 1].key_ratio > 1 and every[panel - 1].multiplies_rows
+    magic(ip, f"join {panel} --from every --aggregate latest --into per_key --quiet")
+    pd.testing.assert_frame_equal(ip.user_ns["per_key"],
+                                  every[panel - 1].join(fifa, aggregate="latest"))
+    assert len(ip.user_ns["per_key"]) == len(fifa)
     with pytest.raises(MagicError, match="pick a rank from 1 to 5"):
         magic(ip, "join 9 --from mres")
     # no hidden state: a join names its search; a search in the widget changes nothing

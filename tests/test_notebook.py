@@ -71,9 +71,11 @@ def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkey
     assert "Opened the existing index" in texts(by_source["%lakejoin index --demo --out demo.index --reuse"])
     search = texts(by_source["%lakejoin search fifa.country -k 8 --save hits"])
     assert "reference/country-codes" in search and "8</b> joinable column(s)" in search
+    assert "ranked by useful" in search
     # the join names its saved search; its summary is rendered Markdown, its code shown
-    join = texts(by_source["%lakejoin join 2 --from hits --into fifa_codes"])
-    assert "Bound to <code>fifa_codes</code>" in join and "**" not in join
+    join = texts(by_source["%lakejoin join 1 --from hits --into fifa_codes"])
+    summary = join.split("<pre")[0]                  # the code below has .assign(**{...})
+    assert "Bound to <code>fifa_codes</code>" in summary and "**" not in summary
     assert "<b>171</b> of 191 query rows found a partner" in join
     assert "fifa_codes = (" in join and "normalized_keys" in join
     assert "application/vnd.jupyter.widget-view+json" in mimetypes(by_source["%lakejoin ui fifa.country"])
@@ -82,10 +84,16 @@ def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkey
     assert "joined shape (191, 61)" in joined
     gen = texts(by_source["print(hit.code(\"fifa\", \"fifa_codes\"))"])
     assert "pd.read_csv(" in gen and "fifa_codes = (" in gen
-    assert "reference/gdp" in texts(by_source["res2 = engine.search(fifa_codes, \"ISO3166-1-Alpha-3\", k=5)"])
-    hop = texts(by_source["gdp_hit = next(h for h in res2 if h.table == \"reference/gdp\")"])
+    second = texts(by_source["res2 = engine.search(fifa_codes, \"ISO3166-1-Alpha-3\", k=5, rank=\"useful\")"])
+    assert "ranked by useful" in second and "reference/gdp" in second and "would multiply" in second
+    assert "reference/country-codes" not in second        # already joined: last, past the top 5
+    card = texts(by_source["gdp_hit = next(h for h in res2 if h.table == \"reference/gdp\")"])
+    assert "a left join gives" in card and "lake rows per key" in card   # the hit card
+    assert "aggregate=&quot;latest&quot;" in card and ">Value</td>" in card
+    hop = texts(by_source["latest = gdp_hit.join(fifa_codes, aggregate=\"latest\", how=\"inner\")"])
     n = int(hop.split(" countries with a GDP figure")[0].split()[-1])
     assert 150 <= n <= 191
+    assert f"per key: {n} rows" in hop                       # one row per country
     for first in ("import altair as alt",
                   "from lakejoin_jupyter.charts import coverage_chart, results_chart"):
         assert "application/vnd.vegalite.v5+json" in mimetypes(by_source[first]), first

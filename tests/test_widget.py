@@ -231,9 +231,20 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.method_picker.value = "auto"
     w.k_box.value = 5
     w.search().wait()
-    want = demo_engine.search(fifa, "country", k=5)
+    want = demo_engine.search(fifa, "country", k=5, rank="useful")     # the widget's ranking
     assert [(r["table"], r["column"], r["overlap"]) for r in w.results.rows] == \
         [(h.table, h.column, h.overlap) for h in want]
+    # compact columns: rows, x fan-out, row coverage, +N columns
+    keys = [c["key"] for c in w.results.columns]
+    assert {"lake_rows", "key_ratio", "row_coverage", "adds"} <= set(keys)
+    fan = next(c for c in w.results.columns if c["key"] == "key_ratio")
+    assert fan["prefix"] == "×" and fan["warn_above"] == 1
+    assert [(r["lake_rows"], r["key_ratio"], r["row_coverage"], r["adds"])
+            for r in w.results.rows] == [(h.lake_rows, pytest.approx(h.key_ratio),
+                                          pytest.approx(h.row_coverage), h.to_dict()["added_columns"])
+                                         for h in want]
+    many = want.multiplying()
+    assert ("would multiply the query's" in w.status_text) == bool(many)
     assert all(r["exact"] for r in w.results.rows)
     assert w.results.rows[1]["containment"] == pytest.approx(want[1].containment)
     assert "5 hit(s) for fifa[country]" in w.status_text
@@ -243,11 +254,14 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert w.search_code.key == "search:fifa_hits"
     assert [h.column_ids for h in ns["fifa_hits"]] == [h.column_ids for h in want]
 
-    w.results.selected = 1                      # what a click in the table does
+    sel = next(i for i, h in enumerate(want) if h.table == "reference/country-codes")
+    w.results.selected = sel                    # what a click in the table does
     w.wait()
-    hit = want[1]
+    hit = want[sel]
     assert f"matched ({len(hit.matches):,})" in w.detail_html.value
     assert f"not matched ({len(hit.unmatched):,})" in w.detail_html.value
+    assert hit.card() in w.detail_html.value                  # the hit card
+    assert "find a partner" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
     from lakejoin_jupyter.actions import ACTIONS
@@ -255,7 +269,11 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert list(w.action_buttons) == applicable and applicable[0] == "join"   # a tab each
     assert list(w.actions.titles) == [a.label for a in ACTIONS if a.applies(hit)]
     assert [b.description for b in w.action_buttons.values()] == list(w.actions.titles)
-    assert set(w.actions.tabs["join"].controls) == {"how", "duplicates"}
+    tab = w.actions.tabs["join"]
+    assert set(tab.controls) == {"how", "duplicates", "aggregate", "order_by"}
+    per_key = hit.key_ratio > 1                  # offered only for a lake key that repeats
+    assert (tab.rows["aggregate"].layout.display != "none") == per_key
+    assert tab.values()["order_by"] == "" and tab.values()["aggregate"] == "none"
 
     w.action_buttons["join"].click()
     w.wait()
@@ -298,7 +316,7 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.frame_picker.value = "fifa"
     w.column_picker.value = ("country",)
     w.search().wait()
-    w.results.selected = 1
+    w.results.selected = sel
     w.wait()
     assert w.actions.tabs["join"].variable.value == var + "_2"
     w.action_buttons["join"].click()
@@ -320,7 +338,7 @@ def test_progressive_results_and_method_options(demo_engine, fifa, fake_methods)
     assert snapshots[0][0].startswith("approximate results (Approximate (test))")
     assert snapshots[0][1] and not any(snapshots[0][1])          # estimated rows first
     assert snapshots[-1][0] == "exact results" and all(snapshots[-1][1])
-    want = demo_engine.search(fifa, "country", k=10)
+    want = demo_engine.search(fifa, "country", k=10, rank="useful")
     assert [r["overlap"] for r in w.results.rows] == [h.overlap for h in want]
     # the approximate method's ParamSpec became a control, its value reaches run()
     w.method_picker.value = "approx-test"
@@ -329,6 +347,37 @@ def test_progressive_results_and_method_options(demo_engine, fifa, fake_methods)
     w.search().wait()
     assert seen[-1] == {"noise": 0.75}
     assert all(r["method"] == "approx-test" and not r["exact"] for r in w.results.rows)
+
+
+@pytest.mark.spark
+def test_panel_hit_shows_its_card_and_joins_per_key(demo_engine, fifa):
+    """GDP (country x year): the status line says a join would multiply the rows, the card
+    says by how much and how to aggregate, and the Join tab's Per key keeps one row each."""
+    ns = {"fifa": fifa}
+    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
+    w.method_picker.value = "auto"
+    w.k_box.value = 20
+    w.search().wait()
+    i = next(i for i, r in enumerate(w.results.rows) if r["table"] == "reference/gdp")
+    assert w.results.rows[i]["key_ratio"] > 1
+    assert "would multiply the query's 191 rows" in w.status_text
+    w.results.selected = i
+    w.wait()
+    hit = w.selected_hit()
+    assert hit.table == "reference/gdp" and hit.multiplies_rows
+    assert f"191 &rarr; {hit.join_rows:,} rows" in w.detail_html.value
+    assert "aggregate=&quot;latest&quot;" in w.detail_html.value
+    tab = w.actions.tabs["join"]
+    assert tab.rows["aggregate"].layout.display != "none"
+    tab.controls["aggregate"].value = "latest"
+    w.action_buttons["join"].click()
+    w.wait()
+    var = default_variable("fifa", hit.table)
+    assert len(ns[var]) == len(fifa)
+    pd.testing.assert_frame_equal(ns[var], hit.join(fifa, aggregate="latest"))
+    run = {"fifa": fifa}
+    exec(tab.code_panel.code, run)  # noqa: S102
+    pd.testing.assert_frame_equal(run[var], ns[var])
 
 
 @pytest.mark.spark

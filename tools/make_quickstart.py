@@ -39,11 +39,15 @@ cells = [
         "the search it comes from, so *Run all* always joins what these cells say."),
     new_code_cell("%lakejoin search fifa.country -k 8 --save hits"),
     new_markdown_cell(
-        "Hit 2 is the reference table of country codes. `%lakejoin join` binds the joined "
+        "The hits are ranked by usefulness: the share of the query's rows a join reaches, "
+        "the kind of key, the fan-out (a panel table such as GDP, one row per country and "
+        "year, would multiply the rows). The query's own table, a 100 % match, comes last "
+        "(past the top 8 here). Hit 1 is the reference table of country codes. "
+        "`%lakejoin join` binds the joined "
         "frame (to `--into`, or by default to a name made of both tables, "
         "`fifa_country_codes`) and shows the code that reproduces it (`--insert` puts that "
         "code in a new cell)."),
-    new_code_cell("%lakejoin join 2 --from hits --into fifa_codes"),
+    new_code_cell("%lakejoin join 1 --from hits --into fifa_codes"),
     new_markdown_cell(
         "## 4. The discovery widget\n"
         "`%lakejoin ui fifa.country` searches at once. Pick another DataFrame, column(s) or "
@@ -70,16 +74,28 @@ cells = [
         "print(\"not matched:\", hit.unmatched[:8])"),
     new_code_cell("print(hit.code(\"fifa\", \"fifa_codes\"))"),
     new_markdown_cell(
-        "## 6. A second hop\nThe joined frame carries ISO 3166 alpha-3 codes; searching with "
-        "them finds the World Bank GDP table, whose country *names* did not match as well."),
-    new_code_cell("res2 = engine.search(fifa_codes, \"ISO3166-1-Alpha-3\", k=5)\nres2"),
+        "## 6. A second hop, and a panel table\nThe joined frame carries ISO 3166 alpha-3 codes; "
+        "searching with them finds the World Bank GDP table, whose country *names* did not "
+        "match as well. Every hit says what its join would do before it runs: the rows of the "
+        "lake table, the fan-out (lake rows per key), the share of the query's rows that find "
+        "a partner, the rows a left join gives, the columns it adds and the kind of key. "
+        "`rank=\"useful\"` (the widget's and `%lakejoin search`'s default) puts key-like, "
+        "non-exploding, high-coverage joins first; tables already joined into `fifa_codes` "
+        "come last."),
+    new_code_cell("res2 = engine.search(fifa_codes, \"ISO3166-1-Alpha-3\", k=5, rank=\"useful\")\nres2"),
+    new_markdown_cell(
+        "GDP is a panel table: one row per country *and year*. Its hit card (what the widget "
+        "shows on click) says that a plain join would multiply the rows."),
+    new_code_cell("gdp_hit = next(h for h in res2 if h.table == \"reference/gdp\")\ngdp_hit"),
+    new_markdown_cell(
+        "Aggregated per key, the join keeps one row per country: here the latest year "
+        "(`aggregate=\"first\"`, `\"mean\"`, `\"sum\"` and `\"count\"` are the others; "
+        "`gdp_hit.code(...)` writes the same groupby)."),
     new_code_cell(
-        "gdp_hit = next(h for h in res2 if h.table == \"reference/gdp\")\n"
-        "with_gdp = gdp_hit.join(fifa_codes, how=\"inner\")\n"
-        "latest = (with_gdp.assign(year=with_gdp[\"Year\"].astype(int),\n"
-        "                          gdp=with_gdp[\"Value\"].astype(float))\n"
-        "          .sort_values(\"year\").groupby(\"country\").tail(1))\n"
-        "print(f\"{latest['country'].nunique()} countries with a GDP figure\")\n"
+        "latest = gdp_hit.join(fifa_codes, aggregate=\"latest\", how=\"inner\")\n"
+        "latest = latest.assign(year=latest[\"Year\"].astype(int), gdp=latest[\"Value\"].astype(float))\n"
+        "print(f\"a plain left join: {gdp_hit.join_rows:,} rows; per key: {len(latest)} rows, \"\n"
+        "      f\"{latest['country'].nunique()} countries with a GDP figure\")\n"
         "latest[[\"country\", \"confederation\", \"tv_audience_share\", \"year\", \"gdp\"]].head()"),
     new_markdown_cell("## 7. Charts (altair, rendered offline)"),
     new_code_cell(

@@ -39,10 +39,13 @@ from ..errors import (IndexCorruptError, IndexIncompleteError, IndexLockedError,
                       LakeChangedWarning, NotAnIndexError)
 from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
+from .joinstats import FOLDER as JOINSTATS
+from .joinstats import JoinStats
 from .lock import BuildLock, describe
 
 FORMAT_NAME = "lakejoin-index"
-FORMAT_VERSION = 2          # 2: no Parquet copies of the dictionary, sets and signatures
+FORMAT_VERSION = 2          # 2: no Parquet copies, new dictionary arrays, joinstats/
+READABLE_VERSIONS = (FORMAT_VERSION,)
 MANIFEST = "manifest.json"
 GENERATION_MANIFEST = "generation.json"
 GENERATIONS = "generations"
@@ -348,10 +351,10 @@ def read_manifest(path) -> dict:
     if manifest.get("format") != FORMAT_NAME:
         raise NotAnIndexError(f"{mpath} is not a lakejoin manifest (format={manifest.get('format')!r}).")
     version = manifest.get("format_version")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise IndexVersionError(
             f"{path} has index format version {version}; this lakejoin_jupyter "
-            f"({__version__}) reads version {FORMAT_VERSION}. Rebuild the index with this "
+            f"({__version__}) reads versions {list(READABLE_VERSIONS)}. Rebuild the index with this "
             f"version (`lakejoin index LAKE --out {path} --overwrite`).")
     norm = manifest.get("normalization", {})
     if (norm.get("name"), norm.get("version")) != (normalization_spec()["name"],
@@ -484,6 +487,11 @@ class Generation:
     @cached_property
     def signatures(self) -> np.ndarray:
         return self.load_npy("minhash/signatures.npy")
+
+    @cached_property
+    def joinstats(self) -> JoinStats | None:
+        """Rows per value and value shapes per column (None: built without them)."""
+        return JoinStats.load(self) if self.has(JOINSTATS) else None
 
     def check_arrays(self) -> None:
         """Bounds of every value of the core arrays that sizes an allocation or indexes
@@ -624,6 +632,17 @@ class LakeIndex:
             raise IndexCorruptError(
                 f"{len(missing)} file(s) of the index {self.path} were deleted while it was "
                 f"open, e.g. {', '.join(missing[:3])}. {rebuild}")
+
+    @property
+    def notes(self) -> list[str]:
+        """What this index cannot answer as well as a fresh build would."""
+        if self.has(JOINSTATS):
+            return []
+        version = self.manifest.get("format_version")
+        return [f"{self.path.name} was built without join statistics (index format {version}): "
+                f"join rows, fan-out and key kinds are estimated from the column profile. "
+                f"Rebuild to get join estimates from exact row counts (`lakejoin index LAKE "
+                f"--out {self.path} --overwrite`)."]
 
     @property
     def components(self) -> dict:

@@ -51,6 +51,7 @@ from . import postings as postings_job
 from . import profile as profile_job
 from . import read as read_job
 from . import josie as josie_component
+from . import joinstats as joinstats_component
 from . import lshensemble as lshensemble_component
 from . import mate as mate_component
 from . import pexeso as pexeso_component
@@ -62,8 +63,8 @@ log = logging.getLogger("lakejoin")
 
 # The optional components a build offers, in build order (each module defines COMPONENT).
 COMPONENTS: dict[str, Component] = {c.name: c for c in (
-    josie_component.COMPONENT, lshensemble_component.COMPONENT, mate_component.COMPONENT,
-    pexeso_component.COMPONENT, union_component.COMPONENT)}
+    josie_component.COMPONENT, joinstats_component.COMPONENT, lshensemble_component.COMPONENT,
+    mate_component.COMPONENT, pexeso_component.COMPONENT, union_component.COMPONENT)}
 
 
 @dataclass

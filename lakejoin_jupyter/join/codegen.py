@@ -26,6 +26,8 @@ def _describe(plan: JoinPlan, engine: str, name: str) -> list[str]:
     on = ", ".join(f"{_key_text(a)} = {_key_text(b)}" for a, b in zip(plan.query_on, plan.other_on))
     other = repr(plan.other.name) if plan.other is not None else repr(plan.other_label)
     dup = "every matching row" if plan.duplicates == "all" else "the first row per key"
+    if plan.aggregate is not None:
+        dup = "one aggregated row per key"
     lines = [f"# {plan.how} join of {name} with {other} on {on} ({engine}; {dup} of {other})"]
     if plan.description:
         lines.append(f"# {plan.description!r}")
@@ -47,10 +49,11 @@ class _Writer:
 
     def __init__(self, plan: JoinPlan, name: str, into: str, other_name: str):
         self.plan, self.name, self.into = plan, name, into
-        taken = {name, into}
+        taken = {name, into, other_name}
         if plan.other is not None:
             other_name = _free("lake_" + python_name(plan.other.short_name), taken)
         self.other = other_name
+        self.per_key = _free(f"{other_name}_per_key", taken) if plan.aggregate else None
         self.functions: list[str] = []      # program functions, defined once each
         self.n_programs = 0
         self.mapped = bool(plan.matches) or plan.matches_only
@@ -84,8 +87,11 @@ class _Writer:
     def imports(self) -> list[str]:
         """Imports of the key functions the plan uses (after the engine's own)."""
         kinds = {k.kind for k in self.plan.query_on + self.plan.other_on}
+        agg = self.plan.aggregate
         used = ["normalized_keys"] * ("normalize" in kinds) + ["text_keys"] * ("text" in kinds) \
-            + ["mapped_keys"] * self.mapped
+            + ["mapped_keys"] * self.mapped \
+            + ["numeric_values"] * bool(agg and agg.how in ("mean", "sum")) \
+            + ["order_keys"] * bool(agg and agg.how == "latest")
         lines = [f"from lakejoin_jupyter.join.keys import {', '.join(used)}"] if used else []
         if "program" in kinds:
             lines += ["from lakejoin_jupyter.join.autojoin.dsl import cell_text", "",
@@ -128,7 +134,12 @@ class _PandasWriter(_Writer):
         lines += [""] + self.functions + self.matches_lines()
         right = [f"        {self.other}", f"        {_assign(keys, lo)}",
                  f"        .dropna(subset={keys!r})"]
-        if p.duplicates == "first":
+        if p.aggregate is not None:
+            lines += [f"# {p.aggregate.describe(p.other_label)}",
+                      f"{self.per_key} = {self.other}{_assign(keys, lo)}.dropna(subset={keys!r})"]
+            lines += self.aggregate_lines(keys) + [""]
+            right = [f"        {self.per_key}"]
+        elif p.duplicates == "first":
             right.append(f"        .drop_duplicates(subset={keys!r})")
         if p.renamed:
             right.append(f"        .rename(columns={p.renamed!r})")
@@ -143,6 +154,31 @@ class _PandasWriter(_Writer):
                   self.into]
         return "\n".join(lines) + "\n"
 
+
+    def aggregate_lines(self, keys: list) -> list[str]:
+        """join/execute.py's aggregate_pandas, written out over ``self.per_key``."""
+        a, t = self.plan.aggregate, self.per_key
+        if a.how == "count":
+            return [f"{t} = {t}.groupby({keys!r}, sort=False).size().reset_index(name={a.count_column!r})"]
+        if a.how in ("mean", "sum"):
+            cols = list(a.columns)
+            conv = ", ".join(f"{c!r}: numeric_values({t}[{c!r}])" for c in cols)
+            aggs = ", ".join([f"{c!r}: ({c!r}, {a.how!r})" for c in cols]
+                             + [f"{a.count_column!r}: ({keys[0]!r}, 'size')"])
+            return [f"{t} = (", f"    {t}[{keys + cols!r}]", f"    .assign(**{{{conv}}})",
+                    f"    .groupby({keys!r}, sort=False)", f"    .agg(**{{{aggs}}})",
+                    "    .reset_index()", ")"]
+        out = []
+        if a.how == "latest":
+            out += [f"{t} = (", f"    {t}",
+                    f"    .assign(**{{'__lakejoin_order': order_keys({t}[{a.order_by!r}])}})",
+                    "    .sort_values('__lakejoin_order', ascending=False, kind='stable', "
+                    "na_position='last')",
+                    "    .drop(columns=['__lakejoin_order'])", ")"]
+        return out + [f"{t} = (", f"    {t}",
+                      f"    .assign(**{{{a.count_column!r}: {t}.groupby({keys!r}, sort=False)"
+                      f"[{keys[0]!r}].transform('size')}})",
+                      f"    .drop_duplicates(subset={keys!r})", ")"]
 
     def merge_end(self, keys) -> list[str]:
         """The merge's last lines: a left merge as is; an inner one as a left one without the
@@ -205,13 +241,18 @@ class _SparkWriter(_Writer):
             "from pyspark.sql import Window, functions as F, types as T",
             "from lakejoin_jupyter.spark import get_spark"] + self.imports()
         lines += ["", "spark = get_spark()", ""] + self.functions + self.matches_lines()
-        lines += self.udfs
+        lines += self.udfs + self.value_udfs()
         if p.other is not None:
             lines += spark_read_lines(p.other, self.other) + [""]
-        right = [f"        {self.other}",
-                 "        .withColumns({" + ", ".join(f"{k!r}: {e}" for k, e in zip(keys, lo)) + "})",
-                 f"        .dropna(subset={keys!r})"]
-        if p.duplicates == "first":
+        with_keys = "        .withColumns({" + ", ".join(f"{k!r}: {e}" for k, e in zip(keys, lo)) + "})"
+        right = [f"        {self.other}", with_keys, f"        .dropna(subset={keys!r})"]
+        if p.aggregate is not None:
+            lines += [f"# {p.aggregate.describe(p.other_label)}",
+                      f"{self.per_key} = (", f"    {self.other}", with_keys[4:],
+                      f"    .dropna(subset={keys!r})", ")"]
+            lines += self.aggregate_lines(keys) + [""]
+            right = [f"        {self.per_key}"]
+        elif p.duplicates == "first":
             right += ["        .withColumn('__lakejoin_row', F.monotonically_increasing_id())",
                       "        .withColumn('__lakejoin_rank', F.row_number().over("
                       f"Window.partitionBy(*{keys!r}).orderBy('__lakejoin_row')))",
@@ -229,6 +270,45 @@ class _SparkWriter(_Writer):
                   f"    .drop(*{keys!r})",
                   ")"]
         return "\n".join(lines) + "\n"
+
+
+    def value_udfs(self) -> list[str]:
+        """The pandas UDFs an aggregation reads numbers or order keys with."""
+        a = self.plan.aggregate
+        if a is None or a.how not in ("mean", "sum", "latest"):
+            return []
+        fn, name = ("order_keys", "order_values") if a.how == "latest" else ("numeric_values", "numbers")
+        return ["@F.pandas_udf('double')", f"def {name}(values: pd.Series) -> pd.Series:",
+                f"    return {fn}(values)", ""]
+
+    def aggregate_lines(self, keys: list) -> list[str]:
+        """join/execute.py's aggregate_spark, written out over ``self.per_key``."""
+        a, t = self.plan.aggregate, self.per_key
+        count = f"F.count(F.lit(1)).alias({a.count_column!r})"
+        if a.how == "count":
+            return [f"{t} = {t}.groupBy(*{keys!r}).agg({count})"]
+        if a.how in ("mean", "sum"):
+            cols = list(a.columns)
+            sel = ", ".join(f"numbers(F.col({spark_quote(c)!r})).alias({c!r})" for c in cols)
+            fn = ("F.avg({})" if a.how == "mean" else "F.coalesce(F.sum({}), F.lit(0.0))")
+            aggs = ", ".join([f"{fn.format(f'F.col({spark_quote(c)!r})')}.alias({c!r})"
+                              for c in cols] + [count])
+            return [f"{t} = (", f"    {t}", f"    .select(*{keys!r}, {sel})",
+                    f"    .groupBy(*{keys!r})", f"    .agg({aggs})", ")"]
+        order = "F.col('__lakejoin_row')"
+        lines = [f"{t} = (", f"    {t}",
+                 "    .withColumn('__lakejoin_row', F.monotonically_increasing_id())"]
+        if a.how == "latest":
+            lines.append(f"    .withColumn('__lakejoin_order', order_values("
+                         f"F.col({spark_quote(a.order_by)!r})))")
+            order = "F.col('__lakejoin_order').desc_nulls_last(), F.col('__lakejoin_row')"
+        return lines + [
+            f"    .withColumn({a.count_column!r}, F.count(F.lit(1)).over("
+            f"Window.partitionBy(*{keys!r})))",
+            "    .withColumn('__lakejoin_rank', F.row_number().over("
+            f"Window.partitionBy(*{keys!r}).orderBy({order})))",
+            "    .where(F.col('__lakejoin_rank') == 1)",
+            "    .drop('__lakejoin_row', '__lakejoin_rank', '__lakejoin_order')", ")"]
 
 
 def spark_read_lines(table: LakeTable, var: str) -> list[str]:

@@ -11,6 +11,8 @@ tables are merged on them, and the temporary columns are dropped:
 * ``duplicates`` "all" keeps every matching row of the other table (SQL semantics: a query
   row repeats when the other key is not unique), "first" the first per key, so a left join
   keeps the query's row count;
+* ``aggregate`` reduces the other table to one row per key first (latest by a date or
+  year, first, mean or sum of its numeric columns, or the count alone), with its row count;
 * the other table's columns that clash with the query's are renamed (``plan.renamed``).
 
 join/codegen.py writes exactly these steps as code, so the generated code reproduces the
@@ -24,8 +26,10 @@ import pandas as pd
 from ..errors import QueryError
 from ..frames import is_spark_frame
 from ..index.tables import lake_table, spark_quote, spark_table
-from .keys import compute_keys, mapped_keys
-from .plan import JoinPlan
+from .keys import compute_keys, mapped_keys, numeric_values, order_keys
+from .plan import Aggregate, JoinPlan
+
+ORDER, ROW, RANK = "__lakejoin_order", "__lakejoin_row", "__lakejoin_rank"
 
 
 def execute(plan: JoinPlan, df, other_frame=None):
@@ -67,7 +71,9 @@ def join_pandas(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
     names = list(plan.keys)
     lk = left.assign(**dict(zip(names, lkeys)))
     rk = right.assign(**dict(zip(names, rkeys))).dropna(subset=names)
-    if plan.duplicates == "first":
+    if plan.aggregate is not None:
+        rk = aggregate_pandas(rk, names, plan.aggregate)
+    elif plan.duplicates == "first":
         rk = rk.drop_duplicates(subset=names)
     if plan.renamed:
         rk = rk.rename(columns=plan.renamed)
@@ -83,6 +89,27 @@ def merge_in_query_order(lk: pd.DataFrame, rk: pd.DataFrame, plan: JoinPlan) -> 
     m = plan.match_column
     out = lk.merge(rk, on=names, how="left", indicator=m)
     return out.loc[out[m] == "both"].drop(columns=[m]).reset_index(drop=True)
+
+
+def aggregate_pandas(rk: pd.DataFrame, keys: list, agg: Aggregate) -> pd.DataFrame:
+    """One row per key of ``rk`` (keys computed, null keys dropped), as ``agg`` says; the
+    code writer (codegen.py) writes these same calls."""
+    count = agg.count_column
+    if agg.how == "count":
+        return rk.groupby(keys, sort=False).size().reset_index(name=count)
+    if agg.how in ("mean", "sum"):
+        cols = list(agg.columns)
+        return (rk[keys + cols]
+                .assign(**{c: numeric_values(rk[c]) for c in cols})
+                .groupby(keys, sort=False)
+                .agg(**{c: (c, agg.how) for c in cols}, **{count: (keys[0], "size")})
+                .reset_index())
+    if agg.how == "latest":
+        rk = (rk.assign(**{ORDER: order_keys(rk[agg.order_by])})
+              .sort_values(ORDER, ascending=False, kind="stable", na_position="last")
+              .drop(columns=[ORDER]))
+    return (rk.assign(**{count: rk.groupby(keys, sort=False)[keys[0]].transform("size")})
+            .drop_duplicates(subset=keys))
 
 
 def match_stats(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
@@ -135,15 +162,53 @@ def join_spark(left, right, plan: JoinPlan):
     rk = right.withColumns({n: spark_key(right, k, rm, only)
                             for n, k in zip(plan.keys, plan.other_on)})
     rk = rk.dropna(subset=list(plan.keys))
-    if plan.duplicates == "first":
-        order = "__lakejoin_row"
-        w = Window.partitionBy(*plan.keys).orderBy(order)
-        rk = (rk.withColumn(order, F.monotonically_increasing_id())
-              .withColumn("__lakejoin_rank", F.row_number().over(w))
-              .where(F.col("__lakejoin_rank") == 1).drop(order, "__lakejoin_rank"))
+    if plan.aggregate is not None:
+        rk = aggregate_spark(rk, list(plan.keys), plan.aggregate)
+    elif plan.duplicates == "first":
+        w = Window.partitionBy(*plan.keys).orderBy(ROW)
+        rk = (rk.withColumn(ROW, F.monotonically_increasing_id())
+              .withColumn(RANK, F.row_number().over(w))
+              .where(F.col(RANK) == 1).drop(ROW, RANK))
     if plan.renamed:
         rk = rk.withColumnsRenamed(plan.renamed)
     return lk.join(rk, on=list(plan.keys), how=plan.how).drop(*plan.keys)
+
+
+def spark_values(column: str, fn):
+    """A double Spark column: ``fn`` (:func:`~.keys.numeric_values` or
+    :func:`~.keys.order_keys`) applied to ``column`` in a pandas UDF."""
+    from pyspark.sql import functions as F
+
+    @F.pandas_udf("double")
+    def lakejoin_values(values: pd.Series) -> pd.Series:
+        return fn(values)
+
+    return lakejoin_values(F.col(spark_quote(column)))
+
+
+def aggregate_spark(rk, keys: list, agg: Aggregate):
+    """:func:`aggregate_pandas` in Spark: the same rows (a sum of no number is 0, as in
+    pandas; table order is Spark's row order of the file)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    count = agg.count_column
+    if agg.how == "count":
+        return rk.groupBy(*keys).agg(F.count(F.lit(1)).alias(count))
+    if agg.how in ("mean", "sum"):
+        cols = list(agg.columns)
+        fn = {"mean": F.avg, "sum": lambda c: F.coalesce(F.sum(c), F.lit(0.0))}[agg.how]
+        return (rk.select(*keys, *[spark_values(c, numeric_values).alias(c) for c in cols])
+                .groupBy(*keys)
+                .agg(*[fn(F.col(spark_quote(c))).alias(c) for c in cols],
+                     F.count(F.lit(1)).alias(count)))
+    order = [F.col(ROW)]
+    rk = rk.withColumn(ROW, F.monotonically_increasing_id())
+    if agg.how == "latest":
+        rk = rk.withColumn(ORDER, spark_values(agg.order_by, order_keys))
+        order = [F.col(ORDER).desc_nulls_last(), F.col(ROW)]
+    return (rk.withColumn(count, F.count(F.lit(1)).over(Window.partitionBy(*keys)))
+            .withColumn(RANK, F.row_number().over(Window.partitionBy(*keys).orderBy(*order)))
+            .where(F.col(RANK) == 1).drop(ROW, RANK, ORDER))
 
 
 # ----------------------------------------------------------------------- union

@@ -7,7 +7,7 @@ same :class:`~.plan.JoinPlan`: join/execute.py runs it, join/codegen.py writes i
 from __future__ import annotations
 
 from ..errors import QueryError
-from ..frames import check_identifier, is_spark_frame
+from ..frames import check_identifier, is_spark_frame, joined_tables, mark_joined
 from .codegen import plan_code
 from .execute import execute
 from .plan import JoinPlan
@@ -33,9 +33,17 @@ class Joinable:
         return None
 
     def join(self, df=None, how: str | None = None, **options):
-        """The joined DataFrame (pandas, or a lazy Spark DataFrame for a Spark ``df``)."""
+        """The joined DataFrame (pandas, or a lazy Spark DataFrame for a Spark ``df``). A
+        pandas result records the lake tables it holds in ``attrs["lakejoin_chain"]``, so
+        a search with it marks them as already joined."""
         df = self._frame(df)
-        return execute(self.plan(df, how=how, **options), df, self._other_frame())
+        plan = self.plan(df, how=how, **options)
+        out = execute(plan, df, self._other_frame())
+        return mark_joined(out, joined_tables(df), self._joined_tables(plan))
+
+    def _joined_tables(self, plan: JoinPlan) -> list:
+        """The lake tables a join adds to the frame's chain."""
+        return [plan.other.name] if plan.other is not None else []
 
     def code(self, name: str = "df", into: str = "joined", *, how: str | None = None,
              df=None, other: str = "other", spark: bool | None = None, **options) -> str:

@@ -65,3 +65,23 @@ def compute_keys(frame: pd.DataFrame, key) -> pd.Series:
     if key.kind == "text":
         return text_keys(frame[key.columns[0]])
     return program_keys(frame, key.program)
+
+
+def numeric_values(values: pd.Series) -> pd.Series:
+    """Each cell as a float: text is stripped and read as a plain number (NaN when it is
+    not one; thousands separators are not read). What an aggregated join sums or averages."""
+    text = values.astype(object).map(lambda v: v.strip() if isinstance(v, str) else v)
+    return pd.to_numeric(text, errors="coerce").astype("float64")
+
+
+def order_keys(values: pd.Series) -> pd.Series:
+    """The order of "latest": the number a cell holds (a year, a sequence number), else its
+    date and time as seconds since 1970 (UTC), else NaN. Each cell on its own, so any batch
+    of the column gets the same keys."""
+    keys = numeric_values(values)
+    rest = keys.isna().to_numpy() & values.notna().to_numpy()
+    if rest.any():
+        text = values[rest].astype(str)
+        dates = pd.to_datetime(text, errors="coerce", format="mixed", utc=True)
+        keys[rest] = (dates - pd.Timestamp(0, tz="UTC")).dt.total_seconds()
+    return keys

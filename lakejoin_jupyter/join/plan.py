@@ -4,7 +4,9 @@ A plan says what is joined to what (the user's frame, called the query, and anot
 a lake table or a second frame of the session), how each side's key is computed
 (:class:`Key`: lakejoin's normalization, the cell text, or a learned Auto-Join program),
 which derived keys a fuzzy join maps to the other side's keys (``matches``), ``how``, and
-the duplicates policy. join/execute.py runs a plan (pandas or Spark); join/codegen.py writes
+the duplicates policy, and an optional :class:`Aggregate` that first reduces the other
+table to one row per key (a panel table joined without multiplying the query's rows).
+join/execute.py runs a plan (pandas or Spark); join/codegen.py writes
 it as code that reproduces the same frame. Result types (search hits, Auto-Join, fuzzy joins,
 schemaless predicates) build their plan and get ``join(df)`` / ``code(name, into)`` from
 :class:`Joinable`.
@@ -14,13 +16,14 @@ from __future__ import annotations
 import keyword
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import QueryError
 from ..index.tables import LakeTable
 
 HOWS = ("left", "inner")
 DUPLICATES = ("all", "first")
+AGGREGATES = ("latest", "first", "mean", "sum", "count")
 KEY_KINDS = ("normalize", "text", "program")
 KEY_PREFIX = "__lakejoin_key_"
 
@@ -44,6 +47,33 @@ class Key:
 
 
 @dataclass(frozen=True)
+class Aggregate:
+    """One row per key of the other table, before the join.
+
+    ``how``: "latest" (the row with the greatest ``order_by`` value, a date or a year; ties
+    and rows without one: table order), "first" (the first row in table order), "mean" /
+    "sum" (of the numeric ``columns``, each cell read as a number; the other columns are
+    dropped), "count" (no column but the count). Every kind adds ``count_column``: the other
+    table's rows per key."""
+    how: str
+    order_by: str | None = None
+    columns: tuple = ()
+    count_column: str = "rows"
+
+    def output_columns(self, other_columns) -> list:
+        """The other table's columns after aggregation (join keys aside)."""
+        kept = {"count": [], "mean": list(self.columns), "sum": list(self.columns)}
+        return kept.get(self.how, list(other_columns)) + [self.count_column]
+
+    def describe(self, label: str) -> str:
+        what = {"latest": f"the latest row by {self.order_by!r}", "first": "the first row",
+                "mean": f"the mean of {len(self.columns)} numeric column(s)",
+                "sum": f"the sum of {len(self.columns)} numeric column(s)",
+                "count": "no column"}[self.how]
+        return f"one row per key of {label!r}: {what}, and its row count {self.count_column!r}"
+
+
+@dataclass(frozen=True)
 class JoinPlan:
     """One join, resolved against both tables' columns (see :func:`make_plan`)."""
     query_on: tuple                 # Key per join key, on the user's frame
@@ -61,20 +91,30 @@ class JoinPlan:
     match_column: str = ""          # temporary column marking matched rows (pandas inner join)
     renamed: dict = field(default_factory=dict)   # other's column -> new name (clashes)
     description: str = ""           # one line: what this join is (a comment in the code)
+    aggregate: Aggregate | None = None   # one row per key of the other table first
+
+    @property
+    def other_output(self) -> list:
+        """The other table's columns that the join adds (before renaming)."""
+        if self.aggregate is None:
+            return list(self.other_columns)
+        return self.aggregate.output_columns(self.other_columns)
 
     @property
     def added_columns(self) -> list:
         """The other table's columns as they appear in the joined frame."""
-        return [self.renamed.get(c, c) for c in self.other_columns]
+        return [self.renamed.get(c, c) for c in self.other_output]
 
 
 def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTable | None = None,
               other_label: str | None = None, how: str = "left", duplicates: str = "all",
               matches=(), matches_on: str = "query", matches_only: bool = False,
-              suffix: str | None = None,
+              suffix: str | None = None, aggregate: Aggregate | None = None,
               description: str = "") -> JoinPlan:
     """Check a join against both tables' columns, pick the temporary key names and the new
-    names of the other table's columns that clash with the query's (suffix ``_<table>``)."""
+    names of the other table's columns that clash with the query's (suffix ``_<table>``).
+    ``aggregate``: reduce the other table to one row per key first; its count column is
+    renamed ``<table>_rows`` when it is left as the default "rows"."""
     query_columns, other_columns = list(query_columns), list(other_columns)
     query_on = tuple(k if isinstance(k, Key) else Key((k,)) for k in query_on)
     other_on = tuple(k if isinstance(k, Key) else Key((k,)) for k in other_on)
@@ -100,6 +140,8 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
         what = f"Lake table {label!r}" if other is not None else f"Table {label!r}"
         raise QueryError(f"{what} has no column(s) {missing}; its columns: "
                          f"{[str(c) for c in other_columns][:30]}")
+    if aggregate is not None:
+        aggregate = _check_aggregate(aggregate, other_columns, label, duplicates)
     taken = {str(c) for c in query_columns} | {str(c) for c in other_columns}
     keys, i = [], 0
     while len(keys) < len(query_on) + 1:
@@ -109,6 +151,18 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
         i += 1
     keys, match_column = keys[:-1], keys[-1]
     suffix = suffix if suffix is not None else "_" + label
+    output = aggregate.output_columns(other_columns) if aggregate else other_columns
+    return JoinPlan(query_on=query_on, other_on=other_on, query_columns=tuple(query_columns),
+                    other_columns=tuple(other_columns), other=other, other_label=label,
+                    how=how, duplicates=duplicates, matches=tuple(matches), matches_on=matches_on,
+                    matches_only=matches_only, keys=tuple(keys), match_column=match_column,
+                    renamed=renamed_columns(query_columns, output, suffix),
+                    description=description, aggregate=aggregate)
+
+
+def renamed_columns(query_columns, other_columns, suffix: str) -> dict:
+    """The other table's columns that clash with the query's, and their new names
+    (``<column><suffix>``, then ``_2``, ``_3``... until free)."""
     left_set = set(query_columns)
     renamed: dict = {}
     for c in other_columns:
@@ -117,11 +171,34 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
             while new in left_set or new in other_columns or new in renamed.values():
                 new, n = f"{c}{suffix}_{n}", n + 1
             renamed[c] = new
-    return JoinPlan(query_on=query_on, other_on=other_on, query_columns=tuple(query_columns),
-                    other_columns=tuple(other_columns), other=other, other_label=label,
-                    how=how, duplicates=duplicates, matches=tuple(matches), matches_on=matches_on,
-                    matches_only=matches_only,
-                    keys=tuple(keys), match_column=match_column, renamed=renamed, description=description)
+    return renamed
+
+
+def _check_aggregate(agg: Aggregate, other_columns: list, label: str, duplicates: str) -> Aggregate:
+    if agg.how not in AGGREGATES:
+        raise QueryError(f"aggregate must be one of {list(AGGREGATES)} (got {agg.how!r}).")
+    if duplicates != "all":
+        raise QueryError("An aggregated join already keeps one row per key; leave duplicates "
+                         "at 'all'.")
+    if agg.how == "latest" and agg.order_by is None:
+        raise QueryError(f"aggregate='latest' needs the column that orders the rows of "
+                         f"{label!r} (a date or year column): order_by=...")
+    missing = [c for c in ([agg.order_by] if agg.order_by is not None else []) + list(agg.columns)
+               if c not in other_columns]
+    if missing:
+        raise QueryError(f"Table {label!r} has no column(s) {missing} to aggregate; its "
+                         f"columns: {[str(c) for c in other_columns][:30]}")
+    if agg.how in ("mean", "sum") and not agg.columns:
+        raise QueryError(f"Table {label!r} has no numeric column to {agg.how}; aggregate with "
+                         f"'latest', 'first' or 'count'.")
+    count = agg.count_column
+    if count == "rows":
+        count = f"{python_name(label)}_rows"
+    kept = agg.output_columns(other_columns)[:-1]
+    base, n = count, 2
+    while count in kept:
+        count, n = f"{base}_{n}", n + 1
+    return replace(agg, count_column=count, columns=tuple(agg.columns))
 
 
 def python_name(text: str, fallback: str = "t") -> str:

@@ -5,6 +5,7 @@ query DataFrame is read from the notebook when the join runs, so "Run all" joins
 cells above say."""
 from __future__ import annotations
 
+from ..join.plan import AGGREGATES
 from .context import MagicError, Subcommand
 
 
@@ -15,6 +16,11 @@ def configure(p):
     p.add_argument("--how", choices=["left", "inner"], default="left")
     p.add_argument("--duplicates", choices=["all", "first"], default="all",
                    help="all matching lake rows, or the first one per key")
+    p.add_argument("--aggregate", choices=("none",) + AGGREGATES, default="none",
+                   help="one row per key of a panel table first: the latest by a date or year "
+                        "column, the first, the mean or sum of its numeric columns, or the count")
+    p.add_argument("--order-by", metavar="COLUMN",
+                   help="the date or year column of --aggregate latest (default: the first)")
     p.add_argument("--into", metavar="VAR",
                    help="variable for the joined DataFrame (default: named after both tables, "
                         "never one the notebook already has)")
@@ -44,7 +50,8 @@ def run(ctx, a):
                          f"{len(hits)}." if hits else f"{a.source} found nothing to join.")
     hit = hits[a.rank - 1]
     into = a.into or ctx.new_name(default_variable(name, hit.table))
-    out = actions.get("join")(engine, hit, frame, how=a.how, duplicates=a.duplicates)
+    out = actions.get("join")(engine, hit, frame, how=a.how, duplicates=a.duplicates,
+                                   aggregate=a.aggregate, order_by=a.order_by)
     ctx.bind(into, out.joined)
     code = out.code(name, into)
     if a.insert and ctx.shell is not None:

@@ -22,6 +22,12 @@ def configure(p):
                    help="Spark DataFrame queries: sample above this many distinct values")
     p.add_argument("--save", metavar="VAR",
                    help="bind the SearchResult to VAR (then: %%lakejoin join N --from VAR)")
+    p.add_argument("--rank", choices=["useful", "overlap"], default="useful",
+                   help="useful (default): joins that reach many query rows on an identifier "
+                        "without multiplying them first; overlap: the search method's order "
+                        "(distinct values shared)")
+    p.add_argument("--no-own", action="store_true",
+                   help="leave out the query's own table and tables already joined into it")
     p.add_argument("--chart", action="store_true", help="also show the containment chart")
 
 
@@ -53,7 +59,8 @@ def run(ctx, a):
         kw["max_values"] = a.max_values
     query = engine.query(obj, cols if len(cols) > 1 else cols[0], **kw)
     result = engine.search(query, k=None if a.all else a.k, threshold=a.threshold,
-                           method=a.method, **parse_options(a.option))
+                           method=a.method, rank=a.rank, include_own=not a.no_own,
+                           **parse_options(a.option))
     result.query_name = name if is_dataframe(obj) else None
     if a.save:
         ctx.bind(a.save, result)

@@ -34,6 +34,8 @@ def control_for(spec):
         choices = list(spec.choices)
         value = spec.default if spec.default in choices else (choices[0] if choices else None)
         return W.Dropdown(options=choices, value=value, layout=W.Layout(width="220px"), **common)
+    if spec.kind == "str":
+        return W.Text(value=spec.default or "", layout=W.Layout(width="220px"), **common)
     if spec.kind == "int":
         value = int(spec.default if spec.default is not None else (spec.min or 0))
         if spec.min is not None and spec.max is not None:
@@ -122,6 +124,7 @@ class ActionTab(W.VBox):
     def __init__(self, action, on_run):
         self.action = action
         self.controls = {p.name: control_for(p) for p in action.params}
+        self.rows = {}                             # parameter -> its row (hidden when not offered)
         rows = []
         for p in action.params:
             c = self.controls[p.name]
@@ -136,6 +139,7 @@ class ActionTab(W.VBox):
             row = W.HBox([label, c, *help_], layout=W.Layout(align_items="center"))
             row.add_class(f"lakejoin-param-{p.name}")
             rows.append(row)
+            self.rows[p.name] = row
         self.variable = W.Text(layout=W.Layout(width="300px"),
                                tooltip="the variable the joined DataFrame is bound to")
         self.run_button = W.Button(description=action.label, button_style="primary",
@@ -169,6 +173,18 @@ class ActionTab(W.VBox):
     def values(self) -> dict:
         """The parameters to run with (None where the action chooses)."""
         return {n: c.value for n, c in self.controls.items()}
+
+    def offer(self, hit) -> list:
+        """Show the parameters the action offers for ``hit`` (the Join's *Per key* only for a
+        lake key that repeats); a hidden one goes back to its default. Returns their names."""
+        offered = [p.name for p in self.action.params_for(hit)]
+        for p in self.action.params:
+            shown = p.name in offered
+            self.rows[p.name].layout.display = "" if shown else "none"
+            c = self.controls[p.name]
+            if not shown and not isinstance(c, AutoFloat):
+                c.value = control_for(p).value
+        return offered
 
     def reset(self, variable: str) -> None:
         """A new hit: no result yet, the action's own variable for it."""
@@ -238,6 +254,7 @@ class ActionsPanel(W.Tab):
             self.selected_index < len(self.titles) else None
         for n in names:
             self.tabs[n].reset(variable_for(self.tabs[n].action))
+            self.tabs[n].offer(hit)
         self.children = [self.tabs[n] for n in names]
         self.titles = [self.tabs[n].action.label for n in names]
         labels = list(self.titles)

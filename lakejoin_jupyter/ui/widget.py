@@ -40,6 +40,19 @@ from .views import CodePanel, ResultsTable
 
 __all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic"]
 
+RANK = "useful"      # the widget's ranking (the magic's default too: its search line omits it)
+
+
+def multiply_note(result) -> str:
+    """' N of these joins would multiply the query's rows (...)', or ''."""
+    many = result.multiplying()
+    if not many:
+        return ""
+    worst = max(many, key=lambda h: h.join_rows)
+    return (f" {len(many)} of these joins would multiply the query's {result.query.n_rows:,} "
+            f"rows (#{worst.rank} {worst.table}: {worst.join_rows:,}"
+            f"{'' if worst.join_rows_exact else ' est.'}); Join with Per key keeps one row each.")
+
 
 class DiscoveryWidget(W.VBox):
     """See the module docstring."""
@@ -363,7 +376,7 @@ class DiscoveryWidget(W.VBox):
             result = None
             for i, (method, phase) in enumerate(plan):
                 result = engine.search(query, k=k, threshold=threshold, method=method,
-                                       **(options if method == choice else {}))
+                                       rank=RANK, **(options if method == choice else {}))
                 task.check()
                 last = i == len(plan) - 1
                 if self._tasks.get("search") is task:
@@ -381,6 +394,7 @@ class DiscoveryWidget(W.VBox):
             text = (f"{len(result)} hit(s) for {name}[{', '.join(map(str, cols))}] "
                     f"(|Q| = {result.query.size:,} distinct values; {result.how})"
                     + (f", saved as {saved}." if saved else "."))
+            text += multiply_note(result)
             if result.notes:
                 self._set_status(text + " Note: " + "; ".join(result.notes), "note")
             else:
@@ -450,6 +464,14 @@ class DiscoveryWidget(W.VBox):
                    *([{"key": "score", "label": "score", "kind": "number"}] if any(
                        h.overlap is None or float(h.score) != float(h.overlap) for h in hits)
                      else []),
+                   {"key": "lake_rows", "label": "rows", "kind": "int"},
+                   {"key": "key_ratio", "label": "× fan-out", "kind": "number", "prefix": "×",
+                    "digits": 3, "warn_above": 1, "title": "lake rows per matched key: above 1, a join "
+                    "multiplies the query's rows"},
+                   {"key": "row_coverage", "label": "row coverage", "kind": "bar",
+                    "title": "share of the query's rows that find a partner"},
+                   {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
+                    "title": "columns the join adds"},
                    {"key": "method", "label": "method", "kind": "text"},
                    {"key": "exact", "label": "figures", "kind": "flag"}]
         rows = []
@@ -459,7 +481,10 @@ class DiscoveryWidget(W.VBox):
                          "mapping": ", ".join(f"{a} → {b}" for a, b in h.mapping.items()),
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": float(f"{float(h.score):.4g}"),
-                         "method": h.method, "exact": bool(h.exact)})
+                         "method": h.method, "exact": bool(h.exact),
+                         "lake_rows": h.lake_rows, "key_ratio": _num(h.key_ratio),
+                         "row_coverage": _num(h.row_coverage),
+                         "adds": self.engine.n_added(h) if self.engine is not None else None})
         with self.results.hold_sync():            # one update for the browser
             self.results.phase = phase            # phase first: observers of rows see it
             self.results.empty_text = ("No lake column shares a value with the query."
@@ -499,20 +524,18 @@ class DiscoveryWidget(W.VBox):
         def work(task):
             from ..charts import coverage_chart
             matched, unmatched = hit.matches, hit.unmatched
+            card = hit.card()
             task.check()
             chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None,
                                    width=300)
             preview = self.engine.table(hit.table, max_rows=8)
-            return matched, unmatched, chart, preview
+            return card, chart, preview
 
         def done(out):
-            matched, unmatched, chart, preview = out
+            card, chart, preview = out
             if self.selected_hit() is not hit:
                 return
-            self.detail_html.value = self.detail_html.value.split("<div class='lakejoin-values'>")[0] + (
-                f"<div class='lakejoin-values'><b>matched ({len(matched):,}):</b> "
-                f"{html.escape(_sample(matched))}<br><b>not matched ({len(unmatched):,}):</b> "
-                f"{html.escape(_sample(unmatched))}</div>")
+            self.detail_html.value = f"<b>#{hit.rank}</b> {card}"
             show(self.chart_out, chart)
             from IPython.display import HTML
             from .render import frame_html

@@ -1,0 +1,163 @@
+"""What a join with a hit will do, before it runs: rows, fan-out, coverage, key kind.
+
+For a left join on normalized values, with q(v) the query rows holding value v and l(v) the
+lake rows holding it (index/joinstats.py stores l(v) exactly for every v with l(v) > 1):
+
+    join_rows    = query rows + sum over matched v of q(v) * (l(v) - 1)
+    row_coverage = sum over matched v of q(v) / query rows
+    key_ratio    = sum over matched v of l(v) / matched values     (1.0: the lake key is unique)
+
+These are exact when the multiplicities are stored. Otherwise they are estimates, and
+the ``exact`` flag says so. Without the statistics (an index built before them), l(v) is
+the column's mean rows per value. For a composite key, l(tuple) is the smallest of its
+columns' counts; that is exact when the smallest count is 1. The key kind (identifier,
+text, number, date, year-like) comes from the lake column's profile. :func:`usefulness`
+is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+KEY_KINDS = ("identifier", "text", "number", "date", "year-like")
+KIND_WEIGHT = {"identifier": 1.0, "text": 0.8, "date": 0.5, "number": 0.3, "year-like": 0.2}
+TYPE_SHARE = 0.9          # share of distinct values that must have a shape (as the profile)
+TEXT_WORDS = 4            # mean words per value above which a string column is text
+TEXT_CHARS = 40           # mean characters per value above which a string column is text
+
+
+@dataclass(frozen=True)
+class AddedColumn:
+    """A column the join adds to the query frame: its name there, type and null share."""
+    name: str
+    type: str
+    null_share: float
+
+    def __str__(self):
+        return f"{self.name} ({self.type}, {self.null_share:.0%} null)"
+
+
+@dataclass(frozen=True)
+class JoinCounts:
+    """The join-size figures of one hit (see module docstring)."""
+    matched_values: int       # distinct query values (or key tuples) with a partner
+    matched_rows: int         # query rows with a partner
+    query_rows: int
+    join_rows: int            # rows of the left join
+    lake_matched_rows: int    # lake rows holding a matched value
+    exact: bool
+
+    @property
+    def row_coverage(self) -> float:
+        return self.matched_rows / self.query_rows if self.query_rows else 0.0
+
+    @property
+    def key_ratio(self) -> float | None:
+        return self.lake_matched_rows / self.matched_values if self.matched_values else None
+
+
+def sorted_query(ids: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The query's values present in a generation, as (token ids ascending, query rows of
+    each), from ``ids`` (token id per distinct query value, -1: absent) and ``rows``."""
+    present = ids >= 0
+    order = np.argsort(ids[present], kind="stable")
+    return ids[present][order], rows[present][order]
+
+
+def _members(sorted_ids: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(positions in ``sorted_ids``, mask over ``candidates``) of the candidates found in
+    the sorted array ``sorted_ids``."""
+    if not len(sorted_ids) or not len(candidates):
+        return np.zeros(0, dtype=np.int64), np.zeros(len(candidates), dtype=bool)
+    pos = np.searchsorted(sorted_ids, candidates)
+    pos[pos == len(sorted_ids)] = 0
+    found = sorted_ids[pos] == candidates
+    return pos[found], found
+
+
+def single_counts(query_ids: np.ndarray, query_rows: np.ndarray, n_query_rows: int,
+                  set_tokens: np.ndarray, repeated_tokens: np.ndarray | None,
+                  repeated_counts: np.ndarray | None, mean_count: float = 1.0) -> JoinCounts:
+    """Join figures of a one-column key. ``query_ids``/``query_rows``: :func:`sorted_query`;
+    ``set_tokens``: the lake column's token ids (ascending); ``repeated_*``: its tokens in
+    more than one row and their counts (None: not stored, estimated by ``mean_count``)."""
+    if len(set_tokens) <= len(query_ids):          # walk the shorter side, search the longer
+        qpos, _ = _members(query_ids, set_tokens)
+    else:
+        qpos = np.flatnonzero(_members(set_tokens, query_ids)[1])
+    n_matched = len(qpos)
+    matched_rows = int(query_rows[qpos].sum())
+    if repeated_tokens is None:
+        extra = max(mean_count - 1.0, 0.0)
+        return JoinCounts(n_matched, matched_rows, n_query_rows,
+                          int(round(n_query_rows + matched_rows * extra)),
+                          int(round(n_matched * mean_count)), exact=False)
+    rpos, found = _members(query_ids, repeated_tokens)
+    more = repeated_counts[found].astype(np.int64) - 1
+    return JoinCounts(n_matched, matched_rows, n_query_rows,
+                      n_query_rows + int((query_rows[rpos] * more).sum()),
+                      n_matched + int(more.sum()), exact=True)
+
+
+def tuple_counts(matched_keys, row_counts: dict, n_query_rows: int,
+                 lake_counts: np.ndarray) -> JoinCounts:
+    """Join figures of a composite key: ``matched_keys`` the query's key tuples found in
+    the lake table, ``row_counts`` query rows per tuple, ``lake_counts`` (tuples x
+    columns) the lake rows holding each tuple's value in each column. A tuple's lake rows
+    are estimated by its columns' smallest count (exact when that is 1)."""
+    q = np.array([row_counts.get(tuple(k), 0) for k in matched_keys], dtype=np.int64)
+    lake = (np.asarray(lake_counts, dtype=np.float64).min(axis=1) if len(lake_counts)
+            else np.zeros(0))
+    return JoinCounts(len(q), int(q.sum()), n_query_rows,
+                      n_query_rows + int(round(float((q * (lake - 1)).sum()))),
+                      int(round(float(lake.sum()))), exact=bool(np.all(lake <= 1)))
+
+
+# ----------------------------------------------------------------------- key kind
+
+def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None,
+             samples=()) -> tuple[str, str | None]:
+    """(kind, warning or None) of a lake key column from its profile (type, distinct
+    values, rows with a value) and, when the index has them, its value shapes
+    (index/joinstats.py). The warning says when the key looks like a measure."""
+    n = max(int(n_distinct), 0)
+    if shape is None:                               # old index: the profile's samples
+        years = [s for s in samples if str(s).strip().isdigit() and 1600 <= int(str(s)) < 2100]
+        shape = {"n_year": n if samples and len(years) == len(samples) else 0,
+                 "n_numeric": n if col_type in ("integer", "float") else 0,
+                 "num_min": math.nan, "num_max": math.nan,
+                 "mean_len": 0.0, "mean_words": 1.0}
+    if n == 0:
+        return "text", "the lake column has no values"
+    numeric = col_type in ("integer", "float") or shape["n_numeric"] >= TYPE_SHARE * n
+    if col_type == "date":
+        return "date", None
+    if numeric and shape["n_year"] >= TYPE_SHARE * n:
+        return "year-like", ("the key looks like years: rows would join because they share a "
+                             "year, not because they describe the same thing")
+    if numeric:
+        unique = keyed_rows > 0 and n >= TYPE_SHARE * keyed_rows
+        small = not (shape["num_max"] >= 1000 or shape["num_min"] <= -1000)
+        if col_type == "integer" and unique and n >= 20:
+            return "identifier", None
+        if col_type == "float":
+            return "number", ("the key holds decimal numbers, a measure rather than an "
+                              "identifier: matches are likely coincidental")
+        return "number", ("the key holds " + ("small " if small else "") + "integers that "
+                          "repeat (counts, ranks or amounts?), a measure rather than an "
+                          "identifier: matches are likely coincidental")
+    if col_type == "boolean" or n <= 2:
+        return "text", f"the key has only {n} distinct value(s): it cannot tell rows apart"
+    if shape["mean_words"] > TEXT_WORDS or shape["mean_len"] > TEXT_CHARS:
+        return "text", None
+    return "identifier", None
+
+
+def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None) -> float:
+    """The score of ``rank="useful"``: the share of the query's rows that find a partner,
+    weighted by the key kind, divided by 1 + log2 of the fan-out."""
+    cover = row_coverage or 0.0
+    fan = max(key_ratio or 1.0, 1.0)
+    return cover * KIND_WEIGHT.get(kind, 0.5) / (1.0 + math.log2(fan))

@@ -1,0 +1,261 @@
+"""Decision-ready hits: what a join will do, said before it runs, equals what pandas does.
+
+* join/preview.py's figures (join_rows, row_coverage, key_ratio) equal a pandas merge on
+  random columns with duplicate keys, nulls and normalization collisions (hypothesis, no
+  Spark), and the engine's annotations equal ``hit.join(df)`` on a Spark-built random lake;
+* the Spark build's join statistics equal their numpy reference;
+* rank="useful" puts a key table before a panel table of the same overlap, which
+  rank="overlap" ties; the query's own table is marked and last; a joined frame's tables
+  are marked as already joined;
+* an index of format version 1 opens with a note and estimated figures;
+* key kinds: years, small integers, decimals, identifiers, text.
+"""
+import json
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from lakejoin_jupyter.errors import QueryError
+from lakejoin_jupyter.index.joinstats import reference_stats
+from lakejoin_jupyter.join import preview
+from lakejoin_jupyter.join.execute import join_pandas
+from lakejoin_jupyter.join.plan import make_plan
+from lakejoin_jupyter.lake.normalize import normalize_many
+
+from conftest import write_lake
+
+# raw spellings that collide after normalization, numbers in several forms, nulls
+SPELLINGS = ["Paris", "paris", " PARIS ", "Lyon", "lyon ", "Nice", "Côte d'Ivoire",
+             "CÔTE D'IVOIRE", "7", "007", "7.0", "12", "12.50", "12.5", "x", None, "", "n/a"]
+
+
+def pandas_truth(query: pd.Series, lake: pd.Series) -> dict:
+    """The figures the preview promises, computed by pandas on the real frames."""
+    q, lk = query.to_frame("q"), lake.to_frame("l")
+    plan = make_plan(["q"], ["q"], ["l"], ["l"], other_label="lake")
+    joined = join_pandas(q, lk, plan)
+    qk = pd.Series(normalize_many(query.tolist()), dtype=object)
+    lkeys = pd.Series(normalize_many(lake.tolist()), dtype=object).dropna()
+    matched = qk.isin(set(lkeys)) & qk.notna()
+    keys = set(qk[matched])
+    return {"join_rows": len(joined), "matched_rows": int(matched.sum()),
+            "matched_values": len(keys),
+            "key_ratio": (int(lkeys.isin(keys).sum()) / len(keys)) if keys else None}
+
+
+def preview_of(query: pd.Series, lake: pd.Series):
+    """join/preview.py's figures from the index's view: the lake column's token set and
+    its stored multiplicities (reference_stats), the query's rows per token."""
+    ltok = normalize_many(lake.tolist())
+    vocab = sorted({t for t in ltok if t is not None})
+    token_id = {t: i for i, t in enumerate(vocab)}
+    stats = reference_stats([ltok], token_id).as_joinstats()
+    qtok = normalize_many(query.tolist())
+    distinct = sorted({t for t in qtok if t is not None})
+    rows = np.array([qtok.count(t) for t in distinct], dtype=np.int64)
+    ids = np.array([token_id.get(t, -1) for t in distinct], dtype=np.int64)
+    qi, qr = preview.sorted_query(ids, rows)
+    return preview.single_counts(qi, qr, len(query), np.arange(len(vocab), dtype=np.int32),
+                                 *stats.repeated(0))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(SPELLINGS), min_size=1, max_size=40),
+       st.lists(st.sampled_from(SPELLINGS), min_size=0, max_size=60))
+def test_join_figures_equal_a_pandas_merge(query, lake):
+    query, lake = pd.Series(query, dtype=object), pd.Series(lake, dtype=object)
+    got, want = preview_of(query, lake), pandas_truth(query, lake)
+    assert got.exact
+    assert got.join_rows == want["join_rows"]
+    assert got.matched_rows == want["matched_rows"]
+    assert got.matched_values == want["matched_values"]
+    assert got.row_coverage == pytest.approx(want["matched_rows"] / len(query))
+    assert got.key_ratio == pytest.approx(want["key_ratio"]) if want["key_ratio"] else \
+        got.key_ratio is None
+
+
+def test_estimate_without_multiplicities_uses_the_mean():
+    """Without stored multiplicities a lake value counts the column's mean rows per value."""
+    qi, qr = preview.sorted_query(np.array([0, 1, -1]), np.array([2, 1, 4]))
+    c = preview.single_counts(qi, qr, 7, np.array([0, 1, 5], dtype=np.int32), None, None,
+                              mean_count=3.0)
+    assert not c.exact and c.matched_rows == 3 and c.join_rows == 7 + 3 * 2
+    assert c.key_ratio == 3.0
+
+
+@pytest.mark.parametrize("col_type, n, keyed, shape, kind, warns", [
+    ("integer", 60, 900, {"n_year": 60, "n_numeric": 60, "num_min": 1960, "num_max": 2023}, "year-like", True),
+    ("integer", 12, 400, {"n_year": 0, "n_numeric": 12, "num_min": 1, "num_max": 12}, "number", True),
+    ("float", 300, 320, {"n_year": 0, "n_numeric": 300, "num_min": 0.1, "num_max": 99.5}, "number", True),
+    ("integer", 500, 500, {"n_year": 3, "n_numeric": 500, "num_min": 1001, "num_max": 56045}, "identifier", False),
+    ("string", 190, 13000, {"n_year": 0, "n_numeric": 0, "mean_len": 9.0, "mean_words": 1.3}, "identifier", False),
+    ("string", 400, 400, {"n_year": 0, "n_numeric": 0, "mean_len": 80.0, "mean_words": 14.0}, "text", False),
+    ("date", 365, 365, {"n_year": 0, "n_numeric": 0}, "date", False),
+    ("boolean", 2, 300, {"n_year": 0, "n_numeric": 0}, "text", True),
+])
+def test_key_kinds(col_type, n, keyed, shape, kind, warns):
+    full = {"num_min": np.nan, "num_max": np.nan, "mean_len": 5.0, "mean_words": 1.0, **shape}
+    got, warning = preview.key_kind(col_type, n, keyed, full)
+    assert got == kind and (warning is not None) == warns
+
+
+def test_usefulness_prefers_coverage_identifiers_and_no_fanout():
+    u = preview.usefulness
+    assert u(0.8, 1.0, "identifier") > u(0.8, 45.0, "identifier") > 0
+    assert u(0.8, 1.0, "identifier") > u(0.8, 1.0, "year-like")
+    assert u(0.9, 1.0, "identifier") > u(0.5, 1.0, "identifier")
+
+
+# ----------------------------------------------------------------------- Spark-built lake
+
+COUNTRIES = [f"Country {i}" for i in range(30)]
+
+
+def _random_tables(seed: int = 5) -> dict:
+    rng = np.random.default_rng(seed)
+    tables = {}
+    for t in range(6):
+        n = int(rng.integers(5, 120))
+        tables[f"rand/t{t}.csv"] = pd.DataFrame({
+            "k": rng.choice(SPELLINGS[:-3] + ["", "n/a"], n),
+            "v": rng.integers(0, 5, n).astype(str),
+            "w": rng.choice(["a", "b", "Paris", "7"], n)})
+    years = list(range(2000, 2010))
+    tables["rank/key_table.csv"] = pd.DataFrame({
+        "country": COUNTRIES[:20], "capital": [f"Capital {i}" for i in range(20)]})
+    tables["rank/by_year.csv"] = pd.DataFrame({             # a panel table: country x year
+        "country": [c for c in COUNTRIES[:20] for _ in years],
+        "year": [y for _ in COUNTRIES[:20] for y in years],
+        "value": [float(i) for i in range(20 * len(years))]})
+    return tables
+
+
+@pytest.fixture(scope="module")
+def random_lake(spark, tmp_path_factory):
+    from lakejoin_jupyter.indexing.pipeline import build
+    from lakejoin_jupyter import open_index
+    root = write_lake(tmp_path_factory.mktemp("hits-lake") / "lake", _random_tables())
+    out = root.parent / "lake.index"
+    build(root, out, spark=spark, progress=False)
+    return root, open_index(out)
+
+
+@pytest.mark.spark
+def test_spark_join_statistics_equal_the_reference(random_lake):
+    from lakejoin_jupyter.lake.read import TableInfo, read_table
+    _, engine = random_lake
+    gen = engine.index.generations[0]
+    columns = []
+    for _, t in gen.tables.sort_values("table_id").iterrows():
+        df = read_table(TableInfo.from_json(t["info"]))
+        columns += [normalize_many(df[c].tolist()) for c in df.columns]
+    token_id = {t: i for i, t in enumerate(gen.token_text(range(gen.n_tokens)))}
+    ref = reference_stats(columns, token_id)
+    stats = gen.joinstats
+    for name in ("dup_indptr", "dup_tokens", "dup_counts"):
+        assert np.array_equal(getattr(stats, name), getattr(ref, name)), name
+    want = ref.as_joinstats().shapes
+    for f, arr in stats.shapes.items():
+        np.testing.assert_allclose(arr, want[f], equal_nan=True, err_msg=f)
+
+
+@pytest.mark.spark
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(SPELLINGS), min_size=1, max_size=30))
+def test_engine_annotations_equal_the_join(random_lake, values):
+    _, engine = random_lake
+    df = pd.DataFrame({"key": values, "n": range(len(values))})
+    if all(t is None for t in normalize_many(values)):
+        return
+    for h in engine.search(df, "key", k=None):
+        joined = h.join(df)
+        assert h.join_rows_exact and h.join_rows == len(joined), (h.table, h.column)
+        lake = engine.table(h.table)[h.column]
+        want = pandas_truth(df["key"], lake)
+        assert h.row_coverage == pytest.approx(want["matched_rows"] / len(df))
+        assert h.key_ratio == pytest.approx(want["key_ratio"])
+        assert h.lake_rows == len(engine.table(h.table))
+
+
+@pytest.mark.spark
+def test_useful_ranks_the_key_table_before_the_panel_table(random_lake):
+    _, engine = random_lake
+    df = pd.DataFrame({"country": COUNTRIES[10:30]})        # 10 of them in both tables
+    by_overlap = engine.search(df, "country", k=2, rank="overlap")
+    assert {h.table for h in by_overlap} == {"rank/key_table", "rank/by_year"}
+    assert by_overlap[0].overlap == by_overlap[1].overlap == 10
+    assert by_overlap[0].score == by_overlap[1].score       # tied: the papers' ranking,
+    assert by_overlap[0].table == "rank/by_year"            # the tie broken by column id
+    useful = engine.search(df, "country", k=2, rank="useful")
+    assert [h.table for h in useful] == ["rank/key_table", "rank/by_year"]
+    key, panel = useful
+    assert key.key_ratio == 1.0 and panel.key_ratio == 10.0
+    assert key.join_rows == 20 and panel.join_rows == 10 + 10 * 10
+    assert panel.multiplies_rows and not key.multiplies_rows
+    assert useful.rank == "useful" and "multiply" in useful._repr_html_()
+    card = panel.card()                                    # the hit card says it before the join
+    assert "20 &rarr; 110 rows" in card and "&times;10 lake rows per key" in card
+    assert "aggregate=&quot;latest&quot;" in card          # it has a year column
+    assert ">year</td><td>integer</td>" in card and "matched (10):" in card
+    card = key.card()
+    assert "keeps the query's 20 rows" in card and "&rarr;" not in card
+    assert ">capital</td>" in card and "not matched (10):" in card
+    assert key._repr_html_() == card
+
+
+@pytest.mark.spark
+def test_panel_table_joins_aggregated_per_key(random_lake):
+    _, engine = random_lake
+    df = pd.DataFrame({"country": COUNTRIES[10:30]})
+    panel = next(h for h in engine.search(df, "country", k=None) if h.table == "rank/by_year")
+    assert [a.name for a in panel.added_columns] == ["year", "value"]
+    latest = panel.join(df, aggregate="latest")            # order_by: the year-like column
+    assert len(latest) == len(df)
+    assert latest["year"].tolist()[:10] == ["2009"] * 10 and latest["year"][10:].isna().all()
+    assert latest["by_year_rows"].tolist()[:10] == [10.0] * 10
+    mean = panel.join(df, aggregate="mean")
+    assert list(mean.columns) == ["country", "value", "by_year_rows"]   # years are no measure
+    assert mean["value"][0] == pytest.approx(np.mean([100.0 + i for i in range(10)]))
+    key = next(h for h in engine.search(df, "country", k=None) if h.table == "rank/key_table")
+    with pytest.raises(QueryError, match="no date or year column"):
+        key.join(df, aggregate="latest")
+
+
+@pytest.mark.spark
+def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
+    root, engine = random_lake
+    own = pd.read_csv(root / "rank" / "key_table.csv")       # read by hand: no attrs
+    res = engine.search(own, "country", k=None, rank="useful")
+    assert res[-1].table == "rank/key_table" and res[-1].is_query_table
+    assert not any(h.is_query_table for h in res[:-1])
+    assert all(h.table != "rank/key_table"
+               for h in engine.search(own, "country", k=None, include_own=False))
+    panel = next(h for h in res if h.table == "rank/by_year")
+    joined = panel.join(own, aggregate="latest")
+    assert joined.attrs["lakejoin_chain"] == ["rank/key_table", "rank/by_year"]
+    again = engine.search(joined, "country", k=None, rank="useful")
+    marks = {h.table: (h.is_query_table, h.in_chain) for h in again}
+    assert marks["rank/by_year"] == (False, True) and marks["rank/key_table"] == (False, True)
+    assert all(h.in_chain for h in again[-2:])
+
+
+@pytest.mark.spark
+def test_index_without_joinstats_opens_with_a_note_and_estimates(random_lake, tmp_path):
+    from lakejoin_jupyter import open_index
+    _, engine = random_lake
+    old = tmp_path / "old.index"
+    shutil.copytree(engine.index.path, old)
+    shutil.rmtree(old / "joinstats")
+    m = json.loads((old / "manifest.json").read_text())
+    m["components"].pop("joinstats")      # as `--without joinstats` builds it
+    m["files"] = {k: v for k, v in m["files"].items() if not k.startswith("joinstats/")}
+    (old / "manifest.json").write_text(json.dumps(m))
+    res = open_index(old).search(pd.DataFrame({"country": COUNTRIES[10:30]}), "country", k=None)
+    assert any("Rebuild to get join estimates" in n for n in res.notes)
+    panel = next(h for h in res if h.table == "rank/by_year")
+    assert panel.join_rows_exact is False and panel.join_rows == 110   # the mean is exact here
+    assert panel.key_kind == "identifier"
