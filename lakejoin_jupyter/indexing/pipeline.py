@@ -38,6 +38,7 @@ from . import josie as josie_component
 from . import lshensemble as lshensemble_component
 from . import mate as mate_component
 from . import pexeso as pexeso_component
+from . import transform as transform_component
 from .component import BuildContext, Component
 
 log = logging.getLogger("lakejoin")
@@ -46,7 +47,7 @@ log = logging.getLogger("lakejoin")
 # The optional components a build offers, in build order (each module defines COMPONENT).
 COMPONENTS: dict[str, Component] = {c.name: c for c in (
     josie_component.COMPONENT, lshensemble_component.COMPONENT, mate_component.COMPONENT,
-    pexeso_component.COMPONENT)}
+    pexeso_component.COMPONENT, transform_component.COMPONENT)}
 
 
 @dataclass
