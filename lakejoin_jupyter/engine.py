@@ -29,13 +29,14 @@ from .lake.normalize import normalize_many
 from .search import (bruteforce, bruteforce_nary, distributed, josie, lshensemble, mate,
                      mergelist, pexeso, probeset)
 from .search.registry import Candidate, SearchMethod, SearchParams
+from .join.autojoin import discovery as transform_discovery
 
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
 
 # The search methods an engine offers (each search/<name>.py defines its METHOD).
 SEARCH_METHODS = (josie.METHOD, mergelist.METHOD, probeset.METHOD, bruteforce.METHOD,
                   distributed.METHOD, lshensemble.METHOD, lshensemble.TOPK_METHOD,
-                  mate.METHOD, bruteforce_nary.METHOD, pexeso.METHOD)
+                  mate.METHOD, bruteforce_nary.METHOD, pexeso.METHOD, transform_discovery.METHOD)
 
 
 # ---------------------------------------------------------------------- queries
