@@ -25,12 +25,8 @@ _SEG = re.compile(r"[0-9]+|[a-zA-Z\u0080-\U0010ffff]+")
 
 
 def py_segments(text: str) -> list:
-    """The oracle: letter runs and digit runs, digit runs without leading zeros."""
-    out = []
-    for m in _SEG.finditer(text):
-        s = m.group(0)
-        out.append((s.lstrip("0") or "0") if s[0].isdigit() else s)
-    return out
+    """The oracle: letter runs and digit runs."""
+    return [m.group(0) for m in _SEG.finditer(text)]
 
 
 def py_constants(values: list) -> set:
@@ -197,3 +193,150 @@ def test_retrieval_scores_match_brute_force(columns, types, sample, q):
     for c in want:
         assert got[c] == pytest.approx(want[c])
     assert list(cols) == sorted(got, key=lambda c: (-got[c], c))
+
+
+# ------------------------------------------------------------------ Spark build and the method
+
+FIRST = ["Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "John", "Frances", "Ken",
+         "Dennis", "Niklaus", "Tony", "Leslie", "Robin", "Margaret", "Radia", "Sophie",
+         "Hedy", "Katherine", "Shafi"]
+LAST = ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Backus", "Allen",
+        "Thompson", "Ritchie", "Wirth", "Hoare", "Lamport", "Milner", "Hamilton", "Perlman",
+        "Wilson", "Lamarr", "Johnson", "Goldwasser"]
+
+
+def random_lake(seed: int) -> dict:
+    """People, their emails / "Last, First" names / birthdays in another format / prefixed
+    ids as separate tables, plus distractors (other names, floats, booleans, long texts)."""
+    rng = random.Random(seed)
+    people = sorted({f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(60)})
+    days = [f"19{rng.randint(10, 99)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+            for _ in people]
+    ids = [f"{rng.randint(0, 99999):05d}" for _ in people]
+    org = rng.choice(["cs.org", "uni.edu"])
+    emails = [f"{p.split()[0].lower()}.{p.split()[1].lower()}@{org}" for p in people]
+    others = sorted({f"{rng.choice(FIRST)} {rng.choice(['Smith', 'Brown', 'Young'])}"
+                     for _ in range(30)})
+    keep = [i for i in range(len(people)) if rng.random() < 0.8]
+    return {
+        "people.csv": pd.DataFrame({"name": people, "born": days, "badge": ids}),
+        "staff/emails.csv": pd.DataFrame({"email": [emails[i] for i in keep],
+                                          "score": [rng.random() for _ in keep]}),
+        "staff/directory.csv": pd.DataFrame({"who": [f"{p.split()[1]}, {p.split()[0]}"
+                                                     for p in people[::-1]]}),
+        "staff/birthdays.tsv": pd.DataFrame({"when": [f"{d[5:7]}/{d[8:10]}/{d[:4]}" for d in days],
+                                             "ok": [rng.choice(["yes", "no"]) for _ in days]}),
+        "badges.csv": pd.DataFrame({"badge": [f"ID-{b}" for b in ids]}),
+        "others.csv": pd.DataFrame({"name": others,
+                                    "note": ["x" * 150 + str(i) for i in range(len(others))]}),
+        "misc.csv": pd.DataFrame({"city": ["Zürich", "Köln", "Malmö", "Łódź"] * 3,
+                                  "code": ["007", "0", "a1", "b2"] * 3}),
+    }
+
+
+@pytest.fixture(scope="module")
+def transform_engine(spark, tmp_path_factory):
+    from lakejoin_jupyter import build_index
+    root = write_lake(tmp_path_factory.mktemp("tlake") / "lake", random_lake(3))
+    out = tmp_path_factory.mktemp("tidx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False, components=["transform"],
+                       component_options={"transform": {"q": 4, "max_gram_columns": 3}})
+
+
+def reference_of(engine):
+    from lakejoin_jupyter.index.transform_arrays import load
+    part = engine.index.parts[0]
+    ti = load(part)
+    toks = [part.token_text(part.arrays.set_tokens(c)) for c in range(part.n_sets)]
+    vocab = {t: i for i, t in enumerate(part.token_text(np.arange(part.n_tokens)))}
+    return ti, build_reference(toks, vocab, part.columns["type"].tolist(), ti.spec)
+
+
+@pytest.mark.spark
+def test_spark_component_equals_reference(transform_engine):
+    ti, ref = reference_of(transform_engine)
+    assert ti.spec == TransformSpec(q=4, max_gram_columns=3)
+    assert ti.arrays.equals(ref.arrays)
+    pd.testing.assert_frame_equal(ti.columns, ref.columns)
+    assert ti.stop_grams == ref.stop_grams > 0
+    section = transform_engine.index.components["transform"]
+    assert section["gram_entries"] == len(ref.arrays.gram_columns) > 0
+    types = transform_engine.index.columns.set_index("column_id")["type"]
+    assert set(types[ti.columns["column_id"]]) <= {"string", "integer", "date"}
+    patterns = dict(zip(ti.columns["column_id"], ti.columns["pattern"]))
+    email = transform_engine.index.find_column("staff/emails.csv", "email")
+    assert patterns[email].startswith("a.a@")
+
+
+def brute_coverage(engine, hit, frame, column):
+    """Rows of the query frame that join the hit's lake column after its program, applied
+    by hand to the query (or to the lake column) and compared with the lake file's values."""
+    from lakejoin_jupyter.join.autojoin.discovery import learn_text
+    from lakejoin_jupyter.join.autojoin.dsl import Program
+    from lakejoin_jupyter.lake.normalize import normalize_many, normalize_text
+    program = Program.from_json(hit.details["program_json"])
+    lake = engine.table(hit.table)[hit.column]
+    lake_tokens = {t for t in normalize_many(lake.tolist()) if t is not None}
+    rows = [v for v in frame[column].tolist() if normalize_text(str(v)) is not None]
+    name = program.columns[0]
+    if hit.details["direction"] == "query -> lake":
+        out = [program({name: learn_text(v)}) for v in rows]
+        joined = sum(1 for o in out if o is not None and normalize_text(o) in lake_tokens)
+    else:
+        made = {normalize_text(o) for o in (program({name: t}) for t in lake_tokens) if o}
+        joined = sum(1 for v in rows if normalize_text(str(v)) in made)
+    return joined, len(rows)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("column, planted", [
+    ("name", {("staff/emails.csv", "email"), ("staff/directory.csv", "who")}),
+    ("born", {("staff/birthdays.tsv", "when")}),
+    ("badge", {("badges.csv", "badge")})])
+def test_transform_search_finds_planted_columns(transform_engine, column, planted):
+    frame = transform_engine.table("people.csv")[[column]]
+    frame = pd.concat([frame, frame.head(7)], ignore_index=True)    # rows weigh, not values
+    res = transform_engine.search(frame, column, method="transform", k=5)
+    found = {(h.table, h.column) for h in res}
+    assert planted <= found
+    assert ("people.csv", column) not in found          # joins as it is: equality's hit
+    for h in res:
+        joined, rows = brute_coverage(transform_engine, h, frame, column)
+        assert h.details["joined_rows"] == joined and h.details["query_rows"] == rows
+        assert h.score == pytest.approx(joined / rows)
+        assert h.details["program"] and h.details["lake_pattern"]
+    assert [h.score for h in res] == sorted((h.score for h in res), reverse=True)
+    best = next(h for h in res if (h.table, h.column) in planted)
+    assert best.score >= 0.75
+
+
+@pytest.mark.spark
+def test_transform_search_options_and_errors(transform_engine, demo_engine):
+    from lakejoin_jupyter.errors import QueryError
+    frame = transform_engine.table("people.csv")[["name"]]
+    res = transform_engine.search(frame, "name", method="transform", k=10, include_equal=True)
+    same = [h for h in res if h.table == "people.csv"]
+    assert same and same[0].score == 1.0 and "name" in same[0].details["program"]
+    assert not transform_engine.search(frame, "name", method="transform", threshold=0.99)
+    with pytest.raises(QueryError, match="transform"):
+        demo_engine.search(frame, "name", method="transform")
+
+
+@pytest.mark.spark
+def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    people = transform_engine.table("people.csv")
+    w = DiscoveryWidget(transform_engine, session=Session(), namespace={"people": people},
+                        frame="people", columns=["name"], auto_insert=False)
+    assert "transform" in [v for _, v in w.method_picker.options]
+    w.method_picker.value = "transform"
+    w.search().wait()
+    want = transform_engine.search(people, "name", method="transform")
+    assert [r["program"] for r in w.results.rows] == [h.details["program"] for h in want]
+    assert any(c["key"] == "program" for c in w.results.columns)
+    w.results.selected = 0
+    w.wait()
+    import html
+    assert f"<code>{html.escape(want[0].details['program'])}</code>" in w.detail_html.value
+    assert f"matched ({want[0].overlap:,})" in w.detail_html.value

@@ -87,6 +87,7 @@ class TransformIndex:
     arrays: TransformArrays
     columns: pd.DataFrame     # column_id, pattern, pattern_share, constants, n_indexed
     gram_limit: int           # the stop-gram limit the build applied
+    stop_grams: int = 0       # grams left out as stop grams
 
 
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -148,4 +149,4 @@ def assemble(key_hashes, key_columns, key_tokens, gram_codes, gram_columns, gram
     arrays = TransformArrays(uk, kptr, kcol.astype(np.int32), ktok.astype(np.int32),
                              ug, gptr, gcol.astype(np.int32),
                              np.minimum(gcnt, np.iinfo(np.int32).max).astype(np.int32))
-    return TransformIndex(spec, arrays, columns, limit)
+    return TransformIndex(spec, arrays, columns, limit, int(len(stop)))

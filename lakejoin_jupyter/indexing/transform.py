@@ -9,10 +9,10 @@ Spark jobs over the build's distinct (column, token) pairs:
 2. ``groupBy(column).applyInPandas``: per column (on the executors, numpy) its constant
    segments, every token's pattern keys, its distinct segment grams with the number of
    values holding each, and its pattern row; one output with a ``kind`` per row, persisted;
-3. stop grams (held by more than the limit's columns) are counted and dropped with a
-   ``groupBy(code)`` and an anti join; keys, grams and patterns are written as Parquet;
-4. finishing step (driver, vectorized numpy, as indexing/postings.py): the CSR arrays of
-   index/transform_arrays.py, written as .npy; the intermediate Parquet is removed.
+3. keys and grams are written as Parquet, the pattern rows (one per column) collected;
+4. finishing step (driver, vectorized numpy, as indexing/postings.py): stop grams (held
+   by more than the limit's columns) are dropped and the CSR arrays of
+   index/transform_arrays.py written as .npy; the intermediate Parquet is removed.
 
 Not built by default (``components=["transform"]``, CLI ``--with transform``); its
 build time and size on a real lake are in docs/algorithms/transform_search.md.
@@ -70,7 +70,6 @@ def build(ctx) -> dict:
         spec = TransformSpec(**{k: int(v) for k, v in opts.items()})
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
     n_columns = int(ctx.n_sets)
-    limit = spec.gram_limit(n_columns)
 
     prog.step("transform: patterns, keys and grams per column")
     cols = ctx.columns[~ctx.columns["type"].isin(SKIPPED_TYPES)][["column_id"]].astype("int32")
@@ -84,11 +83,8 @@ def build(ctx) -> dict:
         prog.step("transform: writing keys")
         (out.where(F.col("kind") == KEY).select("code", "column_id", "token_id")
          .write.parquet(w.uri("transform/keys.parquet")))
-        prog.step("transform: stop grams and writing grams")
-        grams = out.where(F.col("kind") == GRAM).select("code", "column_id", "count")
-        stop = grams.groupBy("code").count().where(F.col("count") > limit).select("code")
-        n_stop = stop.count()
-        (grams.join(F.broadcast(stop) if n_stop < 1_000_000 else stop, "code", "left_anti")
+        prog.step("transform: writing grams")
+        (out.where(F.col("kind") == GRAM).select("code", "column_id", "count")
          .write.parquet(w.uri("transform/grams.parquet")))
         patterns = (out.where(F.col("kind") == PATTERN)
                     .select("column_id", "pattern", "share", "constants", "count").toPandas())
@@ -113,7 +109,7 @@ def build(ctx) -> dict:
     nbytes = sum(w.path(rel).stat().st_size for rel in FILES.values()) + \
         w.path(COLUMNS_FILE).stat().st_size
     a = ti.arrays
-    return {"spec": spec.manifest(), "gram_limit": int(limit), "stop_grams": int(n_stop),
+    return {"spec": spec.manifest(), "gram_limit": int(ti.gram_limit), "stop_grams": int(ti.stop_grams),
             "columns_indexed": int(len(ti.columns)), "keys": int(len(a.key_hashes)),
             "key_entries": int(len(a.key_columns)), "grams": int(len(a.gram_codes)),
             "gram_entries": int(len(a.gram_columns)), "bytes": int(nbytes),

@@ -3,8 +3,9 @@ indexes and queries with (the thesis's future work on searching transformation j
 ch. 5: tokenize values by their syntactic pattern; transformations rarely break tokens).
 
 A value's UTF-8 bytes are classed as digits, letters (ASCII letters and every non-ASCII
-byte) or separators; a *segment* is a maximal run of digits or of letters, digit runs
-lose their leading zeros ("E09" -> "e", "9"). Everything is vectorized numpy over a batch
+byte) or separators; a *segment* is a maximal run of digits or of letters ("E09" -> "e",
+"09"; leading zeros stay: the transformation language cannot add or drop them, and lake
+tokens that are whole numbers are already canonical). Everything is vectorized numpy over a batch
 of values given as (bytes, offsets), the same code in the Spark build's pandas UDFs, in
 the reference builder and at query time.
 
@@ -120,35 +121,10 @@ def segments(data: np.ndarray, offsets: np.ndarray) -> Segments:
     starts[1:] |= cls[1:] != cls[:-1]
     in_seg = cls != SEPARATOR
     starts &= in_seg
-    run = np.cumsum(starts) - 1                                    # run id per byte
-    # leading zeros of a digit run: drop the zeros before its first non-zero byte, but
-    # never its last byte (an all-zero run keeps one "0")
-    pos = np.arange(n, dtype=np.int64)
-    run_starts = np.flatnonzero(starts)
-    run_ends = np.empty(len(run_starts), dtype=np.int64)            # exclusive
-    if len(run_starts):
-        # a run ends where the class changes or the value ends
-        boundary = np.zeros(n + 1, dtype=bool)
-        boundary[n] = True
-        boundary[1:n] |= cls[1:] != cls[:-1]
-        boundary[offsets[1:-1]] = True
-        ends_all = np.flatnonzero(boundary)
-        run_ends = ends_all[np.searchsorted(ends_all, run_starts, side="right")]
-    is_digit = cls == DIGIT
-    nonzero_digit = is_digit & (data != ord("0"))
-    big = np.iinfo(np.int64).max
-    first_nz = np.full(len(run_starts), big, dtype=np.int64)
-    cand = np.where(nonzero_digit & in_seg, pos, big)
-    if len(run_starts):
-        first_nz = np.minimum.reduceat(cand, run_starts) if n else first_nz
-    keep = in_seg.copy()
-    dig = is_digit & in_seg
-    r = run[dig]
-    cut = np.minimum(first_nz[r], run_ends[r] - 1)
-    keep[np.flatnonzero(dig)[pos[dig] < cut]] = False
-    kept_pos = np.flatnonzero(keep)
+    kept_pos = np.flatnonzero(in_seg)
     kept = data[kept_pos]
-    kept_run = run[kept_pos]
+    kept_run = (np.cumsum(starts) - 1)[kept_pos]                   # segment of each byte
+    run_starts = np.flatnonzero(starts)
     n_seg = len(run_starts)
     lens = np.bincount(kept_run, minlength=n_seg).astype(np.int64)
     indptr = np.zeros(n_seg + 1, dtype=np.int64)
@@ -175,14 +151,22 @@ def _group_sum(values: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+def distinct_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (a, b) pairs, sorted by (a, b)."""
+    order = np.lexsort((b, a))
+    a, b = a[order], b[order]
+    new = np.r_[True, (a[1:] != a[:-1]) | (b[1:] != b[:-1])] if len(a) else np.zeros(0, bool)
+    return a[new], b[new]
+
+
 def constant_hashes(seg: Segments, share: float = CONSTANT_SHARE,
                     min_values: int = CONSTANT_MIN_VALUES) -> np.ndarray:
     """Sorted hashes of the segments found in at least ``share`` of the values (a column's
     constants), or none when it has fewer than ``min_values`` values."""
     if seg.n_values < min_values or not len(seg):
         return np.zeros(0, np.uint64)
-    pairs = np.unique(np.stack([seg.value.astype(np.uint64), seg.hash], axis=1), axis=0)
-    h, counts = np.unique(pairs[:, 1], return_counts=True)
+    _, hashes = distinct_pairs(seg.value, seg.hash)
+    h, counts = np.unique(hashes, return_counts=True)
     return h[counts >= share * seg.n_values]
 
 
@@ -201,10 +185,10 @@ def value_keys(seg: Segments, constants: np.ndarray) -> tuple[np.ndarray, np.nda
     return full, counts > 0, stripped, (n_rest > 0) & (n_rest < counts)
 
 
-def segment_grams(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, np.uint64)
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(value index, gram code) of the distinct q-grams of each value's non-constant
-    segments, sorted by (value, code)."""
+def gram_occurrences(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, np.uint64)
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """(value index, gram code) of every q-gram occurrence in the values' non-constant
+    segments, in value order (a gram repeated in a value is listed again)."""
     if not 1 <= q <= 8:
         raise ValueError(f"q must be 1..8 bytes (a gram is packed into 64 bits); got {q}")
     lens = np.diff(seg.indptr)
@@ -221,8 +205,14 @@ def segment_grams(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, np.
     code = np.zeros(total, dtype=np.uint64)
     for t in range(q):
         code = (code << np.uint64(8)) | seg.data[start + t].astype(np.uint64)
-    out = np.unique(np.stack([seg.value[sid].astype(np.uint64), code], axis=1), axis=0)
-    return out[:, 0].astype(np.int64), out[:, 1]
+    return seg.value[sid], code
+
+
+def segment_grams(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, np.uint64)
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(value index, gram code) of the distinct q-grams of each value's non-constant
+    segments, sorted by (value, code)."""
+    return distinct_pairs(*gram_occurrences(seg, q, constants))
 
 
 def gram_text(code: int, q: int) -> str:
@@ -238,8 +228,7 @@ def value_shape(text: str, constants: frozenset = frozenset()) -> str:
     segments and separators as they are."""
     def sub(m):
         s = m.group(0)
-        canon = s.lstrip("0") or "0" if s[0].isdigit() else s
-        if canon in constants:
+        if s in constants:
             return s
         return "9" if s[0].isdigit() else "a"
     return _SHAPE.sub(sub, text)

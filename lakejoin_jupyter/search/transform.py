@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .segments import (constant_hashes, segment_grams, segments, utf8_arrays, value_keys)
+from .segments import (constant_hashes, distinct_pairs, segment_grams, segments, utf8_arrays,
+                       value_keys)
 
 
 @dataclass
@@ -44,20 +45,21 @@ class Evidence:
                         self.code[m], self.n_values)
 
 
-def query_signals(texts: list, q: int):
+def query_signals(texts: list, q: int, owner: np.ndarray | None = None):
     """Per sampled query value: its keys (value index, key hash) and its grams (value
     index, code), the query's own constant segments left out as the build leaves out a
-    column's."""
+    column's. ``owner[i]`` is the sampled value text i spells (a value may come in two
+    spellings: as the user wrote it and as its token)."""
     data, offsets = utf8_arrays(texts)
     seg = segments(data, offsets)
     consts = constant_hashes(seg)
     full, has_full, stripped, has_stripped = value_keys(seg, consts)
-    idx = np.arange(len(texts), dtype=np.int64)
+    idx = np.arange(len(texts), dtype=np.int64) if owner is None else \
+        np.asarray(owner, dtype=np.int64)
     key_qi = np.concatenate([idx[has_full], idx[has_stripped]])
     key_hash = np.concatenate([full[has_full], stripped[has_stripped]])
-    kq = np.unique(np.stack([key_qi.astype(np.uint64), key_hash], axis=1), axis=0)
-    gram_qi, codes = segment_grams(seg, q, consts)
-    return (kq[:, 0].astype(np.int64), kq[:, 1]), (gram_qi, codes)
+    gram_t, codes = segment_grams(seg, q, consts)
+    return distinct_pairs(key_qi, key_hash), distinct_pairs(idx[gram_t], codes)
 
 
 def _lookup(sorted_keys: np.ndarray, keys: np.ndarray):
@@ -104,11 +106,13 @@ def _run_counts(groups: np.ndarray, columns: np.ndarray) -> np.ndarray:
     return np.bincount(run)[run]
 
 
-def evidence(ti, texts: list, max_postings: int = 2000) -> Evidence:
+def evidence(ti, texts: list, owner: np.ndarray | None = None,
+             max_postings: int = 2000) -> Evidence:
     """Every (sampled value, column, key or gram) pair with its score 1/(n m) (module
-    docstring)."""
+    docstring); ``owner`` as in :func:`query_signals`."""
     a = ti.arrays
-    (kqi, khash), (gqi, gcode) = query_signals(texts, ti.spec.q)
+    n_values = len(texts) if owner is None else (int(np.max(owner)) + 1 if len(owner) else 0)
+    (kqi, khash), (gqi, gcode) = query_signals(texts, ti.spec.q, owner)
     parts = []
     if len(a.key_hashes) and len(khash):
         entries, entry_code, (qv, at, n, code) = _postings(kqi, khash, a.key_hashes,
@@ -125,9 +129,9 @@ def evidence(ti, texts: list, max_postings: int = 2000) -> Evidence:
                       np.full(len(at), -1, np.int64), code))
     if not parts:
         z = np.zeros(0, np.int64)
-        return Evidence(z, z, np.zeros(0), z, np.zeros(0, np.uint64), len(texts))
+        return Evidence(z, z, np.zeros(0), z, np.zeros(0, np.uint64), n_values)
     qi, col, score, tok, code = (np.concatenate(x) for x in zip(*parts))
-    return Evidence(qi, col, score, tok, code, len(texts))
+    return Evidence(qi, col, score, tok, code, n_values)
 
 
 def column_scores(ev: Evidence, exclude=()) -> tuple[np.ndarray, np.ndarray]:

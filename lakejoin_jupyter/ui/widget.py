@@ -593,6 +593,8 @@ class DiscoveryWidget(W.VBox):
                    *([{"key": "score", "label": "score", "kind": "text"}] if any(
                        h.overlap is None or float(h.score) != float(h.overlap) for h in hits)
                      else []),
+                   *([{"key": "program", "label": "transformation", "kind": "text"}]
+                     if any("program" in h.details for h in hits) else []),
                    {"key": "method", "label": "method", "kind": "text"},
                    {"key": "exact", "label": "figures", "kind": "flag"}]
         rows = []
@@ -602,6 +604,7 @@ class DiscoveryWidget(W.VBox):
                          "mapping": ", ".join(f"{a} → {b}" for a, b in h.mapping.items()),
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": f"{float(h.score):.4g}",
+                         "program": h.details.get("program", ""),
                          "method": h.method, "exact": bool(h.exact)})
         with self.results.hold_sync():            # one update for the browser
             self.results.phase = phase            # phase first: observers of rows see it
@@ -634,7 +637,8 @@ class DiscoveryWidget(W.VBox):
             f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; "
             f"{html.escape(', '.join(f'{a} → {b}' for a, b in hit.mapping.items()))} &middot; "
             f"containment {0 if c is None else c:.1%}{'' if hit.exact else ' (estimated)'}"
-            f"<div class='lakejoin-values'>loading matched values...</div>")
+            + _program_html(hit)
+            + "<div class='lakejoin-values'>loading matched values...</div>")
         self._draw_actions(hit)
         self.action_out.outputs = ()
         self.code_panel.code = ""
@@ -778,6 +782,19 @@ class DiscoveryWidget(W.VBox):
 def _no_index_text() -> str:
     from .session import NO_INDEX
     return NO_INDEX + " Or type an index folder above and press Open."
+
+
+def _program_html(hit) -> str:
+    """The transformation a "Needs a transformation" hit joins through, if any."""
+    d = hit.details
+    if "program" not in d:
+        return ""
+    return (f"<div class='lakejoin-program'><b>transformation</b> "
+            f"({html.escape(str(d.get('direction', '')))}): "
+            f"<code>{html.escape(str(d['program']))}</code> joins "
+            f"{float(d.get('coverage', 0)):.1%} of the query rows"
+            + (f"; lake pattern <code>{html.escape(str(d['lake_pattern']))}</code>"
+               if d.get("lake_pattern") else "") + "</div>")
 
 
 def _sample(values, n: int = 25) -> str:

@@ -27,16 +27,15 @@ import unicodedata
 import numpy as np
 import pandas as pd
 
-from ...errors import LakeJoinError
-from ...lake.normalize import normalize_many, normalize_text
+from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, normalize_text
 from ...search.registry import Candidate, ParamSpec, SearchMethod
-from ...search.segments import utf8_arrays, segments, constant_hashes, segment_grams
+from ...search.segments import distinct_pairs, gram_occurrences, segments, utf8_arrays
 from ...search.transform import column_scores, evidence
 from .dsl import Program, evaluate_columns
-from .pipeline import autojoin
+from .learn import Example, LearnSettings, example_sets, try_learn_transform
+from .pairs import PairGroup, RowPair
 
-LEARN_OPTIONS = dict(fuzzy=False, composite=False, sample="never", max_sets=24,
-                     sets_per_group=12, patience=4)
+LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=3)
 
 
 def learn_text(value) -> str | None:
@@ -56,18 +55,38 @@ class _Lake:
     def __init__(self, index):
         self.index = index
         self._tokens: dict = {}
+        self._sets: dict = {}
+        self._offsets = index.load_npy("dictionary/values_offsets.npy")
+        self._bytes = index.load_npy("dictionary/values_bytes.npy")
 
-    def tokens(self, column: int) -> list:
-        got = self._tokens.get(column)
+    def texts(self, ids) -> list:
+        """Token texts by id, gathered with numpy and decoded by Arrow at once."""
+        import pyarrow as pa
+        ids = np.asarray(ids, dtype=np.int64)
+        lo, hi = self._offsets[ids], self._offsets[ids + 1]
+        lens = hi - lo
+        offsets = np.zeros(len(ids) + 1, dtype=np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        first = np.repeat(offsets[:-1], lens)
+        data = np.asarray(self._bytes[np.repeat(lo, lens) + (np.arange(offsets[-1]) - first)])
+        arr = pa.LargeStringArray.from_buffers(len(ids), pa.py_buffer(offsets),
+                                               pa.py_buffer(data))
+        return arr.to_pylist()
+
+    def tokens(self, column: int, limit: int | None = None) -> list:
+        """The column's tokens (the first ``limit`` in token-id order, when given)."""
+        key = (column, limit)
+        got = self._tokens.get(key)
         if got is None:
-            got = self._tokens[column] = self.index.token_text(
-                self.index.arrays.set_tokens(column))
+            ids = self.index.arrays.set_tokens(column)
+            got = self._tokens[key] = self.texts(ids if limit is None else ids[:limit])
         return got
 
-    def holds(self, column: int, tokens: list) -> np.ndarray:
-        ids = self.index.lookup(tokens)
-        mine = np.asarray(self.index.arrays.set_tokens(column))
-        return (ids >= 0) & np.isin(ids, mine)
+    def token_set(self, column: int) -> set:
+        got = self._sets.get(column)
+        if got is None:
+            got = self._sets[column] = set(self.tokens(column))
+        return got
 
     def equal_pairs(self, tokens: list) -> tuple[np.ndarray, np.ndarray]:
         """(query value index, column) of every column holding a query value itself."""
@@ -96,40 +115,107 @@ def _query_side(query):
     return tokens, texts, weights
 
 
-def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray) -> dict:
-    """For each chosen sampled value: up to two values of the column paired with it (key
-    partners first, then the values holding its rarest shared gram)."""
-    out: dict = {}
-    key = ev.token >= 0
-    for qi, tok in zip(ev.qi[key], ev.token[key]):
-        if qi in chosen:
-            out.setdefault(int(qi), []).append(int(tok))
-    texts = {}
-    ids = sorted({t for toks in out.values() for t in toks})
-    if ids:
-        texts = dict(zip(ids, lake.index.token_text(np.array(ids))))
-    result = {qi: [texts[t] for t in toks[:2]] for qi, toks in out.items()}
+def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int) -> dict:
+    """For each chosen sampled value: up to two values of the column paired with it, and
+    the pairs' scores (value -> (values, scores)). Key
+    pairs name their lake token; a value paired only by grams gets the values holding its
+    rarest shared gram among the column's first ``scan`` tokens (when key pairs leave
+    fewer than half the chosen values without a partner, they are not looked for)."""
+    key = (ev.token >= 0) & np.isin(ev.qi, chosen)
+    order = np.lexsort((ev.token[key], -ev.score[key], ev.qi[key]))
+    qi, tok, sc = ev.qi[key][order], ev.token[key][order], ev.score[key][order]
+    result: dict = {}
+    if len(tok):
+        texts = dict(zip(np.unique(tok).tolist(), lake.texts(np.unique(tok))))
+        for q, t, x in zip(qi.tolist(), tok.tolist(), sc.tolist()):
+            vals, scores = result.setdefault(q, ([], []))
+            if len(vals) < 2 and texts[t] not in vals:
+                vals.append(texts[t])
+                scores.append(x)
     need = [int(q) for q in chosen if int(q) not in result]
-    if not need:
+    if len(need) * 2 <= len(chosen):
         return result
     gram = (ev.token < 0) & np.isin(ev.qi, need)
     if not gram.any():
         return result
-    values = lake.tokens(column)
-    keep = [i for i, v in enumerate(values) if len(v.encode("utf-8")) <= ti.spec.max_value_bytes]
-    seg = segments(*utf8_arrays([values[i] for i in keep]))
-    vi, codes = segment_grams(seg, ti.spec.q, constant_hashes(seg))
-    order = np.argsort(codes, kind="stable")
-    codes, vi = codes[order], vi[order]
+    values = lake.tokens(column, scan)
+    data, offsets = utf8_arrays(values)
+    short = np.flatnonzero(np.diff(offsets) <= ti.spec.max_value_bytes)
+    lo, hi = offsets[short], offsets[short + 1]
+    sub_offsets = np.zeros(len(short) + 1, dtype=np.int64)
+    np.cumsum(hi - lo, out=sub_offsets[1:])
+    sub = data[np.repeat(lo, hi - lo) + (np.arange(sub_offsets[-1]) - np.repeat(sub_offsets[:-1], hi - lo))]
+    vi, codes = gram_occurrences(segments(sub, sub_offsets), ti.spec.q)
+    wanted = np.isin(codes, ev.code[gram])
+    vi, codes = vi[wanted], codes[wanted]
     g_order = np.lexsort((-ev.score[gram], ev.qi[gram]))
-    for qi, code in zip(ev.qi[gram][g_order], ev.code[gram][g_order]):
-        qi = int(qi)
-        if qi in result:
+    for q, code, x in zip(ev.qi[gram][g_order].tolist(), ev.code[gram][g_order],
+                          ev.score[gram][g_order].tolist()):
+        if q in result:
             continue
-        lo, hi = np.searchsorted(codes, code), np.searchsorted(codes, code, side="right")
-        if hi > lo:
-            result[qi] = [values[keep[int(v)]] for v in vi[lo:hi][:2]]
+        at = np.flatnonzero(codes == code)
+        if len(at):
+            found = list(dict.fromkeys(values[short[int(v)]] for v in vi[at]))[:2]
+            result[q] = (found, [x] * len(found))
     return result
+
+
+def learn_program(pairs: list, left: list, right: list, names: tuple,
+                  settings: LearnSettings = LEARN):
+    """LearnTransform (Algorithm 5) on given row pairs, both directions: example sets of
+    3-4 of the best pairs go to TryLearnTransform (Algorithm 4); a program must join at
+    least three values of the other side, one of them beyond its examples, and the one
+    joining the most wins. ``pairs`` are (left index, right index, score); returns
+    (program, left is the source) or None."""
+    best = None
+    for forward in (True, False):
+        src, dst = (left, right) if forward else (right, left)
+        col = names[0] if forward else names[1]
+        rows = [RowPair(i, j, "", sc) if forward else RowPair(j, i, "", sc)
+                for i, j, sc in pairs]
+        rows.sort(key=lambda r: -r.score)             # stable: the caller's order in ties
+        group = PairGroup(col, names[1] if forward else names[0], rows)
+        targets = {canonical(v) for v in dst}
+        top = [Example((src[r.source_row],), dst[r.target_row], r.source_row, r.target_row)
+               for r in group.top(settings.top_k)]
+        cache: dict = {}
+        idle = 0
+        for chosen in example_sets([group], settings)[0][:settings.max_sets]:
+            examples = [Example((src[r.source_row],), dst[r.target_row], r.source_row,
+                                r.target_row) for r in chosen]
+            taught = {(e.source_row, e.target_row) for e in examples}
+            program = try_learn_transform(examples, [col], settings, cache,
+                                          [e for e in top if (e.source_row, e.target_row)
+                                           not in taught])
+            idle += 1
+            if program is None:
+                if idle >= settings.patience and best is None:
+                    break
+                continue
+            out = evaluate_columns(program.expr, {col: src}, len(src))
+            keys = {canonical(o) for o in out} & targets
+            beyond = keys - {canonical(e.output) for e in examples}
+            if len(keys) >= 3 and beyond and (best is None or len(keys) > best[0]):
+                best, idle = (len(keys), program, forward), 0
+            if best is not None and best[0] >= 0.9 * len(src):
+                return best[1], best[2]
+            if best is not None and idle >= settings.patience:
+                break
+    return (best[1], best[2]) if best else None
+
+
+def canonical(text: str | None) -> str | None:
+    """normalize_text, skipping the work for plain ASCII outputs it leaves as they are."""
+    if not text:
+        return None
+    if text.isascii() and text.islower() and text[0] not in _NUMERIC_START and \
+            len(text) <= MAX_TOKEN_CHARS and " ".join(text.split()) == text and \
+            text not in NULL_SPELLINGS:
+        return text            # what normalize_text returns for it (ASCII, a letter, no case)
+    return normalize_text(text)
+
+
+_NUMERIC_START = frozenset("+-.0123456789")
 
 
 def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
@@ -139,20 +225,17 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
     if len(program.columns) != 1:
         return np.zeros(0, np.int64), False
     name = program.columns[0]
+    values = lake.token_set(column)
     if source_is_query:
-        out = evaluate_columns(program.expr, {name: texts}, len(texts))
-        keys = [normalize_text(o) if o else None for o in out]
-        present = [k for k in keys if k is not None]
-        held = dict(zip(present, lake.holds(column, present))) if present else {}
-        joined = np.array([i for i, k in enumerate(keys) if k is not None and held.get(k)],
-                          dtype=np.int64)
+        keys = [canonical(o) for o in evaluate_columns(program.expr, {name: texts}, len(texts))]
+        joined = np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64)
         identity = all(keys[i] == tokens[i] for i in joined)
     else:
-        values = lake.tokens(column)
-        out = evaluate_columns(program.expr, {name: values}, len(values))
-        produced = {}
-        for v, o in zip(values, out):
-            k = normalize_text(o) if o else None
+        lake_values = lake.tokens(column)
+        produced: dict = {}
+        for v, o in zip(lake_values, evaluate_columns(program.expr, {name: lake_values},
+                                                      len(lake_values))):
+            k = canonical(o)
             if k is not None:
                 produced.setdefault(k, set()).add(v)
         joined = np.array([i for i, t in enumerate(tokens) if t in produced], dtype=np.int64)
@@ -160,9 +243,35 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
     return joined, identity
 
 
+def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: _Lake,
+                column: int) -> float:
+    """Share of the learning sample a program already found joins: of the query values
+    (forward: their output is a value of the column) or of the partners (backward: their
+    output is one of the sampled query values)."""
+    if len(program.columns) != 1:
+        return 0.0
+    src = left if forward else right
+    out = evaluate_columns(program.expr, {program.columns[0]: src}, len(src))
+    target = lake.token_set(column) if forward else {canonical(v) for v in left}
+    return sum(1 for o in out if canonical(o) in target) / max(len(src), 1)
+
+
+def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
+    """The sampled values' spellings for retrieval: as the user wrote them (casefolded) and,
+    where it differs, as the lake's tokens spell them ("06" and "6")."""
+    spell, owner = [], []
+    for j, i in enumerate(pick.tolist()):
+        spell.append(texts[i])
+        owner.append(j)
+        if tokens[i] != texts[i]:
+            spell.append(tokens[i])
+            owner.append(j)
+    return spell, np.array(owner, dtype=np.int64)
+
+
 def search(index, query, k: int = 10, threshold: float | None = None, *, sample: int = 256,
-           candidates: int = 20, learn_values: int = 40, max_postings: int = 2000,
-           include_equal: bool = False, seed: int = 0):
+           candidates: int = 20, learn_values: int = 40, scan: int = 20_000,
+           max_postings: int = 2000, include_equal: bool = False, seed: int = 0):
     """The hits (module docstring) as engine Candidates, and the search's statistics."""
     from ...index.transform_arrays import load
     t0 = time.perf_counter()
@@ -172,10 +281,11 @@ def search(index, query, k: int = 10, threshold: float | None = None, *, sample:
     rng = np.random.default_rng(seed)
     pick = np.sort(rng.choice(len(tokens), size=sample, replace=False)) \
         if len(tokens) > sample else np.arange(len(tokens))
-    sample_tokens = [tokens[i] for i in pick]
-    ev = evidence(ti, sample_tokens, max_postings)
+    tie = rng.permutation(len(pick))          # a random order among equally good pairs
+    spell, owner = _retrieval_texts(tokens, texts, pick)
+    ev = evidence(ti, spell, owner, max_postings)
     if not include_equal and len(ev.qi):
-        eq_q, eq_c = lake.equal_pairs(sample_tokens)
+        eq_q, eq_c = lake.equal_pairs([tokens[i] for i in pick])
         n_cols = max(int(index.n_sets), 1)
         equal = np.isin(ev.qi * n_cols + ev.column, eq_q * n_cols + eq_c)
         ev = type(ev)(ev.qi[~equal], ev.column[~equal], ev.score[~equal], ev.token[~equal],
@@ -187,44 +297,49 @@ def search(index, query, k: int = 10, threshold: float | None = None, *, sample:
     total = float(weights.sum()) or 1.0
     hits, stats = [], {"sampled_values": len(pick), "paired_columns": int(len(cols)),
                        "candidates": [int(c) for c in cols[:candidates]],
-                       "verified": 0, "programs": 0}
+                       "verified": 0, "programs": 0, "learned": 0}
     cache: list = []                    # (program, source is query) learned so far
-    for X, score in zip(cols[:candidates], scores[:candidates]):
-        X = int(X)
-        ex = ev.of_column(X)
+    trace: list = []                    # [column, share, score, coverage] per verified one
+    stats["trace"] = trace
+    order = np.argsort(ev.column, kind="stable")
+    col_sorted = ev.column[order]
+    for X, score in zip(cols[:candidates].tolist(), scores[:candidates].tolist()):
+        lo, hi = np.searchsorted(col_sorted, X), np.searchsorted(col_sorted, X, side="right")
+        sel = order[lo:hi]
+        ex = type(ev)(ev.qi[sel], ev.column[sel], ev.score[sel], ev.token[sel], ev.code[sel],
+                      ev.n_values)
         share = len(np.unique(ex.qi)) / max(len(pick), 1)
         if len(hits) >= k and sorted(h[0] for h in hits)[-k] >= share:
-            break
+            break                       # k hits cover more than this one pairs
         stats["verified"] += 1
-        best = pd.Series(ex.score).groupby(ex.qi).max().sort_values(ascending=False,
-                                                                    kind="stable")
-        chosen = best.index.to_numpy()[:learn_values]
-        partners = _partners(lake, ti, ex, X, chosen)
-        left = [texts[pick[q]] for q in chosen if q in partners]
-        right = sorted({p for q in chosen for p in partners.get(int(q), [])})
+        trace.append([X, round(share, 3), round(score, 3), None])
+        by_value = np.lexsort((tie[ex.qi], -ex.score))    # equal scores: in random order
+        chosen = pd.unique(ex.qi[by_value])[:learn_values]
+        partners = _partners(lake, ti, ex, X, chosen, scan)
+        taught = [int(q) for q in chosen if int(q) in partners]
+        left = [texts[pick[q]] for q in taught]
+        right = sorted({p for q in taught for p in partners[q][0]})
+        where = {v: j for j, v in enumerate(right)}
+        pairs = [(i, where[p], sc) for i, q in enumerate(taught)
+                 for p, sc in zip(*partners[q])]        # taught: best pairs first
         if len(left) < 3 or len(right) < 3:
             continue
         found = None
-        taught = pick[[q for q in chosen if q in partners]]
         for program, forward in cache[-3:]:  # a program found for an earlier candidate
-            joined, identity = _coverage(program, forward, lake, X, tokens, texts)
-            if np.isin(taught, joined).mean() >= 0.8:
+            if _sample_fit(program, forward, left, right, lake, X) >= 0.8:
+                joined, identity = _coverage(program, forward, lake, X, tokens, texts)
                 found = (program, forward, joined, identity)
                 break
         if found is None:
-            try:
-                aj = autojoin(pd.DataFrame({qname: left}), pd.DataFrame({names[X]: right}),
-                              qname, names[X], left_name="query", right_name=names[X],
-                              **LEARN_OPTIONS)
-            except LakeJoinError:
-                continue
-            if not aj.found:
+            stats["learned"] += 1
+            got = learn_program(pairs, left, right, (qname, names[X]))
+            if got is None:
                 continue
             stats["programs"] += 1
-            forward = aj.source == "left"
-            joined, identity = _coverage(aj.program, forward, lake, X, tokens, texts)
-            cache.append((aj.program, forward))
-            found = (aj.program, forward, joined, identity)
+            program, forward = got
+            joined, identity = _coverage(program, forward, lake, X, tokens, texts)
+            cache.append((program, forward))
+            found = (program, forward, joined, identity)
         program, forward, joined, identity = found
         if not len(joined) or (identity and not include_equal):
             continue
@@ -232,14 +347,15 @@ def search(index, query, k: int = 10, threshold: float | None = None, *, sample:
         if threshold is not None and coverage < threshold:
             continue
         hits.append((coverage, score, X, program, forward, joined))
+        trace[-1][3] = round(coverage, 3)
     hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
-    out = [_candidate(h, index, query, tokens, weights, names) for h in hits[:k]]
+    out = [_candidate(h, index, tokens, weights) for h in hits[:k]]
     stats.update(retrieve_seconds=round(t_retrieve, 4),
                  seconds=round(time.perf_counter() - t0, 4))
     return out, stats
 
 
-def _candidate(hit, index, query, tokens, weights, names) -> Candidate:
+def _candidate(hit, index, tokens, weights) -> Candidate:
     coverage, score, X, program, forward, joined = hit
     from ...index.transform_arrays import load
     cols = load(index).columns
@@ -258,7 +374,7 @@ def _candidate(hit, index, query, tokens, weights, names) -> Candidate:
 def _run(index, query, params):
     o = params.options
     return search(index, query, params.k or 10, params.threshold, sample=o["sample"],
-                  candidates=o["candidates"], learn_values=o["learn_values"],
+                  candidates=o["candidates"], learn_values=o["learn_values"], scan=o["scan"],
                   max_postings=o["max_postings"], include_equal=o["include_equal"],
                   seed=o["seed"])
 
@@ -276,6 +392,8 @@ METHOD = SearchMethod(
                       help="Best-paired columns a program is learned for."),
             ParamSpec("learn_values", "Values per verification", "int", 40, 4, 1000, 1,
                       help="Sampled query values (with their partners) given to the learner."),
+            ParamSpec("scan", "Values scanned for gram partners", "int", 20_000, 100, 10**8,
+                      1000, help="A column's values searched for partners sharing a gram."),
             ParamSpec("max_postings", "Longest posting list read", "int", 2000, 1, 10**9, 100,
                       help="Keys and grams held more often are not rare: skipped."),
             ParamSpec("include_equal", "Include equi-joins", "bool", False,
