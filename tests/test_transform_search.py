@@ -95,6 +95,15 @@ def test_keys_equal_exactly_for_equal_segment_multisets(values):
             assert bool(mine[i] & mine[j]) == bool(oracle[i] & oracle[j])
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(list("aZz09 \t.-+_@,éǅﬁ") + ["null", "n/a", "nan"]),
+                max_size=8).map("".join))
+def test_canonical_is_normalize_text(text):
+    from lakejoin_jupyter.join.autojoin.discovery import canonical
+    from lakejoin_jupyter.lake.normalize import normalize_text
+    assert canonical(text) == (normalize_text(text) if text else None)
+
+
 def dict_reference(columns: list, types: list, vocab: dict, spec: TransformSpec):
     """The component built with dicts and sets from the oracle functions (independent of
     the numpy code): key multiset -> {(column, token id)}, gram -> {column: count}."""

@@ -4,20 +4,22 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
 1. retrieve (search/transform.py): a fixed-seed sample of the query's values is paired
    with every indexed column by shared pattern keys and segment q-grams, scored as
    Auto-Join scores row pairs; pairs where the column holds the query value itself are
-   left out (equality search finds those), so columns that join as they are rank low;
+   left out (equality search finds those);
 2. verify the best ``candidates`` columns in that order: the sampled values with the best
-   pairs and their partners in the column (from the key postings, or the column's values
-   holding the shared gram) go to Auto-Join (both directions, no fuzzy step); columns
-   where no program is found are dropped;
-3. rank by joined coverage: the program is applied to every query value (query -> lake)
-   or every value of the column (lake -> query) and the share of query rows whose key
-   then equals a value of the other side is the score; a program that leaves every joined
-   value unchanged (an equi-join) is dropped unless ``include_equal``.
+   pairs and their partners in the column (named by the key postings, or found among the
+   column's values holding the shared gram) are the rows LearnTransform (Algorithm 5,
+   learn.py) draws its example sets from, in both directions; a program learned for an
+   earlier candidate is tried first;
+3. rank by joined coverage: the program runs on every query value (query -> lake) or on
+   every value of the column (lake -> query); the score is the share of query rows whose
+   key then equals a value of the other side. A program that leaves every joined value
+   as it was (an equi-join) is dropped unless ``include_equal``.
 
-The index is never scanned per query: retrieval reads the postings of the sample's keys
-and grams, verification reads only the candidates. Verification stops early once k hits
-cover at least the next candidate's share of paired values. Each hit's ``details`` hold
-the program (``program`` its description, ``program_json``), its direction and coverage.
+Verification stops once k hits cover more than the next candidate's share of paired
+values. Hits carry the program in ``details`` (``program``: its description,
+``program_json``), its direction and coverage. Deviation: the example rows come from the
+index's pairs, not from Algorithm 3's q-gram matching, which finds no pair for values
+that share no rare 3-gram (a reformatted date shares only its year).
 """
 from __future__ import annotations
 
