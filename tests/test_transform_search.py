@@ -346,6 +346,7 @@ def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
     assert any(c["key"] == "program" for c in w.results.columns)
     w.results.selected = 0
     w.wait()
+    assert "join" not in w.action_buttons and "autojoin" in w.action_buttons
     import html
     assert f"<code>{html.escape(want[0].details['program'])}</code>" in w.detail_html.value
     assert f"matched ({want[0].overlap:,})" in w.detail_html.value

@@ -405,6 +405,8 @@ def _register():
     from ..search.registry import ParamSpec
     register_action(HitAction(
         name="join", label="Join", run=_join_action, order=0,
+        # a hit joinable only through a learned program: "Find transformation" joins it
+        applies=lambda hit: "program" not in (getattr(hit, "details", None) or {}),
         params=(ParamSpec("how", "join type", kind="choice", default="left", choices=HOWS,
                           help="left keeps every query row; inner keeps matched rows only"),
                 ParamSpec("duplicates", "lake duplicates", kind="choice", default="all",

@@ -271,7 +271,7 @@ def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
     return spell, np.array(owner, dtype=np.int64)
 
 
-def search(index, query, k: int = 10, threshold: float | None = None, *, sample: int = 256,
+def search(index, query, k: int | None = 10, threshold: float | None = None, *, sample: int = 256,
            candidates: int = 20, learn_values: int = 40, scan: int = 20_000,
            max_postings: int = 2000, include_equal: bool = False, seed: int = 0):
     """The hits (module docstring) as engine Candidates, and the search's statistics."""
@@ -311,7 +311,7 @@ def search(index, query, k: int = 10, threshold: float | None = None, *, sample:
         ex = type(ev)(ev.qi[sel], ev.column[sel], ev.score[sel], ev.token[sel], ev.code[sel],
                       ev.n_values)
         share = len(np.unique(ex.qi)) / max(len(pick), 1)
-        if len(hits) >= k and sorted(h[0] for h in hits)[-k] >= share:
+        if k is not None and len(hits) >= k and sorted(h[0] for h in hits)[-k] >= share:
             break                       # k hits cover more than this one pairs
         stats["verified"] += 1
         trace.append([X, round(share, 3), round(score, 3), None])
@@ -351,7 +351,7 @@ def search(index, query, k: int = 10, threshold: float | None = None, *, sample:
         hits.append((coverage, score, X, program, forward, joined))
         trace[-1][3] = round(coverage, 3)
     hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
-    out = [_candidate(h, index, tokens, weights) for h in hits[:k]]
+    out = [_candidate(h, index, tokens, weights) for h in hits[:k]]   # k None: all
     stats.update(retrieve_seconds=round(t_retrieve, 4),
                  seconds=round(time.perf_counter() - t0, 4))
     return out, stats
@@ -375,7 +375,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
 
 def _run(index, query, params):
     o = params.options
-    return search(index, query, params.k or 10, params.threshold, sample=o["sample"],
+    return search(index, query, params.k, params.threshold, sample=o["sample"],
                   candidates=o["candidates"], learn_values=o["learn_values"], scan=o["scan"],
                   max_postings=o["max_postings"], include_equal=o["include_equal"],
                   seed=o["seed"])
