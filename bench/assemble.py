@@ -18,6 +18,7 @@ ORDER = [  # (file, section title)
     ("mate.md", "MATE: multi-column search"),
     ("pexeso.md", "PEXESO and the precision-targeted fuzzy join vs autofj"),
     ("autojoin.md", "Auto-Join: transformation learning"),
+    ("transform_search.md", "Transformation-aware search (Needs a transformation)"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
 ]
 

@@ -299,16 +299,17 @@ def brute_coverage(engine, hit, frame, column):
 
 @pytest.mark.spark
 @pytest.mark.parametrize("column, planted", [
-    ("name", {("staff/emails.csv", "email"), ("staff/directory.csv", "who")}),
-    ("born", {("staff/birthdays.tsv", "when")}),
-    ("badge", {("badges.csv", "badge")})])
+    ("name", {("staff/emails", "email"), ("staff/directory", "who")}),
+    ("born", {("staff/birthdays", "when")}),
+    ("badge", {("badges", "badge")})])
 def test_transform_search_finds_planted_columns(transform_engine, column, planted):
-    frame = transform_engine.table("people.csv")[[column]]
+    frame = pd.DataFrame({column: transform_engine.table("people")[column].tolist()})
     frame = pd.concat([frame, frame.head(7)], ignore_index=True)    # rows weigh, not values
+    assert not frame.attrs                # not a lake table: its own column may be a hit
     res = transform_engine.search(frame, column, method="transform", k=5)
     found = {(h.table, h.column) for h in res}
     assert planted <= found
-    assert ("people.csv", column) not in found          # joins as it is: equality's hit
+    assert ("people", column) not in found              # joins as it is: equality's hit
     for h in res:
         joined, rows = brute_coverage(transform_engine, h, frame, column)
         assert h.details["joined_rows"] == joined and h.details["query_rows"] == rows
@@ -322,11 +323,12 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
 @pytest.mark.spark
 def test_transform_search_options_and_errors(transform_engine, demo_engine):
     from lakejoin_jupyter.errors import QueryError
-    frame = transform_engine.table("people.csv")[["name"]]
+    frame = pd.DataFrame({"name": transform_engine.table("people")["name"].tolist()})
     res = transform_engine.search(frame, "name", method="transform", k=10, include_equal=True)
-    same = [h for h in res if h.table == "people.csv"]
+    same = [h for h in res if h.table == "people"]
     assert same and same[0].score == 1.0 and "name" in same[0].details["program"]
-    assert not transform_engine.search(frame, "name", method="transform", threshold=0.99)
+    strict = transform_engine.search(frame, "name", method="transform", threshold=0.99)
+    assert [(h.table, h.column) for h in strict] == [("staff/directory", "who")]   # emails: 80%
     with pytest.raises(QueryError, match="transform"):
         demo_engine.search(frame, "name", method="transform")
 

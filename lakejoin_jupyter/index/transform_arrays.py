@@ -105,7 +105,8 @@ def load(index) -> TransformIndex:
     section = index.components["transform"]
     arrays = TransformArrays(**{name: index.load_npy(rel) for name, rel in FILES.items()})
     ti = TransformIndex(TransformSpec.from_manifest(section["spec"]), arrays,
-                        pd.read_parquet(index.file(COLUMNS_FILE)), int(section["gram_limit"]))
+                        pd.read_parquet(index.file(COLUMNS_FILE)), int(section["gram_limit"]),
+                        int(section["stop_grams"]))
     _CACHE[index] = ti
     return ti
 

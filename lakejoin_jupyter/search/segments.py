@@ -246,10 +246,9 @@ def column_pattern(texts: Sequence[str], constants: frozenset = frozenset(),
 
 def constant_texts(seg: Segments, constants: np.ndarray) -> list[str]:
     """The text of each constant segment (for display), in hash order."""
-    out = {}
-    for s in np.flatnonzero(np.isin(seg.hash, constants)):
-        out.setdefault(int(seg.hash[s]), seg.text(s))
-    return [out[int(h)] for h in constants if int(h) in out]
+    h, first = np.unique(seg.hash, return_index=True)     # one occurrence of each
+    at = np.searchsorted(h, constants)
+    return [seg.text(int(first[i])) for i, c in zip(at, constants) if i < len(h) and h[i] == c]
 
 
 # ------------------------------------------------------------------ what a column indexes

@@ -12,8 +12,7 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    earlier candidate is tried first;
 3. rank by joined coverage: the program runs on every query value (query -> lake) or on
    every value of the column (lake -> query); the score is the share of query rows whose
-   key then equals a value of the other side. A program that leaves every joined value
-   as it was (an equi-join) is dropped unless ``include_equal``.
+   key then equals a value of the other side.
 
 Verification stops once k hits cover more than the next candidate's share of paired
 values. Hits carry the program in ``details`` (``program``: its description,
@@ -221,28 +220,20 @@ _NUMERIC_START = frozenset("+-.0123456789")
 
 
 def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
-              tokens: list, texts: list):
-    """(joined query value indexes, identity): which query values join after the program,
-    and whether it left every joined value as it was."""
+              tokens: list, texts: list) -> np.ndarray:
+    """The query values (indexes) whose key equals a value of the other side after the
+    program."""
     if len(program.columns) != 1:
-        return np.zeros(0, np.int64), False
+        return np.zeros(0, np.int64)
     name = program.columns[0]
     values = lake.token_set(column)
     if source_is_query:
         keys = [canonical(o) for o in evaluate_columns(program.expr, {name: texts}, len(texts))]
-        joined = np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64)
-        identity = all(keys[i] == tokens[i] for i in joined)
-    else:
-        lake_values = lake.tokens(column)
-        produced: dict = {}
-        for v, o in zip(lake_values, evaluate_columns(program.expr, {name: lake_values},
-                                                      len(lake_values))):
-            k = canonical(o)
-            if k is not None:
-                produced.setdefault(k, set()).add(v)
-        joined = np.array([i for i, t in enumerate(tokens) if t in produced], dtype=np.int64)
-        identity = all(produced[tokens[i]] == {tokens[i]} for i in joined)
-    return joined, identity
+        return np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64)
+    lake_values = lake.tokens(column)
+    produced = {canonical(o) for o in evaluate_columns(program.expr, {name: lake_values},
+                                                       len(lake_values))}
+    return np.array([i for i, t in enumerate(tokens) if t in produced], dtype=np.int64)
 
 
 def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: _Lake,
@@ -329,8 +320,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         found = None
         for program, forward in cache[-3:]:  # a program found for an earlier candidate
             if _sample_fit(program, forward, left, right, lake, X) >= 0.8:
-                joined, identity = _coverage(program, forward, lake, X, tokens, texts)
-                found = (program, forward, joined, identity)
+                found = (program, forward)
                 break
         if found is None:
             stats["learned"] += 1
@@ -338,12 +328,11 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             if got is None:
                 continue
             stats["programs"] += 1
-            program, forward = got
-            joined, identity = _coverage(program, forward, lake, X, tokens, texts)
-            cache.append((program, forward))
-            found = (program, forward, joined, identity)
-        program, forward, joined, identity = found
-        if not len(joined) or (identity and not include_equal):
+            cache.append(got)
+            found = got
+        program, forward = found
+        joined = _coverage(program, forward, lake, X, tokens, texts)
+        if not len(joined):
             continue
         coverage = float(weights[joined].sum()) / total
         if threshold is not None and coverage < threshold:
