@@ -3,7 +3,7 @@ are the expected ones, with no error or JVM noise anywhere. quickstart.ipynb: se
 the widget, the join and its code, the second hop, the offline (mimetype) charts.
 beyond_equality.ipynb: LSH Ensemble hits, MATE's composite-key table, the Auto-Join program
 and join, the fuzzy join's threshold and estimates, the fuzzy search (PEXESO) with its matched pairs
-and plan, the schemaless join predicates."""
+and plan, the schemaless join predicates, the transformation search's hits and programs."""
 import os
 import re
 import shutil
@@ -152,7 +152,8 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "application/vnd.vegalite.v5+json" in mimetypes(by_source["fj.chart()"])
     # 5. fuzzy search (PEXESO) on the second index: misspelled values match, the pairs, the plan
     assert "Opened the existing index" in texts(
-        by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --reuse --quiet"])
+        by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform "
+                  "--reuse --quiet"])
     search = texts(by_source['fuzzy_engine = lj.open_index("demo_fuzzy.index")'])
     equal_line = next(ln for ln in search.splitlines() if ln.startswith("equal values:"))
     assert max(int(n) for n in re.findall(r" (\d+)/20", equal_line)) <= 7, equal_line
@@ -172,3 +173,9 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "best predicate for h2 (most distinct keys): country = Country Name & year = Year" in h2
     h1 = texts(by_source["%lakejoin predicate sales reference/population --preference h1"])
     assert "best predicate for h1 (match the most rows): year = Year\n" in h1
+    # 7. transformation search: equality finds nothing, the transform method finds the
+    # state columns with the program that makes them join, every row joined
+    needs = texts(by_source['print("equal values:", len(engine.search(claims, "region", k=3)), "hits")'])
+    assert "equal values: 0 hits" in needs
+    assert ("fivethirtyeight/bad-drivers/bad-drivers . State: `region` without its last 5 "
+            "letters (query -> lake), joins 100% of the rows") in needs
