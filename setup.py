@@ -1,6 +1,6 @@
 """Packaging for lakejoin_jupyter.
 
-Pins follow ../shared/notes/environment.md: pyspark 4.x runs on Java 17; pandas<3 avoids
+Pins: pyspark 4.x runs on Java 17; pandas<3 avoids
 pyspark's pandas-3 warnings; datasketch 2.x uses the affine32 MinHash scheme our signatures
 reproduce bit for bit; altair 5.5 renders offline in JupyterLab 4 through the mimetype renderer.
 """

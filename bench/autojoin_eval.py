@@ -1,6 +1,6 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
-    python bench/autojoin_eval.py /work/shared/data/autojoin-benchmark [--json OUT] [--cases a,b]
+    python bench/autojoin_eval.py path/to/autojoin-benchmark [--json OUT] [--cases a,b]
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no

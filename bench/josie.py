@@ -46,7 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.josie_prepare import prepare  # noqa: E402
 from bench.josie_real import replace_section  # noqa: E402
-from lakejoin_jupyter.index.reads import CostModel, drop_from_page_cache, load_arrays  # noqa: E402
+from lakejoin_jupyter.index.reads import drop_from_page_cache, load_arrays  # noqa: E402
+from lakejoin_jupyter.search.josie_cost import CostModel  # noqa: E402
 from lakejoin_jupyter.index.store import ARRAY_FILES  # noqa: E402
 from lakejoin_jupyter.search import josie, mergelist, probeset  # noqa: E402
 from lakejoin_jupyter.search.overlap import distinct_lists  # noqa: E402

@@ -34,8 +34,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.josie import DuckPeer, index_files, parquet_files, sample_queries  # noqa: E402
-from lakejoin_jupyter.index.reads import (CostModel, drop_from_page_cache, load_arrays,  # noqa: E402
-                                          ranges)
+from lakejoin_jupyter.index.reads import drop_from_page_cache, load_arrays, ranges  # noqa: E402
+from lakejoin_jupyter.search.josie_cost import CostModel  # noqa: E402
 from lakejoin_jupyter.search import josie  # noqa: E402
 from lakejoin_jupyter.search.overlap import distinct_lists  # noqa: E402
 

@@ -2,7 +2,7 @@
 
     python bench/josie_real.py LAKE_DIR WORK_DIR [--ks 1 10 50] [--out bench/results/josie.md]
 
-Indexes LAKE_DIR (e.g. ../shared/data/lakes/fivethirtyeight, 319 CSVs) with the real Spark
+Indexes LAKE_DIR (e.g. the FiveThirtyEight data, 319 CSVs) with the real Spark
 build into WORK_DIR/<lake name>.index (reused when present), then uses every column with at
 least 10 distinct values as a query through the engine (the query's own column excluded),
 for each k, with JOSIE (the engine default, plan="auto", and plan="josie"), MergeList-D,
@@ -63,8 +63,8 @@ def main(argv=None):
         spark.stop()
     eng = open_index(index, check_lake=False)
     ix = eng.index
-    sizes = np.concatenate([np.diff(part.arrays.sets_indptr) for part in ix.parts])
-    n_tokens = sum(part.arrays.n_tokens for part in ix.parts)
+    sizes = np.concatenate([np.diff(part.arrays.sets_indptr) for part in ix.generations])
+    n_tokens = sum(part.arrays.n_tokens for part in ix.generations)
     cols = np.flatnonzero(sizes >= a.min_distinct)
     variants = {"josie (engine default)": dict(method="auto"),
                 "josie plan=josie": dict(method="josie", plan="josie"),

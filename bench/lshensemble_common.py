@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
-from lakejoin_jupyter.index.store import Index, LakeIndex  # noqa: E402
+from lakejoin_jupyter.index.store import Generation, LakeIndex  # noqa: E402
 from lakejoin_jupyter.search import bruteforce  # noqa: E402
 from lakejoin_jupyter.search import lshensemble as L  # noqa: E402
 
@@ -101,7 +101,7 @@ def bench_parser(doc: str) -> argparse.ArgumentParser:
     return p
 
 
-def ensure_index(lake: str, index: str, num_perm: int = 256) -> Index:
+def ensure_index(lake: str, index: str, num_perm: int = 256) -> Generation:
     """Open INDEX (its base generation), building it from LAKE with the real Spark build if
     it does not exist; an INDEX ending in ``.ref`` is built by the reference builder
     instead (see :class:`ReferenceBuiltIndex`)."""
@@ -118,7 +118,7 @@ def ensure_index(lake: str, index: str, num_perm: int = 256) -> Index:
                        progress=False)
         print(f"built {p} in {time.time() - t:.0f} s: {report.summary().splitlines()[0]}",
               flush=True)
-    return LakeIndex(p, verify=False, check_lake=False).parts[0]
+    return LakeIndex(p, verify=False, check_lake=False).generations[0]
 
 
 class _FolderWriter:
@@ -139,7 +139,7 @@ class _FolderWriter:
         np.save(self.path(rel), np.ascontiguousarray(arr), allow_pickle=False)
 
 
-def ensure_tables(index: Index, n_partitions: int, num_perm: int | None = None
+def ensure_tables(index: Generation, n_partitions: int, num_perm: int | None = None
                   ) -> tuple[L.Tables, dict]:
     """LSH Ensemble tables of ``index`` with ``n_partitions`` partitions over the first
     ``num_perm`` signature positions (default all): the index's own component when it
@@ -181,14 +181,14 @@ def ensure_tables(index: Index, n_partitions: int, num_perm: int | None = None
     return tables, section
 
 
-def context(index: Index, tables: L.Tables) -> L.Context:
+def context(index: Generation, tables: L.Tables) -> L.Context:
     """The search context of ``index`` with these tables (same views as the engine uses)."""
     base = L.Context.of_arrays(index)
     return L.Context(arrays=base.arrays, signatures=base.signatures, tables=tables,
                      set_sizes=base.set_sizes)
 
 
-def pick_queries(index: Index, per_interval: int, lo: int = 10, hi: int = 1000,
+def pick_queries(index: Generation, per_interval: int, lo: int = 10, hi: int = 1000,
                  intervals: int = 10, seed: int = 0) -> list[int]:
     """Column ids used as queries: ``per_interval`` drawn uniformly from each of ``intervals``
     equal-width size intervals of [lo, hi] (the first starts at lo), as in thesis §2.5.2."""
@@ -207,7 +207,7 @@ class Query:
     """One benchmark query: a lake column, its signature and exact containment of it in
     every set (the query's own column excluded everywhere)."""
 
-    def __init__(self, index: Index, cid: int):
+    def __init__(self, index: Generation, cid: int):
         self.cid = cid
         self.ids = np.asarray(index.arrays.set_tokens(cid), dtype=np.int64)
         self.size = len(self.ids)

@@ -1,7 +1,7 @@
 """MATE benchmark: MATE (128- and 512-bit XASH) vs the single-column-retrieval baseline (SCR)
 vs the brute-force n-ary oracle, side by side on the same queries in one run.
 
-    python bench/mate.py --lake /work/shared/data/lakes --work /tmp/mate_bench \
+    python bench/mate.py --lake path/to/lakes --work /tmp/mate_bench \
         [--synthetic-tables 800] [--queries 40] [--k 10] [--out bench/results/mate.md]
 
 * real lake (``--lake``): composite keys found in the lake's own tables (column pairs named
@@ -59,7 +59,7 @@ from lakejoin_jupyter.search.mate import query_key_ids  # noqa: E402
 
 def base_part(engine):
     """The index generation MATE and the oracle run on (the benchmark builds one)."""
-    parts = engine.index.parts
+    parts = engine.index.generations
     if len(parts) != 1:
         raise SystemExit(f"{engine.index.path} has {len(parts)} generations; the benchmark "
                          f"expects an index built in one go (delete it to rebuild).")
@@ -407,7 +407,7 @@ def ensure_index(lake, out: Path, bits: int, spark):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lake", required=True, help="real lake folder (e.g. ../shared/data/lakes)")
+    p.add_argument("--lake", required=True, help="real lake folder (e.g. path/to/lakes)")
     p.add_argument("--work", required=True, help="folder for the synthetic lake and the indexes")
     p.add_argument("--synthetic-tables", type=int, default=800)
     p.add_argument("--queries", type=int, default=40)

@@ -1,6 +1,6 @@
 """PEXESO search vs numpy brute force, and fuzzy recall gained over equi-join.
 
-    python bench/pexeso.py --lake /work/shared/data/lakes --min-values 200000
+    python bench/pexeso.py --lake path/to/lakes --min-values 200000
 
 1. Reads every CSV of the lake (pandas, all text), normalizes each column to its set of
    distinct tokens (lake/normalize.py) and keeps text columns (most tokens hold a letter:

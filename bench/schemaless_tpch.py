@@ -17,7 +17,7 @@ the chosen predicate p is compared with the key mapping q: precision |p∩q|/|p|
   exact re-scoring by Spark jobs, against the exact in-memory answer.
 
     python bench/schemaless_tpch.py --sf 0.002 0.005 0.01 \\
-        --lake /work/shared/data/lakes/fivethirtyeight --spark-sf 0.005 \\
+        --lake path/to/fivethirtyeight --spark-sf 0.005 \\
         --out bench/results/schemaless.md
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Notebook-experience benchmark: joins, generated code and widget responsiveness.
 
-    python bench/ui.py --lake /work/shared/data/lakes/fivethirtyeight \
+    python bench/ui.py --lake path/to/fivethirtyeight \
         --index /tmp/ui-bench/538.index [--queries 150] [--sizes 10000 100000 1000000] \
         [--out bench/results/ui.md]
 

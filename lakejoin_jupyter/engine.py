@@ -1,7 +1,7 @@
 """The public API: build or open an index, search it, look at the hits.
 
     lj = lakejoin_jupyter.build_index("data/lake", "data/lake.index")   # Spark build
-    lj = lakejoin_jupyter.open_index("data/lake.index")                  # ~1 s, memory-mapped
+    lj = lakejoin_jupyter.open_index("data/lake.index")                  # memory-mapped
     res = lj.search(df, "country", k=10)        # exact top-k by overlap
     res.to_pandas(); hit = res[0]; hit.matches
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +23,11 @@ import numpy as np
 import pandas as pd
 
 from .errors import IndexNotFoundError, QueryError
+from .frames import is_spark_frame
 from .index.store import LakeIndex
+from .index.tables import find_table, lake_table
+from .join.joinable import Joinable
+from .join.plan import Key, make_plan
 from .lake.normalize import normalize_many
 from .search import (bruteforce, bruteforce_nary, distributed, josie, lshensemble, mate,
                      mergelist, pexeso, probeset)
@@ -55,14 +58,12 @@ class Query:
     frame: pd.DataFrame | None = None # the query's key columns (raw), when from a DataFrame
     exclude: set = field(default_factory=set)     # set ids never returned (the query itself)
     notes: list = field(default_factory=list)
+    frame_columns: tuple = ()         # every column of the user's DataFrame (joins plan with them)
+    spark: bool = False               # the query came from a Spark DataFrame
 
     @property
     def n_columns(self) -> int:
         return len(self.columns)
-
-
-def _is_spark_df(obj) -> bool:
-    return type(obj).__module__.startswith("pyspark.sql") and hasattr(obj, "toPandas")
 
 
 def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QUERY_VALUES,
@@ -82,9 +83,11 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
     if isinstance(query, (int, np.integer)) and not isinstance(query, bool):
         return _column_id_query(index, int(query), exclude_self)
     notes = []
-    if _is_spark_df(query):
+    if is_spark_frame(query):
         frame, notes = _collect_spark(query, cols, max_values)
-        source = "Spark DataFrame"
+        q = _frame_query(index, frame, tuple(cols), "Spark DataFrame", notes)
+        q.frame_columns, q.spark = tuple(query.columns), True
+        return q
     elif isinstance(query, pd.DataFrame):
         if not cols:
             raise QueryError(f"Name the query column: search(df, 'column'). "
@@ -92,7 +95,7 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         _check_columns(query.columns, cols)
         if query.empty:
             raise QueryError("The query DataFrame is empty (no rows): nothing to search for.")
-        frame, source = query[list(cols)], "DataFrame"
+        frame = query[list(cols)]
         origin = query.attrs.get("lakejoin_table")
         if origin and exclude_self:   # a lake table loaded with engine.table(): skip itself
             q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes)
@@ -100,7 +103,10 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
                 q.exclude = {index.find_column(origin, c) for c in cols}
             except KeyError:
                 pass
-            return q
+        else:
+            q = _frame_query(index, frame, tuple(cols), "DataFrame", notes)
+        q.frame_columns = tuple(query.columns)
+        return q
     elif isinstance(query, pd.Series):
         name = cols[0] if cols else (str(query.name) if query.name is not None else "values")
         frame, cols, source = query.to_frame(name=name), (name,), "Series"
@@ -185,10 +191,10 @@ def _lake_query(index, table, cols, exclude_self) -> Query:
 
 def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
     try:
-        part, local = index.part_of(cid)
+        gen, local = index.generation_of(cid)
     except KeyError as e:
         raise QueryError(str(e.args[0])) from None
-    tokens = sorted(part.token_text(part.arrays.set_tokens(local)))
+    tokens = sorted(gen.token_text(gen.arrays.set_tokens(local)))
     table, name = index.column_label(cid)
     if not tokens:
         raise QueryError(f"Column {name!r} of {table} has no values to search with.")
@@ -199,27 +205,18 @@ def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
 
 def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd.DataFrame:
     """A lake table as pandas (string values), read with the same parser as the build."""
-    from .lake.read import TableInfo, read_table
-    t = index.tables
-    hit = t[(t["name"] == table) | (t["path"] == table)]
-    if hit.empty:
-        raise QueryError(f"No table {table!r} in the index.")
-    row = hit.iloc[0]
-    if row["format"] == "catalog":
-        from .spark import get_spark
-        sdf = get_spark().table(row["path"])
-        df = (sdf.limit(max_rows) if max_rows else sdf).toPandas()
-    else:
-        df = read_table(TableInfo.from_json(row["info"]), max_rows=max_rows)
-    df.attrs["lakejoin_table"] = str(row["name"])
-    return df
+    return lake_table(find_table(index, table), max_rows)
 
 
 # ---------------------------------------------------------------------- results
 
 @dataclass
-class Hit:
-    """One joinable column (or column combination) found by a search."""
+class Hit(Joinable):
+    """One joinable column (or column combination) found by a search.
+
+    ``join(df, how="left", duplicates="all")`` joins the user's frame with the hit's table
+    on the normalized key values; ``code(name="df", into="joined")`` writes the code that
+    does the same where only ``name`` is bound (join/plan.py)."""
     rank: int
     table: str
     table_id: int
@@ -249,10 +246,10 @@ class Hit:
     def _matched_tokens(self) -> list:
         if "matched_tokens" in self.details:
             return self.details["matched_tokens"]
-        part, local = self._engine.index.part_of(self.column_ids[0])
-        ids = part.lookup(self._query.tokens)
-        common = np.intersect1d(ids[ids >= 0], np.asarray(part.arrays.set_tokens(local)))
-        toks = part.token_text(common)
+        gen, local = self._engine.index.generation_of(self.column_ids[0])
+        ids = gen.lookup(self._query.tokens)
+        common = np.intersect1d(ids[ids >= 0], np.asarray(gen.arrays.set_tokens(local)))
+        toks = gen.token_text(common)
         self.details["matched_tokens"] = toks
         return toks
 
@@ -268,27 +265,20 @@ class Hit:
         q = self._query
         return [q.display.get(t, t) for t in q.tokens if t not in matched]
 
-    def join(self, df, how: str = "left", *, duplicates: str = "all", name: str = "df",
-             variable: str | None = None):
-        """Join ``df`` (the query DataFrame, pandas or Spark) with this hit's table on the
-        normalized key values; see join/execute.py."""
-        from .join.execute import join_hit
-        return join_hit(self._engine, self, df, how=how, duplicates=duplicates,
-                        query_name=name, variable=variable).joined
+    def plan(self, df=None, how: str | None = None, *, duplicates: str = "all"):
+        """The :class:`~.join.plan.JoinPlan` joining ``df`` (default: the columns of the frame
+        searched with) with this hit's table on its column mapping."""
+        table = find_table(self._engine.index, self.table)
+        q = self._query
+        columns = (list(df.columns) if df is not None else
+                   list(q.frame_columns or self.query_columns) if q is not None
+                   else list(self.query_columns))
+        return make_plan(columns, [Key((c,)) for c in self.query_columns], table.columns,
+                         [Key((c,)) for c in self.columns], other=table, how=how or "left",
+                         duplicates=duplicates)
 
-    def code(self, df=None, how: str = "left", *, duplicates: str = "all", name: str = "df",
-             variable: str | None = None, spark: bool | None = None) -> str:
-        """Python code reproducing :meth:`join` (pandas, or PySpark for a Spark query or
-        ``spark=True``); the query frame is the variable ``name``, the result ``variable``."""
-        from .join import codegen
-        from .join.execute import default_variable, is_spark_frame, plan_join, table_source
-        frame = df if df is not None else self._query.frame if self._query is not None else None
-        columns = list(frame.columns) if frame is not None else list(self.query_columns)
-        plan = plan_join(table_source(self._engine, self.table), columns, self.query_columns,
-                         self.columns, how=how, duplicates=duplicates, query_name=name,
-                         variable=variable or default_variable(name, self.table))
-        use_spark = is_spark_frame(df) if spark is None else spark
-        return codegen.spark_code(plan) if use_spark else codegen.pandas_code(plan)
+    def _spark_query(self) -> bool:
+        return bool(self._query is not None and self._query.spark)
 
     def to_dict(self) -> dict:
         d = {"rank": self.rank, "table": self.table, "column": ", ".join(self.columns),
@@ -326,6 +316,7 @@ class SearchResult(Sequence):
         self.seconds = seconds
         self.stats = stats or {}
         self.notes = list(query.notes)
+        self.query_name: str | None = None   # the notebook variable searched with (front ends)
 
     def __getitem__(self, i):
         return self.hits[i]
@@ -453,14 +444,14 @@ class Engine:
         top-k keeps the k best scores overall (exact, since each generation's top-k is
         exact), threshold searches keep the union."""
         found, stats = [], {}
-        for part in self.index.parts:
-            ids = part.lookup(q.tokens)
-            lo, hi = part.column_offset, part.column_offset + part.n_sets
+        for gen in self.index.generations:
+            ids = gen.lookup(q.tokens)
+            lo, hi = gen.column_offset, gen.column_offset + gen.n_sets
             qp = dataclasses.replace(
                 q, token_ids=np.sort(ids[ids >= 0]),
                 exclude={c - lo for c in q.exclude if lo <= c < hi})
-            out, part_stats = m.run(part, qp, params)
-            for key, val in part_stats.items():
+            out, gen_stats = m.run(gen, qp, params)
+            for key, val in gen_stats.items():
                 if isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
                     stats[key] += val
                 else:
@@ -468,7 +459,7 @@ class Engine:
             for c in out:
                 found.append(dataclasses.replace(
                     c, column_ids=tuple(int(i) + lo for i in c.column_ids)))
-        if len(self.index.parts) > 1:
+        if len(self.index.generations) > 1:
             found.sort(key=lambda c: (-c.score, c.column_ids))
             if params.k is not None:
                 found = found[: params.k]
@@ -507,8 +498,8 @@ class Engine:
         containment = jaccard = None
         if overlap is not None:
             if q.n_columns == 1:
-                part, local = ix.part_of(first)
-                size = int(part.arrays.sets_indptr[local + 1] - part.arrays.sets_indptr[local])
+                gen, local = ix.generation_of(first)
+                size = int(gen.arrays.sets_indptr[local + 1] - gen.arrays.sets_indptr[local])
                 containment = overlap / q.size
                 union = q.size + size - overlap
                 jaccard = overlap / union if union else 0.0
@@ -530,14 +521,15 @@ class Engine:
         from .join.autojoin import autojoin
         if other is None:
             raise QueryError("autojoin needs the other table: a DataFrame or a lake table name.")
-        source = None
+        lake = None
         if isinstance(other, str):
-            source = f"other = engine.table({other!r})"
-            options.setdefault("right_name", other)
-            other = self.table(other)
+            self.check_present()
+            lake = find_table(self.index, other)
+            options.setdefault("right_name", lake.name)
+            other = lake_table(lake)
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
-        result.right_source = source
+        result.lake = lake
         return result
 
     def fuzzy_join(self, left, right, on, precision_target: float = 0.9, **kw):
@@ -545,9 +537,15 @@ class Engine:
         col)``, choosing the join function and threshold for the precision target
         (join/fuzzy.py). ``left``/``right``: DataFrames or lake table names."""
         from .join.fuzzy import fuzzy_join
-        left = self.table(left) if isinstance(left, str) else left
+        lake = None
+        if isinstance(left, str):
+            self.check_present()
+            lake = find_table(self.index, left)
+            left = lake_table(lake)
         right = self.table(right) if isinstance(right, str) else right
-        return fuzzy_join(left, right, on=on, precision_target=precision_target, **kw)
+        result = fuzzy_join(left, right, on=on, precision_target=precision_target, **kw)
+        result.lake = lake
+        return result
 
     def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
         """A lake table as a pandas DataFrame (all values as text)."""
@@ -575,18 +573,18 @@ class Engine:
         (max_pairs, max_rows, rescore, ...) go to :func:`schemaless.best_predicate`.
         """
         from .join import schemaless
-        right_source = None
+        lake = None
         right_name = options.pop("right_name", "right")
         if isinstance(other, (str, Path)):
-            name = str(other)
-            right_source = f"lakejoin_jupyter.open_index({str(self.path)!r}).table({name!r})"
-            stem = re.sub(r"\W+", "_", Path(name).stem).strip("_").lower()
-            right_name = stem if stem != left_name else "right"   # schemaless checks it is a name
-            other = self.table(name)
-        return schemaless.best_predicate(df, other, preference, seed_pair=seed_pair,
-                                         time_limit=time_limit, left_name=left_name,
-                                         right_name=right_name, right_source=right_source,
-                                         **options)
+            self.check_present()
+            lake = find_table(self.index, str(other))
+            right_name = lake.short_name
+            other = lake_table(lake)
+        result = schemaless.best_predicate(df, other, preference, seed_pair=seed_pair,
+                                           time_limit=time_limit, left_name=left_name,
+                                           right_name=right_name, **options)
+        result.lake = lake
+        return result
 
     def info(self) -> dict:
         m = self.index.manifest
@@ -601,7 +599,7 @@ class Engine:
         """Advice about the index itself, e.g. that added generations have drifted enough
         from the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
         out = []
-        if len(self.index.parts) > 1 and self.index.has("lshensemble"):
+        if len(self.index.generations) > 1 and self.index.has("lshensemble"):
             from .search.lshensemble import rebuild_advice
             text = rebuild_advice(self.index)
             if text:

@@ -3,11 +3,11 @@
 * ``local[*]`` by default; any master (``spark://``, ``yarn``, ``k8s://``) by argument or
   ``LAKEJOIN_SPARK_MASTER``.
 * Python workers run the interpreter we run in (PYSPARK_PYTHON), or pandas UDFs would start
-  the system Python without pandas (notes/environment.md, pitfall 1). On a non-local
+  the system Python without pandas. On a non-local
   master the package itself is shipped to the executors as a zip. Workers run with
   PYTHONSAFEPATH, so a ``lakejoin_jupyter`` folder in the working directory (another
   checkout) does not shadow the package the driver runs.
-* The JVM's startup chatter goes to a log file, not into notebook cells (pitfall 2); the
+* The JVM's startup chatter goes to a log file, not into notebook cells; the
   console progress bar and the UI are off; the log level is ERROR.
 * Java is checked first: missing or older than 17 gives a message that says how to install it.
 """

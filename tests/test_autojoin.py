@@ -219,14 +219,16 @@ def test_code_reproduces_the_join_with_hostile_names():
     mail["email"] = mail["email"].str.replace("@school.edu", dom, regex=False)
     aj = autojoin(people, mail)
     assert aj.found and aj.program.pieces[-1].text == dom
-    src = aj.code(left="df", right="other")
+    src = aj.code("df", other="other")
     ns = {"df": people, "other": mail}
     exec(compile(src, "<autojoin code>", "exec"), ns)     # our own generated code
     pd.testing.assert_frame_equal(ns["joined"], aj.join())
     assert "os" not in ns
     tree = ast.parse(src)
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-    assert [a.name for n in imports for a in n.names] == ["pandas"]
+    modules = [n.module if isinstance(n, ast.ImportFrom) else a.name
+               for n in imports for a in n.names]
+    assert all(m == "pandas" or m.startswith("lakejoin_jupyter.") for m in modules), modules
     assert "os" not in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
@@ -298,29 +300,29 @@ def test_engine_autojoin_with_a_lake_table(demo_engine):
     j = aj.join()
     assert len(j) == len(STATES) and (j["where"] == j["State"].str.upper() + " (US)").all()
     src = aj.code()
-    assert "engine.table('fivethirtyeight/bad-drivers/bad-drivers')" in src
-    ns = {"df": df, "engine": demo_engine}
+    assert "engine" not in src and "bad-drivers.csv" in src   # reads the lake table itself
+    ns = {"df": df}
     exec(compile(src, "<autojoin code>", "exec"), ns)
     pd.testing.assert_frame_equal(ns["joined"], aj.join())
 
 
 @pytest.mark.spark
 def test_find_transformation_action(demo_engine):
-    from lakejoin_jupyter.join.actions import actions_for
+    from lakejoin_jupyter.actions import actions_for
     df = pd.DataFrame({"state": STATES[:3] + [f"{s} (US)" for s in STATES[3:]]})
     res = demo_engine.search(df, "state", k=5)
     hit = next(h for h in res if h.table.endswith("bad-drivers") and h.column == "State")
     action = next(a for a in actions_for(hit) if a.name == "autojoin")
     assert action.label == "Find transformation"
-    out = action.run(demo_engine, hit, df)
-    assert out.ok and out.variable == "joined" and len(out.joined) >= 12
+    out = action(demo_engine, hit, df)
+    assert out.ok and len(out.joined) >= 12
     j = out.joined
     assert all(w.split(" (")[0] == s for w, s in zip(j["state"], j["State"]))
     assert out.details["coverage"] >= 12 and "Example rows that taught the program" in out.tables
-    ns = {"df": df, "engine": demo_engine}
-    exec(compile(out.code, "<action code>", "exec"), ns)
+    ns = {"df": df}
+    exec(compile(out.code("df", "joined"), "<action code>", "exec"), ns)
     pd.testing.assert_frame_equal(ns["joined"], out.joined)
-    miss = action.run(demo_engine, hit, pd.DataFrame({"state": ["qqqq", "zzzz", "xxxx"]}))
+    miss = action(demo_engine, hit, pd.DataFrame({"state": ["qqqq", "zzzz", "xxxx"]}))
     assert not miss.ok and "No transformation" in miss.summary
 
 

@@ -101,7 +101,7 @@ def test_equal_tables_match_the_thesis_example():
 
 
 def test_the_printed_formula_swaps_the_rates():
-    # digest §4.6: N_s=1e6, N_t=1e4, c=20, r=0.1: Eq. 4.8 as printed asks p_s = 1.41
+    # thesis §4.5: N_s=1e6, N_t=1e4, c=20, r=0.1: Eq. 4.8 as printed asks p_s = 1.41
     ps, pt = sample_rates(1_000_000, 10_000, participation=0.1)
     assert pt == 1.0 and ps == pytest.approx(0.02)
     printed_ps = math.sqrt(4 * 1_000_000 / (0.2 * 0.1 * 10_000 ** 2))

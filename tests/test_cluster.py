@@ -92,7 +92,7 @@ def test_cluster_build_equals_local_build(spark, tmp_path, standalone_cluster):
     assert r.returncode == 0, r.stderr[-3000:] + logs.read_text()[-2000:]
     a, b = LakeIndex(local), LakeIndex(remote)
     assert b.manifest["build"]["spark_master"] == master
-    pa, pb = a.parts[0], b.parts[0]
+    pa, pb = a.generations[0], b.generations[0]
     for f in fields(pa.arrays):
         assert np.array_equal(getattr(pa.arrays, f.name), getattr(pb.arrays, f.name)), f.name
     assert np.array_equal(pa.signatures, pb.signatures)

@@ -12,8 +12,11 @@ import pandas as pd
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from lakejoin_jupyter.index.tables import LakeTable as TableSource
+from lakejoin_jupyter.index.tables import table_from_info
 from lakejoin_jupyter.join import codegen
-from lakejoin_jupyter.join.execute import join_pandas, plan_join, source_from_info
+from lakejoin_jupyter.join.execute import join_pandas
+from lakejoin_jupyter.join.plan import make_plan
 from lakejoin_jupyter.lake.read import inspect, read_table
 
 NASTY = ["it's", 'say "hi"', "back\\slash", "new\nline", "# not a comment", "ünïcødé ✓",
@@ -24,6 +27,12 @@ VALUES = ["France", "FRANCE", " france", "Chad", "tchad", "7", "007", "7.0", "",
 QUERY_NAMES = ["df", "données", "q_2", "sales", "Df"]
 
 CANARY = []
+
+
+def plan_join(src, left_columns, left_on, right_on, **kw):
+    """A plan joining a frame with columns ``left_columns`` to the lake table ``src``."""
+    return make_plan(list(left_columns), list(left_on), src.columns, list(right_on), other=src,
+                     **kw)
 
 
 def names(n):
@@ -61,15 +70,15 @@ def test_pandas_code_reproduces_join_for_nasty_names(tmp_path_factory, case):
     # a one-column file of "a,b" values is ambiguous to any delimiter sniffer, and a file
     # of one empty cell has no data row: those are the reader's business, not codegen's
     assume(info.ok and info.columns == [c.strip() for c in right_names])
-    source = source_from_info(table, info)
+    source = table_from_info(table, info)
     assume(source.clean)   # ragged: read by the engine reader, tested with a real index
     right = read_table(info)                      # what engine.table() returns
     left = pd.DataFrame({left_names[0]: left_vals,
                          left_names[1]: [f"p{i}" for i in range(len(left_vals))]})
     plan = plan_join(source, left.columns, [left_names[0]], [info.columns[0]], how=how,
-                     duplicates=dup, query_name=qname, variable="joined_" + "x")
+                     duplicates=dup)
     want = join_pandas(left, right, plan)
-    code = codegen.pandas_code(plan)
+    code = codegen.plan_code(plan, name=qname, into="joined_x")
     compile(code, "<generated>", "exec")
     ns = {qname: left, "CANARY": CANARY}
     exec(code, ns)  # noqa: S102 - generated from repr()-quoted names only
@@ -82,10 +91,10 @@ def test_header_that_pandas_reads_differently_is_spelled_out(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text(" padded ,b\nx,1\n", encoding="utf-8")
     info = inspect(0, str(path), "csv")
-    src = source_from_info("t", info)
+    src = table_from_info("t", info)
     assert info.columns == ["padded", "b"] and not src.header_matches
-    plan = plan_join(src, ["k"], ["k"], ["padded"], query_name="df", variable="out")
-    code = codegen.pandas_code(plan)
+    plan = plan_join(src, ["k"], ["k"], ["padded"])
+    code = codegen.plan_code(plan, name="df", into="out")
     assert "names=['padded', 'b']" in code
     ns = {"df": pd.DataFrame({"k": ["X"]})}
     exec(code, ns)  # noqa: S102
@@ -93,12 +102,12 @@ def test_header_that_pandas_reads_differently_is_spelled_out(tmp_path):
 
 
 def test_comment_lines_cannot_smuggle_code():
-    from lakejoin_jupyter.join.execute import TableSource
     src = TableSource("evil\nCANARY.append('table')", "catalog", "db.t",
                       ("k\nCANARY.append('column')",), index_path="/nowhere")
     plan = plan_join(src, ["q\nCANARY.append('query')"], ["q\nCANARY.append('query')"],
-                     ["k\nCANARY.append('column')"], query_name="df", variable="out")
-    for code in (codegen.pandas_code(plan), codegen.spark_code(plan)):
+                     ["k\nCANARY.append('column')"])
+    for code in (codegen.plan_code(plan, name="df", into="out"),
+                 codegen.plan_code(plan, name="df", into="out", spark=True)):
         compile(code, "<generated>", "exec")
         toks = tokenize.generate_tokens(io.StringIO(code).readline)
         names = {t.string for t in toks if t.type == tokenize.NAME}
@@ -106,12 +115,11 @@ def test_comment_lines_cannot_smuggle_code():
 
 
 def test_spark_code_compiles_for_every_format():
-    from lakejoin_jupyter.join.execute import TableSource
     for fmt in ("csv", "tsv", "parquet", "jsonl", "catalog"):
         src = TableSource("t'#", fmt, "/lake/we'ird #.x", ("a\nb", "c`d"), encoding="cp1252",
                           delimiter="\t")
         for dup in ("all", "first"):
-            plan = plan_join(src, ["q"], ["q"], ["a\nb"], duplicates=dup, variable="out")
-            code = codegen.spark_code(plan)
+            plan = plan_join(src, ["q"], ["q"], ["a\nb"], duplicates=dup)
+            code = codegen.plan_code(plan, name="df", into="out", spark=True)
             compile(code, "<generated>", "exec")
             assert "'windows-1252'" in code or fmt not in ("csv", "tsv")

@@ -108,7 +108,7 @@ def test_generations_answer_like_a_full_build(spark, tmp_path, capsys):
     assert cli(["index", "--add", str(second), str(tmp_path / "gen.index"), "-q"]) == 0
     assert "Indexed 3 of 3 tables" in capsys.readouterr().out
     a, b = open_index(tmp_path / "full.index"), open_index(tmp_path / "gen.index")
-    assert len(b.index.parts) == 2 and b.index.n_sets == a.index.n_sets == 12
+    assert len(b.index.generations) == 2 and b.index.n_sets == a.index.n_sets == 12
     for q in (vocab[:10], vocab[5:40], ["v1", "zzz"]):
         ra, rb = a.search(q, k=7), b.search(q, k=7)
         assert [h.overlap for h in ra] == [h.overlap for h in rb]
@@ -126,7 +126,7 @@ def test_cli_component_options(spark, tmp_path, capsys):
     assert cli(["index", str(lake), "--out", str(out), "-q", "--with", "pexeso",
                 "--set", "pexeso.levels=auto", "--set", "pexeso.pivots=2",
                 "--set", "pexeso.embedder=ngram:dim=32"]) == 0
-    sec = open_index(out).index.parts[0].components["pexeso"]
+    sec = open_index(out).index.generations[0].components["pexeso"]
     assert sec["pivots"] == 2 and sec["embedder"]["dim"] == 32
     assert sec["levels"] == sec["levels_model"]["chosen"] and 2 <= sec["levels"] <= 8
     # options for a component the build leaves out, or an unknown one: refused, nothing written
@@ -195,3 +195,35 @@ def test_result_says_which_plan_answered(demo_engine):
         r = SearchResult([], res.query, "m", res.params, 0.001, stats)
         assert r.plan == want
         assert r.how == (f"m, {want}, 1.0 ms" if want else "m, 1.0 ms")
+
+
+def test_every_method_rejects_unknown_or_mistyped_options():
+    """Options are declared once per method (ParamSpec) and checked once by the engine: a
+    misspelled option is an error listing the valid ones, for every method, and a value of
+    the wrong type or out of range says what is expected."""
+    from lakejoin_jupyter.engine import SEARCH_METHODS
+    from lakejoin_jupyter.errors import QueryError
+    for m in SEARCH_METHODS:
+        with pytest.raises(QueryError, match=rf"Unknown option\(s\) \['taux'\] for method "
+                                             rf"'{m.name}'; valid options: "):
+            m.resolve_options({"taux": 0.1})
+        full = m.resolve_options({})
+        assert set(full) == {p.name for p in m.params}
+        for p in m.params:
+            bad = {"bool": "yes", "choice": "nope", "str": 3, "int": 1.5,
+                   "float": "0.5"}[p.kind]
+            with pytest.raises(QueryError, match=f"method '{m.name}'"):
+                m.resolve_options({p.name: bad})
+    pexeso = next(m for m in SEARCH_METHODS if m.name == "pexeso")
+    with pytest.raises(QueryError, match=r"'tau' is a number from 0 to 2 \(got 3"):
+        pexeso.resolve_options({"tau": 3})
+    assert pexeso.resolve_options({"tau": 1})["tau"] == 1.0 and \
+        isinstance(pexeso.resolve_options({"tau": 1})["tau"], float)
+
+
+def test_engine_search_refuses_a_misspelled_option(demo_engine):
+    from lakejoin_jupyter.errors import QueryError
+    for method in ("josie", "mergelist", "lshensemble"):
+        with pytest.raises(QueryError, match="valid options"):
+            demo_engine.search(["France", "Chile"], k=3, method=method, threshold=0.5,
+                               bacth_size=3)

@@ -211,9 +211,10 @@ def test_join_frame_and_code_reproduce_each_other():
     assert len(inner) == matched.sum()
     for t in (None, 0.5):
         ns = {"L": left, "R": right}
-        exec(fj.code("L", "R", threshold=t), ns)                 # noqa: S102 - our own code
-        pd.testing.assert_frame_equal(ns["joined"], fj.join(t))
-        assert ns["fj"].precision_target == fj.precision_target
+        code = fj.code("R", other="L", threshold=t)
+        exec(code, ns)                                           # noqa: S102 - our own code
+        pd.testing.assert_frame_equal(ns["joined"], fj.join(threshold=t))
+        assert "fuzzy_join(" not in code                         # reproduces, never re-learns
     with pytest.raises(ValueError):
         fj.code("left; import os", "R")
 
@@ -270,17 +271,17 @@ def test_fuzzy_join_errors_are_specific():
         fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=1.5)
 
 
-def test_fuzzy_join_action_on_a_hit(tmp_path):
+def test_fuzzy_join_action_on_a_hit():
+    """The action joins at the threshold it chose (not a slider's start value), says so in
+    ``chosen``, and its code reproduces the frame; an explicit threshold overrides."""
+    from lakejoin_jupyter.actions import actions_for
     from lakejoin_jupyter.engine import Hit
-    from lakejoin_jupyter.join.actions import actions_for
     left, right, _ = synthetic(4, 150, 60)
 
     class FakeEngine:
-        path = tmp_path / "x.index"
-
-        def table(self, name):
-            assert name == "ref"
-            return left
+        def fuzzy_join(self, table, frame, on, precision_target):
+            assert table == "ref"
+            return fuzzy.fuzzy_join(left, frame, on=on, precision_target=precision_target)
 
     hit = Hit(rank=1, table="ref", table_id=0, columns=("name",), column_ids=(3,), score=1.0,
               overlap=1, containment=0.1, jaccard=0.1, method="pexeso", exact=True,
@@ -288,9 +289,17 @@ def test_fuzzy_join_action_on_a_hit(tmp_path):
     acts = {a.name: a for a in actions_for(hit)}
     assert "fuzzy_join" in acts and {p.name for p in acts["fuzzy_join"].params} == \
         {"threshold", "precision_target"}
-    res = acts["fuzzy_join"].run(FakeEngine(), hit, right)
-    assert res.ok and res.joined is not None and len(res.joined) == len(right)
-    assert "open_index(" in res.code and "'ref'" in res.code and res.chart is not None
-    res2 = acts["fuzzy_join"].run(FakeEngine(), hit, right, threshold=0.05)
+    res = acts["fuzzy_join"](FakeEngine(), hit, right)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9)
+    assert res.ok and res.chosen["threshold"] == fj.threshold is not None
+    pd.testing.assert_frame_equal(res.joined, fj.join())          # the chosen configuration
+    assert len(res.joined) == len(right) and res.chart is not None
+    code = res.code("R", "out")
+    ns = {"R": right, "left": left}                 # the reference, when not a lake table
+    exec(code, ns)                                               # noqa: S102 - our own code
+    pd.testing.assert_frame_equal(ns["out"], res.joined)
+    res2 = acts["fuzzy_join"](FakeEngine(), hit, right, threshold=0.05)
     assert res2.joined["lid"].notna().sum() <= res.joined["lid"].notna().sum()
-    assert "threshold=0.05" in res2.code
+    assert "at threshold 0.05" in res2.code("R", "out")
+    with pytest.raises(QueryError, match="'threshold' is a number"):
+        acts["fuzzy_join"](FakeEngine(), hit, right, threshold="0.5")

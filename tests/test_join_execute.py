@@ -8,9 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lakejoin_jupyter.errors import QueryError
-from lakejoin_jupyter.join.execute import (JoinPlan, TableSource, default_variable, join_pandas,
-                                           match_stats, normalized_keys, plan_join, python_name)
+from lakejoin_jupyter.index.tables import LakeTable as TableSource
+from lakejoin_jupyter.join.execute import join_pandas, match_stats
+from lakejoin_jupyter.join.keys import normalized_keys
+from lakejoin_jupyter.join.plan import default_variable, make_plan, python_name
 from lakejoin_jupyter.lake.normalize import normalize_value
+
+
+def plan_join(src, left_columns, left_on, right_on, **kw):
+    """A plan joining a frame with columns ``left_columns`` to the lake table ``src``."""
+    return make_plan(list(left_columns), list(left_on), src.columns, list(right_on), other=src,
+                     **kw)
 
 # spellings that normalize to the same token, plus nulls and placeholder junk
 VALUES = ["France", "FRANCE", "  france ", "Côte d'Ivoire", "CÔTE  D'IVOIRE", "7", "007", "7.0",
@@ -147,7 +155,7 @@ def test_variable_names_are_identifiers():
 
 
 def test_plan_is_frozen():
-    plan = JoinPlan(("a",), ("b",), TableSource("t", "csv", "/x", ("b",)))
+    plan = plan_join(TableSource("t", "csv", "/x", ("b",)), ["a"], ["a"], ["b"])
     with pytest.raises(Exception):
         plan.how = "inner"
 

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 import pytest
 
-from lakejoin_jupyter.join.execute import default_variable
+from lakejoin_jupyter.join.plan import default_variable
 
 pytestmark = pytest.mark.spark
 
@@ -65,11 +65,12 @@ def test_pandas_code_equals_hit_join(hostile, how, duplicates):
     res = engine.search(query, "country", k=None)
     checked = set()
     for hit in res:
-        want = hit.join(query, how=how, duplicates=duplicates, name="données")
-        code = hit.code(query, how=how, duplicates=duplicates, name="données")
+        want = hit.join(query, how=how, duplicates=duplicates)
+        var = default_variable("données", hit.table)
+        code = hit.code("données", var, how=how, duplicates=duplicates, df=query)
         ns = {"données": query}
         exec(code, ns)  # noqa: S102
-        got = ns[default_variable("données", hit.table)]
+        got = ns[var]
         pd.testing.assert_frame_equal(got, want)
         checked.add(hit.table)
         if hit.table == CSV_NAME:
@@ -100,12 +101,13 @@ def test_spark_join_and_code_equal_pandas_join(hostile, spark):
             continue
         for how, dup in (("left", "all"), ("inner", "first")):
             want = hit.join(query, how=how, duplicates=dup)
-            joined = hit.join(sdf, how=how, duplicates=dup, name="sdf")
+            joined = hit.join(sdf, how=how, duplicates=dup)
             assert list(joined.columns) == list(want.columns)
             assert _rows(joined.toPandas()) == _rows(want), (hit.table, how, dup)
-            code = hit.code(sdf, how=how, duplicates=dup, name="sdf")
+            var = default_variable("sdf", hit.table)
+            code = hit.code("sdf", var, how=how, duplicates=dup, df=sdf)
             assert "spark.read" in code
             ns = {"sdf": sdf}
             exec(code, ns)  # noqa: S102
-            got = ns[default_variable("sdf", hit.table)]
+            got = ns[var]
             assert _rows(got.toPandas()) == _rows(want), (hit.table, how, dup)

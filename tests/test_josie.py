@@ -3,7 +3,7 @@
 Random lakes are Zipfian (token frequencies and set sizes) and carry blocks of tokens that
 always occur together, so many posting lists are duplicates and the "-D" credit of skipped
 tokens is exercised. Results are compared as overlap multisets (ties at the k-th place may
-be broken differently; notes/josie_schemaless.md A6.7).
+be broken differently).
 """
 import os
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from lakejoin_jupyter.index.arrays import build_arrays
-from lakejoin_jupyter.index.reads import CostModel, LinearCost, PlanFit, _fit, calibrate
+from lakejoin_jupyter.search.josie_cost import CostModel, LinearCost, PlanFit, _fit, calibrate
 from lakejoin_jupyter.search import bruteforce, josie, mergelist, probeset
 from lakejoin_jupyter.search.overlap import distinct_lists
 
@@ -183,7 +183,7 @@ def test_first_match_bookkeeping_over_many_small_lakes():
 
 def test_assignment_bug_is_caught(monkeypatch):
     """The reference code once *assigned* ``partial = skipped + 1`` to a seen candidate
-    instead of adding it (notes A6.4). With that bug put back, the oracle comparison above
+    instead of adding it (until 2023). With that bug put back, the oracle comparison above
     fails; with the real code it holds."""
     sets = [["a", "b", "c", "z"], ["a"], ["b", "y"], ["c", "y", "x"], ["z", "x"]]
     ref = build_arrays(sets)
@@ -350,7 +350,7 @@ def test_josie_scratch_comes_back_zeroed_and_is_reused_safely(seed):
         exclude = [int(rng.integers(0, len(sets)))]
         k = int(rng.integers(1, 30))
         got, _ = josie.search(a, q, k, exclude, plan="josie", batch_size=int(rng.integers(1, 6)),
-                              costs=reads.CostModel.from_manifest({}))
+                              costs=CostModel.from_manifest({}))
         assert multiset(got) == multiset(bruteforce.topk(a, q, k, exclude=exclude))
         pooled = [x for free in reads.SCRATCH._free.values() for x in free]
         assert pooled and all(not x.any() for x in pooled)

@@ -46,7 +46,7 @@ def test_lake_query_excludes_its_own_column(demo_engine):
 
 
 def test_josie_component_in_manifest(demo_engine):
-    ix = demo_engine.index.parts[0]
+    ix = demo_engine.index.generations[0]
     sec = ix.manifest["components"]["josie"]
     a = ix.arrays
     assert sec["lists"]["original"] == a.n_tokens

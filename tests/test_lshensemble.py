@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 from scipy.integrate import quad
 
 from lakejoin_jupyter.indexing import lshensemble as B
+from lakejoin_jupyter.search import lshensemble_partitions as P
 from lakejoin_jupyter.hashing import minhash_of_tokens, minhash_signatures, token_hash32
 from lakejoin_jupyter.index import reads as R
 from lakejoin_jupyter.index.arrays import build_arrays
@@ -160,7 +161,7 @@ histograms = st.lists(st.tuples(st.integers(1, 400), st.integers(1, 30)), min_si
 def test_partitioner_matches_brute_force(hist, n):
     sizes = np.array([s for s, _ in hist])
     counts = np.array([c for _, c in hist])
-    parts = B.optimal_partitions(sizes, counts, n)
+    parts = P.optimal_partitions(sizes, counts, n)
     assert len(parts) == min(n, len(sizes))
     srt = np.sort(sizes)
     # contiguous, disjoint, covering every size, bounds are real sizes
@@ -168,7 +169,7 @@ def test_partitioner_matches_brute_force(hist, n):
     for (l1, u1), (l2, u2) in zip(parts[:-1], parts[1:]):
         assert l1 <= u1 < l2 <= u2
         assert not np.any((srt > u1) & (srt < l2))
-    cost = B.partitioning_cost(sizes, counts, [u for _, u in parts])
+    cost = P.partitioning_cost(sizes, counts, [u for _, u in parts])
     assert cost == pytest.approx(brute_partitions(sizes, counts, n), abs=1e-9)
 
 
@@ -178,20 +179,20 @@ def test_partitioner_matches_brute_force(hist, n):
 def test_binned_partitioner_is_optimal_over_bin_edges(sizes, n, max_bins):
     sizes = np.sort(np.array(sizes))
     counts = np.arange(1, len(sizes) + 1)[::-1]
-    bins = B.size_bins(sizes, counts, max_bins)
+    bins = P.size_bins(sizes, counts, max_bins)
     assert len(bins.count) <= max_bins and bins.count.sum() == counts.sum()
     assert bins.weight.sum() == pytest.approx(float(np.sum(sizes * counts)))
     assert np.all(bins.lower[1:] > bins.upper[:-1])
     edges = list(np.searchsorted(sizes, bins.lower[1:]))
-    parts = B.optimal_partitions(sizes, counts, n, max_bins=max_bins)
-    cost = B.partitioning_cost(sizes, counts, [u for _, u in parts])
+    parts = P.optimal_partitions(sizes, counts, n, max_bins=max_bins)
+    cost = P.partitioning_cost(sizes, counts, [u for _, u in parts])
     assert cost == pytest.approx(brute_partitions(sizes, counts, n, edges), abs=1e-9)
     assert cost >= brute_partitions(sizes, counts, n) - 1e-9
 
 
 def test_paper_example_2_4_1():
     # sizes {3,3,3,3,4,4,4,4,99,99,99,100,100,100}: the two partitions are {3,4} and {99,100}
-    parts = B.optimal_partitions([3, 4, 99, 100], [4, 4, 3, 3], 2)
+    parts = P.optimal_partitions([3, 4, 99, 100], [4, 4, 3, 3], 2)
     assert parts == [(3, 4), (99, 100)]
 
 
@@ -485,7 +486,7 @@ def test_incremental_insert_translation_bound():
     base_sets = [[f"b{i}_{j}" for j in range(n)] for i, n in enumerate([2, 3, 3, 5, 8, 8, 13])]
     sizes = np.array([len(s) for s in base_sets])
     dist, cnt = np.unique(sizes, return_counts=True)
-    uppers = [u for _, u in B.optimal_partitions(dist, cnt, 3)]
+    uppers = [u for _, u in P.optimal_partitions(dist, cnt, 3)]
     q = [f"q{j}" for j in range(30)]
     delta = [q + [f"x{j}" for j in range(10)], ["q1", "q2"]]
     ref, ctx = make_lake(delta, 128, uppers=uppers)
@@ -500,7 +501,7 @@ def test_incremental_insert_translation_bound():
 
 @pytest.mark.spark
 def test_component_equals_reference_build(demo_engine):
-    ix = demo_engine.index.parts[0]          # the base generation (a full build)
+    ix = demo_engine.index.generations[0]          # the base generation (a full build)
     sec = ix.components["lshensemble"]
     sizes = np.diff(ix.arrays.sets_indptr)
     ref = B.reference_tables(np.asarray(ix.signatures), sizes, B.DEFAULT_PARTITIONS)
@@ -575,7 +576,7 @@ def test_incremental_insert_into_base_partitions(spark, tmp_path):
         "small.csv": pd.DataFrame({"k": ["v1", "v2", "zz"]})})
     pipeline.build(delta_lake, index, spark=spark, progress=False, add=True)
     engine = open_index(index, check_lake=False)
-    base, delta = engine.index.parts
+    base, delta = engine.index.generations
     sec = delta.components["lshensemble"]
     assert sec["mode"] == "delta" and sec["intervals"] == base.components["lshensemble"]["intervals"]
     t = L.Tables.load(delta)
@@ -627,7 +628,7 @@ def test_rebuild_advice():
     rng = np.random.default_rng(0)
     base_sizes = np.minimum(rng.pareto(0.6, 3000).astype(int) + 1, 5000)
     dist, cnt = np.unique(base_sizes, return_counts=True)
-    intervals = [u for _, u in B.optimal_partitions(dist, cnt, 16)]
+    intervals = [u for _, u in P.optimal_partitions(dist, cnt, 16)]
     base = FakeGeneration(base_sizes, intervals)
     assert L.rebuild_advice([base]) is None
     assert L.generation_report([base])["cost_ratio"] == pytest.approx(1.0)
@@ -650,16 +651,16 @@ def test_engine_surfaces_rebuild_advice():
     from lakejoin_jupyter.engine import Engine
 
     class FakeLake:
-        def __init__(self, parts):
-            self.parts = parts
+        def __init__(self, generations):
+            self.generations = generations
 
         def has(self, name):
-            return all(p.has(name) for p in self.parts)
+            return all(p.has(name) for p in self.generations)
 
     rng = np.random.default_rng(1)
     base_sizes = np.minimum(rng.pareto(0.6, 2000).astype(int) + 1, 5000)
     dist, cnt = np.unique(base_sizes, return_counts=True)
-    intervals = [u for _, u in B.optimal_partitions(dist, cnt, 8)]
+    intervals = [u for _, u in P.optimal_partitions(dist, cnt, 8)]
     base = FakeGeneration(base_sizes, intervals)
     big = FakeGeneration((rng.pareto(0.6, 3000) * 6000).astype(int) + 6000, intervals)
     engine = Engine.__new__(Engine)

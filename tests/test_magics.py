@@ -1,13 +1,15 @@
-"""%lakejoin / %%lakejoin: parsing, help, the subcommand registry, and every bad input
-giving one clear message while the shell stays usable."""
+"""%lakejoin / %%lakejoin: parsing, help, the subcommand router, joins that name their saved
+search, and every bad input giving one clear message while the shell stays usable."""
 import shutil
 
 import pandas as pd
 import pytest
 
 from lakejoin_jupyter import magics
-from lakejoin_jupyter.join.execute import default_variable
-from lakejoin_jupyter.magics import MagicError, Subcommand, register_subcommand
+from lakejoin_jupyter.join.plan import default_variable
+from lakejoin_jupyter.magics import MagicError, Subcommand
+from lakejoin_jupyter.magics.cmd_search import parse_options
+from lakejoin_jupyter.magics.context import MagicContext
 from lakejoin_jupyter.ui.session import SESSION
 
 
@@ -16,10 +18,10 @@ def ip():
     from IPython.core.interactiveshell import InteractiveShell
     shell = InteractiveShell.instance()
     shell.run_line_magic("load_ext", "lakejoin_jupyter")
-    saved = SESSION.engine, SESSION.last_result, SESSION.last_frame
-    SESSION.engine = SESSION.last_result = SESSION.last_frame = None
+    saved = SESSION.engine
+    SESSION.engine = None
     yield shell
-    SESSION.engine, SESSION.last_result, SESSION.last_frame = saved
+    SESSION.engine = saved
 
 
 def magic(ip, line):
@@ -48,18 +50,18 @@ def test_bad_arguments_are_one_message_not_an_exit(ip):
 
 def test_no_index_open_is_explained(ip):
     ip.user_ns["nx_df"] = pd.DataFrame({"a": ["x"]})
-    for line in ("search nx_df.a", "join 1", "info"):
+    for line in ("search nx_df.a", "join 1 --from nx_df", "info"):
         with pytest.raises(MagicError, match="No index is open"):
             magic(ip, line)
     err = MagicError("boom")
     assert err._render_traceback_() == ["\x1b[31mlakejoin:\x1b[0m boom"]   # no traceback
 
 
-def test_registered_subcommands_appear_and_run(ip, capsys):
+def test_routed_subcommands_appear_and_run(ip, capsys):
     calls = []
-    register_subcommand(Subcommand(
+    magics.SUBCOMMANDS["echo-test"] = Subcommand(
         "echo-test", "repeat the words", lambda p: p.add_argument("words", nargs="+"),
-        lambda ctx, a: calls.append((ctx.user_ns is ip.user_ns, a.words)) or "done"))
+        lambda ctx, a: calls.append((ctx.user_ns is ip.user_ns, a.words)) or "done")
     try:
         magic(ip, "--help")
         assert "echo-test" in capsys.readouterr().out
@@ -73,14 +75,14 @@ def test_registered_subcommands_appear_and_run(ip, capsys):
 
 
 def test_options_are_typed():
-    assert magics._parse_options(["a=1", "b=0.5", "c=true", "d=x"]) == \
+    assert parse_options(["a=1", "b=0.5", "c=true", "d=x"]) == \
         {"a": 1, "b": 0.5, "c": True, "d": "x"}
     with pytest.raises(MagicError):
-        magics._parse_options(["novalue"])
+        parse_options(["novalue"])
 
 
 def test_query_resolution_messages(ip):
-    ctx = magics.MagicContext(ip, SESSION)
+    ctx = MagicContext(ip, SESSION)
     ip.user_ns["qr_df"] = pd.DataFrame({"a.b": ["x"], "c": ["y"]})
     ip.user_ns["qr_num"] = 3
     assert ctx.query("qr_df.a.b")[2] == ["a.b"]           # split at the first dot
@@ -108,14 +110,25 @@ def test_open_search_join_info(ip, demo_index_path, demo_engine, capsys):
     assert [(h.table, h.columns, h.overlap) for h in res] == \
         [(h.table, h.columns, h.overlap) for h in want]
     assert ip.user_ns["mres"] is res
-    magic(ip, "join 2 --quiet")
+    magic(ip, "join 2 --from mres --quiet")
     name = default_variable("fifa", want[1].table)
     pd.testing.assert_frame_equal(ip.user_ns[name], want[1].join(fifa))
-    magic(ip, "join 2 --how inner --duplicates first --into inner_j --quiet")
+    magic(ip, "join 2 --from mres --quiet")      # never overwrites: a second variable
+    pd.testing.assert_frame_equal(ip.user_ns[name + "_2"], want[1].join(fifa))
+    magic(ip, "join 2 --from mres --how inner --duplicates first --into inner_j --quiet")
     pd.testing.assert_frame_equal(ip.user_ns["inner_j"],
                                   want[1].join(fifa, how="inner", duplicates="first"))
     with pytest.raises(MagicError, match="pick a rank from 1 to 5"):
-        magic(ip, "join 9")
+        magic(ip, "join 9 --from mres")
+    # no hidden state: a join names its search; a search in the widget changes nothing
+    with pytest.raises(MagicError, match="the following arguments are required: --from"):
+        magic(ip, "join 2")
+    with pytest.raises(MagicError, match="not a search result"):
+        magic(ip, "join 2 --from fifa")
+    # the join reads the query DataFrame when it runs (what "Run all" would give)
+    ip.user_ns["fifa"] = fifa.head(3)
+    magic(ip, "join 2 --from mres --into head_j --quiet")
+    pd.testing.assert_frame_equal(ip.user_ns["head_j"], want[1].join(fifa.head(3)))
     html = magic(ip, "info").data
     assert "bruteforce" in html and "Join" in html and "echo-test" not in html
     # lake-table query with a name needing quotes
@@ -149,10 +162,9 @@ def test_bad_inputs_in_magics(ip, demo_index_path, tmp_path, spark):
     SESSION.engine.search_methods["interrupt-test"] = SearchMethod(
         "interrupt-test", "interrupt", "exact", interrupted)
     try:
-        before = SESSION.last_result
         with pytest.raises(MagicError, match="interrupted; nothing was changed"):
-            magic(ip, "search ok_df.c -m interrupt-test")
-        assert SESSION.last_result is before
+            magic(ip, "search ok_df.c -m interrupt-test --save interrupted_res")
+        assert "interrupted_res" not in ip.user_ns
     finally:
         SESSION.engine.search_methods.pop("interrupt-test")
     # the index deleted while open

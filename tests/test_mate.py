@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from lakejoin_jupyter.index.mate_arrays import build_reference
 from lakejoin_jupyter.search import bruteforce_nary as oracle
 from lakejoin_jupyter.search import mate
-from lakejoin_jupyter.search.xash import XashSpec, xash, xash_words
+from lakejoin_jupyter.xash import XashSpec, xash, xash_words
 
 S128, S512 = XashSpec(128), XashSpec(512)
 
@@ -47,7 +47,7 @@ HAND_128 = {
     # "1": 4*3 <= (i+1)*5*2 -> i=1: 2*3+1 = 7 -> 39; "0": 6*3 <= (i+1)*15 -> i=1: 4 -> 36; 116.
     "10001": [36, 39, 116],
 }
-# Two more from notes/pexeso_mate.md B3 (computed there independently).
+# Two more, computed by hand independently of this code.
 HAND_128.update({"boxer": [7, 24, 68, 78, 107, 116], "birder": [13, 75, 82, 85, 96, 117]})
 
 
@@ -67,8 +67,8 @@ def test_xash_512_hand_computed():
 
 
 def test_super_key_examples():
-    # notes B3: {muhammad, lee, us} is covered by the row {muhammad, lee, us, dancer}, not by
-    # {muhammad, ali, germany, boxer}
+    # rows like the paper's running example: {muhammad, lee, us} is covered by the row
+    # {muhammad, lee, us, dancer}, not by {muhammad, ali, germany, boxer}
     q = xash("muhammad") | xash("lee") | xash("us")
     row1 = q | xash("dancer")
     row2 = xash("muhammad") | xash("ali") | xash("germany") | xash("boxer")

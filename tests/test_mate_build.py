@@ -9,7 +9,7 @@ from lakejoin_jupyter.index.mate_arrays import build_reference, load
 from lakejoin_jupyter.lake.normalize import normalize_many
 from lakejoin_jupyter.lake.read import TableInfo, read_table
 from lakejoin_jupyter.search import bruteforce_nary as oracle
-from lakejoin_jupyter.search.xash import XashSpec
+from lakejoin_jupyter.xash import XashSpec
 
 from conftest import write_lake
 
@@ -58,7 +58,7 @@ def python_tables(index):
 
 
 def test_spark_mate_arrays_equal_reference(mate_engine):
-    ix = mate_engine.index.parts[0]
+    ix = mate_engine.index.generations[0]
     ids, tables = python_tables(ix)
     token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
     ref = build_reference(tables, token_id, ix.n_tokens, XashSpec(512), table_ids=ids)
@@ -71,7 +71,7 @@ def test_spark_mate_arrays_equal_reference(mate_engine):
 
 
 def test_demo_index_mate_equals_reference_and_oracle(demo_engine):
-    ix = demo_engine.index.parts[0]
+    ix = demo_engine.index.generations[0]
     ids, tables = python_tables(ix)
     token_id = {t: i for i, t in enumerate(ix.token_text(range(ix.n_tokens)))}
     assert load(ix).equals(build_reference(tables, token_id, ix.n_tokens, XashSpec(128), ids))
@@ -103,7 +103,7 @@ def test_engine_multi_column_search_equals_oracle(mate_engine):
                       "state": ["IL", "MO", "OR", "OR", "OR", "XX"]})
     res = mate_engine.search(q, ["city", "state"], k=10)
     assert res.method == "mate"
-    want = oracle_topk(mate_engine.index.parts[0], sorted(set(res.query.rows)), 10)
+    want = oracle_topk(mate_engine.index.generations[0], sorted(set(res.query.rows)), 10)
     assert [(h.table_id, h.overlap, h.column_ids) for h in res] == \
         [(w.table_id, w.score, w.mapping) for w in want]
     by_table = {h.table: h for h in res}
@@ -168,8 +168,8 @@ def test_added_generation_answers_like_one_build(spark, tmp_path, mate_engine):
           settings=BuildSettings(components=("mate",), mate_bits=512))
     build(second, out, spark=spark, progress=False, add=True)     # asks 128 by default
     gen = open_index(out)
-    assert len(gen.index.parts) == 2
-    assert [p.components["mate"]["xash"]["bits"] for p in gen.index.parts] == [512, 512]
+    assert len(gen.index.generations) == 2
+    assert [p.components["mate"]["xash"]["bits"] for p in gen.index.generations] == [512, 512]
     q = pd.DataFrame({"city": ["Springfield", "springfield ", "Salem", "Portland", "Salem", "Nowhere"],
                       "state": ["IL", "MO", "OR", "OR", "OR", "XX"]})
     for k in (1, 2, 10):

@@ -75,14 +75,14 @@ def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkey
     joined = texts(by_source["engine = lj.open_index(\"demo.index\")"])
     assert "reference/country-codes . CLDR display name: 171 of 191 countries (90%)" in joined
     assert "joined shape (191, 61)" in joined
-    gen = texts(by_source["print(hit.code(fifa, name=\"fifa\", variable=\"fifa_codes\"))"])
+    gen = texts(by_source["print(hit.code(\"fifa\", \"fifa_codes\"))"])
     assert "pd.read_csv(" in gen and "fifa_codes = (" in gen
     assert "reference/gdp" in texts(by_source["res2 = engine.search(fifa_codes, \"ISO3166-1-Alpha-3\", k=5)"])
     hop = texts(by_source["gdp_hit = next(h for h in res2 if h.table == \"reference/gdp\")"])
     n = int(hop.split(" countries with a GDP figure")[0].split()[-1])
     assert 150 <= n <= 191
     for first in ("import altair as alt",
-                  "from lakejoin_jupyter.ui.charts import coverage_chart, results_chart"):
+                  "from lakejoin_jupyter.charts import coverage_chart, results_chart"):
         assert "application/vnd.vegalite.v5+json" in mimetypes(by_source[first]), first
 
 
@@ -136,8 +136,8 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "staff: name" in examples and "logins: email" in examples and "@acme.com" in examples
     joined = texts(by_source["joined = aj.join()"])
     assert "10 joined rows" in joined and "cdubois@acme.com" in joined
-    code = texts(by_source["print(aj.code(left=\"staff\", right=\"logins\"))"])
-    assert "def derive_key(name):" in code and "joined = (staff.assign(" in code
+    code = texts(by_source["print(aj.code(\"staff\", other=\"logins\"))"])
+    assert "def derive_key(name):" in code and "joined = (\n    staff\n    .assign(" in code
     lake = texts(by_source["claims = pd.DataFrame({"])
     assert 'upper(`State`) + " (US)"; joins 6/6 keys' in lake
     # 4. fuzzy join: a numeric threshold chosen for the target, estimates, matches, chart

@@ -161,7 +161,7 @@ def test_leaf_rows_are_the_rows_within_tau_on_the_leaf_pivot(seed, n_pivots, lev
     cell's box is its rows' bounding box."""
     vec, indptr, toks, q, _ = random_lake(seed, n_tok=250)
     part = pa.build_partition(vec, indptr, toks, n_pivots=n_pivots, levels=levels, seed=seed)
-    lay = px._Layout(part)
+    lay = px.Layout(part)
     m = lay.m
     lo, hi = lay.row_lo[m], lay.row_hi[m]
     for c in range(len(lo)):
@@ -278,12 +278,12 @@ def test_auto_plan_follows_the_model_and_answers_alike():
 
 
 def test_plan_estimates_interpolate_the_profile():
-    from lakejoin_jupyter.search import pexeso_cost as pc
+    from lakejoin_jupyter.search.pexeso import plan_estimates
     model = {"taus": [0.1, 0.2], "us_per_vector": [10.0, 30.0],
              "costs_us": {"bruteforce_pair": 0.5}}
-    assert pc.plan_estimates(model, 0.15, 4, 100) == {"pexeso": 80.0, "bruteforce": 200.0}
-    assert pc.plan_estimates(model, 0.05, 1, 1)["pexeso"] == 10.0        # below: the first
-    assert pc.plan_estimates(model, 0.9, 1, 1)["pexeso"] == 30.0         # past: the last
+    assert plan_estimates(model, 0.15, 4, 100) == {"pexeso": 80.0, "bruteforce": 200.0}
+    assert plan_estimates(model, 0.05, 1, 1)["pexeso"] == 10.0        # below: the first
+    assert plan_estimates(model, 0.9, 1, 1)["pexeso"] == 30.0         # past: the last
 
 
 def test_early_pruning_and_acceptance_fire_and_stay_exact():
@@ -432,7 +432,7 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.embed import get_embedder
     eng = open_index(fuzzy_index[1])
-    ix = eng.index.parts[0]                       # the base generation
+    ix = eng.index.generations[0]                       # the base generation
     sec = ix.components["pexeso"]
     assert sec["embedder"]["name"] == "ngram" and sec["embedder"]["dim"] == 64
     vec = ix.load_npy("pexeso/vectors.npy")
@@ -468,10 +468,10 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
 def test_spark_build_with_partitions_is_exact(fuzzy_index):
     from lakejoin_jupyter import open_index
     one, two = open_index(fuzzy_index[1]), open_index(fuzzy_index[2])
-    sec = two.index.parts[0].components["pexeso"]
+    sec = two.index.generations[0].components["pexeso"]
     assert len(sec["partitions"]) == 2 and sec["partitioning"]["k"] == 2
     assert sum(p["columns"] for p in sec["partitions"]) == \
-        sum(p["columns"] for p in one.index.parts[0].components["pexeso"]["partitions"])
+        sum(p["columns"] for p in one.index.generations[0].components["pexeso"]["partitions"])
     q = ["Paris", "Berlin", "Hanoi", "France", "Germany", "Brasil"]
     for tau in (0.2, 0.7):
         r1 = one.search(q, method="pexeso", tau=tau, joinability=0.3, k=None)
@@ -491,7 +491,7 @@ def test_pexeso_method_needs_the_component(demo_engine):
 
 
 def test_t_count_is_the_ceiling_of_t_times_q():
-    """jn >= T  <=>  |Q_M| >= ceil(T |Q|) (notes A11.4); at least one match."""
+    """jn >= T  <=>  |Q_M| >= ceil(T |Q|) (Def. 2 has a fraction, Lemma 7 a count); at least one match."""
     assert px.t_count(0.6, 10) == 6 and px.t_count(0.61, 10) == 7
     assert px.t_count(1 / 3, 3) == 1 and px.t_count(0.5, 3) == 2
     assert px.t_count(0.0, 5) == 1 and px.t_count(1.0, 7) == 7
@@ -518,7 +518,7 @@ def test_exact_on_the_circle_where_pivot_bounds_are_tight(levels):
 
 def test_lemma7_keeps_a_column_that_can_still_just_reach_t():
     """|Q| = 4, T = 2 of 4: a column matching only the last two query vectors processed is
-    pruned only when |Q| - mismatch < T, never at equality (Lemma 7, notes A7). One column
+    pruned only when |Q| - mismatch < T, never at equality (Lemma 7). One column
     per pair of query vectors, so whatever order the search takes the vectors in, some
     column matches exactly the last two."""
     from itertools import combinations

@@ -1,6 +1,6 @@
-"""Optional check on a real lake (not in CI: tests never need ../shared).
+"""Optional check on a real lake (not in CI: tests never need data outside the repository).
 
-    LAKEJOIN_REAL_LAKE=../shared/data/lakes/fivethirtyeight LAKEJOIN_REAL_INDEX=/tmp/i538 \
+    LAKEJOIN_REAL_LAKE=path/to/fivethirtyeight LAKEJOIN_REAL_INDEX=/tmp/i538 \
         pytest tests/test_real_lake.py
 
 builds the index with the CLI if LAKEJOIN_REAL_INDEX does not exist yet, then checks that

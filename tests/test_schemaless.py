@@ -19,7 +19,7 @@ PEOPLE = pd.DataFrame([
     ["P3", "003", "Bob", "Robson St.", "Ada"], ["P4", "004", "Lucy", "Univ Dr.", "Steve"],
     ["P5", "005", "Steve", "Main St.", "Steve"], ["P6", "006", "Tom", "Beta Ave.", "Steve"]],
     columns=["ID", "Tel", "Name", "Home", "Clerk"])
-ORDERS = pd.DataFrame([   # [S Fig. 1] (authoritative over Fig. 2, notes B1.3)
+ORDERS = pd.DataFrame([   # [S Fig. 1] (where Fig. 2 disagrees, Fig. 1 holds)
     ["O1", "Alice", "Main St.", "001", "Apr 1", "Steve"],
     ["O2", "Bob", "Royal Rd.", "010", "Apr 1", "Alice"],
     ["O3", "Bob", "Robson St.", "003", "Apr 2", "Steve"],
@@ -33,7 +33,7 @@ P2 = (("Tel", "Tel"), ("Name", "Client"), ("Home", "Address"))
 P3 = (("Home", "Address"),)
 P4 = (("Name", "Manager"),)
 P5 = (("Name", "Manager"), ("Home", "Address"))
-# notes/josie_schemaless.md B1.3: J, h1..h5 (they match every value printed in [S])
+# the paper's toy example: J, h1..h5 per predicate (they match every value printed in [S])
 TOY = {P1: (7, 9, 3, 2, 1.3788, 0.6923), P2: (4, 7, 3, 3, 1.5, 0.7),
        P3: (9, 11, 4, 2, 1.4466, 0.7333), P4: (8, 9, 2, 1, 1.0, 0.6429),
        P5: (4, 7, 3, 3, 1.5, 0.7), (): (36, 12, 1, -24, 0.0, 0.2857)}
@@ -85,13 +85,16 @@ def test_toy_paper_statements():
     # R ⟗_p2 S adds P2, P4, P5 and O2, O6 to the 4 inner rows [S §III]
     assert d[P2]["outer_join_size"] == 4 + 3 + 2
     # K(p2) = {(001, Alice, Main St.), (003, Bob, Robson St.), (006, Tom, Beta Ave.)}
-    joined = sl.normalized_merge(PEOPLE, ORDERS, [a for a, _ in P2], [b for _, b in P2])
+    from lakejoin_jupyter.join.execute import join_pandas
+    from lakejoin_jupyter.join.plan import make_plan
+    joined = join_pandas(PEOPLE, ORDERS, make_plan(PEOPLE.columns, [a for a, _ in P2],
+                                                   ORDERS.columns, [b for _, b in P2], how="inner"))
     assert set(map(tuple, joined[["Tel", "Name", "Home"]].values)) == {
         ("001", "Alice", "Main St."), ("003", "Bob", "Robson St."), ("006", "Tom", "Beta Ave.")}
 
 
 def test_toy_enumeration_counts_and_closed_predicates():
-    # notes B1.3: 19 valid non-empty predicates, 11 of them closed
+    # the paper's toy: 19 valid non-empty predicates, 11 of them closed
     res = sl.best_predicate(PEOPLE, ORDERS, "h1", pruning="invalid")
     assert len(res.scored) == 19
     evs = bf.enumerate_predicates(PEOPLE, ORDERS)
@@ -333,7 +336,7 @@ def test_generated_code_reproduces_join_and_quotes_names(tmp_path, how):
     right = pd.DataFrame({"name": ["A", "b", "c", None], 'q"uote': ["01", "2", "2", "3"]})
     res = sl.best_predicate(left, right, "h5", left_name="people", right_name="orders")
     assert res.predicate is not None
-    code = res.code(how=how)
+    code = res.code("people", "joined", how=how, other="orders")
     joined = _run_code(code, {"people": left, "orders": right})
     expected = res.join(how=how)
     pd.testing.assert_frame_equal(joined.reset_index(drop=True), expected.reset_index(drop=True))
@@ -357,7 +360,7 @@ def test_non_string_column_labels():
     res = sl.best_predicate(left, right, "h1")
     assert res.predicate == [("0", "k")]
     assert len(res.join()) == 2
-    assert len(_run_code(res.code(), {"left": left, "right": right})) == 2
+    assert len(_run_code(res.code("left", other="right"), {"left": left, "right": right})) == 2
 
 
 def test_predicate_magic(capsys):
@@ -405,9 +408,8 @@ def test_predicate_magic(capsys):
 
 
 def test_action_is_registered_with_a_preference_control():
-    from lakejoin_jupyter.join.actions import ACTIONS, _load
-    _load()
-    a = ACTIONS["predicate"]
+    from lakejoin_jupyter.actions import get
+    a = get("predicate")
     spec = a.params[0]
     assert spec.name == "preference" and spec.kind == "choice" and spec.default == "h5"
     assert spec.choices == ("h1", "h2", "h3", "h4", "h5")
@@ -418,19 +420,19 @@ def test_action_is_registered_with_a_preference_control():
 @pytest.mark.spark
 def test_engine_and_hit_action_on_the_demo_index(demo_engine):
     from lakejoin_jupyter.demo import demo_query
-    from lakejoin_jupyter.join.actions import actions_for
+    from lakejoin_jupyter.actions import actions_for
     df = demo_query()
     hits = demo_engine.search(df, "country", k=5)
     hit = next(h for h in hits if "elo_blatter" in h.table)
     action = next(a for a in actions_for(hit) if a.name == "predicate")
-    out = action.run(demo_engine, hit, df, preference="h5")
+    out = action(demo_engine, hit, df, preference="h5")
     assert out.ok, out.summary
     res = out.details["result"]
     assert ("country", hit.column) in res.predicate          # the seed stays in the predicate
     assert len(out.joined) == res.join_size
     assert "Predicates compared" in out.tables and len(out.tables["Predicates compared"])
     ns = {"df": df}
-    assert len(_run_code(out.code, ns)) == len(out.joined)
+    assert len(_run_code(out.code("df", "joined"), ns)) == len(out.joined)
     # the engine accepts a table name or a DataFrame; both give the same predicate
     other = demo_engine.table(hit.table)
     res2 = demo_engine.best_predicate(df, other, seed_pair=("country", hit.column))
@@ -454,4 +456,4 @@ def test_spark_dataframes_sampled_and_rescored_exactly(spark):
     joined = sres.join()
     assert joined.count() == exact.join_size
     ns = {"left": spark.createDataFrame(left), "right": spark.createDataFrame(right)}
-    assert _run_code(sres.code(), ns).count() == exact.join_size
+    assert _run_code(sres.code("left", other="right"), ns).count() == exact.join_size

@@ -254,7 +254,7 @@ def transform_engine(spark, tmp_path_factory):
 
 def reference_of(engine):
     from lakejoin_jupyter.index.transform_arrays import load
-    part = engine.index.parts[0]
+    part = engine.index.generations[0]
     ti = load(part)
     toks = [part.token_text(part.arrays.set_tokens(c)) for c in range(part.n_sets)]
     vocab = {t: i for i, t in enumerate(part.token_text(np.arange(part.n_tokens)))}

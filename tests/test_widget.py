@@ -8,7 +8,7 @@ import ipywidgets as W
 import pandas as pd
 import pytest
 
-from lakejoin_jupyter.join.execute import default_variable
+from lakejoin_jupyter.join.plan import default_variable
 from lakejoin_jupyter.search.registry import Candidate, ParamSpec, SearchMethod
 from lakejoin_jupyter.ui.session import Session
 from lakejoin_jupyter.ui.widget import PROGRESSIVE, DiscoveryWidget, asset, control_for
@@ -140,9 +140,8 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert f"not matched ({len(hit.unmatched):,})" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
-    from lakejoin_jupyter.join.actions import ACTIONS
-    applicable = [a.name for a in sorted(ACTIONS.values(), key=lambda a: a.order)
-                  if a.applies(hit)]
+    from lakejoin_jupyter.actions import ACTIONS
+    applicable = [a.name for a in ACTIONS if a.applies(hit)]
     assert list(w.action_buttons) == applicable and applicable[0] == "join"   # one per action
     assert set(w._action_controls["join"]) == {"how", "duplicates"}
 
@@ -156,13 +155,14 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     exec(code, run)  # noqa: S102
     pd.testing.assert_frame_equal(run[var], ns[var])
 
-    # join again with other options: a fresh variable, never overwriting the first one
+    # join again with other options: the action's own variable is updated in place
     w._action_controls["join"]["how"].value = "inner"
     w.action_buttons["join"].click()
     w.wait()
-    pd.testing.assert_frame_equal(ns[var + "_2"], hit.join(fifa, how="inner"))
+    pd.testing.assert_frame_equal(ns[var], hit.join(fifa, how="inner"))
+    assert var + "_2" not in ns
     w.bind_joined("my_copy")
-    assert ns["my_copy"] is ns[var + "_2"] and w.code_panel.code.endswith(f"my_copy = {var}_2\n")
+    assert ns["my_copy"] is ns[var] and w.code_panel.code.endswith(f"my_copy = {var}\n")
 
     # second hop: the joined frame is the next query
     w.frame_picker.value = var
@@ -170,6 +170,17 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.search().wait()
     assert "reference/gdp" in [r["table"] for r in w.results.rows]
     assert w.results.selected == -1 and w.detail.layout.display == "none"
+    # a variable the user made under that name is never overwritten
+    ns[var] = user_made = fifa.head(1)
+    w.bound.remove(var)
+    w.frame_picker.value = "fifa"
+    w.column_picker.value = ("country",)
+    w.search().wait()
+    w.results.selected = 1
+    w.wait()
+    w.action_buttons["join"].click()
+    w.wait()
+    assert ns[var] is user_made and var + "_2" in ns
 
 
 @pytest.mark.spark

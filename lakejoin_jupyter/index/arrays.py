@@ -1,22 +1,19 @@
 """The hot arrays every search algorithm reads, and a pure-numpy reference builder.
 
-Layout (all CSR, all 0-based; notes/josie_schemaless.md A1.2, A6 items 1-3):
+All CSR, all 0-based (JOSIE §3.5 layout):
 
-* token ids are ranks in the JOSIE global order: ascending frequency (number of sets
-  holding the token), ties broken by the sorted set-id list compared lexicographically,
-  then by the token text. Tokens with identical posting lists are therefore adjacent and
-  share a ``token_group`` id (groups are numbered in the same order).
-  Deviation from JOSIE's Spark code: it breaks frequency ties by a MurmurHash3 of the list
-  before the list itself; the hash only saves comparisons, lexicographic comparison already
-  stops at the first differing set id, and dropping it makes the order reproducible by
-  :func:`build_arrays` below without reimplementing Spark's array hash.
-* ``sets_indptr``/``sets_tokens``: set (column) i holds token ids
-  ``sets_tokens[sets_indptr[i]:sets_indptr[i+1]]``, sorted ascending (the "integer sets").
+* token ids are ranks in JOSIE's global order (ascending frequency, ties by the posting
+  list), so tokens with identical posting lists are adjacent and share a ``token_group``;
+* ``sets_indptr``/``sets_tokens``: set i's token ids, sorted ascending (the "integer sets");
 * ``post_indptr``/``post_sets``/``post_pos``/``post_sizes``: token t's posting list, sorted
   by set id; each entry is (set id, 0-based position of t inside that set, set size).
 
 :func:`build_arrays` is the reference for the Spark build (indexing/): the Spark index of a
 lake must equal ``build_arrays`` of the same token sets, and the tests check it.
+
+Note:
+    Frequency ties are broken by the list itself, not by a MurmurHash3 of it first as in
+    JOSIE's Spark code (reproducible in numpy). Details: docs/algorithms/index-format.md.
 """
 from __future__ import annotations
 

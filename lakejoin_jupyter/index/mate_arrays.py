@@ -1,24 +1,19 @@
 """The MATE component's arrays on disk (INDEX/mate/*.npy, memory mapped) and their reference
-builder (MATE §3, §5.1; notes/pexeso_mate.md B2, D2).
+builder (MATE §3, §5.1, §7.1).
 
-Rows are numbered densely 0..n_rows-1 in (table id, row id) order; only rows holding at
-least one token are kept. Layout (CSR, all 0-based):
+Rows are numbered densely in (table id, row id) order; only rows holding a token are kept:
 
 * ``superkeys`` (n_rows, words) uint64: each row's super key, the OR of the XASH of every
-  token in the row (all columns); word w holds bits 64w..64w+63. Stored per row, the
-  paper's space-efficient layout (§7.1), and gathered by row at query time;
-* ``row_table`` int32, ``row_ids`` int64: a row's table id and its 0-based data row in the
-  table as the build read it;
-* row store for verification: row r's cells are ``row_columns`` / ``row_tokens``
-  [row_indptr[r]:row_indptr[r+1]], sorted by column id;
-* value postings (the single-value inverted index of §3, Eq. 4): token t's PL items
-  (row, column) are ``pl_rows`` / ``pl_columns`` [pl_indptr[t]:pl_indptr[t+1]], sorted by
-  (row, column); the table of an item is ``row_table[row]``;
-* ``token_xash`` (n_tokens, words) uint64: the XASH of every dictionary token, so query
-  super keys come from the same numbers as the row super keys.
+  token in the row, stored per row (§7.1's space-efficient layout) and gathered by row;
+* ``row_table``, ``row_ids``: a row's table id and its 0-based data row in the table;
+* row store: row r's cells are ``row_columns`` / ``row_tokens`` [row_indptr[r]:
+  row_indptr[r+1]], sorted by column id;
+* value postings (§3, Eq. 4): token t's items (row, column) are ``pl_rows`` /
+  ``pl_columns`` [pl_indptr[t]:pl_indptr[t+1]], sorted by (row, column);
+* ``token_xash`` (n_tokens, words): every dictionary token's XASH, for query super keys.
 
 :func:`build_reference` is the pure-Python reference the Spark build (indexing/mate.py) is
-tested against.
+tested against. Details: docs/algorithms/mate.md.
 """
 from __future__ import annotations
 
@@ -28,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..search.xash import XashSpec, xash_words
+from ..xash import XashSpec, xash_words
 
 FILES = {
     "token_xash": "mate/token_xash.npy",
@@ -73,7 +68,7 @@ _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def load(index) -> MateArrays:
-    """The memory-mapped MATE arrays of an opened Index (loaded once per Index object)."""
+    """The memory-mapped MATE arrays of a generation (loaded once per Generation object)."""
     if index in _CACHE:
         return _CACHE[index]
     from ..errors import ComponentMissingError

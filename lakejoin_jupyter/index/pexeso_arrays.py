@@ -1,26 +1,18 @@
 """PEXESO's index arrays: pivots, pivot mapping, hierarchical grid keys, cell postings.
 
-Shared by the Spark build (indexing/pexeso.py, inside pandas UDFs and on the driver for pivot
-selection) and the search (search/pexeso.py); :func:`build_partition` is the pure-numpy
-reference builder the Spark build is tested against (like index/arrays.build_arrays).
+Dong et al., ICDE 2021 [P]: pivot mapping x -> (d(p_1, x), ..., d(p_|P|, x)) [P §III-A];
+pivot selection by PCA over outlier candidates (Mao, Miranker & Miranker, the paper's
+ref. 22) or at random [P §III-D]; a grid halving each pivot dimension m times, leaf keys in
+Morton order so a subtree is one slice of the sorted postings (leaf key, column id, row)
+[P §III-B, §III-C]; partitions of columns with their own pivots and grid [P §IV]. Shared
+by the Spark build (indexing/pexeso.py) and the search (search/pexeso.py);
+:func:`build_partition` is the pure-numpy reference builder the Spark build is tested
+against. Vectors are unit length and :func:`distances` is the one distance function of
+search and oracle.
 
-* Vectors are unit length (embed/), distances Euclidean, in float64 from the stored
-  float32 vectors (:func:`distances`, the one distance function of search and oracle).
-* Pivot mapping [P §III-A]: x -> x' = (d(p_1, x), ..., d(p_|P|, x)).
-* Pivot selection [P §III-D]: "PCA" follows Mao, Miranker & Miranker (the method PEXESO
-  cites, ref. 22): farthest-first traversal over the sample collects outlier candidates,
-  the sample is mapped into the space of all candidates, and for each leading principal
-  component the candidate with the largest absolute loading is taken. "random" draws
-  pivots from the sample (the paper's comparison, Fig. 7a).
-* Grid [P §III-B]: per pivot dimension the domain [lo, hi] (the min and max of the
-  partition's mapped vectors; the paper leaves the domain open, notes A5) is halved m
-  times. A leaf cell's key interleaves the |P| coordinate bits level by level (Morton
-  order), so the level-j ancestor of a key is ``key >> (|P| * (m - j))`` and the children
-  of a cell are contiguous in sorted key order; |P| * m <= 62.
-* Postings [P §III-C]: entries (leaf key, column id, row) sorted in that order; a leaf's
-  entries are contiguous (``cell_ptr``), so any subtree's entries are one slice.
-* A partition [P §IV] is a group of columns with its own pivots, grid and postings; an
-  index holds one or more (out-of-core: one is loaded at a time).
+Note:
+    The grid's domain per dimension is the min and max of the partition's mapped vectors
+    (the paper leaves it open). Details: docs/algorithms/pexeso.md.
 """
 from __future__ import annotations
 
@@ -220,7 +212,8 @@ def build_partition(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: n
 
 def symmetric_kl(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The paper's "JSD" [P §IV]: (KL(A||B) + KL(B||A)) / 2, rows of a against rows of b
-    (histograms already smoothed, so every bin is positive; notes A9, A11.7)."""
+    (the paper's name; it is the symmetrised KL / 2. Histograms are already smoothed, so
+    every bin is positive)."""
     la, lb = np.log(a), np.log(b)
     kl_ab = (a * la).sum(1)[:, None] - a @ lb.T
     kl_ba = (b * lb).sum(1)[None, :] - la @ b.T
@@ -231,7 +224,7 @@ def cluster_columns(hist: np.ndarray, k: int, iterations: int = 10, seed: int = 
                     eps: float = 1e-3) -> np.ndarray:
     """k-means-style clustering of column histograms by the symmetrised KL [P §IV]:
     k random columns as centres, assign each column to the nearest centre, recompute the
-    centres as the mean histogram, repeat (steps 3-4; notes A11.8). Histograms are
+    centres as the mean histogram, repeat (the paper's steps 3-4). Histograms are
     smoothed by adding ``eps`` to every bin and renormalizing. Returns a label per row."""
     h = np.asarray(hist, dtype=np.float64) + eps
     h /= h.sum(axis=1, keepdims=True)

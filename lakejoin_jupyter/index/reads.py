@@ -1,28 +1,11 @@
-"""Reads of posting lists and set suffixes from the memory-mapped index, and their cost.
+"""Reads of posting lists and set suffixes from the memory-mapped index.
 
 These are the two I/O primitives of the exact top-k overlap methods (JOSIE, MergeList-D,
-ProbeSet-D in search/), and the operations whose cost JOSIE's cost model predicts
-(notes/josie_schemaless.md A3.1; JOSIE App. 7.2, Eq.15):
-
-    S(n) = max(s0 + s1 * n, floor_S)   read a set suffix of n tokens (and intersect it)
-    L(f) = max(l0 + l1 * f, floor_L)   read a positional posting list of f entries
-
-:func:`calibrate` fits the constants on the real storage (the ``.npy`` files the index is
-read from), as the paper does: time ~1,000 sampled set reads and ~1,000 posting-list reads
-(lists stratified by frequency, sets by size, as in the authors' ``sample_costs``), fit a
-least-squares line to each, and floor it so a cost is never <= 0. Costs are nanoseconds.
-Two profiles are fitted: ``cold`` (the files dropped from the OS page cache first with
-``posix_fadvise(DONTNEED)``, samples read once in random order: the paper's set-up) and
-``warm`` (each sample read three times, the fastest kept, timed on the thread's CPU clock:
-an index already in memory, the usual case in a notebook session). Search uses ``warm``
-unless told otherwise.
-
-Cold reads: a query on an index not yet in the page cache first advises the kernel of the
-pages it will read (:func:`is_cold`, :func:`prefetch`), so they are read together instead of
-one fault (and one read-ahead window) at a time; ``LAKEJOIN_READAHEAD=0`` turns it off.
-
-Layering: indexing/josie.py calls :func:`calibrate` at build time, search/ uses the readers and
-:class:`CostModel` at query time, so both time and use the very same code.
+ProbeSet-D in search/); JOSIE's cost model of them is search/josie_cost.py, fitted at build
+time on these very readers. Cold reads: a query on an index not yet in the page cache first
+advises the kernel of the pages it will read (:func:`is_cold`, :func:`prefetch`), so they
+are read together instead of one fault (and one read-ahead window) at a time;
+``LAKEJOIN_READAHEAD=0`` turns it off.
 """
 from __future__ import annotations
 
@@ -31,91 +14,11 @@ import ctypes.util
 import mmap
 import os
 import threading
-import time
 import weakref
-from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from .arrays import IndexArrays
-
-# Defaults used when an index has no "josie" manifest section (fitted on the development
-# machine, warm profile, 10^5-set open-data-shaped lake; only speed depends on them).
-DEFAULT_COSTS = {
-    "warm": {"set": {"intercept": 2500.0, "slope": 6.0, "floor": 1500.0},
-             "list": {"intercept": 2500.0, "slope": 2.0, "floor": 1500.0}},
-}
-
-
-@dataclass(frozen=True)
-class PlanFit:
-    """The exact search's planner (search/josie.py): CPU time of a whole query, fitted at
-    build time on sampled self-queries (search/josie.py::calibrate_plan), in ns.
-    MergeList-D reads all E entries of the query's distinct lists: ``a + b E``. JOSIE-D's
-    time is dominated by its set reads (about 2k + 10 of them) and by bookkeeping per
-    query token, which grows as the prefix does with k: ``c + d k + |Q| (e + f ln k)``
-    (E is no guide to it, JOSIE reading a prefix). Against ``c + d k + e |Q|``, the
-    ``ln k`` term sends the 10^5 lake's top-1 queries to JOSIE-D (fitted on the same 53
-    queries: planned p50 1.70 -> 0.95 ms, MergeList-D 1.79, the best of both 0.95); the
-    build-time fit is measured in bench/results/josie_1e5.md."""
-    ml_intercept: float
-    ml_per_entry: float
-    josie_intercept: float
-    josie_per_k: float
-    josie_per_token: float
-    josie_per_token_log_k: float = 0.0
-
-    def mergelist_ns(self, entries):
-        return self.ml_intercept + self.ml_per_entry * entries
-
-    def josie_ns(self, k, n):
-        return self.josie_intercept + self.josie_per_k * k + \
-            n * (self.josie_per_token + self.josie_per_token_log_k * np.log(max(k, 1)))
-
-
-# fitted on the development machine (10^6-set open-data lake, 180 warm queries)
-DEFAULT_PLAN = PlanFit(27_000.0, 8.5, 2_850_000.0, 232_000.0, 97.0, 45.0)
-
-
-@dataclass(frozen=True)
-class LinearCost:
-    intercept: float     # ns per read (index access)
-    slope: float         # ns per element read
-    floor: float         # ns: the cheapest read observed; cost never goes below it
-
-    def __call__(self, n):
-        return np.maximum(self.intercept + self.slope * np.asarray(n, dtype=np.float64),
-                          self.floor)
-
-
-@dataclass(frozen=True)
-class CostModel:
-    set_cost: LinearCost     # S(|X[j+1:]|)
-    list_cost: LinearCost    # L(f)
-    profile: str = "warm"
-    source: str = "default"  # "fitted" (from the index manifest) or "default"
-    plan: PlanFit = DEFAULT_PLAN    # whole-query CPU time of each plan (the planner)
-
-    def S(self, n):
-        return self.set_cost(n)
-
-    def L(self, f):
-        return self.list_cost(f)
-
-    @classmethod
-    def from_manifest(cls, manifest: dict, profile: str = "warm") -> "CostModel":
-        josie = manifest.get("components", {}).get("josie", {})
-        section = josie.get("costs", {})
-        source = "fitted"
-        if profile not in section:
-            section, source = DEFAULT_COSTS, "default"
-            profile = "warm"
-        p = section[profile]
-        return cls(LinearCost(**{k: float(p["set"][k]) for k in ("intercept", "slope", "floor")}),
-                   LinearCost(**{k: float(p["list"][k]) for k in ("intercept", "slope", "floor")}),
-                   profile=profile, source=source,
-                   plan=PlanFit(**josie["plan"]["fit"]) if "plan" in josie else DEFAULT_PLAN)
-
 
 # ------------------------------------------------------------------------ read-ahead
 
@@ -215,13 +118,11 @@ def prefetch(arr: np.ndarray, starts, lengths=None) -> int:
     number of pages advised. Call it when :func:`is_cold` says so.
 
     Why: a cold read through a memory map faults one page at a time, and each fault reads
-    the device's whole read-ahead window around it (8 MiB on the development machine), one
-    after the other. Advising the needed pages first (``madvise(MADV_WILLNEED)``, coalesced
-    into at most PREFETCH_RUNS runs) lets the kernel issue those reads together, and the
-    gather that follows finds them cached. Every run is advised however many pages the read
-    needs in all: a top-10 query of the 10^6-set lake needs about 5,700 scattered pages of
-    the set-id array, and leaving such a read to the faults (as an earlier cap on the total
-    did) read 170 MiB instead of 30 (cold p50 150 -> 75 ms, bench/results/josie_1e6.md).
+    the device's whole read-ahead window around it, one after the other. Advising the
+    needed pages first (``madvise(MADV_WILLNEED)``, coalesced into at most PREFETCH_RUNS
+    runs) lets the kernel issue those reads together, and the gather that follows finds
+    them cached. Every run is advised however many pages the read needs in all (leaving
+    scattered pages to the faults reads several times more; docs/algorithms/josie.md).
     Only a single run longer than PREFETCH_MAX_PAGES is left to the kernel's read-ahead,
     which streams a long sequential read while the gather proceeds. Results never depend
     on it (a hint)."""
@@ -318,9 +219,8 @@ def row_spans(indptr: np.ndarray, ids: np.ndarray):
 
 
 SLICE_MIN_MEAN = 256     # read_spans copies slices when spans average at least this long
-# ... or when there are at most this many: one slice per span and a concatenate (about
-# 0.35 us per span) beat one gather through an index array (about 9 us, then per entry);
-# measured equal at 24 spans of 3-30 entries
+# ... or when there are at most this many: one slice per span and a concatenate beat one
+# gather through an index array up to about this many short spans
 FEW_SPANS = 24
 
 
@@ -358,8 +258,8 @@ def read_list_ids(a: PlainArrays, token_ids: np.ndarray, readahead: bool = False
     """The set ids of several posting lists, concatenated, as int64 (what ``bincount``
     counts without a cast of its own): the index array of every entry (:func:`ranges`),
     gathered with ``take`` and written back into that same int64 array, so the large
-    temporaries are allocated once. 10^6-set lake, 2.2 M entries, warm p50: read and count
-    16.0 -> 12.7 ms against :func:`read_lists` and a ``bincount`` of int32."""
+    temporaries are allocated once (faster than :func:`read_lists` and a ``bincount`` of
+    int32, which casts on its own)."""
     token_ids = np.asarray(token_ids, dtype=np.int64)
     lo, lens = row_spans(a.post_indptr, token_ids)
     if readahead:
@@ -406,10 +306,9 @@ def read_suffix_overlap(a: PlainArrays, set_id: int, start: int, query_rest: np.
 class ZeroedScratch:
     """Zero-filled arrays reused from query to query. A query takes one and gives it back
     zeroed again, clearing only the entries it set, so a query over a large index does not
-    zero (and fault in) megabytes it barely touches: the query map of JOSIE-D is 75 MiB
-    and its candidate slots 4 MiB at 10^6 sets (A/B on that lake, warm top-10 p50:
-    bench/results/josie_1e6.md). Thread-safe; an array not given back (a query that
-    failed) is dropped, never reused."""
+    zero (and fault in) megabytes it barely touches (JOSIE-D's query map has a byte per
+    token id, its candidate slots an int32 per set). Thread-safe; an array not given back
+    (a query that failed) is dropped, never reused."""
 
     KEEP = 2                              # free arrays kept per (length, dtype)
 
@@ -441,15 +340,13 @@ class QueryMembership:
     """Counts a set suffix's tokens that are in a query (sorted distinct token ids ``q``),
     as :func:`read_suffix_overlap` does with ``query_rest = q``.
 
-    A binary search costs about log2 |Q| per token (0.8 ms for 50k against 50k). A map of
-    the query over all token ids answers in one lookup per token. The map is a byte per
-    token id (``bytemap``) up to BYTEMAP_MAX_TOKENS token ids, else a bit per token id
-    (``bitmap``, n_tokens / 8 bytes). A byte map costs one gather and one count per
-    suffix, where a bit map needs a shift, a mask and a test as well (A/B on the 10^6
-    lake, 60 queries, JOSIE-D warm p50: top-10 10.8 -> 8.4 ms, top-50 23.5 -> 20.3 ms;
-    bench/results/josie_1e6.md). Either comes zeroed from the scratch pool, so building
-    it costs setting |Q| entries (the bit map is charged its zeroing as well, as when it
-    was first measured: 1.5-6 ms). It is built once the searches made so far, plus this
+    A binary search costs about log2 |Q| per token. A map of the query over all token ids
+    answers in one lookup per token. The map is a byte per token id (``bytemap``) up to
+    BYTEMAP_MAX_TOKENS token ids, else a bit per token id (``bitmap``, n_tokens / 8 bytes).
+    A byte map costs one gather and one count per suffix, where a bit map needs a shift, a
+    mask and a test as well (docs/algorithms/josie.md gives the measured gain). Either
+    comes zeroed from the scratch pool, so building it costs setting |Q| entries (the bit
+    map is charged its zeroing as well). It is built once the searches made so far, plus this
     one for each of the ``expected`` reads still to come (JOSIE passes k: it reads at
     least that many sets to fill its heap), cost about as much as building it would.
     With ``expected`` = 1 this is the ski-rental rule: never more than twice the cheaper
@@ -534,108 +431,9 @@ def drop_from_page_cache(paths) -> bool:
     return True
 
 
-def _stratified(rng, values: np.ndarray, n: int, bins: int = 20) -> np.ndarray:
-    """Up to n indices of ``values`` (> 0), spread over log-spaced value bins."""
-    ok = np.nonzero(values > 0)[0]
-    if len(ok) <= n:
-        return rng.permutation(ok)
-    v = values[ok].astype(np.float64)
-    edges = np.unique(np.geomspace(v.min(), v.max() + 1, bins + 1))
-    which = np.clip(np.searchsorted(edges, v, side="right") - 1, 0, len(edges) - 2)
-    per = max(1, n // (len(edges) - 1))
-    out = []
-    for b in range(len(edges) - 1):
-        members = ok[which == b]
-        if len(members):
-            out.append(rng.choice(members, size=min(per, len(members)), replace=False))
-    picked = np.concatenate(out)
-    if len(picked) < n:  # fill from the whole population, without repeats
-        rest = np.setdiff1d(ok, picked)
-        picked = np.concatenate([picked, rng.choice(rest, size=min(n - len(picked), len(rest)),
-                                                    replace=False)])
-    return rng.permutation(picked)
-
-
-def _fit(sizes: np.ndarray, ns: np.ndarray) -> dict:
-    sizes = np.asarray(sizes, dtype=np.float64)
-    ns = np.asarray(ns, dtype=np.float64)
-    if len(sizes) >= 2 and np.ptp(sizes) > 0:
-        slope, intercept = np.polyfit(sizes, ns, 1)
-        pred = intercept + slope * sizes
-        ss = float(((ns - ns.mean()) ** 2).sum())
-        r2 = 1.0 - float(((ns - pred) ** 2).sum()) / ss if ss > 0 else 1.0
-    else:
-        slope, intercept, r2 = 0.0, float(ns.mean()) if len(ns) else 1000.0, 0.0
-    floor = float(max(np.percentile(ns, 5), 1.0)) if len(ns) else 1000.0
-    return {"intercept": float(intercept), "slope": float(max(slope, 0.0)), "floor": floor,
-            "r2": round(r2, 4), "samples": int(len(ns)),
-            "max_elements": int(sizes.max()) if len(sizes) else 0}
-
-
 def load_arrays(index_dir) -> PlainArrays:
     """The core arrays of the index folder ``index_dir``, memory-mapped."""
     from .store import ARRAY_FILES
     return plain(IndexArrays(**{n: np.load(os.path.join(index_dir, rel), mmap_mode="r",
                                            allow_pickle=False)
                                 for n, rel in ARRAY_FILES.items()}))
-
-
-def calibrate(index_dir, n_samples: int = 1000, seed: int = 0, profiles=("warm", "cold"),
-              query_size: int = 1024) -> dict:
-    """Fit S and L (see module doc) on the index files under ``index_dir``.
-
-    Returns {profile: {"set": fit, "list": fit}}, each fit with intercept, slope, floor (ns),
-    r2, samples. The sampled set reads intersect with a fixed random query of
-    ``query_size`` tokens, as the search does.
-    """
-    from .store import ARRAY_FILES
-    rng = np.random.default_rng(seed)
-    files = {name: os.path.join(index_dir, rel) for name, rel in ARRAY_FILES.items()}
-
-    def load():
-        return load_arrays(index_dir)
-
-    a = load()
-    set_sizes = np.diff(a.sets_indptr)
-    set_sample = _stratified(rng, set_sizes, n_samples)
-    list_sample = _stratified(rng, a.token_freq.astype(np.int64), n_samples)
-    query = np.unique(rng.integers(0, max(a.n_tokens, 1), size=query_size)).astype(np.int32)
-    out = {}
-    for profile in profiles:
-        if profile == "cold":
-            del a
-            if not drop_from_page_cache(files.values()):
-                continue
-            a = load()
-            reps = 1
-        else:
-            reps = 3
-        # warm reads are CPU work: time them on this thread's CPU clock, which other
-        # processes on a busy machine do not inflate; cold reads wait for the disk: wall clock
-        clock = time.thread_time_ns if profile == "warm" else time.perf_counter_ns
-        cold = profile == "cold"           # read as a cold search does: advised first
-        set_ns, list_ns = [], []
-        for sid in set_sample:
-            best = None
-            for _ in range(reps):
-                t = clock()
-                read_suffix_overlap(a, int(sid), 0, query, readahead=cold)
-                d = clock() - t
-                best = d if best is None else min(best, d)
-            set_ns.append(best)
-        for tok in list_sample:
-            best = None
-            for _ in range(reps):
-                t = clock()
-                read_list(a, int(tok), readahead=cold)
-                d = clock() - t
-                best = d if best is None else min(best, d)
-            list_ns.append(best)
-        out[profile] = {"set": _fit(set_sizes[set_sample], set_ns),
-                        "list": _fit(a.token_freq[list_sample], list_ns)}
-    return out
-
-
-def cost_dict(model: CostModel) -> dict:
-    return {"profile": model.profile, "source": model.source, "plan_ns": asdict(model.plan),
-            "S": asdict(model.set_cost), "L": asdict(model.list_cost)}

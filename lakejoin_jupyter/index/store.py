@@ -1,15 +1,8 @@
 """The on-disk index: manifest, components, atomic writes, verification, memory-mapped load.
 
-Layout (ARCHITECTURE.md, "The index on disk")::
-
-    INDEX/manifest.json           format, versions, normalization, parameters, lake
-                                  fingerprint, counts, size + blake2b of every file
-    INDEX/catalog/                tables.parquet, columns.parquet (pandas-written, small)
-    INDEX/dictionary/             tokens.parquet (Spark) + freq/group/hash/values .npy
-    INDEX/sets/                   sets.parquet (Spark) + indptr.npy, token_ids.npy
-    INDEX/postings/               postings.parquet (Spark) + indptr/set_ids/positions/set_sizes .npy
-    INDEX/minhash/                signatures.parquet (Spark) + signatures.npy
-    INDEX/<component>/            later components (lshensemble, mate, pexeso, ...)
+An index is a folder: ``manifest.json`` (written last), ``catalog/``, ``dictionary/``,
+``sets/``, ``postings/``, ``minhash/`` (Parquet plus memory-mapped ``.npy``), one folder per
+component; the full layout is in docs/algorithms/index-format.md.
 
 A build writes into ``INDEX.tmp-<id>/`` (holding a ``.lakejoin-partial`` marker) beside the
 destination and renames it into place only after the manifest, written last, is complete.
@@ -20,7 +13,7 @@ Generations: tables added later (``lakejoin index --add``) are built by Spark in
 ``INDEX/generations/gNNNN/`` (the same layout, with its own dictionary, sets, postings and
 components, and a ``generation.json`` with its checksums), renamed into place, and then
 listed in ``manifest.json`` by an atomic replace. The base is never rewritten, so an add
-never puts the existing index at risk. :class:`Index` is one generation (what search
+never puts the existing index at risk. :class:`Generation` is one generation (what search
 methods receive); :class:`LakeIndex` is the whole opened index: its generations and the
 global catalog (global column id = generation offset + local id).
 """
@@ -304,8 +297,9 @@ def verify_files(path: Path, manifest: dict, checksums: bool = True) -> None:
                 f"Rebuild the index.")
 
 
-class Index:
-    """One generation of an index (the files of one build): what search methods receive.
+class Generation:
+    """One generation of an index (the files of one build, or of one ``--add``): what
+    search methods receive.
 
     Column and table ids here are local to the generation; ``column_offset`` and
     ``table_offset`` map them to the global ids of the :class:`LakeIndex`.
@@ -398,7 +392,7 @@ class Index:
 
     def __repr__(self):
         c = self.manifest.get("counts", {})
-        return (f"<lakejoin Index {self.name} at {self.path}: {c.get('tables')} tables, "
+        return (f"<lakejoin Generation {self.name} at {self.path}: {c.get('tables')} tables, "
                 f"{c.get('columns')} columns, {c.get('tokens')} distinct values>")
 
 
@@ -409,17 +403,17 @@ class LakeIndex:
         self.path = Path(path).expanduser().absolute()
         self.manifest = read_manifest(self.path)
         verify_files(self.path, self.manifest, checksums=verify)
-        self.parts = [Index(self.path, self.manifest)]
+        self.generations = [Generation(self.path, self.manifest)]
         for g in self.manifest.get("generations", []):
             gpath = self.path / GENERATIONS / g["name"]
             gman = _read_generation(gpath)
             verify_files(gpath, gman, checksums=verify)
-            self.parts.append(Index(gpath, gman, g["name"], g["column_offset"], g["table_offset"]))
+            self.generations.append(Generation(gpath, gman, g["name"], g["column_offset"], g["table_offset"]))
         self.lake_changes: list[str] = []
         if check_lake:
             from ..lake.discover import fingerprint_changes
-            for part in self.parts:
-                self.lake_changes += fingerprint_changes(part.manifest.get("lake", {}))
+            for gen in self.generations:
+                self.lake_changes += fingerprint_changes(gen.manifest.get("lake", {}))
             if self.lake_changes:
                 shown = "; ".join(self.lake_changes[:5])
                 more = f" (and {len(self.lake_changes) - 5} more)" if len(self.lake_changes) > 5 else ""
@@ -428,27 +422,23 @@ class LakeIndex:
                     f"Results reflect the lake as it was at build time; rebuild the index "
                     f"to include the changes.", LakeChangedWarning, stacklevel=3)
 
-    @property
-    def generations(self) -> list[Index]:
-        return self.parts
-
     def has(self, component: str) -> bool:
-        return all(p.has(component) for p in self.parts)
+        return all(p.has(component) for p in self.generations)
 
     @property
     def components(self) -> dict:
         """The base generation's component sections: the parameters (num_perm, XASH size,
         partitions, embedder...) that added generations reuse."""
-        return self.parts[0].components
+        return self.generations[0].components
 
     @property
     def n_sets(self) -> int:
-        return sum(p.n_sets for p in self.parts)
+        return sum(p.n_sets for p in self.generations)
 
     @cached_property
     def tables(self) -> pd.DataFrame:
         frames = []
-        for p in self.parts:
+        for p in self.generations:
             t = p.tables.copy()
             t["table_id"] += p.table_offset
             t["first_column_id"] = np.where(t["first_column_id"] >= 0,
@@ -460,16 +450,16 @@ class LakeIndex:
     @cached_property
     def columns(self) -> pd.DataFrame:
         frames = []
-        for p in self.parts:
+        for p in self.generations:
             c = p.columns.copy()
             c["column_id"] += p.column_offset
             c["table_id"] += p.table_offset
             frames.append(c)
         return pd.concat(frames, ignore_index=True)
 
-    def part_of(self, column_id: int) -> tuple[Index, int]:
+    def generation_of(self, column_id: int) -> tuple[Generation, int]:
         """The generation holding a global column id, and the local id there."""
-        for p in reversed(self.parts):
+        for p in reversed(self.generations):
             if column_id >= p.column_offset:
                 local = column_id - p.column_offset
                 if local >= p.n_sets:
@@ -497,7 +487,7 @@ class LakeIndex:
 
     def __repr__(self):
         n_tables = len(self.tables)
-        gens = f", {len(self.parts) - 1} added generation(s)" if len(self.parts) > 1 else ""
+        gens = f", {len(self.generations) - 1} added generation(s)" if len(self.generations) > 1 else ""
         return (f"<lakejoin index {self.path}: {n_tables} tables, {self.n_sets} columns{gens}>")
 
 

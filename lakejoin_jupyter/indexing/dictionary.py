@@ -1,17 +1,18 @@
-"""Spark job: the token dictionary in JOSIE's global order (notes/josie_schemaless.md A1.2,
-A1.4, A6.1-3, A7).
+"""Spark job: the token dictionary in JOSIE's global order (JOSIE §3.5).
 
 * posting list of a token = sorted ids of the sets (columns) holding it; freq = its length;
 * groups = distinct posting lists, ordered by (freq, list) and numbered 0..G-1 (group id);
   tokens with identical lists share a group, so duplicate lists are adjacent;
 * token id = rank by (group id, token text): ascending frequency, identical lists adjacent.
 
-Ranks are assigned without a single-partition window: after the global sort each row gets
-(partition id, position in partition); the per-partition counts (a tiny collect) give
-each partition's offset. The sorted frame is checkpointed first so both passes see the
-same rows in the same places. Groups are formed by grouping by the list itself, so the
-last group needs no special case (the pitfall of the reference Spark code, A6.3).
-The tie-break deviates from JOSIE's code (no MurmurHash of the list): see index/arrays.py.
+Ranks come without a single-partition window: after the global sort (checkpointed) each
+row's offset is its partition's start (a tiny collect of per-partition counts) plus its
+position in the partition. Groups are formed by grouping by the list itself, so the last
+group needs no special case.
+
+Note:
+    Ties are broken without JOSIE's MurmurHash of the list (see index/arrays.py).
+    Details: docs/algorithms/index-format.md.
 """
 from __future__ import annotations
 

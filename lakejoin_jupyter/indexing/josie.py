@@ -1,24 +1,16 @@
 """Index component "josie": what JOSIE needs beyond the core dictionary, sets and postings.
 
-The core build already gives JOSIE's layout (notes/josie_schemaless.md A1.2-A1.4, A7):
-token ids in ascending-frequency order with identical posting lists adjacent and sharing a
-group id, integer sets sorted by token id, positional postings (set id, position, set
-size) sorted by set id. This component adds:
+The core build already gives JOSIE's layout (Zhu et al., SIGMOD 2019, §3.5 and App. 7.2):
+token ids in the global order with identical posting lists sharing a group id, integer
+sets, positional postings. This component adds the distinct-list statistics of JOSIE
+Table 3 (a Spark aggregation over the dictionary), the read-cost constants of Eq.15 fitted
+on this index's own files, cold and warm (search/josie_cost.calibrate), and the planner's fit of
+whole-query CPU time (search/josie.calibrate_plan, imported here against the usual
+build -> search direction because it times the search code itself).
 
-* the distinct-posting-list statistics of JOSIE Table 3 (original lists, share of lists in
-  a duplicate group, lists after de-duplication), from a Spark aggregation over the
-  dictionary;
-* the read-cost constants of the cost model (JOSIE App. 7.2, Eq.15): linear fits with a
-  floor of timed set-suffix reads and posting-list reads on the real storage, i.e. the
-  memory-mapped ``.npy`` files of this index, cold (page cache dropped) and warm
-  (index/reads.py::calibrate). The paper times ~1,000 sets and ~1,000 lists; so do we;
-* the planner's fit: whole-query CPU time of MergeList-D and of JOSIE-D, timed by running
-  both on sampled columns as self-queries (search/josie.py::calibrate_plan; imported here,
-  against the usual build -> search direction, because it measures the search code itself).
-
-Group bounds are not stored as extra arrays: ``token_group`` (dictionary/group.npy) already
-says, per token, which distinct list it belongs to, and a query only needs the group ids of
-its own tokens.
+Note:
+    Group bounds are not stored: ``token_group`` already says which distinct list each
+    token belongs to. Details: docs/algorithms/josie.md.
 """
 from __future__ import annotations
 
@@ -43,7 +35,8 @@ def _list_stats(dictionary) -> dict:
 
 def _section_from(index_dir, lists: dict) -> dict:
     """The manifest section: list statistics, fitted read costs and the planner's fit."""
-    from ..index.reads import CostModel, calibrate, load_arrays
+    from ..index.reads import load_arrays
+    from ..search.josie_cost import CostModel, calibrate
     from ..search.josie import calibrate_plan
 
     costs = calibrate(index_dir, n_samples=CALIBRATION_SAMPLES)

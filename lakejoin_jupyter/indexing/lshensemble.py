@@ -1,156 +1,34 @@
-"""Index component "lshensemble": LSH Ensemble's size partitions and banded MinHash tables
-(thesis ch. 2, §2.4; digest notes/lshensemble_autojoin.md §1.6-1.9, §6 items 4-5, 9).
+"""Index component "lshensemble": LSH Ensemble's size partitions and banded MinHash tables.
 
-What is built
--------------
-1. **Optimal partitioning by set size** (§2.4.6, Def. 2.4.2, Eq. 2.17-2.19). The sizes of
-   the non-empty sets are counted with Spark (one row per distinct size); on the driver a
-   dynamic programme splits the sorted distinct sizes into ``n`` contiguous intervals
-   ``[l_i, u_i]`` minimizing the query-independent false-positive bound
-   ``sum_i sum_{x in [l_i,u_i]} N_x (1 - x/u_i)``. Each interval's cost is O(1) from prefix
-   sums of ``N_x`` and ``x N_x``; the DP is ``O(B^2 n)`` vectorized over ``B`` bins.
-   Binning (so 10^5 distinct sizes stay cheap): above ``max_bins`` distinct sizes, sizes
-   are grouped into log-spaced bins and partition boundaries are restricted to bin edges.
-   Costs stay exact (each bin keeps its own ``sum N_x``, ``sum x N_x`` and its largest
-   size); only the set of admissible boundaries shrinks. With 2048 bins over sizes
-   1..10^7 a bin spans a size ratio below 0.8 %, and sizes below ~130 keep their own bin.
-2. **Banded tables for query-time (b, r)** (§2.4.7, LSH Forest style). For every partition
-   and every signature position ``p`` the table holds the partition's set ids sorted by
-   their MinHash value at ``p`` (``values.npy`` uint32, ``set_ids.npy`` int32). A band
-   ``j`` of ``r`` rows covers positions ``[j r, j r + r)``: the query finds the sets that
-   agree on the band's first value by binary search in the table of position ``j r`` (the
-   root level of an LSH Forest prefix tree) and keeps those that also agree on the other
-   ``r - 1`` values, read from the core index's signature matrix (the deeper tree levels).
-   So one structure serves every ``(b, r)`` with ``b r <= m``, any threshold, no rebuild;
-   the search module picks ``(b, r)`` per query and partition.
-   Deviation from LSH Forest (Bawa et al.) and from the authors' Go/datasketch code: no
-   separate prefix trees per band width (the Go "Plus" variant keeps one LSH per r, datasketch
-   one MinHashLSH per distinct optimal r with r <= 8): every position is a root, the rest of
-   the prefix is compared against the signatures, which are in the index anyway. Memory is
-   ``8 m`` bytes per set (2 KiB at m = 256) whatever the range of r.
-3. **Incremental insert** (generations). When ``ctx.base`` is set (``lakejoin index --add``
-   builds a generation for tables added later), the base's partition intervals are reused: a new set of
-   size x goes to the first partition whose upper bound is >= x (sizes falling between two
-   base partitions go to the upper one, whose bound already covers them); sizes above the
-   base's largest bound go to the last partition, whose upper bound is widened. Each
-   partition records the largest size it actually holds, and the search translates with
-   that (§2.4.2: the bound must be >= every size in the partition, or the translation
-   creates false negatives). Drift and the rebuild advice: search/lshensemble.py.
+Zhu et al., VLDB 2016, as in Zhu's thesis ch. 2, §2.4: the sizes of the non-empty sets are
+counted with Spark and a dynamic programme on the driver splits them into ``n`` intervals
+minimizing the false-positive bound of Eq. 2.17-2.19 (§2.4.6); for every partition and
+signature position the set ids are sorted by their MinHash value there, so a band is a
+binary search at its first position plus a comparison of its other rows against the
+signatures (LSH Forest style, §2.4.7), for any (b, r) with ``b r <= m``.
 
-Layout on disk (``lshensemble/``): ``partitions.npy`` int64 ``(n, 6)`` rows
-``(lower, upper, n_sets, offset, dir_bits, dir_offset)``; partition i, position p is the
-slice ``offset_i + p n_i .. offset_i + (p+1) n_i`` of ``values.npy`` (uint32 keys
-``fmix32(MinHash value)``, sorted) / ``set_ids.npy`` (int32); ``directory.npy`` (uint32)
-holds, per segment, the start of each of its ``2^dir_bits`` key buckets (top bits of the
-key, about ``BUCKET_SIZE`` entries each), so a lookup is one directory read plus a binary
-search inside one bucket.
-
-Default component: the build is one Spark pass over the signatures (a shuffle of
-``n_sets x m`` 32-bit values plus ids) whose cost is a fraction of the core build's,
-which already shuffles every (column, value) cell several times; see bench/results/lshensemble.md.
+Note:
+    - Above ``max_bins`` distinct sizes, partition bounds are restricted to log-spaced bins
+      (costs stay exact).
+    - One table per position instead of one LSH per r (Go "Plus", datasketch): 8 m bytes/set.
+    - A generation reuses the base's partitions; each records the largest size it holds.
+    Layout, derivations and figures: docs/algorithms/lshensemble.md.
 """
 from __future__ import annotations
 
 import shutil
 import time
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ..hashing import fmix32
+from ..search.lshensemble_partitions import MAX_BINS, optimal_partitions, partitioning_cost
 from .component import Component
 
 DEFAULT_PARTITIONS = 32      # thesis §2.5.3 / §3.5.4: 8, 16, 32; 32 is the most precise
-MAX_BINS = 2048
 BUCKET_SIZE = 8              # mean entries per directory bucket of a table segment
 NAME = "lshensemble"
-
-
-# --------------------------------------------------------------------------- partitioning
-
-@dataclass
-class SizeBins:
-    """A set-size histogram grouped into bins (each bin: a run of distinct sizes)."""
-    lower: np.ndarray     # smallest size in the bin
-    upper: np.ndarray     # largest size in the bin
-    count: np.ndarray     # sum of N_x over the bin
-    weight: np.ndarray    # sum of x N_x over the bin
-
-
-def size_bins(sizes, counts, max_bins: int = MAX_BINS) -> SizeBins:
-    """Group distinct ``sizes`` (with ``counts`` sets each) into at most ``max_bins`` bins:
-    one bin per distinct size when there are few enough, else log-spaced bins."""
-    sizes = np.asarray(sizes, dtype=np.int64)
-    counts = np.asarray(counts, dtype=np.float64)
-    order = np.argsort(sizes)
-    sizes, counts = sizes[order], counts[order]
-    if len(sizes) and sizes[0] < 1:
-        raise ValueError("set sizes must be positive (empty sets are not indexed)")
-    if len(sizes) <= max_bins:
-        return SizeBins(sizes, sizes.copy(), counts, sizes * counts)
-    logs = np.log(sizes.astype(np.float64))
-    span = logs[-1] - logs[0]
-    bin_of = np.floor((logs - logs[0]) / span * (max_bins - 1) + 1e-9).astype(np.int64)
-    starts = np.flatnonzero(np.r_[True, np.diff(bin_of) > 0])
-    return SizeBins(lower=sizes[starts], upper=np.maximum.reduceat(sizes, starts),
-                    count=np.add.reduceat(counts, starts),
-                    weight=np.add.reduceat(sizes * counts, starts))
-
-
-def interval_costs(bins: SizeBins) -> np.ndarray:
-    """``cost[i, j]`` = sum over bins i..j of N_x (1 - x/u), u = upper size of bin j
-    (Eq. 2.18, single partition); +inf where i > j."""
-    c = np.r_[0.0, np.cumsum(bins.count)]
-    w = np.r_[0.0, np.cumsum(bins.weight)]
-    n = c[1:][None, :] - c[:-1][:, None]
-    xw = w[1:][None, :] - w[:-1][:, None]
-    cost = n - xw / bins.upper[None, :].astype(np.float64)
-    cost[np.tril_indices(len(bins.count), -1)] = np.inf
-    return np.maximum(cost, 0.0, where=np.isfinite(cost), out=cost)
-
-
-def optimal_partitions(sizes, counts, n_partitions: int, max_bins: int = MAX_BINS
-                       ) -> list[tuple[int, int]]:
-    """Optimal partitioning (Def. 2.4.2) of the set sizes into at most ``n_partitions``
-    contiguous intervals ``(lower, upper)``, by the dynamic programme of Eq. 2.19."""
-    if n_partitions < 1:
-        raise ValueError("n_partitions must be at least 1")
-    bins = size_bins(sizes, counts, max_bins)
-    nb = len(bins.count)
-    if nb == 0:
-        return []
-    n = min(n_partitions, nb)
-    cost = interval_costs(bins)
-    best = cost[0].copy()                  # best[j]: 1 partition over bins 0..j
-    back = np.zeros((n, nb), dtype=np.int64)
-    for p in range(1, n):
-        # new last partition starts at bin i >= p; the first p partitions cover 0..i-1
-        prev = np.full(nb, np.inf)
-        prev[p:] = best[p - 1:nb - 1]
-        total = prev[:, None] + cost
-        arg = np.argmin(total, axis=0)
-        best = total[arg, np.arange(nb)]
-        back[p] = arg
-    starts = [0] * n
-    j = nb - 1
-    for p in range(n - 1, 0, -1):
-        starts[p] = int(back[p, j])
-        j = starts[p] - 1
-    ends = starts[1:] + [nb]
-    return [(int(bins.lower[s]), int(bins.upper[e - 1])) for s, e in zip(starts, ends)]
-
-
-def partitioning_cost(sizes, counts, uppers) -> float:
-    """Eq. 2.17 for sizes assigned by the partition upper bounds ``uppers`` (ascending):
-    a size goes to the first partition whose bound is >= it (the last takes the rest),
-    and each partition is charged with its largest actual size."""
-    sizes = np.asarray(sizes, dtype=np.float64)
-    counts = np.asarray(counts, dtype=np.float64)
-    part = np.minimum(np.searchsorted(np.asarray(uppers), sizes, side="left"), len(uppers) - 1)
-    umax = np.zeros(len(uppers))
-    np.maximum.at(umax, part, sizes)
-    return float(np.sum(counts * (1.0 - sizes / umax[part])))
 
 
 def assign_partitions(sizes: np.ndarray, uppers) -> np.ndarray:
@@ -357,7 +235,7 @@ def base_intervals(base) -> list[int] | None:
     generation reuses them), or None on a full build or a base built without it."""
     if base is None:
         return None
-    first = base.parts[0] if hasattr(base, "parts") else base
+    first = base.generations[0] if hasattr(base, "generations") else base
     if not first.has(NAME):
         return None
     return [int(u) for u in first.components[NAME]["intervals"]]
@@ -371,7 +249,7 @@ def table_num_perm(opts: dict, index_num_perm: int, base=None) -> int:
     MinHash positions; fewer makes the tables proportionally smaller, and queries may then
     use at most that many), or the base's when adding tables to an index."""
     if base is not None:
-        first = base.parts[0] if hasattr(base, "parts") else base
+        first = base.generations[0] if hasattr(base, "generations") else base
         if first.has(NAME):
             return int(first.components[NAME].get("num_perm", index_num_perm))
     m = opts.get("num_perm", index_num_perm)

@@ -1,27 +1,19 @@
 """Index component "mate": MATE's single-value inverted index with row super keys (MATE §3,
-§5.1, §5.3; notes/pexeso_mate.md B2, D2). Spark jobs over the build's cells:
+§5.1, §5.3). Spark jobs over the build's cells:
 
-1. XASH of every distinct token (the dictionary), in a pandas UDF on the executors; a
-   value is hashed once however many cells hold it (D2.2);
+1. XASH of every distinct token (the dictionary), in a pandas UDF on the executors;
 2. cells -> (table id, row id, column id, token id, XASH words), one join on the token;
 3. row super keys: ``groupBy(table, row).agg(bit_or(w0), bit_or(w1), ...)`` over the
-   cells' XASH words (64-bit halves for 128 bits, 8 words for 512; unsigned words travel
-   as Spark longs, bit for bit);
-4. finishing step (driver, vectorized numpy, like indexing/postings.py): cells sorted by
-   (table, row, column), rows numbered densely in that order, postings sorted by token;
-   the arrays of index/mate_arrays.py are written as .npy for memory mapping and the
-   intermediate Parquet is removed (the arrays hold everything the search reads).
-
-The super keys are stored per row, not per PL item: the layout §7.1 describes as the
-space-efficient one (a row's key is gathered by row number at query time, an array
-lookup for a memory-mapped index, where the paper's Vertica store had to join).
+   cells' XASH words (unsigned words travel as Spark longs, bit for bit);
+4. finishing step (driver, vectorized numpy): the arrays of index/mate_arrays.py are
+   written as .npy for memory mapping and the intermediate Parquet is removed.
 
 Settings: ``BuildSettings.mate_bits`` (128 default, or 512); a generation of added tables
-uses the base index's size. Built by default (leave it out
-with ``components=["-mate"]``): measured on this machine under load, it added 24% to the
-demo lake's build time and 30% to that of ../shared/data/lakes (FiveThirtyEight and the
-reference tables, 325 tables), and 4.7 MB and 108 MB of arrays (the latter to a 213 MB
-index); bench/results/mate.md has the table.
+uses the base index's size. Built by default (``components=["-mate"]`` leaves it out).
+
+Note:
+    Super keys are stored per row, not per posting item (§7.1's space-efficient layout).
+    Build cost and details: docs/algorithms/mate.md.
 """
 from __future__ import annotations
 
@@ -33,7 +25,7 @@ import pandas as pd
 import pyarrow.dataset as pads
 
 from ..index.mate_arrays import FILES
-from ..search.xash import XashSpec, xash_words
+from ..xash import XashSpec, xash_words
 from .component import Component
 
 
@@ -55,8 +47,8 @@ def build(ctx) -> dict:
     t0 = time.time()
     bits = ctx.settings.mate_bits
     base = getattr(ctx, "base", None)          # adding tables: keep the base's XASH size
-    if base is not None and base.parts[0].has("mate"):
-        bits = int(base.parts[0].components["mate"]["xash"]["bits"])
+    if base is not None and base.generations[0].has("mate"):
+        bits = int(base.generations[0].components["mate"]["xash"]["bits"])
     spec = XashSpec(bits=bits)
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
     words = [f"w{i}" for i in range(spec.words)]

@@ -1,39 +1,17 @@
 """Spark job: the PEXESO component (opt-in: ``build_index(..., components=["pexeso"])``).
 
-Steps (notes/pexeso_mate.md D1; the arrays are described in index/pexeso_arrays.py):
+Dong et al., ICDE 2021 [P]: every distinct value is embedded in a pandas UDF; with
+``partitions`` > 1 columns are clustered by their pivot-space histograms [P §IV]; per
+partition, pivots from a deterministic sample (PCA-based [P §III-D] or random), the mapping
+to pivot space and leaf keys in pandas UDFs, m by the cost model of [P §III-E]
+(search/pexeso_cost.py) unless fixed, and the cell postings sorted by Spark and finished
+into CSR ``.npy`` arrays (index/pexeso_arrays.py). The result equals
+index.pexeso_arrays.build_partition on the same vectors and columns (tests/test_pexeso.py).
 
-1. embed: every distinct value (dictionary token) is embedded in a pandas UDF
-   (``mapInPandas``); the embedder is created once per Python worker
-   (embed.cached_embedder) and rows are unit-normalized -> pexeso/vectors.parquet, then
-   pexeso/vectors.npy (token id = row), written batch by batch into a memory map.
-2. partitions [P §IV] (``partitions`` > 1, for lakes whose vectors do not fit memory):
-   global pivots from a sample; each column's histogram over a coarse grid of the first
-   (up to 3) pivot dimensions, 4 bins each, is computed in Spark; the driver clusters the
-   histograms with the paper's symmetrised-KL k-means (smoothing eps = 1e-3; recorded in
-   the manifest). Each partition is then an independent PEXESO with its own pivots.
-3. pivots per partition from a deterministic sample (token id hash, same rule as the
-   reference builder), PCA-based [P §III-D] or random, on the driver; broadcast.
-4. mapping: each (partition, token) vector mapped to pivot space in a pandas UDF; the
-   grid domain per partition is a Spark min/max aggregate; leaf keys in a second UDF.
-5. levels (option ``levels="auto"``): m by the cost model of [P §III-E]
-   (search/pexeso_cost.py) on the driver, over each partition's mapped vectors; the
-   model's cost table is recorded in the manifest (``levels_model``); so is each
-   partition's plan model (``plan_model``, search/pexeso_cost.tau_profile), by which a
-   search picks PEXESO or a BLAS scan for its tau.
-6. postings: (partition, leaf key, column, token) sorted by Spark and written as
-   Parquet; a finishing step per partition turns them into the CSR .npy arrays.
-
-The result equals index.pexeso_arrays.build_partition on the same vectors and columns
-(tests/test_pexeso.py, Spark-marked).
-
-Defaults: m by the paper's cost model (``levels="auto"``, step 5; a number fixes it), and
-|P| = 10 pivots, not the paper's |P| = 5 (its optimum on fastText vectors, Table VI). On the
-default 256-dimensional n-gram embedder unrelated values sit near distance sqrt(2) from
-every pivot, so one pivot passes a large share of the lake through Lemma 1 and the filters
-only bite as pivots multiply: on a
-228k-value lake at tau = 0.05, 5 pivots left ~2.6% of the (query, value) pairs to verify,
-10 pivots ~0.1%, and search went from ~1x to ~4-5x faster than the BLAS scan
-(bench/results/pexeso.md). With 10 pivots m is at most 6 (62-bit cell keys).
+Note:
+    |P| = 10 pivots by default, not the paper's 5 (its optimum on fastText, Table VI): on
+    the n-gram embedder the filters only bite as pivots multiply. Why, and the figures:
+    docs/algorithms/pexeso.md.
 """
 from __future__ import annotations
 
@@ -126,8 +104,8 @@ def build(ctx) -> dict:
 
     opts = dict(DEFAULTS, **(getattr(ctx.settings, "component_options", None) or {}).get("pexeso", {}))
     base = getattr(ctx, "base", None)          # adding tables: keep the base's embedder
-    if base is not None and base.parts[0].has("pexeso"):
-        sec = base.parts[0].components["pexeso"]
+    if base is not None and base.generations[0].has("pexeso"):
+        sec = base.generations[0].components["pexeso"]
         opts.update(embedder=sec["embedder"], pivots=sec["pivots"], levels=sec["levels"],
                     pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
                     seed=sec["seed"], partitions=len(sec["partitions"]))

@@ -126,7 +126,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
         try:
             report = _build_core(ctx)
             names = selected_components(settings.components) if base is None else \
-                [n for n in base.parts[0].components if n in COMPONENTS]
+                [n for n in base.generations[0].components if n in COMPONENTS]
             for name in names:
                 prog.step(name)
                 section = COMPONENTS[name].build(ctx)

@@ -1,5 +1,4 @@
-"""Spark job: integer sets and positional postings (notes/josie_schemaless.md A1.3 steps 3-4,
-A7 items 4-5).
+"""Spark job: integer sets and positional postings (JOSIE §3.5 layout).
 
 * sets: per column, its token ids sorted ascending (the "integer sets");
 * postings: per token, entries (set id, 0-based position of the token in the set, set size),

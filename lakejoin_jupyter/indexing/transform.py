@@ -64,8 +64,8 @@ def build(ctx) -> dict:
     t0 = time.time()
     opts = (ctx.settings.component_options or {}).get("transform", {})
     base = getattr(ctx, "base", None)
-    if base is not None and base.parts[0].has("transform"):
-        spec = TransformSpec.from_manifest(base.parts[0].components["transform"]["spec"])
+    if base is not None and base.generations[0].has("transform"):
+        spec = TransformSpec.from_manifest(base.generations[0].components["transform"]["spec"])
     else:
         spec = TransformSpec(**{k: int(v) for k, v in opts.items()})
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress

@@ -1,161 +1,242 @@
-"""Write the pandas or PySpark code that reproduces a join (join/execute.py's steps).
+"""Write a :class:`~.plan.JoinPlan` as pandas or PySpark code (join/execute.py's steps).
 
-Lake content is data, never code: every table name, column name, path and option goes
-into the generated code through ``repr()`` (a valid Python string literal whatever it holds:
-quotes, backslashes, newlines, ``#``, unicode), including in comments, where a raw newline
-in a column name would otherwise end the comment and start a statement. Variable names are
-made with :func:`execute.python_name` (identifiers, never keywords).
-
-The pandas code reads a clean CSV/TSV table with ``pd.read_csv`` (options from the build's
-sniffing: delimiter, encoding, and the header names when pandas would read them
-differently); any other table (Parquet, JSON lines, ragged or renamed CSV, catalog) through
-``lakejoin_jupyter.open_index(...).table(...)``, the reader the build used, so the values
-are the same text the index saw. The PySpark code uses Spark's readers with the same
-options and a pandas UDF for the normalized key.
+The code runs where only the user's frame is bound (and the second frame, when the other
+table is not a lake table): it reads the lake table itself (``pd.read_csv`` with the options
+the build sniffed for a clean CSV/TSV, else ``lakejoin_jupyter.open_index(...).table(...)``,
+the build's own reader; PySpark: Spark's readers), computes the keys with the functions the
+join used (join/keys.py, or an Auto-Join program written out as a Python function), and
+binds the result. Lake content is data, never code: every table name, column name, path,
+constant and matched value enters the code through ``repr()``, also in comments (a newline in
+a column name would otherwise end the comment). Variable names are checked identifiers.
 """
 from __future__ import annotations
 
-from .execute import (JoinPlan, TableSource, python_name, spark_encoding, spark_path,
-                      spark_quote)
-
-NORMALIZE_IMPORT = "from lakejoin_jupyter.lake.normalize import normalize_many"
+from ..index.tables import LakeTable, spark_encoding, spark_path, spark_quote
+from .plan import JoinPlan, Key, python_name
 
 
-def _lake_variable(plan: JoinPlan) -> str:
-    name = "lake_" + python_name(plan.source.short_name)
-    taken = {plan.query_name, plan.variable}
+def plan_code(plan: JoinPlan, *, name: str, into: str, other_name: str = "other",
+              spark: bool = False) -> str:
+    """Code binding ``into`` to the joined frame of the user's frame ``name``."""
+    return (_SparkWriter if spark else _PandasWriter)(plan, name, into, other_name).code()
+
+
+def _describe(plan: JoinPlan, engine: str, name: str) -> list[str]:
+    on = ", ".join(f"{_key_text(a)} = {_key_text(b)}" for a, b in zip(plan.query_on, plan.other_on))
+    other = repr(plan.other.name) if plan.other is not None else repr(plan.other_label)
+    dup = "every matching row" if plan.duplicates == "all" else "the first row per key"
+    lines = [f"# {plan.how} join of {name} with {other} on {on} ({engine}; {dup} of {other})"]
+    if plan.description:
+        lines.append(f"# {plan.description!r}")
+    kinds = {k.kind for k in plan.query_on + plan.other_on}
+    if "normalize" in kinds:
+        lines.append("# keys are compared after lakejoin's normalization (case, spacing, number "
+                     "formats); nulls never match")
+    return lines
+
+
+def _key_text(key) -> str:
+    if key.kind == "program":
+        return f"program({key.program.describe()!r})"
+    return ", ".join(repr(str(c)) for c in key.columns)
+
+
+class _Writer:
+    engine = ""
+
+    def __init__(self, plan: JoinPlan, name: str, into: str, other_name: str):
+        self.plan, self.name, self.into = plan, name, into
+        taken = {name, into}
+        if plan.other is not None:
+            other_name = _free("lake_" + python_name(plan.other.short_name), taken)
+        self.other = other_name
+        self.functions: list[str] = []      # program functions, defined once each
+        self.n_programs = 0
+        self.mapped = bool(plan.matches) or plan.matches_only
+        self.only = ", only=True" if plan.matches_only else ""
+
+    def program_function(self, key) -> str:
+        fn = f"derive_key_{self.n_programs}" if self.n_programs else "derive_key"
+        self.n_programs += 1
+        self.functions += [f"# Auto-Join program: {key.program.describe()!r}",
+                           key.program.python_code(fn).rstrip(), ""]
+        return fn
+
+    def key_body(self, frame: str, key, matched: bool) -> str:
+        """The expression computing a key's Series from the columns of ``frame``."""
+        if key.kind in ("normalize", "text"):
+            fn = "normalized_keys" if key.kind == "normalize" else "text_keys"
+            expr = f"{fn}({frame}[{key.columns[0]!r}])"
+        else:
+            prog = self.program_function(key)
+            args = ", ".join(f"{frame}[{c!r}]" for c in key.columns)
+            expr = f"present([{prog}(*map(cell_text, row)) for row in zip({args})], {frame}.index)"
+        return f"mapped_keys({expr}, MATCHES{self.only})" if matched else expr
+
+    def key_exprs(self) -> tuple[list, list]:
+        p = self.plan
+        return ([self.key_expr(self.name, k, self.mapped and p.matches_on == "query")
+                 for k in p.query_on],
+                [self.key_expr(self.other, k, self.mapped and p.matches_on == "other")
+                 for k in p.other_on])
+
+    def imports(self) -> list[str]:
+        """Imports of the key functions the plan uses (after the engine's own)."""
+        kinds = {k.kind for k in self.plan.query_on + self.plan.other_on}
+        used = ["normalized_keys"] * ("normalize" in kinds) + ["text_keys"] * ("text" in kinds) \
+            + ["mapped_keys"] * self.mapped
+        lines = [f"from lakejoin_jupyter.join.keys import {', '.join(used)}"] if used else []
+        if "program" in kinds:
+            lines += ["from lakejoin_jupyter.join.autojoin.dsl import cell_text", "",
+                      "def present(texts, index):  # an empty or blank key never matches",
+                      "    return pd.Series([t if t is not None and t.strip() else None "
+                      "for t in texts], index=index, dtype=object)"]
+        return lines
+
+    def matches_lines(self) -> list[str]:
+        if not self.mapped:
+            return []
+        items = [f"    {a!r}: {b!r}," for a, b in sorted(self.plan.matches, key=repr)]
+        side = "query" if self.plan.matches_on == "query" else "other table"
+        rest = (" (a key without a match joins nothing)" if self.plan.matches_only else "")
+        return [f"# fuzzy matches: a {side} key (left) joins the key it matched (right){rest}",
+                "MATCHES = {", *items, "}", ""]
+
+
+def _free(name: str, taken: set) -> str:
     base, n = name, 2
     while name in taken:
         name, n = f"{base}_{n}", n + 1
+    taken.add(name)
     return name
-
-
-def _describe(plan: JoinPlan, engine: str) -> list[str]:
-    on = ", ".join(f"{a!r} = {b!r}" for a, b in zip(plan.left_on, plan.right_on))
-    dup = ("every matching lake row" if plan.duplicates == "all"
-           else "the first lake row per key")
-    return [f"# {plan.how} join of {plan.query_name} with lake table {plan.source.name!r} "
-            f"on {on} ({engine}; {dup})",
-            "# keys are compared after lakejoin's normalization (case, spacing, number "
-            "formats); nulls never match"]
 
 
 # ----------------------------------------------------------------------- pandas
 
-def pandas_read_lines(source: TableSource, var: str) -> list[str]:
+class _PandasWriter(_Writer):
+    engine = "pandas"
+
+    key_expr = _Writer.key_body
+
+    def code(self) -> str:
+        p, keys = self.plan, list(self.plan.keys)
+        lq, lo = self.key_exprs()
+        lines = _describe(p, "pandas", self.name) + ["import pandas as pd"] + self.imports()
+        if p.other is not None:
+            lines += [""] + pandas_read_lines(p.other, self.other)
+        lines += [""] + self.functions + self.matches_lines()
+        right = [f"        {self.other}", f"        {_assign(keys, lo)}",
+                 f"        .dropna(subset={keys!r})"]
+        if p.duplicates == "first":
+            right.append(f"        .drop_duplicates(subset={keys!r})")
+        if p.renamed:
+            right.append(f"        .rename(columns={p.renamed!r})")
+        right[-1] += ","
+        lines += [f"{self.into} = (",
+                  f"    {self.name}",
+                  f"    {_assign(keys, lq)}",
+                  "    .merge(",
+                  *right,
+                  f"        on={keys!r}, how={p.how!r})",
+                  f"    .drop(columns={keys!r})",
+                  ")",
+                  self.into]
+        return "\n".join(lines) + "\n"
+
+
+def _assign(keys, exprs) -> str:
+    return ".assign(**{" + ", ".join(f"{k!r}: {e}" for k, e in zip(keys, exprs)) + "})"
+
+
+def pandas_read_lines(table: LakeTable, var: str) -> list[str]:
     """Lines that bind ``var`` to the lake table as string-valued pandas (None for nulls)."""
-    if source.format in ("csv", "tsv") and source.clean:
-        opts = [repr(source.uri), f"sep={source.delimiter!r}",
-                f"encoding={(source.encoding or 'utf-8')!r}", "dtype=str",
+    if table.format in ("csv", "tsv") and table.clean:
+        opts = [repr(table.uri), f"sep={table.delimiter!r}",
+                f"encoding={(table.encoding or 'utf-8')!r}", "dtype=str",
                 "keep_default_na=False", "na_values=['']"]
-        if not source.header_matches:
-            opts += ["header=0", f"names={list(source.columns)!r}"]
+        if not table.header_matches:
+            opts += ["header=0", f"names={list(table.columns)!r}"]
         return [f"{var} = pd.read_csv({', '.join(opts)})",
                 f"{var} = {var}.astype(object).where({var}.notna(), None)"]
     return ["import lakejoin_jupyter",
-            f"{var} = lakejoin_jupyter.open_index({source.index_path!r}, verify=False, "
-            f"check_lake=False).table({source.name!r})"]
-
-
-def _assign_keys(frame: str, keys, columns) -> str:
-    parts = ", ".join(f"{k!r}: lakejoin_key({frame}[{c!r}])"
-                      for k, c in zip(keys, columns))
-    return f".assign(**{{{parts}}})"
-
-
-def pandas_code(plan: JoinPlan) -> str:
-    """pandas code binding ``plan.variable`` to the joined frame (query: ``plan.query_name``)."""
-    lake = _lake_variable(plan)
-    keys = list(plan.keys)
-    lines = _describe(plan, "pandas")
-    lines += ["import pandas as pd",
-              "from lakejoin_jupyter.join.execute import normalized_keys as lakejoin_key", ""]
-    lines += pandas_read_lines(plan.source, lake)
-    right = [f"        {lake}", f"        {_assign_keys(lake, keys, plan.right_on)}",
-             f"        .dropna(subset={keys!r})"]
-    if plan.duplicates == "first":
-        right.append(f"        .drop_duplicates(subset={keys!r})")
-    if plan.renamed:
-        right.append(f"        .rename(columns={plan.renamed!r})")
-    right[-1] += ","
-    lines += [f"{plan.variable} = (",
-              f"    {plan.query_name}",
-              f"    {_assign_keys(plan.query_name, keys, plan.left_on)}",
-              "    .merge(",
-              *right,
-              f"        on={keys!r}, how={plan.how!r})",
-              f"    .drop(columns={keys!r})",
-              ")",
-              plan.variable]
-    return "\n".join(lines) + "\n"
+            f"{var} = lakejoin_jupyter.open_index({table.index_path!r}, verify=False, "
+            f"check_lake=False).table({table.name!r})"]
 
 
 # ----------------------------------------------------------------------- PySpark
 
-def spark_read_lines(source: TableSource, var: str) -> list[str]:
+class _SparkWriter(_Writer):
+    engine = "PySpark"
+
+    def __init__(self, *a):
+        super().__init__(*a)
+        self.udfs: list[str] = []
+
+    def key_expr(self, frame: str, key, matched: bool) -> str:
+        """A pandas UDF over the key's columns (as a struct), named key_<n>."""
+        fn = f"key_{len(self.udfs)}"
+        cols = [str(c) for c in key.columns]
+        body = self.key_body("rows", Key(tuple(cols), key.kind, key.program), matched)
+        self.udfs.append("\n".join([
+            "@F.pandas_udf('string')",
+            f"def {fn}(rows: pd.DataFrame) -> pd.Series:",
+            f"    rows.columns = {cols!r}",
+            f"    return {body}", ""]))
+        structs = ", ".join(f"{frame}[{spark_quote(c)!r}]" for c in cols)
+        return f"{fn}(F.struct({structs}))"
+
+    def code(self) -> str:
+        p, keys = self.plan, list(self.plan.keys)
+        lq, lo = self.key_exprs()
+        lines = _describe(p, "PySpark", self.name) + [
+            "import pandas as pd",
+            "from pyspark.sql import Window, functions as F, types as T",
+            "from lakejoin_jupyter.spark import get_spark"] + self.imports()
+        lines += ["", "spark = get_spark()", ""] + self.functions + self.matches_lines()
+        lines += self.udfs
+        if p.other is not None:
+            lines += spark_read_lines(p.other, self.other) + [""]
+        right = [f"        {self.other}",
+                 "        .withColumns({" + ", ".join(f"{k!r}: {e}" for k, e in zip(keys, lo)) + "})",
+                 f"        .dropna(subset={keys!r})"]
+        if p.duplicates == "first":
+            right += ["        .withColumn('__lakejoin_row', F.monotonically_increasing_id())",
+                      "        .withColumn('__lakejoin_rank', F.row_number().over("
+                      f"Window.partitionBy(*{keys!r}).orderBy('__lakejoin_row')))",
+                      "        .where(F.col('__lakejoin_rank') == 1)",
+                      "        .drop('__lakejoin_row', '__lakejoin_rank')"]
+        if p.renamed:
+            right.append(f"        .withColumnsRenamed({p.renamed!r})")
+        right[-1] += ","
+        lines += [f"{self.into} = (",
+                  f"    {self.name}",
+                  "    .withColumns({" + ", ".join(f"{k!r}: {e}" for k, e in zip(keys, lq)) + "})",
+                  "    .join(",
+                  *right,
+                  f"        on={keys!r}, how={p.how!r})",
+                  f"    .drop(*{keys!r})",
+                  ")"]
+        return "\n".join(lines) + "\n"
+
+
+def spark_read_lines(table: LakeTable, var: str) -> list[str]:
     """Lines that bind ``var`` to the lake table as a Spark DataFrame."""
-    if source.format == "catalog":
-        return [f"{var} = spark.table({source.uri!r})"]
-    uri = spark_path(source.uri)
-    if source.format in ("csv", "tsv"):
-        fields = ", ".join(f"T.StructField({c!r}, T.StringType())" for c in source.columns)
+    if table.format == "catalog":
+        return [f"{var} = spark.table({table.uri!r})"]
+    uri = spark_path(table.uri)
+    if table.format in ("csv", "tsv"):
+        fields = ", ".join(f"T.StructField({c!r}, T.StringType())" for c in table.columns)
         return [f"{var} = spark.read.csv(",
                 f"    {uri!r},",
                 f"    schema=T.StructType([{fields}]),",
-                f"    header=True, sep={source.delimiter!r}, "
-                f"encoding={spark_encoding(source.encoding)!r}, multiLine=True, escape='\"')"]
-    if source.format == "parquet":
+                f"    header=True, sep={table.delimiter!r}, "
+                f"encoding={spark_encoding(table.encoding)!r}, multiLine=True, escape='\"')"]
+    if table.format == "parquet":
         return [f"{var} = spark.read.parquet({uri!r})",
                 f"{var} = {var}.select([c for c in {var}.columns if c != '__index_level_0__'])"
-                f".toDF(*{list(source.columns)!r})"]
-    if source.format == "jsonl":
-        cols = ", ".join(repr(spark_quote(c)) for c in source.columns)
+                f".toDF(*{list(table.columns)!r})"]
+    if table.format == "jsonl":
+        cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
         return [f"{var} = spark.read.json({uri!r})",
                 f"{var} = {var}.select({cols})"]
-    raise ValueError(f"no Spark reader for format {source.format!r}")
-
-
-def _spark_keys(frame: str, keys, columns) -> str:
-    parts = ", ".join(f"{k!r}: lakejoin_key({frame}[{spark_quote(c)!r}])"
-                      for k, c in zip(keys, columns))
-    return f".withColumns({{{parts}}})"
-
-
-def spark_code(plan: JoinPlan) -> str:
-    """PySpark code binding ``plan.variable`` to the joined (lazy) Spark DataFrame."""
-    lake = _lake_variable(plan)
-    keys = list(plan.keys)
-    lines = _describe(plan, "PySpark")
-    lines += ["import pandas as pd",
-              "from pyspark.sql import Window, functions as F, types as T",
-              "from lakejoin_jupyter.spark import get_spark",
-              NORMALIZE_IMPORT,
-              "",
-              "spark = get_spark()",
-              "",
-              "@F.pandas_udf('string')",
-              "def lakejoin_key(values: pd.Series) -> pd.Series:",
-              "    return pd.Series(normalize_many(values.tolist()), index=values.index, "
-              "dtype=object)",
-              ""]
-    lines += spark_read_lines(plan.source, lake)
-    right = [f"        {lake}", f"        {_spark_keys(lake, keys, plan.right_on)}",
-             f"        .dropna(subset={keys!r})"]
-    if plan.duplicates == "first":
-        right += ["        .withColumn('__lakejoin_row', F.monotonically_increasing_id())",
-                  "        .withColumn('__lakejoin_rank', F.row_number().over("
-                  f"Window.partitionBy(*{keys!r}).orderBy('__lakejoin_row')))",
-                  "        .where(F.col('__lakejoin_rank') == 1)",
-                  "        .drop('__lakejoin_row', '__lakejoin_rank')"]
-    if plan.renamed:
-        right.append(f"        .withColumnsRenamed({plan.renamed!r})")
-    right[-1] += ","
-    lines += [f"{plan.variable} = (",
-              f"    {plan.query_name}",
-              f"    {_spark_keys(plan.query_name, keys, plan.left_on)}",
-              "    .join(",
-              *right,
-              f"        on={keys!r}, how={plan.how!r})",
-              f"    .drop(*{keys!r})",
-              ")"]
-    return "\n".join(lines) + "\n"
+    raise ValueError(f"no Spark reader for format {table.format!r}")

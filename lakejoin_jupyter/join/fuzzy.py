@@ -1,52 +1,19 @@
 """Fuzzy join of two tables on a column, with the join function and threshold chosen to
-maximize matches at an estimated precision target (in the spirit of Auto-FuzzyJoin, Li et
-al., SIGMOD 2021; notes/pexeso_mate.md E).
+maximize matches at an estimated precision target (after Auto-FuzzyJoin, Li et al.,
+SIGMOD 2021).
 
-Setting: ``left`` is the reference table (its values have no near-duplicates: two left
-values are two entities), every ``right`` value is joined to at most one left value, its
-nearest under the join function, when the distance is at most the threshold.
+``left`` is the reference table (no near-duplicates); every ``right`` value joins at most
+one left value, its nearest under the join function, within the threshold. Join functions
+(:data:`JOIN_FUNCTIONS`) are n-gram features (embed/) compared by Euclidean distance of unit
+vectors, 1 - weighted Jaccard or 1 - max-inclusion. Precision is estimated without labels
+(Auto-FuzzyJoin §3) from how many left values lie near the joined one; among the
+configurations reaching the target, the one with the most estimated true matches wins
+(:func:`greedy_union` or the best single one). :class:`NegativeRules` veto joins first.
 
-Join functions (:data:`JOIN_FUNCTIONS`): the n-gram embedders of embed/ (character
-3-grams, 2+3-grams, words, 3-grams + words; punctuation kept or dropped), features weighted
-by IDF over both columns or not, compared by the Euclidean distance of unit vectors
-(sqrt(2 - 2 cos), the metric of PEXESO) or, as Auto-FuzzyJoin's set distances, by
-1 - weighted Jaccard or 1 - max-inclusion (|A n B| / min(|A|, |B|): a value that is the
-other plus a qualifier, "Merrell Center" vs "Leonard E. Merrell Center"). Features are
-hashed into 2^22 buckets and kept sparse (scipy), so distances are exact.
-
-Precision without labels (Auto-FuzzyJoin §3): because left has no near-duplicates, a
-left value l that has other left values near it reveals how ambiguous a join to l is. A
-right value r joined to l at threshold t is correct with estimated probability
-1 / (1 + #{l' != l : d(l, l') <= sqrt(2) t}) (left values near each other can both be within
-t of r, at most one of them truly). Auto-FuzzyJoin counts l' within 2t, the triangle
-inequality's worst case; we use ``LL_RADIUS`` = sqrt(2), the typical distance of two
-points at distance t from r in a high-dimensional space (their offsets from r are nearly
-orthogonal). Left values tied with l as r's nearest count as well: r is equally close to
-all of them and at most one is its partner (the issue's "one right value close to two left
-values reveals errors). The one joined is the first in the left table (``argmin``):
-``argpartition`` breaks ties by its SIMD code path, which depends on the CPU. (The code
-before this gave different joins on 29 of the benchmark's 50 datasets on two machines of
-the same kind; ties are one cause, library builds may be another.) The estimated
-precision of (function, t) is the
-mean over the joined right values, the estimated number of true matches their sum, and
-the estimated recall that sum over |right| (every right value is assumed to have a
-partner, as Auto-FuzzyJoin assumes). Among all (function, t) whose estimated precision
-reaches the target, the one with the most estimated true matches is chosen: Auto-FuzzyJoin's
-greedy union of configurations (:func:`greedy_union`), or the best single configuration
-when that has more (the greedy can spend the precision budget on small configurations
-first: on the benchmark's Monarch, 71 estimated true matches against 95 for one function).
-
-Negative rules (:class:`NegativeRules`) veto a join before any estimate: a substitution of
-one word that the left table itself shows to separate two entities, or differing digits.
-
-Deviations from Auto-FuzzyJoin, and why: 14 join functions (theirs: about 140 with edit
-and containment variants and stemming), chosen as the union of configurations of their
-Algorithm 1 (greedy_union); the slider moves the main configuration's threshold; blocking
-is exact: for each right value its nearest left value and for each left value its nearest
-left neighbours come from chunked sparse matrix products (the thresholds of a fuzzy join
-are far beyond PEXESO's 2-8% range [P §VI-A], where pivot filtering prunes little, while
-sparse products over a few thousand values take milliseconds). Figures:
-bench/results/pexeso.md.
+Note:
+    Deviations (why: docs/algorithms/fuzzyjoin.md): left neighbours within sqrt(2) t, not
+    2t (``LL_RADIUS``); 14 join functions instead of about 140; exact blocking by sparse
+    matrix products; ties go to the first left value (``argmin``), never to ``argpartition``.
 """
 from __future__ import annotations
 
@@ -59,6 +26,8 @@ import pandas as pd
 
 from ..embed import NgramEmbedder
 from ..errors import QueryError
+from .keys import text_keys
+from .joinable import Joinable
 
 # name -> (embedder, weighting, measure). "cosine": Euclidean distance of the unit weighted
 # n-gram vectors; "jaccard" / "contain": 1 - weighted Jaccard / max-inclusion (|A n B| /
@@ -325,8 +294,9 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
 
 
 @dataclass
-class FuzzyJoin:
-    """A chosen fuzzy join. ``configs``: the union of (join function, threshold) chosen
+class FuzzyJoin(Joinable):
+    """A chosen fuzzy join (``join(df)`` / ``code(name, into)``: the join contract of
+    join/plan.py, with ``right`` the user's frame and ``left`` the reference table). ``configs``: the union of (join function, threshold) chosen
     for the precision target; ``function``/``threshold``: its main configuration (the
     first chosen, at the largest threshold chosen for that function), which the slider
     moves: ``pairs(t)``, ``join(t)``, ``estimate(t)`` with an explicit threshold use that
@@ -349,6 +319,7 @@ class FuzzyJoin:
     _rkeys: np.ndarray = field(default=None, repr=False)
     _lrows: list = field(default=None, repr=False)
     _rrows: list = field(default=None, repr=False)
+    lake: object = None               # the left table's LakeTable, when it is a lake table
 
     @property
     def ok(self) -> bool:
@@ -393,37 +364,46 @@ class FuzzyJoin:
                              "function": fns, "distance": dist}) \
             .sort_values(["distance"], kind="stable")
 
-    def join(self, threshold: float | None = None, how: str = "left") -> pd.DataFrame:
-        """``right`` with the matched ``left`` columns (suffix "_left" on name clashes).
-        how="left" keeps unmatched right rows, "inner" drops them."""
-        if how not in ("left", "inner"):
-            raise ValueError("how is 'left' or 'inner'")
-        lpos = np.full(len(self.right), -1)
-        for lp, rp in self.pairs(threshold):
-            lpos[rp] = lp
-        r = self.right.reset_index(drop=True)
-        take = lpos >= 0
-        l = self.left.iloc[np.where(take, lpos, 0)].reset_index(drop=True) if len(self.left) \
-            else self.left.reindex(range(len(r)))
-        l = l.rename(columns={c: f"{c}_left" for c in l.columns if c in r.columns})
-        l = l.astype(object).where(np.broadcast_to(take[:, None], l.shape), None)
-        out = pd.concat([r, l], axis=1)
-        return out[take].reset_index(drop=True) if how == "inner" else out
+    def plan(self, df=None, how: str | None = None, *, threshold: float | None = None):
+        """The join plan: the right frame's values that the chosen configuration(s) (or the
+        main function at ``threshold``) matched are rewritten to the left value they match;
+        each right row takes the first left row holding it; unmatched values join nothing."""
+        from .plan import Key, make_plan
+        rv, lv = self._value_pairs(threshold)
+        matches = tuple((str(self._rkeys[r]), str(self._lkeys[l])) for r, l in zip(rv, lv))
+        right = df if df is not None else self.right
+        lcol, rcol = self.on
+        left_cols = list(self.lake.columns) if self.lake is not None else list(self.left.columns)
+        what = (f"{len(self.configs)} configuration(s) chosen for precision target "
+                f"{self.precision_target:g}: {self.configs}" if threshold is None else
+                f"{self.function} at threshold {float(threshold):g}")
+        return make_plan(list(right.columns), [Key((rcol,), "text")], left_cols,
+                         [Key((lcol,), "text")], other=self.lake,
+                         other_label=self.lake.short_name if self.lake is not None else "left",
+                         how=how or "left", duplicates="first", matches=matches,
+                         matches_only=True, suffix=None if self.lake is not None else "_left",
+                         description=f"fuzzy join: {what}")
 
-    def code(self, left_name: str = "left", right_name: str = "right", how: str = "left",
+    def _frame(self, df):
+        return self.right if df is None else df
+
+    def _other_frame(self):
+        return None if self.lake is not None else self.left
+
+    def join(self, df=None, how: str | None = None, *, threshold: float | None = None):
+        """``right`` (or ``df``) with the matched ``left`` columns (suffix "_left" on name
+        clashes, or the lake table's name). how="left" keeps unmatched rows, "inner" drops
+        them. ``threshold``: the main join function at that threshold instead of the chosen
+        configuration(s)."""
+        return super().join(df, how=how, threshold=threshold)
+
+    def code(self, name: str = "right", into: str = "joined", *, how: str | None = None,
+             df=None, other: str = "left", spark: bool | None = None,
              threshold: float | None = None) -> str:
-        """Python that reproduces :meth:`join` (identifiers quoted with repr)."""
-        if not left_name.isidentifier() or not right_name.isidentifier():
-            raise ValueError("variable names must be Python identifiers")
-        call = (f"fj = fuzzy_join({left_name}, {right_name}, on=({self.on[0]!r}, {self.on[1]!r}), "
-                f"precision_target={self.precision_target!r})\n")
-        if threshold is None:
-            return (f"from lakejoin_jupyter.join.fuzzy import fuzzy_join\n{call}"
-                    f"joined = fj.join(how={how!r})\n")
-        return (f"from lakejoin_jupyter.join.fuzzy import fuzzy_join\n"
-                f"fj = fuzzy_join({left_name}, {right_name}, on=({self.on[0]!r}, {self.on[1]!r}), "
-                f"functions=[{self.function!r}], precision_target={self.precision_target!r})\n"
-                f"joined = fj.join(threshold={float(threshold)!r}, how={how!r})\n")
+        """Python that reproduces :meth:`join`: ``name`` is the right (matched) frame's
+        variable, ``other`` the left one's unless it is a lake table (the code reads it)."""
+        return super().code(name, into, how=how, df=df, other=other, spark=spark,
+                            threshold=threshold)
 
     def chart(self, threshold: float | None = None):
         """Estimated precision and recall of the main join function against the threshold
@@ -459,13 +439,13 @@ class FuzzyJoin:
 
 
 def _distinct(values) -> tuple[np.ndarray, list]:
-    """Distinct non-null texts and, for each, the row positions holding it."""
-    s = pd.Series(values).astype("object")
-    mask = s.notna() & (s.astype(str).str.strip() != "")
-    texts = s[mask].astype(str)
+    """Distinct non-null texts (the join's text keys: join/keys.py) and, for each, the row
+    positions holding it."""
+    texts = text_keys(pd.Series(values).reset_index(drop=True)).tolist()
     groups: dict = {}
-    for pos, t in zip(np.nonzero(mask.to_numpy())[0], texts):
-        groups.setdefault(t, []).append(int(pos))
+    for pos, t in enumerate(texts):
+        if t is not None:
+            groups.setdefault(t, []).append(pos)
     keys = np.array(list(groups), dtype=object)
     return keys, [groups[k] for k in keys]
 
@@ -569,57 +549,3 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
                      estimated_recall=float(tp / len(rkeys)),
                      curve=curves[fn].drop(columns=["est_true"]), configs=configs,
                      _union=chosen, _union_fn=chosen_fn, **common)
-
-
-# ------------------------------------------------------------------ hit action
-
-def _action_run(engine, hit, query_frame, threshold=None, precision_target=0.9,
-                query_name: str = "df", **_):
-    """Fuzzy-join the query DataFrame (right) to the hit's lake table (left, reference).
-    With ``threshold`` (the slider), the main join function is applied at it."""
-    from .actions import ActionResult
-    qcol = hit.query_columns[0]
-    if query_frame is None or qcol not in getattr(query_frame, "columns", ()):
-        return ActionResult(title="Fuzzy join", ok=False,
-                            summary=f"The query DataFrame with column {qcol!r} is needed.")
-    left = engine.table(hit.table)
-    fj = fuzzy_join(left, query_frame, on=(hit.column, qcol),
-                    precision_target=float(precision_target))
-    t = None if threshold in (None, "") else float(threshold)
-    if not fj.ok and t is None:
-        return ActionResult(title="Fuzzy join", summary=fj.summary(), ok=False,
-                            tables={"join functions": fj.functions}, chart=fj.chart())
-    var = "joined_fuzzy"
-    summary = fj.summary()
-    if t is not None:
-        e = fj.estimate(t)
-        summary = (f"join function {fj.function} at threshold {t:.3f}: {len(fj.pairs(t))} "
-                   f"joined rows, estimated precision {e['est_precision']:.1%}, estimated "
-                   f"recall {e['est_recall']:.1%}. " + summary.join(["(chosen: ", ")"]))
-    code = ("import lakejoin_jupyter\n"
-            f"left = lakejoin_jupyter.open_index({str(engine.path)!r}).table({hit.table!r})\n"
-            + fj.code(left_name="left", right_name=query_name, threshold=t)
-            .replace("joined = ", f"{var} = "))
-    return ActionResult(
-        title=f"Fuzzy join with {hit.table}.{hit.column}", summary=summary,
-        tables={"matched values": fj.matches(t).head(200), "estimate vs threshold": fj.curve,
-                "join functions": fj.functions},
-        chart=fj.chart(t), joined=fj.join(t), code=code, variable=var,
-        details={"threshold": fj.threshold if t is None else t, "function": fj.function,
-                 "configs": fj.configs, "estimated_precision": fj.estimated_precision,
-                 "estimated_recall": fj.estimated_recall})
-
-
-def _register():
-    from ..search.registry import ParamSpec
-    from .actions import HitAction, register_action
-    register_action(HitAction(
-        name="fuzzy_join", label="Fuzzy join", run=_action_run,
-        applies=lambda hit: len(hit.column_ids) == 1,
-        params=(ParamSpec("threshold", "distance threshold", "float", None, 0.0, 2.0, 0.01,
-                          help="empty: chosen for the precision target"),
-                ParamSpec("precision_target", "precision target", "float", 0.9, 0.5, 1.0, 0.01)),
-        order=30))
-
-
-_register()

@@ -1,58 +1,19 @@
 """Schemaless join: the join predicate that best fits a result-set preference.
 
-Gao, Pei, Wang, Chang, "Schemaless Join for Result Set Preferences" (seed 004, cited [S]),
-with the fixes of notes/josie_schemaless.md part B. Given two tables R (left) and S (right)
-and a preference h, find the valid, closed join predicate p (a set of column pairs) that
-maximizes h(p) [S Def. 4]. Only the data is used: no column names, no types, no keys.
+Gao, Pei, Wang, Chang, "Schemaless Join for Result Set Preferences" [S]: given two tables R
+(left) and S (right) and a preference h ("h1".."h5", [S §IV, Table I]), find the valid,
+closed join predicate p (a set of column pairs) that maximizes h(p) [S Def. 4], from the
+data alone. Search [S §V, Algorithm 1]: a depth-first walk of the set-enumeration tree
+whose children come from a multi-way merge join (vectorized over a node's groups, so only
+valid children exist), with non-closed pruning (Thm 3) and bound pruning (Lemmas 1-4).
 
-Preferences [S §IV, Table I], over the joining groups (r_k, s_k) of p, J = Σ r_k s_k:
-
-=====  =========================================  ==========================================
-h1     most tuples involved: Σ(r_k + s_k)           monotonic; its own bound (Lemma 1)
-h2     most joining keys: |K(p)|                    bound min(Σr_k, Σs_k) (Lemma 2)
-h3     fewest full-outer-join rows: Σ(r+s−rs)       same bound (Lemma 3)
-h4     most even key distribution: entropy of       bound log2 min(Σr_k, Σs_k)
-       P(k) = r_k s_k / J
-h5     harmonic mean of coverage and strength:      bound 2Σ(r+s) / (Σ(r+s) + |R| + |S|)
-       2Σ(r+s) / (2J + |R| + |S|)                   (Lemma 4)
-=====  =========================================  ==========================================
-
-Search [S §V, Algorithm 1]: a depth-first walk of the set-enumeration tree of predicates
-(pairs ordered by (left column position, right column position), R before S), with
-* invalid-predicate pruning: children are produced by the multi-way merge join, which only
-  ever yields valid children (a child exists iff it received a joining group) [S §V-B.1];
-* non-closed pruning (Thm 3): a node is pruned when an earlier-enumerated strict superset
-  has the same join size; a map join size -> predicates, compacted on insert [S §V-B.2];
-* bound pruning with the monotonic upper bounds above [S §V-B.3];
-* children by the multi-way merge join [S §V-C]: each joining group of p is split by the
-  values of the candidate columns; for a value v present in candidate left columns A_v and
-  candidate right columns B_v of one group, every (a, b) in A_v x B_v lexicographically after
-  p's last pair gets the new group (k + v). Implemented with numpy over all groups of a node
-  at once (sort by (group, value) instead of one heap merge per group; same output, and each
-  tuple of the node is scanned once per candidate column, as in the paper).
-
-Fixes to the paper's pseudocode (notes B2.4), each needed for a correct answer:
-1. the root ∅ (the Cartesian product) is never an answer and the best score starts at −inf
-   (read literally, h1 would always return ∅, and `p* ← ∅` would prune almost everything);
-2. the bound test prunes on a strict ``bound < best`` (Algorithm 1), not the text's "≤", so the
-   tie rule "equal score and p ⊃ best → replace" can still reach the closed member of an
-   equivalence class that lies in the current predicate's subtree;
-3. non-monotonic preferences prune with their bound ĥ, never with h(p) (Algorithm 1 line 1
-   writes h(p), which is only valid for h1).
-Semantics the paper leaves open (notes B2.4 note 6): values are compared after the project's
-normalization (lake/normalize.py: "007" = "7", case and spacing folded) and nulls (None, NaN,
-"", "n/a", ...) never match, as in SQL.
-
-Deviations, all optional and off by default in :func:`best_predicate`:
-* ``max_pairs`` caps the predicate size and ``time_limit`` stops the walk and returns the best
-  predicate found so far, flagged ``complete=False`` (notes B4.4: the DFS is anytime; the
-  paper has neither). The engine sets a time limit so a notebook never hangs.
-* Large inputs (more than ``max_rows`` rows on a side, or Spark DataFrames above it) are
-  searched on a uniform row sample of each side (notes B4.4), then the best ``rescore``
-  predicates found on the sample are re-scored exactly on the full tables (pandas, or Spark
-  jobs for Spark DataFrames) and re-ranked; the result reports the sample sizes and, per
-  re-scored predicate, the sample score next to the exact one (the error of the sample).
-  Predicates whose matches the sample missed cannot be found this way; the note says so.
+Note:
+    Fixes to the pseudocode (why: docs/algorithms/schemaless.md): the root ∅ is never an
+    answer and the best starts at −inf; bounds prune on a strict ``bound < best``;
+    non-monotonic preferences prune with their bound, never with h(p).
+    Values are compared normalized (lake/normalize.py); nulls never match.
+    Optional deviations: ``max_pairs`` / ``time_limit`` (an anytime answer,
+    ``complete=False``) and, above ``max_rows``, a row sample with exact re-scoring.
 """
 from __future__ import annotations
 
@@ -68,7 +29,9 @@ import pandas as pd
 
 from ..errors import QueryError
 from ..lake.normalize import normalize_many
-from .actions import ActionResult, HitAction, register_action
+from ..frames import is_spark_frame
+from .joinable import Joinable
+from .plan import Key, make_plan
 
 DEFAULT_MAX_ROWS = 200_000     # rows per side searched exactly; above it: a sample + rescoring
 DEFAULT_RESCORE = 10           # predicates re-scored exactly on the full tables after a sample
@@ -483,12 +446,8 @@ class SearchState:
 
 # ---------------------------------------------------------------------- inputs
 
-def _is_spark_df(obj) -> bool:
-    return type(obj).__module__.startswith("pyspark.sql") and hasattr(obj, "toPandas")
-
-
 def _check_frame(obj, side: str):
-    if _is_spark_df(obj):
+    if is_spark_frame(obj):
         return
     if not isinstance(obj, pd.DataFrame):
         raise QueryError(f"The {side} table must be a pandas or Spark DataFrame "
@@ -537,8 +496,10 @@ def _string_columns(frame: pd.DataFrame, side: str) -> pd.DataFrame:
 # ---------------------------------------------------------------------- result
 
 @dataclass
-class PredicateResult:
-    """The best join predicate for a preference, and the predicates it was compared with."""
+class PredicateResult(Joinable):
+    """The best join predicate for a preference, and the predicates it was compared with.
+    ``join(df)`` / ``code(name, into)`` follow the join contract (join/plan.py): ``df`` is
+    the left table, the right one a lake table or a second frame."""
     preference: str
     predicate: list | None             # [(left column, right column), ...] or None
     stats: dict                        # join_size, outer_join_size, coverage, strength, h1..h5, ...
@@ -555,7 +516,7 @@ class PredicateResult:
     notes: list = field(default_factory=list)
     left_name: str = "left"
     right_name: str = "right"
-    right_source: str | None = None    # Python expression that loads the right table
+    lake: object = None                # the right table's LakeTable, when it is a lake table
     _left: object = field(default=None, repr=False)
     _right: object = field(default=None, repr=False)
 
@@ -590,37 +551,31 @@ class PredicateResult:
     def describe(self) -> str:
         return predicate_text(self.predicate) if self.predicate else "(no valid predicate)"
 
-    def join(self, how: str = "inner"):
-        """Join the two tables with the chosen predicate (normalized values; nulls never
-        match). pandas in, pandas out; a Spark input gives a Spark DataFrame."""
+    def plan(self, df=None, how: str | None = None):
+        """Equality of the normalized values of every column pair of the predicate
+        (``how`` "inner", the default, or "left")."""
         if not self.predicate:
             raise QueryError("No valid join predicate: the tables share no value.")
-        if _is_spark_df(self._left) or _is_spark_df(self._right):
-            return spark_join(self._left, self._right, self.predicate, how=how)
-        return normalized_merge(self._left, self._right, self._labels()[0], self._labels()[1],
-                                how=how, right_name=self.right_name)
+        left = df if df is not None else self._left
+        right_cols = (list(self.lake.columns) if self.lake is not None
+                      else list(self._right.columns))
+        lmap = {str(c): c for c in left.columns}
+        rmap = {str(c): c for c in right_cols}
+        return make_plan(list(left.columns), [Key((lmap.get(a, a),)) for a in self.left_on],
+                         right_cols, [Key((rmap.get(b, b),)) for b in self.right_on],
+                         other=self.lake, other_label=self.right_name, how=how or "inner",
+                         suffix="_" + _identifier(self.right_name, "right"),
+                         description=f"join predicate chosen by lakejoin schemaless join "
+                                     f"({self.preference}): {self.describe()}")
 
-    def _labels(self) -> tuple[list, list]:
-        """The chosen columns as the frames label them (labels need not be strings)."""
-        lmap = {str(c): c for c in getattr(self._left, "columns", [])}
-        rmap = {str(c): c for c in getattr(self._right, "columns", [])}
-        return [lmap.get(a, a) for a in self.left_on], [rmap.get(b, b) for b in self.right_on]
+    def _frame(self, df):
+        return self._left if df is None else df
 
-    def code(self, left: str | None = None, right: str | None = None, how: str = "inner",
-             target: str = "joined") -> str:
-        """Python code that reproduces :meth:`join` (every identifier quoted with repr)."""
-        if not self.predicate:
-            return "# no valid join predicate: the tables share no value\n"
-        left = left or self.left_name
-        spark = _is_spark_df(self._left) or _is_spark_df(self._right)
-        lab_l, lab_r = self._labels()
-        keys = None if spark else _key_names((self._left, self._right), len(lab_l))
-        return join_code(list(zip(lab_l, lab_r)), left_var=_identifier(left, "left"),
-                         right_var=_identifier(right or self.right_name, "right"),
-                         right_source=self.right_source if right is None else None,
-                         how=how, target=_identifier(target, "joined"),
-                         preference=self.preference, spark=spark, right_label=self.right_name,
-                         keys=keys)
+    def _other_frame(self):
+        return None if self.lake is not None else self._right
+
+    def _spark_query(self) -> bool:
+        return is_spark_frame(self._left)
 
     def to_dict(self) -> dict:
         return {"preference": self.preference, "predicate": self.predicate, **self.stats,
@@ -678,97 +633,9 @@ def _identifier(name: str, fallback: str) -> str:
 
 # ---------------------------------------------------------------------- joining
 
-def _key_names(frames, n):
-    """Names for the normalized key columns that no input column uses."""
-    taken = set()
-    for f in frames:
-        taken |= {str(c) for c in getattr(f, "columns", [])}
-    names, i = [], 0
-    while len(names) < n:
-        k = f"__lj_key{i}"
-        if k not in taken:
-            names.append(k)
-        i += 1
-    return names
-
-
-def normalized_merge(left: pd.DataFrame, right: pd.DataFrame, left_on, right_on,
-                     how="inner", right_name="right") -> pd.DataFrame:
-    """pandas merge on normalized keys; rows with a null key never match. The code that
-    :func:`join_code` writes does exactly this."""
-    keys = _key_names((left, right), len(left_on))
-    lk = left.assign(**{k: normalize_many(left[c].tolist()) for k, c in zip(keys, left_on)})
-    rk = right.assign(**{k: normalize_many(right[c].tolist()) for k, c in zip(keys, right_on)})
-    if how == "inner":
-        lk, rk = lk.dropna(subset=keys), rk.dropna(subset=keys)
-    else:   # an outer row with a null key is kept but matches nothing
-        lk = lk.assign(**{k: lk[k].where(lk[keys].notna().all(axis=1)) for k in keys})
-    suffix = "_" + _identifier(right_name, "right")
-    return lk.merge(rk, on=keys, how=how, suffixes=("", suffix)).drop(columns=keys)
-
-
-def join_code(pairs, *, left_var="left", right_var="right", right_source=None, how="inner",
-              target="joined", preference="h5", spark=False, right_label="right",
-              keys=None) -> str:
-    """Plain pandas (or PySpark) code for the join with ``pairs``; every column name and
-    string literal is written with repr(), so no lake content is ever code."""
-    left_on = [a for a, _ in pairs]
-    right_on = [b for _, b in pairs]
-    keys = keys or [f"__lj_key{i}" for i in range(len(pairs))]
-    lines = [f"# join predicate chosen by lakejoin schemaless join ({preference}): "
-             + repr(predicate_text([(str(a), str(b)) for a, b in pairs]))]
-    if right_source:
-        if "lakejoin_jupyter." in right_source:
-            lines.append("import lakejoin_jupyter")
-        lines.append(f"{right_var} = {right_source}")
-    if spark:
-        lines += [
-            "from pyspark.sql import functions as F, types as T",
-            "from lakejoin_jupyter.lake.normalize import normalize_value",
-            "norm = F.udf(normalize_value, T.StringType())  # nulls never match in Spark joins",
-            f"{target} = {left_var}.join({right_var}, on=[",
-        ]
-        for a, b in pairs:
-            lines.append(f"    norm({left_var}[{_spark_name(a)!r}]) == "
-                         f"norm({right_var}[{_spark_name(b)!r}]),")
-        lines.append(f"], how={how!r})")
-        return "\n".join(lines) + "\n"
-    suffix = "_" + _identifier(right_label, "right")
-    lines += [
-        "from lakejoin_jupyter.lake.normalize import normalize_many",
-        f"left_on, right_on = {left_on!r}, {right_on!r}",
-        f"keys = {keys!r}  # normalized copies of the key columns",
-        f"left_keys = {left_var}.assign(**{{k: normalize_many({left_var}[c].tolist()) for k, c in zip(keys, left_on)}})",
-        f"right_keys = {right_var}.assign(**{{k: normalize_many({right_var}[c].tolist()) for k, c in zip(keys, right_on)}})",
-    ]
-    if how == "inner":
-        lines.append("left_keys, right_keys = left_keys.dropna(subset=keys), right_keys.dropna(subset=keys)  # nulls never match")
-    else:
-        lines.append("left_keys = left_keys.assign(**{k: left_keys[k].where(left_keys[keys].notna().all(axis=1)) for k in keys})")
-    lines.append(f"{target} = left_keys.merge(right_keys, on=keys, how={how!r}, "
-                 f"suffixes=('', {suffix!r})).drop(columns=keys)")
-    return "\n".join(lines) + "\n"
-
-
-def spark_join(left, right, pairs, how="inner"):
-    """The join of two Spark DataFrames on normalized values (see :func:`join_code`)."""
-    from pyspark.sql import functions as F, types as T
-    from ..lake.normalize import normalize_value
-    spark = _spark_of(left, right)
-    left, right = _as_spark(spark, left), _as_spark(spark, right)
-    norm = F.udf(normalize_value, T.StringType())
-    cond = [norm(left[_spark_name(a)]) == norm(right[_spark_name(b)]) for a, b in pairs]
-    return left.join(right, on=cond, how=how)
-
-
-def _spark_name(column: str) -> str:
-    """A column name quoted for Spark's parser (dots, spaces and backticks are literal)."""
-    return "`" + str(column).replace("`", "``") + "`"
-
-
 def _spark_of(*frames):
     for f in frames:
-        if _is_spark_df(f):
+        if is_spark_frame(f):
             return f.sparkSession
     from ..spark import get_spark
     return get_spark()
@@ -776,7 +643,7 @@ def _spark_of(*frames):
 
 def _as_spark(spark, frame):
     """A pandas frame as a Spark DataFrame of strings (nulls stay null), for mixed inputs."""
-    if _is_spark_df(frame):
+    if is_spark_frame(frame):
         return frame
     from pyspark.sql import types as T
     data = frame.astype(object).where(frame.notna(), None)
@@ -807,15 +674,17 @@ def _spark_exact_stats(left, right, name_pairs_list, n_left, n_right) -> list:
     """Exact group statistics of each predicate on the full Spark tables (one aggregation
     job per predicate over normalized key columns)."""
     from pyspark.sql import functions as F
-    from ..indexing.read import _normalize_udf      # the build's own normalization UDF
+
+    from .execute import spark_key                  # the joins' own normalized keys
     spark = _spark_of(left, right)
     left, right = _as_spark(spark, left), _as_spark(spark, right)
-    norm = _normalize_udf()
 
     lcols = sorted({a for pairs in name_pairs_list for a, _ in pairs})
     rcols = sorted({b for pairs in name_pairs_list for _, b in pairs})
-    ln = left.select(*[norm(F.col(_spark_name(c))).alias(f"l{i}") for i, c in enumerate(lcols)]).persist()
-    rn = right.select(*[norm(F.col(_spark_name(c))).alias(f"r{i}") for i, c in enumerate(rcols)]).persist()
+    ln = left.select(*[spark_key(left, Key((c,))).alias(f"l{i}")
+                       for i, c in enumerate(lcols)]).persist()
+    rn = right.select(*[spark_key(right, Key((c,))).alias(f"r{i}")
+                        for i, c in enumerate(rcols)]).persist()
     out = []
     try:
         for pairs in name_pairs_list:
@@ -846,7 +715,7 @@ def best_predicate(left, right, preference: str = "h5", *, seed_pair=None,
                    max_nodes: int | None = None, max_rows: int = DEFAULT_MAX_ROWS,
                    rescore: int = DEFAULT_RESCORE, pruning: str = "full",
                    left_name: str = "left", right_name: str = "right",
-                   right_source: str | None = None, random_state: int = 0,
+                   random_state: int = 0,
                    max_considered: int = 200) -> PredicateResult:
     """The valid, closed join predicate between ``left`` (R) and ``right`` (S) that maximizes
     ``preference`` ("h1".."h5", see :data:`PREFERENCES`), compared with the other predicates
@@ -867,7 +736,7 @@ def best_predicate(left, right, preference: str = "h5", *, seed_pair=None,
         raise QueryError("max_rows must be at least 1.")
     notes: list = []
     t0 = time.perf_counter()
-    spark_input = _is_spark_df(left) or _is_spark_df(right)
+    spark_input = is_spark_frame(left) or is_spark_frame(right)
     full_left, full_right = left, right
     sample_info = None
     if spark_input:
@@ -951,7 +820,7 @@ def best_predicate(left, right, preference: str = "h5", *, seed_pair=None,
         considered=considered, scored=scored, left_rows=n_left, right_rows=n_right,
         seed=names(seed), complete=state.complete, exact=not sampled, sample=sample_info,
         search=search, notes=notes, left_name=left_name, right_name=right_name,
-        right_source=right_source, _left=full_left, _right=full_right)
+        _left=full_left, _right=full_right)
 
 
 def _comparison_order(visited, pref, best, limit: int) -> list:
@@ -977,7 +846,7 @@ def _comparison_order(visited, pref, best, limit: int) -> list:
 
 def _sample_spark(frame, max_rows, seed):
     """(pandas sample, total rows or None when taken whole) of a pandas or Spark frame."""
-    if not _is_spark_df(frame):
+    if not is_spark_frame(frame):
         return _sample_pandas(frame, max_rows, seed)
     total = frame.count()
     if total <= max_rows:
@@ -1009,126 +878,3 @@ def _rescore(considered, pref, rescore, full_left, full_right, enc, spark_input,
                                  "right_rows_matched", "h1", "h2", "h3") else float(v))
              for k, v in stats.items()}
     return top, winner["_full"], stats
-
-
-# ---------------------------------------------------------------------- the magic
-
-def _configure_magic(p):
-    p.add_argument("left", help="DataFrame variable of the notebook (the left table)")
-    p.add_argument("right", help="DataFrame variable or lake table name (the right table)")
-    p.add_argument("--preference", "-p", default="h5", choices=tuple(PREFERENCES),
-                   help="; ".join(f"{k}: {v.label}" for k, v in PREFERENCES.items()))
-    p.add_argument("--seed", action="append", default=[], metavar="LEFT_COL=RIGHT_COL",
-                   help="only predicates containing this column pair (repeatable)")
-    p.add_argument("--max-pairs", type=int, default=None,
-                   help="at most this many column pairs in a predicate")
-    p.add_argument("--time-limit", type=float, default=None,
-                   help="stop after S seconds with the best predicate so far (default 60)")
-    p.add_argument("--join", metavar="VAR",
-                   help="also join with the chosen predicate and bind the result to VAR")
-    p.add_argument("--insert", action="store_true",
-                   help="insert the reproducing join code as the next cell")
-
-
-def _run_magic(ctx, ns):
-    """``%lakejoin predicate LEFT RIGHT``: the best predicate, its comparison table, and
-    optionally the join (``--join VAR``) and its code (``--insert``)."""
-    from ..magics import MagicError
-    left = ctx.variable(ns.left)
-    seeds = []
-    for s in ns.seed:
-        if "=" not in s:
-            raise MagicError(f"--seed takes LEFT_COLUMN=RIGHT_COLUMN (got {s!r}).")
-        a, b = s.split("=", 1)
-        seeds.append((a.strip(), b.strip()))
-    other = ctx.user_ns.get(ns.right, ns.right)
-    opts = {} if ns.time_limit is None else {"time_limit": ns.time_limit}
-    res = ctx.engine.best_predicate(left, other, preference=ns.preference,
-                                    seed_pair=seeds or None, max_pairs=ns.max_pairs,
-                                    left_name=ns.left, **opts)
-    if (ns.join or ns.insert) and res.predicate:
-        target = ns.join or "joined"
-        right_var = ns.right if ns.right in ctx.user_ns else None
-        code = res.code(left=ns.left, right=right_var, target=target)
-        if ns.join:
-            ctx.bind(target, res.join())
-        if ns.insert and ctx.shell is not None:
-            ctx.shell.set_next_input(code, replace=False)
-    return res
-
-
-def _register_magic():
-    from ..magics import Subcommand, register_subcommand
-    register_subcommand(Subcommand(
-        "predicate", "the join predicate (column pairs) that best fits a preference h1-h5",
-        _configure_magic, _run_magic))
-
-
-_register_magic()
-
-
-# ---------------------------------------------------------------------- the hit action
-
-def _chart(result: PredicateResult):
-    """Bar chart of the preference score of the best considered predicates."""
-    try:
-        import altair as alt
-    except ImportError:  # pragma: no cover - altair is a dependency
-        return None
-    df = result.comparison(10)
-    if df.empty:
-        return None
-    data = pd.DataFrame({"predicate": df["predicate"].str.slice(0, 60),
-                         "score": df[result.preference].astype(float),
-                         "chosen": df["chosen"].map({True: "chosen", False: "other"})})
-    return alt.Chart(data).mark_bar().encode(
-        x=alt.X("score:Q", title=f"{result.preference} ({PREFERENCES[result.preference].label})"),
-        y=alt.Y("predicate:N", sort="-x", title=None),
-        color=alt.Color("chosen:N", scale=alt.Scale(domain=["chosen", "other"],
-                                                    range=["#4a78c2", "#c8d3e6"]), legend=None),
-        tooltip=["predicate", "score"]).properties(height=alt.Step(18), width=320)
-
-
-def _run_action(engine, hit, query_frame, preference: str = "h5", time_limit: float = 30.0,
-                max_pairs: int | None = None, left_name: str = "df") -> ActionResult:
-    """Seed the search with the pair the index found, compare predicates, join the best."""
-    if query_frame is None or not isinstance(query_frame, pd.DataFrame):
-        return ActionResult(title="Join predicate", ok=False,
-                            summary="This hit has no query DataFrame to join (the query was a "
-                                    "list of values or a lake column).")
-    seed = [(q, c) for q, c in zip(hit.query_columns, hit.columns) if q in query_frame.columns]
-    res = engine.best_predicate(query_frame, hit.table, preference=preference,
-                                seed_pair=seed or None, time_limit=time_limit,
-                                max_pairs=max_pairs, left_name=left_name)
-    title = f"Join predicate for {hit.table} ({res.preference}: {PREFERENCES[res.preference].label})"
-    if not res.predicate:
-        return ActionResult(title=title, ok=False, summary="; ".join(res.notes),
-                            details={"result": res})
-    s = res.stats
-    summary = (f"**Best predicate**: `{res.describe()}`  \n"
-               f"{res.preference} = {s[res.preference]:.4g}; join {s['join_size']:,} rows, "
-               f"outer join {s['outer_join_size']:,} rows, coverage {s['coverage']:.3f}, "
-               f"strength {s['strength']:.3f}, {s['n_keys']:,} distinct keys; "
-               f"{res.search['nodes']:,} predicate(s) scored"
-               + (f" (seeded with `{predicate_text(res.seed)}`)" if res.seed else ""))
-    if res.notes:
-        summary += "  \n" + "  \n".join(f"note: {n}" for n in res.notes)
-    joined = res.join()
-    return ActionResult(
-        title=title, summary=summary,
-        tables={"Predicates compared": res.comparison(20)}, chart=_chart(res),
-        joined=joined, code=res.code(left=left_name), variable="joined", ok=True,
-        details={"result": res, "predicate": res.predicate})
-
-
-def _action_params():
-    from ..search.registry import ParamSpec
-    return (ParamSpec(name="preference", label="Preference", kind="choice", default="h5",
-                      choices=tuple(PREFERENCES),
-                      help="; ".join(p.help for p in PREFERENCES.values())),)
-
-
-register_action(HitAction(
-    name="predicate", label="Best join predicate", run=_run_action,
-    applies=lambda hit: getattr(hit, "table", None) is not None,
-    params=_action_params(), order=30))

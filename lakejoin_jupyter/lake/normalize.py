@@ -3,17 +3,12 @@
 A lake cell and a notebook value become the same token when they mean the same key:
 
 * text: Unicode NFKC, case folded, surrounding whitespace stripped, inner whitespace runs
-  collapsed to one space ("  Côte   d'Ivoire " -> "côte d'ivoire");
-* numbers written as text get one canonical form: integers lose sign "+" and leading zeros
-  ("007" -> "7", the way spreadsheets and pandas read them), decimals lose trailing zeros
-  ("2001.0" -> "2001", "2.50" -> "2.5"), so a float column in pandas matches the integer
-  column of a CSV; Python ints, floats, bools, dates and timestamps are rendered first;
-* nulls are dropped: None, NaN, NaT, empty strings, the usual null spellings
-  ("null", "nan", "n/a", "#n/a", "<na>", "nat") and cells with no letter or digit at all
-  ("-", "--", "*", "$"), which are placeholders, never join keys (JOSIE drops the same
-  junk tokens, notes/josie_schemaless.md A1.3);
-* a token longer than MAX_TOKEN_CHARS characters is dropped (a long text is not a key);
-  builds count such cells per column in the profile.
+  collapsed ("  Côte   d'Ivoire " -> "côte d'ivoire");
+* numbers written as text get one canonical form ("007" -> "7", "2001.0" -> "2001",
+  "2.50" -> "2.5"); Python ints, floats, bools, dates and timestamps are rendered first;
+* nulls are dropped: None, NaN, NaT, empty strings, the usual null spellings ("null",
+  "n/a", "#n/a", ...) and cells with no letter or digit ("-", "*"), as JOSIE drops junk;
+* a token longer than MAX_TOKEN_CHARS characters is dropped (counted in the profile).
 
 The name and version below are written into every index manifest; an index built with a
 different normalization refuses to answer queries normalized by this one.

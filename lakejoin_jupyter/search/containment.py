@@ -1,22 +1,16 @@
 """Exact containment of candidate sets, and the exact containment-threshold search by the
 prefix filter.
 
-:func:`exact_overlaps` is LSH Ensemble's verification step (thesis §2.4.2: candidates are
-checked against the sets); :func:`prefix_filter_search` answers the same question, "every
-set X with |Q ∩ X| >= t*|Q|", exactly and without the LSH tables:
+:func:`exact_overlaps` is LSH Ensemble's verification step (thesis §2.4.2);
+:func:`prefix_filter_search` answers the same question, "every set X with |Q ∩ X| >= t*|Q|",
+exactly and without the LSH tables: X misses at most n - need of the n query values the
+index knows, so it holds one of *any* n - need + 1 of them (the prefix filter of
+set-similarity joins, Chaudhuri et al., ICDE 2006; JOSIE §3.3). The lists of the values
+with the shortest lists are read, the prefix extended when that is cheap
+(:func:`prefix_lists`), and every set named is verified exactly.
 
-    need = min_overlap(t*, |Q|). Of the n query values the index knows, X misses at most
-    n - need, so X holds at least one of *any* n - need + 1 of them (pigeonhole: the prefix
-    filter of set-similarity joins, Chaudhuri et al., ICDE 2006; JOSIE §3.3 bounds its
-    prefix the same way). Read the posting lists of the n - need + 1 query values with the
-    *shortest* lists; every set they name with |X| >= need is a candidate. The prefix is
-    extended when that is cheap, and a candidate must then be named by several of its lists
-    (:func:`prefix_lists`). A candidate's overlap is its count among the lists read plus its
-    overlap with the query values not read, computed exactly (:func:`exact_overlaps`).
-
-The thesis compares LSH Ensemble with exact search and finds exact search faster on some
-workloads (§2.5.5, and JOSIE against LSH Ensemble); LSH Ensemble's query routes to this
-search when its cost model says so (search/lshensemble.py, "Routing").
+LSH Ensemble's query routes here when its cost model says so (the thesis finds exact
+search faster on some workloads, §2.5.5). Details: docs/algorithms/lshensemble.md.
 """
 from __future__ import annotations
 
@@ -200,9 +194,9 @@ def prefix_entries_estimate(arrays, q: np.ndarray, need: int,
                             samples: int = ROUTE_SAMPLES) -> tuple[float, float] | None:
     """(entries of the lists :func:`prefix_lists` would read, entries of all the query's
     lists), estimated from ``samples`` evenly spaced query values, for pricing the route of
-    a long query without reading every list's length (a cache miss each: 0.2 ms at 50,000
-    values). List lengths grow with the token id (the global order), so between two sampled
-    values they are interpolated linearly; the longest ``samples`` lists are read exactly.
+    a long query without reading every list's length (a cache miss each). List lengths
+    grow with the token id (the global order), so between two sampled values they are
+    interpolated linearly; the longest ``samples`` lists are read exactly.
     None when the query is short (read the lengths) or the sampled lengths are out of order
     (an index that breaks the global order)."""
     n = len(q)

@@ -1,6 +1,6 @@
 """Exact top-k overlap as a Spark job over the index's Parquet postings, for an index that
-does not fit one machine (ARCHITECTURE.md "Scale"; JOSIE App. 7.1.6 partitions the sets and
-merges per-partition top-k, which a shuffle does for us).
+does not fit one machine (JOSIE App. 7.1.6 partitions the sets and merges per-partition
+top-k, which a shuffle does for us).
 
     postings.parquet (token_id, set_id, position, set_size)
       ⋈ broadcast(query's distinct lists: token_id, weight = skipped + 1)

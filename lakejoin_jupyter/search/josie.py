@@ -1,123 +1,54 @@
-"""JOSIE-D: exact top-k overlap set similarity search with a read-cost model
-(Zhu et al., SIGMOD 2019, §3, Algorithm 1, with distinct posting lists §3.5;
-notes/josie_schemaless.md A3.4, A6).
+"""JOSIE-D: exact top-k overlap set similarity search with a read-cost model.
 
-The loop alternates between reading the next batch of ``λ`` distinct posting lists and
-reading (the unread suffix of) one candidate set, whichever has the lower net cost:
+Zhu et al., "JOSIE", SIGMOD 2019, §3, Algorithm 1, over distinct posting lists (§3.5): read
+the next batch of posting lists or one candidate's unread suffix, whichever the cost model
+(Eq.4-13, read costs fitted at build time) prices lower. ``plan="auto"`` runs MergeList-D
+instead when the build-time CPU fit says it is cheaper (both exact; ``stats["plan"]``).
 
-* unread candidate X keeps (J §3.2): ``c`` = |Q[:i] ∩ X| (credited ``skipped + 1`` per
-  distinct list, always *added*: the authors' code assigned it until 2023, A6.4),
-  ``i0`` = query position of its first match, ``j0``/``j`` = positions in X of its first
-  and latest match, ``|X|``;
-* position filter, Eq.6: ``ub = c + min(n-1-i, |X|-1-j)``; X is dropped once ``ub <= θ``
-  (θ = k-th overlap of the running top-k); at first sight Eq.2, and a pruned set is
-  ignored for good; an unseen set met in list i can reach at most ``n - first_i`` (the
-  prefix filter), so it is admitted only while that exceeds θ;
-* estimates: Eq.4 ``est = c / (i - i0 + 1) * (n - i0)`` capped by ``ub``; Eq.5 the new θ
-  if X were read (θ_k, θ_{k-1} from the heap); Eq.9-11 X's bound after the next batch;
-* benefits: Eq.7 for reading X (posting lists that leave the prefix + other candidates the
-  raised θ would prune), Eq.12 for reading the next batch (candidates pruned, suffix
-  shortened); net costs Eq.13 with the fitted read costs S and L (index/reads.py, fitted at
-  build time by indexing/josie.py, Eq.15);
-* termination: when the prefix is exhausted and no candidate is unread; once every list is
-  read the partial counts are exact and the remaining candidates are pushed unread.
-
-Where this follows the authors' code rather than the paper's text, and why:
-
-* Eq.9 uses the observed density ``c / (i - i0 + 1) * (i' - i)`` (code) instead of the
-  printed ``/(|Q| - i0 + 1)``: it is the same sampling argument as Eq.4, which the printed
-  form contradicts (A3.4 d).
-* Eq.10 in 0-based form ``j' = j + (i'-i) / (n-i0) * (|X|-j0)`` (code); suffix lengths are
-  ``|X| - 1 - j`` (= |X[j_X+1:]| in the paper's 1-based notation), as in Eq.7/13 and the code.
-* A candidate's estimate is used only after more than λ query tokens since its first match
-  (code; the paper says "a few posting lists", J §3.2). ``i0`` is the position of the first
-  query token of the group where X was first met, so the sample counts skipped tokens too.
-* Estimates are truncated to integers (code), overlaps being integers.
-
-Where this departs from both, and why:
-
-* Best(u) is the candidate of lowest NetCost, as in the paper (Alg.1 line 9), computed
-  exactly for every candidate at every decision in O(|u| log |u|): the benefit of Eq.7
-  depends on X only through θ' of Eq.5, so the pruned-candidate term is a prefix sum over
-  candidates sorted by bound. The code approximates Best by the highest estimate to save
-  that cost. Before the heap holds k sets every benefit is zero (there is no θ to raise), so
-  there the candidates with the highest estimates are read (as in the code) until the heap
-  is full, in one go since nothing changes between those reads: the cheapest reads would
-  fill the heap with sets unlikely to stay in it.
-* Batches are sized for a step's bookkeeping, not only by λ (``min_batch_entries=0``
-  restores the paper's batches). The paper prices I/O only; here every step of the loop
-  (a batch or a decision) also costs 50-100 us of numpy calls, and the query's lists are
-  mostly short (98 % stand for duplicate groups), so 20 of them cost far more to bookkeep
-  than to read. Two rules, both exact:
-  - a batch holds at least ``MIN_BATCH_ENTRIES`` (256) posting entries;
-  - when a batch read with nothing unread admits no candidate, θ has not moved and the
-    next batch would be read next anyway, so it is twice as large (λ and entries), again
-    while that lasts, and back to one size after an admission. It still stops at the
-    prefix end; the most it can read past what one-size batches would is what was read
-    since the last admission.
-  Measured on the 10^6 open-data lake (bench/results/josie_1e6.md, warm, p50, k = 1 / 10
-  / 50; 30 queries in a same-process A/B): 36 / 81 / 157 ms with the paper's batches,
-  10.2 / 16.7 / 29.7 ms with these, MergeList-D 17-18 ms. Batches per query fell from
-  457 / 996 / 1941 to 7 / 9 / 15; posting entries read are unchanged (65.6k / 219k / 841k
-  of 2.04 M).
-* On a cold index each batch's pages are advised before it is read (index/reads.prefetch),
-  now that batches are few: cold top-10 p50 183 -> 150 ms (10^6), 74 -> 55 ms (10^5);
-  so is each candidate suffix before it is read (the sets that fill the heap, together),
-  which otherwise faults in page by page (bench/results/josie_1e6.md).
-* When nothing is unread, a batch stops at the end of the prefix (lists past it could
-  only serve the sets the batch itself admits; whether to read on is then the cost
-  model's decision, as for every later batch).
-* Eq.7's list term counts only lists not yet read (``max(i, p')+1 .. p``): a list already
-  read cannot be saved; the paper's and the code's sum include them (A3.4 c).
-* A candidate whose set has no token after its latest match (``|X|-1-j = 0``) has an exact
-  count already; it is resolved without a read.
-* ``k=None`` (every set above a threshold, no k): with no k-th overlap there is no
-  prefix to shorten, so MergeList-D answers (reported as the plan).
-
-Plan (``plan="auto"``, the engine's default; the issue allows choosing per query as long as
-both are exact and the choice is reported in ``stats["plan"]``). JOSIE's cost model prices
-I/O only (S, L); in Python a query's CPU time is what differs between the plans. So the
-planner compares whole-query CPU times fitted at build time (:func:`calibrate_plan`, on
-sampled lake columns as self-queries, k in {1, 10, 50}; index/reads.PlanFit):
-MergeList-D ``a + b E`` (E: entries of the query's distinct lists) against JOSIE-D
-``c + d k + |Q| (e + f ln k)`` (its set reads grow with k, its bookkeeping with |Q| and the
-prefix). The cheaper runs; the estimates are in ``stats["plan_estimates_ns"]``. Measured
-(bench/results/josie_1e6.md, josie_1e5.md):
-on the 10^6 open-data lake it picks JOSIE-D for most top-1 and top-10 queries and
-MergeList-D for top-50; on the 10^5 lake MergeList-D, which reads everything in ~2 ms.
+Note:
+    Deviations (the why and the figures: docs/algorithms/josie.md):
+    - Best(u) is priced exactly for every candidate (the authors' code: highest estimate).
+    - With no θ yet, the candidates of highest estimate fill the heap in one go.
+    - Batches hold >= ``min_batch_entries`` entries, doubled while admitting none (0: λ lists).
+    - With nothing unread a batch stops at the prefix end; Eq.7 counts only unread lists.
+    - Eq.9 uses the observed density, as the authors' code does (not the printed |Q|-i0+1).
+    - A candidate with no token after its latest match is resolved without a read.
+    - On a cold index each batch's and suffix's pages are advised before the read.
+    - ``k=None`` (threshold only) is answered by MergeList-D.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..index.reads import (SCRATCH, CostModel, QueryMembership, advise_suffixes, cost_dict, plain,
-                           read_lists)
+from ..index.reads import SCRATCH, QueryMembership, advise_suffixes, plain, read_lists
 from . import mergelist
+from .josie_cost import CostModel, cost_dict
 from .overlap import Stats, TopK, candidates, distinct_lists, min_overlap
 from .registry import ParamSpec, SearchMethod
 
-BATCH_SIZE = 20          # λ: the authors' value for open data (notes A3.4 g)
+BATCH_SIZE = 20          # λ: the authors' value for open data
 MIN_BATCH_ENTRIES = 256  # ... and at least this many posting entries; 0: the paper's batches
 
 def _accumulate(partial, credit):
-    """A seen candidate's partial overlap after another of its lists: partial + credit.
-    (The authors' Go code assigned ``partial = skipped + 1`` here until April 2023; the
-    tests check that doing so is caught.)"""
+    """A seen candidate's partial overlap after another of its lists: partial + credit,
+    never ``credit`` alone (the tests check that assigning is caught)."""
     return partial + credit
 
 
 class _Candidates:
-    """Candidate state (J §3.2): ``slot[set id]`` is 0 for an unseen set, -1 for a set
-    read or pruned (ignored from then on), else 1 + its row in the compact arrays ``c``
-    (partial overlap), ``j`` (latest match position), ``i0`` (query position of the first
-    match), ``j0`` (set position of the first match), ``size``. ``slot`` comes zeroed from
-    the scratch pool (index/reads.ZeroedScratch); every set id written is first given to
-    :meth:`add` or :meth:`drop`, so :meth:`release` can zero exactly those again."""
+    """The sets met so far (J §3.2). ``slot[set id]`` is 0 for an unseen set, -1 for a set
+    read or pruned (ignored from then on), else 1 + its row in the compact arrays:
+    ``partial`` (overlap counted so far, the paper's c_X), ``latest`` (position in X of its
+    latest match, j_X), ``first_query_pos`` (query position of its first match, i_X,0),
+    ``first_pos`` (position in X of that match, j_X,0) and ``size`` (|X|). ``slot`` comes
+    zeroed from the scratch pool; every set id written is first given to :meth:`add` or
+    :meth:`drop`, so :meth:`release` can zero exactly those again."""
 
     def __init__(self, n_sets: int):
         self.slot = SCRATCH.take(n_sets, np.int32)
         self.touched = []
-        self.c = self.j = self.i0 = self.j0 = self.size = np.zeros(0, dtype=np.int64)
+        self.partial = self.latest = self.first_query_pos = self.first_pos = self.size = \
+            np.zeros(0, dtype=np.int64)
 
     def drop(self, ids):
         """Sets never to count (excluded, or pruned when first met)."""
@@ -130,14 +61,15 @@ class _Candidates:
         SCRATCH.give(self.slot)
         self.slot = None
 
-    def add(self, ids, c, j, i0, j0, size):
-        base = len(self.c)
+    def add(self, ids, partial, latest, first_query_pos, first_pos, size):
+        """Admit new candidates; returns their rows."""
+        base = len(self.partial)
         self.touched.append(ids)
         self.slot[ids] = np.arange(base + 1, base + 1 + len(ids), dtype=np.int32)
-        self.c = np.concatenate([self.c, c])
-        self.j = np.concatenate([self.j, j])
-        self.i0 = np.concatenate([self.i0, i0])
-        self.j0 = np.concatenate([self.j0, j0])
+        self.partial = np.concatenate([self.partial, partial])
+        self.latest = np.concatenate([self.latest, latest])
+        self.first_query_pos = np.concatenate([self.first_query_pos, first_query_pos])
+        self.first_pos = np.concatenate([self.first_pos, first_pos])
         self.size = np.concatenate([self.size, size])
         return np.arange(base, base + len(ids), dtype=np.int64)
 
@@ -145,7 +77,23 @@ class _Candidates:
 def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, *, costs: CostModel | None = None,
            batch_size: int = BATCH_SIZE, plan: str = "josie",
            min_batch_entries: int = MIN_BATCH_ENTRIES):
-    """[(set id, overlap)] best first, and Stats. ``plan``: "josie", "mergelist" or "auto"."""
+    """Exact top-k sets by overlap with the query.
+
+    Args:
+        a: the index arrays (index/arrays.IndexArrays or index/reads.PlainArrays).
+        token_ids: the query's token ids.
+        k (int | None): how many sets; None returns every set reaching ``floor_overlap``.
+        exclude: set ids never returned (the query's own column).
+        floor_overlap (int): the smallest overlap returned (a containment threshold).
+        costs (CostModel): read costs S and L; the index-less defaults when None.
+        batch_size (int): λ, distinct posting lists per batch.
+        plan (str): "josie", "mergelist" or "auto" (the build-time CPU fit chooses).
+        min_batch_entries (int): a batch reads more lists until it holds this many
+            posting entries; 0 gives the paper's batches of λ lists.
+
+    Returns:
+        ([(set id, overlap)] best first, overlap.Stats).
+    """
     a = plain(a)
     costs = costs or CostModel.from_manifest({})
     lists = distinct_lists(a, token_ids, exclude)
@@ -211,7 +159,7 @@ def stratified_columns(a, per_interval: int, rng, max_size: int | None = None):
 
 def calibrate_plan(a, per_interval: int = 3, ks=(1, 10, 50), seed: int = 0,
                    costs: CostModel | None = None) -> dict | None:
-    """Fit the planner (index/reads.PlanFit) by timing both plans on lake columns used as
+    """Fit the planner (search/josie_cost.PlanFit) by timing both plans on lake columns used as
     self-queries (:func:`stratified_columns`; thread CPU clock, each query run once
     untimed first). None when the lake has no column of 10 shared tokens or more."""
     import time
@@ -245,224 +193,342 @@ def calibrate_plan(a, per_interval: int = 3, ks=(1, 10, 50), seed: int = 0,
 
 
 def _josie(a, lists, k, floor_overlap, costs: CostModel, lam: int, min_entries: int = 0):
-    n, D = lists.n, lists.n_lists
-    st = Stats("josie", n=n, distinct_lists=D)
-    heap = TopK(k, floor_overlap - 1)
-    if n == 0:
+    st = Stats("josie", n=lists.n, distinct_lists=lists.n_lists)
+    topk = TopK(k, floor_overlap - 1)
+    if lists.n == 0:
         return [], st
-    q = lists.tokens
-    cum_l = np.zeros(D + 1)
-    np.cumsum(costs.L(lists.freqs), out=cum_l[1:])
-    cum_e = np.zeros(D + 1, dtype=np.int64)
-    np.cumsum(lists.freqs, out=cum_e[1:])
-    cs = _Candidates(a.n_sets)
-    cs.drop(lists.exclude)
+    cands = _Candidates(a.n_sets)
+    cands.drop(lists.exclude)
     # a candidate's unread suffix X[j+1:] meets the query only after position i: a query
     # token up to i that X holds was read with its group's list, whose last token then
     # lies at or before j in X. So the suffix is counted against all of Q.
-    member = QueryMembership(q, a.n_tokens, expected=k or 1)
-    res = _loop(a, lists, k, costs, lam, min_entries, st, heap, cs, member, cum_l, cum_e)
+    membership = QueryMembership(lists.tokens, a.n_tokens, expected=k or 1)
+    res = _Search(a, lists, costs, lam, min_entries, st, topk, cands, membership).run()
     # the scratch arrays go back zeroed only after a search that ran to its end
-    cs.release()
-    member.release()
+    cands.release()
+    membership.release()
     return res, st
 
 
-def _loop(a, lists, k, costs, lam, min_entries, st, heap, cs, member, cum_l, cum_e):
-    """The loop of :func:`_josie` (Algorithm 1)."""
-    n, D = lists.n, lists.n_lists
-    first, last, skipped = lists.first, lists.last, lists.skipped
+class _Unread:
+    """The unread candidates at one step of the loop (arrays aligned with
+    ``_Search.unread``): partial overlap, latest match, size, suffix length ``|X|-1-j``
+    and the position-filter bound of Eq.6. The decision step adds the first-match
+    positions, the sample window ``i - i0 + 1`` and the estimate of Eq.4."""
+    __slots__ = ("partial", "latest", "size", "suffix", "bound", "read_cost",
+                 "first_query_pos", "first_pos", "window", "estimate")
 
-    def batch_end(m_from: int, cap: int, scale: int = 1) -> int:
-        """End (exclusive) of the batch from list m_from: ``scale * λ`` lists, or more
-        until it holds ``scale * min_entries`` posting entries; at most ``cap``."""
-        e = m_from + lam * scale
-        if min_entries:
-            e = max(e, int(np.searchsorted(cum_e, cum_e[m_from] + scale * min_entries)))
-        return min(e, cap)
-    grow = 1                                 # doubles over batches that admit nothing
-    u = np.zeros(0, dtype=np.int64)          # rows (in cs) of the unread candidates
-    u_ids = np.zeros(0, dtype=np.int64)      # their set ids
-    m = -1                                   # last distinct list read
-    counters = {"batches": 0, "admitted": 0, "pruned_at_first_sight": 0,
-                "pruned_by_bound": 0, "exact_without_read": 0, "flushed": 0, "max_unread": 0,
-                "set_decisions": 0, "list_decisions": 0}
 
-    def read_batch(m_from: int, m_to: int):
-        """Read distinct lists m_from..m_to-1 (θ is constant meanwhile); update the seen
-        candidates and admit new ones. Returns (rows, set ids) of the admitted."""
-        theta = heap.theta
-        sids, pos, sizes, lens = read_lists(a, lists.list_tokens[m_from:m_to],
+class _Search:
+    """One JOSIE-D query: the loop of Algorithm 1 over the query's distinct posting lists.
+
+    ``i`` below is the query position of the last token read (``lists.last`` of the last
+    list read, -1 before the first), ``θ`` the k-th overlap of the running top-k.
+    State: ``last_read`` (the last distinct list read, -1 before the first); ``unread`` and
+    ``unread_ids`` (rows in ``cands`` and set ids of the candidates met and neither read
+    nor pruned); ``growth`` (the batch scale, doubled while batches read with nothing
+    unread admit no candidate).
+    """
+
+    def __init__(self, a, lists, costs: CostModel, batch_size: int, min_batch_entries: int,
+                 stats: Stats, topk: TopK, cands: _Candidates, membership: QueryMembership):
+        self.a, self.lists, self.costs = a, lists, costs
+        self.batch_size, self.min_batch_entries = batch_size, min_batch_entries
+        self.stats, self.topk, self.cands, self.membership = stats, topk, cands, membership
+        self.n, self.n_lists = lists.n, lists.n_lists
+        # read cost of lists [0, m) and posting entries in them, for each m (prefix sums)
+        self.list_cost_before = np.zeros(self.n_lists + 1)
+        np.cumsum(costs.L(lists.freqs), out=self.list_cost_before[1:])
+        self.entries_before = np.zeros(self.n_lists + 1, dtype=np.int64)
+        np.cumsum(lists.freqs, out=self.entries_before[1:])
+        self.last_read = -1
+        self.growth = 1
+        self.unread = np.zeros(0, dtype=np.int64)
+        self.unread_ids = np.zeros(0, dtype=np.int64)
+        self.counters = {"batches": 0, "admitted": 0, "pruned_at_first_sight": 0,
+                         "pruned_by_bound": 0, "exact_without_read": 0, "flushed": 0,
+                         "max_unread": 0, "set_decisions": 0, "list_decisions": 0}
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self) -> list:
+        """[(set id, overlap)] best first; the step counters go to ``stats.extra``."""
+        topk, last, first, n = self.topk, self.lists.last, self.lists.first, self.n
+        all_read = self.n_lists - 1
+        while True:
+            theta = topk.theta
+            i = int(last[self.last_read]) if self.last_read >= 0 else -1
+            if len(self.unread):
+                view = self._bounds(i)                     # Eq.6
+                if self._settle(view, theta):              # position filter, exact counts
+                    continue
+            if self.last_read == all_read:
+                break
+            if len(self.unread) == 0:
+                if n - first[self.last_read + 1] <= theta:
+                    break                        # prefix exhausted, nothing unread
+                self._read_batch_nothing_unread(theta)
+                continue
+            eligible = self._estimate(view, i)             # Eq.4
+            if len(eligible) and not topk.full:            # no θ yet: best estimates
+                self._fill_topk(view, eligible)
+                continue
+            # Alg.1 lines 9-12: the cheaper of the best candidate and the next batch
+            row = self._choose_candidate(view, eligible, theta, i) if len(eligible) else -1
+            if row >= 0:
+                self._read_candidate(view, row)
+            else:
+                self._read_next_batch()
+        read_first = first[: self.last_read + 1]
+        self.counters["lists_past_prefix"] = int(np.count_nonzero(n - read_first <= topk.theta))
+        self.stats.extra.update(self.counters)
+        return topk.results()
+
+    # ------------------------------------------------------------------ bounds and filters
+
+    def _bounds(self, i: int) -> _Unread:
+        """Eq.6 for every unread candidate: ``ub = c + min(n-1-i, |X|-1-j)``."""
+        cands, u = self.cands, self.unread
+        view = _Unread()
+        view.partial, view.latest, view.size = cands.partial[u], cands.latest[u], cands.size[u]
+        view.suffix = view.size - 1 - view.latest
+        view.bound = view.partial + np.minimum(self.n - 1 - i, view.suffix)
+        return view
+
+    def _settle(self, view: _Unread, theta: int) -> bool:
+        """Position filter: drop the unread candidates whose bound is at most θ; push to the
+        top-k those whose count is already exact (nothing after their latest match, or
+        every list read). True when any candidate left the unread."""
+        drop = view.bound <= theta
+        all_read = self.last_read == self.n_lists - 1
+        exact = (view.suffix == 0) | all_read
+        exact &= ~drop
+        any_drop, any_exact = drop.any(), exact.any()
+        if not (any_drop or any_exact):
+            return False
+        ids = self.unread_ids
+        if any_drop:
+            self.counters["pruned_by_bound"] += int(drop.sum())
+            self.cands.slot[ids[drop]] = -1
+        if any_exact:
+            self.counters["flushed" if all_read else "exact_without_read"] += int(exact.sum())
+            self.topk.push_many(view.partial[exact], ids[exact])
+            self.cands.slot[ids[exact]] = -1
+        keep = ~(drop | exact)
+        self.unread, self.unread_ids = self.unread[keep], ids[keep]
+        return True
+
+    def _admissible(self, theta: int, list_no, first_pos, size):
+        """Prefix and position filters for sets first met in lists ``list_no`` at set
+        position ``first_pos`` (Eq.2): a set unseen until list m can reach at most
+        ``n - first[m]``, and at most ``skipped + 1 + min(n-1-last[m], |X|-1-j)``."""
+        lists, n = self.lists, self.n
+        return ((n - lists.first[list_no]) > theta) & \
+            (lists.skipped[list_no] + 1 + np.minimum(n - 1 - lists.last[list_no],
+                                                     size - 1 - first_pos) > theta)
+
+    # ------------------------------------------------------------------ reading posting lists
+
+    def _batch_end(self, start: int, cap: int, scale: int = 1) -> int:
+        """End (exclusive) of the batch from list ``start``: ``scale * λ`` lists, or more
+        until it holds ``scale * min_batch_entries`` posting entries; at most ``cap``."""
+        end = start + self.batch_size * scale
+        if self.min_batch_entries:
+            entries = self.entries_before
+            end = max(end, int(np.searchsorted(entries,
+                                               entries[start] + scale * self.min_batch_entries)))
+        return min(end, cap)
+
+    def _read_batch_nothing_unread(self, theta: int) -> None:
+        """With nothing unread, lists past the prefix could only update sets this very batch
+        admits: the batch stops at the prefix end and the cost model decides on more. A
+        batch that admits nothing makes the next one twice as large (θ has not moved)."""
+        prefix_end = int(np.searchsorted(self.lists.first, self.n - theta))
+        start = self.last_read + 1
+        admitted = self._read_batch(start, self._batch_end(start, prefix_end, self.growth))
+        self.growth = self.growth * 2 if admitted == 0 and self.min_batch_entries else 1
+
+    def _read_next_batch(self) -> None:
+        """The cost model chose the next batch of λ lists."""
+        self.counters["list_decisions"] += 1
+        start = self.last_read + 1
+        self._read_batch(start, self._batch_end(start, self.n_lists))
+
+    def _read_batch(self, start: int, stop: int) -> int:
+        """Read lists start..stop-1 and add the admitted candidates to the unread;
+        returns how many were admitted."""
+        rows, ids = self._read_lists(start, stop)
+        if len(self.unread):
+            self.unread = np.concatenate([self.unread, rows])
+            self.unread_ids = np.concatenate([self.unread_ids, ids])
+        else:
+            self.unread, self.unread_ids = rows, ids
+        self.last_read = stop - 1
+        self.counters["max_unread"] = max(self.counters["max_unread"], len(self.unread))
+        return len(ids)
+
+    def _read_lists(self, start: int, stop: int):
+        """Read distinct lists start..stop-1 (θ is constant meanwhile): credit the candidates
+        met before, admit the new ones that pass the filters. Returns (rows, set ids) of the
+        admitted."""
+        theta = self.topk.theta
+        lists, cands, counters = self.lists, self.cands, self.counters
+        sids, pos, sizes, lens = read_lists(self.a, lists.list_tokens[start:stop],
                                             readahead=lists.cold)
-        st.lists_read += m_to - m_from
-        st.posting_entries_read += len(sids)
+        self.stats.lists_read += stop - start
+        self.stats.posting_entries_read += len(sids)
         counters["batches"] += 1
         none = np.zeros(0, dtype=np.int64)
         if len(sids) == 0:
             return none, none
         # group the entries by set (stable: list order kept per set), permuting only the
         # set ids; the other columns are read at each set's first and last entry
-        slot = cs.slot[sids]
+        slot = cands.slot[sids]
         live = slot >= 0
         src = None if live.all() else np.flatnonzero(live)     # entries of live sets
         keys = sids if src is None else sids[src]
         if len(keys) == 0:
             return none, none
         order = np.argsort(keys, kind="stable")
-        ss = keys[order]
+        set_of = keys[order]
         if src is not None:
             order = src[order]                                  # index into the batch
-        brk = np.empty(len(ss), dtype=bool)
-        brk[0] = True
-        np.not_equal(ss[1:], ss[:-1], out=brk[1:])
-        starts = np.flatnonzero(brk)
+        new_set = np.empty(len(set_of), dtype=bool)
+        new_set[0] = True
+        np.not_equal(set_of[1:], set_of[:-1], out=new_set[1:])
+        starts = np.flatnonzero(new_set)
         ends = np.empty_like(starts)
         ends[:-1] = starts[1:] - 1
-        ends[-1] = len(ss) - 1
-        weight = skipped[m_from:m_to] + 1
+        ends[-1] = len(set_of) - 1
+        # each set's credit: skipped + 1 for each list it is in ("-D", J §3.5)
+        weight = lists.skipped[start:stop] + 1
         if (weight == 1).all():
             credit = ends - starts + 1
         else:
             credit = np.add.reduceat(np.repeat(weight, lens)[order], starts)
-        fst = order[starts]                                     # each set's first entry
+        first_entry = order[starts]
         latest = pos[order[ends]].astype(np.int64)
-        sslot = slot[fst]
-        old = sslot > 0
-        rows = sslot[old].astype(np.int64) - 1
-        cs.c[rows] = _accumulate(cs.c[rows], credit[old])    # add, never assign (A6.4)
-        cs.j[rows] = latest[old]
-        new = ~old
-        fn = fst[new]
-        ids = ss[starts][new].astype(np.int64)
-        nl = np.repeat(np.arange(m_from, m_to), lens)[fn]        # its list
-        p0 = pos[fn].astype(np.int64)
-        nz = sizes[fn].astype(np.int64)
-        ns = skipped[nl]
-        # prefix filter (an unseen set can reach n - first) and position filter, Eq.2
-        ok = ((n - first[nl]) > theta) & \
-             (ns + 1 + np.minimum(n - 1 - last[nl], nz - 1 - p0) > theta)
+        set_slot = slot[first_entry]
+        seen = set_slot > 0
+        rows = set_slot[seen].astype(np.int64) - 1
+        cands.partial[rows] = _accumulate(cands.partial[rows], credit[seen])
+        cands.latest[rows] = latest[seen]
+        # sets met for the first time
+        new = ~seen
+        entry = first_entry[new]
+        ids = set_of[starts][new].astype(np.int64)
+        list_no = np.repeat(np.arange(start, stop), lens)[entry]
+        first_pos = pos[entry].astype(np.int64)
+        size = sizes[entry].astype(np.int64)
+        ok = self._admissible(theta, list_no, first_pos, size)
         if not ok.all():
             counters["pruned_at_first_sight"] += int(len(ok) - ok.sum())
-            cs.drop(ids[~ok])
-            ids, nl, p0, nz, ns = ids[ok], nl[ok], p0[ok], nz[ok], ns[ok]
+            cands.drop(ids[~ok])
+            ids, list_no, first_pos, size = ids[ok], list_no[ok], first_pos[ok], size[ok]
             credit_new, latest_new = credit[new][ok], latest[new][ok]
         else:
             credit_new, latest_new = credit[new], latest[new]
         counters["admitted"] += len(ids)
-        return cs.add(ids, credit_new, latest_new, first[nl], p0 - ns, nz), ids
+        skipped = lists.skipped[list_no]
+        # i0: the group's first query token (the sample counts skipped tokens too);
+        # j0: the set position of that token, the read token's position less the skipped
+        return cands.add(ids, credit_new, latest_new, lists.first[list_no],
+                         first_pos - skipped, size), ids
 
-    while True:
-        theta = heap.theta
-        i = int(last[m]) if m >= 0 else -1
-        if len(u):
-            uc, uj, uz = cs.c[u], cs.j[u], cs.size[u]
-            suffix = uz - 1 - uj
-            ub = uc + np.minimum(n - 1 - i, suffix)          # Eq.6
-            drop = ub <= theta                               # position filter
-            exact = (suffix == 0) | (m == D - 1)             # counts already exact
-            exact &= ~drop
-            if drop.any() or exact.any():
-                if drop.any():
-                    counters["pruned_by_bound"] += int(drop.sum())
-                    cs.slot[u_ids[drop]] = -1
-                if exact.any():
-                    counters["flushed" if m == D - 1 else "exact_without_read"] += int(exact.sum())
-                    heap.push_many(uc[exact], u_ids[exact])
-                    cs.slot[u_ids[exact]] = -1
-                keep = ~(drop | exact)
-                u, u_ids = u[keep], u_ids[keep]
-                continue
-        if m == D - 1:
-            break
-        if len(u) == 0:
-            if n - first[m + 1] <= theta:                    # prefix exhausted, nothing unread
-                break
-            # with nothing unread, lists past the prefix could only update sets this very
-            # batch admits: stop the batch at the prefix end, the cost model decides on more
-            prefix_end = int(np.searchsorted(first, n - theta))
-            m_to = batch_end(m + 1, prefix_end, grow)
-            u, u_ids = read_batch(m + 1, m_to)
-            m = m_to - 1
-            counters["max_unread"] = max(counters["max_unread"], len(u))
-            grow = grow * 2 if len(u) == 0 and min_entries else 1
-            continue
-        # ---- decide: read the best candidate, or the next batch of lists
-        ui0, uj0 = cs.i0[u], cs.j0[u]
-        window = i - ui0 + 1
-        est = np.minimum(np.floor(uc * (n - ui0) / window), ub)          # Eq.4
-        eligible = np.flatnonzero(window > lam)
-        read_x = -1
+    # ------------------------------------------------------------------ reading candidate sets
+
+    def _read_set(self, set_id: int, latest: int, partial: int) -> None:
+        """Read X[latest+1:], count its query tokens, push the exact overlap to the top-k."""
+        matches, read = self.membership.count(self.a, set_id, latest + 1)
+        self.stats.sets_read += 1
+        self.stats.set_tokens_read += read
+        self.topk.push(partial + matches, set_id)
+        self.cands.slot[set_id] = -1
+
+    def _forget_unread(self, rows) -> None:
+        keep = np.ones(len(self.unread), dtype=bool)
+        keep[rows] = False
+        self.unread, self.unread_ids = self.unread[keep], self.unread_ids[keep]
+
+    def _fill_topk(self, view: _Unread, eligible) -> None:
+        """No θ yet: read the candidates of highest estimate (cheapest first among equals)
+        until the top-k is full. Nothing else changes meanwhile (θ stays at its floor, no
+        list is read), so reading them in one go is the same as deciding after each."""
+        topk = self.topk
+        need = len(eligible) if topk.k is None else topk.k - len(topk.h)
+        picks = eligible[np.lexsort((view.read_cost[eligible], -view.estimate[eligible]))[:need]]
+        if self.lists.cold:                       # read the picked suffixes together
+            advise_suffixes(self.a, self.unread_ids[picks], view.latest[picks] + 1)
+        for r in picks.tolist():
+            self._read_set(int(self.unread_ids[r]), int(view.latest[r]), int(view.partial[r]))
+        self.counters["set_decisions"] += len(picks)
+        self._forget_unread(picks)
+
+    def _read_candidate(self, view: _Unread, row: int) -> None:
+        """The cost model chose to read the unread candidate ``row``."""
+        self.counters["set_decisions"] += 1
+        set_id, latest = int(self.unread_ids[row]), int(view.latest[row])
+        if self.lists.cold:
+            advise_suffixes(self.a, [set_id], [latest + 1])
+        self._read_set(set_id, latest, int(view.partial[row]))
+        self._forget_unread(row)
+
+    # ------------------------------------------------------------------ the cost model
+
+    def _estimate(self, view: _Unread, i: int):
+        """Eq.4 for every unread candidate, ``est = c / (i-i0+1) * (n-i0)`` capped by its
+        bound, and the read cost of its suffix. Returns the rows whose estimate may be used:
+        more than λ query tokens since the first match."""
+        cands, u = self.cands, self.unread
+        view.first_query_pos, view.first_pos = cands.first_query_pos[u], cands.first_pos[u]
+        view.window = i - view.first_query_pos + 1
+        view.estimate = np.minimum(np.floor(view.partial * (self.n - view.first_query_pos)
+                                            / view.window), view.bound)
+        eligible = np.flatnonzero(view.window > self.batch_size)
         if len(eligible):
-            cost = costs.S(suffix)
-            if not heap.full:
-                # no θ yet: read the candidates of highest estimate until the heap is full.
-                # Nothing else changes meanwhile (θ stays at its floor, no list is read), so
-                # reading them in one go is the same as deciding again after each read.
-                need = len(eligible) if heap.k is None else heap.k - len(heap.h)
-                picks = eligible[np.lexsort((cost[eligible], -est[eligible]))[:need]]
-                if lists.cold:                       # read the picked suffixes together
-                    advise_suffixes(a, u_ids[picks], uj[picks] + 1)
-                for r in picks.tolist():
-                    x = int(u_ids[r])
-                    matches, read = member.count(a, x, int(uj[r]) + 1)
-                    st.sets_read += 1
-                    st.set_tokens_read += read
-                    heap.push(int(uc[r]) + matches, x)
-                    cs.slot[x] = -1
-                counters["set_decisions"] += len(picks)
-                keep = np.ones(len(u), dtype=bool)
-                keep[picks] = False
-                u, u_ids = u[keep], u_ids[keep]
-                continue
-            else:
-                m_to = batch_end(m + 1, D)
-                i2 = int(last[m_to - 1])
-                # Eq.9-12: the next batch
-                trunc = np.floor((i2 - i) / (n - ui0) * (uz - uj0))
-                batch_est = np.floor(uc / window * (i2 - i))
-                new_suffix = np.maximum(suffix - trunc, 0)
-                nub = uc + batch_est + np.minimum(n - 1 - i2, new_suffix)
-                benefit_b = np.where(nub <= theta, cost, cost - costs.S(new_suffix)).sum()
-                net_b = (cum_l[m_to] - cum_l[m + 1]) - benefit_b
-                # Eq.5, 7, 13: every eligible candidate
-                e = est[eligible]
-                t_new = np.where(e <= theta, theta, np.minimum(e, heap.theta_k1))
-                in_prefix_now = max(int(np.searchsorted(first, n - theta)), m + 1)
-                in_prefix_new = np.maximum(np.searchsorted(first, n - t_new), m + 1)
-                benefit_lists = cum_l[in_prefix_now] - cum_l[in_prefix_new]
-                order = np.argsort(ub, kind="stable")
-                cum_cost = np.zeros(len(u) + 1)
-                np.cumsum(cost[order], out=cum_cost[1:])
-                pruned_cost = cum_cost[np.searchsorted(ub[order], t_new, side="right")]
-                own = np.where(ub[eligible] <= t_new, cost[eligible], 0.0)
-                net_x = cost[eligible] - (benefit_lists + pruned_cost - own)
-                b = int(np.argmin(net_x))
-                if net_x[b] <= net_b:
-                    read_x = int(eligible[b])
-        if read_x >= 0:
-            counters["set_decisions"] += 1
-            x = int(u_ids[read_x])
-            if lists.cold:
-                advise_suffixes(a, [x], [int(uj[read_x]) + 1])
-            matches, read = member.count(a, x, int(uj[read_x]) + 1)
-            st.sets_read += 1
-            st.set_tokens_read += read
-            heap.push(int(uc[read_x]) + matches, x)
-            cs.slot[x] = -1
-            keep = np.ones(len(u), dtype=bool)
-            keep[read_x] = False
-            u, u_ids = u[keep], u_ids[keep]
-        else:
-            counters["list_decisions"] += 1
-            m_to = batch_end(m + 1, D)
-            nu, nids = read_batch(m + 1, m_to)
-            u, u_ids = np.concatenate([u, nu]), np.concatenate([u_ids, nids])
-            m = m_to - 1
-            counters["max_unread"] = max(counters["max_unread"], len(u))
-    read_first = first[: m + 1]
-    counters["lists_past_prefix"] = int(np.count_nonzero(n - read_first <= heap.theta))
-    st.extra.update(counters)
-    return heap.results()
+            view.read_cost = self.costs.S(view.suffix)
+        return eligible
+
+    def _choose_candidate(self, view: _Unread, eligible, theta: int, i: int) -> int:
+        """Alg.1: the eligible candidate of lowest net cost (Eq.13) if that is no more than
+        the next batch's; else -1 (read the batch)."""
+        batch = self._next_batch_net_cost(view, theta, i)
+        net = self._candidate_net_costs(view, eligible, theta)
+        best = int(np.argmin(net))
+        return int(eligible[best]) if net[best] <= batch else -1
+
+    def _next_batch_net_cost(self, view: _Unread, theta: int, i: int) -> float:
+        """Eq.9-12: the next batch's read cost less its benefit (the candidates it would
+        prune and the suffixes it would shorten)."""
+        n, cost = self.n, view.read_cost
+        start = self.last_read + 1
+        stop = self._batch_end(start, self.n_lists)
+        i_next = int(self.lists.last[stop - 1])
+        shortened = np.floor((i_next - i) / (n - view.first_query_pos)
+                             * (view.size - view.first_pos))                    # Eq.10
+        gained = np.floor(view.partial / view.window * (i_next - i))           # Eq.9
+        new_suffix = np.maximum(view.suffix - shortened, 0)
+        new_bound = view.partial + gained + np.minimum(n - 1 - i_next, new_suffix)   # Eq.11
+        benefit = np.where(new_bound <= theta, cost, cost - self.costs.S(new_suffix)).sum()
+        return (self.list_cost_before[stop] - self.list_cost_before[start]) - benefit
+
+    def _candidate_net_costs(self, view: _Unread, eligible, theta: int):
+        """Eq.5, 7, 13 for every eligible candidate X: its read cost less the benefit of the
+        θ' reading it would give: the unread lists that would leave the prefix, and the
+        other candidates whose bound is at most θ' (a prefix sum over bound order)."""
+        n, cost, first = self.n, view.read_cost, self.lists.first
+        start = self.last_read + 1
+        est = view.estimate[eligible]
+        theta_new = np.where(est <= theta, theta, np.minimum(est, self.topk.theta_k1))  # Eq.5
+        prefix_now = max(int(np.searchsorted(first, n - theta)), start)
+        prefix_new = np.maximum(np.searchsorted(first, n - theta_new), start)
+        lists_saved = self.list_cost_before[prefix_now] - self.list_cost_before[prefix_new]
+        by_bound = np.argsort(view.bound, kind="stable")
+        cost_upto = np.zeros(len(self.unread) + 1)
+        np.cumsum(cost[by_bound], out=cost_upto[1:])
+        pruned = cost_upto[np.searchsorted(view.bound[by_bound], theta_new, side="right")]
+        own = np.where(view.bound[eligible] <= theta_new, cost[eligible], 0.0)
+        return cost[eligible] - (lists_saved + pruned - own)
 
 
 # ------------------------------------------------------------------ engine method

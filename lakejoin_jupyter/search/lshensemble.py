@@ -1,89 +1,18 @@
-"""LSH Ensemble: approximate threshold containment search, verified and ranked
-(thesis ch. 2; digest notes/lshensemble_autojoin.md §1.4-1.10, §6 items 1-8).
+"""LSH Ensemble: approximate threshold containment search, verified and ranked.
 
-Per query (|Q| distinct values, threshold t*), per partition [l_i, u_i] built by
-indexing/lshensemble.py:
+Zhu et al., VLDB 2016, as in Zhu's thesis ch. 2 (§2.4): per size partition [l_i, u_i] of
+the build, skip it when ``u_i < t*|Q|``, choose (b_i, r_i) minimizing the weighted FP + FN
+of Eq. 2.23-2.26 (tabulated once, looked up per query), probe the banded tables, drop
+candidates smaller than t*|Q|, then verify exactly (search/containment.py) and rank by
+containment. ``lshensemble-topk`` descends thresholds 1.0, 0.95, ... (thesis §3.5.4).
 
-1. skip the partition when ``u_i < t*|Q|``: no set in it can contain t*|Q| query values
-   (digest §6 item 8);
-2. choose (b_i, r_i) minimizing FP + FN (Eq. 2.23-2.26) with x = u_i, the real |Q| and
-   both integral limits (FP over [0, min(t*, x/q)], FN over [t*, min(1, x/q)], FN = 0 when
-   x/q < t*), subject to b r <= m. "Pre-computed offline" (§2.4.7) as follows: with the
-   substitution t = (x/q + 1) s / (1 + s) (Eq. 2.7), ``dt = (x/q + 1) ds / (1 + s)^2`` and
-
-       integral_0^a P(t) dt = (x/q + 1) G_{b,r}(s(a)),
-       G_{b,r}(sigma) = integral_0^sigma (1 - (1 - s^r)^b) / (1 + s)^2 ds,
-
-   where G no longer depends on x or q. G is tabulated once per process for every (b, r)
-   with b r <= m on a Chebyshev grid of sigma in [0, 1] (dense at both ends, where P rises
-   steeply); a query interpolates it, so the exact optimum over the whole (b, r) grid for
-   all partitions costs a few array operations (tested against scipy.integrate.quad);
-3. probe the partition's tables with (b_i, r_i) (an LSH Forest-style lookup, see the build
-   module): the union over partitions is the candidate set; candidates smaller than t*|Q|
-   are dropped (they cannot qualify; the bound of step 1 applied per set);
-4. verify: exact |Q ∩ X| for each candidate, by the cheapest of three exact strategies (the
-   query's posting lists, a scan of the candidates' sets, or a binary search of the query
-   values in each candidate set), keep containment >= t*, rank by exact containment
-   (Candidate.exact=True) with the MinHash estimate alongside (Eq. 2.7 applied to the
-   estimated Jaccard). ``verify=False`` returns the unverified candidates ranked by the
-   estimate (exact=False); the thesis measures precision there (§2.5.4).
-
-Top-k (``lshensemble-topk``, thesis §3.5.4): thresholds 1.0, 0.95, ... are searched in turn
-(each candidate verified once) until k verified hits reach the current threshold.
-
-Options (``search(..., method="lshensemble", **options)``): ``verify`` (True);
-``num_perm`` (use the first m' <= m signature positions, m those the tables hold: all
-the index's by default, fewer with the build option ``lshensemble.num_perm``); ``max_r``
-(cap on r; default none, b r <= m as in Eq. 2.25); ``fn_weight`` (0.9; 0.5 is the thesis' FP + FN);
-``min_recall`` (0: partitions whose predicted recall is below it are taken whole).
-
-Deviations (figures in bench/results/lshensemble.md):
-* **FN weighted 0.9 against FP 0.1** by default (datasketch's ``weights``; the thesis
-  weighs them equally). Under the uniform containment prior of Eq. 2.23/2.24 the FP
-  interval [0, t*] is much wider than the FN interval [t*, 1] at high thresholds, so the
-  unweighted optimum gives up the answers to cut false candidates: on FiveThirtyEight it
-  keeps recall 0.39 at t* = 0.9 (0.93-0.99 with the weighting). The thesis' own rule is to
-  keep recall high in this stage because verification removes false positives (§2.4.2);
-  ``fn_weight=0.5`` restores Eq. 2.26 exactly.
-* **(b, r) for t* above 0.9 is tuned at 0.9**: the FN interval [t*, min(1, x/q)] vanishes as
-  t* -> 1, and with it any reason to keep recall (the unweighted optimum at t* = 1 is b = 1,
-  r = m, which finds only exact duplicates). The partition skip and the size filter use the
-  real t*.
-* candidates smaller than t*|Q| are dropped before verification (and before measuring
-  precision): exact and free;
-* (b, r) is the exact optimum over every b r <= m at x/|Q| rounded up to a geometric grid
-  of ratio 1.01 (:class:`ParamGrid`, computed once per threshold and objective, then a
-  lookup per query): the thesis pre-computes too; datasketch looks up 10 fixed x/q ratios
-  and caps r at 8. Rounding x up is the conservative side (§2.4.2); the objective of the
-  grid's choice is within 2.2 % (4e-4 absolute) of the per-query optimum over 3,000 random
-  cases; the gap is largest where x/|Q| is close to t*, where the objective is steep (tested).
-
-Query path (figures in bench/results/lshensemble.md): bucket lookups and the deeper rows
-of each band are 2-D numpy comparisons (binary search only for buckets over
-``WINDOW_MAX`` entries); verification through the query's posting lists finds each
-posting's candidate with one gather into a reused slot array instead of sorting every
-posting read.
-
-Routing (not in the thesis; figures in bench/results/lshensemble.md). With ``verify`` (the
-default) the query may be answered by the exact prefix filter instead (search/containment.py:
-read the posting lists of the |Q| - ceil(t*|Q|) + 1 query values with the shortest lists,
-verify the sets they name). Its cost is known before anything is read (the list lengths),
-as is the LSH probe's (the number of bands of the chosen (b, r), and the query's lists for
-verification); :func:`route_costs` prices both with per-unit costs fitted on the benchmark
-lake and the cheaper runs (``route="auto"``; ``stats["route"]`` says which). The thesis
-finds exact search faster than LSH Ensemble for some queries (§2.5.5; JOSIE's comparison)
-and so does our benchmark: on the 10^5-set lake the prefix filter is faster for 99.7 % of
-the queries of 10-1,000 values, the LSH probe for 66 % of those of 10^3-10^5 values (the
-thesis' case: long queries, few large candidate sets); the cost model is fitted on both
-(it still sends long queries at high t* to the filter; the results file gives the figures).
-A long query (over 1,024 values) is priced from sampled list lengths
-(:func:`~.containment.prefix_entries_estimate`). The exact route can only add answers
-(recall 1). ``route="lsh"`` is the thesis' method alone (the accuracy benchmarks measure it);
-``verify=False`` always probes the LSH tables. Top-k (threshold descent) uses the tables.
-
-Generations (tables added later as delta indexes that reuse the base's partitions, see the
-build module): ``rebuild_advice`` says when the added generations have drifted enough that
-a rebuild pays off; ``generation_report`` gives the figures behind it.
+Note:
+    Deviations (the why and the figures: docs/algorithms/lshensemble.md):
+    - False negatives weigh 0.9 against false positives 0.1 (``fn_weight=0.5``: the thesis).
+    - (b, r) for t* above 0.9 is tuned at 0.9 (the partition skip and size filter use t*).
+    - (b, r) comes from a grid of x/|Q| with ratio 1.01, rounded up (conservative).
+    - ``route="auto"`` answers by the exact prefix filter when its fitted cost is lower.
+    - ``rebuild_advice`` flags added generations that drifted from the base's partitions.
 """
 from __future__ import annotations
 
@@ -117,7 +46,8 @@ def sigma_grid(k: int = GRID_POINTS) -> np.ndarray:
 
 @dataclass
 class ObjectiveTable:
-    """G_{b,r}(sigma) for every (b, r) with b r <= m (see module docstring)."""
+    """G_{b,r}(sigma) for every (b, r) with b r <= m (derived in
+    docs/algorithms/lshensemble.md)."""
     m: int
     b: np.ndarray                 # int, one per pair
     r: np.ndarray
@@ -462,7 +392,8 @@ class Probe:
 def plan_probe(tables: Tables, q_size: int, t: float, *, num_perm: int | None = None,
                max_r: int | None = None, fn_weight: float = FN_WEIGHT,
                min_recall: float = 0.0) -> Probe:
-    """Steps 1-2 of the module docstring: the partitions to probe and their (b, r)."""
+    """Query steps 1-2 (docs/algorithms/lshensemble.md): the partitions to probe and their
+    (b, r)."""
     m = int(num_perm or tables.num_perm)
     if not 1 <= m <= tables.num_perm:
         raise QueryError(f"num_perm must be between 1 and {tables.num_perm} (got {m}).")
@@ -486,8 +417,8 @@ def plan_probe(tables: Tables, q_size: int, t: float, *, num_perm: int | None = 
 
 def probe(tables: Tables, signatures: np.ndarray, set_sizes: np.ndarray, sig_q: np.ndarray,
           q_size: int, t: float, *, plan: Probe | None = None, **opts) -> Probe:
-    """LSH Ensemble candidates (steps 1-3 of the module docstring), by ``plan`` (else
-    :func:`plan_probe` with ``opts``). A partition whose predicted recall (see
+    """LSH Ensemble candidates (query steps 1-3 of docs/algorithms/lshensemble.md), by
+    ``plan`` (else :func:`plan_probe` with ``opts``). A partition whose predicted recall (see
     :func:`optimal_params`) is below ``min_recall`` contributes all its sets that are large
     enough instead of its LSH candidates."""
     out = plan or plan_probe(tables, q_size, t, **opts)
@@ -581,7 +512,7 @@ ROUTE_LSH_US = (291.0, 1.12, 0.0042)       # LSH: fixed, per band, per query pos
 
 def route_costs(n_bands: int, prefix_entries: int, query_entries: int) -> tuple[float, float]:
     """Predicted microseconds of (the prefix-filter search, the LSH probe and its
-    verification) for one query (see "Routing" in the module docstring). Both verify
+    verification) for one query (see "Routing" in docs/algorithms/lshensemble.md). Both verify
     their candidates, whose cost grows with the query's posting entries."""
     e0, e1, e2 = ROUTE_EXACT_US
     l0, l1, l2 = ROUTE_LSH_US
@@ -808,9 +739,9 @@ def generation_report(index_generations) -> dict:
     its own largest size); ``optimal_cost``: the same bound after a rebuild (the DP over
     the combined size histogram with as many partitions); their ratio is the drift.
     """
-    from ..indexing.lshensemble import optimal_partitions
-    if hasattr(index_generations, "parts"):            # a LakeIndex
-        index_generations = index_generations.parts
+    from .lshensemble_partitions import optimal_partitions
+    if hasattr(index_generations, "generations"):            # a LakeIndex
+        index_generations = index_generations.generations
     gens = [g for g in index_generations if g.has(COMPONENT)]
     if not gens:
         return {}
@@ -840,7 +771,7 @@ def generation_report(index_generations) -> dict:
 def rebuild_advice(index_generations) -> str | None:
     """A sentence advising a rebuild when added generations have drifted from the base's
     partitioning, else None. ``index_generations``: the generations, base first
-    (``LakeIndex.parts``; a LakeIndex is accepted too)."""
+    (``LakeIndex.generations``; a LakeIndex is accepted too)."""
     r = generation_report(index_generations)
     if not r or r["generations"] < 2:
         return None

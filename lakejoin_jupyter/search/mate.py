@@ -1,56 +1,18 @@
-"""MATE: top-k tables joinable on a composite key (Esmailoghli et al., MATE §4, §6, Algorithm 1;
-notes/pexeso_mate.md B4, C2).
+"""MATE: top-k tables joinable on a composite key.
 
-Score (Eq. 1-2, set semantics, errata B6.1/B6.3): the number of *distinct* query key tuples
-that some row of the table holds in one injective mapping of the key columns to its
-columns, maximized over mappings. Duplicate query rows are one tuple (the engine passes
-distinct tuples); duplicate candidate rows count once; a column never serves two key
-columns (the reference code allows it, B4); query rows with a value the lake does not hold
-cannot join and count only in the denominator of the containment the engine reports.
+Esmailoghli et al., "MATE", PVLDB 2022, §4, §6, Algorithm 1. Score (Eq. 1-2, set
+semantics): the number of distinct query key tuples some row of the table holds under one
+injective mapping of the key columns, maximized over mappings. From the initial column's
+posting items, tables are visited by item count L_t; table rules 1 and 2 (§6.2) stop or
+skip, the XASH super-key row filter (§6.3, length word first) drops rows, and the rest are
+verified against the row store. ``superkey=False`` is the paper's SCR baseline.
 
-Algorithm (per query):
-
-1. initialization (§6.1): the initial column is the key column with the fewest distinct
-   values (cardinality heuristic; ``search()``'s default), or ``initial``/the engine option
-   ``initial_column``: a query column, "postings" (fewest PL items, which our index counts
-   for free) or "pairs" (fewest (PL item, query row) super-key tests; the engine's default,
-   see Deviations);
-   query super keys = OR of the XASH of the row's key values (index/mate_arrays.py keeps
-   every dictionary token's XASH, so index and query hash identically);
-2. fetch the PL items (row, column) of the initial column's values, group them by table and
-   visit tables by number of PL items L_t, descending;
-3. table rule 1 (§6.2.1): stop when L_t <= j_k (the k-th best score so far, once k tables
-   are held); table rule 2 (§6.2.2): skip the table when L_t - r_checked + r_passed <= j_k,
-   with r_passed the distinct rows that passed the row filter so far (B6.7: matches are
-   not known before verification, passing rows bound them). Both rules are sound because
-   j_t <= rows holding the initial value <= L_t;
-4. row filter (§6.3): a (PL item, query row) pair survives iff the query super key's bits
-   are all set in the row's super key; the most significant word, which holds the length
-   segment, is tested first and the other words only for the survivors (the short-circuit
-   of §5.3.4);
-5. calculateJ: the surviving rows are read from the row store; each pair yields the
-   injective mappings under which the row holds the whole key tuple; the table's score is
-   the largest number of distinct query rows over mappings (ties: smallest column tuple);
-6. the top-k heap keeps the best k (a table enters only with a strictly larger score than
-   the k-th, as rule 1's "<=" implies).
-
-Deviations: the engine picks the initial column by "pairs", not by §6.1's cardinality
-heuristic. A key column with few distinct values (year, month, state) is often the one whose
-values fill the most PL items in the lake, and MATE's cost is the fetched PL items times the
-query rows sharing each value. On the same queries (bench/results/mate.md) the pairs rule
-was a median 78x faster than brute force on the real lake against 11x for the cardinality
-rule (5x vs 2x on the synthetic lake), with identical top-k scores; the result never depends
-on the initial column, only the cost does. §7.5.4 measures the choice by PL items, which
-the "postings" rule minimizes.
-
-The per-PL-item loop of Algorithm 1 runs in vectorized blocks of ``CHUNK`` items
-and rule 2 is checked after each block, the last check coming after the last item
-(r_checked = L_t: too few rows passed, so the table is not verified). Rule 2's bound never
-increases from one item to the next, so this prunes every table the per-item check prunes
-(plus those the final check catches); it only filters a few more rows before pruning. A containment threshold (``threshold``) raises the
-bound both rules compare against to ceil(threshold * |query rows|). SCR (§7.1.1), the
-paper's baseline, is the same algorithm with ``superkey=False``: every fetched row is
-verified.
+Note:
+    Deviations (the why and the figures: docs/algorithms/mate.md):
+    - The engine's initial column is "pairs" (fewest super-key tests), not §6.1's cardinality.
+    - Rule 2 counts rows that passed the filter (the paper's r_match is unknown until verify).
+    - Items are processed in vectorized blocks, rule 2 checked after each block.
+    - Mappings are injective (the reference code lets two key columns share a column).
 """
 from __future__ import annotations
 

@@ -1,16 +1,10 @@
 """MergeList-D: read every distinct posting list of the query and count (JOSIE §2.2, Eq.1,
-§3.5; notes/josie_schemaless.md A3.2).
+over distinct lists §3.5).
 
-The read lists' set ids are concatenated in one gather; a list standing for a duplicate
-group of ``skipped + 1`` query tokens counts that many times. Counting is an integer
-``bincount`` over all set ids when the entries are many (dense): a weighted list is read
-that many times (cheaper than a float-weighted count of every entry, see
-:func:`count_overlaps`), the ids are gathered straight into int64 (``bincount`` casts int32
-input itself, 3x slower than a cast before it; index/reads.read_list_ids), and the top k
-come from block maxima of the counts (:func:`topk_of_counts`), not from a sort of every set
-met. When the entries are few compared with the number of sets (sparse), the entries
-are sorted instead, so a small query does not pay for a counter per set. Reads no sets;
-cost sum L(f_i), flat in k.
+A list standing for a duplicate group of ``skipped + 1`` query tokens counts that many
+times. Dense queries count with one integer ``bincount`` (a weighted list is read that many
+times) and take the top k from block maxima; sparse ones sort the entries. Reads no sets;
+cost sum L(f_i), flat in k. Details: docs/algorithms/josie.md.
 """
 from __future__ import annotations
 
@@ -30,9 +24,8 @@ def count_overlaps(a, lists):
     a count for every set id when dense, else ``(ids, overlaps, entries)`` of the sets met.
     Dense and weighted: a list of weight w is read w times (one gather of the repeated
     token ids), so one integer ``bincount`` counts it (a float-weighted ``bincount``
-    costs about 4x an integer one per entry); beyond ``REPEAT_MAX`` extra entries per entry
-    the weights are used (0.5 measured best on the 10^5 open-data lake, where 98 % of the
-    lists stand for duplicate groups; it does not matter on the web-table lake)."""
+    costs several times an integer one per entry); beyond ``REPEAT_MAX`` extra entries per
+    entry the weights are used (docs/algorithms/josie.md says how it was chosen)."""
     a = plain(a)
     weight = lists.skipped + 1
     lens = lists.freqs                                # the read lists' lengths
@@ -60,7 +53,7 @@ def topk_of_counts(counts, k, floor_overlap, exclude):
     The maxima of blocks of TOPK_BLOCK counts are taken in one pass; k blocks whose maximum
     is at least b hold k sets of count >= b, so the k-th largest block maximum is a lower
     bound of the k-th largest count, and only the blocks reaching it are searched (about k
-    blocks, instead of every count: 3.3 -> 0.9 ms over 10^6 sets)."""
+    blocks, instead of every count)."""
     lo = max(int(floor_overlap), 1)
     met = int(np.count_nonzero(counts))
     if len(exclude):

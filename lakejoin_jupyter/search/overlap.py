@@ -1,20 +1,15 @@
 """What the exact top-k overlap methods share: the query's distinct posting lists, the
 running top-k heap, the threshold, and the method result.
 
-Distinct lists ("-D", JOSIE §3.5; notes/josie_schemaless.md A1.4, A6.3): the query's
-tokens, sorted in the global order, fall into runs of equal duplicate-group id (a group is
-an interval of token ids, so its query tokens are adjacent). Only the *last* query token
-of each run has its posting list read; the run's other ``skipped`` tokens are in exactly
-the same sets, at the positions just before it, so a set met in that list is credited
-``skipped + 1`` matches.
+Distinct lists ("-D", JOSIE §3.5): the query's tokens, sorted in the global order, fall
+into runs of one duplicate group each. Only the *last* token of a run has its posting list
+read; the run's other ``skipped`` tokens are in exactly the same sets, at the positions
+just before it, so a set met in that list is credited ``skipped + 1`` matches.
 
-Indices are 0-based throughout (query positions ``i`` in 0..n-1, set positions ``j`` in
-0..|X|-1), as in the authors' code; the paper's formulas are 1-based.
-
-Query size. JOSIE's n is |Q ∩ U| (J §4.2), where U excludes the query's own set when the
-query comes from the lake: tokens whose posting list holds nothing but excluded sets (the
-query column's own unique values) are dropped before the search, as the authors' code
-does for self-queries (frequency-1 tokens). Without exclusions n = len(query.token_ids).
+Indices are 0-based throughout, as in the authors' code (the paper's formulas are 1-based).
+JOSIE's n is |Q ∩ U| (J §4.2): when the query comes from the lake, tokens held only by
+excluded sets (the query column's own unique values) are dropped first, as the authors'
+code does for self-queries. Details: docs/algorithms/josie.md.
 """
 from __future__ import annotations
 
@@ -101,7 +96,7 @@ def min_overlap(params, query_size: int) -> int:
 
 
 class TopK:
-    """Running top-k as a binary min-heap of (overlap, set id) (J §2.3, A6.7).
+    """Running top-k as a binary min-heap of (overlap, set id) (J §2.3).
 
     ``theta`` is the k-th overlap (0 until k results exist), raised to ``floor`` when a
     containment threshold asks for at least ``floor + 1`` matches. ``k=None`` keeps every

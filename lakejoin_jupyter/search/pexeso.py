@@ -1,83 +1,20 @@
-"""PEXESO: exact joinable-column search under a distance threshold on value embeddings
-(Dong et al., ICDE 2021; notes/pexeso_mate.md Part A).
+"""PEXESO: exact joinable-column search under a distance threshold on value embeddings.
 
-Problem [P §II-B]: given query vectors Q, tau and T, return every column S with
-jn(Q, S) = |{q in Q : exists x in S, d(q, x) <= tau}| / |Q| >= T, with the q -> x mapping.
+Dong et al., ICDE 2021 [P]: every column S with jn(Q, S) = |{q in Q : exists x in S,
+d(q, x) <= tau}| / |Q| >= T [P §II-B], and the q -> x mapping. Per partition [P §IV] and
+batch of query vectors: block on the lake grid with Lemmas 3 and 5 [P Alg. 1], verify with
+Lemmas 1 and 2 and a float32 matrix product with an exact margin [P Alg. 2], count each
+(q, S) verdict once, accept at T and prune by Lemma 7 between batches.
 
-Algorithm, per partition (index/pexeso_arrays.py holds the arrays and their geometry). The
-query vectors are sorted by their leaf cell (so a batch is spatially coherent) and
-processed in batches (default: about 16 batches of 8..256 vectors); for each batch, on arrays:
-
-1. Block [P Alg. 1]: walk the lake grid HG_RV level by level with (query vector, cell)
-   pairs, expanded in chunks of at most ``pair_budget`` pairs (memory stays bounded at any
-   tau). Lemma 3 (vector-cell filter) drops a pair when some pivot separates the query
-   vector from the cell's box by more than tau; Lemma 5 (vector-cell match) accepts every
-   lake vector under the cell when, for some pivot, the box lies below tau - q'; other
-   pairs go on to the cell's children. Cells whose lake vectors belong only to decided
-   columns are skipped. Surviving leaves give candidate (query vector, lake vector) pairs.
-2. Verify [P Alg. 2]: Lemma 1 (filter) and Lemma 2 (match) on the pivot coordinates of
-   every candidate pair, vectorized; the pairs left are decided by BLAS: squared distances
-   |q|^2 + |x|^2 - 2 q.x from one float32 matrix product of the batch's query vectors with
-   its distinct candidate vectors (row-wise dot products when the pairs are sparse in that
-   product), with a rounding margin; pairs inside the margin are decided by
-   :func:`~lakejoin_jupyter.index.pexeso_arrays.distances`, the oracle's own function.
-3. Count, with the corrected accounting of notes A7/A11.5: matched (query vector, lake
-   vector) pairs map to (query vector, column) pairs through the row -> columns postings
-   into a batch x columns hit matrix, so each (q, S) verdict is counted once and a q that
-   never reaches S is a mismatch of S. After the batch, per-column match/mismatch arrays
-   are updated; a column is accepted early once its match count reaches T (optional: the
-   count is then a lower bound) and pruned by Lemma 7 once |Q| - mismatch < T; lake vectors
-   and cells whose columns are all decided are skipped from then on.
-
-Deviations, each exact (the answer equals brute force; tests/test_pexeso.py):
-
-* The filters (Lemma 3 in blocking, Lemma 1 in verification) test one pivot at a time,
-  each on the pairs the previous pivots kept, instead of gathering all |P| coordinates of
-  every pair. Both lemmas are a maximum over pivots, so the survivors are the same. The
-  first (PCA) pivots drop most pairs, so later pivots gather few coordinates:
-  bench/results/pexeso.md, blocking 1.16 -> 0.88 s at tau 0.05. Verification tests its
-  first four pivots two at a time, on pairs packed into one int64 key each
-  (:func:`verify_filters` says why).
-
-* Inside each leaf the lake vectors are sorted by the leaf's sort pivot (the pivot along
-  which its vectors spread most), so at the leaves Lemma 1 on that pivot is a binary
-  search: a (query vector, leaf) pair yields only the rows within tau of the query on it
-  (:func:`leaf_rows`), not every row of the leaf. It removes 55-80 % of the candidate
-  pairs before any is materialized (3.8 M -> 0.8 M at tau 0.02, 25 M -> 11 M at 0.05 on
-  the 228k-value lake; bench/results/pexeso.md). The other pivots are then tested on
-  float32 coordinates, with the bound widened by their rounding (still exact).
-
-* A cell's box in Lemmas 3 and 5 is the bounding box of the lake vectors under it, not
-  the grid cell: it lies inside the cell, so both lemmas still hold, and it is tighter
-  (vectors crowd inside cells): 6.1 M -> 5.6 M candidate pairs at tau 0.04 on the
-  228k-value lake.
-* The query side is not gridded: every query vector is its own query "cell" (HG_Q at full
-  resolution), so Lemmas 3 and 5 (vector-cell) are applied at every level where the paper
-  applies Lemmas 4 and 6 (cell-cell) above the leaves. They are the same bounds with a
-  zero-width query box, hence at least as tight. Quick browsing [P §III-C] is subsumed:
-  same-cell pairs are never filtered and are verified with the rest.
-* A lake vector is verified once per query vector and the verdict shared by all its
-  columns (row -> columns postings), rather than once per posting entry (q, S, x); the
-  distance is computed by BLAS (with a margin, see above) instead of one call per pair.
-* Early acceptance/pruning act between batches of query vectors rather than after each
-  one (a batch's (q, S) verdicts are final before the counts are updated).
-* Filters prune only beyond tau + 1e-9 and matching lemmas accept only below tau - 1e-9,
-  so float rounding in pivot coordinates can never change a verdict (notes C1.2).
-* Q is the query's distinct normalized values (as for every method of the engine); the
-  paper counts duplicate records separately [P §II-B].
-* m and |P| are build parameters: |P| = 10 by default (indexing/pexeso.py says why), m by
-  the cost model of §III-E (search/pexeso_cost.py, which also says where it departs from
-  the paper's Eq. 1-2) unless fixed.
-
-Plans (not in the paper). The pivot filters only prune where the lake's pivot distances
-spread by more than tau; on the default n-gram embedder they sit near sqrt(2) for most
-values, so past tau ~0.05 most pairs survive Lemma 1 and each costs a verification
-(~0.6 us), while a BLAS scan prices every pair at ~7 ns. :func:`search` therefore takes a
-``plan``: "pexeso", "bruteforce" (:func:`bruteforce_partition`: the same columns and counts
-from a chunked float32 matrix product with the exact margin test) or "auto" (the engine's
-default): per partition, the plan the build's model (pexeso_cost.tau_profile, modelled
-PEXESO work per query vector by tau) predicts cheaper. Both are exact; the choice and the
-estimates are reported in the stats.
+Note:
+    Deviations, each exact (the why and the figures: docs/algorithms/pexeso.md):
+    - Lemmas 3 and 1 test one pivot at a time on the pairs still alive.
+    - In each leaf, Lemma 1 on the leaf's sort pivot is a binary search (:func:`leaf_rows`).
+    - A cell's box is the bounding box of its lake vectors, not the grid cell.
+    - The query side is not gridded (vector-cell lemmas at every level; no quick browsing).
+    - A lake vector is verified once per query vector, for all its columns.
+    - Acceptance and Lemma 7 act between batches; filters keep a 1e-9 margin around tau.
+    - ``plan="auto"`` scans by BLAS instead when the build's model predicts it cheaper.
 """
 from __future__ import annotations
 
@@ -98,13 +35,14 @@ DEFAULT_T = 0.6             # 60% of |Q| [P §VI-A]
 QUERY_BATCHES = 16          # query vectors are verified in about this many batches ...
 MIN_BATCH, MAX_BATCH = 8, 256   # ... of this many vectors each (Lemma 7 acts between batches)
 PAIR_BUDGET = 1 << 16       # (query vector, cell or lake vector) pairs materialized at once
+C_BF = 0.0071       # us per (query vector, lake vector) pair of the BLAS scan plan
 DENSE_RATIO = 4             # matrix product when it computes <= 4x the needed dot products
 U32 = 2.0 ** -24            # float32 unit roundoff
 
 
 # ------------------------------------------------------------------------- helpers
 
-def _expand(owner, lo, hi):
+def expand(owner, lo, hi):
     """(owner repeated, every index in [lo, hi)) for ranges lo..hi."""
     n = hi - lo
     idx = np.arange(int(n.sum()))
@@ -112,7 +50,7 @@ def _expand(owner, lo, hi):
     return np.repeat(owner, n), idx
 
 
-def _chunks(lengths: np.ndarray, budget: int):
+def chunks(lengths: np.ndarray, budget: int):
     """[s, e) groups of consecutive items whose lengths sum to <= budget (>= 1 item each)."""
     cum = np.cumsum(lengths)
     s, n = 0, len(lengths)
@@ -168,7 +106,7 @@ def _dots(q32, qb, ql, r, tokens, vectors, stats):
     return dot
 
 
-class _Layout:
+class Layout:
     """Search-time views of a partition, derived once from its stored arrays: the lake
     vectors (rows) in leaf order, per-level cells with box, children and row ranges, and
     the row -> columns postings."""
@@ -255,10 +193,10 @@ class _Layout:
         return rows, cells
 
 
-def _layout(part: PexesoPartition) -> _Layout:
+def _layout(part: PexesoPartition) -> Layout:
     lay = part.__dict__.get("_search_layout")
     if lay is None:
-        lay = _Layout(part)
+        lay = Layout(part)
         part.__dict__["_search_layout"] = lay
     return lay
 
@@ -274,7 +212,7 @@ class PexesoResult:
     stats: dict = field(default_factory=dict)
 
 
-def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: int,
+def block(lay: Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: int,
           stats: dict):
     """Algorithm 1 for a batch of mapped query vectors ``qm`` (|P| x batch) over the lake
     grid. Returns (matched, candidates), each (query index in the batch, row lo, row hi)
@@ -290,9 +228,9 @@ def block(lay: _Layout, qm: np.ndarray, tau: float, live_cells: dict, budget: in
     while stack:
         j, q, a, b = stack.pop()
         if int((b - a).sum()) > budget and len(q) > 1:
-            stack.extend((j, q[s:e], a[s:e], b[s:e]) for s, e in _chunks(b - a, budget))
+            stack.extend((j, q[s:e], a[s:e], b[s:e]) for s, e in chunks(b - a, budget))
             continue
-        qi, ci = _expand(q, a, b)
+        qi, ci = expand(q, a, b)
         alive = live_cells[j][ci]
         qi, ci = qi[alive], ci[alive]
         n_pairs += len(qi)
@@ -343,7 +281,7 @@ def _segment_search(x: np.ndarray, lo: np.ndarray, hi: np.ndarray, v: np.ndarray
     return lo
 
 
-def leaf_rows(lay: _Layout, qm: np.ndarray, qi: np.ndarray, ci: np.ndarray, tau: float):
+def leaf_rows(lay: Layout, qm: np.ndarray, qi: np.ndarray, ci: np.ndarray, tau: float):
     """Candidate rows of (query vector qi, leaf ci) pairs past Lemma 3: Lemma 1 on the
     leaf's sort pivot, as the range of the leaf's rows (sorted by it) within tau + EPS of
     the query's coordinate. Returns (query index, row lo, row hi), empty ranges dropped."""
@@ -357,7 +295,7 @@ def leaf_rows(lay: _Layout, qm: np.ndarray, qi: np.ndarray, ci: np.ndarray, tau:
     return qi[keep], a[keep], b[keep]
 
 
-def lemma1_bound32(lay: _Layout, qmapped: np.ndarray, tau: float) -> np.float32:
+def lemma1_bound32(lay: Layout, qmapped: np.ndarray, tau: float) -> np.float32:
     """Lemma 1's bound for float32 pivot coordinates: tau + EPS widened by their rounding
     (each coordinate and the difference, < 4 u32 max|coordinate|), so that it prunes only
     pairs that float64 coordinates prune."""
@@ -365,7 +303,7 @@ def lemma1_bound32(lay: _Layout, qmapped: np.ndarray, tau: float) -> np.float32:
     return np.float32(tau + EPS + 8 * U32 * top)
 
 
-def verify_filters(lay: _Layout, qm: np.ndarray, qm32: np.ndarray, ql: np.ndarray,
+def verify_filters(lay: Layout, qm: np.ndarray, qm32: np.ndarray, ql: np.ndarray,
                    r: np.ndarray, tau: float, tau32):
     """Lemmas 1 and 2 on candidate (query index ql, row r) pairs [P Alg. 2, lines 3-8].
     Lemma 1 one pivot at a time on the pairs still alive, in float32 (``tau32``:
@@ -374,9 +312,8 @@ def verify_filters(lay: _Layout, qm: np.ndarray, qm32: np.ndarray, ql: np.ndarra
     matched by Lemma 2).
 
     Each pair is one int64 key (row << bits | query index), so dropping pairs compacts one
-    array, and pivots 0-3 are tested two at a time (each drops only ~40 % of the pairs, so
-    a compaction after every one of them costs more than the extra gathers); 0.13 -> 0.08 s
-    at tau 0.04 on the 228k-value lake."""
+    array, and pivots 0-3 are tested two at a time (each drops a minority of the pairs, so
+    a compaction after every one of them costs more than the extra gathers)."""
     bits = max(1, int(qm.shape[1] - 1).bit_length())
     mask = (1 << bits) - 1
     key = (r << bits) | ql
@@ -454,7 +391,7 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
             """Mark (query, column) hits of matched (query, row) pairs, first witness kept."""
             if not len(ql):
                 return
-            qq, idx = _expand(ql, lay.rc_ptr[r], lay.rc_ptr[r + 1])
+            qq, idx = expand(ql, lay.rc_ptr[r], lay.rc_ptr[r + 1])
             col = lay.rc_col[idx]
             new = ~decided[col] & ~hit[qq, col]
             qq, col, idx = qq[new], col[new], idx[new]
@@ -472,12 +409,12 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
             lv = live_rows[r]
             return ql[lv], r[lv]
 
-        for a, b in _chunks(mhi - mlo, pair_budget):                  # Lemma 5 matches
-            ql, r = alive(*_expand(mq[a:b], mlo[a:b], mhi[a:b]))
+        for a, b in chunks(mhi - mlo, pair_budget):                  # Lemma 5 matches
+            ql, r = alive(*expand(mq[a:b], mlo[a:b], mhi[a:b]))
             stats["lemma5_matched"] += len(ql)
             record(ql, r)
-        for a, b in _chunks(chi - clo, pair_budget):                  # candidates
-            ql, r = alive(*_expand(cq[a:b], clo[a:b], chi[a:b]))
+        for a, b in chunks(chi - clo, pair_budget):                  # candidates
+            ql, r = alive(*expand(cq[a:b], clo[a:b], chi[a:b]))
             stats["candidate_pairs"] += len(ql)
             n_cand = len(ql)
             (ql, r), (nq_, nr_) = verify_filters(lay, qm, qm32, ql, r, tau, tau32)
@@ -532,8 +469,21 @@ def search_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.ndarr
 
 def t_count(t_frac: float, n_query: int) -> int:
     """T as a count of query vectors: jn >= T  <=>  |Q_M| >= ceil(T |Q|), at least 1
-    (notes A11.4)."""
+    (the paper's Def. 2 has a fraction, Lemma 7 a count)."""
     return max(1, math.ceil(t_frac * n_query - 1e-9))
+
+
+def plan_estimates(model: dict, tau: float, n_query: int, n_lake: int) -> dict:
+    """Predicted microseconds of each plan for a query of ``n_query`` vectors at ``tau`` on
+    a partition of ``n_lake`` vectors: PEXESO from the profile (linear in tau between its
+    points; below the first, the first; past the last, the last, a lower bound since the
+    work grows with tau), the brute force ``C_BF`` per pair."""
+    taus = np.asarray(model["taus"], dtype=np.float64)
+    us = np.asarray(model["us_per_vector"], dtype=np.float64)
+    per = float(np.interp(tau, taus, us)) if len(taus) else 0.0
+    return {"pexeso": per * n_query,
+            "bruteforce": model.get("costs_us", {}).get("bruteforce_pair", C_BF)
+            * n_query * n_lake}
 
 
 def search(parts, vectors, qvecs, tau: float, t_frac: float, n_columns: int, *,
@@ -545,7 +495,6 @@ def search(parts, vectors, qvecs, tau: float, t_frac: float, n_columns: int, *,
     :func:`~lakejoin_jupyter.search.pexeso_cost.tau_profile` per partition, from the
     manifest) predicts cheaper at this tau; without a model, "pexeso". The plans run
     and their estimates are in ``stats["plan"]`` and ``stats["plan_estimates_us"]``."""
-    from .pexeso_cost import plan_estimates
     if plan not in ("pexeso", "bruteforce", "auto"):
         raise ValueError(f"plan must be 'pexeso', 'bruteforce' or 'auto' (got {plan!r}).")
     t_abs = t_count(t_frac, len(qvecs))
@@ -614,7 +563,7 @@ def bruteforce(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: np.nda
     col_of = np.repeat(np.arange(len(sizes)), sizes)            # token -> column postings
     o = np.argsort(sets_tokens, kind="stable")
     ptr = np.searchsorted(np.asarray(sets_tokens)[o], np.arange(n_tok + 1))
-    qq, idx = _expand(hq, ptr[ht], ptr[ht + 1])
+    qq, idx = expand(hq, ptr[ht], ptr[ht + 1])
     keys = np.unique(qq * len(sizes) + col_of[o[idx]])
     return np.bincount(keys % len(sizes), minlength=len(sizes)).astype(np.int64)
 
@@ -674,9 +623,9 @@ def bruteforce_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.n
     columns, same counts, exact) by scanning every lake vector of the partition, in token
     order, one float32 matrix product per ``chunk`` of them, with :func:`bruteforce`'s
     float32 pre-test and :func:`decide_by_dot` for the pairs near tau. A column's shown pair
-    for a query vector is its nearest value (PEXESO shows the first one verified). Where a
-    pair costs ~7 ns in a matrix product against ~0.6 us to verify one surviving pair, this
-    is faster whenever the pivot filters leave more than ~1 % of the pairs (large tau)."""
+    for a query vector is its nearest value (PEXESO shows the first one verified). A pair
+    costs far less in a matrix product than verifying one surviving pair, so this is faster
+    whenever the pivot filters leave more than a small share of the pairs (large tau)."""
     stats = {} if stats is None else stats
     chunk = int(chunk or BF_CHUNK)
     for k in ("bruteforce_s", "bruteforce_pairs"):
@@ -690,7 +639,7 @@ def bruteforce_partition(part: PexesoPartition, vectors: np.ndarray, qvecs: np.n
                                            for s in range(0, len(toks) if nq else 0, chunk)))
     stats["bruteforce_pairs"] += nq * len(toks)
     excl = np.asarray(sorted(exclude), dtype=np.int64)
-    qq, idx = _expand(hq, ptr[hr], ptr[hr + 1])          # (query, row) -> (query, column)
+    qq, idx = expand(hq, ptr[hr], ptr[hr + 1])          # (query, row) -> (query, column)
     per = ptr[hr + 1] - ptr[hr]
     col, d2, row = col_of[idx], np.repeat(hd, per), np.repeat(hr, per)
     if len(excl):

@@ -1,45 +1,16 @@
-"""PEXESO's cost model for the number of grid levels m [P §III-E] (notes/pexeso_mate.md A8).
+"""PEXESO's cost model for the number of grid levels m [P §III-E], and the plan model.
 
-The paper: sample a query workload from the lake with tau drawn uniformly from 0-10% of the
-largest distance (0..0.2 on unit vectors); run blocking only (no verification) for each
-query vector; estimate its verification cost, the number of distance computations, by
-Eq. (1)-(2); pick the m that minimizes the total (gradient descent over a continuous m,
-rounded up). What this module does, and where it differs:
+As in the paper, a query workload sampled from the lake (tau over 0-10 % of the largest
+distance) is run through blocking at each candidate m, and the m of least modelled cost is
+chosen. :func:`tau_profile` records the modelled PEXESO time per query vector by tau, which
+search/pexeso.plan_estimates compares with a BLAS scan of the partition (``plan="auto"``).
 
-* Workload: query vectors are lake vectors drawn by a seeded sample, each with its own tau,
-  stratified over (0, ``TAU_MAX``] (the midpoints of ``TAU_STRATA`` equal strata, so the
-  model is deterministic). The paper samples columns, but blocking and verification work
-  per query vector; the model ignores T and column pruning (Lemma 7) as the paper's does.
-* Counts, per candidate m, from running blocking (search.pexeso.block, the search's own
-  code) on a grid of the lake's mapped vectors at that m: ``cell_pairs`` (query vector,
-  cell) pairs tested by Lemmas 3/5, ``candidate_pairs`` (query vector, lake vector) pairs
-  under the leaves that survive, within tau of the query on each leaf's sort pivot
-  (search.pexeso.leaf_rows), and ``distance_computations`` those left after Lemma 1
-  (filter) and Lemma 2 (match) on the pivot coordinates (search.pexeso.verify_filters):
-  exactly what search verifies by dot product. The paper bounds the last one by Eq. (2)
-  (per pivot dimension the lake mass within tau of q'; its widening 1/2^{|P|m} is not a
-  cell edge, notes A11.6); the exact count costs no more than the blocking that already
-  ran, so it replaces the bound.
-* Cost: the paper counts distance computations only, saying blocking time is negligible
-  (its Table VI). In this numpy implementation it is not (75% of the search time at
-  tau = 0.05 on the 228k-value lake, bench/results/pexeso.md), and it is what grows with
-  m, so the cost is ``C_CELL * cell_pairs + C_CAND * candidate_pairs + C_DIST *
-  distance_computations``, per-unit times in microseconds measured on the development
-  machine (``bench/pexeso.py --levels-sweep`` prints the fit) and fixed here so a build
-  is deterministic. Only their ratios matter.
-* Minimization: m is an integer in [``MIN_LEVELS``, min(``MAX_LEVELS``, 62 // |P|)]; every
-  candidate is evaluated (a handful of blocking runs), which finds the integer optimum that
-  gradient descent plus rounding up approximates.
-
-The same counts also choose the search's plan (not in the paper). At the chosen m,
-:func:`tau_profile` runs the workload's blocking at each of ``PROFILE_TAUS`` and records the
-modelled PEXESO time per query vector; :func:`plan_estimates` compares it, at a query's tau,
-with a BLAS scan of the partition (``C_BF`` per (query vector, lake vector) pair). Pivot
-filters prune by pivot-distance differences, and on the n-gram embedder those differences
-sit within a few hundredths of each other for most pairs (every value is near sqrt(2) from
-every pivot), so past tau ~0.05 most pairs survive and a matrix product of every pair is
-faster (bench/results/pexeso.md: 0.2x at tau 0.1). The engine's search runs whichever is
-predicted cheaper (``plan="auto"``), each exact.
+Note:
+    - Workload: seeded lake vectors with stratified taus (deterministic), not columns.
+    - Distance computations are counted exactly (the search's own filters), not by Eq. 2.
+    - The cost adds blocking work (cell and candidate pairs) with fitted per-unit costs.
+    - Every integer m in range is evaluated instead of gradient descent and rounding.
+    Details and figures: docs/algorithms/pexeso.md.
 """
 from __future__ import annotations
 
@@ -47,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..index.pexeso_arrays import MAX_KEY_BITS, SAMPLE_MULT, partition_from_entries
-from .pexeso import (PAIR_BUDGET, _chunks, _expand, _Layout, block, lemma1_bound32,
-                      verify_filters)
+from .pexeso import (C_BF, PAIR_BUDGET, Layout, block, chunks, expand, lemma1_bound32,
+                     verify_filters)
 
 TAU_MAX = 0.2               # 10% of the largest distance 2 [P §III-E, §V]
 WORKLOAD = 256              # query vectors in the workload
@@ -56,14 +27,9 @@ TAU_STRATA = 8              # tau values (stratified uniform over (0, TAU_MAX])
 MODEL_VECTORS = 400_000     # lake vectors the model grids hold (a seeded sample beyond)
 MIN_LEVELS, MAX_LEVELS = 2, 8
 # microseconds per unit: least-squares fit of 12 timed searches (m = 2..5 x tau 0.02, 0.05,
-# 0.1; 8 query columns each) on the 228k-value lake, `bench/pexeso.py --levels-sweep 2,3,4,5`,
-# refitted 2026-11-25 after the packed pair keys in verification (0.111, 0.015, 0.680;
-# were 0.110, 0.023, 0.614, and 0.125, 0.080, 1.31 before the one-pivot-at-a-time filters)
+# 0.1; 8 query columns each) on the 228k-value lake, `bench/pexeso.py --levels-sweep 2,3,4,5`
+# (refit after any change to blocking or verification; docs/algorithms/pexeso.md)
 C_CELL, C_CAND, C_DIST = 0.111, 0.015, 0.680
-# microseconds per (query vector, lake vector) pair of the brute-force plan (float32 BLAS on
-# one thread, dim 256, 8,192 lake vectors per product): 2.62 s for 8 queries x 227,850 values
-# on the same lake (bench/pexeso.py prints the figure of its own run)
-C_BF = 0.0071
 # tau values at which tau_profile measures PEXESO's blocking work (the plan interpolates;
 # past the last one PEXESO's cost is taken as at least the last one's)
 PROFILE_TAUS = (0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2)
@@ -110,7 +76,7 @@ def level_counts_by_tau(mapped: np.ndarray, pivots: np.ndarray, levels: int,
     n = len(mapped)
     part = partition_from_entries(pivots, levels, np.arange(n), mapped,
                                   np.zeros(n, np.int64), np.arange(n))
-    lay = _Layout(part)
+    lay = Layout(part)
     _, live = lay.live()                         # every cell (the layout's cached set)
     per_tau = []
     for tau in np.unique(taus):
@@ -120,8 +86,8 @@ def level_counts_by_tau(mapped: np.ndarray, pivots: np.ndarray, levels: int,
         qm = np.ascontiguousarray(q_mapped[sel].T)
         _, (cq, clo, chi) = block(lay, qm, float(tau), live, budget, stats)
         qm32, tau32 = qm.astype(np.float32), lemma1_bound32(lay, qm, float(tau))
-        for a, b in _chunks(chi - clo, budget):
-            ql, r = _expand(cq[a:b], clo[a:b], chi[a:b])
+        for a, b in chunks(chi - clo, budget):
+            ql, r = expand(cq[a:b], clo[a:b], chi[a:b])
             cand += len(ql)
             (left, _), _ = verify_filters(lay, qm, qm32, ql, r, float(tau), tau32)
             dist += len(left)
@@ -207,16 +173,3 @@ def tau_profile(mapped: np.ndarray, pivots: np.ndarray, levels: int, seed: int =
             "lake_vectors": int(len(mapped)), "workload_vectors": int(len(rows)),
             "levels": int(levels), "costs_us": {"cell_pair": c_cell, "candidate_pair": c_cand,
                                                 "distance": c_dist, "bruteforce_pair": C_BF}}
-
-
-def plan_estimates(model: dict, tau: float, n_query: int, n_lake: int) -> dict:
-    """Predicted microseconds of each plan for a query of ``n_query`` vectors at ``tau`` on
-    a partition of ``n_lake`` vectors: PEXESO from the profile (linear in tau between its
-    points; below the first, the first; past the last, the last, a lower bound since the
-    work grows with tau), the brute force ``C_BF`` per pair."""
-    taus = np.asarray(model["taus"], dtype=np.float64)
-    us = np.asarray(model["us_per_vector"], dtype=np.float64)
-    per = float(np.interp(tau, taus, us)) if len(taus) else 0.0
-    return {"pexeso": per * n_query,
-            "bruteforce": model.get("costs_us", {}).get("bruteforce_pair", C_BF)
-            * n_query * n_lake}

@@ -1,5 +1,5 @@
 """ProbeSet-D: top-k with the prefix and position filters over distinct posting lists
-(Xiao et al., as JOSIE §2.3-2.4 describes and evaluates it; notes/josie_schemaless.md A3.3).
+(Xiao et al., as JOSIE §2.3-2.4 describes and evaluates it).
 
 Lists are read in the global order; every set met for the first time is either pruned by
 the position filter (Eq.2: ``skipped + 1 + min(n-1-i, |X|-1-j) <= θ``, then ignored for

@@ -28,7 +28,7 @@ def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
     return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="") + more
 
 
-def display_action_result(result, bound_as: str | None = None) -> None:
+def display_action_result(result, bound_as: str | None = None, code: str | None = None) -> None:
     """Show an ActionResult in a cell (used by ``%lakejoin join`` and the widget's Output)."""
     from IPython.display import HTML, display
     color = "#1a7f37" if result.ok else "#b35900"
@@ -42,8 +42,8 @@ def display_action_result(result, bound_as: str | None = None) -> None:
     display(HTML("".join(parts)))
     if result.chart is not None:
         display(result.chart)
-    if result.code:
-        display(HTML(code_html(result.code)))
+    if code:
+        display(HTML(code_html(code)))
 
 
 def info_html(info: dict, methods: list, actions: list, subcommands: list) -> str:

@@ -1,17 +1,16 @@
-"""What the notebook front ends share: the open index, the last search, the namespace.
+"""What the notebook front ends share: the open index and the notebook's names.
 
-``%lakejoin open`` and the widget's Open/Build set :data:`SESSION.engine`; ``%lakejoin
-search`` and the widget record the last search so ``%lakejoin join 2`` knows what to join.
-Everything else goes through the engine's public API.
+``%lakejoin open`` and the widget's Open/Build set :data:`SESSION.engine`. Nothing else is
+shared: a join names the saved search it comes from (``%lakejoin join N --from VAR``).
 """
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import pandas as pd
 
 from ..errors import LakeJoinError, QueryError
+from ..frames import is_dataframe
 
 NO_INDEX = ("No index is open. Open one with `%lakejoin open PATH` (or build one with "
             "`%lakejoin index LAKE --out PATH`; `%lakejoin index --demo --out demo.index` "
@@ -25,29 +24,14 @@ class NoIndexOpenError(LakeJoinError):
 @dataclass
 class Session:
     engine: object = None            # lakejoin_jupyter.Engine
-    last_result: object = None       # SearchResult of the last search
-    last_frame: object = None        # the DataFrame that search was made with
-    last_frame_name: str = "df"
-    history: list = field(default_factory=list)
 
     def require_engine(self):
         if self.engine is None:
             raise NoIndexOpenError(NO_INDEX)
         return self.engine
 
-    def remember(self, result, frame, name: str) -> None:
-        self.last_result, self.last_frame, self.last_frame_name = result, frame, name
-        self.history.append((name, result))
-
 
 SESSION = Session()
-
-
-def is_dataframe(obj) -> bool:
-    """pandas or Spark DataFrame."""
-    return isinstance(obj, pd.DataFrame) or (
-        type(obj).__module__.startswith("pyspark.sql") and hasattr(obj, "toPandas")
-        and hasattr(obj, "columns"))
 
 
 def dataframes_in(namespace: dict) -> list[str]:

@@ -4,31 +4,21 @@
     DiscoveryWidget(engine)            # or: %lakejoin ui [VAR[.COLUMN]]
 
 Built from ipywidgets controls plus two anywidget views (js/): the ranked results table
-and the code panel (insert the code as the next cell / copy it). Everything the widget
-offers comes from the engine's registries, so new search methods and hit actions appear
-without changes here:
+and the code panel. Everything it offers comes from the engine's registries, so new search
+methods and hit actions appear without changes here: ``engine.methods()`` fills the method
+menu and each method's ``ParamSpec`` options become controls; "Auto" shows an approximate
+method's rows first, then the exact method's; a hit opens a detail pane (matched values, a
+coverage chart, a preview) with one button per ``actions.actions_for(hit)``, whose
+``ActionResult`` is rendered generically. A joined DataFrame is bound to a variable, its
+code inserted as the next cell, and it can be the query of the next search.
 
-* methods: ``engine.methods()`` fills the method menu (single- or multi-column ones, by
-  the number of query columns); each method's ``ParamSpec`` options become controls;
-  threshold methods get the containment slider;
-* progressive results: when the index offers an approximate method and an exact one, the
-  default "Auto" runs the approximate one first and shows its rows (marked estimated if
-  their figures are), then replaces them with the exact method's;
-* hits: a click opens the detail pane (matched and unmatched values, a coverage chart, a
-  preview of the table) and one button per ``join.actions.actions_for(hit)``; an
-  ``ActionResult`` is rendered generically (summary, tables, chart, joined preview, code);
-  a joined DataFrame is bound to a variable named after both tables and its code inserted
-  as the next cell (both can be switched off), and it appears in the DataFrame menu as the
-  query of the next search (multi-hop augmentation).
-
-Searches, joins, opening and building indexes run in background threads (ui/tasks.py) with
-a progress bar and a Cancel button; the kernel's main thread stays free.
+Searches, joins and builds run in background threads (ui/tasks.py) with a progress bar and
+a Cancel button; the kernel's main thread stays free.
 """
 from __future__ import annotations
 
 import contextlib
 import html
-import inspect
 import keyword
 import time
 from pathlib import Path
@@ -39,6 +29,7 @@ import pandas as pd
 import traitlets as T
 
 from ..errors import LakeJoinError
+from ..frames import is_spark_frame
 from .session import SESSION, NoIndexOpenError, Session, dataframes_in, is_dataframe, unique_name
 from .tasks import BackgroundTask
 
@@ -128,13 +119,6 @@ def control_for(spec):
     return W.FloatText(value=value, layout=W.Layout(width="200px"), **common)
 
 
-def _accepts(fn, name: str) -> bool:
-    try:
-        return name in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def _num(x):
     if x is None:
         return None
@@ -155,8 +139,8 @@ class DiscoveryWidget(W.VBox):
 
     def __init__(self, engine=None, *, session: Session | None = None, namespace: dict | None = None,
                  frame: str | None = None, columns=(), max_values: int | None = None,
-                 auto_bind: bool = True, auto_insert: bool = True):
-        from .charts import enable_offline_rendering
+                 auto_bind: bool = True, auto_insert: bool = True, search: bool = False):
+        from ..charts import enable_offline_rendering
         enable_offline_rendering()
         self.session = session or SESSION
         if engine is not None:
@@ -169,6 +153,7 @@ class DiscoveryWidget(W.VBox):
         self._query_name = None
         self._query_frame = None
         self.last_action_result = None
+        self.last_action_code = self.last_action_variable = None
         self.bound = []                                   # variables the widget bound
         self.status_text = ""
         self.action_buttons: dict[str, W.Button] = {}
@@ -277,6 +262,8 @@ class DiscoveryWidget(W.VBox):
         self._refresh_methods()
         if self.session.engine is None:
             self._set_status(_no_index_text(), "note")
+        elif search and self.column_picker.value:
+            self.search()
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -436,7 +423,7 @@ class DiscoveryWidget(W.VBox):
 
     # ------------------------------------------------------------------ index
     def open_index(self, path: str):
-        from .. import open_index
+        from ..engine import open_index
         path = (path or "").strip()
         if not path:
             self._set_status("Type the index folder to open.", "error")
@@ -456,7 +443,7 @@ class DiscoveryWidget(W.VBox):
 
     def build_index(self, lake: str, out: str, overwrite: bool = False):
         """Build an index with Spark in the background (progress bar, Cancel)."""
-        from .. import build_index
+        from ..engine import build_index
         lake, out = (lake or "").strip(), (out or "").strip()
         if not lake or not out:
             self._set_status("Type the lake folder and the index folder to build.", "error")
@@ -544,7 +531,7 @@ class DiscoveryWidget(W.VBox):
         def done(result):
             self._busy(False)
             self._query_name, self._query_frame = name, frame
-            self.session.remember(result, frame, name)
+            result.query_name = name
             text = (f"{len(result)} hit(s) for {name}[{', '.join(map(str, cols))}] "
                     f"(|Q| = {result.query.size:,} distinct values; {result.how}).")
             if result.notes:
@@ -556,7 +543,7 @@ class DiscoveryWidget(W.VBox):
         return self._run("search", work, done)
 
     def _spark_progress(self, frame, task):
-        if not (type(frame).__module__.startswith("pyspark.sql")):
+        if not is_spark_frame(frame):
             return contextlib.nullcontext()
         from ..spark import SparkProgress
 
@@ -646,7 +633,7 @@ class DiscoveryWidget(W.VBox):
         frame = self._query_frame
 
         def work(task):
-            from .charts import coverage_chart
+            from ..charts import coverage_chart
             matched, unmatched = hit.matches, hit.unmatched
             task.check()
             chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None,
@@ -674,7 +661,7 @@ class DiscoveryWidget(W.VBox):
         self._run("detail", work, done, error)
 
     def _draw_actions(self, hit):
-        from ..join.actions import actions_for
+        from ..actions import actions_for
         self.action_buttons, self._action_controls, controls = {}, {}, []
         for a in actions_for(hit):
             b = W.Button(description=a.label, tooltip=f"{a.label} ({a.name})")
@@ -689,10 +676,9 @@ class DiscoveryWidget(W.VBox):
     # ------------------------------------------------------------------ actions
     def run_action(self, name: str, **params):
         """Run a hit action on the selected hit (in the background); returns the task."""
-        from ..join.actions import ACTIONS
-        from ..join.execute import default_variable
+        from .. import actions
         hit = self.selected_hit()
-        action = ACTIONS.get(name)
+        action = next((a for a in actions.ACTIONS if a.name == name), None)
         if hit is None or action is None:
             self._set_status("Select a hit first." if hit is None else f"No action {name!r}.",
                              "error")
@@ -704,25 +690,33 @@ class DiscoveryWidget(W.VBox):
             return None
         values = {n: c.value for n, c in self._action_controls.get(name, {}).items()}
         values.update(params)
-        if _accepts(action.run, "query_name"):
-            values.setdefault("query_name", qname)
-        if _accepts(action.run, "variable"):
-            values.setdefault("variable", unique_name(self.namespace,
-                                                      default_variable(qname, hit.table)))
+        variable = self._action_variable(qname, hit, action)
         self._busy(True, 0.2)
         self._set_status(f"{action.label}: {hit.table}...")
 
         def work(task):
             with self._spark_progress(frame, task):
-                return action.run(self.engine, hit, frame, **values)
+                result = action(self.engine, hit, frame, **values)
+                code = result.code(qname, variable)
+            return result, code
 
-        def done(result):
+        def done(out):
             self._busy(False)
-            self.show_action_result(result)
+            self.show_action_result(out[0], variable=variable, code=out[1])
 
         return self._run("action", work, done)
 
-    def show_action_result(self, result):
+    def _action_variable(self, qname: str, hit, action) -> str:
+        """The action's stable variable, ``<query>_<table>[_<action>]``: the widget rebinds
+        its own variable on a re-run, never one the user made (then ``_2``, ``_3``...)."""
+        from ..join.plan import default_variable
+        wanted = default_variable(qname, hit.table, action.suffix)
+        if wanted in self.bound or wanted not in self.namespace:
+            return wanted
+        return unique_name({k: v for k, v in self.namespace.items() if k not in self.bound},
+                           wanted)
+
+    def show_action_result(self, result, variable: str = "joined", code: str | None = None):
         """Render an ActionResult; bind its joined frame and insert its code if asked."""
         from IPython.display import HTML
 
@@ -738,21 +732,19 @@ class DiscoveryWidget(W.VBox):
         if result.chart is not None:
             objs.append(result.chart)
         _show(self.action_out, *objs)
-        self.code_panel.code = result.code or ""
+        self.last_action_code, self.last_action_variable = code, variable
+        self.code_panel.code = code or ""
         self.code_panel.status = ""
         joined = result.joined
         self.bind_box.layout.display = "" if joined is not None else "none"
         self.bind_button.disabled = joined is None
         message = result.title + ("" if result.ok else ": nothing usable found")
         if joined is not None:
-            wanted = result.variable or "joined"
-            if not wanted.isidentifier():
-                wanted = "joined"
-            self.variable.value = unique_name(self.namespace, wanted)
+            self.variable.value = variable
             if self.auto_bind.value:
                 name = self.bind_joined(self.variable.value, quiet=True)
                 message = f"{result.title}: bound to {name} ({_shape_text(joined)})."
-        if result.code and self.auto_insert.value:
+        if code and self.auto_insert.value:
             self.code_panel.request_insert()
         self._set_status(message, "info" if result.ok else "note")
 
@@ -768,9 +760,9 @@ class DiscoveryWidget(W.VBox):
         self.namespace[name] = result.joined
         if name not in self.bound:
             self.bound.append(name)
-        code = result.code or ""
-        if result.variable and name != result.variable and code:
-            self.code_panel.code = code + f"{name} = {result.variable}\n"
+        code = self.last_action_code or ""
+        if name != self.last_action_variable and code:
+            self.code_panel.code = code + f"{name} = {self.last_action_variable}\n"
         self.refresh_frames()
         if not quiet:
             self._set_status(f"Bound {name} ({_shape_text(result.joined)}).")

@@ -7,8 +7,7 @@ differently, by learning the transformation program that makes them equi-join.
 
 Modules: dsl (the language), pairs (q-gram row pairs, §4.4.1), learn (Algorithms 4-5),
 sampling (§4.5), fuzzy (§4.6), composite (§4.4.3), pipeline (both directions), result
-(the AutoJoin answer), hit_action (the "Find transformation" button), magic (the
-``%lakejoin autojoin`` subcommand's function).
+(the AutoJoin answer).
 """
 from .dsl import Program
 from .pipeline import AutoJoinInputError, AutoJoinSettings, autojoin

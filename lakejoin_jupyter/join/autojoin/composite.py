@@ -1,23 +1,17 @@
 """Composite key columns (thesis §4.4.3): split a key column into aligned parts.
 
-When neither direction yields a transformation, a target key may be composite: it carries
-a piece the other table cannot produce ("Obama, Barack(1961-)" has a life span). The
-thesis splits such columns "by aligning substrings across rows" with existing methods
-(TEGRA [15], list extraction [25]) and runs Auto-Join again on the parts. Here:
+When neither direction yields a transformation, a target key may carry a piece the other
+table cannot produce ("Obama, Barack(1961-)" has a life span). The thesis splits such
+columns "by aligning substrings across rows" with existing methods and runs Auto-Join again
+on the parts. Here a delimiter is a non-alphanumeric character occurring equally often in
+at least ``min_support`` of the values; every contiguous range of the fields it cuts that
+is still a key becomes a part, and each part a target key column through a program learned
+from the target rows alone. The join is source_program(row) == target_program(row).
 
-* alignment: a delimiter is a non-alphanumeric character occurring the same number of
-  times (>= 1) in at least ``min_support`` of the values; the values whose delimiters come
-  in the majority order are cut at those delimiters into fields (the others get no key);
-* parts: every contiguous range of fields, stripped of surrounding spaces, that is not the
-  whole value, is non-empty in ``min_support`` of the aligned values and is still a key
-  (distinct ratio >= ``key_ratio``), e.g. "Obama, Barack" out of "Obama, Barack(1961-)";
-* each part becomes a target key column through a program of the same language learned
-  from target rows alone (input: the target row, output: the part) and kept only if it
-  reproduces the part on ``min_support`` of the aligned rows. The join is then
-  source_program(source row) == target_program(target row), both written in the DSL.
-
-Composite columns whose parts are not keys individually (last names repeat) are handled
-through ranges of parts (last + first name), not through multi-column keys.
+Note:
+    Alignment by common delimiters stands in for the methods the thesis cites (TEGRA, list
+    extraction); parts that are not keys alone are handled as ranges of parts, not as
+    multi-column keys. Details: docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 

@@ -1,32 +1,19 @@
 """The Auto-Join transformation language (thesis §4.3 Eq. 4.1 and §4.4.2), as data.
 
-Physical operators, each a frozen dataclass node of an expression tree:
+Physical operators are frozen dataclass nodes of an expression tree: ``Column(name)``
+(SelectK over the whole source row, §4.4.2), ``Split(of, sep)``, ``SelectK(of, k)`` (``k < 0``
+counts from the end), ``Substring(of, start, stop, casing)`` (Python slice bounds, each from
+the front or the back; casing ``same``, ``lower``, ``upper``, ``title``), ``Constant(text)``
+and ``Concat(parts)`` (the learner's binary tree of logical operators, flattened). The
+logical operators of §4.4.2 (CONSTANT, SUBSTR, SPLITSUBSTR, SPLITSPLITSUBSTR) are trees of
+these.
 
-* ``Column(name)``          SelectK over the input row, by column name (the program's input
-                            is the whole source row, §4.4.2);
-* ``Split(of, sep)``        ``string[] Split(string v, string sep)``;
-* ``SelectK(of, k)``        ``string SelectK(string[] array, int k)``; ``k < 0`` counts from
-                            the end (-1 = last part);
-* ``Substring(of, start, stop, casing)``  ``Substring(v, start, length, Casing c)``; start and
-                            stop are Python slice bounds, each counted from the front (>= 0)
-                            or the back (< 0), ``stop=None`` = to the end, so a fixed length
-                            from the front is ``[i:i+n]`` and from the back ``[-n:]``. Casing
-                            is one of ``same``, ``lower``, ``upper``, ``title`` (Python's
-                            ``str.lower/upper/title``); the thesis leaves the list open;
-* ``Constant(text)``;
-* ``Concat(parts)``         n-ary concatenation (the learner's binary tree of logical
-                            operators, flattened in order).
-
-The logical operators of §4.4.2 are these trees: CONSTANT = ``Constant``; SUBSTR =
-``Substring(Column)``; SPLITSUBSTR = ``Substring(SelectK(Split(Column)))``; SPLITSPLITSUBSTR
-adds one more ``SelectK(Split(...))`` (the thesis prints SUBSTR without its SelectK and
-lists SPLITSUBSTR twice; §7 of the digest).
-
-Semantics (one interpreter, :func:`compile_expr`, used by learning, coverage and joins):
-a null cell, a part index out of range or a non-string makes the whole key ``None`` (no
-join); slicing clamps like Python's. :meth:`Program.python_code` writes the same program
-out as plain Python whose behaviour is identical (tested), with every constant, separator
-and column name written with ``repr()``: lake content is never evaluated.
+One interpreter (:func:`compile_expr`) serves learning, coverage and joins: a null cell, a
+part index out of range or a non-string makes the key ``None`` (no join).
+:meth:`Program.python_code` writes the same program as plain Python (tested identical), with
+every constant, separator and column name written with ``repr()``: lake content is never
+evaluated. The list of casings is a choice (the thesis leaves it open);
+docs/algorithms/autojoin.md has the details.
 """
 from __future__ import annotations
 

@@ -2,25 +2,16 @@
 
 Between C, the distinct values the learned program derives from the source, and K, the
 distinct target keys, a configuration (tokenizer t, distance d, threshold s) joins every
-key within distance s of some derived value (Eq. 4.9). The threshold is the largest one
-that keeps the join 1:1 / N:1 (Eq. 4.10): (i) no derived value is within s of two keys,
-(ii) no key is within s of two distinct derived values. Exact matches (distance 0) are
-pairs too, so rows that already equi-join act as constraints. Feasibility only gets
-harder as s grows and coverage only grows, so the best s is found by binary search per
-(t, d), and the (t, d, s) joining the most keys wins.
+key within distance s of some derived value (Eq. 4.9); s is the largest threshold that
+keeps the join 1:1 / N:1 (Eq. 4.10), found by binary search per (t, d) over the distinct
+pair distances, and the (t, d, s) joining the most keys wins.
 
-Algorithm 6 as printed moves the search the wrong way (b <- s when feasible) and returns
-the last probe; here, as the text intends, a feasible probe records its coverage and moves
-the lower end up, an infeasible one moves the upper end down, and the best feasible
-threshold is returned (-1 when none). The probes are the distinct pair distances in
-[0, max_distance] (feasibility only changes there), so the search ends on the exact
-largest feasible threshold instead of stopping at a width delta.
-
-Choices (the thesis names examples only): tokenizers word / 2-gram / 3-gram on lower-cased
-text (strings shorter than q are one token), distances Jaccard / cosine / Dice on token
-sets. Candidate pairs come from a prefix filter (tokens in ascending global frequency) that
-is exact for distances up to ``max_distance`` (0.5 by default): pairs further apart are
-never generated, which bounds the cost on large inputs.
+Note:
+    - Algorithm 6 as printed moves the search the wrong way; here a feasible probe moves
+      the lower end up and the best feasible threshold is returned (-1 when none).
+    - Tokenizers word / 2-gram / 3-gram and distances Jaccard / cosine / Dice (the thesis
+      names examples only); candidate pairs from a prefix filter exact up to
+      ``max_distance``. Details: docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 
@@ -160,7 +151,7 @@ def optimize_threshold(ci, ki, dist) -> tuple[float, int]:
 
 
 @dataclass
-class FuzzyJoin:
+class ConstrainedFuzzyJoin:
     """The chosen configuration and the extra derived-value -> key matches it adds."""
     tokenizer: str
     distance: str
@@ -181,7 +172,7 @@ class FuzzyJoin:
 
 def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS,
                            distances=DISTANCES, max_distance: float = 0.5,
-                           max_pairs: int = 300_000) -> FuzzyJoin | None:
+                           max_pairs: int = 300_000) -> ConstrainedFuzzyJoin | None:
     """The (t, d, s) joining the most keys under the 1:1 / N:1 constraints (Eq. 4.10), with
     the matches it adds beyond equality; None when no configuration adds a key. A
     configuration whose prefix filter would compare more than ``max_pairs`` pairs is
@@ -214,4 +205,4 @@ def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS
     t, d, s, cov, ci, ki, dist = best
     m = dist <= s
     matches = {derived[i]: keys[j] for i, j in zip(ci[m], ki[m]) if derived[i] != keys[j]}
-    return FuzzyJoin(t, d, s, cov, exact, matches, tried)
+    return ConstrainedFuzzyJoin(t, d, s, cov, exact, matches, tried)

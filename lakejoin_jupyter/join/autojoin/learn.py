@@ -1,37 +1,18 @@
 """Transformation learning from a few example row pairs (thesis §4.4.2, Algorithms 4 and 5).
 
 TryLearnTransform (Algorithm 4) is a greedy hierarchical search over the logical operators
-CONSTANT, SUBSTR, SPLITSUBSTR and SPLITSPLITSUBSTR: the operator (with all its parameters)
-that produces the most output characters summed over the examples ("progress") is chosen,
-each example's output is cut around the piece it produced, and the left and right
-remainders are learned recursively. When a remainder cannot be learned, the search
-backtracks to the next-best operator. Programs are capped at ``tau`` logical operators.
+CONSTANT, SUBSTR, SPLITSUBSTR and SPLITSPLITSUBSTR: the operator producing the most output
+characters over the examples is chosen, each output is cut around its piece, and the
+remainders are learned recursively, backtracking to the next-best operator when one cannot
+be learned; programs have at most ``tau`` logical operators. LearnTransform (Algorithm 5)
+learns from random example sets of 3-4 top pairs per column-pair group and keeps the
+program joining the most distinct target keys (MaxByCoverage).
 
-LearnTransform (Algorithm 5) draws random example sets of 3-4 pairs from the top-k pairs
-of each column-pair group (best average score first), learns a program from each, runs
-every distinct program on the source table and keeps the one whose output joins the most
-distinct target keys (MaxByCoverage).
-
-Choices the thesis leaves open (§6 "unspecified" of the digest), made here:
-* SPLIT separators: every run of non-alphanumeric characters of length <= 3 in the
-  examples' values and each single non-alphanumeric character of those runs; SelectK
-  indexes 0..7 from the front and 1..8 from the back.
-* Substring bounds: all valid ones, each counted from the front or the back; casings
-  same/lower/upper/title.
-* Occurrence rule: a piece is cut at its leftmost occurrence in each output; an operator
-  must produce a non-empty piece for every example, and both remainders must be empty for
-  all examples or for none (otherwise no program can finish them).
-* Ties in progress: first the operator whose piece also fits more validation pairs (the
-  group's other top pairs: its output on their input occurs in their key; the thesis's
-  Example 4.4.6 validates on the remaining rows), then CONSTANT (Appendix, footnote 4),
-  then fewer splits, the column order, ``same`` casing, simpler bounds. Operators
-  producing the same pieces on every example are tried once (same remainders).
-* Backtracking budget: at most ``max_branch`` operators per node and ``max_nodes`` nodes
-  per example set (the thesis: "or terminate if enough candidates have been tested"), and
-  at most ``max_expand`` operands (best upper bound first) expanded per node.
-* The lazy ranking: an upper bound per operand (the longest common substring of each
-  example's operand and output) orders the operands; only operands whose bound can still
-  beat the best operator found are expanded, so the ranking is exact but cheap.
+Note:
+    Choices the thesis leaves open (docs/algorithms/autojoin.md): the SPLIT separators and
+    SelectK range; leftmost occurrences; ties broken by validation pairs, then CONSTANT;
+    a backtracking budget (``max_branch``, ``max_nodes``, ``max_expand``); operands ranked
+    lazily by an exact upper bound.
 """
 from __future__ import annotations
 

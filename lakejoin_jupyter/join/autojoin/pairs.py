@@ -1,27 +1,18 @@
 """Candidate joinable row pairs from rare q-gram matches (thesis §4.4.1, Algorithm 3).
 
-For every source column C_s and every key column C_t of the target, each distinct source
-value v is probed: for every suffix u of v (|u| >= 3) BinarySearchQ finds the longest
-prefix g of u that still occurs in C_t (match counts only fall as a prefix grows,
-Prop. 4.4.2, so this is the best q-gram of that suffix), with q >= 3 enforced. The pair
-(v's row, each target row holding g) scores 1/(n*m), n and m being the numbers of distinct
-values of C_s and C_t that contain g. For each v all tied best pairs are kept (MaxByScore)
-and the pairs are grouped by column pair (C_s, C_t) and sorted by score.
+For every source column C_s and key column C_t of the target, each distinct source value v
+is probed: for every suffix u of v, BinarySearchQ finds the longest prefix g of u (q >= 3)
+that still occurs in C_t (Prop. 4.4.2), and the pair (v's row, each target row holding g)
+scores 1/(n*m), n and m being the numbers of distinct values of C_s and C_t containing g.
+Per v all tied best pairs are kept (MaxByScore); pairs are grouped by column pair and
+sorted by score. QueryIndex is a suffix array per column (binary search, cached).
 
-QueryIndex is a suffix array per column: the sorted suffixes of its distinct values (each
-cut to ``MAX_GRAM`` characters) with their value ids; a probe is a binary search
-(``bisect``, O(log S)) and results are cached.
-
-Choices the thesis leaves open (documented deviations):
-* matching is case-insensitive (values are lower-cased for matching only), because the
-  language has casing operators (lower(first letter of word 1) must still be found);
-* values longer than ``MAX_VALUE_CHARS`` are not probed or indexed (long texts are not
-  keys), and q is capped at ``MAX_GRAM``;
-* the pairs of a value are emitted for that value's own row only (Algorithm 3 also
-  emits the other rows of r_s, which get their own turn as v);
-* pairs scoring below ``min_score`` (default 1/64) are dropped: TopK never reaches them
-  and they cost memory; ties in score are broken by the longer q-gram (more evidence),
-  which matters under sampling, where many chance 1-to-1 matches of 3 characters exist.
+Note:
+    Choices the thesis leaves open (why: docs/algorithms/autojoin.md):
+    - matching is case-insensitive (the language has casing operators);
+    - values over ``MAX_VALUE_CHARS`` are skipped and q is capped at ``MAX_GRAM``;
+    - a value's pairs are emitted for its own row only;
+    - pairs below ``min_score`` are dropped; score ties go to the longer q-gram.
 """
 from __future__ import annotations
 

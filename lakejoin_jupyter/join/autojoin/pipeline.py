@@ -1,21 +1,16 @@
 """Auto-Join end to end (thesis §4.3): row pairs -> learned program -> constrained fuzzy join.
 
 ``autojoin(left, right)`` tries both directions (either table may be the source whose rows
-are transformed; the other must supply a key column, so joins are 1:1 or N:1 only):
+are transformed; the other must supply a key column, so joins are 1:1 or N:1 only): sample
+large tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1), learn the
+program joining the most distinct target keys (learn.py, §4.4.2), split composite keys when
+neither direction succeeds (composite.py, §4.4.3), and extend the equi-join with a
+constrained fuzzy join (fuzzy.py, §4.6).
 
-1. sample both tables when they are large (sampling.py, §4.5);
-2. find candidate joinable row pairs by rare q-gram matches between every source column
-   and every key column of the target (pairs.py, §4.4.1);
-3. learn programs from random example sets of 3-4 pairs and keep the one joining the most
-   distinct target keys (learn.py, §4.4.2);
-4. if neither direction finds a program, split composite key columns of each target into
-   key parts and try again (composite.py, §4.4.3);
-5. extend the equi-join with a constrained fuzzy join (fuzzy.py, §4.6).
-
-KeyColumns (unspecified in the thesis): a column whose non-null values are at least
-``key_ratio`` (0.9) distinct, with at least two distinct values. A program is accepted
-when it joins at least ``min_coverage`` (3) target keys, at least one of them outside the
-examples it was learned from (a program fitted to coincidental pairs joins only those).
+Note:
+    Unspecified in the thesis: a key column is at least ``key_ratio`` (0.9) distinct, with
+    two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
+    of them outside its examples. Details: docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 

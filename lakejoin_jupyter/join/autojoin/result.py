@@ -6,15 +6,15 @@
 from __future__ import annotations
 
 import html
-import inspect
 import json
 
-import numpy as np
 import pandas as pd
 
 from ...errors import QueryError
-from .dsl import Program, ProgramFormatError, apply_frame, cell_text, column_texts
-from .fuzzy import FuzzyJoin
+from ..joinable import Joinable
+from ..plan import Key
+from .dsl import Program, ProgramFormatError, apply_frame, column_texts
+from .fuzzy import ConstrainedFuzzyJoin
 
 FORMAT = "lakejoin-autojoin"
 FORMAT_VERSION = 1
@@ -22,6 +22,16 @@ FORMAT_VERSION = 1
 
 def _labels(frame) -> dict:
     return {str(c): c for c in frame.columns} if frame is not None else {}
+
+
+def _program_key(program, columns) -> Key:
+    """A program key over a table with ``columns`` (its labels need not be strings)."""
+    labels = {str(c): c for c in columns}
+    missing = [c for c in program.columns if c not in labels]
+    if missing:
+        raise QueryError(f"The program reads column(s) {missing}, which the table does not "
+                         f"have (it has {[str(c) for c in columns][:20]}).")
+    return Key(tuple(labels[c] for c in program.columns), "program", program)
 
 
 def _key_counts(source_keys, target_keys) -> tuple[int, int, int]:
@@ -33,15 +43,16 @@ def _key_counts(source_keys, target_keys) -> tuple[int, int, int]:
             len(keyset.intersection(source_keys)))
 
 
-class AutoJoin:
-    """A transformation join between two DataFrames (see :func:`autojoin`)."""
+class AutoJoin(Joinable):
+    """A transformation join between two DataFrames (see :func:`autojoin`): ``join(df)`` and
+    ``code(name, into)`` follow the join contract (join/plan.py)."""
 
     def __init__(self, *, found: bool, message: str, left=None, right=None,
                  left_name: str = "left", right_name: str = "right", source: str = "left",
                  program: Program | None = None, target_program: Program | None = None,
                  source_column: str | None = None, target_column: str | None = None,
                  examples: list | None = None, coverage: int = 0, target_keys: int = 0,
-                 joined_rows: int = 0, fuzzy: FuzzyJoin | None = None,
+                 joined_rows: int = 0, fuzzy: ConstrainedFuzzyJoin | None = None,
                  alternatives: list | None = None, stats: dict | None = None):
         self.found, self.message = found, message
         self.left, self.right = left, right
@@ -58,7 +69,7 @@ class AutoJoin:
         self.fuzzy = fuzzy
         self.alternatives = alternatives or []    # (description, coverage) of runner-up programs
         self.stats = stats or {}
-        self.right_source: str | None = None      # a statement loading the right table (lake)
+        self.lake = None                          # the right table's LakeTable, when from the lake
         self._keys = None
 
     # ------------------------------------------------------------ construction
@@ -156,83 +167,66 @@ class AutoJoin:
                 where.setdefault(k, []).append(j)
         return [(i, j) for i, k in enumerate(lk) if k is not None for j in where.get(k, ())]
 
-    def _key_name(self) -> str:
-        name, i = "__autojoin_key", 2
-        taken = {str(c) for c in self.left.columns} | {str(c) for c in self.right.columns}
-        while name in taken:
-            name, i = f"__autojoin_key_{i}", i + 1
-        return name
-
-    def join(self, fuzzy: bool = True) -> pd.DataFrame:
-        """The joined DataFrame: the left table's columns, then the right's (clashing names
-        get a "_right" suffix), one row per joined pair, like ``pandas.merge`` (inner)."""
-        lk, rk = self.keys(fuzzy)
-        key = self._key_name()
-        # merge on integer codes of the right keys (hashing the strings once, in C) rather
-        # than on the strings: same rows in the same order, a fraction of the time at 1M rows
-        codes, uniques = pd.factorize(np.asarray(list(rk) + list(lk), dtype=object))  # None: -1
-        rcodes, lcodes = codes[:len(rk)], codes[len(rk):]
-        on_right = np.zeros(len(uniques) + 1, dtype=bool)
-        on_right[rcodes] = True                     # (index -1, the last slot: no key)
-        lcodes = np.where(on_right[lcodes] & (lcodes >= 0), lcodes, -1)
-        left = self.left.assign(**{key: lcodes})[lcodes >= 0]
-        right = self.right.assign(**{key: rcodes})[rcodes >= 0]
-        return (left.merge(right, on=key, how="inner", suffixes=("", "_right"))
-                .drop(columns=key).reset_index(drop=True))
-
-    # ------------------------------------------------------------ code
-    def code(self, left: str = "df", right: str = "other", fuzzy: bool = True,
-             right_source: str | None = None) -> str:
-        """Plain Python (pandas) that reproduces :meth:`join`. ``left`` / ``right`` are the
-        variable names of the two DataFrames; ``right_source`` an optional statement that
-        loads the right one (e.g. from the lake). Every column name and constant is written
-        with ``repr()``; nothing from the tables is evaluated."""
+    def plan(self, df=None, how: str | None = None, *, fuzzy: bool = True):
+        """The join plan: the learned program computes the source table's key, the target's
+        is its cell text; with ``fuzzy``, the derived keys the constrained fuzzy join matched
+        are rewritten to the key they match. ``how`` "inner" (default) or "left"."""
+        from ..plan import Key, make_plan
         if not self.found:
-            raise QueryError(f"No transformation was found, so there is no code. {self.message}")
-        if right_source is None and self.right_source and right == "other":
-            right_source = self.right_source
-        for v in (left, right):
-            if not v.isidentifier():
-                raise ValueError(f"not a Python variable name: {v!r}")
-        src_var, tgt_var = (left, right) if self.source == "left" else (right, left)
-        src_labels = _labels(self.source_frame) if self.source_frame is not None else {}
-        tgt_labels = _labels(self.target_frame) if self.target_frame is not None else {}
-        key = self._key_name() if self.left is not None else "__autojoin_key"
-        out = [f"# Auto-Join: {_comment(self.program.describe())}",
-               f"#   ({_comment(self.source_name)} rows) equals {self.target_column!r} of "
-               f"{_comment(self.target_name)}",
-               "import pandas as pd", ""]
-        if right_source:
-            out += [right_source, ""]
-        out += [inspect.getsource(cell_text).rstrip(), "", "",
-                self.program.python_code("derive_key").rstrip(), ""]
+            raise QueryError(f"No transformation was found, so there is nothing to join and "
+                             f"no code. {self.message}")
+        left = df if df is not None else self.left
+        right_cols = (list(self.lake.columns) if self.lake is not None else
+                      list(self.right.columns) if self.right is not None else None)
+        if left is None or right_cols is None:
+            raise QueryError("This Auto-Join was loaded without its tables; pass them: "
+                             "AutoJoin.from_json(text, left=df, right=other).")
+        src_cols, tgt_cols = (list(left.columns), right_cols)
+        if self.source != "left":
+            src_cols, tgt_cols = tgt_cols, src_cols
+        src_key = _program_key(self.program, src_cols)
         if self.target_program is not None:
-            out += ["", self.target_program.python_code("derive_target_key").rstrip(), ""]
-
-        def access(var, labels, c):
-            return f"{var}[{labels.get(c, c)!r}]"
-
-        args = ", ".join(access(src_var, src_labels, c) for c in self.program.columns)
-        out.append(f"source_key = [derive_key(*map(cell_text, row)) for row in zip({args})]")
-        if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
-            items = ",\n".join(f"    {k!r}: {v!r}" for k, v in sorted(self.fuzzy.matches.items()))
-            out = out[:-1] + [f"# constrained fuzzy join ({_comment(self.fuzzy.describe())}): derived "
-                              f"value -> target key", "FUZZY_MATCHES = {", items, "}",
-                              out[-1], "source_key = [FUZZY_MATCHES.get(k, k) for k in source_key]"]
-        if self.target_program is not None:
-            targs = ", ".join(access(tgt_var, tgt_labels, c) for c in self.target_program.columns)
-            out.append(f"target_key = [derive_target_key(*map(cell_text, row)) "
-                       f"for row in zip({targs})]")
+            tgt_key = _program_key(self.target_program, tgt_cols)
         else:
-            out.append(f"target_key = [cell_text(v) for v in "
-                       f"{access(tgt_var, tgt_labels, self.target_column)}]")
-        lk, rk = ("source_key", "target_key") if self.source == "left" else ("target_key", "source_key")
-        out += [f"KEY = {key!r}",
-                f"joined = ({left}.assign(**{{KEY: {lk}}}).dropna(subset=[KEY])",
-                f"          .merge({right}.assign(**{{KEY: {rk}}}).dropna(subset=[KEY]),",
-                "                 on=KEY, how='inner', suffixes=('', '_right'))",
-                "          .drop(columns=KEY).reset_index(drop=True))"]
-        return "\n".join(out) + "\n"
+            labels = {str(c): c for c in tgt_cols}
+            if self.target_column not in labels:
+                raise QueryError(f"The target table has no column {self.target_column!r}.")
+            tgt_key = Key((labels[self.target_column],), "text")
+        matches = ()
+        if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
+            matches = tuple(sorted(self.fuzzy.matches.items()))
+        q, o = (src_key, tgt_key) if self.source == "left" else (tgt_key, src_key)
+        return make_plan(list(left.columns), [q], right_cols, [o], other=self.lake,
+                         other_label=self.right_name, how=how or "inner", matches=matches,
+                         matches_on="query" if self.source == "left" else "other",
+                         suffix="_right",
+                         description=f"Auto-Join: {self.program.describe()} "
+                                     f"({self.source_name} rows) equals {self.target_column!r} "
+                                     f"of {self.target_name}")
+
+    def _frame(self, df):
+        if df is None:
+            if self.left is None:
+                raise QueryError("This Auto-Join was loaded without its tables; pass them: "
+                                 "AutoJoin.from_json(text, left=df, right=other).")
+            return self.left
+        return df
+
+    def _other_frame(self):
+        return None if self.lake is not None else self.right
+
+    def join(self, df=None, how: str | None = None, *, fuzzy: bool = True) -> pd.DataFrame:
+        """The joined DataFrame: the left table's columns, then the right's (clashing names
+        get a "_right" suffix), one row per joined pair (``how="inner"``, the default; "left"
+        keeps every left row)."""
+        return super().join(df, how=how, fuzzy=fuzzy)
+
+    def code(self, name: str = "df", into: str = "joined", *, how: str | None = None,
+             df=None, other: str = "other", spark: bool | None = None,
+             fuzzy: bool = True) -> str:
+        """Python that reproduces :meth:`join`: ``name`` is the left DataFrame's variable,
+        ``other`` the right one's unless it is a lake table (the code then reads it)."""
+        return super().code(name, into, how=how, df=df, other=other, spark=spark, fuzzy=fuzzy)
 
     # ------------------------------------------------------------ explanation
     def examples_frame(self) -> pd.DataFrame:
@@ -342,7 +336,7 @@ class AutoJoin:
                         or not all(isinstance(x, str) for x in pair)):
                     raise ProgramFormatError("fuzzy matches must be [derived, key] string pairs")
                 matches[pair[0]] = pair[1]
-            fuzzy = FuzzyJoin(str(fz["tokenizer"]), str(fz["distance"]), float(fz["threshold"]),
+            fuzzy = ConstrainedFuzzyJoin(str(fz["tokenizer"]), str(fz["distance"]), float(fz["threshold"]),
                               int(fz["coverage"]), int(fz["exact_coverage"]), matches)
         prog = Program.from_dict(d["program"]) if d.get("program") else None
         tprog = Program.from_dict(d["target_program"]) if d.get("target_program") else None

@@ -1,18 +1,18 @@
 """Row sampling for large tables (thesis §4.5), with the sample-size formula corrected.
 
 Rows are sampled independently (Bernoulli) in each table: the join keys are unknown, so
-coordinated sampling is impossible. With N_s, N_t rows, rates p_s, p_t and join
-participation rate r, the expected number of sampled joinable pairs is
-mu = N_t p_t p_s r, and mu >= T/(1-delta) makes P(fewer than T pairs) <= exp(-delta^2 mu/2)
-(Eq. 4.5-4.6; T=4, delta=0.8 give mu >= 20 and success >= 99.8%). Minimising the rows
-sampled, N_s p_s + N_t p_t, subject to that (Eq. 4.7) gives EQUAL sample counts:
+coordinated sampling is impossible. The expected number of sampled joinable pairs,
+mu = N_t p_t p_s r, must reach T/(1-delta) (Eq. 4.5-4.6); minimising the rows sampled,
+N_s p_s + N_t p_t, subject to that (Eq. 4.7) gives equal sample counts:
 
     N_s p_s = N_t p_t = sqrt(c N_s / r),  c = T / (1 - delta)
-    p_s = sqrt(c / (r N_s)),  p_t = sqrt(c N_s / (r N_t^2))
 
-The thesis's Eq. 4.8 swaps p_s and p_t (digest §4.6/§7); both agree only when N_s = N_t.
 A rate above 1 is clamped to 1 and the constraint re-solved for the other table
 (footnote 8: small tables are used whole).
+
+Note:
+    The thesis' Eq. 4.8 swaps p_s and p_t (the two agree only when N_s = N_t).
+    Derivation: docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 

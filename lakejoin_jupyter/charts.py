@@ -2,9 +2,9 @@
 
 altair 5.5's default renderer loads vega from a CDN, which fails offline (and on Binder
 behind a strict proxy); the ``mimetype`` renderer emits ``application/vnd.vegalite.v5+json``
-that JupyterLab's built-in vega 5 extension draws without network
-(../shared/notes/environment.md §4). :func:`enable_offline_rendering` switches to it; the
-extension calls it when loaded and the widget when created.
+that JupyterLab's built-in vega 5 extension draws without network.
+:func:`enable_offline_rendering` switches to it; the extension calls it when loaded and the
+widget when created. The charts are views of results shared by the actions and front ends.
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def results_chart(result, width: int = 360):
 def coverage_frame(hit, query_frame=None) -> pd.DataFrame:
     """Matched / unmatched counts of the query's distinct values (and rows, when the query
     frame is at hand): how much of the query this hit covers."""
-    from ..lake.normalize import normalize_many
+    from .lake.normalize import normalize_many
     matched = len(hit.matches)
     unmatched = len(hit.unmatched)
     rows = [{"measure": "distinct values", "status": "matched", "count": matched},
@@ -77,3 +77,22 @@ def coverage_chart(hit, query_frame=None, width: int = 360):
                         range=[BLUE, GREY, ORANGE]), legend=alt.Legend(orient="bottom")),
                     tooltip=["measure", "status", "count"])
             .properties(width=width, height=70))
+
+
+def predicate_chart(result):
+    """Bar chart of the preference score of the best considered predicates."""
+    import altair as alt
+
+    from .join.schemaless import PREFERENCES
+    df = result.comparison(10)
+    if df.empty:
+        return None
+    data = pd.DataFrame({"predicate": df["predicate"].str.slice(0, 60),
+                         "score": df[result.preference].astype(float),
+                         "chosen": df["chosen"].map({True: "chosen", False: "other"})})
+    return alt.Chart(data).mark_bar().encode(
+        x=alt.X("score:Q", title=f"{result.preference} ({PREFERENCES[result.preference].label})"),
+        y=alt.Y("predicate:N", sort="-x", title=None),
+        color=alt.Color("chosen:N", scale=alt.Scale(domain=["chosen", "other"],
+                                                    range=["#4a78c2", "#c8d3e6"]), legend=None),
+        tooltip=["predicate", "score"]).properties(height=alt.Step(18), width=320)

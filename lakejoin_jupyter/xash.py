@@ -1,44 +1,18 @@
-"""XASH: the hash MATE builds its row super keys from (MATE §5.2-§5.3, notes/pexeso_mate.md B3).
+"""XASH: the hash MATE builds its row super keys from (MATE §5.2-§5.3).
 
-A value's hash sets at most ``chars + 1`` bits of a ``bits``-wide array (bit i = 2**i):
+A value's hash sets at most ``chars + 1`` bits of a ``bits``-wide array: the ``chars``
+least frequent characters of the value, each in its alphabet segment (§5.3.1, Eq. 6) at a
+region given by its mean position (§5.3.3), the character area rotated by the length
+(§5.3.5), and one length bit at the most significant end (§5.3.4). The values hashed are
+normalized tokens, the same ones the joins compare, so the super key never loses a
+joinable row (§6.3).
 
-* segmentation (§5.3.1, Eq. 6): 37 character segments of ``beta`` bits, the largest beta
-  with 37*beta < bits (3 for 128 bits, 13 for 512), one per symbol of the alphabet
-  " 0123456789abcdefghijklmnopqrstuvwxyz" (alphabet index = position in that string), so
-  the character area is bits [0, 37*beta); the remaining ``length_bits`` bits (17 for 128,
-  31 for 512) are the length segment, at the most significant end;
-* characters (§5.3.2): the ``chars`` (alpha - 1 = 5) characters occurring least often in the
-  value, ties broken lexicographically (which for this alphabet is alphabet order);
-* location (§5.3.3): a chosen character c sets bit idx(c)*beta + region, where region is the
-  smallest i in [0, beta) with mean(0-based positions of c) <= (i + 1) * len / beta;
-* rotation (§5.3.5): the character area (only it) is rotated left, circularly, by
-  floor(37*beta * (len mod length_bits) / length_bits);
-* length (§5.3.4): one bit at 37*beta + (len mod length_bits) (one-hot, so lengths never
-  cover each other).
-
-Variant recorded in the manifest (``XashSpec.manifest()``, name "reference"): the paper's
-text and the authors' reference code (LUH-DBS/MATE) differ; we follow the reference code on
-both points where they differ (errata B6.4, B6.5):
-
-* location: the reference rule above, not the paper's x = ceil(lambda*beta/len) (1-based),
-  which differs at region boundaries;
-* rotation: by floor(37*beta*(len mod |a_l|)/|a_l|), which spreads lengths over the whole
-  character area, not by len as in the paper's text and example (a rotation by 8 moves the
-  bits of "muhammad" by less than three segments).
-
-One deliberate difference from the reference code: characters outside the alphabet
-(punctuation, accented letters; our normalization keeps them, lake/normalize.py) are left
-out *before* the least frequent ones are chosen, so "st. louis" still encodes five
-characters instead of losing one to "."; they still count in the length and the positions.
-
-alpha: Eq. 5 picks the smallest alpha with C(|a|, alpha) > C_unique; for DWTC (700M unique
-values) and 128 bits that is 6, the value the paper's experiments and the reference code
-use. We keep alpha = 6 (``chars`` = 5) for every lake instead of recomputing Eq. 5 per
-lake: on a lake of 10^5 values Eq. 5 gives alpha = 3, and a fixed alpha keeps a value's
-hash identical in every index generation of a growing lake.
-
-The values hashed are normalized tokens (lake/normalize.py), the same ones the joins compare,
-so equal values always hash equally and the super key never loses a joinable row (§6.3 lemma).
+Note:
+    Variant "reference" (recorded in the manifest):
+    - Location and rotation follow the authors' reference code, not the paper's text.
+    - Characters outside the alphabet are dropped before choosing the least frequent ones.
+    - alpha = 6 for every lake (Eq. 5 per lake would change hashes as the lake grows).
+    Details: docs/algorithms/mate.md.
 """
 from __future__ import annotations
 

@@ -3,12 +3,10 @@
     %lakejoin autojoin DF OTHER [--on COL] [--other-on COL] [--no-fuzzy] [--seed N] [--as VAR]
 
 DF is a pandas DataFrame variable of the notebook; OTHER a DataFrame variable or, with an
-index open, a lake table name. The result (an :class:`~.result.AutoJoin`) is displayed and,
+index open, a lake table name. The AutoJoin result is displayed and,
 with ``--as VAR``, stored in VAR (``VAR.join()``, ``print(VAR.code())``).
 
-:func:`run_magic` is the plain function behind it (usable without IPython); the subcommand
-registers itself with :func:`lakejoin_jupyter.magics.register_subcommand` when the
-extension loads (it imports the modules of ``join/``).
+:func:`run_magic` is the plain function behind it (usable without IPython).
 """
 from __future__ import annotations
 
@@ -16,7 +14,8 @@ import argparse
 
 import pandas as pd
 
-from .pipeline import AutoJoinInputError
+from ..join.autojoin import AutoJoinInputError
+from .context import Subcommand
 
 DESCRIPTION = ("Learn the transformation (split, substring, casing, constants; thesis ch. 4) "
                "that makes a column of DF equal a key column of OTHER, in either direction, "
@@ -41,8 +40,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run_magic(namespace: dict, args: argparse.Namespace, engine_getter=None):
     """Run one parsed ``%lakejoin autojoin`` request against ``namespace`` (the notebook's
     variables); ``engine_getter()`` returns the open engine (needed only when OTHER is a
-    lake table name). Returns the :class:`~.result.AutoJoin`."""
-    from . import autojoin
+    lake table name). Returns the AutoJoin."""
+    from ..join.autojoin import autojoin
     df = namespace.get(args.df)
     if not isinstance(df, pd.DataFrame):
         what = "no variable" if args.df not in namespace else f"a {type(df).__name__}"
@@ -71,11 +70,5 @@ def _run(ctx, args):
     return run_magic(ctx.user_ns, args, lambda: ctx.engine)
 
 
-def _register() -> None:
-    from ...magics import Subcommand, register_subcommand
-    register_subcommand(Subcommand(
-        "autojoin", "learn the transformation that joins two tables (Auto-Join)",
-        configure, _run, description=DESCRIPTION))
-
-
-_register()
+SUBCOMMAND = Subcommand("autojoin", "learn the transformation that joins two tables (Auto-Join)",
+                        configure, _run, description=DESCRIPTION)

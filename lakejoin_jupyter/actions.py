@@ -1,0 +1,264 @@
+"""Actions on a search hit: join, find a transformation, fuzzy join, best join predicate.
+
+Each action runs through the engine's public API and returns an :class:`ActionResult`: a
+Markdown summary, tables and a chart to show, the joined DataFrame, and the result object
+that made it (a Hit, AutoJoin, FuzzyJoin or PredicateResult), whose ``code(name, into)``
+writes the code that reproduces the frame (join/plan.py). Front ends (the widget's tabs,
+``%lakejoin join``) list :data:`ACTIONS` and choose the variable names; actions never see
+the notebook.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pandas as pd
+
+from .errors import LakeJoinError
+from .frames import is_spark_frame
+from .search.registry import ParamSpec, resolve_options
+
+LEARN_ROWS = 5_000          # rows of a Spark query frame the learning actions look at
+
+
+@dataclass
+class ActionResult:
+    title: str
+    summary: str = ""                 # Markdown
+    tables: dict = field(default_factory=dict)    # caption -> pandas DataFrame
+    chart: object = None              # an altair chart, or None
+    joined: object = None             # the joined DataFrame, when the action joins
+    result: object = None             # the Joinable that made ``joined``
+    code_options: dict = field(default_factory=dict)   # what ``result.code`` needs besides names
+    chosen: dict = field(default_factory=dict)    # parameter values the action chose itself
+    spark: bool = False               # the user's frame is a Spark DataFrame: PySpark code
+    ok: bool = True                   # False: nothing usable found (the summary says why)
+    details: dict = field(default_factory=dict)
+
+    def code(self, name: str = "df", into: str = "joined") -> str | None:
+        """The code binding ``into`` to :attr:`joined`, the user's frame being ``name``."""
+        if self.result is None or self.joined is None:
+            return None
+        return self.result.code(name, into, spark=self.spark, **self.code_options)
+
+
+@dataclass
+class HitAction:
+    name: str
+    label: str
+    run: Callable                     # run(engine, hit, frame, **params) -> ActionResult
+    applies: Callable = lambda hit: True
+    params: tuple = ()                # ParamSpec: the action's own parameters
+    suffix: str = ""                  # variable name suffix: <query>_<table>[_<suffix>]
+    help: str = ""
+
+    def __call__(self, engine, hit, frame, **params) -> ActionResult:
+        opts = resolve_options(self.params, params, f"action {self.name!r}")
+        return self.run(engine, hit, frame, **opts)
+
+
+def actions_for(hit) -> list[HitAction]:
+    return [a for a in ACTIONS if a.applies(hit)]
+
+
+def get(name: str) -> HitAction:
+    for a in ACTIONS:
+        if a.name == name:
+            return a
+    raise LakeJoinError(f"No action {name!r}; actions: {[a.name for a in ACTIONS]}.")
+
+
+def _learning_frame(frame):
+    """A pandas frame to learn from: the frame itself, or the first rows of a Spark one."""
+    if is_spark_frame(frame):
+        return frame.limit(LEARN_ROWS).toPandas()
+    return frame
+
+
+def _on(hit) -> str:
+    return ", ".join(f"`{a}` = `{b}`" for a, b in zip(hit.query_columns, hit.columns))
+
+
+# ----------------------------------------------------------------------- Join
+
+def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all") -> ActionResult:
+    """Join the query frame with the hit's table on the normalized key values."""
+    from .index.tables import find_table, lake_table
+    from .join.execute import join_pandas, match_stats, plan_keys
+    plan = hit.plan(frame, how=how, duplicates=duplicates)
+    title = f"Join with {hit.table}"
+    if is_spark_frame(frame):
+        joined = hit.join(frame, how=how, duplicates=duplicates)
+        return ActionResult(title=title, joined=joined, result=hit, spark=True,
+                            code_options={"how": how, "duplicates": duplicates},
+                            summary=f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}, "
+                                    f"as a Spark DataFrame (lazy: nothing is computed until you "
+                                    f"use it).", details={"engine": "spark"})
+    right = lake_table(find_table(engine.index, hit.table))
+    keys = plan_keys(frame, right, plan)
+    joined = join_pandas(frame, right, plan, keys)
+    s = match_stats(frame, right, plan, keys)
+    s["joined_rows"] = len(joined)
+    lines = [f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}: "
+             f"**{s['matched_rows']:,}** of {s['query_rows']:,} query rows found a partner; "
+             f"the result has **{s['joined_rows']:,} rows** and {joined.shape[1]} columns."]
+    if not s["lake_key_unique"] and duplicates == "all":
+        lines.append("The lake column repeats some values, so query rows matching them appear "
+                     "several times; choose *duplicates = first* to keep one lake row per key.")
+    return ActionResult(title=title, summary="\n\n".join(lines), joined=joined, result=hit,
+                        tables={"joined (first rows)": joined.head(10)},
+                        code_options={"how": how, "duplicates": duplicates},
+                        details={"stats": s, "engine": "pandas"})
+
+
+# ----------------------------------------------------------------------- Auto-Join
+
+def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) -> ActionResult:
+    """Auto-Join between the query frame and the hit's table, restricted to the query
+    column and the hit column (both directions)."""
+    title = "Find transformation"
+    learn = _learning_frame(frame)
+    left_on = [c for c in hit.query_columns if c in learn.columns] or None
+    try:
+        aj = engine.autojoin(learn, left_on, hit.table, list(hit.columns), fuzzy=fuzzy,
+                             seed=seed)
+    except LakeJoinError as e:
+        return ActionResult(title=title, summary=str(e), ok=False)
+    if not aj.found:
+        return ActionResult(title=title, summary=aj.message, ok=False,
+                            details={"autojoin": aj.to_dict()})
+    joined = aj.join(frame, fuzzy=fuzzy)
+    n = "" if is_spark_frame(frame) else f" The join has **{len(joined):,} rows**."
+    summary = (f"**Program:** `{aj.program.describe()}`\n\n"
+               f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
+               f"`{aj.target_column}` ({aj.source_name} rows transformed).{n}")
+    if aj.fuzzy is not None and aj.fuzzy.matches:
+        summary += (f"\n\nA constrained fuzzy join ({aj.fuzzy.describe()}) adds "
+                    f"{len(aj.fuzzy.matches)} match(es).")
+    tables = {"Example rows that taught the program": aj.examples_frame()}
+    if isinstance(joined, pd.DataFrame):
+        tables[f"Joined rows ({len(joined):,}; first 50)"] = joined.head(50)
+    return ActionResult(title=title, summary=summary, tables=tables, joined=joined, result=aj,
+                        code_options={"fuzzy": fuzzy}, spark=is_spark_frame(frame),
+                        details={"autojoin": aj.to_dict(), "explain": aj.explain(),
+                                 "coverage": aj.coverage, "target_keys": aj.target_keys})
+
+
+# ----------------------------------------------------------------------- fuzzy join
+
+def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
+              threshold: float | None = None) -> ActionResult:
+    """Fuzzy-join the query frame (right) to the hit's lake table (left, the reference), at
+    the join function and threshold chosen for the precision target, or, with
+    ``threshold``, the main join function at that threshold."""
+    qcol = hit.query_columns[0]
+    title = f"Fuzzy join with {hit.table}.{hit.column}"
+    learn = _learning_frame(frame)
+    fj = engine.fuzzy_join(hit.table, learn, on=(hit.column, qcol),
+                           precision_target=precision_target)
+    if not fj.ok and threshold is None:
+        return ActionResult(title=title, summary=fj.summary(), ok=False,
+                            tables={"join functions": fj.functions}, chart=fj.chart(),
+                            chosen={"threshold": None})
+    t = fj.threshold if threshold is None else threshold
+    est = fj.estimate(t)
+    joined = fj.join(frame, threshold=threshold)
+    if threshold is None:
+        summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}**"
+                   + (f" (+{len(fj.configs) - 1} more configurations)" if len(fj.configs) > 1
+                      else "")
+                   + f" for precision target {precision_target:.0%}: estimated precision "
+                     f"**{fj.estimated_precision:.1%}**, estimated recall "
+                     f"**{fj.estimated_recall:.1%}**.")
+    else:
+        summary = (f"Join function **{fj.function}** at threshold **{t:.3f}** (chosen: "
+                   f"{fj.threshold if fj.threshold is not None else 'none'}): estimated "
+                   f"precision **{est['est_precision']:.1%}**, estimated recall "
+                   f"**{est['est_recall']:.1%}**.")
+    if isinstance(joined, pd.DataFrame):
+        plan = fj.plan(frame, threshold=threshold)
+        matched = int(joined[plan.renamed.get(hit.column, hit.column)].notna().sum())
+        summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
+    return ActionResult(
+        title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
+        tables={"matched values": fj.matches(threshold).head(200),
+                "estimate vs threshold": fj.curve, "join functions": fj.functions},
+        code_options={"threshold": threshold}, chosen={"threshold": fj.threshold},
+        spark=is_spark_frame(frame),
+        details={"threshold": t, "function": fj.function, "configs": fj.configs,
+                 "estimated_precision": fj.estimated_precision,
+                 "estimated_recall": fj.estimated_recall})
+
+
+# ----------------------------------------------------------------------- predicate
+
+def run_predicate(engine, hit, frame, preference: str = "h5",
+                  time_limit: float = 30.0) -> ActionResult:
+    """Seed the schemaless search with the pair the index found, compare predicates, and
+    join with the best one."""
+    from .charts import predicate_chart
+    from .join.schemaless import PREFERENCES, predicate_text
+    seed = [(q, c) for q, c in zip(hit.query_columns, hit.columns) if q in frame.columns]
+    res = engine.best_predicate(frame, hit.table, preference=preference,
+                                seed_pair=seed or None, time_limit=time_limit)
+    title = f"Join predicate for {hit.table} ({res.preference}: {PREFERENCES[res.preference].label})"
+    if not res.predicate:
+        return ActionResult(title=title, ok=False, summary="; ".join(res.notes),
+                            details={"result": res})
+    s = res.stats
+    summary = (f"**Best predicate:** `{res.describe()}`\n\n"
+               f"{res.preference} = {s[res.preference]:.4g}; join **{s['join_size']:,} rows**, "
+               f"outer join {s['outer_join_size']:,} rows, coverage {s['coverage']:.3f}, "
+               f"strength {s['strength']:.3f}, {s['n_keys']:,} distinct keys; "
+               f"{res.search['nodes']:,} predicate(s) scored"
+               + (f" (seeded with `{predicate_text(res.seed)}`)" if res.seed else "") + ".")
+    if res.notes:
+        summary += "\n\n" + "\n\n".join(f"*note:* {n}" for n in res.notes)
+    joined = res.join(frame)
+    return ActionResult(title=title, summary=summary,
+                        tables={"Predicates compared": res.comparison(20)},
+                        chart=predicate_chart(res), joined=joined, result=res,
+                        spark=is_spark_frame(frame),
+                        details={"result": res, "predicate": res.predicate})
+
+
+# The actions the front ends offer, in the order they show them.
+ACTIONS = (
+    HitAction("join", "Join", run_join, suffix="",
+              # a hit joinable only through a learned program: "Find transformation" joins it
+              applies=lambda hit: "program" not in (getattr(hit, "details", None) or {}),
+              params=(ParamSpec("how", "Join type", "choice", "left", choices=("left", "inner"),
+                                help="left keeps every query row; inner keeps matched rows only"),
+                      ParamSpec("duplicates", "Lake duplicates", "choice", "all",
+                                choices=("all", "first"),
+                                help="all: every matching lake row; first: one lake row per key")),
+              help="Equi-join on the normalized values the search matched."),
+    HitAction("autojoin", "Find transformation", run_transformation, suffix="transformed",
+              applies=lambda hit: len(hit.columns) == 1,
+              params=(ParamSpec("fuzzy", "Constrained fuzzy join", "bool", True,
+                                help="extend the equi-join with fuzzy matches that keep it "
+                                     "1:1 / N:1"),
+                      ParamSpec("seed", "Random seed", "int", 0, 0, 10_000, 1,
+                                help="seed of the example sets drawn for learning")),
+              help="Learn the string transformation (split, substring, case, constants) that "
+                   "makes the two columns equal (Auto-Join)."),
+    HitAction("fuzzy_join", "Fuzzy join", run_fuzzy, suffix="fuzzy",
+              applies=lambda hit: len(hit.column_ids) == 1,
+              params=(ParamSpec("precision_target", "Precision target", "float", 0.9, 0.5, 1.0,
+                                0.01, help="the join function and threshold are chosen to reach "
+                                           "this estimated precision"),
+                      ParamSpec("threshold", "Distance threshold", "float", None, 0.0, 2.0, 0.01,
+                                help="empty: the threshold chosen for the precision target")),
+              help="Join values that are close but not equal (typos, variants), at a "
+                   "precision target (Auto-FuzzyJoin)."),
+    HitAction("predicate", "Best join predicate", run_predicate, suffix="predicate",
+              applies=lambda hit: getattr(hit, "table", None) is not None,
+              params=(ParamSpec("preference", "Preference", "choice", "h5",
+                                choices=("h1", "h2", "h3", "h4", "h5"),
+                                help="h1 most rows matched, h2 most distinct keys, h3 smallest "
+                                     "outer join, h4 most even keys, h5 balance (default)"),
+                      ParamSpec("time_limit", "Time limit (s)", "float", 30.0, 1.0, 600.0, 1.0,
+                                help="stop with the best predicate found so far")),
+              help="The set of column pairs whose join best fits a result preference "
+                   "(schemaless join)."),
+)

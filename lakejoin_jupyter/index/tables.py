@@ -1,0 +1,134 @@
+"""Lake tables as the index knows them: where each lives and how to read it, in pandas or Spark.
+
+The catalog records, per table, the options the build sniffed (format, encoding, delimiter,
+header). :func:`lake_table` reads a table in pandas with the build's own reader (so values
+are the text the index saw); :func:`spark_table` reads it with Spark's readers and the same
+options. Executing a join (join/execute.py) and writing its code (join/codegen.py) both start
+from a :class:`LakeTable`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..errors import QueryError
+
+
+@dataclass(frozen=True)
+class LakeTable:
+    """Where a lake table lives and how to read it (from the index catalog)."""
+    name: str                 # table name in the index
+    format: str               # csv | tsv | parquet | jsonl | catalog
+    uri: str                  # absolute path, or the catalog table name
+    columns: tuple            # column names as the index knows them
+    encoding: str = ""
+    delimiter: str = ","
+    index_path: str = ""      # the index the table belongs to (for engine-based reading)
+    header_matches: bool = True   # pandas' own header parsing yields ``columns``
+    clean: bool = True        # no ragged rows / renamed columns: plain readers suffice
+    info: str = ""            # the build's TableInfo (JSON), for the build's own reader
+
+    @property
+    def short_name(self) -> str:
+        return self.name.rsplit("/", 1)[-1]
+
+
+def find_table(index, table: str) -> LakeTable:
+    """The catalog entry of a lake table (by name or path) as a :class:`LakeTable`."""
+    from ..lake.read import TableInfo
+    t = index.tables
+    hit = t[(t["name"] == table) | (t["path"] == table)]
+    if hit.empty:
+        raise QueryError(f"No table {table!r} in the index {index.path}.")
+    row = hit.iloc[0]
+    if row["format"] == "catalog":
+        cols = index.columns
+        names = tuple(cols[cols["table_id"] == row["table_id"]].sort_values("position")["name"])
+        return LakeTable(str(row["name"]), "catalog", str(row["path"]), names,
+                         index_path=str(index.path), clean=True)
+    return table_from_info(str(row["name"]), TableInfo.from_json(row["info"]), str(index.path))
+
+
+def table_from_info(name: str, info, index_path: str = "") -> LakeTable:
+    """A :class:`LakeTable` from the build's sniffing result (lake/read.py TableInfo)."""
+    clean = not info.warnings and info.n_fields_max <= len(info.columns)
+    header = _pandas_header(info) if info.format in ("csv", "tsv") and clean else None
+    return LakeTable(name, info.format, info.uri, tuple(info.columns),
+                     encoding=info.encoding, delimiter=info.delimiter or ",",
+                     index_path=index_path, header_matches=header == list(info.columns),
+                     clean=clean, info=info.to_json())
+
+
+def _pandas_header(info) -> list | None:
+    """The column names pandas reads from the file's header line (None if it cannot)."""
+    if info.uri.lower().endswith((".gz", ".bz2", ".xz", ".zst")):
+        return None
+    try:
+        df = pd.read_csv(info.uri, sep=info.delimiter or ",", encoding=info.encoding or "utf-8",
+                         nrows=0, dtype=str)
+    except Exception:  # noqa: BLE001 - the plain reader cannot read it: use the build's
+        return None
+    return [str(c) for c in df.columns]
+
+
+# ----------------------------------------------------------------------- pandas
+
+def lake_table(table: LakeTable, max_rows: int | None = None) -> pd.DataFrame:
+    """The table as pandas, every value as text (None for nulls), read by the build's reader;
+    ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns)."""
+    if table.format == "catalog":
+        from ..spark import get_spark
+        sdf = get_spark().table(table.uri)
+        df = (sdf.limit(max_rows) if max_rows else sdf).toPandas()
+    else:
+        from ..lake.read import TableInfo, read_table
+        df = read_table(TableInfo.from_json(table.info), max_rows=max_rows)
+    df.attrs["lakejoin_table"] = table.name
+    return df
+
+
+# ----------------------------------------------------------------------- Spark
+
+_SPARK_ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "cp1252": "windows-1252",
+                    "latin-1": "ISO-8859-1", "utf-16": "UTF-16", "utf-32": "UTF-32", "": "UTF-8"}
+_GLOB_CHARS = "\\*?[]{}"
+
+
+def spark_encoding(enc: str) -> str:
+    """The name Spark's CSV reader takes for an encoding the build recorded."""
+    return _SPARK_ENCODINGS.get(enc, enc)
+
+
+def spark_quote(name: str) -> str:
+    """A column name quoted for Spark's parser (dots, spaces and backticks are literal)."""
+    return "`" + str(name).replace("`", "``") + "`"
+
+
+def spark_path(path: str) -> str:
+    """A local file as a path Spark reads literally: the file: scheme (so a cluster does not
+    resolve it on HDFS), no percent-encoding (Hadoop paths are not URI-decoded), and the
+    glob characters Spark would expand escaped with a backslash."""
+    if not path.startswith("/"):
+        return path
+    return "file://" + "".join("\\" + ch if ch in _GLOB_CHARS else ch for ch in path)
+
+
+def spark_table(spark, table: LakeTable):
+    """The table as a Spark DataFrame with the index's column names."""
+    from pyspark.sql import types as T
+    if table.format == "catalog":
+        return spark.table(table.uri)
+    if table.format in ("csv", "tsv"):
+        schema = T.StructType([T.StructField(c, T.StringType()) for c in table.columns])
+        return spark.read.csv(spark_path(table.uri), schema=schema, header=True,
+                              sep=table.delimiter, encoding=spark_encoding(table.encoding),
+                              multiLine=True, escape='"')
+    if table.format == "parquet":
+        df = spark.read.parquet(spark_path(table.uri))
+        names = [c for c in df.columns if c != "__index_level_0__"]
+        return df.select(*[df[spark_quote(c)] for c in names]).toDF(*table.columns)
+    if table.format == "jsonl":
+        df = spark.read.json(spark_path(table.uri))
+        return df.select(*[df[spark_quote(c)] for c in table.columns])
+    raise QueryError(f"Cannot read lake table {table.name!r} (format {table.format!r}) in Spark.")

@@ -1,0 +1,142 @@
+"""The join contract: every way of joining yields one :class:`JoinPlan`.
+
+A plan says what is joined to what (the user's frame, called the query, and another table:
+a lake table or a second frame of the session), how each side's key is computed
+(:class:`Key`: lakejoin's normalization, the cell text, or a learned Auto-Join program),
+which derived keys a fuzzy join maps to the other side's keys (``matches``), ``how``, and
+the duplicates policy. join/execute.py runs a plan (pandas or Spark); join/codegen.py writes
+it as code that reproduces the same frame. Result types (search hits, Auto-Join, fuzzy joins,
+schemaless predicates) build their plan and get ``join(df)`` / ``code(name, into)`` from
+:class:`Joinable`.
+"""
+from __future__ import annotations
+
+import keyword
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from ..errors import QueryError
+from ..index.tables import LakeTable
+
+HOWS = ("left", "inner")
+DUPLICATES = ("all", "first")
+KEY_KINDS = ("normalize", "text", "program")
+KEY_PREFIX = "__lakejoin_key_"
+
+
+@dataclass(frozen=True)
+class Key:
+    """How one side computes one join key from its rows.
+
+    ``normalize``: lakejoin's value normalization of ``columns[0]`` (case, spacing, number
+    formats; the search's notion of equal); ``text``: the cell as text (Auto-Join and the fuzzy
+    join compare exact text); ``program``: an Auto-Join program over ``columns``."""
+    columns: tuple
+    kind: str = "normalize"
+    program: object = None
+
+    def __post_init__(self):
+        if self.kind not in KEY_KINDS:
+            raise ValueError(f"key kind {self.kind!r} is not one of {KEY_KINDS}")
+        if self.kind == "program" and self.program is None:
+            raise ValueError("a program key needs its program")
+
+
+@dataclass(frozen=True)
+class JoinPlan:
+    """One join, resolved against both tables' columns (see :func:`make_plan`)."""
+    query_on: tuple                 # Key per join key, on the user's frame
+    other_on: tuple                 # Key per join key, on the other table
+    query_columns: tuple            # the user's frame's columns (as planned)
+    other_columns: tuple            # the other table's columns
+    other: LakeTable | None = None  # a lake table, or None: a frame of the session
+    other_label: str = "other"      # the other table's name in texts and suffixes
+    how: str = "left"
+    duplicates: str = "all"
+    matches: tuple = ()             # ((derived key, other key), ...) applied to ``matches_on``
+    matches_on: str = "query"       # "query" | "other": whose keys ``matches`` rewrites
+    matches_only: bool = False      # True: a key without a match joins nothing (fuzzy join)
+    keys: tuple = ()                # temporary key column names
+    renamed: dict = field(default_factory=dict)   # other's column -> new name (clashes)
+    description: str = ""           # one line: what this join is (a comment in the code)
+
+    @property
+    def added_columns(self) -> list:
+        """The other table's columns as they appear in the joined frame."""
+        return [self.renamed.get(c, c) for c in self.other_columns]
+
+
+def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTable | None = None,
+              other_label: str | None = None, how: str = "left", duplicates: str = "all",
+              matches=(), matches_on: str = "query", matches_only: bool = False,
+              suffix: str | None = None,
+              description: str = "") -> JoinPlan:
+    """Check a join against both tables' columns, pick the temporary key names and the new
+    names of the other table's columns that clash with the query's (suffix ``_<table>``)."""
+    query_columns, other_columns = list(query_columns), list(other_columns)
+    query_on = tuple(k if isinstance(k, Key) else Key((k,)) for k in query_on)
+    other_on = tuple(k if isinstance(k, Key) else Key((k,)) for k in other_on)
+    label = other_label or (other.short_name if other is not None else "other")
+    if how not in HOWS:
+        raise QueryError(f"how must be one of {list(HOWS)} (got {how!r}).")
+    if duplicates not in DUPLICATES:
+        raise QueryError(f"duplicates must be one of {list(DUPLICATES)} (got {duplicates!r}).")
+    if not query_on or len(query_on) != len(other_on):
+        raise QueryError(f"Join keys do not line up: query {[k.columns for k in query_on]} vs "
+                         f"{label} {[k.columns for k in other_on]}.")
+    for side, cols in (("query DataFrame", query_columns), (f"table {label!r}", other_columns)):
+        dup = sorted({str(c) for c in cols if cols.count(c) > 1})
+        if dup:
+            raise QueryError(f"The {side} has duplicate column names {dup}; rename them "
+                             f"before joining.")
+    missing = [c for k in query_on for c in k.columns if c not in query_columns]
+    if missing:
+        raise QueryError(f"Query column(s) {missing} not found; the DataFrame has: "
+                         f"{[str(c) for c in query_columns][:30]}")
+    missing = [c for k in other_on for c in k.columns if c not in other_columns]
+    if missing:
+        what = f"Lake table {label!r}" if other is not None else f"Table {label!r}"
+        raise QueryError(f"{what} has no column(s) {missing}; its columns: "
+                         f"{[str(c) for c in other_columns][:30]}")
+    taken = {str(c) for c in query_columns} | {str(c) for c in other_columns}
+    keys, i = [], 0
+    while len(keys) < len(query_on):
+        k = f"{KEY_PREFIX}{i}"
+        if k not in taken:
+            keys.append(k)
+        i += 1
+    suffix = suffix if suffix is not None else "_" + label
+    left_set = set(query_columns)
+    renamed: dict = {}
+    for c in other_columns:
+        if c in left_set:
+            new, n = f"{c}{suffix}", 2
+            while new in left_set or new in other_columns or new in renamed.values():
+                new, n = f"{c}{suffix}_{n}", n + 1
+            renamed[c] = new
+    return JoinPlan(query_on=query_on, other_on=other_on, query_columns=tuple(query_columns),
+                    other_columns=tuple(other_columns), other=other, other_label=label,
+                    how=how, duplicates=duplicates, matches=tuple(matches), matches_on=matches_on,
+                    matches_only=matches_only,
+                    keys=tuple(keys), renamed=renamed, description=description)
+
+
+def python_name(text: str, fallback: str = "t") -> str:
+    """A readable Python identifier made from any text ("country-codes" -> country_codes)."""
+    s = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
+    s = re.sub(r"\W+", "_", s).strip("_").lower()
+    if not s:
+        s = fallback
+    if s[0].isdigit():
+        s = f"{fallback}_{s}"
+    if keyword.iskeyword(s) or keyword.issoftkeyword(s):
+        s += "_"
+    return s
+
+
+def default_variable(query_name: str, table: str, action: str = "") -> str:
+    """The joined frame's variable, named after both tables (fifa + country-codes ->
+    fifa_country_codes), and the action when it is not a plain join (fifa_country_codes_fuzzy)."""
+    base = f"{python_name(query_name, 'df')}_{python_name(str(table).rsplit('/', 1)[-1])}"
+    return f"{base}_{python_name(action)}" if action else base

@@ -1,0 +1,58 @@
+"""``%lakejoin join N --from VAR``: join the query DataFrame of a saved search with its hit N.
+
+The search is named (``%lakejoin search df.col --save VAR``), never "the last one", and the
+query DataFrame is read from the notebook when the join runs, so "Run all" joins what the
+cells above say."""
+from __future__ import annotations
+
+from .context import MagicError, Subcommand
+
+
+def configure(p):
+    p.add_argument("rank", type=int, help="rank of the hit in the saved search")
+    p.add_argument("--from", dest="source", metavar="VAR", required=True,
+                   help="the SearchResult saved by %%lakejoin search ... --save VAR")
+    p.add_argument("--how", choices=["left", "inner"], default="left")
+    p.add_argument("--duplicates", choices=["all", "first"], default="all",
+                   help="all matching lake rows, or the first one per key")
+    p.add_argument("--into", metavar="VAR",
+                   help="variable for the joined DataFrame (default: named after both tables, "
+                        "never one the notebook already has)")
+    p.add_argument("--insert", action="store_true",
+                   help="insert the reproducing code as the next cell")
+    p.add_argument("--quiet", action="store_true", help="bind the result, show nothing")
+
+
+def run(ctx, a):
+    from .. import actions
+    from ..engine import SearchResult
+    from ..join.plan import default_variable
+    from ..ui.render import display_action_result
+    engine = ctx.engine
+    result = ctx.variable(a.source)
+    if not isinstance(result, SearchResult):
+        raise MagicError(f"{a.source!r} is a {type(result).__name__}, not a search result: save "
+                         f"one with `%lakejoin search VAR.COLUMN --save {a.source}`.")
+    name = getattr(result, "query_name", None)
+    if not name:
+        raise MagicError(f"The search {a.source!r} was not made with a DataFrame of the notebook; "
+                         f"search with VAR.COLUMN to join its hits.")
+    frame = ctx.variable(name)
+    hits = result.hits
+    if not 1 <= a.rank <= len(hits):
+        raise MagicError(f"{a.source} has {len(hits)} hit(s); pick a rank from 1 to "
+                         f"{len(hits)}." if hits else f"{a.source} found nothing to join.")
+    hit = hits[a.rank - 1]
+    into = a.into or ctx.new_name(default_variable(name, hit.table))
+    out = actions.get("join")(engine, hit, frame, how=a.how, duplicates=a.duplicates)
+    ctx.bind(into, out.joined)
+    code = out.code(name, into)
+    if a.insert and ctx.shell is not None:
+        ctx.shell.set_next_input(code, replace=False)
+    if not a.quiet:
+        display_action_result(out, bound_as=into, code=code)
+    return None
+
+
+SUBCOMMAND = Subcommand("join", "join the query of a saved search with one of its hits",
+                        configure, run)

@@ -1,0 +1,30 @@
+"""``%lakejoin open``: open an index built before (memory-mapped, about a second)."""
+from __future__ import annotations
+
+from .context import Subcommand
+
+
+def configure(p):
+    p.add_argument("path", help="index folder")
+    p.add_argument("--no-verify", action="store_true",
+                   help="skip the checksum verification of the index files")
+
+
+def run(ctx, a):
+    import warnings
+
+    from ..engine import open_index
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        engine = open_index(a.path, verify=not a.no_verify)
+    ctx.session.engine = engine
+    c = engine.index.manifest.get("counts", {})
+    print(f"Opened {engine.path}: {c.get('indexed_tables', c.get('tables'))} tables, "
+          f"{c.get('columns')} columns, {c.get('tokens')} distinct values; methods: "
+          f"{', '.join(m.name for m in engine.methods())}.")
+    for w in caught:
+        print(f"warning: {w.message}")
+    return None
+
+
+SUBCOMMAND = Subcommand("open", "open an index (memory-mapped, about a second)", configure, run)

@@ -1,0 +1,54 @@
+"""``%lakejoin predicate LEFT RIGHT``: the join predicate (set of column pairs) that best fits
+a result-set preference, its comparison table, and optionally the join and its code."""
+from __future__ import annotations
+
+from ..join.schemaless import PREFERENCES
+from .context import MagicError, Subcommand
+
+PREFERENCE_HELP = "; ".join(f"{k}: {v.label}" for k, v in PREFERENCES.items())
+
+
+def configure(p):
+    p.add_argument("left", help="DataFrame variable of the notebook (the left table)")
+    p.add_argument("right", help="DataFrame variable or lake table name (the right table)")
+    p.add_argument("--preference", "-p", default="h5", choices=tuple(PREFERENCES),
+                   help=PREFERENCE_HELP)
+    p.add_argument("--seed", action="append", default=[], metavar="LEFT_COL=RIGHT_COL",
+                   help="only predicates containing this column pair (repeatable)")
+    p.add_argument("--max-pairs", type=int, default=None,
+                   help="at most this many column pairs in a predicate")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="stop after S seconds with the best predicate so far (default 60)")
+    p.add_argument("--join", metavar="VAR",
+                   help="also join with the chosen predicate and bind the result to VAR")
+    p.add_argument("--insert", action="store_true",
+                   help="insert the reproducing join code as the next cell")
+
+
+def run(ctx, ns):
+    left = ctx.variable(ns.left)
+    seeds = []
+    for s in ns.seed:
+        if "=" not in s:
+            raise MagicError(f"--seed takes LEFT_COLUMN=RIGHT_COLUMN (got {s!r}).")
+        a, b = s.split("=", 1)
+        seeds.append((a.strip(), b.strip()))
+    other = ctx.user_ns.get(ns.right, ns.right)
+    opts = {} if ns.time_limit is None else {"time_limit": ns.time_limit}
+    res = ctx.engine.best_predicate(left, other, preference=ns.preference,
+                                    seed_pair=seeds or None, max_pairs=ns.max_pairs,
+                                    left_name=ns.left, **opts)
+    if (ns.join or ns.insert) and res.predicate:
+        target = ns.join or ctx.new_name(f"{ns.left}_joined")
+        other_name = ns.right if ns.right in ctx.user_ns else "other"
+        code = res.code(ns.left, target, other=other_name)
+        if ns.join:
+            ctx.bind(target, res.join(left))
+        if ns.insert and ctx.shell is not None:
+            ctx.shell.set_next_input(code, replace=False)
+    return res
+
+
+SUBCOMMAND = Subcommand("predicate",
+                        "the join predicate (column pairs) that best fits a preference h1-h5",
+                        configure, run)

@@ -1,0 +1,70 @@
+"""``%lakejoin search``: rank the lake's columns joinable with a query column."""
+from __future__ import annotations
+
+from ..frames import is_dataframe
+from .context import MagicError, Subcommand
+
+
+def configure(p):
+    p.add_argument("query", help="VAR.COLUMN (a DataFrame of the notebook), VAR with --column, "
+                                 "or a lake TABLE with --column")
+    p.add_argument("--column", "-c", action="append", default=[],
+                   help="query column (repeat for a multi-column key)")
+    p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    p.add_argument("--all", action="store_true", help="every hit (no k)")
+    p.add_argument("--threshold", "-t", type=float,
+                   help="minimum containment of the query's values (0..1)")
+    p.add_argument("--method", "-m", default="auto",
+                   help="search method (see %%lakejoin info); default: the best exact one")
+    p.add_argument("--option", "-O", action="append", default=[], metavar="NAME=VALUE",
+                   help="method-specific option (repeatable)")
+    p.add_argument("--max-values", type=int,
+                   help="Spark DataFrame queries: sample above this many distinct values")
+    p.add_argument("--save", metavar="VAR",
+                   help="bind the SearchResult to VAR (then: %%lakejoin join N --from VAR)")
+    p.add_argument("--chart", action="store_true", help="also show the containment chart")
+
+
+def parse_options(items) -> dict:
+    """``NAME=VALUE`` items as a dict; values read as int, float, true/false or text (the
+    engine checks them against the method's declared options)."""
+    out = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            raise MagicError(f"--option takes NAME=VALUE (got {item!r}).")
+        for conv in (int, float):
+            try:
+                value = conv(value)
+                break
+            except ValueError:
+                continue
+        else:
+            value = {"true": True, "false": False}.get(value.lower(), value)
+        out[name] = value
+    return out
+
+
+def run(ctx, a):
+    engine = ctx.engine
+    obj, name, cols = ctx.query(a.query, a.column)
+    kw = {}
+    if a.max_values is not None:
+        kw["max_values"] = a.max_values
+    query = engine.query(obj, cols if len(cols) > 1 else cols[0], **kw)
+    result = engine.search(query, k=None if a.all else a.k, threshold=a.threshold,
+                           method=a.method, **parse_options(a.option))
+    result.query_name = name if is_dataframe(obj) else None
+    if a.save:
+        ctx.bind(a.save, result)
+    if a.chart:
+        from IPython.display import display
+
+        from ..charts import results_chart
+        display(result)
+        return results_chart(result) if len(result) else None
+    return result
+
+
+SUBCOMMAND = Subcommand("search", "rank the lake's columns joinable with a query column",
+                        configure, run)

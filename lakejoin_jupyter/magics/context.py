@@ -1,0 +1,83 @@
+"""What a ``%lakejoin`` subcommand is and what it gets: its parser, the notebook namespace,
+the open index (shared with the widget), and a one-line error type."""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import LakeJoinError
+from ..frames import check_identifier, is_dataframe
+from ..ui.session import Session, unique_name
+
+
+@dataclass
+class Subcommand:
+    """One ``%lakejoin NAME ...`` request."""
+    name: str
+    help: str                                                   # one line, for --help
+    configure: Callable[[argparse.ArgumentParser], None]        # adds the arguments
+    run: Callable[["MagicContext", argparse.Namespace], object]  # returns what to display
+    description: str = ""
+
+
+class MagicError(LakeJoinError):
+    """Shown as one line ("lakejoin: ..."), without a traceback (IPython honours
+    ``_render_traceback_``)."""
+
+    def _render_traceback_(self):
+        return [f"\x1b[31mlakejoin:\x1b[0m {self}"]
+
+
+class MagicContext:
+    """What a subcommand's ``run`` gets: the shell, its namespace and the session."""
+
+    def __init__(self, shell, session: Session):
+        self.shell = shell
+        self.session = session
+
+    @property
+    def user_ns(self) -> dict:
+        return self.shell.user_ns if self.shell is not None else {}
+
+    @property
+    def engine(self):
+        return self.session.require_engine()
+
+    def variable(self, name: str):
+        if name not in self.user_ns:
+            raise MagicError(f"No variable {name!r} in the notebook.")
+        return self.user_ns[name]
+
+    def query(self, text: str, columns=None):
+        """(query object, display name, columns) for ``VAR.COLUMN``, ``VAR -c COL`` or a
+        lake table name with ``-c COL``."""
+        columns = list(columns or [])
+        head, dot, rest = text.partition(".")
+        if text in self.user_ns:
+            name, obj = text, self.user_ns[text]
+        elif dot and head in self.user_ns and is_dataframe(self.user_ns[head]):
+            name, obj = head, self.user_ns[head]
+            columns = [rest] + columns
+        else:
+            if not columns:
+                raise MagicError(
+                    f"{text!r} is neither a DataFrame of the notebook (VAR.COLUMN, or VAR "
+                    f"--column COL) nor, without --column, a lake table query (TABLE "
+                    f"--column COL).")
+            return text, text, columns
+        if not is_dataframe(obj):
+            raise MagicError(f"{name!r} is a {type(obj).__name__}, not a pandas or Spark "
+                             f"DataFrame.")
+        if not columns:
+            raise MagicError(f"Name the query column: {name}.COLUMN or {name} --column COLUMN "
+                             f"(columns: {[str(c) for c in obj.columns][:20]}).")
+        return obj, name, columns
+
+    def new_name(self, wanted: str) -> str:
+        """``wanted``, or ``wanted_2``... when the notebook already has that name."""
+        return unique_name(self.user_ns, check_identifier(wanted))
+
+    def bind(self, name: str, value) -> str:
+        self.user_ns[check_identifier(name)] = value
+        return name
