@@ -268,6 +268,12 @@ class Hit(Joinable):
     def plan(self, df=None, how: str | None = None, *, duplicates: str = "all"):
         """The :class:`~.join.plan.JoinPlan` joining ``df`` (default: the columns of the frame
         searched with) with this hit's table on its column mapping."""
+        if "program_json" in self.details:
+            raise QueryError(
+                f"This hit joins only through the program {self.details['program']!r} "
+                f"(method {self.method!r}), not on equal values. Join it with Auto-Join: "
+                f"engine.autojoin(df, {self.query_columns[0]!r}, {self.table!r}, "
+                f"{self.column!r}), or the widget's Find transformation.")
         table = find_table(self._engine.index, self.table)
         q = self._query
         columns = (list(df.columns) if df is not None else

@@ -318,6 +318,11 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
     assert [h.score for h in res] == sorted((h.score for h in res), reverse=True)
     best = next(h for h in res if (h.table, h.column) in planted)
     assert best.score >= 0.75
+    from lakejoin_jupyter.errors import QueryError
+    with pytest.raises(QueryError, match="engine.autojoin"):
+        best.join(frame)                  # not an equi-join: says how to join it instead
+    aj = transform_engine.autojoin(frame, column, best.table, best.column, fuzzy=False)
+    assert aj.found and aj.joined_rows > 0          # what "Find transformation" runs
 
 
 @pytest.mark.spark

@@ -1,24 +1,18 @@
 """The "Needs a transformation" search: lake columns the query joins only after a learned
 transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, ch. 4).
 
-1. retrieve (search/transform.py): a fixed-seed sample of the query's values is paired
-   with every indexed column by shared pattern keys and segment q-grams, scored as
-   Auto-Join scores row pairs; pairs where the column holds the query value itself are
-   left out (equality search finds those);
-2. verify the best ``candidates`` columns in that order: the sampled values with the best
-   pairs and their partners in the column (named by the key postings, or found among the
-   column's values holding the shared gram) are the rows LearnTransform (Algorithm 5,
-   learn.py) draws its example sets from, in both directions; a program learned for an
-   earlier candidate is tried first;
-3. rank by joined coverage: the program runs on every query value (query -> lake) or on
-   every value of the column (lake -> query); the score is the share of query rows whose
-   key then equals a value of the other side.
+1. retrieve (search/transform.py): sampled query values paired with every indexed column
+   by pattern keys and segment q-grams, pairs of equal values left out;
+2. verify the best ``candidates`` columns in that order: the best-paired values and their
+   partners in the column are the rows LearnTransform (Algorithm 5) draws example sets
+   from, both directions; a program found for an earlier candidate is tried first;
+3. rank by joined coverage: the share of query rows whose key equals a value of the other
+   side after the program. Verification stops once k hits cover more than the next
+   candidate's share of paired values. ``details`` hold the program (``program``,
+   ``program_json``), its direction and coverage.
 
-Verification stops once k hits cover more than the next candidate's share of paired
-values. Hits carry the program in ``details`` (``program``: its description,
-``program_json``), its direction and coverage. Deviation: the example rows come from the
-index's pairs, not from Algorithm 3's q-gram matching, which finds no pair for values
-that share no rare 3-gram (a reformatted date shares only its year).
+Deviation: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
+miss values sharing no rare 3-gram (a reformatted date shares only its year).
 """
 from __future__ import annotations
 
@@ -30,7 +24,7 @@ import pandas as pd
 
 from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, normalize_text
 from ...search.registry import Candidate, ParamSpec, SearchMethod
-from ...search.segments import distinct_pairs, gram_occurrences, segments, utf8_arrays
+from ...search.segments import gram_occurrences, segments, utf8_arrays
 from ...search.transform import column_scores, evidence
 from .dsl import Program, evaluate_columns
 from .learn import Example, LearnSettings, example_sets, try_learn_transform
@@ -117,11 +111,10 @@ def _query_side(query):
 
 
 def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int) -> dict:
-    """For each chosen sampled value: up to two values of the column paired with it, and
-    the pairs' scores (value -> (values, scores)). Key
-    pairs name their lake token; a value paired only by grams gets the values holding its
-    rarest shared gram among the column's first ``scan`` tokens (when key pairs leave
-    fewer than half the chosen values without a partner, they are not looked for)."""
+    """value -> (up to two values of the column paired with it, the pairs' scores), for the
+    chosen sampled values. Key pairs name their lake token; a value paired only by grams
+    gets the values holding its rarest shared gram among the column's first ``scan``
+    tokens (looked for only when key pairs leave over half the chosen values alone)."""
     key = (ev.token >= 0) & np.isin(ev.qi, chosen)
     order = np.lexsort((ev.token[key], -ev.score[key], ev.qi[key]))
     qi, tok, sc = ev.qi[key][order], ev.token[key][order], ev.score[key][order]
