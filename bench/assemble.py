@@ -17,6 +17,7 @@ ORDER = [  # (file, section title)
     ("lshensemble.md", "LSH Ensemble vs datasketch"),
     ("mate.md", "MATE: multi-column search"),
     ("pexeso.md", "PEXESO and the precision-targeted fuzzy join vs autofj"),
+    ("semantic_join.md", "Semantic join discovery: effectiveness (PEXESO's Table IV manner), embedders, speed"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("transform_search.md", "Transformation-aware search (Needs a transformation)"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),

@@ -59,7 +59,8 @@ def _parser() -> argparse.ArgumentParser:
                     metavar="COMPONENT.OPTION=VALUE",
                     help="a component's build option (repeatable), e.g. pexeso.levels=5 "
                          "(fix the PEXESO grid depth instead of the cost model's choice), "
-                         "pexeso.embedder=minilm or lshensemble.num_perm=128 (LSH tables over "
+                         "pexeso.embedder=semantic (synonyms, abbreviations, other languages; "
+                         "default ngram) or lshensemble.num_perm=128 (LSH tables over "
                          "the first 128 signature positions: half the size)")
     ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",
                     help="index a Spark catalog table instead of files (repeatable; LAKE omitted)")

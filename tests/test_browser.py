@@ -195,7 +195,7 @@ def use_widget(page, expect_rows: int, variable: str, shot: str):
         const next = cells[i + 1];
         return next ? next.querySelector('.cm-content').textContent : '';
     }""")
-    assert f"{variable} = (" in below and "normalized_keys as lakejoin_key" in below, below[:300]
+    assert f"{variable} = (" in below and "normalized_keys" in below, below[:300]
     ARTIFACTS.mkdir(exist_ok=True)
     w.scroll_into_view_if_needed()
     w.screenshot(path=str(ARTIFACTS / shot))

@@ -150,22 +150,26 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     matches = texts(by_source["fj.matches()"])
     assert "Kazakstan" in matches and "Kazakhstan" in matches
     assert "application/vnd.vegalite.v5+json" in mimetypes(by_source["fj.chart()"])
-    # 5. fuzzy search (PEXESO) on the second index: misspelled values match, the pairs, the plan
+    # 5. semantic search (PEXESO, the default embedder and tau) on the second index: no
+    # column holds 60% of the visitors' names as equal values; the semantic one finds
+    # country-name columns, with the synonym / typo pairs; both plans give the same hits
     assert "Opened the existing index" in texts(
         by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform "
                   "--reuse --quiet"])
     search = texts(by_source['fuzzy_engine = lj.open_index("demo_fuzzy.index")'])
-    equal_line = next(ln for ln in search.splitlines() if ln.startswith("equal values:"))
-    assert max(int(n) for n in re.findall(r" (\d+)/20", equal_line)) <= 7, equal_line
-    assert "reference/country-codes . CLDR display name 12/20" in search
+    assert "equal values (T 0.6): no column" in search, search
+    sem_line = next(ln for ln in search.splitlines() if ln.startswith("semantic (tau "))
+    assert "T 0.6)" in sem_line, sem_line
+    found = re.findall(r"(\S+) \. (.+?) (\d+)/20", sem_line)
+    assert found and all(int(n) >= 12 for _, _, n in found), sem_line
+    assert "reference/country-codes" in {t for t, _, _ in found}, sem_line
     assert "method <code>pexeso</code>" in search
-    pairs = texts(by_source['names = next(h for h in fuzzy if h.column == "CLDR display name")'])
-    for typo, real in (("Phillipines", "philippines"), ("Swizerland", "switzerland"),
-                       ("Cote d'Ivoire", "côte d’ivoire")):
-        assert re.search(rf"{re.escape(typo)}\s+{re.escape(real)}\s", pairs), (typo, pairs)
+    pairs = texts(by_source["best = fuzzy[0]"])
+    assert re.search(r"Viet Nam\s+\S*viet", pairs) and re.search(r"Phillipines\s+philippines", pairs), pairs
+    assert len(re.findall(r"^\s*\d+\s", pairs, re.M)) >= 12, pairs
     plans = texts(by_source['print("plan run:", fuzzy.stats["plan"], "predicted us:", '
                             'fuzzy.stats["plan_estimates_us"])'])
-    assert "plan run: ['bruteforce']" in plans and "plan run: ['pexeso'] same hits: True" in plans
+    assert "same hits: True" in plans and "plan run: ['pexeso']" in plans
     # 6. schemaless join: the subcommand's help, and the predicate each preference picks
     helptext = texts(by_source["%lakejoin predicate --help"])
     assert "usage: %lakejoin predicate" in helptext and "h2: most distinct keys" in helptext

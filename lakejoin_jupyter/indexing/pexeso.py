@@ -10,30 +10,40 @@ index.pexeso_arrays.build_partition on the same vectors and columns (tests/test_
 
 Note:
     |P| = 10 pivots by default, not the paper's 5 (its optimum on fastText, Table VI): on
-    the n-gram embedder the filters only bite as pivots multiply. Why, and the figures:
-    docs/algorithms/pexeso.md.
+    the n-gram embedder the filters only bite as pivots multiply. Model embedders embed and
+    index only values with a letter (option ``values``); a distance profile per index sets
+    the default tau. Why, and the figures: docs/algorithms/pexeso.md.
 """
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pandas as pd
 import pyarrow.dataset as pads
 
 from ..embed import cached_embedder, get_embedder
-from ..index.pexeso_arrays import (SAMPLE_MULT, cluster_columns, domain, leaf_coords,
-                                   map_to_pivots, morton_keys, partition_from_entries,
+from ..index.pexeso_arrays import (PROFILE_COLUMNS, PROFILE_VALUES, SAMPLE_MULT, TAU_QUANTILE,
+                                   TAU_QUANTILE_OTHER, cluster_columns, default_tau,
+                                   distance_profile, domain, leaf_coords, map_to_pivots,
+                                   morton_keys, nearest_other, partition_from_entries,
                                    select_pivots)
-from ..search.pexeso_cost import TAU_MAX, WORKLOAD, choose_levels, tau_profile
+from ..search.pexeso_cost import PROFILE_TAUS, TAU_MAX, WORKLOAD, choose_levels, tau_profile
 from .component import Component
 
-DEFAULTS = {"embedder": "ngram", "pivots": 10, "levels": "auto", "pivot_method": "pca",
-            "sample_size": 20_000, "partitions": 1, "cluster_iterations": 10, "seed": 0}
+DEFAULTS = {"embedder": "semantic", "pivots": 10, "levels": "auto", "pivot_method": "pca",
+            "sample_size": 20_000, "partitions": 1, "cluster_iterations": 10, "seed": 0,
+            "values": "auto"}
+HASHED_EMBEDDERS = ("ngram", "vectors")   # cheap: "auto" embeds every value with these
+TEXT = r"\p{L}"                           # a value with a letter is text [P §II-A]
 HIST_BINS = 4
 HIST_DIMS = 3
 
 
 def _embed_batches(spec: dict):
     def run(batches):
+        import os
+        os.environ.setdefault("OMP_NUM_THREADS", "1")     # one Python worker per core
         emb = cached_embedder(spec)
         for pdf in batches:
             v = emb.embed(pdf["token"].tolist())
@@ -108,7 +118,8 @@ def build(ctx) -> dict:
         sec = base.generations[0].components["pexeso"]
         opts.update(embedder=sec["embedder"], pivots=sec["pivots"], levels=sec["levels"],
                     pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
-                    seed=sec["seed"], partitions=len(sec["partitions"]))
+                    seed=sec["seed"], partitions=len(sec["partitions"]),
+                    values=sec.get("values", "all"))
     unknown = set(opts) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"Unknown pexeso option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
@@ -120,18 +131,32 @@ def build(ctx) -> dict:
                          f"pivots*levels <= 62 (got {P} pivots, {opts['levels']} levels).")
     spec = get_embedder(opts["embedder"]).spec()       # fails here, clearly, if unusable
     dim = int(spec["dim"])
+    if opts["values"] not in ("auto", "text", "all"):
+        raise ValueError(f"pexeso: values is 'auto', 'text' or 'all' (got {opts['values']!r}).")
+    values = opts["values"] if opts["values"] != "auto" else \
+        ("all" if spec["name"] in HASHED_EMBEDDERS else "text")
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
 
     prog.step("pexeso: embedding values")
+    t_embed = time.perf_counter()
     dictionary = ctx.dictionary.select("token_id", "token")
+    if values == "text":          # a model embeds only values with a letter [P §II-A]
+        dictionary = dictionary.where(F.col("token").rlike(TEXT))
     n_parts_in = max(2, spark.sparkContext.defaultParallelism * 2)
     (dictionary.repartition(n_parts_in)
      .mapInPandas(_embed_batches(spec), "token_id int, vec binary")
      .write.parquet(w.uri("pexeso/vectors.parquet")))
     vecs = spark.read.parquet(w.uri("pexeso/vectors.parquet"))
     _finish_vectors(w, ctx.n_tokens, dim)
+    embed_s = round(time.perf_counter() - t_embed, 3)
+
+    prog.step("pexeso: distance profile (default tau)")
+    profile = _distance_profile(ctx, vecs, dim)
+    tau0 = default_tau(profile, spec["name"])
 
     members = ctx.sets.select("column_id", F.explode("token_ids").alias("token_id"))
+    if values == "text":
+        members = members.join(dictionary.select("token_id"), "token_id")
     k = int(opts["partitions"])
     if k > 1:
         prog.step("pexeso: clustering columns into partitions")
@@ -185,11 +210,17 @@ def build(ctx) -> dict:
     parts_meta, plan_model = [], []
     n_parts = max(list(pivots) + list(domains) + [k - 1]) + 1
     for p in range(n_parts):
-        meta, model = _finish_partition(w, p, pivots.get(p), m, P, seed=int(opts["seed"]))
+        meta, model = _finish_partition(w, p, pivots.get(p), m, P, seed=int(opts["seed"]),
+                                        extra_tau=tau0)
         parts_meta.append(meta)
         plan_model.append(model)
     return {"embedder": spec, "pivots": P, "levels": m, "levels_model": levels_model,
-            "plan_model": plan_model,
+            "plan_model": plan_model, "default_tau": tau0, "values": values,
+            "default_tau_rule": (f"quantile {TAU_QUANTILE.get(spec['name'], TAU_QUANTILE_OTHER)} "
+                                 f"of the distance profile"),
+            "distance_profile": profile,
+            "embedding": {"values": int(ctx.n_tokens), "seconds": embed_s,
+                          "cores": int(spark.sparkContext.defaultParallelism)},
             "pivot_method": opts["pivot_method"],
             "sample_size": int(opts["sample_size"]), "seed": int(opts["seed"]),
             "distance": "euclidean on unit vectors", "domain": "per-partition min..max of mapped",
@@ -246,7 +277,39 @@ def _mapped_of(w, p: int, n_pivots: int):
     return tok[order], mapped
 
 
-def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int, seed: int = 0):
+def _profile_batches(dim: int):
+    def run(pdf):
+        d = nearest_other(_vectors(pdf, dim))
+        return pd.DataFrame({"column_id": np.full(len(d), int(pdf["column_id"].iloc[0]),
+                                                  dtype=np.int32), "d": d})
+    return run
+
+
+def _distance_profile(ctx, vecs, dim: int) -> dict:
+    """The distance profile (index/pexeso_arrays.distance_profile) by a Spark job: the text
+    values (with a letter) of a deterministic sample of columns, at most PROFILE_VALUES per
+    column, each column's nearest-other distances in a pandas UDF."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    h32 = F.lit(1 << 32)
+    members = ctx.sets.select("column_id", F.explode("token_ids").alias("token_id"))
+    if ctx.n_sets > PROFILE_COLUMNS:
+        cut = int(PROFILE_COLUMNS / ctx.n_sets * (1 << 32))
+        members = members.where(F.pmod(F.col("column_id").cast("long") * F.lit(SAMPLE_MULT), h32)
+                                < F.lit(cut))
+    text = ctx.dictionary.where(F.col("token").rlike(TEXT)).select("token_id")
+    order = Window.partitionBy("column_id").orderBy(
+        F.pmod(F.col("token_id").cast("long") * F.lit(SAMPLE_MULT), h32), "token_id")
+    sample = (members.join(text, "token_id").withColumn("r", F.row_number().over(order))
+              .where(F.col("r") <= PROFILE_VALUES).join(vecs, "token_id")
+              .select("column_id", "token_id", "vec"))
+    got = (sample.groupBy("column_id").applyInPandas(_profile_batches(dim),
+                                                      "column_id int, d double").toPandas())
+    return distance_profile(got["d"].to_numpy(), columns=got["column_id"].nunique())
+
+
+def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int, seed: int = 0,
+                      extra_tau: float | None = None):
     """The CSR arrays of partition p from its Parquet rows (one partition in memory), and
     its plan model (search/pexeso_cost.tau_profile; None without vectors). Returns
     (meta, plan model)."""
@@ -258,7 +321,8 @@ def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int, seed: int =
         ent_col, ent_tok = ent.column("column_id").to_numpy(), ent.column("token_id").to_numpy()
     else:
         ent_col = ent_tok = np.zeros(0, dtype=np.int64)
-    model = tau_profile(mapped, pivots, levels, seed=seed) \
+    taus = sorted(set(PROFILE_TAUS) | ({float(extra_tau)} if extra_tau else set()))
+    model = tau_profile(mapped, pivots, levels, seed=seed, taus=taus) \
         if pivots is not None and len(tok) else None
     if pivots is None:
         pivots = np.zeros((n_pivots, 1))

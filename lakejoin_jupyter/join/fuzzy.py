@@ -12,8 +12,9 @@ configurations reaching the target, the one with the most estimated true matches
 
 Note:
     Deviations (why: docs/algorithms/fuzzyjoin.md): left neighbours within sqrt(2) t, not
-    2t (``LL_RADIUS``); 14 join functions instead of about 140; exact blocking by sparse
-    matrix products; ties go to the first left value (``argmin``), never to ``argpartition``.
+    2t (``LL_RADIUS``); 15 join functions instead of about 140 (one of them "semantic", the
+    semantic embedder's vectors, by default only up to ``SEMANTIC_MAX_VALUES`` values);
+    exact blocking by sparse matrix products; ties go to the first left value (``argmin``).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..embed import NgramEmbedder
+from ..embed import EmbedderError, NgramEmbedder, cached_embedder
 from ..errors import QueryError
 from .keys import text_keys
 from .joinable import Joinable
@@ -48,6 +49,9 @@ JOIN_FUNCTIONS = {
     "char23-jaccard-idf": (dict(n=(2, 3), words=False, punct="keep"), "idf", "jaccard"),
     "word-jaccard": (dict(n=(), words=True, punct="drop"), "tf", "jaccard"),
     "word-contain": (dict(n=(), words=True, punct="drop"), "tf", "contain"),
+    # the semantic embedder (embed/, embedder="semantic"): synonyms and abbreviations
+    # ("UK" / "United Kingdom") that share no n-grams; dense unit vectors, Euclidean
+    "semantic": ("semantic", "model", "cosine"),
 }
 LL_NEIGHBOURS = 10        # nearest left neighbours kept per left value
 PATIENCE = 0.05          # Auto-FuzzyJoin's default
@@ -77,6 +81,9 @@ def _features(texts, fn: str):
     "cosine", weighted binary sets for "jaccard"/"contain"."""
     from scipy import sparse
     kw, weighting, measure = JOIN_FUNCTIONS[fn]
+    if weighting == "model":                      # a model's dense unit vectors
+        emb = cached_embedder(kw)
+        return [_Rows(emb.embed([str(x) for x in t]).astype(np.float64), measure) for t in texts]
     emb = NgramEmbedder(**kw)
     mats = [emb.feature_counts(t) for t in texts]
     present = np.unique(np.concatenate([m.indices for m in mats]))
@@ -112,7 +119,8 @@ def _features(texts, fn: str):
 def _distances(a: "_Rows", b: "_Rows", bt, bt_ones, s, e):
     """Dense distances of rows s:e of a to every row of b."""
     if a.measure == "cosine":
-        sim = (a.m[s:e] @ bt).toarray()
+        sim = a.m[s:e] @ bt
+        sim = sim.toarray() if hasattr(sim, "toarray") else np.asarray(sim)
         return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
     inter = (a.m[s:e] @ bt_ones).toarray()
     sa, sb = a.size[s:e, None], b.size[None, :]
@@ -143,7 +151,7 @@ def _nearest(a, b, k: int, self_index=None):
     if nb == 0 or (exclude_self and nb < 2):
         return dist, idx, ties
     if a.measure == "cosine":
-        bt, bt_ones = b.m.T.tocsc(), None
+        bt, bt_ones = (b.m.T.tocsc() if hasattr(b.m, "tocsc") else b.m.T), None
     else:
         bt, bt_ones = None, b.ones.T.tocsc()
     for s in range(0, n, CHUNK):
@@ -450,6 +458,25 @@ def _distinct(values) -> tuple[np.ndarray, list]:
     return keys, [groups[k] for k in keys]
 
 
+SEMANTIC_MAX_VALUES = 2000   # "semantic" joins by default up to this many distinct values
+
+
+def default_functions(n_values: int = 0) -> list:
+    """Every join function; "semantic" only where its model is installed (a missing model
+    leaves the n-gram functions, it does not fail the join) and both columns together hold
+    at most SEMANTIC_MAX_VALUES distinct values (the model embeds tens of values per second
+    per core, the n-gram functions many thousands; name it in ``functions`` to use it on
+    larger columns)."""
+    ngram = [f for f in JOIN_FUNCTIONS if f != "semantic"]
+    if n_values > SEMANTIC_MAX_VALUES:
+        return ngram
+    try:
+        cached_embedder(JOIN_FUNCTIONS["semantic"][0])
+    except EmbedderError:
+        return ngram
+    return list(JOIN_FUNCTIONS)
+
+
 def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: float = 0.9,
                functions=None, threshold: float | None = None, embedder=None) -> FuzzyJoin:
     """Fuzzy-join ``right`` to the reference table ``left`` on ``on = (left col, right col)``
@@ -467,13 +494,14 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
                              f"columns: {list(map(str, df.columns))[:30]}")
     if not 0 < precision_target <= 1:
         raise QueryError(f"precision_target is a fraction in (0, 1] (got {precision_target}).")
+    lkeys, lrows = _distinct(left[lcol])
+    rkeys, rrows = _distinct(right[rcol])
     fns = list(functions) if functions else (
-        [embedder] if isinstance(embedder, str) and embedder in JOIN_FUNCTIONS else list(JOIN_FUNCTIONS))
+        [embedder] if isinstance(embedder, str) and embedder in JOIN_FUNCTIONS else
+        default_functions(len(lkeys) + len(rkeys)))
     bad = [f for f in fns if f not in JOIN_FUNCTIONS]
     if bad:
         raise QueryError(f"Unknown join function(s) {bad}; choose from {list(JOIN_FUNCTIONS)}.")
-    lkeys, lrows = _distinct(left[lcol])
-    rkeys, rrows = _distinct(right[rcol])
     if len(lkeys) == 0 or len(rkeys) == 0:
         raise QueryError(f"fuzzy_join: column {lcol if len(lkeys) == 0 else rcol!r} has no values.")
     cands, best_rows, curves, grids = {}, [], {}, {}

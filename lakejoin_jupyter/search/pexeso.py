@@ -15,6 +15,7 @@ Note:
     - A lake vector is verified once per query vector, for all its columns.
     - Acceptance and Lemma 7 act between batches; filters keep a 1e-9 margin around tau.
     - ``plan="auto"`` scans by BLAS instead when the build's model predicts it cheaper.
+    - tau defaults to the index's own value (a quantile of the build's distance profile).
 """
 from __future__ import annotations
 
@@ -682,6 +683,14 @@ class PexesoModel:
         from ..embed import get_embedder
         return get_embedder(self.section["embedder"])
 
+    @property
+    def default_tau(self) -> float:
+        """The index's default tau: chosen by the build from its distance profile for its
+        embedder (index/pexeso_arrays.default_tau); DEFAULT_TAU for an index built before
+        profiles were recorded."""
+        tau = self.section.get("default_tau")
+        return DEFAULT_TAU if tau is None else float(tau)
+
     @cached_property
     def vectors(self) -> np.ndarray:
         return self.index.load_npy("pexeso/vectors.npy")
@@ -722,11 +731,12 @@ def _model(index) -> PexesoModel:
 
 def _run(index, query, params):
     opts = params.options
+    model = _model(index)
     tau = opts["tau"]
+    tau = model.default_tau if tau is None else float(tau)
     t_frac = opts["joinability"]
     if t_frac is None:
         t_frac = params.threshold if params.threshold is not None else DEFAULT_T
-    model = _model(index)
     t0 = time.perf_counter()
     qvecs = model.embedder.embed(query.tokens)
     embed_s = time.perf_counter() - t0
@@ -758,8 +768,9 @@ METHOD = SearchMethod(
     requires=("pexeso",), priority=-10, score_name="joinability",
     description="Columns in which at least a fraction T of the query's values have a "
                 "value within distance tau in embedding space (exact, PEXESO).",
-    params=(ParamSpec("tau", "distance tau", "float", DEFAULT_TAU, 0.0, 2.0, 0.01,
-                      help="max distance between unit embeddings (0..2); 0.12 = 6% of max"),
+    params=(ParamSpec("tau", "distance tau", "float", None, 0.0, 2.0, 0.01,
+                      help="max distance between unit embeddings (0..2); default: the "
+                           "index's, chosen by its build for its embedder"),
             ParamSpec("joinability", "joinability T", "float", None, 0.0, 1.0, 0.05,
                       help="fraction of the query's values that must find a match "
                            f"(default: the search's threshold, else {DEFAULT_T})"),

@@ -113,10 +113,22 @@ def control_for(spec):
         return W.IntText(value=value, layout=W.Layout(width="200px"), **common)
     value = float(spec.default if spec.default is not None else (spec.min or 0.0))
     if spec.min is not None and spec.max is not None:
-        return W.FloatSlider(value=value, min=float(spec.min), max=float(spec.max),
-                             step=float(spec.step or (spec.max - spec.min) / 100),
-                             readout_format=".2f", continuous_update=False, **common)
-    return W.FloatText(value=value, layout=W.Layout(width="200px"), **common)
+        ctl = W.FloatSlider(value=value, min=float(spec.min), max=float(spec.max),
+                            step=float(spec.step or (spec.max - spec.min) / 100),
+                            readout_format=".2f", continuous_update=False, **common)
+    else:
+        ctl = W.FloatText(value=value, layout=W.Layout(width="200px"), **common)
+    if spec.default is None:          # no default of its own (the method decides): an
+        ctl.unset_value = value       # untouched control passes None (control_values)
+    return ctl
+
+
+def control_values(controls: dict) -> dict:
+    """The options of a set of controls; a control left at the placeholder of an option
+    without a default gives None, so the method applies its own default (PEXESO's tau is
+    the index's)."""
+    return {n: (None if getattr(c, "unset_value", object()) == c.value else c.value)
+            for n, c in controls.items()}
 
 
 def _num(x):
@@ -498,7 +510,7 @@ class DiscoveryWidget(W.VBox):
             return None
         k = int(self.k_box.value)
         threshold = float(self.threshold.value) if self.use_threshold.value else None
-        options = {n: c.value for n, c in self._method_controls.items()}
+        options = control_values(self._method_controls)
         choice = self.method_picker.value
         if choice == PROGRESSIVE:
             pair = self._progressive_pair(threshold is not None)
