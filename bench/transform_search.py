@@ -266,7 +266,9 @@ def report(rows: list, cost: dict | None, args, load: str) -> str:
            f"Lake: {args.lake} copied, plus {len(df)} planted tables (a transformed copy of a "
            f"real key column's distinct values, at most 3,000, each); k = {args.k}. "
            f"Development kinds: {', '.join(DEVELOPMENT)}; validation kinds (never tuned on): "
-           f"{', '.join(VALIDATION)}.", ""]
+           f"{', '.join(VALIDATION)}."
+           + (" The planted lake and its index were built by an earlier invocation of this "
+              "command (same seed and code; `--reuse`)." if args.reuse else ""), ""]
     out += ["| split | kind | plants | recall@k | reached verification | recall@k, equality search "
             "(peer) | p50 ms | p90 ms | peer p50 ms | p50 ratio |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
