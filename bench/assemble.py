@@ -21,6 +21,7 @@ ORDER = [  # (file, section title)
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("transform_search.md", "Transformation-aware search (Needs a transformation)"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
+    ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
 ]
 
 

@@ -7,6 +7,7 @@
     lakejoin demo [--out demo.index]
 
 Exit status: 0 success, 1 a clear error (printed without a traceback), 2 bad usage.
+Warnings of the package (the lake changed since the build, ...) are one plain line each.
 """
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ import json
 import logging
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 from ._version import __version__
-from .errors import LakeJoinError
+from .errors import LakeJoinError, LakeJoinWarning
 
 EPILOG = textwrap.dedent("""\
     Spark: builds run on local[*] unless --master or LAKEJOIN_SPARK_MASTER names another
@@ -111,7 +113,11 @@ def main(argv=None) -> int:
         return 2
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     try:
-        return {"index": _index, "search": _search, "info": _info, "demo": _demo}[args.command](args, parser)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", LakeJoinWarning)
+            warnings.showwarning = _plain_warning
+            return {"index": _index, "search": _search, "info": _info,
+                    "demo": _demo}[args.command](args, parser)
     except LakeJoinError as e:
         print(f"lakejoin: error: {e}", file=sys.stderr)
         return 1
@@ -122,6 +128,19 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("lakejoin: interrupted; nothing was written", file=sys.stderr)
         return 130
+
+
+_show_warning = warnings.showwarning
+
+
+def _plain_warning(message, category, filename, lineno, file=None, line=None):
+    """The package's warnings as one line ("lakejoin: warning: ..."), others as Python shows
+    them."""
+    if issubclass(category, LakeJoinWarning):
+        text = " ".join(str(message).split())
+        print(f"lakejoin: warning: {text}", file=file or sys.stderr)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
 
 
 def _component_options(items, parser) -> dict:

@@ -92,7 +92,7 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         if not cols:
             raise QueryError(f"Name the query column: search(df, 'column'). "
                              f"Columns: {list(map(str, query.columns))[:20]}")
-        _check_columns(query.columns, cols)
+        cols = _check_columns(query.columns, cols)
         if query.empty:
             raise QueryError("The query DataFrame is empty (no rows): nothing to search for.")
         frame = query[list(cols)]
@@ -127,28 +127,57 @@ def _as_columns(column) -> tuple:
     return (column,)
 
 
-def _check_columns(available, cols) -> None:
-    missing = [c for c in cols if c not in available]
+def _check_columns(available, cols) -> tuple:
+    """The query columns as the frame labels them: a name matches its label, or else the one
+    label whose str() it is (``"0"`` finds the integer column 0). A name the frame holds
+    twice, or none, is an error naming it."""
+    available = list(available)
+    found = {}
+    for c in cols:
+        same = [a for a in available if type(a) is type(c) and a == c]
+        found[c] = same or [a for a in available if str(a) == str(c)]
+    missing = [c for c in cols if not found[c]]
     if missing:
         raise QueryError(f"Column(s) {missing} not found; the DataFrame has: "
-                         f"{list(map(str, available))[:30]}")
-    if len(set(cols)) != len(cols):
-        raise QueryError(f"A query column is repeated: {list(cols)}")
+                         f"{[_label(a) for a in available][:30]}")
+    out = []
+    for c in cols:
+        same = found[c]
+        if len(same) > 1:
+            kinds = sorted({type(a).__name__ for a in same})
+            raise QueryError(
+                f"The DataFrame has {len(same)} columns named {str(c)!r}"
+                + (f" (of types {', '.join(kinds)})" if len(kinds) > 1 else "")
+                + "; rename them so the query column is unambiguous "
+                  "(e.g. df.columns = [...]).")
+        out.append(same[0])
+    if len(set(map(repr, out))) != len(out):
+        raise QueryError(f"A query column is repeated: {[_label(c) for c in out]}")
+    return tuple(out)
+
+
+def _label(c) -> str:
+    """A column label for messages: strings as they are, other labels with their type."""
+    return c if isinstance(c, str) else f"{c!r} ({type(c).__name__})"
 
 
 def _collect_spark(sdf, cols, max_values):
+    from .spark import spark_job
     if not cols:
         raise QueryError(f"Name the query column; the Spark DataFrame has: {sdf.columns[:20]}")
-    _check_columns(sdf.columns, cols)
-    distinct = sdf.select(*[sdf[c] for c in cols]).dropna(how="all").distinct()
-    pdf = distinct.limit(max_values + 1).toPandas()
+    cols = _check_columns(sdf.columns, cols)
+    quoted = ["`" + str(c).replace("`", "``") + "`" for c in cols]
+    distinct = sdf.select(*[sdf[q] for q in quoted]).dropna(how="all").distinct()
     notes = []
-    if len(pdf) > max_values:
-        total = distinct.count()
-        frac = min(1.0, max_values / max(total, 1))
-        pdf = distinct.sample(fraction=frac, seed=7).limit(max_values).toPandas()
-        notes.append(f"the Spark DataFrame has {total:,} distinct key values; searched with a "
-                     f"random sample of {len(pdf):,} (containment is estimated on the sample)")
+    with spark_job(f"collecting the query column(s) {list(cols)}"):
+        pdf = distinct.limit(max_values + 1).toPandas()
+        if len(pdf) > max_values:
+            total = distinct.count()
+            frac = min(1.0, max_values / max(total, 1))
+            pdf = distinct.sample(fraction=frac, seed=7).limit(max_values).toPandas()
+            notes.append(f"the Spark DataFrame has {total:,} distinct key values; searched with "
+                         f"a random sample of {len(pdf):,} (containment is estimated on the "
+                         f"sample)")
     return pdf, notes
 
 
@@ -359,7 +388,7 @@ class SearchResult(Sequence):
         return df
 
     def __repr__(self):
-        head = (f"{len(self.hits)} hit(s) for {', '.join(self.query.columns)} "
+        head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
                 f"(|Q|={self.query.size}, {self.how})")
         if not self.hits:
             return head
@@ -391,6 +420,22 @@ class SearchResult(Sequence):
 
 
 # ---------------------------------------------------------------------- engine
+
+def _check_search_args(k, threshold) -> None:
+    """k and threshold are numbers (not strings, not booleans) in their ranges."""
+    if k is not None and (isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer))
+                          or k < 1):
+        raise QueryError(f"k must be a positive integer, the number of results (got {k!r}, "
+                         f"a {type(k).__name__}).")
+    if threshold is None:
+        return
+    if isinstance(threshold, (bool, np.bool_)) or not isinstance(
+            threshold, (int, float, np.integer, np.floating)):
+        raise QueryError(f"threshold is a containment, a number between 0 and 1 (got "
+                         f"{threshold!r}, a {type(threshold).__name__}); e.g. threshold=0.5.")
+    if not 0 <= threshold <= 1:
+        raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
+
 
 class Engine:
     """Search an opened index (see module docstring)."""
@@ -431,10 +476,7 @@ class Engine:
         exact method the index supports for the number of query columns) or a name from
         :meth:`methods`. Extra keyword options go to the method.
         """
-        if k is not None and (not isinstance(k, (int, np.integer)) or k < 1):
-            raise QueryError(f"k must be a positive integer (got {k!r}).")
-        if threshold is not None and not 0 <= threshold <= 1:
-            raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
+        _check_search_args(k, threshold)
         self.check_present()
         q = query if isinstance(query, Query) else make_query(
             self.index, query, column, exclude_self=exclude_self)
@@ -559,13 +601,9 @@ class Engine:
         return index_table(self.index, name, max_rows)
 
     def check_present(self) -> None:
-        """Raise IndexNotFoundError when the index folder was deleted or moved while open
+        """Raise when the index was deleted, partly deleted or replaced on disk while open
         (its memory-mapped arrays would otherwise keep answering from a vanished index)."""
-        if not (self.index.path / "manifest.json").is_file():
-            raise IndexNotFoundError(
-                f"The index {self.index.path} was deleted or moved while it was open. "
-                f"Rebuild it (`lakejoin index LAKE --out {self.index.path}`) or open "
-                f"another index.")
+        self.index.check_present()
 
     def best_predicate(self, df, other, preference: str = "h5", seed_pair=None, *,
                        time_limit: float | None = 60.0, left_name: str = "df", **options):
@@ -593,6 +631,10 @@ class Engine:
         return result
 
     def info(self) -> dict:
+        """What the index holds; raises IndexNotFoundError if it was deleted or moved while
+        open, IndexCorruptError if files of it were deleted or another build replaced it
+        (rather than describing an index that is gone)."""
+        self.check_present()
         m = self.index.manifest
         return {"path": str(self.index.path), "created": m.get("created"),
                 "counts": m.get("counts"), "components": sorted(m.get("components", {})),

@@ -41,6 +41,10 @@ class IndexIncompleteError(IndexCorruptError):
     """The index folder was left half-written (an interrupted build)."""
 
 
+class IndexLockedError(LakeJoinError):
+    """Another build is writing the same index path right now."""
+
+
 class ComponentMissingError(LakeJoinError):
     """The index was built without a component a search method needs."""
 
@@ -57,5 +61,26 @@ class SparkStartError(LakeJoinError):
     pass
 
 
-class LakeChangedWarning(UserWarning):
+class SparkJobError(LakeJoinError):
+    """A Spark job failed: the message is one line (the cause and the file holding the full
+    log); IPython shows only that line (``_render_traceback_``)."""
+
+    def __init__(self, message: str, log_path: str = ""):
+        super().__init__(message)
+        self.log_path = log_path
+
+    def _render_traceback_(self):
+        return [f"SparkJobError: {self}"]
+
+
+class LakeJoinWarning(UserWarning):
+    """Base class of the warnings the package gives on purpose (front ends print them as
+    one plain line)."""
+
+
+class LakeChangedWarning(LakeJoinWarning):
     """The lake's files differ from the ones the index was built from."""
+
+
+class IndexRecoveredWarning(LakeJoinWarning):
+    """Opening an index completed (or undid) a commit that a crash had interrupted."""

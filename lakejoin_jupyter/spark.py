@@ -9,24 +9,33 @@
   checkout) does not shadow the package the driver runs.
 * The JVM's startup chatter goes to a log file, not into notebook cells; the
   console progress bar and the UI are off; the log level is ERROR.
-* Java is checked first: missing or older than 17 gives a message that says how to install it.
+* Java is checked first: missing or older than 17 gives a message that says how to install it;
+  a ``spark://`` master that does not answer on its port fails at once, naming it.
+* A failing Spark job (:func:`spark_job`) becomes one line, its cause, with the full
+  traceback (Python and Java) written to a log file the line names; py4j's own logging of
+  an interrupted or broken call (:func:`quiet_py4j`) is dropped meanwhile.
 """
 from __future__ import annotations
 
 import contextlib
+import datetime as _dt
+import logging
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import traceback
+import warnings
 import zipfile
 from pathlib import Path
 
 from .config import SparkSettings
-from .errors import JavaNotFoundError, SparkStartError
+from .errors import JavaNotFoundError, SparkJobError, SparkStartError
 
 MIN_JAVA = 17
 _JAVA_HELP = (
@@ -110,6 +119,30 @@ def _zip_package() -> str:
     return _package_zip
 
 
+MASTER_TIMEOUT = 10.0   # seconds to wait for a spark:// master to accept a connection
+
+
+def check_master_reachable(master: str, timeout: float = MASTER_TIMEOUT) -> None:
+    """Refuse a ``spark://host:port[,host:port...]`` master none of whose hosts accepts a
+    connection (Spark itself would retry for a minute, then print a Java stack trace)."""
+    if not master.startswith("spark://"):
+        return
+    problems = []
+    for hostport in master[len("spark://"):].split(","):
+        host, colon, port = hostport.strip().rpartition(":")
+        if not colon or not port.isdigit():
+            host, port = hostport.strip(), "7077"
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+            return
+        except OSError as e:
+            why = "no answer" if isinstance(e, TimeoutError) else (e.strerror or str(e))
+            problems.append(f"{host}:{port}: {why}")
+    raise SparkStartError(
+        f"Cannot reach the Spark master {master} ({'; '.join(problems)}); check the URL "
+        f"and that the master is running, or build with --master local[*].")
+
+
 def get_spark(settings: SparkSettings | None = None, master: str | None = None):
     """The active SparkSession, or a new one configured as described in the module doc.
 
@@ -123,6 +156,7 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
         active = SparkSession.getActiveSession()
         if active is not None and (master is None or active.sparkContext.master == settings.master):
             return active
+        check_master_reachable(settings.master)
         if active is not None:
             active.stop()
         java_version()
@@ -169,6 +203,148 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
         if not settings.master.startswith("local"):
             spark.sparkContext.addPyFile(_zip_package())
         return spark
+
+
+def spark_failure(exc: BaseException) -> str | None:
+    """Why a Spark job failed, in one line (None: ``exc`` is not a Spark failure): a
+    Python worker's own exception, or the task failure Spark reports, or the root cause."""
+    texts = []
+    try:
+        from py4j.protocol import Py4JError, Py4JJavaError
+        from pyspark.errors import PySparkException
+    except ImportError:  # pragma: no cover
+        return None
+    if isinstance(exc, Py4JJavaError):
+        with contextlib.suppress(Exception):     # the JVM may be gone
+            j = exc.java_exception
+            while j is not None and len(texts) < 20:
+                texts.append(str(j.toString()))
+                j = j.getCause()
+        texts = texts or [str(exc)]
+    elif isinstance(exc, (PySparkException, Py4JError)):
+        texts = [str(exc)]
+    else:
+        return None
+    for text in texts:
+        worker = _python_traceback_last_line(text)
+        if worker:
+            return worker
+    for text in texts:
+        m = re.search(r"most recent failure: Lost task [^\n]*?\): ([^\n]+)", text)
+        if m:
+            return m.group(1).strip()[:400]
+    lines = [ln.strip() for ln in texts[-1].splitlines() if ln.strip()]
+    return (lines[0] if lines else type(exc).__name__)[:400]
+
+
+def _python_traceback_last_line(text: str) -> str | None:
+    """The final "ExcType: message" line of a Python traceback inside ``text``."""
+    start = text.find("Traceback (most recent call last):")
+    if start < 0:
+        return None
+    last = None
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith(("\tat ", "Driver stacktrace", "JVM stacktrace")):
+            break
+        if line.strip() and not line[0].isspace() and not line.startswith(
+                ("Traceback", "During handling", "The above exception")):
+            last = line.strip()
+    return last[:400] if last else None
+
+
+class _DropPy4J(logging.Filter):
+    """Drops records py4j logs through the root logger (``logging.exception(...)``)."""
+
+    def __init__(self, folder: str):
+        super().__init__()
+        self.folder = folder
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.pathname.startswith(self.folder)
+
+
+class _LastResort(logging.Handler):
+    """Stands in for a missing root handler while py4j is quiet: without any, py4j's
+    module-level ``logging.exception`` would call ``logging.basicConfig()`` for the user."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if logging.lastResort is not None and record.levelno >= logging.lastResort.level:
+            logging.lastResort.handle(record)
+
+
+_quiet_lock = threading.Lock()
+_quiet_state: dict = {"depth": 0}
+
+
+@contextlib.contextmanager
+def quiet_py4j():
+    """While the block runs, py4j's own logging reaches no handler: an interrupted call logs
+    "KeyboardInterrupt while sending command." and every call of another thread on the
+    closed connection "Exception while sending command.", each with a traceback (about 80
+    lines in a notebook cell); the caller reports the cause in one line instead. Nestable,
+    and shared by threads (the widget builds in a background thread)."""
+    try:
+        import py4j
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    root, py4j_log = logging.getLogger(), logging.getLogger("py4j")
+    with _quiet_lock:
+        st = _quiet_state
+        if st["depth"] == 0:
+            st["filter"] = _DropPy4J(os.path.dirname(py4j.__file__))
+            root.addFilter(st["filter"])
+            st["level"] = py4j_log.level
+            py4j_log.setLevel(logging.CRITICAL + 1)      # py4j.java_gateway, py4j.clientserver
+            st["handler"] = None
+            if not root.handlers:
+                st["handler"] = _LastResort()
+                root.addHandler(st["handler"])
+        st["depth"] += 1
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            st["depth"] -= 1
+            if st["depth"] == 0:
+                root.removeFilter(st["filter"])
+                py4j_log.setLevel(st["level"])
+                if st["handler"] is not None:
+                    root.removeHandler(st["handler"])
+
+
+@contextlib.contextmanager
+def spark_job(what: str, log_dir: str | None = None):
+    """Turn a failing Spark job inside the block into a :class:`SparkJobError`: one line
+    with the cause and the log file holding the full traceback."""
+    try:
+        with warnings.catch_warnings(), quiet_py4j():   # pyspark repeats the Java trace as a warning
+            warnings.filterwarnings("ignore", message=".*attempted Arrow optimization")
+            yield
+    except Exception as e:  # noqa: BLE001 - re-raised unless it is a Spark failure
+        cause = spark_failure(e)
+        if cause is None:
+            raise
+        log = _failure_log(e, what, log_dir)
+        raise SparkJobError(f"Spark failed while {what}: {cause} (full log: {log})",
+                            str(log)) from None
+
+
+def _failure_log(exc: BaseException, what: str, log_dir: str | None) -> Path:
+    folder = Path(log_dir or SparkSettings().log_dir)
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    text = (f"lakejoin: Spark failed while {what}\n\n"
+            + "".join(traceback.format_exception(exc)))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"spark-error-{stamp}-{os.getpid()}.log"
+        path.write_text(text, encoding="utf-8")
+    except OSError:
+        fd, name = tempfile.mkstemp(prefix=f"lakejoin-spark-error-{stamp}-", suffix=".log")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        path = Path(name)
+    return path
 
 
 class SparkProgress:
@@ -252,9 +428,14 @@ class SparkProgress:
             self._thread.join(timeout=2)
         self.step("")
         if self._bar is not None:
-            self._bar.set_description(f"{self.description}: done" if exc[0] is None
-                                      else f"{self.description}: failed")
-            self._bar.n = self._bar.total
+            if exc[0] is None:
+                self._bar.set_description(f"{self.description}: done", refresh=False)
+                self._bar.n = self._bar.total
+            else:               # the bar stays where the build stopped, red in a notebook
+                what = "interrupted" if issubclass(exc[0], KeyboardInterrupt) else "failed"
+                self._bar.set_description(f"{self.description}: {what}", refresh=False)
+                if hasattr(self._bar, "container"):          # tqdm.notebook: danger sticks
+                    self._bar.disp(bar_style="danger", check_delay=False)
             self._bar.close()
         return False
 

@@ -1,4 +1,5 @@
 """Bad input: each case gets a clear error or a reported skip, and never a half-written index."""
+import contextlib
 import json
 import os
 import shutil
@@ -244,3 +245,598 @@ def test_lake_changed_since_build(spark, tmp_path):
     assert "modified" in msg and "a.csv" in msg and "removed" in msg and "added" in msg
     assert len(engine.index.lake_changes) == 3
     assert np.array_equal(engine.search(["France"], k=5).to_pandas()["overlap"], [1, 1])
+
+
+# ------------------------------------------------------------------ issue 23: faults and odd input
+
+def _cli(*args, env_extra=None, timeout=600):
+    """The `lakejoin` command in a fresh process (the package from this checkout)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "lakejoin_jupyter.cli", *map(str, args)],
+                          capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def _siblings(path: Path) -> list[str]:
+    """Everything beside an index path that a build of it may leave (tmp, old, lock)."""
+    return sorted(p.name for p in path.parent.iterdir() if p.name.startswith(path.name)
+                  or p.name.startswith(f".{path.name}"))
+
+
+@pytest.mark.spark
+def test_spark_join_of_a_windows_1252_table(spark, tmp_path):
+    """Item 1: Spark 4 rejects the charset name windows-1252; the executed Spark join and the
+    generated PySpark code both read the file and get Windows-1252's characters."""
+    lake = write_lake(tmp_path / "lake", {
+        "a.csv": "c,price\nC\xf4te d\u2019Ivoire,\u20ac5\nFrance,\u20ac7\n".encode("cp1252")})
+    out = tmp_path / "x.index"
+    build(lake, out, spark=spark, progress=False)
+    engine = open_index(out)
+    assert engine.index.tables.iloc[0]["encoding"] == "cp1252"
+    sdf = spark.createDataFrame(pd.DataFrame({"c": ["C\u00f4te d\u2019Ivoire", "France", "Peru"]}))
+    hit = engine.search(sdf, "c")[0]
+    want = pd.DataFrame({"c": ["C\u00f4te d\u2019Ivoire", "France", "Peru"],
+                         "c_a": ["C\u00f4te d\u2019Ivoire", "France", None],
+                         "price": ["\u20ac5", "\u20ac7", None]})
+    got = hit.join(sdf).toPandas().sort_values("c").reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, want.sort_values("c").reset_index(drop=True),
+                                  check_dtype=False)
+    code = hit.code("sdf", "joined", df=sdf)
+    assert "windows-1252" not in code
+    ns = {"sdf": sdf}
+    exec(code, ns)
+    ran = ns["joined"].toPandas().sort_values("c").reset_index(drop=True)
+    pd.testing.assert_frame_equal(ran, got)
+
+
+@pytest.mark.spark
+def test_second_build_of_the_same_path_is_refused(spark, tmp_path, monkeypatch):
+    """Item 2: while one build runs, a second build of its path (in this process, and the CLI
+    in another) is refused with a message naming the first; the first is not disturbed."""
+    from lakejoin_jupyter.errors import IndexLockedError
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    out = tmp_path / "x.index"
+    seen = {}
+
+    def second_build(ctx):        # runs inside the first build, which holds the lock
+        if seen:                  # (without a lock the second build would get here too)
+            return {}
+        seen["started"] = True
+        with pytest.raises(IndexLockedError) as e:
+            build(lake, out, spark=spark, progress=False, overwrite=True)
+        seen["here"] = str(e.value)
+        seen["cli"] = _cli("index", lake, "--out", out, "-q")
+        return {}
+
+    monkeypatch.setitem(pipeline.COMPONENTS, "second_build",
+                        pipeline.Component("second_build", second_build, default=True))
+    build(lake, out, spark=spark, progress=False)
+    me = f"pid {os.getpid()} on host {os.uname().nodename}"
+    assert "Another build is writing" in seen["here"] and me in seen["here"]
+    cli = seen["cli"]
+    assert cli.returncode == 1 and me in cli.stderr
+    assert cli.stderr.count("\n") == 1 and "Traceback" not in cli.stderr
+    assert open_index(out).search(["France"], k=1)[0].overlap == 1   # the first build is whole
+    assert _siblings(out) == ["x.index"]                             # and the lock is gone
+
+
+def test_lock_is_released_on_every_exit(tmp_path, monkeypatch):
+    """Item 2: the lock is released on exceptions and KeyboardInterrupt; while held, a
+    second taker is refused; without flock, a record naming a live process still refuses."""
+    from lakejoin_jupyter.errors import IndexLockedError
+    from lakejoin_jupyter.index import lock as lockmod
+    out = tmp_path / "x.index"
+    for exc in (RuntimeError("boom"), KeyboardInterrupt()):
+        with pytest.raises(type(exc)):
+            with lockmod.BuildLock(out):
+                with pytest.raises(IndexLockedError, match=f"pid {os.getpid()}"):
+                    lockmod.BuildLock(out).acquire()
+                raise exc
+        assert not lockmod.lock_path(out).exists()
+    monkeypatch.setattr(lockmod, "_flock", lambda fd: None)     # a filesystem without flock
+    with lockmod.BuildLock(out):
+        with pytest.raises(IndexLockedError, match="Another build is writing"):
+            lockmod.BuildLock(out).acquire()
+    assert not lockmod.lock_path(out).exists()
+
+
+_HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from lakejoin_jupyter.index.lock import BuildLock
+from lakejoin_jupyter.index.store import IndexWriter
+out = Path(sys.argv[1])
+BuildLock(out).acquire()
+w = IndexWriter(out)
+(w.tmp / "part.npy").write_bytes(b"half")
+print(w.tmp, flush=True)
+time.sleep(600)
+"""
+
+
+def _killed_holder(out: Path) -> Path:
+    """A process that takes the lock of ``out``, starts writing, and is killed (-9)."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(out)], env=env,
+                            stdout=subprocess.PIPE, text=True)
+    tmp = Path(proc.stdout.readline().strip())      # blocks until it holds the lock
+    proc.kill()
+    proc.wait()
+    proc.stdout.close()
+    assert tmp.is_dir() and (out.parent / f".{out.name}.lakejoin-lock").exists()
+    return tmp
+
+
+def test_lock_of_a_killed_build_is_stale(tmp_path, monkeypatch):
+    """Items 2 and 10: kill -9 leaves the lock file, but not a held lock: the next taker
+    gets it and learns the dead holder's pid; without flock, the pid check decides."""
+    from lakejoin_jupyter.index import lock as lockmod
+    out = tmp_path / "x.index"
+    _killed_holder(out)
+    with lockmod.BuildLock(out) as lock:
+        assert lock.dead and lock.dead["pid"] != os.getpid()
+        assert not lockmod.holder_alive(lock.dead)
+    _killed_holder(out)
+    monkeypatch.setattr(lockmod, "_flock", lambda fd: None)
+    with lockmod.BuildLock(out) as lock:
+        assert lock.dead["pid"] != os.getpid()
+
+
+@pytest.mark.spark
+def test_next_build_removes_folders_of_killed_builds(spark, tmp_path):
+    """Item 10: the folder a killed build left is removed by the next build of the path,
+    which says so; folders of other paths are left alone."""
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    out = tmp_path / "x.index"
+    tmp = _killed_holder(out)
+    other = tmp_path / "y.index.tmp-0123abcd"
+    other.mkdir()
+    (other / ".lakejoin-partial").write_text("x")
+    report = build(lake, out, spark=spark, progress=False)
+    notes = " ".join(report.notes)
+    assert "died without finishing" in notes and tmp.name in notes and "removed 1 folder" in notes
+    assert not tmp.exists() and other.exists()
+    assert _siblings(out) == ["x.index"]
+    assert report.notes[0] in report.summary()
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("damage", ["set_ids", "indptr", "header", "count", "lshensemble"])
+def test_damaged_arrays_fail_clearly_without_verify(index_copy, damage):
+    """Item 3: with --no-verify (sizes match, content garbage) nothing sizes an allocation
+    from unchecked values: a clear error names the file instead of a 15.9 GiB allocation."""
+    def garbage(rel, value):
+        f = index_copy / rel
+        arr = np.load(f)
+        arr[...] = value
+        raw = f.read_bytes()
+        f.write_bytes(raw[: len(raw) - arr.nbytes] + arr.tobytes())   # same header, same size
+
+    if damage == "set_ids":
+        garbage("postings/set_ids.npy", 2_000_000_000)
+        rel = "postings/set_ids.npy"
+    elif damage == "indptr":
+        garbage("sets/indptr.npy", 1 << 40)
+        rel = "sets/indptr.npy"
+    elif damage == "header":                   # the header claims 10^9 rows; the size is right
+        rel = "postings/positions.npy"
+        f = index_copy / rel
+        raw = f.read_bytes()
+        hlen = int.from_bytes(raw[8:10], "little")
+        header = raw[10:10 + hlen].decode("latin-1")
+        n = len(np.load(f))
+        new = header.replace(f"({n},)", "(1000000000,)")
+        extra = len(new) - len(header)
+        assert new[-1 - extra:-1].strip() == ""          # the padding absorbs the change
+        f.write_bytes(raw[:10] + (new[:-1 - extra] + "\n").encode("latin-1") + raw[10 + hlen:])
+    elif damage == "count":
+        m = json.loads((index_copy / "manifest.json").read_text())
+        m["counts"]["columns"] = 10 ** 12
+        (index_copy / "manifest.json").write_text(json.dumps(m))
+        rel = "sets/indptr.npy"
+    else:
+        garbage("lshensemble/directory.npy", 4_000_000_000)
+        rel = "lshensemble/directory.npy"
+    if damage == "lshensemble":
+        engine = open_index(index_copy, verify=False)
+        with pytest.raises(IndexCorruptError, match=rel):
+            engine.search(["France"], threshold=0.5, method="lshensemble")
+    else:
+        with pytest.raises(IndexCorruptError, match=rel):
+            open_index(index_copy, verify=False)
+
+
+@pytest.mark.spark
+def test_index_inside_the_lake_is_not_indexed(spark, tmp_path):
+    """Item 4 (the index folder is excluded): an index built inside its lake is not a table
+    of the lake, opening it reports no change, and a rebuild sees the same tables."""
+    from lakejoin_jupyter.lake.discover import discover
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD, "sub/b.csv": GOOD})
+    out = lake / "sub" / "x.index"
+    build(lake, out, spark=spark, progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        engine = open_index(out)
+    assert sorted(engine.index.tables["path"]) == ["a.csv", "sub/b.csv"]
+    again = discover(lake)
+    assert [t.path for t in again.tables] == ["a.csv", "sub/b.csv"]
+    assert ("sub/x.index", "a lakejoin index (index folders are not lake tables)") in again.ignored
+
+
+def test_lake_inside_the_index_folder_is_refused(tmp_path):
+    """Item 4: the opposite nesting, a lake inside an index replaced with --overwrite, would
+    delete the lake: it is refused before any work."""
+    out = tmp_path / "x.index"
+    lake = write_lake(out / "lake", {"a.csv": GOOD})
+    (out / "manifest.json").write_text("{}")          # an index, as far as replacing goes
+    with pytest.raises(ValueError, match="is inside the index folder"):
+        build(lake, out, progress=False, overwrite=True)
+    assert (lake / "a.csv").exists()
+
+
+@pytest.fixture
+def shell():
+    from IPython.core.interactiveshell import InteractiveShell
+    from lakejoin_jupyter.ui.session import SESSION
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    yield ip
+    SESSION.engine = saved
+
+
+@pytest.mark.spark
+def test_failing_spark_job_is_one_line(spark, tmp_path, monkeypatch, capsys, shell):
+    """Item 8: a Spark job failing in a Python worker is one line (the worker's exception
+    and the log file with the full traceback), in the CLI, the magic and IPython."""
+    from lakejoin_jupyter.cli import main
+    from lakejoin_jupyter.errors import SparkJobError
+    from lakejoin_jupyter.magics import MagicError
+
+    def explode(ctx):
+        def fail(batches):
+            raise RuntimeError("disk on fire")
+            yield  # noqa
+        ctx.spark.range(1).mapInPandas(fail, "id long").collect()
+
+    monkeypatch.setitem(pipeline.COMPONENTS, "explode",
+                        pipeline.Component("explode", explode, default=True))
+    monkeypatch.setenv("LAKEJOIN_LOG_DIR", str(tmp_path / "logs"))
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    assert main(["index", str(lake), "--out", str(tmp_path / "x.index"), "-q"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert "Spark failed while building" in err[0] and "RuntimeError: disk on fire" in err[0]
+    log = Path(err[0].rsplit("(full log: ", 1)[1].rstrip(")"))
+    assert log.parent == tmp_path / "logs" and "Traceback" in log.read_text()
+    with pytest.raises(MagicError, match="RuntimeError: disk on fire") as e:
+        shell.run_line_magic("lakejoin", f"index {lake} --out {tmp_path / 'y.index'} --quiet")
+    assert "\n" not in str(e.value)
+    with pytest.raises(SparkJobError) as e:
+        build(lake, tmp_path / "z.index", spark=spark, progress=False)
+    assert len(e.value._render_traceback_()) == 1 and e.value.__cause__ is None
+    assert not [p for p in tmp_path.iterdir() if ".index" in p.name]
+
+
+@pytest.mark.spark
+def test_python_worker_that_cannot_start_is_one_line(tmp_path):
+    """Item 8, as the campaign saw it: Spark cannot start the Python worker; the CLI prints
+    one line with the cause instead of a 340-line Py4J traceback."""
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    r = _cli("index", lake, "--out", tmp_path / "x.index", "-q",
+             env_extra={"PYSPARK_PYTHON": "/nonexistent/python",
+                        "LAKEJOIN_LOG_DIR": str(tmp_path / "logs")})
+    assert r.returncode == 1
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr[:3000]
+    assert 'Cannot run program "/nonexistent/python"' in lines[0] and "full log:" in lines[0]
+    assert not (tmp_path / "x.index").exists()
+
+
+_INTERRUPTED_BUILD = """
+import sys, time
+from pathlib import Path
+from IPython.core.interactiveshell import InteractiveShell
+from lakejoin_jupyter.indexing import pipeline
+lake, out, started = sys.argv[1:4]
+
+def slow(ctx):                  # a Spark job that runs until it is interrupted
+    def sleep(batches):
+        import time
+        time.sleep(300)
+        yield from batches
+    Path(started).write_text("running")
+    ctx.spark.range(2).mapInPandas(sleep, "id long").collect()
+    return {}
+
+pipeline.COMPONENTS["slow"] = pipeline.Component("slow", slow, default=True)
+ip = InteractiveShell.instance()
+ip.run_line_magic("load_ext", "lakejoin_jupyter")
+ip.run_cell(f"%lakejoin index {lake} --out {out} --quiet")
+print("END", flush=True)
+"""
+
+
+@pytest.mark.spark
+def test_interrupted_index_magic_is_one_line(tmp_path):
+    """Issue 20: interrupting ``%lakejoin index`` (SIGINT, as the notebook's stop button sends)
+    while a Spark job runs prints one line saying nothing changed: py4j's own logging of the
+    interrupted call (ERROR:root with tracebacks) does not reach the output."""
+    import signal
+    import time
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    out, started = tmp_path / "x.index", tmp_path / "started"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_BUILD, str(lake), str(out),
+                             str(started)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.time() + 600
+        while not started.exists() and proc.poll() is None and time.time() < end:
+            time.sleep(0.2)
+        time.sleep(3)                                  # the job's tasks are running
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert started.exists(), stderr[-3000:]
+    import re
+    text = [re.sub(r"\x1b\[[0-9;]*m", "", ln) for ln in (stdout + stderr).splitlines()
+            if ln.strip()]
+    assert text[-1] == "END", stderr[-3000:]
+    assert text[:-1] == ["lakejoin: index was interrupted; nothing was changed."], \
+        "\n".join(text[:40])
+    assert _siblings(out) == []
+
+
+def test_progress_bar_of_a_stopped_build_is_red(monkeypatch):
+    """Issue 20: in a notebook, the bar of an interrupted or failed build stays where it
+    stopped, red, and says which; a finished one is green at 100%."""
+    import types
+
+    import ipykernel  # noqa: F401 - SparkProgress takes its presence for a notebook
+    import tqdm.auto
+    import tqdm.notebook
+    from lakejoin_jupyter.spark import SparkProgress
+    monkeypatch.setattr(tqdm.auto, "tqdm", tqdm.notebook.tqdm)
+    stage = types.SimpleNamespace(numCompletedTasks=4, numTasks=4)   # every task seen is done
+    tracker = types.SimpleNamespace(getActiveStageIds=lambda: [0], getStageInfo=lambda i: stage)
+    spark = types.SimpleNamespace(sparkContext=types.SimpleNamespace(
+        statusTracker=lambda: tracker))
+    for exc, word, style in ((KeyboardInterrupt, "interrupted", "danger"),
+                             (RuntimeError, "failed", "danger"), (None, "done", "success")):
+        prog = SparkProgress(spark, "lakejoin index", interval=0.01)
+        with pytest.raises(exc) if exc else contextlib.nullcontext():
+            with prog:
+                prog.step("sniffing files")
+                while prog._bar.n != 4:
+                    pass
+                if exc:
+                    raise exc()
+        bar = prog._bar
+        assert bar.desc.rstrip(": ") == f"lakejoin index: {word}"
+        assert bar.container.children[1].bar_style == style
+        assert bar.n == 4 and bar.total == 4
+
+
+_CRASH_IN_COMMIT = """
+import json, os, shutil, signal, sys
+from pathlib import Path
+from lakejoin_jupyter.index import store
+src, out = Path(sys.argv[1]), Path(sys.argv[2])
+w = store.IndexWriter(out, overwrite=True)
+for item in src.iterdir():
+    if item.name != "manifest.json":
+        (shutil.copytree if item.is_dir() else shutil.copy2)(item, w.tmp / item.name)
+manifest = json.loads((src / "manifest.json").read_text())
+del manifest["files"], manifest["created"]
+manifest["which"] = "new"
+renames, real = [], Path.rename
+def rename(self, target):
+    renames.append(self)
+    if len(renames) == 2:              # between the two renames of the commit
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(self, target)
+Path.rename = rename
+w.commit(manifest)
+"""
+
+
+def _crash_in_commit(demo_index_path, out):
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    r = subprocess.run([sys.executable, "-c", _CRASH_IN_COMMIT, str(demo_index_path), str(out)],
+                       env=env, capture_output=True, text=True)
+    assert r.returncode == -9, r.stderr
+    assert not out.exists()
+    assert [n.split("-")[0] for n in _siblings(out)] == ["x.index.old", "x.index.tmp"]
+
+
+@pytest.mark.spark
+def test_crash_between_the_commit_renames_is_repaired(demo_index_path, tmp_path):
+    """Item 9: kill -9 between the commit's renames; opening the path completes the commit
+    (the finished new index), says so, and leaves nothing behind."""
+    from lakejoin_jupyter.errors import IndexRecoveredWarning
+    out = tmp_path / "x.index"
+    shutil.copytree(demo_index_path, out)
+    _crash_in_commit(demo_index_path, out)
+    with pytest.warns(IndexRecoveredWarning, match="Completed the commit .* a crash"):
+        engine = open_index(out)
+    assert engine.index.manifest["which"] == "new"
+    assert _siblings(out) == ["x.index"]
+    assert len(engine.search(["France"], k=3)) == 3
+    # only the replaced index is left (the new one was lost): it is put back
+    shutil.move(out, tmp_path / "x.index.old-0123abcd")
+    with pytest.warns(IndexRecoveredWarning, match="Restored"):
+        assert open_index(out).index.manifest["which"] == "new"
+    assert _siblings(out) == ["x.index"]
+
+
+@pytest.mark.spark
+def test_next_build_completes_an_interrupted_commit(demo_index_path, tmp_path):
+    """Item 9: the next build of the path repairs the commit first and says so."""
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    out = tmp_path / "x.index"
+    shutil.copytree(demo_index_path, out)
+    _crash_in_commit(demo_index_path, out)
+    with pytest.raises(FileExistsError, match="completed the commit"):
+        build(lake, out, progress=False)
+    assert json.loads((out / "manifest.json").read_text())["which"] == "new"
+    assert _siblings(out) == ["x.index"]
+
+
+@pytest.mark.spark
+def test_symlinked_out_path_is_written_through(spark, demo_index_path, tmp_path):
+    """Item 11: --overwrite on a symlinked index path writes the new index where the link
+    points; the link stays, and nothing is left beside either."""
+    store = tmp_path / "store"
+    store.mkdir()
+    target = store / "real.index"
+    shutil.copytree(demo_index_path, target)
+    link = tmp_path / "x.index"
+    link.symlink_to(target)
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    with pytest.raises(FileExistsError, match="already exists"):
+        build(lake, link, spark=spark, progress=False)
+    report = build(lake, link, spark=spark, progress=False, overwrite=True)
+    assert report.index_path == link
+    assert link.is_symlink() and link.resolve() == target
+    assert list(open_index(link).index.tables["path"]) == ["a.csv"]
+    assert sorted(p.name for p in store.iterdir()) == ["real.index"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lake", "store", "x.index"]
+
+
+def test_unreachable_spark_master_fails_at_once(tmp_path):
+    """Item 13: nothing listens at the master's port: one line naming the master, at once,
+    and an active session (if any) is left running."""
+    import socket
+
+    from lakejoin_jupyter.errors import SparkStartError
+    from lakejoin_jupyter.spark import get_spark
+    from pyspark.sql import SparkSession
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]                       # closed again: nothing listens
+    active = SparkSession.getActiveSession()
+    master = f"spark://127.0.0.1:{port}"
+    with pytest.raises(SparkStartError) as e:
+        get_spark(master=master)
+    msg = str(e.value)
+    assert f"Cannot reach the Spark master {master}" in msg and "\n" not in msg
+    assert SparkSession.getActiveSession() is active
+    r = _cli("index", tmp_path, "--out", tmp_path / "x.index", "--master", master, "-q")
+    assert r.returncode in (1, 2)
+
+
+def test_bad_json_line_skips_only_that_line(tmp_path):
+    """JSON lines: a bad line is skipped and reported (like ragged CSV rows); the file's
+    other rows are read. A file with no object at all is still refused."""
+    from lakejoin_jupyter.lake.read import inspect, read_table
+    f = tmp_path / "t.jsonl"
+    f.write_text('{"c": "France"}\n{"c": "Ger\n[1, 2]\n{"c": "Japan", "n": 3}\n')
+    info = inspect(0, str(f), "jsonl")
+    assert info.ok, info.error
+    assert info.n_rows == 2 and info.columns == ["c", "n"]
+    assert any("2 line(s) skipped" in w and "line 2" in w and "line 3" in w
+               for w in info.warnings)
+    df = read_table(info)
+    assert list(df["c"]) == ["France", "Japan"] and list(df["n"]) == [None, "3"]
+    f.write_text('{"c": \n"x"\n')
+    info = inspect(0, str(f), "jsonl")
+    assert not info.ok and "no line is a JSON object" in info.error
+
+
+@pytest.mark.spark
+def test_info_of_an_index_deleted_while_open(index_copy, shell):
+    """engine.info() (and %lakejoin info) on an index deleted while open says it is gone; on
+    one whose files were deleted, which; on one another build replaced, to open it again."""
+    from lakejoin_jupyter.magics import MagicError
+    engine = open_index(index_copy)
+    assert engine.info()["counts"]
+    shell.run_line_magic("lakejoin", f"open {index_copy}")
+    f = index_copy / "postings" / "set_ids.npy"
+    saved = f.read_bytes()
+    f.unlink()
+    for run in (engine.info, lambda: engine.search(["France"], k=1),
+                lambda: shell.run_line_magic("lakejoin", "info")):
+        with pytest.raises((IndexCorruptError, MagicError),
+                           match=r"1 file\(s\) of the index .* were deleted while it was open, "
+                                 r"e.g. postings/set_ids.npy"):
+            run()
+    f.write_bytes(saved)
+    assert engine.info()["counts"]
+    mpath = index_copy / "manifest.json"
+    mpath.write_text(mpath.read_text() + " ")             # as a rebuild's manifest would be
+    with pytest.raises(IndexCorruptError, match="was replaced on disk .* open it again"):
+        engine.info()
+    with pytest.raises(MagicError, match="was replaced on disk"):
+        shell.run_line_magic("lakejoin", "info")
+    shutil.rmtree(index_copy)
+    with pytest.raises(IndexNotFoundError, match="deleted or moved while it was open"):
+        engine.info()
+    with pytest.raises(MagicError, match="deleted or moved while it was open"):
+        shell.run_line_magic("lakejoin", "info")
+
+
+@pytest.mark.spark
+def test_cli_lake_changed_warning_is_one_plain_line(spark, tmp_path, capsys):
+    """Item 16: the CLI prints the lake-changed warning as one plain line."""
+    from lakejoin_jupyter.cli import main
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD, "b.csv": GOOD})
+    out = tmp_path / "x.index"
+    build(lake, out, spark=spark, progress=False)
+    (lake / "b.csv").unlink()
+    assert main(["search", str(out), "--table", "a", "--column", "country"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("lakejoin: warning: The lake changed since")
+    assert "removed" in err[0] and "Warning" not in err[0] and "warnings.warn" not in err[0]
+
+
+@pytest.mark.spark
+def test_duplicate_query_column_names(demo_engine, spark):
+    """Item 6: a query column the frame holds twice is a clear error naming it (pandas and
+    Spark); a duplicate elsewhere in the frame does not stop the search."""
+    from lakejoin_jupyter.errors import QueryError
+    df = pd.DataFrame([["France", "x", 1], ["Japan", "y", 2]], columns=["country", "country", "n"])
+    with pytest.raises(QueryError, match="2 columns named 'country'"):
+        demo_engine.search(df, "country")
+    assert demo_engine.search(df, "n", k=1) is not None
+    sdf = spark.createDataFrame([("France", "x")], ["country", "country"])
+    with pytest.raises(QueryError, match="2 columns named 'country'"):
+        demo_engine.search(sdf, "country")
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("kw,message", [
+    ({"threshold": "0.5"}, r"threshold is a containment, a number .*got '0.5', a str"),
+    ({"threshold": True}, "threshold is a containment, a number"),
+    ({"threshold": [0.5]}, "threshold is a containment, a number"),
+    ({"k": "10"}, r"k must be a positive integer.*got '10', a str"),
+    ({"k": 2.0}, "k must be a positive integer"),
+    ({"k": True}, "k must be a positive integer"),
+])
+def test_search_arguments_are_numbers(demo_engine, kw, message):
+    """Item 14: k and threshold of the wrong type are a clear error, not a TypeError."""
+    from lakejoin_jupyter.errors import QueryError
+    with pytest.raises(QueryError, match=message):
+        demo_engine.search(["France"], **kw)
+    assert demo_engine.search(["France"], threshold=np.float32(0.5), k=np.int64(2))
+
+
+@pytest.mark.spark
+def test_integer_column_names(demo_engine):
+    """Item 15: a column labelled by the integer 0 is found by 0 and by "0"; with both 0
+    and "0" present each finds its own; a missing one lists the labels with their types."""
+    from lakejoin_jupyter.errors import QueryError
+    countries = ["France", "Germany", "Japan", "Peru"]
+    df = pd.DataFrame({0: countries, 1: range(4)})
+    by_int, by_str = demo_engine.search(df, 0, k=3), demo_engine.search(df, "0", k=3)
+    assert [h.column_ids for h in by_int] == [h.column_ids for h in by_str]
+    assert by_str.query.columns == (0,) and "hit(s) for 0 " in repr(by_str)
+    assert len(by_str[0].join(df)) >= len(df)
+    both = pd.DataFrame({0: ["x"], "0": countries[:1]})
+    assert demo_engine.search(both, "0", k=1).query.columns == ("0",)
+    with pytest.raises(QueryError, match=r"\['2'\] not found; the DataFrame has: \['0 \(int\)'"):
+        demo_engine.search(df, "2")

@@ -80,8 +80,28 @@ def load(index) -> MateArrays:
     arrays = {name: index.load_npy(rel) for name, rel in FILES.items()}
     ma = MateArrays(spec=spec, column_table=index.columns["table_id"].to_numpy(np.int32),
                     **arrays)
+    _check(index, ma)
     _CACHE[index] = ma
     return ma
+
+
+def _check(index, ma: MateArrays) -> None:
+    """Bounds of every value that sizes or indexes the search's arrays: a damaged index
+    (opened without checksum verification) fails here, clearly."""
+    from .store import check_csr, check_ok, check_range
+    path, words = index.path, ma.spec.words
+    n_rows, n_tokens = len(ma.row_table), index.n_tokens
+    for name, shape in (("token_xash", (n_tokens, words)), ("superkeys", (n_rows, words)),
+                        ("row_ids", (n_rows,)), ("row_tokens", ma.row_columns.shape),
+                        ("pl_columns", ma.pl_rows.shape)):
+        got = getattr(ma, name).shape
+        check_ok(path, FILES[name], got == shape, f"shape {got}, expected {shape}")
+    check_csr(path, FILES["row_indptr"], ma.row_indptr, n_rows, len(ma.row_columns))
+    check_csr(path, FILES["pl_indptr"], ma.pl_indptr, n_tokens, len(ma.pl_rows))
+    for name, hi in (("row_columns", index.n_sets), ("pl_columns", index.n_sets),
+                     ("row_tokens", n_tokens), ("pl_rows", n_rows),
+                     ("row_table", len(index.tables))):
+        check_range(path, FILES[name], getattr(ma, name), 0, hi)
 
 
 def build_reference(tables: Sequence[Sequence[Sequence]], token_id: dict, n_tokens: int,

@@ -4,10 +4,10 @@ An index is a folder: ``manifest.json`` (written last), ``catalog/``, ``dictiona
 ``sets/``, ``postings/``, ``minhash/`` (Parquet plus memory-mapped ``.npy``), one folder per
 component; the full layout is in docs/algorithms/index-format.md.
 
-A build writes into ``INDEX.tmp-<id>/`` (holding a ``.lakejoin-partial`` marker) beside the
-destination and renames it into place only after the manifest, written last, is complete.
-An interrupted build therefore never leaves a half-written INDEX; a left-over temporary
-folder is recognized as half-written if someone opens it.
+A build holds the path's lock (index/lock.py), writes into ``INDEX.tmp-<id>/`` and commits
+with two renames (INDEX -> ``INDEX.old-<id>``, tmp -> INDEX); the next open or build repairs
+a crash between them (:func:`recover_commit`). Opening checks array bounds even without
+checksums (:meth:`Generation.check_arrays`). Details: docs/algorithms/index-format.md.
 
 Generations: tables added later (``lakejoin index --add``) are built by Spark into
 ``INDEX/generations/gNNNN/`` (the same layout, with its own dictionary, sets, postings and
@@ -23,6 +23,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import re
 import shutil
 import uuid
 import warnings
@@ -33,10 +34,12 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..errors import (IndexCorruptError, IndexIncompleteError, IndexNotFoundError,
-                      IndexVersionError, LakeChangedWarning, NotAnIndexError)
+from ..errors import (IndexCorruptError, IndexIncompleteError, IndexLockedError,
+                      IndexNotFoundError, IndexRecoveredWarning, IndexVersionError,
+                      LakeChangedWarning, NotAnIndexError)
 from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
+from .lock import BuildLock, describe
 
 FORMAT_NAME = "lakejoin-index"
 FORMAT_VERSION = 1
@@ -59,9 +62,15 @@ ARRAY_FILES = {
 
 # --------------------------------------------------------------------------- writing
 
+def resolve_destination(path) -> Path:
+    """The folder an index at ``path`` is written to: absolute, and through a symlink."""
+    path = Path(path).expanduser().absolute()
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
 def check_destination(path, overwrite: bool = False) -> Path:
     """Refuse a destination we must not write to, before any work starts."""
-    path = Path(path).expanduser().absolute()
+    path = resolve_destination(path)
     if path.exists():
         if path.is_file():
             raise NotAnIndexError(
@@ -83,6 +92,73 @@ def check_destination(path, overwrite: bool = False) -> Path:
 def is_index(path) -> bool:
     p = Path(path)
     return (p / MANIFEST).is_file() and not (p / PARTIAL_MARKER).exists()
+
+
+def _leftovers(final: Path, kind: str) -> list[Path]:
+    """``final.tmp-<id>`` or ``final.old-<id>`` folders a build of ``final`` made."""
+    if not final.parent.is_dir():
+        return []
+    pattern = re.compile(re.escape(final.name) + rf"\.{kind}-[0-9a-f]{{8}}")
+    return sorted(p for p in final.parent.iterdir() if pattern.fullmatch(p.name)
+                  and p.is_dir() and not p.is_symlink()
+                  and ((p / MANIFEST).is_file() or (p / PARTIAL_MARKER).exists()))
+
+
+def recover_commit(final: Path) -> str | None:
+    """Repair a commit a crash interrupted between its two renames (the caller holds the
+    path's lock): with no index at ``final``, a finished build left beside it is renamed
+    into place (and the index it replaced removed), or else the replaced index is put back.
+    Returns what was done, or None when there was nothing to repair."""
+    if final.exists():
+        return None
+    finished = [p for p in _leftovers(final, "tmp") if is_index(p)]
+    olds = [p for p in _leftovers(final, "old") if is_index(p)]
+    if finished:
+        new = max(finished, key=lambda p: (p / MANIFEST).stat().st_mtime_ns)
+        new.rename(final)
+        for old in olds:
+            shutil.rmtree(old, ignore_errors=True)
+        return (f"completed the commit of {final} that a crash had interrupted: the finished "
+                f"build {new.name} is now the index" +
+                (f" (the index it replaced, {olds[0].name}, was removed)" if olds else ""))
+    if olds:
+        old = max(olds, key=lambda p: (p / MANIFEST).stat().st_mtime_ns)
+        old.rename(final)
+        return (f"restored {final} from {old.name}, where a crash interrupted the commit of "
+                f"a build that was replacing it")
+    return None
+
+
+def remove_dead_leftovers(final: Path) -> list[str]:
+    """Remove the temporary and replaced folders of earlier builds of ``final`` (the caller
+    holds the path's lock, so no live build owns them). Returns their names."""
+    gone = []
+    olds = _leftovers(final, "old") if is_index(final) else []
+    for p in _leftovers(final, "tmp") + olds:
+        shutil.rmtree(p, ignore_errors=True)
+        if not p.exists():
+            gone.append(p.name)
+    return gone
+
+
+def _recover_on_open(path: Path) -> str | None:
+    """An open of a missing index repairs an interrupted commit, if that is what happened."""
+    final = resolve_destination(path)
+    if not (_leftovers(final, "old") or any(is_index(p) for p in _leftovers(final, "tmp"))):
+        return None
+    try:
+        with BuildLock(final):
+            return recover_commit(final)
+    except IndexLockedError:
+        raise IndexNotFoundError(
+            f"No index at {path} yet: a build is committing it right now; open it again in "
+            f"a moment.") from None
+    except OSError as e:
+        left = [p.name for p in _leftovers(final, "tmp") + _leftovers(final, "old")]
+        raise IndexIncompleteError(
+            f"A crash interrupted the commit of {path}, and it cannot be repaired here "
+            f"({e.strerror or e}). The finished index is one of {left} beside it: rename it "
+            f"to {final.name}.") from None
 
 
 class _FolderWriter:
@@ -140,6 +216,7 @@ class IndexWriter(_FolderWriter):
     """A new index: written beside the destination, renamed into place on commit."""
 
     def __init__(self, path, overwrite: bool = False):
+        self.requested = Path(path).expanduser().absolute()
         self.final = check_destination(path, overwrite)
         self.overwrite = overwrite
         self.tmp = self.final.parent / f"{self.final.name}.tmp-{uuid.uuid4().hex[:8]}"
@@ -148,6 +225,11 @@ class IndexWriter(_FolderWriter):
 
     def commit(self, manifest: dict) -> Path:
         """Checksum every file, write the manifest last, then rename into place."""
+        if is_index(self.final) and not self.overwrite:
+            raise FileExistsError(
+                f"An index appeared at {self.final} while this build ran (a build that does "
+                f"not take the lock?); not replacing it. Pass overwrite=True (CLI: "
+                f"--overwrite) to replace it.")
         self._finish_manifest(manifest, MANIFEST)
         old = None
         if self.final.exists():
@@ -241,7 +323,8 @@ def read_manifest(path) -> dict:
     path = Path(path).expanduser()
     if not path.exists():
         hint = ""
-        partial = sorted(path.parent.glob(f"{path.name}.tmp-*")) if path.parent.exists() else []
+        partial = [p for p in _leftovers(resolve_destination(path), "tmp")
+                   if (p / PARTIAL_MARKER).exists()]
         if partial:
             hint = (f" A half-written build was left at {partial[0]}: the last build of this "
                     f"index was interrupted; run it again.")
@@ -325,10 +408,27 @@ class Generation:
         return self.path / rel
 
     def load_npy(self, rel: str, mmap: bool = True) -> np.ndarray:
+        """An array file, memory-mapped; its header is checked against the file's size
+        first, so a damaged header cannot make numpy allocate what the file does not hold."""
         p = self.path / rel
         if not p.is_file():
             raise IndexCorruptError(f"{self.path}: {rel} is missing; rebuild the index.")
-        return np.load(p, mmap_mode="r" if mmap else None, allow_pickle=False)
+        try:
+            with open(p, "rb") as fh:
+                version = np.lib.format.read_magic(fh)
+                read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                               (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+                if read_header is None:
+                    raise ValueError(f"unexpected .npy format version {version}")
+                shape, _, dtype = read_header(fh)
+                data_bytes = p.stat().st_size - fh.tell()
+            if dtype.hasobject or int(np.prod(shape, dtype=object)) * dtype.itemsize > data_bytes:
+                raise ValueError(f"its header claims a {dtype} array of shape {shape}, more "
+                                 f"than its {data_bytes} bytes of data")
+            return np.load(p, mmap_mode="r" if mmap else None, allow_pickle=False)
+        except (ValueError, OSError, EOFError) as e:
+            raise IndexCorruptError(f"{self.path}: {rel} is not a valid array file ({e}); "
+                                    f"rebuild the index.") from None
 
     # -- catalog (local ids)
     @cached_property
@@ -385,6 +485,48 @@ class Generation:
     def signatures(self) -> np.ndarray:
         return self.load_npy("minhash/signatures.npy")
 
+    def check_arrays(self) -> None:
+        """Bounds of every value of the core arrays that sizes an allocation or indexes
+        another array (counts, CSR pointers, ids): a damaged index (opened without checksum
+        verification) fails here with a clear error instead of making a search allocate
+        gigabytes. One pass over the id arrays; ``signatures`` are checked by shape."""
+        n_sets, n_tokens = self.n_sets, self.n_tokens
+        check_ok(self.path, "manifest counts", n_sets >= 0 and n_tokens >= 0,
+               f"columns={n_sets}, tokens={n_tokens}")
+        a = self.arrays
+        for name, rel in ARRAY_FILES.items():
+            arr = getattr(a, name)
+            check_ok(self.path, rel, arr.ndim == 1 and arr.dtype.kind in "iu",
+                   f"{arr.dtype} array of {arr.ndim} dimensions, expected integers")
+        check_csr(self.path, ARRAY_FILES["sets_indptr"], a.sets_indptr, n_sets, len(a.sets_tokens))
+        check_csr(self.path, ARRAY_FILES["post_indptr"], a.post_indptr, n_tokens, len(a.post_sets))
+        nnz = len(a.post_sets)
+        check_ok(self.path, "postings", len(a.post_pos) == nnz and len(a.post_sizes) == nnz
+               and len(a.sets_tokens) == nnz, "postings and sets hold different numbers of entries")
+        max_size = int(np.diff(a.sets_indptr).max()) if n_sets else 0
+        check_range(self.path, ARRAY_FILES["sets_tokens"], a.sets_tokens, 0, n_tokens)
+        check_range(self.path, ARRAY_FILES["post_sets"], a.post_sets, 0, n_sets)
+        check_range(self.path, ARRAY_FILES["post_sizes"], a.post_sizes, 1, max_size + 1)
+        check_range(self.path, ARRAY_FILES["post_pos"], a.post_pos, 0, max_size)
+        check_ok(self.path, ARRAY_FILES["token_freq"], len(a.token_freq) == n_tokens,
+               f"{len(a.token_freq)} entries for {n_tokens} tokens")
+        check_range(self.path, ARRAY_FILES["token_freq"], a.token_freq, 1, n_sets + 1)
+        check_ok(self.path, ARRAY_FILES["token_group"], len(a.token_group) == n_tokens,
+               f"{len(a.token_group)} entries for {n_tokens} tokens")
+        check_range(self.path, ARRAY_FILES["token_group"], a.token_group, 0, n_tokens)
+        hashes, ids, off, data = self._dictionary
+        check_ok(self.path, "dictionary/hash_sorted.npy", len(hashes) == n_tokens,
+               f"{len(hashes)} entries for {n_tokens} tokens")
+        check_ok(self.path, "dictionary/hash_ids.npy", len(ids) == n_tokens,
+               f"{len(ids)} entries for {n_tokens} tokens")
+        check_range(self.path, "dictionary/hash_ids.npy", ids, 0, n_tokens)
+        check_csr(self.path, "dictionary/values_offsets.npy", off, n_tokens, len(data))
+        if self.has("minhash"):
+            sig = self.signatures
+            num_perm = int(self.components["minhash"].get("num_perm", -1))
+            check_ok(self.path, "minhash/signatures.npy", sig.shape == (n_sets, num_perm),
+                   f"shape {sig.shape}, expected ({n_sets}, {num_perm})")
+
     def column_label(self, column_id: int) -> tuple[str, str]:
         """(table name, column name) of a local column id."""
         row = self.columns.iloc[int(column_id)]
@@ -396,12 +538,46 @@ class Generation:
                 f"{c.get('columns')} columns, {c.get('tokens')} distinct values>")
 
 
+def check_ok(path: Path, rel: str, ok: bool, what: str) -> None:
+    if not ok:
+        raise IndexCorruptError(f"{path}: {rel} is damaged ({what}); rebuild the index.")
+
+
+def check_csr(path: Path, rel: str, indptr: np.ndarray, n_rows: int, n_entries: int) -> None:
+    """A CSR pointer array: n_rows + 1 entries, from 0 to n_entries, never decreasing."""
+    check_ok(path, rel, indptr.ndim == 1 and indptr.dtype.kind in "iu" and len(indptr) == n_rows + 1,
+           f"{indptr.dtype} array of shape {indptr.shape}, expected {n_rows + 1} integers")
+    check_ok(path, rel, int(indptr[0]) == 0 and int(indptr[-1]) == n_entries,
+           f"it runs from {int(indptr[0])} to {int(indptr[-1])}, expected 0 to {n_entries}")
+    check_ok(path, rel, bool(np.all(indptr[1:] >= indptr[:-1])), "its offsets decrease")
+
+
+def check_range(path: Path, rel: str, arr: np.ndarray, lo: int, hi: int) -> None:
+    """Every value in [lo, hi)."""
+    if len(arr):
+        mn, mx = int(arr.min()), int(arr.max())
+        check_ok(path, rel, lo <= mn and mx < hi,
+               f"values from {mn} to {mx}, expected {lo} to {hi - 1}")
+
+
+def _file_identity(path: Path) -> tuple:
+    st = path.stat()
+    return st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size
+
+
 class LakeIndex:
     """An opened index: all its generations and the global catalog (read-only)."""
 
     def __init__(self, path, verify: bool = True, check_lake: bool = True):
         self.path = Path(path).expanduser().absolute()
+        self.recovered = None
+        if not self.path.exists():
+            self.recovered = _recover_on_open(self.path)
+            if self.recovered:
+                warnings.warn(self.recovered[0].upper() + self.recovered[1:] + ".",
+                              IndexRecoveredWarning, stacklevel=3)
         self.manifest = read_manifest(self.path)
+        self._opened = _file_identity(self.path / MANIFEST)
         verify_files(self.path, self.manifest, checksums=verify)
         self.generations = [Generation(self.path, self.manifest)]
         for g in self.manifest.get("generations", []):
@@ -409,6 +585,8 @@ class LakeIndex:
             gman = _read_generation(gpath)
             verify_files(gpath, gman, checksums=verify)
             self.generations.append(Generation(gpath, gman, g["name"], g["column_offset"], g["table_offset"]))
+        for generation in self.generations:
+            generation.check_arrays()
         self.lake_changes: list[str] = []
         if check_lake:
             from ..lake.discover import fingerprint_changes
@@ -424,6 +602,28 @@ class LakeIndex:
 
     def has(self, component: str) -> bool:
         return all(p.has(component) for p in self.generations)
+
+    def check_present(self) -> None:
+        """Raise when the folder no longer holds the index that was opened (its memory-mapped
+        arrays would keep answering from deleted files): the folder deleted or moved, files
+        of it deleted, or another build (or ``--add``) replacing its manifest."""
+        mpath = self.path / MANIFEST
+        rebuild = (f"Rebuild it (`lakejoin index LAKE --out {self.path} --overwrite`) or open "
+                   f"another index.")
+        if not mpath.is_file():
+            raise IndexNotFoundError(
+                f"The index {self.path} was deleted or moved while it was open. {rebuild}")
+        if _file_identity(mpath) != self._opened:
+            raise IndexCorruptError(
+                f"The index {self.path} was replaced on disk (rebuilt or added to) while it "
+                f"was open; open it again (`%lakejoin open {self.path}`, or open_index()).")
+        missing = [str(g.path.relative_to(self.path) / rel) if g.path != self.path else rel
+                   for g in self.generations for rel in g.manifest.get("files", {})
+                   if not (g.path / rel).is_file()]
+        if missing:
+            raise IndexCorruptError(
+                f"{len(missing)} file(s) of the index {self.path} were deleted while it was "
+                f"open, e.g. {', '.join(missing[:3])}. {rebuild}")
 
     @property
     def components(self) -> dict:

@@ -90,14 +90,26 @@ def lake_table(table: LakeTable, max_rows: int | None = None) -> pd.DataFrame:
 
 # ----------------------------------------------------------------------- Spark
 
-_SPARK_ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "cp1252": "windows-1252",
+# Spark 4's CSV reader accepts only a few charsets, not windows-1252 (what the build records
+# for most Latin-1 files): such a file is read as ISO-8859-1, which decodes every byte to the
+# same character except 0x80-0x9F, and those are then mapped to Windows-1252's (CP1252_FIX).
+_SPARK_ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "cp1252": "ISO-8859-1",
                     "latin-1": "ISO-8859-1", "utf-16": "UTF-16", "utf-32": "UTF-32", "": "UTF-8"}
+_CP1252_HIGH = [b for b in range(0x80, 0xA0) if bytes([b]).decode("cp1252", "replace") != "\ufffd"]
+CP1252_FIX = ("".join(chr(b) for b in _CP1252_HIGH),
+              "".join(bytes([b]).decode("cp1252") for b in _CP1252_HIGH))
 _GLOB_CHARS = "\\*?[]{}"
 
 
 def spark_encoding(enc: str) -> str:
     """The name Spark's CSV reader takes for an encoding the build recorded."""
     return _SPARK_ENCODINGS.get(enc, enc)
+
+
+def spark_charset_fix(enc: str) -> tuple[str, str] | None:
+    """(from, to) characters ``F.translate`` maps after Spark read a file of encoding ``enc``
+    as :func:`spark_encoding` says, or None."""
+    return CP1252_FIX if enc == "cp1252" else None
 
 
 def spark_quote(name: str) -> str:
@@ -120,10 +132,15 @@ def spark_table(spark, table: LakeTable):
     if table.format == "catalog":
         return spark.table(table.uri)
     if table.format in ("csv", "tsv"):
+        from pyspark.sql import functions as F
         schema = T.StructType([T.StructField(c, T.StringType()) for c in table.columns])
-        return spark.read.csv(spark_path(table.uri), schema=schema, header=True,
-                              sep=table.delimiter, encoding=spark_encoding(table.encoding),
-                              multiLine=True, escape='"')
+        df = spark.read.csv(spark_path(table.uri), schema=schema, header=True,
+                            sep=table.delimiter, encoding=spark_encoding(table.encoding),
+                            multiLine=True, escape='"')
+        fix = spark_charset_fix(table.encoding)
+        if fix:
+            df = df.select([F.translate(df[spark_quote(c)], *fix).alias(c) for c in df.columns])
+        return df
     if table.format == "parquet":
         df = spark.read.parquet(spark_path(table.uri))
         names = [c for c in df.columns if c != "__index_level_0__"]

@@ -10,13 +10,20 @@
     components             optional later components (LSH Ensemble, MATE, PEXESO, ...)
     commit                 index/store.py: checksums, manifest, rename into place
 
+The whole build holds the out path's lock (index/lock.py): a second build of the same path
+is refused, naming the first; the build first repairs a commit a crash interrupted and
+removes the folders of dead builds of the path. A failing Spark job is reported in one
+line (spark.py ``spark_job``).
+
 Components are listed in :data:`COMPONENTS`; each receives the
 :class:`~.component.BuildContext` (Spark session, the persisted cells and column tokens, the written
 dictionary/sets, the index writer) and returns its manifest section.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +33,9 @@ import pandas as pd
 
 from ..config import BuildSettings, SparkSettings
 from ..errors import EmptyLakeError
-from ..index.store import GenerationWriter, IndexWriter, LakeIndex, check_destination
+from ..index.lock import BuildLock, describe
+from ..index.store import (GenerationWriter, IndexWriter, LakeIndex, check_destination,
+                           recover_commit, remove_dead_leftovers, resolve_destination)
 from ..lake.discover import LakeSpec, discover
 from ..lake.normalize import MAX_TOKEN_CHARS
 from . import dictionary as dictionary_job
@@ -61,10 +70,12 @@ class BuildReport:
     warnings: list = field(default_factory=list)    # [(path, message)]
     seconds: float = 0.0
     phase_seconds: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)       # what the build repaired or removed
 
     def summary(self) -> str:
         lines = [f"Indexed {self.n_indexed} of {self.n_tables} tables ({self.n_columns} columns, "
                  f"{self.n_tokens} distinct values) in {self.seconds:.1f} s -> {self.index_path}"]
+        lines += [f"note: {n}" for n in self.notes]
         if self.skipped:
             lines.append(f"Skipped {len(self.skipped)} file(s):")
             lines += [f"  {p}: {why}" for p, why in self.skipped]
@@ -89,7 +100,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     ``add=True``: ``out`` is an existing index; the tables of ``lake`` are built into a new
     generation of it (index/store.py), the existing generations are not touched.
     """
-    from ..spark import SparkProgress, get_spark
+    from ..spark import get_spark, quiet_py4j
 
     t0 = time.time()
     settings = settings or BuildSettings()
@@ -104,33 +115,70 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
         raise EmptyLakeError(f"No tables found in {lake}: expected CSV, TSV, Parquet or JSON "
                              f"lines files." + (f" Ignored: {[p for p, _ in spec.ignored][:10]}"
                                                 if spec and spec.ignored else ""))
-    base = None
-    if add:
-        base = LakeIndex(out, check_lake=False)
-        known = set(base.tables["uri"])
-        again = [t.uri for t in spec.tables if t.uri in known]
-        if again:
-            raise FileExistsError(
-                f"{len(again)} table(s) are already in {out}, e.g. {again[0]}; adding them again "
-                f"would duplicate them. To refresh changed tables, rebuild the index.")
-        settings = _settings_like(base, settings)
-    else:
-        check_destination(out, overwrite)
-    spark = spark or get_spark(spark_settings, master=master)
-    writer_cls = (lambda: GenerationWriter(out)) if add else (lambda: IndexWriter(out, overwrite=overwrite))
+    final = resolve_destination(out)
+    _check_lake_outside(spec, final)
+    if not add:
+        check_destination(out, overwrite)    # before the lock: a missing parent folder, ...
+    with quiet_py4j(), BuildLock(final) as lock:     # an interrupt is one line, not py4j's
+        notes = []
+        if lock.dead:
+            notes.append(f"an earlier build of this path died without finishing "
+                         f"({describe(lock.dead)})")
+        base = None
+        if add:
+            base = LakeIndex(out, check_lake=False)
+            known = set(base.tables["uri"])
+            again = [t.uri for t in spec.tables if t.uri in known]
+            if again:
+                raise FileExistsError(
+                    f"{len(again)} table(s) are already in {out}, e.g. {again[0]}; adding them "
+                    f"again would duplicate them. To refresh changed tables, rebuild the index.")
+            settings = _settings_like(base, settings)
+        else:
+            repaired = recover_commit(final)
+            if repaired:
+                notes.append(repaired)
+            gone = remove_dead_leftovers(final)
+            if gone:
+                notes.append(f"removed {len(gone)} folder(s) left by builds of this path that "
+                             f"were killed: {', '.join(gone)}")
+            try:
+                check_destination(out, overwrite)
+            except FileExistsError as e:
+                if repaired:
+                    raise FileExistsError(f"{e} (Before that: {repaired}.)") from None
+                raise
+        spark = spark or get_spark(spark_settings, master=master)
+        report = _build_locked(spark, spec, out, overwrite, settings, base, progress,
+                               progress_callback, spark_settings)
+    report.notes = notes + report.notes
+    report.seconds = time.time() - t0
+    return report
+
+
+def _build_locked(spark, spec, out, overwrite, settings, base, progress, progress_callback,
+                  spark_settings) -> BuildReport:
+    """The build proper, under the out path's lock: Spark jobs, components, commit."""
+    from ..spark import SparkProgress, spark_job
+
+    t0 = time.time()
+    writer_cls = (lambda: GenerationWriter(out)) if base is not None else \
+        (lambda: IndexWriter(out, overwrite=overwrite))
+    log_dir = spark_settings.log_dir if spark_settings else None
     with writer_cls() as writer, \
             SparkProgress(spark, "lakejoin index", enabled=progress,
                           callback=progress_callback) as prog:
         ctx = BuildContext(spark=spark, writer=writer, lake=spec, settings=settings, progress=prog,
                            base=base)
         try:
-            report = _build_core(ctx)
-            names = selected_components(settings.components) if base is None else \
-                [n for n in base.generations[0].components if n in COMPONENTS]
-            for name in names:
-                prog.step(name)
-                section = COMPONENTS[name].build(ctx)
-                ctx.component_sections[name] = section
+            with spark_job(f"building {getattr(writer, 'requested', writer.final)}", log_dir):
+                report = _build_core(ctx)
+                names = selected_components(settings.components) if base is None else \
+                    [n for n in base.generations[0].components if n in COMPONENTS]
+                for name in names:
+                    prog.step(name)
+                    section = COMPONENTS[name].build(ctx)
+                    ctx.component_sections[name] = section
             prog.step("writing the manifest")
             report.seconds = time.time() - t0
             report.phase_seconds = dict(prog.phase_seconds)
@@ -139,9 +187,21 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
         finally:
             for df in (ctx.cells, ctx.column_tokens):
                 if df is not None:
-                    df.unpersist()
-    report.seconds = time.time() - t0
+                    with contextlib.suppress(Exception):   # the JVM may be gone already
+                        df.unpersist()
     return report
+
+
+def _check_lake_outside(spec: LakeSpec, final: Path) -> None:
+    """The lake must not lie inside the index folder (replacing the index would delete it).
+    The opposite, an index folder inside the lake, is fine: discovery skips index folders."""
+    roots = [Path(spec.root)] if spec.root else [Path(t.uri) for t in spec.tables
+                                                  if t.format != "catalog"]
+    for r in roots:
+        r = Path(os.path.realpath(r))
+        if r == final or final in r.parents:
+            raise ValueError(f"The lake {r} is inside the index folder {final}; choose an "
+                             f"--out path outside the lake's folder.")
 
 
 def _check_options(settings: BuildSettings) -> None:
@@ -269,7 +329,8 @@ def _build_core(ctx: BuildContext) -> BuildReport:
     ctx.tables = tables
     w.save_frame("catalog/tables.parquet", tables)
     w.save_frame("catalog/columns.parquet", columns)
-    return BuildReport(index_path=w.final, n_tables=len(spec.tables), n_indexed=len(ok),
+    return BuildReport(index_path=getattr(w, "requested", w.final), n_tables=len(spec.tables),
+                       n_indexed=len(ok),
                        n_columns=ctx.n_sets, n_tokens=ctx.n_tokens, skipped=skipped,
                        warnings=warnings)
 

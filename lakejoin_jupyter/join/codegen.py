@@ -11,7 +11,8 @@ a column name would otherwise end the comment). Variable names are checked ident
 """
 from __future__ import annotations
 
-from ..index.tables import LakeTable, spark_encoding, spark_path, spark_quote
+from ..index.tables import (LakeTable, spark_charset_fix, spark_encoding, spark_path,
+                            spark_quote)
 from .plan import JoinPlan, Key, python_name
 
 
@@ -137,11 +138,22 @@ class _PandasWriter(_Writer):
                   f"    {_assign(keys, lq)}",
                   "    .merge(",
                   *right,
-                  f"        on={keys!r}, how={p.how!r})",
-                  f"    .drop(columns={keys!r})",
+                  *self.merge_end(keys),
                   ")",
                   self.into]
         return "\n".join(lines) + "\n"
+
+
+    def merge_end(self, keys) -> list[str]:
+        """The merge's last lines: a left merge as is; an inner one as a left one without the
+        unmatched rows, which keeps the query's row order (pandas keeps it for left merges)."""
+        if self.plan.how == "left":
+            return [f"        on={keys!r}, how='left')", f"    .drop(columns={keys!r})"]
+        m = self.plan.match_column
+        return [f"        on={keys!r}, how='left', indicator={m!r})",
+                f"    .loc[lambda joined: joined[{m!r}] == 'both']",
+                f"    .drop(columns={keys + [m]!r})",
+                "    .reset_index(drop=True)"]
 
 
 def _assign(keys, exprs) -> str:
@@ -226,11 +238,19 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
     uri = spark_path(table.uri)
     if table.format in ("csv", "tsv"):
         fields = ", ".join(f"T.StructField({c!r}, T.StringType())" for c in table.columns)
-        return [f"{var} = spark.read.csv(",
-                f"    {uri!r},",
-                f"    schema=T.StructType([{fields}]),",
-                f"    header=True, sep={table.delimiter!r}, "
-                f"encoding={spark_encoding(table.encoding)!r}, multiLine=True, escape='\"')"]
+        lines = [f"{var} = spark.read.csv(",
+                 f"    {uri!r},",
+                 f"    schema=T.StructType([{fields}]),",
+                 f"    header=True, sep={table.delimiter!r}, "
+                 f"encoding={spark_encoding(table.encoding)!r}, multiLine=True, escape='\"')"]
+        fix = spark_charset_fix(table.encoding)
+        if fix:
+            lines += [f"# the file is {table.encoding}: Spark reads it as "
+                      f"{spark_encoding(table.encoding)}, then bytes 0x80-0x9F get their "
+                      f"{table.encoding} characters",
+                      f"{var} = {var}.select([F.translate({var}['`' + c.replace('`', '``') + '`'], "
+                      f"{fix[0]!r}, {fix[1]!r}).alias(c) for c in {var}.columns])"]
+        return lines
     if table.format == "parquet":
         return [f"{var} = spark.read.parquet({uri!r})",
                 f"{var} = {var}.select([c for c in {var}.columns if c != '__index_level_0__'])"

@@ -71,7 +71,18 @@ def join_pandas(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
         rk = rk.drop_duplicates(subset=names)
     if plan.renamed:
         rk = rk.rename(columns=plan.renamed)
-    return lk.merge(rk, on=names, how=plan.how).drop(columns=names)
+    return merge_in_query_order(lk, rk, plan).drop(columns=names)
+
+
+def merge_in_query_order(lk: pd.DataFrame, rk: pd.DataFrame, plan: JoinPlan) -> pd.DataFrame:
+    """``lk.merge(rk)`` on the plan's keys, rows in the query's row order for either ``how``
+    (pandas keeps it for left merges only; an inner one is a left one without the unmatched)."""
+    names = list(plan.keys)
+    if plan.how == "left":
+        return lk.merge(rk, on=names, how="left")
+    m = plan.match_column
+    out = lk.merge(rk, on=names, how="left", indicator=m)
+    return out.loc[out[m] == "both"].drop(columns=[m]).reset_index(drop=True)
 
 
 def match_stats(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,

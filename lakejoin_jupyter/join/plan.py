@@ -58,6 +58,7 @@ class JoinPlan:
     matches_on: str = "query"       # "query" | "other": whose keys ``matches`` rewrites
     matches_only: bool = False      # True: a key without a match joins nothing (fuzzy join)
     keys: tuple = ()                # temporary key column names
+    match_column: str = ""          # temporary column marking matched rows (pandas inner join)
     renamed: dict = field(default_factory=dict)   # other's column -> new name (clashes)
     description: str = ""           # one line: what this join is (a comment in the code)
 
@@ -101,11 +102,12 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
                          f"{[str(c) for c in other_columns][:30]}")
     taken = {str(c) for c in query_columns} | {str(c) for c in other_columns}
     keys, i = [], 0
-    while len(keys) < len(query_on):
+    while len(keys) < len(query_on) + 1:
         k = f"{KEY_PREFIX}{i}"
         if k not in taken:
             keys.append(k)
         i += 1
+    keys, match_column = keys[:-1], keys[-1]
     suffix = suffix if suffix is not None else "_" + label
     left_set = set(query_columns)
     renamed: dict = {}
@@ -119,7 +121,7 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
                     other_columns=tuple(other_columns), other=other, other_label=label,
                     how=how, duplicates=duplicates, matches=tuple(matches), matches_on=matches_on,
                     matches_only=matches_only,
-                    keys=tuple(keys), renamed=renamed, description=description)
+                    keys=tuple(keys), match_column=match_column, renamed=renamed, description=description)
 
 
 def python_name(text: str, fallback: str = "t") -> str:

@@ -3,9 +3,12 @@
 Every table gets a stable id (sorted by path, so the same lake always numbers its tables the
 same way, whichever Spark master builds it) and a fingerprint entry (size, mtime) that
 ``open_index`` compares against to tell the user the lake changed since the build.
+Folders holding a lakejoin index (or a build of one in progress) are never lake tables: an
+index may be written inside the lake it indexes.
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -69,6 +72,17 @@ def _strip_ext(rel: str) -> str:
     return stem if dot and "/" not in ext else name
 
 
+def is_index_folder(d: Path) -> bool:
+    """A lakejoin index, or a build of one in progress (index/store.py's manifest and marker)."""
+    if (d / ".lakejoin-partial").exists():
+        return True
+    try:
+        with open(d / "manifest.json", encoding="utf-8") as fh:
+            return json.load(fh).get("format") == "lakejoin-index"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def _is_parquet_dataset(d: Path) -> bool:
     """A folder written by Spark/Hive/pyarrow as one table: a _SUCCESS or _metadata marker,
     or nothing but part-* Parquet files."""
@@ -108,6 +122,9 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
         p = p.absolute()
         if p.is_dir() and len(paths) == 1:
             root, kind = p, "folder"
+            if is_index_folder(p):
+                ignored.append((p.name, "a lakejoin index (index folders are not lake tables)"))
+                continue
             if _is_parquet_dataset(p):
                 entries.append((p, p.name, "parquet"))
                 continue
@@ -116,7 +133,10 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
                 dirnames[:] = sorted(x for x in dirnames if not x.startswith((".", "_")))
                 keep = []
                 for sub in dirnames:
-                    if _is_parquet_dataset(d / sub):
+                    if is_index_folder(d / sub):
+                        ignored.append(((d / sub).relative_to(p).as_posix(),
+                                        "a lakejoin index (index folders are not lake tables)"))
+                    elif _is_parquet_dataset(d / sub):
                         entries.append((d / sub, (d / sub).relative_to(p).as_posix(), "parquet"))
                     else:
                         keep.append(sub)

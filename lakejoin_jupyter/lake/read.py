@@ -10,9 +10,11 @@ What is tolerated, and reported as a warning on the table:
   Latin-1 as the last resort (it decodes any byte string);
 * duplicate column names (the second "x" becomes "x.2") and empty ones ("column_3");
 * ragged rows: short rows are padded with nulls, cells beyond the header are dropped;
+* JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
 * very long cells (they are read; normalization does not index values over 512 chars).
 What is refused: empty files, a header with no data rows, binary content (including Excel
-or ZIP files named .csv), JSON that is not JSON lines, files that cannot be opened.
+or ZIP files named .csv), JSON that is not JSON lines (an array, or no line an object),
+files that cannot be opened.
 """
 from __future__ import annotations
 
@@ -255,28 +257,41 @@ def _inspect_jsonl(info: TableInfo) -> None:
         raise TableReadError(info.uri, "is empty", "nothing to index")
     text, info.encoding = decode(info.uri, raw)
     keys: dict[str, None] = {}
-    n = 0
+    n, bad = 0, []
+    array_hint = "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))"
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
+        obj, why = _json_object(line)
+        if obj is None:
             if lineno == 1 and line.lstrip().startswith("["):
-                raise TableReadError(info.uri, "holds a JSON array, not JSON lines",
-                                     "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))")
-            raise TableReadError(info.uri, f"line {lineno} is not valid JSON ({e.msg})")
-        if not isinstance(obj, dict):
-            if lineno == 1 and isinstance(obj, list):
-                raise TableReadError(info.uri, "holds a JSON array, not JSON lines",
-                                     "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))")
-            raise TableReadError(info.uri, f"line {lineno} is not a JSON object")
+                raise TableReadError(info.uri, "holds a JSON array, not JSON lines", array_hint)
+            bad.append((lineno, why))
+            continue
         for k in obj:
             keys.setdefault(str(k), None)
         n += 1
+    if bad and not n:
+        raise TableReadError(info.uri, f"no line is a JSON object (line {bad[0][0]}: "
+                                       f"{bad[0][1]})", array_hint)
     info.columns, warns = _fix_header(list(keys))
     info.warnings += warns
+    if bad:
+        first = ", ".join(f"line {i}: {why}" for i, why in bad[:3])
+        info.warnings.append(f"{len(bad)} line(s) skipped, not JSON objects ({first}"
+                             + (", ..." if len(bad) > 3 else "") + ")")
     info.n_rows = n
+
+
+def _json_object(line: str) -> tuple[dict | None, str]:
+    """(the line's JSON object, "") or (None, why it is not one)."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        return None, f"not valid JSON ({e.msg})"
+    if not isinstance(obj, dict):
+        return None, f"a JSON {type(obj).__name__}, not an object"
+    return obj, ""
 
 
 # ------------------------------------------------------------------ reading pass
@@ -316,23 +331,30 @@ def read_frames(info: TableInfo, chunk_rows: int = CHUNK_ROWS) -> Iterator[pd.Da
         text = raw.decode(info.encoding or "utf-8")
         rows = []
         keys = list(dict.fromkeys(k for k in _jsonl_keys(text)))
-        for line in text.splitlines():
-            if line.strip():
-                obj = json.loads(line)
-                rows.append([_render_cell(obj.get(k)) for k in keys])
-                if len(rows) >= chunk_rows:
-                    yield pd.DataFrame(rows, columns=info.columns)
-                    rows = []
+        for obj in _jsonl_objects(text):
+            rows.append([_render_cell(obj.get(k)) for k in keys])
+            if len(rows) >= chunk_rows:
+                yield pd.DataFrame(rows, columns=info.columns)
+                rows = []
         if rows:
             yield pd.DataFrame(rows, columns=info.columns)
     else:  # pragma: no cover
         raise TableReadError(info.uri, f"unknown table format {info.format!r}")
 
 
-def _jsonl_keys(text: str):
+def _jsonl_objects(text: str):
+    """The JSON objects of a JSON lines text; other lines are skipped (as the sniffing pass
+    reported)."""
     for line in text.splitlines():
         if line.strip():
-            yield from (str(k) for k in json.loads(line))
+            obj = _json_object(line)[0]
+            if obj is not None:
+                yield obj
+
+
+def _jsonl_keys(text: str):
+    for obj in _jsonl_objects(text):
+        yield from (str(k) for k in obj)
 
 
 def _arrow_text(col) -> list:

@@ -122,9 +122,12 @@ def run_cell(cell: str, shell=None, session: Session = SESSION):
 def _cancel_spark_jobs() -> None:
     try:
         from pyspark.sql import SparkSession
+
+        from ..spark import quiet_py4j
         s = SparkSession.getActiveSession()
         if s is not None:
-            s.sparkContext.cancelAllJobs()
+            with quiet_py4j():
+                s.sparkContext.cancelAllJobs()
     except Exception:  # noqa: BLE001 - nothing to cancel
         pass
 

@@ -251,8 +251,30 @@ class Tables:
                 set_ids=np.asarray(index.load_npy("lshensemble/set_ids.npy")),
                 directory=np.asarray(index.load_npy("lshensemble/directory.npy")),
                 num_perm=m, seed=int(mh["seed"]))
+        t.check(index)
         _LOADED[index] = t
         return t
+
+    def check(self, index) -> None:
+        """Bounds of every value that sizes or indexes the search's arrays: a damaged
+        index (opened without checksum verification) fails here, clearly."""
+        from ..index.store import check_ok, check_range
+        path, rel, p, m = index.path, "lshensemble/partitions.npy", self.partitions, self.num_perm
+        check_ok(path, rel, p.ndim == 2 and p.shape[1] == 6 and p.dtype.kind in "iu",
+                 f"{p.dtype} array of shape {p.shape}, expected (n, 6) integers")
+        check_ok(path, "lshensemble/set_ids.npy", len(self.set_ids) == len(self.values),
+                 f"{len(self.set_ids)} ids for {len(self.values)} values")
+        check_ok(path, "manifest", 0 < m <= index.signatures.shape[1],
+                 f"the tables use {m} signature positions of {index.signatures.shape[1]}")
+        for lower, upper, n, offset, bits, dir_offset in p.tolist():
+            check_ok(path, rel, 0 <= n <= len(self.values) and 0 <= offset
+                     and offset + m * n <= len(self.values) and 0 <= bits <= 32
+                     and 0 <= dir_offset and dir_offset + m * ((1 << bits) + 1) <= len(self.directory),
+                     f"a partition ({n} sets at {offset}, {bits} directory bits at {dir_offset}) "
+                     f"lies outside the tables")
+        check_range(path, "lshensemble/set_ids.npy", self.set_ids, 0, index.n_sets)
+        check_range(path, "lshensemble/directory.npy", self.directory, 0,
+                    int(p[:, 2].max()) + 1 if len(p) else 1)
 
     @classmethod
     def from_reference(cls, ref: dict, num_perm: int, seed: int = 1) -> "Tables":

@@ -27,8 +27,8 @@ from functools import cached_property
 import numpy as np
 
 from .registry import Candidate, ParamSpec, SearchMethod
-from ..index.pexeso_arrays import (PexesoPartition, distances, key_coords, leaf_coords,
-                                   map_to_pivots, morton_keys)
+from ..index.pexeso_arrays import (MAX_KEY_BITS, PexesoPartition, distances, key_coords,
+                                   leaf_coords, map_to_pivots, morton_keys)
 
 EPS = 1e-9
 DEFAULT_TAU = 0.12          # 6% of the maximum distance 2 [P §V]
@@ -693,18 +693,44 @@ class PexesoModel:
 
     @cached_property
     def vectors(self) -> np.ndarray:
-        return self.index.load_npy("pexeso/vectors.npy")
+        from ..index.store import check_ok
+        v = self.index.load_npy("pexeso/vectors.npy")
+        check_ok(self.index.path, "pexeso/vectors.npy", v.ndim == 2, f"shape {v.shape}")
+        return v
 
     def partition(self, p: int) -> PexesoPartition:
         ld = self.index.load_npy
         base = f"pexeso/part{p:04d}/"
         meta = self.section["partitions"][p]
-        return PexesoPartition(
+        if not meta["vectors"]:
+            return None
+        part = PexesoPartition(
             pivots=ld(base + "pivots.npy"), lo=ld(base + "lo.npy"), hi=ld(base + "hi.npy"),
             levels=int(self.section["levels"]), tokens=ld(base + "tokens.npy"),
             mapped=ld(base + "mapped.npy"), cell_keys=ld(base + "cell_keys.npy"),
             cell_ptr=ld(base + "cell_ptr.npy"), ent_col=ld(base + "ent_col.npy"),
-            ent_row=ld(base + "ent_row.npy")) if meta["vectors"] else None
+            ent_row=ld(base + "ent_row.npy"))
+        self._check(base, part)
+        return part
+
+    def _check(self, base: str, part: PexesoPartition) -> None:
+        """Bounds of every value that sizes or indexes the search's arrays: a damaged
+        index (opened without checksum verification) fails here, clearly."""
+        from ..index.store import check_csr, check_ok, check_range
+        path, n_p, n = self.index.path, len(part.pivots), len(part.tokens)
+        dim = self.vectors.shape[1]
+        for name, got, want in (("pivots", part.pivots.shape, (n_p, dim)),
+                                ("lo", part.lo.shape, (n_p,)), ("hi", part.hi.shape, (n_p,)),
+                                ("mapped", part.mapped.shape, (n, n_p)),
+                                ("ent_row", part.ent_row.shape, part.ent_col.shape)):
+            check_ok(path, base + name + ".npy", got == want, f"shape {got}, expected {want}")
+        check_ok(path, "manifest", 0 <= n_p * part.levels <= MAX_KEY_BITS,
+                 f"{n_p} pivots x {part.levels} levels")
+        check_csr(path, base + "cell_ptr.npy", part.cell_ptr, len(part.cell_keys),
+                  len(part.ent_col))
+        check_range(path, base + "tokens.npy", part.tokens, 0, len(self.vectors))
+        check_range(path, base + "ent_row.npy", part.ent_row, 0, n)
+        check_range(path, base + "ent_col.npy", part.ent_col, 0, self.index.n_sets)
 
     def partitions(self):
         for p in range(len(self.section["partitions"])):
