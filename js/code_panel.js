@@ -1,15 +1,17 @@
-// lakejoin_jupyter: the generated code of an action, with "Insert as next cell" and "Copy"
-// (anywidget ESM, ui/widget.py::CodePanel).
+// lakejoin_jupyter: code that belongs in the notebook, with "Insert cell" and "Copy"
+// (anywidget ESM, ui/views.py::CodePanel).
 //
-// Inserting a cell: JupyterLab 4 and Notebook 7 both render widgets through
-// @jupyter-widgets/jupyterlab-manager, whose widget manager holds the document context;
-// its notebook model (a shared YNotebook) is what JupyterLab's own set_next_input handling
-// edits. We find the code cell whose outputs display the discovery widget (its model id is
-// `root_id`) and insert the new cell after it (or after the cell we inserted last), as
-// set_next_input would. Frontends without that model (classic notebook, VS Code, Colab)
-// get the code copied to the clipboard instead, and the code stays visible to copy by hand.
+// One cell per key. JupyterLab 4 and Notebook 7 both render widgets through
+// @jupyter-widgets/jupyterlab-manager, whose widget manager holds the document context; its
+// notebook model (a shared YNotebook) is what JupyterLab's own set_next_input edits. A cell
+// we write is tagged `metadata.lakejoin.cell = key`: the next write with that key replaces
+// the cell's source (and clears its stale outputs) instead of inserting another cell, also
+// after a kernel restart or from a new widget. A new key's cell goes below the widget's cell
+// (found by the widget's model id, `root_id`), after the cells already written there.
+// Frontends without that model (classic notebook, VS Code, Colab) get the code copied to the
+// clipboard instead, and the code stays visible to copy by hand.
 
-const handled = new Set();   // insert requests already served (a model may have two views)
+const handled = new Set();   // write requests already served (a model may have two views)
 
 function notebookModel(model) {
   try {
@@ -27,6 +29,24 @@ function outputsOf(cell) {
   return cell.outputs || [];
 }
 
+function metadataOf(cell) {
+  try {
+    if (typeof cell.getMetadata === "function") return cell.getMetadata() || {};
+    return cell.metadata || {};
+  } catch (e) {
+    return {};
+  }
+}
+
+function keyOf(cell) {
+  const md = metadataOf(cell).lakejoin;
+  return md && typeof md.cell === "string" ? md.cell : null;
+}
+
+function sourceOf(cell) {
+  return typeof cell.getSource === "function" ? cell.getSource() : String(cell.source || "");
+}
+
 function widgetCellIndex(cells, rootId) {
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i];
@@ -39,21 +59,74 @@ function widgetCellIndex(cells, rootId) {
   return -1;
 }
 
-function insertBelow(model, code) {
+function cellIndex(cells, key) {
+  return key ? cells.findIndex((c) => keyOf(c) === key) : -1;
+}
+
+function replaceSource(nb, cell, code) {
+  const apply = () => {
+    cell.setSource(code);
+    if (cell.cell_type === "code") {
+      if (typeof cell.setOutputs === "function") cell.setOutputs([]);
+      try {
+        cell.execution_count = null;
+      } catch (e) {
+        // read-only in some versions: the count is only a label
+      }
+    }
+  };
+  if (typeof nb.transact === "function") nb.transact(apply);
+  else apply();
+}
+
+function writeCell(model, key, code, el) {
   const nb = notebookModel(model);
   if (!nb) return { ok: false, how: "none", reason: "this frontend exposes no notebook model" };
+  keepWidgetUnfolded(model, el);             // before the cell list changes
   const cells = nb.cells;
-  const lastId = model.get("last_cell_id");
-  let at = -1;
-  if (lastId) at = cells.findIndex((c) => c.id === lastId);
-  if (at < 0) at = widgetCellIndex(cells, model.get("root_id"));
-  const index = at < 0 ? cells.length : at + 1;
-  const cell = nb.insertCell(index, { cell_type: "code", source: code, metadata: {} });
-  if (cell && cell.id) {
-    model.set("last_cell_id", cell.id);
-    model.save_changes();
+  const at = cellIndex(cells, key);
+  if (at >= 0) {
+    const cell = cells[at];
+    if (sourceOf(cell) === code) return { ok: true, how: "unchanged", index: at, key };
+    replaceSource(nb, cell, code);
+    return { ok: true, how: "updated", index: at, key };
   }
-  return { ok: true, how: "notebook", index };
+  const w = widgetCellIndex(cells, model.get("root_id"));
+  let index = w < 0 ? cells.length : w + 1;
+  while (index < cells.length && keyOf(cells[index]) !== null) index++;
+  const metadata = key ? { lakejoin: { cell: key } } : {};
+  nb.insertCell(index, { cell_type: "code", source: code, metadata });
+  const inserted = nb.cells[index];
+  if (inserted && key && keyOf(inserted) !== key && typeof inserted.setMetadata === "function") {
+    inserted.setMetadata("lakejoin", { cell: key });    // versions that drop insert metadata
+  }
+  return { ok: true, how: "inserted", index, key };
+}
+
+// Notebook 7 folds tall outputs into a small scrolled box unless the cell says otherwise:
+// the widget (and its actions panel) would sit in a box inside the page. The standard
+// `scrolled: false` cell metadata keeps the widget's cell unfolded from then on, but
+// Notebook 7 does not take back a fold it made before the metadata was set (it folds on
+// every change of the cell list, e.g. the search cell written below the widget): so the
+// class goes too. True when the widget's cell was found.
+function keepWidgetUnfolded(model, el) {
+  try {
+    const nb = notebookModel(model);
+    if (!nb) return true;
+    const at = widgetCellIndex(nb.cells, model.get("root_id"));
+    const cell = at >= 0 ? nb.cells[at] : null;
+    if (!cell) return false;
+    if (typeof cell.getMetadata === "function" && cell.getMetadata("scrolled") === undefined) {
+      cell.setMetadata("scrolled", false);
+    }
+    if (typeof cell.getMetadata === "function" && cell.getMetadata("scrolled") === false) {
+      const node = el && el.closest ? el.closest(".jp-Cell") : null;
+      if (node) node.classList.remove("jp-mod-outputsScrolled");
+    }
+    return true;
+  } catch (e) {
+    return true;              // nothing to unfold in this frontend
+  }
 }
 
 async function copy(code, pre) {
@@ -80,50 +153,69 @@ function render({ model, el }) {
   bar.className = "lakejoin-code-bar";
   const insert = document.createElement("button");
   insert.className = "lakejoin-insert jupyter-button";
-  insert.textContent = "Insert as next cell";
   const copyButton = document.createElement("button");
   copyButton.className = "lakejoin-copy jupyter-button";
   copyButton.textContent = "Copy";
   const status = document.createElement("span");
   status.className = "lakejoin-code-status";
-  bar.append(insert, copyButton, status);
+  status.setAttribute("role", "status");
   const pre = document.createElement("pre");
   pre.className = "lakejoin-code";
-  el.append(bar, pre);
 
   function draw() {
     const code = model.get("code");
+    const compact = model.get("compact");
+    el.classList.toggle("lakejoin-code-compact", compact);
+    if (compact) bar.replaceChildren(pre, insert, copyButton, status);
+    else bar.replaceChildren(insert, copyButton, status);
+    el.replaceChildren(...(compact ? [bar] : [bar, pre]));
     pre.textContent = code;
-    el.style.display = code ? "" : "none";
+    el.classList.toggle("lakejoin-code-none", !code);   // a class: layout owns el.style
     status.textContent = model.get("status");
+    const nb = notebookModel(model);
+    const exists = nb && cellIndex(nb.cells, model.get("key")) >= 0;
+    insert.textContent = exists ? "Update cell" : "Insert cell";
+    insert.title = exists ? "replace the source of this code's notebook cell"
+      : "insert this code as a cell below the widget";
   }
 
-  async function doInsert(requestId) {
-    const code = model.get("code");
-    let result = insertBelow(model, code);
-    if (!result.ok) {
-      const copied = await copy(code, pre);
-      result = { ok: copied, how: copied ? "clipboard" : "none", reason: result.reason };
+  function doWrite(requestId, key, code) {
+    let result;
+    try {
+      result = writeCell(model, key, code, el);
+    } catch (e) {
+      result = { ok: false, how: "none", reason: String(e) };
     }
-    model.send({ type: "inserted", request: requestId, ...result });
+    const done = (r) => {
+      model.send({ type: "written", request: requestId, ...r });
+      draw();
+      setTimeout(() => keepWidgetUnfolded(model, el), 0);   // after the fold check
+    };
+    if (result.ok) return done(result);
+    copy(code, pre).then((copied) =>
+      done({ ok: copied, how: copied ? "clipboard" : "none", reason: result.reason }));
   }
 
-  insert.addEventListener("click", () => doInsert(-1));
+  insert.addEventListener("click", () => doWrite(-1, model.get("key"), model.get("code")));
   copyButton.addEventListener("click", async () => {
     const ok = await copy(model.get("code"), pre);
     model.send({ type: "copied", ok });
   });
   model.on("msg:custom", (msg) => {
-    if (msg && msg.type === "insert") {
-      const key = model.get("root_id") + ":" + msg.request;
-      if (handled.has(key)) return;
-      handled.add(key);
-      doInsert(msg.request);
+    if (msg && msg.type === "write") {
+      if (handled.has(msg.token)) return;
+      handled.add(msg.token);
+      doWrite(msg.request, msg.key, msg.code);
     }
   });
-  model.on("change:code", draw);
-  model.on("change:status", draw);
+  for (const name of ["code", "status", "key", "compact"]) model.on("change:" + name, draw);
   draw();
+  // the widget's output reaches its cell's model shortly after this view is attached
+  let tries = 0;
+  const unfold = () => {
+    if (!keepWidgetUnfolded(model, el) && ++tries < 40) setTimeout(unfold, 250);
+  };
+  setTimeout(unfold, 0);
 }
 
 export default { render };

@@ -1,28 +1,38 @@
 // lakejoin_jupyter: the ranked results table of the discovery widget (anywidget ESM).
-// Python (ui/widget.py::ResultsTable) sets `columns` and `rows`; a click on a row sets
-// `selected`, which the kernel observes to open the detail pane. No build step, no
-// imports: it runs offline in JupyterLab 4 and Notebook 7.
+// Python (ui/views.py::ResultsTable) sets `columns` ({key, label, kind, sortable?}) and
+// `rows`; choosing a row sets `selected` (its index in `rows`), which the kernel observes to
+// open the detail pane. No build step, no imports: it runs offline in JupyterLab 4 and
+// Notebook 7.
+//
+// Accessibility: an ARIA grid (grid / row / columnheader / gridcell). A header is a button:
+// click (or Enter) sorts by that column, again reverses; `aria-sort` says how. Rows are
+// reached with Tab (one tab stop, the row last focused), moved through with the arrow keys,
+// Home and End, and chosen with Enter or Space (or a click).
 
 function pct(x) {
   return x === null || x === undefined ? "" : (100 * x).toFixed(1) + "%";
 }
 
+const NUMERIC = new Set(["int", "bar", "number"]);
+
 function cell(column, row) {
   const td = document.createElement("td");
+  td.setAttribute("role", "gridcell");
   const value = row[column.key];
   td.className = "lakejoin-col-" + column.kind;
   if (column.kind === "bar") {
     const bar = document.createElement("div");
     bar.className = "lakejoin-bar";
+    bar.setAttribute("aria-hidden", "true");
     const fill = document.createElement("div");
-    fill.className = "lakejoin-bar-fill" + (row.exact ? "" : " lakejoin-bar-estimated");
+    fill.className = "lakejoin-bar-fill" + (row.exact === false ? " lakejoin-bar-estimated" : "");
     fill.style.width = Math.max(0, Math.min(1, value || 0)) * 100 + "%";
     bar.appendChild(fill);
     const label = document.createElement("span");
     label.className = "lakejoin-bar-label";
-    label.textContent = pct(value) + (row.exact ? "" : " est.");
+    label.textContent = pct(value) + (row.exact === false ? " est." : "");
     td.append(bar, label);
-  } else if (column.kind === "int") {
+  } else if (column.kind === "int" || column.kind === "number") {
     td.textContent = value === null || value === undefined ? "" : Number(value).toLocaleString();
   } else if (column.kind === "flag") {
     td.textContent = value ? "exact" : "estimated";
@@ -33,18 +43,62 @@ function cell(column, row) {
   return td;
 }
 
+// JupyterLab's and Notebook 7's shortcuts (arrows, Enter, Space move between or run cells)
+// must not fire while a row or header has the focus: Lumino skips a keydown whose target
+// (or an ancestor below the match) carries this attribute.
+function ownKeys(node) {
+  node.setAttribute("data-lm-suppress-shortcuts", "true");
+  return node;
+}
+
+function compare(column, a, b) {
+  const x = a[column.key];
+  const y = b[column.key];
+  const xNull = x === null || x === undefined || x === "";
+  const yNull = y === null || y === undefined || y === "";
+  if (xNull || yNull) return xNull && yNull ? 0 : xNull ? 1 : -1;   // empty last
+  if (NUMERIC.has(column.kind)) return Number(x) - Number(y);
+  if (column.kind === "flag") return (x ? 1 : 0) - (y ? 1 : 0);
+  return String(x).localeCompare(String(y), undefined, { numeric: true, sensitivity: "base" });
+}
+
 function render({ model, el }) {
   el.classList.add("lakejoin-results");
+  let sortKey = null;      // the column the user sorted by, or null: the ranking's order
+  let sortDir = 1;         // 1 ascending, -1 descending
+  let focusIndex = null;   // index in `rows` of the row holding the tab stop
+
+  function order(rows, columns) {
+    const idx = rows.map((_, i) => i);
+    const column = columns.find((c) => c.key === sortKey);
+    if (!column) return idx;
+    return idx.sort((i, j) => {
+      const c = compare(column, rows[i], rows[j]);
+      if (c === 0) return i - j;                           // stable: ties keep the rank order
+      const xNull = rows[i][column.key] === null || rows[i][column.key] === undefined;
+      const yNull = rows[j][column.key] === null || rows[j][column.key] === undefined;
+      return xNull || yNull ? c : sortDir * c;             // empty stays last either way
+    });
+  }
+
+  function choose(i) {
+    model.set("selected", i);
+    model.save_changes();
+  }
 
   function draw() {
     const rows = model.get("rows");
     const columns = model.get("columns");
     const selected = model.get("selected");
     const phase = model.get("phase");
+    const hadFocus = el.contains(document.activeElement);
+    const focusedHeader = hadFocus && document.activeElement.dataset
+      ? document.activeElement.dataset.key : undefined;
     el.replaceChildren();
     if (phase) {
       const badge = document.createElement("div");
       badge.className = "lakejoin-phase lakejoin-phase-" + phase.split(" ")[0];
+      badge.setAttribute("role", "status");
       badge.textContent = phase;
       el.appendChild(badge);
     }
@@ -55,33 +109,103 @@ function render({ model, el }) {
       el.appendChild(empty);
       return;
     }
+    if (sortKey !== null && !columns.some((c) => c.key === sortKey)) sortKey = null;
+    if (focusIndex === null || focusIndex >= rows.length) {
+      focusIndex = selected >= 0 && selected < rows.length ? selected : 0;
+    }
     const table = document.createElement("table");
     table.className = "lakejoin-table";
+    table.setAttribute("role", "grid");
+    table.setAttribute("aria-label", "joinable columns, ranked");
+    table.setAttribute("aria-rowcount", String(rows.length + 1));
     const head = document.createElement("tr");
+    head.setAttribute("role", "row");
     for (const c of columns) {
       const th = document.createElement("th");
-      th.textContent = c.label;
+      th.setAttribute("role", "columnheader");
       th.className = "lakejoin-col-" + c.kind;
+      th.dataset.key = c.key;
+      if (c.sortable === false) {
+        th.textContent = c.label;
+      } else {
+        const sorted = c.key === sortKey;
+        th.setAttribute("aria-sort", sorted ? (sortDir > 0 ? "ascending" : "descending") : "none");
+        const button = ownKeys(document.createElement("button"));
+        button.className = "lakejoin-sort";
+        button.dataset.key = c.key;
+        button.title = `sort by ${c.label}`;
+        button.textContent = c.label;
+        const arrow = document.createElement("span");
+        arrow.className = "lakejoin-sort-arrow";
+        arrow.setAttribute("aria-hidden", "true");
+        arrow.textContent = sorted ? (sortDir > 0 ? " ▲" : " ▼") : "";
+        button.appendChild(arrow);
+        button.addEventListener("click", () => {
+          if (sortKey === c.key) sortDir = -sortDir;
+          else {
+            sortKey = c.key;
+            sortDir = NUMERIC.has(c.kind) ? -1 : 1;   // numbers: largest first
+          }
+          draw();
+        });
+        th.appendChild(button);
+      }
       head.appendChild(th);
     }
     const thead = document.createElement("thead");
     thead.appendChild(head);
     const tbody = document.createElement("tbody");
-    rows.forEach((row, i) => {
-      const tr = document.createElement("tr");
+    const shown = order(rows, columns);
+    shown.forEach((i, position) => {
+      const row = rows[i];
+      const tr = ownKeys(document.createElement("tr"));
+      tr.setAttribute("role", "row");
+      tr.setAttribute("aria-rowindex", String(position + 2));
+      tr.setAttribute("aria-selected", i === selected ? "true" : "false");
+      tr.tabIndex = i === focusIndex ? 0 : -1;
       tr.className = "lakejoin-row" + (i === selected ? " lakejoin-selected" : "") +
-        (row.exact ? "" : " lakejoin-estimated");
+        (row.exact === false ? " lakejoin-estimated" : "");
       tr.dataset.index = String(i);
-      tr.dataset.table = row.table;
+      if (row.table !== undefined) tr.dataset.table = row.table;
       for (const c of columns) tr.appendChild(cell(c, row));
       tr.addEventListener("click", () => {
-        model.set("selected", i);
-        model.save_changes();
+        focusIndex = i;
+        choose(i);
+      });
+      tr.addEventListener("focus", () => {
+        focusIndex = i;
+        for (const other of tbody.children) other.tabIndex = other === tr ? 0 : -1;
       });
       tbody.appendChild(tr);
     });
+    tbody.addEventListener("keydown", (ev) => {
+      const current = ev.target.closest ? ev.target.closest("tr.lakejoin-row") : null;
+      if (!current) return;
+      const list = [...tbody.children];
+      const at = list.indexOf(current);
+      let next = null;
+      if (ev.key === "ArrowDown") next = list[Math.min(at + 1, list.length - 1)];
+      else if (ev.key === "ArrowUp") next = list[Math.max(at - 1, 0)];
+      else if (ev.key === "Home") next = list[0];
+      else if (ev.key === "End") next = list[list.length - 1];
+      else if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") {
+        ev.preventDefault();
+        ev.stopPropagation();
+        choose(Number(current.dataset.index));
+        return;
+      } else return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      next.focus();
+    });
     table.append(thead, tbody);
     el.appendChild(table);
+    if (hadFocus) {
+      const target = focusedHeader !== undefined
+        ? thead.querySelector(`button[data-key="${CSS.escape(focusedHeader)}"]`)
+        : tbody.querySelector(`tr[data-index="${focusIndex}"]`);
+      if (target) target.focus();
+    }
   }
 
   for (const name of ["rows", "columns", "selected", "phase", "empty_text"]) {

@@ -9,6 +9,8 @@ the notebook.
 """
 from __future__ import annotations
 
+import inspect
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -52,8 +54,11 @@ class HitAction:
     suffix: str = ""                  # variable name suffix: <query>_<table>[_<suffix>]
     help: str = ""
 
-    def __call__(self, engine, hit, frame, **params) -> ActionResult:
+    def __call__(self, engine, hit, frame, *, frame_name: str = "df", **params) -> ActionResult:
+        """Run on ``frame`` (the user's variable ``frame_name``, named in summaries)."""
         opts = resolve_options(self.params, params, f"action {self.name!r}")
+        if "frame_name" in inspect.signature(self.run).parameters:
+            opts["frame_name"] = frame_name
         return self.run(engine, hit, frame, **opts)
 
 
@@ -75,8 +80,17 @@ def _learning_frame(frame):
     return frame
 
 
+def _code(text) -> str:
+    """A Markdown code span that survives backticks inside (column names, programs)."""
+    text = str(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if longest or text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _on(hit) -> str:
-    return ", ".join(f"`{a}` = `{b}`" for a, b in zip(hit.query_columns, hit.columns))
+    return ", ".join(f"{_code(a)} = {_code(b)}" for a, b in zip(hit.query_columns, hit.columns))
 
 
 # ----------------------------------------------------------------------- Join
@@ -113,7 +127,8 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all") -> 
 
 # ----------------------------------------------------------------------- Auto-Join
 
-def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) -> ActionResult:
+def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0,
+                       frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
     column and the hit column (both directions)."""
     title = "Find transformation"
@@ -121,7 +136,7 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) ->
     left_on = [c for c in hit.query_columns if c in learn.columns] or None
     try:
         aj = engine.autojoin(learn, left_on, hit.table, list(hit.columns), fuzzy=fuzzy,
-                             seed=seed)
+                             seed=seed, left_name=frame_name)
     except LakeJoinError as e:
         return ActionResult(title=title, summary=str(e), ok=False)
     if not aj.found:
@@ -129,9 +144,9 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0) ->
                             details={"autojoin": aj.to_dict()})
     joined = aj.join(frame, fuzzy=fuzzy)
     n = "" if is_spark_frame(frame) else f" The join has **{len(joined):,} rows**."
-    summary = (f"**Program:** `{aj.program.describe()}`\n\n"
+    summary = (f"**Program:** {_code(aj.program.describe())}\n\n"
                f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
-               f"`{aj.target_column}` ({aj.source_name} rows transformed).{n}")
+               f"{_code(aj.target_column)} ({aj.source_name} rows transformed).{n}")
     if aj.fuzzy is not None and aj.fuzzy.matches:
         summary += (f"\n\nA constrained fuzzy join ({aj.fuzzy.describe()}) adds "
                     f"{len(aj.fuzzy.matches)} match(es).")
@@ -181,7 +196,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
     return ActionResult(
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
-        tables={"matched values": fj.matches(threshold).head(200),
+        tables={"matched values": fj.matches(threshold).head(200).rename(columns={
+                    "right": f"{qcol} (query)", "left": f"{hit.column} (lake)"}),
                 "estimate vs threshold": fj.curve, "join functions": fj.functions},
         code_options={"threshold": threshold}, chosen={"threshold": fj.threshold},
         spark=is_spark_frame(frame),
@@ -206,12 +222,12 @@ def run_predicate(engine, hit, frame, preference: str = "h5",
         return ActionResult(title=title, ok=False, summary="; ".join(res.notes),
                             details={"result": res})
     s = res.stats
-    summary = (f"**Best predicate:** `{res.describe()}`\n\n"
+    summary = (f"**Best predicate:** {_code(res.describe())}\n\n"
                f"{res.preference} = {s[res.preference]:.4g}; join **{s['join_size']:,} rows**, "
                f"outer join {s['outer_join_size']:,} rows, coverage {s['coverage']:.3f}, "
                f"strength {s['strength']:.3f}, {s['n_keys']:,} distinct keys; "
                f"{res.search['nodes']:,} predicate(s) scored"
-               + (f" (seeded with `{predicate_text(res.seed)}`)" if res.seed else "") + ".")
+               + (f" (seeded with {_code(predicate_text(res.seed))})" if res.seed else "") + ".")
     if res.notes:
         summary += "\n\n" + "\n\n".join(f"*note:* {n}" for n in res.notes)
     joined = res.join(frame)
@@ -248,7 +264,7 @@ ACTIONS = (
                                 0.01, help="the join function and threshold are chosen to reach "
                                            "this estimated precision"),
                       ParamSpec("threshold", "Distance threshold", "float", None, 0.0, 2.0, 0.01,
-                                help="empty: the threshold chosen for the precision target")),
+                                help="chosen for the precision target")),
               help="Join values that are close but not equal (typos, variants), at a "
                    "precision target (Auto-FuzzyJoin)."),
     HitAction("predicate", "Best join predicate", run_predicate, suffix="predicate",

@@ -70,7 +70,7 @@ def coverage_chart(hit, query_frame=None, width: int = 360):
     title = f"Coverage of {', '.join(map(str, hit.query_columns))} by {hit.table.rsplit('/', 1)[-1]}"
     return (alt.Chart(df, title=title).mark_bar()
             .encode(x=alt.X("sum(count):Q", stack="normalize", title="share",
-                            axis=alt.Axis(format="%")),
+                            axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1])),
                     y=alt.Y("measure:N", title=None),
                     color=alt.Color("status:N", scale=alt.Scale(
                         domain=["matched", "not matched", "null key"],

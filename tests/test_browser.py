@@ -1,7 +1,11 @@
-"""The quickstart in a real JupyterLab 4 (and the widget in Notebook 7), driven by headless
-Debian Chromium through Playwright: run all cells, use the widget (pick DataFrame and column,
-search, open a hit, Join), then check the page (status, inserted code cell) and the kernel
-(the joined variable and its shape). Screenshots go to artifacts/.
+"""The notebooks in a real JupyterLab 4 and Notebook 7, driven by headless Debian Chromium
+through Playwright. In both: run all cells, then use the widget as a person would: the
+results table by keyboard (arrows, Enter) and by its sortable headers (aria-sort), every
+action's tab (its full label visible, its parameters visible at 1440 px with Lab's file
+browser open), Run, the code cell it writes (run in the page: no error), a re-run that
+updates that cell in place instead of adding one. The saved notebook then holds one tagged
+cell per search and per action, and those cells run in a fresh kernel that has only the
+user's frame. Screenshots go to artifacts/.
 
 Needs /usr/bin/chromium (Debian's package; never a downloaded browser) and the playwright
 Python package (the dev extra); skipped with the reason when either is absent, except
@@ -164,53 +168,238 @@ def run_all(page):
     page.click("li.lm-Menu-item:has-text('Run All Cells')")
 
 
-def use_widget(page, expect_rows: int, variable: str, shot: str):
-    w = page.locator(".lakejoin-widget").first
-    w.wait_for(timeout=240_000)
-    w.locator(".lakejoin-frame select").select_option("fifa")
-    w.locator(".lakejoin-columns select").select_option(["country"])
-    w.locator("button.lakejoin-search").click()
-    row = w.locator("tr.lakejoin-row[data-table='reference/country-codes']").first
-    row.wait_for(timeout=120_000)
-    assert w.locator("tr.lakejoin-row").count() >= 5
-    row.click()
-    join = w.locator("button.lakejoin-action-join")
-    join.wait_for(timeout=60_000)
-    w.locator(".lakejoin-values:has-text('matched (171)')").wait_for(timeout=60_000)
-    join.click()
-    status = w.locator(".lakejoin-status")
+ACTION_VARIABLES = {"join": "fifa_country_codes", "autojoin": "fifa_country_codes_transformed",
+                    "fuzzy_join": "fifa_country_codes_fuzzy",
+                    "predicate": "fifa_country_codes_predicate"}
+
+CELLS_JS = """() => {
+    const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
+    const i = cells.findIndex(c => c.querySelector('.lakejoin-widget'));
+    return {widget: i, texts: cells.map(c => {
+        const e = c.querySelector('.cm-content'); return e ? e.textContent : ''; })};
+}"""
+
+
+def cells_below_widget(page) -> list:
+    got = page.evaluate(CELLS_JS)
+    return got["texts"][got["widget"] + 1:]
+
+
+def wait_status(page, text: str, timeout=300_000):
     page.wait_for_function(
-        "(sel) => document.querySelector(sel) && document.querySelector(sel).textContent.includes('bound to')",
-        arg=".lakejoin-widget .lakejoin-status", timeout=120_000)
-    text = status.inner_text()
-    assert f"bound to {variable} ({expect_rows:,} rows" in text, text
-    # the reproducing code was inserted as a new cell, right below the widget's cell
-    page.locator(f".jp-Cell .cm-content:has-text('{variable} = (')").first.wait_for(timeout=60_000)
-    # the kernel sets this status when the frontend reports the insert: wait for the round trip
-    w.locator(".lakejoin-code-status:has-text('inserted as the next cell')").wait_for(
-        timeout=60_000)
-    below = page.evaluate("""() => {
-        const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
-        const i = cells.findIndex(c => c.querySelector('.lakejoin-widget'));
-        const next = cells[i + 1];
-        return next ? next.querySelector('.cm-content').textContent : '';
-    }""")
-    assert f"{variable} = (" in below and "normalized_keys" in below, below[:300]
+        "(t) => { const s = document.querySelector('.lakejoin-widget .lakejoin-status');"
+        " return s && s.textContent.includes(t); }", arg=text, timeout=timeout)
+
+
+def check_results_table(page, w):
+    """ARIA roles, keyboard selection, sortable headers."""
+    table = w.locator("table.lakejoin-table[role='grid']")
+    assert table.count() == 1
+    assert w.locator("th[role='columnheader']").count() >= 5
+    assert w.locator("tr[role='row']").count() == w.locator("tr.lakejoin-row").count() + 1
+    assert w.locator("td[role='gridcell']").count() > 0
+    # keyboard: one tab stop, arrows move, Enter chooses (hit 2: reference/country-codes)
+    assert w.locator("tr.lakejoin-row[tabindex='0']").count() == 1
+    w.locator("tr.lakejoin-row[data-index='0']").focus()
+    page.keyboard.press("ArrowDown")
+    active = page.evaluate("() => document.activeElement.dataset.index")
+    assert active == "1", active
+    page.keyboard.press("Enter")
+    w.locator("tr.lakejoin-row[data-index='1'][aria-selected='true']").wait_for(timeout=60_000)
+    assert w.locator("tr.lakejoin-row[data-index='1']").get_attribute("data-table") == \
+        "reference/country-codes"
+    w.locator(".lakejoin-values:has-text('matched (171)')").wait_for(timeout=120_000)
+    # sorting: a header click sorts (numbers largest first), a second click reverses
+    def column(key):
+        i = page.evaluate("(k) => [...document.querySelectorAll('.lakejoin-widget th')]"
+                          ".findIndex(th => th.dataset.key === k)", key)
+        return [c.strip() for c in w.locator(f"tr.lakejoin-row td:nth-child({i + 1})")
+                .all_inner_texts()]
+    header = w.locator("th[data-key='overlap']")
+    assert header.get_attribute("aria-sort") == "none"
+    header.locator("button").click()
+    assert header.get_attribute("aria-sort") == "descending"
+    values = [int(v.replace(",", "")) for v in column("overlap")]
+    assert values == sorted(values, reverse=True)
+    header.locator("button").click()
+    assert header.get_attribute("aria-sort") == "ascending"
+    values = [int(v.replace(",", "")) for v in column("overlap")]
+    assert values == sorted(values) and len(set(values)) > 1
+    w.locator("th[data-key='table'] button").click()
+    assert header.get_attribute("aria-sort") == "none"
+    tables = column("table")
+    assert tables == sorted(tables, key=str.lower)
+    # sorting never changes which hit is chosen
+    assert w.locator("tr.lakejoin-row[aria-selected='true']").get_attribute("data-index") == "1"
+    w.locator("th[data-key='rank'] button").click()
+    w.locator("th[data-key='rank'] button").click()          # back to the ranking, ascending
+    assert column("rank")[:3] == ["1", "2", "3"]
+
+
+def check_layout(page, w, name: str):
+    """The tab's title, its Run button's label and its parameter controls are fully visible."""
+    clipped = page.evaluate("""() => [...document.querySelectorAll(
+            '.lakejoin-actions .lm-TabBar-tabLabel, .lakejoin-action-tab:not(.lm-mod-hidden) button')]
+        .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth)
+        .map(b => b.textContent)""")
+    assert not clipped, f"labels cut off: {clipped}"
+    hidden = page.evaluate("""(name) => {
+        const tab = document.querySelector('.lakejoin-tab-' + name);
+        const box = document.querySelector('.lakejoin-widget').getBoundingClientRect();
+        const right = Math.min(box.right, window.innerWidth);
+        const rows = [...tab.querySelectorAll('[class*="lakejoin-param-"]')]
+            .filter(r => r.classList.contains('widget-hbox'));
+        const bad = [];
+        for (const row of rows) {
+            for (const el of row.querySelectorAll('input, select, .slider-container, .widget-readout')) {
+                const r = el.getBoundingClientRect();
+                if (r.width === 0 || r.height === 0 || r.right > right + 1 || r.left < box.left - 1)
+                    bad.push(row.className + ' ' + el.tagName + ' ' + Math.round(r.left) + '-' + Math.round(r.right));
+            }
+        }
+        return {rows: rows.length, bad};
+    }""", name)
+    assert hidden["rows"] >= 2 and not hidden["bad"], hidden
+
+
+def shoot(page, locator, path: Path, height: int | None = None):
+    """The top of an element (at most ``height`` px), scrolled to the top of the notebook.
+    Playwright's element screenshot scrolls the page, but Notebook 7 and Lab scroll their
+    notebook panel: an element taller than the viewport came out mixed with other cells."""
+    locator.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    box, view = locator.bounding_box(), page.viewport_size
+    panel = locator.evaluate("""el => {            // the scrolling panel's bottom edge
+        for (let p = el.parentElement; p; p = p.parentElement) {
+            const o = getComputedStyle(p).overflowY;
+            if ((o === 'auto' || o === 'scroll') && p.scrollHeight > p.clientHeight)
+                return p.getBoundingClientRect().bottom;
+        }
+        return window.innerHeight; }""")
+    x, y = max(box["x"], 0), max(box["y"], 0)
+    bottom = min(box["y"] + box["height"], view["height"], panel, y + (height or view["height"]))
+    page.screenshot(path=str(path), clip={"x": x, "y": y, "height": bottom - y,
+                                          "width": min(box["x"] + box["width"], view["width"]) - x})
+
+
+def run_cell_below(page, offset: int):
+    """Run the cell ``offset`` cells below the widget's in the page; its outputs."""
+    i = page.evaluate(CELLS_JS)["widget"] + offset
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(i)
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+Enter")          # run in place (no new cell at the end)
+    prompt = cell.locator(".jp-InputPrompt")
+    page.wait_for_function("(el) => /\\[\\d+\\]/.test(el.textContent)", arg=prompt.element_handle(),
+                           timeout=300_000)
+    errors = cell.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    text = " ".join(errors.all_inner_texts())
+    assert "Error" not in text and "Traceback" not in text, text
+    return cell
+
+
+def drive_actions(page, lab, notebook: str, shot_prefix: str) -> dict:
+    """Every action's tab on hit 2 (country-codes): layout, Run, the written cell run in the
+    page, and the Join re-run updating its cell. Returns {action: rows bound}."""
+    w = page.locator(".lakejoin-widget").first
+    w.wait_for(timeout=300_000)
+    w.locator("tr.lakejoin-row[data-table='reference/country-codes']").first.wait_for(
+        timeout=300_000)
+    # the widget searched at once and wrote its search as a cell right below itself
+    search = "%lakejoin search fifa.country -k 10 --save fifa_hits"
+    page.wait_for_function(f"() => ({CELLS_JS})().texts.includes({search!r})", timeout=60_000)
+    assert cells_below_widget(page)[0] == search
+    check_results_table(page, w)
     ARTIFACTS.mkdir(exist_ok=True)
-    w.scroll_into_view_if_needed()
-    w.screenshot(path=str(ARTIFACTS / shot))
+    rows = {}
+    for n, (name, label) in enumerate((("join", "Join"), ("autojoin", "Find transformation"),
+                                       ("fuzzy_join", "Fuzzy join"),
+                                       ("predicate", "Best join predicate"))):
+        w.locator(f".lakejoin-actions .lm-TabBar-tab:has-text('{label}')").first.click()
+        button = w.locator(f"button.lakejoin-action-{name}")
+        button.wait_for(state="visible", timeout=60_000)
+        assert button.inner_text().strip() == label
+        check_layout(page, w, name)
+        if name == "fuzzy_join":
+            note = w.locator(".lakejoin-tab-fuzzy_join .lakejoin-param-note").inner_text()
+            assert note.strip() == "chosen for the precision target", note
+        before = len(cells_below_widget(page))
+        button.click()
+        variable = ACTION_VARIABLES[name]
+        wait_status(page, f"bound to {variable} (")
+        status = w.locator(".lakejoin-status").inner_text()
+        rows[name] = int(status.split(f"bound to {variable} (")[1].split()[0].replace(",", ""))
+        panel = w.locator(f".lakejoin-tab-{name} .lakejoin-code-status")
+        panel.locator("text=inserted as a new cell below the widget").wait_for(timeout=60_000)
+        written = cells_below_widget(page)
+        assert len(written) == before + 1
+        if name == "join":        # (CodeMirror renders only the lines in view of a long cell)
+            assert f"{variable} = (" in written[1] and "normalized_keys" in written[1], \
+                written[1][:300]
+        assert "**" not in w.locator(f".lakejoin-tab-{name} .lakejoin-action-summary").inner_text()
+        if name == "fuzzy_join":
+            note = w.locator(".lakejoin-tab-fuzzy_join .lakejoin-param-note").inner_text()
+            assert note.startswith("chosen for the precision target: 0."), note
+        shoot(page, w.locator(".lakejoin-actions"), ARTIFACTS / f"{shot_prefix}-{name}.png")
+        run_cell_below(page, 2 + n)               # below the widget: the search cell, then ours
+        assert kernel_eval(lab, notebook, f"len({variable})") == rows[name]
+    # re-run Join with other options: its cell is updated in place, no new cell
+    count = len(cells_below_widget(page))
+    w.locator(".lakejoin-actions .lm-TabBar-tab:has-text('Join')").first.click()
+    w.locator(".lakejoin-param-how select").select_option("inner")
+    w.locator("button.lakejoin-action-join").click()
+    wait_status(page, "bound to fifa_country_codes (171 rows")
+    w.locator(".lakejoin-tab-join .lakejoin-code-status:has-text('updated in place')").wait_for(
+        timeout=60_000)
+    below = cells_below_widget(page)
+    assert len(below) == count and "how='inner'" in below[1], below[1][:400]
+    run_cell_below(page, 2)
+    assert kernel_eval(lab, notebook, "len(fifa_country_codes)") == 171
+    return rows
+
+
+def saved_notebook(page, path: Path, keys: int, timeout: float = 60):
+    """Save the notebook in the page and read it from disk once it holds ``keys`` tagged
+    cells."""
+    import nbformat
+    page.keyboard.press("Control+s")
+    deadline = time.time() + timeout
+    while True:
+        nb = nbformat.read(path, as_version=4)
+        tagged = [c for c in nb.cells if c.get("metadata", {}).get("lakejoin")]
+        if len(tagged) >= keys or time.time() > deadline:
+            return nb, tagged
+        time.sleep(1)
+
+
+def run_tagged_cells_in_a_fresh_kernel(tagged, root: Path, rows: dict):
+    """Each written cell on its own: the search needs the open index, an action cell only
+    the user's frame."""
+    from nbclient import NotebookClient
+    from nbformat.v4 import new_code_cell, new_notebook
+    for cell in tagged:
+        key = cell.metadata["lakejoin"]["cell"]
+        setup = "from lakejoin_jupyter.demo import demo_query\nfifa = demo_query()"
+        if key.startswith("search:"):
+            setup = "%load_ext lakejoin_jupyter\n%lakejoin open demo.index\n" + setup
+        action, _, variable = key.partition(":")
+        check = ("assert len(fifa_hits) == 10" if action == "search" else
+                 f"assert len({variable}) == {rows[action]}, len({variable})")
+        nb = new_notebook(cells=[new_code_cell(setup), new_code_cell(cell.source),
+                                 new_code_cell(check)],
+                          metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                 "language": "python"}})
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(root)}}).execute()
+        for c in nb.cells:
+            for o in c.get("outputs", []):
+                assert o["output_type"] != "error", (key, o.get("evalue"))
 
 
 def test_quickstart_and_widget_in_jupyterlab(lab, browser, demo_engine):
-    from lakejoin_jupyter.demo import demo_query
-    fifa = demo_query()
-    hit = next(h for h in demo_engine.search(fifa, "country", k=10)
-               if h.table == "reference/country-codes")
-    expected = hit.join(fifa).shape
-    page = browser.new_page(viewport={"width": 1300, "height": 2300})
+    page = browser.new_page(viewport={"width": 1440, "height": 1100})
     page.goto(lab["url"] + "/lab/tree/quickstart.ipynb?reset")
     page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
-    page.keyboard.press("Control+b")            # hide the file browser: width for the widget
+    page.locator(".jp-FileBrowser >> visible=true").wait_for(timeout=60_000)   # left open
     _kernel_id(lab, "quickstart.ipynb")
     run_all(page)
     # the last cells' charts render offline (the mimetype renderer, JupyterLab's vega 5)
@@ -218,11 +407,18 @@ def test_quickstart_and_widget_in_jupyterlab(lab, browser, demo_engine):
                            timeout=300_000)
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert "Traceback" not in " ".join(errors.all_inner_texts())
-    use_widget(page, expected[0], "fifa_country_codes", "widget-jupyterlab.png")
-    assert kernel_eval(lab, "quickstart.ipynb", "fifa_country_codes.shape") == expected
-    assert kernel_eval(lab, "quickstart.ipynb", "fifa_codes.shape") == expected
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.screenshot(path=str(ARTIFACTS / "quickstart-jupyterlab.png"), full_page=False)
+    rows = drive_actions(page, lab, "quickstart.ipynb", "actions-jupyterlab")
+    assert rows["join"] == 191 and rows["fuzzy_join"] == 191
+    nb, tagged = saved_notebook(page, lab["root"] / "quickstart.ipynb", 5)
+    keys = [c.metadata["lakejoin"]["cell"] for c in tagged]
+    assert keys == ["search:fifa_hits", *(f"{a}:{v}" for a, v in ACTION_VARIABLES.items())], keys
+    run_tagged_cells_in_a_fresh_kernel(tagged, lab["root"], dict(rows, join=171))
+    w = page.locator(".lakejoin-widget").first
+    w.locator(".lakejoin-actions .lm-TabBar-tab:has-text('Fuzzy join')").first.click()
+    w.locator(".lakejoin-detail").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "widget-jupyterlab.png"))
+    # README's picture (docs/img/actions.png): the hit, its chart and preview, the Fuzzy tab
+    shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / "readme-actions.png")
     page.close()
 
 
@@ -233,11 +429,20 @@ def test_widget_in_notebook7(lab, browser):
             pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
     except ImportError:
         pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
-    page = browser.new_page(viewport={"width": 1300, "height": 2300})
+    page = browser.new_page(viewport={"width": 1440, "height": 1100})
     page.goto(lab["url"] + "/notebooks/widget7.ipynb")
     page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
     _kernel_id(lab, "widget7.ipynb")
     run_all(page)
-    use_widget(page, 191, "fifa_country_codes", "widget-notebook7.png")
-    assert kernel_eval(lab, "widget7.ipynb", "fifa_country_codes.shape")[0] == 191
+    rows = drive_actions(page, lab, "widget7.ipynb", "actions-notebook7")
+    # Notebook 7 folds tall outputs into a scrolled box: not the widget's (scrolled: false)
+    folded = page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].some(c => "
+                           "c.querySelector('.lakejoin-widget') && "
+                           "c.classList.contains('jp-mod-outputsScrolled'))")
+    assert not folded, "the widget sits in a scrolled output box"
+    nb, tagged = saved_notebook(page, lab["root"] / "widget7.ipynb", 5)
+    assert len(tagged) == 5 and len(nb.cells) == len(WIDGET_NOTEBOOK) + 5
+    run_tagged_cells_in_a_fresh_kernel(tagged, lab["root"], dict(rows, join=171))
+    page.locator(".lakejoin-widget .lakejoin-detail").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "widget-notebook7.png"))
     page.close()

@@ -198,6 +198,37 @@ def test_fuzzy_join_meets_precision_and_beats_exact_match():
     assert fj.chart().to_dict()["layer"]
 
 
+def _chart_points(chart) -> dict:
+    """{estimate: value} of the chart's chosen-point layer, and the legend's names."""
+    spec = chart.to_dict()
+    data = spec["datasets"]
+    for layer in spec["layer"]:
+        mark = layer["mark"] if isinstance(layer["mark"], dict) else {"type": layer["mark"]}
+        if mark.get("shape") == "diamond":
+            rows = data[layer["data"]["name"]]
+            return {r["estimate"]: r["value"] for r in rows}
+    return {}
+
+
+def test_fuzzy_chart_shows_the_printed_figures_with_readable_names():
+    left, right, _ = synthetic()
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9)
+    chart = fj.chart()
+    spec = chart.to_dict()
+    names = {r["estimate"] for rows in spec["datasets"].values() for r in rows if "estimate" in r}
+    assert names == {"estimated precision", "estimated recall"}     # no est_precision
+    # the diamond is what the summary prints: the chosen configuration(s), union included
+    assert len(fj.configs) > 1, "the synthetic data should choose a union"
+    points = _chart_points(chart)
+    assert points == {"estimated precision": pytest.approx(fj.estimated_precision),
+                      "estimated recall": pytest.approx(fj.estimated_recall)}
+    assert f"{fj.estimated_recall:.1%}" in fj.summary()
+    # a threshold given: the main function there, as the action's summary then prints
+    est = fj.estimate(0.2)
+    assert _chart_points(fj.chart(0.2)) == {"estimated precision": pytest.approx(est["est_precision"]),
+                                            "estimated recall": pytest.approx(est["est_recall"])}
+
+
 def test_join_frame_and_code_reproduce_each_other():
     left, right, _ = synthetic(1, 120, 60)
     left = left.rename(columns={"name": "it's \"name\""})

@@ -56,8 +56,10 @@ def test_action_code_reproduces_its_join_in_a_fresh_namespace(demo_engine, actio
     make, col, table, hit_col, params = CASES[action]
     frame = make()
     hit = hit_for(demo_engine, frame, col, table, hit_col)
-    out = get(action)(demo_engine, hit, frame, **params)
+    out = get(action)(demo_engine, hit, frame, frame_name="user_frame", **params)
     assert out.ok, out.summary
+    if action == "autojoin":     # summaries and tables name the user's frame, not "df"
+        assert out.result.left_name == "user_frame"
     code = out.code("user_frame", "user_frame_out")
     assert "engine" not in code.replace("lakejoin_jupyter", "")     # no session names
     ns = run_fresh(code, "user_frame", frame)

@@ -69,8 +69,13 @@ def run_notebook(path, demo_index_path, tmp_path, monkeypatch, extra=()) -> dict
 def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkeypatch):
     by_source = run_notebook(NOTEBOOK, demo_index_path, tmp_path, monkeypatch)
     assert "Opened the existing index" in texts(by_source["%lakejoin index --demo --out demo.index --reuse"])
-    search = texts(by_source["%lakejoin search fifa.country -k 8"])
+    search = texts(by_source["%lakejoin search fifa.country -k 8 --save hits"])
     assert "reference/country-codes" in search and "8</b> joinable column(s)" in search
+    # the join names its saved search; its summary is rendered Markdown, its code shown
+    join = texts(by_source["%lakejoin join 2 --from hits --into fifa_codes"])
+    assert "Bound to <code>fifa_codes</code>" in join and "**" not in join
+    assert "<b>171</b> of 191 query rows found a partner" in join
+    assert "fifa_codes = (" in join and "normalized_keys" in join
     assert "application/vnd.jupyter.widget-view+json" in mimetypes(by_source["%lakejoin ui fifa.country"])
     joined = texts(by_source["engine = lj.open_index(\"demo.index\")"])
     assert "reference/country-codes . CLDR display name: 171 of 191 countries (90%)" in joined
@@ -183,3 +188,57 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "equal values: 0 hits" in needs
     assert ("fivethirtyeight/bad-drivers/bad-drivers . State: `region` without its last 5 "
             "letters (query -> lake), joins 100% of the rows") in needs
+    # 8. the widget, searching at once
+    assert "application/vnd.jupyter.widget-view+json" in mimetypes(
+        by_source["%lakejoin ui survey.country"])
+
+
+def test_interrupting_a_build_is_one_line_and_a_red_bar(tmp_path, monkeypatch):
+    """The notebook's stop button during `%lakejoin index`: one line that says the build
+    stopped and nothing was written, no py4j/pyspark traceback or warning in the cell, and
+    the progress bar red where it stopped (neither green nor "100%")."""
+    import queue
+    import time
+
+    from jupyter_client.manager import start_new_kernel
+    kernel_env(monkeypatch)
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(tmp_path))
+    try:
+        kc.execute_interactive("%load_ext lakejoin_jupyter", timeout=120)
+        msg_id = kc.execute("%lakejoin index --demo --out built.index")
+        msgs, interrupted, deadline = [], False, time.time() + 900
+        while time.time() < deadline:
+            try:
+                m = kc.get_iopub_msg(timeout=1)
+            except queue.Empty:
+                continue
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            msgs.append(m)
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                break
+            value = str(m["content"].get("data", {}).get("state", {}).get("value", ""))
+            if not interrupted and value.replace("\u2007", " ").count(":") >= 2:
+                km.interrupt_kernel()              # a build phase is running: stop it
+                interrupted = True
+        assert interrupted, "the build never showed a phase"
+        reply = kc.execute_interactive("print(1 + 1)", timeout=120)
+        assert reply["content"]["status"] == "ok"          # the kernel is fine
+    finally:
+        km.shutdown_kernel(now=True)
+    errors = [m["content"] for m in msgs if m["msg_type"] == "error"]
+    assert len(errors) == 1 and errors[0]["ename"] == "MagicError", errors
+    (line,) = errors[0]["traceback"]
+    assert "index was interrupted; nothing was changed" in line
+    streams = "".join(m["content"]["text"] for m in msgs if m["msg_type"] == "stream")
+    for noise in ("ERROR:root", "Traceback", "py4j", "Py4J", "Warning"):
+        assert noise not in streams, streams[:2000]
+    states = [m["content"]["data"].get("state", {}) for m in msgs
+              if m["msg_type"] in ("comm_msg", "comm_open")]
+    styles = [s["bar_style"] for s in states if s.get("bar_style")]
+    assert styles and styles[-1] == "danger" and "success" not in styles, styles
+    texts = [str(s.get("value", "")).replace("\u2007", " ") for s in states]
+    last = [t for t in texts if t.startswith("lakejoin index:")][-1]
+    assert "interrupted" in last and "100%" not in last, last
+    assert not (tmp_path / "built.index").exists()
+    assert not list(tmp_path.glob("built.index.tmp-*"))

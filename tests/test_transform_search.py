@@ -358,7 +358,7 @@ def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
     assert f"<code>{html.escape(want[0].details['program'])}</code>" in w.detail_html.value
     assert f"matched ({want[0].overlap:,})" in w.detail_html.value
     # "Find transformation" on the hit: Auto-Join on the two tables, bound and reproducible
-    w._action_controls["autojoin"]["fuzzy"].value = False
+    w.actions.tabs["autojoin"].controls["fuzzy"].value = False
     w.action_buttons["autojoin"].click()
     w.wait()
     from lakejoin_jupyter.join.plan import default_variable
@@ -368,5 +368,5 @@ def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
     pd.testing.assert_frame_equal(w.namespace[var], aj.join(people, fuzzy=False))
     assert w.namespace[var][want[0].column].notna().sum() > 0
     run = {"people": people}
-    exec(w.code_panel.code, run)  # noqa: S102
+    exec(w.actions.tabs["autojoin"].code_panel.code, run)  # noqa: S102
     pd.testing.assert_frame_equal(run[var], w.namespace[var])

@@ -11,7 +11,9 @@ import pytest
 from lakejoin_jupyter.join.plan import default_variable
 from lakejoin_jupyter.search.registry import Candidate, ParamSpec, SearchMethod
 from lakejoin_jupyter.ui.session import Session
-from lakejoin_jupyter.ui.widget import PROGRESSIVE, DiscoveryWidget, asset, control_for
+from lakejoin_jupyter.ui.actions_panel import AutoFloat, control_for
+from lakejoin_jupyter.ui.views import CodePanel, asset
+from lakejoin_jupyter.ui.widget import PROGRESSIVE, DiscoveryWidget, search_magic
 
 
 def make(engine=None, ns=None, **kw):
@@ -36,7 +38,7 @@ def test_controls_follow_param_specs():
 def test_an_option_without_default_left_untouched_passes_none():
     """PEXESO's tau has no default of its own (the index's is used): the widget must not
     send the slider's placeholder as a tau."""
-    from lakejoin_jupyter.ui.widget import control_values
+    from lakejoin_jupyter.ui.query_panel import control_values
     tau = control_for(ParamSpec("tau", "tau", kind="float", default=None, min=0, max=2))
     t = control_for(ParamSpec("T", "T", kind="float", default=0.6, min=0, max=1))
     assert control_values({"tau": tau, "T": t}) == {"tau": None, "T": 0.6}
@@ -78,14 +80,107 @@ def test_frames_are_rescanned_and_choices_kept():
     assert w.column_picker.value == () and [v for _, v in w.column_picker.options] == ["other"]
 
 
-def test_code_panel_reports_what_the_frontend_did():
-    from lakejoin_jupyter.ui.widget import CodePanel
-    p = CodePanel(code="x = 1\n")
-    assert p.request_insert() == 1 and "inserting" in p.status
-    p._on_frontend(p, {"type": "inserted", "ok": True, "how": "notebook", "index": 3}, [])
-    assert p.status == "inserted as the next cell"
-    p._on_frontend(p, {"type": "inserted", "ok": True, "how": "clipboard"}, [])
+def test_code_panel_writes_one_cell_per_key_and_reports_what_the_frontend_did():
+    p = CodePanel(code="x = 1\n", key="join:x")
+    sent = []
+    p.send = sent.append
+    assert p.write_cell() == 1 and "writing" in p.status
+    # the code and the key travel with the request: the frontend never reads a stale trait
+    assert sent[-1]["type"] == "write" and sent[-1]["key"] == "join:x" \
+        and sent[-1]["code"] == "x = 1\n"
+    p.code, p.key = "x = 2\n", "join:y"
+    p.write_cell()
+    assert (sent[-1]["code"], sent[-1]["key"]) == ("x = 2\n", "join:y")
+    assert sent[0]["token"] != sent[1]["token"]
+    p._on_frontend(p, {"type": "written", "ok": True, "how": "inserted", "index": 3}, [])
+    assert p.status == "inserted as a new cell below the widget"
+    p._on_frontend(p, {"type": "written", "ok": True, "how": "updated", "index": 3}, [])
+    assert p.status == "its cell was updated in place"
+    p._on_frontend(p, {"type": "written", "ok": True, "how": "clipboard"}, [])
     assert "copied to the clipboard" in p.status
+
+
+def test_markdown_summaries_are_rendered_not_shown_raw():
+    from lakejoin_jupyter.actions import _code
+    from lakejoin_jupyter.ui.render import markdown_html
+    out = markdown_html("Left join with **reference/x** on `country` = `a*b`: **171** of 191 "
+                        "<rows> & *duplicates = first*, 2 * 3\n\nsecond paragraph")
+    assert "**" not in out and "`" not in out
+    assert "<b>reference/x</b>" in out and "<b>171</b>" in out
+    assert "<code>country</code>" in out and "<code>a*b</code>" in out     # code stays code
+    assert "<i>duplicates = first</i>" in out and "2 * 3" in out
+    assert "&lt;rows&gt; &amp;" in out and out.count("<p") == 2
+    # an Auto-Join program holds backticks: the action's code span keeps it whole
+    program = 'lower(first letter of `name`) + "@acme.com"'
+    assert f"<code>{'lower(first letter of `name`) + &quot;@acme.com&quot;'}</code>" in \
+        markdown_html(f"**Program:** {_code(program)}")
+
+
+def test_a_float_the_action_chooses_starts_auto_and_shows_the_choice():
+    from lakejoin_jupyter.actions import ActionResult, get
+    from lakejoin_jupyter.ui.actions_panel import ActionTab
+    c = control_for(ParamSpec("t", "threshold", kind="float", default=None, min=0, max=2,
+                              help="chosen for the precision target"))
+    assert isinstance(c, AutoFloat) and c.value is None and c.slider.disabled
+    assert "chosen for the precision target" in c.note.value
+    c.auto.value = False                         # the user takes over: the slider's value
+    assert not c.slider.disabled and c.value == c.slider.value == 0.0
+    c.value = None
+    assert c.auto.value and c.value is None
+
+    tab = ActionTab(get("fuzzy_join"), on_run=lambda name: None)
+    tab.reset("fifa_country_codes_fuzzy")
+    t = tab.controls["threshold"]
+    assert tab.values() == {"precision_target": 0.9, "threshold": None}   # the action chooses
+    assert "chosen for the precision target" in t.note.value and "0.0" not in t.note.value
+    assert tab.run_button.description == "Fuzzy join" and tab.variable.value == \
+        "fifa_country_codes_fuzzy"
+    result = ActionResult(title="Fuzzy join with x", summary="Chose **word-jaccard** at "
+                          "threshold **0.333**", chosen={"threshold": 1 / 3})
+    tab.show_result(result, "fifa_country_codes_fuzzy", "x = 1\n")
+    assert t.value is None and t.slider.value == pytest.approx(0.333, abs=0.001)
+    assert "0.333" in t.note.value and "<b>word-jaccard</b>" in tab.summary.value
+    assert "**" not in tab.summary.value
+    assert tab.values()["threshold"] is None            # a re-run lets the action choose again
+    tab.controls["precision_target"].value = 0.95        # what was chosen no longer applies
+    assert "0.333" not in t.note.value
+    tab.show_result(ActionResult(title="Fuzzy join", ok=False, chosen={"threshold": None}),
+                    None, None)
+    assert "none reaches it" in t.note.value
+    # every action: a labeled row per parameter, the full label on its button
+    from lakejoin_jupyter.actions import ACTIONS
+    for a in ACTIONS:
+        tab = ActionTab(a, on_run=lambda name: None)
+        assert tab.run_button.description == a.label
+        for spec in a.params:
+            assert spec.name in tab.controls
+            assert any(isinstance(w, W.HTML) and f">{spec.label}</label>" in w.value
+                       for row in tab.children if isinstance(row, W.HBox)
+                       for w in row.children)
+
+
+def test_coverage_chart_tick_labels_have_room():
+    """'90%' and '100%' collided at 300 px with a tick every 10%."""
+    from types import SimpleNamespace
+
+    from lakejoin_jupyter.charts import coverage_chart
+    hit = SimpleNamespace(matches=["a"] * 9, unmatched=["b"], query_columns=["c"], table="t/x")
+    width = 300
+    axis = coverage_chart(hit, width=width).to_dict()["encoding"]["x"]["axis"]
+    ticks = sorted(axis["values"])
+    assert ticks[0] == 0 and ticks[-1] == 1 and axis["format"] == "%"
+    # room for a label like "100%" (about 30 px at the default 10 px font) between ticks
+    assert min(b - a for a, b in zip(ticks, ticks[1:])) * width >= 45
+
+
+def test_search_magic_is_the_widgets_search_as_a_line():
+    assert search_magic("fifa", ["country"], k=10, save="fifa_hits") == \
+        "%lakejoin search fifa.country -k 10 --save fifa_hits"
+    assert search_magic("q", ["a b", "c"], k=5, save="q_hits", threshold=0.5, method="mate",
+                        options={"verify": True, "tau": 0.25}, max_values=1000) == (
+        "%lakejoin search q -c 'a b' -c c -k 5 -t 0.5 -m mate -O verify=true -O tau=0.25 "
+        "--max-values 1000 --save q_hits")
+    assert "-m" not in search_magic("q", ["c"], k=3, save="s", method=PROGRESSIVE)
 
 
 # ---------------------------------------------------------------- with the demo index
@@ -143,6 +238,10 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert w.results.rows[1]["containment"] == pytest.approx(want[1].containment)
     assert "5 hit(s) for fifa[country]" in w.status_text
     assert f"{want.method}, {want.plan}, " in w.status_text      # which exact plan answered
+    # no hidden state: the search is bound, and its magic is the search cell's code
+    assert w.search_code.code == "%lakejoin search fifa.country -k 5 --save fifa_hits"
+    assert w.search_code.key == "search:fifa_hits"
+    assert [h.column_ids for h in ns["fifa_hits"]] == [h.column_ids for h in want]
 
     w.results.selected = 1                      # what a click in the table does
     w.wait()
@@ -153,27 +252,37 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
     from lakejoin_jupyter.actions import ACTIONS
     applicable = [a.name for a in ACTIONS if a.applies(hit)]
-    assert list(w.action_buttons) == applicable and applicable[0] == "join"   # one per action
-    assert set(w._action_controls["join"]) == {"how", "duplicates"}
+    assert list(w.action_buttons) == applicable and applicable[0] == "join"   # a tab each
+    assert list(w.actions.titles) == [a.label for a in ACTIONS if a.applies(hit)]
+    assert [b.description for b in w.action_buttons.values()] == list(w.actions.titles)
+    assert set(w.actions.tabs["join"].controls) == {"how", "duplicates"}
 
     w.action_buttons["join"].click()
     w.wait()
     var = default_variable("fifa", hit.table)
     pd.testing.assert_frame_equal(ns[var], hit.join(fifa))
     assert var in w.frame_picker.options and f"bound to {var}" in w.status_text
-    code = w.code_panel.code
+    tab = w.actions.tabs["join"]
+    assert tab.code_panel.key == f"join:{var}" and w.code_panel is tab.code_panel
+    code = tab.code_panel.code
     run = {"fifa": fifa}
     exec(code, run)  # noqa: S102
     pd.testing.assert_frame_equal(run[var], ns[var])
 
-    # join again with other options: the action's own variable is updated in place
-    w._action_controls["join"]["how"].value = "inner"
+    # join again with other options: the action's own variable and cell are updated in place
+    tab.controls["how"].value = "inner"
     w.action_buttons["join"].click()
     w.wait()
     pd.testing.assert_frame_equal(ns[var], hit.join(fifa, how="inner"))
-    assert var + "_2" not in ns
-    w.bind_joined("my_copy")
-    assert ns["my_copy"] is ns[var] and w.code_panel.code.endswith(f"my_copy = {var}\n")
+    assert var + "_2" not in ns and tab.code_panel.key == f"join:{var}"
+    # a name typed into the tab is the user's choice: used as is, with its own cell
+    tab.variable.value = "my_copy"
+    w.action_buttons["join"].click()
+    w.wait()
+    pd.testing.assert_frame_equal(ns["my_copy"], hit.join(fifa, how="inner"))
+    assert "my_copy = (" in tab.code_panel.code and tab.code_panel.key == "join:my_copy"
+    tab.variable.value = "not a name"
+    assert w.run_action("join") is None and "not a valid Python variable" in w.status_text
 
     # second hop: the joined frame is the next query
     w.frame_picker.value = var
@@ -181,6 +290,8 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.search().wait()
     assert "reference/gdp" in [r["table"] for r in w.results.rows]
     assert w.results.selected == -1 and w.detail.layout.display == "none"
+    assert w.search_code.code == (f"%lakejoin search {var} -c ISO3166-1-Alpha-3 -k 5 "
+                                  f"--save {var}_hits")
     # a variable the user made under that name is never overwritten
     ns[var] = user_made = fifa.head(1)
     w.bound.remove(var)
@@ -189,6 +300,7 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.search().wait()
     w.results.selected = 1
     w.wait()
+    assert w.actions.tabs["join"].variable.value == var + "_2"
     w.action_buttons["join"].click()
     w.wait()
     assert ns[var] is user_made and var + "_2" in ns
@@ -212,8 +324,8 @@ def test_progressive_results_and_method_options(demo_engine, fifa, fake_methods)
     assert [r["overlap"] for r in w.results.rows] == [h.overlap for h in want]
     # the approximate method's ParamSpec became a control, its value reaches run()
     w.method_picker.value = "approx-test"
-    assert list(w._method_controls) == ["noise"]
-    w._method_controls["noise"].value = 0.75
+    assert list(w.query.method_controls) == ["noise"]
+    w.query.method_controls["noise"].value = 0.75
     w.search().wait()
     assert seen[-1] == {"noise": 0.75}
     assert all(r["method"] == "approx-test" and not r["exact"] for r in w.results.rows)
@@ -300,6 +412,15 @@ def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
     assert task.wait(300)
     assert not out.exists() and not list(tmp_path.glob("built.index.tmp-*"))
     assert w.session.engine is None
+    # one line that says nothing was written, and the bar stays, red
+    assert w.status_text == "Cancelled the index build; nothing was written."
+    assert w.progress.bar_style == "danger" and w.progress.layout.visibility == "visible"
+    # a build that fails: one line (what happened, nothing written), red bar
+    (tmp_path / "empty").mkdir()
+    w.build_index(str(tmp_path / "empty"), str(tmp_path / "never.index")).wait(300)
+    assert "No tables found" in w.status_text and "Nothing was written" in w.status_text
+    assert "\n" not in w.status_text and w.progress.bar_style == "danger"
+    assert not (tmp_path / "never.index").exists()
     w.build_index(str(lake), str(out))
     w.wait(600)
     assert w.session.engine is not None and w.session.engine.path == out

@@ -415,22 +415,51 @@ class FuzzyJoin(Joinable):
 
     def chart(self, threshold: float | None = None):
         """Estimated precision and recall of the main join function against the threshold
-        (altair), with the target and the chosen (or given) threshold."""
+        (altair), the precision target, and the point the printed figures describe: the
+        chosen configuration(s) (whose union can recall more than the main function's
+        curve), or the main function at ``threshold``."""
         import altair as alt
-        df = self.curve.melt(id_vars=["threshold"], value_vars=["est_precision", "est_recall"],
+        names = {"est_precision": "estimated precision", "est_recall": "estimated recall"}
+        df = self.curve.melt(id_vars=["threshold"], value_vars=list(names),
                              var_name="estimate", value_name="value")
+        df["estimate"] = df["estimate"].map(names)
+        color = alt.Color("estimate:N", title=None, legend=alt.Legend(orient="bottom"),
+                          scale=alt.Scale(domain=list(names.values()),
+                                          range=["#4a78c2", "#e8883a"]))
         base = alt.Chart(df).mark_line().encode(
             x=alt.X("threshold:Q", title=f"distance threshold ({self.function})"),
-            y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="estimate"),
-            color=alt.Color("estimate:N"), tooltip=["threshold", "estimate", "value"])
+            y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="estimate",
+                    axis=alt.Axis(format="%")),
+            color=color, tooltip=["threshold", "estimate", alt.Tooltip("value:Q", format=".1%")])
         layers = [base, alt.Chart(pd.DataFrame({"y": [self.precision_target]}))
                   .mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")]
-        t = self.threshold if threshold is None else threshold
+        if threshold is not None:
+            est = self.estimate(threshold)
+            t, p, r = float(threshold), est["est_precision"], est["est_recall"]
+            what = f"{self.function} at threshold {t:.3f}"
+        elif self.ok:
+            t, p, r = self.threshold, self.estimated_precision, self.estimated_recall
+            what = (f"chosen: {self.function} at {t:.3f}" if len(self.configs) <= 1 else
+                    f"chosen: {len(self.configs)} configurations (the union of their matches)")
+        else:
+            t = None
+            what = f"no threshold reaches the precision target {self.precision_target:.0%}"
         if t is not None:
-            layers.append(alt.Chart(pd.DataFrame({"x": [float(t)]}))
-                          .mark_rule(color="black").encode(x="x:Q"))
-        return alt.layer(*layers).properties(width=360, height=200,
-                                             title="estimated precision / recall vs threshold")
+            points = pd.DataFrame({"threshold": [t, t], "value": [p, r],
+                                   "estimate": list(names.values()),
+                                   "label": [f"{p:.1%}", f"{r:.1%}"]})
+            dot = alt.Chart(points).encode(x="threshold:Q", y="value:Q", color=color,
+                                           tooltip=["estimate", "label"])
+            layers += [alt.Chart(pd.DataFrame({"x": [float(t)]})).mark_rule(color="black")
+                       .encode(x="x:Q"),
+                       dot.mark_point(shape="diamond", size=90, filled=True, opacity=1),
+                       dot.mark_text(align="left", dx=7, dy=-7, fontWeight="bold")
+                       .encode(text="label:N")]
+        title = alt.TitleParams(
+            "estimated precision and recall vs threshold",
+            subtitle=[f"lines: {self.function} alone; ◆ {what}; dashed: precision target "
+                      f"{self.precision_target:.0%}"])
+        return alt.layer(*layers).properties(width=360, height=200, title=title)
 
     def summary(self) -> str:
         if not self.ok:

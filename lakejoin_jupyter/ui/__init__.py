@@ -1,12 +1,17 @@
-"""Notebook front end: the discovery widget (widget.py), altair charts (charts.py), the
-session the magics and the widget share (session.py) and background tasks (tasks.py)."""
+"""Notebook front end: the discovery widget (widget.py, the composition), its anywidget
+views (views.py: results table, code panel; one per file of js/), the actions panel
+(actions_panel.py: a tab per action), rich display (render.py), the session the magics and
+the widget share (session.py) and background tasks (tasks.py)."""
 
 
 def __getattr__(name):
     # lazy: importing lakejoin_jupyter.ui.session must not pull in ipywidgets/anywidget
-    if name in ("DiscoveryWidget", "ResultsTable", "CodePanel"):
+    if name == "DiscoveryWidget":
         from . import widget
-        return getattr(widget, name)
+        return widget.DiscoveryWidget
+    if name in ("ResultsTable", "CodePanel"):
+        from . import views
+        return getattr(views, name)
     raise AttributeError(name)
 
 

@@ -1,13 +1,20 @@
 """Rich display of what the front ends show outside the widget (magics) and inside it.
 
 ``ActionResult`` rendering is generic: summary, tables, chart, joined preview and code,
-whatever the action (join, transformation, fuzzy join, predicate) filled in.
+whatever the action (join, transformation, fuzzy join, predicate) filled in. Summaries are
+the small Markdown the actions write (paragraphs, ``**bold**``, ``*italic*``, `` `code` ``),
+rendered by :func:`markdown_html`; anything else in them is shown as text.
 """
 from __future__ import annotations
 
 import html
+import re
 
 import pandas as pd
+
+_CODE = re.compile(r"((?<!`)`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])")
 
 
 def code_html(code: str) -> str:
@@ -16,9 +23,31 @@ def code_html(code: str) -> str:
             f"{html.escape(code)}</pre>")
 
 
-def summary_html(text: str) -> str:
-    paras = [p for p in str(text or "").split("\n") if p.strip()]
-    return "".join(f"<p style='margin:2px 0'>{html.escape(p)}</p>" for p in paras)
+def _inline(text: str) -> str:
+    out, at = [], 0
+    for m in _CODE.finditer(text):          # `code` or ``code with `backticks` ``
+        out.append(_emphasis(text[at:m.start()]))
+        code = m.group(2)
+        if len(code) > 2 and code.startswith(" ") and code.endswith(" "):
+            code = code[1:-1]
+        out.append(f"<code>{html.escape(code)}</code>")
+        at = m.end()
+    out.append(_emphasis(text[at:]))
+    return "".join(out)
+
+
+def _emphasis(text: str) -> str:
+    return _ITALIC.sub(r"<i>\1</i>", _BOLD.sub(r"<b>\1</b>", html.escape(text)))
+
+
+def markdown_html(text: str) -> str:
+    """An action's Markdown summary as HTML: blank lines separate paragraphs, a single
+    newline is a line break; ``**bold**``, ``*italic*`` and `` `code` `` are formatted and
+    everything else (``<``, ``&``, stray ``*``) is escaped text."""
+    paras = [p.strip() for p in re.split(r"\n\s*\n", str(text or "")) if p.strip()]
+    return "".join("<p style='margin:2px 0'>" + "<br>".join(_inline(line) for line in
+                                                            p.splitlines()) + "</p>"
+                   for p in paras)
 
 
 def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
@@ -33,7 +62,7 @@ def display_action_result(result, bound_as: str | None = None, code: str | None 
     from IPython.display import HTML, display
     color = "#1a7f37" if result.ok else "#b35900"
     parts = [f"<div style='font-weight:600;color:{color}'>{html.escape(result.title)}</div>",
-             summary_html(result.summary)]
+             markdown_html(result.summary)]
     if bound_as:
         parts.append(f"<p style='margin:2px 0'>Bound to <code>{html.escape(bound_as)}</code>.</p>")
     for caption, df in (result.tables or {}).items():

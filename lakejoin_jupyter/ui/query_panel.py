@@ -1,0 +1,178 @@
+"""What to search with: a DataFrame of the notebook, its column(s), a method with its options,
+``k`` and a minimum containment; and the ``%lakejoin search`` line that makes that search.
+
+The DataFrame menu follows the notebook's namespace (``refresh_frames`` after every cell);
+the method menu lists ``engine.methods()`` fitting the number of columns, with "Auto" first,
+and each method's ``ParamSpec`` options become controls.
+"""
+from __future__ import annotations
+
+import shlex
+
+import ipywidgets as W
+
+from .actions_panel import control_for
+from .session import dataframes_in, is_dataframe
+
+PROGRESSIVE = "auto:progressive"
+AUTO_METHODS = ("auto", PROGRESSIVE)
+
+
+def search_magic(frame: str, columns, *, k: int, save: str, threshold: float | None = None,
+                 method: str = "auto", options: dict | None = None,
+                 max_values: int | None = None) -> str:
+    """The ``%lakejoin search`` line that makes the same search as the widget did."""
+    cols = [str(c) for c in columns]
+    if len(cols) == 1 and cols[0].isidentifier():
+        parts = [f"{frame}.{cols[0]}"]
+    else:
+        parts = [frame] + [a for c in cols for a in ("-c", shlex.quote(c))]
+    parts += ["-k", str(int(k))]
+    if threshold is not None:
+        parts += ["-t", f"{float(threshold):g}"]
+    if method not in AUTO_METHODS:
+        parts += ["-m", shlex.quote(method)]
+    for name, value in (options or {}).items():
+        text = {True: "true", False: "false"}.get(value, value) if isinstance(value, bool) else value
+        parts += ["-O", shlex.quote(f"{name}={text}")]
+    if max_values:
+        parts += ["--max-values", str(int(max_values))]
+    return "%lakejoin search " + " ".join(parts) + f" --save {save}"
+
+
+class QueryPanel(W.HBox):
+    """The query pickers; ``engine`` is a callable returning the open engine (or None)."""
+
+    def __init__(self, namespace: dict, engine):
+        self.namespace = namespace
+        self._engine = engine
+        self.method_controls: dict[str, W.Widget] = {}
+        self._frames_changing = False
+        self.frame_picker = W.Dropdown(description="DataFrame", layout=W.Layout(width="300px"))
+        self.refresh_button = W.Button(icon="refresh", tooltip="rescan the notebook's DataFrames",
+                                       layout=W.Layout(width="36px"))
+        self.column_picker = W.SelectMultiple(description="Column(s)", rows=5,
+                                              layout=W.Layout(width="300px"))
+        self.method_picker = W.Dropdown(description="Method", layout=W.Layout(width="380px"))
+        self.k_box = W.BoundedIntText(value=10, min=1, max=10_000, description="k",
+                                      layout=W.Layout(width="140px"))
+        self.use_threshold = W.Checkbox(value=False, description="min containment", indent=False,
+                                        layout=W.Layout(width="auto"))
+        self.threshold = W.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05,
+                                       readout_format=".2f", continuous_update=False,
+                                       disabled=True, layout=W.Layout(width="200px"),
+                                       style={"description_width": "0px"})
+        self.method_params = W.VBox()
+        super().__init__([
+            W.VBox([W.HBox([self.frame_picker, self.refresh_button]), self.column_picker]),
+            W.VBox([self.method_picker, W.HBox([self.k_box, self.use_threshold, self.threshold]),
+                    self.method_params]),
+        ])
+        for w, cls in ((self.frame_picker, "lakejoin-frame"), (self.column_picker, "lakejoin-columns"),
+                       (self.method_picker, "lakejoin-method"), (self.refresh_button, "lakejoin-refresh")):
+            w.add_class(cls)
+        self.refresh_button.on_click(lambda _: self.refresh_frames())
+        self.frame_picker.observe(self._on_frame, "value")
+        self.column_picker.observe(lambda _: self.refresh_methods(), "value")
+        self.method_picker.observe(lambda _: self._refresh_method_params(), "value")
+        self.use_threshold.observe(lambda _: self._sync_threshold(), "value")
+
+    # ------------------------------------------------------------------ frames and columns
+    def refresh_frames(self, select: str | None = None, *_):
+        """Rescan the namespace for pandas/Spark DataFrames (after every cell, and on ↻);
+        the chosen DataFrame and columns stay chosen while they exist."""
+        names = dataframes_in(self.namespace)
+        current = select if isinstance(select, str) else self.frame_picker.value
+        self._frames_changing = True
+        try:
+            if tuple(names) != tuple(self.frame_picker.options):
+                self.frame_picker.options = names
+            if current in names:
+                self.frame_picker.value = current
+            elif names:
+                self.frame_picker.value = names[0]
+        finally:
+            self._frames_changing = False
+        self._on_frame()
+
+    def _on_frame(self, change=None):
+        if self._frames_changing:
+            return
+        name = self.frame_picker.value
+        obj = self.namespace.get(name) if name else None
+        cols = list(obj.columns) if is_dataframe(obj) else []
+        keep = tuple(c for c in self.column_picker.value if c in cols)
+        options = [(str(c), c) for c in cols]
+        if options != list(self.column_picker.options):
+            self.column_picker.options = options
+        if tuple(self.column_picker.value) != keep:
+            self.column_picker.value = keep
+
+    def column_options(self) -> list:
+        return [v for _, v in self.column_picker.options]
+
+    # ------------------------------------------------------------------ methods
+    def available_methods(self):
+        engine = self._engine()
+        if engine is None:
+            return []
+        multi = len(self.column_picker.value) > 1
+        return [m for m in engine.methods() if (m.multi_column if multi else m.single_column)]
+
+    def progressive_pair(self, threshold_given: bool):
+        """(approximate, exact) methods for progressive results, or None."""
+        ms = self.available_methods()
+        exact = [m for m in ms if m.kind == "exact"]
+        approx = [m for m in ms if m.kind != "exact" and (threshold_given or not m.needs_threshold)]
+        if not exact or not approx:
+            return None
+        return max(approx, key=lambda m: m.priority), max(exact, key=lambda m: m.priority)
+
+    def refresh_methods(self):
+        ms = self.available_methods()
+        options = []
+        if any(m.kind != "exact" for m in ms) and any(m.kind == "exact" for m in ms):
+            options.append(("Auto: approximate first, then exact", PROGRESSIVE))
+        options.append(("Auto: best exact method", "auto"))
+        options += [(f"{m.label} ({m.kind})", m.name) for m in ms]
+        current = self.method_picker.value
+        self.method_picker.options = options
+        values = [v for _, v in options]
+        self.method_picker.value = current if current in values else values[0]
+        self._refresh_method_params()
+
+    def selected_method(self):
+        name = self.method_picker.value
+        engine = self._engine()
+        if name in (None, *AUTO_METHODS) or engine is None:
+            return None
+        return next((m for m in engine.methods() if m.name == name), None)
+
+    def _refresh_method_params(self):
+        m = self.selected_method()
+        self.method_controls = {p.name: control_for(p) for p in (m.params if m else ())}
+        self.method_params.children = list(self.method_controls.values())
+        self._sync_threshold()
+
+    def _sync_threshold(self):
+        m = self.selected_method()
+        needs = bool(m and m.needs_threshold)
+        if needs:
+            self.use_threshold.value = True
+        self.use_threshold.disabled = needs
+        self.threshold.disabled = not self.use_threshold.value
+
+    # ------------------------------------------------------------------ the search asked for
+    def choices(self) -> dict:
+        """k, threshold, method and its options as chosen now."""
+        return {"k": int(self.k_box.value),
+                "threshold": float(self.threshold.value) if self.use_threshold.value else None,
+                "method": self.method_picker.value,
+                "options": control_values(self.method_controls)}
+
+
+def control_values(controls: dict) -> dict:
+    """The options of a set of controls. A float option without a default of its own is an
+    AutoFloat whose value is None while left on "auto", so the method applies its own
+    default (PEXESO's tau is the index's), never the slider's placeholder."""
+    return {n: c.value for n, c in controls.items()}

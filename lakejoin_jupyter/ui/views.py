@@ -1,0 +1,89 @@
+"""The widget's two anywidget views, one per file of js/: the ranked results table
+(results_table.js) and the code panel (code_panel.js).
+
+Each is a thin traitlets model; the browser side does the drawing, sorting, keyboard
+navigation and the notebook edits, and reports back through the synced traits (``selected``)
+or custom messages (what the code panel did with a cell).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+import traitlets as T
+
+
+def asset(name: str) -> Path:
+    """A JS/CSS file of the widget: shipped in the package (static/, copied there by
+    setup.py), or in js/ of a source checkout."""
+    here = Path(__file__).resolve().parent.parent
+    for p in (here / "static" / name, here.parent / "js" / name):
+        if p.is_file():
+            return p
+    raise FileNotFoundError(f"lakejoin_jupyter widget asset {name} is missing from "
+                            f"{here / 'static'}; reinstall the package.")
+
+
+class ResultsTable(anywidget.AnyWidget):
+    """Ranked hits. ``columns`` describe themselves (``key``, ``label``, ``kind``: int,
+    text, bar (a 0..1 share), flag; optional ``sortable``), ``rows`` are dicts by key.
+    Clicking a row, or Enter/Space on it, sets ``selected`` (an index into ``rows``, whatever
+    the sort order the user chose by clicking a header)."""
+    _esm = asset("results_table.js")
+    _css = asset("lakejoin.css")
+    columns = T.List(T.Dict()).tag(sync=True)
+    rows = T.List(T.Dict()).tag(sync=True)
+    selected = T.Int(-1).tag(sync=True)
+    phase = T.Unicode("").tag(sync=True)
+    empty_text = T.Unicode("Pick a DataFrame and column(s), then press Search.").tag(sync=True)
+
+
+STATUS = {
+    "inserted": "inserted as a new cell below the widget",
+    "updated": "its cell was updated in place",
+    "unchanged": "its cell already holds this code",
+    "clipboard": "this frontend cannot edit the notebook: code copied to the clipboard",
+}
+
+
+class CodePanel(anywidget.AnyWidget):
+    """Code that belongs in the notebook, shown with "Insert cell" and "Copy".
+
+    The code goes to ONE notebook cell per :attr:`key` (an action and its variable, or the
+    search of a query): the first write inserts a cell below the widget's cell (after the
+    cells the widget already wrote), tagged ``metadata.lakejoin.cell = key``; later writes
+    replace that cell's source (and clear its stale outputs) instead of adding a cell.
+    """
+    _esm = asset("code_panel.js")
+    _css = asset("lakejoin.css")
+    code = T.Unicode("").tag(sync=True)
+    key = T.Unicode("").tag(sync=True)           # the notebook cell this code belongs to
+    root_id = T.Unicode("").tag(sync=True)       # model id of the widget whose cell we follow
+    status = T.Unicode("").tag(sync=True)
+    compact = T.Bool(False).tag(sync=True)       # one line (the search's magic)
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._requests = 0
+        self.replies = []                         # what the frontend reported, newest last
+        self.on_msg(self._on_frontend)
+
+    def write_cell(self) -> int:
+        """Ask the frontend to put :attr:`code` into the cell of :attr:`key` (inserting it
+        the first time). The code and key travel in the message, so the frontend never
+        writes a stale trait value."""
+        self._requests += 1
+        self.status = "writing the code into the notebook..."
+        self.send({"type": "write", "request": self._requests, "key": self.key,
+                   "code": self.code, "token": f"{self.model_id}:{self._requests}"})
+        return self._requests
+
+    def _on_frontend(self, _widget, content, _buffers):
+        if not isinstance(content, dict):
+            return
+        self.replies.append(content)
+        if content.get("type") == "written":
+            self.status = STATUS.get(content.get("how"),
+                                     "could not write or copy the code: copy it by hand")
+        elif content.get("type") == "copied":
+            self.status = "copied" if content.get("ok") else "copy failed: select the code"
