@@ -10,7 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 ORDER = [  # (file, section title)
-    ("build.md", "Index build scaling (issue: the spine)"),
+    ("build_speed.md", "Build speed: the Spark pipeline against the in-process yardstick (issue 24)"),
+    ("build.md", "Index build scaling (the earlier pipeline, before issue 24)"),
     ("josie.md", "Exact top-k: JOSIE, MergeList-D, ProbeSet-D, distributed, DuckDB"),
     ("josie_1e5.md", "Exact top-k on a Spark-built 10^5-column lake"),
     ("josie_1e6.md", "Exact top-k on a Spark-built 10^6-column lake"),
@@ -22,6 +23,8 @@ ORDER = [  # (file, section title)
     ("transform_search.md", "Transformation-aware search (Needs a transformation)"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
     ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
+    ("union.md", "Table union search: TUS-style benchmark on real tables"),
+    ("union_disjoint.md", "Table union search: derived tables that add new rows (disjoint)"),
 ]
 
 

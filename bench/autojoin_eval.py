@@ -1,6 +1,13 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
-    python bench/autojoin_eval.py path/to/autojoin-benchmark [--json OUT] [--cases a,b]
+    python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
+        [--json OUT] [--cases a,b] [--split dev|validation|all] [--before BASELINE_JSON]
+
+Every folder given is a benchmark (one sub-folder per case). Cases are split into
+development (tuned on) and validation (never tuned on) by :func:`split_of`, fixed before
+any tuning: the thesis benchmark's cases by a hash of the case name (a third to
+validation), the cases made by bench/autojoin_make_cases.py by the list ``DEV_EXTRA``
+(four cases, one per failure kind, for development; the other twelve are validation).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -17,6 +24,7 @@ Auto-Join with the constrained fuzzy join, "AJ-E" with equality only.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import statistics
@@ -31,6 +39,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lakejoin_jupyter.join.autojoin import autojoin  # noqa: E402
 
 _NON_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
+
+# The development / validation split (fixed before tuning; never change it to suit results).
+# Cases made from the lake (bench/autojoin_make_cases.py) used for development:
+DEV_EXTRA = {"dc_urlslug", "states_nospace", "weather_dates_groups_clt", "congress_suffix_groups"}
+EXTRA_CASES = DEV_EXTRA | {
+    "marvel_urlslug", "nba_draft_ids", "nba_raptor_ids", "police_tracts_groups",
+    "classic_rock_combined", "country_tld", "countries_nospace", "fight_songs_nospace",
+    "rock_handles_nospace", "weather_dates_groups_sea", "senators_mixed_groups",
+    "cabinet_names_groups"}
+
+
+def split_of(case: str) -> str:
+    """"dev" or "validation": a made case by DEV_EXTRA, any other (the thesis benchmark's
+    21) by sha256 of its name: validation when the digest is divisible by 3."""
+    if case in EXTRA_CASES:
+        return "dev" if case in DEV_EXTRA else "validation"
+    digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
+    return "validation" if digest % 3 == 0 else "dev"
 
 
 def norm_cell(v) -> str:
@@ -101,7 +127,8 @@ def run_case(folder: Path, **options) -> dict:
                     "program": aj.program.describe(), "target_column": aj.target_column,
                     "target_program": aj.target_program.describe() if aj.target_program else None,
                     "fuzzy": aj.fuzzy.describe() if aj.fuzzy else None,
-                    "coverage": f"{aj.coverage}/{aj.target_keys}"})
+                    "coverage": f"{aj.coverage}/{aj.target_keys}",
+                    "estimated_precision": getattr(aj, "estimated_precision", None)})
     else:
         out["message"] = aj.message
     return out
@@ -118,55 +145,97 @@ def fmt(x):
     return "-" if x is None else f"{x:.3f}"
 
 
-def markdown(results: list) -> str:
-    lines = ["| case | rows (src/tgt) | G | AJ P | AJ R | AJ F1 | AJ-E F1 | time (s) | CPU (s) | program |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in results:
+def _summary_lines(results: list, label: str, before: dict) -> list:
+    aj, aje = summarize(results, "AJ"), summarize(results, "AJ-E")
+    secs = sorted(r["seconds"] for r in results)
+    cpu = sorted(r["cpu_seconds"] for r in results)
+    zero = sum(1 for r in results if r["AJ"]["f1"] == 0)
+    old = [before[r["case"]] for r in results if r["case"] in before]
+    if old and len(old) == len(results):
+        then = (f"{summarize(old, 'AJ')['f1']:.4f} | "
+                f"{sum(r['cpu_seconds'] for r in results) / sum(o['cpu_seconds'] for o in old):.2f}")
+    else:
+        then = "- | -"
+    return [f"| {label} | {len(results)} | {aj['precision']:.4f} | {aj['recall']:.4f} | "
+            f"{aj['f1']:.4f} | {aje['f1']:.4f} | {zero} | {statistics.median(secs):.2f} | "
+            f"{statistics.median(cpu):.2f} | {max(secs):.2f} | {then} |"]
+
+
+def markdown(results: list, before: dict | None = None) -> str:
+    """Per-case table and means by split; ``before``: case -> result of a baseline run (its
+    F1 and the CPU-time ratio are shown next to this run's)."""
+    before = before or {}
+    lines = ["| split | case | rows (src/tgt) | G | AJ P | AJ R | AJ F1 | F1 before | AJ-E F1 | coverage | est. P | time (s) | CPU (s) | CPU / before | program |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(results, key=lambda r: (r["split"] != "validation", r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
             prog += f"  =  {r['target_program']}"
         prog = prog.replace("|", "\\|")
-        lines.append(f"| {r['case']} | {r['rows'][0]}/{r['rows'][1]} | {r['gt_pairs']} | "
+        est = r.get("estimated_precision")
+        old = before.get(r["case"])
+        f1_then = fmt(old["AJ"]["f1"]) if old else "-"
+        ratio = f"{r['cpu_seconds'] / old['cpu_seconds']:.2f}" if old and old["cpu_seconds"] else "-"
+        lines.append(f"| {r['split']} | {r['case']} | {r['rows'][0]}/{r['rows'][1]} | {r['gt_pairs']} | "
                      f"{fmt(r['AJ']['precision'])} | {fmt(r['AJ']['recall'])} | "
-                     f"{fmt(r['AJ']['f1'])} | {fmt(r['AJ-E']['f1'])} | {r['seconds']:.2f} | "
-                     f"{r['cpu_seconds']:.2f} | "
+                     f"{fmt(r['AJ']['f1'])} | {f1_then} | {fmt(r['AJ-E']['f1'])} | "
+                     f"{r.get('coverage', '-')} | {fmt(est)} | {r['seconds']:.2f} | "
+                     f"{r['cpu_seconds']:.2f} | {ratio} | "
                      f"{r.get('direction', '')}: `{prog}` |")
-    aj, aje = summarize(results, "AJ"), summarize(results, "AJ-E")
-    secs = [r["seconds"] for r in results]
-    cpu = [r["cpu_seconds"] for r in results]
-    lines += ["", "| method | mean precision | mean recall | mean F1 |", "|---|---|---|---|",
-              f"| AJ (with constrained fuzzy join) | {aj['precision']:.4f} | {aj['recall']:.4f} | {aj['f1']:.4f} |",
-              f"| AJ-E (equality only) | {aje['precision']:.4f} | {aje['recall']:.4f} | {aje['f1']:.4f} |",
-              "", f"time per case: median {statistics.median(secs):.2f} s, mean "
-              f"{statistics.mean(secs):.2f} s, max {max(secs):.2f} s; CPU time of this process: "
-              f"median {statistics.median(cpu):.2f} s, mean {statistics.mean(cpu):.2f} s, max "
-              f"{max(cpu):.2f} s ({len(results)} cases)"]
+    lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
+              "median s | median CPU s | max s | mean F1 before | CPU / before |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    groups = [("validation, all", [r for r in results if r["split"] == "validation"]),
+              ("validation, made from the lake", [r for r in results if r["split"] == "validation"
+                                                  and r["case"] in EXTRA_CASES]),
+              ("validation, thesis benchmark", [r for r in results if r["split"] == "validation"
+                                                and r["case"] not in EXTRA_CASES]),
+              ("development, all", [r for r in results if r["split"] == "dev"]),
+              ("thesis benchmark, both splits", [r for r in results if r["case"] not in EXTRA_CASES]),
+              ("all cases", results)]
+    for label, rs in groups:
+        if rs:
+            lines += _summary_lines(rs, label, before)
     return "\n".join(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("path", type=Path, help="benchmark folder (one sub-folder per case)")
+    ap.add_argument("paths", type=Path, nargs="+",
+                    help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
+    ap.add_argument("--split", choices=("all", "dev", "validation"), default="all",
+                    help="run only the development or only the validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--before", type=Path, help="--json output of a baseline run: its F1 and "
+                    "the CPU-time ratio are shown per case")
     args = ap.parse_args(argv)
-    if not args.path.is_dir():
-        ap.error(f"{args.path} is not a folder")
-    cases = sorted(p for p in args.path.iterdir() if (p / "ground_truth.csv").exists())
+    cases = []
+    for path in args.paths:
+        if not path.is_dir():
+            ap.error(f"{path} is not a folder")
+        cases += sorted(p for p in path.iterdir() if (p / "ground_truth.csv").exists())
     if args.cases:
         want = set(args.cases.split(","))
         cases = [p for p in cases if p.name in want]
+    if args.split != "all":
+        cases = [p for p in cases if split_of(p.name) == args.split]
     results = []
     for folder in cases:
         r = run_case(folder, fuzzy=not args.no_fuzzy, seed=args.seed)
+        r["benchmark"] = folder.parent.name
+        r["split"] = split_of(folder.name)
         results.append(r)
-        print(f"{r['case']:28s} F1 {r['AJ']['f1']:.3f} (AJ-E {r['AJ-E']['f1']:.3f}) "
+        print(f"{r['split'][:3]} {r['case']:28s} F1 {r['AJ']['f1']:.3f} (AJ-E {r['AJ-E']['f1']:.3f}) "
               f"{r['seconds']:.2f}s cpu {r['cpu_seconds']:.2f}s  "
               f"{r.get('program') or r.get('message', '')[:100]}",
               file=sys.stderr, flush=True)
-    print(markdown(results))
+    before = None
+    if args.before:
+        before = {r["case"]: r for r in json.loads(args.before.read_text())}
+    print(markdown(results, before))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False))

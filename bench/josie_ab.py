@@ -29,7 +29,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lakejoin_jupyter.index.reads import CostModel, load_arrays  # noqa: E402
+from lakejoin_jupyter.index.reads import load_arrays  # noqa: E402
+from lakejoin_jupyter.search.josie_cost import CostModel  # noqa: E402
 
 MODULE = "lakejoin_jupyter/search/josie.py"
 

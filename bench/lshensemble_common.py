@@ -166,9 +166,13 @@ def ensure_tables(index: Generation, n_partitions: int, num_perm: int | None = N
     if not meta.exists():
         from lakejoin_jupyter.indexing.lshensemble import build_tables
         spark = spark_session()
-        sigs = spark.read.parquet((index.path / "minhash/signatures.parquet").as_uri())
-        sets = spark.read.parquet((index.path / "sets/sets.parquet").as_uri())
-        section = build_tables(spark, sigs, sets.select("column_id", "size"), _FolderWriter(root),
+        import pandas as pd
+        sig = np.asarray(index.signatures)
+        sigs = spark.createDataFrame(pd.DataFrame({
+            "column_id": np.arange(len(sig), dtype=np.int32),
+            "signature": [row.astype("<u4").tobytes() for row in sig]}),
+            "column_id int, signature binary")
+        section = build_tables(spark, sigs, np.diff(index.arrays.sets_indptr), _FolderWriter(root),
                                m, n_partitions)
         meta.write_text(json.dumps(section))
     section = json.loads(meta.read_text())

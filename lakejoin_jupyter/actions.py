@@ -147,6 +147,10 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0,
     summary = (f"**Program:** {_code(aj.program.describe())}\n\n"
                f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
                f"{_code(aj.target_column)} ({aj.source_name} rows transformed).{n}")
+    if aj.estimated_precision is not None:
+        summary += (f"\n\nEstimated precision of the equi-join: "
+                    f"**{aj.estimated_precision:.0%}** (agreement with independent rare-substring "
+                    f"matches on the rows it was learned on).")
     if aj.fuzzy is not None and aj.fuzzy.matches:
         summary += (f"\n\nA constrained fuzzy join ({aj.fuzzy.describe()}) adds "
                     f"{len(aj.fuzzy.matches)} match(es).")
@@ -156,7 +160,8 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0,
     return ActionResult(title=title, summary=summary, tables=tables, joined=joined, result=aj,
                         code_options={"fuzzy": fuzzy}, spark=is_spark_frame(frame),
                         details={"autojoin": aj.to_dict(), "explain": aj.explain(),
-                                 "coverage": aj.coverage, "target_keys": aj.target_keys})
+                                 "coverage": aj.coverage, "target_keys": aj.target_keys,
+                                 "estimated_precision": aj.estimated_precision})
 
 
 # ----------------------------------------------------------------------- fuzzy join
@@ -277,4 +282,34 @@ ACTIONS = (
                                 help="stop with the best predicate found so far")),
               help="The set of column pairs whose join best fits a result preference "
                    "(schemaless join)."),
+)
+
+
+# ----------------------------------------------------------------------- union
+
+def run_union(engine, hit, frame) -> ActionResult:
+    """Stack the union hit's aligned rows under the query frame."""
+    title = f"Union with {hit.table}"
+    unioned = hit.union(frame)
+    pairs = ", ".join(f"`{a}` \u2190 `{b}` ({s:.2f})" for a, b, s in hit.alignment)
+    source = hit.plan(frame).source
+    if is_spark_frame(frame):
+        return ActionResult(title=title, joined=unioned, result=hit, spark=True,
+                            summary=f"Stacked the rows of **{hit.table}** under the query "
+                                    f"(aligned: {pairs}) as a Spark DataFrame (lazy); "
+                                    f"`{source}` says where each row comes from.")
+    n_q = len(frame)
+    summary = (f"Stacked **{len(unioned) - n_q:,}** rows of **{hit.table}** under the query's "
+               f"{n_q:,} rows (aligned: {pairs}); columns the table lacks are empty in its rows "
+               f"and `{source}` says where each row comes from.")
+    return ActionResult(title=title, summary=summary, joined=unioned, result=hit,
+                        tables={"added rows (first 10)": unioned.iloc[n_q:].head(10)},
+                        details={"rows_added": len(unioned) - n_q, "score": hit.score})
+
+
+# The actions on a union hit (the widget's Union mode, %lakejoin union --union N).
+UNION_ACTIONS = (
+    HitAction("union", "Union", run_union, suffix="union",
+              help="Stack the table's aligned columns under the query (renamed to the "
+                   "query's, types converted, a source column added)."),
 )

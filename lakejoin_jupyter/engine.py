@@ -560,6 +560,61 @@ class Engine:
                    query_columns=q.columns, estimated_containment=c.estimated_containment,
                    details=dict(c.details), _engine=self, _query=q)
 
+    def search_unionable(self, df, k: int = 10, *, columns=None, weights: dict | None = None,
+                         min_column: float | None = None, sharpness: float | None = None,
+                         exclude_self: bool = True):
+        """The lake tables whose rows can be stacked under ``df``, best first (table union
+        search, search/union.py): each :class:`~.join.union.UnionHit` has its column
+        alignment, per-column scores and the rows it adds; ``hit.union(df)`` stacks them and
+        ``hit.code(name, into)`` writes the code. ``columns``: the query columns (default
+        all); ``weights``: per measure ("set", "semantic", "format", "numeric", "header");
+        ``min_column``, ``sharpness``: see search/union.py; needs an index built with the
+        ``union`` component."""
+        from .join.union import UnionHit, UnionResult
+        from .search import union as union_search
+        if not isinstance(k, (int, np.integer)) or k < 1:
+            raise QueryError(f"k must be a positive integer (got {k!r}).")
+        self.check_present()
+        spark = is_spark_frame(df)
+        if spark:
+            frame, _ = _collect_spark(df, list(df.columns), union_search.MAX_VALUES)
+        elif isinstance(df, pd.DataFrame):
+            frame = df
+        else:
+            raise QueryError(f"search_unionable takes a pandas or Spark DataFrame, not a "
+                             f"{type(df).__name__}.")
+        if columns is not None:
+            cols = list(_as_columns(columns))
+            _check_columns(frame.columns, cols)
+            frame = frame[cols]
+        if frame.empty or not len(frame.columns):
+            raise QueryError("The query DataFrame is empty: nothing to search with.")
+        dup = sorted({str(c) for c in frame.columns if list(frame.columns).count(c) > 1})
+        if dup:
+            raise QueryError(f"The query DataFrame has duplicate column names {dup}; rename them.")
+        exclude = set()
+        origin = getattr(df, "attrs", {}).get("lakejoin_table") if not spark else None
+        if origin and exclude_self:
+            t = self.index.tables
+            exclude = set(t.loc[(t["name"] == origin) | (t["path"] == origin), "table_id"].tolist())
+        t0 = time.perf_counter()
+        found, stats = union_search.search(
+            self.index, frame, k, weights=weights, exclude_tables=exclude,
+            min_column=union_search.MIN_COLUMN if min_column is None else min_column,
+            sharpness=union_search.SHARPNESS if sharpness is None else sharpness)
+        names = self.index.tables["name"].to_numpy()
+        n_rows = self.index.tables["n_rows"].to_numpy()
+        col_names = self.index.columns["name"].to_numpy()
+        qnames = list(frame.columns)
+        hits = []
+        for rank, c in enumerate(found, 1):
+            alignment = tuple((qnames[i], str(col_names[j]), s) for i, j, s in c.pairs)
+            ev = {qnames[i]: c.evidence[(i, j)] for i, j, _ in c.pairs}
+            hits.append(UnionHit(rank=rank, table=str(names[c.table_id]), table_id=c.table_id,
+                                 score=c.score, alignment=alignment, rows=int(n_rows[c.table_id]),
+                                 evidence=ev, _index=self.index, _frame=df))
+        return UnionResult(hits, qnames, time.perf_counter() - t0, stats)
+
     def autojoin(self, df, column=None, other=None, other_column=None, **options):
         """Learn the transformation that makes ``df`` and ``other`` equi-join (Auto-Join,
         thesis chapter 4) and return a :class:`~.join.autojoin.AutoJoin`: ``.explain()``,

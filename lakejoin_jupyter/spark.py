@@ -205,6 +205,41 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
         return spark
 
 
+def session_running() -> bool:
+    """Whether this process already has a SparkContext (ours or the user's)."""
+    try:
+        from pyspark import SparkContext
+    except ImportError:  # pragma: no cover
+        return False
+    return SparkContext._active_spark_context is not None
+
+
+def stop_spark(spark, timeout: float = 30.0) -> None:
+    """Stop the session and the JVM behind it, so a notebook kernel does not keep the
+    driver's heap after a build it started. The JVM exits when its stdin closes (PySpark
+    starts it with a pipe for that); a later get_spark starts a new one."""
+    from pyspark import SparkContext
+
+    spark.stop()
+    gateway = SparkContext._gateway
+    SparkContext._gateway = None
+    SparkContext._jvm = None
+    if gateway is None:
+        return
+    proc = getattr(gateway, "proc", None)
+    with contextlib.suppress(Exception):
+        gateway.shutdown()
+    if proc is not None:
+        with contextlib.suppress(Exception):
+            proc.stdin.close()
+        try:
+            proc.wait(timeout=timeout)
+        except Exception:  # noqa: BLE001 - a JVM that does not exit is killed
+            proc.kill()
+            with contextlib.suppress(Exception):
+                proc.wait(timeout=timeout)
+
+
 def spark_failure(exc: BaseException) -> str | None:
     """Why a Spark job failed, in one line (None: ``exc`` is not a Spark failure): a
     Python worker's own exception, or the task failure Spark reports, or the root cause."""
@@ -383,6 +418,13 @@ class SparkProgress:
         self._phase_started = time.time()
         if self.callback:
             self.callback(phase, None, None)
+
+    def note(self, text: str) -> None:
+        """A line of its own (phase sums, Spark start-up), shown like the phase lines."""
+        if self._lines:
+            print(f"[{self.description}] {text}", file=sys.stderr, flush=True)
+        elif self._bar is not None:
+            self._bar.write(f"{self.description}: {text}", file=sys.stderr)
 
     def _poll(self):
         tracker = self.sc.statusTracker()

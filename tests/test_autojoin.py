@@ -11,6 +11,7 @@ import pytest
 
 from lakejoin_jupyter.errors import QueryError
 from lakejoin_jupyter.join.autojoin import AutoJoin, AutoJoinInputError, autojoin
+from lakejoin_jupyter.join.autojoin.dsl import ProgramFormatError, ProgramSet
 
 FIRST = ["Suhela", "Maureen", "Missy", "Carolyn", "Kelly", "Barack", "George", "Ronald", "Bill",
          "Hillary", "Ann", "Peter", "Julia", "Omar", "Lena", "Zoë", "Ivan", "Rosa", "Tom", "Eve"]
@@ -101,8 +102,9 @@ def test_numeric_column_year_to_year_month():
                          "value": np.arange(7.0)})
     right = pd.DataFrame({"period": [f"{y}-01" for y in left["year"]], "n": range(7)})
     aj = autojoin(left, right)
-    # both directions join every row; the simpler program wins the tie
-    assert aj.found and aj.program.describe() == "first 4 letters of `period`"
+    # both directions join every row; the simpler program wins the tie, and among equally
+    # simple ones a whole part beats a cut one (learn.py)
+    assert aj.found and aj.program.describe() == 'part 1 (split at "-") of `period`'
     assert aj.source == "right" and len(aj.join()) == 7
     assert autojoin(left, right, right_on="period", left_on="year").found
     only = autojoin(left, right.assign(period=[f"{y}-01" for y in left["year"]]))
@@ -179,7 +181,8 @@ def test_a_program_must_join_a_key_beyond_its_own_examples():
                    pd.concat([right, pd.DataFrame({"key": ["446/DEL"]})], ignore_index=True),
                    fuzzy=False)
     assert aj2.found and aj2.coverage == 4
-    assert aj2.program.describe() == '`code` from letter 7 + "/" + upper(first 3 letters of `code`)'
+    assert aj2.program.describe() == ('part 2 (split at "-") of `code` + "/" + '
+                                      'upper(first 3 letters of `code`)')
 
 
 @pytest.mark.parametrize("left, right, kw, message", [
@@ -242,6 +245,63 @@ def test_json_round_trip_joins_the_same():
     assert back.explain().splitlines()[1] == aj.explain().splitlines()[1]
     with pytest.raises(QueryError, match="loaded without its tables"):
         AutoJoin.from_json(aj.to_json()).join()
+
+
+def test_a_program_set_answer_joins_codes_and_round_trips():
+    """A learned ordered program set goes through the AutoJoin answer unchanged: its
+    coverage and estimated precision, the join, the generated code and JSON."""
+    rng = np.random.default_rng(2)
+    days = pd.date_range("2014-07-01", periods=90, freq="D")
+    us = rng.random(len(days)) < 0.4
+    source = pd.DataFrame({"day": [f"{d.month}/{d.day}/{d.year}" if u else f"{d.year}-{d.month}-{d.day}"
+                                   for d, u in zip(days, us)], "t": np.arange(90)})
+    target = pd.DataFrame({"date": [f"{d.year}-{d.month}-{d.day}" for d in days],
+                           "rain": np.arange(90) * 0.1})
+    aj = autojoin(source, target, fuzzy=False)
+    assert aj.found and isinstance(aj.program, ProgramSet)
+    assert aj.coverage == aj.target_keys == 90 and aj.estimated_precision == 1.0
+    joined = aj.join()
+    assert len(joined) == 90 and (joined["t"] == np.arange(90)).all()
+    ns = {"df": source, "other": target}
+    exec(compile(aj.code(), "<autojoin code>", "exec"), ns)     # our own generated code
+    pd.testing.assert_frame_equal(ns["joined"], joined)
+    back = AutoJoin.from_json(aj.to_json(), left=source, right=target)
+    assert back.program == aj.program and back.estimated_precision == 1.0
+    pd.testing.assert_frame_equal(back.join(), joined)
+    with pytest.raises(ProgramFormatError, match="estimated_precision"):
+        AutoJoin.from_json(aj.to_json().replace('"estimated_precision": 1.0',
+                                                '"estimated_precision": 7'))
+
+
+def test_transformation_action_reports_coverage_and_estimated_precision():
+    """The "Find transformation" action's summary gives the program, its coverage and,
+    when there is evidence, the estimated precision (as a percentage and in details); no
+    precision line without an estimate. A stand-in engine answers with a real AutoJoin."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import run_transformation
+    rng = np.random.default_rng(2)
+    days = pd.date_range("2014-07-01", periods=90, freq="D")
+    us = rng.random(len(days)) < 0.4
+    source = pd.DataFrame({"day": [f"{d.month}/{d.day}/{d.year}" if u else f"{d.year}-{d.month}-{d.day}"
+                                   for d, u in zip(days, us)]})
+    target = pd.DataFrame({"date": [f"{d.year}-{d.month}-{d.day}" for d in days]})
+    hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"])
+    for estimate in ("learned", None):
+        def answer(df, left_on, table, columns, **kw):
+            aj = autojoin(df, target, left_on, columns, **kw)
+            if estimate is None:
+                aj.estimated_precision = None
+            return aj
+        out = run_transformation(SimpleNamespace(autojoin=answer), hit, source, fuzzy=False)
+        aj = out.result
+        assert out.ok and isinstance(aj.program, ProgramSet)
+        assert f"joins **{aj.coverage:,}** of {aj.target_keys:,}" in out.summary
+        assert aj.coverage == 90 and out.details["estimated_precision"] == aj.estimated_precision
+        if estimate is None:
+            assert "Estimated precision" not in out.summary
+        else:
+            assert aj.estimated_precision == 1.0
+            assert "Estimated precision of the equi-join: **100%**" in out.summary
 
 
 @pytest.fixture

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lakejoin_jupyter.join.autojoin.dsl import (CASINGS, Column, Concat, Constant, Program,
-                                                ProgramFormatError, SelectK, Split, Substring,
-                                                apply_frame, cell_text, extract)
+from lakejoin_jupyter.join.autojoin.dsl import (CASINGS, Column, Concat, Constant, Guard,
+                                                Program, ProgramFormatError, ProgramSet,
+                                                Replace, SelectK, Split, Substring,
+                                                apply_frame, cell_pattern, cell_text, extract)
 
 COLUMNS = ["Name", "last name", "it's \"quoted\"\n"]
 
@@ -43,10 +44,52 @@ def ref(node, row: dict):
         piece = v[node.start:node.stop]
         return {"same": piece, "lower": piece.lower(), "upper": piece.upper(),
                 "title": piece.title()}[node.casing]
+    if isinstance(node, Replace):
+        v = ref(node.of, row)
+        return None if v is None else new_join(v.split(node.old), node.new)
     if isinstance(node, Concat):
         out = [ref(p, row) for p in node.parts]
         return None if any(p is None for p in out) else "".join(out)
     raise TypeError(node)
+
+
+def new_join(parts, new):
+    out = parts[0]
+    for p in parts[1:]:
+        out = out + new + p
+    return out
+
+
+UPPER, LOWER, DIGITS = set("ABCÉ"), set("abcé北京"), set("0123456789")
+
+
+def ref_pattern(text, kind):
+    """The guard patterns for the test alphabet, from explicit character classes."""
+    if text is None:
+        return None
+    if kind == "delimiters":
+        return "".join(c for c in text if c not in UPPER | LOWER | DIGITS)
+    classes = ["A" if c in UPPER else "a" if c in LOWER else "0" if c in DIGITS else c
+               for c in text]
+    out = []
+    for c in classes:
+        if out and c in "Aa0" and out[-1] == c:
+            continue
+        out.append(c)
+    return "".join(out)
+
+
+def ref_set(program_set, row: dict):
+    """A program set by its definition: the first branch whose guard holds and whose
+    program gives a key."""
+    for guard, program in program_set.branches:
+        if guard is not None and ref_pattern(row.get(guard.column), guard.kind) \
+                not in guard.patterns:
+            continue
+        out = ref(program.expr, row)
+        if out is not None:
+            return out
+    return None
 
 
 def run(program: Program, row: dict):
@@ -71,6 +114,17 @@ def test_split_selectk_counts_from_both_ends_and_fails_out_of_range():
     assert run(Program((extract("Name", [(", ", -3)]),)), row) is None
     # a separator the value lacks leaves one part: index 0 / -1 is the whole value
     assert run(Program((extract("Name", [("#", 0)]),)), row) == row["Name"]
+
+
+def test_column_wise_parts_match_a_full_split():
+    """apply_frame splits only as far as the part it needs; a separator overlapping itself
+    ("--" in "a---b") must still give the parts of a full split from the front."""
+    frame = pd.DataFrame({"Name": ["a---b", "x--y--z", "--", "q", None]})
+    for sep in ("--", "-", "---"):
+        for k in (-3, -2, -1, 0, 1, 2):
+            p = Program((extract("Name", [(sep, k)]),))
+            assert apply_frame(p, frame) == [ref(p.expr, {"Name": v}) for v in frame["Name"]]
+    assert apply_frame(Program((extract("Name", [("--", -1)]),)), frame)[0] == "-b"
 
 
 def test_substring_bounds_and_casing():
@@ -107,6 +161,50 @@ def test_describe_reads_like_the_issue():
     assert Program((extract("c", [], -4, None),)).describe() == "last 4 letters of `c`"
     assert Program((extract("c", [], None, -2),)).describe() == "`c` without its last 2 letters"
     assert Program((extract("c", [], 2, 5),)).describe() == "letters 3-5 of `c`"
+    assert Program((extract("State", [(" (", 0)], replace=(" ", "")),)).describe() == \
+        'part 1 (split at " (") of `State` without " "'
+    assert Program((Constant("/wiki/"), extract("name", replace=(" ", "_")))).describe() == \
+        '"/wiki/" + `name` with " " as "_"'
+
+
+def test_replace_removes_or_swaps_whitespace():
+    nospace = Program((extract("Name", [(" (", 0)], replace=(" ", "")),))
+    assert run(nospace, {"Name": "North Dakota (ND)"}) == "NorthDakota"
+    assert run(nospace, {"Name": "Texas (TX)"}) == "Texas"
+    slug = Program((Constant("/wiki/"), extract("Name", replace=(" ", "_"))))
+    assert run(slug, {"Name": "Batman (Bruce Wayne)"}) == "/wiki/Batman_(Bruce_Wayne)"
+    assert run(slug, {"Name": None}) is None
+    assert generated(nospace)("North Dakota (ND)") == "NorthDakota"
+
+
+def test_cell_pattern():
+    assert cell_pattern("7/1/2014", "delimiters") == "//"
+    assert cell_pattern("2014-7-1", "delimiters") == "--"
+    assert cell_pattern("Board Jr. John A.", "shape") == "Aa Aa. Aa A."
+    assert cell_pattern("ab12", "shape") == "a0"
+    assert cell_pattern("a  b", "shape") == "a  a"          # separators are kept one by one
+    assert cell_pattern(None, "shape") is None
+
+
+def test_program_set_first_branch_that_applies_wins():
+    day = "day"
+    us = Program((extract(day, [("/", 2)]), Constant("-"), extract(day, [("/", 0)]),
+                  Constant("-"), extract(day, [("/", 1)])))
+    iso = Program((extract(day),))
+    plain = ProgramSet(((None, us), (None, iso)))
+    # the US program gives no key for an ISO date (no third part), so the next branch runs
+    assert plain({"day": "7/1/2014"}) == "2014-7-1"
+    assert plain({"day": "2014-7-1"}) == "2014-7-1"
+    assert plain({"day": None}) is None
+    guarded = ProgramSet(((Guard(day, "delimiters", frozenset({"//"})), us), (None, iso)))
+    assert guarded({"day": "7/1/2014"}) == "2014-7-1"
+    assert guarded({"day": "7-1/2014"}) == "7-1/2014"          # guard fails: next branch
+    assert guarded.columns == ["day"] and guarded.size == 6
+    assert guarded.describe().startswith('first that applies of (1) if `day` has the '
+                                         'delimiters "//": part 3 (split at "/") of `day`')
+    frame = pd.DataFrame({"day": ["7/1/2014", "2014-7-2", None, "7-1/2014"]})
+    assert apply_frame(guarded, frame) == ["2014-7-1", "2014-7-2", None, "7-1/2014"]
+    assert guarded.apply(frame) == apply_frame(guarded, frame)
 
 
 def test_cell_text_renders_numbers_like_a_spreadsheet():
@@ -133,7 +231,7 @@ def test_apply_frame_matches_rows_and_numeric_columns():
 # ------------------------------------------------------------------ random programs
 
 ALPHABET = "abcAB ,-;.()'\"\\\nÉé北京"
-SEPS = [" ", ",", "-", "; ", "'", '"', "\\", "\n"]
+SEPS = [" ", ",", "-", "--", "; ", "'", '"', "\\", "\n"]   # "--" overlaps itself
 
 
 @st.composite
@@ -141,7 +239,12 @@ def extracts(draw):
     col = draw(st.sampled_from(COLUMNS))
     splits = draw(st.lists(st.tuples(st.sampled_from(SEPS), st.integers(-3, 3)), max_size=2))
     bound = st.one_of(st.none(), st.integers(-4, 4))
-    return extract(col, splits, draw(bound), draw(bound), draw(st.sampled_from(CASINGS)))
+    replace = draw(st.one_of(st.none(), st.tuples(st.sampled_from([" ", "\n"]),
+                                                  st.sampled_from(["", "_", "-", " "]))))
+    if replace is not None and replace[0] == replace[1]:
+        replace = None
+    return extract(col, splits, draw(bound), draw(bound), draw(st.sampled_from(CASINGS)),
+                   replace)
 
 
 programs = st.lists(st.one_of(extracts(), st.builds(Constant, st.text(ALPHABET, max_size=6))),
@@ -160,6 +263,78 @@ def test_interpreter_and_generated_code_agree_with_reference(program, row):
     # the column-wise evaluator (apply_frame) on a frame holding the row three times
     frame = pd.DataFrame({c: [row[c], row[c], None] for c in COLUMNS}, dtype=object)
     assert apply_frame(program, frame)[:2] == [expected, expected]
+
+
+PATTERNS = ["", " ", ",", "-", "a", "A", "Aa", "a a", "a, a", "a-a", "Aa Aa", "0"]
+guards = st.one_of(st.none(), st.builds(
+    Guard, st.sampled_from(COLUMNS), st.sampled_from(["delimiters", "shape"]),
+    st.frozensets(st.sampled_from(PATTERNS), min_size=1, max_size=4)))
+program_sets = st.lists(st.tuples(guards, programs), min_size=1, max_size=3).map(
+    lambda bs: ProgramSet(tuple(bs)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(program_sets, rows)
+def test_program_sets_agree_with_reference(program_set, row):
+    expected = ref_set(program_set, row)
+    assert program_set.compile(COLUMNS)(tuple(row.get(c) for c in COLUMNS)) == expected
+    assert program_set(row) == expected
+    f = generated(program_set)
+    assert f(*(row.get(c) for c in program_set.columns)) == expected
+    frame = pd.DataFrame({c: [row[c], None, row[c]] for c in COLUMNS}, dtype=object)
+    got = apply_frame(program_set, frame)
+    assert got[0] == got[2] == expected
+    back = Program.from_json(program_set.to_json())       # a set reads back as a set
+    assert back == program_set and isinstance(back, ProgramSet)
+    assert ProgramSet.from_json(program_set.to_json()) == program_set
+    assert back.describe() == program_set.describe()
+
+
+def test_program_set_code_keeps_hostile_and_clashing_names_data():
+    evil = "x'); import os #"
+    inner = Program((extract(evil, [("'", 0)]), Constant("'''\\")))
+    clash = Program((extract("key"), extract("derive_key_branch1"), extract("cell_pattern")))
+    ps = ProgramSet(((Guard(evil, "shape", frozenset({"a'a"})), inner), (None, clash)))
+    ast.parse(ps.python_code("derive_key"))
+    ns: dict = {}
+    exec(compile(ps.python_code("derive_key"), "<generated>", "exec"), ns)   # our own output
+    f = ns["derive_key"]
+    args = dict(zip(ps.columns, ["ab'cd", "K", "D", "C"]))
+    assert f(*args.values()) == "ab'''\\"
+    args[evil] = "abcd"                                     # guard fails: second branch
+    assert f(*args.values()) == "KDC"
+    with pytest.raises(ValueError):
+        ps.python_code("not an identifier")
+
+
+def test_two_program_sets_in_one_module_keep_their_own_branches():
+    """The join code defines one function per program key (derive_key, derive_key_1, ...):
+    a set's branch functions must not collide with the next key's function."""
+    a = ProgramSet(((None, Program((extract("x", [("/", 1)]),))), (None, Program((Constant("A"),)))))
+    b = ProgramSet(((None, Program((extract("y", [("-", 0)]),))), (None, Program((Constant("B"),)))))
+    ns: dict = {}
+    exec(compile(a.python_code("derive_key") + "\n" + b.python_code("derive_key_1"),
+                 "<generated>", "exec"), ns)                              # our own output
+    assert ns["derive_key"]("p/q") == "q" and ns["derive_key"]("pq") == "A"
+    assert ns["derive_key_1"]("p-q") == "p" and ns["derive_key_1"](None) == "B"
+
+
+@pytest.mark.parametrize("bad, message", [
+    ('{"format": "lakejoin-autojoin-program-set", "version": 1, "branches": []}', "non-empty"),
+    ('{"format": "lakejoin-autojoin-program-set", "version": 2, "branches": []}', "version 2"),
+    ('{"format": "lakejoin-autojoin-program-set", "version": 1, "branches": [{"guard": null, '
+     '"program": {"format": "lakejoin-autojoin-program-set", "version": 1, "branches": []}}]}',
+     "not a set"),
+    ('{"format": "lakejoin-autojoin-program-set", "version": 1, "branches": [{"guard": '
+     '{"column": "a", "kind": "regex", "patterns": []}, "program": {}}]}', "guard kind"),
+    ('{"format": "lakejoin-autojoin-program-set", "version": 1, "branches": [{"guard": '
+     '{"column": "a", "kind": "shape", "patterns": "a"}, "program": {}}]}', "list of strings"),
+    ('{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": "replace", '
+     '"of": {"op": "column", "name": "a"}, "old": "", "new": "x"}]}', "cannot be empty"),
+])
+def test_malformed_program_sets_are_refused(bad, message):
+    with pytest.raises(ProgramFormatError, match=message):
+        Program.from_json(bad)
 
 
 @settings(max_examples=100, deadline=None)

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Program, compile_expr, extract
 from lakejoin_jupyter.join.autojoin.learn import (Example, LearnSettings, example_sets,
-                                                  operands, separators, try_learn_transform)
+                                                  operands, replaced_operands, separators,
+                                                  try_learn_transform)
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
 
 FIRST = ["Suhela", "Maureen", "Missy", "Carolyn", "Kelly", "Barack", "George", "Ronald",
@@ -185,3 +186,64 @@ def test_example_sets_are_distinct_subsets_of_the_top_pairs():
     assert len(drawn) == 10 == len(set(drawn))
     assert {len(x) for x in drawn} == {3, 4}
     assert all(r < 8 for x in drawn for r in x)     # only the top-k pairs
+
+
+# ------------------------------------------------------------------ Replace (inner whitespace)
+
+def test_inner_spaces_removed_after_a_split():
+    rows = [("North Dakota (ND)",), ("Texas (TX)",), ("New York (NY)",), ("Rhode Island (RI)",),
+            ("Ohio (OH)",), ("New Mexico (NM)",)]
+    outs = [r[0].split(" (")[0].replace(" ", "") for r in rows]
+    p = learn(rows[:3], outs[:3], ["state"])
+    assert p == Program((extract("state", [(" (", 0)], replace=(" ", "")),))
+    assert agrees(p, rows, outs, ["state"])
+
+
+@st.composite
+def spaced_values(draw):
+    """Multi-word values behind a delimiter; the output writes them with the spaces removed
+    or replaced, in one casing, maybe around a constant."""
+    rng = random.Random(draw(st.integers(0, 10 ** 6)))
+    new = draw(st.sampled_from(["", "_", "-", "."]))
+    casing = draw(st.sampled_from(["same", "lower"]))
+    prefix = draw(st.sampled_from(["", "@", "/wiki/"]))
+    rows, outs = [], []
+    for _ in range(8):
+        words = [rng.choice(WORDS) + rng.choice(["", "x", "yz"]) for _ in range(rng.randint(1, 3))]
+        value = " ".join([words[0].title()] + words[1:])    # (so the casing shows in any row)
+        rows.append((f"{value}; {rng.randint(10, 99)}",))
+        out = value.replace(" ", new)
+        outs.append(prefix + (out.lower() if casing == "lower" else out))
+    return rows, outs
+
+
+@settings(max_examples=40, deadline=None)
+@given(spaced_values())
+def test_learned_whitespace_programs_fit_every_row(case):
+    """Learned from 4 rows (at least one multi-word), checked on all 8 by brute force."""
+    rows, outs = case
+    order = sorted(range(8), key=lambda i: -rows[i][0].count(" "))
+    train = order[:1] + order[-3:]
+    p = learn([rows[i] for i in train], [outs[i] for i in train], ["v"])
+    assert p is not None and agrees(p, [rows[i] for i in train], [outs[i] for i in train], ["v"])
+    multi = [i for i in range(8) if rows[i][0].split(";")[0].count(" ") >= 1]
+    assert agrees(p, [rows[i] for i in multi], [outs[i] for i in multi], ["v"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.text("ab -,(_", min_size=1, max_size=10),
+                          st.text("ab -_", min_size=1, max_size=10)), min_size=1, max_size=4),
+       st.lists(st.text("ab-_.", min_size=1, max_size=12), min_size=4, max_size=4))
+def test_replaced_operands_are_what_their_paths_produce_and_matter(rows, outs):
+    outs = outs[:len(rows)]
+    examples = [Example(r, o) for r, o in zip(rows, outs)]
+    plain = operands(examples, ["x", "y"])
+    seen = {vals for _n, vals in plain}
+    for node, vals in replaced_operands(plain, outs):
+        f = compile_expr(node, ["x", "y"])
+        assert tuple(f(r) for r in rows) == vals and vals not in seen and all(vals)
+        seen.add(vals)
+        assert node.old.isspace() and (node.new == "" or not node.new.isalnum())
+        original = compile_expr(node.of, ["x", "y"])
+        assert any(v.lower() in o.lower() and original(r).lower() not in o.lower()
+                   for r, v, o in zip(rows, vals, outs))

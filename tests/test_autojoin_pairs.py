@@ -2,6 +2,8 @@
 tries every prefix of every suffix by scanning all values."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +47,16 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
                 rows |= {T[t] for t in rt}
         if best >= min_score:
             out |= {(S[v], r, best) for r in rows}
+    # rare token bags: equal multisets of 2+ alphanumeric tokens held by one value per side
+    def bag(v):
+        return tuple(sorted(re.findall(r"[^\W_]+", v)))
+    for v in svals:
+        b = bag(v)
+        same_s = [x for x in svals if bag(x) == b]
+        same_t = [t for t in tvals if bag(t) == b]
+        if len(b) >= 2 and len(same_s) == 1 and len(same_t) == 1:
+            pair = (S[v], T[same_t[0]])
+            out = {x for x in out if x[:2] != pair} | {pair + (1.0,)}   # score 1 wins
     return out
 
 
@@ -113,3 +125,36 @@ def test_long_values_are_not_keys():
     long = "x" * 300 + "abc"
     s = ColumnValues.from_cells("s", [long, "abcdef"])
     assert s.values == ["abcdef"]
+
+
+@st.composite
+def token_columns(draw):
+    """Values made of 2-3 tokens from a few, in any order and with any delimiters (so equal
+    token bags, unique or not, are common)."""
+    def value():
+        toks = draw(st.lists(st.sampled_from(["7", "12", "2014", "Cd"]), min_size=1,
+                             max_size=3))
+        seps = draw(st.lists(st.sampled_from(["-", "/", " ", ", "]), min_size=len(toks),
+                             max_size=len(toks)))
+        return "".join(t + s for t, s in zip(toks, seps))[:-1] or toks[0]
+    n_s, n_t = draw(st.integers(1, 10)), draw(st.integers(1, 10))
+    return [value() for _ in range(n_s)], [value() for _ in range(n_t)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(token_columns())
+def test_token_bag_pairs_match_the_oracle(cols):
+    src, tgt = cols
+    group = find_pair_group(ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt),
+                            min_score=0.0)
+    assert {(p.source_row, p.target_row, p.score) for p in group.pairs} == \
+        oracle_pairs(src, tgt, 0.0)
+
+
+def test_dates_in_two_formats_pair_by_their_tokens():
+    src = ["7/1/2014", "7/2/2014", "12/31/2014"]
+    tgt = ["2014-12-31", "2014-7-2", "2014-7-1", "2014-7-11"]
+    group = find_pair_group(ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt))
+    tokens = {(p.source_row, p.target_row) for p in group.pairs if p.gram == ""}
+    assert tokens == {(0, 2), (1, 1), (2, 0)}                 # "2014-7-11" has another bag
+    assert {(p.source_row, p.target_row) for p in group.pairs if p.score == 1.0} == tokens

@@ -209,6 +209,10 @@ def test_wrong_version_and_foreign_manifest(index_copy):
     (index_copy / "manifest.json").write_text(json.dumps(m))
     with pytest.raises(IndexVersionError, match="format version 99"):
         open_index(index_copy)
+    m["format_version"] = 1             # before the build kept no Parquet copies: rebuild
+    (index_copy / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(IndexVersionError, match=r"format version 1;.*Rebuild the index.*--overwrite"):
+        open_index(index_copy)
     (index_copy / "manifest.json").write_text("{not json")
     with pytest.raises(IndexCorruptError, match="not valid JSON"):
         open_index(index_copy)

@@ -115,3 +115,39 @@ def test_workers_import_this_package_not_one_in_the_working_directory(tmp_path):
     driver, worker = r.stdout.strip().splitlines()[-2:]
     assert driver.startswith(root)
     assert worker == driver
+
+
+STOP_SCRIPT = """
+import sys, psutil
+sys.path.insert(0, {root!r})
+from lakejoin_jupyter.config import SparkSettings
+from lakejoin_jupyter.indexing.pipeline import build
+from lakejoin_jupyter.spark import get_spark
+
+def javas():
+    return [p for p in psutil.Process().children(recursive=True) if 'java' in p.name()]
+
+settings = SparkSettings(master="local[1]", log_dir={logs!r})
+r = build({lake!r}, {out!r} + "1", progress=False, spark_settings=settings)
+print("after a build that started Spark:", len(javas()), r.phase_seconds.get("starting Spark", 0) > 0)
+build({lake!r}, {out!r} + "2", progress=False, spark_settings=settings)
+print("after a second one:", len(javas()))
+spark = get_spark(settings)
+build({lake!r}, {out!r} + "3", progress=False)
+print("after a build in the caller's session:", len(javas()), spark.range(3).count())
+"""
+
+
+def test_build_stops_the_spark_it_started_and_only_that(tmp_path):
+    """A notebook kernel must not keep the JVM (1-2 GB) after a build that started it; a
+    session the caller already had stays usable."""
+    import pandas as pd
+    from conftest import write_lake
+    lake = write_lake(tmp_path / "lake", {"a.csv": pd.DataFrame({"x": ["p", "q"], "y": ["1", "2"]})})
+    code = STOP_SCRIPT.format(root=str(Path(__file__).resolve().parent.parent), lake=str(lake),
+                              out=str(tmp_path / "ix"), logs=str(tmp_path / "logs"))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("after")]
+    assert lines == ["after a build that started Spark: 0 True", "after a second one: 0",
+                     "after a build in the caller's session: 1 3"]

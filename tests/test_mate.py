@@ -295,3 +295,12 @@ def test_mapping_is_injective_and_found_in_any_column_order():
     keys = key_array([("x", "x", "x")], token_id, 3)
     got, _ = check_against_oracle(ma, matrices, keys, None)
     assert got == [(1, 1, (3, 5, 6))]
+
+
+@given(st.lists(st.one_of(st.text(alphabet=st.sampled_from(list(" 0123456789abcxyz.-_/éß")), max_size=40),
+                          st.text(max_size=8)), max_size=30),
+       st.sampled_from([128, 512]))
+def test_xash_array_equals_xash_words(values, bits):
+    from lakejoin_jupyter.xash import xash_array
+    spec = XashSpec(bits)
+    assert np.array_equal(xash_array(values, spec), xash_words(values, spec))

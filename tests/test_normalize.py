@@ -2,7 +2,7 @@ import datetime as dt
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from lakejoin_jupyter.lake.normalize import (MAX_TOKEN_CHARS, normalize_many, normalize_value,
                                              token_set)
@@ -52,3 +52,30 @@ def test_integers_same_as_text(i):
     assert normalize_value(i) == normalize_value(str(i))
     if int(float(i)) == i:                 # floats lose digits past 2**53
         assert normalize_value(float(i)) == normalize_value(i)
+
+
+_TRICKY = st.sampled_from(list(" \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u3000+-._eE0019aZzN/#<>$*") +
+                          ["nan", "null", "n/a", "ß", "ﬁ", "Ⅻ", "İ", "１", "x" * 511, "y" * 513])
+
+
+@given(st.lists(st.one_of(st.text(max_size=14), st.lists(_TRICKY, max_size=8).map("".join),
+                          st.integers(-10**40, 10**40).map(str),
+                          st.floats(allow_nan=False).map(repr),
+                          st.from_regex(r"[+-]?0{0,3}[0-9]{0,30}\.[0-9]{0,44}0{0,3}", fullmatch=True)),
+                max_size=40))
+@example(["z", "-Z-", "9", "_", "A\x1c", "+.5e3", "1e", "-00", "0x1f", "-0.0", "5.", "-.50",
+          "100.000", "0." + "0" * 39 + "1", "0." + "0" * 40 + "1", "1" * 28 + ".0", "1" * 29 + ".0",
+          "1" * 14 + "." + "1" * 14, "1" * 14 + "." + "1" * 15, "00." + "0" * 50])
+def test_normalize_array_equals_normalize_text(texts):
+    """The vectorized path (ASCII texts in Arrow compute) gives normalize_text's token."""
+    import pyarrow as pa
+    from lakejoin_jupyter.lake.normalize import normalize_array, normalize_text
+    got = normalize_array(pa.array(texts + [None], pa.string())).to_pylist()
+    assert got == [normalize_text(t) for t in texts] + [None]
+
+
+def test_long_integers_are_canonical_not_an_error():
+    from lakejoin_jupyter.lake.normalize import normalize_array
+    digits = "0" * 3 + "9" * 5000
+    assert normalize_value("+" + digits) == "9" * 5000
+    assert normalize_array(["-" + digits, "-" + "0" * 5000]).to_pylist() == ["-" + "9" * 5000, "0"]

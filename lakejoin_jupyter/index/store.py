@@ -1,8 +1,8 @@
 """The on-disk index: manifest, components, atomic writes, verification, memory-mapped load.
 
 An index is a folder: ``manifest.json`` (written last), ``catalog/``, ``dictionary/``,
-``sets/``, ``postings/``, ``minhash/`` (Parquet plus memory-mapped ``.npy``), one folder per
-component; the full layout is in docs/algorithms/index-format.md.
+``sets/``, ``postings/``, ``minhash/`` (memory-mapped ``.npy``; the postings also as Parquet),
+one folder per component; the full layout is in docs/algorithms/index-format.md.
 
 A build holds the path's lock (index/lock.py), writes into ``INDEX.tmp-<id>/`` and commits
 with two renames (INDEX -> ``INDEX.old-<id>``, tmp -> INDEX); the next open or build repairs
@@ -42,7 +42,7 @@ from .arrays import IndexArrays
 from .lock import BuildLock, describe
 
 FORMAT_NAME = "lakejoin-index"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2          # 2: no Parquet copies of the dictionary, sets and signatures
 MANIFEST = "manifest.json"
 GENERATION_MANIFEST = "generation.json"
 GENERATIONS = "generations"

@@ -3,7 +3,7 @@
 The core build already gives JOSIE's layout (Zhu et al., SIGMOD 2019, §3.5 and App. 7.2):
 token ids in the global order with identical posting lists sharing a group id, integer
 sets, positional postings. This component adds the distinct-list statistics of JOSIE
-Table 3 (a Spark aggregation over the dictionary), the read-cost constants of Eq.15 fitted
+Table 3 (from the dictionary's group ids), the read-cost constants of Eq.15 fitted
 on this index's own files, cold and warm (search/josie_cost.calibrate), and the planner's fit of
 whole-query CPU time (search/josie.calibrate_plan, imported here against the usual
 build -> search direction because it times the search code itself).
@@ -19,18 +19,15 @@ from .component import Component
 CALIBRATION_SAMPLES = 1000
 
 
-def _list_stats(dictionary) -> dict:
-    from pyspark.sql import functions as F
-
-    groups = dictionary.groupBy("group_id").agg(F.count("*").alias("n"))
-    row = groups.agg(F.count("*").alias("groups"), F.sum("n").alias("tokens"),
-                     F.sum(F.when(F.col("n") > 1, F.col("n")).otherwise(0)).alias("dup"),
-                     F.max("n").alias("largest")).collect()[0]
-    tokens = int(row["tokens"] or 0)
-    return {"original": tokens, "distinct": int(row["groups"] or 0),
-            "in_duplicate_groups": int(row["dup"] or 0),
-            "dup_pct": round(100.0 * (row["dup"] or 0) / tokens, 3) if tokens else 0.0,
-            "largest_group": int(row["largest"] or 0)}
+def list_stats(token_group) -> dict:
+    """JOSIE Table 3 from the tokens' group ids (numpy: one bincount)."""
+    import numpy as np
+    sizes = np.bincount(np.asarray(token_group)) if len(token_group) else np.zeros(0, np.int64)
+    tokens = int(sizes.sum())
+    dup = int(sizes[sizes > 1].sum())
+    return {"original": tokens, "distinct": int(len(sizes)), "in_duplicate_groups": dup,
+            "dup_pct": round(100.0 * dup / tokens, 3) if tokens else 0.0,
+            "largest_group": int(sizes.max()) if len(sizes) else 0}
 
 
 def _section_from(index_dir, lists: dict) -> dict:
@@ -51,8 +48,7 @@ def _section_from(index_dir, lists: dict) -> dict:
 
 
 def build(ctx) -> dict:
-    ctx.progress.step("josie: distinct posting lists")
-    lists = _list_stats(ctx.dictionary)
+    lists = list_stats(ctx.arrays.token_group)
     ctx.progress.step("josie: fitting read costs")
     return _section_from(ctx.writer.tmp, lists)
 

@@ -1,7 +1,7 @@
 """Index component "lshensemble": LSH Ensemble's size partitions and banded MinHash tables.
 
-Zhu et al., VLDB 2016, as in Zhu's thesis ch. 2, §2.4: the sizes of the non-empty sets are
-counted with Spark and a dynamic programme on the driver splits them into ``n`` intervals
+Zhu et al., VLDB 2016, as in Zhu's thesis ch. 2, §2.4: the sizes of the non-empty sets
+(the core's) are counted and a dynamic programme on the driver splits them into ``n`` intervals
 minimizing the false-positive bound of Eq. 2.17-2.19 (§2.4.6); for every partition and
 signature position the set ids are sorted by their MinHash value there, so a band is a
 binary search at its first position plus a comparison of its other rows against the
@@ -135,35 +135,29 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
                  max_bins: int = MAX_BINS) -> dict:
     """Spark job: partition the sets and write the banded tables.
 
-    ``signatures``: Spark DataFrame (column_id, signature binary) as written by the core
-    build; ``sizes``: Spark DataFrame (column_id, size); ``out``: an object with
-    ``uri(rel)``, ``path(rel)`` and ``save_npy(rel, array)`` (the index writer).
-    ``uppers``: partition upper bounds to reuse (incremental insert) instead of the DP.
-    Returns the manifest section.
+    ``signatures``: Spark DataFrame (column_id, signature binary), one row per column;
+    ``sizes``: numpy array, the size of every set (by column id); the partitioning (a
+    histogram of the sizes and the DP) runs on the driver over these numbers;
+    ``out``: an object with ``uri(rel)``, ``path(rel)`` and ``save_npy(rel, array)`` (the
+    index writer). ``uppers``: partition upper bounds to reuse (incremental insert)
+    instead of the DP. Returns the manifest section.
     """
     from pyspark.sql import functions as F
-    from pyspark.sql import types as T
 
     t0 = time.time()
     m = int(num_perm)
-    nonempty = sizes.where(F.col("size") > 0).select("column_id", "size")
-    hist = nonempty.groupBy("size").count().toPandas()
-    if hist.empty:
+    sizes = np.asarray(sizes, dtype=np.int64)
+    ids = np.flatnonzero(sizes > 0)
+    if not len(ids):
         raise ValueError("no non-empty column to index with LSH Ensemble")
+    hs, hc = np.unique(sizes[ids], return_counts=True)
     mode = "delta" if uppers is not None else "full"
     if uppers is None:
-        bounds = optimal_partitions(hist["size"].to_numpy(), hist["count"].to_numpy(),
-                                    n_partitions, max_bins)
-        uppers = [u for _, u in bounds]
+        uppers = [u for _, u in optimal_partitions(hs, hc, n_partitions, max_bins)]
     uppers = [int(u) for u in uppers]
-    bc_uppers = np.asarray(uppers, dtype=np.int64)
-
-    @F.pandas_udf(T.IntegerType())
-    def partition_of(size: pd.Series) -> pd.Series:
-        return pd.Series(assign_partitions(size.to_numpy(), bc_uppers).astype(np.int32))
-
-    assigned = nonempty.withColumn("part", partition_of("size"))
-    hs, hc = hist["size"].to_numpy(np.int64), hist["count"].to_numpy(np.int64)
+    assigned = spark.createDataFrame(pd.DataFrame({
+        "column_id": ids.astype(np.int32),
+        "part": assign_partitions(sizes[ids], uppers).astype(np.int32)}), "column_id int, part int")
     hpart = assign_partitions(hs, uppers)
     table = segment_layout(np.bincount(hpart, weights=hc, minlength=len(uppers)).astype(np.int64), m)
     for i in range(len(uppers)):
@@ -173,7 +167,7 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
 
     ppb = _positions_per_block(m, int(table[:, 2].max()))
     n_blocks = -(-m // ppb)
-    blocks = (signatures.join(assigned.select("column_id", "part"), "column_id")
+    blocks = (signatures.join(F.broadcast(assigned), "column_id")
               .withColumn("block", F.explode(F.sequence(F.lit(0), F.lit(n_blocks - 1))))
               # the last block ends at position m, wherever the signature ends
               .withColumn("sig", F.expr(f"substring(signature, block * {ppb * 4} + 1, "
@@ -268,8 +262,7 @@ def _build(ctx) -> dict:
         raise ValueError(f"Unknown lshensemble option(s) {unknown}; known: {list(OPTIONS)}")
     m = table_num_perm(opts, ctx.settings.num_perm, ctx.base)
     n_part = int(opts.get("partitions", DEFAULT_PARTITIONS))
-    sigs = ctx.spark.read.parquet(ctx.writer.uri("minhash/signatures.parquet"))
-    return build_tables(ctx.spark, sigs, ctx.sets, ctx.writer, m,
+    return build_tables(ctx.spark, ctx.signatures, ctx.arrays.set_sizes, ctx.writer, m,
                         n_partitions=n_part, uppers=base_intervals(ctx.base),
                         max_bins=int(opts.get("max_bins", MAX_BINS)))
 

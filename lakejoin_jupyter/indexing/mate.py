@@ -1,49 +1,81 @@
 """Index component "mate": MATE's single-value inverted index with row super keys (MATE §3,
-§5.1, §5.3). Spark jobs over the build's cells:
+§5.1, §5.3). Spark tasks over the build's long form:
 
-1. XASH of every distinct token (the dictionary), in a pandas UDF on the executors;
-2. cells -> (table id, row id, column id, token id, XASH words), one join on the token;
-3. row super keys: ``groupBy(table, row).agg(bit_or(w0), bit_or(w1), ...)`` over the
-   cells' XASH words (unsigned words travel as Spark longs, bit for bit);
-4. finishing step (driver, vectorized numpy): the arrays of index/mate_arrays.py are
-   written as .npy for memory mapping and the intermediate Parquet is removed.
+1. XASH of every distinct token: tasks over token-id ranges read the core's dictionary
+   arrays and write their rows of token_xash.npy (``xash.xash_array``, vectorized);
+2. rows: one task per part of the long form's cells ((table, row, column) order); a row's
+   super key = OR of its cells' XASH (``np.bitwise_or.reduceat``); parts concatenated in order;
+3. value postings: a counting sort over the row parts in order, into memory-mapped CSR.
 
 Settings: ``BuildSettings.mate_bits`` (128 default, or 512); a generation of added tables
 uses the base index's size. Built by default (``components=["-mate"]`` leaves it out).
 
 Note:
     Super keys are stored per row, not per posting item (§7.1's space-efficient layout).
-    Build cost and details: docs/algorithms/mate.md.
+    Build cost and details: docs/algorithms/mate.md, docs/algorithms/build.md.
 """
 from __future__ import annotations
 
-import shutil
 import time
+from pathlib import Path
 
 import numpy as np
-import pandas as pd
-import pyarrow.dataset as pads
 
 from ..index.mate_arrays import FILES
-from ..xash import XashSpec, xash_words
+from ..xash import XashSpec, xash_array
 from .component import Component
 
+XASH_TOKENS_PER_TASK = 2_000_000  # tokens hashed by one task
 
-def _xash_batches(spec: XashSpec):
-    def run(batches):
-        for pdf in batches:
-            words = xash_words(pdf["token"].tolist(), spec).view(np.int64)
-            out = {"token_id": pdf["token_id"].astype("int32"), "token": pdf["token"]}
-            for w in range(spec.words):
-                out[f"w{w}"] = words[:, w]
-            yield pd.DataFrame(out)
+
+def _xash_ranges(index_dir: str, out: str, spec: XashSpec):
+    """Task: the XASH of token ids [lo, hi), read from the index's dictionary arrays and
+    written into its rows of the (pre-created) token_xash.npy."""
+    def run(ranges):
+        import pyarrow as pa
+        off = np.load(Path(index_dir) / "dictionary/values_offsets.npy", mmap_mode="r")
+        data = np.load(Path(index_dir) / "dictionary/values_bytes.npy", mmap_mode="r")
+        dest = np.load(out, mmap_mode="r+")
+        for lo, hi in ranges:
+            o = np.asarray(off[lo:hi + 1])
+            tokens = pa.LargeStringArray.from_buffers(
+                hi - lo, pa.py_buffer(o - o[0]), pa.py_buffer(np.asarray(data[o[0]:o[-1]])))
+            dest[lo:hi] = xash_array(tokens, spec)
+            yield hi - lo
+        dest.flush()
+    return run
+
+
+def _row_parts(inputs: dict, words: int):
+    """Task: the rows of some parts of the long form's cells (see the module docstring)."""
+    def run(items):
+        import pyarrow.parquet as pq
+        first = np.load(inputs["first"])
+        raw_ptr = np.load(inputs["raw_ptr"], mmap_mode="r")
+        raw_tokens = np.load(inputs["raw_tokens"], mmap_mode="r")
+        xash = np.load(inputs["xash"], mmap_mode="r")
+        for k, path in items:
+            t = pq.read_table(path)
+            table = t.column("table_id").to_numpy()
+            rid = t.column("row_id").to_numpy()
+            col = (first[table] + t.column("position").to_numpy()).astype(np.int64)
+            tok = raw_tokens[raw_ptr[col] + t.column("rcode").to_numpy()]
+            keep = tok >= 0
+            table, rid, col, tok = table[keep], rid[keep], col[keep].astype(np.int32), tok[keep]
+            new = np.ones(len(tok), dtype=bool)
+            new[1:] = (rid[1:] != rid[:-1]) | (table[1:] != table[:-1])
+            starts = np.flatnonzero(new)
+            keys = (np.bitwise_or.reduceat(xash[tok], starts, axis=0) if len(starts)
+                    else np.zeros((0, words), np.uint64))
+            out = Path(inputs["rows"]) / f"part-{k:05d}.npz"
+            np.savez(out, row_table=table[starts].astype(np.int32), row_ids=rid[starts],
+                     row_sizes=np.diff(np.r_[starts, len(tok)]).astype(np.int64),
+                     row_columns=col, row_tokens=tok.astype(np.int32), superkeys=keys)
+            yield k, len(starts), len(tok)
     return run
 
 
 def build(ctx) -> dict:
-    from pyspark import StorageLevel
-    from pyspark.sql import functions as F
-
     t0 = time.time()
     bits = ctx.settings.mate_bits
     base = getattr(ctx, "base", None)          # adding tables: keep the base's XASH size
@@ -51,96 +83,113 @@ def build(ctx) -> dict:
         bits = int(base.generations[0].components["mate"]["xash"]["bits"])
     spec = XashSpec(bits=bits)
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
-    words = [f"w{i}" for i in range(spec.words)]
 
     prog.step("MATE: XASH of every value")
-    schema = "token_id int, token string, " + ", ".join(f"{c} long" for c in words)
-    (ctx.dictionary.select("token_id", "token").mapInPandas(_xash_batches(spec), schema)
-     .write.parquet(w.uri("mate/token_xash.parquet")))
-    token_xash = spark.read.parquet(w.uri("mate/token_xash.parquet"))
+    xash_path = w.path(FILES["token_xash"])
+    np.lib.format.open_memmap(xash_path, mode="w+", dtype=np.uint64,
+                              shape=(ctx.n_tokens, spec.words)).flush()
+    ranges = [(lo, min(lo + XASH_TOKENS_PER_TASK, ctx.n_tokens))
+              for lo in range(0, ctx.n_tokens, XASH_TOKENS_PER_TASK)]
+    if ranges:
+        done = sum(spark.sparkContext.parallelize(ranges, len(ranges))
+                   .mapPartitions(_xash_ranges(str(w.tmp), str(xash_path), spec)).collect())
+        if done != ctx.n_tokens:
+            raise RuntimeError(f"MATE: XASH of {done} tokens, expected {ctx.n_tokens} (build bug)")
 
-    prog.step("MATE: row super keys")
-    column_table = spark.createDataFrame(
-        ctx.columns[["column_id", "table_id"]].astype("int32"), "column_id int, table_id int")
-    cells = (ctx.cells.where(F.col("token").isNotNull())
-             .join(token_xash, "token")
-             .join(F.broadcast(column_table), "column_id")
-             .select("table_id", "row_id", "column_id", "token_id", *words)
-             .persist(StorageLevel.MEMORY_AND_DISK))
-    try:
-        (cells.groupBy("table_id", "row_id").agg(*[F.bit_or(c).alias(c) for c in words])
-         .write.parquet(w.uri("mate/keys.parquet")))
-        prog.step("MATE: postings and row store")
-        (cells.select("table_id", "row_id", "column_id", "token_id")
-         .write.parquet(w.uri("mate/cells.parquet")))
-    finally:
-        cells.unpersist()
+    prog.step("MATE: rows and super keys")
+    first = np.full(int(ctx.first_column["table_id"].max()) + 1, -1, dtype=np.int64)
+    first[ctx.first_column["table_id"].to_numpy()] = ctx.first_column["first_column_id"].to_numpy()
+    inputs = {"first": ctx.scratch("mate/first.npy"), "raw_ptr": ctx.scratch("mate/raw_ptr.npy"),
+              "raw_tokens": ctx.scratch("mate/raw_tokens.npy"),
+              "xash": w.path(FILES["token_xash"]),
+              "rows": ctx.scratch("mate/rows/x").parent}
+    np.save(inputs["first"], first)
+    np.save(inputs["raw_ptr"], ctx.raw_ptr)
+    np.save(inputs["raw_tokens"], ctx.raw_tokens)
+    inputs = {k: str(v) for k, v in inputs.items()}
+    files = ctx.long.files("cells")
+    counts = sorted(spark.sparkContext.parallelize(list(enumerate(files)), max(1, len(files)))
+                    .mapPartitions(_row_parts(inputs, spec.words)).collect()) if files else []
+    n_rows = sum(c[1] for c in counts)
+    n_cells = sum(c[2] for c in counts)
+    freq = _concat_rows(w, Path(inputs["rows"]), counts, n_rows, n_cells, spec.words, ctx.n_tokens)
 
-    prog.step("MATE: writing arrays")
-    counts = _finish(w, spec, ctx.n_tokens)
-    for part in ("token_xash", "keys", "cells"):
-        shutil.rmtree(w.path(f"mate/{part}.parquet"), ignore_errors=True)
+    prog.step("MATE: value postings")
+    _postings(w, Path(inputs["rows"]), counts, freq, n_rows)
+
     nbytes = sum(w.path(rel).stat().st_size for rel in FILES.values())
-    return {"xash": spec.manifest(), **counts, "bytes": int(nbytes),
+    return {"xash": spec.manifest(), "rows": int(n_rows), "cells": int(n_cells),
+            "bytes": int(nbytes),
             "layout": "per-row super keys; value postings (row, column); row store",
             "seconds": round(time.time() - t0, 3)}
 
 
-def _read(w, rel, columns):
-    return pads.dataset(str(w.path(rel)), format="parquet").to_table(columns=columns)
+def _concat_rows(w, rows_dir: Path, counts, n_rows: int, n_cells: int, words: int,
+                 n_tokens: int) -> np.ndarray:
+    """The row store: the tasks' parts appended in order (memory-mapped outputs). Returns
+    the number of cells of every token."""
+    def out(name, dtype, shape):
+        return np.lib.format.open_memmap(w.path(FILES[name]), mode="w+", dtype=dtype, shape=shape)
 
-
-def _finish(w, spec: XashSpec, n_tokens: int) -> dict:
-    """The .npy arrays from the Parquet the Spark jobs wrote. Rows are numbered densely in
-    (table id, row id) order: the rank of a cell's row among the sorted distinct rows."""
-    words = [f"w{i}" for i in range(spec.words)]
-
-    t = _read(w, "mate/token_xash.parquet", ["token_id"] + words)
-    tid = t.column("token_id").to_numpy()
-    token_xash = np.zeros((n_tokens, spec.words), dtype=np.uint64)
-    for i, c in enumerate(words):
-        token_xash[tid, i] = t.column(c).to_numpy().view(np.uint64)
-    w.save_npy(FILES["token_xash"], token_xash)
-
-    t = _read(w, "mate/keys.parquet", ["table_id", "row_id"] + words)
-    key_table = t.column("table_id").to_numpy().astype(np.int32)
-    key_row = t.column("row_id").to_numpy().astype(np.int64)
-    order = np.lexsort((key_row, key_table))
-    key_table, key_row = key_table[order], key_row[order]
-    n_rows = len(order)
-    superkeys = np.empty((n_rows, spec.words), dtype=np.uint64)
-    for i, c in enumerate(words):
-        superkeys[:, i] = t.column(c).to_numpy().view(np.uint64)[order]
-    w.save_npy(FILES["superkeys"], superkeys)
-    w.save_npy(FILES["row_table"], key_table)
-    w.save_npy(FILES["row_ids"], key_row)
-    del superkeys, t
-
-    t = _read(w, "mate/cells.parquet", ["table_id", "row_id", "column_id", "token_id"])
-    table = t.column("table_id").to_numpy().astype(np.int32)
-    rid = t.column("row_id").to_numpy().astype(np.int64)
-    col = t.column("column_id").to_numpy().astype(np.int32)
-    tok = t.column("token_id").to_numpy().astype(np.int32)
-    del t
-    order = np.lexsort((col, rid, table))
-    table, rid, col, tok = table[order], rid[order], col[order], tok[order]
-    new_row = np.ones(len(rid), dtype=bool)
-    new_row[1:] = (rid[1:] != rid[:-1]) | (table[1:] != table[:-1])
-    row = np.cumsum(new_row) - 1
-    if not (np.array_equal(table[new_row], key_table) and np.array_equal(rid[new_row], key_row)):
-        raise RuntimeError("MATE cells and row super keys disagree on the rows (build bug)")
+    row_table = out("row_table", np.int32, (n_rows,))
+    row_ids = out("row_ids", np.int64, (n_rows,))
+    superkeys = out("superkeys", np.uint64, (n_rows, words))
+    row_columns = out("row_columns", np.int32, (n_cells,))
+    row_tokens = out("row_tokens", np.int32, (n_cells,))
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row, minlength=n_rows), out=indptr[1:])
+    freq = np.zeros(n_tokens, dtype=np.int64)
+    r = c = 0
+    for k, nr, nc in counts:
+        with np.load(rows_dir / f"part-{k:05d}.npz") as p:
+            row_table[r:r + nr] = p["row_table"]
+            row_ids[r:r + nr] = p["row_ids"]
+            superkeys[r:r + nr] = p["superkeys"]
+            indptr[r + 1:r + nr + 1] = c + np.cumsum(p["row_sizes"])
+            row_columns[c:c + nc] = p["row_columns"]
+            row_tokens[c:c + nc] = p["row_tokens"]
+            freq += np.bincount(p["row_tokens"], minlength=n_tokens)
+        r, c = r + nr, c + nc
+    for a in (row_table, row_ids, superkeys, row_columns, row_tokens):
+        a.flush()
+    del row_table, row_ids, superkeys, row_columns, row_tokens
     w.save_npy(FILES["row_indptr"], indptr)
-    w.save_npy(FILES["row_columns"], col)
-    w.save_npy(FILES["row_tokens"], tok)
-    order = np.lexsort((col, row, tok))
-    indptr = np.zeros(n_tokens + 1, dtype=np.int64)
-    np.cumsum(np.bincount(tok, minlength=n_tokens), out=indptr[1:])
+    return freq
+
+
+def _postings(w, rows_dir: Path, counts, freq: np.ndarray, n_rows: int) -> None:
+    """pl_indptr / pl_rows / pl_columns: the items of every token sorted by (row, column).
+    A counting sort: the parts come in row order and hold their cells in (row, column)
+    order, so scattering each part's items (stably ordered by token) to the next free
+    places of their tokens keeps every token's items sorted."""
+    n_cells = int(freq.sum())
+    indptr = np.zeros(len(freq) + 1, dtype=np.int64)
+    np.cumsum(freq, out=indptr[1:])
     w.save_npy(FILES["pl_indptr"], indptr)
-    w.save_npy(FILES["pl_rows"], row[order].astype(np.int32 if n_rows < 2 ** 31 else np.int64))
-    w.save_npy(FILES["pl_columns"], col[order])
-    return {"rows": int(n_rows), "cells": int(len(row))}
+    row_dtype = np.int32 if n_rows < 2 ** 31 else np.int64
+    pl_rows = np.lib.format.open_memmap(w.path(FILES["pl_rows"]), mode="w+", dtype=row_dtype,
+                                        shape=(n_cells,))
+    pl_columns = np.lib.format.open_memmap(w.path(FILES["pl_columns"]), mode="w+",
+                                           dtype=np.int32, shape=(n_cells,))
+    cursor = indptr[:-1].copy()
+    r = 0
+    for k, nr, nc in counts:
+        with np.load(rows_dir / f"part-{k:05d}.npz") as p:
+            tok = p["row_tokens"]
+            row = r + np.repeat(np.arange(nr, dtype=np.int64), p["row_sizes"])
+            col = p["row_columns"]
+        o = np.argsort(tok, kind="stable")
+        ts = tok[o]
+        run = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]]) if len(ts) else np.zeros(0, np.int64)
+        rank = np.arange(len(ts)) - np.repeat(run, np.diff(np.r_[run, len(ts)]))
+        dest = cursor[ts] + rank
+        pl_rows[dest] = row[o]
+        pl_columns[dest] = col[o]
+        cursor += np.bincount(tok, minlength=len(freq))
+        r += nr
+    if not np.array_equal(cursor, indptr[1:]):
+        raise RuntimeError("MATE postings: items and counts disagree (build bug)")
+    pl_rows.flush()
+    pl_columns.flush()
 
 
 COMPONENT = Component(

@@ -1,29 +1,34 @@
-"""Orchestrates an index build: discover -> Spark jobs -> components -> atomic commit.
+"""Orchestrates an index build: discover -> read the lake once -> derive -> components -> commit.
 
-    discover (driver)      lake/discover.py: files and their fingerprint
-    sniff (Spark)          indexing/read.py: encodings, headers, problems -> skipped files
-    read (Spark)           cells (column_id, row_id, value, token), persisted
-    profile (Spark)        indexing/profile.py -> catalog/columns.parquet
-    dictionary (Spark)     indexing/dictionary.py -> dictionary/tokens.parquet (+ .npy)
-    sets, postings (Spark) indexing/postings.py -> sets/, postings/ (+ CSR .npy)
-    minhash (Spark)        indexing/minhash.py -> minhash/ (+ signatures.npy)
-    components             optional later components (LSH Ensemble, MATE, PEXESO, ...)
-    commit                 index/store.py: checksums, manifest, rename into place
+    discover (driver)        lake/discover.py: files and their fingerprint
+    read (Spark, one job)    indexing/read.py: each file read once (sniff + parse) into the
+                             long form (values, cells, columns) in a scratch folder; the
+                             per-column profile (profile.py) and MinHash signature
+                             (minhash.py) are computed in the same task
+    profile (driver)         the columns' profiles -> catalog/columns.parquet
+    dictionary (Spark)       indexing/dictionary.py: groupBy(token) + global sort, written once
+    sets, postings (driver)  indexing/postings.py: numpy over the sorted lists -> CSR .npy
+    components               JOSIE, LSH Ensemble, MATE (default), PEXESO, ...: Spark jobs over
+                             the long form and the core arrays
+    commit                   index/store.py: checksums, manifest, rename into place
 
+A progress line is printed per phase; the phases (including starting Spark) add up to the
+build's wall time, which the report gives with their sum. A build that started Spark stops
+it afterwards, JVM included; a session the caller passed or already had is left running.
 The whole build holds the out path's lock (index/lock.py): a second build of the same path
 is refused, naming the first; the build first repairs a commit a crash interrupted and
 removes the folders of dead builds of the path. A failing Spark job is reported in one
-line (spark.py ``spark_job``).
+line (spark.py ``spark_job``). Nothing is persisted in Spark's memory: the long form and
+the core's arrays are files in the index's scratch folder, removed before the commit.
 
 Components are listed in :data:`COMPONENTS`; each receives the
-:class:`~.component.BuildContext` (Spark session, the persisted cells and column tokens, the written
-dictionary/sets, the index writer) and returns its manifest section.
+:class:`~.component.BuildContext` and returns its manifest section.
 """
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,9 +38,11 @@ import pandas as pd
 
 from ..config import BuildSettings, SparkSettings
 from ..errors import EmptyLakeError
+from ..index.arrays import IndexArrays
 from ..index.lock import BuildLock, describe
-from ..index.store import (GenerationWriter, IndexWriter, LakeIndex, check_destination,
-                           recover_commit, remove_dead_leftovers, resolve_destination)
+from ..index.store import (ARRAY_FILES, GenerationWriter, IndexWriter, LakeIndex,
+                           check_destination, recover_commit, remove_dead_leftovers,
+                           resolve_destination)
 from ..lake.discover import LakeSpec, discover
 from ..lake.normalize import MAX_TOKEN_CHARS
 from . import dictionary as dictionary_job
@@ -48,6 +55,7 @@ from . import lshensemble as lshensemble_component
 from . import mate as mate_component
 from . import pexeso as pexeso_component
 from . import transform as transform_component
+from . import union as union_component
 from .component import BuildContext, Component
 
 log = logging.getLogger("lakejoin")
@@ -56,7 +64,7 @@ log = logging.getLogger("lakejoin")
 # The optional components a build offers, in build order (each module defines COMPONENT).
 COMPONENTS: dict[str, Component] = {c.name: c for c in (
     josie_component.COMPONENT, lshensemble_component.COMPONENT, mate_component.COMPONENT,
-    pexeso_component.COMPONENT, transform_component.COMPONENT)}
+    pexeso_component.COMPONENT, transform_component.COMPONENT, union_component.COMPONENT)}
 
 
 @dataclass
@@ -75,6 +83,9 @@ class BuildReport:
     def summary(self) -> str:
         lines = [f"Indexed {self.n_indexed} of {self.n_tables} tables ({self.n_columns} columns, "
                  f"{self.n_tokens} distinct values) in {self.seconds:.1f} s -> {self.index_path}"]
+        if self.phase_seconds:
+            lines.append("Phases: " + ", ".join(f"{p} {s:.1f} s" for p, s in self.phase_seconds.items())
+                         + f" (sum {sum(self.phase_seconds.values()):.1f} s)")
         lines += [f"note: {n}" for n in self.notes]
         if self.skipped:
             lines.append(f"Skipped {len(self.skipped)} file(s):")
@@ -99,8 +110,10 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
 
     ``add=True``: ``out`` is an existing index; the tables of ``lake`` are built into a new
     generation of it (index/store.py), the existing generations are not touched.
+    ``spark``: a session to use (left running); without it the active session is used, or
+    one is started for the build and stopped after it (JVM included).
     """
-    from ..spark import get_spark, quiet_py4j
+    from ..spark import get_spark, quiet_py4j, session_running, stop_spark
 
     t0 = time.time()
     settings = settings or BuildSettings()
@@ -148,47 +161,56 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                 if repaired:
                     raise FileExistsError(f"{e} (Before that: {repaired}.)") from None
                 raise
+        started = spark is None and not session_running()
+        t_spark = time.time()
         spark = spark or get_spark(spark_settings, master=master)
-        report = _build_locked(spark, spec, out, overwrite, settings, base, progress,
-                               progress_callback, spark_settings)
+        spark_seconds = time.time() - t_spark if started else 0.0
+        try:
+            report = _build_locked(spark, spec, out, overwrite, settings, base, progress,
+                                   progress_callback, spark_settings, t0, spark_seconds)
+        finally:
+            if started:
+                stop_spark(spark)
     report.notes = notes + report.notes
     report.seconds = time.time() - t0
     return report
 
 
 def _build_locked(spark, spec, out, overwrite, settings, base, progress, progress_callback,
-                  spark_settings) -> BuildReport:
+                  spark_settings, t0, spark_seconds) -> BuildReport:
     """The build proper, under the out path's lock: Spark jobs, components, commit."""
     from ..spark import SparkProgress, spark_job
 
-    t0 = time.time()
     writer_cls = (lambda: GenerationWriter(out)) if base is not None else \
         (lambda: IndexWriter(out, overwrite=overwrite))
     log_dir = spark_settings.log_dir if spark_settings else None
     with writer_cls() as writer, \
             SparkProgress(spark, "lakejoin index", enabled=progress,
                           callback=progress_callback) as prog:
+        if spark_seconds:
+            prog.phase_seconds["starting Spark"] = round(spark_seconds, 3)
+            prog.note(f"starting Spark: {spark_seconds:.1f} s")
         ctx = BuildContext(spark=spark, writer=writer, lake=spec, settings=settings, progress=prog,
                            base=base)
-        try:
-            with spark_job(f"building {getattr(writer, 'requested', writer.final)}", log_dir):
-                report = _build_core(ctx)
-                names = selected_components(settings.components) if base is None else \
-                    [n for n in base.generations[0].components if n in COMPONENTS]
-                for name in names:
-                    prog.step(name)
-                    section = COMPONENTS[name].build(ctx)
-                    ctx.component_sections[name] = section
-            prog.step("writing the manifest")
-            report.seconds = time.time() - t0
-            report.phase_seconds = dict(prog.phase_seconds)
-            manifest = _manifest(ctx, report, spark)
-            writer.commit(manifest)
-        finally:
-            for df in (ctx.cells, ctx.column_tokens):
-                if df is not None:
-                    with contextlib.suppress(Exception):   # the JVM may be gone already
-                        df.unpersist()
+        with spark_job(f"building {getattr(writer, 'requested', writer.final)}", log_dir):
+            report = _build_core(ctx)
+            names = selected_components(settings.components) if base is None else \
+                [n for n in base.generations[0].components if n in COMPONENTS]
+            for name in names:
+                prog.step(name)
+                section = COMPONENTS[name].build(ctx)
+                ctx.component_sections[name] = section
+        prog.step("writing the manifest")
+        shutil.rmtree(ctx.scratch(""), ignore_errors=True)
+        report.seconds = time.time() - t0
+        report.phase_seconds = dict(prog.phase_seconds)
+        manifest = _manifest(ctx, report, spark)
+        writer.commit(manifest)
+        prog.step("")
+        report.phase_seconds = dict(prog.phase_seconds)
+        report.seconds = time.time() - t0
+        prog.note(f"phases sum to {sum(report.phase_seconds.values()):.1f} s of "
+                  f"{report.seconds:.1f} s wall")
     return report
 
 
@@ -234,15 +256,16 @@ def selected_components(requested=()) -> list[str]:
 
 
 def _build_core(ctx: BuildContext) -> BuildReport:
-    from pyspark import StorageLevel
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     from pyspark.sql import functions as F
 
-    spark, spec, w, prog = ctx.spark, ctx.lake, ctx.writer, ctx.progress
+    spark, spec, w, prog, s = ctx.spark, ctx.lake, ctx.writer, ctx.progress, ctx.settings
 
-    prog.step("sniffing files")
-    infos = read_job.sniff_files(spark, spec, ctx.settings.files_per_task) + \
-        read_job.sniff_catalog(spark, spec)
-    infos.sort(key=lambda i: i.table_id)
+    prog.step("reading tables")
+    ctx.long = read_job.LongForm(str(ctx.scratch("long")))
+    infos = read_job.read_lake(spark, spec, ctx.long, s.num_perm, s.minhash_seed,
+                               s.sample_values)
     ctx.infos = infos
     skipped = [(_rel(spec, i.uri), i.error + (f" ({i.hint})" if i.hint else ""))
                for i in infos if not i.ok]
@@ -254,6 +277,7 @@ def _build_core(ctx: BuildContext) -> BuildReport:
         raise EmptyLakeError(
             "No table of the lake could be read:\n" + "\n".join(f"  {p}: {why}" for p, why in skipped))
 
+    prog.step("profiling columns")
     # column ids: consecutive over readable tables in table-id order
     first, col_rows, cid = {}, [], 0
     by_id = {t.table_id: t for t in spec.tables}
@@ -263,23 +287,24 @@ def _build_core(ctx: BuildContext) -> BuildReport:
             col_rows.append((cid, i.table_id, j, name))
             cid += 1
     ctx.n_sets = cid
-
-    prog.step("reading tables")
-    cells = read_job.read_cells(spark, spec, infos, first, ctx.settings.files_per_task)
-    cells = cells.persist(StorageLevel.MEMORY_AND_DISK)
-    ctx.cells = cells
-    column_tokens = (cells.where(F.col("token").isNotNull()).select("column_id", "token")
-                     .distinct().persist(StorageLevel.MEMORY_AND_DISK))
-    ctx.column_tokens = column_tokens
-
-    prog.step("profiling columns")
-    prof = profile_job.profile_columns(cells, column_tokens, ctx.settings.sample_values)
+    ctx.first_column = pd.DataFrame({"table_id": list(first), "first_column_id": list(first.values())})
+    first_of = np.full(max(first) + 1, -1, dtype=np.int64)
+    first_of[list(first)] = list(first.values())
+    parts = [pq.read_table(f) for f in ctx.long.files("columns")]
+    facts = pa.concat_tables(parts) if parts else None
+    col_ids = (first_of[facts.column("table_id").to_numpy()] + facts.column("position").to_numpy()) \
+        if facts is not None else np.zeros(0, np.int64)
     columns = pd.DataFrame(col_rows, columns=["column_id", "table_id", "position", "name"])
-    columns = columns.merge(prof, on="column_id", how="left")
+    n_raw = np.zeros(ctx.n_sets, dtype=np.int64)
+    if facts is not None:
+        prof = facts.select(list(profile_job.FIELDS)).to_pandas()
+        prof.index = col_ids
+        columns = columns.join(prof, on="column_id")
+        n_raw[col_ids] = facts.column("n_raw").to_numpy()
     for c in ("n_values", "n_keyless", "n_too_long", "n_distinct", "max_len"):
         columns[c] = columns[c].fillna(0).astype("int64")
     columns["type"] = columns["type"].fillna("empty")
-    columns["samples"] = [list(s) if isinstance(s, (list, np.ndarray)) else [] for s in columns["samples"]]
+    columns["samples"] = [list(x) if isinstance(x, (list, np.ndarray)) else [] for x in columns["samples"]]
     n_rows = {i.table_id: i.n_rows for i in infos}
     columns["n_null"] = [n_rows[t] - v for t, v in zip(columns["table_id"], columns["n_values"])]
     for r in columns[columns["n_too_long"] > 0].itertuples():
@@ -287,35 +312,28 @@ def _build_core(ctx: BuildContext) -> BuildReport:
                          f"column {r.name!r}: {r.n_too_long} value(s) longer than "
                          f"{MAX_TOKEN_CHARS} characters not indexed"))
     ctx.columns = columns
+    ctx.raw_ptr = np.zeros(ctx.n_sets + 1, dtype=np.int64)
+    np.cumsum(n_raw, out=ctx.raw_ptr[1:])
+    sig = minhash_job.signature_matrix(facts.column("signature") if facts is not None else None,
+                                       col_ids, ctx.n_sets, s.num_perm)
+    w.save_npy("minhash/signatures.npy", sig)
+    del sig, facts, parts
 
     prog.step("building the dictionary")
-    dictionary = dictionary_job.build_dictionary(column_tokens)
-    dictionary.write.parquet(w.uri("dictionary/tokens.parquet"))
-    ctx.dictionary = spark.read.parquet(w.uri("dictionary/tokens.parquet"))
+    sorted_dir = ctx.scratch("dictionary_sorted")
+    dictionary_job.build_dictionary(
+        ctx.values.where(F.col("token").isNotNull()).select("column_id", "rcode", "token", "hash64"),
+        sorted_dir.as_uri())
 
-    prog.step("building sets")
-    sets = postings_job.build_sets(column_tokens, ctx.dictionary)
-    sets.write.parquet(w.uri("sets/sets.parquet"))
-    ctx.sets = spark.read.parquet(w.uri("sets/sets.parquet"))
-
-    prog.step("building postings")
-    postings_job.build_postings(ctx.sets).write.parquet(w.uri("postings/postings.parquet"))
-
-    prog.step("MinHash signatures")
-    s = ctx.settings
-    minhash_job.build_signatures(column_tokens, s.num_perm, s.minhash_seed) \
-        .write.parquet(w.uri("minhash/signatures.parquet"))
-
-    prog.step("writing arrays")
-    ctx.n_tokens = _finish_dictionary(w)
-    indptr, toks = postings_job.finish_sets(w.path("sets/sets.parquet"), ctx.n_sets)
-    w.save_npy("sets/indptr.npy", indptr)
-    w.save_npy("sets/token_ids.npy", toks)
-    p = postings_job.finish_postings(w.path("postings/postings.parquet"), ctx.n_tokens)
-    for name, arr in zip(("indptr", "set_ids", "positions", "set_sizes"), p):
-        w.save_npy(f"postings/{name}.npy", arr)
-    sig = minhash_job.finish_signatures(w.path("minhash/signatures.parquet"), ctx.n_sets, s.num_perm)
-    w.save_npy("minhash/signatures.npy", sig)
+    prog.step("sets and postings")
+    ctx.raw_tokens = np.full(int(ctx.raw_ptr[-1]), -1, dtype=np.int32)
+    counts = dictionary_job.finish_dictionary(sorted_dir, w, ctx.raw_ptr, ctx.raw_tokens)
+    shutil.rmtree(sorted_dir, ignore_errors=True)
+    ctx.n_tokens = counts["tokens"]
+    postings_job.sets_and_positions(w, ctx.n_sets)
+    postings_job.write_postings_parquet(w)
+    ctx.arrays = IndexArrays(**{name: np.load(w.path(rel), mmap_mode="r")
+                                for name, rel in ARRAY_FILES.items()})
 
     tables = pd.DataFrame([{
         "table_id": t.table_id, "name": t.name, "path": t.path, "uri": t.uri,
@@ -346,40 +364,10 @@ def _compact(warnings: list[str]) -> list[str]:
     return rest
 
 
-def _finish_dictionary(w: IndexWriter) -> int:
-    import pyarrow.dataset as pads
-
-    t = pads.dataset(str(w.path("dictionary/tokens.parquet")), format="parquet").to_table()
-    n = t.num_rows
-    tid = t.column("token_id").to_numpy()
-    order = np.argsort(tid, kind="stable")
-    if n and not np.array_equal(tid[order], np.arange(n)):
-        raise RuntimeError("dictionary token ids are not dense 0..n-1 (build bug)")
-    w.save_npy("dictionary/freq.npy", t.column("freq").to_numpy()[order].astype(np.int32))
-    w.save_npy("dictionary/group.npy", t.column("group_id").to_numpy()[order].astype(np.int32))
-    h = t.column("hash64").to_numpy().view(np.uint64)[order]
-    horder = np.argsort(h, kind="stable")
-    w.save_npy("dictionary/hash_sorted.npy", h[horder])
-    w.save_npy("dictionary/hash_ids.npy", horder.astype(np.int32))
-    values = t.column("token").combine_chunks()
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    values = pc.take(values, pa.array(order))
-    if isinstance(values, pa.ChunkedArray):
-        values = values.combine_chunks()
-    values = values.cast(pa.large_string())
-    offsets = np.frombuffer(values.buffers()[1], dtype=np.int64)[values.offset: values.offset + n + 1]
-    data = np.frombuffer(values.buffers()[2], dtype=np.uint8) if n else np.zeros(0, np.uint8)
-    w.save_npy("dictionary/values_offsets.npy", offsets - offsets[0] if n else np.zeros(1, np.int64))
-    w.save_npy("dictionary/values_bytes.npy", data[offsets[0]:offsets[-1]] if n else data)
-    return n
-
-
 def _manifest(ctx: BuildContext, report: BuildReport, spark) -> dict:
-    s, w = ctx.settings, ctx.writer
-    n_post = int(np.load(w.path("postings/indptr.npy"), mmap_mode="r")[-1])
-    n_groups = int(np.load(w.path("dictionary/group.npy"), mmap_mode="r")[-1]) + 1 \
-        if ctx.n_tokens else 0
+    s = ctx.settings
+    n_post = int(ctx.arrays.post_indptr[-1])
+    n_groups = int(ctx.arrays.token_group[-1]) + 1 if ctx.n_tokens else 0
     components = {
         "dictionary": {"order": "ascending frequency, then posting list, then token",
                        "groups": "identical posting lists"},

@@ -1,74 +1,74 @@
-"""Spark job: integer sets and positional postings (JOSIE §3.5 layout).
+"""Integer sets and positional postings from the dictionary's posting lists (JOSIE §3.5
+layout).
 
-* sets: per column, its token ids sorted ascending (the "integer sets");
-* postings: per token, entries (set id, 0-based position of the token in the set, set size),
-  sorted by set id.
+* postings: per token, entries (set id, 0-based position of the token in the set, set
+  size), sorted by set id: the dictionary job's sorted lists, in token-id order;
+* sets: per column, its token ids sorted ascending: the postings transposed by a counting
+  sort on set id (tokens already ascend), which also gives every entry's position.
 
-Both are written as Parquet (the distributed search reads them there) and turned into
-CSR ``.npy`` arrays for memory mapping by :func:`finish_sets` / :func:`finish_postings`.
+Vectorized numpy on the driver, a chunk of entries at a time into memory-mapped files (no
+further Spark pass); the postings are also written as Parquet for search/distributed.py.
+Details: docs/algorithms/build.md.
 """
 from __future__ import annotations
 
 import numpy as np
-import pyarrow.dataset as pads
+
+POSTINGS_ROWS_PER_FILE = 1 << 24
+CHUNK = 1 << 24                       # posting entries transposed at once
 
 
-def build_sets(column_tokens, dictionary):
-    """DataFrame (column_id int, size int, token_ids array<int> sorted ascending)."""
-    from pyspark.sql import functions as F
-
-    return (column_tokens.join(dictionary.select("token", "token_id"), "token")
-            .groupBy("column_id")
-            .agg(F.sort_array(F.collect_list("token_id")).alias("token_ids"))
-            .select("column_id", F.size("token_ids").cast("int").alias("size"), "token_ids"))
-
-
-def build_postings(sets):
-    """DataFrame (token_id int, set_id int, position int, set_size int)."""
-    from pyspark.sql import functions as F
-
-    return (sets.select("column_id", "size", F.posexplode("token_ids").alias("position", "token_id"))
-            .select("token_id", F.col("column_id").alias("set_id"),
-                    F.col("position").cast("int").alias("position"),
-                    F.col("size").alias("set_size")))
-
-
-def _read(path, columns):
-    return pads.dataset(str(path), format="parquet").to_table(columns=columns)
-
-
-def finish_sets(sets_dir, n_sets: int):
-    """(indptr int64 [n_sets+1], token_ids int32) from the sets Parquet; sets absent from
-    the Parquet (columns with no token) are empty."""
-    t = _read(sets_dir, ["column_id", "size", "token_ids"])
-    cid = t.column("column_id").to_numpy()
-    order = np.argsort(cid, kind="stable")
+def sets_and_positions(w, n_sets: int) -> None:
+    """sets/indptr.npy, sets/token_ids.npy, postings/positions.npy, postings/set_sizes.npy
+    from the posting lists already written (postings/indptr.npy, set_ids.npy): a counting
+    sort by set id, a chunk of entries at a time, into memory-mapped outputs."""
+    post_indptr = np.load(w.path("postings/indptr.npy"))
+    post_sets = np.load(w.path("postings/set_ids.npy"), mmap_mode="r")
+    nnz = len(post_sets)
     sizes = np.zeros(n_sets, dtype=np.int64)
-    sizes[cid] = t.column("size").to_numpy()
-    indptr = np.zeros(n_sets + 1, dtype=np.int64)
-    np.cumsum(sizes, out=indptr[1:])
-    lists = t.column("token_ids").combine_chunks()
-    flat = lists.values.to_numpy(zero_copy_only=False).astype(np.int32)
-    offsets = lists.offsets.to_numpy()
-    out = np.empty(int(indptr[-1]), dtype=np.int32)
-    # copy each row's slice to its CSR place; rows are permuted by column id
-    starts_src = offsets[:-1][order]
-    lens = np.diff(offsets)[order]
-    dst = indptr[cid[order]]
-    idx = np.repeat(starts_src - dst, lens) + np.arange(len(out))
-    out[:] = flat[idx]
-    return indptr, out
+    for lo in range(0, nnz, CHUNK):
+        sizes += np.bincount(post_sets[lo:lo + CHUNK], minlength=n_sets)
+    sets_indptr = np.zeros(n_sets + 1, dtype=np.int64)
+    np.cumsum(sizes, out=sets_indptr[1:])
+    w.save_npy("sets/indptr.npy", sets_indptr)
+
+    def out(rel):
+        return np.lib.format.open_memmap(w.path(rel), mode="w+", dtype=np.int32, shape=(nnz,))
+
+    sets_tokens, post_pos, post_sizes = out("sets/token_ids.npy"), \
+        out("postings/positions.npy"), out("postings/set_sizes.npy")
+    cursor = sets_indptr[:-1].copy()                 # next free place of each set
+    for lo in range(0, nnz, CHUNK):
+        s = np.asarray(post_sets[lo:lo + CHUNK])
+        tok = (np.searchsorted(post_indptr, np.arange(lo, lo + len(s)), side="right") - 1)
+        o = np.argsort(s, kind="stable")             # by set; tokens ascend within a set
+        ss = s[o]
+        run = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
+        rank = np.arange(len(ss)) - np.repeat(run, np.diff(np.r_[run, len(ss)]))
+        dest = cursor[ss] + rank
+        sets_tokens[dest] = tok[o]
+        post_pos[lo + o] = dest - sets_indptr[ss]
+        post_sizes[lo:lo + len(s)] = sizes[s]
+        cursor += np.bincount(s, minlength=n_sets)
+    for a in (sets_tokens, post_pos, post_sizes):
+        a.flush()
 
 
-def finish_postings(postings_dir, n_tokens: int):
-    """CSR postings (indptr, set_ids, positions, set_sizes) sorted by (token, set)."""
-    t = _read(postings_dir, ["token_id", "set_id", "position", "set_size"])
-    tok = t.column("token_id").to_numpy()
-    sid = t.column("set_id").to_numpy()
-    order = np.lexsort((sid, tok))
-    freq = np.bincount(tok, minlength=n_tokens)
-    indptr = np.zeros(n_tokens + 1, dtype=np.int64)
-    np.cumsum(freq, out=indptr[1:])
-    return (indptr, sid[order].astype(np.int32),
-            t.column("position").to_numpy()[order].astype(np.int32),
-            t.column("set_size").to_numpy()[order].astype(np.int32))
+def write_postings_parquet(w) -> None:
+    """postings/postings.parquet (token_id, set_id, position, set_size), in token order, for
+    the distributed search, from the arrays written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = w.path("postings/postings.parquet/x").parent
+    indptr = np.load(w.path("postings/indptr.npy"))
+    arrays = {k: np.load(w.path(f"postings/{f}.npy"), mmap_mode="r") for k, f in
+              (("set_id", "set_ids"), ("position", "positions"), ("set_size", "set_sizes"))}
+    n = int(indptr[-1])
+    for k, lo in enumerate(range(0, max(n, 1), POSTINGS_ROWS_PER_FILE)):
+        hi = min(n, lo + POSTINGS_ROWS_PER_FILE)
+        token = (np.searchsorted(indptr, np.arange(lo, hi), side="right") - 1).astype(np.int32)
+        pq.write_table(pa.table({"token_id": token, **{c: np.asarray(a[lo:hi])
+                                                       for c, a in arrays.items()}}),
+                       folder / f"part-{k:05d}.parquet", compression="snappy",
+                       row_group_size=1 << 20)

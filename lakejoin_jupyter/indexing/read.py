@@ -1,126 +1,282 @@
-"""Spark job: sniff and read every table of the lake into one long DataFrame of cells.
+"""Spark job: read every table of the lake once into the build's long form.
 
-Two passes, both ``mapInPandas`` over the list of files, so files are opened by executors,
-not by the driver (on a cluster the lake must sit on storage every executor can read):
+One job over batches of files (contiguous table ids, balanced by bytes; one task each):
+a task reads its tables with lake/read.py ``read_columns`` (sniff and parse in one pass),
+normalizes every distinct cell text once (lake/normalize.py ``normalize_array``) and
+derives what needs nothing but the column: its profile (indexing/profile.py) and its
+MinHash signature (hashing.py). It writes its share of the long form with pyarrow, in
+chunks of tables (``LongForm``), and returns each table's TableInfo to the driver:
 
-1. sniff (lake/read.py ``inspect``): encoding, delimiter, header, row count, problems;
-   the small per-table results come back to the driver, which numbers the columns and
-   reports the files it skips and why;
-2. read: the readable tables become cells ``(column_id, row_id, value, token)`` where
-   ``token`` is the normalized value (lake/normalize.py) and null cells are dropped.
+    values/   one row per distinct raw text of a column: (table_id, position, rcode,
+              value, token, n, hash64); rcode numbers the column's texts 0..n_raw-1,
+              token is null for a text without a key, n counts its cells
+    cells/    one row per non-null cell, in (table, row, position) order:
+              (table_id, row_id, position, rcode)
+    columns/  one row per column: (table_id, position, n_raw, profile fields, signature)
 
-Spark catalog tables are read with ``spark.table`` and melted with ``posexplode``; their
-values are normalized by the same function in a pandas UDF.
+Part files are named by (batch, chunk), so reading them in name order is table order.
+Spark catalog tables are read by one task each (the table coalesced into one partition,
+each column cast to text by Spark) and go through the same per-batch code.
 """
 from __future__ import annotations
 
 import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
 
-import pandas as pd
+import numpy as np
 
+from ..hashing import minhash_signatures, token_hash32, token_hash64
 from ..lake import read as lakeread
 from ..lake.discover import LakeSpec
-from ..lake.normalize import normalize_many
+from ..lake.normalize import normalize_array
+from . import profile as profile_job
 
-CELL_SCHEMA = "column_id int, row_id long, value string, token string"
-
-
-def _inspect_batches(batches):
-    for pdf in batches:
-        out = [lakeread.inspect(int(r.table_id), r.uri, r.format).to_json()
-               for r in pdf.itertuples(index=False)]
-        yield pd.DataFrame({"table_id": pdf["table_id"].astype("int32"), "info": out})
+CHUNK_CELLS = 4_000_000          # cells held in memory at once by a read task
+BATCH_BYTES = 256 << 20          # about this many file bytes per read task
 
 
-def _cell_batches(batches):
-    for pdf in batches:
-        for r in pdf.itertuples(index=False):
-            info = lakeread.TableInfo.from_json(r.info)
-            for chunk in lakeread.cells(info, int(r.first_column_id)):
-                yield chunk.astype({"column_id": "int32", "row_id": "int64"})
+@dataclass(frozen=True)
+class LongForm:
+    """Where a build's long form lives (a scratch folder inside the index being written)."""
+    root: str
+
+    def part(self, kind: str, batch: int, chunk: int) -> Path:
+        d = Path(self.root) / kind
+        d.mkdir(parents=True, exist_ok=True)
+        return d / f"part-{batch:05d}-{chunk:05d}.parquet"
+
+    def files(self, kind: str) -> list[str]:
+        d = Path(self.root) / kind
+        return sorted(str(p) for p in d.glob("part-*.parquet")) if d.exists() else []
+
+    def uri(self, kind: str) -> str:
+        return (Path(self.root) / kind).as_uri()
 
 
-def _task_count(spark, n_files: int, files_per_task: int) -> int:
-    parallel = spark.sparkContext.defaultParallelism
-    return max(1, min(math.ceil(n_files / max(files_per_task, 1)), 8 * parallel))
+# --------------------------------------------------------------------------- one batch
+
+def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
+    """The long form of a few read tables: {"values", "cells", "columns"} Arrow tables.
+
+    ``tables``: [(table_id, [Arrow string array per column], row ids or None)]; row ids
+    default to 0..n_rows-1."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    col_table, col_pos, cols = [], [], []
+    for table_id, table_cols, _ in tables:
+        for j, c in enumerate(table_cols):
+            col_table.append(table_id)
+            col_pos.append(j)
+            cols.append(c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c)
+    nc = len(cols)
+    lengths = np.array([len(c) for c in cols], dtype=np.int64)
+    n_values = np.array([len(c) - c.null_count for c in cols], dtype=np.int64)
+    cells = pa.concat_arrays([c.cast(pa.large_string()) for c in cols]) if nc else \
+        pa.array([], pa.large_string())
+    # distinct texts of the chunk (one hash pass), then each column's distinct texts: its
+    # raw values r, numbered rcode 0.. within the column
+    enc = pc.dictionary_encode(cells)
+    texts = enc.dictionary
+    code = enc.indices.fill_null(-1).to_numpy()
+    cell_col = np.repeat(np.arange(nc, dtype=np.int64), lengths)
+    valid = code >= 0
+    width = max(len(texts), 1)
+    # distinct (column, text) keys by Arrow's hash, then sorted (few, against the cells)
+    kenc = pc.dictionary_encode(pa.array(cell_col[valid] * width + code[valid]))
+    first_seen = kenc.dictionary.to_numpy()
+    order = np.argsort(first_seen)
+    keys = first_seen[order]
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    inverse = rank[kenc.indices.to_numpy()]
+    raw_col, raw_code = keys // width, keys % width
+    n_raw = np.bincount(raw_col, minlength=nc).astype(np.int64)
+    raw_ptr = np.zeros(nc + 1, dtype=np.int64)
+    np.cumsum(n_raw, out=raw_ptr[1:])
+    raw_n = np.bincount(inverse, minlength=len(keys)).astype(np.int64)
+    raw_text = texts.take(pa.array(raw_code)).cast(pa.string())
+    cell_rcode = np.full(len(code), -1, dtype=np.int32)
+    cell_rcode[valid] = inverse - raw_ptr[cell_col[valid]]
+
+    # tokens: each distinct text of the chunk normalized once; tokens numbered in the chunk
+    text_token = normalize_array(texts)
+    enc = pc.dictionary_encode(text_token)
+    tokens = enc.dictionary
+    raw_tok = enc.indices.fill_null(-1).to_numpy().astype(np.int64)[raw_code]
+    raw_token = text_token.take(pa.array(raw_code)).cast(pa.string())
+    keyed = raw_tok >= 0
+    nt = len(tokens)
+    pair_key = np.sort(raw_col[keyed] * max(nt, 1) + raw_tok[keyed])
+    pair_key = pair_key[np.r_[True, pair_key[1:] != pair_key[:-1]]] if len(pair_key) else pair_key
+    pair_col, pair_tok = pair_key // max(nt, 1), pair_key % max(nt, 1)
+    pair_ptr = np.zeros(nc + 1, dtype=np.int64)
+    np.cumsum(np.bincount(pair_col, minlength=nc), out=pair_ptr[1:])
+    token_list = tokens.to_pylist()
+    h64 = token_hash64(token_list)
+    h32 = token_hash32(token_list)
+
+    batch = profile_job.ColumnBatch(
+        n_columns=nc, raw_col=raw_col, raw_text=raw_text, raw_n=raw_n, raw_tok=raw_tok,
+        tokens=tokens, pair_col=pair_col, pair_tok=pair_tok, pair_ptr=pair_ptr,
+        n_values=n_values)
+    prof = profile_job.profile_columns(batch, n_samples)
+    sig = minhash_signatures(h32[pair_tok], pair_ptr, num_perm, seed)
+
+    rcode = np.arange(len(raw_col), dtype=np.int64) - raw_ptr[raw_col]
+    values = pa.table({
+        "table_id": pa.array(np.asarray(col_table, dtype=np.int32)[raw_col]),
+        "position": pa.array(np.asarray(col_pos, dtype=np.int32)[raw_col]),
+        "rcode": pa.array(rcode.astype(np.int32)),
+        "value": raw_text,
+        "token": raw_token,
+        "n": pa.array(raw_n),
+        "hash64": pa.array(h64.view(np.int64)[np.maximum(raw_tok, 0)] if nt else
+                           np.zeros(len(raw_tok), np.int64), mask=~keyed)})
+    columns = pa.table({
+        "table_id": pa.array(np.asarray(col_table, dtype=np.int32)),
+        "position": pa.array(np.asarray(col_pos, dtype=np.int32)),
+        "n_raw": pa.array(n_raw),
+        **{f: pa.array(prof[f]) for f in profile_job.FIELDS},
+        "signature": pa.array([row.tobytes() for row in sig.astype("<u4")], pa.binary()),
+    })
+    return {"values": values, "cells": _cells(tables, cell_rcode, lengths), "columns": columns}
 
 
-def sniff_files(spark, lake: LakeSpec, files_per_task: int = 4) -> list[lakeread.TableInfo]:
-    files = [t for t in lake.tables if t.format != "catalog"]
-    if not files:
-        return []
-    src = spark.createDataFrame(
-        pd.DataFrame({"table_id": [t.table_id for t in files], "uri": [t.uri for t in files],
-                      "format": [t.format for t in files]}),
-        "table_id int, uri string, format string")
-    src = src.repartition(_task_count(spark, len(files), files_per_task), "table_id")
-    rows = (src.mapInPandas(_inspect_batches, "table_id int, info string")
-            .toPandas())
-    infos = [lakeread.TableInfo.from_json(s) for s in rows["info"]]
-    return sorted(infos, key=lambda i: i.table_id)
+def _cells(tables, cell_rcode: np.ndarray, lengths: np.ndarray):
+    """Non-null cells in (table, row, position) order; ``cell_rcode`` holds every cell of
+    the chunk column after column (-1: null)."""
+    import pyarrow as pa
+
+    parts = []
+    at = c = 0
+    for table_id, cols, row_ids in tables:
+        m = len(cols)
+        n = int(lengths[c]) if m else 0
+        codes = cell_rcode[at:at + n * m].reshape(m, n).T.ravel()     # row-major
+        at, c = at + n * m, c + m
+        keep = codes >= 0
+        rows = np.repeat(np.arange(n, dtype=np.int64) if row_ids is None else row_ids, m)
+        parts.append(pa.table({
+            "table_id": pa.array(np.full(int(keep.sum()), table_id, dtype=np.int32)),
+            "row_id": pa.array(rows[keep]),
+            "position": pa.array(np.tile(np.arange(m, dtype=np.int32), n)[keep]),
+            "rcode": pa.array(codes[keep])}))
+    if not parts:
+        return pa.table({"table_id": pa.array([], pa.int32()), "row_id": pa.array([], pa.int64()),
+                         "position": pa.array([], pa.int32()), "rcode": pa.array([], pa.int32())})
+    return pa.concat_tables(parts)
 
 
-def sniff_catalog(spark, lake: LakeSpec) -> list[lakeread.TableInfo]:
-    infos = []
-    for t in lake.tables:
-        if t.format != "catalog":
-            continue
-        info = lakeread.TableInfo(table_id=t.table_id, uri=t.uri, format="catalog",
-                                  encoding="spark")
-        try:
-            df = spark.table(t.path)
-            info.columns, info.warnings = lakeread._fix_header(df.columns)
-            info.n_rows = df.count()
-            info.ok = info.n_rows > 0 and bool(info.columns)
-            if not info.ok:
-                info.error = "has no rows" if info.columns else "has no columns"
-        except Exception as e:  # noqa: BLE001
-            info.error = f"cannot be read from the Spark catalog ({type(e).__name__}: {e})"
-        infos.append(info)
-    return infos
+def write_long_form(long: LongForm, batch: int, chunk: int, parts: dict) -> None:
+    import pyarrow.parquet as pq
+    for kind, table in parts.items():
+        path = long.part(kind, batch, chunk)
+        tmp = path.with_name(path.name + ".inprogress")
+        pq.write_table(table, tmp, compression="snappy", row_group_size=1 << 20)
+        os.replace(tmp, path)           # a retried task overwrites its own parts whole
 
 
-def read_cells(spark, lake: LakeSpec, infos: list[lakeread.TableInfo],
-               first_column_ids: dict[int, int], files_per_task: int = 4):
-    """Cells of all readable tables as one Spark DataFrame (``CELL_SCHEMA``)."""
-    from pyspark.sql import functions as F
+# --------------------------------------------------------------------------- the Spark job
 
-    ok_files = [i for i in infos if i.ok and i.format != "catalog"]
-    frames = []
-    if ok_files:
-        src = spark.createDataFrame(
-            pd.DataFrame({"table_id": [i.table_id for i in ok_files],
-                          "info": [i.to_json() for i in ok_files],
-                          "first_column_id": [first_column_ids[i.table_id] for i in ok_files]}),
-            "table_id int, info string, first_column_id int")
-        src = src.repartition(_task_count(spark, len(ok_files), files_per_task), "table_id")
-        frames.append(src.mapInPandas(_cell_batches, CELL_SCHEMA))
-    by_id = {t.table_id: t for t in lake.tables}
-    for info in infos:
-        if not info.ok or info.format != "catalog":
-            continue
-        df = spark.table(by_id[info.table_id].path)
-        arr = F.array(*[F.col(f"`{c}`").cast("string") for c in df.columns])
-        long = (df.select(F.monotonically_increasing_id().alias("row_id"), arr.alias("_v"))
-                .select("row_id", F.posexplode("_v").alias("pos", "value"))
-                .where(F.col("value").isNotNull()))
-        long = long.select(
-            (F.col("pos") + F.lit(first_column_ids[info.table_id])).cast("int").alias("column_id"),
-            "row_id", "value", _normalize_udf()("value").alias("token"))
-        frames.append(long)
-    if not frames:
-        return None
-    out = frames[0]
-    for f in frames[1:]:
-        out = out.unionByName(f)
+def _batches(files, parallelism: int) -> list[list]:
+    """Contiguous runs of files (in table-id order) of about equal bytes."""
+    total = sum(max(t.size, 1) for t in files)
+    n = max(1, min(len(files), max(4 * parallelism, math.ceil(total / BATCH_BYTES))))
+    target = total / n
+    out, cur, acc = [], [], 0.0
+    for t in files:
+        cur.append(t)
+        acc += max(t.size, 1)
+        if acc >= target * (len(out) + 1) and len(out) < n - 1:
+            out.append(cur)
+            cur = []
+    if cur:
+        out.append(cur)
     return out
 
 
-def _normalize_udf():
-    from pyspark.sql.functions import pandas_udf
+def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int, chunk_cells: int):
+    def run(items):
+        for batch_no, specs in items:
+            chunk, pending, held = 0, [], 0
+            for table_id, uri, fmt in specs:
+                info, cols = lakeread.read_columns(table_id, uri, fmt)
+                yield info.to_json()
+                if cols is None:
+                    continue
+                pending.append((table_id, cols, None))
+                held += len(cols[0]) * len(cols)
+                if held >= chunk_cells:
+                    write_long_form(long, batch_no, chunk,
+                                    long_form_of(pending, num_perm, seed, n_samples))
+                    chunk, pending, held = chunk + 1, [], 0
+            if pending:
+                write_long_form(long, batch_no, chunk,
+                                long_form_of(pending, num_perm, seed, n_samples))
+    return run
 
-    @pandas_udf("string")
-    def normalize_values(values: pd.Series) -> pd.Series:
-        return pd.Series(normalize_many(values.tolist()), dtype=object)
 
-    return normalize_values
+def read_lake(spark, lake: LakeSpec, long: LongForm, num_perm: int, seed: int,
+              n_samples: int = 5) -> list[lakeread.TableInfo]:
+    """Read the lake's files (one Spark job) and catalog tables into ``long``; returns the
+    TableInfo of every table, by table id."""
+    files = [t for t in lake.tables if t.format != "catalog"]
+    infos = []
+    if files:
+        batches = _batches(files, spark.sparkContext.defaultParallelism)
+        items = [(b, [(t.table_id, t.uri, t.format) for t in specs])
+                 for b, specs in enumerate(batches)]
+        rdd = spark.sparkContext.parallelize(items, len(items))
+        infos += [lakeread.TableInfo.from_json(s) for s in
+                  rdd.mapPartitions(_read_batch(long, num_perm, seed, n_samples,
+                                                CHUNK_CELLS)).collect()]
+    first_batch = len(files)
+    for k, t in enumerate(t for t in lake.tables if t.format == "catalog"):
+        infos.append(_read_catalog_table(spark, t, long, first_batch + k, num_perm, seed,
+                                         n_samples))
+    return sorted(infos, key=lambda i: i.table_id)
+
+
+def _read_catalog_table(spark, t, long: LongForm, batch_no: int, num_perm: int, seed: int,
+                        n_samples: int) -> lakeread.TableInfo:
+    """A Spark catalog table: every column cast to text by Spark, the whole table in one task."""
+    import pandas as pd
+    from pyspark.sql import functions as F
+
+    info = lakeread.TableInfo(table_id=t.table_id, uri=t.uri, format="catalog", encoding="spark")
+    try:
+        df = spark.table(t.path)
+        info.columns, info.warnings = lakeread._fix_header(df.columns)
+    except Exception as e:  # noqa: BLE001
+        info.error = f"cannot be read from the Spark catalog ({type(e).__name__}: {e})"
+        return info
+    if not info.columns:
+        info.error = "has no columns"
+        return info
+    text = df.select(*[F.col(f"`{c}`").cast("string").alias(f"c{j}")
+                       for j, c in enumerate(df.columns)]).coalesce(1)
+    table_id, width = t.table_id, len(df.columns)
+
+    def run(batches):
+        import pyarrow as pa
+        frames = [pdf for pdf in batches]
+        pdf = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+            {f"c{j}": pd.Series([], dtype=object) for j in range(width)})
+        cols = [pa.array(pdf[f"c{j}"].astype(object).where(pdf[f"c{j}"].notna(), None),
+                         pa.string()) for j in range(width)]
+        if len(pdf):
+            write_long_form(long, batch_no, 0,
+                            long_form_of([(table_id, cols, None)], num_perm, seed, n_samples))
+        yield pd.DataFrame({"n_rows": [len(pdf)]})
+
+    n_rows = int(text.mapInPandas(run, "n_rows long").toPandas()["n_rows"].sum())
+    info.n_rows = n_rows
+    info.ok = n_rows > 0
+    if not info.ok:
+        info.error = "has no rows"
+    return info
+
+

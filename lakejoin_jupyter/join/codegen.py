@@ -260,3 +260,41 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
         return [f"{var} = spark.read.json({uri!r})",
                 f"{var} = {var}.select({cols})"]
     raise ValueError(f"no Spark reader for format {table.format!r}")
+
+
+# ----------------------------------------------------------------------- union
+
+def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
+    """Code binding ``into`` to ``name`` with the plan's lake rows stacked under it
+    (join/execute.py: union_pandas / union_spark)."""
+    var = _free("lake_" + python_name(plan.other.short_name), {name, into})
+    pairs = ", ".join(f"{a!r} <- {b!r}" for a, b in plan.alignment)
+    head = [f"# union of {name} with the rows of {plan.other.name!r} "
+            f"({'PySpark' if spark else 'pandas'}); aligned columns: {pairs}",
+            f"# {plan.source!r} says where each row comes from"]
+    if plan.description:
+        head.append(f"# {plan.description!r}")
+    if spark:
+        cols = ",\n".join(f"    {var}[{spark_quote(b)!r}].cast({t!r}).alias({a!r})"
+                          for (a, b), t in zip(plan.alignment, plan.spark_types))
+        lines = head + ["from pyspark.sql import functions as F, types as T",
+                        "from lakejoin_jupyter.spark import get_spark", "",
+                        "spark = get_spark()"] + spark_read_lines(plan.other, var) + [
+            f"{var} = {var}.select(",
+            f"{cols},",
+            f"    F.lit({plan.other.name!r}).alias({plan.source!r}))",
+            f"{into} = {name}.withColumn({plan.source!r}, F.lit('query')).unionByName(",
+            f"    {var}, allowMissingColumns=True)"]
+        return "\n".join(lines) + "\n"
+    lines = head + ["import pandas as pd", ""] + pandas_read_lines(plan.other, var) + [
+        f"{var} = {var}[{[b for _, b in plan.alignment]!r}].rename(columns={plan.renamed!r})"]
+    for (a, _), kind in zip(plan.alignment, plan.kinds):
+        if kind == "numeric":
+            lines.append(f"{var}[{a!r}] = pd.to_numeric({var}[{a!r}], errors='coerce')")
+        elif kind == "datetime":
+            lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce')")
+    lines += [f"{into} = pd.concat([{name}.assign(**{{{plan.source!r}: 'query'}}),",
+              f"                {var}.assign(**{{{plan.source!r}: {plan.other.name!r}}})],",
+              "               ignore_index=True)",
+              into]
+    return "\n".join(lines) + "\n"

@@ -144,3 +144,34 @@ def join_spark(left, right, plan: JoinPlan):
     if plan.renamed:
         rk = rk.withColumnsRenamed(plan.renamed)
     return lk.join(rk, on=list(plan.keys), how=plan.how).drop(*plan.keys)
+
+
+# ----------------------------------------------------------------------- union
+
+def execute_union(plan, df):
+    """Stack the plan's lake table under ``df`` (pandas in, pandas out; Spark: lazy Spark)."""
+    if is_spark_frame(df):
+        return union_spark(df, spark_table(df.sparkSession, plan.other), plan)
+    if not isinstance(df, pd.DataFrame):
+        raise QueryError(f"Cannot union a {type(df).__name__}; pass a pandas or Spark DataFrame.")
+    return union_pandas(df, lake_table(plan.other), plan)
+
+
+def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan) -> pd.DataFrame:
+    """``df`` (source "query") above the aligned, renamed, converted rows of ``other``."""
+    added = other[[b for _, b in plan.alignment]].rename(columns=plan.renamed)
+    for (a, _), kind in zip(plan.alignment, plan.kinds):
+        if kind == "numeric":
+            added[a] = pd.to_numeric(added[a], errors="coerce")
+        elif kind == "datetime":
+            added[a] = pd.to_datetime(added[a], errors="coerce")
+    return pd.concat([df.assign(**{plan.source: "query"}),
+                      added.assign(**{plan.source: plan.other.name})], ignore_index=True)
+
+
+def union_spark(df, other, plan):
+    from pyspark.sql import functions as F
+    cols = [other[spark_quote(b)].cast(t).alias(a)
+            for (a, b), t in zip(plan.alignment, plan.spark_types)]
+    added = other.select(*cols, F.lit(plan.other.name).alias(plan.source))
+    return df.withColumn(plan.source, F.lit("query")).unionByName(added, allowMissingColumns=True)

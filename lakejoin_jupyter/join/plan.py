@@ -142,3 +142,78 @@ def default_variable(query_name: str, table: str, action: str = "") -> str:
     fifa_country_codes), and the action when it is not a plain join (fifa_country_codes_fuzzy)."""
     base = f"{python_name(query_name, 'df')}_{python_name(str(table).rsplit('/', 1)[-1])}"
     return f"{base}_{python_name(action)}" if action else base
+
+
+# ----------------------------------------------------------------------- union
+
+UNION_KINDS = ("text", "numeric", "datetime")
+SOURCE_COLUMN = "source_table"
+QUERY_LABEL = "query"
+
+
+@dataclass(frozen=True)
+class UnionPlan:
+    """Rows of a lake table stacked under the user's frame (table union search).
+
+    ``alignment``: (query column, lake column) pairs; the lake column is renamed to the query
+    column and converted to its type (``kinds``: pandas "text" | "numeric" | "datetime";
+    ``spark_types``: the query's Spark type names), every other query column is null in the
+    added rows, and ``source`` says where each row comes from ("query" or the table name)."""
+    alignment: tuple
+    query_columns: tuple
+    other: LakeTable
+    kinds: tuple = ()
+    spark_types: tuple = ()
+    source: str = SOURCE_COLUMN
+    description: str = ""
+
+    @property
+    def renamed(self) -> dict:
+        return {b: a for a, b in self.alignment}
+
+
+def make_union_plan(df, alignment, other: LakeTable, description: str = "") -> UnionPlan:
+    """Check an alignment against both tables and fix the type conversions from ``df``."""
+    from ..frames import is_spark_frame
+    columns = list(df.columns)
+    alignment = tuple((a, b) for a, b in alignment)
+    if not alignment:
+        raise QueryError("A union needs at least one aligned column.")
+    for side, cols in (("query DataFrame", columns), (f"table {other.name!r}", list(other.columns))):
+        dup = sorted({str(c) for c in cols if cols.count(c) > 1})
+        if dup:
+            raise QueryError(f"The {side} has duplicate column names {dup}; rename them first.")
+    missing = [a for a, _ in alignment if a not in columns]
+    if missing:
+        raise QueryError(f"Query column(s) {missing} not found; the DataFrame has: "
+                         f"{[str(c) for c in columns][:30]}")
+    missing = [b for _, b in alignment if b not in other.columns]
+    if missing:
+        raise QueryError(f"Lake table {other.name!r} has no column(s) {missing}; its columns: "
+                         f"{[str(c) for c in other.columns][:30]}")
+    for pos in (0, 1):
+        seen = [p[pos] for p in alignment]
+        if len(set(seen)) != len(seen):
+            raise QueryError(f"A column appears twice in the alignment {list(alignment)}.")
+    source, n = SOURCE_COLUMN, 2
+    while source in columns:
+        source, n = f"{SOURCE_COLUMN}_{n}", n + 1
+    if is_spark_frame(df):
+        types = dict((f.name, f.dataType.simpleString()) for f in df.schema.fields)
+        return UnionPlan(alignment, tuple(columns), other,
+                         spark_types=tuple(types[a] for a, _ in alignment), source=source,
+                         description=description)
+    kinds = tuple(_pandas_kind(df[a]) for a, _ in alignment)
+    return UnionPlan(alignment, tuple(columns), other, kinds=kinds, source=source,
+                     description=description)
+
+
+def _pandas_kind(s) -> str:
+    from pandas.api import types as pt
+    if pt.is_bool_dtype(s.dtype):
+        return "text"
+    if pt.is_numeric_dtype(s.dtype):
+        return "numeric"
+    if pt.is_datetime64_any_dtype(s.dtype) and getattr(s.dtype, "tz", None) is None:
+        return "datetime"
+    return "text"

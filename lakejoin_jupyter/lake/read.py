@@ -1,9 +1,12 @@
-"""Read one table file: sniff it, decode it, parse it, hand out its cells.
+"""Read one table file in one pass: sniff it, decode it, parse it, hand out its cells as
+Arrow arrays (one per column).
 
-These functions run inside Spark tasks (indexing/read.py maps them over the lake's files with
-``mapInPandas``) and in the notebook (previews, joins), so a table reads the same way in
-both. Every problem with a file becomes a :class:`TableReadError` that names the file, says
-what is wrong and what to do; the build reports it and skips the table.
+These functions run inside Spark tasks (indexing/read.py maps them over the lake's files)
+and in the notebook (previews, joins), so a table reads the same way in both. CSV is
+parsed by Arrow's reader when it gives exactly Python's csv records, otherwise by Python's
+csv module (ragged rows, one-column files, quoting Arrow rejects). Every problem with a
+file becomes a :class:`TableReadError` that names the file, says what is wrong and what to
+do; the build reports it and skips the table.
 
 What is tolerated, and reported as a warning on the table:
 * encodings: UTF-8 (with or without BOM), UTF-16/32 with BOM, otherwise Windows-1252, and
@@ -32,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import TableReadError
-from .normalize import _render, normalize_many
+from .normalize import _render
 
 SNIFF_BYTES = 1 << 16
 CHUNK_ROWS = 100_000
@@ -164,18 +167,27 @@ def _fix_header(names: list[str]) -> tuple[list[str], list[str]]:
     return out, warnings
 
 
-# ------------------------------------------------------------------ sniffing pass
+# ------------------------------------------------------------------ reading (one pass)
 
-def inspect(table_id: int, uri: str, fmt: str) -> TableInfo:
-    """Sniff and validate one table; never raises (errors go into the TableInfo)."""
+def read_columns(table_id: int, uri: str, fmt: str) -> tuple[TableInfo, list | None]:
+    """Sniff, validate and read a table in one pass: its :class:`TableInfo` and its cells as
+    one Arrow string array per column (null for a null cell), or None when the table cannot
+    be read (the TableInfo says why). Never raises."""
     info = TableInfo(table_id=table_id, uri=uri, format=fmt)
     try:
         if fmt in ("csv", "tsv"):
-            _inspect_csv(info)
+            raw = _open_bytes(uri)
+            if not raw.strip():
+                raise TableReadError(uri, "is empty", "nothing to index")
+            text, info.encoding = decode(uri, raw)
+            if info.encoding not in ("utf-8", "utf-8-sig"):
+                info.warnings.append(f"not UTF-8; decoded as {info.encoding}")
+            info.delimiter = _sniff_delimiter(text, fmt)
+            cols = _csv_columns(info, text, raw if info.encoding == "utf-8" else None)
         elif fmt == "parquet":
-            _inspect_parquet(info)
+            cols = _parquet_columns(info, inspect=True)
         elif fmt == "jsonl":
-            _inspect_jsonl(info)
+            cols = _jsonl_columns(info)
         else:
             raise TableReadError(uri, f"unknown table format {fmt!r}")
         if not info.columns:
@@ -183,21 +195,30 @@ def inspect(table_id: int, uri: str, fmt: str) -> TableInfo:
         if info.n_rows == 0:
             raise TableReadError(uri, "has a header but no data rows", "nothing to index")
         info.ok = True
+        return info, cols
     except TableReadError as e:
         info.ok, info.error, info.hint = False, e.reason, e.hint
     except Exception as e:  # noqa: BLE001 - any parser failure is reported, never fatal
         info.ok, info.error = False, f"could not be parsed: {type(e).__name__}: {e}"
-    return info
+    return info, None
 
 
-def _inspect_csv(info: TableInfo) -> None:
-    raw = _open_bytes(info.uri)
-    if not raw.strip():
-        raise TableReadError(info.uri, "is empty", "nothing to index")
-    text, info.encoding = decode(info.uri, raw)
-    if info.encoding not in ("utf-8", "utf-8-sig"):
-        info.warnings.append(f"not UTF-8; decoded as {info.encoding}")
-    info.delimiter = _sniff_delimiter(text, info.format)
+def inspect(table_id: int, uri: str, fmt: str) -> TableInfo:
+    """Sniff and validate one table; never raises (errors go into the TableInfo)."""
+    return read_columns(table_id, uri, fmt)[0]
+
+
+def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None) -> list:
+    """The data cells of a CSV/TSV text, one Arrow array per column; sets columns, n_rows,
+    n_fields_max and the ragged-row warnings. Rows are the CSV records after the header,
+    except empty records and records of one blank field; short rows are padded with nulls,
+    cells beyond the header are dropped, an empty cell is null.
+
+    Parsed by Arrow's CSV reader; a file Arrow would read differently (ragged rows, a
+    single column, quoting Arrow rejects) is parsed by Python's csv module instead, which
+    defines the result (tests check the two agree)."""
+    import pyarrow as pa
+
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=info.delimiter)
     try:
         header = next(reader)
@@ -207,25 +228,76 @@ def _inspect_csv(info: TableInfo) -> None:
         raise TableReadError(info.uri, f"has a malformed header line ({e})")
     info.columns, warns = _fix_header(header)
     info.warnings += warns
-    n, short, long_, fields_max = 0, 0, 0, len(header)
+    info.n_fields_max = len(header)
+    cols = _csv_columns_arrow(info, utf8 if utf8 is not None else text.encode("utf-8"),
+                              len(header)) if len(header) > 1 else None
+    if cols is None:
+        cols = _csv_columns_python(info, reader, len(header))
+    info.n_rows = len(cols[0]) if cols else 0
+    return [c if isinstance(c, pa.Array) else pa.array(c, pa.string()) for c in cols]
+
+
+def _csv_columns_arrow(info: TableInfo, data: bytes, width: int) -> list | None:
+    """Arrow's parse of the whole file (header included as row 0), or None if any record
+    does not have exactly ``width`` fields or Arrow refuses the file."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    names = [f"f{i}" for i in range(width)]
+    invalid = []
+
+    def on_invalid(row):
+        invalid.append(row.number)
+        return "skip"
+
+    try:
+        t = pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
+                                           block_size=1 << 24),
+            parse_options=pacsv.ParseOptions(
+                delimiter=info.delimiter, quote_char='"', double_quote=True, escape_char=False,
+                newlines_in_values=True, ignore_empty_lines=True, invalid_row_handler=on_invalid),
+            convert_options=pacsv.ConvertOptions(
+                column_types={n: pa.string() for n in names}, strings_can_be_null=True,
+                quoted_strings_can_be_null=True, null_values=[""]))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if invalid or t.num_rows == 0:
+        return None
+    return [t.column(i).slice(1).combine_chunks() for i in range(width)]
+
+
+def _csv_columns_python(info: TableInfo, reader, width: int) -> list:
+    cols = [[] for _ in range(width)]
+    short = long_ = 0
+    fields_max = width
+    n = 0
     try:
         for row in reader:
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue  # blank line
             n += 1
-            if len(row) < len(header):
+            if len(row) < width:
                 short += 1
-            elif len(row) > len(header):
+                row = row + [""] * (width - len(row))
+            elif len(row) > width:
                 long_ += 1
                 fields_max = max(fields_max, len(row))
+            for j in range(width):
+                v = row[j]
+                cols[j].append(v if v != "" else None)
     except csv.Error as e:
         raise TableReadError(info.uri, f"is not valid CSV near data row {n + 1} ({e})")
-    info.n_rows, info.n_fields_max = n, fields_max
+    info.n_fields_max = fields_max
     if short:
         info.warnings.append(f"{short} ragged row(s) with fewer cells than the header (padded with nulls)")
     if long_:
         info.warnings.append(f"{long_} ragged row(s) with more cells than the header "
-                             f"(cells beyond column {len(header)} ignored)")
+                             f"(cells beyond column {width} ignored)")
+    return cols
 
 
 def _inspect_parquet(info: TableInfo) -> None:
@@ -251,13 +323,47 @@ def _inspect_parquet(info: TableInfo) -> None:
     info.n_rows = int(n)
 
 
-def _inspect_jsonl(info: TableInfo) -> None:
+def _parquet_columns(info: TableInfo, inspect: bool = False) -> list:
+    """The cells of a Parquet file or dataset folder (each file opened once); with
+    ``inspect`` also its columns, row count and header warnings (as _inspect_parquet)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    p = Path(info.uri)
+    if inspect and not p.is_file():
+        _inspect_parquet(info)
+        inspect = False
+    try:
+        files = [pq.ParquetFile(p)] if p.is_file() else \
+            [pq.ParquetFile(f.path) for f in pq.ParquetDataset(info.uri).fragments]
+    except (OSError, ValueError) as e:
+        if inspect:
+            _inspect_parquet(info)     # raises the specific error
+        raise TableReadError(info.uri, f"is not a readable Parquet file ({e})")
+    if inspect:
+        info.encoding = "parquet"
+        info.columns, warns = _fix_header([f for f in files[0].schema_arrow.names
+                                           if f != "__index_level_0__"])
+        info.warnings += warns
+        info.n_rows = int(files[0].metadata.num_rows)
+    parts = []
+    for pf in files:
+        names = [n for n in pf.schema_arrow.names if n != "__index_level_0__"]
+        parts.append(pf.read(columns=names, use_threads=False))
+    if not parts:
+        return [pa.array([], pa.string()) for _ in info.columns]
+    return [pa.concat_arrays([_arrow_text(t.column(j)) for t in parts])
+            for j in range(len(info.columns))]
+
+
+def _jsonl_columns(info: TableInfo) -> list:
+    import pyarrow as pa
     raw = _open_bytes(info.uri)
     if not raw.strip():
         raise TableReadError(info.uri, "is empty", "nothing to index")
     text, info.encoding = decode(info.uri, raw)
     keys: dict[str, None] = {}
-    n, bad = 0, []
+    objs = []
+    bad = []
     array_hint = "write one JSON object per line (e.g. df.to_json(lines=True, orient='records'))"
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -270,8 +376,8 @@ def _inspect_jsonl(info: TableInfo) -> None:
             continue
         for k in obj:
             keys.setdefault(str(k), None)
-        n += 1
-    if bad and not n:
+        objs.append({str(k): v for k, v in obj.items()})
+    if bad and not objs:
         raise TableReadError(info.uri, f"no line is a JSON object (line {bad[0][0]}: "
                                        f"{bad[0][1]})", array_hint)
     info.columns, warns = _fix_header(list(keys))
@@ -280,7 +386,59 @@ def _inspect_jsonl(info: TableInfo) -> None:
         first = ", ".join(f"line {i}: {why}" for i, why in bad[:3])
         info.warnings.append(f"{len(bad)} line(s) skipped, not JSON objects ({first}"
                              + (", ..." if len(bad) > 3 else "") + ")")
-    info.n_rows = n
+    info.n_rows = len(objs)
+    return [pa.array([_render_cell(o.get(k)) for o in objs], pa.string()) for k in keys]
+
+
+def _arrow_text(col):
+    """Text of an Arrow column's cells (null for nulls), as an Arrow string array: strings
+    as they are, integers and booleans cast by Arrow in C, everything else (floats, dates,
+    nested) rendered the way normalization renders Python values (once per distinct
+    value), so Parquet and notebook values agree."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    t = col.type
+    if pa.types.is_dictionary(t):
+        col = col.cast(t.value_type)
+        t = col.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return col.cast(pa.string())
+    if pa.types.is_integer(t) or pa.types.is_boolean(t):
+        return col.cast(pa.string())
+    if pa.types.is_null(t):
+        return pa.nulls(len(col), pa.string())
+    try:
+        enc = pc.dictionary_encode(col)
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
+        return pa.array([_render_cell(v) for v in col.to_pylist()], pa.string())
+    texts = pa.array([_render_cell(v) for v in enc.dictionary.to_pylist()], pa.string())
+    return pc.take(texts, enc.indices)
+
+
+def _render_cell(v):
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, ensure_ascii=False, sort_keys=True)
+    return _render(v)
+
+
+def read_arrow(info: TableInfo) -> list:
+    """The cells of a table the build has sniffed (its TableInfo), one Arrow string array
+    per column, read exactly as the build read them (same encoding and delimiter)."""
+    if info.format in ("csv", "tsv"):
+        raw = _open_bytes(info.uri)
+        text = raw.decode(info.encoding or "utf-8")
+        probe = TableInfo(table_id=info.table_id, uri=info.uri, format=info.format,
+                          encoding=info.encoding, delimiter=info.delimiter or ",")
+        cols = _csv_columns(probe, text, raw if info.encoding == "utf-8" else None)
+    elif info.format == "parquet":
+        cols = _parquet_columns(info)
+    elif info.format == "jsonl":
+        cols = _jsonl_columns(TableInfo(table_id=info.table_id, uri=info.uri, format="jsonl"))
+    else:  # pragma: no cover
+        raise TableReadError(info.uri, f"unknown table format {info.format!r}")
+    return cols
 
 
 def _json_object(line: str) -> tuple[dict | None, str]:
@@ -302,78 +460,18 @@ def read_frames(info: TableInfo, chunk_rows: int = CHUNK_ROWS) -> Iterator[pd.Da
     Columns are named by ``info.columns``; the values are the cells' text as written
     (Parquet/JSON values rendered as text the way normalization renders them).
     """
-    if info.format in ("csv", "tsv"):
-        raw = _open_bytes(info.uri)
-        text = raw.decode(info.encoding or "utf-8")
-        width = max(info.n_fields_max, len(info.columns))
-        reader = pd.read_csv(
-            io.StringIO(text), sep=info.delimiter or ",", header=None, skiprows=1,
-            names=list(range(width)), dtype=str, keep_default_na=False, na_filter=False,
-            skip_blank_lines=True, engine="c", chunksize=chunk_rows, quotechar='"',
-            doublequote=True, escapechar=None)
-        for chunk in reader:
-            chunk = chunk.iloc[:, : len(info.columns)]
-            chunk.columns = info.columns
-            chunk = chunk.astype(object)
-            yield chunk.where(chunk.notna() & (chunk != ""), None)
-    elif info.format == "parquet":
-        import pyarrow.parquet as pq
-        p = Path(info.uri)
-        files = [p] if p.is_file() else [Path(f.path) for f in pq.ParquetDataset(info.uri).fragments]
-        for f in files:
-            pf = pq.ParquetFile(f)
-            names = [n for n in pf.schema_arrow.names if n != "__index_level_0__"]
-            for batch in pf.iter_batches(batch_size=chunk_rows, columns=names):
-                cols = {new: _arrow_text(col) for new, col in zip(info.columns, batch.columns)}
-                yield pd.DataFrame(cols, columns=info.columns)
-    elif info.format == "jsonl":
-        raw = _open_bytes(info.uri)
-        text = raw.decode(info.encoding or "utf-8")
-        rows = []
-        keys = list(dict.fromkeys(k for k in _jsonl_keys(text)))
-        for obj in _jsonl_objects(text):
-            rows.append([_render_cell(obj.get(k)) for k in keys])
-            if len(rows) >= chunk_rows:
-                yield pd.DataFrame(rows, columns=info.columns)
-                rows = []
-        if rows:
-            yield pd.DataFrame(rows, columns=info.columns)
-    else:  # pragma: no cover
-        raise TableReadError(info.uri, f"unknown table format {info.format!r}")
-
-
-def _jsonl_objects(text: str):
-    """The JSON objects of a JSON lines text; other lines are skipped (as the sniffing pass
-    reported)."""
-    for line in text.splitlines():
-        if line.strip():
-            obj = _json_object(line)[0]
-            if obj is not None:
-                yield obj
-
-
-def _jsonl_keys(text: str):
-    for obj in _jsonl_objects(text):
-        yield from (str(k) for k in obj)
-
-
-def _arrow_text(col) -> list:
-    """Text of an Arrow column's cells (None for nulls): strings as they are, integers and
-    booleans cast by Arrow in C, everything else (floats, dates, nested) rendered the way
-    normalization renders Python values, so Parquet and notebook values agree."""
-    import pyarrow as pa
-    t = col.type
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return col.to_pylist()
-    if pa.types.is_integer(t) or pa.types.is_boolean(t):
-        return col.cast(pa.string()).to_pylist()
-    return [_render_cell(v) for v in col.to_pylist()]
-
-
-def _render_cell(v):
-    if isinstance(v, (dict, list)):
-        return json.dumps(v, ensure_ascii=False, sort_keys=True)
-    return _render(v)
+    cols = read_arrow(info)
+    n = len(cols[0]) if cols else 0
+    for lo in range(0, max(n, 1), chunk_rows):
+        hi = min(lo + chunk_rows, n)
+        data = {}
+        for name, c in zip(info.columns, cols):
+            a = np.empty(hi - lo, dtype=object)
+            a[:] = c.slice(lo, hi - lo).to_pylist()
+            data[name] = a
+        yield pd.DataFrame(data, columns=info.columns)
+        if hi >= n:
+            break
 
 
 def read_table(info: TableInfo, max_rows: int | None = None) -> pd.DataFrame:
@@ -388,22 +486,3 @@ def read_table(info: TableInfo, max_rows: int | None = None) -> pd.DataFrame:
         return pd.DataFrame(columns=info.columns)
     df = pd.concat(frames, ignore_index=True)
     return df.iloc[:max_rows] if max_rows is not None else df
-
-
-def cells(info: TableInfo, first_column_id: int) -> Iterator[pd.DataFrame]:
-    """Long-format cells of a table: (column_id, row_id, value, token), nulls dropped."""
-    row0 = 0
-    for chunk in read_frames(info):
-        n, m = chunk.shape
-        values = chunk.to_numpy(dtype=object).ravel(order="F")  # column-major: col by col
-        col = np.repeat(np.arange(first_column_id, first_column_id + m, dtype=np.int32), n)
-        row = np.tile(np.arange(row0, row0 + n, dtype=np.int64), m)
-        keep = pd.notna(values)
-        values = values[keep]
-        yield pd.DataFrame({
-            "column_id": col[keep],
-            "row_id": row[keep],
-            "value": values,
-            "token": normalize_many(values),
-        })
-        row0 += n

@@ -27,7 +27,7 @@ from functools import cached_property
 import numpy as np
 
 from .registry import Candidate, ParamSpec, SearchMethod
-from ..index.pexeso_arrays import (MAX_KEY_BITS, PexesoPartition, distances, key_coords,
+from ..index.pexeso_arrays import (MAX_KEY_BITS, PexesoPartition, distances,
                                    leaf_coords, map_to_pivots, morton_keys)
 
 EPS = 1e-9

@@ -6,11 +6,12 @@ differently, by learning the transformation program that makes them equi-join.
     aj.explain(); aj.join(); print(aj.code())
 
 Modules: dsl (the language), pairs (q-gram row pairs, §4.4.1), learn (Algorithms 4-5),
-sampling (§4.5), fuzzy (§4.6), composite (§4.4.3), pipeline (both directions), result
-(the AutoJoin answer).
+programset (ordered program sets, estimated precision), sampling (§4.5), fuzzy (§4.6),
+composite (§4.4.3), pipeline (both directions), result (the AutoJoin answer).
 """
-from .dsl import Program
+from .dsl import Program, ProgramSet
 from .pipeline import AutoJoinInputError, AutoJoinSettings, autojoin
 from .result import AutoJoin
 
-__all__ = ["AutoJoin", "AutoJoinInputError", "AutoJoinSettings", "Program", "autojoin"]
+__all__ = ["AutoJoin", "AutoJoinInputError", "AutoJoinSettings", "Program", "ProgramSet",
+           "autojoin"]

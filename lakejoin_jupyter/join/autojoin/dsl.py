@@ -8,15 +8,22 @@ and ``Concat(parts)`` (the learner's binary tree of logical operators, flattened
 logical operators of §4.4.2 (CONSTANT, SUBSTR, SPLITSUBSTR, SPLITSPLITSUBSTR) are trees of
 these.
 
-One interpreter (:func:`compile_expr`) serves learning, coverage and joins: a null cell, a
-part index out of range or a non-string makes the key ``None`` (no join).
-:meth:`Program.python_code` writes the same program as plain Python (tested identical), with
-every constant, separator and column name written with ``repr()``: lake content is never
-evaluated. The list of casings is a choice (the thesis leaves it open);
-docs/algorithms/autojoin.md has the details.
+One interpreter (:func:`compile_expr`; :func:`evaluate_columns` column-wise) serves
+learning, coverage and joins: a null cell, a part index out of range or a non-string makes
+the key ``None`` (no join). :meth:`Program.python_code` writes the same program as plain
+Python (tested identical), every string written with ``repr()``: lake content is never
+evaluated. Details: docs/algorithms/autojoin.md.
+
+Note:
+    Deviations: ``Replace(of, old, new)`` may sit under a Substring (keys written without
+    or with other inner spaces: "NorthDakota", "Bruce_Wayne"); :class:`ProgramSet`, programs
+    tried in order under optional :class:`Guard` s, the first giving a key wins (rows
+    needing different programs), with Program's interface (``Program.from_dict`` reads
+    either).
 """
 from __future__ import annotations
 
+import inspect
 import json
 import keyword
 import re
@@ -65,20 +72,31 @@ class Constant:
 
 
 @dataclass(frozen=True)
+class Replace:
+    of: object          # Column or SelectK
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
 class Concat:
     parts: tuple
 
 
-STRING_NODES = (Column, SelectK, Substring, Constant, Concat)
+STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace)
 
 
 def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | None = None,
-            stop: int | None = None, casing: str = "same") -> Substring:
+            stop: int | None = None, casing: str = "same",
+            replace: tuple[str, str] | None = None) -> Substring:
     """The logical operator SUBSTR / SPLITSUBSTR / SPLITSPLITSUBSTR as a physical tree:
-    ``Substring(SelectK(Split(... SelectK(Split(Column(column), sep1), k1) ...)), start, stop)``."""
+    ``Substring(SelectK(Split(... SelectK(Split(Column(column), sep1), k1) ...)), start, stop)``,
+    the operand read through ``Replace(old, new)`` when ``replace`` is given."""
     node = Column(column)
     for sep, k in splits:
         node = SelectK(Split(node, sep), k)
+    if replace is not None:
+        node = Replace(node, *replace)
     return Substring(node, start, stop, casing)
 
 
@@ -103,7 +121,7 @@ def columns_of(node) -> list[str]:
         elif isinstance(n, Concat):
             for p in n.parts:
                 walk(p)
-        elif isinstance(n, (Split, SelectK, Substring)):
+        elif isinstance(n, (Split, SelectK, Substring, Replace)):
             walk(n.of)
 
     walk(node)
@@ -178,6 +196,13 @@ def _compile(node, pos):
                 return None
             return parts[k]
         return select
+    if isinstance(node, Replace):
+        inner, old, new = _compile(node.of, pos), node.old, node.new
+
+        def replace(row):
+            v = inner(row)
+            return None if v is None else v.replace(old, new)
+        return replace
     if isinstance(node, Substring):
         inner, a, b, casing = _compile(node.of, pos), node.start, node.stop, node.casing
 
@@ -231,6 +256,13 @@ def describe(node, show_columns: bool = True) -> str:
         else:
             what = ("last part" if k == -1 else f"part {_ordinal(k)}") + f" (split at {_quote(sep)})"
         return what if plain else f"{what} of {where}"
+    if isinstance(node, Replace):
+        inner = node.of
+        base = "the value" if isinstance(inner, Column) and not show_columns else \
+            describe(inner, show_columns)
+        what = "without " + _quote(node.old) if node.new == "" else \
+            f"with {_quote(node.old)} as {_quote(node.new)}"
+        return f"{base} {what}"
     if isinstance(node, Substring):
         inner = node.of
         base = describe(inner, show_columns)
@@ -273,6 +305,8 @@ def to_dict(node) -> dict:
         return {"op": "constant", "text": node.text}
     if isinstance(node, Concat):
         return {"op": "concat", "parts": [to_dict(p) for p in node.parts]}
+    if isinstance(node, Replace):
+        return {"op": "replace", "of": to_dict(node.of), "old": node.old, "new": node.new}
     raise TypeError(f"not a program node: {node!r}")
 
 
@@ -317,6 +351,13 @@ def from_dict(d, where: str = "program") -> object:
         if casing not in CASINGS:
             raise ProgramFormatError(f"{where}: casing must be one of {CASINGS}, not {casing!r}")
         return Substring(of, start, stop, casing)
+    if op == "replace":
+        old, new = _need(d, "old", str, where), _need(d, "new", str, where)
+        if not old:
+            raise ProgramFormatError(f"{where}: the text a replace removes cannot be empty")
+        of = from_dict(d.get("of"), where + ".of")
+        _string_node(of, where + ".of")
+        return Replace(of, old, new)
     if op == "concat":
         parts = d.get("parts")
         if not isinstance(parts, list):
@@ -378,8 +419,15 @@ class Program:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
+    def evaluate(self, texts: dict, n: int) -> list:
+        """The output for each of ``n`` rows given as columns (name -> list of str/None)."""
+        return evaluate_columns(self.expr, texts, n)
+
     @classmethod
     def from_dict(cls, d) -> "Program":
+        """A program from :meth:`to_dict`; a serialized :class:`ProgramSet` gives the set."""
+        if isinstance(d, dict) and d.get("format") == SET_FORMAT:
+            return ProgramSet.from_dict(d)
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise ProgramFormatError(f"not a serialized Auto-Join program (format must be {FORMAT!r})")
         if d.get("version") != FORMAT_VERSION:
@@ -406,6 +454,209 @@ class Program:
         return python_function(self, function_name)
 
 
+# ------------------------------------------------------------------ program sets
+
+SET_FORMAT = "lakejoin-autojoin-program-set"
+PATTERN_KINDS = ("delimiters", "shape")
+
+
+def cell_pattern(text, kind: str):
+    """The syntactic pattern a guard tests (None for a null cell). ``delimiters``: the
+    value's non-alphanumeric characters in order ("7/1/2014" -> "//"); ``shape``: runs of
+    character classes, upper case "A", lower case "a", digits "0", any other character as
+    itself ("Board Jr." -> "Aa Aa.")."""
+    if not isinstance(text, str):
+        return None
+    if kind == "delimiters":
+        return "".join(ch for ch in text if not ch.isalnum())
+    out = []
+    for ch in text:
+        c = "0" if ch.isdigit() else "A" if ch.isupper() else "a" if ch.isalpha() else ch
+        if not out or out[-1] != c or not c.isalnum():
+            out.append(c)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Guard:
+    """True for a row whose ``column`` cell has one of ``patterns`` (of ``kind``)."""
+    column: str
+    kind: str
+    patterns: frozenset
+
+    def test(self, text) -> bool:
+        return cell_pattern(text, self.kind) in self.patterns
+
+    def describe(self) -> str:
+        shown = " or ".join(_quote(p) for p in sorted(self.patterns)[:4])
+        more = f" (or {len(self.patterns) - 4} more)" if len(self.patterns) > 4 else ""
+        what = "delimiters" if self.kind == "delimiters" else "shape"
+        return f"if `{self.column}` has the {what} {shown}{more}"
+
+    def to_dict(self) -> dict:
+        return {"column": self.column, "kind": self.kind, "patterns": sorted(self.patterns)}
+
+    @classmethod
+    def from_dict(cls, d, where: str) -> "Guard":
+        if not isinstance(d, dict):
+            raise ProgramFormatError(f"{where}: a guard must be an object")
+        kind = _need(d, "kind", str, where)
+        if kind not in PATTERN_KINDS:
+            raise ProgramFormatError(f"{where}: guard kind must be one of {PATTERN_KINDS}")
+        patterns = d.get("patterns")
+        if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+            raise ProgramFormatError(f"{where}: guard patterns must be a list of strings")
+        return cls(_need(d, "column", str, where), kind, frozenset(patterns))
+
+
+@dataclass(frozen=True)
+class ProgramSet:
+    """Programs tried in order, each under an optional :class:`Guard`: a row's key is the
+    output of the first branch whose guard holds and whose program gives a key (None when
+    none does). Same interface as :class:`Program`."""
+    branches: tuple            # of (Guard | None, Program)
+
+    @property
+    def programs(self) -> list:
+        return [p for _g, p in self.branches]
+
+    @property
+    def size(self) -> int:
+        """Complexity: logical operators over all branches."""
+        return sum(p.size for p in self.programs)
+
+    @property
+    def columns(self) -> list[str]:
+        out: list[str] = []
+        for g, p in self.branches:
+            for c in ([g.column] if g is not None else []) + p.columns:
+                if c not in out:
+                    out.append(c)
+        return out
+
+    def compile(self, columns: Sequence[str] | None = None):
+        columns = list(columns) if columns is not None else self.columns
+        pos = {c: i for i, c in enumerate(columns)}
+        branches = []
+        for g, p in self.branches:
+            if g is not None and g.column not in pos:
+                raise KeyError(f"the program reads column {g.column!r}, which the table "
+                               f"does not have")
+            branches.append((None if g is None else (pos[g.column], g), p.compile(columns)))
+
+        def run(row):
+            for guard, f in branches:
+                if guard is not None and not guard[1].test(row[guard[0]]):
+                    continue
+                out = f(row)
+                if out is not None:
+                    return out
+            return None
+        return run
+
+    def __call__(self, row: dict) -> str | None:
+        cols = self.columns
+        return self.compile(cols)(tuple(cell_text(row.get(c)) for c in cols))
+
+    def apply(self, frame) -> list:
+        return apply_frame(self, frame)
+
+    def evaluate(self, texts: dict, n: int) -> list:
+        out = [None] * n
+        for g, p in self.branches:
+            todo = [i for i in range(n) if out[i] is None]
+            if not todo:
+                break
+            if g is not None:
+                cells = texts[g.column]
+                todo = [i for i in todo if g.test(cells[i])]
+            sub = {c: [texts[c][i] for i in todo] for c in p.columns}
+            for i, v in zip(todo, p.evaluate(sub, len(todo))):
+                out[i] = v
+        return out
+
+    def describe(self, show_columns: bool = True) -> str:
+        parts = []
+        for i, (g, p) in enumerate(self.branches, 1):
+            head = f"{g.describe()}: " if g is not None else ("otherwise: " if i > 1 else "")
+            parts.append(f"({i}) {head}{p.describe(show_columns)}")
+        return "first that applies of " + "; ".join(parts)
+
+    def __str__(self):
+        return self.describe()
+
+    def to_dict(self) -> dict:
+        return {"format": SET_FORMAT, "version": FORMAT_VERSION,
+                "branches": [{"guard": None if g is None else g.to_dict(),
+                              "program": p.to_dict()} for g, p in self.branches]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, d) -> "ProgramSet":
+        if not isinstance(d, dict) or d.get("format") != SET_FORMAT:
+            raise ProgramFormatError(f"not a serialized Auto-Join program set (format must "
+                                     f"be {SET_FORMAT!r})")
+        if d.get("version") != FORMAT_VERSION:
+            raise ProgramFormatError(f"program set format version {d.get('version')!r} is "
+                                     f"not supported (this version reads {FORMAT_VERSION})")
+        branches = d.get("branches")
+        if not isinstance(branches, list) or not branches:
+            raise ProgramFormatError("a program set needs a non-empty list of branches")
+        out = []
+        for i, b in enumerate(branches):
+            where = f"branches[{i}]"
+            if not isinstance(b, dict):
+                raise ProgramFormatError(f"{where}: expected an object")
+            g = b.get("guard")
+            prog = b.get("program")
+            if isinstance(prog, dict) and prog.get("format") == SET_FORMAT:
+                raise ProgramFormatError(f"{where}: a branch holds a program, not a set")
+            out.append((None if g is None else Guard.from_dict(g, where + ".guard"),
+                        Program.from_dict(prog)))
+        return cls(tuple(out))
+
+    @classmethod
+    def from_json(cls, text: str) -> "ProgramSet":
+        try:
+            d = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as e:
+            raise ProgramFormatError(f"not valid JSON: {e}") from None
+        return cls.from_dict(d)
+
+    def python_code(self, function_name: str = "derive_key") -> str:
+        """Plain Python source: one function per branch, a pattern helper when a guard needs
+        it, and ``function_name(<one argument per column>)`` trying them in order."""
+        if not function_name.isidentifier() or keyword.iskeyword(function_name):
+            raise ValueError(f"not a Python identifier: {function_name!r}")
+        names = [f"{function_name}_branch{i}" for i in range(1, len(self.branches) + 1)]
+        taken: set = {function_name, "key", "cell_pattern", *names}
+        params = {c: _identifier(c, taken) for c in self.columns}
+        out = []
+        if any(g is not None for g, _p in self.branches):
+            out.append(inspect.getsource(cell_pattern).rstrip() + "\n")
+        body = [f"def {function_name}({', '.join(params[c] for c in self.columns)}):",
+                f"    {self.describe()!r}"]
+        for name, (g, p) in zip(names, self.branches):
+            out.append(python_function(p, name))
+            call = f"{name}({', '.join(params[c] for c in p.columns)})"
+            if g is None:
+                body.append(f"    key = {call}")
+            else:
+                body.append(f"    key = None")
+                body.append(f"    if cell_pattern({params[g.column]}, {g.kind!r}) in "
+                            f"{sorted(g.patterns)!r}:")
+                body.append(f"        key = {call}")
+            body.append("    if key is not None:")
+            body.append("        return key")
+        body.append("    return None")
+        out.append("\n".join(body) + "\n")
+        return "\n\n".join(out)
+
+
+
+
 def column_texts(values) -> list:
     """``cell_text`` of every value of a column (a list or a pandas Series); strings, the
     common case, pass through without a call."""
@@ -414,8 +665,8 @@ def column_texts(values) -> list:
     return [v if type(v) is str else cell_text(v) for v in values]
 
 
-def apply_frame(program: Program, frame, labels: dict | None = None) -> list:
-    """Apply ``program`` to each row of ``frame``, column-wise (:func:`evaluate_columns`).
+def apply_frame(program, frame, labels: dict | None = None) -> list:
+    """Apply ``program`` (a Program or ProgramSet) to each row of ``frame``, column-wise (:func:`evaluate_columns`).
     ``labels`` maps the program's column names to the frame's column labels (when these are
     not strings)."""
     cols = program.columns
@@ -425,7 +676,7 @@ def apply_frame(program: Program, frame, labels: dict | None = None) -> list:
         raise KeyError(f"the program reads column(s) {missing}, which the table does not have "
                        f"(it has {list(map(str, frame.columns))[:20]})")
     texts = {c: column_texts(frame[labels.get(c, c)]) for c in cols}
-    return evaluate_columns(program.expr, texts, len(frame))
+    return program.evaluate(texts, len(frame))
 
 
 def evaluate_columns(node, texts: dict, n: int) -> list:
@@ -442,9 +693,22 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
         return [None if v is None else v.split(sep)
                 for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, SelectK):
-        k = node.k
-        return [None if p is None or not -len(p) <= k < len(p) else p[k]
-                for p in evaluate_columns(node.of, texts, n)]
+        k, sep = node.k, node.of.sep
+        vals = evaluate_columns(node.of.of, texts, n)
+        # split at most as far as part k (from the front, or from the back when the
+        # separator cannot overlap itself, where rsplit finds the same parts): no list of
+        # every part per row, which dominated applying a program to a million rows
+        if k >= 0:
+            return [None if v is None else p[k] if len(p := v.split(sep, k + 1)) > k else None
+                    for v in vals]
+        if not any(sep[:i] == sep[-i:] for i in range(1, len(sep))):
+            return [None if v is None else p[k] if len(p := v.rsplit(sep, -k)) >= -k else None
+                    for v in vals]
+        return [None if v is None or not -len(p := v.split(sep)) <= k else p[k] for v in vals]
+    if isinstance(node, Replace):
+        old, new = node.old, node.new
+        return [None if v is None else v.replace(old, new)
+                for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Substring):
         a, b, casing = node.start, node.stop, node.casing
         vals = evaluate_columns(node.of, texts, n)
@@ -498,6 +762,8 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
             return params[node.name]
         if isinstance(node, SelectK):
             return f"{parts_of(node.of)}[{node.k}]"
+        if isinstance(node, Replace):
+            return f"{text_of(node.of)}.replace({node.old!r}, {node.new!r})"
         raise TypeError(node)
 
     def parts_of(split: Split) -> str:

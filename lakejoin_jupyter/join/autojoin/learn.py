@@ -13,6 +13,10 @@ Note:
     SelectK range; leftmost occurrences; ties broken by validation pairs, then CONSTANT;
     a backtracking budget (``max_branch``, ``max_nodes``, ``max_expand``); operands ranked
     lazily by an exact upper bound.
+    Deviations: an operand may be read through Replace (whitespace -> "" or a delimiter)
+    where that makes it occur whole in an output ("North Dakota" -> "NorthDakota"); after
+    CONSTANT, ties go to a whole column or part before a cut one (fixed offsets overfit
+    variable-length fields).
 """
 from __future__ import annotations
 
@@ -25,8 +29,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .dsl import (CASINGS, Column, Constant, Program, SelectK, Split, Substring, _case,
-                  compile_expr)
+from .dsl import (CASINGS, Column, Constant, Program, Replace, SelectK, Split, Substring,
+                  _case, compile_expr)
 
 MAX_SEP_LEN = 3
 MAX_PARTS = 8
@@ -138,6 +142,43 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
 
     expand(expand(level1))
     return [(node, vals) for vals, node in out.items()]
+
+
+def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = None) -> list:
+    """Operands read through ``Replace(old, new)``: ``old`` a whitespace character of the
+    operand's values, ``new`` empty or a non-alphanumeric character of the outputs. One
+    is kept only where it matters: for some example the replaced value (ignoring case)
+    occurs whole in the output while the value as it is does not ("New York" ->
+    "NewYork")."""
+    cache = cache if cache is not None else {}
+    news = [""] + sorted({ch for o in outputs for ch in o if not ch.isalnum()})
+    seen = {vals for _node, vals in ops}
+    out = []
+    for node, vals in ops:
+        useful: set = set()
+        for v, o in zip(vals, outputs):
+            useful.update(_useful_replacements(v, o, news, cache))
+        for old, new in sorted(useful):
+            rv = tuple(v.replace(old, new) for v in vals)
+            if rv not in seen and all(rv):
+                seen.add(rv)
+                out.append((Replace(node, old, new), rv))
+    return out
+
+
+def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
+    """(old, new) pairs after which v occurs whole in o (ignoring case) though v does not."""
+    key = ("repl", v, o)
+    hit = cache.get(key)
+    if hit is None:
+        lv, lo = v.lower(), o.lower()
+        hit = ()
+        if lv not in lo:
+            olds = {ch for ch in v if ch.isspace()}
+            hit = tuple((old, new) for old in sorted(olds) for new in news
+                        if new != old and lv.replace(old, new) in lo)
+        cache[key] = hit
+    return hit
 
 
 def _slice_rank(a, b) -> int:
@@ -261,7 +302,7 @@ class _Candidates:
                     continue
                 ops.append((-learner.validate(node) if len(ops) or len(tie) > 1 else 0, k,
                             node, pieces))
-            ops.sort(key=lambda x: (x[0], x[1]))
+            ops.sort(key=lambda x: (x[0], x[1][1], x[1]))   # whole parts before cut ones
             for _v, _k, node, pieces in ops:
                 if pieces in yielded:
                     continue
@@ -355,7 +396,9 @@ class ExampleSetLearner:
         cased = []
         seen = set()
         cc = self.cache.setdefault("case", {})
-        for node, vals in operands(self.examples, columns, self.cache):
+        plain = operands(self.examples, columns, self.cache)
+        outputs = [ex.output for ex in self.examples]
+        for node, vals in plain + replaced_operands(plain, outputs, self.cache):
             for casing in CASINGS:      # each operand as it is, then its cased forms
                 if casing == "same":
                     cv = vals
@@ -497,8 +540,10 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
         return None
     shared = set(outputs[0]).intersection(*outputs[1:])
     for ex in examples:        # a cheap necessary condition before building any operand
-        if not set(ex.output) - shared <= _row_chars(ex.row, cache):
-            return None
+        missing = set(ex.output) - shared - _row_chars(ex.row, cache)
+        if missing and not (all(not ch.isalnum() for ch in missing)
+                            and any(not ch.isalnum() for v in ex.row if v for ch in v)):
+            return None        # (a non-alphanumeric character may come from a Replace)
     return ExampleSetLearner(examples, columns, settings or LearnSettings(), cache,
                              validation).learn()
 

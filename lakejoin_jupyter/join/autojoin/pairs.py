@@ -13,9 +13,14 @@ Note:
     - values over ``MAX_VALUE_CHARS`` are skipped and q is capped at ``MAX_GRAM``;
     - a value's pairs are emitted for its own row only;
     - pairs below ``min_score`` are dropped; score ties go to the longer q-gram.
+    Deviation: rare token bags also pair, with score 1 (a source and a target value whose
+    alphanumeric tokens are the same multiset of 2+ tokens, held by no other value of either
+    column; "7/1/2014" and "2014-7-1" share no rare q-gram), replacing a weaker q-gram pair.
 """
 from __future__ import annotations
 
+import re
+import zlib
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
@@ -23,6 +28,7 @@ MIN_Q = 3
 MAX_GRAM = 64
 MAX_VALUE_CHARS = 256
 _TOP = "\U0010ffff"
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def fold(text: str) -> str:
@@ -105,6 +111,19 @@ class ColumnValues:
     values: list
     rows: list
     index: SuffixIndex = field(repr=False, default=None)
+    _bags: dict = field(repr=False, default=None)
+
+    def unique_bags(self) -> dict:
+        """Token bag (sorted tuple of 2+ tokens) -> id of the one value holding it, for the
+        bags no other value of the column has."""
+        if self._bags is None:
+            seen: dict = {}
+            for vid, v in enumerate(self.values):
+                bag = tuple(sorted(_TOKEN.findall(v)))
+                if len(bag) >= 2:
+                    seen[bag] = -1 if bag in seen else vid
+            self._bags = {b: vid for b, vid in seen.items() if vid >= 0}
+        return self._bags
 
     @classmethod
     def from_cells(cls, name: str, cells: list) -> "ColumnValues":
@@ -185,7 +204,24 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     pairs = []
     for vid in range(len(source.values)):
         pairs.extend(best_pairs_for_value(vid, source, target, min_score))
-    pairs.sort(key=lambda p: (-p.score, -len(p.gram), p.source_row, p.target_row))
+    have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
+    t_bags = target.unique_bags()
+    spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
+    for bag, vid in source.unique_bags().items():
+        tid = t_bags.get(bag)
+        if tid is None:
+            continue
+        pair = RowPair(source.rows[vid], target.rows[tid], "", 1.0)
+        at = have.get((pair.source_row, pair.target_row))
+        if at is not None and pairs[at].score >= 1.0:
+            continue
+        spread[pair] = zlib.crc32(source.values[vid].encode("utf-8"))
+        if at is None:
+            pairs.append(pair)
+        else:
+            pairs[at] = pair     # a weaker q-gram match of the same rows ("2014") gives way
+    pairs.sort(key=lambda p: (-p.score, -len(p.gram), spread.get(p, 0), p.source_row,
+                              p.target_row))
     return PairGroup(source.name, target.name, pairs)
 
 

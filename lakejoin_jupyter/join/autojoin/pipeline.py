@@ -11,9 +11,12 @@ Note:
     Unspecified in the thesis: a key column is at least ``key_ratio`` (0.9) distinct, with
     two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
     of them outside its examples. Details: docs/algorithms/autojoin.md.
+    Deviation: the best program is extended to an ordered program set when groups of rows
+    need different programs, and given an estimated precision (programset.py).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -26,6 +29,7 @@ from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
 from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import ColumnValues, find_joinable_row_pairs
+from .programset import SetSettings, estimated_precision, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
 
 
@@ -36,6 +40,7 @@ class AutoJoinInputError(QueryError):
 @dataclass
 class AutoJoinSettings:
     learn: LearnSettings = field(default_factory=LearnSettings)
+    program_set: SetSettings = field(default_factory=SetSettings)
     key_ratio: float = 0.9          # KeyColumns: distinct / non-null values
     min_coverage: int = 3           # keys a program must join to be accepted
     min_score: float = 1 / 64       # q-gram pairs scoring below are dropped
@@ -209,7 +214,32 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     ls = settings.learn
     cache: dict = {}
     found: dict = {}
-    n_sets, best_cov = 0, 0
+    n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found)
+    candidates = _ranked(found)
+    best = next((c for c in candidates if _acceptable(c, settings)), None)
+    if best is not None:
+        tcells = target_columns[best.target_column]
+        best = learn_program_set(best, candidates, groups, src, tcells, settings, cache)
+        best.extra["estimated_precision"] = estimated_precision(
+            best.program, src, tcells, groups, best.target_column, best.examples)
+    return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
+                           n_sets, list(target_columns), source_positions=src.positions,
+                           target_positions=tgt.positions)
+
+
+def _ranked(found: dict) -> list:
+    candidates = list(found.values())
+    candidates.sort(key=lambda c: (-c.coverage, c.program.size, -c.learned_times))
+    return candidates
+
+
+def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
+                 settings: AutoJoinSettings, cache: dict, found: dict) -> int:
+    """Algorithm 5 over the groups' example sets: each program learned is added to
+    ``found`` (program, target column) -> Candidate with its coverage; returns the number
+    of example sets tried."""
+    n_sets = 0
+    best_cov = max((c.coverage for c in found.values()), default=0)
     key_counts = {c: len({v for v in cells if v is not None})
                   for c, cells in target_columns.items()}
     for gi, sets in enumerate(example_sets(groups, ls)):
@@ -243,12 +273,7 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                 best_cov, idle = cand.coverage, 0
         if best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
             break            # every key of a column is joined: nothing can do better
-    candidates = list(found.values())
-    candidates.sort(key=lambda c: (-c.coverage, c.program.size, -c.learned_times))
-    best = next((c for c in candidates if _acceptable(c, settings)), None)
-    return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
-                           n_sets, list(target_columns), source_positions=src.positions,
-                           target_positions=tgt.positions)
+    return n_sets
 
 
 def _coverage(cand: Candidate, src: Table, target_cells: list) -> None:
@@ -375,19 +400,21 @@ def _settings(settings, options) -> AutoJoinSettings:
     settings = settings or AutoJoinSettings()
     if not options:
         return settings
-    import dataclasses
     top = {f.name for f in dataclasses.fields(AutoJoinSettings)}
     inner = {f.name for f in dataclasses.fields(LearnSettings)}
+    sets = {f.name for f in dataclasses.fields(SetSettings)}
     learn_opts = {k: v for k, v in options.items() if k in inner}
+    set_opts = {k: v for k, v in options.items() if k in sets}
     top_opts = {k: v for k, v in options.items() if k in top}
-    unknown = set(options) - set(learn_opts) - set(top_opts)
+    unknown = set(options) - set(learn_opts) - set(top_opts) - set(set_opts)
     if unknown:
         raise AutoJoinInputError(f"Unknown Auto-Join option(s) {sorted(unknown)}; known: "
-                                 f"{sorted(top | inner - {'learn'})}")
+                                 f"{sorted((top | inner | sets) - {'learn', 'program_set'})}")
     learn = dataclasses.replace(settings.learn, **learn_opts)
     if "seed" in top_opts:
         learn = dataclasses.replace(learn, seed=top_opts["seed"])
-    return dataclasses.replace(settings, learn=learn, **top_opts)
+    program_set = dataclasses.replace(settings.program_set, **set_opts)
+    return dataclasses.replace(settings, learn=learn, program_set=program_set, **top_opts)
 
 
 def _sample(src: Table, tgt: Table, settings: AutoJoinSettings, stats: dict, side: str) -> None:

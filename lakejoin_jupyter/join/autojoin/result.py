@@ -53,7 +53,8 @@ class AutoJoin(Joinable):
                  source_column: str | None = None, target_column: str | None = None,
                  examples: list | None = None, coverage: int = 0, target_keys: int = 0,
                  joined_rows: int = 0, fuzzy: ConstrainedFuzzyJoin | None = None,
-                 alternatives: list | None = None, stats: dict | None = None):
+                 alternatives: list | None = None, stats: dict | None = None,
+                 estimated_precision: float | None = None):
         self.found, self.message = found, message
         self.left, self.right = left, right
         self.left_name, self.right_name = left_name, right_name
@@ -66,6 +67,7 @@ class AutoJoin(Joinable):
         self.coverage = coverage                  # distinct target keys joined by equality
         self.target_keys = target_keys            # distinct keys of the target column
         self.joined_rows = joined_rows            # source rows joined (full tables, equality)
+        self.estimated_precision = estimated_precision   # of the equi-join (programset.py)
         self.fuzzy = fuzzy
         self.alternatives = alternatives or []    # (description, coverage) of runner-up programs
         self.stats = stats or {}
@@ -103,7 +105,8 @@ class AutoJoin(Joinable):
                   program=best.program, target_program=part.program if part else None,
                   source_column=group.source_column, target_column=target_column,
                   examples=examples, coverage=joined_keys, target_keys=n,
-                  joined_rows=joined_rows, fuzzy=fuzzy, alternatives=alts, stats=stats)
+                  joined_rows=joined_rows, fuzzy=fuzzy, alternatives=alts, stats=stats,
+                  estimated_precision=best.extra.get("estimated_precision"))
         out._keys = (source_keys, target_keys)
         return out
 
@@ -242,7 +245,8 @@ class AutoJoin(Joinable):
         d = {"found": self.found, "source": self.source_name if self.found else None,
              "program": self.program.describe() if self.program else None,
              "target_column": self.target_column, "coverage": self.coverage,
-             "target_keys": self.target_keys, "joined_rows": self.joined_rows}
+             "target_keys": self.target_keys, "joined_rows": self.joined_rows,
+             "estimated_precision": self.estimated_precision}
         if self.fuzzy is not None:
             d["fuzzy"] = self.fuzzy.describe()
         return d
@@ -257,6 +261,9 @@ class AutoJoin(Joinable):
                  + (f" after {self.target_program.describe()}" if self.target_program else "") + ".",
                  f"It joins {self.coverage} of {self.target_keys} distinct keys ({pct:.0%}) "
                  f"and {self.joined_rows} {self.source_name} row(s) by equality."]
+        if self.estimated_precision is not None:
+            lines.append(f"Estimated precision of these joins: {self.estimated_precision:.0%} "
+                         f"(agreement with independent rare-substring matches).")
         if self.stats.get("sampling"):
             lines.append(f"(Learned on row samples: {self.stats['sampling']}.)")
         if self.fuzzy is not None:
@@ -308,7 +315,7 @@ class AutoJoin(Joinable):
                 "source_column": self.source_column, "target_column": self.target_column,
                 "examples": self.examples, "coverage": self.coverage,
                 "target_keys": self.target_keys, "joined_rows": self.joined_rows,
-                "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives]}
+                "estimated_precision": self.estimated_precision, "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives]}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, default=_plain)
@@ -348,7 +355,8 @@ class AutoJoin(Joinable):
                    target_column=d.get("target_column"), examples=d.get("examples") or [],
                    coverage=int(d.get("coverage", 0)), target_keys=int(d.get("target_keys", 0)),
                    joined_rows=int(d.get("joined_rows", 0)), fuzzy=fuzzy,
-                   alternatives=[tuple(a) for a in d.get("alternatives") or []])
+                   alternatives=[tuple(a) for a in d.get("alternatives") or []],
+                   estimated_precision=_fraction(d.get("estimated_precision")))
 
 
 _LINE_BREAKS = {ord(c): f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
@@ -358,6 +366,14 @@ _LINE_BREAKS = {ord(c): f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x
 def _comment(text: str) -> str:
     """Text safe inside a one-line ``#`` comment: line breaks are written as escapes."""
     return str(text).translate(_LINE_BREAKS)
+
+
+def _fraction(v):
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+        raise ProgramFormatError("field 'estimated_precision' must be a number in [0, 1] or null")
+    return float(v)
 
 
 def _plain(o):

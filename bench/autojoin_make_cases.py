@@ -1,0 +1,282 @@
+"""Make Auto-Join benchmark cases from real lake tables (the autojoin-benchmark format).
+
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-extra
+
+Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
+rows: the source row's cells followed by the target row's cells), like the 21 cases of the
+thesis's benchmark. The values are real (fivethirtyeight and reference tables); some
+formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
+tract and its code), others are written here from real values to reproduce the failure
+kinds of issue 26: the key sits before a delimiter in the source while the target writes
+multi-word values without their inner spaces ("nospace"), and rows that fall into groups
+needing different programs ("groups"). The ground truth comes from the rows' identity in
+the original table, never from a transformation program. Sampling is seeded: the output is
+the same on every run. Which cases are development and which validation is fixed in
+bench/autojoin_eval.py (decided when these cases were written, before any tuning).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+
+def _read(lake: Path, rel: str, **kw) -> pd.DataFrame:
+    path = lake / rel
+    if not path.exists():
+        sys.exit(f"{path} is missing: pass the lake folder holding fivethirtyeight/ and reference/")
+    return pd.read_csv(path, dtype=str, keep_default_na=False, **kw)
+
+
+def _pick(key: str, percent: int) -> bool:
+    """A fixed pseudo-random choice per key (True for about ``percent`` % of keys)."""
+    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % 100 < percent
+
+
+def _write(out: Path, name: str, source: pd.DataFrame, target: pd.DataFrame,
+           pairs: list) -> dict:
+    """Write one case; ``pairs`` are (source position, target position) of correct joins."""
+    source = source.reset_index(drop=True)
+    target = target.reset_index(drop=True)
+    if source.duplicated().any() or target.duplicated().any():
+        raise ValueError(f"{name}: duplicate rows (the eval identifies rows by their cells)")
+    gt = pd.DataFrame([list(source.iloc[i]) + list(target.iloc[j]) for i, j in pairs],
+                      columns=list(source.columns) + [f"{c}" for c in target.columns])
+    folder = out / name
+    folder.mkdir(parents=True, exist_ok=True)
+    source.to_csv(folder / "source.csv", index=False)
+    target.to_csv(folder / "target.csv", index=False)
+    gt.to_csv(folder / "ground_truth.csv", index=False)
+    return {"case": name, "source": len(source), "target": len(target), "pairs": len(gt)}
+
+
+def _same_row(source: pd.DataFrame, target: pd.DataFrame) -> list:
+    return [(i, i) for i in range(len(source))]
+
+
+def _by_key(src_keys: list, tgt_keys: list) -> list:
+    where = {k: j for j, k in enumerate(tgt_keys)}
+    return [(i, where[k]) for i, k in enumerate(src_keys) if k in where]
+
+
+# ------------------------------------------------------------------ natural formats
+
+def wiki_urlslug(lake, out, name, rel, n, seed):
+    """A comic character's name and its wiki URL slug (the table's own two columns):
+    spaces become underscores behind a fixed prefix."""
+    t = _read(lake, rel)
+    t = t[(t.name != "") & (t.urlslug != "")].drop_duplicates("name").drop_duplicates("urlslug")
+    t = t.sample(n=n, random_state=seed).reset_index(drop=True)
+    year = "YEAR" if "YEAR" in t.columns else "Year"
+    src = t[["name", "ALIGN", year]]
+    tgt = t[["urlslug", "APPEARANCES"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, name, src, tgt, _same_row(src, tgt))
+
+
+def nba_draft_ids(lake, out):
+    """A draft prospect's name and the site's id ("Karl-Anthony Towns" / "karl-anthony-towns";
+    some ids carry a number prefix or drop punctuation)."""
+    t = _read(lake, "fivethirtyeight/nba-draft-2015/historical_projections.csv")
+    t = t.drop_duplicates("ID").reset_index(drop=True)
+    src = t[["Player", "Position", "Draft Year"]]
+    tgt = t[["ID", "Projected SPM"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "nba_draft_ids", src, tgt, _same_row(src, tgt))
+
+
+def nba_raptor_ids(lake, out):
+    """A player's name and his basketball-reference id ("Alaa Abdelnaby" / "abdelal01":
+    5 letters of the last name, 2 of the first, a number)."""
+    t = _read(lake, "fivethirtyeight/nba-raptor/historical_RAPTOR_by_player.csv")
+    t = t.drop_duplicates("player_id").drop_duplicates("player_name")
+    t = t.sample(n=500, random_state=3).reset_index(drop=True)
+    src = t[["player_name", "season"]]
+    tgt = t[["player_id", "poss"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "nba_raptor_ids", src, tgt, _same_row(src, tgt))
+
+
+def police_tracts(lake, out):
+    """A census tract's name and its code ("Census Tract 309.02" / "30902", "Census Tract 117"
+    / "11700"): two groups of rows (with and without a decimal part). N:1: several people
+    per tract; the target holds each tract code once."""
+    t = _read(lake, "fivethirtyeight/police-killings/police_killings.csv", encoding="latin-1")
+    src = t[["name", "namelsad", "city", "state"]].drop_duplicates()
+    tgt = t[["tract_ce", "county_id"]].drop_duplicates("tract_ce").reset_index(drop=True)
+    keys = t.loc[src.index, "tract_ce"].tolist()
+    src = src.reset_index(drop=True)
+    return _write(out, "police_tracts_groups", src, tgt, _by_key(keys, tgt.tract_ce.tolist()))
+
+
+def classic_rock_combined(lake, out):
+    """Song and artist columns and the table's own "COMBINED" column ("X by Y")."""
+    t = _read(lake, "fivethirtyeight/classic-rock/classic-rock-song-list.csv")
+    t = t.drop_duplicates("COMBINED").sample(n=400, random_state=5).reset_index(drop=True)
+    src = t[["Song Clean", "ARTIST CLEAN", "Release Year"]]
+    tgt = t[["COMBINED", "PlayCount"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "classic_rock_combined", src, tgt, _same_row(src, tgt))
+
+
+def country_tld(lake, out):
+    """A country's ISO alpha-2 code and its internet domain ("AF" / ".af"; a few differ,
+    e.g. GB / .uk)."""
+    t = _read(lake, "reference/country-codes.csv")
+    t = t[(t["ISO3166-1-Alpha-2"] != "") & (t.TLD != "")].drop_duplicates("TLD")
+    src = t[["ISO3166-1-Alpha-2", "official_name_en"]].reset_index(drop=True)
+    tgt = t[["TLD", "Capital"]].reset_index(drop=True)
+    return _write(out, "country_tld", src, tgt, _same_row(src, tgt))
+
+
+# ------------------------------------------------------------------ "nospace" (issue 26)
+
+def states_nospace(lake, out):
+    """US states: the source writes "<state> (<gini index>)", the target the state without
+    inner spaces ("NewYork")."""
+    t = _read(lake, "fivethirtyeight/hate-crimes/hate_crimes.csv")
+    src = pd.DataFrame({"state": t.state + " (" + t.gini_index + ")",
+                        "median income": t.median_household_income})
+    tgt = pd.DataFrame({"State": t.state.str.replace(" ", "", regex=False),
+                        "hate crimes per 100k": t.hate_crimes_per_100k_splc})
+    return _write(out, "states_nospace", src, tgt, _same_row(src, tgt))
+
+
+def countries_nospace(lake, out):
+    """Countries: the source writes "<name> (<ISO3>)", the target the name without inner
+    spaces."""
+    t = _read(lake, "reference/country-codes.csv")
+    t = t[(t["CLDR display name"] != "") & (t["ISO3166-1-Alpha-3"] != "")]
+    t = t.drop_duplicates("CLDR display name").reset_index(drop=True)
+    src = pd.DataFrame({"country": t["CLDR display name"] + " (" + t["ISO3166-1-Alpha-3"] + ")",
+                        "capital": t.Capital})
+    tgt = pd.DataFrame({"name": t["CLDR display name"].str.replace(" ", "", regex=False),
+                        "continent": t.Continent})
+    keep = ~src.duplicated() & ~tgt.duplicated() & ~tgt.name.duplicated(keep=False)
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "countries_nospace", src, tgt, _same_row(src, tgt))
+
+
+def fight_songs_nospace(lake, out):
+    """Schools: the source writes "<school>, <conference>", the target the school without
+    inner spaces."""
+    t = _read(lake, "fivethirtyeight/fight-songs/fight-songs.csv")
+    src = pd.DataFrame({"school": t.school + ", " + t.conference, "song": t.song_name})
+    tgt = pd.DataFrame({"team": t.school.str.replace(" ", "", regex=False), "bpm": t.bpm})
+    return _write(out, "fight_songs_nospace", src, tgt, _same_row(src, tgt))
+
+
+def rock_handles_nospace(lake, out):
+    """Artists: the source writes "<artist>: <a song>", the target a handle "@" + the
+    artist in lower case without spaces."""
+    t = _read(lake, "fivethirtyeight/classic-rock/classic-rock-song-list.csv")
+    t = t[~t["ARTIST CLEAN"].str.contains(":")]
+    first = t.drop_duplicates("ARTIST CLEAN").reset_index(drop=True)
+    handle = "@" + first["ARTIST CLEAN"].str.replace(" ", "", regex=False).str.lower()
+    first = first[~handle.duplicated(keep=False)].reset_index(drop=True)
+    handle = "@" + first["ARTIST CLEAN"].str.replace(" ", "", regex=False).str.lower()
+    src = pd.DataFrame({"artist": first["ARTIST CLEAN"] + ": " + first["Song Clean"]})
+    tgt = pd.DataFrame({"handle": handle, "plays": first.PlayCount})
+    return _write(out, "rock_handles_nospace", src, tgt, _same_row(src, tgt))
+
+
+# ------------------------------------------------------------------ "groups" (issue 26)
+
+def weather_dates(lake, out, name, station, us_percent, target_format):
+    """Dates: the source holds "YYYY-M-D" for most rows and "M/D/YYYY" for the others (two
+    groups); the target one format."""
+    t = _read(lake, f"fivethirtyeight/us-weather-history/{station}.csv")
+    ymd = t.date.str.split("-")
+    us = [_pick(f"{station}{d}", us_percent) for d in t.date]
+    src_date = [f"{m}/{d}/{y}" if u else f"{y}-{m}-{d}" for (y, m, d), u in zip(ymd, us)]
+    tgt_date = [f"{y}-{m}-{d}" if target_format == "iso" else f"{m}/{d}/{y}" for y, m, d in ymd]
+    src = pd.DataFrame({"day": src_date, "mean temp": t.actual_mean_temp})
+    tgt = pd.DataFrame({"date": tgt_date, "precipitation": t.actual_precipitation})
+    return _write(out, name, src, tgt, _same_row(src, tgt))
+
+
+def congress_suffix(lake, out):
+    """Legislators: the target writes "Last, First" and appends a suffix where there is one
+    ("Kennedy, Joseph III"); the source has the parts in columns (two groups)."""
+    t = _read(lake, "fivethirtyeight/congress-age/congress-terms.csv")
+    t = t[t.chamber == "house"].drop_duplicates("bioguide")
+    t = t.sample(n=700, random_state=11).reset_index(drop=True)
+    display = t.lastname + ", " + t.firstname + t.suffix.map(lambda s: f" {s}" if s else "")
+    keep = ~display.duplicated(keep=False)
+    t, display = t[keep].reset_index(drop=True), display[keep].reset_index(drop=True)
+    src = t[["firstname", "middlename", "lastname", "suffix", "state"]]
+    tgt = pd.DataFrame({"member": display, "party": t.party})
+    return _write(out, "congress_suffix_groups", src, tgt, _same_row(src, tgt))
+
+
+def senators_mixed(lake, out):
+    """Senators: the source name column is "Last, First" in about a third of the rows and
+    "First Last" in the others (a merged table: two groups); the target "First Last"."""
+    t = _read(lake, "fivethirtyeight/congress-age/congress-terms.csv")
+    t = t[t.chamber == "senate"].drop_duplicates("bioguide").reset_index(drop=True)
+    full = t.firstname + " " + t.lastname
+    keep = ~full.duplicated(keep=False)
+    t, full = t[keep].reset_index(drop=True), full[keep].reset_index(drop=True)
+    written = [f"{l}, {f}" if _pick(b, 35) else f"{f} {l}"
+               for f, l, b in zip(t.firstname, t.lastname, t.bioguide)]
+    src = pd.DataFrame({"senator": written, "state": t.state, "born": t.birthday})
+    tgt = pd.DataFrame({"name": full, "party": t.party})
+    return _write(out, "senators_mixed_groups", src, tgt, _same_row(src, tgt))
+
+
+def cabinet_names(lake, out):
+    """Cabinet appointees: the target writes "Last, First" (with the middle names after the
+    first name: "Kennedy, Robert F."), so two- and three-word names need different programs."""
+    t = _read(lake, "fivethirtyeight/cabinet-turnover/cabinet-turnover.csv", encoding="utf-8-sig")
+    t = t[t.appointee != ""].drop_duplicates("appointee").reset_index(drop=True)
+    display = []
+    for w in t.appointee.str.split():
+        last = 2 if w[-1] in ("Jr.", "Sr.", "II", "III", "IV") else 1   # "Califano Jr."
+        display.append(f"{' '.join(w[-last:])}, {' '.join(w[:-last])}")
+    src = t[["appointee", "position", "president"]]
+    tgt = pd.DataFrame({"appointee (last, first)": display, "start": t.start_date})
+    keep = ~src.duplicated() & ~tgt.duplicated() & ~tgt.iloc[:, 0].duplicated(keep=False)
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "cabinet_names_groups", src, tgt, _same_row(src, tgt))
+
+
+def make_all(lake: Path, out: Path) -> list:
+    return [
+        wiki_urlslug(lake, out, "dc_urlslug", "fivethirtyeight/comic-characters/dc-wikia-data.csv", 400, 1),
+        wiki_urlslug(lake, out, "marvel_urlslug", "fivethirtyeight/comic-characters/marvel-wikia-data.csv", 400, 2),
+        nba_draft_ids(lake, out),
+        nba_raptor_ids(lake, out),
+        police_tracts(lake, out),
+        classic_rock_combined(lake, out),
+        country_tld(lake, out),
+        states_nospace(lake, out),
+        countries_nospace(lake, out),
+        fight_songs_nospace(lake, out),
+        rock_handles_nospace(lake, out),
+        weather_dates(lake, out, "weather_dates_groups_clt", "KCLT", 40, "iso"),
+        weather_dates(lake, out, "weather_dates_groups_sea", "KSEA", 30, "us"),
+        congress_suffix(lake, out),
+        senators_mixed(lake, out),
+        cabinet_names(lake, out),
+    ]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("lake", type=Path, help="lake folder (holds fivethirtyeight/ and reference/)")
+    ap.add_argument("out", type=Path, help="folder to write the case folders into")
+    args = ap.parse_args(argv)
+    for info in make_all(args.lake, args.out):
+        print(f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
+              f"pairs {info['pairs']:5d}")
+
+
+if __name__ == "__main__":
+    main()

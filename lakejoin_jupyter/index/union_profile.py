@@ -1,0 +1,212 @@
+"""Column profiles for table union search, and the statistics that compare two of them.
+
+One set of functions profiles a lake column (the Spark build, indexing/union.py) and a query
+column (search/union.py), so both sides mean the same thing: the column's distinct tokens
+(its set, already in the index), a *format histogram* (D3L, Bogatu et al., ICDE 2020,
+§III-B: each value as a pattern of character classes), a *numeric summary* (the share of
+numeric cells and 21 quantiles, for D3L's distribution evidence) and a *column vector* (the
+mean of the embedder's unit vectors over a sample of values: TUS's topic vector, Nargesian
+et al., VLDB 2018, §5.1.3). The statistics: set unionability (TUS §3.1), the cosine of
+column vectors (TUS §5.1.3), format-histogram intersection, 1 - Kolmogorov-Smirnov distance
+of the quantile sketches (D3L, each sketch read as a sample of its points), header 3-gram
+Jaccard.
+
+Note:
+    - Set unionability is -log10 of the hypergeometric upper tail P(X >= t) (TUS uses the
+      CDF, which saturates at 1.0); the tail is bounded by the geometric series of pmf ratios.
+    - The vector sample is the S distinct tokens of smallest 64-bit hash (consistent across
+      columns, so overlapping columns embed overlapping values).
+    Derivations: docs/algorithms/union.md.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Iterable, Sequence
+
+import mmh3
+import numpy as np
+
+from ..hashing import token_hash64
+from ..lake.normalize import _render
+
+SAMPLE_VALUES = 50                    # distinct values embedded per column
+FORMAT_DIMS = 128                     # hashed pattern buckets of the format histogram
+QUANTILES = np.linspace(0.0, 1.0, 21)  # probabilities of the numeric sketch
+NUMERIC_SHARE = 0.9                   # a column is numeric when this share of cells is
+MIN_NUMERIC_CELLS = 3
+PATTERN_PARTS = 8                     # pattern elements kept (then an ellipsis)
+MAX_PATTERN_CHARS = 200
+
+_NUMERIC_TOKEN = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:e[+-]?[0-9]+)?")
+_PATTERN_PART = re.compile(r"[^\W\d_]+|[0-9]+|\s+|.", re.UNICODE | re.DOTALL)
+_HEADER_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+", re.UNICODE)
+
+
+# ----------------------------------------------------------------------- values
+
+def cell_text(value) -> str | None:
+    """A cell as the text a lake file would hold (None for a null): the normalizer's
+    rendering (2015.0 -> "2015", dates in ISO form), so formats compare like with like."""
+    text = _render(value)
+    return None if text is None or not text.strip() else text
+
+
+def value_pattern(text: str) -> str:
+    """A value's format (D3L): letter runs as C (capitalized), U (upper), L (lower) or M
+    (mixed), digit runs as N<length> (N+ from 5 digits), whitespace as one space, any other
+    character as itself; at most PATTERN_PARTS elements. "Ann Arbor, MI" -> "C C, U"."""
+    parts = []
+    for m in _PATTERN_PART.finditer(text[:MAX_PATTERN_CHARS]):
+        s = m.group()
+        c = s[0]
+        if c.isdigit():
+            parts.append(f"N{len(s)}" if len(s) < 5 else "N+")
+        elif c.isalpha():
+            if s.isupper():
+                parts.append("C" if len(s) == 1 else "U")
+            elif s.islower():
+                parts.append("L")
+            elif c.isupper() and s[1:].islower():
+                parts.append("C")
+            else:
+                parts.append("M")
+        elif c.isspace():
+            parts.append(" ")
+        else:
+            parts.append(c)
+        if len(parts) > PATTERN_PARTS:
+            parts[PATTERN_PARTS:] = ["\u2026"]
+            break
+    return "".join(parts)
+
+
+def pattern_buckets(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarray:
+    """The histogram bucket of each text's pattern (32-bit MurmurHash3 of it, mod dims)."""
+    return np.fromiter((mmh3.hash(value_pattern(t), signed=False) % dims for t in texts),
+                       dtype=np.int64, count=len(texts))
+
+
+def format_histogram(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarray:
+    """Share of the distinct texts per pattern bucket (float32, sums to 1; zeros if none)."""
+    counts = np.bincount(pattern_buckets(texts, dims), minlength=dims).astype(np.float64)
+    total = counts.sum()
+    return (counts / total if total else counts).astype(np.float32)
+
+
+def numeric_values(tokens: Iterable) -> np.ndarray:
+    """The numbers among tokens (lakejoin's canonical numeric text), as float64."""
+    out = [float(t) for t in tokens if t is not None and _NUMERIC_TOKEN.fullmatch(t)]
+    return np.asarray(out, dtype=np.float64)
+
+
+def numeric_summary(cell_tokens: Sequence) -> tuple[float, int, np.ndarray]:
+    """(share of the cells with a token that are numbers, number of numeric cells, their
+    quantiles at QUANTILES by the inverted CDF; NaN when there is none)."""
+    toks = [t for t in cell_tokens if t is not None]
+    x = numeric_values(toks)
+    share = len(x) / len(toks) if toks else 0.0
+    q = (np.quantile(x, QUANTILES, method="inverted_cdf") if len(x)
+         else np.full(len(QUANTILES), np.nan))
+    return share, len(x), q
+
+
+def is_numeric(share, n_numeric) -> np.ndarray:
+    return (np.asarray(share) >= NUMERIC_SHARE) & (np.asarray(n_numeric) >= MIN_NUMERIC_CELLS)
+
+
+def sample_tokens(tokens: Sequence[str], s: int = SAMPLE_VALUES) -> list[str]:
+    """The s distinct tokens of smallest hash (signed 64-bit order; ties by text)."""
+    toks = sorted(set(tokens))
+    if len(toks) <= s:
+        return toks
+    h = token_hash64(toks).view(np.int64)
+    order = np.lexsort((np.arange(len(toks)), h))[:s]
+    return sorted(toks[i] for i in order)
+
+
+def column_vectors(embedder, samples: Sequence[Sequence[str]]) -> np.ndarray:
+    """One unit vector per column: the mean of its sampled values' unit vectors (zeros for
+    a column without values), computed with one embed call for all columns."""
+    flat = [t for s in samples for t in s]
+    out = np.zeros((len(samples), embedder.dim), dtype=np.float64)
+    if flat:
+        v = np.asarray(embedder.embed(flat), dtype=np.float64)
+        lens = np.fromiter((len(s) for s in samples), dtype=np.int64, count=len(samples))
+        rows = np.repeat(np.arange(len(samples)), lens)
+        np.add.at(out, rows, v)
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return np.divide(out, norms, out=np.zeros_like(out), where=norms > 0).astype(np.float32)
+
+
+def header_grams(name) -> frozenset:
+    """Character 3-grams of a column name's words (camelCase and separators split, lower
+    case, each word padded): "CountryName" and "country_name" share all."""
+    words = _HEADER_WORD.findall(str(name))
+    grams = set()
+    for w in words:
+        p = f"#{w.lower()}#"
+        grams.update(p[i:i + 3] for i in range(len(p) - 2))
+    return frozenset(grams)
+
+
+# ----------------------------------------------------------------------- statistics
+
+def set_statistic(t, na, nb) -> np.ndarray:
+    """Set unionability of columns with na and nb distinct values sharing t (TUS §3.1, the
+    domain taken as their disjoint union): -log10 P(X >= t), X hypergeometric (population
+    na + nb, na successes, nb draws). 0 up to the distribution's mode; the tail is bounded
+    by pmf(t) / (1 - r) with r = pmf(t + 1) / pmf(t) (the pmf is log-concave)."""
+    from scipy.special import gammaln
+    t = np.asarray(t, dtype=np.float64)
+    na = np.asarray(na, dtype=np.float64)
+    nb = np.asarray(nb, dtype=np.float64)
+    t, na, nb = np.broadcast_arrays(t, na, nb)
+    out = np.zeros(t.shape, dtype=np.float64)
+    m = na + nb
+    ok = (t > 0) & (na > 0) & (nb > 0)
+    t, na, nb, m = t[ok], na[ok], nb[ok], m[ok]
+
+    def lcomb(n, k):
+        return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+
+    log_pmf = lcomb(na, t) + lcomb(m - na, nb - t) - lcomb(m, nb)
+    r = (na - t) * (nb - t) / ((t + 1) * (m - na - nb + t + 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_tail = np.where(r < 1, log_pmf - np.log1p(-np.minimum(r, 1 - 1e-12)), 0.0)
+    out[ok] = np.maximum(0.0, -log_tail / math.log(10))
+    return out
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cosine of unit (or zero) vectors: a (n, d) x b (m, d) -> (n, m)."""
+    return np.asarray(a, dtype=np.float32) @ np.asarray(b, dtype=np.float32).T
+
+
+def format_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Histogram intersection sum_i min(a_i, b_i): (n, F) x (m, F) -> (n, m), in [0, 1]."""
+    a = np.asarray(a, dtype=np.float32)
+    b = np.asarray(b, dtype=np.float32)
+    return np.minimum(a[:, None, :], b[None, :, :]).sum(axis=2)
+
+
+def ks_similarity(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
+    """1 - the Kolmogorov-Smirnov distance between two quantile sketches (row-wise over
+    broadcast rows; D3L's numeric evidence), each sketch read as an equally weighted sample
+    of its quantile points: the largest gap of the two step CDFs, at every point of either."""
+    qa, qb = np.broadcast_arrays(np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64))
+    x = np.concatenate([qa, qb], axis=-1)
+    w = np.concatenate([np.full(qa.shape[-1], 1.0 / qa.shape[-1]),
+                        np.full(qb.shape[-1], -1.0 / qb.shape[-1])])
+    order = np.argsort(x, axis=-1, kind="stable")
+    xs = np.take_along_axis(x, order, axis=-1)
+    gap = np.abs(np.cumsum(w[order], axis=-1))
+    last = np.concatenate([xs[..., 1:] != xs[..., :-1],
+                           np.ones(xs.shape[:-1] + (1,), dtype=bool)], axis=-1)
+    return 1.0 - np.where(last, gap, 0.0).max(axis=-1)
+
+
+def header_similarity(a: frozenset, b: frozenset) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)

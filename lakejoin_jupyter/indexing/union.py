@@ -1,0 +1,95 @@
+"""Spark job: the union component (opt-in: ``build_index(..., components=["union"])``).
+
+What table union search (search/union.py) needs beyond the core's sets and postings, per
+column, in one pandas UDF grouped by column (index/union_profile.py computes each, the same
+functions the query side uses): a format histogram of its distinct values (D3L, Bogatu et
+al., ICDE 2020, §III-B), a numeric summary (share of numeric cells, their count and 21
+quantiles; D3L's distribution evidence) and a column vector (the mean of the embedder's unit
+vectors over a hash-chosen sample of distinct values; TUS, Nargesian et al., VLDB 2018,
+§5.1.3). Written as dense ``union/*.npy`` arrays indexed by column id.
+
+Note:
+    The column vectors use the n-gram embedder by default (option ``embedder``), not the
+    semantic model: it embeds the query's samples in milliseconds (docs/algorithms/union.md).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..embed import cached_embedder, get_embedder
+from ..index.union_profile import (FORMAT_DIMS, QUANTILES, SAMPLE_VALUES, column_vectors,
+                                   format_histogram, numeric_summary, sample_tokens)
+from .component import Component
+
+DEFAULTS = {"embedder": "ngram", "sample_values": SAMPLE_VALUES}
+FILES = ("format", "numeric_share", "numeric_n", "quantiles", "vectors")
+
+
+def _profile_groups(spec, s: int):
+    def run(pdf: pd.DataFrame) -> pd.DataFrame:
+        import os
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        emb = cached_embedder(spec)
+        cid = int(pdf["column_id"].iloc[0])
+        values = sorted({v for v in pdf["value"].tolist() if v is not None and v.strip()})
+        tokens = pdf["token"].tolist()
+        share, n_num, q = numeric_summary(tokens)
+        sample = sample_tokens([t for t in tokens if t is not None], s)
+        vec = column_vectors(emb, [sample])[0]
+        return pd.DataFrame({"column_id": [cid],
+                             "fmt": [format_histogram(values).tobytes()],
+                             "share": [float(share)], "n_num": [int(n_num)],
+                             "q": [np.asarray(q, dtype=np.float64).tobytes()],
+                             "vec": [vec.astype(np.float32).tobytes()]})
+    return run
+
+
+def profile_table(cells, spec, s: int = SAMPLE_VALUES):
+    """Spark DF (column_id, fmt, share, n_num, q, vec): one row per column with cells."""
+    return (cells.select("column_id", "value", "token").groupBy("column_id")
+            .applyInPandas(_profile_groups(spec, s),
+                           "column_id int, fmt binary, share double, n_num long, q binary, "
+                           "vec binary"))
+
+
+def dense_arrays(pdf: pd.DataFrame, n_sets: int, dim: int) -> dict:
+    """The profile rows as dense arrays over column ids 0..n_sets-1 (a column without a cell:
+    zero histogram and vector, no numbers)."""
+    out = {"format": np.zeros((n_sets, FORMAT_DIMS), np.float32),
+           "numeric_share": np.zeros(n_sets, np.float32),
+           "numeric_n": np.zeros(n_sets, np.int64),
+           "quantiles": np.full((n_sets, len(QUANTILES)), np.nan, np.float64),
+           "vectors": np.zeros((n_sets, dim), np.float32)}
+    for r in pdf.itertuples(index=False):
+        i = int(r.column_id)
+        out["format"][i] = np.frombuffer(r.fmt, np.float32)
+        out["numeric_share"][i] = r.share
+        out["numeric_n"][i] = r.n_num
+        out["quantiles"][i] = np.frombuffer(r.q, np.float64)
+        out["vectors"][i] = np.frombuffer(r.vec, np.float32)
+    return out
+
+
+def build(ctx) -> dict:
+    opts = dict(DEFAULTS, **(getattr(ctx.settings, "component_options", None) or {}).get("union", {}))
+    base = getattr(ctx, "base", None)          # adding tables: keep the base's embedder
+    if base is not None and base.generations[0].has("union"):
+        sec = base.generations[0].components["union"]
+        opts.update(embedder=sec["embedder"], sample_values=sec["sample_values"])
+    unknown = set(opts) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"Unknown union option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
+    spec = get_embedder(opts["embedder"]).spec()
+    dim = int(spec["dim"])
+    pdf = profile_table(ctx.cells, spec, int(opts["sample_values"])).toPandas()
+    arrays = dense_arrays(pdf, ctx.n_sets, dim)
+    for name in FILES:
+        ctx.writer.save_npy(f"union/{name}.npy", arrays[name])
+    return {"embedder": spec, "sample_values": int(opts["sample_values"]), "dim": dim,
+            "format_dims": FORMAT_DIMS, "quantiles": len(QUANTILES)}
+
+
+COMPONENT = Component(
+    "union", build, description="format histograms, numeric quantile sketches and column "
+                                "vectors for table union search")

@@ -1,0 +1,234 @@
+"""Ordered program sets for rows that need different programs, and the estimated precision
+of a learned transformation (extensions of thesis §4.4.2, Algorithm 5).
+
+The thesis keeps the one program joining the most target keys and names the case this
+leaves behind ("duke cs profs": the join needs more than one transformation). Here the
+learner runs again on the residual: the row pairs (§4.4.1; recomputed among the
+unjoined rows where few are left) whose source row and key the current set leaves
+unjoined. Each program learned there, and each of the first round, is tried as a branch of
+a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned from the rows each branch
+joins. The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
+``min_gain_fraction`` of them), some beyond its own examples; branches that never fire are
+dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
+that also have a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share
+whose matched row holds the derived key (teaching rows excluded; None without evidence).
+Both are deviations from the thesis, explained in docs/algorithms/autojoin.md.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .dsl import PATTERN_KINDS, Guard, Program, ProgramSet, cell_pattern
+from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
+from .pairs import ColumnValues, PairGroup, find_pair_group
+
+
+EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
+
+
+@dataclass
+class SetSettings:
+    max_programs: int = 3          # branches of a program set (1: the thesis's single program)
+    min_gain: int = 3              # keys a new branch must add ...
+    min_gain_fraction: float = 0.02   # ... and at least this fraction of the target's keys
+    residual_sets: int = 24        # example sets learned from the residual pairs per round
+    repair_groups: int = 2         # column pairs whose row pairs may be recomputed on the residual
+    consider: int = 12             # first-round programs tried as branches (best first)
+
+
+@dataclass
+class Scored:
+    """A program (or set) with its outputs on the source sample and what they join."""
+    program: object
+    outputs: list
+    coverage: int
+    joined_rows: int
+    examples: dict = field(default_factory=dict)     # branch program -> its examples
+
+
+def branches_of(program) -> tuple:
+    return program.branches if isinstance(program, ProgramSet) else ((None, program),)
+
+
+def as_transformation(branches: tuple):
+    return branches[0][1] if len(branches) == 1 and branches[0][0] is None else ProgramSet(branches)
+
+
+def score(program, outputs: list, keys: set, examples: dict | None = None) -> Scored:
+    joined = [o for o in outputs if o is not None and o in keys]
+    branches = {p for _g, p in branches_of(program)}
+    kept = {p: ex for p, ex in (examples or {}).items() if p in branches}
+    return Scored(program, outputs, len(set(joined)), len(joined), kept)
+
+
+def outputs_of(program, cells: dict, n: int) -> list:
+    return program.evaluate({c: cells[c] for c in program.columns}, n)
+
+
+def _guard(column: str, kind: str, cells: list, positive: list, negative: list):
+    """The patterns of ``column`` that more rows want the new branch for (``positive``) than
+    against it (``negative``); None when there is none."""
+    pos = Counter(cell_pattern(cells[i], kind) for i in positive)
+    neg = Counter(cell_pattern(cells[i], kind) for i in negative)
+    chosen = frozenset(p for p, c in pos.items() if p is not None and c > neg.get(p, 0))
+    return Guard(column, kind, chosen) if chosen else None
+
+
+def combine(current: Scored, new: Scored, keys: set, cells: dict, n: int) -> list:
+    """The ways to add ``new`` to the ordered set ``current``, each as a Scored: after it,
+    before it, and before it under a guard on each column either reads."""
+    cur, out = current.outputs, new.outputs
+    options = []
+    after = [c if c is not None else o for c, o in zip(cur, out)]
+    options.append((branches_of(current.program) + branches_of(new.program), after))
+    before = [o if o is not None else c for c, o in zip(cur, out)]
+    options.append((branches_of(new.program) + branches_of(current.program), before))
+    positive = [i for i in range(n) if out[i] in keys and cur[i] not in keys]
+    negative = [i for i in range(n) if cur[i] in keys and out[i] is not None and out[i] != cur[i]]
+    if positive and negative and len(branches_of(new.program)) == 1:
+        columns = list(dict.fromkeys(new.program.columns + current.program.columns))
+        for column in columns:
+            for kind in PATTERN_KINDS:
+                g = _guard(column, kind, cells[column], positive, negative)
+                if g is None:
+                    continue
+                guarded = [o if o is not None and g.test(cells[column][i]) else c
+                           for i, (c, o) in enumerate(zip(cur, out))]
+                options.append((((g, new.program),) + branches_of(current.program), guarded))
+    examples = {**current.examples, **new.examples}
+    return [score(as_transformation(b), o, keys, examples) for b, o in options]
+
+
+def prune(option: Scored, keys: set, cells: dict, n: int) -> Scored:
+    """Drop the branches whose removal joins no fewer keys (a branch that another, earlier
+    one always pre-empts on the sample)."""
+    branches = branches_of(option.program)
+    i = 0
+    while len(branches) > 1 and i < len(branches):
+        rest = branches[:i] + branches[i + 1:]
+        program = as_transformation(rest)
+        trial = score(program, outputs_of(program, cells, n), keys, option.examples)
+        if trial.coverage >= option.coverage:
+            branches, option = rest, trial
+        else:
+            i += 1
+    return option
+
+
+def residual_groups(groups: list, target_column: str, joined: list, joined_keys: set,
+                    tcells: list, src_cells: dict, settings) -> list:
+    """The candidate pairs among the rows the current set leaves unjoined: the first
+    round's pairs restricted to them and, for the ``repair_groups`` best column pairs left
+    with fewer than top-k pairs, Algorithm 3 run again on the unjoined rows only (a q-gram
+    shared by joined rows may be rare among the others)."""
+    out = []
+    open_rows = [not j for j in joined]
+    tkeep = [v if v is not None and v not in joined_keys else None for v in tcells]
+    t_vals = ColumnValues.from_cells(target_column, tkeep)
+    repair = settings.program_set.repair_groups
+    for g in groups:
+        if g.target_column != target_column:
+            continue
+        kept = [p for p in g.pairs if open_rows[p.source_row] and tkeep[p.target_row] is not None]
+        fresh = PairGroup(g.source_column, target_column, [])
+        if repair > 0 and len(kept) < settings.learn.top_k:   # too few pairs left to learn from
+            repair -= 1
+            cells = [v if o else None for v, o in zip(src_cells[g.source_column], open_rows)]
+            fresh = find_pair_group(ColumnValues.from_cells(g.source_column, cells), t_vals,
+                                    settings.min_score)
+        seen = {(p.source_row, p.target_row) for p in fresh.pairs}
+        pairs = fresh.pairs + [p for p in kept if (p.source_row, p.target_row) not in seen]
+        if pairs:
+            out.append(PairGroup(g.source_column, target_column, pairs))
+    out.sort(key=lambda g: (-g.average_score, -len(g.pairs)))
+    return out
+
+
+def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcells: list,
+                      settings, cache: dict) -> Candidate:
+    """Extend ``best`` into an ordered program set while a branch adds enough keys (module
+    docstring). Returns ``best`` itself when nothing is added."""
+    ss: SetSettings = settings.program_set
+    if ss.max_programs <= 1:
+        return best
+    keys = {v for v in tcells if v is not None}
+    n_src = len(src.positions)
+    cells = {c: src.cells(c) for c in src.columns}
+    current = score(best.program, outputs_of(best.program, cells, n_src), keys,
+                    {best.program: best.examples})
+    need = max(ss.min_gain, math.ceil(ss.min_gain_fraction * len(keys)))
+    pool = [(c.program, c.examples) for c in candidates if c.target_column == best.target_column
+            and c.program != best.program][:ss.consider]
+    learn: LearnSettings = settings.learn
+    while len(branches_of(current.program)) < ss.max_programs:
+        joined = [o is not None and o in keys for o in current.outputs]
+        joined_keys = {o for o, j in zip(current.outputs, joined) if j}
+        if len(keys) - len(joined_keys) < need:
+            break                  # too few keys left for a branch to add enough
+        residual = residual_groups(groups, best.target_column, joined, joined_keys, tcells,
+                                   cells, settings)
+        tried = {p for _g, p in branches_of(current.program)}
+        news = [(p, ex) for p, ex in pool if p not in tried]
+        drawn = [(gi, pairs) for gi, sets in enumerate(example_sets(residual, learn))
+                 for pairs in sets]
+        for gi, pairs in drawn[:ss.residual_sets]:
+            examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
+                                p.target_row) for p in pairs]
+            taught = {p.source_row for p in pairs}
+            validation = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
+                                  p.target_row) for p in residual[gi].top(learn.top_k)
+                          if p.source_row not in taught]
+            program = try_learn_transform(examples, src.columns, learn, cache, validation)
+            if program is not None and program not in tried:
+                tried.add(program)
+                news.append((program, examples))
+        best_option, best_gain = None, 0
+        for program, examples in news:
+            new = score(program, outputs_of(program, cells, n_src), keys, {program: examples})
+            taught = {ex.output for ex in examples}
+            for option in combine(current, new, keys, cells, n_src):
+                gain = option.coverage - current.coverage
+                added = {o for o in option.outputs if o in keys} - joined_keys
+                if gain < need or not added - taught:
+                    continue
+                if gain > best_gain or (gain == best_gain and option.program.size
+                                        < best_option.program.size):
+                    best_option, best_gain = option, gain
+        if best_option is None:
+            break
+        current = prune(best_option, keys, cells, n_src)
+    if current.program is best.program:
+        return best
+    examples = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
+    out = Candidate(current.program, best.group, best.target_column, examples,
+                    learned_times=best.learned_times, extra=dict(best.extra))
+    out.coverage, out.joined_rows = current.coverage, current.joined_rows
+    out.extra["branches"] = len(branches_of(current.program))
+    return out
+
+
+def estimated_precision(program, src, tcells: list, groups: list, target_column: str,
+                        examples=()) -> float | None:
+    """The module docstring's estimate on the (sampled) source rows."""
+    partners: dict = {}
+    for g in groups:
+        if g.target_column != target_column:
+            continue
+        for p in g.pairs:
+            if p.score >= 1.0 and (len(p.gram) >= EVIDENCE_Q or p.gram == ""):
+                partners.setdefault(p.source_row, set()).add(tcells[p.target_row])
+    if not partners:
+        return None
+    keys = {v for v in tcells if v is not None}
+    taught = {ex.source_row for ex in examples}
+    cells = {c: src.cells(c) for c in program.columns}
+    outs = program.evaluate(cells, len(src.positions))
+    agree = checked = 0
+    for i, o in enumerate(outs):
+        if o is None or o not in keys or i in taught or i not in partners:
+            continue
+        checked += 1
+        agree += o in partners[i]
+    return agree / checked if checked else None

@@ -1,0 +1,126 @@
+"""Union search results: a lake table whose rows stack under the user's frame.
+
+:class:`UnionHit` holds the table, its column alignment (query column -> lake column, with
+each pair's unionability and evidence) and the rows it adds; ``union(df)`` runs its
+:class:`~.plan.UnionPlan` (join/execute.py) and ``code(name, into)`` writes it
+(join/codegen.py), so the code reproduces the frame ``union`` returns.
+"""
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..errors import QueryError
+from ..frames import check_identifier, is_spark_frame
+from ..index.tables import LakeTable, find_table
+from .codegen import union_code
+from .execute import execute_union
+from .plan import UnionPlan, make_union_plan
+
+
+@dataclass
+class UnionHit:
+    """One unionable lake table (see the module docstring)."""
+    rank: int
+    table: str
+    table_id: int
+    score: float                  # matched column scores / number of query columns
+    alignment: tuple              # ((query column, lake column, column score), ...)
+    rows: int                     # rows the table would add
+    evidence: dict = field(default_factory=dict)   # query column -> {measure: likelihood}
+    _index: object = field(default=None, repr=False, compare=False)
+    _frame: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def lake(self) -> LakeTable:
+        """Where the table lives and how to read it (the index catalog)."""
+        return find_table(self._index, self.table)
+
+    @property
+    def mapping(self) -> dict:
+        """Query column -> lake column."""
+        return {a: b for a, b, _ in self.alignment}
+
+    @property
+    def column_scores(self) -> dict:
+        return {a: s for a, _, s in self.alignment}
+
+    def _df(self, df):
+        df = self._frame if df is None else df
+        if df is None:
+            raise QueryError("Pass the DataFrame to union: hit.union(df).")
+        return df
+
+    def plan(self, df=None) -> UnionPlan:
+        df = self._df(df)
+        return make_union_plan(df, [(a, b) for a, b, _ in self.alignment], self.lake,
+                               description=f"table union search, score {self.score:.3f}")
+
+    def union(self, df=None):
+        """``df`` with this table's aligned rows stacked under it (pandas, or lazy Spark)."""
+        df = self._df(df)
+        return execute_union(self.plan(df), df)
+
+    def code(self, name: str = "df", into: str = "unioned", *, df=None,
+             spark: bool | None = None) -> str:
+        """Python source that, run where only ``name`` is bound to the user's frame, binds
+        ``into`` to the frame :meth:`union` returns (PySpark for a Spark frame)."""
+        check_identifier(name, "variable name (name=)")
+        check_identifier(into, "variable name (into=)")
+        df = self._df(df)
+        if spark is None:
+            spark = is_spark_frame(df)
+        return union_code(self.plan(df), name=name, into=into, spark=spark)
+
+    def to_dict(self) -> dict:
+        return {"rank": self.rank, "table": self.table, "score": round(self.score, 4),
+                "aligned": len(self.alignment), "rows": self.rows,
+                "alignment": ", ".join(f"{a} <- {b} ({s:.2f})" for a, b, s in self.alignment),
+                "table_id": self.table_id}
+
+
+class UnionResult(Sequence):
+    """Ranked union hits of one query frame."""
+
+    def __init__(self, hits, columns, seconds: float, stats: dict | None = None):
+        self.hits = list(hits)
+        self.columns = tuple(columns)
+        self.seconds = seconds
+        self.stats = stats or {}
+        self.query_name: str | None = None
+
+    def __getitem__(self, i):
+        return self.hits[i]
+
+    def __len__(self):
+        return len(self.hits)
+
+    def to_pandas(self) -> pd.DataFrame:
+        return pd.DataFrame([h.to_dict() for h in self.hits],
+                            columns=["rank", "table", "score", "aligned", "rows", "alignment",
+                                     "table_id"])
+
+    def __repr__(self):
+        head = (f"{len(self.hits)} unionable table(s) for {len(self.columns)} column(s) "
+                f"({self.seconds * 1000:.1f} ms)")
+        if not self.hits:
+            return head
+        return head + "\n" + self.to_pandas().drop(columns=["table_id"]).to_string(index=False)
+
+    def _repr_html_(self):
+        cap = (f"<b>{len(self.hits)}</b> unionable table(s) for "
+               f"<code>{html.escape(', '.join(map(str, self.columns)))}</code> &middot; "
+               f"{self.seconds * 1000:.1f} ms")
+        if not self.hits:
+            return f"<div>{cap}</div><div><i>No lake table aligns with the query.</i></div>"
+        rows = "".join(
+            f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td><td>{h.score:.3f}</td>"
+            f"<td>{len(h.alignment)}/{len(self.columns)}</td><td>{h.rows:,}</td>"
+            f"<td>{html.escape(', '.join(f'{a} ← {b} ({s:.2f})' for a, b, s in h.alignment))}</td></tr>"
+            for h in self.hits)
+        return (f"<div>{cap}</div><table><thead><tr><th>#</th><th>table</th><th>score</th>"
+                f"<th>aligned</th><th>rows added</th><th>alignment</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table>")

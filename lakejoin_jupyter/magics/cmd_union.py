@@ -1,0 +1,46 @@
+"""``%lakejoin union DF``: the lake tables whose rows can be stacked under a DataFrame (table
+union search), and optionally the union with one of them and its code."""
+from __future__ import annotations
+
+from .context import MagicError, Subcommand
+
+
+def configure(p):
+    p.add_argument("frame", help="DataFrame variable of the notebook (the query)")
+    p.add_argument("--column", "-c", action="append", default=[],
+                   help="query column (repeatable; default: every column)")
+    p.add_argument("-k", type=int, default=10, help="number of tables (default 10)")
+    p.add_argument("--save", metavar="VAR", help="bind the UnionResult to VAR")
+    p.add_argument("--union", type=int, metavar="N",
+                   help="stack the rows of hit N (1 = best) under the frame")
+    p.add_argument("--into", metavar="VAR",
+                   help="with --union: bind the stacked frame to VAR (default FRAME_TABLE_union)")
+    p.add_argument("--insert", action="store_true",
+                   help="with --union: insert the reproducing code as the next cell")
+
+
+def run(ctx, a):
+    from ..join.plan import default_variable
+    df = ctx.variable(a.frame)
+    res = ctx.engine.search_unionable(df, k=a.k, columns=a.column or None)
+    res.query_name = a.frame
+    if a.save:
+        ctx.bind(a.save, res)
+    if a.union is None:
+        if a.into or a.insert:
+            raise MagicError("--into and --insert go with --union N (which hit to stack).")
+        return res
+    if not 1 <= a.union <= len(res):
+        raise MagicError(f"--union {a.union}: the search found {len(res)} table(s); "
+                         f"pick 1..{len(res)}.")
+    hit = res[a.union - 1]
+    target = a.into or ctx.new_name(default_variable(a.frame, hit.table, "union"))
+    code = hit.code(a.frame, target)
+    ctx.bind(target, hit.union(df))
+    if a.insert and ctx.shell is not None:
+        ctx.shell.set_next_input(code, replace=False)
+    return res
+
+
+SUBCOMMAND = Subcommand("union", "the lake tables whose rows stack under a DataFrame "
+                                 "(table union search)", configure, run)
