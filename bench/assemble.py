@@ -23,6 +23,7 @@ ORDER = [  # (file, section title)
     ("semantic_join.md", "Semantic join discovery: effectiveness (PEXESO's Table IV manner), embedders, speed"),
     ("hits.md", "Decision-ready hits: annotation overhead and join_rows accuracy"),
     ("autojoin.md", "Auto-Join: transformation learning"),
+    ("transform_search.md", "Transformation-aware search (Needs a transformation)"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
     ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
     ("union.md", "Table union search: TUS-style benchmark on real tables"),

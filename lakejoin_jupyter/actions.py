@@ -270,6 +270,8 @@ def _join_offers(hit, name: str) -> bool:
 # The actions the front ends offer, in the order they show them.
 ACTIONS = (
     HitAction("join", "Join", run_join, suffix="",
+              # a hit joinable only through a learned program: "Find transformation" joins it
+              applies=lambda hit: "program" not in (getattr(hit, "details", None) or {}),
               params=(ParamSpec("how", "Join type", "choice", "left", choices=("left", "inner"),
                                 help="left keeps every query row; inner keeps matched rows only"),
                       ParamSpec("duplicates", "Lake duplicates", "choice", "all",

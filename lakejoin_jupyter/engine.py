@@ -36,6 +36,7 @@ from .lake.normalize import normalize_many
 from .search import (bruteforce, bruteforce_nary, distributed, josie, lshensemble, mate,
                      mergelist, pexeso, probeset)
 from .search.registry import Candidate, SearchMethod, SearchParams
+from .join.autojoin import discovery as transform_discovery
 
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
 RANKS = ("overlap", "useful")
@@ -45,7 +46,7 @@ ROWS = "__lakejoin_rows"        # query rows per distinct key, collected from a 
 # The search methods an engine offers (each search/<name>.py defines its METHOD).
 SEARCH_METHODS = (josie.METHOD, mergelist.METHOD, probeset.METHOD, bruteforce.METHOD,
                   distributed.METHOD, lshensemble.METHOD, lshensemble.TOPK_METHOD,
-                  mate.METHOD, bruteforce_nary.METHOD, pexeso.METHOD)
+                  mate.METHOD, bruteforce_nary.METHOD, pexeso.METHOD, transform_discovery.METHOD)
 
 
 # ---------------------------------------------------------------------- queries
@@ -365,6 +366,12 @@ class Hit(Joinable):
         or an :class:`~.join.plan.Aggregate`): one row per key of the table first; "latest"
         orders by ``order_by`` (default: the table's first date or year-like column), "mean"
         and "sum" take its numeric columns that are neither the key nor years."""
+        if "program_json" in self.details:
+            raise QueryError(
+                f"This hit joins only through the program {self.details['program']!r} "
+                f"(method {self.method!r}), not on equal values. Join it with Auto-Join: "
+                f"engine.autojoin(df, {self.query_columns[0]!r}, {self.table!r}, "
+                f"{self.column!r}), or the widget's Find transformation.")
         table = find_table(self._engine.index, self.table)
         agg = aggregate
         if isinstance(aggregate, str):

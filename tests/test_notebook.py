@@ -3,7 +3,7 @@ are the expected ones, with no error or JVM noise anywhere. quickstart.ipynb: se
 the widget, the join and its code, the second hop, the offline (mimetype) charts.
 beyond_equality.ipynb: LSH Ensemble hits, MATE's composite-key table, the Auto-Join program
 and join, the fuzzy join's threshold and estimates, the fuzzy search (PEXESO) with its matched pairs
-and plan, the schemaless join predicates."""
+and plan, the schemaless join predicates, the transformation search's hits and programs."""
 import os
 import re
 import shutil
@@ -167,7 +167,8 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     # column holds 60% of the visitors' names as equal values; the semantic one finds
     # country-name columns, with the synonym / typo pairs; both plans give the same hits
     assert "Opened the existing index" in texts(
-        by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --reuse --quiet"])
+        by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform "
+                  "--reuse --quiet"])
     search = texts(by_source['fuzzy_engine = lj.open_index("demo_fuzzy.index")'])
     assert "equal values (T 0.6): no column" in search, search
     sem_line = next(ln for ln in search.splitlines() if ln.startswith("semantic (tau "))
@@ -189,7 +190,13 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "best predicate for h2 (most distinct keys): country = Country Name & year = Year" in h2
     h1 = texts(by_source["%lakejoin predicate sales reference/population --preference h1"])
     assert "best predicate for h1 (match the most rows): year = Year\n" in h1
-    # 7. the widget, searching at once
+    # 7. transformation search: equality finds nothing, the transform method finds the
+    # state columns with the program that makes them join, every row joined
+    needs = texts(by_source['print("equal values:", len(engine.search(claims, "region", k=3)), "hits")'])
+    assert "equal values: 0 hits" in needs
+    assert ("fivethirtyeight/bad-drivers/bad-drivers . State: `region` without its last 5 "
+            "letters (query -> lake), joins 100% of the rows") in needs
+    # 8. the widget, searching at once
     assert "application/vnd.jupyter.widget-view+json" in mimetypes(
         by_source["%lakejoin ui survey.country"])
 

@@ -108,8 +108,8 @@ cells = [
     new_code_cell('fj.chart()'),
     new_markdown_cell(
         '## 5. Which lake tables join despite misspellings (PEXESO)\n'
-        "The fuzzy join above needs the table to join with. To find such tables, search the lake under a similarity predicate: **PEXESO** (Dong et al., ICDE 2021) embeds every distinct value of the lake (here with the default character-n-gram embedder: no model to download), and a lake column is joinable when at least a fraction `joinability` of the query's values lie within distance `tau` of one of its values. The answer is exact, the same as comparing every pair. PEXESO is an optional index component, so this builds a second demo index `--with pexeso` (about half a minute; `--reuse` opens it if it is already there)."),
-    new_code_cell('%lakejoin index --demo --out demo_fuzzy.index --with pexeso --reuse --quiet'),
+        "The fuzzy join above needs the table to join with. To find such tables, search the lake under a similarity predicate: **PEXESO** (Dong et al., ICDE 2021) embeds every distinct value of the lake (here with the default character-n-gram embedder: no model to download), and a lake column is joinable when at least a fraction `joinability` of the query's values lie within distance `tau` of one of its values. The answer is exact, the same as comparing every pair. PEXESO is an optional index component, so this builds a second demo index `--with pexeso` (and `--with transform`, for section 7; about half a minute; `--reuse` opens it if it is already there)."),
+    new_code_cell('%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform --reuse --quiet'),
     new_markdown_cell('`tau` is a distance between unit vectors (0 to 2). With the n-gram embedder, values equal after folding case and accents are at 0 and one-letter misspellings of country names at about 0.65-0.8, so `tau=0.75` finds *Phillipines*, *Kazakstan* or *Swizerland*; equality finds none of them.'),
     new_code_cell(
         'fuzzy_engine = lj.open_index("demo_fuzzy.index")\n'
@@ -136,7 +136,16 @@ cells = [
     new_code_cell('%lakejoin predicate sales reference/population --preference h2'),
     new_code_cell('%lakejoin predicate sales reference/population --preference h1'),
     new_markdown_cell(
-        "## 7. The same from the widget\n"
+        '## 7. Which lake tables join after a transformation\n'
+        "Section 3 learned the program between `claims` and a table we named. When the table is not known, equality search finds nothing: no lake value reads `ALABAMA (US)`. The **Needs a transformation** search (`method=\"transform\"`, an index built `--with transform`; the thesis's searchable transformation joins) pairs the query's values with every lake column by shared segments (`alabama`, `us`, in any order and format) and rare q-grams, learns an Auto-Join program for the best-paired columns, and ranks them by the share of query rows the program joins. Each hit carries its program; the widget shows it in a column of its own."),
+    new_code_cell(
+        'print("equal values:", len(engine.search(claims, "region", k=3)), "hits")\n'
+        'needs = fuzzy_engine.search(claims, "region", method="transform", k=3)\n'
+        'for h in needs:\n'
+        '    print(f"{h.table} . {h.column}: {h.details[\'program\']} ({h.details[\'direction\']}), "\n'
+        '          f"joins {h.score:.0%} of the rows")'),
+    new_markdown_cell(
+        "## 8. The same from the widget\n"
         "`%lakejoin ui survey.country` opens the discovery widget and searches at once. Click "
         "a hit (`reference/country-codes`, *CLDR display name*): below it, the actions panel "
         "has a tab per action with its own parameters: **Join**, **Find transformation** "

@@ -55,6 +55,7 @@ from . import joinstats as joinstats_component
 from . import lshensemble as lshensemble_component
 from . import mate as mate_component
 from . import pexeso as pexeso_component
+from . import transform as transform_component
 from . import union as union_component
 from .component import BuildContext, Component
 
@@ -64,7 +65,8 @@ log = logging.getLogger("lakejoin")
 # The optional components a build offers, in build order (each module defines COMPONENT).
 COMPONENTS: dict[str, Component] = {c.name: c for c in (
     josie_component.COMPONENT, joinstats_component.COMPONENT, lshensemble_component.COMPONENT,
-    mate_component.COMPONENT, pexeso_component.COMPONENT, union_component.COMPONENT)}
+    mate_component.COMPONENT, pexeso_component.COMPONENT, transform_component.COMPONENT,
+    union_component.COMPONENT)}
 
 
 @dataclass

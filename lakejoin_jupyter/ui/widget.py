@@ -472,6 +472,8 @@ class DiscoveryWidget(W.VBox):
                     "title": "share of the query's rows that find a partner"},
                    {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
                     "title": "columns the join adds"},
+                   *([{"key": "program", "label": "transformation", "kind": "text"}]
+                     if any("program" in h.details for h in hits) else []),
                    {"key": "method", "label": "method", "kind": "text"},
                    {"key": "exact", "label": "figures", "kind": "flag"}]
         rows = []
@@ -481,6 +483,7 @@ class DiscoveryWidget(W.VBox):
                          "mapping": ", ".join(f"{a} → {b}" for a, b in h.mapping.items()),
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": float(f"{float(h.score):.4g}"),
+                         "program": h.details.get("program", ""),
                          "method": h.method, "exact": bool(h.exact),
                          "lake_rows": h.lake_rows, "key_ratio": _num(h.key_ratio),
                          "row_coverage": _num(h.row_coverage),
@@ -516,7 +519,8 @@ class DiscoveryWidget(W.VBox):
             f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; "
             f"{html.escape(', '.join(f'{a} → {b}' for a, b in hit.mapping.items()))} &middot; "
             f"containment {0 if c is None else c:.1%}{'' if hit.exact else ' (estimated)'}"
-            f"<div class='lakejoin-values'>loading matched values...</div>")
+            + _program_html(hit)
+            + "<div class='lakejoin-values'>loading matched values...</div>")
         qname = self._query_name or "df"
         self.actions.show_hit(hit, lambda a: self._action_variable(qname, hit, a))
         frame = self._query_frame
@@ -647,6 +651,19 @@ def _error_text(e: BaseException) -> str:
 def _no_index_text() -> str:
     from .session import NO_INDEX
     return NO_INDEX + " Or type an index folder above and press Open."
+
+
+def _program_html(hit) -> str:
+    """The transformation a "Needs a transformation" hit joins through, if any."""
+    d = hit.details
+    if "program" not in d:
+        return ""
+    return (f"<div class='lakejoin-program'><b>transformation</b> "
+            f"({html.escape(str(d.get('direction', '')))}): "
+            f"<code>{html.escape(str(d['program']))}</code> joins "
+            f"{float(d.get('coverage', 0)):.1%} of the query rows"
+            + (f"; lake pattern <code>{html.escape(str(d['lake_pattern']))}</code>"
+               if d.get("lake_pattern") else "") + "</div>")
 
 
 def _sample(values, n: int = 25) -> str:

@@ -1,0 +1,387 @@
+"""The "Needs a transformation" search: lake columns the query joins only after a learned
+transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, ch. 4).
+
+1. retrieve (search/transform.py): sampled query values paired with every indexed column
+   by pattern keys and segment q-grams, pairs of equal values left out;
+2. verify the best ``candidates`` columns in that order: the best-paired values and their
+   partners in the column are the rows LearnTransform (Algorithm 5) draws example sets
+   from, both directions; a program found for an earlier candidate is tried first;
+3. rank by joined coverage: the share of query rows whose key equals a value of the other
+   side after the program. Verification stops once k hits cover more than the next
+   candidate's share of paired values. ``details`` hold the program (``program``,
+   ``program_json``), its direction and coverage.
+
+Deviation: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
+miss values sharing no rare 3-gram (a reformatted date shares only its year).
+"""
+from __future__ import annotations
+
+import time
+import unicodedata
+
+import numpy as np
+import pandas as pd
+
+from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, normalize_text
+from ...search.registry import Candidate, ParamSpec, SearchMethod
+from ...search.segments import gram_occurrences, segments, utf8_arrays
+from ...search.transform import column_scores, evidence
+from .dsl import Program, evaluate_columns
+from .learn import Example, LearnSettings, example_sets, try_learn_transform
+from .pairs import PairGroup, RowPair
+
+LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=3)
+
+
+def learn_text(value) -> str | None:
+    """A query cell as the learner sees it: Unicode NFKC, case folded, whitespace runs
+    collapsed (like the lake's tokens, but numbers keep their digits: "06" stays "06")."""
+    from .dsl import cell_text
+    text = cell_text(value)
+    if text is None:
+        return None
+    s = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    return s or None
+
+
+class _Lake:
+    """What verification reads of one index generation: a column's tokens, membership."""
+
+    def __init__(self, index):
+        self.index = index
+        self._tokens: dict = {}
+        self._sets: dict = {}
+        self._offsets = index.load_npy("dictionary/values_offsets.npy")
+        self._bytes = index.load_npy("dictionary/values_bytes.npy")
+
+    def texts(self, ids) -> list:
+        """Token texts by id, gathered with numpy and decoded by Arrow at once."""
+        import pyarrow as pa
+        ids = np.asarray(ids, dtype=np.int64)
+        lo, hi = self._offsets[ids], self._offsets[ids + 1]
+        lens = hi - lo
+        offsets = np.zeros(len(ids) + 1, dtype=np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        first = np.repeat(offsets[:-1], lens)
+        data = np.asarray(self._bytes[np.repeat(lo, lens) + (np.arange(offsets[-1]) - first)])
+        arr = pa.LargeStringArray.from_buffers(len(ids), pa.py_buffer(offsets),
+                                               pa.py_buffer(data))
+        return arr.to_pylist()
+
+    def tokens(self, column: int, limit: int | None = None) -> list:
+        """The column's tokens (the first ``limit`` in token-id order, when given)."""
+        key = (column, limit)
+        got = self._tokens.get(key)
+        if got is None:
+            ids = self.index.arrays.set_tokens(column)
+            got = self._tokens[key] = self.texts(ids if limit is None else ids[:limit])
+        return got
+
+    def token_set(self, column: int) -> set:
+        got = self._sets.get(column)
+        if got is None:
+            got = self._sets[column] = set(self.tokens(column))
+        return got
+
+    def equal_pairs(self, tokens: list) -> tuple[np.ndarray, np.ndarray]:
+        """(query value index, column) of every column holding a query value itself."""
+        ids = self.index.lookup(tokens)
+        a = self.index.arrays
+        found = np.flatnonzero(ids >= 0)
+        lo, hi = a.post_indptr[ids[found]], a.post_indptr[ids[found] + 1]
+        lens = (hi - lo).astype(np.int64)
+        first = np.repeat(np.cumsum(lens) - lens, lens)
+        ent = np.repeat(lo, lens) + (np.arange(int(lens.sum())) - first)
+        return np.repeat(found, lens), np.asarray(a.post_sets[ent], dtype=np.int64)
+
+
+def _query_side(query):
+    """Distinct query tokens, the text the learner gets for each, and the weight (rows) of
+    each: rows of the query frame when there is one, else 1 per distinct value."""
+    tokens = list(query.tokens)
+    texts = [learn_text(query.display.get(t, t)) or t for t in tokens]
+    weights = np.ones(len(tokens))
+    frame = query.frame
+    if frame is not None and query.columns[0] in frame.columns:
+        pos = {t: i for i, t in enumerate(tokens)}
+        idx = [pos.get(t, -1) for t in normalize_many(frame[query.columns[0]].tolist())]
+        idx = np.array([i for i in idx if i >= 0], dtype=np.int64)
+        weights = np.bincount(idx, minlength=len(tokens)).astype(float)
+    return tokens, texts, weights
+
+
+def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int) -> dict:
+    """value -> (up to two values of the column paired with it, the pairs' scores), for the
+    chosen sampled values. Key pairs name their lake token; a value paired only by grams
+    gets the values holding its rarest shared gram among the column's first ``scan``
+    tokens (looked for only when key pairs leave over half the chosen values alone)."""
+    key = (ev.token >= 0) & np.isin(ev.qi, chosen)
+    order = np.lexsort((ev.token[key], -ev.score[key], ev.qi[key]))
+    qi, tok, sc = ev.qi[key][order], ev.token[key][order], ev.score[key][order]
+    result: dict = {}
+    if len(tok):
+        texts = dict(zip(np.unique(tok).tolist(), lake.texts(np.unique(tok))))
+        for q, t, x in zip(qi.tolist(), tok.tolist(), sc.tolist()):
+            vals, scores = result.setdefault(q, ([], []))
+            if len(vals) < 2 and texts[t] not in vals:
+                vals.append(texts[t])
+                scores.append(x)
+    need = [int(q) for q in chosen if int(q) not in result]
+    if len(need) * 2 <= len(chosen):
+        return result
+    gram = (ev.token < 0) & np.isin(ev.qi, need)
+    if not gram.any():
+        return result
+    values = lake.tokens(column, scan)
+    data, offsets = utf8_arrays(values)
+    short = np.flatnonzero(np.diff(offsets) <= ti.spec.max_value_bytes)
+    lo, hi = offsets[short], offsets[short + 1]
+    sub_offsets = np.zeros(len(short) + 1, dtype=np.int64)
+    np.cumsum(hi - lo, out=sub_offsets[1:])
+    sub = data[np.repeat(lo, hi - lo) + (np.arange(sub_offsets[-1]) - np.repeat(sub_offsets[:-1], hi - lo))]
+    vi, codes = gram_occurrences(segments(sub, sub_offsets), ti.spec.q)
+    wanted = np.isin(codes, ev.code[gram])
+    vi, codes = vi[wanted], codes[wanted]
+    g_order = np.lexsort((-ev.score[gram], ev.qi[gram]))
+    for q, code, x in zip(ev.qi[gram][g_order].tolist(), ev.code[gram][g_order],
+                          ev.score[gram][g_order].tolist()):
+        if q in result:
+            continue
+        at = np.flatnonzero(codes == code)
+        if len(at):
+            found = list(dict.fromkeys(values[short[int(v)]] for v in vi[at]))[:2]
+            result[q] = (found, [x] * len(found))
+    return result
+
+
+def learn_program(pairs: list, left: list, right: list, names: tuple,
+                  settings: LearnSettings = LEARN):
+    """LearnTransform (Algorithm 5) on given row pairs, both directions: example sets of
+    3-4 of the best pairs go to TryLearnTransform (Algorithm 4); a program must join at
+    least three values of the other side, one of them beyond its examples, and the one
+    joining the most wins. ``pairs`` are (left index, right index, score); returns
+    (program, left is the source) or None."""
+    best = None
+    for forward in (True, False):
+        src, dst = (left, right) if forward else (right, left)
+        col = names[0] if forward else names[1]
+        rows = [RowPair(i, j, "", sc) if forward else RowPair(j, i, "", sc)
+                for i, j, sc in pairs]
+        rows.sort(key=lambda r: -r.score)             # stable: the caller's order in ties
+        group = PairGroup(col, names[1] if forward else names[0], rows)
+        targets = {canonical(v) for v in dst}
+        top = [Example((src[r.source_row],), dst[r.target_row], r.source_row, r.target_row)
+               for r in group.top(settings.top_k)]
+        cache: dict = {}
+        idle = 0
+        for chosen in example_sets([group], settings)[0][:settings.max_sets]:
+            examples = [Example((src[r.source_row],), dst[r.target_row], r.source_row,
+                                r.target_row) for r in chosen]
+            taught = {(e.source_row, e.target_row) for e in examples}
+            program = try_learn_transform(examples, [col], settings, cache,
+                                          [e for e in top if (e.source_row, e.target_row)
+                                           not in taught])
+            idle += 1
+            if program is None:
+                if idle >= settings.patience and best is None:
+                    break
+                continue
+            out = evaluate_columns(program.expr, {col: src}, len(src))
+            keys = {canonical(o) for o in out} & targets
+            beyond = keys - {canonical(e.output) for e in examples}
+            if len(keys) >= 3 and beyond and (best is None or len(keys) > best[0]):
+                best, idle = (len(keys), program, forward), 0
+            if best is not None and best[0] >= 0.9 * len(src):
+                return best[1], best[2]
+            if best is not None and idle >= settings.patience:
+                break
+    return (best[1], best[2]) if best else None
+
+
+def canonical(text: str | None) -> str | None:
+    """normalize_text, skipping the work for plain ASCII outputs it leaves as they are."""
+    if not text:
+        return None
+    if text.isascii() and text.islower() and text[0] not in _NUMERIC_START and \
+            len(text) <= MAX_TOKEN_CHARS and " ".join(text.split()) == text and \
+            text not in NULL_SPELLINGS:
+        return text            # what normalize_text returns for it (ASCII, a letter, no case)
+    return normalize_text(text)
+
+
+_NUMERIC_START = frozenset("+-.0123456789")
+
+
+def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
+              tokens: list, texts: list) -> np.ndarray:
+    """The query values (indexes) whose key equals a value of the other side after the
+    program."""
+    if len(program.columns) != 1:
+        return np.zeros(0, np.int64)
+    name = program.columns[0]
+    values = lake.token_set(column)
+    if source_is_query:
+        keys = [canonical(o) for o in evaluate_columns(program.expr, {name: texts}, len(texts))]
+        return np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64)
+    lake_values = lake.tokens(column)
+    produced = {canonical(o) for o in evaluate_columns(program.expr, {name: lake_values},
+                                                       len(lake_values))}
+    return np.array([i for i, t in enumerate(tokens) if t in produced], dtype=np.int64)
+
+
+def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: _Lake,
+                column: int) -> float:
+    """Share of the learning sample a program already found joins: of the query values
+    (forward: their output is a value of the column) or of the partners (backward: their
+    output is one of the sampled query values)."""
+    if len(program.columns) != 1:
+        return 0.0
+    src = left if forward else right
+    out = evaluate_columns(program.expr, {program.columns[0]: src}, len(src))
+    target = lake.token_set(column) if forward else {canonical(v) for v in left}
+    return sum(1 for o in out if canonical(o) in target) / max(len(src), 1)
+
+
+def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
+    """The sampled values' spellings for retrieval: as the user wrote them (casefolded) and,
+    where it differs, as the lake's tokens spell them ("06" and "6")."""
+    spell, owner = [], []
+    for j, i in enumerate(pick.tolist()):
+        spell.append(texts[i])
+        owner.append(j)
+        if tokens[i] != texts[i]:
+            spell.append(tokens[i])
+            owner.append(j)
+    return spell, np.array(owner, dtype=np.int64)
+
+
+def search(index, query, k: int | None = 10, threshold: float | None = None, *, sample: int = 256,
+           candidates: int = 20, learn_values: int = 40, scan: int = 20_000,
+           max_postings: int = 2000, include_equal: bool = False, seed: int = 0):
+    """The hits (module docstring) as engine Candidates, and the search's statistics."""
+    from ...index.transform_arrays import load
+    t0 = time.perf_counter()
+    ti = load(index)
+    lake = _Lake(index)
+    tokens, texts, weights = _query_side(query)
+    rng = np.random.default_rng(seed)
+    pick = np.sort(rng.choice(len(tokens), size=sample, replace=False)) \
+        if len(tokens) > sample else np.arange(len(tokens))
+    tie = rng.permutation(len(pick))          # a random order among equally good pairs
+    spell, owner = _retrieval_texts(tokens, texts, pick)
+    ev = evidence(ti, spell, owner, max_postings)
+    if not include_equal and len(ev.qi):
+        eq_q, eq_c = lake.equal_pairs([tokens[i] for i in pick])
+        n_cols = max(int(index.n_sets), 1)
+        equal = np.isin(ev.qi * n_cols + ev.column, eq_q * n_cols + eq_c)
+        ev = type(ev)(ev.qi[~equal], ev.column[~equal], ev.score[~equal], ev.token[~equal],
+                      ev.code[~equal], ev.n_values)
+    cols, scores = column_scores(ev, exclude=query.exclude)
+    t_retrieve = time.perf_counter() - t0
+    names = index.columns["name"].astype(str).tolist()
+    qname = str(query.columns[0])
+    total = float(weights.sum()) or 1.0
+    hits, stats = [], {"sampled_values": len(pick), "paired_columns": int(len(cols)),
+                       "candidates": [int(c) for c in cols[:candidates]],
+                       "verified": 0, "programs": 0, "learned": 0}
+    cache: list = []                    # (program, source is query) learned so far
+    trace: list = []                    # [column, share, score, coverage] per verified one
+    stats["trace"] = trace
+    order = np.argsort(ev.column, kind="stable")
+    col_sorted = ev.column[order]
+    for X, score in zip(cols[:candidates].tolist(), scores[:candidates].tolist()):
+        lo, hi = np.searchsorted(col_sorted, X), np.searchsorted(col_sorted, X, side="right")
+        sel = order[lo:hi]
+        ex = type(ev)(ev.qi[sel], ev.column[sel], ev.score[sel], ev.token[sel], ev.code[sel],
+                      ev.n_values)
+        share = len(np.unique(ex.qi)) / max(len(pick), 1)
+        if k is not None and len(hits) >= k and sorted(h[0] for h in hits)[-k] >= share:
+            break                       # k hits cover more than this one pairs
+        stats["verified"] += 1
+        trace.append([X, round(share, 3), round(score, 3), None])
+        by_value = np.lexsort((tie[ex.qi], -ex.score))    # equal scores: in random order
+        chosen = pd.unique(ex.qi[by_value])[:learn_values]
+        partners = _partners(lake, ti, ex, X, chosen, scan)
+        taught = [int(q) for q in chosen if int(q) in partners]
+        left = [texts[pick[q]] for q in taught]
+        right = sorted({p for q in taught for p in partners[q][0]})
+        where = {v: j for j, v in enumerate(right)}
+        pairs = [(i, where[p], sc) for i, q in enumerate(taught)
+                 for p, sc in zip(*partners[q])]        # taught: best pairs first
+        if len(left) < 3 or len(right) < 3:
+            continue
+        found = None
+        for program, forward in cache[-3:]:  # a program found for an earlier candidate
+            if _sample_fit(program, forward, left, right, lake, X) >= 0.8:
+                found = (program, forward)
+                break
+        if found is None:
+            stats["learned"] += 1
+            got = learn_program(pairs, left, right, (qname, names[X]))
+            if got is None:
+                continue
+            stats["programs"] += 1
+            cache.append(got)
+            found = got
+        program, forward = found
+        joined = _coverage(program, forward, lake, X, tokens, texts)
+        if not len(joined):
+            continue
+        coverage = float(weights[joined].sum()) / total
+        if threshold is not None and coverage < threshold:
+            continue
+        hits.append((coverage, score, X, program, forward, joined))
+        trace[-1][3] = round(coverage, 3)
+    hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
+    out = [_candidate(h, index, tokens, weights) for h in hits[:k]]   # k None: all
+    stats.update(retrieve_seconds=round(t_retrieve, 4),
+                 seconds=round(time.perf_counter() - t0, 4))
+    return out, stats
+
+
+def _candidate(hit, index, tokens, weights) -> Candidate:
+    coverage, score, X, program, forward, joined = hit
+    from ...index.transform_arrays import load
+    cols = load(index).columns
+    row = cols[cols["column_id"] == X]
+    pattern = str(row["pattern"].iloc[0]) if len(row) else ""
+    direction = "query -> lake" if forward else "lake -> query"
+    return Candidate(
+        column_ids=(X,), score=coverage, overlap=int(len(joined)), exact=True,
+        details={"program": program.describe(), "program_json": program.to_json(),
+                 "direction": direction, "coverage": coverage,
+                 "joined_rows": int(weights[joined].sum()), "query_rows": int(weights.sum()),
+                 "retrieval_score": float(score), "lake_pattern": pattern,
+                 "matched_tokens": sorted(tokens[i] for i in joined)})
+
+
+def _run(index, query, params):
+    o = params.options
+    return search(index, query, params.k, params.threshold, sample=o["sample"],
+                  candidates=o["candidates"], learn_values=o["learn_values"], scan=o["scan"],
+                  max_postings=o["max_postings"], include_equal=o["include_equal"],
+                  seed=o["seed"])
+
+
+METHOD = SearchMethod(
+    name="transform", label="Needs a transformation", kind="exact", run=_run,
+    requires=("transform",), priority=-10, score_name="joined coverage",
+    description="Lake columns the query joins only after a transformation (names vs "
+                "emails, reformatted dates, prefixed codes): candidates share rare pattern "
+                "keys or q-grams with the query; each is verified by learning an Auto-Join "
+                "program, and ranked by the share of query rows it joins.",
+    params=(ParamSpec("sample", "Query values sampled", "int", 256, 16, 100_000, 16,
+                      help="Query values (fixed seed) paired with the lake's columns."),
+            ParamSpec("candidates", "Columns verified at most", "int", 20, 1, 1000, 1,
+                      help="Best-paired columns a program is learned for."),
+            ParamSpec("learn_values", "Values per verification", "int", 40, 4, 1000, 1,
+                      help="Sampled query values (with their partners) given to the learner."),
+            ParamSpec("scan", "Values scanned for gram partners", "int", 20_000, 100, 10**8,
+                      1000, help="A column's values searched for partners sharing a gram."),
+            ParamSpec("max_postings", "Longest posting list read", "int", 2000, 1, 10**9, 100,
+                      help="Keys and grams held more often are not rare: skipped."),
+            ParamSpec("include_equal", "Include equi-joins", "bool", False,
+                      help="Also pair equal values and keep columns joining as they are."),
+            ParamSpec("seed", "Random seed", "int", 0, 0, 10**6, 1,
+                      help="Seed of the query sample.")),
+)

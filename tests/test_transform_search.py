@@ -1,0 +1,372 @@
+"""Transformation-aware search: segments, keys and grams against a plain-Python oracle; the
+reference build against a dict-of-sets construction; the Spark component against the
+reference on random lakes; retrieval scores against brute force; and the "transform"
+method finding planted transformed columns, with coverages checked by applying each hit's
+program by hand."""
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from lakejoin_jupyter.index.transform_arrays import TransformSpec, assemble
+from lakejoin_jupyter.search.segments import (build_reference, constant_hashes, segment_grams,
+                                              segments, utf8_arrays, value_keys)
+from lakejoin_jupyter.search.transform import column_scores, evidence
+
+from conftest import write_lake
+
+_SEG = re.compile(r"[0-9]+|[a-zA-Z\u0080-\U0010ffff]+")
+
+
+def py_segments(text: str) -> list:
+    """The oracle: letter runs and digit runs."""
+    return [m.group(0) for m in _SEG.finditer(text)]
+
+
+def py_constants(values: list) -> set:
+    if len(values) < 4:
+        return set()
+    counts = Counter(s for v in values for s in set(py_segments(v)))
+    return {s for s, c in counts.items() if c >= 0.5 * len(values)}
+
+
+def py_grams(value: str, q: int, constants=frozenset()) -> set:
+    out = set()
+    for s in py_segments(value):
+        if s in constants:
+            continue
+        b = s.encode("utf-8")
+        out |= {b[i:i + q] for i in range(len(b) - q + 1)}
+    return out
+
+
+def py_keys(value: str, constants: set) -> set:
+    """The segment multisets a value is listed under (full, and stripped when it differs)."""
+    segs = py_segments(value)
+    out = {frozenset(Counter(segs).items())} if segs else set()
+    rest = [s for s in segs if s not in constants]
+    if rest and len(rest) < len(segs):
+        out.add(frozenset(Counter(rest).items()))
+    return out
+
+
+alphabet = st.sampled_from(list("ab0z9 .-,@/é") + ["Ω", "x1", "007", "smith"])
+texts = st.lists(st.lists(alphabet, max_size=8).map("".join), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts, st.integers(1, 8))
+def test_segments_and_grams_match_oracle(values, q):
+    seg = segments(*utf8_arrays(values))
+    got = defaultdict(list)
+    for s in range(len(seg)):
+        got[int(seg.value[s])].append(seg.text(s))
+    assert [got.get(i, []) for i in range(len(values))] == [py_segments(v) for v in values]
+    consts = constant_hashes(seg)
+    want_consts = py_constants(values)
+    by_text = {seg.text(s): int(seg.hash[s]) for s in range(len(seg))}
+    assert sorted(int(h) for h in consts) == sorted(by_text[t] for t in want_consts)
+    vi, codes = segment_grams(seg, q, consts)
+    for i, v in enumerate(values):
+        mine = {int(c).to_bytes(q, "big") for c in codes[vi == i]}
+        assert mine == py_grams(v, q, want_consts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts)
+def test_keys_equal_exactly_for_equal_segment_multisets(values):
+    seg = segments(*utf8_arrays(values))
+    consts = constant_hashes(seg)
+    full, has_full, stripped, has_stripped = value_keys(seg, consts)
+    want_consts = py_constants(values)
+    mine = [({int(full[i])} if has_full[i] else set()) | ({int(stripped[i])} if has_stripped[i] else set())
+            for i in range(len(values))]
+    oracle = [py_keys(v, want_consts) for v in values]
+    for m, o in zip(mine, oracle):
+        assert len(m) == len(o)
+    for i in range(len(values)):
+        for j in range(len(values)):
+            assert bool(mine[i] & mine[j]) == bool(oracle[i] & oracle[j])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(list("aZz09 \t.-+_@,éǅﬁ") + ["null", "n/a", "nan"]),
+                max_size=8).map("".join))
+def test_canonical_is_normalize_text(text):
+    from lakejoin_jupyter.join.autojoin.discovery import canonical
+    from lakejoin_jupyter.lake.normalize import normalize_text
+    assert canonical(text) == (normalize_text(text) if text else None)
+
+
+def dict_reference(columns: list, types: list, vocab: dict, spec: TransformSpec):
+    """The component built with dicts and sets from the oracle functions (independent of
+    the numpy code): key multiset -> {(column, token id)}, gram -> {column: count}."""
+    keys, grams = defaultdict(set), defaultdict(dict)
+    for cid, (toks, ctype) in enumerate(zip(columns, types)):
+        if ctype in ("float", "boolean", "empty"):
+            continue
+        toks = sorted({t for t in toks if len(t.encode()) <= spec.max_value_bytes})
+        consts = py_constants(toks)
+        for t in toks:
+            for k in py_keys(t, consts):
+                keys[k].add((cid, vocab[t]))
+            for g in py_grams(t, spec.q, consts):
+                grams[g][cid] = grams[g].get(cid, 0) + 1
+    limit = spec.gram_limit(len(columns))
+    grams = {g: c for g, c in grams.items() if len(c) <= limit}
+    return keys, grams
+
+
+lake_values = st.lists(st.lists(st.sampled_from(
+    ["ann lee", "lee, ann", "ann.lee@x.org", "bo kim", "kim, bo", "bo.kim@x.org", "e0712",
+     "0712", "id-0712", "2019-03-05", "05.03.2019", "3/5/2019", "smithson", "jsmithson@y.com",
+     "x", "12.5", "0"]), max_size=10), min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(lake_values, st.lists(st.sampled_from(["string", "integer", "float", "date"]),
+                             min_size=8, max_size=8), st.integers(3, 6),
+       st.sampled_from([0, 2, 3]))
+def test_reference_build_matches_dict_construction(columns, types, q, limit):
+    vocab = {t: i for i, t in enumerate(sorted({t for c in columns for t in c}))}
+    spec = TransformSpec(q=q, max_gram_columns=limit)
+    ti = build_reference(columns, vocab, types[:len(columns)], spec)
+    a = ti.arrays
+    keys, grams = dict_reference(columns, types[:len(columns)], vocab, spec)
+    got_keys = defaultdict(list)           # lists: an entry listed twice is an error
+    for i in range(len(a.key_hashes)):
+        for j in range(a.key_indptr[i], a.key_indptr[i + 1]):
+            got_keys[int(a.key_hashes[i])].append((int(a.key_columns[j]), int(a.key_tokens[j])))
+    assert sorted(got_keys.values()) == sorted(map(sorted, keys.values()))
+    got_grams = {}
+    for i in range(len(a.gram_codes)):
+        lo, hi = a.gram_indptr[i], a.gram_indptr[i + 1]
+        assert np.all(np.diff(a.gram_columns[lo:hi]) > 0)
+        got_grams[int(a.gram_codes[i]).to_bytes(q, "big")] = dict(
+            zip(a.gram_columns[lo:hi].tolist(), a.gram_counts[lo:hi].tolist()))
+    assert got_grams == grams
+
+
+def brute_scores(columns: list, types: list, sample: list, q: int, limit: int):
+    """score(X) = mean over sampled values of max 1/(n m) over shared keys and grams,
+    from the oracle functions and Python sets."""
+    qconsts = py_constants(sample)
+    qkeys = [py_keys(v, qconsts) for v in sample]
+    qgrams = [py_grams(v, q, qconsts) for v in sample]
+    nkey, ngram = Counter(k for ks in qkeys for k in ks), Counter(g for gs in qgrams for g in gs)
+    df = Counter(g for cid, c in enumerate(columns) if types[cid] not in ("float", "boolean", "empty")
+                 for g in set().union(*[py_grams(t, q, py_constants(sorted(set(c)))) for t in c] or [set()]))
+    out = {}
+    for cid, toks in enumerate(columns):
+        if types[cid] in ("float", "boolean", "empty"):
+            continue
+        toks = sorted(set(toks))
+        consts = py_constants(toks)
+        tkeys = Counter(k for t in toks for k in py_keys(t, consts))
+        tgrams = Counter(g for t in toks for g in py_grams(t, q, consts))
+        total = 0.0
+        for i in range(len(sample)):
+            best = 0.0
+            for k in qkeys[i]:
+                if tkeys[k]:
+                    best = max(best, 1 / (nkey[k] * tkeys[k]))
+            for g in qgrams[i]:
+                if tgrams[g] and df[g] <= limit:
+                    best = max(best, 1 / (ngram[g] * tgrams[g]))
+            total += best
+        if total:
+            out[cid] = total / len(sample)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(lake_values, st.lists(st.sampled_from(["string", "integer", "float"]), min_size=8,
+                             max_size=8),
+       st.lists(st.sampled_from(["ann lee", "bo kim", "0712", "2019-03-05", "smithson", "zed",
+                                 "annabel lee", "smithsonian", "e0712", "kim, bo"]),
+                min_size=1, max_size=6, unique=True), st.integers(3, 5))
+def test_retrieval_scores_match_brute_force(columns, types, sample, q):
+    types = types[:len(columns)]
+    vocab = {t: i for i, t in enumerate(sorted({t for c in columns for t in c}))}
+    ti = build_reference(columns, vocab, types, TransformSpec(q=q, max_gram_columns=3))
+    cols, scores = column_scores(evidence(ti, sample, max_postings=10**6))
+    got = dict(zip(cols.tolist(), scores.tolist()))
+    want = brute_scores(columns, types, sample, q, ti.gram_limit)
+    assert got.keys() == want.keys()
+    for c in want:
+        assert got[c] == pytest.approx(want[c])
+    assert list(cols) == sorted(got, key=lambda c: (-got[c], c))
+
+
+# ------------------------------------------------------------------ Spark build and the method
+
+FIRST = ["Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "John", "Frances", "Ken",
+         "Dennis", "Niklaus", "Tony", "Leslie", "Robin", "Margaret", "Radia", "Sophie",
+         "Hedy", "Katherine", "Shafi"]
+LAST = ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Backus", "Allen",
+        "Thompson", "Ritchie", "Wirth", "Hoare", "Lamport", "Milner", "Hamilton", "Perlman",
+        "Wilson", "Lamarr", "Johnson", "Goldwasser"]
+
+
+def random_lake(seed: int) -> dict:
+    """People, their emails / "Last, First" names / birthdays in another format / prefixed
+    ids as separate tables, plus distractors (other names, floats, booleans, long texts)."""
+    rng = random.Random(seed)
+    people = sorted({f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(60)})
+    days = [f"19{rng.randint(10, 99)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+            for _ in people]
+    ids = [f"{rng.randint(0, 99999):05d}" for _ in people]
+    org = rng.choice(["cs.org", "uni.edu"])
+    emails = [f"{p.split()[0].lower()}.{p.split()[1].lower()}@{org}" for p in people]
+    others = sorted({f"{rng.choice(FIRST)} {rng.choice(['Smith', 'Brown', 'Young'])}"
+                     for _ in range(30)})
+    keep = [i for i in range(len(people)) if rng.random() < 0.8]
+    return {
+        "people.csv": pd.DataFrame({"name": people, "born": days, "badge": ids}),
+        "staff/emails.csv": pd.DataFrame({"email": [emails[i] for i in keep],
+                                          "score": [rng.random() for _ in keep]}),
+        "staff/directory.csv": pd.DataFrame({"who": [f"{p.split()[1]}, {p.split()[0]}"
+                                                     for p in people[::-1]]}),
+        "staff/birthdays.tsv": pd.DataFrame({"when": [f"{d[5:7]}/{d[8:10]}/{d[:4]}" for d in days],
+                                             "ok": [rng.choice(["yes", "no"]) for _ in days]}),
+        "badges.csv": pd.DataFrame({"badge": [f"ID-{b}" for b in ids]}),
+        "others.csv": pd.DataFrame({"name": others,
+                                    "note": ["x" * 150 + str(i) for i in range(len(others))]}),
+        "misc.csv": pd.DataFrame({"city": ["Zürich", "Köln", "Malmö", "Łódź"] * 3,
+                                  "code": ["007", "0", "a1", "b2"] * 3}),
+    }
+
+
+@pytest.fixture(scope="module")
+def transform_engine(spark, tmp_path_factory):
+    from lakejoin_jupyter import build_index
+    root = write_lake(tmp_path_factory.mktemp("tlake") / "lake", random_lake(3))
+    out = tmp_path_factory.mktemp("tidx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False, components=["transform"],
+                       component_options={"transform": {"q": 4, "max_gram_columns": 3}})
+
+
+def reference_of(engine):
+    from lakejoin_jupyter.index.transform_arrays import load
+    part = engine.index.generations[0]
+    ti = load(part)
+    toks = [part.token_text(part.arrays.set_tokens(c)) for c in range(part.n_sets)]
+    vocab = {t: i for i, t in enumerate(part.token_text(np.arange(part.n_tokens)))}
+    return ti, build_reference(toks, vocab, part.columns["type"].tolist(), ti.spec)
+
+
+@pytest.mark.spark
+def test_spark_component_equals_reference(transform_engine):
+    ti, ref = reference_of(transform_engine)
+    assert ti.spec == TransformSpec(q=4, max_gram_columns=3)
+    assert ti.arrays.equals(ref.arrays)
+    pd.testing.assert_frame_equal(ti.columns, ref.columns)
+    assert ti.stop_grams == ref.stop_grams > 0
+    section = transform_engine.index.components["transform"]
+    assert section["gram_entries"] == len(ref.arrays.gram_columns) > 0
+    types = transform_engine.index.columns.set_index("column_id")["type"]
+    assert set(types[ti.columns["column_id"]]) <= {"string", "integer", "date"}
+    patterns = dict(zip(ti.columns["column_id"], ti.columns["pattern"]))
+    email = transform_engine.index.find_column("staff/emails.csv", "email")
+    assert patterns[email].startswith("a.a@")
+
+
+def brute_coverage(engine, hit, frame, column):
+    """Rows of the query frame that join the hit's lake column after its program, applied
+    by hand to the query (or to the lake column) and compared with the lake file's values."""
+    from lakejoin_jupyter.join.autojoin.discovery import learn_text
+    from lakejoin_jupyter.join.autojoin.dsl import Program
+    from lakejoin_jupyter.lake.normalize import normalize_many, normalize_text
+    program = Program.from_json(hit.details["program_json"])
+    lake = engine.table(hit.table)[hit.column]
+    lake_tokens = {t for t in normalize_many(lake.tolist()) if t is not None}
+    rows = [v for v in frame[column].tolist() if normalize_text(str(v)) is not None]
+    name = program.columns[0]
+    if hit.details["direction"] == "query -> lake":
+        out = [program({name: learn_text(v)}) for v in rows]
+        joined = sum(1 for o in out if o is not None and normalize_text(o) in lake_tokens)
+    else:
+        made = {normalize_text(o) for o in (program({name: t}) for t in lake_tokens) if o}
+        joined = sum(1 for v in rows if normalize_text(str(v)) in made)
+    return joined, len(rows)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("column, planted", [
+    ("name", {("staff/emails", "email"), ("staff/directory", "who")}),
+    ("born", {("staff/birthdays", "when")}),
+    ("badge", {("badges", "badge")})])
+def test_transform_search_finds_planted_columns(transform_engine, column, planted):
+    frame = pd.DataFrame({column: transform_engine.table("people")[column].tolist()})
+    frame = pd.concat([frame, frame.head(7)], ignore_index=True)    # rows weigh, not values
+    assert not frame.attrs                # not a lake table: its own column may be a hit
+    res = transform_engine.search(frame, column, method="transform", k=5)
+    found = {(h.table, h.column) for h in res}
+    assert planted <= found
+    assert ("people", column) not in found              # joins as it is: equality's hit
+    for h in res:
+        joined, rows = brute_coverage(transform_engine, h, frame, column)
+        assert h.details["joined_rows"] == joined and h.details["query_rows"] == rows
+        assert h.score == pytest.approx(joined / rows)
+        assert h.details["program"] and h.details["lake_pattern"]
+    assert [h.score for h in res] == sorted((h.score for h in res), reverse=True)
+    best = next(h for h in res if (h.table, h.column) in planted)
+    assert best.score >= 0.75
+    from lakejoin_jupyter.errors import QueryError
+    with pytest.raises(QueryError, match="engine.autojoin"):
+        best.join(frame)                  # not an equi-join: says how to join it instead
+    aj = transform_engine.autojoin(frame, column, best.table, best.column, fuzzy=False)
+    assert aj.found and aj.joined_rows > 0          # what "Find transformation" runs
+
+
+@pytest.mark.spark
+def test_transform_search_options_and_errors(transform_engine, demo_engine):
+    from lakejoin_jupyter.errors import QueryError
+    frame = pd.DataFrame({"name": transform_engine.table("people")["name"].tolist()})
+    res = transform_engine.search(frame, "name", method="transform", k=10, include_equal=True)
+    same = [h for h in res if h.table == "people"]
+    assert same and same[0].score == 1.0 and "name" in same[0].details["program"]
+    strict = transform_engine.search(frame, "name", method="transform", threshold=0.99)
+    assert [(h.table, h.column) for h in strict] == [("staff/directory", "who")]   # emails: 80%
+    with pytest.raises(QueryError, match="transform"):
+        demo_engine.search(frame, "name", method="transform")
+
+
+@pytest.mark.spark
+def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    people = transform_engine.table("people.csv")
+    w = DiscoveryWidget(transform_engine, session=Session(), namespace={"people": people},
+                        frame="people", columns=["name"], auto_insert=False)
+    assert "transform" in [v for _, v in w.method_picker.options]
+    w.method_picker.value = "transform"
+    w.search().wait()
+    want = transform_engine.search(people, "name", method="transform")
+    assert [r["program"] for r in w.results.rows] == [h.details["program"] for h in want]
+    assert any(c["key"] == "program" for c in w.results.columns)
+    w.results.selected = 0
+    w.wait()
+    assert "join" not in w.action_buttons and "autojoin" in w.action_buttons
+    import html
+    assert f"<code>{html.escape(want[0].details['program'])}</code>" in w.detail_html.value
+    assert f"matched ({want[0].overlap:,})" in w.detail_html.value
+    # "Find transformation" on the hit: Auto-Join on the two tables, bound and reproducible
+    w.actions.tabs["autojoin"].controls["fuzzy"].value = False
+    w.action_buttons["autojoin"].click()
+    w.wait()
+    from lakejoin_jupyter.join.plan import default_variable
+    var = default_variable("people", want[0].table, "transformed")
+    aj = transform_engine.autojoin(people, "name", want[0].table, want[0].column, fuzzy=False)
+    assert w.last_action_result.ok and aj.found
+    pd.testing.assert_frame_equal(w.namespace[var], aj.join(people, fuzzy=False))
+    assert w.namespace[var][want[0].column].notna().sum() > 0
+    run = {"people": people}
+    exec(w.actions.tabs["autojoin"].code_panel.code, run)  # noqa: S102
+    pd.testing.assert_frame_equal(run[var], w.namespace[var])
