@@ -35,6 +35,14 @@ FORMAT = "lakejoin-autojoin-program"
 FORMAT_VERSION = 1
 
 
+
+def _json_object(text: str):
+    """``json.loads(text)``; not JSON is a :class:`ProgramFormatError`."""
+    try:
+        return json.loads(text)
+    except (TypeError, json.JSONDecodeError) as e:
+        raise ProgramFormatError(f"not valid JSON: {e}") from None
+
 class ProgramFormatError(ValueError):
     """A serialized program is malformed (the message says which node and why)."""
 
@@ -443,11 +451,7 @@ class Program:
 
     @classmethod
     def from_json(cls, text: str) -> "Program":
-        try:
-            d = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as e:
-            raise ProgramFormatError(f"not valid JSON: {e}") from None
-        return cls.from_dict(d)
+        return cls.from_dict(_json_object(text))
 
     def python_code(self, function_name: str = "derive_key") -> str:
         """Plain Python source of a function ``f(<one argument per column>) -> str | None``."""
@@ -619,11 +623,7 @@ class ProgramSet:
 
     @classmethod
     def from_json(cls, text: str) -> "ProgramSet":
-        try:
-            d = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as e:
-            raise ProgramFormatError(f"not valid JSON: {e}") from None
-        return cls.from_dict(d)
+        return cls.from_dict(_json_object(text))
 
     def python_code(self, function_name: str = "derive_key") -> str:
         """Plain Python source: one function per branch, a pattern helper when a guard needs
