@@ -25,10 +25,10 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import IndexNotFoundError, QueryError
+from .errors import QueryError
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
-from .index.tables import find_table, lake_table, spark_quote
+from .index.tables import find_table, lake_table
 from .join import preview
 from .join.joinable import Joinable
 from .join.plan import Aggregate, Key, make_plan, renamed_columns
@@ -964,7 +964,7 @@ class Engine:
         self.check_present()
         spark = is_spark_frame(df)
         if spark:
-            frame, _ = _collect_spark(df, list(df.columns), union_search.MAX_VALUES)
+            frame, _, _ = _collect_spark(df, list(df.columns), union_search.MAX_VALUES)
         elif isinstance(df, pd.DataFrame):
             frame = df
         else:

@@ -194,8 +194,8 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     # state columns with the program that makes them join, every row joined
     needs = texts(by_source['print("equal values:", len(engine.search(claims, "region", k=3)), "hits")'])
     assert "equal values: 0 hits" in needs
-    assert ("fivethirtyeight/bad-drivers/bad-drivers . State: `region` without its last 5 "
-            "letters (query -> lake), joins 100% of the rows") in needs
+    assert ("fivethirtyeight/bad-drivers/bad-drivers . State: part 1 (split at \" (\") of "
+            "`region` (query -> lake), joins 100% of the rows") in needs
     # 8. the widget, searching at once
     assert "application/vnd.jupyter.widget-view+json" in mimetypes(
         by_source["%lakejoin ui survey.country"])

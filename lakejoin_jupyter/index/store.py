@@ -41,7 +41,7 @@ from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
 from .joinstats import FOLDER as JOINSTATS
 from .joinstats import JoinStats
-from .lock import BuildLock, describe
+from .lock import BuildLock
 
 FORMAT_NAME = "lakejoin-index"
 FORMAT_VERSION = 2          # 2: no Parquet copies, new dictionary arrays, joinstats/

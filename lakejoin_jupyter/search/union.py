@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..embed import cached_embedder
 from ..errors import QueryError
-from ..index.union_profile import (FORMAT_DIMS, QUANTILES, cell_text, column_vectors, cosine,
+from ..index.union_profile import (cell_text, column_vectors, cosine,
                                    format_histogram, format_similarity, header_grams,
                                    is_numeric, ks_similarity,
                                    numeric_summary, sample_tokens, set_statistic)

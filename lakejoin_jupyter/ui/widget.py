@@ -539,7 +539,7 @@ class DiscoveryWidget(W.VBox):
             card, chart, preview = out
             if self.selected_hit() is not hit:
                 return
-            self.detail_html.value = f"<b>#{hit.rank}</b> {card}"
+            self.detail_html.value = f"<b>#{hit.rank}</b> {card}" + _program_html(hit)
             show(self.chart_out, chart)
             from IPython.display import HTML
             from .render import frame_html

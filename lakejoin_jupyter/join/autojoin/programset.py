@@ -20,7 +20,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .dsl import PATTERN_KINDS, Guard, Program, ProgramSet, cell_pattern
+from .dsl import PATTERN_KINDS, Guard, ProgramSet, cell_pattern
 from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import ColumnValues, PairGroup, find_pair_group
 
