@@ -199,13 +199,16 @@ def _index(args, parser) -> int:
 
 def _read_query_table(engine, table: str):
     """A file path -> DataFrame read with the lake reader; otherwise a lake table name."""
+    if not table.strip():
+        raise LakeJoinError("--table is empty: name a file (CSV, TSV, Parquet, JSON lines) or "
+                            "a table of the index (`lakejoin info INDEX` lists them).")
     p = Path(table)
     if p.exists():
         from .lake.discover import table_format
         from .lake.read import inspect, read_table
         info = inspect(0, str(p.absolute()), table_format(p) or "csv")
         if not info.ok:
-            raise LakeJoinError(f"Cannot read the query table {table}: {info.error}"
+            raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
                                 + (f" ({info.hint})" if info.hint else ""))
         return read_table(info)
     return None

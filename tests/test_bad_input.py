@@ -844,3 +844,12 @@ def test_integer_column_names(demo_engine):
     assert demo_engine.search(both, "0", k=1).query.columns == ("0",)
     with pytest.raises(QueryError, match=r"\['2'\] not found; the DataFrame has: \['0 \(int\)'"):
         demo_engine.search(df, "2")
+
+
+@pytest.mark.spark
+def test_cli_query_table_empty_or_a_folder(demo_index_path, tmp_path, capsys):
+    from lakejoin_jupyter.cli import main
+    assert main(["search", str(demo_index_path), "--table", "", "--column", "c"]) == 1
+    assert "--table is empty" in capsys.readouterr().err
+    assert main(["search", str(demo_index_path), "--table", str(tmp_path), "--column", "c"]) == 1
+    assert f"Cannot read the query table {str(tmp_path)!r}: is a folder" in capsys.readouterr().err
