@@ -9,7 +9,6 @@ the notebook.
 """
 from __future__ import annotations
 
-import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -49,7 +48,7 @@ class ActionResult:
 class HitAction:
     name: str
     label: str
-    run: Callable                     # run(engine, hit, frame, **params) -> ActionResult
+    run: Callable                     # run(engine, hit, frame, **params, frame_name=)
     applies: Callable = lambda hit: True
     params: tuple = ()                # ParamSpec: the action's own parameters
     suffix: str = ""                  # variable name suffix: <query>_<table>[_<suffix>]
@@ -63,9 +62,7 @@ class HitAction:
     def __call__(self, engine, hit, frame, *, frame_name: str = "df", **params) -> ActionResult:
         """Run on ``frame`` (the user's variable ``frame_name``, named in summaries)."""
         opts = resolve_options(self.params, params, f"action {self.name!r}")
-        if "frame_name" in inspect.signature(self.run).parameters:
-            opts["frame_name"] = frame_name
-        return self.run(engine, hit, frame, **opts)
+        return self.run(engine, hit, frame, **opts, frame_name=frame_name)
 
 
 def actions_for(hit) -> list[HitAction]:
@@ -102,7 +99,8 @@ def _on(hit) -> str:
 # ----------------------------------------------------------------------- Join
 
 def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
-             aggregate: str = "none", order_by: str | None = None) -> ActionResult:
+             aggregate: str = "none", order_by: str | None = None, *,
+             frame_name: str = "df") -> ActionResult:
     """Join the query frame with the hit's table on the normalized key values; with
     ``aggregate`` (latest, first, mean, sum, count) the table is first reduced to one row
     per key (a panel table joined without multiplying the query's rows)."""
@@ -144,7 +142,7 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
 
 # ----------------------------------------------------------------------- Auto-Join
 
-def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0,
+def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
                        frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
     column and the hit column (both directions)."""
@@ -184,7 +182,7 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0,
 # ----------------------------------------------------------------------- fuzzy join
 
 def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
-              threshold: float | None = None) -> ActionResult:
+              threshold: float | None = None, *, frame_name: str = "df") -> ActionResult:
     """Fuzzy-join the query frame (right) to the hit's lake table (left, the reference), at
     the join function and threshold chosen for the precision target, or, with
     ``threshold``, the main join function at that threshold."""
@@ -231,7 +229,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
 # ----------------------------------------------------------------------- predicate
 
 def run_predicate(engine, hit, frame, preference: str = "h5",
-                  time_limit: float = 30.0) -> ActionResult:
+                  time_limit: float = 30.0, *, frame_name: str = "df") -> ActionResult:
     """Seed the schemaless search with the pair the index found, compare predicates, and
     join with the best one."""
     from .charts import predicate_chart
@@ -320,7 +318,7 @@ ACTIONS = (
 
 # ----------------------------------------------------------------------- union
 
-def run_union(engine, hit, frame) -> ActionResult:
+def run_union(engine, hit, frame, *, frame_name: str = "df") -> ActionResult:
     """Stack the union hit's aligned rows under the query frame."""
     title = f"Union with {hit.table}"
     unioned = hit.union(frame)

@@ -36,6 +36,15 @@ FORMAT_VERSION = 1
 
 
 
+def _check_header(d, fmt: str, what: str) -> None:
+    """``d`` is a dict of format ``fmt`` at this module's version, else a clear error."""
+    if not isinstance(d, dict) or d.get("format") != fmt:
+        raise ProgramFormatError(f"not a serialized Auto-Join {what} (format must be {fmt!r})")
+    if d.get("version") != FORMAT_VERSION:
+        raise ProgramFormatError(f"{what} format version {d.get('version')!r} is not "
+                                 f"supported (this version reads {FORMAT_VERSION})")
+
+
 def _json_object(text: str):
     """``json.loads(text)``; not JSON is a :class:`ProgramFormatError`."""
     try:
@@ -436,11 +445,7 @@ class Program:
         """A program from :meth:`to_dict`; a serialized :class:`ProgramSet` gives the set."""
         if isinstance(d, dict) and d.get("format") == SET_FORMAT:
             return ProgramSet.from_dict(d)
-        if not isinstance(d, dict) or d.get("format") != FORMAT:
-            raise ProgramFormatError(f"not a serialized Auto-Join program (format must be {FORMAT!r})")
-        if d.get("version") != FORMAT_VERSION:
-            raise ProgramFormatError(f"program format version {d.get('version')!r} is not "
-                                     f"supported (this version reads {FORMAT_VERSION})")
+        _check_header(d, FORMAT, "program")
         pieces = d.get("pieces")
         if not isinstance(pieces, list) or not pieces:
             raise ProgramFormatError("a program needs a non-empty list of pieces")
@@ -599,12 +604,7 @@ class ProgramSet:
 
     @classmethod
     def from_dict(cls, d) -> "ProgramSet":
-        if not isinstance(d, dict) or d.get("format") != SET_FORMAT:
-            raise ProgramFormatError(f"not a serialized Auto-Join program set (format must "
-                                     f"be {SET_FORMAT!r})")
-        if d.get("version") != FORMAT_VERSION:
-            raise ProgramFormatError(f"program set format version {d.get('version')!r} is "
-                                     f"not supported (this version reads {FORMAT_VERSION})")
+        _check_header(d, SET_FORMAT, "program set")
         branches = d.get("branches")
         if not isinstance(branches, list) or not branches:
             raise ProgramFormatError("a program set needs a non-empty list of branches")
