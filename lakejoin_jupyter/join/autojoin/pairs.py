@@ -16,6 +16,9 @@ Note:
     Deviation: rare token bags also pair, with score 1 (a source and a target value whose
     alphanumeric tokens are the same multiset of 2+ tokens, held by no other value of either
     column; "7/1/2014" and "2014-7-1" share no rare q-gram), replacing a weaker q-gram pair.
+    Deviation: a source value shorter than 3 ("NY") is probed whole, q = its length (the
+    thesis drops it: q >= 3 bounds the matches of a value's short grams, and one whole
+    value per row adds no more than one probe).
 """
 from __future__ import annotations
 
@@ -48,6 +51,22 @@ class SuffixIndex:
         self.trigrams = {s[:MIN_Q] for s in self.suffixes}
         self._has: dict = {}
         self._rows: dict = {}
+        self._short: dict | None = None
+
+    def _short_values(self, g: str) -> tuple:
+        """Ids of the values containing g, for g shorter than MIN_Q (its occurrences in the
+        last MIN_Q - 1 characters of a value are not in the suffix array's grams): a
+        dictionary of every substring shorter than MIN_Q, built on first use."""
+        if self._short is None:
+            short: dict = {}
+            for vid, v in enumerate(self.values):
+                for i in range(len(v)):
+                    for j in range(i + 1, min(i + MIN_Q, len(v) + 1)):
+                        ids = short.setdefault(v[i:j], [])
+                        if not ids or ids[-1] != vid:
+                            ids.append(vid)
+            self._short = {k: tuple(ids) for k, ids in short.items()}
+        return self._short.get(g, ())
 
     def __len__(self):
         return len(self.suffixes)
@@ -63,6 +82,8 @@ class SuffixIndex:
 
     def values_with(self, g: str) -> tuple:
         """Ids of the distinct values containing g (the rows r of QueryIndex)."""
+        if len(g) < MIN_Q:
+            return self._short_values(g)
         hit = self._rows.get(g)
         if hit is None:
             suffixes = self.suffixes
@@ -129,7 +150,7 @@ class ColumnValues:
     def from_cells(cls, name: str, cells: list) -> "ColumnValues":
         first: dict = {}
         for row, cell in enumerate(cells):
-            if cell is None or len(cell) < MIN_Q or len(cell) > MAX_VALUE_CHARS:
+            if cell is None or len(cell) > MAX_VALUE_CHARS or not cell.strip():
                 continue
             key = fold(cell)
             if key not in first:
@@ -163,10 +184,15 @@ class PairGroup:
 
 def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
                          min_score: float) -> list:
-    """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20)."""
+    """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20);
+    a value shorter than MIN_Q has one gram, itself."""
     v = source.values[vid]
     t_index, s_index = target.index, source.index
     best, best_grams = 0.0, []
+    if len(v) < MIN_Q:
+        rt = t_index.values_with(v)
+        if rt and len(rt) * min_score <= 1.0:
+            best, best_grams = 1.0 / (len(s_index.values_with(v)) * len(rt)), [(v, rt)]
     seen = set()
     for i in range(len(v) - MIN_Q + 1):
         u = v[i:i + MAX_GRAM]
