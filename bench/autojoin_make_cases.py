@@ -248,6 +248,21 @@ def cabinet_names(lake, out):
     return _write(out, "cabinet_names_groups", src, tgt, _same_row(src, tgt))
 
 
+def congress_state_codes(lake, out):
+    """Development case for short values (round 3): house members with their state's
+    two-letter code ("NY") and a table of states keyed by a lower-case geo id ("us-ny").
+    N:1."""
+    t = _read(lake, "fivethirtyeight/congress-age/congress-terms.csv")
+    t = t[t.chamber == "house"].drop_duplicates("bioguide")
+    t = t.sample(n=300, random_state=31).reset_index(drop=True)
+    src = t[["firstname", "lastname", "state", "party"]].drop_duplicates().reset_index(drop=True)
+    seats = t.state.value_counts()
+    codes = sorted(seats.index)
+    tgt = pd.DataFrame({"geo id": ["us-" + c.lower() for c in codes],
+                        "members sampled": [str(seats[c]) for c in codes]})
+    return _write(out, "congress_state_codes", src, tgt, _by_key(src.state.tolist(), codes))
+
+
 def make_all(lake: Path, out: Path) -> list:
     return [
         wiki_urlslug(lake, out, "dc_urlslug", "fivethirtyeight/comic-characters/dc-wikia-data.csv", 400, 1),
@@ -266,6 +281,7 @@ def make_all(lake: Path, out: Path) -> list:
         congress_suffix(lake, out),
         senators_mixed(lake, out),
         cabinet_names(lake, out),
+        congress_state_codes(lake, out),
     ]
 
 
