@@ -2,7 +2,8 @@
 
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
         bench/data/autojoin-fresh [--json OUT] [--cases a,b] \
-        [--split dev|validation|fresh|all] [--before BASELINE_JSON]
+        [--split dev|validation|fresh|all] [--before BASELINE_JSON[,MORE]]
+    python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
 Every folder given is a benchmark (one sub-folder per case). Cases are split into
 development (tuned on) and validation (never tuned on) by :func:`split_of`, fixed before
@@ -219,9 +220,20 @@ def markdown(results: list, before: dict | None = None) -> str:
     return "\n".join(lines)
 
 
+def _least_cpu(paths: str) -> dict:
+    """case -> result, from one or more --json outputs (comma-separated): per case the run
+    with the least CPU time (the learner is seeded, so P, R, F1 and programs are equal)."""
+    out: dict = {}
+    for path in paths.split(","):
+        for r in json.loads(Path(path).read_text()):
+            if r["case"] not in out or r["cpu_seconds"] < out[r["case"]]["cpu_seconds"]:
+                out[r["case"]] = r
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("paths", type=Path, nargs="+",
+    ap.add_argument("paths", type=Path, nargs="*",
                     help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh"), default="all",
@@ -229,7 +241,9 @@ def main(argv=None):
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--before", type=Path, help="--json output of a baseline run: its F1 and "
+    ap.add_argument("--runs", help="no run: report the --json outputs given (comma-separated; "
+                    "per case the run with the least CPU time)")
+    ap.add_argument("--before", help="--json output(s) of a baseline run: its F1 and "
                     "the CPU-time ratio are shown per case")
     args = ap.parse_args(argv)
     cases = []
@@ -243,6 +257,9 @@ def main(argv=None):
     if args.split != "all":
         cases = [p for p in cases if split_of(p.name) == args.split]
     results = []
+    if args.runs:
+        results = list(_least_cpu(args.runs).values())
+        cases = []
     for folder in cases:
         r = run_case(folder, fuzzy=not args.no_fuzzy, seed=args.seed)
         r["benchmark"] = folder.parent.name
@@ -254,7 +271,7 @@ def main(argv=None):
               file=sys.stderr, flush=True)
     before = None
     if args.before:
-        before = {r["case"]: r for r in json.loads(args.before.read_text())}
+        before = _least_cpu(args.before)
     print(markdown(results, before))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
