@@ -54,25 +54,32 @@ class SuffixIndex:
         self._short: dict | None = None
 
     def _short_values(self, g: str) -> tuple:
-        """Ids of the values containing g, for g shorter than MIN_Q (its occurrences in the
-        last MIN_Q - 1 characters of a value are not in the suffix array's grams): a
-        dictionary of every substring shorter than MIN_Q, built on first use."""
-        if self._short is None:
-            short: dict = {}
-            for vid, v in enumerate(self.values):
-                for i in range(len(v)):
-                    for j in range(i + 1, min(i + MIN_Q, len(v) + 1)):
-                        ids = short.setdefault(v[i:j], [])
-                        if not ids or ids[-1] != vid:
-                            ids.append(vid)
-            self._short = {k: tuple(ids) for k, ids in short.items()}
-        return self._short.get(g, ())
+        """Ids of the values containing g, for g shorter than MIN_Q: the suffix array finds
+        the occurrences that start a gram of MIN_Q+ characters; the others start within
+        the last MIN_Q - 1 characters of a value, kept in a small dictionary of every such
+        substring (built on first use)."""
+        hit = self._rows.get(g)
+        if hit is None:
+            if self._short is None:
+                short: dict = {}
+                for vid, v in enumerate(self.values):
+                    for i in range(max(len(v) - MIN_Q + 1, 0), len(v)):
+                        for j in range(i + 1, len(v) + 1):
+                            short.setdefault(v[i:j], set()).add(vid)
+                self._short = short
+            lo = bisect_left(self.suffixes, g)
+            hi = bisect_left(self.suffixes, g + _TOP, lo)
+            hit = tuple(sorted(set(self.value_ids[lo:hi]) | self._short.get(g, set())))
+            self._rows[g] = hit
+        return hit
 
     def __len__(self):
         return len(self.suffixes)
 
     def has(self, g: str) -> bool:
         """Does any value contain g?"""
+        if len(g) < MIN_Q:
+            return bool(self._short_values(g))
         hit = self._has.get(g)
         if hit is None:
             i = bisect_left(self.suffixes, g)
