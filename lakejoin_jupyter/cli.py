@@ -86,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="query column (repeat for a multi-column key)")
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     se.add_argument("--threshold", type=float, help="minimum containment of the query (0..1)")
-    se.add_argument("--method", default="auto", help="search method (see `lakejoin info`)")
+    se.add_argument("--method", "-m", default="auto", help="search method (see `lakejoin info`)")
     se.add_argument("--rank", choices=["overlap", "useful"], default="overlap",
                     help="overlap (default): the method's order, distinct values shared; "
                          "useful: joins reaching many query rows on an identifier without "
