@@ -2,6 +2,7 @@
 
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-extra
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh --fresh
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh2 --fresh2
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -282,6 +283,9 @@ def make_all(lake: Path, out: Path) -> list:
         senators_mixed(lake, out),
         cabinet_names(lake, out),
         congress_state_codes(lake, out),
+        fips_padding(lake, out),
+        weather_parts_padded(lake, out),
+        episode_codes_padded(lake, out),
     ]
 
 
@@ -444,14 +448,159 @@ def make_fresh(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh2 validation (round 4)
+# Made from tables no earlier case uses, after the fresh cases' failures were known and
+# committed before any learner change of round 4 (bench/autojoin_eval.py: FRESH2_CASES).
+# Picked by what the tables hold (their own key formats, joins across two tables), not by
+# what a change needs.
+
+def sots_filenames(lake, out):
+    """States: the urbanization index's state names ("New Hampshire") and the state-of-the-
+    state speeches' index keyed by its own file names ("NewHampshire_Both.txt")."""
+    u = _read(lake, "fivethirtyeight/urbanization-index/urbanization-state.csv")
+    s = _read(lake, "fivethirtyeight/state-of-the-state/index.csv")
+    src = u[["state", "urbanindex"]].reset_index(drop=True)
+    tgt = s[["filename", "governor", "party"]].reset_index(drop=True)
+    return _write(out, "sots_filenames", src, tgt, _by_key(src.state.tolist(), s.state.tolist()))
+
+
+def resignations_districts(lake, out):
+    """House resignations ("OH-12", "MT-AL") and the 2022 district urbanization index keyed
+    by district ("OH-12"). N:1; senate seats and at-large codes join nothing."""
+    r = _read(lake, "fivethirtyeight/congress-resignations/congressional_resignations.csv")
+    d = _read(lake, "fivethirtyeight/district-urbanization-index-2022/urbanization-index-2022.csv")
+    src = r[["Member", "District", "Congress"]].drop_duplicates().reset_index(drop=True)
+    tgt = d[["stcd", "urbanindex", "grouping"]].reset_index(drop=True)
+    return _write(out, "resignations_districts", src, tgt,
+                  _by_key(src.District.tolist(), tgt.stcd.tolist()))
+
+
+def twitter_status_ids(lake, out):
+    """Tweets: the table's status URL and the bare status id with the reply count."""
+    t = _read(lake, "fivethirtyeight/twitter-ratio/BarackObama.csv", encoding="latin-1")
+    t = t.drop_duplicates("url").sample(n=500, random_state=41).reset_index(drop=True)
+    src = t[["created_at", "url", "retweets"]]
+    tgt = pd.DataFrame({"status id": t.url.str.rsplit("/", n=1).str[1], "replies": t.replies})
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "twitter_status_ids", src, tgt, _same_row(src, tgt))
+
+
+def genius_song_urls(lake, out):
+    """Songs quoting candidates: artist and song columns and the table's own Genius lyrics
+    URL ("http://genius.com/Aesop-rock-none-shall-pass-lyrics")."""
+    t = _read(lake, "fivethirtyeight/hip-hop-candidate-lyrics/genius_hip_hop_lyrics.csv",
+              encoding="latin-1")
+    t = t.drop_duplicates("url").drop_duplicates(["song", "artist"]).reset_index(drop=True)
+    src = t[["song", "artist", "album_release_date"]]
+    tgt = t[["url", "candidate"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "genius_song_urls", src, tgt, _same_row(src, tgt))
+
+
+def college_majors_codes(lake, out):
+    """Majors: the graduate-earnings table's census major code with its figures, and the
+    major list keyed by the same code (FOD1P)."""
+    g = _read(lake, "fivethirtyeight/college-majors/grad-students.csv")
+    m = _read(lake, "fivethirtyeight/college-majors/majors-list.csv")
+    src = g[["Major_code", "Grad_total", "Grad_median", "Nongrad_median"]].reset_index(drop=True)
+    tgt = m[["FOD1P", "Major", "Major_Category"]].reset_index(drop=True)
+    return _write(out, "college_majors_codes", src, tgt,
+                  _by_key(src.Major_code.tolist(), tgt.FOD1P.tolist()))
+
+
+def common_name_clean(lake, out):
+    """Most common American names: first name and surname columns and the table's own
+    lower-case "cleanName" ("james smith") with its final estimate."""
+    t = _read(lake, "fivethirtyeight/most-common-name/adjusted-name-combinations-list.csv")
+    src = t[["FirstName", "Surname", "Estimate"]]
+    tgt = t[["cleanName", "finalEstimate"]]
+    keep = ~src.duplicated() & ~tgt.duplicated() & ~tgt.cleanName.duplicated(keep=False)
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "common_name_clean", src, tgt, _same_row(src, tgt))
+
+
+def wc_fifa_codes(lake, out):
+    """Codes vs names: the 2014 World Cup forecast's FIFA codes ("ALG") and the Elo/Blatter
+    table keyed by country name ("Algeria"); the truth is the forecast's own country name."""
+    w = _read(lake, "fivethirtyeight/world-cup-predictions/wc-20140609-140000.csv")
+    e = _read(lake, "fivethirtyeight/elo-blatter/elo_blatter.csv")
+    src = w[["country_id", "group", "spi"]].reset_index(drop=True)
+    tgt = e[["country", "elo15", "confederation"]].reset_index(drop=True)
+    return _write(out, "wc_fifa_codes", src, tgt,
+                  _by_key(w.country.tolist(), tgt.country.tolist()))
+
+
+def fandango_films(lake, out):
+    """Films: Fandango's scraped listing ("Fifty Shades of Grey (2015)") and the score
+    comparison table keyed by the same title. N:1 (most scraped films are not compared)."""
+    s = _read(lake, "fivethirtyeight/fandango/fandango_scrape.csv")
+    c = _read(lake, "fivethirtyeight/fandango/fandango_score_comparison.csv")
+    src = s[["FILM", "STARS", "VOTES"]].drop_duplicates().reset_index(drop=True)
+    tgt = c[["FILM", "RottenTomatoes", "IMDB"]].rename(columns={"FILM": "film"}).reset_index(drop=True)
+    return _write(out, "fandango_films", src, tgt, _by_key(src.FILM.tolist(), tgt.film.tolist()))
+
+
+def make_fresh2(lake: Path, out: Path) -> list:
+    return [
+        sots_filenames(lake, out),
+        resignations_districts(lake, out),
+        twitter_status_ids(lake, out),
+        genius_song_urls(lake, out),
+        college_majors_codes(lake, out),
+        common_name_clean(lake, out),
+        wc_fifa_codes(lake, out),
+        fandango_films(lake, out),
+    ]
+
+
+# ------------------------------------------------------------------ development (round 4)
+
+def fips_padding(lake, out):
+    """Development case for zero padding: the payroll table's state FIPS codes stored as
+    numbers ("1") and the states written with the two-digit code ("01")."""
+    t = _read(lake, "fivethirtyeight/infrastructure-jobs/payroll-states.csv")
+    src = t[["state_name", "state_code"]]
+    tgt = pd.DataFrame({"fips": t.state_code.map(lambda c: f"{int(c):02d}"),
+                        "name length": t.state_name.str.len().astype(str)})
+    return _write(out, "fips_padding", src, tgt, _same_row(src, tgt))
+
+
+def weather_parts_padded(lake, out):
+    """Development case for padding and several source columns: Phoenix's daily weather
+    with year, month and day in three unpadded columns, and the days as ISO dates
+    ("2014-07-01")."""
+    t = _read(lake, "fivethirtyeight/us-weather-history/KPHX.csv")
+    ymd = t.date.str.split("-")
+    src = pd.DataFrame({"year": [y for y, _, _ in ymd], "month": [m for _, m, _ in ymd],
+                        "day": [d for _, _, d in ymd], "max temp": t.actual_max_temp})
+    tgt = pd.DataFrame({"date": [f"{y}-{int(m):02d}-{int(d):02d}" for y, m, d in ymd],
+                        "precipitation": t.actual_precipitation})
+    return _write(out, "weather_parts_padded", src, tgt, _same_row(src, tgt))
+
+
+def episode_codes_padded(lake, out):
+    """Development case for padding inside a code: the weather station's days written as
+    "D1" ... "D365" and a day-of-year code padded to three digits ("DAY-001")."""
+    t = _read(lake, "fivethirtyeight/us-weather-history/KHOU.csv")
+    n = range(1, len(t) + 1)
+    src = pd.DataFrame({"day": [f"D{i}" for i in n], "mean temp": t.actual_mean_temp})
+    tgt = pd.DataFrame({"code": [f"DAY-{i:03d}" for i in n], "record max": t.record_max_temp})
+    return _write(out, "episode_codes_padded", src, tgt, _same_row(src, tgt))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, help="lake folder (holds fivethirtyeight/ and reference/)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     ap.add_argument("--fresh", action="store_true",
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
+    ap.add_argument("--fresh2", action="store_true",
+                    help="make the second fresh validation set (bench/data/autojoin-fresh2) instead")
     args = ap.parse_args(argv)
-    for info in (make_fresh if args.fresh else make_all)(args.lake, args.out):
+    make = make_fresh2 if args.fresh2 else make_fresh if args.fresh else make_all
+    for info in make(args.lake, args.out):
         print(f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
               f"pairs {info['pairs']:5d}")
 
