@@ -112,6 +112,23 @@ def test_two_letter_codes_below_q_join_through_the_whole_value():
         sorted(zip(states, urls))
 
 
+def test_zero_padded_codes_join_every_row():
+    """Hand-checked (round 4): numbers stored unpadded ("4", "12") against three-digit
+    codes ("004", "012"); the answer pads to the width of the target's codes."""
+    codes = [4, 8, 12, 20, 24, 28, 31, 32, 36, 40, 44, 48, 50, 51, 52, 56, 60, 64, 68, 70,
+             72, 76, 84, 86, 90, 92, 96, 100, 104, 108, 112, 116, 120, 124, 132, 136, 140,
+             144, 148, 152, 156, 158, 162, 166, 170, 174, 175, 178, 180, 184, 188, 191, 192]
+    left = pd.DataFrame({"country": [f"country {i}" for i in range(len(codes))],
+                         "m49": [str(c) for c in codes]})
+    right = pd.DataFrame({"code": [f"{c:03d}" for c in codes][::-1],
+                          "region": [f"region {i % 5}" for i in range(len(codes))]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.program.describe() == "`m49` padded with zeros to 3"
+    joined = aj.join()
+    assert sorted(zip(joined["m49"], joined["code"])) == \
+        sorted((str(c), f"{c:03d}") for c in codes)
+
+
 def test_numeric_column_year_to_year_month():
     left = pd.DataFrame({"year": [1974, 1981, 1999, 2003, 2010, 2016, 2020],
                          "value": np.arange(7.0)})

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lakejoin_jupyter.join.autojoin.dsl import (CASINGS, Column, Concat, Constant, Guard,
+from lakejoin_jupyter.join.autojoin.dsl import (CASINGS, Column, Concat, Constant, Guard, Pad,
                                                 Program, ProgramFormatError, ProgramSet,
                                                 Replace, SelectK, Split, Substring,
                                                 apply_frame, cell_pattern, cell_text, extract)
@@ -47,6 +47,11 @@ def ref(node, row: dict):
     if isinstance(node, Replace):
         v = ref(node.of, row)
         return None if v is None else new_join(v.split(node.old), node.new)
+    if isinstance(node, Pad):
+        v = ref(node.of, row)
+        if v is None or not v or any(c not in "0123456789" for c in v):
+            return v
+        return "0" * max(node.width - len(v), 0) + v
     if isinstance(node, Concat):
         out = [ref(p, row) for p in node.parts]
         return None if any(p is None for p in out) else "".join(out)
@@ -177,6 +182,24 @@ def test_replace_removes_or_swaps_whitespace():
     assert generated(nospace)("North Dakota (ND)") == "NorthDakota"
 
 
+def test_pad_left_pads_digit_runs_with_zeros():
+    """Hand-checked: the Bob Ross episode code and the M49 code (round 4)."""
+    code = Program((Constant("S"), extract("season", pad=2), Constant("E"),
+                    extract("episode", pad=2)))
+    assert code({"season": "1", "episode": "12"}) == "S01E12"
+    assert code({"season": "31", "episode": "3"}) == "S31E03"
+    assert code({"season": "123", "episode": "3"}) == "S123E03"     # never cut
+    assert code({"season": "x1", "episode": "3"}) == "Sx1E03"       # not a number: as it is
+    assert code({"season": None, "episode": "3"}) is None
+    assert code.describe() == '"S" + `season` padded with zeros to 2 + "E" + `episode` padded with zeros to 2'
+    m49 = Program((extract("m49", pad=3),))
+    frame = pd.DataFrame({"m49": ["4", "12", "123", 8, None, "", "٣"]}, dtype=object)
+    assert apply_frame(m49, frame) == ["004", "012", "123", "008", None, "", "٣"]
+    f = generated(m49)
+    assert [f(v) for v in ("4", "12", "123", "", "٣")] == ["004", "012", "123", "", "٣"]
+    assert Program.from_json(code.to_json()) == code
+
+
 def test_cell_pattern():
     assert cell_pattern("7/1/2014", "delimiters") == "//"
     assert cell_pattern("2014-7-1", "delimiters") == "--"
@@ -230,7 +253,7 @@ def test_apply_frame_matches_rows_and_numeric_columns():
 
 # ------------------------------------------------------------------ random programs
 
-ALPHABET = "abcAB ,-;.()'\"\\\nÉé北京"
+ALPHABET = "abcAB ,-;.()'\"\\\nÉé北京017"
 SEPS = [" ", ",", "-", "--", "; ", "'", '"', "\\", "\n"]   # "--" overlaps itself
 
 
@@ -243,8 +266,9 @@ def extracts(draw):
                                                   st.sampled_from(["", "_", "-", " "]))))
     if replace is not None and replace[0] == replace[1]:
         replace = None
+    pad = draw(st.one_of(st.none(), st.integers(1, 5)))
     return extract(col, splits, draw(bound), draw(bound), draw(st.sampled_from(CASINGS)),
-                   replace)
+                   replace, pad)
 
 
 programs = st.lists(st.one_of(extracts(), st.builds(Constant, st.text(ALPHABET, max_size=6))),

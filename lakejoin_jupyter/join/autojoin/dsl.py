@@ -19,7 +19,7 @@ Note:
     or with other inner spaces: "NorthDakota", "Bruce_Wayne"); :class:`ProgramSet`, programs
     tried in order under optional :class:`Guard` s, the first giving a key wins (rows
     needing different programs), with Program's interface (``Program.from_dict`` reads
-    either).
+    either); ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004").
 """
 from __future__ import annotations
 
@@ -96,24 +96,39 @@ class Replace:
 
 
 @dataclass(frozen=True)
+class Pad:
+    of: object          # Column, SelectK or Replace
+    width: int
+
+
+def pad_digits(v: str, width: int) -> str:
+    """``v`` left-padded with zeros to ``width`` when it is a run of ASCII digits (never
+    cut); any other value as it is."""
+    return v.rjust(width, "0") if v.isascii() and v.isdigit() else v
+
+
+@dataclass(frozen=True)
 class Concat:
     parts: tuple
 
 
-STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace)
+STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad)
 
 
 def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | None = None,
             stop: int | None = None, casing: str = "same",
-            replace: tuple[str, str] | None = None) -> Substring:
+            replace: tuple[str, str] | None = None, pad: int | None = None) -> Substring:
     """The logical operator SUBSTR / SPLITSUBSTR / SPLITSPLITSUBSTR as a physical tree:
     ``Substring(SelectK(Split(... SelectK(Split(Column(column), sep1), k1) ...)), start, stop)``,
-    the operand read through ``Replace(old, new)`` when ``replace`` is given."""
+    the operand read through ``Replace(old, new)`` when ``replace`` is given, then through
+    ``Pad(width)`` when ``pad`` is."""
     node = Column(column)
     for sep, k in splits:
         node = SelectK(Split(node, sep), k)
     if replace is not None:
         node = Replace(node, *replace)
+    if pad is not None:
+        node = Pad(node, pad)
     return Substring(node, start, stop, casing)
 
 
@@ -138,7 +153,7 @@ def columns_of(node) -> list[str]:
         elif isinstance(n, Concat):
             for p in n.parts:
                 walk(p)
-        elif isinstance(n, (Split, SelectK, Substring, Replace)):
+        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad)):
             walk(n.of)
 
     walk(node)
@@ -220,6 +235,13 @@ def _compile(node, pos):
             v = inner(row)
             return None if v is None else v.replace(old, new)
         return replace
+    if isinstance(node, Pad):
+        inner, width = _compile(node.of, pos), node.width
+
+        def pad(row):
+            v = inner(row)
+            return None if v is None else pad_digits(v, width)
+        return pad
     if isinstance(node, Substring):
         inner, a, b, casing = _compile(node.of, pos), node.start, node.stop, node.casing
 
@@ -280,6 +302,11 @@ def describe(node, show_columns: bool = True) -> str:
         what = "without " + _quote(node.old) if node.new == "" else \
             f"with {_quote(node.old)} as {_quote(node.new)}"
         return f"{base} {what}"
+    if isinstance(node, Pad):
+        inner = node.of
+        base = "the value" if isinstance(inner, Column) and not show_columns else \
+            describe(inner, show_columns)
+        return f"{base} padded with zeros to {node.width}"
     if isinstance(node, Substring):
         inner = node.of
         base = describe(inner, show_columns)
@@ -324,6 +351,8 @@ def to_dict(node) -> dict:
         return {"op": "concat", "parts": [to_dict(p) for p in node.parts]}
     if isinstance(node, Replace):
         return {"op": "replace", "of": to_dict(node.of), "old": node.old, "new": node.new}
+    if isinstance(node, Pad):
+        return {"op": "pad", "of": to_dict(node.of), "width": node.width}
     raise TypeError(f"not a program node: {node!r}")
 
 
@@ -375,6 +404,13 @@ def from_dict(d, where: str = "program") -> object:
         of = from_dict(d.get("of"), where + ".of")
         _string_node(of, where + ".of")
         return Replace(of, old, new)
+    if op == "pad":
+        width = _need(d, "width", int, where)
+        if not 1 <= width <= 64:
+            raise ProgramFormatError(f"{where}: a pad width must be 1-64, not {width}")
+        of = from_dict(d.get("of"), where + ".of")
+        _string_node(of, where + ".of")
+        return Pad(of, width)
     if op == "concat":
         parts = d.get("parts")
         if not isinstance(parts, list):
@@ -709,6 +745,10 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
         old, new = node.old, node.new
         return [None if v is None else v.replace(old, new)
                 for v in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, Pad):
+        width = node.width
+        return [None if v is None else pad_digits(v, width)
+                for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Substring):
         a, b, casing = node.start, node.stop, node.casing
         vals = evaluate_columns(node.of, texts, n)
@@ -764,6 +804,12 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
             return f"{parts_of(node.of)}[{node.k}]"
         if isinstance(node, Replace):
             return f"{text_of(node.of)}.replace({node.old!r}, {node.new!r})"
+        if isinstance(node, Pad):
+            inner = text_of(node.of)
+            var = _identifier(f"{inner}_padded", taken)
+            lines.append(f"{var} = {inner}.rjust({node.width}, '0') "
+                         f"if {inner}.isascii() and {inner}.isdigit() else {inner}")
+            return var
         raise TypeError(node)
 
     def parts_of(split: Split) -> str:

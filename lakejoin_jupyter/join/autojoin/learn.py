@@ -16,7 +16,9 @@ Note:
     Deviations: an operand may be read through Replace (whitespace -> "" or a delimiter)
     where that makes it occur whole in an output ("North Dakota" -> "NorthDakota"); after
     CONSTANT, ties go to a whole column or part before a cut one (fixed offsets overfit
-    variable-length fields).
+    variable-length fields); a number operand may be read through Pad (zeros to the width
+    the outputs show), and a program whose number pieces all have one width in the
+    examples' outputs gets a padded variant (examples that needed no padding teach none).
 """
 from __future__ import annotations
 
@@ -29,8 +31,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .dsl import (CASINGS, Column, Constant, Program, Replace, SelectK, Split, Substring,
-                  _case, compile_expr)
+from .dsl import (CASINGS, Column, Constant, Pad, Program, Replace, SelectK, Split, Substring,
+                  _case, compile_expr, pad_digits)
 
 MAX_SEP_LEN = 3
 MAX_PARTS = 8
@@ -179,6 +181,63 @@ def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
                         if new != old and lv.replace(old, new) in lo)
         cache[key] = hit
     return hit
+
+
+MAX_PAD = 12
+
+
+def _digits(v) -> bool:
+    return isinstance(v, str) and v.isascii() and v.isdigit()
+
+
+def padded_operands(ops: list, outputs: Sequence[str]) -> list:
+    """Number operands read through ``Pad(width)``: the widths are those the outputs show
+    (a value preceded by zeros in its output: "5" in "S01E05" gives 2). One is kept when
+    it pads some example and every padded value occurs in its output."""
+    seen = {vals for _node, vals in ops}
+    out = []
+    for node, vals in ops:
+        if not all(_digits(v) for v in vals):
+            continue
+        widths: set = set()
+        for v, o in zip(vals, outputs):
+            i = o.find(v)
+            while i >= 0:
+                z = 0
+                while z < i and o[i - z - 1] == "0":
+                    z += 1
+                widths.update(range(len(v) + 1, min(len(v) + z, MAX_PAD) + 1))
+                i = o.find(v, i + 1)
+        for w in sorted(widths):
+            pv = tuple(pad_digits(v, w) for v in vals)
+            if pv not in seen and all(p in o for p, o in zip(pv, outputs)):
+                seen.add(pv)
+                out.append((Pad(node, w), pv))
+    return out
+
+
+def padded_variant(program: Program, examples: Sequence[Example],
+                   columns: Sequence[str]) -> Program | None:
+    """The program with each whole-operand piece whose outputs on the examples are numbers
+    of one width (2+) read through ``Pad(width)``; None when no piece qualifies. Examples
+    that all have the full width ("219" -> "219") teach no padding, yet the target's width
+    is evidence that shorter numbers ("12" -> "012") are padded. ``columns``: the layout of
+    the examples' rows."""
+    if not examples:
+        return None
+    pieces, changed = [], False
+    for piece in program.pieces:
+        if (isinstance(piece, Substring) and piece.start in (None, 0) and piece.stop is None
+                and not isinstance(piece.of, Pad)):
+            f = compile_expr(piece, columns)
+            outs = [f(ex.row) for ex in examples]
+            if all(_digits(o) for o in outs) and len({len(o) for o in outs}) == 1 \
+                    and len(outs[0]) >= 2:
+                pieces.append(Substring(Pad(piece.of, len(outs[0])), None, None, piece.casing))
+                changed = True
+                continue
+        pieces.append(piece)
+    return Program(tuple(pieces)) if changed else None
 
 
 def _slice_rank(a, b) -> int:
@@ -398,7 +457,8 @@ class ExampleSetLearner:
         cc = self.cache.setdefault("case", {})
         plain = operands(self.examples, columns, self.cache)
         outputs = [ex.output for ex in self.examples]
-        for node, vals in plain + replaced_operands(plain, outputs, self.cache):
+        for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
+                           + padded_operands(plain, outputs)):
             for casing in CASINGS:      # each operand as it is, then its cased forms
                 if casing == "same":
                     cv = vals
@@ -541,6 +601,8 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
     shared = set(outputs[0]).intersection(*outputs[1:])
     for ex in examples:        # a cheap necessary condition before building any operand
         missing = set(ex.output) - shared - _row_chars(ex.row, cache)
+        if "0" in missing and any(_digits(v) for v in ex.row):
+            missing.discard("0")           # a Pad's zeros
         if missing and not (all(not ch.isalnum() for ch in missing)
                             and any(not ch.isalnum() for v in ex.row if v for ch in v)):
             return None        # (a non-alphanumeric character may come from a Replace)

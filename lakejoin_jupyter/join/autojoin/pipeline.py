@@ -27,7 +27,8 @@ from ...errors import QueryError
 from .composite import key_parts
 from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
-from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
+from .learn import (Candidate, Example, LearnSettings, example_sets, padded_variant,
+                    try_learn_transform)
 from .pairs import ColumnValues, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -263,14 +264,18 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
             program = try_learn_transform(examples, src.columns, ls, cache, validation)
             if program is None:
                 continue
-            key = (program, column)
-            if key in found:
-                found[key].learned_times += 1
-                continue
-            cand = found[key] = Candidate(program, gi, column, examples)
-            _coverage(cand, src, tcells)
-            if cand.coverage > best_cov:
-                best_cov, idle = cand.coverage, 0
+            # the program, then its padded variant (ties keep the program: ranked stably)
+            for prog in (program, padded_variant(program, examples, src.columns)):
+                if prog is None:
+                    continue
+                key = (prog, column)
+                if key in found:
+                    found[key].learned_times += 1
+                    continue
+                cand = found[key] = Candidate(prog, gi, column, examples)
+                _coverage(cand, src, tcells)
+                if cand.coverage > best_cov:
+                    best_cov, idle = cand.coverage, 0
         if best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
             break            # every key of a column is joined: nothing can do better
     return n_sets
