@@ -186,6 +186,26 @@ def test_sampling_path_on_larger_tables():
     assert aj.joined_rows == int(keep.sum())          # the final join runs on the full tables
 
 
+def test_counts_equal_by_chance_are_not_a_join():
+    """Two tables of daily counts in the same range share ~1/3 of their values by chance
+    (as many as independent draws would): a program equating them is rejected (round 4),
+    while a numeric code join that covers its keys is kept."""
+    rng = random.Random(5)
+    left = pd.DataFrame({"day": [f"day {chr(97 + i % 13)}{chr(97 + i // 13)}" for i in range(150)],
+                         "births": [str(rng.randint(9000, 9300)) for _ in range(150)]})
+    right = pd.DataFrame({"place": [f"town {chr(110 + i % 13)}{chr(110 + i // 13)}"
+                                    for i in range(200)],
+                          "births (other)": rng.sample(range(9000, 9301), 200)})
+    aj = autojoin(left, right, fuzzy=False)
+    assert not aj.found
+    assert "chance" in aj.message
+    codes = rng.sample(range(1, 300), 120)
+    left = pd.DataFrame({"name": [f"n{c}" for c in codes], "code": [str(c) for c in codes]})
+    right = pd.DataFrame({"code": [str(c) for c in sorted(codes)],
+                          "size": [str(rng.randint(9000, 9300)) for _ in codes]})
+    assert autojoin(left, right, fuzzy=False).program.describe() == "`code`"
+
+
 def test_no_joinable_pattern_says_so():
     rng = random.Random(3)
     word = lambda: "".join(rng.choice("qwxzjkv") for _ in range(10))  # noqa: E731

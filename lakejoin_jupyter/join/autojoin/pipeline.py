@@ -17,6 +17,8 @@ Note:
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -217,7 +219,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     found: dict = {}
     n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found)
     candidates = _ranked(found)
-    best = next((c for c in candidates if _acceptable(c, settings)), None)
+    best = next((c for c in candidates if _acceptable(c, settings)
+                 and not _by_chance(c, src, target_columns[c.target_column])), None)
     if best is not None:
         tcells = target_columns[best.target_column]
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache)
@@ -300,6 +303,47 @@ def _coverage(cand: Candidate, src: Table, target_cells: list) -> None:
     cand.coverage = len(joined_keys)
     cand.joined_rows = joined_rows
     cand.extra["beyond_examples"] = len(joined_keys - taught)
+
+
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+def chance_matches(outputs, keys) -> float | None:
+    """How many distinct numbers two sets of numeric strings would share if drawn
+    independently and uniformly over their common range (at the finest resolution either
+    writes): ``n_c n_k / slots``; None when either set holds a value that is not a number."""
+    if not outputs or not keys or not all(_NUMBER.fullmatch(v) for v in outputs) \
+            or not all(_NUMBER.fullmatch(v) for v in keys):
+        return None
+    cs, ks = [float(v) for v in outputs], [float(v) for v in keys]
+    lo, hi = max(min(cs), min(ks)), min(max(cs), max(ks))
+    if hi < lo:
+        return 0.0
+    decimals = max(len(v) - v.index(".") - 1 if "." in v else 0
+                   for v in itertools.chain(outputs, keys))
+    slots = (hi - lo) * 10 ** decimals + 1
+    n_c = sum(lo <= v <= hi for v in cs)
+    n_k = sum(lo <= v <= hi for v in ks)
+    return n_c * n_k / slots
+
+
+def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
+    """A program whose keys are numbers (counts, amounts) and which joins under 80 % of the
+    smaller of its distinct outputs and the target's keys, and no more than twice as many
+    as independent numbers over the same range would share by chance, is a coincidence,
+    not a join (a genuine code join covers one side: "12" -> "012"; stored in ``extra``)."""
+    if "by_chance" not in cand.extra:
+        used = cand.program.columns
+        texts = {c: src.cells(c) for c in used}
+        n = len(texts[used[0]]) if used else 0
+        outputs = {v for v in cand.program.evaluate(texts, n) if v}
+        keys = {v for v in target_cells if v}
+        expected = chance_matches(outputs, keys)
+        cand.extra["chance_matches"] = expected
+        cand.extra["by_chance"] = (expected is not None
+                                   and cand.coverage <= 2 * expected
+                                   and cand.coverage < 0.8 * min(len(outputs), len(keys)))
+    return cand.extra["by_chance"]
 
 
 def _acceptable(cand: Candidate, settings: AutoJoinSettings) -> bool:
@@ -476,6 +520,12 @@ def _why_not(results, settings) -> str:
                          f"transformation language fits {d.n_sets} example sets")
         else:
             c = d.candidates[0]
+            if c.extra.get("by_chance"):
+                lines.append(f"{head}: the best program ({c.program.describe()}) equates "
+                             f"numbers and joins {c.coverage} key(s), about as many as "
+                             f"independent numbers over the same range share by chance "
+                             f"({c.extra['chance_matches']:.0f})")
+                continue
             lines.append(f"{head}: the best program ({c.program.describe()}) joins only "
                          f"{c.coverage} key(s), {c.extra.get('beyond_examples', 0)} beyond the "
                          f"rows it was learned from (needs {settings.min_coverage}+, 1+)")
