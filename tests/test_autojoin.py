@@ -129,6 +129,22 @@ def test_zero_padded_codes_join_every_row():
         sorted((str(c), f"{c:03d}") for c in codes)
 
 
+def test_date_over_three_columns_joins_iso_dates():
+    """Hand-checked (round 4): year, month and day in three unpadded columns against ISO
+    dates; no single column holds a rare gram, the joined columns' token bag does."""
+    days = pd.date_range("2014-07-01", periods=60, freq="D")
+    left = pd.DataFrame({"year": [str(d.year) for d in days], "month": [str(d.month) for d in days],
+                         "day": [str(d.day) for d in days],
+                         "temp": [str(60 + i % 17) for i in range(60)]})
+    right = pd.DataFrame({"date": [d.strftime("%Y-%m-%d") for d in days][::-1],
+                          "rain": [f"0.{i % 9}" for i in range(60)]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.source == "left"
+    out = aj.program.apply(left)
+    assert out == [d.strftime("%Y-%m-%d") for d in days]
+    assert aj.coverage == 60
+
+
 def test_numeric_column_year_to_year_month():
     left = pd.DataFrame({"year": [1974, 1981, 1999, 2003, 2010, 2016, 2020],
                          "value": np.arange(7.0)})

@@ -50,7 +50,8 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
             out |= {(S[v], r, best) for r in rows}
     # rare token bags: equal multisets of 2+ alphanumeric tokens held by one value per side
     def bag(v):
-        return tuple(sorted(re.findall(r"[^\W_]+", v)))
+        return tuple(sorted(str(int(t)) if t.isascii() and t.isdigit() else t   # by value
+                            for t in re.findall(r"[^\W_]+", v)))
     for v in svals:
         b = bag(v)
         same_s = [x for x in svals if bag(x) == b]
@@ -133,7 +134,7 @@ def token_columns(draw):
     """Values made of 2-3 tokens from a few, in any order and with any delimiters (so equal
     token bags, unique or not, are common)."""
     def value():
-        toks = draw(st.lists(st.sampled_from(["7", "12", "2014", "Cd"]), min_size=1,
+        toks = draw(st.lists(st.sampled_from(["7", "07", "12", "2014", "Cd"]), min_size=1,
                              max_size=3))
         seps = draw(st.lists(st.sampled_from(["-", "/", " ", ", "]), min_size=len(toks),
                              max_size=len(toks)))
@@ -159,6 +160,13 @@ def test_dates_in_two_formats_pair_by_their_tokens():
     tokens = {(p.source_row, p.target_row) for p in group.pairs if p.gram == ""}
     assert tokens == {(0, 2), (1, 1), (2, 0)}                 # "2014-7-11" has another bag
     assert {(p.source_row, p.target_row) for p in group.pairs if p.score == 1.0} == tokens
+
+
+def test_padded_numbers_have_one_token_value():
+    """Round 4: "2014 7 1" (three columns joined) and "2014-07-01" are one bag."""
+    group = find_pair_group(ColumnValues.from_cells("s", ["2014 7 1", "2014 7 2"]),
+                            ColumnValues.from_cells("t", ["2014-07-02", "2014-07-01"]))
+    assert {(p.source_row, p.target_row) for p in group.pairs if p.gram == ""} == {(0, 1), (1, 0)}
 
 
 def test_short_values_are_probed_whole():

@@ -34,6 +34,11 @@ _TOP = "\U0010ffff"
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+def _token_value(token: str) -> str:
+    """A token as bags compare it: a number by its value ("07" and "7" are one token)."""
+    return (token.lstrip("0") or "0") if token.isascii() and token.isdigit() else token
+
+
 def fold(text: str) -> str:
     return text.lower()
 
@@ -147,7 +152,7 @@ class ColumnValues:
         if self._bags is None:
             seen: dict = {}
             for vid, v in enumerate(self.values):
-                bag = tuple(sorted(_TOKEN.findall(v)))
+                bag = tuple(sorted(_token_value(t) for t in _TOKEN.findall(v)))
                 if len(bag) >= 2:
                     seen[bag] = -1 if bag in seen else vid
             self._bags = {b: vid for b, vid in seen.items() if vid >= 0}

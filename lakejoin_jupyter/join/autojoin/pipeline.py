@@ -213,6 +213,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     else:
         t_vals = [ColumnValues.from_cells(c, cells) for c, cells in target_columns.items()]
     s_vals = [src.values(c) for c in src_cols]
+    if src_on is None:
+        s_vals += joined_columns(src, src_cols)
     groups = find_joinable_row_pairs(s_vals, t_vals, settings.min_score)
     ls = settings.learn
     cache: dict = {}
@@ -229,6 +231,28 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions)
+
+
+MAX_JOINED_CHARS = 6
+
+
+def joined_columns(src: Table, columns: list) -> list:
+    """Keys spread over adjacent short columns (year, month, day; season, episode): every
+    run of 2-3 adjacent columns whose cells are all at most ``MAX_JOINED_CHARS`` long,
+    joined with spaces, as an extra column for finding row pairs only (the learner reads
+    the row's real columns)."""
+    short = [all(v is None or len(v) <= MAX_JOINED_CHARS for v in src.cells(c))
+             for c in columns]
+    out = []
+    for width in (2, 3):
+        for i in range(len(columns) - width + 1):
+            run = columns[i:i + width]
+            if not all(short[i:i + width]):
+                continue
+            cells = [None if None in row else " ".join(row)
+                     for row in zip(*(src.cells(c) for c in run))]
+            out.append(ColumnValues.from_cells(" + ".join(run), cells))
+    return out
 
 
 def _ranked(found: dict) -> list:

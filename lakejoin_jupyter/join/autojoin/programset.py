@@ -133,7 +133,8 @@ def residual_groups(groups: list, target_column: str, joined: list, joined_keys:
             continue
         kept = [p for p in g.pairs if open_rows[p.source_row] and tkeep[p.target_row] is not None]
         fresh = PairGroup(g.source_column, target_column, [])
-        if repair > 0 and len(kept) < settings.learn.top_k:   # too few pairs left to learn from
+        if (repair > 0 and len(kept) < settings.learn.top_k   # too few pairs left to learn from
+                and g.source_column in src_cells):                # (not a joined column)
             repair -= 1
             cells = [v if o else None for v, o in zip(src_cells[g.source_column], open_rows)]
             fresh = find_pair_group(ColumnValues.from_cells(g.source_column, cells), t_vals,
