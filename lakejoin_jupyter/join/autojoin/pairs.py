@@ -15,7 +15,8 @@ Note:
     - pairs below ``min_score`` are dropped; score ties go to the longer q-gram.
     Deviation: rare token bags also pair, with score 1 (a source and a target value whose
     alphanumeric tokens are the same multiset of 2+ tokens, held by no other value of either
-    column; "7/1/2014" and "2014-7-1" share no rare q-gram), replacing a weaker q-gram pair.
+    column; "7/1/2014" and "2014-7-1" share no rare q-gram), replacing a weaker q-gram pair;
+    digit tokens compare by value ("07" = "7").
     Deviation: a source value shorter than 3 ("NY") is probed whole, q = its length (the
     thesis drops it: q >= 3 bounds the matches of a value's short grams, and one whole
     value per row adds no more than one probe).

@@ -13,6 +13,9 @@ Note:
     of them outside its examples. Details: docs/algorithms/autojoin.md.
     Deviation: the best program is extended to an ordered program set when groups of rows
     need different programs, and given an estimated precision (programset.py).
+    Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
+    too (a date in year, month, day columns); a program equating numbers that joins no
+    more keys than chance would (``chance_matches``) is not accepted.
 """
 from __future__ import annotations
 
