@@ -39,6 +39,7 @@ from ..errors import (IndexCorruptError, IndexIncompleteError, IndexLockedError,
                       LakeChangedWarning, NotAnIndexError)
 from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
+from .joinstats import FILES as JOINSTATS_FILES
 from .joinstats import FOLDER as JOINSTATS
 from .joinstats import JoinStats
 from .lock import BuildLock
@@ -534,6 +535,30 @@ class Generation:
             num_perm = int(self.components["minhash"].get("num_perm", -1))
             check_ok(self.path, "minhash/signatures.npy", sig.shape == (n_sets, num_perm),
                    f"shape {sig.shape}, expected ({n_sets}, {num_perm})")
+        if self.has(JOINSTATS):
+            self.check_joinstats()
+
+    def check_joinstats(self) -> None:
+        """Bounds of the join statistics (index/joinstats.py): the CSR pointers, token ids
+        of this generation, row counts of at least 2, token ids ascending within a column
+        (a search looks counts up by binary search)."""
+        ind, tok, cnt = (self.load_npy(JOINSTATS_FILES[n])
+                         for n in ("dup_indptr", "dup_tokens", "dup_counts"))
+        for name, arr in (("dup_tokens", tok), ("dup_counts", cnt)):
+            check_ok(self.path, JOINSTATS_FILES[name], arr.ndim == 1 and arr.dtype.kind in "iu",
+                     f"{arr.dtype} array of {arr.ndim} dimensions, expected integers")
+        check_csr(self.path, JOINSTATS_FILES["dup_indptr"], ind, self.n_sets, len(tok))
+        check_ok(self.path, JOINSTATS_FILES["dup_counts"], len(cnt) == len(tok),
+                 f"{len(cnt)} counts for {len(tok)} tokens")
+        check_range(self.path, JOINSTATS_FILES["dup_tokens"], tok, 0, self.n_tokens)
+        check_range(self.path, JOINSTATS_FILES["dup_counts"], cnt, 2, 2 ** 31)
+        if len(tok) > 1:
+            rising = np.diff(tok) > 0
+            starts = np.asarray(ind[1:-1])
+            starts = starts[(starts > 0) & (starts < len(tok))]
+            rising[starts - 1] = True            # a column's first token follows another's
+            check_ok(self.path, JOINSTATS_FILES["dup_tokens"], bool(rising.all()),
+                     "token ids are not ascending within a column")
 
     def column_label(self, column_id: int) -> tuple[str, str]:
         """(table name, column name) of a local column id."""
