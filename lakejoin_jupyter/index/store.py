@@ -51,6 +51,7 @@ MANIFEST = "manifest.json"
 GENERATION_MANIFEST = "generation.json"
 GENERATIONS = "generations"
 PARTIAL_MARKER = ".lakejoin-partial"
+ADD_PREFIX = ".lakejoin-add-"       # temporary folder of a component being added
 
 ARRAY_FILES = {
     "token_freq": "dictionary/freq.npy",
@@ -278,6 +279,46 @@ class GenerationWriter(_FolderWriter):
             "tokens": manifest["counts"]["tokens"]}]
         _write_json_atomic(self.index_path / MANIFEST, top)
         return self.final
+
+
+class ComponentWriter(_FolderWriter):
+    """A component added to a built generation (``lakejoin index --add COMPONENT INDEX``):
+    written into a temporary folder inside the generation, its folder renamed into place,
+    then listed in the generation's manifest by an atomic replace, written last. No
+    existing file is rewritten; until the manifest lists it the component does not exist."""
+
+    def __init__(self, generation: "Generation", component: str, folder: str):
+        self.final = generation.path
+        self.manifest_name = GENERATION_MANIFEST if generation.name != "base" else MANIFEST
+        self.component, self.folder = component, folder
+        for stale in self.final.glob(f"{ADD_PREFIX}*"):          # an earlier interrupted add
+            shutil.rmtree(stale, ignore_errors=True)
+        self.tmp = self.final / f"{ADD_PREFIX}{component}.tmp-{uuid.uuid4().hex[:8]}"
+        self._start()
+
+    def commit(self, section: dict) -> Path:
+        mpath = self.final / self.manifest_name
+        manifest = json.loads(mpath.read_text(encoding="utf-8"))
+        if self.component in manifest.get("components", {}):
+            raise FileExistsError(f"{self.final} got a {self.component} component while this "
+                                  f"add ran; not replacing it.")
+        src, dst = self.tmp / self.folder, self.final / self.folder
+        if dst.exists():            # moved by an add that died before listing it: unlisted
+            shutil.rmtree(dst)
+        src.rename(dst)
+        try:
+            manifest["files"] = dict(manifest.get("files", {}))
+            for rel, meta in file_checksums(dst).items():
+                manifest["files"][f"{self.folder}/{rel}"] = meta
+            manifest["components"] = dict(manifest.get("components", {}),
+                                          **{self.component: section})
+            _write_json_atomic(mpath, manifest)
+        except BaseException:
+            shutil.rmtree(dst, ignore_errors=True)
+            raise
+        self.committed = True
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        return dst
 
 
 def _write_json_atomic(path: Path, obj: dict) -> None:
@@ -664,10 +705,15 @@ class LakeIndex:
         if self.has(JOINSTATS):
             return []
         version = self.manifest.get("format_version")
+        add = (f"Add them with `lakejoin index --add joinstats {self.path}` (or rebuild: "
+               f"`lakejoin index LAKE --out {self.path} --overwrite`).")
+        if self.has("mate"):
+            return [f"{self.path.name} was built without join statistics (index format "
+                    f"{version}): join rows are counted from its MATE index, key kinds are "
+                    f"estimated from the column profile. {add}"]
         return [f"{self.path.name} was built without join statistics (index format {version}): "
                 f"join rows, fan-out and key kinds are estimated from the column profile. "
-                f"Rebuild to get join estimates from exact row counts (`lakejoin index LAKE "
-                f"--out {self.path} --overwrite`)."]
+                f"Rebuild to get join estimates from exact row counts. {add}"]
 
     @property
     def components(self) -> dict:
