@@ -67,6 +67,7 @@ class Query:
     notes: list = field(default_factory=list)
     frame_columns: tuple = ()         # every column of the user's DataFrame (joins plan with them)
     spark: bool = False               # the query came from a Spark DataFrame
+    sampled: bool = False             # a sample of its distinct keys (join figures estimated)
     token_rows: np.ndarray | None = None  # query rows holding each token (aligned with tokens)
     n_rows: int = 0                   # query rows, those without a key included
     row_counts: dict | None = None    # multi-column: query rows per key tuple
@@ -99,7 +100,7 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
     if is_spark_frame(query):
         frame, weights, notes = _collect_spark(query, cols, max_values)
         q = _frame_query(index, frame, tuple(cols), "Spark DataFrame", notes, weights)
-        q.frame_columns, q.spark = tuple(query.columns), True
+        q.frame_columns, q.spark, q.sampled = tuple(query.columns), True, bool(notes)
         return q
     elif isinstance(query, pd.DataFrame):
         if not cols:
@@ -786,7 +787,7 @@ class Engine:
             h.lake_rows = int(cat.table_rows[h.table_id])
             if counts is not None:
                 h.row_coverage, h.key_ratio = counts.row_coverage, counts.key_ratio
-                h.join_rows, h.join_rows_exact = counts.join_rows, counts.exact
+                h.join_rows, h.join_rows_exact = counts.join_rows, counts.exact and not q.sampled
             elif h.details.get("query_rows"):   # the transformation search counted these
                 h.row_coverage = h.details.get("joined_rows", 0) / h.details["query_rows"]
             h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
