@@ -303,6 +303,8 @@ class ComponentWriter(_FolderWriter):
             raise FileExistsError(f"{self.final} got a {self.component} component while this "
                                   f"add ran; not replacing it.")
         src, dst = self.tmp / self.folder, self.final / self.folder
+        if any(rel.startswith(self.folder + "/") for rel in manifest.get("files", {})):
+            raise FileExistsError(f"{dst} holds files the manifest lists; not replacing them.")
         if dst.exists():            # moved by an add that died before listing it: unlisted
             shutil.rmtree(dst)
         src.rename(dst)
