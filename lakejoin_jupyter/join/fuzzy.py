@@ -6,14 +6,15 @@ SIGMOD 2021).
 one left value, its nearest under the join function, within the threshold. Join functions
 (:data:`JOIN_FUNCTIONS`) are n-gram features (embed/) compared by Euclidean distance of unit
 vectors, 1 - weighted Jaccard or 1 - max-inclusion. Each join's probability of being right
-is estimated without labels (match_precision.py); among the configurations whose mean
-reaches the target, the one with the most estimated true matches wins
-(:func:`greedy_union` or the best single one). :class:`NegativeRules` veto joins first.
+is estimated without labels (match_precision.py); among the configurations whose lower
+bound on the precision (one-sided 95 %) reaches the target, the one with the most
+estimated true matches wins (:func:`greedy_union` or the best single one).
+:class:`NegativeRules` veto joins first.
 
 Note:
     Deviations (why: docs/algorithms/fuzzyjoin.md): precision from the ratio d1/d2 against
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
-    15 join functions instead of about 140 (one of them "semantic", by default only up to
+    the target is met by a lower bound, not the estimate (selection and small tables); 15 join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
 """
@@ -30,7 +31,8 @@ from ..errors import QueryError
 from .joinable import Joinable
 from .keys import text_keys
 from .match_precision import (STANDARD_ERRORS, TIE, join_variance, nearest_ratios,
-                              null_probability, null_scale, precision_bound)
+                              null_probability, null_scale, pi0_relative_variance,
+                              precision_bound)
 
 # name -> (embedder, weighting, measure). "cosine": Euclidean distance of the unit weighted
 # n-gram vectors; "jaccard" / "contain": 1 - weighted Jaccard / max-inclusion (|A n B| /
@@ -256,7 +258,8 @@ class _Candidates:
     r_ties: np.ndarray = None  # left values at the nearest distance (1: no tie)
     r_sibling: np.ndarray = None  # distance from the nearest left value to the second
     p: np.ndarray = field(init=False, repr=False)
-    v: np.ndarray = field(init=False, repr=False)   # each join's variance (join_variance)
+    v: np.ndarray = field(init=False, repr=False)   # each join's own variance (join_variance)
+    u: np.ndarray = field(init=False, repr=False)   # its share of pi0's error (precision_bound)
     pi0: float = field(init=False)
 
     def __post_init__(self):
@@ -269,6 +272,7 @@ class _Candidates:
             p = np.where(self.r_sibling <= self.r_near[:, 0] + TIE, np.minimum(p, 0.5), p)
         self.p = p
         self.v = join_variance(p, null_scale(s1, s2, self.pi0))
+        self.u = np.sqrt(pi0_relative_variance(s1, s2)) * (1.0 - p)
 
     def estimate(self, t: float):
         """(joined mask, per-join precision estimate) at threshold t."""
@@ -276,9 +280,9 @@ class _Candidates:
         return joined, self.p[joined]
 
     def bound(self, t: float) -> float:
-        """The precision at threshold t minus one standard error (precision_bound)."""
+        """The one-sided lower bound on the precision at threshold t (precision_bound)."""
         joined = self.r_dist <= t
-        return precision_bound(self.p[joined], self.v[joined], STANDARD_ERRORS)
+        return precision_bound(self.p[joined], self.v[joined], self.u[joined], STANDARD_ERRORS)
 
 
 def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
@@ -304,9 +308,9 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     (their Algorithm 1): repeatedly add the configuration with the best estimated
     TP / FP, where a right value joined by several configurations keeps its most precise
     join (the others still count as joins, penalizing conflicts); remember the last union
-    whose estimated precision reaches the target by one standard error (precision_bound;
-    a conflict counts as a certain wrong join, of variance 0); stop once the estimate
-    falls ``patience`` below the target.
+    whose lower bound on the precision reaches the target (precision_bound; a conflict
+    counts as a certain wrong join, without error); stop once the estimate falls
+    ``patience`` below the target.
     Returns (configs, left index per right value or -1, est. precision, est. true
     matches, the joining function per right value or ""; the pairs are
     :func:`union_matches` of the configs), or None when no union reaches the target."""
@@ -323,12 +327,13 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             joined, p = cands[f].estimate(t)
             r = np.nonzero(joined)[0]
             if len(r):
-                configs.append((f, float(t), r, pair_id[r, j], p, cands[f].v[r]))
-    best_p = np.zeros(n_r); best_v = np.zeros(n_r); has = np.zeros(pair_id.max() + 1, bool)
+                configs.append((f, float(t), r, pair_id[r, j], p, cands[f].v[r], cands[f].u[r]))
+    best_p, best_v, best_u = np.zeros(n_r), np.zeros(n_r), np.zeros(n_r)
+    has = np.zeros(pair_id.max() + 1, bool)
     TP = 0.0; n_joins = 0; selected = []; result = None
     while configs:
         best = None
-        for i, (f, t, r, pid, p, _) in enumerate(configs):
+        for i, (f, t, r, pid, p, _, _) in enumerate(configs):
             dTP = np.maximum(best_p[r], p) - best_p[r]
             new = ~has[pid]
             nj = n_joins + int(new.sum())
@@ -341,12 +346,13 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         if best is None:
             break
         _, i, avg, tp, nj = best
-        f, t, r, pid, p, v = configs.pop(i)
+        f, t, r, pid, p, v, u = configs.pop(i)
         up = p > best_p[r]
-        best_p[r[up]], best_v[r[up]] = p[up], v[up]
+        best_p[r[up]], best_v[r[up]], best_u[r[up]] = p[up], v[up], u[up]
         has[pid] = True; TP, n_joins = tp, nj
         selected.append((f, t))
-        if avg - STANDARD_ERRORS * np.sqrt(best_v.sum()) / nj >= target:
+        se = np.sqrt(best_v.sum() + best_u.sum() ** 2) / nj
+        if avg - STANDARD_ERRORS * se >= target:
             result = (list(selected), avg, TP)
         if avg < target - patience:
             break
