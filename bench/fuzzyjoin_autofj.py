@@ -13,10 +13,11 @@ autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (cali
 ours is timed at ``--precision-target`` and re-chooses for the other targets from the same
 candidates (``FuzzyJoin.at_target``: the same result as a fresh run at that target).
 autofj 0.0.6 needs numpy<2 and pandas<2, so it runs in its own virtual environment
-(``--autofj-venv``, created on first use) in a subprocess with its own working folder (it writes ./autofj_temp). Its pairs and seconds
-are cached in ``WORK/autofj/<dataset>.json``; ``--reuse-autofj`` reads that cache, except
-for the datasets named by ``--time-autofj``, which autofj runs again in this run: the time
-ratio is computed over those only (same run, same load).
+(``--autofj-venv``, created on first use) in a subprocess with its own working folder
+(it writes ./autofj_temp). Its pairs and seconds are cached in
+``WORK/autofj/<dataset>.json``; ``--reuse-autofj`` reads that cache, except for the
+datasets named by ``--time-autofj``, which autofj runs again in this run: the time ratio
+is computed over those only (same run, same load).
 
     python bench/fuzzyjoin_cases.py --lake /work/shared/data/lakes --out /tmp/fj-bench/cases
     python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --only autofj      # fill the cache
