@@ -488,7 +488,10 @@ def test_each_functions_best_configuration_reaches_the_target_by_its_bound():
     with the most estimated true matches whose lower bound (mean p - 1.645 standard
     errors of that function's joins up to the threshold) reaches the target."""
     left, right, _ = synthetic(4)
-    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9,
+                          functions=["char3-idf", "word", "char3-jaccard-idf",
+                                     "word-contain-idf"])
+    assert fj.functions["threshold"].notna().any()
     for _, row in fj.functions.iterrows():
         c = fj._cands[row["function"]]
         best = None
@@ -508,13 +511,41 @@ def test_each_functions_best_configuration_reaches_the_target_by_its_bound():
             assert row["est_bound"] >= 0.9 - 1e-12
 
 
+@pytest.mark.parametrize("seed,target", [(4, 0.9), (6, 0.95), (7, 0.8)])
+def test_greedy_union_reaches_the_target_by_its_bound(seed, target):
+    """Brute force over the union greedy_union returns: its distinct (right, left) pairs
+    are the joins, each right value carries the probability (and error terms) of the
+    configuration rating it highest, and the mean probability minus 1.645 standard errors
+    reaches the target."""
+    left, right, _ = synthetic(seed)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
+                          functions=["char3-idf", "word", "char3-jaccard-idf",
+                                     "word-contain-idf"])
+    got = fuzzy.greedy_union(fj._cands, fj._grids, target)
+    assert got is not None
+    pairs, best = set(), {}
+    for f, t in got[0]:
+        c = fj._cands[f]
+        for r in np.flatnonzero(c.r_dist <= t):
+            pairs.add((r, c.r_left[r]))
+            if r not in best or c.p[r] > best[r][0]:
+                best[r] = (c.p[r], c.v[r], c.u[r])
+    p, v, u = (np.array([b[i] for b in best.values()]) for i in range(3))
+    n = len(pairs)
+    assert got[2] == pytest.approx(p.sum() / n) and got[3] == pytest.approx(p.sum())
+    assert p.sum() / n - 1.645 * np.sqrt(v.sum() + u.sum() ** 2) / n >= target - 1e-12
+
+
 def test_at_target_chooses_as_a_fresh_join():
     """Re-choosing for another target from the same candidates gives the join a fresh
     run at that target gives."""
-    left, right, _ = synthetic(5)
-    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.8)
+    left, right, _ = synthetic(5, 150, 80)
+    fns = ["char3-idf", "word-jaccard-idf", "char3-contain-idf"]
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.8,
+                          functions=fns)
     for target in (0.8, 0.9, 0.95):
-        fresh = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target)
+        fresh = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
+                                 functions=fns)
         again = fj.at_target(target)
         assert again.configs == fresh.configs and again.pairs() == fresh.pairs()
         assert again.estimated_precision == pytest.approx(fresh.estimated_precision)
