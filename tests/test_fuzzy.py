@@ -511,13 +511,14 @@ def test_each_functions_best_configuration_reaches_the_target_by_its_bound():
             assert row["est_bound"] >= 0.9 - 1e-12
 
 
-@pytest.mark.parametrize("seed,target", [(4, 0.9), (6, 0.95), (7, 0.8)])
-def test_greedy_union_reaches_the_target_by_its_bound(seed, target):
+@pytest.mark.parametrize("seed,size,target", [(4, (300, 150), 0.9), (6, (300, 150), 0.95),
+                                              (9, (300, 150), 0.8), (10, (120, 50), 0.9)])
+def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
     """Brute force over the union greedy_union returns: its distinct (right, left) pairs
     are the joins, each right value carries the probability (and error terms) of the
     configuration rating it highest, and the mean probability minus 1.645 standard errors
     reaches the target."""
-    left, right, _ = synthetic(seed)
+    left, right, _ = synthetic(seed, *size)
     fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
                           functions=["char3-idf", "word", "char3-jaccard-idf",
                                      "word-contain-idf"])

@@ -330,6 +330,7 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             if len(r):
                 configs.append((f, float(t), r, pair_id[r, j], p, cands[f].v[r], cands[f].u[r]))
     best_p, best_v, best_u = np.zeros(n_r), np.zeros(n_r), np.zeros(n_r)
+    seen = np.zeros(n_r, bool)                 # joined by a chosen configuration
     has = np.zeros(pair_id.max() + 1, bool)
     TP = 0.0; n_joins = 0; selected = []; result = None
     while configs:
@@ -348,8 +349,9 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             break
         _, i, avg, tp, nj = best
         f, t, r, pid, p, v, u = configs.pop(i)
-        up = p > best_p[r]
+        up = (p > best_p[r]) | ~seen[r]         # a join rated 0 still carries its error
         best_p[r[up]], best_v[r[up]], best_u[r[up]] = p[up], v[up], u[up]
+        seen[r] = True
         has[pid] = True; TP, n_joins = tp, nj
         selected.append((f, t))
         se = np.sqrt(best_v.sum() + best_u.sum() ** 2) / nj
