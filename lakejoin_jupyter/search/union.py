@@ -82,8 +82,8 @@ def lake_profiles(index) -> LakeProfiles:
         return got
     if not index.has("union"):
         raise QueryError(f"The index {index.path} has no union component: rebuild it with "
-                         f"`lakejoin index LAKE OUT --with union` (Python: build_index(..., "
-                         f"components=['union'])).")
+                         f"`lakejoin index LAKE --out {index.path} --overwrite --with union` "
+                         f"(Python: build_index(LAKE, OUT, components=['union'])).")
     parts = {k: [] for k in ("format", "numeric_share", "numeric_n", "quantiles", "vectors")}
     sizes = []
     for g in index.generations:
