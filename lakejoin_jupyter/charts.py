@@ -98,25 +98,11 @@ def predicate_chart(result):
         tooltip=["predicate", "score"]).properties(height=alt.Step(18), width=320)
 
 
-def alignment_frame(hit, query_columns) -> pd.DataFrame:
-    """One row per query column of a union hit: the lake column aligned with it (None: the
-    table lacks it, its rows are empty there), the pair's score and each evidence's
-    likelihood (NaN: the measure does not apply)."""
-    from .search.union import EVIDENCE
-    scores, mapping = hit.column_scores, hit.mapping
-    rows = []
-    for q in query_columns:
-        ev = hit.evidence.get(q, {})
-        rows.append({"query column": str(q), "lake column": mapping.get(q),
-                     "score": scores.get(q), **{e: ev.get(e) for e in EVIDENCE}})
-    return pd.DataFrame(rows, columns=["query column", "lake column", "score", *EVIDENCE])
-
-
 def alignment_chart(hit, query_columns, width: int = 300):
     """One bar per query column: the unionability of the lake column aligned with it
     (no bar: not aligned)."""
     import altair as alt
-    df = alignment_frame(hit, query_columns)
+    df = hit.alignment_frame(query_columns)
     df["pair"] = [f"{q} ← {c}" if c is not None else f"{q} (not aligned)"
                   for q, c in zip(df["query column"], df["lake column"])]
     df["score"] = df["score"].fillna(0.0).astype(float)

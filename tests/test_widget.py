@@ -643,7 +643,8 @@ def test_union_mode_lists_aligns_stacks_and_writes_the_code(union_engine):
     hit = want[i]
     assert hit.mapping["where"] == "c1" and hit.mapping["year"] == "c3"
     for a, b, s in hit.alignment:                  # the alignment with per-column scores
-        assert f"<td>{a}</td><td>{b}</td><td><b>{s:.2f}</b></td>" in w.detail_html.value
+        assert (f"<td>{a}</td><td>{b}</td><td class='lakejoin-num'><b>{s:.2f}</b></td>"
+                in w.detail_html.value)
     assert f"adds {hit.rows:,} rows" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert list(w.action_buttons) == [a.name for a in UNION_ACTIONS] == ["union"]

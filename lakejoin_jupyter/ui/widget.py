@@ -846,21 +846,22 @@ def union_rebuild_text(engine) -> str:
 def union_card(hit, query_columns) -> str:
     """A union hit's header line and its alignment table (query column <- lake column,
     score, the likelihood of each evidence; columns the table lacks are empty in its rows)."""
-    from ..charts import alignment_frame
     from ..search.union import EVIDENCE
-    df = alignment_frame(hit, query_columns)
+    df = hit.alignment_frame(query_columns)
 
     def num(x):
         return "" if x is None or x != x else f"{float(x):.2f}"
 
     body = "".join(
         "<tr>" + f"<td>{html.escape(str(r['query column']))}</td>"
-        + (f"<td>{html.escape(str(r['lake column']))}</td><td><b>{num(r['score'])}</b></td>"
-           + "".join(f"<td>{num(r[e])}</td>" for e in EVIDENCE)
+        + (f"<td>{html.escape(str(r['lake column']))}</td>"
+           f"<td class='lakejoin-num'><b>{num(r['score'])}</b></td>"
+           + "".join(f"<td class='lakejoin-num'>{num(r[e])}</td>" for e in EVIDENCE)
            if r["lake column"] is not None else
            f"<td colspan='{2 + len(EVIDENCE)}'><i>not aligned: empty in the added rows</i></td>")
         + "</tr>" for _, r in df.iterrows())
-    head = "".join(f"<th>{h}</th>" for h in ("query column", "lake column", "score", *EVIDENCE))
+    head = "".join(f"<th>{h}</th>" for h in ("query column", "lake column")) + "".join(
+        f"<th class='lakejoin-num'>{h}</th>" for h in ("score", *EVIDENCE))
     return (f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; aligned "
             f"{len(hit.alignment)}/{len(query_columns)} query columns &middot; score "
             f"{hit.score:.3f} &middot; adds {hit.rows:,} rows"
