@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import textwrap
 import warnings
@@ -85,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="query column (repeat for a multi-column key)")
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     se.add_argument("--threshold", type=float, help="minimum containment of the query (0..1)")
-    se.add_argument("--method", default="auto", help="search method (see `lakejoin info`)")
+    se.add_argument("--method", "-m", default="auto", help="search method (see `lakejoin info`)")
     se.add_argument("--rank", choices=["overlap", "useful"], default="overlap",
                     help="overlap (default): the method's order, distinct values shared; "
                          "useful: joins reaching many query rows on an identifier without "
@@ -204,22 +205,38 @@ def _read_query_table(engine, table: str):
                             "a table of the index (`lakejoin info INDEX` lists them).")
     p = Path(table)
     if p.exists():
+        lake_name = _lake_table_of_file(engine, p)
+        if lake_name is not None:       # the file is a table of the index: query it by name
+            print(f"note: {table} is the lake table {lake_name}; it is left out of its own results.")
+            return None, lake_name
         from .lake.discover import table_format
         from .lake.read import inspect, read_table
         info = inspect(0, str(p.absolute()), table_format(p) or "csv")
         if not info.ok:
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
                                 + (f" ({info.hint})" if info.hint else ""))
-        return read_table(info)
-    return None
+        return read_table(info), None
+    return None, table
+
+
+def _lake_table_of_file(engine, path: Path) -> str | None:
+    """The name of the index's table read from ``path`` (same file on disk), or None."""
+    t = engine.index.tables
+    t = t[t["status"] == "indexed"]
+    try:
+        same = [os.path.samefile(u, path) if os.path.exists(u) else False for u in t["uri"]]
+    except OSError:
+        return None
+    names = t.loc[same, "name"].tolist()
+    return names[0] if names else None
 
 
 def _search(args, parser) -> int:
     from .engine import open_index
     engine = open_index(args.index, verify=not args.no_verify)
     cols = args.column if len(args.column) > 1 else args.column[0]
-    frame = _read_query_table(engine, args.table)
-    query = frame if frame is not None else args.table
+    frame, name = _read_query_table(engine, args.table)
+    query = frame if frame is not None else name
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
                         rank=args.rank)
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
@@ -242,6 +259,8 @@ def _print_ranked(res, df) -> None:
         print("No column of the lake shares a value with the query.")
         return
     show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
+    show["table"] = [t + (" (your table)" if h.is_query_table else " (joined)" if h.in_chain
+                          else "") for t, h in zip(show["table"], res)]
     if "mapping" in df:
         show["mapping"] = df["mapping"]
     show["containment"] = [f"{c:.1%}" if c == c and c is not None else "" for c in show["containment"]]

@@ -829,10 +829,13 @@ class Engine:
 
     def _is_query_table(self, h: Hit, q: Query) -> bool:
         """The hit's table is the one the query was read from: named by the query, or the
-        same column names as the query frame with the key in the column of the same name."""
+        same column names as the query frame, the key in the column of the same name, and
+        every distinct query value in it (a sibling table with the same header is not)."""
         if q.origin is not None:
             return h.table == q.origin
         if not q.frame_columns or tuple(str(c) for c in q.columns) != h.columns:
+            return False
+        if h.overlap is None or h.overlap < q.size:
             return False
         return set(self._catalog.table_columns(h.table_id)) == {str(c) for c in q.frame_columns}
 

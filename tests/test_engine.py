@@ -1,5 +1,7 @@
 """Engine and CLI on real Spark-built indexes: results against independently computed sets."""
 import json
+from pathlib import Path
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -159,6 +161,27 @@ def test_cli_search_info_and_errors(demo_index_path, tmp_path, capsys):
     assert "No index at" in capsys.readouterr().err
     assert cli(["search", str(demo_index_path), "-t", str(q / "q.csv"), "-c", "nope"]) == 1
     assert "not found" in capsys.readouterr().err
+
+
+def test_cli_query_file_of_the_lake_is_its_table(demo_index_path, tmp_path, capsys):
+    """A file of the lake given as --table is that lake table (left out of its results); a
+    copy of it elsewhere is marked as the user's table, and a table with the same header but
+    other rows is not."""
+    from lakejoin_jupyter.demo import demo_lake
+    src = Path(demo_lake()) / "reference" / "gdp.csv"
+    assert cli(["search", str(demo_index_path), "-t", str(src), "-c", "Country Name",
+                "--format", "json", "-k", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "is the lake table reference/gdp" in out
+    rows = json.loads(out[out.index("["):])
+    assert rows and all(r["table"] != "reference/gdp" for r in rows)
+    copy = tmp_path / "mine.csv"
+    shutil.copy(src, copy)
+    assert cli(["search", str(demo_index_path), "-t", str(copy), "-c", "Country Name",
+                "--rank", "useful", "-k", "50"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "reference/gdp (your table)" in lines[-1]
+    assert sum("(your table)" in line for line in lines) == 1
 
 
 def test_cli_help_texts(capsys):

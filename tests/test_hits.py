@@ -130,6 +130,8 @@ def _random_tables(seed: int = 5) -> dict:
         "country": [c for c in COUNTRIES[:20] for _ in years],
         "year": [y for _ in COUNTRIES[:20] for y in years],
         "value": [float(i) for i in range(20 * len(years))]})
+    tables["rank/key_sibling.csv"] = pd.DataFrame({         # the key table's header, other rows
+        "country": COUNTRIES[:4], "capital": [f"Capital {i}" for i in range(4)]})
     return tables
 
 
@@ -232,6 +234,7 @@ def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
     res = engine.search(own, "country", k=None, rank="useful")
     assert res[-1].table == "rank/key_table" and res[-1].is_query_table
     assert not any(h.is_query_table for h in res[:-1])
+    assert any(h.table == "rank/key_sibling" for h in res)    # same header, not the same table
     assert all(h.table != "rank/key_table"
                for h in engine.search(own, "country", k=None, include_own=False))
     panel = next(h for h in res if h.table == "rank/by_year")
