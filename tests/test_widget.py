@@ -681,3 +681,23 @@ def test_union_mode_without_the_union_component_says_how_to_rebuild(demo_engine,
     assert "--with union" in w.status_text
     with pytest.raises(Exception, match="mode is 'join' or 'union'"):
         make(demo_engine, mode="stack")
+
+
+def test_a_build_from_union_mode_adds_the_union_component(monkeypatch):
+    """Union mode needs the opt-in union component: the widget's Build asks for it there
+    (and only there)."""
+    import lakejoin_jupyter.engine as engine_mod
+    import lakejoin_jupyter.spark as spark_mod
+    asked = []
+
+    def fake_build(lake, out, **kw):
+        asked.append(tuple(kw.get("components", ())))
+        raise RuntimeError("stop here")
+    monkeypatch.setattr(engine_mod, "build_index", fake_build)
+    monkeypatch.setattr(spark_mod, "get_spark", lambda *a, **k: None)
+    w = make(mode="union")
+    w.build_index("lake", "out.index").wait(60)
+    w.mode.value = "join"
+    w.build_index("lake", "out.index").wait(60)
+    assert asked == [("union",), ()]
+    assert "stop here" in w.status_text
