@@ -2,6 +2,7 @@
 
     lakejoin index LAKE --out INDEX [--master URL] [--overwrite] [--with COMPONENT]
     lakejoin index --add NEW_TABLES INDEX
+    lakejoin index --add COMPONENT INDEX      (e.g. joinstats, onto an index built without it)
     lakejoin search INDEX --table FILE_OR_LAKE_TABLE --column NAME [-k 10] [--method M]
     lakejoin info INDEX [--verify]
     lakejoin demo [--out demo.index]
@@ -42,15 +43,18 @@ def _parser() -> argparse.ArgumentParser:
         "index", help="build an index of a lake (Spark job), or add tables to one",
         description="Build the index of LAKE (a folder of CSV/TSV/Parquet/JSON-lines tables, "
                     "or files) at INDEX, or with --add, add NEW_TABLES to the existing INDEX "
-                    "as a new generation without rebuilding.",
+                    "as a new generation without rebuilding, or add a component (joinstats) "
+                    "to an INDEX built without it.",
         epilog="examples:\n  lakejoin index data/lake --out data/lake.index\n"
                "  lakejoin index --add data/new_tables data/lake.index\n"
+               "  lakejoin index --add joinstats data/lake.index\n"
                "  lakejoin index data/lake --out lake.index --master spark://10.0.0.5:7077",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ix.add_argument("lake", nargs="?", help="folder of tables (searched recursively) or a table file")
     ix.add_argument("--out", "-o", help="index folder to create")
     ix.add_argument("--add", nargs=2, metavar=("NEW_TABLES", "INDEX"),
-                    help="add the tables of NEW_TABLES to the existing INDEX")
+                    help="add the tables of NEW_TABLES to the existing INDEX; NEW_TABLES "
+                         "'joinstats' (not an existing path) adds that component instead")
     ix.add_argument("--master", help="Spark master URL (default: local[*] or $LAKEJOIN_SPARK_MASTER)")
     ix.add_argument("--overwrite", action="store_true", help="replace an existing index at --out")
     ix.add_argument("--num-perm", type=int, default=256, help="MinHash signature length (default 256)")
@@ -168,6 +172,12 @@ def _component_options(items, parser) -> dict:
     return out
 
 
+def _names_component(arg: str) -> bool:
+    """``--add joinstats INDEX`` adds a component; a path that exists is a folder of tables."""
+    from .indexing.pipeline import COMPONENTS
+    return arg in COMPONENTS and not Path(arg).exists()
+
+
 def _index(args, parser) -> int:
     from .indexing.pipeline import build
     from .config import BuildSettings
@@ -175,15 +185,24 @@ def _index(args, parser) -> int:
     settings = BuildSettings(num_perm=args.num_perm, components=components,
                              component_options=_component_options(args.options, parser))
     if args.add:
+        from .engine import open_index
         if args.lake or args.out:
             parser.error("use either `index LAKE --out INDEX` or `index --add NEW_TABLES INDEX`")
         if args.options:
             parser.error("--set cannot be used with --add: added tables are indexed with the "
                          "options of the existing index (rebuild it to change them)")
         new, index = args.add
+        if _names_component(new):
+            if components:
+                parser.error("--with/--without cannot be used when adding a component")
+            from .indexing.extend import add_component
+            print(add_component(index, new, master=args.master,
+                                progress=not args.quiet).summary())
+            for text in open_index(index, check_lake=False).index.notes:
+                print(text)
+            return 0
         report = build(new, index, master=args.master, settings=settings,
                        progress=not args.quiet, add=True)
-        from .engine import open_index
         print(report.summary())
         for text in open_index(index, check_lake=False).advice():
             print(text)

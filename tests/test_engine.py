@@ -67,6 +67,12 @@ def test_large_spark_query_is_sampled_and_says_so(demo_engine, spark):
     sdf = spark.createDataFrame(pd.DataFrame({"v": [f"x{i}" for i in range(500)]}))
     q = make_query(demo_engine.index, sdf, "v", max_values=100)
     assert q.size == 100 and "random sample of 100" in q.notes[0]
+    assert q.sampled and not make_query(demo_engine.index, sdf, "v").sampled
+    states = spark.createDataFrame(pd.DataFrame({"s": ["Ohio", "Texas", "Iowa", "Utah"] * 3}))
+    sample = make_query(demo_engine.index, states, "s", max_values=3)
+    hits = demo_engine.search(sample, k=3)
+    assert hits and not any(h.join_rows_exact for h in hits)    # the sample's rows, not df's
+    assert all(h.join_rows_exact for h in demo_engine.search(states, "s", k=3))
 
 
 @pytest.mark.parametrize("args,message", [
