@@ -66,6 +66,22 @@ def test_ks_similarity_is_scipy_two_sample_ks(a, b):
     assert both[1] == pytest.approx(1.0)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), st.sampled_from(
+           ["1", "-2.5", "1e3", ".5", "007", "abc", "1,000", "12", "-0", "3.25", "x1"])),
+                          st.integers(1, 4)), max_size=12))
+def test_numeric_summary_counted_is_the_summary_of_the_cells(pairs):
+    """The query side tests each distinct token once, weighted by its cells: the same share,
+    count and quantiles as numeric_summary over every cell (what the build computes)."""
+    tokens = [t for t, _ in pairs]
+    counts = [n for _, n in pairs]
+    cells = [t for t, n in pairs for _ in range(n)]
+    got = up.numeric_summary_counted(tokens, counts)
+    want = up.numeric_summary(cells)
+    assert got[0] == pytest.approx(want[0]) and got[1] == want[1]
+    np.testing.assert_array_equal(got[2], want[2])
+
+
 # ----------------------------------------------------------------------- a random lake
 
 def _domains(rng):
