@@ -195,8 +195,10 @@ def set_statistic(t, na, nb) -> np.ndarray:
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cosine of unit (or zero) vectors: a (n, d) x b (m, d) -> (n, m)."""
-    return np.asarray(a, dtype=np.float32) @ np.asarray(b, dtype=np.float32).T
+    """Row-wise cosine of unit (or zero) vectors: a (n, d) x b (m, d) -> (n, m), summed in
+    float64 so that the result does not depend on the product's shape (float32 sums differ
+    in the 7th digit between a matrix and a vector product, enough to break exact ties)."""
+    return np.asarray(a, dtype=np.float64) @ np.asarray(b, dtype=np.float64).T
 
 
 def format_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:

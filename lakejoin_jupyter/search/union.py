@@ -285,7 +285,8 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     all_ids = np.arange(n)
     cand_cols: set = set()
     ov, heads = {}, {}
-    # one product per measure for all query columns: vector cosines and format cosines
+    # candidates: one float32 product per measure for all query columns (vector cosines
+    # and format cosines)
     QV = np.stack([qcols[i].vector for i in active]).astype(np.float32)
     sem_all = lp.vectors @ QV.T                                    # (n, active)
     QF = np.stack([qcols[i].fmt for i in active]).astype(np.float32)
@@ -319,10 +320,9 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
         if len(tables) else np.zeros(0, np.int64)
     S = np.zeros((len(qcols), len(ids)))
     U = {}
-    for a, i in enumerate(active):
-        sem = sem_all[:, a]
-        bg = evidence(qcols[i], lp, lp.background, ov[i], heads[i], sem)
-        U[i] = likelihoods(evidence(qcols[i], lp, ids, ov[i], heads[i], sem), bg)
+    for i in active:      # cosines again in float64 for the scored columns (see cosine)
+        bg = evidence(qcols[i], lp, lp.background, ov[i], heads[i])
+        U[i] = likelihoods(evidence(qcols[i], lp, ids, ov[i], heads[i]), bg)
         S[i] = ensemble(U[i], weights, sharpness)
     out, pos = [], 0
     for t in tables:
