@@ -10,12 +10,14 @@ Two suites, each split into development and validation before any tuning (fixed 
   typos and variants (bench/fuzzyjoin_cases.py, which fixes each case's split).
 
 autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (calibration);
-ours is timed at ``--precision-target``. autofj 0.0.6 needs numpy<2 and pandas<2, so it
-runs in its own virtual environment (``--autofj-venv``, created on first use) in a
-subprocess with its own working folder (it writes ./autofj_temp). Its pairs and seconds
-are cached in ``WORK/autofj/<dataset>.json``; ``--reuse-autofj`` reads that cache, except
-for the datasets named by ``--time-autofj``, which autofj runs again in this run: the time
-ratio is computed over those only (same run, same load).
+ours is timed at ``--precision-target`` and re-chooses for the other targets from the same
+candidates (``FuzzyJoin.at_target``: the same result as a fresh run at that target).
+autofj 0.0.6 needs numpy<2 and pandas<2, so it runs in its own virtual environment
+(``--autofj-venv``, created on first use) in a subprocess with its own working folder
+(it writes ./autofj_temp). Its pairs and seconds are cached in
+``WORK/autofj/<dataset>.json``; ``--reuse-autofj`` reads that cache, except for the
+datasets named by ``--time-autofj``, which autofj runs again in this run: the time ratio
+is computed over those only (same run, same load).
 
     python bench/fuzzyjoin_cases.py --lake /work/shared/data/lakes --out /tmp/fj-bench/cases
     python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --only autofj      # fill the cache
@@ -129,15 +131,20 @@ def run_autofj(py: Path, work: Path, name: str, folder: Path, target: float,
     return {**json.loads(out.read_text()), "cached": False}
 
 
-def run_ours(left, right, target: float, functions=None) -> dict:
+def run_ours(left, right, target: float, functions=None):
+    """Ours at ``target`` (timed) and the FuzzyJoin, whose ``at_target`` re-chooses for
+    the other targets from the same candidates."""
     from lakejoin_jupyter.join.fuzzy import fuzzy_join
     t0 = time.perf_counter()
     fj = fuzzy_join(left, right, on=("title", "title"), precision_target=target,
                     functions=functions)
-    pairs = fj.pairs()
-    secs = time.perf_counter() - t0
+    out = ours_result(fj, left, right)
+    return {**out, "seconds": time.perf_counter() - t0}, fj
+
+
+def ours_result(fj, left, right) -> dict:
     ids_l, ids_r = left["id"].to_numpy(), right["id"].to_numpy()
-    return {"seconds": secs, "pairs": [[int(ids_l[a]), int(ids_r[b])] for a, b in pairs],
+    return {"pairs": [[int(ids_l[a]), int(ids_r[b])] for a, b in fj.pairs()],
             "threshold": fj.threshold, "function": fj.function,
             "est_precision": fj.estimated_precision, "est_recall": fj.estimated_recall}
 
@@ -221,14 +228,15 @@ def main(argv=None):
         row = {"suite": suite, "dataset": name, "split": split, "left": len(left),
                "right": len(right), "pairs": len(gt)}
         if a.only in ("both", "ours"):
+            main, fj = run_ours(left, right, a.precision_target, functions)
             for t in targets:
-                o = run_ours(left, right, t, functions)
+                o = main if t == a.precision_target else ours_result(fj.at_target(t), left, right)
                 s = score(o["pairs"], gt)
                 k = tkey(t)
                 row.update({f"ours{k}_{m}": s[m] for m in ("precision", "recall", "f1")})
                 row[f"ours{k}_est_p"] = o["est_precision"]
                 if t == a.precision_target:
-                    row.update(ours_s=o["seconds"], ours_fn=o["function"],
+                    row.update(ours_s=main["seconds"], ours_fn=o["function"],
                                ours_tau=o["threshold"])
         cached = work / "autofj" / f"{name}.json"
         reuse = (a.reuse_autofj or a.only == "ours") and name not in timed

@@ -96,3 +96,21 @@ def predicate_chart(result):
         color=alt.Color("chosen:N", scale=alt.Scale(domain=["chosen", "other"],
                                                     range=["#4a78c2", "#c8d3e6"]), legend=None),
         tooltip=["predicate", "score"]).properties(height=alt.Step(18), width=320)
+
+
+def alignment_chart(hit, query_columns, width: int = 300):
+    """One bar per query column: the unionability of the lake column aligned with it
+    (no bar: not aligned)."""
+    import altair as alt
+    df = hit.alignment_frame(query_columns)
+    df["pair"] = [f"{q} ← {c}" if c is not None else f"{q} (not aligned)"
+                  for q, c in zip(df["query column"], df["lake column"])]
+    df["score"] = df["score"].fillna(0.0).astype(float)
+    return (alt.Chart(df[["pair", "score"]],
+                      title=f"Alignment with {hit.table.rsplit('/', 1)[-1]}")
+            .mark_bar(color=BLUE)
+            .encode(x=alt.X("score:Q", title="column unionability",
+                            scale=alt.Scale(domain=[0, 1])),
+                    y=alt.Y("pair:N", sort=None, title=None),
+                    tooltip=["pair", alt.Tooltip("score:Q", format=".3f")])
+            .properties(width=width, height=alt.Step(18)))

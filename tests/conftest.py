@@ -40,13 +40,13 @@ def demo_index_path(spark, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def demo_fuzzy_index_path(spark, tmp_path_factory) -> Path:
-    """The demo lake indexed with the PEXESO and transform components (beyond_equality.ipynb's
-    second index)."""
+    """The demo lake indexed with the PEXESO, transform and union components
+    (beyond_equality.ipynb's second index)."""
     from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.config import BuildSettings
     from lakejoin_jupyter.demo import demo_lake
     out = tmp_path_factory.mktemp("demo-fuzzy") / "demo_fuzzy.index"
-    build(demo_lake(), out, spark=spark, settings=BuildSettings(components=("pexeso", "transform")),
+    build(demo_lake(), out, spark=spark, settings=BuildSettings(components=("pexeso", "transform", "union")),
           progress=False)
     return out
 

@@ -456,3 +456,91 @@ def test_widget_in_notebook7(lab, browser):
     page.locator(".lakejoin-widget .lakejoin-detail").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "widget-notebook7.png"))
     page.close()
+
+
+ECONOMIES = ('economies = pd.DataFrame({\n'
+             '    "nation": ["United States", "China", "Japan", "Germany", "India",\n'
+             '               "United Kingdom", "France", "Italy", "Canada", "Brazil"],\n'
+             '    "yr": [2022] * 10,\n'
+             '    "gdp_trillion_usd": [25.4627, 17.9632, 4.2311, 4.0725, 3.3851, 3.0709,\n'
+             '                         2.7828, 2.0128, 2.1397, 1.9244]})')
+
+
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_union_mode(lab, browser, demo_fuzzy_index_path, ui):
+    """Union mode as a person uses it: the widget opens in Union mode and searches; a click
+    on the top-economies hit shows the alignment; Union binds the stacked frame and writes
+    its code below the widget; that cell runs in the page and, with the search cell, in a
+    fresh kernel that has only the user's frame."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+    if ui == "notebook7":
+        try:
+            import notebook
+            if int(notebook.__version__.split(".")[0]) < 7:
+                pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
+        except ImportError:
+            pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
+    root = lab["root"]
+    if not (root / "demo_fuzzy.index").exists():
+        shutil.copytree(demo_fuzzy_index_path, root / "demo_fuzzy.index")
+    name = f"union-{ui}.ipynb"
+    setup = "%load_ext lakejoin_jupyter\nimport pandas as pd\n" + ECONOMIES
+    cells = [setup, "%lakejoin open demo_fuzzy.index", "%lakejoin ui --union economies"]
+    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in cells], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
+        root / name)
+    page = browser.new_page(viewport={"width": 1440, "height": 1700})   # the whole widget
+    page.goto(lab["url"] + ("/lab/tree/" if ui == "jupyterlab" else "/notebooks/") + name)
+    page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
+    _kernel_id(lab, name)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.wait_for(timeout=300_000)
+    row = w.locator("tr.lakejoin-row[data-table='reference/top-economies']").first
+    row.wait_for(timeout=300_000)
+    search = "%lakejoin union economies -k 10 --save economies_unions"
+    page.wait_for_function(f"() => ({CELLS_JS})().texts.includes({search!r})", timeout=60_000)
+    assert cells_below_widget(page)[0] == search
+    headers = w.locator("th[data-key]").evaluate_all("els => els.map(e => e.dataset.key)")
+    assert headers == ["rank", "table", "aligned", "score", "rows", "alignment"], headers
+    assert w.locator(".lakejoin-mode button.mod-active, .lakejoin-mode button[aria-pressed='true']"
+                     ).first.inner_text().strip() == "Union"
+    row.click()
+    card = w.locator(".lakejoin-detail table.lakejoin-alignment")
+    card.wait_for(timeout=120_000)
+    text = card.inner_text()
+    assert "nation" in text and "country" in text and "year" in text, text
+    w.locator(".lakejoin-detail .vega-embed").first.wait_for(timeout=120_000)  # the chart
+    button = w.locator("button.lakejoin-action-union")
+    button.wait_for(state="visible", timeout=60_000)
+    button.click()
+    variable = "economies_top_economies_union"
+    wait_status(page, f"bound to {variable} (")
+    w.locator(".lakejoin-tab-union .lakejoin-code-status:has-text('inserted as a new cell')"
+              ).wait_for(timeout=60_000)
+    below = cells_below_widget(page)
+    assert len(below) == 2 and f"{variable} = " in below[1], below
+    ARTIFACTS.mkdir(exist_ok=True)
+    w.locator(".lakejoin-tab-union .lakejoin-action-summary").wait_for(timeout=60_000)
+    shoot(page, w, ARTIFACTS / f"union-{ui}.png")      # README's docs/img/union.png
+    run_cell_below(page, 2)
+    n = kernel_eval(lab, name, f"len({variable})")
+    assert n == 10 + 230, n                     # the query's rows and the table's
+    assert kernel_eval(lab, name, f"list({variable}.columns)") == [
+        "nation", "yr", "gdp_trillion_usd", "source_table"]
+    _, tagged = saved_notebook(page, root / name, 2)
+    keys = [c.metadata["lakejoin"]["cell"] for c in tagged]
+    assert keys == ["union:economies_unions", f"union:{variable}"], keys
+    from nbclient import NotebookClient
+    for cell in tagged:                         # each on its own, in a fresh kernel
+        first = setup + ("\n%lakejoin open demo_fuzzy.index" if "unions" in cell.source else "")
+        check = ("assert economies_unions[0].table == 'reference/top-economies'"
+                 if "unions" in cell.source else f"assert len({variable}) == {n}")
+        nb = new_notebook(cells=[new_code_cell(first), new_code_cell(cell.source),
+                                 new_code_cell(check)],
+                          metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                   "language": "python"}})
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(root)}}).execute()
+    page.close()

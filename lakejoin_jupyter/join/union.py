@@ -75,6 +75,17 @@ class UnionHit:
             spark = is_spark_frame(df)
         return union_code(self.plan(df), name=name, into=into, spark=spark)
 
+    def alignment_frame(self, query_columns=None) -> pd.DataFrame:
+        """One row per query column (default: the aligned ones): the lake column aligned
+        with it (None: the table lacks it, so it is empty in the added rows), the pair's
+        score and the likelihood of each evidence (NaN: the measure does not apply)."""
+        from ..search.union import EVIDENCE
+        cols = list(self.mapping) if query_columns is None else list(query_columns)
+        scores, mapping = self.column_scores, self.mapping
+        rows = [{"query column": q, "lake column": mapping.get(q), "score": scores.get(q),
+                 **{e: self.evidence.get(q, {}).get(e) for e in EVIDENCE}} for q in cols]
+        return pd.DataFrame(rows, columns=["query column", "lake column", "score", *EVIDENCE])
+
     def to_dict(self) -> dict:
         return {"rank": self.rank, "table": self.table, "score": round(self.score, 4),
                 "aligned": len(self.alignment), "rows": self.rows,

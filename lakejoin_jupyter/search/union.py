@@ -29,7 +29,8 @@ from ..errors import QueryError
 from ..index.union_profile import (cell_text, column_vectors, cosine,
                                    format_histogram, format_similarity, header_grams,
                                    is_numeric, ks_similarity,
-                                   numeric_summary, sample_tokens, set_statistic)
+                                   numeric_summary_counted, sample_tokens,
+                                   set_statistic)
 from ..lake.normalize import normalize_many
 
 EVIDENCE = ("set", "semantic", "format", "numeric", "header")
@@ -82,8 +83,8 @@ def lake_profiles(index) -> LakeProfiles:
         return got
     if not index.has("union"):
         raise QueryError(f"The index {index.path} has no union component: rebuild it with "
-                         f"`lakejoin index LAKE OUT --with union` (Python: build_index(..., "
-                         f"components=['union'])).")
+                         f"`lakejoin index LAKE --out {index.path} --overwrite --with union` "
+                         f"(Python: build_index(LAKE, OUT, components=['union'])).")
     parts = {k: [] for k in ("format", "numeric_share", "numeric_n", "quantiles", "vectors")}
     sizes = []
     for g in index.generations:
@@ -161,10 +162,11 @@ def profile_frame(frame: pd.DataFrame, embedder, sample_values: int) -> list[Que
         codes, uniq = pd.factorize(frame.iloc[:, pos], use_na_sentinel=True)
         uniq = list(uniq)
         toks_u = normalize_many(uniq) + [None]          # code -1 (null) -> None
-        toks = [toks_u[k] for k in codes.tolist()]
+        counts = np.bincount(np.asarray(codes) + 1, minlength=len(uniq) + 1)
         texts = sorted({t for t in (cell_text(v) for v in uniq) if t is not None})
-        share, n_num, q = numeric_summary(toks)
-        distinct = sorted({t for t in toks if t is not None})
+        # per distinct value, weighted by its cells (the build's numeric_summary over cells)
+        share, n_num, q = numeric_summary_counted(toks_u, np.roll(counts, -1))
+        distinct = sorted({t for t in toks_u if t is not None})
         samples.append(sample_tokens(distinct, sample_values))
         out.append(QueryColumn(c, distinct, format_histogram(texts), share, n_num, q, None,
                                header_grams(c)))
@@ -283,7 +285,8 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     all_ids = np.arange(n)
     cand_cols: set = set()
     ov, heads = {}, {}
-    # one product per measure for all query columns: vector cosines and format cosines
+    # candidates: one float32 product per measure for all query columns (vector cosines
+    # and format cosines)
     QV = np.stack([qcols[i].vector for i in active]).astype(np.float32)
     sem_all = lp.vectors @ QV.T                                    # (n, active)
     QF = np.stack([qcols[i].fmt for i in active]).astype(np.float32)
@@ -317,10 +320,9 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
         if len(tables) else np.zeros(0, np.int64)
     S = np.zeros((len(qcols), len(ids)))
     U = {}
-    for a, i in enumerate(active):
-        sem = sem_all[:, a]
-        bg = evidence(qcols[i], lp, lp.background, ov[i], heads[i], sem)
-        U[i] = likelihoods(evidence(qcols[i], lp, ids, ov[i], heads[i], sem), bg)
+    for i in active:      # cosines again in float64 for the scored columns (see cosine)
+        bg = evidence(qcols[i], lp, lp.background, ov[i], heads[i])
+        U[i] = likelihoods(evidence(qcols[i], lp, ids, ov[i], heads[i]), bg)
         S[i] = ensemble(U[i], weights, sharpness)
     out, pos = [], 0
     for t in tables:

@@ -1,5 +1,6 @@
 """What to search with: a DataFrame of the notebook, its column(s), a method with its options,
-``k`` and a minimum containment; and the ``%lakejoin search`` line that makes that search.
+``k`` and a minimum containment; and the ``%lakejoin search`` (or, in Union mode,
+``%lakejoin union``) line that makes that search.
 
 The DataFrame menu follows the notebook's namespace (``refresh_frames`` after every cell);
 the method menu lists ``engine.methods()`` fitting the number of columns, with "Auto" first,
@@ -40,6 +41,13 @@ def search_magic(frame: str, columns, *, k: int, save: str, threshold: float | N
     return "%lakejoin search " + " ".join(parts) + f" --save {save}"
 
 
+def union_magic(frame: str, columns, *, k: int, save: str) -> str:
+    """The ``%lakejoin union`` line that makes the same union search as the widget did
+    (no columns: every column of the frame)."""
+    parts = [frame] + [a for c in columns for a in ("-c", shlex.quote(str(c)))]
+    return "%lakejoin union " + " ".join(parts + ["-k", str(int(k)), "--save", save])
+
+
 class QueryPanel(W.HBox):
     """The query pickers; ``engine`` is a callable returning the open engine (or None)."""
 
@@ -63,9 +71,15 @@ class QueryPanel(W.HBox):
                                        disabled=True, layout=W.Layout(width="200px"),
                                        style={"description_width": "0px"})
         self.method_params = W.VBox()
+        self.union_note = W.HTML(
+            "<span class='lakejoin-param-help'>Union: the lake tables whose rows stack under "
+            "the DataFrame, each with its column alignment. The columns picked are aligned "
+            "(none picked: every column).</span>", layout=W.Layout(display="none", width="380px"))
+        self.union_note.add_class("lakejoin-union-note")
         super().__init__([
             W.VBox([W.HBox([self.frame_picker, self.refresh_button]), self.column_picker]),
-            W.VBox([self.method_picker, W.HBox([self.k_box, self.use_threshold, self.threshold]),
+            W.VBox([self.method_picker, self.union_note,
+                    W.HBox([self.k_box, self.use_threshold, self.threshold]),
                     self.method_params]),
         ])
         for w, cls in ((self.frame_picker, "lakejoin-frame"), (self.column_picker, "lakejoin-columns"),
@@ -76,6 +90,14 @@ class QueryPanel(W.HBox):
         self.column_picker.observe(lambda _: self.refresh_methods(), "value")
         self.method_picker.observe(lambda _: self._refresh_method_params(), "value")
         self.use_threshold.observe(lambda _: self._sync_threshold(), "value")
+
+    def set_mode(self, mode: str) -> None:
+        """Join mode shows the method, its options and the minimum containment; Union mode
+        none of them (union search weighs its own evidence), and a note of what it searches."""
+        union = mode == "union"
+        for w in (self.method_picker, self.use_threshold, self.threshold, self.method_params):
+            w.layout.display = "none" if union else ""
+        self.union_note.layout.display = "" if union else "none"
 
     # ------------------------------------------------------------------ frames and columns
     def refresh_frames(self, select: str | None = None, *_):

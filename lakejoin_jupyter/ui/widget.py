@@ -15,6 +15,10 @@ binds its frame to a stable ``<query>_<table>[_<suffix>]`` and writes its code i
 cell per action and variable, updated in place on a re-run (never rebinding a name the
 user made). The code of an action cell runs on its own in a fresh kernel.
 
+Two modes: "Join" finds lake columns to join with (more columns; ``actions.ACTIONS``),
+"Union" finds lake tables whose rows stack under the frame (``engine.search_unionable``,
+more rows; its hits show their column alignment and offer ``actions.UNION_ACTIONS``).
+
 Searches, actions, opening and building indexes run in background threads (tasks.py) with
 a progress bar and a Cancel button; the kernel's main thread stays free. Progressive
 results: with an approximate and an exact method, "Auto" shows the approximate rows first
@@ -33,12 +37,12 @@ import pandas as pd
 from ..errors import LakeJoinError
 from ..frames import check_identifier, is_spark_frame
 from .actions_panel import ActionsPanel, show
-from .query_panel import PROGRESSIVE, QueryPanel, search_magic
+from .query_panel import PROGRESSIVE, QueryPanel, search_magic, union_magic
 from .session import SESSION, NoIndexOpenError, Session, is_dataframe, unique_name
 from .tasks import BackgroundTask
 from .views import CodePanel, ResultsTable
 
-__all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic"]
+__all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic", "union_magic"]
 
 RANK = "useful"      # the widget's ranking (the magic's default too: its search line omits it)
 
@@ -59,7 +63,8 @@ class DiscoveryWidget(W.VBox):
 
     def __init__(self, engine=None, *, session: Session | None = None, namespace: dict | None = None,
                  frame: str | None = None, columns=(), max_values: int | None = None,
-                 auto_bind: bool = True, auto_insert: bool = True, search: bool = False):
+                 auto_bind: bool = True, auto_insert: bool = True, search: bool = False,
+                 mode: str = "join"):
         from .. import actions
         from ..charts import enable_offline_rendering
         enable_offline_rendering()
@@ -77,8 +82,15 @@ class DiscoveryWidget(W.VBox):
         self.bound = []                   # variables the widget bound (its own, to rebind)
         self.status_text = ""
 
+        if mode not in ("join", "union"):
+            raise LakeJoinError(f"mode is 'join' or 'union', not {mode!r}.")
         self.title = W.HTML()
         index_row = self._index_row()
+        self.mode = W.ToggleButtons(
+            options=[("Join", "join"), ("Union", "union")], value=mode,
+            tooltips=["lake columns to join with (more columns)",
+                      "lake tables whose rows stack under the DataFrame (more rows)"],
+            style={"button_width": "90px"})
         self.query = QueryPanel(self.namespace, lambda: self.session.engine)
         q = self.query                      # its pickers, by name (tests, scripts)
         self.frame_picker, self.column_picker, self.method_picker = \
@@ -93,14 +105,18 @@ class DiscoveryWidget(W.VBox):
         self.search_code = CodePanel(compact=True, layout=W.Layout(width="100%"))
         self.search_code.add_class("lakejoin-search-code")
         self.results = ResultsTable(layout=W.Layout(width="100%"))
-        self.actions = ActionsPanel(actions.ACTIONS, self.run_action)
+        self.join_actions = ActionsPanel(actions.ACTIONS, self.run_action)
+        self.union_actions = ActionsPanel(actions.UNION_ACTIONS, self.run_action)
+        self.actions = self.union_actions if mode == "union" else self.join_actions
         self.detail = self._detail_box()
-        super().__init__([self.title, index_row, self.query, run_row,
+        super().__init__([self.title, index_row, self.mode, self.query, run_row,
                           W.HBox([self.auto_bind, self.auto_insert],
                                  layout=W.Layout(justify_content="flex-start")),
                           self.search_code, self.results, self.detail])
         self.add_class("lakejoin-widget")
-        for panel in [self.search_code] + [t.code_panel for t in self.actions.tabs.values()]:
+        for panel in [self.search_code] + [t.code_panel for a in (self.join_actions,
+                                                                  self.union_actions)
+                                           for t in a.tabs.values()]:
             panel.root_id = self.model_id
         self._wire()
 
@@ -115,9 +131,12 @@ class DiscoveryWidget(W.VBox):
             else:
                 self.column_picker.value = tuple(columns)
         self.query.refresh_methods()
+        self.query.set_mode(mode)
         if self.session.engine is None:
             self._set_status(_no_index_text(), "note")
-        elif search and self.column_picker.value:
+        elif mode == "union" and not self.engine.index.has("union"):
+            self._set_status(union_rebuild_text(self.engine), "note")
+        elif search and (self.column_picker.value or (mode == "union" and frame)):
             self.search()
 
     # ------------------------------------------------------------------ layout
@@ -147,14 +166,16 @@ class DiscoveryWidget(W.VBox):
         self.chart_out = W.Output(layout=W.Layout(min_width="400px"))
         self.preview_out = W.Output(layout=W.Layout(overflow="auto", max_width="660px",
                                                     max_height="230px"))
-        return W.VBox([self.detail_html, W.HBox([self.chart_out, self.preview_out]),
-                       self.actions], layout=W.Layout(display="none"))
+        self._detail_row = W.HBox([self.chart_out, self.preview_out])
+        return W.VBox([self.detail_html, self._detail_row, self.actions],
+                      layout=W.Layout(display="none"))
 
     def _wire(self):
         for w, cls in ((self.search_button, "lakejoin-search"), (self.cancel_button, "lakejoin-cancel"),
                        (self.status, "lakejoin-status"), (self.detail, "lakejoin-detail"),
                        (self.progress, "lakejoin-progress"), (self.index_path, "lakejoin-index-path"),
-                       (self.lake_path, "lakejoin-lake-path"), (self.build_button, "lakejoin-build")):
+                       (self.lake_path, "lakejoin-lake-path"), (self.build_button, "lakejoin-build"),
+                       (self.mode, "lakejoin-mode")):
             w.add_class(cls)
         self.open_button.on_click(lambda _: self.open_index(self.index_path.value))
         self.build_button.on_click(lambda _: self.build_index(self.lake_path.value,
@@ -162,6 +183,7 @@ class DiscoveryWidget(W.VBox):
         self.search_button.on_click(lambda _: self.search())
         self.cancel_button.on_click(lambda _: self.cancel())
         self.results.observe(self._on_select, "selected")
+        self.mode.observe(self._on_mode, "value")
         self._shell = _shell()
         if self._shell is not None:
             self._shell.events.register("post_execute", self.refresh_frames)
@@ -177,7 +199,7 @@ class DiscoveryWidget(W.VBox):
         return {n: t.run_button for n, t in self.actions.shown.items()}
 
     def close(self):
-        if self._shell is not None:
+        if getattr(self, "_shell", None) is not None:
             try:
                 self._shell.events.unregister("post_execute", self.refresh_frames)
             except ValueError:
@@ -208,7 +230,9 @@ class DiscoveryWidget(W.VBox):
         self.open_button.disabled = busy
         self.build_button.disabled = busy
         self.cancel_button.disabled = not busy
-        self.actions.set_busy(busy)
+        self.mode.disabled = busy
+        self.join_actions.set_busy(busy)
+        self.union_actions.set_busy(busy)
         self.progress.layout.visibility = "visible" if busy else "hidden"
         self.progress.bar_style = "info"
         if progress is not None:
@@ -302,8 +326,11 @@ class DiscoveryWidget(W.VBox):
         if not lake or not out:
             self._set_status("Type the lake folder and the index folder to build.", "error")
             return None
+        # Union mode needs the (opt-in) union component: a build from Union mode adds it
+        components = ("union",) if self.mode.value == "union" else ()
         self._busy(True, 0.0)
-        self._set_status(f"Building the index of {lake} with Spark...")
+        self._set_status(f"Building the index of {lake} with Spark"
+                         + (" (with the union component)..." if components else "..."))
 
         def work(task):
             from ..spark import get_spark
@@ -317,7 +344,7 @@ class DiscoveryWidget(W.VBox):
                 elif total:
                     self.progress.value = min(1.0, done / total)
             return build_index(lake, out, progress=False, spark=spark, overwrite=overwrite,
-                               progress_callback=progress)
+                               progress_callback=progress, components=components)
 
         def done(engine):
             self.session.engine = engine
@@ -335,11 +362,41 @@ class DiscoveryWidget(W.VBox):
         self._refresh_title()
         self.query.refresh_methods()
         self._show_hits([], None)
-        self._set_status(message)
+        if self.mode.value == "union" and not self.engine.index.has("union"):
+            self._set_status(message + " " + union_rebuild_text(self.engine), "note")
+        else:
+            self._set_status(message)
+
+    # ------------------------------------------------------------------ mode
+    def _on_mode(self, change=None):
+        """Join <-> Union: the query panel, the actions and the results follow the mode;
+        results of the other mode are cleared (a running search is cancelled)."""
+        union = self.mode.value == "union"
+        task = self._tasks.get("search")
+        if task is not None and task.running:
+            task.cancel()
+            self._busy(False)
+        self.query.set_mode(self.mode.value)
+        self.actions = self.union_actions if union else self.join_actions
+        self.detail.children = [self.detail_html, self._detail_row, self.actions]
+        self.search_code.code = ""
+        self._hits, self._result = [], None          # hits of the other mode's kind
+        self._show_hits([], None)
+        if self.engine is None:
+            self._set_status(_no_index_text(), "note")
+        elif union and not self.engine.index.has("union"):
+            self._set_status(union_rebuild_text(self.engine), "note")
+        else:
+            self._set_status("Union: pick a DataFrame (and optionally its columns), then "
+                             "press Search." if union else
+                             "Join: pick a DataFrame and column(s), then press Search.")
 
     # ------------------------------------------------------------------ search
     def search(self):
-        """Search with the current choices (in the background); returns the task."""
+        """Search with the current choices (in the background); returns the task. In Union
+        mode: :meth:`search_union`."""
+        if self.mode.value == "union":
+            return self.search_union()
         try:
             engine = self.session.require_engine()
         except NoIndexOpenError as e:
@@ -403,6 +460,66 @@ class DiscoveryWidget(W.VBox):
 
         return self._run("search", work, done)
 
+    def search_union(self):
+        """Union search of the chosen DataFrame (its picked columns, or all of them) in the
+        background; returns the task."""
+        try:
+            engine = self.session.require_engine()
+        except NoIndexOpenError as e:
+            self._set_status(str(e), "error")
+            return None
+        if not engine.index.has("union"):
+            self._set_status(union_rebuild_text(engine), "error")
+            return None
+        name = self.frame_picker.value
+        if not name or name not in self.namespace:
+            self._set_status("Pick a DataFrame of the notebook (pandas or Spark); press ↻ "
+                             "after creating one.", "error")
+            return None
+        frame = self.namespace[name]
+        cols = list(self.column_picker.value)
+        k = int(self.k_box.value)
+        what = f"{name}[{', '.join(map(str, cols))}]" if cols else name
+        self._busy(True, 0.1)
+        self._set_status(f"Searching for tables that stack under {what}...")
+
+        def work(task):
+            with self._spark_progress(frame, task):
+                return engine.search_unionable(frame, k=k, columns=cols or None)
+
+        def done(result):
+            self._busy(False)
+            self._query_name, self._query_frame = name, frame
+            result.query_name = name
+            saved = self._write_union_search(name, cols, k, result)
+            n = len(result.columns)
+            text = (f"{len(result)} unionable table(s) for {what} ({n} column"
+                    f"{'s' if n != 1 else ''}; {result.seconds * 1000:,.0f} ms)"
+                    + (f", saved as {saved}." if saved else "."))
+            self._set_status(text if len(result) else text + " No lake table aligns with its "
+                             "columns.")
+            self._show_hits(result.hits, result)
+
+        return self._run("search", work, done)
+
+    def _write_union_search(self, name, cols, k, result):
+        """Bind the UnionResult to ``<query>_unions`` and write its ``%lakejoin union`` line
+        into the query's union search cell. Returns the variable, or None."""
+        from ..join.plan import python_name
+        variable = self._own_variable(f"{python_name(name, 'df')}_unions")
+        line = union_magic(name, cols, k=k, save=variable)
+        if self._opened_here and self.engine is not None:
+            line = f"%lakejoin open {shlex.quote(self._opened_here)}\n" + line
+        self.search_code.key = f"union:{variable}"
+        self.search_code.code = line
+        self.search_code.status = ""
+        if not self.auto_bind.value:
+            return None
+        self._bind(variable, result)
+        if self.auto_insert.value:
+            self.search_code.write_cell()
+        return variable
+
     def _write_search(self, name, cols, k, threshold, method, options, max_values, result):
         """Bind the result to ``<query>_hits`` and write the equivalent magic into the
         query's search cell (one per query; `%lakejoin join N --from <query>_hits` then
@@ -449,6 +566,8 @@ class DiscoveryWidget(W.VBox):
                          f"finished step.", "note")
 
     def _show_hits(self, hits, result, phase: str = ""):
+        if self.mode.value == "union":
+            return self._show_union_hits(hits, result)
         previous = None
         if 0 <= self.results.selected < len(self._hits):
             previous = self._hits[self.results.selected].column_ids
@@ -503,6 +622,41 @@ class DiscoveryWidget(W.VBox):
         if keep < 0:
             self.detail.layout.display = "none"
 
+    def _show_union_hits(self, hits, result):
+        """Union hits: table, aligned columns N/M, score, rows added, the alignment."""
+        previous = self.selected_hit()
+        previous = previous.table if previous is not None else None
+        self._hits = list(hits)
+        self._result = result
+        m = len(result.columns) if result is not None else 0
+        columns = [{"key": "rank", "label": "#", "kind": "int"},
+                   {"key": "table", "label": "table", "kind": "text"},
+                   {"key": "aligned", "label": "aligned", "kind": "text",
+                    "title": "query columns aligned with a column of the table / query columns"},
+                   {"key": "score", "label": "score", "kind": "bar",
+                    "title": "aligned columns' unionability summed over the query's columns"},
+                   {"key": "rows", "label": "rows added", "kind": "int", "prefix": "+",
+                    "title": "rows the union stacks under the query"},
+                   {"key": "alignment", "label": "query ← lake column", "kind": "text"}]
+        rows = [{"rank": int(h.rank), "table": h.table, "aligned": f"{len(h.alignment)}/{m}",
+                 "score": float(f"{h.score:.4g}"), "rows": int(h.rows),
+                 "alignment": ", ".join(f"{a} ← {b}" for a, b, _ in h.alignment)} for h in hits]
+        with self.results.hold_sync():
+            self.results.phase = ""
+            self.results.empty_text = ("No lake table aligns with the query's columns."
+                                       if result is not None else
+                                       "Pick a DataFrame (and optionally its columns), then "
+                                       "press Search to find tables that add rows.")
+            self.results.columns = columns
+            self.results.rows = rows
+        keep = next((i for i, h in enumerate(self._hits) if h.table == previous), -1)
+        if keep != self.results.selected:
+            self.results.selected = keep
+        elif keep >= 0:
+            self._on_select()
+        if keep < 0:
+            self.detail.layout.display = "none"
+
     # ------------------------------------------------------------------ detail pane
     def selected_hit(self):
         i = self.results.selected
@@ -514,6 +668,8 @@ class DiscoveryWidget(W.VBox):
             self.detail.layout.display = "none"
             return
         self.detail.layout.display = ""
+        if self.mode.value == "union":
+            return self._on_select_union(hit)
         c = hit.containment if hit.containment is not None else hit.estimated_containment
         self.detail_html.value = (
             f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; "
@@ -540,6 +696,37 @@ class DiscoveryWidget(W.VBox):
             if self.selected_hit() is not hit:
                 return
             self.detail_html.value = f"<b>#{hit.rank}</b> {card}" + _program_html(hit)
+            show(self.chart_out, chart)
+            from IPython.display import HTML
+            from .render import frame_html
+            show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8)))
+
+        def error(e):
+            self.detail_html.value += (f"<div class='lakejoin-status-error'>"
+                                       f"{html.escape(_error_text(e))}</div>")
+
+        self._run("detail", work, done, error)
+
+    def _on_select_union(self, hit):
+        """A union hit: its alignment (query column <- lake column, per-column score and
+        evidence), a chart of it, the table's first rows and the Union action."""
+        qcols = list(self._result.columns) if self._result is not None else list(hit.mapping)
+        self.detail_html.value = union_card(hit, qcols) + (
+            "<div class='lakejoin-values'>loading the table's first rows...</div>")
+        qname = self._query_name or "df"
+        self.actions.show_hit(hit, lambda a: self._action_variable(qname, hit, a))
+
+        def work(task):
+            from ..charts import alignment_chart
+            chart = alignment_chart(hit, qcols)
+            task.check()
+            return chart, self.engine.table(hit.table, max_rows=8)
+
+        def done(out):
+            chart, preview = out
+            if self.selected_hit() is not hit:
+                return
+            self.detail_html.value = union_card(hit, qcols)
             show(self.chart_out, chart)
             from IPython.display import HTML
             from .render import frame_html
@@ -646,6 +833,43 @@ def _error_text(e: BaseException) -> str:
     if isinstance(e, LakeJoinError):
         return str(e)
     return f"{type(e).__name__}: {e}"
+
+
+def union_rebuild_text(engine) -> str:
+    """The one line saying how to get an index Union mode can search."""
+    return (f"This index has no union component, so Union mode cannot search it: rebuild it "
+            f"with `lakejoin index LAKE --out {engine.path} --overwrite --with union` (Python: "
+            f"build_index(LAKE, {str(engine.path)!r}, components=['union'], overwrite=True); "
+            f"or type the lake folder above and press Build in Union mode).")
+
+
+def union_card(hit, query_columns) -> str:
+    """A union hit's header line and its alignment table (query column <- lake column,
+    score, the likelihood of each evidence; columns the table lacks are empty in its rows)."""
+    from ..search.union import EVIDENCE
+    df = hit.alignment_frame(query_columns)
+
+    def num(x):
+        return "" if x is None or x != x else f"{float(x):.2f}"
+
+    body = "".join(
+        "<tr>" + f"<td>{html.escape(str(r['query column']))}</td>"
+        + (f"<td>{html.escape(str(r['lake column']))}</td>"
+           f"<td class='lakejoin-num'><b>{num(r['score'])}</b></td>"
+           + "".join(f"<td class='lakejoin-num'>{num(r[e])}</td>" for e in EVIDENCE)
+           if r["lake column"] is not None else
+           f"<td colspan='{2 + len(EVIDENCE)}'><i>not aligned: empty in the added rows</i></td>")
+        + "</tr>" for _, r in df.iterrows())
+    head = "".join(f"<th>{h}</th>" for h in ("query column", "lake column")) + "".join(
+        f"<th class='lakejoin-num'>{h}</th>" for h in ("score", *EVIDENCE))
+    return (f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; aligned "
+            f"{len(hit.alignment)}/{len(query_columns)} query columns &middot; score "
+            f"{hit.score:.3f} &middot; adds {hit.rows:,} rows"
+            f"<table class='lakejoin-alignment'><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>"
+            f"<div class='lakejoin-param-help'>score: the pair's unionability; set ... header: "
+            f"the likelihood of each evidence against the lake's background (empty: does not "
+            f"apply)</div>")
 
 
 def _no_index_text() -> str:
