@@ -1,6 +1,7 @@
 """Make Auto-Join benchmark cases from real lake tables (the autojoin-benchmark format).
 
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-extra
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh --fresh
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -247,6 +248,21 @@ def cabinet_names(lake, out):
     return _write(out, "cabinet_names_groups", src, tgt, _same_row(src, tgt))
 
 
+def congress_state_codes(lake, out):
+    """Development case for short values (round 3): house members with their state's
+    two-letter code ("NY") and a table of states keyed by a lower-case geo id ("us-ny").
+    N:1."""
+    t = _read(lake, "fivethirtyeight/congress-age/congress-terms.csv")
+    t = t[t.chamber == "house"].drop_duplicates("bioguide")
+    t = t.sample(n=300, random_state=31).reset_index(drop=True)
+    src = t[["firstname", "lastname", "state", "party"]].drop_duplicates().reset_index(drop=True)
+    seats = t.state.value_counts()
+    codes = sorted(seats.index)
+    tgt = pd.DataFrame({"geo id": ["us-" + c.lower() for c in codes],
+                        "members sampled": [str(seats[c]) for c in codes]})
+    return _write(out, "congress_state_codes", src, tgt, _by_key(src.state.tolist(), codes))
+
+
 def make_all(lake: Path, out: Path) -> list:
     return [
         wiki_urlslug(lake, out, "dc_urlslug", "fivethirtyeight/comic-characters/dc-wikia-data.csv", 400, 1),
@@ -265,6 +281,166 @@ def make_all(lake: Path, out: Path) -> list:
         congress_suffix(lake, out),
         senators_mixed(lake, out),
         cabinet_names(lake, out),
+        congress_state_codes(lake, out),
+    ]
+
+
+# ------------------------------------------------------------------ fresh validation (round 3)
+# Made from tables no earlier case uses, written down before the short-value change was run
+# on them (bench/autojoin_eval.py: FRESH_CASES). Kinds that occur in practice: short codes,
+# IDs with prefixes or padding, date formats, "Last, First" names, codes vs names.
+
+_SUFFIXES = ("Jr.", "Sr.", "II", "III", "IV")
+
+
+def _last_first(name: str) -> str:
+    """ "First Middle Last[, Jr.]" -> "Last, First Middle[ Jr.]"."""
+    words = name.replace(",", "").split()
+    suffix = [words.pop()] if len(words) > 2 and words[-1] in _SUFFIXES else []
+    return f"{words[-1]}, {' '.join(words[:-1] + suffix)}"
+
+
+def m49_padding(lake, out):
+    """A country's UN M49 code stored as a number ("12") and the zero-padded code ("012")
+    of the M49 table: three groups of rows (1, 2 and 3 digits)."""
+    t = _read(lake, "reference/unsd-m49-en.csv", encoding="utf-8-sig")
+    t = t[t["M49 Code"] != ""].drop_duplicates("M49 Code").reset_index(drop=True)
+    src = pd.DataFrame({"country": t["Country or Area"],
+                        "m49": t["M49 Code"].map(lambda c: str(int(c)))})
+    tgt = t[["M49 Code", "Region Name", "Sub-region Name"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "m49_padding", src, tgt, _same_row(src, tgt))
+
+
+def m49_flags(lake, out):
+    """A country's ISO alpha-2 code ("DZ", a short code) and its flag image path
+    ("flags/4x3/dz.svg", the layout of the common flag-icons package)."""
+    t = _read(lake, "reference/unsd-m49-en.csv", encoding="utf-8-sig")
+    t = t[t["ISO-alpha2 Code"] != ""].drop_duplicates("ISO-alpha2 Code").reset_index(drop=True)
+    src = t[["ISO-alpha2 Code", "Region Name"]]
+    tgt = pd.DataFrame({"flag": "flags/4x3/" + t["ISO-alpha2 Code"].str.lower() + ".svg",
+                        "least developed": t["Least Developed Countries (LDC)"]})
+    return _write(out, "m49_flags", src, tgt, _same_row(src, tgt))
+
+
+def candidates_state_iso(lake, out):
+    """Primary candidates with their state's postal code ("AL", a short code) and a table
+    of states keyed by the ISO 3166-2 subdivision code ("US-AL"). N:1."""
+    dem = _read(lake, "fivethirtyeight/primary-candidates-2018/dem_candidates.csv")
+    rep = _read(lake, "fivethirtyeight/primary-candidates-2018/rep_candidates.csv", encoding="latin-1")
+    src = dem[["Candidate", "State", "Office Type"]].drop_duplicates().reset_index(drop=True)
+    codes = sorted(set(src.State) & set(rep.State))
+    counts = rep.State.value_counts()
+    tgt = pd.DataFrame({"subdivision": ["US-" + c for c in codes],
+                        "rep candidates": [str(counts[c]) for c in codes]})
+    keep = src.State.isin(codes)
+    src = src[keep].reset_index(drop=True)
+    return _write(out, "candidates_state_iso", src, tgt,
+                  _by_key(src.State.tolist(), codes))
+
+
+def births_iso_dates(lake, out):
+    """Daily births: the CDC table's year, month and day columns (unpadded) and the SSA
+    table's days written as ISO dates ("2001-03-07", zero-padded), 2000-2003."""
+    cdc = _read(lake, "fivethirtyeight/births/US_births_1994-2003_CDC_NCHS.csv")
+    ssa = _read(lake, "fivethirtyeight/births/US_births_2000-2014_SSA.csv")
+    cdc = cdc[cdc.year.astype(int) >= 2000]
+    cdc = cdc.sample(n=500, random_state=21).reset_index(drop=True)
+    ssa = ssa[ssa.year.astype(int) <= 2003].reset_index(drop=True)
+    src = cdc[["year", "month", "date_of_month", "births"]]
+    iso = [f"{y}-{int(m):02d}-{int(d):02d}" for y, m, d in
+           zip(ssa.year, ssa.month, ssa.date_of_month)]
+    tgt = pd.DataFrame({"date": iso, "births (SSA)": ssa.births})
+    keys = [f"{y}-{int(m):02d}-{int(d):02d}" for y, m, d in
+            zip(src.year, src.month, src.date_of_month)]
+    return _write(out, "births_iso_dates", src, tgt, _by_key(keys, iso))
+
+
+def receivers_lastfirst(lake, out):
+    """Wide receivers: "Steve August" in the source, "August, Steve" in the target."""
+    t = _read(lake, "fivethirtyeight/nfl-wide-receivers/advanced-historical.csv")
+    t = t.drop_duplicates("player_name", keep=False)
+    t = t.sample(n=500, random_state=22).reset_index(drop=True)
+    src = t[["player_name", "career_try"]]
+    tgt = pd.DataFrame({"receiver": t.player_name.map(_last_first),
+                        "bcs rating": t.bcs_rating})
+    keep = ~src.duplicated() & ~tgt.duplicated() & ~tgt.receiver.duplicated(keep=False)
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "receivers_lastfirst", src, tgt, _same_row(src, tgt))
+
+
+def commutations_lastfirst(lake, out):
+    """Obama's commutations: the grant list's "First Middle Last[, Jr.]" and a docket-style
+    "Last, First Middle" with the sentence."""
+    t = _read(lake, "fivethirtyeight/obama-commutations/obama_commutations.csv")
+    names, sentences = [], []
+    keys, info = t.key.tolist(), t["info"].tolist()
+    for i in range(len(t) - 3):
+        if keys[i] == "" and keys[i + 1] == "Offense:" and keys[i + 3] == "Sentence:":
+            name = info[i].strip()
+            if (name and " aka " not in name and len(name.split()) >= 2
+                    and all(ch.isalpha() or ch in " .,'-" for ch in name)):
+                names.append(name)
+                sentences.append(info[i + 3])
+    t = pd.DataFrame({"name": names, "sentence": sentences}).drop_duplicates("name", keep=False)
+    t = t.sample(n=min(500, len(t)), random_state=23).reset_index(drop=True)
+    src = t[["name"]]
+    tgt = pd.DataFrame({"defendant": t.name.map(_last_first), "sentence": t.sentence})
+    keep = ~tgt.defendant.duplicated(keep=False) & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "commutations_lastfirst", src, tgt, _same_row(src, tgt))
+
+
+def boxers_url_id(lake, out):
+    """Undefeated boxers: the table's BoxRec URL ("http://boxrec.com/boxer/195508") and the
+    bare BoxRec id ("195508") with the boxer's record."""
+    t = _read(lake, "fivethirtyeight/undefeated-boxers/undefeated.csv")
+    last = t.groupby("url", sort=False).agg(name=("name", "first"), first=("date", "min"),
+                                            fights=("wins", "count")).reset_index()
+    src = last[["name", "url", "first"]]
+    tgt = pd.DataFrame({"boxrec id": last.url.str.rsplit("/", n=1).str[1],
+                        "fights": last.fights.astype(str)})
+    return _write(out, "boxers_url_id", src, tgt, _same_row(src, tgt))
+
+
+def bob_ross_episodes(lake, out):
+    """Bob Ross episodes: season and episode numbers (unpadded) with the title, and the
+    table's own episode code ("S01E01", zero-padded) with the number of elements painted."""
+    t = _read(lake, "fivethirtyeight/bob-ross/elements-by-episode.csv")
+    season = t.EPISODE.str[1:3].astype(int).astype(str)
+    episode = t.EPISODE.str[4:6].astype(int).astype(str)
+    counts = t.drop(columns=["EPISODE", "TITLE"]).astype(int).sum(axis=1).astype(str)
+    src = pd.DataFrame({"title": t.TITLE.str.strip('"'), "season": season, "episode": episode})
+    tgt = pd.DataFrame({"EPISODE": t.EPISODE, "elements": counts})
+    return _write(out, "bob_ross_episodes", src, tgt, _same_row(src, tgt))
+
+
+def population_alpha3(lake, out):
+    """Codes vs names: the World Bank population table's country names (year 2000) and the
+    UN M49 table keyed by ISO alpha-3 code ("DZA" for Algeria; no transformation covers
+    every row)."""
+    p = _read(lake, "reference/population.csv")
+    m = _read(lake, "reference/unsd-m49-en.csv", encoding="utf-8-sig")
+    p = p[p.Year == "2000"].drop_duplicates("Country Code").reset_index(drop=True)
+    m = m[m["ISO-alpha3 Code"] != ""].drop_duplicates("ISO-alpha3 Code").reset_index(drop=True)
+    src = p[["Country Name", "Value"]].rename(columns={"Value": "population 2000"})
+    tgt = m[["ISO-alpha3 Code", "Sub-region Name"]]
+    return _write(out, "population_alpha3", src, tgt,
+                  _by_key(p["Country Code"].tolist(), tgt["ISO-alpha3 Code"].tolist()))
+
+
+def make_fresh(lake: Path, out: Path) -> list:
+    return [
+        m49_padding(lake, out),
+        m49_flags(lake, out),
+        candidates_state_iso(lake, out),
+        births_iso_dates(lake, out),
+        receivers_lastfirst(lake, out),
+        commutations_lastfirst(lake, out),
+        boxers_url_id(lake, out),
+        bob_ross_episodes(lake, out),
+        population_alpha3(lake, out),
     ]
 
 
@@ -272,8 +448,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, help="lake folder (holds fivethirtyeight/ and reference/)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
+    ap.add_argument("--fresh", action="store_true",
+                    help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
     args = ap.parse_args(argv)
-    for info in make_all(args.lake, args.out):
+    for info in (make_fresh if args.fresh else make_all)(args.lake, args.out):
         print(f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
               f"pairs {info['pairs']:5d}")
 

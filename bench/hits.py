@@ -2,6 +2,7 @@
 
     python bench/hits.py overhead LAKE INDEX --queries 100 [--k 10] [--out bench/results/hits.md]
     python bench/hits.py estimate LAKE INDEX --queries 200 [--k 10] [--out bench/results/hits.md]
+    python bench/hits.py composite LAKE INDEX --queries 200 [--k 10] [--out bench/results/hits.md]
 
 ``overhead``: search latency with the annotations (join/preview.py: rows, fan-out, row
 coverage, join rows, key kind, own table) against the bare search (``annotate=False``), the
@@ -12,11 +13,17 @@ least 10 distinct values, each read as its table's DataFrame.
 ``estimate``: for the top-k hits of random real query columns (seed 0; each query is its
 table's DataFrame), ``join_rows`` against ``len(hit.join(df))``, the real left join. Two
 figures: with the stored multiplicities (the index's joinstats: exact by construction) and
-the estimate an index without them gives (a matched value counts the column's mean rows per
-value). Nothing is tuned here, so there is no development / validation split.
+the two figures an index without them gives: with MATE, the rows counted in MATE's value
+postings (exact), without MATE the column's mean rows per value for every matched value.
+
+``composite``: two-column queries (two random columns of a lake table with at least 10
+distinct values each; the table is the query DataFrame), MATE's top-k hits; ``join_rows``
+(MATE's verification counts the lake rows of every matched key tuple) and the estimate it
+replaced (a tuple's rows = the smallest of its columns' stored counts) against the real join.
+Nothing is tuned here, so there is no development / validation split.
 
 Builds the index when INDEX does not exist: the real Spark build, default components but
-LSH Ensemble and MATE (neither is used here).
+LSH Ensemble (not used here).
 """
 from __future__ import annotations
 
@@ -33,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def open_or_build(lake: Path, index: Path, components=("-lshensemble", "-mate")):
+def open_or_build(lake: Path, index: Path, components=("-lshensemble",)):
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.index.store import is_index
     if not is_index(index):
@@ -108,9 +115,15 @@ def estimate(engine, queries, k: int) -> dict:
             qi, qr = engine._query_side(q, gen)
             est = preview.single_counts(qi, qr, q.n_rows, gen.arrays.set_tokens(local), None,
                                         None, mean_count=engine._catalog.mean_count(h.column_ids[0]))
+            by_mate = None
+            if gen.has("mate"):
+                rep = engine._repeated_from_mate(gen, local, qi)
+                by_mate = preview.single_counts(qi, qr, q.n_rows, gen.arrays.set_tokens(local),
+                                                *rep).join_rows
             rows.append({"query": f"{t}.{c}", "hit": f"{h.table}.{h.column}",
                          "real": real, "stored": h.join_rows, "exact_flag": h.join_rows_exact,
-                         "mean_estimate": est.join_rows, "key_ratio": h.key_ratio})
+                         "mean_estimate": est.join_rows, "mate": by_mate,
+                         "key_ratio": h.key_ratio})
         if (i + 1) % 20 == 0:
             print(f"  {i + 1}/{len(queries)} queries, {len(rows)} hits", flush=True)
     real = np.array([r["real"] for r in rows], dtype=np.float64)
@@ -118,16 +131,87 @@ def estimate(engine, queries, k: int) -> dict:
     mean = np.array([r["mean_estimate"] for r in rows], dtype=np.float64)
     fan = np.array([(r["key_ratio"] or 1) > 1 for r in rows])
     err_s, err_m = np.abs(stored - real) / real, np.abs(mean - real) / real
+    err_x = (np.abs(np.array([r["mate"] for r in rows], dtype=np.float64) - real) / real
+             if rows and rows[0]["mate"] is not None else None)
     return {"n_queries": len(queries), "n_hits": len(rows),
             "stored_equal": int((stored == real).sum()),
             "stored_flagged_exact": int(sum(bool(r["exact_flag"]) for r in rows)),
             "stored_median": float(np.median(err_s)), "stored_p90": _p(err_s, 90),
             "mean_median": float(np.median(err_m)), "mean_p90": _p(err_m, 90),
             "mean_exact": int((mean == real).sum()),
+            "mate_equal": (int(sum(r["mate"] == r["real"] for r in rows))
+                           if rows and rows[0]["mate"] is not None else None),
+            "mate_median": (float(np.median(err_x)) if err_x is not None else float("nan")),
+            "mate_p90": (_p(err_x, 90) if err_x is not None else float("nan")),
             "n_fanout": int(fan.sum()),
             "mean_fanout_median": float(np.median(err_m[fan])) if fan.any() else float("nan"),
             "mean_fanout_p90": _p(err_m[fan], 90),
             "worst": sorted(rows, key=lambda r: -abs(r["mean_estimate"] - r["real"]) / r["real"])[:5]}
+
+
+# ---------------------------------------------------------------------- composite
+
+def sample_pairs(engine, n: int, seed: int = 0, min_distinct: int = 10) -> list:
+    """(table, column a, column b): ``n`` random tables with two columns of at least
+    ``min_distinct`` values, two of those columns at random (seed fixed)."""
+    rng = np.random.default_rng(seed)
+    cols = engine.index.columns
+    names = engine.index.tables.set_index("table_id")["name"]
+    ok = cols[cols["n_distinct"] >= min_distinct]
+    groups = [g for _, g in ok.groupby("table_id") if len(g) >= 2]
+    pick = rng.choice(len(groups), size=min(n, len(groups)), replace=False)
+    out = []
+    for i in sorted(pick.tolist()):
+        g = groups[i]
+        a, b = rng.choice(len(g), size=2, replace=False)
+        out.append((str(names[int(g["table_id"].iloc[0])]), str(g["name"].iloc[a]),
+                    str(g["name"].iloc[b])))
+    return out
+
+
+def composite(engine, pairs, k: int) -> dict:
+    """MATE hits of two-column queries: join_rows (exact) and the min-count estimate vs
+    the real join."""
+    from lakejoin_jupyter.join import preview
+    rows, skipped = [], 0
+    for i, (t, a, b) in enumerate(pairs):
+        df = engine.table(t)
+        try:
+            res = engine.search(df, [a, b], k=k, method="mate")
+        except Exception as e:  # noqa: BLE001 - a query with no complete key tuple
+            skipped += 1
+            print(f"  skipped {t} [{a}, {b}]: {e}", flush=True)
+            continue
+        q = res.query
+        for h in res:
+            real = len(h.join(df))
+            matched = h.details["matched_keys"]
+            gen, _ = engine.index.generation_of(h.column_ids[0])
+            stats = gen.joinstats
+            lake = np.ones((len(matched), 2))
+            for j, cid in enumerate(h.column_ids):
+                lake[:, j] = stats.counts(cid - gen.column_offset,
+                                          gen.lookup([m[j] for m in matched]))
+            est = preview.tuple_counts(matched, q.row_counts, q.n_rows, lake).join_rows
+            rows.append({"query": f"{t}[{a}, {b}]", "hit": f"{h.table}{list(h.columns)}",
+                         "real": real, "mate": h.join_rows, "exact_flag": h.join_rows_exact,
+                         "min_estimate": est})
+        if (i + 1) % 20 == 0:
+            print(f"  {i + 1}/{len(pairs)} queries, {len(rows)} hits", flush=True)
+    real = np.array([r["real"] for r in rows], dtype=np.float64)
+    got = np.array([r["mate"] for r in rows], dtype=np.float64)
+    est = np.array([r["min_estimate"] for r in rows], dtype=np.float64)
+    err_g, err_e = np.abs(got - real) / real, np.abs(est - real) / real
+    return {"n_queries": len(pairs), "n_skipped": skipped, "n_hits": len(rows),
+            "n_queries_with_hits": len({r["query"] for r in rows}),
+            "mate_equal": int((got == real).sum()),
+            "flagged_exact": int(sum(bool(r["exact_flag"]) for r in rows)),
+            "mate_median": float(np.median(err_g)) if rows else float("nan"),
+            "mate_p90": _p(err_g, 90),
+            "min_equal": int((est == real).sum()),
+            "min_median": float(np.median(err_e)) if rows else float("nan"),
+            "min_p90": _p(err_e, 90),
+            "worst": sorted(rows, key=lambda r: -abs(r["min_estimate"] - r["real"]) / r["real"])[:5]}
 
 
 # ---------------------------------------------------------------------- report
@@ -152,7 +236,7 @@ def write_section(out: Path, name: str, text: str) -> None:
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["overhead", "estimate"])
+    p.add_argument("what", choices=["overhead", "estimate", "composite"])
     p.add_argument("lake", type=Path)
     p.add_argument("index", type=Path)
     p.add_argument("--queries", type=int, default=100)
@@ -160,11 +244,13 @@ def main(argv=None):
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--out", type=Path)
     p.add_argument("--json", type=Path)
+    p.add_argument("--section", help="name of the section of --out to write (default: the mode)")
     a = p.parse_args(argv)
     cmd = "python bench/hits.py " + " ".join(sys.argv[1:] if argv is None else argv)
     engine = open_or_build(a.lake, a.index)
     n_cols = len(engine.index.columns)
-    queries = sample_queries(engine, a.queries)
+    queries = sample_queries(engine, a.queries) if a.what != "composite" else \
+        sample_pairs(engine, a.queries)
     load0 = _load()
     t = time.time()
     if a.what == "overhead":
@@ -183,6 +269,28 @@ variants alternating per query in one process; load average {load0} before, {_lo
 
 Median of the per-search ratios (annotated / bare): {r['per_query_ratio_median']:.2f}x. Goal: at most 1.2x.
 """
+    elif a.what == "composite":
+        r = composite(engine, queries, a.k)
+        worst = "\n".join(f"| {w['query']} | {w['hit']} | {w['real']:,} | {w['mate']:,} | "
+                          f"{w['min_estimate']:,} |" for w in r["worst"])
+        text = f"""### Composite keys (MATE hits): join_rows vs the real left join ({a.lake.name}, {n_cols:,} columns)
+
+Command: `{cmd}`. {r['n_queries']} two-column queries (random tables, two random columns with
+at least 10 distinct values, seed 0), MATE's top {a.k} hits: {r['n_hits']:,} (query, hit)
+pairs from {r['n_queries_with_hits']} queries, each joined for real (`len(hit.join(df))`);
+{time.time() - t:.0f} s, load average {load0} before, {_load()} after.
+
+| join_rows of a composite key | equal to the join | median rel. error | p90 rel. error |
+|---|---|---|---|
+| counted by MATE's verification (now) | {r['mate_equal']:,} / {r['n_hits']:,} | {r['mate_median']:.1%} | {r['mate_p90']:.1%} |
+| smallest per-column count (the estimate it replaces) | {r['min_equal']:,} / {r['n_hits']:,} | {r['min_median']:.1%} | {r['min_p90']:.1%} |
+
+Flagged exact: {r['flagged_exact']:,} of {r['n_hits']:,}. The replaced estimate's largest errors:
+
+| query | hit | real rows | MATE count | min estimate |
+|---|---|---|---|---|
+{worst}
+"""
     else:
         r = estimate(engine, queries, a.k)
         worst = "\n".join(f"| {w['query']} | {w['hit']} | {w['real']:,} | {w['stored']:,} | "
@@ -195,7 +303,8 @@ Command: `{cmd}`. {r['n_queries']} random query columns (seed 0), their top {a.k
 | join_rows | equal to the join | median rel. error | p90 rel. error |
 |---|---|---|---|
 | stored multiplicities (this index) | {r['stored_equal']:,} / {r['n_hits']:,} | {r['stored_median']:.1%} | {r['stored_p90']:.1%} |
-| estimate without them (an index of format 1: mean rows per value) | {r['mean_exact']:,} / {r['n_hits']:,} | {r['mean_median']:.1%} | {r['mean_p90']:.1%} |
+| without them, with MATE: rows counted in MATE's value postings | {'n/a' if r['mate_equal'] is None else format(r['mate_equal'], ',')} / {r['n_hits']:,} | {r['mate_median']:.1%} | {r['mate_p90']:.1%} |
+| without them and without MATE: mean rows per value | {r['mean_exact']:,} / {r['n_hits']:,} | {r['mean_median']:.1%} | {r['mean_p90']:.1%} |
 | the same estimate, hits with fan-out > 1 only ({r['n_fanout']:,}) | | {r['mean_fanout_median']:.1%} | {r['mean_fanout_p90']:.1%} |
 
 The stored figure is flagged exact for {r['stored_flagged_exact']:,} of {r['n_hits']:,} pairs.
@@ -209,7 +318,7 @@ The mean-based estimate's largest errors:
     if a.json:
         a.json.write_text(json.dumps(r, indent=1, default=str))
     if a.out:
-        write_section(a.out, a.what, text)
+        write_section(a.out, a.section or a.what, text)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     lakejoin index LAKE --out INDEX [--master URL] [--overwrite] [--with COMPONENT]
     lakejoin index --add NEW_TABLES INDEX
+    lakejoin index --add COMPONENT INDEX      (e.g. joinstats, onto an index built without it)
     lakejoin search INDEX --table FILE_OR_LAKE_TABLE --column NAME [-k 10] [--method M]
     lakejoin info INDEX [--verify]
     lakejoin demo [--out demo.index]
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import textwrap
 import warnings
@@ -41,15 +43,18 @@ def _parser() -> argparse.ArgumentParser:
         "index", help="build an index of a lake (Spark job), or add tables to one",
         description="Build the index of LAKE (a folder of CSV/TSV/Parquet/JSON-lines tables, "
                     "or files) at INDEX, or with --add, add NEW_TABLES to the existing INDEX "
-                    "as a new generation without rebuilding.",
+                    "as a new generation without rebuilding, or add a component (joinstats) "
+                    "to an INDEX built without it.",
         epilog="examples:\n  lakejoin index data/lake --out data/lake.index\n"
                "  lakejoin index --add data/new_tables data/lake.index\n"
+               "  lakejoin index --add joinstats data/lake.index\n"
                "  lakejoin index data/lake --out lake.index --master spark://10.0.0.5:7077",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ix.add_argument("lake", nargs="?", help="folder of tables (searched recursively) or a table file")
     ix.add_argument("--out", "-o", help="index folder to create")
     ix.add_argument("--add", nargs=2, metavar=("NEW_TABLES", "INDEX"),
-                    help="add the tables of NEW_TABLES to the existing INDEX")
+                    help="add the tables of NEW_TABLES to the existing INDEX; NEW_TABLES "
+                         "'joinstats' (not an existing path) adds that component instead")
     ix.add_argument("--master", help="Spark master URL (default: local[*] or $LAKEJOIN_SPARK_MASTER)")
     ix.add_argument("--overwrite", action="store_true", help="replace an existing index at --out")
     ix.add_argument("--num-perm", type=int, default=256, help="MinHash signature length (default 256)")
@@ -85,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="query column (repeat for a multi-column key)")
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     se.add_argument("--threshold", type=float, help="minimum containment of the query (0..1)")
-    se.add_argument("--method", default="auto", help="search method (see `lakejoin info`)")
+    se.add_argument("--method", "-m", default="auto", help="search method (see `lakejoin info`)")
     se.add_argument("--rank", choices=["overlap", "useful"], default="overlap",
                     help="overlap (default): the method's order, distinct values shared; "
                          "useful: joins reaching many query rows on an identifier without "
@@ -167,6 +172,12 @@ def _component_options(items, parser) -> dict:
     return out
 
 
+def _names_component(arg: str) -> bool:
+    """``--add joinstats INDEX`` adds a component; a path that exists is a folder of tables."""
+    from .indexing.pipeline import COMPONENTS
+    return arg in COMPONENTS and not Path(arg).exists()
+
+
 def _index(args, parser) -> int:
     from .indexing.pipeline import build
     from .config import BuildSettings
@@ -174,15 +185,24 @@ def _index(args, parser) -> int:
     settings = BuildSettings(num_perm=args.num_perm, components=components,
                              component_options=_component_options(args.options, parser))
     if args.add:
+        from .engine import open_index
         if args.lake or args.out:
             parser.error("use either `index LAKE --out INDEX` or `index --add NEW_TABLES INDEX`")
         if args.options:
             parser.error("--set cannot be used with --add: added tables are indexed with the "
                          "options of the existing index (rebuild it to change them)")
         new, index = args.add
+        if _names_component(new):
+            if components:
+                parser.error("--with/--without cannot be used when adding a component")
+            from .indexing.extend import add_component
+            print(add_component(index, new, master=args.master,
+                                progress=not args.quiet).summary())
+            for text in open_index(index, check_lake=False).index.notes:
+                print(text)
+            return 0
         report = build(new, index, master=args.master, settings=settings,
                        progress=not args.quiet, add=True)
-        from .engine import open_index
         print(report.summary())
         for text in open_index(index, check_lake=False).advice():
             print(text)
@@ -204,22 +224,38 @@ def _read_query_table(engine, table: str):
                             "a table of the index (`lakejoin info INDEX` lists them).")
     p = Path(table)
     if p.exists():
+        lake_name = _lake_table_of_file(engine, p)
+        if lake_name is not None:       # the file is a table of the index: query it by name
+            print(f"note: {table} is the lake table {lake_name}; it is left out of its own results.")
+            return None, lake_name
         from .lake.discover import table_format
         from .lake.read import inspect, read_table
         info = inspect(0, str(p.absolute()), table_format(p) or "csv")
         if not info.ok:
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
                                 + (f" ({info.hint})" if info.hint else ""))
-        return read_table(info)
-    return None
+        return read_table(info), None
+    return None, table
+
+
+def _lake_table_of_file(engine, path: Path) -> str | None:
+    """The name of the index's table read from ``path`` (same file on disk), or None."""
+    t = engine.index.tables
+    t = t[t["status"] == "indexed"]
+    try:
+        same = [os.path.samefile(u, path) if os.path.exists(u) else False for u in t["uri"]]
+    except OSError:
+        return None
+    names = t.loc[same, "name"].tolist()
+    return names[0] if names else None
 
 
 def _search(args, parser) -> int:
     from .engine import open_index
     engine = open_index(args.index, verify=not args.no_verify)
     cols = args.column if len(args.column) > 1 else args.column[0]
-    frame = _read_query_table(engine, args.table)
-    query = frame if frame is not None else args.table
+    frame, name = _read_query_table(engine, args.table)
+    query = frame if frame is not None else name
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
                         rank=args.rank)
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
@@ -242,6 +278,8 @@ def _print_ranked(res, df) -> None:
         print("No column of the lake shares a value with the query.")
         return
     show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
+    show["table"] = [t + (" (your table)" if h.is_query_table else " (joined)" if h.in_chain
+                          else "") for t, h in zip(show["table"], res)]
     if "mapping" in df:
         show["mapping"] = df["mapping"]
     show["containment"] = [f"{c:.1%}" if c == c and c is not None else "" for c in show["containment"]]

@@ -67,6 +67,7 @@ class Query:
     notes: list = field(default_factory=list)
     frame_columns: tuple = ()         # every column of the user's DataFrame (joins plan with them)
     spark: bool = False               # the query came from a Spark DataFrame
+    sampled: bool = False             # a sample of its distinct keys (join figures estimated)
     token_rows: np.ndarray | None = None  # query rows holding each token (aligned with tokens)
     n_rows: int = 0                   # query rows, those without a key included
     row_counts: dict | None = None    # multi-column: query rows per key tuple
@@ -99,7 +100,7 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
     if is_spark_frame(query):
         frame, weights, notes = _collect_spark(query, cols, max_values)
         q = _frame_query(index, frame, tuple(cols), "Spark DataFrame", notes, weights)
-        q.frame_columns, q.spark = tuple(query.columns), True
+        q.frame_columns, q.spark, q.sampled = tuple(query.columns), True, bool(notes)
         return q
     elif isinstance(query, pd.DataFrame):
         if not cols:
@@ -773,9 +774,12 @@ class Engine:
         for h in hits:
             gen, local = self.index.generation_of(h.column_ids[0])
             stats = gen.joinstats
-            if len(h.column_ids) == 1:
+            if "program_json" in h.details:     # joins through a program, not equal values:
+                counts = None                     # its join size is not estimated
+            elif len(h.column_ids) == 1:
                 qi, qr = self._query_side(q, gen)
-                rep = stats.repeated(local) if stats is not None else (None, None)
+                rep = stats.repeated(local) if stats is not None else \
+                    self._repeated_from_mate(gen, local, qi)
                 counts = preview.single_counts(qi, qr, q.n_rows, gen.arrays.set_tokens(local),
                                                *rep, mean_count=cat.mean_count(h.column_ids[0]))
             else:
@@ -783,7 +787,9 @@ class Engine:
             h.lake_rows = int(cat.table_rows[h.table_id])
             if counts is not None:
                 h.row_coverage, h.key_ratio = counts.row_coverage, counts.key_ratio
-                h.join_rows, h.join_rows_exact = counts.join_rows, counts.exact
+                h.join_rows, h.join_rows_exact = counts.join_rows, counts.exact and not q.sampled
+            elif h.details.get("query_rows"):   # the transformation search counted these
+                h.row_coverage = h.details.get("joined_rows", 0) / h.details["query_rows"]
             h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
             for other in h.column_ids[1:]:
                 h.key_warning = h.key_warning or self.column_kind(other)[1]
@@ -792,6 +798,19 @@ class Engine:
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind)
         own = [q.origin] if q.origin else []
         q.cache["own_tables"] = own + sorted({h.table for h in hits if h.is_query_table} - set(own))
+
+    @staticmethod
+    def _repeated_from_mate(gen, local: int, query_ids: np.ndarray):
+        """Without join statistics: the matched tokens held by more than one row of the
+        column and their row counts, counted in MATE's value postings (exact), or
+        (None, None) when the generation has no MATE index either."""
+        if not gen.has("mate"):
+            return None, None
+        from .index.mate_arrays import load
+        matched = np.intersect1d(query_ids, np.asarray(gen.arrays.set_tokens(local)))
+        counts = load(gen).column_counts(local, matched)
+        more = counts > 1
+        return matched[more], counts[more]
 
     def _query_side(self, q: Query, gen) -> tuple[np.ndarray, np.ndarray]:
         """The query's values present in ``gen``: (token ids ascending, query rows of each)."""
@@ -808,6 +827,10 @@ class Engine:
         matched = h.details.get("matched_keys")
         if matched is None or q.row_counts is None:
             return None
+        exact = h.details.get("matched_lake_rows")        # MATE counted them while verifying
+        if exact is not None and len(exact) == len(matched):
+            return preview.tuple_counts(matched, q.row_counts, q.n_rows,
+                                        np.asarray(exact, dtype=np.float64)[:, None], exact=True)
         cat = self._catalog
         lake = np.ones((len(matched), len(h.column_ids)), dtype=np.float64)
         for j, cid in enumerate(h.column_ids):
@@ -829,10 +852,13 @@ class Engine:
 
     def _is_query_table(self, h: Hit, q: Query) -> bool:
         """The hit's table is the one the query was read from: named by the query, or the
-        same column names as the query frame with the key in the column of the same name."""
+        same column names as the query frame, the key in the column of the same name, and
+        every distinct query value in it (a sibling table with the same header is not)."""
         if q.origin is not None:
             return h.table == q.origin
         if not q.frame_columns or tuple(str(c) for c in q.columns) != h.columns:
+            return False
+        if h.overlap is None or h.overlap < q.size:
             return False
         return set(self._catalog.table_columns(h.table_id)) == {str(c) for c in q.frame_columns}
 

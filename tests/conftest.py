@@ -7,6 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Timing belongs in bench/: no hypothesis deadline (a loaded machine made examples "flaky").
+settings.register_profile("lakejoin", deadline=None)
+settings.load_profile("lakejoin")
 
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")

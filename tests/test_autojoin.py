@@ -97,6 +97,21 @@ def test_n_to_1_hierarchical_codes():
     assert all(s.startswith(a + ".") for a, s in zip(j["ATU"], j["Sub-ATU"]))
 
 
+def test_two_letter_codes_below_q_join_through_the_whole_value():
+    """Keys shorter than q = 3 ("NY") give Algorithm 3 no q-gram; probed whole, they pair
+    with the one URL holding them and the hand-checked program joins every row."""
+    states = ["NY", "CA", "TX", "WA", "OR", "NV", "AZ", "OH", "PA", "GA", "MI", "NJ"]
+    left = pd.DataFrame({"state": states, "seats": [str(10 + i) for i in range(12)]})
+    urls = [f"https://www.{s.lower()}.gov/" for s in states]
+    right = pd.DataFrame({"portal": urls[::-1], "visits": [str(i * 7) for i in range(12)]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.source == "left" and aj.target_column == "portal"
+    assert aj.program.describe() == '"https://www." + lower(`state`) + ".gov/"'
+    joined = aj.join()
+    assert sorted(zip(joined["state"], joined["portal"])) == \
+        sorted(zip(states, urls))
+
+
 def test_numeric_column_year_to_year_month():
     left = pd.DataFrame({"year": [1974, 1981, 1999, 2003, 2010, 2016, 2020],
                          "value": np.arange(7.0)})

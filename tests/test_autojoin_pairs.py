@@ -18,7 +18,7 @@ cells = st.lists(st.one_of(st.none(), st.text("abcAB-", min_size=0, max_size=9))
 def distinct_first(cells):
     first = {}
     for row, c in enumerate(cells):
-        if c is None or len(c) < MIN_Q:
+        if c is None or not c.strip():
             continue
         first.setdefault(c.lower(), row)
     return first
@@ -32,9 +32,10 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
     out = set()
     for v in svals:
         best, rows = 0.0, set()
-        for i in range(len(v) - MIN_Q + 1):
+        q_min = min(MIN_Q, len(v))       # a value shorter than 3 is probed whole
+        for i in range(len(v) - q_min + 1):
             u = v[i:i + MAX_GRAM]
-            qs = [h for h in range(MIN_Q, len(u) + 1) if any(u[:h] in t for t in tvals)]
+            qs = [h for h in range(q_min, len(u) + 1) if any(u[:h] in t for t in tvals)]
             if not qs:
                 continue
             g = u[:max(qs)]
@@ -83,11 +84,11 @@ def test_min_score_drops_weak_pairs(src, tgt, min_score):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.text("abc", min_size=3, max_size=8), min_size=1, max_size=10, unique=True),
+@given(st.lists(st.text("abc", min_size=1, max_size=8), min_size=1, max_size=10, unique=True),
        st.text("abc", min_size=0, max_size=10))
 def test_suffix_index_queries_and_binary_search(values, u):
     idx = SuffixIndex(values)
-    for h in range(MIN_Q, len(u) + 1):
+    for h in range(1, len(u) + 1):       # grams shorter than MIN_Q: a short value probed whole
         g = u[:h]
         assert idx.has(g) == any(g in v for v in values)
         assert idx.values_with(g) == tuple(i for i, v in enumerate(values) if g in v)
@@ -158,3 +159,18 @@ def test_dates_in_two_formats_pair_by_their_tokens():
     tokens = {(p.source_row, p.target_row) for p in group.pairs if p.gram == ""}
     assert tokens == {(0, 2), (1, 1), (2, 0)}                 # "2014-7-11" has another bag
     assert {(p.source_row, p.target_row) for p in group.pairs if p.score == 1.0} == tokens
+
+
+def test_short_values_are_probed_whole():
+    """Two-letter codes (below q = 3) pair with the one target value holding them; a code
+    inside every target value (".svg") scores 1/m and is dropped below min_score; the
+    brute-force oracle agrees."""
+    codes = ["DZ", "EG", "SV", "NA", "LY", "SD"]
+    flags = [f"flags/{c.lower()}.svg" for c in reversed(codes)]
+    group = find_pair_group(ColumnValues.from_cells("code", codes),
+                            ColumnValues.from_cells("flag", flags), min_score=1 / 4)
+    got = {(p.source_row, p.target_row, p.gram) for p in group.pairs}
+    assert got == {(0, 5, "dz"), (1, 4, "eg"), (3, 2, "na"), (4, 1, "ly"), (5, 0, "sd")}
+    assert {(p.source_row, p.target_row, p.score) for p in group.pairs} == \
+        oracle_pairs(codes, flags, 1 / 4)
+

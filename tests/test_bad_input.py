@@ -452,6 +452,39 @@ def test_damaged_arrays_fail_clearly_without_verify(index_copy, damage):
 
 
 @pytest.mark.spark
+@pytest.mark.parametrize("damage", ["dup_indptr", "dup_tokens", "dup_counts", "order"])
+def test_damaged_joinstats_fail_clearly_without_verify(index_copy, damage):
+    """The join statistics are bounds-checked at open like the core arrays: garbage of the
+    right size (opened with --no-verify) is a clear error naming the file, not wrong join
+    sizes or an out-of-bounds read at search time."""
+    indptr = np.load(index_copy / "joinstats/dup_indptr.npy")
+    assert indptr[-1] > 2                       # the demo lake has repeated values
+
+    def rewrite(rel, change):
+        f = index_copy / rel
+        arr = np.load(f)
+        change(arr)
+        raw = f.read_bytes()
+        f.write_bytes(raw[: len(raw) - arr.nbytes] + arr.tobytes())   # same header, same size
+
+    rel = {"order": "joinstats/dup_tokens.npy"}.get(damage, f"joinstats/{damage}.npy")
+    if damage == "dup_indptr":
+        rewrite(rel, lambda a: a.__setitem__(slice(1, None), 1 << 40))
+    elif damage == "dup_tokens":
+        rewrite(rel, lambda a: a.__setitem__(Ellipsis, 2_000_000_000))
+    elif damage == "dup_counts":
+        rewrite(rel, lambda a: a.__setitem__(0, -7))
+    else:                                       # two tokens of one column swapped
+        col = int(np.flatnonzero(np.diff(indptr) >= 2)[0])
+        lo = int(indptr[col])
+        rewrite(rel, lambda a: a.__setitem__(slice(lo, lo + 2), a[lo:lo + 2][::-1].copy()))
+    with pytest.raises(IndexCorruptError, match=rel):
+        open_index(index_copy, verify=False)
+    with pytest.raises(IndexCorruptError, match="checksum mismatch in " + rel):
+        open_index(index_copy)
+
+
+@pytest.mark.spark
 def test_index_inside_the_lake_is_not_indexed(spark, tmp_path):
     """Item 4 (the index folder is excluded): an index built inside its lake is not a table
     of the lake, opening it reports no change, and a rebuild sees the same tables."""

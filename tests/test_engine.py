@@ -1,5 +1,7 @@
 """Engine and CLI on real Spark-built indexes: results against independently computed sets."""
 import json
+from pathlib import Path
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -65,6 +67,12 @@ def test_large_spark_query_is_sampled_and_says_so(demo_engine, spark):
     sdf = spark.createDataFrame(pd.DataFrame({"v": [f"x{i}" for i in range(500)]}))
     q = make_query(demo_engine.index, sdf, "v", max_values=100)
     assert q.size == 100 and "random sample of 100" in q.notes[0]
+    assert q.sampled and not make_query(demo_engine.index, sdf, "v").sampled
+    states = spark.createDataFrame(pd.DataFrame({"s": ["Ohio", "Texas", "Iowa", "Utah"] * 3}))
+    sample = make_query(demo_engine.index, states, "s", max_values=3)
+    hits = demo_engine.search(sample, k=3)
+    assert hits and not any(h.join_rows_exact for h in hits)    # the sample's rows, not df's
+    assert all(h.join_rows_exact for h in demo_engine.search(states, "s", k=3))
 
 
 @pytest.mark.parametrize("args,message", [
@@ -159,6 +167,27 @@ def test_cli_search_info_and_errors(demo_index_path, tmp_path, capsys):
     assert "No index at" in capsys.readouterr().err
     assert cli(["search", str(demo_index_path), "-t", str(q / "q.csv"), "-c", "nope"]) == 1
     assert "not found" in capsys.readouterr().err
+
+
+def test_cli_query_file_of_the_lake_is_its_table(demo_index_path, tmp_path, capsys):
+    """A file of the lake given as --table is that lake table (left out of its results); a
+    copy of it elsewhere is marked as the user's table, and a table with the same header but
+    other rows is not."""
+    from lakejoin_jupyter.demo import demo_lake
+    src = Path(demo_lake()) / "reference" / "gdp.csv"
+    assert cli(["search", str(demo_index_path), "-t", str(src), "-c", "Country Name",
+                "--format", "json", "-k", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "is the lake table reference/gdp" in out
+    rows = json.loads(out[out.index("["):])
+    assert rows and all(r["table"] != "reference/gdp" for r in rows)
+    copy = tmp_path / "mine.csv"
+    shutil.copy(src, copy)
+    assert cli(["search", str(demo_index_path), "-t", str(copy), "-c", "Country Name",
+                "--rank", "useful", "-k", "50"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "reference/gdp (your table)" in lines[-1]
+    assert sum("(your table)" in line for line in lines) == 1
 
 
 def test_cli_help_texts(capsys):

@@ -130,6 +130,8 @@ def _random_tables(seed: int = 5) -> dict:
         "country": [c for c in COUNTRIES[:20] for _ in years],
         "year": [y for _ in COUNTRIES[:20] for y in years],
         "value": [float(i) for i in range(20 * len(years))]})
+    tables["rank/key_sibling.csv"] = pd.DataFrame({         # the key table's header, other rows
+        "country": COUNTRIES[:4], "capital": [f"Capital {i}" for i in range(4)]})
     return tables
 
 
@@ -232,6 +234,7 @@ def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
     res = engine.search(own, "country", k=None, rank="useful")
     assert res[-1].table == "rank/key_table" and res[-1].is_query_table
     assert not any(h.is_query_table for h in res[:-1])
+    assert any(h.table == "rank/key_sibling" for h in res)    # same header, not the same table
     assert all(h.table != "rank/key_table"
                for h in engine.search(own, "country", k=None, include_own=False))
     panel = next(h for h in res if h.table == "rank/by_year")
@@ -243,19 +246,51 @@ def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
     assert all(h.in_chain for h in again[-2:])
 
 
-@pytest.mark.spark
-def test_index_without_joinstats_opens_with_a_note_and_estimates(random_lake, tmp_path):
+def _without(engine, tmp_path, components):
+    """A copy of the index as a build without ``components`` leaves it."""
     from lakejoin_jupyter import open_index
-    _, engine = random_lake
     old = tmp_path / "old.index"
     shutil.copytree(engine.index.path, old)
-    shutil.rmtree(old / "joinstats")
     m = json.loads((old / "manifest.json").read_text())
-    m["components"].pop("joinstats")      # as `--without joinstats` builds it
-    m["files"] = {k: v for k, v in m["files"].items() if not k.startswith("joinstats/")}
+    for c in components:
+        shutil.rmtree(old / c)
+        m["components"].pop(c)
+        m["files"] = {k: v for k, v in m["files"].items() if not k.startswith(c + "/")}
     (old / "manifest.json").write_text(json.dumps(m))
-    res = open_index(old).search(pd.DataFrame({"country": COUNTRIES[10:30]}), "country", k=None)
-    assert any("Rebuild to get join estimates" in n for n in res.notes)
+    return open_index(old)
+
+
+@pytest.mark.spark
+def test_index_without_joinstats_or_mate_opens_with_a_note_and_estimates(random_lake, tmp_path):
+    _, engine = random_lake
+    res = _without(engine, tmp_path, ["joinstats", "mate"]).search(
+        pd.DataFrame({"country": COUNTRIES[10:30]}), "country", k=None)
+    assert any("Rebuild to get join estimates" in n and "--add joinstats" in n for n in res.notes)
     panel = next(h for h in res if h.table == "rank/by_year")
     assert panel.join_rows_exact is False and panel.join_rows == 110   # the mean is exact here
     assert panel.key_kind == "identifier"
+
+
+@pytest.mark.spark
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(SPELLINGS + COUNTRIES[:12]), min_size=1, max_size=30))
+def test_without_joinstats_mate_postings_give_exact_join_rows(random_lake, tmp_path_factory,
+                                                              values):
+    """An index without join statistics but with MATE counts every matched value's lake
+    rows in MATE's value postings: exact join rows, equal to the real join."""
+    _, engine = random_lake
+    if "no_stats" not in _CACHE:
+        _CACHE["no_stats"] = _without(engine, tmp_path_factory.mktemp("nostats"), ["joinstats"])
+    old = _CACHE["no_stats"]
+    assert old.index.notes and "counted from its MATE index" in old.index.notes[0]
+    df = pd.DataFrame({"key": values})
+    if all(t is None for t in normalize_many(values)):
+        return
+    for h in old.search(df, "key", k=None):
+        want = pandas_truth(df["key"], old.table(h.table)[h.column])
+        assert h.join_rows_exact and h.join_rows == want["join_rows"] == len(h.join(df))
+        assert h.key_ratio == pytest.approx(want["key_ratio"])
+
+
+_CACHE: dict = {}

@@ -2,6 +2,7 @@
 n-ary oracle on random lakes with planted composite keys. No Spark: the MATE arrays come
 from the pure-Python reference builder (index/mate_arrays.py), which the Spark build is
 checked against in test_mate_build.py."""
+from collections import Counter
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -199,13 +200,14 @@ def check_against_oracle(ma, matrices, keys, k, **kw):
     want = oracle.topk(list(truth.values()), k, min_score)
     got, stats = mate.search(ma, keys, k, min_score=min_score, **kw)
     assert [r[1] for r in got] == [w.score for w in want]
-    for table, score, mapping, matched in got:   # each hit: that table's score and mapping
+    for table, score, mapping, matched, lake_rows in got:   # each hit: its score and mapping
         assert (truth[table].score, truth[table].mapping) == (score, mapping)
         assert len(matched) == score == len(set(matched.tolist()))
         cols = [c - next(f for t, f, _ in matrices if t == table) for c in mapping]
         mat = next(mt for t, _, mt in matrices if t == table)
-        held = set(map(tuple, mat[:, cols].tolist()))
+        held = Counter(map(tuple, mat[:, cols].tolist()))    # rows holding each key tuple
         assert all(tuple(keys[i]) in held for i in matched.tolist())
+        assert lake_rows.tolist() == [held[tuple(keys[i])] for i in matched.tolist()]
     return [r[:3] for r in got], stats
 
 

@@ -315,6 +315,9 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
         assert h.details["joined_rows"] == joined and h.details["query_rows"] == rows
         assert h.score == pytest.approx(joined / rows)
         assert h.details["program"] and h.details["lake_pattern"]
+        # the join figures: coverage as the search counted it; no equality join size
+        assert h.row_coverage == pytest.approx(joined / rows)
+        assert h.join_rows is None and h.join_rows_exact is None and h.key_ratio is None
     assert [h.score for h in res] == sorted((h.score for h in res), reverse=True)
     best = next(h for h in res if (h.table, h.column) in planted)
     assert best.score >= 0.75

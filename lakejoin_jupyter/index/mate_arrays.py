@@ -58,6 +58,17 @@ class MateArrays:
     def n_rows(self) -> int:
         return len(self.row_table)
 
+    def column_counts(self, column: int, token_ids: np.ndarray) -> np.ndarray:
+        """Rows of ``column`` (local id) holding each of ``token_ids``: its items in the
+        tokens' value postings (one per cell), what the join statistics store, counted."""
+        from .reads import ranges
+        token_ids = np.asarray(token_ids, dtype=np.int64)
+        lo = np.asarray(self.pl_indptr[token_ids], dtype=np.int64)
+        lens = np.asarray(self.pl_indptr[token_ids + 1], dtype=np.int64) - lo
+        mine = np.asarray(self.pl_columns[ranges(lo, lens)]) == column
+        owner = np.repeat(np.arange(len(token_ids)), lens)
+        return np.bincount(owner[mine], minlength=len(token_ids)).astype(np.int64)
+
     def equals(self, other: "MateArrays") -> bool:
         return self.spec == other.spec and all(
             np.array_equal(getattr(self, f.name), getattr(other, f.name))

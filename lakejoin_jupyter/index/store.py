@@ -39,6 +39,7 @@ from ..errors import (IndexCorruptError, IndexIncompleteError, IndexLockedError,
                       LakeChangedWarning, NotAnIndexError)
 from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
+from .joinstats import FILES as JOINSTATS_FILES
 from .joinstats import FOLDER as JOINSTATS
 from .joinstats import JoinStats
 from .lock import BuildLock
@@ -50,6 +51,7 @@ MANIFEST = "manifest.json"
 GENERATION_MANIFEST = "generation.json"
 GENERATIONS = "generations"
 PARTIAL_MARKER = ".lakejoin-partial"
+ADD_PREFIX = ".lakejoin-add-"       # temporary folder of a component being added
 
 ARRAY_FILES = {
     "token_freq": "dictionary/freq.npy",
@@ -277,6 +279,48 @@ class GenerationWriter(_FolderWriter):
             "tokens": manifest["counts"]["tokens"]}]
         _write_json_atomic(self.index_path / MANIFEST, top)
         return self.final
+
+
+class ComponentWriter(_FolderWriter):
+    """A component added to a built generation (``lakejoin index --add COMPONENT INDEX``):
+    written into a temporary folder inside the generation, its folder renamed into place,
+    then listed in the generation's manifest by an atomic replace, written last. No
+    existing file is rewritten; until the manifest lists it the component does not exist."""
+
+    def __init__(self, generation: "Generation", component: str, folder: str):
+        self.final = generation.path
+        self.manifest_name = GENERATION_MANIFEST if generation.name != "base" else MANIFEST
+        self.component, self.folder = component, folder
+        for stale in self.final.glob(f"{ADD_PREFIX}*"):          # an earlier interrupted add
+            shutil.rmtree(stale, ignore_errors=True)
+        self.tmp = self.final / f"{ADD_PREFIX}{component}.tmp-{uuid.uuid4().hex[:8]}"
+        self._start()
+
+    def commit(self, section: dict) -> Path:
+        mpath = self.final / self.manifest_name
+        manifest = json.loads(mpath.read_text(encoding="utf-8"))
+        if self.component in manifest.get("components", {}):
+            raise FileExistsError(f"{self.final} got a {self.component} component while this "
+                                  f"add ran; not replacing it.")
+        src, dst = self.tmp / self.folder, self.final / self.folder
+        if any(rel.startswith(self.folder + "/") for rel in manifest.get("files", {})):
+            raise FileExistsError(f"{dst} holds files the manifest lists; not replacing them.")
+        if dst.exists():            # moved by an add that died before listing it: unlisted
+            shutil.rmtree(dst)
+        src.rename(dst)
+        try:
+            manifest["files"] = dict(manifest.get("files", {}))
+            for rel, meta in file_checksums(dst).items():
+                manifest["files"][f"{self.folder}/{rel}"] = meta
+            manifest["components"] = dict(manifest.get("components", {}),
+                                          **{self.component: section})
+            _write_json_atomic(mpath, manifest)
+        except BaseException:
+            shutil.rmtree(dst, ignore_errors=True)
+            raise
+        self.committed = True
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        return dst
 
 
 def _write_json_atomic(path: Path, obj: dict) -> None:
@@ -534,6 +578,30 @@ class Generation:
             num_perm = int(self.components["minhash"].get("num_perm", -1))
             check_ok(self.path, "minhash/signatures.npy", sig.shape == (n_sets, num_perm),
                    f"shape {sig.shape}, expected ({n_sets}, {num_perm})")
+        if self.has(JOINSTATS):
+            self.check_joinstats()
+
+    def check_joinstats(self) -> None:
+        """Bounds of the join statistics (index/joinstats.py): the CSR pointers, token ids
+        of this generation, row counts of at least 2, token ids ascending within a column
+        (a search looks counts up by binary search)."""
+        ind, tok, cnt = (self.load_npy(JOINSTATS_FILES[n])
+                         for n in ("dup_indptr", "dup_tokens", "dup_counts"))
+        for name, arr in (("dup_tokens", tok), ("dup_counts", cnt)):
+            check_ok(self.path, JOINSTATS_FILES[name], arr.ndim == 1 and arr.dtype.kind in "iu",
+                     f"{arr.dtype} array of {arr.ndim} dimensions, expected integers")
+        check_csr(self.path, JOINSTATS_FILES["dup_indptr"], ind, self.n_sets, len(tok))
+        check_ok(self.path, JOINSTATS_FILES["dup_counts"], len(cnt) == len(tok),
+                 f"{len(cnt)} counts for {len(tok)} tokens")
+        check_range(self.path, JOINSTATS_FILES["dup_tokens"], tok, 0, self.n_tokens)
+        check_range(self.path, JOINSTATS_FILES["dup_counts"], cnt, 2, 2 ** 31)
+        if len(tok) > 1:
+            rising = np.diff(tok) > 0
+            starts = np.asarray(ind[1:-1])
+            starts = starts[(starts > 0) & (starts < len(tok))]
+            rising[starts - 1] = True            # a column's first token follows another's
+            check_ok(self.path, JOINSTATS_FILES["dup_tokens"], bool(rising.all()),
+                     "token ids are not ascending within a column")
 
     def column_label(self, column_id: int) -> tuple[str, str]:
         """(table name, column name) of a local column id."""
@@ -639,10 +707,15 @@ class LakeIndex:
         if self.has(JOINSTATS):
             return []
         version = self.manifest.get("format_version")
+        add = (f"Add them with `lakejoin index --add joinstats {self.path}` (or rebuild: "
+               f"`lakejoin index LAKE --out {self.path} --overwrite`).")
+        if self.has("mate"):
+            return [f"{self.path.name} was built without join statistics (index format "
+                    f"{version}): join rows are counted from its MATE index, key kinds are "
+                    f"estimated from the column profile. {add}"]
         return [f"{self.path.name} was built without join statistics (index format {version}): "
                 f"join rows, fan-out and key kinds are estimated from the column profile. "
-                f"Rebuild to get join estimates from exact row counts (`lakejoin index LAKE "
-                f"--out {self.path} --overwrite`)."]
+                f"Rebuild to get join estimates from exact row counts. {add}"]
 
     @property
     def components(self) -> dict:

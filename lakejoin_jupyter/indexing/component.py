@@ -54,6 +54,7 @@ class BuildContext:
     n_sets: int = 0
     n_tokens: int = 0
     base: LakeIndex | None = None      # adding tables: the index they are added to
+    core_dir: Path | None = None       # adding a component: the built generation's folder
     component_sections: dict = field(default_factory=dict)  # manifest "components" entries
     _views: dict = field(default_factory=dict, repr=False)
 
@@ -122,7 +123,7 @@ class BuildContext:
             import pyarrow as pa
             import pyarrow.parquet as pq
             path = self.scratch("dictionary.parquet")
-            ix_dir = self.writer.tmp
+            ix_dir = self.core_dir or self.writer.tmp
             off = np.load(ix_dir / "dictionary/values_offsets.npy")
             data = np.load(ix_dir / "dictionary/values_bytes.npy")
             tokens = pa.LargeStringArray.from_buffers(len(off) - 1, pa.py_buffer(off),

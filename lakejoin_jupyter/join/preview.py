@@ -7,11 +7,12 @@ lake rows holding it (index/joinstats.py stores l(v) exactly for every v with l(
     row_coverage = sum over matched v of q(v) / query rows
     key_ratio    = sum over matched v of l(v) / matched values     (1.0: the lake key is unique)
 
-These are exact when the multiplicities are stored. Otherwise they are estimates, and
-the ``exact`` flag says so. Without the statistics (an index built before them), l(v) is
-the column's mean rows per value. For a composite key, l(tuple) is the smallest of its
-columns' counts; that is exact when the smallest count is 1. The key kind (identifier,
-text, number, date, year-like) comes from the lake column's profile. :func:`usefulness`
+These are exact when l(v) is known: stored by the join statistics, or counted in MATE's
+value postings by the engine for an index built without them. Otherwise l(v) is the
+column's mean rows per value, an estimate the ``exact`` flag marks. For a composite key
+found by MATE, l(tuple) is counted by its verification (exact); otherwise it is the
+smallest of its columns' counts, exact when that is 1. The key kind (identifier, text,
+number, date, year-like) comes from the lake column's profile. :func:`usefulness`
 is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
 """
 from __future__ import annotations
@@ -102,17 +103,19 @@ def single_counts(query_ids: np.ndarray, query_rows: np.ndarray, n_query_rows: i
 
 
 def tuple_counts(matched_keys, row_counts: dict, n_query_rows: int,
-                 lake_counts: np.ndarray) -> JoinCounts:
+                 lake_counts: np.ndarray, exact: bool | None = None) -> JoinCounts:
     """Join figures of a composite key: ``matched_keys`` the query's key tuples found in
     the lake table, ``row_counts`` query rows per tuple, ``lake_counts`` (tuples x
     columns) the lake rows holding each tuple's value in each column. A tuple's lake rows
-    are estimated by its columns' smallest count (exact when that is 1)."""
+    are estimated by its columns' smallest count (exact when that is 1). ``exact=True``:
+    ``lake_counts`` (tuples x 1) are the rows holding each whole tuple (MATE counts them)."""
     q = np.array([row_counts.get(tuple(k), 0) for k in matched_keys], dtype=np.int64)
     lake = (np.asarray(lake_counts, dtype=np.float64).min(axis=1) if len(lake_counts)
             else np.zeros(0))
     return JoinCounts(len(q), int(q.sum()), n_query_rows,
                       n_query_rows + int(round(float((q * (lake - 1)).sum()))),
-                      int(round(float(lake.sum()))), exact=bool(np.all(lake <= 1)))
+                      int(round(float(lake.sum()))),
+                      exact=bool(np.all(lake <= 1)) if exact is None else exact)
 
 
 # ----------------------------------------------------------------------- key kind

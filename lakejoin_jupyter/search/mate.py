@@ -161,10 +161,21 @@ def best_mapping(mappings: np.ndarray, qrows: np.ndarray):
     return int(counts[i]), tuple(reversed(mapping)), pair[first[i]:first[i] + counts[i]] % n_q
 
 
+def rows_per_tuple(maps, qrows, rows, mapping, matched) -> np.ndarray:
+    """Rows of the table holding each ``matched`` query tuple under ``mapping``: the
+    verified (row, query row) pairs of that mapping, counted per query row. Exact: every
+    row holding a matched tuple's initial value was fetched, and the super-key filter only
+    drops rows that cannot hold the tuple."""
+    mine = np.all(maps == np.asarray(mapping, dtype=np.int64), axis=1)
+    pairs = np.unique(np.column_stack([qrows[mine], rows[mine]]), axis=0)
+    q, n = np.unique(pairs[:, 0], return_counts=True)
+    return n[np.searchsorted(q, matched)].astype(np.int64)
+
+
 def _verify_pending(ma, pending, found, key_ids, j0, excluded):
     """Verify the pending pairs (lists of rows, initial columns, query rows) and append the
-    mappings, their query rows and the rows of the true pairs to ``found``; empties
-    ``pending``."""
+    mappings, their query rows, the rows of the true pairs and the row of each mapping to
+    ``found``; empties ``pending``."""
     pr, pc, pq = (np.concatenate(x) if x else np.zeros(0, np.int64) for x in pending)
     for lst in pending:
         lst.clear()
@@ -172,6 +183,7 @@ def _verify_pending(ma, pending, found, key_ids, j0, excluded):
     found[0].append(maps)
     found[1].append(pq[pidx])
     found[2].append(pr[np.unique(pidx)])
+    found[3].append(pr[pidx])
 
 
 def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
@@ -180,8 +192,9 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
     """MATE top-k over MateArrays ``ma`` (see module docstring).
 
     ``key_ids``: (n, m) distinct query key tuples as token ids, all present in the index.
-    Returns ([(table_id, score, mapping, matched query rows)], stats), best first (score,
-    then table id); the matched query rows are indices into ``key_ids``."""
+    Returns ([(table_id, score, mapping, matched query rows, rows per matched tuple)],
+    stats), best first (score, then table id); the matched query rows are indices into
+    ``key_ids``, the table's rows holding each of them are :func:`rows_per_tuple`."""
     key_ids = np.asarray(key_ids, dtype=np.int64)
     if key_ids.ndim == 1:
         key_ids = key_ids[:, None]
@@ -230,7 +243,7 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
         s0 = int(tstart[ti])
         stats["rows_fetched"] += _distinct_sorted(item_row[s0:s0 + L])
         pending = ([], [], [])               # passed pairs not verified yet: rows, cols, queries
-        found = ([], [], [])                 # verified: mappings, their query rows, true rows
+        found = ([], [], [], [])             # verified: mappings, query rows, true rows, rows
         passed, last_row, pruned, n_pending = 0, -1, False, 0
         a = s0
         for e in _block_ends(vcount[item_val[s0:s0 + L]], chunk, MAX_PAIRS):
@@ -265,18 +278,19 @@ def search(ma, key_ids: np.ndarray, k: int | None = 10, *, min_score: int = 1,
         _verify_pending(ma, pending, found, key_ids, j0, excluded)
         stats["tables_verified"] += 1
         stats["rows_verified"] += passed
-        maps, qs, true_rows = (np.concatenate(x) for x in found)
+        maps, qs, true_rows, map_rows = (np.concatenate(x) for x in found)
         score, mapping, matched = best_mapping(maps, qs)
         stats["pairs_true"] += len(true_rows)
         stats["rows_true"] += len(np.unique(true_rows))
         if score >= need:
-            entry = (score, -int(tables[ti]), mapping, matched)
+            entry = (score, -int(tables[ti]), mapping, matched,
+                     rows_per_tuple(maps, qs, map_rows, mapping, matched))
             if k is not None and len(heap) >= k:
                 heapq.heapreplace(heap, entry)
             else:
                 heapq.heappush(heap, entry)
     best = sorted(heap, key=lambda e: (-e[0], -e[1]))
-    return [(-t, s, mp, qr) for s, t, mp, qr in best], stats
+    return [(-t, s, mp, qr, lr) for s, t, mp, qr, lr in best], stats
 
 
 # ------------------------------------------------------------------ engine method
@@ -301,10 +315,11 @@ def query_key_ids(index, query, threshold=None):
 
 
 def result_candidates(index, query, results, key_ids=None, stats=None):
-    """Engine candidates from [(table_id, score, mapping[, matched query rows])];
-    column_ids follow the query's column order. With ``key_ids``, details["matched_keys"]
-    holds the matched key tuples (tokens) and details["matched_tokens"] their values in
-    the first query column (what Hit.matches shows)."""
+    """Engine candidates from [(table_id, score, mapping[, matched query rows[, rows per
+    matched tuple]])]; column_ids follow the query's column order. With ``key_ids``,
+    details["matched_keys"] holds the matched key tuples (tokens), details["matched_tokens"]
+    their values in the first query column (what Hit.matches shows) and
+    details["matched_lake_rows"] the lake rows holding each tuple (exact join sizes)."""
     from .registry import Candidate
     names = index.columns["name"].tolist()
     text = {}
@@ -318,6 +333,8 @@ def result_candidates(index, query, results, key_ids=None, stats=None):
             keys = key_ids[rest[0]].tolist()
             details["matched_keys"] = [tuple(text[t] for t in row) for row in keys]
             details["matched_tokens"] = sorted({text[row[0]] for row in keys})
+            if len(rest) > 1:
+                details["matched_lake_rows"] = [int(n) for n in rest[1]]
         if stats is not None:
             details["initial_column"] = stats.get("initial_column_name")
         out.append(Candidate(column_ids=tuple(int(c) for c in mapping), score=float(score),

@@ -16,6 +16,9 @@ Note:
     Deviation: rare token bags also pair, with score 1 (a source and a target value whose
     alphanumeric tokens are the same multiset of 2+ tokens, held by no other value of either
     column; "7/1/2014" and "2014-7-1" share no rare q-gram), replacing a weaker q-gram pair.
+    Deviation: a source value shorter than 3 ("NY") is probed whole, q = its length (the
+    thesis drops it: q >= 3 bounds the matches of a value's short grams, and one whole
+    value per row adds no more than one probe).
 """
 from __future__ import annotations
 
@@ -48,12 +51,35 @@ class SuffixIndex:
         self.trigrams = {s[:MIN_Q] for s in self.suffixes}
         self._has: dict = {}
         self._rows: dict = {}
+        self._short: dict | None = None
+
+    def _short_values(self, g: str) -> tuple:
+        """Ids of the values containing g, for g shorter than MIN_Q: the suffix array finds
+        the occurrences that start a gram of MIN_Q+ characters; the others start within
+        the last MIN_Q - 1 characters of a value, kept in a small dictionary of every such
+        substring (built on first use)."""
+        hit = self._rows.get(g)
+        if hit is None:
+            if self._short is None:
+                short: dict = {}
+                for vid, v in enumerate(self.values):
+                    for i in range(max(len(v) - MIN_Q + 1, 0), len(v)):
+                        for j in range(i + 1, len(v) + 1):
+                            short.setdefault(v[i:j], set()).add(vid)
+                self._short = short
+            lo = bisect_left(self.suffixes, g)
+            hi = bisect_left(self.suffixes, g + _TOP, lo)
+            hit = tuple(sorted(set(self.value_ids[lo:hi]) | self._short.get(g, set())))
+            self._rows[g] = hit
+        return hit
 
     def __len__(self):
         return len(self.suffixes)
 
     def has(self, g: str) -> bool:
         """Does any value contain g?"""
+        if len(g) < MIN_Q:
+            return bool(self._short_values(g))
         hit = self._has.get(g)
         if hit is None:
             i = bisect_left(self.suffixes, g)
@@ -63,6 +89,8 @@ class SuffixIndex:
 
     def values_with(self, g: str) -> tuple:
         """Ids of the distinct values containing g (the rows r of QueryIndex)."""
+        if len(g) < MIN_Q:
+            return self._short_values(g)
         hit = self._rows.get(g)
         if hit is None:
             suffixes = self.suffixes
@@ -129,7 +157,7 @@ class ColumnValues:
     def from_cells(cls, name: str, cells: list) -> "ColumnValues":
         first: dict = {}
         for row, cell in enumerate(cells):
-            if cell is None or len(cell) < MIN_Q or len(cell) > MAX_VALUE_CHARS:
+            if cell is None or len(cell) > MAX_VALUE_CHARS or not cell.strip():
                 continue
             key = fold(cell)
             if key not in first:
@@ -163,10 +191,15 @@ class PairGroup:
 
 def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
                          min_score: float) -> list:
-    """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20)."""
+    """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20);
+    a value shorter than MIN_Q has one gram, itself."""
     v = source.values[vid]
     t_index, s_index = target.index, source.index
     best, best_grams = 0.0, []
+    if len(v) < MIN_Q:
+        rt = t_index.values_with(v)
+        if rt and len(rt) * min_score <= 1.0:
+            best, best_grams = 1.0 / (len(s_index.values_with(v)) * len(rt)), [(v, rt)]
     seen = set()
     for i in range(len(v) - MIN_Q + 1):
         u = v[i:i + MAX_GRAM]

@@ -1,0 +1,123 @@
+"""`lakejoin index --add joinstats INDEX`: the join statistics added to an index built
+without them equal the brute-force reference, the index then answers exact join sizes with
+no "rebuild" note, and an add that fails or is refused leaves the index as it was."""
+import json
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+from lakejoin_jupyter import open_index
+from lakejoin_jupyter.cli import main as cli
+from lakejoin_jupyter.errors import LakeJoinError
+from lakejoin_jupyter.index import store
+from lakejoin_jupyter.index.joinstats import reference_stats
+from lakejoin_jupyter.indexing import joinstats as joinstats_job
+from lakejoin_jupyter.indexing.extend import add_component
+from lakejoin_jupyter.lake.normalize import normalize_many
+from lakejoin_jupyter.lake.read import TableInfo, read_table
+from test_hits import COUNTRIES, SPELLINGS, _random_tables, pandas_truth
+
+
+def _snapshot(index):
+    """Every file and folder of the index with its bytes, and the folders beside it."""
+    return ({p.relative_to(index).as_posix(): p.read_bytes() if p.is_file() else None
+             for p in sorted(index.rglob("*"))},
+            sorted(p.name for p in index.parent.iterdir() if p.is_dir()))
+
+
+def _reference(gen):
+    """reference_stats of a generation's tables, read by pandas (the oracle)."""
+    columns = []
+    for _, t in gen.tables.sort_values("table_id").iterrows():
+        if t["status"] != "indexed":
+            continue
+        df = read_table(TableInfo.from_json(t["info"]))
+        columns += [normalize_many(df[c].tolist()) for c in df.columns]
+    token_id = {t: i for i, t in enumerate(gen.token_text(range(gen.n_tokens)))}
+    return reference_stats(columns, token_id)
+
+
+@pytest.fixture
+def bare_index(spark, tmp_path):
+    """An index of two generations, both built without joinstats (and MATE, which would
+    count join rows without them)."""
+    tables = _random_tables()
+    names = sorted(tables)
+    first = write_lake(tmp_path / "lake" / "first", {n: tables[n] for n in names[:5]})
+    second = write_lake(tmp_path / "lake" / "second", {n: tables[n] for n in names[5:]})
+    out = tmp_path / "ix" / "bare.index"
+    out.parent.mkdir()
+    assert cli(["index", str(first), "--out", str(out), "--without", "joinstats",
+                "--without", "mate", "--without", "lshensemble", "-q"]) == 0
+    assert cli(["index", "--add", str(second), str(out), "-q"]) == 0
+    return out, first
+
+
+@pytest.mark.spark
+def test_add_joinstats_gives_exact_join_rows(bare_index, capsys):
+    out, _ = bare_index
+    df = pd.DataFrame({"key": COUNTRIES[10:30] + SPELLINGS[:8]})
+    before = open_index(out)
+    assert len(before.index.generations) == 2 and not before.index.has("joinstats")
+    assert before.index.notes and "Rebuild to get join estimates" in before.index.notes[0]
+    assert not all(h.join_rows_exact for h in before.search(df, "key", k=None))
+
+    assert cli(["index", "--add", "joinstats", str(out), "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "Added joinstats" in printed and "(2 generation(s))" in printed
+    assert "Rebuild" not in printed
+    engine = open_index(out)                   # checksums of the new files verified
+    assert engine.index.has("joinstats") and engine.index.notes == []
+    for gen in engine.index.generations:
+        ref, stats = _reference(gen), gen.joinstats
+        for name in ("dup_indptr", "dup_tokens", "dup_counts"):
+            assert np.array_equal(getattr(stats, name), getattr(ref, name)), (gen.name, name)
+        want = ref.as_joinstats().shapes
+        for f, arr in stats.shapes.items():
+            np.testing.assert_allclose(arr, want[f], equal_nan=True, err_msg=f)
+    res = engine.search(df, "key", k=None)
+    assert res.notes == [] and len(res) >= 5
+    for h in res:
+        want = pandas_truth(df["key"], engine.table(h.table)[h.column])
+        assert h.join_rows_exact and h.join_rows == want["join_rows"] == len(h.join(df))
+        assert h.key_ratio == pytest.approx(want["key_ratio"])
+    assert not list(out.rglob(".lakejoin-add-*"))
+    assert cli(["index", "--add", "joinstats", str(out), "-q"]) == 0    # again: nothing to do
+    assert "already has joinstats; nothing to do" in capsys.readouterr().out
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("where", ["build", "manifest"])
+def test_a_failed_add_leaves_the_index_as_it_was(bare_index, spark, monkeypatch, where):
+    out, _ = bare_index
+    before = _snapshot(out)
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+    if where == "build":        # after the Spark job wrote its Parquet
+        monkeypatch.setattr(joinstats_job, "finish_repeated", boom)
+    else:                       # the base's folder is in place, its manifest write fails
+        monkeypatch.setattr(store, "_write_json_atomic", boom)
+    with pytest.raises(RuntimeError, match="disk full"):
+        add_component(out, "joinstats", spark=spark, progress=False)
+    assert _snapshot(out) == before
+    engine = open_index(out)
+    assert not engine.index.has("joinstats") and engine.index.notes
+
+
+@pytest.mark.spark
+def test_add_refuses_a_changed_lake_and_other_components(bare_index, spark, capsys):
+    out, first = bare_index
+    before = _snapshot(out)
+    assert cli(["index", "--add", "mate", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "'mate' cannot be added to a built index" in err and "--with mate" in err
+    f = next(first.rglob("*.csv"))
+    os.utime(f, ns=(f.stat().st_atime_ns, f.stat().st_mtime_ns + 10 ** 9))
+    with pytest.raises(LakeJoinError, match=r"The lake changed since .*Rebuild the index"):
+        add_component(out, "joinstats", spark=spark, progress=False)
+    assert _snapshot(out) == before
+    assert json.loads((out / "manifest.json").read_text())["components"].get("joinstats") is None
