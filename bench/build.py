@@ -3,6 +3,7 @@ on the same lake in the same run, with the ratio per phase.
 
     python bench/build.py --work W [--lake NAME=PATH ...] [--synthetic 10000 100000 ...]
         [--master local[*]] [--driver-memory 4g] [--results bench/results/build_speed.md]
+        [--spark-only]
 
 For each lake, in this order: the yardstick (fresh process), the Spark build (a fresh
 `lakejoin index` process: cold JVM, as a user runs it, every default component), the
@@ -16,6 +17,10 @@ share). Peak RSS is the whole process tree
 (driver Python, JVM, Python workers) sampled every 0.2 s with psutil; the load average is
 recorded before and after each lake. Synthetic lakes come from bench/synthetic.py
 (open-data shape, 4 columns per table, seed 0) and are generated once under W.
+
+``--spark-only`` runs the Spark build alone (for lakes whose yardstick would not fit in
+memory, 10^6 columns): wall, CPU, peak RSS, the load average sampled every 10 s during the
+build, the phases; the build's output goes to W/NAME.log as it runs.
 
 Phases compared (Spark phase names from the manifest):
   read + profile + MinHash   Spark "reading tables" + "profiling columns"  vs yardstick
@@ -73,26 +78,39 @@ def tree_rss(pid: int) -> tuple[int, int, int]:
     return total, jvm, py
 
 
-def run_measured(cmd, env=None) -> dict:
+def run_measured(cmd, env=None, log: Path | None = None) -> dict:
     """Run a command, sampling the peak RSS of its process tree; returns wall, CPU seconds
-    (user + system of the whole tree, from the reaped children's rusage), peaks, output."""
+    (user + system of the whole tree, from the reaped children's rusage), peaks, the load
+    average seen, output. ``log``: stdout and stderr go to this file as they come (a build
+    killed half way still shows the phases it reached)."""
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sink = open(log, "w") if log else None
+    proc = subprocess.Popen(cmd, env=env, text=True,
+                            stdout=sink or subprocess.PIPE,
+                            stderr=subprocess.STDOUT if sink else subprocess.PIPE)
     peak = [0, 0, 0]
+    loads = []                                     # 1-minute load average, every 10 s
     stop = threading.Event()
 
     def sample():
+        k = 0
         while not stop.is_set():
             cur = tree_rss(proc.pid)
             for i in range(3):
                 peak[i] = max(peak[i], cur[i])
+            if k % 50 == 0:
+                loads.append(os.getloadavg()[0])
+            k += 1
             stop.wait(0.2)
 
     th = threading.Thread(target=sample, daemon=True)
     th.start()
     stdout, stderr = proc.communicate()
     wall = time.time() - t0
+    if sink:
+        sink.close()
+        stdout, stderr = Path(log).read_text(), ""
     stop.set()
     th.join()
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -100,6 +118,7 @@ def run_measured(cmd, env=None) -> dict:
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd[:4]} failed ({proc.returncode}):\n{stderr[-4000:]}\n{stdout[-2000:]}")
     return {"wall_s": wall, "cpu_s": cpu, "peak_rss": peak[0], "peak_jvm": peak[1], "peak_python": peak[2],
+            "load": [min(loads), sum(loads) / len(loads), max(loads)] if loads else None,
             "stdout": stdout, "stderr": stderr}
 
 
@@ -124,14 +143,14 @@ def yardstick(lake: Path, env, check: Path | None = None) -> dict:
     return r
 
 
-def spark_build(lake: Path, index: Path, args, env) -> dict:
+def spark_build(lake: Path, index: Path, args, env, log: Path | None = None) -> dict:
     shutil.rmtree(index, ignore_errors=True)
     cmd = [sys.executable, "-m", "lakejoin_jupyter.cli", "index", str(lake), "--out", str(index)]
     if args.master:
         cmd += ["--master", args.master]
     for c in args.without:
         cmd += ["--without", c]
-    r = run_measured(cmd, env)
+    r = run_measured(cmd, env, log)
     manifest = json.loads((index / "manifest.json").read_text())
     r.update(build_s=manifest["build"]["seconds"], phases=manifest["build"]["phases"],
              counts=manifest["counts"], master=manifest["build"]["spark_master"],
@@ -177,6 +196,52 @@ def measure(name: str, lake: Path, work: Path, args) -> dict:
     if not args.keep:
         shutil.rmtree(index, ignore_errors=True)
     return {"name": name, "yardstick": [y1, y2], "spark": s, "floor": floor, "load": [load0, load1]}
+
+
+def measure_spark_only(name: str, lake: Path, work: Path, args) -> dict:
+    """The Spark build alone (no yardstick, no floor): for lakes whose in-process yardstick
+    would not fit in memory (10^6 columns). Its output is logged to W/NAME.log as it runs."""
+    env = env_for(args)
+    index = work / f"index-{name}"
+    load0 = os.getloadavg()
+    s = spark_build(lake, index, args, env, log=work / f"{name}.log")
+    print(f"{name}: Spark build {s['wall_s']:.1f} s wall", flush=True)
+    load1 = os.getloadavg()
+    if not args.keep:
+        shutil.rmtree(index, ignore_errors=True)
+    return {"name": name, "spark": s, "load": [load0, load1]}
+
+
+def table_spark_only(rows: list[dict], args) -> str:
+    mib = 1 << 20
+    lines = [
+        f"Machine: {os.cpu_count()} cores, {psutil.virtual_memory().total / (1 << 30):.0f} GiB RAM, "
+        f"{platform.platform()}; Spark master {rows[0]['spark']['master'] if rows else '?'}, "
+        f"driver memory {args.driver_memory or 'default'}.", "",
+        "| lake | columns | tables | distinct values | postings | Spark build wall (s) "
+        "| of which starting Spark | ms / column | CPU s | peak RSS (MiB) | of which JVM "
+        "| of which Python | index (MiB) | load before / after | load during (min / mean / max) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    for r in rows:
+        s, c = r["spark"], r["spark"]["counts"]
+        ld = s.get("load") or [0, 0, 0]
+        lines.append(
+            f"| {r['name']} | {c['columns']:,} | {c['indexed_tables']:,} | {c['tokens']:,} "
+            f"| {c['postings']:,} | {s['wall_s']:.1f} | {s['phases'].get('starting Spark', 0):.1f} "
+            f"| {1000 * s['wall_s'] / c['columns']:.2f} | {s['cpu_s']:.0f} "
+            f"| {s['peak_rss'] / mib:,.0f} | {s['peak_jvm'] / mib:,.0f} | {s['peak_python'] / mib:,.0f} "
+            f"| {s['index_bytes'] / mib:,.1f} | {r['load'][0][0]:.1f} / {r['load'][1][0]:.1f} "
+            f"| {ld[0]:.1f} / {ld[1]:.1f} / {ld[2]:.1f} |")
+    lines += ["", "Per phase (seconds):", "", "| phase | " + " | ".join(r["name"] for r in rows) + " |",
+              "|---|" + "---:|" * len(rows)]
+    names = []
+    for r in rows:
+        names += [p for p in r["spark"]["phases"] if p not in names]
+    for p in names:
+        lines.append(f"| {p} | " + " | ".join(f"{r['spark']['phases'].get(p, 0):.1f}" for r in rows) + " |")
+    lines.append("| sum | " + " | ".join(
+        f"{sum(r['spark']['phases'].values()):.1f} of {r['spark']['wall_s']:.1f} wall" for r in rows) + " |")
+    return "\n".join(lines)
 
 
 def _ysum(y, names):
@@ -250,6 +315,9 @@ def main(argv=None):
     ap.add_argument("--without", action="append", default=[], metavar="COMPONENT")
     ap.add_argument("--keep", action="store_true", help="keep the Spark-built indexes")
     ap.add_argument("--results", default=None, help="write the markdown table here")
+    ap.add_argument("--spark-only", action="store_true",
+                    help="the Spark build alone, without the yardstick and the floor (for lakes "
+                         "whose yardstick would not fit in memory, e.g. 10^6 columns)")
     a = ap.parse_args(argv)
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -265,7 +333,18 @@ def main(argv=None):
         lakes.append((f"synthetic {n:,}", str(lake)))
     rows = []
     for name, path in lakes:
-        rows.append(measure(name.replace(" ", "-").replace(",", ""), Path(path), work, a))
+        name = name.replace(" ", "-").replace(",", "")
+        if a.spark_only:
+            rows.append(measure_spark_only(name, Path(path), work, a))
+            text = table_spark_only(rows, a)
+            print(text, flush=True)
+            if a.results:
+                Path(a.results).write_text(text + "\n")
+            (work / "build_spark_only.json").write_text(json.dumps(
+                [r | {"spark": {k: v for k, v in r["spark"].items() if k not in ("stdout", "stderr")}}
+                 for r in rows], indent=1))
+            continue
+        rows.append(measure(name, Path(path), work, a))
         text = table(rows, a)
         print(text, flush=True)
         if a.results:

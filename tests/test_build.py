@@ -127,14 +127,20 @@ from lakejoin_jupyter.spark import get_spark
 def javas():
     return [p for p in psutil.Process().children(recursive=True) if 'java' in p.name()]
 
+def c1_only(*_):
+    jit.update("-XX:TieredStopAtLevel=1" in p.cmdline() for p in javas())
+
 settings = SparkSettings(master="local[1]", log_dir={logs!r})
-r = build({lake!r}, {out!r} + "1", progress=False, spark_settings=settings)
+jit = set()
+r = build({lake!r}, {out!r} + "1", progress=False, spark_settings=settings, progress_callback=c1_only)
 print("after a build that started Spark:", len(javas()), r.phase_seconds.get("starting Spark", 0) > 0)
+print("small lake, quick JIT only:", sorted(jit))
 build({lake!r}, {out!r} + "2", progress=False, spark_settings=settings)
 print("after a second one:", len(javas()))
 spark = get_spark(settings)
-build({lake!r}, {out!r} + "3", progress=False)
-print("after a build in the caller's session:", len(javas()), spark.range(3).count())
+jit = set()
+build({lake!r}, {out!r} + "3", progress=False, progress_callback=c1_only)
+print("after a build in the caller's session:", len(javas()), spark.range(3).count(), sorted(jit))
 """
 
 
@@ -150,4 +156,25 @@ def test_build_stops_the_spark_it_started_and_only_that(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("after")]
     assert lines == ["after a build that started Spark: 0 True", "after a second one: 0",
-                     "after a build in the caller's session: 1 3"]
+                     "after a build in the caller's session: 1 3 [False]"]
+    # the JVM a build of a small lake starts runs the quick JIT only; the caller's is untouched
+    assert "small lake, quick JIT only: [True]" in r.stdout.splitlines()
+
+
+def test_small_lake_settings(tmp_path):
+    """Only a small lake of files, built by a JVM the build starts, gets the quick-JIT
+    option; options the caller gave win."""
+    import pandas as pd
+    from conftest import write_lake
+    from lakejoin_jupyter.config import SparkSettings
+    from lakejoin_jupyter.indexing import pipeline
+    from lakejoin_jupyter.lake.discover import discover
+    lake = write_lake(tmp_path / "lake", {"a.csv": pd.DataFrame({"x": ["p", "q"]})})
+    spec = discover(lake)
+    key = "spark.driver.extraJavaOptions"
+    assert pipeline.small_lake_settings(spec, None).extra == {key: pipeline.SMALL_LAKE_JVM_OPTIONS}
+    mine = SparkSettings(extra={key: "-Xss4m", "spark.x": "1"})
+    assert pipeline.small_lake_settings(spec, mine) is mine
+    big = SparkSettings(extra={"spark.x": "1"})
+    spec.tables[0].size = pipeline.SMALL_LAKE_BYTES + 1
+    assert pipeline.small_lake_settings(spec, big) is big

@@ -98,6 +98,28 @@ class BuildReport:
         return "\n".join(lines)
 
 
+# A lake of at most this many bytes of files is built by a driver JVM that only uses the
+# quick (C1) JIT compiler: the build is seconds of work, most of it code run once, and the
+# optimizing compiler's threads spend more CPU compiling than it saves (docs/algorithms/build.md).
+SMALL_LAKE_BYTES = 16 << 20
+SMALL_LAKE_JVM_OPTIONS = "-XX:TieredStopAtLevel=1"
+
+
+def small_lake_settings(spec: LakeSpec, settings: SparkSettings | None) -> SparkSettings:
+    """The Spark settings a build that starts Spark itself uses: for a small lake of files
+    (no catalog table), the driver JVM gets :data:`SMALL_LAKE_JVM_OPTIONS`, unless the
+    settings already give driver Java options. Results do not depend on it."""
+    from dataclasses import replace
+
+    settings = settings or SparkSettings()
+    if "spark.driver.extraJavaOptions" in settings.extra \
+            or any(t.format == "catalog" for t in spec.tables) \
+            or sum(max(t.size, 0) for t in spec.tables) > SMALL_LAKE_BYTES:
+        return settings
+    return replace(settings, extra={**settings.extra,
+                                    "spark.driver.extraJavaOptions": SMALL_LAKE_JVM_OPTIONS})
+
+
 def _rel(lake: LakeSpec, uri: str) -> str:
     if lake.root and uri.startswith(lake.root):
         return uri[len(lake.root):].lstrip("/")
@@ -165,6 +187,8 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                 raise
         started = spark is None and not session_running()
         t_spark = time.time()
+        if started:
+            spark_settings = small_lake_settings(spec, spark_settings)
         spark = spark or get_spark(spark_settings, master=master)
         spark_seconds = time.time() - t_spark if started else 0.0
         try:
