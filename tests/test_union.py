@@ -180,6 +180,7 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
 @given(st.integers(0, 2**31 - 1))
 @example(95780)   # float32 cosines of a matrix and a vector product rounded apart: ties broke
 @example(410)
+@example(784)
 def test_search_equals_brute_force_on_random_queries(union_lake, seed):
     engine, tables, _ = union_lake
     rng = np.random.default_rng(seed)
