@@ -491,7 +491,10 @@ def test_union_mode(lab, browser, demo_fuzzy_index_path, ui):
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
         root / name)
     page = browser.new_page(viewport={"width": 1440, "height": 1700})   # the whole widget
-    page.goto(lab["url"] + ("/lab/tree/" if ui == "jupyterlab" else "/notebooks/") + name)
+    # ?reset: JupyterLab would otherwise restore the notebooks earlier tests left open, and
+    # the first widget of the page would be one in a hidden tab
+    page.goto(lab["url"] + (f"/lab/tree/{name}?reset" if ui == "jupyterlab"
+                            else f"/notebooks/{name}"))
     page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
     _kernel_id(lab, name)
     run_all(page)
