@@ -505,32 +505,29 @@ class DiscoveryWidget(W.VBox):
     def _write_union_search(self, name, cols, k, result):
         """Bind the UnionResult to ``<query>_unions`` and write its ``%lakejoin union`` line
         into the query's union search cell. Returns the variable, or None."""
-        from ..join.plan import python_name
-        variable = self._own_variable(f"{python_name(name, 'df')}_unions")
-        line = union_magic(name, cols, k=k, save=variable)
-        if self._opened_here and self.engine is not None:
-            line = f"%lakejoin open {shlex.quote(self._opened_here)}\n" + line
-        self.search_code.key = f"union:{variable}"
-        self.search_code.code = line
-        self.search_code.status = ""
-        if not self.auto_bind.value:
-            return None
-        self._bind(variable, result)
-        if self.auto_insert.value:
-            self.search_code.write_cell()
-        return variable
+        return self._write_search_cell(
+            name, "unions", "union", result,
+            lambda variable: union_magic(name, cols, k=k, save=variable))
 
     def _write_search(self, name, cols, k, threshold, method, options, max_values, result):
         """Bind the result to ``<query>_hits`` and write the equivalent magic into the
         query's search cell (one per query; `%lakejoin join N --from <query>_hits` then
         joins from it). Returns the variable, or None when binding is off."""
+        return self._write_search_cell(
+            name, "hits", "search", result,
+            lambda variable: search_magic(name, cols, k=k, save=variable, threshold=threshold,
+                                          method=method, options=options,
+                                          max_values=max_values))
+
+    def _write_search_cell(self, name, suffix, kind, result, magic_line):
+        """Bind ``result`` to ``<query>_<suffix>`` and write ``magic_line(variable)`` (after
+        the open line of an index opened here) into the search cell tagged ``kind``."""
         from ..join.plan import python_name
-        variable = self._own_variable(f"{python_name(name, 'df')}_hits")
-        line = search_magic(name, cols, k=k, save=variable, threshold=threshold, method=method,
-                            options=options, max_values=max_values)
+        variable = self._own_variable(f"{python_name(name, 'df')}_{suffix}")
+        line = magic_line(variable)
         if self._opened_here and self.engine is not None:
             line = f"%lakejoin open {shlex.quote(self._opened_here)}\n" + line
-        self.search_code.key = f"search:{variable}"
+        self.search_code.key = f"{kind}:{variable}"
         self.search_code.code = line
         self.search_code.status = ""
         if not self.auto_bind.value:
