@@ -1,4 +1,5 @@
 """The Spark build against the pure-Python reference, on the packaged demo lake."""
+import os
 import subprocess
 import sys
 from dataclasses import fields
@@ -178,3 +179,53 @@ def test_small_lake_settings(tmp_path):
     big = SparkSettings(extra={"spark.x": "1"})
     spec.tables[0].size = pipeline.SMALL_LAKE_BYTES + 1
     assert pipeline.small_lake_settings(spec, big) is big
+
+
+ARCHIVE_SCRIPT = """
+import os, sys, psutil
+sys.path.insert(0, {root!r})
+from lakejoin_jupyter import spark as S
+from lakejoin_jupyter.config import SparkSettings
+
+def java_options():
+    return [a for p in psutil.Process().children(recursive=True) if 'java' in p.name()
+            for a in p.cmdline() if a.startswith('-X') and ('Archive' in a or 'Xshare' in a)]
+
+def session(**extra):
+    spark = S.get_spark(SparkSettings(master="local[1]", log_dir={logs!r}, extra=extra))
+    opts = java_options()
+    assert spark.range(3).count() == 3
+    return spark, opts
+
+def files():
+    return sorted(f.name.split(".jsa")[0].split("-")[0] + ".jsa" + (".tmp" if ".tmp-" in f.name else "")
+                  for f in S.class_cache_dir().iterdir())
+
+spark, opts = session()
+print("first:", [o.split("=")[0] for o in opts])
+S.stop_spark(spark)
+print("after it stopped:", files())
+spark, opts = session()
+print("second:", [o.split("=")[0] for o in opts], all(o.endswith(".jsa") for o in opts))
+S.stop_spark(spark)
+spark, opts = session(**{{"spark.driver.extraJavaOptions": "-Xshare:off"}})
+print("user's own:", opts)
+S.stop_spark(spark)
+print("at the end:", files())
+"""
+
+
+def test_driver_jvm_class_archive(tmp_path):
+    """The first JVM writes the class archive as it exits (renamed into place only once
+    whole), later ones map it; a user's own sharing option is left alone."""
+    env = {**os.environ, "LAKEJOIN_JVM_CLASS_CACHE_DIR": str(tmp_path / "jvm")}
+    env.pop("LAKEJOIN_JVM_CLASS_CACHE", None)
+    code = ARCHIVE_SCRIPT.format(root=str(Path(__file__).resolve().parent.parent),
+                                 logs=str(tmp_path / "logs"))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=900, env=env)
+    assert r.returncode == 0, r.stderr[-3000:]
+    lines = [ln for ln in r.stdout.splitlines() if ":" in ln]
+    assert lines == ["first: ['-XX:ArchiveClassesAtExit']", "after it stopped: ['spark.jsa']",
+                     "second: ['-XX:SharedArchiveFile'] True", "user's own: ['-Xshare:off']",
+                     "at the end: ['spark.jsa']"]
