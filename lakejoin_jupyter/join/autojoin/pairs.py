@@ -8,21 +8,13 @@ Per v all tied best pairs are kept (MaxByScore); pairs are grouped by column pai
 sorted by score. QueryIndex is a suffix array per column (binary search, cached).
 
 Note:
-    Choices the thesis leaves open (why: docs/algorithms/autojoin.md):
-    - matching is case-insensitive (the language has casing operators);
-    - values over ``MAX_VALUE_CHARS`` are skipped and q is capped at ``MAX_GRAM``;
-    - a value's pairs are emitted for its own row only;
-    - pairs below ``min_score`` are dropped; score ties go to the longer q-gram.
-    Deviation: rare token bags also pair, with score 1 (a source and a target value whose
-    alphanumeric tokens are the same multiset of 2+ tokens, held by no other value of either
-    column; "7/1/2014" and "2014-7-1" share no rare q-gram), replacing a weaker q-gram pair;
-    digit tokens compare by value ("07" = "7").
-    Deviation: a source value shorter than 3 ("NY") is probed whole, q = its length (the
-    thesis drops it: q >= 3 bounds the matches of a value's short grams, and one whole
-    value per row adds no more than one probe).
-    Deviation: rare number bags pair like token bags, between a value of numbers alone
-    and one gluing letters to digits ("1 5" and "S01E05"); a row's best matches in 2-3 source columns are intersected into pairs of their
-    own (``combined_pair_groups``: "james smith" from FirstName and Surname).
+    Choices the thesis leaves open (why: docs/algorithms/autojoin.md): case-insensitive
+    matching; values over ``MAX_VALUE_CHARS`` skipped, q capped at ``MAX_GRAM``; a value's
+    pairs for its own row only; pairs below ``min_score`` dropped, ties to the longer gram.
+    Deviations: rare token bags pair with score 1 ("7/1/2014" and "2014-7-1", digits by
+    value), and rare number bags between a value of numbers and one gluing letters to
+    digits ("1 5" and "S01E05"); a value shorter than 3 ("NY") is probed whole; a row's
+    best matches in 2-3 columns are intersected (``combined_pair_groups``).
 """
 from __future__ import annotations
 
