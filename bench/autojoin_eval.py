@@ -1,8 +1,9 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
-        bench/data/autojoin-fresh bench/data/autojoin-fresh2 [--json OUT] [--cases a,b] \
-        [--split dev|validation|fresh|fresh2|all] [--before BASELINE_JSON[,MORE]]
+        bench/data/autojoin-fresh bench/data/autojoin-fresh2 bench/data/autojoin-fresh3 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|fresh3|all] \
+        [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
 Every folder given is a benchmark (one sub-folder per case). Cases are split into
@@ -16,6 +17,8 @@ cases made from tables no other case uses, fixed and committed before the short-
 change of round 3 was run on them. A fourth, "fresh2" (``FRESH2_CASES``,
 bench/data/autojoin-fresh2), holds eight cases from yet other tables, committed in round 4
 before any learner change of that round (the fresh cases' failures were known by then).
+A fifth, "fresh3" (``FRESH3_CASES``, bench/data/autojoin-fresh3), holds eight cases from
+tables no other case uses, committed in round 5 before any learner change of that round.
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -70,16 +73,24 @@ FRESH_CASES = {
 FRESH2_CASES = {
     "sots_filenames", "resignations_districts", "twitter_status_ids", "genius_song_urls",
     "college_majors_codes", "common_name_clean", "wc_fifa_codes", "fandango_films"}
+# Third fresh validation (bench/autojoin_make_cases.py --fresh3), committed in round 5
+# before any learner change of that round; never tuned on:
+FRESH3_CASES = {
+    "goose_retro_ids", "nfl_team_tickets", "nfl_event_home_team", "bechdel_crew_titles",
+    "trump_trail_locations", "clinton_trail_locations", "favorables_media_names",
+    "ncaa_men_women_schools"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh" or "fresh2": a fresh case by FRESH_CASES or
-    FRESH2_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2" or "fresh3": a fresh case by FRESH_CASES,
+    FRESH2_CASES or FRESH3_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
     if case in FRESH2_CASES:
         return "fresh2"
+    if case in FRESH3_CASES:
+        return "fresh3"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -194,7 +205,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     before = before or {}
     lines = ["| split | case | rows (src/tgt) | G | AJ P | AJ R | AJ F1 | F1 before | AJ-E F1 | coverage | est. P | time (s) | CPU (s) | CPU / before | program |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    order = {"fresh2": 0, "fresh": 1, "validation": 2, "dev": 3}
+    order = {"fresh3": 0, "fresh2": 1, "fresh": 2, "validation": 3, "dev": 4}
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -213,8 +224,9 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh2 validation (headline: never tuned on)",
-               [r for r in results if r["split"] == "fresh2"]),
+    groups = [("fresh3 validation (headline: never tuned on)",
+               [r for r in results if r["split"] == "fresh3"]),
+              ("fresh2 validation", [r for r in results if r["split"] == "fresh2"]),
               ("fresh validation + validation",
                [r for r in results if r["split"] in ("fresh", "validation")]),
               ("fresh validation", [r for r in results if r["split"] == "fresh"]),
@@ -249,7 +261,7 @@ def main(argv=None):
     ap.add_argument("paths", type=Path, nargs="*",
                     help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
-    ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2"), default="all",
+    ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3"), default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")

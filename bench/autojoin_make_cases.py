@@ -3,6 +3,7 @@
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-extra
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh --fresh
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh2 --fresh2
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh3 --fresh3
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -555,6 +556,155 @@ def make_fresh2(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh3 validation (round 5)
+# Made from tables no earlier case uses, committed before any learner change of round 5
+# (bench/autojoin_eval.py: FRESH3_CASES). Picked by what the tables hold (their own key
+# formats, keys shared by two tables), not by what a change needs; where two tables name
+# the same entity differently, the truth is a hand-checked list of the entities, never a
+# transformation program.
+
+def goose_retro_ids(lake, out):
+    """Relief pitchers' "goose eggs": the pitcher's name and the table's own Retrosheet id
+    ("Dolf Luque" / "luqud101": last name, first initial, a number)."""
+    t = _read(lake, "fivethirtyeight/goose/goose_rawdata.csv")
+    t = t.drop_duplicates(["name", "key_retro"])
+    t = t.drop_duplicates("name", keep=False).drop_duplicates("key_retro", keep=False)
+    t = t.sample(n=500, random_state=51).reset_index(drop=True)
+    src = t[["name", "year", "team"]]
+    tgt = t[["key_retro", "gwar"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "goose_retro_ids", src, tgt, _same_row(src, tgt))
+
+
+def nfl_team_tickets(lake, out):
+    """NFL teams: the team-picking categories ("Green Bay Packers") and the ticket-price
+    table's own listing ("Green Bay Packers Tickets"); the Rams moved (Los Angeles / St
+    Louis): the truth is the franchise, by its nickname."""
+    f = _read(lake, "fivethirtyeight/nfl-favorite-team/team-picking-categories.csv")
+    n = _read(lake, "fivethirtyeight/nfl-ticket-prices/national-average.csv")
+    src = f[["TEAM", "BMK", "UNI"]].reset_index(drop=True)
+    tgt = n[["Genre", "Avg TP, $"]].reset_index(drop=True)
+    nick = [g[: -len(" Tickets")].split()[-1] for g in tgt.Genre]
+    return _write(out, "nfl_team_tickets", src, tgt,
+                  _by_key([t.split()[-1] for t in src.TEAM], nick))
+
+
+def nfl_event_home_team(lake, out):
+    """NFL games of 2014 ("Baltimore Ravens at Pittsburgh Steelers Tickets on 02-Nov-2014
+    (9037819)") and the fandom survey's teams ("Pittsburgh Steelers", 2017 names: Los
+    Angeles Rams and Chargers). N:1: each game joins its home team, by the nickname."""
+    e = _read(lake, "fivethirtyeight/nfl-ticket-prices/2014-average-ticket-price.csv")
+    fan = _read(lake, "fivethirtyeight/nfl-fandom/NFL_fandom_data-surveymonkey.csv", header=1)
+    e = e[e.Event.str.contains(" at ") & e.Event.str.contains(" Tickets on ")]
+    src = e[["Event", "Division", "Avg TP, $"]].reset_index(drop=True)
+    tgt = fan[fan.Team.str.endswith("s")][["Team", "Tot. Respondents"]].reset_index(drop=True)
+    home = [ev.split(" at ", 1)[1].split(" Tickets on ")[0].split()[-1] for ev in src.Event]
+    return _write(out, "nfl_event_home_team", src, tgt,
+                  _by_key(home, [t.split()[-1] for t in tgt.Team]))
+
+
+_BECHDEL_CREW_TITLES = {"Moana_(I) (2016)": "Moana"}
+
+
+def bechdel_crew_titles(lake, out):
+    """2016 films: the crew table's titles ("Rogue One_(2016)", "Moana_(I) (2016)") and the
+    Bechdel test table keyed by the plain title ("Rogue One")."""
+    c = _read(lake, "fivethirtyeight/next-bechdel/nextBechdel_crewGender.csv", encoding="latin-1")
+    a = _read(lake, "fivethirtyeight/next-bechdel/nextBechdel_allTests.csv")
+    crew = c.groupby("MOVIE", sort=True).agg(crew=("FULL_NAME", "count"),
+                                              women=("GENDER_GUESS", lambda g: (g == "female").sum()))
+    src = pd.DataFrame({"MOVIE": crew.index, "crew": crew.crew.astype(str),
+                        "women": crew.women.astype(str)}).reset_index(drop=True)
+    tgt = a[["movie", "bechdel", "peirce", "landau"]].reset_index(drop=True)
+    titles = [_BECHDEL_CREW_TITLES.get(m, m.rsplit("_(", 1)[0]) for m in src.MOVIE]
+    return _write(out, "bechdel_crew_titles", src, tgt, _by_key(titles, tgt.movie.tolist()))
+
+
+def campaign_trail_locations(lake, out, who):
+    """2016 campaign stops: city and state columns and the table's own "location"
+    (Trump's "Wilmington, OH", Clinton's "Cleveland, Ohio"), one row per location."""
+    t = _read(lake, f"fivethirtyeight/presidential-campaign-trail/{who}.csv")
+    t = t.drop_duplicates("location").reset_index(drop=True)
+    src = t[["date", "city", "state"]]
+    tgt = t[["location", "lat", "lng"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, f"{who}_trail_locations", src, tgt, _same_row(src, tgt))
+
+
+# The polls' full names and the cable-news query names of the same 25 candidates (checked by
+# hand); the polls' other politicians are not in the news table.
+_FAVORABLES_TO_MEDIA = {
+    "Amy Klobuchar": "Amy Klobuchar", "Andrew Yang": "Andrew Yang",
+    "Bernard Sanders": "Bernie Sanders", "Beto O'Rourke": "Beto O'Rourke",
+    "Bill de Blasio": "Bill de Blasio", "Cory A. Booker": "Cory Booker",
+    "Elizabeth Warren": "Elizabeth Warren", "Eric Swalwell": "Eric Swalwell",
+    "Jay Robert Inslee": "Jay Inslee", "Joe Sestak": "Joe Sestak",
+    "John Hickenlooper": "John Hickenlooper", "John K. Delaney": "John Delaney",
+    "Joseph R. Biden Jr.": "Joe Biden", "Julián Castro": "Julian Castro",
+    "Kamala D. Harris": "Kamala Harris", "Kirsten E. Gillibrand": "Kirsten Gillibrand",
+    "Marianne Williamson": "Marianne Williamson", "Michael F. Bennet": "Michael Bennet",
+    "Mike Gravel": "Mike Gravel", "Pete Buttigieg": "Pete Buttigieg",
+    "Seth Moulton": "Seth Moulton", "Steve Bullock": "Steve Bullock", "Tim Ryan": "Tim Ryan",
+    "Tom Steyer": "Tom Steyer", "Tulsi Gabbard": "Tulsi Gabbard"}
+
+
+def favorables_media_names(lake, out):
+    """2020 Democratic candidates: the favorability polls' full names ("Cory A. Booker",
+    "Joseph R. Biden Jr.") and the cable-news mentions keyed by the short name ("Cory
+    Booker", "Joe Biden")."""
+    f = _read(lake, "fivethirtyeight/presidential-candidate-favorables-2019/favorability_polls_rv_2019.csv")
+    m = _read(lake, "fivethirtyeight/media-mentions-2020/cable_weekly.csv")
+    polls = f.groupby("politician", sort=True).agg(polls=("question_id", "count"))
+    src = pd.DataFrame({"politician": polls.index, "polls": polls.polls.astype(str)})
+    clips = m.groupby("name", sort=True).agg(clips=("matched_clips", lambda c: c.astype(float).sum()))
+    tgt = pd.DataFrame({"name": clips.index, "matched clips": clips.clips.astype(int).astype(str)})
+    keys = [_FAVORABLES_TO_MEDIA.get(p) for p in src.politician]
+    return _write(out, "favorables_media_names", src, tgt, _by_key(keys, tgt.name.tolist()))
+
+
+# The men's 2014 bracket names and the women's tournament history names of the same school
+# (checked by hand); schools absent from the women's table (Coastal Carolina, North Carolina
+# Central, North Dakota State, Saint Louis, Stephen F. Austin, Wofford) join nothing.
+_MEN_TO_WOMEN_SCHOOL = {
+    "Mount St. Mary's": "Mt. St. Mary's", "Virginia Commonwealth": "VCU",
+    "Ohio State": "Ohio St.", "Western Michigan": "Western Mich.",
+    "Eastern Kentucky": "Eastern Ky.", "Michigan State": "Michigan St.", "Iowa State": "Iowa St.",
+    "Connecticut": "UConn", "Wichita State": "Wichita St.", "Kansas State": "Kansas St.",
+    "North Carolina State": "NC State", "Arizona State": "Arizona St.", "Weber State": "Weber St.",
+    "Oklahoma State": "Oklahoma St.", "San Diego State": "San Diego St.",
+    "New Mexico State": "New Mexico St.", "Louisiana-Lafayette": "Louisiana",
+    "Brigham Young": "BYU", "American University": "American"}
+
+
+def ncaa_men_women_schools(lake, out):
+    """College basketball: the 2014 men's bracket's team names ("Arizona State", "Brigham
+    Young") and the women's tournament history keyed by school ("Arizona St.", "BYU")."""
+    b = _read(lake, "fivethirtyeight/march-madness-predictions/bracket-57.csv")
+    w = _read(lake, "fivethirtyeight/ncaa-womens-basketball-tournament/"
+                    "ncaa-womens-basketball-tournament-history.csv")
+    src = b[["team_name", "team_seed", "team_region"]].reset_index(drop=True)
+    hist = w.groupby("School", sort=True).agg(appearances=("Year", "count"), first=("Year", "min"))
+    tgt = pd.DataFrame({"School": hist.index, "appearances": hist.appearances.astype(str),
+                        "first year": hist["first"]}).reset_index(drop=True)
+    keys = [_MEN_TO_WOMEN_SCHOOL.get(t, t) for t in src.team_name]
+    return _write(out, "ncaa_men_women_schools", src, tgt, _by_key(keys, tgt.School.tolist()))
+
+
+def make_fresh3(lake: Path, out: Path) -> list:
+    return [
+        goose_retro_ids(lake, out),
+        nfl_team_tickets(lake, out),
+        nfl_event_home_team(lake, out),
+        bechdel_crew_titles(lake, out),
+        campaign_trail_locations(lake, out, "trump"),
+        campaign_trail_locations(lake, out, "clinton"),
+        favorables_media_names(lake, out),
+        ncaa_men_women_schools(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -598,8 +748,11 @@ def main(argv=None):
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
     ap.add_argument("--fresh2", action="store_true",
                     help="make the second fresh validation set (bench/data/autojoin-fresh2) instead")
+    ap.add_argument("--fresh3", action="store_true",
+                    help="make the third fresh validation set (bench/data/autojoin-fresh3) instead")
     args = ap.parse_args(argv)
-    make = make_fresh2 if args.fresh2 else make_fresh if args.fresh else make_all
+    make = (make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+            else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         print(f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
               f"pairs {info['pairs']:5d}")

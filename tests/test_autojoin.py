@@ -129,6 +129,45 @@ def test_zero_padded_codes_join_every_row():
         sorted((str(c), f"{c:03d}") for c in codes)
 
 
+def test_first_and_last_name_grid_joins_through_both_columns():
+    """Hand-checked (round 5): every first name with every last name (a 6 x 6 grid, like
+    the most-common-names table), against "first last" in lower case. Each column's best
+    q-gram is shared by 6 target values, so no single column pairs a row with its key;
+    both columns together do, and the program joins all 36 rows."""
+    first = ["James", "Maria", "Robert", "Linda", "David", "Susan"]
+    last = ["Smith", "Garcia", "Johnson", "Nguyen", "Brown", "Okafor"]
+    rows = [(f, s) for f in first for s in last]
+    left = pd.DataFrame({"FirstName": [f for f, _ in rows], "Surname": [s for _, s in rows],
+                         "Estimate": [str(1000 + 7 * i) for i in range(len(rows))]})
+    names = [f"{f.lower()} {s.lower()}" for f, s in rows]
+    right = pd.DataFrame({"cleanName": names[::-1],
+                          "finalEstimate": [str(5000 + 11 * i) for i in range(len(rows))]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.source == "left" and aj.target_column == "cleanName"
+    assert aj.program.describe() == 'lower(`FirstName`) + " " + lower(`Surname`)'
+    joined = aj.join()
+    assert sorted(zip(joined["FirstName"], joined["Surname"], joined["cleanName"])) == \
+        sorted((f, s, f"{f.lower()} {s.lower()}") for f, s in rows)
+
+
+def test_season_and_episode_columns_join_episode_codes():
+    """Hand-checked (round 5): unpadded season and episode numbers against "S01E05" codes;
+    a code is one alphanumeric token, so only the numbers' bag pairs the rows, and the
+    program pads both numbers."""
+    rows = [(s, e) for s in range(1, 13) for e in range(1, 14)]
+    left = pd.DataFrame({"title": [f"painting {i}" for i in range(len(rows))],
+                         "season": [str(s) for s, _ in rows], "episode": [str(e) for _, e in rows]})
+    codes = [f"S{s:02d}E{e:02d}" for s, e in rows]
+    right = pd.DataFrame({"EPISODE": codes[::-1], "elements": [str(i % 17) for i in range(len(rows))]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.source == "left" and aj.target_column == "EPISODE"
+    assert aj.program.describe() == ('"S" + `season` padded with zeros to 2 + "E" + '
+                                     '`episode` padded with zeros to 2')
+    joined = aj.join()
+    assert sorted(zip(joined["season"], joined["episode"], joined["EPISODE"])) == \
+        sorted((str(s), str(e), f"S{s:02d}E{e:02d}") for s, e in rows)
+
+
 def test_date_over_three_columns_joins_iso_dates():
     """Hand-checked (round 4): year, month and day in three unpadded columns against ISO
     dates; no single column holds a rare gram, the joined columns' token bag does."""

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Program, compile_expr, extract
 from lakejoin_jupyter.join.autojoin.learn import (Example, LearnSettings, example_sets,
-                                                  operands, replaced_operands, separators,
+                                                  context_separators, operands,
+                                                  replaced_operands, separators,
                                                   try_learn_transform)
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
 
@@ -290,3 +291,46 @@ def test_learned_padding_programs_fit_every_example(pairs, fmt):
     p = learn(rows, outs, ["a", "b"])
     if p is not None:
         assert agrees(p, rows, outs, ["a", "b"])
+
+
+GAMES = [("Atlanta Falcons", "New Orleans Saints", "21-Dec-2014", "9037941"),
+         ("New Orleans Saints", "Carolina Panthers", "30-Oct-2014", "9037827"),
+         ("Miami Dolphins", "New England Patriots", "14-Dec-2014", "9037705"),
+         ("St Louis Rams", "San Francisco 49ers", "02-Nov-2014", "9037691"),
+         ("Denver Broncos", "Oakland Raiders", "09-Nov-2014", "9037876"),
+         ("Tampa Bay Buccaneers", "Carolina Panthers", "14-Dec-2014", "9037831")]
+
+
+def test_a_field_between_words_is_a_part():
+    """Hand-checked (round 5): the home team sits between " at " and " Tickets on "; team
+    names have 2-3 words, so no part between non-alphanumeric separators is the team, and
+    the separators with letters come from the examples' context."""
+    rows = [(f"{a} at {h} Tickets on {d} ({i})", "AFC") for a, h, d, i in GAMES]
+    outs = [h for _a, h, _d, _i in GAMES]
+    cols = ["Event", "Division"]
+    p = learn(rows[:3], outs[:3], cols)
+    assert p is not None
+    assert p.describe() == 'part 1 (split at " Tickets on ") of part 2 (split at " at ") of `Event`'
+    assert agrees(p, rows, outs, cols)
+
+
+def test_context_separators():
+    vals = [f"{a} at {h} Tickets on {d} ({i})" for a, h, d, i in GAMES[:3]]
+    outs = [h for _a, h, _d, _i in GAMES[:3]]
+    # before the team: "s at " is shared but cut to start at a non-alphanumeric character
+    assert context_separators(vals, outs) == [" at ", " Tickets on "]
+    assert context_separators(["x-ab-y", "zz-cd-w"], ["ab", "cd"]) == []   # "-": no letters
+    assert context_separators(["ab", "cd"], ["ab", "x"]) == []             # output not inside
+    assert context_separators(["Q: v1 :end", "Q: v22 :end"], ["V1", "v22"]) == ["Q: ", " :end"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.text("ab o-", min_size=2, max_size=12), st.integers(0, 11),
+                          st.integers(1, 5)), min_size=1, max_size=4))
+def test_operands_with_context_separators_are_what_their_paths_produce(spec):
+    rows = [(v, "c") for v, _i, _n in spec]
+    examples = [Example(r, v[min(i, len(v) - 1):min(i, len(v) - 1) + n])
+                for r, (v, i, n) in zip(rows, spec)]
+    for node, vals in operands(examples, ["x", "y"]):
+        f = compile_expr(node, ["x", "y"])
+        assert tuple(f(r) for r in rows) == vals

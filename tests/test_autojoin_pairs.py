@@ -2,6 +2,7 @@
 tries every prefix of every suffix by scanning all values."""
 from __future__ import annotations
 
+import itertools
 import re
 
 from hypothesis import given, settings
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.pairs import (MAX_GRAM, MIN_Q, ColumnValues, SuffixIndex,
                                                   binary_search_q, find_joinable_row_pairs,
-                                                  find_pair_group)
+                                                  combined_pair_groups, find_pair_group)
 
 cells = st.lists(st.one_of(st.none(), st.text("abcAB-", min_size=0, max_size=9)),
                  min_size=1, max_size=12)
@@ -52,6 +53,18 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
     def bag(v):
         return tuple(sorted(str(int(t)) if t.isascii() and t.isdigit() else t   # by value
                             for t in re.findall(r"[^\W_]+", v)))
+    # and rare number bags: the same over the digit runs alone, between a value of numbers
+    # only and one with a letter next to a digit ("1 5" and "S01E05")
+    def numbers(v):
+        return tuple(sorted(str(int(t)) for t in re.findall(r"[0-9]+", v)))
+
+    def kind(v):
+        toks = re.findall(r"[^\W_]+", v)
+        if all(t.isascii() and t.isdigit() for t in toks):
+            return "pure"
+        if re.search(r"[0-9][^\W\d_]|[^\W\d_][0-9]", v):
+            return "mixed"
+        return None
     for v in svals:
         b = bag(v)
         same_s = [x for x in svals if bag(x) == b]
@@ -59,6 +72,14 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         if len(b) >= 2 and len(same_s) == 1 and len(same_t) == 1:
             pair = (S[v], T[same_t[0]])
             out = {x for x in out if x[:2] != pair} | {pair + (1.0,)}   # score 1 wins
+    for v in svals:
+        b = numbers(v)
+        same_s = [x for x in svals if numbers(x) == b]
+        same_t = [t for t in tvals if numbers(t) == b]
+        if (len(b) >= 2 and len(same_s) == 1 and len(same_t) == 1 and kind(v)
+                and kind(same_t[0]) and kind(v) != kind(same_t[0])):
+            pair = (S[v], T[same_t[0]])
+            out = {x for x in out if x[:2] != pair} | {pair + (1.0,)}
     return out
 
 
@@ -134,9 +155,9 @@ def token_columns(draw):
     """Values made of 2-3 tokens from a few, in any order and with any delimiters (so equal
     token bags, unique or not, are common)."""
     def value():
-        toks = draw(st.lists(st.sampled_from(["7", "07", "12", "2014", "Cd"]), min_size=1,
-                             max_size=3))
-        seps = draw(st.lists(st.sampled_from(["-", "/", " ", ", "]), min_size=len(toks),
+        toks = draw(st.lists(st.sampled_from(["7", "07", "12", "2014", "Cd", "S", "E"]),
+                             min_size=1, max_size=3))
+        seps = draw(st.lists(st.sampled_from(["-", "/", " ", ", ", ""]), min_size=len(toks),
                              max_size=len(toks)))
         return "".join(t + s for t, s in zip(toks, seps))[:-1] or toks[0]
     n_s, n_t = draw(st.integers(1, 10)), draw(st.integers(1, 10))
@@ -169,6 +190,17 @@ def test_padded_numbers_have_one_token_value():
     assert {(p.source_row, p.target_row) for p in group.pairs if p.gram == ""} == {(0, 1), (1, 0)}
 
 
+def test_episode_codes_pair_with_season_and_episode_by_their_numbers():
+    """Round 5, hand-checked: "S01E05" is one alphanumeric token, so no token bag equals
+    "1 5" (season and episode joined); their numbers are one bag. "S01E10" and "S10E01"
+    share {1, 10}: neither pairs by numbers."""
+    src = ["1 5", "2 3", "1 10", "10 1", "3 12"]
+    tgt = ["S03E12", "S01E10", "S02E03", "S10E01", "S01E05"]
+    group = find_pair_group(ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt))
+    assert {(p.source_row, p.target_row) for p in group.pairs if p.gram == ""} == \
+        {(0, 4), (1, 2), (4, 0)}
+
+
 def test_short_values_are_probed_whole():
     """Two-letter codes (below q = 3) pair with the one target value holding them; a code
     inside every target value (".svg") scores 1/m and is dropped below min_score; the
@@ -182,3 +214,91 @@ def test_short_values_are_probed_whole():
     assert {(p.source_row, p.target_row, p.score) for p in group.pairs} == \
         oracle_pairs(codes, flags, 1 / 4)
 
+
+
+def oracle_combined(columns, tgt, min_score):
+    """Combined evidence by brute force: per source row, the smallest non-empty
+    intersection (fewer target rows than any single column reaches; ties: more columns) of
+    the rows its columns' best matches reach, then 1/(n m) per target row."""
+    reach = {}
+    for name, col in columns.items():
+        m = {}
+        firsts = distinct_first(col)
+        by_row = {}
+        for s, t, _score in oracle_pairs(col, tgt, min_score):
+            by_row.setdefault(s, set()).add(t)
+        for v, row in firsts.items():
+            if row in by_row:
+                m[v] = by_row[row]
+        if m:
+            reach[name] = m
+    names = [c for c in columns if c in reach]
+    if len(names) < 2:
+        return set()
+    combos = {}
+    n_rows = len(next(iter(columns.values())))
+    for i in range(n_rows):
+        have = [(c, columns[c][i].lower(), reach[c][columns[c][i].lower()]) for c in names
+                if columns[c][i] is not None and columns[c][i].lower() in reach[c]]
+        if len(have) < 2:
+            continue
+        fewest = min(len(h[2]) for h in have)
+        options = []
+        for size in (2, 3):
+            for subset in itertools.combinations(have, size):
+                common = set.intersection(*(h[2] for h in subset))
+                if common and len(common) < fewest:
+                    options.append((len(common), -size, subset, common))
+        if not options:
+            continue
+        best = min(options, key=lambda o: (o[0], o[1]))
+        ties = [o for o in options if (o[0], o[1]) == (best[0], best[1])]
+        if len({tuple(h[0] for h in o[2]) for o in ties}) > 1:
+            return None                   # several subsets tie: the order decides, skip
+        key = (tuple(h[0] for h in best[2]), tuple(h[1] for h in best[2]))
+        combos.setdefault(key, (i, best[3]))
+    count = {}
+    for (cols, _v), (_i, common) in combos.items():
+        for j in common:
+            count[(cols, j)] = count.get((cols, j), 0) + 1
+    return {(i, j, 1.0 / (count[(cols, j)] * len(common)))
+            for (cols, _v), (i, common) in combos.items() for j in common
+            if 1.0 / (count[(cols, j)] * len(common)) >= min_score}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_combined_pairs_match_the_oracle(data):
+    n = data.draw(st.integers(2, 9))
+    width = data.draw(st.integers(2, 3))
+    col = st.lists(st.one_of(st.none(), st.sampled_from(["ann", "bob", "cyd", "dee", "lee"])),
+                   min_size=n, max_size=n)
+    columns = {f"c{k}": data.draw(col) for k in range(width)}
+    word = st.sampled_from(["ann", "bob", "cyd", "dee", "lee", "nob"])
+    tgt = data.draw(st.lists(st.one_of(st.lists(word, min_size=1, max_size=3).map(" ".join),
+                                       st.text("abcdelnoy ", max_size=8)),
+                             min_size=1, max_size=12))
+    min_score = data.draw(st.sampled_from([0.0, 1 / 4]))
+    want = oracle_combined(columns, tgt, min_score)
+    if want is None:
+        return
+    t = ColumnValues.from_cells("t", tgt)
+    groups = [find_pair_group(ColumnValues.from_cells(c, cells), t, min_score)
+              for c, cells in columns.items()]
+    got = combined_pair_groups([g for g in groups if g.pairs], columns, min_score)
+    assert {(p.source_row, p.target_row, p.score) for g in got for p in g.pairs} == want
+
+
+def test_name_grid_pairs_through_both_columns():
+    """Hand-checked: 2 first names x 2 last names; each column alone reaches 2 targets
+    (score 1/2), both together the one right target (score 1)."""
+    first, last = ["Ann", "Ann", "Bob", "Bob"], ["Lee", "Kim", "Lee", "Kim"]
+    tgt = ["bob kim", "ann lee", "bob lee", "ann kim"]
+    t = ColumnValues.from_cells("name", tgt)
+    groups = [find_pair_group(ColumnValues.from_cells(c, cells), t, 1 / 4)
+              for c, cells in (("first", first), ("last", last))]
+    assert all(p.score == 0.5 for g in groups for p in g.pairs)
+    (group,) = combined_pair_groups(groups, {"first": first, "last": last}, 1 / 4)
+    assert group.source_column == "first & last" and group.target_column == "name"
+    assert sorted((p.source_row, p.target_row, p.score) for p in group.pairs) == \
+        [(0, 1, 1.0), (1, 3, 1.0), (2, 2, 1.0), (3, 0, 1.0)]

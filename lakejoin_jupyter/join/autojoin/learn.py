@@ -19,6 +19,8 @@ Note:
     variable-length fields); a number operand may be read through Pad (zeros to the width
     the outputs show), and a program whose number pieces all have one width in the
     examples' outputs gets a padded variant (examples that needed no padding teach none).
+    SPLIT separators also come from the examples' context: the text every example has just
+    before or after its output, when it holds letters (" at ", " Tickets on ").
 """
 from __future__ import annotations
 
@@ -123,10 +125,13 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
             out[vals] = node
             level1.append((node, vals))
 
+    outputs = [ex.output for ex in examples]
+
     def expand(items):
         nxt = []
         for node, vals in items:
             seps = dict.fromkeys(sep for v in vals for sep in _separators_of(v, cache))
+            seps.update(dict.fromkeys(context_separators(vals, outputs)))
             for sep in seps:
                 parts = [_split(v, sep, cache) for v in vals]
                 n = min(len(p) for p in parts)
@@ -144,6 +149,57 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
 
     expand(expand(level1))
     return [(node, vals) for vals, node in out.items()]
+
+
+MAX_CONTEXT_SEP = 16
+
+
+def context_separators(vals: Sequence[str], outputs: Sequence[str]) -> list:
+    """Separators with letters, from the examples' own context (not in the thesis): where
+    every output occurs whole in its example's value (ignoring case), the longest text
+    before it that all examples share, cut to start at a non-alphanumeric character, and
+    likewise after it, cut to end at one (" at " and " Tickets on " around "New Orleans
+    Saints" in "Atlanta Falcons at New Orleans Saints Tickets on 21-Dec-2014"; no cut when
+    the text is the same in every example), each of at most ``MAX_CONTEXT_SEP``
+    characters. A field delimited by words is then a part."""
+    lefts, rights = [], []
+    for v, o in zip(vals, outputs):
+        i = v.lower().find(o.lower()) if o else -1
+        if i < 0:
+            return []
+        lefts.append(v[:i])
+        rights.append(v[i + len(o):])
+    out = []
+    before = _common_end(lefts)
+    if len(set(lefts)) == 1 and len(before) <= MAX_CONTEXT_SEP:
+        out.append(before)                     # the whole text before: no cut needed
+    else:
+        before = before[-MAX_CONTEXT_SEP:]
+        cut = next((k for k, ch in enumerate(before) if not ch.isalnum()), None)
+        if cut is not None:
+            out.append(before[cut:])
+    after = _common_start(rights)
+    if len(set(rights)) == 1 and len(after) <= MAX_CONTEXT_SEP:
+        out.append(after)
+    else:
+        after = after[:MAX_CONTEXT_SEP]
+        cut = next((k for k in range(len(after) - 1, -1, -1) if not after[k].isalnum()), None)
+        if cut is not None:
+            out.append(after[:cut + 1])
+    return [sep for sep in out if any(ch.isalnum() for ch in sep)]
+
+
+def _common_start(texts: Sequence[str]) -> str:
+    first = texts[0]
+    n = min(len(t) for t in texts)
+    i = 0
+    while i < n and all(t[i] == first[i] for t in texts):
+        i += 1
+    return first[:i]
+
+
+def _common_end(texts: Sequence[str]) -> str:
+    return _common_start([t[::-1] for t in texts])[::-1]
 
 
 def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = None) -> list:

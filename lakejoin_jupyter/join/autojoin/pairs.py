@@ -8,21 +8,17 @@ Per v all tied best pairs are kept (MaxByScore); pairs are grouped by column pai
 sorted by score. QueryIndex is a suffix array per column (binary search, cached).
 
 Note:
-    Choices the thesis leaves open (why: docs/algorithms/autojoin.md):
-    - matching is case-insensitive (the language has casing operators);
-    - values over ``MAX_VALUE_CHARS`` are skipped and q is capped at ``MAX_GRAM``;
-    - a value's pairs are emitted for its own row only;
-    - pairs below ``min_score`` are dropped; score ties go to the longer q-gram.
-    Deviation: rare token bags also pair, with score 1 (a source and a target value whose
-    alphanumeric tokens are the same multiset of 2+ tokens, held by no other value of either
-    column; "7/1/2014" and "2014-7-1" share no rare q-gram), replacing a weaker q-gram pair;
-    digit tokens compare by value ("07" = "7").
-    Deviation: a source value shorter than 3 ("NY") is probed whole, q = its length (the
-    thesis drops it: q >= 3 bounds the matches of a value's short grams, and one whole
-    value per row adds no more than one probe).
+    Choices the thesis leaves open (why: docs/algorithms/autojoin.md): case-insensitive
+    matching; values over ``MAX_VALUE_CHARS`` skipped, q capped at ``MAX_GRAM``; a value's
+    pairs for its own row only; pairs below ``min_score`` dropped, ties to the longer gram.
+    Deviations: rare token bags pair with score 1 ("7/1/2014" and "2014-7-1", digits by
+    value), and rare number bags between a value of numbers and one gluing letters to
+    digits ("1 5" and "S01E05"); a value shorter than 3 ("NY") is probed whole; a row's
+    best matches in 2-3 columns are intersected (``combined_pair_groups``).
 """
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from bisect import bisect_left
@@ -33,6 +29,8 @@ MAX_GRAM = 64
 MAX_VALUE_CHARS = 256
 _TOP = "\U0010ffff"
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_DIGITS = re.compile(r"[0-9]+")
+_MIXED = re.compile(r"[0-9][^\W\d_]|[^\W\d_][0-9]")      # a letter next to a digit
 
 
 def _token_value(token: str) -> str:
@@ -146,6 +144,7 @@ class ColumnValues:
     rows: list
     index: SuffixIndex = field(repr=False, default=None)
     _bags: dict = field(repr=False, default=None)
+    _numbers: dict = field(repr=False, default=None)
 
     def unique_bags(self) -> dict:
         """Token bag (sorted tuple of 2+ tokens) -> id of the one value holding it, for the
@@ -158,6 +157,30 @@ class ColumnValues:
                     seen[bag] = -1 if bag in seen else vid
             self._bags = {b: vid for b, vid in seen.items() if vid >= 0}
         return self._bags
+
+    def unique_number_bags(self) -> tuple:
+        """Like :meth:`unique_bags` over the numbers alone (digit runs by value): the bags
+        of values whose tokens are all numbers ("1 5") and, apart, of values with a token
+        mixing letters and digits ("S01E05"), each held by no other value of the column."""
+        if self._numbers is None:
+            seen: dict = {}
+            kinds: dict = {}
+            for vid, v in enumerate(self.values):
+                tokens = _TOKEN.findall(v)
+                bag = tuple(sorted(_token_value(t) for t in _DIGITS.findall(v)))
+                if len(bag) < 2:
+                    continue
+                seen[bag] = -1 if bag in seen else vid
+                if all(t.isascii() and t.isdigit() for t in tokens):
+                    kinds[vid] = 0
+                elif any(_MIXED.search(t) for t in tokens):
+                    kinds[vid] = 1
+            pure, mixed = {}, {}
+            for b, vid in seen.items():
+                if vid >= 0 and vid in kinds:
+                    (pure if kinds[vid] == 0 else mixed)[b] = vid
+            self._numbers = (pure, mixed)
+        return self._numbers
 
     @classmethod
     def from_cells(cls, name: str, cells: list) -> "ColumnValues":
@@ -246,8 +269,11 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
     t_bags = target.unique_bags()
     spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
-    for bag, vid in source.unique_bags().items():
-        tid = t_bags.get(bag)
+    bags = [(vid, t_bags.get(bag)) for bag, vid in source.unique_bags().items()]
+    (s_pure, s_mixed), (t_pure, t_mixed) = source.unique_number_bags(), target.unique_number_bags()
+    bags += [(vid, t_mixed.get(bag)) for bag, vid in s_pure.items()]   # "1 5" -> "S01E05"
+    bags += [(vid, t_pure.get(bag)) for bag, vid in s_mixed.items()]   # and back
+    for vid, tid in bags:
         if tid is None:
             continue
         pair = RowPair(source.rows[vid], target.rows[tid], "", 1.0)
@@ -280,3 +306,81 @@ def find_joinable_row_pairs(source_columns: list, target_columns: list,
                 groups.append(g)
     groups.sort(key=lambda g: (-g.average_score, -len(g.pairs)))
     return groups
+
+
+MAX_COMBINED = 3     # source columns whose matches a row's combined evidence intersects
+
+
+def combined_pair_groups(groups: list, source_cells: dict, min_score: float = 1 / 64) -> list:
+    """Row pairs from the matches of several source columns together (not in the thesis).
+
+    Algorithm 3 scores a pair by one source column's best q-gram. When the key is spread
+    over columns whose values each recur in the target ("james smith" from FirstName and
+    Surname in a table of 20 first names x 20 surnames), every column's best match is
+    shared by many target values (score 1/20 each) and no group holds a right pair among
+    its ties. A source row's matches in different columns are independent evidence for the
+    same target row, so their intersection is the row's match: for each target key column
+    and each source row, the target rows that the best matches of 2-3 of its columns all
+    reach (the subset with the fewest, if fewer than any single column reaches). The pair
+    scores 1/(n m) like a q-gram match, m the size of the intersection and n the number of
+    distinct combinations of (the same columns') source values reaching the target row;
+    one group per target column (named after the columns used, "a & b"), sorted like
+    :func:`find_pair_group` (rows of one key are one group, whichever columns matched).
+    ``source_cells``: column name -> cells of the (sampled) source rows; groups of other
+    (joined) columns are ignored."""
+    out = []
+    for t in dict.fromkeys(g.target_column for g in groups):
+        reach: dict = {}             # column -> folded value -> target rows of its best match
+        for g in groups:
+            if g.target_column != t or g.source_column not in source_cells:
+                continue
+            cells = source_cells[g.source_column]
+            m = reach.setdefault(g.source_column, {})
+            for p in g.pairs:
+                m.setdefault(fold(cells[p.source_row]), set()).add(p.target_row)
+        if len(reach) < 2:
+            continue
+        columns = [c for c in source_cells if c in reach]   # the source's column order
+        combos: dict = {}            # (columns, values) -> (first row, target rows)
+        for i in range(len(source_cells[columns[0]])):
+            have = []
+            for c in columns:
+                cell = source_cells[c][i]
+                rows = reach[c].get(fold(cell)) if cell is not None else None
+                if rows:
+                    have.append((len(rows), c, fold(cell), rows))
+            if len(have) < 2:
+                continue
+            have.sort(key=lambda h: h[0])
+            have = have[:MAX_COMBINED]
+            fewest = have[0][0]
+            best = None
+            for size in range(2, len(have) + 1):
+                for subset in itertools.combinations(have, size):
+                    common = set.intersection(*(h[3] for h in subset))
+                    if common and len(common) < fewest and (
+                            best is None or (len(common), -size) < (len(best[1]), -len(best[0]))):
+                        best = (subset, common)
+            if best is None:
+                continue
+            subset = sorted(best[0], key=lambda h: columns.index(h[1]))
+            key = (tuple(h[1] for h in subset), tuple(h[2] for h in subset))
+            if key not in combos:
+                combos[key] = (i, best[1])
+        reached: dict = {}           # (columns, target row) -> distinct combinations
+        for (cols, _vals), (_i, common) in combos.items():
+            for j in common:
+                reached[(cols, j)] = reached.get((cols, j), 0) + 1
+        items, used = [], set()
+        for (cols, vals), (i, common) in combos.items():
+            for j in common:
+                score = 1.0 / (reached[(cols, j)] * len(common))
+                if score >= min_score:
+                    used.update(cols)
+                    items.append((zlib.crc32(" & ".join(vals).encode("utf-8")),
+                                  RowPair(i, j, "", score)))
+        if items:
+            items.sort(key=lambda x: (-x[1].score, x[0], x[1].source_row, x[1].target_row))
+            name = " & ".join(c for c in columns if c in used)
+            out.append(PairGroup(name, t, [p for _h, p in items]))
+    return out

@@ -14,7 +14,8 @@ Note:
     Deviation: the best program is extended to an ordered program set when groups of rows
     need different programs, and given an estimated precision (programset.py).
     Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
-    too (a date in year, month, day columns); a program equating numbers that joins no
+    too (a date in year, month, day columns), and a row's matches in several columns are
+    intersected (``combined_pair_groups``); a program equating numbers that joins no
     more keys than chance would (``chance_matches``) is not accepted.
 """
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
 from .learn import (Candidate, Example, LearnSettings, example_sets, padded_variant,
                     try_learn_transform)
-from .pairs import ColumnValues, find_joinable_row_pairs
+from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
 
@@ -219,6 +220,10 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     if src_on is None:
         s_vals += joined_columns(src, src_cols)
     groups = find_joinable_row_pairs(s_vals, t_vals, settings.min_score)
+    if len(src_cols) > 1:
+        groups += combined_pair_groups(groups, {c: src.cells(c) for c in src_cols},
+                                       settings.min_score)
+        groups.sort(key=lambda g: (-g.average_score, -len(g.pairs)))
     ls = settings.learn
     cache: dict = {}
     found: dict = {}
