@@ -197,13 +197,13 @@ def _index(args, parser) -> int:
                 parser.error("--with/--without cannot be used when adding a component")
             from .indexing.extend import add_component
             print(add_component(index, new, master=args.master,
-                                progress=not args.quiet).summary())
+                                progress=not args.quiet).summary(phases=args.quiet))
             for text in open_index(index, check_lake=False).index.notes:
                 print(text)
             return 0
         report = build(new, index, master=args.master, settings=settings,
                        progress=not args.quiet, add=True)
-        print(report.summary())
+        print(report.summary(phases=args.quiet))
         for text in open_index(index, check_lake=False).advice():
             print(text)
         return 0
@@ -213,7 +213,7 @@ def _index(args, parser) -> int:
         report = build(args.lake, args.out, master=args.master, overwrite=args.overwrite,
                        settings=settings, progress=not args.quiet,
                        catalog_tables=args.catalog_table or None)
-    print(report.summary())
+    print(report.summary(phases=args.quiet))
     return 0
 
 
@@ -343,7 +343,7 @@ def _demo(args, parser) -> int:
     if args.rebuild or not is_index(out):
         print(f"Building the demo index from {demo_lake()} ...", flush=True)
         report = build(demo_lake(), out, master=args.master, overwrite=True, progress=True)
-        print(report.summary())
+        print(report.summary(phases=False))
     engine = open_index(out)
     query = demo_query()
     print("\nQuery: the `country` column of fivethirtyeight/fifa/fifa_countries_audience.csv "

@@ -289,3 +289,18 @@ def test_dictionary_lookup_equals_a_dict_with_forced_hash_collisions(seed):
     got = Generation.lookup(fake, queries)
     want = {t: i for i, t in enumerate(held)}
     assert got.tolist() == [want.get(t, -1) for t in queries]
+
+
+def test_cli_build_prints_each_phase_once(spark, tmp_path, capsys):
+    """With progress, a line per phase and their sum; the closing summary does not list the
+    phases again. Quiet: no progress, so the summary lists them."""
+    lake = write_lake(tmp_path / "lake", {"t.csv": pd.DataFrame({"a": ["x", "y", "z"]})})
+    assert cli(["index", str(lake), "--out", str(tmp_path / "loud")]) == 0
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "building the dictionary" in text and "phases sum to" in text
+    assert "Phases:" not in text and text.count("Indexed 1 of 1 tables") == 1
+    assert cli(["index", str(lake), "--out", str(tmp_path / "quiet"), "-q"]) == 0
+    out = capsys.readouterr()
+    assert "phases sum to" not in out.out + out.err
+    assert (out.out + out.err).count("Phases: ") == 1

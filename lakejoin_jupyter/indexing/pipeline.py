@@ -82,10 +82,12 @@ class BuildReport:
     phase_seconds: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)       # what the build repaired or removed
 
-    def summary(self) -> str:
+    def summary(self, phases: bool = True) -> str:
+        """What was built, skipped and warned about; ``phases=False`` leaves out the line of
+        phase times (for a caller that already printed a progress line per phase)."""
         lines = [f"Indexed {self.n_indexed} of {self.n_tables} tables ({self.n_columns} columns, "
                  f"{self.n_tokens} distinct values) in {self.seconds:.1f} s -> {self.index_path}"]
-        if self.phase_seconds:
+        if self.phase_seconds and phases:
             lines.append("Phases: " + ", ".join(f"{p} {s:.1f} s" for p, s in self.phase_seconds.items())
                          + f" (sum {sum(self.phase_seconds.values()):.1f} s)")
         lines += [f"note: {n}" for n in self.notes]

@@ -46,7 +46,7 @@ def run(ctx, a):
     engine = build_index(lake, a.out, master=a.master, overwrite=a.overwrite,
                          num_perm=a.num_perm, components=a.components, progress=not a.quiet)
     ctx.session.engine = engine
-    print(engine.build_report.summary())
+    print(engine.build_report.summary(phases=a.quiet))
     return None
 
 
