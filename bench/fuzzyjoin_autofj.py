@@ -17,7 +17,9 @@ autofj 0.0.6 needs numpy<2 and pandas<2, so it runs in its own virtual environme
 (it writes ./autofj_temp). Its pairs and seconds are cached in
 ``WORK/autofj/<dataset>.json``; ``--reuse-autofj`` reads that cache, except for the
 datasets named by ``--time-autofj``, which autofj runs again in this run: the time ratio
-is computed over those only (same run, same load).
+is computed over those only (same run, same load). The *oracle* column is the precision a
+chooser that knew the truth would reach among ours' single configurations (the floor of
+the calibration gap on that dataset).
 
     python bench/fuzzyjoin_cases.py --lake /work/shared/data/lakes --out /tmp/fj-bench/cases
     python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --only autofj      # fill the cache

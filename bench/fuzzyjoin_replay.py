@@ -11,8 +11,8 @@ value's nearest left values (what ``_Candidates`` is built from) with the row co
 needed to score any choice against the ground truth. ``replay`` rebuilds the candidates
 with the current join/match_precision.py and join/fuzzy.py, chooses at each target with
 ``fuzzy._choose`` (the code ``fuzzy_join`` runs) and prints the calibration per dataset
-and in total. The replay at the code of the dump reproduces ``fuzzyjoin_autofj.py``'s
-figures exactly (tested by comparing both on the development split).
+and in total. The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
+by running both on the development split).
 """
 from __future__ import annotations
 
