@@ -251,6 +251,20 @@ def test_null_probability_counts_decoys_against_joins(s1, s2):
     assert (np.diff(got[np.isfinite(s1)][order]) >= -1e-12).all()   # more ambiguous, less sure
 
 
+def test_pi0_counts_the_ratios_above_lambda_095_by_hand():
+    """Storey's lambda is 0.95 (chosen on the development split: pi0 against the truth
+    there, mean |error| 0.079 at 0.98, 0.062 at 0.95). Joins 0.1, 0.5, 0.96, 0.97, 1.0
+    (three above 0.95, one above 0.98); decoys 0.2, 0.96, 0.99, 1.0 (three above 0.95):
+    pi0 = (3 + 1) / (3 * 5 / 4 + 1) = 16 / 19, and pi0's relative variance
+    1 / 4 + 1 / 4 = 1 / 2 (at 0.98 it would be 2 / 4.75 and 1 / 2 + 1 / 3)."""
+    s1 = np.array([0.1, 0.5, 0.96, 0.97, 1.0])
+    s2 = np.array([0.2, 0.96, 0.99, 1.0, np.nan])
+    _, pi0 = mp.null_probability(s1, s2)
+    assert pi0 == pytest.approx(16 / 19)
+    assert mp.pi0_relative_variance(s1, s2) == pytest.approx(0.5)
+    assert mp.NULL_TAIL == 0.95
+
+
 def test_null_probability_is_calibrated_on_a_two_group_mixture():
     """Joins drawn from a known mixture: 30 % nulls with ratios like the decoys' (near 1),
     70 % true joins with small ratios. The estimated share of wrong joins among those up
@@ -314,13 +328,16 @@ def simulated_errors(n, pi0, cut, reps=150, seed=0):
 @pytest.mark.parametrize("n,pi0,cut", [(60, 0.25, 0.8), (150, 0.25, 0.8), (400, 0.25, 0.8),
                                        (150, 0.05, 0.8), (400, 0.25, 0.5)])
 def test_precision_bound_error_matches_a_simulated_oracle(n, pi0, cut):
-    """Against the simulated truth: the estimate is nearly unbiased, its stated standard
+    """Against the simulated truth: the estimate is nearly unbiased (within 0.02; 0.03 at
+    60 right values, where it runs about 0.02 high: -0.011 to -0.018 over seeds with
+    Storey's lambda at 0.98, -0.020 to -0.022 at 0.95, which also brings the stated error
+    from 0.7-0.8 of the spread to 0.85-1.0; the bound covers it), its stated standard
     error is the spread of (true - estimated) precision over replicates (within a factor
     of 1.5: small tables have a larger error, and the bound says so), and the one-sided
     95 % bound lies below the true precision in at least 80 % of the replicates."""
     true, est, se, bound = simulated_errors(n, pi0, cut).T
     err = true - est
-    assert abs(err.mean()) < 0.02
+    assert abs(err.mean()) < (0.03 if n < 100 else 0.02)
     assert 1 / 1.5 < err.std() / se.mean() < 1.5
     assert (true >= bound).mean() >= 0.8
     # fewer right values, larger error: the bound widens with a small table

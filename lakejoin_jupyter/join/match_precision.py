@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 TIE = 1e-9                # distances this close are one distance (sparse sums round differently)
-NULL_TAIL = 0.98          # ratios d1 / d2 above this are (nearly) all nulls: Storey's lambda
+NULL_TAIL = 0.95          # ratios d1 / d2 above this are (nearly) all nulls: Storey's lambda
 STANDARD_ERRORS = 1.645   # a target is reached when the one-sided 95 % lower bound reaches it
 
 

@@ -1,0 +1,152 @@
+"""Replay the fuzzy join's choice of configuration on saved blocking output, to compare
+precision estimators and choice rules on the DEVELOPMENT split without re-running the
+join functions (bench/fuzzyjoin_autofj.py fixes the split; results in
+bench/results/fuzzyjoin_calibration.md).
+
+    python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev
+    python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --split dev
+
+``dump`` runs every join function once per dataset and saves, per function, each right
+value's nearest left values (what ``_Candidates`` is built from) with the row counts
+needed to score any choice against the ground truth. ``replay`` rebuilds the candidates
+with the current join/match_precision.py and join/fuzzy.py, chooses at each target with
+``fuzzy._choose`` (the code ``fuzzy_join`` runs) and prints the calibration per dataset
+and in total. The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
+by running both on the development split).
+"""
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from fuzzyjoin_autofj import datasets, ensure_autofj_venv, dataset_root, load  # noqa: E402
+
+RAW = ("r_left", "r_dist", "r_near", "r_ties", "r_sibling")
+
+
+def dump(work: Path, split: str, venv: Path, names=()):
+    from lakejoin_jupyter.join import fuzzy
+    root = dataset_root(ensure_autofj_venv(venv))
+    fns = [f for f in fuzzy.JOIN_FUNCTIONS if f != "semantic"]
+    out = work / "replay"
+    out.mkdir(parents=True, exist_ok=True)
+    for suite, name, sp, folder in datasets(root, work / "cases", ["autofj", "rl"], split):
+        if names and name not in names:
+            continue
+        left, right, gt = load(folder)
+        fj = fuzzy.fuzzy_join(left, right, on=("title", "title"), precision_target=0.9,
+                              functions=fns)
+        truth = set(zip(gt["id_l"].astype(int), gt["id_r"].astype(int)))
+        ids_l, ids_r = left["id"].to_numpy(), right["id"].to_numpy()
+        # per function and right value: row pairs the join to its nearest left value makes,
+        # and how many of them are true
+        n_rows = np.array([len(r) for r in fj._rrows])
+        tp = {}
+        for f, c in fj._cands.items():
+            tp[f] = np.array([sum((int(ids_l[fj._lrows[l][0]]), int(ids_r[rp])) in truth
+                                  for rp in fj._rrows[r]) if l >= 0 else 0
+                              for r, l in enumerate(c.r_left.tolist())])
+        raw = {f: {k: getattr(c, k) for k in RAW} for f, c in fj._cands.items()}
+        pickle.dump({"suite": suite, "name": name, "split": sp, "raw": raw,
+                     "grids": fj._grids, "n_rows": n_rows, "tp": tp, "n_truth": len(truth)},
+                    open(out / f"{name}.pkl", "wb"))
+        print(name, flush=True)
+
+
+def choose(d: dict, target: float):
+    """The union chosen at ``target`` from the saved candidates with the current code:
+    (left index per right value or -1, the joining function per right value, est. P)."""
+    from lakejoin_jupyter.join import fuzzy
+    cands = {f: fuzzy._Candidates(f, **r) for f, r in d["raw"].items()}
+    fns = list(cands)
+    curves = {}
+    for f, c in cands.items():
+        rows = []
+        for t in d["grids"][f]:
+            joined, p = c.estimate(t)
+            n = int(joined.sum())
+            rows.append({"threshold": float(t), "matches": n,
+                         "est_precision": float(p.mean()) if n else 1.0,
+                         "est_bound": c.bound(t), "est_true": float(p.sum()),
+                         "est_recall": float(p.sum() / len(c.r_dist))})
+        curves[f] = pd.DataFrame(rows)
+    n_r = len(next(iter(cands.values())).r_dist)
+    common = dict(left=None, right=None, on=("title", "title"), _cands=cands,
+                  _grids=d["grids"], _curves=curves, _lkeys=None, _rkeys=np.arange(n_r),
+                  _lrows=None, _rrows=None)
+    fj = fuzzy._choose(common, fns, target)
+    if fj._union is None:
+        return np.full(n_r, -1), np.full(n_r, ""), float("nan")
+    return fj._union, fj._union_fn, fj.estimated_precision
+
+
+def score(d: dict, union, fn_of) -> dict:
+    r = np.nonzero(union >= 0)[0]
+    n = int(d["n_rows"][r].sum())
+    tp = int(sum(d["tp"][fn_of[i]][i] for i in r))
+    p = tp / n if n else (1.0 if not d["n_truth"] else 0.0)
+    rec = tp / d["n_truth"] if d["n_truth"] else 1.0
+    return {"P": p, "R": rec, "F1": 2 * p * rec / (p + rec) if p + rec else 0.0}
+
+
+def replay(work: Path, split: str, targets, names=(), quiet=False) -> pd.DataFrame:
+    rows = []
+    for f in sorted((work / "replay").glob("*.pkl")):
+        d = pickle.load(open(f, "rb"))
+        if (split != "all" and d["split"] != split) or (names and d["name"] not in names):
+            continue
+        row = {"suite": d["suite"], "dataset": d["name"], "right": len(d["n_rows"])}
+        for t in targets:
+            union, fn_of, est = choose(d, t)
+            s = score(d, union, fn_of)
+            row.update({f"P{t:g}": s["P"], f"R{t:g}": s["R"], f"F1{t:g}": s["F1"],
+                        f"est{t:g}": est})
+        rows.append(row)
+        if not quiet:
+            print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+                           for k, v in row.items()), flush=True)
+    return pd.DataFrame(rows)
+
+
+def summary(df: pd.DataFrame, targets) -> str:
+    out = []
+    for t in targets:
+        gap = df[f"P{t:g}"] - t
+        out.append(f"target {t:g}: gap mean {gap.mean():+.3f} abs {gap.abs().mean():.3f} "
+                   f"F1 {df[f'F1{t:g}'].mean():.3f}")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["dump", "replay"])
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--autofj-venv", default=str(Path.home() / ".cache/lakejoin/venv-autofj"))
+    ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
+    ap.add_argument("--datasets", default="")
+    ap.add_argument("--targets", default="0.8,0.9,0.95")
+    ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")
+    a = ap.parse_args(argv)
+    names = [n for n in a.datasets.split(",") if n]
+    if a.what == "dump":
+        dump(Path(a.work), a.split, Path(a.autofj_venv), names)
+        return
+    targets = [float(t) for t in a.targets.split(",")]
+    df = replay(Path(a.work), a.split, targets, names)
+    if a.out:
+        df.to_csv(a.out, index=False)
+    print(summary(df, targets))
+
+
+if __name__ == "__main__":
+    main()
