@@ -63,6 +63,13 @@ class Cluster:
                                            start_new_session=True))
 
     def __enter__(self) -> str:
+        try:
+            return self._start_all()
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def _start_all(self) -> str:
         self.work.mkdir(parents=True, exist_ok=True)
         port = free_port()
         self._start("org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",

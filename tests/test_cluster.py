@@ -1,10 +1,6 @@
 """A real Spark standalone master and worker on 127.0.0.1 build the same index as local mode."""
-import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from dataclasses import fields
 from pathlib import Path
 
@@ -19,56 +15,14 @@ from lakejoin_jupyter.index.store import LakeIndex
 pytestmark = [pytest.mark.spark, pytest.mark.cluster]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int, timeout: float) -> bool:
-    end = time.time() + timeout
-    while time.time() < end:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        time.sleep(0.5)
-    return False
-
-
 @pytest.fixture
 def standalone_cluster(tmp_path):
-    import pyspark
-    home = Path(pyspark.__file__).parent
-    env = dict(os.environ, SPARK_HOME=str(home), SPARK_LOCAL_IP="127.0.0.1",
-               SPARK_LOG_DIR=str(tmp_path / "logs"), SPARK_WORKER_DIR=str(tmp_path / "work"),
-               PYSPARK_PYTHON=sys.executable)
-    port = free_port()
-    logs = tmp_path / "cluster.log"
-    procs = []
-    with open(logs, "w") as log:
-        procs.append(subprocess.Popen(
-            [str(home / "bin" / "spark-class"), "org.apache.spark.deploy.master.Master",
-             "--host", "127.0.0.1", "--port", str(port), "--webui-port", str(free_port())],
-            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
-        try:
-            assert wait_port(port, 120), f"master did not start: {logs.read_text()[-2000:]}"
-            procs.append(subprocess.Popen(
-                [str(home / "bin" / "spark-class"), "org.apache.spark.deploy.worker.Worker",
-                 f"spark://127.0.0.1:{port}", "--cores", "2", "--memory", "2g",
-                 "--webui-port", str(free_port())],
-                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
-            yield f"spark://127.0.0.1:{port}", env, logs
-        finally:
-            for p in reversed(procs):
-                try:
-                    os.killpg(p.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-            for p in procs:
-                try:
-                    p.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
+    """A master and one 2-core worker on 127.0.0.1 (bench/build_cluster.py's Cluster)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.build_cluster import Cluster
+    cluster = Cluster(tmp_path / "cluster", workers=1, cores=2, memory="2g")
+    with cluster as master:
+        yield master, cluster.env, cluster.work / "cluster.log"
 
 
 def test_cluster_build_equals_local_build(spark, tmp_path, standalone_cluster):
