@@ -2,7 +2,8 @@
 
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
         bench/data/autojoin-fresh bench/data/autojoin-fresh2 bench/data/autojoin-fresh3 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|fresh3|all] \
+        bench/data/autojoin-fresh4 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|fresh3|fresh4|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -19,6 +20,8 @@ bench/data/autojoin-fresh2), holds eight cases from yet other tables, committed 
 before any learner change of that round (the fresh cases' failures were known by then).
 A fifth, "fresh3" (``FRESH3_CASES``, bench/data/autojoin-fresh3), holds eight cases from
 tables no other case uses, committed in round 5 before any learner change of that round.
+A sixth, "fresh4" (``FRESH4_CASES``, bench/data/autojoin-fresh4), holds ten cases from
+tables no other case uses, committed in round 6 before the learner was run on them.
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -79,11 +82,17 @@ FRESH3_CASES = {
     "goose_retro_ids", "nfl_team_tickets", "nfl_event_home_team", "bechdel_crew_titles",
     "trump_trail_locations", "clinton_trail_locations", "favorables_media_names",
     "ncaa_men_women_schools"}
+# Fourth fresh validation (bench/autojoin_make_cases.py --fresh4), committed in round 6
+# before the learner was run on them; never tuned on:
+FRESH4_CASES = {
+    "redlining_murder_cities", "cousin_fifa_countries", "m49fr_gdp_codes", "gop_state_postal",
+    "voter_state_urls", "mlb_allstar_game_ids", "antiquities_renamed", "trump_lawsuit_captions",
+    "trumpworld_gdp_countries", "top_economies_gdp"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2" or "fresh3": a fresh case by FRESH_CASES,
-    FRESH2_CASES or FRESH3_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", "fresh3" or "fresh4": a fresh case by
+    FRESH_CASES, FRESH2_CASES, FRESH3_CASES or FRESH4_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -91,6 +100,8 @@ def split_of(case: str) -> str:
         return "fresh2"
     if case in FRESH3_CASES:
         return "fresh3"
+    if case in FRESH4_CASES:
+        return "fresh4"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -205,7 +216,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     before = before or {}
     lines = ["| split | case | rows (src/tgt) | G | AJ P | AJ R | AJ F1 | F1 before | AJ-E F1 | coverage | est. P | time (s) | CPU (s) | CPU / before | program |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    order = {"fresh3": 0, "fresh2": 1, "fresh": 2, "validation": 3, "dev": 4}
+    order = {"fresh4": 0, "fresh3": 1, "fresh2": 2, "fresh": 3, "validation": 4, "dev": 5}
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -224,8 +235,9 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh3 validation (headline: never tuned on)",
-               [r for r in results if r["split"] == "fresh3"]),
+    groups = [("fresh4 validation (headline: never tuned on)",
+               [r for r in results if r["split"] == "fresh4"]),
+              ("fresh3 validation", [r for r in results if r["split"] == "fresh3"]),
               ("fresh2 validation", [r for r in results if r["split"] == "fresh2"]),
               ("fresh validation + validation",
                [r for r in results if r["split"] in ("fresh", "validation")]),
@@ -261,7 +273,7 @@ def main(argv=None):
     ap.add_argument("paths", type=Path, nargs="*",
                     help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
-    ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3"), default="all",
+    ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4"), default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")

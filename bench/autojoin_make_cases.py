@@ -4,6 +4,7 @@
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh --fresh
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh2 --fresh2
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh3 --fresh3
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh4 --fresh4
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -705,6 +706,178 @@ def make_fresh3(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh4 validation (round 6)
+# Made from tables no earlier case uses, committed before the learner was run on them
+# (bench/autojoin_eval.py: FRESH4_CASES). Picked by what the tables hold: a key two tables
+# share in their own, different formats (a metro area and a city, a country's ISO code in
+# two forms, a state's name, postal code and URL, a renamed monument, a lawsuit and its
+# plaintiff) or a table's own id. The truth comes from the tables' own columns or from a
+# hand-checked list, never from a transformation program.
+
+def _state_codes(lake) -> dict:
+    """State name -> postal code, from the GOP delegate table's own two columns."""
+    d = _read(lake, "fivethirtyeight/gop-delegate-benchmarks-2024/delegate_targets.csv")
+    return dict(zip(d.state_name, d.state_abb))
+
+
+def redlining_murder_cities(lake, out):
+    """Redlined metro areas ("Atlanta-Sandy Springs-Alpharetta, GA", "Kansas City, MO-KS")
+    and the 2015 murder table's cities ("Atlanta", "Georgia"). The truth: the metro's first
+    city and first state are the murder table's city and state."""
+    m = _read(lake, "fivethirtyeight/redlining/metro-grades.csv")
+    u = _read(lake, "fivethirtyeight/murder_2016/murder_2015_final.csv")
+    pop = m.groupby("metro_area", sort=True).agg(
+        grades=("holc_grade", "count"), pop=("total_pop", lambda p: p.astype(float).sum()))
+    src = pd.DataFrame({"metro_area": pop.index, "holc grades": pop.grades.astype(str),
+                        "population in graded areas": pop["pop"].astype(int).astype(str)})
+    src = src.reset_index(drop=True)
+    tgt = u[["city", "state", "2015_murders"]].reset_index(drop=True)
+    code = _state_codes(lake)
+    keys = [(a.rsplit(", ", 1)[0].split("-")[0], a.rsplit(", ", 1)[1].split("-")[0])
+            for a in src.metro_area]
+    return _write(out, "redlining_murder_cities", src, tgt,
+                  _by_key(keys, [(c, code.get(s)) for c, s in zip(tgt.city, tgt.state)]))
+
+
+# Cousin-marriage names that the FIFA audience table writes differently (checked by hand);
+# "United Arab Emirates" is not in the FIFA table.
+_COUSIN_TO_FIFA = {"Great Britain": "United Kingdom", "The Netherlands": "Netherlands"}
+
+
+def cousin_fifa_countries(lake, out):
+    """Countries: the cousin-marriage survey ("Great Britain", "The Netherlands") and the
+    FIFA TV-audience table ("United Kingdom", "Netherlands")."""
+    c = _read(lake, "fivethirtyeight/cousin-marriage/cousin-marriage-data.csv")
+    f = _read(lake, "fivethirtyeight/fifa/fifa_countries_audience.csv")
+    src = c[["Country", "Percent"]].reset_index(drop=True)
+    tgt = f[["country", "confederation", "population_share"]].reset_index(drop=True)
+    keys = [_COUSIN_TO_FIFA.get(x, x) for x in src.Country]
+    return _write(out, "cousin_fifa_countries", src, tgt, _by_key(keys, tgt.country.tolist()))
+
+
+def m49fr_gdp_codes(lake, out):
+    """Countries: the French M49 table with its two-letter ISO code ("DZ", "Algérie") and the
+    World Bank GDP table of 2015 with the three-letter one ("DZA", "Algeria"); the truth is
+    the M49 table's own three-letter code (left out of the source)."""
+    m = _read(lake, "reference/unsd-m49-fr.csv")
+    g = _read(lake, "reference/gdp.csv")
+    m = m[(m["ISO-alpha2 Code"] != "") & (m["ISO-alpha3 Code"] != "")].reset_index(drop=True)
+    src = m[["Country or Area", "M49 Code", "ISO-alpha2 Code"]]
+    tgt = g[g.Year == "2015"][["Country Name", "Country Code", "Value"]].reset_index(drop=True)
+    return _write(out, "m49fr_gdp_codes", src, tgt,
+                  _by_key(m["ISO-alpha3 Code"].tolist(), tgt["Country Code"].tolist()))
+
+
+def gop_state_postal(lake, out):
+    """States: the 2024 GOP delegate targets by postal code ("IA") and the bad-drivers table
+    by name ("Iowa"); the truth is the delegate table's own name column (left out)."""
+    d = _read(lake, "fivethirtyeight/gop-delegate-benchmarks-2024/delegate_targets.csv")
+    b = _read(lake, "fivethirtyeight/bad-drivers/bad-drivers.csv")
+    src = d[["state_abb", "vote_date", "total_delegates"]].reset_index(drop=True)
+    tgt = b[[b.columns[0], b.columns[1], b.columns[2]]].reset_index(drop=True)
+    return _write(out, "gop_state_postal", src, tgt,
+                  _by_key(d.state_name.tolist(), tgt.State.tolist()))
+
+
+def voter_state_urls(lake, out):
+    """New voter registrations by state and month ("North Carolina", 2016, "Jan") and the
+    alternate redistricting maps by their page URL (".../redistricting-2022-maps/
+    north-carolina/"). N:1: every month joins its state; the truth is the map table's own
+    state name (left out)."""
+    v = _read(lake, "fivethirtyeight/voter-registration/new-voter-registrations.csv")
+    r = _read(lake, "fivethirtyeight/redistricting-alternate-maps/redistricting-alternate-maps.csv")
+    src = v.reset_index(drop=True)
+    tgt = r[["rep_map", "rep_map_r_districts", "rep_map_d_districts"]].reset_index(drop=True)
+    return _write(out, "voter_state_urls", src, tgt,
+                  _by_key(src.Jurisdiction.tolist(), r.state_name.tolist()))
+
+
+def mlb_allstar_game_ids(lake, out):
+    """All-Star games: one row per league and game (year, game number, league) and the
+    games by the table's own id ("NLS196607120": host league, "S", date, game number).
+    N:1: both leagues' rows join their game."""
+    a = _read(lake, "fivethirtyeight/mlb-allstar-teams/allstar_team_talent.csv")
+    src = a[["yearID", "gameNum", "lgID", "tm_OFF_talent"]].reset_index(drop=True)
+    games = a.drop_duplicates("gameID")
+    tgt = games[["gameID", "MLB_avg_RPG"]].reset_index(drop=True)
+    return _write(out, "mlb_allstar_game_ids", src, tgt,
+                  _by_key(a.gameID.tolist(), tgt.gameID.tolist()))
+
+
+def antiquities_renamed(lake, out):
+    """Monuments renamed after their proclamation: the original name ("Chaco Canyon
+    National Monument") and the current one ("Chaco Culture National Historical Park"),
+    one row per monument."""
+    t = _read(lake, "fivethirtyeight/antiquities-act/actions_under_antiquities_act.csv")
+    t = t[(t.original_name != "") & (t.original_name != t.current_name)]
+    t = t.drop_duplicates(["original_name", "current_name"])
+    t = t.drop_duplicates("original_name", keep=False).drop_duplicates("current_name", keep=False)
+    t = t.reset_index(drop=True)
+    src = t[["original_name", "states", "year"]]
+    tgt = t[["current_name", "current_agency"]]
+    return _write(out, "antiquities_renamed", src, tgt, _same_row(src, tgt))
+
+
+def trump_lawsuit_captions(lake, out):
+    """Lawsuits involving Trump: the plaintiff ("Stephanie Clifford", "United States of
+    America") and the case's caption ("Clifford v. Trump", "United States v. Cohen"), one
+    row per caption and plaintiff."""
+    t = _read(lake, "fivethirtyeight/trump-lawsuits/trump-lawsuits.csv")
+    t = t.drop_duplicates(["caseName", "plaintiff"])
+    t = t.drop_duplicates("caseName", keep=False).drop_duplicates("plaintiff", keep=False)
+    t = t.reset_index(drop=True)
+    src = t[["plaintiff", "dateFiled"]]
+    tgt = t[["caseName", "docketNumber", "status"]]
+    keep = ~src.duplicated() & ~tgt.duplicated()
+    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
+    return _write(out, "trump_lawsuit_captions", src, tgt, _same_row(src, tgt))
+
+
+# Poll names that the World Bank writes differently (checked by hand).
+_TRUMPWORLD_TO_WB = {"Russia": "Russian Federation", "South Korea": "Korea, Rep.",
+                     "Vietnam": "Viet Nam", "Turkey": "Turkiye", "Venezuela": "Venezuela, RB"}
+
+
+def trumpworld_gdp_countries(lake, out):
+    """Countries: Pew's 2017 survey of trust in Trump ("Russia", "South Korea") and the
+    World Bank GDP table of 2017 ("Russian Federation", "Korea, Rep.")."""
+    t = _read(lake, "fivethirtyeight/trump-world-trust/TRUMPWORLD-issue-1.csv")
+    g = _read(lake, "reference/gdp.csv")
+    src = t[["country", "net_approval", "Approve"]].reset_index(drop=True)
+    tgt = g[g.Year == "2017"][["Country Name", "Country Code", "Value"]].reset_index(drop=True)
+    keys = [_TRUMPWORLD_TO_WB.get(x, x) for x in src.country]
+    return _write(out, "trumpworld_gdp_countries", src, tgt,
+                  _by_key(keys, tgt["Country Name"].tolist()))
+
+
+def top_economies_gdp(lake, out):
+    """The ten largest economies by year (country, year) and the World Bank GDP table of
+    2000-2022 (every country, by name, code and year): a key over two columns."""
+    t = _read(lake, "reference/top-economies.csv")
+    g = _read(lake, "reference/gdp.csv")
+    src = t.reset_index(drop=True)
+    g = g[(g.Year >= "2000") & (g.Year <= "2022")]
+    tgt = g[["Country Name", "Country Code", "Year", "Value"]].reset_index(drop=True)
+    return _write(out, "top_economies_gdp", src, tgt,
+                  _by_key(list(zip(src.country, src.year)),
+                          list(zip(tgt["Country Name"], tgt.Year))))
+
+
+def make_fresh4(lake: Path, out: Path) -> list:
+    return [
+        redlining_murder_cities(lake, out),
+        cousin_fifa_countries(lake, out),
+        m49fr_gdp_codes(lake, out),
+        gop_state_postal(lake, out),
+        voter_state_urls(lake, out),
+        mlb_allstar_game_ids(lake, out),
+        antiquities_renamed(lake, out),
+        trump_lawsuit_captions(lake, out),
+        trumpworld_gdp_countries(lake, out),
+        top_economies_gdp(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -750,8 +923,10 @@ def main(argv=None):
                     help="make the second fresh validation set (bench/data/autojoin-fresh2) instead")
     ap.add_argument("--fresh3", action="store_true",
                     help="make the third fresh validation set (bench/data/autojoin-fresh3) instead")
+    ap.add_argument("--fresh4", action="store_true",
+                    help="make the fourth fresh validation set (bench/data/autojoin-fresh4) instead")
     args = ap.parse_args(argv)
-    make = (make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+    make = (make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         print(f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "

@@ -97,6 +97,22 @@ def test_n_to_1_hierarchical_codes():
     assert all(s.startswith(a + ".") for a, s in zip(j["ATU"], j["Sub-ATU"]))
 
 
+def test_n_to_1_many_rows_per_key_still_learns():
+    # Ten sub-codes per code, in code order: the best row pairs share target rows, and a
+    # learner that drew its example sets only from the first top-k pairs found none.
+    atus = ["Alabama.01", "Alaska.02", "Arizona.03", "Arkansas.04", "Colorado.05",
+            "Delaware.06", "Florida.07", "Georgia.08"]
+    segs = ["Retail", "Education", "Government", "Health", "Energy", "Media", "Transport",
+            "Finance", "Mining", "Tourism"]
+    sub = pd.DataFrame({"Sub-ATU": [f"{a}.{s}" for a in atus for s in segs]})
+    atu = pd.DataFrame({"ATU": atus, "Manager": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]})
+    aj = autojoin(sub, atu)
+    assert aj.found and aj.target_column == "ATU"
+    j = aj.join()
+    assert set(j["ATU"]) == set(atus)
+    assert all(s.startswith(a + ".") for a, s in zip(j["ATU"], j["Sub-ATU"]))
+
+
 def test_two_letter_codes_below_q_join_through_the_whole_value():
     """Keys shorter than q = 3 ("NY") give Algorithm 3 no q-gram; probed whole, they pair
     with the one URL holding them and the hand-checked program joins every row."""

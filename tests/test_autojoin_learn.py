@@ -189,6 +189,19 @@ def test_example_sets_are_distinct_subsets_of_the_top_pairs():
     assert all(r < 8 for x in drawn for r in x)     # only the top-k pairs
 
 
+def test_example_sets_in_a_many_to_one_group_use_k_distinct_pairs():
+    # N:1: ten source rows per target row, in score order (ties keep row order), as the
+    # pairs of hierarchical codes come; the k best pairs with distinct rows are 8, one per
+    # target row, not the 2 distinct ones among the first 16 pairs.
+    pairs = [RowPair(i, i // 10, "x", 0.1) for i in range(80)]
+    s = LearnSettings(top_k=16, sets_per_group=10, examples_per_set=(3, 4))
+    sets = example_sets([PairGroup("s", "t", pairs)], s)[0]
+    assert len(sets) == 10
+    assert all(len({p.target_row for p in x}) == len(x) for x in sets)
+    assert {p.target_row for x in sets for p in x} <= set(range(8))
+    assert len({p.target_row for x in sets for p in x}) > 4
+
+
 # ------------------------------------------------------------------ Replace (inner whitespace)
 
 def test_inner_spaces_removed_after_a_split():

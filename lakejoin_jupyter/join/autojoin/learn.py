@@ -10,7 +10,8 @@ program joining the most distinct target keys (MaxByCoverage).
 
 Note:
     Choices the thesis leaves open (docs/algorithms/autojoin.md): the SPLIT separators and
-    SelectK range; leftmost occurrences; ties broken by validation pairs, then CONSTANT;
+    SelectK range; example sets drawn from the k best pairs with distinct source and target
+    rows; leftmost occurrences; ties broken by validation pairs, then CONSTANT;
     a backtracking budget (``max_branch``, ``max_nodes``, ``max_expand``); operands ranked
     lazily by an exact upper bound.
     Deviations: an operand may be read through Replace (whitespace -> "" or a delimiter)
@@ -686,7 +687,7 @@ def example_sets(groups: Sequence, settings: LearnSettings) -> list:
     rng = random.Random(settings.seed)
     out = []
     for group in groups:
-        top = _distinct_pairs(group.top(settings.top_k))
+        top = _distinct_pairs(group.pairs, settings.top_k)
         sets: list = []
         out.append(sets)
         if len(top) < min(settings.examples_per_set):
@@ -707,11 +708,15 @@ def example_sets(groups: Sequence, settings: LearnSettings) -> list:
     return out
 
 
-def _distinct_pairs(pairs):
-    """At most one pair per source row and per target row (an example set with one source
-    row twice cannot be consistent with a 1:1 / N:1 program anyway)."""
+def _distinct_pairs(pairs, k: int):
+    """The best ``k`` pairs with at most one pair per source row and per target row, in the
+    pairs' order (an example set with one source row twice cannot be consistent with a
+    1:1 / N:1 program, and one target row twice teaches one output twice). The walk goes
+    on past the first k pairs: in an N:1 join many top pairs share a target row."""
     out, rows_s, rows_t = [], set(), set()
     for p in pairs:
+        if len(out) >= k:
+            break
         if p.source_row in rows_s or p.target_row in rows_t:
             continue
         rows_s.add(p.source_row)
