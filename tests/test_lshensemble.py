@@ -741,3 +741,16 @@ def test_prefix_entries_estimate_of_a_long_query():
                 got = L.route_costs(4, pe, total)
                 want = L.route_costs(4, pl.entries, pl.total)
                 assert got == pytest.approx(want, rel=0.05, abs=10.0), (need, pe, pl.entries)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.floats(1e-6, 1e6), min_size=1, max_size=40), st.floats(0.05, 1.0),
+       st.sampled_from([32, 128]))
+def test_parameter_grid_fills_only_the_chunks_a_lookup_needs_with_the_optimum(ratios, t, m):
+    table = L.objective_table(128)
+    g = L.ParamGrid.compute(t, m, max_r=None, fn_weight=L.FN_WEIGHT, table=table)
+    b, r, rec = g.lookup(np.array(ratios))
+    i = np.minimum(np.searchsorted(g.xq, np.array(ratios) * (1 - 1e-12)), len(g.xq) - 1)
+    assert set(np.flatnonzero(g.done)) == set((i // L.GRID_CHUNK).tolist())
+    eb, er, _, _, erec = L.optimal_params(g.xq[i], t, m, table=table)
+    assert np.array_equal(b, eb) and np.array_equal(r, er) and np.array_equal(rec, erec)

@@ -166,32 +166,52 @@ XQ_GRID_RATIO = 1.01          # query-time (b, r): x/|Q| rounded up to this geom
 XQ_GRID_RANGE = (1e-7, 1e8)         # set sizes 1..1e8, query sizes 1..1e7
 
 
+GRID_CHUNK = 256              # grid points minimized together (a chunk is filled on first use)
+
+
 @dataclass
 class ParamGrid:
     """The optimum of :func:`optimal_params` tabulated over a geometric grid of x/|Q| for
     one (m, t*, weight, max_r): what "pre-computed offline" (§2.4.7) means here. A query
     looks its partitions' ratios up (rounded up to the next grid point, i.e. x taken at
     most 1 % larger, the conservative side of §2.4.2) instead of minimizing over every
-    (b, r) pair again, which was most of the candidate stage's time."""
+    (b, r) pair again, which was most of the candidate stage's time. The grid is filled a
+    chunk of :data:`GRID_CHUNK` points at a time, when a lookup first needs it: a query
+    touches a few chunks, so a first query no longer pays for the whole grid."""
     xq: np.ndarray
     b: np.ndarray
     r: np.ndarray
     recall: np.ndarray
+    done: np.ndarray              # bool per chunk
+    spec: tuple                   # (t, m, max_r, fn_weight, table)
 
     @classmethod
     def compute(cls, t: float, m: int, *, max_r, fn_weight, table) -> "ParamGrid":
         lo, hi = XQ_GRID_RANGE
         xq = np.exp(np.arange(math.log(lo), math.log(hi) + math.log(XQ_GRID_RATIO),
                               math.log(XQ_GRID_RATIO)))
-        parts = [optimal_params(xq[i:i + 256], t, m, max_r=max_r, fn_weight=fn_weight,
-                                table=table) for i in range(0, len(xq), 256)]
-        b, r, _, _, rec = (np.concatenate(x) for x in zip(*parts))
-        return cls(xq=xq, b=b.astype(np.int64), r=r.astype(np.int64), recall=rec)
+        n = len(xq)
+        return cls(xq=xq, b=np.zeros(n, np.int64), r=np.zeros(n, np.int64),
+                   recall=np.zeros(n, np.float64),
+                   done=np.zeros(-(-n // GRID_CHUNK), dtype=bool),
+                   spec=(t, m, max_r, fn_weight, table))
+
+    def _fill(self, chunks) -> None:
+        t, m, max_r, fn_weight, table = self.spec
+        for c in chunks:
+            if self.done[c]:
+                continue
+            sl = slice(c * GRID_CHUNK, (c + 1) * GRID_CHUNK)
+            b, r, _, _, rec = optimal_params(self.xq[sl], t, m, max_r=max_r,
+                                             fn_weight=fn_weight, table=table)
+            self.b[sl], self.r[sl], self.recall[sl] = b, r, rec
+            self.done[c] = True     # two threads filling one chunk write the same values
 
     def lookup(self, xq: np.ndarray):
         """(b, r, predicted recall) at each ratio, rounded up to the grid."""
         i = np.minimum(np.searchsorted(self.xq, np.asarray(xq) * (1.0 - 1e-12)),
                        len(self.xq) - 1)
+        self._fill(np.unique(i // GRID_CHUNK).tolist())
         return self.b[i], self.r[i], self.recall[i]
 
 
