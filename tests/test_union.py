@@ -166,9 +166,9 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
                 gen, local = index.generation_of(int(cid))
                 toks = set(gen.token_text(gen.arrays.set_tokens(local)))
                 assert ov[cid] == len(toks & set(q.tokens))
-            bg = us.evidence(q, lp, lp.background, ov)
-            S[i] = us.ensemble(us.likelihoods(us.evidence(q, lp, ids, ov), bg), weights,
-                               us.SHARPNESS)
+            bg = us.evidence(q, us.lake_part(lp, lp.background), ov, lp)
+            S[i] = us.ensemble(us.likelihoods(us.evidence(q, us.lake_part(lp, ids), ov, lp), bg),
+                               weights, us.SHARPNESS)
         best = brute_alignment(S, min_column)
         if best > 0:
             out.append((int(tid), best / len(qcols)))
@@ -318,3 +318,155 @@ def test_union_magic_and_action(union_lake):
         pd.testing.assert_frame_equal(ns["stacked"], out.joined)
     finally:
         SESSION.engine = saved
+
+
+# ----------------------------------------------------------------------- vectorized profile
+# The per-value implementations the query side used before it was vectorized: the oracles.
+
+def _old_numeric_summary_counted(tokens, counts):
+    counts = np.asarray(counts, dtype=np.int64)
+    keep = np.fromiter((t is not None for t in tokens), dtype=bool, count=len(tokens))
+    num = np.fromiter((t is not None and up._NUMERIC_TOKEN.fullmatch(t) is not None
+                       for t in tokens), dtype=bool, count=len(tokens))
+    cells = int(counts[keep].sum())
+    x = np.repeat(np.asarray([float(t) for t, n in zip(tokens, num) if n], dtype=np.float64),
+                  counts[num])
+    share = len(x) / cells if cells else 0.0
+    q = (np.quantile(x, up.QUANTILES, method="inverted_cdf") if len(x)
+         else np.full(len(up.QUANTILES), np.nan))
+    return share, len(x), q
+
+
+def _old_sample_tokens(tokens, s):
+    from lakejoin_jupyter.hashing import token_hash64
+    toks = sorted(set(tokens))
+    if len(toks) <= s:
+        return toks
+    h = token_hash64(toks).view(np.int64)
+    order = np.lexsort((np.arange(len(toks)), h))[:s]
+    return sorted(toks[i] for i in order)
+
+
+def _old_profile_frame(frame, embedder, sample_values):
+    from lakejoin_jupyter.lake.normalize import normalize_many
+    out, samples = [], []
+    for pos in range(frame.shape[1]):
+        c = frame.columns[pos]
+        codes, uniq = pd.factorize(frame.iloc[:, pos], use_na_sentinel=True)
+        uniq = list(uniq)
+        toks_u = normalize_many(uniq) + [None]
+        counts = np.bincount(np.asarray(codes) + 1, minlength=len(uniq) + 1)
+        texts = sorted({t for t in (up.cell_text(v) for v in uniq) if t is not None})
+        share, n_num, q = _old_numeric_summary_counted(toks_u, np.roll(counts, -1))
+        distinct = sorted({t for t in toks_u if t is not None})
+        samples.append(_old_sample_tokens(distinct, sample_values))
+        fmt = np.bincount(np.fromiter((mmh3.hash(up.value_pattern(t), signed=False) % up.FORMAT_DIMS
+                                       for t in texts), np.int64, len(texts)),
+                          minlength=up.FORMAT_DIMS).astype(np.float64)
+        fmt = (fmt / fmt.sum() if fmt.sum() else fmt).astype(np.float32)
+        out.append(us.QueryColumn(c, distinct, fmt, share, n_num, q, None, up.header_grams(c)))
+    for qc, v in zip(out, up.column_vectors(embedder, samples)):
+        qc.vector = v
+    return out
+
+
+import mmh3  # noqa: E402
+
+_PATTERN_CHARS = st.sampled_from(list("aZbYzA09 5\t\x1c\x1f\n.,-_/#%()'") +
+                                 ["é", "²", "½", "٣", "\u2026", "ﬁ", "İ", "\xa0", "\u3000", "Ⅻ"])
+_TEXTS = st.one_of(st.text(max_size=12), st.lists(_PATTERN_CHARS, max_size=14).map("".join),
+                   st.from_regex(r"[A-Za-z0-9 ,.\-]{0,30}", fullmatch=True),
+                   st.integers(0, 300).map(lambda n: "1a" * n))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TEXTS, max_size=40))
+@example(["", "a" * 300, "1" * 199 + "a", "1" * 201, "Ann Arbor, MI", "x²y", "AbC", "a b c d e"])
+def test_pattern_buckets_equal_value_pattern_of_each_text(texts):
+    """The all-at-once patterns (ASCII texts) hash to the bucket of value_pattern's."""
+    want = [mmh3.hash(up.value_pattern(t), signed=False) % up.FORMAT_DIMS for t in texts]
+    assert up.pattern_buckets(texts).tolist() == want
+    asc = [t for t in texts if t.isascii()]
+    assert [up._pattern_of_codes(r) for r in up._ascii_pattern_codes(asc)] == \
+        [up.value_pattern(t) for t in asc]
+
+
+_FLOATS = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                    st.integers(-2**70, 2**70).map(float),
+                    st.sampled_from([0.0, -0.0, 2.0**62, -2.0**62, 2.0**63, -2.0**63, 1e16, 0.1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(_FLOATS, max_size=30).map(lambda v: pd.Series(v, dtype="float64")),
+                 st.lists(st.floats(width=32), max_size=20).map(lambda v: pd.Series(v, dtype="float32")),
+                 st.lists(st.integers(-2**63, 2**63 - 1), max_size=20).map(lambda v: pd.Series(v, dtype="int64")),
+                 st.lists(st.integers(0, 2**64 - 1), max_size=20).map(lambda v: pd.Series(v, dtype="uint64")),
+                 st.lists(st.booleans(), max_size=5).map(lambda v: pd.Series(v, dtype=bool)),
+                 st.lists(st.one_of(st.none(), _TEXTS), max_size=20).map(lambda v: pd.Series(v, dtype=object)),
+                 st.lists(st.one_of(st.none(), _TEXTS, _FLOATS, st.integers(), st.booleans()),
+                          max_size=20).map(lambda v: pd.Series(v, dtype=object)),
+                 st.lists(st.datetimes(), max_size=5).map(pd.Series)))
+def test_cell_texts_equal_cell_text_of_each_value(s):
+    _, uniq = pd.factorize(s, use_na_sentinel=True)
+    assert up.cell_texts(uniq) == [up.cell_text(v) for v in uniq]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), _TEXTS, st.from_regex(
+           r"-?[0-9]{0,4}(\.[0-9]{0,3})?(e[+-]?[0-9]{1,3})?", fullmatch=True)),
+                          st.integers(1, 4)), max_size=25))
+def test_numeric_summary_counted_equals_the_per_token_one(pairs):
+    tokens = [t for t, _ in pairs]
+    counts = [n for _, n in pairs]
+    import pyarrow as pa
+    want = _old_numeric_summary_counted(tokens, counts)
+    for got in (up.numeric_summary_counted(tokens, counts),
+                up.numeric_summary_counted(pa.array(tokens, pa.string()), counts)):
+        assert got[0] == want[0] and got[1] == want[1]
+        np.testing.assert_array_equal(got[2], want[2])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=4), max_size=60), st.integers(1, 20))
+def test_sample_tokens_equals_the_sorted_lexsort(tokens, s):
+    from lakejoin_jupyter.hashing import token_hash64
+    want = _old_sample_tokens(tokens, s)
+    assert up.sample_tokens(tokens, s) == want
+    distinct = list(dict.fromkeys(tokens))
+    assert up.sample_tokens(distinct, s, token_hash64(distinct)) == want
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 2**31 - 1), st.integers(1, 60), st.sampled_from([0, 10**9]))
+def test_profile_frame_equals_the_per_value_profile(monkeypatch, seed, n, vector_min):
+    """The vectorized query profile (all at once, and value by value under VECTOR_MIN)
+    equals the per-value one it replaced, field by field."""
+    monkeypatch.setattr(us, "VECTOR_MIN", vector_min)
+    rng = np.random.default_rng(seed)
+    dom = _domains(rng)
+    frame = pd.DataFrame({d: dom[d](n) for d in dom})
+    frame["mixed"] = pd.Series(rng.choice(np.array(["1", "2.50", " x ", "", "n/a", "Ünï Cödé",
+                                                     "007", None, 3.0, 7, True], dtype=object), n))
+    frame["floats"] = np.where(rng.random(n) < 0.2, np.nan, np.round(rng.normal(0, 1e3, n), 3))
+    frame["when"] = pd.Timestamp("2020-01-01") + pd.to_timedelta(rng.integers(0, 3, n), unit="D")
+    emb = us.cached_embedder("ngram")
+    s = int(rng.integers(1, 30))
+    got, want = us.profile_frame(frame, emb, s), _old_profile_frame(frame, emb, s)
+    for g, w in zip(got, want):
+        assert g.name == w.name and sorted(g.tokens) == w.tokens and g.header == w.header
+        np.testing.assert_array_equal(g.fmt, w.fmt)
+        assert (g.share, g.n_num) == (w.share, w.n_num)
+        np.testing.assert_array_equal(g.quantiles, w.quantiles)
+        np.testing.assert_array_equal(g.vector, w.vector)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="abAB_ 1", max_size=8), min_size=1, max_size=30), st.text(alphabet="abAB_ 1", max_size=8))
+def test_header_similarities_from_gram_postings_equal_the_jaccard(names, query):
+    """The similarities counted from each 3-gram's columns equal the pairwise Jaccard."""
+    from types import SimpleNamespace
+    m, grams = us.header_matrix([up.header_grams(c) for c in names])
+    lp = SimpleNamespace(gram_columns=m.T.tocsr(), header_len=np.diff(m.indptr), grams=grams)
+    q = up.header_grams(query)
+    want = [up.header_similarity(q, up.header_grams(c)) for c in names]
+    np.testing.assert_array_equal(us.header_similarities(q, lp), want)

@@ -26,12 +26,13 @@ import pandas as pd
 
 from ..embed import cached_embedder
 from ..errors import QueryError
-from ..index.union_profile import (cell_text, column_vectors, cosine,
+from ..hashing import token_hash64
+from ..index.union_profile import (cell_texts, column_vectors, cosine,
                                    format_histogram, format_similarity, header_grams,
                                    is_numeric, ks_similarity,
                                    numeric_summary_counted, sample_tokens,
                                    set_statistic)
-from ..lake.normalize import normalize_many
+from ..lake.normalize import normalize_array, normalize_text
 
 EVIDENCE = ("set", "semantic", "format", "numeric", "header")
 WEIGHTS = {"set": 1.0, "semantic": 1.0, "format": 1.0, "numeric": 1.0, "header": 0.25}
@@ -42,6 +43,7 @@ NEIGHBOURS = 20             # nearest columns per query column (vectors), and by
 MAX_TABLES = 60             # candidate tables scored per query (most candidate columns)
 BACKGROUND = 400            # lake columns sampled as the background of each measure
 MAX_VALUES = 20_000         # query values profiled per column (a sample above)
+VECTOR_MIN = 256            # distinct values from which a column is profiled all at once
 
 
 @dataclass
@@ -54,16 +56,27 @@ class LakeProfiles:
     vectors: np.ndarray
     sizes: np.ndarray
     table_ids: np.ndarray
-    headers: object             # sparse (columns x header 3-grams) indicator matrix
-    grams: dict                 # header 3-gram -> matrix column
+    gram_columns: object        # sparse (header 3-grams x columns) indicator matrix (CSR)
+    header_len: np.ndarray      # header 3-grams per column
+    grams: dict                 # header 3-gram -> matrix row
     embedder: dict
     sample_values: int
     background: np.ndarray
     _fmt_unit: np.ndarray | None = None
+    _numeric: np.ndarray | None = None
+    _background: LakePart | None = None
 
     @property
     def numeric(self) -> np.ndarray:
-        return is_numeric(self.share, self.n_num)
+        if self._numeric is None:
+            self._numeric = is_numeric(self.share, self.n_num)
+        return self._numeric
+
+    @property
+    def background_part(self) -> "LakePart":
+        if self._background is None:
+            self._background = lake_part(self, self.background)
+        return self._background
 
     @property
     def fmt_unit(self) -> np.ndarray:
@@ -103,7 +116,8 @@ def lake_profiles(index) -> LakeProfiles:
                      n_num=np.concatenate(parts["numeric_n"]),
                      quantiles=np.concatenate(parts["quantiles"]),
                      vectors=np.concatenate(parts["vectors"]), sizes=np.concatenate(sizes),
-                     table_ids=cols["table_id"].to_numpy(), headers=headers, grams=grams,
+                     table_ids=cols["table_id"].to_numpy(), gram_columns=headers.T.tocsr(),
+                     header_len=np.diff(headers.indptr).astype(np.int64), grams=grams,
                      embedder=sec["embedder"], sample_values=int(sec["sample_values"]),
                      background=bg)
     assert len(p.sizes) == n
@@ -125,15 +139,19 @@ def header_matrix(gram_sets: list):
     return m, grams
 
 
-def header_similarities(q: frozenset, lp: "LakeProfiles", ids: np.ndarray) -> np.ndarray:
-    """Jaccard of q's header 3-grams with those of lake columns ``ids``."""
+def header_similarities(q: frozenset, lp: "LakeProfiles") -> np.ndarray:
+    """Jaccard of q's header 3-grams with those of every lake column, counted from the
+    columns of each 3-gram of q (a column sharing none is 0, never visited)."""
+    out = np.zeros(len(lp.header_len))
     known = [lp.grams[g] for g in q if g in lp.grams]
-    if not q:
-        return np.zeros(len(ids))
-    rows = lp.headers[ids]
-    inter = np.asarray(rows[:, known].sum(axis=1)).ravel() if known else np.zeros(len(ids))
-    union = len(q) + np.diff(rows.indptr) - inter
-    return np.divide(inter, union, out=np.zeros(len(ids)), where=union > 0)
+    if not known:
+        return out
+    ptr, cols = lp.gram_columns.indptr, lp.gram_columns.indices
+    inter = np.bincount(np.concatenate([cols[ptr[g]:ptr[g + 1]] for g in known]),
+                        minlength=len(out))
+    hit = np.flatnonzero(inter)
+    out[hit] = inter[hit] / (len(q) + lp.header_len[hit] - inter[hit])
+    return out
 
 
 # ----------------------------------------------------------------------- query side
@@ -148,39 +166,59 @@ class QueryColumn:
     quantiles: np.ndarray
     vector: np.ndarray
     header: frozenset
+    hashes: np.ndarray | None = None    # token_hash64 of tokens
 
     @property
     def numeric(self) -> bool:
         return bool(is_numeric(self.share, self.n_num))
 
 
+def profile_column(values: pd.Series, sample_values: int) -> tuple:
+    """(QueryColumn without its vector, the tokens to embed) of one column: each distinct
+    value rendered, normalized and given a pattern once; above VECTOR_MIN distinct values
+    all at once (index/union_profile.py cell_texts and pattern_buckets, lake/normalize.py
+    normalize_array), below it one by one (Arrow's fixed cost per call is the larger)."""
+    codes, uniq = pd.factorize(values, use_na_sentinel=True)
+    texts = cell_texts(uniq)
+    if len(texts) > VECTOR_MIN:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        toks = normalize_array(pa.array(texts, pa.string()))
+        distinct = pc.unique(toks.drop_null()).to_pylist()
+    else:
+        toks = [None if t is None else normalize_text(t) for t in texts]
+        distinct = list(dict.fromkeys(t for t in toks if t is not None))
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniq))
+    # per distinct value, weighted by its cells (the build's numeric_summary over cells)
+    share, n_num, q = numeric_summary_counted(toks, counts)
+    hashes = token_hash64(distinct)
+    fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)))
+    return (QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
+                        header_grams(values.name), hashes),
+            sample_tokens(distinct, sample_values, hashes))
+
+
 def profile_frame(frame: pd.DataFrame, embedder, sample_values: int) -> list[QueryColumn]:
     """The union profile of each column of a pandas frame (what the build computes)."""
     out, samples = [], []
     for pos in range(frame.shape[1]):
-        c = frame.columns[pos]
-        codes, uniq = pd.factorize(frame.iloc[:, pos], use_na_sentinel=True)
-        uniq = list(uniq)
-        toks_u = normalize_many(uniq) + [None]          # code -1 (null) -> None
-        counts = np.bincount(np.asarray(codes) + 1, minlength=len(uniq) + 1)
-        texts = sorted({t for t in (cell_text(v) for v in uniq) if t is not None})
-        # per distinct value, weighted by its cells (the build's numeric_summary over cells)
-        share, n_num, q = numeric_summary_counted(toks_u, np.roll(counts, -1))
-        distinct = sorted({t for t in toks_u if t is not None})
-        samples.append(sample_tokens(distinct, sample_values))
-        out.append(QueryColumn(c, distinct, format_histogram(texts), share, n_num, q, None,
-                               header_grams(c)))
+        col = frame.iloc[:, pos]
+        col.name = frame.columns[pos]
+        qc, sample = profile_column(col, sample_values)
+        out.append(qc)
+        samples.append(sample)
     vecs = column_vectors(embedder, samples)
     for qc, v in zip(out, vecs):
         qc.vector = v
     return out
 
 
-def overlaps(index, tokens: list) -> np.ndarray:
-    """|Q ∩ X| for every lake column X, from the posting lists of Q's tokens."""
+def overlaps(index, tokens: list, hashes: np.ndarray | None = None) -> np.ndarray:
+    """|Q ∩ X| for every lake column X, from the posting lists of Q's tokens (``hashes``:
+    their token_hash64, when known)."""
     out = np.zeros(index.n_sets, dtype=np.int64)
     for g in index.generations:
-        ids = g.lookup(tokens)
+        ids = g.lookup(tokens, hashes)
         ids = ids[ids >= 0]
         if not len(ids):
             continue
@@ -195,25 +233,42 @@ def overlaps(index, tokens: list) -> np.ndarray:
     return out
 
 
-def evidence(q: QueryColumn, lp: LakeProfiles, ids: np.ndarray, overlap: np.ndarray,
-             header: np.ndarray | None = None, semantic: np.ndarray | None = None) -> dict:
-    """Raw evidence of query column q against lake columns ``ids`` (NaN: not applicable);
-    ``overlap``: |Q ∩ X| per lake column; ``header``, ``semantic``: the header similarity
-    and vector cosine per lake column, when already computed. Cosines are rounded to 6
-    decimals, so equal vectors tie however the product was computed."""
+@dataclass
+class LakePart:
+    """The union profiles of some lake columns, gathered once for every query column."""
+    ids: np.ndarray
+    sizes: np.ndarray
+    fmt: np.ndarray
+    numeric: np.ndarray
+    quantiles: np.ndarray
+    vectors: np.ndarray         # float64
+
+
+def lake_part(lp: LakeProfiles, ids) -> LakePart:
     ids = np.asarray(ids, dtype=np.int64)
-    sem = semantic[ids] if semantic is not None else \
-        cosine(q.vector[None, :], lp.vectors[ids])[0]
-    ev = {"set": set_statistic(overlap[ids], len(q.tokens), lp.sizes[ids]),
-          "semantic": np.round(sem.astype(np.float64), 6),
-          "format": format_similarity(q.fmt[None, :], lp.fmt[ids])[0].astype(np.float64)}
+    return LakePart(ids, lp.sizes[ids], lp.fmt[ids], lp.numeric[ids], lp.quantiles[ids],
+                    np.asarray(lp.vectors[ids], dtype=np.float64))
+
+
+def evidence(q: QueryColumn, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
+             header: np.ndarray | None = None, semantic: np.ndarray | None = None) -> dict:
+    """Raw evidence of query column q against the lake columns of ``part`` (NaN: not
+    applicable); ``overlap``: |Q ∩ X| per lake column; ``header``: the header similarity
+    per lake column, ``semantic``: the vector cosines with part's columns, when already
+    computed. Cosines are rounded to 6 decimals, so equal vectors tie however the product
+    was computed."""
+    ids = part.ids
+    sem = semantic if semantic is not None else cosine(q.vector[None, :], part.vectors)[0]
+    ev = {"set": set_statistic(overlap[ids], len(q.tokens), part.sizes),
+          "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
+          "format": format_similarity(q.fmt[None, :], part.fmt)[0].astype(np.float64)}
     num = np.full(len(ids), np.nan)
-    both = lp.numeric[ids] & q.numeric
+    both = part.numeric & q.numeric
     if both.any():
-        num[both] = ks_similarity(q.quantiles[None, :], lp.quantiles[ids[both]])
+        num[both] = ks_similarity(q.quantiles[None, :], part.quantiles[both])
     ev["numeric"] = num
     ev["header"] = (header[ids] if header is not None
-                    else header_similarities(q.header, lp, ids))
+                    else header_similarities(q.header, lp)[ids])
     return ev
 
 
@@ -282,7 +337,6 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     if not active:
         raise QueryError("The query frame has no values to search with (all null or empty).")
     n = len(lp.sizes)
-    all_ids = np.arange(n)
     cand_cols: set = set()
     ov, heads = {}, {}
     # candidates: one float32 product per measure for all query columns (vector cosines
@@ -294,8 +348,8 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     near_all = sem_all + lp.fmt_unit @ QF.T
     for a, i in enumerate(active):
         q = qcols[i]
-        ov[i] = overlaps(index, q.tokens)
-        heads[i] = header_similarities(q.header, lp, all_ids)
+        ov[i] = overlaps(index, q.tokens, q.hashes)
+        heads[i] = header_similarities(q.header, lp)
         if weights.get("set"):
             shares = np.flatnonzero(ov[i])
             st = set_statistic(ov[i][shares], len(q.tokens), lp.sizes[shares])
@@ -320,9 +374,13 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
         if len(tables) else np.zeros(0, np.int64)
     S = np.zeros((len(qcols), len(ids)))
     U = {}
-    for i in active:      # cosines again in float64 for the scored columns (see cosine)
-        bg = evidence(qcols[i], lp, lp.background, ov[i], heads[i])
-        U[i] = likelihoods(evidence(qcols[i], lp, ids, ov[i], heads[i]), bg)
+    part, bgp = lake_part(lp, ids), lp.background_part
+    # cosines again, in float64, for the scored columns (see cosine): one product each
+    QV64 = np.stack([qcols[i].vector for i in active]).astype(np.float64)
+    sem, sem_bg = cosine(QV64, part.vectors), cosine(QV64, bgp.vectors)
+    for a, i in enumerate(active):
+        bg = evidence(qcols[i], bgp, ov[i], lp, heads[i], sem_bg[a])
+        U[i] = likelihoods(evidence(qcols[i], part, ov[i], lp, heads[i], sem[a]), bg)
         S[i] = ensemble(U[i], weights, sharpness)
     out, pos = [], 0
     for t in tables:
