@@ -166,9 +166,9 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
                 gen, local = index.generation_of(int(cid))
                 toks = set(gen.token_text(gen.arrays.set_tokens(local)))
                 assert ov[cid] == len(toks & set(q.tokens))
-            bg = us.evidence(q, us.lake_part(lp, lp.background), ov, lp)
-            S[i] = us.ensemble(us.likelihoods(us.evidence(q, us.lake_part(lp, ids), ov, lp), bg),
-                               weights, us.SHARPNESS)
+            bg = us.evidence([q], us.lake_part(lp, lp.background), ov[None], lp)
+            ev = us.evidence([q], us.lake_part(lp, ids), ov[None], lp)
+            S[i] = us.ensemble(us.likelihoods(ev, bg), weights, us.SHARPNESS)[0]
         best = brute_alignment(S, min_column)
         if best > 0:
             out.append((int(tid), best / len(qcols)))
@@ -461,6 +461,23 @@ def test_profile_frame_equals_the_per_value_profile(monkeypatch, seed, n, vector
 
 
 @settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 5), st.integers(0, 8))
+def test_format_similarity_is_the_histogram_intersection(seed, n, m):
+    """Summed over each query row's nonzero buckets: the intersection over all buckets."""
+    rng = np.random.default_rng(seed)
+    def hists(k):
+        h = rng.random((k, up.FORMAT_DIMS)) * (rng.random((k, up.FORMAT_DIMS)) < rng.random())
+        s = h.sum(axis=1, keepdims=True)
+        return np.divide(h, s, out=np.zeros_like(h), where=s > 0).astype(np.float32)
+    a, b = hists(n), hists(m)
+    want = np.minimum(a[:, None, :].astype(np.float64), b[None, :, :]).sum(axis=2)
+    np.testing.assert_allclose(up.format_similarity(a, b), want, atol=1e-12)
+    for r in range(n):          # a row alone: the same value, bit for bit
+        np.testing.assert_array_equal(up.format_similarity(a[r:r + 1], b)[0],
+                                      up.format_similarity(a, b)[r])
+
+
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.text(alphabet="abAB_ 1", max_size=8), min_size=1, max_size=30), st.text(alphabet="abAB_ 1", max_size=8))
 def test_header_similarities_from_gram_postings_equal_the_jaccard(names, query):
     """The similarities counted from each 3-gram's columns equal the pairwise Jaccard."""
@@ -470,3 +487,32 @@ def test_header_similarities_from_gram_postings_equal_the_jaccard(names, query):
     q = up.header_grams(query)
     want = [up.header_similarity(q, up.header_grams(c)) for c in names]
     np.testing.assert_array_equal(us.header_similarities(q, lp), want)
+
+
+def _old_ks_similarity(qa, qb):
+    qa, qb = np.broadcast_arrays(np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64))
+    x = np.concatenate([qa, qb], axis=-1)
+    w = np.concatenate([np.full(qa.shape[-1], 1.0 / qa.shape[-1]),
+                        np.full(qb.shape[-1], -1.0 / qb.shape[-1])])
+    order = np.argsort(x, axis=-1, kind="stable")
+    xs = np.take_along_axis(x, order, axis=-1)
+    gap = np.abs(np.cumsum(w[order], axis=-1))
+    last = np.concatenate([xs[..., 1:] != xs[..., :-1],
+                           np.ones(xs.shape[:-1] + (1,), dtype=bool)], axis=-1)
+    return 1.0 - np.where(last, gap, 0.0).max(axis=-1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 30), st.integers(1, 6))
+def test_ks_similarity_from_counts_equals_the_cumulative_sum_one(seed, p, span):
+    """One sketch against many (the search's call) and row-wise: the step-CDF gap of the
+    sorted-merge implementation it replaced (which summed +-1/21 in floating point)."""
+    rng = np.random.default_rng(seed)
+    sk = lambda *shape: np.sort(rng.integers(-span, span + 1, shape).astype(float), axis=-1)
+    a, B = sk(21), sk(p, 21)
+    np.testing.assert_allclose(up.ks_similarity(a[None, :], B), _old_ks_similarity(a[None, :], B),
+                               atol=1e-12)
+    A = sk(p, 21)
+    np.testing.assert_allclose(up.ks_similarity(A, B), _old_ks_similarity(A, B), atol=1e-12)
+    # a row alone: the same value, bit for bit
+    assert up.ks_similarity(a[None, :], B[:1])[0] == up.ks_similarity(a[None, :], B)[0]

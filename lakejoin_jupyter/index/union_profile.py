@@ -322,26 +322,53 @@ def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def format_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Histogram intersection sum_i min(a_i, b_i): (n, F) x (m, F) -> (n, m), in [0, 1]."""
+    """Histogram intersection sum_i min(a_i, b_i): (n, F) x (m, F) -> (n, m) float64, in
+    [0, 1]; each row of a summed over its nonzero buckets only (in bucket order), since a
+    query column's values take few patterns."""
     a = np.asarray(a, dtype=np.float32)
     b = np.asarray(b, dtype=np.float32)
-    return np.minimum(a[:, None, :], b[None, :, :]).sum(axis=2)
+    out = np.zeros((len(a), len(b)))
+    for r in range(len(a)):
+        nz = np.flatnonzero(a[r])
+        if len(nz):
+            out[r] = np.minimum(a[r, nz][None, :], b[:, nz]).sum(axis=1, dtype=np.float64)
+    return out
+
+
+def _counts_le_self(x: np.ndarray) -> np.ndarray:
+    """For rows sorted ascending: how many points of its row are <= each point (the end of
+    its run of equal values)."""
+    k = x.shape[-1]
+    idx = np.arange(1, k + 1)
+    end = np.ones(x.shape, bool)
+    end[..., :-1] = x[..., 1:] != x[..., :-1]
+    return np.minimum.accumulate(np.where(end, idx, k)[..., ::-1], axis=-1)[..., ::-1]
 
 
 def ks_similarity(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
-    """1 - the Kolmogorov-Smirnov distance between two quantile sketches (row-wise over
-    broadcast rows; D3L's numeric evidence), each sketch read as an equally weighted sample
-    of its quantile points: the largest gap of the two step CDFs, at every point of either."""
-    qa, qb = np.broadcast_arrays(np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64))
-    x = np.concatenate([qa, qb], axis=-1)
-    w = np.concatenate([np.full(qa.shape[-1], 1.0 / qa.shape[-1]),
-                        np.full(qb.shape[-1], -1.0 / qb.shape[-1])])
-    order = np.argsort(x, axis=-1, kind="stable")
-    xs = np.take_along_axis(x, order, axis=-1)
-    gap = np.abs(np.cumsum(w[order], axis=-1))
-    last = np.concatenate([xs[..., 1:] != xs[..., :-1],
-                           np.ones(xs.shape[:-1] + (1,), dtype=bool)], axis=-1)
-    return 1.0 - np.where(last, gap, 0.0).max(axis=-1)
+    """1 - the Kolmogorov-Smirnov distance between quantile sketches (D3L's numeric
+    evidence), each sketch read as an equally weighted sample of its points: the largest
+    gap of the two step CDFs, at every point of either, from integer counts of points <= x.
+    ``qa`` one sketch or rows, ``qb`` rows (one sketch against each row of qb, or row-wise
+    when both have as many rows)."""
+    a_in, b_in = np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64)
+    a2, b2 = np.sort(np.atleast_2d(a_in), axis=-1), np.sort(np.atleast_2d(b_in), axis=-1)
+    na, nb = a2.shape[-1], b2.shape[-1]
+    cb_b = _counts_le_self(b2)
+    if len(a2) == 1:
+        pairs = [(a2[0], slice(None))]
+    else:
+        pairs = [(a2[r], slice(r, r + 1)) for r in range(len(a2))]
+    out = np.empty(max(len(a2), len(b2)))
+    for a, rows in pairs:
+        b = b2[rows]
+        ca_b = np.searchsorted(a, b, side="right")                  # #a <= each point of b
+        cb_a = np.count_nonzero(b[:, None, :] <= a[None, :, None], axis=-1)   # #b <= a_i
+        ca_a = _counts_le_self(a)[None, :]
+        gap = np.maximum(np.abs(ca_b * nb - cb_b[rows] * na).max(axis=-1),
+                         np.abs(ca_a * nb - cb_a * na).max(axis=-1))
+        out[rows if len(a2) > 1 else slice(None)] = 1.0 - gap / (na * nb)
+    return float(out[0]) if a_in.ndim == 1 and b_in.ndim == 1 else out
 
 
 def header_similarity(a: frozenset, b: frozenset) -> float:

@@ -62,7 +62,7 @@ class LakeProfiles:
     embedder: dict
     sample_values: int
     background: np.ndarray
-    _fmt_unit: np.ndarray | None = None
+    _near: np.ndarray | None = None
     _numeric: np.ndarray | None = None
     _background: LakePart | None = None
 
@@ -79,12 +79,13 @@ class LakeProfiles:
         return self._background
 
     @property
-    def fmt_unit(self) -> np.ndarray:
-        """Format histograms scaled to unit length (the nearest-neighbour key)."""
-        if self._fmt_unit is None:
+    def near_keys(self) -> np.ndarray:
+        """[vectors | format histograms scaled to unit length] (the nearest-neighbour key)."""
+        if self._near is None:
             f = np.asarray(self.fmt, dtype=np.float32)
-            self._fmt_unit = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-12)
-        return self._fmt_unit
+            f = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-12)
+            self._near = np.ascontiguousarray(np.hstack([self.vectors.astype(np.float32), f]))
+        return self._near
 
 
 _PROFILES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -250,38 +251,44 @@ def lake_part(lp: LakeProfiles, ids) -> LakePart:
                     np.asarray(lp.vectors[ids], dtype=np.float64))
 
 
-def evidence(q: QueryColumn, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
+def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
              header: np.ndarray | None = None, semantic: np.ndarray | None = None) -> dict:
-    """Raw evidence of query column q against the lake columns of ``part`` (NaN: not
-    applicable); ``overlap``: |Q ∩ X| per lake column; ``header``: the header similarity
-    per lake column, ``semantic``: the vector cosines with part's columns, when already
-    computed. Cosines are rounded to 6 decimals, so equal vectors tie however the product
-    was computed."""
+    """Raw evidence of query columns ``qs`` against the lake columns of ``part``, one
+    (len(qs), len(part.ids)) array per measure (NaN: not applicable); ``overlap``: |Q ∩ X|
+    per query and lake column; ``header``: the header similarity per query and lake column,
+    ``semantic``: the vector cosines with part's columns, when already computed. Cosines
+    are rounded to 6 decimals, so equal vectors tie however the product was computed."""
     ids = part.ids
-    sem = semantic if semantic is not None else cosine(q.vector[None, :], part.vectors)[0]
-    ev = {"set": set_statistic(overlap[ids], len(q.tokens), part.sizes),
+    sem = semantic if semantic is not None else \
+        cosine(np.stack([q.vector for q in qs]), part.vectors)
+    ev = {"set": set_statistic(overlap[:, ids], np.array([len(q.tokens) for q in qs])[:, None],
+                               part.sizes[None, :]),
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
-          "format": format_similarity(q.fmt[None, :], part.fmt)[0].astype(np.float64)}
-    num = np.full(len(ids), np.nan)
-    both = part.numeric & q.numeric
-    if both.any():
-        num[both] = ks_similarity(q.quantiles[None, :], part.quantiles[both])
+          "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
+    num = np.full((len(qs), len(ids)), np.nan)
+    for r, q in enumerate(qs):
+        if q.numeric and part.numeric.any():
+            num[r, part.numeric] = ks_similarity(q.quantiles[None, :],
+                                                 part.quantiles[part.numeric])
     ev["numeric"] = num
-    ev["header"] = (header[ids] if header is not None
-                    else header_similarities(q.header, lp)[ids])
+    ev["header"] = (header[:, ids] if header is not None
+                    else np.stack([header_similarities(q.header, lp)[ids] for q in qs]))
     return ev
 
 
 def likelihoods(ev: dict, bg: dict) -> dict:
-    """Each measure as the share of the background it beats (strictly), NaN kept."""
+    """Each measure as the share of the background it beats (strictly), NaN kept; row r
+    of each measure against row r of the background's."""
     out = {}
     for k, x in ev.items():
-        b = bg[k][~np.isnan(bg[k])]
-        if not len(b):
-            out[k] = np.where(np.isnan(x), np.nan, np.clip(x, 0, 1))
-            continue
-        b = np.sort(b)
-        u = np.searchsorted(b, np.nan_to_num(x, nan=-np.inf), side="left") / len(b)
+        u = np.full(x.shape, np.nan)
+        for r in range(x.shape[0]):
+            b = bg[k][r][~np.isnan(bg[k][r])]
+            if not len(b):
+                u[r] = np.clip(x[r], 0, 1)
+            else:
+                u[r] = np.searchsorted(np.sort(b), np.nan_to_num(x[r], nan=-np.inf),
+                                       side="left") / len(b)
         out[k] = np.where(np.isnan(x), np.nan, u)
     return out
 
@@ -339,13 +346,15 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     n = len(lp.sizes)
     cand_cols: set = set()
     ov, heads = {}, {}
-    # candidates: one float32 product per measure for all query columns (vector cosines
-    # and format cosines)
+    # candidates: the sum of the vector and format cosines of every query column, one
+    # float32 product over [vectors | unit format histograms]
     QV = np.stack([qcols[i].vector for i in active]).astype(np.float32)
-    sem_all = lp.vectors @ QV.T                                    # (n, active)
     QF = np.stack([qcols[i].fmt for i in active]).astype(np.float32)
     QF /= np.maximum(np.linalg.norm(QF, axis=1, keepdims=True), 1e-12)
-    near_all = sem_all + lp.fmt_unit @ QF.T
+    if weights.get("semantic") or weights.get("format") or weights.get("numeric"):
+        near = lp.near_keys @ np.hstack([QV, QF]).T                    # (n, active)
+        top = np.argpartition(-near, min(neighbours, n - 1), axis=0)[:neighbours]
+        cand_cols.update(top.ravel().tolist())
     for a, i in enumerate(active):
         q = qcols[i]
         ov[i] = overlaps(index, q.tokens, q.hashes)
@@ -355,12 +364,11 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
             st = set_statistic(ov[i][shares], len(q.tokens), lp.sizes[shares])
             order = np.argsort(-st, kind="stable")[:neighbours]
             cand_cols.update(shares[order][st[order] > 0].tolist())
-        if weights.get("semantic") or weights.get("format") or weights.get("numeric"):
-            top = np.argpartition(-near_all[:, a], min(neighbours, n - 1))[:neighbours]
-            cand_cols.update(top.tolist())
         if weights.get("header"):
-            top = np.argpartition(-heads[i], min(neighbours, n - 1))[:neighbours]
-            cand_cols.update(top[heads[i][top] > 0].tolist())
+            some = np.flatnonzero(heads[i])             # the columns sharing a 3-gram
+            if len(some) > neighbours:
+                some = some[np.argpartition(-heads[i][some], neighbours)[:neighbours]]
+            cand_cols.update(some.tolist())
     cand = np.fromiter(cand_cols, np.int64, len(cand_cols))
     tables, hits = np.unique(lp.table_ids[cand], return_counts=True)
     keep = ~np.isin(tables, np.asarray(sorted(exclude_tables), dtype=np.int64))
@@ -373,15 +381,16 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     ids = np.concatenate([np.arange(first[t], first[t] + ncols[t]) for t in tables]) \
         if len(tables) else np.zeros(0, np.int64)
     S = np.zeros((len(qcols), len(ids)))
-    U = {}
     part, bgp = lake_part(lp, ids), lp.background_part
+    qs = [qcols[i] for i in active]
+    OV, H = np.stack([ov[i] for i in active]), np.stack([heads[i] for i in active])
     # cosines again, in float64, for the scored columns (see cosine): one product each
-    QV64 = np.stack([qcols[i].vector for i in active]).astype(np.float64)
+    QV64 = np.stack([q.vector for q in qs]).astype(np.float64)
     sem, sem_bg = cosine(QV64, part.vectors), cosine(QV64, bgp.vectors)
-    for a, i in enumerate(active):
-        bg = evidence(qcols[i], bgp, ov[i], lp, heads[i], sem_bg[a])
-        U[i] = likelihoods(evidence(qcols[i], part, ov[i], lp, heads[i], sem[a]), bg)
-        S[i] = ensemble(U[i], weights, sharpness)
+    bg = evidence(qs, bgp, OV, lp, H, sem_bg)
+    Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg)
+    S[active] = ensemble(Ua, weights, sharpness)
+    U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
