@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import mmh3
 import numpy as np
@@ -197,26 +197,11 @@ def format_histogram(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarra
     return (counts / total if total else counts).astype(np.float32)
 
 
-def numeric_values(tokens: Iterable) -> np.ndarray:
-    """The numbers among tokens (lakejoin's canonical numeric text), as float64."""
-    out = [float(t) for t in tokens if t is not None and _NUMERIC_TOKEN.fullmatch(t)]
-    return np.asarray(out, dtype=np.float64)
-
-
-def numeric_summary(cell_tokens: Sequence) -> tuple[float, int, np.ndarray]:
-    """(share of the cells with a token that are numbers, number of numeric cells, their
-    quantiles at QUANTILES by the inverted CDF; NaN when there is none)."""
-    toks = [t for t in cell_tokens if t is not None]
-    x = numeric_values(toks)
-    share = len(x) / len(toks) if toks else 0.0
-    q = (np.quantile(x, QUANTILES, method="inverted_cdf") if len(x)
-         else np.full(len(QUANTILES), np.nan))
-    return share, len(x), q
-
-
 def numeric_summary_counted(tokens, counts) -> tuple[float, int, np.ndarray]:
-    """:func:`numeric_summary` of the cells holding ``tokens[i]`` ``counts[i]`` times (each
-    distinct token tested once: the same share, count and quantiles as over the cells).
+    """The numeric summary of the cells holding ``tokens[i]`` ``counts[i]`` times: (share of
+    the cells with a token that are numbers, number of numeric cells, their quantiles at
+    QUANTILES by the inverted CDF; NaN when there is none). Each distinct token is tested
+    once; the build and the query side both count cells this way.
     ``tokens``: a list (tested one by one) or an Arrow string array (tested all at once)."""
     import pyarrow as pa
     counts = np.asarray(counts, dtype=np.int64)

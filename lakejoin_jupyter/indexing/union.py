@@ -1,8 +1,9 @@
 """Spark job: the union component (opt-in: ``build_index(..., components=["union"])``).
 
 What table union search (search/union.py) needs beyond the core's sets and postings, per
-column, in one pandas UDF grouped by column (index/union_profile.py computes each, the same
-functions the query side uses): a format histogram of its distinct values (D3L, Bogatu et
+column, in one pandas UDF over the long form's distinct texts grouped by column (each text
+once with its cell count; index/union_profile.py computes each, the same functions the
+query side uses): a format histogram of its distinct values (D3L, Bogatu et
 al., ICDE 2020, §III-B), a numeric summary (share of numeric cells, their count and 21
 quantiles; D3L's distribution evidence) and a column vector (the mean of the embedder's unit
 vectors over a hash-chosen sample of distinct values; TUS, Nargesian et al., VLDB 2018,
@@ -19,7 +20,7 @@ import pandas as pd
 
 from ..embed import cached_embedder, get_embedder
 from ..index.union_profile import (FORMAT_DIMS, QUANTILES, SAMPLE_VALUES, column_vectors,
-                                   format_histogram, numeric_summary, sample_tokens)
+                                   format_histogram, numeric_summary_counted, sample_tokens)
 from .component import Component
 
 DEFAULTS = {"embedder": "ngram", "sample_values": SAMPLE_VALUES}
@@ -32,10 +33,10 @@ def _profile_groups(spec, s: int):
         os.environ.setdefault("OMP_NUM_THREADS", "1")
         emb = cached_embedder(spec)
         cid = int(pdf["column_id"].iloc[0])
-        values = sorted({v for v in pdf["value"].tolist() if v is not None and v.strip()})
-        tokens = pdf["token"].tolist()
-        share, n_num, q = numeric_summary(tokens)
-        sample = sample_tokens([t for t in tokens if t is not None], s)
+        values = [v for v in pdf["value"].tolist() if v is not None and v.strip()]
+        share, n_num, q = numeric_summary_counted(pdf["token"].tolist(), pdf["n"].to_numpy())
+        keyed = pdf[pdf["token"].notna()].drop_duplicates("token")
+        sample = sample_tokens(keyed["token"].tolist(), s, keyed["hash64"].to_numpy())
         vec = column_vectors(emb, [sample])[0]
         return pd.DataFrame({"column_id": [cid],
                              "fmt": [format_histogram(values).tobytes()],
@@ -45,9 +46,11 @@ def _profile_groups(spec, s: int):
     return run
 
 
-def profile_table(cells, spec, s: int = SAMPLE_VALUES):
-    """Spark DF (column_id, fmt, share, n_num, q, vec): one row per column with cells."""
-    return (cells.select("column_id", "value", "token").groupBy("column_id")
+def profile_table(values, spec, s: int = SAMPLE_VALUES):
+    """Spark DF (column_id, fmt, share, n_num, q, vec): one row per column with cells, from
+    the long form's distinct texts per column (``ctx.values``: each text once, with its
+    cell count n and its token's hash)."""
+    return (values.select("column_id", "value", "token", "n", "hash64").groupBy("column_id")
             .applyInPandas(_profile_groups(spec, s),
                            "column_id int, fmt binary, share double, n_num long, q binary, "
                            "vec binary"))
@@ -82,7 +85,7 @@ def build(ctx) -> dict:
         raise ValueError(f"Unknown union option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
     spec = get_embedder(opts["embedder"]).spec()
     dim = int(spec["dim"])
-    pdf = profile_table(ctx.cells, spec, int(opts["sample_values"])).toPandas()
+    pdf = profile_table(ctx.values, spec, int(opts["sample_values"])).toPandas()
     arrays = dense_arrays(pdf, ctx.n_sets, dim)
     for name in FILES:
         ctx.writer.save_npy(f"union/{name}.npy", arrays[name])

@@ -190,7 +190,7 @@ def profile_column(values: pd.Series, sample_values: int) -> tuple:
         toks = [None if t is None else normalize_text(t) for t in texts]
         distinct = list(dict.fromkeys(t for t in toks if t is not None))
     counts = np.bincount(codes[codes >= 0], minlength=len(uniq))
-    # per distinct value, weighted by its cells (the build's numeric_summary over cells)
+    # per distinct value, weighted by its cells (as the build counts them)
     share, n_num, q = numeric_summary_counted(toks, counts)
     hashes = token_hash64(distinct)
     fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)))
