@@ -388,12 +388,14 @@ _TEXTS = st.one_of(st.text(max_size=12), st.lists(_PATTERN_CHARS, max_size=14).m
                    st.integers(0, 300).map(lambda n: "1a" * n))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(_TEXTS, max_size=40))
 @example(["", "a" * 300, "1" * 199 + "a", "1" * 201, "Ann Arbor, MI", "x²y", "AbC", "a b c d e"])
-def test_pattern_buckets_equal_value_pattern_of_each_text(texts):
+def test_pattern_buckets_equal_value_pattern_of_each_text(monkeypatch, texts):
     """The all-at-once patterns (ASCII texts) hash to the bucket of value_pattern's."""
     want = [mmh3.hash(up.value_pattern(t), signed=False) % up.FORMAT_DIMS for t in texts]
+    assert up.pattern_buckets(texts).tolist() == want
+    monkeypatch.setattr(up, "PATTERN_VECTOR_MIN", 0)
     assert up.pattern_buckets(texts).tolist() == want
     asc = [t for t in texts if t.isascii()]
     assert [up._pattern_of_codes(r) for r in up._ascii_pattern_codes(asc)] == \
@@ -451,6 +453,7 @@ def test_profile_frame_equals_the_per_value_profile(monkeypatch, seed, n, vector
     """The vectorized query profile (all at once, and value by value under VECTOR_MIN)
     equals the per-value one it replaced, field by field."""
     monkeypatch.setattr(us, "VECTOR_MIN", vector_min)
+    monkeypatch.setattr(up, "PATTERN_VECTOR_MIN", vector_min)
     rng = np.random.default_rng(seed)
     dom = _domains(rng)
     frame = pd.DataFrame({d: dom[d](n) for d in dom})

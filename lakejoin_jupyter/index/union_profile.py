@@ -37,6 +37,7 @@ NUMERIC_SHARE = 0.9                   # a column is numeric when this share of c
 MIN_NUMERIC_CELLS = 3
 PATTERN_PARTS = 8                     # pattern elements kept (then an ellipsis)
 MAX_PATTERN_CHARS = 200
+PATTERN_VECTOR_MIN = 64               # texts from which patterns are computed all at once
 
 _NUMERIC_TOKEN = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:e[+-]?[0-9]+)?")
 _NUMERIC_ANCHORED = f"^(?:{_NUMERIC_TOKEN.pattern})$"    # the same, for Arrow (RE2)
@@ -172,6 +173,8 @@ def pattern_buckets(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarray
     texts = list(texts)
     out = np.zeros(len(texts), np.int64)
     asc = np.fromiter(map(str.isascii, texts), bool, len(texts))
+    if len(texts) < PATTERN_VECTOR_MIN:            # numpy's cost per call is the larger
+        asc[:] = False
     for i in np.flatnonzero(~asc):
         out[i] = mmh3.hash(value_pattern(texts[i]), signed=False) % dims
     a = np.flatnonzero(asc)
@@ -348,7 +351,10 @@ def ks_similarity(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
     for a, rows in pairs:
         b = b2[rows]
         ca_b = np.searchsorted(a, b, side="right")                  # #a <= each point of b
-        cb_a = np.count_nonzero(b[:, None, :] <= a[None, :, None], axis=-1)   # #b <= a_i
+        # #b <= a_i: b_j <= a_i exactly when fewer than i + 1 points of a are < b_j
+        below = np.searchsorted(a, b, side="left") + (na + 1) * np.arange(len(b))[:, None]
+        cb_a = np.cumsum(np.bincount(below.ravel(), minlength=(na + 1) * len(b))
+                         .reshape(len(b), na + 1), axis=1)[:, :na]
         ca_a = _counts_le_self(a)[None, :]
         gap = np.maximum(np.abs(ca_b * nb - cb_b[rows] * na).max(axis=-1),
                          np.abs(ca_a * nb - cb_a * na).max(axis=-1))

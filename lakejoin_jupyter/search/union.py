@@ -384,9 +384,10 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     part, bgp = lake_part(lp, ids), lp.background_part
     qs = [qcols[i] for i in active]
     OV, H = np.stack([ov[i] for i in active]), np.stack([heads[i] for i in active])
-    # cosines again, in float64, for the scored columns (see cosine): one product each
+    # cosines again, in float64, for the scored and the background columns (see cosine)
     QV64 = np.stack([q.vector for q in qs]).astype(np.float64)
-    sem, sem_bg = cosine(QV64, part.vectors), cosine(QV64, bgp.vectors)
+    sem = cosine(QV64, np.vstack([part.vectors, bgp.vectors]))
+    sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
     bg = evidence(qs, bgp, OV, lp, H, sem_bg)
     Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg)
     S[active] = ensemble(Ua, weights, sharpness)
