@@ -44,6 +44,7 @@ MAX_TABLES = 60             # candidate tables scored per query (most candidate 
 BACKGROUND = 400            # lake columns sampled as the background of each measure
 MAX_VALUES = 20_000         # query values profiled per column (a sample above)
 VECTOR_MIN = 256            # distinct values from which a column is profiled all at once
+ONE_THREAD_FLOPS = 10**9    # a query's products up to this size run on one BLAS thread
 
 
 @dataclass
@@ -328,6 +329,25 @@ class UnionCandidate:
     evidence: dict = field(default_factory=dict)   # (query pos, column id) -> {measure: u}
 
 
+_BLAS: list = []
+
+
+def blas_threads(flops: float):
+    """A context running BLAS on one thread when a query's products are small (threadpoolctl;
+    none if it is missing): OpenBLAS's worker threads then cost more than they give, most
+    of all on a loaded machine (docs/algorithms/union.md, "Latency")."""
+    from contextlib import nullcontext
+    if flops > ONE_THREAD_FLOPS:
+        return nullcontext()
+    if not _BLAS:
+        try:
+            from threadpoolctl import ThreadpoolController
+            _BLAS.append(ThreadpoolController())
+        except ImportError:
+            _BLAS.append(None)
+    return nullcontext() if _BLAS[0] is None else _BLAS[0].limit(limits=1, user_api="blas")
+
+
 def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = None,
            min_column: float = MIN_COLUMN, sharpness: float = SHARPNESS, exclude_tables=(),
            neighbours: int = NEIGHBOURS, max_tables: int = MAX_TABLES) -> tuple[list, dict]:
@@ -337,6 +357,14 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     if bad:
         raise QueryError(f"Unknown union evidence {sorted(bad)}; known: {list(EVIDENCE)}.")
     lp = lake_profiles(index)
+    flops = 2.0 * len(lp.sizes) * lp.near_keys.shape[1] * frame.shape[1]
+    with blas_threads(flops):
+        return _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
+                       neighbours, max_tables)
+
+
+def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables, neighbours,
+            max_tables):
     if len(frame) > MAX_VALUES:
         frame = frame.sample(MAX_VALUES, random_state=0)
     qcols = profile_frame(frame, cached_embedder(lp.embedder), lp.sample_values)
