@@ -314,12 +314,12 @@ def format_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     [0, 1]; each row of a summed over its nonzero buckets only (in bucket order), since a
     query column's values take few patterns."""
     a = np.asarray(a, dtype=np.float32)
-    b = np.asarray(b, dtype=np.float32)
-    out = np.zeros((len(a), len(b)))
+    bt = np.ascontiguousarray(np.asarray(b, dtype=np.float32).T)      # (F, m): a bucket a row
+    out = np.zeros((len(a), bt.shape[1]))
     for r in range(len(a)):
         nz = np.flatnonzero(a[r])
         if len(nz):
-            out[r] = np.minimum(a[r, nz][None, :], b[:, nz]).sum(axis=1, dtype=np.float64)
+            out[r] = np.minimum(a[r, nz][:, None], bt[nz]).sum(axis=0, dtype=np.float64)
     return out
 
 

@@ -380,8 +380,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     QF = np.stack([qcols[i].fmt for i in active]).astype(np.float32)
     QF /= np.maximum(np.linalg.norm(QF, axis=1, keepdims=True), 1e-12)
     if weights.get("semantic") or weights.get("format") or weights.get("numeric"):
-        near = lp.near_keys @ np.hstack([QV, QF]).T                    # (n, active)
-        top = np.argpartition(-near, min(neighbours, n - 1), axis=0)[:neighbours]
+        near = np.hstack([QV, QF]) @ lp.near_keys.T                    # (active, n)
+        top = np.argpartition(-near, min(neighbours, n - 1), axis=1)[:, :neighbours]
         cand_cols.update(top.ravel().tolist())
     for a, i in enumerate(active):
         q = qcols[i]
