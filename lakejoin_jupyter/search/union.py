@@ -14,7 +14,7 @@ alignment is the max-weight bipartite matching of query columns to its columns (
 Note:
     - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
       one coincidental measure decide); sharpness and min_column tuned on development seeds.
-    - Nearest neighbours are exact (one matrix product over the lake's column vectors).
+    - Nearest neighbours are exact (one product over the lake's column vectors and formats).
 """
 from __future__ import annotations
 
