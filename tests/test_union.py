@@ -63,7 +63,8 @@ def test_ks_similarity_is_scipy_two_sample_ks(a, b):
     a, b = np.sort(np.array(a, float)), np.sort(np.array(b, float))
     assert up.ks_similarity(a, b) == pytest.approx(1 - ks_2samp(a, b).statistic)
     both = up.ks_similarity(np.stack([a, b]), np.stack([b, b]))
-    assert both[1] == pytest.approx(1.0)
+    assert both.shape == (2, 2) and both[1, 1] == pytest.approx(1.0)
+    assert both[0, 0] == pytest.approx(1 - ks_2samp(a, b).statistic)
 
 
 def _numeric_summary_of_cells(cell_tokens):
@@ -138,8 +139,13 @@ def union_lake(spark, tmp_path_factory):
     return open_index(out), tables, dom
 
 
-def test_build_profiles_equal_the_query_side_profiles(union_lake):
-    """The Spark component's arrays equal the profile functions on each table's cells."""
+@pytest.mark.parametrize("vector_min", [None, 0])
+def test_build_profiles_equal_the_query_side_profiles(union_lake, monkeypatch, vector_min):
+    """The Spark component's arrays equal the profile functions on each table's cells (the
+    query side value by value, as these small columns go, and all at once: vector_min 0)."""
+    if vector_min is not None:
+        monkeypatch.setattr(us, "VECTOR_MIN", vector_min)
+        monkeypatch.setattr(up, "PATTERN_VECTOR_MIN", vector_min)
     engine, tables, _ = union_lake
     lp = us.lake_profiles(engine.index)
     emb = us.cached_embedder(lp.embedder)
@@ -519,14 +525,17 @@ def _old_ks_similarity(qa, qb):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(1, 30), st.integers(1, 6))
 def test_ks_similarity_from_counts_equals_the_cumulative_sum_one(seed, p, span):
-    """One sketch against many (the search's call) and row-wise: the step-CDF gap of the
-    sorted-merge implementation it replaced (which summed +-1/21 in floating point)."""
+    """One sketch against many, and every pair of two sets (the search's call): the step-CDF
+    gap of the sorted-merge implementation it replaced (which summed +-1/21 in floating
+    point)."""
     rng = np.random.default_rng(seed)
     sk = lambda *shape: np.sort(rng.integers(-span, span + 1, shape).astype(float), axis=-1)
     a, B = sk(21), sk(p, 21)
-    np.testing.assert_allclose(up.ks_similarity(a[None, :], B), _old_ks_similarity(a[None, :], B),
+    np.testing.assert_allclose(up.ks_similarity(a[None, :], B)[0], _old_ks_similarity(a[None, :], B),
                                atol=1e-12)
     A = sk(p, 21)
-    np.testing.assert_allclose(up.ks_similarity(A, B), _old_ks_similarity(A, B), atol=1e-12)
-    # a row alone: the same value, bit for bit
-    assert up.ks_similarity(a[None, :], B[:1])[0] == up.ks_similarity(a[None, :], B)[0]
+    np.testing.assert_allclose(up.ks_similarity(A, B),
+                               _old_ks_similarity(A[:, None, :], B[None, :, :]), atol=1e-12)
+    # a row alone, or fewer columns: the same value, bit for bit
+    assert up.ks_similarity(a[None, :], B[:1])[0, 0] == up.ks_similarity(a[None, :], B)[0, 0]
+    assert (up.ks_similarity(A[1:], B[1:]) == up.ks_similarity(A, B)[1:, 1:]).all()

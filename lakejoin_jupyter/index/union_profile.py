@@ -337,29 +337,24 @@ def ks_similarity(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
     """1 - the Kolmogorov-Smirnov distance between quantile sketches (D3L's numeric
     evidence), each sketch read as an equally weighted sample of its points: the largest
     gap of the two step CDFs, at every point of either, from integer counts of points <= x.
-    ``qa`` one sketch or rows, ``qb`` rows (one sketch against each row of qb, or row-wise
-    when both have as many rows)."""
+    ``qa`` (k, Pa) and ``qb`` (p, Pb): every pair, (k, p); two single sketches: a float."""
     a_in, b_in = np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64)
-    a2, b2 = np.sort(np.atleast_2d(a_in), axis=-1), np.sort(np.atleast_2d(b_in), axis=-1)
-    na, nb = a2.shape[-1], b2.shape[-1]
-    cb_b = _counts_le_self(b2)
-    if len(a2) == 1:
-        pairs = [(a2[0], slice(None))]
-    else:
-        pairs = [(a2[r], slice(r, r + 1)) for r in range(len(a2))]
-    out = np.empty(max(len(a2), len(b2)))
-    for a, rows in pairs:
-        b = b2[rows]
+    a2, b = np.sort(np.atleast_2d(a_in), axis=-1), np.sort(np.atleast_2d(b_in), axis=-1)
+    na, nb = a2.shape[-1], b.shape[-1]
+    cb_b = _counts_le_self(b)                                       # #b <= each point of b
+    ca_a = _counts_le_self(a2)
+    rows = (na + 1) * np.arange(len(b))[:, None]
+    out = np.empty((len(a2), len(b)))
+    for r, a in enumerate(a2):
         ca_b = np.searchsorted(a, b, side="right")                  # #a <= each point of b
         # #b <= a_i: b_j <= a_i exactly when fewer than i + 1 points of a are < b_j
-        below = np.searchsorted(a, b, side="left") + (na + 1) * np.arange(len(b))[:, None]
+        below = np.searchsorted(a, b, side="left") + rows
         cb_a = np.cumsum(np.bincount(below.ravel(), minlength=(na + 1) * len(b))
                          .reshape(len(b), na + 1), axis=1)[:, :na]
-        ca_a = _counts_le_self(a)[None, :]
-        gap = np.maximum(np.abs(ca_b * nb - cb_b[rows] * na).max(axis=-1),
-                         np.abs(ca_a * nb - cb_a * na).max(axis=-1))
-        out[rows if len(a2) > 1 else slice(None)] = 1.0 - gap / (na * nb)
-    return float(out[0]) if a_in.ndim == 1 and b_in.ndim == 1 else out
+        gap = np.maximum(np.abs(ca_b * nb - cb_b * na).max(axis=-1),
+                         np.abs(ca_a[r] * nb - cb_a * na).max(axis=-1))
+        out[r] = 1.0 - gap / (na * nb)
+    return float(out[0, 0]) if a_in.ndim == 1 and b_in.ndim == 1 else out
 
 
 def header_similarity(a: frozenset, b: frozenset) -> float:

@@ -267,10 +267,10 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
           "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
     num = np.full((len(qs), len(ids)), np.nan)
-    for r, q in enumerate(qs):
-        if q.numeric and part.numeric.any():
-            num[r, part.numeric] = ks_similarity(q.quantiles[None, :],
-                                                 part.quantiles[part.numeric])
+    qnum = [r for r, q in enumerate(qs) if q.numeric]
+    if qnum and part.numeric.any():
+        num[np.ix_(qnum, np.flatnonzero(part.numeric))] = ks_similarity(
+            np.stack([qs[r].quantiles for r in qnum]), part.quantiles[part.numeric])
     ev["numeric"] = num
     ev["header"] = (header[:, ids] if header is not None
                     else np.stack([header_similarities(q.header, lp)[ids] for q in qs]))
