@@ -1,7 +1,7 @@
 """Spark job: the union component (opt-in: ``build_index(..., components=["union"])``).
 
 What table union search (search/union.py) needs beyond the core's sets and postings, per
-column, in one pandas UDF over the long form's distinct texts grouped by column (each text
+column, in a pandas UDF over the long form's distinct texts, 64 columns a call (each text
 once with its cell count; index/union_profile.py computes each, the same functions the
 query side uses): a format histogram of its distinct values (D3L, Bogatu et
 al., ICDE 2020, §III-B), a numeric summary (share of numeric cells, their count and 21
@@ -27,31 +27,39 @@ DEFAULTS = {"embedder": "ngram", "sample_values": SAMPLE_VALUES}
 FILES = ("format", "numeric_share", "numeric_n", "quantiles", "vectors")
 
 
+COLUMNS_PER_TASK = 64       # columns profiled by one call of the pandas UDF
+
+
 def _profile_groups(spec, s: int):
     def run(pdf: pd.DataFrame) -> pd.DataFrame:
         import os
         os.environ.setdefault("OMP_NUM_THREADS", "1")
         emb = cached_embedder(spec)
-        cid = int(pdf["column_id"].iloc[0])
-        values = [v for v in pdf["value"].tolist() if v is not None and v.strip()]
-        share, n_num, q = numeric_summary_counted(pdf["token"].tolist(), pdf["n"].to_numpy())
-        keyed = pdf[pdf["token"].notna()].drop_duplicates("token")
-        sample = sample_tokens(keyed["token"].tolist(), s, keyed["hash64"].to_numpy())
-        vec = column_vectors(emb, [sample])[0]
-        return pd.DataFrame({"column_id": [cid],
-                             "fmt": [format_histogram(values).tobytes()],
-                             "share": [float(share)], "n_num": [int(n_num)],
-                             "q": [np.asarray(q, dtype=np.float64).tobytes()],
-                             "vec": [vec.astype(np.float32).tobytes()]})
+        out, samples = [], []
+        for cid, g in pdf.groupby("column_id", sort=True):
+            values = [v for v in g["value"].tolist() if v is not None and v.strip()]
+            share, n_num, q = numeric_summary_counted(g["token"].tolist(), g["n"].to_numpy())
+            keyed = g[g["token"].notna()].drop_duplicates("token")
+            samples.append(sample_tokens(keyed["token"].tolist(), s, keyed["hash64"].to_numpy()))
+            out.append((int(cid), format_histogram(values).tobytes(), float(share), int(n_num),
+                        np.asarray(q, dtype=np.float64).tobytes()))
+        vecs = column_vectors(emb, samples)                 # one embed call for the batch
+        return pd.DataFrame({"column_id": [r[0] for r in out], "fmt": [r[1] for r in out],
+                             "share": [r[2] for r in out], "n_num": [r[3] for r in out],
+                             "q": [r[4] for r in out],
+                             "vec": [v.astype(np.float32).tobytes() for v in vecs]})
     return run
 
 
 def profile_table(values, spec, s: int = SAMPLE_VALUES):
     """Spark DF (column_id, fmt, share, n_num, q, vec): one row per column with cells, from
     the long form's distinct texts per column (``ctx.values``: each text once, with its
-    cell count n and its token's hash)."""
-    return (values.select("column_id", "value", "token", "n", "hash64").groupBy("column_id")
-            .applyInPandas(_profile_groups(spec, s),
+    cell count n and its token's hash), COLUMNS_PER_TASK consecutive columns a UDF call."""
+    from pyspark.sql import functions as F
+    return (values.select("column_id", "value", "token", "n", "hash64")
+            .withColumn("batch", F.floor(F.col("column_id") / COLUMNS_PER_TASK))
+            .groupBy("batch")
+            .applyInPandas(lambda pdf: _profile_groups(spec, s)(pdf.drop(columns="batch")),
                            "column_id int, fmt binary, share double, n_num long, q binary, "
                            "vec binary"))
 
