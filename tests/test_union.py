@@ -132,6 +132,13 @@ def union_lake(spark, tmp_path_factory):
     for name, doms in LAKE_SPEC.items():
         n = int(rng.integers(30, 80))
         tables[name] = pd.DataFrame({f"{d}_{i}": dom[d](n) for i, d in enumerate(doms)})
+    # texts without a token ("n/a", "-") among a column's values (their hash is null), in a
+    # column of more distinct values than the vector sample takes (the hashes then choose)
+    n = 120
+    tables["notes.csv"] = pd.DataFrame({
+        "ref": [f"R-{i:03d}" if i % 7 else "n/a" for i in range(n)],
+        "remark": rng.choice(["late", "on time", "-", "early", "#N/A"], n),
+        "score": [str(round(float(x), 1)) if x > 0.2 else "-" for x in rng.random(n)]})
     root = write_lake(tmp_path_factory.mktemp("ulake") / "lake", tables)
     out = tmp_path_factory.mktemp("uindex") / "u.index"
     build(root, out, spark=spark, progress=False,

@@ -40,6 +40,7 @@ def _profile_groups(spec, s: int):
             values = [v for v in g["value"].tolist() if v is not None and v.strip()]
             share, n_num, q = numeric_summary_counted(g["token"].tolist(), g["n"].to_numpy())
             keyed = g[g["token"].notna()].drop_duplicates("token")
+            assert keyed["hash64"].dtype == np.int64, keyed["hash64"].dtype
             samples.append(sample_tokens(keyed["token"].tolist(), s, keyed["hash64"].to_numpy()))
             out.append((int(cid), format_histogram(values).tobytes(), float(share), int(n_num),
                         np.asarray(q, dtype=np.float64).tobytes()))
@@ -56,7 +57,10 @@ def profile_table(values, spec, s: int = SAMPLE_VALUES):
     the long form's distinct texts per column (``ctx.values``: each text once, with its
     cell count n and its token's hash), COLUMNS_PER_TASK consecutive columns a UDF call."""
     from pyspark.sql import functions as F
-    return (values.select("column_id", "value", "token", "n", "hash64")
+    # a text without a token has a null hash: 0 keeps the column int64 in pandas (with a
+    # null, Arrow hands pandas float64, which cannot hold a 64-bit hash)
+    return (values.select("column_id", "value", "token", "n",
+                          F.coalesce("hash64", F.lit(0).cast("long")).alias("hash64"))
             .withColumn("batch", F.floor(F.col("column_id") / COLUMNS_PER_TASK))
             .groupBy("batch")
             .applyInPandas(lambda pdf: _profile_groups(spec, s)(pdf.drop(columns="batch")),
