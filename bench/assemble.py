@@ -28,6 +28,7 @@ ORDER = [  # (file, section title)
     ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
     ("union.md", "Table union search: TUS-style benchmark on real tables"),
     ("union_disjoint.md", "Table union search: derived tables that add new rows (disjoint)"),
+    ("union_build.md", "Table union search: the union component's build"),
 ]
 
 

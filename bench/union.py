@@ -210,17 +210,19 @@ def main(argv=None) -> None:
                       f"P@10 {r['P@10']:.3f} R@10 {r['R@10']:.3f}")
         return
     res = {}
+    load = [os.getloadavg()[0]]
     for split, ss in (("validation", val), ("development", dev)):
         for m, w in METHODS.items():
             res[(split, m)] = evaluate(engine, truth, ss, w)
             print(split, m, {k: round(v, 3) for k, v in res[(split, m)].items()})
+            load.append(os.getloadavg()[0])
     b = engine.index.manifest.get("build", {})
     build_s = (b.get("seconds", float("nan")), b.get("phases", {}))
     write(res, len(seeds), sum(len(v) for v in truth.values()), len(engine.index.tables),
-          engine.index.n_sets, build_s, (LAKE.parent / "queries").exists())
+          engine.index.n_sets, build_s, (LAKE.parent / "queries").exists(), load)
 
 
-def write(res, n_seeds, n_derived, n_tables, n_cols, build_s, disjoint=False) -> None:
+def write(res, n_seeds, n_derived, n_tables, n_cols, build_s, disjoint=False, load=()) -> None:
     result = RESULT.with_name("union_disjoint.md") if disjoint else RESULT
     cols = ["MAP@5", "P@5", "R@5", "MAP@10", "P@10", "R@10", "p50_ms", "p90_ms"]
     lines = ["Command: `python bench/union.py --lakes ../shared/data/lakes "
@@ -236,7 +238,9 @@ def write(res, n_seeds, n_derived, n_tables, n_cols, build_s, disjoint=False) ->
              f"col_0, col_1, ...) mixed into the lake ({n_tables} tables, {n_cols} columns). "
              f"Seeds {DEV_SEEDS} development (tuning) / {n_seeds - DEV_SEEDS} validation. "
              "One run, the three methods through the same alignment; the machine was shared "
-             "(2 cores, other jobs running), so latencies are noisy.", ""]
+             "(2 cores, other jobs running), so latencies are noisy: load average (1 min) "
+             f"{min(load, default=float('nan')):.1f}-{max(load, default=float('nan')):.1f} "
+             "during the queries.", ""]
     for split in ("validation", "development"):
         lines += [f"### {split.capitalize()} seeds" + (" (headline)" if split == "validation" else ""),
                   "", "| method | " + " | ".join(cols) + " |", "|" + "---|" * (len(cols) + 1)]

@@ -289,6 +289,8 @@ def test_dictionary_lookup_equals_a_dict_with_forced_hash_collisions(seed):
     got = Generation.lookup(fake, queries)
     want = {t: i for i, t in enumerate(held)}
     assert got.tolist() == [want.get(t, -1) for t in queries]
+    # the caller's hashes (union search computes them once per query column): the same
+    assert Generation.lookup(fake, queries, token_hash64(queries)).tolist() == got.tolist()
 
 
 def test_cli_build_prints_each_phase_once(spark, tmp_path, capsys):

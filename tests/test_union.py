@@ -63,7 +63,17 @@ def test_ks_similarity_is_scipy_two_sample_ks(a, b):
     a, b = np.sort(np.array(a, float)), np.sort(np.array(b, float))
     assert up.ks_similarity(a, b) == pytest.approx(1 - ks_2samp(a, b).statistic)
     both = up.ks_similarity(np.stack([a, b]), np.stack([b, b]))
-    assert both[1] == pytest.approx(1.0)
+    assert both.shape == (2, 2) and both[1, 1] == pytest.approx(1.0)
+    assert both[0, 0] == pytest.approx(1 - ks_2samp(a, b).statistic)
+
+
+def _numeric_summary_of_cells(cell_tokens):
+    toks = [t for t in cell_tokens if t is not None]
+    x = np.asarray([float(t) for t in toks if up._NUMERIC_TOKEN.fullmatch(t)], dtype=np.float64)
+    share = len(x) / len(toks) if toks else 0.0
+    q = (np.quantile(x, up.QUANTILES, method="inverted_cdf") if len(x)
+         else np.full(len(up.QUANTILES), np.nan))
+    return share, len(x), q
 
 
 @settings(max_examples=200, deadline=None)
@@ -71,13 +81,13 @@ def test_ks_similarity_is_scipy_two_sample_ks(a, b):
            ["1", "-2.5", "1e3", ".5", "007", "abc", "1,000", "12", "-0", "3.25", "x1"])),
                           st.integers(1, 4)), max_size=12))
 def test_numeric_summary_counted_is_the_summary_of_the_cells(pairs):
-    """The query side tests each distinct token once, weighted by its cells: the same share,
-    count and quantiles as numeric_summary over every cell (what the build computes)."""
+    """Each distinct token tested once, weighted by its cells: the same share, count and
+    quantiles as a summary over every cell (the build's, before it read each text once)."""
     tokens = [t for t, _ in pairs]
     counts = [n for _, n in pairs]
     cells = [t for t, n in pairs for _ in range(n)]
     got = up.numeric_summary_counted(tokens, counts)
-    want = up.numeric_summary(cells)
+    want = _numeric_summary_of_cells(cells)
     assert got[0] == pytest.approx(want[0]) and got[1] == want[1]
     np.testing.assert_array_equal(got[2], want[2])
 
@@ -122,6 +132,13 @@ def union_lake(spark, tmp_path_factory):
     for name, doms in LAKE_SPEC.items():
         n = int(rng.integers(30, 80))
         tables[name] = pd.DataFrame({f"{d}_{i}": dom[d](n) for i, d in enumerate(doms)})
+    # texts without a token ("n/a", "-") among a column's values (their hash is null), in a
+    # column of more distinct values than the vector sample takes (the hashes then choose)
+    n = 120
+    tables["notes.csv"] = pd.DataFrame({
+        "ref": [f"R-{i:03d}" if i % 7 else "n/a" for i in range(n)],
+        "remark": rng.choice(["late", "on time", "-", "early", "#N/A"], n),
+        "score": [str(round(float(x), 1)) if x > 0.2 else "-" for x in rng.random(n)]})
     root = write_lake(tmp_path_factory.mktemp("ulake") / "lake", tables)
     out = tmp_path_factory.mktemp("uindex") / "u.index"
     build(root, out, spark=spark, progress=False,
@@ -129,8 +146,13 @@ def union_lake(spark, tmp_path_factory):
     return open_index(out), tables, dom
 
 
-def test_build_profiles_equal_the_query_side_profiles(union_lake):
-    """The Spark component's arrays equal the profile functions on each table's cells."""
+@pytest.mark.parametrize("vector_min", [None, 0])
+def test_build_profiles_equal_the_query_side_profiles(union_lake, monkeypatch, vector_min):
+    """The Spark component's arrays equal the profile functions on each table's cells (the
+    query side value by value, as these small columns go, and all at once: vector_min 0)."""
+    if vector_min is not None:
+        monkeypatch.setattr(us, "VECTOR_MIN", vector_min)
+        monkeypatch.setattr(up, "PATTERN_VECTOR_MIN", vector_min)
     engine, tables, _ = union_lake
     lp = us.lake_profiles(engine.index)
     emb = us.cached_embedder(lp.embedder)
@@ -166,9 +188,9 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
                 gen, local = index.generation_of(int(cid))
                 toks = set(gen.token_text(gen.arrays.set_tokens(local)))
                 assert ov[cid] == len(toks & set(q.tokens))
-            bg = us.evidence(q, lp, lp.background, ov)
-            S[i] = us.ensemble(us.likelihoods(us.evidence(q, lp, ids, ov), bg), weights,
-                               us.SHARPNESS)
+            bg = us.evidence([q], us.lake_part(lp, lp.background), ov[None], lp)
+            ev = us.evidence([q], us.lake_part(lp, ids), ov[None], lp)
+            S[i] = us.ensemble(us.likelihoods(ev, bg), weights, us.SHARPNESS)[0]
         best = brute_alignment(S, min_column)
         if best > 0:
             out.append((int(tid), best / len(qcols)))
@@ -318,3 +340,209 @@ def test_union_magic_and_action(union_lake):
         pd.testing.assert_frame_equal(ns["stacked"], out.joined)
     finally:
         SESSION.engine = saved
+
+
+# ----------------------------------------------------------------------- vectorized profile
+# The per-value implementations the query side used before it was vectorized: the oracles.
+
+def _old_numeric_summary_counted(tokens, counts):
+    counts = np.asarray(counts, dtype=np.int64)
+    keep = np.fromiter((t is not None for t in tokens), dtype=bool, count=len(tokens))
+    num = np.fromiter((t is not None and up._NUMERIC_TOKEN.fullmatch(t) is not None
+                       for t in tokens), dtype=bool, count=len(tokens))
+    cells = int(counts[keep].sum())
+    x = np.repeat(np.asarray([float(t) for t, n in zip(tokens, num) if n], dtype=np.float64),
+                  counts[num])
+    share = len(x) / cells if cells else 0.0
+    q = (np.quantile(x, up.QUANTILES, method="inverted_cdf") if len(x)
+         else np.full(len(up.QUANTILES), np.nan))
+    return share, len(x), q
+
+
+def _old_sample_tokens(tokens, s):
+    from lakejoin_jupyter.hashing import token_hash64
+    toks = sorted(set(tokens))
+    if len(toks) <= s:
+        return toks
+    h = token_hash64(toks).view(np.int64)
+    order = np.lexsort((np.arange(len(toks)), h))[:s]
+    return sorted(toks[i] for i in order)
+
+
+def _old_profile_frame(frame, embedder, sample_values):
+    from lakejoin_jupyter.lake.normalize import normalize_many
+    out, samples = [], []
+    for pos in range(frame.shape[1]):
+        c = frame.columns[pos]
+        codes, uniq = pd.factorize(frame.iloc[:, pos], use_na_sentinel=True)
+        uniq = list(uniq)
+        toks_u = normalize_many(uniq) + [None]
+        counts = np.bincount(np.asarray(codes) + 1, minlength=len(uniq) + 1)
+        texts = sorted({t for t in (up.cell_text(v) for v in uniq) if t is not None})
+        share, n_num, q = _old_numeric_summary_counted(toks_u, np.roll(counts, -1))
+        distinct = sorted({t for t in toks_u if t is not None})
+        samples.append(_old_sample_tokens(distinct, sample_values))
+        fmt = np.bincount(np.fromiter((mmh3.hash(up.value_pattern(t), signed=False) % up.FORMAT_DIMS
+                                       for t in texts), np.int64, len(texts)),
+                          minlength=up.FORMAT_DIMS).astype(np.float64)
+        fmt = (fmt / fmt.sum() if fmt.sum() else fmt).astype(np.float32)
+        out.append(us.QueryColumn(c, distinct, fmt, share, n_num, q, None, up.header_grams(c)))
+    for qc, v in zip(out, up.column_vectors(embedder, samples)):
+        qc.vector = v
+    return out
+
+
+import mmh3  # noqa: E402
+
+_PATTERN_CHARS = st.sampled_from(list("aZbYzA09 5\t\x1c\x1f\n.,-_/#%()'") +
+                                 ["é", "²", "½", "٣", "\u2026", "ﬁ", "İ", "\xa0", "\u3000", "Ⅻ"])
+_TEXTS = st.one_of(st.text(max_size=12), st.lists(_PATTERN_CHARS, max_size=14).map("".join),
+                   st.from_regex(r"[A-Za-z0-9 ,.\-]{0,30}", fullmatch=True),
+                   st.integers(0, 300).map(lambda n: "1a" * n))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(_TEXTS, max_size=40))
+@example(["", "a" * 300, "1" * 199 + "a", "1" * 201, "Ann Arbor, MI", "x²y", "AbC", "a b c d e"])
+def test_pattern_buckets_equal_value_pattern_of_each_text(monkeypatch, texts):
+    """The all-at-once patterns (ASCII texts) hash to the bucket of value_pattern's."""
+    want = [mmh3.hash(up.value_pattern(t), signed=False) % up.FORMAT_DIMS for t in texts]
+    assert up.pattern_buckets(texts).tolist() == want
+    monkeypatch.setattr(up, "PATTERN_VECTOR_MIN", 0)
+    assert up.pattern_buckets(texts).tolist() == want
+    asc = [t for t in texts if t.isascii()]
+    assert [up._pattern_of_codes(r) for r in up._ascii_pattern_codes(asc)] == \
+        [up.value_pattern(t) for t in asc]
+
+
+_FLOATS = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                    st.integers(-2**70, 2**70).map(float),
+                    st.sampled_from([0.0, -0.0, 2.0**62, -2.0**62, 2.0**63, -2.0**63, 1e16, 0.1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(_FLOATS, max_size=30).map(lambda v: pd.Series(v, dtype="float64")),
+                 st.lists(st.floats(width=32), max_size=20).map(lambda v: pd.Series(v, dtype="float32")),
+                 st.lists(st.integers(-2**63, 2**63 - 1), max_size=20).map(lambda v: pd.Series(v, dtype="int64")),
+                 st.lists(st.integers(0, 2**64 - 1), max_size=20).map(lambda v: pd.Series(v, dtype="uint64")),
+                 st.lists(st.booleans(), max_size=5).map(lambda v: pd.Series(v, dtype=bool)),
+                 st.lists(st.one_of(st.none(), _TEXTS), max_size=20).map(lambda v: pd.Series(v, dtype=object)),
+                 st.lists(st.one_of(st.none(), _TEXTS, _FLOATS, st.integers(), st.booleans()),
+                          max_size=20).map(lambda v: pd.Series(v, dtype=object)),
+                 st.lists(st.datetimes(), max_size=5).map(pd.Series)))
+def test_cell_texts_equal_cell_text_of_each_value(s):
+    _, uniq = pd.factorize(s, use_na_sentinel=True)
+    assert up.cell_texts(uniq) == [up.cell_text(v) for v in uniq]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), _TEXTS, st.from_regex(
+           r"-?[0-9]{0,4}(\.[0-9]{0,3})?(e[+-]?[0-9]{1,3})?", fullmatch=True)),
+                          st.integers(1, 4)), max_size=25))
+def test_numeric_summary_counted_equals_the_per_token_one(pairs):
+    tokens = [t for t, _ in pairs]
+    counts = [n for _, n in pairs]
+    import pyarrow as pa
+    want = _old_numeric_summary_counted(tokens, counts)
+    for got in (up.numeric_summary_counted(tokens, counts),
+                up.numeric_summary_counted(pa.array(tokens, pa.string()), counts)):
+        assert got[0] == want[0] and got[1] == want[1]
+        np.testing.assert_array_equal(got[2], want[2])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=4), max_size=60), st.integers(1, 20))
+def test_sample_tokens_equals_the_sorted_lexsort(tokens, s):
+    from lakejoin_jupyter.hashing import token_hash64
+    want = _old_sample_tokens(tokens, s)
+    assert up.sample_tokens(tokens, s) == want
+    distinct = list(dict.fromkeys(tokens))
+    assert up.sample_tokens(distinct, s, token_hash64(distinct)) == want
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 2**31 - 1), st.integers(1, 60), st.sampled_from([0, 10**9]))
+def test_profile_frame_equals_the_per_value_profile(monkeypatch, seed, n, vector_min):
+    """The vectorized query profile (all at once, and value by value under VECTOR_MIN)
+    equals the per-value one it replaced, field by field."""
+    monkeypatch.setattr(us, "VECTOR_MIN", vector_min)
+    monkeypatch.setattr(up, "PATTERN_VECTOR_MIN", vector_min)
+    rng = np.random.default_rng(seed)
+    dom = _domains(rng)
+    frame = pd.DataFrame({d: dom[d](n) for d in dom})
+    frame["mixed"] = pd.Series(rng.choice(np.array(["1", "2.50", " x ", "", "n/a", "Ünï Cödé",
+                                                     "007", None, 3.0, 7, True], dtype=object), n))
+    frame["floats"] = np.where(rng.random(n) < 0.2, np.nan, np.round(rng.normal(0, 1e3, n), 3))
+    frame["when"] = pd.Timestamp("2020-01-01") + pd.to_timedelta(rng.integers(0, 3, n), unit="D")
+    emb = us.cached_embedder("ngram")
+    s = int(rng.integers(1, 30))
+    got, want = us.profile_frame(frame, emb, s), _old_profile_frame(frame, emb, s)
+    for g, w in zip(got, want):
+        assert g.name == w.name and sorted(g.tokens) == w.tokens and g.header == w.header
+        np.testing.assert_array_equal(g.fmt, w.fmt)
+        assert (g.share, g.n_num) == (w.share, w.n_num)
+        np.testing.assert_array_equal(g.quantiles, w.quantiles)
+        np.testing.assert_array_equal(g.vector, w.vector)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 5), st.integers(0, 8))
+def test_format_similarity_is_the_histogram_intersection(seed, n, m):
+    """Summed over each query row's nonzero buckets: the intersection over all buckets."""
+    rng = np.random.default_rng(seed)
+    def hists(k):
+        h = rng.random((k, up.FORMAT_DIMS)) * (rng.random((k, up.FORMAT_DIMS)) < rng.random())
+        s = h.sum(axis=1, keepdims=True)
+        return np.divide(h, s, out=np.zeros_like(h), where=s > 0).astype(np.float32)
+    a, b = hists(n), hists(m)
+    want = np.minimum(a[:, None, :].astype(np.float64), b[None, :, :]).sum(axis=2)
+    np.testing.assert_allclose(up.format_similarity(a, b), want, atol=1e-12)
+    for r in range(n):          # a row alone, or fewer lake columns: the same, bit for bit
+        np.testing.assert_array_equal(up.format_similarity(a[r:r + 1], b)[0],
+                                      up.format_similarity(a, b)[r])
+        np.testing.assert_array_equal(up.format_similarity(a[r:r + 1], b[m // 2:])[0],
+                                      up.format_similarity(a, b)[r, m // 2:])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="abAB_ 1", max_size=8), min_size=1, max_size=30), st.text(alphabet="abAB_ 1", max_size=8))
+def test_header_similarities_from_gram_postings_equal_the_jaccard(names, query):
+    """The similarities counted from each 3-gram's columns equal the pairwise Jaccard."""
+    from types import SimpleNamespace
+    m, grams = us.header_matrix([up.header_grams(c) for c in names])
+    lp = SimpleNamespace(gram_columns=m.T.tocsr(), header_len=np.diff(m.indptr), grams=grams)
+    q = up.header_grams(query)
+    want = [up.header_similarity(q, up.header_grams(c)) for c in names]
+    np.testing.assert_array_equal(us.header_similarities(q, lp), want)
+
+
+def _old_ks_similarity(qa, qb):
+    qa, qb = np.broadcast_arrays(np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64))
+    x = np.concatenate([qa, qb], axis=-1)
+    w = np.concatenate([np.full(qa.shape[-1], 1.0 / qa.shape[-1]),
+                        np.full(qb.shape[-1], -1.0 / qb.shape[-1])])
+    order = np.argsort(x, axis=-1, kind="stable")
+    xs = np.take_along_axis(x, order, axis=-1)
+    gap = np.abs(np.cumsum(w[order], axis=-1))
+    last = np.concatenate([xs[..., 1:] != xs[..., :-1],
+                           np.ones(xs.shape[:-1] + (1,), dtype=bool)], axis=-1)
+    return 1.0 - np.where(last, gap, 0.0).max(axis=-1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 30), st.integers(1, 6))
+def test_ks_similarity_from_counts_equals_the_cumulative_sum_one(seed, p, span):
+    """One sketch against many, and every pair of two sets (the search's call): the step-CDF
+    gap of the sorted-merge implementation it replaced (which summed +-1/21 in floating
+    point)."""
+    rng = np.random.default_rng(seed)
+    sk = lambda *shape: np.sort(rng.integers(-span, span + 1, shape).astype(float), axis=-1)
+    a, B = sk(21), sk(p, 21)
+    np.testing.assert_allclose(up.ks_similarity(a[None, :], B)[0], _old_ks_similarity(a[None, :], B),
+                               atol=1e-12)
+    A = sk(p, 21)
+    np.testing.assert_allclose(up.ks_similarity(A, B),
+                               _old_ks_similarity(A[:, None, :], B[None, :, :]), atol=1e-12)
+    # a row alone, or fewer columns: the same value, bit for bit
+    assert up.ks_similarity(a[None, :], B[:1])[0, 0] == up.ks_similarity(a[None, :], B)[0, 0]
+    assert (up.ks_similarity(A[1:], B[1:]) == up.ks_similarity(A, B)[1:, 1:]).all()

@@ -508,15 +508,17 @@ class Generation:
         _, _, off, data = self._dictionary
         return [bytes(data[off[i]:off[i + 1]]).decode("utf-8") for i in np.asarray(token_ids)]
 
-    def lookup(self, tokens: list[str]) -> np.ndarray:
-        """Token id of each (normalized) token, -1 where this generation does not hold it."""
+    def lookup(self, tokens: list[str], token_hashes: np.ndarray | None = None) -> np.ndarray:
+        """Token id of each (normalized) token, -1 where this generation does not hold it
+        (``token_hashes``: the tokens' token_hash64, when the caller has them)."""
         from ..hashing import token_hash64
         hashes, ids, off, data = self._dictionary
         tokens = list(tokens)
         out = np.full(len(tokens), -1, dtype=np.int64)
         if not tokens or len(hashes) == 0:
             return out
-        h = token_hash64(tokens)
+        h = token_hash64(tokens) if token_hashes is None else \
+            np.asarray(token_hashes, dtype=np.uint64)
         lo = np.searchsorted(hashes, h, side="left")
         hi = np.searchsorted(hashes, h, side="right")
         found = np.nonzero(hi > lo)[0]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import mmh3
 import numpy as np
@@ -37,8 +37,10 @@ NUMERIC_SHARE = 0.9                   # a column is numeric when this share of c
 MIN_NUMERIC_CELLS = 3
 PATTERN_PARTS = 8                     # pattern elements kept (then an ellipsis)
 MAX_PATTERN_CHARS = 200
+PATTERN_VECTOR_MIN = 64               # texts from which patterns are computed all at once
 
 _NUMERIC_TOKEN = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:e[+-]?[0-9]+)?")
+_NUMERIC_ANCHORED = f"^(?:{_NUMERIC_TOKEN.pattern})$"    # the same, for Arrow (RE2)
 _PATTERN_PART = re.compile(r"[^\W\d_]+|[0-9]+|\s+|.", re.UNICODE | re.DOTALL)
 _HEADER_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+", re.UNICODE)
 
@@ -50,6 +52,36 @@ def cell_text(value) -> str | None:
     rendering (2015.0 -> "2015", dates in ISO form), so formats compare like with like."""
     text = _render(value)
     return None if text is None or not text.strip() else text
+
+
+def cell_texts(values) -> list:
+    """cell_text of each value of a pandas Index or numpy array, vectorized by dtype: texts
+    as they are, integers and booleans at once, floats with an integral value as integers
+    and the others by repr (what _render does); any other dtype value by value."""
+    import pandas as pd
+    dtype = getattr(values, "dtype", None)
+    kind = dtype.kind if isinstance(dtype, np.dtype) else None
+    if kind is not None and kind in "iu":
+        return np.asarray(values).astype(str).tolist()
+    if kind == "b":
+        return np.where(np.asarray(values), "true", "false").tolist()
+    if kind == "f":
+        x = np.asarray(values, dtype=np.float64)
+        out = np.empty(len(x), dtype=object)
+        small = (np.floor(x) == x) & (np.abs(x) < 2.0 ** 62)
+        out[small] = x[small].astype(np.int64).astype(str)
+        frac = np.isfinite(x) & (np.floor(x) != x)
+        out[frac] = list(map(repr, x[frac].tolist()))
+        rest = np.flatnonzero(~small & ~frac)                 # infinities, huge integers
+        out[rest] = [cell_text(v) for v in x[rest].tolist()]
+        return out.tolist()
+    if kind == "O" and pd.api.types.infer_dtype(values, skipna=False) == "string":
+        v = list(values)
+        blank = [i for i, t in enumerate(v) if not t.strip()]      # texts: only blanks -> None
+        for i in blank:
+            v[i] = None
+        return v
+    return [cell_text(v) for v in values]
 
 
 def value_pattern(text: str) -> str:
@@ -81,10 +113,84 @@ def value_pattern(text: str) -> str:
     return "".join(parts)
 
 
+_PART_TEXT = {256: "C", 257: "U", 258: "L", 259: "M", 260: "N1", 261: "N2", 262: "N3",
+              263: "N4", 264: "N+", 265: "\u2026"}     # other codes: the character itself
+_BYTE_CLASS = np.full(128, 4, np.int8)   # ASCII: 0 upper, 1 lower, 2 digit, 3 space, 4 other
+_BYTE_CLASS[65:91], _BYTE_CLASS[97:123], _BYTE_CLASS[48:58] = 0, 1, 2
+_BYTE_CLASS[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = 3        # what str.isspace() accepts
+_RUN_KIND = np.array([0, 0, 1, 2, 3], np.int8)
+
+
+def _ascii_pattern_codes(texts: Sequence[str]) -> np.ndarray:
+    """value_pattern of ASCII texts as rows of part codes (len(texts), PATTERN_PARTS + 1),
+    -1 past the end, computed on all their bytes at once: runs of one class (letters,
+    digits, whitespace; each other character alone) numbered by a cumulative sum."""
+    n = len(texts)
+    codes = np.full((n, PATTERN_PARTS + 1), -1, np.int32)
+    lens = np.fromiter(map(len, texts), np.int64, n)
+    data = np.frombuffer("".join(texts).encode("ascii"), np.uint8)
+    if not len(data):
+        return codes
+    ends = np.cumsum(lens)
+    owner = np.zeros(len(data), np.int32)
+    np.add.at(owner, ends[:-1][ends[:-1] < len(data)], 1)   # ends of empty texts repeat
+    owner = np.cumsum(owner, dtype=np.int32)
+    pos = np.arange(len(data), dtype=np.int32) - (ends - lens)[owner].astype(np.int32)
+    if pos.max() >= MAX_PATTERN_CHARS:
+        keep = pos < MAX_PATTERN_CHARS
+        data, owner, pos = data[keep], owner[keep], pos[keep]
+    cls = _BYTE_CLASS[data]
+    kind = _RUN_KIND[cls]                          # 0 letter, 1 digit, 2 space, 3 other
+    start = np.ones(len(data), bool)
+    start[1:] = (pos[1:] == 0) | (kind[1:] != kind[:-1]) | (kind[1:] == 3)
+    first = np.flatnonzero(start)
+    rlen = np.diff(np.append(first, len(data)))
+    rkind, rown = kind[first], owner[first]
+    up = np.add.reduceat((cls == 0).astype(np.int64), first)
+    low = np.add.reduceat((cls == 1).astype(np.int64), first)
+    letter = np.where(up == rlen, np.where(rlen == 1, 256, 257),
+                      np.where(low == rlen, 258,
+                               np.where((cls[first] == 0) & (low == rlen - 1), 256, 259)))
+    part = np.select([rkind == 0, rkind == 1, rkind == 2],
+                     [letter, np.where(rlen < 5, 259 + rlen, 264), 32], data[first])
+    run0 = np.searchsorted(rown, np.arange(n))       # each text's first run
+    rank = np.arange(len(first)) - run0[rown]
+    ok = rank < PATTERN_PARTS
+    codes[rown[ok], rank[ok]] = part[ok]
+    codes[np.bincount(rown, minlength=n) > PATTERN_PARTS, PATTERN_PARTS] = 265
+    return codes
+
+
+def _pattern_of_codes(row) -> str:
+    return "".join(_PART_TEXT.get(c) or chr(c) for c in row if c >= 0)
+
+
 def pattern_buckets(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarray:
-    """The histogram bucket of each text's pattern (32-bit MurmurHash3 of it, mod dims)."""
-    return np.fromiter((mmh3.hash(value_pattern(t), signed=False) % dims for t in texts),
-                       dtype=np.int64, count=len(texts))
+    """The histogram bucket of each text's pattern (32-bit MurmurHash3 of it, mod dims).
+    ASCII texts are classified all at once (_ascii_pattern_codes) and each distinct pattern
+    hashed once; the others go through value_pattern one by one."""
+    import pandas as pd
+    texts = list(texts)
+    out = np.zeros(len(texts), np.int64)
+    asc = np.fromiter(map(str.isascii, texts), bool, len(texts))
+    if len(texts) < PATTERN_VECTOR_MIN:            # numpy's cost per call is the larger
+        asc[:] = False
+    for i in np.flatnonzero(~asc):
+        out[i] = mmh3.hash(value_pattern(texts[i]), signed=False) % dims
+    a = np.flatnonzero(asc)
+    if len(a):
+        codes = _ascii_pattern_codes([texts[i] for i in a])
+        # a row's codes are < 2**9: the first 5 in one int64, the last 4 in another
+        shift = np.int64(9) * np.arange(5, dtype=np.int64)
+        hi = ((codes[:, :5].astype(np.int64) + 1) << shift).sum(axis=1)
+        lo = ((codes[:, 5:].astype(np.int64) + 1) << shift[:4]).sum(axis=1)
+        ids = pd.factorize(pd.factorize(hi)[0].astype(np.int64) << 36 | lo)[0]
+        first = np.zeros(ids.max() + 1, np.int64)
+        first[ids[::-1]] = np.arange(len(ids))[::-1]
+        buckets = np.fromiter((mmh3.hash(_pattern_of_codes(codes[r]), signed=False) % dims
+                               for r in first), np.int64, len(first))
+        out[a] = buckets[ids]
+    return out
 
 
 def format_histogram(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarray:
@@ -94,33 +200,27 @@ def format_histogram(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarra
     return (counts / total if total else counts).astype(np.float32)
 
 
-def numeric_values(tokens: Iterable) -> np.ndarray:
-    """The numbers among tokens (lakejoin's canonical numeric text), as float64."""
-    out = [float(t) for t in tokens if t is not None and _NUMERIC_TOKEN.fullmatch(t)]
-    return np.asarray(out, dtype=np.float64)
-
-
-def numeric_summary(cell_tokens: Sequence) -> tuple[float, int, np.ndarray]:
-    """(share of the cells with a token that are numbers, number of numeric cells, their
-    quantiles at QUANTILES by the inverted CDF; NaN when there is none)."""
-    toks = [t for t in cell_tokens if t is not None]
-    x = numeric_values(toks)
-    share = len(x) / len(toks) if toks else 0.0
-    q = (np.quantile(x, QUANTILES, method="inverted_cdf") if len(x)
-         else np.full(len(QUANTILES), np.nan))
-    return share, len(x), q
-
-
-def numeric_summary_counted(tokens: Sequence, counts) -> tuple[float, int, np.ndarray]:
-    """:func:`numeric_summary` of the cells holding ``tokens[i]`` ``counts[i]`` times (each
-    distinct token tested once: the same share, count and quantiles as over the cells)."""
+def numeric_summary_counted(tokens, counts) -> tuple[float, int, np.ndarray]:
+    """The numeric summary of the cells holding ``tokens[i]`` ``counts[i]`` times: (share of
+    the cells with a token that are numbers, number of numeric cells, their quantiles at
+    QUANTILES by the inverted CDF; NaN when there is none). Each distinct token is tested
+    once; the build and the query side both count cells this way.
+    ``tokens``: a list (tested one by one) or an Arrow string array (tested all at once)."""
+    import pyarrow as pa
     counts = np.asarray(counts, dtype=np.int64)
-    keep = np.fromiter((t is not None for t in tokens), dtype=bool, count=len(tokens))
-    num = np.fromiter((t is not None and _NUMERIC_TOKEN.fullmatch(t) is not None
-                       for t in tokens), dtype=bool, count=len(tokens))
+    if isinstance(tokens, pa.Array):
+        import pyarrow.compute as pc
+        keep = tokens.is_valid().to_numpy(zero_copy_only=False)
+        num = pc.fill_null(pc.match_substring_regex(tokens, _NUMERIC_ANCHORED), False)
+        x = pc.filter(tokens, num).to_pylist()
+        num = num.to_numpy(zero_copy_only=False)
+    else:
+        keep = np.fromiter((t is not None for t in tokens), dtype=bool, count=len(tokens))
+        num = np.fromiter((t is not None and _NUMERIC_TOKEN.fullmatch(t) is not None
+                           for t in tokens), dtype=bool, count=len(tokens))
+        x = [t for t, n in zip(tokens, num) if n]
     cells = int(counts[keep].sum())
-    x = np.repeat(np.asarray([float(t) for t, n in zip(tokens, num) if n], dtype=np.float64),
-                  counts[num])
+    x = np.repeat(np.fromiter(map(float, x), np.float64, len(x)), counts[num])
     share = len(x) / cells if cells else 0.0
     q = (np.quantile(x, QUANTILES, method="inverted_cdf") if len(x)
          else np.full(len(QUANTILES), np.nan))
@@ -131,14 +231,22 @@ def is_numeric(share, n_numeric) -> np.ndarray:
     return (np.asarray(share) >= NUMERIC_SHARE) & (np.asarray(n_numeric) >= MIN_NUMERIC_CELLS)
 
 
-def sample_tokens(tokens: Sequence[str], s: int = SAMPLE_VALUES) -> list[str]:
-    """The s distinct tokens of smallest hash (signed 64-bit order; ties by text)."""
-    toks = sorted(set(tokens))
-    if len(toks) <= s:
-        return toks
-    h = token_hash64(toks).view(np.int64)
-    order = np.lexsort((np.arange(len(toks)), h))[:s]
-    return sorted(toks[i] for i in order)
+def sample_tokens(tokens: Sequence[str], s: int = SAMPLE_VALUES,
+                  hashes: np.ndarray | None = None) -> list[str]:
+    """The s distinct tokens of smallest hash (signed 64-bit order; ties by text), sorted.
+    ``hashes``: token_hash64 of ``tokens`` when the caller has them (tokens then distinct)."""
+    if hashes is None:
+        tokens = list(set(tokens))
+        if len(tokens) <= s:
+            return sorted(tokens)
+        hashes = token_hash64(tokens)
+    tokens = list(tokens)
+    if len(tokens) <= s:
+        return sorted(tokens)
+    h = np.asarray(hashes).view(np.int64)
+    cand = np.flatnonzero(h <= np.partition(h, s - 1)[s - 1])    # the s smallest, and ties
+    pick = sorted(cand.tolist(), key=lambda i: (h[i], tokens[i]))[:s]
+    return sorted(tokens[i] for i in pick)
 
 
 def column_vectors(embedder, samples: Sequence[Sequence[str]]) -> np.ndarray:
@@ -202,26 +310,51 @@ def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def format_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Histogram intersection sum_i min(a_i, b_i): (n, F) x (m, F) -> (n, m), in [0, 1]."""
+    """Histogram intersection sum_i min(a_i, b_i): (n, F) x (m, F) -> (n, m) float64, in
+    [0, 1]; each row of a summed over its nonzero buckets only (in bucket order), since a
+    query column's values take few patterns."""
     a = np.asarray(a, dtype=np.float32)
-    b = np.asarray(b, dtype=np.float32)
-    return np.minimum(a[:, None, :], b[None, :, :]).sum(axis=2)
+    bt = np.ascontiguousarray(np.asarray(b, dtype=np.float32).T)      # (F, m): a bucket a row
+    out = np.zeros((len(a), bt.shape[1]))
+    for r in range(len(a)):
+        nz = np.flatnonzero(a[r])
+        if len(nz):
+            out[r] = np.minimum(a[r, nz][:, None], bt[nz]).sum(axis=0, dtype=np.float64)
+    return out
+
+
+def _counts_le_self(x: np.ndarray) -> np.ndarray:
+    """For rows sorted ascending: how many points of its row are <= each point (the end of
+    its run of equal values)."""
+    k = x.shape[-1]
+    idx = np.arange(1, k + 1)
+    end = np.ones(x.shape, bool)
+    end[..., :-1] = x[..., 1:] != x[..., :-1]
+    return np.minimum.accumulate(np.where(end, idx, k)[..., ::-1], axis=-1)[..., ::-1]
 
 
 def ks_similarity(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
-    """1 - the Kolmogorov-Smirnov distance between two quantile sketches (row-wise over
-    broadcast rows; D3L's numeric evidence), each sketch read as an equally weighted sample
-    of its quantile points: the largest gap of the two step CDFs, at every point of either."""
-    qa, qb = np.broadcast_arrays(np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64))
-    x = np.concatenate([qa, qb], axis=-1)
-    w = np.concatenate([np.full(qa.shape[-1], 1.0 / qa.shape[-1]),
-                        np.full(qb.shape[-1], -1.0 / qb.shape[-1])])
-    order = np.argsort(x, axis=-1, kind="stable")
-    xs = np.take_along_axis(x, order, axis=-1)
-    gap = np.abs(np.cumsum(w[order], axis=-1))
-    last = np.concatenate([xs[..., 1:] != xs[..., :-1],
-                           np.ones(xs.shape[:-1] + (1,), dtype=bool)], axis=-1)
-    return 1.0 - np.where(last, gap, 0.0).max(axis=-1)
+    """1 - the Kolmogorov-Smirnov distance between quantile sketches (D3L's numeric
+    evidence), each sketch read as an equally weighted sample of its points: the largest
+    gap of the two step CDFs, at every point of either, from integer counts of points <= x.
+    ``qa`` (k, Pa) and ``qb`` (p, Pb): every pair, (k, p); two single sketches: a float."""
+    a_in, b_in = np.asarray(qa, dtype=np.float64), np.asarray(qb, dtype=np.float64)
+    a2, b = np.sort(np.atleast_2d(a_in), axis=-1), np.sort(np.atleast_2d(b_in), axis=-1)
+    na, nb = a2.shape[-1], b.shape[-1]
+    cb_b = _counts_le_self(b)                                       # #b <= each point of b
+    ca_a = _counts_le_self(a2)
+    rows = (na + 1) * np.arange(len(b))[:, None]
+    out = np.empty((len(a2), len(b)))
+    for r, a in enumerate(a2):
+        ca_b = np.searchsorted(a, b, side="right")                  # #a <= each point of b
+        # #b <= a_i: b_j <= a_i exactly when fewer than i + 1 points of a are < b_j
+        below = np.searchsorted(a, b, side="left") + rows
+        cb_a = np.cumsum(np.bincount(below.ravel(), minlength=(na + 1) * len(b))
+                         .reshape(len(b), na + 1), axis=1)[:, :na]
+        gap = np.maximum(np.abs(ca_b * nb - cb_b * na).max(axis=-1),
+                         np.abs(ca_a[r] * nb - cb_a * na).max(axis=-1))
+        out[r] = 1.0 - gap / (na * nb)
+    return float(out[0, 0]) if a_in.ndim == 1 and b_in.ndim == 1 else out
 
 
 def header_similarity(a: frozenset, b: frozenset) -> float:

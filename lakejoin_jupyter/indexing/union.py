@@ -1,8 +1,9 @@
 """Spark job: the union component (opt-in: ``build_index(..., components=["union"])``).
 
 What table union search (search/union.py) needs beyond the core's sets and postings, per
-column, in one pandas UDF grouped by column (index/union_profile.py computes each, the same
-functions the query side uses): a format histogram of its distinct values (D3L, Bogatu et
+column, in a pandas UDF over the long form's distinct texts, 64 columns a call (each text
+once with its cell count; index/union_profile.py computes each, the same functions the
+query side uses): a format histogram of its distinct values (D3L, Bogatu et
 al., ICDE 2020, §III-B), a numeric summary (share of numeric cells, their count and 21
 quantiles; D3L's distribution evidence) and a column vector (the mean of the embedder's unit
 vectors over a hash-chosen sample of distinct values; TUS, Nargesian et al., VLDB 2018,
@@ -19,11 +20,14 @@ import pandas as pd
 
 from ..embed import cached_embedder, get_embedder
 from ..index.union_profile import (FORMAT_DIMS, QUANTILES, SAMPLE_VALUES, column_vectors,
-                                   format_histogram, numeric_summary, sample_tokens)
+                                   format_histogram, numeric_summary_counted, sample_tokens)
 from .component import Component
 
 DEFAULTS = {"embedder": "ngram", "sample_values": SAMPLE_VALUES}
 FILES = ("format", "numeric_share", "numeric_n", "quantiles", "vectors")
+
+
+COLUMNS_PER_TASK = 64       # columns profiled by one call of the pandas UDF
 
 
 def _profile_groups(spec, s: int):
@@ -31,24 +35,35 @@ def _profile_groups(spec, s: int):
         import os
         os.environ.setdefault("OMP_NUM_THREADS", "1")
         emb = cached_embedder(spec)
-        cid = int(pdf["column_id"].iloc[0])
-        values = sorted({v for v in pdf["value"].tolist() if v is not None and v.strip()})
-        tokens = pdf["token"].tolist()
-        share, n_num, q = numeric_summary(tokens)
-        sample = sample_tokens([t for t in tokens if t is not None], s)
-        vec = column_vectors(emb, [sample])[0]
-        return pd.DataFrame({"column_id": [cid],
-                             "fmt": [format_histogram(values).tobytes()],
-                             "share": [float(share)], "n_num": [int(n_num)],
-                             "q": [np.asarray(q, dtype=np.float64).tobytes()],
-                             "vec": [vec.astype(np.float32).tobytes()]})
+        out, samples = [], []
+        for cid, g in pdf.groupby("column_id", sort=True):
+            values = [v for v in g["value"].tolist() if v is not None and v.strip()]
+            share, n_num, q = numeric_summary_counted(g["token"].tolist(), g["n"].to_numpy())
+            keyed = g[g["token"].notna()].drop_duplicates("token")
+            assert keyed["hash64"].dtype == np.int64, keyed["hash64"].dtype
+            samples.append(sample_tokens(keyed["token"].tolist(), s, keyed["hash64"].to_numpy()))
+            out.append((int(cid), format_histogram(values).tobytes(), float(share), int(n_num),
+                        np.asarray(q, dtype=np.float64).tobytes()))
+        vecs = column_vectors(emb, samples)                 # one embed call for the batch
+        return pd.DataFrame({"column_id": [r[0] for r in out], "fmt": [r[1] for r in out],
+                             "share": [r[2] for r in out], "n_num": [r[3] for r in out],
+                             "q": [r[4] for r in out],
+                             "vec": [v.astype(np.float32).tobytes() for v in vecs]})
     return run
 
 
-def profile_table(cells, spec, s: int = SAMPLE_VALUES):
-    """Spark DF (column_id, fmt, share, n_num, q, vec): one row per column with cells."""
-    return (cells.select("column_id", "value", "token").groupBy("column_id")
-            .applyInPandas(_profile_groups(spec, s),
+def profile_table(values, spec, s: int = SAMPLE_VALUES):
+    """Spark DF (column_id, fmt, share, n_num, q, vec): one row per column with cells, from
+    the long form's distinct texts per column (``ctx.values``: each text once, with its
+    cell count n and its token's hash), COLUMNS_PER_TASK consecutive columns a UDF call."""
+    from pyspark.sql import functions as F
+    # a text without a token has a null hash: 0 keeps the column int64 in pandas (with a
+    # null, Arrow hands pandas float64, which cannot hold a 64-bit hash)
+    return (values.select("column_id", "value", "token", "n",
+                          F.coalesce("hash64", F.lit(0).cast("long")).alias("hash64"))
+            .withColumn("batch", F.floor(F.col("column_id") / COLUMNS_PER_TASK))
+            .groupBy("batch")
+            .applyInPandas(lambda pdf: _profile_groups(spec, s)(pdf.drop(columns="batch")),
                            "column_id int, fmt binary, share double, n_num long, q binary, "
                            "vec binary"))
 
@@ -82,7 +97,7 @@ def build(ctx) -> dict:
         raise ValueError(f"Unknown union option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
     spec = get_embedder(opts["embedder"]).spec()
     dim = int(spec["dim"])
-    pdf = profile_table(ctx.cells, spec, int(opts["sample_values"])).toPandas()
+    pdf = profile_table(ctx.values, spec, int(opts["sample_values"])).toPandas()
     arrays = dense_arrays(pdf, ctx.n_sets, dim)
     for name in FILES:
         ctx.writer.save_npy(f"union/{name}.npy", arrays[name])

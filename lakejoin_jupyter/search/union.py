@@ -14,7 +14,7 @@ alignment is the max-weight bipartite matching of query columns to its columns (
 Note:
     - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
       one coincidental measure decide); sharpness and min_column tuned on development seeds.
-    - Nearest neighbours are exact (one matrix product over the lake's column vectors).
+    - Nearest neighbours are exact (one product over the lake's column vectors and formats).
 """
 from __future__ import annotations
 
@@ -26,12 +26,13 @@ import pandas as pd
 
 from ..embed import cached_embedder
 from ..errors import QueryError
-from ..index.union_profile import (cell_text, column_vectors, cosine,
+from ..hashing import token_hash64
+from ..index.union_profile import (cell_texts, column_vectors, cosine,
                                    format_histogram, format_similarity, header_grams,
                                    is_numeric, ks_similarity,
                                    numeric_summary_counted, sample_tokens,
                                    set_statistic)
-from ..lake.normalize import normalize_many
+from ..lake.normalize import normalize_array, normalize_text
 
 EVIDENCE = ("set", "semantic", "format", "numeric", "header")
 WEIGHTS = {"set": 1.0, "semantic": 1.0, "format": 1.0, "numeric": 1.0, "header": 0.25}
@@ -42,6 +43,8 @@ NEIGHBOURS = 20             # nearest columns per query column (vectors), and by
 MAX_TABLES = 60             # candidate tables scored per query (most candidate columns)
 BACKGROUND = 400            # lake columns sampled as the background of each measure
 MAX_VALUES = 20_000         # query values profiled per column (a sample above)
+VECTOR_MIN = 256            # distinct values from which a column is profiled all at once
+ONE_THREAD_FLOPS = 10**9    # a query's products up to this size run on one BLAS thread
 
 
 @dataclass
@@ -54,24 +57,36 @@ class LakeProfiles:
     vectors: np.ndarray
     sizes: np.ndarray
     table_ids: np.ndarray
-    headers: object             # sparse (columns x header 3-grams) indicator matrix
-    grams: dict                 # header 3-gram -> matrix column
+    gram_columns: object        # sparse (header 3-grams x columns) indicator matrix (CSR)
+    header_len: np.ndarray      # header 3-grams per column
+    grams: dict                 # header 3-gram -> matrix row
     embedder: dict
     sample_values: int
     background: np.ndarray
-    _fmt_unit: np.ndarray | None = None
+    _near: np.ndarray | None = None
+    _numeric: np.ndarray | None = None
+    _background: LakePart | None = None
 
     @property
     def numeric(self) -> np.ndarray:
-        return is_numeric(self.share, self.n_num)
+        if self._numeric is None:
+            self._numeric = is_numeric(self.share, self.n_num)
+        return self._numeric
 
     @property
-    def fmt_unit(self) -> np.ndarray:
-        """Format histograms scaled to unit length (the nearest-neighbour key)."""
-        if self._fmt_unit is None:
+    def background_part(self) -> "LakePart":
+        if self._background is None:
+            self._background = lake_part(self, self.background)
+        return self._background
+
+    @property
+    def near_keys(self) -> np.ndarray:
+        """[vectors | format histograms scaled to unit length] (the nearest-neighbour key)."""
+        if self._near is None:
             f = np.asarray(self.fmt, dtype=np.float32)
-            self._fmt_unit = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-12)
-        return self._fmt_unit
+            f = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-12)
+            self._near = np.ascontiguousarray(np.hstack([self.vectors.astype(np.float32), f]))
+        return self._near
 
 
 _PROFILES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -103,7 +118,8 @@ def lake_profiles(index) -> LakeProfiles:
                      n_num=np.concatenate(parts["numeric_n"]),
                      quantiles=np.concatenate(parts["quantiles"]),
                      vectors=np.concatenate(parts["vectors"]), sizes=np.concatenate(sizes),
-                     table_ids=cols["table_id"].to_numpy(), headers=headers, grams=grams,
+                     table_ids=cols["table_id"].to_numpy(), gram_columns=headers.T.tocsr(),
+                     header_len=np.diff(headers.indptr).astype(np.int64), grams=grams,
                      embedder=sec["embedder"], sample_values=int(sec["sample_values"]),
                      background=bg)
     assert len(p.sizes) == n
@@ -125,15 +141,19 @@ def header_matrix(gram_sets: list):
     return m, grams
 
 
-def header_similarities(q: frozenset, lp: "LakeProfiles", ids: np.ndarray) -> np.ndarray:
-    """Jaccard of q's header 3-grams with those of lake columns ``ids``."""
+def header_similarities(q: frozenset, lp: "LakeProfiles") -> np.ndarray:
+    """Jaccard of q's header 3-grams with those of every lake column, counted from the
+    columns of each 3-gram of q (a column sharing none is 0, never visited)."""
+    out = np.zeros(len(lp.header_len))
     known = [lp.grams[g] for g in q if g in lp.grams]
-    if not q:
-        return np.zeros(len(ids))
-    rows = lp.headers[ids]
-    inter = np.asarray(rows[:, known].sum(axis=1)).ravel() if known else np.zeros(len(ids))
-    union = len(q) + np.diff(rows.indptr) - inter
-    return np.divide(inter, union, out=np.zeros(len(ids)), where=union > 0)
+    if not known:
+        return out
+    ptr, cols = lp.gram_columns.indptr, lp.gram_columns.indices
+    inter = np.bincount(np.concatenate([cols[ptr[g]:ptr[g + 1]] for g in known]),
+                        minlength=len(out))
+    hit = np.flatnonzero(inter)
+    out[hit] = inter[hit] / (len(q) + lp.header_len[hit] - inter[hit])
+    return out
 
 
 # ----------------------------------------------------------------------- query side
@@ -148,39 +168,59 @@ class QueryColumn:
     quantiles: np.ndarray
     vector: np.ndarray
     header: frozenset
+    hashes: np.ndarray | None = None    # token_hash64 of tokens
 
     @property
     def numeric(self) -> bool:
         return bool(is_numeric(self.share, self.n_num))
 
 
+def profile_column(values: pd.Series, sample_values: int) -> tuple:
+    """(QueryColumn without its vector, the tokens to embed) of one column: each distinct
+    value rendered, normalized and given a pattern once; above VECTOR_MIN distinct values
+    all at once (index/union_profile.py cell_texts and pattern_buckets, lake/normalize.py
+    normalize_array), below it one by one (Arrow's fixed cost per call is the larger)."""
+    codes, uniq = pd.factorize(values, use_na_sentinel=True)
+    texts = cell_texts(uniq)
+    if len(texts) > VECTOR_MIN:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        toks = normalize_array(pa.array(texts, pa.string()))
+        distinct = pc.unique(toks.drop_null()).to_pylist()
+    else:
+        toks = [None if t is None else normalize_text(t) for t in texts]
+        distinct = list(dict.fromkeys(t for t in toks if t is not None))
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniq))
+    # per distinct value, weighted by its cells (as the build counts them)
+    share, n_num, q = numeric_summary_counted(toks, counts)
+    hashes = token_hash64(distinct)
+    fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)))
+    return (QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
+                        header_grams(values.name), hashes),
+            sample_tokens(distinct, sample_values, hashes))
+
+
 def profile_frame(frame: pd.DataFrame, embedder, sample_values: int) -> list[QueryColumn]:
     """The union profile of each column of a pandas frame (what the build computes)."""
     out, samples = [], []
     for pos in range(frame.shape[1]):
-        c = frame.columns[pos]
-        codes, uniq = pd.factorize(frame.iloc[:, pos], use_na_sentinel=True)
-        uniq = list(uniq)
-        toks_u = normalize_many(uniq) + [None]          # code -1 (null) -> None
-        counts = np.bincount(np.asarray(codes) + 1, minlength=len(uniq) + 1)
-        texts = sorted({t for t in (cell_text(v) for v in uniq) if t is not None})
-        # per distinct value, weighted by its cells (the build's numeric_summary over cells)
-        share, n_num, q = numeric_summary_counted(toks_u, np.roll(counts, -1))
-        distinct = sorted({t for t in toks_u if t is not None})
-        samples.append(sample_tokens(distinct, sample_values))
-        out.append(QueryColumn(c, distinct, format_histogram(texts), share, n_num, q, None,
-                               header_grams(c)))
+        col = frame.iloc[:, pos]
+        col.name = frame.columns[pos]
+        qc, sample = profile_column(col, sample_values)
+        out.append(qc)
+        samples.append(sample)
     vecs = column_vectors(embedder, samples)
     for qc, v in zip(out, vecs):
         qc.vector = v
     return out
 
 
-def overlaps(index, tokens: list) -> np.ndarray:
-    """|Q ∩ X| for every lake column X, from the posting lists of Q's tokens."""
+def overlaps(index, tokens: list, hashes: np.ndarray | None = None) -> np.ndarray:
+    """|Q ∩ X| for every lake column X, from the posting lists of Q's tokens (``hashes``:
+    their token_hash64, when known)."""
     out = np.zeros(index.n_sets, dtype=np.int64)
     for g in index.generations:
-        ids = g.lookup(tokens)
+        ids = g.lookup(tokens, hashes)
         ids = ids[ids >= 0]
         if not len(ids):
             continue
@@ -195,38 +235,61 @@ def overlaps(index, tokens: list) -> np.ndarray:
     return out
 
 
-def evidence(q: QueryColumn, lp: LakeProfiles, ids: np.ndarray, overlap: np.ndarray,
-             header: np.ndarray | None = None, semantic: np.ndarray | None = None) -> dict:
-    """Raw evidence of query column q against lake columns ``ids`` (NaN: not applicable);
-    ``overlap``: |Q ∩ X| per lake column; ``header``, ``semantic``: the header similarity
-    and vector cosine per lake column, when already computed. Cosines are rounded to 6
-    decimals, so equal vectors tie however the product was computed."""
+@dataclass
+class LakePart:
+    """The union profiles of some lake columns, gathered once for every query column."""
+    ids: np.ndarray
+    sizes: np.ndarray
+    fmt: np.ndarray
+    numeric: np.ndarray
+    quantiles: np.ndarray
+    vectors: np.ndarray         # float64
+
+
+def lake_part(lp: LakeProfiles, ids) -> LakePart:
     ids = np.asarray(ids, dtype=np.int64)
-    sem = semantic[ids] if semantic is not None else \
-        cosine(q.vector[None, :], lp.vectors[ids])[0]
-    ev = {"set": set_statistic(overlap[ids], len(q.tokens), lp.sizes[ids]),
-          "semantic": np.round(sem.astype(np.float64), 6),
-          "format": format_similarity(q.fmt[None, :], lp.fmt[ids])[0].astype(np.float64)}
-    num = np.full(len(ids), np.nan)
-    both = lp.numeric[ids] & q.numeric
-    if both.any():
-        num[both] = ks_similarity(q.quantiles[None, :], lp.quantiles[ids[both]])
+    return LakePart(ids, lp.sizes[ids], lp.fmt[ids], lp.numeric[ids], lp.quantiles[ids],
+                    np.asarray(lp.vectors[ids], dtype=np.float64))
+
+
+def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
+             header: np.ndarray | None = None, semantic: np.ndarray | None = None) -> dict:
+    """Raw evidence of query columns ``qs`` against the lake columns of ``part``, one
+    (len(qs), len(part.ids)) array per measure (NaN: not applicable); ``overlap``: |Q ∩ X|
+    per query and lake column; ``header``: the header similarity per query and lake column,
+    ``semantic``: the vector cosines with part's columns, when already computed. Cosines
+    are rounded to 6 decimals, so equal vectors tie however the product was computed."""
+    ids = part.ids
+    sem = semantic if semantic is not None else \
+        cosine(np.stack([q.vector for q in qs]), part.vectors)
+    ev = {"set": set_statistic(overlap[:, ids], np.array([len(q.tokens) for q in qs])[:, None],
+                               part.sizes[None, :]),
+          "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
+          "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
+    num = np.full((len(qs), len(ids)), np.nan)
+    qnum = [r for r, q in enumerate(qs) if q.numeric]
+    if qnum and part.numeric.any():
+        num[np.ix_(qnum, np.flatnonzero(part.numeric))] = ks_similarity(
+            np.stack([qs[r].quantiles for r in qnum]), part.quantiles[part.numeric])
     ev["numeric"] = num
-    ev["header"] = (header[ids] if header is not None
-                    else header_similarities(q.header, lp, ids))
+    ev["header"] = (header[:, ids] if header is not None
+                    else np.stack([header_similarities(q.header, lp)[ids] for q in qs]))
     return ev
 
 
 def likelihoods(ev: dict, bg: dict) -> dict:
-    """Each measure as the share of the background it beats (strictly), NaN kept."""
+    """Each measure as the share of the background it beats (strictly), NaN kept; row r
+    of each measure against row r of the background's."""
     out = {}
     for k, x in ev.items():
-        b = bg[k][~np.isnan(bg[k])]
-        if not len(b):
-            out[k] = np.where(np.isnan(x), np.nan, np.clip(x, 0, 1))
-            continue
-        b = np.sort(b)
-        u = np.searchsorted(b, np.nan_to_num(x, nan=-np.inf), side="left") / len(b)
+        u = np.full(x.shape, np.nan)
+        for r in range(x.shape[0]):
+            b = bg[k][r][~np.isnan(bg[k][r])]
+            if not len(b):
+                u[r] = np.clip(x[r], 0, 1)
+            else:
+                u[r] = np.searchsorted(np.sort(b), np.nan_to_num(x[r], nan=-np.inf),
+                                       side="left") / len(b)
         out[k] = np.where(np.isnan(x), np.nan, u)
     return out
 
@@ -266,6 +329,25 @@ class UnionCandidate:
     evidence: dict = field(default_factory=dict)   # (query pos, column id) -> {measure: u}
 
 
+_BLAS: list = []
+
+
+def blas_threads(flops: float):
+    """A context running BLAS on one thread when a query's products are small (threadpoolctl;
+    none if it is missing): OpenBLAS's worker threads then cost more than they give, most
+    of all on a loaded machine (docs/algorithms/union.md, "Latency")."""
+    from contextlib import nullcontext
+    if flops > ONE_THREAD_FLOPS:
+        return nullcontext()
+    if not _BLAS:
+        try:
+            from threadpoolctl import ThreadpoolController
+            _BLAS.append(ThreadpoolController())
+        except ImportError:
+            _BLAS.append(None)
+    return nullcontext() if _BLAS[0] is None else _BLAS[0].limit(limits=1, user_api="blas")
+
+
 def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = None,
            min_column: float = MIN_COLUMN, sharpness: float = SHARPNESS, exclude_tables=(),
            neighbours: int = NEIGHBOURS, max_tables: int = MAX_TABLES) -> tuple[list, dict]:
@@ -275,6 +357,14 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     if bad:
         raise QueryError(f"Unknown union evidence {sorted(bad)}; known: {list(EVIDENCE)}.")
     lp = lake_profiles(index)
+    flops = 2.0 * len(lp.sizes) * lp.near_keys.shape[1] * frame.shape[1]
+    with blas_threads(flops):
+        return _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
+                       neighbours, max_tables)
+
+
+def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables, neighbours,
+            max_tables):
     if len(frame) > MAX_VALUES:
         frame = frame.sample(MAX_VALUES, random_state=0)
     qcols = profile_frame(frame, cached_embedder(lp.embedder), lp.sample_values)
@@ -282,31 +372,31 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     if not active:
         raise QueryError("The query frame has no values to search with (all null or empty).")
     n = len(lp.sizes)
-    all_ids = np.arange(n)
     cand_cols: set = set()
     ov, heads = {}, {}
-    # candidates: one float32 product per measure for all query columns (vector cosines
-    # and format cosines)
+    # candidates: the sum of the vector and format cosines of every query column, one
+    # float32 product over [vectors | unit format histograms]
     QV = np.stack([qcols[i].vector for i in active]).astype(np.float32)
-    sem_all = lp.vectors @ QV.T                                    # (n, active)
     QF = np.stack([qcols[i].fmt for i in active]).astype(np.float32)
     QF /= np.maximum(np.linalg.norm(QF, axis=1, keepdims=True), 1e-12)
-    near_all = sem_all + lp.fmt_unit @ QF.T
+    if weights.get("semantic") or weights.get("format") or weights.get("numeric"):
+        near = np.hstack([QV, QF]) @ lp.near_keys.T                    # (active, n)
+        top = np.argpartition(-near, min(neighbours, n - 1), axis=1)[:, :neighbours]
+        cand_cols.update(top.ravel().tolist())
     for a, i in enumerate(active):
         q = qcols[i]
-        ov[i] = overlaps(index, q.tokens)
-        heads[i] = header_similarities(q.header, lp, all_ids)
+        ov[i] = overlaps(index, q.tokens, q.hashes)
+        heads[i] = header_similarities(q.header, lp)
         if weights.get("set"):
             shares = np.flatnonzero(ov[i])
             st = set_statistic(ov[i][shares], len(q.tokens), lp.sizes[shares])
             order = np.argsort(-st, kind="stable")[:neighbours]
             cand_cols.update(shares[order][st[order] > 0].tolist())
-        if weights.get("semantic") or weights.get("format") or weights.get("numeric"):
-            top = np.argpartition(-near_all[:, a], min(neighbours, n - 1))[:neighbours]
-            cand_cols.update(top.tolist())
         if weights.get("header"):
-            top = np.argpartition(-heads[i], min(neighbours, n - 1))[:neighbours]
-            cand_cols.update(top[heads[i][top] > 0].tolist())
+            some = np.flatnonzero(heads[i])             # the columns sharing a 3-gram
+            if len(some) > neighbours:
+                some = some[np.argpartition(-heads[i][some], neighbours)[:neighbours]]
+            cand_cols.update(some.tolist())
     cand = np.fromiter(cand_cols, np.int64, len(cand_cols))
     tables, hits = np.unique(lp.table_ids[cand], return_counts=True)
     keep = ~np.isin(tables, np.asarray(sorted(exclude_tables), dtype=np.int64))
@@ -319,11 +409,17 @@ def search(index, frame: pd.DataFrame, k: int = 10, *, weights: dict | None = No
     ids = np.concatenate([np.arange(first[t], first[t] + ncols[t]) for t in tables]) \
         if len(tables) else np.zeros(0, np.int64)
     S = np.zeros((len(qcols), len(ids)))
-    U = {}
-    for i in active:      # cosines again in float64 for the scored columns (see cosine)
-        bg = evidence(qcols[i], lp, lp.background, ov[i], heads[i])
-        U[i] = likelihoods(evidence(qcols[i], lp, ids, ov[i], heads[i]), bg)
-        S[i] = ensemble(U[i], weights, sharpness)
+    part, bgp = lake_part(lp, ids), lp.background_part
+    qs = [qcols[i] for i in active]
+    OV, H = np.stack([ov[i] for i in active]), np.stack([heads[i] for i in active])
+    # cosines again, in float64, for the scored and the background columns (see cosine)
+    QV64 = np.stack([q.vector for q in qs]).astype(np.float64)
+    sem = cosine(QV64, np.vstack([part.vectors, bgp.vectors]))
+    sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
+    bg = evidence(qs, bgp, OV, lp, H, sem_bg)
+    Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg)
+    S[active] = ensemble(Ua, weights, sharpness)
+    U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
