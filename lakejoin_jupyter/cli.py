@@ -66,8 +66,8 @@ def _parser() -> argparse.ArgumentParser:
                     metavar="COMPONENT.OPTION=VALUE",
                     help="a component's build option (repeatable), e.g. pexeso.levels=5 "
                          "(fix the PEXESO grid depth instead of the cost model's choice), "
-                         "pexeso.embedder=semantic (synonyms, abbreviations, other languages; "
-                         "default ngram) or lshensemble.num_perm=128 (LSH tables over "
+                         "pexeso.embedder=ngram (character n-grams: typos, builds in seconds; "
+                         "default semantic) or lshensemble.num_perm=128 (LSH tables over "
                          "the first 128 signature positions: half the size)")
     ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",
                     help="index a Spark catalog table instead of files (repeatable; LAKE omitted)")
@@ -235,6 +235,11 @@ def _read_query_table(engine, table: str):
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
                                 + (f" ({info.hint})" if info.hint else ""))
         return read_table(info), None
+    from .lake.discover import table_format
+    if table_format(p) is not None and table not in set(engine.index.tables["name"]):
+        raise LakeJoinError(f"No file {table} (relative to {Path.cwd()}) and no table of that "
+                            f"name in the index: give the path of a CSV, TSV, Parquet or "
+                            f"JSON-lines file, or a table name (`lakejoin info INDEX` lists them).")
     return None, table
 
 
@@ -270,7 +275,7 @@ def _search(args, parser) -> int:
 
 def _print_ranked(res, df) -> None:
     q = res.query
-    print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size:,} distinct values); "
+    print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size_label}); "
           f"method {res.method}; {res.seconds * 1000:.1f} ms")
     for n in res.notes:
         print(f"note: {n}")

@@ -117,6 +117,51 @@ def test_index_path_that_is_not_an_index(tmp_path):
         build(lake, tmp_path / "file.index", progress=False)
 
 
+def test_lake_folder_given_as_the_index(tmp_path):
+    """A newcomer passes the lake where the index goes: the message names the build that
+    makes its index (not one writing the index into the lake folder itself)."""
+    lake = write_lake(tmp_path / "lake", {"sub/a.csv": GOOD})
+    with pytest.raises(NotAnIndexError) as e:
+        open_index(lake)
+    msg = str(e.value)
+    assert "is a folder of tables" in msg
+    assert f"lakejoin index {lake} --out {lake}.index" in msg
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(NotAnIndexError, match="Build one with `lakejoin index LAKE --out"):
+        open_index(empty)
+
+
+def test_cli_help_states_the_pexeso_embedder_default(capsys):
+    from lakejoin_jupyter.cli import main
+    from lakejoin_jupyter.indexing.pexeso import DEFAULTS
+    with pytest.raises(SystemExit):
+        main(["index", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"default {DEFAULTS['embedder']})" in text
+
+
+@pytest.mark.spark
+def test_cli_search_messages(demo_index_path, tmp_path, capsys, monkeypatch):
+    """What `lakejoin search` says to a newcomer: a composite key's size in key tuples (not
+    the distinct values of its first column), a query file that does not exist, and the
+    command-line form of a missing threshold."""
+    from lakejoin_jupyter.cli import main
+    monkeypatch.chdir(tmp_path)
+    pd.DataFrame({"country": ["France", "France", "Japan"], "year": [2000, 2001, 2000]}
+                 ).to_csv("q.csv", index=False)
+    assert main(["search", str(demo_index_path), "-t", "q.csv", "-c", "country",
+                 "-c", "year"]) == 0
+    out = capsys.readouterr().out
+    assert "3 distinct key tuples" in out.splitlines()[0]
+    assert main(["search", str(demo_index_path), "-t", "nosuch.csv", "-c", "x"]) == 1
+    err = capsys.readouterr().err
+    assert "No file nosuch.csv" in err and "lakejoin info INDEX" in err
+    assert main(["search", str(demo_index_path), "-t", "q.csv", "-c", "country",
+                 "-m", "lshensemble"]) == 1
+    assert "--threshold 0.5" in capsys.readouterr().err
+
+
 @pytest.mark.spark
 def test_failed_build_leaves_nothing_behind(spark, tmp_path, monkeypatch):
     lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
