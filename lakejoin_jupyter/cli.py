@@ -137,6 +137,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("lakejoin: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:             # `lakejoin search ... | head`: the reader left
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())   # so that the exit's flush does not fail too
+        return 141
 
 
 _show_warning = warnings.showwarning

@@ -163,6 +163,19 @@ def test_cli_search_messages(demo_index_path, tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.spark
+def test_cli_output_into_a_closed_pipe(demo_index_path):
+    """`lakejoin info INDEX | head -1`: the reader is gone before the output is written;
+    no BrokenPipeError traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "lakejoin_jupyter.cli", "info",
+                             str(demo_index_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+@pytest.mark.spark
 def test_failed_build_leaves_nothing_behind(spark, tmp_path, monkeypatch):
     lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
     out = tmp_path / "x.index"
