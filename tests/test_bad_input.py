@@ -309,6 +309,24 @@ def test_lake_changed_since_build(spark, tmp_path):
     assert np.array_equal(engine.search(["France"], k=5).to_pandas()["overlap"], [1, 1])
 
 
+@pytest.mark.spark
+def test_file_added_with_add_is_not_a_lake_change(spark, tmp_path):
+    """A table dropped into the lake and then indexed with `--add` is in the index: opening
+    it says nothing about it (the base's fingerprint alone called it "added")."""
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    out = tmp_path / "x.index"
+    build(lake, out, spark=spark, progress=False)
+    write_lake(lake, {"c.csv": GOOD})
+    with pytest.warns(LakeChangedWarning, match="added"):
+        open_index(out)
+    build(lake / "c.csv", out, spark=spark, progress=False, add=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        engine = open_index(out)
+    assert engine.index.lake_changes == []
+    assert {h.table for h in engine.search(["France"], k=5)} == {"a", "c"}
+
+
 # ------------------------------------------------------------------ issue 23: faults and odd input
 
 def _cli(*args, env_extra=None, timeout=600):

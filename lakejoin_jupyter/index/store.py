@@ -704,8 +704,10 @@ class LakeIndex:
         self.lake_changes: list[str] = []
         if check_lake:
             from ..lake.discover import fingerprint_changes
+            known = {uri for gen in self.generations          # a file added with --add
+                     for uri in gen.manifest.get("lake", {}).get("files", {})}
             for gen in self.generations:
-                self.lake_changes += fingerprint_changes(gen.manifest.get("lake", {}))
+                self.lake_changes += fingerprint_changes(gen.manifest.get("lake", {}), known)
             if self.lake_changes:
                 shown = "; ".join(self.lake_changes[:5])
                 more = f" (and {len(self.lake_changes) - 5} more)" if len(self.lake_changes) > 5 else ""
