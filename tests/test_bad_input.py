@@ -305,6 +305,7 @@ def test_lake_changed_since_build(spark, tmp_path):
         engine = open_index(out)
     msg = str(rec[0].message)
     assert "modified" in msg and "a.csv" in msg and "removed" in msg and "added" in msg
+    assert f"`lakejoin index {lake} --out {out} --overwrite`" in msg   # how to rebuild
     assert len(engine.index.lake_changes) == 3
     assert np.array_equal(engine.search(["France"], k=5).to_pandas()["overlap"], [1, 1])
 

@@ -711,10 +711,13 @@ class LakeIndex:
             if self.lake_changes:
                 shown = "; ".join(self.lake_changes[:5])
                 more = f" (and {len(self.lake_changes) - 5} more)" if len(self.lake_changes) > 5 else ""
+                root = self.manifest.get("lake", {}).get("root")
+                how = (f" (`lakejoin index {root} --out {self.path} --overwrite`)"
+                       if root else "")
                 warnings.warn(
                     f"The lake changed since {self.path.name} was built: {shown}{more}. "
                     f"Results reflect the lake as it was at build time; rebuild the index "
-                    f"to include the changes.", LakeChangedWarning, stacklevel=3)
+                    f"to include the changes{how}.", LakeChangedWarning, stacklevel=3)
 
     def has(self, component: str) -> bool:
         return all(p.has(component) for p in self.generations)
