@@ -7,7 +7,8 @@
     lakejoin info INDEX [--verify]
     lakejoin demo [--out demo.index]
 
-Exit status: 0 success, 1 a clear error (printed without a traceback), 2 bad usage.
+Exit status: 0 success, 1 a clear error (printed without a traceback), 2 bad usage,
+141 the reader of the output left (`| head`).
 Warnings of the package (the lake changed since the build, ...) are one plain line each.
 """
 from __future__ import annotations
