@@ -202,7 +202,7 @@ def _index(args, parser) -> int:
                 parser.error("--with/--without cannot be used when adding a component")
             from .indexing.extend import add_component
             print(add_component(index, new, master=args.master,
-                                progress=not args.quiet).summary(phases=args.quiet))
+                                progress=not args.quiet).summary())
             for text in open_index(index, check_lake=False).index.notes:
                 print(text)
             return 0
