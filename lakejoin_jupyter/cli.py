@@ -7,7 +7,8 @@
     lakejoin info INDEX [--verify]
     lakejoin demo [--out demo.index]
 
-Exit status: 0 success, 1 a clear error (printed without a traceback), 2 bad usage.
+Exit status: 0 success, 1 a clear error (printed without a traceback), 2 bad usage,
+141 the reader of the output left (`| head`).
 Warnings of the package (the lake changed since the build, ...) are one plain line each.
 """
 from __future__ import annotations
@@ -66,8 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                     metavar="COMPONENT.OPTION=VALUE",
                     help="a component's build option (repeatable), e.g. pexeso.levels=5 "
                          "(fix the PEXESO grid depth instead of the cost model's choice), "
-                         "pexeso.embedder=semantic (synonyms, abbreviations, other languages; "
-                         "default ngram) or lshensemble.num_perm=128 (LSH tables over "
+                         "pexeso.embedder=ngram (character n-grams: typos, builds in seconds; "
+                         "default semantic) or lshensemble.num_perm=128 (LSH tables over "
                          "the first 128 signature positions: half the size)")
     ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",
                     help="index a Spark catalog table instead of files (repeatable; LAKE omitted)")
@@ -137,6 +138,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("lakejoin: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:             # `lakejoin search ... | head`: the reader left
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())   # so that the exit's flush does not fail too
+        return 141
 
 
 _show_warning = warnings.showwarning
@@ -197,7 +202,7 @@ def _index(args, parser) -> int:
                 parser.error("--with/--without cannot be used when adding a component")
             from .indexing.extend import add_component
             print(add_component(index, new, master=args.master,
-                                progress=not args.quiet).summary(phases=args.quiet))
+                                progress=not args.quiet).summary())
             for text in open_index(index, check_lake=False).index.notes:
                 print(text)
             return 0
@@ -235,6 +240,11 @@ def _read_query_table(engine, table: str):
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
                                 + (f" ({info.hint})" if info.hint else ""))
         return read_table(info), None
+    from .lake.discover import table_format
+    if table_format(p) is not None and table not in set(engine.index.tables["name"]):
+        raise LakeJoinError(f"No file {table} (relative to {Path.cwd()}) and no table of that "
+                            f"name in the index: give the path of a CSV, TSV, Parquet or "
+                            f"JSON-lines file, or a table name (`lakejoin info INDEX` lists them).")
     return None, table
 
 
@@ -270,7 +280,7 @@ def _search(args, parser) -> int:
 
 def _print_ranked(res, df) -> None:
     q = res.query
-    print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size:,} distinct values); "
+    print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size_label}); "
           f"method {res.method}; {res.seconds * 1000:.1f} ms")
     for n in res.notes:
         print(f"note: {n}")

@@ -79,6 +79,13 @@ class Query:
     def n_columns(self) -> int:
         return len(self.columns)
 
+    @property
+    def size_label(self) -> str:
+        """"1,234 distinct values", or "... distinct key tuples" for a multi-column key."""
+        if self.n_columns > 1 and self.rows is not None:
+            return f"{len(self.rows):,} distinct key tuples"
+        return f"{self.size:,} distinct values"
+
 
 def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QUERY_VALUES,
                exclude_self: bool = True) -> Query:
@@ -506,12 +513,6 @@ def _columns_label(hit: Hit) -> str:
     return ", ".join(f"{q} \u2192 {c}" for q, c in hit.mapping.items())
 
 
-def _query_size_label(q: Query) -> str:
-    if q.n_columns > 1 and q.rows is not None:
-        return f"{len(q.rows):,} distinct key tuples"
-    return f"{q.size:,} distinct values"
-
-
 class SearchResult(Sequence):
     """Ranked hits of one search, with what was searched and how long it took."""
 
@@ -568,7 +569,7 @@ class SearchResult(Sequence):
 
     def __repr__(self):
         head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
-                f"(|Q|={self.query.size}, {self.query.n_rows} rows, {self.how})")
+                f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how})")
         if not self.hits:
             return head
         return head + "\n" + self.to_pandas().drop(
@@ -582,7 +583,7 @@ class SearchResult(Sequence):
     def _repr_html_(self):
         q = self.query
         cap = (f"<b>{len(self.hits)}</b> joinable column(s) for <code>{html.escape(', '.join(map(str, q.columns)))}</code> "
-               f"&middot; {_query_size_label(q)} &middot; method <code>{html.escape(self.method)}</code> "
+               f"&middot; {q.size_label} &middot; method <code>{html.escape(self.method)}</code> "
                + (f"({html.escape(self.plan)}) " if self.plan else "")
                + f"&middot; ranked by {html.escape(self.rank)} &middot; {self.seconds * 1000:.1f} ms")
         notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
@@ -946,7 +947,8 @@ class Engine:
             raise QueryError(f"Method {method!r} takes one query column; use a multi-column "
                              f"method ({[x.name for x in avail if x.multi_column]}).")
         if m.needs_threshold and threshold is None:
-            raise QueryError(f"Method {method!r} needs a containment threshold, e.g. threshold=0.5.")
+            raise QueryError(f"Method {method!r} needs a containment threshold, e.g. threshold=0.5 "
+                             f"(command line: --threshold 0.5; %lakejoin search: -t 0.5).")
         return m
 
     def _hit(self, rank: int, c: Candidate, q: Query, m) -> Hit:

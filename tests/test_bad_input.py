@@ -117,6 +117,64 @@ def test_index_path_that_is_not_an_index(tmp_path):
         build(lake, tmp_path / "file.index", progress=False)
 
 
+def test_lake_folder_given_as_the_index(tmp_path):
+    """A newcomer passes the lake where the index goes: the message names the build that
+    makes its index (not one writing the index into the lake folder itself)."""
+    lake = write_lake(tmp_path / "lake", {"sub/a.csv": GOOD})
+    with pytest.raises(NotAnIndexError) as e:
+        open_index(lake)
+    msg = str(e.value)
+    assert "is a folder of tables" in msg
+    assert f"lakejoin index {lake} --out {lake}.index" in msg
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(NotAnIndexError, match="Build one with `lakejoin index LAKE --out"):
+        open_index(empty)
+
+
+def test_cli_help_states_the_pexeso_embedder_default(capsys):
+    from lakejoin_jupyter.cli import main
+    from lakejoin_jupyter.indexing.pexeso import DEFAULTS
+    with pytest.raises(SystemExit):
+        main(["index", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"default {DEFAULTS['embedder']})" in text
+
+
+@pytest.mark.spark
+def test_cli_search_messages(demo_index_path, tmp_path, capsys, monkeypatch):
+    """What `lakejoin search` says to a newcomer: a composite key's size in key tuples (not
+    the distinct values of its first column), a query file that does not exist, and the
+    command-line form of a missing threshold."""
+    from lakejoin_jupyter.cli import main
+    monkeypatch.chdir(tmp_path)
+    pd.DataFrame({"country": ["France", "France", "Japan"], "year": [2000, 2001, 2000]}
+                 ).to_csv("q.csv", index=False)
+    assert main(["search", str(demo_index_path), "-t", "q.csv", "-c", "country",
+                 "-c", "year"]) == 0
+    out = capsys.readouterr().out
+    assert "3 distinct key tuples" in out.splitlines()[0]
+    assert main(["search", str(demo_index_path), "-t", "nosuch.csv", "-c", "x"]) == 1
+    err = capsys.readouterr().err
+    assert "No file nosuch.csv" in err and "lakejoin info INDEX" in err
+    assert main(["search", str(demo_index_path), "-t", "q.csv", "-c", "country",
+                 "-m", "lshensemble"]) == 1
+    assert "--threshold 0.5" in capsys.readouterr().err
+
+
+@pytest.mark.spark
+def test_cli_output_into_a_closed_pipe(demo_index_path):
+    """`lakejoin info INDEX | head -1`: the reader is gone before the output is written;
+    no BrokenPipeError traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "lakejoin_jupyter.cli", "info",
+                             str(demo_index_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
 @pytest.mark.spark
 def test_failed_build_leaves_nothing_behind(spark, tmp_path, monkeypatch):
     lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
@@ -247,8 +305,27 @@ def test_lake_changed_since_build(spark, tmp_path):
         engine = open_index(out)
     msg = str(rec[0].message)
     assert "modified" in msg and "a.csv" in msg and "removed" in msg and "added" in msg
+    assert f"`lakejoin index {lake} --out {out} --overwrite`" in msg   # how to rebuild
     assert len(engine.index.lake_changes) == 3
     assert np.array_equal(engine.search(["France"], k=5).to_pandas()["overlap"], [1, 1])
+
+
+@pytest.mark.spark
+def test_file_added_with_add_is_not_a_lake_change(spark, tmp_path):
+    """A table dropped into the lake and then indexed with `--add` is in the index: opening
+    it says nothing about it (the base's fingerprint alone called it "added")."""
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
+    out = tmp_path / "x.index"
+    build(lake, out, spark=spark, progress=False)
+    write_lake(lake, {"c.csv": GOOD})
+    with pytest.warns(LakeChangedWarning, match="added"):
+        open_index(out)
+    build(lake / "c.csv", out, spark=spark, progress=False, add=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        engine = open_index(out)
+    assert engine.index.lake_changes == []
+    assert {h.table for h in engine.search(["France"], k=5)} == {"a", "c"}
 
 
 # ------------------------------------------------------------------ issue 23: faults and odd input

@@ -45,6 +45,13 @@ def test_bad_arguments_are_one_message_not_an_exit(ip):
         magic(ip, "nosuchcommand")
     with pytest.raises(MagicError, match="check the quotes"):
         magic(ip, "search 'unclosed")
+    with pytest.raises(MagicError, match=r"unrecognized arguments: df.y; a multi-column key "
+                                         r"is one DataFrame and a -c per column: "
+                                         r"%lakejoin search VAR -c COL1 -c COL2"):
+        magic(ip, "search df.x df.y")
+    with pytest.raises(MagicError, match=r"unrecognized arguments: --nosuch \(see %lakejoin "
+                                         r"join --help\)"):
+        magic(ip, "join 1 --from h --nosuch")
     assert ip.run_cell("1 + 1").result == 2      # the shell is still fine
 
 

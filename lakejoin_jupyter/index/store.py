@@ -37,6 +37,7 @@ from .._version import __version__
 from ..errors import (IndexCorruptError, IndexIncompleteError, IndexLockedError,
                       IndexNotFoundError, IndexRecoveredWarning, IndexVersionError,
                       LakeChangedWarning, NotAnIndexError)
+from ..lake.discover import table_format
 from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
 from .joinstats import FILES as JOINSTATS_FILES
@@ -366,6 +367,16 @@ def file_checksums(root: Path) -> dict:
 
 # --------------------------------------------------------------------------- reading
 
+def _holds_tables(folder: Path, limit: int = 1000) -> bool:
+    """A table file (CSV, TSV, Parquet, JSON lines) among the first ``limit`` entries."""
+    for n, p in enumerate(folder.rglob("*")):
+        if n >= limit:
+            return False
+        if table_format(p) is not None:
+            return True
+    return False
+
+
 def read_manifest(path) -> dict:
     path = Path(path).expanduser()
     if not path.exists():
@@ -385,6 +396,11 @@ def read_manifest(path) -> dict:
             f"Delete it and build the index again.")
     mpath = path / MANIFEST
     if not mpath.is_file():
+        if _holds_tables(path):         # the lake given where its index was meant
+            raise NotAnIndexError(
+                f"{path} is a folder of tables, not a lakejoin index (it has no {MANIFEST}). "
+                f"Build its index with `lakejoin index {path} --out {path}.index` and open "
+                f"or search {path}.index.")
         raise NotAnIndexError(
             f"{path} is not a lakejoin index: it has no {MANIFEST}. "
             f"Build one with `lakejoin index LAKE --out {path}`.")
@@ -690,15 +706,20 @@ class LakeIndex:
         self.lake_changes: list[str] = []
         if check_lake:
             from ..lake.discover import fingerprint_changes
+            known = {uri for gen in self.generations          # a file added with --add
+                     for uri in gen.manifest.get("lake", {}).get("files", {})}
             for gen in self.generations:
-                self.lake_changes += fingerprint_changes(gen.manifest.get("lake", {}))
+                self.lake_changes += fingerprint_changes(gen.manifest.get("lake", {}), known)
             if self.lake_changes:
                 shown = "; ".join(self.lake_changes[:5])
                 more = f" (and {len(self.lake_changes) - 5} more)" if len(self.lake_changes) > 5 else ""
+                root = self.manifest.get("lake", {}).get("root")
+                how = (f" (`lakejoin index {root} --out {self.path} --overwrite`)"
+                       if root else "")
                 warnings.warn(
                     f"The lake changed since {self.path.name} was built: {shown}{more}. "
                     f"Results reflect the lake as it was at build time; rebuild the index "
-                    f"to include the changes.", LakeChangedWarning, stacklevel=3)
+                    f"to include the changes{how}.", LakeChangedWarning, stacklevel=3)
 
     def has(self, component: str) -> bool:
         return all(p.has(component) for p in self.generations)

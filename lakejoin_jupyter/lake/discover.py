@@ -193,8 +193,10 @@ def _dedupe_names(tables: list[TableSource]) -> None:
         seen[t.name] = t.table_id
 
 
-def fingerprint_changes(lake_section: dict) -> list[str]:
-    """What changed in the lake since the fingerprint was taken (empty list: nothing)."""
+def fingerprint_changes(lake_section: dict, known: Iterable[str] = ()) -> list[str]:
+    """What changed in the lake since the fingerprint was taken (empty list: nothing).
+    ``known``: files indexed elsewhere (by a later generation), never reported as added."""
+    known = set(known)
     if not lake_section or lake_section.get("kind") == "catalog":
         return []
     files = lake_section.get("files", {})
@@ -218,7 +220,7 @@ def fingerprint_changes(lake_section: dict) -> list[str]:
         try:
             now = discover(root)
             for t in now.tables:
-                if t.uri not in files:
+                if t.uri not in files and t.uri not in known:
                     changes.append(f"added {t.uri}")
         except Exception:  # noqa: BLE001 - a fingerprint check never fails an open
             pass

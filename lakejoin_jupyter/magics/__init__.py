@@ -78,12 +78,19 @@ def run_request(line: str, shell=None, session: Session = SESSION):
         parser.print_help()
         return None
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
     except _HelpShown:
         return None
     if args.subcommand is None:
         parser.print_help()
         return None
+    if extra:
+        hint = ""
+        if args.subcommand in ("search", "ui") and any("." in x for x in extra):
+            hint = (f"; a multi-column key is one DataFrame and a -c per column: "
+                    f"%lakejoin {args.subcommand} VAR -c COL1 -c COL2")
+        raise MagicError(f"unrecognized arguments: {' '.join(extra)}{hint} "
+                         f"(see %lakejoin {args.subcommand} --help)")
     ctx = MagicContext(shell, session)
     try:
         return SUBCOMMANDS[args.subcommand].run(ctx, args)

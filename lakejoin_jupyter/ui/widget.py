@@ -449,7 +449,7 @@ class DiscoveryWidget(W.VBox):
             saved = self._write_search(name, cols, k, threshold, choice, options, max_values,
                                        result)
             text = (f"{len(result)} hit(s) for {name}[{', '.join(map(str, cols))}] "
-                    f"(|Q| = {result.query.size:,} distinct values; {result.how})"
+                    f"(|Q| = {result.query.size_label}; {result.how})"
                     + (f", saved as {saved}." if saved else "."))
             text += multiply_note(result)
             if result.notes:
