@@ -280,10 +280,11 @@ def session_running() -> bool:
     return SparkContext._active_spark_context is not None
 
 
-def stop_spark(spark, timeout: float = 30.0) -> None:
+def stop_spark(spark, timeout: float = 30.0) -> bool:
     """Stop the session and the JVM behind it, so a notebook kernel does not keep the
     driver's heap after a build it started. The JVM exits when its stdin closes (PySpark
-    starts it with a pipe for that); a later get_spark starts a new one."""
+    starts it with a pipe for that); a later get_spark starts a new one. Returns whether
+    the JVM wrote the class archive as it exited (:func:`_class_sharing_options`)."""
     from pyspark import SparkContext
 
     spark.stop()
@@ -291,7 +292,7 @@ def stop_spark(spark, timeout: float = 30.0) -> None:
     SparkContext._gateway = None
     SparkContext._jvm = None
     if gateway is None:
-        return
+        return False
     proc = getattr(gateway, "proc", None)
     with contextlib.suppress(Exception):
         gateway.shutdown()
@@ -309,8 +310,9 @@ def stop_spark(spark, timeout: float = 30.0) -> None:
             with contextlib.suppress(OSError):
                 if proc.returncode == 0 and tmp.exists() and tmp.stat().st_size > 0:
                     os.replace(tmp, final)      # the JVM wrote it whole as it exited
-                else:
-                    tmp.unlink(missing_ok=True)
+                    return True
+                tmp.unlink(missing_ok=True)
+    return False
 
 
 def spark_failure(exc: BaseException) -> str | None:

@@ -134,7 +134,8 @@ def c1_only(*_):
 settings = SparkSettings(master="local[1]", log_dir={logs!r})
 jit = set()
 r = build({lake!r}, {out!r} + "1", progress=False, spark_settings=settings, progress_callback=c1_only)
-print("after a build that started Spark:", len(javas()), r.phase_seconds.get("starting Spark", 0) > 0)
+print("after a build that started Spark:", len(javas()), r.phase_seconds.get("starting Spark", 0) > 0,
+      "stopping Spark" in r.phase_seconds)
 print("small lake, quick JIT only:", sorted(jit))
 build({lake!r}, {out!r} + "2", progress=False, spark_settings=settings)
 print("after a second one:", len(javas()))
@@ -156,7 +157,7 @@ def test_build_stops_the_spark_it_started_and_only_that(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("after")]
-    assert lines == ["after a build that started Spark: 0 True", "after a second one: 0",
+    assert lines == ["after a build that started Spark: 0 True True", "after a second one: 0",
                      "after a build in the caller's session: 1 3 [False]"]
     # the JVM a build of a small lake starts runs the quick JIT only; the caller's is untouched
     assert "small lake, quick JIT only: [True]" in r.stdout.splitlines()
@@ -203,11 +204,11 @@ def files():
 
 spark, opts = session()
 print("first:", [o.split("=")[0] for o in opts])
-S.stop_spark(spark)
+print("wrote it:", S.stop_spark(spark))
 print("after it stopped:", files())
 spark, opts = session()
 print("second:", [o.split("=")[0] for o in opts], all(o.endswith(".jsa") for o in opts))
-S.stop_spark(spark)
+print("wrote it:", S.stop_spark(spark))
 spark, opts = session(**{{"spark.driver.extraJavaOptions": "-Xshare:off"}})
 print("user's own:", opts)
 S.stop_spark(spark)
@@ -226,6 +227,6 @@ def test_driver_jvm_class_archive(tmp_path):
                        timeout=900, env=env)
     assert r.returncode == 0, r.stderr[-3000:]
     lines = [ln for ln in r.stdout.splitlines() if ":" in ln]
-    assert lines == ["first: ['-XX:ArchiveClassesAtExit']", "after it stopped: ['spark.jsa']",
-                     "second: ['-XX:SharedArchiveFile'] True", "user's own: ['-Xshare:off']",
-                     "at the end: ['spark.jsa']"]
+    assert lines == ["first: ['-XX:ArchiveClassesAtExit']", "wrote it: True",
+                     "after it stopped: ['spark.jsa']", "second: ['-XX:SharedArchiveFile'] True",
+                     "wrote it: False", "user's own: ['-Xshare:off']", "at the end: ['spark.jsa']"]

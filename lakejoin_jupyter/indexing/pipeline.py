@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,7 +199,17 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                                    progress_callback, spark_settings, t0, spark_seconds)
         finally:
             if started:
-                stop_spark(spark)
+                t_stop = time.time()
+                wrote_archive = stop_spark(spark)
+                stop_seconds = time.time() - t_stop
+    if started:
+        report.phase_seconds["stopping Spark"] = round(stop_seconds, 3)
+        if progress:
+            print(f"[lakejoin index] stopping Spark: {stop_seconds:.1f} s", file=sys.stderr,
+                  flush=True)
+        if wrote_archive:
+            notes.append("Spark's JVM wrote its class archive as it stopped (once per machine; "
+                         "later JVMs start faster)")
     report.notes = notes + report.notes
     report.seconds = time.time() - t0
     return report
