@@ -5,9 +5,11 @@ lists it is sorted by.
 * token id = rank by (freq, posting list, token text): ascending frequency, identical lists
   adjacent; group id = rank of the distinct (freq, list) pairs.
 
-One ``groupBy(token)`` over the long form's ``values`` and one global
-``orderBy(freq, sids, token)``, written as Parquet; ranks are then row numbers, which the
-driver derives part by part with numpy (:func:`finish_dictionary`), with no second pass.
+Two Spark jobs: the long form's ``values`` rows are shuffled by token and sorted within
+partitions, a vectorized Arrow task turns each run of one token into its row (no
+``collect_list`` aggregation), written to scratch Parquet; then one global sort on a single
+binary key (:func:`sort_keys`) writes the rows in order. Ranks are then row numbers, which
+the driver derives part by part with numpy (:func:`finish_dictionary`).
 
 Note:
     Ties are broken without JOSIE's MurmurHash of the list (see index/arrays.py).
@@ -19,22 +21,108 @@ from pathlib import Path
 
 import numpy as np
 
+COLUMNS = ("token", "hash64", "freq", "sids", "pairs")
 
-def build_dictionary(values, out_uri: str) -> None:
-    """Write the tokens sorted by (freq, sids, token): columns token, hash64, freq, sids
-    (the posting list), pairs (column_id, rcode) of every raw text holding the token.
+
+def build_dictionary(values, grouped_uri: str, out_uri: str) -> None:
+    """Write the tokens sorted by (freq, sids, token) to ``out_uri``: columns token, hash64,
+    freq, sids (the posting list), pairs (column_id, rcode) of every raw text holding the
+    token, in (column_id, rcode) order. ``grouped_uri``: scratch for the unsorted rows (the
+    sort samples its input; reading them back is cheaper than grouping twice).
 
     ``values``: Spark DataFrame (column_id, rcode, token, hash64), token not null."""
-    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
 
-    plist = (values.groupBy("token")
-             .agg(F.first("hash64").alias("hash64"),
-                  F.sort_array(F.collect_list(F.struct("column_id", "rcode"))).alias("pairs"))
-             .withColumn("sids", F.array_distinct(F.col("pairs.column_id"))))
-    (plist.withColumn("freq", F.size("sids"))
-     .orderBy("freq", "sids", "token")
-     .select("token", "hash64", "freq", "sids", "pairs")
-     .write.parquet(out_uri))
+    schema = T.StructType([
+        T.StructField("key", T.BinaryType(), False),
+        T.StructField("token", T.StringType(), True),
+        T.StructField("hash64", T.LongType(), True),
+        T.StructField("freq", T.IntegerType(), False),
+        T.StructField("sids", T.ArrayType(T.IntegerType(), True), False),
+        T.StructField("pairs", T.ArrayType(T.StructType([
+            T.StructField("column_id", T.IntegerType(), True),
+            T.StructField("rcode", T.IntegerType(), True)]), False), False)])
+    (values.select("token", "column_id", "rcode", "hash64").repartition("token")
+     .sortWithinPartitions("token", "column_id", "rcode")
+     .mapInArrow(token_rows, schema)
+     .write.parquet(grouped_uri))
+    spark = values.sparkSession
+    spark.read.parquet(grouped_uri).orderBy("key").select(*COLUMNS).write.parquet(out_uri)
+
+
+def sort_keys(freq: np.ndarray, sids: np.ndarray, tokens):
+    """One binary key per token: freq as 4 bytes big-endian, then each set id of its list as
+    4 bytes big-endian, then the token's UTF-8 bytes. For ids in [0, 2^31) the keys' byte
+    order is the (freq, sids, token) order: the first 4 bytes order freq; equal freqs give
+    list sections of equal length 4*freq, compared id by id; then UTF-8 bytes compare as the
+    texts' code points; distinct tokens give distinct keys.
+
+    ``freq``: int array (n,); ``sids``: the lists concatenated; ``tokens``: Arrow strings."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = len(freq)
+    head = pa.Array.from_buffers(pa.binary(), n, [
+        None, pa.py_buffer(np.arange(0, 4 * n + 1, 4, dtype=np.int32)),
+        pa.py_buffer(np.asarray(freq).astype(">u4").tobytes())])
+    off = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(freq, out=off[1:])
+    lists = pa.Array.from_buffers(pa.large_binary(), n, [
+        None, pa.py_buffer(4 * off), pa.py_buffer(np.asarray(sids).astype(">u4").tobytes())])
+    return pc.binary_join_element_wise(head.cast(pa.large_binary()), lists,
+                                       tokens.cast(pa.large_binary()),
+                                       pa.scalar(b"", pa.large_binary())).cast(pa.binary())
+
+
+def _rows(t, starts: np.ndarray, ends: np.ndarray):
+    """Rows [starts[i], ends[i]) of ``t`` (sorted by token, column_id, rcode) hold token i."""
+    import pyarrow as pa
+
+    c = t.column("column_id").to_numpy()
+    n = len(c)
+    new_set = np.zeros(n, dtype=bool)       # first row of a (token, column)
+    new_set[starts] = True
+    new_set[1:] |= c[1:] != c[:-1]
+    seen = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(new_set, out=seen[1:])
+    freq = (seen[ends] - seen[starts]).astype(np.int32)
+    sids = c[new_set].astype(np.int32)
+    idx = pa.array(starts)
+    tokens = t.column("token").take(idx).combine_chunks()
+    pairs = pa.StructArray.from_arrays(
+        [t.column("column_id").combine_chunks().cast(pa.int32()),
+         t.column("rcode").combine_chunks().cast(pa.int32())], ["column_id", "rcode"])
+    return pa.RecordBatch.from_arrays([
+        sort_keys(freq, sids, tokens), tokens,
+        t.column("hash64").take(idx).combine_chunks(), pa.array(freq),
+        pa.ListArray.from_arrays(pa.array(np.r_[0, np.cumsum(freq)].astype(np.int32)),
+                                 pa.array(sids)),
+        pa.ListArray.from_arrays(pa.array(np.r_[starts, ends[-1:]].astype(np.int32)), pairs)],
+        ["key", *COLUMNS])
+
+
+def token_rows(batches):
+    """Arrow task over a partition sorted by (token, column_id, rcode): one row per token
+    (key, token, hash64, freq, sids, pairs). A token whose rows continue in the next batch is
+    carried over."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    carry = None
+    for b in batches:
+        if b.num_rows == 0:
+            continue
+        t = pa.Table.from_batches([b])
+        t = (pa.concat_tables([carry, t]) if carry is not None else t).combine_chunks()
+        tok, n = t.column("token"), t.num_rows
+        change = pc.not_equal(tok.slice(1), tok.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+        starts = np.r_[0, np.flatnonzero(change) + 1]
+        if len(starts) > 1:
+            yield _rows(t, starts[:-1], starts[1:])
+        carry = t.slice(starts[-1])
+    if carry is not None:
+        carry = carry.combine_chunks()
+        yield _rows(carry, np.array([0]), np.array([carry.num_rows]))
 
 
 def _parts(folder) -> list[str]:

@@ -348,10 +348,11 @@ def _build_core(ctx: BuildContext) -> BuildReport:
     del sig, facts, parts
 
     prog.step("building the dictionary")
-    sorted_dir = ctx.scratch("dictionary_sorted")
+    grouped_dir, sorted_dir = ctx.scratch("dictionary_grouped"), ctx.scratch("dictionary_sorted")
     dictionary_job.build_dictionary(
         ctx.values.where(F.col("token").isNotNull()).select("column_id", "rcode", "token", "hash64"),
-        sorted_dir.as_uri())
+        grouped_dir.as_uri(), sorted_dir.as_uri())
+    shutil.rmtree(grouped_dir, ignore_errors=True)
 
     prog.step("sets and postings")
     ctx.raw_tokens = np.full(int(ctx.raw_ptr[-1]), -1, dtype=np.int32)
