@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def groupby_job(values, grouped_uri, out_uri):
+def groupby_job(values, grouped_dir, out_uri):
     from pyspark.sql import functions as F
     (values.groupBy("token")
      .agg(F.first("hash64").alias("hash64"),
@@ -83,7 +83,7 @@ def main() -> None:
             shutil.rmtree(out, ignore_errors=True)
             shutil.rmtree(grp, ignore_errors=True)
             t, c = time.time(), _cpu()
-            job(values, grp.as_uri(), out.as_uri())
+            job(values, str(grp), out.as_uri())
             print(f"| {r} | {name} | {time.time() - t:.1f} | {_cpu() - c:.1f} | "
                   f"{os.getloadavg()[0]:.1f} |", flush=True)
         old, new = _rows(a.work / "out-groupBy"), _rows(a.work / "out-new")

@@ -5,10 +5,10 @@ lists it is sorted by.
 * token id = rank by (freq, posting list, token text): ascending frequency, identical lists
   adjacent; group id = rank of the distinct (freq, list) pairs.
 
-Two Spark jobs: the long form's ``values`` rows are shuffled by token and sorted within
-partitions, a vectorized Arrow task turns each run of one token into its row (no
-``collect_list`` aggregation), written to scratch Parquet; then one global sort on a single
-binary key (:func:`sort_keys`) writes the rows in order. Ranks are then row numbers, which
+The long form's ``values`` rows are shuffled by token and sorted within partitions; an
+Arrow task turns each run of one token into its row with numpy (no ``collect_list``
+aggregation) and writes them to scratch Parquet itself (pyarrow, as the read tasks do);
+then one global sort on a single binary key (:func:`sort_keys`) writes the rows in order. Ranks are then row numbers, which
 the driver derives part by part with numpy (:func:`finish_dictionary`).
 
 Note:
@@ -24,30 +24,61 @@ import numpy as np
 COLUMNS = ("token", "hash64", "freq", "sids", "pairs")
 
 
-def build_dictionary(values, grouped_uri: str, out_uri: str) -> None:
+def build_dictionary(values, grouped_dir: str, out_uri: str) -> None:
     """Write the tokens sorted by (freq, sids, token) to ``out_uri``: columns token, hash64,
     freq, sids (the posting list), pairs (column_id, rcode) of every raw text holding the
-    token, in (column_id, rcode) order. ``grouped_uri``: scratch for the unsorted rows (the
-    sort samples its input; reading them back is cheaper than grouping twice).
+    token, in (column_id, rcode) order. ``grouped_dir``: a scratch folder (on storage every
+    executor can write) where the grouping tasks write the unsorted rows themselves.
 
     ``values``: Spark DataFrame (column_id, rcode, token, hash64), token not null."""
-    from pyspark.sql import types as T
+    from functools import partial
 
-    schema = T.StructType([
-        T.StructField("key", T.BinaryType(), False),
-        T.StructField("token", T.StringType(), True),
-        T.StructField("hash64", T.LongType(), True),
-        T.StructField("freq", T.IntegerType(), False),
-        T.StructField("sids", T.ArrayType(T.IntegerType(), True), False),
-        T.StructField("pairs", T.ArrayType(T.StructType([
-            T.StructField("column_id", T.IntegerType(), True),
-            T.StructField("rcode", T.IntegerType(), True)]), False), False)])
+    Path(grouped_dir).mkdir(parents=True, exist_ok=True)
     (values.select("token", "column_id", "rcode", "hash64").repartition("token")
      .sortWithinPartitions("token", "column_id", "rcode")
-     .mapInArrow(token_rows, schema)
-     .write.parquet(grouped_uri))
+     .mapInArrow(partial(_write_token_rows, str(grouped_dir)), "tokens long")
+     .collect())
     spark = values.sparkSession
-    spark.read.parquet(grouped_uri).orderBy("key").select(*COLUMNS).write.parquet(out_uri)
+    (spark.read.schema(SPARK_SCHEMA).parquet(Path(grouped_dir).as_uri())
+     .orderBy("key").select(*COLUMNS).write.parquet(out_uri))
+
+
+SPARK_SCHEMA = ("key binary, token string, hash64 long, freq int, sids array<int>, "
+                "pairs array<struct<column_id:int,rcode:int>>")
+
+
+def _write_token_rows(folder: str, batches):
+    """Arrow task: the partition's token rows (:func:`token_rows`) written with pyarrow to
+    ``folder``/part-<partition>.parquet (via a hidden temporary name, so a re-run task
+    replaces its file whole); yields its token count."""
+    import os
+    import uuid
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from pyspark import TaskContext
+
+    part = TaskContext.get().partitionId()
+    tmp = os.path.join(folder, f".part-{part:05d}-{uuid.uuid4().hex}")
+    writer, pending, n = None, [], 0
+
+    def flush():
+        nonlocal writer
+        writer = writer or pq.ParquetWriter(tmp, pending[0].schema)
+        writer.write_table(pa.Table.from_batches(pending))
+        pending.clear()
+
+    for b in token_rows(batches):
+        pending.append(b)
+        n += b.num_rows
+        if sum(x.num_rows for x in pending) >= 1 << 17:
+            flush()
+    if pending:
+        flush()
+    if writer is not None:
+        writer.close()
+        os.replace(tmp, os.path.join(folder, f"part-{part:05d}.parquet"))
+    yield pa.RecordBatch.from_pydict({"tokens": pa.array([n], pa.int64())})
 
 
 def sort_keys(freq: np.ndarray, sids: np.ndarray, tokens):

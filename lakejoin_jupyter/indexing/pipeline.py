@@ -351,7 +351,7 @@ def _build_core(ctx: BuildContext) -> BuildReport:
     grouped_dir, sorted_dir = ctx.scratch("dictionary_grouped"), ctx.scratch("dictionary_sorted")
     dictionary_job.build_dictionary(
         ctx.values.where(F.col("token").isNotNull()).select("column_id", "rcode", "token", "hash64"),
-        grouped_dir.as_uri(), sorted_dir.as_uri())
+        str(grouped_dir), sorted_dir.as_uri())
     shutil.rmtree(grouped_dir, ignore_errors=True)
 
     prog.step("sets and postings")
