@@ -6,7 +6,7 @@
                              per-column profile (profile.py) and MinHash signature
                              (minhash.py) are computed in the same task
     profile (driver)         the columns' profiles -> catalog/columns.parquet
-    dictionary (Spark)       indexing/dictionary.py: groupBy(token) + global sort, written once
+    dictionary (Spark)       indexing/dictionary.py: shuffle by token, Arrow grouping, one sort
     sets, postings (driver)  indexing/postings.py: numpy over the sorted lists -> CSR .npy
     components               JOSIE, LSH Ensemble, MATE (default), PEXESO, ...: Spark jobs over
                              the long form and the core arrays
