@@ -8,8 +8,9 @@ lists it is sorted by.
 The long form's ``values`` rows are shuffled by token and sorted within partitions; an
 Arrow task turns each run of one token into its row with numpy (no ``collect_list``
 aggregation) and writes them to scratch Parquet itself (pyarrow, as the read tasks do);
-then one global sort on a single binary key (:func:`sort_keys`) writes the rows in order. Ranks are then row numbers, which
-the driver derives part by part with numpy (:func:`finish_dictionary`).
+then one global sort on a single binary key (:func:`sort_keys`) writes the rows in order.
+Ranks are then row numbers, which the driver derives part by part with numpy
+(:func:`finish_dictionary`).
 
 Note:
     Ties are broken without JOSIE's MurmurHash of the list (see index/arrays.py).
