@@ -5,9 +5,12 @@ lists it is sorted by.
 * token id = rank by (freq, posting list, token text): ascending frequency, identical lists
   adjacent; group id = rank of the distinct (freq, list) pairs.
 
-One ``groupBy(token)`` over the long form's ``values`` and one global
-``orderBy(freq, sids, token)``, written as Parquet; ranks are then row numbers, which the
-driver derives part by part with numpy (:func:`finish_dictionary`), with no second pass.
+The long form's ``values`` rows are shuffled by token and sorted within partitions; an
+Arrow task turns each run of one token into its row with numpy (no ``collect_list``
+aggregation) and writes them to scratch Parquet itself (pyarrow, as the read tasks do);
+then one global sort on a single binary key (:func:`sort_keys`) writes the rows in order.
+Ranks are then row numbers, which the driver derives part by part with numpy
+(:func:`finish_dictionary`).
 
 Note:
     Ties are broken without JOSIE's MurmurHash of the list (see index/arrays.py).
@@ -19,22 +22,139 @@ from pathlib import Path
 
 import numpy as np
 
+COLUMNS = ("token", "hash64", "freq", "sids", "pairs")
 
-def build_dictionary(values, out_uri: str) -> None:
-    """Write the tokens sorted by (freq, sids, token): columns token, hash64, freq, sids
-    (the posting list), pairs (column_id, rcode) of every raw text holding the token.
+
+def build_dictionary(values, grouped_dir: str, out_uri: str) -> None:
+    """Write the tokens sorted by (freq, sids, token) to ``out_uri``: columns token, hash64,
+    freq, sids (the posting list), pairs (column_id, rcode) of every raw text holding the
+    token, in (column_id, rcode) order. ``grouped_dir``: a scratch folder (on storage every
+    executor can write) where the grouping tasks write the unsorted rows themselves.
 
     ``values``: Spark DataFrame (column_id, rcode, token, hash64), token not null."""
-    from pyspark.sql import functions as F
+    from functools import partial
 
-    plist = (values.groupBy("token")
-             .agg(F.first("hash64").alias("hash64"),
-                  F.sort_array(F.collect_list(F.struct("column_id", "rcode"))).alias("pairs"))
-             .withColumn("sids", F.array_distinct(F.col("pairs.column_id"))))
-    (plist.withColumn("freq", F.size("sids"))
-     .orderBy("freq", "sids", "token")
-     .select("token", "hash64", "freq", "sids", "pairs")
-     .write.parquet(out_uri))
+    Path(grouped_dir).mkdir(parents=True, exist_ok=True)
+    (values.select("token", "column_id", "rcode", "hash64").repartition("token")
+     .sortWithinPartitions("token", "column_id", "rcode")
+     .mapInArrow(partial(_write_token_rows, str(grouped_dir)), "tokens long")
+     .collect())
+    spark = values.sparkSession
+    (spark.read.schema(SPARK_SCHEMA).parquet(Path(grouped_dir).as_uri())
+     .orderBy("key").select(*COLUMNS).write.parquet(out_uri))
+
+
+SPARK_SCHEMA = ("key binary, token string, hash64 long, freq int, sids array<int>, "
+                "pairs array<struct<column_id:int,rcode:int>>")
+
+
+def _write_token_rows(folder: str, batches):
+    """Arrow task: the partition's token rows (:func:`token_rows`) written with pyarrow to
+    ``folder``/part-<partition>.parquet (via a hidden temporary name, so a re-run task
+    replaces its file whole); yields its token count."""
+    import os
+    import uuid
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from pyspark import TaskContext
+
+    part = TaskContext.get().partitionId()
+    tmp = os.path.join(folder, f".part-{part:05d}-{uuid.uuid4().hex}")
+    writer, pending, n = None, [], 0
+
+    def flush():
+        nonlocal writer
+        writer = writer or pq.ParquetWriter(tmp, pending[0].schema)
+        writer.write_table(pa.Table.from_batches(pending))
+        pending.clear()
+
+    for b in token_rows(batches):
+        pending.append(b)
+        n += b.num_rows
+        if sum(x.num_rows for x in pending) >= 1 << 17:
+            flush()
+    if pending:
+        flush()
+    if writer is not None:
+        writer.close()
+        os.replace(tmp, os.path.join(folder, f"part-{part:05d}.parquet"))
+    yield pa.RecordBatch.from_pydict({"tokens": pa.array([n], pa.int64())})
+
+
+def sort_keys(freq: np.ndarray, sids: np.ndarray, tokens):
+    """One binary key per token: freq as 4 bytes big-endian, then each set id of its list as
+    4 bytes big-endian, then the token's UTF-8 bytes. For ids in [0, 2^31) the keys' byte
+    order is the (freq, sids, token) order: the first 4 bytes order freq; equal freqs give
+    list sections of equal length 4*freq, compared id by id; then UTF-8 bytes compare as the
+    texts' code points; distinct tokens give distinct keys.
+
+    ``freq``: int array (n,); ``sids``: the lists concatenated; ``tokens``: Arrow strings."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = len(freq)
+    head = pa.Array.from_buffers(pa.binary(), n, [
+        None, pa.py_buffer(np.arange(0, 4 * n + 1, 4, dtype=np.int32)),
+        pa.py_buffer(np.asarray(freq).astype(">u4").tobytes())])
+    off = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(freq, out=off[1:])
+    lists = pa.Array.from_buffers(pa.large_binary(), n, [
+        None, pa.py_buffer(4 * off), pa.py_buffer(np.asarray(sids).astype(">u4").tobytes())])
+    return pc.binary_join_element_wise(head.cast(pa.large_binary()), lists,
+                                       tokens.cast(pa.large_binary()),
+                                       pa.scalar(b"", pa.large_binary())).cast(pa.binary())
+
+
+def _rows(t, starts: np.ndarray, ends: np.ndarray):
+    """Rows [starts[i], ends[i]) of ``t`` (sorted by token, column_id, rcode) hold token i."""
+    import pyarrow as pa
+
+    c = t.column("column_id").to_numpy()
+    n = len(c)
+    new_set = np.zeros(n, dtype=bool)       # first row of a (token, column)
+    new_set[starts] = True
+    new_set[1:] |= c[1:] != c[:-1]
+    seen = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(new_set, out=seen[1:])
+    freq = (seen[ends] - seen[starts]).astype(np.int32)
+    sids = c[new_set].astype(np.int32)
+    idx = pa.array(starts)
+    tokens = t.column("token").take(idx).combine_chunks()
+    pairs = pa.StructArray.from_arrays(
+        [t.column("column_id").combine_chunks().cast(pa.int32()),
+         t.column("rcode").combine_chunks().cast(pa.int32())], ["column_id", "rcode"])
+    return pa.RecordBatch.from_arrays([
+        sort_keys(freq, sids, tokens), tokens,
+        t.column("hash64").take(idx).combine_chunks(), pa.array(freq),
+        pa.ListArray.from_arrays(pa.array(np.r_[0, np.cumsum(freq)].astype(np.int32)),
+                                 pa.array(sids)),
+        pa.ListArray.from_arrays(pa.array(np.r_[starts, ends[-1:]].astype(np.int32)), pairs)],
+        ["key", *COLUMNS])
+
+
+def token_rows(batches):
+    """Arrow task over a partition sorted by (token, column_id, rcode): one row per token
+    (key, token, hash64, freq, sids, pairs). A token whose rows continue in the next batch is
+    carried over."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    carry = None
+    for b in batches:
+        if b.num_rows == 0:
+            continue
+        t = pa.Table.from_batches([b])
+        t = (pa.concat_tables([carry, t]) if carry is not None else t).combine_chunks()
+        tok, n = t.column("token"), t.num_rows
+        change = pc.not_equal(tok.slice(1), tok.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+        starts = np.r_[0, np.flatnonzero(change) + 1]
+        if len(starts) > 1:
+            yield _rows(t, starts[:-1], starts[1:])
+        carry = t.slice(starts[-1])
+    if carry is not None:
+        carry = carry.combine_chunks()
+        yield _rows(carry, np.array([0]), np.array([carry.num_rows]))
 
 
 def _parts(folder) -> list[str]:

@@ -6,7 +6,7 @@
                              per-column profile (profile.py) and MinHash signature
                              (minhash.py) are computed in the same task
     profile (driver)         the columns' profiles -> catalog/columns.parquet
-    dictionary (Spark)       indexing/dictionary.py: groupBy(token) + global sort, written once
+    dictionary (Spark)       indexing/dictionary.py: shuffle by token, Arrow grouping, one sort
     sets, postings (driver)  indexing/postings.py: numpy over the sorted lists -> CSR .npy
     components               JOSIE, LSH Ensemble, MATE (default), PEXESO, ...: Spark jobs over
                              the long form and the core arrays
@@ -359,10 +359,11 @@ def _build_core(ctx: BuildContext) -> BuildReport:
     del sig, facts, parts
 
     prog.step("building the dictionary")
-    sorted_dir = ctx.scratch("dictionary_sorted")
+    grouped_dir, sorted_dir = ctx.scratch("dictionary_grouped"), ctx.scratch("dictionary_sorted")
     dictionary_job.build_dictionary(
         ctx.values.where(F.col("token").isNotNull()).select("column_id", "rcode", "token", "hash64"),
-        sorted_dir.as_uri())
+        str(grouped_dir), sorted_dir.as_uri())
+    shutil.rmtree(grouped_dir, ignore_errors=True)
 
     prog.step("sets and postings")
     ctx.raw_tokens = np.full(int(ctx.raw_ptr[-1]), -1, dtype=np.int32)
