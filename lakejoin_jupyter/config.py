@@ -2,7 +2,9 @@
 
 Every value can be set by keyword (``build_index(..., master=...)``), by CLI option, or by
 environment variable (``LAKEJOIN_SPARK_MASTER``, ``LAKEJOIN_SPARK_DRIVER_MEMORY``,
-``LAKEJOIN_SPARK_LOCAL_DIR``, ``LAKEJOIN_LOG_DIR``); keywords win over the environment.
+``LAKEJOIN_SPARK_LOCAL_DIR``, ``LAKEJOIN_LOG_DIR``, ``LAKEJOIN_JVM_CLASS_CACHE=0`` and
+``LAKEJOIN_JVM_CLASS_CACHE_DIR`` for the driver JVM's class archive); keywords win over the
+environment.
 """
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ class SparkSettings:
     log_dir: str = field(default_factory=lambda: _env(
         "LAKEJOIN_LOG_DIR", str(Path.home() / ".cache" / "lakejoin" / "logs")))
     extra: dict = field(default_factory=dict)
+    class_cache: bool = field(default_factory=lambda: _env("LAKEJOIN_JVM_CLASS_CACHE", "1") != "0")
+    class_cache_dir: str = field(default_factory=lambda: _env(
+        "LAKEJOIN_JVM_CLASS_CACHE_DIR", str(Path.home() / ".cache" / "lakejoin" / "jvm")))
 
     def with_master(self, master: str | None) -> "SparkSettings":
         return self if not master else replace(self, master=master)

@@ -13,9 +13,10 @@
   a ``spark://`` master that does not answer on its port fails at once, naming it.
 * The driver JVM loads Spark's classes from a class-data-sharing archive
   (:func:`_class_sharing_options`): the first session writes it when its JVM exits
-  (``~/.cache/lakejoin/jvm``), later ones map it, which saves about a third of a small
-  build's JVM CPU. ``LAKEJOIN_JVM_CLASS_CACHE=0`` turns it off; user-given driver Java
-  options that already choose an archive are left alone.
+  (``SparkSettings.class_cache_dir``, ``~/.cache/lakejoin/jvm``), later ones map it,
+  which saves about a third of a small build's JVM CPU. ``class_cache=False``
+  (``LAKEJOIN_JVM_CLASS_CACHE=0``) turns it off; user-given driver Java options that
+  already choose an archive are left alone.
 * A failing Spark job (:func:`spark_job`) becomes one line, its cause, with the full
   traceback (Python and Java) written to a log file the line names; py4j's own logging of
   an interrupted or broken call (:func:`quiet_py4j`) is dropped meanwhile.
@@ -115,13 +116,9 @@ _package_zip: str | None = None
 _archive_pending: dict = {}     # id of the gateway's process -> (archive being written, its final path)
 
 
-def class_cache_dir() -> Path:
-    return Path(os.environ.get("LAKEJOIN_JVM_CLASS_CACHE_DIR")
-                or Path.home() / ".cache" / "lakejoin" / "jvm")
-
-
-def _class_archive_path() -> Path | None:
-    """Where this Java + PySpark's class archive lives (None: cannot tell which Java)."""
+def _class_archive_path(folder: str) -> Path | None:
+    """Where this Java + PySpark's class archive lives in ``folder`` (None: cannot tell
+    which Java)."""
     import hashlib
 
     import pyspark
@@ -132,19 +129,19 @@ def _class_archive_path() -> Path | None:
     names = sorted(p.name for p in jars.glob("*.jar")) if jars.is_dir() else []
     key = hashlib.sha256("\n".join([*_java_seen[0], pyspark.__version__,
                                      str(jars), *names]).encode()).hexdigest()[:16]
-    return class_cache_dir() / f"spark-{pyspark.__version__}-{key}.jsa"
+    return Path(folder) / f"spark-{pyspark.__version__}-{key}.jsa"
 
 
-def _class_sharing_options(extra: dict) -> tuple[str, Path | None, Path | None]:
+def _class_sharing_options(settings: SparkSettings) -> tuple[str, Path | None, Path | None]:
     """Driver Java options for class data sharing: map the archive if it exists, else ask
     the JVM to write one at exit (to a temporary name that :func:`stop_spark` renames into
     place, so a JVM killed halfway never leaves a broken archive). Returns (options,
     temporary archive, final archive); options "" when off or already chosen by the user."""
-    user = extra.get("spark.driver.extraJavaOptions", "")
-    if os.environ.get("LAKEJOIN_JVM_CLASS_CACHE", "1") == "0" or any(
+    user = settings.extra.get("spark.driver.extraJavaOptions", "")
+    if not settings.class_cache or any(
             flag in user for flag in ("SharedArchiveFile", "ArchiveClassesAtExit", "Xshare")):
         return "", None, None
-    final = _class_archive_path()
+    final = _class_archive_path(settings.class_cache_dir)
     if final is None:
         return "", None, None
     if final.exists() and final.stat().st_size > 0:
@@ -244,7 +241,7 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
         if settings.local_dir:
             b = b.config("spark.local.dir", settings.local_dir)
         extra = dict(settings.extra)
-        sharing, tmp_archive, final_archive = _class_sharing_options(extra)
+        sharing, tmp_archive, final_archive = _class_sharing_options(settings)
         if sharing:
             extra["spark.driver.extraJavaOptions"] = " ".join(
                 o for o in (extra.get("spark.driver.extraJavaOptions", ""), sharing) if o)

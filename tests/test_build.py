@@ -184,6 +184,7 @@ def test_small_lake_settings(tmp_path):
 
 ARCHIVE_SCRIPT = """
 import os, sys, psutil
+from pathlib import Path
 sys.path.insert(0, {root!r})
 from lakejoin_jupyter import spark as S
 from lakejoin_jupyter.config import SparkSettings
@@ -200,7 +201,7 @@ def session(**extra):
 
 def files():
     return sorted(f.name.split(".jsa")[0].split("-")[0] + ".jsa" + (".tmp" if ".tmp-" in f.name else "")
-                  for f in S.class_cache_dir().iterdir())
+                  for f in Path(SparkSettings().class_cache_dir).iterdir())
 
 spark, opts = session()
 print("first:", [o.split("=")[0] for o in opts])
