@@ -88,30 +88,60 @@ def _columns(n_columns: int, shape: str, seed: int, max_size: int, alpha: float,
             col += 1
 
 
+def _write_tables(batch):
+    """Write one batch of tables: [(path, {column name: (prefix, ranks)})]."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    for path, columns in batch:
+        n_rows = max(len(r) for _, r in columns.values())
+        arrays = [pa.array(np.char.add(prefix, np.resize(r, n_rows).astype(str)))
+                  for prefix, r in columns.values()]
+        pq.write_table(pa.Table.from_arrays(arrays, names=list(columns)), path)
+
+
 def generate(out_dir, n_columns: int, *, shape: str = "opendata", seed: int = 0,
              max_size: int = 100_000, alpha: float = 1.6, shared: float = 0.5,
-             columns_per_table: int = 4, files_per_dir: int = 1000):
+             columns_per_table: int = 4, files_per_dir: int = 1000, workers: int = 0):
+    """Draw the columns in order (one random stream) and write them with ``workers``
+    processes (0: one per core); the draws do not depend on the number of workers."""
+    import multiprocessing
+    import os
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    workers = workers or os.cpu_count() or 1
 
-    def write(t, values):
-        n_rows = max(len(v) for v in values.values())
-        frame = pd.DataFrame({k: np.resize(v, n_rows) for k, v in values.items()})
-        sub = out / f"part{t // files_per_dir:04d}"
-        sub.mkdir(exist_ok=True)
-        frame.to_parquet(sub / f"table{t:07d}.parquet", index=False)
+    def tables():
+        columns, table = {}, 0
+        for t, col, d, ranks in _columns(n_columns, shape, seed, max_size, alpha, shared,
+                                         columns_per_table):
+            if t != table and columns:
+                yield table, columns
+                columns = {}
+            table = t
+            columns[f"col{len(columns)}"] = (f"d{d}_" if d >= 0 else f"c{col}_", ranks)
+        if columns:
+            yield table, columns
 
-    values, table = {}, 0
-    for t, col, d, ranks in _columns(n_columns, shape, seed, max_size, alpha, shared,
-                                     columns_per_table):
-        if t != table and values:
-            write(table, values)
-            values = {}
-        table = t
-        vals = np.char.add(f"d{d}_" if d >= 0 else f"c{col}_", ranks.astype(str))
-        values[f"col{len(values)}"] = vals
-    if values:
-        write(table, values)
+    def batches(size=64):
+        batch = []
+        for t, columns in tables():
+            sub = out / f"part{t // files_per_dir:04d}"
+            if t % files_per_dir == 0 or not sub.exists():
+                sub.mkdir(exist_ok=True)
+            batch.append((sub / f"table{t:07d}.parquet", columns))
+            if len(batch) == size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    if workers == 1:
+        for batch in batches():
+            _write_tables(batch)
+        return
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for _ in pool.imap_unordered(_write_tables, batches(), chunksize=1):
+            pass
 
 
 def generate_ids(n_columns: int, *, shape: str = "opendata", seed: int = 0,
