@@ -107,6 +107,13 @@ def _directory_length(table: np.ndarray, m: int) -> int:
 
 # --------------------------------------------------------------------------- Spark job
 
+# A row here holds a whole segment (up to 8 MiB per value). Parquet checks a page's size
+# only every 100 rows by default, so a page could buffer ~100 such values (and its compressed
+# copy) in the driver's heap: at 10^6 columns that exhausted a 2 GiB heap. Check every row.
+LARGE_VALUE_PAGES = {"parquet.page.size.row.check.min": "1",
+                     "parquet.page.size.row.check.max": "16"}
+
+
 def _positions_per_block(m: int, largest_partition: int) -> int:
     """Signature positions handled by one Spark group: about 8 MiB of values per group."""
     return int(max(1, min(m, (1 << 21) // max(1, largest_partition))))
@@ -178,7 +185,7 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
     (blocks.groupBy("part", "block")
      .applyInPandas(_sort_block(ppb, bits_of),
                     "part int, position int, values binary, ids binary, directory binary")
-     .write.parquet(out.uri(seg_dir)))
+     .write.options(**LARGE_VALUE_PAGES).parquet(out.uri(seg_dir)))
 
     total = int(table[:, 2].sum()) * m
     values = np.lib.format.open_memmap(out.path("lshensemble/values.npy"), mode="w+",
