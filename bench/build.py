@@ -14,7 +14,9 @@ load during the run shows as a spread between them. Then the Spark floor: a fres
 that starts Spark as the build does, runs one SQL job and one Python-worker job, and stops
 it (the fixed cost any Spark build pays; "(Spark - floor) / yardstick" is the pipeline's own
 share). Peak RSS is the whole process tree
-(driver Python, JVM, Python workers) sampled every 0.2 s with psutil; the load average is
+(driver Python, JVM, Python workers) sampled every 0.2 s with psutil, also without its
+file-backed pages (memory-mapped index files, libraries: the kernel drops and re-reads them),
+with the last phase done when the peak came; the load average is
 recorded before and after each lake. Synthetic lakes come from bench/synthetic.py
 (open-data shape, 4 columns per table, seed 0) and are generated once under W.
 
@@ -56,26 +58,30 @@ GROUPS = {
 }
 
 
-def tree_rss(pid: int) -> tuple[int, int, int]:
-    """(total, jvm, python) RSS bytes of a process and its descendants."""
+def tree_rss(pid: int) -> tuple[int, int, int, int]:
+    """(total, jvm, python, anonymous) RSS bytes of a process and its descendants.
+    *anonymous* leaves out file-backed pages (memory-mapped index files being written or
+    read, shared libraries), which the kernel can drop and read again: the memory the build
+    itself needs."""
     try:
         root = psutil.Process(pid)
         procs = [root] + root.children(recursive=True)
     except psutil.NoSuchProcess:
-        return 0, 0, 0
-    total = jvm = py = 0
+        return 0, 0, 0, 0
+    total = jvm = py = anon = 0
     for p in procs:
         try:
-            rss = p.memory_info().rss
+            mem = p.memory_info()
             name = p.name()
         except psutil.Error:
             continue
-        total += rss
+        total += mem.rss
+        anon += max(0, mem.rss - mem.shared)
         if "java" in name:
-            jvm += rss
+            jvm += mem.rss
         elif "python" in name:
-            py += rss
-    return total, jvm, py
+            py += mem.rss
+    return total, jvm, py, anon
 
 
 def run_measured(cmd, env=None, log: Path | None = None) -> dict:
@@ -89,15 +95,25 @@ def run_measured(cmd, env=None, log: Path | None = None) -> dict:
     proc = subprocess.Popen(cmd, env=env, text=True,
                             stdout=sink or subprocess.PIPE,
                             stderr=subprocess.STDOUT if sink else subprocess.PIPE)
-    peak = [0, 0, 0]
+    peak = [0, 0, 0, 0]
+    peak_phase = [""]                              # the last progress line at the RSS peak
     loads = []                                     # 1-minute load average, every 10 s
     stop = threading.Event()
+
+    def last_line():
+        try:
+            lines = Path(log).read_text(errors="replace").splitlines() if log else []
+        except OSError:
+            return ""
+        return next((ln for ln in reversed(lines) if ln.startswith("[")), "")
 
     def sample():
         k = 0
         while not stop.is_set():
             cur = tree_rss(proc.pid)
-            for i in range(3):
+            if cur[0] > peak[0]:
+                peak_phase[0] = last_line()
+            for i in range(4):
                 peak[i] = max(peak[i], cur[i])
             if k % 50 == 0:
                 loads.append(os.getloadavg()[0])
@@ -118,6 +134,7 @@ def run_measured(cmd, env=None, log: Path | None = None) -> dict:
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd[:4]} failed ({proc.returncode}):\n{stderr[-4000:]}\n{stdout[-2000:]}")
     return {"wall_s": wall, "cpu_s": cpu, "peak_rss": peak[0], "peak_jvm": peak[1], "peak_python": peak[2],
+            "peak_anon": peak[3], "peak_after": peak_phase[0],
             "load": [min(loads), sum(loads) / len(loads), max(loads)] if loads else None,
             "stdout": stdout, "stderr": stderr}
 
@@ -220,8 +237,9 @@ def table_spark_only(rows: list[dict], args) -> str:
         f"driver memory {args.driver_memory or 'default'}.", "",
         "| lake | columns | tables | distinct values | postings | Spark build wall (s) "
         "| of which starting Spark | ms / column | CPU s | peak RSS (MiB) | of which JVM "
-        "| of which Python | index (MiB) | load before / after | load during (min / mean / max) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+        "| of which Python | of which anonymous (not file-backed) | peak reached during "
+        "| index (MiB) | load before / after | load during (min / mean / max) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|"]
     for r in rows:
         s, c = r["spark"], r["spark"]["counts"]
         ld = s.get("load") or [0, 0, 0]
@@ -230,6 +248,7 @@ def table_spark_only(rows: list[dict], args) -> str:
             f"| {c['postings']:,} | {s['wall_s']:.1f} | {s['phases'].get('starting Spark', 0):.1f} "
             f"| {1000 * s['wall_s'] / c['columns']:.2f} | {s['cpu_s']:.0f} "
             f"| {s['peak_rss'] / mib:,.0f} | {s['peak_jvm'] / mib:,.0f} | {s['peak_python'] / mib:,.0f} "
+            f"| {s['peak_anon'] / mib:,.0f} | {_phase_of(s['peak_after'])} "
             f"| {s['index_bytes'] / mib:,.1f} | {r['load'][0][0]:.1f} / {r['load'][1][0]:.1f} "
             f"| {ld[0]:.1f} / {ld[1]:.1f} / {ld[2]:.1f} |")
     lines += ["", "Per phase (seconds):", "", "| phase | " + " | ".join(r["name"] for r in rows) + " |",
@@ -242,6 +261,11 @@ def table_spark_only(rows: list[dict], args) -> str:
     lines.append("| sum | " + " | ".join(
         f"{sum(r['spark']['phases'].values()):.1f} of {r['spark']['wall_s']:.1f} wall" for r in rows) + " |")
     return "\n".join(lines)
+
+
+def _phase_of(line: str) -> str:
+    """The phase after the one a progress line reports done ("" before the first)."""
+    return f"after `{line.split('] ', 1)[-1].split(':')[0]}`" if line else "starting"
 
 
 def _ysum(y, names):
