@@ -128,6 +128,77 @@ def test_two_letter_codes_below_q_join_through_the_whole_value():
         sorted(zip(states, urls))
 
 
+def test_state_names_join_postal_codes_through_a_program_set():
+    """Issue 26 round 7, hand-checked: two-letter postal codes have no q-gram; they pair
+    with the names they abbreviate, and two programs join every row: the initials of a
+    two-word name (word 2 is missing in a one-word name, so that branch gives no key there)
+    and otherwise the first two letters."""
+    one = ["Alabama", "California", "Colorado", "Delaware", "Florida", "Idaho", "Illinois",
+           "Indiana", "Michigan", "Oregon", "Utah", "Washington", "Wisconsin", "Wyoming",
+           "Oklahoma", "Ohio", "Arkansas", "Nebraska"]
+    two = ["New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina",
+           "North Dakota", "Rhode Island", "South Carolina", "South Dakota", "West Virginia"]
+    code = {n: n[:2].upper() for n in one} | {n: n.split()[0][0] + n.split()[1][0] for n in two}
+    names = sorted(code)
+    left = pd.DataFrame({"State": names, "speeding": [str(10 + i) for i in range(len(names))]})
+    codes = sorted(code.values(), reverse=True)
+    right = pd.DataFrame({"state_abb": codes, "delegates": [str(3 * i) for i in range(len(codes))]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.source == "left" and aj.target_column == "state_abb"
+    assert aj.program.describe() == ("first that applies of (1) first letter of `State` + first "
+                                     "letter of word 2 of `State`; (2) otherwise: upper(first 2 "
+                                     "letters of `State`)")
+    j = aj.join()
+    assert sorted(zip(j["State"], j["state_abb"])) == sorted(code.items())
+
+
+def test_trimmed_parts_join_through_one_program():
+    """Issue 26 round 7, hand-checked: "Last , First" with varying spaces around the comma
+    and multi-word surnames; Trim gives one program, which also joins a spacing the sample
+    never showed (a guard learned on the sample's delimiters would not)."""
+    last = ["Van Buren", "Bush", "Clinton", "Reagan", "Carter", "Ford", "Nixon", "Johnson",
+            "de la Cruz", "Ten Hag", "Obama", "Lloyd George"]
+    first = ["Martin", "George W.", "Bill", "Ronald", "Jimmy", "Gerald R.", "Richard M.",
+             "Lyndon B.", "Ana", "Erik", "Barack H.", "David"]
+    gaps = [" ,  ", " , ", ",", " ,", ",  ", " , ", ",", "  , ", " ,", ",  ", " , ", " ,"]
+    src = pd.DataFrame({"name": [f"{a}{g}{b}" for a, g, b in zip(last, gaps, first)],
+                        "party": list("DRDRDRRDXYDL")})
+    tgt = pd.DataFrame({"person": [f"{b} {a}" for a, b in zip(last, first)], "n": range(12)})
+    aj = autojoin(src, tgt, fuzzy=False)
+    assert aj.found and aj.coverage == 12
+    assert aj.program.describe() == ('part 2 (split at ",") of `name` with spaces trimmed + " " + '
+                                     'part 1 (split at ",") of `name` with spaces trimmed')
+    assert aj.program({"name": "Lloyd Webber ,\t  Andrew"}) == "Andrew Lloyd Webber"
+
+
+def test_composite_keys_also_tried_when_the_best_program_joins_few_rows():
+    """Issue 26 round 7: captions "Clifford v. Trump" hold a defendant the plaintiffs'
+    table does not have. A direct program joining under half the target's rows no longer
+    stops the composite step (thesis §4.4.3 runs it only when nothing is found); the
+    caption's part before ". " is then joined for every person, and wins by the larger
+    fraction of target rows joined."""
+    people = ["Stephanie Clifford", "Summer Zervos", "Barry Michaels", "Ryan Karnoski",
+              "Nadya Alvarez", "Patrick Saget", "Crista Ramos", "Brock Stone", "Aiden Stockman",
+              "Jane Doe", "Dana Whitfield", "Omar Haddad"]
+    orgs = ["City of Chicago", "Hopi Tribe", "Innovation Law Lab"]
+    defendants = ["Trump", "Sessions", "Nielsen", "Ross", "Whitaker"]
+    plaintiffs = people + orgs
+    caption = [f"{p.split()[-1] if p in people else p} v. {defendants[i % 5]}"
+               for i, p in enumerate(plaintiffs)]
+    # the dates and docket numbers share digits: a direct program joins 5 of 15 by chance
+    left = pd.DataFrame({"plaintiff": plaintiffs,
+                         "filed": [f"2018-0{1 + i % 9}-1{i % 10}" for i in range(15)]})
+    right = pd.DataFrame({"caseName": caption[::-1],
+                          "docket": [f"18-{1000 + 37 * i}" for i in range(15)]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.target_program is not None
+    assert aj.program.describe() == 'word 2 of `plaintiff` + " v"'
+    assert aj.target_program.describe() == 'part 1 (split at ". ") of `caseName`'
+    j = aj.join()
+    assert sorted(zip(j["plaintiff"], j["caseName"])) == sorted(zip(people, caption[:12]))
+    assert autojoin(left, right, fuzzy=False, composite_below=0.0).target_program is None
+
+
 def test_zero_padded_codes_join_every_row():
     """Hand-checked (round 4): numbers stored unpadded ("4", "12") against three-digit
     codes ("004", "012"); the answer pads to the width of the target's codes."""

@@ -12,7 +12,9 @@ Note:
     two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
     of them outside its examples. Details: docs/algorithms/autojoin.md.
     Deviation: the best program is extended to an ordered program set when groups of rows
-    need different programs, and given an estimated precision (programset.py).
+    need different programs, and given an estimated precision (programset.py); composite
+    keys are also split when the best program joins under ``composite_below`` of the
+    target's rows ("Clifford" in "Clifford v. Trump"), and the larger fraction wins.
     Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
     too (a date in year, month, day columns), and a row's matches in several columns are
     intersected (``combined_pair_groups``); a program equating numbers that joins no
@@ -33,8 +35,7 @@ from ...errors import QueryError
 from .composite import key_parts
 from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
-from .learn import (Candidate, Example, LearnSettings, example_sets, padded_variant,
-                    try_learn_transform)
+from .learn import Candidate, Example, LearnSettings, example_sets, learn_from_set, padded_variant
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -57,7 +58,8 @@ class AutoJoinSettings:
     sample: str = "auto"            # "auto" (tables above sample_min_rows) | "always" | "never"
     sample_min_rows: int = 20_000
     participation: float = 0.1      # r of §4.5: fraction of target rows that join
-    composite: bool = True          # split composite keys when both directions fail
+    composite: bool = True          # split composite keys when both directions fail ...
+    composite_below: float = 0.5    # ... or join under this fraction of the target's rows
     seed: int = 0
 
 
@@ -284,6 +286,7 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
         top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
                for p in groups[gi].top(ls.top_k)]
         idle = 0
+        tried = {frozenset((p.source_row, p.target_row) for p in pairs) for pairs in sets}
         for pairs in sets:
             if n_sets >= ls.max_sets or (idle >= ls.patience and best_cov >= settings.min_coverage):
                 break
@@ -296,7 +299,8 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
             taught = {(ex.source_row, ex.target_row) for ex in examples}
             validation = [ex for ex in top if (ex.source_row, ex.target_row) not in taught
                           and ex.output is not None]
-            program = try_learn_transform(examples, src.columns, ls, cache, validation)
+            program, examples = learn_from_set(examples, src.columns, ls, cache, validation,
+                                               tried)
             if program is None:
                 continue
             # the program, then its padded variant (ties keep the program: ranked stably)
@@ -415,7 +419,8 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         results.append((d, src, tgt))
         timings[f"learn {side}->"] = time.perf_counter() - t
     found = [r for r in results if r[0].best is not None]
-    if not found and settings.composite:
+    best_fraction = max(map(_joined_fraction, found), default=0.0)
+    if settings.composite and best_fraction < settings.composite_below:
         t = time.perf_counter()
         for d, src, tgt in results:
             _sample(src, tgt, settings, {}, d.source)
@@ -432,8 +437,8 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         return AutoJoin.not_found(L, R, _why_not(results, settings), stats, settings)
     # directions compete on the fraction of the target's rows they join (§4.3: "the
     # transformation that joins the largest fraction of rows in T_t")
-    d, src, tgt = max(found, key=lambda r: (r[0].best.coverage / max(len(r[0].target_positions), 1),
-                                            r[0].best.coverage, -r[0].best.program.size))
+    d, src, tgt = max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage,
+                                            -r[0].best.program.size))
     stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
     best = d.best
     part = d.target_parts.get(best.target_column)
@@ -462,6 +467,12 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     stats["seconds"] = timings
     return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
                                 d, stats, settings)
+
+
+def _joined_fraction(result) -> float:
+    """The fraction of the target's (sampled) rows a direction's program joins."""
+    d = result[0]
+    return d.best.coverage / max(len(d.target_positions), 1)
 
 
 def _distinct_upto(keys, limit: int):

@@ -21,7 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .dsl import PATTERN_KINDS, Guard, ProgramSet, cell_pattern
-from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
+from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_sets,
+                    learn_from_set)
 from .pairs import ColumnValues, PairGroup, find_pair_group
 
 
@@ -34,6 +35,8 @@ class SetSettings:
     min_gain: int = 3              # keys a new branch must add ...
     min_gain_fraction: float = 0.02   # ... and at least this fraction of the target's keys
     residual_sets: int = 24        # example sets learned from the residual pairs per round
+    pattern_sets: int = 16         # ... and from its pairs grouped by the source cell's
+                                   # delimiters (one word / two words), round-robin
     repair_groups: int = 2         # column pairs whose row pairs may be recomputed on the residual
     consider: int = 12             # first-round programs tried as branches (best first)
 
@@ -147,6 +150,26 @@ def residual_groups(groups: list, target_column: str, joined: list, joined_keys:
     return out
 
 
+def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> list:
+    """The residual groups' pairs split by the pattern of their source cell (a deviation):
+    rows needing different programs often differ in form ("Iowa" / "New York" -> "IA" /
+    "NY"), and an example set drawn across forms fits no program. A group whose pairs all
+    share one pattern is not split; parts with fewer than 3 distinct pairs are dropped."""
+    out = []
+    for g in residual:
+        column = cells.get(g.source_column)
+        if column is None:
+            continue                    # a joined or combined column: no single cell
+        parts: dict = {}
+        for p in g.pairs:
+            parts.setdefault(cell_pattern(column[p.source_row], kind), []).append(p)
+        if len(parts) < 2:
+            continue
+        out += [PairGroup(g.source_column, g.target_column, pairs) for pairs in parts.values()
+                if len(_distinct_pairs(pairs, 3)) >= 3]
+    return out
+
+
 def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcells: list,
                       settings, cache: dict) -> Candidate:
     """Extend ``best`` into an ordered program set while a branch adds enough keys (module
@@ -172,16 +195,23 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                                    cells, settings)
         tried = {p for _g, p in branches_of(current.program)}
         news = [(p, ex) for p, ex in pool if p not in tried]
-        drawn = [(gi, pairs) for gi, sets in enumerate(example_sets(residual, learn))
-                 for pairs in sets]
-        for gi, pairs in drawn[:ss.residual_sets]:
+        drawn = [(residual[gi], pairs) for gi, sets in enumerate(example_sets(residual, learn))
+                 for pairs in sets][:ss.residual_sets]
+        by_pattern = pattern_groups(residual, cells)
+        rounds = example_sets(by_pattern, learn)
+        drawn += [(by_pattern[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
+                  for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
+        tried_sets: set = {frozenset((p.source_row, p.target_row) for p in pairs)
+                           for _g, pairs in drawn}
+        for group, pairs in drawn:
             examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
                                 p.target_row) for p in pairs]
             taught = {p.source_row for p in pairs}
             validation = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
-                                  p.target_row) for p in residual[gi].top(learn.top_k)
+                                  p.target_row) for p in group.top(learn.top_k)
                           if p.source_row not in taught]
-            program = try_learn_transform(examples, src.columns, learn, cache, validation)
+            program, examples = learn_from_set(examples, src.columns, learn, cache,
+                                               validation, tried_sets)
             if program is not None and program not in tried:
                 tried.add(program)
                 news.append((program, examples))
