@@ -14,7 +14,8 @@ Note:
     Deviation: the best program is extended to an ordered program set when groups of rows
     need different programs, and given an estimated precision (programset.py); composite
     keys are also split when the best program joins under ``composite_below`` of the
-    target's rows ("Clifford" in "Clifford v. Trump"), and the larger fraction wins.
+    target's rows (unsampled tables; "Clifford" in "Clifford v. Trump"); the larger
+    fraction wins.
     Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
     too (a date in year, month, day columns), and a row's matches in several columns are
     intersected (``combined_pair_groups``); a program equating numbers that joins no
@@ -419,8 +420,13 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         results.append((d, src, tgt))
         timings[f"learn {side}->"] = time.perf_counter() - t
     found = [r for r in results if r[0].best is not None]
-    best_fraction = max(map(_joined_fraction, found), default=0.0)
-    if settings.composite and best_fraction < settings.composite_below:
+    # a program joining under composite_below of the target's rows does not stop the
+    # composite step; on samples the fraction is not comparable (a key joins only when its
+    # source row was drawn too), so there only finding nothing does, as in the thesis
+    whole = all(len(r[0].source_positions) == r[1].n_rows
+                and len(r[0].target_positions) == r[2].n_rows for r in found)
+    weak = whole and max(map(_joined_fraction, found), default=0.0) < settings.composite_below
+    if settings.composite and (not found or weak):
         t = time.perf_counter()
         for d, src, tgt in results:
             _sample(src, tgt, settings, {}, d.source)
