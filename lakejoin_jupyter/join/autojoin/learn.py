@@ -691,14 +691,14 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
 
 def learn_from_set(examples: list, columns: Sequence[str], settings: LearnSettings,
                    cache: dict, validation: Sequence[Example] = (),
-                   tried: set | None = None) -> tuple:
+                   tried: set | None = None, leave_one_out: bool = True) -> tuple:
     """TryLearnTransform on an example set and, when it fails and the set is larger than
     the smallest size drawn, on each subset without one of its examples (a deviation: one
     false pair, or a row of another group, makes every program inconsistent, thesis
     §4.4.2); ``tried`` (frozensets of (source row, target row)) skips subsets learned
     before. Returns (program or None, the examples it was learned from)."""
     program = try_learn_transform(examples, columns, settings, cache, validation)
-    if program is not None or not settings.leave_one_out \
+    if program is not None or not (settings.leave_one_out and leave_one_out) \
             or len(examples) <= min(settings.examples_per_set):
         return program, examples
     tried = tried if tried is not None else set()

@@ -12,10 +12,8 @@ Note:
     two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
     of them outside its examples. Details: docs/algorithms/autojoin.md.
     Deviation: the best program is extended to an ordered program set when groups of rows
-    need different programs, and given an estimated precision (programset.py); composite
-    keys are also split when the best program joins under ``composite_below`` of the
-    target's rows (unsampled tables; "Clifford" in "Clifford v. Trump"); the larger
-    fraction wins.
+    need different programs, and given an estimated precision (programset.py). The
+    composite fallback retries a failing example set of 4 without each of its examples.
     Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
     too (a date in year, month, day columns), and a row's matches in several columns are
     intersected (``combined_pair_groups``); a program equating numbers that joins no
@@ -59,8 +57,7 @@ class AutoJoinSettings:
     sample: str = "auto"            # "auto" (tables above sample_min_rows) | "always" | "never"
     sample_min_rows: int = 20_000
     participation: float = 0.1      # r of §4.5: fraction of target rows that join
-    composite: bool = True          # split composite keys when both directions fail ...
-    composite_below: float = 0.5    # ... or join under this fraction of the target's rows
+    composite: bool = True          # split composite keys when both directions fail
     seed: int = 0
 
 
@@ -208,9 +205,13 @@ class DirectionResult:
 
 
 def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSettings,
-                    target_columns: dict | None = None) -> DirectionResult:
+                    target_columns: dict | None = None,
+                    leave_one_out: bool = False) -> DirectionResult:
     """Steps 2-3 for one direction. ``target_columns`` (name -> cells) replaces the target's
-    key columns (the composite fallback passes key parts here)."""
+    key columns (the composite fallback passes key parts here); ``leave_one_out``: a failing
+    example set of 4 is retried without each example (:func:`~.learn.learn_from_set`; the
+    composite fallback, which runs only when nothing else was found, and every program-set
+    round do)."""
     src_cols = src_on or [c for c in src.columns if src.has_values(c)]
     if target_columns is None:
         key_cols = tgt_on or [c for c in tgt.columns
@@ -230,7 +231,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     ls = settings.learn
     cache: dict = {}
     found: dict = {}
-    n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found)
+    n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,
+                          leave_one_out)
     candidates = _ranked(found)
     best = next((c for c in candidates if _acceptable(c, settings)
                  and not _by_chance(c, src, target_columns[c.target_column])), None)
@@ -273,7 +275,8 @@ def _ranked(found: dict) -> list:
 
 
 def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
-                 settings: AutoJoinSettings, cache: dict, found: dict) -> int:
+                 settings: AutoJoinSettings, cache: dict, found: dict,
+                 leave_one_out: bool = False) -> int:
     """Algorithm 5 over the groups' example sets: each program learned is added to
     ``found`` (program, target column) -> Candidate with its coverage; returns the number
     of example sets tried."""
@@ -301,7 +304,7 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
             validation = [ex for ex in top if (ex.source_row, ex.target_row) not in taught
                           and ex.output is not None]
             program, examples = learn_from_set(examples, src.columns, ls, cache, validation,
-                                               tried)
+                                               tried, leave_one_out)
             if program is None:
                 continue
             # the program, then its padded variant (ties keep the program: ranked stably)
@@ -420,13 +423,7 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         results.append((d, src, tgt))
         timings[f"learn {side}->"] = time.perf_counter() - t
     found = [r for r in results if r[0].best is not None]
-    # a program joining under composite_below of the target's rows does not stop the
-    # composite step; on samples the fraction is not comparable (a key joins only when its
-    # source row was drawn too), so there only finding nothing does, as in the thesis
-    whole = all(len(r[0].source_positions) == r[1].n_rows
-                and len(r[0].target_positions) == r[2].n_rows for r in found)
-    weak = whole and max(map(_joined_fraction, found), default=0.0) < settings.composite_below
-    if settings.composite and (not found or weak):
+    if not found and settings.composite:
         t = time.perf_counter()
         for d, src, tgt in results:
             _sample(src, tgt, settings, {}, d.source)
@@ -541,7 +538,8 @@ def _composite(src: Table, tgt: Table, s_on, t_on, settings) -> DirectionResult 
     if not parts:
         return None
     d = learn_direction(src, tgt, s_on, None, settings,
-                        target_columns={name: p.values for name, p in parts.items()})
+                        target_columns={name: p.values for name, p in parts.items()},
+                        leave_one_out=True)
     if d.best is None:
         return None
     d.target_parts = parts
