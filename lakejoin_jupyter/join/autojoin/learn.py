@@ -23,7 +23,8 @@ Note:
     SPLIT separators also come from the examples' context: the text every example has just
     before or after its output, when it holds letters (" at ", " Tickets on "). An operand
     may be read through Trim (end spaces stripped, inner runs as one space) where that
-    makes it occur whole in an output ("Obama ,  Barack" cut at ",").
+    makes it occur whole in an output ("Obama ,  Barack" cut at ","). ``learn_from_set``
+    retries a failing set of 4 without each example (one bad pair spoils a set).
 """
 from __future__ import annotations
 

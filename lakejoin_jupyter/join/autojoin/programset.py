@@ -6,10 +6,12 @@ leaves behind ("duke cs profs": the join needs more than one transformation). He
 learner runs again on the residual: the row pairs (§4.4.1; recomputed among the
 unjoined rows where few are left) whose source row and key the current set leaves
 unjoined. Each program learned there, and each of the first round, is tried as a branch of
-a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned from the rows each branch
-joins. The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
-``min_gain_fraction`` of them), some beyond its own examples; branches that never fire are
-dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
+a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned
+from the rows each branch joins. Residual example sets are also drawn within one form of
+the source cell (its delimiters), and a failing set of 4 is retried without each example.
+The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
+``min_gain_fraction`` of them), some beyond its own examples; branches that never fire
+are dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
 that also have a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share
 whose matched row holds the derived key (teaching rows excluded; None without evidence).
 Both are deviations from the thesis, explained in docs/algorithms/autojoin.md.
