@@ -34,7 +34,8 @@ from ...errors import QueryError
 from .composite import key_parts
 from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
-from .learn import Candidate, Example, LearnSettings, example_sets, learn_from_set, padded_variant
+from .learn import (Candidate, Example, LearnSettings, example_sets, learn_from_set,
+                    padded_variant)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -210,8 +211,7 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     """Steps 2-3 for one direction. ``target_columns`` (name -> cells) replaces the target's
     key columns (the composite fallback passes key parts here); ``leave_one_out``: a failing
     example set of 4 is retried without each example (:func:`~.learn.learn_from_set`; the
-    composite fallback, which runs only when nothing else was found, and every program-set
-    round do)."""
+    composite fallback does, which runs only when nothing else was found)."""
     src_cols = src_on or [c for c in src.columns if src.has_values(c)]
     if target_columns is None:
         key_cols = tgt_on or [c for c in tgt.columns

@@ -8,7 +8,7 @@ unjoined rows where few are left) whose source row and key the current set leave
 unjoined. Each program learned there, and each of the first round, is tried as a branch of
 a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned
 from the rows each branch joins. Residual example sets are also drawn within one form of
-the source cell (its delimiters), and a failing set of 4 is retried without each example.
+the source cell (its delimiters).
 The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
 ``min_gain_fraction`` of them), some beyond its own examples; branches that never fire
 are dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from .dsl import PATTERN_KINDS, Guard, ProgramSet, cell_pattern
 from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_sets,
-                    learn_from_set)
+                    try_learn_transform)
 from .pairs import ColumnValues, PairGroup, find_pair_group
 
 
@@ -203,8 +203,6 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
         rounds = example_sets(by_pattern, learn)
         drawn += [(by_pattern[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
                   for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
-        tried_sets: set = {frozenset((p.source_row, p.target_row) for p in pairs)
-                           for _g, pairs in drawn}
         for group, pairs in drawn:
             examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
                                 p.target_row) for p in pairs]
@@ -212,8 +210,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             validation = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
                                   p.target_row) for p in group.top(learn.top_k)
                           if p.source_row not in taught]
-            program, examples = learn_from_set(examples, src.columns, learn, cache,
-                                               validation, tried_sets)
+            program = try_learn_transform(examples, src.columns, learn, cache, validation)
             if program is not None and program not in tried:
                 tried.add(program)
                 news.append((program, examples))
