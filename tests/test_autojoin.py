@@ -289,6 +289,30 @@ def test_composite_keys_split_when_both_directions_fail():
     assert all(w.split()[1] in p for w, p in zip(j["who"], j["President"]))
 
 
+def test_composite_fallback_retries_failing_example_sets_without_each_example(monkeypatch):
+    """Issue 26 round 7: only the composite fallback (run when no direction found anything)
+    learns with leave-one-out; the first rounds of both directions do not (its CPU)."""
+    from lakejoin_jupyter.join.autojoin import pipeline
+    seen = []
+    real = pipeline.learn_from_set
+
+    def spy(*args, **kw):
+        seen.append(args[-1] if len(args) > 6 else kw.get("leave_one_out", True))
+        return real(*args, **kw)
+    monkeypatch.setattr(pipeline, "learn_from_set", spy)
+    names = ["Barack Obama", "George Bush", "Bill Clinton", "Ronald Reagan", "Jimmy Carter",
+             "Gerald Ford", "Richard Nixon", "John Kennedy"]
+    number = [44, 43, 42, 40, 39, 38, 37, 35]
+    born = [1961, 1946, 1946, 1911, 1924, 1913, 1913, 1917]
+    left = pd.DataFrame({"who": [f"{n} (#{k})" for n, k in zip(names, number)]})
+    right = pd.DataFrame({"President": [f"{n.split()[1]}, {n.split()[0]}({b}-)"
+                                        for n, b in zip(names, born)]})
+    aj = autojoin(left, right)
+    assert aj.found and aj.target_program is not None
+    assert False in seen and True in seen and seen.index(True) > seen.index(False)
+    assert seen[seen.index(True):] == [True] * (len(seen) - seen.index(True))
+
+
 def test_sampling_path_on_larger_tables():
     rng = np.random.default_rng(0)
     n = 6000
