@@ -67,8 +67,8 @@ class LearnSettings:
     max_sets: int = 128         # L: example sets in total
     patience: int = 8           # once a program is found, a group stops after this many
                                 # sets that do not improve the best coverage
-    leave_one_out: bool = True  # a failing set larger than the smallest size: learn from
-                                # each of its subsets one example smaller (a bad pair)
+    leave_one_out: bool = True  # where the caller asks (the composite fallback): a failing
+                                # set of 4 is learned without each of its examples
     seed: int = 0
 
 
