@@ -121,11 +121,58 @@ def test_two_letter_codes_below_q_join_through_the_whole_value():
     urls = [f"https://www.{s.lower()}.gov/" for s in states]
     right = pd.DataFrame({"portal": urls[::-1], "visits": [str(i * 7) for i in range(12)]})
     aj = autojoin(left, right, fuzzy=False)
-    assert aj.found and aj.source == "left" and aj.target_column == "portal"
-    assert aj.program.describe() == '"https://www." + lower(`state`) + ".gov/"'
+    # since round 7 the codes are also found from the URLs (a short target value pairs
+    # with the values it abbreviates): both directions join every row, the smaller
+    # program wins the tie; either program is hand-checked
+    assert aj.found and aj.coverage == 12
+    assert aj.program.describe() == 'upper(part 2 (split at ".") of `portal`)'
+    assert aj.stats["directions"]["left"]["best_coverage"] == 12   # the URL program
     joined = aj.join()
     assert sorted(zip(joined["state"], joined["portal"])) == \
         sorted(zip(states, urls))
+
+
+def test_state_names_join_postal_codes_through_a_program_set():
+    """Issue 26 round 7, hand-checked: two-letter postal codes have no q-gram; they pair
+    with the names they abbreviate, and two programs join every row: the initials of a
+    two-word name (word 2 is missing in a one-word name, so that branch gives no key there)
+    and otherwise the first two letters."""
+    one = ["Alabama", "California", "Colorado", "Delaware", "Florida", "Idaho", "Illinois",
+           "Indiana", "Michigan", "Oregon", "Utah", "Washington", "Wisconsin", "Wyoming",
+           "Oklahoma", "Ohio", "Arkansas", "Nebraska"]
+    two = ["New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina",
+           "North Dakota", "Rhode Island", "South Carolina", "South Dakota", "West Virginia"]
+    code = {n: n[:2].upper() for n in one} | {n: n.split()[0][0] + n.split()[1][0] for n in two}
+    names = sorted(code)
+    left = pd.DataFrame({"State": names, "speeding": [str(10 + i) for i in range(len(names))]})
+    codes = sorted(code.values(), reverse=True)
+    right = pd.DataFrame({"state_abb": codes, "delegates": [str(3 * i) for i in range(len(codes))]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.source == "left" and aj.target_column == "state_abb"
+    assert aj.program.describe() == ("first that applies of (1) first letter of `State` + first "
+                                     "letter of word 2 of `State`; (2) otherwise: upper(first 2 "
+                                     "letters of `State`)")
+    j = aj.join()
+    assert sorted(zip(j["State"], j["state_abb"])) == sorted(code.items())
+
+
+def test_trimmed_parts_join_through_one_program():
+    """Issue 26 round 7, hand-checked: "Last , First" with varying spaces around the comma
+    and multi-word surnames; Trim gives one program, which also joins a spacing the sample
+    never showed (a guard learned on the sample's delimiters would not)."""
+    last = ["Van Buren", "Bush", "Clinton", "Reagan", "Carter", "Ford", "Nixon", "Johnson",
+            "de la Cruz", "Ten Hag", "Obama", "Lloyd George"]
+    first = ["Martin", "George W.", "Bill", "Ronald", "Jimmy", "Gerald R.", "Richard M.",
+             "Lyndon B.", "Ana", "Erik", "Barack H.", "David"]
+    gaps = [" ,  ", " , ", ",", " ,", ",  ", " , ", ",", "  , ", " ,", ",  ", " , ", " ,"]
+    src = pd.DataFrame({"name": [f"{a}{g}{b}" for a, g, b in zip(last, gaps, first)],
+                        "party": list("DRDRDRRDXYDL")})
+    tgt = pd.DataFrame({"person": [f"{b} {a}" for a, b in zip(last, first)], "n": range(12)})
+    aj = autojoin(src, tgt, fuzzy=False)
+    assert aj.found and aj.coverage == 12
+    assert aj.program.describe() == ('part 2 (split at ",") of `name` with spaces trimmed + " " + '
+                                     'part 1 (split at ",") of `name` with spaces trimmed')
+    assert aj.program({"name": "Lloyd Webber ,\t  Andrew"}) == "Andrew Lloyd Webber"
 
 
 def test_zero_padded_codes_join_every_row():
@@ -240,6 +287,30 @@ def test_composite_keys_split_when_both_directions_fail():
     j = aj.join()
     assert len(j) == 8
     assert all(w.split()[1] in p for w, p in zip(j["who"], j["President"]))
+
+
+def test_composite_fallback_retries_failing_example_sets_without_each_example(monkeypatch):
+    """Issue 26 round 7: only the composite fallback (run when no direction found anything)
+    learns with leave-one-out; the first rounds of both directions do not (its CPU)."""
+    from lakejoin_jupyter.join.autojoin import pipeline
+    seen = []
+    real = pipeline.learn_from_set
+
+    def spy(*args, **kw):
+        seen.append(args[-1] if len(args) > 6 else kw.get("leave_one_out", True))
+        return real(*args, **kw)
+    monkeypatch.setattr(pipeline, "learn_from_set", spy)
+    names = ["Barack Obama", "George Bush", "Bill Clinton", "Ronald Reagan", "Jimmy Carter",
+             "Gerald Ford", "Richard Nixon", "John Kennedy"]
+    number = [44, 43, 42, 40, 39, 38, 37, 35]
+    born = [1961, 1946, 1946, 1911, 1924, 1913, 1913, 1917]
+    left = pd.DataFrame({"who": [f"{n} (#{k})" for n, k in zip(names, number)]})
+    right = pd.DataFrame({"President": [f"{n.split()[1]}, {n.split()[0]}({b}-)"
+                                        for n, b in zip(names, born)]})
+    aj = autojoin(left, right)
+    assert aj.found and aj.target_program is not None
+    assert False in seen and True in seen and seen.index(True) > seen.index(False)
+    assert seen[seen.index(True):] == [True] * (len(seen) - seen.index(True))
 
 
 def test_sampling_path_on_larger_tables():

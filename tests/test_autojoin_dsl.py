@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import (CASINGS, Column, Concat, Constant, Guard, Pad,
                                                 Program, ProgramFormatError, ProgramSet,
-                                                Replace, SelectK, Split, Substring,
+                                                Replace, SelectK, Split, Substring, Trim,
                                                 apply_frame, cell_pattern, cell_text, extract)
 
 COLUMNS = ["Name", "last name", "it's \"quoted\"\n"]
@@ -47,6 +47,19 @@ def ref(node, row: dict):
     if isinstance(node, Replace):
         v = ref(node.of, row)
         return None if v is None else new_join(v.split(node.old), node.new)
+    if isinstance(node, Trim):
+        v = ref(node.of, row)
+        if v is None:
+            return None
+        words, word = [], ""
+        for c in v + " ":
+            if c in " \t\n\r\x0b\x0c":
+                if word:
+                    words.append(word)
+                word = ""
+            else:
+                word += c
+        return " ".join(words)
     if isinstance(node, Pad):
         v = ref(node.of, row)
         if v is None or not v or any(c not in "0123456789" for c in v):
@@ -182,6 +195,24 @@ def test_replace_removes_or_swaps_whitespace():
     assert generated(nospace)("North Dakota (ND)") == "NorthDakota"
 
 
+def test_trim_strips_ends_and_makes_inner_runs_one_space():
+    """Hand-checked: a part cut at "," keeps the spaces around the comma; Trim drops them."""
+    last = Program((extract("Name", [(",", 0)], trim=True),))
+    assert run(last, {"Name": "Van Buren ,  Martin"}) == "Van Buren"
+    assert run(last, {"Name": "Lloyd   George,David"}) == "Lloyd George"
+    assert run(last, {"Name": None}) is None
+    first = Program((extract("Name", [(",", 1)], trim=True), Constant(" "),
+                     extract("Name", [(",", 0)], trim=True)))
+    assert first.describe() == ('part 2 (split at ",") of `Name` with spaces trimmed + " " + '
+                                'part 1 (split at ",") of `Name` with spaces trimmed')
+    assert run(first, {"Name": "Van Buren ,  Martin"}) == "Martin Van Buren"
+    assert run(first, {"Name": "Obama"}) is None            # no part 2: no key
+    assert generated(first)("Ten Hag,\n Erik ") == "Erik Ten Hag"
+    frame = pd.DataFrame({"Name": ["de la Cruz ,Ana", None]}, dtype=object)
+    assert apply_frame(first, frame) == ["Ana de la Cruz", None]
+    assert Program.from_json(first.to_json()) == first
+
+
 def test_pad_left_pads_digit_runs_with_zeros():
     """Hand-checked: the Bob Ross episode code and the M49 code (round 4)."""
     code = Program((Constant("S"), extract("season", pad=2), Constant("E"),
@@ -268,7 +299,7 @@ def extracts(draw):
         replace = None
     pad = draw(st.one_of(st.none(), st.integers(1, 5)))
     return extract(col, splits, draw(bound), draw(bound), draw(st.sampled_from(CASINGS)),
-                   replace, pad)
+                   replace, pad, draw(st.booleans()))
 
 
 programs = st.lists(st.one_of(extracts(), st.builds(Constant, st.text(ALPHABET, max_size=6))),

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Program, compile_expr, extract
 from lakejoin_jupyter.join.autojoin.learn import (Example, LearnSettings, example_sets,
                                                   context_separators, operands,
-                                                  replaced_operands, separators,
-                                                  try_learn_transform)
+                                                  learn_from_set, replaced_operands,
+                                                  separators, try_learn_transform)
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
 
 FIRST = ["Suhela", "Maureen", "Missy", "Carolyn", "Kelly", "Barack", "George", "Ronald",
@@ -347,3 +347,19 @@ def test_operands_with_context_separators_are_what_their_paths_produce(spec):
     for node, vals in operands(examples, ["x", "y"]):
         f = compile_expr(node, ["x", "y"])
         assert tuple(f(r) for r in rows) == vals
+
+
+def test_a_set_with_one_bad_pair_learns_from_the_others():
+    """Issue 26 round 7: one false pair (or a row of another group) makes every program
+    inconsistent (thesis §4.4.2); a failing set of 4 is retried without each example."""
+    rows = [("Barack Obama",), ("Bill Clinton",), ("George Bush",), ("Ronald Reagan",)]
+    outs = ["obama@wh.gov", "clinton@wh.gov", "bush@wh.gov", "carter@wh.gov"]   # 4 is wrong
+    ex = [Example(r, o, i, i) for i, (r, o) in enumerate(zip(rows, outs))]
+    assert try_learn_transform(ex, ["name"]) is None
+    program, used = learn_from_set(ex, ["name"], LearnSettings(), {})
+    assert program.describe() == 'lower(word 2 of `name`) + "@wh.gov"'
+    assert [e.source_row for e in used] == [0, 1, 2]
+    assert learn_from_set(ex, ["name"], LearnSettings(leave_one_out=False), {})[0] is None
+    tried = {frozenset({(0, 0), (1, 1), (2, 2)})}           # learned before: skipped
+    assert learn_from_set(ex, ["name"], LearnSettings(), {}, tried=tried)[0] is None
+    assert learn_from_set(ex[1:], ["name"], LearnSettings(), {})[0] is None   # 3: no subsets

@@ -31,8 +31,24 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
     S, T = distinct_first(src_cells), distinct_first(tgt_cells)
     svals, tvals = list(S), list(T)
     out = set()
+
+    def abbreviates(t, v):     # t's first character starts a word of v, the rest follow
+        return len(v) >= MIN_Q and any(
+            v[i] == t[0] and (i == 0 or not v[i - 1].isalnum())
+            and re.fullmatch("".join(".*" + re.escape(c) for c in t[1:]) + ".*", v[i + 1:],
+                             re.S) is not None
+            for i in range(len(v)))
+    codes = [t for t in tvals if len(t) < MIN_Q and t.isalpha()]
     for v in svals:
         best, rows = 0.0, set()
+        # short target values ("ia") pair with the source values they abbreviate ("iowa")
+        mine = [t for t in codes if abbreviates(t, v)]
+        for t in mine:
+            score = 1.0 / (sum(abbreviates(t, x) for x in svals) * len(mine))
+            if score > best:
+                best, rows = score, {T[t]}
+            elif score == best:
+                rows.add(T[t])
         q_min = min(MIN_Q, len(v))       # a value shorter than 3 is probed whole
         for i in range(len(v) - q_min + 1):
             u = v[i:i + MAX_GRAM]
@@ -117,6 +133,23 @@ def test_suffix_index_queries_and_binary_search(values, u):
     longest = max((h for h in range(MIN_Q, len(u) + 1) if any(u[:h] in v for v in values)),
                   default=MIN_Q - 1)
     assert binary_search_q(u, idx) == longest
+
+
+def test_short_target_values_pair_with_the_values_they_abbreviate():
+    """A two-letter code has no q-gram of 3+ characters: it pairs with the source values it
+    abbreviates (first letter at a word start, the rest in order), scored 1/(n m)."""
+    names = ColumnValues.from_cells("State", ["Iowa", "New York", "Ohio", "Oklahoma", "Utah"])
+    codes = ColumnValues.from_cells("abb", ["IA", "NY", "OH", "OK", "UT", "WA"])
+    group = find_pair_group(names, codes)
+    got = {(p.source_row, p.target_row, p.score) for p in group.pairs}
+    # "ohio" is abbreviated by OH only; "oklahoma" by OH and OK (OH also abbreviates ohio:
+    # 1/(2*2)), its best is OK (1/(1*2)); WA is in "iowa" but not at a word start
+    assert got == {(0, 0, 1.0), (1, 1, 1.0), (2, 2, 0.5), (3, 3, 0.5), (4, 4, 1.0)}
+    assert group.pairs[0].gram in ("ia", "ny", "ut")
+    # a short number is not an abbreviation ("8" and "13" in a chart position)
+    ranks = ColumnValues.from_cells("rank", ["8", "13", "40"])
+    notes = ColumnValues.from_cells("notes", ["Peaked at No. 8 on", "Reached No. 13", "Top 40 hit"])
+    assert find_pair_group(notes, ranks).pairs == []
 
 
 def test_the_thesis_example_finds_the_presidents():

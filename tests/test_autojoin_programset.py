@@ -14,7 +14,8 @@ from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.dsl import (Constant, Guard, Program, ProgramSet,
                                                 extract)
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
-from lakejoin_jupyter.join.autojoin.programset import combine, estimated_precision, score
+from lakejoin_jupyter.join.autojoin.programset import (combine, estimated_precision,
+                                                       pattern_groups, score)
 
 SYLLABLES = ["ka", "lo", "mi", "ner", "sto", "vu", "qua", "zen", "bri", "dol", "fex", "gu",
              "hap", "jor", "wix", "ty"]
@@ -258,3 +259,18 @@ def test_key_before_a_delimiter_written_without_inner_spaces(seed, n_multi, n_on
     hand = Program((extract("place", [(", ", 0)], replace=(" ", "")),))
     assert aj.found and aj.program == hand
     assert sorted(aj.pairs(fuzzy=False)) == [(i, i) for i in range(len(source))]
+
+
+def test_residual_pairs_are_grouped_by_the_source_cells_delimiters():
+    """Issue 26 round 7: example sets drawn within one form ("Iowa" / "New York") fit one
+    program; a group of one form is left whole; forms with under 3 distinct pairs go."""
+    cells = {"State": ["Iowa", "New York", "Ohio", "North Dakota", "Utah", "South Dakota",
+                       "District of Columbia", "Texas"]}
+    pairs = [RowPair(i, i, "", 1.0) for i in range(8)]
+    got = pattern_groups([PairGroup("State", "abb", pairs)], cells)
+    assert [[p.source_row for p in g.pairs] for g in got] == [[0, 2, 4, 7], [1, 3, 5]]
+    assert all((g.source_column, g.target_column) == ("State", "abb") for g in got)
+    one_form = PairGroup("State", "abb", [pairs[i] for i in (0, 2, 4, 7)])
+    assert pattern_groups([one_form], cells) == []
+    # a joined column (no cells of its own) is not split
+    assert pattern_groups([PairGroup("State + x", "abb", pairs)], cells) == []

@@ -19,7 +19,9 @@ Note:
     or with other inner spaces: "NorthDakota", "Bruce_Wayne"); :class:`ProgramSet`, programs
     tried in order under optional :class:`Guard` s, the first giving a key wins (rows
     needing different programs), with Program's interface (``Program.from_dict`` reads
-    either); ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004").
+    either); ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004");
+    ``Trim(of)`` strips a value's end spaces and makes each inner run one space (a part
+    cut at "," from "Obama ,  Barack").
 """
 from __future__ import annotations
 
@@ -96,6 +98,17 @@ class Replace:
 
 
 @dataclass(frozen=True)
+class Trim:
+    of: object          # Column or SelectK
+
+
+def normalize_space(v: str) -> str:
+    """``v`` without whitespace at its ends and with every inner run of whitespace as one
+    space ("  Terre   Haute " -> "Terre Haute")."""
+    return " ".join(v.split())
+
+
+@dataclass(frozen=True)
 class Pad:
     of: object          # Column, SelectK or Replace
     width: int
@@ -112,19 +125,22 @@ class Concat:
     parts: tuple
 
 
-STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad)
+STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad, Trim)
 
 
 def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | None = None,
             stop: int | None = None, casing: str = "same",
-            replace: tuple[str, str] | None = None, pad: int | None = None) -> Substring:
+            replace: tuple[str, str] | None = None, pad: int | None = None,
+            trim: bool = False) -> Substring:
     """The logical operator SUBSTR / SPLITSUBSTR / SPLITSPLITSUBSTR as a physical tree:
     ``Substring(SelectK(Split(... SelectK(Split(Column(column), sep1), k1) ...)), start, stop)``,
-    the operand read through ``Replace(old, new)`` when ``replace`` is given, then through
-    ``Pad(width)`` when ``pad`` is."""
+    the operand read through ``Trim`` when ``trim`` is true, through ``Replace(old, new)``
+    when ``replace`` is given, then through ``Pad(width)`` when ``pad`` is."""
     node = Column(column)
     for sep, k in splits:
         node = SelectK(Split(node, sep), k)
+    if trim:
+        node = Trim(node)
     if replace is not None:
         node = Replace(node, *replace)
     if pad is not None:
@@ -153,7 +169,7 @@ def columns_of(node) -> list[str]:
         elif isinstance(n, Concat):
             for p in n.parts:
                 walk(p)
-        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad)):
+        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad, Trim)):
             walk(n.of)
 
     walk(node)
@@ -235,6 +251,13 @@ def _compile(node, pos):
             v = inner(row)
             return None if v is None else v.replace(old, new)
         return replace
+    if isinstance(node, Trim):
+        inner = _compile(node.of, pos)
+
+        def trim(row):
+            v = inner(row)
+            return None if v is None else normalize_space(v)
+        return trim
     if isinstance(node, Pad):
         inner, width = _compile(node.of, pos), node.width
 
@@ -307,6 +330,11 @@ def describe(node, show_columns: bool = True) -> str:
         base = "the value" if isinstance(inner, Column) and not show_columns else \
             describe(inner, show_columns)
         return f"{base} padded with zeros to {node.width}"
+    if isinstance(node, Trim):
+        inner = node.of
+        base = "the value" if isinstance(inner, Column) and not show_columns else \
+            describe(inner, show_columns)
+        return f"{base} with spaces trimmed"
     if isinstance(node, Substring):
         inner = node.of
         base = describe(inner, show_columns)
@@ -353,6 +381,8 @@ def to_dict(node) -> dict:
         return {"op": "replace", "of": to_dict(node.of), "old": node.old, "new": node.new}
     if isinstance(node, Pad):
         return {"op": "pad", "of": to_dict(node.of), "width": node.width}
+    if isinstance(node, Trim):
+        return {"op": "trim", "of": to_dict(node.of)}
     raise TypeError(f"not a program node: {node!r}")
 
 
@@ -411,6 +441,10 @@ def from_dict(d, where: str = "program") -> object:
         of = from_dict(d.get("of"), where + ".of")
         _string_node(of, where + ".of")
         return Pad(of, width)
+    if op == "trim":
+        of = from_dict(d.get("of"), where + ".of")
+        _string_node(of, where + ".of")
+        return Trim(of)
     if op == "concat":
         parts = d.get("parts")
         if not isinstance(parts, list):
@@ -749,6 +783,9 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
         width = node.width
         return [None if v is None else pad_digits(v, width)
                 for v in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, Trim):
+        return [None if v is None else " ".join(v.split())
+                for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Substring):
         a, b, casing = node.start, node.stop, node.casing
         vals = evaluate_columns(node.of, texts, n)
@@ -804,6 +841,8 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
             return f"{parts_of(node.of)}[{node.k}]"
         if isinstance(node, Replace):
             return f"{text_of(node.of)}.replace({node.old!r}, {node.new!r})"
+        if isinstance(node, Trim):
+            return f"' '.join({text_of(node.of)}.split())"
         if isinstance(node, Pad):
             inner = text_of(node.of)
             var = _identifier(f"{inner}_padded", taken)

@@ -21,7 +21,10 @@ Note:
     the outputs show), and a program whose number pieces all have one width in the
     examples' outputs gets a padded variant (examples that needed no padding teach none).
     SPLIT separators also come from the examples' context: the text every example has just
-    before or after its output, when it holds letters (" at ", " Tickets on ").
+    before or after its output, when it holds letters (" at ", " Tickets on "). An operand
+    may be read through Trim (end spaces stripped, inner runs as one space) where that
+    makes it occur whole in an output ("Obama ,  Barack" cut at ","). ``learn_from_set``
+    retries a failing set of 4 without each example (one bad pair spoils a set).
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ from typing import Sequence
 import numpy as np
 
 from .dsl import (CASINGS, Column, Constant, Pad, Program, Replace, SelectK, Split, Substring,
-                  _case, compile_expr, pad_digits)
+                  Trim, _case, compile_expr, normalize_space, pad_digits)
 
 MAX_SEP_LEN = 3
 MAX_PARTS = 8
@@ -64,6 +67,8 @@ class LearnSettings:
     max_sets: int = 128         # L: example sets in total
     patience: int = 8           # once a program is found, a group stops after this many
                                 # sets that do not improve the best coverage
+    leave_one_out: bool = True  # where the caller asks (the composite fallback): a failing
+                                # set of 4 is learned without each of its examples
     seed: int = 0
 
 
@@ -238,6 +243,24 @@ def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
                         if new != old and lv.replace(old, new) in lo)
         cache[key] = hit
     return hit
+
+
+def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
+    """Operands read through ``Trim`` (ends stripped, inner whitespace runs as one space).
+    One is kept only where it matters: for some example the trimmed value occurs whole in
+    the output (ignoring case) while the value as it is does not (" Barack" cut at "," from
+    "Obama ,  Barack" -> "Barack Obama")."""
+    seen = {vals for _node, vals in ops}
+    out = []
+    for node, vals in ops:
+        tv = tuple(normalize_space(v) for v in vals)
+        if tv in seen or not all(tv):
+            continue
+        if any(t != v and t.lower() in o.lower() and v.lower() not in o.lower()
+               for t, v, o in zip(tv, vals, outputs)):
+            seen.add(tv)
+            out.append((Trim(node), tv))
+    return out
 
 
 MAX_PAD = 12
@@ -515,7 +538,7 @@ class ExampleSetLearner:
         plain = operands(self.examples, columns, self.cache)
         outputs = [ex.output for ex in self.examples]
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
-                           + padded_operands(plain, outputs)):
+                           + padded_operands(plain, outputs) + trimmed_operands(plain, outputs)):
             for casing in CASINGS:      # each operand as it is, then its cased forms
                 if casing == "same":
                     cv = vals
@@ -665,6 +688,31 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
             return None        # (a non-alphanumeric character may come from a Replace)
     return ExampleSetLearner(examples, columns, settings or LearnSettings(), cache,
                              validation).learn()
+
+
+def learn_from_set(examples: list, columns: Sequence[str], settings: LearnSettings,
+                   cache: dict, validation: Sequence[Example] = (),
+                   tried: set | None = None, leave_one_out: bool = True) -> tuple:
+    """TryLearnTransform on an example set and, when it fails and the set is larger than
+    the smallest size drawn, on each subset without one of its examples (a deviation: one
+    false pair, or a row of another group, makes every program inconsistent, thesis
+    §4.4.2); ``tried`` (frozensets of (source row, target row)) skips subsets learned
+    before. Returns (program or None, the examples it was learned from)."""
+    program = try_learn_transform(examples, columns, settings, cache, validation)
+    if program is not None or not (settings.leave_one_out and leave_one_out) \
+            or len(examples) <= min(settings.examples_per_set):
+        return program, examples
+    tried = tried if tried is not None else set()
+    for drop in range(len(examples)):
+        sub = examples[:drop] + examples[drop + 1:]
+        key = frozenset((ex.source_row, ex.target_row) for ex in sub)
+        if key in tried:
+            continue
+        tried.add(key)
+        program = try_learn_transform(sub, columns, settings, cache, validation)
+        if program is not None:
+            return program, sub
+    return None, examples
 
 
 def _row_chars(row: tuple, cache: dict) -> set:

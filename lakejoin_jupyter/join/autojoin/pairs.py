@@ -13,8 +13,10 @@ Note:
     pairs for its own row only; pairs below ``min_score`` dropped, ties to the longer gram.
     Deviations: rare token bags pair with score 1 ("7/1/2014" and "2014-7-1", digits by
     value), and rare number bags between a value of numbers and one gluing letters to
-    digits ("1 5" and "S01E05"); a value shorter than 3 ("NY") is probed whole; a row's
-    best matches in 2-3 columns are intersected (``combined_pair_groups``).
+    digits ("1 5" and "S01E05"); a value shorter than 3 ("NY") is probed whole, and a
+    target value shorter than 3 pairs with the source values it abbreviates ("IA" with
+    "Iowa", "DZ" with "DZA"); a row's best matches in 2-3 columns are intersected
+    (``combined_pair_groups``).
 """
 from __future__ import annotations
 
@@ -145,6 +147,7 @@ class ColumnValues:
     index: SuffixIndex = field(repr=False, default=None)
     _bags: dict = field(repr=False, default=None)
     _numbers: dict = field(repr=False, default=None)
+    _short: dict = field(repr=False, default=None)
 
     def unique_bags(self) -> dict:
         """Token bag (sorted tuple of 2+ tokens) -> id of the one value holding it, for the
@@ -182,6 +185,18 @@ class ColumnValues:
             self._numbers = (pure, mixed)
         return self._numbers
 
+    def short_values(self) -> dict:
+        """First character -> ids of the values shorter than MIN_Q made of letters ("ny",
+        "dz"): the codes an abbreviation match looks for (:func:`abbreviation_matches`;
+        a short number is not an abbreviation: "8" is not in "No. 83")."""
+        if self._short is None:
+            short: dict = {}
+            for vid, v in enumerate(self.values):
+                if len(v) < MIN_Q and v.isalpha():
+                    short.setdefault(v[0], []).append(vid)
+            self._short = short
+        return self._short
+
     @classmethod
     def from_cells(cls, name: str, cells: list) -> "ColumnValues":
         first: dict = {}
@@ -218,13 +233,39 @@ class PairGroup:
         return self.pairs[:k]
 
 
+def abbreviation_matches(v: str, short: dict, values: list) -> list:
+    """Ids of the short target values (``short``: :meth:`ColumnValues.short_values`) that
+    abbreviate the (folded) source value v: the code's first character starts a word of v
+    and its other characters follow in order ("ia" in "iowa", "ny" in "new york", "dz" in
+    "dza"). Not in the thesis: its q >= 3 leaves codes of 1-2 characters unmatched."""
+    out = []
+    for i, ch in enumerate(v):
+        if not ch.isalnum() or (i and v[i - 1].isalnum()):
+            continue
+        for tid in short.get(ch, ()):
+            t, j = values[tid], i + 1
+            for c in t[1:]:
+                j = v.find(c, j) + 1
+                if not j:
+                    break
+            else:
+                out.append(tid)
+    return list(dict.fromkeys(out))
+
+
 def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
-                         min_score: float) -> list:
+                         min_score: float, extra: list = ()) -> list:
     """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20);
-    a value shorter than MIN_Q has one gram, itself."""
+    a value shorter than MIN_Q has one gram, itself. ``extra``: further (gram, target value
+    ids, score) candidates of the value (abbreviations of short target values)."""
     v = source.values[vid]
     t_index, s_index = target.index, source.index
     best, best_grams = 0.0, []
+    for g, rt, score in extra:
+        if score > best:
+            best, best_grams = score, [(g, rt)]
+        elif score == best:
+            best_grams.append((g, rt))
     if len(v) < MIN_Q:
         rt = t_index.values_with(v)
         if rt and len(rt) * min_score <= 1.0:
@@ -264,8 +305,8 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
 def find_pair_group(source: ColumnValues, target: ColumnValues,
                     min_score: float = 1 / 64) -> PairGroup:
     pairs = []
-    for vid in range(len(source.values)):
-        pairs.extend(best_pairs_for_value(vid, source, target, min_score))
+    for vid, extra in enumerate(_abbreviation_candidates(source, target)):
+        pairs.extend(best_pairs_for_value(vid, source, target, min_score, extra))
     have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
     t_bags = target.unique_bags()
     spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
@@ -288,6 +329,30 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     pairs.sort(key=lambda p: (-p.score, -len(p.gram), spread.get(p, 0), p.source_row,
                               p.target_row))
     return PairGroup(source.name, target.name, pairs)
+
+
+def _abbreviation_candidates(source: ColumnValues, target: ColumnValues) -> list:
+    """Per source value, its (gram, target value ids, score) candidates from the target's
+    short values it abbreviates (:func:`abbreviation_matches`; values shorter than MIN_Q
+    are probed whole instead): the pair scores 1/(n m) as a q-gram match does, n the number
+    of source values abbreviated by the code, m the number of codes abbreviating v."""
+    out = [()] * len(source.values)
+    short = target.short_values()
+    if not short:
+        return out
+    hits: dict = {}
+    counts: dict = {}
+    for vid, v in enumerate(source.values):
+        if len(v) >= MIN_Q:
+            found = abbreviation_matches(v, short, target.values)
+            if found:
+                hits[vid] = found
+                for tid in found:
+                    counts[tid] = counts.get(tid, 0) + 1
+    for vid, found in hits.items():
+        out[vid] = [(target.values[tid], (tid,), 1.0 / (counts[tid] * len(found)))
+                    for tid in found]
+    return out
 
 
 def find_joinable_row_pairs(source_columns: list, target_columns: list,

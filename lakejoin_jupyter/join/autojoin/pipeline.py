@@ -12,7 +12,8 @@ Note:
     two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
     of them outside its examples. Details: docs/algorithms/autojoin.md.
     Deviation: the best program is extended to an ordered program set when groups of rows
-    need different programs, and given an estimated precision (programset.py).
+    need different programs, and given an estimated precision (programset.py). The
+    composite fallback retries a failing example set of 4 without each of its examples.
     Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
     too (a date in year, month, day columns), and a row's matches in several columns are
     intersected (``combined_pair_groups``); a program equating numbers that joins no
@@ -33,8 +34,8 @@ from ...errors import QueryError
 from .composite import key_parts
 from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
-from .learn import (Candidate, Example, LearnSettings, example_sets, padded_variant,
-                    try_learn_transform)
+from .learn import (Candidate, Example, LearnSettings, example_sets, learn_from_set,
+                    padded_variant)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -205,9 +206,12 @@ class DirectionResult:
 
 
 def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSettings,
-                    target_columns: dict | None = None) -> DirectionResult:
+                    target_columns: dict | None = None,
+                    leave_one_out: bool = False) -> DirectionResult:
     """Steps 2-3 for one direction. ``target_columns`` (name -> cells) replaces the target's
-    key columns (the composite fallback passes key parts here)."""
+    key columns (the composite fallback passes key parts here); ``leave_one_out``: a failing
+    example set of 4 is retried without each example (:func:`~.learn.learn_from_set`; the
+    composite fallback does, which runs only when nothing else was found)."""
     src_cols = src_on or [c for c in src.columns if src.has_values(c)]
     if target_columns is None:
         key_cols = tgt_on or [c for c in tgt.columns
@@ -227,7 +231,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     ls = settings.learn
     cache: dict = {}
     found: dict = {}
-    n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found)
+    n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,
+                          leave_one_out)
     candidates = _ranked(found)
     best = next((c for c in candidates if _acceptable(c, settings)
                  and not _by_chance(c, src, target_columns[c.target_column])), None)
@@ -270,7 +275,8 @@ def _ranked(found: dict) -> list:
 
 
 def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
-                 settings: AutoJoinSettings, cache: dict, found: dict) -> int:
+                 settings: AutoJoinSettings, cache: dict, found: dict,
+                 leave_one_out: bool = False) -> int:
     """Algorithm 5 over the groups' example sets: each program learned is added to
     ``found`` (program, target column) -> Candidate with its coverage; returns the number
     of example sets tried."""
@@ -284,6 +290,7 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
         top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
                for p in groups[gi].top(ls.top_k)]
         idle = 0
+        tried = {frozenset((p.source_row, p.target_row) for p in pairs) for pairs in sets}
         for pairs in sets:
             if n_sets >= ls.max_sets or (idle >= ls.patience and best_cov >= settings.min_coverage):
                 break
@@ -296,7 +303,8 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
             taught = {(ex.source_row, ex.target_row) for ex in examples}
             validation = [ex for ex in top if (ex.source_row, ex.target_row) not in taught
                           and ex.output is not None]
-            program = try_learn_transform(examples, src.columns, ls, cache, validation)
+            program, examples = learn_from_set(examples, src.columns, ls, cache, validation,
+                                               tried, leave_one_out)
             if program is None:
                 continue
             # the program, then its padded variant (ties keep the program: ranked stably)
@@ -432,8 +440,8 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         return AutoJoin.not_found(L, R, _why_not(results, settings), stats, settings)
     # directions compete on the fraction of the target's rows they join (§4.3: "the
     # transformation that joins the largest fraction of rows in T_t")
-    d, src, tgt = max(found, key=lambda r: (r[0].best.coverage / max(len(r[0].target_positions), 1),
-                                            r[0].best.coverage, -r[0].best.program.size))
+    d, src, tgt = max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage,
+                                            -r[0].best.program.size))
     stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
     best = d.best
     part = d.target_parts.get(best.target_column)
@@ -462,6 +470,12 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     stats["seconds"] = timings
     return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
                                 d, stats, settings)
+
+
+def _joined_fraction(result) -> float:
+    """The fraction of the target's (sampled) rows a direction's program joins."""
+    d = result[0]
+    return d.best.coverage / max(len(d.target_positions), 1)
 
 
 def _distinct_upto(keys, limit: int):
@@ -524,7 +538,8 @@ def _composite(src: Table, tgt: Table, s_on, t_on, settings) -> DirectionResult 
     if not parts:
         return None
     d = learn_direction(src, tgt, s_on, None, settings,
-                        target_columns={name: p.values for name, p in parts.items()})
+                        target_columns={name: p.values for name, p in parts.items()},
+                        leave_one_out=True)
     if d.best is None:
         return None
     d.target_parts = parts

@@ -6,10 +6,12 @@ leaves behind ("duke cs profs": the join needs more than one transformation). He
 learner runs again on the residual: the row pairs (§4.4.1; recomputed among the
 unjoined rows where few are left) whose source row and key the current set leaves
 unjoined. Each program learned there, and each of the first round, is tried as a branch of
-a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned from the rows each branch
-joins. The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
-``min_gain_fraction`` of them), some beyond its own examples; branches that never fire are
-dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
+a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned
+from the rows each branch joins. Residual example sets are also drawn within one form of
+the source cell (its delimiters).
+The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
+``min_gain_fraction`` of them), some beyond its own examples; branches that never fire
+are dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
 that also have a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share
 whose matched row holds the derived key (teaching rows excluded; None without evidence).
 Both are deviations from the thesis, explained in docs/algorithms/autojoin.md.
@@ -21,7 +23,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .dsl import PATTERN_KINDS, Guard, ProgramSet, cell_pattern
-from .learn import Candidate, Example, LearnSettings, example_sets, try_learn_transform
+from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_sets,
+                    try_learn_transform)
 from .pairs import ColumnValues, PairGroup, find_pair_group
 
 
@@ -34,6 +37,8 @@ class SetSettings:
     min_gain: int = 3              # keys a new branch must add ...
     min_gain_fraction: float = 0.02   # ... and at least this fraction of the target's keys
     residual_sets: int = 24        # example sets learned from the residual pairs per round
+    pattern_sets: int = 16         # ... and from its pairs grouped by the source cell's
+                                   # delimiters (one word / two words), round-robin
     repair_groups: int = 2         # column pairs whose row pairs may be recomputed on the residual
     consider: int = 12             # first-round programs tried as branches (best first)
 
@@ -147,6 +152,26 @@ def residual_groups(groups: list, target_column: str, joined: list, joined_keys:
     return out
 
 
+def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> list:
+    """The residual groups' pairs split by the pattern of their source cell (a deviation):
+    rows needing different programs often differ in form ("Iowa" / "New York" -> "IA" /
+    "NY"), and an example set drawn across forms fits no program. A group whose pairs all
+    share one pattern is not split; parts with fewer than 3 distinct pairs are dropped."""
+    out = []
+    for g in residual:
+        column = cells.get(g.source_column)
+        if column is None:
+            continue                    # a joined or combined column: no single cell
+        parts: dict = {}
+        for p in g.pairs:
+            parts.setdefault(cell_pattern(column[p.source_row], kind), []).append(p)
+        if len(parts) < 2:
+            continue
+        out += [PairGroup(g.source_column, g.target_column, pairs) for pairs in parts.values()
+                if len(_distinct_pairs(pairs, 3)) >= 3]
+    return out
+
+
 def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcells: list,
                       settings, cache: dict) -> Candidate:
     """Extend ``best`` into an ordered program set while a branch adds enough keys (module
@@ -172,14 +197,18 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                                    cells, settings)
         tried = {p for _g, p in branches_of(current.program)}
         news = [(p, ex) for p, ex in pool if p not in tried]
-        drawn = [(gi, pairs) for gi, sets in enumerate(example_sets(residual, learn))
-                 for pairs in sets]
-        for gi, pairs in drawn[:ss.residual_sets]:
+        drawn = [(residual[gi], pairs) for gi, sets in enumerate(example_sets(residual, learn))
+                 for pairs in sets][:ss.residual_sets]
+        by_pattern = pattern_groups(residual, cells)
+        rounds = example_sets(by_pattern, learn)
+        drawn += [(by_pattern[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
+                  for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
+        for group, pairs in drawn:
             examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
                                 p.target_row) for p in pairs]
             taught = {p.source_row for p in pairs}
             validation = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
-                                  p.target_row) for p in residual[gi].top(learn.top_k)
+                                  p.target_row) for p in group.top(learn.top_k)
                           if p.source_row not in taught]
             program = try_learn_transform(examples, src.columns, learn, cache, validation)
             if program is not None and program not in tried:
