@@ -915,7 +915,8 @@ def _coverage(info: dict, source: pd.DataFrame, target: pd.DataFrame, pairs: lis
     return info
 
 
-def _fresh5_case(out, name, src, tgt, pairs, key, ref) -> dict:
+def _fresh5_case(out, name, src, tgt, pairs) -> dict:
+    key, ref = FRESH5_REFERENCE[name]
     src, tgt = src.reset_index(drop=True), tgt.reset_index(drop=True)
     _key_is_unique(name, tgt[key])
     return _coverage(_write(out, name, src, tgt, pairs), src, tgt, pairs, key, ref)
@@ -939,8 +940,7 @@ def turnout_county_states(lake, out):
     tgt = pd.DataFrame({"State": g.index, "bills": g.bills.astype(str),
                         "signed into law": g.signed.astype(str)})
     return _fresh5_case(out, "turnout_county_states", src, tgt,
-                        _by_key(t["file state"].tolist(), tgt.State.tolist()), "State",
-                        lambda r: r["NAME"].rsplit(", ", 1)[-1])
+                        _by_key(t["file state"].tolist(), tgt.State.tolist()))
 
 
 def police_dept_states(lake, out):
@@ -958,8 +958,7 @@ def police_dept_states(lake, out):
     tgt = pd.DataFrame({"state": g.index, "house races 2016": g.house.astype(str),
                         "polls 2016": g.polls.astype(str)})
     states = [x.rsplit(", ", 1)[1] for x in d.dept]
-    return _fresh5_case(out, "police_dept_states", d, tgt, _by_key(states, tgt.state.tolist()),
-                        "state", lambda r: r["dept"][-2:])
+    return _fresh5_case(out, "police_dept_states", d, tgt, _by_key(states, tgt.state.tolist()))
 
 
 # The favorability tables' politicians and the primary averages' candidates (checked by hand).
@@ -983,8 +982,7 @@ def favorability_primary_names(lake, out):
                         "mean estimate": g["mean"].map(lambda x: f"{x:.2f}")})
     keys = [_FAVORABILITY_TO_PRIMARY.get(x) for x in src.politician]
     return _fresh5_case(out, "favorability_primary_names", src, tgt,
-                        _by_key(keys, tgt.candidate.tolist()), "candidate",
-                        lambda r: r["politician"].split()[-1])
+                        _by_key(keys, tgt.candidate.tolist()))
 
 
 def _mdy_to_iso(d: str) -> str:
@@ -1003,9 +1001,7 @@ def mueller_topline_dates(lake, out):
     tgt = t[["modeldate", "yes_estimate", "no_estimate"]]
     day = lambda s, f: [pd.Timestamp(x) for x in pd.to_datetime(s, format=f)]  # noqa: E731
     return _fresh5_case(out, "mueller_topline_dates", src, tgt,
-                        _by_key(day(src.End, "%m/%d/%y"), day(tgt.modeldate, "%m/%d/%Y")),
-                        "modeldate",
-                        lambda r: "/".join(r["End"].split("/")[:2] + ["20" + r["End"].split("/")[2]]))
+                        _by_key(day(src.End, "%m/%d/%y"), day(tgt.modeldate, "%m/%d/%Y")))
 
 
 def primary_dates_approval(lake, out):
@@ -1019,8 +1015,7 @@ def primary_dates_approval(lake, out):
     tgt = b[b.answer == "Approve"][["date", "pct_estimate", "lo", "hi"]]
     day = lambda s, f: [pd.Timestamp(x) for x in pd.to_datetime(s, format=f)]  # noqa: E731
     return _fresh5_case(out, "primary_dates_approval", src, tgt,
-                        _by_key(day(src["Primary Date"], "%m/%d/%y"), day(tgt.date, "%Y-%m-%d")),
-                        "date", lambda r: _mdy_to_iso(r["Primary Date"]))
+                        _by_key(day(src["Primary Date"], "%m/%d/%y"), day(tgt.date, "%Y-%m-%d")))
 
 
 def house_seat_codes(lake, out):
@@ -1035,9 +1030,7 @@ def house_seat_codes(lake, out):
     tgt = pd.DataFrame({"district": code, "polls 2020": b.num_polls.tolist(),
                         "rating 2020": b["Cook rating"].tolist()})
     return _fresh5_case(out, "house_seat_codes", src, tgt,
-                        _by_key(list(zip(src.state, src.seat)), list(zip(b.state, b.seat))),
-                        "district",
-                        lambda r: r["state"] + "-" + r["seat"].split()[-1].zfill(2))
+                        _by_key(list(zip(src.state, src.seat)), list(zip(b.state, b.seat))))
 
 
 # ---- written formats (criterion (e)): the reference function is the format's writer
@@ -1056,8 +1049,7 @@ def tenth_circuit_cites(lake, out):
     src = t[["Title", "Date", "Westlaw Citation", "Category"]].reset_index(drop=True)
     tgt = pd.DataFrame({"citation": [_short_cite(r) for r in src.to_dict("records")],
                         "judge": t.Judge1.tolist(), "weight": t.Weight.tolist()})
-    return _fresh5_case(out, "tenth_circuit_cites", src, tgt, _same_row(src, tgt),
-                        "citation", _short_cite)
+    return _fresh5_case(out, "tenth_circuit_cites", src, tgt, _same_row(src, tgt))
 
 
 def _docket_name(name: str) -> str:
@@ -1082,8 +1074,7 @@ def russia_defendants_lastfirst(lake, out):
     tgt = pd.DataFrame({"defendant": [_docket_name(n) for n in people.index],
                         "rows": people.astype(str).tolist()})
     pairs = _by_key(src.name.tolist(), list(people.index))
-    return _fresh5_case(out, "russia_defendants_lastfirst", src, tgt, pairs, "defendant",
-                        lambda r: _docket_name(r["name"]))
+    return _fresh5_case(out, "russia_defendants_lastfirst", src, tgt, pairs)
 
 
 def _player_email(name: str) -> str:
@@ -1104,8 +1095,7 @@ def nba_tattoo_emails(lake, out):
     src = t[["Player Name"]]
     tgt = pd.DataFrame({"email": t["Player Name"].map(_player_email),
                         "tattoos": t["Tattoos yes/no"]})
-    return _fresh5_case(out, "nba_tattoo_emails", src, tgt, _same_row(src, tgt), "email",
-                        lambda r: _player_email(r["Player Name"]))
+    return _fresh5_case(out, "nba_tattoo_emails", src, tgt, _same_row(src, tgt))
 
 
 def _candidate_label(r: dict) -> str:
@@ -1120,8 +1110,7 @@ def endorsement_labels(lake, out):
     src = e[["year", "party", "candidate", "endorsement_points"]]
     tgt = pd.DataFrame({"candidacy": [_candidate_label(r) for r in src.to_dict("records")],
                         "money raised": e.money_raised, "won primary": e.won_primary})
-    return _fresh5_case(out, "endorsement_labels", src, tgt, _same_row(src, tgt), "candidacy",
-                        _candidate_label)
+    return _fresh5_case(out, "endorsement_labels", src, tgt, _same_row(src, tgt))
 
 
 def _review_url(airline: str) -> str:
@@ -1138,8 +1127,26 @@ def airline_review_urls(lake, out):
     src = a[["airline", "avail_seat_km_per_week", "incidents_85_99"]]
     tgt = pd.DataFrame({"review page": a.airline.map(_review_url),
                         "fatalities 2000-2014": a.fatalities_00_14})
-    return _fresh5_case(out, "airline_review_urls", src, tgt, _same_row(src, tgt),
-                        "review page", lambda r: _review_url(r["airline"]))
+    return _fresh5_case(out, "airline_review_urls", src, tgt, _same_row(src, tgt))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH5_REFERENCE = {
+    "turnout_county_states": ("State", lambda r: r["NAME"].rsplit(", ", 1)[-1]),
+    "police_dept_states": ("state", lambda r: r["dept"][-2:]),
+    "favorability_primary_names": ("candidate", lambda r: r["politician"].split()[-1]),
+    "mueller_topline_dates": ("modeldate", lambda r: "/".join(
+        r["End"].split("/")[:2] + ["20" + r["End"].split("/")[2]])),
+    "primary_dates_approval": ("date", lambda r: _mdy_to_iso(r["Primary Date"])),
+    "house_seat_codes": ("district",
+                         lambda r: r["state"] + "-" + r["seat"].split()[-1].zfill(2)),
+    "tenth_circuit_cites": ("citation", _short_cite),
+    "russia_defendants_lastfirst": ("defendant", lambda r: _docket_name(r["name"])),
+    "nba_tattoo_emails": ("email", lambda r: _player_email(r["Player Name"])),
+    "endorsement_labels": ("candidacy", _candidate_label),
+    "airline_review_urls": ("review page", lambda r: _review_url(r["airline"])),
+}
 
 
 def make_fresh5(lake: Path, out: Path) -> list:
