@@ -946,9 +946,9 @@ def turnout_county_states(lake, out):
 def police_dept_states(lake, out):
     """Officers killed on duty with their department ("Albany County Constable's Office,
     NY") and the 2016 races of the state-of-the-polls table counted by state ("NY"). N:1;
-    federal, railroad, tribal and territorial departments ("US", "RR", "TR", "PR") join
-    nothing. The truth: the department's trailing state code (hand-checked: every
-    department ends in ", " and a two-letter code) equals the races' state."""
+    federal, railroad, tribal, territorial and DC departments ("US", "RR", "TR", "PR", "DC")
+    join nothing. The truth: the department's trailing state code (checked: every one of
+    the table's departments ends in ", " and two capitals) equals the races' state."""
     d = _read(lake, "fivethirtyeight/police-deaths/all_data.csv")
     d = d.sample(n=500, random_state=71).reset_index(drop=True)
     r = _read(lake, "fivethirtyeight/state-of-the-polls-2024/2016_races.csv")
