@@ -5,6 +5,7 @@
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh2 --fresh2
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh3 --fresh3
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh4 --fresh4
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh5 --fresh5
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -878,6 +879,292 @@ def make_fresh4(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh5 validation (round 7)
+# Admission criteria, fixed before any case was picked (from the round's brief):
+# (a) both tables come from lake tables (fivethirtyeight/ or reference/) that no earlier case
+#     (make_all, make_fresh ... make_fresh4) reads;
+# (b) the join is 1:1 or N:1 and the target side's key column is a key (unique), checked;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, concatenations of
+#     parts of the row's columns, constant strings); checked by a hand-written reference
+#     function per case (plain Python, never the learner), whose coverage make_fresh5 prints;
+# (d) the truth comes from the tables' own columns (a file's state, a calendar date, a shared
+#     (state, seat)) or a hand-checked list, never from a learned program;
+# (e) at least half the cases are two real tables that really share a key; the others write
+#     a target column from a real column in a real-world format, as the thesis's benchmark
+#     does (emails, URLs, "Last, First", citations, labels), and then the reference function
+#     is that format's writer (coverage 1 by construction).
+# Kinds as in the benchmark: a part of a longer value (N:1), last names, dates in another
+# format, codes with prefixes and padding, "Last, First", emails and URLs from names, an
+# abbreviation, composites of two source columns. Committed before the learner was run on
+# them (bench/autojoin_eval.py: FRESH5_CASES); no learner output on them was looked at.
+
+def _key_is_unique(name: str, keys) -> None:
+    keys = list(keys)
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"{name}: the target key column is not a key")
+
+
+def _coverage(info: dict, source: pd.DataFrame, target: pd.DataFrame, pairs: list,
+              key: str, ref) -> dict:
+    """The share of truth pairs whose target key the reference function writes exactly."""
+    rows = source.reset_index(drop=True).to_dict("records")
+    keys = target.reset_index(drop=True)[key].tolist()
+    hits = sum(ref(rows[i]) == keys[j] for i, j in pairs)
+    info.update({"coverage": hits / len(pairs) if pairs else 0.0, "covered": hits})
+    return info
+
+
+def _fresh5_case(out, name, src, tgt, pairs) -> dict:
+    key, ref = FRESH5_REFERENCE[name]
+    src, tgt = src.reset_index(drop=True), tgt.reset_index(drop=True)
+    _key_is_unique(name, tgt[key])
+    return _coverage(_write(out, name, src, tgt, pairs), src, tgt, pairs, key, ref)
+
+
+def turnout_county_states(lake, out):
+    """Counties of the 2023 off-year turnout tables ("Adams County, Ohio") and the voting
+    bills of "The Big Lie's long shadow" counted by state ("Ohio"). N:1. The truth: the
+    turnout file's own state (its name), equal to the bill table's state."""
+    parts = []
+    for path in sorted((lake / "fivethirtyeight/off-year-turnout-2023").glob("*_turnout_2023.csv")):
+        t = _read(lake, f"fivethirtyeight/off-year-turnout-2023/{path.name}")
+        t = t[["NAME", "2023 votes", "2023 cvap_turnout"]].copy()
+        t["file state"] = path.name[: -len("_turnout_2023.csv")].replace("_", " ")
+        parts.append(t)
+    t = pd.concat(parts, ignore_index=True)
+    src = t[["NAME", "2023 votes", "2023 cvap_turnout"]]
+    b = _read(lake, "fivethirtyeight/the-big-lies-long-shadow/bills.csv")
+    g = b.groupby("State", sort=True).agg(
+        bills=("Bill", "count"), signed=("Status", lambda s: (s == "Signed into law").sum()))
+    tgt = pd.DataFrame({"State": g.index, "bills": g.bills.astype(str),
+                        "signed into law": g.signed.astype(str)})
+    return _fresh5_case(out, "turnout_county_states", src, tgt,
+                        _by_key(t["file state"].tolist(), tgt.State.tolist()))
+
+
+def police_dept_states(lake, out):
+    """Officers killed on duty with their department ("Albany County Constable's Office,
+    NY") and the 2016 races of the state-of-the-polls table counted by state ("NY"). N:1;
+    federal, railroad, tribal, territorial and DC departments ("US", "RR", "TR", "PR", "DC")
+    join nothing. The truth: the department's trailing state code (checked: every one of
+    the table's departments ends in ", " and two capitals) equals the races' state."""
+    d = _read(lake, "fivethirtyeight/police-deaths/all_data.csv")
+    d = d.sample(n=500, random_state=71).reset_index(drop=True)
+    r = _read(lake, "fivethirtyeight/state-of-the-polls-2024/2016_races.csv")
+    g = r.groupby("state", sort=True).agg(
+        house=("type", lambda s: (s == "HouseRace").sum()),
+        polls=("num_polls", lambda s: s.astype(int).sum()))
+    tgt = pd.DataFrame({"state": g.index, "house races 2016": g.house.astype(str),
+                        "polls 2016": g.polls.astype(str)})
+    states = [x.rsplit(", ", 1)[1] for x in d.dept]
+    return _fresh5_case(out, "police_dept_states", d, tgt, _by_key(states, tgt.state.tolist()))
+
+
+# The favorability tables' politicians and the primary averages' candidates (checked by hand).
+_FAVORABILITY_TO_PRIMARY = {"Donald Trump": "Trump", "Mike Pence": "Pence",
+                            "Nikki Haley": "Haley", "Ron DeSantis": "DeSantis"}
+
+
+def favorability_primary_names(lake, out):
+    """2021-2023 favorability averages of four Republicans ("Ron DeSantis", one row per
+    date and answer) and the 2024 primary averages counted by candidate ("DeSantis"). N:1;
+    the truth is a hand-checked list of the four."""
+    parts = []
+    for who in ("donald_trump", "mike_pence", "nikki_haley", "ron_desantis"):
+        f = _read(lake, f"fivethirtyeight/polls/old_model/{who}_favorability_old_model.csv")
+        parts.append(f.sample(n=100, random_state=72))
+    src = pd.concat(parts, ignore_index=True)[["politician", "response", "date", "pct_estimate"]]
+    p = _read(lake, "fivethirtyeight/polls/old_model/2024_presidential_primary_averages_old_model.csv")
+    g = p.groupby("candidate", sort=True).agg(
+        days=("date", "count"), mean=("pct_estimate", lambda s: s.astype(float).mean()))
+    tgt = pd.DataFrame({"candidate": g.index, "days averaged": g.days.astype(str),
+                        "mean estimate": g["mean"].map(lambda x: f"{x:.2f}")})
+    keys = [_FAVORABILITY_TO_PRIMARY.get(x) for x in src.politician]
+    return _fresh5_case(out, "favorability_primary_names", src, tgt,
+                        _by_key(keys, tgt.candidate.tolist()))
+
+
+def _mdy_to_iso(d: str) -> str:
+    m, day, y = d.split("/")
+    return f"20{y}-{m.zfill(2)}-{day.zfill(2)}"
+
+
+def mueller_topline_dates(lake, out):
+    """Polls of Mueller's approval with their end date ("8/7/18") and the daily impeachment
+    support average of all polls ("8/7/2018"). N:1 (two polls may end on one day); polls
+    ending before the average starts join nothing. The truth: the same calendar day."""
+    m = _read(lake, "fivethirtyeight/mueller-polls/mueller-approval-polls.csv")
+    src = m[["Start", "End", "Pollster", "Approve"]].drop_duplicates()
+    t = _read(lake, "fivethirtyeight/impeachment-polls/impeachment_topline.csv")
+    t = t[(t.subgroup == "All polls") & (t.party == "all") & (t.category_group == "all")]
+    tgt = t[["modeldate", "yes_estimate", "no_estimate"]]
+    day = lambda s, f: [pd.Timestamp(x) for x in pd.to_datetime(s, format=f)]  # noqa: E731
+    return _fresh5_case(out, "mueller_topline_dates", src, tgt,
+                        _by_key(day(src.End, "%m/%d/%y"), day(tgt.modeldate, "%m/%d/%Y")))
+
+
+def primary_dates_approval(lake, out):
+    """2022 Democratic primary candidates with their primary date ("3/1/22") and Biden's
+    daily approval average ("2022-03-01"). N:1 (a date holds many primaries). The truth:
+    the same calendar day."""
+    d = _read(lake, "fivethirtyeight/primary-project-2022/dem_candidates.csv")
+    src = d[["Candidate", "State", "Office", "District", "Primary Date"]].drop_duplicates()
+    src = src.sample(n=400, random_state=73)
+    b = _read(lake, "fivethirtyeight/polls/old_model/joe_biden_approval_old_model.csv")
+    tgt = b[b.answer == "Approve"][["date", "pct_estimate", "lo", "hi"]]
+    day = lambda s, f: [pd.Timestamp(x) for x in pd.to_datetime(s, format=f)]  # noqa: E731
+    return _fresh5_case(out, "primary_dates_approval", src, tgt,
+                        _by_key(day(src["Primary Date"], "%m/%d/%y"), day(tgt.date, "%Y-%m-%d")))
+
+
+def house_seat_codes(lake, out):
+    """House races of 2016 (state "AK", seat "District 1") and of 2020 keyed by a district
+    code written in the common "AK-01" form from the 2020 table's own state and seat. 1:1.
+    The truth: the same (state, seat) in both tables."""
+    a = _read(lake, "fivethirtyeight/state-of-the-polls-2024/2016_races.csv")
+    b = _read(lake, "fivethirtyeight/state-of-the-polls-2024/2020_races.csv")
+    a, b = a[a.type == "HouseRace"], b[b.type == "HouseRace"]
+    src = a[["state", "seat", "num_polls", "Cook rating"]]
+    code = [f"{s}-{int(seat.split()[-1]):02d}" for s, seat in zip(b.state, b.seat)]
+    tgt = pd.DataFrame({"district": code, "polls 2020": b.num_polls.tolist(),
+                        "rating 2020": b["Cook rating"].tolist()})
+    return _fresh5_case(out, "house_seat_codes", src, tgt,
+                        _by_key(list(zip(src.state, src.seat)), list(zip(b.state, b.seat))))
+
+
+# ---- written formats (criterion (e)): the reference function is the format's writer
+
+def _short_cite(r: dict) -> str:
+    return f"{r['Title']}, {r['Westlaw Citation']}"
+
+
+def tenth_circuit_cites(lake, out):
+    """Tenth Circuit employment cases: title and Westlaw citation in two columns ("Hansen v.
+    SkyWest Airlines", "2016 WL 7387139") and the short citation a brief writes ("Hansen v.
+    SkyWest Airlines, 2016 WL 7387139"). 1:1, one row per Westlaw citation."""
+    t = _read(lake, "fivethirtyeight/tenth-circuit/tenth-circuit.csv", encoding="latin-1")
+    t = t[t["Westlaw Citation"].str.match(r"^\d{4} WL \d+$")]
+    t = t.drop_duplicates("Westlaw Citation").sample(n=400, random_state=74)
+    src = t[["Title", "Date", "Westlaw Citation", "Category"]].reset_index(drop=True)
+    tgt = pd.DataFrame({"citation": [_short_cite(r) for r in src.to_dict("records")],
+                        "judge": t.Judge1.tolist(), "weight": t.Weight.tolist()})
+    return _fresh5_case(out, "tenth_circuit_cites", src, tgt, _same_row(src, tgt))
+
+
+def _docket_name(name: str) -> str:
+    """ "John W. Dean III" / "Claude C. Wild, Jr." -> "Dean, John W., III" / "Wild, Claude C., Jr."."""
+    given, _, suffix = name.partition(", ")
+    words = given.split()
+    if not suffix and words[-1] in ("Jr.", "Sr.", "Jr", "Sr", "II", "III", "IV"):
+        suffix = words.pop()
+    return f"{words[-1]}, {' '.join(words[:-1])}" + (f", {suffix}" if suffix else "")
+
+
+def russia_defendants_lastfirst(lake, out):
+    """People charged in special-counsel investigations since Watergate (one row per
+    charge outcome, "James W. McCord") and a docket-style list of defendants ("McCord,
+    James W.") with their number of rows. N:1. Left out: unnamed "Russian national N",
+    and names with a nickname or maiden name in quotes or parentheses."""
+    t = _read(lake, "fivethirtyeight/russia-investigation/russia-investigation.csv")
+    t = t[(t.name != "") & ~t.name.str.startswith("Russian national")
+          & ~t.name.str.contains(r'[("]')]
+    src = t[["investigation", "name", "type", "cp-date"]].drop_duplicates().reset_index(drop=True)
+    people = src.groupby("name", sort=True).size()
+    tgt = pd.DataFrame({"defendant": [_docket_name(n) for n in people.index],
+                        "rows": people.astype(str).tolist()})
+    pairs = _by_key(src.name.tolist(), list(people.index))
+    return _fresh5_case(out, "russia_defendants_lastfirst", src, tgt, pairs)
+
+
+def _player_email(name: str) -> str:
+    """First initial and last name, letters only, lower case ("C.J. McCollum" ->
+    "cmccollum@nbpa.com"; a trailing "Jr." is not the last name)."""
+    words = [w for w in name.split() if w not in ("Jr.", "Sr.", "II", "III")]
+    letters = lambda w: "".join(ch for ch in w.lower() if ch.isalpha())  # noqa: E731
+    return f"{letters(words[0])[0]}{letters(words[-1])}@nbpa.com"
+
+
+def nba_tattoo_emails(lake, out):
+    """NBA players ("Al Horford") and the e-mail addresses an organisation would write for
+    them ("ahorford@nbpa.com"), with whether they have tattoos. 1:1; names whose address
+    collides are left out."""
+    t = _read(lake, "fivethirtyeight/nba-tattoos/nba-tattoos-data.csv")
+    email = t["Player Name"].map(_player_email)
+    t = t[~email.duplicated(keep=False)].reset_index(drop=True)
+    src = t[["Player Name"]]
+    tgt = pd.DataFrame({"email": t["Player Name"].map(_player_email),
+                        "tattoos": t["Tattoos yes/no"]})
+    return _fresh5_case(out, "nba_tattoo_emails", src, tgt, _same_row(src, tgt))
+
+
+def _candidate_label(r: dict) -> str:
+    return f"{r['candidate']} ({r['party'][0]}, {r['year']})"
+
+
+def endorsement_labels(lake, out):
+    """Presidential primary candidates 1980-2016 by year, party and name (1980,
+    "Republican", "George H.W. Bush") and a chart's label for the candidacy ("George H.W.
+    Bush (R, 1980)"): party initial and year from two other columns. 1:1."""
+    e = _read(lake, "fivethirtyeight/endorsements-june-30/endorsements-june-30.csv")
+    src = e[["year", "party", "candidate", "endorsement_points"]]
+    tgt = pd.DataFrame({"candidacy": [_candidate_label(r) for r in src.to_dict("records")],
+                        "money raised": e.money_raised, "won primary": e.won_primary})
+    return _fresh5_case(out, "endorsement_labels", src, tgt, _same_row(src, tgt))
+
+
+def _review_url(airline: str) -> str:
+    """ "Delta / Northwest*" -> ".../airline-reviews/delta-northwest" (the asterisk marks
+    regional subsidiaries in the safety table)."""
+    name = airline.rstrip("*").lower().replace(" / ", " ").replace(" - ", " ")
+    return "https://www.airlinequality.com/airline-reviews/" + name.replace(" ", "-")
+
+
+def airline_review_urls(lake, out):
+    """Airlines of the safety table ("Aer Lingus", "Aeroflot*") and their review pages'
+    URLs (".../airline-reviews/aer-lingus", lower case, hyphens). 1:1."""
+    a = _read(lake, "fivethirtyeight/airline-safety/airline-safety.csv")
+    src = a[["airline", "avail_seat_km_per_week", "incidents_85_99"]]
+    tgt = pd.DataFrame({"review page": a.airline.map(_review_url),
+                        "fatalities 2000-2014": a.fatalities_00_14})
+    return _fresh5_case(out, "airline_review_urls", src, tgt, _same_row(src, tgt))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH5_REFERENCE = {
+    "turnout_county_states": ("State", lambda r: r["NAME"].rsplit(", ", 1)[-1]),
+    "police_dept_states": ("state", lambda r: r["dept"][-2:]),
+    "favorability_primary_names": ("candidate", lambda r: r["politician"].split()[-1]),
+    "mueller_topline_dates": ("modeldate", lambda r: "/".join(
+        r["End"].split("/")[:2] + ["20" + r["End"].split("/")[2]])),
+    "primary_dates_approval": ("date", lambda r: _mdy_to_iso(r["Primary Date"])),
+    "house_seat_codes": ("district",
+                         lambda r: r["state"] + "-" + r["seat"].split()[-1].zfill(2)),
+    "tenth_circuit_cites": ("citation", _short_cite),
+    "russia_defendants_lastfirst": ("defendant", lambda r: _docket_name(r["name"])),
+    "nba_tattoo_emails": ("email", lambda r: _player_email(r["Player Name"])),
+    "endorsement_labels": ("candidacy", _candidate_label),
+    "airline_review_urls": ("review page", lambda r: _review_url(r["airline"])),
+}
+
+
+def make_fresh5(lake: Path, out: Path) -> list:
+    return [
+        turnout_county_states(lake, out),
+        police_dept_states(lake, out),
+        favorability_primary_names(lake, out),
+        mueller_topline_dates(lake, out),
+        primary_dates_approval(lake, out),
+        house_seat_codes(lake, out),
+        tenth_circuit_cites(lake, out),
+        russia_defendants_lastfirst(lake, out),
+        nba_tattoo_emails(lake, out),
+        endorsement_labels(lake, out),
+        airline_review_urls(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -925,12 +1212,17 @@ def main(argv=None):
                     help="make the third fresh validation set (bench/data/autojoin-fresh3) instead")
     ap.add_argument("--fresh4", action="store_true",
                     help="make the fourth fresh validation set (bench/data/autojoin-fresh4) instead")
+    ap.add_argument("--fresh5", action="store_true",
+                    help="make the fifth fresh validation set (bench/data/autojoin-fresh5) instead")
     args = ap.parse_args(argv)
-    make = (make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+    make = (make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
-        print(f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
-              f"pairs {info['pairs']:5d}")
+        line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
+                f"pairs {info['pairs']:5d}")
+        if "coverage" in info:   # fresh5: the hand-written reference function's coverage
+            line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
+        print(line)
 
 
 if __name__ == "__main__":
