@@ -62,23 +62,21 @@ def dump(work: Path, split: str, venv: Path, names=()):
         print(name, flush=True)
 
 
-def choose(d: dict, target: float):
+def build(d: dict):
+    """The candidates and their threshold curves, rebuilt from the saved blocking output
+    with the current code (as ``fuzzy_join`` builds them)."""
+    from lakejoin_jupyter.join import fuzzy
+    cands = {f: fuzzy._Candidates(f, **r) for f, r in d["raw"].items()}
+    n_r = len(next(iter(cands.values())).r_dist)
+    return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
+
+
+def choose(d: dict, target: float, built=None):
     """The union chosen at ``target`` from the saved candidates with the current code:
     (left index per right value or -1, the joining function per right value, est. P)."""
     from lakejoin_jupyter.join import fuzzy
-    cands = {f: fuzzy._Candidates(f, **r) for f, r in d["raw"].items()}
+    cands, curves = built or build(d)
     fns = list(cands)
-    curves = {}
-    for f, c in cands.items():
-        rows = []
-        for t in d["grids"][f]:
-            joined, p = c.estimate(t)
-            n = int(joined.sum())
-            rows.append({"threshold": float(t), "matches": n,
-                         "est_precision": float(p.mean()) if n else 1.0,
-                         "est_bound": c.bound(t), "est_true": float(p.sum()),
-                         "est_recall": float(p.sum() / len(c.r_dist))})
-        curves[f] = pd.DataFrame(rows)
     n_r = len(next(iter(cands.values())).r_dist)
     common = dict(left=None, right=None, on=("title", "title"), _cands=cands,
                   _grids=d["grids"], _curves=curves, _lkeys=None, _rkeys=np.arange(n_r),
@@ -105,8 +103,9 @@ def replay(work: Path, split: str, targets, names=(), quiet=False) -> pd.DataFra
         if (split != "all" and d["split"] != split) or (names and d["name"] not in names):
             continue
         row = {"suite": d["suite"], "dataset": d["name"], "right": len(d["n_rows"])}
+        built = build(d)
         for t in targets:
-            union, fn_of, est = choose(d, t)
+            union, fn_of, est = choose(d, t, built)
             s = score(d, union, fn_of)
             row.update({f"P{t:g}": s["P"], f"R{t:g}": s["R"], f"F1{t:g}": s["F1"],
                         f"est{t:g}": est})
@@ -126,6 +125,23 @@ def summary(df: pd.DataFrame, targets) -> str:
     return "\n".join(out)
 
 
+def parse_setting(item: str):
+    """``MODULE.NAME=VALUE`` (a parameter of join/<MODULE>.py) -> (module, name, value of
+    the parameter's type; a bool from 1/true/yes or anything else)."""
+    import importlib
+    name, _, value = item.partition("=")
+    mod, _, attr = name.rpartition(".")
+    if not mod or not value:
+        raise ValueError(f"--set {item!r}: expected MODULE.NAME=VALUE")
+    module = importlib.import_module(f"lakejoin_jupyter.join.{mod}")
+    if not hasattr(module, attr):
+        raise ValueError(f"--set: {module.__name__} has no {attr}")
+    old = getattr(module, attr)
+    if isinstance(old, bool):
+        return module, attr, value.lower() in ("1", "true", "yes")
+    return module, attr, type(old)(value)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -136,7 +152,16 @@ def main(argv=None):
     ap.add_argument("--datasets", default="")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")
+    ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                    help="replay with a parameter of join/<MODULE>.py changed, e.g. "
+                         "match_precision.PI0_PRIOR=0 (repeatable)")
     a = ap.parse_args(argv)
+    for item in a.set:
+        try:
+            mod, attr, value = parse_setting(item)
+        except ValueError as e:
+            ap.error(str(e))
+        setattr(mod, attr, value)
     names = [n for n in a.datasets.split(",") if n]
     if a.what == "dump":
         dump(Path(a.work), a.split, Path(a.autofj_venv), names)
