@@ -5,13 +5,15 @@ bench/results/fuzzyjoin_calibration.md).
 
     python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev
     python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --split dev
+    python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --set fuzzy.STANDARD_ERRORS=1.0
 
 ``dump`` runs every join function once per dataset and saves, per function, each right
 value's nearest left values (what ``_Candidates`` is built from) with the row counts
 needed to score any choice against the ground truth. ``replay`` rebuilds the candidates
 with the current join/match_precision.py and join/fuzzy.py, chooses at each target with
 ``fuzzy._choose`` (the code ``fuzzy_join`` runs) and prints the calibration per dataset
-and in total. The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
+and in total (``--set MODULE.NAME=VALUE``: with a parameter of join/<MODULE>.py
+changed). The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
 by running both on the development split).
 """
 from __future__ import annotations
