@@ -64,11 +64,32 @@ def dump(work: Path, split: str, venv: Path, names=()):
         print(name, flush=True)
 
 
-def build(d: dict):
+def build(d: dict, oracle: str = ""):
     """The candidates and their threshold curves, rebuilt from the saved blocking output
-    with the current code (as ``fuzzy_join`` builds them)."""
-    from lakejoin_jupyter.join import fuzzy
-    cands = {f: fuzzy._Candidates(f, **r) for f, r in d["raw"].items()}
+    with the current code (as ``fuzzy_join`` builds them). ``oracle`` (diagnostics, never
+    a result): "pi0" puts each function's true pi0 (its share of right values whose
+    nearest left value is not their partner) in place of the estimate; "outcome" each
+    join's true outcome (the share of its rows joined right) in place of its probability,
+    without error terms (the bound is then the mean)."""
+    from lakejoin_jupyter.join import fuzzy, match_precision as mp
+    cands = {}
+    for f, r in d["raw"].items():
+        if oracle == "pi0":                # known, so without pi0's error term
+            s1, _ = mp.nearest_ratios(r["r_near"])
+            true_pi0 = float(np.mean(d["tp"][f][np.isfinite(s1)] == 0))
+            real = fuzzy.null_probability
+            fuzzy.null_probability = lambda a, b: real(a, b, pi0=true_pi0)
+            try:
+                c = fuzzy._Candidates(f, **r)
+            finally:
+                fuzzy.null_probability = real
+            c.u = np.zeros_like(c.p)
+        else:
+            c = fuzzy._Candidates(f, **r)
+        if oracle == "outcome":
+            c.p = np.where(r["r_left"] >= 0, d["tp"][f] / np.maximum(d["n_rows"], 1), 0.0)
+            c.v, c.u = np.zeros_like(c.p), np.zeros_like(c.p)
+        cands[f] = c
     n_r = len(next(iter(cands.values())).r_dist)
     return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
 
@@ -98,14 +119,15 @@ def score(d: dict, union, fn_of) -> dict:
     return {"P": p, "R": rec, "F1": 2 * p * rec / (p + rec) if p + rec else 0.0}
 
 
-def replay(work: Path, split: str, targets, names=(), quiet=False) -> pd.DataFrame:
+def replay(work: Path, split: str, targets, names=(), quiet=False,
+           oracle: str = "") -> pd.DataFrame:
     rows = []
     for f in sorted((work / "replay").glob("*.pkl")):
         d = pickle.load(open(f, "rb"))
         if (split != "all" and d["split"] != split) or (names and d["name"] not in names):
             continue
         row = {"suite": d["suite"], "dataset": d["name"], "right": len(d["n_rows"])}
-        built = build(d)
+        built = build(d, oracle)
         for t in targets:
             union, fn_of, est = choose(d, t, built)
             s = score(d, union, fn_of)
@@ -154,6 +176,8 @@ def main(argv=None):
     ap.add_argument("--datasets", default="")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")
+    ap.add_argument("--oracle", choices=["", "pi0", "outcome"], default="",
+                    help="diagnostic: the true pi0, or each join's true outcome (build())")
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
                     help="replay with a parameter of join/<MODULE>.py changed, e.g. "
                          "match_precision.PI0_PRIOR=0 (repeatable)")
@@ -169,7 +193,7 @@ def main(argv=None):
         dump(Path(a.work), a.split, Path(a.autofj_venv), names)
         return
     targets = [float(t) for t in a.targets.split(",")]
-    df = replay(Path(a.work), a.split, targets, names)
+    df = replay(Path(a.work), a.split, targets, names, oracle=a.oracle)
     if a.out:
         df.to_csv(a.out, index=False)
     print(summary(df, targets))

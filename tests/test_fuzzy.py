@@ -249,6 +249,14 @@ def test_null_probability_counts_decoys_against_joins(s1, s2):
         assert g == pytest.approx(want, abs=1e-9)
     order = np.argsort(s1[np.isfinite(s1)], kind="stable")
     assert (np.diff(got[np.isfinite(s1)][order]) >= -1e-12).all()   # more ambiguous, less sure
+    # a given pi0 (the replay's diagnostic with the true share) replaces Storey's
+    given, pi0_given = mp.null_probability(s1, s2, pi0=0.37)
+    assert pi0_given == 0.37
+    for v, g in zip(s1, given):
+        if np.isfinite(v):
+            qi = q[values.index(v)]
+            assert g == pytest.approx(1.0 if qi >= 1 else min(1.0, 0.37 * n / m * qi / (1 - qi)),
+                                      abs=1e-9)
 
 
 def test_pi0_counts_the_ratios_above_lambda_095_by_hand():
