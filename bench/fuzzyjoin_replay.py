@@ -5,13 +5,15 @@ bench/results/fuzzyjoin_calibration.md).
 
     python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev
     python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --split dev
+    python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --set fuzzy.STANDARD_ERRORS=1.0
 
 ``dump`` runs every join function once per dataset and saves, per function, each right
 value's nearest left values (what ``_Candidates`` is built from) with the row counts
 needed to score any choice against the ground truth. ``replay`` rebuilds the candidates
 with the current join/match_precision.py and join/fuzzy.py, chooses at each target with
 ``fuzzy._choose`` (the code ``fuzzy_join`` runs) and prints the calibration per dataset
-and in total. The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
+and in total (``--set MODULE.NAME=VALUE``: with a parameter of join/<MODULE>.py
+changed). The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
 by running both on the development split).
 """
 from __future__ import annotations
@@ -62,23 +64,42 @@ def dump(work: Path, split: str, venv: Path, names=()):
         print(name, flush=True)
 
 
-def choose(d: dict, target: float):
+def build(d: dict, oracle: str = ""):
+    """The candidates and their threshold curves, rebuilt from the saved blocking output
+    with the current code (as ``fuzzy_join`` builds them). ``oracle`` (diagnostics, never
+    a result): "pi0" puts each function's true pi0 (its share of right values whose
+    nearest left value is not their partner) in place of the estimate; "outcome" each
+    join's true outcome (the share of its rows joined right) in place of its probability,
+    without error terms (the bound is then the mean)."""
+    from lakejoin_jupyter.join import fuzzy, match_precision as mp
+    cands = {}
+    for f, r in d["raw"].items():
+        if oracle == "pi0":                # known, so without pi0's error term
+            s1, _ = mp.nearest_ratios(r["r_near"])
+            true_pi0 = float(np.mean(d["tp"][f][np.isfinite(s1)] == 0))
+            real = fuzzy.null_probability
+            fuzzy.null_probability = lambda a, b: real(a, b, pi0=true_pi0)
+            try:
+                c = fuzzy._Candidates(f, **r)
+            finally:
+                fuzzy.null_probability = real
+            c.u = np.zeros_like(c.p)
+        else:
+            c = fuzzy._Candidates(f, **r)
+        if oracle == "outcome":
+            c.p = np.where(r["r_left"] >= 0, d["tp"][f] / np.maximum(d["n_rows"], 1), 0.0)
+            c.v, c.u = np.zeros_like(c.p), np.zeros_like(c.p)
+        cands[f] = c
+    n_r = len(next(iter(cands.values())).r_dist)
+    return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
+
+
+def choose(d: dict, target: float, built=None):
     """The union chosen at ``target`` from the saved candidates with the current code:
     (left index per right value or -1, the joining function per right value, est. P)."""
     from lakejoin_jupyter.join import fuzzy
-    cands = {f: fuzzy._Candidates(f, **r) for f, r in d["raw"].items()}
+    cands, curves = built or build(d)
     fns = list(cands)
-    curves = {}
-    for f, c in cands.items():
-        rows = []
-        for t in d["grids"][f]:
-            joined, p = c.estimate(t)
-            n = int(joined.sum())
-            rows.append({"threshold": float(t), "matches": n,
-                         "est_precision": float(p.mean()) if n else 1.0,
-                         "est_bound": c.bound(t), "est_true": float(p.sum()),
-                         "est_recall": float(p.sum() / len(c.r_dist))})
-        curves[f] = pd.DataFrame(rows)
     n_r = len(next(iter(cands.values())).r_dist)
     common = dict(left=None, right=None, on=("title", "title"), _cands=cands,
                   _grids=d["grids"], _curves=curves, _lkeys=None, _rkeys=np.arange(n_r),
@@ -98,15 +119,17 @@ def score(d: dict, union, fn_of) -> dict:
     return {"P": p, "R": rec, "F1": 2 * p * rec / (p + rec) if p + rec else 0.0}
 
 
-def replay(work: Path, split: str, targets, names=(), quiet=False) -> pd.DataFrame:
+def replay(work: Path, split: str, targets, names=(), quiet=False,
+           oracle: str = "") -> pd.DataFrame:
     rows = []
     for f in sorted((work / "replay").glob("*.pkl")):
         d = pickle.load(open(f, "rb"))
         if (split != "all" and d["split"] != split) or (names and d["name"] not in names):
             continue
         row = {"suite": d["suite"], "dataset": d["name"], "right": len(d["n_rows"])}
+        built = build(d, oracle)
         for t in targets:
-            union, fn_of, est = choose(d, t)
+            union, fn_of, est = choose(d, t, built)
             s = score(d, union, fn_of)
             row.update({f"P{t:g}": s["P"], f"R{t:g}": s["R"], f"F1{t:g}": s["F1"],
                         f"est{t:g}": est})
@@ -126,6 +149,23 @@ def summary(df: pd.DataFrame, targets) -> str:
     return "\n".join(out)
 
 
+def parse_setting(item: str):
+    """``MODULE.NAME=VALUE`` (a parameter of join/<MODULE>.py) -> (module, name, value of
+    the parameter's type; a bool from 1/true/yes or anything else)."""
+    import importlib
+    name, _, value = item.partition("=")
+    mod, _, attr = name.rpartition(".")
+    if not mod or not value:
+        raise ValueError(f"--set {item!r}: expected MODULE.NAME=VALUE")
+    module = importlib.import_module(f"lakejoin_jupyter.join.{mod}")
+    if not hasattr(module, attr):
+        raise ValueError(f"--set: {module.__name__} has no {attr}")
+    old = getattr(module, attr)
+    if isinstance(old, bool):
+        return module, attr, value.lower() in ("1", "true", "yes")
+    return module, attr, type(old)(value)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -136,13 +176,24 @@ def main(argv=None):
     ap.add_argument("--datasets", default="")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")
+    ap.add_argument("--oracle", choices=["", "pi0", "outcome"], default="",
+                    help="diagnostic: the true pi0, or each join's true outcome (build())")
+    ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                    help="replay with a parameter of join/<MODULE>.py changed, e.g. "
+                         "match_precision.PI0_PRIOR=0 (repeatable)")
     a = ap.parse_args(argv)
+    for item in a.set:
+        try:
+            mod, attr, value = parse_setting(item)
+        except ValueError as e:
+            ap.error(str(e))
+        setattr(mod, attr, value)
     names = [n for n in a.datasets.split(",") if n]
     if a.what == "dump":
         dump(Path(a.work), a.split, Path(a.autofj_venv), names)
         return
     targets = [float(t) for t in a.targets.split(",")]
-    df = replay(Path(a.work), a.split, targets, names)
+    df = replay(Path(a.work), a.split, targets, names, oracle=a.oracle)
     if a.out:
         df.to_csv(a.out, index=False)
     print(summary(df, targets))

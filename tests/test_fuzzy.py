@@ -249,6 +249,14 @@ def test_null_probability_counts_decoys_against_joins(s1, s2):
         assert g == pytest.approx(want, abs=1e-9)
     order = np.argsort(s1[np.isfinite(s1)], kind="stable")
     assert (np.diff(got[np.isfinite(s1)][order]) >= -1e-12).all()   # more ambiguous, less sure
+    # a given pi0 (the replay's diagnostic with the true share) replaces Storey's
+    given, pi0_given = mp.null_probability(s1, s2, pi0=0.37)
+    assert pi0_given == 0.37
+    for v, g in zip(s1, given):
+        if np.isfinite(v):
+            qi = q[values.index(v)]
+            assert g == pytest.approx(1.0 if qi >= 1 else min(1.0, 0.37 * n / m * qi / (1 - qi)),
+                                      abs=1e-9)
 
 
 def test_pi0_counts_the_ratios_above_lambda_095_by_hand():
@@ -570,6 +578,37 @@ def test_at_target_chooses_as_a_fresh_join():
         assert again.precision_target == target
     with pytest.raises(QueryError, match="precision_target"):
         fj.at_target(1.5)
+
+
+def test_replay_rebuilds_the_joins_choice_from_its_blocking_output():
+    """bench/fuzzyjoin_replay.py (how estimators are compared on the development split)
+    rebuilds the candidates and their threshold curves from each function's saved blocking
+    output and chooses with the join's own code: it must give the curves and, at every
+    target, the pairs and estimate a fresh join gives; ``--set`` changes a parameter of
+    join/ for the replay (a bool from its text, a float from its number)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_replay as replay
+    left, right, _ = synthetic(3, 150, 80)
+    fns = ["char3-idf", "word-jaccard-idf", "char3-contain-idf"]
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9,
+                          functions=fns)
+    d = {"raw": {f: {k: getattr(c, k) for k in replay.RAW} for f, c in fj._cands.items()},
+         "grids": fj._grids}
+    built = replay.build(d)
+    for f in fns:
+        pd.testing.assert_frame_equal(built[1][f], fj._curves[f])
+    for target in (0.8, 0.9, 0.95):
+        fresh = fj.at_target(target)
+        union, fn_of, est = replay.choose(d, target, built)
+        want = fresh._union if fresh._union is not None else np.full(len(union), -1)
+        assert union.tolist() == want.tolist()
+        assert est == pytest.approx(fresh.estimated_precision, nan_ok=True)
+    assert replay.parse_setting("fuzzy.SIBLINGS=false") == (fuzzy, "SIBLINGS", False)
+    assert replay.parse_setting("match_precision.NULL_TAIL=0.9") == (mp, "NULL_TAIL", 0.9)
+    with pytest.raises(ValueError, match="NO_SUCH"):
+        replay.parse_setting("fuzzy.NO_SUCH=1")
 
 
 def test_best_single_configuration_replaces_a_weaker_union(monkeypatch):

@@ -627,20 +627,25 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         grid = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
                 if len(finite) > N_THRESHOLDS else finite)
         grids[fn] = grid
-        rows = []
-        for t in grid:
-            joined, p = c.estimate(t)
-            n = int(joined.sum())
-            rows.append({"threshold": float(t), "matches": n,
-                         "est_precision": float(p.mean()) if n else 1.0,
-                         "est_bound": c.bound(t),
-                         "est_true": float(p.sum()), "est_recall": float(p.sum() / len(rkeys))})
-        curve = pd.DataFrame(rows, columns=["threshold", "matches", "est_precision",
-                                            "est_bound", "est_true", "est_recall"])
-        curves[fn] = curve
+        curves[fn] = threshold_curve(c, grid, len(rkeys))
     return _choose(dict(left=left, right=right, on=(lcol, rcol), _cands=cands,
                         _grids=grids, _curves=curves, _lkeys=lkeys, _rkeys=rkeys,
                         _lrows=lrows, _rrows=rrows), fns, precision_target, threshold)
+
+
+def threshold_curve(c: "_Candidates", grid, n_right: int) -> pd.DataFrame:
+    """Estimates of one join function at each threshold of ``grid``: joins, estimated
+    precision, its lower bound, estimated true matches and recall."""
+    rows = []
+    for t in grid:
+        joined, p = c.estimate(t)
+        n = int(joined.sum())
+        rows.append({"threshold": float(t), "matches": n,
+                     "est_precision": float(p.mean()) if n else 1.0,
+                     "est_bound": c.bound(t),
+                     "est_true": float(p.sum()), "est_recall": float(p.sum() / n_right)})
+    return pd.DataFrame(rows, columns=["threshold", "matches", "est_precision",
+                                       "est_bound", "est_true", "est_recall"])
 
 
 def _shown(curve: pd.DataFrame) -> pd.DataFrame:

@@ -53,8 +53,8 @@ def increasing_fit(y: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.repeat(vals, size)
 
 
-def null_probability(s1: np.ndarray, s2: np.ndarray,
-                     tail: float = NULL_TAIL) -> tuple[np.ndarray, float]:
+def null_probability(s1: np.ndarray, s2: np.ndarray, tail: float = NULL_TAIL,
+                     pi0: float | None = None) -> tuple[np.ndarray, float]:
     """Probability that each join is wrong, from its ratio (a local false discovery rate:
     Efron's two-group model with the null learned from decoys, as target-decoy
     estimation does it). The right values are a mix of a share pi0 whose nearest left
@@ -65,7 +65,8 @@ def null_probability(s1: np.ndarray, s2: np.ndarray,
     a ratio, q, is fitted non-decreasing in the ratio (pool adjacent violators: a more
     ambiguous join is never more likely right), and within each pooled block the wrong
     joins are counted as pi0 * (N / M) * decoys, i.e. null = pi0 * (N / M) * q / (1 - q),
-    capped at 1. Returns (the null probability per right value, NaN where s1 is; pi0)."""
+    capped at 1. ``pi0`` given is used instead of Storey's (a diagnostic: the true share).
+    Returns (the null probability per right value, NaN where s1 is; pi0)."""
     s1 = np.asarray(s1, dtype=np.float64)
     s2 = np.asarray(s2, dtype=np.float64)
     ok1, ok2 = np.isfinite(s1), np.isfinite(s2)
@@ -75,7 +76,8 @@ def null_probability(s1: np.ndarray, s2: np.ndarray,
     x1 = s1[ok1]
     x2 = s2[ok2] if ok2.any() else x1                    # no decoys: every join is a null
     n, m = len(x1), len(x2)
-    pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (np.sum(x2 > tail) * n / m + 1))
+    if pi0 is None:
+        pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (np.sum(x2 > tail) * n / m + 1))
     x, inv = np.unique(np.concatenate([x1, x2]), return_inverse=True)
     size = np.bincount(inv, minlength=len(x)).astype(np.float64)
     decoys = np.bincount(inv[n:], minlength=len(x)).astype(np.float64)
