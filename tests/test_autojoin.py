@@ -273,15 +273,21 @@ def test_non_ascii_values():
     assert "müller.z@uni.eu" in set(aj.join()["login"])
 
 
-def test_composite_keys_split_when_both_directions_fail():
+def _presidents_each_side_with_a_piece():
+    """Two tables where each side carries a piece the other cannot produce: neither
+    direction has a program, only a composite key joins them."""
     names = ["Barack Obama", "George Bush", "Bill Clinton", "Ronald Reagan", "Jimmy Carter",
              "Gerald Ford", "Richard Nixon", "John Kennedy"]
     number = [44, 43, 42, 40, 39, 38, 37, 35]
     born = [1961, 1946, 1946, 1911, 1924, 1913, 1913, 1917]
-    # each side carries a piece the other cannot produce: neither direction has a program
     left = pd.DataFrame({"who": [f"{n} (#{k})" for n, k in zip(names, number)]})
     right = pd.DataFrame({"President": [f"{n.split()[1]}, {n.split()[0]}({b}-)"
                                         for n, b in zip(names, born)]})
+    return left, right
+
+
+def test_composite_keys_split_when_both_directions_fail():
+    left, right = _presidents_each_side_with_a_piece()
     aj = autojoin(left, right)
     assert aj.found and aj.target_program is not None
     j = aj.join()
@@ -300,13 +306,7 @@ def test_composite_fallback_retries_failing_example_sets_without_each_example(mo
         seen.append(args[-1] if len(args) > 6 else kw.get("leave_one_out", True))
         return real(*args, **kw)
     monkeypatch.setattr(pipeline, "learn_from_set", spy)
-    names = ["Barack Obama", "George Bush", "Bill Clinton", "Ronald Reagan", "Jimmy Carter",
-             "Gerald Ford", "Richard Nixon", "John Kennedy"]
-    number = [44, 43, 42, 40, 39, 38, 37, 35]
-    born = [1961, 1946, 1946, 1911, 1924, 1913, 1913, 1917]
-    left = pd.DataFrame({"who": [f"{n} (#{k})" for n, k in zip(names, number)]})
-    right = pd.DataFrame({"President": [f"{n.split()[1]}, {n.split()[0]}({b}-)"
-                                        for n, b in zip(names, born)]})
+    left, right = _presidents_each_side_with_a_piece()
     aj = autojoin(left, right)
     assert aj.found and aj.target_program is not None
     assert False in seen and True in seen and seen.index(True) > seen.index(False)
