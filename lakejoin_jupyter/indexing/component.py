@@ -55,6 +55,8 @@ class BuildContext:
     n_tokens: int = 0
     base: LakeIndex | None = None      # adding tables: the index they are added to
     core_dir: Path | None = None       # adding a component: the built generation's folder
+    lookup: Callable | None = None     # adding a component: token texts -> that generation's
+                                       # token ids (-1: absent); raw_tokens is None then
     component_sections: dict = field(default_factory=dict)  # manifest "components" entries
     _views: dict = field(default_factory=dict, repr=False)
 
