@@ -84,8 +84,9 @@ def report(lake: str, runs: dict, ys: list, same, loads) -> str:
              "| phase | old | new | new / old |", "|---|---:|---:|---:|"]
     for p in list(dict.fromkeys(list(po) + list(pn))):
         a, b = med(po.get(p, [0.0])), med(pn.get(p, [0.0]))
-        lines.append(f"| {p} | {a:.1f} | {b:.1f} | {b / a:.2f}x |" if a >= 0.05 else
-                     f"| {p} | {a:.1f} | {b:.1f} | |")
+        f = (lambda x: f"{x:.2f}" if x < 1 else f"{x:.1f}")
+        lines.append(f"| {p} | {f(a)} | {f(b)} | {b / a:.2f}x |" if a >= 0.05 else
+                     f"| {p} | {f(a)} | {f(b)} | |")
     for k, label in (("wall_s", "wall"), ("cpu_s", "CPU, whole process tree")):
         a, b = med([r[k] for r in old]), med([r[k] for r in new])
         lines.append(f"| **{label}** | {a:.1f} | {b:.1f} | **{b / a:.2f}x** |")
