@@ -132,6 +132,8 @@ def main(argv=None):
         if a.yardstick:
             ys.append(yardstick_once(a.lake, work))
             print(f"round {k + 1} yardstick: {ys[-1]['total_s']:.1f} s", flush=True)
+        (work / "build_ab.json").write_text(json.dumps({"runs": runs, "yardstick": ys},
+                                                       indent=1))   # so far
     loads.append(os.getloadavg()[0])
     same = same_files(work / "index-old", work / "index-new")
     text = report(a.lake, runs, ys, same, loads)

@@ -83,7 +83,7 @@ class BuildContext:
         from pyspark.sql import functions as F
 
         def make():
-            v = self.spark.read.parquet(self.long.uri("values"))
+            v = self.long.spark_frame(self.spark, "values")
             return v.join(self._first(), "table_id").select(
                 (F.col("first_column_id") + F.col("position")).cast("int").alias("column_id"),
                 "rcode", "value", "token", "n", "hash64")
@@ -95,7 +95,7 @@ class BuildContext:
         from pyspark.sql import functions as F
 
         def make():
-            c = self.spark.read.parquet(self.long.uri("cells"))
+            c = self.long.spark_frame(self.spark, "cells")
             return c.join(self._first(), "table_id").select(
                 "table_id", "row_id",
                 (F.col("first_column_id") + F.col("position")).cast("int").alias("column_id"),
@@ -167,7 +167,7 @@ class BuildContext:
         from pyspark.sql import functions as F
 
         def make():
-            c = self.spark.read.parquet(self.long.uri("columns"))
+            c = self.long.spark_frame(self.spark, "columns")
             return c.join(self._first(), "table_id").select(
                 (F.col("first_column_id") + F.col("position")).cast("int").alias("column_id"),
                 "signature")

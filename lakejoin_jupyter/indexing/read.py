@@ -42,6 +42,16 @@ CHUNK_CELLS = 4_000_000          # cells held in memory at once by a read task
 BATCH_BYTES = 256 << 20          # about this many file bytes per read task
 
 
+# Spark schemas of the long form's files (as long_form_of writes them), so that reading them
+# needs no schema-inference job; columns: the fields the Spark views read
+SPARK_SCHEMAS = {
+    "values": "table_id int, position int, rcode int, value string, token string, n long, "
+              "hash64 long",
+    "cells": "table_id int, row_id long, position int, rcode int",
+    "columns": "table_id int, position int, signature binary",
+}
+
+
 @dataclass(frozen=True)
 class LongForm:
     """Where a build's long form lives (a scratch folder inside the index being written)."""
@@ -58,6 +68,10 @@ class LongForm:
 
     def uri(self, kind: str) -> str:
         return (Path(self.root) / kind).as_uri()
+
+    def spark_frame(self, spark, kind: str):
+        """The ``kind`` files as a Spark DataFrame with their known schema."""
+        return spark.read.schema(SPARK_SCHEMAS[kind]).parquet(self.uri(kind))
 
 
 # --------------------------------------------------------------------------- one batch
