@@ -84,15 +84,16 @@ def tree_rss(pid: int) -> tuple[int, int, int, int]:
     return total, jvm, py, anon
 
 
-def run_measured(cmd, env=None, log: Path | None = None) -> dict:
+def run_measured(cmd, env=None, log: Path | None = None, cwd=None) -> dict:
     """Run a command, sampling the peak RSS of its process tree; returns wall, CPU seconds
     (user + system of the whole tree, from the reaped children's rusage), peaks, the load
     average seen, output. ``log``: stdout and stderr go to this file as they come (a build
-    killed half way still shows the phases it reached)."""
+    killed half way still shows the phases it reached). ``cwd``: where it runs (a
+    ``python -m`` process and Spark's Python workers import from there first)."""
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
     sink = open(log, "w") if log else None
-    proc = subprocess.Popen(cmd, env=env, text=True,
+    proc = subprocess.Popen(cmd, env=env, text=True, cwd=cwd,
                             stdout=sink or subprocess.PIPE,
                             stderr=subprocess.STDOUT if sink else subprocess.PIPE)
     peak = [0, 0, 0, 0]

@@ -97,8 +97,8 @@ def test_a_failed_add_leaves_the_index_as_it_was(bare_index, spark, monkeypatch,
 
     def boom(*a, **k):
         raise RuntimeError("disk full")
-    if where == "build":        # after the Spark job wrote its Parquet
-        monkeypatch.setattr(joinstats_job, "finish_repeated", boom)
+    if where == "build":        # after the read job wrote the long form
+        monkeypatch.setattr(joinstats_job, "finish", boom)
     else:                       # the base's folder is in place, its manifest write fails
         monkeypatch.setattr(store, "_write_json_atomic", boom)
     with pytest.raises(RuntimeError, match="disk full"):

@@ -1,6 +1,7 @@
 """The Spark build against pure-Python oracles on randomized lakes: core arrays and token
 texts (index.arrays.build_arrays), MinHash signatures (datasketch), the column profile
-(computed here from the cells) and MATE's arrays (index.mate_arrays.build_reference).
+(computed here from the cells), MATE's arrays (index.mate_arrays.build_reference) and the
+join statistics (a pandas count, tests/test_joinstats.py).
 
 Each lake mixes formats, shares values between columns (identical posting lists, ties in
 frequency), spells one value several ways (one token, several raw texts), holds nulls,
@@ -19,6 +20,7 @@ import pytest
 from datasketch import MinHash
 
 from conftest import write_lake
+from test_joinstats import assert_stats_equal, pandas_stats
 from lakejoin_jupyter.config import BuildSettings
 from lakejoin_jupyter.index.arrays import build_arrays
 from lakejoin_jupyter.index.mate_arrays import build_reference, load
@@ -147,5 +149,7 @@ def test_random_lake_build_equals_oracles(spark, tmp_path, monkeypatch, seed):
     rows = [[list(r) for r in zip(*[normalize_many(df[c].tolist()) for c in df.columns])]
             for df in frames]
     assert load(ix).equals(build_reference(rows, token_id, ix.n_tokens, XashSpec(128), ids))
+    assert_stats_equal(ix.joinstats, pandas_stats([df[c].tolist() for df in frames
+                                                   for c in df.columns], token_id))
     broken = ix.tables[ix.tables["path"] == "broken.csv"].iloc[0]
     assert broken["status"] == "skipped" and "ZIP" in json.loads(broken["info"])["error"]

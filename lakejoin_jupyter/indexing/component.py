@@ -55,6 +55,8 @@ class BuildContext:
     n_tokens: int = 0
     base: LakeIndex | None = None      # adding tables: the index they are added to
     core_dir: Path | None = None       # adding a component: the built generation's folder
+    lookup: Callable | None = None     # adding a component: token texts -> that generation's
+                                       # token ids (-1: absent); raw_tokens is None then
     component_sections: dict = field(default_factory=dict)  # manifest "components" entries
     _views: dict = field(default_factory=dict, repr=False)
 
@@ -81,7 +83,7 @@ class BuildContext:
         from pyspark.sql import functions as F
 
         def make():
-            v = self.spark.read.parquet(self.long.uri("values"))
+            v = self.long.spark_frame(self.spark, "values")
             return v.join(self._first(), "table_id").select(
                 (F.col("first_column_id") + F.col("position")).cast("int").alias("column_id"),
                 "rcode", "value", "token", "n", "hash64")
@@ -93,7 +95,7 @@ class BuildContext:
         from pyspark.sql import functions as F
 
         def make():
-            c = self.spark.read.parquet(self.long.uri("cells"))
+            c = self.long.spark_frame(self.spark, "cells")
             return c.join(self._first(), "table_id").select(
                 "table_id", "row_id",
                 (F.col("first_column_id") + F.col("position")).cast("int").alias("column_id"),
@@ -165,7 +167,7 @@ class BuildContext:
         from pyspark.sql import functions as F
 
         def make():
-            c = self.spark.read.parquet(self.long.uri("columns"))
+            c = self.long.spark_frame(self.spark, "columns")
             return c.join(self._first(), "table_id").select(
                 (F.col("first_column_id") + F.col("position")).cast("int").alias("column_id"),
                 "signature")

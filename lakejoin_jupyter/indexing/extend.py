@@ -115,7 +115,8 @@ def _add_to_generation(spark, ix: LakeIndex, gen, name, component, folder, prog)
         ctx.long = read_job.LongForm(str(ctx.scratch("long")))
         # signatures are not needed here: the shortest one keeps the read cheap
         infos = {i.table_id: i for i in read_job.read_lake(spark, spec, ctx.long, 1,
-                                                           settings.minhash_seed, 0)}
+                                                           settings.minhash_seed, 0,
+                                                           join_stats=True)}
         cols = gen.columns.sort_values("column_id")
         for t in spec.tables:
             info = infos.get(t.table_id)
@@ -131,6 +132,7 @@ def _add_to_generation(spark, ix: LakeIndex, gen, name, component, folder, prog)
         ctx.first_column = pd.DataFrame({"table_id": first["table_id"].astype("int64"),
                                          "first_column_id": first["first_column_id"].astype("int64")})
         ctx.n_sets, ctx.n_tokens, ctx.arrays = gen.n_sets, gen.n_tokens, gen.arrays
+        ctx.lookup = gen.lookup
         prog.step(name)
         section = component.build(ctx)
         section = dict(section, added=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))

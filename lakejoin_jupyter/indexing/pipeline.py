@@ -232,9 +232,9 @@ def _build_locked(spark, spec, out, overwrite, settings, base, progress, progres
         ctx = BuildContext(spark=spark, writer=writer, lake=spec, settings=settings, progress=prog,
                            base=base)
         with spark_job(f"building {getattr(writer, 'requested', writer.final)}", log_dir):
-            report = _build_core(ctx)
             names = selected_components(settings.components) if base is None else \
                 [n for n in base.generations[0].components if n in COMPONENTS]
+            report = _build_core(ctx, join_stats="joinstats" in names)
             for name in names:
                 prog.step(name)
                 section = COMPONENTS[name].build(ctx)
@@ -294,7 +294,7 @@ def selected_components(requested=()) -> list[str]:
     return [n for n, c in COMPONENTS.items() if (c.default or n in want) and n not in drop]
 
 
-def _build_core(ctx: BuildContext) -> BuildReport:
+def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
     import pyarrow as pa
     import pyarrow.parquet as pq
     from pyspark.sql import functions as F
@@ -304,7 +304,7 @@ def _build_core(ctx: BuildContext) -> BuildReport:
     prog.step("reading tables")
     ctx.long = read_job.LongForm(str(ctx.scratch("long")))
     infos = read_job.read_lake(spark, spec, ctx.long, s.num_perm, s.minhash_seed,
-                               s.sample_values)
+                               s.sample_values, join_stats=join_stats)
     ctx.infos = infos
     skipped = [(_rel(spec, i.uri), i.error + (f" ({i.hint})" if i.hint else ""))
                for i in infos if not i.ok]

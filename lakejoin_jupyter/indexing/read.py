@@ -12,7 +12,11 @@ chunks of tables (``LongForm``), and returns each table's TableInfo to the drive
               token is null for a text without a key, n counts its cells
     cells/    one row per non-null cell, in (table, row, position) order:
               (table_id, row_id, position, rcode)
-    columns/  one row per column: (table_id, position, n_raw, profile fields, signature)
+    columns/  one row per column: (table_id, position, n_raw, profile fields, signature,
+              and with the join statistics their value-shape fields)
+    repeated/ with the join statistics (indexing/joinstats.py): one row per (column, token)
+              held by more than one row: (table_id, position, rcode of the column's first
+              raw text of the token, token, n rows)
 
 Part files are named by (batch, chunk), so reading them in name order is table order.
 Spark catalog tables are read by one task each (the table coalesced into one partition,
@@ -31,10 +35,21 @@ from ..hashing import minhash_signatures, token_hash32, token_hash64
 from ..lake import read as lakeread
 from ..lake.discover import LakeSpec
 from ..lake.normalize import normalize_array
+from . import joinstats as joinstats_job
 from . import profile as profile_job
 
 CHUNK_CELLS = 4_000_000          # cells held in memory at once by a read task
 BATCH_BYTES = 256 << 20          # about this many file bytes per read task
+
+
+# Spark schemas of the long form's files (as long_form_of writes them), so that reading them
+# needs no schema-inference job; columns: the fields the Spark views read
+SPARK_SCHEMAS = {
+    "values": "table_id int, position int, rcode int, value string, token string, n long, "
+              "hash64 long",
+    "cells": "table_id int, row_id long, position int, rcode int",
+    "columns": "table_id int, position int, signature binary",
+}
 
 
 @dataclass(frozen=True)
@@ -54,11 +69,17 @@ class LongForm:
     def uri(self, kind: str) -> str:
         return (Path(self.root) / kind).as_uri()
 
+    def spark_frame(self, spark, kind: str):
+        """The ``kind`` files as a Spark DataFrame with their known schema."""
+        return spark.read.schema(SPARK_SCHEMAS[kind]).parquet(self.uri(kind))
+
 
 # --------------------------------------------------------------------------- one batch
 
-def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
-    """The long form of a few read tables: {"values", "cells", "columns"} Arrow tables.
+def long_form_of(tables, num_perm: int, seed: int, n_samples: int,
+                 join_stats: bool = False) -> dict:
+    """The long form of a few read tables: {"values", "cells", "columns"} Arrow tables, and
+    "repeated" with ``join_stats`` (the columns then carry the value-shape fields too).
 
     ``tables``: [(table_id, [Arrow string array per column], row ids or None)]; row ids
     default to 0..n_rows-1."""
@@ -126,9 +147,21 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
     sig = minhash_signatures(h32[pair_tok], pair_ptr, num_perm, seed)
 
     rcode = np.arange(len(raw_col), dtype=np.int64) - raw_ptr[raw_col]
+    col_table = np.asarray(col_table, dtype=np.int32)
+    col_pos = np.asarray(col_pos, dtype=np.int32)
+    out = {}
+    shapes = {}
+    if join_stats:
+        shapes, rep = joinstats_job.batch_stats(batch, rcode)
+        out["repeated"] = pa.table({
+            "table_id": pa.array(col_table[rep["column"]]),
+            "position": pa.array(col_pos[rep["column"]]),
+            "rcode": pa.array(rep["rcode"].astype(np.int32)),
+            "token": tokens.take(pa.array(rep["token"], pa.int64())).cast(pa.string()),
+            "n": pa.array(rep["n"].astype(np.int64))})
     values = pa.table({
-        "table_id": pa.array(np.asarray(col_table, dtype=np.int32)[raw_col]),
-        "position": pa.array(np.asarray(col_pos, dtype=np.int32)[raw_col]),
+        "table_id": pa.array(col_table[raw_col]),
+        "position": pa.array(col_pos[raw_col]),
         "rcode": pa.array(rcode.astype(np.int32)),
         "value": raw_text,
         "token": raw_token,
@@ -136,13 +169,15 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int) -> dict:
         "hash64": pa.array(h64.view(np.int64)[np.maximum(raw_tok, 0)] if nt else
                            np.zeros(len(raw_tok), np.int64), mask=~keyed)})
     columns = pa.table({
-        "table_id": pa.array(np.asarray(col_table, dtype=np.int32)),
-        "position": pa.array(np.asarray(col_pos, dtype=np.int32)),
+        "table_id": pa.array(col_table),
+        "position": pa.array(col_pos),
         "n_raw": pa.array(n_raw),
         **{f: pa.array(prof[f]) for f in profile_job.FIELDS},
         "signature": pa.array([row.tobytes() for row in sig.astype("<u4")], pa.binary()),
+        **{f: pa.array(a) for f, a in shapes.items()},
     })
-    return {"values": values, "cells": _cells(tables, cell_rcode, lengths), "columns": columns}
+    return {"values": values, "cells": _cells(tables, cell_rcode, lengths), "columns": columns,
+            **out}
 
 
 def _cells(tables, cell_rcode: np.ndarray, lengths: np.ndarray):
@@ -198,7 +233,8 @@ def _batches(files, parallelism: int) -> list[list]:
     return out
 
 
-def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int, chunk_cells: int):
+def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int, chunk_cells: int,
+                join_stats: bool):
     def run(items):
         for batch_no, specs in items:
             chunk, pending, held = 0, [], 0
@@ -211,18 +247,20 @@ def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int, chunk_
                 held += len(cols[0]) * len(cols)
                 if held >= chunk_cells:
                     write_long_form(long, batch_no, chunk,
-                                    long_form_of(pending, num_perm, seed, n_samples))
+                                    long_form_of(pending, num_perm, seed, n_samples,
+                                                 join_stats))
                     chunk, pending, held = chunk + 1, [], 0
             if pending:
                 write_long_form(long, batch_no, chunk,
-                                long_form_of(pending, num_perm, seed, n_samples))
+                                long_form_of(pending, num_perm, seed, n_samples, join_stats))
     return run
 
 
 def read_lake(spark, lake: LakeSpec, long: LongForm, num_perm: int, seed: int,
-              n_samples: int = 5) -> list[lakeread.TableInfo]:
+              n_samples: int = 5, join_stats: bool = False) -> list[lakeread.TableInfo]:
     """Read the lake's files (one Spark job) and catalog tables into ``long``; returns the
-    TableInfo of every table, by table id."""
+    TableInfo of every table, by table id. ``join_stats``: also the join statistics'
+    inputs (indexing/joinstats.py)."""
     files = [t for t in lake.tables if t.format != "catalog"]
     infos = []
     if files:
@@ -232,16 +270,16 @@ def read_lake(spark, lake: LakeSpec, long: LongForm, num_perm: int, seed: int,
         rdd = spark.sparkContext.parallelize(items, len(items))
         infos += [lakeread.TableInfo.from_json(s) for s in
                   rdd.mapPartitions(_read_batch(long, num_perm, seed, n_samples,
-                                                CHUNK_CELLS)).collect()]
+                                                CHUNK_CELLS, join_stats)).collect()]
     first_batch = len(files)
     for k, t in enumerate(t for t in lake.tables if t.format == "catalog"):
         infos.append(_read_catalog_table(spark, t, long, first_batch + k, num_perm, seed,
-                                         n_samples))
+                                         n_samples, join_stats))
     return sorted(infos, key=lambda i: i.table_id)
 
 
 def _read_catalog_table(spark, t, long: LongForm, batch_no: int, num_perm: int, seed: int,
-                        n_samples: int) -> lakeread.TableInfo:
+                        n_samples: int, join_stats: bool) -> lakeread.TableInfo:
     """A Spark catalog table: every column cast to text by Spark, the whole table in one task."""
     import pandas as pd
     from pyspark.sql import functions as F
@@ -269,7 +307,8 @@ def _read_catalog_table(spark, t, long: LongForm, batch_no: int, num_perm: int, 
                          pa.string()) for j in range(width)]
         if len(pdf):
             write_long_form(long, batch_no, 0,
-                            long_form_of([(table_id, cols, None)], num_perm, seed, n_samples))
+                            long_form_of([(table_id, cols, None)], num_perm, seed, n_samples,
+                                         join_stats))
         yield pd.DataFrame({"n_rows": [len(pdf)]})
 
     n_rows = int(text.mapInPandas(run, "n_rows long").toPandas()["n_rows"].sum())
