@@ -39,7 +39,22 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
                              re.S) is not None
             for i in range(len(v)))
     codes = [t for t in tvals if len(t) < MIN_Q and t.isalpha()]
+
+    def as_words(t, v):        # t occurs in v, not next to an alphanumeric character
+        return any(v.startswith(t, i) and (i == 0 or not v[i - 1].isalnum())
+                   and (i + len(t) == len(v) or not v[i + len(t)].isalnum())
+                   for i in range(len(v)))
+    bare = []
     for v in svals:
+        # a whole key (3+ characters, a letter, as words of v) whose 1/(n m) is below
+        # min_score: score 1, that key alone; of several, those in the most source values
+        whole = [t for t in tvals if len(t) >= MIN_Q and re.search(r"[^\W\d_]", t)
+                 and t[0].isalnum() and t[-1].isalnum() and as_words(t, v)]
+        n = {t: sum(t in x for x in svals) for t in whole
+             if sum(t in x for x in svals) * sum(t in y for y in tvals) * min_score > 1.0}
+        if n:
+            out |= {(S[v], T[t], 1.0) for t in whole if n[t] == max(n.values())}
+            continue
         best, rows = 0.0, set()
         # short target values ("ia") pair with the source values they abbreviate ("iowa")
         mine = [t for t in codes if abbreviates(t, v)]
@@ -63,8 +78,23 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
                 best, rows = score, {T[t] for t in rt}
             elif score == best:
                 rows |= {T[t] for t in rt}
-        if best >= min_score:
+        if best >= min_score and rows:
             out |= {(S[v], r, best) for r in rows}
+        else:
+            bare.append(v)
+
+    # a value with no pair, labelling one number ("district 1"), pairs with the target
+    # values labelling the same number ("ak-01"), 1/(n m)
+    def label(v):
+        runs = re.findall(r"[0-9]+", v)
+        return str(int(runs[0])) if len(runs) == 1 and re.search(r"[^\W\d_]", v) else None
+    for v in bare:
+        if label(v) is None:
+            continue
+        sv = [x for x in bare if label(x) == label(v)]
+        tv = [t for t in tvals if label(t) == label(v)]
+        if tv and 1.0 / (len(sv) * len(tv)) >= min_score:
+            out |= {(S[v], T[t], 1.0 / (len(sv) * len(tv))) for t in tv}
     # rare token bags: equal multisets of 2+ alphanumeric tokens held by one value per side
     def bag(v):
         return tuple(sorted(str(int(t)) if t.isascii() and t.isdigit() else t   # by value
@@ -81,6 +111,7 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         if re.search(r"[0-9][^\W\d_]|[^\W\d_][0-9]", v):
             return "mixed"
         return None
+    bagged = set()
     for v in svals:
         b = bag(v)
         same_s = [x for x in svals if bag(x) == b]
@@ -88,6 +119,7 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         if len(b) >= 2 and len(same_s) == 1 and len(same_t) == 1:
             pair = (S[v], T[same_t[0]])
             out = {x for x in out if x[:2] != pair} | {pair + (1.0,)}   # score 1 wins
+            bagged.add(pair)
     for v in svals:
         b = numbers(v)
         same_s = [x for x in svals if numbers(x) == b]
@@ -96,7 +128,29 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
                 and kind(same_t[0]) and kind(v) != kind(same_t[0])):
             pair = (S[v], T[same_t[0]])
             out = {x for x in out if x[:2] != pair} | {pair + (1.0,)}
-    return out
+            bagged.add(pair)
+    # and with 4-digit numbers cut to their last two digits ("2022" as "22"), among the
+    # values holding a 2- or 4-digit number
+    def cut(v):
+        toks = re.findall(r"[^\W_]+", v)
+        if len(toks) < 2 or not any(len(t) in (2, 4) and t.isascii() and t.isdigit()
+                                    for t in toks):
+            return None
+        return tuple(sorted(str(int(t[2:] if len(t) == 4 else t)) if t.isascii()
+                            and t.isdigit() else t for t in toks))
+    for v in svals:
+        b = cut(v)
+        same_s = [x for x in svals if cut(x) == b]
+        same_t = [t for t in tvals if cut(t) == b]
+        if b is not None and len(same_s) == 1 and len(same_t) == 1:
+            pair = (S[v], T[same_t[0]])
+            out = {x for x in out if x[:2] != pair} | {pair + (1.0,)}
+            bagged.add(pair)
+    # a source row with a bag pair keeps no other pair to another target row
+    rows = {}
+    for a, b in bagged:
+        rows.setdefault(a, set()).add(b)
+    return {x for x in out if x[0] not in rows or x[1] in rows[x[0]]}
 
 
 @settings(max_examples=150, deadline=None)
@@ -107,9 +161,23 @@ def test_pairs_match_the_oracle(src, tgt):
     group = find_pair_group(s, t, min_score=0.0)
     got = {(p.source_row, p.target_row, p.score) for p in group.pairs}
     assert got == oracle_pairs(src, tgt, 0.0)
-    # sorted by score, ties by longer q-gram
-    keys = [(-p.score, -len(p.gram)) for p in group.pairs]
+    # sorted by score, ties: bag pairs (no gram) first, then the longer q-gram
+    keys = [(-p.score, p.gram != "", -len(p.gram)) for p in group.pairs]
     assert keys == sorted(keys)
+
+
+digit_cells = st.lists(st.one_of(st.none(), st.text("ab12090/-", min_size=0, max_size=10)),
+                       min_size=1, max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(digit_cells, digit_cells)
+def test_pairs_with_numbers_match_the_oracle(src, tgt):
+    """Digits: token bags by value, years cut to two digits, labelled numbers."""
+    group = find_pair_group(ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt),
+                            min_score=0.0)
+    assert {(p.source_row, p.target_row, p.score) for p in group.pairs} == \
+        oracle_pairs(src, tgt, 0.0)
 
 
 @settings(max_examples=100, deadline=None)

@@ -16,7 +16,10 @@ Note:
     digits ("1 5" and "S01E05"); a value shorter than 3 ("NY") is probed whole, and a
     target value shorter than 3 pairs with the source values it abbreviates ("IA" with
     "Iowa", "DZ" with "DZA"); a row's best matches in 2-3 columns are intersected
-    (``combined_pair_groups``).
+    (``combined_pair_groups``). Bags also pair with 4-digit numbers cut to two digits
+    ("3/1/22", "2022-03-01"), come first among ties and drop the row's other gram pairs; a
+    value with no pair labelling one number pairs by it ("District 1", "AK-01"); a whole
+    key too common for 1/(n m) pairs with score 1 in a group of its own (N:1).
 """
 from __future__ import annotations
 
@@ -148,6 +151,15 @@ class ColumnValues:
     _bags: dict = field(repr=False, default=None)
     _numbers: dict = field(repr=False, default=None)
     _short: dict = field(repr=False, default=None)
+    _cut: dict = field(repr=False, default=None)
+    _ids: dict = field(repr=False, default=None)
+
+    @property
+    def value_ids(self) -> dict:
+        """Folded value -> its id."""
+        if self._ids is None:
+            self._ids = {v: i for i, v in enumerate(self.values)}
+        return self._ids
 
     def unique_bags(self) -> dict:
         """Token bag (sorted tuple of 2+ tokens) -> id of the one value holding it, for the
@@ -160,6 +172,23 @@ class ColumnValues:
                     seen[bag] = -1 if bag in seen else vid
             self._bags = {b: vid for b, vid in seen.items() if vid >= 0}
         return self._bags
+
+    def unique_cut_bags(self) -> dict:
+        """Like :meth:`unique_bags` with every 4-digit number cut to its last two digits
+        ("2022" as "22"): a year, a code written short in one column and long in the other;
+        only values holding a 4-digit number or a 2-digit one are kept."""
+        if self._cut is None:
+            seen: dict = {}
+            for vid, v in enumerate(self.values):
+                tokens = _TOKEN.findall(v)
+                if len(tokens) < 2 or not any(len(t) in (2, 4) and t.isascii() and t.isdigit()
+                                              for t in tokens):
+                    continue
+                bag = tuple(sorted(_token_value(t[2:] if len(t) == 4 and t.isascii()
+                                                and t.isdigit() else t) for t in tokens))
+                seen[bag] = -1 if bag in seen else vid
+            self._cut = {b: vid for b, vid in seen.items() if vid >= 0}
+        return self._cut
 
     def unique_number_bags(self) -> tuple:
         """Like :meth:`unique_bags` over the numbers alone (digit runs by value): the bags
@@ -216,6 +245,7 @@ class RowPair:
     target_row: int
     gram: str          # the (folded) q-gram that matched
     score: float       # 1 / (n * m)
+    whole: bool = False   # a common whole key (N:1 evidence): a group of its own
 
 
 @dataclass
@@ -253,6 +283,23 @@ def abbreviation_matches(v: str, short: dict, values: list) -> list:
     return list(dict.fromkeys(out))
 
 
+def whole_keys(v: str, keys: dict) -> list:
+    """The target values (``keys``: folded value -> id) of 3+ characters with a letter that
+    occur in v as whole words: v[i:j] with i at the start of a word (i = 0 or v[i-1] not
+    alphanumeric) and j at the end of one (j = len(v) or v[j] not alphanumeric)."""
+    n = len(v)
+    starts = [i for i in range(n) if v[i].isalnum() and (i == 0 or not v[i - 1].isalnum())]
+    ends = [j for j in range(1, n + 1) if v[j - 1].isalnum() and (j == n or not v[j].isalnum())]
+    out = []
+    for i in starts:
+        for j in ends:
+            if j - i >= MIN_Q:
+                g = v[i:j]
+                if g in keys and any(ch.isalpha() for ch in g):
+                    out.append(g)
+    return list(dict.fromkeys(out))
+
+
 def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
                          min_score: float, extra: list = ()) -> list:
     """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20);
@@ -270,6 +317,18 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
         rt = t_index.values_with(v)
         if rt and len(rt) * min_score <= 1.0:
             best, best_grams = 1.0 / (len(s_index.values_with(v)) * len(rt)), [(v, rt)]
+    keys = target.value_ids
+    # a whole key, as words of v, so common among the source values that 1/(n m) falls
+    # below min_score (the "N" of an N:1 join: every county of a state) pairs with that
+    # key alone, score 1; of several, those held by the most source values ("Ohio County,
+    # Kentucky": Kentucky)
+    counts = {g: len(s_index.values_with(g)) for g in whole_keys(v, keys)}
+    counts = {g: n for g, n in counts.items()
+              if n * len(t_index.values_with(g)) * min_score > 1.0}
+    if counts:
+        top = max(counts.values())
+        return [RowPair(source.rows[vid], target.rows[keys[g]], g, 1.0, True)
+                for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
     seen = set()
     for i in range(len(v) - MIN_Q + 1):
         u = v[i:i + MAX_GRAM]
@@ -304,9 +363,13 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
 
 def find_pair_group(source: ColumnValues, target: ColumnValues,
                     min_score: float = 1 / 64) -> PairGroup:
-    pairs = []
+    pairs, bare = [], []
     for vid, extra in enumerate(_abbreviation_candidates(source, target)):
-        pairs.extend(best_pairs_for_value(vid, source, target, min_score, extra))
+        found = best_pairs_for_value(vid, source, target, min_score, extra)
+        pairs.extend(found)
+        if not found:
+            bare.append(vid)
+    pairs.extend(number_pairs(bare, source, target, min_score))
     have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
     t_bags = target.unique_bags()
     spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
@@ -314,10 +377,14 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     (s_pure, s_mixed), (t_pure, t_mixed) = source.unique_number_bags(), target.unique_number_bags()
     bags += [(vid, t_mixed.get(bag)) for bag, vid in s_pure.items()]   # "1 5" -> "S01E05"
     bags += [(vid, t_pure.get(bag)) for bag, vid in s_mixed.items()]   # and back
+    t_cut = target.unique_cut_bags()
+    bags += [(vid, t_cut.get(bag)) for bag, vid in source.unique_cut_bags().items()]  # "22"
+    bagged: dict = {}
     for vid, tid in bags:
         if tid is None:
             continue
         pair = RowPair(source.rows[vid], target.rows[tid], "", 1.0)
+        bagged.setdefault(pair.source_row, set()).add(pair.target_row)
         at = have.get((pair.source_row, pair.target_row))
         if at is not None and pairs[at].score >= 1.0:
             continue
@@ -326,9 +393,56 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
             pairs.append(pair)
         else:
             pairs[at] = pair     # a weaker q-gram match of the same rows ("2014") gives way
-    pairs.sort(key=lambda p: (-p.score, -len(p.gram), spread.get(p, 0), p.source_row,
-                              p.target_row))
+    # a bag accounts for every token of both values, a gram for a piece: a source row with
+    # a bag pair keeps no gram pair to another target row ("3/13/18": not "3/13/2019")
+    if bagged:
+        pairs = [p for p in pairs if p.source_row not in bagged
+                 or p.target_row in bagged[p.source_row]]
+    # ties: a bag match (every token of both values) before a gram (a piece), then the
+    # longer gram
+    pairs.sort(key=lambda p: (-p.score, p not in spread, -len(p.gram), spread.get(p, 0),
+                              p.source_row, p.target_row))
     return PairGroup(source.name, target.name, pairs)
+
+
+def _labelled_number(v: str):
+    """The number (by value) of a value holding exactly one digit run and a letter
+    ("district 1" -> "1", "ak-01" -> "1"); None otherwise."""
+    runs = _DIGITS.findall(v)
+    if len(runs) != 1 or not any(ch.isalpha() for ch in v):
+        return None
+    return _token_value(runs[0])
+
+
+def number_pairs(vids: list, source: ColumnValues, target: ColumnValues,
+                 min_score: float) -> list:
+    """Pairs for the source values ``vids`` that found no q-gram pair (not in the thesis):
+    a value labelling one number ("District 1") pairs with the target values labelling the
+    same number ("AK-01"), digits compared by value, scored 1/(n m) as a q-gram match (n
+    source values, m target values with that number). One such pair is weak; a row's
+    matches in other columns narrow it (:func:`combined_pair_groups`: "AK" and "District
+    1" reach only "AK-01")."""
+    numbers: dict = {}
+    for vid in vids:
+        n = _labelled_number(source.values[vid])
+        if n is not None:
+            numbers.setdefault(n, []).append(vid)
+    if not numbers:
+        return []
+    t_numbers: dict = {}
+    for tid, v in enumerate(target.values):
+        n = _labelled_number(v)
+        if n is not None and n in numbers:
+            t_numbers.setdefault(n, []).append(tid)
+    out = []
+    for n, sv in numbers.items():
+        tv = t_numbers.get(n)
+        if not tv or len(sv) * len(tv) * min_score > 1.0:
+            continue
+        score = 1.0 / (len(sv) * len(tv))
+        for vid in sv:
+            out.extend(RowPair(source.rows[vid], target.rows[tid], n, score) for tid in tv)
+    return out
 
 
 def _abbreviation_candidates(source: ColumnValues, target: ColumnValues) -> list:
@@ -367,6 +481,12 @@ def find_joinable_row_pairs(source_columns: list, target_columns: list,
             if s is t or not s.values or not t.values:
                 continue
             g = find_pair_group(s, t, min_score)
+            whole = [p for p in g.pairs if p.whole]
+            if whole and len(whole) < len(g.pairs):
+                # the common whole keys of an N:1 join apart from the chance 1-to-1
+                # fragments ("alif" of "Halifax" in "California") they tie with
+                groups.append(PairGroup(g.source_column, g.target_column, whole))
+                g.pairs = [p for p in g.pairs if not p.whole]
             if g.pairs:
                 groups.append(g)
     groups.sort(key=lambda g: (-g.average_score, -len(g.pairs)))

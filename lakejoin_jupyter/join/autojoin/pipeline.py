@@ -17,7 +17,8 @@ Note:
     Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
     too (a date in year, month, day columns), and a row's matches in several columns are
     intersected (``combined_pair_groups``); a program equating numbers that joins no
-    more keys than chance would (``chance_matches``) is not accepted.
+    more keys than chance would (``chance_matches``) is not accepted, nor one the
+    independent evidence of the estimated precision contradicts (``_refuted``).
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from .fuzzy import constrained_fuzzy_join
 from .learn import (Candidate, Example, LearnSettings, example_sets, learn_from_set,
                     padded_variant)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
-from .programset import SetSettings, estimated_precision, learn_program_set
+from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
 
 
@@ -235,7 +236,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                           leave_one_out)
     candidates = _ranked(found)
     best = next((c for c in candidates if _acceptable(c, settings)
-                 and not _by_chance(c, src, target_columns[c.target_column])), None)
+                 and not _by_chance(c, src, target_columns[c.target_column])
+                 and not _refuted(c, src, target_columns[c.target_column], groups)), None)
     if best is not None:
         tcells = target_columns[best.target_column]
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache)
@@ -384,6 +386,21 @@ def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
                                    and cand.coverage <= 2 * expected
                                    and cand.coverage < 0.8 * min(len(outputs), len(keys)))
     return cand.extra["by_chance"]
+
+
+MIN_REFUTING = 3
+
+
+def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> bool:
+    """A program that the independent evidence of the estimated precision (1-to-1 matches
+    of 6+ characters, rare token bags) contradicts on most of the joined rows it covers,
+    and on at least ``MIN_REFUTING`` of them, joins rows by chance: "2021-0" + a district
+    number against dates whose token bags pair them with other days (stored in ``extra``)."""
+    if "refuted" not in cand.extra:
+        agree, checked = evidence_counts(cand.program, src, target_cells, groups,
+                                         cand.target_column, cand.examples)
+        cand.extra["refuted"] = checked - agree >= MIN_REFUTING and 2 * agree < checked
+    return cand.extra["refuted"]
 
 
 def _acceptable(cand: Candidate, settings: AutoJoinSettings) -> bool:

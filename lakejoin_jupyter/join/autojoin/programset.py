@@ -10,10 +10,12 @@ a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guar
 from the rows each branch joins. Residual example sets are also drawn within one form of
 the source cell (its delimiters).
 The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
-``min_gain_fraction`` of them), some beyond its own examples; branches that never fire
+``min_gain_fraction`` of them), some beyond its own examples, and gives a key to more rows
+than it re-keys (N:1: keys can be gained by moving joined rows); branches that never fire
 are dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
 that also have a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share
-whose matched row holds the derived key (teaching rows excluded; None without evidence).
+whose matched row holds the derived key (teaching rows excluded; None without evidence;
+a value's evidence holds for every row holding it).
 Both are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
@@ -104,6 +106,21 @@ def combine(current: Scored, new: Scored, keys: set, cells: dict, n: int) -> lis
                 options.append((((g, new.program),) + branches_of(current.program), guarded))
     examples = {**current.examples, **new.examples}
     return [score(as_transformation(b), o, keys, examples) for b, o in options]
+
+
+def _gains_rows(current: list, option: list, keys: set) -> bool:
+    """Whether more rows get a key they did not have (joined by ``option``, not by
+    ``current``) than rows lose the key they had (joined by both, to different keys): in
+    an N:1 join a branch can add keys while re-keying rows that were already right."""
+    gained = changed = 0
+    for c, o in zip(current, option):
+        if o is None or o not in keys:
+            continue
+        if c is None or c not in keys:
+            gained += 1
+        elif c != o:
+            changed += 1
+    return gained > changed
 
 
 def prune(option: Scored, keys: set, cells: dict, n: int) -> Scored:
@@ -221,7 +238,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
                 added = {o for o in option.outputs if o in keys} - joined_keys
-                if gain < need or not added - taught:
+                if gain < need or not added - taught \
+                        or not _gains_rows(current.outputs, option.outputs, keys):
                     continue
                 if gain > best_gain or (gain == best_gain and option.program.size
                                         < best_option.program.size):
@@ -242,15 +260,34 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
 def estimated_precision(program, src, tcells: list, groups: list, target_column: str,
                         examples=()) -> float | None:
     """The module docstring's estimate on the (sampled) source rows."""
+    agree, checked = evidence_counts(program, src, tcells, groups, target_column, examples)
+    return agree / checked if checked else None
+
+
+def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
+                    examples=()) -> tuple:
+    """(agree, checked) of :func:`estimated_precision`: joined rows (not taught) that have
+    independent evidence, and those whose evidence holds the key the program derives."""
     partners: dict = {}
+    by_value: dict = {}          # source column -> cell -> keys: a value's pairs are made for
+    real = set(src.columns)      # its first row, and every row holding it has that evidence
     for g in groups:
         if g.target_column != target_column:
             continue
+        column = src.cells(g.source_column) if g.source_column in real else None
         for p in g.pairs:
             if p.score >= 1.0 and (len(p.gram) >= EVIDENCE_Q or p.gram == ""):
                 partners.setdefault(p.source_row, set()).add(tcells[p.target_row])
+                if column is not None:
+                    by_value.setdefault(g.source_column, {}).setdefault(
+                        column[p.source_row], set()).add(tcells[p.target_row])
+    for c, found in by_value.items():
+        for i, cell in enumerate(src.cells(c)):
+            hit = found.get(cell)
+            if hit is not None:
+                partners.setdefault(i, set()).update(hit)
     if not partners:
-        return None
+        return 0, 0
     keys = {v for v in tcells if v is not None}
     taught = {ex.source_row for ex in examples}
     cells = {c: src.cells(c) for c in program.columns}
@@ -261,4 +298,4 @@ def estimated_precision(program, src, tcells: list, groups: list, target_column:
             continue
         checked += 1
         agree += o in partners[i]
-    return agree / checked if checked else None
+    return agree, checked
