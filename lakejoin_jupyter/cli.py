@@ -226,7 +226,8 @@ def _read_query_table(engine, table: str):
     """A file path -> DataFrame read with the lake reader; otherwise a lake table name."""
     if not table.strip():
         raise LakeJoinError("--table is empty: name a file (CSV, TSV, Parquet, JSON lines) or "
-                            "a table of the index (`lakejoin info INDEX` lists them).")
+                            "a table of the index (its path in the lake without the "
+                            "extension, e.g. " + repr(_example_name(engine)) + ").")
     p = Path(table)
     if p.exists():
         lake_name = _lake_table_of_file(engine, p)
@@ -241,11 +242,27 @@ def _read_query_table(engine, table: str):
                                 + (f" ({info.hint})" if info.hint else ""))
         return read_table(info), None
     from .lake.discover import table_format
-    if table_format(p) is not None and table not in set(engine.index.tables["name"]):
-        raise LakeJoinError(f"No file {table} (relative to {Path.cwd()}) and no table of that "
-                            f"name in the index: give the path of a CSV, TSV, Parquet or "
-                            f"JSON-lines file, or a table name (`lakejoin info INDEX` lists them).")
+    tables = engine.index.tables
+    if table in set(tables["name"]):
+        return None, table
+    in_lake = tables.loc[tables["path"] == p.as_posix(), "name"].tolist()
+    if in_lake:                         # a path relative to the lake's folder
+        return None, in_lake[0]
+    if table_format(p) is not None:
+        import difflib
+        near = difflib.get_close_matches(table, tables["name"].tolist(), n=3, cutoff=0.5)
+        raise LakeJoinError(
+            f"No file {table} (relative to {Path.cwd()}) and no table of that name or path "
+            f"in the index: give the path of a CSV, TSV, Parquet or JSON-lines file, or a "
+            f"table's name (its path in the lake without the extension, e.g. "
+            f"{(near or [_example_name(engine)])[0]!r})"
+            + (f"; similar names: {', '.join(near)}." if near else "."))
     return None, table
+
+
+def _example_name(engine) -> str:
+    names = engine.index.tables["name"]
+    return str(names.iloc[0]) if len(names) else "folder/table"
 
 
 def _lake_table_of_file(engine, path: Path) -> str | None:

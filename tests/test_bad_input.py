@@ -156,7 +156,13 @@ def test_cli_search_messages(demo_index_path, tmp_path, capsys, monkeypatch):
     assert "3 distinct key tuples" in out.splitlines()[0]
     assert main(["search", str(demo_index_path), "-t", "nosuch.csv", "-c", "x"]) == 1
     err = capsys.readouterr().err
-    assert "No file nosuch.csv" in err and "lakejoin info INDEX" in err
+    assert "No file nosuch.csv" in err and "its path in the lake without the extension" in err
+    # a path relative to the lake's folder names the lake table; a near miss gets suggestions
+    assert main(["search", str(demo_index_path), "-t", "reference/gdp.csv",
+                 "-c", "Country Code", "-k", "2"]) == 0
+    assert "lake table reference/gdp" in capsys.readouterr().out
+    assert main(["search", str(demo_index_path), "-t", "reference/gpd.csv", "-c", "x"]) == 1
+    assert "similar names: reference/gdp" in capsys.readouterr().err
     assert main(["search", str(demo_index_path), "-t", "q.csv", "-c", "country",
                  "-m", "lshensemble"]) == 1
     assert "--threshold 0.5" in capsys.readouterr().err
