@@ -1165,6 +1165,48 @@ def make_fresh5(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh6 validation
+# Admission criteria, fixed and committed before any case was picked (fresh5's (a)-(e), made
+# stricter in (a), plus (f)-(h) on how cases are picked):
+# (a) both tables come from lake tables no earlier case reads, counted by folder: no
+#     fivethirtyeight/ folder that make_all or make_fresh ... make_fresh5 reads any file of,
+#     and no reference/ file (all six are read already). The thesis's benchmark
+#     (autojoin-benchmark, 21 cases of web tables) names no lake source, so it excludes
+#     nothing. The pool left: fivethirtyeight/index.csv and 25 folders (early-senate-polls,
+#     food-world-cup, love-actually, marriage, masculinity-survey, nfl-suspensions,
+#     non-voters, pew-religions, poll-quiz-guns, potential-candidates,
+#     presidential-commencement-speeches, pulitzer, rare-pepes,
+#     redistricting-2022-state-legislatures, religion-survey, riddler-pick-lowest,
+#     san-andreas, sandy-311-calls, science-giving and scrabble-games (Git LFS pointers
+#     only), sleeping-alone-data, steak-survey, tarantino, tennis-time, unisex-names);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh6 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (or two real column sets of one table
+#     written by different hands) that really share a key; the others write a target
+#     column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction);
+# (f) picking: the pool is gone through folder by folder in alphabetical order; for each
+#     table its key-like columns and every join they allow (with another pool table, or to a
+#     format used in practice) are written down; a candidate is admitted when it meets
+#     (a)-(e) and (g), and a rejection names the criterion it fails. Never by how easy or
+#     hard the join looks, and no learner is run, imported or read while picking;
+# (g) variety and size: 10-12 cases, at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file names,
+#     labelled numbers, case and punctuation, multi-column keys) and at most two per lake
+#     folder; at most 2,000 rows per table (a sample with a fixed seed otherwise) and at
+#     least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH6_CASES); nobody making them ran the evaluator or looked
+#     at a learner's output on them.
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
