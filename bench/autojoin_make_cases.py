@@ -1206,6 +1206,14 @@ def make_fresh5(lake: Path, out: Path) -> list:
 # (h) blindness: the cases are committed before any learner runs on them
 #     (bench/autojoin_eval.py: FRESH6_CASES); nobody making them ran the evaluator or looked
 #     at a learner's output on them.
+# Amendment to (f), made after the pool was surveyed (each table's key-like columns and
+# joins listed) and before any case was written: the survey found more admissible candidates
+# than 12, with most written-format ones early in the alphabet, so the pool is gone through
+# twice, first for real pairs, then for written formats, each pass in alphabetical order,
+# until 12 cases; a pair whose keys are already written the same way on both sides (an
+# equality join) is out of scope, as Auto-Join is for keys written differently; a candidate
+# that repeats an admitted case's transformation into the same folder's tables is rejected
+# under (g).
 
 # ------------------------------------------------------------------ development (round 4)
 
