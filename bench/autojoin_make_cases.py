@@ -6,6 +6,7 @@
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh3 --fresh3
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh4 --fresh4
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh5 --fresh5
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh6 --fresh6
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -1215,6 +1216,297 @@ def make_fresh5(lake: Path, out: Path) -> list:
 # that repeats an admitted case's transformation into the same folder's tables is rejected
 # under (g).
 
+# Pool folders of (a), in alphabetical order (the lake inventory of lake_files_index_urls
+# lists only these).
+_FRESH6_POOL = (
+    "early-senate-polls", "food-world-cup", "love-actually", "marriage", "masculinity-survey",
+    "nfl-suspensions", "non-voters", "pew-religions", "poll-quiz-guns", "potential-candidates",
+    "presidential-commencement-speeches", "pulitzer", "rare-pepes",
+    "redistricting-2022-state-legislatures", "religion-survey", "riddler-pick-lowest",
+    "san-andreas", "sandy-311-calls", "science-giving", "scrabble-games", "sleeping-alone-data",
+    "steak-survey", "tarantino", "tennis-time", "unisex-names")
+
+
+def _fresh6_case(out, name, src, tgt, pairs) -> dict:
+    key, ref = FRESH6_REFERENCE[name]
+    src, tgt = src.reset_index(drop=True), tgt.reset_index(drop=True)
+    if set(src.columns) & set(tgt.columns):
+        raise ValueError(f"{name}: a column name on both sides (the truth file repeats it)")
+    _key_is_unique(name, tgt[key])
+    return _coverage(_write(out, name, src, tgt, pairs), src, tgt, pairs, key, ref)
+
+
+def _day(values, fmt: str) -> list:
+    """Calendar days (a time of day, if any, dropped)."""
+    return [pd.Timestamp(x) for x in pd.to_datetime(pd.Series(list(values)), format=fmt).dt.normalize()]
+
+
+# ---- real pairs, keys as the tables write them
+
+def early_senate_marriage_dates(lake, out):
+    """Early Senate polls by election year (2006) and the marriage table of all adults by
+    year, dated on the year's first day ("2006-01-01"). N:1. The truth: the poll's year is
+    the date's year."""
+    e = _read(lake, "fivethirtyeight/early-senate-polls/early-senate-polls.csv")
+    m = _read(lake, "fivethirtyeight/marriage/both_sexes.csv")
+    tgt = m[["date", "all_2534", "all_3544", "all_4554"]]
+    years = [str(d.year) for d in _day(tgt.date, "%Y-%m-%d")]
+    return _fresh6_case(out, "early_senate_marriage_dates", e, tgt, _by_key(e.year.tolist(), years))
+
+
+# Age brackets with the same bounds in the two surveys (checked by hand): "45-60" and
+# "> 60" of the food survey are not "45 - 59" and "60+" of the religion survey.
+_FOOD_TO_RELIGION_AGE = {"18-29": "18 - 29", "30-44": "30 - 44"}
+
+
+def food_survey_age_brackets(lake, out):
+    """Respondents of the food world cup survey with their age bracket ("18-29") and the
+    religion survey's respondents counted by age bracket ("18 - 29"). N:1; the brackets
+    whose bounds differ join nothing. The truth: a hand-checked list of equal brackets."""
+    f = _read(lake, "fivethirtyeight/food-world-cup/food-world-cup-data.csv", encoding="latin-1")
+    src = f[f.Age != ""][["RespondentID", "Gender", "Age", "Household Income", "Education",
+                         "Location (Census Region)"]]
+    r = _read(lake, "fivethirtyeight/religion-survey/religion-survey-results.csv")
+    age, sex = "What is your age?", "What is your gender?"
+    r = r[(r[age] != "") & (r[age] != "Response")]
+    g = r.groupby(age, sort=True).agg(n=(sex, "size"), women=(sex, lambda s: (s == "Female").sum()))
+    tgt = pd.DataFrame({"age": g.index, "respondents": g.n.astype(str),
+                        "women": g.women.astype(str)})
+    keys = [_FOOD_TO_RELIGION_AGE.get(a) for a in src.Age]
+    return _fresh6_case(out, "food_survey_age_brackets", src, tgt, _by_key(keys, tgt.age.tolist()))
+
+
+_DATASET_URL = "https://github.com/fivethirtyeight/data/tree/master/"
+
+
+def lake_files_index_urls(lake, out):
+    """The lake's own inventory of files (path relative to the fivethirtyeight folder,
+    "tennis-time/serve_times.csv", and size) for the pool folders of (a), and the
+    fivethirtyeight index of datasets keyed by the dataset's URL (".../tree/master/
+    tennis-time"), one row per dataset. N:1. The truth: the file's folder is the index's
+    own subfolder_name."""
+    root = lake / "fivethirtyeight"
+    files = sorted(p for d in _FRESH6_POOL for p in (root / d).rglob("*") if p.is_file())
+    src = pd.DataFrame({"path": [p.relative_to(root).as_posix() for p in files],
+                        "bytes": [str(p.stat().st_size) for p in files]})
+    i = _read(lake, "fivethirtyeight/index.csv")
+    g = i.groupby("dataset_url", sort=True).agg(
+        folder=("subfolder_name", "first"), folders=("subfolder_name", "nunique"),
+        articles=("article_url", "size"), first=("article_url", "first"))
+    assert (g.folders == 1).all()
+    tgt = pd.DataFrame({"dataset_url": g.index, "articles": g.articles.astype(str),
+                        "first article": g["first"]})
+    return _fresh6_case(out, "lake_files_index_urls", src, tgt,
+                        _by_key([p.split("/")[0] for p in src.path], g.folder.tolist()))
+
+
+def sleeping_alone_311_days(lake, out):
+    """Respondents of the sleeping-alone survey with the time they started it ("7/9/14
+    18:37") and New York's daily 311 calls after hurricane Sandy ("7/9/14"). N:1: the
+    survey ran on two days. The truth: the same calendar day."""
+    s = _read(lake, "fivethirtyeight/sleeping-alone-data/sleeping-alone-data.csv",
+              encoding="latin-1").iloc[1:]
+    cols = list(s.columns[:5]) + ["Gender", "Age", "Household Income", "Education",
+                                  "Location (Census Region)"]
+    src = s[cols].drop_duplicates()
+    c = _read(lake, "fivethirtyeight/sandy-311-calls/sandy-311-calls-by-day.csv")
+    tgt = c[["date", "total", "NYPD", "HPD", "DOB"]]
+    return _fresh6_case(out, "sleeping_alone_311_days", src, tgt,
+                        _by_key(_day(src.StartDate, "%m/%d/%y %H:%M"), _day(tgt.date, "%m/%d/%y")))
+
+
+# ---- real pairs sharing a key, one side's key written in a common form from its own
+# ---- columns (as fresh5's house_seat_codes); the reference function is that writer
+
+def _display_name(actor_id: str) -> str:
+    """ "bill_nighy" -> "Bill Nighy"."""
+    return " ".join(w.capitalize() for w in actor_id.split("_"))
+
+
+def love_actually_actor_names(lake, out):
+    """Love Actually's scenes with each actor in them (one row per scene and actor id,
+    "bill_nighy") and the actor table, its ids written as display names ("Bill Nighy"),
+    with the scenes shared with each other actor summed. N:1. The truth: the same id."""
+    a = _read(lake, "fivethirtyeight/love-actually/love_actually_appearances.csv")
+    m = a[a.scenes != ""].melt(id_vars="scenes", var_name="actor id", value_name="in")
+    src = m[m["in"] == "TRUE"][["scenes", "actor id"]].drop_duplicates()
+    d = _read(lake, "fivethirtyeight/love-actually/love_actually_adjacencies.csv")
+    self_count = [d.loc[i, x] for i, x in enumerate(d.actors)]
+    tgt = pd.DataFrame({"actor": d.actors.map(_display_name), "scene count": self_count})
+    return _fresh6_case(out, "love_actually_actor_names", src, tgt,
+                        _by_key(src["actor id"].tolist(), d.actors.tolist()))
+
+
+def _last_first_plain(name: str) -> str:
+    """ "Martin O'Malley" -> "O'Malley, Martin" (the last word is the last name)."""
+    first, last = name.strip().rsplit(" ", 1)
+    return f"{last}, {first}"
+
+
+def candidate_events_lastfirst(lake, out):
+    """Potential 2016 candidates' events as of 2015-01-30 ("Rand Paul", one row per event)
+    and their latest statements on running, keyed by "Last, First" ("Paul, Rand"). N:1.
+    The truth: the same Person in both tables."""
+    e = _read(lake, "fivethirtyeight/potential-candidates/2015_01_30/events.csv", encoding="latin-1")
+    s = _read(lake, "fivethirtyeight/potential-candidates/2015_01_30/statements.csv",
+              encoding="latin-1")
+    src = e[["Person", "Party", "State", "Event", "Type", "Date"]]
+    tgt = pd.DataFrame({"candidate": s.Person.map(_last_first_plain), "party": s.Party,
+                        "statement date": s["Statement Date"], "score": s["Statement Score"]})
+    return _fresh6_case(out, "candidate_events_lastfirst", src, tgt,
+                        _by_key(src.Person.tolist(), s.Person.tolist()))
+
+
+def pepe_block_labels(lake, out):
+    """Rare Pepe trades on the Counterparty exchange, a seeded sample of 800 (block number
+    "428940"), and the blocks' timestamps, labelled as block explorers do ("Block
+    #428940"): the sample's blocks and 500 seeded others. N:1. The truth: the same block."""
+    o = _read(lake, "fivethirtyeight/rare-pepes/ordermatches_all.csv").drop_duplicates()
+    src = o.sample(n=800, random_state=81)
+    b = _read(lake, "fivethirtyeight/rare-pepes/blocks_timestamps.csv")
+    b.columns = [c.strip() for c in b.columns]
+    b["Timestamp"] = b.Timestamp.str.strip()
+    used = b.Block.isin(set(src.Block))
+    b = pd.concat([b[used], b[~used].sample(n=500, random_state=82)])
+    b = b.sort_values("Block", key=lambda s: s.astype(int))
+    tgt = pd.DataFrame({"block": "Block #" + b.Block, "timestamp": b.Timestamp})
+    return _fresh6_case(out, "pepe_block_labels", src, tgt,
+                        _by_key(src.Block.tolist(), b.Block.tolist()))
+
+
+def _ocd_district(state: str, chamber: str, district: str) -> str:
+    """The Open Civic Data id of a state legislative district: lower case, "sldl"/"sldu"
+    for the lower/upper chamber, no zero padding ("MN", "lower", "01A" ->
+    "ocd-division/country:us/state:mn/sldl:1a")."""
+    return (f"ocd-division/country:us/state:{state.lower()}/sld{chamber[0]}:"
+            f"{district.lstrip('0').lower()}")
+
+
+def legislature_ocd_ids(lake, out):
+    """State legislative districts of 2020 (state, chamber, district, PVI; a seeded sample
+    of 600) and of the 2022 maps keyed by Open Civic Data id (a seeded sample of 1,500).
+    Arizona is left out: the table gives no chamber for its districts. N:1 (1:1 here). The
+    truth: the same (state, chamber, district)."""
+    d = _read(lake, "fivethirtyeight/redistricting-2022-state-legislatures/"
+                    "fivethirtyeight_state_legislative_district_analysis.csv")
+    d = d[(d.chamber != "") & (d.district != "statewide")]
+    a = d[(d.year == "2020") & (d.metric == "pvi")].sample(n=600, random_state=83)
+    src = a[["state", "chamber", "district", "value"]].rename(columns={"value": "pvi 2020"})
+    b = d[(d.year == "2022") & (d.metric == "pvi")].sample(n=1500, random_state=84)
+    pop = d[(d.year == "2022") & (d.metric == "total_pop")].set_index(
+        ["state", "chamber", "district"]).value
+    keys = list(zip(b.state, b.chamber, b.district))
+    tgt = pd.DataFrame({"division": [_ocd_district(*k) for k in keys],
+                        "pvi 2022": b.value.tolist(), "population 2022": [pop[k] for k in keys]})
+    return _fresh6_case(out, "legislature_ocd_ids", src, tgt,
+                        _by_key(list(zip(src.state, src.chamber, src.district)), keys))
+
+
+def _initial_name(name: str) -> str:
+    """ "Nicolas Almagro" -> "N. Almagro", "Daniel Gimeno Traver" -> "D. Gimeno Traver"."""
+    first, rest = name.split(" ", 1)
+    return f"{first[0]}. {rest}"
+
+
+def tennis_server_initials(lake, out):
+    """Serves timed at the 2015 French Open (server "Nicolas Almagro") and the players'
+    time added per point, keyed by the scoreboard form "N. Almagro". N:1. The truth: the
+    same player in both tables."""
+    s = _read(lake, "fivethirtyeight/tennis-time/serve_times.csv").drop_duplicates()
+    p = _read(lake, "fivethirtyeight/tennis-time/players_time.csv")
+    tgt = pd.DataFrame({"player": p.player.map(_initial_name),
+                        "seconds added per point": p.seconds_added_per_point})
+    return _fresh6_case(out, "tennis_server_initials", s, tgt,
+                        _by_key(s.server.tolist(), p.player.tolist()))
+
+
+# ---- written formats (criterion (e)): the reference function is the format's writer
+
+def _cuisine_country(question: str) -> str:
+    """ "Please rate how much you like the traditional cuisine of the Netherlands." ->
+    "Netherlands" (the export has one non-breaking space, read here as "\\xca")."""
+    country = question.split("cuisine of", 1)[1].replace("\xca", " ").strip().rstrip(".:")
+    return country[4:] if country.startswith("the ") else country
+
+
+def food_cuisine_countries(lake, out):
+    """The food world cup survey's rating questions, one per country ("Please rate how
+    much you like the traditional cuisine of Algeria:"), with the number of ratings, and a
+    table of the countries ("Algeria") with their mean rating. 1:1."""
+    f = _read(lake, "fivethirtyeight/food-world-cup/food-world-cup-data.csv", encoding="latin-1")
+    qs = [c for c in f.columns if "traditional cuisine of" in c]
+    rated = [f[q][~f[q].isin(["", "N/A"])].astype(int) for q in qs]
+    src = pd.DataFrame({"question": qs, "ratings": [str(len(x)) for x in rated]})
+    tgt = pd.DataFrame({"country": [_cuisine_country(q) for q in qs],
+                        "mean rating": [f"{x.mean():.2f}" for x in rated]})
+    return _fresh6_case(out, "food_cuisine_countries", src, tgt, _same_row(src, tgt))
+
+
+def _outlet(url: str) -> str:
+    """ "http://www.nfl.com/news/..." -> "nfl.com" (the host without "www.")."""
+    host = url.split("/")[2]
+    return host[4:] if host.startswith("www.") else host
+
+
+def nfl_suspension_outlets(lake, out):
+    """NFL suspensions with the article cited as source (a URL) and a table of news outlets
+    keyed by their domain ("nfl.com", "sports.espn.go.com") with the number of
+    suspensions they are cited for. N:1."""
+    s = _read(lake, "fivethirtyeight/nfl-suspensions/nfl-suspensions-data.csv")
+    host = s.source.map(_outlet)
+    g = host.value_counts().sort_index()
+    tgt = pd.DataFrame({"outlet": g.index, "suspensions cited": g.astype(str).tolist()})
+    return _fresh6_case(out, "nfl_suspension_outlets", s, tgt, _by_key(host.tolist(), tgt.outlet.tolist()))
+
+
+def guns_poll_end_dates(lake, out):
+    """Gun-policy polls after the Parkland shooting with their field dates ("2/23/18") and
+    a daily table keyed by ISO date ("2018-02-23") with the number of polls ending that
+    day. N:1."""
+    g = _read(lake, "fivethirtyeight/poll-quiz-guns/guns-polls.csv")
+    src = g[["Question", "Start", "End", "Pollster", "Population", "Support"]]
+    days = pd.Series([_mdy_to_iso(d) for d in src.End]).value_counts().sort_index()
+    tgt = pd.DataFrame({"end date": days.index, "polls ending": days.astype(str).tolist()})
+    return _fresh6_case(out, "guns_poll_end_dates", src, tgt,
+                        _by_key([_mdy_to_iso(d) for d in src.End], tgt["end date"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH6_REFERENCE = {
+    "early_senate_marriage_dates": ("date", lambda r: r["year"] + "-01-01"),
+    "food_survey_age_brackets": ("age", lambda r: r["Age"].replace("-", " - ")),
+    "lake_files_index_urls": ("dataset_url", lambda r: _DATASET_URL + r["path"].split("/")[0]),
+    "sleeping_alone_311_days": ("date", lambda r: r["StartDate"].split(" ")[0]),
+    "love_actually_actor_names": ("actor", lambda r: _display_name(r["actor id"])),
+    "candidate_events_lastfirst": ("candidate", lambda r: _last_first_plain(r["Person"])),
+    "pepe_block_labels": ("block", lambda r: "Block #" + r["Block"]),
+    "legislature_ocd_ids": ("division",
+                            lambda r: _ocd_district(r["state"], r["chamber"], r["district"])),
+    "tennis_server_initials": ("player", lambda r: _initial_name(r["server"])),
+    "food_cuisine_countries": ("country", lambda r: _cuisine_country(r["question"])),
+    "nfl_suspension_outlets": ("outlet", lambda r: _outlet(r["source"])),
+    "guns_poll_end_dates": ("end date", lambda r: _mdy_to_iso(r["End"])),
+}
+
+
+def make_fresh6(lake: Path, out: Path) -> list:
+    return [
+        early_senate_marriage_dates(lake, out),
+        food_survey_age_brackets(lake, out),
+        lake_files_index_urls(lake, out),
+        sleeping_alone_311_days(lake, out),
+        love_actually_actor_names(lake, out),
+        candidate_events_lastfirst(lake, out),
+        pepe_block_labels(lake, out),
+        legislature_ocd_ids(lake, out),
+        tennis_server_initials(lake, out),
+        food_cuisine_countries(lake, out),
+        nfl_suspension_outlets(lake, out),
+        guns_poll_end_dates(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -1264,13 +1556,15 @@ def main(argv=None):
                     help="make the fourth fresh validation set (bench/data/autojoin-fresh4) instead")
     ap.add_argument("--fresh5", action="store_true",
                     help="make the fifth fresh validation set (bench/data/autojoin-fresh5) instead")
+    ap.add_argument("--fresh6", action="store_true",
+                    help="make the sixth fresh validation set (bench/data/autojoin-fresh6) instead")
     args = ap.parse_args(argv)
-    make = (make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+    make = (make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5, fresh6: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 
