@@ -105,10 +105,10 @@ FRESH5_CASES = {
 # Sixth fresh validation (bench/autojoin_make_cases.py --fresh6), built apart from the learner
 # and committed before any learner ran on them; never tuned on:
 FRESH6_CASES = {
-    "early_senate_marriage_dates", "food_survey_age_brackets", "lake_files_index_urls",
-    "sleeping_alone_311_days", "love_actually_actor_names", "candidate_events_lastfirst",
+    "early_senate_marriage_dates", "food_survey_age_brackets", "food_survey_income_brackets",
+    "lake_files_index_urls", "sleeping_alone_311_days", "candidate_events_lastfirst",
     "pepe_block_labels", "legislature_ocd_ids", "tennis_server_initials",
-    "food_cuisine_countries", "nfl_suspension_outlets", "guns_poll_end_dates"}
+    "nfl_suspension_outlets", "guns_poll_end_dates", "commencement_president_names"}
 
 
 def split_of(case: str) -> str:

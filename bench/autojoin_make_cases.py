@@ -1276,6 +1276,28 @@ def food_survey_age_brackets(lake, out):
     return _fresh6_case(out, "food_survey_age_brackets", src, tgt, _by_key(keys, tgt.age.tolist()))
 
 
+# Income brackets with the same bounds in the two surveys (checked by hand): only one.
+_FOOD_TO_RELIGION_INCOME = {"$25,000 - $49,999": "$25,000 to $49,999"}
+
+
+def food_survey_income_brackets(lake, out):
+    """Respondents of the food world cup survey with their household income bracket
+    ("$25,000 - $49,999") and the religion survey's respondents counted by income bracket
+    ("$25,000 to $49,999"). N:1; only one bracket has the same bounds in both, the others
+    join nothing. The truth: a hand-checked list of equal brackets."""
+    f = _read(lake, "fivethirtyeight/food-world-cup/food-world-cup-data.csv", encoding="latin-1")
+    src = f[f["Household Income"] != ""][["RespondentID", "Gender", "Age", "Household Income",
+                                          "Education", "Location (Census Region)"]]
+    r = _read(lake, "fivethirtyeight/religion-survey/religion-survey-results.csv")
+    inc = "How much total combined money did all members of your HOUSEHOLD earn last year?"
+    r = r[(r[inc] != "") & (r[inc] != "Response")]
+    g = r.groupby(inc, sort=True).agg(n=(inc, "size"))
+    tgt = pd.DataFrame({"household income": g.index, "respondents": g.n.astype(str)})
+    keys = [_FOOD_TO_RELIGION_INCOME.get(x) for x in src["Household Income"]]
+    return _fresh6_case(out, "food_survey_income_brackets", src, tgt,
+                        _by_key(keys, tgt["household income"].tolist()))
+
+
 _DATASET_URL = "https://github.com/fivethirtyeight/data/tree/master/"
 
 
@@ -1317,25 +1339,6 @@ def sleeping_alone_311_days(lake, out):
 
 # ---- real pairs sharing a key, one side's key written in a common form from its own
 # ---- columns (as fresh5's house_seat_codes); the reference function is that writer
-
-def _display_name(actor_id: str) -> str:
-    """ "bill_nighy" -> "Bill Nighy"."""
-    return " ".join(w.capitalize() for w in actor_id.split("_"))
-
-
-def love_actually_actor_names(lake, out):
-    """Love Actually's scenes with each actor in them (one row per scene and actor id,
-    "bill_nighy") and the actor table, its ids written as display names ("Bill Nighy"),
-    with the scenes shared with each other actor summed. N:1. The truth: the same id."""
-    a = _read(lake, "fivethirtyeight/love-actually/love_actually_appearances.csv")
-    m = a[a.scenes != ""].melt(id_vars="scenes", var_name="actor id", value_name="in")
-    src = m[m["in"] == "TRUE"][["scenes", "actor id"]].drop_duplicates()
-    d = _read(lake, "fivethirtyeight/love-actually/love_actually_adjacencies.csv")
-    self_count = [d.loc[i, x] for i, x in enumerate(d.actors)]
-    tgt = pd.DataFrame({"actor": d.actors.map(_display_name), "scene count": self_count})
-    return _fresh6_case(out, "love_actually_actor_names", src, tgt,
-                        _by_key(src["actor id"].tolist(), d.actors.tolist()))
-
 
 def _last_first_plain(name: str) -> str:
     """ "Martin O'Malley" -> "O'Malley, Martin" (the last word is the last name)."""
@@ -1422,26 +1425,6 @@ def tennis_server_initials(lake, out):
 
 # ---- written formats (criterion (e)): the reference function is the format's writer
 
-def _cuisine_country(question: str) -> str:
-    """ "Please rate how much you like the traditional cuisine of the Netherlands." ->
-    "Netherlands" (the export has one non-breaking space, read here as "\\xca")."""
-    country = question.split("cuisine of", 1)[1].replace("\xca", " ").strip().rstrip(".:")
-    return country[4:] if country.startswith("the ") else country
-
-
-def food_cuisine_countries(lake, out):
-    """The food world cup survey's rating questions, one per country ("Please rate how
-    much you like the traditional cuisine of Algeria:"), with the number of ratings, and a
-    table of the countries ("Algeria") with their mean rating. 1:1."""
-    f = _read(lake, "fivethirtyeight/food-world-cup/food-world-cup-data.csv", encoding="latin-1")
-    qs = [c for c in f.columns if "traditional cuisine of" in c]
-    rated = [f[q][~f[q].isin(["", "N/A"])].astype(int) for q in qs]
-    src = pd.DataFrame({"question": qs, "ratings": [str(len(x)) for x in rated]})
-    tgt = pd.DataFrame({"country": [_cuisine_country(q) for q in qs],
-                        "mean rating": [f"{x.mean():.2f}" for x in rated]})
-    return _fresh6_case(out, "food_cuisine_countries", src, tgt, _same_row(src, tgt))
-
-
 def _outlet(url: str) -> str:
     """ "http://www.nfl.com/news/..." -> "nfl.com" (the host without "www.")."""
     host = url.split("/")[2]
@@ -1471,22 +1454,38 @@ def guns_poll_end_dates(lake, out):
                         _by_key([_mdy_to_iso(d) for d in src.End], tgt["end date"].tolist()))
 
 
+def commencement_president_names(lake, out):
+    """Presidents' commencement speeches ("Harry Truman", one row per speech) and a table
+    of the presidents keyed by "Last, First" ("Truman, Harry", "Bush, George H.W.") with
+    their number of speeches and the first one's date. N:1."""
+    c = _read(lake, "fivethirtyeight/presidential-commencement-speeches/commencement_speeches.csv",
+              encoding="latin-1")
+    src = c[["president_name", "title", "date", "city", "state"]]
+    g = src.groupby("president_name", sort=False).agg(n=("date", "size"), first=("date", "first"))
+    tgt = pd.DataFrame({"president": [_last_first_plain(x) for x in g.index],
+                        "speeches": g.n.astype(str).tolist(), "first speech": g["first"].tolist()})
+    return _fresh6_case(out, "commencement_president_names", src, tgt,
+                        _by_key(src.president_name.tolist(), list(g.index)))
+
+
 # Per case: the target's key column and the hand-written reference function (source row as
 # a dict of cells -> the target key), plain string operations. Written per case, not learned.
 FRESH6_REFERENCE = {
     "early_senate_marriage_dates": ("date", lambda r: r["year"] + "-01-01"),
     "food_survey_age_brackets": ("age", lambda r: r["Age"].replace("-", " - ")),
+    "food_survey_income_brackets": ("household income",
+                                    lambda r: r["Household Income"].replace(" - ", " to ")),
     "lake_files_index_urls": ("dataset_url", lambda r: _DATASET_URL + r["path"].split("/")[0]),
     "sleeping_alone_311_days": ("date", lambda r: r["StartDate"].split(" ")[0]),
-    "love_actually_actor_names": ("actor", lambda r: _display_name(r["actor id"])),
     "candidate_events_lastfirst": ("candidate", lambda r: _last_first_plain(r["Person"])),
     "pepe_block_labels": ("block", lambda r: "Block #" + r["Block"]),
     "legislature_ocd_ids": ("division",
                             lambda r: _ocd_district(r["state"], r["chamber"], r["district"])),
     "tennis_server_initials": ("player", lambda r: _initial_name(r["server"])),
-    "food_cuisine_countries": ("country", lambda r: _cuisine_country(r["question"])),
     "nfl_suspension_outlets": ("outlet", lambda r: _outlet(r["source"])),
     "guns_poll_end_dates": ("end date", lambda r: _mdy_to_iso(r["End"])),
+    "commencement_president_names": ("president",
+                                     lambda r: _last_first_plain(r["president_name"])),
 }
 
 
@@ -1494,16 +1493,16 @@ def make_fresh6(lake: Path, out: Path) -> list:
     return [
         early_senate_marriage_dates(lake, out),
         food_survey_age_brackets(lake, out),
+        food_survey_income_brackets(lake, out),
         lake_files_index_urls(lake, out),
         sleeping_alone_311_days(lake, out),
-        love_actually_actor_names(lake, out),
         candidate_events_lastfirst(lake, out),
         pepe_block_labels(lake, out),
         legislature_ocd_ids(lake, out),
         tennis_server_initials(lake, out),
-        food_cuisine_countries(lake, out),
         nfl_suspension_outlets(lake, out),
         guns_poll_end_dates(lake, out),
+        commencement_president_names(lake, out),
     ]
 
 

@@ -97,7 +97,8 @@ def test_reference_functions_on_hand_checked_rows():
     assert ref["lake_files_index_urls"]({"path": "tennis-time/serve_times.csv"}) == \
         "https://github.com/fivethirtyeight/data/tree/master/tennis-time"
     assert ref["sleeping_alone_311_days"]({"StartDate": "7/9/14 18:37"}) == "7/9/14"
-    assert ref["love_actually_actor_names"]({"actor id": "bill_nighy"}) == "Bill Nighy"
+    assert ref["food_survey_income_brackets"]({"Household Income": "$25,000 - $49,999"}) == \
+        "$25,000 to $49,999"
     assert ref["candidate_events_lastfirst"]({"Person": "Martin O'Malley"}) == "O'Malley, Martin"
     assert ref["candidate_events_lastfirst"]({"Person": "Mike Huckabee "}) == "Huckabee, Mike"
     assert ref["pepe_block_labels"]({"Block": "428940"}) == "Block #428940"
@@ -106,14 +107,12 @@ def test_reference_functions_on_hand_checked_rows():
     assert ref["legislature_ocd_ids"]({"state": "TX", "chamber": "upper", "district": "10"}) == \
         "ocd-division/country:us/state:tx/sldu:10"
     assert ref["tennis_server_initials"]({"server": "Daniel Gimeno Traver"}) == "D. Gimeno Traver"
-    assert ref["food_cuisine_countries"]({"question": "Please rate how much you like the "
-                                          "traditional cuisine of the Netherlands."}) == "Netherlands"
-    assert ref["food_cuisine_countries"]({"question": "Please rate how much you like the "
-                                          "traditional cuisine of\xcaAustralia."}) == "Australia"
     assert ref["nfl_suspension_outlets"]({"source": "http://www.nfl.com/news/story/x"}) == "nfl.com"
     assert ref["nfl_suspension_outlets"]({"source": "http://sports.espn.go.com/nfl/news"}) == \
         "sports.espn.go.com"
     assert ref["guns_poll_end_dates"]({"End": "3/4/18"}) == "2018-03-04"
+    assert ref["commencement_president_names"]({"president_name": "George H.W. Bush"}) == \
+        "Bush, George H.W."
 
 
 @pytest.mark.skipif(not os.environ.get("AUTOJOIN_LAKES"),
