@@ -1238,7 +1238,8 @@ def _fresh6_case(out, name, src, tgt, pairs) -> dict:
 
 def _day(values, fmt: str) -> list:
     """Calendar days (a time of day, if any, dropped)."""
-    return [pd.Timestamp(x) for x in pd.to_datetime(pd.Series(list(values)), format=fmt).dt.normalize()]
+    days = pd.to_datetime(pd.Series(list(values)), format=fmt).dt.normalize()
+    return [pd.Timestamp(x) for x in days]
 
 
 # ---- real pairs, keys as the tables write them
@@ -1350,7 +1351,8 @@ def candidate_events_lastfirst(lake, out):
     """Potential 2016 candidates' events as of 2015-01-30 ("Rand Paul", one row per event)
     and their latest statements on running, keyed by "Last, First" ("Paul, Rand"). N:1.
     The truth: the same Person in both tables."""
-    e = _read(lake, "fivethirtyeight/potential-candidates/2015_01_30/events.csv", encoding="latin-1")
+    e = _read(lake, "fivethirtyeight/potential-candidates/2015_01_30/events.csv",
+              encoding="latin-1")
     s = _read(lake, "fivethirtyeight/potential-candidates/2015_01_30/statements.csv",
               encoding="latin-1")
     src = e[["Person", "Party", "State", "Event", "Type", "Date"]]
@@ -1439,7 +1441,8 @@ def nfl_suspension_outlets(lake, out):
     host = s.source.map(_outlet)
     g = host.value_counts().sort_index()
     tgt = pd.DataFrame({"outlet": g.index, "suspensions cited": g.astype(str).tolist()})
-    return _fresh6_case(out, "nfl_suspension_outlets", s, tgt, _by_key(host.tolist(), tgt.outlet.tolist()))
+    return _fresh6_case(out, "nfl_suspension_outlets", s, tgt,
+                        _by_key(host.tolist(), tgt.outlet.tolist()))
 
 
 def guns_poll_end_dates(lake, out):
