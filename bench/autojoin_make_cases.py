@@ -1509,6 +1509,62 @@ def make_fresh6(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh7 validation
+# Admission criteria, fixed and committed before any case was picked: fresh6's (a)-(h) and
+# its amendment to (f), with (a) extended to fresh6 and (e), (g) saying what happens when
+# the pool runs short (never relaxed to reach a number):
+# (a) both tables come from lake tables no earlier case reads, counted by folder: no
+#     fivethirtyeight/ folder that make_all or make_fresh ... make_fresh6 reads any file of
+#     (fivethirtyeight/index.csv included), and no reference/ file (all six are read
+#     already). fresh6's lake_files_index_urls lists the names and sizes of the files of
+#     fresh6's pool folders without opening them: no cell of those files is in any earlier
+#     case, so that listing does not exclude a folder, but no fresh7 case may use the lake's
+#     file names or sizes. The thesis's benchmark names no lake source, so it excludes
+#     nothing. The pool left: 12 folders (love-actually, masculinity-survey, non-voters,
+#     pew-religions, pulitzer, riddler-pick-lowest, san-andreas, science-giving and
+#     scrabble-games (Git LFS pointers only), steak-survey, tarantino, unisex-names);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh7 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (or two real column sets of one table
+#     written by different hands) that really share a key; the others write a target
+#     column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through folder by folder in alphabetical order; for each
+#     table its key-like columns and every join they allow (with another pool table, or to a
+#     format used in practice) are written down; a candidate is admitted when it meets
+#     (a)-(e) and (g), and a rejection names the criterion it fails. Never by how easy or
+#     hard the join looks, and no learner is run, imported or read while picking. As
+#     amended for fresh6: the pool is gone through twice, first for real pairs, then for
+#     written formats, each pass in alphabetical order, until 12 cases; a pair whose keys
+#     are already written the same way on both sides (an equality join) is out of scope; a
+#     candidate that repeats an admitted case's transformation into the same folder's
+#     tables is rejected under (g);
+# (g) variety and size: at most 12 cases (10-12 wanted, fewer if the pool runs out), at most
+#     two of one kind (dates, names, codes with prefixes or padding, parts of longer values,
+#     abbreviations, URLs / slugs / file names, labelled numbers, case and punctuation,
+#     multi-column keys) and at most two per lake folder; at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH7_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool folders of (a), in alphabetical order.
+_FRESH7_POOL = (
+    "love-actually", "masculinity-survey", "non-voters", "pew-religions", "pulitzer",
+    "riddler-pick-lowest", "san-andreas", "science-giving", "scrabble-games", "steak-survey",
+    "tarantino", "unisex-names")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
