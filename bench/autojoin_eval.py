@@ -3,7 +3,8 @@
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
         bench/data/autojoin-fresh bench/data/autojoin-fresh2 bench/data/autojoin-fresh3 \
         bench/data/autojoin-fresh4 bench/data/autojoin-fresh5 bench/data/autojoin-fresh6 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|all] \
+        bench/data/autojoin-fresh7 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh7|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -28,6 +29,9 @@ bench/autojoin_make_cases.py) and committed in round 7 before the learner was ru
 An eighth, "fresh6" (``FRESH6_CASES``, bench/data/autojoin-fresh6), holds twelve cases from
 tables no other case uses, admitted by criteria written before they were picked and committed
 before the learner was run on them (bench/results/autojoin_fresh6_cases.md).
+A ninth, "fresh7" (``FRESH7_CASES``, bench/data/autojoin-fresh7), holds ten cases from the
+last tables no other case uses, made the same way and kept for a later round
+(bench/results/autojoin_fresh7_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -109,11 +113,18 @@ FRESH6_CASES = {
     "lake_files_index_urls", "sleeping_alone_311_days", "candidate_events_lastfirst",
     "pepe_block_labels", "legislature_ocd_ids", "tennis_server_initials",
     "nfl_suspension_outlets", "guns_poll_end_dates", "commencement_president_names"}
+# Seventh fresh validation (bench/autojoin_make_cases.py --fresh7), built apart from the
+# learner and committed before any learner ran on them; never tuned on:
+FRESH7_CASES = {
+    "love_actually_display_names", "masculinity_quake_income", "masculinity_quake_divisions",
+    "nonvoters_steak_sex_codes", "love_actually_lastfirst", "nonvoters_income_dollars",
+    "pulitzer_wikipedia_urls", "steak_census_divisions", "tarantino_letterboxd_urls",
+    "unisex_decade_labels"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh6": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH6_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh7": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH7_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -127,6 +138,8 @@ def split_of(case: str) -> str:
         return "fresh5"
     if case in FRESH6_CASES:
         return "fresh6"
+    if case in FRESH7_CASES:
+        return "fresh7"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -244,6 +257,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order = {"fresh5": 0, "fresh4": 1, "fresh3": 2, "fresh2": 3, "fresh": 4, "validation": 5,
              "dev": 6}
     order["fresh6"] = -1
+    order["fresh7"] = -2
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -262,7 +276,9 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh6 validation (never tuned on)",
+    groups = [("fresh7 validation (never tuned on)",
+               [r for r in results if r["split"] == "fresh7"]),
+              ("fresh6 validation (never tuned on)",
                [r for r in results if r["split"] == "fresh6"]),
               ("fresh5 (seen and tuned on since round 8)",
                [r for r in results if r["split"] == "fresh5"]),
@@ -303,7 +319,8 @@ def main(argv=None):
     ap.add_argument("paths", type=Path, nargs="*",
                     help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
-    ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"), default="all",
+    ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
+                                        "fresh7"), default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")

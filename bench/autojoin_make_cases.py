@@ -7,6 +7,7 @@
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh4 --fresh4
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh5 --fresh5
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh6 --fresh6
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh7 --fresh7
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -1565,6 +1566,281 @@ _FRESH7_POOL = (
     "tarantino", "unisex-names")
 
 
+def _fresh7_case(out, name, src, tgt, pairs) -> dict:
+    key, ref = FRESH7_REFERENCE[name]
+    src, tgt = src.reset_index(drop=True), tgt.reset_index(drop=True)
+    if set(src.columns) & set(tgt.columns):
+        raise ValueError(f"{name}: a column name on both sides (the truth file repeats it)")
+    _key_is_unique(name, tgt[key])
+    return _coverage(_write(out, name, src, tgt, pairs), src, tgt, pairs, key, ref)
+
+
+def _love_actually(lake):
+    """The appearances melted to one row per (scene, actor id), and the adjacencies."""
+    a = _read(lake, "fivethirtyeight/love-actually/love_actually_appearances.csv")
+    a = a[a.scenes != ""]
+    app = pd.DataFrame([(s, c) for s, row in zip(a.scenes, a.to_dict("records"))
+                        for c in a.columns[1:] if row[c] == "TRUE"], columns=["scene", "actor"])
+    adj = _read(lake, "fivethirtyeight/love-actually/love_actually_adjacencies.csv")
+    return app, adj
+
+
+def _masculinity(lake):
+    """The masculinity survey's respondents, a few of their answers."""
+    m = _read(lake, "fivethirtyeight/masculinity-survey/raw-responses.csv")
+    m = m.rename(columns={m.columns[0]: "respondent"})   # the header cell is empty
+    return m[["respondent", "StartDate", "q0024", "q0026", "q0034", "q0035", "age3", "educ3",
+              "racethn4", "kids"]]
+
+
+_QUAKE = "fivethirtyeight/san-andreas/earthquake_data.csv"
+_QUAKE_INCOME = ("How much total combined money did all members of your HOUSEHOLD earn last "
+                 "year?")
+
+
+def _nonvoters(lake):
+    """A seeded sample of 2,000 of the non-voters survey's respondents."""
+    n = _read(lake, "fivethirtyeight/non-voters/nonvoters_data.csv")
+    return n[["RespId", "weight", "ppage", "educ", "race", "gender", "income_cat",
+              "voter_category"]].sample(n=2000, random_state=91)
+
+
+# ---- real pairs, keys as the tables write them
+
+# Income brackets of the two surveys with the same bounds (checked by hand: all of them).
+_MASC_TO_QUAKE_INCOME = {
+    "$0-$9,999": "$0 to $9,999", "$10,000-$24,999": "$10,000 to $24,999",
+    "$25,000-$49,999": "$25,000 to $49,999", "$50,000-$74,999": "$50,000 to $74,999",
+    "$75,000-$99,999": "$75,000 to $99,999", "$100,000-$124,999": "$100,000 to $124,999",
+    "$125,000-$149,999": "$125,000 to $149,999", "$150,000-$174,999": "$150,000 to $174,999",
+    "$175,000-$199,999": "$175,000 to $199,999", "$200,000+": "$200,000 and up",
+    "Prefer not to answer": "Prefer not to answer"}
+
+
+def masculinity_quake_income(lake, out):
+    """Respondents of the masculinity survey with their household income ("$50,000-$74,999",
+    q0034) and the San Andreas survey's respondents counted by household income ("$50,000
+    to $74,999"). N:1. The truth: a hand-checked list of brackets with the same bounds."""
+    src = _masculinity(lake)
+    src = src[src.q0034 != "NA"]
+    q = _read(lake, _QUAKE, encoding="latin-1")
+    q = q[q[_QUAKE_INCOME] != ""]
+    big = "Do you think the \"Big One\" will occur in your lifetime?"
+    g = q.groupby(_QUAKE_INCOME, sort=True).agg(n=(big, "size"),
+                                                yes=(big, lambda s: (s == "Yes").sum()))
+    tgt = pd.DataFrame({"household income": g.index, "respondents": g.n.astype(str),
+                        "expect the Big One": g.yes.astype(str)})
+    keys = [_MASC_TO_QUAKE_INCOME.get(x) for x in src.q0034]
+    return _fresh7_case(out, "masculinity_quake_income", src, tgt,
+                        _by_key(keys, tgt["household income"].tolist()))
+
+
+# ---- real pairs sharing a key, one side's key written in a common form from its own
+# ---- columns; the reference function is that writer
+
+def _display_name(actor_id: str) -> str:
+    """ "bill_nighy" -> "Bill Nighy"."""
+    return " ".join(w.capitalize() for w in actor_id.split("_"))
+
+
+def _adjacency_stats(adj: pd.DataFrame) -> tuple:
+    """Per actor: scenes (the diagonal) and co-stars (other actors sharing a scene)."""
+    ids = adj.actors.tolist()
+    cell = {(a, b): row[b] for a, row in zip(ids, adj.to_dict("records")) for b in ids}
+    both = lambda a, b: cell[(a, b)] or cell[(b, a)]
+    scenes = [cell[(a, a)] for a in ids]
+    costars = [str(sum(int(both(a, b)) > 0 for b in ids if b != a)) for a in ids]
+    return scenes, costars
+
+
+def love_actually_display_names(lake, out):
+    """Love Actually's scenes, one row per actor appearing in one ("bill_nighy"), and the
+    actors' adjacencies keyed by their display name ("Bill Nighy") with their number of
+    scenes and co-stars. N:1. The truth: the same actor id."""
+    app, adj = _love_actually(lake)
+    scenes, costars = _adjacency_stats(adj)
+    tgt = pd.DataFrame({"name": adj.actors.map(_display_name), "scenes": scenes,
+                        "co-stars": costars})
+    return _fresh7_case(out, "love_actually_display_names", app, tgt,
+                        _by_key(app.actor.tolist(), adj.actors.tolist()))
+
+
+def _division(region: str) -> str:
+    """ "Pacific" -> "Pacific Division" (the Census Bureau's name of a census division)."""
+    return region + " Division"
+
+
+def masculinity_quake_divisions(lake, out):
+    """Respondents of the masculinity survey with their census division ("Pacific", q0035)
+    and the San Andreas survey's respondents counted by division, keyed by the Census
+    Bureau's name ("Pacific Division"). N:1. The truth: the same division."""
+    src = _masculinity(lake)
+    src = src[src.q0035 != "NA"]
+    q = _read(lake, _QUAKE, encoding="latin-1")
+    q = q[q["US Region"] != ""]
+    exp = "Have you ever experienced an earthquake?"
+    g = q.groupby("US Region", sort=True).agg(n=(exp, "size"),
+                                              no=(exp, lambda s: (s == "No").sum()))
+    tgt = pd.DataFrame({"census division": [_division(r) for r in g.index],
+                        "respondents": g.n.astype(str), "never felt one": g.no.astype(str)})
+    return _fresh7_case(out, "masculinity_quake_divisions", src, tgt,
+                        _by_key(src.q0035.tolist(), list(g.index)))
+
+
+_STEAK = "fivethirtyeight/steak-survey/steak-risk-survey.csv"
+
+
+def _steak(lake):
+    s = _read(lake, _STEAK, encoding="latin-1")
+    return s[s.RespondentID != ""]     # the first row holds "Response" labels
+
+
+def nonvoters_steak_sex_codes(lake, out):
+    """Non-voters survey respondents (a seeded sample of 2,000) with their gender ("Male")
+    and the steak survey's respondents counted by sex, keyed by the sex code ("M", "F").
+    N:1. The truth: the same gender."""
+    src = _nonvoters(lake)
+    s = _steak(lake)
+    s = s[s.Gender != ""]
+    g = s.groupby("Gender", sort=True).agg(n=("Gender", "size"),
+                                           steak=("Do you eat steak?", lambda x: (x == "Yes").sum()))
+    tgt = pd.DataFrame({"sex": [x[0] for x in g.index], "respondents": g.n.astype(str),
+                        "eat steak": g.steak.astype(str)})
+    return _fresh7_case(out, "nonvoters_steak_sex_codes", src, tgt,
+                        _by_key(src.gender.tolist(), list(g.index)))
+
+
+# ---- written formats (criterion (e)): the reference function is the format's writer
+
+def love_actually_lastfirst(lake, out):
+    """Love Actually's actor adjacencies ("bill_nighy", with the scenes shared with every
+    other actor) and the actors keyed by "Last, First" ("Nighy, Bill") with their first
+    and last scene. 1:1."""
+    app, adj = _love_actually(lake)
+    first = app.groupby("actor", sort=False).scene.agg(["first", "last"])
+    tgt = pd.DataFrame({"actor": [_last_first_plain(_display_name(a)) for a in adj.actors],
+                        "first scene": [first["first"][a] for a in adj.actors],
+                        "last scene": [first["last"][a] for a in adj.actors]})
+    return _fresh7_case(out, "love_actually_lastfirst", adj, tgt, _same_row(adj, tgt))
+
+
+def _full_dollars(bracket: str) -> str:
+    """ "$40-75k" -> "$40,000-$75,000", "Less than $40k" -> "Less than $40,000"."""
+    s = bracket.replace("k", ",000")
+    if "-" in s:
+        low, high = s.split("-")
+        s = f"{low},000-${high}"
+    return s
+
+
+def nonvoters_income_dollars(lake, out):
+    """Non-voters survey respondents (a seeded sample of 2,000) with their income bracket
+    ("$40-75k") and the brackets written in full dollars ("$40,000-$75,000") with their
+    number of respondents in the sample and how many always vote. N:1."""
+    src = _nonvoters(lake)
+    g = src.groupby("income_cat", sort=True).agg(
+        n=("RespId", "size"), always=("voter_category", lambda s: (s == "always").sum()))
+    tgt = pd.DataFrame({"household income": [_full_dollars(b) for b in g.index],
+                        "respondents": g.n.astype(str), "always vote": g.always.astype(str)})
+    return _fresh7_case(out, "nonvoters_income_dollars", src, tgt,
+                        _by_key(src.income_cat.tolist(), list(g.index)))
+
+
+def _wikipedia_url(title: str) -> str:
+    """ "Chicago Sun-Times" -> "https://en.wikipedia.org/wiki/Chicago_Sun-Times"."""
+    return "https://en.wikipedia.org/wiki/" + title.replace(" ", "_")
+
+
+def pulitzer_wikipedia_urls(lake, out):
+    """Newspapers' circulation and Pulitzer prizes ("Chicago Sun-Times") and the papers
+    keyed by their Wikipedia article URL, with their prizes and finalists per decade
+    (1990-2014). 1:1."""
+    p = _read(lake, "fivethirtyeight/pulitzer/pulitzer-circulation-data.csv")
+    tgt = pd.DataFrame({"article": p.Newspaper.map(_wikipedia_url),
+                        "prizes per decade": [f"{int(x) / 2.5:.1f}" for x in
+                                              p["Pulitzer Prize Winners and Finalists, 1990-2014"]]})
+    return _fresh7_case(out, "pulitzer_wikipedia_urls", p, tgt, _same_row(p, tgt))
+
+
+def steak_census_divisions(lake, out):
+    """Steak survey respondents with their census division ("Pacific") and the divisions
+    keyed by the Census Bureau's name ("Pacific Division") with their number of
+    respondents and how many eat steak. N:1."""
+    s = _steak(lake)
+    reg = "Location (Census Region)"
+    src = s[s[reg] != ""]
+    g = src.groupby(reg, sort=True).agg(
+        n=(reg, "size"), steak=("Do you eat steak?", lambda x: (x == "Yes").sum()))
+    tgt = pd.DataFrame({"census division": [_division(r) for r in g.index],
+                        "respondents": g.n.astype(str), "eat steak": g.steak.astype(str)})
+    return _fresh7_case(out, "steak_census_divisions", src, tgt,
+                        _by_key(src[reg].tolist(), list(g.index)))
+
+
+def _letterboxd_url(title: str) -> str:
+    """ "Kill Bill: Vol. 1" -> "https://letterboxd.com/film/kill-bill-vol-1/": lower case,
+    characters other than letters, digits and spaces dropped, spaces as hyphens."""
+    kept = "".join(ch for ch in title.lower() if ch.isalnum() or ch == " ")
+    return "https://letterboxd.com/film/" + "-".join(kept.split()) + "/"
+
+
+def tarantino_letterboxd_urls(lake, out):
+    """Profanities and deaths in Tarantino's films, one row each ("Kill Bill: Vol. 1"), and
+    the films keyed by their Letterboxd URL with their number of words and deaths. N:1."""
+    t = _read(lake, "fivethirtyeight/tarantino/tarantino.csv").drop_duplicates()
+    g = t.groupby("movie", sort=True).agg(words=("type", lambda s: (s == "word").sum()),
+                                          deaths=("type", lambda s: (s == "death").sum()))
+    tgt = pd.DataFrame({"film": [_letterboxd_url(m) for m in g.index],
+                        "profanities": g.words.astype(str), "deaths": g.deaths.astype(str)})
+    return _fresh7_case(out, "tarantino_letterboxd_urls", t, tgt,
+                        _by_key(t.movie.tolist(), list(g.index)))
+
+
+def unisex_decade_labels(lake, out):
+    """Americans with a unisex name by decade of birth ("1900": their age, the estimated
+    men and women) and the decades labelled "1900s" with the share of women. 1:1."""
+    a = _read(lake, "fivethirtyeight/unisex-names/aging_curve.csv")
+    tot = [int(m) + int(f) for m, f in zip(a.male, a.female)]
+    tgt = pd.DataFrame({"born in": a.decade + "s",
+                        "share of women": [f"{int(f) / t:.3f}" if t else "" for f, t in
+                                           zip(a.female, tot)]})
+    return _fresh7_case(out, "unisex_decade_labels", a, tgt, _same_row(a, tgt))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH7_REFERENCE = {
+    "love_actually_display_names": ("name", lambda r: _display_name(r["actor"])),
+    "masculinity_quake_income": ("household income", lambda r: r["q0034"].replace(
+        "-", " to ").replace("+", " and up")),
+    "masculinity_quake_divisions": ("census division", lambda r: _division(r["q0035"])),
+    "nonvoters_steak_sex_codes": ("sex", lambda r: r["gender"][0]),
+    "love_actually_lastfirst": ("actor",
+                                lambda r: _last_first_plain(_display_name(r["actors"]))),
+    "nonvoters_income_dollars": ("household income", lambda r: _full_dollars(r["income_cat"])),
+    "pulitzer_wikipedia_urls": ("article", lambda r: _wikipedia_url(r["Newspaper"])),
+    "steak_census_divisions": ("census division",
+                               lambda r: _division(r["Location (Census Region)"])),
+    "tarantino_letterboxd_urls": ("film", lambda r: _letterboxd_url(r["movie"])),
+    "unisex_decade_labels": ("born in", lambda r: r["decade"] + "s"),
+}
+
+
+def make_fresh7(lake: Path, out: Path) -> list:
+    return [
+        love_actually_display_names(lake, out),
+        masculinity_quake_income(lake, out),
+        masculinity_quake_divisions(lake, out),
+        nonvoters_steak_sex_codes(lake, out),
+        love_actually_lastfirst(lake, out),
+        nonvoters_income_dollars(lake, out),
+        pulitzer_wikipedia_urls(lake, out),
+        steak_census_divisions(lake, out),
+        tarantino_letterboxd_urls(lake, out),
+        unisex_decade_labels(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -1616,13 +1892,15 @@ def main(argv=None):
                     help="make the fifth fresh validation set (bench/data/autojoin-fresh5) instead")
     ap.add_argument("--fresh6", action="store_true",
                     help="make the sixth fresh validation set (bench/data/autojoin-fresh6) instead")
+    ap.add_argument("--fresh7", action="store_true",
+                    help="make the seventh fresh validation set (bench/data/autojoin-fresh7) instead")
     args = ap.parse_args(argv)
-    make = (make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+    make = (make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5, fresh6: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh7: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 
