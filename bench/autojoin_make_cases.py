@@ -1702,8 +1702,8 @@ def nonvoters_steak_sex_codes(lake, out):
     src = _nonvoters(lake)
     s = _steak(lake)
     s = s[s.Gender != ""]
-    g = s.groupby("Gender", sort=True).agg(n=("Gender", "size"),
-                                           steak=("Do you eat steak?", lambda x: (x == "Yes").sum()))
+    g = s.groupby("Gender", sort=True).agg(
+        n=("Gender", "size"), steak=("Do you eat steak?", lambda x: (x == "Yes").sum()))
     tgt = pd.DataFrame({"sex": [x[0] for x in g.index], "respondents": g.n.astype(str),
                         "eat steak": g.steak.astype(str)})
     return _fresh7_case(out, "nonvoters_steak_sex_codes", src, tgt,
