@@ -62,7 +62,9 @@ def tree_rss(pid: int) -> tuple[int, int, int, int]:
     """(total, jvm, python, anonymous) RSS bytes of a process and its descendants.
     *anonymous* leaves out file-backed pages (memory-mapped index files being written or
     read, shared libraries), which the kernel can drop and read again: the memory the build
-    itself needs."""
+    itself needs. A JVM's child still named java is left out: the JVM starts commands
+    (Hadoop's file system calls chmod) through vfork, and until the child's exec /proc
+    shows the parent's whole address space, which is not a second copy."""
     try:
         root = psutil.Process(pid)
         procs = [root] + root.children(recursive=True)
@@ -73,7 +75,9 @@ def tree_rss(pid: int) -> tuple[int, int, int, int]:
         try:
             mem = p.memory_info()
             name = p.name()
-        except psutil.Error:
+            if "java" in name and "java" in p.parent().name():
+                continue
+        except (psutil.Error, AttributeError):
             continue
         total += mem.rss
         anon += max(0, mem.rss - mem.shared)

@@ -2,6 +2,7 @@
 engine against the n-ary oracle: on a small written lake (512-bit super keys) and on the
 packaged demo lake (the default 128 bits)."""
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -214,3 +215,56 @@ def test_demo_panel_composite_join_rows_exact(demo_engine):
     assert res.method == "mate" and res.hits
     for h in res:
         assert h.join_rows_exact and h.join_rows == len(h.join(gdp)), h.table
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_row_store_and_postings_in_passes_equal_brute_force(tmp_path, data):
+    """The driver steps on random row parts: the row store appended front to back and the
+    value postings placed in passes over token ranges (passes of 1-7 items, so a token's
+    items span parts and a pass's range ends mid-part) equal a brute force."""
+    from lakejoin_jupyter.index.store import IndexWriter
+    from lakejoin_jupyter.indexing import mate
+
+    import tempfile
+    n_tokens = data.draw(st.integers(1, 12))
+    scratch = Path(tempfile.mkdtemp(dir=tmp_path))
+    rows_dir = scratch / "rows"
+    rows_dir.mkdir()
+    counts, all_rows = [], []                  # all_rows: (table, row id, [(column, token)])
+    for k in range(data.draw(st.integers(1, 4))):
+        part = data.draw(st.lists(st.lists(st.tuples(st.integers(0, 5), st.integers(0, n_tokens - 1)),
+                                           min_size=1, max_size=5, unique_by=lambda c: c[0]),
+                                  max_size=6))
+        part = [sorted(cells) for cells in part]
+        rows = [(k, i, cells) for i, cells in enumerate(part)]
+        cells = [c for _, _, cs in rows for c in cs]
+        np.savez(rows_dir / f"part-{k:05d}.npz",
+                 row_table=np.array([r[0] for r in rows], np.int32),
+                 row_ids=np.array([r[1] for r in rows], np.int64),
+                 row_sizes=np.array([len(r[2]) for r in rows], np.int64),
+                 row_columns=np.array([c for c, _ in cells], np.int32),
+                 row_tokens=np.array([t for _, t in cells], np.int32),
+                 superkeys=np.arange(2 * len(rows), dtype=np.uint64).reshape(len(rows), 2))
+        counts.append((k, len(rows), len(cells)))
+        all_rows += rows
+    n_rows, n_cells = len(all_rows), sum(c[2] for c in counts)
+    w = IndexWriter(scratch / "x.index")
+    try:
+        freq = mate._concat_rows(w, rows_dir, counts, n_rows, n_cells, 2, n_tokens)
+        mate._postings(w, rows_dir, counts, freq, n_rows,
+                       cells_per_pass=data.draw(st.integers(1, 7)))
+        got = {name: np.load(w.path(rel)) for name, rel in mate.FILES.items() if name != "token_xash"}
+    finally:
+        w.abort()
+    cells = [(r, c, t) for r, (_, _, cs) in enumerate(all_rows) for c, t in cs]
+    assert got["row_table"].tolist() == [r[0] for r in all_rows]
+    assert got["row_ids"].tolist() == [r[1] for r in all_rows]
+    assert got["superkeys"].shape == (n_rows, 2)
+    assert got["row_indptr"].tolist() == np.cumsum([0] + [len(r[2]) for r in all_rows]).tolist()
+    assert got["row_tokens"].tolist() == [t for _, _, t in cells]
+    assert got["row_columns"].tolist() == [c for _, c, _ in cells]
+    for t in range(n_tokens):
+        want = sorted((r, c) for r, c, tok in cells if tok == t)
+        lo, hi = got["pl_indptr"][t], got["pl_indptr"][t + 1]
+        assert list(zip(got["pl_rows"][lo:hi].tolist(), got["pl_columns"][lo:hi].tolist())) == want

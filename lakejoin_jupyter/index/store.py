@@ -167,6 +167,50 @@ def _recover_on_open(path: Path) -> str | None:
             f"to {final.name}.") from None
 
 
+class NpyAppender:
+    """Writes an ``.npy`` file of known dtype and shape front to back with ordinary writes,
+    the same bytes as ``np.save`` of the whole array. Unlike a writable memory map, the
+    pages written do not count in the build's resident memory (a large index's arrays are
+    many GB). Use as a context manager; closing checks that every row was written."""
+
+    def __init__(self, path, dtype, shape):
+        self.path, self.dtype, self.shape = Path(path), np.dtype(dtype), tuple(int(x) for x in shape)
+        self.row_shape, self.rows = self.shape[1:], 0
+        self._f = open(self.path, "wb")
+        header = {"descr": np.lib.format.dtype_to_descr(self.dtype), "fortran_order": False,
+                  "shape": self.shape}
+        try:
+            np.lib.format.write_array_header_1_0(self._f, header)
+        except ValueError:                               # a header longer than 64 KiB
+            np.lib.format.write_array_header_2_0(self._f, header)
+
+    def write(self, rows) -> None:
+        a = np.ascontiguousarray(rows, dtype=self.dtype)
+        if a.shape[1:] != self.row_shape or self.rows + len(a) > self.shape[0]:
+            raise ValueError(f"{self.path.name}: rows of shape {a.shape} do not fit "
+                             f"{self.rows} of {self.shape} written (build bug)")
+        if a.size:
+            self._f.write(memoryview(a).cast("B"))
+        self.rows += len(a)
+
+    def close(self) -> None:
+        if self._f.closed:
+            return
+        self._f.close()
+        if self.rows != self.shape[0]:
+            raise ValueError(f"{self.path.name}: {self.rows} of {self.shape[0]} rows written "
+                             "(build bug)")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self._f.close()
+
+
 class _FolderWriter:
     """Writes into a temporary folder (with a partial marker) and renames it on commit."""
 
@@ -192,6 +236,10 @@ class _FolderWriter:
 
     def save_frame(self, rel: str, df: pd.DataFrame) -> None:
         df.to_parquet(self.path(rel), index=False)
+
+    def npy_appender(self, rel: str, dtype, shape) -> "NpyAppender":
+        """An ``.npy`` of known dtype and shape, written front to back (:class:`NpyAppender`)."""
+        return NpyAppender(self.path(rel), dtype, shape)
 
     def _finish_manifest(self, manifest: dict, name: str) -> dict:
         manifest = dict(manifest)

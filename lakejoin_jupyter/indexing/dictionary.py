@@ -59,6 +59,8 @@ def _write_token_rows(folder: str, batches):
     import pyarrow.parquet as pq
     from pyspark import TaskContext
 
+    from ..spark import release_memory
+
     part = TaskContext.get().partitionId()
     tmp = os.path.join(folder, f".part-{part:05d}-{uuid.uuid4().hex}")
     writer, pending, n = None, [], 0
@@ -79,6 +81,7 @@ def _write_token_rows(folder: str, batches):
     if writer is not None:
         writer.close()
         os.replace(tmp, os.path.join(folder, f"part-{part:05d}.parquet"))
+    release_memory()
     yield pa.RecordBatch.from_pydict({"tokens": pa.array([n], pa.int64())})
 
 
@@ -163,7 +166,7 @@ def _parts(folder) -> list[str]:
 
 def finish_dictionary(folder, w, raw_ptr: np.ndarray, raw_tokens: np.ndarray) -> dict:
     """Stream the sorted parts (in part order, which is the sort's range order) into the
-    index's dictionary and postings arrays, written through memory maps: token id = row
+    index's dictionary and postings arrays, written front to back: token id = row
     number, freq, group (a new group wherever the list differs from the previous token's),
     the token texts, the 64-bit hashes (sorted, for lookup), the posting lists
     (postings/indptr.npy, set_ids.npy); and fills ``raw_tokens`` (the token id of every
@@ -179,52 +182,47 @@ def finish_dictionary(folder, w, raw_ptr: np.ndarray, raw_tokens: np.ndarray) ->
         nnz += int(pc.sum(t.column("freq")).as_py() or 0)
         nbytes += int(pc.sum(pc.binary_length(t.column("token"))).as_py() or 0)
 
-    def out(rel, dtype, n):
-        return np.lib.format.open_memmap(w.path(rel), mode="w+", dtype=dtype, shape=(n,))
-
-    freq_out, group_out = out("dictionary/freq.npy", np.int32, n_tokens), \
-        out("dictionary/group.npy", np.int32, n_tokens)
-    off_out = out("dictionary/values_offsets.npy", np.int64, n_tokens + 1)
-    bytes_out = out("dictionary/values_bytes.npy", np.uint8, nbytes)
-    indptr_out = out("postings/indptr.npy", np.int64, n_tokens + 1)
-    sets_out = out("postings/set_ids.npy", np.int32, nnz)
     hashes = np.zeros(n_tokens, dtype=np.uint64)
-    off_out[0] = indptr_out[0] = 0
     at_t = at_p = at_b = 0
     prev, group = None, -1                  # the previous token's list, its group
-    for f in files:                         # pass 2
-        t = pq.read_table(f)
-        n = t.num_rows
-        if n == 0:
-            continue
-        freq = t.column("freq").to_numpy().astype(np.int64)
-        lists = t.column("sids").combine_chunks()
-        flat = lists.flatten().to_numpy().astype(np.int32)
-        starts = np.r_[0, np.cumsum(freq)[:-1]]
-        new = _new_lists(freq, flat, starts, prev)
-        groups = group + np.cumsum(new)
-        group = int(groups[-1])
-        prev = flat[starts[-1]:]
-        freq_out[at_t:at_t + n] = freq
-        group_out[at_t:at_t + n] = groups
-        indptr_out[at_t + 1:at_t + n + 1] = at_p + np.cumsum(freq)
-        sets_out[at_p:at_p + len(flat)] = flat
-        tokens = t.column("token").combine_chunks().cast("large_string")
-        o = np.frombuffer(tokens.buffers()[1], dtype=np.int64)[tokens.offset:tokens.offset + n + 1]
-        data = np.frombuffer(tokens.buffers()[2], dtype=np.uint8)[o[0]:o[-1]]
-        off_out[at_t + 1:at_t + n + 1] = at_b + (o[1:] - o[0])
-        bytes_out[at_b:at_b + len(data)] = data
-        hashes[at_t:at_t + n] = t.column("hash64").to_numpy().view(np.uint64)
-        pairs = t.column("pairs").combine_chunks()
-        pair_n = np.diff(pairs.offsets.to_numpy())
-        fields = pairs.flatten()
-        cols = fields.field("column_id").to_numpy()
-        raw_tokens[raw_ptr[cols] + fields.field("rcode").to_numpy()] = np.repeat(
-            np.arange(at_t, at_t + n, dtype=np.int32), pair_n)
-        at_t, at_p, at_b = at_t + n, at_p + len(flat), at_b + len(data)
-    for a in (freq_out, group_out, off_out, bytes_out, indptr_out, sets_out):
-        a.flush()
-    del freq_out, group_out, off_out, bytes_out, indptr_out, sets_out
+    with w.npy_appender("dictionary/freq.npy", np.int32, (n_tokens,)) as freq_out, \
+            w.npy_appender("dictionary/group.npy", np.int32, (n_tokens,)) as group_out, \
+            w.npy_appender("dictionary/values_offsets.npy", np.int64, (n_tokens + 1,)) as off_out, \
+            w.npy_appender("dictionary/values_bytes.npy", np.uint8, (nbytes,)) as bytes_out, \
+            w.npy_appender("postings/indptr.npy", np.int64, (n_tokens + 1,)) as indptr_out, \
+            w.npy_appender("postings/set_ids.npy", np.int32, (nnz,)) as sets_out:
+        off_out.write([0])
+        indptr_out.write([0])
+        for f in files:                     # pass 2
+            t = pq.read_table(f)
+            n = t.num_rows
+            if n == 0:
+                continue
+            freq = t.column("freq").to_numpy().astype(np.int64)
+            lists = t.column("sids").combine_chunks()
+            flat = lists.flatten().to_numpy().astype(np.int32)
+            starts = np.r_[0, np.cumsum(freq)[:-1]]
+            new = _new_lists(freq, flat, starts, prev)
+            groups = group + np.cumsum(new)
+            group = int(groups[-1])
+            prev = flat[starts[-1]:]
+            freq_out.write(freq)
+            group_out.write(groups)
+            indptr_out.write(at_p + np.cumsum(freq))
+            sets_out.write(flat)
+            tokens = t.column("token").combine_chunks().cast("large_string")
+            o = np.frombuffer(tokens.buffers()[1], dtype=np.int64)[tokens.offset:tokens.offset + n + 1]
+            data = np.frombuffer(tokens.buffers()[2], dtype=np.uint8)[o[0]:o[-1]]
+            off_out.write(at_b + (o[1:] - o[0]))
+            bytes_out.write(data)
+            hashes[at_t:at_t + n] = t.column("hash64").to_numpy().view(np.uint64)
+            pairs = t.column("pairs").combine_chunks()
+            pair_n = np.diff(pairs.offsets.to_numpy())
+            fields = pairs.flatten()
+            cols = fields.field("column_id").to_numpy()
+            raw_tokens[raw_ptr[cols] + fields.field("rcode").to_numpy()] = np.repeat(
+                np.arange(at_t, at_t + n, dtype=np.int32), pair_n)
+            at_t, at_p, at_b = at_t + n, at_p + len(flat), at_b + len(data)
     order = np.argsort(hashes, kind="stable")
     w.save_npy("dictionary/hash_sorted.npy", hashes[order])
     w.save_npy("dictionary/hash_ids.npy", order.astype(np.int32))

@@ -5,7 +5,8 @@
    arrays and write their rows of token_xash.npy (``xash.xash_array``, vectorized);
 2. rows: one task per part of the long form's cells ((table, row, column) order); a row's
    super key = OR of its cells' XASH (``np.bitwise_or.reduceat``); parts concatenated in order;
-3. value postings: a counting sort over the row parts in order, into memory-mapped CSR.
+3. value postings: a counting sort over the row parts in order, in passes over token ranges
+   (bounded memory), appended to CSR arrays.
 
 Settings: ``BuildSettings.mate_bits`` (128 default, or 512); a generation of added tables
 uses the base index's size. Built by default (``components=["-mate"]`` leaves it out).
@@ -22,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..index.mate_arrays import FILES
+from ..spark import release_memory
 from ..xash import XashSpec, xash_array
 from .component import Component
 
@@ -72,6 +74,7 @@ def _row_parts(inputs: dict, words: int):
                      row_sizes=np.diff(np.r_[starts, len(tok)]).astype(np.int64),
                      row_columns=col, row_tokens=tok.astype(np.int32), superkeys=keys)
             yield k, len(starts), len(tok)
+        release_memory()
     return run
 
 
@@ -110,6 +113,7 @@ def build(ctx) -> dict:
     files = ctx.long.files("cells")
     counts = sorted(spark.sparkContext.parallelize(list(enumerate(files)), max(1, len(files)))
                     .mapPartitions(_row_parts(inputs, spec.words)).collect()) if files else []
+    release_memory(spark)
     n_rows = sum(c[1] for c in counts)
     n_cells = sum(c[2] for c in counts)
     freq = _concat_rows(w, Path(inputs["rows"]), counts, n_rows, n_cells, spec.words, ctx.n_tokens)
@@ -126,70 +130,91 @@ def build(ctx) -> dict:
 
 def _concat_rows(w, rows_dir: Path, counts, n_rows: int, n_cells: int, words: int,
                  n_tokens: int) -> np.ndarray:
-    """The row store: the tasks' parts appended in order (memory-mapped outputs). Returns
+    """The row store: the tasks' parts appended in order (written front to back). Returns
     the number of cells of every token."""
-    def out(name, dtype, shape):
-        return np.lib.format.open_memmap(w.path(FILES[name]), mode="w+", dtype=dtype, shape=shape)
-
-    row_table = out("row_table", np.int32, (n_rows,))
-    row_ids = out("row_ids", np.int64, (n_rows,))
-    superkeys = out("superkeys", np.uint64, (n_rows, words))
-    row_columns = out("row_columns", np.int32, (n_cells,))
-    row_tokens = out("row_tokens", np.int32, (n_cells,))
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
     freq = np.zeros(n_tokens, dtype=np.int64)
     r = c = 0
-    for k, nr, nc in counts:
-        with np.load(rows_dir / f"part-{k:05d}.npz") as p:
-            row_table[r:r + nr] = p["row_table"]
-            row_ids[r:r + nr] = p["row_ids"]
-            superkeys[r:r + nr] = p["superkeys"]
-            indptr[r + 1:r + nr + 1] = c + np.cumsum(p["row_sizes"])
-            row_columns[c:c + nc] = p["row_columns"]
-            row_tokens[c:c + nc] = p["row_tokens"]
-            freq += np.bincount(p["row_tokens"], minlength=n_tokens)
-        r, c = r + nr, c + nc
-    for a in (row_table, row_ids, superkeys, row_columns, row_tokens):
-        a.flush()
-    del row_table, row_ids, superkeys, row_columns, row_tokens
+    with w.npy_appender(FILES["row_table"], np.int32, (n_rows,)) as row_table, \
+            w.npy_appender(FILES["row_ids"], np.int64, (n_rows,)) as row_ids, \
+            w.npy_appender(FILES["superkeys"], np.uint64, (n_rows, words)) as superkeys, \
+            w.npy_appender(FILES["row_columns"], np.int32, (n_cells,)) as row_columns, \
+            w.npy_appender(FILES["row_tokens"], np.int32, (n_cells,)) as row_tokens:
+        for k, nr, nc in counts:
+            with np.load(rows_dir / f"part-{k:05d}.npz") as p:
+                row_table.write(p["row_table"])
+                row_ids.write(p["row_ids"])
+                superkeys.write(p["superkeys"])
+                indptr[r + 1:r + nr + 1] = c + np.cumsum(p["row_sizes"])
+                row_columns.write(p["row_columns"])
+                tok = p["row_tokens"]
+            row_tokens.write(tok)
+            _count_into(freq, tok)
+            r, c = r + nr, c + nc
     w.save_npy(FILES["row_indptr"], indptr)
     return freq
 
 
-def _postings(w, rows_dir: Path, counts, freq: np.ndarray, n_rows: int) -> None:
+def _count_into(counts: np.ndarray, ids: np.ndarray) -> None:
+    """counts[i] += occurrences of i in ``ids`` (a sort, not a bincount the size of
+    ``counts`` per call)."""
+    u, n = np.unique(ids, return_counts=True)
+    counts[u] += n
+
+
+POSTING_CELLS_PER_PASS = 1 << 27   # items of the value postings placed in memory at once
+
+
+def _postings(w, rows_dir: Path, counts, freq: np.ndarray, n_rows: int,
+              cells_per_pass: int = POSTING_CELLS_PER_PASS) -> None:
     """pl_indptr / pl_rows / pl_columns: the items of every token sorted by (row, column).
-    A counting sort: the parts come in row order and hold their cells in (row, column)
-    order, so scattering each part's items (stably ordered by token) to the next free
-    places of their tokens keeps every token's items sorted."""
+    A counting sort in passes over ranges of token ids (at most ``cells_per_pass`` items
+    each, placed in memory and appended to the files): the parts come in row order and
+    hold their cells in (row, column) order, so scattering each part's items (stably
+    ordered by token) to the next free places of their tokens keeps every token's items
+    sorted."""
     n_cells = int(freq.sum())
     indptr = np.zeros(len(freq) + 1, dtype=np.int64)
     np.cumsum(freq, out=indptr[1:])
+    del freq
     w.save_npy(FILES["pl_indptr"], indptr)
     row_dtype = np.int32 if n_rows < 2 ** 31 else np.int64
-    pl_rows = np.lib.format.open_memmap(w.path(FILES["pl_rows"]), mode="w+", dtype=row_dtype,
-                                        shape=(n_cells,))
-    pl_columns = np.lib.format.open_memmap(w.path(FILES["pl_columns"]), mode="w+",
-                                           dtype=np.int32, shape=(n_cells,))
-    cursor = indptr[:-1].copy()
-    r = 0
-    for k, nr, nc in counts:
-        with np.load(rows_dir / f"part-{k:05d}.npz") as p:
-            tok = p["row_tokens"]
-            row = r + np.repeat(np.arange(nr, dtype=np.int64), p["row_sizes"])
-            col = p["row_columns"]
-        o = np.argsort(tok, kind="stable")
-        ts = tok[o]
-        run = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]]) if len(ts) else np.zeros(0, np.int64)
-        rank = np.arange(len(ts)) - np.repeat(run, np.diff(np.r_[run, len(ts)]))
-        dest = cursor[ts] + rank
-        pl_rows[dest] = row[o]
-        pl_columns[dest] = col[o]
-        cursor += np.bincount(tok, minlength=len(freq))
-        r += nr
-    if not np.array_equal(cursor, indptr[1:]):
-        raise RuntimeError("MATE postings: items and counts disagree (build bug)")
-    pl_rows.flush()
-    pl_columns.flush()
+    bounds = [0]                                   # token ranges of at most cells_per_pass items
+    while bounds[-1] < len(indptr) - 1:
+        lo = bounds[-1]
+        hi = int(np.searchsorted(indptr, indptr[lo] + cells_per_pass, side="right")) - 1
+        bounds.append(min(max(hi, lo + 1), len(indptr) - 1))
+    with w.npy_appender(FILES["pl_rows"], row_dtype, (n_cells,)) as pl_rows, \
+            w.npy_appender(FILES["pl_columns"], np.int32, (n_cells,)) as pl_columns:
+        for t_lo, t_hi in zip(bounds[:-1], bounds[1:]):
+            base, top = int(indptr[t_lo]), int(indptr[t_hi])
+            rows = np.empty(top - base, dtype=row_dtype)
+            cols = np.empty(top - base, dtype=np.int32)
+            cursor = indptr[t_lo:t_hi].copy()
+            r = 0
+            for k, nr, nc in counts:
+                with np.load(rows_dir / f"part-{k:05d}.npz") as p:
+                    tok = p["row_tokens"]
+                    sel = np.flatnonzero((tok >= t_lo) & (tok < t_hi))
+                    tok = tok[sel]
+                    ends = np.cumsum(p["row_sizes"])       # the row of cell i: first end > i
+                    row = r + np.searchsorted(ends, sel, side="right")
+                    col = p["row_columns"][sel]
+                o = np.argsort(tok, kind="stable")
+                ts = tok[o] - t_lo
+                run = (np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]]) if len(ts)
+                       else np.zeros(0, np.int64))
+                size = np.diff(np.r_[run, len(ts)])
+                dest = cursor[ts] + np.arange(len(ts)) - np.repeat(run, size) - base
+                rows[dest] = row[o]
+                cols[dest] = col[o]
+                cursor[ts[run]] += size
+                r += nr
+            if not np.array_equal(cursor, indptr[t_lo + 1:t_hi + 1]):
+                raise RuntimeError("MATE postings: items and counts disagree (build bug)")
+            pl_rows.write(rows)
+            pl_columns.write(cols)
+            del rows, cols
 
 
 COMPONENT = Component(

@@ -46,6 +46,7 @@ from ..index.store import (ARRAY_FILES, GenerationWriter, IndexWriter, LakeIndex
                            resolve_destination)
 from ..lake.discover import LakeSpec, discover
 from ..lake.normalize import MAX_TOKEN_CHARS
+from ..spark import release_memory
 from . import dictionary as dictionary_job
 from . import minhash as minhash_job
 from . import postings as postings_job
@@ -339,6 +340,7 @@ def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
         prof = facts.select(list(profile_job.FIELDS)).to_pandas()
         prof.index = col_ids
         columns = columns.join(prof, on="column_id")
+        del prof
         n_raw[col_ids] = facts.column("n_raw").to_numpy()
     for c in ("n_values", "n_keyless", "n_too_long", "n_distinct", "max_len"):
         columns[c] = columns[c].fillna(0).astype("int64")
@@ -357,6 +359,7 @@ def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
                                        col_ids, ctx.n_sets, s.num_perm)
     w.save_npy("minhash/signatures.npy", sig)
     del sig, facts, parts
+    release_memory()
 
     prog.step("building the dictionary")
     grouped_dir, sorted_dir = ctx.scratch("dictionary_grouped"), ctx.scratch("dictionary_sorted")
@@ -366,6 +369,7 @@ def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
     shutil.rmtree(grouped_dir, ignore_errors=True)
 
     prog.step("sets and postings")
+    release_memory(spark)
     ctx.raw_tokens = np.full(int(ctx.raw_ptr[-1]), -1, dtype=np.int32)
     counts = dictionary_job.finish_dictionary(sorted_dir, w, ctx.raw_ptr, ctx.raw_tokens)
     shutil.rmtree(sorted_dir, ignore_errors=True)

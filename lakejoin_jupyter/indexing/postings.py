@@ -6,8 +6,8 @@ layout).
 * sets: per column, its token ids sorted ascending: the postings transposed by a counting
   sort on set id (tokens already ascend), which also gives every entry's position.
 
-Vectorized numpy on the driver, a chunk of entries at a time into memory-mapped files (no
-further Spark pass); the postings are also written as Parquet for search/distributed.py.
+Vectorized numpy on the driver, a chunk of entries at a time (no further Spark pass); the
+postings are also written as Parquet for search/distributed.py.
 Details: docs/algorithms/build.md.
 """
 from __future__ import annotations
@@ -21,7 +21,8 @@ CHUNK = 1 << 24                       # posting entries transposed at once
 def sets_and_positions(w, n_sets: int) -> None:
     """sets/indptr.npy, sets/token_ids.npy, postings/positions.npy, postings/set_sizes.npy
     from the posting lists already written (postings/indptr.npy, set_ids.npy): a counting
-    sort by set id, a chunk of entries at a time, into memory-mapped outputs."""
+    sort by set id, a chunk of entries at a time (the sets through a memory map, the
+    postings' columns written front to back)."""
     post_indptr = np.load(w.path("postings/indptr.npy"))
     post_sets = np.load(w.path("postings/set_ids.npy"), mmap_mode="r")
     nnz = len(post_sets)
@@ -32,26 +33,26 @@ def sets_and_positions(w, n_sets: int) -> None:
     np.cumsum(sizes, out=sets_indptr[1:])
     w.save_npy("sets/indptr.npy", sets_indptr)
 
-    def out(rel):
-        return np.lib.format.open_memmap(w.path(rel), mode="w+", dtype=np.int32, shape=(nnz,))
-
-    sets_tokens, post_pos, post_sizes = out("sets/token_ids.npy"), \
-        out("postings/positions.npy"), out("postings/set_sizes.npy")
+    sets_tokens = np.lib.format.open_memmap(w.path("sets/token_ids.npy"), mode="w+",
+                                            dtype=np.int32, shape=(nnz,))
     cursor = sets_indptr[:-1].copy()                 # next free place of each set
-    for lo in range(0, nnz, CHUNK):
-        s = np.asarray(post_sets[lo:lo + CHUNK])
-        tok = (np.searchsorted(post_indptr, np.arange(lo, lo + len(s)), side="right") - 1)
-        o = np.argsort(s, kind="stable")             # by set; tokens ascend within a set
-        ss = s[o]
-        run = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
-        rank = np.arange(len(ss)) - np.repeat(run, np.diff(np.r_[run, len(ss)]))
-        dest = cursor[ss] + rank
-        sets_tokens[dest] = tok[o]
-        post_pos[lo + o] = dest - sets_indptr[ss]
-        post_sizes[lo:lo + len(s)] = sizes[s]
-        cursor += np.bincount(s, minlength=n_sets)
-    for a in (sets_tokens, post_pos, post_sizes):
-        a.flush()
+    with w.npy_appender("postings/positions.npy", np.int32, (nnz,)) as post_pos, \
+            w.npy_appender("postings/set_sizes.npy", np.int32, (nnz,)) as post_sizes:
+        for lo in range(0, nnz, CHUNK):
+            s = np.asarray(post_sets[lo:lo + CHUNK])
+            tok = (np.searchsorted(post_indptr, np.arange(lo, lo + len(s)), side="right") - 1)
+            o = np.argsort(s, kind="stable")         # by set; tokens ascend within a set
+            ss = s[o]
+            run = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
+            rank = np.arange(len(ss)) - np.repeat(run, np.diff(np.r_[run, len(ss)]))
+            dest = cursor[ss] + rank
+            sets_tokens[dest] = tok[o]
+            pos = np.empty(len(s), dtype=np.int64)
+            pos[o] = dest - sets_indptr[ss]
+            post_pos.write(pos)
+            post_sizes.write(sizes[s])
+            cursor[ss[run]] += np.diff(np.r_[run, len(ss)])
+    sets_tokens.flush()
 
 
 def write_postings_parquet(w) -> None:

@@ -35,6 +35,7 @@ from ..hashing import minhash_signatures, token_hash32, token_hash64
 from ..lake import read as lakeread
 from ..lake.discover import LakeSpec
 from ..lake.normalize import normalize_array
+from ..spark import release_memory
 from . import joinstats as joinstats_job
 from . import profile as profile_job
 
@@ -253,6 +254,7 @@ def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int, chunk_
             if pending:
                 write_long_form(long, batch_no, chunk,
                                 long_form_of(pending, num_perm, seed, n_samples, join_stats))
+            release_memory()      # an idle worker keeps no batch's peak
     return run
 
 
