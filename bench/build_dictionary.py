@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def groupby_job(values, grouped_dir, out_uri):
+def groupby_job(values, grouped_dir, out_dir):
     from pyspark.sql import functions as F
     (values.groupBy("token")
      .agg(F.first("hash64").alias("hash64"),
@@ -30,7 +30,7 @@ def groupby_job(values, grouped_dir, out_uri):
      .withColumn("sids", F.array_distinct(F.col("pairs.column_id")))
      .withColumn("freq", F.size("sids"))
      .orderBy("freq", "sids", "token")
-     .select("token", "hash64", "freq", "sids", "pairs").write.parquet(out_uri))
+     .select("token", "hash64", "freq", "sids", "pairs").write.parquet(Path(out_dir).as_uri()))
 
 
 def _cpu() -> float:
@@ -83,7 +83,7 @@ def main() -> None:
             shutil.rmtree(out, ignore_errors=True)
             shutil.rmtree(grp, ignore_errors=True)
             t, c = time.time(), _cpu()
-            job(values, str(grp), out.as_uri())
+            job(values, str(grp), out)
             print(f"| {r} | {name} | {time.time() - t:.1f} | {_cpu() - c:.1f} | "
                   f"{os.getloadavg()[0]:.1f} |", flush=True)
         old, new = _rows(a.work / "out-groupBy"), _rows(a.work / "out-new")

@@ -8,10 +8,20 @@ In a notebook: ``%load_ext lakejoin_jupyter`` (magics.py: ``%lakejoin``) and
 ``lakejoin_jupyter.widget(engine)`` for the discovery widget.
 """
 from ._version import __version__
-from .engine import Engine, Hit, Query, SearchResult, build_index, open_index
+
+_ENGINE_NAMES = ("Engine", "Hit", "Query", "SearchResult", "build_index", "open_index")
 
 __all__ = ["__version__", "Engine", "Hit", "Query", "SearchResult", "build_index", "open_index",
            "autojoin", "load_ipython_extension", "unload_ipython_extension", "widget"]
+
+
+def __getattr__(name):
+    """The engine's names load on first use, so ``lakejoin index`` does not import the
+    search and join layers."""
+    if name in _ENGINE_NAMES:
+        from . import engine
+        return getattr(engine, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_ipython_extension(ipython):

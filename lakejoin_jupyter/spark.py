@@ -233,6 +233,10 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
              # directory first on sys.path: a lakejoin_jupyter folder there (another
              # checkout) would shadow this package in every UDF
              .config("spark.executorEnv.PYTHONSAFEPATH", "1")
+             # with simplified tracebacks on, SQL UDFs get their own worker daemon (an
+             # extra environment variable): a second set of workers importing pyarrow
+             # and pandas again (about a second); off, RDD and SQL tasks share workers
+             .config("spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled", "false")
              .config("spark.sql.session.timeZone", "UTC"))
         if not settings.master.startswith("local"):
             b = b.config("spark.driver.host", os.environ.get("SPARK_LOCAL_IP", "127.0.0.1"))
@@ -277,6 +281,21 @@ def session_running() -> bool:
     return SparkContext._active_spark_context is not None
 
 
+def _close_accumulator_server_in_background(sc) -> None:
+    """PySpark's ``SparkContext.stop`` ends by shutting down its accumulator server, whose
+    handler polls a shutdown flag once a second: most of a second of every stop spent
+    waiting. Flag it, take it from the context and let a daemon thread wait instead (the
+    JVM may exit first: its connection's end is then expected, not an error to print)."""
+    server = getattr(sc, "_accumulatorServer", None)
+    if server is None:
+        return
+    sc._accumulatorServer = None
+    server.server_shutdown = True
+    server.handle_error = lambda request, client_address: None
+    threading.Thread(target=server.shutdown, name="accumulator server shutdown",
+                     daemon=True).start()
+
+
 def stop_spark(spark, timeout: float = 30.0) -> bool:
     """Stop the session and the JVM behind it, so a notebook kernel does not keep the
     driver's heap after a build it started. The JVM exits when its stdin closes (PySpark
@@ -284,6 +303,7 @@ def stop_spark(spark, timeout: float = 30.0) -> bool:
     the JVM wrote the class archive as it exited (:func:`_class_sharing_options`)."""
     from pyspark import SparkContext
 
+    _close_accumulator_server_in_background(spark.sparkContext)
     spark.stop()
     gateway = SparkContext._gateway
     SparkContext._gateway = None

@@ -25,6 +25,7 @@ from lakejoin_jupyter.config import BuildSettings
 from lakejoin_jupyter.index.arrays import build_arrays
 from lakejoin_jupyter.index.mate_arrays import build_reference, load
 from lakejoin_jupyter.index.store import LakeIndex
+from lakejoin_jupyter.indexing import dictionary as dictionary_job
 from lakejoin_jupyter.indexing import read as read_job
 from lakejoin_jupyter.indexing.pipeline import build
 from lakejoin_jupyter.lake.normalize import MAX_TOKEN_CHARS, normalize_many
@@ -96,8 +97,10 @@ def profile_oracle(values: list) -> dict:
             "samples": [v for v, _ in sorted(keyed.items(), key=lambda kv: (-kv[1], kv[0]))[:5]]}
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_lake_build_equals_oracles(spark, tmp_path, monkeypatch, seed):
+@pytest.mark.parametrize("seed, global_sort", [(1, "spark"), (2, "spark"), (3, "driver")])
+def test_random_lake_build_equals_oracles(spark, tmp_path, monkeypatch, seed, global_sort):
+    if global_sort == "spark":                               # the large-lake path
+        monkeypatch.setattr(dictionary_job, "DRIVER_SORT_TOKENS", 0)
     monkeypatch.setattr(read_job, "BATCH_BYTES", 300)        # many read tasks ...
     monkeypatch.setattr(read_job, "CHUNK_CELLS", 40)         # ... each writing many parts
     lake = write_lake(tmp_path / "lake", random_lake(tmp_path, seed))

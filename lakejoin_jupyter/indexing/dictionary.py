@@ -25,23 +25,48 @@ import numpy as np
 COLUMNS = ("token", "hash64", "freq", "sids", "pairs")
 
 
-def build_dictionary(values, grouped_dir: str, out_uri: str) -> None:
-    """Write the tokens sorted by (freq, sids, token) to ``out_uri``: columns token, hash64,
-    freq, sids (the posting list), pairs (column_id, rcode) of every raw text holding the
-    token, in (column_id, rcode) order. ``grouped_dir``: a scratch folder (on storage every
-    executor can write) where the grouping tasks write the unsorted rows themselves.
+DRIVER_SORT_TOKENS = 1 << 20    # at most this many tokens: the global sort runs on the driver
+
+
+def build_dictionary(values, grouped_dir, out_dir) -> None:
+    """Write the tokens sorted by (freq, sids, token) to ``out_dir`` (part-*.parquet in
+    order): columns token, hash64, freq, sids (the posting list), pairs (column_id, rcode)
+    of every raw text holding the token, in (column_id, rcode) order. ``grouped_dir``: a
+    scratch folder (on storage every executor can write) where the grouping tasks write
+    the unsorted rows themselves. Up to ``DRIVER_SORT_TOKENS`` tokens the driver sorts
+    them (one Arrow sort instead of a range-partitioned Spark sort, whose sampling, shuffle
+    and write cost more than the sort itself at that size); above, Spark does.
 
     ``values``: Spark DataFrame (column_id, rcode, token, hash64), token not null."""
     from functools import partial
 
     Path(grouped_dir).mkdir(parents=True, exist_ok=True)
-    (values.select("token", "column_id", "rcode", "hash64").repartition("token")
-     .sortWithinPartitions("token", "column_id", "rcode")
-     .mapInArrow(partial(_write_token_rows, str(grouped_dir)), "tokens long")
-     .collect())
+    n_tokens = sum(r.tokens for r in
+                   values.select("token", "column_id", "rcode", "hash64").repartition("token")
+                   .sortWithinPartitions("token", "column_id", "rcode")
+                   .mapInArrow(partial(_write_token_rows, str(grouped_dir)), "tokens long")
+                   .collect())
+    if n_tokens <= DRIVER_SORT_TOKENS:
+        _sort_on_driver(grouped_dir, out_dir)
+        return
     spark = values.sparkSession
     (spark.read.schema(SPARK_SCHEMA).parquet(Path(grouped_dir).as_uri())
-     .orderBy("key").select(*COLUMNS).write.parquet(out_uri))
+     .orderBy("key").select(*COLUMNS).write.parquet(Path(out_dir).as_uri()))
+
+
+def _sort_on_driver(grouped_dir, out_dir) -> None:
+    """The grouped rows sorted by their binary key with Arrow, written as one part."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    parts = [pq.read_table(f) for f in _parts(grouped_dir)]
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    if not parts:
+        return
+    t = pa.concat_tables(parts)
+    t = t.take(pc.sort_indices(t.column("key"))).select(list(COLUMNS))
+    pq.write_table(t, Path(out_dir) / "part-00000.parquet")
 
 
 SPARK_SCHEMA = ("key binary, token string, hash64 long, freq int, sids array<int>, "

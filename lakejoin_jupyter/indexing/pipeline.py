@@ -365,7 +365,7 @@ def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
     grouped_dir, sorted_dir = ctx.scratch("dictionary_grouped"), ctx.scratch("dictionary_sorted")
     dictionary_job.build_dictionary(
         ctx.values.where(F.col("token").isNotNull()).select("column_id", "rcode", "token", "hash64"),
-        str(grouped_dir), sorted_dir.as_uri())
+        grouped_dir, sorted_dir)
     shutil.rmtree(grouped_dir, ignore_errors=True)
 
     prog.step("sets and postings")
