@@ -31,15 +31,18 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
+import re
 from dataclasses import dataclass, field
 from math import comb
 from typing import Sequence
 
 import numpy as np
 
-from .dsl import (CASINGS, Column, Constant, Pad, Program, Replace, SelectK, Split, Substring,
-                  Trim, _case, compile_expr, normalize_space, pad_digits)
+from .dsl import (CASINGS, MAP_TABLES, MAPS, Column, Constant, Map, Pad, Program, Replace,
+                  SelectK, Split, Substring, Trim, _case, compile_expr, map_value,
+                  normalize_space, pad_digits)
 
+_TOKENS = re.compile(r"[^\W_]+")
 MAX_SEP_LEN = 3
 MAX_PARTS = 8
 
@@ -296,6 +299,30 @@ def padded_operands(ops: list, outputs: Sequence[str]) -> list:
     return out
 
 
+def mapped_operands(ops: list, outputs: Sequence[str]) -> list:
+    """Operands read through ``Map(table)`` (a fixed equivalence: a number without its
+    zeros, a month's number or name, a US state's code or name). One is kept when every
+    example's value is in the table, some value changes, and every mapped value occurs in
+    its output (ignoring case; a name by its first 3 letters: "Jul" of "July")."""
+    seen = {vals for _node, vals in ops}
+    out = []
+    lowered = [o.lower() for o in outputs]
+    for node, vals in ops:
+        for table in MAPS:
+            mv = []
+            for v, o in zip(vals, lowered):
+                m = map_value(v, table)
+                if m is None or m.lower()[:3] not in o:
+                    break
+                mv.append(m)
+            else:
+                mv = tuple(mv)
+                if mv != vals and mv not in seen:
+                    seen.add(mv)
+                    out.append((Map(node, table), mv))
+    return out
+
+
 def padded_variant(program: Program, examples: Sequence[Example],
                    columns: Sequence[str]) -> Program | None:
     """The program with each whole-operand piece whose outputs on the examples are numbers
@@ -537,8 +564,10 @@ class ExampleSetLearner:
         cc = self.cache.setdefault("case", {})
         plain = operands(self.examples, columns, self.cache)
         outputs = [ex.output for ex in self.examples]
+        mapped = mapped_operands(plain, outputs)
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
-                           + padded_operands(plain, outputs) + trimmed_operands(plain, outputs)):
+                           + padded_operands(plain + mapped, outputs)
+                           + trimmed_operands(plain, outputs) + mapped):
             for casing in CASINGS:      # each operand as it is, then its cased forms
                 if casing == "same":
                     cv = vals
@@ -721,6 +750,12 @@ def _row_chars(row: tuple, cache: dict) -> set:
     hit = cache.get(key)
     if hit is None:
         text = "".join(v for v in row if v)
+        mapped = []             # what Map can make of a cell or of one of its tokens
+        for v in row:
+            if v:
+                for t in [v] + _TOKENS.findall(v):
+                    mapped += [m for table in MAP_TABLES if (m := map_value(t, table))]
+        text += "".join(mapped)
         hit = set(text) | set(text.lower()) | set(text.upper()) | set(text.title())
         cache[key] = hit
     return hit

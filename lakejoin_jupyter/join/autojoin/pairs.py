@@ -29,6 +29,9 @@ import zlib
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from .dsl import MAP_TABLES
+
+_MONTH_NUMBER = {k: v for k, v in MAP_TABLES["month_number"].items() if not k.isdigit()}
 MIN_Q = 3
 MAX_GRAM = 64
 MAX_VALUE_CHARS = 256
@@ -39,8 +42,12 @@ _MIXED = re.compile(r"[0-9][^\W\d_]|[^\W\d_][0-9]")      # a letter next to a di
 
 
 def _token_value(token: str) -> str:
-    """A token as bags compare it: a number by its value ("07" and "7" are one token)."""
-    return (token.lstrip("0") or "0") if token.isascii() and token.isdigit() else token
+    """A token as bags compare it, in the canonical form of the language's ``Map``
+    equivalences: a number by its value ("07" and "7" are one token), a month's name or
+    3-letter form by its number ("jul" and "July" are "7")."""
+    if token.isascii() and token.isdigit():
+        return token.lstrip("0") or "0"
+    return _MONTH_NUMBER.get(token, token)
 
 
 def fold(text: str) -> str:
