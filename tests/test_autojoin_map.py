@@ -157,3 +157,28 @@ def test_end_to_end_state_names_join_their_codes_and_dates_their_long_form():
     aj = autojoin(left, right, fuzzy=False)
     assert aj.found
     assert set(aj.pairs(fuzzy=False)) == {(i, 39 - i) for i in range(40)}
+
+
+def test_signatures_read_every_value_one_canonical_way():
+    """Hand-checked views of the canonical token reading (pairs.signatures)."""
+    from lakejoin_jupyter.join.autojoin.pairs import signatures
+    assert dict(signatures("july 1, 2014")) == {"bag": ("1", "2014", "7"),
+                                                "cut": ("1", "14", "7"), "runs": ("1", "2014")}
+    assert dict(signatures("2014-07-01")) == {"bag": ("1", "2014", "7"),
+                                              "cut": ("1", "14", "7"),
+                                              "runs": ("1", "2014", "7"),
+                                              "numbers": ("1", "2014", "7")}
+    assert dict(signatures("3/1/22")) == {"bag": ("1", "22", "3"), "cut": ("1", "22", "3"),
+                                          "runs": ("1", "22", "3"), "numbers": ("1", "22", "3")}
+    assert dict(signatures("2022-03-01"))["cut"] == ("1", "22", "3")
+    assert dict(signatures("s01e05")) == {"runs": ("1", "5"), "coded": ("1", "5")}
+    assert dict(signatures("district 1")) == {"bag": ("1", "district"), "label": "1"}
+    assert dict(signatures("ak-01")) == {"bag": ("1", "ak"), "cut": ("1", "ak"), "label": "1"}
+    assert signatures("iowa") == []
+
+
+def test_unique_keys_need_one_value_on_their_side():
+    s = ColumnValues.from_cells("d", ["1 5", "1/5", "S1E5", "2 7"])
+    # "1 5" and "1/5" share their numbers: neither is unique; "S1E5" shares them too
+    assert s.unique("numbers") == {("2", "7"): 3}
+    assert s.unique("coded") == {}

@@ -136,7 +136,11 @@ STATES = {
     "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
     "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee",
     "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
-    "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "PR": "Puerto Rico"}
+    "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "PR": "Puerto Rico",
+    "AS": "American Samoa", "GU": "Guam", "MP": "Northern Mariana Islands",
+    "VI": "U.S. Virgin Islands"}
+STATE_ALIASES = {"washington dc": "DC", "washington d.c": "DC", "northern marianas": "MP",
+                 "virgin islands": "VI", "us virgin islands": "VI"}
 
 
 def _build_tables() -> dict:
@@ -151,6 +155,7 @@ def _build_tables() -> dict:
     for code, name in STATES.items():
         states[code.lower()] = code
         states[name.lower()] = code
+    states.update(STATE_ALIASES)
     return {"month_name": {k: MONTHS[v - 1] for k, v in months.items()},
             "month_number": {k: str(v) for k, v in months.items()},
             "state_code": dict(states),
