@@ -392,12 +392,33 @@ def family_multicol(lake):
         tgt_cols=[lambda e: f"{e[0]}-{e[1]:02d}"], src_names=["st", "cd"], tgt_names=["stcd"], n=200)
 
 
+def family_scale(lake):
+    """Larger tables (the sampling path of §4.5); added after the first measurement."""
+    births = _dates(lake, "births")
+    yield "dev", "scale_births_mdyyyy_to_iso", dict(
+        entities=births, src_cols=[DATE_FORMATS["mdyyyy"]], tgt_cols=[DATE_FORMATS["iso"]],
+        src_names=["date"], tgt_names=["day"], n=2500)
+    bioguide = _column(lake, "fivethirtyeight/congress-age/congress-terms.csv", "bioguide",
+                       r"[A-Z]\d{6}")
+    yield "dev", "scale_bioguide_suffix", dict(
+        entities=bioguide, src_cols=[lambda e: e], tgt_cols=[lambda e: f"{e}.json"],
+        src_names=["code"], tgt_names=["key"], n=2500)
+    weather = _dates(lake, "weather")
+    yield "val", "scale_weather_iso_to_mdyy", dict(
+        entities=weather, src_cols=[DATE_FORMATS["iso"]], tgt_cols=[DATE_FORMATS["mdyy"]],
+        src_names=["date"], tgt_names=["day"], n=600, fanout=4)
+    congress = _names(lake, "congress")
+    yield "val", "scale_congress_email", dict(
+        entities=congress, src_cols=[lambda e: e], tgt_cols=[NAME_FORMATS["email"]],
+        src_names=["name"], tgt_names=["person"], n=2500)
+
+
 def _pick(key: str, percent: int) -> bool:
     return int(hashlib.sha256(key.encode()).hexdigest(), 16) % 100 < percent
 
 
 FAMILIES = [family_dates, family_names, family_codes, family_labelled, family_parts,
-            family_abbrev, family_case, family_slugs, family_multicol]
+            family_abbrev, family_case, family_slugs, family_multicol, family_scale]
 
 
 def main(argv=None):

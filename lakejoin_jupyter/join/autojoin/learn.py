@@ -24,7 +24,9 @@ Note:
     before or after its output, when it holds letters (" at ", " Tickets on "). An operand
     may be read through Trim (end spaces stripped, inner runs as one space) where that
     makes it occur whole in an output ("Obama ,  Barack" cut at ","). ``learn_from_set``
-    retries a failing set of 4 without each example (one bad pair spoils a set).
+    retries a failing set of 4 without each example (one bad pair spoils a set). An operand
+    may be read through Map (a fixed table: number without zeros, month, US state) where
+    every example's mapped value shows in its output ("07" -> "7", "07" -> "Jul").
 """
 from __future__ import annotations
 
