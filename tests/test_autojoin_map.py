@@ -182,3 +182,22 @@ def test_unique_keys_need_one_value_on_their_side():
     # "1 5" and "1/5" share their numbers: neither is unique; "S1E5" shares them too
     assert s.unique("numbers") == {("2", "7"): 3}
     assert s.unique("coded") == {}
+
+
+def test_a_whole_part_beats_the_constant_the_examples_share():
+    """Hand-checked: the examples' years all start with "201", so `"/201" + last letter of
+    the year` and `"/" + the year` make equal progress; the thesis's tie rule (CONSTANT
+    first) takes the constant, right for the 2010s only. A whole part whose pieces differ
+    between the examples now wins such a tie: the program is right on every day of 1999."""
+    days = [datetime.date(2014, 7, 1), datetime.date(2013, 11, 23), datetime.date(2015, 2, 9)]
+    fmt = lambda d: f"{d.month:02d}/{d.day:02d}/{d.year}"   # noqa: E731
+    examples = [Example((d.isoformat(),), fmt(d)) for d in days]
+    program = try_learn_transform(examples, ["day"])
+    assert program == Program((
+        Substring(_iso_parts(1), None, None, "same"), Constant("/"),
+        Substring(_iso_parts(2), None, None, "same"), Constant("/"),
+        Substring(_iso_parts(0), None, None, "same")))
+    d = datetime.date(1999, 1, 1)
+    while d.year == 1999:
+        assert program({"day": d.isoformat()}) == fmt(d)
+        d += datetime.timedelta(1)

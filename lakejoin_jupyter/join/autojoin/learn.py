@@ -470,7 +470,13 @@ class _Candidates:
                     continue
                 ops.append((-learner.validate(node) if len(ops) or len(tie) > 1 else 0, k,
                             node, pieces))
-            ops.sort(key=lambda x: (x[0], x[1][1], x[1]))   # whole parts before cut ones
+            # whole parts before cut ones; a constant after a whole part whose pieces
+            # differ between the examples (it carries the row's own value: a year, not
+            # the century the examples share)
+            varied = any(y[1][1] == 0 and not isinstance(y[2], Constant)
+                         and len(set(y[3])) > 1 for y in ops)
+            ops.sort(key=lambda x: (x[0], x[1][1], varied and isinstance(x[2], Constant),
+                                    x[1]))
             for _v, _k, node, pieces in ops:
                 if pieces in yielded:
                     continue
