@@ -26,7 +26,9 @@ Note:
     makes it occur whole in an output ("Obama ,  Barack" cut at ","). ``learn_from_set``
     retries a failing set of 4 without each example (one bad pair spoils a set). An operand
     may be read through Map (a fixed table: number without zeros, month, US state) where
-    every example's mapped value shows in its output ("07" -> "7", "07" -> "Jul").
+    every example's mapped value shows in its output ("07" -> "7", "07" -> "Jul"). On a tie,
+    a whole part whose pieces differ between the examples comes before a constant (the
+    thesis: CONSTANT first), so "/201" shared by three years is not baked in.
 """
 from __future__ import annotations
 
