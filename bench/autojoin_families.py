@@ -7,7 +7,8 @@
 For each family of transformation used in practice (dates between common formats, person
 names, codes with prefixes / suffixes / zero padding, labelled numbers, parts of longer
 values, abbreviations, case / punctuation / whitespace, slugs / URLs / file names, keys
-over several columns) several real columns of the lake (fivethirtyeight and reference)
+over several columns, larger tables) several real columns of the lake (fivethirtyeight and
+reference)
 are rewritten into a source and a target table, 1:1 or N:1, with unmatched rows on both
 sides. The ground truth comes from the rows' identity (the entity a row was made from),
 never from a transformation program. Everything is seeded: the output is the same on every
