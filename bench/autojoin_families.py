@@ -8,15 +8,15 @@ For each family of transformation used in practice (dates between common formats
 names, codes with prefixes / suffixes / zero padding, labelled numbers, parts of longer
 values, abbreviations, case / punctuation / whitespace, slugs / URLs / file names, keys
 over several columns, larger tables) several real columns of the lake (fivethirtyeight and
-reference)
-are rewritten into a source and a target table, 1:1 or N:1, with unmatched rows on both
+reference) are rewritten into a source and a target table, 1:1 or N:1, with unmatched rows on both
 sides. The ground truth comes from the rows' identity (the entity a row was made from),
 never from a transformation program. Everything is seeded: the output is the same on every
 run.
 
 The development / validation split is fixed here, by source column: every source of a
-family is marked "dev" or "val" in ``FAMILIES`` (decided when the sources were listed,
-before any learner ran on them). Cases go to ``OUT/dev/`` or ``OUT/validation/``. Tune on
+family is marked "dev" or "val" where its family function lists it (decided when the
+sources were listed, before any learner ran on them; the scale family came later, under
+the same rule). Cases go to ``OUT/dev/`` or ``OUT/validation/``. Tune on
 dev only; report validation. These cases are for development: none is a clean figure for
 the bench sets of bench/autojoin_eval.py.
 """
