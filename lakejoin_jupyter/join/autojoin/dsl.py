@@ -21,7 +21,9 @@ Note:
     needing different programs), with Program's interface (``Program.from_dict`` reads
     either); ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004");
     ``Trim(of)`` strips a value's end spaces and makes each inner run one space (a part
-    cut at "," from "Obama ,  Barack").
+    cut at "," from "Obama ,  Barack"); ``Map(of, table)`` reads a value through a fixed
+    equivalence (a number without its zeros, a month's number or name, a US state's code or
+    name), None outside it ("07" -> "7", "7" -> "July", "New York" -> "NY").
 """
 from __future__ import annotations
 
@@ -120,12 +122,74 @@ def pad_digits(v: str, width: int) -> str:
     return v.rjust(width, "0") if v.isascii() and v.isdigit() else v
 
 
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+STATES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "DC": "District of Columbia",
+    "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois",
+    "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan",
+    "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri", "MT": "Montana",
+    "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
+    "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota",
+    "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+    "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee",
+    "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+    "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "PR": "Puerto Rico",
+    "AS": "American Samoa", "GU": "Guam", "MP": "Northern Mariana Islands",
+    "VI": "U.S. Virgin Islands"}
+STATE_ALIASES = {"washington dc": "DC", "washington d.c": "DC", "northern marianas": "MP",
+                 "virgin islands": "VI", "us virgin islands": "VI"}
+
+
+def _build_tables() -> dict:
+    """The fixed equivalence tables of :class:`Map`: lower-cased, space-normalized key ->
+    canonical text (numbers are handled apart, by value)."""
+    months = {}
+    for i, name in enumerate(MONTHS):
+        for key in {name.lower(), name[:3].lower(), str(i + 1), f"{i + 1:02d}"}:
+            months[key] = i + 1
+    months["sept"] = 9
+    states = {}
+    for code, name in STATES.items():
+        states[code.lower()] = code
+        states[name.lower()] = code
+    states.update(STATE_ALIASES)
+    return {"month_name": {k: MONTHS[v - 1] for k, v in months.items()},
+            "month_number": {k: str(v) for k, v in months.items()},
+            "state_code": dict(states),
+            "state_name": {k: STATES[v] for k, v in states.items()}}
+
+
+MAP_TABLES = _build_tables()
+MAPS = ("number",) + tuple(MAP_TABLES)
+
+
+def map_value(v: str, table: str):
+    """``v`` through the named equivalence: ``number`` a run of ASCII digits by its value
+    ("007" -> "7"); ``month_name`` / ``month_number`` a month as a number, a name or its
+    3-letter form ("07", "jul", "July" -> "July" / "7"); ``state_code`` / ``state_name`` a
+    US state as its name or USPS code ("new york" -> "NY" / "New York"). None when ``v`` is
+    not in the table (no key)."""
+    if table == "number":
+        return (v.lstrip("0") or "0") if v.isascii() and v.isdigit() else None
+    key = " ".join(v.split()).lower().rstrip(".")
+    return MAP_TABLES[table].get(key)
+
+
+@dataclass(frozen=True)
+class Map:
+    of: object          # Column, SelectK, Replace or Trim
+    table: str          # one of MAPS
+
+
 @dataclass(frozen=True)
 class Concat:
     parts: tuple
 
 
-STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad, Trim)
+STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad, Trim, Map)
 
 
 def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | None = None,
@@ -169,7 +233,7 @@ def columns_of(node) -> list[str]:
         elif isinstance(n, Concat):
             for p in n.parts:
                 walk(p)
-        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad, Trim)):
+        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad, Trim, Map)):
             walk(n.of)
 
     walk(node)
@@ -265,6 +329,13 @@ def _compile(node, pos):
             v = inner(row)
             return None if v is None else pad_digits(v, width)
         return pad
+    if isinstance(node, Map):
+        inner, table = _compile(node.of, pos), node.table
+
+        def mapped(row):
+            v = inner(row)
+            return None if v is None else map_value(v, table)
+        return mapped
     if isinstance(node, Substring):
         inner, a, b, casing = _compile(node.of, pos), node.start, node.stop, node.casing
 
@@ -335,6 +406,14 @@ def describe(node, show_columns: bool = True) -> str:
         base = "the value" if isinstance(inner, Column) and not show_columns else \
             describe(inner, show_columns)
         return f"{base} with spaces trimmed"
+    if isinstance(node, Map):
+        inner = node.of
+        base = "the value" if isinstance(inner, Column) and not show_columns else \
+            describe(inner, show_columns)
+        what = {"number": "as a number without leading zeros", "month_name": "as a month name",
+                "month_number": "as a month number", "state_code": "as a state code",
+                "state_name": "as a state name"}[node.table]
+        return f"{base} {what}"
     if isinstance(node, Substring):
         inner = node.of
         base = describe(inner, show_columns)
@@ -383,6 +462,8 @@ def to_dict(node) -> dict:
         return {"op": "pad", "of": to_dict(node.of), "width": node.width}
     if isinstance(node, Trim):
         return {"op": "trim", "of": to_dict(node.of)}
+    if isinstance(node, Map):
+        return {"op": "map", "of": to_dict(node.of), "table": node.table}
     raise TypeError(f"not a program node: {node!r}")
 
 
@@ -445,6 +526,13 @@ def from_dict(d, where: str = "program") -> object:
         of = from_dict(d.get("of"), where + ".of")
         _string_node(of, where + ".of")
         return Trim(of)
+    if op == "map":
+        table = _need(d, "table", str, where)
+        if table not in MAPS:
+            raise ProgramFormatError(f"{where}: a map table must be one of {MAPS}, not {table!r}")
+        of = from_dict(d.get("of"), where + ".of")
+        _string_node(of, where + ".of")
+        return Map(of, table)
     if op == "concat":
         parts = d.get("parts")
         if not isinstance(parts, list):
@@ -786,6 +874,10 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
     if isinstance(node, Trim):
         return [None if v is None else " ".join(v.split())
                 for v in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, Map):
+        table = node.table
+        return [None if v is None else map_value(v, table)
+                for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Substring):
         a, b, casing = node.start, node.stop, node.casing
         vals = evaluate_columns(node.of, texts, n)
@@ -848,6 +940,19 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
             var = _identifier(f"{inner}_padded", taken)
             lines.append(f"{var} = {inner}.rjust({node.width}, '0') "
                          f"if {inner}.isascii() and {inner}.isdigit() else {inner}")
+            return var
+        if isinstance(node, Map):
+            inner = text_of(node.of)
+            var = _identifier(f"{inner}_{node.table}", taken)
+            if node.table == "number":
+                lines.append(f"if not ({inner}.isascii() and {inner}.isdigit()):")
+                lines.append("    return None")
+                lines.append(f"{var} = {inner}.lstrip('0') or '0'")
+            else:
+                table = dict(sorted(MAP_TABLES[node.table].items()))
+                lines.append(f"{var} = {table!r}.get(' '.join({inner}.split()).lower().rstrip('.'))")
+                lines.append(f"if {var} is None:")
+                lines.append("    return None")
             return var
         raise TypeError(node)
 

@@ -24,22 +24,29 @@ Note:
     before or after its output, when it holds letters (" at ", " Tickets on "). An operand
     may be read through Trim (end spaces stripped, inner runs as one space) where that
     makes it occur whole in an output ("Obama ,  Barack" cut at ","). ``learn_from_set``
-    retries a failing set of 4 without each example (one bad pair spoils a set).
+    retries a failing set of 4 without each example (one bad pair spoils a set). An operand
+    may be read through Map (a fixed table: number without zeros, month, US state) where
+    every example's mapped value shows in its output ("07" -> "7", "07" -> "Jul"). On a tie,
+    a whole part whose pieces differ between the examples comes before a constant (the
+    thesis: CONSTANT first), so "/201" shared by three years is not baked in.
 """
 from __future__ import annotations
 
 import heapq
 import itertools
 import random
+import re
 from dataclasses import dataclass, field
 from math import comb
 from typing import Sequence
 
 import numpy as np
 
-from .dsl import (CASINGS, Column, Constant, Pad, Program, Replace, SelectK, Split, Substring,
-                  Trim, _case, compile_expr, normalize_space, pad_digits)
+from .dsl import (CASINGS, MAP_TABLES, MAPS, Column, Constant, Map, Pad, Program, Replace,
+                  SelectK, Split, Substring, Trim, _case, compile_expr, map_value,
+                  normalize_space, pad_digits)
 
+_TOKENS = re.compile(r"[^\W_]+")
 MAX_SEP_LEN = 3
 MAX_PARTS = 8
 
@@ -296,6 +303,30 @@ def padded_operands(ops: list, outputs: Sequence[str]) -> list:
     return out
 
 
+def mapped_operands(ops: list, outputs: Sequence[str]) -> list:
+    """Operands read through ``Map(table)`` (a fixed equivalence: a number without its
+    zeros, a month's number or name, a US state's code or name). One is kept when every
+    example's value is in the table, some value changes, and every mapped value occurs in
+    its output (ignoring case; a name by its first 3 letters: "Jul" of "July")."""
+    seen = {vals for _node, vals in ops}
+    out = []
+    lowered = [o.lower() for o in outputs]
+    for node, vals in ops:
+        for table in MAPS:
+            mv = []
+            for v, o in zip(vals, lowered):
+                m = map_value(v, table)
+                if m is None or m.lower()[:3] not in o:
+                    break
+                mv.append(m)
+            else:
+                mv = tuple(mv)
+                if mv != vals and mv not in seen:
+                    seen.add(mv)
+                    out.append((Map(node, table), mv))
+    return out
+
+
 def padded_variant(program: Program, examples: Sequence[Example],
                    columns: Sequence[str]) -> Program | None:
     """The program with each whole-operand piece whose outputs on the examples are numbers
@@ -441,7 +472,13 @@ class _Candidates:
                     continue
                 ops.append((-learner.validate(node) if len(ops) or len(tie) > 1 else 0, k,
                             node, pieces))
-            ops.sort(key=lambda x: (x[0], x[1][1], x[1]))   # whole parts before cut ones
+            # whole parts before cut ones; a constant after a whole part whose pieces
+            # differ between the examples (it carries the row's own value: a year, not
+            # the century the examples share)
+            varied = any(y[1][1] == 0 and not isinstance(y[2], Constant)
+                         and len(set(y[3])) > 1 for y in ops)
+            ops.sort(key=lambda x: (x[0], x[1][1], varied and isinstance(x[2], Constant),
+                                    x[1]))
             for _v, _k, node, pieces in ops:
                 if pieces in yielded:
                     continue
@@ -537,8 +574,10 @@ class ExampleSetLearner:
         cc = self.cache.setdefault("case", {})
         plain = operands(self.examples, columns, self.cache)
         outputs = [ex.output for ex in self.examples]
+        mapped = mapped_operands(plain, outputs)
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
-                           + padded_operands(plain, outputs) + trimmed_operands(plain, outputs)):
+                           + padded_operands(plain + mapped, outputs)
+                           + trimmed_operands(plain, outputs) + mapped):
             for casing in CASINGS:      # each operand as it is, then its cased forms
                 if casing == "same":
                     cv = vals
@@ -721,6 +760,12 @@ def _row_chars(row: tuple, cache: dict) -> set:
     hit = cache.get(key)
     if hit is None:
         text = "".join(v for v in row if v)
+        mapped = []             # what Map can make of a cell or of one of its tokens
+        for v in row:
+            if v:
+                for t in [v] + _TOKENS.findall(v):
+                    mapped += [m for table in MAP_TABLES if (m := map_value(t, table))]
+        text += "".join(mapped)
         hit = set(text) | set(text.lower()) | set(text.upper()) | set(text.title())
         cache[key] = hit
     return hit

@@ -11,15 +11,16 @@ Note:
     Choices the thesis leaves open (why: docs/algorithms/autojoin.md): case-insensitive
     matching; values over ``MAX_VALUE_CHARS`` skipped, q capped at ``MAX_GRAM``; a value's
     pairs for its own row only; pairs below ``min_score`` dropped, ties to the longer gram.
-    Deviations: rare token bags pair with score 1 ("7/1/2014" and "2014-7-1", digits by
-    value), and rare number bags between a value of numbers and one gluing letters to
-    digits ("1 5" and "S01E05"); a value shorter than 3 ("NY") is probed whole, and a
-    target value shorter than 3 pairs with the source values it abbreviates ("IA" with
-    "Iowa", "DZ" with "DZA"); a row's best matches in 2-3 columns are intersected
-    (``combined_pair_groups``). Bags also pair with 4-digit numbers cut to two digits
-    ("3/1/22", "2022-03-01"), come first among ties and drop the row's other gram pairs; a
-    value with no pair labelling one number pairs by it ("District 1", "AK-01"); a whole
-    key too common for 1/(n m) pairs with score 1 in a group of its own (N:1).
+    Deviations: every value is also read as a canonical token sequence (numbers by value,
+    month names as numbers: the language's ``Map`` equivalences) and compared through
+    views of it (``signatures``): a key held by one value on each side pairs with score 1
+    (whole bags "7/1/2014" = "July 1, 2014" = "2014-07-01", with years cut to two digits
+    "3/1/22", numbers alone "1 5" = "S01E05"); such pairs come first among ties and drop
+    the row's other gram pairs; a value with no pair labelling one number pairs by it
+    ("District 1", "AK-01", 1/(n m)). A value shorter than 3 ("NY") is probed whole, and a
+    target value shorter than 3 pairs with the source values it abbreviates ("IA",
+    "Iowa"); a row's best matches in 2-3 columns are intersected (``combined_pair_groups``);
+    a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1).
 """
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ import zlib
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from .dsl import MAP_TABLES
+
+_MONTH_NUMBER = {k: v for k, v in MAP_TABLES["month_number"].items() if not k.isdigit()}
 MIN_Q = 3
 MAX_GRAM = 64
 MAX_VALUE_CHARS = 256
@@ -39,8 +43,53 @@ _MIXED = re.compile(r"[0-9][^\W\d_]|[^\W\d_][0-9]")      # a letter next to a di
 
 
 def _token_value(token: str) -> str:
-    """A token as bags compare it: a number by its value ("07" and "7" are one token)."""
-    return (token.lstrip("0") or "0") if token.isascii() and token.isdigit() else token
+    """A token as bags compare it, in the canonical form of the language's ``Map``
+    equivalences: a number by its value ("07" and "7" are one token), a month's name or
+    3-letter form by its number ("jul" and "July" are "7")."""
+    if token.isascii() and token.isdigit():
+        return token.lstrip("0") or "0"
+    return _MONTH_NUMBER.get(token, token)
+
+
+def _is_number(t: str) -> bool:
+    return t.isascii() and t.isdigit()
+
+
+def signatures(v: str) -> list:
+    """The (view, key) pairs under which a (folded) value is compared with the other
+    column's values: one canonical reading of its tokens (:func:`_token_value`: numbers by
+    value, month names as numbers) seen whole or in part.
+
+    * ``bag``: every token (2+), as a sorted multiset ("7/1/2014" = "2014-7-1");
+    * ``cut``: the same with each 4-digit number cut to its last two digits, for values
+      holding a 2- or 4-digit number ("3/1/22" = "2022-03-01");
+    * ``numbers`` / ``coded``: the numbers alone (2+), of a value made of numbers only
+      ("1 5") / of one gluing letters to digits ("S01E05"); each view meets the other,
+      and a key counts as unique when no other value has those numbers (``runs``);
+    * ``label``: the one number of a value holding exactly one digit run and a letter
+      ("district 1" and "ak-01": "1")."""
+    tokens = _TOKEN.findall(v)
+    out = []
+    if len(tokens) >= 2:
+        out.append(("bag", tuple(sorted(_token_value(t) for t in tokens))))
+        if any(len(t) in (2, 4) and _is_number(t) for t in tokens):
+            out.append(("cut", tuple(sorted(_token_value(t[2:] if len(t) == 4 and _is_number(t)
+                                                          else t) for t in tokens))))
+    runs = _DIGITS.findall(v)
+    if len(runs) >= 2:
+        numbers = tuple(sorted(_token_value(t) for t in runs))
+        out.append(("runs", numbers))
+        if all(_is_number(t) for t in tokens):
+            out.append(("numbers", numbers))
+        elif any(_MIXED.search(t) for t in tokens):
+            out.append(("coded", numbers))
+    elif len(runs) == 1 and any(ch.isalpha() for ch in v):
+        out.append(("label", _token_value(runs[0])))
+    return out
+
+
+# views whose unique keys pair a source value with a target value (score 1)
+MATCHING_VIEWS = (("bag", "bag"), ("numbers", "coded"), ("coded", "numbers"), ("cut", "cut"))
 
 
 def fold(text: str) -> str:
@@ -148,10 +197,8 @@ class ColumnValues:
     values: list
     rows: list
     index: SuffixIndex = field(repr=False, default=None)
-    _bags: dict = field(repr=False, default=None)
-    _numbers: dict = field(repr=False, default=None)
+    _sigs: dict = field(repr=False, default=None)
     _short: dict = field(repr=False, default=None)
-    _cut: dict = field(repr=False, default=None)
     _ids: dict = field(repr=False, default=None)
 
     @property
@@ -161,58 +208,24 @@ class ColumnValues:
             self._ids = {v: i for i, v in enumerate(self.values)}
         return self._ids
 
-    def unique_bags(self) -> dict:
-        """Token bag (sorted tuple of 2+ tokens) -> id of the one value holding it, for the
-        bags no other value of the column has."""
-        if self._bags is None:
-            seen: dict = {}
+    def signatures(self) -> dict:
+        """The column's values as canonical token sequences (:func:`signatures`): view ->
+        key -> ids of the values holding it (built once)."""
+        if self._sigs is None:
+            sigs: dict = {}
             for vid, v in enumerate(self.values):
-                bag = tuple(sorted(_token_value(t) for t in _TOKEN.findall(v)))
-                if len(bag) >= 2:
-                    seen[bag] = -1 if bag in seen else vid
-            self._bags = {b: vid for b, vid in seen.items() if vid >= 0}
-        return self._bags
+                for view, key in signatures(v):
+                    sigs.setdefault(view, {}).setdefault(key, []).append(vid)
+            self._sigs = sigs
+        return self._sigs
 
-    def unique_cut_bags(self) -> dict:
-        """Like :meth:`unique_bags` with every 4-digit number cut to its last two digits
-        ("2022" as "22"): a year, a code written short in one column and long in the other;
-        only values holding a 4-digit number or a 2-digit one are kept."""
-        if self._cut is None:
-            seen: dict = {}
-            for vid, v in enumerate(self.values):
-                tokens = _TOKEN.findall(v)
-                if len(tokens) < 2 or not any(len(t) in (2, 4) and t.isascii() and t.isdigit()
-                                              for t in tokens):
-                    continue
-                bag = tuple(sorted(_token_value(t[2:] if len(t) == 4 and t.isascii()
-                                                and t.isdigit() else t) for t in tokens))
-                seen[bag] = -1 if bag in seen else vid
-            self._cut = {b: vid for b, vid in seen.items() if vid >= 0}
-        return self._cut
-
-    def unique_number_bags(self) -> tuple:
-        """Like :meth:`unique_bags` over the numbers alone (digit runs by value): the bags
-        of values whose tokens are all numbers ("1 5") and, apart, of values with a token
-        mixing letters and digits ("S01E05"), each held by no other value of the column."""
-        if self._numbers is None:
-            seen: dict = {}
-            kinds: dict = {}
-            for vid, v in enumerate(self.values):
-                tokens = _TOKEN.findall(v)
-                bag = tuple(sorted(_token_value(t) for t in _DIGITS.findall(v)))
-                if len(bag) < 2:
-                    continue
-                seen[bag] = -1 if bag in seen else vid
-                if all(t.isascii() and t.isdigit() for t in tokens):
-                    kinds[vid] = 0
-                elif any(_MIXED.search(t) for t in tokens):
-                    kinds[vid] = 1
-            pure, mixed = {}, {}
-            for b, vid in seen.items():
-                if vid >= 0 and vid in kinds:
-                    (pure if kinds[vid] == 0 else mixed)[b] = vid
-            self._numbers = (pure, mixed)
-        return self._numbers
+    def unique(self, view: str) -> dict:
+        """Key -> id of the one value holding it, for the keys of ``view`` no other value
+        of the column has (for the numbers of a value, in any view: ``runs``)."""
+        sigs = self.signatures()
+        within = sigs.get("runs", {}) if view in ("numbers", "coded") else None
+        return {k: ids[0] for k, ids in sigs.get(view, {}).items()
+                if len(ids) == 1 and (within is None or len(within[k]) == 1)}
 
     def short_values(self) -> dict:
         """First character -> ids of the values shorter than MIN_Q made of letters ("ny",
@@ -371,14 +384,11 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
             bare.append(vid)
     pairs.extend(number_pairs(bare, source, target, min_score))
     have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
-    t_bags = target.unique_bags()
     spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
-    bags = [(vid, t_bags.get(bag)) for bag, vid in source.unique_bags().items()]
-    (s_pure, s_mixed), (t_pure, t_mixed) = source.unique_number_bags(), target.unique_number_bags()
-    bags += [(vid, t_mixed.get(bag)) for bag, vid in s_pure.items()]   # "1 5" -> "S01E05"
-    bags += [(vid, t_pure.get(bag)) for bag, vid in s_mixed.items()]   # and back
-    t_cut = target.unique_cut_bags()
-    bags += [(vid, t_cut.get(bag)) for bag, vid in source.unique_cut_bags().items()]  # "22"
+    bags = []
+    for view_s, view_t in MATCHING_VIEWS:
+        t_unique = target.unique(view_t)
+        bags += [(vid, t_unique.get(key)) for key, vid in source.unique(view_s).items()]
     bagged: dict = {}
     for vid, tid in bags:
         if tid is None:
@@ -405,15 +415,6 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     return PairGroup(source.name, target.name, pairs)
 
 
-def _labelled_number(v: str):
-    """The number (by value) of a value holding exactly one digit run and a letter
-    ("district 1" -> "1", "ak-01" -> "1"); None otherwise."""
-    runs = _DIGITS.findall(v)
-    if len(runs) != 1 or not any(ch.isalpha() for ch in v):
-        return None
-    return _token_value(runs[0])
-
-
 def number_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                  min_score: float) -> list:
     """Pairs for the source values ``vids`` that found no q-gram pair (not in the thesis):
@@ -422,18 +423,13 @@ def number_pairs(vids: list, source: ColumnValues, target: ColumnValues,
     source values, m target values with that number). One such pair is weak; a row's
     matches in other columns narrow it (:func:`combined_pair_groups`: "AK" and "District
     1" reach only "AK-01")."""
+    bare = set(vids)
     numbers: dict = {}
-    for vid in vids:
-        n = _labelled_number(source.values[vid])
-        if n is not None:
-            numbers.setdefault(n, []).append(vid)
-    if not numbers:
-        return []
-    t_numbers: dict = {}
-    for tid, v in enumerate(target.values):
-        n = _labelled_number(v)
-        if n is not None and n in numbers:
-            t_numbers.setdefault(n, []).append(tid)
+    for n, ids in source.signatures().get("label", {}).items():
+        ids = [vid for vid in ids if vid in bare]
+        if ids:
+            numbers[n] = ids
+    t_numbers = target.signatures().get("label", {})
     out = []
     for n, sv in numbers.items():
         tv = t_numbers.get(n)
