@@ -20,7 +20,8 @@ Note:
     tried in order under optional :class:`Guard` s, the first giving a key wins (rows
     needing different programs), with Program's interface (``Program.from_dict`` reads
     either); ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004");
-    ``Trim(of)`` strips a value's end spaces and makes each inner run one space (a part
+    ``SelectK(of, k, rest)`` may take the parts before / after part k, joined ("all before
+    the last word": "George H.W." of "George H.W. Bush"); ``Trim(of)`` strips a value's end spaces and makes each inner run one space (a part
     cut at "," from "Obama ,  Barack"); ``Map(of, table)`` reads a value through a fixed
     equivalence (a number without its zeros, a month's number or name, a US state's code or
     name), None outside it ("07" -> "7", "7" -> "July", "New York" -> "NY").
@@ -77,6 +78,20 @@ class Split:
 class SelectK:
     of: Split
     k: int
+    rest: str = ""      # "before" / "after": the parts before / after part k, joined by sep
+
+
+def select_rest(parts: list, k: int, rest: str, sep: str):
+    """``SelectK`` with ``rest``: the parts before (``"before"``) or after (``"after"``)
+    part ``k``, joined by the separator; None when part k does not exist or nothing is
+    before / after it ("George H.W. Bush" split at " ": before part -1 is "George H.W.")."""
+    n = len(parts)
+    if not -n <= k < n:
+        return None
+    i = k % n
+    if rest == "before":
+        return sep.join(parts[:i]) if i >= 1 else None
+    return sep.join(parts[i + 1:]) if i < n - 1 else None
 
 
 @dataclass(frozen=True)
@@ -299,6 +314,13 @@ def _compile(node, pos):
             v = inner(row)
             return None if v is None else v.split(sep)
         return split
+    if isinstance(node, SelectK) and node.rest:
+        inner, k, rest, sep = _compile(node.of, pos), node.k, node.rest, node.of.sep
+
+        def select_rest_(row):
+            parts = inner(row)
+            return None if parts is None else select_rest(parts, k, rest, sep)
+        return select_rest_
     if isinstance(node, SelectK):
         inner, k = _compile(node.of, pos), node.k
 
@@ -384,7 +406,13 @@ def describe(node, show_columns: bool = True) -> str:
         sep, k = node.of.sep, node.k
         where = describe(node.of.of, show_columns)
         plain = isinstance(node.of.of, Column) and not show_columns
-        if sep == " ":
+        if node.rest:
+            unit = "word" if sep == " " else "part"
+            what = ("last " + unit if k == -1 else f"{unit} {_ordinal(k)}")
+            what = ("all before the " if node.rest == "before" else "all after the ") + what
+            if sep != " ":
+                what += f" (split at {_quote(sep)})"
+        elif sep == " ":
             what = "last word" if k == -1 else f"word {_ordinal(k)}"
         else:
             what = ("last part" if k == -1 else f"part {_ordinal(k)}") + f" (split at {_quote(sep)})"
@@ -448,7 +476,10 @@ def to_dict(node) -> dict:
     if isinstance(node, Split):
         return {"op": "split", "of": to_dict(node.of), "sep": node.sep}
     if isinstance(node, SelectK):
-        return {"op": "select", "of": to_dict(node.of), "k": node.k}
+        d = {"op": "select", "of": to_dict(node.of), "k": node.k}
+        if node.rest:
+            d["rest"] = node.rest
+        return d
     if isinstance(node, Substring):
         return {"op": "substring", "of": to_dict(node.of), "start": node.start,
                 "stop": node.stop, "casing": node.casing}
@@ -496,7 +527,10 @@ def from_dict(d, where: str = "program") -> object:
         of = from_dict(d.get("of"), where + ".of")
         if not isinstance(of, Split):
             raise ProgramFormatError(f"{where}: select must take a split")
-        return SelectK(of, _need(d, "k", int, where))
+        rest = d.get("rest", "")
+        if rest not in ("", "before", "after"):
+            raise ProgramFormatError(f"{where}: rest must be 'before' or 'after', not {rest!r}")
+        return SelectK(of, _need(d, "k", int, where), rest)
     if op == "substring":
         of = from_dict(d.get("of"), where + ".of")
         _string_node(of, where + ".of")
@@ -850,6 +884,10 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
         sep = node.sep
         return [None if v is None else v.split(sep)
                 for v in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, SelectK) and node.rest:
+        k, sep, rest = node.k, node.of.sep, node.rest
+        return [None if v is None else select_rest(v.split(sep), k, rest, sep)
+                for v in evaluate_columns(node.of.of, texts, n)]
     if isinstance(node, SelectK):
         k, sep = node.k, node.of.sep
         vals = evaluate_columns(node.of.of, texts, n)
@@ -929,6 +967,17 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
     def text_of(node) -> str:
         if isinstance(node, Column):
             return params[node.name]
+        if isinstance(node, SelectK) and node.rest:
+            parts, k = parts_of(node.of), node.k
+            var = _identifier(f"{parts}_{node.rest}_{abs(k)}", taken)
+            edge = f"{k} % len({parts}) < 1" if node.rest == "before" else \
+                f"{k} % len({parts}) >= len({parts}) - 1"
+            lines.append(f"if not -len({parts}) <= {k} < len({parts}) or {edge}:")
+            lines.append("    return None")
+            span = f"[:{k} % len({parts})]" if node.rest == "before" else \
+                f"[{k} % len({parts}) + 1:]"
+            lines.append(f"{var} = {node.of.sep!r}.join({parts}{span})")
+            return var
         if isinstance(node, SelectK):
             return f"{parts_of(node.of)}[{node.k}]"
         if isinstance(node, Replace):

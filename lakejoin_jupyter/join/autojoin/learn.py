@@ -28,7 +28,9 @@ Note:
     may be read through Map (a fixed table: number without zeros, month, US state) where
     every example's mapped value shows in its output ("07" -> "7", "07" -> "Jul"). On a tie,
     a whole part whose pieces differ between the examples comes before a constant (the
-    thesis: CONSTANT first), so "/201" shared by three years is not baked in.
+    thesis: CONSTANT first), so "/201" shared by three years is not baked in. Where the
+    examples' part counts differ, the parts before the last / after the first are operands
+    too, after every plain part ("George H.W." of "George H.W. Bush").
 """
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ from typing import Sequence
 import numpy as np
 
 from .dsl import (CASINGS, MAP_TABLES, MAPS, Column, Constant, Map, Pad, Program, Replace,
-                  SelectK, Split, Substring, Trim, _case, compile_expr, map_value,
+                  SelectK, Split, Substring, Trim, _case, compile_expr, map_value, select_rest,
                   normalize_space, pad_digits)
 
 _TOKENS = re.compile(r"[^\W_]+")
@@ -158,9 +160,23 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
                     child = SelectK(split, k)
                     out[sub] = child
                     nxt.append((child, sub))
+                # all before the last part, all after the first (deviation 26): a part of
+                # varying length, "George H.W." of "George H.W. Bush" beside "Bill" of
+                # "Bill Clinton"; only where the examples' part counts differ (otherwise
+                # the fixed parts and constants between them say the same); added after
+                # every plain part, which keeps the values both give
+                if n < 2 or len({len(p) for p in parts}) == 1:
+                    continue
+                for k, rest in ((-1, "before"), (0, "after")):
+                    sub = tuple(select_rest(p, k, rest, sep) for p in parts)
+                    if all(sub) and sub != vals:
+                        spans.append((SelectK(split, k, rest), sub))
         return nxt
 
+    spans: list = []
     expand(expand(level1))
+    for node, sub in spans:
+        out.setdefault(sub, node)
     return [(node, vals) for vals, node in out.items()]
 
 
