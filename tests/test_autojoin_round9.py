@@ -72,3 +72,19 @@ def test_president_names_join_all_rows():
     aj = autojoin(left, right, fuzzy=False)
     assert aj.found
     assert aj.joined_rows == len(rows)
+
+
+def test_equal_coverage_goes_to_the_program_joining_more_rows():
+    """Two programs joining the same 12 keys: a 1-piece one joining 12 source rows (a date
+    equal to a key's first date) and a 3-piece one joining all 36 rows. MaxByCoverage ties;
+    the rows joined break it before size (deviation 27)."""
+    from lakejoin_jupyter.join.autojoin.learn import Candidate
+    from lakejoin_jupyter.join.autojoin.pipeline import _ranked
+    small = Candidate(Program((Substring(Column("date")),)), 0, "first speech", [])
+    small.coverage, small.joined_rows = 12, 12
+    names = Candidate(EXPECTED, 0, "president", [])
+    names.coverage, names.joined_rows = 12, 36
+    fewer = Candidate(Program((Substring(Column("name")),)), 0, "president", [])
+    fewer.coverage, fewer.joined_rows = 11, 36
+    found = {("a",): small, ("b",): names, ("c",): fewer}
+    assert [c.program for c in _ranked(found)] == [EXPECTED, small.program, fewer.program]

@@ -18,7 +18,8 @@ Note:
     too (a date in year, month, day columns), and a row's matches in several columns are
     intersected (``combined_pair_groups``); a program equating numbers that joins no
     more keys than chance would (``chance_matches``) is not accepted, nor one the
-    independent evidence of the estimated precision contradicts (``_refuted``).
+    independent evidence of the estimated precision contradicts (``_refuted``). Programs
+    joining as many keys are ranked by the source rows they join, then by size.
 """
 from __future__ import annotations
 
@@ -272,7 +273,9 @@ def joined_columns(src: Table, columns: list) -> list:
 
 def _ranked(found: dict) -> list:
     candidates = list(found.values())
-    candidates.sort(key=lambda c: (-c.coverage, c.program.size, -c.learned_times))
+    # equal coverage: the program joining more source rows first (deviation 27)
+    candidates.sort(key=lambda c: (-c.coverage, -c.joined_rows, c.program.size,
+                                   -c.learned_times))
     return candidates
 
 
