@@ -408,8 +408,8 @@ def describe(node, show_columns: bool = True) -> str:
         plain = isinstance(node.of.of, Column) and not show_columns
         if node.rest:
             unit = "word" if sep == " " else "part"
-            what = ("last " + unit if k == -1 else f"{unit} {_ordinal(k)}")
-            what = ("all before the " if node.rest == "before" else "all after the ") + what
+            what = ("the last " + unit if k == -1 else f"{unit} {_ordinal(k)}")
+            what = ("all before " if node.rest == "before" else "all after ") + what
             if sep != " ":
                 what += f" (split at {_quote(sep)})"
         elif sep == " ":
