@@ -253,6 +253,9 @@ def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = No
     return out
 
 
+_LEAD = re.compile(r"[^\W_]+[^\w]+")
+
+
 def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
     """(old, new) pairs after which v occurs whole in o (ignoring case) though v does not."""
     key = ("repl", v, o)
@@ -264,6 +267,11 @@ def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
             olds = {ch for ch in v if ch.isspace()}
             hit = tuple((old, new) for old in sorted(olds) for new in news
                         if new != old and lv.replace(old, new) in lo)
+            # the value's first word and the delimiters after it, dropped ("www." of
+            # "www.nfl.com" for "nfl.com"; deviation 28)
+            m = _LEAD.match(v)
+            if m and m.end() < len(v) and lv[m.end():] in lo:
+                hit += ((m.group(), ""),)
         cache[key] = hit
     return hit
 
