@@ -88,3 +88,23 @@ def test_equal_coverage_goes_to_the_program_joining_more_rows():
     fewer.coverage, fewer.joined_rows = 11, 36
     found = {("a",): small, ("b",): names, ("c",): fewer}
     assert [c.program for c in _ranked(found)] == [EXPECTED, small.program, fewer.program]
+
+
+def test_a_leading_word_with_its_punctuation_is_dropped():
+    """Hosts with and without "www.": no fixed cut fits both "www.nfl.com" -> "nfl.com" and
+    "espn.go.com" -> "espn.go.com"; dropping the first word with the punctuation after it
+    where that is what the output lacks does (deviation 28). A first word followed by a
+    space is not dropped this way (a first name is not a prefix to strip)."""
+    from lakejoin_jupyter.join.autojoin.dsl import Replace
+    urls = ["http://www.nfl.com/news/a", "http://espn.go.com/nfl/b", "http://www.cbssports.com/c",
+            "http://sports.yahoo.com/d"]
+    hosts = ["nfl.com", "espn.go.com", "cbssports.com", "sports.yahoo.com"]
+    ex = [Example((u,), h) for u, h in zip(urls[:3], hosts[:3])]
+    p = try_learn_transform(ex, ["source"], LearnSettings())
+    want = Program((Substring(Replace(SelectK(Split(Column("source"), "/"), 2), "www.", "")),))
+    assert p == want
+    assert [p.compile(["source"])((u,)) for u in urls] == hosts
+    ex = [Example((n,), o) for n, o in (("Steven Smith", "Smith"), ("Ann Lee", "Ann Lee"),
+                                         ("Bo Diaz", "Bo Diaz"))]
+    p = try_learn_transform(ex, ["name"], LearnSettings())
+    assert p is None or "Replace" not in repr(p)

@@ -30,7 +30,8 @@ Note:
     a whole part whose pieces differ between the examples comes before a constant (the
     thesis: CONSTANT first), so "/201" shared by three years is not baked in. Where the
     examples' part counts differ, the parts before the last / after the first are operands
-    too, after every plain part ("George H.W." of "George H.W. Bush").
+    too, after every plain part ("George H.W." of "George H.W. Bush"). An operand may drop
+    its first word with the punctuation after it ("www.") where the rest shows whole.
 """
 from __future__ import annotations
 
@@ -253,7 +254,7 @@ def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = No
     return out
 
 
-_LEAD = re.compile(r"[^\W_]+[^\w]+")
+_LEAD = re.compile(r"[^\W_]+[^\w\s]+")
 
 
 def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
@@ -267,8 +268,9 @@ def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
             olds = {ch for ch in v if ch.isspace()}
             hit = tuple((old, new) for old in sorted(olds) for new in news
                         if new != old and lv.replace(old, new) in lo)
-            # the value's first word and the delimiters after it, dropped ("www." of
-            # "www.nfl.com" for "nfl.com"; deviation 28)
+            # the value's first word and the punctuation after it, dropped ("www." of
+            # "www.nfl.com" for "nfl.com"; deviation 28); not a word before a space: a
+            # first name dropped from one example fits that example only
             m = _LEAD.match(v)
             if m and m.end() < len(v) and lv[m.end():] in lo:
                 hit += ((m.group(), ""),)
