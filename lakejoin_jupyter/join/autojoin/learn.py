@@ -272,7 +272,7 @@ def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
             # "www.nfl.com" for "nfl.com"; deviation 28); not a word before a space: a
             # first name dropped from one example fits that example only
             m = _LEAD.match(v)
-            if m and m.end() < len(v) and lv[m.end():] in lo:
+            if m and (rest := lv.replace(m.group().lower(), "")) and rest in lo:
                 hit += ((m.group(), ""),)
         cache[key] = hit
     return hit
