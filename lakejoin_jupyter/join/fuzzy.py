@@ -14,7 +14,9 @@ estimated true matches wins (:func:`greedy_union` or the best single one).
 Note:
     Deviations (why: docs/algorithms/fuzzyjoin.md): precision from the ratio d1/d2 against
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
-    the target is met by a lower bound, not the estimate (selection and small tables); 15
+    the target is met by a lower bound, not the estimate (selection and small tables); a
+    union counts a right value once, its rival pairs lowering its probability, not every
+    distinct pair as a join (that understated the union's precision); 15
     join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
