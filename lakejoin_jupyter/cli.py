@@ -104,6 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     inf.add_argument("index")
     inf.add_argument("--verify", action="store_true", help="verify all checksums")
     inf.add_argument("--json", action="store_true", help="machine-readable output")
+    inf.add_argument("--tables", action="store_true",
+                     help="also list every table: its name (what --table takes), rows and columns")
 
     de = sub.add_parser("demo", help="index the packaged demo lake and run a sample search",
                         description="Build an index over the demo lake that ships with the "
@@ -241,23 +243,21 @@ def _read_query_table(engine, table: str):
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
                                 + (f" ({info.hint})" if info.hint else ""))
         return read_table(info), None
-    from .lake.discover import table_format
     tables = engine.index.tables
     if table in set(tables["name"]):
         return None, table
     in_lake = tables.loc[tables["path"] == p.as_posix(), "name"].tolist()
     if in_lake:                         # a path relative to the lake's folder
         return None, in_lake[0]
-    if table_format(p) is not None:
-        import difflib
-        near = difflib.get_close_matches(table, tables["name"].tolist(), n=3, cutoff=0.5)
-        raise LakeJoinError(
-            f"No file {table} (relative to {Path.cwd()}) and no table of that name or path "
-            f"in the index: give the path of a CSV, TSV, Parquet or JSON-lines file, or a "
-            f"table's name (its path in the lake without the extension, e.g. "
-            f"{(near or [_example_name(engine)])[0]!r})"
-            + (f"; similar names: {', '.join(near)}." if near else "."))
-    return None, table
+    import difflib
+    near = difflib.get_close_matches(table, tables["name"].tolist(), n=3, cutoff=0.5)
+    raise LakeJoinError(
+        f"No file {table} (relative to {Path.cwd()}) and no table of that name or path "
+        f"in the index: give the path of a CSV, TSV, Parquet or JSON-lines file, or a "
+        f"table's name (its path in the lake without the extension, e.g. "
+        f"{(near or [_example_name(engine)])[0]!r})"
+        + (f"; similar names: {', '.join(near)}" if near else "")
+        + f". `lakejoin info {engine.index.path} --tables` lists the tables.")
 
 
 def _example_name(engine) -> str:
@@ -353,6 +353,16 @@ def _info(args, parser) -> int:
         print(f"  the lake changed since the build ({len(info['lake_changes'])} change(s)); rebuild advised")
     for text in info["advice"]:
         print(f"  {text}")
+    if args.tables:
+        print("  tables (name, status, rows, columns):")
+        for t in ix.tables.sort_values("name").itertuples():
+            cols = ix.columns.loc[ix.columns["table_id"] == t.table_id, "name"].tolist() \
+                if t.status == "indexed" else []
+            shown = ", ".join(cols[:6]) + (f", ... ({len(cols)})" if len(cols) > 6 else "")
+            print(f"    {t.name}  {t.status}  {int(t.n_rows or 0):,} rows  [{shown}]")
+    elif len(ix.tables):
+        print(f"  tables: {len(ix.tables)}, e.g. {_example_name(engine)!r} "
+              "(--tables lists them; a name is what `lakejoin search --table` takes)")
     if args.verify:
         print("  checksums: all files verified")
     return 0

@@ -144,8 +144,9 @@ def test_cli_help_states_the_pexeso_embedder_default(capsys):
 @pytest.mark.spark
 def test_cli_search_messages(demo_index_path, tmp_path, capsys, monkeypatch):
     """What `lakejoin search` says to a newcomer: a composite key's size in key tuples (not
-    the distinct values of its first column), a query file that does not exist, and the
-    command-line form of a missing threshold."""
+    the distinct values of its first column), a query file or table that does not exist
+    (with close names and where to list them), and the command-line form of a missing
+    threshold."""
     from lakejoin_jupyter.cli import main
     monkeypatch.chdir(tmp_path)
     pd.DataFrame({"country": ["France", "France", "Japan"], "year": [2000, 2001, 2000]}
@@ -163,6 +164,13 @@ def test_cli_search_messages(demo_index_path, tmp_path, capsys, monkeypatch):
     assert "lake table reference/gdp" in capsys.readouterr().out
     assert main(["search", str(demo_index_path), "-t", "reference/gpd.csv", "-c", "x"]) == 1
     assert "similar names: reference/gdp" in capsys.readouterr().err
+    # a near miss without an extension gets the same help, and `info --tables` lists names
+    assert main(["search", str(demo_index_path), "-t", "reference/gpd", "-c", "x"]) == 1
+    err = capsys.readouterr().err
+    assert "reference/gdp" in err.split("similar names:")[1] and "--tables` lists the tables" in err
+    assert main(["info", str(demo_index_path), "--tables"]) == 0
+    listed = capsys.readouterr().out
+    assert "    reference/gdp  indexed" in listed and "Country Code" in listed
     assert main(["search", str(demo_index_path), "-t", "q.csv", "-c", "country",
                  "-m", "lshensemble"]) == 1
     assert "--threshold 0.5" in capsys.readouterr().err

@@ -452,7 +452,7 @@ def _chart_points(chart) -> dict:
 
 
 def test_fuzzy_chart_shows_the_printed_figures_with_readable_names():
-    left, right, _ = synthetic()
+    left, right, _ = synthetic(4)
     fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9)
     chart = fj.chart()
     spec = chart.to_dict()
@@ -539,27 +539,43 @@ def test_each_functions_best_configuration_reaches_the_target_by_its_bound():
 @pytest.mark.parametrize("seed,size,target", [(4, (300, 150), 0.9), (6, (300, 150), 0.95),
                                               (9, (300, 150), 0.8), (10, (120, 50), 0.9)])
 def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
-    """Brute force over the union greedy_union returns: its distinct (right, left) pairs
-    are the joins, each right value carries the probability (and error terms) of the
-    configuration rating it highest, and the mean probability minus 1.645 standard errors
-    reaches the target."""
+    """Brute force over the union greedy_union returns: each joined right value is one
+    join, carrying the probability of its most probable (right, left) pair, at most 1 -
+    the sum of its other pairs' probabilities (each pair at the highest probability a
+    chosen configuration gives it), and that pair's error terms; the mean probability
+    minus 1.645 standard errors reaches the target."""
     left, right, _ = synthetic(seed, *size)
     fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
                           functions=["char3-idf", "word", "char3-jaccard-idf",
                                      "word-contain-idf"])
     got = fuzzy.greedy_union(fj._cands, fj._grids, target)
     assert got is not None
-    pairs, best = set(), {}
+    pair_p, best = {}, {}
     for f, t in got[0]:
         c = fj._cands[f]
         for r in np.flatnonzero(c.r_dist <= t):
-            pairs.add((r, c.r_left[r]))
+            key = (r, c.r_left[r])
+            pair_p[key] = max(pair_p.get(key, 0.0), c.p[r])
             if r not in best or c.p[r] > best[r][0]:
                 best[r] = (c.p[r], c.v[r], c.u[r])
-    p, v, u = (np.array([b[i] for b in best.values()]) for i in range(3))
-    n = len(pairs)
+    total = {}
+    for (r, _), q in pair_p.items():
+        total[r] = total.get(r, 0.0) + q
+    p = np.array([max(0.0, min(b[0], 1.0 - (total[r] - b[0]))) for r, b in best.items()])
+    v, u = (np.array([b[i] for b in best.values()]) for i in (1, 2))
+    n = len(best)
     assert got[2] == pytest.approx(p.sum() / n) and got[3] == pytest.approx(p.sum())
     assert p.sum() / n - 1.645 * np.sqrt(v.sum() + u.sum() ** 2) / n >= target - 1e-12
+    assert (got[1] >= 0).sum() == n
+
+
+def test_exclusive_probability_by_hand():
+    """A right value joined to l1 at 0.9 and to l2 at 0.3: one join, right with
+    probability at most 1 - 0.3 = 0.7; without a rival its best pair's 0.9; rivals
+    summing past 1 leave 0."""
+    got = fuzzy.exclusive_probability(np.array([0.9, 0.9, 0.6, 0.0]),
+                                      np.array([1.2, 0.9, 1.8, 0.0]))
+    assert got == pytest.approx([0.7, 0.9, 0.0, 0.0])
 
 
 def test_at_target_chooses_as_a_fresh_join():

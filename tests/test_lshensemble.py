@@ -5,6 +5,7 @@ import itertools
 from unittest import mock
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.integrate import quad
@@ -501,6 +502,8 @@ def test_incremental_insert_translation_bound():
 
 @pytest.mark.spark
 def test_component_equals_reference_build(demo_engine):
+    """The demo lake is small, so its build takes the driver path (the reference itself):
+    the section and the tables as searched must agree with it."""
     ix = demo_engine.index.generations[0]          # the base generation (a full build)
     sec = ix.components["lshensemble"]
     sizes = np.diff(ix.arrays.sets_indptr)
@@ -511,6 +514,36 @@ def test_component_equals_reference_build(demo_engine):
     assert np.array_equal(t.directory, ref["directory"])
     assert sec["intervals"] == ref["intervals"] and sec["mode"] == "full"
     assert sec["indexed_sets"] == int(np.sum(sizes > 0)) == int(t.partitions[:, 2].sum())
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("uppers", [None, "base"])
+def test_spark_tables_equal_reference_and_driver_tables(spark, tmp_path, demo_engine, uppers):
+    """The Spark job (large lakes) writes exactly the reference's arrays and the same
+    manifest section as the driver path (small lakes), full and with a base's bounds."""
+    from lakejoin_jupyter.index.store import IndexWriter
+    ix = demo_engine.index.generations[0]
+    sig = np.asarray(ix.signatures)[:, :64]
+    sizes = np.diff(ix.arrays.sets_indptr)
+    bounds = ix.components["lshensemble"]["intervals"][::2] if uppers else None
+    frame = spark.createDataFrame(pd.DataFrame({
+        "column_id": np.arange(len(sig), dtype=np.int32),
+        "signature": [row.astype("<u4").tobytes() for row in sig]}),
+        "column_id int, signature binary")
+    got = {}
+    for path in ("spark", "driver"):
+        w = IndexWriter(tmp_path / f"{path}.index")
+        sec = (B.build_tables(spark, frame, sizes, w, 64, n_partitions=8, uppers=bounds)
+               if path == "spark" else B.driver_tables(sig, sizes, w, 8, uppers=bounds))
+        got[path] = (sec, {n: np.load(w.path(f"lshensemble/{n}.npy")) for n in
+                           ("values", "set_ids", "directory", "partitions")})
+        w.abort()
+    ref = B.reference_tables(sig, sizes, 8, uppers=bounds)
+    for name, arr in got["spark"][1].items():
+        assert np.array_equal(arr, ref[name]) and np.array_equal(got["driver"][1][name], arr), name
+    drop = lambda sec: {k: v for k, v in sec.items() if k != "seconds"}  # noqa: E731
+    assert drop(got["spark"][0]) == drop(got["driver"][0])
+    assert got["spark"][0]["mode"] == ("delta" if uppers else "full")
 
 
 @pytest.mark.spark

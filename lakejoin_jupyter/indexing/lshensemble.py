@@ -12,6 +12,7 @@ Note:
       (costs stay exact).
     - One table per position instead of one LSH per r (Go "Plus", datasketch): 8 m bytes/set.
     - A generation reuses the base's partitions; each records the largest size it holds.
+    - Up to ``DRIVER_SETS`` columns the tables are built on the driver (same arrays).
     Layout, derivations and figures: docs/algorithms/lshensemble.md.
 """
 from __future__ import annotations
@@ -216,18 +217,43 @@ def build_tables(spark, signatures, sizes, out, num_perm: int,
     shutil.rmtree(out.path(seg_dir), ignore_errors=True)
     out.save_npy("lshensemble/directory.npy", directory)
     out.save_npy("lshensemble/partitions.npy", table)
-    cost = partitioning_cost(hs, hc, uppers)
+    return _section(mode, m, n_partitions, table, uppers, hs, hc, max_bins, t0)
+
+
+def _section(mode, m, n_partitions, table, uppers, hs, hc, max_bins, t0) -> dict:
+    """The component's manifest section."""
     return {
         "mode": mode, "num_perm": m, "partitions_requested": int(n_partitions),
         "partitions": [{"lower": int(a), "upper": int(b), "sets": int(c)}
                        for a, b, c in table[:, :3]],
-        "intervals": uppers, "max_bins": int(max_bins),
+        "intervals": [int(u) for u in uppers], "max_bins": int(max_bins),
         "distinct_sizes": int(len(hs)), "indexed_sets": int(hc.sum()),
-        "fp_cost": round(cost, 3), "bucket_size": BUCKET_SIZE,
+        "fp_cost": round(partitioning_cost(hs, hc, uppers), 3), "bucket_size": BUCKET_SIZE,
         "layout": "per (partition, signature position): set ids sorted by fmix32(MinHash "
                   "value), with a bucket directory on the key's top bits",
         "seconds": round(time.time() - t0, 3),
     }
+
+
+DRIVER_SETS = 20_000      # at most this many columns: the tables are built on the driver
+
+
+def driver_tables(signatures: np.ndarray, sizes, out, n_partitions: int = DEFAULT_PARTITIONS,
+                  uppers=None, max_bins: int = MAX_BINS) -> dict:
+    """A small lake's tables built on the driver (:func:`reference_tables`) and written;
+    returns the manifest section, as :func:`build_tables` does. Below ``DRIVER_SETS``
+    columns, Spark's broadcast, shuffle and write cost more than the sorting."""
+    t0 = time.time()
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if not np.any(sizes > 0):
+        raise ValueError("no non-empty column to index with LSH Ensemble")
+    mode = "delta" if uppers is not None else "full"
+    ref = reference_tables(np.asarray(signatures), sizes, n_partitions, uppers, max_bins)
+    for name in ("values", "set_ids", "directory", "partitions"):
+        out.save_npy(f"lshensemble/{name}.npy", ref[name])
+    hs, hc = np.unique(sizes[sizes > 0], return_counts=True)
+    return _section(mode, int(np.asarray(signatures).shape[1]), n_partitions, ref["partitions"],
+                    ref["intervals"], hs, hc, max_bins, t0)
 
 
 def base_intervals(base) -> list[int] | None:
@@ -269,6 +295,11 @@ def _build(ctx) -> dict:
         raise ValueError(f"Unknown lshensemble option(s) {unknown}; known: {list(OPTIONS)}")
     m = table_num_perm(opts, ctx.settings.num_perm, ctx.base)
     n_part = int(opts.get("partitions", DEFAULT_PARTITIONS))
+    if ctx.n_sets <= DRIVER_SETS:
+        sig = np.load(ctx.writer.path("minhash/signatures.npy"), mmap_mode="r")[:, :m]
+        return driver_tables(sig, ctx.arrays.set_sizes, ctx.writer, n_part,
+                             uppers=base_intervals(ctx.base),
+                             max_bins=int(opts.get("max_bins", MAX_BINS)))
     return build_tables(ctx.spark, ctx.signatures, ctx.arrays.set_sizes, ctx.writer, m,
                         n_partitions=n_part, uppers=base_intervals(ctx.base),
                         max_bins=int(opts.get("max_bins", MAX_BINS)))

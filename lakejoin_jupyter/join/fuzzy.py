@@ -14,7 +14,9 @@ estimated true matches wins (:func:`greedy_union` or the best single one).
 Note:
     Deviations (why: docs/algorithms/fuzzyjoin.md): precision from the ratio d1/d2 against
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
-    the target is met by a lower bound, not the estimate (selection and small tables); 15
+    the target is met by a lower bound, not the estimate (selection and small tables); a
+    union counts a right value once, its rival pairs lowering its probability, not every
+    distinct pair as a join (that understated the union's precision); 15
     join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
@@ -304,14 +306,24 @@ def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
     return left, fn_of
 
 
+def exclusive_probability(best: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """The probability that a right value's join in a union is right, when the union joins
+    it to the left value of its most probable pair (probability ``best``) and its pairs'
+    probabilities sum to ``total``: its pairs are exclusive events (one partner at most),
+    so it is at most 1 - the sum of the other pairs' probabilities: min(best, 1 - (total -
+    best)), at least 0."""
+    return np.clip(np.minimum(best, 1.0 - total + best), 0.0, None)
+
+
 def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATIENCE):
     """Auto-FuzzyJoin's greedy search for a union of (function, threshold) configurations
     (their Algorithm 1): repeatedly add the configuration with the best estimated
-    TP / FP, where a right value joined by several configurations keeps its most precise
-    join (the others still count as joins, penalizing conflicts); remember the last union
-    whose lower bound on the precision reaches the target (precision_bound; a conflict
-    counts as a certain wrong join, without error); stop once the estimate falls
-    ``patience`` below the target.
+    TP / FP; remember the last union whose lower bound on the precision reaches the
+    target (precision_bound); stop once the estimate falls ``patience`` below the target.
+    A right value that several configurations join to different left values is one join
+    (the union keeps its most probable pair), rated :func:`exclusive_probability` of its
+    pairs' probabilities, with its most probable pair's error terms (Auto-FuzzyJoin counts
+    every distinct pair as a join instead, which understates the union's precision).
     Returns (configs, left index per right value or -1, est. precision, est. true
     matches, the joining function per right value or ""; the pairs are
     :func:`union_matches` of the configs), or None when no union reaches the target."""
@@ -332,14 +344,19 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     best_p, best_v, best_u = np.zeros(n_r), np.zeros(n_r), np.zeros(n_r)
     seen = np.zeros(n_r, bool)                 # joined by a chosen configuration
     has = np.zeros(pair_id.max() + 1, bool)
+    pair_p = np.zeros(pair_id.max() + 1)       # highest probability of each pair so far
+    rival = np.zeros(n_r)                      # sum of pair_p over each right value's pairs
     TP = 0.0; n_joins = 0; selected = []; result = None
     while configs:
         best = None
         for i, (f, t, r, pid, p, _, _) in enumerate(configs):
-            dTP = np.maximum(best_p[r], p) - best_p[r]
-            new = ~has[pid]
-            nj = n_joins + int(new.sum())
-            if nj == n_joins:
+            if has[pid].all():                 # no new (right, left) pair
+                continue
+            dTP = (exclusive_probability(np.maximum(best_p[r], p),
+                                         rival[r] + np.maximum(pair_p[pid], p) - pair_p[pid])
+                   - exclusive_probability(best_p[r], rival[r]))
+            nj = n_joins + int((~seen[r]).sum())
+            if nj == 0:
                 continue
             tp = TP + dTP.sum()
             profit = tp / (nj - tp + 1e-9)
@@ -350,6 +367,9 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         _, i, avg, tp, nj = best
         f, t, r, pid, p, v, u = configs.pop(i)
         up = (p > best_p[r]) | ~seen[r]         # a join rated 0 still carries its error
+        gain = np.maximum(pair_p[pid], p) - pair_p[pid]
+        pair_p[pid] += gain
+        rival[r] += gain
         best_p[r[up]], best_v[r[up]], best_u[r[up]] = p[up], v[up], u[up]
         seen[r] = True
         has[pid] = True; TP, n_joins = tp, nj
