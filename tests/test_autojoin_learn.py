@@ -2,9 +2,10 @@
 programs, and invariants on random ones."""
 from __future__ import annotations
 
+import os
 import random
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Program, compile_expr, extract
@@ -236,10 +237,14 @@ def spaced_values(draw):
 @settings(max_examples=40, deadline=None)
 @given(spaced_values())
 def test_learned_whitespace_programs_fit_every_row(case):
-    """Learned from 4 rows (at least one multi-word), checked on all 8 by brute force."""
+    """Learned from 4 rows (at least one multi-word), checked on all 8 by brute force. The
+    training values must differ in their first letter: when they all begin alike ("Gold..."),
+    a constant "Gold" + the rest fits them as well as the whole value, and no learner can
+    tell which the other rows need."""
     rows, outs = case
     order = sorted(range(8), key=lambda i: -rows[i][0].count(" "))
     train = order[:1] + order[-3:]
+    assume(not os.path.commonprefix([rows[i][0] for i in train]))
     p = learn([rows[i] for i in train], [outs[i] for i in train], ["v"])
     assert p is not None and agrees(p, [rows[i] for i in train], [outs[i] for i in train], ["v"])
     multi = [i for i in range(8) if rows[i][0].split(";")[0].count(" ") >= 1]
