@@ -1,0 +1,200 @@
+"""The committed never-tuned Auto-Join case sets (bench/data/autojoin-fresh5, -fresh6,
+-fresh7) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
+with the case maker's hand-written reference functions only (no learner runs here): every
+case is in FRESH<N>_CASES and split_of names it, no other split holds it, the target key is
+a key, the join is 1:1 or N:1, every ground-truth row names a source and a target row, and
+the reference function writes the target key of at least 90 % of the truth pairs. fresh6
+and fresh7 also forbid duplicate rows, cap tables at 2,000 rows and ask for >= 10 truth
+pairs; fresh7's criterion (a) is checked on the case maker's source.
+
+Regenerating the cases needs the lake tables, which the tests do not have: the
+determinism check runs only when AUTOJOIN_LAKES names the lake folder (skipped otherwise).
+"""
+from __future__ import annotations
+
+import ast
+import filecmp
+import hashlib
+import importlib.util
+import os
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# set -> (at most this many rows per table, at least this many truth pairs, no duplicate rows)
+SETS = {"fresh5": (None, 1, False), "fresh6": (2000, 10, True), "fresh7": (2000, 10, True)}
+
+
+def _maker():
+    spec = importlib.util.spec_from_file_location("autojoin_make_cases",
+                                                  ROOT / "bench" / "autojoin_make_cases.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MAKER = _maker()
+REFERENCE = {s: getattr(MAKER, f"{s.upper()}_REFERENCE") for s in SETS}
+
+
+def _data(s: str) -> Path:
+    return ROOT / "bench" / "data" / f"autojoin-{s}"
+
+
+def _eval_splits() -> dict:
+    """The split constants and split_of of bench/autojoin_eval.py, run from its parsed
+    source (not imported: importing the evaluator would import the learner)."""
+    tree = ast.parse((ROOT / "bench" / "autojoin_eval.py").read_text())
+    body = [n for n in tree.body
+            if (isinstance(n, ast.Assign) and len(n.targets) == 1
+                and getattr(n.targets[0], "id", "").endswith(("_CASES", "DEV_EXTRA")))
+            or (isinstance(n, ast.FunctionDef) and n.name == "split_of")]
+    ns = {"hashlib": hashlib}
+    exec(compile(ast.Module(body=body, type_ignores=[]), "autojoin_eval splits", "exec"), ns)
+    return ns
+
+
+def _read(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+@pytest.mark.parametrize("s", sorted(SETS))
+def test_cases_split_and_references_agree(s):
+    folders = {p.name for p in _data(s).iterdir() if p.is_dir()}
+    splits = _eval_splits()
+    name = f"{s.upper()}_CASES"
+    assert name in splits, f"{name} is missing from bench/autojoin_eval.py"
+    assert folders == set(REFERENCE[s]) == set(splits[name])
+    assert 10 <= len(folders) <= 12
+    assert {splits["split_of"](case) for case in folders} == {s}
+    others = set().union(*(v for k, v in splits.items() if k.endswith("_CASES") and k != name))
+    assert not folders & others
+
+
+@pytest.mark.parametrize("s, case", [(s, c) for s in sorted(SETS) for c in sorted(REFERENCE[s])])
+def test_case_meets_admission_criteria(s, case):
+    max_rows, min_pairs, no_duplicates = SETS[s]
+    key, ref = REFERENCE[s][case]
+    source = _read(_data(s) / case / "source.csv")
+    target = _read(_data(s) / case / "target.csv")
+    truth = _read(_data(s) / case / "ground_truth.csv")
+    ns = source.shape[1]
+    assert truth.shape[1] == ns + target.shape[1]
+    assert target[key].is_unique, "the target key column is not a key"
+    if no_duplicates:
+        assert not source.duplicated().any() and not target.duplicated().any()
+    if max_rows:
+        assert max(len(source), len(target)) <= max_rows
+
+    src_rows = {tuple(r): i for i, r in enumerate(source.itertuples(index=False))}
+    tgt_rows = {tuple(r): j for j, r in enumerate(target.itertuples(index=False))}
+    pairs = [(src_rows[tuple(r[:ns])], tgt_rows[tuple(r[ns:])])
+             for r in truth.itertuples(index=False)]     # KeyError: a row not in the table
+    assert len(pairs) >= min_pairs
+    assert len({i for i, _ in pairs}) == len(pairs), "a source row joins twice (1:N)"
+
+    rows = source.to_dict("records")
+    keys = target[key].tolist()
+    covered = sum(ref(rows[i]) == keys[j] for i, j in pairs)
+    assert covered / len(pairs) >= 0.9
+
+
+def test_fresh7_reads_only_new_folders():
+    """Criterion (a), on the case maker's source: the fresh7 section reads only folders of
+    its pool, none of which any other part of the case maker reads, and no reference/
+    file."""
+    text = (ROOT / "bench" / "autojoin_make_cases.py").read_text()
+    rule = "# " + "-" * 66 + " "
+    start = text.index(rule + "fresh7 validation")
+    end = text.index(rule, start + len(rule))
+    fresh7, rest = text[start:end], text[:start] + text[end:]
+    folders = lambda t: set(re.findall(r'"fivethirtyeight/([^/"{}]+)', t))
+    read = folders(fresh7)
+    assert read and read <= set(MAKER._FRESH7_POOL)
+    assert not read & folders(rest)
+    assert '"reference/' not in fresh7
+
+
+def test_fresh5_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in REFERENCE["fresh5"].items()}
+    assert ref["turnout_county_states"]({"NAME": "Adams County, Ohio"}) == "Ohio"
+    assert ref["mueller_topline_dates"]({"End": "8/7/18"}) == "8/7/2018"
+    assert ref["primary_dates_approval"]({"Primary Date": "3/1/22"}) == "2022-03-01"
+    assert ref["house_seat_codes"]({"state": "AK", "seat": "District 1"}) == "AK-01"
+    assert ref["russia_defendants_lastfirst"]({"name": "Claude C. Wild, Jr."}) == \
+        "Wild, Claude C., Jr."
+    assert ref["russia_defendants_lastfirst"]({"name": "John W. Dean III"}) == "Dean, John W., III"
+    assert ref["nba_tattoo_emails"]({"Player Name": "C.J. McCollum"}) == "cmccollum@nbpa.com"
+    assert ref["nba_tattoo_emails"]({"Player Name": "Tim Hardaway Jr."}) == "thardaway@nbpa.com"
+    assert ref["endorsement_labels"]({"year": "1980", "party": "Republican",
+                                      "candidate": "George H.W. Bush"}) == \
+        "George H.W. Bush (R, 1980)"
+    assert ref["airline_review_urls"]({"airline": "Delta / Northwest*"}) == \
+        "https://www.airlinequality.com/airline-reviews/delta-northwest"
+
+
+
+def test_fresh6_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in REFERENCE["fresh6"].items()}
+    assert ref["early_senate_marriage_dates"]({"year": "2006"}) == "2006-01-01"
+    assert ref["food_survey_age_brackets"]({"Age": "18-29"}) == "18 - 29"
+    assert ref["lake_files_index_urls"]({"path": "tennis-time/serve_times.csv"}) == \
+        "https://github.com/fivethirtyeight/data/tree/master/tennis-time"
+    assert ref["sleeping_alone_311_days"]({"StartDate": "7/9/14 18:37"}) == "7/9/14"
+    assert ref["food_survey_income_brackets"]({"Household Income": "$25,000 - $49,999"}) == \
+        "$25,000 to $49,999"
+    assert ref["candidate_events_lastfirst"]({"Person": "Martin O'Malley"}) == "O'Malley, Martin"
+    assert ref["candidate_events_lastfirst"]({"Person": "Mike Huckabee "}) == "Huckabee, Mike"
+    assert ref["pepe_block_labels"]({"Block": "428940"}) == "Block #428940"
+    assert ref["legislature_ocd_ids"]({"state": "MN", "chamber": "lower", "district": "01A"}) == \
+        "ocd-division/country:us/state:mn/sldl:1a"
+    assert ref["legislature_ocd_ids"]({"state": "TX", "chamber": "upper", "district": "10"}) == \
+        "ocd-division/country:us/state:tx/sldu:10"
+    assert ref["tennis_server_initials"]({"server": "Daniel Gimeno Traver"}) == "D. Gimeno Traver"
+    assert ref["nfl_suspension_outlets"]({"source": "http://www.nfl.com/news/story/x"}) == "nfl.com"
+    assert ref["nfl_suspension_outlets"]({"source": "http://sports.espn.go.com/nfl/news"}) == \
+        "sports.espn.go.com"
+    assert ref["guns_poll_end_dates"]({"End": "3/4/18"}) == "2018-03-04"
+    assert ref["commencement_president_names"]({"president_name": "George H.W. Bush"}) == \
+        "Bush, George H.W."
+
+
+
+def test_fresh7_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in REFERENCE["fresh7"].items()}
+    assert ref["love_actually_display_names"]({"actor": "bill_nighy"}) == "Bill Nighy"
+    assert ref["masculinity_quake_income"]({"q0034": "$50,000-$74,999"}) == "$50,000 to $74,999"
+    assert ref["masculinity_quake_income"]({"q0034": "$200,000+"}) == "$200,000 and up"
+    assert ref["masculinity_quake_income"]({"q0034": "Prefer not to answer"}) == \
+        "Prefer not to answer"
+    assert ref["masculinity_quake_divisions"]({"q0035": "East North Central"}) == \
+        "East North Central Division"
+    assert ref["nonvoters_steak_sex_codes"]({"gender": "Female"}) == "F"
+    assert ref["love_actually_lastfirst"]({"actors": "emma_thompson"}) == "Thompson, Emma"
+    assert ref["nonvoters_income_dollars"]({"income_cat": "$40-75k"}) == "$40,000-$75,000"
+    assert ref["nonvoters_income_dollars"]({"income_cat": "Less than $40k"}) == "Less than $40,000"
+    assert ref["nonvoters_income_dollars"]({"income_cat": "$125k or more"}) == "$125,000 or more"
+    assert ref["pulitzer_wikipedia_urls"]({"Newspaper": "Chicago Sun-Times"}) == \
+        "https://en.wikipedia.org/wiki/Chicago_Sun-Times"
+    assert ref["steak_census_divisions"]({"Location (Census Region)": "Pacific"}) == \
+        "Pacific Division"
+    assert ref["tarantino_letterboxd_urls"]({"movie": "Kill Bill: Vol. 1"}) == \
+        "https://letterboxd.com/film/kill-bill-vol-1/"
+    assert ref["unisex_decade_labels"]({"decade": "1930"}) == "1930s"
+
+
+
+@pytest.mark.skipif(not os.environ.get("AUTOJOIN_LAKES"),
+                    reason="regenerating needs the lake tables: set AUTOJOIN_LAKES")
+@pytest.mark.parametrize("s", sorted(SETS))
+def test_regenerated_cases_are_identical(s, tmp_path):
+    getattr(MAKER, f"make_{s}")(Path(os.environ["AUTOJOIN_LAKES"]), tmp_path)
+    for case in REFERENCE[s]:
+        for name in ("source.csv", "target.csv", "ground_truth.csv"):
+            assert filecmp.cmp(_data(s) / case / name, tmp_path / case / name, shallow=False)
