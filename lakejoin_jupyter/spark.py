@@ -474,6 +474,18 @@ def _failure_log(exc: BaseException, what: str, log_dir: str | None) -> Path:
     return path
 
 
+def _in_kernel() -> bool:
+    """Whether this process is a Jupyter kernel (where a widget bar shows). ipykernel being
+    imported is not enough: a test session or a tool may import it without being one."""
+    if "ipykernel" not in sys.modules:
+        return False
+    try:
+        from IPython import get_ipython
+        return getattr(get_ipython(), "kernel", None) is not None
+    except Exception:  # noqa: BLE001 - no IPython: not a kernel
+        return False
+
+
 class SparkProgress:
     """Shows the progress of a build: Spark tasks done / total per phase.
 
@@ -544,8 +556,7 @@ class SparkProgress:
 
     def __enter__(self):
         if self.enabled:
-            in_notebook = "ipykernel" in sys.modules
-            if in_notebook or sys.stderr.isatty():
+            if _in_kernel() or sys.stderr.isatty():
                 from tqdm.auto import tqdm
                 self._bar = tqdm(total=1, desc=self.description, unit="task", leave=True,
                                  file=sys.stderr, dynamic_ncols=True)

@@ -725,10 +725,11 @@ def test_progress_bar_of_a_stopped_build_is_red(monkeypatch):
     stopped, red, and says which; a finished one is green at 100%."""
     import types
 
-    import ipykernel  # noqa: F401 - SparkProgress takes its presence for a notebook
     import tqdm.auto
     import tqdm.notebook
+    from lakejoin_jupyter import spark as spark_module
     from lakejoin_jupyter.spark import SparkProgress
+    monkeypatch.setattr(spark_module, "_in_kernel", lambda: True)      # as in a notebook
     monkeypatch.setattr(tqdm.auto, "tqdm", tqdm.notebook.tqdm)
     stage = types.SimpleNamespace(numCompletedTasks=4, numTasks=4)   # every task seen is done
     tracker = types.SimpleNamespace(getActiveStageIds=lambda: [0], getStageInfo=lambda i: stage)
