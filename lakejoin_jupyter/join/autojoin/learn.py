@@ -9,29 +9,16 @@ learns from random example sets of 3-4 top pairs per column-pair group and keeps
 program joining the most distinct target keys (MaxByCoverage).
 
 Note:
-    Choices the thesis leaves open (docs/algorithms/autojoin.md): the SPLIT separators and
-    SelectK range; example sets drawn from the k best pairs with distinct source and target
-    rows; leftmost occurrences; ties broken by validation pairs, then CONSTANT;
-    a backtracking budget (``max_branch``, ``max_nodes``, ``max_expand``); operands ranked
-    lazily by an exact upper bound.
-    Deviations: an operand may be read through Replace (whitespace -> "" or a delimiter)
-    where that makes it occur whole in an output ("North Dakota" -> "NorthDakota"); after
-    CONSTANT, ties go to a whole column or part before a cut one (fixed offsets overfit
-    variable-length fields); a number operand may be read through Pad (zeros to the width
-    the outputs show), and a program whose number pieces all have one width in the
-    examples' outputs gets a padded variant (examples that needed no padding teach none).
-    SPLIT separators also come from the examples' context: the text every example has just
-    before or after its output, when it holds letters (" at ", " Tickets on "). An operand
-    may be read through Trim (end spaces stripped, inner runs as one space) where that
-    makes it occur whole in an output ("Obama ,  Barack" cut at ","). ``learn_from_set``
-    retries a failing set of 4 without each example (one bad pair spoils a set). An operand
-    may be read through Map (a fixed table: number without zeros, month, US state) where
-    every example's mapped value shows in its output ("07" -> "7", "07" -> "Jul"). On a tie,
-    a whole part whose pieces differ between the examples comes before a constant (the
-    thesis: CONSTANT first), so "/201" shared by three years is not baked in. Where the
-    examples' part counts differ, the parts before the last / after the first are operands
-    too, after every plain part ("George H.W." of "George H.W. Bush"). An operand may drop
-    its first word with the punctuation after it ("www.") where the rest shows whole.
+    Choices the thesis leaves open: SPLIT separators (also text every example has around
+    its output, " at "), SelectK range, example sets from the k best pairs, leftmost
+    occurrences, ties by validation pairs, a backtracking budget, operands ranked lazily.
+    Deviations (each explained in docs/algorithms/autojoin.md):
+    - operands read through Replace (whitespace), Trim, Pad (zero width) and Map (fixed
+      tables: number, month, US state) where that makes them occur whole in an output;
+    - ties: a whole column or part before a cut one, and before a shared constant;
+    - parts before the last / after the first, and a first word dropped with its
+      punctuation, as operands;
+    - a padded variant of number programs; a failing set of 4 retried without each example.
 """
 from __future__ import annotations
 
