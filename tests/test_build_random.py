@@ -97,9 +97,13 @@ def profile_oracle(values: list) -> dict:
             "samples": [v for v, _ in sorted(keyed.items(), key=lambda kv: (-kv[1], kv[0]))[:5]]}
 
 
-@pytest.mark.parametrize("seed, global_sort", [(1, "spark"), (2, "spark"), (3, "driver")])
-def test_random_lake_build_equals_oracles(spark, tmp_path, monkeypatch, seed, global_sort):
-    if global_sort == "spark":                               # the large-lake path
+@pytest.mark.parametrize("seed, grouping, global_sort",
+                         [(1, "spark sql", "spark"), (2, "python", "spark"), (3, "python", "driver")])
+def test_random_lake_build_equals_oracles(spark, tmp_path, monkeypatch, seed, grouping,
+                                          global_sort):
+    if grouping == "spark sql":                              # the large-lake grouping
+        monkeypatch.setattr(dictionary_job, "PYTHON_GROUPING_BYTES", -1)
+    if global_sort == "spark":                               # the large-lake sort
         monkeypatch.setattr(dictionary_job, "DRIVER_SORT_TOKENS", 0)
     monkeypatch.setattr(read_job, "BATCH_BYTES", 300)        # many read tasks ...
     monkeypatch.setattr(read_job, "CHUNK_CELLS", 40)         # ... each writing many parts

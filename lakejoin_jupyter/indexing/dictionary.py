@@ -5,7 +5,8 @@ lists it is sorted by.
 * token id = rank by (freq, posting list, token text): ascending frequency, identical lists
   adjacent; group id = rank of the distinct (freq, list) pairs.
 
-The long form's ``values`` rows are shuffled by token and sorted within partitions; an
+The long form's ``values`` rows are shuffled by token and sorted within partitions (a
+small lake's by Python tasks, each keeping one hash bucket of tokens: no Spark SQL); an
 Arrow task turns each run of one token into its row with numpy (no ``collect_list``
 aggregation) and writes them to scratch Parquet itself (pyarrow, as the read tasks do);
 then one global sort on a single binary key (:func:`sort_keys`) writes the rows in order.
@@ -26,32 +27,77 @@ COLUMNS = ("token", "hash64", "freq", "sids", "pairs")
 
 
 DRIVER_SORT_TOKENS = 1 << 20    # at most this many tokens: the global sort runs on the driver
+PYTHON_GROUPING_BYTES = 64 << 20  # at most this many bytes of values parts: grouped by Python tasks
 
 
-def build_dictionary(values, grouped_dir, out_dir) -> None:
+def build_dictionary(spark, values_files, first_of, values_frame, grouped_dir, out_dir) -> None:
     """Write the tokens sorted by (freq, sids, token) to ``out_dir`` (part-*.parquet in
     order): columns token, hash64, freq, sids (the posting list), pairs (column_id, rcode)
     of every raw text holding the token, in (column_id, rcode) order. ``grouped_dir``: a
     scratch folder (on storage every executor can write) where the grouping tasks write
-    the unsorted rows themselves. Up to ``DRIVER_SORT_TOKENS`` tokens the driver sorts
-    them (one Arrow sort instead of a range-partitioned Spark sort, whose sampling, shuffle
-    and write cost more than the sort itself at that size); above, Spark does.
+    the unsorted rows themselves.
 
-    ``values``: Spark DataFrame (column_id, rcode, token, hash64), token not null."""
+    Grouping: up to ``PYTHON_GROUPING_BYTES`` of values parts, one job of Python tasks
+    (:func:`_group_in_python_tasks`: no Spark SQL, whose first query in a fresh JVM costs
+    seconds, more than grouping a small lake); above, Spark SQL shuffles ``values_frame()``
+    by token. Global sort: up to ``DRIVER_SORT_TOKENS`` tokens the driver sorts them (one
+    Arrow sort instead of a range-partitioned Spark sort, whose sampling, shuffle and write
+    cost more than the sort itself at that size); above, Spark does.
+
+    ``values_files``: the long form's values parts; ``first_of``: the first column id of
+    each table id; ``values_frame``: a function returning the same rows as a Spark
+    DataFrame (column_id, rcode, token, hash64), token not null."""
     from functools import partial
 
     Path(grouped_dir).mkdir(parents=True, exist_ok=True)
-    n_tokens = sum(r.tokens for r in
-                   values.select("token", "column_id", "rcode", "hash64").repartition("token")
-                   .sortWithinPartitions("token", "column_id", "rcode")
-                   .mapInArrow(partial(_write_token_rows, str(grouped_dir)), "tokens long")
-                   .collect())
+    if sum(Path(f).stat().st_size for f in values_files) <= PYTHON_GROUPING_BYTES:
+        n_tokens = _group_in_python_tasks(spark, values_files, first_of, str(grouped_dir))
+    else:
+        n_tokens = sum(r.tokens for r in
+                       values_frame().select("token", "column_id", "rcode", "hash64")
+                       .repartition("token").sortWithinPartitions("token", "column_id", "rcode")
+                       .mapInArrow(partial(_write_token_rows, str(grouped_dir)), "tokens long")
+                       .collect())
     if n_tokens <= DRIVER_SORT_TOKENS:
         _sort_on_driver(grouped_dir, out_dir)
         return
-    spark = values.sparkSession
     (spark.read.schema(SPARK_SCHEMA).parquet(Path(grouped_dir).as_uri())
      .orderBy("key").select(*COLUMNS).write.parquet(Path(out_dir).as_uri()))
+
+
+def _group_in_python_tasks(spark, values_files, first_of, folder: str) -> int:
+    """The grouping as one job of ``defaultParallelism`` Python tasks: task b reads every
+    values part (they are small) and keeps the tokens whose hash64 is b modulo the number of
+    tasks, sorts them by (token, column_id, rcode) with Arrow and writes their token rows
+    as the Spark SQL path's tasks do. Returns the number of tokens."""
+    n = max(1, spark.sparkContext.defaultParallelism)
+    files = [str(f) for f in values_files]
+    first_of = np.asarray(first_of, dtype=np.int64)
+
+    def run(buckets):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        for b in buckets:
+            parts = []
+            for f in files:
+                t = pq.read_table(f, columns=["table_id", "position", "rcode", "token", "hash64"])
+                t = t.filter(t.column("token").is_valid())
+                t = t.filter(pa.array(pc.fill_null(t.column("hash64"), 0).to_numpy() % n == b))
+                cid = first_of[t.column("table_id").to_numpy()] + t.column("position").to_numpy()
+                parts.append(pa.table({"token": t.column("token"),
+                                       "column_id": pa.array(cid.astype(np.int32)),
+                                       "rcode": t.column("rcode"), "hash64": t.column("hash64")}))
+            t = pa.concat_tables(parts).combine_chunks() if parts else None
+            if t is None or t.num_rows == 0:
+                yield 0
+                continue
+            t = t.take(pc.sort_indices(t, [("token", "ascending"), ("column_id", "ascending"),
+                                           ("rcode", "ascending")]))
+            yield from (r.column(0)[0].as_py() for r in _write_token_rows(folder, t.to_batches()))
+
+    return sum(spark.sparkContext.parallelize(range(n), n).mapPartitions(run).collect())
 
 
 def _sort_on_driver(grouped_dir, out_dir) -> None:

@@ -364,8 +364,9 @@ def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
     prog.step("building the dictionary")
     grouped_dir, sorted_dir = ctx.scratch("dictionary_grouped"), ctx.scratch("dictionary_sorted")
     dictionary_job.build_dictionary(
-        ctx.values.where(F.col("token").isNotNull()).select("column_id", "rcode", "token", "hash64"),
-        grouped_dir, sorted_dir)
+        spark, ctx.long.files("values"), first_of,
+        lambda: ctx.values.where(F.col("token").isNotNull())
+        .select("column_id", "rcode", "token", "hash64"), grouped_dir, sorted_dir)
     shutil.rmtree(grouped_dir, ignore_errors=True)
 
     prog.step("sets and postings")
