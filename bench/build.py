@@ -11,9 +11,9 @@ yardstick again with ``--check`` against the index the Spark build wrote (every 
 the token texts and the signatures must be equal; a difference fails the run). The two
 yardstick runs bracket the Spark build; their mean is the yardstick time, so a change of
 load during the run shows as a spread between them. Then the Spark floor: a fresh process
-that starts Spark as the build does, runs one SQL job and one Python-worker job, and stops
-it (the fixed cost any Spark build pays; "(Spark - floor) / yardstick" is the pipeline's own
-share). Peak RSS is the whole process tree
+that starts Spark as the build does, runs one Python-worker job (a build's read is one) and
+stops it (the fixed cost any Spark build pays: a small build runs no SQL job; "(Spark -
+floor) / yardstick" is the pipeline's own share). Peak RSS is the whole process tree
 (driver Python, JVM, Python workers) sampled every 0.2 s with psutil, also without its
 file-backed pages (memory-mapped index files, libraries: the kernel drops and re-reads them),
 with the last phase done when the peak came; the load average is
@@ -183,15 +183,14 @@ def spark_build(lake: Path, index: Path, args, env, log: Path | None = None) -> 
 FLOOR = """
 from lakejoin_jupyter.spark import get_spark, stop_spark
 spark = get_spark()
-spark.range(100000).selectExpr("sum(id)").collect()              # one JVM job
 spark.sparkContext.parallelize(range(4), 2).map(lambda x: x + 1).collect()  # Python workers
 stop_spark(spark)
 """
 
 
 def spark_floor(args, env) -> dict:
-    """A fresh process that starts Spark as the build does, runs one SQL job and one job
-    with Python workers, and stops it: the fixed cost any Spark build pays."""
+    """A fresh process that starts Spark as the build does, runs one job with Python
+    workers, and stops it: the fixed cost any Spark build pays."""
     cmd = [sys.executable, "-c", FLOOR]
     if args.master:
         env = dict(env, LAKEJOIN_SPARK_MASTER=args.master)
