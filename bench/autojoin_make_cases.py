@@ -1841,6 +1841,56 @@ def make_fresh7(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh8 validation
+# Admission criteria, fixed and committed before any case was picked: fresh7's (a)-(h), with
+# (a) moved off the lake (every lake folder is read by an earlier set) and "folder" in (f)
+# and (g) read as "source". Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake, none of it read by any
+#     earlier set (the extra set and fresh ... fresh7 read only the lake, and the thesis's
+#     benchmark names no source): tables shipped inside the packages of the pool below, read
+#     from the installed package at a pinned version (the case maker checks the versions).
+#     No fresh8 table may copy a lake table: pairs of a country's name and its ISO 3166-1
+#     codes are the content of the lake's reference/country-codes and are out. The pool, in
+#     alphabetical order (a source is a package; in Python's standard library, a module):
+#     airportsdata, babel, holidays, pandas (its holiday calendars), pycountry, requests (its
+#     status code names), the standard library (calendar, encodings.aliases, html.entities,
+#     http, locale, mimetypes, unicodedata), tzdata, us, vega_datasets (its bundled files);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh8 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order; for each
+#     table its key-like columns and every join they allow (with another pool table, or to a
+#     format used in practice) are written down; a candidate is admitted when it meets
+#     (a)-(e) and (g), and a rejection names the criterion it fails. Never by how easy or
+#     hard the join looks, and no learner is run, imported or read while picking. The pool
+#     is gone through twice, first for real pairs, then for written formats, each pass in
+#     alphabetical order, until 12 cases; a pair whose keys are already written the same
+#     way on both sides (an equality join) is out of scope; a candidate that repeats an
+#     admitted case's transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (10-12 wanted, fewer if the pool runs out), at most
+#     two of one kind (dates, names, codes with prefixes or padding, parts of longer values,
+#     abbreviations, URLs / slugs / file names, labelled numbers, case and punctuation,
+#     multi-column keys) and at most two per source (a real pair counts for both of its
+#     sources); at most 2,000 rows per table (a sample with a fixed seed otherwise) and at
+#     least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH8_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
