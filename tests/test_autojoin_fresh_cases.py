@@ -217,8 +217,9 @@ def test_fresh8_regenerated_cases_are_identical(tmp_path):
 
 
 def test_fresh8_reads_no_lake_file():
-    """Criterion (a), on the case maker's source: the fresh8 section reads no lake file (its
-    tables ship in the pool's packages), and every case is made by make_fresh8."""
+    """Criteria (a) and (h), on the case maker's source: the fresh8 section reads no lake
+    file, imports only the pool's packages (never the learner's), and every case is made by
+    make_fresh8."""
     text = (ROOT / "bench" / "autojoin_make_cases.py").read_text()
     rule = "# " + "-" * 66 + " "
     start = text.index(rule + "fresh8 validation")
@@ -226,6 +227,11 @@ def test_fresh8_reads_no_lake_file():
     fresh8 = text[start:end]
     assert '"fivethirtyeight/' not in fresh8 and '"reference/' not in fresh8
     assert "_read(" not in fresh8 and "lake /" not in fresh8
+    imported = set(re.findall(r"^\s*(?:from|import) ([\w]+)", fresh8, re.M))
+    pool = {"airportsdata", "babel", "holidays", "pandas", "pycountry", "requests", "tzdata",
+            "us", "vega_datasets", "calendar", "encodings", "html", "http", "locale",
+            "mimetypes", "unicodedata"}
+    assert imported <= pool | {"importlib"}, imported - pool     # importlib: versions only
     made = re.search(r"def make_fresh8.*?return \[(.*?)\]", fresh8, re.S).group(1)
     assert set(re.findall(r"(\w+)\(lake, out\)", made)) == set(REFERENCE["fresh8"])
 
