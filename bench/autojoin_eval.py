@@ -3,8 +3,8 @@
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
         bench/data/autojoin-fresh bench/data/autojoin-fresh2 bench/data/autojoin-fresh3 \
         bench/data/autojoin-fresh4 bench/data/autojoin-fresh5 bench/data/autojoin-fresh6 \
-        bench/data/autojoin-fresh7 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh7|all] \
+        bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh8|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -32,6 +32,9 @@ before the learner was run on them (bench/results/autojoin_fresh6_cases.md).
 A ninth, "fresh7" (``FRESH7_CASES``, bench/data/autojoin-fresh7), holds ten cases from the
 last tables no other case uses, made the same way and kept for a later round
 (bench/results/autojoin_fresh7_cases.md).
+A tenth, "fresh8" (``FRESH8_CASES``, bench/data/autojoin-fresh8), holds twelve cases from
+tables outside the lake (shipped in pip packages and Python's standard library), made the
+same way (bench/results/autojoin_fresh8_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -121,11 +124,19 @@ FRESH7_CASES = {
     "nonvoters_steak_sex_codes", "love_actually_lastfirst", "nonvoters_income_dollars",
     "pulitzer_wikipedia_urls", "steak_census_divisions", "tarantino_letterboxd_urls",
     "unisex_decade_labels"}
+# Eighth fresh validation (bench/autojoin_make_cases.py --fresh8), from tables shipped in pip
+# packages and the standard library, built apart from the learner and committed before any
+# learner ran on them; never tuned on:
+FRESH8_CASES = {
+    "faa_airports_icao", "posix_locales_cldr", "holidays_seattle_weather",
+    "http_status_requests_names", "holidays_pandas_federal_days", "us_states_iso_subdivisions",
+    "airports_geo_uris", "cldr_bcp47_tags", "iso639_sil_urls", "html_numeric_references",
+    "http_status_lines", "unicode_name_escapes"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh7": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH7_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh8": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH8_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -141,6 +152,8 @@ def split_of(case: str) -> str:
         return "fresh6"
     if case in FRESH7_CASES:
         return "fresh7"
+    if case in FRESH8_CASES:
+        return "fresh8"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -259,6 +272,7 @@ def markdown(results: list, before: dict | None = None) -> str:
              "dev": 6}
     order["fresh6"] = -1
     order["fresh7"] = -2
+    order["fresh8"] = -3
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -277,7 +291,9 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh7 validation (never tuned on)",
+    groups = [("fresh8 validation (never tuned on)",
+               [r for r in results if r["split"] == "fresh8"]),
+              ("fresh7 validation (never tuned on)",
                [r for r in results if r["split"] == "fresh7"]),
               ("fresh6 (seen and tuned on since round 9)",
                [r for r in results if r["split"] == "fresh6"]),
@@ -321,7 +337,7 @@ def main(argv=None):
                     help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
-                                        "fresh7"), default="all",
+                                        "fresh7", "fresh8"), default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")

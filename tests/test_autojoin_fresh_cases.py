@@ -1,14 +1,16 @@
 """The committed never-tuned Auto-Join case sets (bench/data/autojoin-fresh5, -fresh6,
--fresh7) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
+-fresh7, -fresh8) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
 with the case maker's hand-written reference functions only (no learner runs here): every
 case is in FRESH<N>_CASES and split_of names it, no other split holds it, the target key is
 a key, the join is 1:1 or N:1, every ground-truth row names a source and a target row, and
 the reference function writes the target key of at least 90 % of the truth pairs. fresh6
-and fresh7 also forbid duplicate rows, cap tables at 2,000 rows and ask for >= 10 truth
-pairs; fresh7's criterion (a) is checked on the case maker's source.
+to fresh8 also forbid duplicate rows, cap tables at 2,000 rows and ask for >= 10 truth
+pairs; fresh7's and fresh8's criterion (a) is checked on the case maker's source.
 
-Regenerating the cases needs the lake tables, which the tests do not have: the
-determinism check runs only when AUTOJOIN_LAKES names the lake folder (skipped otherwise).
+Regenerating the cases needs their tables, which the tests do not have: for fresh5-7 the
+determinism check runs only when AUTOJOIN_LAKES names the lake folder; fresh8's tables ship
+in pip packages, and its check runs only when those are installed at the pinned versions
+(skipped otherwise).
 """
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # set -> (at most this many rows per table, at least this many truth pairs, no duplicate rows)
-SETS = {"fresh5": (None, 1, False), "fresh6": (2000, 10, True), "fresh7": (2000, 10, True)}
+SETS = {"fresh5": (None, 1, False), "fresh6": (2000, 10, True), "fresh7": (2000, 10, True),
+        "fresh8": (2000, 10, True)}
+LAKE_SETS = ("fresh5", "fresh6", "fresh7")     # made from the lake; fresh8 from pip packages
 
 
 def _maker():
@@ -190,11 +194,67 @@ def test_fresh7_references_on_hand_checked_rows():
 
 
 
-@pytest.mark.skipif(not os.environ.get("AUTOJOIN_LAKES"),
-                    reason="regenerating needs the lake tables: set AUTOJOIN_LAKES")
-@pytest.mark.parametrize("s", sorted(SETS))
-def test_regenerated_cases_are_identical(s, tmp_path):
-    getattr(MAKER, f"make_{s}")(Path(os.environ["AUTOJOIN_LAKES"]), tmp_path)
+def _assert_regenerated_identical(s, tmp_path):
     for case in REFERENCE[s]:
         for name in ("source.csv", "target.csv", "ground_truth.csv"):
             assert filecmp.cmp(_data(s) / case / name, tmp_path / case / name, shallow=False)
+
+
+@pytest.mark.skipif(not os.environ.get("AUTOJOIN_LAKES"),
+                    reason="regenerating needs the lake tables: set AUTOJOIN_LAKES")
+@pytest.mark.parametrize("s", LAKE_SETS)
+def test_regenerated_cases_are_identical(s, tmp_path):
+    getattr(MAKER, f"make_{s}")(Path(os.environ["AUTOJOIN_LAKES"]), tmp_path)
+    _assert_regenerated_identical(s, tmp_path)
+
+
+def test_fresh8_regenerated_cases_are_identical(tmp_path):
+    wrong = MAKER.fresh8_version_mismatches()
+    if wrong:
+        pytest.skip("fresh8 needs its pip packages at the pinned versions: " + "; ".join(wrong))
+    MAKER.make_fresh8(None, tmp_path)
+    _assert_regenerated_identical("fresh8", tmp_path)
+
+
+def test_fresh8_reads_no_lake_file():
+    """Criteria (a) and (h), on the case maker's source: the fresh8 section reads no lake
+    file, imports only the pool's packages (never the learner's), and every case is made by
+    make_fresh8."""
+    text = (ROOT / "bench" / "autojoin_make_cases.py").read_text()
+    rule = "# " + "-" * 66 + " "
+    start = text.index(rule + "fresh8 validation")
+    end = text.index(rule, start + len(rule))
+    fresh8 = text[start:end]
+    assert '"fivethirtyeight/' not in fresh8 and '"reference/' not in fresh8
+    assert "_read(" not in fresh8 and "lake /" not in fresh8
+    imported = set(re.findall(r"^\s*(?:from|import) ([\w]+)", fresh8, re.M))
+    pool = {"airportsdata", "babel", "holidays", "pandas", "pycountry", "requests", "tzdata",
+            "us", "vega_datasets", "calendar", "encodings", "html", "http", "locale",
+            "mimetypes", "unicodedata"}
+    assert imported <= pool | {"importlib"}, imported - pool     # importlib: versions only
+    made = re.search(r"def make_fresh8.*?return \[(.*?)\]", fresh8, re.S).group(1)
+    assert set(re.findall(r"(\w+)\(lake, out\)", made)) == set(REFERENCE["fresh8"])
+
+
+def test_fresh8_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in REFERENCE["fresh8"].items()}
+    assert ref["faa_airports_icao"]({"iata": "ATL"}) == "KATL"
+    assert ref["posix_locales_cldr"]({"normalized": "de_CH.ISO8859-1"}) == "de_CH"
+    assert ref["posix_locales_cldr"]({"normalized": "ca_ES.UTF-8@valencia"}) == "ca_ES"
+    assert ref["posix_locales_cldr"]({"normalized": "C"}) == "C"
+    assert ref["holidays_seattle_weather"]({"date": "2012-01-02"}) == "2012/01/02"
+    assert ref["http_status_requests_names"]({"phrase": "Not Found"}) == "not_found"
+    assert ref["http_status_requests_names"]({"phrase": "I'm a Teapot"}) == "im_a_teapot"
+    assert ref["http_status_requests_names"]({"phrase": "Multi-Status"}) == "multi_status"
+    assert ref["holidays_pandas_federal_days"]({"date": "2012-01-02"}) == "01/02/2012"
+    assert ref["us_states_iso_subdivisions"]({"postal": "CA"}) == "US-CA"
+    assert ref["airports_geo_uris"]({"latitude": "38.704022", "longitude": "-101.473911"}) == \
+        "geo:38.704022,-101.473911"
+    assert ref["cldr_bcp47_tags"]({"locale": "zh_Hant_TW"}) == "zh-Hant-TW"
+    assert ref["iso639_sil_urls"]({"ISO 639-3": "eng"}) == "https://iso639-3.sil.org/code/eng"
+    assert ref["html_numeric_references"]({"code point": "225"}) == "&#225;"
+    assert ref["http_status_lines"]({"code": "404", "phrase": "Not Found"}) == \
+        "HTTP/1.1 404 Not Found"
+    assert ref["unicode_name_escapes"]({"name": "LATIN SMALL LETTER A WITH ACUTE"}) == \
+        "\\N{LATIN SMALL LETTER A WITH ACUTE}"
