@@ -261,8 +261,37 @@ def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
             m = _LEAD.match(v)
             if m and (rest := lv.replace(m.group().lower(), "")) and rest in lo:
                 hit += ((m.group(), ""),)
+            hit += tuple(r for r in _aligned_replacement(v, o) if r not in hit)
         cache[key] = hit
     return hit
+
+
+MAX_INSERT = 8
+_SEP_RUN = re.compile(r"[\W_]+")
+
+
+def _aligned_replacement(v: str, o: str) -> tuple:
+    """The text the output writes instead of the value's one separator (deviation 29):
+    v = A + old + B with ``old`` its only run of at most ``MAX_SEP_LEN`` non-alphanumeric
+    characters between two non-empty sides, o = ... A + new + B ... (ignoring case) with
+    ``new`` of 1 to ``MAX_INSERT`` characters other than ``old`` ("$50,000-$74,999" ->
+    "$50,000 to $74,999" gives ("-", " to "))."""
+    runs = [m for m in _SEP_RUN.finditer(v) if 0 < m.start() and m.end() < len(v)]
+    out = []
+    lv, lo = v.lower(), o.lower()
+    for m in runs:
+        old = m.group()
+        if len(old) > MAX_SEP_LEN or v.count(old) != 1:
+            continue
+        a, b = lv[:m.start()], lv[m.end():]
+        i = lo.find(a)
+        j = lo.find(b, i + len(a)) if i >= 0 else -1
+        if j < 0:
+            continue
+        new = o[i + len(a):j]
+        if 0 < len(new) <= MAX_INSERT and new != old and lv.replace(old, new.lower()) in lo:
+            out.append((old, new))
+    return tuple(out)
 
 
 def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
@@ -786,10 +815,14 @@ def _row_chars(row: tuple, cache: dict) -> set:
 
 # ------------------------------------------------------------------ Algorithm 5
 
-def example_sets(groups: Sequence, settings: LearnSettings) -> list:
+def example_sets(groups: Sequence, settings: LearnSettings,
+                 key_counts: dict | None = None) -> list:
     """GenExampleSets: for each group (in the order given: best average score first), up to
     ``sets_per_group`` distinct random subsets of 3-4 of its top-k pairs. Returns one list
-    of example sets per group; the caller stops at ``max_sets`` sets in total."""
+    of example sets per group; the caller stops at ``max_sets`` sets in total.
+    ``key_counts`` (target column -> distinct keys): a group whose top pairs reach every
+    key of a column with fewer keys than an example set holds gives one set of them all
+    (deviation 30: "F" / "M" against "Female" / "Male")."""
     rng = random.Random(settings.seed)
     out = []
     for group in groups:
@@ -797,6 +830,8 @@ def example_sets(groups: Sequence, settings: LearnSettings) -> list:
         sets: list = []
         out.append(sets)
         if len(top) < min(settings.examples_per_set):
+            if key_counts and 2 <= len(top) == key_counts.get(group.target_column, 0):
+                sets.append(list(top))
             continue
         drawn: set = set()
         sizes = [min(b, len(top)) for b in settings.examples_per_set]
