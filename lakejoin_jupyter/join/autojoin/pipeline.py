@@ -10,16 +10,15 @@ constrained fuzzy join (fuzzy.py, §4.6).
 Note:
     Unspecified in the thesis: a key column is at least ``key_ratio`` (0.9) distinct, with
     two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
-    of them outside its examples. Details: docs/algorithms/autojoin.md.
-    Deviation: the best program is extended to an ordered program set when groups of rows
-    need different programs, and given an estimated precision (programset.py). The
-    composite fallback retries a failing example set of 4 without each of its examples.
-    Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
-    too (a date in year, month, day columns), and a row's matches in several columns are
-    intersected (``combined_pair_groups``); a program equating numbers that joins no
-    more keys than chance would (``chance_matches``) is not accepted, nor one the
-    independent evidence of the estimated precision contradicts (``_refuted``). Programs
-    joining as many keys are ranked by the source rows they join, then by size.
+    of them outside its examples. Deviations (docs/algorithms/autojoin.md):
+    - ordered program sets with an estimated precision (programset.py); the composite
+      fallback retries a failing example set of 4 without each of its examples;
+    - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
+      intersected (``combined_pair_groups``);
+    - not accepted: numbers equated no more often than chance (``chance_matches``) unless
+      most numbers of both sides join; a program the independent evidence refutes;
+    - a target column of 2-4 keys accepts a short program joining all of them through
+      most source rows (``_acceptable``); equal coverage: more source rows, then smaller.
 """
 from __future__ import annotations
 
