@@ -117,3 +117,18 @@ def test_example_sets_of_a_two_key_column():
     sets = example_sets([group], ls, {"sex": 2})
     assert [[(p.source_row, p.target_row) for p in s] for s in sets[0]] == [[(0, 0), (1, 1)]]
     assert example_sets([group], ls, {"sex": 5}) == [[]]     # some keys not reached
+
+
+def test_few_years_onto_a_dense_year_table_stay_a_join():
+    """Four election years (every source row) onto yearly keys 2000..2016: the numbers fill
+    the range, so chance predicts the 4 matches too, but every source row joins: a foreign
+    key, kept (deviation 31 rejects only joins through a small share of the source)."""
+    rng = random.Random(3)
+    years = [rng.choice(["2000", "2004", "2008", "2012"]) for _ in range(80)]
+    left = pd.DataFrame({"senator": [f"senator {chr(97 + i % 26)}{chr(97 + i // 26)}"
+                                     for i in range(80)], "year": years})
+    right = pd.DataFrame({"year": [str(y) for y in range(2000, 2017)],
+                          "marriages": [str(rng.randint(100000, 999999)) for _ in range(17)]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.program.describe() == "`year`"
+    assert len(aj.join(left)) == 80

@@ -16,7 +16,7 @@ Note:
     - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
       intersected (``combined_pair_groups``);
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
-      most numbers of both sides join; a program the independent evidence refutes;
+      it covers one side through most source rows or of both sides; a refuted program;
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller.
 """
@@ -384,9 +384,10 @@ def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
     """A program whose outputs and keys are numbers (counts, amounts, ids) and which joins
     no more than twice as many keys as independent numbers over the same range would share
     by chance is a coincidence, not a join, unless it covers one side (80 % of the smaller
-    of its distinct outputs and the target's keys: a code join, "12" -> "012") and most
-    (half) of the other side's numbers inside the common range: survey ids 1..1613 meet
-    all 11 counts of a summary table, every one of them by chance (stored in ``extra``)."""
+    of its distinct outputs and the target's keys: a code join, "12" -> "012") and either
+    joins most (half) of the source's rows or meets half of the other side's numbers
+    inside the common range: survey ids 1..1613 meet all 11 counts of a summary table,
+    every one by chance, through 11 rows (deviation 31; stored in ``extra``)."""
     if "by_chance" not in cand.extra:
         used = cand.program.columns
         texts = {c: src.cells(c) for c in used}
@@ -399,7 +400,8 @@ def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
         cand.extra["by_chance"] = (
             counts is not None and cand.coverage <= 2 * expected
             and (cand.coverage < 0.8 * min(len(outputs), len(keys))
-                 or cand.coverage < 0.5 * max(counts[1], counts[2])))
+                 or (cand.joined_rows < 0.5 * n
+                     and cand.coverage < 0.5 * max(counts[1], counts[2]))))
     return cand.extra["by_chance"]
 
 
