@@ -16,7 +16,8 @@ Note:
     - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
       intersected (``combined_pair_groups``);
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
-      it covers one side through most source rows or of both sides; a refuted program;
+      it covers one side and joins most source rows or most numbers of the other side;
+      a program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller.
 """
