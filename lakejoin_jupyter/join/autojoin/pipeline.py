@@ -15,9 +15,9 @@ Note:
       fallback retries a failing example set of 4 without each of its examples;
     - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
       intersected (``combined_pair_groups``);
-    - not accepted: numbers equated no more often than chance (``chance_matches``) unless
-      it covers one side and joins most source rows or most numbers of the other side;
-      a program the independent evidence refutes;
+    - not accepted: numbers (bare or in a frame all keys share) equated no more often than
+      chance (``chance_matches``) unless one side is covered and most source rows or most
+      numbers of the other side join; a program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller.
 """
