@@ -12,10 +12,7 @@ from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.learn import (LearnSettings, _aligned_replacement,
                                                   example_sets)
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
-from lakejoin_jupyter.join.autojoin.dsl import Column, Constant, Pad, Program, Substring
-from lakejoin_jupyter.join.autojoin.learn import Candidate
-from lakejoin_jupyter.join.autojoin.pipeline import (Table, _by_chance, _coverage, _unframed,
-                                                     chance_matches)
+from lakejoin_jupyter.join.autojoin.pipeline import chance_matches
 
 BRACKETS = ["$0-$9,999", "$10,000-$24,999", "$25,000-$49,999", "$50,000-$74,999",
             "$75,000-$99,999", "$100,000-$149,999", "$150,000-$199,999",
@@ -135,34 +132,3 @@ def test_few_years_onto_a_dense_year_table_stay_a_join():
     aj = autojoin(left, right, fuzzy=False)
     assert aj.found and aj.program.describe() == "`year`"
     assert len(aj.join(left)) == 80
-
-
-def test_numbers_in_a_constant_frame_are_checked_for_chance():
-    """fresh6's early_senate_marriage_dates in small: polls of four election years against
-    yearly dates ("2006-01-01", 1990..2014). A poll's margin (-40..40) read as the year's
-    last digits, `"2" + margin padded to 3 + "-01-01"`, meets more dates than the year
-    does, through a few rows. Inside the frame "-01-01" both are numbers (deviation 32):
-    the margin program joins no more than chance and few rows, the year program every
-    row. Hand-built programs, checked through the pipeline's own coverage and test."""
-    rng = random.Random(4)
-    n = 100
-    left = pd.DataFrame({"year": [rng.choice(["2006", "2008", "2010", "2012"]) for _ in range(n)],
-                         "margin": [str(rng.randint(-40, 40)) for _ in range(n)]})
-    dates = [f"{y}-01-01" for y in range(1990, 2015)]
-    src = Table(left, "left")
-    frame = Constant("-01-01")
-    margin = Program((Constant("2"), Substring(Pad(Column("margin"), 3)), frame))
-    year = Program((Substring(Column("year")), frame))
-    found = {}
-    for prog in (margin, year):
-        cand = Candidate(prog, 0, "date", [])
-        _coverage(cand, src, dates)
-        found[prog] = cand
-    m, y = found[margin], found[year]
-    # by hand: margins 0..14 give 2000..2014, each a date (15..40: no date); the year
-    # program joins 4 dates
-    want = {f"2{int(v):03d}-01-01" for v in left["margin"] if 0 <= int(v) <= 14}
-    assert m.coverage == len(want) > y.coverage == 4
-    assert m.joined_rows < n / 2 and y.joined_rows == n
-    assert _unframed({"2006-01-01", "x"}, set(dates)) == ({"2006"}, {str(v) for v in range(1990, 2015)})
-    assert _by_chance(m, src, dates) and not _by_chance(y, src, dates)

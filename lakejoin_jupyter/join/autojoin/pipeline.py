@@ -15,9 +15,9 @@ Note:
       fallback retries a failing example set of 4 without each of its examples;
     - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
       intersected (``combined_pair_groups``);
-    - not accepted: numbers (bare or in a frame all keys share) equated no more often than
-      chance (``chance_matches``) unless one side is covered and most source rows or most
-      numbers of the other side join; a program the independent evidence refutes;
+    - not accepted: numbers equated no more often than chance (``chance_matches``) unless
+      one side is covered and most source rows or most numbers of the other side join; a
+      program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller.
 """
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -382,32 +381,6 @@ def _in_range(outputs, keys) -> tuple | None:
     return n_c * n_k / slots, n_c, n_k
 
 
-def _unframed(outputs: set, keys: set) -> tuple:
-    """Numbers in a constant frame (deviation 32): the text every key starts and ends with,
-    cut back to not split a digit run ("-01-01" of "2006-01-01"), removed from the keys
-    and from the outputs that have it; outputs without the frame, or whose rest is not a
-    number, cannot join and are dropped. Unchanged when the keys share no frame or their
-    rest is not a number."""
-    if not keys:
-        return outputs, keys
-    pre = os.path.commonprefix(list(keys))
-    suf = os.path.commonprefix([k[::-1] for k in keys])[::-1]
-    pre = pre.rstrip("0123456789")
-    suf = suf.lstrip("0123456789")
-    if not pre and not suf:
-        return outputs, keys
-
-    def rest(v):
-        if len(v) <= len(pre) + len(suf) or not v.startswith(pre) or not v.endswith(suf):
-            return None
-        r = v[len(pre):len(v) - len(suf)]
-        return r if _NUMBER.fullmatch(r) else None
-    ks = {rest(k) for k in keys}
-    if None in ks:
-        return outputs, keys
-    return {r for v in outputs if (r := rest(v)) is not None}, ks
-
-
 def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
     """A program whose outputs and keys are numbers (counts, amounts, ids) and which joins
     no more than twice as many keys as independent numbers over the same range would share
@@ -422,7 +395,6 @@ def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
         n = len(texts[used[0]]) if used else 0
         outputs = {v for v in cand.program.evaluate(texts, n) if v}
         keys = {v for v in target_cells if v}
-        outputs, keys = _unframed(outputs, keys)
         counts = _in_range(outputs, keys)
         expected = None if counts is None else counts[0]
         cand.extra["chance_matches"] = expected
