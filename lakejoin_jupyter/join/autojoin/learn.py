@@ -13,12 +13,14 @@ Note:
     its output, " at "), SelectK range, example sets from the k best pairs, leftmost
     occurrences, ties by validation pairs, a backtracking budget, operands ranked lazily.
     Deviations (each explained in docs/algorithms/autojoin.md):
-    - operands read through Replace (whitespace), Trim, Pad (zero width) and Map (fixed
-      tables: number, month, US state) where that makes them occur whole in an output;
+    - operands read through Replace (whitespace; a value's one separator as the text the
+      output has there), Trim, Pad (zero width) and Map (fixed tables: number, month, US
+      state) where that makes them occur whole in an output;
     - ties: a whole column or part before a cut one, and before a shared constant;
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;
-    - a padded variant of number programs; a failing set of 4 retried without each example.
+    - a padded variant of number programs; a failing set of 4 retried without each example;
+      one example set of 2 for a target column of 2 keys.
 """
 from __future__ import annotations
 
@@ -261,8 +263,39 @@ def _useful_replacements(v: str, o: str, news: list, cache: dict) -> tuple:
             m = _LEAD.match(v)
             if m and (rest := lv.replace(m.group().lower(), "")) and rest in lo:
                 hit += ((m.group(), ""),)
+            hit += tuple(r for r in _aligned_replacement(v, o) if r not in hit)
         cache[key] = hit
     return hit
+
+
+MAX_INSERT = 8
+_SEP_RUN = re.compile(r"[\W_]+")
+
+
+def _aligned_replacement(v: str, o: str) -> tuple:
+    """The words the output writes instead of the value's one separator (deviation 29):
+    v = A + old + B with ``old`` its only run of at most ``MAX_SEP_LEN`` non-alphanumeric
+    characters between two non-empty sides, o = ... A + new + B ... (ignoring case) with
+    ``new`` of at most ``MAX_INSERT`` characters holding a letter or digit ("$50,000-$74,999"
+    -> "$50,000 to $74,999" gives ("-$", " to $")). Punctuation for punctuation is left
+    out, as for whitespace (deviation 1): it produced odd programs joining no more."""
+    runs = [m for m in _SEP_RUN.finditer(v) if 0 < m.start() and m.end() < len(v)]
+    out = []
+    lv, lo = v.lower(), o.lower()
+    for m in runs:
+        old = m.group()
+        if len(old) > MAX_SEP_LEN or v.count(old) != 1:
+            continue
+        a, b = lv[:m.start()], lv[m.end():]
+        i = lo.find(a)
+        j = lo.find(b, i + len(a)) if i >= 0 else -1
+        if j < 0:
+            continue
+        new = o[i + len(a):j]
+        if len(new) <= MAX_INSERT and any(ch.isalnum() for ch in new) \
+                and lv.replace(old, new.lower()) in lo:
+            out.append((old, new))
+    return tuple(out)
 
 
 def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
@@ -786,10 +819,14 @@ def _row_chars(row: tuple, cache: dict) -> set:
 
 # ------------------------------------------------------------------ Algorithm 5
 
-def example_sets(groups: Sequence, settings: LearnSettings) -> list:
+def example_sets(groups: Sequence, settings: LearnSettings,
+                 key_counts: dict | None = None) -> list:
     """GenExampleSets: for each group (in the order given: best average score first), up to
     ``sets_per_group`` distinct random subsets of 3-4 of its top-k pairs. Returns one list
-    of example sets per group; the caller stops at ``max_sets`` sets in total."""
+    of example sets per group; the caller stops at ``max_sets`` sets in total.
+    ``key_counts`` (target column -> distinct keys): a group whose top pairs reach every
+    key of a column with fewer keys than an example set holds gives one set of them all
+    (deviation 30: "F" / "M" against "Female" / "Male")."""
     rng = random.Random(settings.seed)
     out = []
     for group in groups:
@@ -797,6 +834,8 @@ def example_sets(groups: Sequence, settings: LearnSettings) -> list:
         sets: list = []
         out.append(sets)
         if len(top) < min(settings.examples_per_set):
+            if key_counts and 2 <= len(top) == key_counts.get(group.target_column, 0):
+                sets.append(list(top))
             continue
         drawn: set = set()
         sizes = [min(b, len(top)) for b in settings.examples_per_set]

@@ -10,16 +10,16 @@ constrained fuzzy join (fuzzy.py, §4.6).
 Note:
     Unspecified in the thesis: a key column is at least ``key_ratio`` (0.9) distinct, with
     two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
-    of them outside its examples. Details: docs/algorithms/autojoin.md.
-    Deviation: the best program is extended to an ordered program set when groups of rows
-    need different programs, and given an estimated precision (programset.py). The
-    composite fallback retries a failing example set of 4 without each of its examples.
-    Deviation: runs of 2-3 adjacent short source columns, joined, are probed for row pairs
-    too (a date in year, month, day columns), and a row's matches in several columns are
-    intersected (``combined_pair_groups``); a program equating numbers that joins no
-    more keys than chance would (``chance_matches``) is not accepted, nor one the
-    independent evidence of the estimated precision contradicts (``_refuted``). Programs
-    joining as many keys are ranked by the source rows they join, then by size.
+    of them outside its examples. Deviations (docs/algorithms/autojoin.md):
+    - ordered program sets with an estimated precision (programset.py); the composite
+      fallback retries a failing example set of 4 without each of its examples;
+    - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
+      intersected (``combined_pair_groups``);
+    - not accepted: numbers equated no more often than chance (``chance_matches``) unless
+      one side is covered and most source rows or most numbers of the other side join; a
+      program the independent evidence refutes;
+    - a target column of 2-4 keys accepts a short program joining all of them through
+      most source rows (``_acceptable``); equal coverage: more source rows, then smaller.
 """
 from __future__ import annotations
 
@@ -236,7 +236,9 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,
                           leave_one_out)
     candidates = _ranked(found)
-    best = next((c for c in candidates if _acceptable(c, settings)
+    n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
+    best = next((c for c in candidates
+                 if _acceptable(c, settings, n_keys[c.target_column], len(src.positions))
                  and not _by_chance(c, src, target_columns[c.target_column])
                  and not _refuted(c, src, target_columns[c.target_column], groups)), None)
     if best is not None:
@@ -289,7 +291,7 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
     best_cov = max((c.coverage for c in found.values()), default=0)
     key_counts = {c: len({v for v in cells if v is not None})
                   for c, cells in target_columns.items()}
-    for gi, sets in enumerate(example_sets(groups, ls)):
+    for gi, sets in enumerate(example_sets(groups, ls, key_counts)):
         column = groups[gi].target_column
         tcells = target_columns[column]
         top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
@@ -357,37 +359,50 @@ def chance_matches(outputs, keys) -> float | None:
     """How many distinct numbers two sets of numeric strings would share if drawn
     independently and uniformly over their common range (at the finest resolution either
     writes): ``n_c n_k / slots``; None when either set holds a value that is not a number."""
+    counts = _in_range(outputs, keys)
+    return None if counts is None else counts[0]
+
+
+def _in_range(outputs, keys) -> tuple | None:
+    """(chance matches, distinct outputs, distinct keys inside the common range), or None
+    when either set is empty or holds a value that is not a number."""
     if not outputs or not keys or not all(_NUMBER.fullmatch(v) for v in outputs) \
             or not all(_NUMBER.fullmatch(v) for v in keys):
         return None
     cs, ks = [float(v) for v in outputs], [float(v) for v in keys]
     lo, hi = max(min(cs), min(ks)), min(max(cs), max(ks))
     if hi < lo:
-        return 0.0
+        return 0.0, 0, 0
     decimals = max(len(v) - v.index(".") - 1 if "." in v else 0
                    for v in itertools.chain(outputs, keys))
     slots = (hi - lo) * 10 ** decimals + 1
     n_c = sum(lo <= v <= hi for v in cs)
     n_k = sum(lo <= v <= hi for v in ks)
-    return n_c * n_k / slots
+    return n_c * n_k / slots, n_c, n_k
 
 
 def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
-    """A program whose keys are numbers (counts, amounts) and which joins under 80 % of the
-    smaller of its distinct outputs and the target's keys, and no more than twice as many
-    as independent numbers over the same range would share by chance, is a coincidence,
-    not a join (a genuine code join covers one side: "12" -> "012"; stored in ``extra``)."""
+    """A program whose outputs and keys are numbers (counts, amounts, ids) and which joins
+    no more than twice as many keys as independent numbers over the same range would share
+    by chance is a coincidence, not a join, unless it covers one side (80 % of the smaller
+    of its distinct outputs and the target's keys: a code join, "12" -> "012") and either
+    joins most (half) of the source's rows or meets half of the other side's numbers
+    inside the common range: survey ids 1..1613 meet all 11 counts of a summary table,
+    every one by chance, through 11 rows (deviation 31; stored in ``extra``)."""
     if "by_chance" not in cand.extra:
         used = cand.program.columns
         texts = {c: src.cells(c) for c in used}
         n = len(texts[used[0]]) if used else 0
         outputs = {v for v in cand.program.evaluate(texts, n) if v}
         keys = {v for v in target_cells if v}
-        expected = chance_matches(outputs, keys)
+        counts = _in_range(outputs, keys)
+        expected = None if counts is None else counts[0]
         cand.extra["chance_matches"] = expected
-        cand.extra["by_chance"] = (expected is not None
-                                   and cand.coverage <= 2 * expected
-                                   and cand.coverage < 0.8 * min(len(outputs), len(keys)))
+        cand.extra["by_chance"] = (
+            counts is not None and cand.coverage <= 2 * expected
+            and (cand.coverage < 0.8 * min(len(outputs), len(keys))
+                 or (cand.joined_rows < 0.5 * n
+                     and cand.coverage < 0.5 * max(counts[1], counts[2]))))
     return cand.extra["by_chance"]
 
 
@@ -406,8 +421,21 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
     return cand.extra["refuted"]
 
 
-def _acceptable(cand: Candidate, settings: AutoJoinSettings) -> bool:
-    return cand.coverage >= settings.min_coverage and cand.extra.get("beyond_examples", 0) >= 1
+SMALL_KEYS = 4           # a target column with at most this many keys is "small"
+SMALL_ROWS_PER_KEY = 3   # ... and a program joining all of them must join this many rows per key
+
+
+def _acceptable(cand: Candidate, settings: AutoJoinSettings, n_keys: int = 0,
+                n_rows: int = 0) -> bool:
+    """At least ``min_coverage`` keys joined, one of them beyond the examples; or, for a
+    small target column (at most ``SMALL_KEYS`` keys, which an example set may exhaust),
+    every key joined by a program of at most 2 logical operators through at least half of
+    the source's rows and ``SMALL_ROWS_PER_KEY`` rows per key (deviation 30: a summary
+    table of two or four categories)."""
+    if cand.coverage >= settings.min_coverage and cand.extra.get("beyond_examples", 0) >= 1:
+        return True
+    return (2 <= n_keys <= SMALL_KEYS and cand.coverage == n_keys and cand.program.size <= 2
+            and cand.joined_rows >= max(0.5 * n_rows, SMALL_ROWS_PER_KEY * n_keys))
 
 
 # ------------------------------------------------------------------ both directions
