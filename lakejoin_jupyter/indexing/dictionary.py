@@ -84,6 +84,7 @@ def _group_in_python_tasks(spark, values_files, first_of, folder: str) -> int:
             for f in files:
                 t = pq.read_table(f, columns=["table_id", "position", "rcode", "token", "hash64"])
                 t = t.filter(t.column("token").is_valid())
+                # int64 throughout: with a null, to_numpy would give floats (rounded hashes)
                 t = t.filter(pa.array(pc.fill_null(t.column("hash64"), 0).to_numpy() % n == b))
                 cid = first_of[t.column("table_id").to_numpy()] + t.column("position").to_numpy()
                 parts.append(pa.table({"token": t.column("token"),
