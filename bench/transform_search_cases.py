@@ -189,7 +189,76 @@ LABELS = {
 # Why each query the transform search missed was missed, written by hand after looking at
 # the case and the run (not used by any search; the report quotes it). Keyed "set/case" or
 # "set/case reverse".
-WHY: dict = {}
+WHY: dict = {
+    # equality finds it (the values are equal, or equal as numbers): the transform search
+    # drops equal pairs by design, equality search is the method for these
+    "autojoin-extra/fips_padding": "equality already finds it: '1' and '01' are one number token",
+    "autojoin-fresh/m49_padding": "equality already finds it: '12' and '012' are one number token",
+    "autojoin-fresh2/college_majors_codes": "equality already finds it (equal codes)",
+    "autojoin-fresh2/fandango_films": "equality already finds it (equal titles)",
+    "autojoin-fresh2/resignations_districts": "equality already finds it (equal district codes)",
+    "autojoin-fresh3/ncaa_men_women_schools": "equality already finds it (equal school names)",
+    "autojoin-fresh3/favorables_media_names forward": "equality already finds it (equal names)",
+    "autojoin-fresh4/cousin_fifa_countries": "equality already finds it (equal country names)",
+    "autojoin-fresh4/trumpworld_gdp_countries forward": "equality already finds it (equal country names)",
+    "autojoin-fresh4/trumpworld_gdp_countries reverse": "the values are equal (no transformation), but the 258-country query meets the 37 of the source only: equality ranks it below 10 by overlap, the transform search drops equal pairs",
+    "autojoin-fresh4/top_economies_gdp forward": "equality already finds it (equal country names; the key's second column, the year, is equal too)",
+    "autojoin-fresh4/top_economies_gdp reverse": "the values are equal (no transformation), but the 262-name query meets the source's 10 only: equality ranks it below 10, the transform search drops equal pairs",
+    "autojoin-benchmark/fruits_1": "equality already finds it (some names equal); the rest is a 1:n prefix join ('apple' -> 'apple dried', 'apple no skin'), and a program writes one value per row",
+    # value needs a lookup, or parts in no column of the other table
+    "autojoin-fresh/population_alpha3": "value needs a lookup (country name -> alpha-3 code)",
+    "autojoin-fresh2/wc_fifa_codes": "value needs a lookup (FIFA code 'ALG' -> 'Algeria')",
+    "autojoin-fresh4/gop_state_postal": "value needs a lookup (postal code 'IA' -> 'Iowa')",
+    "autojoin-fresh4/m49fr_gdp_codes": "value needs a lookup (alpha-2 'DZ' -> alpha-3 'DZA')",
+    "autojoin-fresh4/mlb_allstar_game_ids": "value needs a lookup: the game id holds the game's date, which no source column has (and the key spans three source columns)",
+    "autojoin-fresh7/nonvoters_steak_sex_codes": "2 distinct values, the key one letter ('Female' -> 'F'): no 5-gram, no shared segment, and too few values for the acceptance rule",
+    "autojoin-fresh8/airports_geo_uris reverse": "the expected column (latitude) is typed float: not indexed by design (measures are not keys)",
+    # short segments: no 5-gram, and the segment bags differ
+    "autojoin-fresh8/faa_airports_icao": "short codes glued to a letter prefix ('ABQ' -> 'KABQ', 59 % of the codes all letters): one segment, no 5-gram; the codes with digits ('00M' -> 'K00M') are too few to lift the column into the candidates",
+    "autojoin-fresh8/posix_locales_cldr": "short segments (2-letter language and territory codes): no 5-gram, and the codeset ('.ISO8859-1') makes the segment bags differ",
+    "autojoin-fresh5/police_dept_states": "target key a 2-letter code inside a long value ('..., TX'): no 5-gram, no shared segment bag; 50 codes over 366 departments (n:1)",
+    "autojoin-fresh5/turnout_county_states": "the key is one word of a longer value ('Martin County, Kentucky' -> 'Kentucky'), 49 states over 430 counties (n:1): its grams are common in the query, pair scores low, other columns outrank it in retrieval",
+    "autojoin-fresh6/sleeping_alone_311_days": "short numeric segments ('7/10/14 18:37' -> '7/10/14'): no 5-gram, and the time makes the segment bags differ",
+    "autojoin-fresh6/guns_poll_end_dates": "two-digit year and zero padding ('2/23/18' -> '2018-02-23'): not in the language (no padding, no century); short segments, no 5-gram",
+    "autojoin-fresh5/primary_dates_approval": "two-digit year and zero padding ('8/2/22' -> '2022-08-02'): not in the language; short segments, no 5-gram",
+    "autojoin-extra/police_tracts_groups forward": "'Census Tract 309.02' -> '30902', '117' -> '11700': the point dropped and zeros appended; the query's digit runs are short (no 5-gram) and bags differ",
+    "autojoin-fresh3/goose_retro_ids forward": "'Bob Wiesler' -> 'wiesb101': the id cuts the last name to 4 letters and glues the first initial, so no 5-gram is shared ('wiesb' vs 'wiesl'); the reverse direction found it",
+    # multi-column keys queried with one column
+    "autojoin-extra/weather_parts_padded": "multi-column key (date from year, month, day) and zero padding: the queried day number alone shares no segment bag or 5-gram with the date",
+    "autojoin-fresh/births_iso_dates": "multi-column key (date from year, month, day) and zero padding: a day number alone shares no segment bag or 5-gram with the date",
+    "autojoin-fresh/bob_ross_episodes": "multi-column key ('S01E02' from season and episode) with zero padding: an episode number alone shares nothing retrievable",
+    "autojoin-fresh5/house_seat_codes": "multi-column key ('AK-01' from state and padded seat number): 2-letter codes, no 5-gram, and the bags differ",
+    "autojoin-fresh6/legislature_ocd_ids": "multi-column key (state, chamber as sldl/sldu, district): short segments, no 5-gram, bags differ",
+    "autojoin-fresh2/common_name_clean forward": "multi-column key (first + surname): the 20 surnames recur over the 400 names (n:1), so pair scores are low and other name columns outrank it in retrieval; the reverse direction found it",
+    "autojoin-fresh2/genius_song_urls": "multi-column key (artist + song in the URL slug): the query column holds one part, no program from it alone writes the other side's value",
+    "autojoin-benchmark/christmas_songs_2 forward": "multi-column key (title + ' - ' + artist): the title alone cannot write the target value; the reverse direction (cut at ' - ') found it",
+    "autojoin-benchmark/uk_prime_ministers forward": "multi-column key (first year of the term + name), and the target often writes fuller names ('spencer compton earl of wilmington'); the reverse direction found it",
+    "autojoin-benchmark/us_presidents_2": "multi-column key (the number from another column) and the years in brackets need a program of many operands; none learned",
+    "autojoin-benchmark/new_york_govs_2": "multi-column key (years from the term column); in either direction both sides carry parts the other lacks (tenure years vs life dates), so no one-sided program makes them equal",
+    "autojoin-benchmark/new_york_govs_1 forward": "the target's tenure years '(1795 - 1801)' are in no source column: no program can write the target value; the reverse direction (cut at ' (') found it",
+    # the learner found no program for a verified column
+    "autojoin-benchmark/california_govs_1": "names with middle names in full on one side and as initials on the other ('henry harrison markham' vs 'henry h. markham'), some without: no one program joins most pairs; verification gave up",
+    "autojoin-benchmark/california_govs_2": "full names with life dates vs names with middle initials ('frederick low; ...' vs 'frederick f. low'): no one program joins most pairs",
+    "autojoin-benchmark/new_york_govs_5": "both sides are name + life dates in different date formats ('July 26 1739' vs '26 Jul 1739', ages on one side): a program would need about ten operands, none learned",
+    "autojoin-benchmark/texas_govs_2": "source names carry footnote numbers and partial names ('rick perry 1', 'beauford h. jester 4' vs 'gov. beauford halbert jester'): the program learned for the sibling table joins nothing here, none learned",
+    "autojoin-benchmark/us_presidents_1": "a defect of verification's robustness: 5 of the 40 index pairs have wrong partners (two Harrisons, two Adamses, 'gerald ford' vs 'gerald r. ford'); with patience 3 the learner gives up, while on the 35 clean pairs it learns part 1 (split at '; ')",
+    "autojoin-fresh/commutations_lastfirst reverse": "the source writes suffixes after a comma ('albert j. josey, jr.'), so pairs by the surname go wrong for some; no program learned in this direction (the forward one found it)",
+    "autojoin-fresh3/nfl_event_home_team forward": "the home team is the part between ' at ' and ' tickets' of an event naming two teams: the away team pairs just as well, no program learned",
+    "autojoin-fresh3/nfl_event_home_team reverse": "32 teams as the query against 96 events that each name two teams: low pair scores, not among the candidates",
+    "autojoin-fresh4/antiquities_renamed": "renamed places ('Chaco Canyon National Monument' -> 'Chaco Culture National Historical Park'): not a string transformation for most rows",
+    "autojoin-fresh4/trump_lawsuit_captions": "captions follow several rules (surname + ' v. Trump', 'In re: ...', organisations): no one program joins most pairs",
+    "autojoin-fresh4/redlining_murder_cities reverse": "the lake side needs the program (first city of 'atlanta-sandy springs-alpharetta, ga'); none learned in this direction (the forward one found it)",
+    "autojoin-fresh4/voter_state_urls reverse": "the source holds 12 states for the 50 URLs of the query: low share, not among the candidates",
+    "autojoin-fresh6/food_survey_age_brackets": "4 distinct values ('> 60' vs '60+' besides '18-29' vs '18 - 29'): too few values for the acceptance rule (three joins, one beyond the examples)",
+    "autojoin-fresh6/food_survey_income_brackets": "5 / 11 distinct values: too few for the acceptance rule, and the brackets differ in wording ('$150,000+')",
+    "autojoin-fresh7/nonvoters_income_dollars": "4 distinct values and 'k' -> ',000' ('$40-75k' -> '$40,000-$75,000'): too few values, and not in the language",
+    "autojoin-fresh5/mueller_topline_dates reverse": "the 561 model dates meet the 65 poll ends on few values; the program learned ('first 5 letters + \"18\"') joins 7 % and ranks below 10",
+    "autojoin-fresh6/early_senate_marriage_dates reverse": "the source holds 4 of the 17 years and many lake columns hold the same years: not among the candidates",
+    "autojoin-fresh6/nfl_suspension_outlets forward": "36 hosts over 236 URLs (n:1): rare-gram pair scores are low and 1:1 columns outrank it in retrieval; the reverse direction found it",
+    "autojoin-fresh6/tennis_server_initials reverse": "the source holds 15 of the 218 players of the query: low share, not among the candidates",
+    "autojoin-fresh8/holidays_seattle_weather reverse": "1,461 days as the query against 41 holiday dates: few sampled values have a partner, none learned for it (the forward direction found it)",
+    "autojoin-benchmark/duke_cs_profs reverse": "2,191 professors as the query against the source's 60: about 7 of the 256 sampled values have a partner there, not among the candidates",
+}
 
 
 def read_csv(path: Path) -> pd.DataFrame:
@@ -287,7 +356,12 @@ def run_queries(index: Path, cases: list, k: int) -> list:
                 cands = list(st.get("candidates", []))
                 row["t_candidate"] = target in cands
                 row["t_candidate_copy"] = any(c in copies for c in cands)
+                row["t_candidate_pos"] = next((i + 1 for i, c in enumerate(cands)
+                                               if c in copies), None)
                 row["t_verified"] = st.get("verified")
+                tr = [t for t in st.get("trace", []) if t[0] in copies]
+                row["t_stage"] = _stage(row["t_candidate_pos"], tr,
+                                        row["t_rank_copy"] is not None)
                 h = exact or copy
                 row["program"] = h.details.get("program") if h else None
                 row["coverage"] = h.details.get("coverage") if h else None
@@ -298,8 +372,40 @@ def run_queries(index: Path, cases: list, k: int) -> list:
         print(f"{name:<20} {case[:30]:<30} {direction:<8} t={row['t_rank_copy']} "
               f"({row['t_latency'] * 1000:.0f} ms) cand={row['t_candidate_copy']} "
               f"e={row['e_rank_copy']} ({row['e_latency'] * 1000:.0f} ms) "
-              f"{row['program'] or row['t_error'] or ''}", flush=True)
+              f"{row['program'] or row['t_error'] or row['t_stage']}", flush=True)
     return rows
+
+
+def _stage(pos, trace, hit) -> str:
+    """How far the expected column got: retrieval (among the verified candidates),
+    verification (a program learned; the coverage it reached), ranking (top k)."""
+    if hit:
+        return "hit"
+    if pos is None:
+        return "not retrieved (not among the candidates)"
+    if not trace:
+        return f"retrieved (candidate {pos}), not verified (the stop rule ended first)"
+    cov = max((t[3] for t in trace if t[3] is not None), default=None)
+    if cov is None:
+        return f"retrieved (candidate {pos}), verified, no program joining it"
+    return f"retrieved (candidate {pos}), program with coverage {cov:.2f}, ranked below k"
+
+
+def why_class(why: str) -> str:
+    """A coarse class of a hand-written miss reason (for the tally only)."""
+    if "equality already finds it" in why or "values are equal" in why:
+        return "equality finds it or the values are equal (equal pairs are dropped by design)"
+    if "lookup" in why or "float" in why or "2 distinct values" in why:
+        return "no string program exists (lookup, one-letter code) or the column is not indexed"
+    if "multi-column key" in why:
+        return "multi-column key queried with one column"
+    if "no 5-gram" in why:
+        return "short segments: no 5-gram and the segment bags differ"
+    if "not among the candidates" in why or "outrank" in why:
+        return "retrieval: low share of paired values (n:1, small side), not among the candidates"
+    if "tenure years" in why:
+        return "the target value holds parts in no source column"
+    return "verification: no program learned (mixed formats, too few values, learner gave up)"
 
 
 def _pct(xs, q):
@@ -307,10 +413,16 @@ def _pct(xs, q):
     return float(np.percentile(xs, q)) if xs else float("nan")
 
 
+def _verified(g: pd.DataFrame) -> pd.Series:
+    return ~g["t_stage"].str.startswith("not retrieved") & \
+        ~g["t_stage"].str.contains("not verified")
+
+
 def _fig(g: pd.DataFrame) -> str:
     t, e = g["t_rank_copy"].notna(), g["e_rank_copy"].notna()
     return (f"{len(g)} | {t.mean():.2f} ({t.sum()}) | {g['t_rank'].notna().sum()} | "
-            f"{g['t_candidate_copy'].mean():.2f} | {e.mean():.2f} ({e.sum()}) | "
+            f"{g['t_candidate_copy'].mean():.2f} | {_verified(g).mean():.2f} | "
+            f"{e.mean():.2f} ({e.sum()}) | "
             f"{(t | e).mean():.2f} ({(t | e).sum()}) | {(t & ~e).sum()} | "
             f"{_pct(g['t_latency'] * 1000, 50):.0f} | {_pct(g['t_latency'] * 1000, 90):.0f} | "
             f"{_pct(g['e_latency'] * 1000, 50):.1f}")
@@ -337,10 +449,10 @@ def report(rows: list, args, load: str, build_s: float | None) -> str:
            f"it). A hit: the expected table in the top {args.k} on the expected column, or on "
            f"an identical copy of it in another case (same distinct values; the column "
            f"'exact' counts the expected file only).", "",
-           "| direction | set | queries | transform recall@k | exact file | reached "
-           "verification | equality recall@k | either | transform only | p50 ms | p90 ms | "
+           "| direction | set | queries | transform recall@k | exact file | among the "
+           "candidates | verified | equality recall@k | either | transform only | p50 ms | p90 ms | "
            "equality p50 ms |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for direction in ("forward", "reverse"):
         part = df[df["direction"] == direction]
         for name, g in list(part.groupby("set", sort=False)) + [("all", part)]:
@@ -349,6 +461,21 @@ def report(rows: list, args, load: str, build_s: float | None) -> str:
                          ("multi-column keys", part[part["multi"]])):
             out.append(f"| {direction} | {label} | {_fig(g)} |")
     out.append(f"| both | all | {_fig(df)} |")
+    missed = df[df["t_rank_copy"].isna()]
+    stage = missed["t_stage"].str.replace(r" \(candidate \d+\)", "", regex=True) \
+        .str.replace(r"coverage [0-9.]+", "coverage c", regex=True)
+    out += ["", "Where the misses stopped (both directions):", "",
+            "| stage | forward | reverse |", "|---|---:|---:|"]
+    for st, g in missed.groupby(stage, sort=False):
+        out.append(f"| {st} | {(g['direction'] == 'forward').sum()} | "
+                   f"{(g['direction'] == 'reverse').sum()} |")
+    why = missed.apply(lambda r: WHY.get(f"{r['set']}/{r['case']} {r['direction']}")
+                       or WHY.get(f"{r['set']}/{r['case']}", ""), axis=1)
+    out += ["", "Why (hand classification of every miss, `WHY` in the script; coarse classes):",
+            "", "| class | forward | reverse |", "|---|---:|---:|"]
+    for cl, g in missed.groupby(why.map(why_class), sort=False):
+        out.append(f"| {cl} | {(g['direction'] == 'forward').sum()} | "
+                   f"{(g['direction'] == 'reverse').sum()} |")
     errs = df[df["t_error"].notna() | df["e_error"].notna()]
     if len(errs):
         out += ["", "Errors:", ""]
@@ -359,15 +486,16 @@ def report(rows: list, args, load: str, build_s: float | None) -> str:
         out.append(f"* {r.set}/{r.case} {r.direction}, rank {int(r.t_rank_copy)}"
                    + ("" if r.t_rank == r.t_rank_copy else " (a copy)")
                    + f": {r.program} ({(r.coverage or 0):.2f})")
-    out += ["", "Missed by the transform search (reached verification; equality's rank; why):", ""]
+    out += ["", "Missed by the transform search (how far the expected column got; equality's "
+            "rank; why):", ""]
     for r in df[df["t_rank_copy"].isna()].itertuples():
         key = f"{r.set}/{r.case}"
         why = WHY.get(f"{key} {r.direction}") or WHY.get(key, "")
         eq = f"equality rank {int(r.e_rank_copy)}" if r.e_rank_copy == r.e_rank_copy and \
             r.e_rank_copy is not None else "equality misses"
         out.append(f"* {key} {r.direction} (`{r.query.split(':', 1)[1]}` -> "
-                   f"`{r.expected.split(':', 1)[1]}`, {r.n_distinct} distinct; verified: "
-                   f"{'yes' if r.t_candidate_copy else 'no'}; {eq}): {why}")
+                   f"`{r.expected.split(':', 1)[1]}`, {r.n_distinct} distinct values; "
+                   f"{r.t_stage}; {eq}): {why}")
     return "\n".join(out) + "\n"
 
 
