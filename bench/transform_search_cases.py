@@ -529,7 +529,10 @@ def main() -> None:
     rows = run_queries(index, cases, args.k)
     (work / "rows.json").write_text(json.dumps(rows, indent=1, default=str))
     text = report(rows, args, load, build_s)
-    Path(args.out).write_text(text)
+    out = Path(args.out)
+    if out.exists() and "\n## Reading" in out.read_text():    # keep the hand-written part
+        text += "\n## Reading" + out.read_text().split("\n## Reading", 1)[1]
+    out.write_text(text)
     print(text)
 
 
