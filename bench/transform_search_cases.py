@@ -461,6 +461,10 @@ def report(rows: list, args, load: str, build_s: float | None) -> str:
                          ("multi-column keys", part[part["multi"]])):
             out.append(f"| {direction} | {label} | {_fig(g)} |")
     out.append(f"| both | all | {_fig(df)} |")
+    multi = [f"{k.split('/', 1)[1]} (`{v[0]}`; also {', '.join(f'`{c}`' for c in v[2])})"
+             for k, v in LABELS.items() if v[2] and k.split("/")[0] in set(df["set"])]
+    out += ["", f"Multi-column keys ({len(multi)}; the queried source column first): "
+            + "; ".join(multi) + "."]
     missed = df[df["t_rank_copy"].isna()]
     stage = missed["t_stage"].str.replace(r" \(candidate \d+\)", "", regex=True) \
         .str.replace(r"coverage [0-9.]+", "coverage c", regex=True)
