@@ -23,7 +23,9 @@ join/autojoin/discovery.py): nothing in it was developed on these tables.
    default equality search (JOSIE). A hit: the expected table in the top k on the expected
    column, or on an identical copy of it (same distinct values) in another case's file,
    which no search can tell apart (reported separately). Also reported: whether the expected
-   column reached verification, the program found, latency p50/p90 after one warm-up query.
+   column reached verification, the program found, latency p50/p90 after one warm-up query,
+   and every miss with how far it got and a hand-written reason (``WHY``). A "## Reading"
+   section written by hand at the end of the results file is kept when it is rewritten.
 """
 from __future__ import annotations
 
