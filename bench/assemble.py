@@ -24,6 +24,7 @@ ORDER = [  # (file, section title)
     ("hits.md", "Decision-ready hits: annotation overhead and join_rows accuracy"),
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("transform_search.md", "Transformation-aware search (Needs a transformation)"),
+    ("transform_search_cases.md", "Transformation-aware search on real pairs (the Auto-Join cases, held out)"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
     ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
     ("union.md", "Table union search: TUS-style benchmark on real tables"),
