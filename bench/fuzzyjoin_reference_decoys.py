@@ -15,7 +15,8 @@ bench/fuzzyjoin_replay.py on its saved blocking output, without changing join/:
 ``--sample``: how many left values are queried (evenly spaced): a number, or "right" for
 as many as the right table has distinct values (the two decoy sources weigh alike);
 ``--rules``: drop a left value whose nearest other left value the negative rules would
-forbid it to join. Prints the replayed calibration per target and each join's estimate
+forbid it to join; ``--use pi0``: the reference ratios count in pi0's tail only (the
+null's shape stays the decoys d2 / d3). Prints the replayed calibration per target and each join's estimate
 against the truth at fixed thresholds (30/50/70/90 % of each function's distances).
 """
 from __future__ import annotations
@@ -68,20 +69,28 @@ def _left_veto(neg, i: int, l: int) -> bool:
         neg.rt, neg.rd, neg._memo = rt, rd, {}
 
 
-def build_with(d: dict, ref: dict):
-    """replay.build with each function's decoys pooled with the reference ratios."""
+def build_with(d: dict, ref: dict, use: str = "decoys"):
+    """replay.build with each function's decoys pooled with the reference ratios
+    (``use="decoys"``), or with only pi0 estimated from the pooled decoys and the null's
+    shape from the decoys d2 / d3 alone (``use="pi0"``)."""
     from lakejoin_jupyter.join import fuzzy
-    real = fuzzy.nearest_ratios
+    real, real_null = fuzzy.nearest_ratios, fuzzy.null_probability
     cands = {}
     try:
         for f, r in d["raw"].items():
-            def pooled(near, _f=f):
-                s1, s2 = real(near)
-                return s1, np.concatenate([s2, ref[_f]])
-            fuzzy.nearest_ratios = pooled
+            if use == "decoys":
+                def pooled(near, _f=f):
+                    s1, s2 = real(near)
+                    return s1, np.concatenate([s2, ref[_f]])
+                fuzzy.nearest_ratios = pooled
+            else:
+                def null_pooled_pi0(s1, s2, _f=f):
+                    pi0 = real_null(s1, np.concatenate([s2, ref[_f]]))[1]
+                    return real_null(s1, s2, pi0=pi0)
+                fuzzy.null_probability = null_pooled_pi0
             cands[f] = fuzzy._Candidates(f, **r)
     finally:
-        fuzzy.nearest_ratios = real
+        fuzzy.nearest_ratios, fuzzy.null_probability = real, real_null
     n_r = len(next(iter(cands.values())).r_dist)
     return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
 
@@ -108,19 +117,25 @@ def main(argv=None):
     ap.add_argument("--autofj-venv", default=str(Path.home() / ".cache/lakejoin/venv-autofj"))
     ap.add_argument("--sample", default="600")
     ap.add_argument("--rules", action="store_true")
+    ap.add_argument("--use", choices=["decoys", "pi0"], default="decoys",
+                    help="pool the reference ratios into the decoys, or into pi0's tail only")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
+    ap.add_argument("--datasets", default="", help="comma-separated names (default: all dev)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
     work = Path(a.work)
     root = dataset_root(ensure_autofj_venv(Path(a.autofj_venv)))
     targets = [float(t) for t in a.targets.split(",")]
     rows = []
+    names = [n for n in a.datasets.split(",") if n]
     for suite, name, sp, folder in datasets(root, work / "cases", ["autofj", "rl"], "dev"):
+        if names and name not in names:
+            continue
         d = pickle.load(open(work / "replay" / f"{name}.pkl", "rb"))
         left, right, _ = load(folder)
         ref = reference_ratios(left, right, list(d["raw"]), a.sample, a.rules)
         row = {"suite": suite, "dataset": name}
-        for mode, built in (("before", replay.build(d)), ("reference", build_with(d, ref))):
+        for mode, built in (("before", replay.build(d)), ("reference", build_with(d, ref, a.use))):
             row[f"join_abs_{mode}"], row[f"join_signed_{mode}"] = per_join_error(d, built[0])
             for t in targets:
                 union, fn_of, _ = replay.choose(d, t, built)
