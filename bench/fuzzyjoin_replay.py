@@ -6,6 +6,7 @@ bench/results/fuzzyjoin_calibration.md).
     python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev
     python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --split dev
     python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --set fuzzy.STANDARD_ERRORS=1.0
+    python bench/fuzzyjoin_replay.py oracle --work /tmp/fj-bench --split dev
 
 ``dump`` runs every join function once per dataset and saves, per function, each right
 value's nearest left values (what ``_Candidates`` is built from) with the row counts
@@ -13,7 +14,10 @@ needed to score any choice against the ground truth. ``replay`` rebuilds the can
 with the current join/match_precision.py and join/fuzzy.py, chooses at each target with
 ``fuzzy._choose`` (the code ``fuzzy_join`` runs) and prints the calibration per dataset
 and in total (``--set MODULE.NAME=VALUE``: with a parameter of join/<MODULE>.py
-changed). The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
+changed). ``oracle`` prints what a chooser that knows the truth reaches among single
+configurations: on the join's threshold grid, at every distinct distance (the finest
+configuration space of these functions), and at every distance preferring, among those
+with the most true pairs, the one with the most joins (:func:`truth_chooser`). The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
 by running both on the development split).
 """
 from __future__ import annotations
@@ -110,6 +114,34 @@ def choose(d: dict, target: float, built=None):
     return fj._union, fj._union_fn, fj.estimated_precision
 
 
+def truth_chooser(d: dict, target: float, fine: bool = False,
+                  most_joins: bool = False) -> float:
+    """The precision reached by a chooser that knows each join's outcome and picks, among
+    single configurations (function, threshold), the one with the most true pairs whose
+    precision reaches ``target`` (ties: the fewest joins, or with ``most_joins`` the most,
+    i.e. the precision nearest the target from above). Thresholds: the function's grid,
+    or with ``fine`` every distinct distance (a join per right value added at a time, up
+    to ties). No configuration reaching the target: the most precise one's precision."""
+    best, fallback = None, None
+    for f, r in d["raw"].items():
+        dist, tp, n = r["r_dist"], d["tp"][f], d["n_rows"]
+        ok = np.isfinite(dist)
+        x = np.unique(dist[ok]) if fine else np.asarray(d["grids"][f], dtype=float)
+        for t in x:
+            j = ok & (dist <= t + 1e-12)
+            nj = int(n[j].sum())
+            if not nj:
+                continue
+            T = int(tp[j].sum())
+            P = T / nj
+            fallback = P if fallback is None else max(fallback, P)
+            if P >= target - 1e-12:
+                key = (T, nj if most_joins else -nj)
+                if best is None or key > best[0]:
+                    best = (key, P)
+    return best[1] if best else (fallback if fallback is not None else float("nan"))
+
+
 def score(d: dict, union, fn_of) -> dict:
     r = np.nonzero(union >= 0)[0]
     n = int(d["n_rows"][r].sum())
@@ -169,7 +201,7 @@ def parse_setting(item: str):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["dump", "replay"])
+    ap.add_argument("what", choices=["dump", "replay", "oracle"])
     ap.add_argument("--work", required=True)
     ap.add_argument("--autofj-venv", default=str(Path.home() / ".cache/lakejoin/venv-autofj"))
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
@@ -193,6 +225,24 @@ def main(argv=None):
         dump(Path(a.work), a.split, Path(a.autofj_venv), names)
         return
     targets = [float(t) for t in a.targets.split(",")]
+    if a.what == "oracle":
+        rows = []
+        for f in sorted((Path(a.work) / "replay").glob("*.pkl")):
+            d = pickle.load(open(f, "rb"))
+            if (a.split != "all" and d["split"] != a.split) or (names and d["name"] not in names):
+                continue
+            rows.append({"dataset": d["name"], **{
+                f"{mode}{t:g}": truth_chooser(d, t, fine=mode != "grid",
+                                              most_joins=mode == "most")
+                for mode in ("grid", "fine", "most") for t in targets}})
+        df = pd.DataFrame(rows)
+        if a.out:
+            df.to_csv(a.out, index=False)
+        for mode, what in (("grid", "threshold grid"), ("fine", "every distance"),
+                           ("most", "every distance, most joins among the most true pairs")):
+            print(f"truth-knowing chooser, {what}: mean |P - target| " + " / ".join(
+                f"{(df[f'{mode}{t:g}'] - t).abs().mean():.3f}" for t in targets))
+        return
     df = replay(Path(a.work), a.split, targets, names, oracle=a.oracle)
     if a.out:
         df.to_csv(a.out, index=False)

@@ -627,6 +627,29 @@ def test_replay_rebuilds_the_joins_choice_from_its_blocking_output():
         replay.parse_setting("fuzzy.NO_SUCH=1")
 
 
+def test_replay_truth_chooser_by_hand():
+    """bench/fuzzyjoin_replay.py's truth-knowing chooser (the floor of the calibration gap
+    among single configurations). One function, right values at distances 0.1-0.4 (and
+    one unjoinable), holding 2, 2, 1, 1 rows of which 2, 2, 0, 0 join right: thresholds
+    0.1 / 0.2 / 0.3 / 0.4 give precision 2/2, 4/4, 4/5, 4/6. At target 0.75 the most true
+    pairs (4) at precision >= 0.75 come at 0.2 (1.0, fewest joins) or 0.3 (0.8, most
+    joins); on the grid (0.2, 0.4) only 0.2 qualifies; no configuration reaches 1.01:
+    the most precise one's precision."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_replay as replay
+    d = {"raw": {"f": {"r_dist": np.array([0.1, 0.2, 0.3, 0.4, np.inf])}},
+         "tp": {"f": np.array([2, 2, 0, 0, 0])}, "n_rows": np.array([2, 2, 1, 1, 1]),
+         "grids": {"f": np.array([0.2, 0.4])}}
+    assert replay.truth_chooser(d, 0.75) == 1.0
+    assert replay.truth_chooser(d, 0.75, fine=True) == 1.0
+    assert replay.truth_chooser(d, 0.75, fine=True, most_joins=True) == pytest.approx(0.8)
+    assert replay.truth_chooser(d, 0.75, most_joins=True) == 1.0     # 0.3 is not on the grid
+    assert replay.truth_chooser(d, 0.6, fine=True, most_joins=True) == pytest.approx(4 / 6)
+    assert replay.truth_chooser(d, 1.01, fine=True) == 1.0
+
+
 def test_best_single_configuration_replaces_a_weaker_union(monkeypatch):
     """When the greedy union estimates fewer true matches than the best single
     configuration (Monarch in the autofj benchmark), the single configuration is chosen."""
