@@ -105,7 +105,7 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
     ``aggregate`` (latest, first, mean, sum, count) the table is first reduced to one row
     per key (a panel table joined without multiplying the query's rows)."""
     from .frames import joined_tables, mark_joined
-    from .index.tables import find_table, lake_table
+    from .index.tables import changed_since_build, find_table, lake_table
     from .join.execute import join_pandas, match_stats, plan_keys
     agg = None if aggregate == "none" else aggregate
     opts = {"how": how, "duplicates": duplicates}
@@ -122,7 +122,9 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
                             summary=f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}"
                                     f"{per_key}, as a Spark DataFrame (lazy: nothing is computed "
                                     f"until you use it).", details={"engine": "spark"})
-    right = lake_table(find_table(engine.index, hit.table))
+    table = find_table(engine.index, hit.table)
+    changed = changed_since_build(table)
+    right = lake_table(table, warn_changed=False)      # said in the summary instead
     keys = plan_keys(frame, right, plan)
     joined = mark_joined(join_pandas(frame, right, plan, keys), joined_tables(frame),
                          hit._joined_tables(plan))
@@ -135,6 +137,8 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
         lines.append("The lake column repeats some values, so query rows matching them appear "
                      "several times; choose *per key* (latest, first, mean, sum, count) to keep "
                      "one row per query row, or *duplicates = first*.")
+    if changed:
+        lines.append(f"**Note:** {changed}")
     return ActionResult(title=title, summary="\n\n".join(lines), joined=joined, result=hit,
                         tables={"joined (first rows)": joined.head(10)}, code_options=opts,
                         details={"stats": s, "engine": "pandas"})

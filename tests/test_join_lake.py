@@ -111,3 +111,33 @@ def test_spark_join_and_code_equal_pandas_join(hostile, spark):
             exec(code, ns)  # noqa: S102
             got = ns[var]
             assert _rows(got.toPandas()) == _rows(want), (hit.table, how, dup)
+
+
+def test_join_says_when_the_lake_table_changed_since_the_build(spark, tmp_path):
+    """An open index does not re-read its lake; a join reads the table's file as it is now.
+    When that file changed since the build, the join says so (its figures describe the
+    indexed version) instead of silently mixing the two."""
+    import warnings
+
+    from conftest import write_lake
+
+    from lakejoin_jupyter import build_index
+    from lakejoin_jupyter.actions import run_join
+    from lakejoin_jupyter.errors import LakeChangedWarning
+    lake = write_lake(tmp_path / "lake", {"codes.csv": pd.DataFrame(
+        {"country": ["france", "chad", "peru"], "code": ["FR", "TD", "PE"]})})
+    engine = build_index(lake, tmp_path / "codes.index", spark=spark, progress=False)
+    query = pd.DataFrame({"country": ["France", "Chad", "Mali"]})
+    hit = engine.search(query, "country", k=1).hits[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LakeChangedWarning)
+        assert hit.join(query)["code"].tolist()[:2] == ["FR", "TD"]
+        assert "changed since" not in run_join(engine, hit, query).summary
+    f = lake / "codes.csv"
+    f.write_text(f.read_text() + "mali,ML\n")
+    res = run_join(engine, hit, query)
+    assert "codes changed since the index was built" in res.summary
+    assert " bytes)" in res.summary
+    assert res.joined["code"].tolist() == ["FR", "TD", "ML"]      # the file as it is now
+    with pytest.warns(LakeChangedWarning, match="codes changed since the index was built"):
+        hit.join(query)

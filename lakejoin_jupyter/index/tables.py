@@ -28,6 +28,7 @@ class LakeTable:
     header_matches: bool = True   # pandas' own header parsing yields ``columns``
     clean: bool = True        # no ragged rows / renamed columns: plain readers suffice
     info: str = ""            # the build's TableInfo (JSON), for the build's own reader
+    fingerprint: tuple = ()   # (size, mtime_ns) of its file(s) when the index was built
 
     @property
     def short_name(self) -> str:
@@ -47,17 +48,48 @@ def find_table(index, table: str) -> LakeTable:
         names = tuple(cols[cols["table_id"] == row["table_id"]].sort_values("position")["name"])
         return LakeTable(str(row["name"]), "catalog", str(row["path"]), names,
                          index_path=str(index.path), clean=True)
-    return table_from_info(str(row["name"]), TableInfo.from_json(row["info"]), str(index.path))
+    info = TableInfo.from_json(row["info"])
+    return table_from_info(str(row["name"]), info, str(index.path),
+                           _built_fingerprint(index, info.uri))
 
 
-def table_from_info(name: str, info, index_path: str = "") -> LakeTable:
+def _built_fingerprint(index, uri: str) -> tuple:
+    """The (size, mtime_ns) the build recorded for a table file, or () if none."""
+    for g in getattr(index, "generations", ()):
+        f = g.manifest.get("lake", {}).get("files", {}).get(uri)
+        if f:
+            return int(f[0]), int(f[1])
+    return ()
+
+
+def table_from_info(name: str, info, index_path: str = "", fingerprint: tuple = ()) -> LakeTable:
     """A :class:`LakeTable` from the build's sniffing result (lake/read.py TableInfo)."""
     clean = not info.warnings and info.n_fields_max <= len(info.columns)
     header = _pandas_header(info) if info.format in ("csv", "tsv") and clean else None
     return LakeTable(name, info.format, info.uri, tuple(info.columns),
                      encoding=info.encoding, delimiter=info.delimiter or ",",
                      index_path=index_path, header_matches=header == list(info.columns),
-                     clean=clean, info=info.to_json())
+                     clean=clean, info=info.to_json(), fingerprint=fingerprint)
+
+
+def changed_since_build(table: LakeTable) -> str | None:
+    """A note when the table's file is not the one the index was built from (its size or
+    time stamp differ): a join then reads the file as it is now, while a hit's figures
+    describe the indexed version. None when it is the same, or the index recorded nothing."""
+    if not table.fingerprint or table.format == "catalog":
+        return None
+    from ..lake.discover import stat_fingerprint
+    try:
+        size, mtime = stat_fingerprint(table.uri)
+    except OSError:
+        return None                   # reading it fails with its own error
+    if (size, mtime) == table.fingerprint:
+        return None
+    how = (f"{table.fingerprint[0]:,} -> {size:,} bytes" if size != table.fingerprint[0]
+           else "same size, modified since")
+    return (f"{table.name} changed since the index was built ({how}): the join reads the "
+            f"file as it is now, while the hit's figures (overlap, join rows) describe the "
+            f"indexed version. Rebuild the index to bring them in line.")
 
 
 def _pandas_header(info) -> list | None:
@@ -74,9 +106,13 @@ def _pandas_header(info) -> list | None:
 
 # ----------------------------------------------------------------------- pandas
 
-def lake_table(table: LakeTable, max_rows: int | None = None) -> pd.DataFrame:
+def lake_table(table: LakeTable, max_rows: int | None = None,
+               warn_changed: bool = True) -> pd.DataFrame:
     """The table as pandas, every value as text (None for nulls), read by the build's reader;
-    ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns)."""
+    ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns).
+    A LakeChangedWarning says when the file changed since the build (``warn_changed``)."""
+    if warn_changed:
+        _warn_if_changed(table)
     if table.format == "catalog":
         from ..spark import get_spark
         sdf = get_spark().table(table.uri)
@@ -86,6 +122,15 @@ def lake_table(table: LakeTable, max_rows: int | None = None) -> pd.DataFrame:
         df = read_table(TableInfo.from_json(table.info), max_rows=max_rows)
     df.attrs["lakejoin_table"] = table.name
     return df
+
+
+def _warn_if_changed(table: LakeTable) -> None:
+    note = changed_since_build(table)
+    if note:
+        import warnings
+
+        from ..errors import LakeChangedWarning
+        warnings.warn(note, LakeChangedWarning, stacklevel=3)
 
 
 # ----------------------------------------------------------------------- Spark
@@ -127,7 +172,9 @@ def spark_path(path: str) -> str:
 
 
 def spark_table(spark, table: LakeTable):
-    """The table as a Spark DataFrame with the index's column names."""
+    """The table as a Spark DataFrame with the index's column names (a LakeChangedWarning
+    when the file changed since the build)."""
+    _warn_if_changed(table)
     from pyspark.sql import types as T
     if table.format == "catalog":
         return spark.table(table.uri)

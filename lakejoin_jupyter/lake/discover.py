@@ -175,6 +175,18 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
     return LakeSpec(str(root) if root else None, kind, tables, ignored)
 
 
+def stat_fingerprint(path) -> tuple[int, int]:
+    """(size, mtime_ns) of a table file, or of a Parquet folder's files together (the
+    fingerprint a build records); raises OSError when it cannot be read."""
+    p = Path(path)
+    if p.is_file():
+        st = p.stat()
+        return st.st_size, st.st_mtime_ns
+    if not p.exists():
+        raise FileNotFoundError(str(p))
+    return _dir_stat(p)
+
+
 def _dir_stat(d: Path) -> tuple[int, int]:
     size, mtime = 0, 0
     for f in d.rglob("*"):
@@ -211,7 +223,7 @@ def fingerprint_changes(lake_section: dict, known: Iterable[str] = ()) -> list[s
                 changes.append(f"removed {uri}")
             continue
         try:
-            st = (p.stat().st_size, p.stat().st_mtime_ns) if p.is_file() else _dir_stat(p)
+            st = stat_fingerprint(p)
         except OSError:
             continue
         if list(st) != [size, mtime]:
