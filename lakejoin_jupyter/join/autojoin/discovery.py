@@ -30,7 +30,9 @@ from .dsl import Program, evaluate_columns
 from .learn import Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import PairGroup, RowPair
 
-LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=3)
+# every one of the 8 example sets is tried (patience = max_sets): with a patience of 3, a few
+# wrong pairs among the 16 best ended a column before a clean set was drawn
+LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=8)
 
 
 def learn_text(value) -> str | None:
