@@ -26,7 +26,7 @@ import numpy as np
 COLUMNS = ("token", "hash64", "freq", "sids", "pairs")
 
 
-DRIVER_SORT_TOKENS = 1 << 20    # at most this many tokens: the global sort runs on the driver
+DRIVER_SORT_TOKENS = 1 << 24    # at most this many tokens: the global sort runs on the driver
 PYTHON_GROUPING_BYTES = 64 << 20  # at most this many bytes of values parts: grouped by Python tasks
 
 
