@@ -449,12 +449,28 @@ def spark_job(what: str, log_dir: str | None = None):
             warnings.filterwarnings("ignore", message=".*attempted Arrow optimization")
             yield
     except Exception as e:  # noqa: BLE001 - re-raised unless it is a Spark failure
+        if _from_interrupt(e):
+            raise KeyboardInterrupt() from None
         cause = spark_failure(e)
         if cause is None:
             raise
         log = _failure_log(e, what, log_dir)
         raise SparkJobError(f"Spark failed while {what}: {cause} (full log: {log})",
                             str(log)) from None
+
+
+def _from_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` arose while handling a KeyboardInterrupt: PySpark's SIGINT handler
+    raises it inside a py4j call, and py4j, cleaning up the half-sent command, may raise
+    a Py4JError of its own ("Gateway must be connected to send cancel cmd."). That is the
+    user's interrupt, not a failing job."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _failure_log(exc: BaseException, what: str, log_dir: str | None) -> Path:

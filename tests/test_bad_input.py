@@ -978,3 +978,24 @@ def test_cli_query_table_empty_or_a_folder(demo_index_path, tmp_path, capsys):
     assert "--table is empty" in capsys.readouterr().err
     assert main(["search", str(demo_index_path), "--table", str(tmp_path), "--column", "c"]) == 1
     assert f"Cannot read the query table {str(tmp_path)!r}: is a folder" in capsys.readouterr().err
+
+
+def test_py4j_error_raised_by_an_interrupt_is_an_interrupt():
+    """Interrupting a build while a py4j call is being sent: PySpark's SIGINT handler
+    raises KeyboardInterrupt inside the call and py4j, cleaning up, raises a Py4JError of
+    its own. That is the user's interrupt ("interrupted; nothing was changed"), not a
+    failed Spark job; a Py4JError without an interrupt behind it stays a failure."""
+    from py4j.protocol import Py4JError
+
+    from lakejoin_jupyter.errors import SparkJobError
+    from lakejoin_jupyter.spark import spark_job
+
+    with pytest.raises(KeyboardInterrupt):
+        with spark_job("building x"):
+            try:
+                raise KeyboardInterrupt()
+            except KeyboardInterrupt:
+                raise Py4JError("Gateway must be connected to send cancel cmd.")
+    with pytest.raises(SparkJobError, match="Spark failed while building x"):
+        with spark_job("building x"):
+            raise Py4JError("An error occurred while calling o1.collect")
