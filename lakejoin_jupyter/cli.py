@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument("index", help="index folder")
     se.add_argument("--table", "-t", required=True,
                     help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
-                         "table in the index (then it is excluded from its own results)")
+                         "table in the index (then its other columns are marked "
+                         "\"(your table)\" in the results)")
     se.add_argument("--column", "-c", required=True, action="append",
                     help="query column (repeat for a multi-column key)")
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
@@ -305,8 +306,9 @@ def _print_ranked(res, df) -> None:
         print("No column of the lake shares a value with the query.")
         return
     show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
-    show["table"] = [t + (" (your table)" if h.is_query_table else " (joined)" if h.in_chain
-                          else "") for t, h in zip(show["table"], res)]
+    show["table"] = [_clip(t) + (" (your table)" if h.is_query_table else " (joined)"
+                                 if h.in_chain else "") for t, h in zip(show["table"], res)]
+    show["column"] = [_clip(str(c)) for c in show["column"]]
     if "mapping" in df:
         show["mapping"] = df["mapping"]
     show["containment"] = [f"{c:.1%}" if c == c and c is not None else "" for c in show["containment"]]
@@ -320,6 +322,12 @@ def _print_ranked(res, df) -> None:
     if not df["exact"].all():
         show["exact"] = df["exact"]
     print(show.to_string(index=False))
+
+
+def _clip(name: str, width: int = 40) -> str:
+    """A long table or column name shortened for a terminal table (csv and json keep it)."""
+    name = " ".join(str(name).split())
+    return name if len(name) <= width else name[: width - 1] + "\u2026"
 
 
 def _info(args, parser) -> int:
@@ -349,6 +357,10 @@ def _info(args, parser) -> int:
         print(f"  skipped {len(info['skipped'])} file(s):")
         for s in info["skipped"]:
             print(f"    {s['path']}: {s['reason']}")
+    if info["left_out"]:
+        from .indexing.pipeline import left_out_lines
+        for line in left_out_lines([(x["path"], x["reason"]) for x in info["left_out"]]):
+            print("  " + line[0].lower() + line[1:])
     if info["lake_changes"]:
         print(f"  the lake changed since the build ({len(info['lake_changes'])} change(s)); rebuild advised")
     for text in info["advice"]:
@@ -358,7 +370,8 @@ def _info(args, parser) -> int:
         for t in ix.tables.sort_values("name").itertuples():
             cols = ix.columns.loc[ix.columns["table_id"] == t.table_id, "name"].tolist() \
                 if t.status == "indexed" else []
-            shown = ", ".join(cols[:6]) + (f", ... ({len(cols)})" if len(cols) > 6 else "")
+            shown = ", ".join(_clip(c) for c in cols[:6]) + (
+                f", ... ({len(cols)})" if len(cols) > 6 else "")
             print(f"    {t.name}  {t.status}  {int(t.n_rows or 0):,} rows  [{shown}]")
     elif len(ix.tables):
         print(f"  tables: {len(ix.tables)}, e.g. {_example_name(engine)!r} "

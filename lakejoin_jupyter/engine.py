@@ -1110,6 +1110,7 @@ class Engine:
                 "counts": m.get("counts"), "components": sorted(m.get("components", {})),
                 "generations": [g["name"] for g in m.get("generations", [])],
                 "methods": [x.name for x in self.methods()], "skipped": m.get("skipped", []),
+                "left_out": m.get("left_out", []),
                 "lake": m.get("lake", {}).get("root"), "lake_changes": self.index.lake_changes,
                 "advice": self.advice()}
 

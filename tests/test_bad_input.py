@@ -68,6 +68,13 @@ def test_bad_files_are_reported_and_skipped(bad_report):
     tables = engine.index.tables.set_index("path")
     assert (tables.loc[list(skipped), "status"] == "skipped").all()
     assert engine.info()["skipped"]  # the manifest keeps the list
+    # files that are not tables are named, with what to do about a .txt table
+    assert report.left_out == [("notes.txt", "not a table format (csv, tsv, parquet, jsonl)")]
+    summary = report.summary()
+    assert "Left out 1 (not a table format (csv, tsv, parquet, jsonl)): notes.txt" in summary
+    assert "named .csv or .tsv" in summary
+    assert engine.info()["left_out"] == [{"path": "notes.txt",
+                                          "reason": "not a table format (csv, tsv, parquet, jsonl)"}]
 
 
 @pytest.mark.spark

@@ -1,6 +1,7 @@
 """Joins and generated code against a real (Spark-built) index whose table and column names
 are hostile: Hit.join equals running Hit.code, in pandas and in Spark, for a clean CSV (read
-with pd.read_csv), a Parquet file and a ragged CSV (read with the build's reader)."""
+with pd.read_csv), a Parquet file, a ragged CSV and a CSV with comment and title lines above
+its header (read with the build's reader)."""
 import math
 
 import pandas as pd
@@ -31,9 +32,11 @@ def hostile(spark, tmp_path_factory):
                             "None": [1, 2, 3], "back\\slash": ["x", "y", None],
                             "x\ny": ["p", "q", "r"]})
     ragged = ('name,code\n"france",FR\nchad,TD,extra\nperu,PE\n')
+    preamble = ("# exported 2026-11-28\nCountries by code,,\n\nname,iso,n\n"
+                "france,FR,1\nchad,TD,2\nmali,ML,3\n")
     lake = write_lake(root / "lake", {f"{CSV_NAME}.csv": clean,
                                       f"{PARQUET_NAME}.parquet": parquet,
-                                      "ragged.csv": ragged})
+                                      "ragged.csv": ragged, "preamble.csv": preamble})
     engine = build_index(lake, root / "hostile.index", spark=spark, progress=False)
     query = pd.DataFrame({"country": ["france", " CHAD", "Côte d'Ivoire", None, "Peru", "Mali"],
                           "class": [1, 2, 3, 4, 5, 6]})
@@ -56,7 +59,8 @@ def test_search_finds_every_hostile_table(hostile):
     engine, query = hostile
     res = engine.search(query, "country", k=None)
     tables = {h.table for h in res}
-    assert {CSV_NAME, PARQUET_NAME, "ragged"} <= tables
+    assert {CSV_NAME, PARQUET_NAME, "ragged", "preamble"} <= tables
+    assert engine.table("preamble").columns.tolist() == ["name", "iso", "n"]
 
 
 @pytest.mark.parametrize("how,duplicates", [("left", "all"), ("inner", "first")])
@@ -76,9 +80,11 @@ def test_pandas_code_equals_hit_join(hostile, how, duplicates):
         if hit.table == CSV_NAME:
             assert "pd.read_csv(" in code
             assert "class_" + CSV_NAME in want.columns  # the clashing lake column, renamed
-        if hit.table in (PARQUET_NAME, "ragged"):
+        if hit.table in (PARQUET_NAME, "ragged", "preamble"):
             assert "open_index(" in code
-    assert {CSV_NAME, PARQUET_NAME, "ragged"} <= checked
+        if hit.table == "preamble":
+            assert got.loc[got["country"] == "france", "iso"].tolist() == ["FR"]
+    assert {CSV_NAME, PARQUET_NAME, "ragged", "preamble"} <= checked
 
 
 def test_lake_join_values(hostile):
@@ -97,7 +103,7 @@ def test_spark_join_and_code_equal_pandas_join(hostile, spark):
     sdf = spark.createDataFrame(query.astype({"class": "int64"}))
     res = engine.search(query, "country", k=None)
     for hit in res:
-        if hit.table not in (CSV_NAME, PARQUET_NAME, "ragged"):
+        if hit.table not in (CSV_NAME, PARQUET_NAME, "ragged", "preamble"):
             continue
         for how, dup in (("left", "all"), ("inner", "first")):
             want = hit.join(query, how=how, duplicates=dup)
@@ -106,7 +112,7 @@ def test_spark_join_and_code_equal_pandas_join(hostile, spark):
             assert _rows(joined.toPandas()) == _rows(want), (hit.table, how, dup)
             var = default_variable("sdf", hit.table)
             code = hit.code("sdf", var, how=how, duplicates=dup, df=sdf)
-            assert "spark.read" in code
+            assert ("spark.createDataFrame" if hit.table == "preamble" else "spark.read") in code
             ns = {"sdf": sdf}
             exec(code, ns)  # noqa: S102
             got = ns[var]

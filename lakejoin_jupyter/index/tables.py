@@ -29,6 +29,7 @@ class LakeTable:
     clean: bool = True        # no ragged rows / renamed columns: plain readers suffice
     info: str = ""            # the build's TableInfo (JSON), for the build's own reader
     fingerprint: tuple = ()   # (size, mtime_ns) of its file(s) when the index was built
+    skip_lines: int = 0       # lines above the header (comments, a title) the build skipped
 
     @property
     def short_name(self) -> str:
@@ -69,7 +70,8 @@ def table_from_info(name: str, info, index_path: str = "", fingerprint: tuple = 
     return LakeTable(name, info.format, info.uri, tuple(info.columns),
                      encoding=info.encoding, delimiter=info.delimiter or ",",
                      index_path=index_path, header_matches=header == list(info.columns),
-                     clean=clean, info=info.to_json(), fingerprint=fingerprint)
+                     clean=clean, info=info.to_json(), fingerprint=fingerprint,
+                     skip_lines=info.skip_lines)
 
 
 def changed_since_build(table: LakeTable) -> str | None:
@@ -181,6 +183,8 @@ def spark_table(spark, table: LakeTable):
     if table.format in ("csv", "tsv"):
         from pyspark.sql import functions as F
         schema = T.StructType([T.StructField(c, T.StringType()) for c in table.columns])
+        if table.skip_lines:     # Spark's CSV reader cannot skip lines above the header
+            return spark.createDataFrame(lake_table(table, warn_changed=False), schema)
         df = spark.read.csv(spark_path(table.uri), schema=schema, header=True,
                             sep=table.delimiter, encoding=spark_encoding(table.encoding),
                             multiLine=True, escape='"')

@@ -83,6 +83,7 @@ class BuildReport:
     seconds: float = 0.0
     phase_seconds: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)       # what the build repaired or removed
+    left_out: list = field(default_factory=list)    # [(path, why)]: files that are not tables
 
     def summary(self, phases: bool = True) -> str:
         """What was built, skipped and warned about; ``phases=False`` leaves out the line of
@@ -96,10 +97,27 @@ class BuildReport:
         if self.skipped:
             lines.append(f"Skipped {len(self.skipped)} file(s):")
             lines += [f"  {p}: {why}" for p, why in self.skipped]
+        lines += left_out_lines(self.left_out)
         if self.warnings:
             lines.append(f"Warnings on {len({p for p, _ in self.warnings})} table(s):")
             lines += [f"  {p}: {w}" for p, w in self.warnings]
         return "\n".join(lines)
+
+
+def left_out_lines(left_out: list, shown: int = 5) -> list[str]:
+    """Lines naming the files discovery did not take as tables, a few per reason, with what
+    to do about a ``.txt`` file that holds a table."""
+    by_reason: dict[str, list[str]] = {}
+    for path, why in left_out:
+        by_reason.setdefault(why, []).append(str(path))
+    lines = []
+    for why, paths in by_reason.items():
+        more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+        lines.append(f"Left out {len(paths)} ({why}): {', '.join(paths[:shown])}{more}")
+        if any(p.lower().endswith(".txt") for p in paths):
+            lines.append("  a .txt file holding a table is indexed once it is named .csv or "
+                         ".tsv, or given alone (`lakejoin index FILE.txt --out INDEX`)")
+    return lines
 
 
 # A lake of at most this many bytes of files is built by a driver JVM that only uses the
@@ -395,7 +413,7 @@ def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
     return BuildReport(index_path=getattr(w, "requested", w.final), n_tables=len(spec.tables),
                        n_indexed=len(ok),
                        n_columns=ctx.n_sets, n_tokens=ctx.n_tokens, skipped=skipped,
-                       warnings=warnings)
+                       warnings=warnings, left_out=list(spec.ignored))
 
 
 def _compact(warnings: list[str]) -> list[str]:
@@ -430,6 +448,7 @@ def _manifest(ctx: BuildContext, report: BuildReport, spark) -> dict:
                    "postings": n_post},
         "components": components,
         "skipped": [{"path": p, "reason": r} for p, r in report.skipped],
+        "left_out": [{"path": p, "reason": r} for p, r in report.left_out],
         "warnings": [{"path": p, "message": m} for p, m in report.warnings],
         "build": {"seconds": round(report.seconds, 3), "phases": report.phase_seconds,
                   "spark_master": spark.sparkContext.master, "spark_version": spark.version},

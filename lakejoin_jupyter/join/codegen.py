@@ -318,6 +318,13 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
     uri = spark_path(table.uri)
     if table.format in ("csv", "tsv"):
         fields = ", ".join(f"T.StructField({c!r}, T.StringType())" for c in table.columns)
+        if table.skip_lines:    # lines above the header: Spark's CSV reader cannot skip them
+            return [f"# {table.name!r} has {table.skip_lines} line(s) above its header: read "
+                    f"by lakejoin's reader",
+                    "import lakejoin_jupyter",
+                    f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
+                    f"{table.index_path!r}, verify=False, check_lake=False).table("
+                    f"{table.name!r}), schema=T.StructType([{fields}]))"]
         lines = [f"{var} = spark.read.csv(",
                  f"    {uri!r},",
                  f"    schema=T.StructType([{fields}]),",

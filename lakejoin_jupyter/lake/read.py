@@ -13,6 +13,8 @@ What is tolerated, and reported as a warning on the table:
   Latin-1 as the last resort (it decodes any byte string);
 * duplicate column names (the second "x" becomes "x.2") and empty ones ("column_3");
 * ragged rows: short rows are padded with nulls, cells beyond the header are dropped;
+* lines above the header (comments starting with "#", a title, blank lines): skipped when
+  the line after them reads as a header its data rows agree with (:func:`preamble_lines`);
 * JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
 * very long cells (they are read; normalization does not index values over 512 chars).
 What is refused: empty files, a header with no data rows, binary content (including Excel
@@ -66,6 +68,7 @@ class TableInfo:
     columns: list[str] = field(default_factory=list)
     n_rows: int = 0
     n_fields_max: int = 0
+    skip_lines: int = 0       # lines above the header (comments, a title), not read
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
@@ -146,6 +149,78 @@ def _sniff_delimiter(text: str, fmt: str) -> str:
         return ","
 
 
+PREAMBLE_MAX_LINES = 10      # lines looked at above a header
+PREAMBLE_CHECK_RECORDS = 50  # data records a header candidate is checked against
+
+
+def preamble_lines(text: str, delimiter: str) -> int:
+    """How many physical lines above the header to skip: comment lines ("#..."), titles
+    (at most one non-empty cell, such as a spreadsheet's "Table 1,,,") and blank lines,
+    when the first line does not read as a header but a later one does. A header has at
+    least two named cells, and at least 80 % of the data records after it have its number
+    of cells. 0 when the first line is the header or no line within the first ten is; so a
+    header named "#,Name" or "# of units,price", or one shorter than its rows (extra cells
+    are dropped, as before), is never skipped; nor is a comment that splits into as many
+    cells as the header (it cannot be told from one)."""
+    lines = []
+    for line in io.StringIO(text[:SNIFF_BYTES], newline=""):
+        if len(lines) > PREAMBLE_MAX_LINES:
+            break
+        lines.append(line)
+    offset = 0
+    for s, line in enumerate(lines[:PREAMBLE_MAX_LINES]):
+        cells = _line_cells(line, delimiter)
+        if cells is None:
+            return 0                      # a quoted value spans lines: no guessing
+        if sum(1 for c in cells if c.strip()) >= 2 and \
+                _data_agrees(text, offset + len(line), delimiter, len(cells)):
+            return s
+        if not _preamble_line(cells):
+            return 0
+        offset += len(line)
+    return 0
+
+
+def _line_cells(line: str, delimiter: str) -> list[str] | None:
+    body = line.rstrip("\r\n").lstrip("\ufeff")
+    if body.count('"') % 2:
+        return None
+    try:
+        return next(csv.reader([body], delimiter=delimiter), [])
+    except csv.Error:
+        return None
+
+
+def _preamble_line(cells: list[str]) -> bool:
+    filled = [c for c in cells if c.strip()]
+    return len(filled) <= 1 or cells[0].lstrip().startswith("#")
+
+
+def _data_agrees(text: str, start: int, delimiter: str, width: int) -> bool:
+    sample = text[start:start + SNIFF_BYTES]
+    records = []
+    try:
+        for row in csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter):
+            if row and not (len(row) == 1 and not row[0].strip()):
+                records.append(len(row))
+            if len(records) > PREAMBLE_CHECK_RECORDS:
+                break
+    except csv.Error:
+        return False
+    if len(sample) == SNIFF_BYTES and len(records) > 1:
+        records.pop()                     # the sample may cut the last record
+    return bool(records) and sum(n == width for n in records) >= 0.8 * len(records)
+
+
+def drop_lines(text: str, n: int) -> str:
+    """``text`` without its first ``n`` physical lines (any line ending)."""
+    if n <= 0:
+        return text
+    stream = io.StringIO(text, newline="")
+    cut = sum(len(stream.readline()) for _ in range(n))
+    return text[cut:]
+
+
 def _fix_header(names: list[str]) -> tuple[list[str], list[str]]:
     warnings, out, seen = [], [], {}
     for i, n in enumerate(names):
@@ -183,7 +258,19 @@ def read_columns(table_id: int, uri: str, fmt: str) -> tuple[TableInfo, list | N
             if info.encoding not in ("utf-8", "utf-8-sig"):
                 info.warnings.append(f"not UTF-8; decoded as {info.encoding}")
             info.delimiter = _sniff_delimiter(text, fmt)
-            cols = _csv_columns(info, text, raw if info.encoding == "utf-8" else None)
+            utf8 = raw if info.encoding == "utf-8" else None
+            skip = preamble_lines(text, info.delimiter)
+            if skip:
+                first = next((x.strip() for x in text.splitlines() if x.strip()), "")
+                text, utf8 = drop_lines(text, skip), None
+                delimiter = _sniff_delimiter(text, fmt)
+                if delimiter != info.delimiter and preamble_lines(text, delimiter) == 0:
+                    info.delimiter = delimiter
+                info.skip_lines = skip
+                info.warnings.append(
+                    f"skipped {skip} line(s) above the header (comments or a title"
+                    + (f", e.g. {_clip(first)!r}" if first else "") + ")")
+            cols = _csv_columns(info, text, utf8)
         elif fmt == "parquet":
             cols = _parquet_columns(info, inspect=True)
         elif fmt == "jsonl":
@@ -201,6 +288,10 @@ def read_columns(table_id: int, uri: str, fmt: str) -> tuple[TableInfo, list | N
     except Exception as e:  # noqa: BLE001 - any parser failure is reported, never fatal
         info.ok, info.error = False, f"could not be parsed: {type(e).__name__}: {e}"
     return info, None
+
+
+def _clip(s: str, n: int = 60) -> str:
+    return s if len(s) <= n else s[: n - 1] + "\u2026"
 
 
 def inspect(table_id: int, uri: str, fmt: str) -> TableInfo:
@@ -431,7 +522,10 @@ def read_arrow(info: TableInfo) -> list:
         text = raw.decode(info.encoding or "utf-8")
         probe = TableInfo(table_id=info.table_id, uri=info.uri, format=info.format,
                           encoding=info.encoding, delimiter=info.delimiter or ",")
-        cols = _csv_columns(probe, text, raw if info.encoding == "utf-8" else None)
+        if info.skip_lines:
+            cols = _csv_columns(probe, drop_lines(text, info.skip_lines))
+        else:
+            cols = _csv_columns(probe, text, raw if info.encoding == "utf-8" else None)
     elif info.format == "parquet":
         cols = _parquet_columns(info)
     elif info.format == "jsonl":

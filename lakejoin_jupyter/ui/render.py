@@ -84,6 +84,10 @@ def info_html(info: dict, methods: list, actions: list, subcommands: list) -> st
             ("components", ", ".join(info.get("components") or []))]
     if info.get("skipped"):
         rows.append(("skipped files", len(info["skipped"])))
+    if info.get("left_out"):
+        rows.append(("left out (not tables)", ", ".join(x["path"] for x in info["left_out"][:5])
+                     + (f" and {len(info['left_out']) - 5} more" if len(info["left_out"]) > 5
+                        else "")))
     if info.get("lake_changes"):
         rows.append(("lake changed since build", "; ".join(info["lake_changes"][:5])))
     t = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
