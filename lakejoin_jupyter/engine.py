@@ -797,8 +797,16 @@ class Engine:
             h.is_query_table = self._is_query_table(h, q)
             h.in_chain = not h.is_query_table and h.table in q.chain
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind)
-        own = [q.origin] if q.origin else []
-        q.cache["own_tables"] = own + sorted({h.table for h in hits if h.is_query_table} - set(own))
+        if q.origin:
+            own = [q.origin]
+        else:   # of several tables the frame could come from, those of its row count
+            found = {h.table for h in hits if h.is_query_table}
+            own = sorted({h.table for h in hits if h.is_query_table and h.lake_rows == q.n_rows}
+                         or found)
+        q.cache["own_tables"] = own
+        for h in hits:             # every column of the own table is the own table
+            h.is_query_table = h.table in own
+            h.in_chain = not h.is_query_table and h.table in q.chain
 
     @staticmethod
     def _repeated_from_mate(gen, local: int, query_ids: np.ndarray):

@@ -244,6 +244,16 @@ def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
     marks = {h.table: (h.is_query_table, h.in_chain) for h in again}
     assert marks["rank/by_year"] == (False, True) and marks["rank/key_table"] == (False, True)
     assert all(h.in_chain for h in again[-2:])
+    # a table recognised from one column is the own table in every column: rand/t0's "w"
+    # shares values with its "k", and is no join partner of a frame read from rand/t0
+    t0 = pd.read_csv(root / "rand" / "t0.csv", dtype=str)
+    res = engine.search(t0, "k", k=None, rank="useful")
+    mine = [h for h in res if h.table == "rand/t0"]
+    assert {h.columns for h in mine} >= {("k",), ("w",)}
+    assert all(h.is_query_table for h in mine)
+    assert [h.table for h in res[-len(mine):]] == ["rand/t0"] * len(mine), [
+        (h.table, h.columns, h.is_query_table, h.in_chain, h.usefulness) for h in res]
+    assert not any(h.is_query_table for h in res if h.table != "rand/t0")
 
 
 def _without(engine, tmp_path, components):
