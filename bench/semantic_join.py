@@ -35,7 +35,6 @@ and the build's embedding throughput (values/s/core, from the manifest).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 
 def _power_law_sizes(rng, n, alpha, lo, hi):

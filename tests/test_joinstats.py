@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from lakejoin_jupyter.index.joinstats import FILES, NUMBER, SHAPE_FIELDS, YEAR, JoinStats

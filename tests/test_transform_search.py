@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from lakejoin_jupyter.index.transform_arrays import TransformSpec, assemble
+from lakejoin_jupyter.index.transform_arrays import TransformSpec
 from lakejoin_jupyter.search.segments import (build_reference, constant_hashes, segment_grams,
                                               segments, utf8_arrays, value_keys)
 from lakejoin_jupyter.search.transform import column_scores, evidence

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..index.joinstats import COLUMNS_FILE, FILES, FOLDER, NUMBER, SHAPE_FIELDS, YEAR
+from ..index.joinstats import COLUMNS_FILE, FILES, NUMBER, SHAPE_FIELDS, YEAR
 from .component import Component
 
 COUNT_FIELDS = ("keyed_rows", "max_count", "n_repeated", "n_year", "n_numeric")

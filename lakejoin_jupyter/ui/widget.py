@@ -680,7 +680,6 @@ class DiscoveryWidget(W.VBox):
 
         def work(task):
             from ..charts import coverage_chart
-            matched, unmatched = hit.matches, hit.unmatched
             card = hit.card()
             task.check()
             chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None,

@@ -836,7 +836,7 @@ class ProgramSet:
             if g is None:
                 body.append(f"    key = {call}")
             else:
-                body.append(f"    key = None")
+                body.append("    key = None")
                 body.append(f"    if cell_pattern({params[g.column]}, {g.kind!r}) in "
                             f"{sorted(g.patterns)!r}:")
                 body.append(f"        key = {call}")
