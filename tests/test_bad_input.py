@@ -332,6 +332,35 @@ def test_lake_changed_since_build(spark, tmp_path):
 
 
 @pytest.mark.spark
+def test_new_time_stamp_same_content_is_no_change_same_size_new_content_is(spark, tmp_path):
+    """A copy, a checkout or `touch` moves a file's time stamp only: the content digest the
+    build took says it is the same file. A same-size edit is still a change."""
+    lake = write_lake(tmp_path / "lake", {"a.csv": GOOD, "b.csv": GOOD})
+    out = tmp_path / "x.index"
+    build(lake, out, spark=spark, progress=False)
+    files = json.loads((out / "manifest.json").read_text())["lake"]["files"]
+    assert all(len(v) == 3 and len(v[2]) == 32 for v in files.values())   # size, mtime, digest
+    a, b = lake / "a.csv", lake / "b.csv"
+    os.utime(a, ns=(a.stat().st_atime_ns, a.stat().st_mtime_ns + 10 ** 9))
+    shutil.copy(b, tmp_path / "b.bak")
+    shutil.copy(tmp_path / "b.bak", b)                   # restored from a copy: new mtime
+    assert b.stat().st_mtime_ns != files[str(b)][1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        engine = open_index(out)
+        engine.table("a")                                 # a join's read: no warning either
+    assert engine.index.lake_changes == []
+    text = a.read_text()
+    a.write_text(text.replace("France", "Frankr"))        # same size, other content
+    assert a.stat().st_size == files[str(a)][0]
+    with pytest.warns(LakeChangedWarning, match="modified"):
+        engine = open_index(out)
+    assert engine.index.lake_changes == [f"modified {a}"]
+    with pytest.warns(LakeChangedWarning, match="same size, other content"):
+        engine.table("a")
+
+
+@pytest.mark.spark
 def test_file_added_with_add_is_not_a_lake_change(spark, tmp_path):
     """A table dropped into the lake and then indexed with `--add` is in the index: opening
     it says nothing about it (the base's fingerprint alone called it "added")."""

@@ -28,7 +28,7 @@ class LakeTable:
     header_matches: bool = True   # pandas' own header parsing yields ``columns``
     clean: bool = True        # no ragged rows / renamed columns: plain readers suffice
     info: str = ""            # the build's TableInfo (JSON), for the build's own reader
-    fingerprint: tuple = ()   # (size, mtime_ns) of its file(s) when the index was built
+    fingerprint: tuple = ()   # (size, mtime_ns[, digest]) of its file(s) at build time
     skip_lines: int = 0       # lines above the header (comments, a title) the build skipped
 
     @property
@@ -55,11 +55,11 @@ def find_table(index, table: str) -> LakeTable:
 
 
 def _built_fingerprint(index, uri: str) -> tuple:
-    """The (size, mtime_ns) the build recorded for a table file, or () if none."""
+    """The (size, mtime_ns[, content digest]) the build recorded for a table file, or ()."""
     for g in getattr(index, "generations", ()):
         f = g.manifest.get("lake", {}).get("files", {}).get(uri)
         if f:
-            return int(f[0]), int(f[1])
+            return (int(f[0]), int(f[1])) + tuple(str(d) for d in f[2:3])
     return ()
 
 
@@ -75,20 +75,24 @@ def table_from_info(name: str, info, index_path: str = "", fingerprint: tuple = 
 
 
 def changed_since_build(table: LakeTable) -> str | None:
-    """A note when the table's file is not the one the index was built from (its size or
-    time stamp differ): a join then reads the file as it is now, while a hit's figures
-    describe the indexed version. None when it is the same, or the index recorded nothing."""
+    """A note when the table's file is not the one the index was built from (its size, or
+    its time stamp and content, differ): a join then reads the file as it is now, while a
+    hit's figures describe the indexed version. None when it is the same (a copy with a new
+    time stamp included), or the index recorded nothing."""
     if not table.fingerprint or table.format == "catalog":
         return None
-    from ..lake.discover import stat_fingerprint
+    from ..lake.discover import DIGEST_CHECK_BYTES, same_content, stat_fingerprint
     try:
         size, mtime = stat_fingerprint(table.uri)
     except OSError:
         return None                   # reading it fails with its own error
-    if (size, mtime) == table.fingerprint:
+    if (size, mtime) == table.fingerprint[:2]:
+        return None
+    if size == table.fingerprint[0] and size <= DIGEST_CHECK_BYTES and \
+            same_content(table.uri, (table.fingerprint[2:] or (None,))[0]):
         return None
     how = (f"{table.fingerprint[0]:,} -> {size:,} bytes" if size != table.fingerprint[0]
-           else "same size, modified since")
+           else "same size, other content")
     return (f"{table.name} changed since the index was built ({how}): the join reads the "
             f"file as it is now, while the hit's figures (overlap, join rows) describe the "
             f"indexed version. Rebuild the index to bring them in line.")

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..config import BuildSettings, SparkSettings
 from ..errors import LakeJoinError
+from ..index.joinstats import FOLDER as JOINSTATS_FOLDER
 from ..index.lock import BuildLock
 from ..index.store import ComponentWriter, LakeIndex, resolve_destination
 from ..lake.discover import LakeSpec, TableSource, fingerprint_changes
@@ -28,7 +29,7 @@ from . import joinstats as joinstats_component
 from . import read as read_job
 from .component import BuildContext
 
-ADDABLE = {"joinstats": (joinstats_component.COMPONENT, joinstats_component.FOLDER)}
+ADDABLE = {"joinstats": (joinstats_component.COMPONENT, JOINSTATS_FOLDER)}
 
 
 @dataclass

@@ -442,7 +442,7 @@ def _manifest(ctx: BuildContext, report: BuildReport, spark) -> dict:
     components.update(ctx.component_sections)
     return {
         "parameters": {"num_perm": s.num_perm, "minhash_seed": s.minhash_seed},
-        "lake": ctx.lake.fingerprint(),
+        "lake": ctx.lake.fingerprint({i.uri: i.digest for i in ctx.infos}),
         "counts": {"tables": report.n_tables, "indexed_tables": report.n_indexed,
                    "columns": ctx.n_sets, "tokens": ctx.n_tokens, "groups": n_groups,
                    "postings": n_post},

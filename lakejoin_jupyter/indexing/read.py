@@ -33,7 +33,7 @@ import numpy as np
 
 from ..hashing import minhash_signatures, token_hash32, token_hash64
 from ..lake import read as lakeread
-from ..lake.discover import LakeSpec
+from ..lake.discover import LakeSpec, file_digest
 from ..lake.normalize import normalize_array
 from ..spark import release_memory
 from . import joinstats as joinstats_job
@@ -241,6 +241,10 @@ def _read_batch(long: LongForm, num_perm: int, seed: int, n_samples: int, chunk_
             chunk, pending, held = 0, [], 0
             for table_id, uri, fmt in specs:
                 info, cols = lakeread.read_columns(table_id, uri, fmt)
+                try:      # while the file is in the page cache: the fingerprint's digest
+                    info.digest = file_digest(uri)
+                except OSError:
+                    pass
                 yield info.to_json()
                 if cols is None:
                     continue

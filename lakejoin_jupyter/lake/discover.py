@@ -1,8 +1,10 @@
 """Find the tables of a lake: files in a folder tree, a list of files, or Spark catalog tables.
 
 Every table gets a stable id (sorted by path, so the same lake always numbers its tables the
-same way, whichever Spark master builds it) and a fingerprint entry (size, mtime) that
-``open_index`` compares against to tell the user the lake changed since the build.
+same way, whichever Spark master builds it) and a fingerprint entry (size, mtime, and the
+content digest the build's read job takes) that ``open_index`` compares against to tell the
+user the lake changed since the build. A file whose time stamp moved but whose size and
+content did not (a copy, a checkout, ``touch``) has not changed.
 Folders holding a lakejoin index (or a build of one in progress) are never lake tables: an
 index may be written inside the lake it indexes.
 """
@@ -45,11 +47,14 @@ class LakeSpec:
     tables: list[TableSource]
     ignored: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
 
-    def fingerprint(self) -> dict:
+    def fingerprint(self, digests: dict | None = None) -> dict:
+        """The lake section of a manifest; ``digests``: {uri: content digest} (read job)."""
+        digests = digests or {}
         return {
             "kind": self.kind,
             "root": self.root,
-            "files": {t.uri: [t.size, t.mtime_ns] for t in self.tables if t.format != "catalog"},
+            "files": {t.uri: [t.size, t.mtime_ns] + ([digests[t.uri]] if digests.get(t.uri) else [])
+                      for t in self.tables if t.format != "catalog"},
             "catalog_tables": [t.path for t in self.tables if t.format == "catalog"],
         }
 
@@ -187,6 +192,37 @@ def stat_fingerprint(path) -> tuple[int, int]:
     return _dir_stat(p)
 
 
+# How many bytes of files whose time stamp moved an open (or a join) hashes to tell a copy
+# from a change; beyond it they are reported as modified without reading them.
+DIGEST_CHECK_BYTES = 1 << 30
+
+
+def file_digest(path) -> str:
+    """The content digest of a table file, or of a Parquet folder's files (names and bytes),
+    as hex (128-bit MurmurHash3); raises OSError when it cannot be read."""
+    import mmh3
+    p = Path(path)
+    h = mmh3.mmh3_x64_128()
+    files = [p] if p.is_file() else sorted(f for f in p.rglob("*") if f.is_file())
+    for f in files:
+        if f != p:
+            h.update(f.relative_to(p).as_posix().encode("utf-8") + b"\0")
+        with open(f, "rb") as fh:
+            while chunk := fh.read(1 << 22):
+                h.update(chunk)
+    return h.digest().hex()
+
+
+def same_content(path, digest: str | None) -> bool:
+    """The file still has the recorded content digest (False when none was recorded)."""
+    if not digest:
+        return False
+    try:
+        return file_digest(path) == digest
+    except OSError:
+        return False
+
+
 def _dir_stat(d: Path) -> tuple[int, int]:
     size, mtime = 0, 0
     for f in d.rglob("*"):
@@ -216,7 +252,8 @@ def fingerprint_changes(lake_section: dict, known: Iterable[str] = ()) -> list[s
     changes = []
     if root and not Path(root).exists():
         return [f"the lake folder {root} no longer exists"]
-    for uri, (size, mtime) in files.items():
+    budget = DIGEST_CHECK_BYTES
+    for uri, (size, mtime, *digest) in files.items():
         p = Path(uri)
         if not p.exists():
             if size != -1:          # -1: it could not be read at build time either
@@ -227,6 +264,10 @@ def fingerprint_changes(lake_section: dict, known: Iterable[str] = ()) -> list[s
         except OSError:
             continue
         if list(st) != [size, mtime]:
+            if st[0] == size and digest and size <= budget:    # moved time stamp: a copy?
+                budget -= size
+                if same_content(p, digest[0]):
+                    continue
             changes.append(f"modified {uri}")
     if root:
         try:

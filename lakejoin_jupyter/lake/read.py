@@ -69,6 +69,7 @@ class TableInfo:
     n_rows: int = 0
     n_fields_max: int = 0
     skip_lines: int = 0       # lines above the header (comments, a title), not read
+    digest: str = ""          # content digest of the file (the build's read job takes it)
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
