@@ -2233,6 +2233,94 @@ def make_fresh8(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh9 validation
+# Admission criteria, fixed and committed before any case was picked: fresh8's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake and the demo lake, none of
+#     it read by any earlier set: fresh8's pool (airportsdata, babel, holidays, pandas,
+#     pycountry, requests, the stdlib modules calendar, encodings.aliases, html.entities,
+#     http, locale, mimetypes, unicodedata, tzdata, us, vega_datasets) is out, and so is any
+#     copy of its data or of the lake's: the tz database in any packaging (pytz, python-
+#     dateutil's zoneinfo, Debian's tzdata /usr/share/zoneinfo), ISO 3166 / 639 / 4217 in
+#     any packaging (Debian's iso-codes is pycountry's data), Debian's media-types
+#     (/etc/mime.types, read by the stdlib's mimetypes), and country names or ISO 3166-1
+#     codes or country-code TLDs paired with countries (the lake's reference/country-codes).
+#     The tables are read from installed pip packages (versions pinned and checked), Python
+#     3.11's standard library, and Debian 12's packages' data files (package version
+#     recorded, and the SHA-256 of every file read checked by the case maker). The pool, in
+#     alphabetical order (a source is a pip package, a Debian package, or a module of the
+#     standard library): ca-certificates (Debian: Mozilla's CA certificates as files),
+#     certifi (cacert.pem), charset-normalizer (its language and encoding tables),
+#     distro-info-data (Debian: debian.csv, ubuntu.csv), dpkg (Debian: cputable, ostable,
+#     tupletable, abitable), duckdb (its own catalog: functions, keywords, settings,
+#     types), hypothesis (its vendored IANA files: TLDs, leap seconds), idna (its IDNA and
+#     UTS 46 tables), jedi (its bundled typeshed stubs), locales (Debian: glibc's SUPPORTED
+#     and locale sources), netbase (Debian: /etc/services, /etc/protocols, /etc/rpc,
+#     /etc/ethertypes), numpy (its dtype tables), publicsuffix (Debian: the Public Suffix
+#     List), pyarrow (its types and compute-function registry), pygments (its lexer,
+#     formatter, style and token tables), python-apt-common (Debian: the distribution
+#     templates *.info), scipy (scipy.constants: CODATA), shared-mime-info (Debian: the
+#     freedesktop.org MIME database), the standard library (__future__, errno, keyword,
+#     opcode, os, signal, socket, ssl, stringprep, sys, token), webcolors, webencodings,
+#     x11-common (Debian: X11's rgb.txt);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh9 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order; for each
+#     table its key-like columns and every join they allow (with another pool table, or to a
+#     format used in practice) are written down; a candidate is admitted when it meets
+#     (a)-(e) and (g), and a rejection names the criterion it fails. Never by how easy or
+#     hard the join looks, and no learner is run, imported or read while picking. The pool
+#     is gone through twice, first for real pairs, then for written formats, each pass in
+#     alphabetical order, until 12 cases; a pair whose keys are already written the same
+#     way on both sides (an equality join) is out of scope; a candidate that repeats an
+#     admitted case's transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (10-12 wanted, fewer if the pool runs out), at most
+#     two of one kind (dates, names, codes with prefixes or padding, parts of longer values,
+#     abbreviations, URLs / slugs / file names, labelled numbers, case and punctuation,
+#     multi-column keys) and at most two per source (a real pair counts for both of its
+#     sources); at most 2,000 rows per table (a sample with a fixed seed otherwise) and at
+#     least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH9_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+
+# Pool sources of (a), in alphabetical order, and the versions the committed cases are made
+# with (make_fresh9 refuses others: a package's tables change between releases).
+_FRESH9_POOL = (
+    "ca-certificates (Debian)", "certifi", "charset-normalizer", "distro-info-data (Debian)",
+    "dpkg (Debian)", "duckdb", "hypothesis", "idna", "jedi", "locales (Debian)",
+    "netbase (Debian)", "numpy", "publicsuffix (Debian)", "pyarrow", "pygments",
+    "python-apt-common (Debian)", "scipy", "shared-mime-info (Debian)",
+    "stdlib: __future__, errno, keyword, opcode, os, signal, socket, ssl, stringprep, sys, "
+    "token", "webcolors", "webencodings", "x11-common (Debian)")
+FRESH9_VERSIONS = {"python": "3.11", "certifi": "2026.10.19.post1",
+                   "charset-normalizer": "3.5.3", "duckdb": "2.0.1", "hypothesis": "6.170.17",
+                   "idna": "3.20", "jedi": "0.20.1", "numpy": "2.4.6", "pyarrow": "26.0.1",
+                   "pygments": "2.21.0", "scipy": "1.17.1", "webcolors": "25.10.0",
+                   "webencodings": "0.6.1"}
+# Debian 12's packages of the pool, at the versions installed when the pool was written.
+FRESH9_DEBIAN = {"ca-certificates": "20230311+deb12u1", "distro-info-data": "0.58+deb12u6",
+                 "dpkg": "1.21.22", "locales": "2.36-9+deb12u14", "netbase": "6.4",
+                 "publicsuffix": "20230209.2326-1", "python-apt-common": "2.6.0",
+                 "shared-mime-info": "2.2-1", "x11-common": "1:7.7+23"}
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
