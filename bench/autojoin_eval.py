@@ -142,7 +142,7 @@ FRESH8_CASES = {
 FRESH9_CASES = {
     "certifi_debian_ca_files", "stdlib_modules_typeshed_stubs",
     "glibc_supported_locale_sources", "duckdb_keywords_pygments_postgres",
-    "certifi_openssl_fingerprints", "ubuntu_apt_descriptions", "dpkg_arch_wildcards",
+    "certifi_openssl_fingerprints", "debian_apt_descriptions", "dpkg_arch_wildcards",
     "duckdb_function_signatures", "typeshed_stub_packages", "psl_reversed_domains",
     "codata_values_with_units"}
 

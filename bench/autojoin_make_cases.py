@@ -2328,8 +2328,10 @@ FRESH9_DEBIAN = {"ca-certificates": "20230311+deb12u1", "distro-info-data": "0.5
 FRESH9_FILES = {
     "/usr/share/ca-certificates/mozilla":
         "64b211630f136525829aa306a0e95c7a932d6271fb5185a48c1a90a61492a79e",
-    "/usr/share/distro-info/ubuntu.csv":
-        "245a63ae54973363f0a9e49c9c1ec3897779fd6086d0e589badb6260d23e1023",
+    "/usr/share/distro-info/debian.csv":
+        "f52f5cc3f8047accbe03d28865436d7b1a2b2dec017f51c3ee5ad2017295e0ec",
+    "/usr/share/python-apt/templates/Debian.info":
+        "b08d2930158c4dbb4de017aa167039b684e1881265e192e8984f09557684cc36",
     "/usr/share/dpkg/cputable":
         "f27de5a36ff605486cb16efe42b7dd98ce48266b89447161fd62c9e3997e1bd7",
     "/usr/share/i18n/SUPPORTED":
@@ -2574,23 +2576,31 @@ def certifi_openssl_fingerprints(lake, out):
 
 
 def _apt_description(version: str, codename: str) -> str:
-    """python-apt-common's template for a release (Ubuntu.info: "Ubuntu {version}
-    '{codename}'", " LTS" dropped from the version as aptsources' distinfo does)."""
-    return f"Ubuntu {version.replace(' LTS', '')} '{codename}'"
+    """python-apt-common's template for a Debian release (Debian.info: "Debian {version}
+    '{codename}'"; aptsources' distinfo drops " LTS" from a version, which Debian's have
+    not)."""
+    return f"Debian {version.replace(' LTS', '')} '{codename}'"
 
 
-def ubuntu_apt_descriptions(lake, out):
-    """Ubuntu's releases from distro-info-data (version "22.04 LTS", codename "Jammy
-    Jellyfish", series, created, release) and the releases keyed by the description APT's
-    sources tools show ("Ubuntu 22.04 'Jammy Jellyfish'", python-apt's template) with their
-    end of life. 1:1."""
-    u = pd.read_csv(_checked("/usr/share/distro-info/ubuntu.csv"), dtype=str,
+def debian_apt_descriptions(lake, out):
+    """Debian's releases from distro-info-data (version "12", codename "Bookworm", series,
+    created, release) and the releases keyed by the description APT's sources tools show
+    ("Debian 12 'Bookworm'", python-apt's template) with their end of life. 1:1 onto the
+    releases python-apt writes with the template: those its Debian.info neither excludes
+    (X-Exclude-Suites) nor names itself ("sid")."""
+    import re
+    d = pd.read_csv(_checked("/usr/share/distro-info/debian.csv"), dtype=str,
                     keep_default_na=False)
-    src = u[["version", "codename", "series", "created", "release"]]
+    info = _checked("/usr/share/python-apt/templates/Debian.info").read_text()
+    own = set(re.findall(r"^X-Exclude-Suites: (.*)$", info, re.M)[0].split(", "))
+    own |= {s for s in re.findall(r"^Suite: (.*)$", info, re.M) if "{" not in s}
+    src = d[["version", "codename", "series", "created", "release"]]
+    t = d[~d.series.isin(own)]
     tgt = pd.DataFrame({"description": [_apt_description(v, c)
-                                        for v, c in zip(u.version, u.codename)],
-                        "end of life": u.eol})
-    return _fresh9_case(out, "ubuntu_apt_descriptions", src, tgt, _same_row(src, tgt))
+                                        for v, c in zip(t.version, t.codename)],
+                        "end of life": t.eol, "LTS until": t["eol-lts"]})
+    return _fresh9_case(out, "debian_apt_descriptions", src, tgt,
+                        _by_key(src.series.tolist(), t.series.tolist()))
 
 
 def dpkg_arch_wildcards(lake, out):
@@ -2717,7 +2727,7 @@ FRESH9_REFERENCE = {
     "duckdb_keywords_pygments_postgres": ("KEYWORD", lambda r: r["keyword"].upper()),
     "certifi_openssl_fingerprints": ("openssl x509 -fingerprint",
                                      lambda r: _openssl_fingerprint(r["SHA256 Fingerprint"])),
-    "ubuntu_apt_descriptions": ("description",
+    "debian_apt_descriptions": ("description",
                                 lambda r: _apt_description(r["version"], r["codename"])),
     "dpkg_arch_wildcards": ("wildcard", lambda r: "any-" + r["Debian CPU"]),
     "duckdb_function_signatures": ("signature",
@@ -2740,7 +2750,7 @@ def make_fresh9(lake, out: Path) -> list:
         glibc_supported_locale_sources(lake, out),
         duckdb_keywords_pygments_postgres(lake, out),
         certifi_openssl_fingerprints(lake, out),
-        ubuntu_apt_descriptions(lake, out),
+        debian_apt_descriptions(lake, out),
         dpkg_arch_wildcards(lake, out),
         duckdb_function_signatures(lake, out),
         typeshed_stub_packages(lake, out),

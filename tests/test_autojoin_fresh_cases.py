@@ -302,11 +302,10 @@ def test_fresh9_references_on_hand_checked_rows():
     assert ref["duckdb_keywords_pygments_postgres"]({"keyword": "select"}) == "SELECT"
     assert ref["certifi_openssl_fingerprints"]({"SHA256 Fingerprint": "17:93:92:7a"}) == \
         "sha256 Fingerprint=17:93:92:7A"
-    assert ref["ubuntu_apt_descriptions"]({"version": "22.04 LTS",
-                                           "codename": "Jammy Jellyfish"}) == \
-        "Ubuntu 22.04 'Jammy Jellyfish'"
-    assert ref["ubuntu_apt_descriptions"]({"version": "23.10", "codename": "Mantic Minotaur"}) \
-        == "Ubuntu 23.10 'Mantic Minotaur'"
+    assert ref["debian_apt_descriptions"]({"version": "12", "codename": "Bookworm"}) == \
+        "Debian 12 'Bookworm'"
+    assert ref["debian_apt_descriptions"]({"version": "3.1", "codename": "Sarge"}) == \
+        "Debian 3.1 'Sarge'"
     assert ref["dpkg_arch_wildcards"]({"Debian CPU": "amd64"}) == "any-amd64"
     assert ref["duckdb_function_signatures"]({"function": "date_trunc",
                                               "parameters": "part, timestamp"}) == \
