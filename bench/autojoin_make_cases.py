@@ -2302,8 +2302,10 @@ def make_fresh8(lake, out: Path) -> list:
 #     the package or read the learner's source, or looked at a learner's output on them.
 
 
-# Pool sources of (a), in alphabetical order, and the versions the committed cases are made
-# with (make_fresh9 refuses others: a package's tables change between releases).
+# Pool sources of (a), in alphabetical order (their versions when the pool was written are in
+# bench/results/autojoin_fresh9_cases.md), and the versions of the sources the committed
+# cases are made from (make_fresh9 refuses others: a package's tables change between
+# releases). Sources of the pool that no case reads are not pinned.
 _FRESH9_POOL = (
     "ca-certificates (Debian)", "certifi", "charset-normalizer", "distro-info-data (Debian)",
     "dpkg (Debian)", "duckdb", "hypothesis", "idna", "jedi", "locales (Debian)",
@@ -2311,16 +2313,12 @@ _FRESH9_POOL = (
     "python-apt-common (Debian)", "scipy", "shared-mime-info (Debian)",
     "stdlib: __future__, errno, keyword, opcode, os, signal, socket, ssl, stringprep, sys, "
     "token", "webcolors", "webencodings", "x11-common (Debian)")
-FRESH9_VERSIONS = {"python": "3.11", "certifi": "2026.10.19.post1",
-                   "charset-normalizer": "3.5.3", "duckdb": "2.0.1", "hypothesis": "6.170.17",
-                   "idna": "3.20", "jedi": "0.20.1", "numpy": "2.4.6", "pyarrow": "26.0.1",
-                   "pygments": "2.21.0", "scipy": "1.17.1", "webcolors": "25.10.0",
-                   "webencodings": "0.6.1"}
-# Debian 12's packages of the pool, at the versions installed when the pool was written.
+FRESH9_VERSIONS = {"python": "3.11", "certifi": "2026.10.19.post1", "duckdb": "2.0.1",
+                   "jedi": "0.20.1", "pygments": "2.21.0", "scipy": "1.17.1"}
+# Debian 12's packages whose files the cases read.
 FRESH9_DEBIAN = {"ca-certificates": "20230311+deb12u1", "distro-info-data": "0.58+deb12u6",
-                 "dpkg": "1.21.22", "locales": "2.36-9+deb12u14", "netbase": "6.4",
-                 "publicsuffix": "20230209.2326-1", "python-apt-common": "2.6.0",
-                 "shared-mime-info": "2.2-1", "x11-common": "1:7.7+23"}
+                 "dpkg": "1.21.22", "locales": "2.36-9+deb12u14",
+                 "publicsuffix": "20230209.2326-1", "python-apt-common": "2.6.0"}
 
 
 # Files of Debian's packages read by make_fresh9, with the SHA-256 of their content (a folder:
