@@ -2313,7 +2313,7 @@ _FRESH9_POOL = (
     "python-apt-common (Debian)", "scipy", "shared-mime-info (Debian)",
     "stdlib: __future__, errno, keyword, opcode, os, signal, socket, ssl, stringprep, sys, "
     "token", "webcolors", "webencodings", "x11-common (Debian)")
-FRESH9_VERSIONS = {"python": "3.11", "certifi": "2026.10.19.post1", "duckdb": "2.0.1",
+FRESH9_VERSIONS = {"python": "3.11.7", "certifi": "2026.10.19.post1", "duckdb": "2.0.1",
                    "jedi": "0.20.1", "pygments": "2.21.0", "scipy": "1.17.1"}
 # Debian 12's packages whose files the cases read.
 FRESH9_DEBIAN = {"ca-certificates": "20230311+deb12u1", "distro-info-data": "0.58+deb12u6",
@@ -2357,8 +2357,8 @@ def fresh9_version_mismatches() -> list:
     import subprocess
     from importlib import metadata
     wrong = []
-    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    if here != FRESH9_VERSIONS["python"]:
+    here = ".".join(str(n) for n in sys.version_info[:3])
+    if here != FRESH9_VERSIONS["python"]:     # the stdlib's modules and where a build has them
         wrong.append(f"python {here} (want {FRESH9_VERSIONS['python']}: the stdlib tables)")
     for pkg, want in FRESH9_VERSIONS.items():
         if pkg == "python":
