@@ -2698,8 +2698,8 @@ def _with_unit(value: str, unit: str) -> str:
 def codata_values_with_units(lake, out):
     """CODATA's physical constants in scipy.constants.physical_constants (name, value as
     Python writes the float, unit, uncertainty) and the quantities keyed by value and unit
-    ("299792458.0 m s^-1") with their uncertainty. N:1: scipy keeps old names of renamed
-    constants ("atomic unit of 1st hyperpolarizablity") beside the new ones."""
+    ("299792458.0 m s^-1") with their uncertainty. N:1: some quantities have two names
+    ("Bohr radius", "atomic unit of length"; scipy keeps older CODATA sets' names)."""
     from scipy.constants import physical_constants
     names = sorted(physical_constants)
     src = pd.DataFrame({"constant": names,
