@@ -9,11 +9,13 @@
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh6 --fresh6
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh7 --fresh7
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh8 --fresh8   # pip packages
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library); some
+tables shipped in pip packages and Python's standard library; for fresh9, also data files of
+Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
 kinds of issue 26: the key sits before a delimiter in the source while the target writes
@@ -2233,6 +2235,528 @@ def make_fresh8(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh9 validation
+# Admission criteria, fixed and committed before any case was picked: fresh8's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake and the demo lake, none of
+#     it read by any earlier set: fresh8's pool (airportsdata, babel, holidays, pandas,
+#     pycountry, requests, the stdlib modules calendar, encodings.aliases, html.entities,
+#     http, locale, mimetypes, unicodedata, tzdata, us, vega_datasets) is out, and so is any
+#     copy of its data or of the lake's: the tz database in any packaging (pytz, python-
+#     dateutil's zoneinfo, Debian's tzdata /usr/share/zoneinfo), ISO 3166 / 639 / 4217 in
+#     any packaging (Debian's iso-codes is pycountry's data), Debian's media-types
+#     (/etc/mime.types, read by the stdlib's mimetypes), and country names or ISO 3166-1
+#     codes or country-code TLDs paired with countries (the lake's reference/country-codes).
+#     The tables are read from installed pip packages (versions pinned and checked), Python
+#     3.11's standard library, and Debian 12's packages' data files (package version
+#     recorded, and the SHA-256 of every file read checked by the case maker). The pool, in
+#     alphabetical order (a source is a pip package, a Debian package, or a module of the
+#     standard library): ca-certificates (Debian: Mozilla's CA certificates as files),
+#     certifi (cacert.pem), charset-normalizer (its language and encoding tables),
+#     distro-info-data (Debian: debian.csv, ubuntu.csv), dpkg (Debian: cputable, ostable,
+#     tupletable, abitable), duckdb (its own catalog: functions, keywords, settings,
+#     types), hypothesis (its vendored IANA files: TLDs, leap seconds), idna (its IDNA and
+#     UTS 46 tables), jedi (its bundled typeshed stubs), locales (Debian: glibc's SUPPORTED
+#     and locale sources), netbase (Debian: /etc/services, /etc/protocols, /etc/rpc,
+#     /etc/ethertypes), numpy (its dtype tables), publicsuffix (Debian: the Public Suffix
+#     List), pyarrow (its types and compute-function registry), pygments (its lexer,
+#     formatter, style and token tables), python-apt-common (Debian: the distribution
+#     templates *.info), scipy (scipy.constants: CODATA), shared-mime-info (Debian: the
+#     freedesktop.org MIME database), the standard library (__future__, errno, keyword,
+#     opcode, os, signal, socket, ssl, stringprep, sys, token), webcolors, webencodings,
+#     x11-common (Debian: X11's rgb.txt);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh9 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order; for each
+#     table its key-like columns and every join they allow (with another pool table, or to a
+#     format used in practice) are written down; a candidate is admitted when it meets
+#     (a)-(e) and (g), and a rejection names the criterion it fails. Never by how easy or
+#     hard the join looks, and no learner is run, imported or read while picking. The pool
+#     is gone through twice, first for real pairs, then for written formats, each pass in
+#     alphabetical order, until 12 cases; a pair whose keys are already written the same
+#     way on both sides (an equality join) is out of scope; a candidate that repeats an
+#     admitted case's transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (10-12 wanted, fewer if the pool runs out), at most
+#     two of one kind (dates, names, codes with prefixes or padding, parts of longer values,
+#     abbreviations, URLs / slugs / file names, labelled numbers, case and punctuation,
+#     multi-column keys) and at most two per source (a real pair counts for both of its
+#     sources); at most 2,000 rows per table (a sample with a fixed seed otherwise) and at
+#     least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH9_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+
+# Pool sources of (a), in alphabetical order (their versions when the pool was written are in
+# bench/results/autojoin_fresh9_cases.md), and the versions of the sources the committed
+# cases are made from (make_fresh9 refuses others: a package's tables change between
+# releases). Sources of the pool that no case reads are not pinned.
+_FRESH9_POOL = (
+    "ca-certificates (Debian)", "certifi", "charset-normalizer", "distro-info-data (Debian)",
+    "dpkg (Debian)", "duckdb", "hypothesis", "idna", "jedi", "locales (Debian)",
+    "netbase (Debian)", "numpy", "publicsuffix (Debian)", "pyarrow", "pygments",
+    "python-apt-common (Debian)", "scipy", "shared-mime-info (Debian)",
+    "stdlib: __future__, errno, keyword, opcode, os, signal, socket, ssl, stringprep, sys, "
+    "token", "webcolors", "webencodings", "x11-common (Debian)")
+FRESH9_VERSIONS = {"python": "3.11.7", "certifi": "2026.10.19.post1", "duckdb": "2.0.1",
+                   "jedi": "0.20.1", "pygments": "2.21.0", "scipy": "1.17.1"}
+# Debian 12's packages whose files the cases read.
+FRESH9_DEBIAN = {"ca-certificates": "20230311+deb12u1", "distro-info-data": "0.58+deb12u6",
+                 "dpkg": "1.21.22", "locales": "2.36-9+deb12u14",
+                 "publicsuffix": "20230209.2326-1", "python-apt-common": "2.6.0"}
+
+
+# Files of Debian's packages read by make_fresh9, with the SHA-256 of their content (a folder:
+# of its sorted "name sha256" lines); make_fresh9 refuses other content.
+FRESH9_FILES = {
+    "/usr/share/ca-certificates/mozilla":
+        "64b211630f136525829aa306a0e95c7a932d6271fb5185a48c1a90a61492a79e",
+    "/usr/share/distro-info/debian.csv":
+        "f52f5cc3f8047accbe03d28865436d7b1a2b2dec017f51c3ee5ad2017295e0ec",
+    "/usr/share/python-apt/templates/Debian.info":
+        "b08d2930158c4dbb4de017aa167039b684e1881265e192e8984f09557684cc36",
+    "/usr/share/dpkg/cputable":
+        "f27de5a36ff605486cb16efe42b7dd98ce48266b89447161fd62c9e3997e1bd7",
+    "/usr/share/i18n/SUPPORTED":
+        "caa89c19df1619a3e130e7d19a5fd4cae8e7a69b888a776f2d19aadc6b32e9c8",
+    "/usr/share/i18n/locales":
+        "fd93b9e264cd9f346d87764c7f17a2fb03199b39dcbf676d1b0747f309100f45",
+    "/usr/share/publicsuffix/public_suffix_list.dat":
+        "87d2e11f3602b504fc5dbea9218429a4ce3c0f62aa6ce7a1371024add024baed",
+}
+
+
+def _sha256(path: str) -> str:
+    p = Path(path)
+    if p.is_dir():
+        lines = "".join(f"{f.name} {hashlib.sha256(f.read_bytes()).hexdigest()}\n"
+                        for f in sorted(p.iterdir()) if f.is_file())
+        return hashlib.sha256(lines.encode()).hexdigest()
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def fresh9_version_mismatches() -> list:
+    """What differs from FRESH9_VERSIONS, FRESH9_DEBIAN and FRESH9_FILES here: a missing
+    package, another version, or a system file with other content."""
+    import shutil
+    import subprocess
+    from importlib import metadata
+    wrong = []
+    here = ".".join(str(n) for n in sys.version_info[:3])
+    if here != FRESH9_VERSIONS["python"]:     # the stdlib's modules and where a build has them
+        wrong.append(f"python {here} (want {FRESH9_VERSIONS['python']}: the stdlib tables)")
+    for pkg, want in FRESH9_VERSIONS.items():
+        if pkg == "python":
+            continue
+        try:
+            have = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            have = None
+        if have != want:
+            wrong.append(f"{pkg} {have or 'missing'} (want {want})")
+    if shutil.which("dpkg-query") is None:
+        return wrong + ["dpkg-query missing (want Debian 12's packages)"]
+    for pkg, want in FRESH9_DEBIAN.items():
+        r = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", pkg],
+                           capture_output=True, text=True)
+        have = r.stdout.strip() if r.returncode == 0 else None
+        if have != want:
+            wrong.append(f"Debian {pkg} {have or 'missing'} (want {want})")
+    for path, want in FRESH9_FILES.items():
+        have = _sha256(path) if Path(path).exists() else None
+        if have != want:
+            wrong.append(f"{path}: {'other content' if have else 'missing'}")
+    return wrong
+
+
+def _distinct_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows the evaluator cannot tell apart kept once: the first in sorted order."""
+    df = df.sort_values(list(df.columns))
+    norm = pd.Series([_norm_row(r) for r in df.itertuples(index=False)], index=df.index)
+    return df[~norm.duplicated()]
+
+
+def _fresh9_case(out, name, src, tgt, pairs) -> dict:
+    key, ref = FRESH9_REFERENCE[name]
+    src, tgt = src.reset_index(drop=True).astype(str), tgt.reset_index(drop=True).astype(str)
+    if set(src.columns) & set(tgt.columns):
+        raise ValueError(f"{name}: a column name on both sides (the truth file repeats it)")
+    for side in (src, tgt):
+        if len(side) > 2000:
+            raise ValueError(f"{name}: more than 2,000 rows")
+        if len({_norm_row(r) for r in side.itertuples(index=False)}) != len(side):
+            raise ValueError(f"{name}: two rows the evaluator cannot tell apart")
+    _key_is_unique(name, tgt[key])
+    if len(pairs) < 10 or len({i for i, _ in pairs}) != len(pairs):
+        raise ValueError(f"{name}: fewer than 10 truth pairs, or a source row joins twice")
+    return _coverage(_write(out, name, src, tgt, pairs), src, tgt, pairs, key, ref)
+
+
+def _site(*parts) -> Path:
+    """A file shipped inside an installed pip package."""
+    from importlib import util
+    spec = util.find_spec(parts[0])
+    return Path(spec.origin).parent.joinpath(*parts[1:])
+
+
+def _pem_body(text: str) -> str:
+    """The base64 body of a PEM certificate, whitespace dropped (the certificate's bytes)."""
+    body = text.split("-----BEGIN CERTIFICATE-----")[1].split("-----END CERTIFICATE-----")[0]
+    return "".join(body.split())
+
+
+def _certifi() -> pd.DataFrame:
+    """certifi's cacert.pem: one row per certificate with the fields of its comment header
+    (Issuer, Subject, Label, Serial, fingerprints) and its base64 body."""
+    import re
+    text = _site("certifi", "cacert.pem").read_text(encoding="utf-8")
+    rows = []
+    for part in text.split("-----END CERTIFICATE-----"):
+        if "-----BEGIN CERTIFICATE-----" not in part:
+            continue
+        head = part.split("-----BEGIN CERTIFICATE-----")[0]
+        row = dict(re.findall(r"^# ([^:\n]+): (.*)$", head, re.M))
+        row["Label"] = row["Label"].strip('"')
+        row["body"] = _pem_body(part + "-----END CERTIFICATE-----")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _checked(path: str) -> Path:
+    want = FRESH9_FILES[path]
+    if _sha256(path) != want:
+        raise RuntimeError(f"{path} differs from the content fresh9 was made with")
+    return Path(path)
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def certifi_debian_ca_files(lake, out):
+    """certifi's CA certificates (label "GlobalSign Root CA", serial, SHA-256 fingerprint)
+    and Debian's ca-certificates, one file per certificate ("GlobalSign_Root_CA.crt", with
+    its size). 1:1. The truth: the same certificate (equal base64 bodies, in neither
+    table)."""
+    c = _certifi()
+    folder = _checked("/usr/share/ca-certificates/mozilla")
+    files = sorted(f for f in folder.iterdir() if f.suffix == ".crt")
+    src = pd.DataFrame({"Label": c.Label, "Serial": c.Serial,
+                        "SHA256 Fingerprint": c["SHA256 Fingerprint"]})
+    tgt = pd.DataFrame({"file": [f.name for f in files],
+                        "bytes": [str(f.stat().st_size) for f in files]})
+    bodies = [_pem_body(f.read_text(encoding="utf-8")) for f in files]
+    return _fresh9_case(out, "certifi_debian_ca_files", src, tgt,
+                        _by_key(c.body.tolist(), bodies))
+
+
+def _stub_module(path: str) -> str:
+    """typeshed's layout (Python's import grammar): "xml/etree/ElementTree.pyi" ->
+    "xml.etree.ElementTree", "os/__init__.pyi" -> "os"."""
+    parts = path[:-len(".pyi")].split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _origin(name: str, spec) -> str:
+    """Where this Python has a module: built-in, frozen, extension, source ("" if not here)."""
+    if name in sys.builtin_module_names:
+        return "built-in"
+    if spec is None:
+        return ""
+    if spec.origin == "frozen":
+        return "frozen"
+    return "extension" if str(spec.origin).endswith(".so") else "source"
+
+
+def stdlib_modules_typeshed_stubs(lake, out):
+    """Python 3.11's standard library modules (sys.stdlib_module_names, with whether
+    importlib finds a package there, and where this Python has it) and the stub files of jedi's bundled typeshed
+    ("os/__init__.pyi", "abc.pyi", "xml/etree/ElementTree.pyi", with their line counts).
+    1:1 onto the top-level stubs. The truth: the stub's module by typeshed's layout
+    (Python's import grammar) is the module; the reference function writes the path from
+    the name and the package column."""
+    from importlib import util
+    names = sorted(sys.stdlib_module_names)
+    specs = [util.find_spec(n) if n not in sys.builtin_module_names else None for n in names]
+    src = pd.DataFrame({"module": names,
+                        "package": ["" if s is None else
+                                    "yes" if s.submodule_search_locations is not None else "no"
+                                    for s in specs],
+                        "origin": [_origin(n, s) for n, s in zip(names, specs)]})
+    root = _site("jedi", "third_party", "typeshed", "stdlib")
+    stubs = sorted(str(p.relative_to(root)) for p in root.rglob("*.pyi"))
+    tgt = pd.DataFrame({"stub": stubs,
+                        "lines": [str(len((root / s).read_text(encoding="utf-8").splitlines()))
+                                  for s in stubs]})
+    return _fresh9_case(out, "stdlib_modules_typeshed_stubs", src, tgt,
+                        _by_key(names, [_stub_module(s) for s in stubs]))
+
+
+def _glibc_source(name: str) -> str:
+    """glibc's locale naming: a SUPPORTED entry language_territory[.charset][@modifier] is
+    built from the locale source file language_territory[@modifier]."""
+    base = name.split("@")[0].split(".")[0]
+    return base + ("@" + name.split("@", 1)[1] if "@" in name else "")
+
+
+def glibc_supported_locale_sources(lake, out):
+    """glibc's list of supported locales (Debian's locales: /usr/share/i18n/SUPPORTED,
+    "de_DE.UTF-8 UTF-8", "de_DE@euro ISO-8859-15") and glibc's locale source files with
+    the title, language and territory of their LC_IDENTIFICATION ("de_DE", "German locale
+    for Germany"). N:1. Files without a language and a territory (C, POSIX, the shared
+    collation and transliteration tables) are left out. The truth: glibc's naming."""
+    import re
+    lines = _checked("/usr/share/i18n/SUPPORTED").read_text(encoding="utf-8").splitlines()
+    sup = [l.split() for l in lines if l.strip() and not l.startswith("#")]
+    src = pd.DataFrame({"locale": [s[0] for s in sup], "charset": [s[1] for s in sup]})
+    folder = _checked("/usr/share/i18n/locales")
+    rows = []
+    for f in sorted(folder.iterdir()):
+        text = f.read_text(encoding="utf-8", errors="replace")
+        field = {k: v for k, v in re.findall(r'^(title|language|territory)\s+"(.*)"\s*$',
+                                             text, re.M)}
+        if field.get("language") and field.get("territory"):
+            rows.append({"source file": f.name, "title": field.get("title", ""),
+                         "language": field["language"], "territory": field["territory"]})
+    tgt = pd.DataFrame(rows)
+    return _fresh9_case(out, "glibc_supported_locale_sources", src, tgt,
+                        _by_key([_glibc_source(n) for n in src.locale], tgt["source file"].tolist()))
+
+
+def duckdb_keywords_pygments_postgres(lake, out):
+    """DuckDB's SQL keywords (duckdb_keywords(): "select", with its category) and the
+    PostgreSQL keywords pygments highlights ("SELECT", and whether it is a PL/pgSQL keyword
+    too). 1:1. The truth: the same word (DuckDB's parser descends from PostgreSQL's)."""
+    import duckdb
+    from pygments.lexers import _postgres_builtins as pg
+    con = duckdb.connect()
+    kw = con.sql("SELECT keyword_name, keyword_category FROM duckdb_keywords() "
+                 "ORDER BY keyword_name").fetchall()
+    src = pd.DataFrame(kw, columns=["keyword", "category"])
+    words = sorted(set(pg.KEYWORDS))
+    plpgsql = set(pg.PLPGSQL_KEYWORDS)
+    tgt = pd.DataFrame({"KEYWORD": words,
+                        "PL/pgSQL too": ["yes" if w in plpgsql else "no" for w in words]})
+    return _fresh9_case(out, "duckdb_keywords_pygments_postgres", src, tgt,
+                        _by_key(src.keyword.str.upper().tolist(), words))
+
+
+# ---- written formats (criterion (e)): the reference function is the format's writer
+
+def _openssl_fingerprint(fp: str) -> str:
+    """certifi's "17:93:92:7a:..." as `openssl x509 -noout -fingerprint -sha256` prints it
+    (OpenSSL 3): "sha256 Fingerprint=17:93:92:7A:..."."""
+    return "sha256 Fingerprint=" + fp.upper()
+
+
+def certifi_openssl_fingerprints(lake, out):
+    """certifi's CA certificates (label, SHA-256 fingerprint as certifi writes it,
+    "17:93:92:7a:...") and the certificates keyed by OpenSSL's fingerprint line
+    ("sha256 Fingerprint=17:93:92:7A:...") with their issuer. 1:1."""
+    c = _certifi()
+    src = pd.DataFrame({"Label": c.Label, "SHA256 Fingerprint": c["SHA256 Fingerprint"]})
+    tgt = pd.DataFrame({"openssl x509 -fingerprint": c["SHA256 Fingerprint"].map(
+                            _openssl_fingerprint), "Issuer": c.Issuer})
+    return _fresh9_case(out, "certifi_openssl_fingerprints", src, tgt, _same_row(src, tgt))
+
+
+def _apt_description(version: str, codename: str) -> str:
+    """python-apt-common's template for a Debian release (Debian.info: "Debian {version}
+    '{codename}'"; aptsources' distinfo drops " LTS" from a version, which Debian's have
+    not)."""
+    return f"Debian {version.replace(' LTS', '')} '{codename}'"
+
+
+def debian_apt_descriptions(lake, out):
+    """Debian's releases from distro-info-data (version "12", codename "Bookworm", series,
+    created, release) and the releases keyed by the description APT's sources tools show
+    ("Debian 12 'Bookworm'", python-apt's template) with their end of life. 1:1 onto the
+    releases python-apt writes with the template: those its Debian.info neither excludes
+    (X-Exclude-Suites) nor names itself ("sid")."""
+    import re
+    d = pd.read_csv(_checked("/usr/share/distro-info/debian.csv"), dtype=str,
+                    keep_default_na=False)
+    info = _checked("/usr/share/python-apt/templates/Debian.info").read_text()
+    own = set(re.findall(r"^X-Exclude-Suites: (.*)$", info, re.M)[0].split(", "))
+    own |= {s for s in re.findall(r"^Suite: (.*)$", info, re.M) if "{" not in s}
+    src = d[["version", "codename", "series", "created", "release"]]
+    t = d[~d.series.isin(own)]
+    tgt = pd.DataFrame({"description": [_apt_description(v, c)
+                                        for v, c in zip(t.version, t.codename)],
+                        "end of life": t.eol, "LTS until": t["eol-lts"]})
+    return _fresh9_case(out, "debian_apt_descriptions", src, tgt,
+                        _by_key(src.series.tolist(), t.series.tolist()))
+
+
+def dpkg_arch_wildcards(lake, out):
+    """dpkg's CPU table (Debian's name "amd64", GNU's name "x86_64", config.guess regex, bits,
+    endianness) and the CPUs keyed by Debian's architecture wildcard ("any-amd64", Debian
+    Policy 11.1, as written in Build-Depends) with bits and endianness. 1:1."""
+    rows = [l.split() for l in _checked("/usr/share/dpkg/cputable").read_text().splitlines()
+            if l.strip() and not l.startswith("#")]
+    src = pd.DataFrame({"Debian CPU": [r[0] for r in rows], "GNU CPU": [r[1] for r in rows],
+                        "config.guess regex": [r[2] for r in rows]})
+    tgt = pd.DataFrame({"wildcard": ["any-" + r[0] for r in rows],
+                        "bits": [r[3] for r in rows], "endianness": [r[4] for r in rows]})
+    return _fresh9_case(out, "dpkg_arch_wildcards", src, tgt, _same_row(src, tgt))
+
+
+def duckdb_function_signatures(lake, out):
+    """DuckDB's functions (duckdb_functions(): name, type, parameter names; one row per
+    distinct triple) and the functions keyed by their signature as DuckDB's documentation
+    writes it ("date_trunc(part, timestamp)") with the number of overloads and their return
+    types. N:1 (a name with the same parameters can be, say, both a scalar and an aggregate
+    function)."""
+    import duckdb
+    con = duckdb.connect()
+    f = con.sql("SELECT function_name, function_type, parameters, return_type "
+                "FROM duckdb_functions()").fetchall()
+    f = pd.DataFrame([(n, t, ", ".join(p), r or "") for n, t, p, r in f],
+                     columns=["function", "type", "parameters", "return"])
+    f["signature"] = [f"{n}({p})" for n, p in zip(f.function, f.parameters)]
+    src = (f[["function", "type", "parameters"]].drop_duplicates()
+           .sort_values(["function", "parameters", "type"]))
+    g = f.groupby("signature")
+    tgt = pd.DataFrame({"signature": list(g.groups),
+                        "overloads": [str(len(g.get_group(s))) for s in g.groups],
+                        "returns": [", ".join(sorted(set(g.get_group(s)["return"])))
+                                    for s in g.groups]})
+    # rows differing only in punctuation (operators: "+(col0, col1)", "-(col0, col1)") are
+    # one row to the evaluator: the first in sorted order is kept, on both sides
+    src, tgt = _distinct_rows(src), _distinct_rows(tgt)
+    return _fresh9_case(out, "duckdb_function_signatures", src, tgt,
+                        _by_key([f"{n}({p})" for n, p in zip(src.function, src.parameters)],
+                                tgt.signature.tolist()))
+
+
+def typeshed_stub_packages(lake, out):
+    """The third-party distributions jedi's bundled typeshed has stubs for (folder
+    "Markdown", the packages it stubs, "markdown") and the stubs keyed by their PyPI
+    package name as typeshed publishes them ("types-Markdown") with their file count.
+    1:1."""
+    root = _site("jedi", "third_party", "typeshed", "stubs")
+    dists = sorted(p.name for p in root.iterdir() if p.is_dir())
+    src = pd.DataFrame({"distribution": dists,
+                        "stubbed packages": [", ".join(sorted(
+                            q.name[:-4] if q.suffix == ".pyi" else q.name
+                            for q in (root / d).iterdir() if not q.name.startswith((".", "@"))))
+                            for d in dists]})
+    tgt = pd.DataFrame({"stub package": ["types-" + d for d in dists],
+                        "stub files": [str(sum(1 for _ in (root / d).rglob("*.pyi")))
+                                       for d in dists]})
+    return _fresh9_case(out, "typeshed_stub_packages", src, tgt, _same_row(src, tgt))
+
+
+def _reverse_domain(name: str) -> str:
+    """Reverse domain name notation: "co.uk" -> "uk.co"."""
+    return ".".join(reversed(name.split(".")))
+
+
+def psl_reversed_domains(lake, out):
+    """The Public Suffix List's rules (Debian's publicsuffix; a seeded sample of 2,000 of
+    the plain rules, wildcard and exception rules left out: "co.uk", its section) and the
+    suffixes keyed in reverse domain name notation ("uk.co", as Java packages, Android
+    application ids and Apple's bundle identifiers write names) with their label count.
+    1:1."""
+    section, rows = "", []
+    for line in _checked("/usr/share/publicsuffix/public_suffix_list.dat").read_text(
+            encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("// ===BEGIN "):          # "// ===BEGIN ICANN DOMAINS==="
+            section = line.split()[2]
+        if line and not line.startswith("//") and not line.startswith(("*", "!")) \
+                and "*" not in line:
+            rows.append((line, section))
+    df = pd.DataFrame(rows, columns=["rule", "section"]).drop_duplicates("rule")
+    # rules differing only in punctuation ("a-b.no", "ab.no") are one row to the evaluator:
+    # the first in sorted order is kept
+    df = _distinct_rows(df).reset_index(drop=True)
+    df = df.sample(n=2000, random_state=9).sort_index()
+    tgt = pd.DataFrame({"reversed": df.rule.map(_reverse_domain),
+                        "labels": df.rule.map(lambda r: str(r.count(".") + 1))})
+    return _fresh9_case(out, "psl_reversed_domains", df, tgt, _same_row(df, tgt))
+
+
+def _with_unit(value: str, unit: str) -> str:
+    """A quantity as value and unit: "299792458.0 m s^-1" (a pure number alone)."""
+    return f"{value} {unit}" if unit else value
+
+
+def codata_values_with_units(lake, out):
+    """CODATA's physical constants in scipy.constants.physical_constants (name, value as
+    Python writes the float, unit, uncertainty) and the quantities keyed by value and unit
+    ("299792458.0 m s^-1") with their uncertainty. N:1: some quantities have two names
+    ("Bohr radius", "atomic unit of length"; scipy keeps older CODATA sets' names)."""
+    from scipy.constants import physical_constants
+    names = sorted(physical_constants)
+    src = pd.DataFrame({"constant": names,
+                        "value": [repr(physical_constants[n][0]) for n in names],
+                        "unit": [physical_constants[n][1] for n in names]})
+    q = [_with_unit(v, u) for v, u in zip(src.value, src.unit)]
+    unc = {}
+    for k, n in zip(q, names):
+        unc.setdefault(k, set()).add(repr(physical_constants[n][2]))
+    keys = sorted(unc)
+    tgt = pd.DataFrame({"quantity": keys,
+                        "uncertainty": [" / ".join(sorted(unc[k])) for k in keys]})
+    return _fresh9_case(out, "codata_values_with_units", src, tgt, _by_key(q, keys))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH9_REFERENCE = {
+    "certifi_debian_ca_files": ("file", lambda r: r["Label"].replace(" ", "_") + ".crt"),
+    "stdlib_modules_typeshed_stubs": ("stub", lambda r: r["module"] + (
+        "/__init__.pyi" if r["package"] == "yes" else ".pyi")),
+    "glibc_supported_locale_sources": ("source file", lambda r: _glibc_source(r["locale"])),
+    "duckdb_keywords_pygments_postgres": ("KEYWORD", lambda r: r["keyword"].upper()),
+    "certifi_openssl_fingerprints": ("openssl x509 -fingerprint",
+                                     lambda r: _openssl_fingerprint(r["SHA256 Fingerprint"])),
+    "debian_apt_descriptions": ("description",
+                                lambda r: _apt_description(r["version"], r["codename"])),
+    "dpkg_arch_wildcards": ("wildcard", lambda r: "any-" + r["Debian CPU"]),
+    "duckdb_function_signatures": ("signature",
+                                   lambda r: f"{r['function']}({r['parameters']})"),
+    "typeshed_stub_packages": ("stub package", lambda r: "types-" + r["distribution"]),
+    "psl_reversed_domains": ("reversed", lambda r: _reverse_domain(r["rule"])),
+    "codata_values_with_units": ("quantity", lambda r: _with_unit(r["value"], r["unit"])),
+}
+
+
+def make_fresh9(lake, out: Path) -> list:
+    """The fresh9 cases; ``lake`` is unused (the tables ship in pip packages, the standard
+    library and Debian's packages, at the versions of FRESH9_VERSIONS and FRESH9_DEBIAN)."""
+    wrong = fresh9_version_mismatches()
+    if wrong:
+        raise RuntimeError("fresh9 was made with other versions: " + "; ".join(wrong))
+    return [
+        certifi_debian_ca_files(lake, out),
+        stdlib_modules_typeshed_stubs(lake, out),
+        glibc_supported_locale_sources(lake, out),
+        duckdb_keywords_pygments_postgres(lake, out),
+        certifi_openssl_fingerprints(lake, out),
+        debian_apt_descriptions(lake, out),
+        dpkg_arch_wildcards(lake, out),
+        duckdb_function_signatures(lake, out),
+        typeshed_stub_packages(lake, out),
+        psl_reversed_domains(lake, out),
+        codata_values_with_units(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -2271,7 +2795,7 @@ def episode_codes_padded(lake, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8, --fresh9)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     ap.add_argument("--fresh", action="store_true",
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
@@ -2290,15 +2814,19 @@ def main(argv=None):
     ap.add_argument("--fresh8", action="store_true",
                     help="make the eighth fresh validation set (bench/data/autojoin-fresh8) "
                     "from tables shipped in pip packages and the standard library instead")
+    ap.add_argument("--fresh9", action="store_true",
+                    help="make the ninth fresh validation set (bench/data/autojoin-fresh9) "
+                    "from tables shipped in pip packages, the standard library and Debian's "
+                    "packages instead")
     args = ap.parse_args(argv)
-    if args.lake is None and not args.fresh8:
-        ap.error("the lake folder is needed (only --fresh8 reads none)")
-    make = (make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+    if args.lake is None and not (args.fresh8 or args.fresh9):
+        ap.error("the lake folder is needed (only --fresh8 and --fresh9 read none)")
+    make = (make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh8: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh9: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

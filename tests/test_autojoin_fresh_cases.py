@@ -1,16 +1,17 @@
 """The committed never-tuned Auto-Join case sets (bench/data/autojoin-fresh5, -fresh6,
--fresh7, -fresh8) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
+-fresh7, -fresh8, -fresh9) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
 with the case maker's hand-written reference functions only (no learner runs here): every
 case is in FRESH<N>_CASES and split_of names it, no other split holds it, the target key is
 a key, the join is 1:1 or N:1, every ground-truth row names a source and a target row, and
 the reference function writes the target key of at least 90 % of the truth pairs. fresh6
-to fresh8 also forbid duplicate rows, cap tables at 2,000 rows and ask for >= 10 truth
-pairs; fresh7's and fresh8's criterion (a) is checked on the case maker's source.
+to fresh9 also forbid duplicate rows, cap tables at 2,000 rows and ask for >= 10 truth
+pairs; fresh7's to fresh9's criterion (a) is checked on the case maker's source.
 
 Regenerating the cases needs their tables, which the tests do not have: for fresh5-7 the
-determinism check runs only when AUTOJOIN_LAKES names the lake folder; fresh8's tables ship
-in pip packages, and its check runs only when those are installed at the pinned versions
-(skipped otherwise).
+determinism check runs only when AUTOJOIN_LAKES names the lake folder; fresh8's and fresh9's
+tables ship in pip packages, the standard library and (fresh9) Debian's packages, and their
+check runs only when those are installed at the pinned versions with the pinned file
+contents (skipped otherwise).
 """
 from __future__ import annotations
 
@@ -28,8 +29,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # set -> (at most this many rows per table, at least this many truth pairs, no duplicate rows)
 SETS = {"fresh5": (None, 1, False), "fresh6": (2000, 10, True), "fresh7": (2000, 10, True),
-        "fresh8": (2000, 10, True)}
-LAKE_SETS = ("fresh5", "fresh6", "fresh7")     # made from the lake; fresh8 from pip packages
+        "fresh8": (2000, 10, True), "fresh9": (2000, 10, True)}
+LAKE_SETS = ("fresh5", "fresh6", "fresh7")     # made from the lake; the others as below
+# set made from installed packages -> the modules its section of the case maker may import:
+# its pool's, and importlib / re / shutil / subprocess (versions, package files, dpkg-query)
+PACKAGE_SETS = {
+    "fresh8": {"airportsdata", "babel", "holidays", "pandas", "pycountry", "requests", "tzdata",
+               "us", "vega_datasets", "calendar", "encodings", "html", "http", "locale",
+               "mimetypes", "unicodedata", "importlib"},
+    "fresh9": {"certifi", "charset_normalizer", "duckdb", "hypothesis", "idna", "jedi", "numpy",
+               "pyarrow", "pygments", "scipy", "webcolors", "webencodings", "__future__",
+               "errno", "keyword", "opcode", "os", "signal", "socket", "ssl", "stringprep",
+               "sys", "token", "importlib", "re", "shutil", "subprocess"},
+}
 
 
 def _maker():
@@ -208,32 +220,45 @@ def test_regenerated_cases_are_identical(s, tmp_path):
     _assert_regenerated_identical(s, tmp_path)
 
 
-def test_fresh8_regenerated_cases_are_identical(tmp_path):
-    wrong = MAKER.fresh8_version_mismatches()
-    if wrong:
-        pytest.skip("fresh8 needs its pip packages at the pinned versions: " + "; ".join(wrong))
-    MAKER.make_fresh8(None, tmp_path)
-    _assert_regenerated_identical("fresh8", tmp_path)
-
-
-def test_fresh8_reads_no_lake_file():
-    """Criteria (a) and (h), on the case maker's source: the fresh8 section reads no lake
-    file, imports only the pool's packages (never the learner's), and every case is made by
-    make_fresh8."""
+def _section(s: str) -> str:
+    """The case maker's section for set ``s`` (from its rule line to the next)."""
     text = (ROOT / "bench" / "autojoin_make_cases.py").read_text()
     rule = "# " + "-" * 66 + " "
-    start = text.index(rule + "fresh8 validation")
-    end = text.index(rule, start + len(rule))
-    fresh8 = text[start:end]
-    assert '"fivethirtyeight/' not in fresh8 and '"reference/' not in fresh8
-    assert "_read(" not in fresh8 and "lake /" not in fresh8
-    imported = set(re.findall(r"^\s*(?:from|import) ([\w]+)", fresh8, re.M))
-    pool = {"airportsdata", "babel", "holidays", "pandas", "pycountry", "requests", "tzdata",
-            "us", "vega_datasets", "calendar", "encodings", "html", "http", "locale",
-            "mimetypes", "unicodedata"}
-    assert imported <= pool | {"importlib"}, imported - pool     # importlib: versions only
-    made = re.search(r"def make_fresh8.*?return \[(.*?)\]", fresh8, re.S).group(1)
-    assert set(re.findall(r"(\w+)\(lake, out\)", made)) == set(REFERENCE["fresh8"])
+    start = text.index(rule + f"{s} validation")
+    return text[start:text.index(rule, start + len(rule))]
+
+
+@pytest.mark.parametrize("s", sorted(PACKAGE_SETS))
+def test_package_sets_regenerated_identical(s, tmp_path):
+    wrong = getattr(MAKER, f"{s}_version_mismatches")()
+    if wrong:
+        pytest.skip(f"{s} needs its sources at the pinned versions: " + "; ".join(wrong))
+    getattr(MAKER, f"make_{s}")(None, tmp_path)
+    _assert_regenerated_identical(s, tmp_path)
+
+
+@pytest.mark.parametrize("s", sorted(PACKAGE_SETS))
+def test_package_sets_read_no_lake_file(s):
+    """Criteria (a) and (h), on the case maker's source: the set's section reads no lake
+    file, imports only its pool's packages (never the learner's), and every case is made by
+    its make_ function."""
+    section = _section(s)
+    assert '"fivethirtyeight/' not in section and '"reference/' not in section
+    assert "_read(" not in section and "lake /" not in section
+    imported = set(re.findall(r"^\s*(?:from|import) ([\w]+)", section, re.M))
+    assert imported <= PACKAGE_SETS[s], imported - PACKAGE_SETS[s]
+    made = re.search(rf"def make_{s}.*?return \[(.*?)\]", section, re.S).group(1)
+    assert set(re.findall(r"(\w+)\(lake, out\)", made)) == set(REFERENCE[s])
+
+
+def test_fresh9_reads_only_pinned_system_files():
+    """Criterion (a) for fresh9's Debian files: every absolute path in its section is a file
+    (or folder) whose content the case maker pins, and none is fresh8's or the lake's."""
+    paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', _section("fresh9")))
+    assert paths == set(MAKER.FRESH9_FILES)
+    assert all(len(h) == 64 for h in MAKER.FRESH9_FILES.values())
+    assert not any(p.startswith(("/usr/share/zoneinfo", "/usr/share/iso-codes", "/etc/mime.types"))
+                   for p in paths)
 
 
 def test_fresh8_references_on_hand_checked_rows():
@@ -258,3 +283,39 @@ def test_fresh8_references_on_hand_checked_rows():
         "HTTP/1.1 404 Not Found"
     assert ref["unicode_name_escapes"]({"name": "LATIN SMALL LETTER A WITH ACUTE"}) == \
         "\\N{LATIN SMALL LETTER A WITH ACUTE}"
+
+
+def test_fresh9_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in REFERENCE["fresh9"].items()}
+    assert ref["certifi_debian_ca_files"]({"Label": "GlobalSign Root CA"}) == \
+        "GlobalSign_Root_CA.crt"
+    assert ref["stdlib_modules_typeshed_stubs"]({"module": "json", "package": "yes"}) == \
+        "json/__init__.pyi"
+    assert ref["stdlib_modules_typeshed_stubs"]({"module": "abc", "package": "no"}) == "abc.pyi"
+    assert ref["stdlib_modules_typeshed_stubs"]({"module": "msvcrt", "package": ""}) == \
+        "msvcrt.pyi"
+    assert ref["glibc_supported_locale_sources"]({"locale": "de_DE.UTF-8"}) == "de_DE"
+    assert ref["glibc_supported_locale_sources"]({"locale": "de_DE@euro"}) == "de_DE@euro"
+    assert ref["glibc_supported_locale_sources"]({"locale": "sr_RS.UTF-8@latin"}) == \
+        "sr_RS@latin"
+    assert ref["duckdb_keywords_pygments_postgres"]({"keyword": "select"}) == "SELECT"
+    assert ref["certifi_openssl_fingerprints"]({"SHA256 Fingerprint": "17:93:92:7a"}) == \
+        "sha256 Fingerprint=17:93:92:7A"
+    assert ref["debian_apt_descriptions"]({"version": "12", "codename": "Bookworm"}) == \
+        "Debian 12 'Bookworm'"
+    assert ref["debian_apt_descriptions"]({"version": "3.1", "codename": "Sarge"}) == \
+        "Debian 3.1 'Sarge'"
+    assert ref["dpkg_arch_wildcards"]({"Debian CPU": "amd64"}) == "any-amd64"
+    assert ref["duckdb_function_signatures"]({"function": "date_trunc",
+                                              "parameters": "part, timestamp"}) == \
+        "date_trunc(part, timestamp)"
+    assert ref["duckdb_function_signatures"]({"function": "now", "parameters": ""}) == "now()"
+    assert ref["typeshed_stub_packages"]({"distribution": "PyYAML"}) == "types-PyYAML"
+    assert ref["psl_reversed_domains"]({"rule": "co.uk"}) == "uk.co"
+    assert ref["psl_reversed_domains"]({"rule": "s3.dualstack.eu-west-1.amazonaws.com"}) == \
+        "com.amazonaws.eu-west-1.dualstack.s3"
+    assert ref["codata_values_with_units"]({"value": "299792458.0", "unit": "m s^-1"}) == \
+        "299792458.0 m s^-1"
+    assert ref["codata_values_with_units"]({"value": "0.0072973525643", "unit": ""}) == \
+        "0.0072973525643"
