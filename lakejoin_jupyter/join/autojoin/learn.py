@@ -21,8 +21,8 @@ Note:
       punctuation, as operands;
     - a padded variant of number programs; a failing set of 4 retried without each example;
       one example set of 2 for a target column of 2 keys;
-    - a punctuation character swapped for another (or dropped) at every occurrence, where
-      that makes every example's value occur whole in its output ("zh_Hant_TW").
+    - a column's punctuation character swapped for another (or dropped) at every
+      occurrence, where that makes every example's value occur whole in its output.
 """
 from __future__ import annotations
 
@@ -237,7 +237,8 @@ def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = No
         useful: set = set()
         for v, o in zip(vals, outputs):
             useful.update(_useful_replacements(v, o, news, cache))
-        useful.update(_separator_swaps(vals, outputs, news, cache))
+        if isinstance(node, Column):       # a whole value's separators (deviation 32)
+            useful.update(_separator_swaps(vals, outputs, news, cache))
         for old, new in sorted(useful):
             rv = tuple(v.replace(old, new) for v in vals)
             if rv not in seen and all(rv):
@@ -248,12 +249,14 @@ def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = No
 
 def _separator_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
                      cache: dict) -> set:
-    """(old, new): ``old`` a punctuation character of the values, ``new`` empty or another
+    """For a whole column's values, (old, new): ``old`` a punctuation character of the
+    values, ``new`` empty or another
     non-alphanumeric character of the outputs, such that every value with every ``old``
     as ``new`` occurs whole in its output (ignoring case), and some value holds ``old``
     and does not occur as it is ("zh_Hant_TW" -> "zh-Hant-TW" beside "aa_DJ" -> "aa-DJ";
     deviation 32). Every example must fit, unlike the whitespace kind: a punctuation
-    character has several roles in a value ("." in "H.W." and in "www.")."""
+    character has several roles in a value ("." in "H.W." and in "www."); parts of a
+    split are fields, inside which a swap fitted odd pieces ("word 3 with ';' as ' '")."""
     per = []
     for v, o in zip(vals, outputs):
         key = ("swap", v, o)
