@@ -50,3 +50,27 @@ def test_locale_tags_every_separator_swapped():
     joined = aj.join(src)
     assert len(joined) == len(LOCALES)
     assert list(joined["tag"]) == tags
+
+
+def test_explain_shows_the_other_directions_program():
+    """Both directions join (the state codes from the URLs, the URLs from the codes): the
+    answer names the other direction's accepted program, so a user can pick it."""
+    states = ["NY", "CA", "TX", "WA", "OR", "NV", "AZ", "OH", "PA", "GA", "MI", "NJ"]
+    left = pd.DataFrame({"state": states})
+    urls = [f"https://www.{s.lower()}.gov/" for s in states]
+    right = pd.DataFrame({"portal": urls[::-1]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.source == "right"
+    other = aj.stats["directions"]["left"]["accepted"]
+    assert other["program"] == '"https://www." + lower(`state`) + ".gov/"'
+    assert (other["coverage"], other["joined_rows"], other["target_rows"]) == (12, 12, 12)
+    text = aj.explain()
+    assert ('The other direction also joins: "https://www." + lower(`state`) + ".gov/" (the '
+            "left table's rows) equals 'portal' of the right table for 12 of 12 rows") in text
+    assert "directions compete on the fraction of their target's rows joined." in text
+    # one direction only (the codes repeat: no key on that side): nothing to show
+    codes = autojoin(pd.DataFrame({"code": ["x1", "x2", "x3", "x4"] * 3}),
+                     pd.DataFrame({"label": ["Item x1", "Item x2", "Item x3", "Item x4"]}),
+                     fuzzy=False)
+    assert codes.found
+    assert "other direction" not in codes.explain()
