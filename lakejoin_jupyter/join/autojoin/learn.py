@@ -20,7 +20,9 @@ Note:
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;
     - a padded variant of number programs; a failing set of 4 retried without each example;
-      one example set of 2 for a target column of 2 keys.
+      one example set of 2 for a target column of 2 keys;
+    - a column's punctuation character swapped for another (or dropped) at every
+      occurrence, where that makes every example's value occur whole in its output.
 """
 from __future__ import annotations
 
@@ -235,12 +237,44 @@ def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = No
         useful: set = set()
         for v, o in zip(vals, outputs):
             useful.update(_useful_replacements(v, o, news, cache))
+        if isinstance(node, Column):       # a whole value's separators (deviation 32)
+            useful.update(_separator_swaps(vals, outputs, news, cache))
         for old, new in sorted(useful):
             rv = tuple(v.replace(old, new) for v in vals)
             if rv not in seen and all(rv):
                 seen.add(rv)
                 out.append((Replace(node, old, new), rv))
     return out
+
+
+def _separator_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
+                     cache: dict) -> set:
+    """For a whole column's values, (old, new): ``old`` a punctuation character of the
+    values, ``new`` empty or another
+    non-alphanumeric character of the outputs, such that every value with every ``old``
+    as ``new`` occurs whole in its output (ignoring case), and some value holds ``old``
+    and does not occur as it is ("zh_Hant_TW" -> "zh-Hant-TW" beside "aa_DJ" -> "aa-DJ";
+    deviation 32). Every example must fit, unlike the whitespace kind: a punctuation
+    character has several roles in a value ("." in "H.W." and in "www."); parts of a
+    split are fields, inside which a swap fitted odd pieces ("word 3 with ';' as ' '")."""
+    per = []
+    for v, o in zip(vals, outputs):
+        key = ("swap", v, o)
+        got = cache.get(key)
+        if got is None:
+            lv, lo = v.lower(), o.lower()
+            olds = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
+            fits = frozenset((old, new) for old in olds for new in news
+                             if new != old and lv.replace(old, new) in lo)
+            got = cache[key] = (fits, lv in lo)
+        per.append((v, got[0], got[1]))
+    candidates = set().union(*(fits for _v, fits, _whole in per))
+    if not candidates:
+        return set()
+    # a value without ``old`` fits a swap of it when it occurs whole as it is
+    return {(old, new) for old, new in candidates
+            if all((old, new) in fits or (old not in v and whole) for v, fits, whole in per)
+            and any(old in v and not whole for v, _fits, whole in per)}
 
 
 _LEAD = re.compile(r"[^\W_]+[^\w\s]+")

@@ -595,9 +595,17 @@ def _composite(src: Table, tgt: Table, s_on, t_on, settings) -> DirectionResult 
 
 
 def _summary(d: DirectionResult) -> dict:
-    return {"pair_groups": len(d.groups), "pairs": d.n_pairs, "example_sets": d.n_sets,
-            "programs": len(d.candidates), "key_columns": d.key_columns,
-            "best_coverage": d.candidates[0].coverage if d.candidates else 0}
+    out = {"pair_groups": len(d.groups), "pairs": d.n_pairs, "example_sets": d.n_sets,
+           "programs": len(d.candidates), "key_columns": d.key_columns,
+           "best_coverage": d.candidates[0].coverage if d.candidates else 0}
+    if d.best is not None:
+        # the direction's accepted program, shown beside the chosen one (a coarser and a
+        # finer key can both join; which one is meant is not in the rows)
+        out["accepted"] = {"program": d.best.program.describe(),
+                           "target_column": d.best.target_column,
+                           "coverage": d.best.coverage, "joined_rows": d.best.joined_rows,
+                           "target_rows": int(len(d.target_positions))}
+    return out
 
 
 def _why_not(results, settings) -> str:

@@ -1,7 +1,8 @@
 """The answer of Auto-Join: the learned program, its evidence, the join and its code.
 
 ``AutoJoin`` is what ``autojoin()`` / ``Engine.autojoin()`` return. When ``found`` is False,
-``message`` says why and there is no program (rather than a bad one).
+``message`` says why and there is no program (rather than a bad one). ``explain()`` also
+names the other direction's accepted program, when there is one (both may be joins).
 """
 from __future__ import annotations
 
@@ -277,6 +278,16 @@ class AutoJoin(Joinable):
         if self.alternatives:
             lines.append("Other programs tried (keys joined): " + "; ".join(
                 f"{d} ({c})" for d, c in self.alternatives[:3]))
+        other = self.stats.get("directions", {}).get(
+            "right" if self.source == "left" else "left", {}).get("accepted")
+        if other:
+            names = (self.right_name, self.left_name) if self.source == "left" \
+                else (self.left_name, self.right_name)
+            lines.append(f"The other direction also joins: {other['program']} (the {names[0]} "
+                         f"table's rows) equals {other['target_column']!r} of the {names[1]} "
+                         f"table for {other['coverage']} of {other['target_rows']} rows "
+                         f"({other['joined_rows']} {names[0]} row(s)); directions compete "
+                         f"on the fraction of their target's rows joined.")
         secs = self.stats.get("seconds", {}).get("total")
         if secs is not None:
             lines.append(f"Search time {secs:.2f} s.")
