@@ -14,7 +14,9 @@ needed to score any choice against the ground truth. ``replay`` rebuilds the can
 with the current join/match_precision.py and join/fuzzy.py, chooses at each target with
 ``fuzzy._choose`` (the code ``fuzzy_join`` runs) and prints the calibration per dataset
 and in total (``--set MODULE.NAME=VALUE``: with a parameter of join/<MODULE>.py
-changed). ``oracle`` prints what a chooser that knows the truth reaches among single
+changed), the mean |P - target| beside its parts: undershoot, overshoot that cost recall
+(a configuration reaching the target finds more true pairs: column ``cost<target>``, the
+recall left, :func:`overshoot_cost`) and overshoot that cost none. ``oracle`` prints what a chooser that knows the truth reaches among single
 configurations: on the join's threshold grid, at every distinct distance (the finest
 configuration space of these functions), and at every distance preferring, among those
 with the most true pairs, the one with the most joins (:func:`truth_chooser`). The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
@@ -114,14 +116,16 @@ def choose(d: dict, target: float, built=None):
     return fj._union, fj._union_fn, fj.estimated_precision
 
 
-def truth_chooser(d: dict, target: float, fine: bool = False,
-                  most_joins: bool = False) -> float:
-    """The precision reached by a chooser that knows each join's outcome and picks, among
-    single configurations (function, threshold), the one with the most true pairs whose
-    precision reaches ``target`` (ties: the fewest joins, or with ``most_joins`` the most,
-    i.e. the precision nearest the target from above). Thresholds: the function's grid,
-    or with ``fine`` every distinct distance (a join per right value added at a time, up
-    to ties). No configuration reaching the target: the most precise one's precision."""
+def truth_choice(d: dict, target: float, fine: bool = False,
+                 most_joins: bool = False) -> tuple[float, int, bool]:
+    """What a chooser that knows each join's outcome picks among single configurations
+    (function, threshold): the one with the most true pairs whose precision reaches
+    ``target`` (ties: the fewest joins, or with ``most_joins`` the most, i.e. the
+    precision nearest the target from above). Thresholds: the function's grid, or with
+    ``fine`` every distinct distance (a join per right value added at a time, up to
+    ties). Returns (its precision, its true row pairs, whether it reaches the target);
+    no configuration reaching the target: the most precise one's (precision, true pairs,
+    False)."""
     best, fallback = None, None
     for f, r in d["raw"].items():
         dist, tp, n = r["r_dist"], d["tp"][f], d["n_rows"]
@@ -134,12 +138,33 @@ def truth_chooser(d: dict, target: float, fine: bool = False,
                 continue
             T = int(tp[j].sum())
             P = T / nj
-            fallback = P if fallback is None else max(fallback, P)
+            if fallback is None or P > fallback[0]:
+                fallback = (P, T)
             if P >= target - 1e-12:
                 key = (T, nj if most_joins else -nj)
                 if best is None or key > best[0]:
-                    best = (key, P)
-    return best[1] if best else (fallback if fallback is not None else float("nan"))
+                    best = (key, P, T)
+    if best:
+        return best[1], best[2], True
+    return (fallback[0], fallback[1], False) if fallback else (float("nan"), 0, False)
+
+
+def truth_chooser(d: dict, target: float, fine: bool = False,
+                  most_joins: bool = False) -> float:
+    """The precision :func:`truth_choice` reaches."""
+    return truth_choice(d, target, fine, most_joins)[0]
+
+
+def overshoot_cost(p: float, tp: int, target: float, truth: tuple, n_truth: int) -> float:
+    """The recall an overshoot cost: where the join's precision ``p`` lies above
+    ``target`` and the truth-knowing chooser (``truth`` = :func:`truth_choice`) reaches the
+    target with more true pairs than the join's ``tp``, the true pairs it would have found
+    beyond the join's, over all true pairs; else 0 (an undershoot, or an overshoot no
+    configuration reaching the target would have bought recall with)."""
+    t_p, t_tp, reached = truth
+    if not (p > target + 1e-12 and reached and t_tp > tp and n_truth):
+        return 0.0
+    return (t_tp - tp) / n_truth
 
 
 def score(d: dict, union, fn_of) -> dict:
@@ -148,7 +173,7 @@ def score(d: dict, union, fn_of) -> dict:
     tp = int(sum(d["tp"][fn_of[i]][i] for i in r))
     p = tp / n if n else (1.0 if not d["n_truth"] else 0.0)
     rec = tp / d["n_truth"] if d["n_truth"] else 1.0
-    return {"P": p, "R": rec, "F1": 2 * p * rec / (p + rec) if p + rec else 0.0}
+    return {"P": p, "R": rec, "F1": 2 * p * rec / (p + rec) if p + rec else 0.0, "TP": tp}
 
 
 def replay(work: Path, split: str, targets, names=(), quiet=False,
@@ -163,8 +188,11 @@ def replay(work: Path, split: str, targets, names=(), quiet=False,
         for t in targets:
             union, fn_of, est = choose(d, t, built)
             s = score(d, union, fn_of)
+            truth = truth_choice(d, t)
             row.update({f"P{t:g}": s["P"], f"R{t:g}": s["R"], f"F1{t:g}": s["F1"],
-                        f"est{t:g}": est})
+                        f"est{t:g}": est, f"oracle{t:g}": truth[0],
+                        f"cost{t:g}": overshoot_cost(s["P"], s["TP"], t, truth,
+                                                     d["n_truth"])})
         rows.append(row)
         if not quiet:
             print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
@@ -172,12 +200,30 @@ def replay(work: Path, split: str, targets, names=(), quiet=False,
     return pd.DataFrame(rows)
 
 
+def gap_parts(p, cost, target: float) -> dict:
+    """The mean |P - target| over datasets split in three: the undershoot (P below the
+    target), the overshoot that cost recall (P above it, and a configuration reaching the
+    target would have found more true pairs: ``cost`` > 0) and the overshoot that cost
+    none (no configuration reaching the target finds more); they sum to the mean |gap|.
+    ``recall_left``: the mean recall the costly overshoots left."""
+    gap = np.asarray(p, dtype=float) - target
+    cost = np.asarray(cost, dtype=float)
+    over = np.clip(gap, 0.0, None)
+    return {"mae": float(np.abs(gap).mean()), "under": float(np.clip(-gap, 0.0, None).mean()),
+            "over_cost": float((over * (cost > 0)).mean()),
+            "over_free": float((over * (cost <= 0)).mean()),
+            "n_cost": int((cost > 0).sum()), "recall_left": float(cost.mean())}
+
+
 def summary(df: pd.DataFrame, targets) -> str:
     out = []
     for t in targets:
         gap = df[f"P{t:g}"] - t
+        g = gap_parts(df[f"P{t:g}"], df[f"cost{t:g}"], t)
         out.append(f"target {t:g}: gap mean {gap.mean():+.3f} abs {gap.abs().mean():.3f} "
-                   f"F1 {df[f'F1{t:g}'].mean():.3f}")
+                   f"F1 {df[f'F1{t:g}'].mean():.3f} | abs = under {g['under']:.3f} + over "
+                   f"that cost recall {g['over_cost']:.3f} ({g['n_cost']} datasets, recall "
+                   f"left {g['recall_left']:.3f}) + over that cost none {g['over_free']:.3f}")
     return "\n".join(out)
 
 

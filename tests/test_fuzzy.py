@@ -155,6 +155,39 @@ def test_precision_estimate_caps_ties_and_siblings(monkeypatch):
     assert joined.tolist() == [True, False, False, False] and p.tolist() == [1.0]
 
 
+def test_sibling_cap_skips_a_sibling_a_negative_rule_forbids(monkeypatch):
+    """Hand-checked (char3-idf): "2001-02 Fulham" is nearest to "2001-02 Fulham F.C.
+    season" (0.787), whose sibling "2002-03 Fulham F.C. season" lies nearer to it (0.759):
+    the cap would rate the join 1/2, but the digits rule forbids "2001-02 Fulham" ->
+    "2002-03 ..." (200102 vs 200203), so it is not between two entities and keeps its
+    estimate (here: sure). "Stephen, Count of Blois" lies between "Stephen I" and
+    "Stephen II" (0.515 against 0.457), which no rule separates from it: capped at 1/2.
+    Brute force: the sibling distance is inf exactly where a rule forbids the second
+    nearest left value."""
+    monkeypatch.setattr(fuzzy, "null_probability", lambda s1, s2: (np.zeros(len(s1)), 0.0))
+    lk = ["2001-02 Fulham F.C. season", "2002-03 Fulham F.C. season",
+          "2003-04 Fulham F.C. season", "Stephen I, Count of Blois",
+          "Stephen II, Count of Blois", "Odo, Count of Paris", "Arsenal F.C.", "Chelsea F.C.",
+          "Leeds United", "Aston Villa"]
+    rk = ["2001-02 Fulham", "Stephen, Count of Blois", "Arsenal"]
+    fj = fuzzy.fuzzy_join(pd.DataFrame({"k": lk}), pd.DataFrame({"k": rk}), "k",
+                          functions=["char3-idf"])
+    c = fj._cands["char3-idf"]
+    assert list(fj._rkeys) == rk and c.r_left.tolist() == [0, 3, 6]
+    assert c.r_near[0, 0] == pytest.approx(0.787, abs=1e-3)
+    assert np.isinf(c.r_sibling[0]) and c.p[0] == 1.0
+    assert c.r_sibling[1] == pytest.approx(0.457, abs=1e-3) and c.r_sibling[1] < c.r_near[1, 0]
+    assert c.p[1] == 0.5
+    L, R = fuzzy._features([lk, rk], "char3-idf")
+    _, ri, _ = fuzzy._nearest(R, L, fuzzy.NEAREST)
+    rules = fuzzy.NegativeRules(lk, rk)
+    for i in range(len(rk)):
+        d = fuzzy._pair_distances(L[ri[i:i + 1, 0]], L[ri[i:i + 1, 1]])[0]
+        want = np.inf if rules.forbids(i, int(ri[i, 1])) else d
+        assert c.r_sibling[i] == pytest.approx(want)
+    assert rules.forbids(0, 1) and not rules.forbids(1, 4)
+
+
 @pytest.mark.parametrize("fn", [f for f in fuzzy.JOIN_FUNCTIONS if f != "semantic"])
 def test_pair_distances_equal_the_definition(fn):
     left = ["Stephen I, Count of Blois", "Stephen II, Count of Blois", "Odo", "Paris Odo",
@@ -648,6 +681,61 @@ def test_replay_truth_chooser_by_hand():
     assert replay.truth_chooser(d, 0.75, most_joins=True) == 1.0     # 0.3 is not on the grid
     assert replay.truth_chooser(d, 0.6, fine=True, most_joins=True) == pytest.approx(4 / 6)
     assert replay.truth_chooser(d, 1.01, fine=True) == 1.0
+
+
+def test_replay_overshoot_cost_by_hand():
+    """The recall an overshoot cost, on the same toy as above (5 true pairs in all): at
+    target 0.75 the truth-knowing chooser takes 4 true pairs at precision 1.0. A join at
+    precision 1.0 with 2 true pairs overshoots and leaves 2 of 5 (0.4); one at 0.8 with 4
+    overshoots at no cost; one at 0.6 undershoots (0). At 1.01 nothing reaches the target:
+    no cost. Gaps +0.25, +0.05, -0.15: mean |gap| 0.15 = under 0.05 + over that cost
+    recall 0.25 / 3 + over that cost none 0.05 / 3."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_replay as replay
+    d = {"raw": {"f": {"r_dist": np.array([0.1, 0.2, 0.3, 0.4, np.inf])}},
+         "tp": {"f": np.array([2, 2, 0, 0, 0])}, "n_rows": np.array([2, 2, 1, 1, 1]),
+         "grids": {"f": np.array([0.2, 0.4])}}
+    truth = replay.truth_choice(d, 0.75)
+    assert truth == (1.0, 4, True)
+    assert replay.overshoot_cost(1.0, 2, 0.75, truth, 5) == pytest.approx(0.4)
+    assert replay.overshoot_cost(0.8, 4, 0.75, truth, 5) == 0.0
+    assert replay.overshoot_cost(0.6, 3, 0.75, truth, 5) == 0.0
+    assert replay.truth_choice(d, 1.01) == (1.0, 4, False)
+    assert replay.overshoot_cost(1.0, 2, 1.01, replay.truth_choice(d, 1.01), 5) == 0.0
+    g = replay.gap_parts([1.0, 0.8, 0.6], [0.4, 0.0, 0.0], 0.75)
+    assert g["mae"] == pytest.approx(0.15)
+    assert (g["under"], g["over_cost"], g["over_free"]) == pytest.approx((0.05, 0.25 / 3, 0.05 / 3))
+    assert g["under"] + g["over_cost"] + g["over_free"] == pytest.approx(g["mae"])
+    assert (g["n_cost"], g["recall_left"]) == (1, pytest.approx(0.4 / 3))
+
+
+def test_benchmark_overshoot_cost_and_report_by_hand():
+    """bench/fuzzyjoin_autofj.py's per-dataset cost of an overshoot (ours' true pairs from
+    its precision and pair count) and the report's split of the mean |gap|: datasets at
+    0.95 (4 of 5 true pairs found, 5 in truth; the truth-knowing chooser at 0.9 finds 5)
+    and at 0.85: gaps +0.05 and -0.05 at target 0.9, mean |gap| 0.05 = under 0.025 +
+    over that cost recall 0.025 + none 0."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_autofj as bench
+    s = {"precision": 0.8, "n_pred": 5, "n_true": 5}
+    assert bench.overshoot_cost(s, 0.75, (0.9, 5, True)) == pytest.approx(0.2)
+    assert bench.overshoot_cost(s, 0.75, (0.9, 4, True)) == 0.0       # no more true pairs
+    assert bench.overshoot_cost(s, 0.75, (0.7, 5, False)) == 0.0      # none reaches 0.75
+    assert bench.overshoot_cost(s, 0.85, (0.9, 5, True)) == 0.0       # an undershoot
+    df = pd.DataFrame({"suite": ["autofj", "autofj"], "dataset": ["a", "b"],
+                       "split": ["validation"] * 2, "ours0.9_precision": [0.95, 0.85],
+                       "ours0.9_recall": [0.8, 0.9], "ours0.9_f1": [0.87, 0.87],
+                       "oracle0.9_precision": [0.9, 0.9], "ours0.9_cost": [0.2, 0.0]})
+    r = bench.summary_rows(df, [0.9], 0.9).iloc[0]
+    assert r["ours@0.9_mae"] == pytest.approx(0.05)
+    assert (r["ours@0.9_under"], r["ours@0.9_overcost"], r["ours@0.9_overfree"]) == \
+        pytest.approx((0.025, 0.025, 0.0))
+    assert (r["ours@0.9_ncost"], r["ours@0.9_left"]) == (1, pytest.approx(0.1))
+    assert "0.050 = 0.025 + 0.025 + 0.000 / 1 / 0.100" in bench.report(df, [0.9], 0.9)
 
 
 def test_best_single_configuration_replaces_a_weaker_union(monkeypatch):
