@@ -16,8 +16,7 @@ Note:
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
     the target is met by a lower bound, not the estimate (selection and small tables); a
     union counts a right value once, its rival pairs lowering its probability, not every
-    distinct pair as a join (that understated the union's precision); the 1/2 cap of a
-    join between two left values skips a second one a negative rule forbids; 15
+    distinct pair as a join (that understated the union's precision); 15
     join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
@@ -228,13 +227,8 @@ class NegativeRules:
 
     def rejects(self, r_left: np.ndarray) -> np.ndarray:
         """Mask over right values: the join to their nearest left value breaks a rule."""
-        return self.rejects_pairs(np.arange(len(r_left)), r_left)
-
-    def rejects_pairs(self, rights: np.ndarray, lefts: np.ndarray) -> np.ndarray:
-        """Mask over the pairs (rights[k], lefts[k]): a rule forbids the join."""
-        return np.fromiter((l >= 0 and self.forbids(i, l)
-                            for i, l in zip(rights.tolist(), lefts.tolist())),
-                           dtype=bool, count=len(rights))
+        return np.fromiter((l >= 0 and self.forbids(i, l) for i, l in enumerate(r_left.tolist())),
+                           dtype=bool, count=len(r_left))
 
     def forbids(self, i: int, l: int) -> bool:
         """Does a rule forbid joining right value i to left value l? (memoized: the join
@@ -266,7 +260,6 @@ class _Candidates:
     r_near: np.ndarray        # (n_right, 3) sorted distances to the nearest left values
     r_ties: np.ndarray = None  # left values at the nearest distance (1: no tie)
     r_sibling: np.ndarray = None  # distance from the nearest left value to the second
-    #                               (inf: a negative rule forbids r -> the second)
     p: np.ndarray = field(init=False, repr=False)
     v: np.ndarray = field(init=False, repr=False)   # each join's own variance (join_variance)
     u: np.ndarray = field(init=False, repr=False)   # its share of pi0's error (precision_bound)
@@ -648,10 +641,6 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         two = (r_left >= 0) & (ri[:, 1] >= 0) if ri.shape[1] > 1 else np.zeros(len(rkeys), bool)
         if two.any():
             sib[two] = _pair_distances(L[r_left[two]], L[ri[two, 1]])
-            # r is not between two entities when a negative rule forbids its join to the
-            # second: no sibling then (no cap)
-            rows = np.nonzero(two)[0]
-            sib[rows[rules.rejects_pairs(rows, ri[rows, 1])]] = np.inf
         c = _Candidates(fn, r_left, r_dist, rd, rties, sib)
         cands[fn] = c
         finite = np.unique(c.r_dist[np.isfinite(c.r_dist)])
