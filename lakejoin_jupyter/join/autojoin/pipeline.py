@@ -19,7 +19,8 @@ Note:
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
-      most source rows (``_acceptable``); equal coverage: more source rows, then smaller.
+      most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
+    - a program of the residual rounds replacing the set passes the same checks (``_checks``).
 """
 from __future__ import annotations
 
