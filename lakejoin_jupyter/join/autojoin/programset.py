@@ -46,7 +46,7 @@ class SetSettings:
     repair_groups: int = 2         # column pairs whose row pairs may be recomputed on the residual
     consider: int = 12             # first-round programs tried as branches (best first)
     rejoin_sets: int = 8           # example sets learned from unjoined source rows' pairs to
-                                   # keys already joined (N:1), per round: replacements only
+                                   # keys already joined (N:1), per round (deviation 33)
     max_replacements: int = 2      # times the set may be replaced by one such program
 
 
