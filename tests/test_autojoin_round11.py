@@ -1,7 +1,7 @@
 """Issue 26 round 11: a separator written as another punctuation character everywhere
-("zh_Hant_TW" -> "zh-Hant-TW", deviation 32) and the direction that joins the larger
-fraction of either table's rows (deviation 33). Hand-built tables with hand-checked
-programs, and joins checked row by row."""
+("zh_Hant_TW" -> "zh-Hant-TW", deviation 32) and the other direction's accepted program
+named by explain() (reporting only; deviation 33 is round 12's). Hand-built tables with
+hand-checked programs, and joins checked row by row."""
 from __future__ import annotations
 
 import pandas as pd

@@ -19,7 +19,8 @@ Note:
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
-      most source rows (``_acceptable``); equal coverage: more source rows, then smaller.
+      most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
+    - a program of the residual rounds replacing the set passes the same checks (``_checks``).
 """
 from __future__ import annotations
 
@@ -243,12 +244,23 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                  and not _refuted(c, src, target_columns[c.target_column], groups)), None)
     if best is not None:
         tcells = target_columns[best.target_column]
-        best = learn_program_set(best, candidates, groups, src, tcells, settings, cache)
+        best = learn_program_set(best, candidates, groups, src, tcells, settings, cache,
+                                 _checks(src, tcells, groups, best.target_column))
         best.extra["estimated_precision"] = estimated_precision(
             best.program, src, tcells, groups, best.target_column, best.examples)
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions)
+
+
+def _checks(src: Table, tcells: list, groups: list, target_column: str):
+    """The checks a first-round program passes, for a program the residual rounds learn
+    that would replace it (programset.py, deviation 33)."""
+    def accept(program, examples, scored) -> bool:
+        cand = Candidate(program, -1, target_column, examples)
+        cand.coverage, cand.joined_rows = scored.coverage, scored.joined_rows
+        return not _by_chance(cand, src, tcells) and not _refuted(cand, src, tcells, groups)
+    return accept
 
 
 MAX_JOINED_CHARS = 6

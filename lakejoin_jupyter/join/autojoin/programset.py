@@ -12,10 +12,12 @@ the source cell (its delimiters).
 The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
 ``min_gain_fraction`` of them), some beyond its own examples, and gives a key to more rows
 than it re-keys (N:1: keys can be gained by moving joined rows); branches that never fire
-are dropped; up to ``max_programs`` branches. Estimated precision: among the joined source rows
-that also have a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share
-whose matched row holds the derived key (teaching rows excluded; None without evidence;
-a value's evidence holds for every row holding it).
+are dropped; up to ``max_programs`` branches. A single program learned there (also from
+the pairs of unjoined source rows to keys already joined, N:1) that joins every key the
+set joins, through more source rows, replaces the set. Estimated precision: among the
+joined source rows that also have a 1-to-1 match of a 6+ character q-gram or of a rare
+token bag, the share whose matched row holds the derived key (teaching rows excluded; None
+without evidence; a value's evidence holds for every row holding it).
 Both are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
@@ -43,6 +45,9 @@ class SetSettings:
                                    # delimiters (one word / two words), round-robin
     repair_groups: int = 2         # column pairs whose row pairs may be recomputed on the residual
     consider: int = 12             # first-round programs tried as branches (best first)
+    rejoin_sets: int = 8           # example sets learned from unjoined source rows' pairs to
+                                   # keys already joined (N:1), per round (deviation 33)
+    max_replacements: int = 2      # times the set may be replaced by one such program
 
 
 @dataclass
@@ -169,6 +174,23 @@ def residual_groups(groups: list, target_column: str, joined: list, joined_keys:
     return out
 
 
+def rejoin_groups(groups: list, target_column: str, joined: list, joined_keys: set,
+                  tcells: list) -> list:
+    """The candidate pairs from source rows the current set leaves unjoined to keys it
+    already joins through other rows: in an N:1 join ("aa_DJ" and "aa_DJ.UTF-8" onto
+    "aa_DJ") they are the rows a program of the one-row form misses (deviation 33)."""
+    out = []
+    for g in groups:
+        if g.target_column != target_column:
+            continue
+        pairs = [p for p in g.pairs if not joined[p.source_row]
+                 and tcells[p.target_row] in joined_keys]
+        if pairs:
+            out.append(PairGroup(g.source_column, target_column, pairs))
+    out.sort(key=lambda g: (-g.average_score, -len(g.pairs)))
+    return out
+
+
 def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> list:
     """The residual groups' pairs split by the pattern of their source cell (a deviation):
     rows needing different programs often differ in form ("Iowa" / "New York" -> "IA" /
@@ -189,10 +211,24 @@ def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> lis
     return out
 
 
+def _replaces(current: Scored, new: Scored, keys: set) -> bool:
+    """Whether the single program ``new`` joins every key ``current`` joins, through more
+    source rows, and gives a key to more rows than it re-keys (an N:1 join: "aa_DJ.UTF-8"
+    and "aa_DJ" both onto "aa_DJ", where the identity joins the second only)."""
+    if len(branches_of(new.program)) != 1 or new.joined_rows <= current.joined_rows \
+            or new.coverage < current.coverage:
+        return False
+    have = {o for o in current.outputs if o is not None and o in keys}
+    got = {o for o in new.outputs if o is not None and o in keys}
+    return have <= got and _gains_rows(current.outputs, new.outputs, keys)
+
+
 def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcells: list,
-                      settings, cache: dict) -> Candidate:
+                      settings, cache: dict, accept=None) -> Candidate:
     """Extend ``best`` into an ordered program set while a branch adds enough keys (module
-    docstring). Returns ``best`` itself when nothing is added."""
+    docstring), or replace it by a program learned on the residual that joins every key it
+    joins through more source rows (``accept(program, examples, scored)``: the caller's
+    checks of a first-round program). Returns ``best`` itself when nothing changes."""
     ss: SetSettings = settings.program_set
     if ss.max_programs <= 1:
         return best
@@ -205,21 +241,31 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
     pool = [(c.program, c.examples) for c in candidates if c.target_column == best.target_column
             and c.program != best.program][:ss.consider]
     learn: LearnSettings = settings.learn
+    learned: set = set()           # programs learned on a residual (replacement candidates)
+    replaced = 0
     while len(branches_of(current.program)) < ss.max_programs:
         joined = [o is not None and o in keys for o in current.outputs]
         joined_keys = {o for o, j in zip(current.outputs, joined) if j}
-        if len(keys) - len(joined_keys) < need:
-            break                  # too few keys left for a branch to add enough
-        residual = residual_groups(groups, best.target_column, joined, joined_keys, tcells,
-                                   cells, settings)
+        branching = len(keys) - len(joined_keys) >= need   # enough keys left for a branch
+        rejoin = rejoin_groups(groups, best.target_column, joined, joined_keys, tcells) \
+            if replaced < ss.max_replacements else []
+        if not branching and not rejoin:
+            break
         tried = {p for _g, p in branches_of(current.program)}
-        news = [(p, ex) for p, ex in pool if p not in tried]
-        drawn = [(residual[gi], pairs) for gi, sets in enumerate(example_sets(residual, learn))
-                 for pairs in sets][:ss.residual_sets]
-        by_pattern = pattern_groups(residual, cells)
-        rounds = example_sets(by_pattern, learn)
-        drawn += [(by_pattern[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
-                  for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
+        drawn = [(rejoin[gi], pairs) for gi, sets in enumerate(example_sets(rejoin, learn))
+                 for pairs in sets][:ss.rejoin_sets]
+        news = []
+        if branching:
+            residual = residual_groups(groups, best.target_column, joined, joined_keys,
+                                       tcells, cells, settings)
+            news = [(p, ex) for p, ex in pool if p not in tried]
+            drawn += [(residual[gi], pairs) for gi, sets
+                      in enumerate(example_sets(residual, learn))
+                      for pairs in sets][:ss.residual_sets]
+            by_pattern = pattern_groups(residual, cells)
+            rounds = example_sets(by_pattern, learn)
+            drawn += [(by_pattern[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
+                      for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
         for group, pairs in drawn:
             examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
                                 p.target_row) for p in pairs]
@@ -230,11 +276,20 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             program = try_learn_transform(examples, src.columns, learn, cache, validation)
             if program is not None and program not in tried:
                 tried.add(program)
+                learned.add(program)
                 news.append((program, examples))
         best_option, best_gain = None, 0
         for program, examples in news:
             new = score(program, outputs_of(program, cells, n_src), keys, {program: examples})
             taught = {ex.output for ex in examples}
+            if program in learned and _replaces(current, new, keys) \
+                    and (accept is None or accept(program, examples, new)):
+                # one program joining every key the set joins, through more source rows
+                # (deviation 33): MaxByCoverage with deviation 27's tie rule
+                if best_option is None or (new.coverage, new.joined_rows, -program.size) > (
+                        best_option.coverage, best_option.joined_rows,
+                        -best_option.program.size):
+                    best_option, best_gain = new, new.coverage - current.coverage
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
                 added = {o for o in option.outputs if o in keys} - joined_keys
@@ -246,6 +301,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                     best_option, best_gain = option, gain
         if best_option is None:
             break
+        replaced += len(branches_of(best_option.program)) == 1 and best_option.program in learned
         current = prune(best_option, keys, cells, n_src)
     if current.program is best.program:
         return best
