@@ -1930,8 +1930,10 @@ def _norm_row(row) -> str:
     return "\x1f".join("".join(ch for ch in str(c).lower() if ch.isalnum()) for c in row)
 
 
-def _fresh8_case(out, name, src, tgt, pairs) -> dict:
-    key, ref = FRESH8_REFERENCE[name]
+def _fresh8_case(out, name, src, tgt, pairs, reference=None) -> dict:
+    """Check one case against criteria (b) and (g), write it, measure its reference's
+    coverage (``reference``: the set's table of reference functions; fresh8's by default)."""
+    key, ref = (reference or FRESH8_REFERENCE)[name]
     src, tgt = src.reset_index(drop=True).astype(str), tgt.reset_index(drop=True).astype(str)
     if set(src.columns) & set(tgt.columns):
         raise ValueError(f"{name}: a column name on both sides (the truth file repeats it)")
@@ -2392,19 +2394,7 @@ def _distinct_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _fresh9_case(out, name, src, tgt, pairs) -> dict:
-    key, ref = FRESH9_REFERENCE[name]
-    src, tgt = src.reset_index(drop=True).astype(str), tgt.reset_index(drop=True).astype(str)
-    if set(src.columns) & set(tgt.columns):
-        raise ValueError(f"{name}: a column name on both sides (the truth file repeats it)")
-    for side in (src, tgt):
-        if len(side) > 2000:
-            raise ValueError(f"{name}: more than 2,000 rows")
-        if len({_norm_row(r) for r in side.itertuples(index=False)}) != len(side):
-            raise ValueError(f"{name}: two rows the evaluator cannot tell apart")
-    _key_is_unique(name, tgt[key])
-    if len(pairs) < 10 or len({i for i, _ in pairs}) != len(pairs):
-        raise ValueError(f"{name}: fewer than 10 truth pairs, or a source row joins twice")
-    return _coverage(_write(out, name, src, tgt, pairs), src, tgt, pairs, key, ref)
+    return _fresh8_case(out, name, src, tgt, pairs, FRESH9_REFERENCE)
 
 
 def _site(*parts) -> Path:
