@@ -81,15 +81,12 @@ def changed_since_build(table: LakeTable) -> str | None:
     time stamp included), or the index recorded nothing."""
     if not table.fingerprint or table.format == "catalog":
         return None
-    from ..lake.discover import DIGEST_CHECK_BYTES, same_content, stat_fingerprint
+    from ..lake.discover import compare_fingerprint
     try:
-        size, mtime = stat_fingerprint(table.uri)
+        (size, _), same, _ = compare_fingerprint(table.uri, table.fingerprint)
     except OSError:
         return None                   # reading it fails with its own error
-    if (size, mtime) == table.fingerprint[:2]:
-        return None
-    if size == table.fingerprint[0] and size <= DIGEST_CHECK_BYTES and \
-            same_content(table.uri, (table.fingerprint[2:] or (None,))[0]):
+    if same:
         return None
     how = (f"{table.fingerprint[0]:,} -> {size:,} bytes" if size != table.fingerprint[0]
            else "same size, other content")

@@ -213,14 +213,22 @@ def file_digest(path) -> str:
     return h.digest().hex()
 
 
-def same_content(path, digest: str | None) -> bool:
-    """The file still has the recorded content digest (False when none was recorded)."""
-    if not digest:
-        return False
+def compare_fingerprint(path, recorded, hash_limit: int = DIGEST_CHECK_BYTES):
+    """(current (size, mtime_ns), unchanged?, bytes hashed) of a file against the build's
+    ``recorded`` (size, mtime_ns[, digest]): unchanged when size and time stamp match, or
+    when only the time stamp moved and the content digest still matches (a file of at most
+    ``hash_limit`` bytes is hashed; a larger one counts as changed). Raises OSError when
+    the file cannot be stat'ed."""
+    st = stat_fingerprint(path)
+    size, mtime, *digest = recorded
+    if list(st) == [size, mtime]:
+        return st, True, 0
+    if st[0] != size or not digest or size > hash_limit:
+        return st, False, 0
     try:
-        return file_digest(path) == digest
+        return st, file_digest(path) == digest[0], size
     except OSError:
-        return False
+        return st, False, size
 
 
 def _dir_stat(d: Path) -> tuple[int, int]:
@@ -260,14 +268,11 @@ def fingerprint_changes(lake_section: dict, known: Iterable[str] = ()) -> list[s
                 changes.append(f"removed {uri}")
             continue
         try:
-            st = stat_fingerprint(p)
+            _, same, hashed = compare_fingerprint(p, [size, mtime, *digest], budget)
         except OSError:
             continue
-        if list(st) != [size, mtime]:
-            if st[0] == size and digest and size <= budget:    # moved time stamp: a copy?
-                budget -= size
-                if same_content(p, digest[0]):
-                    continue
+        budget -= hashed
+        if not same:
             changes.append(f"modified {uri}")
     if root:
         try:
