@@ -149,13 +149,12 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
 def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
                        frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
-    column and the hit column (both directions)."""
+    column and the hit column (both directions; a "Needs a transformation" hit learns on the
+    rows its program joins: :meth:`~.engine.Hit.autojoin`)."""
     title = "Find transformation"
     learn = _learning_frame(frame)
-    left_on = [c for c in hit.query_columns if c in learn.columns] or None
     try:
-        aj = engine.autojoin(learn, left_on, hit.table, list(hit.columns), fuzzy=fuzzy,
-                             seed=seed, left_name=frame_name)
+        aj = hit.autojoin(learn, fuzzy=fuzzy, seed=seed, left_name=frame_name)
     except LakeJoinError as e:
         return ActionResult(title=title, summary=str(e), ok=False)
     if not aj.found:

@@ -378,8 +378,8 @@ class Hit(Joinable):
             raise QueryError(
                 f"This hit joins only through the program {self.details['program']!r} "
                 f"(method {self.method!r}), not on equal values. Join it with Auto-Join: "
-                f"engine.autojoin(df, {self.query_columns[0]!r}, {self.table!r}, "
-                f"{self.column!r}), or the widget's Find transformation.")
+                f"aj = hit.autojoin(df), then aj.join(df) and aj.code() (it learns on the "
+                f"rows the program joins), or the widget's Find transformation.")
         table = find_table(self._engine.index, self.table)
         agg = aggregate
         if isinstance(aggregate, str):
@@ -389,6 +389,39 @@ class Hit(Joinable):
         return make_plan(self._frame_columns(df), [Key((c,)) for c in self.query_columns],
                          table.columns, [Key((c,)) for c in self.columns], other=table,
                          how=how or "left", duplicates=duplicates, aggregate=agg)
+
+    def autojoin(self, df=None, **options):
+        """Auto-Join (:meth:`Engine.autojoin`) between ``df`` (default: the frame searched
+        with) and this hit's table, on the query column and the hit's column. A "Needs a
+        transformation" hit learns on the table's rows its program joins, then counts and
+        joins on the whole table: a small query against a large table holds too few joinable
+        rows for the row sampling (thesis §4.5), and learning on every row is slow."""
+        frame = df if df is not None else (self._query.frame if self._query is not None else None)
+        if frame is None:
+            raise QueryError("This hit was found without a DataFrame: pass it, hit.autojoin(df).")
+        engine = self._engine
+        left_on = [c for c in self.query_columns if c in frame.columns] or None
+        if "program_json" not in self.details or left_on is None or len(self.columns) != 1:
+            return engine.autojoin(frame, left_on, self.table, list(self.columns), **options)
+        from .join.autojoin.dsl import Program
+        table = find_table(engine.index, self.table)
+        whole = lake_table(table)
+        program = Program.from_json(self.details["program_json"])
+        rows = transform_discovery.partner_rows(
+            program, self.details.get("direction") == "query -> lake",
+            frame[left_on[0]].tolist(), whole[self.column].tolist())
+        if len(rows) == 0:
+            return engine.autojoin(frame, left_on, self.table, list(self.columns), **options)
+        options.setdefault("right_name", table.name)
+        options.setdefault("left_name", "df")
+        result = engine.autojoin(frame, left_on, whole.iloc[rows], [self.column], **options)
+        result.stats["learned_on"] = {"rows": int(len(rows)), "of": int(len(whole))}
+        at = "source_row" if result.source == "right" else "target_row"
+        for ex in result.examples:               # row numbers of the whole table
+            ex[at] = int(rows[ex[at]])
+        result.with_right(whole)
+        result.lake = table
+        return result
 
     def _joined_tables(self, plan) -> list:
         """The query's own table (when this search recognised it) and this hit's table."""
@@ -433,6 +466,9 @@ class Hit(Joinable):
              "column_ids": list(self.column_ids)}
         if len(self.query_columns) > 1:
             d["mapping"] = ", ".join(f"{a} -> {b}" for a, b in self.mapping.items())
+        if "program" in self.details:       # "Needs a transformation": the program it joins by
+            d["transformation"] = self.details["program"]
+            d["direction"] = self.details.get("direction")
         return d
 
 
@@ -564,7 +600,8 @@ class SearchResult(Sequence):
         """One row per hit: the search's figures, then what its join would do
         (``added_columns`` counts them; ``hit.added_columns`` lists them)."""
         rows = [h.to_dict() for h in self.hits]
-        extra = ["mapping"] if rows and "mapping" in rows[0] else []
+        extra = [c for c in ("mapping", "transformation", "direction")
+                 if any(c in r for r in rows)]
         return pd.DataFrame(rows, columns=self.COLUMNS + extra)
 
     def __repr__(self):
@@ -629,7 +666,7 @@ def _hit_row_html(h: Hit, q: Query) -> str:
         key = f"<span title='{html.escape(h.key_warning)}' style='color:#b35900'>\u26a0 {key}</span>"
     n_add = h._engine.n_added(h) if h._engine is not None else None
     return (f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}{mark}</td>"
-            f"<td>{html.escape(_columns_label(h))}</td>"
+            f"<td>{html.escape(_columns_label(h))}{_program_label(h)}</td>"
             f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
             f"<td>{_bar(c)} {c:.1%}{'' if h.exact else ' (est.)'}</td>"
             f"<td style='text-align:right'>{'' if h.lake_rows is None else f'{h.lake_rows:,}'}</td>"
@@ -637,6 +674,15 @@ def _hit_row_html(h: Hit, q: Query) -> str:
             f"<td style='text-align:right'>{rows}</td>"
             f"<td style='text-align:right'>{'' if n_add is None else f'+{n_add}'}</td>"
             f"<td>{key}</td></tr>")
+
+
+def _program_label(h: Hit) -> str:
+    """A "Needs a transformation" hit's program under its column name."""
+    if "program" not in h.details:
+        return ""
+    side = "query" if h.details.get("direction") == "query -> lake" else "lake"
+    return (f"<br><span style='color:#555'>after <code>{html.escape(h.details['program'])}"
+            f"</code> ({side} side)</span>")
 
 
 # ---------------------------------------------------------------------- engine

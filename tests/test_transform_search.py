@@ -322,10 +322,50 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
     best = next(h for h in res if (h.table, h.column) in planted)
     assert best.score >= 0.75
     from lakejoin_jupyter.errors import QueryError
-    with pytest.raises(QueryError, match="engine.autojoin"):
+    with pytest.raises(QueryError, match=r"hit\.autojoin\(df\)"):
         best.join(frame)                  # not an equi-join: says how to join it instead
-    aj = transform_engine.autojoin(frame, column, best.table, best.column, fuzzy=False)
-    assert aj.found and aj.joined_rows > 0          # what "Find transformation" runs
+    # what "Find transformation" runs: learned on the rows the program joins, counted and
+    # joined on the whole lake table (brute force: the program applied to every row)
+    part = frame.iloc[: len(frame) // 2]          # half the query: not every lake row joins
+    aj = best.autojoin(part, fuzzy=False)
+    whole = transform_engine.table(best.table)
+    assert aj.found and aj.stats["learned_on"]["of"] == len(whole)
+    assert 0 < aj.stats["learned_on"]["rows"] < len(whole)
+    src, tgt = (part, whole) if aj.source == "left" else (whole, part)
+    skeys = [aj.program({c: r[c] for c in aj.program.columns}) for r in src.to_dict("records")]
+    tkeys = {v for v in tgt[aj.target_column].tolist() if isinstance(v, str)}
+    assert aj.target_keys == len(tkeys)
+    assert aj.joined_rows == sum(k in tkeys for k in skeys) > 0
+    assert aj.coverage == len(tkeys & set(skeys))
+    joined = aj.join(part, fuzzy=False)
+    assert len(joined) == len(aj.pairs(fuzzy=False)) > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["ab_c", "AB_C", "ab-c", "x_y", "x-y", "Q", "q", "", " ab_c ",
+                                 "n_1", "N-1", None]), max_size=12),
+       st.lists(st.sampled_from(["ab-c", "AB-C", "x-y", "q", "Q", "n-1", "zz", "", None,
+                                 "ab_c"]), max_size=30),
+       st.booleans())
+def test_partner_rows_match_brute_force(query, lake, forward):
+    """The lake rows a hit's program joins, against the definition applied row by row: the
+    program on the query's learner text equals the lake cell's token (forward), or on the
+    lake cell's token equals a query token (backward)."""
+    from lakejoin_jupyter.join.autojoin.discovery import learn_text, partner_rows
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Program, Replace
+    from lakejoin_jupyter.lake.normalize import normalize_text
+    program = Program((Replace(Column("v"), "_", "-"),))
+
+    def token(v):
+        return normalize_text(v) if isinstance(v, str) else None
+    if forward:
+        made = {token(program({"v": learn_text(q)})) for q in query if learn_text(q)}
+        want = [i for i, v in enumerate(lake) if token(v) is not None and token(v) in made]
+    else:
+        qt = {token(q) for q in query} - {None}
+        want = [i for i, v in enumerate(lake)
+                if token(v) is not None and token(program({"v": token(v)})) in qt]
+    assert partner_rows(program, forward, query, lake).tolist() == want
 
 
 @pytest.mark.spark
@@ -366,8 +406,8 @@ def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
     w.wait()
     from lakejoin_jupyter.join.plan import default_variable
     var = default_variable("people", want[0].table, "transformed")
-    aj = transform_engine.autojoin(people, "name", want[0].table, want[0].column, fuzzy=False)
-    assert w.last_action_result.ok and aj.found
+    aj = want[0].autojoin(people, fuzzy=False)
+    assert w.last_action_result.ok and aj.found and "learned_on" in aj.stats
     pd.testing.assert_frame_equal(w.namespace[var], aj.join(people, fuzzy=False))
     assert w.namespace[var][want[0].column].notna().sum() > 0
     run = {"people": people}
@@ -399,3 +439,24 @@ def test_verification_survives_wrong_pairs_among_the_best():
         program, forward = found
         out = program.evaluate({"name" if forward else "person": left if forward else right}, 30)
         assert list(out) == (right if forward else left), seed
+
+
+@pytest.mark.spark
+def test_cli_and_result_show_each_hits_program(transform_engine, tmp_path, capsys):
+    """The CLI table, the result frame and its HTML name the program a hit joins through."""
+    import html
+    from lakejoin_jupyter.cli import _fraction, main as cli
+    frame = pd.DataFrame({"name": transform_engine.table("people")["name"].tolist()})
+    frame.to_csv(tmp_path / "q.csv", index=False)
+    res = transform_engine.search(frame, "name", method="transform", k=3)
+    assert res.to_pandas()["transformation"].tolist() == [h.details["program"] for h in res]
+    assert all(f"<code>{html.escape(h.details['program'])}</code>" in res._repr_html_()
+               for h in res)
+    capsys.readouterr()
+    assert cli(["search", str(transform_engine.index.path), "-t", str(tmp_path / "q.csv"),
+                "-c", "name", "-m", "transform", "-k", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "transformation" in out and "hit.autojoin(df)" in out
+    assert all(h.details["program"][:30] in out for h in res)
+    assert [_fraction(j) for j in (0.0, 0.5, 0.0012, 0.000134, None, float("nan"))] == \
+        ["0.000", "0.500", "0.001", "1.3e-04", "", ""]

@@ -231,6 +231,34 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
     return np.array([i for i, t in enumerate(tokens) if t in produced], dtype=np.int64)
 
 
+def partner_rows(program: Program, query_to_lake: bool, query_values, lake_values) -> np.ndarray:
+    """Positions in ``lake_values`` (a lake column's cells) of the rows a hit's program joins
+    to ``query_values`` (the query column's cells), compared as the search compares them:
+    forward, the program's output on the query's learner text equals the lake cell's token;
+    backward, its output on the lake cell's token equals a query token. Each distinct cell is
+    transformed once."""
+    if len(program.columns) != 1:
+        raise ValueError("a transformation hit's program reads exactly one column")
+    name = program.columns[0]
+    lake_values = pd.Series(lake_values, dtype=object)
+    codes, distinct = pd.factorize(lake_values, use_na_sentinel=True)
+    tokens = normalize_many(distinct.tolist())
+    if query_to_lake:
+        texts = [t for t in dict.fromkeys(learn_text(v) for v in query_values) if t is not None]
+        wanted = {canonical(o) for o in evaluate_columns(program.expr, {name: texts}, len(texts))}
+        wanted.discard(None)
+        hit = [t in wanted for t in tokens]
+    else:
+        wanted = set(normalize_many(list(query_values)))
+        wanted.discard(None)
+        out = evaluate_columns(program.expr, {name: tokens}, len(tokens))
+        hit = [canonical(o) in wanted for o in out]
+    if not hit:
+        return np.zeros(0, dtype=np.int64)
+    hit = np.array(hit, dtype=bool)
+    return np.flatnonzero((codes >= 0) & hit[np.maximum(codes, 0)])
+
+
 def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: _Lake,
                 column: int) -> float:
     """Share of the learning sample a program already found joins: of the query values

@@ -111,6 +111,15 @@ class AutoJoin(Joinable):
         out._keys = (source_keys, target_keys)
         return out
 
+    def with_right(self, right: pd.DataFrame) -> "AutoJoin":
+        """This join over another right table (the whole table, when the program was learned
+        on some of its rows): keys and counts are computed again on it."""
+        self.right, self._keys = right, None
+        if self.found:
+            self.target_keys, self.joined_rows, self.coverage = \
+                _key_counts(*self._source_target_keys())
+        return self
+
     # ------------------------------------------------------------ frames
     @property
     def source_frame(self):
@@ -256,12 +265,19 @@ class AutoJoin(Joinable):
         if not self.found:
             return self.message
         pct = self.coverage / self.target_keys if self.target_keys else 0.0
+        n_source = len(self.source_frame) if self.source_frame is not None else 0
         lines = [f"Transformation from the {self.source_name} table:",
                  f"    {self.program.describe()}",
                  f"equals {self.target_column!r} of the {self.target_name} table"
                  + (f" after {self.target_program.describe()}" if self.target_program else "") + ".",
                  f"It joins {self.coverage} of {self.target_keys} distinct keys ({pct:.0%}) "
-                 f"and {self.joined_rows} {self.source_name} row(s) by equality."]
+                 f"and {self.joined_rows} {self.source_name} row(s) by equality"
+                 + (f" ({self.joined_rows / n_source:.0%} of its {n_source:,})"
+                    if n_source else "") + "."]
+        part = self.stats.get("learned_on")
+        if part:
+            lines.append(f"Learned on the {part['rows']:,} of {part['of']:,} {self.right_name} "
+                         f"rows that the search's program joins; counted on all of them.")
         if self.estimated_precision is not None:
             lines.append(f"Estimated precision of these joins: {self.estimated_precision:.0%} "
                          f"(agreement with independent rare-substring matches).")
