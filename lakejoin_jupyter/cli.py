@@ -2,7 +2,7 @@
 
     lakejoin index LAKE --out INDEX [--master URL] [--overwrite] [--with COMPONENT]
     lakejoin index --add NEW_TABLES INDEX
-    lakejoin index --add COMPONENT INDEX      (e.g. joinstats, onto an index built without it)
+    lakejoin index --add COMPONENT INDEX      (joinstats, transform: onto an index built without it)
     lakejoin search INDEX --table FILE_OR_LAKE_TABLE --column NAME [-k 10] [--method M]
     lakejoin info INDEX [--verify]
     lakejoin demo [--out demo.index]
@@ -49,13 +49,15 @@ def _parser() -> argparse.ArgumentParser:
         epilog="examples:\n  lakejoin index data/lake --out data/lake.index\n"
                "  lakejoin index --add data/new_tables data/lake.index\n"
                "  lakejoin index --add joinstats data/lake.index\n"
+               "  lakejoin index --add transform data/lake.index\n"
                "  lakejoin index data/lake --out lake.index --master spark://10.0.0.5:7077",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ix.add_argument("lake", nargs="?", help="folder of tables (searched recursively) or a table file")
     ix.add_argument("--out", "-o", help="index folder to create")
     ix.add_argument("--add", nargs=2, metavar=("NEW_TABLES", "INDEX"),
                     help="add the tables of NEW_TABLES to the existing INDEX; NEW_TABLES "
-                         "'joinstats' (not an existing path) adds that component instead")
+                         "'joinstats' or 'transform' (not an existing path) adds that "
+                         "component instead")
     ix.add_argument("--master", help="Spark master URL (default: local[*] or $LAKEJOIN_SPARK_MASTER)")
     ix.add_argument("--overwrite", action="store_true", help="replace an existing index at --out")
     ix.add_argument("--num-perm", type=int, default=256, help="MinHash signature length (default 256)")
@@ -366,9 +368,12 @@ def _info(args, parser) -> int:
     print("  search methods:")
     for m in engine.methods():
         print(f"    {m.name:<16} {m.kind:<12} {m.label}")
+    from .indexing.extend import ADDABLE
     missing = [m for m in engine.search_methods.values() if m not in engine.methods()]
     for m in missing:
-        print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; rebuild with --with)")
+        how = ("; ".join(f"add it: lakejoin index --add {c} {engine.index.path}" if c in ADDABLE
+                         else f"rebuild with --with {c}" for c in m.requires))
+        print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; {how})")
     if info["skipped"]:
         print(f"  skipped {len(info['skipped'])} file(s):")
         for s in info["skipped"]:

@@ -994,8 +994,12 @@ class Engine:
             return max(fit, key=lambda m: m.priority)
         m = self.method(method)
         if m not in avail:
+            from .indexing.extend import ADDABLE
+            missing = [c for c in m.requires if not self.index.has(c)]
+            how = ("; ".join(f"add it: `lakejoin index --add {c} {self.index.path}`" if c in ADDABLE
+                             else f"rebuild with `--with {c}`" for c in missing))
             raise QueryError(f"Method {method!r} needs index component(s) {list(m.requires)}, "
-                             f"which {self.index.path.name} was built without. Rebuild with them "
+                             f"which {self.index.path.name} was built without ({how}); "
                              f"or use one of {[x.name for x in avail]}.")
         if multi and not m.multi_column:
             raise QueryError(f"Method {method!r} takes one query column; use a multi-column "

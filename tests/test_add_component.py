@@ -122,3 +122,28 @@ def test_add_refuses_a_changed_lake_and_other_components(bare_index, spark, caps
         add_component(out, "joinstats", spark=spark, progress=False)
     assert _snapshot(out) == before
     assert json.loads((out / "manifest.json").read_text())["components"].get("joinstats") is None
+
+
+@pytest.mark.spark
+def test_add_transform_equals_the_reference(bare_index, capsys):
+    """`lakejoin index --add transform INDEX`: each generation's arrays equal the reference
+    construction from its own tokens, and the "transform" method then answers."""
+    from lakejoin_jupyter.index.transform_arrays import load
+    from lakejoin_jupyter.search.segments import build_reference
+    out, _ = bare_index
+    with pytest.raises(LakeJoinError, match=r"--add transform"):
+        open_index(out).search(pd.DataFrame({"key": COUNTRIES[:20]}), "key", method="transform")
+    assert cli(["index", "--add", "transform", str(out), "-q"]) == 0
+    assert "Added transform" in capsys.readouterr().out
+    engine = open_index(out)
+    assert engine.index.has("transform")
+    for gen in engine.index.generations:
+        ti = load(gen)
+        toks = [gen.token_text(gen.arrays.set_tokens(c)) for c in range(gen.n_sets)]
+        vocab = {t: i for i, t in enumerate(gen.token_text(np.arange(gen.n_tokens)))}
+        ref = build_reference(toks, vocab, gen.columns["type"].tolist(), ti.spec)
+        assert ti.arrays.equals(ref.arrays), gen.name
+        pd.testing.assert_frame_equal(ti.columns, ref.columns)
+    res = engine.search(pd.DataFrame({"key": [s.upper() + "!" for s in COUNTRIES[:20]]}),
+                        "key", method="transform")
+    assert res.method == "transform"

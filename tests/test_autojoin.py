@@ -469,7 +469,7 @@ def test_a_program_set_answer_joins_codes_and_round_trips():
 def test_transformation_action_reports_coverage_and_estimated_precision():
     """The "Find transformation" action's summary gives the program, its coverage and,
     when there is evidence, the estimated precision (as a percentage and in details); no
-    precision line without an estimate. A stand-in engine answers with a real AutoJoin."""
+    precision line without an estimate. A stand-in hit answers with a real AutoJoin."""
     from types import SimpleNamespace
     from lakejoin_jupyter.actions import run_transformation
     rng = np.random.default_rng(2)
@@ -478,14 +478,16 @@ def test_transformation_action_reports_coverage_and_estimated_precision():
     source = pd.DataFrame({"day": [f"{d.month}/{d.day}/{d.year}" if u else f"{d.year}-{d.month}-{d.day}"
                                    for d, u in zip(days, us)]})
     target = pd.DataFrame({"date": [f"{d.year}-{d.month}-{d.day}" for d in days]})
-    hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"])
     for estimate in ("learned", None):
-        def answer(df, left_on, table, columns, **kw):
-            aj = autojoin(df, target, left_on, columns, **kw)
+        def answer(df, **kw):                      # a stand-in hit: Hit.autojoin's signature
+            kw.pop("left_name")
+            aj = autojoin(df, target, ["day"], ["date"], **kw)
             if estimate is None:
                 aj.estimated_precision = None
             return aj
-        out = run_transformation(SimpleNamespace(autojoin=answer), hit, source, fuzzy=False)
+        hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"],
+                              autojoin=answer)
+        out = run_transformation(None, hit, source, fuzzy=False)
         aj = out.result
         assert out.ok and isinstance(aj.program, ProgramSet)
         assert f"joins **{aj.coverage:,}** of {aj.target_keys:,}" in out.summary

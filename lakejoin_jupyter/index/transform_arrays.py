@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 
+FOLDER = "transform"
 FILES = {
     "key_hashes": "transform/key_hashes.npy",
     "key_indptr": "transform/key_indptr.npy",

@@ -22,14 +22,17 @@ import pandas as pd
 from ..config import BuildSettings, SparkSettings
 from ..errors import LakeJoinError
 from ..index.joinstats import FOLDER as JOINSTATS_FOLDER
+from ..index.transform_arrays import FOLDER as TRANSFORM_FOLDER
 from ..index.lock import BuildLock
 from ..index.store import ComponentWriter, LakeIndex, resolve_destination
 from ..lake.discover import LakeSpec, TableSource, fingerprint_changes
 from . import joinstats as joinstats_component
+from . import transform as transform_component
 from . import read as read_job
 from .component import BuildContext
 
-ADDABLE = {"joinstats": (joinstats_component.COMPONENT, JOINSTATS_FOLDER)}
+ADDABLE = {"joinstats": (joinstats_component.COMPONENT, JOINSTATS_FOLDER),
+           "transform": (transform_component.COMPONENT, TRANSFORM_FOLDER)}
 
 
 @dataclass
@@ -111,7 +114,7 @@ def _add_to_generation(spark, ix: LakeIndex, gen, name, component, folder, prog)
     settings = replace(BuildSettings(), minhash_seed=int(mh.get("seed", 1)))
     with ComponentWriter(gen, name, folder) as w:
         ctx = BuildContext(spark=spark, writer=w, lake=spec, settings=settings, progress=prog,
-                           core_dir=gen.path)
+                           core_dir=gen.path, base=ix)
         prog.step(f"reading the tables of {gen.name} again")
         ctx.long = read_job.LongForm(str(ctx.scratch("long")))
         # signatures are not needed here: the shortest one keeps the read cheap
@@ -133,6 +136,7 @@ def _add_to_generation(spark, ix: LakeIndex, gen, name, component, folder, prog)
         ctx.first_column = pd.DataFrame({"table_id": first["table_id"].astype("int64"),
                                          "first_column_id": first["first_column_id"].astype("int64")})
         ctx.n_sets, ctx.n_tokens, ctx.arrays = gen.n_sets, gen.n_tokens, gen.arrays
+        ctx.columns = gen.columns
         ctx.lookup = gen.lookup
         prog.step(name)
         section = component.build(ctx)

@@ -14,8 +14,9 @@ Spark jobs over the build's distinct (column, token) pairs:
    by more than the limit's columns) are dropped and the CSR arrays of
    index/transform_arrays.py written as .npy; the intermediate Parquet is removed.
 
-Not built by default (``components=["transform"]``, CLI ``--with transform``); its
-build time and size on a real lake are in docs/algorithms/transform_search.md.
+Not built by default (``components=["transform"]``, CLI ``--with transform``, or added to
+a built index: ``lakejoin index --add transform INDEX``); its build time and size on a
+real lake are in docs/algorithms/transform_search.md.
 """
 from __future__ import annotations
 
@@ -63,9 +64,10 @@ def build(ctx) -> dict:
 
     t0 = time.time()
     opts = (ctx.settings.component_options or {}).get("transform", {})
-    base = getattr(ctx, "base", None)
-    if base is not None and base.generations[0].has("transform"):
-        spec = TransformSpec.from_manifest(base.generations[0].components["transform"]["spec"])
+    base = getattr(ctx, "base", None)     # adding tables or this component: keep its spec
+    have = [g for g in base.generations if g.has("transform")] if base is not None else []
+    if have:
+        spec = TransformSpec.from_manifest(have[0].components["transform"]["spec"])
     else:
         spec = TransformSpec(**{k: int(v) for k, v in opts.items()})
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
