@@ -41,7 +41,7 @@ An eleventh, "fresh9" (``FRESH9_CASES``, bench/data/autojoin-fresh9), holds elev
 from yet other sources (pip packages, the standard library and Debian's data files that no
 earlier set read), made the same way, run clean with the learners of rounds 10 and 11
 and tuned on since round 12 (bench/results/autojoin_fresh9_cases.md).
-A twelfth, "fresh10" (``FRESH10_CASES``, bench/data/autojoin-fresh10), holds ten cases from
+A twelfth, "fresh10" (``FRESH10_CASES``, bench/data/autojoin-fresh10), holds twelve cases from
 sources no earlier set read (pip packages, the standard library and Debian's data files),
 made the same way and committed before any learner ran on them
 (bench/results/autojoin_fresh10_cases.md).
@@ -160,7 +160,7 @@ FRESH10_CASES = {
     "faker_colors_webcolors", "faker_colors_x11_names", "netbase_services_protocols",
     "openssl_reasons_ssl_alerts", "iana_tld_root_db_urls", "services_pcap_filters",
     "nanp_national_numbers", "pyarrow_compute_doc_urls", "austrian_postcode_lines",
-    "future_import_statements"}
+    "future_import_statements", "errno_oserror_messages", "signal_kill_names"}
 
 
 def split_of(case: str) -> str:

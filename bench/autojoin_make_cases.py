@@ -2833,7 +2833,8 @@ FRESH10_VERSIONS = {"python": "3.11.7", "faker": "40.54.0", "hypothesis": "6.170
                     "phonenumbers": "9.0.43", "pyarrow": "26.0.1", "python-stdnum": "2.2",
                     "webcolors": "25.10.0"}
 # Debian 12's packages whose files the cases read.
-FRESH10_DEBIAN = {"netbase": "6.4", "x11-common": "1:7.7+23"}
+FRESH10_DEBIAN = {"netbase": "6.4", "x11-common": "1:7.7+23",
+                  "libc6": "2.36-9+deb12u14"}     # os.strerror's and signal.strsignal's texts
 # Files of Debian's packages read by make_fresh10, with the SHA-256 of their content
 # (`dpkg --verify netbase` reported the /etc files unmodified); make_fresh10 refuses other
 # content.
@@ -3125,6 +3126,40 @@ def future_import_statements(lake, out):
     return _fresh10_case(out, "future_import_statements", src, tgt, _same_row(src, tgt))
 
 
+def _oserror_text(number: str, message: str) -> str:
+    """An OSError as Python prints it: "[Errno 2] No such file or directory"."""
+    return f"[Errno {number}] {message}"
+
+
+def errno_oserror_messages(lake, out):
+    """The standard library's errno table (errno.errorcode: "ENOENT", 2; with the C
+    library's message, os.strerror: "No such file or directory") and the errors keyed by
+    the text Python prints for an OSError ("[Errno 2] No such file or directory") with
+    the exception class Python raises for it ("FileNotFoundError"). 1:1."""
+    import errno
+    import os
+    numbers = sorted(errno.errorcode)
+    src = pd.DataFrame({"symbol": [errno.errorcode[n] for n in numbers],
+                        "errno": [str(n) for n in numbers],
+                        "strerror": [os.strerror(n) for n in numbers]})
+    errors = [OSError(n, os.strerror(n)) for n in numbers]
+    tgt = pd.DataFrame({"OSError": [str(e) for e in errors],
+                        "exception": [type(e).__name__ for e in errors]})
+    return _fresh10_case(out, "errno_oserror_messages", src, tgt, _same_row(src, tgt))
+
+
+def signal_kill_names(lake, out):
+    """The standard library's signal.Signals ("SIGINT", 2) and the signals keyed by the name
+    POSIX's kill -s and the shell's trap take ("INT", the name without "SIG") with the C
+    library's description (signal.strsignal: "Interrupt"). 1:1."""
+    import signal
+    sigs = sorted(signal.Signals, key=lambda s: s.value)
+    src = pd.DataFrame({"signal": [s.name for s in sigs], "number": [str(s.value) for s in sigs]})
+    tgt = pd.DataFrame({"kill -s": [s.name.removeprefix("SIG") for s in sigs],
+                        "description": [signal.strsignal(s) for s in sigs]})
+    return _fresh10_case(out, "signal_kill_names", src, tgt, _same_row(src, tgt))
+
+
 # Per case: the target's key column and the hand-written reference function (source row as
 # a dict of cells -> the target key), plain string operations. Written per case, not learned.
 FRESH10_REFERENCE = {
@@ -3140,6 +3175,8 @@ FRESH10_REFERENCE = {
     "austrian_postcode_lines": ("PLZ Ort", lambda r: _plz_ort(r["PLZ"], r["location"])),
     "future_import_statements": ("statement",
                                  lambda r: "from __future__ import " + r["feature"]),
+    "errno_oserror_messages": ("OSError", lambda r: _oserror_text(r["errno"], r["strerror"])),
+    "signal_kill_names": ("kill -s", lambda r: r["signal"][3:]),
 }
 
 
@@ -3160,6 +3197,8 @@ def make_fresh10(lake, out: Path) -> list:
         pyarrow_compute_doc_urls(lake, out),
         austrian_postcode_lines(lake, out),
         future_import_statements(lake, out),
+        errno_oserror_messages(lake, out),
+        signal_kill_names(lake, out),
     ]
 
 

@@ -367,3 +367,7 @@ def test_fresh10_references_on_hand_checked_rows():
     assert ref["austrian_postcode_lines"]({"PLZ": "1010", "location": "Wien"}) == "1010 Wien"
     assert ref["future_import_statements"]({"feature": "annotations"}) == \
         "from __future__ import annotations"
+    assert ref["errno_oserror_messages"]({"errno": "2", "strerror": "No such file or directory"}) \
+        == "[Errno 2] No such file or directory"
+    assert ref["signal_kill_names"]({"signal": "SIGINT"}) == "INT"
+    assert ref["signal_kill_names"]({"signal": "SIGRTMIN"}) == "RTMIN"
