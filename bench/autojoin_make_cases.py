@@ -15,8 +15,8 @@
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9, also data files of
-Debian's packages); some
+tables shipped in pip packages and Python's standard library; for fresh9 and fresh10, also
+data files of Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
 kinds of issue 26: the key sits before a delimiter in the source while the target writes
