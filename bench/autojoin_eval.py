@@ -4,7 +4,8 @@
         bench/data/autojoin-fresh bench/data/autojoin-fresh2 bench/data/autojoin-fresh3 \
         bench/data/autojoin-fresh4 bench/data/autojoin-fresh5 bench/data/autojoin-fresh6 \
         bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 bench/data/autojoin-fresh9 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh9|all] \
+        bench/data/autojoin-fresh10 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh10|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -40,6 +41,10 @@ An eleventh, "fresh9" (``FRESH9_CASES``, bench/data/autojoin-fresh9), holds elev
 from yet other sources (pip packages, the standard library and Debian's data files that no
 earlier set read), made the same way, run clean with the learners of rounds 10 and 11
 and tuned on since round 12 (bench/results/autojoin_fresh9_cases.md).
+A twelfth, "fresh10" (``FRESH10_CASES``, bench/data/autojoin-fresh10), holds twelve cases from
+sources no earlier set read (pip packages, the standard library and Debian's data files),
+made the same way and committed before any learner ran on them
+(bench/results/autojoin_fresh10_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -148,11 +153,19 @@ FRESH9_CASES = {
     "certifi_openssl_fingerprints", "debian_apt_descriptions", "dpkg_arch_wildcards",
     "duckdb_function_signatures", "typeshed_stub_packages", "psl_reversed_domains",
     "codata_values_with_units"}
+# Tenth fresh validation (bench/autojoin_make_cases.py --fresh10), unseen: from pip packages,
+# the standard library and Debian's data files no earlier set read, built apart from the
+# learner and committed before any learner ran on them:
+FRESH10_CASES = {
+    "faker_colors_webcolors", "faker_colors_x11_names", "netbase_services_protocols",
+    "openssl_reasons_ssl_alerts", "iana_tld_root_db_urls", "services_pcap_filters",
+    "nanp_national_numbers", "pyarrow_compute_doc_urls", "austrian_postcode_lines",
+    "future_import_statements", "errno_oserror_messages", "signal_kill_names"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh9": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH9_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh10": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH10_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -172,6 +185,8 @@ def split_of(case: str) -> str:
         return "fresh8"
     if case in FRESH9_CASES:
         return "fresh9"
+    if case in FRESH10_CASES:
+        return "fresh10"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -292,6 +307,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh7"] = -2
     order["fresh8"] = -3
     order["fresh9"] = -4
+    order["fresh10"] = -5
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -310,7 +326,9 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh9 (clean for rounds 10-11; tuned on since round 12)",
+    groups = [("fresh10 validation (never tuned on)",
+               [r for r in results if r["split"] == "fresh10"]),
+              ("fresh9 (clean for rounds 10-11; tuned on since round 12)",
                [r for r in results if r["split"] == "fresh9"]),
               ("fresh8 (clean for rounds 9-10; tuned on since round 11)",
                [r for r in results if r["split"] == "fresh8"]),
@@ -358,7 +376,7 @@ def main(argv=None):
                     help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
-                                        "fresh7", "fresh8", "fresh9"), default="all",
+                                        "fresh7", "fresh8", "fresh9", "fresh10"), default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")

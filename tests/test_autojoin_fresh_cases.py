@@ -1,15 +1,15 @@
 """The committed never-tuned Auto-Join case sets (bench/data/autojoin-fresh5, -fresh6,
--fresh7, -fresh8, -fresh9) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
+-fresh7, -fresh8, -fresh9, -fresh10) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
 with the case maker's hand-written reference functions only (no learner runs here): every
 case is in FRESH<N>_CASES and split_of names it, no other split holds it, the target key is
 a key, the join is 1:1 or N:1, every ground-truth row names a source and a target row, and
 the reference function writes the target key of at least 90 % of the truth pairs. fresh6
-to fresh9 also forbid duplicate rows, cap tables at 2,000 rows and ask for >= 10 truth
-pairs; fresh7's to fresh9's criterion (a) is checked on the case maker's source.
+to fresh10 also forbid duplicate rows, cap tables at 2,000 rows and ask for >= 10 truth
+pairs; fresh7's to fresh10's criterion (a) is checked on the case maker's source.
 
 Regenerating the cases needs their tables, which the tests do not have: for fresh5-7 the
-determinism check runs only when AUTOJOIN_LAKES names the lake folder; fresh8's and fresh9's
-tables ship in pip packages, the standard library and (fresh9) Debian's packages, and their
+determinism check runs only when AUTOJOIN_LAKES names the lake folder; fresh8's to fresh10's
+tables ship in pip packages, the standard library and (fresh9, fresh10) Debian's packages, and their
 check runs only when those are installed at the pinned versions with the pinned file
 contents (skipped otherwise).
 """
@@ -29,7 +29,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # set -> (at most this many rows per table, at least this many truth pairs, no duplicate rows)
 SETS = {"fresh5": (None, 1, False), "fresh6": (2000, 10, True), "fresh7": (2000, 10, True),
-        "fresh8": (2000, 10, True), "fresh9": (2000, 10, True)}
+        "fresh8": (2000, 10, True), "fresh9": (2000, 10, True),
+        "fresh10": (2000, 10, True)}
 LAKE_SETS = ("fresh5", "fresh6", "fresh7")     # made from the lake; the others as below
 # set made from installed packages -> the modules its section of the case maker may import:
 # its pool's, and importlib / re / shutil / subprocess (versions, package files, dpkg-query)
@@ -41,6 +42,11 @@ PACKAGE_SETS = {
                "pyarrow", "pygments", "scipy", "webcolors", "webencodings", "__future__",
                "errno", "keyword", "opcode", "os", "signal", "socket", "ssl", "stringprep",
                "sys", "token", "importlib", "re", "shutil", "subprocess"},
+    "fresh10": {"charset_normalizer", "faker", "hypothesis", "idna", "numpy", "phonenumbers",
+                "pyarrow", "stdnum", "__future__", "ctypes", "email", "errno", "keyword",
+                "opcode", "os", "signal", "socket", "ssl", "stat", "stringprep", "struct",
+                "token", "webcolors", "webencodings", "importlib", "re", "shutil",
+                "subprocess"},
 }
 
 
@@ -319,3 +325,49 @@ def test_fresh9_references_on_hand_checked_rows():
         "299792458.0 m s^-1"
     assert ref["codata_values_with_units"]({"value": "0.0072973525643", "unit": ""}) == \
         "0.0072973525643"
+
+
+def test_fresh10_reads_only_pinned_system_files():
+    """Criterion (a) for fresh10's Debian files: every absolute path in its section is a file
+    whose content the case maker pins, none is an earlier set's or the lake's, and no
+    fresh10 table is read from a source an earlier set read."""
+    section = _section("fresh10")
+    paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', section))
+    assert paths == set(MAKER.FRESH10_FILES)
+    assert all(len(h) == 64 for h in MAKER.FRESH10_FILES.values())
+    assert not paths & set(MAKER.FRESH9_FILES)
+    assert not any(p.startswith(("/usr/share/zoneinfo", "/usr/share/iso-codes", "/etc/mime.types",
+                                 "/usr/share/mime")) for p in paths)
+    used9 = {"ca-certificates", "certifi", "distro-info-data", "dpkg", "duckdb", "jedi",
+             "locales", "publicsuffix", "pygments", "python-apt-common", "scipy"}
+    assert not {p.split()[0] for p in MAKER._FRESH10_POOL} & used9
+    assert not set(MAKER.FRESH10_VERSIONS) & (set(MAKER.FRESH8_VERSIONS) | set(
+        MAKER.FRESH9_VERSIONS)) - {"python"}
+
+
+def test_fresh10_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in REFERENCE["fresh10"].items()}
+    assert ref["faker_colors_webcolors"]({"color": "AliceBlue"}) == "aliceblue"
+    assert ref["faker_colors_x11_names"]({"color": "DarkSlateGray"}) == "dark slate gray"
+    assert ref["faker_colors_x11_names"]({"color": "Snow"}) == "snow"
+    assert ref["netbase_services_protocols"]({"port/protocol": "22/tcp"}) == "tcp"
+    assert ref["openssl_reasons_ssl_alerts"]({"reason": "SSLV3_ALERT_HANDSHAKE_FAILURE"}) == \
+        "ALERT_DESCRIPTION_HANDSHAKE_FAILURE"
+    assert ref["openssl_reasons_ssl_alerts"]({"reason": "TLSV13_ALERT_CERTIFICATE_REQUIRED"}) \
+        == "ALERT_DESCRIPTION_CERTIFICATE_REQUIRED"
+    assert ref["openssl_reasons_ssl_alerts"]({"reason": "TLSV1_UNRECOGNIZED_NAME"}) == \
+        "ALERT_DESCRIPTION_UNRECOGNIZED_NAME"
+    assert ref["iana_tld_root_db_urls"]({"TLD": "COM"}) == \
+        "https://www.iana.org/domains/root/db/com.html"
+    assert ref["services_pcap_filters"]({"port/protocol": "53/udp"}) == "udp port 53"
+    assert ref["nanp_national_numbers"]({"E.164": "+12015550123"}) == "(201) 555-0123"
+    assert ref["pyarrow_compute_doc_urls"]({"function": "ascii_lower"}) == \
+        "https://arrow.apache.org/docs/python/generated/pyarrow.compute.ascii_lower.html"
+    assert ref["austrian_postcode_lines"]({"PLZ": "1010", "location": "Wien"}) == "1010 Wien"
+    assert ref["future_import_statements"]({"feature": "annotations"}) == \
+        "from __future__ import annotations"
+    assert ref["errno_oserror_messages"]({"errno": "2", "strerror": "No such file or directory"}) \
+        == "[Errno 2] No such file or directory"
+    assert ref["signal_kill_names"]({"signal": "SIGINT"}) == "INT"
+    assert ref["signal_kill_names"]({"signal": "SIGRTMIN"}) == "RTMIN"
