@@ -9,9 +9,10 @@ direction forced, so each direction's F1 is known. Each line of OUT holds, per d
 the best program's distinct target keys joined (``cov``), source rows joined (``rows``),
 the (sampled) source and target rows (``ns``, ``nt``), its logical operators (``size``),
 its distinct derived values (``outs``), its estimated precision (``est``; ``est_one_to_one``
-with deviation 20's N:1 whole-key pairs left out of the evidence) and its F1. ``--report`` replays alternative rules
-for choosing the direction (the pipeline's own: the fraction of the target's rows joined,
-§4.3) on these records and lists the cases each rule changes (F1 differences over 0.001).
+with deviation 20's N:1 whole-key pairs left out of the evidence) and its F1. ``--report``
+replays alternative rules for choosing the direction (the pipeline's own: the fraction of
+the target's rows joined, §4.3) on these records and lists the cases each rule changes (F1
+differences over 0.001).
 """
 from __future__ import annotations
 
