@@ -8,9 +8,11 @@ runs as usual; where both directions find a program, it runs again with the othe
 direction forced, so each direction's F1 is known. Each line of OUT holds, per direction,
 the best program's distinct target keys joined (``cov``), source rows joined (``rows``),
 the (sampled) source and target rows (``ns``, ``nt``), its logical operators (``size``),
-its distinct derived values (``outs``) and its F1. ``--report`` replays alternative rules
-for choosing the direction (the pipeline's own: the fraction of the target's rows joined,
-§4.3) on these records and lists the cases each rule changes (F1 differences over 0.001).
+its distinct derived values (``outs``), its estimated precision (``est``; ``est_one_to_one``
+with deviation 20's N:1 whole-key pairs left out of the evidence) and its F1. ``--report``
+replays alternative rules for choosing the direction (the pipeline's own: the fraction of
+the target's rows joined, §4.3) on these records and lists the cases each rule changes (F1
+differences over 0.001).
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import autojoin_eval as E  # noqa: E402
 from lakejoin_jupyter.join.autojoin import autojoin  # noqa: E402
 from lakejoin_jupyter.join.autojoin import pipeline as P  # noqa: E402
+from lakejoin_jupyter.join.autojoin.pairs import PairGroup  # noqa: E402
+from lakejoin_jupyter.join.autojoin.programset import evidence_counts  # noqa: E402
 
 _STATE: dict = {"force": None, "rec": {}}
 _ORIGINAL = P._joined_fraction
@@ -37,10 +41,23 @@ def _recording(result):
     _STATE["rec"][d.source] = dict(
         cov=b.coverage, rows=b.joined_rows, ns=len(src.positions), nt=len(d.target_positions),
         size=b.program.size, outs=len(outs), prog=b.program.describe()[:150],
-        est=b.extra.get("estimated_precision"))
+        est=b.extra.get("estimated_precision"), est_one_to_one=_one_to_one_estimate(d, src, _tgt))
     if _STATE["force"] is None:
         return _ORIGINAL(result)
     return 1.0 if d.source == _STATE["force"] else 0.0
+
+
+def _one_to_one_estimate(d, src, tgt):
+    """The estimated precision with deviation 20's pairs (a common whole key inside the
+    source value, N:1) left out of the evidence: 1-to-1 matches and token bags only."""
+    b = d.best
+    if b.target_column not in tgt.columns:       # a key part of the composite fallback
+        return None
+    groups = [PairGroup(g.source_column, g.target_column, [p for p in g.pairs if not p.whole])
+              for g in d.groups]
+    agree, checked = evidence_counts(b.program, src, tgt.cells(b.target_column), groups,
+                                     b.target_column, b.examples)
+    return agree / checked if checked else None
 
 
 def run(out_path: Path, folders: list) -> None:
@@ -74,6 +91,8 @@ def _frac(v):
     return v["cov"] / max(v["nt"], 1)
 
 
+DOUBTFUL = 0.8   # an estimated precision below this: the evidence doubts the program
+
 RULES = {
     "fraction of the target's rows joined (the pipeline's rule, §4.3)":
         lambda v: (_frac(v), v["cov"], -v["size"]),
@@ -90,7 +109,16 @@ RULES = {
     "fraction of the distinct derived values joined, then the pipeline's rule":
         lambda v: (round(v["cov"] / max(min(v["nt"], v["outs"]), 1), 9), _frac(v), v["cov"],
                    -v["size"]),
+    "a program the evidence doubts (estimated precision < 0.8) after one it does not, "
+    "then the pipeline's rule":
+        lambda v: (not _doubtful(v["est"]), _frac(v), v["cov"], -v["size"]),
+    "the same, the estimate from 1-to-1 evidence only (deviation 20's pairs left out)":
+        lambda v: (not _doubtful(v.get("est_one_to_one")), _frac(v), v["cov"], -v["size"]),
 }
+
+
+def _doubtful(est) -> bool:
+    return est is not None and est < DOUBTFUL
 
 
 def report(path: Path) -> str:
