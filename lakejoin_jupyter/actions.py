@@ -162,8 +162,13 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
                             details={"autojoin": aj.to_dict()})
     joined = aj.join(frame, fuzzy=fuzzy)
     n = "" if is_spark_frame(frame) else f" The join has **{len(joined):,} rows**."
+    found = ""
+    if not is_spark_frame(frame) and len(learn):
+        matched = len({i for i, _ in aj.pairs(fuzzy)})
+        found = (f"**{matched:,}** of the {len(learn):,} rows of {_code(frame_name)} "
+                 f"({matched / len(learn):.0%}) find a partner: ")
     summary = (f"**Program:** {_code(aj.program.describe())}\n\n"
-               f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
+               f"{found}{'it' if found else 'It'} joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
                f"{_code(aj.target_column)} ({aj.source_name} rows transformed).{n}")
     if aj.estimated_precision is not None:
         summary += (f"\n\nEstimated precision of the equi-join: "
@@ -172,9 +177,10 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
     if aj.fuzzy is not None and aj.fuzzy.matches:
         summary += (f"\n\nA constrained fuzzy join ({aj.fuzzy.describe()}) adds "
                     f"{len(aj.fuzzy.matches)} match(es).")
-    tables = {"Example rows that taught the program": aj.examples_frame()}
+    tables = {}                  # the result first, then the rows that taught the program
     if isinstance(joined, pd.DataFrame):
-        tables[f"Joined rows ({len(joined):,}; first 50)"] = joined.head(50)
+        tables[f"Joined rows ({len(joined):,}; first 10)"] = joined.head(10)
+    tables["Example rows that taught the program"] = aj.examples_frame()
     return ActionResult(title=title, summary=summary, tables=tables, joined=joined, result=aj,
                         code_options={"fuzzy": fuzzy}, spark=is_spark_frame(frame),
                         details={"autojoin": aj.to_dict(), "explain": aj.explain(),

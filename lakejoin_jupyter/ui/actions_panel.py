@@ -28,6 +28,9 @@ def control_for(spec):
         return AutoFloat(spec)
     style = {"description_width": "initial"}
     common = dict(description=spec.label, style=style, tooltip=spec.help or spec.label)
+    # a self-labeled box: room for its label and about eight digits (the label would squeeze
+    # a fixed-width box's input to nothing: "Values scanned for gram partners" and 20000)
+    boxed = W.Layout(width=f"{max(200, 7 * len(spec.label or '') + 110)}px")
     if spec.kind == "bool":
         return W.Checkbox(value=bool(spec.default), indent=False, **common)
     if spec.kind == "choice":
@@ -40,15 +43,14 @@ def control_for(spec):
         value = int(spec.default if spec.default is not None else (spec.min or 0))
         if spec.min is not None and spec.max is not None:
             return W.BoundedIntText(value=value, min=int(spec.min), max=int(spec.max),
-                                    step=int(spec.step or 1), layout=W.Layout(width="200px"),
-                                    **common)
-        return W.IntText(value=value, layout=W.Layout(width="200px"), **common)
+                                    step=int(spec.step or 1), layout=boxed, **common)
+        return W.IntText(value=value, layout=boxed, **common)
     value = float(spec.default if spec.default is not None else (spec.min or 0.0))
     if spec.min is not None and spec.max is not None:
         return W.FloatSlider(value=value, min=float(spec.min), max=float(spec.max),
                              step=float(spec.step or (spec.max - spec.min) / 100),
                              readout_format=".2f", continuous_update=False, **common)
-    return W.FloatText(value=value, layout=W.Layout(width="200px"), **common)
+    return W.FloatText(value=value, layout=boxed, **common)
 
 
 class AutoFloat(W.HBox):
@@ -153,7 +155,7 @@ class ActionTab(W.VBox):
                        self.variable], layout=W.Layout(align_items="center"))
         self.summary = W.HTML()
         self.summary.add_class("lakejoin-action-summary")
-        self.output = W.Output(layout=W.Layout(width="100%", max_height="320px", overflow="auto"))
+        self.output = W.Output(layout=W.Layout(width="100%", max_height="440px", overflow="auto"))
         self.output.add_class("lakejoin-action-out")
         self.code_panel = CodePanel(layout=W.Layout(width="100%"))
         self.result = None
