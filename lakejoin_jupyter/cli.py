@@ -313,12 +313,13 @@ def _print_ranked(res, df) -> None:
     show["column"] = [_clip(str(c)) for c in show["column"]]
     if "mapping" in df:
         show["mapping"] = df["mapping"]
-    show["containment"] = [f"{c:.1%}" if c == c and c is not None else "" for c in show["containment"]]
+    show["containment"] = [_percent(c) for c in show["containment"]]
     show["jaccard"] = [_fraction(j) for j in show["jaccard"]]
     show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
-    show["fan-out"] = [f"x{h.key_ratio:.3g}" if h.key_ratio is not None else "" for h in res]
-    show["row coverage"] = [f"{h.row_coverage:.0%}" if h.row_coverage is not None else ""
-                            for h in res]
+    show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
+                        if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
+    show["row coverage"] = [("" if c is None else f"{c:.0%}" if c == 0 or c >= 0.01
+                             else _percent(c)) for c in (h.row_coverage for h in res)]
     show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
                          if h.join_rows is not None else "" for h in res]
     if not df["exact"].all():
@@ -332,6 +333,13 @@ def _print_ranked(res, df) -> None:
         print("These columns join after the transformation shown, applied to the query's or the "
               "lake's values.\nTo join one in a notebook: `aj = hit.autojoin(df)`, then "
               "`aj.join(df)` and `aj.code()`; or the widget's Find transformation.")
+
+
+def _percent(c) -> str:
+    """A containment: one decimal, or two significant digits below 0.1 % (not 0.0 %)."""
+    if c is None or c != c:
+        return ""
+    return f"{c:.1%}" if c == 0 or c >= 0.001 else f"{c * 100:.2g}%"
 
 
 def _fraction(j) -> str:
@@ -368,11 +376,7 @@ def _info(args, parser) -> int:
     print("  search methods:")
     for m in engine.methods():
         print(f"    {m.name:<16} {m.kind:<12} {m.label}")
-    from .indexing.extend import ADDABLE
-    missing = [m for m in engine.search_methods.values() if m not in engine.methods()]
-    for m in missing:
-        how = ("; ".join(f"add it: lakejoin index --add {c} {engine.index.path}" if c in ADDABLE
-                         else f"rebuild with --with {c}" for c in m.requires))
+    for m, how in engine.missing_methods():
         print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; {how})")
     if info["skipped"]:
         print(f"  skipped {len(info['skipped'])} file(s):")

@@ -286,6 +286,10 @@ def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd
     return lake_table(find_table(index, table), max_rows)
 
 
+# a lake table this large (rows), and this many times the query's rows, is joined by Auto-Join
+# through the transformation search's hit when the index has it (Engine.autojoin)
+LARGE_PARTNER = (50_000, 20)
+
 # ---------------------------------------------------------------------- results
 
 @dataclass
@@ -754,6 +758,21 @@ class Engine:
         """Search methods this index supports (name, label, kind, ...)."""
         return [m for m in self.search_methods.values() if m.available(self.index)]
 
+    def missing_methods(self) -> list:
+        """(method, how to get it) for the search methods this index was built without:
+        "lakejoin index --add C INDEX" for a component that can be added, else a rebuild
+        "--with C"."""
+        from .indexing.extend import ADDABLE
+        out = []
+        for m in self.search_methods.values():
+            if m.available(self.index):
+                continue
+            need = [c for c in m.requires if not self.index.has(c)] or list(m.requires)
+            out.append((m, "; ".join(
+                f"lakejoin index --add {c} {self.index.path}" if c in ADDABLE
+                else f"rebuild with --with {c}" for c in need)))
+        return out
+
     def method(self, name: str) -> SearchMethod:
         """A search method by name (QueryError naming the valid ones otherwise)."""
         if name not in self.search_methods:
@@ -994,12 +1013,9 @@ class Engine:
             return max(fit, key=lambda m: m.priority)
         m = self.method(method)
         if m not in avail:
-            from .indexing.extend import ADDABLE
-            missing = [c for c in m.requires if not self.index.has(c)]
-            how = ("; ".join(f"add it: `lakejoin index --add {c} {self.index.path}`" if c in ADDABLE
-                             else f"rebuild with `--with {c}`" for c in missing))
+            how = dict((x.name, h) for x, h in self.missing_methods()).get(m.name, "")
             raise QueryError(f"Method {method!r} needs index component(s) {list(m.requires)}, "
-                             f"which {self.index.path.name} was built without ({how}); "
+                             f"which {self.index.path.name} was built without (`{how}`); "
                              f"or use one of {[x.name for x in avail]}.")
         if multi and not m.multi_column:
             raise QueryError(f"Method {method!r} takes one query column; use a multi-column "
@@ -1093,7 +1109,11 @@ class Engine:
         thesis chapter 4) and return a :class:`~.join.autojoin.AutoJoin`: ``.explain()``,
         ``.join()``, ``.code()``. ``other`` is a DataFrame or the name of a lake table;
         ``column`` / ``other_column`` (optional) restrict the match to those columns. Options
-        go to :func:`~.join.autojoin.autojoin` (``fuzzy=False``, ``seed=1``, ...)."""
+        go to :func:`~.join.autojoin.autojoin` (``fuzzy=False``, ``seed=1``, ...).
+
+        A lake table much larger than ``df`` (:data:`LARGE_PARTNER`), on one column each, in
+        an index with the "transform" component: when the transformation search finds that
+        column, Auto-Join learns on the rows its program joins (:meth:`Hit.autojoin`)."""
         from .join.autojoin import autojoin
         if other is None:
             raise QueryError("autojoin needs the other table: a DataFrame or a lake table name.")
@@ -1102,11 +1122,30 @@ class Engine:
             self.check_present()
             lake = find_table(self.index, other)
             options.setdefault("right_name", lake.name)
+            hit = self._transform_hit(df, column, lake, other_column)
+            if hit is not None:
+                return hit.autojoin(df, **options)
             other = lake_table(lake)
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
         result.lake = lake
         return result
+
+    def _transform_hit(self, df, column, lake, other_column):
+        """The "transform" search's hit on ``lake``'s column for ``df``'s column, when the
+        table is large next to ``df`` and the index has the component; else None."""
+        one = [column] if isinstance(column, str) else list(column or [])
+        other = [other_column] if isinstance(other_column, str) else list(other_column or [])
+        t = self.index.tables
+        rows = t.loc[t["name"] == lake.name, "n_rows"].fillna(0)
+        rows = int(rows.iloc[0]) if len(rows) else 0
+        if (len(one) != 1 or len(other) != 1 or not hasattr(df, "columns")
+                or one[0] not in df.columns or rows < LARGE_PARTNER[0]
+                or rows < LARGE_PARTNER[1] * max(len(df), 1)
+                or "transform" not in {m.name for m in self.methods()}):
+            return None
+        res = self.search(df[[one[0]]], one[0], method="transform", k=None)
+        return next((h for h in res if h.table == lake.name and h.column == other[0]), None)
 
     def fuzzy_join(self, left, right, on, precision_target: float = 0.9, **kw):
         """Fuzzy-join ``right`` to the reference table ``left`` on ``on=(left col, right

@@ -130,13 +130,23 @@ def test_add_transform_equals_the_reference(bare_index, capsys):
     construction from its own tokens, and the "transform" method then answers."""
     from lakejoin_jupyter.index.transform_arrays import load
     from lakejoin_jupyter.search.segments import build_reference
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
     out, _ = bare_index
+    before = open_index(out)
     with pytest.raises(LakeJoinError, match=r"--add transform"):
-        open_index(out).search(pd.DataFrame({"key": COUNTRIES[:20]}), "key", method="transform")
+        before.search(pd.DataFrame({"key": COUNTRIES[:20]}), "key", method="transform")
+    missing = {m.name: how for m, how in before.missing_methods()}
+    assert missing["transform"] == f"lakejoin index --add transform {before.index.path}"
+    assert missing["pexeso"] == "rebuild with --with pexeso"
+    w = DiscoveryWidget(before, session=Session(), namespace={"q": pd.DataFrame({"key": ["x"]})},
+                        frame="q", columns=["key"], auto_insert=False)
+    assert "--add transform" in w.query.more_methods.value      # the widget says how to get it
     assert cli(["index", "--add", "transform", str(out), "-q"]) == 0
     assert "Added transform" in capsys.readouterr().out
     engine = open_index(out)
     assert engine.index.has("transform")
+    assert "transform" not in {m.name for m, _ in engine.missing_methods()}
     for gen in engine.index.generations:
         ti = load(gen)
         toks = [gen.token_text(gen.arrays.set_tokens(c)) for c in range(gen.n_sets)]

@@ -445,7 +445,7 @@ def test_verification_survives_wrong_pairs_among_the_best():
 def test_cli_and_result_show_each_hits_program(transform_engine, tmp_path, capsys):
     """The CLI table, the result frame and its HTML name the program a hit joins through."""
     import html
-    from lakejoin_jupyter.cli import _fraction, main as cli
+    from lakejoin_jupyter.cli import _fraction, _percent, main as cli
     frame = pd.DataFrame({"name": transform_engine.table("people")["name"].tolist()})
     frame.to_csv(tmp_path / "q.csv", index=False)
     res = transform_engine.search(frame, "name", method="transform", k=3)
@@ -460,3 +460,25 @@ def test_cli_and_result_show_each_hits_program(transform_engine, tmp_path, capsy
     assert all(h.details["program"][:30] in out for h in res)
     assert [_fraction(j) for j in (0.0, 0.5, 0.0012, 0.000134, None, float("nan"))] == \
         ["0.000", "0.500", "0.001", "1.3e-04", "", ""]
+    assert [_percent(c) for c in (0.0, 0.5, 0.001, 0.00027, None)] == \
+        ["0.0%", "50.0%", "0.1%", "0.027%", ""]
+
+
+@pytest.mark.spark
+def test_engine_autojoin_of_a_large_table_learns_through_the_hit(transform_engine, monkeypatch):
+    """engine.autojoin on a lake table large next to the query goes through the
+    transformation search's hit (learned on its partner rows, counted on the whole table),
+    and gives the join Hit.autojoin gives; below the size it learns on the whole table."""
+    import lakejoin_jupyter.engine as engine_module
+    frame = pd.DataFrame({"name": transform_engine.table("people")["name"].tolist()[:20]})
+    hit = next(h for h in transform_engine.search(frame, "name", method="transform", k=None)
+               if (h.table, h.column) == ("staff/directory", "who"))
+    plain = transform_engine.autojoin(frame, "name", "staff/directory", "who", fuzzy=False)
+    assert "learned_on" not in plain.stats                  # the table is small: as before
+    monkeypatch.setattr(engine_module, "LARGE_PARTNER", (10, 2))
+    fast = transform_engine.autojoin(frame, "name", "staff/directory", "who", fuzzy=False)
+    assert fast.stats["learned_on"]["rows"] < fast.stats["learned_on"]["of"]
+    want = hit.autojoin(frame, fuzzy=False)
+    assert fast.program.describe() == want.program.describe()
+    pd.testing.assert_frame_equal(fast.join(frame, fuzzy=False), want.join(frame, fuzzy=False))
+    assert fast.joined_rows == plain.joined_rows > 0        # the same rows joined either way

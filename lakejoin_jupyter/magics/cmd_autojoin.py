@@ -3,7 +3,8 @@
     %lakejoin autojoin DF OTHER [--on COL] [--other-on COL] [--no-fuzzy] [--seed N] [--as VAR]
 
 DF is a pandas DataFrame variable of the notebook; OTHER a DataFrame variable or, with an
-index open, a lake table name. The AutoJoin result is displayed and,
+index open, a lake table name. Either may name its column as the other magics do
+(``pkgs.name``: ``pkgs --on name``). The AutoJoin result is displayed and,
 with ``--as VAR``, stored in VAR (``VAR.join()``, ``print(VAR.code())``).
 
 :func:`run_magic` is the plain function behind it (usable without IPython).
@@ -24,8 +25,10 @@ DESCRIPTION = ("Learn the transformation (split, substring, casing, constants; t
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("df", help="a pandas DataFrame variable of the notebook")
-    p.add_argument("other", help="a DataFrame variable, or a lake table name (index open)")
+    p.add_argument("df", help="a pandas DataFrame variable of the notebook (VAR, or VAR.COLUMN "
+                              "for --on COLUMN)")
+    p.add_argument("other", help="a DataFrame variable, or a lake table name (index open); "
+                                 "NAME.COLUMN for --other-on COLUMN")
     p.add_argument("--on", action="append", metavar="COL",
                    help="column of DF to match (repeatable; default: every column)")
     p.add_argument("--other-on", action="append", metavar="COL",
@@ -42,6 +45,14 @@ def run_magic(namespace: dict, args: argparse.Namespace, engine_getter=None):
     variables); ``engine_getter()`` returns the open engine (needed only when OTHER is a
     lake table name). Returns the AutoJoin."""
     from ..join.autojoin import autojoin
+    args = argparse.Namespace(**vars(args))
+    args.df, args.on = _named_column(args.df, args.on, lambda v: namespace.get(v))
+    if args.other not in namespace and engine_getter is not None and "." in args.other:
+        args.other, args.other_on = _named_column(
+            args.other, args.other_on, lambda v: namespace.get(v, _lake_table(engine_getter, v)))
+    elif args.other not in namespace:
+        args.other, args.other_on = _named_column(args.other, args.other_on,
+                                                  lambda v: namespace.get(v))
     df = namespace.get(args.df)
     if not isinstance(df, pd.DataFrame):
         what = "no variable" if args.df not in namespace else f"a {type(df).__name__}"
@@ -64,6 +75,30 @@ def run_magic(namespace: dict, args: argparse.Namespace, engine_getter=None):
     if args.target:
         namespace[args.target] = result
     return result
+
+
+def _named_column(text: str, on, lookup):
+    """``VAR.COLUMN`` -> (VAR, on + [COLUMN]) when ``text`` itself names nothing and VAR
+    (split at its last dot: lake tables may hold dots) names a table with that column;
+    otherwise ``text`` and ``on`` unchanged."""
+    if lookup(text) is not None or "." not in text:
+        return text, on
+    var, col = text.rsplit(".", 1)
+    table = lookup(var)
+    columns = [str(c) for c in getattr(table, "columns", [])]
+    if table is None or col not in columns:
+        return text, on
+    return var, [*(on or []), col]
+
+
+def _lake_table(engine_getter, name: str):
+    """The columns of the open index's table ``name`` (an empty frame), or None."""
+    from ..index.tables import find_table
+    try:
+        table = find_table(engine_getter().index, name)
+    except Exception:            # no index open, or no such table: not a lake table
+        return None
+    return pd.DataFrame(columns=list(table.columns))
 
 
 def _run(ctx, args):

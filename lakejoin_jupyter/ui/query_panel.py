@@ -8,6 +8,7 @@ and each method's ``ParamSpec`` options become controls.
 """
 from __future__ import annotations
 
+import html
 import shlex
 
 import ipywidgets as W
@@ -71,6 +72,8 @@ class QueryPanel(W.HBox):
                                        disabled=True, layout=W.Layout(width="200px"),
                                        style={"description_width": "0px"})
         self.method_params = W.VBox()
+        self.more_methods = W.HTML(layout=W.Layout(width="380px"))   # what the index lacks
+        self.more_methods.add_class("lakejoin-more-methods")
         self.union_note = W.HTML(
             "<span class='lakejoin-param-help'>Union: the lake tables whose rows stack under "
             "the DataFrame, each with its column alignment. The columns picked are aligned "
@@ -78,7 +81,7 @@ class QueryPanel(W.HBox):
         self.union_note.add_class("lakejoin-union-note")
         super().__init__([
             W.VBox([W.HBox([self.frame_picker, self.refresh_button]), self.column_picker]),
-            W.VBox([self.method_picker, self.union_note,
+            W.VBox([self.method_picker, self.more_methods, self.union_note,
                     W.HBox([self.k_box, self.use_threshold, self.threshold]),
                     self.method_params]),
         ])
@@ -95,7 +98,8 @@ class QueryPanel(W.HBox):
         """Join mode shows the method, its options and the minimum containment; Union mode
         none of them (union search weighs its own evidence), and a note of what it searches."""
         union = mode == "union"
-        for w in (self.method_picker, self.use_threshold, self.threshold, self.method_params):
+        for w in (self.method_picker, self.more_methods, self.use_threshold, self.threshold,
+                  self.method_params):
             w.layout.display = "none" if union else ""
         self.union_note.layout.display = "" if union else "none"
 
@@ -157,6 +161,12 @@ class QueryPanel(W.HBox):
             options.append(("Auto: approximate first, then exact", PROGRESSIVE))
         options.append(("Auto: best exact method", "auto"))
         options += [(f"{m.label} ({m.kind})", m.name) for m in ms]
+        engine = self._engine()
+        missing = engine.missing_methods() if engine is not None else []
+        self.more_methods.value = "" if not missing else (
+            "<span class='lakejoin-param-help'>Not in this index: " + "; ".join(
+                f"{html.escape(m.label)} (<code>{html.escape(how)}</code>)" for m, how in missing)
+            + "</span>")
         current = self.method_picker.value
         self.method_picker.options = options
         values = [v for _, v in options]
