@@ -536,6 +536,12 @@ def test_lakejoin_autojoin_magic(ip, capsys):
         ip.run_line_magic("lakejoin", "autojoin people")
     with pytest.raises(MagicError, match="Column 'Nope' is not in the mail table"):
         ip.run_line_magic("lakejoin", "autojoin people mail --other-on Nope")
+    # VAR.COLUMN names the column, as in the other magics
+    dotted = ip.run_line_magic("lakejoin", "autojoin people.Name mail.email --seed 3")
+    assert dotted.program.describe() == aj.program.describe()
+    assert dotted.left_name == "people" and dotted.right_name == "mail"
+    with pytest.raises(MagicError, match="'people.Nope' is no variable"):
+        ip.run_line_magic("lakejoin", "autojoin people.Nope mail")
 
 
 # ------------------------------------------------------------------ engine + hit action
