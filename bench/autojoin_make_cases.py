@@ -2353,17 +2353,19 @@ def _sha256(path: str) -> str:
     return hashlib.sha256(p.read_bytes()).hexdigest()
 
 
-def fresh9_version_mismatches() -> list:
-    """What differs from FRESH9_VERSIONS, FRESH9_DEBIAN and FRESH9_FILES here: a missing
-    package, another version, or a system file with other content."""
+def pinned_mismatches(versions: dict, debian: dict, files: dict) -> list:
+    """What differs here from a set's pinned sources: a missing pip package or another
+    version of it (``versions``, with "python" for the standard library's tables), a
+    Debian package of another version (``debian``), or a system file with other content
+    (``files``: path -> SHA-256)."""
     import shutil
     import subprocess
     from importlib import metadata
     wrong = []
     here = ".".join(str(n) for n in sys.version_info[:3])
-    if here != FRESH9_VERSIONS["python"]:     # the stdlib's modules and where a build has them
-        wrong.append(f"python {here} (want {FRESH9_VERSIONS['python']}: the stdlib tables)")
-    for pkg, want in FRESH9_VERSIONS.items():
+    if here != versions["python"]:     # the stdlib's modules and where a build has them
+        wrong.append(f"python {here} (want {versions['python']}: the stdlib tables)")
+    for pkg, want in versions.items():
         if pkg == "python":
             continue
         try:
@@ -2374,17 +2376,23 @@ def fresh9_version_mismatches() -> list:
             wrong.append(f"{pkg} {have or 'missing'} (want {want})")
     if shutil.which("dpkg-query") is None:
         return wrong + ["dpkg-query missing (want Debian 12's packages)"]
-    for pkg, want in FRESH9_DEBIAN.items():
+    for pkg, want in debian.items():
         r = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", pkg],
                            capture_output=True, text=True)
         have = r.stdout.strip() if r.returncode == 0 else None
         if have != want:
             wrong.append(f"Debian {pkg} {have or 'missing'} (want {want})")
-    for path, want in FRESH9_FILES.items():
+    for path, want in files.items():
         have = _sha256(path) if Path(path).exists() else None
         if have != want:
             wrong.append(f"{path}: {'other content' if have else 'missing'}")
     return wrong
+
+
+def fresh9_version_mismatches() -> list:
+    """What differs from FRESH9_VERSIONS, FRESH9_DEBIAN and FRESH9_FILES here: a missing
+    package, another version, or a system file with other content."""
+    return pinned_mismatches(FRESH9_VERSIONS, FRESH9_DEBIAN, FRESH9_FILES)
 
 
 def _distinct_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -2848,35 +2856,7 @@ FRESH10_FILES = {
 def fresh10_version_mismatches() -> list:
     """What differs from FRESH10_VERSIONS, FRESH10_DEBIAN and FRESH10_FILES here: a missing
     package, another version, or a system file with other content."""
-    import shutil
-    import subprocess
-    from importlib import metadata
-    wrong = []
-    here = ".".join(str(n) for n in sys.version_info[:3])
-    if here != FRESH10_VERSIONS["python"]:
-        wrong.append(f"python {here} (want {FRESH10_VERSIONS['python']}: the stdlib tables)")
-    for pkg, want in FRESH10_VERSIONS.items():
-        if pkg == "python":
-            continue
-        try:
-            have = metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            have = None
-        if have != want:
-            wrong.append(f"{pkg} {have or 'missing'} (want {want})")
-    if shutil.which("dpkg-query") is None:
-        return wrong + ["dpkg-query missing (want Debian 12's packages)"]
-    for pkg, want in FRESH10_DEBIAN.items():
-        r = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", pkg],
-                           capture_output=True, text=True)
-        have = r.stdout.strip() if r.returncode == 0 else None
-        if have != want:
-            wrong.append(f"Debian {pkg} {have or 'missing'} (want {want})")
-    for path, want in FRESH10_FILES.items():
-        have = _sha256(path) if Path(path).exists() else None
-        if have != want:
-            wrong.append(f"{path}: {'other content' if have else 'missing'}")
-    return wrong
+    return pinned_mismatches(FRESH10_VERSIONS, FRESH10_DEBIAN, FRESH10_FILES)
 
 
 def _fresh10_case(out, name, src, tgt, pairs) -> dict:

@@ -197,6 +197,8 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert "equal values: 0 hits" in needs
     assert ("fivethirtyeight/bad-drivers/bad-drivers . State: part 1 (split at \" (\") of "
             "`region` (query -> lake), joins 100% of the rows") in needs
+    joined = texts(by_source["# join the best hit: Auto-Join learns on the lake rows its program joins, then joins the whole table"])
+    assert "`region`" in joined and "Alabama" in joined and "Iowa" in joined
     # 8. table union search: top-economies first, every query column aligned (the GDP
     # figures share no value with the lake's), the alignment, the union and its code
     unions = texts(by_source["economies = pd.DataFrame({"])
