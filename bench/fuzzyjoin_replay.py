@@ -90,8 +90,8 @@ def build(d: dict, oracle: str = ""):
             finally:
                 fuzzy.null_probability = real
             c.u = np.zeros_like(c.p)
-        else:
-            c = fuzzy._Candidates(f, **r)
+        else:                  # a variant's class (``replay(prepare=...)``) or the module's
+            c = d.get("candidates", fuzzy._Candidates)(f, **r)
         if oracle == "outcome":
             c.p = np.where(r["r_left"] >= 0, d["tp"][f] / np.maximum(d["n_rows"], 1), 0.0)
             c.v, c.u = np.zeros_like(c.p), np.zeros_like(c.p)
@@ -177,12 +177,16 @@ def score(d: dict, union, fn_of) -> dict:
 
 
 def replay(work: Path, split: str, targets, names=(), quiet=False,
-           oracle: str = "") -> pd.DataFrame:
+           oracle: str = "", prepare=None) -> pd.DataFrame:
+    """Replay the choice per dataset; ``prepare(d)``, if given, may set d["candidates"]
+    (a class built like ``fuzzy._Candidates(fn, **raw)``) to replay a variant estimator."""
     rows = []
     for f in sorted((work / "replay").glob("*.pkl")):
         d = pickle.load(open(f, "rb"))
         if (split != "all" and d["split"] != split) or (names and d["name"] not in names):
             continue
+        if prepare is not None:
+            prepare(d)
         row = {"suite": d["suite"], "dataset": d["name"], "right": len(d["n_rows"])}
         built = build(d, oracle)
         for t in targets:

@@ -366,6 +366,7 @@ def test_union_matches_takes_each_right_values_most_probable_join(seed):
         c.r_left = rng.integers(-1, 5, n_r)
         c.r_dist = np.where(c.r_left >= 0, rng.choice([0.1, 0.2, 0.3, 0.5], n_r), np.inf)
         c.p = rng.choice([0.0, 0.5, 0.9, 1.0], n_r)
+        c.v = c.u = np.zeros(n_r)                 # read by _Candidates.at, not used here
         cands[f] = c
     configs = [(str(rng.choice(fns)), float(rng.choice([0.1, 0.2, 0.3, 0.5])))
                for _ in range(int(rng.integers(1, 5)))]
@@ -437,6 +438,31 @@ def test_fuzzy_join_meets_precision_and_beats_exact_match():
     assert fj.estimate(0.01)["matches"] <= fj.estimate(fj.threshold)["matches"]
     assert set(fj.curve.columns) >= {"threshold", "est_precision", "est_recall"}
     assert fj.chart().to_dict()["layer"]
+
+
+def test_candidates_at_is_where_every_estimate_is_read():
+    """A threshold-dependent estimate overrides only _Candidates.at (the replay's variants
+    do): with every probability 0 there, the curve, the bound, the greedy union and the
+    union's pairs all see 0 (no union reaches any target; a 0 never beats an unjoined -1)."""
+    left, right, _ = synthetic()
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9)
+
+    class Zero(fuzzy._Candidates):
+        def at(self, t):
+            joined, p, v, u = super().at(t)
+            return joined, np.zeros_like(p), v, u
+    zero = {}
+    for f, c in fj._cands.items():
+        zero[f] = Zero.__new__(Zero)
+        zero[f].__dict__.update(c.__dict__)
+    assert fj.ok and fuzzy.greedy_union(fj._cands, fj._grids, 0.5) is not None
+    assert fuzzy.greedy_union(zero, fj._grids, 0.5) is None
+    grid, c = fj._grids[fj.function], zero[fj.function]
+    curve = fuzzy.threshold_curve(c, grid, len(right))
+    assert (curve["est_precision"][curve["matches"] > 0] == 0).all()
+    assert c.bound(grid[-1]) < 0 and c.estimate(grid[-1])[1].max() == 0
+    assert (fuzzy.union_matches({"z": c}, [("z", grid[-1])])[0] >= 0).sum() == \
+        (c.r_dist <= grid[-1]).sum()
 
 
 def _chart_points(chart) -> dict:

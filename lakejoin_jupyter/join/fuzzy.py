@@ -277,15 +277,23 @@ class _Candidates:
         self.v = join_variance(p, null_scale(s1, s2, self.pi0))
         self.u = np.sqrt(pi0_relative_variance(s1, s2)) * (1.0 - p)
 
+    def at(self, t: float):
+        """(joined mask, probability, own variance, share of pi0's error) of the joins at
+        threshold t: the one place the curve, the bound, the greedy union and the union's
+        pairs read them from (a threshold-dependent estimate overrides only this; the
+        replay's variants do: bench/fuzzyjoin_autofj_count.py)."""
+        joined = self.r_dist <= t
+        return joined, self.p[joined], self.v[joined], self.u[joined]
+
     def estimate(self, t: float):
         """(joined mask, per-join precision estimate) at threshold t."""
-        joined = self.r_dist <= t
-        return joined, self.p[joined]
+        joined, p, _, _ = self.at(t)
+        return joined, p
 
     def bound(self, t: float) -> float:
         """The one-sided lower bound on the precision at threshold t (precision_bound)."""
-        joined = self.r_dist <= t
-        return precision_bound(self.p[joined], self.v[joined], self.u[joined], STANDARD_ERRORS)
+        _, p, v, u = self.at(t)
+        return precision_bound(p, v, u, STANDARD_ERRORS)
 
 
 def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
@@ -300,9 +308,11 @@ def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
     best = np.full(n_r, -1.0)
     for f, t in configs:
         c = cands[f]
-        r = np.nonzero(c.r_dist <= float(t))[0]
-        better = r[c.p[r] > best[r]]
-        left[better], fn_of[better], best[better] = c.r_left[better], f, c.p[better]
+        joined, p, _, _ = c.at(float(t))
+        r = np.nonzero(joined)[0]
+        up = p > best[r]
+        better = r[up]
+        left[better], fn_of[better], best[better] = c.r_left[better], f, p[up]
     return left, fn_of
 
 
@@ -337,10 +347,10 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     configs = []
     for j, f in enumerate(fns):
         for t in grids[f]:
-            joined, p = cands[f].estimate(t)
+            joined, p, v, u = cands[f].at(t)
             r = np.nonzero(joined)[0]
             if len(r):
-                configs.append((f, float(t), r, pair_id[r, j], p, cands[f].v[r], cands[f].u[r]))
+                configs.append((f, float(t), r, pair_id[r, j], p, v, u))
     best_p, best_v, best_u = np.zeros(n_r), np.zeros(n_r), np.zeros(n_r)
     seen = np.zeros(n_r, bool)                 # joined by a chosen configuration
     has = np.zeros(pair_id.max() + 1, bool)
