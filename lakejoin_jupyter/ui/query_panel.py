@@ -164,9 +164,9 @@ class QueryPanel(W.HBox):
         engine = self._engine()
         missing = engine.missing_methods() if engine is not None else []
         self.more_methods.value = "" if not missing else (
-            "<span class='lakejoin-param-help'>Not in this index: " + "; ".join(
-                f"{html.escape(m.label)} (<code>{html.escape(how)}</code>)" for m, how in missing)
-            + "</span>")
+            "<div class='lakejoin-param-help' style='line-height:1.35'>Not in this index:"
+            + "".join(f"<br>{html.escape(m.label)}: <code>{html.escape(how)}</code>"
+                      for m, how in missing) + "</div>")
         current = self.method_picker.value
         self.method_picker.options = options
         values = [v for _, v in options]
