@@ -37,7 +37,7 @@ from ...errors import QueryError
 from .composite import key_parts
 from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
-from .learn import (Candidate, Example, LearnSettings, example_sets, learn_from_set,
+from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, learn_from_set,
                     padded_variant)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
@@ -238,10 +238,16 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                           leave_one_out)
     candidates = _ranked(found)
     n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
-    best = next((c for c in candidates
-                 if _acceptable(c, settings, n_keys[c.target_column], len(src.positions))
-                 and not _by_chance(c, src, target_columns[c.target_column])
-                 and not _refuted(c, src, target_columns[c.target_column], groups)), None)
+    n_rows = len(src.positions)
+    passing = (c for c in candidates
+               if _acceptable(c, settings, n_keys[c.target_column], n_rows)
+               and not _by_chance(c, src, target_columns[c.target_column])
+               and not _refuted(c, src, target_columns[c.target_column], groups))
+    best = next(passing, None)
+    if best is not None and best.joined_rows * N1_FEWER < N1_ROWS * n_rows:
+        # a program joining nearly every source row into fewer keys first (deviation 34)
+        best = next((c for c in passing if c.joined_rows >= N1_ROWS * n_rows
+                     and c.joined_rows > N1_FEWER * best.joined_rows), best)
     if best is not None:
         tcells = target_columns[best.target_column]
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache,
@@ -303,7 +309,8 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
     best_cov = max((c.coverage for c in found.values()), default=0)
     key_counts = {c: len({v for v in cells if v is not None})
                   for c, cells in target_columns.items()}
-    for gi, sets in enumerate(example_sets(groups, ls, key_counts)):
+    for gi, sets in enumerate(example_sets(groups, ls, key_counts,
+                                                len(src.positions))):
         column = groups[gi].target_column
         tcells = target_columns[column]
         top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
@@ -434,6 +441,8 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
 
 
 SMALL_KEYS = 4           # a target column with at most this many keys is "small"
+N1_FEWER = 4             # ... a program joining N1_ROWS of the source rows beats one joining
+                         # more keys through less than 1/N1_FEWER as many rows (deviation 34)
 SMALL_ROWS_PER_KEY = 3   # ... and a program joining all of them must join this many rows per key
 
 
@@ -446,8 +455,12 @@ def _acceptable(cand: Candidate, settings: AutoJoinSettings, n_keys: int = 0,
     table of two or four categories)."""
     if cand.coverage >= settings.min_coverage and cand.extra.get("beyond_examples", 0) >= 1:
         return True
-    return (2 <= n_keys <= SMALL_KEYS and cand.coverage == n_keys and cand.program.size <= 2
-            and cand.joined_rows >= max(0.5 * n_rows, SMALL_ROWS_PER_KEY * n_keys))
+    if cand.coverage < 2 or cand.program.size > 2 \
+            or cand.joined_rows < SMALL_ROWS_PER_KEY * cand.coverage:
+        return False
+    if 2 <= n_keys <= SMALL_KEYS and cand.coverage == n_keys:
+        return cand.joined_rows >= 0.5 * n_rows
+    return cand.joined_rows >= N1_ROWS * n_rows
 
 
 # ------------------------------------------------------------------ both directions
