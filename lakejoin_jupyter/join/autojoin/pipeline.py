@@ -244,10 +244,12 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                and not _by_chance(c, src, target_columns[c.target_column])
                and not _refuted(c, src, target_columns[c.target_column], groups))
     best = next(passing, None)
-    if best is not None and best.joined_rows * N1_FEWER < N1_ROWS * n_rows:
+    if best is not None and best.joined_rows * N1_FEWER < n_rows:
         # a program joining nearly every source row into fewer keys first (deviation 34)
-        best = next((c for c in passing if c.joined_rows >= N1_ROWS * n_rows
-                     and c.joined_rows > N1_FEWER * best.joined_rows), best)
+        many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
+                and c.joined_rows > N1_FEWER * best.joined_rows]
+        best = max(many, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
+                   default=best)
     if best is not None:
         tcells = target_columns[best.target_column]
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache,
