@@ -20,7 +20,9 @@ Note:
       program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
-    - a program of the residual rounds replacing the set passes the same checks (``_checks``).
+    - a program of the residual rounds replacing the set passes the same checks (``_checks``);
+    - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and ranked first over a
+      program joining more keys through under 1/``N1_FEWER`` as many rows.
 """
 from __future__ import annotations
 
@@ -454,7 +456,9 @@ def _acceptable(cand: Candidate, settings: AutoJoinSettings, n_keys: int = 0,
     small target column (at most ``SMALL_KEYS`` keys, which an example set may exhaust),
     every key joined by a program of at most 2 logical operators through at least half of
     the source's rows and ``SMALL_ROWS_PER_KEY`` rows per key (deviation 30: a summary
-    table of two or four categories)."""
+    table of two or four categories); or, for any target column, 2+ keys joined by such a
+    program through ``N1_ROWS`` of the source's rows (deviation 34: services onto "tcp" /
+    "udp")."""
     if cand.coverage >= settings.min_coverage and cand.extra.get("beyond_examples", 0) >= 1:
         return True
     if cand.coverage < 2 or cand.program.size > 2 \
