@@ -249,7 +249,9 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     if best is not None and best.joined_rows * N1_FEWER < n_rows:
         # a program joining nearly every source row into fewer keys first (deviation 34)
         many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
-                and c.joined_rows > N1_FEWER * best.joined_rows]
+                and c.joined_rows > N1_FEWER * best.joined_rows
+                and 2 * _paired_rows(c, src, target_columns[c.target_column], groups)
+                >= c.joined_rows]
         best = max(many, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
                    default=best)
     if best is not None:
@@ -442,6 +444,27 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
                                          cand.target_column, cand.examples)
         cand.extra["refuted"] = checked - agree >= MIN_REFUTING and 2 * agree < checked
     return cand.extra["refuted"]
+
+
+def _paired_rows(cand: Candidate, src: Table, tcells: list, groups: list) -> int:
+    """Joined source rows whose derived key is one of the row's candidate partners (step 1's
+    row pairs, any score; a value's pairs hold for every row holding it): the row pairs
+    confirm an N:1 program through its rows, not a digit read as a year (deviation 34)."""
+    partners: dict = {}
+    real = set(src.columns)
+    for g in groups:
+        if g.target_column != cand.target_column or g.source_column not in real:
+            continue
+        column = src.cells(g.source_column)
+        by_value = partners.setdefault(g.source_column, {})
+        for p in g.pairs:
+            by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
+    keys = {v for v in tcells if v is not None}
+    outs = cand.program.evaluate({c: src.cells(c) for c in cand.program.columns},
+                                 len(src.positions))
+    cells = {c: src.cells(c) for c in partners}
+    return sum(1 for i, o in enumerate(outs) if o is not None and o in keys
+               and any(o in found.get(cells[c][i], ()) for c, found in partners.items()))
 
 
 SMALL_KEYS = 4           # a target column with at most this many keys is "small"
