@@ -21,8 +21,8 @@ Note:
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
     - a program of the residual rounds replacing the set passes the same checks (``_checks``);
-    - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and ranked first over a
-      program joining more keys through under 1/``N1_FEWER`` as many rows.
+    - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
+      confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows.
 """
 from __future__ import annotations
 
