@@ -80,7 +80,8 @@ def test_a_digit_read_as_a_year_is_not_confirmed_by_the_row_pairs():
     # 3 + "-01-01"` joins 11 year keys through 23 of 107 rows; of the programs joining
     # every row, `"200" + last letter of poll_average + "-01-01"` (10 keys) has 17 rows
     # confirmed by the row pairs, `year + "-01-01"` (4 keys, the truth) all 107
-    d = Path(__file__).resolve().parents[1] / "bench/data/autojoin-fresh6/early_senate_marriage_dates"
+    d = (Path(__file__).resolve().parents[1]
+         / "bench/data/autojoin-fresh6/early_senate_marriage_dates")
     read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
     src = read("source")
     j = autojoin(src, read("target"), fuzzy=False).join()

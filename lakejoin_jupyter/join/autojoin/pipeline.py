@@ -468,9 +468,9 @@ def _paired_rows(cand: Candidate, src: Table, tcells: list, groups: list) -> int
 
 
 SMALL_KEYS = 4           # a target column with at most this many keys is "small"
-N1_FEWER = 4             # ... a program joining N1_ROWS of the source rows beats one joining
-                         # more keys through less than 1/N1_FEWER as many rows (deviation 34)
 SMALL_ROWS_PER_KEY = 3   # ... and a program joining all of them must join this many rows per key
+N1_FEWER = 4             # a program joining N1_ROWS of the source rows beats one joining more
+                         # keys through less than 1/N1_FEWER as many rows (deviation 34)
 
 
 def _acceptable(cand: Candidate, settings: AutoJoinSettings, n_keys: int = 0,
