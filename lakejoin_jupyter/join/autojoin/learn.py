@@ -853,14 +853,19 @@ def _row_chars(row: tuple, cache: dict) -> set:
 
 # ------------------------------------------------------------------ Algorithm 5
 
+N1_ROWS = 0.9   # "nearly every source row" of an N:1 join onto few keys (deviation 34)
+
+
 def example_sets(groups: Sequence, settings: LearnSettings,
-                 key_counts: dict | None = None) -> list:
+                 key_counts: dict | None = None, n_rows: int = 0) -> list:
     """GenExampleSets: for each group (in the order given: best average score first), up to
     ``sets_per_group`` distinct random subsets of 3-4 of its top-k pairs. Returns one list
     of example sets per group; the caller stops at ``max_sets`` sets in total.
     ``key_counts`` (target column -> distinct keys): a group whose top pairs reach every
     key of a column with fewer keys than an example set holds gives one set of them all
-    (deviation 30: "F" / "M" against "Female" / "Male")."""
+    (deviation 30: "F" / "M" against "Female" / "Male"); with ``n_rows`` (source rows), so
+    does a group whose top pairs reach 2 keys and whose pairs pair ``N1_ROWS`` of the source
+    rows (deviation 34: 318 services onto "tcp" / "udp")."""
     rng = random.Random(settings.seed)
     out = []
     for group in groups:
@@ -869,6 +874,9 @@ def example_sets(groups: Sequence, settings: LearnSettings,
         out.append(sets)
         if len(top) < min(settings.examples_per_set):
             if key_counts and 2 <= len(top) == key_counts.get(group.target_column, 0):
+                sets.append(list(top))
+            elif len(top) == 2 and n_rows and \
+                    len({p.source_row for p in group.pairs}) >= N1_ROWS * n_rows:
                 sets.append(list(top))
             continue
         drawn: set = set()

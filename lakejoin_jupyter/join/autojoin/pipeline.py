@@ -20,7 +20,9 @@ Note:
       program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
-    - a program of the residual rounds replacing the set passes the same checks (``_checks``).
+    - a program of the residual rounds replacing the set passes the same checks (``_checks``);
+    - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
+      confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows.
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ from ...errors import QueryError
 from .composite import key_parts
 from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
-from .learn import (Candidate, Example, LearnSettings, example_sets, learn_from_set,
+from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, learn_from_set,
                     padded_variant)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
@@ -238,10 +240,20 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                           leave_one_out)
     candidates = _ranked(found)
     n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
-    best = next((c for c in candidates
-                 if _acceptable(c, settings, n_keys[c.target_column], len(src.positions))
-                 and not _by_chance(c, src, target_columns[c.target_column])
-                 and not _refuted(c, src, target_columns[c.target_column], groups)), None)
+    n_rows = len(src.positions)
+    passing = (c for c in candidates
+               if _acceptable(c, settings, n_keys[c.target_column], n_rows)
+               and not _by_chance(c, src, target_columns[c.target_column])
+               and not _refuted(c, src, target_columns[c.target_column], groups))
+    best = next(passing, None)
+    if best is not None and best.joined_rows * N1_FEWER < n_rows:
+        # a program joining nearly every source row into fewer keys first (deviation 34)
+        many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
+                and c.joined_rows > N1_FEWER * best.joined_rows
+                and 2 * _paired_rows(c, src, target_columns[c.target_column], groups)
+                >= c.joined_rows]
+        best = max(many, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
+                   default=best)
     if best is not None:
         tcells = target_columns[best.target_column]
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache,
@@ -303,7 +315,8 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
     best_cov = max((c.coverage for c in found.values()), default=0)
     key_counts = {c: len({v for v in cells if v is not None})
                   for c, cells in target_columns.items()}
-    for gi, sets in enumerate(example_sets(groups, ls, key_counts)):
+    for gi, sets in enumerate(example_sets(groups, ls, key_counts,
+                                                len(src.positions))):
         column = groups[gi].target_column
         tcells = target_columns[column]
         top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
@@ -433,8 +446,31 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
     return cand.extra["refuted"]
 
 
+def _paired_rows(cand: Candidate, src: Table, tcells: list, groups: list) -> int:
+    """Joined source rows whose derived key is one of the row's candidate partners (step 1's
+    row pairs, any score; a value's pairs hold for every row holding it): the row pairs
+    confirm an N:1 program through its rows, not a digit read as a year (deviation 34)."""
+    partners: dict = {}
+    real = set(src.columns)
+    for g in groups:
+        if g.target_column != cand.target_column or g.source_column not in real:
+            continue
+        column = src.cells(g.source_column)
+        by_value = partners.setdefault(g.source_column, {})
+        for p in g.pairs:
+            by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
+    keys = {v for v in tcells if v is not None}
+    outs = cand.program.evaluate({c: src.cells(c) for c in cand.program.columns},
+                                 len(src.positions))
+    cells = {c: src.cells(c) for c in partners}
+    return sum(1 for i, o in enumerate(outs) if o is not None and o in keys
+               and any(o in found.get(cells[c][i], ()) for c, found in partners.items()))
+
+
 SMALL_KEYS = 4           # a target column with at most this many keys is "small"
 SMALL_ROWS_PER_KEY = 3   # ... and a program joining all of them must join this many rows per key
+N1_FEWER = 4             # a program joining N1_ROWS of the source rows beats one joining more
+                         # keys through less than 1/N1_FEWER as many rows (deviation 34)
 
 
 def _acceptable(cand: Candidate, settings: AutoJoinSettings, n_keys: int = 0,
@@ -443,11 +479,17 @@ def _acceptable(cand: Candidate, settings: AutoJoinSettings, n_keys: int = 0,
     small target column (at most ``SMALL_KEYS`` keys, which an example set may exhaust),
     every key joined by a program of at most 2 logical operators through at least half of
     the source's rows and ``SMALL_ROWS_PER_KEY`` rows per key (deviation 30: a summary
-    table of two or four categories)."""
+    table of two or four categories); or, for any target column, 2+ keys joined by such a
+    program through ``N1_ROWS`` of the source's rows (deviation 34: services onto "tcp" /
+    "udp")."""
     if cand.coverage >= settings.min_coverage and cand.extra.get("beyond_examples", 0) >= 1:
         return True
-    return (2 <= n_keys <= SMALL_KEYS and cand.coverage == n_keys and cand.program.size <= 2
-            and cand.joined_rows >= max(0.5 * n_rows, SMALL_ROWS_PER_KEY * n_keys))
+    if cand.coverage < 2 or cand.program.size > 2 \
+            or cand.joined_rows < SMALL_ROWS_PER_KEY * cand.coverage:
+        return False
+    if 2 <= n_keys <= SMALL_KEYS and cand.coverage == n_keys:
+        return cand.joined_rows >= 0.5 * n_rows
+    return cand.joined_rows >= N1_ROWS * n_rows
 
 
 # ------------------------------------------------------------------ both directions
