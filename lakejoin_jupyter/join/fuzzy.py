@@ -82,17 +82,24 @@ class _Rows:
                      None if self.ones is None else self.ones[rows])
 
 
-def _features(texts, fn: str):
+def _features(texts, fn: str, counts: dict | None = None):
     """Feature rows of each list of texts over a compact column space (the features
     present), IDF computed over all the lists: unit-normalized weighted counts for
-    "cosine", weighted binary sets for "jaccard"/"contain"."""
+    "cosine", weighted binary sets for "jaccard"/"contain". ``counts`` (a dict kept across
+    the join functions of one join) holds each tokenization's counts: the functions share
+    five tokenizations, and tokenizing a large reference table is most of the join's time."""
     from scipy import sparse
     kw, weighting, measure = JOIN_FUNCTIONS[fn]
     if weighting == "model":                      # a model's dense unit vectors
         emb = cached_embedder(kw)
         return [_Rows(emb.embed([str(x) for x in t]).astype(np.float64), measure) for t in texts]
-    emb = NgramEmbedder(**kw)
-    mats = [emb.feature_counts(t) for t in texts]
+    key = tuple(sorted(kw.items()))
+    if counts is None or key not in counts:
+        emb = NgramEmbedder(**kw)
+        mats = [emb.feature_counts(t) for t in texts]
+        if counts is not None:
+            counts[key] = mats
+    mats = counts[key] if counts is not None else mats
     present = np.unique(np.concatenate([m.indices for m in mats]))
     width = max(len(present), 1)
     mats = [sparse.csr_matrix((m.data.astype(np.float64), np.searchsorted(present, m.indices),
@@ -640,8 +647,10 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         raise QueryError(f"fuzzy_join: column {lcol if len(lkeys) == 0 else rcol!r} has no values.")
     cands, curves, grids = {}, {}, {}
     rules = NegativeRules(lkeys, rkeys)
+    counts: dict = {}
+    texts = [list(lkeys), list(rkeys)]
     for fn in fns:
-        L, R = _features([list(lkeys), list(rkeys)], fn)
+        L, R = _features(texts, fn, counts)
         rd, ri, rties = _nearest(R, L, NEAREST)
         r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
         r_dist = rd[:, 0].copy()
