@@ -1139,7 +1139,7 @@ class Engine:
         t = self.index.tables
         rows = t.loc[t["name"] == lake.name, "n_rows"].fillna(0)
         rows = int(rows.iloc[0]) if len(rows) else 0
-        if (len(one) != 1 or len(other) != 1 or not hasattr(df, "columns")
+        if (len(one) != 1 or len(other) != 1 or not isinstance(df, pd.DataFrame)
                 or one[0] not in df.columns or rows < LARGE_PARTNER[0]
                 or rows < LARGE_PARTNER[1] * max(len(df), 1)
                 or "transform" not in {m.name for m in self.methods()}):
