@@ -3182,6 +3182,93 @@ def make_fresh10(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh11 validation
+# Admission criteria, fixed and committed before any case was picked: fresh10's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh10). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake and the demo lake, none of
+#     it read by any earlier set: fresh8's pool (airportsdata, babel, holidays, pandas,
+#     pycountry, requests, the stdlib modules calendar, encodings.aliases, html.entities,
+#     http, locale, mimetypes, unicodedata, tzdata, us, vega_datasets), the sources fresh9's
+#     cases read (ca-certificates, certifi, distro-info-data, dpkg, duckdb, jedi, locales,
+#     publicsuffix, pygments, python-apt-common, scipy, the stdlib's sys) and the sources
+#     fresh10's cases read (faker, hypothesis, libc6's messages, netbase (all its files:
+#     /etc/rpc and /etc/ethertypes too), phonenumbers, pyarrow, python-stdnum (all its data
+#     files), webcolors, x11-common, the stdlib's __future__, errno, os, signal, ssl) are
+#     out, and so is any copy of their data or of the lake's, in whatever packaging: the tz
+#     database, ISO 3166 (with its subdivisions) / 639 / 4217, MIME types, country names,
+#     ISO 3166-1 codes or country-code TLDs paired with countries, US states, CLDR locale
+#     data, the Unicode Character Database's names and properties, Python's codec names
+#     (encodings.aliases), CA certificates, the Public Suffix List, CODATA, IANA's TLD list,
+#     IANA's port and protocol numbers, CSS / X11 colour names, telephone numbering plans.
+#     The tables are read from installed pip packages (versions pinned and checked),
+#     Python 3.11.7's standard library, and Debian 12's packages' data files (package
+#     version recorded, and the SHA-256 of every file read checked by the case maker). The
+#     pool, in alphabetical order (a source is a pip package, a Debian package, or a module
+#     of the standard library): base-passwd (Debian: passwd.master, group.master),
+#     charset-normalizer (its language and Unicode-range tables), cmake-data (Debian:
+#     CMake 3.25's Help/ pages: commands, modules, policies, properties, variables), git
+#     (Debian: its template hooks), idna (its tables), libc6-dev (Debian: glibc's headers,
+#     such as bits/socket.h), numpy (its dtype tables), postgresql-15 (Debian:
+#     errcodes.txt, extension/ control and script files, sql_features.txt), psycopg2-binary
+#     (its errorcodes and errors modules), pyspark (the jars it bundles: file names and the
+#     META-INF/maven pom.properties inside them), the standard library (ctypes,
+#     email.charset, imaplib, keyword, lib2to3, opcode, socket, stat, stringprep, struct,
+#     telnetlib, token), webencodings (its label table). Considered and left out of the
+#     pool: emoji (Unicode's emoji names), langcodes / language-data (ISO 639 and CLDR),
+#     unidecode (code-point blocks only), Debian's Java libraries (/usr/share/java with
+#     /usr/share/maven-repo: dozens of Debian packages to pin), xkb-data and libx11-data
+#     (keyboard layouts and locale names: ISO 639 / 3166 codes), postgresql-15's
+#     timezonesets (the tz database);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh11 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 10 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (8-10 wanted in this session's time, fewer if the
+#     pool runs out), at most two of one kind (dates, names, codes with prefixes or
+#     padding, parts of longer values, abbreviations, URLs / slugs / file names, labelled
+#     numbers, case and punctuation, multi-column keys) and at most two per source (a real
+#     pair counts for both of its sources); at most 2,000 rows per table (a sample with a
+#     fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH11_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+
+# Pool sources of (a), in alphabetical order (their versions when the pool was written are in
+# bench/results/autojoin_fresh11_cases.md).
+_FRESH11_POOL = (
+    "base-passwd (Debian)", "charset-normalizer", "cmake-data (Debian)", "git (Debian)",
+    "idna", "libc6-dev (Debian)", "numpy", "postgresql-15 (Debian)", "psycopg2-binary",
+    "pyspark",
+    "stdlib: ctypes, email.charset, imaplib, keyword, lib2to3, opcode, socket, stat, "
+    "stringprep, struct, telnetlib, token", "webencodings")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
