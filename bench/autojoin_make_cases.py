@@ -3399,8 +3399,8 @@ def pg_errcodes_psycopg2_constants(lake, out):
     """PostgreSQL 15's errcodes.txt (sqlstate "22012", category, macro
     "ERRCODE_DIVISION_BY_ZERO", condition "division_by_zero") and psycopg2's errorcodes
     constants for the five-character codes ("DIVISION_BY_ZERO", with the constant of its
-    class, "CLASS_DATA_EXCEPTION"; psycopg2 2.9.13 generated them from a later
-    PostgreSQL). The truth is the SQLSTATE code, the tables' own (not shown on the target
+    class, "CLASS_DATA_EXCEPTION"; psycopg2 2.9.13 has four codes PostgreSQL 15's file
+    lacks). The truth is the SQLSTATE code, the tables' own (not shown on the target
     side). 1:1 onto 260 of psycopg2's codes."""
     import psycopg2.errorcodes as ec
     src = _errcodes()
