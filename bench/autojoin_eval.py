@@ -4,8 +4,8 @@
         bench/data/autojoin-fresh bench/data/autojoin-fresh2 bench/data/autojoin-fresh3 \
         bench/data/autojoin-fresh4 bench/data/autojoin-fresh5 bench/data/autojoin-fresh6 \
         bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 bench/data/autojoin-fresh9 \
-        bench/data/autojoin-fresh10 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh10|all] \
+        bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh11|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -45,6 +45,10 @@ A twelfth, "fresh10" (``FRESH10_CASES``, bench/data/autojoin-fresh10), holds twe
 sources no earlier set read (pip packages, the standard library and Debian's data files),
 made the same way and committed before any learner ran on them, run clean with the
 round-12 learner and tuned on since round 14 (bench/results/autojoin_fresh10_cases.md).
+A thirteenth, "fresh11" (``FRESH11_CASES``, bench/data/autojoin-fresh11), holds nine cases
+from sources no earlier set read (pip packages, the standard library and Debian's data
+files), made the same way and committed before any learner ran on them: never run yet
+(bench/results/autojoin_fresh11_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -162,11 +166,18 @@ FRESH10_CASES = {
     "openssl_reasons_ssl_alerts", "iana_tld_root_db_urls", "services_pcap_filters",
     "nanp_national_numbers", "pyarrow_compute_doc_urls", "austrian_postcode_lines",
     "future_import_statements", "errno_oserror_messages", "signal_kill_names"}
+# Eleventh fresh validation (bench/autojoin_make_cases.py --fresh11), unseen: from pip
+# packages, the standard library and Debian's data files no earlier set read, built apart
+# from the learner and committed before any learner ran on them; never run yet:
+FRESH11_CASES = {
+    "telnet_options_glibc", "socket_families_glibc", "pg_errcodes_psycopg2_constants",
+    "pg_errcodes_psycopg2_exceptions", "pyspark_jar_files_poms", "base_passwd_id_groups",
+    "cmake_command_doc_urls", "git_hook_sample_paths", "pyspark_maven_coordinates"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh10": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH10_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh11": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH11_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -188,6 +199,8 @@ def split_of(case: str) -> str:
         return "fresh9"
     if case in FRESH10_CASES:
         return "fresh10"
+    if case in FRESH11_CASES:
+        return "fresh11"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -309,6 +322,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh8"] = -3
     order["fresh9"] = -4
     order["fresh10"] = -5
+    order["fresh11"] = -6
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -327,7 +341,9 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh10 (clean for round 12; tuned on since round 14)",
+    groups = [("fresh11 validation (never tuned on)",
+               [r for r in results if r["split"] == "fresh11"]),
+              ("fresh10 (clean for round 12; tuned on since round 14)",
                [r for r in results if r["split"] == "fresh10"]),
               ("fresh9 (clean for rounds 10-11; tuned on since round 12)",
                [r for r in results if r["split"] == "fresh9"]),
@@ -377,7 +393,8 @@ def main(argv=None):
                     help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
-                                        "fresh7", "fresh8", "fresh9", "fresh10"), default="all",
+                                        "fresh7", "fresh8", "fresh9", "fresh10", "fresh11"),
+                    default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")
     ap.add_argument("--no-fuzzy", action="store_true")
