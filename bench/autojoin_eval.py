@@ -47,8 +47,8 @@ made the same way and committed before any learner ran on them, run clean with t
 round-12 learner and tuned on since round 14 (bench/results/autojoin_fresh10_cases.md).
 A thirteenth, "fresh11" (``FRESH11_CASES``, bench/data/autojoin-fresh11), holds nine cases
 from sources no earlier set read (pip packages, the standard library and Debian's data
-files), made the same way and committed before any learner ran on them: never run yet
-(bench/results/autojoin_fresh11_cases.md).
+files), made the same way and committed before any learner ran on them, run clean with
+the learners of rounds 13 and 14 and never tuned on (bench/results/autojoin_fresh11_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -168,7 +168,8 @@ FRESH10_CASES = {
     "future_import_statements", "errno_oserror_messages", "signal_kill_names"}
 # Eleventh fresh validation (bench/autojoin_make_cases.py --fresh11), unseen: from pip
 # packages, the standard library and Debian's data files no earlier set read, built apart
-# from the learner and committed before any learner ran on them; never run yet:
+# from the learner and committed before any learner ran on them; run clean with the
+# learners of rounds 13 and 14 (the same on every case), never tuned on:
 FRESH11_CASES = {
     "telnet_options_glibc", "socket_families_glibc", "pg_errcodes_psycopg2_constants",
     "pg_errcodes_psycopg2_exceptions", "pyspark_jar_files_poms", "base_passwd_id_groups",
