@@ -2437,11 +2437,16 @@ def _certifi() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _checked(path: str) -> Path:
-    want = FRESH9_FILES[path]
-    if _sha256(path) != want:
-        raise RuntimeError(f"{path} differs from the content fresh9 was made with")
+def pinned_file(path: str, files: dict, made: str) -> Path:
+    """``path`` (a file or folder of a Debian package) when its content is the one pinned in
+    ``files`` (path -> SHA-256) for the set ``made``; else the set cannot be made here."""
+    if _sha256(path) != files[path]:
+        raise RuntimeError(f"{path} differs from the content {made} was made with")
     return Path(path)
+
+
+def _checked(path: str) -> Path:
+    return pinned_file(path, FRESH9_FILES, "fresh9")
 
 
 # ---- real pairs, keys as the two sources write them (class A)
@@ -2866,9 +2871,7 @@ def _fresh10_case(out, name, src, tgt, pairs) -> dict:
 
 def _checked10(path: str) -> str:
     """The text of a Debian file whose content fresh10 pins."""
-    if _sha256(path) != FRESH10_FILES[path]:
-        raise RuntimeError(f"{path} differs from the content fresh10 was made with")
-    return Path(path).read_text(encoding="utf-8")
+    return pinned_file(path, FRESH10_FILES, "fresh10").read_text(encoding="utf-8")
 
 
 def _faker_colors() -> pd.DataFrame:
@@ -3308,9 +3311,7 @@ def _fresh11_case(out, name, src, tgt, pairs) -> dict:
 
 def _checked11(path: str) -> Path:
     """A Debian file (or folder) whose content fresh11 pins."""
-    if _sha256(path) != FRESH11_FILES[path]:
-        raise RuntimeError(f"{path} differs from the content fresh11 was made with")
-    return Path(path)
+    return pinned_file(path, FRESH11_FILES, "fresh11")
 
 
 def _errcodes() -> pd.DataFrame:
