@@ -152,3 +152,114 @@ def column_scores(ev: Evidence, exclude=()) -> tuple[np.ndarray, np.ndarray]:
         uc, total = uc[keep], total[keep]
     order = np.lexsort((uc, -total))
     return uc[order], total[order]
+
+
+def distinct_grams(qi: np.ndarray, codes: np.ndarray, scores: np.ndarray):
+    """(qi, code, score) with each (qi, code) once, at its best score."""
+    order = np.lexsort((-scores, codes, qi))
+    qi, codes, scores = qi[order], codes[order], scores[order]
+    first = np.r_[True, (qi[1:] != qi[:-1]) | (codes[1:] != codes[:-1])]
+    return qi[first], codes[first], scores[first]
+
+
+_TIE_RTOL = 1e-9          # weights within this relative distance of the best tie
+
+
+def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
+                 wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(value index, gram code) of each distinct q-gram of the values (bytes, offsets) that
+    is in ``wanted``: the grams of :func:`segments.gram_occurrences` (q bytes inside one
+    segment), computed straight from the bytes without hashing segments, for a scan of a
+    whole column."""
+    from .segments import _CLASS, SEPARATOR
+    data = np.asarray(data, dtype=np.uint8)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    n = len(data)
+    if n < q or not len(wanted):
+        return np.zeros(0, np.int64), np.zeros(0, np.uint64)
+    cls = _CLASS[data]
+    start = np.zeros(n, dtype=bool)
+    start[offsets[:-1][offsets[:-1] < n]] = True
+    start[1:] |= cls[1:] != cls[:-1]
+    run = np.cumsum(start, dtype=np.int32 if n < 2**31 else np.int64)
+    m = n - q + 1
+    ok = (run[:m] == run[q - 1:]) & (cls[:m] != SEPARATOR)
+    at = np.flatnonzero(ok)
+    wanted = np.unique(np.asarray(wanted, dtype=np.uint64))
+    if q >= 2:            # a cheap filter on the gram's first two bytes before the lookup
+        first2 = np.zeros(1 << 16, dtype=bool)
+        first2[(wanted >> np.uint64(8 * (q - 2))).astype(np.int64) & 0xFFFF] = True
+        at = at[first2[(data[at].astype(np.int64) << 8) | data[at + 1]]]
+    code = np.zeros(len(at), dtype=np.uint64)
+    for t in range(q):
+        code = (code << np.uint64(8)) | data[at + t].astype(np.uint64)
+    pos = np.minimum(np.searchsorted(wanted, code), len(wanted) - 1)
+    keep = wanted[pos] == code
+    vi = np.searchsorted(offsets, at[keep], side="right") - 1
+    return distinct_pairs(vi.astype(np.int64), code[keep])
+
+
+def longest_common_substring(a: str, b: str) -> int:
+    """Length of the longest common substring of a and b (characters)."""
+    from difflib import SequenceMatcher
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
+        0, len(a), 0, len(b)).size
+
+
+def gram_partners(data: np.ndarray, offsets: np.ndarray, q: int, qi: np.ndarray,
+                  codes: np.ndarray, weights: np.ndarray, query_texts: dict,
+                  max_value_bytes: int = 128, max_ties: int = 64) -> dict:
+    """Each query value's best partner among a column's values (bytes, offsets): the value
+    whose shared q-grams weigh the most, a pair's weight being the sum of ``weights`` of
+    the distinct grams both hold (Auto-Join's 1/(n m) per gram, so a partner sharing a long
+    substring, many grams, beats one sharing a single rare gram). ``(qi, codes, weights)``
+    are the query values' grams, distinct per (qi, code). Ties (weights within a relative
+    1e-9) go to the longest common substring with ``query_texts[qi]``, then the shorter
+    value, then the smaller text; a value with more than ``max_ties`` values tied at its
+    best weight gets none (nothing tells them apart). Values longer than
+    ``max_value_bytes`` are left out, as the index leaves them out. Returns
+    {qi: (value index, weight)}."""
+    qi = np.asarray(qi, dtype=np.int64)
+    codes = np.asarray(codes, dtype=np.uint64)
+    weights = np.asarray(weights, dtype=np.float64)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    if not len(qi) or len(offsets) < 2:
+        return {}
+    vi, vcode = window_grams(data, offsets, q, codes)
+    lens = np.diff(offsets)
+    keep = lens[vi] <= max_value_bytes
+    vi, vcode = vi[keep], vcode[keep]
+    if not len(vi):
+        return {}
+    # each lake occurrence (vi, code) meets every query value holding the code
+    order = np.argsort(codes, kind="stable")
+    sc, sq, sw = codes[order], qi[order], weights[order]
+    lo = np.searchsorted(sc, vcode, side="left")
+    hi = np.searchsorted(sc, vcode, side="right")
+    ent = _ragged(lo, hi - lo)
+    pv = np.repeat(vi, hi - lo)
+    pq, pw = sq[ent], sw[ent]
+    n_vals = len(offsets) - 1
+    key = pq * n_vals + pv
+    uk, inv = np.unique(key, return_inverse=True)
+    total = np.bincount(inv, weights=pw)
+    kq, kv = uk // n_vals, uk % n_vals
+    best = np.zeros(int(kq.max()) + 1)
+    np.maximum.at(best, kq, total)
+    tied = total >= best[kq] * (1 - _TIE_RTOL)
+    tq, tv, tw = kq[tied], kv[tied], total[tied]
+    out: dict = {}
+    bounds = np.flatnonzero(np.r_[True, tq[1:] != tq[:-1], True])
+    for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        if e - s > max_ties:
+            continue
+        v = int(tq[s])
+        text = query_texts[v]
+        cands = []
+        for j in range(s, e):
+            x = int(tv[j])
+            t = bytes(data[offsets[x]:offsets[x + 1]]).decode("utf-8", "replace")
+            cands.append((-longest_common_substring(text, t), len(t), t, x, float(tw[j])))
+        c = min(cands)
+        out[v] = (c[3], c[4])
+    return out

@@ -24,8 +24,8 @@ import pandas as pd
 
 from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, normalize_text
 from ...search.registry import Candidate, ParamSpec, SearchMethod
-from ...search.segments import gram_occurrences, segments, utf8_arrays
-from ...search.transform import column_scores, evidence
+from ...search.segments import arrow_arrays
+from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from .dsl import Program, evaluate_columns
 from .learn import Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import PairGroup, RowPair
@@ -55,20 +55,25 @@ class _Lake:
         self._sets: dict = {}
         self._offsets = index.load_npy("dictionary/values_offsets.npy")
         self._bytes = index.load_npy("dictionary/values_bytes.npy")
+        self._arrow = None
+
+    def _strings(self):
+        """The dictionary's token texts as one Arrow array (zero-copy over the files)."""
+        import pyarrow as pa
+        if self._arrow is None:
+            self._arrow = pa.LargeStringArray.from_buffers(
+                len(self._offsets) - 1, pa.py_buffer(self._offsets), pa.py_buffer(self._bytes))
+        return self._arrow
+
+    def raw(self, ids) -> tuple[np.ndarray, np.ndarray]:
+        """(bytes, offsets) of the token texts by id (Arrow's take)."""
+        import pyarrow as pa
+        return arrow_arrays(self._strings().take(pa.array(np.asarray(ids, dtype=np.int64))))
 
     def texts(self, ids) -> list:
-        """Token texts by id, gathered with numpy and decoded by Arrow at once."""
+        """Token texts by id."""
         import pyarrow as pa
-        ids = np.asarray(ids, dtype=np.int64)
-        lo, hi = self._offsets[ids], self._offsets[ids + 1]
-        lens = hi - lo
-        offsets = np.zeros(len(ids) + 1, dtype=np.int64)
-        np.cumsum(lens, out=offsets[1:])
-        first = np.repeat(offsets[:-1], lens)
-        data = np.asarray(self._bytes[np.repeat(lo, lens) + (np.arange(offsets[-1]) - first)])
-        arr = pa.LargeStringArray.from_buffers(len(ids), pa.py_buffer(offsets),
-                                               pa.py_buffer(data))
-        return arr.to_pylist()
+        return self._strings().take(pa.array(np.asarray(ids, dtype=np.int64))).to_pylist()
 
     def tokens(self, column: int, limit: int | None = None) -> list:
         """The column's tokens (the first ``limit`` in token-id order, when given)."""
@@ -112,21 +117,24 @@ def _query_side(query):
     return tokens, texts, weights
 
 
-def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int) -> dict:
+def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
+              texts: list) -> dict:
     """value -> (up to two values of the column paired with it, the pairs' scores), for the
     chosen sampled values. Key pairs name their lake token; a value paired only by grams
-    gets the values holding its rarest shared gram among the column's first ``scan``
-    tokens (looked for only when key pairs leave over half the chosen values alone)."""
+    gets the one value among the column's first ``scan`` tokens whose shared grams weigh
+    the most (``search.transform.gram_partners``; looked for only when key pairs leave
+    over half the chosen values alone), scored by that weight. ``texts``: the chosen
+    values' learner texts, by sampled index."""
     key = (ev.token >= 0) & np.isin(ev.qi, chosen)
     order = np.lexsort((ev.token[key], -ev.score[key], ev.qi[key]))
     qi, tok, sc = ev.qi[key][order], ev.token[key][order], ev.score[key][order]
     result: dict = {}
     if len(tok):
-        texts = dict(zip(np.unique(tok).tolist(), lake.texts(np.unique(tok))))
+        names = dict(zip(np.unique(tok).tolist(), lake.texts(np.unique(tok))))
         for q, t, x in zip(qi.tolist(), tok.tolist(), sc.tolist()):
             vals, scores = result.setdefault(q, ([], []))
-            if len(vals) < 2 and texts[t] not in vals:
-                vals.append(texts[t])
+            if len(vals) < 2 and names[t] not in vals:
+                vals.append(names[t])
                 scores.append(x)
     need = [int(q) for q in chosen if int(q) not in result]
     if len(need) * 2 <= len(chosen):
@@ -134,25 +142,15 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int) -
     gram = (ev.token < 0) & np.isin(ev.qi, need)
     if not gram.any():
         return result
-    values = lake.tokens(column, scan)
-    data, offsets = utf8_arrays(values)
-    short = np.flatnonzero(np.diff(offsets) <= ti.spec.max_value_bytes)
-    lo, hi = offsets[short], offsets[short + 1]
-    sub_offsets = np.zeros(len(short) + 1, dtype=np.int64)
-    np.cumsum(hi - lo, out=sub_offsets[1:])
-    sub = data[np.repeat(lo, hi - lo) + (np.arange(sub_offsets[-1]) - np.repeat(sub_offsets[:-1], hi - lo))]
-    vi, codes = gram_occurrences(segments(sub, sub_offsets), ti.spec.q)
-    wanted = np.isin(codes, ev.code[gram])
-    vi, codes = vi[wanted], codes[wanted]
-    g_order = np.lexsort((-ev.score[gram], ev.qi[gram]))
-    for q, code, x in zip(ev.qi[gram][g_order].tolist(), ev.code[gram][g_order],
-                          ev.score[gram][g_order].tolist()):
-        if q in result:
-            continue
-        at = np.flatnonzero(codes == code)
-        if len(at):
-            found = list(dict.fromkeys(values[short[int(v)]] for v in vi[at]))[:2]
-            result[q] = (found, [x] * len(found))
+    gq, gcode, gscore = distinct_grams(ev.qi[gram], ev.code[gram], ev.score[gram])
+    ids = lake.index.arrays.set_tokens(column)[:scan]
+    data, offsets = lake.raw(ids)
+    found = gram_partners(data, offsets, ti.spec.q, gq, gcode, gscore,
+                          {q: texts[q] for q in need}, ti.spec.max_value_bytes)
+    if found:
+        words = dict(zip(found, lake.texts(ids[[v for v, _w in found.values()]])))
+        for q, (_v, w) in found.items():
+            result[q] = ([words[q]], [w])
     return result
 
 
@@ -298,6 +296,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     pick = np.sort(rng.choice(len(tokens), size=sample, replace=False)) \
         if len(tokens) > sample else np.arange(len(tokens))
     tie = rng.permutation(len(pick))          # a random order among equally good pairs
+    sampled_texts = [texts[i] for i in pick]
     spell, owner = _retrieval_texts(tokens, texts, pick)
     ev = evidence(ti, spell, owner, max_postings)
     if not include_equal and len(ev.qi):
@@ -331,7 +330,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         trace.append([X, round(share, 3), round(score, 3), None])
         by_value = np.lexsort((tie[ex.qi], -ex.score))    # equal scores: in random order
         chosen = pd.unique(ex.qi[by_value])[:learn_values]
-        partners = _partners(lake, ti, ex, X, chosen, scan)
+        partners = _partners(lake, ti, ex, X, chosen, scan, sampled_texts)
         taught = [int(q) for q in chosen if int(q) in partners]
         left = [texts[pick[q]] for q in taught]
         right = sorted({p for q in taught for p in partners[q][0]})
