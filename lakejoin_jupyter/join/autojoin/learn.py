@@ -239,6 +239,8 @@ def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = No
             useful.update(_useful_replacements(v, o, news, cache))
         if isinstance(node, Column):       # a whole value's separators (deviation 32)
             useful.update(_separator_swaps(vals, outputs, news, cache))
+        elif isinstance(node, SelectK):    # a split's part that is the whole key (dev. 35)
+            useful.update(_part_swaps(vals, outputs, news, cache))
         for old, new in sorted(useful):
             rv = tuple(v.replace(old, new) for v in vals)
             if rv not in seen and all(rv):
@@ -275,6 +277,17 @@ def _separator_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
     return {(old, new) for old, new in candidates
             if all((old, new) in fits or (old not in v and whole) for v, fits, whole in per)
             and any(old in v and not whole for v, _fits, whole in per)}
+
+
+def _part_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
+                cache: dict) -> set:
+    """For a part of a split, the swaps of :func:`_separator_swaps` after which every
+    example's part equals its whole output (ignoring case): the part is the key, written
+    with another separator ("jupyter_client" of "jupyter_client==8.6.3" for
+    "jupyter-client"; deviation 35). A part inside a longer output is left out, as
+    deviation 32 leaves it out (odd pieces)."""
+    return {(old, new) for old, new in _separator_swaps(vals, outputs, news, cache)
+            if all(v.lower().replace(old, new) == o.lower() for v, o in zip(vals, outputs))}
 
 
 _LEAD = re.compile(r"[^\W_]+[^\w\s]+")
