@@ -123,8 +123,9 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
     chosen sampled values. Key pairs name their lake token; a value paired only by grams
     gets the one value among the column's first ``scan`` tokens whose shared grams weigh
     the most (``search.transform.gram_partners``; looked for only when key pairs leave
-    over half the chosen values alone), scored by that weight. ``texts``: the chosen
-    values' learner texts, by sampled index."""
+    over half the chosen values alone), scored by the share of the value's gram weight in
+    the column that partner holds (1: every gram). ``texts``: the sampled values' learner
+    texts."""
     key = (ev.token >= 0) & np.isin(ev.qi, chosen)
     order = np.lexsort((ev.token[key], -ev.score[key], ev.qi[key]))
     qi, tok, sc = ev.qi[key][order], ev.token[key][order], ev.score[key][order]
@@ -149,8 +150,10 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
                           {q: texts[q] for q in need}, ti.spec.max_value_bytes)
     if found:
         words = dict(zip(found, lake.texts(ids[[v for v, _w in found.values()]])))
+        uq, inv = np.unique(gq, return_inverse=True)
+        held = dict(zip(uq.tolist(), np.bincount(inv, weights=gscore).tolist()))
         for q, (_v, w) in found.items():
-            result[q] = ([words[q]], [w])
+            result[q] = ([words[q]], [min(w / held[q], 1.0)])
     return result
 
 
@@ -159,43 +162,70 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
     """LearnTransform (Algorithm 5) on given row pairs, both directions: example sets of
     3-4 of the best pairs go to TryLearnTransform (Algorithm 4); a program must join at
     least three values of the other side, one of them beyond its examples, and the one
-    joining the most wins. ``pairs`` are (left index, right index, score); returns
-    (program, left is the source) or None."""
+    joining the most wins. Then a residual round, as Auto-Join's program sets learn on the
+    rows a program leaves unjoined (programset.py): example sets drawn from the pairs the
+    best program does not explain, whose program wins if it joins more (a form of the
+    values the first sets missed: "jupyter_client==8.6.3" beside "altair==5.5.0").
+    ``pairs`` are (left index, right index, score); returns (program, left is the source)
+    or None."""
     best = None
+    rows_of = {}
     for forward in (True, False):
-        src, dst = (left, right) if forward else (right, left)
-        col = names[0] if forward else names[1]
         rows = [RowPair(i, j, "", sc) if forward else RowPair(j, i, "", sc)
                 for i, j, sc in pairs]
         rows.sort(key=lambda r: -r.score)             # stable: the caller's order in ties
-        group = PairGroup(col, names[1] if forward else names[0], rows)
-        targets = {canonical(v) for v in dst}
-        top = [Example((src[r.source_row],), dst[r.target_row], r.source_row, r.target_row)
-               for r in group.top(settings.top_k)]
-        cache: dict = {}
-        idle = 0
-        for chosen in example_sets([group], settings)[0][:settings.max_sets]:
-            examples = [Example((src[r.source_row],), dst[r.target_row], r.source_row,
-                                r.target_row) for r in chosen]
-            taught = {(e.source_row, e.target_row) for e in examples}
-            program = try_learn_transform(examples, [col], settings, cache,
-                                          [e for e in top if (e.source_row, e.target_row)
-                                           not in taught])
-            idle += 1
-            if program is None:
-                if idle >= settings.patience and best is None:
-                    break
-                continue
-            out = evaluate_columns(program.expr, {col: src}, len(src))
-            keys = {canonical(o) for o in out} & targets
-            beyond = keys - {canonical(e.output) for e in examples}
-            if len(keys) >= 3 and beyond and (best is None or len(keys) > best[0]):
-                best, idle = (len(keys), program, forward), 0
-            if best is not None and best[0] >= 0.9 * len(src):
-                return best[1], best[2]
-            if best is not None and idle >= settings.patience:
+        rows_of[forward] = rows
+        best = _learn_round(rows, forward, left, right, names, settings, best)
+        if best is not None and best[0] >= 0.9 * len(left if best[2] else right):
+            break                          # joins nearly all: the other direction can wait
+    if best is None:
+        return None
+    forward = best[2]
+    rows_of.setdefault(forward, [])
+    src, dst = (left, right) if forward else (right, left)
+    col = names[0] if forward else names[1]
+    out = evaluate_columns(best[1].expr, {col: src}, len(src))
+    residual = [r for r in rows_of[forward]
+                if canonical(out[r.source_row]) != canonical(dst[r.target_row])]
+    if len(residual) >= 3:
+        best = _learn_round(residual, forward, left, right, names, settings, best)
+    return best[1], best[2]
+
+
+def _learn_round(rows: list, forward: bool, left: list, right: list, names: tuple,
+                 settings: LearnSettings, best):
+    """One LearnTransform round on row pairs (best first) in one direction: the best
+    (keys joined, program, forward) of ``best`` and the programs learned here."""
+    src, dst = (left, right) if forward else (right, left)
+    col = names[0] if forward else names[1]
+    group = PairGroup(col, names[1] if forward else names[0], rows)
+    targets = {canonical(v) for v in dst}
+    top = [Example((src[r.source_row],), dst[r.target_row], r.source_row, r.target_row)
+           for r in group.top(settings.top_k)]
+    cache: dict = {}
+    idle = 0
+    for chosen in example_sets([group], settings)[0][:settings.max_sets]:
+        examples = [Example((src[r.source_row],), dst[r.target_row], r.source_row,
+                            r.target_row) for r in chosen]
+        taught = {(e.source_row, e.target_row) for e in examples}
+        program = try_learn_transform(examples, [col], settings, cache,
+                                      [e for e in top if (e.source_row, e.target_row)
+                                       not in taught])
+        idle += 1
+        if program is None:
+            if idle >= settings.patience and best is None:
                 break
-    return (best[1], best[2]) if best else None
+            continue
+        out = evaluate_columns(program.expr, {col: src}, len(src))
+        keys = {canonical(o) for o in out} & targets
+        beyond = keys - {canonical(e.output) for e in examples}
+        if len(keys) >= 3 and beyond and (best is None or len(keys) > best[0]):
+            best, idle = (len(keys), program, forward), 0
+        if best is not None and best[0] >= 0.9 * len(src):
+            break
+        if best is not None and idle >= settings.patience:
+            break
+    return best
 
 
 def canonical(text: str | None) -> str | None:
@@ -329,9 +359,10 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         stats["verified"] += 1
         trace.append([X, round(share, 3), round(score, 3), None])
         by_value = np.lexsort((tie[ex.qi], -ex.score))    # equal scores: in random order
-        chosen = pd.unique(ex.qi[by_value])[:learn_values]
-        partners = _partners(lake, ti, ex, X, chosen, scan, sampled_texts)
-        taught = [int(q) for q in chosen if int(q) in partners]
+        paired = pd.unique(ex.qi[by_value])
+        partners = _partners(lake, ti, ex, X, paired, scan, sampled_texts)
+        taught = sorted((int(q) for q in paired if int(q) in partners),
+                        key=lambda q: (-max(partners[q][1]), tie[q]))[:learn_values]
         left = [texts[pick[q]] for q in taught]
         right = sorted({p for q in taught for p in partners[q][0]})
         where = {v: j for j, v in enumerate(right)}
