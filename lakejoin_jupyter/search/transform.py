@@ -168,35 +168,38 @@ _TIE_RTOL = 1e-9          # weights within this relative distance of the best ti
 def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
                  wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(value index, gram code) of each distinct q-gram of the values (bytes, offsets) that
-    is in ``wanted``: the grams of :func:`segments.gram_occurrences` (q bytes inside one
-    segment), computed straight from the bytes without hashing segments, for a scan of a
-    whole column."""
+    is in ``wanted``: the grams of :func:`segments.gram_occurrences` (q bytes of one class,
+    inside one segment of one value), found from the bytes without cutting the values into
+    segments: only the positions whose first bytes begin a wanted gram are checked."""
     from .segments import _CLASS, SEPARATOR
     data = np.asarray(data, dtype=np.uint8)
     offsets = np.asarray(offsets, dtype=np.int64)
     n = len(data)
+    wanted = np.unique(np.asarray(wanted, dtype=np.uint64))
     if n < q or not len(wanted):
         return np.zeros(0, np.int64), np.zeros(0, np.uint64)
-    cls = _CLASS[data]
-    start = np.zeros(n, dtype=bool)
-    start[offsets[:-1][offsets[:-1] < n]] = True
-    start[1:] |= cls[1:] != cls[:-1]
-    run = np.cumsum(start, dtype=np.int32 if n < 2**31 else np.int64)
     m = n - q + 1
-    ok = (run[:m] == run[q - 1:]) & (cls[:m] != SEPARATOR)
-    at = np.flatnonzero(ok)
-    wanted = np.unique(np.asarray(wanted, dtype=np.uint64))
-    if q >= 2:            # a cheap filter on the gram's first two bytes before the lookup
-        first2 = np.zeros(1 << 16, dtype=bool)
-        first2[(wanted >> np.uint64(8 * (q - 2))).astype(np.int64) & 0xFFFF] = True
-        at = at[first2[(data[at].astype(np.int64) << 8) | data[at + 1]]]
+    # the positions whose first (up to 3) bytes begin a wanted gram, through a lookup table
+    p = min(q, 3)
+    table = np.zeros(1 << (8 * p), dtype=bool)
+    table[(wanted >> np.uint64(8 * (q - p))).astype(np.int64)] = True
+    prefix = data[:m].astype(np.int32)
+    for t in range(1, p):
+        prefix = (prefix << 8) | data[t:m + t]
+    at = np.flatnonzero(table[prefix])
     code = np.zeros(len(at), dtype=np.uint64)
     for t in range(q):
         code = (code << np.uint64(8)) | data[at + t].astype(np.uint64)
     pos = np.minimum(np.searchsorted(wanted, code), len(wanted) - 1)
-    keep = wanted[pos] == code
-    vi = np.searchsorted(offsets, at[keep], side="right") - 1
-    return distinct_pairs(vi.astype(np.int64), code[keep])
+    hit = np.flatnonzero(wanted[pos] == code)
+    at, code = at[hit], code[hit]
+    cls = _CLASS[data[at]]
+    ok = cls != SEPARATOR
+    for t in range(1, q):
+        ok &= _CLASS[data[at + t]] == cls
+    vi = np.searchsorted(offsets, at, side="right") - 1
+    ok &= vi == np.searchsorted(offsets, at + (q - 1), side="right") - 1    # one value
+    return distinct_pairs(vi[ok].astype(np.int64), code[ok])
 
 
 def longest_common_substring(a: str, b: str) -> int:

@@ -65,6 +65,11 @@ class _Lake:
                 len(self._offsets) - 1, pa.py_buffer(self._offsets), pa.py_buffer(self._bytes))
         return self._arrow
 
+    def lengths(self, ids) -> np.ndarray:
+        """Byte lengths of the token texts by id."""
+        ids = np.asarray(ids, dtype=np.int64)
+        return self._offsets[ids + 1] - self._offsets[ids]
+
     def raw(self, ids) -> tuple[np.ndarray, np.ndarray]:
         """(bytes, offsets) of the token texts by id (Arrow's take)."""
         import pyarrow as pa
@@ -145,6 +150,7 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
         return result
     gq, gcode, gscore = distinct_grams(ev.qi[gram], ev.code[gram], ev.score[gram])
     ids = lake.index.arrays.set_tokens(column)[:scan]
+    ids = ids[lake.lengths(ids) <= ti.spec.max_value_bytes]      # as the index leaves them
     data, offsets = lake.raw(ids)
     found = gram_partners(data, offsets, ti.spec.q, gq, gcode, gscore,
                           {q: texts[q] for q in need}, ti.spec.max_value_bytes)
@@ -314,7 +320,7 @@ def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
 
 
 def search(index, query, k: int | None = 10, threshold: float | None = None, *, sample: int = 256,
-           candidates: int = 20, learn_values: int = 40, scan: int = 20_000,
+           candidates: int = 20, learn_values: int = 40, scan: int = 10_000_000,
            max_postings: int = 2000, include_equal: bool = False, seed: int = 0):
     """The hits (module docstring) as engine Candidates, and the search's statistics."""
     from ...index.transform_arrays import load
@@ -436,7 +442,7 @@ METHOD = SearchMethod(
                       help="Best-paired columns a program is learned for."),
             ParamSpec("learn_values", "Values per verification", "int", 40, 4, 1000, 1,
                       help="Sampled query values (with their partners) given to the learner."),
-            ParamSpec("scan", "Values scanned for gram partners", "int", 20_000, 100, 10**8,
+            ParamSpec("scan", "Values scanned for gram partners", "int", 10_000_000, 100, 10**8,
                       1000, help="A column's values searched for partners sharing a gram."),
             ParamSpec("max_postings", "Longest posting list read", "int", 2000, 1, 10**9, 100,
                       help="Keys and grams held more often are not rare: skipped."),
