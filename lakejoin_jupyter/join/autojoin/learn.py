@@ -281,13 +281,15 @@ def _separator_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
 
 def _part_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
                 cache: dict) -> set:
-    """For a part of a split, the swaps of :func:`_separator_swaps` after which every
-    example's part equals its whole output (ignoring case): the part is the key, written
-    with another separator ("jupyter_client" of "jupyter_client==8.6.3" for
-    "jupyter-client"; deviation 35). A part inside a longer output is left out, as
-    deviation 32 leaves it out (odd pieces)."""
+    """For a part of a split, the swaps of :func:`_separator_swaps` of one punctuation
+    character for another after which every example's part equals its whole output
+    (ignoring case): the part is the key, written with another separator
+    ("jupyter_client" of "jupyter_client==8.6.3" for "jupyter-client"; deviation 35). A
+    part inside a longer output is left out, as deviation 32 leaves it out (odd pieces),
+    and so are swaps to a space or to nothing (words, found from the other side)."""
     return {(old, new) for old, new in _separator_swaps(vals, outputs, news, cache)
-            if all(v.lower().replace(old, new) == o.lower() for v, o in zip(vals, outputs))}
+            if new and not new.isspace()
+            and all(v.lower().replace(old, new) == o.lower() for v, o in zip(vals, outputs))}
 
 
 _LEAD = re.compile(r"[^\W_]+[^\w\s]+")
