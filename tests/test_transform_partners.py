@@ -167,3 +167,40 @@ def test_freeze_lines_find_the_names_column(spark, tmp_path):
     assert all(o in names for o in right)
     assert len(right) >= 0.9 * len(frame)
     assert hit.details["joined_rows"] >= 0.9 * len(frame)
+
+
+def test_part_swaps_hand_checked():
+    """Deviation 35: a split's part with one punctuation character written as another,
+    only where the part (swapped) is each example's whole output."""
+    from lakejoin_jupyter.join.autojoin.learn import _part_swaps
+    news = ["", "-", " "]
+    assert _part_swaps(("jupyter_client", "altair"), ("jupyter-client", "altair"), news,
+                       {}) == {("_", "-")}
+    # inside a longer output: left out (deviation 32's odd pieces)
+    assert _part_swaps(("jupyter_client",), ("pkg jupyter-client",), news, {}) == set()
+    # to a space or to nothing: left out
+    assert _part_swaps(("bruce_wayne", "batman"), ("bruce wayne", "batman"), news, {}) == set()
+    assert _part_swaps(("u.s.a", "uk"), ("usa", "uk"), news, {}) == set()
+    # every example must fit
+    assert _part_swaps(("a_b", "c_d"), ("a-b", "c_d"), news, {}) == set()
+
+
+def test_learn_program_residual_round_learns_the_other_form():
+    """"name==version" lines, 4 of 30 names written with "_" where the other side writes
+    "-", all among the weakest pairs: the first round's example sets (from the 16 best)
+    hold none and learn `part 1 (split at "==")`, joining 26; the residual round learns
+    from the 4 it leaves unexplained, and its program joins all 30."""
+    from lakejoin_jupyter.join.autojoin import discovery
+    plain = ["altair", "anyio", "bleach", "certifi", "debugpy", "executing", "greenlet",
+             "httpcore", "idna", "jedi", "mistune", "narwhals", "nbformat", "parso",
+             "pexpect", "psutil", "pyzmq", "referencing", "six", "soupsieve", "terminado",
+             "tornado", "traitlets", "urllib3", "wcwidth", "webcolors"]
+    under = ["jupyter_client", "prompt_toolkit", "typing_extensions", "notebook_shim"]
+    names = plain + under
+    left = [f"{n}=={i % 7}.{i}.0" for i, n in enumerate(names)]
+    right = [n.replace("_", "-") for n in names]
+    pairs = [(i, i, 1.0 - 0.01 * i) for i in range(len(names))]
+    program, forward = discovery.learn_program(pairs, left, right, ("line", "name"))
+    assert forward
+    assert program.describe() == 'part 1 (split at "==") of `line` with "_" as "-"'
+    assert list(program.evaluate({"line": left}, len(left))) == right
