@@ -20,6 +20,7 @@ common substring per suffix; grams stay inside segments.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -165,6 +166,18 @@ def distinct_grams(qi: np.ndarray, codes: np.ndarray, scores: np.ndarray):
 _TIE_RTOL = 1e-9          # weights within this relative distance of the best tie
 
 
+_TABLES = threading.local()
+
+
+def _prefix_table(p: int) -> np.ndarray:
+    """A cleared lookup table over p-byte prefixes, allocated once per thread."""
+    got = getattr(_TABLES, f"t{p}", None)
+    if got is None:
+        got = np.zeros(1 << (8 * p), dtype=bool)
+        setattr(_TABLES, f"t{p}", got)
+    return got
+
+
 def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
                  wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(value index, gram code) of each distinct q-gram of the values (bytes, offsets) that
@@ -181,12 +194,16 @@ def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
     m = n - q + 1
     # the positions whose first (up to 3) bytes begin a wanted gram, through a lookup table
     p = min(q, 3)
-    table = np.zeros(1 << (8 * p), dtype=bool)
-    table[(wanted >> np.uint64(8 * (q - p))).astype(np.int64)] = True
     prefix = data[:m].astype(np.int32)
     for t in range(1, p):
         prefix = (prefix << 8) | data[t:m + t]
-    at = np.flatnonzero(table[prefix])
+    heads = (wanted >> np.uint64(8 * (q - p))).astype(np.int64)
+    table = _prefix_table(p)
+    table[heads] = True
+    try:
+        at = np.flatnonzero(table[prefix])
+    finally:
+        table[heads] = False
     code = np.zeros(len(at), dtype=np.uint64)
     for t in range(q):
         code = (code << np.uint64(8)) | data[at + t].astype(np.uint64)
@@ -202,16 +219,33 @@ def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
     return distinct_pairs(vi[ok].astype(np.int64), code[ok])
 
 
-def longest_common_substring(a: str, b: str) -> int:
-    """Length of the longest common substring of a and b (characters)."""
-    from difflib import SequenceMatcher
-    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
-        0, len(a), 0, len(b)).size
+def _has_common(subs: dict, text: str, b: str, n: int) -> bool:
+    """Do ``text`` and ``b`` share a substring of n characters? (``subs`` caches the sets
+    of ``text``'s substrings by length.)"""
+    if n == 0:
+        return True
+    got = subs.get(n)
+    if got is None:
+        got = subs[n] = {text[i:i + n] for i in range(len(text) - n + 1)}
+    return any(b[i:i + n] in got for i in range(len(b) - n + 1))
+
+
+def longest_common_substring(text: str, b: str, subs: dict | None = None,
+                             at_least: int = 0) -> int:
+    """Length of the longest common substring of text and b (characters); -1 when it is
+    shorter than ``at_least`` (a caller looking for the longest need not measure it)."""
+    subs = {} if subs is None else subs
+    if not _has_common(subs, text, b, at_least):
+        return -1
+    n = at_least
+    while _has_common(subs, text, b, n + 1):
+        n += 1
+    return n
 
 
 def gram_partners(data: np.ndarray, offsets: np.ndarray, q: int, qi: np.ndarray,
                   codes: np.ndarray, weights: np.ndarray, query_texts: dict,
-                  max_value_bytes: int = 128, max_ties: int = 64) -> dict:
+                  max_value_bytes: int = 128, max_ties: int = 16) -> dict:
     """Each query value's best partner among a column's values (bytes, offsets): the value
     whose shared q-grams weigh the most, a pair's weight being the sum of ``weights`` of
     the distinct grams both hold (Auto-Join's 1/(n m) per gram, so a partner sharing a long
@@ -257,12 +291,18 @@ def gram_partners(data: np.ndarray, offsets: np.ndarray, q: int, qi: np.ndarray,
         if e - s > max_ties:
             continue
         v = int(tq[s])
+        if e - s == 1:
+            out[v] = (int(tv[s]), float(tw[s]))
+            continue
         text = query_texts[v]
-        cands = []
-        for j in range(s, e):
-            x = int(tv[j])
-            t = bytes(data[offsets[x]:offsets[x + 1]]).decode("utf-8", "replace")
-            cands.append((-longest_common_substring(text, t), len(t), t, x, float(tw[j])))
-        c = min(cands)
-        out[v] = (c[3], c[4])
+        cands = sorted((len(t), t, int(tv[j]), float(tw[j])) for j in range(s, e)
+                       for t in [bytes(data[offsets[tv[j]]:offsets[tv[j] + 1]])
+                                 .decode("utf-8", "replace")])
+        subs: dict = {}
+        best, pick = -1, None
+        for _n, t, x, w in cands:            # shorter, then smaller text, first
+            n = longest_common_substring(text, t, subs, best + 1)
+            if n > best:
+                best, pick = n, (x, w)
+        out[v] = pick
     return out

@@ -33,6 +33,9 @@ from .pairs import PairGroup, RowPair
 # every one of the 8 example sets is tried (patience = max_sets): with a patience of 3, a few
 # wrong pairs among the 16 best ended a column before a clean set was drawn
 LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=8)
+# the residual round: pairs a first program leaves unexplained, mostly wrong ones when that
+# program is right; its sets are drawn from their best, and it gives up sooner
+RESIDUAL = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=3)
 
 
 def learn_text(value) -> str | None:
@@ -194,7 +197,7 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
     residual = [r for r in rows_of[forward]
                 if canonical(out[r.source_row]) != canonical(dst[r.target_row])]
     if len(residual) >= 3:
-        best = _learn_round(residual, forward, left, right, names, settings, best)
+        best = _learn_round(residual, forward, left, right, names, RESIDUAL, best)
     return best[1], best[2]
 
 
