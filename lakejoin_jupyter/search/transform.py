@@ -15,8 +15,10 @@ computed against every indexed column at once from the "transform" component
   has a rare partner in X, Auto-Join's pairing signal per column.
 
 Query-side postings longer than ``max_postings`` are skipped (a key or gram in that many
-columns pairs nothing rare). Deviations: a fixed q instead of Algorithm 3's longest
-common substring per suffix; grams stay inside segments.
+columns pairs nothing rare). :func:`gram_partners` names a value's partner in a column
+for verification: the column value sharing the most gram weight (ties: longest common
+substring). Deviations: a fixed q instead of Algorithm 3's longest common substring per
+suffix; grams stay inside segments.
 """
 from __future__ import annotations
 

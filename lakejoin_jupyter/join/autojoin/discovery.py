@@ -11,8 +11,10 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    candidate's share of paired values. ``details`` hold the program (``program``,
    ``program_json``), its direction and coverage.
 
-Deviation: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
-miss values sharing no rare 3-gram (a reformatted date shares only its year).
+Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
+miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
+by grams is taught with the value of the column sharing the most gram weight (not one
+holding its rarest gram), and a residual round learns on the pairs a program leaves out.
 """
 from __future__ import annotations
 

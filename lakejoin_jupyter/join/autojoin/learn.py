@@ -22,7 +22,8 @@ Note:
     - a padded variant of number programs; a failing set of 4 retried without each example;
       one example set of 2 for a target column of 2 keys;
     - a column's punctuation character swapped for another (or dropped) at every
-      occurrence, where that makes every example's value occur whole in its output.
+      occurrence, where that makes every example's value occur whole in its output, and in
+      a split's part for another punctuation character where the part is the whole output.
 """
 from __future__ import annotations
 
