@@ -29,7 +29,7 @@ def control_for(spec):
     style = {"description_width": "initial"}
     common = dict(description=spec.label, style=style, tooltip=spec.help or spec.label)
     # a self-labeled box: room for its label and about eight digits (the label would squeeze
-    # a fixed-width box's input to nothing: "Values scanned for gram partners" and 20000)
+    # a fixed-width box's input to nothing: "Values scanned for gram partners" and 10000000)
     boxed = W.Layout(width=f"{max(200, 7 * len(spec.label or '') + 110)}px")
     if spec.kind == "bool":
         return W.Checkbox(value=bool(spec.default), indent=False, **common)

@@ -128,14 +128,14 @@ def _query_side(query):
 
 
 def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
-              texts: list) -> dict:
+              texts: list, wanted: int) -> dict:
     """value -> (up to two values of the column paired with it, the pairs' scores), for the
     chosen sampled values. Key pairs name their lake token; a value paired only by grams
     gets the one value among the column's first ``scan`` tokens whose shared grams weigh
     the most (``search.transform.gram_partners``; looked for only when key pairs leave
-    over half the chosen values alone), scored by the share of the value's gram weight in
-    the column that partner holds (1: every gram). ``texts``: the sampled values' learner
-    texts."""
+    over half of the ``wanted`` values to teach alone), scored by the share of the value's
+    gram weight in the column that partner holds (1: every gram). ``texts``: the sampled
+    values' learner texts."""
     key = (ev.token >= 0) & np.isin(ev.qi, chosen)
     order = np.lexsort((ev.token[key], -ev.score[key], ev.qi[key]))
     qi, tok, sc = ev.qi[key][order], ev.token[key][order], ev.score[key][order]
@@ -148,7 +148,7 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
                 vals.append(names[t])
                 scores.append(x)
     need = [int(q) for q in chosen if int(q) not in result]
-    if len(need) * 2 <= len(chosen):
+    if len(result) * 2 >= min(wanted, len(chosen)):
         return result
     gram = (ev.token < 0) & np.isin(ev.qi, need)
     if not gram.any():
@@ -371,9 +371,11 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         trace.append([X, round(share, 3), round(score, 3), None])
         by_value = np.lexsort((tie[ex.qi], -ex.score))    # equal scores: in random order
         paired = pd.unique(ex.qi[by_value])
-        partners = _partners(lake, ti, ex, X, paired, scan, sampled_texts)
+        partners = _partners(lake, ti, ex, X, paired, scan, sampled_texts, learn_values)
+        keyed = set(ex.qi[ex.token >= 0].tolist())     # key pairs first, then gram pairs
         taught = sorted((int(q) for q in paired if int(q) in partners),
-                        key=lambda q: (-max(partners[q][1]), tie[q]))[:learn_values]
+                        key=lambda q: (q not in keyed, -max(partners[q][1]), tie[q]))
+        taught = taught[:learn_values]
         left = [texts[pick[q]] for q in taught]
         right = sorted({p for q in taught for p in partners[q][0]})
         where = {v: j for j, v in enumerate(right)}
