@@ -23,6 +23,7 @@ import warnings
 from pathlib import Path
 
 from ._version import __version__
+from .formats import fraction, percent, whole_percent
 from .errors import LakeJoinError, LakeJoinWarning
 
 EPILOG = textwrap.dedent("""\
@@ -44,8 +45,8 @@ def _parser() -> argparse.ArgumentParser:
         "index", help="build an index of a lake (Spark job), or add tables to one",
         description="Build the index of LAKE (a folder of CSV/TSV/Parquet/JSON-lines tables, "
                     "or files) at INDEX, or with --add, add NEW_TABLES to the existing INDEX "
-                    "as a new generation without rebuilding, or add a component (joinstats) "
-                    "to an INDEX built without it.",
+                    "as a new generation without rebuilding, or add a component (joinstats "
+                    "or transform) to an INDEX built without it.",
         epilog="examples:\n  lakejoin index data/lake --out data/lake.index\n"
                "  lakejoin index --add data/new_tables data/lake.index\n"
                "  lakejoin index --add joinstats data/lake.index\n"
@@ -313,13 +314,12 @@ def _print_ranked(res, df) -> None:
     show["column"] = [_clip(str(c)) for c in show["column"]]
     if "mapping" in df:
         show["mapping"] = df["mapping"]
-    show["containment"] = [_percent(c) for c in show["containment"]]
-    show["jaccard"] = [_fraction(j) for j in show["jaccard"]]
+    show["containment"] = [percent(c) for c in show["containment"]]
+    show["jaccard"] = [fraction(j) for j in show["jaccard"]]
     show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
     show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
                         if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
-    show["row coverage"] = [("" if c is None else f"{c:.0%}" if c == 0 or c >= 0.01
-                             else _percent(c)) for c in (h.row_coverage for h in res)]
+    show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
     show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
                          if h.join_rows is not None else "" for h in res]
     if not df["exact"].all():
@@ -333,21 +333,6 @@ def _print_ranked(res, df) -> None:
         print("These columns join after the transformation shown, applied to the query's or the "
               "lake's values.\nTo join one in a notebook: `aj = hit.autojoin(df)`, then "
               "`aj.join(df)` and `aj.code()`; or the widget's Find transformation.")
-
-
-def _percent(c) -> str:
-    """A containment: one decimal, or two significant digits below 0.1 % (not 0.0 %)."""
-    if c is None or c != c:
-        return ""
-    return f"{c:.1%}" if c == 0 or c >= 0.001 else f"{c * 100:.2g}%"
-
-
-def _fraction(j) -> str:
-    """A share for a terminal table: three decimals, or two significant digits below 0.001
-    (a column sharing 105 of 878,005 values is not at 0.000)."""
-    if j is None or j != j:
-        return ""
-    return f"{j:.3f}" if j == 0 or j >= 0.001 else f"{j:.1e}"
 
 
 def _clip(name: str, width: int = 40) -> str:

@@ -35,6 +35,7 @@ import ipywidgets as W
 import pandas as pd
 
 from ..errors import LakeJoinError
+from ..formats import percent
 from ..frames import check_identifier, is_spark_frame
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, search_magic, union_magic
@@ -671,7 +672,7 @@ class DiscoveryWidget(W.VBox):
         self.detail_html.value = (
             f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; "
             f"{html.escape(', '.join(f'{a} → {b}' for a, b in hit.mapping.items()))} &middot; "
-            f"containment {0 if c is None else c:.1%}{'' if hit.exact else ' (estimated)'}"
+            f"containment {percent(0 if c is None else c)}{'' if hit.exact else ' (estimated)'}"
             + _program_html(hit)
             + "<div class='lakejoin-values'>loading matched values...</div>")
         qname = self._query_name or "df"
@@ -881,7 +882,7 @@ def _program_html(hit) -> str:
     return (f"<div class='lakejoin-program'><b>transformation</b> "
             f"({html.escape(str(d.get('direction', '')))}): "
             f"<code>{html.escape(str(d['program']))}</code> joins "
-            f"{float(d.get('coverage', 0)):.1%} of the query rows"
+            f"{percent(float(d.get('coverage', 0)))} of the query rows"
             + (f"; lake pattern <code>{html.escape(str(d['lake_pattern']))}</code>"
                if d.get("lake_pattern") else "") + "</div>")
 

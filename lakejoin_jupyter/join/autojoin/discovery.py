@@ -11,8 +11,9 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    candidate's share of paired values. ``details`` hold the program (``program``,
    ``program_json``), its direction and coverage.
 
-Deviation: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
-miss values sharing no rare 3-gram (a reformatted date shares only its year).
+Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
+miss values sharing no rare 3-gram (a reformatted date shares only its year); a minority of
+values without key pairs gets a second draw with its gram partners (``_minority_draw``).
 """
 from __future__ import annotations
 
@@ -112,11 +113,13 @@ def _query_side(query):
     return tokens, texts, weights
 
 
-def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int) -> dict:
+def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
+              always: bool = False) -> dict:
     """value -> (up to two values of the column paired with it, the pairs' scores), for the
     chosen sampled values. Key pairs name their lake token; a value paired only by grams
     gets the values holding its rarest shared gram among the column's first ``scan``
-    tokens (looked for only when key pairs leave over half the chosen values alone)."""
+    tokens (looked for when key pairs leave over half the chosen values alone, or
+    ``always``)."""
     key = (ev.token >= 0) & np.isin(ev.qi, chosen)
     order = np.lexsort((ev.token[key], -ev.score[key], ev.qi[key]))
     qi, tok, sc = ev.qi[key][order], ev.token[key][order], ev.score[key][order]
@@ -129,7 +132,7 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int) -
                 vals.append(texts[t])
                 scores.append(x)
     need = [int(q) for q in chosen if int(q) not in result]
-    if len(need) * 2 <= len(chosen):
+    if not need or (not always and len(need) * 2 <= len(chosen)):
         return result
     gram = (ev.token < 0) & np.isin(ev.qi, need)
     if not gram.any():
@@ -259,6 +262,48 @@ def partner_rows(program: Program, query_to_lake: bool, query_values, lake_value
     return np.flatnonzero((codes >= 0) & hit[np.maximum(codes, 0)])
 
 
+def _examples(chosen, partners: dict, texts: list):
+    """The learner's rows: the chosen values with partners (``texts`` by sample position),
+    their partners, and the pairs (left index, right index, score), best values first."""
+    taught = [int(q) for q in chosen if int(q) in partners]
+    left = [texts[q] for q in taught]
+    right = sorted({p for q in taught for p in partners[q][0]})
+    where = {v: j for j, v in enumerate(right)}
+    pairs = [(i, where[p], sc) for i, q in enumerate(taught) for p, sc in zip(*partners[q])]
+    return left, right, pairs
+
+
+def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names: tuple):
+    """Learn once more when key pairs left at least three, and a tenth, of the chosen
+    values without a partner (too few for the gram lookup, which waits for half): those
+    values get their gram partners, and the example pairs alternate between them and the
+    key-paired values, so an example set holds both shapes. The program fitting more of
+    the two together wins (the first in ties). Found by use: two thirds of a query's IAM
+    ARNs are "policy/<name>" (key pairs), a third "policy/service-role/<name>" (grams
+    only); learned from the first alone, `part 2 (split at "/")` joins 64% of the rows,
+    `last part` all."""
+    lake, ti, ev, column, scan = where
+    lacking = [int(q) for q in chosen if int(q) not in partners]
+    if len(lacking) < 3 or len(lacking) * 10 < len(chosen):
+        return got
+    more = _partners(lake, ti, ev, column, chosen, scan, always=True)
+    if sum(q in more for q in lacking) < 3:
+        return got
+    left, right, pairs = _examples(chosen, more, texts)
+    taught = [int(q) for q in chosen if int(q) in more]
+    alone = {i for i, q in enumerate(taught) if q not in partners}
+    minority = [p for p in pairs if p[0] in alone]
+    majority = [p for p in pairs if p[0] not in alone]
+    mixed = [p for two in zip(minority, majority) for p in two]
+    mixed += minority[len(majority):] + majority[len(minority):]
+    again = learn_program([(i, j, 1.0 / (1 + r)) for r, (i, j, _s) in enumerate(mixed)],
+                          left, right, names)
+    if again is None:
+        return got
+    before = _sample_fit(*got, left, right, lake, column)
+    return again if _sample_fit(*again, left, right, lake, column) > before else got
+
+
 def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: _Lake,
                 column: int) -> float:
     """Share of the learning sample a program already found joins: of the query values
@@ -332,12 +377,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         by_value = np.lexsort((tie[ex.qi], -ex.score))    # equal scores: in random order
         chosen = pd.unique(ex.qi[by_value])[:learn_values]
         partners = _partners(lake, ti, ex, X, chosen, scan)
-        taught = [int(q) for q in chosen if int(q) in partners]
-        left = [texts[pick[q]] for q in taught]
-        right = sorted({p for q in taught for p in partners[q][0]})
-        where = {v: j for j, v in enumerate(right)}
-        pairs = [(i, where[p], sc) for i, q in enumerate(taught)
-                 for p, sc in zip(*partners[q])]        # taught: best pairs first
+        left, right, pairs = _examples(chosen, partners, [texts[i] for i in pick])
         if len(left) < 3 or len(right) < 3:
             continue
         found = None
@@ -350,6 +390,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             got = learn_program(pairs, left, right, (qname, names[X]))
             if got is None:
                 continue
+            got = _minority_draw(got, (lake, ti, ex, X, scan), chosen, partners,
+                                 [texts[i] for i in pick], (qname, names[X]))
             stats["programs"] += 1
             cache.append(got)
             found = got
