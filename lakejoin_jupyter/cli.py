@@ -103,6 +103,30 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument("--format", choices=["table", "csv", "json"], default="table")
     se.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
+    un = sub.add_parser(
+        "union", help="find the lake tables whose rows stack under a table (table union search)",
+        description="Rank the lake's tables by how well their columns align with the query "
+                    "table's (values, formats, numbers, headers), i.e. which tables add rows "
+                    "to it. Needs an index built with the union component (`lakejoin index "
+                    "LAKE --out INDEX --with union`).",
+        epilog="examples:\n  lakejoin union lake.index --table sales.csv -k 5\n"
+               "  lakejoin union lake.index --table sales.csv --column city --column year\n"
+               "  lakejoin union lake.index --table sales.csv --stack 1 --out stacked.csv",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    un.add_argument("index", help="index folder")
+    un.add_argument("--table", "-t", required=True,
+                    help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
+                         "table in the index (left out of its own results)")
+    un.add_argument("--column", "-c", action="append",
+                    help="a query column to align (repeatable; default: every column)")
+    un.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    un.add_argument("--stack", type=int, metavar="N",
+                    help="stack the N-th result's aligned rows under the query table and write "
+                         "them to --out")
+    un.add_argument("--out", "-o", help="with --stack: the file to write (.csv or .parquet)")
+    un.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    un.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
+
     inf = sub.add_parser("info", help="describe an index: counts, components, methods, skipped files",
                          description="Describe an index; --verify also checks every checksum.")
     inf.add_argument("index")
@@ -132,7 +156,7 @@ def main(argv=None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", LakeJoinWarning)
             warnings.showwarning = _plain_warning
-            return {"index": _index, "search": _search, "info": _info,
+            return {"index": _index, "search": _search, "union": _union, "info": _info,
                     "demo": _demo}[args.command](args, parser)
     except LakeJoinError as e:
         print(f"lakejoin: error: {e}", file=sys.stderr)
@@ -296,6 +320,49 @@ def _search(args, parser) -> int:
         print(df.to_json(orient="records", indent=1))
     else:
         _print_ranked(res, df)
+    return 0
+
+
+def _union(args, parser) -> int:
+    from .engine import open_index
+    if (args.stack is None) != (args.out is None):
+        parser.error("--stack N and --out FILE go together (which result to stack, and where "
+                     "to write the stacked table)")
+    if args.out and Path(args.out).suffix.lower() not in (".csv", ".parquet"):
+        parser.error(f"--out {args.out}: write a .csv or a .parquet file")
+    engine = open_index(args.index, verify=not args.no_verify)
+    frame, name = _read_query_table(engine, args.table)
+    if frame is None:
+        frame = engine.table(name)
+    res = engine.search_unionable(frame, k=args.k, columns=args.column or None)
+    df = res.to_pandas().drop(columns=["table_id"])
+    if args.format == "csv":
+        df.to_csv(sys.stdout, index=False)
+    elif args.format == "json":
+        print(df.to_json(orient="records", indent=1))
+    elif df.empty:
+        print(f"No lake table aligns with the columns of {args.table} "
+              f"({res.seconds * 1000:.1f} ms).")
+    else:
+        show = df.assign(table=[_clip(t) for t in df["table"]],
+                         score=[f"{v:.3f}" for v in df["score"]],
+                         aligned=[f"{a}/{len(res.columns)}" for a in df["aligned"]],
+                         rows=[f"{r:,}" for r in df["rows"]])
+        print(f"Query: {len(res.columns)} column(s) of {args.table}; "
+              f"{res.seconds * 1000:.1f} ms")
+        print(show.rename(columns={"rows": "rows added"}).to_string(index=False))
+    if args.stack is not None:
+        if not 1 <= args.stack <= len(res):
+            raise LakeJoinError(f"--stack {args.stack}: the search found {len(res)} table(s); "
+                                f"give a rank between 1 and {len(res)}.")
+        stacked = res[args.stack - 1].union(frame)
+        out = Path(args.out)
+        if out.suffix.lower() == ".parquet":
+            stacked.to_parquet(out, index=False)
+        else:
+            stacked.to_csv(out, index=False)
+        print(f"Stacked {res[args.stack - 1].table} under {args.table}: "
+              f"{len(stacked):,} rows -> {out}", file=sys.stderr)
     return 0
 
 
