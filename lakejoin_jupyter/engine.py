@@ -1179,6 +1179,13 @@ class Engine:
         col)``, choosing the join function and threshold for the precision target
         (join/fuzzy.py). ``left``/``right``: DataFrames or lake table names."""
         from .join.fuzzy import fuzzy_join
+        if isinstance(left, pd.DataFrame) and isinstance(right, str) and \
+                right in left.columns and not isinstance(on, (tuple, list)):
+            raise QueryError(
+                f"fuzzy_join takes (reference table, table to match, on=(reference column, "
+                f"column)), not autojoin's (df, column, table, column): {right!r} is a "
+                f"column of the DataFrame passed first. For a lake table as the reference: "
+                f"engine.fuzzy_join({on!r}, df, on=('<its column>', {right!r})).")
         lake = None
         if isinstance(left, str):
             self.check_present()
