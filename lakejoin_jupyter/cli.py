@@ -373,7 +373,7 @@ def _print_ranked(res, df) -> None:
     for n in res.notes:
         print(f"note: {n}")
     if df.empty:
-        print("No column of the lake shares a value with the query.")
+        print(res.empty_message)
         return
     show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
     show["table"] = [_clip(t) + (" (your table)" if h.is_query_table else " (joined)"

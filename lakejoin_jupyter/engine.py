@@ -614,6 +614,25 @@ class SearchResult(Sequence):
         return None
 
     @property
+    def empty_message(self) -> str:
+        """What an empty result means for this method, and what to try instead."""
+        t = self.params.threshold
+        if self.method == "pexeso":
+            tau, share = self.stats.get("tau"), self.stats.get("T")
+            return (f"No lake column has a value within distance tau = {tau:.3g} of "
+                    f"{share:.0%} of the query's values (fuzzy / semantic search). A larger "
+                    f"tau or a smaller joinability finds looser matches: -O tau="
+                    f"{min(2.0, 1.5 * tau):.3g} (CLI, magics), tau={min(2.0, 1.5 * tau):.3g} "
+                    f"(search()), or the widget's options.")
+        if self.method == "transform":
+            return (f"No lake column joins the query after a transformation the search could "
+                    f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
+                    f"or q-grams with it, {self.stats.get('verified', 0)} verified).")
+        if t is not None:
+            return f"No column of the lake holds {percent(t)} or more of the query's values."
+        return "No column of the lake shares a value with the query."
+
+    @property
     def how(self) -> str:
         """How the search ran: the method, its plan if it has one, and the time
         ("josie, plan josie, 12.3 ms")."""
@@ -655,7 +674,8 @@ class SearchResult(Sequence):
                + f"&middot; ranked by {html.escape(self.rank)} &middot; {self.seconds * 1000:.1f} ms")
         notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
         if not self.hits:
-            return f"<div>{cap}</div>{notes}<div><i>No table shares a value with the query.</i></div>"
+            return (f"<div>{cap}</div>{notes}<div><i>{html.escape(self.empty_message)}"
+                    f"</i></div>")
         rows = [_hit_row_html(h, q) for h in self.hits]
         many = self.multiplying()
         warn = ""

@@ -48,6 +48,9 @@ __all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic", "union_magic"]
 RANK = "useful"      # the widget's ranking (the magic's default too: its search line omits it)
 
 
+_NO_HIT = "No lake column shares a value with the query."
+
+
 def multiply_note(result) -> str:
     """' N of these joins would multiply the query's rows (...)', or ''."""
     many = result.multiplying()
@@ -456,8 +459,7 @@ class DiscoveryWidget(W.VBox):
             if result.notes:
                 self._set_status(text + " Note: " + "; ".join(result.notes), "note")
             else:
-                self._set_status(text if len(result) else text + " No lake column shares a "
-                                 "value with the query.")
+                self._set_status(text if len(result) else text + " " + result.empty_message)
 
         return self._run("search", work, done)
 
@@ -607,7 +609,7 @@ class DiscoveryWidget(W.VBox):
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
         with self.results.hold_sync():            # one update for the browser
             self.results.phase = phase            # phase first: observers of rows see it
-            self.results.empty_text = ("No lake column shares a value with the query."
+            self.results.empty_text = (getattr(result, "empty_message", _NO_HIT)
                                        if result is not None else
                                        "Pick a DataFrame and column(s), then press Search.")
             self.results.columns = columns
