@@ -12,11 +12,12 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh10 --fresh10 # other sources
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh11 --fresh11 # yet others
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh12 --fresh12 # and others
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9 to fresh11, also
+tables shipped in pip packages and Python's standard library; for fresh9 to fresh12, also
 data files of Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
@@ -3681,6 +3682,342 @@ _FRESH12_POOL = (
     "udev (Debian)", "vim-runtime (Debian)", "x11proto-dev (Debian)")
 
 
+# Sources the cases read, at the versions the committed cases were made with (make_fresh12
+# refuses others). altair's channel classes and bundled schema are pinned by its version.
+FRESH12_VERSIONS = {"python": "3.11.7", "altair": "5.5.0", "jupyterlab": "4.6.6"}
+# Debian 12's packages whose files the cases read.
+FRESH12_DEBIAN = {"gdb": "13.1-3", "iproute2": "6.1.0-3", "libnss3-dev": "2:3.87.1-1+deb12u2",
+                  "libxcb1-dev": "1.15-1", "linux-libc-dev": "6.1.187-1",
+                  "perl-modules-5.36": "5.36.0-7+deb12u4", "udev": "252.39-1~deb12u2",
+                  "x11proto-dev": "2022.1-1"}
+# Files of Debian's packages read by make_fresh12, with the SHA-256 of their content
+# (`dpkg --verify` reported them unmodified); make_fresh12 refuses other content.
+FRESH12_FILES = {
+    "/etc/iproute2/rt_protos":
+        "c9fef75e20c479554825ead8f96b5eee51771a2f1e5d1794875226ead014730c",
+    "/lib/udev/hwdb.d/20-usb-vendor-model.hwdb":
+        "3210a3508e6bd7d626142e7a2c1ab82cad4f018b5ea2d8cbc1a539d3dc3ef3f9",
+    "/usr/include/X11/X.h":
+        "3f3ce079a71d26784ea298a75a29fb8add6f0f409cf36850bea7d428fdb1a9fb",
+    "/usr/include/linux/rtnetlink.h":
+        "55e327b1ba22cffd772c667c86fde5ad9b41dc4d0f609aa12340e807f9d7832e",
+    "/usr/include/nss/sslproto.h":
+        "2d4c2dd4e0a5ad4075ddc08f53b8df55fb27ae31ff6117336d7e06987c1fa221",
+    "/usr/include/x86_64-linux-gnu/asm/unistd_64.h":
+        "73cca9493303afdcdd6d0fa098ae925ecb3d0f2e531a3248b7c83dcac8ea4abb",
+    "/usr/include/xcb/xproto.h":
+        "6f45223c52dc24621e7b307b26d39e4d7c884dc08900be619361e076fcac40ec",
+    "/usr/share/gdb/syscalls/amd64-linux.xml":
+        "c6be9ea8d25533258da195dd70ce01c1c95ebea3c02dced8bc5f4c30c1eed4e0",
+    "/usr/share/perl/5.36.0/Module/CoreList.pm":
+        "b1cb1a494fb07900e32d82ab81980efdba3c6ce8e2f1db2e3af747567db0c705",
+}
+
+
+def fresh12_version_mismatches() -> list:
+    """What differs from FRESH12_VERSIONS, FRESH12_DEBIAN and FRESH12_FILES here: a missing
+    package, another version, or a system file with other content."""
+    return pinned_mismatches(FRESH12_VERSIONS, FRESH12_DEBIAN, FRESH12_FILES)
+
+
+def _fresh12_case(out, name, src, tgt, pairs) -> dict:
+    return _fresh8_case(out, name, src, tgt, pairs, FRESH12_REFERENCE)
+
+
+def _checked12(path: str) -> Path:
+    """A Debian file whose content fresh12 pins."""
+    return pinned_file(path, FRESH12_FILES, "fresh12")
+
+
+def _vega_lite_schema() -> dict:
+    """The Vega-Lite JSON schema altair bundles (v5)."""
+    import json
+    return json.loads(_site("altair", "vegalite", "v5", "schema",
+                            "vega-lite-schema.json").read_text(encoding="utf-8"))
+
+
+def _gdb_syscalls() -> list:
+    """gdb's amd64 Linux syscall table: (name, number, groups) per <syscall> element."""
+    import re
+    text = _checked12("/usr/share/gdb/syscalls/amd64-linux.xml").read_text()
+    return [(n, c, g) for n, c, g in re.findall(
+        r'<syscall name="([^"]+)" number="(\d+)"(?: groups="([^"]*)")?/>', text)]
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def _channel(cls_name: str) -> str:
+    """An altair channel class's Vega-Lite channel: a "Datum" or "Value" suffix dropped, the
+    first letter lower-cased: "StrokeDashValue" -> "strokeDash"."""
+    for suffix in ("Datum", "Value"):
+        cls_name = cls_name.removesuffix(suffix)
+    return cls_name[:1].lower() + cls_name[1:]
+
+
+def altair_channel_classes(lake, out):
+    """altair's encoding channel classes ("XDatum", with the schema definition it wraps,
+    "PositionDatumDef"; written by altair's generator) and the encoding channels of the
+    Vega-Lite schema altair bundles ("x", with the definition it takes, written by the
+    Vega-Lite authors). The truth is the class's own `_encoding_name`. N:1 (a channel has
+    a field class and its Datum / Value variants)."""
+    import inspect
+    from altair.vegalite.v5.schema import channels
+    classes = sorted((n, c) for n, c in vars(channels).items()
+                     if inspect.isclass(c) and c.__module__ == channels.__name__
+                     and getattr(c, "_encoding_name", None))
+    src = pd.DataFrame({"class": [n for n, _ in classes],
+                        "schema definition": [c._schema.get("$ref", "").rsplit("/", 1)[-1]
+                                              for _, c in classes]})
+    props = _vega_lite_schema()["definitions"]["FacetedEncoding"]["properties"]
+
+    def definition(p: dict) -> str:
+        refs = [p.get("$ref", "")] + [a.get("$ref", "") for a in p.get("anyOf", [])]
+        return " | ".join(r.rsplit("/", 1)[-1] for r in refs if r)
+    names = sorted(props)
+    tgt = pd.DataFrame({"channel": names, "channel definition": [definition(props[n])
+                                                                 for n in names]})
+    return _fresh12_case(out, "altair_channel_classes", src, tgt,
+                         _by_key([c._encoding_name for _, c in classes], names))
+
+
+def _nr_macro(name: str) -> str:
+    """A syscall's name as Linux's asm/unistd_64.h names its number: "__NR_" before."""
+    return "__NR_" + name
+
+
+def gdb_syscalls_linux_numbers(lake, out):
+    """gdb's amd64 Linux syscall table (name "read", its groups "descriptor"; the number is
+    not shown) and Linux's asm/unistd_64.h (macro "__NR_read", number 0). The truth is the
+    syscall number, the tables' own. 1:1."""
+    import re
+    calls = _gdb_syscalls()
+    src = pd.DataFrame([(n, g) for n, _, g in calls], columns=["syscall", "groups"])
+    macros = re.findall(r"^#define\s+(__NR_\w+)\s+(\d+)",
+                        _checked12("/usr/include/x86_64-linux-gnu/asm/unistd_64.h").read_text(),
+                        re.M)
+    tgt = pd.DataFrame(macros, columns=["macro", "syscall number"])
+    return _fresh12_case(out, "gdb_syscalls_linux_numbers", src, tgt,
+                         _by_key([c for _, c, _ in calls], tgt["syscall number"].tolist()))
+
+
+def _rtprot(name: str) -> str:
+    """An iproute2 routing-protocol name as Linux's macro: "kernel" -> "RTPROT_KERNEL"."""
+    return "RTPROT_" + name.upper()
+
+
+def iproute2_rt_protos_linux(lake, out):
+    """iproute2's /etc/iproute2/rt_protos (the names `ip route` prints after "proto":
+    "kernel", "bird"; the number is not shown) and Linux's linux/rtnetlink.h RTPROT_ macros
+    ("RTPROT_KERNEL", 2, its comment "Route installed by kernel"). The truth is the
+    protocol number, the tables' own. 1:1 onto 22 of 23 macros."""
+    import re
+    rows = [line.split() for line in _checked12("/etc/iproute2/rt_protos").read_text()
+            .splitlines() if line.strip() and not line.startswith("#")]
+    src = pd.DataFrame({"protocol": [n for _, n in rows]})
+    macros = re.findall(r"^#define\s+(RTPROT_\w+)\s+(\d+)[ \t]*(?:/\*\s*(.*?)\s*(?:\*/|;|$))?",
+                        _checked12("/usr/include/linux/rtnetlink.h").read_text(), re.M)
+    tgt = pd.DataFrame(macros, columns=["macro", "protocol number", "comment"])
+    return _fresh12_case(out, "iproute2_rt_protos_linux", src, tgt,
+                         _by_key([c for c, _ in rows], tgt["protocol number"].tolist()))
+
+
+def _upper_snake(camel: str) -> str:
+    """CamelCase as UPPER_SNAKE_CASE, digits a word of their own: "Button1Motion" ->
+    "BUTTON_1_MOTION"."""
+    import re
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])",
+               "_", camel)
+    return s.upper()
+
+
+def _xcb_event_mask(mask: str) -> str:
+    """An Xlib event mask as XCB's enumerator: "KeyPressMask" -> "XCB_EVENT_MASK_KEY_PRESS"."""
+    return "XCB_EVENT_MASK_" + _upper_snake(mask.removesuffix("Mask"))
+
+
+def x11_event_masks_xcb(lake, out):
+    """X.Org's X.h input event masks (Xlib's "KeyPressMask"; its value (1L<<0) is not shown)
+    and XCB's xcb_event_mask_t in xcb/xproto.h ("XCB_EVENT_MASK_KEY_PRESS", 1; generated
+    from XCB's protocol description). The truth is the mask's bit value, the tables' own.
+    1:1."""
+    import re
+    text = _checked12("/usr/include/X11/X.h").read_text()
+    section = text.split("Input Event Masks.")[1].split("Event names.")[0]
+    masks = re.findall(r"^#define\s+(\w+Mask)\s+\(?(\d+)L(?:<<(\d+)\))?", section, re.M)
+    value = [str(int(v) << int(s)) if s else v for _, v, s in masks]
+    src = pd.DataFrame({"event mask": [m for m, _, _ in masks]})
+    block = _checked12("/usr/include/xcb/xproto.h").read_text().split(
+        "typedef enum xcb_event_mask_t {")[1].split("}")[0]
+    enum = re.findall(r"^\s+(XCB_EVENT_MASK_\w+)\s*=\s*(\d+)", block, re.M)
+    tgt = pd.DataFrame(enum, columns=["xcb enumerator", "bit value"])
+    return _fresh12_case(out, "x11_event_masks_xcb", src, tgt,
+                         _by_key(value, tgt["bit value"].tolist()))
+
+
+# ---- written formats (criterion (e)): the reference function is the format's writer
+
+def _vega_lite_doc_url(mark: str) -> str:
+    """A Vega-Lite mark's page in the Vega-Lite documentation."""
+    return f"https://vega.github.io/vega-lite/docs/{mark}.html"
+
+
+def altair_mark_doc_urls(lake, out):
+    """The primitive marks of the Vega-Lite schema altair bundles ("bar") and the marks
+    keyed by their page in Vega-Lite's documentation
+    ("https://vega.github.io/vega-lite/docs/bar.html"). 1:1."""
+    marks = _vega_lite_schema()["definitions"]["Mark"]["enum"]
+    src = pd.DataFrame({"mark": marks})
+    tgt = pd.DataFrame({"documentation": [_vega_lite_doc_url(m) for m in marks]})
+    return _fresh12_case(out, "altair_mark_doc_urls", src, tgt, _same_row(src, tgt))
+
+
+def _man_ref(name: str) -> str:
+    """A system call's manual page as texts cite it: "read" -> "read(2)"."""
+    return f"{name}(2)"
+
+
+def gdb_syscall_man_refs(lake, out):
+    """gdb's amd64 Linux syscall table (name "read", number 0, groups "descriptor") and the
+    syscalls keyed by the way texts cite their manual page, "read(2)". 1:1."""
+    calls = _gdb_syscalls()
+    src = pd.DataFrame(calls, columns=["name", "number", "syscall groups"])
+    tgt = pd.DataFrame({"manual page": [_man_ref(n) for n, _, _ in calls]})
+    return _fresh12_case(out, "gdb_syscall_man_refs", src, tgt, _same_row(src, tgt))
+
+
+def _settings_path(plugin: str) -> str:
+    """A JupyterLab plugin's user-settings file: "@jupyterlab/notebook-extension:tracker" ->
+    "~/.jupyter/lab/user-settings/@jupyterlab/notebook-extension/tracker.jupyterlab-settings"."""
+    package, name = plugin.split(":")
+    return f"~/.jupyter/lab/user-settings/{package}/{name}.jupyterlab-settings"
+
+
+def jupyterlab_settings_paths(lake, out):
+    """JupyterLab's settings schemas (plugin "@jupyterlab/notebook-extension:tracker", the
+    schema's title "Notebook", how many settings it has) and the plugins keyed by the file
+    a user's settings for them are written to. 1:1."""
+    import json
+    root = _site("jupyterlab", "schemas")
+    rows = []
+    for f in sorted(root.glob("@jupyterlab/*/*.json")):
+        schema = json.loads(f.read_text(encoding="utf-8"))
+        plugin = f"{f.parent.relative_to(root).as_posix()}:{f.stem}"
+        rows.append((plugin, str(schema.get("title", "")),
+                     str(len(schema.get("properties", {})))))
+    src = pd.DataFrame(rows, columns=["plugin", "title", "settings"])
+    tgt = pd.DataFrame({"user settings file": [_settings_path(p) for p, _, _ in rows]})
+    return _fresh12_case(out, "jupyterlab_settings_paths", src, tgt, _same_row(src, tgt))
+
+
+def _iana_value(code: str) -> str:
+    """A cipher suite's two-byte code as IANA's TLS registry writes it: "0xC02F" ->
+    "0xC0,0x2F"."""
+    return f"0x{code[2:4]},0x{code[4:6]}"
+
+
+def nss_cipher_suite_values(lake, out):
+    """NSS's sslproto.h cipher-suite macros ("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+    "0xC02F"; the TLS 1.3 suites and the signalling values included) and the suites keyed
+    by their value as IANA's TLS Cipher Suites registry writes it ("0xC0,0x2F"). 1:1 (the
+    134 suite macros have 134 codes)."""
+    import re
+    text = _checked12("/usr/include/nss/sslproto.h").read_text()
+    suites = [(n, c.upper()) for n, c in re.findall(
+        r"^#define\s+((?:TLS|SSL)_\w+)\s+0x([0-9A-Fa-f]{4})\b", text, re.M)
+        if "_WITH_" in n or n.endswith("_SCSV") or n.startswith(("TLS_AES_", "TLS_CHACHA20_"))]
+    src = pd.DataFrame([(n, "0x" + c) for n, c in suites], columns=["macro", "code"])
+    values = sorted({_iana_value("0x" + c) for _, c in suites})
+    tgt = pd.DataFrame({"IANA value": values})
+    return _fresh12_case(out, "nss_cipher_suite_values", src, tgt,
+                         _by_key([_iana_value("0x" + c) for _, c in suites], values))
+
+
+def _dmy(iso: str) -> str:
+    """An ISO date as day/month/year: "2022-05-28" -> "28/05/2022"."""
+    y, m, d = iso.split("-")
+    return f"{d}/{m}/{y}"
+
+
+def perl_release_dates(lake, out):
+    """Module::CoreList's %released (perl version "5.036000", release date "2022-05-28") and
+    the release days written day/month/year ("28/05/2022"). N:1 (perls released on the same
+    day)."""
+    import re
+    text = _checked12("/usr/share/perl/5.36.0/Module/CoreList.pm").read_text(encoding="utf-8")
+    block = text.split("%released = (")[1].split(");")[0]
+    rows = re.findall(r"^\s+([\d.]+)\s+=>\s+'(\d{4}-\d\d-\d\d)',", block, re.M)
+    src = pd.DataFrame(rows, columns=["perl version", "released"])
+    days = sorted({_dmy(d) for _, d in rows}, key=lambda s: s[6:] + s[3:5] + s[:2])
+    tgt = pd.DataFrame({"release day": days})
+    return _fresh12_case(out, "perl_release_dates", src, tgt,
+                         _by_key([_dmy(d) for _, d in rows], days))
+
+
+def _lsusb_id(vendor: str, product: str) -> str:
+    """A USB device's id as lsusb prints it: "1D6B", "0002" -> "1d6b:0002"."""
+    return f"{vendor.lower()}:{product.lower()}"
+
+
+def udev_usb_ids(lake, out):
+    """systemd's hwdb 20-usb-vendor-model.hwdb: the USB products with a model name (vendor
+    id "1D6B", product id "0002", model "2.0 root hub", vendor "Linux Foundation"), a
+    seeded sample of about 8 % (the file names about 20,000), keyed by the id as lsusb
+    prints it ("1d6b:0002"). 1:1."""
+    import re
+    text = _checked12("/lib/udev/hwdb.d/20-usb-vendor-model.hwdb").read_text(encoding="utf-8")
+    vendors, products = {}, []
+    for block in text.split("\n\n"):
+        head = re.match(r"usb:v([0-9A-F]{4})(?:p([0-9A-F]{4}))?\*\n", block)
+        if not head:
+            continue
+        fields = dict(re.findall(r"^ (ID_\w+)=(.*)$", block, re.M))
+        if head.group(2) is None:
+            vendors[head.group(1)] = fields.get("ID_VENDOR_FROM_DATABASE", "")
+        elif "ID_MODEL_FROM_DATABASE" in fields:
+            products.append((head.group(1), head.group(2), fields["ID_MODEL_FROM_DATABASE"]))
+    products = [p for p in products if _pick(f"{p[0]}:{p[1]}", 8)]
+    src = pd.DataFrame([(v, p, m, vendors.get(v, "")) for v, p, m in products],
+                       columns=["vendor id", "product id", "model", "vendor"])
+    tgt = pd.DataFrame({"usb id": [_lsusb_id(v, p) for v, p, _ in products]})
+    return _fresh12_case(out, "udev_usb_ids", src, tgt, _same_row(src, tgt))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH12_REFERENCE = {
+    "altair_channel_classes": ("channel", lambda r: _channel(r["class"])),
+    "gdb_syscalls_linux_numbers": ("macro", lambda r: _nr_macro(r["syscall"])),
+    "iproute2_rt_protos_linux": ("macro", lambda r: _rtprot(r["protocol"])),
+    "x11_event_masks_xcb": ("xcb enumerator", lambda r: _xcb_event_mask(r["event mask"])),
+    "altair_mark_doc_urls": ("documentation", lambda r: _vega_lite_doc_url(r["mark"])),
+    "gdb_syscall_man_refs": ("manual page", lambda r: _man_ref(r["name"])),
+    "jupyterlab_settings_paths": ("user settings file", lambda r: _settings_path(r["plugin"])),
+    "nss_cipher_suite_values": ("IANA value", lambda r: _iana_value(r["code"])),
+    "perl_release_dates": ("release day", lambda r: _dmy(r["released"])),
+    "udev_usb_ids": ("usb id", lambda r: _lsusb_id(r["vendor id"], r["product id"])),
+}
+
+
+def make_fresh12(lake, out: Path) -> list:
+    """The fresh12 cases; ``lake`` is unused (the tables ship in pip packages and Debian's
+    packages, at the versions of FRESH12_VERSIONS and FRESH12_DEBIAN)."""
+    wrong = fresh12_version_mismatches()
+    if wrong:
+        raise RuntimeError("fresh12 was made with other versions: " + "; ".join(wrong))
+    return [
+        altair_channel_classes(lake, out),
+        gdb_syscalls_linux_numbers(lake, out),
+        iproute2_rt_protos_linux(lake, out),
+        x11_event_masks_xcb(lake, out),
+        altair_mark_doc_urls(lake, out),
+        gdb_syscall_man_refs(lake, out),
+        jupyterlab_settings_paths(lake, out),
+        nss_cipher_suite_values(lake, out),
+        perl_release_dates(lake, out),
+        udev_usb_ids(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -3719,7 +4056,7 @@ def episode_codes_padded(lake, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh11)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh12)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     ap.add_argument("--fresh", action="store_true",
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
@@ -3750,15 +4087,21 @@ def main(argv=None):
                     help="make the eleventh fresh validation set (bench/data/autojoin-fresh11) "
                     "from tables shipped in pip packages, the standard library and Debian's "
                     "packages that no earlier set read (fresh8 to fresh10 included) instead")
+    ap.add_argument("--fresh12", action="store_true",
+                    help="make the twelfth fresh validation set (bench/data/autojoin-fresh12) "
+                    "from tables shipped in pip packages, the standard library and Debian's "
+                    "packages that no earlier set read (fresh8 to fresh11's pools included) "
+                    "instead")
     args = ap.parse_args(argv)
-    if args.lake is None and not (args.fresh8 or args.fresh9 or args.fresh10 or args.fresh11):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh11 read none)")
-    make = (make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+    if args.lake is None and not (args.fresh8 or args.fresh9 or args.fresh10 or args.fresh11
+                                  or args.fresh12):
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh12 read none)")
+    make = (make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh11: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh12: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 
