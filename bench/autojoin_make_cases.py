@@ -3686,21 +3686,17 @@ _FRESH12_POOL = (
 # refuses others). altair's channel classes and bundled schema are pinned by its version.
 FRESH12_VERSIONS = {"python": "3.11.7", "altair": "5.5.0", "jupyterlab": "4.6.6"}
 # Debian 12's packages whose files the cases read.
-FRESH12_DEBIAN = {"gdb": "13.1-3", "iproute2": "6.1.0-3", "libnss3-dev": "2:3.87.1-1+deb12u2",
-                  "libxcb1-dev": "1.15-1", "linux-libc-dev": "6.1.187-1",
-                  "perl-modules-5.36": "5.36.0-7+deb12u4", "udev": "252.39-1~deb12u2",
+FRESH12_DEBIAN = {"gdb": "13.1-3", "libnss3-dev": "2:3.87.1-1+deb12u2", "libxcb1-dev": "1.15-1",
+                  "linux-libc-dev": "6.1.187-1", "perl-modules-5.36": "5.36.0-7+deb12u4",
+                  "udev": "252.39-1~deb12u2", "vim-runtime": "2:9.0.1378-2+deb12u2",
                   "x11proto-dev": "2022.1-1"}
 # Files of Debian's packages read by make_fresh12, with the SHA-256 of their content
 # (`dpkg --verify` reported them unmodified); make_fresh12 refuses other content.
 FRESH12_FILES = {
-    "/etc/iproute2/rt_protos":
-        "c9fef75e20c479554825ead8f96b5eee51771a2f1e5d1794875226ead014730c",
     "/lib/udev/hwdb.d/20-usb-vendor-model.hwdb":
         "3210a3508e6bd7d626142e7a2c1ab82cad4f018b5ea2d8cbc1a539d3dc3ef3f9",
     "/usr/include/X11/X.h":
         "3f3ce079a71d26784ea298a75a29fb8add6f0f409cf36850bea7d428fdb1a9fb",
-    "/usr/include/linux/rtnetlink.h":
-        "55e327b1ba22cffd772c667c86fde5ad9b41dc4d0f609aa12340e807f9d7832e",
     "/usr/include/nss/sslproto.h":
         "2d4c2dd4e0a5ad4075ddc08f53b8df55fb27ae31ff6117336d7e06987c1fa221",
     "/usr/include/x86_64-linux-gnu/asm/unistd_64.h":
@@ -3711,6 +3707,8 @@ FRESH12_FILES = {
         "c6be9ea8d25533258da195dd70ce01c1c95ebea3c02dced8bc5f4c30c1eed4e0",
     "/usr/share/perl/5.36.0/Module/CoreList.pm":
         "b1cb1a494fb07900e32d82ab81980efdba3c6ce8e2f1db2e3af747567db0c705",
+    "/usr/share/vim/vim90/doc":
+        "4db16973452c513c04dc2291a1e7a159540740f51331c107cb4b95f39b0cf845",
 }
 
 
@@ -3725,7 +3723,7 @@ def _fresh12_case(out, name, src, tgt, pairs) -> dict:
 
 
 def _checked12(path: str) -> Path:
-    """A Debian file whose content fresh12 pins."""
+    """A Debian file (or folder) whose content fresh12 pins."""
     return pinned_file(path, FRESH12_FILES, "fresh12")
 
 
@@ -3780,6 +3778,36 @@ def altair_channel_classes(lake, out):
                          _by_key([c._encoding_name for _, c in classes], names))
 
 
+def _mark_type(method: str) -> str:
+    """An altair mark method's Vega-Lite mark type: "mark_bar" -> "bar"."""
+    return method.removeprefix("mark_")
+
+
+def altair_mark_methods(lake, out):
+    """altair's mark methods of a chart ("mark_bar", how many parameters it takes; written
+    by altair's generator) and the mark types of the Vega-Lite schema altair bundles ("bar",
+    primitive, from its Mark enum; "boxplot", composite, from BoxPlot, ErrorBar and
+    ErrorBand). The truth is the mark the method sets on a chart (calling it on an empty
+    alt.Chart()). 1:1."""
+    import inspect
+    import altair as alt
+    methods = sorted(n for n in dir(alt.Chart) if n.startswith("mark_"))
+    src = pd.DataFrame({"method": methods,
+                        "parameters": [str(len(inspect.signature(getattr(alt.Chart, n))
+                                               .parameters) - 1) for n in methods]})
+    defs = _vega_lite_schema()["definitions"]
+    marks = [(m, "primitive") for m in defs["Mark"]["enum"]] + [
+        (defs[ref["$ref"].rsplit("/", 1)[-1]]["const"], "composite")
+        for ref in defs["CompositeMark"]["anyOf"]]
+    tgt = pd.DataFrame(marks, columns=["mark", "mark kind"])
+
+    def made(method: str) -> str:
+        mark = getattr(alt.Chart(), method)().mark
+        return mark if isinstance(mark, str) else mark.type
+    return _fresh12_case(out, "altair_mark_methods", src, tgt,
+                         _by_key([made(n) for n in methods], tgt["mark"].tolist()))
+
+
 def _nr_macro(name: str) -> str:
     """A syscall's name as Linux's asm/unistd_64.h names its number: "__NR_" before."""
     return "__NR_" + name
@@ -3798,27 +3826,6 @@ def gdb_syscalls_linux_numbers(lake, out):
     tgt = pd.DataFrame(macros, columns=["macro", "syscall number"])
     return _fresh12_case(out, "gdb_syscalls_linux_numbers", src, tgt,
                          _by_key([c for _, c, _ in calls], tgt["syscall number"].tolist()))
-
-
-def _rtprot(name: str) -> str:
-    """An iproute2 routing-protocol name as Linux's macro: "kernel" -> "RTPROT_KERNEL"."""
-    return "RTPROT_" + name.upper()
-
-
-def iproute2_rt_protos_linux(lake, out):
-    """iproute2's /etc/iproute2/rt_protos (the names `ip route` prints after "proto":
-    "kernel", "bird"; the number is not shown) and Linux's linux/rtnetlink.h RTPROT_ macros
-    ("RTPROT_KERNEL", 2, its comment "Route installed by kernel"). The truth is the
-    protocol number, the tables' own. 1:1 onto 22 of 23 macros."""
-    import re
-    rows = [line.split() for line in _checked12("/etc/iproute2/rt_protos").read_text()
-            .splitlines() if line.strip() and not line.startswith("#")]
-    src = pd.DataFrame({"protocol": [n for _, n in rows]})
-    macros = re.findall(r"^#define\s+(RTPROT_\w+)\s+(\d+)[ \t]*(?:/\*\s*(.*?)\s*(?:\*/|;|$))?",
-                        _checked12("/usr/include/linux/rtnetlink.h").read_text(), re.M)
-    tgt = pd.DataFrame(macros, columns=["macro", "protocol number", "comment"])
-    return _fresh12_case(out, "iproute2_rt_protos_linux", src, tgt,
-                         _by_key([c for c, _ in rows], tgt["protocol number"].tolist()))
 
 
 def _upper_snake(camel: str) -> str:
@@ -3855,35 +3862,6 @@ def x11_event_masks_xcb(lake, out):
 
 
 # ---- written formats (criterion (e)): the reference function is the format's writer
-
-def _vega_lite_doc_url(mark: str) -> str:
-    """A Vega-Lite mark's page in the Vega-Lite documentation."""
-    return f"https://vega.github.io/vega-lite/docs/{mark}.html"
-
-
-def altair_mark_doc_urls(lake, out):
-    """The primitive marks of the Vega-Lite schema altair bundles ("bar") and the marks
-    keyed by their page in Vega-Lite's documentation
-    ("https://vega.github.io/vega-lite/docs/bar.html"). 1:1."""
-    marks = _vega_lite_schema()["definitions"]["Mark"]["enum"]
-    src = pd.DataFrame({"mark": marks})
-    tgt = pd.DataFrame({"documentation": [_vega_lite_doc_url(m) for m in marks]})
-    return _fresh12_case(out, "altair_mark_doc_urls", src, tgt, _same_row(src, tgt))
-
-
-def _man_ref(name: str) -> str:
-    """A system call's manual page as texts cite it: "read" -> "read(2)"."""
-    return f"{name}(2)"
-
-
-def gdb_syscall_man_refs(lake, out):
-    """gdb's amd64 Linux syscall table (name "read", number 0, groups "descriptor") and the
-    syscalls keyed by the way texts cite their manual page, "read(2)". 1:1."""
-    calls = _gdb_syscalls()
-    src = pd.DataFrame(calls, columns=["name", "number", "syscall groups"])
-    tgt = pd.DataFrame({"manual page": [_man_ref(n) for n, _, _ in calls]})
-    return _fresh12_case(out, "gdb_syscall_man_refs", src, tgt, _same_row(src, tgt))
-
 
 def _settings_path(plugin: str) -> str:
     """A JupyterLab plugin's user-settings file: "@jupyterlab/notebook-extension:tracker" ->
@@ -3982,19 +3960,37 @@ def udev_usb_ids(lake, out):
     return _fresh12_case(out, "udev_usb_ids", src, tgt, _same_row(src, tgt))
 
 
+def _vimhelp_url(help_file: str) -> str:
+    """A Vim help file's page on vimhelp.org: "options.txt" ->
+    "https://vimhelp.org/options.txt.html"."""
+    return f"https://vimhelp.org/{help_file}.html"
+
+
+def vim_help_file_urls(lake, out):
+    """vim-runtime's help files (file "options.txt", the rest of its first line "For Vim
+    version 9.0.  Last change: 2023 Feb 17", lines) and the help files keyed by their page
+    on vimhelp.org, which renders Vim's help ("https://vimhelp.org/options.txt.html"). 1:1."""
+    files = sorted(_checked12("/usr/share/vim/vim90/doc").glob("*.txt"))
+    texts = [f.read_text(encoding="utf-8", errors="replace").splitlines() for f in files]
+    src = pd.DataFrame({"help file": [f.name for f in files],
+                        "first line": [" ".join(t[0].split()[1:]) if t else "" for t in texts],
+                        "lines": [str(len(t)) for t in texts]})
+    tgt = pd.DataFrame({"vimhelp page": [_vimhelp_url(f.name) for f in files]})
+    return _fresh12_case(out, "vim_help_file_urls", src, tgt, _same_row(src, tgt))
+
+
 # Per case: the target's key column and the hand-written reference function (source row as
 # a dict of cells -> the target key), plain string operations. Written per case, not learned.
 FRESH12_REFERENCE = {
     "altair_channel_classes": ("channel", lambda r: _channel(r["class"])),
+    "altair_mark_methods": ("mark", lambda r: _mark_type(r["method"])),
     "gdb_syscalls_linux_numbers": ("macro", lambda r: _nr_macro(r["syscall"])),
-    "iproute2_rt_protos_linux": ("macro", lambda r: _rtprot(r["protocol"])),
     "x11_event_masks_xcb": ("xcb enumerator", lambda r: _xcb_event_mask(r["event mask"])),
-    "altair_mark_doc_urls": ("documentation", lambda r: _vega_lite_doc_url(r["mark"])),
-    "gdb_syscall_man_refs": ("manual page", lambda r: _man_ref(r["name"])),
     "jupyterlab_settings_paths": ("user settings file", lambda r: _settings_path(r["plugin"])),
     "nss_cipher_suite_values": ("IANA value", lambda r: _iana_value(r["code"])),
     "perl_release_dates": ("release day", lambda r: _dmy(r["released"])),
     "udev_usb_ids": ("usb id", lambda r: _lsusb_id(r["vendor id"], r["product id"])),
+    "vim_help_file_urls": ("vimhelp page", lambda r: _vimhelp_url(r["help file"])),
 }
 
 
@@ -4006,15 +4002,14 @@ def make_fresh12(lake, out: Path) -> list:
         raise RuntimeError("fresh12 was made with other versions: " + "; ".join(wrong))
     return [
         altair_channel_classes(lake, out),
+        altair_mark_methods(lake, out),
         gdb_syscalls_linux_numbers(lake, out),
-        iproute2_rt_protos_linux(lake, out),
         x11_event_masks_xcb(lake, out),
-        altair_mark_doc_urls(lake, out),
-        gdb_syscall_man_refs(lake, out),
         jupyterlab_settings_paths(lake, out),
         nss_cipher_suite_values(lake, out),
         perl_release_dates(lake, out),
         udev_usb_ids(lake, out),
+        vim_help_file_urls(lake, out),
     ]
 
 
