@@ -3686,19 +3686,18 @@ _FRESH12_POOL = (
 # refuses others). altair's channel classes and bundled schema are pinned by its version.
 FRESH12_VERSIONS = {"python": "3.11.7", "altair": "5.5.0", "jupyterlab": "4.6.6"}
 # Debian 12's packages whose files the cases read.
-FRESH12_DEBIAN = {"gdb": "13.1-3", "libnss3-dev": "2:3.87.1-1+deb12u2", "libxcb1-dev": "1.15-1",
+FRESH12_DEBIAN = {"gdb": "13.1-3", "libssl-dev": "3.0.19-1~deb12u2", "libxcb1-dev": "1.15-1",
                   "linux-libc-dev": "6.1.187-1", "perl-modules-5.36": "5.36.0-7+deb12u4",
-                  "udev": "252.39-1~deb12u2", "vim-runtime": "2:9.0.1378-2+deb12u2",
-                  "x11proto-dev": "2022.1-1"}
+                  "udev": "252.39-1~deb12u2", "x11proto-dev": "2022.1-1"}
 # Files of Debian's packages read by make_fresh12, with the SHA-256 of their content
 # (`dpkg --verify` reported them unmodified); make_fresh12 refuses other content.
 FRESH12_FILES = {
-    "/lib/udev/hwdb.d/20-usb-vendor-model.hwdb":
-        "3210a3508e6bd7d626142e7a2c1ab82cad4f018b5ea2d8cbc1a539d3dc3ef3f9",
+    "/lib/udev/hwdb.d/20-pci-classes.hwdb":
+        "f56b790e1d668977277a0d92c59fbf7fa9ca8a2408981e550b0706a4143c0cf8",
     "/usr/include/X11/X.h":
         "3f3ce079a71d26784ea298a75a29fb8add6f0f409cf36850bea7d428fdb1a9fb",
-    "/usr/include/nss/sslproto.h":
-        "2d4c2dd4e0a5ad4075ddc08f53b8df55fb27ae31ff6117336d7e06987c1fa221",
+    "/usr/include/openssl/obj_mac.h":
+        "e5a58848fd820ea40479305984a7401decd895da8c2a22147ee647753acd5a2a",
     "/usr/include/x86_64-linux-gnu/asm/unistd_64.h":
         "73cca9493303afdcdd6d0fa098ae925ecb3d0f2e531a3248b7c83dcac8ea4abb",
     "/usr/include/xcb/xproto.h":
@@ -3707,8 +3706,6 @@ FRESH12_FILES = {
         "c6be9ea8d25533258da195dd70ce01c1c95ebea3c02dced8bc5f4c30c1eed4e0",
     "/usr/share/perl/5.36.0/Module/CoreList.pm":
         "b1cb1a494fb07900e32d82ab81980efdba3c6ce8e2f1db2e3af747567db0c705",
-    "/usr/share/vim/vim90/doc":
-        "4db16973452c513c04dc2291a1e7a159540740f51331c107cb4b95f39b0cf845",
 }
 
 
@@ -3863,51 +3860,97 @@ def x11_event_masks_xcb(lake, out):
 
 # ---- written formats (criterion (e)): the reference function is the format's writer
 
-def _settings_path(plugin: str) -> str:
-    """A JupyterLab plugin's user-settings file: "@jupyterlab/notebook-extension:tracker" ->
-    "~/.jupyter/lab/user-settings/@jupyterlab/notebook-extension/tracker.jupyterlab-settings"."""
-    package, name = plugin.split(":")
-    return f"~/.jupyter/lab/user-settings/{package}/{name}.jupyterlab-settings"
+def _man7_url(name: str) -> str:
+    """A system call's manual page on man7.org (the Linux man-pages project's site)."""
+    return f"https://man7.org/linux/man-pages/man2/{name}.2.html"
 
 
-def jupyterlab_settings_paths(lake, out):
-    """JupyterLab's settings schemas (plugin "@jupyterlab/notebook-extension:tracker", the
-    schema's title "Notebook", how many settings it has) and the plugins keyed by the file
-    a user's settings for them are written to. 1:1."""
+def gdb_syscall_man7_urls(lake, out):
+    """gdb's amd64 Linux syscall table (name "read", number 0, groups "descriptor") and the
+    syscalls keyed by their manual page on man7.org
+    ("https://man7.org/linux/man-pages/man2/read.2.html"). 1:1."""
+    calls = _gdb_syscalls()
+    src = pd.DataFrame(calls, columns=["name", "number", "syscall groups"])
+    tgt = pd.DataFrame({"manual page": [_man7_url(n) for n, _, _ in calls]})
+    return _fresh12_case(out, "gdb_syscall_man7_urls", src, tgt, _same_row(src, tgt))
+
+
+def _told_apart(keys) -> list:
+    """The keys in sorted order, each kept only when the evaluator (which lower-cases and
+    drops non-alphanumerics) can tell it from every key kept before it."""
+    seen, kept = set(), []
+    for key in sorted(keys):
+        if _norm_row([key]) not in seen:
+            seen.add(_norm_row([key]))
+            kept.append(key)
+    return kept
+
+
+def _shortcut_label(keys: str) -> str:
+    """A JupyterLab shortcut's keys (the schema's list as JSON text, '["Accel Shift D"]') as
+    JupyterLab shows them on Linux: "Accel" is Ctrl, a chord's keys joined by "+", chords
+    by ", " ("Ctrl+Shift+D")."""
+    chords = keys.removeprefix('["').removesuffix('"]').split('", "')
+    return ", ".join("+".join("Ctrl" if k == "Accel" else k for k in c.split(" "))
+                     for c in chords)
+
+
+def jupyterlab_shortcut_labels(lake, out):
+    """JupyterLab's keyboard shortcuts as its settings schemas list them (command
+    "application:toggle-mode", keys ["Accel Shift D"] as JSON text, selector "body") and the
+    key labels JupyterLab shows for them on Linux ("Ctrl+Shift+D"). N:1 (one key label is
+    bound to other commands under other selectors). Labels that differ only in punctuation
+    are kept once (see below)."""
     import json
-    root = _site("jupyterlab", "schemas")
     rows = []
-    for f in sorted(root.glob("@jupyterlab/*/*.json")):
-        schema = json.loads(f.read_text(encoding="utf-8"))
-        plugin = f"{f.parent.relative_to(root).as_posix()}:{f.stem}"
-        rows.append((plugin, str(schema.get("title", "")),
-                     str(len(schema.get("properties", {})))))
-    src = pd.DataFrame(rows, columns=["plugin", "title", "settings"])
-    tgt = pd.DataFrame({"user settings file": [_settings_path(p) for p, _, _ in rows]})
-    return _fresh12_case(out, "jupyterlab_settings_paths", src, tgt, _same_row(src, tgt))
+    for f in sorted(_site("jupyterlab", "schemas").glob("@jupyterlab/*/*.json")):
+        for sc in json.loads(f.read_text(encoding="utf-8")).get("jupyter.lab.shortcuts", []):
+            rows.append((sc["command"], json.dumps(sc["keys"]), sc["selector"]))
+    rows = [r for r in rows if r[1] != '[""]']          # a shortcut with no keys
+    # Labels the evaluator cannot tell apart (it drops punctuation: "Ctrl+Shift+[" and
+    # "Ctrl+Shift+]") are kept once, the first in sorted order, with their shortcuts.
+    labels = _told_apart({_shortcut_label(k) for _, k, _ in rows})
+    rows = [r for r in rows if _shortcut_label(r[1]) in set(labels)]
+    src = _distinct_rows(pd.DataFrame(rows, columns=["command", "keys", "selector"]))
+    rows = list(src.itertuples(index=False, name=None))
+    tgt = pd.DataFrame({"key label": labels})
+    return _fresh12_case(out, "jupyterlab_shortcut_labels", src, tgt,
+                         _by_key([_shortcut_label(k) for _, k, _ in rows], labels))
 
 
-def _iana_value(code: str) -> str:
-    """A cipher suite's two-byte code as IANA's TLS registry writes it: "0xC02F" ->
-    "0xC0,0x2F"."""
-    return f"0x{code[2:4]},0x{code[4:6]}"
+def _oid_info_url(oid: str) -> str:
+    """An object identifier's page in the OID repository: "1.2.840.113549" ->
+    "http://oid-info.com/get/1.2.840.113549"."""
+    return f"http://oid-info.com/get/{oid}"
 
 
-def nss_cipher_suite_values(lake, out):
-    """NSS's sslproto.h cipher-suite macros ("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
-    "0xC02F"; the TLS 1.3 suites and the signalling values included) and the suites keyed
-    by their value as IANA's TLS Cipher Suites registry writes it ("0xC0,0x2F"). 1:1 (the
-    134 suite macros have 134 codes)."""
+def openssl_oid_info_urls(lake, out):
+    """OpenSSL 3's obj_mac.h objects with an OID (name "sha256WithRSAEncryption", short name
+    "RSA-SHA256", long name, NID 668, the OID "1.2.840.113549.1.1.11" written out from its
+    OBJ_ macro "OBJ_pkcs1,11L") and the objects keyed by the OID's page in the OID
+    repository ("http://oid-info.com/get/1.2.840.113549.1.1.11"). N:1 where two objects
+    have one OID. OIDs that differ only in their dots are kept once (see below)."""
     import re
-    text = _checked12("/usr/include/nss/sslproto.h").read_text()
-    suites = [(n, c.upper()) for n, c in re.findall(
-        r"^#define\s+((?:TLS|SSL)_\w+)\s+0x([0-9A-Fa-f]{4})\b", text, re.M)
-        if "_WITH_" in n or n.endswith("_SCSV") or n.startswith(("TLS_AES_", "TLS_CHACHA20_"))]
-    src = pd.DataFrame([(n, "0x" + c) for n, c in suites], columns=["macro", "code"])
-    values = sorted({_iana_value("0x" + c) for _, c in suites})
-    tgt = pd.DataFrame({"IANA value": values})
-    return _fresh12_case(out, "nss_cipher_suite_values", src, tgt,
-                         _by_key([_iana_value("0x" + c) for _, c in suites], values))
+    text = _checked12("/usr/include/openssl/obj_mac.h").read_text()
+    field = {kind: dict(re.findall(rf'^#define\s+{kind}_(\w+)\s+"?([^"\n]*?)"?\s*$', text, re.M))
+             for kind in ("SN", "LN", "NID", "OBJ")}
+    objs = field["OBJ"]
+
+    def oid(name: str) -> str:
+        return ".".join(oid(p[4:]) if p.startswith("OBJ_") else p.removesuffix("L")
+                        for p in objs[name].split(","))
+    names = sorted(objs)
+    src = pd.DataFrame({"object": names, "short name": [field["SN"].get(n, "") for n in names],
+                        "long name": [field["LN"].get(n, "") for n in names],
+                        "NID": [field["NID"].get(n, "") for n in names],
+                        "OID": [oid(n) for n in names]})
+    # OIDs the evaluator cannot tell apart (it drops the dots: "1.3.6.1.4.1.311.2.1.14" and
+    # "1.3.6.1.4.1.311.21.14") are kept once, the first in sorted order, with their objects.
+    urls = _told_apart({_oid_info_url(o) for o in src.OID})
+    src = src[src.OID.map(_oid_info_url).isin(set(urls))]
+    tgt = pd.DataFrame({"oid-info page": urls})
+    return _fresh12_case(out, "openssl_oid_info_urls", src, tgt,
+                         _by_key([_oid_info_url(o) for o in src.OID], urls))
 
 
 def _dmy(iso: str) -> str:
@@ -3931,52 +3974,25 @@ def perl_release_dates(lake, out):
                          _by_key([_dmy(d) for _, d in rows], days))
 
 
-def _lsusb_id(vendor: str, product: str) -> str:
-    """A USB device's id as lsusb prints it: "1D6B", "0002" -> "1d6b:0002"."""
-    return f"{vendor.lower()}:{product.lower()}"
+def _lspci_class(class_code: str, subclass: str) -> str:
+    """A PCI device class as `lspci -nn` prints it in brackets: "0C", "03" -> "0c03"."""
+    return (class_code + subclass).lower()
 
 
-def udev_usb_ids(lake, out):
-    """systemd's hwdb 20-usb-vendor-model.hwdb: the USB products with a model name (vendor
-    id "1D6B", product id "0002", model "2.0 root hub", vendor "Linux Foundation"), a
-    seeded sample of about 8 % (the file names about 20,000), keyed by the id as lsusb
-    prints it ("1d6b:0002"). 1:1."""
+def udev_pci_class_codes(lake, out):
+    """systemd's hwdb 20-pci-classes.hwdb: the PCI subclasses (class "0C", subclass "03",
+    the class's name "Serial bus controller", the subclass's "USB controller") keyed by the
+    class code `lspci -nn` prints ("0c03"). 1:1."""
     import re
-    text = _checked12("/lib/udev/hwdb.d/20-usb-vendor-model.hwdb").read_text(encoding="utf-8")
-    vendors, products = {}, []
-    for block in text.split("\n\n"):
-        head = re.match(r"usb:v([0-9A-F]{4})(?:p([0-9A-F]{4}))?\*\n", block)
-        if not head:
-            continue
-        fields = dict(re.findall(r"^ (ID_\w+)=(.*)$", block, re.M))
-        if head.group(2) is None:
-            vendors[head.group(1)] = fields.get("ID_VENDOR_FROM_DATABASE", "")
-        elif "ID_MODEL_FROM_DATABASE" in fields:
-            products.append((head.group(1), head.group(2), fields["ID_MODEL_FROM_DATABASE"]))
-    products = [p for p in products if _pick(f"{p[0]}:{p[1]}", 8)]
-    src = pd.DataFrame([(v, p, m, vendors.get(v, "")) for v, p, m in products],
-                       columns=["vendor id", "product id", "model", "vendor"])
-    tgt = pd.DataFrame({"usb id": [_lsusb_id(v, p) for v, p, _ in products]})
-    return _fresh12_case(out, "udev_usb_ids", src, tgt, _same_row(src, tgt))
-
-
-def _vimhelp_url(help_file: str) -> str:
-    """A Vim help file's page on vimhelp.org: "options.txt" ->
-    "https://vimhelp.org/options.txt.html"."""
-    return f"https://vimhelp.org/{help_file}.html"
-
-
-def vim_help_file_urls(lake, out):
-    """vim-runtime's help files (file "options.txt", the rest of its first line "For Vim
-    version 9.0.  Last change: 2023 Feb 17", lines) and the help files keyed by their page
-    on vimhelp.org, which renders Vim's help ("https://vimhelp.org/options.txt.html"). 1:1."""
-    files = sorted(_checked12("/usr/share/vim/vim90/doc").glob("*.txt"))
-    texts = [f.read_text(encoding="utf-8", errors="replace").splitlines() for f in files]
-    src = pd.DataFrame({"help file": [f.name for f in files],
-                        "first line": [" ".join(t[0].split()[1:]) if t else "" for t in texts],
-                        "lines": [str(len(t)) for t in texts]})
-    tgt = pd.DataFrame({"vimhelp page": [_vimhelp_url(f.name) for f in files]})
-    return _fresh12_case(out, "vim_help_file_urls", src, tgt, _same_row(src, tgt))
+    text = _checked12("/lib/udev/hwdb.d/20-pci-classes.hwdb").read_text(encoding="utf-8")
+    classes = dict(re.findall(r"^pci:v\*d\*sv\*sd\*bc([0-9A-F]{2})\*\n"
+                              r" ID_PCI_CLASS_FROM_DATABASE=(.*)$", text, re.M))
+    subs = re.findall(r"^pci:v\*d\*sv\*sd\*bc([0-9A-F]{2})sc([0-9A-F]{2})\*\n"
+                      r" ID_PCI_SUBCLASS_FROM_DATABASE=(.*)$", text, re.M)
+    src = pd.DataFrame([(c, sc, classes.get(c, ""), name) for c, sc, name in subs],
+                       columns=["class", "subclass", "class name", "subclass name"])
+    tgt = pd.DataFrame({"pci class code": [_lspci_class(c, sc) for c, sc, _ in subs]})
+    return _fresh12_case(out, "udev_pci_class_codes", src, tgt, _same_row(src, tgt))
 
 
 # Per case: the target's key column and the hand-written reference function (source row as
@@ -3986,11 +4002,12 @@ FRESH12_REFERENCE = {
     "altair_mark_methods": ("mark", lambda r: _mark_type(r["method"])),
     "gdb_syscalls_linux_numbers": ("macro", lambda r: _nr_macro(r["syscall"])),
     "x11_event_masks_xcb": ("xcb enumerator", lambda r: _xcb_event_mask(r["event mask"])),
-    "jupyterlab_settings_paths": ("user settings file", lambda r: _settings_path(r["plugin"])),
-    "nss_cipher_suite_values": ("IANA value", lambda r: _iana_value(r["code"])),
+    "gdb_syscall_man7_urls": ("manual page", lambda r: _man7_url(r["name"])),
+    "jupyterlab_shortcut_labels": ("key label", lambda r: _shortcut_label(r["keys"])),
+    "openssl_oid_info_urls": ("oid-info page", lambda r: _oid_info_url(r["OID"])),
     "perl_release_dates": ("release day", lambda r: _dmy(r["released"])),
-    "udev_usb_ids": ("usb id", lambda r: _lsusb_id(r["vendor id"], r["product id"])),
-    "vim_help_file_urls": ("vimhelp page", lambda r: _vimhelp_url(r["help file"])),
+    "udev_pci_class_codes": ("pci class code", lambda r: _lspci_class(r["class"],
+                                                                       r["subclass"])),
 }
 
 
@@ -4005,11 +4022,11 @@ def make_fresh12(lake, out: Path) -> list:
         altair_mark_methods(lake, out),
         gdb_syscalls_linux_numbers(lake, out),
         x11_event_masks_xcb(lake, out),
-        jupyterlab_settings_paths(lake, out),
-        nss_cipher_suite_values(lake, out),
+        gdb_syscall_man7_urls(lake, out),
+        jupyterlab_shortcut_labels(lake, out),
+        openssl_oid_info_urls(lake, out),
         perl_release_dates(lake, out),
-        udev_usb_ids(lake, out),
-        vim_help_file_urls(lake, out),
+        udev_pci_class_codes(lake, out),
     ]
 
 
