@@ -3686,18 +3686,18 @@ _FRESH12_POOL = (
 # refuses others). altair's channel classes and bundled schema are pinned by its version.
 FRESH12_VERSIONS = {"python": "3.11.7", "altair": "5.5.0", "jupyterlab": "4.6.6"}
 # Debian 12's packages whose files the cases read.
-FRESH12_DEBIAN = {"gdb": "13.1-3", "libssl-dev": "3.0.19-1~deb12u2", "libxcb1-dev": "1.15-1",
+FRESH12_DEBIAN = {"gdb": "13.1-3", "iproute2": "6.1.0-3", "libxcb1-dev": "1.15-1",
                   "linux-libc-dev": "6.1.187-1", "perl-modules-5.36": "5.36.0-7+deb12u4",
                   "udev": "252.39-1~deb12u2", "x11proto-dev": "2022.1-1"}
 # Files of Debian's packages read by make_fresh12, with the SHA-256 of their content
 # (`dpkg --verify` reported them unmodified); make_fresh12 refuses other content.
 FRESH12_FILES = {
+    "/etc/iproute2/rt_dsfield":
+        "1bf0c82f97f2c25563c9cb7e4bf57a007f35355fd93f9815898fee79d2592d3b",
     "/lib/udev/hwdb.d/20-pci-classes.hwdb":
         "f56b790e1d668977277a0d92c59fbf7fa9ca8a2408981e550b0706a4143c0cf8",
     "/usr/include/X11/X.h":
         "3f3ce079a71d26784ea298a75a29fb8add6f0f409cf36850bea7d428fdb1a9fb",
-    "/usr/include/openssl/obj_mac.h":
-        "e5a58848fd820ea40479305984a7401decd895da8c2a22147ee647753acd5a2a",
     "/usr/include/x86_64-linux-gnu/asm/unistd_64.h":
         "73cca9493303afdcdd6d0fa098ae925ecb3d0f2e531a3248b7c83dcac8ea4abb",
     "/usr/include/xcb/xproto.h":
@@ -3875,82 +3875,43 @@ def gdb_syscall_man7_urls(lake, out):
     return _fresh12_case(out, "gdb_syscall_man7_urls", src, tgt, _same_row(src, tgt))
 
 
-def _told_apart(keys) -> list:
-    """The keys in sorted order, each kept only when the evaluator (which lower-cases and
-    drops non-alphanumerics) can tell it from every key kept before it."""
-    seen, kept = set(), []
-    for key in sorted(keys):
-        if _norm_row([key]) not in seen:
-            seen.add(_norm_row([key]))
-            kept.append(key)
-    return kept
+def _nft_dscp(name: str) -> str:
+    """A DSCP name as nftables writes it (lower case): "AF11" -> "af11"."""
+    return name.lower()
 
 
-def _shortcut_label(keys: str) -> str:
-    """A JupyterLab shortcut's keys (the schema's list as JSON text, '["Accel Shift D"]') as
-    JupyterLab shows them on Linux: "Accel" is Ctrl, a chord's keys joined by "+", chords
-    by ", " ("Ctrl+Shift+D")."""
-    chords = keys.removeprefix('["').removesuffix('"]').split('", "')
-    return ", ".join("+".join("Ctrl" if k == "Accel" else k for k in c.split(" "))
-                     for c in chords)
+def iproute2_dscp_nft_names(lake, out):
+    """iproute2's /etc/iproute2/rt_dsfield (the TOS byte "0x28" and its DiffServ name "AF11")
+    and the names keyed the way nftables writes them in a rule ("af11"). 1:1."""
+    rows = [line.split() for line in _checked12("/etc/iproute2/rt_dsfield").read_text()
+            .splitlines() if line.strip() and not line.startswith("#")]
+    src = pd.DataFrame(rows, columns=["tos", "dsfield name"])
+    tgt = pd.DataFrame({"nft dscp": [_nft_dscp(n) for _, n in rows]})
+    return _fresh12_case(out, "iproute2_dscp_nft_names", src, tgt, _same_row(src, tgt))
 
 
-def jupyterlab_shortcut_labels(lake, out):
-    """JupyterLab's keyboard shortcuts as its settings schemas list them (command
-    "application:toggle-mode", keys ["Accel Shift D"] as JSON text, selector "body") and the
-    key labels JupyterLab shows for them on Linux ("Ctrl+Shift+D"). N:1 (one key label is
-    bound to other commands under other selectors). Labels that differ only in punctuation
-    are kept once (see below)."""
+def _settings_path(plugin: str) -> str:
+    """A JupyterLab plugin's user-settings file: "@jupyterlab/notebook-extension:tracker" ->
+    "~/.jupyter/lab/user-settings/@jupyterlab/notebook-extension/tracker.jupyterlab-settings"."""
+    package, name = plugin.split(":")
+    return f"~/.jupyter/lab/user-settings/{package}/{name}.jupyterlab-settings"
+
+
+def jupyterlab_settings_paths(lake, out):
+    """JupyterLab's settings schemas (plugin "@jupyterlab/notebook-extension:tracker", the
+    schema's title "Notebook", how many settings it has) and the plugins keyed by the file
+    a user's settings for them are written to. 1:1."""
     import json
+    root = _site("jupyterlab", "schemas")
     rows = []
-    for f in sorted(_site("jupyterlab", "schemas").glob("@jupyterlab/*/*.json")):
-        for sc in json.loads(f.read_text(encoding="utf-8")).get("jupyter.lab.shortcuts", []):
-            rows.append((sc["command"], json.dumps(sc["keys"]), sc["selector"]))
-    rows = [r for r in rows if r[1] != '[""]']          # a shortcut with no keys
-    # Labels the evaluator cannot tell apart (it drops punctuation: "Ctrl+Shift+[" and
-    # "Ctrl+Shift+]") are kept once, the first in sorted order, with their shortcuts.
-    labels = _told_apart({_shortcut_label(k) for _, k, _ in rows})
-    rows = [r for r in rows if _shortcut_label(r[1]) in set(labels)]
-    src = _distinct_rows(pd.DataFrame(rows, columns=["command", "keys", "selector"]))
-    rows = list(src.itertuples(index=False, name=None))
-    tgt = pd.DataFrame({"key label": labels})
-    return _fresh12_case(out, "jupyterlab_shortcut_labels", src, tgt,
-                         _by_key([_shortcut_label(k) for _, k, _ in rows], labels))
-
-
-def _oid_info_url(oid: str) -> str:
-    """An object identifier's page in the OID repository: "1.2.840.113549" ->
-    "http://oid-info.com/get/1.2.840.113549"."""
-    return f"http://oid-info.com/get/{oid}"
-
-
-def openssl_oid_info_urls(lake, out):
-    """OpenSSL 3's obj_mac.h objects with an OID (name "sha256WithRSAEncryption", short name
-    "RSA-SHA256", long name, NID 668, the OID "1.2.840.113549.1.1.11" written out from its
-    OBJ_ macro "OBJ_pkcs1,11L") and the objects keyed by the OID's page in the OID
-    repository ("http://oid-info.com/get/1.2.840.113549.1.1.11"). N:1 where two objects
-    have one OID. OIDs that differ only in their dots are kept once (see below)."""
-    import re
-    text = _checked12("/usr/include/openssl/obj_mac.h").read_text()
-    field = {kind: dict(re.findall(rf'^#define\s+{kind}_(\w+)\s+"?([^"\n]*?)"?\s*$', text, re.M))
-             for kind in ("SN", "LN", "NID", "OBJ")}
-    objs = field["OBJ"]
-
-    def oid(name: str) -> str:
-        return ".".join(oid(p[4:]) if p.startswith("OBJ_") else p.removesuffix("L")
-                        for p in objs[name].split(","))
-    names = sorted(objs)
-    src = pd.DataFrame({"object": names, "short name": [field["SN"].get(n, "") for n in names],
-                        "long name": [field["LN"].get(n, "") for n in names],
-                        "NID": [field["NID"].get(n, "") for n in names],
-                        "OID": [oid(n) for n in names]})
-    # OIDs the evaluator cannot tell apart (it drops the dots: "1.3.6.1.4.1.311.2.1.14" and
-    # "1.3.6.1.4.1.311.21.14") are kept once, the first in sorted order, with their objects.
-    urls = _told_apart({_oid_info_url(o) for o in src.OID})
-    src = src[src.OID.map(_oid_info_url).isin(set(urls))]
-    tgt = pd.DataFrame({"oid-info page": urls})
-    return _fresh12_case(out, "openssl_oid_info_urls", src, tgt,
-                         _by_key([_oid_info_url(o) for o in src.OID], urls))
+    for f in sorted(root.glob("@jupyterlab/*/*.json")):
+        schema = json.loads(f.read_text(encoding="utf-8"))
+        plugin = f"{f.parent.relative_to(root).as_posix()}:{f.stem}"
+        rows.append((plugin, str(schema.get("title", "")),
+                     str(len(schema.get("properties", {})))))
+    src = pd.DataFrame(rows, columns=["plugin", "title", "settings"])
+    tgt = pd.DataFrame({"user settings file": [_settings_path(p) for p, _, _ in rows]})
+    return _fresh12_case(out, "jupyterlab_settings_paths", src, tgt, _same_row(src, tgt))
 
 
 def _dmy(iso: str) -> str:
@@ -4003,8 +3964,8 @@ FRESH12_REFERENCE = {
     "gdb_syscalls_linux_numbers": ("macro", lambda r: _nr_macro(r["syscall"])),
     "x11_event_masks_xcb": ("xcb enumerator", lambda r: _xcb_event_mask(r["event mask"])),
     "gdb_syscall_man7_urls": ("manual page", lambda r: _man7_url(r["name"])),
-    "jupyterlab_shortcut_labels": ("key label", lambda r: _shortcut_label(r["keys"])),
-    "openssl_oid_info_urls": ("oid-info page", lambda r: _oid_info_url(r["OID"])),
+    "iproute2_dscp_nft_names": ("nft dscp", lambda r: _nft_dscp(r["dsfield name"])),
+    "jupyterlab_settings_paths": ("user settings file", lambda r: _settings_path(r["plugin"])),
     "perl_release_dates": ("release day", lambda r: _dmy(r["released"])),
     "udev_pci_class_codes": ("pci class code", lambda r: _lspci_class(r["class"],
                                                                        r["subclass"])),
@@ -4023,8 +3984,8 @@ def make_fresh12(lake, out: Path) -> list:
         gdb_syscalls_linux_numbers(lake, out),
         x11_event_masks_xcb(lake, out),
         gdb_syscall_man7_urls(lake, out),
-        jupyterlab_shortcut_labels(lake, out),
-        openssl_oid_info_urls(lake, out),
+        iproute2_dscp_nft_names(lake, out),
+        jupyterlab_settings_paths(lake, out),
         perl_release_dates(lake, out),
         udev_pci_class_codes(lake, out),
     ]
