@@ -3841,9 +3841,9 @@ def _xcb_event_mask(mask: str) -> str:
 
 def x11_event_masks_xcb(lake, out):
     """X.Org's X.h input event masks (Xlib's "KeyPressMask"; its value (1L<<0) is not shown)
-    and XCB's xcb_event_mask_t in xcb/xproto.h ("XCB_EVENT_MASK_KEY_PRESS", 1; generated
-    from XCB's protocol description). The truth is the mask's bit value, the tables' own.
-    1:1."""
+    and XCB's xcb_event_mask_t in xcb/xproto.h ("XCB_EVENT_MASK_KEY_PRESS", 1; XCB
+    generates it from its protocol description). The truth is the mask's bit value, the
+    tables' own. 1:1."""
     import re
     text = _checked12("/usr/include/X11/X.h").read_text()
     section = text.split("Input Event Masks.")[1].split("Event names.")[0]
