@@ -86,11 +86,8 @@ def _parser() -> argparse.ArgumentParser:
                "  lakejoin search lake.index --table q.csv --column name --threshold 0.6 "
                "--method lshensemble",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    se.add_argument("index", help="index folder")
-    se.add_argument("--table", "-t", required=True,
-                    help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
-                         "table in the index (then its other columns are marked "
-                         "\"(your table)\" in the results)")
+    _query_table_arguments(se, "then its other columns are marked \"(your table)\" in the "
+                               "results")
     se.add_argument("--column", "-c", required=True, action="append",
                     help="query column (repeat for a multi-column key)")
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
@@ -100,8 +97,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="overlap (default): the method's order, distinct values shared; "
                          "useful: joins reaching many query rows on an identifier without "
                          "multiplying them first")
-    se.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    se.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
+    _output_arguments(se)
 
     un = sub.add_parser(
         "union", help="find the lake tables whose rows stack under a table (table union search)",
@@ -113,10 +109,7 @@ def _parser() -> argparse.ArgumentParser:
                "  lakejoin union lake.index --table sales.csv --column city --column year\n"
                "  lakejoin union lake.index --table sales.csv --stack 1 --out stacked.csv",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    un.add_argument("index", help="index folder")
-    un.add_argument("--table", "-t", required=True,
-                    help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
-                         "table in the index (left out of its own results)")
+    _query_table_arguments(un, "left out of its own results")
     un.add_argument("--column", "-c", action="append",
                     help="a query column to align (repeatable; default: every column)")
     un.add_argument("-k", type=int, default=10, help="number of results (default 10)")
@@ -124,8 +117,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="stack the N-th result's aligned rows under the query table and write "
                          "them to --out")
     un.add_argument("--out", "-o", help="with --stack: the file to write (.csv or .parquet)")
-    un.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    un.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
+    _output_arguments(un)
 
     inf = sub.add_parser("info", help="describe an index: counts, components, methods, skipped files",
                          description="Describe an index; --verify also checks every checksum.")
@@ -143,6 +135,19 @@ def _parser() -> argparse.ArgumentParser:
     de.add_argument("--rebuild", action="store_true", help="rebuild even if the index exists")
     de.add_argument("--master", help="Spark master URL")
     return p
+
+
+def _query_table_arguments(p, own_table: str) -> None:
+    """The index and the query table of `search` and `union`."""
+    p.add_argument("index", help="index folder")
+    p.add_argument("--table", "-t", required=True,
+                   help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
+                        f"table in the index ({own_table})")
+
+
+def _output_arguments(p) -> None:
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
 
 def main(argv=None) -> int:
@@ -314,13 +319,18 @@ def _search(args, parser) -> int:
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
                         rank=args.rank)
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
-    if args.format == "csv":
-        df.to_csv(sys.stdout, index=False)
-    elif args.format == "json":
-        print(df.to_json(orient="records", indent=1))
-    else:
+    if not _printed_as_data(df, args.format):
         _print_ranked(res, df)
     return 0
+
+
+def _printed_as_data(df, fmt: str) -> bool:
+    """Print ``df`` as CSV or JSON records when ``fmt`` asks for it."""
+    if fmt == "csv":
+        df.to_csv(sys.stdout, index=False)
+    elif fmt == "json":
+        print(df.to_json(orient="records", indent=1))
+    return fmt in ("csv", "json")
 
 
 def _union(args, parser) -> int:
@@ -336,10 +346,8 @@ def _union(args, parser) -> int:
         frame = engine.table(name)
     res = engine.search_unionable(frame, k=args.k, columns=args.column or None)
     df = res.to_pandas().drop(columns=["table_id"])
-    if args.format == "csv":
-        df.to_csv(sys.stdout, index=False)
-    elif args.format == "json":
-        print(df.to_json(orient="records", indent=1))
+    if _printed_as_data(df, args.format):
+        pass
     elif df.empty:
         print(f"No lake table aligns with the columns of {args.table} "
               f"({res.seconds * 1000:.1f} ms).")
