@@ -400,7 +400,9 @@ class Hit(Joinable):
         with) and this hit's table, on the query column and the hit's column. A "Needs a
         transformation" hit learns on the table's rows its program joins, then counts and
         joins on the whole table: a small query against a large table holds too few joinable
-        rows for the row sampling (thesis §4.5), and learning on every row is slow."""
+        rows for the row sampling (thesis §4.5), and learning on every row is slow. Where the
+        hit's column repeats on those rows, it learns again with every column of the table
+        and keeps the narrower join (:func:`_narrower_join`)."""
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
         if frame is None:
             raise QueryError("This hit was found without a DataFrame: pass it, hit.autojoin(df).")
@@ -617,8 +619,8 @@ class SearchResult(Sequence):
     def empty_message(self) -> str:
         """What an empty result means for this method, and what to try instead."""
         t = self.params.threshold
-        if self.method == "pexeso":
-            tau, share = self.stats.get("tau"), self.stats.get("T")
+        tau, share = self.stats.get("tau"), self.stats.get("T")
+        if self.method == "pexeso" and tau is not None and share is not None:
             return (f"No lake column has a value within distance tau = {tau:.3g} of "
                     f"{share:.0%} of the query's values (fuzzy / semantic search). A larger "
                     f"tau or a smaller joinability finds looser matches: -O tau="
