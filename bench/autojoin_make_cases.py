@@ -3991,6 +3991,112 @@ def make_fresh12(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh13 validation
+# Admission criteria, fixed and committed before any case was picked: fresh12's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh12). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: the pools of fresh8 to fresh12 are out as wholes (fresh8:
+#     airportsdata, babel, holidays, pandas, pycountry, requests, tzdata, us, vega_datasets
+#     and the stdlib's calendar, encodings.aliases, html.entities, http, locale, mimetypes,
+#     unicodedata; fresh9: ca-certificates, certifi, charset-normalizer, distro-info-data,
+#     dpkg, duckdb, hypothesis, idna, jedi, locales, netbase, numpy, publicsuffix, pyarrow,
+#     pygments, python-apt-common, scipy, shared-mime-info, webcolors, webencodings,
+#     x11-common and the stdlib's __future__, errno, keyword, opcode, os, signal, socket,
+#     ssl, stringprep, sys, token; fresh10: faker, phonenumbers, python-stdnum and the
+#     stdlib's ctypes, email.charset, stat, struct; fresh11: base-passwd, cmake-data, git,
+#     libc6-dev, postgresql-15, psycopg2-binary, pyspark and the stdlib's imaplib, lib2to3,
+#     telnetlib; fresh12: altair, gdb, iproute2, jupyterlab, libnss3-dev, libssl-dev,
+#     libxcb1-dev, linux-libc-dev, perl-modules-5.36, tk8.6-dev, udev, vim-runtime,
+#     x11proto-dev and the stdlib's logging.handlers, pydoc, pydoc_data, sqlite3 (with the
+#     SQLite library), syslog), and so is every source their cases read (libc6's messages:
+#     glibc, in any of its Debian packages: libc6, libc6-dev, libc6-dbg, libc-l10n,
+#     locales), and any copy of their data or of the lake's, in whatever packaging: the tz
+#     database, ISO 3166 (with its subdivisions) / 639 / 4217, MIME types, country names,
+#     ISO 3166-1 codes or country-code TLDs paired with countries, US states, CLDR locale
+#     data, the Unicode Character Database's names and properties, Python's codec names, CA
+#     certificates, the Public Suffix List, CODATA, IANA's TLD list, IANA's port and
+#     protocol numbers, HTTP status codes, CSS / X11 colour names, telephone numbering
+#     plans, errno and signal names and texts, PostgreSQL's error codes, and (fresh12's
+#     sources, whoever ships them) Linux's syscalls and UAPI constants, X11's protocol
+#     constants and keysyms, XCB, OpenSSL's and NSS's tables, SQLite's, Vim's, Perl's
+#     Module::CoreList, the PCI / USB / OUI databases. Also out: the AWS data of the system
+#     Python's boto3, botocore, awscli, cfn-lint (cfnlint) and aws-sam-translator packages
+#     (used for other work this session). The tables are read from installed pip packages
+#     of the project's venv (versions pinned and checked), Python 3.11.7's standard library,
+#     and installed Debian packages' data files (package version recorded, and the SHA-256
+#     of every file read checked by the case maker through pinned_file). The pool, in
+#     alphabetical order (a source is a pip package, a Debian package, or a module of the
+#     standard library): google-cloud-cli (Debian package from Google's repository: its
+#     generated API clients under lib/googlecloudsdk/generated_clients and its core
+#     properties), libexpat1-dev (Debian: expat.h), libfreetype-dev (Debian: FreeType's
+#     headers), libgl-dev (Debian: GL/gl.h, GL/glext.h, GL/glcorearb.h), libgles-dev
+#     (Debian: the GLES, GLES2 and GLES3 headers), liblzma-dev (Debian: lzma/*.h), libxml2-dev
+#     (Debian: libxml2's headers), libxt-dev (Debian: Xt's headers such as StringDefs.h),
+#     llvm-14-dev (Debian: LLVM 14's headers and .def tables), nodejs (Debian package from
+#     NodeSource: /usr/share/doc/nodejs (its API docs, abi_version_registry.json) and
+#     /usr/lib/node_modules/npm), openjdk-17-jdk-headless (Debian: the JDK's include/
+#     headers), playwright (pip: its driver's data, such as the device descriptors and
+#     browsers.json), the standard library (lzma, pickle, pickletools, tkinter with
+#     _tkinter, xml.dom, xml.parsers.expat, xml.sax, zlib), tcl8.6-dev (Debian: Tcl's
+#     headers). Considered and left out of the pool: the system Python's own pip packages
+#     (the AWS ones as above; the rest because the project's venv lacks them, as fresh12),
+#     libx11-dev and libxkbcommon's keysyms (X11's, fresh12), libgnutls28-dev, nettle-dev,
+#     libgcrypt20-dev (cipher and digest lists, close to OpenSSL's / NSS's), libsqlite3-dev
+#     (SQLite, fresh12), libpq-dev (PostgreSQL, fresh11), rpcsvc-proto (its partner /etc/rpc
+#     is netbase's, fresh9); many other installed sources were not looked at in this
+#     session's time (the pool is not every unread source);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh13 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 10 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (8-10 wanted in this session's time, fewer if the
+#     pool runs out), at most two of one kind (dates, names, codes with prefixes or
+#     padding, parts of longer values, abbreviations, URLs / slugs / file names, labelled
+#     numbers, case and punctuation, multi-column keys) and at most two per source (a real
+#     pair counts for both of its sources); at most 2,000 rows per table (a sample with a
+#     fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH13_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+
+# Pool sources of (a), in alphabetical order (their versions when the pool was written are in
+# bench/results/autojoin_fresh13_cases.md).
+_FRESH13_POOL = (
+    "google-cloud-cli (Debian)", "libexpat1-dev (Debian)", "libfreetype-dev (Debian)",
+    "libgl-dev (Debian)", "libgles-dev (Debian)", "liblzma-dev (Debian)",
+    "libxml2-dev (Debian)", "libxt-dev (Debian)", "llvm-14-dev (Debian)", "nodejs (Debian)",
+    "openjdk-17-jdk-headless (Debian)", "playwright",
+    "stdlib: lzma, pickle, pickletools, tkinter, xml.dom, xml.parsers.expat, xml.sax, zlib",
+    "tcl8.6-dev (Debian)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
