@@ -4107,15 +4107,17 @@ FRESH13_VERSIONS = {"python": "3.11.7", "playwright": "1.65.2"}
 FRESH13_DEBIAN = {"google-cloud-cli": "528.0.0-0", "libexpat1-dev": "2.5.0-1+deb12u1",
                   "libfreetype-dev": "2.12.1+dfsg-5+deb12u4", "libgl-dev": "1.6.0-1",
                   "nodejs": "20.20.2-1nodesource1+repack1"}
-_GCLOUD_APIS = "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/generated_clients/apis"
 # Files of those packages read by make_fresh13, with the SHA-256 of their content;
 # make_fresh13 refuses other content.
 FRESH13_FILES = {
-    _GCLOUD_APIS + "/accessapproval/v1/accessapproval_v1_client.py":
+    "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/generated_clients/apis/accessapproval/v1/"
+    "accessapproval_v1_client.py":
         "06c530de326e44e44b8a97adc6ac3e80a81f2c607ecfaa8938755b9398ffe28b",
-    _GCLOUD_APIS + "/accessapproval/v1/accessapproval_v1_messages.py":
+    "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/generated_clients/apis/accessapproval/v1/"
+    "accessapproval_v1_messages.py":
         "c95df67552ed9d9d51b7aa91d40c35fa6fb31f8085be379e070cf9576579a9a1",
-    _GCLOUD_APIS + "/aiplatform/v1/resources.py":
+    "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/generated_clients/apis/aiplatform/v1/"
+    "resources.py":
         "b3dfa19c1d5b7019b00525f6cfc07bbe0499a7b44c6cc3372927db2f59fec486",
     "/usr/include/GL/gl.h":
         "1989b51365b6d7d0c48ff6e8b181ef75e2cdf71bfb1626b1cc4362e2f54854a3",
@@ -4161,8 +4163,8 @@ def gcloud_accessapproval_request_types(lake, out):
     module ("AccessapprovalFoldersApprovalRequestsApproveRequest", written by apitools'
     generator). The truth is the method's own request_type_name in the client. 1:1."""
     import re
-    base = _GCLOUD_APIS + "/accessapproval/v1/accessapproval_v1_"
-    client = _checked13(base + "client.py").read_text(encoding="utf-8")
+    client = _checked13("/usr/lib/google-cloud-sdk/lib/googlecloudsdk/generated_clients/apis/"
+                        "accessapproval/v1/accessapproval_v1_client.py").read_text(encoding="utf-8")
     methods = re.findall(r"base_api\.ApiMethodInfo\((.*?)\)\n", client, re.S)
 
     def field(block: str, name: str) -> str:
@@ -4170,7 +4172,9 @@ def gcloud_accessapproval_request_types(lake, out):
     src = pd.DataFrame([(field(m, "method_id"), field(m, "http_method"),
                          field(m, "relative_path")) for m in methods],
                        columns=["method id", "http method", "relative path"])
-    messages = _checked13(base + "messages.py").read_text(encoding="utf-8")
+    messages = _checked13("/usr/lib/google-cloud-sdk/lib/googlecloudsdk/generated_clients/apis/"
+                          "accessapproval/v1/accessapproval_v1_messages.py").read_text(
+                              encoding="utf-8")
     classes = re.findall(r"^class (\w+)\(_messages\.(\w+)\):", messages, re.M)
     tgt = pd.DataFrame(classes, columns=["message class", "message kind"])
     return _fresh13_case(out, "gcloud_accessapproval_request_types", src, tgt,
@@ -4191,7 +4195,8 @@ def gcloud_aiplatform_collections(lake, out):
     ("PROJECTS_LOCATIONS_DATASETS", how many parameters it takes; written by apitools'
     generator). The truth is the enum member's own collection. 1:1."""
     import ast
-    text = _checked13(_GCLOUD_APIS + "/aiplatform/v1/resources.py").read_text(encoding="utf-8")
+    text = _checked13("/usr/lib/google-cloud-sdk/lib/googlecloudsdk/generated_clients/apis/"
+                      "aiplatform/v1/resources.py").read_text(encoding="utf-8")
     enum = next(n for n in ast.parse(text).body
                 if isinstance(n, ast.ClassDef) and n.name == "Collections")
     members = [(a.targets[0].id, ast.literal_eval(a.value)) for a in enum.body
