@@ -4,8 +4,9 @@
         bench/data/autojoin-fresh bench/data/autojoin-fresh2 bench/data/autojoin-fresh3 \
         bench/data/autojoin-fresh4 bench/data/autojoin-fresh5 bench/data/autojoin-fresh6 \
         bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 bench/data/autojoin-fresh9 \
-        bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh11|all] \
+        bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
+        bench/data/autojoin-fresh13 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh13|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -49,6 +50,13 @@ A thirteenth, "fresh11" (``FRESH11_CASES``, bench/data/autojoin-fresh11), holds 
 from sources no earlier set read (pip packages, the standard library and Debian's data
 files), made the same way and committed before any learner ran on them, run clean with
 the learners of rounds 13 and 14 and never tuned on (bench/results/autojoin_fresh11_cases.md).
+A fourteenth, "fresh12" (``FRESH12_CASES``, bench/data/autojoin-fresh12), holds nine cases
+from sources no earlier set's pool held (pip packages and Debian's data files), made the
+same way and committed before any learner ran on them (bench/results/autojoin_fresh12_cases.md).
+A fifteenth, "fresh13" (``FRESH13_CASES``, bench/data/autojoin-fresh13), holds eight cases
+from sources no earlier set's pool held (pip packages, the standard library and Debian
+packages' data files), made the same way and committed before any learner ran on them
+(bench/results/autojoin_fresh13_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -174,11 +182,26 @@ FRESH11_CASES = {
     "telnet_options_glibc", "socket_families_glibc", "pg_errcodes_psycopg2_constants",
     "pg_errcodes_psycopg2_exceptions", "pyspark_jar_files_poms", "base_passwd_id_groups",
     "cmake_command_doc_urls", "git_hook_sample_paths", "pyspark_maven_coordinates"}
+# Twelfth fresh validation (bench/autojoin_make_cases.py --fresh12), unseen: from pip packages
+# and Debian's data files that no earlier set's pool held, built apart from the learner and
+# committed before any learner ran on them; never run, never tuned on:
+FRESH12_CASES = {
+    "altair_channel_classes", "altair_mark_methods", "gdb_syscalls_linux_numbers",
+    "x11_event_masks_xcb", "gdb_syscall_man7_urls", "iproute2_dscp_nft_names",
+    "jupyterlab_settings_paths", "perl_release_dates", "udev_pci_class_codes"}
+# Thirteenth fresh validation (bench/autojoin_make_cases.py --fresh13), unseen: from pip
+# packages, the standard library and Debian packages' data files that no earlier set's pool
+# held, built apart from the learner and committed before any learner ran on them; never
+# run, never tuned on:
+FRESH13_CASES = {
+    "gcloud_accessapproval_request_types", "gcloud_aiplatform_collections",
+    "gl_functions_pfn_typedefs", "pickletools_opcodes_unpickler", "expat_reference_urls",
+    "freetype_opentype_spec_urls", "node_abi_prebuild_tags", "playwright_device_viewports"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh11": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH11_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh13": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH13_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -202,6 +225,10 @@ def split_of(case: str) -> str:
         return "fresh10"
     if case in FRESH11_CASES:
         return "fresh11"
+    if case in FRESH12_CASES:
+        return "fresh12"
+    if case in FRESH13_CASES:
+        return "fresh13"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -324,6 +351,8 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh9"] = -4
     order["fresh10"] = -5
     order["fresh11"] = -6
+    order["fresh12"] = -7
+    order["fresh13"] = -8
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -342,7 +371,11 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh11 validation (never tuned on)",
+    groups = [("fresh13 validation (never tuned on)",
+               [r for r in results if r["split"] == "fresh13"]),
+              ("fresh12 validation (never tuned on)",
+               [r for r in results if r["split"] == "fresh12"]),
+              ("fresh11 validation (never tuned on)",
                [r for r in results if r["split"] == "fresh11"]),
               ("fresh10 (clean for round 12; tuned on since round 14)",
                [r for r in results if r["split"] == "fresh10"]),
@@ -394,7 +427,8 @@ def main(argv=None):
                     help="benchmark folder(s) (one sub-folder per case)")
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
-                                        "fresh7", "fresh8", "fresh9", "fresh10", "fresh11"),
+                                        "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
+                                        "fresh12", "fresh13"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

@@ -13,8 +13,9 @@ in the same run:
   on the same two columns.
 
 Reported per query: wall and CPU seconds of each (the hit's including its search), their
-ratio, the program each learned, and the query rows each joins (distinct query rows in the
-join's pairs, counted on the whole table). The product's defaults are used (constrained
+ratio, the program each learned, the query rows each joins (distinct query rows in the
+join's pairs, counted on the whole table) and the join's size (its pairs: above the rows
+joined where a query row meets several lake rows). The product's defaults are used (constrained
 fuzzy step on).
 """
 from __future__ import annotations
@@ -66,6 +67,8 @@ def run(index: str, table: str, lake_column: str, queries: list) -> list:
             "CPU ratio": f"{hc / wc:.3f}" if aj is not None and wc else "",
             "hit: rows joined": _rows_joined(aj) if aj is not None else 0,
             "whole: rows joined": _rows_joined(peer),
+            "hit: join size": len(aj.pairs()) if aj is not None and aj.found else 0,
+            "whole: join size": len(peer.pairs()) if peer.found else 0,
             "hit: program": aj.program.describe() if aj is not None and aj.found else "-",
             "whole: program": peer.program.describe() if peer.found else "-"})
         print(rows[-1], flush=True)

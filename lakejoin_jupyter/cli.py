@@ -23,6 +23,7 @@ import warnings
 from pathlib import Path
 
 from ._version import __version__
+from .formats import fraction, percent, whole_percent
 from .errors import LakeJoinError, LakeJoinWarning
 
 EPILOG = textwrap.dedent("""\
@@ -44,8 +45,8 @@ def _parser() -> argparse.ArgumentParser:
         "index", help="build an index of a lake (Spark job), or add tables to one",
         description="Build the index of LAKE (a folder of CSV/TSV/Parquet/JSON-lines tables, "
                     "or files) at INDEX, or with --add, add NEW_TABLES to the existing INDEX "
-                    "as a new generation without rebuilding, or add a component (joinstats) "
-                    "to an INDEX built without it.",
+                    "as a new generation without rebuilding, or add a component (joinstats "
+                    "or transform) to an INDEX built without it.",
         epilog="examples:\n  lakejoin index data/lake --out data/lake.index\n"
                "  lakejoin index --add data/new_tables data/lake.index\n"
                "  lakejoin index --add joinstats data/lake.index\n"
@@ -85,11 +86,8 @@ def _parser() -> argparse.ArgumentParser:
                "  lakejoin search lake.index --table q.csv --column name --threshold 0.6 "
                "--method lshensemble",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    se.add_argument("index", help="index folder")
-    se.add_argument("--table", "-t", required=True,
-                    help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
-                         "table in the index (then its other columns are marked "
-                         "\"(your table)\" in the results)")
+    _query_table_arguments(se, "then its other columns are marked \"(your table)\" in the "
+                               "results")
     se.add_argument("--column", "-c", required=True, action="append",
                     help="query column (repeat for a multi-column key)")
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
@@ -99,8 +97,27 @@ def _parser() -> argparse.ArgumentParser:
                     help="overlap (default): the method's order, distinct values shared; "
                          "useful: joins reaching many query rows on an identifier without "
                          "multiplying them first")
-    se.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    se.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
+    _output_arguments(se)
+
+    un = sub.add_parser(
+        "union", help="find the lake tables whose rows stack under a table (table union search)",
+        description="Rank the lake's tables by how well their columns align with the query "
+                    "table's (values, formats, numbers, headers), i.e. which tables add rows "
+                    "to it. Needs an index built with the union component (`lakejoin index "
+                    "LAKE --out INDEX --with union`).",
+        epilog="examples:\n  lakejoin union lake.index --table sales.csv -k 5\n"
+               "  lakejoin union lake.index --table sales.csv --column city --column year\n"
+               "  lakejoin union lake.index --table sales.csv --stack 1 --out stacked.csv",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    _query_table_arguments(un, "left out of its own results")
+    un.add_argument("--column", "-c", action="append",
+                    help="a query column to align (repeatable; default: every column)")
+    un.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    un.add_argument("--stack", type=int, metavar="N",
+                    help="stack the N-th result's aligned rows under the query table and write "
+                         "them to --out")
+    un.add_argument("--out", "-o", help="with --stack: the file to write (.csv or .parquet)")
+    _output_arguments(un)
 
     inf = sub.add_parser("info", help="describe an index: counts, components, methods, skipped files",
                          description="Describe an index; --verify also checks every checksum.")
@@ -120,6 +137,19 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _query_table_arguments(p, own_table: str) -> None:
+    """The index and the query table of `search` and `union`."""
+    p.add_argument("index", help="index folder")
+    p.add_argument("--table", "-t", required=True,
+                   help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
+                        f"table in the index ({own_table})")
+
+
+def _output_arguments(p) -> None:
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
+
+
 def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -131,7 +161,7 @@ def main(argv=None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", LakeJoinWarning)
             warnings.showwarning = _plain_warning
-            return {"index": _index, "search": _search, "info": _info,
+            return {"index": _index, "search": _search, "union": _union, "info": _info,
                     "demo": _demo}[args.command](args, parser)
     except LakeJoinError as e:
         print(f"lakejoin: error: {e}", file=sys.stderr)
@@ -289,12 +319,58 @@ def _search(args, parser) -> int:
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
                         rank=args.rank)
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
-    if args.format == "csv":
-        df.to_csv(sys.stdout, index=False)
-    elif args.format == "json":
-        print(df.to_json(orient="records", indent=1))
-    else:
+    if not _printed_as_data(df, args.format):
         _print_ranked(res, df)
+    return 0
+
+
+def _printed_as_data(df, fmt: str) -> bool:
+    """Print ``df`` as CSV or JSON records when ``fmt`` asks for it."""
+    if fmt == "csv":
+        df.to_csv(sys.stdout, index=False)
+    elif fmt == "json":
+        print(df.to_json(orient="records", indent=1))
+    return fmt in ("csv", "json")
+
+
+def _union(args, parser) -> int:
+    from .engine import open_index
+    if (args.stack is None) != (args.out is None):
+        parser.error("--stack N and --out FILE go together (which result to stack, and where "
+                     "to write the stacked table)")
+    if args.out and Path(args.out).suffix.lower() not in (".csv", ".parquet"):
+        parser.error(f"--out {args.out}: write a .csv or a .parquet file")
+    engine = open_index(args.index, verify=not args.no_verify)
+    frame, name = _read_query_table(engine, args.table)
+    if frame is None:
+        frame = engine.table(name)
+    res = engine.search_unionable(frame, k=args.k, columns=args.column or None)
+    df = res.to_pandas().drop(columns=["table_id"])
+    if _printed_as_data(df, args.format):
+        pass
+    elif df.empty:
+        print(f"No lake table aligns with the columns of {args.table} "
+              f"({res.seconds * 1000:.1f} ms).")
+    else:
+        show = df.assign(table=[_clip(t) for t in df["table"]],
+                         score=[f"{v:.3f}" for v in df["score"]],
+                         aligned=[f"{a}/{len(res.columns)}" for a in df["aligned"]],
+                         rows=[f"{r:,}" for r in df["rows"]])
+        print(f"Query: {len(res.columns)} column(s) of {args.table}; "
+              f"{res.seconds * 1000:.1f} ms")
+        print(show.rename(columns={"rows": "rows added"}).to_string(index=False))
+    if args.stack is not None:
+        if not 1 <= args.stack <= len(res):
+            raise LakeJoinError(f"--stack {args.stack}: the search found {len(res)} table(s); "
+                                f"give a rank between 1 and {len(res)}.")
+        stacked = res[args.stack - 1].union(frame)
+        out = Path(args.out)
+        if out.suffix.lower() == ".parquet":
+            stacked.to_parquet(out, index=False)
+        else:
+            stacked.to_csv(out, index=False)
+        print(f"Stacked {res[args.stack - 1].table} under {args.table}: "
+              f"{len(stacked):,} rows -> {out}", file=sys.stderr)
     return 0
 
 
@@ -305,7 +381,7 @@ def _print_ranked(res, df) -> None:
     for n in res.notes:
         print(f"note: {n}")
     if df.empty:
-        print("No column of the lake shares a value with the query.")
+        print(res.empty_message)
         return
     show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
     show["table"] = [_clip(t) + (" (your table)" if h.is_query_table else " (joined)"
@@ -313,13 +389,12 @@ def _print_ranked(res, df) -> None:
     show["column"] = [_clip(str(c)) for c in show["column"]]
     if "mapping" in df:
         show["mapping"] = df["mapping"]
-    show["containment"] = [_percent(c) for c in show["containment"]]
-    show["jaccard"] = [_fraction(j) for j in show["jaccard"]]
+    show["containment"] = [percent(c) for c in show["containment"]]
+    show["jaccard"] = [fraction(j) for j in show["jaccard"]]
     show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
     show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
                         if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
-    show["row coverage"] = [("" if c is None else f"{c:.0%}" if c == 0 or c >= 0.01
-                             else _percent(c)) for c in (h.row_coverage for h in res)]
+    show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
     show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
                          if h.join_rows is not None else "" for h in res]
     if not df["exact"].all():
@@ -333,21 +408,6 @@ def _print_ranked(res, df) -> None:
         print("These columns join after the transformation shown, applied to the query's or the "
               "lake's values.\nTo join one in a notebook: `aj = hit.autojoin(df)`, then "
               "`aj.join(df)` and `aj.code()`; or the widget's Find transformation.")
-
-
-def _percent(c) -> str:
-    """A containment: one decimal, or two significant digits below 0.1 % (not 0.0 %)."""
-    if c is None or c != c:
-        return ""
-    return f"{c:.1%}" if c == 0 or c >= 0.001 else f"{c * 100:.2g}%"
-
-
-def _fraction(j) -> str:
-    """A share for a terminal table: three decimals, or two significant digits below 0.001
-    (a column sharing 105 of 878,005 values is not at 0.000)."""
-    if j is None or j != j:
-        return ""
-    return f"{j:.3f}" if j == 0 or j >= 0.001 else f"{j:.1e}"
 
 
 def _clip(name: str, width: int = 40) -> str:

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import QueryError
+from .formats import percent, whole_percent
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
 from .index.tables import find_table, lake_table
@@ -399,7 +400,9 @@ class Hit(Joinable):
         with) and this hit's table, on the query column and the hit's column. A "Needs a
         transformation" hit learns on the table's rows its program joins, then counts and
         joins on the whole table: a small query against a large table holds too few joinable
-        rows for the row sampling (thesis §4.5), and learning on every row is slow."""
+        rows for the row sampling (thesis §4.5), and learning on every row is slow. Where the
+        hit's column repeats on those rows, it learns again with every column of the table
+        and keeps the narrower join (:func:`_narrower_join`)."""
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
         if frame is None:
             raise QueryError("This hit was found without a DataFrame: pass it, hit.autojoin(df).")
@@ -418,14 +421,26 @@ class Hit(Joinable):
             return engine.autojoin(frame, left_on, self.table, list(self.columns), **options)
         options.setdefault("right_name", table.name)
         options.setdefault("left_name", "df")
-        result = engine.autojoin(frame, left_on, whole.iloc[rows], [self.column], **options)
+        result = self._autojoin_on(frame, left_on, whole, rows, [self.column], options)
+        partners = whole[self.column].iloc[rows]
+        if len(whole.columns) > 1 and len(rows) > 1.5 * max(partners.nunique(), 1):
+            # the hit's column repeats on the rows it joins (a prefix of "s3.us-east-1..."
+            # is on every region's row): a program reading more of the table's columns may
+            # join each query row to one row (kept as _narrower_join says)
+            wider = self._autojoin_on(frame, left_on, whole, rows, None, options)
+            if wider.found and _narrower_join(wider, result):
+                result = wider
+        result.lake = table
+        return result
+
+    def _autojoin_on(self, frame, left_on, whole, rows, columns, options):
+        """Auto-Join learned on ``whole``'s ``rows``, then counted and joined on ``whole``."""
+        result = self._engine.autojoin(frame, left_on, whole.iloc[rows], columns, **options)
         result.stats["learned_on"] = {"rows": int(len(rows)), "of": int(len(whole))}
         at = "source_row" if result.source == "right" else "target_row"
         for ex in result.examples:               # row numbers of the whole table
             ex[at] = int(rows[ex[at]])
-        result.with_right(whole)
-        result.lake = table
-        return result
+        return result.with_right(whole)
 
     def _joined_tables(self, plan) -> list:
         """The query's own table (when this search recognised it) and this hit's table."""
@@ -553,6 +568,19 @@ def _columns_label(hit: Hit) -> str:
     return ", ".join(f"{q} \u2192 {c}" for q, c in hit.mapping.items())
 
 
+def _narrower_join(wider, narrow) -> bool:
+    """``wider`` (an Auto-Join result) joins at least the query rows ``narrow`` joins (more,
+    or as many in fewer joined rows), each to no more lake rows on average (the query is
+    the left table of both; the programs' own joins, without the fuzzy step)."""
+    if not narrow.found:
+        return True
+    a, b = wider.pairs(fuzzy=False), narrow.pairs(fuzzy=False)
+    rows_a, rows_b = len({i for i, _ in a}), len({i for i, _ in b})
+    if rows_a < rows_b or rows_a == 0:
+        return False
+    return (rows_a > rows_b or len(a) < len(b)) and len(a) * rows_b <= len(b) * rows_a
+
+
 class SearchResult(Sequence):
     """Ranked hits of one search, with what was searched and how long it took."""
 
@@ -586,6 +614,25 @@ class SearchResult(Sequence):
             if val:
                 return f"{key} {val}"
         return None
+
+    @property
+    def empty_message(self) -> str:
+        """What an empty result means for this method, and what to try instead."""
+        t = self.params.threshold
+        tau, share = self.stats.get("tau"), self.stats.get("T")
+        if self.method == "pexeso" and tau is not None and share is not None:
+            return (f"No lake column has a value within distance tau = {tau:.3g} of "
+                    f"{share:.0%} of the query's values (fuzzy / semantic search). A larger "
+                    f"tau or a smaller joinability finds looser matches: -O tau="
+                    f"{min(2.0, 1.5 * tau):.3g} (CLI, magics), tau={min(2.0, 1.5 * tau):.3g} "
+                    f"(search()), or the widget's options.")
+        if self.method == "transform":
+            return (f"No lake column joins the query after a transformation the search could "
+                    f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
+                    f"or q-grams with it, {self.stats.get('verified', 0)} verified).")
+        if t is not None:
+            return f"No column of the lake holds {percent(t)} or more of the query's values."
+        return "No column of the lake shares a value with the query."
 
     @property
     def how(self) -> str:
@@ -629,7 +676,8 @@ class SearchResult(Sequence):
                + f"&middot; ranked by {html.escape(self.rank)} &middot; {self.seconds * 1000:.1f} ms")
         notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
         if not self.hits:
-            return f"<div>{cap}</div>{notes}<div><i>No table shares a value with the query.</i></div>"
+            return (f"<div>{cap}</div>{notes}<div><i>{html.escape(self.empty_message)}"
+                    f"</i></div>")
         rows = [_hit_row_html(h, q) for h in self.hits]
         many = self.multiplying()
         warn = ""
@@ -662,7 +710,8 @@ def _hit_row_html(h: Hit, q: Query) -> str:
             " <span style='color:#777'>(already joined)</span>" if h.in_chain else "")
     fan = "" if h.key_ratio is None else f"\u00d7{h.key_ratio:,.3g}"
     fan_style = "color:#b35900;font-weight:600" if (h.key_ratio or 1) > 1 else ""
-    cover = "" if h.row_coverage is None else f"{_bar(h.row_coverage, '#3a9a5b')} {h.row_coverage:.0%}"
+    cover = ("" if h.row_coverage is None else
+             f"{_bar(h.row_coverage, '#3a9a5b')} {whole_percent(h.row_coverage)}")
     rows = "" if h.join_rows is None else (f"{q.n_rows:,} \u2192 {h.join_rows:,}"
                                            + ("" if h.join_rows_exact else " (est.)"))
     key = html.escape(h.key_kind or "")
@@ -672,7 +721,7 @@ def _hit_row_html(h: Hit, q: Query) -> str:
     return (f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}{mark}</td>"
             f"<td>{html.escape(_columns_label(h))}{_program_label(h)}</td>"
             f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
-            f"<td>{_bar(c)} {c:.1%}{'' if h.exact else ' (est.)'}</td>"
+            f"<td>{_bar(c)} {percent(c)}{'' if h.exact else ' (est.)'}</td>"
             f"<td style='text-align:right'>{'' if h.lake_rows is None else f'{h.lake_rows:,}'}</td>"
             f"<td style='text-align:right;{fan_style}'>{fan}</td><td>{cover}</td>"
             f"<td style='text-align:right'>{rows}</td>"
@@ -1152,6 +1201,13 @@ class Engine:
         col)``, choosing the join function and threshold for the precision target
         (join/fuzzy.py). ``left``/``right``: DataFrames or lake table names."""
         from .join.fuzzy import fuzzy_join
+        if isinstance(left, pd.DataFrame) and isinstance(right, str) and \
+                right in left.columns and not isinstance(on, (tuple, list)):
+            raise QueryError(
+                f"fuzzy_join takes (reference table, table to match, on=(reference column, "
+                f"column)), not autojoin's (df, column, table, column): {right!r} is a "
+                f"column of the DataFrame passed first. For a lake table as the reference: "
+                f"engine.fuzzy_join({on!r}, df, on=('<its column>', {right!r})).")
         lake = None
         if isinstance(left, str):
             self.check_present()

@@ -622,3 +622,23 @@ def test_join_on_key_codes_equals_a_merge_on_the_key_strings():
     assert _key_counts(src, tgt) == (len(keyset), sum(k in keyset for k in src),
                                      len(keyset.intersection(src)))
     assert _key_counts([None], [None]) == (0, 0, 0)
+
+
+def test_named_columns_are_read_by_the_program():
+    """Asked to join `arn` with `policy_name`, Auto-Join learns a program on those columns,
+    not the identity on the lake table's own `arn` column (which the examples, paired on
+    `policy_name`, are also consistent with)."""
+    names = [f"{a}{b}Policy" for a in ("Read", "Write", "Admin", "Audit", "Backup", "Deploy")
+             for b in ("Lambda", "Queue", "Bucket", "Table", "Stream")]
+    arns = [f"arn:aws:iam::aws:policy/{'service-role/' if i % 4 == 0 else ''}{n}"
+            for i, n in enumerate(names)]
+    left = pd.DataFrame({"arn": arns[::2]})
+    right = pd.DataFrame({"policy_name": names, "arn": arns})
+    aj = autojoin(left, right, "arn", "policy_name", fuzzy=False)
+    # each side's named column takes part: as the program's input or as the target key
+    used = {aj.source: aj.program.columns, ("right" if aj.source == "left" else "left"):
+            [aj.target_column]}
+    assert "arn" in used["left"] and "policy_name" in used["right"], (aj, used)
+    assert len(aj.join(left, fuzzy=False)) == len(left)
+    free = autojoin(left, right, fuzzy=False)      # unrestricted: the identity on `arn` is fine
+    assert free.found and len(free.join(left, fuzzy=False)) == len(left)

@@ -15,16 +15,14 @@ contents (skipped otherwise).
 """
 from __future__ import annotations
 
-import ast
 import filecmp
-import hashlib
-import importlib.util
 import os
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
+
+from fresh_set_checks import eval_splits, load_maker, read
 
 ROOT = Path(__file__).resolve().parents[1]
 # set -> (at most this many rows per table, at least this many truth pairs, no duplicate rows)
@@ -56,15 +54,7 @@ PACKAGE_SETS = {
 }
 
 
-def _maker():
-    spec = importlib.util.spec_from_file_location("autojoin_make_cases",
-                                                  ROOT / "bench" / "autojoin_make_cases.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-MAKER = _maker()
+MAKER = load_maker("sets")
 REFERENCE = {s: getattr(MAKER, f"{s.upper()}_REFERENCE") for s in SETS}
 
 
@@ -72,27 +62,10 @@ def _data(s: str) -> Path:
     return ROOT / "bench" / "data" / f"autojoin-{s}"
 
 
-def _eval_splits() -> dict:
-    """The split constants and split_of of bench/autojoin_eval.py, run from its parsed
-    source (not imported: importing the evaluator would import the learner)."""
-    tree = ast.parse((ROOT / "bench" / "autojoin_eval.py").read_text())
-    body = [n for n in tree.body
-            if (isinstance(n, ast.Assign) and len(n.targets) == 1
-                and getattr(n.targets[0], "id", "").endswith(("_CASES", "DEV_EXTRA")))
-            or (isinstance(n, ast.FunctionDef) and n.name == "split_of")]
-    ns = {"hashlib": hashlib}
-    exec(compile(ast.Module(body=body, type_ignores=[]), "autojoin_eval splits", "exec"), ns)
-    return ns
-
-
-def _read(path: Path) -> pd.DataFrame:
-    return pd.read_csv(path, dtype=str, keep_default_na=False)
-
-
 @pytest.mark.parametrize("s", sorted(SETS))
 def test_cases_split_and_references_agree(s):
     folders = {p.name for p in _data(s).iterdir() if p.is_dir()}
-    splits = _eval_splits()
+    splits = eval_splits()
     name = f"{s.upper()}_CASES"
     assert name in splits, f"{name} is missing from bench/autojoin_eval.py"
     assert folders == set(REFERENCE[s]) == set(splits[name])
@@ -106,9 +79,9 @@ def test_cases_split_and_references_agree(s):
 def test_case_meets_admission_criteria(s, case):
     max_rows, min_pairs, no_duplicates = SETS[s]
     key, ref = REFERENCE[s][case]
-    source = _read(_data(s) / case / "source.csv")
-    target = _read(_data(s) / case / "target.csv")
-    truth = _read(_data(s) / case / "ground_truth.csv")
+    source = read(_data(s) / case / "source.csv")
+    target = read(_data(s) / case / "target.csv")
+    truth = read(_data(s) / case / "ground_truth.csv")
     ns = source.shape[1]
     assert truth.shape[1] == ns + target.shape[1]
     assert target[key].is_unique, "the target key column is not a key"

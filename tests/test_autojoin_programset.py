@@ -274,3 +274,12 @@ def test_residual_pairs_are_grouped_by_the_source_cells_delimiters():
     assert pattern_groups([one_form], cells) == []
     # a joined column (no cells of its own) is not split
     assert pattern_groups([PairGroup("State + x", "abb", pairs)], cells) == []
+
+
+def test_guard_descriptions_by_hand():
+    """A guard on values without any delimiter reads as such, not as the empty string."""
+    assert Guard("name", "delimiters", frozenset({""})).describe() == \
+        "if `name` has no delimiter"
+    assert Guard("name", "delimiters", frozenset({"", "-"})).describe() == \
+        'if `name` has the delimiters "-" or none'
+    assert Guard("d", "shape", frozenset({"0/0"})).describe() == 'if `d` has the shape "0/0"'

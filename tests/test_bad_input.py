@@ -1035,3 +1035,15 @@ def test_py4j_error_raised_by_an_interrupt_is_an_interrupt():
     with pytest.raises(SparkJobError, match="Spark failed while building x"):
         with spark_job("building x"):
             raise Py4JError("An error occurred while calling o1.collect")
+
+
+def test_fuzzy_join_called_like_autojoin_says_how_to_call_it(demo_engine):
+    """engine.fuzzy_join(df, "col", "table", "col") (autojoin's argument order) names the
+    call to make, instead of "no table 'col'"."""
+    from lakejoin_jupyter.errors import QueryError
+    df = pd.DataFrame({"where": ["France", "Germany"]})
+    with pytest.raises(QueryError, match=r"engine\.fuzzy_join\('reference/gdp', df, "
+                                         r"on=\('<its column>', 'where'\)\)"):
+        demo_engine.fuzzy_join(df, "where", "reference/gdp", "Country Name")
+    fj = demo_engine.fuzzy_join("reference/gdp", df, on=("Country Name", "where"))
+    assert sorted(fj.join(df)["Country Name"]) == ["France", "Germany"]

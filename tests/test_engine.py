@@ -191,8 +191,8 @@ def test_cli_query_file_of_the_lake_is_its_table(demo_index_path, tmp_path, caps
 
 
 def test_cli_help_texts(capsys):
-    for cmd in (["--help"], ["index", "--help"], ["search", "--help"], ["info", "--help"],
-                ["demo", "--help"]):
+    for cmd in (["--help"], ["index", "--help"], ["search", "--help"], ["union", "--help"],
+                ["info", "--help"], ["demo", "--help"]):
         with pytest.raises(SystemExit) as e:
             cli(cmd)
         assert e.value.code == 0

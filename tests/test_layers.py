@@ -2,7 +2,8 @@
 below it (DEVELOPING.md, "How the code is organised"), including imports inside functions.
 
     front ends (cli, magics, ui)  ->  actions, charts  ->  engine  ->  join  ->  search
-    ->  index  ->  lake  ->  base (errors, config, frames, hashing, xash, spark, embed, demo)
+    ->  index  ->  lake  ->  base (errors, config, frames, formats, hashing, xash, spark, embed,
+    demo)
 
 The Spark build (indexing) sits beside search: it may use lake, index, base and the pure
 functions of search; nothing below the engine imports it. Library code never imports a front
@@ -13,7 +14,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "lakejoin_jupyter"
 
-RANK = {"_version": 0, "errors": 0, "config": 0, "frames": 0, "hashing": 0, "xash": 0,
+RANK = {"_version": 0, "errors": 0, "config": 0, "frames": 0, "formats": 0, "hashing": 0, "xash": 0,
         "spark": 0, "embed": 0, "demo": 0, "lake": 1, "index": 2, "search": 3, "indexing": 4, "join": 5,
         "engine": 6, "actions": 7, "charts": 7, "magics": 8, "ui": 8, "cli": 8,
         "__init__": 9}

@@ -532,3 +532,24 @@ def test_lemma7_keeps_a_column_that_can_still_just_reach_t():
         r = px.search([part], vec, q, 0.1, 0.5, len(pairs), batch_size=batch)
         assert sorted(r.columns.tolist()) == list(range(len(pairs)))
         assert r.counts.tolist() == [2] * len(pairs)
+
+
+@pytest.mark.spark
+def test_empty_result_says_what_tau_found_nothing(fuzzy_index, capsys, tmp_path):
+    """An empty fuzzy / semantic search names its tau and joinability and how to loosen
+    them (CLI, notebook HTML), not "shares no value"."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.cli import main as cli
+    eng = open_index(fuzzy_index[1])
+    q = pd.DataFrame({"v": ["qqqqzzzz", "xxxjjjjv", "wwwkkkyy"]})
+    res = eng.search(q, "v", method="pexeso", k=5, tau=0.01)
+    assert len(res) == 0
+    assert "within distance tau = 0.01 of 60% of the query's values" in res.empty_message
+    assert "-O tau=0.015" in res.empty_message
+    import html
+    assert html.escape(res.empty_message) in res._repr_html_()
+    q.to_csv(tmp_path / "q.csv", index=False)
+    assert cli(["search", str(fuzzy_index[1]), "-t", str(tmp_path / "q.csv"), "-c", "v",
+                "-m", "pexeso"]) == 0
+    out = capsys.readouterr().out
+    assert "fuzzy / semantic search" in out and "shares a value" not in out

@@ -2,6 +2,7 @@
 force over every table and every matching, and the union plan's code reproducing its frame."""
 from __future__ import annotations
 
+import io
 import itertools
 
 import numpy as np
@@ -246,6 +247,36 @@ def test_baseline_weights_and_errors(union_lake):
         engine.search_unionable(q, weights={"colour": 1.0})
     with pytest.raises(Exception, match="k must be"):
         engine.search_unionable(q, k=0)
+
+
+def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, capsys):
+    """`lakejoin union`: the same ranking as search_unionable, the stacked file equal to
+    hit.union(df), a lake table queried by name left out of its results, and clear errors."""
+    from lakejoin_jupyter.cli import main as cli
+    engine, tables, _ = union_lake
+    q = tables["sales.csv"].sample(frac=0.5, random_state=3)
+    q.to_csv(tmp_path / "q.csv", index=False)
+    index = str(engine.index.path)
+    assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "-k", "3", "--format", "csv"]) == 0
+    got = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    want = engine.search_unionable(pd.read_csv(tmp_path / "q.csv", dtype=str), k=3)
+    assert got["table"].tolist() == [h.table for h in want] and len(got) >= 1
+    out = tmp_path / "stacked.csv"
+    assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1", "--out",
+                str(out)]) == 0
+    text = capsys.readouterr().out
+    assert want[0].table in text and "rows added" in text
+    stacked = pd.read_csv(out, dtype=str, keep_default_na=False)
+    expect = want[0].union(pd.read_csv(tmp_path / "q.csv", dtype=str)).astype(str)
+    assert stacked.shape == expect.shape and list(stacked.columns) == list(expect.columns)
+    assert cli(["union", index, "-t", "sales", "-k", "5", "--format", "csv"]) == 0
+    assert "sales" not in pd.read_csv(io.StringIO(capsys.readouterr().out))["table"].tolist()
+    with pytest.raises(SystemExit):
+        cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1"])
+    assert "--stack N and --out FILE go together" in capsys.readouterr().err
+    assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "99", "--out",
+                str(out)]) == 1
+    assert "--stack 99: the search found" in capsys.readouterr().err
 
 
 # ----------------------------------------------------------------------- the union plan

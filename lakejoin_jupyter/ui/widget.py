@@ -35,6 +35,7 @@ import ipywidgets as W
 import pandas as pd
 
 from ..errors import LakeJoinError
+from ..formats import percent
 from ..frames import check_identifier, is_spark_frame
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, search_magic, union_magic
@@ -45,6 +46,9 @@ from .views import CodePanel, ResultsTable
 __all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic", "union_magic"]
 
 RANK = "useful"      # the widget's ranking (the magic's default too: its search line omits it)
+
+
+_NO_HIT = "No lake column shares a value with the query."
 
 
 def multiply_note(result) -> str:
@@ -455,8 +459,7 @@ class DiscoveryWidget(W.VBox):
             if result.notes:
                 self._set_status(text + " Note: " + "; ".join(result.notes), "note")
             else:
-                self._set_status(text if len(result) else text + " No lake column shares a "
-                                 "value with the query.")
+                self._set_status(text if len(result) else text + " " + result.empty_message)
 
         return self._run("search", work, done)
 
@@ -606,7 +609,7 @@ class DiscoveryWidget(W.VBox):
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
         with self.results.hold_sync():            # one update for the browser
             self.results.phase = phase            # phase first: observers of rows see it
-            self.results.empty_text = ("No lake column shares a value with the query."
+            self.results.empty_text = (getattr(result, "empty_message", _NO_HIT)
                                        if result is not None else
                                        "Pick a DataFrame and column(s), then press Search.")
             self.results.columns = columns
@@ -671,7 +674,7 @@ class DiscoveryWidget(W.VBox):
         self.detail_html.value = (
             f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; "
             f"{html.escape(', '.join(f'{a} → {b}' for a, b in hit.mapping.items()))} &middot; "
-            f"containment {0 if c is None else c:.1%}{'' if hit.exact else ' (estimated)'}"
+            f"containment {percent(0 if c is None else c)}{'' if hit.exact else ' (estimated)'}"
             + _program_html(hit)
             + "<div class='lakejoin-values'>loading matched values...</div>")
         qname = self._query_name or "df"
@@ -881,7 +884,7 @@ def _program_html(hit) -> str:
     return (f"<div class='lakejoin-program'><b>transformation</b> "
             f"({html.escape(str(d.get('direction', '')))}): "
             f"<code>{html.escape(str(d['program']))}</code> joins "
-            f"{float(d.get('coverage', 0)):.1%} of the query rows"
+            f"{percent(float(d.get('coverage', 0)))} of the query rows"
             + (f"; lake pattern <code>{html.escape(str(d['lake_pattern']))}</code>"
                if d.get("lake_pattern") else "") + "</div>")
 

@@ -14,7 +14,9 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
 by grams is taught with the value of the column sharing the most gram weight (not one
-holding its rarest gram), and a residual round learns on the pairs a program leaves out.
+holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
+minority of values without key pairs gets a second draw with its gram partners
+(``_minority_draw``).
 """
 from __future__ import annotations
 
@@ -128,14 +130,14 @@ def _query_side(query):
 
 
 def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
-              texts: list, wanted: int) -> dict:
+              texts: list, wanted: int, always: bool = False) -> dict:
     """value -> (up to two values of the column paired with it, the pairs' scores), for the
     chosen sampled values. Key pairs name their lake token; a value paired only by grams
     gets the one value among the column's first ``scan`` tokens whose shared grams weigh
-    the most (``search.transform.gram_partners``; looked for only when key pairs leave
-    over half of the ``wanted`` values to teach alone), scored by the share of the value's
-    gram weight in the column that partner holds (1: every gram). ``texts``: the sampled
-    values' learner texts."""
+    the most (``search.transform.gram_partners``; looked for when key pairs leave over half
+    of the ``wanted`` values to teach alone, or ``always``), scored by the share of the
+    value's gram weight in the column that partner holds (1: every gram). ``texts``: the
+    sampled values' learner texts."""
     key = (ev.token >= 0) & np.isin(ev.qi, chosen)
     order = np.lexsort((ev.token[key], -ev.score[key], ev.qi[key]))
     qi, tok, sc = ev.qi[key][order], ev.token[key][order], ev.score[key][order]
@@ -148,7 +150,7 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
                 vals.append(names[t])
                 scores.append(x)
     need = [int(q) for q in chosen if int(q) not in result]
-    if len(result) * 2 >= min(wanted, len(chosen)):
+    if not need or (not always and len(result) * 2 >= min(wanted, len(chosen))):
         return result
     gram = (ev.token < 0) & np.isin(ev.qi, need)
     if not gram.any():
@@ -298,6 +300,48 @@ def partner_rows(program: Program, query_to_lake: bool, query_values, lake_value
     return np.flatnonzero((codes >= 0) & hit[np.maximum(codes, 0)])
 
 
+def _examples(chosen, partners: dict, texts: list):
+    """The learner's rows: the chosen values with partners (``texts`` by sample position),
+    their partners, and the pairs (left index, right index, score), best values first."""
+    taught = [int(q) for q in chosen if int(q) in partners]
+    left = [texts[q] for q in taught]
+    right = sorted({p for q in taught for p in partners[q][0]})
+    where = {v: j for j, v in enumerate(right)}
+    pairs = [(i, where[p], sc) for i, q in enumerate(taught) for p, sc in zip(*partners[q])]
+    return left, right, pairs
+
+
+def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names: tuple):
+    """Learn once more when key pairs left at least three, and a tenth, of the chosen
+    values without a partner (too few for the gram lookup, which waits for half): those
+    values get their gram partners, and the example pairs alternate between them and the
+    key-paired values, so an example set holds both shapes. The program fitting more of
+    the two together wins (the first in ties). Found by use: two thirds of a query's IAM
+    ARNs are "policy/<name>" (key pairs), a third "policy/service-role/<name>" (grams
+    only); learned from the first alone, `part 2 (split at "/")` joins 64% of the rows,
+    `last part` all."""
+    lake, ti, ev, column, scan = where
+    lacking = [int(q) for q in chosen if int(q) not in partners]
+    if len(lacking) < 3 or len(lacking) * 10 < len(chosen):
+        return got
+    more = _partners(lake, ti, ev, column, chosen, scan, texts, len(chosen), always=True)
+    if sum(q in more for q in lacking) < 3:
+        return got
+    left, right, pairs = _examples(chosen, more, texts)
+    taught = [int(q) for q in chosen if int(q) in more]
+    alone = {i for i, q in enumerate(taught) if q not in partners}
+    minority = [p for p in pairs if p[0] in alone]
+    majority = [p for p in pairs if p[0] not in alone]
+    mixed = [p for two in zip(minority, majority) for p in two]
+    mixed += minority[len(majority):] + majority[len(minority):]
+    again = learn_program([(i, j, 1.0 / (1 + r)) for r, (i, j, _s) in enumerate(mixed)],
+                          left, right, names)
+    if again is None:
+        return got
+    before = _sample_fit(*got, left, right, lake, column)
+    return again if _sample_fit(*again, left, right, lake, column) > before else got
+
+
 def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: _Lake,
                 column: int) -> float:
     """Share of the learning sample a program already found joins: of the query values
@@ -371,16 +415,12 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         trace.append([X, round(share, 3), round(score, 3), None])
         by_value = np.lexsort((tie[ex.qi], -ex.score))    # equal scores: in random order
         paired = pd.unique(ex.qi[by_value])
+        chosen = paired[:learn_values]                   # by their rarest pair (a redraw's)
         partners = _partners(lake, ti, ex, X, paired, scan, sampled_texts, learn_values)
         keyed = set(ex.qi[ex.token >= 0].tolist())     # key pairs first, then gram pairs
         taught = sorted((int(q) for q in paired if int(q) in partners),
                         key=lambda q: (q not in keyed, -max(partners[q][1]), tie[q]))
-        taught = taught[:learn_values]
-        left = [texts[pick[q]] for q in taught]
-        right = sorted({p for q in taught for p in partners[q][0]})
-        where = {v: j for j, v in enumerate(right)}
-        pairs = [(i, where[p], sc) for i, q in enumerate(taught)
-                 for p, sc in zip(*partners[q])]        # taught: best pairs first
+        left, right, pairs = _examples(taught[:learn_values], partners, sampled_texts)
         if len(left) < 3 or len(right) < 3:
             continue
         found = None
@@ -393,6 +433,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             got = learn_program(pairs, left, right, (qname, names[X]))
             if got is None:
                 continue
+            got = _minority_draw(got, (lake, ti, ex, X, scan), chosen, partners,
+                                 sampled_texts, (qname, names[X]))
             stats["programs"] += 1
             cache.append(got)
             found = got

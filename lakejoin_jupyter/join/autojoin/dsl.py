@@ -689,7 +689,10 @@ class Guard:
         return cell_pattern(text, self.kind) in self.patterns
 
     def describe(self) -> str:
-        shown = " or ".join(_quote(p) for p in sorted(self.patterns)[:4])
+        if self.kind == "delimiters" and self.patterns == frozenset({""}):
+            return f"if `{self.column}` has no delimiter"
+        ordered = sorted(self.patterns, key=lambda p: (p == "", p))     # "none" last
+        shown = " or ".join("none" if p == "" else _quote(p) for p in ordered[:4])
         more = f" (or {len(self.patterns) - 4} more)" if len(self.patterns) > 4 else ""
         what = "delimiters" if self.kind == "delimiters" else "shape"
         return f"if `{self.column}` has the {what} {shown}{more}"

@@ -239,6 +239,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,
                           leave_one_out)
     candidates = _ranked(found)
+    if src_on:          # the column(s) asked for: a program reading none of them is not it
+        candidates = [c for c in candidates if set(c.program.columns) & set(src_on)]
     n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
     n_rows = len(src.positions)
     passing = (c for c in candidates
@@ -501,7 +503,7 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     docstring) and return an :class:`~.result.AutoJoin` (``.found`` says whether one exists).
 
     ``left_on`` / ``right_on``: column name (or list) to restrict the match to; the program
-    still reads any column of its source row. ``options`` override fields of
+    reads at least one of them and may read other columns of its source row. ``options`` override fields of
     :class:`AutoJoinSettings` (``fuzzy=False``, ``seed=1``, ...) or of :class:`LearnSettings`.
     """
     from .result import AutoJoin

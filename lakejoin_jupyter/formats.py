@@ -1,0 +1,28 @@
+"""How shares are written for a person: one formatter for the CLI, the notebook's HTML and
+the widget (its JavaScript twin is ``pct`` in js/results_table.js).
+
+A containment of 105 values out of 878,005 is not "0.0%": below 0.1 % a percentage keeps
+two significant digits, and a fraction below 0.001 is written in scientific notation.
+"""
+from __future__ import annotations
+
+
+def percent(c) -> str:
+    """A share as a percentage: one decimal, or two significant digits below 0.1 %."""
+    if c is None or c != c:
+        return ""
+    return f"{c:.1%}" if c == 0 or c >= 0.001 else f"{c * 100:.2g}%"
+
+
+def whole_percent(c) -> str:
+    """A share as a whole percentage (row coverage), or :func:`percent` below 1 %."""
+    if c is None or c != c:
+        return ""
+    return f"{c:.0%}" if c == 0 or c >= 0.01 else percent(c)
+
+
+def fraction(j) -> str:
+    """A share for a terminal table: three decimals, or two significant digits below 0.001."""
+    if j is None or j != j:
+        return ""
+    return f"{j:.3f}" if j == 0 or j >= 0.001 else f"{j:.1e}"

@@ -1,0 +1,242 @@
+"""Checks shared by the tests of the blind Auto-Join case sets made from pinned sources
+(test_autojoin_fresh12.py, test_autojoin_fresh13.py): the admission criteria of
+bench/results/autojoin_fresh<N>_cases.md, read from the committed files and the case maker's
+source with its hand-written reference functions. Neither the package nor the evaluator is
+imported (the evaluator's split constants are run from its parsed source)."""
+from __future__ import annotations
+
+import ast
+import filecmp
+import hashlib
+import importlib.util
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MAKER_PATH = ROOT / "bench" / "autojoin_make_cases.py"
+
+
+# Sources (pip / Debian packages) and standard-library modules each set read or held in its
+# pool; a later set may use none of an earlier set's (criterion (a)).
+SOURCES = {
+    "fresh8": {"airportsdata", "babel", "holidays", "pandas", "pycountry", "requests", "tzdata",
+               "us", "vega_datasets"},
+    "fresh9": {"ca-certificates", "certifi", "charset-normalizer", "distro-info-data", "dpkg",
+               "duckdb", "hypothesis", "idna", "jedi", "locales", "netbase", "numpy",
+               "publicsuffix", "pyarrow", "pygments", "python-apt-common", "scipy",
+               "shared-mime-info", "webcolors", "webencodings", "x11-common"},
+    "fresh10": {"faker", "phonenumbers", "python-stdnum", "libc6"},
+    "fresh11": {"base-passwd", "cmake-data", "git", "libc6-dev", "postgresql-15",
+                "psycopg2-binary", "pyspark"},
+    "fresh12": {"altair", "gdb", "iproute2", "jupyterlab", "libnss3-dev", "libssl-dev",
+                "libxcb1-dev", "linux-libc-dev", "perl-modules-5.36", "tk8.6-dev", "udev",
+                "vim-runtime", "x11proto-dev"},
+}
+STDLIB = {
+    "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
+    "fresh9": {"sys"},
+    "fresh10": {"__future__", "errno", "os", "signal", "ssl"},
+    "fresh11": {"keyword", "opcode", "socket", "stringprep", "token", "ctypes", "email", "stat",
+                "struct", "imaplib", "lib2to3", "telnetlib"},
+    "fresh12": {"logging", "pydoc", "pydoc_data", "sqlite3", "syslog"},
+}
+
+
+def earlier(sets) -> tuple[set, set]:
+    """(sources, standard-library modules) of the given earlier sets."""
+    return (set().union(*(SOURCES[s] for s in sets)), set().union(*(STDLIB[s] for s in sets)))
+
+
+def load_maker(name: str):
+    spec = importlib.util.spec_from_file_location(f"autojoin_make_cases_{name}", MAKER_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def eval_splits() -> dict:
+    """The split constants and split_of of bench/autojoin_eval.py, run from its parsed
+    source (not imported: importing the evaluator would import the learner)."""
+    tree = ast.parse((ROOT / "bench" / "autojoin_eval.py").read_text())
+    body = [n for n in tree.body
+            if (isinstance(n, ast.Assign) and len(n.targets) == 1
+                and getattr(n.targets[0], "id", "").endswith(("_CASES", "DEV_EXTRA")))
+            or (isinstance(n, ast.FunctionDef) and n.name == "split_of")]
+    ns = {"hashlib": hashlib}
+    exec(compile(ast.Module(body=body, type_ignores=[]), "autojoin_eval splits", "exec"), ns)
+    return ns
+
+
+def read(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+@dataclass
+class FreshSet:
+    """One set: its name ("fresh13"), the modules its maker section may import, and the
+    sources (pip / Debian / standard library) and path prefixes earlier sets read."""
+    name: str
+    allowed_imports: set
+    earlier: set
+    earlier_stdlib: set
+    forbidden_prefixes: tuple
+    earlier_sets: tuple          # ("fresh8", ..., "fresh12"): their pins and files
+
+    def __post_init__(self):
+        self.maker = load_maker(self.name)
+        self.upper = self.name.upper()
+        self.reference = getattr(self.maker, f"{self.upper}_REFERENCE")
+        self.data = ROOT / "bench" / "data" / f"autojoin-{self.name}"
+
+    def section(self) -> str:
+        """The case maker's section of this set (from its rule line to the next)."""
+        text = MAKER_PATH.read_text()
+        rule = "# " + "-" * 66 + " "
+        start = text.index(rule + f"{self.name} validation")
+        return text[start:text.index(rule, start + len(rule))]
+
+    def code(self) -> str:
+        """The section's code after its pool (not the criteria), adjacent literals joined."""
+        section = self.section().split(f"_{self.upper}_POOL = (")[1]
+        return re.sub(r'"\s*\n\s*"', "", section)
+
+    def check_split(self):
+        folders = {p.name for p in self.data.iterdir() if p.is_dir()}
+        splits = eval_splits()
+        key = f"{self.upper}_CASES"
+        assert key in splits, f"{key} is missing from bench/autojoin_eval.py"
+        assert folders == set(self.reference) == set(splits[key])
+        assert 8 <= len(folders) <= 12
+        assert {splits["split_of"](case) for case in folders} == {self.name}
+        others = set().union(*(v for k, v in splits.items() if k.endswith("_CASES") and k != key))
+        assert not folders & others
+
+    def check_case(self, folder: Path, key: str, ref) -> float:
+        """Criteria (b), (c) and (g) on one case folder; returns the reference function's
+        coverage. Raises AssertionError (or KeyError: a truth row in no table)."""
+        source, target = read(folder / "source.csv"), read(folder / "target.csv")
+        truth = read(folder / "ground_truth.csv")
+        ns = source.shape[1]
+        assert truth.shape[1] == ns + target.shape[1]
+        assert target[key].is_unique, "the target key column is not a key"
+        assert not source.duplicated().any() and not target.duplicated().any(), "duplicate rows"
+        for side in (source, target):
+            norm = {self.maker._norm_row(r) for r in side.itertuples(index=False)}
+            assert len(norm) == len(side), "rows the evaluator cannot tell apart"
+        assert max(len(source), len(target)) <= 2000
+        src_rows = {tuple(r): i for i, r in enumerate(source.itertuples(index=False))}
+        tgt_rows = {tuple(r): j for j, r in enumerate(target.itertuples(index=False))}
+        pairs = [(src_rows[tuple(r[:ns])], tgt_rows[tuple(r[ns:])])
+                 for r in truth.itertuples(index=False)]     # KeyError: a row not in the table
+        assert len(pairs) >= 10
+        assert len(set(pairs)) == len(pairs), "a truth pair listed twice"
+        assert len({i for i, _ in pairs}) == len(pairs), "a source row joins twice (1:N)"
+        rows, keys = source.to_dict("records"), target[key].tolist()
+        covered = sum(ref(rows[i]) == keys[j] for i, j in pairs) / len(pairs)
+        assert covered >= 0.9, f"reference coverage {covered:.3f} < 0.9"
+        return covered
+
+    def check_broken_copies(self, tmp_path: Path, case: str, wrong_ref):
+        """check_case fails on copies of ``case`` broken on purpose, one criterion each (a
+        duplicate source row, a duplicate target key, a source row joined twice, a truth row
+        in no table), and with a reference that writes other keys."""
+        import shutil
+        key, ref = self.reference[case]
+
+        def dup_source_row(folder):
+            s = read(folder / "source.csv")
+            pd.concat([s, s.iloc[:1]]).to_csv(folder / "source.csv", index=False)
+
+        def dup_target_key(folder):
+            t = read(folder / "target.csv")
+            t.loc[1, key] = t.loc[0, key]
+            t.to_csv(folder / "target.csv", index=False)
+
+        def one_to_many(folder):
+            g, t = read(folder / "ground_truth.csv"), read(folder / "target.csv")
+            extra = g.iloc[:1].copy()
+            extra.iloc[0, g.shape[1] - t.shape[1]:] = t.iloc[5].tolist()
+            pd.concat([g, extra]).to_csv(folder / "ground_truth.csv", index=False)
+
+        def unknown_row(folder):
+            g = read(folder / "ground_truth.csv")
+            g.iloc[0, 0] = "no such value"
+            g.to_csv(folder / "ground_truth.csv", index=False)
+
+        for name, edit in (("dup_source_row", dup_source_row), ("dup_target_key", dup_target_key),
+                           ("one_to_many", one_to_many), ("unknown_row", unknown_row)):
+            folder = tmp_path / name
+            shutil.copytree(self.data / case, folder)
+            edit(folder)
+            with pytest.raises((AssertionError, KeyError)):
+                self.check_case(folder, key, ref)
+        with pytest.raises(AssertionError):
+            self.check_case(self.data / case, key, wrong_ref)
+
+    def check_sources(self):
+        """Criteria (a) and (h) on the maker's source: no lake file, only the pool's modules
+        (never the learner's or an earlier set's), every case made by make_<set>."""
+        section = self.code()
+        assert '"fivethirtyeight/' not in section and '"reference/' not in section
+        assert "_read(" not in section and "lake /" not in section
+        assert "demo_lake" not in section and "package-lists" not in section
+        imported = set(re.findall(r"^\s*(?:from|import) ([\w]+)", section, re.M))
+        assert imported <= self.allowed_imports, imported - self.allowed_imports
+        assert "lakejoin_jupyter" not in imported and not imported & self.earlier_stdlib
+        made = re.search(rf"def make_{self.name}.*?return \[(.*?)\]", section, re.S).group(1)
+        assert set(re.findall(r"(\w+)\(lake, out\)", made)) == set(self.reference)
+
+    def check_pinned_files(self):
+        """Criterion (a) for the Debian files: every absolute path in the section is a file
+        (or folder) the maker pins, none is an earlier set's or under an earlier set's
+        folders, and no source of the pool or of the pins is one an earlier set read."""
+        m = self.maker
+        paths = set(re.findall(r'"(/(?:usr|etc|lib)/[^"]*)"', self.code()))
+        files = getattr(m, f"{self.upper}_FILES")
+        assert paths == set(files) and all(len(h) == 64 for h in files.values())
+        earlier_files = set().union(*(set(getattr(m, f"{s.upper()}_FILES", {}))
+                                      for s in self.earlier_sets))
+        assert not paths & earlier_files
+        assert not any(p.startswith(self.forbidden_prefixes) for p in paths)
+        pool = {p.split()[0] for p in getattr(m, f"_{self.upper}_POOL")}
+        assert not pool & self.earlier
+        pinned = (set(getattr(m, f"{self.upper}_VERSIONS"))
+                  | set(getattr(m, f"{self.upper}_DEBIAN"))) - {"python"}
+        assert pinned <= pool and not pinned & self.earlier
+        earlier_pins = set().union(*(set(getattr(m, f"{s.upper()}_{kind}", {}))
+                                     for s in self.earlier_sets
+                                     for kind in ("VERSIONS", "DEBIAN"))) - {"python"}
+        assert not pinned & earlier_pins
+
+    def check_no_learner_import(self, tmp_path: Path):
+        """Criterion (h): loading the maker and making the cases (where the sources are
+        here) imports neither the package nor the evaluator; in a fresh interpreter, since
+        other tests of the suite import the package."""
+        code = (
+            "import importlib.util, sys\n"
+            f"spec = importlib.util.spec_from_file_location('m', {str(MAKER_PATH)!r})\n"
+            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+            f"made = not m.{self.name}_version_mismatches()\n"
+            f"made and m.make_{self.name}(None, __import__('pathlib').Path({str(tmp_path)!r}))\n"
+            "print(made, sorted(n for n in sys.modules\n"
+            "                   if n.split('.')[0] in ('lakejoin_jupyter', 'autojoin_eval')))\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout.split(" ", 1)
+        assert out[1].strip() == "[]", out
+
+    def check_regenerated(self, tmp_path: Path):
+        wrong = getattr(self.maker, f"{self.name}_version_mismatches")()
+        if wrong:
+            pytest.skip(f"{self.name} needs its sources at the pinned versions: "
+                        + "; ".join(wrong))
+        getattr(self.maker, f"make_{self.name}")(None, tmp_path)
+        for case in self.reference:
+            for name in ("source.csv", "target.csv", "ground_truth.csv"):
+                assert filecmp.cmp(self.data / case / name, tmp_path / case / name,
+                                   shallow=False), f"{case}/{name} differs"
