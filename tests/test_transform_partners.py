@@ -170,7 +170,7 @@ def test_freeze_lines_find_the_names_column(spark, tmp_path):
 
 
 def test_part_swaps_hand_checked():
-    """Deviation 35: a split's part with one punctuation character written as another,
+    """Deviation 36: a split's part with one punctuation character written as another,
     only where the part (swapped) is each example's whole output."""
     from lakejoin_jupyter.join.autojoin.learn import _part_swaps
     news = ["", "-", " "]

@@ -240,7 +240,7 @@ def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = No
             useful.update(_useful_replacements(v, o, news, cache))
         if isinstance(node, Column):       # a whole value's separators (deviation 32)
             useful.update(_separator_swaps(vals, outputs, news, cache))
-        elif isinstance(node, SelectK):    # a split's part that is the whole key (dev. 35)
+        elif isinstance(node, SelectK):    # a split's part that is the whole key (dev. 36)
             useful.update(_part_swaps(vals, outputs, news, cache))
         for old, new in sorted(useful):
             rv = tuple(v.replace(old, new) for v in vals)
@@ -285,7 +285,7 @@ def _part_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
     """For a part of a split, the swaps of :func:`_separator_swaps` of one punctuation
     character for another after which every example's part equals its whole output
     (ignoring case): the part is the key, written with another separator
-    ("jupyter_client" of "jupyter_client==8.6.3" for "jupyter-client"; deviation 35). A
+    ("jupyter_client" of "jupyter_client==8.6.3" for "jupyter-client"; deviation 36). A
     part inside a longer output is left out, as deviation 32 leaves it out (odd pieces),
     and so are swaps to a space or to nothing (words, found from the other side)."""
     return {(old, new) for old, new in _separator_swaps(vals, outputs, news, cache)
