@@ -22,7 +22,9 @@ Note:
     - a padded variant of number programs; a failing set of 4 retried without each example;
       one example set of 2 for a target column of 2 keys;
     - a column's punctuation character swapped for another (or dropped) at every
-      occurrence, where that makes every example's value occur whole in its output.
+      occurrence, where that makes every example's value occur whole in its output;
+    - operands read through Words (each word cased, joined) where two joined words occur in
+      an output ("ERRCODE_NO_DATA" -> "NoData", "KeyPress" -> "KEY_PRESS").
 """
 from __future__ import annotations
 
@@ -37,8 +39,8 @@ from typing import Sequence
 import numpy as np
 
 from .dsl import (CASINGS, MAP_TABLES, MAPS, Column, Constant, Map, Pad, Program, Replace,
-                  SelectK, Split, Substring, Trim, _case, compile_expr, map_value, select_rest,
-                  normalize_space, pad_digits)
+                  SelectK, Split, Substring, Trim, Words, _case, compile_expr, join_words,
+                  map_value, select_rest, normalize_space, pad_digits, split_words)
 
 _TOKENS = re.compile(r"[^\W_]+")
 MAX_SEP_LEN = 3
@@ -330,6 +332,47 @@ def _aligned_replacement(v: str, o: str) -> tuple:
                 and lv.replace(old, new.lower()) in lo:
             out.append((old, new))
     return tuple(out)
+
+
+def worded_operands(ops: list, outputs: Sequence[str]) -> list:
+    """Operands read through ``Words(sep, casing, joiner)`` (deviation 35): every word
+    cased, joined by ``joiner`` (empty or a non-alphanumeric character of the outputs).
+    Offered are what ``Replace`` and a Substring's casing cannot write: title-cased words
+    of a split at a punctuation character of the values ("ERRCODE_NO_DATA" -> "ErrcodeNoData"),
+    and words split at case changes in any casing, joined by a character ("KeyPress" ->
+    "KEY_PRESS"). One is kept when, for some example, two of its adjacent words as cased
+    and joined occur in the output (case-sensitive) and the value's plain casings do not
+    occur whole there."""
+    seen = {vals for _node, vals in ops}
+    joiners = sorted({ch for o in outputs for ch in o if not ch.isalnum()})
+    out = []
+    for node, vals in ops:
+        seps = sorted({ch for v in vals for ch in v if not ch.isalnum() and not ch.isspace()})
+        forms = [(sep, "title", j) for sep in seps for j in [""] + joiners if j != sep]
+        if any(_CAMEL.search(v) for v in vals):
+            forms += [("", c, j) for c in CASINGS for j in joiners]
+        for sep, casing, joiner in forms:
+            if not any(_joined_words_in(v, o, sep, casing, joiner)
+                       for v, o in zip(vals, outputs)):
+                continue
+            wv = tuple(join_words(v, sep, casing, joiner) for v in vals)
+            if wv in seen or not all(wv):
+                continue
+            seen.add(wv)
+            out.append((Words(node, sep, casing, joiner), wv))
+    return out
+
+
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+
+
+def _joined_words_in(v: str, o: str, sep: str, casing: str, joiner: str) -> bool:
+    """Two adjacent words of ``v`` (cased, joined) occur in ``o`` while ``v`` in none of the
+    casings does."""
+    if any(_case(v, c) in o for c in CASINGS):
+        return False
+    words = [_case(w, casing) for w in split_words(v, sep)]
+    return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
 
 
 def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
@@ -657,7 +700,8 @@ class ExampleSetLearner:
         mapped = mapped_operands(plain, outputs)
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
                            + padded_operands(plain + mapped, outputs)
-                           + trimmed_operands(plain, outputs) + mapped):
+                           + trimmed_operands(plain, outputs) + mapped
+                           + worded_operands(plain, outputs)):
             for casing in CASINGS:      # each operand as it is, then its cased forms
                 if casing == "same":
                     cv = vals
