@@ -46,7 +46,7 @@ def test_words_hand_checked():
     assert p({"macro": v}) == "SuccessfulCompletion"
     assert p({"macro": "ERRCODE_NO_DATA"}) == "NoData"
     assert p({"macro": None}) is None
-    q = Program((Constant("XCB_"), Words(Column("mask"), "", "upper", "_")))
+    q = Program((Constant("XCB_"), Substring(Words(Column("mask"), "", "upper", "_"))))
     assert q({"mask": "KeyPress"}) == "XCB_KEY_PRESS"
     assert p.describe() == ('title-cased words of `macro` (split at "_", joined by "") '
                             'from letter 8')
@@ -78,7 +78,7 @@ _TEXT = st.text(alphabet="aBcDeZ09_- xY", max_size=14)
 def test_generated_code_equals_evaluate(v, sep, casing, joiner, start):
     # a column named "re" (the module the generated code imports) and one named "w"
     p = Program((Substring(Words(Column("re"), sep, casing, joiner), start, None),
-                 Constant("+"), Words(Column("w"), "_", "title", joiner)))
+                 Constant("+"), Substring(Words(Column("w"), "_", "title", joiner), None, -1)))
     src = p.python_code("derive_key")
     ast.parse(src)
     ns: dict = {}
