@@ -368,8 +368,12 @@ _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
 
 def _joined_words_in(v: str, o: str, sep: str, casing: str, joiner: str) -> bool:
     """Two adjacent words of ``v`` (cased, joined) occur in ``o`` while ``v`` in none of the
-    casings does."""
+    casings does, and the words say what ``Replace`` and a casing cannot ("2014-07-01" as
+    "2014/07/01" is a separator swapped: not a Words operand)."""
     if any(_case(v, c) in o for c in CASINGS):
+        return False
+    if sep and join_words(v, sep, casing, joiner) in \
+            {_case(v.replace(sep, joiner), c) for c in CASINGS}:
         return False
     words = [_case(w, casing) for w in split_words(v, sep)]
     return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
