@@ -334,7 +334,7 @@ def _aligned_replacement(v: str, o: str) -> tuple:
     return tuple(out)
 
 
-def worded_operands(ops: list, outputs: Sequence[str]) -> list:
+def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None) -> list:
     """Operands read through ``Words(sep, casing, joiner)`` (deviation 35): every word
     cased, joined by ``joiner`` (empty or a non-alphanumeric character of the outputs).
     Offered are what ``Replace`` and a Substring's casing cannot write: title-cased words
@@ -343,18 +343,14 @@ def worded_operands(ops: list, outputs: Sequence[str]) -> list:
     "KEY_PRESS"). One is kept when, for some example, two of its adjacent words as cased
     and joined occur in the output (case-sensitive) and the value's plain casings do not
     occur whole there."""
+    cache = cache if cache is not None else {}
     seen = {vals for _node, vals in ops}
-    joiners = sorted({ch for o in outputs for ch in o if not ch.isalnum()})
     out = []
     for node, vals in ops:
-        seps = sorted({ch for v in vals for ch in v if not ch.isalnum() and not ch.isspace()})
-        forms = [(sep, "title", j) for sep in seps for j in [""] + joiners if j != sep]
-        if any(_CAMEL.search(v) for v in vals):
-            forms += [("", c, j) for c in CASINGS for j in joiners]
-        for sep, casing, joiner in forms:
-            if not any(_joined_words_in(v, o, sep, casing, joiner)
-                       for v, o in zip(vals, outputs)):
-                continue
+        forms: set = set()
+        for v, o in zip(vals, outputs):
+            forms.update(_word_forms(v, o, cache))
+        for sep, casing, joiner in sorted(forms):
             wv = tuple(join_words(v, sep, casing, joiner) for v in vals)
             if wv in seen or not all(wv):
                 continue
@@ -366,16 +362,39 @@ def worded_operands(ops: list, outputs: Sequence[str]) -> list:
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
 
 
-def _joined_words_in(v: str, o: str, sep: str, casing: str, joiner: str) -> bool:
-    """Two adjacent words of ``v`` (cased, joined) occur in ``o`` while ``v`` in none of the
+def _word_forms(v: str, o: str, cache: dict) -> tuple:
+    """The (sep, casing, joiner) of :func:`worded_operands` that fit one example: two
+    adjacent words of ``v`` (cased, joined) occur in ``o`` while ``v`` in none of the
     casings does, and the words say what ``Replace`` and a casing cannot ("2014-07-01" as
-    "2014/07/01" is a separator swapped: not a Words operand)."""
-    if any(_case(v, c) in o for c in CASINGS):
-        return False
-    if sep and join_words(v, sep, casing, joiner) in \
-            {_case(v.replace(sep, joiner), c) for c in CASINGS}:
-        return False
-    words = [_case(w, casing) for w in split_words(v, sep)]
+    "2014/07/01" is a separator swapped: not a Words operand). Cached."""
+    key = ("words", v, o)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    hit = ()
+    camel = _CAMEL.search(v) is not None
+    seps = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
+    if (seps or camel) and not any(_case(v, c) in o for c in CASINGS):
+        joiners = sorted({ch for ch in o if not ch.isalnum()})
+        found = []
+        for sep in seps:
+            words = [w.title() for w in v.split(sep)]
+            for joiner in [""] + joiners:
+                if joiner != sep and _adjacent_in(words, joiner, o) and \
+                        joiner.join(words) not in {_case(v.replace(sep, joiner), c)
+                                                   for c in CASINGS}:
+                    found.append((sep, "title", joiner))
+        if camel and joiners:
+            words = split_words(v, "")
+            for casing in CASINGS:
+                cased = [_case(w, casing) for w in words]
+                found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
+        hit = tuple(found)
+    cache[key] = hit
+    return hit
+
+
+def _adjacent_in(words: list, joiner: str, o: str) -> bool:
     return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
 
 
@@ -705,7 +724,7 @@ class ExampleSetLearner:
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
                            + padded_operands(plain + mapped, outputs)
                            + trimmed_operands(plain, outputs) + mapped
-                           + worded_operands(plain, outputs)):
+                           + worded_operands(plain, outputs, self.cache)):
             for casing in CASINGS:      # each operand as it is, then its cased forms
                 if casing == "same":
                     cv = vals
