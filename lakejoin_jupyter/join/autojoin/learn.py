@@ -367,30 +367,36 @@ def _word_forms(v: str, o: str, cache: dict) -> tuple:
     adjacent words of ``v`` (cased, joined) occur in ``o`` while ``v`` in none of the
     casings does, and the words say what ``Replace`` and a casing cannot ("2014-07-01" as
     "2014/07/01" is a separator swapped: not a Words operand). Cached."""
+    info = cache.get(("winfo", v))
+    if info is None:
+        seps = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
+        titled = [(sep, [w.title() for w in v.split(sep)]) for sep in seps]
+        camel = split_words(v, "") if _CAMEL.search(v) else None
+        info = cache[("winfo", v)] = ([t for t in titled if len(t[1]) > 1], camel)
+    titled, camel = info
+    if not titled and camel is None:
+        return ()
     key = ("words", v, o)
     hit = cache.get(key)
     if hit is not None:
         return hit
-    hit = ()
-    camel = _CAMEL.search(v) is not None
-    seps = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
-    if (seps or camel) and not any(_case(v, c) in o for c in CASINGS):
-        joiners = sorted({ch for ch in o if not ch.isalnum()})
+    joiners = cache.get(("wjoin", o))
+    if joiners is None:
+        joiners = cache[("wjoin", o)] = sorted({ch for ch in o if not ch.isalnum()})
+    found = []
+    for sep, words in titled:
+        for joiner in [""] + joiners:
+            if joiner != sep and _adjacent_in(words, joiner, o) and \
+                    joiner.join(words) not in {_case(v.replace(sep, joiner), c)
+                                               for c in CASINGS}:
+                found.append((sep, "title", joiner))
+    if camel is not None and joiners:
+        for casing in CASINGS:
+            cased = [_case(w, casing) for w in camel]
+            found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
+    if found and any(_case(v, c) in o for c in CASINGS):
         found = []
-        for sep in seps:
-            words = [w.title() for w in v.split(sep)]
-            for joiner in [""] + joiners:
-                if joiner != sep and _adjacent_in(words, joiner, o) and \
-                        joiner.join(words) not in {_case(v.replace(sep, joiner), c)
-                                                   for c in CASINGS}:
-                    found.append((sep, "title", joiner))
-        if camel and joiners:
-            words = split_words(v, "")
-            for casing in CASINGS:
-                cased = [_case(w, casing) for w in words]
-                found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
-        hit = tuple(found)
-    cache[key] = hit
+    hit = cache[key] = tuple(found)
     return hit
 
 
