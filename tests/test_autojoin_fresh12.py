@@ -1,4 +1,4 @@
-"""The committed never-tuned Auto-Join case set fresh12 (bench/data/autojoin-fresh12) meets its
+"""The committed Auto-Join case set fresh12 (bench/data/autojoin-fresh12; never tuned on until round 15, development since) meets its
 admission criteria (bench/results/autojoin_fresh12_cases.md), checked with the case maker's
 hand-written reference functions only (no learner runs here, and neither the package nor the
 evaluator is imported): every case is in FRESH12_CASES and split_of names it, no other split

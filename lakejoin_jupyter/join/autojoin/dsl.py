@@ -24,7 +24,9 @@ Note:
     the last word": "George H.W." of "George H.W. Bush"); ``Trim(of)`` strips a value's end spaces and makes each inner run one space (a part
     cut at "," from "Obama ,  Barack"); ``Map(of, table)`` reads a value through a fixed
     equivalence (a number without its zeros, a month's number or name, a US state's code or
-    name), None outside it ("07" -> "7", "7" -> "July", "New York" -> "NY").
+    name), None outside it ("07" -> "7", "7" -> "July", "New York" -> "NY"); ``Words(of, sep,
+    casing, joiner)`` cases every word of a value (split at ``sep``, or at case changes when
+    ``sep`` is "") and joins them ("ERRCODE_NO_DATA" -> "ErrcodeNoData", "KeyPress" -> "KEY_PRESS").
 """
 from __future__ import annotations
 
@@ -200,11 +202,35 @@ class Map:
 
 
 @dataclass(frozen=True)
+class Words:
+    of: object          # Column or SelectK
+    sep: str            # "" splits at case changes ("KeyPress" -> "Key", "Press")
+    casing: str         # one of CASINGS, applied to each word
+    joiner: str
+
+
+_CASE_CHANGE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def split_words(v: str, sep: str) -> list:
+    """``v`` split at ``sep``, or at its case changes when ``sep`` is "" (before a capital
+    that follows a small letter or digit, and before the last capital of a run followed by
+    a small letter: "HTTPServerX2Value" -> "HTTP", "Server", "X2", "Value")."""
+    return v.split(sep) if sep else _CASE_CHANGE.split(v)
+
+
+def join_words(v: str, sep: str, casing: str, joiner: str) -> str:
+    """Every word of ``v`` (:func:`split_words`) cased, joined by ``joiner``
+    ("ERRCODE_SUCCESSFUL_COMPLETION", "_", title, "" -> "ErrcodeSuccessfulCompletion")."""
+    return joiner.join(_case(w, casing) for w in split_words(v, sep))
+
+
+@dataclass(frozen=True)
 class Concat:
     parts: tuple
 
 
-STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad, Trim, Map)
+STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad, Trim, Map, Words)
 
 
 def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | None = None,
@@ -248,7 +274,7 @@ def columns_of(node) -> list[str]:
         elif isinstance(n, Concat):
             for p in n.parts:
                 walk(p)
-        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad, Trim, Map)):
+        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad, Trim, Map, Words)):
             walk(n.of)
 
     walk(node)
@@ -351,6 +377,13 @@ def _compile(node, pos):
             v = inner(row)
             return None if v is None else pad_digits(v, width)
         return pad
+    if isinstance(node, Words):
+        inner, sep, casing, joiner = _compile(node.of, pos), node.sep, node.casing, node.joiner
+
+        def words(row):
+            v = inner(row)
+            return None if v is None else join_words(v, sep, casing, joiner)
+        return words
     if isinstance(node, Map):
         inner, table = _compile(node.of, pos), node.table
 
@@ -434,6 +467,13 @@ def describe(node, show_columns: bool = True) -> str:
         base = "the value" if isinstance(inner, Column) and not show_columns else \
             describe(inner, show_columns)
         return f"{base} with spaces trimmed"
+    if isinstance(node, Words):
+        inner = node.of
+        base = "the value" if isinstance(inner, Column) and not show_columns else \
+            describe(inner, show_columns)
+        at = "at case changes" if node.sep == "" else f"at {_quote(node.sep)}"
+        cased = "words" if node.casing == "same" else f"{node.casing}-cased words"
+        return f"{cased} of {base} (split {at}, joined by {_quote(node.joiner)})"
     if isinstance(node, Map):
         inner = node.of
         base = "the value" if isinstance(inner, Column) and not show_columns else \
@@ -495,6 +535,9 @@ def to_dict(node) -> dict:
         return {"op": "trim", "of": to_dict(node.of)}
     if isinstance(node, Map):
         return {"op": "map", "of": to_dict(node.of), "table": node.table}
+    if isinstance(node, Words):
+        return {"op": "words", "of": to_dict(node.of), "sep": node.sep,
+                "casing": node.casing, "joiner": node.joiner}
     raise TypeError(f"not a program node: {node!r}")
 
 
@@ -567,6 +610,14 @@ def from_dict(d, where: str = "program") -> object:
         of = from_dict(d.get("of"), where + ".of")
         _string_node(of, where + ".of")
         return Map(of, table)
+    if op == "words":
+        sep, joiner = _need(d, "sep", str, where), _need(d, "joiner", str, where)
+        casing = _need(d, "casing", str, where)
+        if casing not in CASINGS:
+            raise ProgramFormatError(f"{where}: casing must be one of {CASINGS}, not {casing!r}")
+        of = from_dict(d.get("of"), where + ".of")
+        _string_node(of, where + ".of")
+        return Words(of, sep, casing, joiner)
     if op == "concat":
         parts = d.get("parts")
         if not isinstance(parts, list):
@@ -915,6 +966,10 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
     if isinstance(node, Trim):
         return [None if v is None else " ".join(v.split())
                 for v in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, Words):
+        sep, casing, joiner = node.sep, node.casing, node.joiner
+        return [None if v is None else join_words(v, sep, casing, joiner)
+                for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Map):
         table = node.table
         return [None if v is None else map_value(v, table)
@@ -948,7 +1003,7 @@ def _identifier(name: str, taken: set) -> str:
     base = re.sub(r"[^0-9a-zA-Z_]+", "_", name.strip().lower()).strip("_") or "col"
     if base[0].isdigit():
         base = "c_" + base
-    if keyword.iskeyword(base) or base in ("row", "parts", "cell_text", "derive_key"):
+    if keyword.iskeyword(base) or base in ("row", "parts", "cell_text", "derive_key", "re", "w"):
         base += "_"
     ident, i = base, 2
     while ident in taken:
@@ -992,6 +1047,17 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
             var = _identifier(f"{inner}_padded", taken)
             lines.append(f"{var} = {inner}.rjust({node.width}, '0') "
                          f"if {inner}.isascii() and {inner}.isdigit() else {inner}")
+            return var
+        if isinstance(node, Words):
+            inner = text_of(node.of)
+            var = _identifier(f"{inner}_words", taken)
+            if node.sep:
+                split = f"{inner}.split({node.sep!r})"
+            else:
+                lines.append("import re")
+                split = f"re.split({_CASE_CHANGE.pattern!r}, {inner})"
+            word = "w" if node.casing == "same" else f"w.{node.casing}()"
+            lines.append(f"{var} = {node.joiner!r}.join({word} for w in {split})")
             return var
         if isinstance(node, Map):
             inner = text_of(node.of)

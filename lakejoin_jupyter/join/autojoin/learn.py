@@ -23,7 +23,9 @@ Note:
       one example set of 2 for a target column of 2 keys;
     - a column's punctuation character swapped for another (or dropped) at every
       occurrence, where that makes every example's value occur whole in its output, and in
-      a split's part for another punctuation character where the part is the whole output.
+      a split's part for another punctuation character where the part is the whole output;
+    - operands read through Words (each word cased, joined) where two joined words occur in
+      an output ("ERRCODE_NO_DATA" -> "NoData", "KeyPress" -> "KEY_PRESS").
 """
 from __future__ import annotations
 
@@ -38,8 +40,8 @@ from typing import Sequence
 import numpy as np
 
 from .dsl import (CASINGS, MAP_TABLES, MAPS, Column, Constant, Map, Pad, Program, Replace,
-                  SelectK, Split, Substring, Trim, _case, compile_expr, map_value, select_rest,
-                  normalize_space, pad_digits)
+                  SelectK, Split, Substring, Trim, Words, _case, compile_expr, join_words,
+                  map_value, select_rest, normalize_space, pad_digits, split_words)
 
 _TOKENS = re.compile(r"[^\W_]+")
 MAX_SEP_LEN = 3
@@ -346,6 +348,76 @@ def _aligned_replacement(v: str, o: str) -> tuple:
                 and lv.replace(old, new.lower()) in lo:
             out.append((old, new))
     return tuple(out)
+
+
+def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None) -> list:
+    """Operands read through ``Words(sep, casing, joiner)`` (deviation 35): every word
+    cased, joined by ``joiner`` (empty or a non-alphanumeric character of the outputs).
+    Offered are what ``Replace`` and a Substring's casing cannot write: title-cased words
+    of a split at a punctuation character of the values ("ERRCODE_NO_DATA" -> "ErrcodeNoData"),
+    and words split at case changes in any casing, joined by a character ("KeyPress" ->
+    "KEY_PRESS"). One is kept when, for some example, two of its adjacent words as cased
+    and joined occur in the output (case-sensitive) and the value's plain casings do not
+    occur whole there."""
+    cache = cache if cache is not None else {}
+    seen = {vals for _node, vals in ops}
+    out = []
+    for node, vals in ops:
+        forms: set = set()
+        for v, o in zip(vals, outputs):
+            forms.update(_word_forms(v, o, cache))
+        for sep, casing, joiner in sorted(forms):
+            wv = tuple(join_words(v, sep, casing, joiner) for v in vals)
+            if wv in seen or not all(wv):
+                continue
+            seen.add(wv)
+            out.append((Words(node, sep, casing, joiner), wv))
+    return out
+
+
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+
+
+def _word_forms(v: str, o: str, cache: dict) -> tuple:
+    """The (sep, casing, joiner) of :func:`worded_operands` that fit one example: two
+    adjacent words of ``v`` (cased, joined) occur in ``o`` while ``v`` in none of the
+    casings does, and the words say what ``Replace`` and a casing cannot ("2014-07-01" as
+    "2014/07/01" is a separator swapped: not a Words operand). Cached."""
+    info = cache.get(("winfo", v))
+    if info is None:
+        seps = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
+        titled = [(sep, [w.title() for w in v.split(sep)]) for sep in seps]
+        camel = split_words(v, "") if _CAMEL.search(v) else None
+        info = cache[("winfo", v)] = ([t for t in titled if len(t[1]) > 1], camel)
+    titled, camel = info
+    if not titled and camel is None:
+        return ()
+    key = ("words", v, o)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    joiners = cache.get(("wjoin", o))
+    if joiners is None:
+        joiners = cache[("wjoin", o)] = sorted({ch for ch in o if not ch.isalnum()})
+    found = []
+    for sep, words in titled:
+        for joiner in [""] + joiners:
+            if joiner != sep and _adjacent_in(words, joiner, o) and \
+                    joiner.join(words) not in {_case(v.replace(sep, joiner), c)
+                                               for c in CASINGS}:
+                found.append((sep, "title", joiner))
+    if camel is not None and joiners:
+        for casing in CASINGS:
+            cased = [_case(w, casing) for w in camel]
+            found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
+    if found and any(_case(v, c) in o for c in CASINGS):
+        found = []
+    hit = cache[key] = tuple(found)
+    return hit
+
+
+def _adjacent_in(words: list, joiner: str, o: str) -> bool:
+    return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
 
 
 def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
@@ -673,7 +745,8 @@ class ExampleSetLearner:
         mapped = mapped_operands(plain, outputs)
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
                            + padded_operands(plain + mapped, outputs)
-                           + trimmed_operands(plain, outputs) + mapped):
+                           + trimmed_operands(plain, outputs) + mapped
+                           + worded_operands(plain, outputs, self.cache)):
             for casing in CASINGS:      # each operand as it is, then its cased forms
                 if casing == "same":
                     cv = vals
