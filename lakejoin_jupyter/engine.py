@@ -1088,7 +1088,10 @@ class Engine:
                 size = int(gen.arrays.sets_indptr[local + 1] - gen.arrays.sets_indptr[local])
                 containment = overlap / q.size
                 union = q.size + size - overlap
-                jaccard = overlap / union if union else 0.0
+                # overlap counts query values; after a program or within a distance, several
+                # may meet one lake value, so the sets' Jaccard is not defined there
+                equal = "program_json" not in c.details and "tau" not in c.details
+                jaccard = (overlap / union if union else 0.0) if equal else None
             else:
                 containment = overlap / max(len(q.rows or ()), 1)
         return Hit(rank=rank, table=str(ix.tables.iloc[table_id]["name"]), table_id=table_id,

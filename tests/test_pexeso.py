@@ -553,3 +553,5 @@ def test_empty_result_says_what_tau_found_nothing(fuzzy_index, capsys, tmp_path)
                 "-m", "pexeso"]) == 0
     out = capsys.readouterr().out
     assert "fuzzy / semantic search" in out and "shares a value" not in out
+    hits = eng.search(q, "v", method="pexeso", k=5, tau=2.0, joinability=0.1)
+    assert len(hits) and all(h.jaccard is None and 0 < h.containment <= 1 for h in hits)

@@ -318,6 +318,7 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
         # the join figures: coverage as the search counted it; no equality join size
         assert h.row_coverage == pytest.approx(joined / rows)
         assert h.join_rows is None and h.join_rows_exact is None and h.key_ratio is None
+        assert h.jaccard is None and 0 < h.containment <= 1   # query values, not shared ones
     assert [h.score for h in res] == sorted((h.score for h in res), reverse=True)
     best = next(h for h in res if (h.table, h.column) in planted)
     assert best.score >= 0.75
