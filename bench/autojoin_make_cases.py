@@ -4689,17 +4689,13 @@ def _icon_path(context: str, icon: str) -> str:
     return f"scalable/{context}/{icon}.svg"
 
 
-_ADWAITA_CONTEXTS = ("actions", "apps", "categories", "devices", "emblems", "emotes", "legacy",
-                     "places", "status", "ui")
-
-
 def adwaita_icon_paths(lake, out):
     """Adwaita's scalable icons (icon name "edit-copy-symbolic", context "actions") and the
     icons keyed by their path in the theme ("scalable/actions/edit-copy-symbolic.svg") with
     their size in bytes. The mimetypes context is left out ((a): MIME types). 1:1."""
     rows = []
-    for context in _ADWAITA_CONTEXTS:
-        folder = _checked14(f"/usr/share/icons/Adwaita/scalable/{context}")
+    for path in sorted(p for p in FRESH14_FILES if "/Adwaita/scalable/" in p):
+        folder, context = _checked14(path), path.rsplit("/", 1)[1]
         rows += [(f.stem, context, str(f.stat().st_size))
                  for f in sorted(folder.iterdir()) if f.is_file() and f.suffix == ".svg"]
     src = pd.DataFrame([(i, c) for i, c, _ in rows], columns=["icon", "context"])
