@@ -211,7 +211,7 @@ FRESH13_CASES = {
 FRESH14_CASES = {
     "libpng_info_read_support", "ast_nodes_unparser_methods", "idlelib_keys_menu_events",
     "idlelib_highlight_theme_elements", "adwaita_icon_paths", "ipython_magic_doc_urls",
-    "libxslt_api_doc_urls", "unittest_assert_snake_names"}
+    "libxslt_api_doc_urls", "prompt_toolkit_named_command_handlers"}
 
 
 def split_of(case: str) -> str:

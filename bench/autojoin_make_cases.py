@@ -4499,9 +4499,9 @@ _FRESH14_POOL = (
 
 
 # Sources the cases read, at the versions the committed cases were made with (make_fresh14
-# refuses others). ast's, idlelib's and unittest's tables are pinned by Python's version,
-# IPython's magics by its version.
-FRESH14_VERSIONS = {"python": "3.11.7", "ipython": "9.18.1"}
+# refuses others). ast's and idlelib's tables are pinned by Python's version, IPython's
+# magics and prompt_toolkit's named commands by their versions.
+FRESH14_VERSIONS = {"python": "3.11.7", "ipython": "9.18.1", "prompt_toolkit": "3.0.53"}
 # Installed Debian packages (Debian 12) whose files the cases read.
 FRESH14_DEBIAN = {"adwaita-icon-theme": "43-1", "libpng-dev": "1.6.39-2+deb12u4",
                   "libxslt1-dev": "1.1.35-1+deb12u3"}
@@ -4756,27 +4756,34 @@ def libxslt_api_doc_urls(lake, out):
                          _by_key(urls, tgt["reference entry"].tolist()))
 
 
-def _snake_case(name: str) -> str:
-    """A camelCase method name in snake case, as nose.tools writes unittest's asserts:
-    "assertAlmostEqual" -> "assert_almost_equal"."""
-    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name)
+def _handler_name(command: str) -> str:
+    """A readline command's handler as a Python function name: "beginning-of-line" ->
+    "beginning_of_line"."""
+    return command.replace("-", "_")
 
 
-def unittest_assert_snake_names(lake, out):
-    """unittest.TestCase's assert methods (method "assertAlmostEqual", its parameters; the
-    deprecated aliases such as assertEquals left out) and the asserts keyed by the snake-case
-    name nose.tools gives them ("assert_almost_equal"). 1:1."""
-    import inspect
-    import unittest
-    methods = sorted(n for n, f in vars(unittest.TestCase).items()
-                     if n.startswith("assert") and inspect.isfunction(f) and f.__name__ == n)
-    src = pd.DataFrame([(n, " ".join(list(inspect.signature(getattr(unittest.TestCase, n))
-                                          .parameters)[1:])) for n in methods],
-                       columns=["method", "parameters"])
-    names = sorted(_snake_case(n) for n in methods)
-    tgt = pd.DataFrame({"snake name": names})
-    return _fresh14_case(out, "unittest_assert_snake_names", src, tgt,
-                         _by_key([_snake_case(n) for n in methods], names))
+def prompt_toolkit_named_command_handlers(lake, out):
+    """prompt_toolkit's named commands (the readline command "beginning-of-line", the first
+    line of its handler's docstring; read from named_commands.py's source, not imported) and
+    the handler functions keyed by their Python name ("beginning_of_line"). The truth: the
+    function the @register("...") decorator registers for the command. 1:1."""
+    import ast
+    text = _site("prompt_toolkit", "key_binding", "bindings", "named_commands.py").read_text(
+        encoding="utf-8")
+    rows = []
+    for node in ast.parse(text).body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for dec in node.decorator_list:
+            if (isinstance(dec, ast.Call) and getattr(dec.func, "id", "") == "register"
+                    and dec.args and isinstance(dec.args[0], ast.Constant)):
+                doc = (ast.get_docstring(node) or "").strip().splitlines()
+                rows.append((dec.args[0].value, doc[0] if doc else "", node.name))
+    src = pd.DataFrame([(c, d) for c, d, _ in rows], columns=["command", "description"])
+    handlers = sorted(f for _, _, f in rows)
+    tgt = pd.DataFrame({"handler": handlers})
+    return _fresh14_case(out, "prompt_toolkit_named_command_handlers", src, tgt,
+                         _by_key([f for _, _, f in rows], handlers))
 
 
 # Per case: the target's key column and the hand-written reference function (source row as
@@ -4790,7 +4797,8 @@ FRESH14_REFERENCE = {
     "ipython_magic_doc_urls": ("documentation entry", lambda r: _magic_doc_url(r["magic"])),
     "libxslt_api_doc_urls": ("reference entry",
                              lambda r: _xslt_doc_url(r["header"], r["function"])),
-    "unittest_assert_snake_names": ("snake name", lambda r: _snake_case(r["method"])),
+    "prompt_toolkit_named_command_handlers": ("handler",
+                                              lambda r: _handler_name(r["command"])),
 }
 
 
@@ -4808,7 +4816,7 @@ def make_fresh14(lake, out: Path) -> list:
         adwaita_icon_paths(lake, out),
         ipython_magic_doc_urls(lake, out),
         libxslt_api_doc_urls(lake, out),
-        unittest_assert_snake_names(lake, out),
+        prompt_toolkit_named_command_handlers(lake, out),
     ]
 
 
