@@ -5,8 +5,8 @@
         bench/data/autojoin-fresh4 bench/data/autojoin-fresh5 bench/data/autojoin-fresh6 \
         bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 bench/data/autojoin-fresh9 \
         bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
-        bench/data/autojoin-fresh13 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh13|all] \
+        bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh14|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -59,6 +59,10 @@ from sources no earlier set's pool held (pip packages, the standard library and 
 packages' data files), made the same way and committed before any learner ran on them, run
 clean with the learners of rounds 14 and 15 and never tuned on
 (bench/results/autojoin_fresh13_cases.md).
+A sixteenth, "fresh14" (``FRESH14_CASES``, bench/data/autojoin-fresh14), holds eight cases
+from sources no earlier set's pool held (pip packages, the standard library and Debian
+packages' data files), made the same way and committed before any learner ran on them;
+never run, never tuned on (bench/results/autojoin_fresh14_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -200,11 +204,19 @@ FRESH13_CASES = {
     "gcloud_accessapproval_request_types", "gcloud_aiplatform_collections",
     "gl_functions_pfn_typedefs", "pickletools_opcodes_unpickler", "expat_reference_urls",
     "freetype_opentype_spec_urls", "node_abi_prebuild_tags", "playwright_device_viewports"}
+# Fourteenth fresh validation (bench/autojoin_make_cases.py --fresh14), unseen: from pip
+# packages, the standard library and Debian packages' data files that no earlier set's pool
+# held, built apart from the learner and committed before any learner ran on them; never
+# run, never tuned on:
+FRESH14_CASES = {
+    "libpng_info_read_support", "ast_nodes_unparser_methods", "idlelib_keys_menu_events",
+    "idlelib_highlight_theme_elements", "adwaita_icon_paths", "ipython_magic_doc_urls",
+    "libxslt_api_doc_urls", "prompt_toolkit_named_command_handlers"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh13": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH13_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh14": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH14_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -232,6 +244,8 @@ def split_of(case: str) -> str:
         return "fresh12"
     if case in FRESH13_CASES:
         return "fresh13"
+    if case in FRESH14_CASES:
+        return "fresh14"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -356,6 +370,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh11"] = -6
     order["fresh12"] = -7
     order["fresh13"] = -8
+    order["fresh14"] = -9
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -374,7 +389,9 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh13 validation (never tuned on)",
+    groups = [("fresh14 validation (never tuned on)",
+               [r for r in results if r["split"] == "fresh14"]),
+              ("fresh13 validation (never tuned on)",
                [r for r in results if r["split"] == "fresh13"]),
               ("fresh12 (clean for round 14; tuned on since round 15)",
                [r for r in results if r["split"] == "fresh12"]),
@@ -431,7 +448,7 @@ def main(argv=None):
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
-                                        "fresh12", "fresh13"),
+                                        "fresh12", "fresh13", "fresh14"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

@@ -1,5 +1,5 @@
 """Checks shared by the tests of the blind Auto-Join case sets made from pinned sources
-(test_autojoin_fresh12.py, test_autojoin_fresh13.py): the admission criteria of
+(test_autojoin_fresh12.py, test_autojoin_fresh13.py, test_autojoin_fresh14.py): the admission criteria of
 bench/results/autojoin_fresh<N>_cases.md, read from the committed files and the case maker's
 source with its hand-written reference functions. Neither the package nor the evaluator is
 imported (the evaluator's split constants are run from its parsed source)."""
@@ -37,6 +37,9 @@ SOURCES = {
     "fresh12": {"altair", "gdb", "iproute2", "jupyterlab", "libnss3-dev", "libssl-dev",
                 "libxcb1-dev", "linux-libc-dev", "perl-modules-5.36", "tk8.6-dev", "udev",
                 "vim-runtime", "x11proto-dev"},
+    "fresh13": {"google-cloud-cli", "libexpat1-dev", "libfreetype-dev", "libgl-dev", "libgles-dev",
+                "liblzma-dev", "libxml2-dev", "libxt-dev", "llvm-14-dev", "nodejs",
+                "openjdk-17-jdk-headless", "playwright", "tcl8.6-dev"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -45,6 +48,7 @@ STDLIB = {
     "fresh11": {"keyword", "opcode", "socket", "stringprep", "token", "ctypes", "email", "stat",
                 "struct", "imaplib", "lib2to3", "telnetlib"},
     "fresh12": {"logging", "pydoc", "pydoc_data", "sqlite3", "syslog"},
+    "fresh13": {"lzma", "pickle", "pickletools", "tkinter", "_tkinter", "xml", "zlib"},
 }
 
 
