@@ -1,4 +1,4 @@
-"""Auto-Join deviation 36: a ``Words`` operand is cut between its words only. Hand-built
+"""Auto-Join deviation 37: a ``Words`` operand is cut between its words only. Hand-built
 case: shop command classes in CamelCase ("ShopOrdersLineItemsRefundCommand") against their
 routes ("shop.orders.lineItems.refund"); the lower-cased words joined by "." hold every
 word but "lineItems", and main's learner cut them at letter positions inside a word that

@@ -25,7 +25,8 @@ Note:
       occurrence, where that makes every example's value occur whole in its output, and in
       a split's part for another punctuation character where the part is the whole output;
     - operands read through Words (each word cased, joined) where two joined words occur in
-      an output ("ERRCODE_NO_DATA" -> "NoData", "KeyPress" -> "KEY_PRESS").
+      an output ("ERRCODE_NO_DATA" -> "NoData", "KeyPress" -> "KEY_PRESS"), cut between
+      words only, never inside one.
 """
 from __future__ import annotations
 
@@ -381,7 +382,7 @@ def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None
 
 
 def _word_bounds(v: str, sep: str, casing: str, joiner: str) -> np.ndarray:
-    """Where a Substring may cut the Words output of ``v`` (deviation 36): True at the
+    """Where a Substring may cut the Words output of ``v`` (deviation 37): True at the
     start and end of each word (so on either side of a joiner), False inside a word."""
     words = [_case(w, casing) for w in split_words(v, sep)]
     n = sum(map(len, words)) + len(joiner) * (len(words) - 1)
@@ -714,7 +715,7 @@ class _Candidates:
         ok = np.ones(len(A), dtype=bool)
         total = np.zeros(len(A), dtype=np.int64)
         sig = []
-        # a Words operand is cut between its words only, never inside one (deviation 36)
+        # a Words operand is cut between its words only, never inside one (deviation 37)
         wb = ([learner.cache.get(("wbounds", node, w)) for w in raw]
               if isinstance(node, Words) else None)
         for e, m in enumerate(maxlens):
