@@ -25,7 +25,8 @@ Note:
       occurrence, where that makes every example's value occur whole in its output, and in
       a split's part for another punctuation character where the part is the whole output;
     - operands read through Words (each word cased, joined) where two joined words occur in
-      an output ("ERRCODE_NO_DATA" -> "NoData", "KeyPress" -> "KEY_PRESS").
+      an output ("ERRCODE_NO_DATA" -> "NoData", "KeyPress" -> "KEY_PRESS"), cut between
+      words only, never inside one.
 """
 from __future__ import annotations
 
@@ -371,8 +372,26 @@ def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None
             if wv in seen or not all(wv):
                 continue
             seen.add(wv)
-            out.append((Words(node, sep, casing, joiner), wv))
+            wnode = Words(node, sep, casing, joiner)
+            for v, w in zip(vals, wv):
+                key = ("wbounds", wnode, w)
+                if key not in cache:
+                    cache[key] = _word_bounds(v, sep, casing, joiner)
+            out.append((wnode, wv))
     return out
+
+
+def _word_bounds(v: str, sep: str, casing: str, joiner: str) -> np.ndarray:
+    """Where a Substring may cut the Words output of ``v`` (deviation 37): True at the
+    start and end of each word (so on either side of a joiner), False inside a word."""
+    words = [_case(w, casing) for w in split_words(v, sep)]
+    n = sum(map(len, words)) + len(joiner) * (len(words) - 1)
+    at = np.zeros(n + 1, dtype=bool)
+    pos = 0
+    for w in words:
+        at[pos] = at[pos + len(w)] = True
+        pos += len(w) + len(joiner)
+    return at
 
 
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
@@ -696,6 +715,9 @@ class _Candidates:
         ok = np.ones(len(A), dtype=bool)
         total = np.zeros(len(A), dtype=np.int64)
         sig = []
+        # a Words operand is cut between its words only, never inside one (deviation 37)
+        wb = ([learner.cache.get(("wbounds", node, w)) for w in raw]
+              if isinstance(node, Words) else None)
         for e, m in enumerate(maxlens):
             n = len(cased[e])
             lo = np.minimum(np.maximum(np.where(A < 0, A + n, A), 0), n)
@@ -703,6 +725,8 @@ class _Candidates:
             width = hi - lo
             mm = np.concatenate([m, [0]])[np.minimum(lo, n)]
             ok &= (width > 0) & (mm >= width)
+            if wb is not None and wb[e] is not None and len(wb[e]) == n + 1:
+                ok &= wb[e][lo] & wb[e][hi]
             total += width
             sig.append(lo)
             sig.append(hi)
