@@ -1,8 +1,8 @@
-"""Checks shared by the tests of the blind Auto-Join case sets made from pinned sources
-(test_autojoin_fresh12.py, test_autojoin_fresh13.py, test_autojoin_fresh14.py): the admission criteria of
-bench/results/autojoin_fresh<N>_cases.md, read from the committed files and the case maker's
-source with its hand-written reference functions. Neither the package nor the evaluator is
-imported (the evaluator's split constants are run from its parsed source)."""
+"""Checks of the blind Auto-Join case sets made from pinned sources, fresh12 on (their tests:
+test_autojoin_fresh_pinned.py; the earlier sets: test_autojoin_fresh_cases.py): the admission
+criteria of bench/results/autojoin_fresh<N>_cases.md, read from the committed files and the
+case maker's source with its hand-written reference functions. Neither the package nor the
+evaluator is imported (the evaluator's split constants are run from its parsed source)."""
 from __future__ import annotations
 
 import ast
