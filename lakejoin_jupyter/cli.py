@@ -336,10 +336,10 @@ def _printed_as_data(df, fmt: str) -> bool:
 def _union(args, parser) -> int:
     from .engine import open_index
     if (args.stack is None) != (args.out is None):
-        parser.error("--stack N and --out FILE go together (which result to stack, and where "
-                     "to write the stacked table)")
+        raise LakeJoinError("--stack N and --out FILE go together (which result to stack, and "
+                            "where to write the stacked table).")
     if args.out and Path(args.out).suffix.lower() not in (".csv", ".parquet"):
-        parser.error(f"--out {args.out}: write a .csv or a .parquet file")
+        raise LakeJoinError(f"--out {args.out}: write a .csv or a .parquet file.")
     engine = open_index(args.index, verify=not args.no_verify)
     frame, name = _read_query_table(engine, args.table)
     if frame is None:

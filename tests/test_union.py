@@ -271,9 +271,11 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     assert stacked.shape == expect.shape and list(stacked.columns) == list(expect.columns)
     assert cli(["union", index, "-t", "sales", "-k", "5", "--format", "csv"]) == 0
     assert "sales" not in pd.read_csv(io.StringIO(capsys.readouterr().out))["table"].tolist()
-    with pytest.raises(SystemExit):
-        cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1"])
+    assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1"]) == 1
     assert "--stack N and --out FILE go together" in capsys.readouterr().err
+    assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1", "--out",
+                str(tmp_path / "x.txt")]) == 1
+    assert "write a .csv or a .parquet file" in capsys.readouterr().err
     assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "99", "--out",
                 str(out)]) == 1
     assert "--stack 99: the search found" in capsys.readouterr().err

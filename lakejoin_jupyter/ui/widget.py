@@ -885,8 +885,10 @@ def _program_html(hit) -> str:
             f"({html.escape(str(d.get('direction', '')))}): "
             f"<code>{html.escape(str(d['program']))}</code> joins "
             f"{percent(float(d.get('coverage', 0)))} of the query rows"
-            + (f"; lake pattern <code>{html.escape(str(d['lake_pattern']))}</code>"
-               if d.get("lake_pattern") else "") + "</div>")
+            + (f"; the lake column's values look like <code>"
+               f"{html.escape(str(d['lake_pattern']))}</code> (a: a run of letters, 9: of "
+               f"digits; constants and separators as written)" if d.get("lake_pattern")
+               else "") + "</div>")
 
 
 def _sample(values, n: int = 25) -> str:
