@@ -273,8 +273,9 @@ def _read_query_table(engine, table: str):
         from .lake.read import inspect, read_table
         info = inspect(0, str(p.absolute()), table_format(p) or "csv")
         if not info.ok:
+            hint = "nothing to search with" if info.hint == "nothing to index" else info.hint
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
-                                + (f" ({info.hint})" if info.hint else ""))
+                                + (f" ({hint})" if hint else ""))
         return read_table(info), None
     tables = engine.index.tables
     if table in set(tables["name"]):

@@ -279,6 +279,9 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "99", "--out",
                 str(out)]) == 1
     assert "--stack 99: the search found" in capsys.readouterr().err
+    (tmp_path / "empty.csv").write_text("a,b\n")
+    assert cli(["union", index, "-t", str(tmp_path / "empty.csv")]) == 1
+    assert "has a header but no data rows (nothing to search with)" in capsys.readouterr().err
 
 
 # ----------------------------------------------------------------------- the union plan
