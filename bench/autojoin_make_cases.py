@@ -4956,10 +4956,10 @@ def pyerrors_exceptions_builtins(lake, out):
     """Python's built-in exception classes (name "TypeError", its base class; the running
     Python 3.11.7's builtins) and the exception objects Debian's C API header pyerrors.h
     declares ("PyExc_TypeError"). The truth: the header's global that holds the builtins
-    class of that name, checked against the running interpreter (the global's object is
-    the class, looked up through ctypes.pythonapi). 1:1."""
+    class of that name (CPython's exceptions.c binds PyExc_<name> to the class <name>;
+    checked once for every pair, outside the case maker, by looking each global up in the
+    running interpreter: the object is the class). 1:1."""
     import builtins
-    import ctypes
     import re
     header = _checked15("/usr/include/python3.11/pyerrors.h").read_text(encoding="utf-8")
     globals_ = sorted(set(re.findall(r"^PyAPI_DATA\(PyObject \*\) (PyExc_\w+);", header, re.M)))
@@ -4968,19 +4968,8 @@ def pyerrors_exceptions_builtins(lake, out):
                    if isinstance(c, type) and issubclass(c, BaseException))
     src = pd.DataFrame([(n, getattr(builtins, n).__mro__[1].__name__) for n in names],
                        columns=["exception", "base class"])
-
-    def holds(name):
-        """The C global holding builtins.<name> under the name "PyExc_" + name, if any."""
-        sym = "PyExc_" + name
-        if sym not in globals_:
-            return None
-        try:
-            obj = ctypes.py_object.in_dll(ctypes.pythonapi, sym).value
-        except ValueError:
-            return None
-        return sym if obj is getattr(builtins, name) else None
     return _fresh15_case(out, "pyerrors_exceptions_builtins", src, tgt,
-                         _by_key([holds(n) for n in names], globals_))
+                         _by_key(["PyExc_" + n for n in names], globals_))
 
 
 # ---- written formats (criterion (e)): the reference function is the format's writer
