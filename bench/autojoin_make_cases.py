@@ -15,11 +15,12 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh12 --fresh12 # and others
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh13 --fresh13 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh14 --fresh14 # and more
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh15 --fresh15 # and more
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9 to fresh14, also
+tables shipped in pip packages and Python's standard library; for fresh9 to fresh15, also
 data files of Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
