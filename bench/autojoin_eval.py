@@ -5,8 +5,8 @@
         bench/data/autojoin-fresh4 bench/data/autojoin-fresh5 bench/data/autojoin-fresh6 \
         bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 bench/data/autojoin-fresh9 \
         bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
-        bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh14|all] \
+        bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 bench/data/autojoin-fresh15 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh15|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -64,6 +64,10 @@ from sources no earlier set's pool held (pip packages, the standard library and 
 packages' data files), made the same way and committed before any learner ran on them, run
 clean with the learners of rounds 14, 15 and 16 and never tuned on
 (bench/results/autojoin_fresh14_cases.md).
+A seventeenth, "fresh15" (``FRESH15_CASES``, bench/data/autojoin-fresh15), holds six cases
+from sources no earlier set's pool held (pip packages, the standard library and Debian
+packages' data files), made the same way and committed before any learner ran on them, never
+run and never tuned on (bench/results/autojoin_fresh15_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -213,11 +217,19 @@ FRESH14_CASES = {
     "libpng_info_read_support", "ast_nodes_unparser_methods", "idlelib_keys_menu_events",
     "idlelib_highlight_theme_elements", "adwaita_icon_paths", "ipython_magic_doc_urls",
     "libxslt_api_doc_urls", "prompt_toolkit_named_command_handlers"}
+# Fifteenth fresh validation (bench/autojoin_make_cases.py --fresh15), unseen: from pip
+# packages, the standard library and Debian packages' data files that no earlier set's pool
+# held, built apart from the learner and committed before any learner ran on them; never
+# run, never tuned on:
+FRESH15_CASES = {
+    "pycparser_nodes_generator_methods", "pyerrors_exceptions_builtins",
+    "jinja2_filter_doc_urls", "packaging_spdx_license_urls", "pycparser_keyword_tokens",
+    "setuptools_entry_point_modules"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh14": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH14_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh15": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH15_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -247,6 +259,8 @@ def split_of(case: str) -> str:
         return "fresh13"
     if case in FRESH14_CASES:
         return "fresh14"
+    if case in FRESH15_CASES:
+        return "fresh15"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -372,6 +386,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh12"] = -7
     order["fresh13"] = -8
     order["fresh14"] = -9
+    order["fresh15"] = -10
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -390,7 +405,9 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh14 validation (never tuned on)",
+    groups = [("fresh15 validation (never tuned on)",
+               [r for r in results if r["split"] == "fresh15"]),
+              ("fresh14 validation (never tuned on)",
                [r for r in results if r["split"] == "fresh14"]),
               ("fresh13 (clean for rounds 14-15; tuned on since round 16)",
                [r for r in results if r["split"] == "fresh13"]),
@@ -449,7 +466,7 @@ def main(argv=None):
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
-                                        "fresh12", "fresh13", "fresh14"),
+                                        "fresh12", "fresh13", "fresh14", "fresh15"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

