@@ -369,6 +369,26 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
             f"{statistics.median(cpu):.2f} | {max(secs):.2f} | {then} |"]
 
 
+# How each fresh set is to be read in the report, newest first: clean figures only until a
+# round tuned on it (bench/results/autojoin.md says which round saw what).
+FRESH_LABELS = [
+    ("fresh15", "fresh15 validation (never tuned on)"),
+    ("fresh14", "fresh14 validation (never tuned on)"),
+    ("fresh13", "fresh13 (clean for rounds 14-15; tuned on since round 16)"),
+    ("fresh12", "fresh12 (clean for round 14; tuned on since round 15)"),
+    ("fresh11", "fresh11 (clean for rounds 13-14; tuned on since round 15)"),
+    ("fresh10", "fresh10 (clean for round 12; tuned on since round 14)"),
+    ("fresh9", "fresh9 (clean for rounds 10-11; tuned on since round 12)"),
+    ("fresh8", "fresh8 (clean for rounds 9-10; tuned on since round 11)"),
+    ("fresh7", "fresh7 (clean once; seen and tuned on since round 10)"),
+    ("fresh6", "fresh6 (seen and tuned on since round 9)"),
+    ("fresh5", "fresh5 (seen and tuned on since round 8)"),
+    ("fresh4", "fresh4 validation"),
+    ("fresh3", "fresh3 validation"),
+    ("fresh2", "fresh2 validation"),
+]
+
+
 def markdown(results: list, before: dict | None = None) -> str:
     """Per-case table and means by split; ``before``: case -> result of a baseline run (its
     F1 and the CPU-time ratio are shown next to this run's)."""
@@ -405,43 +425,20 @@ def markdown(results: list, before: dict | None = None) -> str:
     lines += ["", "| cases | n | AJ mean P | AJ mean R | AJ mean F1 | AJ-E mean F1 | F1 = 0 | "
               "median s | median CPU s | max s | mean F1 before | CPU / before |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    groups = [("fresh15 validation (never tuned on)",
-               [r for r in results if r["split"] == "fresh15"]),
-              ("fresh14 validation (never tuned on)",
-               [r for r in results if r["split"] == "fresh14"]),
-              ("fresh13 (clean for rounds 14-15; tuned on since round 16)",
-               [r for r in results if r["split"] == "fresh13"]),
-              ("fresh12 (clean for round 14; tuned on since round 15)",
-               [r for r in results if r["split"] == "fresh12"]),
-              ("fresh11 (clean for rounds 13-14; tuned on since round 15)",
-               [r for r in results if r["split"] == "fresh11"]),
-              ("fresh10 (clean for round 12; tuned on since round 14)",
-               [r for r in results if r["split"] == "fresh10"]),
-              ("fresh9 (clean for rounds 10-11; tuned on since round 12)",
-               [r for r in results if r["split"] == "fresh9"]),
-              ("fresh8 (clean for rounds 9-10; tuned on since round 11)",
-               [r for r in results if r["split"] == "fresh8"]),
-              ("fresh7 (clean once; seen and tuned on since round 10)",
-               [r for r in results if r["split"] == "fresh7"]),
-              ("fresh6 (seen and tuned on since round 9)",
-               [r for r in results if r["split"] == "fresh6"]),
-              ("fresh5 (seen and tuned on since round 8)",
-               [r for r in results if r["split"] == "fresh5"]),
-              ("fresh4 validation", [r for r in results if r["split"] == "fresh4"]),
-              ("fresh3 validation", [r for r in results if r["split"] == "fresh3"]),
-              ("fresh2 validation", [r for r in results if r["split"] == "fresh2"]),
-              ("fresh validation + validation",
-               [r for r in results if r["split"] in ("fresh", "validation")]),
-              ("fresh validation", [r for r in results if r["split"] == "fresh"]),
-              ("validation, all", [r for r in results if r["split"] == "validation"]),
-              ("validation, made from the lake", [r for r in results if r["split"] == "validation"
-                                                  and r["case"] in EXTRA_CASES]),
-              ("validation, thesis benchmark", [r for r in results if r["split"] == "validation"
-                                                and r["case"] not in EXTRA_CASES]),
-              ("development, all", [r for r in results if r["split"] == "dev"]),
-              ("thesis benchmark, both splits", [r for r in results if r["case"] not in EXTRA_CASES
-                                                 and r["split"] in ("dev", "validation")]),
-              ("all cases", results)]
+    groups = [(label, [r for r in results if r["split"] == split])
+              for split, label in FRESH_LABELS]
+    groups += [("fresh validation + validation",
+                [r for r in results if r["split"] in ("fresh", "validation")]),
+               ("fresh validation", [r for r in results if r["split"] == "fresh"]),
+               ("validation, all", [r for r in results if r["split"] == "validation"]),
+               ("validation, made from the lake", [r for r in results if r["split"] == "validation"
+                                                   and r["case"] in EXTRA_CASES]),
+               ("validation, thesis benchmark", [r for r in results if r["split"] == "validation"
+                                                 and r["case"] not in EXTRA_CASES]),
+               ("development, all", [r for r in results if r["split"] == "dev"]),
+               ("thesis benchmark, both splits", [r for r in results if r["case"] not in EXTRA_CASES
+                                                  and r["split"] in ("dev", "validation")]),
+               ("all cases", results)]
     for label, rs in groups:
         if rs:
             lines += _summary_lines(rs, label, before)
