@@ -253,16 +253,6 @@ def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | No
     return Substring(node, start, stop, casing)
 
 
-def n_splits(node) -> int:
-    """Number of Split operators on the path from a node down to its column."""
-    count = 0
-    while not isinstance(node, (Column, Constant)):
-        if isinstance(node, Split):
-            count += 1
-        node = node.of
-    return count
-
-
 def columns_of(node) -> list[str]:
     """Input columns a node reads, in first-use order."""
     out: list[str] = []

@@ -538,10 +538,6 @@ def padded_variant(program: Program, examples: Sequence[Example],
     return Program(tuple(pieces)) if changed else None
 
 
-def _slice_rank(a, b) -> int:
-    return (a is not None) + (b is not None)
-
-
 # ------------------------------------------------------------------ one example set
 
 _SEP = "\U0010ffff"            # separates operand strings; a noncharacter, never in an output
