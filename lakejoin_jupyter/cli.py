@@ -23,7 +23,7 @@ import warnings
 from pathlib import Path
 
 from ._version import __version__
-from .formats import fraction, percent, whole_percent
+from .formats import RANK_WORDS, fraction, percent, whole_percent
 from .errors import LakeJoinError, LakeJoinWarning
 
 EPILOG = textwrap.dedent("""\
@@ -93,10 +93,10 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     se.add_argument("--threshold", type=float, help="minimum containment of the query (0..1)")
     se.add_argument("--method", "-m", default="auto", help="search method (see `lakejoin info`)")
-    se.add_argument("--rank", choices=["overlap", "useful"], default="overlap",
-                    help="overlap (default): the method's order, distinct values shared; "
-                         "useful: joins reaching many query rows on an identifier without "
-                         "multiplying them first")
+    se.add_argument("--rank", choices=["useful", "overlap"], default="useful",
+                    help="useful (default, as the widget and %%lakejoin search rank): joins "
+                         "reaching many query rows on an identifier without multiplying them "
+                         "first; overlap: the method's own order, distinct values shared")
     _output_arguments(se)
 
     un = sub.add_parser(
@@ -378,7 +378,7 @@ def _union(args, parser) -> int:
 def _print_ranked(res, df) -> None:
     q = res.query
     print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size_label}); "
-          f"method {res.method}; {res.seconds * 1000:.1f} ms")
+          f"method {res.method}; ranked by {RANK_WORDS[res.rank]}; {res.seconds * 1000:.1f} ms")
     for n in res.notes:
         print(f"note: {n}")
     if df.empty:
@@ -485,7 +485,7 @@ def _demo(args, parser) -> int:
     print("\nQuery: the `country` column of fivethirtyeight/fifa/fifa_countries_audience.csv "
           f"({query['country'].nunique()} countries, e.g. {', '.join(query['country'].head(3))}); "
           "being a lake table itself, it is left out of its own results\n")
-    res = engine.search(DEMO_TABLE, "country", k=10)
+    res = engine.search(DEMO_TABLE, "country", k=10, rank="useful")
     _print_ranked(res, res.to_pandas())
     top = res[0]
     print(f"\nBest match: {top.table} / {top.column}: {top.overlap} shared values; "

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import QueryError
-from .formats import percent, whole_percent
+from .formats import RANK_WORDS, percent, whole_percent
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
 from .index.tables import find_table, lake_table
@@ -673,7 +673,7 @@ class SearchResult(Sequence):
         cap = (f"<b>{len(self.hits)}</b> joinable column(s) for <code>{html.escape(', '.join(map(str, q.columns)))}</code> "
                f"&middot; {q.size_label} &middot; method <code>{html.escape(self.method)}</code> "
                + (f"({html.escape(self.plan)}) " if self.plan else "")
-               + f"&middot; ranked by {html.escape(self.rank)} &middot; {self.seconds * 1000:.1f} ms")
+               + f"&middot; ranked by {RANK_WORDS[self.rank]} &middot; {self.seconds * 1000:.1f} ms")
         notes = "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>" for n in self.notes)
         if not self.hits:
             return (f"<div>{cap}</div>{notes}<div><i>{html.escape(self.empty_message)}"
@@ -910,7 +910,8 @@ class Engine:
                 h.key_warning = h.key_warning or self.column_kind(other)[1]
             h.is_query_table = self._is_query_table(h, q)
             h.in_chain = not h.is_query_table and h.table in q.chain
-            h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind)
+            h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
+                                              self._query_kind(q))
         if q.origin:
             own = [q.origin]
         else:   # of several tables the frame could come from, those of its row count
@@ -934,6 +935,15 @@ class Engine:
         counts = load(gen).column_counts(local, matched)
         more = counts > 1
         return matched[more], counts[more]
+
+    @staticmethod
+    def _query_kind(q: Query) -> str | None:
+        """The key kind of a one-column query (join/preview.py ``query_kind``), else None."""
+        if q.n_columns > 1:
+            return None
+        if "kind" not in q.cache:
+            q.cache["kind"] = preview.query_kind(q.tokens, q.token_rows)
+        return q.cache["kind"]
 
     def _query_side(self, q: Query, gen) -> tuple[np.ndarray, np.ndarray]:
         """The query's values present in ``gen``: (token ids ascending, query rows of each)."""

@@ -6,6 +6,9 @@ two significant digits, and a fraction below 0.001 is written in scientific nota
 """
 from __future__ import annotations
 
+# "ranked by ..." in the CLI's and the notebook's reports, per rank of engine.search
+RANK_WORDS = {"overlap": "overlap", "useful": "usefulness"}
+
 
 def percent(c) -> str:
     """A share as a percentage: one decimal, or two significant digits below 0.1 %."""

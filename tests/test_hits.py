@@ -109,6 +109,31 @@ def test_usefulness_prefers_coverage_identifiers_and_no_fanout():
     assert u(0.9, 1.0, "identifier") > u(0.5, 1.0, "identifier")
 
 
+@pytest.mark.parametrize("tokens,rows,kind", [
+    ([str(y) for y in range(1960, 2024)], None, "year-like"),
+    ([f"c{i:03d}" for i in range(50)], None, "identifier"),
+    ([str(i) for i in range(100, 160)], None, "identifier"),      # unique integers
+    (["1", "2", "3", "4"], [10, 10, 10, 10], "number"),           # small integers that repeat
+    (["0.5", "1.25", "3.75"], None, "number"),
+    (["the quick brown fox jumps over the lazy dog"] * 1 + ["a b c d e f"], None, "text"),
+])
+def test_query_kind_reads_the_query_as_a_lake_column(tokens, rows, kind):
+    got = preview.query_kind(tokens, None if rows is None else np.array(rows))
+    assert got == kind
+
+
+def test_usefulness_takes_the_weaker_side_of_the_key():
+    """A year-valued query matching a few values of a count column is a coincidence even
+    though the lake side alone looks like a number (weight 0.3 > year-like 0.2): the
+    weaker kind of the two sides weighs the score, so the full year column ranks first."""
+    u = preview.usefulness
+    counts, years = (0.08, 1.0, "number"), (1.0, 265.0, "year-like")
+    assert u(*counts) > u(*years)                                  # the lake side alone
+    assert u(*counts, "year-like") < u(*years, "year-like")
+    assert u(0.8, 1.0, "identifier", "identifier") == u(0.8, 1.0, "identifier")
+    assert u(0.8, 1.0, "identifier", "year-like") == u(0.8, 1.0, "year-like")
+
+
 # ----------------------------------------------------------------------- Spark-built lake
 
 COUNTRIES = [f"Country {i}" for i in range(30)]

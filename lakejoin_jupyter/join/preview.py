@@ -158,9 +158,33 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
     return "identifier", None
 
 
-def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None) -> float:
+def query_kind(tokens, token_rows=None) -> str:
+    """The key kind of a query column from its normalized distinct values (and the rows
+    holding each), read as :func:`key_kind` reads a lake column's profile."""
+    import re
+    from ..index.joinstats import NUMBER, YEAR
+    toks = [str(t) for t in tokens]
+    year, number = re.compile(YEAR), re.compile(NUMBER)
+    nums = [float(t) for t in toks if number.fullmatch(t)]
+    ints = sum(1 for t in toks if t.lstrip("-").isdigit())
+    col_type = ("integer" if toks and ints == len(toks) else
+                "float" if toks and len(nums) == len(toks) else "string")
+    shape = {"n_year": sum(1 for t in toks if year.fullmatch(t)), "n_numeric": len(nums),
+             "num_min": min(nums) if nums else math.nan, "num_max": max(nums) if nums else math.nan,
+             "mean_len": float(np.mean([len(t) for t in toks])) if toks else 0.0,
+             "mean_words": float(np.mean([len(t.split(" ")) for t in toks])) if toks else 0.0}
+    keyed = int(np.sum(token_rows)) if token_rows is not None else len(toks)
+    return key_kind(col_type, len(toks), keyed, shape)[0]
+
+
+def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,
+               query_kind: str | None = None) -> float:
     """The score of ``rank="useful"``: the share of the query's rows that find a partner,
-    weighted by the key kind, divided by 1 + log2 of the fan-out."""
+    weighted by the key kind (the weaker of the lake column's and, when given, the query
+    column's), divided by 1 + log2 of the fan-out."""
     cover = row_coverage or 0.0
     fan = max(key_ratio or 1.0, 1.0)
-    return cover * KIND_WEIGHT.get(kind, 0.5) / (1.0 + math.log2(fan))
+    weight = KIND_WEIGHT.get(kind, 0.5)
+    if query_kind is not None:
+        weight = min(weight, KIND_WEIGHT.get(query_kind, 0.5))
+    return cover * weight / (1.0 + math.log2(fan))
