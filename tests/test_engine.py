@@ -220,6 +220,22 @@ def test_useful_rank_of_a_year_query_puts_the_year_column_first(demo_index_path)
         ("reference/population", ("Year",)), ("reference/top-economies", ("year",))]
 
 
+def test_cli_demo_output_is_the_readme_s(demo_index_path, capsys):
+    """`lakejoin demo` on a built index: the ranked rows the README shows are the ones it
+    prints, and the unmatched values are written as in the query table, not normalized."""
+    assert cli(["demo", "--out", str(demo_index_path)]) == 0
+    out = capsys.readouterr().out
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = readme.split("FiveThirtyEight's FIFA audience table:")[1].split("```")[1].strip("\n")
+    shown = [line for line in block.splitlines() if not line.strip().startswith("...")]
+    assert "ranked by usefulness" in shown[0]
+    strip_ms = lambda line: line.rsplit(";", 1)[0]          # noqa: E731 (timing differs)
+    printed = [strip_ms(line) for line in out.splitlines()]
+    for line in shown:
+        assert strip_ms(line) in printed
+    assert "unmatched query values include ['Bosnia-Herzegovina'" in out
+
+
 def test_cli_help_texts(capsys):
     for cmd in (["--help"], ["index", "--help"], ["search", "--help"], ["union", "--help"],
                 ["info", "--help"], ["demo", "--help"]):
