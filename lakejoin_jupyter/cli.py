@@ -488,9 +488,8 @@ def _demo(args, parser) -> int:
     res = engine.search(DEMO_TABLE, "country", k=10, rank="useful")
     _print_ranked(res, res.to_pandas())
     top = res[0]
-    written = engine.query(query, "country").display      # normalized value -> as written
     print(f"\nBest match: {top.table} / {top.column}: {top.overlap} shared values; "
-          f"unmatched query values include {[written.get(t, t) for t in top.unmatched[:5]]}")
+          f"unmatched query values include {top.unmatched[:5]}")
     nb = Path(__file__).resolve().parent.parent / "example_notebooks" / "quickstart.ipynb"
     print("\nNext: open the example notebook in JupyterLab:")
     print(f"  .venv/bin/jupyter lab {nb if nb.exists() else 'example_notebooks/quickstart.ipynb'}")

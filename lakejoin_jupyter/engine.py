@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import QueryError
+from .errors import LakeJoinError, QueryError
 from .formats import RANK_WORDS, percent, whole_percent
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
@@ -354,17 +354,36 @@ class Hit(Joinable):
         self.details["matched_tokens"] = toks
         return toks
 
+    def _written(self) -> dict:
+        """Normalized query value -> as written. A query named as a lake column holds the
+        index's normalized values only: its table is read once for how they are written."""
+        q = self._query
+        if q.origin is None or q.frame is not None or q.n_columns > 1:
+            return q.display
+        if "written" not in q.cache:
+            try:
+                raw = index_table(self._engine.index, q.origin)[q.columns[0]].tolist()
+            except (OSError, KeyError, LakeJoinError):   # the file moved: show the tokens
+                raw = []
+            written: dict = {}
+            for value, tok in zip(raw, normalize_many(raw)):
+                if tok is not None and tok not in written:
+                    written[tok] = value
+            q.cache["written"] = written
+        return q.cache["written"]
+
     @property
     def matches(self) -> list:
         """The query's values that find a partner in this column (as the user wrote them)."""
-        q = self._query
-        return [q.display.get(t, t) for t in self._matched_tokens()]
+        written = self._written()
+        return [written.get(t, t) for t in self._matched_tokens()]
 
     @property
     def unmatched(self) -> list:
+        """The query's values without a partner in this column (as the user wrote them)."""
         matched = set(self._matched_tokens())
-        q = self._query
-        return [q.display.get(t, t) for t in q.tokens if t not in matched]
+        written = self._written()
+        return [written.get(t, t) for t in self._query.tokens if t not in matched]
 
     def _frame_columns(self, df=None) -> list:
         q = self._query

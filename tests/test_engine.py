@@ -236,6 +236,19 @@ def test_cli_demo_output_is_the_readme_s(demo_index_path, capsys):
     assert "unmatched query values include ['Bosnia-Herzegovina'" in out
 
 
+def test_hit_values_of_a_lake_table_query_are_as_written(demo_engine):
+    """A query named as a lake column holds normalized values; its hits list the values as
+    the table writes them, and the same as a DataFrame query of that column does."""
+    res = demo_engine.search("fivethirtyeight/fifa/fifa_countries_audience", "country", k=3)
+    frame = demo_engine.table("fivethirtyeight/fifa/fifa_countries_audience")
+    by_frame = demo_engine.search(frame, "country", k=3, include_own=False)
+    top, same = res[0], next(h for h in by_frame if h.table == res[0].table
+                             and h.columns == res[0].columns)
+    assert "Bosnia-Herzegovina" in top.unmatched and "bosnia-herzegovina" not in top.unmatched
+    assert sorted(top.unmatched) == sorted(same.unmatched)
+    assert sorted(top.matches) == sorted(same.matches)
+
+
 def test_cli_help_texts(capsys):
     for cmd in (["--help"], ["index", "--help"], ["search", "--help"], ["union", "--help"],
                 ["info", "--help"], ["demo", "--help"]):
