@@ -894,8 +894,12 @@ class Engine:
         for i, h in enumerate(hits):
             h.rank = i + 1
         params = SearchParams(k=k, threshold=threshold, options=options)
+        notes = list(self.index.notes) if annotate else []
+        warning = self._query_kind(q)[1] if annotate and hits else None
+        if warning:
+            notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
         return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
-                            rank=rank, notes=self.index.notes if annotate else ())
+                            rank=rank, notes=notes)
 
     # ------------------------------------------------------------------ what a join would do
     @cached_property
@@ -930,7 +934,7 @@ class Engine:
             h.is_query_table = self._is_query_table(h, q)
             h.in_chain = not h.is_query_table and h.table in q.chain
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
-                                              self._query_kind(q))
+                                              self._query_kind(q)[0])
         if q.origin:
             own = [q.origin]
         else:   # of several tables the frame could come from, those of its row count
@@ -956,10 +960,10 @@ class Engine:
         return matched[more], counts[more]
 
     @staticmethod
-    def _query_kind(q: Query) -> str | None:
-        """The key kind of a one-column query (join/preview.py ``query_kind``), else None."""
+    def _query_kind(q: Query) -> tuple[str | None, str | None]:
+        """(key kind, warning) of a one-column query (join/preview.py ``query_kind``)."""
         if q.n_columns > 1:
-            return None
+            return None, None
         if "kind" not in q.cache:
             q.cache["kind"] = preview.query_kind(q.tokens, q.token_rows)
         return q.cache["kind"]

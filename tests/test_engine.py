@@ -218,6 +218,9 @@ def test_useful_rank_of_a_year_query_puts_the_year_column_first(demo_index_path)
     res = open_index(demo_index_path).search("reference/gdp", "Year", k=5, rank="useful")
     assert [(h.table, h.columns) for h in res][:2] == [
         ("reference/population", ("Year",)), ("reference/top-economies", ("year",))]
+    assert any(n.startswith("'Year': the query column looks like years") for n in res.notes)
+    names = open_index(demo_index_path).search("reference/gdp", "Country Name", k=5)
+    assert not any("the query column" in n for n in names.notes)
 
 
 def test_cli_demo_output_is_the_readme_s(demo_index_path, capsys):

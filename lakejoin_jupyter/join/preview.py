@@ -158,9 +158,9 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
     return "identifier", None
 
 
-def query_kind(tokens, token_rows=None) -> str:
-    """The key kind of a query column from its normalized distinct values (and the rows
-    holding each), read as :func:`key_kind` reads a lake column's profile."""
+def query_kind(tokens, token_rows=None) -> tuple[str, str | None]:
+    """(kind, warning or None) of a query column from its normalized distinct values (and
+    the rows holding each), read as :func:`key_kind` reads a lake column's profile."""
     import re
     from ..index.joinstats import NUMBER, YEAR
     toks = [str(t) for t in tokens]
@@ -174,7 +174,7 @@ def query_kind(tokens, token_rows=None) -> str:
              "mean_len": float(np.mean([len(t) for t in toks])) if toks else 0.0,
              "mean_words": float(np.mean([len(t.split(" ")) for t in toks])) if toks else 0.0}
     keyed = int(np.sum(token_rows)) if token_rows is not None else len(toks)
-    return key_kind(col_type, len(toks), keyed, shape)[0]
+    return key_kind(col_type, len(toks), keyed, shape)
 
 
 def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,
