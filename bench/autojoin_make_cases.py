@@ -5101,6 +5101,90 @@ def make_fresh15(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh16 validation
+# Admission criteria, fixed and committed before any case was picked: fresh15's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh15). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh15's (a) holds out (the pools of fresh8 to
+#     fresh14, glibc, the copies of earlier data) and fresh15's pool as a whole (jinja2,
+#     jsonschema with jsonschema-specifications, packaging, parso, pycparser, pytest,
+#     python3.11-dev: /usr/include/python3.11 whichever package ships it, pyyaml,
+#     setuptools with its vendored distutils, the stdlib's builtins, doctest, imghdr, pdb,
+#     sndhdr, zipfile), and its sources' data whoever ships it (the SPDX list, Jinja's
+#     filters, JSON Schema's keywords, the Python grammar, pycparser's C tables, pytest's
+#     hooks, YAML's tags, setuptools' entry points and distutils' commands and install
+#     schemes: so the stdlib's distutils and sysconfig's schemes, the C API names, the
+#     built-in exceptions, pdb's commands, doctest's flags, the zipfile constants; the list
+#     of bench/results/autojoin_fresh16_cases.md (a)). Also out: the AWS data of boto3,
+#     botocore, awscli, cfn-lint (cfnlint), aws-sam-translator and what is built on it;
+#     xkb-data, libnspr4-dev, perl-base; valgrind's vki headers and syscall numbers. The
+#     tables are read from installed pip packages of the project's venv (versions pinned
+#     and checked), Python 3.11.7's standard library, and installed Debian packages' data
+#     files (package version recorded, and the SHA-256 of every file read checked through
+#     pinned_file). The pool, in alphabetical order (a source is a pip package, a Debian
+#     package, or a module of the standard library): beautifulsoup4 (pip), bleach (pip),
+#     gsettings-desktop-schemas (Debian), ipykernel (pip), ipywidgets (pip), jupyter_client
+#     (pip), libasound2-data (Debian), libgtk-3-common (Debian), libsensors-config
+#     (Debian), nbconvert (pip), nbformat (pip), nettle-dev (Debian), pandocfilters (pip),
+#     prometheus_client (pip), pyzmq (pip), six (pip), soupsieve (pip), systemd (Debian),
+#     traitlets (pip), valgrind (Debian), the standard library (pstats, tarfile,
+#     webbrowser). Considered and left out: jupyter_server, notebook, jupyter-events,
+#     jupyterlab_server, debugpy (not in this session's time), pyenv's and the system
+#     Python's own pip packages (outside the venv), the font packages and
+#     fontconfig-config, gcc's / LLVM's intrinsics, manpages, ICU, hicolor-icon-theme,
+#     GnuTLS / libgcrypt (close to OpenSSL's), libdpkg-perl, alsa-ucm-conf, the stdlib's
+#     distutils, sysconfig, re, shutil, csv; many other installed sources were not looked
+#     at in this session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh16 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH16_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+
+# Pool sources of (a), in alphabetical order.
+_FRESH16_POOL = (
+    "beautifulsoup4", "bleach", "gsettings-desktop-schemas (Debian)", "ipykernel",
+    "ipywidgets", "jupyter_client", "libasound2-data (Debian)", "libgtk-3-common (Debian)",
+    "libsensors-config (Debian)", "nbconvert", "nbformat", "nettle-dev (Debian)",
+    "pandocfilters", "prometheus_client", "pyzmq", "six", "soupsieve", "systemd (Debian)",
+    "traitlets", "valgrind (Debian)", "stdlib: pstats, tarfile, webbrowser")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
