@@ -5289,7 +5289,7 @@ def alsa_card_pcms_generic_files(lake, out):
     /usr/share/alsa/cards) and ALSA's generic PCM configurations of /usr/share/alsa/pcm
     ("front.conf", the description its hint shows, "Front output / input"). The truth: the
     generic file that defines the PCM ("pcm.!front") and builds the card's definition name
-    from it (".pcm.front." in its slave name), read from each file. N:1."""
+    with its name (".pcm.front." in its slave name), read from each file. N:1."""
     import re
     cards = _checked16("/usr/share/alsa/cards")
     rows = []
