@@ -5288,8 +5288,11 @@ def alsa_card_pcms_generic_files(lake, out):
     the plugin type of its definition, "hw"; every top-level definition of the files of
     /usr/share/alsa/cards) and ALSA's generic PCM configurations of /usr/share/alsa/pcm
     ("front.conf", the description its hint shows, "Front output / input"). The truth: the
-    generic file that defines the PCM ("pcm.!front") and builds the card's definition name
-    with its name (".pcm.front." in its slave name), read from each file. N:1."""
+    generic file that defines the PCM of the definition's name ("pcm.!front") and builds
+    the card's definition name in one of its definitions (".pcm.front." $DEV, or
+    ".pcm.default:CARD=" for the device-less default; modem.conf's phoneline builds
+    ".pcm.modem."), read from each file. A card's surround41 and surround50 definitions have
+    none: their generic files build surround51's. N:1."""
     import re
     cards = _checked16("/usr/share/alsa/cards")
     rows = []
@@ -5306,11 +5309,14 @@ def alsa_card_pcms_generic_files(lake, out):
     generic = sorted(f for f in _checked16("/usr/share/alsa/pcm").iterdir() if f.suffix == ".conf")
     described, builds = [], {}
     for f in generic:
-        text = f.read_text(encoding="utf-8")
+        text = re.sub(r"#[^\n]*", "", f.read_text(encoding="utf-8"))
         d = re.search(r'description\s+"([^"]*)"', text)
         described.append(d.group(1) if d else "")
-        for pcm, body in _alsa_blocks(text):
-            if pcm.startswith("pcm.!") and f'".pcm.{pcm[5:]}."' in body:
+        built = set(re.findall(r'"\.pcm\.(\w+)[.:]', text))
+        for pcm, _ in _alsa_blocks(text):
+            if pcm.startswith("pcm.!") and pcm[5:] in built:
+                if pcm[5:] in builds:
+                    raise ValueError(f"alsa_card_pcms_generic_files: {pcm} defined twice")
                 builds[pcm[5:]] = f.name
     tgt = pd.DataFrame({"generic file": [f.name for f in generic], "description": described})
     return _fresh16_case(out, "alsa_card_pcms_generic_files", src, tgt,
@@ -5322,8 +5328,9 @@ def nettle_hash_digest_sizes(lake, out):
     """Nettle's hash algorithm objects as nettle-meta.h declares them ("nettle_sha256") and
     the digest-size constants of Nettle's headers ("SHA256_DIGEST_SIZE", its value "32",
     the header "sha2.h"; hashes, MACs and AEAD modes). The truth: the constant the object's
-    digest size is built from (nettle-meta.h's _NETTLE_HASH(name, NAME) writes
-    NAME##_DIGEST_SIZE; the 20 objects were checked by hand against that macro). 1:1."""
+    digest size is built from, by the rule of nettle-meta.h's _NETTLE_HASH(name, NAME), which
+    writes NAME##_DIGEST_SIZE (the .c files applying it are not installed; each of the 20
+    constants' values was checked by hand against its algorithm's digest length). 1:1."""
     import re
     folder = _checked16("/usr/include/nettle")
     meta = (folder / "nettle-meta.h").read_text(encoding="utf-8")
