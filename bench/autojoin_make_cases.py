@@ -5398,9 +5398,8 @@ def valgrind_guest_state_offsets(lake, out):
     the architecture's structure); checked where the headers note offsets in comments: per
     structure, the macro's value is the noted offset plus one number for every pair there
     (0; 16 for ppc32 and ppc64, whose header says "Add 16 to all the numbers below"). The
-    two macro names the header
-    defines twice (OFFSET_mips32_r15, OFFSET_mips64_r15, the second holding r16's offset)
-    are left out, all four rows: they are no key. 1:1."""
+    header has the line of OFFSET_mips32_r15, and of OFFSET_mips64_r15, twice (r16 has no
+    macro): kept once. 1:1."""
     import re
     rows, noted = [], {}
     for path in _VEX_GUESTS:
@@ -5415,8 +5414,9 @@ def valgrind_guest_state_offsets(lake, out):
     src = pd.DataFrame(rows, columns=["structure", "field", "C type"])
     offsets = re.findall(r"^#define (OFFSET_\w+)\s+(\d+)", _checked16(
         "/usr/include/valgrind/libvex_guest_offsets.h").read_text(encoding="utf-8"), re.M)
-    names = [m for m, _ in offsets]
-    offsets = sorted((m, v) for m, v in offsets if names.count(m) == 1)
+    offsets = sorted(set(offsets))           # two lines are there twice
+    if len({m for m, _ in offsets}) != len(offsets):
+        raise ValueError("valgrind_guest_state_offsets: a macro defined with two values")
     tgt = pd.DataFrame(offsets, columns=["macro", "offset"])
     value = dict(offsets)
     arch = {s: s[len("VexGuest"):-len("State")].lower() for s, _, _ in rows}
