@@ -6,7 +6,8 @@
         bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 bench/data/autojoin-fresh9 \
         bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
         bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 bench/data/autojoin-fresh15 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh15|all] \
+        bench/data/autojoin-fresh16 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh16|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -68,6 +69,10 @@ A seventeenth, "fresh15" (``FRESH15_CASES``, bench/data/autojoin-fresh15), holds
 from sources no earlier set's pool held (pip packages, the standard library and Debian
 packages' data files), made the same way and committed before any learner ran on them, never
 run and never tuned on (bench/results/autojoin_fresh15_cases.md).
+An eighteenth, "fresh16" (``FRESH16_CASES``, bench/data/autojoin-fresh16), holds eight cases
+from sources no earlier set's pool held (pip packages and Debian packages' data files), made
+the same way and committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh16_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -225,11 +230,18 @@ FRESH15_CASES = {
     "pycparser_nodes_generator_methods", "pyerrors_exceptions_builtins",
     "jinja2_filter_doc_urls", "packaging_spdx_license_urls", "pycparser_keyword_tokens",
     "setuptools_entry_point_modules"}
+# Sixteenth fresh validation (bench/autojoin_make_cases.py --fresh16), unseen: from pip
+# packages and Debian packages' data files that no earlier set's pool held, built apart from
+# the learner and committed before any learner ran on them; never run, never tuned on:
+FRESH16_CASES = {
+    "alsa_card_aliases_config_files", "alsa_card_pcms_generic_files",
+    "nettle_hash_digest_sizes", "pyzmq_constants_c_names", "valgrind_guest_state_offsets",
+    "bs4_block_element_urls", "bleach_css_property_attributes", "gsettings_enum_c_values"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh15": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH15_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh16": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH16_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -261,6 +273,8 @@ def split_of(case: str) -> str:
         return "fresh14"
     if case in FRESH15_CASES:
         return "fresh15"
+    if case in FRESH16_CASES:
+        return "fresh16"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -372,6 +386,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh16", "fresh16 validation (never tuned on)"),
     ("fresh15", "fresh15 validation (never tuned on)"),
     ("fresh14", "fresh14 validation (never tuned on)"),
     ("fresh13", "fresh13 (clean for rounds 14-15; tuned on since round 16)"),
@@ -407,6 +422,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh13"] = -8
     order["fresh14"] = -9
     order["fresh15"] = -10
+    order["fresh16"] = -11
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -463,7 +479,8 @@ def main(argv=None):
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
-                                        "fresh12", "fresh13", "fresh14", "fresh15"),
+                                        "fresh12", "fresh13", "fresh14", "fresh15",
+                                        "fresh16"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

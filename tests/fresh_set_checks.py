@@ -44,6 +44,13 @@ SOURCES = {
                 "libmagic-dev", "libncurses-dev", "libpng-dev", "libreadline-dev",
                 "libsource-highlight-common", "libxslt1-dev", "libz3-dev", "mistune",
                 "ncurses-base", "prompt_toolkit", "psutil", "readline-common", "tornado"},
+    "fresh15": {"jinja2", "jsonschema", "packaging", "parso", "pycparser", "pytest",
+                "python3.11-dev", "pyyaml", "setuptools"},
+    "fresh16": {"beautifulsoup4", "bleach", "gsettings-desktop-schemas", "ipykernel",
+                "ipywidgets", "jupyter_client", "libasound2-data", "libgtk-3-common",
+                "libsensors-config", "nbconvert", "nbformat", "nettle-dev", "pandocfilters",
+                "prometheus_client", "pyzmq", "six", "soupsieve", "systemd", "traitlets",
+                "valgrind"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -55,6 +62,8 @@ STDLIB = {
     "fresh13": {"lzma", "pickle", "pickletools", "tkinter", "_tkinter", "xml", "zlib"},
     "fresh14": {"ast", "curses", "_curses", "decimal", "_pydecimal", "idlelib", "turtle",
                 "unittest"},
+    "fresh15": {"builtins", "doctest", "imghdr", "pdb", "sndhdr", "zipfile"},
+    "fresh16": {"pstats", "tarfile", "webbrowser"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

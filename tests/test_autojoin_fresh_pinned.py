@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh15
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh16
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14 and fresh15 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15 and fresh16 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -35,6 +35,9 @@ ALLOWED_14 = {"ast", "inspect", "importlib", "re"}
 # parse jinja2's, packaging's and pycparser's source (not to read ast's tables), and
 # importlib / re / configparser (package files and metadata, parsing).
 ALLOWED_15 = {"builtins", "ast", "importlib", "re", "configparser"}
+# The modules fresh16's section of the case maker may import: ast to parse bs4's, bleach's and
+# pyzmq's source (not to read ast's tables), and re (parsing headers and configurations).
+ALLOWED_16 = {"ast", "re"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -63,6 +66,7 @@ _FOLDERS_14 = ("/usr/share/icons/Adwaita", "/usr/share/groff", "/usr/include/png
                "/usr/include/jpeglib.h", "/usr/include/jerror.h", "/usr/include/magic.h",
                "/usr/include/curses.h", "/usr/include/term.h", "/usr/include/readline",
                "/usr/share/source-highlight", "/usr/share/terminfo", "/usr/share/readline")
+_FOLDERS_15 = ("/usr/include/python3.11",)
 _UPTO_13 = _FOLDERS_8_11 + _FOLDERS_12 + _FOLDERS_13
 SETS = {
     "fresh12": _set("fresh12", ALLOWED_12,
@@ -74,6 +78,7 @@ SETS = {
                     _UPTO_13 + ("/usr/share/icons/Adwaita/scalable/mimetypes",), AWS),
     "fresh15": _set("fresh15", ALLOWED_15, _UPTO_13 + _FOLDERS_14, AWS,
                     6),    # six: the pool ran out in this session's time (see its document)
+    "fresh16": _set("fresh16", ALLOWED_16, _UPTO_13 + _FOLDERS_14 + _FOLDERS_15, AWS),
 }
 # per set: a case to break on purpose and a reference function that writes other keys
 BROKEN = {
@@ -81,12 +86,15 @@ BROKEN = {
     "fresh13": ("gcloud_aiplatform_collections", lambda r: r["collection"].upper()),
     "fresh14": ("ast_nodes_unparser_methods", lambda r: "visit_" + r["node class"].lower()),
     "fresh15": ("pyerrors_exceptions_builtins", lambda r: "PyExc" + r["exception"]),
+    "fresh16": ("pyzmq_constants_c_names", lambda r: "ZMQ_" + r["member"].lower()),
 }
 # words no pinned path of the set may hold (sources the set's pool left out on purpose)
 NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtranslator"),
                 "fresh14": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes"),
                 "fresh15": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
-                            "package-lists", "demo_lake")}
+                            "package-lists", "demo_lake"),
+                "fresh16": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
+                            "package-lists", "demo_lake", "vki", "python3.11")}
 CASES = [(name, case) for name, s in SETS.items() for case in sorted(s.reference)]
 
 
@@ -216,3 +224,41 @@ def test_fresh15_references_on_hand_checked_rows():
     assert ref["setuptools_entry_point_modules"](
         {"object reference": "setuptools.dist:Distribution._finalize_setup_keywords"}) == \
         "setuptools.dist"
+
+
+def test_fresh16_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in SETS["fresh16"].reference.items()}
+    assert ref["alsa_card_aliases_config_files"]({"card": "cards.YMF744"}) == "YMF744.conf"
+    assert ref["alsa_card_aliases_config_files"]({"card": "cards.HDA-Intel"}) == \
+        "HDA-Intel.conf"
+    assert ref["alsa_card_pcms_generic_files"]({"card definition": "HDA-Intel.pcm.surround51.0"}) \
+        == "surround51.conf"
+    assert ref["alsa_card_pcms_generic_files"]({"card definition": "CA0106.pcm.default"}) == \
+        "default.conf"
+    assert ref["nettle_hash_digest_sizes"]({"hash object": "nettle_sha512_224"}) == \
+        "SHA512_224_DIGEST_SIZE"
+    assert ref["pyzmq_constants_c_names"]({"enum": "SocketOption", "member": "AFFINITY"}) == \
+        "ZMQ_AFFINITY"
+    assert ref["pyzmq_constants_c_names"]({"enum": "Event", "member": "CONNECTED"}) == \
+        "ZMQ_EVENT_CONNECTED"
+    assert ref["pyzmq_constants_c_names"](
+        {"enum": "Event", "member": "PROTOCOL_ERROR_WS_UNSPECIFIED"}) == \
+        "ZMQ_PROTOCOL_ERROR_WS_UNSPECIFIED"
+    assert ref["valgrind_guest_state_offsets"]({"structure": "VexGuestAMD64State",
+                                                "field": "guest_RAX"}) == "OFFSET_amd64_RAX"
+    assert ref["valgrind_guest_state_offsets"]({"structure": "VexGuestS390XState",
+                                                "field": "guest_IP_AT_SYSCALL"}) == \
+        "OFFSET_s390x_IP_AT_SYSCALL"
+    assert ref["bs4_block_element_urls"]({"block element": "blockquote"}) == \
+        "https://developer.mozilla.org/en-US/docs/Web/HTML/Element/blockquote"
+    assert ref["bleach_css_property_attributes"]({"CSS property": "border-bottom-color"}) == \
+        "borderBottomColor"
+    assert ref["bleach_css_property_attributes"]({"CSS property": "azimuth"}) == "azimuth"
+    assert ref["gsettings_enum_c_values"]({"enum": "org.gnome.desktop.GDesktopProxyMode",
+                                           "nick": "manual"}) == "G_DESKTOP_PROXY_MODE_MANUAL"
+    assert ref["gsettings_enum_c_values"]({"enum": "org.gnome.desktop.GDesktopToolbarStyle",
+                                           "nick": "both-horiz"}) == \
+        "G_DESKTOP_TOOLBAR_STYLE_BOTH_HORIZ"
+    assert ref["gsettings_enum_c_values"]({"enum": "org.gnome.desktop.GDesktopClockFormat",
+                                           "nick": "24h"}) == "G_DESKTOP_CLOCK_FORMAT_24H"
