@@ -32,6 +32,7 @@ from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_
 from .pairs import ColumnValues, PairGroup, find_pair_group
 
 
+WORD_GUARD_SUPPORT = 2   # rows a "last word" guard's word must be wanted by (not one row's value)
 EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
 
 
@@ -84,7 +85,9 @@ def _guard(column: str, kind: str, cells: list, positive: list, negative: list):
     against it (``negative``); None when there is none."""
     pos = Counter(cell_pattern(cells[i], kind) for i in positive)
     neg = Counter(cell_pattern(cells[i], kind) for i in negative)
-    chosen = frozenset(p for p, c in pos.items() if p is not None and c > neg.get(p, 0))
+    least = WORD_GUARD_SUPPORT if kind == "last word" else 1
+    chosen = frozenset(p for p, c in pos.items()
+                       if p is not None and c > neg.get(p, 0) and c >= least)
     return Guard(column, kind, chosen) if chosen else None
 
 
@@ -128,16 +131,17 @@ def _gains_rows(current: list, option: list, keys: set) -> bool:
     return gained > changed
 
 
-def prune(option: Scored, keys: set, cells: dict, n: int) -> Scored:
+def prune(option: Scored, keys: set, cells: dict, n: int, rows: bool = False) -> Scored:
     """Drop the branches whose removal joins no fewer keys (a branch that another, earlier
-    one always pre-empts on the sample)."""
+    one always pre-empts on the sample); ``rows``: no fewer keys and rows."""
     branches = branches_of(option.program)
     i = 0
     while len(branches) > 1 and i < len(branches):
         rest = branches[:i] + branches[i + 1:]
         program = as_transformation(rest)
         trial = score(program, outputs_of(program, cells, n), keys, option.examples)
-        if trial.coverage >= option.coverage:
+        if trial.coverage >= option.coverage and (
+                not rows or trial.joined_rows >= option.joined_rows):
             branches, option = rest, trial
         else:
             i += 1
@@ -211,6 +215,25 @@ def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> lis
     return out
 
 
+def taught_rows(examples) -> set:
+    return {ex.source_row for ex in examples}
+
+
+def _widens(current: list, option: list, keys: set, taught: set) -> int:
+    """Source rows (not among ``taught``) that ``option`` gives a key and ``current`` does
+    not, when every row ``current`` joins keeps its key; 0 otherwise (deviation 38: in an
+    N:1 join a guarded branch can join more rows onto the keys already joined, "XValue"
+    and "XDatum" onto "x" beside "X")."""
+    gained = 0
+    for i, (c, o) in enumerate(zip(current, option)):
+        if c is not None and c in keys:
+            if o != c:
+                return 0
+        elif o is not None and o in keys and i not in taught:
+            gained += 1
+    return gained
+
+
 def _replaces(current: Scored, new: Scored, keys: set) -> bool:
     """Whether the single program ``new`` joins every key ``current`` joins, through more
     source rows, and gives a key to more rows than it re-keys (an N:1 join: "aa_DJ.UTF-8"
@@ -238,6 +261,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
     current = score(best.program, outputs_of(best.program, cells, n_src), keys,
                     {best.program: best.examples})
     need = max(ss.min_gain, math.ceil(ss.min_gain_fraction * len(keys)))
+    need_rows = max(ss.min_gain, math.ceil(ss.min_gain_fraction * n_src))
     pool = [(c.program, c.examples) for c in candidates if c.target_column == best.target_column
             and c.program != best.program][:ss.consider]
     learn: LearnSettings = settings.learn
@@ -279,6 +303,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 learned.add(program)
                 news.append((program, examples))
         best_option, best_gain = None, 0
+        widest, widest_rows = None, 0    # same keys through more rows (N:1, deviation 38)
         for program, examples in news:
             new = score(program, outputs_of(program, cells, n_src), keys, {program: examples})
             taught = {ex.output for ex in examples}
@@ -292,6 +317,11 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                     best_option, best_gain = new, new.coverage - current.coverage
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
+                rows = _widens(current.outputs, option.outputs, keys, taught_rows(examples))
+                if rows >= need_rows and (rows, -option.program.size) > (
+                        widest_rows, -(widest.program.size if widest else 0)) \
+                        and (accept is None or accept(option.program, examples, option)):
+                    widest, widest_rows = option, rows
                 added = {o for o in option.outputs if o in keys} - joined_keys
                 if gain < need or not added - taught \
                         or not _gains_rows(current.outputs, option.outputs, keys):
@@ -299,10 +329,13 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 if gain > best_gain or (gain == best_gain and option.program.size
                                         < best_option.program.size):
                     best_option, best_gain = option, gain
+        widening = best_option is None
+        if widening:
+            best_option = widest
         if best_option is None:
             break
         replaced += len(branches_of(best_option.program)) == 1 and best_option.program in learned
-        current = prune(best_option, keys, cells, n_src)
+        current = prune(best_option, keys, cells, n_src, rows=widening)
     if current.program is best.program:
         return best
     examples = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
