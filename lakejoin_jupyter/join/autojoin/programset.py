@@ -219,19 +219,41 @@ def taught_rows(examples) -> set:
     return {ex.source_row for ex in examples}
 
 
-def _widens(current: list, option: list, keys: set, taught: set) -> int:
+def _widens(current: list, option: list, keys: set, taught: set, partners: list) -> int:
     """Source rows (not among ``taught``) that ``option`` gives a key and ``current`` does
-    not, when every row ``current`` joins keeps its key; 0 otherwise (deviation 38: in an
+    not and whose new key is among their candidate partners (``partners[i]``: the keys
+    step 1 paired row i with), when every row ``current`` joins keeps its key and more
+    than half of the rows given a key are so confirmed; 0 otherwise (deviation 38: in an
     N:1 join a guarded branch can join more rows onto the keys already joined, "XValue"
     and "XDatum" onto "x" beside "X")."""
-    gained = 0
+    gained = confirmed = 0
     for i, (c, o) in enumerate(zip(current, option)):
         if c is not None and c in keys:
             if o != c:
                 return 0
         elif o is not None and o in keys and i not in taught:
             gained += 1
-    return gained
+            confirmed += o in partners[i]
+    return confirmed if 2 * confirmed > gained else 0
+
+
+def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
+    """Per source row, the keys of ``target_column`` step 1 paired it with (any score; a
+    value's pairs hold for every row holding it, as in the pipeline's paired rows)."""
+    out = [set() for _ in src.positions]
+    real = set(src.columns)
+    for g in groups:
+        if g.target_column != target_column or g.source_column not in real:
+            continue
+        column = src.cells(g.source_column)
+        by_value: dict = {}
+        for p in g.pairs:
+            by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
+        for i, cell in enumerate(column):
+            found = by_value.get(cell)
+            if found:
+                out[i] |= found
+    return out
 
 
 def _replaces(current: Scored, new: Scored, keys: set) -> bool:
@@ -262,6 +284,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                     {best.program: best.examples})
     need = max(ss.min_gain, math.ceil(ss.min_gain_fraction * len(keys)))
     need_rows = max(ss.min_gain, math.ceil(ss.min_gain_fraction * n_src))
+    partners = partner_keys(groups, src, tcells, best.target_column)
     pool = [(c.program, c.examples) for c in candidates if c.target_column == best.target_column
             and c.program != best.program][:ss.consider]
     learn: LearnSettings = settings.learn
@@ -278,6 +301,11 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
         tried = {p for _g, p in branches_of(current.program)}
         drawn = [(rejoin[gi], pairs) for gi, sets in enumerate(example_sets(rejoin, learn))
                  for pairs in sets][:ss.rejoin_sets]
+        if rejoin:      # ... and within one last word of the source cell (deviation 38)
+            by_word = pattern_groups(rejoin, cells, "last word")
+            rounds = example_sets(by_word, learn)
+            drawn += [(by_word[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
+                      for gi, sets in enumerate(rounds) if i < len(sets)][:ss.rejoin_sets]
         news = []
         if branching:
             residual = residual_groups(groups, best.target_column, joined, joined_keys,
@@ -317,7 +345,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                     best_option, best_gain = new, new.coverage - current.coverage
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
-                rows = _widens(current.outputs, option.outputs, keys, taught_rows(examples))
+                rows = _widens(current.outputs, option.outputs, keys, taught_rows(examples),
+                               partners)
                 if rows >= need_rows and (rows, -option.program.size) > (
                         widest_rows, -(widest.program.size if widest else 0)) \
                         and (accept is None or accept(option.program, examples, option)):
@@ -329,8 +358,9 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 if gain > best_gain or (gain == best_gain and option.program.size
                                         < best_option.program.size):
                     best_option, best_gain = option, gain
-        widening = best_option is None
-        if widening:
+        widening = widest is not None and (best_option is None or (
+            best_gain == 0 and widest.joined_rows > best_option.joined_rows))
+        if widening:    # no key added: the option joining the most rows (deviations 33, 38)
             best_option = widest
         if best_option is None:
             break
