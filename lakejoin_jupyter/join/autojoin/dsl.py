@@ -19,7 +19,8 @@ Note:
     or with other inner spaces: "NorthDakota", "Bruce_Wayne"); :class:`ProgramSet`, programs
     tried in order under optional :class:`Guard` s, the first giving a key wins (rows
     needing different programs), with Program's interface (``Program.from_dict`` reads
-    either); a guard may test a value's last word ("XValue" ends with "Value"); ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004");
+    either), a guard testing a value's delimiters, shape or last word ("XValue": "Value");
+    ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004");
     ``SelectK(of, k, rest)`` may take the parts before / after part k, joined ("all before
     the last word": "George H.W." of "George H.W. Bush"); ``Trim(of)`` strips a value's end spaces and makes each inner run one space (a part
     cut at "," from "Obama ,  Barack"); ``Map(of, table)`` reads a value through a fixed

@@ -217,10 +217,6 @@ def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> lis
     return out
 
 
-def taught_rows(examples) -> set:
-    return {ex.source_row for ex in examples}
-
-
 def _widens(current: list, option: list, keys: set, taught: set, partners: list) -> int:
     """Source rows (not among ``taught``) that ``option`` gives a key and ``current`` does
     not and whose new key is among their candidate partners (``partners[i]``: the keys
@@ -337,6 +333,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
         for program, examples in news:
             new = score(program, outputs_of(program, cells, n_src), keys, {program: examples})
             taught = {ex.output for ex in examples}
+            taught_rows = {ex.source_row for ex in examples}
             if program in learned and _replaces(current, new, keys) \
                     and (accept is None or accept(program, examples, new)):
                 # one program joining every key the set joins, through more source rows
@@ -347,10 +344,9 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                     best_option, best_gain = new, new.coverage - current.coverage
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
-                rows = _widens(current.outputs, option.outputs, keys, taught_rows(examples),
-                               partners)
-                if rows >= need_rows and (rows, -option.program.size) > (
-                        widest_rows, -(widest.program.size if widest else 0)) \
+                rows = _widens(current.outputs, option.outputs, keys, taught_rows, partners)
+                if rows >= need_rows and (widest is None or rows > widest_rows or (
+                        rows == widest_rows and option.program.size < widest.program.size)) \
                         and (accept is None or accept(option.program, examples, option)):
                     widest, widest_rows = option, rows
                 added = {o for o in option.outputs if o in keys} - joined_keys
