@@ -87,6 +87,13 @@ def ref_pattern(text, kind):
         return None
     if kind == "delimiters":
         return "".join(c for c in text if c not in UPPER | LOWER | DIGITS)
+    if kind == "last word":      # the last run of letters and digits, from its last cut
+        runs = "".join(c if c in UPPER | LOWER | DIGITS else " " for c in text).split()
+        word = runs[-1] if runs else ""
+        cuts = [i for i in range(1, len(word)) if word[i] in "ABC" and (
+            word[i - 1] in "abc0123456789"
+            or (word[i - 1] in "ABC" and word[i + 1:i + 2] in set("abc") - {""}))]
+        return word[cuts[-1]:] if cuts else word
     classes = ["A" if c in UPPER else "a" if c in LOWER else "0" if c in DIGITS else c
                for c in text]
     out = []
@@ -320,9 +327,10 @@ def test_interpreter_and_generated_code_agree_with_reference(program, row):
     assert apply_frame(program, frame)[:2] == [expected, expected]
 
 
-PATTERNS = ["", " ", ",", "-", "a", "A", "Aa", "a a", "a, a", "a-a", "Aa Aa", "0"]
+PATTERNS = ["", " ", ",", "-", "a", "A", "Aa", "a a", "a, a", "a-a", "Aa Aa", "0", "Ab",
+            "b", "Cab"]
 guards = st.one_of(st.none(), st.builds(
-    Guard, st.sampled_from(COLUMNS), st.sampled_from(["delimiters", "shape"]),
+    Guard, st.sampled_from(COLUMNS), st.sampled_from(["delimiters", "shape", "last word"]),
     st.frozensets(st.sampled_from(PATTERNS), min_size=1, max_size=4)))
 program_sets = st.lists(st.tuples(guards, programs), min_size=1, max_size=3).map(
     lambda bs: ProgramSet(tuple(bs)))
@@ -457,3 +465,9 @@ def test_program_json_is_plain_data():
     assert d["pieces"][1] == {"op": "constant", "text": "@x"}
     assert d["pieces"][0]["of"]["of"] == {"op": "split", "of": {"op": "column", "name": "Name"},
                                          "sep": " "}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(ALPHABET, max_size=14), st.sampled_from(["delimiters", "shape", "last word"]))
+def test_cell_pattern_agrees_with_reference(text, kind):
+    assert cell_pattern(text, kind) == ref_pattern(text, kind)

@@ -19,7 +19,8 @@ Note:
     or with other inner spaces: "NorthDakota", "Bruce_Wayne"); :class:`ProgramSet`, programs
     tried in order under optional :class:`Guard` s, the first giving a key wins (rows
     needing different programs), with Program's interface (``Program.from_dict`` reads
-    either); ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004");
+    either), a guard testing a value's delimiters, shape or last word ("XValue": "Value");
+    ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004");
     ``SelectK(of, k, rest)`` may take the parts before / after part k, joined ("all before
     the last word": "George H.W." of "George H.W. Bush"); ``Trim(of)`` strips a value's end spaces and makes each inner run one space (a part
     cut at "," from "Obama ,  Barack"); ``Map(of, table)`` reads a value through a fixed
@@ -699,18 +700,34 @@ class Program:
 # ------------------------------------------------------------------ program sets
 
 SET_FORMAT = "lakejoin-autojoin-program-set"
-PATTERN_KINDS = ("delimiters", "shape")
+PATTERN_KINDS = ("delimiters", "shape", "last word")
 
 
 def cell_pattern(text, kind: str):
     """The syntactic pattern a guard tests (None for a null cell). ``delimiters``: the
     value's non-alphanumeric characters in order ("7/1/2014" -> "//"); ``shape``: runs of
     character classes, upper case "A", lower case "a", digits "0", any other character as
-    itself ("Board Jr." -> "Aa Aa.")."""
+    itself ("Board Jr." -> "Aa Aa."); ``last word``: the value's last word, cut at
+    delimiters and case changes as :func:`split_words` cuts ("StrokeDashValue" -> "Value",
+    "Board Jr." -> "Jr", "X2" -> "X2"; "" when the value has no letter or digit)."""
     if not isinstance(text, str):
         return None
     if kind == "delimiters":
         return "".join(ch for ch in text if not ch.isalnum())
+    if kind == "last word":
+        end = len(text)
+        while end and not text[end - 1].isalnum():
+            end -= 1
+        start = end
+        while start and text[start - 1].isalnum():
+            start -= 1
+        word = text[start:end]
+        for i in range(len(word) - 1, 0, -1):      # the last case change (split_words')
+            a, b = word[i - 1], word[i]
+            if "A" <= b <= "Z" and ("a" <= a <= "z" or "0" <= a <= "9" or (
+                    "A" <= a <= "Z" and i + 1 < len(word) and "a" <= word[i + 1] <= "z")):
+                return word[i:]
+        return word
     out = []
     for ch in text:
         c = "0" if ch.isdigit() else "A" if ch.isupper() else "a" if ch.isalpha() else ch
@@ -735,6 +752,8 @@ class Guard:
         ordered = sorted(self.patterns, key=lambda p: (p == "", p))     # "none" last
         shown = " or ".join("none" if p == "" else _quote(p) for p in ordered[:4])
         more = f" (or {len(self.patterns) - 4} more)" if len(self.patterns) > 4 else ""
+        if self.kind == "last word":
+            return f"if `{self.column}` ends with the word {shown}{more}"
         what = "delimiters" if self.kind == "delimiters" else "shape"
         return f"if `{self.column}` has the {what} {shown}{more}"
 

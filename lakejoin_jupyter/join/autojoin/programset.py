@@ -14,11 +14,13 @@ The branch adding the most keys is kept if it adds at least ``min_gain`` keys (a
 than it re-keys (N:1: keys can be gained by moving joined rows); branches that never fire
 are dropped; up to ``max_programs`` branches. A single program learned there (also from
 the pairs of unjoined source rows to keys already joined, N:1) that joins every key the
-set joins, through more source rows, replaces the set. Estimated precision: among the
+set joins, through more source rows, replaces the set; a branch adding no key may join more
+rows onto joined keys, none re-keyed, most confirmed by row pairs, e.g. under a guard on a
+value's last word ("XValue" onto "x", deviation 38). Estimated precision: among the
 joined source rows that also have a 1-to-1 match of a 6+ character q-gram or of a rare
 token bag, the share whose matched row holds the derived key (teaching rows excluded; None
 without evidence; a value's evidence holds for every row holding it).
-Both are deviations from the thesis, explained in docs/algorithms/autojoin.md.
+These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_
 from .pairs import ColumnValues, PairGroup, find_pair_group
 
 
+WORD_GUARD_SUPPORT = 2   # rows a "last word" guard's word must be wanted by (not one row's value)
 EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
 
 
@@ -84,7 +87,9 @@ def _guard(column: str, kind: str, cells: list, positive: list, negative: list):
     against it (``negative``); None when there is none."""
     pos = Counter(cell_pattern(cells[i], kind) for i in positive)
     neg = Counter(cell_pattern(cells[i], kind) for i in negative)
-    chosen = frozenset(p for p, c in pos.items() if p is not None and c > neg.get(p, 0))
+    least = WORD_GUARD_SUPPORT if kind == "last word" else 1
+    chosen = frozenset(p for p, c in pos.items()
+                       if p is not None and c > neg.get(p, 0) and c >= least)
     return Guard(column, kind, chosen) if chosen else None
 
 
@@ -128,16 +133,17 @@ def _gains_rows(current: list, option: list, keys: set) -> bool:
     return gained > changed
 
 
-def prune(option: Scored, keys: set, cells: dict, n: int) -> Scored:
+def prune(option: Scored, keys: set, cells: dict, n: int, rows: bool = False) -> Scored:
     """Drop the branches whose removal joins no fewer keys (a branch that another, earlier
-    one always pre-empts on the sample)."""
+    one always pre-empts on the sample); ``rows``: no fewer keys and rows."""
     branches = branches_of(option.program)
     i = 0
     while len(branches) > 1 and i < len(branches):
         rest = branches[:i] + branches[i + 1:]
         program = as_transformation(rest)
         trial = score(program, outputs_of(program, cells, n), keys, option.examples)
-        if trial.coverage >= option.coverage:
+        if trial.coverage >= option.coverage and (
+                not rows or trial.joined_rows >= option.joined_rows):
             branches, option = rest, trial
         else:
             i += 1
@@ -211,6 +217,43 @@ def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> lis
     return out
 
 
+def _widens(current: list, option: list, keys: set, taught: set, partners: list) -> int:
+    """Source rows (not among ``taught``) that ``option`` gives a key and ``current`` does
+    not and whose new key is among their candidate partners (``partners[i]``: the keys
+    step 1 paired row i with), when every row ``current`` joins keeps its key and more
+    than half of the rows given a key are so confirmed; 0 otherwise (deviation 38: in an
+    N:1 join a guarded branch can join more rows onto the keys already joined, "XValue"
+    and "XDatum" onto "x" beside "X")."""
+    gained = confirmed = 0
+    for i, (c, o) in enumerate(zip(current, option)):
+        if c is not None and c in keys:
+            if o != c:
+                return 0
+        elif o is not None and o in keys and i not in taught:
+            gained += 1
+            confirmed += o in partners[i]
+    return confirmed if 2 * confirmed > gained else 0
+
+
+def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
+    """Per source row, the keys of ``target_column`` step 1 paired it with (any score; a
+    value's pairs hold for every row holding it, as in the pipeline's paired rows)."""
+    out = [set() for _ in src.positions]
+    real = set(src.columns)
+    for g in groups:
+        if g.target_column != target_column or g.source_column not in real:
+            continue
+        column = src.cells(g.source_column)
+        by_value: dict = {}
+        for p in g.pairs:
+            by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
+        for i, cell in enumerate(column):
+            found = by_value.get(cell)
+            if found:
+                out[i] |= found
+    return out
+
+
 def _replaces(current: Scored, new: Scored, keys: set) -> bool:
     """Whether the single program ``new`` joins every key ``current`` joins, through more
     source rows, and gives a key to more rows than it re-keys (an N:1 join: "aa_DJ.UTF-8"
@@ -238,6 +281,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
     current = score(best.program, outputs_of(best.program, cells, n_src), keys,
                     {best.program: best.examples})
     need = max(ss.min_gain, math.ceil(ss.min_gain_fraction * len(keys)))
+    need_rows = max(ss.min_gain, math.ceil(ss.min_gain_fraction * n_src))
+    partners = partner_keys(groups, src, tcells, best.target_column)
     pool = [(c.program, c.examples) for c in candidates if c.target_column == best.target_column
             and c.program != best.program][:ss.consider]
     learn: LearnSettings = settings.learn
@@ -254,6 +299,11 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
         tried = {p for _g, p in branches_of(current.program)}
         drawn = [(rejoin[gi], pairs) for gi, sets in enumerate(example_sets(rejoin, learn))
                  for pairs in sets][:ss.rejoin_sets]
+        if rejoin:      # ... and within one last word of the source cell (deviation 38)
+            by_word = pattern_groups(rejoin, cells, "last word")
+            rounds = example_sets(by_word, learn)
+            drawn += [(by_word[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
+                      for gi, sets in enumerate(rounds) if i < len(sets)][:ss.rejoin_sets]
         news = []
         if branching:
             residual = residual_groups(groups, best.target_column, joined, joined_keys,
@@ -279,9 +329,11 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 learned.add(program)
                 news.append((program, examples))
         best_option, best_gain = None, 0
+        widest, widest_rows = None, 0    # same keys through more rows (N:1, deviation 38)
         for program, examples in news:
             new = score(program, outputs_of(program, cells, n_src), keys, {program: examples})
             taught = {ex.output for ex in examples}
+            taught_rows = {ex.source_row for ex in examples}
             if program in learned and _replaces(current, new, keys) \
                     and (accept is None or accept(program, examples, new)):
                 # one program joining every key the set joins, through more source rows
@@ -292,6 +344,11 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                     best_option, best_gain = new, new.coverage - current.coverage
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
+                rows = _widens(current.outputs, option.outputs, keys, taught_rows, partners)
+                if rows >= need_rows and (widest is None or rows > widest_rows or (
+                        rows == widest_rows and option.program.size < widest.program.size)) \
+                        and (accept is None or accept(option.program, examples, option)):
+                    widest, widest_rows = option, rows
                 added = {o for o in option.outputs if o in keys} - joined_keys
                 if gain < need or not added - taught \
                         or not _gains_rows(current.outputs, option.outputs, keys):
@@ -299,10 +356,14 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 if gain > best_gain or (gain == best_gain and option.program.size
                                         < best_option.program.size):
                     best_option, best_gain = option, gain
+        widening = widest is not None and (best_option is None or (
+            best_gain == 0 and widest.joined_rows > best_option.joined_rows))
+        if widening:    # no key added: the option joining the most rows (deviations 33, 38)
+            best_option = widest
         if best_option is None:
             break
         replaced += len(branches_of(best_option.program)) == 1 and best_option.program in learned
-        current = prune(best_option, keys, cells, n_src)
+        current = prune(best_option, keys, cells, n_src, rows=widening)
     if current.program is best.program:
         return best
     examples = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
