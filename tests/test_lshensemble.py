@@ -636,6 +636,18 @@ def test_incremental_insert_into_base_partitions(spark, tmp_path):
     assert [h.table for h in lsh] == ["big", "t5"]
     with pytest.raises(L.QueryError, match="between 1 and 32"):
         engine.search(q, threshold=0.5, method="lshensemble", k=None, num_perm=64)
+    # a second add of small tables only: the delta's upper partitions are empty, which the
+    # tables' bounds check once took for damage ("lies outside the tables")
+    tiny = write_lake(tmp_path / "tiny", {"tiny.csv": pd.DataFrame({"k": ["v1", "v2", "v3"]})})
+    pipeline.build(tiny, index, spark=spark, progress=False, add=True)
+    engine = open_index(index, check_lake=False)
+    third = engine.index.generations[2]
+    t3 = L.Tables.load(third)
+    assert (t3.partitions[1:, 2] == 0).all() and t3.partitions[0, 2] == 1  # upper ones empty
+    small = ["v1", "v2", "v3"]
+    found = engine.search(small, threshold=0.9, method="lshensemble", k=None)
+    exact = engine.search(small, threshold=0.9, method="josie", k=None)
+    assert "tiny" in {h.table for h in found} <= {h.table for h in exact}
 
 
 def test_table_num_perm_option():

@@ -287,9 +287,11 @@ class Tables:
         check_ok(path, "manifest", 0 < m <= index.signatures.shape[1],
                  f"the tables use {m} signature positions of {index.signatures.shape[1]}")
         for lower, upper, n, offset, bits, dir_offset in p.tolist():
+            # an empty partition (a delta whose added sets are all smaller) has no directory
             check_ok(path, rel, 0 <= n <= len(self.values) and 0 <= offset
                      and offset + m * n <= len(self.values) and 0 <= bits <= 32
-                     and 0 <= dir_offset and dir_offset + m * ((1 << bits) + 1) <= len(self.directory),
+                     and 0 <= dir_offset and (n == 0 or dir_offset + m * ((1 << bits) + 1)
+                                              <= len(self.directory)),
                      f"a partition ({n} sets at {offset}, {bits} directory bits at {dir_offset}) "
                      f"lies outside the tables")
         check_range(path, "lshensemble/set_ids.npy", self.set_ids, 0, index.n_sets)
