@@ -277,8 +277,10 @@ def _join_offers(hit, name: str) -> bool:
 # The actions the front ends offer, in the order they show them.
 ACTIONS = (
     HitAction("join", "Join", run_join, suffix="",
-              # a hit joinable only through a learned program: "Find transformation" joins it
-              applies=lambda hit: "program" not in (getattr(hit, "details", None) or {}),
+              # a hit joinable only through a learned program ("Find transformation" joins
+              # it) or by similar values (PEXESO: "Fuzzy join") has no equi-join
+              applies=lambda hit: not {"program", "tau"} & set(getattr(hit, "details", None)
+                                                                  or {}),
               params=(ParamSpec("how", "Join type", "choice", "left", choices=("left", "inner"),
                                 help="left keeps every query row; inner keeps matched rows only"),
                       ParamSpec("duplicates", "Lake duplicates", "choice", "all",

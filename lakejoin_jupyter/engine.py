@@ -404,6 +404,14 @@ class Hit(Joinable):
                 f"(method {self.method!r}), not on equal values. Join it with Auto-Join: "
                 f"aj = hit.autojoin(df), then aj.join(df) and aj.code() (it learns on the "
                 f"rows the program joins), or the widget's Find transformation.")
+        if "tau" in self.details:
+            q, c = self.query_columns[0], self.columns[0]
+            raise QueryError(
+                f"This hit matches values within distance tau = {self.details['tau']:.3g} in "
+                f"embedding space (method {self.method!r}), not on equal values: an equi-join "
+                f"would miss those matches. Join it with the fuzzy join, which chooses the "
+                f"matches at a precision target: engine.fuzzy_join({self.table!r}, df, "
+                f"on=({c!r}, {q!r})), or the widget's Fuzzy join.")
         table = find_table(self._engine.index, self.table)
         agg = aggregate
         if isinstance(aggregate, str):
@@ -912,8 +920,9 @@ class Engine:
         for h in hits:
             gen, local = self.index.generation_of(h.column_ids[0])
             stats = gen.joinstats
-            if "program_json" in h.details:     # joins through a program, not equal values:
-                counts = None                     # its join size is not estimated
+            if "program_json" in h.details or "tau" in h.details:
+                counts = None     # joins through a program or similar values, not equal ones:
+                                  # its join size is not estimated
             elif len(h.column_ids) == 1:
                 qi, qr = self._query_side(q, gen)
                 rep = stats.repeated(local) if stats is not None else \
@@ -928,6 +937,8 @@ class Engine:
                 h.join_rows, h.join_rows_exact = counts.join_rows, counts.exact and not q.sampled
             elif h.details.get("query_rows"):   # the transformation search counted these
                 h.row_coverage = h.details.get("joined_rows", 0) / h.details["query_rows"]
+            elif "tau" in h.details:            # PEXESO: the rows of the similar values
+                h.row_coverage = self._similar_coverage(h, q)
             h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
             for other in h.column_ids[1:]:
                 h.key_warning = h.key_warning or self.column_kind(other)[1]
@@ -958,6 +969,14 @@ class Engine:
         counts = load(gen).column_counts(local, matched)
         more = counts > 1
         return matched[more], counts[more]
+
+    @staticmethod
+    def _similar_coverage(h: Hit, q: Query) -> float:
+        """Share of the query's rows whose value has a partner within the hit's distance."""
+        matched = set(h.details.get("matched_tokens", ()))
+        rows = q.token_rows if q.token_rows is not None else np.ones(len(q.tokens), np.int64)
+        hit_rows = sum(int(n) for t, n in zip(q.tokens, rows) if t in matched)
+        return hit_rows / q.n_rows if q.n_rows else 0.0
 
     @staticmethod
     def _query_kind(q: Query) -> tuple[str | None, str | None]:

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.index import pexeso_arrays as pa
 from lakejoin_jupyter.search import pexeso as px
+from lakejoin_jupyter.actions import actions_for
+from lakejoin_jupyter.errors import QueryError
 
 
 def unit(x):
@@ -462,6 +464,18 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
     pairs = {a_: b for a_, b, _ in hit.details["pairs"]}
     assert pairs["Cote d'Ivoire"] == "cote d'ivoire" and pairs["Germany"] == "germany"
     assert hit.containment == pytest.approx(hit.overlap / 5)
+    # the rows of the similar values, not of equal ones: "Germany" thrice, "Atlantis" twice
+    q2 = pd.DataFrame({"c": ["Cote d'Ivoire", "Germany", "Germany", "Germany", "Viet-Nam",
+                             "Atlantis", "Atlantis"]})
+    res = eng.search(q2, "c", method="pexeso", tau=0.6, joinability=0.4, k=None, rank="useful")
+    for h in res:
+        near = {a_ for a_, _, _ in h.details["pairs"]}
+        assert h.row_coverage == pytest.approx(q2["c"].isin(near).mean())
+        assert h.join_rows is None and h.key_ratio is None
+        assert "join" not in [a.name for a in actions_for(h)]
+        with pytest.raises(QueryError, match="engine.fuzzy_join"):
+            h.join(q2)
+    assert any(0 < h.row_coverage < 1 for h in res)
 
 
 @pytest.mark.spark
