@@ -642,6 +642,9 @@ def test_incremental_insert_into_base_partitions(spark, tmp_path):
     pipeline.build(tiny, index, spark=spark, progress=False, add=True)
     engine = open_index(index, check_lake=False)
     third = engine.index.generations[2]
+    # what `%lakejoin open` and the widget's title say: every generation's tables (not the
+    # base manifest's 6)
+    assert engine.index.size_label == "9 tables, 15 columns (2 added generations)"
     t3 = L.Tables.load(third)
     assert (t3.partitions[1:, 2] == 0).all() and t3.partitions[0, 2] == 1  # upper ones empty
     small = ["v1", "v2", "v3"]

@@ -870,6 +870,16 @@ class LakeIndex:
             raise KeyError(f"Table {table!r} has no column {column!r}; its columns: {list(cols['name'])}")
         return int(c.iloc[0]["column_id"])
 
+    @property
+    def size_label(self) -> str:
+        """"41 tables, 110 columns, ..." over every generation, as the notebook shows it."""
+        indexed = int((self.tables["status"] == "indexed").sum())
+        text = f"{indexed:,} tables, {self.n_sets:,} columns"
+        added = len(self.generations) - 1
+        if added:
+            return text + f" ({added} added generation{'s' if added > 1 else ''})"
+        return text + f", {int(self.manifest.get('counts', {}).get('tokens', 0)):,} distinct values"
+
     def __repr__(self):
         n_tables = len(self.tables)
         gens = f", {len(self.generations) - 1} added generation(s)" if len(self.generations) > 1 else ""

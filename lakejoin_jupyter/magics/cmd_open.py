@@ -18,9 +18,7 @@ def run(ctx, a):
         warnings.simplefilter("always")
         engine = open_index(a.path, verify=not a.no_verify)
     ctx.session.engine = engine
-    c = engine.index.manifest.get("counts", {})
-    print(f"Opened {engine.path}: {c.get('indexed_tables', c.get('tables'))} tables, "
-          f"{c.get('columns')} columns, {c.get('tokens')} distinct values; methods: "
+    print(f"Opened {engine.path}: {engine.index.size_label}; methods: "
           f"{', '.join(m.name for m in engine.methods())}.")
     for w in caught:
         print(f"warning: {w.message}")

@@ -289,11 +289,9 @@ class DiscoveryWidget(W.VBox):
         if e is None:
             self.title.value = "<span class='lakejoin-title'>lakejoin</span> &middot; no index open"
             return
-        c = e.index.manifest.get("counts", {})
         self.title.value = (f"<span class='lakejoin-title'>lakejoin</span> &middot; "
                             f"<code>{html.escape(str(e.path))}</code> &middot; "
-                            f"{c.get('indexed_tables', c.get('tables'))} tables, "
-                            f"{c.get('columns'):,} columns, {c.get('tokens'):,} distinct values")
+                            f"{html.escape(e.index.size_label)}")
         if not self.index_path.value:
             self.index_path.value = str(e.path)
 
