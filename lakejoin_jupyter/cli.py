@@ -93,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     se.add_argument("--threshold", type=float, help="minimum containment of the query (0..1)")
     se.add_argument("--method", "-m", default="auto", help="search method (see `lakejoin info`)")
+    se.add_argument("--option", "-O", action="append", default=[], metavar="NAME=VALUE",
+                    help="a method's option, repeatable (e.g. -m pexeso -O tau=0.4 -O "
+                         "joinability=0.5; `lakejoin info INDEX` lists each method's)")
     se.add_argument("--rank", choices=["useful", "overlap"], default="useful",
                     help="useful (default, as the widget and %%lakejoin search rank): joins "
                          "reaching many query rows on an identifier without multiplying them "
@@ -317,8 +320,9 @@ def _search(args, parser) -> int:
     cols = args.column if len(args.column) > 1 else args.column[0]
     frame, name = _read_query_table(engine, args.table)
     query = frame if frame is not None else name
+    from .search.registry import parse_option_items
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
-                        rank=args.rank)
+                        rank=args.rank, **parse_option_items(args.option))
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
     if not _printed_as_data(df, args.format):
         _print_ranked(res, df)
@@ -439,6 +443,11 @@ def _info(args, parser) -> int:
         print(f"    {m.name:<16} {m.kind:<12} {m.label}")
     for m, how in engine.missing_methods():
         print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; {how})")
+    if "union" in info["components"]:
+        print("  table union search: `lakejoin union` (component union)")
+    else:
+        print("  (table union search, `lakejoin union`: needs component union; rebuild "
+              "with --with union)")
     if info["skipped"]:
         print(f"  skipped {len(info['skipped'])} file(s):")
         for s in info["skipped"]:

@@ -163,6 +163,7 @@ def test_cli_search_info_and_errors(demo_index_path, tmp_path, capsys):
     assert cli(["info", str(demo_index_path), "--verify"]) == 0
     out = capsys.readouterr().out
     assert "bruteforce" in out and "checksums: all files verified" in out
+    assert "union search, `lakejoin union`: needs component union; rebuild with --with union" in out
     assert cli(["search", str(tmp_path / "nope.index"), "-t", "x.csv", "-c", "a"]) == 1
     assert "No index at" in capsys.readouterr().err
     assert cli(["search", str(demo_index_path), "-t", str(q / "q.csv"), "-c", "nope"]) == 1
@@ -250,6 +251,23 @@ def test_hit_values_of_a_lake_table_query_are_as_written(demo_engine):
     assert "Bosnia-Herzegovina" in top.unmatched and "bosnia-herzegovina" not in top.unmatched
     assert sorted(top.unmatched) == sorted(same.unmatched)
     assert sorted(top.matches) == sorted(same.matches)
+
+
+def test_cli_search_takes_method_options(demo_index_path, capsys):
+    """`lakejoin search -O NAME=VALUE` passes a method's option (as `%lakejoin search -O`),
+    and a bad one is the engine's one-line error."""
+    args = ["search", str(demo_index_path), "-t", "reference/gdp", "-c", "Country Name",
+            "-m", "lshensemble", "--threshold", "0.5", "--format", "json"]
+    assert cli(args + ["-O", "route=lsh"]) == 0
+    out = capsys.readouterr().out
+    scanned = json.loads(out[out.index("["):])
+    res = open_index(demo_index_path).search("reference/gdp", "Country Name", threshold=0.5,
+                                             method="lshensemble", route="lsh", rank="useful")
+    assert [r["table"] for r in scanned] == [h.table for h in res] != []
+    assert cli(args + ["-O", "route=nowhere"]) == 1
+    assert "route" in capsys.readouterr().err
+    assert cli(args + ["-O", "route"]) == 1
+    assert "NAME=VALUE" in capsys.readouterr().err
 
 
 def test_cli_help_texts(capsys):

@@ -8,7 +8,8 @@ import pytest
 from lakejoin_jupyter import magics
 from lakejoin_jupyter.join.plan import default_variable
 from lakejoin_jupyter.magics import MagicError, Subcommand
-from lakejoin_jupyter.magics.cmd_search import parse_options
+from lakejoin_jupyter.errors import QueryError
+from lakejoin_jupyter.search.registry import parse_option_items as parse_options
 from lakejoin_jupyter.magics.context import MagicContext
 from lakejoin_jupyter.ui.session import SESSION
 
@@ -84,7 +85,7 @@ def test_routed_subcommands_appear_and_run(ip, capsys):
 def test_options_are_typed():
     assert parse_options(["a=1", "b=0.5", "c=true", "d=x"]) == \
         {"a": 1, "b": 0.5, "c": True, "d": "x"}
-    with pytest.raises(MagicError):
+    with pytest.raises(QueryError, match="NAME=VALUE"):
         parse_options(["novalue"])
 
 

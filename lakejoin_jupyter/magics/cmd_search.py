@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..frames import is_dataframe
-from .context import MagicError, Subcommand
+from ..search.registry import parse_option_items
+from .context import Subcommand
 
 
 def configure(p):
@@ -31,24 +32,6 @@ def configure(p):
     p.add_argument("--chart", action="store_true", help="also show the containment chart")
 
 
-def parse_options(items) -> dict:
-    """``NAME=VALUE`` items as a dict; values read as int, float, true/false or text (the
-    engine checks them against the method's declared options)."""
-    out = {}
-    for item in items:
-        name, eq, value = item.partition("=")
-        if not eq or not name:
-            raise MagicError(f"--option takes NAME=VALUE (got {item!r}).")
-        for conv in (int, float):
-            try:
-                value = conv(value)
-                break
-            except ValueError:
-                continue
-        else:
-            value = {"true": True, "false": False}.get(value.lower(), value)
-        out[name] = value
-    return out
 
 
 def run(ctx, a):
@@ -60,7 +43,7 @@ def run(ctx, a):
     query = engine.query(obj, cols if len(cols) > 1 else cols[0], **kw)
     result = engine.search(query, k=None if a.all else a.k, threshold=a.threshold,
                            method=a.method, rank=a.rank, include_own=not a.no_own,
-                           **parse_options(a.option))
+                           **parse_option_items(a.option))
     result.query_name = name if is_dataframe(obj) else None
     if a.save:
         ctx.bind(a.save, result)

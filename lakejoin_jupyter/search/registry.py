@@ -87,6 +87,27 @@ class ParamSpec:
         return what
 
 
+def parse_option_items(items) -> dict:
+    """``NAME=VALUE`` items (the magic's and the CLI's ``-O``) as a dict; values read as int,
+    float, true/false or text (:func:`resolve_options` then checks them against the
+    method's declared options)."""
+    out = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            raise QueryError(f"--option takes NAME=VALUE (got {item!r}).")
+        for conv in (int, float):
+            try:
+                value = conv(value)
+                break
+            except ValueError:
+                continue
+        else:
+            value = {"true": True, "false": False}.get(value.lower(), value)
+        out[name] = value
+    return out
+
+
 def resolve_options(specs, options: dict, owner: str) -> dict:
     """Every declared option, with ``options`` validated over the defaults; an unknown name
     is an error that lists the valid ones."""
