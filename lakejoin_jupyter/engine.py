@@ -762,7 +762,7 @@ def _program_label(h: Hit) -> str:
         return ""
     side = "query" if h.details.get("direction") == "query -> lake" else "lake"
     return (f"<br><span style='color:#555'>after <code>{html.escape(h.details['program'])}"
-            f"</code> ({side} side)</span>")
+            f"</code> ({side} side, on normalized values)</span>")
 
 
 # ---------------------------------------------------------------------- engine

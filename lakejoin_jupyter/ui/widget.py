@@ -882,7 +882,9 @@ def _program_html(hit) -> str:
     return (f"<div class='lakejoin-program'><b>transformation</b> "
             f"({html.escape(str(d.get('direction', '')))}): "
             f"<code>{html.escape(str(d['program']))}</code> joins "
-            f"{percent(float(d.get('coverage', 0)))} of the query rows"
+            f"{percent(float(d.get('coverage', 0)))} of the query rows (learned on the "
+            f"index's normalized values, case folded; Find transformation learns it on the "
+            f"values as written)"
             + (f"; the lake column's values look like <code>"
                f"{html.escape(str(d['lake_pattern']))}</code> (a: a run of letters, 9: of "
                f"digits; constants and separators as written)" if d.get("lake_pattern")
