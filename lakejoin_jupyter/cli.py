@@ -153,12 +153,30 @@ def _output_arguments(p) -> None:
     p.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
 
+# Commands that start no Spark: run as a program, they end without the interpreter's
+# teardown, where a native thread pool still alive (pyarrow's) can abort the process with
+# "terminate called without an active exception" (status 134) after the work is done.
+QUICK_EXIT = ("search", "union", "info")
+
+
 def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
         return 2
+    rc = _run(args, parser)
+    if argv is None and args.command in QUICK_EXIT:     # the console script, not a caller
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BrokenPipeError:
+            rc = 141
+        os._exit(rc)
+    return rc
+
+
+def _run(args, parser) -> int:
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     try:
         with warnings.catch_warnings():

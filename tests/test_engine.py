@@ -270,6 +270,29 @@ def test_cli_search_takes_method_options(demo_index_path, capsys):
     assert "NAME=VALUE" in capsys.readouterr().err
 
 
+def test_cli_program_ends_with_its_output_flushed(demo_index_path):
+    """Run as a program, `lakejoin search` / `info` end without the interpreter's teardown
+    (cli.QUICK_EXIT): everything printed still reaches a pipe, and the status is kept."""
+    import subprocess
+    import sys
+    prog = [sys.executable, "-c", "import sys; from lakejoin_jupyter.cli import main; "
+                                  "sys.exit(main())"]
+    run = subprocess.run(prog + ["search", str(demo_index_path), "-t", "reference/gdp", "-c",
+                                 "Country Name", "-k", "50", "--format", "json"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(run.stdout)
+    assert len(rows) == len(open_index(demo_index_path).search(
+        "reference/gdp", "Country Name", k=50)) > 10
+    bad = subprocess.run(prog + ["search", str(demo_index_path), "-t", "reference/gdp", "-c",
+                                 "nope"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 1 and "lakejoin: error:" in bad.stderr
+    info = subprocess.run(prog + ["info", str(demo_index_path)], capture_output=True,
+                          text=True, timeout=300)
+    assert info.returncode == 0 and info.stdout.rstrip().endswith(
+        "a name is what `lakejoin search --table` takes)")
+
+
 def test_cli_help_texts(capsys):
     for cmd in (["--help"], ["index", "--help"], ["search", "--help"], ["union", "--help"],
                 ["info", "--help"], ["demo", "--help"]):
