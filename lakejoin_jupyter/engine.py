@@ -756,6 +756,17 @@ def _hit_row_html(h: Hit, q: Query) -> str:
             f"<td>{key}</td></tr>")
 
 
+def _dates_as_text(samples) -> bool:
+    """Whether a text column's sample values are all dates written as text (RFC 2822's
+    "Tue, 04 Nov 2025 10:00:00 +0100", ISO's, ...): the order "latest" reads them so."""
+    from .join.keys import numeric_values, order_keys
+    values = pd.Series([str(v) for v in samples if v is not None and str(v).strip()],
+                       dtype=object)
+    if values.empty or numeric_values(values).notna().any():
+        return False
+    return bool(order_keys(values).notna().all())
+
+
 def _program_label(h: Hit) -> str:
     """A "Needs a transformation" hit's program under its column name."""
     if "program" not in h.details:
@@ -1060,6 +1071,8 @@ class Engine:
         if how == "latest":
             if order_by is None:
                 times = [n for n, i in cols if self.column_kind(i)[0] in ("date", "year-like")]
+                times = times or [n for n, i in cols if cat.type[i] == "string"
+                                  and _dates_as_text(cat.samples(i))]
                 if not times:
                     raise QueryError(f"{hit.table} has no date or year column to take the latest "
                                      f"row by; name one (order_by=...) or aggregate with "

@@ -253,6 +253,32 @@ def test_panel_table_joins_aggregated_per_key(random_lake):
 
 
 @pytest.mark.spark
+def test_latest_reads_dates_written_as_text(spark, tmp_path):
+    """A changelog's RFC 2822 dates are text to the profile; "latest" still finds them (its
+    order reads them as dates) and takes each package's newest entry, as sorting by hand."""
+    from lakejoin_jupyter.indexing.pipeline import build
+    from lakejoin_jupyter import open_index
+    import email.utils
+    rng = np.random.default_rng(3)
+    rows = []
+    for p in range(12):
+        for d in rng.choice(3000, size=3, replace=False):
+            when = pd.Timestamp("2015-01-01", tz="UTC") + pd.Timedelta(days=int(d), hours=int(p))
+            rows.append({"package": f"pkg{p}", "version": f"1.{d}",
+                         "date": email.utils.format_datetime(when.to_pydatetime())})
+    log = pd.DataFrame(rows)
+    root = write_lake(tmp_path / "lake", {"changelog.csv": log})
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    df = pd.DataFrame({"package": [f"pkg{p}" for p in range(0, 12, 2)]})
+    hit = engine.search(df, "package", k=1)[0]
+    latest = hit.join(df, aggregate="latest")
+    when = log["date"].map(email.utils.parsedate_to_datetime)
+    want = log.loc[when.groupby(log["package"]).idxmax()].set_index("package")["version"]
+    assert latest["version"].tolist() == [want[p] for p in df["package"]]
+
+
+@pytest.mark.spark
 def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
     root, engine = random_lake
     own = pd.read_csv(root / "rank" / "key_table.csv")       # read by hand: no attrs
