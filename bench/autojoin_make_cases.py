@@ -5548,6 +5548,92 @@ def make_fresh16(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh17 validation
+# Admission criteria, fixed and committed before any case was picked: fresh16's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh16). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh16's (a) holds out (the pools of fresh8 to
+#     fresh15, glibc, the copies of earlier data, xkb-data, libnspr4-dev, perl-base,
+#     valgrind's vki headers) and fresh16's pool as a whole (beautifulsoup4, bleach with
+#     html5lib, gsettings-desktop-schemas: /usr/share/glib-2.0/schemas whoever ships a file
+#     there, ipykernel, ipywidgets, jupyter_client, libasound2-data: /usr/share/alsa with
+#     alsa-ucm-conf and alsa-topology-conf, libgtk-3-common, libsensors-config, nbconvert,
+#     nbformat, nettle-dev: /usr/include/nettle, pandocfilters, prometheus_client, pyzmq,
+#     six, soupsieve, systemd: its units whoever ships one, traitlets, valgrind: all of
+#     /usr/include/valgrind, the stdlib's pstats, tarfile, webbrowser), and its sources'
+#     data whoever ships it (HTML elements and attributes, CSS properties and selectors,
+#     ALSA's configurations, Nettle's algorithms, ZeroMQ's constants, VEX's guest state,
+#     GSettings' schemas, systemd's units, Jupyter's messaging protocol and notebook
+#     format, widget model names, six's moves, Pandoc's AST, Prometheus' metric types,
+#     trait types; the list of bench/results/autojoin_fresh17_cases.md (a)); the headers
+#     under fresh12's /usr/include/x86_64-linux-gnu (gmp.h, gpg-error.h); pip's vendored
+#     copies of earlier pools' packages. Also out: the AWS data of boto3, botocore, awscli,
+#     cfn-lint (cfnlint), aws-sam-translator and what is built on it. The tables are read
+#     from installed pip packages of the project's venv (versions pinned and checked),
+#     Python 3.11.7's standard library, and installed Debian packages' files, the system
+#     Python's Debian packages included (package version recorded, and the SHA-256 of every
+#     file read checked through pinned_file). The pool, in alphabetical order (a source is
+#     a pip package, a Debian package, or a module of the standard library): cffi (pip),
+#     debugpy (pip), jupyter-events (pip), jupyter-lsp (pip), jupyter_server (pip), notebook
+#     (pip), pip (pip, the venv's; its vendored copies of earlier pools out), python3-crcmod
+#     (Debian), python3-jwt (Debian), python3-oauthlib (Debian), rpcsvc-proto (Debian:
+#     /usr/include/rpcsvc, libnsl-dev's NIS files there counted with it), the standard
+#     library (operator, platform, uuid). Considered and left out: pyenv's global
+#     site-packages (neither the venv's metadata nor dpkg pins them), Debian's Java libraries
+#     (/usr/share/maven-repo: some twenty packages to pin, not in this session's time),
+#     libgmp-dev and libgpg-error-dev (fresh12's folder), jupyterlab_pygments, tinycss2,
+#     webcolors, wcwidth, arrow, python-dateutil, websocket-client, httpx / h11 / httpcore,
+#     fastjsonschema, fonts, libdrm-common, libavahi-common-data, python3-cryptography,
+#     python3-openssl, dpkg-dev, libxmlsec1-dev, libp11-kit-dev, the Perl libraries,
+#     strace, linux-perf (out, or close to earlier data); many other installed sources were
+#     not looked at in this session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh17 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH17_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH17_POOL = (
+    "cffi", "debugpy", "jupyter-events", "jupyter-lsp", "jupyter_server", "notebook", "pip",
+    "python3-crcmod (Debian)", "python3-jwt (Debian)", "python3-oauthlib (Debian)",
+    "rpcsvc-proto (Debian)", "stdlib: operator, platform, uuid")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
