@@ -5693,11 +5693,6 @@ FRESH17_FILES = {
     "/usr/include/rpcsvc/spray.x":
         "70a2e7b3fb14921e4715bc5262e3c41d458279d92e657cfdfff551cbb709f7d4",
 }
-# The ONC RPC protocols of rpcsvc-proto: the .x definition and the header rpcgen wrote
-# from it.
-_RPCSVC_PROTOCOLS = ("bootparam_prot", "key_prot", "klm_prot", "mount", "nfs_prot",
-                     "nlm_prot", "rex", "rquota", "rstat", "rusers", "sm_inter", "spray")
-
 
 def fresh17_version_mismatches() -> list:
     """What differs from FRESH17_VERSIONS, FRESH17_DEBIAN and FRESH17_FILES here: a missing
@@ -5896,19 +5891,20 @@ def pip_vendor_txt_modules(lake, out):
 def rpcsvc_procedures_client_stubs(lake, out):
     """The procedures of the ONC RPC protocols rpcsvc-proto defines (its .x files:
     protocol "rusers.x", program "RUSERSPROG", version "RUSERSVERS_3" numbered "3",
-    procedure "RUSERSPROC_NUM" numbered "1") and the functions the headers rpcgen wrote
-    from them declare (the .h files: "rusersproc_num_3", the header "rusers.h"; client
+    procedure "RUSERSPROC_NUM" numbered "1") and the functions declared by the headers
+    rpcgen wrote from the .x files ("rusersproc_num_3", the header "rusers.h"; client
     stubs, server procedures, free-result and XDR functions). The truth: the client stubs
     (the functions taking a CLIENT *) the header declares in the version's block, in the
     order of the version's procedures in the .x file (the counts checked equal), read from
     each header. 1:1."""
     import re
     rows, truth, stubs = [], [], {}
-    for proto in _RPCSVC_PROTOCOLS:
-        x = _checked17(f"/usr/include/rpcsvc/{proto}.x").read_text(encoding="latin-1")
+    for x_path in sorted(p for p in FRESH17_FILES if p.endswith(".x")):
+        proto = Path(x_path).stem           # each .x with the header rpcgen wrote from it
+        x = _checked17(x_path).read_text(encoding="latin-1")
         x = re.sub(r"/\*.*?\*/", "", x, flags=re.S)
         x = "\n".join(line for line in x.splitlines() if not line.startswith("%"))
-        h = _checked17(f"/usr/include/rpcsvc/{proto}.h").read_text(encoding="latin-1")
+        h = _checked17(x_path[:-2] + ".h").read_text(encoding="latin-1")
         for fn in re.findall(r"^extern\s+[^(;]*?\b(\w+)\s*\(", h, re.M):
             if fn in stubs and stubs[fn] != proto + ".h":
                 raise ValueError(f"rpcsvc_procedures_client_stubs: {fn} in two headers")
