@@ -5868,7 +5868,10 @@ def pip_vendor_txt_modules(lake, out):
     "-" as "_", and pkg_resources for setuptools (pip vendors only setuptools'
     pkg_resources). 1:1."""
     import re
-    folder = _site("pip", "_vendor")
+    from importlib import metadata
+    # located through pip's metadata: find_spec("pip") would set off setuptools'
+    # _distutils_hack, which then changes where distutils is found in this process
+    folder = Path(metadata.distribution("pip").locate_file("pip")) / "_vendor"
     rows, parent = [], ""
     for line in (folder / "vendor.txt").read_text(encoding="utf-8").splitlines():
         m = re.match(r"^(\s*)([A-Za-z0-9_.-]+)==([^\s#]+)", line)
