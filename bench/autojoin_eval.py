@@ -6,8 +6,8 @@
         bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 bench/data/autojoin-fresh9 \
         bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
         bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 bench/data/autojoin-fresh15 \
-        bench/data/autojoin-fresh16 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh16|all] \
+        bench/data/autojoin-fresh16 bench/data/autojoin-fresh17 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh17|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -73,6 +73,10 @@ An eighteenth, "fresh16" (``FRESH16_CASES``, bench/data/autojoin-fresh16), holds
 from sources no earlier set's pool held (pip packages and Debian packages' data files), made
 the same way and committed before any learner ran on them, never run and never tuned on
 (bench/results/autojoin_fresh16_cases.md).
+A nineteenth, "fresh17" (``FRESH17_CASES``, bench/data/autojoin-fresh17), holds eight cases
+from sources no earlier set's pool held (pip packages and Debian packages' files), made the
+same way and committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh17_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -237,11 +241,19 @@ FRESH16_CASES = {
     "alsa_card_aliases_config_files", "alsa_card_pcms_generic_files",
     "nettle_hash_digest_sizes", "pyzmq_constants_c_names", "valgrind_guest_state_offsets",
     "bs4_block_element_urls", "bleach_css_property_attributes", "gsettings_enum_c_values"}
+# Seventeenth fresh validation (bench/autojoin_make_cases.py --fresh17), unseen: from pip
+# packages and Debian packages' files that no earlier set's pool held, built apart from the
+# learner and committed before any learner ran on them; never run, never tuned on:
+FRESH17_CASES = {
+    "cffi_opcodes_c_macros", "cffi_primitive_types_c_macros", "debugpy_dap_requests_handlers",
+    "jupyter_lsp_specs_config_schemas", "pip_vendor_txt_modules",
+    "rpcsvc_procedures_client_stubs", "debugpy_dap_typescript_interfaces",
+    "jupyter_lsp_node_spec_npm_urls"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh16": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH16_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh17": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH17_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -275,6 +287,8 @@ def split_of(case: str) -> str:
         return "fresh15"
     if case in FRESH16_CASES:
         return "fresh16"
+    if case in FRESH17_CASES:
+        return "fresh17"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -386,6 +400,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh17", "fresh17 validation (never tuned on)"),
     ("fresh16", "fresh16 validation (never tuned on)"),
     ("fresh15", "fresh15 validation (never tuned on)"),
     ("fresh14", "fresh14 validation (never tuned on)"),
@@ -423,6 +438,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh14"] = -9
     order["fresh15"] = -10
     order["fresh16"] = -11
+    order["fresh17"] = -12
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -480,7 +496,7 @@ def main(argv=None):
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
                                         "fresh12", "fresh13", "fresh14", "fresh15",
-                                        "fresh16"),
+                                        "fresh16", "fresh17"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

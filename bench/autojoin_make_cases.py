@@ -17,11 +17,12 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh14 --fresh14 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh15 --fresh15 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh16 --fresh16 # and more
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh17 --fresh17 # and more
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9 to fresh16, also
+tables shipped in pip packages and Python's standard library; for fresh9 to fresh17, also
 data files of Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
@@ -5548,6 +5549,512 @@ def make_fresh16(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh17 validation
+# Admission criteria, fixed and committed before any case was picked: fresh16's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh16). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh16's (a) holds out (the pools of fresh8 to
+#     fresh15, glibc, the copies of earlier data, xkb-data, libnspr4-dev, perl-base,
+#     valgrind's vki headers) and fresh16's pool as a whole (beautifulsoup4, bleach with
+#     html5lib, gsettings-desktop-schemas: /usr/share/glib-2.0/schemas whoever ships a file
+#     there, ipykernel, ipywidgets, jupyter_client, libasound2-data: /usr/share/alsa with
+#     alsa-ucm-conf and alsa-topology-conf, libgtk-3-common, libsensors-config, nbconvert,
+#     nbformat, nettle-dev: /usr/include/nettle, pandocfilters, prometheus_client, pyzmq,
+#     six, soupsieve, systemd: its units whoever ships one, traitlets, valgrind: all of
+#     /usr/include/valgrind, the stdlib's pstats, tarfile, webbrowser), and its sources'
+#     data whoever ships it (HTML elements and attributes, CSS properties and selectors,
+#     ALSA's configurations, Nettle's algorithms, ZeroMQ's constants, VEX's guest state,
+#     GSettings' schemas, systemd's units, Jupyter's messaging protocol and notebook
+#     format, widget model names, six's moves, Pandoc's AST, Prometheus' metric types,
+#     trait types; the list of bench/results/autojoin_fresh17_cases.md (a)); the headers
+#     under fresh12's /usr/include/x86_64-linux-gnu (gmp.h, gpg-error.h); pip's vendored
+#     copies of earlier pools' packages. Also out: the AWS data of boto3, botocore, awscli,
+#     cfn-lint (cfnlint), aws-sam-translator and what is built on it. The tables are read
+#     from installed pip packages of the project's venv (versions pinned and checked),
+#     Python 3.11.7's standard library, and installed Debian packages' files, the system
+#     Python's Debian packages included (package version recorded, and the SHA-256 of every
+#     file read checked through pinned_file). The pool, in alphabetical order (a source is
+#     a pip package, a Debian package, or a module of the standard library): cffi (pip),
+#     debugpy (pip), jupyter-events (pip), jupyter-lsp (pip), jupyter_server (pip), notebook
+#     (pip), pip (pip, the venv's; its vendored copies of earlier pools out), python3-crcmod
+#     (Debian), python3-jwt (Debian), python3-oauthlib (Debian), rpcsvc-proto (Debian:
+#     /usr/include/rpcsvc, libnsl-dev's NIS files there counted with it), the standard
+#     library (operator, platform, uuid). Considered and left out: pyenv's global
+#     site-packages (neither the venv's metadata nor dpkg pins them), Debian's Java libraries
+#     (/usr/share/maven-repo: some twenty packages to pin, not in this session's time),
+#     libgmp-dev and libgpg-error-dev (fresh12's folder), jupyterlab_pygments, tinycss2,
+#     webcolors, wcwidth, arrow, python-dateutil, websocket-client, httpx / h11 / httpcore,
+#     fastjsonschema, fonts, libdrm-common, libavahi-common-data, python3-cryptography,
+#     python3-openssl, dpkg-dev, libxmlsec1-dev, libp11-kit-dev, the Perl libraries,
+#     strace, linux-perf (out, or close to earlier data); many other installed sources were
+#     not looked at in this session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh17 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH17_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH17_POOL = (
+    "cffi", "debugpy", "jupyter-events", "jupyter-lsp", "jupyter_server", "notebook", "pip",
+    "python3-crcmod (Debian)", "python3-jwt (Debian)", "python3-oauthlib (Debian)",
+    "rpcsvc-proto (Debian)", "stdlib: operator, platform, uuid")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh17
+# refuses others).
+FRESH17_VERSIONS = {"python": "3.11.7", "cffi": "2.1.1", "debugpy": "1.8.22",
+                    "jupyter-lsp": "2.3.1", "pip": "23.2.1"}
+# Installed Debian packages (Debian 12) whose files the cases read.
+FRESH17_DEBIAN = {"rpcsvc-proto": "1.4.3-1"}
+# Files of those packages read by make_fresh17 (rpcsvc-proto's own files of
+# /usr/include/rpcsvc, not libnsl-dev's there); make_fresh17 refuses other content.
+FRESH17_FILES = {
+    "/usr/include/rpcsvc/bootparam_prot.h":
+        "f4e64a3daf8b99a989094560ec74229957fece0e8cd69f9de263e78704d5af87",
+    "/usr/include/rpcsvc/bootparam_prot.x":
+        "c958c2b79de41c49b6882ed13cbc12e4bc8e02807724662bdf035d5091dced59",
+    "/usr/include/rpcsvc/key_prot.h":
+        "cbe1bedf6465d10db805653492997618b547f6f51e8918ed52060f22baa74368",
+    "/usr/include/rpcsvc/key_prot.x":
+        "21864bcfa4a8445e1935b5780dd60712df9487566ab77fb5b4ece5d3c7c82e77",
+    "/usr/include/rpcsvc/klm_prot.h":
+        "3db0636a1bde841769ec416c8f05197d16350ed04318d9e13c51e7acc51c9021",
+    "/usr/include/rpcsvc/klm_prot.x":
+        "6a5a9ebd4b28d907ea980ee7a238cd6e52e336e00a2dda114e283a8cf2bd4171",
+    "/usr/include/rpcsvc/mount.h":
+        "bdda49b8fc0c7fb0b8a72031e102da7088b43ae5371595fc88367b10a8348860",
+    "/usr/include/rpcsvc/mount.x":
+        "77dccac297807146a3166f9ccba99d700f4d08bd10c21c78d12017ee1f977e2f",
+    "/usr/include/rpcsvc/nfs_prot.h":
+        "02d0a3f6a5a31b1da26e8935f749ec435cf420a7cf7cd046a38719278101a5c1",
+    "/usr/include/rpcsvc/nfs_prot.x":
+        "fdabfe13a4a6b90c4c3c9295104a75c4972b30bbb42619db5ab07e83f3aa5495",
+    "/usr/include/rpcsvc/nlm_prot.h":
+        "31f6b8ea726b7051c2df257765559bf76588ce813952e6abab49df433a66df68",
+    "/usr/include/rpcsvc/nlm_prot.x":
+        "b3d84f13c32a59931a605ef1e0e35a3382ba6eb5b158433bb452fde735258f71",
+    "/usr/include/rpcsvc/rex.h":
+        "f7b0aa0e3bb4fcaced5abe2c61187b9c12a7142a0a5907e0a476b1cf5ab3a440",
+    "/usr/include/rpcsvc/rex.x":
+        "27480c528ef5523346bf9cc7188bcb49021641ec1b62edcd99fdd1a7dcecd513",
+    "/usr/include/rpcsvc/rquota.h":
+        "1e1633aac2ef2021f50e5470fab1e3bd66fa245c937aa06f391fcc0b0ad2741c",
+    "/usr/include/rpcsvc/rquota.x":
+        "00329835b00905d12c245386c757a45f15f518f035d7f46c27edccbdc7a52210",
+    "/usr/include/rpcsvc/rstat.h":
+        "edbc39688877adcf93e6229655245df1098042175cbd6a89fe129a170648948b",
+    "/usr/include/rpcsvc/rstat.x":
+        "95cb9b39cfa7fc42259d03187915e075f2fbc49ad3dd34739a3c1ab33bdf5813",
+    "/usr/include/rpcsvc/rusers.h":
+        "d4dacf841a8210d6703ace58c3ef5c7142965c2062f4015d3e05bba835839184",
+    "/usr/include/rpcsvc/rusers.x":
+        "576ed2fc60768920bbe421d1c36e2ad59b4159f07a1f892c3c0ad754bb635f49",
+    "/usr/include/rpcsvc/sm_inter.h":
+        "9d10eec774cbfcbda9bcf932b139302df801a7bd1c9b5aba91d296968c42424d",
+    "/usr/include/rpcsvc/sm_inter.x":
+        "40f0a30f26c9f2932a389d33e58a6236f6e68ba5215c7cdaf21350225b4c8910",
+    "/usr/include/rpcsvc/spray.h":
+        "382cd0f29a642231ec87db0a8123b3bf94478c860d8231f0a3b7184b3ccc1e1d",
+    "/usr/include/rpcsvc/spray.x":
+        "70a2e7b3fb14921e4715bc5262e3c41d458279d92e657cfdfff551cbb709f7d4",
+}
+
+def fresh17_version_mismatches() -> list:
+    """What differs from FRESH17_VERSIONS, FRESH17_DEBIAN and FRESH17_FILES here: a missing
+    package, another version, or a system file with other content."""
+    return pinned_mismatches(FRESH17_VERSIONS, FRESH17_DEBIAN, FRESH17_FILES)
+
+
+def _fresh17_case(out, name, src, tgt, pairs) -> dict:
+    return _fresh8_case(out, name, src, tgt, pairs, FRESH17_REFERENCE)
+
+
+def _checked17(path: str) -> Path:
+    """A file of a Debian package whose content fresh17 pins."""
+    return pinned_file(path, FRESH17_FILES, "fresh17")
+
+
+def _cffi_constants(prefix: str) -> dict:
+    """cffi_opcode.py's module-level integer constants whose name starts with ``prefix``
+    ("OP_", "PRIM_"), parsed, not imported: name -> value."""
+    import ast
+    tree = ast.parse(_site("cffi", "cffi_opcode.py").read_text(encoding="utf-8"))
+    return {n.targets[0].id: n.value.value for n in tree.body
+            if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name)
+            and n.targets[0].id.startswith(prefix) and isinstance(n.value, ast.Constant)}
+
+
+def _cffi_c_macros() -> pd.DataFrame:
+    """The integer macros of cffi's parse_c_type.h ("#define _CFFI_OP_PRIMITIVE 1"): the
+    macro and its value as written ("1", "(-1)", "0x01")."""
+    import re
+    text = _site("cffi", "parse_c_type.h").read_text(encoding="utf-8")
+    rows = re.findall(r"^#define (_CFFI_\w+)\s+(\(?-?(?:0x)?[0-9A-Fa-f]+\)?)\s*(?://.*)?$",
+                      text, re.M)
+    if len({m for m, _ in rows}) != len(rows):
+        raise ValueError("parse_c_type.h: a macro defined twice")
+    return pd.DataFrame(rows, columns=["C macro", "value"])
+
+
+def _macro_value(text: str) -> int:
+    return int(text.strip("()"), 0)
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def cffi_opcodes_c_macros(lake, out):
+    """cffi's opcodes as its Python side names them (cffi_opcode.py: "OP_PRIMITIVE", 1;
+    parsed, not imported) and the integer macros of the C header cffi copies into every
+    generated module (parse_c_type.h: "_CFFI_OP_PRIMITIVE", "1"). The truth: the header's
+    _CFFI_OP_ macro of the same value (the values are the opcodes' numbers, unique among
+    the opcodes). 1:1."""
+    ops = _cffi_constants("OP_")
+    src = pd.DataFrame(sorted(ops.items(), key=lambda kv: kv[1]), columns=["opcode", "number"])
+    tgt = _cffi_c_macros()
+    by_value = {}
+    for m, v in zip(tgt["C macro"], tgt["value"]):
+        if m.startswith("_CFFI_OP_"):
+            if _macro_value(v) in by_value:
+                raise ValueError("cffi_opcodes_c_macros: two opcode macros of one value")
+            by_value[_macro_value(v)] = m
+    return _fresh17_case(out, "cffi_opcodes_c_macros", src, tgt,
+                         _by_key([by_value.get(v) for v in src["number"]],
+                                 tgt["C macro"].tolist()))
+
+
+def cffi_primitive_types_c_macros(lake, out):
+    """The C types cffi maps to its primitive type numbers (PRIMITIVE_TO_INDEX of
+    cffi_opcode.py, "unsigned long long"; with the kind model.py's
+    PrimitiveType.ALL_PRIMITIVE_TYPES gives it, "i"; parsed, not imported) and the integer
+    macros of parse_c_type.h ("_CFFI_PRIM_ULONGLONG", "12"). The truth: the header's
+    _CFFI_PRIM_ macro whose value is the number of the PRIM_ constant the Python table
+    binds the type to. 1:1."""
+    import ast
+    tree = ast.parse(_site("cffi", "cffi_opcode.py").read_text(encoding="utf-8"))
+    table = next(n.value for n in tree.body if isinstance(n, ast.Assign)
+                 and getattr(n.targets[0], "id", "") == "PRIMITIVE_TO_INDEX")
+    prims = _cffi_constants("PRIM_")
+    bound = [(k.value, prims[v.id]) for k, v in zip(table.keys, table.values)]
+    model = ast.parse(_site("cffi", "model.py").read_text(encoding="utf-8"))
+    cls = next(n for n in model.body if isinstance(n, ast.ClassDef) and n.name == "PrimitiveType")
+    kinds = ast.literal_eval(next(n.value for n in cls.body if isinstance(n, ast.Assign)
+                                  and n.targets[0].id == "ALL_PRIMITIVE_TYPES"))
+    src = pd.DataFrame([(t, kinds.get(t, "")) for t, _ in bound], columns=["C type", "kind"])
+    tgt = _cffi_c_macros()
+    by_value = {_macro_value(v): m for m, v in zip(tgt["C macro"], tgt["value"])
+                if m.startswith("_CFFI_PRIM_")}
+    return _fresh17_case(out, "cffi_primitive_types_c_macros", src, tgt,
+                         _by_key([by_value.get(n) for _, n in bound], tgt["C macro"].tolist()))
+
+
+def _pydevd_file(*parts) -> Path:
+    return _site("debugpy", "_vendored", "pydevd", "_pydevd_bundle", *parts)
+
+
+def debugpy_dap_requests_handlers(lake, out):
+    """The requests of the Debug Adapter Protocol as the protocol's JSON schema defines
+    them (debugProtocol.json, vendored by debugpy's pydevd: "SetBreakpointsRequest", its
+    command "setBreakpoints") and pydevd's request handlers (the on_..._request methods of
+    PyDevJsonCommandProcessor in pydevd_process_net_command_json.py, parsed, not imported:
+    "on_setbreakpoints_request", the method's length in lines). The truth: the handler the
+    processor dispatches the command to (its line method_name = "on_%s_request" %
+    (request.command.lower(),), checked in the file); requests pydevd does not handle have
+    none. 1:1."""
+    import ast
+    import json
+    import re
+    schema = json.loads(_pydevd_file("_debug_adapter", "debugProtocol.json").read_text(
+        encoding="utf-8"))["definitions"]
+    rows = []
+    for name, d in sorted(schema.items()):
+        for part in d.get("allOf", []):
+            command = part.get("properties", {}).get("command", {}).get("enum")
+            if name.endswith("Request") and command:
+                rows.append((name, command[0]))
+    src = pd.DataFrame(rows, columns=["request", "command"])
+    text = _pydevd_file("pydevd_process_net_command_json.py").read_text(encoding="utf-8")
+    if 'method_name = "on_%s_request" % (request.command.lower(),)' not in text:
+        raise ValueError("debugpy_dap_requests_handlers: the dispatch rule is not there")
+    cls = next(n for n in ast.parse(text).body if isinstance(n, ast.ClassDef)
+               and n.name == "PyDevJsonCommandProcessor")
+    methods = sorted((n.name, str(n.end_lineno - n.lineno + 1)) for n in cls.body
+                     if isinstance(n, ast.FunctionDef) and re.fullmatch(r"on_\w+_request", n.name))
+    tgt = pd.DataFrame(methods, columns=["handler", "lines"])
+    return _fresh17_case(out, "debugpy_dap_requests_handlers", src, tgt,
+                         _by_key([f"on_{c.lower()}_request" for _, c in rows],
+                                 tgt["handler"].tolist()))
+
+
+def jupyter_lsp_specs_config_schemas(lake, out):
+    """jupyter-lsp's language server specs (the modules of jupyter_lsp/specs, parsed, not
+    imported: module "bash_language_server.py", the spec's key "bash-language-server", the
+    languages it serves) and the configuration schemas it ships
+    (jupyter_lsp/specs/config: "bash-language-server.schema.json", the schema's title).
+    The truth: the file load_config_schema(key) reads for the spec (config/__init__.py
+    reads "{key}.schema.json"; checked in the file), for the specs whose module calls it.
+    1:1."""
+    import ast
+    import json
+    folder = _site("jupyter_lsp", "specs")
+    loader = (folder / "config" / "__init__.py").read_text(encoding="utf-8")
+    if '(CONFIGS / "{}.schema.json".format(key))' not in loader:
+        raise ValueError("jupyter_lsp_specs_config_schemas: the schema loader changed")
+    rows, loads = [], []
+    for f in sorted(folder.glob("*.py")):
+        if f.name in ("__init__.py", "utils.py"):
+            continue
+        text = f.read_text(encoding="utf-8")
+        cls = next(n for n in ast.parse(text).body if isinstance(n, ast.ClassDef))
+        attrs = {}
+        for n in cls.body:
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    attrs[getattr(t, "id", "")] = n.value
+        key = ast.literal_eval(attrs["key"])
+        languages = ast.literal_eval(attrs["languages"]) if "languages" in attrs else []
+        rows.append((f.name, key, " ".join(languages)))
+        loads.append("load_config_schema(key)" in text)
+    src = pd.DataFrame(rows, columns=["spec module", "key", "languages"])
+    schemas = sorted((folder / "config").glob("*.schema.json"))
+    titles = [json.loads(f.read_text(encoding="utf-8")).get("title", "") for f in schemas]
+    tgt = pd.DataFrame({"schema file": [f.name for f in schemas], "title": titles})
+    return _fresh17_case(out, "jupyter_lsp_specs_config_schemas", src, tgt,
+                         _by_key([f"{k}.schema.json" if load else None
+                                  for (_, k, _), load in zip(rows, loads)],
+                                 tgt["schema file"].tolist()))
+
+
+def pip_vendor_txt_modules(lake, out):
+    """The packages pip 23.2.1 vendors as its vendor.txt lists them ("CacheControl",
+    "0.12.11"; an indented line is a dependency of the line above it: "certifi" of
+    "requests") and the top-level modules of pip/_vendor (folders with __init__.py and
+    modules: "cachecontrol", package / module). The truth: the module a listed
+    distribution installs into pip/_vendor, checked by hand: its name lower-cased with
+    "-" as "_", and pkg_resources for setuptools (pip vendors only setuptools'
+    pkg_resources). 1:1."""
+    import re
+    from importlib import metadata
+    # located through pip's metadata: find_spec("pip") would set off setuptools'
+    # _distutils_hack, which then changes where distutils is found in this process
+    folder = Path(metadata.distribution("pip").locate_file("pip")) / "_vendor"
+    rows, parent = [], ""
+    for line in (folder / "vendor.txt").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^(\s*)([A-Za-z0-9_.-]+)==([^\s#]+)", line)
+        if not m:
+            continue
+        if not m.group(1):
+            parent = m.group(2)
+        rows.append((m.group(2), m.group(3), parent if m.group(1) else ""))
+    src = pd.DataFrame(rows, columns=["distribution", "version", "dependency of"])
+    mods = sorted([(p.name, "package") for p in folder.iterdir()
+                   if p.is_dir() and (p / "__init__.py").exists()]
+                  + [(p.stem, "module") for p in folder.glob("*.py") if p.name != "__init__.py"])
+    tgt = pd.DataFrame(mods, columns=["vendored module", "kind"])
+    hand = {"setuptools": "pkg_resources"}
+    return _fresh17_case(out, "pip_vendor_txt_modules", src, tgt,
+                         _by_key([hand.get(d, d.lower().replace("-", "_")) for d, _, _ in rows],
+                                 tgt["vendored module"].tolist()))
+
+
+def rpcsvc_procedures_client_stubs(lake, out):
+    """The procedures of the ONC RPC protocols rpcsvc-proto defines (its .x files:
+    protocol "rusers.x", program "RUSERSPROG", version "RUSERSVERS_3" numbered "3",
+    procedure "RUSERSPROC_NUM" numbered "1") and the functions declared by the headers
+    rpcgen wrote from the .x files ("rusersproc_num_3", the header "rusers.h"; client
+    stubs, server procedures, free-result and XDR functions). The truth: the client stubs
+    (the functions taking a CLIENT *) the header declares in the version's block, in the
+    order of the version's procedures in the .x file (the counts checked equal), read from
+    each header. 1:1."""
+    import re
+    rows, truth, stubs = [], [], {}
+    for x_path in sorted(p for p in FRESH17_FILES if p.endswith(".x")):
+        proto = Path(x_path).stem           # each .x with the header rpcgen wrote from it
+        x = _checked17(x_path).read_text(encoding="latin-1")
+        x = re.sub(r"/\*.*?\*/", "", x, flags=re.S)
+        x = "\n".join(line for line in x.splitlines() if not line.startswith("%"))
+        h = _checked17(x_path[:-2] + ".h").read_text(encoding="latin-1")
+        for fn in re.findall(r"^extern\s+[^(;]*?\b(\w+)\s*\(", h, re.M):
+            if fn in stubs and stubs[fn] != proto + ".h":
+                raise ValueError(f"rpcsvc_procedures_client_stubs: {fn} in two headers")
+            stubs[fn] = proto + ".h"
+        clients, version = {}, None     # the header: version -> its client stubs, in order
+        for line in h.splitlines():
+            m = re.match(r"#define\s+(\w+)\s+\w+", line)
+            if m and re.search(rf"\bversion\s+{m.group(1)}\s*\{{", x):
+                version = m.group(1)
+                clients[version] = []
+            elif line.startswith("#else"):         # the K&R declarations repeat them
+                version = None
+            elif version and "CLIENT *" in line:
+                clients[version].append(re.match(r"extern\s+[^(;]*?\b(\w+)\s*\(", line).group(1))
+        prog = vers = None
+        procs = []           # (procedure, number) of the version block being read
+        for m in re.finditer(r"\bprogram\s+(\w+)\s*\{|\bversion\s+(\w+)\s*\{"
+                             r"|(\w+)\s*\([^)]*\)\s*=\s*(\w+)\s*;|\}\s*=\s*(\w+)\s*;", x):
+            if m.group(1):
+                prog = m.group(1)
+            elif m.group(2):
+                vers, procs = m.group(2), []
+            elif m.group(3) and vers:
+                procs.append((m.group(3), m.group(4)))
+            elif m.group(5) and vers:       # the version's "} = n;"
+                if len(clients.get(vers, [])) != len(procs):
+                    raise ValueError(f"rpcsvc_procedures_client_stubs: {proto}.h's {vers}")
+                for (proc, pnum), stub in zip(procs, clients[vers]):
+                    rows.append((proto + ".x", prog, vers, m.group(5), proc, pnum))
+                    truth.append(stub)
+                vers = None
+    src = pd.DataFrame(rows, columns=["protocol file", "program", "version", "version number",
+                                      "procedure", "procedure number"])
+    tgt = pd.DataFrame(sorted(stubs.items()), columns=["function", "header"])
+    return _fresh17_case(out, "rpcsvc_procedures_client_stubs", src, tgt,
+                         _by_key(truth, tgt["function"].tolist()))
+
+
+# ---- written formats (criterion (e)): the reference function is the format's writer
+
+def _dap_interface(definition: str) -> str:
+    """A Debug Adapter Protocol definition as the protocol's TypeScript declarations
+    (@vscode/debugprotocol) name it: an interface of the DebugProtocol namespace."""
+    return "DebugProtocol." + definition
+
+
+def debugpy_dap_typescript_interfaces(lake, out):
+    """The definitions of the Debug Adapter Protocol's JSON schema (debugProtocol.json,
+    vendored by debugpy's pydevd: "InitializeRequest", its JSON type when it states one, the
+    number of properties it declares) and the definitions keyed by their interface in the
+    protocol's TypeScript declarations, as debug adapters written in TypeScript refer to
+    them ("DebugProtocol.InitializeRequest"). 1:1."""
+    import json
+    schema = json.loads(_pydevd_file("_debug_adapter", "debugProtocol.json").read_text(
+        encoding="utf-8"))["definitions"]
+    rows = []
+    for name, d in sorted(schema.items()):
+        props = dict(d.get("properties", {}))
+        for part in d.get("allOf", []):
+            props.update(part.get("properties", {}))
+        rows.append((name, d.get("type", ""), str(len(props))))
+    src = pd.DataFrame(rows, columns=["definition", "JSON type", "properties"])
+    names = sorted(_dap_interface(n) for n, _, _ in rows)
+    tgt = pd.DataFrame({"TypeScript interface": names})
+    return _fresh17_case(out, "debugpy_dap_typescript_interfaces", src, tgt,
+                         _by_key([_dap_interface(n) for n, _, _ in rows], names))
+
+
+def _npm_package_url(package: str) -> str:
+    """An npm package's page on the npm registry's site."""
+    return f"https://www.npmjs.com/package/{package}"
+
+
+def jupyter_lsp_node_spec_npm_urls(lake, out):
+    """jupyter-lsp's language server specs (the modules of jupyter_lsp/specs, parsed, not
+    imported: module "bash_language_server.py", the spec's key "bash-language-server", the
+    languages it serves) and the npm packages of the specs that run a Node module (their
+    node_module, the spec's key) keyed by the package's page on npm
+    ("https://www.npmjs.com/package/bash-language-server"). N:1 onto the Node specs."""
+    import ast
+    folder = _site("jupyter_lsp", "specs")
+    rows, npm = [], []
+    for f in sorted(folder.glob("*.py")):
+        if f.name in ("__init__.py", "utils.py"):
+            continue
+        cls = next(n for n in ast.parse(f.read_text(encoding="utf-8")).body
+                   if isinstance(n, ast.ClassDef))
+        attrs = {}
+        for n in cls.body:
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    attrs[getattr(t, "id", "")] = n.value
+        key = ast.literal_eval(attrs["key"])
+        languages = ast.literal_eval(attrs["languages"]) if "languages" in attrs else []
+        rows.append((f.name, key, " ".join(languages)))
+        npm.append(ast.literal_eval(attrs["node_module"]) if "node_module" in attrs else None)
+    src = pd.DataFrame(rows, columns=["spec module", "key", "languages"])
+    urls = sorted(_npm_package_url(p) for p in npm if p)
+    tgt = pd.DataFrame({"npm page": urls})
+    return _fresh17_case(out, "jupyter_lsp_node_spec_npm_urls", src, tgt,
+                         _by_key([_npm_package_url(p) if p else None for p in npm], urls))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+def _cffi_prim_macro(ctype: str) -> str:
+    """"unsigned long long" -> "_CFFI_PRIM_ULONGLONG": "_cffi_" and "_t" dropped, "unsigned "
+    as "u", "signed " as "s", spaces dropped, upper-cased."""
+    t = ctype.removeprefix("_cffi_").removesuffix("_t").lstrip("_")
+    t = t.replace("unsigned ", "u").replace("signed ", "s").replace(" ", "")
+    return "_CFFI_PRIM_" + t.upper()
+
+
+FRESH17_REFERENCE = {
+    "cffi_opcodes_c_macros": ("C macro", lambda r: "_CFFI_" + r["opcode"]),
+    "cffi_primitive_types_c_macros": ("C macro", lambda r: _cffi_prim_macro(r["C type"])),
+    "debugpy_dap_requests_handlers": ("handler",
+                                      lambda r: "on_" + r["command"].lower() + "_request"),
+    "jupyter_lsp_specs_config_schemas": ("schema file", lambda r: r["key"] + ".schema.json"),
+    "pip_vendor_txt_modules": ("vendored module",
+                               lambda r: r["distribution"].lower().replace("-", "_")),
+    "rpcsvc_procedures_client_stubs": ("function", lambda r: r["procedure"].lower() + "_"
+                                       + r["version number"]),
+    "debugpy_dap_typescript_interfaces": ("TypeScript interface",
+                                          lambda r: _dap_interface(r["definition"])),
+    "jupyter_lsp_node_spec_npm_urls": ("npm page", lambda r: _npm_package_url(r["key"])),
+}
+
+
+def make_fresh17(lake, out: Path) -> list:
+    """The fresh17 cases; ``lake`` is unused (the tables ship in pip packages and Debian
+    packages, at the versions of FRESH17_VERSIONS and FRESH17_DEBIAN)."""
+    wrong = fresh17_version_mismatches()
+    if wrong:
+        raise RuntimeError("fresh17 was made with other versions: " + "; ".join(wrong))
+    return [
+        cffi_opcodes_c_macros(lake, out),
+        cffi_primitive_types_c_macros(lake, out),
+        debugpy_dap_requests_handlers(lake, out),
+        jupyter_lsp_specs_config_schemas(lake, out),
+        pip_vendor_txt_modules(lake, out),
+        rpcsvc_procedures_client_stubs(lake, out),
+        debugpy_dap_typescript_interfaces(lake, out),
+        jupyter_lsp_node_spec_npm_urls(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -5586,7 +6093,7 @@ def episode_codes_padded(lake, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh16)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh17)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     ap.add_argument("--fresh", action="store_true",
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
@@ -5641,17 +6148,21 @@ def main(argv=None):
                     help="make the sixteenth fresh validation set (bench/data/autojoin-fresh16) "
                     "from tables shipped in pip packages and Debian packages that no earlier "
                     "set read (fresh8 to fresh15's pools included) instead")
+    ap.add_argument("--fresh17", action="store_true",
+                    help="make the seventeenth fresh validation set (bench/data/autojoin-fresh17) "
+                    "from tables shipped in pip packages and Debian packages that no earlier "
+                    "set read (fresh8 to fresh16's pools included) instead")
     args = ap.parse_args(argv)
     if args.lake is None and not (args.fresh8 or args.fresh9 or args.fresh10 or args.fresh11
                                   or args.fresh12 or args.fresh13 or args.fresh14
-                                  or args.fresh15 or args.fresh16):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh16 read none)")
-    make = (make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+                                  or args.fresh15 or args.fresh16 or args.fresh17):
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh17 read none)")
+    make = (make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh16: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh17: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

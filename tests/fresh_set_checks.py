@@ -51,6 +51,8 @@ SOURCES = {
                 "libsensors-config", "nbconvert", "nbformat", "nettle-dev", "pandocfilters",
                 "prometheus_client", "pyzmq", "six", "soupsieve", "systemd", "traitlets",
                 "valgrind"},
+    "fresh17": {"cffi", "debugpy", "jupyter-events", "jupyter-lsp", "jupyter_server", "notebook",
+                "pip", "python3-crcmod", "python3-jwt", "python3-oauthlib", "rpcsvc-proto"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -64,6 +66,7 @@ STDLIB = {
                 "unittest"},
     "fresh15": {"builtins", "doctest", "imghdr", "pdb", "sndhdr", "zipfile"},
     "fresh16": {"pstats", "tarfile", "webbrowser"},
+    "fresh17": {"operator", "platform", "uuid"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

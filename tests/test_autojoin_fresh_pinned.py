@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh16
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh17
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15 and fresh16 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15, fresh16 and fresh17 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -38,6 +38,10 @@ ALLOWED_15 = {"builtins", "ast", "importlib", "re", "configparser"}
 # The modules fresh16's section of the case maker may import: ast to parse bs4's, bleach's and
 # pyzmq's source (not to read ast's tables), and re (parsing headers and configurations).
 ALLOWED_16 = {"ast", "re"}
+# The modules fresh17's section of the case maker may import: ast to parse cffi's, pydevd's and
+# jupyter-lsp's source (not to read ast's tables), json (the protocol schema, jupyter-lsp's
+# schemas), re (parsing headers and the .x files) and importlib (pip's files, by its metadata).
+ALLOWED_17 = {"ast", "json", "re", "importlib"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -67,6 +71,8 @@ _FOLDERS_14 = ("/usr/share/icons/Adwaita", "/usr/share/groff", "/usr/include/png
                "/usr/include/curses.h", "/usr/include/term.h", "/usr/include/readline",
                "/usr/share/source-highlight", "/usr/share/terminfo", "/usr/share/readline")
 _FOLDERS_15 = ("/usr/include/python3.11",)
+_FOLDERS_16 = ("/usr/share/alsa", "/usr/include/nettle", "/usr/include/valgrind",
+               "/usr/share/glib-2.0/schemas", "/lib/systemd/system", "/usr/lib/systemd/system")
 _UPTO_13 = _FOLDERS_8_11 + _FOLDERS_12 + _FOLDERS_13
 SETS = {
     "fresh12": _set("fresh12", ALLOWED_12,
@@ -79,6 +85,8 @@ SETS = {
     "fresh15": _set("fresh15", ALLOWED_15, _UPTO_13 + _FOLDERS_14, AWS,
                     6),    # six: the pool ran out in this session's time (see its document)
     "fresh16": _set("fresh16", ALLOWED_16, _UPTO_13 + _FOLDERS_14 + _FOLDERS_15, AWS),
+    "fresh17": _set("fresh17", ALLOWED_17, _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16,
+                    AWS),
 }
 # per set: a case to break on purpose and a reference function that writes other keys
 BROKEN = {
@@ -87,6 +95,8 @@ BROKEN = {
     "fresh14": ("ast_nodes_unparser_methods", lambda r: "visit_" + r["node class"].lower()),
     "fresh15": ("pyerrors_exceptions_builtins", lambda r: "PyExc" + r["exception"]),
     "fresh16": ("pyzmq_constants_c_names", lambda r: "ZMQ_" + r["member"].lower()),
+    "fresh17": ("rpcsvc_procedures_client_stubs",
+                lambda r: r["procedure"].lower() + r["version number"]),
 }
 # words no pinned path of the set may hold (sources the set's pool left out on purpose)
 NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtranslator"),
@@ -94,7 +104,10 @@ NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtran
                 "fresh15": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
                             "package-lists", "demo_lake"),
                 "fresh16": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
-                            "package-lists", "demo_lake", "vki", "python3.11")}
+                            "package-lists", "demo_lake", "vki", "python3.11"),
+                "fresh17": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
+                            "package-lists", "demo_lake", "vki", "python3.11", "alsa", "nettle",
+                            "valgrind", "glib-2.0", "systemd")}
 CASES = [(name, case) for name, s in SETS.items() for case in sorted(s.reference)]
 
 
@@ -262,3 +275,30 @@ def test_fresh16_references_on_hand_checked_rows():
         "G_DESKTOP_TOOLBAR_STYLE_BOTH_HORIZ"
     assert ref["gsettings_enum_c_values"]({"enum": "org.gnome.desktop.GDesktopClockFormat",
                                            "nick": "24h"}) == "G_DESKTOP_CLOCK_FORMAT_24H"
+
+
+def test_fresh17_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in SETS["fresh17"].reference.items()}
+    assert ref["cffi_opcodes_c_macros"]({"opcode": "OP_PRIMITIVE"}) == "_CFFI_OP_PRIMITIVE"
+    assert ref["cffi_primitive_types_c_macros"]({"C type": "unsigned long long"}) == \
+        "_CFFI_PRIM_ULONGLONG"
+    assert ref["cffi_primitive_types_c_macros"]({"C type": "signed char"}) == "_CFFI_PRIM_SCHAR"
+    assert ref["cffi_primitive_types_c_macros"]({"C type": "uint_least16_t"}) == \
+        "_CFFI_PRIM_UINT_LEAST16"
+    assert ref["cffi_primitive_types_c_macros"]({"C type": "_Bool"}) == "_CFFI_PRIM_BOOL"
+    assert ref["debugpy_dap_requests_handlers"]({"command": "setBreakpoints"}) == \
+        "on_setbreakpoints_request"
+    assert ref["jupyter_lsp_specs_config_schemas"]({"key": "bash-language-server"}) == \
+        "bash-language-server.schema.json"
+    assert ref["pip_vendor_txt_modules"]({"distribution": "CacheControl"}) == "cachecontrol"
+    assert ref["pip_vendor_txt_modules"]({"distribution": "pyproject-hooks"}) == \
+        "pyproject_hooks"
+    assert ref["rpcsvc_procedures_client_stubs"]({"procedure": "RUSERSPROC_NUM",
+                                                  "version number": "3"}) == "rusersproc_num_3"
+    assert ref["rpcsvc_procedures_client_stubs"]({"procedure": "KEY_SET",
+                                                  "version number": "2"}) == "key_set_2"
+    assert ref["debugpy_dap_typescript_interfaces"]({"definition": "InitializeRequest"}) == \
+        "DebugProtocol.InitializeRequest"
+    assert ref["jupyter_lsp_node_spec_npm_urls"]({"key": "yaml-language-server"}) == \
+        "https://www.npmjs.com/package/yaml-language-server"
