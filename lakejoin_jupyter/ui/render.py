@@ -78,7 +78,7 @@ def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
 
 def frame_text(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
     """:func:`frame_html` as text."""
-    body = df.head(max_rows).to_string(max_cols=14, na_rep="")
+    body = df.head(max_rows).to_string(max_cols=14, max_colwidth=40, na_rep="")
     return "\n".join(x for x in (caption, body, f"{len(df):,} rows x {df.shape[1]} columns") if x)
 
 
