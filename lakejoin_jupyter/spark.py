@@ -275,6 +275,7 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
         spark.sparkContext.setLogLevel("ERROR")
         if not settings.master.startswith("local"):
             spark.sparkContext.addPyFile(_zip_package())
+        ensure_worker_python(spark)     # a PYSPARK_PYTHON of the user's may lack the package
         return spark
 
 

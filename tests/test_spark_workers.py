@@ -66,3 +66,13 @@ def test_no_usable_python_is_one_clear_error(spark, bare_workers, monkeypatch):
     with pytest.raises(SparkWorkerPythonError, match="PYSPARK_PYTHON") as e:
         execute(plan, spark.createDataFrame(QUERY), OTHER)
     assert BARE in str(e.value) and "No module named" in str(e.value)
+
+
+def test_build_on_the_users_session_with_a_bare_worker_python(spark, bare_workers, tmp_path):
+    from conftest import write_lake
+
+    from lakejoin_jupyter.indexing.pipeline import build
+    lake = write_lake(tmp_path / "lake", {"capitals.csv": OTHER})
+    with pytest.warns(WorkerPythonWarning):
+        build(lake, tmp_path / "lake.index", spark=spark, progress=False)
+    assert bare_workers.pythonExec == sys.executable
