@@ -61,6 +61,10 @@ class SparkStartError(LakeJoinError):
     pass
 
 
+class SparkWorkerPythonError(LakeJoinError):
+    """Spark's Python workers would run an interpreter that cannot import lakejoin_jupyter."""
+
+
 class SparkJobError(LakeJoinError):
     """A Spark job failed: the message is one line (the cause and the file holding the full
     log); IPython shows only that line (``_render_traceback_``)."""
@@ -80,6 +84,10 @@ class LakeJoinWarning(UserWarning):
 
 class LakeChangedWarning(LakeJoinWarning):
     """The lake's files differ from the ones the index was built from."""
+
+
+class WorkerPythonWarning(LakeJoinWarning):
+    """A local session's Python workers were switched to the interpreter lakejoin runs in."""
 
 
 class IndexRecoveredWarning(LakeJoinWarning):

@@ -7,6 +7,10 @@
   master the package itself is shipped to the executors as a zip. Workers run with
   PYTHONSAFEPATH, so a ``lakejoin_jupyter`` folder in the working directory (another
   checkout) does not shadow the package the driver runs.
+* A session the user made is used as it is, but its Python workers are checked first
+  (:func:`ensure_worker_python`): on a local master, workers that could not import this
+  package (PYSPARK_PYTHON unset, and ``python3`` on PATH is another interpreter) are
+  switched to the interpreter we run in; elsewhere a clear error says how to fix it.
 * The JVM's startup chatter goes to a log file, not into notebook cells; the
   console progress bar and the UI are off; the log level is ERROR.
 * Java is checked first: missing or older than 17 gives a message that says how to install it;
@@ -41,7 +45,8 @@ import zipfile
 from pathlib import Path
 
 from .config import SparkSettings
-from .errors import JavaNotFoundError, SparkJobError, SparkStartError
+from .errors import (JavaNotFoundError, SparkJobError, SparkStartError, SparkWorkerPythonError,
+                     WorkerPythonWarning)
 
 MIN_JAVA = 17
 _JAVA_HELP = (
@@ -208,6 +213,7 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
     with _lock:
         active = SparkSession.getActiveSession()
         if active is not None and (master is None or active.sparkContext.master == settings.master):
+            ensure_worker_python(active)
             return active
         check_master_reachable(settings.master)
         if active is not None:
@@ -269,7 +275,80 @@ def get_spark(settings: SparkSettings | None = None, master: str | None = None):
         spark.sparkContext.setLogLevel("ERROR")
         if not settings.master.startswith("local"):
             spark.sparkContext.addPyFile(_zip_package())
+        ensure_worker_python(spark)     # a PYSPARK_PYTHON of the user's may lack the package
         return spark
+
+
+# what the workers need to run a join's pandas UDFs
+_WORKER_PROBE = ("import sys, pyarrow, lakejoin_jupyter.join.keys; "
+                 "print('%d.%d' % sys.version_info[:2])")
+_worker_checked: dict = {}      # (id of the SparkContext, python) -> None (fine) or why not
+
+
+def _worker_python_problem(python: str) -> str | None:
+    """Why Python workers running ``python`` (as Spark resolves it: on PATH) could not run
+    this package's UDFs; None when they can."""
+    exe = shutil.which(python) or python
+    try:
+        out = subprocess.run([exe, "-c", _WORKER_PROBE], capture_output=True, text=True,
+                             timeout=120, env=os.environ.copy())
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"it cannot be run ({e})"
+    if out.returncode != 0:
+        last = [ln for ln in out.stderr.splitlines() if ln.strip()]
+        return f"it fails with {last[-1].strip() if last else f'exit code {out.returncode}'}"
+    version = "%d.%d" % sys.version_info[:2]
+    if out.stdout.strip() != version:
+        return f"it is Python {out.stdout.strip()}, this one is Python {version}"
+    return None
+
+
+def ensure_worker_python(spark) -> None:
+    """Make sure the Python workers of ``spark`` can import lakejoin_jupyter before a UDF of
+    ours runs on it (a session the user made may start workers with ``python3`` from PATH:
+    PySpark takes PYSPARK_PYTHON as it was when the session was made, and ignores a
+    ``spark.pyspark.python`` given to the builder of a plain Python process).
+
+    On a local master the workers are processes of this machine, so a broken choice is
+    replaced by the interpreter we run in (``sys.executable``: same version, imports the
+    package) for the rest of the session; a WorkerPythonWarning says so. Raises
+    SparkWorkerPythonError when that interpreter cannot run them either. Remote masters
+    are not checked (their workers cannot be probed from here)."""
+    sc = getattr(spark, "sparkContext", None) if not _is_connect(spark) else None
+    python = getattr(sc, "pythonExec", None)
+    if sc is None or not python or not str(sc.master).startswith("local"):
+        return
+    if os.path.abspath(shutil.which(python) or python) == os.path.abspath(sys.executable):
+        return                                          # this interpreter: it imports us
+    key = (id(sc), python)
+    if key not in _worker_checked:
+        _worker_checked[key] = _worker_python_problem(python)
+    problem = _worker_checked[key]
+    if problem is None:
+        return
+    fix = (f"set PYSPARK_PYTHON before the session is created, e.g. `import os, sys; "
+           f"os.environ['PYSPARK_PYTHON'] = sys.executable`, or create it with "
+           f"`lakejoin_jupyter.spark.get_spark()`")
+    own = sys.executable
+    key_own = (id(sc), own)
+    if key_own not in _worker_checked:
+        _worker_checked[key_own] = _worker_python_problem(own)
+    if _worker_checked[key_own] is not None:
+        raise SparkWorkerPythonError(
+            f"Spark's Python workers would run {python!r}, which cannot run lakejoin's "
+            f"UDFs: {problem}; this Python ({own}) cannot either: "
+            f"{_worker_checked[key_own]}. Install lakejoin_jupyter (with pandas and pyarrow) "
+            f"for the Python the workers should use, and {fix}.")
+    sc.pythonExec = own
+    warnings.warn(
+        f"lakejoin: Spark's Python workers would run {python!r}, which cannot run lakejoin's "
+        f"UDFs ({problem}); this local session now starts them with {own} (the Python "
+        f"running here). To choose yourself, {fix}.", WorkerPythonWarning, stacklevel=2)
+
+
+def _is_connect(spark) -> bool:
+    """Whether ``spark`` is a Spark Connect session (no SparkContext behind it)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
 
 
 def session_running() -> bool:

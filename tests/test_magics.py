@@ -151,11 +151,36 @@ def test_open_search_join_info(ip, demo_index_path, demo_engine, capsys):
     ip.user_ns["fifa"] = fifa.head(3)
     magic(ip, "join 2 --from mres --into head_j --quiet")
     pd.testing.assert_frame_equal(ip.user_ns["head_j"], want[1].join(fifa.head(3)))
-    html = magic(ip, "info").data
+    html = magic(ip, "info")._repr_html_()
     assert "bruteforce" in html and "Join" in html and "echo-test" not in html
     # lake-table query with a name needing quotes
     res = magic(ip, "search 'reference/country-codes' -c 'ISO3166-1-Alpha-3' -k 3")
     assert res[0].table.startswith("reference/unsd-m49")
+
+
+@pytest.mark.spark
+def test_a_terminal_sees_the_text_of_info_and_join(ip, demo_index_path):
+    """Terminal IPython shows text/plain: info, the join's summary and its code must be
+    there (not ``<IPython.core.display.HTML object>``); notebooks keep the HTML."""
+    from IPython.utils.capture import capture_output
+
+    from lakejoin_jupyter.demo import demo_query
+    ip.user_ns["fifa"] = demo_query()
+    magic(ip, f"open '{demo_index_path}'")
+    data, _ = ip.display_formatter.format(magic(ip, "info"))
+    text = data["text/plain"]
+    assert "<table>" in data["text/html"]
+    assert "bruteforce" in text and "Search methods" in text and "Magic subcommands" in text
+    hits = magic(ip, "search fifa.country -k 3 --save hits")
+    with capture_output() as cap:
+        magic(ip, "join 1 --from hits --into j")
+    shown = [o.data for o in cap.outputs]
+    assert all("text/html" in d and "IPython.core.display" not in d["text/plain"]
+               for d in shown)
+    texts = [d["text/plain"] for d in shown]
+    assert any(hits[0].table in t and "Bound to j." in t for t in texts)
+    code = hits[0].code(name="fifa", into="j").rstrip("\n")
+    assert code in texts
 
 
 @pytest.mark.spark

@@ -159,7 +159,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     ``spark``: a session to use (left running); without it the active session is used, or
     one is started for the build and stopped after it (JVM included).
     """
-    from ..spark import get_spark, quiet_py4j, session_running, stop_spark
+    from ..spark import ensure_worker_python, get_spark, quiet_py4j, session_running, stop_spark
 
     t0 = time.time()
     settings = settings or BuildSettings()
@@ -211,6 +211,8 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
         t_spark = time.time()
         if started:
             spark_settings = small_lake_settings(spec, spark_settings)
+        if spark is not None:
+            ensure_worker_python(spark)             # get_spark checks the ones it returns
         spark = spark or get_spark(spark_settings, master=master)
         spark_seconds = time.time() - t_spark if started else 0.0
         try:

@@ -26,6 +26,7 @@ import pandas as pd
 from ..errors import QueryError
 from ..frames import is_spark_frame
 from ..index.tables import lake_table, spark_quote, spark_table
+from ..spark import ensure_worker_python
 from .keys import compute_keys, mapped_keys, numeric_values, order_keys
 from .plan import Aggregate, JoinPlan
 
@@ -140,6 +141,7 @@ def spark_key(frame, key, matches: dict | None = None, only: bool = False):
     """A Spark column holding the keys of a :class:`~.plan.Key` (a pandas UDF over the
     key's columns, computing exactly what :func:`~.keys.compute_keys` computes)."""
     from pyspark.sql import functions as F
+    ensure_worker_python(frame.sparkSession)    # before the UDF takes the workers' Python
     names = [str(c) for c in key.columns]
 
     @F.pandas_udf("string")
@@ -176,7 +178,8 @@ def join_spark(left, right, plan: JoinPlan):
 
 def spark_values(column: str, fn):
     """A double Spark column: ``fn`` (:func:`~.keys.numeric_values` or
-    :func:`~.keys.order_keys`) applied to ``column`` in a pandas UDF."""
+    :func:`~.keys.order_keys`) applied to ``column`` in a pandas UDF (on the session that
+    :func:`spark_key` checked)."""
     from pyspark.sql import functions as F
 
     @F.pandas_udf("double")

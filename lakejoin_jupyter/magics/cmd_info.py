@@ -9,13 +9,11 @@ def configure(p):
 
 
 def run(ctx, a):
-    from IPython.display import HTML
-
     from ..actions import ACTIONS
-    from ..ui.render import info_html
+    from ..ui.render import info_display
     from . import SUBCOMMANDS
     engine = ctx.engine
-    return HTML(info_html(engine.info(), engine.methods(), list(ACTIONS), list(SUBCOMMANDS)))
+    return info_display(engine.info(), engine.methods(), list(ACTIONS), list(SUBCOMMANDS))
 
 
 SUBCOMMAND = Subcommand("info", "what the open index holds and which methods it offers",

@@ -1,5 +1,8 @@
 """Rich display of what the front ends show outside the widget (magics) and inside it.
 
+What the magics display is a :class:`Rich`: HTML for a notebook, plain text for a terminal
+IPython (which would otherwise print ``<IPython.core.display.HTML object>``).
+
 ``ActionResult`` rendering is generic: summary, tables, chart, joined preview and code,
 whatever the action (join, transformation, fuzzy join, predicate) filled in. Summaries are
 the small Markdown the actions write (paragraphs, ``**bold**``, ``*italic*``, `` `code` ``),
@@ -15,6 +18,22 @@ import pandas as pd
 _CODE = re.compile(r"((?<!`)`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])")
+
+
+class Rich:
+    """A display object with HTML (notebooks) and plain text (terminals) forms."""
+
+    def __init__(self, html_text: str, text: str):
+        self.html, self.text = html_text, text
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def _repr_pretty_(self, p, cycle) -> None:
+        p.text(self.text)
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 def code_html(code: str) -> str:
@@ -57,25 +76,34 @@ def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
     return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="") + more
 
 
+def frame_text(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
+    """:func:`frame_html` as text."""
+    body = df.head(max_rows).to_string(max_cols=14, max_colwidth=40, na_rep="")
+    return "\n".join(x for x in (caption, body, f"{len(df):,} rows x {df.shape[1]} columns") if x)
+
+
 def display_action_result(result, bound_as: str | None = None, code: str | None = None) -> None:
     """Show an ActionResult in a cell (used by ``%lakejoin join`` and the widget's Output)."""
-    from IPython.display import HTML, display
+    from IPython.display import display
     color = "#1a7f37" if result.ok else "#b35900"
     parts = [f"<div style='font-weight:600;color:{color}'>{html.escape(result.title)}</div>",
              markdown_html(result.summary)]
+    text = [result.title, str(result.summary or "").strip()]
     if bound_as:
         parts.append(f"<p style='margin:2px 0'>Bound to <code>{html.escape(bound_as)}</code>.</p>")
+        text.append(f"Bound to {bound_as}.")
     for caption, df in (result.tables or {}).items():
         if isinstance(df, pd.DataFrame):
             parts.append(frame_html(df, caption))
-    display(HTML("".join(parts)))
+            text.append(frame_text(df, caption))
+    display(Rich("".join(parts), "\n".join(t for t in text if t)))
     if result.chart is not None:
         display(result.chart)
     if code:
-        display(HTML(code_html(code)))
+        display(Rich(code_html(code), code.rstrip("\n")))
 
 
-def info_html(info: dict, methods: list, actions: list, subcommands: list) -> str:
+def _info_rows(info: dict) -> list:
     counts = info.get("counts") or {}
     rows = [("index", info.get("path")), ("lake", info.get("lake")), ("built", info.get("created")),
             ("tables", f"{counts.get('indexed_tables', counts.get('tables'))} indexed of "
@@ -90,6 +118,26 @@ def info_html(info: dict, methods: list, actions: list, subcommands: list) -> st
                         else "")))
     if info.get("lake_changes"):
         rows.append(("lake changed since build", "; ".join(info["lake_changes"][:5])))
+    return rows
+
+
+def info_display(info: dict, methods: list, actions: list, subcommands: list) -> Rich:
+    """``%lakejoin info``: :func:`info_html`, with the same content as text."""
+    rows = _info_rows(info)
+    width = max(len(k) for k, _ in rows)
+    text = [f"{k:<{width}}  {v}" for k, v in rows] + ["", "Search methods:"]
+    text += [f"  {m.name:<14} {m.label} ({m.kind}"
+             + (", multi-column" if m.multi_column else "")
+             + (", needs threshold" if m.needs_threshold else "")
+             + (f"; options: {', '.join(p.name for p in m.params)}" if m.params else "") + ")"
+             for m in methods]
+    text += ["", "Actions on a hit: " + ", ".join(f"{a.label} ({a.name})" for a in actions),
+             "Magic subcommands: " + ", ".join(subcommands)]
+    return Rich(info_html(info, methods, actions, subcommands), "\n".join(text))
+
+
+def info_html(info: dict, methods: list, actions: list, subcommands: list) -> str:
+    rows = _info_rows(info)
     t = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
                 f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>" for k, v in rows)
     m = "".join(
