@@ -3,7 +3,7 @@
 ``%lakejoin open`` and the widget's Open/Build set :data:`SESSION.engine`. A join names the
 saved search it comes from (``%lakejoin join N --from VAR``). The session also remembers what
 lakejoin bound, by cell key (``search:VAR``, ``join:VAR``...): a saved search, a widget's
-binding, or an action cell the widget wrote (its first line is :func:`cell_marker`), so a
+binding, or an action cell the widget wrote (marked by :func:`mark_cell`), so a
 widget re-created by "Run all" takes back its own variables and cells, and a name the user
 bound is never reused.
 """
@@ -26,12 +26,16 @@ class NoIndexOpenError(LakeJoinError):
     """A search or join was asked for before any index was opened."""
 
 
-_MARKER = re.compile(r"# lakejoin cell ([a-z_]+):([A-Za-z_][A-Za-z0-9_]*)\b")
+_MARKER = re.compile(r"^# lakejoin cell ([a-z_]+):([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
 
 
-def cell_marker(key: str) -> str:
-    """The first line of an action cell the widget writes (``key`` is ``action:VAR``)."""
-    return f"# lakejoin cell {key} (written by the lakejoin widget, which updates this cell)"
+def mark_cell(code: str, key: str) -> str:
+    """``code`` with the line that makes it the widget's cell ``key`` (``action:VAR``),
+    after its leading comments."""
+    lines = code.splitlines()
+    at = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    mark = f"# lakejoin cell {key} (written by the lakejoin widget, which updates this cell)"
+    return "\n".join(lines[:at] + [mark] + lines[at:]) + ("\n" if code.endswith("\n") else "")
 
 
 @dataclass
@@ -54,9 +58,9 @@ class Session:
         return key in self.written and self.written[key] is value
 
     def note_cell(self, source: str, namespace: dict) -> str | None:
-        """After a cell ran: if it is a cell the widget wrote (:func:`cell_marker`), note
+        """After a cell ran: if it is a cell the widget wrote (:func:`mark_cell`), note
         the variable it bound. Returns its key, or None."""
-        m = _MARKER.match(source.lstrip())
+        m = _MARKER.search(source)
         if m is None or m.group(2) not in namespace:
             return None
         key = f"{m.group(1)}:{m.group(2)}"

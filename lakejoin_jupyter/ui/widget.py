@@ -12,8 +12,10 @@ without changes here.
 Nothing is hidden from the notebook: a search binds ``<query>_hits`` and writes the
 equivalent ``%lakejoin search ... --save <query>_hits`` into one cell per query; an action
 binds its frame to a stable ``<query>_<table>[_<suffix>]`` and writes its code into one
-cell per action and variable, updated in place on a re-run (never rebinding a name the
-user made). The code of an action cell runs on its own in a fresh kernel.
+cell per action and variable, updated in place on a re-run, also by a widget "Run all"
+re-created (session.py: what lakejoin bound is its own; a name the user bound never is).
+Options left on their default are left out of the search line. The code of an action
+cell runs on its own in a fresh kernel.
 
 Two modes: "Join" finds lake columns to join with (more columns; ``actions.ACTIONS``),
 "Union" finds lake tables whose rows stack under the frame (``engine.search_unionable``,
@@ -39,7 +41,8 @@ from ..formats import percent
 from ..frames import check_identifier, is_spark_frame
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, search_magic, union_magic
-from .session import SESSION, NoIndexOpenError, Session, cell_marker, is_dataframe, unique_name
+from .session import (SESSION, NoIndexOpenError, Session, is_dataframe, mark_cell,
+                      unique_name)
 from .tasks import BackgroundTask
 from .views import CodePanel, ResultsTable
 
@@ -801,7 +804,7 @@ class DiscoveryWidget(W.VBox):
         bound = None
         key = f"{action or 'action'}:{variable}"
         if code and tab is not None:          # the mark that makes it the widget's own cell
-            code = cell_marker(key) + "\n" + code
+            code = mark_cell(code, key)
         message = result.title + ("" if result.ok else ": nothing usable found")
         if joined is not None and self.auto_bind.value:
             self._bind(variable, joined, action or "action")
