@@ -159,6 +159,41 @@ def test_a_float_the_action_chooses_starts_auto_and_shows_the_choice():
                        for w in row.children)
 
 
+def test_method_options_are_labeled_and_read_auto_while_automatic():
+    """PEXESO's tau and T in the query panel: a label in words before each, and "auto" (not
+    the slider's placeholder 0.000) while the method chooses."""
+    from lakejoin_jupyter.search.pexeso import METHOD
+    from lakejoin_jupyter.ui.query_panel import QueryPanel
+
+    class Engine:
+        def methods(self):
+            return [METHOD]
+
+        def missing_methods(self):
+            return []
+
+    q = QueryPanel({"q": pd.DataFrame({"a": ["x"]})}, lambda: Engine())
+    q.refresh_frames()
+    q.column_picker.value = ("a",)
+    q.method_picker.value = "pexeso"
+    assert list(q.method_controls) == [p.name for p in METHOD.params]
+    assert list(q.method_params.children) == list(q.method_controls.values())
+    labels = {}
+    for spec in METHOD.params:
+        c = q.method_controls[spec.name]
+        if isinstance(c, AutoFloat):
+            assert c.children[0] is c.label and f">{spec.label}</label>" in c.label.value
+            assert c.value is None and c.readout.value == "auto" and not c.slider.readout
+            c.value = 0.4                               # set: the slider's own readout
+            assert c.slider.readout and c.readout.layout.display == "none"
+            c.value = None
+            assert c.readout.value == "auto" and c.readout.layout.display == ""
+            labels[spec.name] = spec.label
+        else:
+            assert c.description == spec.label
+    assert "distance" in labels["tau"] and "match" in labels["joinability"]
+
+
 def test_coverage_chart_tick_labels_have_room():
     """'90%' and '100%' collided at 300 px with a tick every 10%."""
     from types import SimpleNamespace
@@ -191,6 +226,80 @@ def test_search_magic_is_the_widgets_search_as_a_line():
 def fifa():
     from lakejoin_jupyter.demo import demo_query
     return demo_query()
+
+
+def _set_value(control, spec):
+    """A value away from the control's default, inside its range."""
+    if isinstance(control, AutoFloat):
+        lo, hi = float(spec.min or 0.0), float(spec.max if spec.max is not None else 1.0)
+        return round(lo + 0.3 * (hi - lo), 2)
+    if spec.kind == "bool":
+        return not control.value
+    if spec.kind == "choice":
+        return next(c for c in spec.choices if c != control.value)
+    if spec.kind == "int":
+        return control.value + 1 if spec.max is None or control.value < spec.max else control.value - 1
+    if spec.kind == "float":
+        step = float(spec.step or 0.05)
+        return control.value + step if spec.max is None or control.value + step <= spec.max \
+            else control.value - step
+    return None
+
+
+@pytest.fixture(scope="module")
+def fuzzy_engine(demo_fuzzy_index_path):
+    from lakejoin_jupyter import open_index
+    return open_index(demo_fuzzy_index_path)
+
+
+@pytest.mark.spark
+def test_the_search_cell_runs_and_gives_the_widgets_hits(fuzzy_engine, demo_fuzzy_index_path,
+                                                         fifa):
+    """For every method, its options at their defaults and each set to another value: the
+    search line the widget writes runs through the magic in a fresh namespace holding only
+    the query frame, and finds the widget's hits (an "auto" option is left out, never
+    written as ``tau=None``)."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    ns = {"fifa": fifa}
+    w = make(fuzzy_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
+    methods = [v for _, v in w.method_picker.options]
+    assert "pexeso" in methods
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    ran = []
+    try:
+        shell.run_line_magic("lakejoin", f"open {demo_fuzzy_index_path}")
+        for method in methods:
+            w.method_picker.value = method
+            m = w.query.selected_method()
+            cases = [None] + list(m.params if m is not None else ())
+            for spec in cases:
+                w.method_picker.value = "auto"            # fresh controls at their defaults
+                w.method_picker.value = method
+                if spec is not None:
+                    value = _set_value(w.query.method_controls[spec.name], spec)
+                    if value is None:
+                        continue
+                    w.query.method_controls[spec.name].value = value
+                w.search().wait()
+                assert "fifa_hits" in ns, w.status_text
+                line = w.search_code.code
+                assert "None" not in line, line
+                shell.reset(new_session=False)             # a fresh namespace: the frame only
+                shell.user_ns["fifa"] = fifa
+                out = shell.run_cell(line)
+                assert out.success and "fifa_hits" in shell.user_ns, line
+                mine = [(h.column_ids, h.overlap, h.score) for h in ns["fifa_hits"]]
+                assert [(h.column_ids, h.overlap, h.score)
+                        for h in shell.user_ns["fifa_hits"]] == mine, line
+                ran.append(line)
+    finally:
+        SESSION.engine = saved
+    assert any("-m pexeso" in r and "-O tau=" not in r for r in ran)   # auto tau: left out
+    assert any("-O tau=0.6" in r for r in ran)                          # a set tau: written
 
 
 @pytest.fixture
@@ -322,6 +431,67 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.action_buttons["join"].click()
     w.wait()
     assert ns[var] is user_made and var + "_2" in ns
+
+
+@pytest.mark.spark
+def test_a_recreated_widget_updates_its_own_cells_and_variables(demo_index_path, fifa):
+    """Restart and "Run all" of a notebook the widget wrote (its search and join cells
+    re-run below it), then the same clicks again: the widget takes back its own names and
+    cells (no ``fifa_hits_2``, no second join cell), and never a name the user rebound."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+
+    def run(cell):
+        out = shell.run_cell(cell)
+        assert out.success, cell
+        return out.result
+
+    def clicks(w):
+        """Search, open the country-codes hit, Join: the cells the widget writes."""
+        w.k_box.value = 5
+        w.search().wait()
+        w.results.selected = next(i for i, r in enumerate(w.results.rows)
+                                  if r["table"] == "reference/country-codes")
+        w.wait()
+        w.action_buttons["join"].click()
+        w.wait()
+        tab = w.actions.tabs["join"]
+        return {w.search_code.key: w.search_code.code, tab.code_panel.key: tab.code_panel.code}
+
+    try:
+        shell.reset(new_session=False)
+        shell.user_ns["fifa"] = fifa
+        run(f"%lakejoin open {demo_index_path}")
+        first = clicks(run("%lakejoin ui fifa.country --no-search"))
+        var = default_variable("fifa", "reference/country-codes")
+        assert list(first) == ["search:fifa_hits", f"join:{var}"]
+        for again in range(2):                      # restart, Run all, the same clicks
+            shell.reset(new_session=False)          # a new kernel knows nothing
+            SESSION.engine = None
+            getattr(SESSION, "written", {}).clear()
+            shell.user_ns["fifa"] = fifa
+            run(f"%lakejoin open {demo_index_path}")
+            w = run("%lakejoin ui fifa.country --no-search")
+            for code in first.values():             # the cells below the widget
+                run(code)
+            assert clicks(w) == first               # same keys: the same cells, updated
+            assert not {"fifa_hits_2", f"{var}_2"} & set(shell.user_ns)
+            assert w.search_code.code == first["search:fifa_hits"]
+        # a name the user rebinds is theirs: the widget moves to another
+        run(f"{var} = 'mine'")
+        run("fifa_hits = 'mine too'")
+        moved = clicks(w)
+        assert list(moved) == ["search:fifa_hits_2", f"join:{var}_2"]
+        assert shell.user_ns[var] == "mine" and shell.user_ns["fifa_hits"] == "mine too"
+        pd.testing.assert_frame_equal(shell.user_ns[f"{var}_2"],
+                                      w.selected_hit().join(fifa))
+    finally:
+        SESSION.engine = saved
+        shell.reset(new_session=False)
 
 
 @pytest.mark.spark

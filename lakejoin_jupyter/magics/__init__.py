@@ -161,9 +161,11 @@ def _magics_class():
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext lakejoin_jupyter``: register the magics, render altair charts offline."""
+    """``%load_ext lakejoin_jupyter``: register the magics, render altair charts offline,
+    note the widget's cells as they run (ui/session.py)."""
     from ..charts import enable_offline_rendering
     ipython.register_magics(_magics_class())
+    SESSION.watch(ipython)
     enable_offline_rendering()
 
 

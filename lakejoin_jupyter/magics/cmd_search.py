@@ -47,6 +47,7 @@ def run(ctx, a):
     result.query_name = name if is_dataframe(obj) else None
     if a.save:
         ctx.bind(a.save, result)
+        ctx.session.note(f"search:{a.save}", result)     # the widget's search cell
     if a.chart:
         from IPython.display import display
 

@@ -26,6 +26,7 @@ def run(ctx, a):
     res.query_name = a.frame
     if a.save:
         ctx.bind(a.save, res)
+        ctx.session.note(f"union:{a.save}", res)     # the widget's search cell
     if a.union is None:
         if a.into or a.insert:
             raise MagicError("--into and --insert go with --union N (which hit to stack).")

@@ -794,10 +794,10 @@ METHOD = SearchMethod(
     requires=("pexeso",), priority=-10, score_name="joinability",
     description="Columns in which at least a fraction T of the query's values have a "
                 "value within distance tau in embedding space (exact, PEXESO).",
-    params=(ParamSpec("tau", "distance tau", "float", None, 0.0, 2.0, 0.01,
+    params=(ParamSpec("tau", "max distance (tau)", "float", None, 0.0, 2.0, 0.01,
                       help="max distance between unit embeddings (0..2); default: the "
                            "index's, chosen by its build for its embedder"),
-            ParamSpec("joinability", "joinability T", "float", None, 0.0, 1.0, 0.05,
+            ParamSpec("joinability", "share of values to match (T)", "float", None, 0.0, 1.0, 0.05,
                       help="fraction of the query's values that must find a match "
                            f"(default: the search's threshold, else {DEFAULT_T})"),
             ParamSpec("plan", "plan", "choice", "auto", choices=("auto", "pexeso", "bruteforce"),

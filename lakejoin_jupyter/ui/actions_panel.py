@@ -21,11 +21,11 @@ from .views import CodePanel
 LABEL_WIDTH = "170px"
 
 
-def control_for(spec):
-    """An ipywidgets control for a registry.ParamSpec (no description: the caller labels it;
-    pass ``description=`` through ``spec.label`` where a self-labeled control is wanted)."""
+def control_for(spec, labeled: bool = False):
+    """An ipywidgets control for a registry.ParamSpec, labeled with ``spec.label`` (an
+    AutoFloat only if ``labeled``: an action's tab labels its rows itself)."""
     if spec.kind == "float" and spec.default is None:
-        return AutoFloat(spec)
+        return AutoFloat(spec, labeled)
     style = {"description_width": "initial"}
     common = dict(description=spec.label, style=style, tooltip=spec.help or spec.label)
     # a self-labeled box: room for its label and about eight digits (the label would squeeze
@@ -54,12 +54,16 @@ def control_for(spec):
 
 
 class AutoFloat(W.HBox):
-    """A float the action chooses unless the user sets one: an "auto" checkbox, a slider
-    that is off while auto is on, and a note of what auto means or chose. ``value`` is None
-    in the auto state (what the action takes as "choose it yourself")."""
+    """A float the action (or method) chooses unless the user sets one: its label (if
+    ``labeled``), an "auto" checkbox, a slider that is off while auto is on and then reads
+    "auto", and a note of what auto means or chose. ``value`` is None in the auto state
+    (what the action takes as "choose it yourself")."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, labeled: bool = False):
         self.spec = spec
+        self.label = W.HTML(f"<label class='lakejoin-param-label' title='{html.escape(spec.name)}'>"
+                            f"{html.escape(spec.label or spec.name)}</label>",
+                            layout=W.Layout(min_width="max-content"))
         self.auto = W.Checkbox(value=True, description="auto", indent=False,
                                layout=W.Layout(width="64px"))
         lo = float(spec.min if spec.min is not None else 0.0)
@@ -67,10 +71,13 @@ class AutoFloat(W.HBox):
         self.slider = W.FloatSlider(value=lo, min=lo, max=hi, step=float(spec.step or (hi - lo) / 100),
                                     readout_format=".3f", continuous_update=False, disabled=True,
                                     layout=W.Layout(width="260px"))
+        self.readout = W.HTML(layout=W.Layout(width="56px"))     # "auto" in place of a number
+        self.readout.add_class("lakejoin-auto-readout")
         self.note = W.HTML()
         self.chosen = None
         self.ran = False                  # a run reported its choice (chosen may be None)
-        super().__init__([self.auto, self.slider, self.note],
+        super().__init__([self.label] * labeled + [self.auto, self.slider, self.readout,
+                                                   self.note],
                          layout=W.Layout(align_items="center"))
         self.add_class("lakejoin-auto-float")
         self.auto.observe(lambda _: self._sync(), "value")
@@ -103,6 +110,9 @@ class AutoFloat(W.HBox):
 
     def _sync(self):
         self.slider.disabled = self.auto.value
+        self.slider.readout = not self.auto.value
+        self.readout.value = "auto" if self.auto.value else ""
+        self.readout.layout.display = "" if self.auto.value else "none"
         what = html.escape(self.spec.help or "chosen by the action")
         if not self.auto.value:
             text = "set by you" + (f" (the action chose {self.chosen:.3f})"

@@ -35,6 +35,8 @@ def search_magic(frame: str, columns, *, k: int, save: str, threshold: float | N
     if method not in AUTO_METHODS:
         parts += ["-m", shlex.quote(method)]
     for name, value in (options or {}).items():
+        if value is None:                 # "auto": the method's own default, nothing to write
+            continue
         text = {True: "true", False: "false"}.get(value, value) if isinstance(value, bool) else value
         parts += ["-O", shlex.quote(f"{name}={text}")]
     if max_values:
@@ -56,6 +58,7 @@ class QueryPanel(W.HBox):
         self.namespace = namespace
         self._engine = engine
         self.method_controls: dict[str, W.Widget] = {}
+        self.method_specs = ()            # the selected method's ParamSpecs
         self._frames_changing = False
         self.frame_picker = W.Dropdown(description="DataFrame", layout=W.Layout(width="300px"))
         self.refresh_button = W.Button(icon="refresh", tooltip="rescan the notebook's DataFrames",
@@ -182,7 +185,8 @@ class QueryPanel(W.HBox):
 
     def _refresh_method_params(self):
         m = self.selected_method()
-        self.method_controls = {p.name: control_for(p) for p in (m.params if m else ())}
+        self.method_specs = tuple(m.params) if m else ()
+        self.method_controls = {p.name: control_for(p, labeled=True) for p in self.method_specs}
         self.method_params.children = list(self.method_controls.values())
         self._sync_threshold()
 
@@ -200,7 +204,7 @@ class QueryPanel(W.HBox):
         return {"k": int(self.k_box.value),
                 "threshold": float(self.threshold.value) if self.use_threshold.value else None,
                 "method": self.method_picker.value,
-                "options": control_values(self.method_controls)}
+                "options": set_options(self.method_specs, self.method_controls)}
 
 
 def control_values(controls: dict) -> dict:
@@ -208,3 +212,11 @@ def control_values(controls: dict) -> dict:
     AutoFloat whose value is None while left on "auto", so the method applies its own
     default (PEXESO's tau is the index's), never the slider's placeholder."""
     return {n: c.value for n, c in controls.items()}
+
+
+def set_options(specs, controls: dict) -> dict:
+    """The options set away from their default (None is "auto"): what the widget's search
+    passes and its ``%lakejoin search`` line writes, so the line reproduces the search."""
+    values = control_values(controls)
+    return {p.name: values[p.name] for p in specs
+            if values.get(p.name) is not None and values[p.name] != p.default}

@@ -1,12 +1,17 @@
 """What the notebook front ends share: the open index and the notebook's names.
 
-``%lakejoin open`` and the widget's Open/Build set :data:`SESSION.engine`. Nothing else is
-shared: a join names the saved search it comes from (``%lakejoin join N --from VAR``).
+``%lakejoin open`` and the widget's Open/Build set :data:`SESSION.engine`. A join names the
+saved search it comes from (``%lakejoin join N --from VAR``). The session also remembers what
+lakejoin bound, by cell key (``search:VAR``, ``join:VAR``...): a saved search, a widget's
+binding, or an action cell the widget wrote (marked by :func:`mark_cell`), so a
+widget re-created by "Run all" takes back its own variables and cells, and a name the user
+bound is never reused.
 """
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 
 from ..errors import LakeJoinError, QueryError
@@ -21,14 +26,57 @@ class NoIndexOpenError(LakeJoinError):
     """A search or join was asked for before any index was opened."""
 
 
+_MARKER = re.compile(r"^# lakejoin cell ([a-z_]+):([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
+
+
+def mark_cell(code: str, key: str) -> str:
+    """``code`` with the line that makes it the widget's cell ``key`` (``action:VAR``),
+    after its leading comments."""
+    lines = code.splitlines()
+    at = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    mark = f"# lakejoin cell {key} (written by the lakejoin widget, which updates this cell)"
+    return "\n".join(lines[:at] + [mark] + lines[at:]) + ("\n" if code.endswith("\n") else "")
+
+
 @dataclass
 class Session:
     engine: object = None            # lakejoin_jupyter.Engine
+    written: dict = field(default_factory=dict, repr=False)  # cell key -> what lakejoin bound
+    shells: list = field(default_factory=list, repr=False)   # the shells watched
 
     def require_engine(self):
         if self.engine is None:
             raise NoIndexOpenError(NO_INDEX)
         return self.engine
+
+    def note(self, key: str, value) -> None:
+        """lakejoin bound ``value`` for the cell ``key`` (``kind:VAR``)."""
+        self.written[key] = value
+
+    def owns(self, key: str, value) -> bool:
+        """Is ``value`` what lakejoin last bound for ``key`` (not a user's rebinding)?"""
+        return key in self.written and self.written[key] is value
+
+    def note_cell(self, source: str, namespace: dict) -> str | None:
+        """After a cell ran: if it is a cell the widget wrote (:func:`mark_cell`), note
+        the variable it bound. Returns its key, or None."""
+        m = _MARKER.search(source)
+        if m is None or m.group(2) not in namespace:
+            return None
+        key = f"{m.group(1)}:{m.group(2)}"
+        self.note(key, namespace[m.group(2)])
+        return key
+
+    def watch(self, shell) -> None:
+        """Note the widget's cells as the shell runs them (once per shell)."""
+        if shell is None or any(s is shell for s in self.shells):
+            return
+        self.shells.append(shell)
+
+        def post_run_cell(result, shell=shell):
+            if result.success and result.info is not None:
+                self.note_cell(result.info.raw_cell or "", shell.user_ns)
+        shell.events.register("post_run_cell", post_run_cell)
 
 
 SESSION = Session()
@@ -44,13 +92,17 @@ def frame_columns(frame) -> list:
     return list(frame.columns)
 
 
-def unique_name(namespace: dict, wanted: str, overwrite: bool = False) -> str:
-    """``wanted`` if it is free in the namespace (or ``overwrite``), else wanted_2, _3..."""
+def unique_name(namespace: dict, wanted: str, overwrite: bool = False, mine=None) -> str:
+    """``wanted`` if it is free in the namespace (or ``overwrite``, or ``mine(name)``: the
+    caller's own), else wanted_2, _3..."""
     if not wanted.isidentifier() or keyword.iskeyword(wanted):
         raise QueryError(f"{wanted!r} is not a valid Python variable name.")
-    if overwrite or wanted not in namespace:
+
+    def free(name):
+        return name not in namespace or (mine is not None and mine(name))
+    if overwrite or free(wanted):
         return wanted
     n = 2
-    while f"{wanted}_{n}" in namespace:
+    while not free(f"{wanted}_{n}"):
         n += 1
     return f"{wanted}_{n}"

@@ -12,8 +12,10 @@ without changes here.
 Nothing is hidden from the notebook: a search binds ``<query>_hits`` and writes the
 equivalent ``%lakejoin search ... --save <query>_hits`` into one cell per query; an action
 binds its frame to a stable ``<query>_<table>[_<suffix>]`` and writes its code into one
-cell per action and variable, updated in place on a re-run (never rebinding a name the
-user made). The code of an action cell runs on its own in a fresh kernel.
+cell per action and variable, updated in place on a re-run, also by a widget "Run all"
+re-created (session.py: what lakejoin bound is its own; a name the user bound never is).
+Options left on their default are left out of the search line. The code of an action
+cell runs on its own in a fresh kernel.
 
 Two modes: "Join" finds lake columns to join with (more columns; ``actions.ACTIONS``),
 "Union" finds lake tables whose rows stack under the frame (``engine.search_unionable``,
@@ -39,7 +41,8 @@ from ..formats import percent
 from ..frames import check_identifier, is_spark_frame
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, search_magic, union_magic
-from .session import SESSION, NoIndexOpenError, Session, is_dataframe, unique_name
+from .session import (SESSION, NoIndexOpenError, Session, is_dataframe, mark_cell,
+                      unique_name)
 from .tasks import BackgroundTask
 from .views import CodePanel, ResultsTable
 
@@ -191,6 +194,7 @@ class DiscoveryWidget(W.VBox):
         self._shell = _shell()
         if self._shell is not None:
             self._shell.events.register("post_execute", self.refresh_frames)
+            self.session.watch(self._shell)
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -271,16 +275,17 @@ class DiscoveryWidget(W.VBox):
         self._busy(False)
         self._set_status(_error_text(e), "error")
 
-    def _own_variable(self, wanted: str) -> str:
-        """``wanted`` if it is free or the widget's own (rebound on a re-run), else
-        ``wanted_2``, ``_3``...: a name the user made is never rebound."""
-        if wanted in self.bound or wanted not in self.namespace:
-            return wanted
-        return unique_name({k: v for k, v in self.namespace.items() if k not in self.bound},
-                           wanted)
+    def _own_variable(self, wanted: str, kind: str) -> str:
+        """``wanted`` if it is free or lakejoin's own for the cell ``kind:wanted`` (bound by
+        this widget, an earlier one, or its cell re-run by "Run all": rebound, its cell
+        updated), else ``wanted_2``, ``_3``...: a name the user bound is never rebound."""
+        ns = self.namespace
+        return unique_name(ns, wanted,
+                           mine=lambda n: self.session.owns(f"{kind}:{n}", ns.get(n)))
 
-    def _bind(self, name: str, value) -> None:
+    def _bind(self, name: str, value, kind: str) -> None:
         self.namespace[name] = value
+        self.session.note(f"{kind}:{name}", value)
         if name not in self.bound:
             self.bound.append(name)
 
@@ -524,7 +529,7 @@ class DiscoveryWidget(W.VBox):
         """Bind ``result`` to ``<query>_<suffix>`` and write ``magic_line(variable)`` (after
         the open line of an index opened here) into the search cell tagged ``kind``."""
         from ..join.plan import python_name
-        variable = self._own_variable(f"{python_name(name, 'df')}_{suffix}")
+        variable = self._own_variable(f"{python_name(name, 'df')}_{suffix}", kind)
         line = magic_line(variable)
         if self._opened_here and self.engine is not None:
             line = f"%lakejoin open {shlex.quote(self._opened_here)}\n" + line
@@ -533,7 +538,7 @@ class DiscoveryWidget(W.VBox):
         self.search_code.status = ""
         if not self.auto_bind.value:
             return None
-        self._bind(variable, result)
+        self._bind(variable, result, kind)
         if self.auto_insert.value:
             self.search_code.write_cell()
         return variable
@@ -784,7 +789,8 @@ class DiscoveryWidget(W.VBox):
     def _action_variable(self, qname: str, hit, action) -> str:
         """The action's stable variable, ``<query>_<table>[_<suffix>]``."""
         from ..join.plan import default_variable
-        return self._own_variable(default_variable(qname, hit.table, action.suffix))
+        return self._own_variable(default_variable(qname, hit.table, action.suffix),
+                                  action.name)
 
     def show_action_result(self, result, variable: str = "joined", code: str | None = None,
                            action: str | None = None):
@@ -794,15 +800,18 @@ class DiscoveryWidget(W.VBox):
         self.last_action_result = result
         joined = result.joined
         bound = None
+        key = f"{action or 'action'}:{variable}"
+        if code and tab is not None:          # the mark that makes it the widget's own cell
+            code = mark_cell(code, key)
         message = result.title + ("" if result.ok else ": nothing usable found")
         if joined is not None and self.auto_bind.value:
-            self._bind(variable, joined)
+            self._bind(variable, joined, action or "action")
             bound = variable
             message = f"{result.title}: bound to {variable} ({_shape_text(joined)})."
             self.refresh_frames()
         if tab is not None:
             tab.show_result(result, variable if joined is not None else None, code, bound)
-            tab.code_panel.key = f"{action}:{variable}"
+            tab.code_panel.key = key
             if code and self.auto_insert.value:
                 tab.code_panel.write_cell()
         self._set_status(message, "info" if result.ok else "note")
