@@ -262,6 +262,7 @@ def check_layout(page, w, name: str):
         const bad = [];
         for (const row of rows) {
             for (const el of row.querySelectorAll('input, select, .slider-container, .widget-readout')) {
+                if (el.offsetParent === null) continue;    // hidden on purpose (auto: no readout)
                 const r = el.getBoundingClientRect();
                 if (r.width === 0 || r.height === 0 || r.right > right + 1 || r.left < box.left - 1)
                     bad.push(row.className + ' ' + el.tagName + ' ' + Math.round(r.left) + '-' + Math.round(r.right));

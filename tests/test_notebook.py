@@ -75,8 +75,12 @@ def test_quickstart_runs_with_expected_outputs(demo_index_path, tmp_path, monkey
     assert "ranked by useful" in search
     # the join names its saved search; its summary is rendered Markdown, its code shown
     join = texts(by_source["%lakejoin join 1 --from hits --into fifa_codes"])
-    summary = join.split("<pre")[0]                  # the code below has .assign(**{...})
+    html = "\n".join(o["data"].get("text/html", "") for o in
+                     by_source["%lakejoin join 1 --from hits --into fifa_codes"].outputs
+                     if "data" in o)
+    summary = html.split("<pre")[0]                  # the code below has .assign(**{...})
     assert "Bound to <code>fifa_codes</code>" in summary and "**" not in summary
+    assert "Bound to fifa_codes." in join            # the text form, for a terminal
     assert "<b>171</b> of 191 query rows found a partner" in join
     assert "fifa_codes = (" in join and "normalized_keys" in join
     assert "application/vnd.jupyter.widget-view+json" in mimetypes(by_source["%lakejoin ui fifa.country"])
