@@ -25,6 +25,7 @@ from pathlib import Path
 from ._version import __version__
 from .formats import RANK_WORDS, fraction, percent, whole_percent
 from .errors import LakeJoinError, LakeJoinWarning
+from .search.registry import parse_option_items
 
 EPILOG = textwrap.dedent("""\
     Spark: builds run on local[*] unless --master or LAKEJOIN_SPARK_MASTER names another
@@ -338,7 +339,6 @@ def _search(args, parser) -> int:
     cols = args.column if len(args.column) > 1 else args.column[0]
     frame, name = _read_query_table(engine, args.table)
     query = frame if frame is not None else name
-    from .search.registry import parse_option_items
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
                         rank=args.rank, **parse_option_items(args.option))
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])

@@ -88,11 +88,22 @@ class ReferenceStats:
                          shape_arrays(self.shapes, len(self.dup_indptr) - 1))
 
 
+def value_shape(tokens) -> dict:
+    """The shape fields of a column's distinct tokens: how many look like years and numbers,
+    the numbers' range, the mean length in characters and in words."""
+    year, number = re.compile(YEAR), re.compile(NUMBER)
+    toks = [str(t) for t in tokens]
+    nums = [float(t) for t in toks if number.fullmatch(t)]
+    return {"n_year": sum(1 for t in toks if year.fullmatch(t)), "n_numeric": len(nums),
+            "num_min": min(nums) if nums else np.nan, "num_max": max(nums) if nums else np.nan,
+            "mean_len": float(np.mean([len(t) for t in toks])) if toks else 0.0,
+            "mean_words": float(np.mean([len(t.split(" ")) for t in toks])) if toks else 0.0}
+
+
 def reference_stats(column_rows: Sequence[Sequence[str | None]], token_id: dict) -> ReferenceStats:
     """The statistics of columns given as their rows' tokens (None: no token), with the
     dictionary ``token_id`` (token -> id). Pure Python; the oracle of the Spark build."""
     indptr, toks, cnts, shapes = [0], [], [], []
-    year, number = re.compile(YEAR), re.compile(NUMBER)
     for cid, rows in enumerate(column_rows):
         counts: dict = {}
         for t in rows:
@@ -102,14 +113,10 @@ def reference_stats(column_rows: Sequence[Sequence[str | None]], token_id: dict)
         toks += [i for i, _ in rep]
         cnts += [n for _, n in rep]
         indptr.append(len(toks))
-        nums = [float(t) for t in counts if number.fullmatch(t)]
         shapes.append({
             "column_id": cid, "keyed_rows": sum(counts.values()),
             "max_count": max(counts.values(), default=0), "n_repeated": len(rep),
-            "n_year": sum(1 for t in counts if year.fullmatch(t)), "n_numeric": len(nums),
-            "num_min": min(nums) if nums else np.nan, "num_max": max(nums) if nums else np.nan,
-            "mean_len": float(np.mean([len(t) for t in counts])) if counts else 0.0,
-            "mean_words": float(np.mean([len(t.split(" ")) for t in counts])) if counts else 0.0})
+            **value_shape(counts)})
     return ReferenceStats(np.array(indptr, dtype=np.int64), np.array(toks, dtype=np.int32),
                           np.array(cnts, dtype=np.int32), pd.DataFrame(shapes))
 

@@ -161,18 +161,12 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
 def query_kind(tokens, token_rows=None) -> tuple[str, str | None]:
     """(kind, warning or None) of a query column from its normalized distinct values (and
     the rows holding each), read as :func:`key_kind` reads a lake column's profile."""
-    import re
-    from ..index.joinstats import NUMBER, YEAR
+    from ..index.joinstats import value_shape
     toks = [str(t) for t in tokens]
-    year, number = re.compile(YEAR), re.compile(NUMBER)
-    nums = [float(t) for t in toks if number.fullmatch(t)]
+    shape = value_shape(toks)
     ints = sum(1 for t in toks if t.lstrip("-").isdigit())
     col_type = ("integer" if toks and ints == len(toks) else
-                "float" if toks and len(nums) == len(toks) else "string")
-    shape = {"n_year": sum(1 for t in toks if year.fullmatch(t)), "n_numeric": len(nums),
-             "num_min": min(nums) if nums else math.nan, "num_max": max(nums) if nums else math.nan,
-             "mean_len": float(np.mean([len(t) for t in toks])) if toks else 0.0,
-             "mean_words": float(np.mean([len(t.split(" ")) for t in toks])) if toks else 0.0}
+                "float" if toks and shape["n_numeric"] == len(toks) else "string")
     keyed = int(np.sum(token_rows)) if token_rows is not None else len(toks)
     return key_kind(col_type, len(toks), keyed, shape)
 
