@@ -1216,9 +1216,10 @@ class Engine:
         for rank, c in enumerate(found, 1):
             alignment = tuple((qnames[i], str(col_names[j]), s) for i, j, s in c.pairs)
             ev = {qnames[i]: c.evidence[(i, j)] for i, j, _ in c.pairs}
+            shared = {qnames[i]: c.shared[(i, j)] for i, j, _ in c.pairs}
             hits.append(UnionHit(rank=rank, table=str(names[c.table_id]), table_id=c.table_id,
                                  score=c.score, alignment=alignment, rows=int(n_rows[c.table_id]),
-                                 evidence=ev, _index=self.index, _frame=df))
+                                 evidence=ev, shared=shared, _index=self.index, _frame=df))
         return UnionResult(hits, qnames, time.perf_counter() - t0, stats)
 
     def autojoin(self, df, column=None, other=None, other_column=None, **options):

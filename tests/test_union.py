@@ -238,6 +238,35 @@ def test_search_ranks_the_source_table_first(union_lake):
                 assert hit.mapping.items() <= truth.items()
 
 
+def test_alignment_frame_counts_the_shared_values(union_lake):
+    """Each aligned pair's shared, query and lake distinct values equal the normalized sets
+    counted by hand (lake side from the index's tokens); set is 0 where the sharing is no
+    more than chance for those sizes."""
+    from lakejoin_jupyter.lake.normalize import normalize_text
+    from lakejoin_jupyter.search.union import EVIDENCE
+    engine, tables, _ = union_lake
+    idx = engine.index
+    seen = 0
+    for name in ("sales.csv", "mix.csv", "people.csv"):
+        q = tables[name].sample(frac=0.5, random_state=3)
+        for hit in engine.search_unionable(q, k=3, sharpness=1.0):
+            frame = hit.alignment_frame()
+            assert list(frame.columns)[:6] == ["query column", "lake column", "score",
+                                               "shared values", "query values", "lake values"]
+            assert list(frame.columns)[6:] == list(EVIDENCE)
+            for _, r in frame.iterrows():
+                qset = {normalize_text(v) for v in q[r["query column"]].astype(str)} - {None}
+                gen, local = idx.generation_of(idx.find_column(hit.table, r["lake column"]))
+                lset = set(gen.token_text(gen.arrays.set_tokens(local)))
+                assert (r["shared values"], r["query values"], r["lake values"]) == \
+                    (len(qset & lset), len(qset), len(lset))
+                expect = us.set_statistic(len(qset & lset), len(qset), len(lset))
+                if float(expect) == 0:
+                    assert r["set"] == 0
+                seen += 1
+    assert seen >= 3
+
+
 def test_baseline_weights_and_errors(union_lake):
     engine, tables, _ = union_lake
     q = tables["sales.csv"].head(20)

@@ -21,6 +21,9 @@ from .execute import execute_union
 from .plan import UnionPlan, make_union_plan
 
 
+SHARED_COLUMNS = ("shared values", "query values", "lake values")
+
+
 @dataclass
 class UnionHit:
     """One unionable lake table (see the module docstring)."""
@@ -31,6 +34,7 @@ class UnionHit:
     alignment: tuple              # ((query column, lake column, column score), ...)
     rows: int                     # rows the table would add
     evidence: dict = field(default_factory=dict)   # query column -> {measure: likelihood}
+    shared: dict = field(default_factory=dict)     # query column -> (shared, query's, lake's distinct)
     _index: object = field(default=None, repr=False, compare=False)
     _frame: object = field(default=None, repr=False, compare=False)
 
@@ -78,13 +82,21 @@ class UnionHit:
     def alignment_frame(self, query_columns=None) -> pd.DataFrame:
         """One row per query column (default: the aligned ones): the lake column aligned
         with it (None: the table lacks it, so it is empty in the added rows), the pair's
-        score and the likelihood of each evidence (NaN: the measure does not apply)."""
+        score, the distinct values they share, the query column's and the lake column's
+        distinct values, and the likelihood of each evidence (NaN: the measure does not
+        apply). *set* is 0 when the sharing is what chance gives for those sizes: a lake
+        column much larger than the query's holds most of its values anyway."""
         from ..search.union import EVIDENCE
         cols = list(self.mapping) if query_columns is None else list(query_columns)
         scores, mapping = self.column_scores, self.mapping
-        rows = [{"query column": q, "lake column": mapping.get(q), "score": scores.get(q),
-                 **{e: self.evidence.get(q, {}).get(e) for e in EVIDENCE}} for q in cols]
-        return pd.DataFrame(rows, columns=["query column", "lake column", "score", *EVIDENCE])
+        rows = []
+        for q in cols:
+            shared, nq, nl = self.shared.get(q, (None, None, None))
+            rows.append({"query column": q, "lake column": mapping.get(q), "score": scores.get(q),
+                         "shared values": shared, "query values": nq, "lake values": nl,
+                         **{e: self.evidence.get(q, {}).get(e) for e in EVIDENCE}})
+        return pd.DataFrame(rows, columns=["query column", "lake column", "score", *SHARED_COLUMNS,
+                                           *EVIDENCE])
 
     def to_dict(self) -> dict:
         return {"rank": self.rank, "table": self.table, "score": round(self.score, 4),

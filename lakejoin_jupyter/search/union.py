@@ -327,6 +327,7 @@ class UnionCandidate:
     score: float
     pairs: list                 # [(query position, lake column id, column score)]
     evidence: dict = field(default_factory=dict)   # (query pos, column id) -> {measure: u}
+    shared: dict = field(default_factory=dict)     # (query pos, column id) -> (|Q ∩ X|, |Q|, |X|)
 
 
 _BLAS: list = []
@@ -429,6 +430,9 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
                                [(i, int(ids[pos + j]), float(S[i, pos + j])) for i, j in pairs])
             c.evidence = {(i, int(ids[pos + j])): {e: float(U[i][e][pos + j]) for e in EVIDENCE}
                           for i, j in pairs}
+            c.shared = {(i, int(ids[pos + j])): (int(ov[i][ids[pos + j]]), len(qcols[i].tokens),
+                                                 int(lp.sizes[ids[pos + j]]))
+                        for i, j in pairs}
             out.append(c)
         pos += m
     out.sort(key=lambda c: (-c.score, c.table_id))

@@ -858,24 +858,33 @@ def union_card(hit, query_columns) -> str:
     def num(x):
         return "" if x is None or x != x else f"{float(x):.2f}"
 
+    def shared(r):
+        if r["shared values"] is None or r["shared values"] != r["shared values"]:
+            return "<td></td>"
+        return (f"<td class='lakejoin-num' title='the lake column has "
+                f"{int(r['lake values']):,} distinct values'>"
+                f"{int(r['shared values']):,}/{int(r['query values']):,}</td>")
+
     body = "".join(
         "<tr>" + f"<td>{html.escape(str(r['query column']))}</td>"
         + (f"<td>{html.escape(str(r['lake column']))}</td>"
-           f"<td class='lakejoin-num'><b>{num(r['score'])}</b></td>"
+           f"<td class='lakejoin-num'><b>{num(r['score'])}</b></td>" + shared(r)
            + "".join(f"<td class='lakejoin-num'>{num(r[e])}</td>" for e in EVIDENCE)
            if r["lake column"] is not None else
-           f"<td colspan='{2 + len(EVIDENCE)}'><i>not aligned: empty in the added rows</i></td>")
+           f"<td colspan='{3 + len(EVIDENCE)}'><i>not aligned: empty in the added rows</i></td>")
         + "</tr>" for _, r in df.iterrows())
     head = "".join(f"<th>{h}</th>" for h in ("query column", "lake column")) + "".join(
-        f"<th class='lakejoin-num'>{h}</th>" for h in ("score", *EVIDENCE))
+        f"<th class='lakejoin-num'>{h}</th>" for h in ("score", "shared", *EVIDENCE))
     return (f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; aligned "
             f"{len(hit.alignment)}/{len(query_columns)} query columns &middot; score "
             f"{hit.score:.3f} &middot; adds {hit.rows:,} rows"
             f"<table class='lakejoin-alignment'><thead><tr>{head}</tr></thead>"
             f"<tbody>{body}</tbody></table>"
-            f"<div class='lakejoin-param-help'>score: the pair's unionability; set ... header: "
-            f"the likelihood of each evidence against the lake's background (empty: does not "
-            f"apply)</div>")
+            f"<div class='lakejoin-param-help'>score: the pair's unionability; shared: the "
+            f"query column's distinct values found in the lake column; set ... header: the "
+            f"likelihood of each evidence against the lake's background (empty: does not "
+            f"apply). set is 0 when the sharing is what chance gives: a lake column much "
+            f"larger than the query's holds most of its values anyway</div>")
 
 
 def _no_index_text() -> str:
