@@ -313,7 +313,17 @@ def _read_query_table(engine, table: str):
         f"table's name (its path in the lake without the extension, e.g. "
         f"{(near or [_example_name(engine)])[0]!r})"
         + (f"; similar names: {', '.join(near)}" if near else "")
-        + f". `lakejoin info {engine.index.path} --tables` lists the tables.")
+        + f". `lakejoin info {engine.index.path} --tables` lists the tables."
+        + (f" (Here -t is --table; a minimum containment of {table} is --threshold {table}, "
+           f"as %lakejoin search -t writes it.)" if _is_fraction(table) else ""))
+
+
+def _is_fraction(text: str) -> bool:
+    """Whether ``text`` reads as a number in [0, 1] (a threshold given where a table goes)."""
+    try:
+        return 0.0 <= float(text) <= 1.0
+    except ValueError:
+        return False
 
 
 def _example_name(engine) -> str:

@@ -165,6 +165,11 @@ def test_cli_search_messages(demo_index_path, tmp_path, capsys, monkeypatch):
     assert main(["search", str(demo_index_path), "-t", "nosuch.csv", "-c", "x"]) == 1
     err = capsys.readouterr().err
     assert "No file nosuch.csv" in err and "its path in the lake without the extension" in err
+    assert "--threshold" not in err
+    # a threshold where the table goes (-t is the threshold in %lakejoin search)
+    assert main(["search", str(demo_index_path), "-t", "0.5", "-c", "x"]) == 1
+    assert "Here -t is --table; a minimum containment of 0.5 is --threshold 0.5" in \
+        capsys.readouterr().err
     # a path relative to the lake's folder names the lake table; a near miss gets suggestions
     assert main(["search", str(demo_index_path), "-t", "reference/gdp.csv",
                  "-c", "Country Code", "-k", "2"]) == 0
