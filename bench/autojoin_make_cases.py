@@ -6055,6 +6055,127 @@ def make_fresh17(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh18 validation
+# Admission criteria, fixed and committed before any case was picked: fresh17's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh17). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh17's (a) holds out (the pools of fresh8 to
+#     fresh16, glibc, the copies of earlier data, xkb-data, libnspr4-dev, perl-base,
+#     valgrind's vki headers, the headers under /usr/include/x86_64-linux-gnu, pip's
+#     vendored copies of earlier pools) and fresh17's pool as a whole (cffi, debugpy with
+#     its vendored pydevd, jupyter-events, jupyter-lsp, jupyter_server, notebook, pip: the
+#     venv's, its vendored packages included, python3-crcmod, python3-jwt, python3-oauthlib,
+#     rpcsvc-proto: /usr/include/rpcsvc with libnsl-dev's files there, the stdlib's
+#     operator, platform, uuid), and its sources' data whoever ships it (cffi's C types and
+#     opcodes, the Debug Adapter Protocol, Jupyter's event schemas and server REST API,
+#     language server specs, pip's commands and its vendored packages' data: rich, distlib,
+#     distro, msgpack, platformdirs, resolvelib, tomli, truststore, cachecontrol,
+#     typing_extensions, ...; CRC algorithms, JWT's algorithms and claims, OAuth's errors,
+#     the ONC RPC protocols (so libtirpc-dev too), operator's functions, platform's tables,
+#     UUID namespaces; the list of bench/results/autojoin_fresh18_cases.md (a)). Also out:
+#     the AWS data of boto3, botocore, awscli, cfn-lint (cfnlint), aws-sam-translator and
+#     what is built on it; gcc-12's and LLVM's intrinsics and CPU feature tables (fresh13's
+#     LLVM data); the stdlib's re and sysconfig (fresh16's reasons); Maven identities read
+#     from jars (fresh11's pyspark jars), and every jar's content (reading one needs
+#     zipfile, fresh15's). The tables are read from installed pip packages of the
+#     project's venv (versions pinned and checked), Python 3.11.7's standard library, and
+#     installed Debian packages' files, the system Python's Debian packages included
+#     (package version recorded, and the SHA-256 of every file read checked through
+#     pinned_file). The pool, in alphabetical order (a source is a pip package, a Debian
+#     package, or a module of the standard library): avahi-daemon (Debian: its D-Bus
+#     interface files), the Debian Java libraries of /usr/share/maven-repo (gettext-base,
+#     libaopalliance-java, libapache-pom-java, libatinject-jsr330-api-java, libcdi-api-java,
+#     libcommons-cli-java, libcommons-io-java, libcommons-lang3-java,
+#     libcommons-parent-java, liberror-prone-java, libgeronimo-annotation-1.3-spec-java,
+#     libgeronimo-interceptor-3.0-spec-java, libguava-java, libguice-java, libjansi-java,
+#     libjsr305-java, libmaven-parent-java, libmaven-resolver-java,
+#     libmaven-shared-utils-java, libmaven3-core-java, libplexus-cipher-java,
+#     libplexus-classworlds-java, libplexus-component-annotations-java,
+#     libplexus-interpolation-java, libplexus-sec-dispatcher-java, libplexus-utils2-java,
+#     libsisu-inject-java, libsisu-plexus-java, libslf4j-java, libwagon-file-java,
+#     libwagon-http-shaded-java, libwagon-provider-api-java, and maven: their POM files and
+#     the repository's and /usr/share/java's listings, gone through as one group at the
+#     place of "lib...-java", each package a source for (g)), jupyterlab_server (pip),
+#     narwhals (pip: its own API; tables copying pandas', pyarrow's, DuckDB's or Spark's
+#     names are out), packagekit (Debian), py4j (pip: its Python side; its jar out),
+#     python3-cairo (Debian), python3-cupshelpers (Debian), python3-dbus (Debian),
+#     python3-wadllib (Debian), threadpoolctl (pip), upower (Debian), the standard library
+#     (ipaddress, xmlrpc). Considered and left out: gcc-12's other headers (OpenMP's and
+#     OpenACC's API are in LLVM's tables too; quadmath's names are glibc's math functions'),
+#     libstdc++-12-dev (its C++ headers name glibc's; its configuration is under fresh12's
+#     folder), libtirpc-dev (ONC RPC: fresh17's), libgnutls28-dev / libgcrypt20-dev /
+#     libffi-dev / libidn2-dev / libsqlite3-dev / libyaml-dev / libpq-dev / uuid-dev / libicu
+#     (earlier data or folders), libegl-dev (Khronos' registry: fresh13's GL), gnupg (its
+#     help texts are keyed alike in every language: equality joins), polkitd and
+#     cups-pk-helper (polkit actions: not looked at beyond a listing), system-config-printer,
+#     python3-gi (its keysyms are X11's), python3-lazr.*, python3-httplib2 (CA data),
+#     python3-software-properties (country data), hicolor-icon-theme (fresh14's), the stdlib's
+#     typing (its aliases are named as collections.abc's classes: equality joins) and test
+#     package (its data files are mostly earlier data: decimal, email, tokens, zoneinfo,
+#     certificates); many other installed sources were not looked at in this session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh18 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH18_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order (the Java libraries gone through as one group).
+_FRESH18_POOL = (
+    "avahi-daemon (Debian)", "gettext-base (Debian: its POM)", "jupyterlab_server",
+    "libaopalliance-java (Debian)", "libapache-pom-java (Debian)",
+    "libatinject-jsr330-api-java (Debian)", "libcdi-api-java (Debian)",
+    "libcommons-cli-java (Debian)", "libcommons-io-java (Debian)",
+    "libcommons-lang3-java (Debian)", "libcommons-parent-java (Debian)",
+    "liberror-prone-java (Debian)", "libgeronimo-annotation-1.3-spec-java (Debian)",
+    "libgeronimo-interceptor-3.0-spec-java (Debian)", "libguava-java (Debian)",
+    "libguice-java (Debian)", "libjansi-java (Debian)", "libjsr305-java (Debian)",
+    "libmaven-parent-java (Debian)", "libmaven-resolver-java (Debian)",
+    "libmaven-shared-utils-java (Debian)", "libmaven3-core-java (Debian)",
+    "libplexus-cipher-java (Debian)", "libplexus-classworlds-java (Debian)",
+    "libplexus-component-annotations-java (Debian)", "libplexus-interpolation-java (Debian)",
+    "libplexus-sec-dispatcher-java (Debian)", "libplexus-utils2-java (Debian)",
+    "libsisu-inject-java (Debian)", "libsisu-plexus-java (Debian)", "libslf4j-java (Debian)",
+    "libwagon-file-java (Debian)", "libwagon-http-shaded-java (Debian)",
+    "libwagon-provider-api-java (Debian)", "maven (Debian)", "narwhals", "packagekit (Debian)",
+    "py4j", "python3-cairo (Debian)", "python3-cupshelpers (Debian)", "python3-dbus (Debian)",
+    "python3-wadllib (Debian)", "threadpoolctl", "upower (Debian)",
+    "stdlib: ipaddress, xmlrpc")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
