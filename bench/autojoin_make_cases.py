@@ -6182,7 +6182,8 @@ _FRESH18_POOL = (
 FRESH18_VERSIONS = {"python": "3.11.7", "jupyterlab_server": "2.28.1", "narwhals": "2.29.0"}
 # Installed Debian packages (Debian 12) whose files the cases read: avahi-daemon's D-Bus
 # interfaces, pycairo's stub, wadllib's test data, and the Java libraries whose POM files
-# the Maven repository holds (maven-repo-helper's layout).
+# the Maven repository holds (maven-repo-helper's layout; libwagon-http-shaded-java ships
+# only jar links there).
 FRESH18_DEBIAN = {
     "avahi-daemon": "0.8-10+deb12u1", "python3-cairo": "1.20.1-5+b1",
     "python3-wadllib": "1.3.6-4", "gettext-base": "0.21-12",
@@ -6200,8 +6201,7 @@ FRESH18_DEBIAN = {
     "libplexus-interpolation-java": "1.26-1", "libplexus-sec-dispatcher-java": "2.0-3",
     "libplexus-utils2-java": "3.4.2-1", "libsisu-inject-java": "0.3.4-2",
     "libsisu-plexus-java": "0.3.4-3", "libslf4j-java": "1.7.32-1",
-    "libwagon-file-java": "3.5.3-1", "libwagon-http-shaded-java": "3.5.3-1",
-    "libwagon-provider-api-java": "3.5.3-1",
+    "libwagon-file-java": "3.5.3-1", "libwagon-provider-api-java": "3.5.3-1",
 }
 # Files of those packages read by make_fresh18; make_fresh18 refuses other content. The
 # Maven repository is pinned as a tree (_pom_tree_sha256: every POM file under it, by path
