@@ -18,11 +18,12 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh15 --fresh15 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh16 --fresh16 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh17 --fresh17 # and more
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh18 --fresh18 # and more
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9 to fresh17, also
+tables shipped in pip packages and Python's standard library; for fresh9 to fresh18, also
 data files of Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
@@ -6055,6 +6056,594 @@ def make_fresh17(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh18 validation
+# Admission criteria, fixed and committed before any case was picked: fresh17's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh17). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh17's (a) holds out (the pools of fresh8 to
+#     fresh16, glibc, the copies of earlier data, xkb-data, libnspr4-dev, perl-base,
+#     valgrind's vki headers, the headers under /usr/include/x86_64-linux-gnu, pip's
+#     vendored copies of earlier pools) and fresh17's pool as a whole (cffi, debugpy with
+#     its vendored pydevd, jupyter-events, jupyter-lsp, jupyter_server, notebook, pip: the
+#     venv's, its vendored packages included, python3-crcmod, python3-jwt, python3-oauthlib,
+#     rpcsvc-proto: /usr/include/rpcsvc with libnsl-dev's files there, the stdlib's
+#     operator, platform, uuid), and its sources' data whoever ships it (cffi's C types and
+#     opcodes, the Debug Adapter Protocol, Jupyter's event schemas and server REST API,
+#     language server specs, pip's commands and its vendored packages' data: rich, distlib,
+#     distro, msgpack, platformdirs, resolvelib, tomli, truststore, cachecontrol,
+#     typing_extensions, ...; CRC algorithms, JWT's algorithms and claims, OAuth's errors,
+#     the ONC RPC protocols (so libtirpc-dev too), operator's functions, platform's tables,
+#     UUID namespaces; the list of bench/results/autojoin_fresh18_cases.md (a)). Also out:
+#     the AWS data of boto3, botocore, awscli, cfn-lint (cfnlint), aws-sam-translator and
+#     what is built on it; gcc-12's and LLVM's intrinsics and CPU feature tables (fresh13's
+#     LLVM data); the stdlib's re and sysconfig (fresh16's reasons); Maven identities read
+#     from jars (fresh11's pyspark jars), and every jar's content (reading one needs
+#     zipfile, fresh15's). The tables are read from installed pip packages of the
+#     project's venv (versions pinned and checked), Python 3.11.7's standard library, and
+#     installed Debian packages' files, the system Python's Debian packages included
+#     (package version recorded, and the SHA-256 of every file read checked through
+#     pinned_file). The pool, in alphabetical order (a source is a pip package, a Debian
+#     package, or a module of the standard library): avahi-daemon (Debian: its D-Bus
+#     interface files), the Debian Java libraries of /usr/share/maven-repo (gettext-base,
+#     libaopalliance-java, libapache-pom-java, libatinject-jsr330-api-java, libcdi-api-java,
+#     libcommons-cli-java, libcommons-io-java, libcommons-lang3-java,
+#     libcommons-parent-java, liberror-prone-java, libgeronimo-annotation-1.3-spec-java,
+#     libgeronimo-interceptor-3.0-spec-java, libguava-java, libguice-java, libjansi-java,
+#     libjsr305-java, libmaven-parent-java, libmaven-resolver-java,
+#     libmaven-shared-utils-java, libmaven3-core-java, libplexus-cipher-java,
+#     libplexus-classworlds-java, libplexus-component-annotations-java,
+#     libplexus-interpolation-java, libplexus-sec-dispatcher-java, libplexus-utils2-java,
+#     libsisu-inject-java, libsisu-plexus-java, libslf4j-java, libwagon-file-java,
+#     libwagon-http-shaded-java, libwagon-provider-api-java, and maven: their POM files and
+#     the repository's and /usr/share/java's listings, gone through as one group at the
+#     place of "lib...-java", each package a source for (g)), jupyterlab_server (pip),
+#     narwhals (pip: its own API; tables copying pandas', pyarrow's, DuckDB's or Spark's
+#     names are out), packagekit (Debian), py4j (pip: its Python side; its jar out),
+#     python3-cairo (Debian), python3-cupshelpers (Debian), python3-dbus (Debian),
+#     python3-wadllib (Debian), threadpoolctl (pip), upower (Debian), the standard library
+#     (ipaddress, xmlrpc). Considered and left out: gcc-12's other headers (OpenMP's and
+#     OpenACC's API are in LLVM's tables too; quadmath's names are glibc's math functions'),
+#     libstdc++-12-dev (its C++ headers name glibc's; its configuration is under fresh12's
+#     folder), libtirpc-dev (ONC RPC: fresh17's), libgnutls28-dev / libgcrypt20-dev /
+#     libffi-dev / libidn2-dev / libsqlite3-dev / libyaml-dev / libpq-dev / uuid-dev / libicu
+#     (earlier data or folders), libegl-dev (Khronos' registry: fresh13's GL), gnupg (its
+#     help texts are keyed alike in every language: equality joins), polkitd and
+#     cups-pk-helper (polkit actions: not looked at beyond a listing), system-config-printer,
+#     python3-gi (its keysyms are X11's), python3-lazr.*, python3-httplib2 (CA data),
+#     python3-software-properties (country data), hicolor-icon-theme (fresh14's), the stdlib's
+#     typing (its aliases are named as collections.abc's classes: equality joins) and test
+#     package (its data files are mostly earlier data: decimal, email, tokens, zoneinfo,
+#     certificates); many other installed sources were not looked at in this session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh18 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH18_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order (the Java libraries gone through as one group).
+_FRESH18_POOL = (
+    "avahi-daemon (Debian)", "gettext-base (Debian: its POM)", "jupyterlab_server",
+    "libaopalliance-java (Debian)", "libapache-pom-java (Debian)",
+    "libatinject-jsr330-api-java (Debian)", "libcdi-api-java (Debian)",
+    "libcommons-cli-java (Debian)", "libcommons-io-java (Debian)",
+    "libcommons-lang3-java (Debian)", "libcommons-parent-java (Debian)",
+    "liberror-prone-java (Debian)", "libgeronimo-annotation-1.3-spec-java (Debian)",
+    "libgeronimo-interceptor-3.0-spec-java (Debian)", "libguava-java (Debian)",
+    "libguice-java (Debian)", "libjansi-java (Debian)", "libjsr305-java (Debian)",
+    "libmaven-parent-java (Debian)", "libmaven-resolver-java (Debian)",
+    "libmaven-shared-utils-java (Debian)", "libmaven3-core-java (Debian)",
+    "libplexus-cipher-java (Debian)", "libplexus-classworlds-java (Debian)",
+    "libplexus-component-annotations-java (Debian)", "libplexus-interpolation-java (Debian)",
+    "libplexus-sec-dispatcher-java (Debian)", "libplexus-utils2-java (Debian)",
+    "libsisu-inject-java (Debian)", "libsisu-plexus-java (Debian)", "libslf4j-java (Debian)",
+    "libwagon-file-java (Debian)", "libwagon-http-shaded-java (Debian)",
+    "libwagon-provider-api-java (Debian)", "maven (Debian)", "narwhals", "packagekit (Debian)",
+    "py4j", "python3-cairo (Debian)", "python3-cupshelpers (Debian)", "python3-dbus (Debian)",
+    "python3-wadllib (Debian)", "threadpoolctl", "upower (Debian)",
+    "stdlib: ipaddress, xmlrpc")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh18
+# refuses others).
+FRESH18_VERSIONS = {"python": "3.11.7", "jupyterlab_server": "2.28.1", "narwhals": "2.29.0"}
+# Installed Debian packages (Debian 12) whose files the cases read: avahi-daemon's D-Bus
+# interfaces, pycairo's stub, wadllib's test data, and the Java libraries whose POM files
+# the Maven repository holds (maven-repo-helper's layout; libwagon-http-shaded-java ships
+# only jar links there).
+FRESH18_DEBIAN = {
+    "avahi-daemon": "0.8-10+deb12u1", "python3-cairo": "1.20.1-5+b1",
+    "python3-wadllib": "1.3.6-4", "gettext-base": "0.21-12",
+    "libaopalliance-java": "20070526-7", "libapache-pom-java": "29-2",
+    "libatinject-jsr330-api-java": "1.0+ds1-5", "libcdi-api-java": "1.2-3",
+    "libcommons-cli-java": "1.5.0-1", "libcommons-io-java": "2.11.0-2",
+    "libcommons-lang3-java": "3.12.0-2+deb12u1", "libcommons-parent-java": "56-1",
+    "liberror-prone-java": "2.18.0-1", "libgeronimo-annotation-1.3-spec-java": "1.3-1",
+    "libgeronimo-interceptor-3.0-spec-java": "1.0.1-4", "libguava-java": "31.1-1",
+    "libguice-java": "4.2.3-2", "libjansi-java": "2.4.0-2", "libjsr305-java": "0.1~+svn49-11",
+    "libmaven-parent-java": "35-1", "libmaven-resolver-java": "1.6.3-1",
+    "libmaven-shared-utils-java": "3.3.4-1", "libmaven3-core-java": "3.8.7-1",
+    "libplexus-cipher-java": "2.0-1", "libplexus-classworlds-java": "2.7.0-1",
+    "libplexus-component-annotations-java": "2.1.1-1",
+    "libplexus-interpolation-java": "1.26-1", "libplexus-sec-dispatcher-java": "2.0-3",
+    "libplexus-utils2-java": "3.4.2-1", "libsisu-inject-java": "0.3.4-2",
+    "libsisu-plexus-java": "0.3.4-3", "libslf4j-java": "1.7.32-1",
+    "libwagon-file-java": "3.5.3-1", "libwagon-provider-api-java": "3.5.3-1",
+}
+# Files of those packages read by make_fresh18; make_fresh18 refuses other content. The
+# Maven repository is pinned as a tree (_pom_tree_sha256: every POM file under it, by path
+# and content), the other entries as files.
+FRESH18_FILES = {
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.AddressResolver.xml":
+        "aa30465c8573b5cfac75f7581ecf6439eb5923e783dc39ba3569932d66c1dc12",
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.DomainBrowser.xml":
+        "3fd2a26c05bc5f6a9ea121162814f25fa41a750594dfae6bee6a35c63b9390cb",
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.EntryGroup.xml":
+        "7ea489e95681a97acbef068413dd063802af1ae7ba5ef3adfb3d42566d31a488",
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.HostNameResolver.xml":
+        "0f418e7793eca2129220534413dd48b5f42e746d2a3896d194d5faf9d17e1d99",
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.RecordBrowser.xml":
+        "37d012a9cdbe953e0c32d0042c2a4e692becc276ff0bc14d8c0178cc96e7cd00",
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.Server.xml":
+        "cdb6b1f9cda0509e362815fde88074d1151976f9f8bdd3ff30cb80a86c90d631",
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.ServiceBrowser.xml":
+        "c4978128db3864abd0470315768c6570509fce3a2a5332fc68832971d5006d2a",
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.ServiceResolver.xml":
+        "a7bc05116c4fb6f8194956bc27cebaced4d6362401a1cc9ad5686744d6342680",
+    "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi.ServiceTypeBrowser.xml":
+        "6ca4d11d21db16bb34964aff545c7d642421c163eeba5560008cd6f097b2f6e8",
+    "/usr/lib/python3/dist-packages/cairo/__init__.pyi":
+        "c2bcf6325e9780ca111fcb10c6d17ac8e4a03f82377ba12a17d14ecc41907f62",
+    "/usr/lib/python3/dist-packages/wadllib/tests/data/launchpad-wadl.xml":
+        "db9fefb296fb188aa50ef23f6f0abd47fdad4c33eb4d4863dc116eb985275329",
+    "/usr/lib/python3/dist-packages/wadllib/tests/data/person-limi.json":
+        "a7a9148c148ed97b3ba579d267294f7f25dfff07f8cf258dc964abf8d4441bf2",
+    "/usr/lib/python3/dist-packages/wadllib/tests/data/personset-page2.json":
+        "c6f21670d9555df325dd121096d4aba4b901893b80baf7b4190a8eae992de114",
+    "/usr/lib/python3/dist-packages/wadllib/tests/data/personset.json":
+        "815252cc640676f61cbea62a37a2b2e8afe790416a031b1a04390ebb38b30090",
+    "/usr/share/maven-repo":
+        "7439932479952e4f36533e0197e6ad6a68781cb57dd6a734afe8ade9a594c1ff",
+}
+_MAVEN_REPO = "/usr/share/maven-repo"
+
+
+def _pom_tree_sha256(root: str) -> str:
+    """A tree's POM files pinned by path and content: the SHA-256 of the lines "relative
+    path, file's SHA-256", sorted by path."""
+    base = Path(root)
+    lines = "".join(f"{p.relative_to(base).as_posix()} {hashlib.sha256(p.read_bytes()).hexdigest()}\n"
+                    for p in sorted(base.rglob("*.pom")))
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def fresh18_version_mismatches() -> list:
+    """What differs from FRESH18_VERSIONS, FRESH18_DEBIAN and FRESH18_FILES here: a missing
+    package, another version, or a system file (or the Maven repository's POM files) with
+    other content."""
+    files = {p: h for p, h in FRESH18_FILES.items() if p != _MAVEN_REPO}
+    wrong = pinned_mismatches(FRESH18_VERSIONS, FRESH18_DEBIAN, files)
+    if not Path(_MAVEN_REPO).is_dir():
+        wrong.append(f"{_MAVEN_REPO}: missing")
+    elif _pom_tree_sha256(_MAVEN_REPO) != FRESH18_FILES[_MAVEN_REPO]:
+        wrong.append(f"{_MAVEN_REPO}: other POM files")
+    return wrong
+
+
+def _fresh18_case(out, name, src, tgt, pairs) -> dict:
+    return _fresh8_case(out, name, src, tgt, pairs, FRESH18_REFERENCE)
+
+
+def _checked18(path: str) -> Path:
+    """A file of a Debian package whose content fresh18 pins (the Maven repository: its
+    POM files as a tree)."""
+    if path == _MAVEN_REPO:
+        if _pom_tree_sha256(path) != FRESH18_FILES[path]:
+            raise RuntimeError(f"{path} differs from the content fresh18 was made with")
+        return Path(path)
+    return pinned_file(path, FRESH18_FILES, "fresh18")
+
+
+def _avahi_interfaces() -> dict:
+    """avahi-daemon's D-Bus interface files: file name -> [(interface, member, kind,
+    in args, out args)], parsed with re (each <interface> block's methods and signals)."""
+    import re
+    files = {}
+    for path in sorted(p for p in FRESH18_FILES if "/org.freedesktop.Avahi." in p):
+        text = re.sub(r"<!--.*?-->", "", _checked18(path).read_text(encoding="utf-8"), flags=re.S)
+        rows = []
+        for iface, body in re.findall(r'<interface name="([^"]+)">(.*?)</interface>', text, re.S):
+            for kind, member, inner in re.findall(
+                    r'<(method|signal) name="([^"]+)"\s*(?:/>|>(.*?)</\1>)', body, re.S):
+                args = re.findall(r"<arg\b[^>]*>", inner or "")
+                n_out = sum('direction="out"' in a for a in args)
+                n_in = len(args) - n_out if kind == "method" else len(args)
+                rows.append((iface, member, kind, str(n_in), str(n_out)))
+        files[Path(path).name] = rows
+    return files
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+# The object type each of the Server interfaces' factory methods creates (the interface its
+# returned object path implements), checked by hand against Avahi's D-Bus API as
+# avahi-client uses it: "...New" (Server) and "...Prepare" (Server2) make the same objects.
+_AVAHI_FACTORIES = {
+    "AddressResolver": ("AddressResolverNew", "AddressResolverPrepare"),
+    "DomainBrowser": ("DomainBrowserNew", "DomainBrowserPrepare"),
+    "EntryGroup": ("EntryGroupNew",),
+    "HostNameResolver": ("HostNameResolverNew", "HostNameResolverPrepare"),
+    "RecordBrowser": ("RecordBrowserNew", "RecordBrowserPrepare"),
+    "ServiceBrowser": ("ServiceBrowserNew", "ServiceBrowserPrepare"),
+    "ServiceResolver": ("ServiceResolverNew", "ServiceResolverPrepare"),
+    "ServiceTypeBrowser": ("ServiceTypeBrowserNew", "ServiceTypeBrowserPrepare"),
+}
+
+
+def avahi_server_factories_interface_files(lake, out):
+    """The methods and signals of Avahi's Server and Server2 D-Bus interfaces
+    (org.freedesktop.Avahi.Server.xml: interface, member "ServiceBrowserNew", method /
+    signal, number of in and out arguments) and avahi-daemon's D-Bus interface files
+    ("org.freedesktop.Avahi.ServiceBrowser.xml", its number of methods and signals). The
+    truth: the file of the interface whose object the factory method creates
+    (_AVAHI_FACTORIES, checked by hand). N:1 onto the 8 object interfaces."""
+    files = _avahi_interfaces()
+    rows = [r for r in files["org.freedesktop.Avahi.Server.xml"]
+            if r[0].startswith("org.freedesktop.Avahi.")]
+    src = pd.DataFrame(rows, columns=["interface", "member", "kind", "in args", "out args"])
+    tgt = pd.DataFrame([(f, str(sum(k == "method" for _, _, k, _, _ in r)),
+                         str(sum(k == "signal" for _, _, k, _, _ in r)))
+                        for f, r in files.items()],
+                       columns=["interface file", "methods", "signals"])
+    made = {m: f"org.freedesktop.Avahi.{obj}.xml"
+            for obj, methods in _AVAHI_FACTORIES.items() for m in methods}
+    return _fresh18_case(out, "avahi_server_factories_interface_files", src, tgt,
+                         _by_key([made.get(m) for m in src["member"]],
+                                 tgt["interface file"].tolist()))
+
+
+def _jlab_operations() -> pd.DataFrame:
+    """The operations of jupyterlab_server's REST API spec (rest-api.yml, read with re: the
+    paths block's path lines and their HTTP method lines): path, method, summary."""
+    import re
+    text = _site("jupyterlab_server", "rest-api.yml").read_text(encoding="utf-8")
+    paths = text.split("\npaths:\n")[1].split("\ncomponents:")[0]
+    rows, path, verb = [], None, None
+    for line in paths.splitlines():
+        m = re.match(r"^  (/\S*):\s*$", line)
+        if m:
+            path = m.group(1)
+            continue
+        m = re.match(r"^    (get|put|post|patch|delete):\s*$", line)
+        if m:
+            verb = m.group(1)
+            rows.append([path, verb.upper(), ""])
+            continue
+        m = re.match(r"^      summary:\s*(.+?)\s*$", line)
+        if m and rows and rows[-1][2] == "" and verb:
+            rows[-1][2] = m.group(1)
+    return pd.DataFrame(rows, columns=["path", "HTTP method", "summary"])
+
+
+# The handler class jupyterlab_server's handlers.py (add_handlers) registers for each API
+# folder under /lab/api, checked by hand in that file.
+_JLAB_HANDLERS = {"licenses": "LicensesHandler", "listings": "ListingsHandler",
+                  "settings": "SettingsHandler", "themes": "ThemesHandler",
+                  "translations": "TranslationsHandler", "workspaces": "WorkspacesHandler"}
+
+
+def jupyterlab_server_api_handler_methods(lake, out):
+    """The operations of jupyterlab_server's REST API spec (rest-api.yml: path
+    "/lab/api/settings/{schema_name}", HTTP method "PUT", summary) and the HTTP methods its
+    handler classes define (the *_handler.py modules and handlers.py, parsed, not imported:
+    "SettingsHandler.put", module, async or not). The truth: the method of the handler
+    handlers.py registers for the path's API folder (_JLAB_HANDLERS, checked by hand; each
+    registration checked in the file); ThemesHandler inherits its get (no partner). N:1."""
+    import ast
+    import re
+    ops = _jlab_operations()
+    folder = _site("jupyterlab_server", "handlers.py").parent
+    reg = (folder / "handlers.py").read_text(encoding="utf-8")
+    for cls in _JLAB_HANDLERS.values():
+        if not re.search(rf"\b{cls}\b", reg.split("def add_handlers")[1]):
+            raise ValueError(f"jupyterlab_server_api_handler_methods: {cls} not registered")
+    rows = []
+    for f in sorted(folder.glob("*handler*.py")):
+        for cls in ast.parse(f.read_text(encoding="utf-8")).body:
+            if isinstance(cls, ast.ClassDef) and cls.name.endswith("Handler"):
+                for n in cls.body:
+                    if (isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                            and n.name in ("get", "put", "post", "patch", "delete")):
+                        rows.append((f"{cls.name}.{n.name}", f.name,
+                                     "async" if isinstance(n, ast.AsyncFunctionDef) else ""))
+    tgt = pd.DataFrame(sorted(rows), columns=["handler method", "module", "async"])
+    truth = [f"{_JLAB_HANDLERS[p.split('/')[3]]}.{v.lower()}"
+             for p, v in zip(ops["path"], ops["HTTP method"])]
+    return _fresh18_case(out, "jupyterlab_server_api_handler_methods", ops, tgt,
+                         _by_key(truth, tgt["handler method"].tolist()))
+
+
+def _pom_identity(text: str) -> tuple:
+    """A POM's own groupId (its parent's when it has none) and artifactId, comments and
+    nested blocks left out."""
+    import re
+    head = re.sub(r"<(parent|dependencies|dependencyManagement|build|profiles|properties|"
+                  r"modules|reporting|licenses|developers|contributors|organization|scm|"
+                  r"issueManagement|ciManagement|distributionManagement|mailingLists|"
+                  r"repositories|pluginRepositories|prerequisites)>.*?</\1>", "", text,
+                  flags=re.S)
+    parent = re.search(r"<parent>(.*?)</parent>", text, re.S)
+    return (_xml_tag(head, "groupId") or (_xml_tag(parent.group(1), "groupId") if parent else ""),
+            _xml_tag(head, "artifactId"))
+
+
+def _xml_tag(block: str, name: str) -> str:
+    import re
+    m = re.search(rf"<{name}>\s*([^<]*?)\s*</{name}>", block)
+    return m.group(1) if m else ""
+
+
+def maven_pom_dependencies_repository_folders(lake, out):
+    """The dependencies every POM file of Debian's Maven repository declares
+    (/usr/share/maven-repo, maven-repo-helper's layout; the POMs parsed with re: the POM
+    file "maven-core-3.8.7.pom", the dependency's groupId, artifactId, version as written
+    (often "debian" or empty), scope, classifier) and the repository's artifact folders
+    ("org/apache/maven/maven-core", its version folders, the Debian package its POMs
+    name). The truth: the folder whose POMs' own groupId and artifactId (the parent's
+    groupId when the POM has none) are the dependency's; dependencies on artifacts Debian
+    does not package here have none. N:1."""
+    import re
+    repo = _checked18(_MAVEN_REPO)
+    rows, folders = [], {}
+    for pom in sorted(repo.rglob("*.pom")):
+        text = re.sub(r"<!--.*?-->", "", pom.read_text(encoding="utf-8"), flags=re.S)
+        folder = pom.parent.parent.relative_to(repo).as_posix()
+        ident = _pom_identity(text)
+        package = _xml_tag(text, "debian.package")
+        f = folders.setdefault(folder, {"ids": set(), "versions": set(), "packages": set()})
+        f["ids"].add(ident)
+        f["versions"].add(pom.parent.name)
+        if package:
+            f["packages"].add(package)
+        deps = re.sub(r"<(dependencyManagement|build|profiles|reporting)>.*?</\1>", "", text,
+                      flags=re.S)
+        m = re.search(r"<dependencies>(.*?)</dependencies>", deps, re.S)
+        for d in re.findall(r"<dependency>(.*?)</dependency>", m.group(1) if m else "", re.S):
+            rows.append((pom.name, _xml_tag(d, "groupId"), _xml_tag(d, "artifactId"),
+                         _xml_tag(d, "version"), _xml_tag(d, "scope"),
+                         _xml_tag(d, "classifier")))
+    by_id = {}
+    for folder, f in folders.items():
+        if len(f["ids"]) != 1:
+            raise ValueError(f"maven_pom_dependencies_repository_folders: {folder}'s POMs differ")
+        by_id[next(iter(f["ids"]))] = folder
+    src = pd.DataFrame(rows, columns=["POM file", "groupId", "artifactId", "version", "scope",
+                                      "classifier"])
+    tgt = pd.DataFrame([(k, " ".join(sorted(f["versions"])), " ".join(sorted(f["packages"])))
+                        for k, f in sorted(folders.items())],
+                       columns=["artifact folder", "version folders", "Debian package"])
+    return _fresh18_case(out, "maven_pom_dependencies_repository_folders", src, tgt,
+                         _by_key([by_id.get((g, a)) for _, g, a, _, _, _ in rows],
+                                 tgt["artifact folder"].tolist()))
+
+
+def wadllib_json_resource_types(lake, out):
+    """The JSON representations in wadllib's test data (Launchpad's web service as its
+    server wrote them: the person collection's two pages and their entries, one person's
+    full representation; file, object, name, self link, resource type link
+    "http://api.launchpad.dev/beta/#person") and the resource types of Launchpad's WADL
+    document in the same data (launchpad-wadl.xml: "person", its number of methods and of
+    the representations they answer with). The truth: the resource type the
+    representation's resource_type_link names (its fragment, on the WADL's base, checked).
+    N:1."""
+    import json
+    import re
+    wadl = _checked18("/usr/lib/python3/dist-packages/wadllib/tests/data/launchpad-wadl.xml"
+                      ).read_text(encoding="utf-8")
+    base = re.search(r'<wadl:resources base="([^"]+)"', wadl).group(1)
+    types = []
+    for tid, body in re.findall(
+            r'<wadl:resource_type id="([^"]+)">(.*?)</wadl:resource_type>', wadl, re.S):
+        types.append((tid, str(len(re.findall(r"<wadl:method\b", body))),
+                      str(len(re.findall(r"<wadl:representation\b", body)))))
+    tgt = pd.DataFrame(types, columns=["resource type", "methods", "representations"])
+    rows = []
+    for path in ("/usr/lib/python3/dist-packages/wadllib/tests/data/person-limi.json",
+                 "/usr/lib/python3/dist-packages/wadllib/tests/data/personset-page2.json",
+                 "/usr/lib/python3/dist-packages/wadllib/tests/data/personset.json"):
+        name = Path(path).name
+        doc = json.loads(_checked18(path).read_text(encoding="utf-8"))
+        objs = [("page" if "entries" in doc else "document", doc)]
+        objs += [(f"entry {i + 1}", e) for i, e in enumerate(doc.get("entries", []))]
+        for obj, d in objs:
+            if "resource_type_link" in d:
+                rows.append((name, obj, d.get("name") or "", d.get("self_link") or "",
+                             d["resource_type_link"]))
+    src = pd.DataFrame(rows, columns=["file", "object", "name", "self link",
+                                      "resource type link"])
+    truth = []
+    for link in src["resource type link"]:
+        if not link.startswith(base + "#"):
+            raise ValueError(f"wadllib_json_resource_types: {link} is not on {base}")
+        truth.append(link.split("#", 1)[1])
+    return _fresh18_case(out, "wadllib_json_resource_types", src, tgt,
+                         _by_key(truth, tgt["resource type"].tolist()))
+
+
+# ---- written formats (criterion (e)): the reference function is the format's writer
+
+def _dbus_member(interface: str, member: str) -> str:
+    """A D-Bus member as dbus-send and gdbus call name it: the interface, a dot, the
+    member."""
+    return f"{interface}.{member}"
+
+
+def avahi_dbus_qualified_members(lake, out):
+    """The methods and signals of every avahi-daemon D-Bus interface file (file, interface,
+    member, method / signal, number of in and out arguments) and the members keyed as D-Bus
+    tools name them ("org.freedesktop.Avahi.Server.GetHostName"). N:1 (the Introspectable
+    interface is in every file)."""
+    rows = [(f, *r) for f, rs in _avahi_interfaces().items() for r in rs]
+    src = pd.DataFrame(rows, columns=["interface file", "interface", "member", "kind",
+                                      "in args", "out args"])
+    names = sorted({_dbus_member(i, m) for _, i, m, _, _, _ in rows})
+    tgt = pd.DataFrame({"qualified member": names})
+    return _fresh18_case(out, "avahi_dbus_qualified_members", src, tgt,
+                         _by_key([_dbus_member(i, m) for _, i, m, _, _, _ in rows], names))
+
+
+def _local_url(path: str) -> str:
+    """A Jupyter server's URL path on its default local address."""
+    return "http://localhost:8888" + path
+
+
+def jupyterlab_server_api_local_urls(lake, out):
+    """The operations of jupyterlab_server's REST API spec (as in
+    jupyterlab_server_api_handler_methods) and the API's URLs on a Jupyter server's default
+    local address ("http://localhost:8888/lab/api/settings/{schema_name}", the spec's path
+    templates kept). N:1 (a path's operations share its URL)."""
+    ops = _jlab_operations()
+    urls = sorted({_local_url(p) for p in ops["path"]})
+    tgt = pd.DataFrame({"local URL": urls})
+    return _fresh18_case(out, "jupyterlab_server_api_local_urls", ops, tgt,
+                         _by_key([_local_url(p) for p in ops["path"]], urls))
+
+
+def _narwhals_name(method: str) -> str:
+    """A DataFrame method as narwhals' API reference names it: its qualified name."""
+    return "narwhals.DataFrame." + method
+
+
+def narwhals_dataframe_qualified_names(lake, out):
+    """The public methods and properties narwhals' DataFrame class defines (dataframe.py,
+    parsed, not imported: the name, property or method, its number of parameters besides
+    self) and their qualified names as narwhals' API reference writes them
+    ("narwhals.DataFrame.group_by"). 1:1."""
+    import ast
+    tree = ast.parse(_site("narwhals", "dataframe.py").read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "DataFrame")
+    rows = {}
+    for n in cls.body:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_"):
+            decos = {getattr(d, "id", getattr(d, "attr", "")) for d in n.decorator_list}
+            if "overload" in decos:
+                continue
+            a = n.args
+            params = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) - 1 \
+                + (a.vararg is not None) + (a.kwarg is not None)
+            rows[n.name] = (n.name, "property" if "property" in decos else "method", str(params))
+    src = pd.DataFrame(sorted(rows.values()), columns=["member", "kind", "parameters"])
+    names = sorted(_narwhals_name(m) for m in src["member"])
+    tgt = pd.DataFrame({"qualified name": names})
+    return _fresh18_case(out, "narwhals_dataframe_qualified_names", src, tgt,
+                         _by_key([_narwhals_name(m) for m in src["member"]], names))
+
+
+def pycairo_enum_members_constants(lake, out):
+    """The members of pycairo's enum classes as its type stub declares them (cairo's
+    __init__.pyi, read with re: class "Antialias", member "BEST") and the module-level
+    constants pycairo keeps from its earlier API, in the same stub ("ANTIALIAS_BEST =
+    Antialias.BEST": the constant, and its order in the stub). The truth: the constant the
+    stub binds to the member (a member without one has no partner). Not a real pair (one
+    file, one hand): the constants are the earlier API's format, written in the stub."""
+    import re
+    text = _checked18("/usr/lib/python3/dist-packages/cairo/__init__.pyi").read_text(
+        encoding="utf-8")
+    rows = []
+    for cls, body in re.findall(r"^class (\w+)\(_IntEnum\):\n((?:    .*\n|\s*\n)*)", text, re.M):
+        for member in re.findall(r'^    ([A-Z][A-Z0-9_]*): "\w+" = \.\.\.', body, re.M):
+            rows.append((cls, member))
+    src = pd.DataFrame(rows, columns=["enum", "member"])
+    aliases = re.findall(r"^([A-Z][A-Z0-9_]*) = (\w+)\.([A-Z][A-Z0-9_]*)\s*$", text, re.M)
+    tgt = pd.DataFrame([(c, str(i + 1)) for i, (c, _, _) in enumerate(aliases)],
+                       columns=["constant", "order"])
+    bound = {(cls, m): c for c, cls, m in aliases}
+    return _fresh18_case(out, "pycairo_enum_members_constants", src, tgt,
+                         _by_key([bound.get(r) for r in rows], tgt["constant"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+def _cairo_upper_snake(camel: str) -> str:
+    """"SubpixelOrder" -> "SUBPIXEL_ORDER", "PSLevel" -> "PS_LEVEL": a "_" before each
+    capital that follows a lower-case letter or digit, or that starts a word after
+    capitals; upper-cased."""
+    import re
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", camel).upper()
+
+
+FRESH18_REFERENCE = {
+    "avahi_server_factories_interface_files": (
+        "interface file", lambda r: "org.freedesktop.Avahi."
+        + r["member"].removesuffix("New").removesuffix("Prepare") + ".xml"),
+    "jupyterlab_server_api_handler_methods": (
+        "handler method", lambda r: r["path"].split("/")[3].capitalize() + "Handler."
+        + r["HTTP method"].lower()),
+    "maven_pom_dependencies_repository_folders": (
+        "artifact folder", lambda r: r["groupId"].replace(".", "/") + "/" + r["artifactId"]),
+    "wadllib_json_resource_types": (
+        "resource type", lambda r: r["resource type link"].split("#")[-1]),
+    "avahi_dbus_qualified_members": (
+        "qualified member", lambda r: _dbus_member(r["interface"], r["member"])),
+    "jupyterlab_server_api_local_urls": ("local URL", lambda r: _local_url(r["path"])),
+    "narwhals_dataframe_qualified_names": ("qualified name",
+                                           lambda r: _narwhals_name(r["member"])),
+    "pycairo_enum_members_constants": (
+        "constant", lambda r: _cairo_upper_snake(r["enum"]) + "_" + r["member"]),
+}
+
+
+def make_fresh18(lake, out: Path) -> list:
+    """The fresh18 cases; ``lake`` is unused (the tables ship in pip packages and Debian
+    packages, at the versions of FRESH18_VERSIONS and FRESH18_DEBIAN)."""
+    wrong = fresh18_version_mismatches()
+    if wrong:
+        raise RuntimeError("fresh18 was made with other versions: " + "; ".join(wrong))
+    return [
+        avahi_server_factories_interface_files(lake, out),
+        jupyterlab_server_api_handler_methods(lake, out),
+        maven_pom_dependencies_repository_folders(lake, out),
+        wadllib_json_resource_types(lake, out),
+        avahi_dbus_qualified_members(lake, out),
+        jupyterlab_server_api_local_urls(lake, out),
+        narwhals_dataframe_qualified_names(lake, out),
+        pycairo_enum_members_constants(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -6093,7 +6682,7 @@ def episode_codes_padded(lake, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh17)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh18)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     ap.add_argument("--fresh", action="store_true",
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
@@ -6152,17 +6741,22 @@ def main(argv=None):
                     help="make the seventeenth fresh validation set (bench/data/autojoin-fresh17) "
                     "from tables shipped in pip packages and Debian packages that no earlier "
                     "set read (fresh8 to fresh16's pools included) instead")
+    ap.add_argument("--fresh18", action="store_true",
+                    help="make the eighteenth fresh validation set (bench/data/autojoin-fresh18) "
+                    "from tables shipped in pip packages and Debian packages that no earlier "
+                    "set read (fresh8 to fresh17's pools included) instead")
     args = ap.parse_args(argv)
     if args.lake is None and not (args.fresh8 or args.fresh9 or args.fresh10 or args.fresh11
                                   or args.fresh12 or args.fresh13 or args.fresh14
-                                  or args.fresh15 or args.fresh16 or args.fresh17):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh17 read none)")
-    make = (make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+                                  or args.fresh15 or args.fresh16 or args.fresh17
+                                  or args.fresh18):
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh18 read none)")
+    make = (make_fresh18 if args.fresh18 else make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh17: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh18: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

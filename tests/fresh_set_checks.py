@@ -53,6 +53,20 @@ SOURCES = {
                 "valgrind"},
     "fresh17": {"cffi", "debugpy", "jupyter-events", "jupyter-lsp", "jupyter_server", "notebook",
                 "pip", "python3-crcmod", "python3-jwt", "python3-oauthlib", "rpcsvc-proto"},
+    "fresh18": {"avahi-daemon", "gettext-base", "jupyterlab_server", "libaopalliance-java",
+                "libapache-pom-java", "libatinject-jsr330-api-java", "libcdi-api-java",
+                "libcommons-cli-java", "libcommons-io-java", "libcommons-lang3-java",
+                "libcommons-parent-java", "liberror-prone-java",
+                "libgeronimo-annotation-1.3-spec-java", "libgeronimo-interceptor-3.0-spec-java",
+                "libguava-java", "libguice-java", "libjansi-java", "libjsr305-java",
+                "libmaven-parent-java", "libmaven-resolver-java", "libmaven-shared-utils-java",
+                "libmaven3-core-java", "libplexus-cipher-java", "libplexus-classworlds-java",
+                "libplexus-component-annotations-java", "libplexus-interpolation-java",
+                "libplexus-sec-dispatcher-java", "libplexus-utils2-java", "libsisu-inject-java",
+                "libsisu-plexus-java", "libslf4j-java", "libwagon-file-java",
+                "libwagon-http-shaded-java", "libwagon-provider-api-java", "maven", "narwhals",
+                "packagekit", "py4j", "python3-cairo", "python3-cupshelpers", "python3-dbus",
+                "python3-wadllib", "threadpoolctl", "upower"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -67,6 +81,7 @@ STDLIB = {
     "fresh15": {"builtins", "doctest", "imghdr", "pdb", "sndhdr", "zipfile"},
     "fresh16": {"pstats", "tarfile", "webbrowser"},
     "fresh17": {"operator", "platform", "uuid"},
+    "fresh18": {"ipaddress", "xmlrpc"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

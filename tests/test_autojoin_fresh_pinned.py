@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh17
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh18
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15, fresh16 and fresh17 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15, fresh16, fresh17 and fresh18 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -42,6 +42,10 @@ ALLOWED_16 = {"ast", "re"}
 # jupyter-lsp's source (not to read ast's tables), json (the protocol schema, jupyter-lsp's
 # schemas), re (parsing headers and the .x files) and importlib (pip's files, by its metadata).
 ALLOWED_17 = {"ast", "json", "re", "importlib"}
+# The modules fresh18's section of the case maker may import: ast to parse jupyterlab_server's
+# and narwhals' source (not to read ast's tables), json (wadllib's JSON data) and re (the D-Bus
+# interface files, the REST API spec, the POM files, the WADL and pycairo's stub).
+ALLOWED_18 = {"ast", "json", "re"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -73,6 +77,7 @@ _FOLDERS_14 = ("/usr/share/icons/Adwaita", "/usr/share/groff", "/usr/include/png
 _FOLDERS_15 = ("/usr/include/python3.11",)
 _FOLDERS_16 = ("/usr/share/alsa", "/usr/include/nettle", "/usr/include/valgrind",
                "/usr/share/glib-2.0/schemas", "/lib/systemd/system", "/usr/lib/systemd/system")
+_FOLDERS_17 = ("/usr/include/rpcsvc", "/usr/include/tirpc")
 _UPTO_13 = _FOLDERS_8_11 + _FOLDERS_12 + _FOLDERS_13
 SETS = {
     "fresh12": _set("fresh12", ALLOWED_12,
@@ -87,6 +92,8 @@ SETS = {
     "fresh16": _set("fresh16", ALLOWED_16, _UPTO_13 + _FOLDERS_14 + _FOLDERS_15, AWS),
     "fresh17": _set("fresh17", ALLOWED_17, _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16,
                     AWS),
+    "fresh18": _set("fresh18", ALLOWED_18,
+                    _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16 + _FOLDERS_17, AWS),
 }
 # per set: a case to break on purpose and a reference function that writes other keys
 BROKEN = {
@@ -97,6 +104,8 @@ BROKEN = {
     "fresh16": ("pyzmq_constants_c_names", lambda r: "ZMQ_" + r["member"].lower()),
     "fresh17": ("rpcsvc_procedures_client_stubs",
                 lambda r: r["procedure"].lower() + r["version number"]),
+    "fresh18": ("maven_pom_dependencies_repository_folders",
+                lambda r: r["groupId"] + "/" + r["artifactId"]),
 }
 # words no pinned path of the set may hold (sources the set's pool left out on purpose)
 NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtranslator"),
@@ -107,8 +116,27 @@ NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtran
                             "package-lists", "demo_lake", "vki", "python3.11"),
                 "fresh17": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
                             "package-lists", "demo_lake", "vki", "python3.11", "alsa", "nettle",
-                            "valgrind", "glib-2.0", "systemd")}
+                            "valgrind", "glib-2.0", "systemd"),
+                "fresh18": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
+                            "package-lists", "demo_lake", "vki", "python3.11", "alsa", "nettle",
+                            "valgrind", "glib-2.0", "systemd", "rpcsvc", "tirpc", "crcmod",
+                            "jwt", "oauthlib", "pydevd")}
 CASES = [(name, case) for name, s in SETS.items() for case in sorted(s.reference)]
+
+
+def test_case_maker_defines_each_name_once():
+    """A later set's helper of the same name as an earlier set's would replace it, and with
+    it the earlier set's reference functions: every top-level name is bound once."""
+    import ast
+    from collections import Counter
+    from fresh_set_checks import MAKER_PATH
+    names = []
+    for n in ast.parse(MAKER_PATH.read_text()).body:
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+            names.append(n.name)
+        elif isinstance(n, ast.Assign):
+            names += [t.id for t in n.targets if isinstance(t, ast.Name)]
+    assert [k for k, v in Counter(names).items() if v > 1] == []
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -302,3 +330,37 @@ def test_fresh17_references_on_hand_checked_rows():
         "DebugProtocol.InitializeRequest"
     assert ref["jupyter_lsp_node_spec_npm_urls"]({"key": "yaml-language-server"}) == \
         "https://www.npmjs.com/package/yaml-language-server"
+
+
+def test_fresh18_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in SETS["fresh18"].reference.items()}
+    assert ref["avahi_server_factories_interface_files"]({"member": "ServiceBrowserNew"}) == \
+        "org.freedesktop.Avahi.ServiceBrowser.xml"
+    assert ref["avahi_server_factories_interface_files"]({"member": "RecordBrowserPrepare"}) == \
+        "org.freedesktop.Avahi.RecordBrowser.xml"
+    assert ref["jupyterlab_server_api_handler_methods"](
+        {"path": "/lab/api/settings/{schema_name}", "HTTP method": "PUT"}) == \
+        "SettingsHandler.put"
+    assert ref["jupyterlab_server_api_handler_methods"](
+        {"path": "/lab/api/workspaces/", "HTTP method": "GET"}) == "WorkspacesHandler.get"
+    assert ref["maven_pom_dependencies_repository_folders"](
+        {"groupId": "org.apache.commons", "artifactId": "commons-lang3"}) == \
+        "org/apache/commons/commons-lang3"
+    assert ref["maven_pom_dependencies_repository_folders"](
+        {"groupId": "javax.inject", "artifactId": "javax.inject"}) == "javax/inject/javax.inject"
+    assert ref["wadllib_json_resource_types"](
+        {"resource type link": "http://api.launchpad.dev/beta/#person"}) == "person"
+    assert ref["avahi_dbus_qualified_members"]({"interface": "org.freedesktop.Avahi.Server",
+                                                "member": "GetHostName"}) == \
+        "org.freedesktop.Avahi.Server.GetHostName"
+    assert ref["jupyterlab_server_api_local_urls"]({"path": "/lab/api/translations/{locale}"}) \
+        == "http://localhost:8888/lab/api/translations/{locale}"
+    assert ref["narwhals_dataframe_qualified_names"]({"member": "group_by"}) == \
+        "narwhals.DataFrame.group_by"
+    assert ref["pycairo_enum_members_constants"]({"enum": "Antialias", "member": "BEST"}) == \
+        "ANTIALIAS_BEST"
+    assert ref["pycairo_enum_members_constants"]({"enum": "SubpixelOrder", "member": "RGB"}) == \
+        "SUBPIXEL_ORDER_RGB"
+    assert ref["pycairo_enum_members_constants"]({"enum": "PSLevel", "member": "LEVEL_2"}) != \
+        "PS_LEVEL_2"    # one of the stub's exceptions: the member repeats the enum's last word
