@@ -6644,6 +6644,116 @@ def make_fresh18(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh19 validation
+# Admission criteria, fixed and committed before any case was picked: fresh18's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh18). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh18's (a) holds out (the pools of fresh8 to
+#     fresh17, glibc, the copies of earlier data, xkb-data, libnspr4-dev, perl-base,
+#     valgrind's vki headers, the headers under /usr/include/x86_64-linux-gnu, pip's
+#     vendored copies of earlier pools, libtirpc-dev, gcc-12's and LLVM's intrinsics and
+#     CPU feature tables, the stdlib's re and sysconfig, Maven identities read from jars
+#     and every jar's content) and fresh18's pool as a whole (avahi-daemon, gettext-base,
+#     the lib*-java packages and maven of /usr/share/maven-repo, jupyterlab_server,
+#     narwhals, packagekit: its D-Bus interfaces, polkit actions and configuration, py4j,
+#     python3-cairo, python3-cupshelpers, python3-dbus, python3-wadllib, threadpoolctl,
+#     upower: its D-Bus interfaces, the stdlib's ipaddress and xmlrpc), and its sources'
+#     data whoever ships it (Avahi's D-Bus API, Maven's POMs and repository layout,
+#     jupyterlab_server's REST API, narwhals' API, PackageKit's and UPower's D-Bus APIs and
+#     PackageKit's polkit actions, py4j's protocol, cairo's enums, cupshelpers' tables
+#     (PPD and printer data), dbus-python's type codes, Launchpad's WADL and JSON data,
+#     BLAS / OpenMP library controllers, IP address tables, XML-RPC's fault codes; the list
+#     of bench/results/autojoin_fresh19_cases.md (a)). Also out: the AWS data of boto3,
+#     botocore, awscli, cfn-lint (cfnlint), aws-sam-translator and what is built on it;
+#     systemd's and dpkg's polkit actions (fresh16's and fresh9's sources); the gettext
+#     project lists' language codes (ISO 639: earlier data); python3-software-properties'
+#     country data (ISO 3166: earlier data); GTK's ITS rules (libgtk-3-bin: GTK's, fresh16's
+#     source libgtk-3-common); the xml / sgml catalogs' entries for earlier sets' files
+#     (iso-codes, X11, shared-mime-info); lark's grammar format is read with re only (lark
+#     itself is fresh14's). The tables are read from installed pip packages of the
+#     project's venv (versions pinned and checked), Python 3.11.7's standard library, and
+#     installed Debian packages' files, the system Python's Debian packages included
+#     (package version recorded, and the SHA-256 of every file read checked through
+#     pinned_file). The pool, in alphabetical order (a source is a pip package, a Debian
+#     package, or a module of the standard library): anyio (pip), argon2-cffi (pip: its
+#     profiles and parameters), cups-pk-helper (Debian: its polkit actions and D-Bus
+#     policy), e2fsprogs (Debian: mke2fs.conf), gettext (Debian: /usr/share/gettext, its
+#     project lists and ITS files; language codes out), gnupg-l10n (Debian: gnupg's help
+#     texts), greenlet (pip: its C API header), jupyter_core (pip: its paths, commands and
+#     troubleshooting tables), libbrotli-dev, libbz2-dev, libcrypt-dev (Debian: their
+#     headers), libjs-jquery, libjs-sphinxdoc, libjs-underscore (Debian: their JavaScript),
+#     libpam-modules, libpam-runtime (Debian: PAM's configuration files and pam-configs),
+#     libtasn1-6-dev (Debian: libtasn1.h), libtasn1-doc (Debian), polkitd (Debian: its own
+#     polkit action, its ITS rule, its DTD), python3-lazr.restfulclient, python3-lazr.uri
+#     (Debian; Launchpad's WADL and JSON data out, fresh18's), python3-software-properties
+#     (Debian; its country data out), python3-toml, python3-xmltodict (Debian),
+#     rfc3987-syntax (pip: its grammar), sgml-base (Debian: its catalogs),
+#     software-properties-common (Debian: its polkit action), sortedcontainers (pip),
+#     system-config-printer-common (Debian: its D-Bus interface
+#     org.fedoraproject.Config.Printing; cupshelpers' tables out, fresh18's), tqdm (pip),
+#     uri-template (pip), xml-core (Debian: its catalogs), yq (Debian), the standard library
+#     (argparse, asyncio, csv, difflib, plistlib, shlex, string, textwrap). Considered and
+#     left out: the stdlib's json and inspect (kept usable as parsers by later sets, as re
+#     is), termios / select / resource (their constants are glibc's), wsgiref (HTTP
+#     headers: earlier data), the venv's pip (its version changes when the venv is
+#     rebuilt; fresh17's anyway), markupsafe (HTML data), python3-gi (X11 keysyms),
+#     python3-httplib2 (CA data); many other installed sources were not looked at in this
+#     session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh19 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH19_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH19_POOL = (
+    "anyio", "argon2-cffi", "cups-pk-helper (Debian)", "e2fsprogs (Debian)",
+    "gettext (Debian)", "gnupg-l10n (Debian)", "greenlet", "jupyter_core",
+    "libbrotli-dev (Debian)", "libbz2-dev (Debian)", "libcrypt-dev (Debian)",
+    "libjs-jquery (Debian)", "libjs-sphinxdoc (Debian)", "libjs-underscore (Debian)",
+    "libpam-modules (Debian)", "libpam-runtime (Debian)", "libtasn1-6-dev (Debian)",
+    "libtasn1-doc (Debian)", "polkitd (Debian)", "python3-lazr.restfulclient (Debian)",
+    "python3-lazr.uri (Debian)", "python3-software-properties (Debian)",
+    "python3-toml (Debian)", "python3-xmltodict (Debian)", "rfc3987-syntax",
+    "sgml-base (Debian)", "software-properties-common (Debian)", "sortedcontainers",
+    "system-config-printer-common (Debian)", "tqdm", "uri-template", "xml-core (Debian)",
+    "yq (Debian)", "stdlib: argparse, asyncio, csv, difflib, plistlib, shlex, string, textwrap")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
