@@ -19,11 +19,12 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh16 --fresh16 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh17 --fresh17 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh18 --fresh18 # and more
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh19 --fresh19 # and more
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9 to fresh18, also
+tables shipped in pip packages and Python's standard library; for fresh9 to fresh19, also
 data files of Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
@@ -6754,6 +6755,449 @@ _FRESH19_POOL = (
     "yq (Debian)", "stdlib: argparse, asyncio, csv, difflib, plistlib, shlex, string, textwrap")
 
 
+# Sources the cases read, at the versions the committed cases were made with (make_fresh19
+# refuses others).
+FRESH19_VERSIONS = {"python": "3.11.7", "anyio": "4.16.0", "rfc3987-syntax": "1.1.0",
+                    "tqdm": "4.70.1"}
+# Installed Debian packages (Debian 12) whose files the cases read: PAM's templates and
+# modules, libtasn1's header and its gtk-doc index, system-config-printer's D-Bus interface
+# and service, brotli's decoder header, software-properties' cloud archive module.
+FRESH19_DEBIAN = {
+    "libbrotli-dev": "1.0.9-2+b6", "libpam-modules": "1.5.2-6+deb12u1",
+    "libpam-runtime": "1.5.2-6+deb12u1", "libtasn1-6-dev": "4.19.0-2+deb12u1",
+    "libtasn1-doc": "4.19.0-2+deb12u1",
+    "python3-software-properties": "0.99.30-4.1~deb12u1",
+    "system-config-printer-common": "1.5.18-1",
+}
+# Files of those packages read by make_fresh19; make_fresh19 refuses other content. PAM's
+# module folder is pinned as a tree (_pam_tree_sha256: libpam-modules' module files there,
+# by name and content), the other entries as files.
+FRESH19_FILES = {
+    "/usr/share/pam/common-account":
+        "8657819f898333b2ff09e8bb4fcc6ffabb02acd015411d0ec89f28a70e672537",
+    "/usr/share/pam/common-auth":
+        "940827d13f472a45ebd38cca4c4b2f91b7fc22f08a266a9e987222e88df4cc9b",
+    "/usr/share/pam/common-password":
+        "1544e26ce2ef5a2de1457824fa9fc2ce8a82d5a16de92a8f3b1b456e31827879",
+    "/usr/share/pam/common-session":
+        "b954c8c0b6182cf0f10f89d572be0feec4652d4a296f51f854b55b0352251725",
+    "/usr/share/pam/common-session-noninteractive":
+        "7ac763203bc998dde4c1ddbdf0c572be2afa61e3f59d82194a51f7b3a5d11f7f",
+    "/usr/share/pam-configs/unix":
+        "66528ec667294fd2eaa1418ad4372f51e0c9a8fbe628275242276ca070639276",
+    "/usr/include/libtasn1.h":
+        "8493490c766056959470f54241fae531d68f390eafc2316f33a2117a05a24c82",
+    "/usr/share/gtk-doc/html/libtasn1/libtasn1.devhelp2":
+        "e76fd4c9c56f68ec53a2e881f1fa68060dfe7f19cb8be30d9150c51af7b6793c",
+    "/usr/share/dbus-1/interfaces/org.fedoraproject.Config.Printing.xml":
+        "d717b5ed234fa2edc841028a810f8db729d6b0c5dee49af166d17cabde28d66d",
+    "/usr/share/system-config-printer/scp-dbus-service.py":
+        "1dea76b9646ffb1946437e6b8c58730de6b340aef81a4628f608a4c28ca53082",
+    "/usr/include/brotli/decode.h":
+        "a9665d09f77df18f8a1f4c948610474ebd8758ff3f3a0714842af0a12d263ee6",
+    "/usr/lib/python3/dist-packages/softwareproperties/cloudarchive.py":
+        "a1b9e84cf2040cc15a2ad64f05f1a4702df1b4e2dc1bd03803a11d19bd1187b5",
+    "/lib/x86_64-linux-gnu/security":
+        "9bf666f1fbf9faf599b7563489064d981c66294fff886ece60b2778bd3573a43",
+}
+# PAM's module folder, and the modules in it that other packages ship (libpam-cap,
+# libpam-systemd: checked with dpkg -S when the set was made), not read.
+_PAM_MODULE_DIR = "/lib/x86_64-linux-gnu/security"
+_PAM_OTHER_MODULES = ("pam_cap.so", "pam_systemd.so")
+
+
+def _pam_module_files() -> list:
+    """libpam-modules' module files in PAM's module folder, sorted by name."""
+    return sorted(p for p in Path(_PAM_MODULE_DIR).glob("pam_*.so")
+                  if p.name not in _PAM_OTHER_MODULES)
+
+
+def _pam_tree_sha256() -> str:
+    """The module folder pinned by its libpam-modules files: the SHA-256 of the lines "name,
+    file's SHA-256", sorted by name."""
+    lines = "".join(f"{p.name} {hashlib.sha256(p.read_bytes()).hexdigest()}\n"
+                    for p in _pam_module_files())
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def fresh19_version_mismatches() -> list:
+    """What differs from FRESH19_VERSIONS, FRESH19_DEBIAN and FRESH19_FILES here: a missing
+    package, another version, or a system file (or PAM's module files) with other content."""
+    files = {p: h for p, h in FRESH19_FILES.items() if p != _PAM_MODULE_DIR}
+    wrong = pinned_mismatches(FRESH19_VERSIONS, FRESH19_DEBIAN, files)
+    if not Path(_PAM_MODULE_DIR).is_dir():
+        wrong.append(f"{_PAM_MODULE_DIR}: missing")
+    elif _pam_tree_sha256() != FRESH19_FILES.get(_PAM_MODULE_DIR):
+        wrong.append(f"{_PAM_MODULE_DIR}: other module files")
+    return wrong
+
+
+def _fresh19_case(out, name, src, tgt, pairs) -> dict:
+    return _fresh8_case(out, name, src, tgt, pairs, FRESH19_REFERENCE)
+
+
+def _checked19(path: str) -> Path:
+    """A file of a Debian package whose content fresh19 pins (PAM's module folder: its
+    libpam-modules files as a tree)."""
+    if path == _PAM_MODULE_DIR:
+        if _pam_tree_sha256() != FRESH19_FILES[path]:
+            raise RuntimeError(f"{path} differs from the content fresh19 was made with")
+        return Path(path)
+    return pinned_file(path, FRESH19_FILES, "fresh19")
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def pam_stack_lines_module_files(lake, out):
+    """The module lines of libpam-runtime's PAM stacks: its templates of the common stacks
+    (/usr/share/pam/common-*: the file, its line number, type, control, module, arguments)
+    and its profile for pam-auth-update (/usr/share/pam-configs/unix: the stack field
+    "Auth-Initial" as type), against libpam-modules' module files in PAM's module folder
+    (path, size in bytes). N:1 (lines share a module). Truth: the module file of the name
+    the line gives (a module of another package has no partner)."""
+    rows = []
+    for path in sorted(p for p in FRESH19_FILES if p.startswith("/usr/share/pam")):
+        field = ""
+        for n, line in enumerate(_checked19(path).read_text(encoding="utf-8").splitlines(), 1):
+            text = line.split("#")[0].rstrip()
+            if not text.strip() or text.startswith("$"):   # "$auth_primary": pam-auth-update's
+                continue
+            if path.endswith("/unix"):
+                if not line[0].isspace():
+                    field = text.split(":")[0]
+                    continue
+                ctrl, module, *args = _pam_fields(text)
+                rows.append((Path(path).name, str(n), field, ctrl, module, " ".join(args)))
+            else:
+                kind, ctrl, module, *args = _pam_fields(text)
+                rows.append((Path(path).name, str(n), kind, ctrl, module, " ".join(args)))
+    src = pd.DataFrame(rows, columns=["file", "line", "type", "control", "module",
+                                      "arguments"])
+    files = _pam_module_files()
+    _checked19(_PAM_MODULE_DIR)
+    tgt = pd.DataFrame([(str(p), str(p.stat().st_size)) for p in files],
+                       columns=["module path", "size"])
+    by_name = {p.name: str(p) for p in files}
+    return _fresh19_case(out, "pam_stack_lines_module_files", src, tgt,
+                         _by_key([by_name.get(m) for m in src["module"]],
+                                 tgt["module path"].tolist()))
+
+
+def _pam_fields(text: str) -> list:
+    """A PAM line's fields: a bracketed control ("[success=1 default=ignore]") is one."""
+    text = text.strip()
+    if "[" in text:
+        head, rest = text.split("[", 1)
+        ctrl, tail = rest.split("]", 1)
+        return head.split() + ["[" + ctrl + "]"] + tail.split()
+    return text.split()
+
+
+def _tasn1_header_names() -> list:
+    """libtasn1.h's names: (name, kind, first line) for its macros, its functions (declared
+    extern ASN1_API) and its typedef and struct names, each (name, kind) once."""
+    import re
+    lines = _checked19("/usr/include/libtasn1.h").read_text(encoding="utf-8").splitlines()
+    seen = {}
+    text = "\n".join(lines)
+    for m in re.finditer(r"^\s*#\s*define\s+(\w+)", text, re.M):
+        seen.setdefault((m.group(1), "macro"), text.count("\n", 0, m.start()) + 1)
+    for m in re.finditer(r"extern\s+ASN1_API\b[^;(]*?\b(\w+)\s*\(", text, re.S):
+        seen.setdefault((m.group(1), "function"), text.count("\n", 0, m.start(1)) + 1)
+    for m in re.finditer(r"typedef\b[^;{]*?(?:\{[^}]*\}\s*)?\**\s*(\w+)\s*(?:_\w+\s*)?;", text):
+        seen.setdefault((m.group(1), "typedef"), text.count("\n", 0, m.start(1)) + 1)
+    for m in re.finditer(r"^\s*(?:typedef\s+)?struct\s+(\w+)\s*$", text, re.M):
+        seen.setdefault((m.group(1), "struct"), text.count("\n", 0, m.start(1)) + 1)
+    return sorted((name, kind, str(line)) for (name, kind), line in seen.items())
+
+
+def tasn1_header_gtkdoc_links(lake, out):
+    """The names libtasn1-6-dev's header declares (libtasn1.h: name, kind, line) against the
+    keywords of libtasn1-doc's gtk-doc index (libtasn1.devhelp2: type, name as the index
+    writes it, "asn1_der_coding ()" with a no-break space, and its link,
+    "libtasn1-libtasn1.html#asn1-der-coding"). Truth: the keyword of the same name (the
+    index's name without "()" or "struct "); N:1 where a struct is also a typedef; header
+    names the index leaves out (include guards, deprecated aliases) have no partner."""
+    import re
+    text = _checked19("/usr/share/gtk-doc/html/libtasn1/libtasn1.devhelp2").read_text(
+        encoding="utf-8")
+    keys = re.findall(r'<keyword type="([^"]+)" name="([^"]+)" link="([^"]+)"', text)
+    tgt = pd.DataFrame(keys, columns=["keyword type", "keyword", "link"])
+    src = pd.DataFrame(_tasn1_header_names(), columns=["name", "kind", "line"])
+    by_name = {n.replace("\xa0", " ").removesuffix(" ()").removeprefix("struct "): link
+               for _, n, link in keys}     # functions are named "asn1_der_coding\xa0()"
+    return _fresh19_case(out, "tasn1_header_gtkdoc_links", src, tgt,
+                         _by_key([by_name.get(n) for n in src["name"]], tgt["link"].tolist()))
+
+
+def _scp_service_members() -> tuple:
+    """system-config-printer's D-Bus service (scp-dbus-service.py, parsed with ast, not
+    run): the methods of its dbus.service.Object classes, as (class, method, exported as,
+    number of parameters besides self, line), and the interface each exported one serves
+    ({(class, method): interface}, from its decorator's dbus_interface constant)."""
+    import ast
+    tree = ast.parse(_checked19("/usr/share/system-config-printer/scp-dbus-service.py")
+                     .read_text(encoding="utf-8"))
+    consts = {}
+
+    def value(node):      # a string constant, a constant's name, or their sum
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name):
+            return consts.get(node.id)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = value(node.left), value(node.right)
+            return None if left is None or right is None else left + right
+        return None
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], ast.Name) and value(n.value) is not None:
+            consts[n.targets[0].id] = value(n.value)
+    rows, serves = [], {}
+    for cls in tree.body:
+        if not (isinstance(cls, ast.ClassDef)
+                and any(ast.unparse(b) == "dbus.service.Object" for b in cls.bases)):
+            continue
+        for f in cls.body:
+            if not isinstance(f, ast.FunctionDef):
+                continue
+            kind = ""
+            for d in f.decorator_list:
+                if isinstance(d, ast.Call) and ast.unparse(d.func) in (
+                        "dbus.service.method", "dbus.service.signal"):
+                    kind = ast.unparse(d.func).rsplit(".", 1)[1]
+                    iface = next(k.value for k in d.keywords if k.arg == "dbus_interface")
+                    serves[(cls.name, f.name)] = consts[iface.id]
+            a = f.args
+            params = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) - 1 \
+                + (a.vararg is not None) + (a.kwarg is not None)
+            rows.append((cls.name, f.name, kind, str(params), str(f.lineno)))
+    return rows, serves
+
+
+def scp_dbus_interface_service_methods(lake, out):
+    """The members of system-config-printer's D-Bus interface file
+    (org.fedoraproject.Config.Printing.xml: interface, member, method / signal, number of
+    arguments) against the methods of the Python service that implements it
+    (scp-dbus-service.py: "ConfigPrintingNewPrinterDialog.ChangePPD", exported as method,
+    signal or not at all, parameters, line). Truth: the method whose decorator exports the
+    member on the member's interface (read from the service). 1:1; the service's other
+    methods have no partner."""
+    import re
+    text = re.sub(r"<!--.*?-->", "", _checked19(
+        "/usr/share/dbus-1/interfaces/org.fedoraproject.Config.Printing.xml")
+        .read_text(encoding="utf-8"), flags=re.S)
+    rows = []
+    for iface, body in re.findall(r'<interface name="([^"]+)"\s*>(.*?)</interface>', text, re.S):
+        for kind, member, inner in re.findall(
+                r'<(method|signal) name="([^"]+)"\s*(?:/>|>(.*?)</\1>)', body, re.S):
+            rows.append((iface, member, kind, str(len(re.findall(r"<arg\b", inner or "")))))
+    src = pd.DataFrame(rows, columns=["interface", "member", "kind", "arguments"])
+    members, serves = _scp_service_members()
+    tgt = pd.DataFrame([(f"{c}.{m}", k, p, line) for c, m, k, p, line in members],
+                       columns=["service method", "exported as", "parameters", "line"])
+    impl = {(iface, m): f"{c}.{m}" for (c, m), iface in serves.items()}
+    return _fresh19_case(out, "scp_dbus_interface_service_methods", src, tgt,
+                         _by_key([impl.get((i, m)) for i, m, _, _ in rows],
+                                 tgt["service method"].tolist()))
+
+
+def _tqdm_man_options() -> list:
+    """The options of tqdm's manual page (tqdm.1, roff: each ".TP" entry's first line),
+    de-roffed: (option "--desc" or "-h, --help", argument "desc" or "", first line of its
+    description)."""
+    lines = _site("tqdm", "tqdm.1").read_text(encoding="utf-8").splitlines()
+    opts = []
+    start = lines.index(".SH OPTIONS")
+    for i in range(start, len(lines) - 2):
+        if lines[i] == ".TP":
+            head = lines[i + 1].replace("\\-", "-").replace("\\f[I]", "").replace("\\f[R]", "")
+            option, _, arg = head.partition("=")
+            opts.append((option, arg, lines[i + 2].replace("\\-", "-")))
+        elif lines[i].startswith(".SH") and i > start:
+            break
+    return opts
+
+
+def tqdm_parameters_man_options(lake, out):
+    """The parameters of tqdm's progress bar class (tqdm.std.tqdm.__init__, parsed with ast,
+    not imported: name, position, default as written) against the options of tqdm's manual
+    page (tqdm.1: "--mininterval", "--unit-scale", its argument, the first line of its
+    description). Truth: the option of the parameter's name, its "_" written "-" in the
+    manual ("unit_scale" is "--unit-scale=unit_scale": the argument keeps the name); parameters the command line does not take (iterable, file, gui, ...) and
+    options only the command line has (--delim, --tee, ...) have no partner. 1:1."""
+    import ast
+    tree = ast.parse(_site("tqdm", "std.py").read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "tqdm")
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    a = init.args
+    names = [x.arg for x in a.args[1:] + a.kwonlyargs]
+    defaults = ([None] * (len(a.args) - 1 - len(a.defaults)) + list(a.defaults)
+                + list(a.kw_defaults))
+    rows = [(n, str(i + 1), "" if d is None else ast.unparse(d))
+            for i, (n, d) in enumerate(zip(names, defaults))]
+    if a.kwarg is not None:
+        rows.append((a.kwarg.arg, str(len(rows) + 1), ""))
+    src = pd.DataFrame(rows, columns=["parameter", "position", "default"])
+    tgt = pd.DataFrame(_tqdm_man_options(), columns=["option", "argument", "description"])
+    long_names = {o.split(", ")[-1].removeprefix("--").replace("-", "_"): o
+                  for o in tgt["option"]}
+    return _fresh19_case(out, "tqdm_parameters_man_options", src, tgt,
+                         _by_key([long_names.get(n) for n in src["parameter"]],
+                                 tgt["option"].tolist()))
+
+
+# ---- written formats from a real column (class C)
+
+def _anyio_name(name: str) -> str:
+    """A name of anyio's API as its reference names it: qualified by the package."""
+    return "anyio." + name
+
+
+def anyio_exports_qualified_names(lake, out):
+    """The public names anyio's package exports (anyio/__init__.py, parsed with ast, not
+    imported: the name and the module it comes from, "._core._eventloop") and their
+    qualified names as anyio's API reference writes them ("anyio.create_task_group"). 1:1."""
+    import ast
+    tree = ast.parse(_site("anyio", "__init__.py").read_text(encoding="utf-8"))
+    rows = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and n.level == 1:
+            for alias in n.names:
+                name = alias.asname or alias.name
+                if not name.startswith("_"):
+                    rows.setdefault(name, (name, "." + (n.module or "")))
+    src = pd.DataFrame(sorted(rows.values()), columns=["name", "module"])
+    names = sorted(_anyio_name(x) for x in src["name"])
+    tgt = pd.DataFrame({"qualified name": names})
+    return _fresh19_case(out, "anyio_exports_qualified_names", src, tgt,
+                         _by_key([_anyio_name(x) for x in src["name"]], names))
+
+
+def _brotli_enum(prefix: str, name: str) -> str:
+    """The enumerator brotli's decoder header makes of an error code list entry
+    (BROTLI_ERROR_CODE_ENUM_ITEM_: BROTLI_DECODER ## PREFIX ## NAME)."""
+    return "BROTLI_DECODER" + prefix + name
+
+
+def brotli_decoder_error_codes_enumerators(lake, out):
+    """The entries of brotli's decoder error code list (decode.h's
+    BROTLI_DECODER_ERROR_CODES_LIST: prefix "_ERROR_FORMAT_", name "EXUBERANT_NIBBLE",
+    code "-1") and the enumerators of BrotliDecoderErrorCode that the header's macro writes
+    from them ("BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_NIBBLE"). 1:1."""
+    import re
+    text = _checked19("/usr/include/brotli/decode.h").read_text(encoding="utf-8")
+    rows = re.findall(r"BROTLI_ERROR_CODE\((\w+), (\w+), (-?\d+)\)", text)
+    src = pd.DataFrame(rows, columns=["prefix", "name", "code"])
+    names = sorted(_brotli_enum(p, n) for p, n, _ in rows)
+    tgt = pd.DataFrame({"enumerator": names})
+    return _fresh19_case(out, "brotli_decoder_error_codes_enumerators", src, tgt,
+                         _by_key([_brotli_enum(p, n) for p, n, _ in rows], names))
+
+
+def _uca_description(release: str) -> str:
+    """The description software-properties gives a cloud archive (cloudarchive.py:
+    f'{UCA} for OpenStack {caname.capitalize()}')."""
+    return "Ubuntu Cloud Archive for OpenStack " + release.capitalize()
+
+
+def uca_releases_descriptions(lake, out):
+    """The OpenStack releases of software-properties' Ubuntu Cloud Archive table
+    (cloudarchive.py's RELEASE_MAP, parsed with ast: the release, the Ubuntu series it is
+    built for) and the archives' descriptions as the module writes them ("Ubuntu Cloud
+    Archive for OpenStack Yoga"). 1:1."""
+    import ast
+    tree = ast.parse(_checked19(
+        "/usr/lib/python3/dist-packages/softwareproperties/cloudarchive.py")
+        .read_text(encoding="utf-8"))
+    table = next(n.value for n in tree.body if isinstance(n, ast.Assign)
+                 and any(getattr(t, "id", "") == "RELEASE_MAP" for t in n.targets))
+    rows = [(k.value, v.value) for k, v in zip(table.keys, table.values)]
+    src = pd.DataFrame(rows, columns=["OpenStack release", "Ubuntu series"])
+    names = sorted(_uca_description(r) for r, _ in rows)
+    tgt = pd.DataFrame({"description": names})
+    return _fresh19_case(out, "uca_releases_descriptions", src, tgt,
+                         _by_key([_uca_description(r) for r, _ in rows], names))
+
+
+def _abnf_rule(rule: str) -> str:
+    """A grammar rule's name as ABNF writes it (RFC 5234: names of letters, digits and
+    hyphens, compared without case): underscores as hyphens."""
+    return rule.replace("_", "-")
+
+
+def _lark_alternatives(body: str) -> int:
+    """A grammar rule's number of alternatives: its "|" outside quotes and brackets, plus 1."""
+    import re
+    depth, bars = 0, 0
+    for ch in re.sub(r'"[^"]*"', '""', body):
+        depth += (ch in "([") - (ch in ")]")
+        bars += ch == "|" and depth == 0
+    return bars + 1
+
+
+def rfc3987_grammar_abnf_rules(lake, out):
+    """The rules of rfc3987-syntax's grammar of RFC 3987 (syntax_rfc3987.lark, read with re:
+    the rule, its number of alternatives, its order) and their names as ABNF writes them
+    ("ihier-part"), the RFC's notation. 1:1."""
+    import re
+    text = _site("rfc3987_syntax", "syntax_rfc3987.lark").read_text(encoding="utf-8")
+    rules = re.findall(r"^([a-z_0-9]+):(.*(?:\n[ \t]+\|.*)*)", text, re.M)
+    src = pd.DataFrame([(r, str(_lark_alternatives(body)), str(i + 1))
+                        for i, (r, body) in enumerate(rules)],
+                       columns=["rule", "alternatives", "order"])
+    names = sorted(_abnf_rule(r) for r, _ in rules)
+    tgt = pd.DataFrame({"ABNF rule": names})
+    return _fresh19_case(out, "rfc3987_grammar_abnf_rules", src, tgt,
+                         _by_key([_abnf_rule(r) for r in src["rule"]], names))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+def _gtkdoc_anchor(name: str) -> str:
+    """gtk-doc's anchor of a C name: "_" as "-", leading and trailing "-" dropped, and
+    ":CAPS" after a name without lower-case letters."""
+    anchor = name.replace("_", "-").strip("-")
+    return anchor + (":CAPS" if name == name.upper() else "")
+
+
+FRESH19_REFERENCE = {
+    "pam_stack_lines_module_files": (
+        "module path", lambda r: _PAM_MODULE_DIR + "/" + r["module"]),
+    "tasn1_header_gtkdoc_links": (
+        "link", lambda r: "libtasn1-libtasn1.html#" + _gtkdoc_anchor(r["name"])),
+    "scp_dbus_interface_service_methods": (
+        "service method", lambda r: r["interface"].removeprefix("org.fedoraproject.")
+        .replace(".", "") + "." + r["member"]),
+    "tqdm_parameters_man_options": (
+        "option", lambda r: "--" + r["parameter"].replace("_", "-")),
+    "anyio_exports_qualified_names": ("qualified name", lambda r: _anyio_name(r["name"])),
+    "brotli_decoder_error_codes_enumerators": (
+        "enumerator", lambda r: _brotli_enum(r["prefix"], r["name"])),
+    "uca_releases_descriptions": (
+        "description", lambda r: _uca_description(r["OpenStack release"])),
+    "rfc3987_grammar_abnf_rules": ("ABNF rule", lambda r: _abnf_rule(r["rule"])),
+}
+
+
+def make_fresh19(lake, out: Path) -> list:
+    """The fresh19 cases; ``lake`` is unused (the tables ship in pip packages and Debian
+    packages, at the versions of FRESH19_VERSIONS and FRESH19_DEBIAN)."""
+    wrong = fresh19_version_mismatches()
+    if wrong:
+        raise RuntimeError("fresh19 was made with other versions: " + "; ".join(wrong))
+    return [
+        pam_stack_lines_module_files(lake, out),
+        tasn1_header_gtkdoc_links(lake, out),
+        scp_dbus_interface_service_methods(lake, out),
+        tqdm_parameters_man_options(lake, out),
+        anyio_exports_qualified_names(lake, out),
+        brotli_decoder_error_codes_enumerators(lake, out),
+        uca_releases_descriptions(lake, out),
+        rfc3987_grammar_abnf_rules(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -6792,7 +7236,7 @@ def episode_codes_padded(lake, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh18)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh19)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     ap.add_argument("--fresh", action="store_true",
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
@@ -6855,18 +7299,22 @@ def main(argv=None):
                     help="make the eighteenth fresh validation set (bench/data/autojoin-fresh18) "
                     "from tables shipped in pip packages and Debian packages that no earlier "
                     "set read (fresh8 to fresh17's pools included) instead")
+    ap.add_argument("--fresh19", action="store_true",
+                    help="make the nineteenth fresh validation set (bench/data/autojoin-fresh19) "
+                    "from tables shipped in pip packages and Debian packages that no earlier "
+                    "set read (fresh8 to fresh18's pools included) instead")
     args = ap.parse_args(argv)
     if args.lake is None and not (args.fresh8 or args.fresh9 or args.fresh10 or args.fresh11
                                   or args.fresh12 or args.fresh13 or args.fresh14
                                   or args.fresh15 or args.fresh16 or args.fresh17
-                                  or args.fresh18):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh18 read none)")
-    make = (make_fresh18 if args.fresh18 else make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+                                  or args.fresh18 or args.fresh19):
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh19 read none)")
+    make = (make_fresh19 if args.fresh19 else make_fresh18 if args.fresh18 else make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh18: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh19: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 
