@@ -7,7 +7,8 @@
         bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
         bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 bench/data/autojoin-fresh15 \
         bench/data/autojoin-fresh16 bench/data/autojoin-fresh17 bench/data/autojoin-fresh18 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh18|all] \
+        bench/data/autojoin-fresh19 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh19|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -81,6 +82,10 @@ A twentieth, "fresh18" (``FRESH18_CASES``, bench/data/autojoin-fresh18), holds e
 from sources no earlier set's pool held (pip packages and Debian packages' files), made the
 same way and committed before any learner ran on them, never run and never tuned on
 (bench/results/autojoin_fresh18_cases.md).
+A twenty-first, "fresh19" (``FRESH19_CASES``, bench/data/autojoin-fresh19), holds eight cases
+from sources no earlier set's pool held (pip packages and Debian packages' files), made the
+same way and committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh19_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -261,11 +266,19 @@ FRESH18_CASES = {
     "maven_pom_dependencies_repository_folders", "wadllib_json_resource_types",
     "avahi_dbus_qualified_members", "jupyterlab_server_api_local_urls",
     "narwhals_dataframe_qualified_names", "pycairo_enum_members_constants"}
+# Nineteenth fresh validation (bench/autojoin_make_cases.py --fresh19), unseen: from pip
+# packages and Debian packages' files that no earlier set's pool held, built apart from the
+# learner and committed before any learner ran on them; never run, never tuned on:
+FRESH19_CASES = {
+    "pam_stack_lines_module_files", "tasn1_header_gtkdoc_links",
+    "scp_dbus_interface_service_methods", "tqdm_parameters_man_options",
+    "anyio_exports_qualified_names", "brotli_decoder_error_codes_enumerators",
+    "uca_releases_descriptions", "rfc3987_grammar_abnf_rules"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh18": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH18_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh19": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH19_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -303,6 +316,8 @@ def split_of(case: str) -> str:
         return "fresh17"
     if case in FRESH18_CASES:
         return "fresh18"
+    if case in FRESH19_CASES:
+        return "fresh19"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -414,6 +429,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh19", "fresh19 validation (never tuned on)"),
     ("fresh18", "fresh18 validation (never tuned on)"),
     ("fresh17", "fresh17 validation (never tuned on)"),
     ("fresh16", "fresh16 validation (never tuned on)"),
@@ -455,6 +471,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh16"] = -11
     order["fresh17"] = -12
     order["fresh18"] = -13
+    order["fresh19"] = -14
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -512,7 +529,7 @@ def main(argv=None):
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
                                         "fresh12", "fresh13", "fresh14", "fresh15",
-                                        "fresh16", "fresh17", "fresh18"),
+                                        "fresh16", "fresh17", "fresh18", "fresh19"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

@@ -6856,7 +6856,8 @@ def pam_stack_lines_module_files(lake, out):
     (path, size in bytes). N:1 (lines share a module). Truth: the module file of the name
     the line gives (a module of another package has no partner)."""
     rows = []
-    for path in sorted(p for p in FRESH19_FILES if p.startswith("/usr/share/pam")):
+    for path in sorted(p for p in FRESH19_FILES
+                       if Path(p).parent.name in ("pam", "pam-configs")):
         field = ""
         for n, line in enumerate(_checked19(path).read_text(encoding="utf-8").splitlines(), 1):
             text = line.split("#")[0].rstrip()
@@ -7024,8 +7025,9 @@ def tqdm_parameters_man_options(lake, out):
     not imported: name, position, default as written) against the options of tqdm's manual
     page (tqdm.1: "--mininterval", "--unit-scale", its argument, the first line of its
     description). Truth: the option of the parameter's name, its "_" written "-" in the
-    manual ("unit_scale" is "--unit-scale=unit_scale": the argument keeps the name); parameters the command line does not take (iterable, file, gui, ...) and
-    options only the command line has (--delim, --tee, ...) have no partner. 1:1."""
+    manual ("unit_scale" is "--unit-scale=unit_scale": the argument keeps the name);
+    parameters the command line does not take (iterable, file, gui, ...) and options only
+    the command line has (--delim, --tee, ...) have no partner. 1:1."""
     import ast
     tree = ast.parse(_site("tqdm", "std.py").read_text(encoding="utf-8"))
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "tqdm")
@@ -7083,8 +7085,8 @@ def _brotli_enum(prefix: str, name: str) -> str:
 def brotli_decoder_error_codes_enumerators(lake, out):
     """The entries of brotli's decoder error code list (decode.h's
     BROTLI_DECODER_ERROR_CODES_LIST: prefix "_ERROR_FORMAT_", name "EXUBERANT_NIBBLE",
-    code "-1") and the enumerators of BrotliDecoderErrorCode that the header's macro writes
-    from them ("BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_NIBBLE"). 1:1."""
+    code "-1") and the enumerators of BrotliDecoderErrorCode that the header's macro makes
+    of each ("BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_NIBBLE"). 1:1."""
     import re
     text = _checked19("/usr/include/brotli/decode.h").read_text(encoding="utf-8")
     rows = re.findall(r"BROTLI_ERROR_CODE\((\w+), (\w+), (-?\d+)\)", text)

@@ -67,6 +67,14 @@ SOURCES = {
                 "libwagon-http-shaded-java", "libwagon-provider-api-java", "maven", "narwhals",
                 "packagekit", "py4j", "python3-cairo", "python3-cupshelpers", "python3-dbus",
                 "python3-wadllib", "threadpoolctl", "upower"},
+    "fresh19": {"anyio", "argon2-cffi", "cups-pk-helper", "e2fsprogs", "gettext", "gnupg-l10n",
+                "greenlet", "jupyter_core", "libbrotli-dev", "libbz2-dev", "libcrypt-dev",
+                "libjs-jquery", "libjs-sphinxdoc", "libjs-underscore", "libpam-modules",
+                "libpam-runtime", "libtasn1-6-dev", "libtasn1-doc", "polkitd",
+                "python3-lazr.restfulclient", "python3-lazr.uri", "python3-software-properties",
+                "python3-toml", "python3-xmltodict", "rfc3987-syntax", "sgml-base",
+                "software-properties-common", "sortedcontainers", "system-config-printer-common",
+                "tqdm", "uri-template", "xml-core", "yq"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -82,6 +90,8 @@ STDLIB = {
     "fresh16": {"pstats", "tarfile", "webbrowser"},
     "fresh17": {"operator", "platform", "uuid"},
     "fresh18": {"ipaddress", "xmlrpc"},
+    "fresh19": {"argparse", "asyncio", "csv", "difflib", "plistlib", "shlex", "string",
+                "textwrap"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh18
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh19
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15, fresh16, fresh17 and fresh18 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15, fresh16, fresh17, fresh18 and fresh19 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -46,6 +46,10 @@ ALLOWED_17 = {"ast", "json", "re", "importlib"}
 # and narwhals' source (not to read ast's tables), json (wadllib's JSON data) and re (the D-Bus
 # interface files, the REST API spec, the POM files, the WADL and pycairo's stub).
 ALLOWED_18 = {"ast", "json", "re"}
+# The modules fresh19's section of the case maker may import: ast to parse tqdm's, anyio's,
+# system-config-printer's and software-properties' source (not to read ast's tables), and re
+# (libtasn1's header and gtk-doc index, the D-Bus interface file, brotli's header, the grammar).
+ALLOWED_19 = {"ast", "re"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -78,6 +82,13 @@ _FOLDERS_15 = ("/usr/include/python3.11",)
 _FOLDERS_16 = ("/usr/share/alsa", "/usr/include/nettle", "/usr/include/valgrind",
                "/usr/share/glib-2.0/schemas", "/lib/systemd/system", "/usr/lib/systemd/system")
 _FOLDERS_17 = ("/usr/include/rpcsvc", "/usr/include/tirpc")
+_FOLDERS_18 = ("/usr/share/maven-repo", "/usr/share/java",
+               "/usr/share/dbus-1/interfaces/org.freedesktop.Avahi",
+               "/usr/share/dbus-1/interfaces/org.freedesktop.PackageKit",
+               "/usr/share/dbus-1/interfaces/org.freedesktop.UPower",
+               "/usr/share/polkit-1/actions/org.freedesktop.packagekit",
+               "/usr/lib/python3/dist-packages/cairo", "/usr/lib/python3/dist-packages/wadllib",
+               "/usr/lib/python3/dist-packages/cupshelpers", "/usr/lib/python3/dist-packages/dbus")
 _UPTO_13 = _FOLDERS_8_11 + _FOLDERS_12 + _FOLDERS_13
 SETS = {
     "fresh12": _set("fresh12", ALLOWED_12,
@@ -94,6 +105,9 @@ SETS = {
                     AWS),
     "fresh18": _set("fresh18", ALLOWED_18,
                     _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16 + _FOLDERS_17, AWS),
+    "fresh19": _set("fresh19", ALLOWED_19,
+                    _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16 + _FOLDERS_17
+                    + _FOLDERS_18, AWS),
 }
 # per set: a case to break on purpose and a reference function that writes other keys
 BROKEN = {
@@ -106,6 +120,8 @@ BROKEN = {
                 lambda r: r["procedure"].lower() + r["version number"]),
     "fresh18": ("maven_pom_dependencies_repository_folders",
                 lambda r: r["groupId"] + "/" + r["artifactId"]),
+    "fresh19": ("tasn1_header_gtkdoc_links",
+                lambda r: "libtasn1-libtasn1.html#" + r["name"].replace("_", "-")),
 }
 # words no pinned path of the set may hold (sources the set's pool left out on purpose)
 NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtranslator"),
@@ -120,7 +136,13 @@ NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtran
                 "fresh18": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
                             "package-lists", "demo_lake", "vki", "python3.11", "alsa", "nettle",
                             "valgrind", "glib-2.0", "systemd", "rpcsvc", "tirpc", "crcmod",
-                            "jwt", "oauthlib", "pydevd")}
+                            "jwt", "oauthlib", "pydevd"),
+                "fresh19": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
+                            "package-lists", "demo_lake", "vki", "python3.11", "alsa", "nettle",
+                            "valgrind", "glib-2.0", "systemd", "rpcsvc", "tirpc", "crcmod",
+                            "jwt", "oauthlib", "pydevd", "maven", "Avahi", "PackageKit",
+                            "packagekit", "UPower", "cairo", "wadllib", "cupshelpers",
+                            "iso-codes", "X11", "gettext")}
 CASES = [(name, case) for name, s in SETS.items() for case in sorted(s.reference)]
 
 
@@ -364,3 +386,36 @@ def test_fresh18_references_on_hand_checked_rows():
         "SUBPIXEL_ORDER_RGB"
     assert ref["pycairo_enum_members_constants"]({"enum": "PSLevel", "member": "LEVEL_2"}) != \
         "PS_LEVEL_2"    # one of the stub's exceptions: the member repeats the enum's last word
+
+
+def test_fresh19_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in SETS["fresh19"].reference.items()}
+    assert ref["pam_stack_lines_module_files"]({"module": "pam_unix.so"}) == \
+        "/lib/x86_64-linux-gnu/security/pam_unix.so"
+    assert ref["tasn1_header_gtkdoc_links"]({"name": "asn1_der_coding"}) == \
+        "libtasn1-libtasn1.html#asn1-der-coding"
+    assert ref["tasn1_header_gtkdoc_links"]({"name": "ASN1_SUCCESS"}) == \
+        "libtasn1-libtasn1.html#ASN1-SUCCESS:CAPS"
+    assert ref["tasn1_header_gtkdoc_links"]({"name": "_ASN1_GCC_ATTR_DEPRECATED"}) == \
+        "libtasn1-libtasn1.html#ASN1-GCC-ATTR-DEPRECATED:CAPS"
+    assert ref["tasn1_header_gtkdoc_links"]({"name": "asn1_der_decoding_startEnd"}) == \
+        "libtasn1-libtasn1.html#asn1-der-decoding-startEnd"
+    assert ref["scp_dbus_interface_service_methods"](
+        {"interface": "org.fedoraproject.Config.Printing.NewPrinterDialog",
+         "member": "ChangePPD"}) == "ConfigPrintingNewPrinterDialog.ChangePPD"
+    assert ref["scp_dbus_interface_service_methods"](
+        {"interface": "org.fedoraproject.Config.Printing", "member": "JobApplet"}) == \
+        "ConfigPrinting.JobApplet"
+    assert ref["tqdm_parameters_man_options"]({"parameter": "mininterval"}) == "--mininterval"
+    assert ref["tqdm_parameters_man_options"]({"parameter": "unit_scale"}) == "--unit-scale"
+    assert ref["anyio_exports_qualified_names"]({"name": "create_task_group"}) == \
+        "anyio.create_task_group"
+    assert ref["brotli_decoder_error_codes_enumerators"](
+        {"prefix": "_ERROR_FORMAT_", "name": "EXUBERANT_NIBBLE"}) == \
+        "BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_NIBBLE"
+    assert ref["brotli_decoder_error_codes_enumerators"]({"prefix": "_", "name": "SUCCESS"}) \
+        == "BROTLI_DECODER_SUCCESS"
+    assert ref["uca_releases_descriptions"]({"OpenStack release": "yoga"}) == \
+        "Ubuntu Cloud Archive for OpenStack Yoga"
+    assert ref["rfc3987_grammar_abnf_rules"]({"rule": "ihier_part"}) == "ihier-part"
