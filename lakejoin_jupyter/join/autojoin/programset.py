@@ -20,6 +20,8 @@ value's last word ("XValue" onto "x", deviation 38). Estimated precision: among 
 joined source rows that also have a 1-to-1 match of a 6+ character q-gram or of a rare
 token bag, the share whose matched row holds the derived key (teaching rows excluded; None
 without evidence; a value's evidence holds for every row holding it).
+Evidence of a value several rows hold (N:1) checks only keys the program joins through more
+than one row, not a row it joins 1:1 (deviation 39).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
