@@ -4,12 +4,14 @@ procedures against the stubs rpcgen writes (a client stub per procedure and vers
 server stub beside it, one "freeresult" stub per program and version); main's learner lets
 the program column's evidence refute the procedure program and joins every procedure onto
 its program's freeresult stub."""
+from types import SimpleNamespace
+
 import pandas as pd
 
 from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Program, extract
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
-from lakejoin_jupyter.join.autojoin.pipeline import Table
+from lakejoin_jupyter.join.autojoin.pipeline import Table, _direction
 from lakejoin_jupyter.join.autojoin.programset import estimated_precision, evidence_counts
 
 PROGRAMS = {"BOOKPROG": (["LOOKUP", "RESERVE", "RETURN", "RENEW"], ["1", "2"]),
@@ -69,3 +71,48 @@ def test_rpc_procedures_join_their_own_stubs():
     assert all(k in keys for k in derived)          # hand check: every row has its stub
     accepted = result.stats["directions"]["left"]["accepted"]
     assert (accepted["coverage"], accepted["joined_rows"]) == (26, 26)
+
+
+# ---------------------------------------------------------------- two 1:1 directions
+
+def _found(coverage, joined_rows, target_rows, size=1):
+    best = SimpleNamespace(coverage=coverage, joined_rows=joined_rows,
+                           program=SimpleNamespace(size=size))
+    return (SimpleNamespace(best=best, target_positions=range(target_rows)), None, None)
+
+
+def test_direction_hand_checked():
+    a, b = _found(47, 47, 83), _found(34, 34, 51)
+    # both 1:1: the keys joined decide (47 > 34), not the target's fraction (0.57 < 0.67)
+    assert _direction([a, b]) is a and _direction([b, a]) is a
+    # one of them N:1 (47 keys through 60 rows): the fraction of the target's rows, §4.3
+    n1 = _found(47, 60, 83)
+    assert _direction([n1, b]) is b and _direction([b, n1]) is b
+    # equal keys, both 1:1: the fraction, then the smaller program
+    c, d = _found(34, 34, 40), _found(34, 34, 51, size=2)
+    assert _direction([c, d]) is c and _direction([_found(34, 34, 51, 3), d])[0].best \
+        .program.size == 2
+    assert _direction([a]) is a
+
+
+def test_primitive_types_join_from_the_smaller_table():
+    # C types against the header's macros, which also name 17 opcodes: the types -> macros
+    # program joins every type (19 of 36 macros); the macros -> types program joins the
+    # "_t" types and the one-word ones under a guard (15 of 19 types: a larger fraction)
+    sized = ["int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t",
+             "uint64_t", "size_t", "ssize_t", "intptr_t", "uintptr_t"]
+    plain = ["char", "short", "long", "float", "double", "bool", "wchar"]
+    ops = ["PRIMITIVE", "POINTER", "ARRAY", "OPEN_ARRAY", "STRUCT_UNION", "ENUM",
+           "FUNCTION", "FUNCTION_END", "NOOP", "BITFIELD", "TYPENAME", "CONSTANT",
+           "CONSTANT_INT", "GLOBAL_VAR", "DLOPEN_FUNC", "DLOPEN_CONST", "EXTERN_PYTHON"]
+    types = sized + plain
+    src = pd.DataFrame({"C type": types, "kind": ["i"] * len(types)})
+    macros = ["_CFFI_PRIM_" + (t[:-2] if t.endswith("_t") else t).upper() for t in types]
+    macros += ["_CFFI_OP_" + o for o in ops]
+    tgt = pd.DataFrame({"C macro": macros, "value": [str(i) for i in range(len(macros))]})
+    result = autojoin(src, tgt, fuzzy=False)
+    assert result.program.describe() == '"_CFFI_PRIM_" + upper(part 1 (split at "_") of `C type`)'
+    # hand check: the program gives every type its own macro
+    assert ["_CFFI_PRIM_" + t.split("_")[0].upper() for t in types] == macros[:len(types)]
+    right = result.stats["directions"]["right"]["accepted"]
+    assert (right["coverage"], right["joined_rows"], right["target_rows"]) == (15, 15, 19)
