@@ -31,6 +31,7 @@ from lakejoin_jupyter.join.autojoin.programset import evidence_counts  # noqa: E
 
 _STATE: dict = {"force": None, "rec": {}}
 _ORIGINAL = P._joined_fraction
+_ORIGINAL_DIRECTION = P._direction
 
 
 def _recording(result):
@@ -45,6 +46,14 @@ def _recording(result):
     if _STATE["force"] is None:
         return _ORIGINAL(result)
     return 1.0 if d.source == _STATE["force"] else 0.0
+
+
+def _direction(found):
+    """The pipeline's choice, or the forced direction (the pipeline's choice may rank
+    keys before the fraction, deviation 39 (b))."""
+    if _STATE["force"] is None:
+        return _ORIGINAL_DIRECTION(found)
+    return max(found, key=_recording)
 
 
 def _one_to_one_estimate(d, src, tgt):
@@ -62,6 +71,7 @@ def _one_to_one_estimate(d, src, tgt):
 
 def run(out_path: Path, folders: list) -> None:
     P._joined_fraction = _recording
+    P._direction = _direction
     with out_path.open("w") as out:
         for path in folders:
             for folder in sorted(p for p in path.iterdir() if (p / "ground_truth.csv").exists()):

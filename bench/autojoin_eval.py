@@ -76,8 +76,8 @@ the same way and committed before any learner ran on them, never run and never t
 (bench/results/autojoin_fresh16_cases.md).
 A nineteenth, "fresh17" (``FRESH17_CASES``, bench/data/autojoin-fresh17), holds eight cases
 from sources no earlier set's pool held (pip packages and Debian packages' files), made the
-same way and committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh17_cases.md).
+same way and committed before any learner ran on them, run clean with the learners of rounds
+16 and 17 and tuned on since round 18 (bench/results/autojoin_fresh17_cases.md).
 A twentieth, "fresh18" (``FRESH18_CASES``, bench/data/autojoin-fresh18), holds eight cases
 from sources no earlier set's pool held (pip packages and Debian packages' files), made the
 same way and committed before any learner ran on them, never run and never tuned on
@@ -250,9 +250,9 @@ FRESH16_CASES = {
     "alsa_card_aliases_config_files", "alsa_card_pcms_generic_files",
     "nettle_hash_digest_sizes", "pyzmq_constants_c_names", "valgrind_guest_state_offsets",
     "bs4_block_element_urls", "bleach_css_property_attributes", "gsettings_enum_c_values"}
-# Seventeenth fresh validation (bench/autojoin_make_cases.py --fresh17), unseen: from pip
-# packages and Debian packages' files that no earlier set's pool held, built apart from the
-# learner and committed before any learner ran on them; never run, never tuned on:
+# Seventeenth fresh set (bench/autojoin_make_cases.py --fresh17): from pip packages and
+# Debian packages' files that no earlier set's pool held, built apart from the learner and
+# committed before any learner ran on them; run clean with rounds 16-17, tuned on since 18:
 FRESH17_CASES = {
     "cffi_opcodes_c_macros", "cffi_primitive_types_c_macros", "debugpy_dap_requests_handlers",
     "jupyter_lsp_specs_config_schemas", "pip_vendor_txt_modules",
@@ -431,7 +431,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 FRESH_LABELS = [
     ("fresh19", "fresh19 validation (never tuned on)"),
     ("fresh18", "fresh18 validation (never tuned on)"),
-    ("fresh17", "fresh17 validation (never tuned on)"),
+    ("fresh17", "fresh17 (clean for rounds 16-17; tuned on since round 18)"),
     ("fresh16", "fresh16 validation (never tuned on)"),
     ("fresh15", "fresh15 validation (never tuned on)"),
     ("fresh14", "fresh14 validation (never tuned on)"),

@@ -67,7 +67,8 @@ def test_explain_shows_the_other_directions_program():
     text = aj.explain()
     assert ('The other direction also joins: "https://www." + lower(`state`) + ".gov/" (the '
             "left table's rows) equals 'portal' of the right table for 12 of 12 rows") in text
-    assert "directions compete on the fraction of their target's rows joined." in text
+    assert ("directions compete on the fraction of their target's rows joined (on keys joined "
+            "when both join 1:1).") in text
     # one direction only (the codes repeat: no key on that side): nothing to show
     codes = autojoin(pd.DataFrame({"code": ["x1", "x2", "x3", "x4"] * 3}),
                      pd.DataFrame({"label": ["Item x1", "Item x2", "Item x3", "Item x4"]}),

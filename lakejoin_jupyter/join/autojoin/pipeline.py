@@ -22,7 +22,8 @@ Note:
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
     - a program of the residual rounds replacing the set passes the same checks (``_checks``);
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
-      confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows.
+      confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
+    - directions whose programs both join 1:1 compete by keys joined (``_direction``).
 """
 from __future__ import annotations
 
@@ -542,10 +543,7 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         timings["total"] = time.perf_counter() - t0
         stats["seconds"] = timings
         return AutoJoin.not_found(L, R, _why_not(results, settings), stats, settings)
-    # directions compete on the fraction of the target's rows they join (§4.3: "the
-    # transformation that joins the largest fraction of rows in T_t")
-    d, src, tgt = max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage,
-                                            -r[0].best.program.size))
+    d, src, tgt = _direction(found)
     stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
     best = d.best
     part = d.target_parts.get(best.target_column)
@@ -574,6 +572,18 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     stats["seconds"] = timings
     return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
                                 d, stats, settings)
+
+
+def _direction(found: list):
+    """The directions compete on the fraction of the target's rows they join (§4.3: "the
+    transformation that joins the largest fraction of rows in T_t"); when each of them
+    joins 1:1 (every joined source row onto a key of its own), the joined pairs are the
+    same seen from either table, and they compete on keys joined (MaxByCoverage)."""
+    if len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows for r in found):
+        return max(found, key=lambda r: (r[0].best.coverage, _joined_fraction(r),
+                                         -r[0].best.program.size))
+    return max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage,
+                                     -r[0].best.program.size))
 
 
 def _joined_fraction(result) -> float:

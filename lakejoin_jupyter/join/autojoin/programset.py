@@ -20,6 +20,8 @@ value's last word ("XValue" onto "x", deviation 38). Estimated precision: among 
 joined source rows that also have a 1-to-1 match of a 6+ character q-gram or of a rare
 token bag, the share whose matched row holds the derived key (teaching rows excluded; None
 without evidence; a value's evidence holds for every row holding it).
+Evidence of a value several rows hold (N:1) checks only keys the program joins through more
+than one row, not a row it joins 1:1 (deviation 39).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
@@ -384,8 +386,15 @@ def estimated_precision(program, src, tcells: list, groups: list, target_column:
 def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
                     examples=()) -> tuple:
     """(agree, checked) of :func:`estimated_precision`: joined rows (not taught) that have
-    independent evidence, and those whose evidence holds the key the program derives."""
-    partners: dict = {}
+    independent evidence, and those whose evidence holds the key the program derives.
+
+    A value's evidence holds for every row holding it; a value held by several rows pairs
+    them N:1, and that evidence checks a row only where the program also joins its key
+    through more than one row: a key the program gives one row alone is a 1:1 join of that
+    row, which N:1 evidence of a coarser column cannot check (an RPC procedure's stub
+    against the one stub of its program, deviation 39)."""
+    partners: dict = {}          # row -> keys of evidence made for that row alone
+    shared: dict = {}            # row -> keys of a value other rows hold as well (N:1)
     by_value: dict = {}          # source column -> cell -> keys: a value's pairs are made for
     real = set(src.columns)      # its first row, and every row holding it has that evidence
     for g in groups:
@@ -394,25 +403,35 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
         column = src.cells(g.source_column) if g.source_column in real else None
         for p in g.pairs:
             if p.score >= 1.0 and (len(p.gram) >= EVIDENCE_Q or p.gram == ""):
-                partners.setdefault(p.source_row, set()).add(tcells[p.target_row])
-                if column is not None:
+                if column is None:
+                    partners.setdefault(p.source_row, set()).add(tcells[p.target_row])
+                else:
                     by_value.setdefault(g.source_column, {}).setdefault(
                         column[p.source_row], set()).add(tcells[p.target_row])
     for c, found in by_value.items():
-        for i, cell in enumerate(src.cells(c)):
+        cells = src.cells(c)
+        held = Counter(cell for cell in cells if cell in found)
+        for i, cell in enumerate(cells):
             hit = found.get(cell)
             if hit is not None:
-                partners.setdefault(i, set()).update(hit)
-    if not partners:
+                (partners if held[cell] == 1 else shared).setdefault(i, set()).update(hit)
+    if not partners and not shared:
         return 0, 0
     keys = {v for v in tcells if v is not None}
     taught = {ex.source_row for ex in examples}
     cells = {c: src.cells(c) for c in program.columns}
     outs = program.evaluate(cells, len(src.positions))
+    rows_per_key = Counter(o for o in outs if o is not None and o in keys)
     agree = checked = 0
     for i, o in enumerate(outs):
-        if o is None or o not in keys or i in taught or i not in partners:
+        if o is None or o not in keys or i in taught:
+            continue
+        if i in partners:
+            evidence = partners[i] | shared.get(i, set())
+        elif i in shared and rows_per_key[o] > 1:
+            evidence = shared[i]
+        else:
             continue
         checked += 1
-        agree += o in partners[i]
+        agree += o in evidence
     return agree, checked

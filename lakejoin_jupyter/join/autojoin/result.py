@@ -303,7 +303,8 @@ class AutoJoin(Joinable):
                          f"table's rows) equals {other['target_column']!r} of the {names[1]} "
                          f"table for {other['coverage']} of {other['target_rows']} rows "
                          f"({other['joined_rows']} {names[0]} row(s)); directions compete "
-                         f"on the fraction of their target's rows joined.")
+                         f"on the fraction of their target's rows joined (on keys joined when both "
+                         f"join 1:1).")
         secs = self.stats.get("seconds", {}).get("total")
         if secs is not None:
             lines.append(f"Search time {secs:.2f} s.")
