@@ -9,7 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).parent
@@ -38,7 +38,10 @@ setup(
     long_description=(HERE / "README.md").read_text(encoding="utf-8"),
     long_description_content_type="text/markdown",
     python_requires=">=3.11",
-    packages=find_packages(include=["lakejoin_jupyter", "lakejoin_jupyter.*"]),
+    # data folders (demo_lake/...) as namespace packages: setuptools then ships them without
+    # a warning per folder
+    packages=find_namespace_packages(include=["lakejoin_jupyter", "lakejoin_jupyter.*"],
+                                     exclude=["*.__pycache__"]),
     include_package_data=True,
     package_data={
         "lakejoin_jupyter": ["demo_lake/**/*", "demo_lake/*", "static/*"],
