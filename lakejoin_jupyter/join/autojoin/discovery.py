@@ -2,7 +2,8 @@
 transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, ch. 4).
 
 1. retrieve (search/transform.py): sampled query values paired with every indexed column
-   by pattern keys and segment q-grams, pairs of equal values left out;
+   by pattern keys and segment q-grams (short segments whole), pairs of equal values left
+   out;
 2. verify the best ``candidates`` columns in that order: the best-paired values and their
    partners in the column are the rows LearnTransform (Algorithm 5) draws example sets
    from, both directions; a program found for an earlier candidate is tried first;
