@@ -131,6 +131,28 @@ def test_signal_names_join_kill_l_names(short_engine):
     frame = pd.DataFrame({"signal": SIGNAL_QUERY})
     res = check_hits(engine, frame, "signal", {("kill_l", "name"): set(SIGNAL_QUERY)})
     assert res[0].table == "kill_l" and res[0].score == 1.0
+    none = engine.search(pd.DataFrame({"x": ["qqqqq", "vvvvvvv", "wwww"]}), "x",
+                         method="transform")
+    assert len(none) == 0 and "rebuild" not in none.empty_message    # a current index
+
+
+@pytest.mark.spark
+def test_an_index_without_short_grams_answers_as_before_and_says_so(spark, tmp_path):
+    """Built without short segments and affixes (as an index built before them reads): the
+    status codes find nothing and the message says to rebuild; the signal names are still
+    found, through the query's own affix."""
+    from lakejoin_jupyter import build_index
+    tables, _ = short_lake(5)
+    root = write_lake(tmp_path / "lake", {k: tables[k] for k in ("http_status.csv",
+                                                                 "kill_l.csv")})
+    engine = build_index(root, tmp_path / "lake.index", spark=spark, progress=False,
+                         components=["transform"],
+                         component_options={"transform": {"short": 0, "affix": 0}})
+    codes = engine.search(pd.DataFrame({"status": STATUS_QUERY}), "status", method="transform")
+    assert len(codes) == 0 and "--with transform" in codes.empty_message
+    signals = pd.DataFrame({"signal": SIGNAL_QUERY})
+    res = engine.search(signals, "signal", method="transform")
+    assert [(h.table, h.column) for h in res] == [("kill_l", "name")]
 
 
 def test_a_spec_written_before_short_grams_reads_as_without_them():

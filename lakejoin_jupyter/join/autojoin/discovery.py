@@ -397,6 +397,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     qname = str(query.columns[0])
     total = float(weights.sum()) or 1.0
     hits, stats = [], {"sampled_values": len(pick), "paired_columns": int(len(cols)),
+                       "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
                        "verified": 0, "programs": 0, "learned": 0}
     cache: list = []                    # (program, source is query) learned so far
