@@ -21,7 +21,10 @@
    component, for its build time and size.
 
 Kinds are split into development and validation ones (fixed below); anything tuned was
-tuned on the development kinds only, the validation kinds are the headline.
+tuned on the development kinds only, the validation kinds are the headline. The short-value
+kinds (development; 2-4 character key columns: a code inside a longer line, a name glued to
+a letter prefix in the lake or to a suffix in the query) come last, so the earlier kinds'
+draws and plants are as they were; ``--splits`` runs one split's queries.
 """
 from __future__ import annotations
 
@@ -50,6 +53,13 @@ US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 CODE = re.compile(r"^[A-Za-z0-9]{2,10}$")
 DOMAINS = ("example.org", "mail.com", "corp.net", "uni.edu")
 PREFIXES = ("ID", "REF", "K", "NO")
+SHORT = re.compile(r"^[A-Za-z0-9]{2,4}$")
+LINE_HEADS = ("HTTP/1.1", "STATUS", "REC 7")
+LINE_WORDS = ("Not Found", "OK", "Moved", "Gone", "Accepted", "Bad Request", "Conflict",
+              "Locked", "Too Early", "Created", "No Content", "Unauthorized", "Forbidden",
+              "Payment Required", "See Other", "Teapot", "Timeout", "Expired")
+GLUE_HEADS = ("SIG", "K", "ISO")
+GLUE_TAILS = ("X", "SFX", "CD")
 
 
 def _words(name: str):
@@ -96,6 +106,23 @@ def _code_tight(v, rng_pick):
     return f"E{v}" if v[0].isdigit() else f"iso:{v}"
 
 
+def _in_line(v, rng_pick):
+    """A short code inside a longer line: "HTTP/1.1 404 Not Found" (the trailing phrase
+    varies with the code, so no pattern key pairs the two)."""
+    word = LINE_WORDS[int(hashlib.sha1(v.encode()).hexdigest(), 16) % len(LINE_WORDS)]
+    return f"{rng_pick(LINE_HEADS)} {v} {word}"
+
+
+def _glued_prefix(v, rng_pick):
+    """A short name glued to a letter prefix, as `kill -l`'s INT is SIGINT."""
+    return f"{rng_pick(GLUE_HEADS)}{v}"
+
+
+def _glued_suffix(v, rng_pick):
+    """A short name glued to a letter suffix (the query side of a kind): "USDX"."""
+    return f"{v}{rng_pick(GLUE_TAILS)}"
+
+
 # kind -> (source family, query transform (None: the source as is), lake transform)
 KINDS = {
     "email_dot": ("name", None, _email_dot),
@@ -106,8 +133,13 @@ KINDS = {
     "date_eu": ("date", None, _date_eu),
     "code_tight": ("code", None, _code_tight),
     "name_last_first": ("name", None, _last_first),
+    # short values (added after the kinds above, so their draws and plants are unchanged)
+    "short_in_line": ("short", None, _in_line),
+    "short_glued_prefix": ("short_alpha", None, _glued_prefix),
+    "short_glued_suffix": ("short_alpha", _glued_suffix, lambda v, rng_pick=None: v),
 }
-DEVELOPMENT = ("email_dot", "date_us", "code_prefix", "last_first_email")
+DEVELOPMENT = ("email_dot", "date_us", "code_prefix", "last_first_email", "short_in_line",
+               "short_glued_prefix", "short_glued_suffix")
 VALIDATION = ("email_initial", "date_eu", "code_tight", "name_last_first")
 
 
@@ -136,11 +168,29 @@ def family(values: list) -> str | None:
     return None
 
 
+def short_family(values: list, n_cells: int) -> str | None:
+    """The short-value family of a key column's distinct values (a column may be in a
+    family of :func:`family` too): "short_alpha" (2-4 letters: NYY, CA), "short" (2-4
+    letters or digits: 404, M49's 004; not years), or None."""
+    if len(values) < 20 or len(values) < 0.9 * n_cells:
+        return None
+    share = sum(1 for v in values if SHORT.match(v)) / len(values)
+    if share < 0.95 or sum(1 for v in values if re.match(r"^(18|19|20)[0-9][0-9]$", v)) \
+            >= 0.5 * len(values):
+        return None
+    if sum(1 for v in values if v.isalpha()) >= 0.9 * len(values):
+        return "short_alpha"
+    return "short"
+
+
 def find_sources(lake: Path) -> dict:
     """family -> [(table path relative to the lake, column, distinct values)], one per
-    distinct value set."""
-    out: dict = {"name": [], "date": [], "code": []}
+    distinct value set. The short families are pooled apart (with their own duplicate
+    check), so the other families' pools are as they were before short kinds existed;
+    the "short" pool holds the "short_alpha" columns too."""
+    out: dict = {"name": [], "date": [], "code": [], "short": [], "short_alpha": []}
     seen = set()
+    seen_short = set()
     for f in sorted(lake.rglob("*.csv")):
         try:
             df = pd.read_csv(f, dtype=str, keep_default_na=False, encoding_errors="replace",
@@ -149,6 +199,15 @@ def find_sources(lake: Path) -> dict:
             continue
         for c in df.columns:
             vals = sorted({v.strip() for v in df[c].tolist() if v and v.strip()})
+            short = short_family(vals, sum(1 for v in df[c] if v.strip()))
+            if short is not None:
+                h = hashlib.sha1("\n".join(vals).encode()).hexdigest()
+                if h not in seen_short:
+                    seen_short.add(h)
+                    item = (f.relative_to(lake).as_posix(), c, vals)
+                    out["short"].append(item)
+                    if short == "short_alpha":
+                        out["short_alpha"].append(item)
             fam = family(vals)
             if fam is None:
                 continue
@@ -180,7 +239,9 @@ def plant(lake: Path, work: Path, per_kind: int, seed: int) -> list:
             if len(vals) > 3000:
                 vals = sorted(rng.choice(vals, size=3000, replace=False).tolist())
             pick = lambda xs: xs[int(rng.integers(len(xs)))]   # noqa: E731
-            chosen = pick(DOMAINS) if lf in (_email_dot, _email_initial) else pick(PREFIXES)
+            chosen = pick(DOMAINS) if lf in (_email_dot, _email_initial) else \
+                pick(LINE_HEADS) if lf is _in_line else \
+                pick(GLUE_HEADS) if lf is _glued_prefix else pick(PREFIXES)
             fixed = lambda xs, c=chosen: c                     # noqa: E731  one domain/prefix per table
             planted = sorted({lf(v, fixed) for v in vals})
             name = f"planted/{kind}_{j:02d}.csv"
@@ -199,8 +260,11 @@ def query_frame(lake: Path, plan: dict) -> pd.DataFrame:
                      encoding_errors="replace", on_bad_lines="skip")
     col = df[plan["column"]].map(lambda v: v.strip() or None)
     qf = KINDS[plan["kind"]][1]
-    if qf is not None:
+    if qf is not None and KINDS[plan["kind"]][0] == "name":
         col = col.map(lambda v: qf(v) if v and NAME.match(v) else v)
+    elif qf is not None:               # one suffix per plan, fixed by its planted table's name
+        h = int(hashlib.sha1(plan["planted"].encode()).hexdigest(), 16)
+        col = col.map(lambda v: qf(v, lambda xs: xs[h % len(xs)]) if v else v)
     return pd.DataFrame({plan["column"]: col})
 
 
@@ -219,8 +283,10 @@ def build(lake: Path, out: Path, components: tuple, master: str) -> dict:
             "transform_bytes": tsize, "columns": report.n_columns, "tokens": report.n_tokens}
 
 
-def run_queries(index: Path, work: Path, plans: list, k: int) -> list:
+def run_queries(index: Path, work: Path, plans: list, k: int, splits=None) -> list:
     engine = open_index(index, check_lake=False)
+    if splits:
+        plans = [p for p in plans if p["split"] in splits]
     lake = work / "lake"
     first = query_frame(lake, plans[0])
     engine.search(first, first.columns[0], k=k, method="transform")     # warm-up
@@ -258,7 +324,8 @@ def report(rows: list, cost: dict | None, args, load: str) -> str:
     df = pd.DataFrame(rows)
     cmd = (f"python bench/transform_search.py --lake {args.lake} --work {args.work} "
            f"--per-kind {args.per_kind} --seed {args.seed} --k {args.k}"
-           + (" --cost" if args.cost else ""))
+           + (" --cost" if args.cost else "")
+           + (f" --splits {args.splits}" if args.splits != "development,validation" else ""))
     out = ["# Transformation-aware search (issue 26, item 3)", "",
            "Reproduce:", "", "```", cmd, "```", "",
            f"Machine: 2 cores shared with other engineers' jobs ({load}); latencies are single "
@@ -274,6 +341,8 @@ def report(rows: list, cost: dict | None, args, load: str) -> str:
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for split in ("validation", "development"):
         part = df[df["split"] == split]
+        if not len(part):
+            continue
         for kind, g in list(part.groupby("kind", sort=False)) + [("all", part)]:
             out.append(
                 f"| {split} | {kind} | {len(g)} | {g['rank'].notna().mean():.2f} | "
@@ -326,6 +395,9 @@ def main() -> None:
     p.add_argument("--cost", action="store_true",
                    help="also build the plain lake with and without the component")
     p.add_argument("--reuse", action="store_true", help="reuse the planted lake and its index")
+    p.add_argument("--splits", default="development,validation",
+                   help="splits whose queries run (comma-separated; validation runs once, at "
+                        "the end)")
     p.add_argument("--out", default=str(Path(__file__).parent / "results" / "transform_search.md"))
     args = p.parse_args()
     lake, work = Path(args.lake), Path(args.work)
@@ -343,7 +415,7 @@ def main() -> None:
         cost = {"without": build(lake, work / "plain.index", (), args.master),
                 "with": build(lake, work / "plain_transform.index", ("transform",), args.master)}
     load = f"load average {os.getloadavg()[0]:.1f} at the start of the queries"
-    rows = run_queries(index, work, plans, args.k)
+    rows = run_queries(index, work, plans, args.k, args.splits.split(","))
     text = report(rows, cost, args, load)
     Path(args.out).write_text(text)
     (work / "rows.json").write_text(json.dumps(rows, indent=1, default=str))

@@ -654,9 +654,13 @@ class SearchResult(Sequence):
                     f"{min(2.0, 1.5 * tau):.3g} (CLI, magics), tau={min(2.0, 1.5 * tau):.3g} "
                     f"(search()), or the widget's options.")
         if self.method == "transform":
+            old = "" if self.stats.get("short_segments", True) else (
+                " The index was built before short values (codes of a few characters inside "
+                "longer ones) were searched; rebuilding it finds them: `lakejoin index LAKE "
+                "--out INDEX --overwrite --with transform`.")
             return (f"No lake column joins the query after a transformation the search could "
                     f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
-                    f"or q-grams with it, {self.stats.get('verified', 0)} verified).")
+                    f"or q-grams with it, {self.stats.get('verified', 0)} verified).{old}")
         if t is not None:
             return f"No column of the lake holds {percent(t)} or more of the query's values."
         return "No column of the lake shares a value with the query."

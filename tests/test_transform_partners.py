@@ -104,6 +104,36 @@ def test_window_grams_are_the_segment_grams(values, q, rnd):
         sorted(zip(vi[keep].tolist(), codes[keep].tolist()))
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(word, max_size=20), st.integers(2, 8), st.randoms())
+def test_window_segments_are_the_short_segments(values, q, rnd):
+    """The scan for short segments held whole finds what cutting the values into segments
+    finds (a short code inside a longer run of its class is no match)."""
+    from lakejoin_jupyter.search.segments import distinct_pairs, short_segments
+    from lakejoin_jupyter.search.transform import window_segments
+    data, offsets = utf8_arrays(values)
+    vi, codes = distinct_pairs(*short_segments(segments(data, offsets), q))
+    every = sorted(set(codes.tolist()))
+    wanted = np.array(rnd.sample(every, rnd.randint(0, len(every))) if every else [],
+                      dtype=np.uint64)
+    keep = np.isin(codes, wanted)
+    got_vi, got_codes = window_segments(data, offsets, q, wanted)
+    assert sorted(zip(got_vi.tolist(), got_codes.tolist())) == \
+        sorted(zip(vi[keep].tolist(), codes[keep].tolist()))
+
+
+def test_short_partners_hold_the_segment_whole():
+    """A query value paired by a short segment ("404") is taught with the lake value
+    holding that segment whole, not with one holding it inside a longer run ("14040",
+    "E4041")."""
+    from lakejoin_jupyter.search.segments import segment_grams as grams
+    lake = ["HTTP/1.1 14040 Other", "HTTP/1.1 404 Not Found", "E4041"]
+    data, offsets = utf8_arrays(lake)
+    qi, codes = grams(segments(*utf8_arrays(["404"])), 5, short=2)
+    got = gram_partners(data, offsets, 5, qi, codes, np.ones(len(codes)), {0: "404"})
+    assert got == {0: (1, 1.0)}
+
+
 def test_ties_go_to_the_longest_common_substring():
     """"beautifulsoup4" and "beautifulsoup" hold the same grams of the query value (its
     "4" is too short for one): the longer common substring decides; "altair" beats

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from lakejoin_jupyter.index.transform_arrays import TransformSpec
-from lakejoin_jupyter.search.segments import (build_reference, constant_hashes, segment_grams,
-                                              segments, utf8_arrays, value_keys)
+from lakejoin_jupyter.search.segments import (affixes, build_reference, constant_hashes,
+                                              segment_grams, segments, utf8_arrays, value_keys)
 from lakejoin_jupyter.search.transform import column_scores, evidence
 
 from conftest import write_lake
@@ -36,24 +36,72 @@ def py_constants(values: list) -> set:
     return {s for s, c in counts.items() if c >= 0.5 * len(values)}
 
 
-def py_grams(value: str, q: int, constants=frozenset()) -> set:
+def py_letters(segment: str) -> bool:
+    return not segment[0].isdigit()
+
+
+def py_affixes(values: list) -> tuple:
+    """(prefix, suffix): the longest bytes beginning (ending) the first (last) segment of at
+    least half of the values while that segment is letters and longer (ties: smaller)."""
+    out = []
+    for last in (False, True):
+        best = b""
+        if len(values) >= 4:
+            edges = [s[-1 if last else 0].encode() for s in map(py_segments, values)
+                     if s and py_letters(s[-1 if last else 0])]
+            for n in range(1, 9):
+                c = Counter(e[-n:] if last else e[:n] for e in edges if len(e) > n)
+                top = max(c.values(), default=0)
+                if top < 0.5 * len(values):
+                    break
+                best = min(k for k, v in c.items() if v == top)
+        out.append(best)
+    return tuple(out)
+
+
+def py_cut(segs: list, affix: tuple) -> tuple:
+    """The segments with the affixes cut (prefix from the first, suffix from the last
+    segment, each from a letter segment longer than it), and whether any was cut."""
+    segs = [s.encode() for s in segs]
+    cut = False
+    prefix, suffix = affix
+    if segs and prefix and py_letters(segs[0].decode("utf-8", "replace")) and \
+            len(segs[0]) > len(prefix) and segs[0].startswith(prefix):
+        segs[0], cut = segs[0][len(prefix):], True
+    if segs and suffix and py_letters(segs[-1][:1].decode("latin-1")) and \
+            len(segs[-1]) > len(suffix) and segs[-1].endswith(suffix):
+        segs[-1], cut = segs[-1][:-len(suffix)], True
+    return segs, cut
+
+
+def py_grams(value: str, q: int, constants=frozenset(), short: int = 0) -> set:
+    """A value's q-grams and (with ``short``) its segments of short..q-1 bytes."""
     out = set()
     for s in py_segments(value):
         if s in constants:
             continue
         b = s.encode("utf-8")
         out |= {b[i:i + q] for i in range(len(b) - q + 1)}
+        if short and short <= len(b) < q:
+            out.add(b)
     return out
 
 
-def py_keys(value: str, constants: set) -> set:
-    """The segment multisets a value is listed under (full, and stripped when it differs)."""
+def py_keys(value: str, constants: set, affix: tuple = (b"", b"")) -> set:
+    """The segment multisets a value is listed under (full, and stripped when it differs):
+    stripped leaves out the constants and cuts the affixes."""
     segs = py_segments(value)
-    out = {frozenset(Counter(segs).items())} if segs else set()
-    rest = [s for s in segs if s not in constants]
-    if rest and len(rest) < len(segs):
+    out = {frozenset(Counter(s.encode() for s in segs).items())} if segs else set()
+    cut_segs, cut = py_cut(segs, affix)
+    rest = [c for s, c in zip(segs, cut_segs) if s not in constants]
+    if rest and (len(rest) < len(segs) or cut):
         out.add(frozenset(Counter(rest).items()))
     return out
+
+
+def code_bytes(code: int) -> bytes:
+    from lakejoin_jupyter.search.segments import gram_bytes
+    return gram_bytes(code)
 
 
 alphabet = st.sampled_from(list("ab0z9 .-,@/é") + ["Ω", "x1", "007", "smith"])
@@ -61,8 +109,8 @@ texts = st.lists(st.lists(alphabet, max_size=8).map("".join), max_size=12)
 
 
 @settings(max_examples=200, deadline=None)
-@given(texts, st.integers(1, 8))
-def test_segments_and_grams_match_oracle(values, q):
+@given(texts, st.integers(1, 8), st.sampled_from([0, 1, 2, 3]))
+def test_segments_and_grams_match_oracle(values, q, short):
     seg = segments(*utf8_arrays(values))
     got = defaultdict(list)
     for s in range(len(seg)):
@@ -72,22 +120,31 @@ def test_segments_and_grams_match_oracle(values, q):
     want_consts = py_constants(values)
     by_text = {seg.text(s): int(seg.hash[s]) for s in range(len(seg))}
     assert sorted(int(h) for h in consts) == sorted(by_text[t] for t in want_consts)
-    vi, codes = segment_grams(seg, q, consts)
+    vi, codes = segment_grams(seg, q, consts, short)
     for i, v in enumerate(values):
-        mine = {int(c).to_bytes(q, "big") for c in codes[vi == i]}
-        assert mine == py_grams(v, q, want_consts)
+        mine = {code_bytes(c) for c in codes[vi == i]}
+        assert len(mine) == len(codes[vi == i])          # a short code is no q-gram's
+        assert mine == py_grams(v, q, want_consts, short)
 
 
-@settings(max_examples=200, deadline=None)
-@given(texts)
+glued = st.lists(st.tuples(st.sampled_from(["", "sig", "k", "ké", "9", "x-"]),
+                           st.sampled_from(["int", "a", "term", "é", "07", "", "sigint", "k"]),
+                           st.sampled_from(["", "x", "cd", "1", " u"])).map("".join),
+                 max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(texts, glued))
 def test_keys_equal_exactly_for_equal_segment_multisets(values):
     seg = segments(*utf8_arrays(values))
     consts = constant_hashes(seg)
-    full, has_full, stripped, has_stripped = value_keys(seg, consts)
+    affix = affixes(seg)
+    assert affix == py_affixes(values)
+    full, has_full, stripped, has_stripped = value_keys(seg, consts, affix)
     want_consts = py_constants(values)
     mine = [({int(full[i])} if has_full[i] else set()) | ({int(stripped[i])} if has_stripped[i] else set())
             for i in range(len(values))]
-    oracle = [py_keys(v, want_consts) for v in values]
+    oracle = [py_keys(v, want_consts, affix) for v in values]
     for m, o in zip(mine, oracle):
         assert len(m) == len(o)
     for i in range(len(values)):
@@ -113,10 +170,11 @@ def dict_reference(columns: list, types: list, vocab: dict, spec: TransformSpec)
             continue
         toks = sorted({t for t in toks if len(t.encode()) <= spec.max_value_bytes})
         consts = py_constants(toks)
+        affix = py_affixes(toks) if spec.affix else (b"", b"")
         for t in toks:
-            for k in py_keys(t, consts):
+            for k in py_keys(t, consts, affix):
                 keys[k].add((cid, vocab[t]))
-            for g in py_grams(t, spec.q, consts):
+            for g in py_grams(t, spec.q, consts, spec.short):
                 grams[g][cid] = grams[g].get(cid, 0) + 1
     limit = spec.gram_limit(len(columns))
     grams = {g: c for g, c in grams.items() if len(c) <= limit}
@@ -126,16 +184,18 @@ def dict_reference(columns: list, types: list, vocab: dict, spec: TransformSpec)
 lake_values = st.lists(st.lists(st.sampled_from(
     ["ann lee", "lee, ann", "ann.lee@x.org", "bo kim", "kim, bo", "bo.kim@x.org", "e0712",
      "0712", "id-0712", "2019-03-05", "05.03.2019", "3/5/2019", "smithson", "jsmithson@y.com",
-     "x", "12.5", "0"]), max_size=10), min_size=1, max_size=8)
+     "x", "12.5", "0", "sigint", "sigterm", "int", "http/1.1 404 gone", "404", "kabq",
+     "kjfk"]), max_size=10), min_size=1, max_size=8)
 
 
 @settings(max_examples=60, deadline=None)
 @given(lake_values, st.lists(st.sampled_from(["string", "integer", "float", "date"]),
                              min_size=8, max_size=8), st.integers(3, 6),
-       st.sampled_from([0, 2, 3]))
-def test_reference_build_matches_dict_construction(columns, types, q, limit):
+       st.sampled_from([0, 2, 3]), st.sampled_from([(0, 0), (2, 1), (1, 1)]))
+def test_reference_build_matches_dict_construction(columns, types, q, limit, short_affix):
     vocab = {t: i for i, t in enumerate(sorted({t for c in columns for t in c}))}
-    spec = TransformSpec(q=q, max_gram_columns=limit)
+    spec = TransformSpec(q=q, max_gram_columns=limit, short=short_affix[0],
+                         affix=short_affix[1])
     ti = build_reference(columns, vocab, types[:len(columns)], spec)
     a = ti.arrays
     keys, grams = dict_reference(columns, types[:len(columns)], vocab, spec)
@@ -148,28 +208,34 @@ def test_reference_build_matches_dict_construction(columns, types, q, limit):
     for i in range(len(a.gram_codes)):
         lo, hi = a.gram_indptr[i], a.gram_indptr[i + 1]
         assert np.all(np.diff(a.gram_columns[lo:hi]) > 0)
-        got_grams[int(a.gram_codes[i]).to_bytes(q, "big")] = dict(
+        got_grams[code_bytes(a.gram_codes[i])] = dict(
             zip(a.gram_columns[lo:hi].tolist(), a.gram_counts[lo:hi].tolist()))
     assert got_grams == grams
 
 
-def brute_scores(columns: list, types: list, sample: list, q: int, limit: int):
+def brute_scores(columns: list, types: list, sample: list, q: int, limit: int,
+                 spec: TransformSpec | None = None):
     """score(X) = mean over sampled values of max 1/(n m) over shared keys and grams,
-    from the oracle functions and Python sets."""
+    from the oracle functions and Python sets (the query's affixes cut whatever the
+    spec; the lake's, and short grams on both sides, as the spec says)."""
+    spec = spec or TransformSpec(q=q)
+    short = spec.short
     qconsts = py_constants(sample)
-    qkeys = [py_keys(v, qconsts) for v in sample]
-    qgrams = [py_grams(v, q, qconsts) for v in sample]
+    qkeys = [py_keys(v, qconsts, py_affixes(sample)) for v in sample]
+    qgrams = [py_grams(v, q, qconsts, short) for v in sample]
     nkey, ngram = Counter(k for ks in qkeys for k in ks), Counter(g for gs in qgrams for g in gs)
     df = Counter(g for cid, c in enumerate(columns) if types[cid] not in ("float", "boolean", "empty")
-                 for g in set().union(*[py_grams(t, q, py_constants(sorted(set(c)))) for t in c] or [set()]))
+                 for g in set().union(*[py_grams(t, q, py_constants(sorted(set(c))), short)
+                                        for t in c] or [set()]))
     out = {}
     for cid, toks in enumerate(columns):
         if types[cid] in ("float", "boolean", "empty"):
             continue
         toks = sorted(set(toks))
         consts = py_constants(toks)
-        tkeys = Counter(k for t in toks for k in py_keys(t, consts))
-        tgrams = Counter(g for t in toks for g in py_grams(t, q, consts))
+        affix = py_affixes(toks) if spec.affix else (b"", b"")
+        tkeys = Counter(k for t in toks for k in py_keys(t, consts, affix))
+        tgrams = Counter(g for t in toks for g in py_grams(t, q, consts, short))
         total = 0.0
         for i in range(len(sample)):
             best = 0.0
@@ -189,15 +255,18 @@ def brute_scores(columns: list, types: list, sample: list, q: int, limit: int):
 @given(lake_values, st.lists(st.sampled_from(["string", "integer", "float"]), min_size=8,
                              max_size=8),
        st.lists(st.sampled_from(["ann lee", "bo kim", "0712", "2019-03-05", "smithson", "zed",
-                                 "annabel lee", "smithsonian", "e0712", "kim, bo"]),
-                min_size=1, max_size=6, unique=True), st.integers(3, 5))
-def test_retrieval_scores_match_brute_force(columns, types, sample, q):
+                                 "annabel lee", "smithsonian", "e0712", "kim, bo", "404",
+                                 "sigint", "sigkill", "sighup", "sigabq", "int", "abq"]),
+                min_size=1, max_size=6, unique=True), st.integers(3, 5),
+       st.sampled_from([(0, 0), (2, 1)]))
+def test_retrieval_scores_match_brute_force(columns, types, sample, q, short_affix):
     types = types[:len(columns)]
     vocab = {t: i for i, t in enumerate(sorted({t for c in columns for t in c}))}
-    ti = build_reference(columns, vocab, types, TransformSpec(q=q, max_gram_columns=3))
+    spec = TransformSpec(q=q, max_gram_columns=3, short=short_affix[0], affix=short_affix[1])
+    ti = build_reference(columns, vocab, types, spec)
     cols, scores = column_scores(evidence(ti, sample, max_postings=10**6))
     got = dict(zip(cols.tolist(), scores.tolist()))
-    want = brute_scores(columns, types, sample, q, ti.gram_limit)
+    want = brute_scores(columns, types, sample, q, ti.gram_limit, spec)
     assert got.keys() == want.keys()
     for c in want:
         assert got[c] == pytest.approx(want[c])

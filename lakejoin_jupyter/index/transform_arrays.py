@@ -7,8 +7,10 @@ boolean or empty, and not values longer than ``max_value_bytes``. Layout (CSR, 0
 * pattern keys: key ``key_hashes[i]`` (sorted, distinct) is held by the (column, token id)
   pairs ``key_columns`` / ``key_tokens`` [key_indptr[i]:key_indptr[i+1]], sorted by
   (column, token); a token is listed under its full key and, when its column has constant
-  segments, under its stripped key too;
-* segment q-grams: gram ``gram_codes[i]`` (sorted, distinct) occurs in the columns
+  segments (or, with the spec's ``affix``, a constant affix it holds), under its stripped
+  key too;
+* segment q-grams: gram ``gram_codes[i]`` (sorted, distinct; a short segment's code,
+  below 256^(q-1), is a gram too when the spec's ``short`` is set) occurs in the columns
   ``gram_columns`` [gram_indptr[i]:gram_indptr[i+1]] (ascending), in ``gram_counts`` of
   each column's distinct values; grams held by more than ``max_gram_columns`` columns
   (stop grams) are left out;
@@ -48,18 +50,24 @@ class TransformSpec:
     q: int = 5                        # bytes per segment gram
     max_gram_columns: int = 0         # stop grams: held by more columns (0: n_columns // 50, >= 50)
     max_value_bytes: int = 128        # longer values are not keys
+    short: int = 2                    # segments of short..q-1 bytes are grams themselves (0: no)
+    affix: int = 1                    # stripped keys cut a column's constant affixes (0: no)
 
     def gram_limit(self, n_columns: int) -> int:
         return self.max_gram_columns or max(50, n_columns // 50)
 
     def manifest(self) -> dict:
         return {"q": self.q, "max_gram_columns": self.max_gram_columns,
-                "max_value_bytes": self.max_value_bytes}
+                "max_value_bytes": self.max_value_bytes, "short": self.short,
+                "affix": self.affix}
 
     @classmethod
     def from_manifest(cls, d: dict) -> "TransformSpec":
+        """The spec a build wrote; one written before short grams and affixes existed
+        (no "short" / "affix") was built without them."""
         return cls(q=int(d["q"]), max_gram_columns=int(d["max_gram_columns"]),
-                   max_value_bytes=int(d["max_value_bytes"]))
+                   max_value_bytes=int(d["max_value_bytes"]), short=int(d.get("short", 0)),
+                   affix=int(d.get("affix", 0)))
 
 
 @dataclass

@@ -7,8 +7,9 @@ Spark jobs over the build's distinct (column, token) pairs:
 1. the indexable columns (not float, boolean or empty) are kept by a broadcast join, and
    each token gets its dictionary id;
 2. ``groupBy(column).applyInPandas``: per column (on the executors, numpy) its constant
-   segments, every token's pattern keys, its distinct segment grams with the number of
-   values holding each, and its pattern row; one output with a ``kind`` per row, persisted;
+   segments and affixes, every token's pattern keys, its distinct segment grams (short
+   segments included) with the number of values holding each, and its pattern row; one
+   output with a ``kind`` per row, persisted;
 3. keys and grams are written as Parquet, the pattern rows (one per column) collected;
 4. finishing step (driver, vectorized numpy, as indexing/postings.py): stop grams (held
    by more than the limit's columns) are dropped and the CSR arrays of
@@ -126,4 +127,5 @@ def _read(w, rel: str, columns: list) -> dict:
 COMPONENT = Component(
     name="transform", build=build, default=False,
     description="Transformation-aware search: each column's syntactic pattern, pattern "
-                "keys (segments in any order, constants left out) and segment q-grams")
+                "keys (segments in any order, constants and constant affixes left out) and "
+                "segment q-grams (short segments whole)")

@@ -13,8 +13,13 @@ the reference builder and at query time.
   ("Smith, John", "john.smith" and "JOHN SMITH" share one); the *stripped* key leaves out
   the column's constant segments (in at least half of its distinct values), so
   "john.smith@org.com" and "CA-06" meet "smith john" and "06";
+* constant affixes: a run of letters gluing a constant to the varying part ("sig" of
+  SIGINT, SIGTERM; "k" of KABQ), found in at least half of a column's values at the start
+  of the first (end of the last) segment; the stripped key cuts it too, so "SIGINT" meets
+  "INT";
 * segment q-grams: every q consecutive bytes inside one non-constant segment, packed
-  big-endian into a uint64 (q <= 8: exact, no hashing), distinct per value;
+  big-endian into a uint64 (q <= 8: exact, no hashing), distinct per value; a segment of
+  ``short`` to q - 1 bytes is a gram of its own, so "404" meets "HTTP/1.1 404 Not Found";
 * the column's syntactic pattern (for display): its most common value shape, letter runs
   as "a", digit runs as "9", constant segments and separators as they are.
 
@@ -23,7 +28,9 @@ the pure-numpy construction the Spark build (indexing/transform.py) is tested ag
 
 Deviations: bytes, not characters (a gram may cut a multi-byte character; both sides cut
 alike); non-ASCII bytes count as letters; segment hashes are a polynomial hash with a
-64-bit finalizer (a collision only proposes a candidate, which verification rejects).
+64-bit finalizer (a collision only proposes a candidate, which verification rejects);
+segments shorter than q are grams of their own and letter affixes are cut like constants
+(values too short for a q-gram, or glued to a constant, would pair with nothing).
 """
 from __future__ import annotations
 
@@ -40,6 +47,7 @@ from ..index.transform_arrays import (TransformIndex, TransformSpec, assemble, c
 DIGIT, LETTER, SEPARATOR = 1, 2, 0
 CONSTANT_SHARE = 0.5          # a segment in this share of a column's values is a constant
 CONSTANT_MIN_VALUES = 4       # ... when the column has at least this many distinct values
+MAX_AFFIX = 8                 # bytes of a constant affix glued to a letter segment, at most
 _P = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -129,17 +137,25 @@ def segments(data: np.ndarray, offsets: np.ndarray) -> Segments:
     lens = np.bincount(kept_run, minlength=n_seg).astype(np.int64)
     indptr = np.zeros(n_seg + 1, dtype=np.int64)
     np.cumsum(lens, out=indptr[1:])
-    # polynomial hash: sum of (byte + 1) * P^j over the segment's bytes, then mixed
+    return Segments(n_values, value_of[run_starts], indptr, kept, _hashes(kept, indptr))
+
+
+def _hashes(kept: np.ndarray, indptr: np.ndarray) -> np.ndarray:
+    """Mixed polynomial hash of each (non-empty) segment: the sum of (byte + 1) * P^j over
+    its bytes, plus its length."""
+    n_seg = len(indptr) - 1
+    if n_seg == 0:
+        return np.zeros(0, np.uint64)
+    lens = np.diff(indptr)
     j = np.arange(len(kept), dtype=np.int64) - np.repeat(indptr[:-1], lens)
-    maxlen = int(lens.max()) if n_seg else 0
+    maxlen = int(lens.max())
     powers = np.ones(max(maxlen, 1), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for i in range(1, maxlen):
             powers[i] = powers[i - 1] * _P
         terms = (kept.astype(np.uint64) + np.uint64(1)) * powers[j]
-    h = np.add.reduceat(terms, indptr[:-1]) if n_seg else np.zeros(0, np.uint64)
-    h = mix64(h + lens.astype(np.uint64))
-    return Segments(n_values, value_of[run_starts], indptr, kept, h)
+    h = np.add.reduceat(terms, indptr[:-1])
+    return mix64(h + lens.astype(np.uint64))
 
 
 def _group_sum(values: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
@@ -170,25 +186,112 @@ def constant_hashes(seg: Segments, share: float = CONSTANT_SHARE,
     return h[counts >= share * seg.n_values]
 
 
-def value_keys(seg: Segments, constants: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                np.ndarray, np.ndarray]:
+def _edge_segments(seg: Segments, last: bool) -> np.ndarray:
+    """Index of each value's first (last) segment, -1 for a value without segments."""
+    out = np.full(seg.n_values, -1, dtype=np.int64)
+    if len(seg):
+        vals, first, counts = np.unique(seg.value, return_index=True, return_counts=True)
+        out[vals] = first + counts - 1 if last else first
+    return out
+
+
+def _edge_codes(seg: Segments, at: np.ndarray, n: int, last: bool) -> np.ndarray:
+    """The first (last) n bytes of the segments ``at``, packed big-endian."""
+    code = np.zeros(len(at), dtype=np.uint64)
+    base = seg.indptr[at + 1] - n if last else seg.indptr[at]
+    for t in range(n):
+        code = (code << np.uint64(8)) | seg.data[base + t].astype(np.uint64)
+    return code
+
+
+def affixes(seg: Segments, share: float = CONSTANT_SHARE,
+            min_values: int = CONSTANT_MIN_VALUES) -> tuple[bytes, bytes]:
+    """(prefix, suffix): a column's constant affixes. The prefix is the longest run of
+    bytes (at most ``MAX_AFFIX``) that begins the first segment of at least ``share`` of
+    the values while that segment is made of letters and longer than it ("sig" of SIGINT,
+    SIGTERM, ...; "k" of KABQ, KJFK); the suffix likewise ends the last segment. Ties
+    between equally common runs of one length go to the smaller bytes. Empty when none,
+    or when the column has fewer than ``min_values`` values."""
+    out = []
+    for last in (False, True):
+        best = b""
+        if seg.n_values >= min_values and len(seg):
+            at = _edge_segments(seg, last)
+            at = at[at >= 0]
+            at = at[_CLASS[seg.data[seg.indptr[at]]] == LETTER]
+            lens = seg.indptr[at + 1] - seg.indptr[at]
+            for n in range(1, MAX_AFFIX + 1):
+                at, lens = at[lens > n], lens[lens > n]
+                if len(at) < share * seg.n_values:
+                    break
+                codes, counts = np.unique(_edge_codes(seg, at, n, last), return_counts=True)
+                i = int(np.argmax(counts))
+                if counts[i] < share * seg.n_values:
+                    break
+                best = int(codes[i]).to_bytes(n, "big")
+        out.append(best)
+    return out[0], out[1]
+
+
+def cut_affixes(seg: Segments, prefix: bytes, suffix: bytes) -> tuple[Segments, np.ndarray]:
+    """The segments with ``prefix`` cut from each value's first segment and ``suffix`` from
+    its last where :func:`affixes` saw them (a letter segment longer than the affix; the
+    suffix only where something is left after both), and which values were cut. Segment
+    i of the result is segment i of ``seg``, shorter where cut."""
+    keep = np.ones(len(seg.data), dtype=bool)
+    cut = np.zeros(seg.n_values, dtype=bool)
+    left = np.diff(seg.indptr).copy()
+    for last, affix in ((False, prefix), (True, suffix)):
+        n = len(affix)
+        if not n or not len(seg):
+            continue
+        at = _edge_segments(seg, last)
+        vals = np.flatnonzero(at >= 0)
+        at = at[vals]
+        ok = (_CLASS[seg.data[seg.indptr[at]]] == LETTER) & (left[at] > n)
+        vals, at = vals[ok], at[ok]
+        want = np.uint64(int.from_bytes(affix, "big"))
+        start = seg.indptr[at + 1] - n if last else seg.indptr[at]
+        ok = _edge_codes(seg, at, n, last) == want     # (left > n: beyond a cut prefix)
+        vals, at, start = vals[ok], at[ok], start[ok]
+        for t in range(n):
+            keep[start + t] = False
+        left[at] -= n
+        cut[vals] = True
+    if not cut.any():
+        return seg, cut
+    lens = np.bincount(np.repeat(np.arange(len(seg)), np.diff(seg.indptr))[keep],
+                       minlength=len(seg)).astype(np.int64)
+    indptr = np.zeros(len(seg) + 1, dtype=np.int64)
+    np.cumsum(lens, out=indptr[1:])
+    data = seg.data[keep]
+    return Segments(seg.n_values, seg.value, indptr, data, _hashes(data, indptr)), cut
+
+
+def value_keys(seg: Segments, constants: np.ndarray, affix: tuple = (b"", b"")
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per value: (full key, has a full key, stripped key, has a stripped key). The stripped
-    key leaves out the ``constants``; it is reported only where it differs from the full
-    key (some constant was left out) and keeps at least one segment."""
+    key leaves out the ``constants`` and cuts the column's ``affix`` (prefix, suffix; see
+    :func:`cut_affixes`); it is reported only where it differs from the full key (some
+    constant was left out or an affix cut) and keeps at least one segment."""
     n = seg.n_values
     const = np.isin(seg.hash, constants) if len(constants) else np.zeros(len(seg), bool)
     counts = np.bincount(seg.value, minlength=n)
     full = mix64(_group_sum(seg.hash, seg.value, n))
     rest = ~const
+    cseg, cut = cut_affixes(seg, *affix) if (affix[0] or affix[1]) else \
+        (seg, np.zeros(n, dtype=bool))
     n_rest = np.bincount(seg.value[rest], minlength=n)
-    stripped = mix64(_group_sum(seg.hash[rest], seg.value[rest], n))
-    return full, counts > 0, stripped, (n_rest > 0) & (n_rest < counts)
+    stripped = mix64(_group_sum(cseg.hash[rest], seg.value[rest], n))
+    return full, counts > 0, stripped, (n_rest > 0) & ((n_rest < counts) | cut)
 
 
-def gram_occurrences(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, np.uint64)
-                     ) -> tuple[np.ndarray, np.ndarray]:
+def gram_occurrences(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, np.uint64),
+                     short: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """(value index, gram code) of every q-gram occurrence in the values' non-constant
-    segments, in value order (a gram repeated in a value is listed again)."""
+    segments, in value order (a gram repeated in a value is listed again). With ``short``,
+    a non-constant segment of ``short`` to q - 1 bytes is a gram of its own (its bytes,
+    packed: a code below 256^(q-1), which no q-gram has, its bytes being non-zero)."""
     if not 1 <= q <= 8:
         raise ValueError(f"q must be 1..8 bytes (a gram is packed into 64 bits); got {q}")
     lens = np.diff(seg.indptr)
@@ -196,28 +299,56 @@ def gram_occurrences(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, 
     if len(constants):
         ok &= ~np.isin(seg.hash, constants)
     per = np.where(ok, lens - q + 1, 0)
+    if short:
+        small = (lens >= short) & (lens < q)
+        if len(constants):
+            small &= ~np.isin(seg.hash, constants)
+        per = np.where(small, 1, per)
     total = int(per.sum())
     if total == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.uint64)
     sid = np.repeat(np.arange(len(lens)), per)
     first = np.repeat(np.cumsum(per) - per, per)
     start = seg.indptr[sid] + (np.arange(total) - first)
+    width = np.minimum(lens[sid], q)            # q, or a short segment's length
     code = np.zeros(total, dtype=np.uint64)
     for t in range(q):
-        code = (code << np.uint64(8)) | seg.data[start + t].astype(np.uint64)
+        more = t < width
+        code = np.where(more, (code << np.uint64(8)) |
+                        seg.data[np.where(more, start + t, 0)].astype(np.uint64), code)
     return seg.value[sid], code
 
 
-def segment_grams(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, np.uint64)
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(value index, gram code) of the distinct q-grams of each value's non-constant
-    segments, sorted by (value, code)."""
-    return distinct_pairs(*gram_occurrences(seg, q, constants))
+def short_segments(seg: Segments, q: int, short: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """(value index, code) of every segment of ``short`` to q - 1 bytes, packed as
+    :func:`gram_occurrences` packs them (constants not left out)."""
+    lens = np.diff(seg.indptr)
+    at = np.flatnonzero((lens >= max(short, 1)) & (lens < q))
+    code = np.zeros(len(at), dtype=np.uint64)
+    for t in range(q - 1):
+        more = t < lens[at]
+        code = np.where(more, (code << np.uint64(8)) |
+                        seg.data[np.where(more, seg.indptr[at] + t, 0)].astype(np.uint64), code)
+    return seg.value[at], code
 
 
-def gram_text(code: int, q: int) -> str:
+def segment_grams(seg: Segments, q: int, constants: np.ndarray = np.zeros(0, np.uint64),
+                  short: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(value index, gram code) of the distinct q-grams (and, with ``short``, short
+    segments: :func:`gram_occurrences`) of each value's non-constant segments, sorted by
+    (value, code)."""
+    return distinct_pairs(*gram_occurrences(seg, q, constants, short))
+
+
+def gram_bytes(code: int) -> bytes:
+    """The bytes of a gram code (a q-gram's q bytes, a short segment's fewer)."""
+    code = int(code)
+    return code.to_bytes(max((code.bit_length() + 7) // 8, 1), "big")
+
+
+def gram_text(code: int, q: int | None = None) -> str:
     """The bytes of a gram code, decoded for display."""
-    return int(code).to_bytes(q, "big").decode("utf-8", "replace")
+    return gram_bytes(code).decode("utf-8", "replace")
 
 
 _SHAPE = re.compile(r"[0-9]+|[a-zA-Z\u0080-\U0010ffff]+")
@@ -263,10 +394,11 @@ def column_entries(tokens: Sequence[str], token_ids: np.ndarray, spec: Transform
     data, offsets = utf8_arrays(texts)
     seg = segments(data, offsets)
     consts = constant_hashes(seg)
-    full, has_full, stripped, has_stripped = value_keys(seg, consts)
+    affix = affixes(seg) if spec.affix else (b"", b"")
+    full, has_full, stripped, has_stripped = value_keys(seg, consts, affix)
     keys = np.concatenate([full[has_full], stripped[has_stripped]])
     key_tokens = np.concatenate([ids[has_full], ids[has_stripped]])
-    vals, codes = segment_grams(seg, spec.q, consts)
+    vals, codes = segment_grams(seg, spec.q, consts, spec.short)
     gram, count = np.unique(codes, return_counts=True)
     ctexts = constant_texts(seg, consts)
     pattern, share = column_pattern(texts, frozenset(ctexts))

@@ -7,7 +7,8 @@ computed against every indexed column at once from the "transform" component
 (search/segments.py, index/transform_arrays.py):
 
 * a sampled query value v and a lake column X are *paired* by a shared pattern key (same
-  segments in any order and format, constants left out) or a shared segment q-gram;
+  segments in any order and format, constants and constant affixes left out) or a shared
+  segment q-gram or short segment;
   n = sampled query values holding the key or gram, m = values of X holding it
   (``gram_counts``, or the key's token postings in X);
 * pair(v, X) = the best 1/(n m) over the keys and grams v shares with X;
@@ -27,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .segments import (constant_hashes, distinct_pairs, segment_grams, segments, utf8_arrays,
-                       value_keys)
+from .segments import (affixes, constant_hashes, distinct_pairs, segment_grams, segments,
+                       utf8_arrays, value_keys)
 
 
 @dataclass
@@ -48,20 +49,22 @@ class Evidence:
                         self.code[m], self.n_values)
 
 
-def query_signals(texts: list, q: int, owner: np.ndarray | None = None):
+def query_signals(texts: list, q: int, owner: np.ndarray | None = None, short: int = 0):
     """Per sampled query value: its keys (value index, key hash) and its grams (value
-    index, code), the query's own constant segments left out as the build leaves out a
-    column's. ``owner[i]`` is the sampled value text i spells (a value may come in two
-    spellings: as the user wrote it and as its token)."""
+    index, code; with ``short``, short segments too), the query's own constant segments
+    left out and its constant affixes cut as the build does for a column's (the affixes
+    whatever the index: a query "SIGINT" meets a lake "INT" under its full key).
+    ``owner[i]`` is the sampled value text i spells (a value may come in two spellings: as
+    the user wrote it and as its token)."""
     data, offsets = utf8_arrays(texts)
     seg = segments(data, offsets)
     consts = constant_hashes(seg)
-    full, has_full, stripped, has_stripped = value_keys(seg, consts)
+    full, has_full, stripped, has_stripped = value_keys(seg, consts, affixes(seg))
     idx = np.arange(len(texts), dtype=np.int64) if owner is None else \
         np.asarray(owner, dtype=np.int64)
     key_qi = np.concatenate([idx[has_full], idx[has_stripped]])
     key_hash = np.concatenate([full[has_full], stripped[has_stripped]])
-    gram_t, codes = segment_grams(seg, q, consts)
+    gram_t, codes = segment_grams(seg, q, consts, short)
     return distinct_pairs(key_qi, key_hash), distinct_pairs(idx[gram_t], codes)
 
 
@@ -115,7 +118,7 @@ def evidence(ti, texts: list, owner: np.ndarray | None = None,
     docstring); ``owner`` as in :func:`query_signals`."""
     a = ti.arrays
     n_values = len(texts) if owner is None else (int(np.max(owner)) + 1 if len(owner) else 0)
-    (kqi, khash), (gqi, gcode) = query_signals(texts, ti.spec.q, owner)
+    (kqi, khash), (gqi, gcode) = query_signals(texts, ti.spec.q, owner, ti.spec.short)
     parts = []
     if len(a.key_hashes) and len(khash):
         entries, entry_code, (qv, at, n, code) = _postings(kqi, khash, a.key_hashes,
@@ -221,6 +224,62 @@ def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
     return distinct_pairs(vi[ok].astype(np.int64), code[ok])
 
 
+def window_segments(data: np.ndarray, offsets: np.ndarray, q: int,
+                    wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(value index, code) of each distinct short segment of the values (bytes, offsets)
+    whose code (:func:`segments.short_segments`: 1 to q - 1 bytes) is in ``wanted``, found
+    from the bytes as :func:`window_grams` finds grams: the positions whose first bytes
+    begin a wanted code are checked for the code and for a segment boundary on each side."""
+    from .segments import _CLASS, SEPARATOR
+    data = np.asarray(data, dtype=np.uint8)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    wanted = np.unique(np.asarray(wanted, dtype=np.uint64))
+    n = len(data)
+    if not n or not len(wanted):
+        return np.zeros(0, np.int64), np.zeros(0, np.uint64)
+    widths = np.array([max((int(c).bit_length() + 7) // 8, 1) for c in wanted])
+    cls = _CLASS[data]
+    out_v, out_c = [], []
+    for width in np.unique(widths).tolist():
+        if width >= q or width > n:
+            continue
+        want = wanted[widths == width]
+        m = n - width + 1
+        p = min(width, 3)
+        prefix = data[:m].astype(np.int32)
+        for t in range(1, p):
+            prefix = (prefix << 8) | data[t:m + t]
+        heads = (want >> np.uint64(8 * (width - p))).astype(np.int64)
+        table = _prefix_table(p)
+        table[heads] = True
+        try:
+            at = np.flatnonzero(table[prefix])
+        finally:
+            table[heads] = False
+        code = np.zeros(len(at), dtype=np.uint64)
+        for t in range(width):
+            code = (code << np.uint64(8)) | data[at + t].astype(np.uint64)
+        pos = np.minimum(np.searchsorted(want, code), len(want) - 1)
+        hit = np.flatnonzero(want[pos] == code)
+        at, code = at[hit], code[hit]
+        c = cls[at]
+        ok = c != SEPARATOR
+        for t in range(1, width):
+            ok &= cls[at + t] == c
+        vi = np.searchsorted(offsets, at, side="right") - 1
+        end = at + width
+        ok &= vi == np.searchsorted(offsets, end - 1, side="right") - 1    # one value
+        start_ok = (at == offsets[vi]) | (cls[np.maximum(at - 1, 0)] != c)
+        end_ok = (end == offsets[np.minimum(vi + 1, len(offsets) - 1)]) | \
+            (cls[np.minimum(end, n - 1)] != c)
+        ok &= start_ok & end_ok
+        out_v.append(vi[ok].astype(np.int64))
+        out_c.append(code[ok])
+    if not out_v:
+        return np.zeros(0, np.int64), np.zeros(0, np.uint64)
+    return distinct_pairs(np.concatenate(out_v), np.concatenate(out_c))
+
+
 def _has_common(subs: dict, text: str, b: str, n: int) -> bool:
     """Do ``text`` and ``b`` share a substring of n characters? (``subs`` caches the sets
     of ``text``'s substrings by length.)"""
@@ -245,6 +304,11 @@ def longest_common_substring(text: str, b: str, subs: dict | None = None,
     return n
 
 
+def _q_floor(q: int) -> np.uint64:
+    """The smallest q-gram code: a code below it is a short segment's."""
+    return np.uint64(1 << (8 * (q - 1)))
+
+
 def gram_partners(data: np.ndarray, offsets: np.ndarray, q: int, qi: np.ndarray,
                   codes: np.ndarray, weights: np.ndarray, query_texts: dict,
                   max_value_bytes: int = 128, max_ties: int = 16) -> dict:
@@ -252,7 +316,8 @@ def gram_partners(data: np.ndarray, offsets: np.ndarray, q: int, qi: np.ndarray,
     whose shared q-grams weigh the most, a pair's weight being the sum of ``weights`` of
     the distinct grams both hold (Auto-Join's 1/(n m) per gram, so a partner sharing a long
     substring, many grams, beats one sharing a single rare gram). ``(qi, codes, weights)``
-    are the query values' grams, distinct per (qi, code). Ties (weights within a relative
+    are the query values' grams, distinct per (qi, code); a short segment's code is found
+    where the value holds that segment. Ties (weights within a relative
     1e-9) go to the longest common substring with ``query_texts[qi]``, then the shorter
     value, then the smaller text; a value with more than ``max_ties`` values tied at its
     best weight gets none (nothing tells them apart). Values longer than
@@ -264,7 +329,11 @@ def gram_partners(data: np.ndarray, offsets: np.ndarray, q: int, qi: np.ndarray,
     offsets = np.asarray(offsets, dtype=np.int64)
     if not len(qi) or len(offsets) < 2:
         return {}
-    vi, vcode = window_grams(data, offsets, q, codes)
+    vi, vcode = window_grams(data, offsets, q, codes[codes >= _q_floor(q)])
+    small = np.unique(codes[codes < _q_floor(q)])
+    if len(small):                                  # short segments held whole
+        si, scode = window_segments(data, offsets, q, small)
+        vi, vcode = np.r_[vi, si], np.r_[vcode, scode]
     lens = np.diff(offsets)
     keep = lens[vi] <= max_value_bytes
     vi, vcode = vi[keep], vcode[keep]

@@ -2,7 +2,8 @@
 transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, ch. 4).
 
 1. retrieve (search/transform.py): sampled query values paired with every indexed column
-   by pattern keys and segment q-grams, pairs of equal values left out;
+   by pattern keys and segment q-grams (short segments whole), pairs of equal values left
+   out;
 2. verify the best ``candidates`` columns in that order: the best-paired values and their
    partners in the column are the rows LearnTransform (Algorithm 5) draws example sets
    from, both directions; a program found for an earlier candidate is tried first;
@@ -396,6 +397,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     qname = str(query.columns[0])
     total = float(weights.sum()) or 1.0
     hits, stats = [], {"sampled_values": len(pick), "paired_columns": int(len(cols)),
+                       "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
                        "verified": 0, "programs": 0, "learned": 0}
     cache: list = []                    # (program, source is query) learned so far
