@@ -170,9 +170,12 @@ class DiscoveryWidget(W.VBox):
 
     def _detail_box(self):
         self.detail_html = W.HTML()
-        self.chart_out = W.Output(layout=W.Layout(min_width="400px"))
+        # the chart keeps its own width (an alignment chart with long labels is wider than
+        # 400 px) and the first rows take what is left, scrolling, never under the chart
+        self.chart_out = W.Output(layout=W.Layout(min_width="400px", flex="0 0 auto"))
         self.preview_out = W.Output(layout=W.Layout(overflow="auto", max_width="660px",
-                                                    max_height="230px"))
+                                                    max_height="230px", flex="1 1 auto",
+                                                    min_width="0", margin="0 0 0 12px"))
         self._detail_row = W.HBox([self.chart_out, self.preview_out])
         return W.VBox([self.detail_html, self._detail_row, self.actions],
                       layout=W.Layout(display="none"))
