@@ -41,8 +41,8 @@ def test_two_pairs_over_nearly_every_row_give_an_example_set():
                                             RowPair(0, 1, "user", 0.5)])
     ls = LearnSettings()
     assert example_sets([group], ls, {"type": 12}, 11) == [[]]       # the pairs' rows: 2 of 11
-    assert example_sets([group], ls, {"type": 12}, 11, [11]) == [[group.pairs]]
-    assert example_sets([group], ls, {"type": 12}, 11, [9]) == [[]]  # under 90 % of the rows
+    assert example_sets([group], ls, {"type": 12}, 11, lambda g: 11) == [[group.pairs]]
+    assert example_sets([group], ls, {"type": 12}, 11, lambda g: 9) == [[]]  # under 90 %
 
 
 def test_links_onto_two_resource_types_are_joined():

@@ -37,7 +37,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from math import comb
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -968,7 +968,7 @@ N1_ROWS = 0.9   # "nearly every source row" of an N:1 join onto few keys (deviat
 
 def example_sets(groups: Sequence, settings: LearnSettings,
                  key_counts: dict | None = None, n_rows: int = 0,
-                 paired: Sequence[int] | None = None) -> list:
+                 paired: Callable | None = None) -> list:
     """GenExampleSets: for each group (in the order given: best average score first), up to
     ``sets_per_group`` distinct random subsets of 3-4 of its top-k pairs. Returns one list
     of example sets per group; the caller stops at ``max_sets`` sets in total.
@@ -976,13 +976,13 @@ def example_sets(groups: Sequence, settings: LearnSettings,
     key of a column with fewer keys than an example set holds gives one set of them all
     (deviation 30: "F" / "M" against "Female" / "Male"); with ``n_rows`` (source rows), so
     does a group whose top pairs reach 2 keys and whose pairs pair ``N1_ROWS`` of the source
-    rows (deviation 34: 318 services onto "tcp" / "udp"). ``paired`` (per group): the source
+    rows (deviation 34: 318 services onto "tcp" / "udp"). ``paired(group)``: the source
     rows its pairs pair, counting every row holding a paired value (a value's pairs are
     made for its first row only; deviation 40: 13 links onto "person" / "people" through
     2 distinct values); without it, the rows of the pairs themselves."""
     rng = random.Random(settings.seed)
     out = []
-    for gi, group in enumerate(groups):
+    for group in groups:
         top = _distinct_pairs(group.pairs, settings.top_k)
         sets: list = []
         out.append(sets)
@@ -990,7 +990,7 @@ def example_sets(groups: Sequence, settings: LearnSettings,
             if key_counts and 2 <= len(top) == key_counts.get(group.target_column, 0):
                 sets.append(list(top))
             elif len(top) == 2 and n_rows and (
-                    paired[gi] if paired is not None
+                    paired(group) if paired is not None
                     else len({p.source_row for p in group.pairs})) >= N1_ROWS * n_rows:
                 sets.append(list(top))
             continue

@@ -318,7 +318,7 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
     key_counts = {c: len({v for v in cells if v is not None})
                   for c, cells in target_columns.items()}
     for gi, sets in enumerate(example_sets(groups, ls, key_counts, len(src.positions),
-                                           [_group_rows(g, src) for g in groups])):
+                                           lambda g: _group_rows(g, src))):
         column = groups[gi].target_column
         tcells = target_columns[column]
         top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
