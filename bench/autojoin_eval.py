@@ -80,8 +80,8 @@ same way and committed before any learner ran on them, run clean with the learne
 16 and 17 and tuned on since round 18 (bench/results/autojoin_fresh17_cases.md).
 A twentieth, "fresh18" (``FRESH18_CASES``, bench/data/autojoin-fresh18), holds eight cases
 from sources no earlier set's pool held (pip packages and Debian packages' files), made the
-same way and committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh18_cases.md).
+same way and committed before any learner ran on them, run clean with the learners of rounds
+17 and 18 and tuned on since round 19 (bench/results/autojoin_fresh18_cases.md).
 A twenty-first, "fresh19" (``FRESH19_CASES``, bench/data/autojoin-fresh19), holds eight cases
 from sources no earlier set's pool held (pip packages and Debian packages' files), made the
 same way and committed before any learner ran on them, never run and never tuned on
@@ -258,9 +258,9 @@ FRESH17_CASES = {
     "jupyter_lsp_specs_config_schemas", "pip_vendor_txt_modules",
     "rpcsvc_procedures_client_stubs", "debugpy_dap_typescript_interfaces",
     "jupyter_lsp_node_spec_npm_urls"}
-# Eighteenth fresh validation (bench/autojoin_make_cases.py --fresh18), unseen: from pip
-# packages and Debian packages' files that no earlier set's pool held, built apart from the
-# learner and committed before any learner ran on them; never run, never tuned on:
+# Eighteenth fresh set (bench/autojoin_make_cases.py --fresh18): from pip packages and
+# Debian packages' files that no earlier set's pool held, built apart from the learner and
+# committed before any learner ran on them; run clean with rounds 17-18, tuned on since 19:
 FRESH18_CASES = {
     "avahi_server_factories_interface_files", "jupyterlab_server_api_handler_methods",
     "maven_pom_dependencies_repository_folders", "wadllib_json_resource_types",
@@ -430,7 +430,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
     ("fresh19", "fresh19 validation (never tuned on)"),
-    ("fresh18", "fresh18 validation (never tuned on)"),
+    ("fresh18", "fresh18 (clean for rounds 17-18; tuned on since round 19)"),
     ("fresh17", "fresh17 (clean for rounds 16-17; tuned on since round 18)"),
     ("fresh16", "fresh16 validation (never tuned on)"),
     ("fresh15", "fresh15 validation (never tuned on)"),

@@ -21,6 +21,7 @@ Note:
       punctuation, as operands;
     - a padded variant of number programs; a failing set of 4 retried without each example;
       one example set of 2 for a target column of 2 keys;
+    - the rows an N:1 group pairs count every row holding a paired value, not its first row;
     - a column's punctuation character swapped for another (or dropped) at every
       occurrence, where that makes every example's value occur whole in its output, and in
       a split's part for another punctuation character where the part is the whole output;
@@ -36,7 +37,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from math import comb
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -966,7 +967,8 @@ N1_ROWS = 0.9   # "nearly every source row" of an N:1 join onto few keys (deviat
 
 
 def example_sets(groups: Sequence, settings: LearnSettings,
-                 key_counts: dict | None = None, n_rows: int = 0) -> list:
+                 key_counts: dict | None = None, n_rows: int = 0,
+                 paired: Callable | None = None) -> list:
     """GenExampleSets: for each group (in the order given: best average score first), up to
     ``sets_per_group`` distinct random subsets of 3-4 of its top-k pairs. Returns one list
     of example sets per group; the caller stops at ``max_sets`` sets in total.
@@ -974,7 +976,10 @@ def example_sets(groups: Sequence, settings: LearnSettings,
     key of a column with fewer keys than an example set holds gives one set of them all
     (deviation 30: "F" / "M" against "Female" / "Male"); with ``n_rows`` (source rows), so
     does a group whose top pairs reach 2 keys and whose pairs pair ``N1_ROWS`` of the source
-    rows (deviation 34: 318 services onto "tcp" / "udp")."""
+    rows (deviation 34: 318 services onto "tcp" / "udp"). ``paired(group)``: the source
+    rows its pairs pair, counting every row holding a paired value (a value's pairs are
+    made for its first row only; deviation 40: 13 links onto "person" / "people" through
+    2 distinct values); without it, the rows of the pairs themselves."""
     rng = random.Random(settings.seed)
     out = []
     for group in groups:
@@ -984,8 +989,9 @@ def example_sets(groups: Sequence, settings: LearnSettings,
         if len(top) < min(settings.examples_per_set):
             if key_counts and 2 <= len(top) == key_counts.get(group.target_column, 0):
                 sets.append(list(top))
-            elif len(top) == 2 and n_rows and \
-                    len({p.source_row for p in group.pairs}) >= N1_ROWS * n_rows:
+            elif len(top) == 2 and n_rows and (
+                    paired(group) if paired is not None
+                    else len({p.source_row for p in group.pairs})) >= N1_ROWS * n_rows:
                 sets.append(list(top))
             continue
         drawn: set = set()

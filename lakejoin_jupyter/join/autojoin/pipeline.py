@@ -318,8 +318,8 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
     best_cov = max((c.coverage for c in found.values()), default=0)
     key_counts = {c: len({v for v in cells if v is not None})
                   for c, cells in target_columns.items()}
-    for gi, sets in enumerate(example_sets(groups, ls, key_counts,
-                                                len(src.positions))):
+    for gi, sets in enumerate(example_sets(groups, ls, key_counts, len(src.positions),
+                                           lambda g: _group_rows(g, src))):
         column = groups[gi].target_column
         tcells = target_columns[column]
         top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
@@ -357,6 +357,19 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
         if best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
             break            # every key of a column is joined: nothing can do better
     return n_sets
+
+
+def _group_rows(group, src: Table) -> int:
+    """Source rows a group's pairs pair: every row holding a paired value of a real column
+    (a value's pairs are made for its first row only and hold for every row holding it, as
+    in :func:`_paired_rows`; deviation 40), the pairs' own rows for a joined or combined
+    column."""
+    rows = {p.source_row for p in group.pairs}
+    if group.source_column not in src.columns:
+        return len(rows)
+    column = src.cells(group.source_column)
+    values = {column[i] for i in rows}
+    return sum(1 for v in column if v in values)
 
 
 def _coverage(cand: Candidate, src: Table, target_cells: list) -> None:
