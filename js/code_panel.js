@@ -7,7 +7,9 @@
 // we write is tagged `metadata.lakejoin.cell = key`: the next write with that key replaces
 // the cell's source (and clears its stale outputs) instead of inserting another cell, also
 // after a kernel restart or from a new widget. A new key's cell goes below the widget's cell
-// (found by the widget's model id, `root_id`), after the cells already written there.
+// (found by the widget's model id, `root_id`), after the cells already written there. A
+// write `only_if_missing` (the search a widget makes by itself when it is created, e.g. by
+// "Run all") never changes an existing cell: it reports it "kept", with its source.
 // Frontends without that model (classic notebook, VS Code, Colab) get the code copied to the
 // clipboard instead, and the code stays visible to copy by hand.
 
@@ -79,7 +81,7 @@ function replaceSource(nb, cell, code) {
   else apply();
 }
 
-function writeCell(model, key, code, el) {
+function writeCell(model, key, code, el, onlyIfMissing) {
   const nb = notebookModel(model);
   if (!nb) return { ok: false, how: "none", reason: "this frontend exposes no notebook model" };
   keepWidgetUnfolded(model, el);             // before the cell list changes
@@ -87,7 +89,9 @@ function writeCell(model, key, code, el) {
   const at = cellIndex(cells, key);
   if (at >= 0) {
     const cell = cells[at];
-    if (sourceOf(cell) === code) return { ok: true, how: "unchanged", index: at, key };
+    const source = sourceOf(cell);
+    if (source === code) return { ok: true, how: "unchanged", index: at, key };
+    if (onlyIfMissing) return { ok: true, how: "kept", index: at, key, source };
     replaceSource(nb, cell, code);
     return { ok: true, how: "updated", index: at, key };
   }
@@ -179,10 +183,10 @@ function render({ model, el }) {
       : "insert this code as a cell below the widget";
   }
 
-  function doWrite(requestId, key, code) {
+  function doWrite(requestId, key, code, onlyIfMissing) {
     let result;
     try {
-      result = writeCell(model, key, code, el);
+      result = writeCell(model, key, code, el, onlyIfMissing);
     } catch (e) {
       result = { ok: false, how: "none", reason: String(e) };
     }
@@ -205,7 +209,7 @@ function render({ model, el }) {
     if (msg && msg.type === "write") {
       if (handled.has(msg.token)) return;
       handled.add(msg.token);
-      doWrite(msg.request, msg.key, msg.code);
+      doWrite(msg.request, msg.key, msg.code, Boolean(msg.only_if_missing));
     }
   });
   for (const name of ["code", "status", "key", "compact"]) model.on("change:" + name, draw);
@@ -218,4 +222,5 @@ function render({ model, el }) {
   setTimeout(unfold, 0);
 }
 
+export { writeCell };   // (tests)
 export default { render };

@@ -548,3 +548,75 @@ def test_union_mode(lab, browser, demo_fuzzy_index_path, ui):
         NotebookClient(nb, timeout=600, kernel_name="python3",
                        resources={"metadata": {"path": str(root)}}).execute()
     page.close()
+
+
+KEPT_SEARCH = ("%lakejoin search fifa.country -k 5 -m pexeso -O tau=0.3 -O plan=bruteforce "
+               "--save fifa_hits")
+
+
+def test_run_all_keeps_a_search_cell_made_with_another_method(lab, browser,
+                                                              demo_fuzzy_index_path):
+    """A saved notebook whose search cell below the widget the user made with PEXESO and
+    options: "Run all", then "Restart Kernel and Run All Cells": each time the re-created
+    widget's own first search keeps that cell as it is (it writes only a missing cell) and
+    follows it (method, options, k), and the kernel's fifa_hits is the cell's search."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+    root = lab["root"]
+    if not (root / "demo_fuzzy.index").exists():
+        shutil.copytree(demo_fuzzy_index_path, root / "demo_fuzzy.index")
+    name = "kept-search.ipynb"
+    cells = [new_code_cell(WIDGET_NOTEBOOK[0]), new_code_cell("%lakejoin open demo_fuzzy.index"),
+             new_code_cell(WIDGET_NOTEBOOK[2]),
+             new_code_cell(KEPT_SEARCH, metadata={"lakejoin": {"cell": "search:fifa_hits"}})]
+    nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": {
+        "name": "python3", "display_name": "Python 3", "language": "python"}}), root / name)
+    page = browser.new_page(viewport={"width": 1440, "height": 1100})
+    page.goto(lab["url"] + f"/lab/tree/{name}?reset")
+    page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
+    _kernel_id(lab, name)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for rerun in ("run-all", "restart-run-all"):
+        if rerun == "run-all":
+            run_all(page)
+        else:
+            page.evaluate("() => document.querySelectorAll('.lakejoin-widget')"
+                          ".forEach(e => e.dataset.old = '1')")
+            page.click(".lm-MenuBar-itemLabel:text-is('Kernel')")
+            page.click("li.lm-Menu-item:has-text('Restart Kernel and Run All Cells')")
+            page.locator(".jp-Dialog .jp-mod-accept").click()
+        w = page.locator(".lakejoin-widget:not([data-old])").first
+        w.wait_for(timeout=300_000)
+        # the widget's first search asked the notebook to write its cell: it is kept
+        status = w.locator(".lakejoin-search-code .lakejoin-code-status")
+        page.wait_for_function("(el) => /kept|updated|inserted|already/.test(el.textContent)",
+                               arg=status.element_handle(timeout=300_000), timeout=300_000)
+        assert cells_below_widget(page) == [KEPT_SEARCH], status.inner_text()
+        text = status.inner_text()        # (then its search again as the cell states)
+        assert "updated" not in text and "inserted" not in text, text
+        # it searched again as the cell states: PEXESO, k = 5
+        page.wait_for_function(
+            "() => { const w = document.querySelector('.lakejoin-widget:not([data-old])');"
+            " const s = w && w.querySelector('.lakejoin-status');"
+            " return s && /hit\\(s\\) for fifa\\[country\\].*pexeso/.test(s.textContent); }",
+            timeout=300_000)
+        assert w.locator("tr.lakejoin-row").count() == 5
+        i = w.locator("th").evaluate_all("ths => ths.findIndex(th => th.dataset.key === 'method')")
+        assert {t.strip() for t in w.locator(f"tr.lakejoin-row td:nth-child({i + 1})")
+                .all_inner_texts()} == {"pexeso"}
+        method = w.locator(".lakejoin-method select").evaluate(
+            "s => s.options[s.selectedIndex].textContent")
+        assert "(PEXESO)" in method, method
+        assert cells_below_widget(page) == [KEPT_SEARCH]
+        shoot(page, w, ARTIFACTS / f"kept-search-{rerun}.png")
+        page.locator(".jp-Notebook .jp-Cell").nth(3).evaluate(
+            "el => el.scrollIntoView({block: 'end'})")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(ARTIFACTS / f"kept-search-{rerun}-cell.png"))
+        widget = "[o for o in Out.values() if type(o).__name__ == 'DiscoveryWidget'][-1]"
+        assert kernel_eval(lab, name, f"({widget}.query.method_controls['tau'].value, "
+                                      f"fifa_hits.method, fifa_hits.params.options['tau'], "
+                                      f"len(fifa_hits))") == (0.3, "pexeso", 0.3, 5)
+    nb, tagged = saved_notebook(page, root / name, 1)
+    assert [c.source for c in tagged] == [KEPT_SEARCH] and len(nb.cells) == 4
+    page.close()

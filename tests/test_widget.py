@@ -1,6 +1,7 @@
 """The discovery widget's logic, driven from Python (no browser): pickers, methods and their
 ParamSpec controls, progressive results, the detail pane, actions, binding, multi-hop,
 cancellation and every bad input."""
+import html
 import shutil
 import threading
 
@@ -98,6 +99,60 @@ def test_code_panel_writes_one_cell_per_key_and_reports_what_the_frontend_did():
     assert p.status == "its cell was updated in place"
     p._on_frontend(p, {"type": "written", "ok": True, "how": "clipboard"}, [])
     assert "copied to the clipboard" in p.status
+
+
+CODE_PANEL_HARNESS = r"""
+const { writeCell } = await import(process.argv[2]);
+function cell(source, key, outputs = []) {
+  const c = { cell_type: "code", source, metadata: key ? { lakejoin: { cell: key } } : {}, outputs,
+    getSource() { return this.source; }, setSource(s) { this.source = s; },
+    getMetadata(k) { return k === undefined ? this.metadata : this.metadata[k]; },
+    setMetadata(k, v) { this.metadata[k] = v; },
+    getOutputs() { return this.outputs; }, setOutputs(o) { this.outputs = o; } };
+  return c;
+}
+const widgetOut = [{ data: { "application/vnd.jupyter.widget-view+json": { model_id: "W" } } }];
+const nb = { cells: [cell("%lakejoin ui fifa.country", null, widgetOut),
+                     cell("%lakejoin search fifa.country -m pexeso --save fifa_hits",
+                          "search:fifa_hits")],
+  insertCell(i, c) {
+    this.cells.splice(i, 0, cell(c.source, c.metadata.lakejoin && c.metadata.lakejoin.cell));
+  },
+  transact(f) { f(); } };
+const model = { widget_manager: { context: { model: { sharedModel: nb } } },
+  get(k) { return k === "root_id" ? "W" : undefined; } };
+const out = [];
+const auto = "%lakejoin search fifa.country -k 10 --save fifa_hits";
+out.push(writeCell(model, "search:fifa_hits", auto, null, true));
+out.push(nb.cells.map((c) => c.source));
+out.push(writeCell(model, "search:other", "x", null, true));
+out.push(writeCell(model, "search:fifa_hits", auto, null, false));
+out.push(nb.cells.map((c) => c.source));
+console.log(JSON.stringify(out));
+"""
+
+
+def test_code_panel_js_writes_only_a_missing_cell_when_asked(tmp_path):
+    """code_panel.js's writeCell on a notebook model like JupyterLab's: a write only if
+    missing keeps the existing cell of its key (and sends its source back), still inserts a
+    missing one; a plain write replaces it."""
+    import json
+    import subprocess
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is absent")
+    harness = tmp_path / "harness.mjs"
+    harness.write_text(CODE_PANEL_HARNESS)
+    out = subprocess.run([node, str(harness), asset("code_panel.js").as_uri()],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    kept, after_kept, inserted, updated, after = json.loads(out.stdout)
+    pexeso = "%lakejoin search fifa.country -m pexeso --save fifa_hits"
+    assert kept == {"ok": True, "how": "kept", "index": 1, "key": "search:fifa_hits",
+                    "source": pexeso}
+    assert after_kept[1] == pexeso
+    assert inserted["how"] == "inserted" and updated["how"] == "updated"
+    assert after[1] == "%lakejoin search fifa.country -k 10 --save fifa_hits"
 
 
 def test_markdown_summaries_are_rendered_not_shown_raw():
@@ -492,6 +547,153 @@ def test_a_recreated_widget_updates_its_own_cells_and_variables(demo_index_path,
     finally:
         SESSION.engine = saved
         shell.reset(new_session=False)
+
+
+def _sent(monkeypatch):
+    """The messages the widget's code panels send to the frontend (none is rendered)."""
+    sent = []
+    monkeypatch.setattr(CodePanel, "send", lambda self, msg, buffers=None: sent.append(msg))
+    return sent
+
+
+def _reply(panel, request, how, source=""):
+    """What code_panel.js answers to a write request."""
+    panel._on_frontend(panel, {"type": "written", "request": request, "ok": True, "how": how,
+                               "index": 3, "key": panel.key, "source": source}, [])
+
+
+@pytest.mark.spark
+def test_the_first_search_keeps_the_notebooks_search_cell_and_follows_it(
+        fuzzy_engine, fifa, monkeypatch):
+    """Restart and "Run all" of a notebook whose search cell the user made with PEXESO and
+    options: the re-created widget's own first search asks only for a missing cell (the
+    frontend keeps the existing one and sends its source back), then takes the cell's method,
+    options and k and searches with them, asking again only for a missing cell; a click on
+    Search writes the widget's search into the cell."""
+    sent = _sent(monkeypatch)
+    ns = {"fifa": fifa}
+    w = make(fuzzy_engine, ns=ns, frame="fifa", columns=["country"], search=True)
+    w.wait()
+    default = "%lakejoin search fifa.country -k 10 --save fifa_hits"
+    assert (sent[-1]["code"], sent[-1]["key"], sent[-1]["only_if_missing"]) == \
+        (default, "search:fifa_hits", True)
+    cell = ("%lakejoin search fifa.country -k 5 -m pexeso -O tau=0.3 -O plan=bruteforce "
+            "--save fifa_hits")
+    _reply(w.search_code, sent[-1]["request"], "kept", cell)
+    assert "kept as it is" in w.search_code.status
+    w.wait()
+    assert w.method_picker.value == "pexeso" and w.k_box.value == 5
+    assert w.query.method_controls["tau"].value == pytest.approx(0.3)
+    assert w.query.method_controls["plan"].value == "bruteforce"
+    assert sent[-1]["only_if_missing"] is True and sent[-1]["key"] == "search:fifa_hits"
+    assert sent[-1]["code"] == ("%lakejoin search fifa.country -k 5 -m pexeso -O tau=0.3 "
+                                "-O plan=bruteforce --save fifa_hits")
+    assert ns["fifa_hits"].method == "pexeso" and ns["fifa_hits"].params.options["tau"] == 0.3
+    assert {r["method"] for r in w.results.rows} == {"pexeso"}
+    # the cell kept again (as written): the widget already makes its search, no third one
+    n = len(sent)
+    _reply(w.search_code, sent[-1]["request"], "kept", cell.replace("-k 5", "-k 5 "))
+    w.wait()
+    assert len(sent) == n
+    # a search the user starts rewrites the cell
+    w.search_button.click()
+    w.wait()
+    assert len(sent) == n + 1 and sent[-1]["only_if_missing"] is False
+
+
+@pytest.mark.spark
+def test_a_search_cell_the_widget_cannot_follow_is_kept_with_a_note(fuzzy_engine, fifa,
+                                                                     monkeypatch):
+    sent = _sent(monkeypatch)
+    w = make(fuzzy_engine, ns={"fifa": fifa}, frame="fifa", columns=["country"], search=True)
+    w.wait()
+    for cell in ("%lakejoin search fifa.country -k 5 --rank overlap --save fifa_hits",
+                 "%lakejoin search fifa.country -m no-such-method --save fifa_hits",
+                 "%lakejoin search fifa.country -m pexeso -O tau=7 --save fifa_hits",
+                 "%lakejoin search fifa.team --save fifa_hits",
+                 "fifa_hits = None"):
+        n = len(sent)
+        _reply(w.search_code, sent[-1]["request"], "kept", cell)
+        w.wait()
+        assert len(sent) == n and "kept as written; the widget does not follow it" in \
+            w.status_text, (cell, w.status_text)
+        assert w.method_picker.value != "pexeso" and w.k_box.value == 10
+    # a reply to an older request is not this search's cell
+    w.search_button.click()
+    w.wait()
+    n = len(sent)
+    _reply(w.search_code, sent[-1]["request"] - 1, "kept",
+           "%lakejoin search fifa.country -k 7 --save fifa_hits")
+    assert len(sent) == n and w.k_box.value == 10
+
+
+@pytest.mark.spark
+def test_the_first_search_leaves_the_variable_its_cell_bound(demo_engine, fifa, monkeypatch):
+    """"Run all" may run the search cell below the widget before the widget's own first
+    search ends: that search then leaves the variable to the cell (the notebook's search
+    stays the one its cell states); a search the user starts binds it."""
+    _sent(monkeypatch)
+    session = Session()
+    ns = {"fifa": fifa}
+    w = DiscoveryWidget(demo_engine, session=session, namespace=ns, frame="fifa",
+                        columns=["country"])
+    cells = demo_engine.search(fifa, "country", k=3)     # the search cell, run after the widget
+    ns["fifa_hits"] = cells
+    session.note("search:fifa_hits", cells)
+    w.search(automatic=True).wait()
+    assert ns["fifa_hits"] is cells and "saved as" not in w.status_text
+    assert "fifa_hits is left to the cell that bound it." in w.status_text
+    assert len(w.results.rows) == 10                      # the widget shows its own search
+    w.search().wait()
+    assert ns["fifa_hits"] is not cells and len(ns["fifa_hits"]) == 10
+    # a widget's own binding is its own: its next first search rebinds it
+    mine = ns["fifa_hits"]
+    w.search(automatic=True).wait()
+    assert ns["fifa_hits"] is not mine
+
+
+def test_read_search_line_is_the_inverse_of_search_magic():
+    from lakejoin_jupyter.ui.query_panel import read_search_line
+    line = search_magic("q", ["a b", "c"], k=5, save="q_hits", threshold=0.5, method="mate",
+                        options={"verify": True, "tau": 0.25, "plan": "x"}, max_values=1000)
+    assert read_search_line("%lakejoin open 'my index'\n" + line, "q") == {
+        "columns": ["a b", "c"], "k": 5, "threshold": 0.5, "method": "mate",
+        "options": {"verify": True, "tau": 0.25, "plan": "x"}, "max_values": 1000,
+        "save": "q_hits"}
+    assert read_search_line("%lakejoin search q.city --save h", "q")["columns"] == ["city"]
+    assert read_search_line("%lakejoin search q.city -c b", "q")["columns"] == ["city", "b"]
+    for other in ("%lakejoin search r.city --save h", "%lakejoin search q.city --all",
+                  "%lakejoin search q.city --no-own", "%lakejoin search q.city --rank overlap",
+                  "%lakejoin search q.city -O nonsense", "%lakejoin search q.city --bogus",
+                  "%lakejoin search 'q.city", "x = 1",
+                  "%lakejoin search q.a\n%lakejoin search q.b"):
+        assert read_search_line(other, "q") is None, other
+
+
+@pytest.mark.spark
+def test_an_empty_result_shows_the_engines_message(fuzzy_engine, union_engine, monkeypatch):
+    """The table and the status line of an empty result say what the engine says
+    (SearchResult.empty_message, UnionResult.empty_message), never a wording of their own."""
+    from lakejoin_jupyter.join.union import UnionResult
+    q = pd.DataFrame({"code": ["zq-0001-xx", "zq-0002-xx", "zq-0003-xx"]})
+    w = make(fuzzy_engine, ns={"q": q}, frame="q", columns=["code"], auto_insert=False)
+    for threshold in (None, 0.5):
+        w.method_picker.value = "auto"
+        w.use_threshold.value = threshold is not None
+        w.search().wait()
+        want = fuzzy_engine.search(q, "code", threshold=threshold, rank="useful")
+        assert len(want) == 0 and w.results.rows == []
+        assert w.results.empty_text == want.empty_message
+        assert w.status_text.endswith(want.empty_message)
+    engine, frame = union_engine
+    monkeypatch.setattr(engine, "search_unionable",
+                        lambda f, k, columns=None: UnionResult([], list(f.columns), 0.001))
+    w = make(engine, ns={"q": frame}, frame="q", auto_insert=False, mode="union")
+    w.search().wait()
+    empty = UnionResult([], list(frame.columns), 0.001)
+    assert w.results.rows == [] and w.results.empty_text == empty.empty_message
+    assert w.status_text.endswith(empty.empty_message)
+    assert html.escape(empty.empty_message) in empty._repr_html_()
 
 
 @pytest.mark.spark

@@ -121,6 +121,11 @@ class UnionResult(Sequence):
     def __len__(self):
         return len(self.hits)
 
+    @property
+    def empty_message(self) -> str:
+        """What an empty result means (front ends show it in place of the hits)."""
+        return "No lake table aligns with the query's columns."
+
     def to_pandas(self) -> pd.DataFrame:
         return pd.DataFrame([h.to_dict() for h in self.hits],
                             columns=["rank", "table", "score", "aligned", "rows", "alignment",
@@ -138,7 +143,7 @@ class UnionResult(Sequence):
                f"<code>{html.escape(', '.join(map(str, self.columns)))}</code> &middot; "
                f"{self.seconds * 1000:.1f} ms")
         if not self.hits:
-            return f"<div>{cap}</div><div><i>No lake table aligns with the query.</i></div>"
+            return f"<div>{cap}</div><div><i>{html.escape(self.empty_message)}</i></div>"
         rows = "".join(
             f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td><td>{h.score:.3f}</td>"
             f"<td>{len(h.alignment)}/{len(self.columns)}</td><td>{h.rows:,}</td>"

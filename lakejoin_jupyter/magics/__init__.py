@@ -29,7 +29,7 @@ from . import (cmd_autojoin, cmd_index, cmd_info, cmd_join, cmd_open, cmd_predic
                cmd_ui, cmd_union)
 from .context import MagicContext, MagicError, Subcommand
 
-__all__ = ["MagicError", "Subcommand", "SUBCOMMANDS", "run_request", "run_cell",
+__all__ = ["MagicError", "Subcommand", "SUBCOMMANDS", "parse_request", "run_request", "run_cell",
            "load_ipython_extension", "unload_ipython_extension"]
 
 # The subcommands, in the order --help lists them.
@@ -65,6 +65,23 @@ def _build_parser() -> _Parser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
         s.configure(sp)
     return p
+
+
+def parse_request(line: str) -> argparse.Namespace:
+    """The arguments of one request line (``subcommand`` names its subcommand), as
+    :func:`run_request` reads them, without running it; a MagicError when they do not
+    parse (an empty line or a help request included)."""
+    try:
+        argv = shlex.split(line, comments=True)
+    except ValueError as e:
+        raise MagicError(f"Cannot parse {line!r}: {e} (check the quotes).") from None
+    try:
+        args, extra = _build_parser().parse_known_args(argv)
+    except _HelpShown:
+        args, extra = None, []
+    if args is None or args.subcommand is None or extra:
+        raise MagicError(f"{line!r} is not one %lakejoin request.")
+    return args
 
 
 def run_request(line: str, shell=None, session: Session = SESSION):

@@ -44,6 +44,37 @@ def search_magic(frame: str, columns, *, k: int, save: str, threshold: float | N
     return "%lakejoin search " + " ".join(parts) + f" --save {save}"
 
 
+def read_search_line(source: str, frame: str) -> dict | None:
+    """The search a cell's ``%lakejoin search`` line states, when it searches ``frame`` as
+    the widget could (the inverse of :func:`search_magic`): its ``columns``, ``k``,
+    ``threshold``, ``method``, ``options``, ``max_values`` and ``save``. None for a cell
+    without exactly one such line, or one the widget cannot make (another frame, a lake
+    table, ``--all``, ``--rank overlap``, ``--no-own``)."""
+    from ..errors import LakeJoinError
+    from ..magics import parse_request
+    from ..search.registry import parse_option_items
+    lines = [line.strip() for line in source.splitlines()
+             if line.strip().startswith("%lakejoin search ")]
+    if len(lines) != 1:
+        return None
+    try:
+        a = parse_request(lines[0][len("%lakejoin"):])
+        options = parse_option_items(a.option)
+    except LakeJoinError:
+        return None
+    if a.all or a.rank != "useful" or a.no_own:
+        return None
+    head, dot, rest = a.query.partition(".")
+    if a.query == frame and a.column:
+        columns = list(a.column)
+    elif dot and head == frame:
+        columns = [rest] + list(a.column)
+    else:
+        return None
+    return {"columns": columns, "k": a.k, "threshold": a.threshold, "method": a.method,
+            "options": options, "max_values": a.max_values, "save": a.save}
+
+
 def union_magic(frame: str, columns, *, k: int, save: str) -> str:
     """The ``%lakejoin union`` line that makes the same union search as the widget did
     (no columns: every column of the frame)."""
@@ -199,6 +230,46 @@ class QueryPanel(W.HBox):
         self.threshold.disabled = not self.use_threshold.value
 
     # ------------------------------------------------------------------ the search asked for
+    def apply(self, search: dict) -> str | None:
+        """Set the method, its options, ``k`` and the minimum containment to those of a
+        search (:func:`read_search_line`; the columns are the caller's). None when done,
+        else why not (nothing is changed then)."""
+        values = [v for _, v in self.method_picker.options]
+        method = search["method"]
+        if method in AUTO_METHODS:
+            method = self.method_picker.value if self.method_picker.value in AUTO_METHODS \
+                else "auto"
+        if method not in values:
+            return f"method {search['method']!r} is not offered for this query"
+        m = next((m for m in (self._engine().methods() if self._engine() else ())
+                  if m.name == method), None)
+        specs = {p.name: p for p in (m.params if m is not None else ())}
+        unknown = sorted(set(search["options"]) - set(specs))
+        if unknown:
+            return f"unknown option(s) {unknown} for {method}"
+        try:
+            options = {n: specs[n].validate(v, method) for n, v in search["options"].items()}
+        except Exception as e:  # noqa: BLE001 - QueryError: a value out of range
+            return str(e)
+        k = int(search["k"])
+        if not self.k_box.min <= k <= self.k_box.max:
+            return f"k = {k} is outside {self.k_box.min}..{self.k_box.max}"
+        t = search["threshold"]
+        if t is not None and not 0.0 <= t <= 1.0:
+            return f"a minimum containment of {t} is outside 0..1"
+        if self.method_picker.value != method:
+            self.method_picker.value = method        # its option controls, at their defaults
+        else:
+            self._refresh_method_params()
+        for name, value in options.items():
+            self.method_controls[name].value = value
+        self.k_box.value = k
+        if t is not None:
+            self.threshold.value = float(t)
+        self.use_threshold.value = t is not None
+        self._sync_threshold()                       # a method that needs one keeps it on
+        return None
+
     def choices(self) -> dict:
         """k, threshold, method and its options as chosen now."""
         return {"k": int(self.k_box.value),

@@ -43,6 +43,8 @@ class Session:
     engine: object = None            # lakejoin_jupyter.Engine
     written: dict = field(default_factory=dict, repr=False)  # cell key -> what lakejoin bound
     shells: list = field(default_factory=list, repr=False)   # the shells watched
+    serial: int = 0                                           # notes made so far
+    noted_at: dict = field(default_factory=dict, repr=False)  # cell key -> serial of its note
 
     def require_engine(self):
         if self.engine is None:
@@ -52,10 +54,16 @@ class Session:
     def note(self, key: str, value) -> None:
         """lakejoin bound ``value`` for the cell ``key`` (``kind:VAR``)."""
         self.written[key] = value
+        self.serial += 1
+        self.noted_at[key] = self.serial
 
     def owns(self, key: str, value) -> bool:
         """Is ``value`` what lakejoin last bound for ``key`` (not a user's rebinding)?"""
         return key in self.written and self.written[key] is value
+
+    def noted_since(self, key: str, serial: int) -> bool:
+        """Was ``key`` bound after the moment ``serial`` (a cell run since then)?"""
+        return self.noted_at.get(key, 0) > serial
 
     def note_cell(self, source: str, namespace: dict) -> str | None:
         """After a cell ran: if it is a cell the widget wrote (:func:`mark_cell`), note

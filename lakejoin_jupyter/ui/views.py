@@ -42,6 +42,7 @@ STATUS = {
     "inserted": "inserted as a new cell below the widget",
     "updated": "its cell was updated in place",
     "unchanged": "its cell already holds this code",
+    "kept": "the notebook already has its cell: kept as it is (Update cell rewrites it)",
     "clipboard": "this frontend cannot edit the notebook: code copied to the clipboard",
 }
 
@@ -52,7 +53,9 @@ class CodePanel(anywidget.AnyWidget):
     The code goes to ONE notebook cell per :attr:`key` (an action and its variable, or the
     search of a query): the first write inserts a cell below the widget's cell (after the
     cells the widget already wrote), tagged ``metadata.lakejoin.cell = key``; later writes
-    replace that cell's source (and clear its stale outputs) instead of adding a cell.
+    replace that cell's source (and clear its stale outputs) instead of adding a cell. A
+    write ``only_if_missing`` (a search the widget starts by itself) leaves an existing cell
+    as it is; the frontend then reports it "kept", with its source, to :attr:`on_kept`.
     """
     _esm = asset("code_panel.js")
     _css = asset("lakejoin.css")
@@ -66,16 +69,19 @@ class CodePanel(anywidget.AnyWidget):
         super().__init__(**kw)
         self._requests = 0
         self.replies = []                         # what the frontend reported, newest last
+        self.on_kept = None                       # on_kept(source, request): a cell kept
         self.on_msg(self._on_frontend)
 
-    def write_cell(self) -> int:
+    def write_cell(self, only_if_missing: bool = False) -> int:
         """Ask the frontend to put :attr:`code` into the cell of :attr:`key` (inserting it
-        the first time). The code and key travel in the message, so the frontend never
-        writes a stale trait value."""
+        the first time; with ``only_if_missing``, an existing cell is left as it is). The
+        code and key travel in the message, so the frontend never writes a stale trait
+        value."""
         self._requests += 1
         self.status = "writing the code into the notebook..."
         self.send({"type": "write", "request": self._requests, "key": self.key,
-                   "code": self.code, "token": f"{self.model_id}:{self._requests}"})
+                   "code": self.code, "only_if_missing": bool(only_if_missing),
+                   "token": f"{self.model_id}:{self._requests}"})
         return self._requests
 
     def _on_frontend(self, _widget, content, _buffers):
@@ -85,5 +91,7 @@ class CodePanel(anywidget.AnyWidget):
         if content.get("type") == "written":
             self.status = STATUS.get(content.get("how"),
                                      "could not write or copy the code: copy it by hand")
+            if content.get("how") == "kept" and self.on_kept is not None:
+                self.on_kept(str(content.get("source", "")), content.get("request"))
         elif content.get("type") == "copied":
             self.status = "copied" if content.get("ok") else "copy failed: select the code"

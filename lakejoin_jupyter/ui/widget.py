@@ -14,6 +14,8 @@ equivalent ``%lakejoin search ... --save <query>_hits`` into one cell per query;
 binds its frame to a stable ``<query>_<table>[_<suffix>]`` and writes its code into one
 cell per action and variable, updated in place on a re-run, also by a widget "Run all"
 re-created (session.py: what lakejoin bound is its own; a name the user bound never is).
+The search a widget makes by itself when created writes its cell only if the notebook has
+none: an existing search cell is kept as it is, and the widget takes its method and options.
 Options left on their default are left out of the search line. The code of an action
 cell runs on its own in a fresh kernel.
 
@@ -40,7 +42,7 @@ from ..errors import LakeJoinError
 from ..formats import percent
 from ..frames import check_identifier, is_spark_frame
 from .actions_panel import ActionsPanel, show
-from .query_panel import PROGRESSIVE, QueryPanel, search_magic, union_magic
+from .query_panel import PROGRESSIVE, QueryPanel, read_search_line, search_magic, union_magic
 from .session import (SESSION, NoIndexOpenError, Session, is_dataframe, mark_cell,
                       unique_name)
 from .tasks import BackgroundTask
@@ -49,9 +51,6 @@ from .views import CodePanel, ResultsTable
 __all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic", "union_magic"]
 
 RANK = "useful"      # the widget's ranking (the magic's default too: its search line omits it)
-
-
-_NO_HIT = "No lake column shares a value with the query."
 
 
 def multiply_note(result) -> str:
@@ -87,6 +86,9 @@ class DiscoveryWidget(W.VBox):
         self._opened_here = None          # index path the widget itself opened or built
         self.last_action_result = None
         self.bound = []                   # variables the widget bound (its own, to rebind)
+        self._own_values = {}             # cell key -> what this widget bound for it
+        self._born = self.session.serial  # notes made after this: cells run below it
+        self._searched = None             # (frame, columns, variable, line) of the last search
         self.status_text = ""
 
         if mode not in ("join", "union"):
@@ -111,6 +113,7 @@ class DiscoveryWidget(W.VBox):
         # the search's equivalent magic, and where it goes in the notebook
         self.search_code = CodePanel(compact=True, layout=W.Layout(width="100%"))
         self.search_code.add_class("lakejoin-search-code")
+        self.search_code.on_kept = self._on_search_cell_kept
         self.results = ResultsTable(layout=W.Layout(width="100%"))
         self.join_actions = ActionsPanel(actions.ACTIONS, self.run_action)
         self.union_actions = ActionsPanel(actions.UNION_ACTIONS, self.run_action)
@@ -144,7 +147,7 @@ class DiscoveryWidget(W.VBox):
         elif mode == "union" and not self.engine.index.has("union"):
             self._set_status(union_rebuild_text(self.engine), "note")
         elif search and (self.column_picker.value or (mode == "union" and frame)):
-            self.search()
+            self.search(automatic=True)
 
     # ------------------------------------------------------------------ layout
     def _index_row(self):
@@ -289,6 +292,7 @@ class DiscoveryWidget(W.VBox):
     def _bind(self, name: str, value, kind: str) -> None:
         self.namespace[name] = value
         self.session.note(f"{kind}:{name}", value)
+        self._own_values[f"{kind}:{name}"] = value
         if name not in self.bound:
             self.bound.append(name)
 
@@ -402,11 +406,12 @@ class DiscoveryWidget(W.VBox):
                              "Join: pick a DataFrame and column(s), then press Search.")
 
     # ------------------------------------------------------------------ search
-    def search(self):
+    def search(self, automatic: bool = False):
         """Search with the current choices (in the background); returns the task. In Union
-        mode: :meth:`search_union`."""
+        mode: :meth:`search_union`. ``automatic``: a search the widget starts by itself,
+        which writes its search cell only if the notebook has none."""
         if self.mode.value == "union":
-            return self.search_union()
+            return self.search_union(automatic)
         try:
             engine = self.session.require_engine()
         except NoIndexOpenError as e:
@@ -457,10 +462,10 @@ class DiscoveryWidget(W.VBox):
             self._query_name, self._query_frame = name, frame
             result.query_name = name
             saved = self._write_search(name, cols, k, threshold, choice, options, max_values,
-                                       result)
+                                       result, automatic)
             text = (f"{len(result)} hit(s) for {name}[{', '.join(map(str, cols))}] "
                     f"(|Q| = {result.query.size_label}; {result.how})"
-                    + (f", saved as {saved}." if saved else "."))
+                    + self._saved_text(saved, automatic))
             text += multiply_note(result)
             if result.notes:
                 self._set_status(text + " Note: " + "; ".join(result.notes), "note")
@@ -469,9 +474,9 @@ class DiscoveryWidget(W.VBox):
 
         return self._run("search", work, done)
 
-    def search_union(self):
+    def search_union(self, automatic: bool = False):
         """Union search of the chosen DataFrame (its picked columns, or all of them) in the
-        background; returns the task."""
+        background; returns the task (``automatic``: as in :meth:`search`)."""
         try:
             engine = self.session.require_engine()
         except NoIndexOpenError as e:
@@ -500,51 +505,102 @@ class DiscoveryWidget(W.VBox):
             self._busy(False)
             self._query_name, self._query_frame = name, frame
             result.query_name = name
-            saved = self._write_union_search(name, cols, k, result)
+            saved = self._write_union_search(name, cols, k, result, automatic)
             n = len(result.columns)
             text = (f"{len(result)} unionable table(s) for {what} ({n} column"
                     f"{'s' if n != 1 else ''}; {result.seconds * 1000:,.0f} ms)"
-                    + (f", saved as {saved}." if saved else "."))
-            self._set_status(text if len(result) else text + " No lake table aligns with its "
-                             "columns.")
+                    + self._saved_text(saved, automatic))
+            self._set_status(text if len(result) else text + " " + result.empty_message)
             self._show_hits(result.hits, result)
 
         return self._run("search", work, done)
 
-    def _write_union_search(self, name, cols, k, result):
+    def _write_union_search(self, name, cols, k, result, automatic=False):
         """Bind the UnionResult to ``<query>_unions`` and write its ``%lakejoin union`` line
         into the query's union search cell. Returns the variable, or None."""
         return self._write_search_cell(
-            name, "unions", "union", result,
-            lambda variable: union_magic(name, cols, k=k, save=variable))
+            name, cols, "unions", "union", result,
+            lambda variable: union_magic(name, cols, k=k, save=variable), automatic)
 
-    def _write_search(self, name, cols, k, threshold, method, options, max_values, result):
+    def _write_search(self, name, cols, k, threshold, method, options, max_values, result,
+                      automatic=False):
         """Bind the result to ``<query>_hits`` and write the equivalent magic into the
         query's search cell (one per query; `%lakejoin join N --from <query>_hits` then
         joins from it). Returns the variable, or None when binding is off."""
         return self._write_search_cell(
-            name, "hits", "search", result,
+            name, cols, "hits", "search", result,
             lambda variable: search_magic(name, cols, k=k, save=variable, threshold=threshold,
                                           method=method, options=options,
-                                          max_values=max_values))
+                                          max_values=max_values), automatic)
 
-    def _write_search_cell(self, name, suffix, kind, result, magic_line):
+    def _write_search_cell(self, name, cols, suffix, kind, result, magic_line, automatic):
         """Bind ``result`` to ``<query>_<suffix>`` and write ``magic_line(variable)`` (after
-        the open line of an index opened here) into the search cell tagged ``kind``."""
+        the open line of an index opened here) into the search cell tagged ``kind``.
+
+        A search the widget made by itself (``automatic``) writes the cell only if the
+        notebook has none, and leaves the variable to a cell that bound it since the widget
+        was created ("Run all" ran the search cell below it): the notebook's search stays
+        the one its cell states. Returns the variable bound, or None."""
         from ..join.plan import python_name
         variable = self._own_variable(f"{python_name(name, 'df')}_{suffix}", kind)
+        key = f"{kind}:{variable}"
         line = magic_line(variable)
+        self._searched = (name, [str(c) for c in cols], variable, line)
         if self._opened_here and self.engine is not None:
             line = f"%lakejoin open {shlex.quote(self._opened_here)}\n" + line
-        self.search_code.key = f"{kind}:{variable}"
+        self.search_code.key = key
         self.search_code.code = line
         self.search_code.status = ""
         if not self.auto_bind.value:
             return None
-        self._bind(variable, result, kind)
+        bound = variable
+        if (automatic and self.session.noted_since(key, self._born)
+                and self.session.written.get(key) is not self._own_values.get(key)):
+            bound = None                         # its cell's search, bound by that cell
+        else:
+            self._bind(variable, result, kind)
         if self.auto_insert.value:
-            self.search_code.write_cell()
-        return variable
+            self.search_code.write_cell(only_if_missing=automatic)
+        return bound
+
+    def _saved_text(self, saved, automatic) -> str:
+        """The end of a search's status line: where its result is bound."""
+        if saved:
+            return f", saved as {saved}."
+        if automatic and self.auto_bind.value and self._searched is not None:
+            return f"; {self._searched[2]} is left to the cell that bound it."
+        return "."
+
+    def _on_search_cell_kept(self, source: str, request) -> None:
+        """The notebook kept its own search cell for a search the widget made by itself:
+        take the method, its options, k and the minimum containment the cell states, and
+        search again with them (the cell is kept again), so the widget shows the search
+        its cell makes. A cell the widget cannot follow stays as it is, with a note."""
+        if request != self.search_code._requests or self._searched is None \
+                or self.mode.value != "join":
+            return
+        name, cols, variable, line = self._searched
+        if self.frame_picker.value != name or [str(c) for c in self.column_picker.value] != cols:
+            return                                   # the user has moved on
+        stated = read_search_line(source, name)
+        why = ("it is not a %lakejoin search of this query the widget can make"
+               if stated is None or stated["columns"] != cols or stated["save"] != variable
+               else self.query.apply(stated))
+        if why:
+            self._set_status(f"The notebook's search cell for {variable} is kept as written; "
+                             f"the widget does not follow it ({why}). Search (or Update cell) "
+                             f"writes the widget's search into it.", "note")
+            return
+        self.max_values = stated["max_values"]
+        c = self.query.choices()
+        now = search_magic(name, cols, k=c["k"], save=variable, threshold=c["threshold"],
+                           method=c["method"], options=c["options"],
+                           max_values=self.max_values)
+        if now == line:
+            return                                   # the widget made the cell's search
+        self._set_status(f"The notebook's search cell for {variable} is kept as written; "
+                         f"searching as it states...", "note")
+        self.search(automatic=True)
 
     def _spark_progress(self, frame, task):
         if not is_spark_frame(frame):
@@ -615,8 +671,7 @@ class DiscoveryWidget(W.VBox):
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
         with self.results.hold_sync():            # one update for the browser
             self.results.phase = phase            # phase first: observers of rows see it
-            self.results.empty_text = (getattr(result, "empty_message", _NO_HIT)
-                                       if result is not None else
+            self.results.empty_text = (result.empty_message if result is not None else
                                        "Pick a DataFrame and column(s), then press Search.")
             self.results.columns = columns
             self.results.rows = rows
@@ -649,8 +704,7 @@ class DiscoveryWidget(W.VBox):
                  "alignment": ", ".join(f"{a} ← {b}" for a, b, _ in h.alignment)} for h in hits]
         with self.results.hold_sync():
             self.results.phase = ""
-            self.results.empty_text = ("No lake table aligns with the query's columns."
-                                       if result is not None else
+            self.results.empty_text = (result.empty_message if result is not None else
                                        "Pick a DataFrame (and optionally its columns), then "
                                        "press Search to find tables that add rows.")
             self.results.columns = columns
