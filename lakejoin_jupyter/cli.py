@@ -145,7 +145,8 @@ def _query_table_arguments(p, own_table: str) -> None:
     """The index and the query table of `search` and `union`."""
     p.add_argument("index", help="index folder")
     p.add_argument("--table", "-t", required=True,
-                   help="query table: a file (CSV, TSV, Parquet, JSON lines) or the name of a "
+                   help="query table: a file (CSV, TSV, Parquet, JSON lines), a Parquet dataset "
+                        "folder (Spark's output, partitioned or not) or the name of a "
                         f"table in the index ({own_table})")
 
 
@@ -291,9 +292,14 @@ def _read_query_table(engine, table: str):
         if lake_name is not None:       # the file is a table of the index: query it by name
             print(f"note: {table} is the lake table {lake_name}; it is left out of its own results.")
             return None, lake_name
-        from .lake.discover import table_format
+        from .lake.discover import is_parquet_dataset, table_format
         from .lake.read import inspect, read_table
-        info = inspect(0, str(p.absolute()), table_format(p) or "csv")
+        if p.is_dir() and not is_parquet_dataset(p):
+            raise LakeJoinError(
+                f"Cannot read the query table {table!r}: is a folder, but not a Parquet "
+                f"dataset (part files, a _SUCCESS marker or key=value partition folders); "
+                f"give a table file or such a folder.")
+        info = inspect(0, str(p.absolute()), "parquet" if p.is_dir() else table_format(p) or "csv")
         if not info.ok:
             hint = "nothing to search with" if info.hint == "nothing to index" else info.hint
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"

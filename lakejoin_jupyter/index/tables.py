@@ -30,6 +30,7 @@ class LakeTable:
     info: str = ""            # the build's TableInfo (JSON), for the build's own reader
     fingerprint: tuple = ()   # (size, mtime_ns[, digest]) of its file(s) at build time
     skip_lines: int = 0       # lines above the header (comments, a title) the build skipped
+    partitions: tuple = ()    # a Parquet folder's hive-style partition columns (key=value/)
 
     @property
     def short_name(self) -> str:
@@ -71,7 +72,7 @@ def table_from_info(name: str, info, index_path: str = "", fingerprint: tuple = 
                      encoding=info.encoding, delimiter=info.delimiter or ",",
                      index_path=index_path, header_matches=header == list(info.columns),
                      clean=clean, info=info.to_json(), fingerprint=fingerprint,
-                     skip_lines=info.skip_lines)
+                     skip_lines=info.skip_lines, partitions=tuple(info.partitions))
 
 
 def changed_since_build(table: LakeTable) -> str | None:
@@ -174,6 +175,14 @@ def spark_path(path: str) -> str:
     return "file://" + "".join("\\" + ch if ch in _GLOB_CHARS else ch for ch in path)
 
 
+def partition_schema(schema, partitions):
+    """A Spark schema with the ``partitions`` columns as strings: Spark then reads a
+    partition folder's value as its name writes it, as pandas and the index do."""
+    from pyspark.sql import types as T
+    return T.StructType([T.StructField(f.name, T.StringType()) if f.name in partitions else f
+                         for f in schema.fields])
+
+
 def spark_table(spark, table: LakeTable):
     """The table as a Spark DataFrame with the index's column names (a LakeChangedWarning
     when the file changed since the build)."""
@@ -195,6 +204,9 @@ def spark_table(spark, table: LakeTable):
         return df
     if table.format == "parquet":
         df = spark.read.parquet(spark_path(table.uri))
+        if table.partitions:    # partition values as the folder names write them (no "01" -> 1)
+            df = spark.read.schema(partition_schema(df.schema, table.partitions)).parquet(
+                spark_path(table.uri))
         names = [c for c in df.columns if c != "__index_level_0__"]
         return df.select(*[df[spark_quote(c)] for c in names]).toDF(*table.columns)
     if table.format == "jsonl":

@@ -339,7 +339,15 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                       f"{fix[0]!r}, {fix[1]!r}).alias(c) for c in {var}.columns])"]
         return lines
     if table.format == "parquet":
-        return [f"{var} = spark.read.parquet({uri!r})",
+        parts = []
+        if table.partitions:     # index/tables.py partition_schema, written out
+            parts = ["# partition columns as text, as their folder names write them ('01' "
+                     "stays '01')",
+                     f"{var} = spark.read.schema(T.StructType([",
+                     f"    T.StructField(f.name, T.StringType()) if f.name in "
+                     f"{list(table.partitions)!r} else f",
+                     f"    for f in {var}.schema.fields])).parquet({uri!r})"]
+        return [f"{var} = spark.read.parquet({uri!r})"] + parts + [
                 f"{var} = {var}.select([c for c in {var}.columns if c != '__index_level_0__'])"
                 f".toDF(*{list(table.columns)!r})"]
     if table.format == "jsonl":

@@ -1,5 +1,8 @@
 """Find the tables of a lake: files in a folder tree, a list of files, or Spark catalog tables.
 
+A Parquet dataset folder (Spark's or Hive's output: part files, a _SUCCESS marker, hive-style
+``key=value/`` partition folders) is one table named after the folder.
+
 Every table gets a stable id (sorted by path, so the same lake always numbers its tables the
 same way, whichever Spark master builds it) and a fingerprint entry (size, mtime, and the
 content digest the build's read job takes) that ``open_index`` compares against to tell the
@@ -88,26 +91,73 @@ def is_index_folder(d: Path) -> bool:
         return False
 
 
-def _is_parquet_dataset(d: Path) -> bool:
-    """A folder written by Spark/Hive/pyarrow as one table: a _SUCCESS or _metadata marker,
-    or nothing but part-* Parquet files."""
-    names = [f.name for f in d.iterdir()]
-    if not names:
+_MARKERS = ("_SUCCESS", "_metadata", "_common_metadata")
+
+
+def _data_entries(d: Path) -> list:
+    """The entries of a folder a Parquet reader reads (not hidden, not "_"-prefixed)."""
+    try:
+        return [e for e in d.iterdir() if not e.name.startswith((".", "_"))]
+    except OSError:
+        return []
+
+
+def _is_parquet_file(f: Path) -> bool:
+    return f.name.lower().endswith((".parquet", ".pq")) and f.is_file()
+
+
+def _partition_key(d: Path) -> str | None:
+    """The column of a hive-style partition folder ``key=value``, or None."""
+    key, eq, _ = d.name.partition("=")
+    return key if eq and key and d.is_dir() else None
+
+
+def _partition_files(entries: list) -> int | None:
+    """How many Parquet files hive-style partition folders hold: ``entries`` are folders
+    ``key=value`` of one key, each holding Parquet files or the next level of partition
+    folders; None when they are not."""
+    keys = {_partition_key(e) for e in entries}
+    if len(keys) != 1 or None in keys:
+        return None
+    n = 0
+    for e in entries:
+        inner = _data_entries(e)
+        if inner and all(_is_parquet_file(f) for f in inner):
+            n += len(inner)
+        elif inner:                   # (an empty partition: a reader reads no rows from it)
+            below = _partition_files(inner)
+            if below is None:
+                return None
+            n += below
+    return n
+
+
+def is_parquet_dataset(d: Path) -> bool:
+    """A folder written by Spark/Hive/pyarrow as one table: hive-style partition folders
+    (``key=value/``, nested, Parquet files in the innermost), Parquet files beside a
+    _SUCCESS or _metadata marker, or nothing but part-* Parquet files."""
+    entries = _data_entries(d)
+    if not entries:
         return False
-    if any(n in ("_SUCCESS", "_metadata", "_common_metadata") for n in names) and \
-            any(n.endswith(".parquet") for n in names):
+    if all(e.is_dir() for e in entries):
+        return bool(_partition_files(entries))
+    try:
+        marked = any((d / m).exists() for m in _MARKERS)
+    except OSError:
+        marked = False
+    if marked and any(e.is_file() and e.name.lower().endswith(".parquet") for e in entries):
         return True
-    data = [n for n in names if not n.startswith((".", "_"))]
-    return bool(data) and all(n.startswith("part-") and n.endswith(".parquet") and (d / n).is_file()
-                              for n in data)
+    return all(e.is_file() and e.name.startswith("part-") and e.name.endswith(".parquet")
+               for e in entries)
 
 
 def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
     """Tables of ``lake``: a folder (searched recursively), one file, or a list of files.
 
     Files whose extension is not a table format are listed in ``ignored``. Hidden files and
-    names starting with "_" (Spark's _SUCCESS) are skipped silently. A folder holding only
-    ``*.parquet`` part files is one table.
+    names starting with "_" (Spark's _SUCCESS) are skipped silently. A Parquet dataset
+    folder (:func:`is_parquet_dataset`: Spark's or Hive's output, partitioned or not) is
+    one table named after the folder.
     """
     entries: list[tuple[Path, str, str]] = []  # (absolute path, relative name, format)
     ignored: list[tuple[str, str]] = []
@@ -130,7 +180,7 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
             if is_index_folder(p):
                 ignored.append((p.name, "a lakejoin index (index folders are not lake tables)"))
                 continue
-            if _is_parquet_dataset(p):
+            if is_parquet_dataset(p):
                 entries.append((p, p.name, "parquet"))
                 continue
             for dirpath, dirnames, filenames in os.walk(p, followlinks=False):
@@ -141,7 +191,7 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
                     if is_index_folder(d / sub):
                         ignored.append(((d / sub).relative_to(p).as_posix(),
                                         "a lakejoin index (index folders are not lake tables)"))
-                    elif _is_parquet_dataset(d / sub):
+                    elif is_parquet_dataset(d / sub):
                         entries.append((d / sub, (d / sub).relative_to(p).as_posix(), "parquet"))
                     else:
                         keep.append(sub)

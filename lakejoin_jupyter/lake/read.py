@@ -71,6 +71,7 @@ class TableInfo:
     skip_lines: int = 0       # lines above the header (comments, a title), not read
     digest: str = ""          # content digest of the file (the build's read job takes it)
     warnings: list[str] = field(default_factory=list)
+    partitions: list[str] = field(default_factory=list)  # a Parquet folder's key=value columns
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -394,14 +395,9 @@ def _csv_columns_python(info: TableInfo, reader, width: int) -> list:
 
 def _inspect_parquet(info: TableInfo) -> None:
     import pyarrow.parquet as pq
-    try:
-        if Path(info.uri).is_file():   # the common case: metadata only, no dataset discovery
-            meta = pq.read_metadata(info.uri)
-            schema, n = meta.schema.to_arrow_schema(), meta.num_rows
-        else:
-            ds = pq.ParquetDataset(info.uri)
-            schema = ds.schema
-            n = sum(f.metadata.num_rows for f in ds.fragments)
+    try:                       # a file (a folder: _parquet_folder_columns); metadata only
+        meta = pq.read_metadata(info.uri)
+        schema, n = meta.schema.to_arrow_schema(), meta.num_rows
     except (OSError, ValueError) as e:
         p = Path(info.uri)
         if p.is_file() and p.stat().st_size == 0:
@@ -415,18 +411,55 @@ def _inspect_parquet(info: TableInfo) -> None:
     info.n_rows = int(n)
 
 
+def _partition_keys(folder: Path) -> list[str]:
+    """The columns of a folder's hive-style partition levels (``key=value/``, outermost
+    first), read from its first partition folders."""
+    keys, d = [], folder
+    while True:
+        subs = sorted(e for e in d.iterdir() if "=" in e.name and e.is_dir()
+                      and not e.name.startswith((".", "_")))
+        if not subs:
+            return keys
+        keys.append(subs[0].name.split("=", 1)[0])
+        d = subs[0]
+
+
+def _parquet_folder_columns(info: TableInfo, inspect: bool) -> list:
+    """The cells of a Parquet dataset folder as pyarrow's dataset reads it (``pd.read_parquet``'s
+    reader: its files in path order), the hive-style partition folders' keys as text
+    columns after the files' own, with the value each folder name gives ("01" stays "01",
+    where pandas and Spark would infer the number 1); with ``inspect`` also its columns,
+    partition columns and row count."""
+    import pyarrow as pa
+    import pyarrow.dataset as pads
+    import pyarrow.parquet as pq
+    try:
+        keys = _partition_keys(Path(info.uri))
+        ds = pq.ParquetDataset(info.uri, partitioning=pads.HivePartitioning.discover(
+            schema=pa.schema([(k, pa.string()) for k in keys])) if keys else None)
+        names = [n for n in ds.schema.names if n != "__index_level_0__"]
+        table = ds.read(columns=names, use_threads=False)
+    except (OSError, ValueError, TypeError) as e:
+        raise TableReadError(info.uri, f"is not a readable Parquet dataset folder ({e})")
+    if inspect:
+        info.encoding = "parquet"
+        info.columns, warns = _fix_header(names)
+        info.warnings += warns
+        info.partitions = [n for n in names if n in keys]
+        info.n_rows = table.num_rows
+    return [_arrow_text(table.column(j)) for j in range(len(names))]
+
+
 def _parquet_columns(info: TableInfo, inspect: bool = False) -> list:
     """The cells of a Parquet file or dataset folder (each file opened once); with
     ``inspect`` also its columns, row count and header warnings (as _inspect_parquet)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     p = Path(info.uri)
-    if inspect and not p.is_file():
-        _inspect_parquet(info)
-        inspect = False
+    if p.is_dir():
+        return _parquet_folder_columns(info, inspect)
     try:
-        files = [pq.ParquetFile(p)] if p.is_file() else \
-            [pq.ParquetFile(f.path) for f in pq.ParquetDataset(info.uri).fragments]
+        files = [pq.ParquetFile(p)]
     except (OSError, ValueError) as e:
         if inspect:
             _inspect_parquet(info)     # raises the specific error

@@ -1,0 +1,243 @@
+"""A partitioned Parquet folder (hive-style ``key=value/`` folders, Spark's ``partitionBy``
+output) and Spark's unpartitioned output (part files beside ``_SUCCESS``) are one lake table
+each, named after the folder, with the partition columns as text columns (the value each
+folder name gives): in discovery, the Spark build, searches, joins in pandas and Spark, the
+code a join writes, the command line's query table and the lake-change check. Checked
+against pandas and Python sets over the whole dataset."""
+import json
+import re
+import shutil
+from urllib.parse import quote
+
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.lake.discover import discover, fingerprint_changes
+from lakejoin_jupyter.lake.read import inspect, read_table
+from conftest import write_lake
+
+CODES = [f"{a}{b}" for a in "ABCDEFG" for b in "XYZ"]                   # 21 codes
+ZONES = pd.DataFrame({"country": [CODES[(5 * i) % 21] for i in range(40)],
+                      "tz": [f"Zone/{i}" for i in range(40)],
+                      "continent": ["Europe", "Africa", "Asia", "America"] * 10})
+MONTHLY = pd.DataFrame({"country": CODES[:12] * 2, "amount": [str(i) for i in range(24)],
+                        "year": ["2025"] * 12 + ["2024"] * 12,
+                        "month": [f"{m:02d}" for m in range(12, 0, -1)] * 2})
+LOCALES = pd.DataFrame({"locale": [f"l{i}" for i in range(30)],
+                        "country": [CODES[(3 * i) % 21] for i in range(30)],
+                        "charset": ["UTF-8", "ISO-8859-1", "Big 5", "ISO:646", "KOI8/R"] * 6})
+QUERY = pd.DataFrame({"code": CODES[::2] + ["QQ", "RR"], "n": range(13)})
+
+
+def write_hive(root, rel, df, by, name="part-00000.parquet"):
+    """``df`` as a hive-partitioned folder (one file per partition), as pyarrow writes it
+    (a value's "/" and ":" percent-escaped, as Spark and pyarrow write them)."""
+    for values, part in df.groupby(by, sort=True):
+        sub = "/".join(f"{k}={quote(v, safe=' ')}" for k, v in zip(by, values))
+        path = root / rel / sub / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part.drop(columns=by).to_parquet(path, index=False)
+
+
+def whole(df, by):
+    """The oracle: the whole dataset as a reader of the folder sees it (partitions in the
+    order of their folders' names, the partition columns last, as text)."""
+    rest = [c for c in df.columns if c not in by]
+    return df.sort_values(by, kind="stable", key=lambda s: s.map(lambda v: quote(v, safe=" ")))[
+        rest + list(by)].reset_index(drop=True)
+
+
+def texts(df):
+    return df.astype(object).where(df.notna(), None)
+
+
+def file_lake(root):
+    """The lake of the tests without Spark: a Spark-like layout written by hand."""
+    write_lake(root, {"geo/countries.parquet": pd.DataFrame({"iso2": CODES}),
+                      "csvparts/year=2024/a.csv": "x,y\n1,2\n"})
+    write_hive(root, "geo/zones", ZONES, ["continent"])
+    write_hive(root, "sales/monthly", MONTHLY, ["year", "month"])
+    write_hive(root, "out/locales", LOCALES, ["charset"],
+               name="part-00000-1f2e.c000.snappy.parquet")
+    (root / "out/locales/_SUCCESS").write_bytes(b"")
+    (root / "out/locales/._SUCCESS.crc").write_bytes(b"crc")
+    return root
+
+
+def test_partitioned_folders_are_one_table_each(tmp_path):
+    spec = discover(file_lake(tmp_path / "lake"))
+    names = {t.name: t for t in spec.tables}
+    assert sorted(names) == ["csvparts/year=2024/a", "geo/countries", "geo/zones",
+                             "out/locales", "sales/monthly"]
+    assert names["geo/zones"].format == "parquet"
+    assert names["geo/zones"].uri == str(tmp_path / "lake/geo/zones")
+    assert names["geo/countries"].path == "geo/countries.parquet"      # a file: unchanged
+    # a folder given as the lake is one table too
+    assert [t.name for t in discover(tmp_path / "lake/sales/monthly").tables] == ["monthly"]
+
+
+def test_partitioned_folder_reads_as_the_whole_dataset(tmp_path):
+    root = file_lake(tmp_path / "lake")
+    for rel, df, by in [("geo/zones", ZONES, ["continent"]),
+                        ("sales/monthly", MONTHLY, ["year", "month"]),
+                        ("out/locales", LOCALES, ["charset"])]:
+        info = inspect(0, str(root / rel), "parquet")
+        assert info.ok, info.error
+        want = whole(df, by)
+        assert info.columns == list(want.columns) and info.partitions == by
+        assert info.n_rows == len(df)
+        pd.testing.assert_frame_equal(read_table(info), texts(want))
+    got = read_table(inspect(0, str(root / "sales/monthly"), "parquet"))
+    assert got["month"].iloc[0] == "01"          # as the folder name writes it
+
+
+def test_a_part_file_added_after_the_build_is_a_change(tmp_path):
+    from lakejoin_jupyter.index.tables import changed_since_build, table_from_info
+    root = file_lake(tmp_path / "lake")
+    spec = discover(root)
+    section = spec.fingerprint()
+    zones = str(root / "geo/zones")
+    table = table_from_info("geo/zones", inspect(0, zones, "parquet"),
+                            fingerprint=tuple(section["files"][zones]))
+    assert fingerprint_changes(section) == [] and changed_since_build(table) is None
+    extra = root / "geo/zones/continent=Asia/part-00001.parquet"
+    ZONES.head(3).drop(columns="continent").to_parquet(extra, index=False)
+    assert fingerprint_changes(section) == [f"modified {zones}"]
+    assert "geo/zones changed since the index was built" in changed_since_build(table)
+    extra.unlink()
+    new = root / "geo/zones/continent=Oceania/part-00000.parquet"
+    new.parent.mkdir()
+    ZONES.head(3).drop(columns="continent").to_parquet(new, index=False)
+    assert fingerprint_changes(section) == [f"modified {zones}"]
+
+
+# ------------------------------------------------------------------ the Spark build
+
+@pytest.fixture(scope="module")
+def lake(spark, tmp_path_factory):
+    root = tmp_path_factory.mktemp("partitioned") / "lake"
+    write_lake(root, {"geo/countries.parquet": pd.DataFrame({"iso2": CODES})})
+    write_hive(root, "geo/zones", ZONES, ["continent"])
+    write_hive(root, "sales/monthly", MONTHLY, ["year", "month"])
+    spark.createDataFrame(LOCALES).write.partitionBy("charset").parquet(str(root / "out/locales"))
+    spark.createDataFrame(LOCALES.drop(columns="charset")).repartition(2).write.parquet(
+        str(root / "out/plain"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def engine(lake, spark, tmp_path_factory):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    out = tmp_path_factory.mktemp("partitioned-index") / "lake.index"
+    build(lake, out, spark=spark, settings=BuildSettings(components=("union",)), progress=False)
+    return open_index(out)
+
+
+ORACLES = {"geo/zones": whole(ZONES, ["continent"]),
+           "sales/monthly": whole(MONTHLY, ["year", "month"]),
+           "out/locales": whole(LOCALES, ["charset"]),
+           "out/plain": LOCALES.drop(columns="charset")}
+
+
+@pytest.mark.spark
+def test_the_build_indexes_one_table_per_folder(engine):
+    t = engine.index.tables
+    assert sorted(t["name"]) == ["geo/countries", "geo/zones", "out/locales", "out/plain",
+                                 "sales/monthly"]
+    assert set(t["status"]) == {"indexed"}
+    cols = engine.index.columns
+    for name, want in ORACLES.items():
+        row = t[t["name"] == name].iloc[0]
+        assert row["n_rows"] == len(want)
+        got = cols[cols["table_id"] == row["table_id"]].sort_values("position")["name"]
+        assert list(got) == list(want.columns)
+    assert json.loads(t[t["name"] == "sales/monthly"]["info"].iloc[0])["partitions"] == \
+        ["year", "month"]
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("table, column, query", [
+    ("geo/zones", "country", QUERY["code"]),
+    ("geo/zones", "continent", pd.Series(["Asia", "Europe", "Oceania"])),
+    ("sales/monthly", "country", QUERY["code"]),
+    ("sales/monthly", "month", pd.Series(["01", "02", "13"])),
+    ("out/locales", "country", QUERY["code"]),
+    ("out/locales", "charset", pd.Series(["UTF-8", "KOI8/R", "ISO:646", "EBCDIC"])),
+    ("out/plain", "country", QUERY["code"])])
+def test_search_figures_equal_python_sets(engine, table, column, query):
+    res = engine.search(pd.DataFrame({"q": query}), "q", k=None)
+    hit = next(h for h in res if h.table == table and h.column == column)
+    lake_values = set(ORACLES[table][column])
+    assert hit.overlap == len(set(query) & lake_values)
+    assert hit.containment == pytest.approx(hit.overlap / len(set(query)))
+
+
+def run_fresh(code: str, name: str, frame) -> dict:
+    ns = {name: frame}
+    exec(compile(code, "<inserted cell>", "exec"), ns)   # noqa: S102 - the code under test
+    return ns
+
+
+def rows(df):
+    return sorted((tuple(None if pd.isna(v) else str(v) for v in r)
+                   for r in df.itertuples(index=False)), key=repr)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("table", ["geo/zones", "sales/monthly", "out/locales", "out/plain"])
+def test_join_and_its_code_equal_a_merge_of_the_whole_dataset(engine, table):
+    hit = next(h for h in engine.search(QUERY, "code", k=None)
+               if h.table == table and h.column == "country")
+    joined = hit.join(QUERY)
+    want = QUERY.merge(ORACLES[table], left_on="code", right_on="country", how="left")
+    lake_cols = list(ORACLES[table].columns)
+    if table.startswith("out/"):     # Spark's file order: the same rows
+        assert rows(joined) == rows(want)
+    else:                            # pyarrow's path order: the same frame
+        pd.testing.assert_frame_equal(texts(joined[lake_cols]), texts(want[lake_cols]))
+        pd.testing.assert_frame_equal(joined[list(QUERY.columns)], want[list(QUERY.columns)])
+    ns = run_fresh(hit.code("q", "out"), "q", QUERY)
+    pd.testing.assert_frame_equal(ns["out"], joined)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("table", ["geo/zones", "sales/monthly", "out/locales"])
+def test_spark_join_and_its_code_keep_the_partition_values(engine, spark, table):
+    sdf = spark.createDataFrame(QUERY)
+    hit = next(h for h in engine.search(sdf, "code", k=None)
+               if h.table == table and h.column == "country")
+    joined = hit.join(sdf)
+    want = QUERY.merge(ORACLES[table], left_on="code", right_on="country", how="left")
+    assert list(joined.columns) == list(want.columns)
+    assert rows(joined.toPandas()) == rows(want)          # "01" stays "01"
+    code = hit.code("sdf", "joined_sdf")
+    assert "spark.read.parquet" in code
+    ns = run_fresh(code, "sdf", sdf)
+    assert rows(ns["joined_sdf"].toPandas()) == rows(want)
+
+
+@pytest.mark.spark
+def test_cli_reads_a_parquet_folder_as_the_query_table(engine, lake, spark, tmp_path, capsys,
+                                                       monkeypatch):
+    from lakejoin_jupyter.cli import _read_query_table, main
+    monkeypatch.chdir(tmp_path)
+    index = str(engine.index.path)
+    q = QUERY.assign(charset=["UTF-8", "KOI8/R", "EBCDIC"] * 4 + ["UTF-8"])
+    spark.createDataFrame(q).write.partitionBy("charset").parquet(str(tmp_path / "q"))
+    frame, name = _read_query_table(engine, "q")
+    assert name is None and rows(frame) == rows(q)
+    assert main(["search", index, "-t", "q", "-c", "charset"]) == 0
+    out = capsys.readouterr().out
+    assert "3 distinct values" in out and re.search(r"out/locales\s+charset\s+2\s", out)
+    assert main(["union", index, "-t", "q", "-k", "3"]) == 0
+    assert "out/locales" in capsys.readouterr().out
+    # a folder of the lake is its lake table
+    assert main(["search", index, "-t", str(lake / "geo/zones"), "-c", "country"]) == 0
+    assert "is the lake table geo/zones" in capsys.readouterr().out
+    # a folder that is no Parquet dataset is refused with a reason
+    shutil.copytree(tmp_path / "q", tmp_path / "notes")
+    (tmp_path / "notes/README.md").write_text("hi")
+    assert main(["search", index, "-t", "notes", "-c", "country"]) == 1
+    assert "not a Parquet dataset" in capsys.readouterr().err
