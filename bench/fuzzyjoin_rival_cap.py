@@ -16,7 +16,8 @@ the nearest left value of r under some other function, vetoed pairs excluded):
   only from the IDF-weighted ones among those;
 * V5a / V5b: V4 with the bound's z 1.0 / 0; V6a / V6b: V3 with z 1.0 / 0;
 * V7 / V7a: V4's rivals, the rating scaled p / max(1, p + rivals) instead of capped,
-  z 1.645 / 1.0 (rivals cut at 1, as in the replay reported).
+  z 1.645 / 1.0 (rivals cut at 1, as in the replay reported);
+* V8: V4's cap on the containment functions' joins at distance 0 only.
 
     python bench/fuzzyjoin_rival_cap.py --work W --variant v4 [--out dev_v4.csv]
 
@@ -64,8 +65,10 @@ def _refresh(c, p):
     c.u = np.sqrt(mp.pi0_relative_variance(s1, s2)) * (1.0 - p)
 
 
-def apply(cands: dict, trusted=None, mean: bool = False, scale: bool = False):
-    """Lower every function's probabilities by its rival pairs' mass, in place."""
+def apply(cands: dict, trusted=None, mean: bool = False, scale: bool = False,
+          contain_zero: bool = False):
+    """Lower every function's probabilities by its rival pairs' mass, in place
+    (``contain_zero``: only the containment functions' joins at distance 0)."""
     fns = list(cands)
     L = np.stack([cands[f].r_left for f in fns], 1)
     ok = np.stack([np.isfinite(cands[f].r_dist) & (cands[f].r_left >= 0) for f in fns], 1)
@@ -78,6 +81,9 @@ def apply(cands: dict, trusted=None, mean: bool = False, scale: bool = False):
             new = p / np.maximum(1.0, p + np.minimum(riv[:, j], 1.0))
         else:
             new = np.minimum(p, np.clip(1.0 - riv[:, j], 0.0, 1.0))
+        if contain_zero:
+            zero = (J[f][2] == "contain") & (cands[f].r_near[:, 0] <= mp.TIE)
+            new = np.where(zero, new, p)
         _refresh(cands[f], new)
 
 
@@ -92,6 +98,7 @@ VARIANTS = {
     "v6a": (dict(trusted=NO_CONTAIN), 1.0), "v6b": (dict(trusted=NO_CONTAIN), 0.0),
     "v7": (dict(trusted=IDF_NO_CONTAIN, scale=True), None),
     "v7a": (dict(trusted=IDF_NO_CONTAIN, scale=True), 1.0),
+    "v8": (dict(trusted=IDF_NO_CONTAIN, contain_zero=True), None),
 }
 
 
