@@ -704,6 +704,28 @@ def test_replay_overshoot_cost_by_hand():
     assert (g["n_cost"], g["recall_left"]) == (1, pytest.approx(0.4 / 3))
 
 
+def test_rival_mass_by_hand():
+    """bench/fuzzyjoin_rival_cap.py's mass of a right value's rival pairs. Right value 0:
+    four functions join it to left values 5, 5, 7, 8 at 0.9, 0.8, 0.6, 0.3, the fourth
+    not trusted. Highest trusted probability per pair: (0, 5) 0.9, (0, 7) 0.6, (0, 8)
+    none, 1.5 in all; the rivals of a join to 5 weigh 1.5 - 0.9 = 0.6, of the join to 7
+    0.9, of the untrusted function's join to 8 all 1.5. With the mean over the 4
+    functions: (0, 5) (0.9 + 0.8) / 4, (0, 7) 0.6 / 4. Right value 1: three functions
+    agree on left value 2 (the second has no join): no rivals."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_rival_cap as rc
+    L = np.array([[5, 5, 7, 8], [2, -1, 2, 2]])
+    P = np.array([[0.9, 0.8, 0.6, 0.3], [0.5, 0.0, 0.7, 0.4]])
+    trusted = np.array([True, True, True, False])
+    m = rc.rival_mass(L, P, trusted)
+    assert m[0] == pytest.approx([0.6, 0.6, 0.9, 1.5])
+    assert m[1, [0, 2, 3]] == pytest.approx([0.0, 0.0, 0.0])
+    mean = rc.rival_mass(L, P, trusted, mean=True)
+    assert mean[0] == pytest.approx([0.15, 0.15, 0.425, 0.575])
+
+
 def test_benchmark_overshoot_cost_and_report_by_hand():
     """bench/fuzzyjoin_autofj.py's per-dataset cost of an overshoot (ours' true pairs from
     its precision and pair count) and the report's split of the mean |gap|: datasets at
