@@ -189,12 +189,14 @@ def _collect_spark(sdf, cols, max_values):
     """The query's distinct key values and the rows holding each (one Spark aggregation)."""
     from pyspark.sql import functions as F
 
-    from .spark import spark_job
+    from .spark import instant_column, instant_columns, spark_job, utc_instants
     if not cols:
         raise QueryError(f"Name the query column; the Spark DataFrame has: {sdf.columns[:20]}")
     cols = _check_columns(sdf.columns, cols)
     quoted = ["`" + str(c).replace("`", "``") + "`" for c in cols]
-    distinct = (sdf.groupBy(*[sdf[q].alias(str(c)) for q, c in zip(quoted, cols)])
+    instants = set(instant_columns(sdf)) & set(cols)   # TIMESTAMP: collected as UTC instants
+    distinct = (sdf.groupBy(*[(instant_column(sdf, c) if c in instants else sdf[q]).alias(str(c))
+                              for q, c in zip(quoted, cols)])
                 .agg(F.count(F.lit(1)).alias(ROWS)))
     notes = []
     with spark_job(f"collecting the query column(s) {list(cols)}"):
@@ -207,6 +209,8 @@ def _collect_spark(sdf, cols, max_values):
                          f"a random sample of {len(pdf):,} (containment and row coverage are "
                          f"estimated on the sample)")
     pdf.columns = list(cols) + [ROWS]
+    for c in instants:
+        pdf[c] = utc_instants(pdf[c])
     return pdf[list(cols)], pdf[ROWS].to_numpy(dtype=np.int64), notes
 
 

@@ -703,3 +703,38 @@ def release_memory(spark=None) -> None:
     with contextlib.suppress(Exception):
         import ctypes
         ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def instant_columns(sdf) -> list:
+    """The names of a Spark DataFrame's TIMESTAMP columns (instants: ``toPandas`` and pandas
+    UDFs hand them out as wall-clock times of the session's zone, without the zone)."""
+    from pyspark.sql import types as T
+    return [f.name for f in sdf.schema.fields if isinstance(f.dataType, T.TimestampType)]
+
+
+def instant_column(sdf, name: str):
+    """A TIMESTAMP column as microseconds since 1970 UTC (a long; see :func:`utc_instants`)."""
+    from pyspark.sql import functions as F
+    return F.unix_micros(sdf["`" + str(name).replace("`", "``") + "`"])
+
+
+def utc_instants(values):
+    """pandas Series of microseconds since 1970 (:func:`instant_column`) -> tz-aware UTC
+    Timestamps, whatever the session's zone (null stays NaT)."""
+    import pandas as pd
+    values = pd.Series(values)
+    return pd.to_datetime(values.astype("Int64"), unit="us", utc=True).set_axis(values.index)
+
+
+def to_pandas_utc(sdf):
+    """``sdf.toPandas()``, its TIMESTAMP columns as tz-aware UTC instants."""
+    instants = set(instant_columns(sdf))
+    if not instants:
+        return sdf.toPandas()
+    cols = [instant_column(sdf, c).alias(c) if c in instants
+            else sdf["`" + c.replace("`", "``") + "`"] for c in sdf.columns]
+    pdf = sdf.select(*cols).toPandas()
+    for j, c in enumerate(sdf.columns):
+        if c in instants:
+            pdf.isetitem(j, utc_instants(pdf.iloc[:, j]))
+    return pdf

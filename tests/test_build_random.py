@@ -83,10 +83,13 @@ def profile_oracle(values: list) -> dict:
     keyed = Counter(v for v, t in zip(cells, toks) if t is not None)
     n = len(distinct)
     share = lambda rx: sum(bool(re.fullmatch(rx, t)) for t in distinct)  # noqa: E731
+    n_int = share(r"-?[0-9]+")
+    n_num = share(r"-?([0-9]+(\.[0-9]+)?|\.[0-9]+)(e[+-]?[0-9]+)?")
     kind = "empty" if not n else next(
-        (name for name, k in (("integer", share(r"-?[0-9]+")),
-                              ("float", share(r"-?([0-9]+(\.[0-9]+)?|\.[0-9]+)(e[+-]?[0-9]+)?")),
-                              ("date", share(r"([0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([ t][0-9:.]+)?"
+        (name for name, k in (("integer", n_int if n_num == n_int else 0),   # no fraction
+                              ("float", n_num),
+                              ("date", share(r"([0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([ t][0-9:.]+"
+                                             r"(z|[+-][0-9]{2}(:?[0-9]{2})?)?)?"
                                              r"|[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4})")),
                               ("boolean", sum(t in ("true", "false", "yes", "no", "t", "f", "y", "n")
                                               for t in distinct)))

@@ -118,9 +118,9 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
     if warn_changed:
         _warn_if_changed(table)
     if table.format == "catalog":
-        from ..spark import get_spark
+        from ..spark import get_spark, to_pandas_utc
         sdf = get_spark().table(table.uri)
-        df = (sdf.limit(max_rows) if max_rows else sdf).toPandas()
+        df = to_pandas_utc(sdf.limit(max_rows) if max_rows else sdf)
     else:
         from ..lake.read import TableInfo, read_table
         df = read_table(TableInfo.from_json(table.info), max_rows=max_rows)

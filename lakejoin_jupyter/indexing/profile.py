@@ -6,8 +6,9 @@ once with numpy and Arrow compute: a column never leaves the task that read it, 
 profile needs no shuffle. Statistics are added here (one more output field).
 
 The type is inferred from the column's distinct tokens: "integer", "float", "date",
-"boolean" when at least 90% of the distinct tokens have that shape, "empty" when the
-column has no token, otherwise "string". Samples are the most frequent raw values that
+"boolean" when at least 90% of the distinct tokens have that shape ("integer" only when no
+token is a fractional number: -3.5 among whole hours makes the column "float"; a date may
+carry a time and an offset), "empty" when the column has no token, otherwise "string". Samples are the most frequent raw values that
 have a token (ties by value).
 """
 from __future__ import annotations
@@ -21,7 +22,8 @@ from ..lake.normalize import MAX_TOKEN_CHARS
 TYPE_SHARE = 0.9
 _INT = r"^-?[0-9]+$"
 _NUM = r"^-?([0-9]+(\.[0-9]+)?|\.[0-9]+)(e[+-]?[0-9]+)?$"
-_DATE = r"^([0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([ t][0-9:.]+)?|[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4})$"
+_DATE = (r"^([0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([ t][0-9:.]+(z|[+-][0-9]{2}(:?[0-9]{2})?)?)?"
+         r"|[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4})$")
 _BOOL = ["true", "false", "yes", "no", "t", "f", "y", "n"]
 
 # the profile's fields, in catalog order (the read task writes them per column)
@@ -68,8 +70,12 @@ def profile_columns(b: ColumnBatch, n_samples: int = 5) -> dict:
         return np.bincount(b.pair_col[m], minlength=nc)
 
     toks = b.tokens
-    shapes = [("integer", share(pc.match_substring_regex(toks, _INT))),
-              ("float", share(pc.match_substring_regex(toks, _NUM))),
+    is_int = pc.match_substring_regex(toks, _INT)
+    is_num = pc.match_substring_regex(toks, _NUM)
+    n_int, n_num = share(is_int), share(is_num)
+    n_int[n_num > n_int] = 0                      # a fractional number: not "integer"
+    shapes = [("integer", n_int),
+              ("float", n_num),
               ("date", share(pc.match_substring_regex(toks, _DATE))),
               ("boolean", share(pc.is_in(toks, value_set=pa.array(_BOOL))))]
     types = np.full(nc, "string", dtype=object)

@@ -34,8 +34,8 @@ import numpy as np
 from ..hashing import minhash_signatures, token_hash32, token_hash64
 from ..lake import read as lakeread
 from ..lake.discover import LakeSpec, file_digest
-from ..lake.normalize import normalize_array
-from ..spark import release_memory
+from ..lake.normalize import _render, normalize_array
+from ..spark import instant_column, release_memory, utc_instants
 from . import joinstats as joinstats_job
 from . import profile as profile_job
 
@@ -300,17 +300,31 @@ def _read_catalog_table(spark, t, long: LongForm, batch_no: int, num_perm: int, 
     if not info.columns:
         info.error = "has no columns"
         return info
-    text = df.select(*[F.col(f"`{c}`").cast("string").alias(f"c{j}")
-                       for j, c in enumerate(df.columns)]).coalesce(1)
+    # timestamps are rendered as every other reader renders them (lake/normalize.py):
+    # TIMESTAMP as its UTC instant, TIMESTAMP_NTZ as written; the rest is Spark's text
+    from pyspark.sql import types as T
+    kinds = ["instant" if isinstance(f.dataType, T.TimestampType) else
+             "ntz" if isinstance(f.dataType, T.TimestampNTZType) else "text"
+             for f in df.schema.fields]
+    text = df.select(*[(instant_column(df, c) if k == "instant" else
+                        F.col(f"`{c}`") if k == "ntz" else
+                        F.col(f"`{c}`").cast("string")).alias(f"c{j}")
+                       for j, (c, k) in enumerate(zip(df.columns, kinds))]).coalesce(1)
     table_id, width = t.table_id, len(df.columns)
+
+    def texts(values, kind):
+        if kind == "instant":
+            values = utc_instants(values)
+        if kind != "text":
+            return [_render(v) for v in values.astype(object).where(values.notna(), None)]
+        return values.astype(object).where(values.notna(), None)
 
     def run(batches):
         import pyarrow as pa
         frames = [pdf for pdf in batches]
         pdf = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
             {f"c{j}": pd.Series([], dtype=object) for j in range(width)})
-        cols = [pa.array(pdf[f"c{j}"].astype(object).where(pdf[f"c{j}"].notna(), None),
-                         pa.string()) for j in range(width)]
+        cols = [pa.array(texts(pdf[f"c{j}"], kinds[j]), pa.string()) for j in range(width)]
         if len(pdf):
             write_long_form(long, batch_no, 0,
                             long_form_of([(table_id, cols, None)], num_perm, seed, n_samples,

@@ -26,7 +26,7 @@ import pandas as pd
 from ..errors import QueryError
 from ..frames import is_spark_frame
 from ..index.tables import lake_table, spark_quote, spark_table
-from ..spark import ensure_worker_python
+from ..spark import ensure_worker_python, to_pandas_utc
 from .keys import compute_keys, mapped_keys, numeric_values, order_keys
 from .plan import Aggregate, JoinPlan
 
@@ -46,7 +46,7 @@ def execute(plan: JoinPlan, df, other_frame=None):
         raise QueryError(f"Cannot join a {type(df).__name__}; pass a pandas or Spark DataFrame.")
     other = lake_table(plan.other) if plan.other is not None else other_frame
     if is_spark_frame(other):
-        other = other.toPandas()
+        other = to_pandas_utc(other)
     return join_pandas(df, other, plan)
 
 

@@ -6,6 +6,10 @@ A lake cell and a notebook value become the same token when they mean the same k
   collapsed ("  Côte   d'Ivoire " -> "côte d'ivoire");
 * numbers written as text get one canonical form ("007" -> "7", "2001.0" -> "2001",
   "2.50" -> "2.5"); Python ints, floats, bools, dates and timestamps are rendered first;
+* a timestamp is compared as its UTC wall-clock time (:func:`render_datetime`): a tz-aware
+  one is converted to UTC and loses its offset, a naive one is taken as written (as UTC),
+  so an instant matches itself in any zone, as naive UTC, and as Spark's TIMESTAMP or
+  TIMESTAMP_NTZ; midnight is the date alone, so a date matches a midnight timestamp;
 * nulls are dropped: None, NaN, NaT, empty strings, the usual null spellings ("null",
   "n/a", "#n/a", ...) and cells with no letter or digit ("-", "*"), as JOSIE drops junk;
 * a token longer than MAX_TOKEN_CHARS characters is dropped (counted in the profile).
@@ -23,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Iterable
 
 NORMALIZATION_NAME = "nfkc-casefold-numeric"
-NORMALIZATION_VERSION = 1
+NORMALIZATION_VERSION = 2   # 2: timestamps compared as UTC wall-clock times
 MAX_TOKEN_CHARS = 512
 
 NULL_SPELLINGS = frozenset({"", "null", "nan", "n/a", "#n/a", "<na>", "nat"})
@@ -88,21 +92,59 @@ def _render(value) -> str | None:
     type_name = type(value).__name__
     if type_name in ("NAType", "NaTType"):
         return None
-    if hasattr(value, "item") and not isinstance(value, (_dt.date, _dt.datetime)):
+    if type_name in ("datetime64", "timedelta64"):   # .item() of a ns value is an int
+        import pandas as pd
+        v = pd.Timestamp(value) if type_name == "datetime64" else pd.Timedelta(value)
+        return None if v is pd.NaT else _render(v)
+    if hasattr(value, "item") and not isinstance(value, (_dt.date, _dt.datetime, _dt.timedelta)):
         try:
             return _render(value.item())
         except (ValueError, TypeError):
             pass
     if isinstance(value, _dt.datetime) or type_name == "Timestamp":
-        if (value.hour, value.minute, value.second, value.microsecond) == (0, 0, 0, 0) \
-                and value.tzinfo is None:
-            return value.date().isoformat()
-        return value.isoformat()
+        return render_datetime(value)
     if isinstance(value, _dt.date):
         return value.isoformat()
+    if isinstance(value, _dt.time):
+        return _clock(value.hour, value.minute, value.second, value.microsecond * 1000)
+    if isinstance(value, _dt.timedelta) or type_name == "Timedelta":
+        return render_duration(value)
     if isinstance(value, Decimal):
         return str(value) if value.is_finite() else None
     return str(value)
+
+
+def _clock(h: int, m: int, s: int, nanos: int) -> str:
+    """"HH:MM:SS" with the fraction of a second, trailing zeros dropped (none when whole)."""
+    text = f"{h:02d}:{m:02d}:{s:02d}"
+    return text + ("." + f"{nanos:09d}".rstrip("0") if nanos else "")
+
+
+def render_datetime(value) -> str:
+    """Text of a datetime or pandas Timestamp: its UTC wall-clock time when tz-aware, its
+    own when naive; "YYYY-MM-DD" at midnight, else "YYYY-MM-DDTHH:MM:SS[.fraction]" (every
+    reader of a lake or a query renders a timestamp through this one function)."""
+    if value.tzinfo is not None:
+        if type(value).__name__ == "Timestamp":
+            value = value.tz_convert("UTC").tz_localize(None)
+        else:
+            value = value.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+    nanos = value.microsecond * 1000 + int(getattr(value, "nanosecond", 0) or 0)
+    day = f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+    if (value.hour, value.minute, value.second, nanos) == (0, 0, 0, 0):
+        return day
+    return day + "T" + _clock(value.hour, value.minute, value.second, nanos)
+
+
+def render_duration(value) -> str:
+    """Text of a timedelta or pandas Timedelta, ISO 8601: "P1DT2H0M0S" ("-P..." if negative)."""
+    nanos = (int(value.value) if type(value).__name__ == "Timedelta"
+             else ((value.days * 86400 + value.seconds) * 1_000_000 + value.microseconds) * 1000)
+    sign, nanos = ("-", -nanos) if nanos < 0 else ("", nanos)
+    secs, frac = divmod(nanos, 1_000_000_000)
+    days, secs = divmod(secs, 86400)
+    text = f"{sign}P{days}DT{secs // 3600}H{secs % 3600 // 60}M{secs % 60}"
+    return text + ("." + f"{frac:09d}".rstrip("0") if frac else "") + "S"
 
 
 def normalize_text(text: str) -> str | None:
