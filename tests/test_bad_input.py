@@ -297,6 +297,14 @@ def test_wrong_version_and_foreign_manifest(index_copy):
     (index_copy / "manifest.json").write_text(json.dumps(m))
     with pytest.raises(IndexVersionError, match=r"format version 1;.*Rebuild the index.*--overwrite"):
         open_index(index_copy)
+    from lakejoin_jupyter.index.store import READABLE_VERSIONS
+    m["format_version"] = max(READABLE_VERSIONS)
+    m["normalization"]["version"] = 1   # values written before the timestamp rule
+    (index_copy / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(IndexVersionError) as err:
+        open_index(index_copy)
+    assert "normalization nfkc-casefold-numeric v1" in str(err.value)
+    assert f"`lakejoin index {m['lake']['root']} --out {index_copy} --overwrite`" in str(err.value)
     (index_copy / "manifest.json").write_text("{not json")
     with pytest.raises(IndexCorruptError, match="not valid JSON"):
         open_index(index_copy)

@@ -467,10 +467,13 @@ def read_manifest(path) -> dict:
     norm = manifest.get("normalization", {})
     if (norm.get("name"), norm.get("version")) != (normalization_spec()["name"],
                                                     normalization_spec()["version"]):
+        root = manifest.get("lake", {}).get("root") or "LAKE"
         raise IndexVersionError(
             f"{path} was built with normalization {norm.get('name')} v{norm.get('version')}, "
-            f"but queries use {normalization_spec()['name']} v{normalization_spec()['version']}; "
-            f"rebuild the index.")
+            f"but queries use {normalization_spec()['name']} v{normalization_spec()['version']} "
+            f"(values would not compare as the index holds them); rebuild the index: "
+            f"`lakejoin index {root} --out {path} --overwrite`, with the --with options it "
+            f"was built with (its components: {', '.join(sorted(manifest.get('components', {})))}).")
     return manifest
 
 
