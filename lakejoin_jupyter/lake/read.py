@@ -415,8 +415,9 @@ def _inspect_parquet(info: TableInfo) -> None:
     info.n_rows = int(n)
 
 
-def _parquet_columns(info: TableInfo, inspect: bool = False) -> list:
-    """The cells of a Parquet file or dataset folder (each file opened once); with
+def _parquet_columns(info: TableInfo, inspect: bool = False, typed: bool = False) -> list:
+    """The cells of a Parquet file or dataset folder (each file opened once), one Arrow
+    array per column by position, as text (``typed``: as stored, chunked arrays); with
     ``inspect`` also its columns, row count and header warnings (as _inspect_parquet)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -437,14 +438,29 @@ def _parquet_columns(info: TableInfo, inspect: bool = False) -> list:
                                            if f != "__index_level_0__"])
         info.warnings += warns
         info.n_rows = int(files[0].metadata.num_rows)
-    parts = []
-    for pf in files:
-        names = [n for n in pf.schema_arrow.names if n != "__index_level_0__"]
-        parts.append(pf.read(columns=names, use_threads=False))
+    parts = [_without_index(pf.read(use_threads=False)) for pf in files]
     if not parts:
         return [pa.array([], pa.string()) for _ in info.columns]
+    if typed:
+        return [pa.chunked_array([c for t in parts for c in t.column(j).chunks],
+                                 parts[0].schema.field(j).type)
+                for j in range(len(info.columns))]
     return [pa.concat_arrays([_arrow_text(t.column(j)) for t in parts])
             for j in range(len(info.columns))]
+
+
+def _without_index(table):
+    """An Arrow table without pandas' index column, its columns taken by position (reading
+    by name would give each of two columns named "x" the first one's values)."""
+    return table.select([j for j, n in enumerate(table.schema.names) if n != "__index_level_0__"])
+
+
+def read_parquet_typed(info: TableInfo):
+    """A Parquet table the build has sniffed as an Arrow table of its own column types,
+    named as the index names its columns (``info.columns``: duplicates renamed "x.2"),
+    columns in the file's order."""
+    import pyarrow as pa
+    return pa.table(_parquet_columns(info, typed=True), names=list(info.columns))
 
 
 def _jsonl_columns(info: TableInfo) -> list:
