@@ -182,3 +182,28 @@ def test_lake_text_of_typed_columns_is_the_text_the_index_read(lake):
     for c in text.columns:
         assert lake_text(typed[c]).tolist() == text[c].tolist(), c
         assert normalized_keys(typed[c]).tolist() == normalized_keys(text[c]).tolist(), c
+
+
+@pytest.mark.parametrize("column,values", [
+    ("flag", ["true", "True"]), ("at", ["2026-03-01T12:30:00", "2026-03-01 12:30:00"]),
+    ("day", ["2026-03-01"]), ("x", ["1", "0.5"]), ("n", ["81", "3"])])
+def test_text_keys_of_a_typed_lake_column_join_the_index_text(lake, spark, column, values):
+    """A text key (fuzzy join, Auto-Join) on a typed Parquet column matches the text the
+    index read, in the join, its pandas code and Spark."""
+    from lakejoin_jupyter.index.tables import find_table
+    from lakejoin_jupyter.join.codegen import plan_code
+    from lakejoin_jupyter.join.execute import execute
+    from lakejoin_jupyter.join.plan import Key, make_plan
+    engine, _ = lake
+    table = find_table(engine.index, "typed")
+    text = engine.table("typed")
+    q = pd.DataFrame({"v": values})
+    plan = make_plan(["v"], [Key(("v",), "text")], list(table.columns),
+                     [Key((column,), "text")], other=table, how="inner")
+    j = execute(plan, q)
+    assert len(j) == sum(text[column].eq(v).sum() for v in values) > 0
+    assert set(j["v"]) == {v for v in values if v in set(text[column])}
+    ns = {"q": q}
+    exec(plan_code(plan, name="q", into="out"), ns)   # noqa: S102
+    pd.testing.assert_frame_equal(ns["out"], j)
+    assert execute(plan, spark.createDataFrame(q)).count() == len(j)
