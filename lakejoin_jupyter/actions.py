@@ -124,7 +124,7 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
                                     f"until you use it).", details={"engine": "spark"})
     table = find_table(engine.index, hit.table)
     changed = changed_since_build(table)
-    right = lake_table(table, warn_changed=False)      # said in the summary instead
+    right = lake_table(table, warn_changed=False, types=True)   # changes: in the summary
     keys = plan_keys(frame, right, plan)
     joined = mark_joined(join_pandas(frame, right, plan, keys), joined_tables(frame),
                          hit._joined_tables(plan))
@@ -353,5 +353,7 @@ def run_union(engine, hit, frame, *, frame_name: str = "df") -> ActionResult:
 UNION_ACTIONS = (
     HitAction("union", "Union", run_union, suffix="union",
               help="Stack the table's aligned columns under the query (renamed to the "
-                   "query's, types converted, a source column added)."),
+                   "query's; where the query's column is numeric or date-time, the table's values "
+                   "are converted to it, other columns keep the table's values: text for CSV, "
+                   "the file's types for Parquet; a source column added)."),
 )

@@ -286,9 +286,11 @@ def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
                  origin=str(table))
 
 
-def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd.DataFrame:
-    """A lake table as pandas (string values), read with the same parser as the build."""
-    return lake_table(find_table(index, table), max_rows)
+def index_table(index: LakeIndex, table: str, max_rows: int | None = None,
+                types: bool = False) -> pd.DataFrame:
+    """A lake table as pandas (string values; with ``types`` a Parquet table keeps its
+    column types), read with the same parser as the build."""
+    return lake_table(find_table(index, table), max_rows, types=types)
 
 
 # a lake table this large (rows), and this many times the query's rows, is joined by Auto-Join
@@ -1295,10 +1297,13 @@ class Engine:
         result.lake = lake
         return result
 
-    def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
-        """A lake table as a pandas DataFrame (all values as text)."""
+    def table(self, name: str, max_rows: int | None = None, types: bool = False) -> pd.DataFrame:
+        """A lake table as a pandas DataFrame: all values as text, the way the index read them;
+        with ``types=True`` a Parquet table keeps its column types (nullable Int64 and
+        boolean, floats, Decimal, date, timestamps), as joins return it ("arrow": as an
+        Arrow table)."""
         self.check_present()
-        return index_table(self.index, name, max_rows)
+        return index_table(self.index, name, max_rows, types=types)
 
     def check_present(self) -> None:
         """Raise when the index was deleted, partly deleted or replaced on disk while open

@@ -46,7 +46,7 @@ def hostile(spark, tmp_path_factory):
 def _rows(df):
     """Rows as sorted tuples of text (None for nulls), to compare pandas with Spark."""
     def cell(v):
-        if v is None or (isinstance(v, float) and math.isnan(v)) or v == "":
+        if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) or v == "":
             return None
         if isinstance(v, float) and v.is_integer():   # a nullable Parquet int in toPandas
             return str(int(v))

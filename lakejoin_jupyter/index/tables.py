@@ -2,8 +2,8 @@
 
 The catalog records, per table, the options the build sniffed (format, encoding, delimiter,
 header). :func:`lake_table` reads a table in pandas with the build's own reader (so values
-are the text the index saw); :func:`spark_table` reads it with Spark's readers and the same
-options. Executing a join (join/execute.py) and writing its code (join/codegen.py) both start
+are the text the index saw; a join reads a Parquet table with its column types);
+:func:`spark_table` reads it with Spark's readers and the same options. Executing a join (join/execute.py) and writing its code (join/codegen.py) both start
 from a :class:`LakeTable`.
 """
 from __future__ import annotations
@@ -111,8 +111,10 @@ def _pandas_header(info) -> list | None:
 # ----------------------------------------------------------------------- pandas
 
 def lake_table(table: LakeTable, max_rows: int | None = None,
-               warn_changed: bool = True) -> pd.DataFrame:
+               warn_changed: bool = True, types: bool = False) -> pd.DataFrame:
     """The table as pandas, every value as text (None for nulls), read by the build's reader;
+    with ``types`` a Parquet table keeps its column types (:func:`typed_frame`; "arrow": the
+    Arrow table itself).
     ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns).
     A LakeChangedWarning says when the file changed since the build (``warn_changed``)."""
     if warn_changed:
@@ -121,11 +123,51 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
         from ..spark import get_spark, to_pandas_utc
         sdf = get_spark().table(table.uri)
         df = to_pandas_utc(sdf.limit(max_rows) if max_rows else sdf)
+    elif types and table.format == "parquet":
+        from ..lake.read import TableInfo, read_parquet_typed
+        arrow = read_parquet_typed(TableInfo.from_json(table.info))
+        arrow = arrow.slice(0, max_rows) if max_rows is not None else arrow
+        if types == "arrow":
+            return arrow
+        df = typed_frame(arrow)
     else:
         from ..lake.read import TableInfo, read_table
         df = read_table(TableInfo.from_json(table.info), max_rows=max_rows)
     df.attrs["lakejoin_table"] = table.name
     return df
+
+
+def typed_frame(arrow) -> pd.DataFrame:
+    """An Arrow table as pandas of the same types: integers and booleans as pandas' nullable
+    Int64/boolean (a null or an unmatched row does not turn them into floats), floats,
+    timestamps, decimals (Decimal objects), dates (date objects) and strings (None for
+    nulls) as pyarrow converts them; other types (lists, structs, binary, times) as the text
+    the index read (lake/read.py), since their keys are that text."""
+    import pyarrow as pa
+
+    from ..lake.read import _arrow_text
+    cols = []
+    for col in arrow.columns:
+        t = col.type
+        if pa.types.is_dictionary(t):
+            col = col.cast(t.value_type)
+            t = col.type
+        if not (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)
+                or pa.types.is_boolean(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
+                or pa.types.is_date(t) or pa.types.is_timestamp(t)):
+            col = _arrow_text(col)
+        cols.append(col)
+    nullable = {**{getattr(pa, n)(): pd.api.types.pandas_dtype(n.capitalize().replace("Ui", "UI"))
+                   for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                             "uint64")}, pa.bool_(): pd.BooleanDtype()}
+    names = list(arrow.column_names)
+    frame = pa.table(cols, names=[f"c{j}" for j in range(len(cols))]).to_pandas(
+        types_mapper=nullable.get, date_as_object=True)
+    frame.columns = names
+    for j, c in enumerate(cols):
+        if frame.dtypes.iloc[j] == object:   # strings, decimals, dates: None for nulls
+            frame[names[j]] = frame[names[j]].astype(object).where(frame[names[j]].notna(), None)
+    return frame
 
 
 def _warn_if_changed(table: LakeTable) -> None:
@@ -183,6 +225,15 @@ def partition_schema(schema, partitions):
                          for f in schema.fields])
 
 
+def spark_reads_parquet(table: LakeTable) -> bool:
+    """Whether Spark's Parquet reader reads the table: it refuses a file whose column names
+    repeat (case aside), where the build renamed the second "x" to "x.2"."""
+    from ..lake.read import TableInfo
+    renamed = table.info and any(w.startswith("duplicate column name")
+                                 for w in TableInfo.from_json(table.info).warnings)
+    return not renamed and len({str(c).lower() for c in table.columns}) == len(table.columns)
+
+
 def spark_table(spark, table: LakeTable):
     """The table as a Spark DataFrame with the index's column names (a LakeChangedWarning
     when the file changed since the build)."""
@@ -203,6 +254,8 @@ def spark_table(spark, table: LakeTable):
             df = df.select([F.translate(df[spark_quote(c)], *fix).alias(c) for c in df.columns])
         return df
     if table.format == "parquet":
+        if not spark_reads_parquet(table):
+            return spark.createDataFrame(lake_table(table, warn_changed=False, types="arrow"))
         df = spark.read.parquet(spark_path(table.uri))
         if table.partitions:    # partition values as the folder names write them (no "01" -> 1)
             df = spark.read.schema(partition_schema(df.schema, table.partitions)).parquet(

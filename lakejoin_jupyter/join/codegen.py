@@ -3,7 +3,8 @@
 The code runs where only the user's frame is bound (and the second frame, when the other
 table is not a lake table): it reads the lake table itself (``pd.read_csv`` with the options
 the build sniffed for a clean CSV/TSV, else ``lakejoin_jupyter.open_index(...).table(...)``,
-the build's own reader; PySpark: Spark's readers), computes the keys with the functions the
+the build's own reader, with ``types=True`` for Parquet; PySpark: Spark's readers, every
+column name in backticks), computes the keys with the functions the
 join used (join/keys.py, or an Auto-Join program written out as a Python function), and
 binds the result. Lake content is data, never code: every table name, column name, path,
 constant and matched value enters the code through ``repr()``, also in comments (a newline in
@@ -12,7 +13,7 @@ a column name would otherwise end the comment). Variable names are checked ident
 from __future__ import annotations
 
 from ..index.tables import (LakeTable, spark_charset_fix, spark_encoding, spark_path,
-                            spark_quote)
+                            spark_quote, spark_reads_parquet)
 from .plan import JoinPlan, Key, python_name
 
 
@@ -57,6 +58,7 @@ class _Writer:
         self.functions: list[str] = []      # program functions, defined once each
         self.n_programs = 0
         self.mapped = bool(plan.matches) or plan.matches_only
+        self.lake_typed = plan.other is not None and plan.other.format == "parquet"
         self.only = ", only=True" if plan.matches_only else ""
 
     def program_function(self, key) -> str:
@@ -66,14 +68,18 @@ class _Writer:
                            key.program.python_code(fn).rstrip(), ""]
         return fn
 
-    def key_body(self, frame: str, key, matched: bool) -> str:
-        """The expression computing a key's Series from the columns of ``frame``."""
+    def key_body(self, frame: str, key, matched: bool, lake: bool = False) -> str:
+        """The expression computing a key's Series from the columns of ``frame`` (``lake``:
+        a typed lake table, whose text and program keys read the index's text)."""
+        def col(c):
+            ref = f"{frame}[{c!r}]"
+            return f"lake_text({ref})" if lake and key.kind != "normalize" else ref
         if key.kind in ("normalize", "text"):
             fn = "normalized_keys" if key.kind == "normalize" else "text_keys"
-            expr = f"{fn}({frame}[{key.columns[0]!r}])"
+            expr = f"{fn}({col(key.columns[0])})"
         else:
             prog = self.program_function(key)
-            args = ", ".join(f"{frame}[{c!r}]" for c in key.columns)
+            args = ", ".join(col(c) for c in key.columns)
             expr = f"present([{prog}(*map(cell_text, row)) for row in zip({args})], {frame}.index)"
         return f"mapped_keys({expr}, MATCHES{self.only})" if matched else expr
 
@@ -81,7 +87,8 @@ class _Writer:
         p = self.plan
         return ([self.key_expr(self.name, k, self.mapped and p.matches_on == "query")
                  for k in p.query_on],
-                [self.key_expr(self.other, k, self.mapped and p.matches_on == "other")
+                [self.key_expr(self.other, k, self.mapped and p.matches_on == "other",
+                               self.lake_typed)
                  for k in p.other_on])
 
     def imports(self) -> list[str]:
@@ -90,6 +97,8 @@ class _Writer:
         agg = self.plan.aggregate
         used = ["normalized_keys"] * ("normalize" in kinds) + ["text_keys"] * ("text" in kinds) \
             + ["mapped_keys"] * self.mapped \
+            + ["lake_text"] * (self.lake_typed and any(k.kind != "normalize"
+                                                        for k in self.plan.other_on)) \
             + ["numeric_values"] * bool(agg and agg.how in ("mean", "sum")) \
             + ["order_keys"] * bool(agg and agg.how == "latest")
         lines = [f"from lakejoin_jupyter.join.keys import {', '.join(used)}"] if used else []
@@ -183,9 +192,14 @@ class _PandasWriter(_Writer):
     def merge_end(self, keys) -> list[str]:
         """The merge's last lines: a left merge as is; an inner one as a left one without the
         unmatched rows, which keeps the query's row order (pandas keeps it for left merges)."""
-        if self.plan.how == "left":
-            return [f"        on={keys!r}, how='left')", f"    .drop(columns={keys!r})"]
         m = self.plan.match_column
+        if self.plan.how == "left":
+            added = self.plan.added_columns
+            return [f"        on={keys!r}, how='left', indicator={m!r})",
+                    "    # an unmatched row's text, Decimal or date cells: None, as nulls",
+                    f"    .pipe(lambda joined: joined.assign(**{{c: joined[c].where(joined[{m!r}] "
+                    f"== 'both', None) for c in {added!r} if joined[c].dtype == object}}))",
+                    f"    .drop(columns={keys + [m]!r})"]
         return [f"        on={keys!r}, how='left', indicator={m!r})",
                 f"    .loc[lambda joined: joined[{m!r}] == 'both']",
                 f"    .drop(columns={keys + [m]!r})",
@@ -206,9 +220,10 @@ def pandas_read_lines(table: LakeTable, var: str) -> list[str]:
             opts += ["header=0", f"names={list(table.columns)!r}"]
         return [f"{var} = pd.read_csv({', '.join(opts)})",
                 f"{var} = {var}.astype(object).where({var}.notna(), None)"]
+    types = ", types=True" if table.format == "parquet" else ""
     return ["import lakejoin_jupyter",
             f"{var} = lakejoin_jupyter.open_index({table.index_path!r}, verify=False, "
-            f"check_lake=False).table({table.name!r})"]
+            f"check_lake=False).table({table.name!r}{types})"]
 
 
 # ----------------------------------------------------------------------- PySpark
@@ -220,11 +235,11 @@ class _SparkWriter(_Writer):
         super().__init__(*a)
         self.udfs: list[str] = []
 
-    def key_expr(self, frame: str, key, matched: bool) -> str:
+    def key_expr(self, frame: str, key, matched: bool, lake: bool = False) -> str:
         """A pandas UDF over the key's columns (as a struct), named key_<n>."""
         fn = f"key_{len(self.udfs)}"
         cols = [str(c) for c in key.columns]
-        body = self.key_body("rows", Key(tuple(cols), key.kind, key.program), matched)
+        body = self.key_body("rows", Key(tuple(cols), key.kind, key.program), matched, lake)
         self.udfs.append("\n".join([
             "@F.pandas_udf('string')",
             f"def {fn}(rows: pd.DataFrame) -> pd.Series:",
@@ -339,6 +354,13 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                       f"{fix[0]!r}, {fix[1]!r}).alias(c) for c in {var}.columns])"]
         return lines
     if table.format == "parquet":
+        if not spark_reads_parquet(table):
+            return [f"# {table.name!r} repeats column names, which Spark's Parquet reader "
+                    f"refuses: read by lakejoin's reader, with its types",
+                    "import lakejoin_jupyter",
+                    f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
+                    f"{table.index_path!r}, verify=False, check_lake=False).table("
+                    f"{table.name!r}, types='arrow'))"]
         parts = []
         if table.partitions:     # index/tables.py partition_schema, written out
             parts = ["# partition columns as text, as their folder names write them ('01' "
@@ -348,8 +370,8 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                      f"{list(table.partitions)!r} else f",
                      f"    for f in {var}.schema.fields])).parquet({uri!r})"]
         return [f"{var} = spark.read.parquet({uri!r})"] + parts + [
-                f"{var} = {var}.select([c for c in {var}.columns if c != '__index_level_0__'])"
-                f".toDF(*{list(table.columns)!r})"]
+                f"{var} = {var}.select([{var}['`' + c.replace('`', '``') + '`'] for c in "
+                f"{var}.columns if c != '__index_level_0__']).toDF(*{list(table.columns)!r})"]
     if table.format == "jsonl":
         cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
         return [f"{var} = spark.read.json({uri!r})",

@@ -13,7 +13,9 @@ tables are merged on them, and the temporary columns are dropped:
   keeps the query's row count;
 * ``aggregate`` reduces the other table to one row per key first (latest by a date or
   year, first, mean or sum of its numeric columns, or the count alone), with its row count;
-* the other table's columns that clash with the query's are renamed (``plan.renamed``).
+* the other table's columns that clash with the query's are renamed (``plan.renamed``);
+* a Parquet lake table keeps its column types (its text and program keys read the text the
+  index read, ``keys.lake_text``); a left join's unmatched rows hold None in object columns.
 
 join/codegen.py writes exactly these steps as code, so the generated code reproduces the
 frame (tests check equality on random and hostile inputs).
@@ -27,7 +29,7 @@ from ..errors import QueryError
 from ..frames import is_spark_frame
 from ..index.tables import lake_table, spark_quote, spark_table
 from ..spark import ensure_worker_python, to_pandas_utc
-from .keys import compute_keys, mapped_keys, numeric_values, order_keys
+from .keys import compute_keys, lake_texts, mapped_keys, numeric_values, order_keys
 from .plan import Aggregate, JoinPlan
 
 ORDER, ROW, RANK = "__lakejoin_order", "__lakejoin_row", "__lakejoin_rank"
@@ -44,7 +46,7 @@ def execute(plan: JoinPlan, df, other_frame=None):
         return join_spark(df, _spark_other(df.sparkSession, plan, other_frame), plan)
     if not isinstance(df, pd.DataFrame):
         raise QueryError(f"Cannot join a {type(df).__name__}; pass a pandas or Spark DataFrame.")
-    other = lake_table(plan.other) if plan.other is not None else other_frame
+    other = lake_table(plan.other, types=True) if plan.other is not None else other_frame
     if is_spark_frame(other):
         other = to_pandas_utc(other)
     return join_pandas(df, other, plan)
@@ -55,6 +57,8 @@ def execute(plan: JoinPlan, df, other_frame=None):
 def plan_keys(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan) -> tuple:
     """(query key Series per key, other key Series per key), fuzzy matches applied."""
     lkeys = [compute_keys(left, k) for k in plan.query_on]
+    if plan.other is not None and plan.other.format == "parquet":
+        right = lake_texts(right, plan.other_on)     # its types kept: keys read the index's text
     rkeys = [compute_keys(right, k) for k in plan.other_on]
     if plan.matches or plan.matches_only:
         m = dict(plan.matches)
@@ -83,12 +87,15 @@ def join_pandas(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
 
 def merge_in_query_order(lk: pd.DataFrame, rk: pd.DataFrame, plan: JoinPlan) -> pd.DataFrame:
     """``lk.merge(rk)`` on the plan's keys, rows in the query's row order for either ``how``
-    (pandas keeps it for left merges only; an inner one is a left one without the unmatched)."""
+    (pandas keeps it for left merges only; an inner one is a left one without the unmatched);
+    in a left one, the other table's object columns hold None (not NaN) on unmatched rows."""
     names = list(plan.keys)
-    if plan.how == "left":
-        return lk.merge(rk, on=names, how="left")
     m = plan.match_column
     out = lk.merge(rk, on=names, how="left", indicator=m)
+    if plan.how == "left":   # an unmatched row's text, Decimal or date cells: None, as nulls
+        added = [c for c in plan.added_columns if c in out.columns and out[c].dtype == object]
+        matched = out[m] == "both"
+        return out.assign(**{c: out[c].where(matched, None) for c in added}).drop(columns=[m])
     return out.loc[out[m] == "both"].drop(columns=[m]).reset_index(drop=True)
 
 
@@ -137,9 +144,10 @@ def _spark_other(spark, plan: JoinPlan, other_frame):
     return spark.createDataFrame(other_frame.astype(object).where(other_frame.notna(), None))
 
 
-def spark_key(frame, key, matches: dict | None = None, only: bool = False):
+def spark_key(frame, key, matches: dict | None = None, only: bool = False, lake: bool = False):
     """A Spark column holding the keys of a :class:`~.plan.Key` (a pandas UDF over the
-    key's columns, computing exactly what :func:`~.keys.compute_keys` computes)."""
+    key's columns, computing exactly what :func:`~.keys.compute_keys` computes; ``lake``:
+    of a typed lake table, as :func:`plan_keys` computes them)."""
     from pyspark.sql import functions as F
     ensure_worker_python(frame.sparkSession)    # before the UDF takes the workers' Python
     names = [str(c) for c in key.columns]
@@ -147,7 +155,7 @@ def spark_key(frame, key, matches: dict | None = None, only: bool = False):
     @F.pandas_udf("string")
     def lakejoin_key(rows: pd.DataFrame) -> pd.Series:
         rows.columns = names
-        out = compute_keys(rows, key)
+        out = compute_keys(lake_texts(rows, [key]) if lake else rows, key)
         return mapped_keys(out, matches, only) if matches is not None else out
 
     return lakejoin_key(F.struct(*[frame[spark_quote(c)] for c in key.columns]))
@@ -161,7 +169,8 @@ def join_spark(left, right, plan: JoinPlan):
     lm, rm = (m, None) if plan.matches_on == "query" else (None, m)
     only = plan.matches_only
     lk = left.withColumns({n: spark_key(left, k, lm, only) for n, k in zip(plan.keys, plan.query_on)})
-    rk = right.withColumns({n: spark_key(right, k, rm, only)
+    lake = plan.other is not None and plan.other.format == "parquet"
+    rk = right.withColumns({n: spark_key(right, k, rm, only, lake)
                             for n, k in zip(plan.keys, plan.other_on)})
     rk = rk.dropna(subset=list(plan.keys))
     if plan.aggregate is not None:
@@ -222,7 +231,7 @@ def execute_union(plan, df):
         return union_spark(df, spark_table(df.sparkSession, plan.other), plan)
     if not isinstance(df, pd.DataFrame):
         raise QueryError(f"Cannot union a {type(df).__name__}; pass a pandas or Spark DataFrame.")
-    return union_pandas(df, lake_table(plan.other), plan)
+    return union_pandas(df, lake_table(plan.other, types=True), plan)
 
 
 def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan) -> pd.DataFrame:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..lake.normalize import normalize_many
+from ..lake.normalize import _render, normalize_many
 
 
 def normalized_keys(values: pd.Series) -> pd.Series:
@@ -56,6 +56,25 @@ def mapped_keys(keys: pd.Series, matches: dict, only: bool = False) -> pd.Series
     if only:
         return keys.map(lambda k: None if k is None else matches.get(k)).astype(object)
     return keys.map(lambda k: None if k is None else matches.get(k, k)).astype(object)
+
+
+def lake_text(values: pd.Series) -> pd.Series:
+    """Each cell of a typed lake column (a Parquet table read with its types) as the text the
+    index read (lake/read.py: integers as digits, booleans "true"/"false", floats, decimals,
+    dates and times as normalization renders them; None for nulls): what a text or program
+    key of a lake table reads, so it joins the values the search and Auto-Join saw."""
+    if values.dtype == object and \
+            pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
+        return values
+    return pd.Series([_render(v) for v in values.tolist()], index=values.index, dtype=object)
+
+
+def lake_texts(frame: pd.DataFrame, keys) -> pd.DataFrame:
+    """``frame`` with the columns its text and program keys read as :func:`lake_text`."""
+    cols = {c for k in keys if k.kind != "normalize" for c in k.columns}
+    if not cols:
+        return frame
+    return frame.assign(**{c: lake_text(frame[c]) for c in cols if c in frame.columns})
 
 
 def compute_keys(frame: pd.DataFrame, key) -> pd.Series:

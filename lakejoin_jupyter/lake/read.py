@@ -424,12 +424,12 @@ def _partition_keys(folder: Path) -> list[str]:
         d = subs[0]
 
 
-def _parquet_folder_columns(info: TableInfo, inspect: bool) -> list:
+def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False) -> list:
     """The cells of a Parquet dataset folder as pyarrow's dataset reads it (``pd.read_parquet``'s
     reader: its files in path order), the hive-style partition folders' keys as text
     columns after the files' own, with the value each folder name gives ("01" stays "01",
-    where pandas and Spark would infer the number 1); with ``inspect`` also its columns,
-    partition columns and row count."""
+    where pandas and Spark would infer the number 1), columns by position; ``typed``: as
+    stored; with ``inspect`` also its columns, partition columns and row count."""
     import pyarrow as pa
     import pyarrow.dataset as pads
     import pyarrow.parquet as pq
@@ -437,8 +437,8 @@ def _parquet_folder_columns(info: TableInfo, inspect: bool) -> list:
         keys = _partition_keys(Path(info.uri))
         ds = pq.ParquetDataset(info.uri, partitioning=pads.HivePartitioning.discover(
             schema=pa.schema([(k, pa.string()) for k in keys])) if keys else None)
-        names = [n for n in ds.schema.names if n != "__index_level_0__"]
-        table = ds.read(columns=names, use_threads=False)
+        table = _without_index(ds.read(use_threads=False))
+        names = table.schema.names
     except (OSError, ValueError, TypeError) as e:
         raise TableReadError(info.uri, f"is not a readable Parquet dataset folder ({e})")
     if inspect:
@@ -447,17 +447,20 @@ def _parquet_folder_columns(info: TableInfo, inspect: bool) -> list:
         info.warnings += warns
         info.partitions = [n for n in names if n in keys]
         info.n_rows = table.num_rows
+    if typed:
+        return [table.column(j) for j in range(len(names))]
     return [_arrow_text(table.column(j)) for j in range(len(names))]
 
 
-def _parquet_columns(info: TableInfo, inspect: bool = False) -> list:
-    """The cells of a Parquet file or dataset folder (each file opened once); with
+def _parquet_columns(info: TableInfo, inspect: bool = False, typed: bool = False) -> list:
+    """The cells of a Parquet file or dataset folder (each file opened once), one Arrow
+    array per column by position, as text (``typed``: as stored, chunked arrays); with
     ``inspect`` also its columns, row count and header warnings (as _inspect_parquet)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     p = Path(info.uri)
     if p.is_dir():
-        return _parquet_folder_columns(info, inspect)
+        return _parquet_folder_columns(info, inspect, typed)
     try:
         files = [pq.ParquetFile(p)]
     except (OSError, ValueError) as e:
@@ -470,14 +473,29 @@ def _parquet_columns(info: TableInfo, inspect: bool = False) -> list:
                                            if f != "__index_level_0__"])
         info.warnings += warns
         info.n_rows = int(files[0].metadata.num_rows)
-    parts = []
-    for pf in files:
-        names = [n for n in pf.schema_arrow.names if n != "__index_level_0__"]
-        parts.append(pf.read(columns=names, use_threads=False))
+    parts = [_without_index(pf.read(use_threads=False)) for pf in files]
     if not parts:
         return [pa.array([], pa.string()) for _ in info.columns]
+    if typed:
+        return [pa.chunked_array([c for t in parts for c in t.column(j).chunks],
+                                 parts[0].schema.field(j).type)
+                for j in range(len(info.columns))]
     return [pa.concat_arrays([_arrow_text(t.column(j)) for t in parts])
             for j in range(len(info.columns))]
+
+
+def _without_index(table):
+    """An Arrow table without pandas' index column, its columns taken by position (reading
+    by name would give each of two columns named "x" the first one's values)."""
+    return table.select([j for j, n in enumerate(table.schema.names) if n != "__index_level_0__"])
+
+
+def read_parquet_typed(info: TableInfo):
+    """A Parquet table the build has sniffed as an Arrow table of its own column types,
+    named as the index names its columns (``info.columns``: duplicates renamed "x.2"),
+    columns in the file's order."""
+    import pyarrow as pa
+    return pa.table(_parquet_columns(info, typed=True), names=list(info.columns))
 
 
 def _jsonl_columns(info: TableInfo) -> list:
