@@ -82,8 +82,10 @@ def test_a_constant_added_to_a_number_is_read_as_the_number():
     assert affix_free([f"2026-03-08t{h:02d}:00:00+00:00" for h in (1, 2)]) == ["01", "02"]
     assert affix_free(["ref-0712", "ref-0999"]) == ["0712", "0999"]
     assert affix_free(["x"]) == ["x"]
+    year = ["31.07.2016", "01.08.2016", "02.08.2016"]      # no cut leaving a separator
+    assert affix_free(year) == year and values_kind(year)[0] == "identifier"
     assert values_kind(days, [4] * len(days))[0] == "number"       # days repeat over rows
-    assert values_kind(["john.smith@org.com", "ann.lee@org.com", "bo.li@org.com"])[0] == \
-        "identifier"
+    mails = ["john.smith@org.com", "ann.lee@org.com", "bo.li@org.com"]
+    assert affix_free(mails) == mails and values_kind(mails)[0] == "identifier"
     assert values_kind([f"{y}-01-0{m}" for y in range(2015, 2020) for m in range(1, 4)])[0] \
         == "identifier"

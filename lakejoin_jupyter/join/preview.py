@@ -182,8 +182,9 @@ def affix_free(values) -> list:
     (the prefix through its last separator, the suffix from its first), then letters glued
     to numbers when only the numbers remain; every value keeps a character: a constant that
     a transformation adds to every key tells no rows apart ("2026-03-" + a day is a day, a
-    day + "/tcp" too, "08t" + an hour an hour). A run of digits is never cut. Distinct
-    values stay distinct."""
+    day + "/tcp" too, "08t" + an hour an hour). A run of digits is never cut, and the cut
+    is kept only when every value is left one token (no separator): the dates of one year
+    ("31.07.2016") are not read as the decimal "31.07". Distinct values stay distinct."""
     vals = [str(v) for v in values]
     if len(vals) < 2:
         return vals
@@ -202,6 +203,8 @@ def affix_free(values) -> list:
                 n = max((i + 1 for i, ch in enumerate(common) if _separator(ch)), default=0)
             if n > 0:
                 vals = [v[:-n] for v in vals] if from_end else [v[n:] for v in vals]
+    if any(_separator(ch) for v in vals for ch in v):
+        return [str(v) for v in values]     # not one token in constants: "31.07" of dates
     return vals
 
 
