@@ -960,13 +960,17 @@ class Engine:
                 h.row_coverage = h.details.get("joined_rows", 0) / h.details["query_rows"]
             elif "tau" in h.details:            # PEXESO: the rows of the similar values
                 h.row_coverage = self._similar_coverage(h, q)
-            h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
+            program_key = "key_kind" in h.details and "program_json" in h.details
+            if program_key:     # the transformation search weighed its program's key
+                h.key_kind, h.key_warning = h.details["key_kind"], h.details.get("key_warning")
+            else:
+                h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
             for other in h.column_ids[1:]:
                 h.key_warning = h.key_warning or self.column_kind(other)[1]
             h.is_query_table = self._is_query_table(h, q)
             h.in_chain = not h.is_query_table and h.table in q.chain
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
-                                              self._query_kind(q)[0])
+                                              None if program_key else self._query_kind(q)[0])
         if q.origin:
             own = [q.origin]
         else:   # of several tables the frame could come from, those of its row count

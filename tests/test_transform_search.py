@@ -382,7 +382,8 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
     for h in res:
         joined, rows = brute_coverage(transform_engine, h, frame, column)
         assert h.details["joined_rows"] == joined and h.details["query_rows"] == rows
-        assert h.score == pytest.approx(joined / rows)
+        assert h.details["coverage"] == pytest.approx(joined / rows)
+        assert h.score == pytest.approx(joined / rows * h.details["key_weight"])
         assert h.details["program"] and h.details["lake_pattern"]
         # the join figures: coverage as the search counted it; no equality join size
         assert h.row_coverage == pytest.approx(joined / rows)
@@ -390,7 +391,7 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
         assert h.jaccard is None and 0 < h.containment <= 1   # query values, not shared ones
     assert [h.score for h in res] == sorted((h.score for h in res), reverse=True)
     best = next(h for h in res if (h.table, h.column) in planted)
-    assert best.score >= 0.75
+    assert best.details["coverage"] >= 0.75
     from lakejoin_jupyter.errors import QueryError
     with pytest.raises(QueryError, match=r"hit\.autojoin\(df\)"):
         best.join(frame)                  # not an equi-join: says how to join it instead
@@ -444,7 +445,7 @@ def test_transform_search_options_and_errors(transform_engine, demo_engine):
     frame = pd.DataFrame({"name": transform_engine.table("people")["name"].tolist()})
     res = transform_engine.search(frame, "name", method="transform", k=10, include_equal=True)
     same = [h for h in res if h.table == "people"]
-    assert same and same[0].score == 1.0 and "name" in same[0].details["program"]
+    assert same and same[0].details["coverage"] == 1.0 and "name" in same[0].details["program"]
     strict = transform_engine.search(frame, "name", method="transform", threshold=0.99)
     assert [(h.table, h.column) for h in strict] == [("staff/directory", "who")]   # emails: 80%
     with pytest.raises(QueryError, match="transform"):
@@ -592,7 +593,7 @@ def test_minority_shape_is_paired_by_grams_and_joins(path_engine):
     assert (best.table, best.column) == ("policies", "policy_name")
     joined, rows = brute_coverage(engine, best, frame, "arn")
     assert joined == rows == len(frame)
-    assert best.score == pytest.approx(1.0)
+    assert best.details["coverage"] == pytest.approx(1.0)
 
 
 @pytest.mark.spark

@@ -100,7 +100,7 @@ def check_hits(engine, frame, column, planted: dict, k: int = 5):
         assert where in found, (where, [(h.table, h.column) for h in res])
         hit = found[where]
         assert set(hit.details["matched_tokens"]) == {v.lower() for v in values}
-        assert hit.score == pytest.approx(len(values) / len(frame))
+        assert hit.details["coverage"] == pytest.approx(len(values) / len(frame))
     return res
 
 
@@ -121,7 +121,7 @@ def test_status_codes_join_status_lines(short_engine):
     engine, _ = short_engine
     frame = pd.DataFrame({"status": STATUS_QUERY})
     res = check_hits(engine, frame, "status", {("http_status", "status_line"): set(STATUS_QUERY)})
-    assert res[0].table == "http_status" and res[0].score == 1.0
+    assert res[0].table == "http_status" and res[0].details["coverage"] == 1.0
 
 
 @pytest.mark.spark
@@ -130,7 +130,7 @@ def test_signal_names_join_kill_l_names(short_engine):
     engine, _ = short_engine
     frame = pd.DataFrame({"signal": SIGNAL_QUERY})
     res = check_hits(engine, frame, "signal", {("kill_l", "name"): set(SIGNAL_QUERY)})
-    assert res[0].table == "kill_l" and res[0].score == 1.0
+    assert res[0].table == "kill_l" and res[0].details["coverage"] == 1.0
     none = engine.search(pd.DataFrame({"x": ["qqqqq", "vvvvvvv", "wwww"]}), "x",
                          method="transform")
     assert len(none) == 0 and "rebuild" not in none.empty_message    # a current index

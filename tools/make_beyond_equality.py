@@ -153,7 +153,7 @@ cells = [
         'needs = fuzzy_engine.search(claims, "region", method="transform", k=3)\n'
         'for h in needs:\n'
         '    print(f"{h.table} . {h.column}: {h.details[\'program\']} ({h.details[\'direction\']}), "\n'
-        '          f"joins {h.score:.0%} of the rows")'),
+        '          f"joins {h.row_coverage:.0%} of the rows")'),
     new_markdown_cell(
         '## 8. Tables that add rows (table union search)\n'
         'A join adds columns; a union adds rows. `engine.search_unionable(df)` (or `%lakejoin union df`) ranks the lake tables whose rows can be stacked under a frame. Per query column it weighs the evidence that a lake column holds the same kind of values: shared values, the embedder\'s column vectors, value formats, numeric distributions, and the header as a weak hint. Each is turned into a likelihood against the lake\'s background and the likelihoods are combined (**Table Union Search**, Nargesian, Zhu, Pu & Miller, VLDB 2018; the format and distribution evidence from **D3L**, Bogatu et al., ICDE 2020). A table\'s alignment is the best matching of query columns to its columns. The union component is opt-in, so the second index was built `--with union`.\n'

@@ -12,12 +12,14 @@ value postings by the engine for an index built without them. Otherwise l(v) is 
 column's mean rows per value, an estimate the ``exact`` flag marks. For a composite key
 found by MATE, l(tuple) is counted by its verification (exact); otherwise it is the
 smallest of its columns' counts, exact when that is 1. The key kind (identifier, text,
-number, date, year-like) comes from the lake column's profile. :func:`usefulness`
+number, date, year-like) comes from the lake column's profile; a transformation's key is
+read from its values, their common affixes cut (:func:`values_kind`). :func:`usefulness`
 is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
 """
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,6 +171,63 @@ def query_kind(tokens, token_rows=None) -> tuple[str, str | None]:
                 "float" if toks and shape["n_numeric"] == len(toks) else "string")
     keyed = int(np.sum(token_rows)) if token_rows is not None else len(toks)
     return key_kind(col_type, len(toks), keyed, shape)
+
+
+def _separator(ch: str) -> bool:
+    return not ch.isalnum()
+
+
+def affix_free(values) -> list:
+    """The values without the prefix and the suffix all of them share, cut at a separator
+    (the prefix through its last separator, the suffix from its first), then letters glued
+    to numbers when only the numbers remain; every value keeps a character: a constant that
+    a transformation adds to every key tells no rows apart ("2026-03-" + a day is a day, a
+    day + "/tcp" too, "08t" + an hour an hour). A run of digits is never cut, and the cut
+    is kept only when every value is left one token (no separator): the dates of one year
+    ("31.07.2016") are not read as the decimal "31.07". Distinct values stay distinct."""
+    vals = [str(v) for v in values]
+    if len(vals) < 2:
+        return vals
+    for glued in (False, True):
+        for from_end in (False, True):
+            short = min(len(v) for v in vals)
+            common = os.path.commonprefix([v[::-1] if from_end else v for v in vals])
+            common = common[:max(short - 1, 0)]
+            if glued:       # letters glued to numbers: cut when only the numbers remain
+                n = len(common)
+                while n > 0 and common[n - 1].isdigit():
+                    n -= 1
+                if not all((v[:-n] if from_end else v[n:]).isdigit() for v in vals):
+                    n = 0
+            else:
+                n = max((i + 1 for i, ch in enumerate(common) if _separator(ch)), default=0)
+            if n > 0:
+                vals = [v[:-n] for v in vals] if from_end else [v[n:] for v in vals]
+    if any(_separator(ch) for v in vals for ch in v):
+        return [str(v) for v in values]     # not one token in constants: "31.07" of dates
+    return vals
+
+
+def values_kind(values, rows=None, sample: int = 1000) -> tuple[str, str | None]:
+    """(kind, warning or None) of a key given by its distinct values (and the rows holding
+    each): :func:`query_kind` of the values without their common affixes
+    (:func:`affix_free`), so a key a program makes by adding constants to a number is read
+    as that number. Past ``sample`` values, their shapes are counted on evenly spaced ones
+    and scaled."""
+    from ..index.joinstats import value_shape
+    cut = affix_free(values)
+    n = len(cut)
+    if n <= sample:
+        return query_kind(cut, rows)
+    some = [cut[i * n // sample] for i in range(sample)]
+    shape = value_shape(some)
+    shape["n_year"] *= n / sample
+    shape["n_numeric"] *= n / sample
+    ints = sum(1 for t in some if t.lstrip("-").isdigit())
+    col_type = ("integer" if ints == sample else
+                "float" if shape["n_numeric"] >= n else "string")
+    keyed = int(np.sum(rows)) if rows is not None else n
+    return key_kind(col_type, n, keyed, shape)
 
 
 def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,

@@ -7,17 +7,19 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
 2. verify the best ``candidates`` columns in that order: the best-paired values and their
    partners in the column are the rows LearnTransform (Algorithm 5) draws example sets
    from, both directions; a program found for an earlier candidate is tried first;
-3. rank by joined coverage: the share of query rows whose key equals a value of the other
-   side after the program. Verification stops once k hits cover more than the next
-   candidate's share of paired values. ``details`` hold the program (``program``,
-   ``program_json``), its direction and coverage.
+3. rank by joined coverage (the share of query rows whose key equals a value of the other
+   side after the program) times the weight of the key's kind, the weaker of the
+   program's outputs (their common affixes cut) and the side they are compared with, as
+   the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
+   once k hits score more than the next candidate's share of paired values. ``details``
+   hold the program (``program``, ``program_json``), its direction, coverage and key kind.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
 by grams is taught with the value of the column sharing the most gram weight (not one
 holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
 minority of values without key pairs gets a second draw with its gram partners
-(``_minority_draw``).
+(``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, n
 from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
+from ..preview import KIND_WEIGHT, key_kind, values_kind
 from .dsl import Program, evaluate_columns
 from .learn import Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import PairGroup, RowPair
@@ -257,20 +260,56 @@ _NUMERIC_START = frozenset("+-.0123456789")
 
 
 def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
-              tokens: list, texts: list) -> np.ndarray:
+              tokens: list, texts: list, weights: np.ndarray):
     """The query values (indexes) whose key equals a value of the other side after the
-    program."""
+    program, and the program's key: its distinct outputs with the rows (query rows forward,
+    lake values backward) that give each."""
     if len(program.columns) != 1:
-        return np.zeros(0, np.int64)
+        return np.zeros(0, np.int64), {}
     name = program.columns[0]
     values = lake.token_set(column)
+    made: dict = {}
     if source_is_query:
         keys = [canonical(o) for o in evaluate_columns(program.expr, {name: texts}, len(texts))]
-        return np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64)
+        for k, w in zip(keys, weights.tolist()):
+            if k is not None:
+                made[k] = made.get(k, 0.0) + w
+        return np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64), made
     lake_values = lake.tokens(column)
-    produced = {canonical(o) for o in evaluate_columns(program.expr, {name: lake_values},
-                                                       len(lake_values))}
-    return np.array([i for i, t in enumerate(tokens) if t in produced], dtype=np.int64)
+    for o in evaluate_columns(program.expr, {name: lake_values}, len(lake_values)):
+        k = canonical(o)
+        if k is not None:
+            made[k] = made.get(k, 0) + 1
+    return np.array([i for i, t in enumerate(tokens) if t in made], dtype=np.int64), made
+
+
+def _kinds(made: dict) -> tuple:
+    """(kind, warning) of a program's key from its outputs and their rows."""
+    return values_kind(list(made), np.array(list(made.values())))
+
+
+def lake_kind(index, column: int) -> tuple:
+    """(kind, warning) of a lake column as the equality search reads it (its profile and,
+    when the index has them, its value shapes: join/preview.py ``key_kind``), except that
+    a column typed as dates is read from its text, as the program's outputs are (so
+    "03/05/2019", typed a date, and "05.03.2019", not, weigh alike)."""
+    row = index.columns.iloc[column]
+    stats = index.joinstats
+    col_type = str(row["type"])
+    return key_kind("string" if col_type == "date" else col_type, int(row["n_distinct"]),
+                    int(row["n_values"] - row["n_keyless"]),
+                    stats.shape(column) if stats is not None else None,
+                    samples=() if stats is not None else list(row["samples"]))
+
+
+def key_weight(program_kind: tuple, other_kind: tuple) -> tuple:
+    """(weight, kind, warning) of a transformation join, as the equality search weighs a key
+    (join/preview.py ``usefulness``): the weaker of the two sides' kinds, the program's key
+    on one side (its outputs, affixes cut) and the values it is compared with on the other
+    (the lake column's profile forward; the query's values, affixes cut, backward)."""
+    a, b = (KIND_WEIGHT.get(k[0], 0.5) for k in (program_kind, other_kind))
+    kind = program_kind if a <= b else other_kind
+    return min(a, b), kind[0], kind[1]
 
 
 def partner_rows(program: Program, query_to_lake: bool, query_values, lake_values) -> np.ndarray:
@@ -400,6 +439,13 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                        "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
                        "verified": 0, "programs": 0, "learned": 0}
+    kind_of_query: list = []
+
+    def query_side_kind():
+        if not kind_of_query:
+            kind_of_query.append(values_kind(tokens, weights))
+        return kind_of_query[0]
+
     cache: list = []                    # (program, source is query) learned so far
     trace: list = []                    # [column, share, score, coverage] per verified one
     stats["trace"] = trace
@@ -441,13 +487,16 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             cache.append(got)
             found = got
         program, forward = found
-        joined = _coverage(program, forward, lake, X, tokens, texts)
+        joined, made = _coverage(program, forward, lake, X, tokens, texts, weights)
         if not len(joined):
             continue
         coverage = float(weights[joined].sum()) / total
         if threshold is not None and coverage < threshold:
             continue
-        hits.append((coverage, score, X, program, forward, joined))
+        other = lake_kind(index, X) if forward else query_side_kind()
+        weight, kind, warning = key_weight(_kinds(made), other)
+        hits.append((coverage * weight, score, X, program, forward, joined, coverage,
+                     kind, warning))
         trace[-1][3] = round(coverage, 3)
     hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
     out = [_candidate(h, index, tokens, weights) for h in hits[:k]]   # k None: all
@@ -457,16 +506,17 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
 
 
 def _candidate(hit, index, tokens, weights) -> Candidate:
-    coverage, score, X, program, forward, joined = hit
+    weighted, score, X, program, forward, joined, coverage, kind, warning = hit
     from ...index.transform_arrays import load
     cols = load(index).columns
     row = cols[cols["column_id"] == X]
     pattern = str(row["pattern"].iloc[0]) if len(row) else ""
     direction = "query -> lake" if forward else "lake -> query"
     return Candidate(
-        column_ids=(X,), score=coverage, overlap=int(len(joined)), exact=True,
+        column_ids=(X,), score=weighted, overlap=int(len(joined)), exact=True,
         details={"program": program.describe(), "program_json": program.to_json(),
-                 "direction": direction, "coverage": coverage,
+                 "direction": direction, "coverage": coverage, "key_kind": kind,
+                 "key_warning": warning, "key_weight": weighted / coverage if coverage else 1.0,
                  "joined_rows": int(weights[joined].sum()), "query_rows": int(weights.sum()),
                  "retrieval_score": float(score), "lake_pattern": pattern,
                  "matched_tokens": sorted(tokens[i] for i in joined)})
@@ -482,11 +532,12 @@ def _run(index, query, params):
 
 METHOD = SearchMethod(
     name="transform", label="Needs a transformation", kind="exact", run=_run,
-    requires=("transform",), priority=-10, score_name="joined coverage",
+    requires=("transform",), priority=-10, score_name="joined coverage x key weight",
     description="Lake columns the query joins only after a transformation (names vs "
                 "emails, reformatted dates, prefixed codes): candidates share rare pattern "
                 "keys or q-grams with the query; each is verified by learning an Auto-Join "
-                "program, and ranked by the share of query rows it joins.",
+                "program, and ranked by the share of query rows it joins, weighted by "
+                "the kind of its key (a number cut out of a date weighs little).",
     params=(ParamSpec("sample", "Query values sampled", "int", 256, 16, 100_000, 16,
                       help="Query values (fixed seed) paired with the lake's columns."),
             ParamSpec("candidates", "Columns verified at most", "int", 20, 1, 1000, 1,

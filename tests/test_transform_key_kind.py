@@ -1,0 +1,91 @@
+"""Transformation-aware search ranks a hit by its coverage weighted by the kind of its key,
+as the equality search weighs a key (join/preview.py ``usefulness``): a program that cuts a
+day number out of a date and joins it onto a column of small unique integers (an
+``errno``-like table) is a coincidence, and must not outrank a column holding the same
+dates in another format (docs/algorithms/transform_search.md)."""
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.join.preview import affix_free, values_kind
+
+from conftest import write_lake
+
+
+def date_lake(seed: int) -> tuple[dict, list, set]:
+    """Random distinct dates over ten years; the lake holds nine in ten of them as
+    dd/mm/yyyy, a table of unique small integers (1..150, every day number among them) and
+    one of words. Returns the tables, the query's dates (ISO, some rows repeated) and the
+    dates the reformatted column holds."""
+    rng = random.Random(seed)
+    start = dt.date(2015, 1, 1)
+    days = sorted(rng.sample(range(3650), 120))
+    dates = [start + dt.timedelta(days=d) for d in days]
+    held = [d for d in dates if rng.random() < 0.9]
+    codes = list(range(1, 151))
+    rng.shuffle(codes)
+    tables = {
+        "events.csv": pd.DataFrame({"when": [d.strftime("%d/%m/%Y") for d in held],
+                                    "n": range(len(held))}),
+        "errno.csv": pd.DataFrame({"errno": codes,
+                                   "name": ["E" + "".join(rng.choice("ABCDEFGHJKLMNPRTUVW")
+                                                          for _ in range(6)) for _ in codes]}),
+    }
+    query = [d.isoformat() for d in dates] + [d.isoformat() for d in rng.sample(dates, 30)]
+    return tables, query, {d.isoformat() for d in held}
+
+
+@pytest.fixture(scope="module")
+def date_engine(spark, tmp_path_factory):
+    from lakejoin_jupyter import build_index
+    tables, query, held = date_lake(11)
+    root = write_lake(tmp_path_factory.mktemp("dlake") / "lake", tables)
+    out = tmp_path_factory.mktemp("didx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False,
+                       components=["transform"]), query, held
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("rank", ["overlap", "useful"])
+def test_reformatted_dates_outrank_a_day_number_coincidence(date_engine, rank):
+    engine, query, held = date_engine
+    frame = pd.DataFrame({"seen": query})
+    res = engine.search(frame, "seen", method="transform", k=10, rank=rank)
+    found = {(h.table, h.column): h for h in res}
+    ranked = [(h.table, h.column, round(h.score, 3), h.details["program"]) for h in res]
+    assert ("events", "when") in found, ranked
+    events = found[("events", "when")]
+    assert set(events.details["matched_tokens"]) == held
+    assert (res[0].table, res[0].column) == ("events", "when"), ranked
+    assert events.details["coverage"] == pytest.approx(
+        sum(q in held for q in query) / len(query))
+    assert events.score == pytest.approx(events.details["coverage"]
+                                         * events.details["key_weight"])
+    for h in res:                  # a day number cut out of the dates is a small integer
+        if h.column in ("errno", "n"):
+            assert h.key_kind == "number" and h.key_warning
+            assert h.details["coverage"] > events.details["coverage"]   # joins more rows
+
+
+def test_a_constant_added_to_a_number_is_read_as_the_number():
+    days = [f"2026-03-{d:02d}" for d in range(1, 29)]
+    assert affix_free(days)[:3] == ["01", "02", "03"]
+    assert affix_free([f"{d}/tcp" for d in range(5, 30)])[0] == "5"
+    assert affix_free(["1234", "1256"]) == ["1234", "1256"]         # never inside a run
+    assert affix_free(["e1100", "e1101"]) == ["1100", "1101"]       # letters glued to numbers
+    assert affix_free(["e1100", "ebbbb"]) == ["e1100", "ebbbb"]     # ... when only they remain
+    assert affix_free(["ref-s01e01", "ref-s02e01"]) == ["s01e01", "s02e01"]
+    assert affix_free([f"2026-03-08t{h:02d}:00:00+00:00" for h in (1, 2)]) == ["01", "02"]
+    assert affix_free(["ref-0712", "ref-0999"]) == ["0712", "0999"]
+    assert affix_free(["x"]) == ["x"]
+    year = ["31.07.2016", "01.08.2016", "02.08.2016"]      # no cut leaving a separator
+    assert affix_free(year) == year and values_kind(year)[0] == "identifier"
+    assert values_kind(days, [4] * len(days))[0] == "number"       # days repeat over rows
+    mails = ["john.smith@org.com", "ann.lee@org.com", "bo.li@org.com"]
+    assert affix_free(mails) == mails and values_kind(mails)[0] == "identifier"
+    assert values_kind([f"{y}-01-0{m}" for y in range(2015, 2020) for m in range(1, 4)])[0] \
+        == "identifier"
