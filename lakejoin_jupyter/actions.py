@@ -122,7 +122,7 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
                             summary=f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}"
                                     f"{per_key}, as a Spark DataFrame (lazy: nothing is computed "
                                     f"until you use it).", details={"engine": "spark"})
-    table = find_table(engine.index, hit.table)
+    table = find_table(engine.index, hit.table_id)
     changed = changed_since_build(table)
     right = lake_table(table, warn_changed=False)      # said in the summary instead
     keys = plan_keys(frame, right, plan)

@@ -29,7 +29,7 @@ from .errors import LakeJoinError, QueryError
 from .formats import RANK_WORDS, percent, whole_percent
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
-from .index.tables import find_table, lake_table
+from .index.tables import LakeTable, find_table, lake_table
 from .join import preview
 from .join.joinable import Joinable
 from .join.plan import Aggregate, Key, make_plan, renamed_columns
@@ -412,7 +412,7 @@ class Hit(Joinable):
                 f"would miss those matches. Join it with the fuzzy join, which chooses the "
                 f"matches at a precision target: engine.fuzzy_join({self.table!r}, df, "
                 f"on=({c!r}, {q!r})), or the widget's Fuzzy join.")
-        table = find_table(self._engine.index, self.table)
+        table = find_table(self._engine.index, self.table_id)
         agg = aggregate
         if isinstance(aggregate, str):
             agg = self._engine.aggregate_for(self, aggregate, order_by)
@@ -436,16 +436,17 @@ class Hit(Joinable):
         engine = self._engine
         left_on = [c for c in self.query_columns if c in frame.columns] or None
         if "program_json" not in self.details or left_on is None or len(self.columns) != 1:
-            return engine.autojoin(frame, left_on, self.table, list(self.columns), **options)
+            return engine.autojoin(frame, left_on, find_table(engine.index, self.table_id),
+                                   list(self.columns), **options)
         from .join.autojoin.dsl import Program
-        table = find_table(engine.index, self.table)
+        table = find_table(engine.index, self.table_id)
         whole = lake_table(table)
         program = Program.from_json(self.details["program_json"])
         rows = transform_discovery.partner_rows(
             program, self.details.get("direction") == "query -> lake",
             frame[left_on[0]].tolist(), whole[self.column].tolist())
         if len(rows) == 0:
-            return engine.autojoin(frame, left_on, self.table, list(self.columns), **options)
+            return engine.autojoin(frame, left_on, table, list(self.columns), **options)
         options.setdefault("right_name", table.name)
         options.setdefault("left_name", "df")
         result = self._autojoin_on(frame, left_on, whole, rows, [self.column], options)
@@ -1236,9 +1237,9 @@ class Engine:
         if other is None:
             raise QueryError("autojoin needs the other table: a DataFrame or a lake table name.")
         lake = None
-        if isinstance(other, str):
+        if isinstance(other, (str, LakeTable)):
             self.check_present()
-            lake = find_table(self.index, other)
+            lake = other if isinstance(other, LakeTable) else find_table(self.index, other)
             options.setdefault("right_name", lake.name)
             hit = self._transform_hit(df, column, lake, other_column)
             if hit is not None:
@@ -1255,15 +1256,16 @@ class Engine:
         one = [column] if isinstance(column, str) else list(column or [])
         other = [other_column] if isinstance(other_column, str) else list(other_column or [])
         t = self.index.tables
-        rows = t.loc[t["name"] == lake.name, "n_rows"].fillna(0)
-        rows = int(rows.iloc[0]) if len(rows) else 0
+        same = t[t["uri"] == lake.uri]
+        rows = int(same["n_rows"].fillna(0).iloc[0]) if len(same) else 0
+        table_ids = set(same["table_id"].astype(int))
         if (len(one) != 1 or len(other) != 1 or not isinstance(df, pd.DataFrame)
                 or one[0] not in df.columns or rows < LARGE_PARTNER[0]
                 or rows < LARGE_PARTNER[1] * max(len(df), 1)
                 or "transform" not in {m.name for m in self.methods()}):
             return None
         res = self.search(df[[one[0]]], one[0], method="transform", k=None)
-        return next((h for h in res if h.table == lake.name and h.column == other[0]), None)
+        return next((h for h in res if h.table_id in table_ids and h.column == other[0]), None)
 
     def fuzzy_join(self, left, right, on, precision_target: float = 0.9, **kw):
         """Fuzzy-join ``right`` to the reference table ``left`` on ``on=(left col, right

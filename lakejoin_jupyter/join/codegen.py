@@ -208,7 +208,7 @@ def pandas_read_lines(table: LakeTable, var: str) -> list[str]:
                 f"{var} = {var}.astype(object).where({var}.notna(), None)"]
     return ["import lakejoin_jupyter",
             f"{var} = lakejoin_jupyter.open_index({table.index_path!r}, verify=False, "
-            f"check_lake=False).table({table.name!r})"]
+            f"check_lake=False).table({table.ref!r})"]
 
 
 # ----------------------------------------------------------------------- PySpark
@@ -324,7 +324,7 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                     "import lakejoin_jupyter",
                     f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
                     f"{table.index_path!r}, verify=False, check_lake=False).table("
-                    f"{table.name!r}), schema=T.StructType([{fields}]))"]
+                    f"{table.ref!r}), schema=T.StructType([{fields}]))"]
         lines = [f"{var} = spark.read.csv(",
                  f"    {uri!r},",
                  f"    schema=T.StructType([{fields}]),",
