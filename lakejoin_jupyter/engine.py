@@ -947,10 +947,11 @@ class Engine:
             if counts is not None:
                 h.row_coverage, h.key_ratio = counts.row_coverage, counts.key_ratio
                 h.join_rows, h.join_rows_exact = counts.join_rows, counts.exact and not q.sampled
-            elif h.details.get("query_rows"):   # the transformation search counted these
-                h.row_coverage = h.details.get("joined_rows", 0) / h.details["query_rows"]
-            elif "tau" in h.details:            # PEXESO: the rows of the similar values
-                h.row_coverage = self._similar_coverage(h, q)
+            elif "matched_tokens" in h.details and ("program_json" in h.details
+                                                    or "tau" in h.details):
+                # the transformation search, PEXESO: the rows of the values they matched,
+                # of all the query's rows (those without a value included, as above)
+                h.row_coverage = self._matched_row_coverage(h, q)
             h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
             for other in h.column_ids[1:]:
                 h.key_warning = h.key_warning or self.column_kind(other)[1]
@@ -983,8 +984,9 @@ class Engine:
         return matched[more], counts[more]
 
     @staticmethod
-    def _similar_coverage(h: Hit, q: Query) -> float:
-        """Share of the query's rows whose value has a partner within the hit's distance."""
+    def _matched_row_coverage(h: Hit, q: Query) -> float:
+        """Share of the query's rows (null ones included) whose value is one of the hit's
+        matched tokens (a partner within its distance, or through its program)."""
         matched = set(h.details.get("matched_tokens", ()))
         rows = q.token_rows if q.token_rows is not None else np.ones(len(q.tokens), np.int64)
         hit_rows = sum(int(n) for t, n in zip(q.tokens, rows) if t in matched)
