@@ -225,14 +225,29 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
     return ActionResult(
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
-        tables={"matched values": fj.matches(threshold).head(200).rename(columns={
-                    "right": f"{qcol} (query)", "left": f"{hit.column} (lake)"}),
+        tables={**fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column),
                 "estimate vs threshold": fj.curve, "join functions": fj.functions},
         code_options={"threshold": threshold}, chosen={"threshold": fj.threshold},
         spark=is_spark_frame(frame),
         details={"threshold": t, "function": fj.function, "configs": fj.configs,
                  "estimated_precision": fj.estimated_precision,
                  "estimated_recall": fj.estimated_recall})
+
+
+def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 200) -> dict:
+    """The fuzzy join's matched values as {caption: table}: the pairs of different values
+    (the ones to check) first, farthest first, then the equal ones, each marked."""
+    m = matches.copy()
+    m["equal"] = [str(r) == str(l) for r, l in zip(m["right"], m["left"])]
+    m = pd.concat([m[~m["equal"]].sort_values("distance", ascending=False, kind="stable"),
+                   m[m["equal"]]])
+    m["equal"] = m["equal"].map({True: "yes", False: "no"})
+    n = int((m["equal"] == "no").sum())
+    caption = (f"matched values ({n:,} of {len(m):,} pairs differ: shown first, to check)"
+               if n else f"matched values ({len(m):,} pairs, all equal)")
+    return {caption: m.head(limit).rename(columns={"right": f"{qcol} (query)",
+                                                   "left": f"{lcol} (lake)"})
+            .reset_index(drop=True)}
 
 
 # ----------------------------------------------------------------------- predicate
