@@ -106,10 +106,38 @@ def test_fuzzy_action_joins_at_the_threshold_it_chose(demo_engine):
     assert t is not None and t > 0 and out.details["threshold"] == t
     assert f"{t:.3f}" in out.summary
     pd.testing.assert_frame_equal(out.joined, fj.join(frame))
+    # the matched values: every pair, those of different values (the ones to check) first
+    caption, shown = next((c, df) for c, df in out.tables.items() if c.startswith("matched values"))
+    m = fj.matches()
+    differ = [(r, l) for r, l in zip(m["right"], m["left"]) if r != l]
+    assert differ and f"{len(differ):,} of {len(m):,} pairs differ" in caption
+    pairs = list(zip(shown["country (query)"], shown["CLDR display name (lake)"]))
+    assert sorted(pairs) == sorted(zip(m["right"], m["left"]))
+    assert sorted(pairs[:len(differ)]) == sorted(differ)
+    assert list(shown["equal"]) == ["no"] * len(differ) + ["yes"] * (len(m) - len(differ))
     # not the slider's start value: threshold 0 matches fewer (only identical texts)
     at_zero = get("fuzzy_join")(demo_engine, hit, frame, threshold=0.0)
     assert at_zero.joined["CLDR display name"].notna().sum() < \
         out.joined["CLDR display name"].notna().sum()
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("call", ["fuzzy_join", "autojoin", "best_predicate"])
+def test_api_results_code_runs_as_written_with_df_bound(demo_engine, call):
+    """Results made from the API (not an action): ``code()`` without arguments reads the
+    query frame as ``df``, the name every result's code uses, so the cell runs as written."""
+    frame = fifa_frame() if call != "autojoin" else states_frame()
+    e = demo_engine
+    res = {"fuzzy_join": lambda: e.fuzzy_join("reference/country-codes", frame,
+                                              on=("CLDR display name", "country")),
+           "autojoin": lambda: e.autojoin(frame, "state",
+                                          "fivethirtyeight/bad-drivers/bad-drivers", "State"),
+           "best_predicate": lambda: e.best_predicate(
+               frame, "fivethirtyeight/elo-blatter/elo_blatter", time_limit=20.0,
+               seed_pair=[("country", "country")])}[call]()
+    ns = run_fresh(res.code(), "df", frame)
+    pd.testing.assert_frame_equal(ns["joined"].reset_index(drop=True),
+                                  res.join(frame).reset_index(drop=True))
 
 
 # The aggregated join (a panel table reduced to one row per key first): GDP is country x year.
