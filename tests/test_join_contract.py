@@ -160,7 +160,17 @@ def test_aggregated_join_code_reproduces_it_in_a_fresh_namespace(demo_engine, ag
     out = get("join")(demo_engine, hit, frame, aggregate=aggregate, order_by=order_by)
     assert out.ok, out.summary
     assert len(out.joined) == len(frame)              # one row per query row
-    assert "one row per key" in out.summary
+    assert "one row per key" in out.summary and "no column" not in out.summary
+    # the count column against pandas: the table's rows per normalized key, 0 without one
+    from collections import Counter
+
+    from lakejoin_jupyter.lake.normalize import normalize_many
+    count = out.result.plan(frame, **out.code_options).aggregate.count_column
+    per_key = Counter(normalize_many(demo_engine.table("reference/gdp")["Country Name"].tolist()))
+    want = [per_key.get(k, 0) if k is not None else 0
+            for k in normalize_many(frame["country"].tolist())]
+    assert 0 in want and out.joined[count].dtype == "int64"
+    assert out.joined[count].tolist() == want
     ns = run_fresh(out.code("user_frame", "user_frame_out"), "user_frame", frame)
     pd.testing.assert_frame_equal(ns["user_frame_out"], out.joined)
     pd.testing.assert_frame_equal(out.result.join(frame, **out.code_options), out.joined)

@@ -150,6 +150,9 @@ class _PandasWriter(_Writer):
                   "    .merge(",
                   *right,
                   *self.merge_end(keys),
+                  *([f"    .fillna({{{p.aggregate.count_column!r}: 0}})",
+                     f"    .astype({{{p.aggregate.count_column!r}: 'int64'}})"]
+                    if p.aggregate is not None else []),
                   ")",
                   self.into]
         return "\n".join(lines) + "\n"
@@ -268,6 +271,9 @@ class _SparkWriter(_Writer):
                   *right,
                   f"        on={keys!r}, how={p.how!r})",
                   f"    .drop(*{keys!r})",
+                  *([f"    .withColumn({p.aggregate.count_column!r}, F.coalesce(F.col("
+                     f"{spark_quote(p.aggregate.count_column)!r}), F.lit(0)))"]
+                    if p.aggregate is not None else []),
                   ")"]
         return "\n".join(lines) + "\n"
 
