@@ -1047,7 +1047,10 @@ class Engine:
             return h.table == q.origin
         if not q.frame_columns or tuple(str(c) for c in q.columns) != h.columns:
             return False
-        if h.overlap is None or h.overlap < q.size:
+        # every distinct key: a value, or for a multi-column key (MATE) a tuple without a
+        # null part (the overlap counts those tuples, not the first column's values)
+        keys = len(q.rows) if q.n_columns > 1 and q.rows is not None else q.size
+        if h.overlap is None or h.overlap < keys:
             return False
         return set(self._catalog.table_columns(h.table_id)) == {str(c) for c in q.frame_columns}
 

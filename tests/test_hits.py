@@ -307,6 +307,27 @@ def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
     assert not any(h.is_query_table for h in res if h.table != "rand/t0")
 
 
+@pytest.mark.spark
+def test_own_table_is_recognised_by_a_multi_column_search_too(spark, tmp_path):
+    """A frame read from a lake table is its own table for MATE as for one column, also
+    when a key column has nulls (its key tuples are then fewer than its first values)."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    countries = pd.DataFrame({"iso2": COUNTRIES[:20],
+                              "zone": [f"Zone/{i}" if i % 7 else "" for i in range(20)],
+                              "n": [str(i) for i in range(20)]})
+    other = countries.head(12).assign(n="x")             # a partner: fewer rows
+    root = write_lake(tmp_path / "lake", {"geo/countries.csv": countries,
+                                          "geo/partner.csv": other})
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    own = pd.read_csv(root / "geo" / "countries.csv", dtype=str)     # read by hand: no attrs
+    for cols in (["iso2"], ["iso2", "zone"]):
+        res = engine.search(own, cols, k=None)
+        marks = {h.table: h.is_query_table for h in res}
+        assert marks == {"geo/countries": True, "geo/partner": False}, (cols, marks)
+
+
 def _without(engine, tmp_path, components):
     """A copy of the index as a build without ``components`` leaves it."""
     from lakejoin_jupyter import open_index
