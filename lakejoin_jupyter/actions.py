@@ -161,15 +161,11 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
         return ActionResult(title=title, summary=aj.message, ok=False,
                             details={"autojoin": aj.to_dict()})
     joined = aj.join(frame, fuzzy=fuzzy)
-    n = "" if is_spark_frame(frame) else f" The join has **{len(joined):,} rows**."
-    found = ""
-    if not is_spark_frame(frame) and len(learn):
-        matched = len({i for i, _ in aj.pairs(fuzzy)})
-        found = (f"**{matched:,}** of the {len(learn):,} rows of {_code(frame_name)} "
-                 f"({matched / len(learn):.0%}) find a partner: ")
+    spark = is_spark_frame(frame)
+    n = "" if spark else f" The join has **{len(joined):,} rows**."
     summary = (f"**Program:** {_code(aj.program.describe())}\n\n"
-               f"{found}{'it' if found else 'It'} joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
-               f"{_code(aj.target_column)} ({aj.source_name} rows transformed).{n}")
+               f"{_query_keys_joined(aj, learn, hit.query_columns[0], fuzzy, frame_name, spark)}"
+               f" ({aj.source_name} rows transformed).{n}")
     if aj.estimated_precision is not None:
         summary += (f"\n\nEstimated precision of the equi-join: "
                     f"**{aj.estimated_precision:.0%}** (agreement with independent rare-substring "
@@ -186,6 +182,24 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
                         details={"autojoin": aj.to_dict(), "explain": aj.explain(),
                                  "coverage": aj.coverage, "target_keys": aj.target_keys,
                                  "estimated_precision": aj.estimated_precision})
+
+
+def _query_keys_joined(aj, learn, column, fuzzy, frame_name, spark) -> str:
+    """"N of the rows of `df` find a partner: it joins K of the D distinct keys of `col`",
+    counted on the query's column whichever side the program transforms (a Spark query: on
+    the rows the action learned from)."""
+    from .join.keys import text_keys
+    rows = {i for i, _ in aj.pairs(fuzzy)}
+    keys = text_keys(learn[column]).reset_index(drop=True) if column in learn.columns else None
+    if keys is None or not len(learn):
+        return (f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
+                f"{_code(aj.target_column)}")
+    distinct = set(keys.dropna())
+    joined = {keys[i] for i in rows if keys[i] is not None}
+    which = f"first {len(learn):,} rows" if spark else f"{len(learn):,} rows"
+    return (f"**{len(rows):,}** of the {which} of {_code(frame_name)} "
+            f"({len(rows) / len(learn):.0%}) find a partner: it joins **{len(joined):,}** of "
+            f"the {len(distinct):,} distinct keys of {_code(column)}")
 
 
 # ----------------------------------------------------------------------- fuzzy join

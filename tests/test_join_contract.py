@@ -140,6 +140,24 @@ def test_api_results_code_runs_as_written_with_df_bound(demo_engine, call):
                                   res.join(frame).reset_index(drop=True))
 
 
+@pytest.mark.spark
+def test_find_transformation_counts_the_querys_keys_for_pandas_and_spark(demo_engine, spark):
+    """The summary's "joins K of the D distinct keys" counts the query column's keys for a
+    pandas and a Spark query alike (oracle: pandas over the frame and the pairs joined)."""
+    make, col, table, hit_col, params = CASES["autojoin"]
+    frame = make()
+    said = []
+    for query in (frame, spark.createDataFrame(frame)):
+        hit = hit_for(demo_engine, query, col, table, hit_col)
+        out = get("autojoin")(demo_engine, hit, query, **params)
+        assert out.ok, out.summary
+        rows = {i for i, _ in out.result.pairs(True)}
+        joined = frame.loc[sorted(rows), col].nunique()
+        said.append(f"joins **{joined}** of the {frame[col].nunique()} distinct keys of `{col}`")
+        assert said[-1] in out.summary, out.summary
+    assert said[0] == said[1]
+
+
 # The aggregated join (a panel table reduced to one row per key first): GDP is country x year.
 AGGREGATED = [("latest", None), ("latest", "Year"), ("first", None), ("mean", None),
               ("sum", None), ("count", None)]
