@@ -282,7 +282,7 @@ def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
                  origin=str(table))
 
 
-def index_table(index: LakeIndex, table: str, max_rows: int | None = None) -> pd.DataFrame:
+def index_table(index: LakeIndex, table, max_rows: int | None = None) -> pd.DataFrame:
     """A lake table as pandas (string values), read with the same parser as the build."""
     return lake_table(find_table(index, table), max_rows)
 
@@ -1294,8 +1294,9 @@ class Engine:
         result.lake = lake
         return result
 
-    def table(self, name: str, max_rows: int | None = None) -> pd.DataFrame:
-        """A lake table as a pandas DataFrame (all values as text)."""
+    def table(self, name, max_rows: int | None = None) -> pd.DataFrame:
+        """A lake table as a pandas DataFrame (all values as text): ``name`` its name, path,
+        file or table id (``hit.table_id``)."""
         self.check_present()
         return index_table(self.index, name, max_rows)
 

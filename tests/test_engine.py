@@ -169,8 +169,10 @@ def test_a_same_named_table_is_refused_and_hits_join_the_table_they_were_found_i
         ns = {"df": q}
         exec(h.code(), ns)
         assert [None if pd.isna(v) else v for v in ns["joined"]["name"]] == want
-    with pytest.raises(QueryError, match="name one by its file"):
-        e.table("geo/countries")
+        assert e.table(h.table_id)["name"].tolist() == truth.tolist()    # the widget's preview
+    for ambiguous in (lambda: e.table("geo/countries"), lambda: e.search("geo/countries", "iso2")):
+        with pytest.raises(QueryError, match="name one by its file"):
+            ambiguous()
     capsys.readouterr()
     assert cli(["info", str(out), "--tables"]) == 0
     text = capsys.readouterr().out
