@@ -122,7 +122,7 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
                             summary=f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}"
                                     f"{per_key}, as a Spark DataFrame (lazy: nothing is computed "
                                     f"until you use it).", details={"engine": "spark"})
-    table = find_table(engine.index, hit.table)
+    table = find_table(engine.index, hit.table_id)
     changed = changed_since_build(table)
     right = lake_table(table, warn_changed=False, types=True)   # changes: in the summary
     keys = plan_keys(frame, right, plan)
@@ -161,15 +161,11 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
         return ActionResult(title=title, summary=aj.message, ok=False,
                             details={"autojoin": aj.to_dict()})
     joined = aj.join(frame, fuzzy=fuzzy)
-    n = "" if is_spark_frame(frame) else f" The join has **{len(joined):,} rows**."
-    found = ""
-    if not is_spark_frame(frame) and len(learn):
-        matched = len({i for i, _ in aj.pairs(fuzzy)})
-        found = (f"**{matched:,}** of the {len(learn):,} rows of {_code(frame_name)} "
-                 f"({matched / len(learn):.0%}) find a partner: ")
+    spark = is_spark_frame(frame)
+    n = "" if spark else f" The join has **{len(joined):,} rows**."
     summary = (f"**Program:** {_code(aj.program.describe())}\n\n"
-               f"{found}{'it' if found else 'It'} joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
-               f"{_code(aj.target_column)} ({aj.source_name} rows transformed).{n}")
+               f"{_query_keys_joined(aj, learn, hit.query_columns[0], fuzzy, frame_name, spark)}"
+               f" ({aj.source_name} rows transformed).{n}")
     if aj.estimated_precision is not None:
         summary += (f"\n\nEstimated precision of the equi-join: "
                     f"**{aj.estimated_precision:.0%}** (agreement with independent rare-substring "
@@ -186,6 +182,24 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
                         details={"autojoin": aj.to_dict(), "explain": aj.explain(),
                                  "coverage": aj.coverage, "target_keys": aj.target_keys,
                                  "estimated_precision": aj.estimated_precision})
+
+
+def _query_keys_joined(aj, learn, column, fuzzy, frame_name, spark) -> str:
+    """"N of the rows of `df` find a partner: it joins K of the D distinct keys of `col`",
+    counted on the query's column whichever side the program transforms (a Spark query: on
+    the rows the action learned from)."""
+    from .join.keys import text_keys
+    rows = {i for i, _ in aj.pairs(fuzzy)}
+    keys = text_keys(learn[column]).reset_index(drop=True) if column in learn.columns else None
+    if keys is None or not len(learn):
+        return (f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
+                f"{_code(aj.target_column)}")
+    distinct = set(keys.dropna())
+    joined = {keys[i] for i in rows if keys[i] is not None}
+    which = f"first {len(learn):,} rows" if spark else f"{len(learn):,} rows"
+    return (f"**{len(rows):,}** of the {which} of {_code(frame_name)} "
+            f"({len(rows) / len(learn):.0%}) find a partner: it joins **{len(joined):,}** of "
+            f"the {len(distinct):,} distinct keys of {_code(column)}")
 
 
 # ----------------------------------------------------------------------- fuzzy join
@@ -225,14 +239,29 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
     return ActionResult(
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
-        tables={"matched values": fj.matches(threshold).head(200).rename(columns={
-                    "right": f"{qcol} (query)", "left": f"{hit.column} (lake)"}),
+        tables={**fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column),
                 "estimate vs threshold": fj.curve, "join functions": fj.functions},
         code_options={"threshold": threshold}, chosen={"threshold": fj.threshold},
         spark=is_spark_frame(frame),
         details={"threshold": t, "function": fj.function, "configs": fj.configs,
                  "estimated_precision": fj.estimated_precision,
                  "estimated_recall": fj.estimated_recall})
+
+
+def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 200) -> dict:
+    """The fuzzy join's matched values as {caption: table}: the pairs of different values
+    (the ones to check) first, farthest first, then the equal ones, each marked."""
+    m = matches.copy()
+    m["equal"] = [str(r) == str(l) for r, l in zip(m["right"], m["left"])]
+    m = pd.concat([m[~m["equal"]].sort_values("distance", ascending=False, kind="stable"),
+                   m[m["equal"]]])
+    m["equal"] = m["equal"].map({True: "yes", False: "no"})
+    n = int((m["equal"] == "no").sum())
+    caption = (f"matched values ({n:,} of {len(m):,} pairs differ: shown first, to check)"
+               if n else f"matched values ({len(m):,} pairs, all equal)")
+    return {caption: m.head(limit).rename(columns={"right": f"{qcol} (query)",
+                                                   "left": f"{lcol} (lake)"})
+            .reset_index(drop=True)}
 
 
 # ----------------------------------------------------------------------- predicate

@@ -496,12 +496,16 @@ def _info(args, parser) -> int:
         print(f"  {text}")
     if args.tables:
         print("  tables (name, status, rows, columns):")
-        for t in ix.tables.sort_values("name").itertuples():
+        repeated = ix.tables["name"].duplicated(keep=False)
+        for t, again in zip(ix.tables.sort_values("name").itertuples(),
+                            repeated[ix.tables.sort_values("name").index]):
             cols = ix.columns.loc[ix.columns["table_id"] == t.table_id, "name"].tolist() \
                 if t.status == "indexed" else []
             shown = ", ".join(_clip(c) for c in cols[:6]) + (
                 f", ... ({len(cols)})" if len(cols) > 6 else "")
-            print(f"    {t.name}  {t.status}  {int(t.n_rows or 0):,} rows  [{shown}]")
+            # a name two tables share (an --add older than the check): their files tell apart
+            where = f"  ({t.uri}, generation {t.generation})" if again else ""
+            print(f"    {t.name}  {t.status}  {int(t.n_rows or 0):,} rows  [{shown}]{where}")
     elif len(ix.tables):
         print(f"  tables: {len(ix.tables)}, e.g. {_example_name(engine)!r} "
               "(--tables lists them; a name is what `lakejoin search --table` takes)")

@@ -29,7 +29,7 @@ from .errors import LakeJoinError, QueryError
 from .formats import RANK_WORDS, percent, whole_percent
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
-from .index.tables import find_table, lake_table
+from .index.tables import LakeTable, find_table, lake_table
 from .join import preview
 from .join.joinable import Joinable
 from .join.plan import Aggregate, Key, make_plan, renamed_columns
@@ -286,10 +286,11 @@ def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
                  origin=str(table))
 
 
-def index_table(index: LakeIndex, table: str, max_rows: int | None = None,
+def index_table(index: LakeIndex, table, max_rows: int | None = None,
                 types: bool = False) -> pd.DataFrame:
     """A lake table as pandas (string values; with ``types`` a Parquet table keeps its
-    column types), read with the same parser as the build."""
+    column types), read with the same parser as the build; ``table``: its name, path, file
+    or table id."""
     return lake_table(find_table(index, table), max_rows, types=types)
 
 
@@ -418,7 +419,7 @@ class Hit(Joinable):
                 f"would miss those matches. Join it with the fuzzy join, which chooses the "
                 f"matches at a precision target: engine.fuzzy_join({self.table!r}, df, "
                 f"on=({c!r}, {q!r})), or the widget's Fuzzy join.")
-        table = find_table(self._engine.index, self.table)
+        table = find_table(self._engine.index, self.table_id)
         agg = aggregate
         if isinstance(aggregate, str):
             agg = self._engine.aggregate_for(self, aggregate, order_by)
@@ -442,16 +443,17 @@ class Hit(Joinable):
         engine = self._engine
         left_on = [c for c in self.query_columns if c in frame.columns] or None
         if "program_json" not in self.details or left_on is None or len(self.columns) != 1:
-            return engine.autojoin(frame, left_on, self.table, list(self.columns), **options)
+            return engine.autojoin(frame, left_on, find_table(engine.index, self.table_id),
+                                   list(self.columns), **options)
         from .join.autojoin.dsl import Program
-        table = find_table(engine.index, self.table)
+        table = find_table(engine.index, self.table_id)
         whole = lake_table(table)
         program = Program.from_json(self.details["program_json"])
         rows = transform_discovery.partner_rows(
             program, self.details.get("direction") == "query -> lake",
             frame[left_on[0]].tolist(), whole[self.column].tolist())
         if len(rows) == 0:
-            return engine.autojoin(frame, left_on, self.table, list(self.columns), **options)
+            return engine.autojoin(frame, left_on, table, list(self.columns), **options)
         options.setdefault("right_name", table.name)
         options.setdefault("left_name", "df")
         result = self._autojoin_on(frame, left_on, whole, rows, [self.column], options)
@@ -956,10 +958,11 @@ class Engine:
             if counts is not None:
                 h.row_coverage, h.key_ratio = counts.row_coverage, counts.key_ratio
                 h.join_rows, h.join_rows_exact = counts.join_rows, counts.exact and not q.sampled
-            elif h.details.get("query_rows"):   # the transformation search counted these
-                h.row_coverage = h.details.get("joined_rows", 0) / h.details["query_rows"]
-            elif "tau" in h.details:            # PEXESO: the rows of the similar values
-                h.row_coverage = self._similar_coverage(h, q)
+            elif "matched_tokens" in h.details and ("program_json" in h.details
+                                                    or "tau" in h.details):
+                # the transformation search, PEXESO: the rows of the values they matched,
+                # of all the query's rows (those without a value included, as above)
+                h.row_coverage = self._matched_row_coverage(h, q)
             program_key = "key_kind" in h.details and "program_json" in h.details
             if program_key:     # the transformation search weighed its program's key
                 h.key_kind, h.key_warning = h.details["key_kind"], h.details.get("key_warning")
@@ -996,8 +999,9 @@ class Engine:
         return matched[more], counts[more]
 
     @staticmethod
-    def _similar_coverage(h: Hit, q: Query) -> float:
-        """Share of the query's rows whose value has a partner within the hit's distance."""
+    def _matched_row_coverage(h: Hit, q: Query) -> float:
+        """Share of the query's rows (null ones included) whose value is one of the hit's
+        matched tokens (a partner within its distance, or through its program)."""
         matched = set(h.details.get("matched_tokens", ()))
         rows = q.token_rows if q.token_rows is not None else np.ones(len(q.tokens), np.int64)
         hit_rows = sum(int(n) for t, n in zip(q.tokens, rows) if t in matched)
@@ -1058,7 +1062,10 @@ class Engine:
             return h.table == q.origin
         if not q.frame_columns or tuple(str(c) for c in q.columns) != h.columns:
             return False
-        if h.overlap is None or h.overlap < q.size:
+        # every distinct key: a value, or for a multi-column key (MATE) a tuple without a
+        # null part (the overlap counts those tuples, not the first column's values)
+        keys = len(q.rows) if q.n_columns > 1 and q.rows is not None else q.size
+        if h.overlap is None or h.overlap < keys:
             return False
         return set(self._catalog.table_columns(h.table_id)) == {str(c) for c in q.frame_columns}
 
@@ -1250,9 +1257,9 @@ class Engine:
         if other is None:
             raise QueryError("autojoin needs the other table: a DataFrame or a lake table name.")
         lake = None
-        if isinstance(other, str):
+        if isinstance(other, (str, LakeTable)):
             self.check_present()
-            lake = find_table(self.index, other)
+            lake = other if isinstance(other, LakeTable) else find_table(self.index, other)
             options.setdefault("right_name", lake.name)
             hit = self._transform_hit(df, column, lake, other_column)
             if hit is not None:
@@ -1269,15 +1276,16 @@ class Engine:
         one = [column] if isinstance(column, str) else list(column or [])
         other = [other_column] if isinstance(other_column, str) else list(other_column or [])
         t = self.index.tables
-        rows = t.loc[t["name"] == lake.name, "n_rows"].fillna(0)
-        rows = int(rows.iloc[0]) if len(rows) else 0
+        same = t[t["uri"] == lake.uri]
+        rows = int(same["n_rows"].fillna(0).iloc[0]) if len(same) else 0
+        table_ids = set(same["table_id"].astype(int))
         if (len(one) != 1 or len(other) != 1 or not isinstance(df, pd.DataFrame)
                 or one[0] not in df.columns or rows < LARGE_PARTNER[0]
                 or rows < LARGE_PARTNER[1] * max(len(df), 1)
                 or "transform" not in {m.name for m in self.methods()}):
             return None
         res = self.search(df[[one[0]]], one[0], method="transform", k=None)
-        return next((h for h in res if h.table == lake.name and h.column == other[0]), None)
+        return next((h for h in res if h.table_id in table_ids and h.column == other[0]), None)
 
     def fuzzy_join(self, left, right, on, precision_target: float = 0.9, **kw):
         """Fuzzy-join ``right`` to the reference table ``left`` on ``on=(left col, right
@@ -1301,11 +1309,11 @@ class Engine:
         result.lake = lake
         return result
 
-    def table(self, name: str, max_rows: int | None = None, types: bool = False) -> pd.DataFrame:
+    def table(self, name, max_rows: int | None = None, types: bool = False) -> pd.DataFrame:
         """A lake table as a pandas DataFrame: all values as text, the way the index read them;
         with ``types=True`` a Parquet table keeps its column types (nullable Int64 and
         boolean, floats, Decimal, date, timestamps), as joins return it ("arrow": as an
-        Arrow table)."""
+        Arrow table). ``name``: its name, path, file or table id (``hit.table_id``)."""
         self.check_present()
         return index_table(self.index, name, max_rows, types=types)
 

@@ -11,6 +11,7 @@ from conftest import write_lake
 from lakejoin_jupyter import open_index
 from lakejoin_jupyter.cli import main as cli
 from lakejoin_jupyter.errors import QueryError
+from lakejoin_jupyter.index import store
 from lakejoin_jupyter.lake.normalize import normalize_many
 from lakejoin_jupyter.lake.read import TableInfo, read_table
 
@@ -125,6 +126,57 @@ def test_generations_answer_like_a_full_build(spark, tmp_path, capsys):
     # a table added twice is refused
     assert cli(["index", "--add", str(second), str(tmp_path / "gen.index"), "-q"]) == 1
     assert "already in" in capsys.readouterr().err
+
+
+def test_a_same_named_table_is_refused_and_hits_join_the_table_they_were_found_in(
+        spark, tmp_path, capsys):
+    """--add of a table named like one the index holds is refused (a name identifies one
+    table). An index that holds two such tables (built before the check) joins each hit
+    with the table it was found in, in pandas and in the code it writes; the name alone is
+    refused as ambiguous, and `info --tables` shows each one's file."""
+    codes = [f"C{i:02d}" for i in range(40)]
+    base = pd.DataFrame({"iso2": codes, "name": [f"big {c}" for c in codes]})
+    small = pd.DataFrame({"iso2": codes[:5], "name": [f"small {c}" for c in codes[:5]]})
+    first = write_lake(tmp_path / "lake", {"geo/countries.csv": base})
+    same = write_lake(tmp_path / "add_same", {"geo/countries.csv": small})
+    other = write_lake(tmp_path / "add_other", {"geo/countries_small.csv": small})
+    out = tmp_path / "x.index"
+    assert cli(["index", str(first), "--out", str(out), "-q"]) == 0
+    before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+    assert cli(["index", "--add", str(same), str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "'geo/countries'" in err and "never replaces" in err
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before
+    # an index made before the check: the added table renamed to the base table's name
+    assert cli(["index", "--add", str(other), str(out), "-q"]) == 0
+    cat = out / "generations" / "g0001" / "catalog" / "tables.parquet"
+    t = pd.read_parquet(cat)
+    t["name"] = "geo/countries"
+    t.to_parquet(cat, index=False)
+    gman = out / "generations" / "g0001" / "generation.json"
+    m = json.loads(gman.read_text())
+    m["files"] = store.file_checksums(gman.parent)
+    gman.write_text(json.dumps(m))
+    e = open_index(out)
+    q = pd.DataFrame({"c": ["C00", "C01", "C02", "C39"]})
+    hits = [h for h in e.search(q, "c", k=10) if h.table == "geo/countries"]
+    assert sorted(h.lake_rows for h in hits) == [5, 40]
+    for h in hits:
+        truth = (base if h.lake_rows == 40 else small).set_index("iso2")["name"]
+        want = [truth.get(c) for c in q["c"]]           # the oracle: the table the hit found
+        got = h.join(q)["name"].tolist()
+        assert [None if pd.isna(v) else v for v in got] == want
+        ns = {"df": q}
+        exec(h.code(), ns)
+        assert [None if pd.isna(v) else v for v in ns["joined"]["name"]] == want
+        assert e.table(h.table_id)["name"].tolist() == truth.tolist()    # the widget's preview
+    for ambiguous in (lambda: e.table("geo/countries"), lambda: e.search("geo/countries", "iso2")):
+        with pytest.raises(QueryError, match="name one by its file"):
+            ambiguous()
+    capsys.readouterr()
+    assert cli(["info", str(out), "--tables"]) == 0
+    text = capsys.readouterr().out
+    assert str(other / "geo" / "countries_small.csv") in text
 
 
 def test_cli_component_options(spark, tmp_path, capsys):

@@ -89,6 +89,8 @@ def test_estimate_without_multiplicities_uses_the_mean():
 @pytest.mark.parametrize("col_type, n, keyed, shape, kind, warns", [
     ("integer", 60, 900, {"n_year": 60, "n_numeric": 60, "num_min": 1960, "num_max": 2023}, "year-like", True),
     ("integer", 12, 400, {"n_year": 0, "n_numeric": 12, "num_min": 1, "num_max": 12}, "number", True),
+    ("integer", 2, 2, {"n_year": 0, "n_numeric": 2, "num_min": 200, "num_max": 999}, "identifier", False),
+    ("integer", 5, 5, {"n_year": 0, "n_numeric": 5, "num_min": 1, "num_max": 5}, "number", True),
     ("float", 300, 320, {"n_year": 0, "n_numeric": 300, "num_min": 0.1, "num_max": 99.5}, "number", True),
     ("integer", 500, 500, {"n_year": 3, "n_numeric": 500, "num_min": 1001, "num_max": 56045}, "identifier", False),
     ("string", 190, 13000, {"n_year": 0, "n_numeric": 0, "mean_len": 9.0, "mean_words": 1.3}, "identifier", False),
@@ -114,6 +116,9 @@ def test_usefulness_prefers_coverage_identifiers_and_no_fanout():
     ([f"c{i:03d}" for i in range(50)], None, "identifier"),
     ([str(i) for i in range(100, 160)], None, "identifier"),      # unique integers
     (["1", "2", "3", "4"], [10, 10, 10, 10], "number"),           # small integers that repeat
+    (["200", "999"], None, "identifier"),      # a few integers, neither repeating nor small
+    (["200", "999"], [3, 1], "number"),         # ... repeating
+    (["1", "2", "3"], None, "number"),          # a few small integers (ranks?)
     (["0.5", "1.25", "3.75"], None, "number"),
     ([f"the quick brown fox {i} jumps over the lazy dog" for i in range(5)], None, "text"),
 ])
@@ -305,6 +310,27 @@ def test_own_table_is_marked_and_last_and_joined_tables_are_marked(random_lake):
     assert [h.table for h in res[-len(mine):]] == ["rand/t0"] * len(mine), [
         (h.table, h.columns, h.is_query_table, h.in_chain, h.usefulness) for h in res]
     assert not any(h.is_query_table for h in res if h.table != "rand/t0")
+
+
+@pytest.mark.spark
+def test_own_table_is_recognised_by_a_multi_column_search_too(spark, tmp_path):
+    """A frame read from a lake table is its own table for MATE as for one column, also
+    when a key column has nulls (its key tuples are then fewer than its first values)."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    countries = pd.DataFrame({"iso2": COUNTRIES[:20],
+                              "zone": [f"Zone/{i}" if i % 7 else "" for i in range(20)],
+                              "n": [str(i) for i in range(20)]})
+    other = countries.head(12).assign(n="x")             # a partner: fewer rows
+    root = write_lake(tmp_path / "lake", {"geo/countries.csv": countries,
+                                          "geo/partner.csv": other})
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    own = pd.read_csv(root / "geo" / "countries.csv", dtype=str)     # read by hand: no attrs
+    for cols in (["iso2"], ["iso2", "zone"]):
+        res = engine.search(own, cols, k=None)
+        marks = {h.table: h.is_query_table for h in res}
+        assert marks == {"geo/countries": True, "geo/partner": False}, (cols, marks)
 
 
 def _without(engine, tmp_path, components):

@@ -106,10 +106,56 @@ def test_fuzzy_action_joins_at_the_threshold_it_chose(demo_engine):
     assert t is not None and t > 0 and out.details["threshold"] == t
     assert f"{t:.3f}" in out.summary
     pd.testing.assert_frame_equal(out.joined, fj.join(frame))
+    # the matched values: every pair, those of different values (the ones to check) first
+    caption, shown = next((c, df) for c, df in out.tables.items() if c.startswith("matched values"))
+    m = fj.matches()
+    differ = [(r, l) for r, l in zip(m["right"], m["left"]) if r != l]
+    assert differ and f"{len(differ):,} of {len(m):,} pairs differ" in caption
+    pairs = list(zip(shown["country (query)"], shown["CLDR display name (lake)"]))
+    assert sorted(pairs) == sorted(zip(m["right"], m["left"]))
+    assert sorted(pairs[:len(differ)]) == sorted(differ)
+    assert list(shown["equal"]) == ["no"] * len(differ) + ["yes"] * (len(m) - len(differ))
     # not the slider's start value: threshold 0 matches fewer (only identical texts)
     at_zero = get("fuzzy_join")(demo_engine, hit, frame, threshold=0.0)
     assert at_zero.joined["CLDR display name"].notna().sum() < \
         out.joined["CLDR display name"].notna().sum()
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("call", ["fuzzy_join", "autojoin", "best_predicate"])
+def test_api_results_code_runs_as_written_with_df_bound(demo_engine, call):
+    """Results made from the API (not an action): ``code()`` without arguments reads the
+    query frame as ``df``, the name every result's code uses, so the cell runs as written."""
+    frame = fifa_frame() if call != "autojoin" else states_frame()
+    e = demo_engine
+    res = {"fuzzy_join": lambda: e.fuzzy_join("reference/country-codes", frame,
+                                              on=("CLDR display name", "country")),
+           "autojoin": lambda: e.autojoin(frame, "state",
+                                          "fivethirtyeight/bad-drivers/bad-drivers", "State"),
+           "best_predicate": lambda: e.best_predicate(
+               frame, "fivethirtyeight/elo-blatter/elo_blatter", time_limit=20.0,
+               seed_pair=[("country", "country")])}[call]()
+    ns = run_fresh(res.code(), "df", frame)
+    pd.testing.assert_frame_equal(ns["joined"].reset_index(drop=True),
+                                  res.join(frame).reset_index(drop=True))
+
+
+@pytest.mark.spark
+def test_find_transformation_counts_the_querys_keys_for_pandas_and_spark(demo_engine, spark):
+    """The summary's "joins K of the D distinct keys" counts the query column's keys for a
+    pandas and a Spark query alike (oracle: pandas over the frame and the pairs joined)."""
+    make, col, table, hit_col, params = CASES["autojoin"]
+    frame = make()
+    said = []
+    for query in (frame, spark.createDataFrame(frame)):
+        hit = hit_for(demo_engine, query, col, table, hit_col)
+        out = get("autojoin")(demo_engine, hit, query, **params)
+        assert out.ok, out.summary
+        rows = {i for i, _ in out.result.pairs(True)}
+        joined = frame.loc[sorted(rows), col].nunique()
+        said.append(f"joins **{joined}** of the {frame[col].nunique()} distinct keys of `{col}`")
+        assert said[-1] in out.summary, out.summary
+    assert said[0] == said[1]
 
 
 # The aggregated join (a panel table reduced to one row per key first): GDP is country x year.
@@ -132,7 +178,17 @@ def test_aggregated_join_code_reproduces_it_in_a_fresh_namespace(demo_engine, ag
     out = get("join")(demo_engine, hit, frame, aggregate=aggregate, order_by=order_by)
     assert out.ok, out.summary
     assert len(out.joined) == len(frame)              # one row per query row
-    assert "one row per key" in out.summary
+    assert "one row per key" in out.summary and "no column" not in out.summary
+    # the count column against pandas: the table's rows per normalized key, 0 without one
+    from collections import Counter
+
+    from lakejoin_jupyter.lake.normalize import normalize_many
+    count = out.result.plan(frame, **out.code_options).aggregate.count_column
+    per_key = Counter(normalize_many(demo_engine.table("reference/gdp")["Country Name"].tolist()))
+    want = [per_key.get(k, 0) if k is not None else 0
+            for k in normalize_many(frame["country"].tolist())]
+    assert 0 in want and out.joined[count].dtype == "int64"
+    assert out.joined[count].tolist() == want
     ns = run_fresh(out.code("user_frame", "user_frame_out"), "user_frame", frame)
     pd.testing.assert_frame_equal(ns["user_frame_out"], out.joined)
     pd.testing.assert_frame_equal(out.result.join(frame, **out.code_options), out.joined)

@@ -179,6 +179,8 @@ def test_a_terminal_sees_the_text_of_info_and_join(ip, demo_index_path):
                for d in shown)
     texts = [d["text/plain"] for d in shown]
     assert any(hits[0].table in t and "Bound to j." in t for t in texts)
+    summary = next(t for t in texts if "Bound to j." in t)     # no Markdown emphasis
+    assert "**" not in summary and f"{len(ip.user_ns['j']):,} rows" in summary
     code = hits[0].code(name="fifa", into="j").rstrip("\n")
     assert code in texts
 

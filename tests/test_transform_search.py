@@ -412,6 +412,21 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
     assert len(joined) == len(aj.pairs(fuzzy=False)) > 0
 
 
+@pytest.mark.spark
+def test_transform_row_coverage_counts_null_query_rows(transform_engine):
+    """Engine._matched_row_coverage: the share of all the query's rows, those without a
+    value included (as the equality methods count), not of the rows with one."""
+    names = transform_engine.table("people")["name"].tolist()
+    frame = pd.DataFrame({"name": names + [None] * (2 * len(names)) + [""] * 3})
+    res = transform_engine.search(frame, "name", method="transform", k=5)
+    assert len(res.hits) > 0
+    for h in res:
+        # the oracle on the rows with a value
+        joined, rows = brute_coverage(transform_engine, h, pd.DataFrame({"name": names}), "name")
+        assert h.score == pytest.approx(joined / rows)  # the search's own ranking figure
+        assert h.row_coverage == pytest.approx(joined / len(frame))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(["ab_c", "AB_C", "ab-c", "x_y", "x-y", "Q", "q", "", " ab_c ",
                                  "n_1", "N-1", None]), max_size=12),

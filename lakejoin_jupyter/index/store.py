@@ -864,8 +864,13 @@ class LakeIndex:
         t = self.tables
         hit = t[(t["name"] == table) | (t["path"] == table)]
         if hit.empty:
+            hit = t[t["uri"] == table]
+        if hit.empty:
             close = [n for n in t["name"] if table.lower() in n.lower()][:5]
             raise KeyError(f"No table {table!r} in the index" + (f"; did you mean {close}?" if close else "."))
+        if len(hit) > 1:              # a name an --add older than its check gave two tables
+            raise KeyError(f"{len(hit)} tables of the index are named {table!r} (files "
+                           f"{', '.join(repr(str(u)) for u in hit['uri'])}): name one by its file.")
         tid = int(hit.iloc[0]["table_id"])
         cols = self.columns[self.columns["table_id"] == tid]
         c = cols[cols["name"] == column]

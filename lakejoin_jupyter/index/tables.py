@@ -8,8 +8,9 @@ from a :class:`LakeTable`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import numpy as np
 import pandas as pd
 
 from ..errors import QueryError
@@ -31,28 +32,49 @@ class LakeTable:
     fingerprint: tuple = ()   # (size, mtime_ns[, digest]) of its file(s) at build time
     skip_lines: int = 0       # lines above the header (comments, a title) the build skipped
     partitions: tuple = ()    # a Parquet folder's hive-style partition columns (key=value/)
+    unique_name: bool = True  # no other table of the index has ``name`` (else ``ref`` is the file)
+
+    @property
+    def ref(self) -> str:
+        """What :func:`find_table` (``Engine.table``) resolves to this table alone: its name,
+        or its file when another table of the index has the same name."""
+        return self.name if self.unique_name else self.uri
 
     @property
     def short_name(self) -> str:
         return self.name.rsplit("/", 1)[-1]
 
 
-def find_table(index, table: str) -> LakeTable:
-    """The catalog entry of a lake table (by name or path) as a :class:`LakeTable`."""
+def find_table(index, table) -> LakeTable:
+    """The catalog entry of a lake table as a :class:`LakeTable`: by table id (an int: what a
+    hit holds, so it joins exactly the table it was found in), or by name, path or file.
+    A name two tables share (an index whose ``--add`` predates the check for it) is refused
+    with their files, which identify each."""
     from ..lake.read import TableInfo
     t = index.tables
-    hit = t[(t["name"] == table) | (t["path"] == table)]
+    if isinstance(table, (int, np.integer)):
+        hit = t[t["table_id"] == int(table)]
+    else:
+        hit = t[(t["name"] == table) | (t["path"] == table)]
+        if hit.empty:
+            hit = t[t["uri"] == table]
     if hit.empty:
         raise QueryError(f"No table {table!r} in the index {index.path}.")
+    if len(hit) > 1:
+        files = ", ".join(repr(str(u)) for u in hit["uri"])
+        raise QueryError(f"{len(hit)} tables of the index {index.path} are named {table!r} "
+                         f"(files {files}): name one by its file.")
     row = hit.iloc[0]
+    unique = int((t["name"] == row["name"]).sum()) == 1
     if row["format"] == "catalog":
         cols = index.columns
         names = tuple(cols[cols["table_id"] == row["table_id"]].sort_values("position")["name"])
         return LakeTable(str(row["name"]), "catalog", str(row["path"]), names,
-                         index_path=str(index.path), clean=True)
+                         index_path=str(index.path), clean=True, unique_name=unique)
     info = TableInfo.from_json(row["info"])
-    return table_from_info(str(row["name"]), info, str(index.path),
-                           _built_fingerprint(index, info.uri))
+    table = table_from_info(str(row["name"]), info, str(index.path),
+                            _built_fingerprint(index, info.uri))
+    return table if unique else replace(table, unique_name=False)
 
 
 def _built_fingerprint(index, uri: str) -> tuple:

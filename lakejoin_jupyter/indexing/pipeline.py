@@ -192,6 +192,16 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                 raise FileExistsError(
                     f"{len(again)} table(s) are already in {out}, e.g. {again[0]}; adding them "
                     f"again would duplicate them. To refresh changed tables, rebuild the index.")
+            named = {n: u for n, u in zip(base.tables["name"], base.tables["uri"])}
+            clash = [(t.name, t.uri, named[t.name]) for t in spec.tables if t.name in named]
+            if clash:
+                name, uri, old = clash[0]
+                raise FileExistsError(
+                    f"{len(clash)} table(s) to add have the name of a table {out} holds, e.g. "
+                    f"{name!r} ({uri}; the index has {old}). A name identifies one table (in "
+                    f"searches, joins and the code they write), and --add never replaces "
+                    f"one: to replace the table, rebuild the index with the new file; to "
+                    f"keep both, give the new file another name or folder.")
             settings = _settings_like(base, settings)
         else:
             repaired = recover_commit(final)

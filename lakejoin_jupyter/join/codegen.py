@@ -159,6 +159,9 @@ class _PandasWriter(_Writer):
                   "    .merge(",
                   *right,
                   *self.merge_end(keys),
+                  *([f"    .fillna({{{p.aggregate.count_column!r}: 0}})",
+                     f"    .astype({{{p.aggregate.count_column!r}: 'int64'}})"]
+                    if p.aggregate is not None else []),
                   ")",
                   self.into]
         return "\n".join(lines) + "\n"
@@ -223,7 +226,7 @@ def pandas_read_lines(table: LakeTable, var: str) -> list[str]:
     types = ", types=True" if table.format == "parquet" else ""
     return ["import lakejoin_jupyter",
             f"{var} = lakejoin_jupyter.open_index({table.index_path!r}, verify=False, "
-            f"check_lake=False).table({table.name!r}{types})"]
+            f"check_lake=False).table({table.ref!r}{types})"]
 
 
 # ----------------------------------------------------------------------- PySpark
@@ -283,6 +286,9 @@ class _SparkWriter(_Writer):
                   *right,
                   f"        on={keys!r}, how={p.how!r})",
                   f"    .drop(*{keys!r})",
+                  *([f"    .withColumn({p.aggregate.count_column!r}, F.coalesce(F.col("
+                     f"{spark_quote(p.aggregate.count_column)!r}), F.lit(0)))"]
+                    if p.aggregate is not None else []),
                   ")"]
         return "\n".join(lines) + "\n"
 
@@ -339,7 +345,7 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                     "import lakejoin_jupyter",
                     f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
                     f"{table.index_path!r}, verify=False, check_lake=False).table("
-                    f"{table.name!r}), schema=T.StructType([{fields}]))"]
+                    f"{table.ref!r}), schema=T.StructType([{fields}]))"]
         lines = [f"{var} = spark.read.csv(",
                  f"    {uri!r},",
                  f"    schema=T.StructType([{fields}]),",
@@ -360,7 +366,7 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                     "import lakejoin_jupyter",
                     f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
                     f"{table.index_path!r}, verify=False, check_lake=False).table("
-                    f"{table.name!r}, types='arrow'))"]
+                    f"{table.ref!r}, types='arrow'))"]
         parts = []
         if table.partitions:     # index/tables.py partition_schema, written out
             parts = ["# partition columns as text, as their folder names write them ('01' "

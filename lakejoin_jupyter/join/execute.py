@@ -82,7 +82,11 @@ def join_pandas(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
         rk = rk.drop_duplicates(subset=names)
     if plan.renamed:
         rk = rk.rename(columns=plan.renamed)
-    return merge_in_query_order(lk, rk, plan).drop(columns=names)
+    out = merge_in_query_order(lk, rk, plan).drop(columns=names)
+    if plan.aggregate is not None:          # rows per key: 0 where the query row has none
+        c = plan.aggregate.count_column
+        out[c] = out[c].fillna(0).astype("int64")
+    return out
 
 
 def merge_in_query_order(lk: pd.DataFrame, rk: pd.DataFrame, plan: JoinPlan) -> pd.DataFrame:
@@ -182,7 +186,11 @@ def join_spark(left, right, plan: JoinPlan):
               .where(F.col(RANK) == 1).drop(ROW, RANK))
     if plan.renamed:
         rk = rk.withColumnsRenamed(plan.renamed)
-    return lk.join(rk, on=list(plan.keys), how=plan.how).drop(*plan.keys)
+    out = lk.join(rk, on=list(plan.keys), how=plan.how).drop(*plan.keys)
+    if plan.aggregate is not None:          # rows per key: 0 where the query row has none
+        c = plan.aggregate.count_column
+        out = out.withColumn(c, F.coalesce(F.col(spark_quote(c)), F.lit(0)))
+    return out
 
 
 def spark_values(column: str, fn):

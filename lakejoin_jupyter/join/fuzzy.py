@@ -517,11 +517,12 @@ class FuzzyJoin(Joinable):
         configuration(s)."""
         return super().join(df, how=how, threshold=threshold)
 
-    def code(self, name: str = "right", into: str = "joined", *, how: str | None = None,
+    def code(self, name: str = "df", into: str = "joined", *, how: str | None = None,
              df=None, other: str = "left", spark: bool | None = None,
              threshold: float | None = None) -> str:
         """Python that reproduces :meth:`join`: ``name`` is the right (matched) frame's
-        variable, ``other`` the left one's unless it is a lake table (the code reads it)."""
+        variable ("df", as every result's code names the user's frame), ``other`` the left
+        one's unless it is a lake table (the code reads it)."""
         return super().code(name, into, how=how, df=df, other=other, spark=spark,
                             threshold=threshold)
 

@@ -54,7 +54,7 @@ class Aggregate:
     and rows without one: table order), "first" (the first row in table order), "mean" /
     "sum" (of the numeric ``columns``, each cell read as a number; the other columns are
     dropped), "count" (no column but the count). Every kind adds ``count_column``: the other
-    table's rows per key."""
+    table's rows per key, an integer, 0 on a query row without a partner."""
     how: str
     order_by: str | None = None
     columns: tuple = ()
@@ -69,8 +69,12 @@ class Aggregate:
         what = {"latest": f"the latest row by {self.order_by!r}", "first": "the first row",
                 "mean": f"the mean of {len(self.columns)} numeric column(s)",
                 "sum": f"the sum of {len(self.columns)} numeric column(s)",
-                "count": "no column"}[self.how]
-        return f"one row per key of {label!r}: {what}, and its row count {self.count_column!r}"
+                "count": ""}[self.how]
+        if self.how == "count":
+            return (f"one row per key of {label!r}: its number of rows, {self.count_column!r} "
+                    f"(0 for a key it lacks)")
+        return (f"one row per key of {label!r}: {what}, and its number of rows "
+                f"{self.count_column!r} (0 for a key it lacks)")
 
 
 @dataclass(frozen=True)

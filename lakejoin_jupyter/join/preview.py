@@ -150,6 +150,12 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
         if col_type == "float":
             return "number", ("the key holds decimal numbers, a measure rather than an "
                               "identifier: matches are likely coincidental")
+        if col_type == "integer" and unique:        # a few integers, none repeating:
+            if not (shape["num_max"] >= 100 or shape["num_min"] <= -100):   # counts, ranks
+                return "number", ("the key holds a few small integers (counts or ranks?), "
+                                  "a measure rather than an identifier: matches may be "
+                                  "coincidental")
+            return "identifier", None               # codes such as 200, 404, 999
         return "number", ("the key holds " + ("small " if small else "") + "integers that "
                           "repeat (counts, ranks or amounts?), a measure rather than an "
                           "identifier: matches are likely coincidental")

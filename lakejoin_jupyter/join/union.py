@@ -41,7 +41,7 @@ class UnionHit:
     @property
     def lake(self) -> LakeTable:
         """Where the table lives and how to read it (the index catalog)."""
-        return find_table(self._index, self.table)
+        return find_table(self._index, self.table_id)
 
     @property
     def mapping(self) -> dict:

@@ -69,6 +69,21 @@ def markdown_html(text: str) -> str:
                    for p in paras)
 
 
+def markdown_text(text: str) -> str:
+    """An action's Markdown summary as plain text (a terminal's text/plain): ``**bold**``
+    and ``*italic*`` lose their asterisks; `` `code` `` and everything else is kept."""
+    out, at, text = [], 0, str(text or "")
+    for m in _CODE.finditer(text):
+        out += [_plain(text[at:m.start()]), m.group(0)]
+        at = m.end()
+    out.append(_plain(text[at:]))
+    return "".join(out)
+
+
+def _plain(text: str) -> str:
+    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
+
+
 def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
     head = df.head(max_rows)
     cap = f"<div style='font-weight:600;margin-top:6px'>{html.escape(caption)}</div>" if caption else ""
@@ -88,7 +103,7 @@ def display_action_result(result, bound_as: str | None = None, code: str | None 
     color = "#1a7f37" if result.ok else "#b35900"
     parts = [f"<div style='font-weight:600;color:{color}'>{html.escape(result.title)}</div>",
              markdown_html(result.summary)]
-    text = [result.title, str(result.summary or "").strip()]
+    text = [result.title, markdown_text(result.summary).strip()]
     if bound_as:
         parts.append(f"<p style='margin:2px 0'>Bound to <code>{html.escape(bound_as)}</code>.</p>")
         text.append(f"Bound to {bound_as}.")

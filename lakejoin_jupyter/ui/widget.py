@@ -747,7 +747,7 @@ class DiscoveryWidget(W.VBox):
             task.check()
             chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None,
                                    width=300)
-            preview = self.engine.table(hit.table, max_rows=8)
+            preview = self.engine.table(hit.table_id, max_rows=8)
             return card, chart, preview
 
         def done(out):
@@ -779,7 +779,7 @@ class DiscoveryWidget(W.VBox):
             from ..charts import alignment_chart
             chart = alignment_chart(hit, qcols)
             task.check()
-            return chart, self.engine.table(hit.table, max_rows=8)
+            return chart, self.engine.table(hit.table_id, max_rows=8)
 
         def done(out):
             chart, preview = out
