@@ -183,6 +183,30 @@ def _prefix_table(p: int) -> np.ndarray:
     return got
 
 
+def _wanted_at(data: np.ndarray, wanted: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """(position, code) of every ``width`` bytes of ``data`` whose code (big-endian) is in
+    ``wanted`` (sorted, distinct): the positions whose first (up to 3) bytes begin a wanted
+    code are found through a lookup table, then checked whole."""
+    m = len(data) - width + 1
+    p = min(width, 3)
+    prefix = data[:m].astype(np.int32)
+    for t in range(1, p):
+        prefix = (prefix << 8) | data[t:m + t]
+    heads = (wanted >> np.uint64(8 * (width - p))).astype(np.int64)
+    table = _prefix_table(p)
+    table[heads] = True
+    try:
+        at = np.flatnonzero(table[prefix])
+    finally:
+        table[heads] = False
+    code = np.zeros(len(at), dtype=np.uint64)
+    for t in range(width):
+        code = (code << np.uint64(8)) | data[at + t].astype(np.uint64)
+    pos = np.minimum(np.searchsorted(wanted, code), len(wanted) - 1)
+    hit = np.flatnonzero(wanted[pos] == code)
+    return at[hit], code[hit]
+
+
 def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
                  wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(value index, gram code) of each distinct q-gram of the values (bytes, offsets) that
@@ -196,25 +220,7 @@ def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
     wanted = np.unique(np.asarray(wanted, dtype=np.uint64))
     if n < q or not len(wanted):
         return np.zeros(0, np.int64), np.zeros(0, np.uint64)
-    m = n - q + 1
-    # the positions whose first (up to 3) bytes begin a wanted gram, through a lookup table
-    p = min(q, 3)
-    prefix = data[:m].astype(np.int32)
-    for t in range(1, p):
-        prefix = (prefix << 8) | data[t:m + t]
-    heads = (wanted >> np.uint64(8 * (q - p))).astype(np.int64)
-    table = _prefix_table(p)
-    table[heads] = True
-    try:
-        at = np.flatnonzero(table[prefix])
-    finally:
-        table[heads] = False
-    code = np.zeros(len(at), dtype=np.uint64)
-    for t in range(q):
-        code = (code << np.uint64(8)) | data[at + t].astype(np.uint64)
-    pos = np.minimum(np.searchsorted(wanted, code), len(wanted) - 1)
-    hit = np.flatnonzero(wanted[pos] == code)
-    at, code = at[hit], code[hit]
+    at, code = _wanted_at(data, wanted, q)
     cls = _CLASS[data[at]]
     ok = cls != SEPARATOR
     for t in range(1, q):
@@ -243,25 +249,7 @@ def window_segments(data: np.ndarray, offsets: np.ndarray, q: int,
     for width in np.unique(widths).tolist():
         if width >= q or width > n:
             continue
-        want = wanted[widths == width]
-        m = n - width + 1
-        p = min(width, 3)
-        prefix = data[:m].astype(np.int32)
-        for t in range(1, p):
-            prefix = (prefix << 8) | data[t:m + t]
-        heads = (want >> np.uint64(8 * (width - p))).astype(np.int64)
-        table = _prefix_table(p)
-        table[heads] = True
-        try:
-            at = np.flatnonzero(table[prefix])
-        finally:
-            table[heads] = False
-        code = np.zeros(len(at), dtype=np.uint64)
-        for t in range(width):
-            code = (code << np.uint64(8)) | data[at + t].astype(np.uint64)
-        pos = np.minimum(np.searchsorted(want, code), len(want) - 1)
-        hit = np.flatnonzero(want[pos] == code)
-        at, code = at[hit], code[hit]
+        at, code = _wanted_at(data, wanted[widths == width], width)
         c = cls[at]
         ok = c != SEPARATOR
         for t in range(1, width):
