@@ -490,7 +490,10 @@ def test_transformation_action_reports_coverage_and_estimated_precision():
         out = run_transformation(None, hit, source, fuzzy=False)
         aj = out.result
         assert out.ok and isinstance(aj.program, ProgramSet)
-        assert f"joins **{aj.coverage:,}** of {aj.target_keys:,}" in out.summary
+        # counted on the query's column (1:1 here: as many query keys as target keys joined)
+        assert (f"**{len(source):,}** of the {len(source):,} rows of `df` (100%) find a "
+                f"partner: it joins **{aj.coverage:,}** of the {source['day'].nunique():,} "
+                f"distinct keys of `day`") in out.summary
         assert aj.coverage == 90 and out.details["estimated_precision"] == aj.estimated_precision
         if estimate is None:
             assert "Estimated precision" not in out.summary
