@@ -2,35 +2,25 @@
 indexes and queries with (the thesis's future work on searching transformation joins,
 ch. 5: tokenize values by their syntactic pattern; transformations rarely break tokens).
 
-A value's UTF-8 bytes are classed as digits, letters (ASCII letters and every non-ASCII
-byte) or separators; a *segment* is a maximal run of digits or of letters ("E09" -> "e",
-"09"; leading zeros stay: the transformation language cannot add or drop them, and lake
-tokens that are whole numbers are already canonical). Everything is vectorized numpy over a batch
-of values given as (bytes, offsets), the same code in the Spark build's pandas UDFs, in
-the reference builder and at query time.
+A value's UTF-8 bytes are classed as digits, letters (ASCII and every non-ASCII byte) or
+separators; a *segment* is a maximal run of digits or of letters ("E09" -> "e", "09").
+Vectorized numpy over (bytes, offsets) batches, the same code in the Spark build's pandas
+UDFs, the reference builder and at query time (docs/algorithms/transform_search.md):
 
-* pattern key of a value: an order-free 64-bit hash of the multiset of its segments
-  ("Smith, John", "john.smith" and "JOHN SMITH" share one); the *stripped* key leaves out
-  the column's constant segments (in at least half of its distinct values), so
-  "john.smith@org.com" and "CA-06" meet "smith john" and "06";
-* constant affixes: a run of letters gluing a constant to the varying part ("sig" of
-  SIGINT, SIGTERM; "k" of KABQ), found in at least half of a column's values at the start
-  of the first (end of the last) segment; the stripped key cuts it too, so "SIGINT" meets
-  "INT";
-* segment q-grams: every q consecutive bytes inside one non-constant segment, packed
-  big-endian into a uint64 (q <= 8: exact, no hashing), distinct per value; a segment of
-  ``short`` to q - 1 bytes is a gram of its own, so "404" meets "HTTP/1.1 404 Not Found";
-* the column's syntactic pattern (for display): its most common value shape, letter runs
-  as "a", digit runs as "9", constant segments and separators as they are.
+* pattern key: an order-free 64-bit hash of a value's multiset of segments; the *stripped*
+  key leaves out the column's constant segments and cuts its constant letter affixes
+  ("sig" of SIGINT), so "john.smith@org.com" meets "smith john" and "SIGINT" meets "INT";
+* segment q-grams: q consecutive bytes inside one non-constant segment, packed big-endian
+  into a uint64 (q <= 8: exact); a segment of ``short`` to q - 1 bytes is a gram itself;
+* the column's syntactic pattern (for display): its most common value shape.
 
 :func:`column_entries` is what one column contributes to the index, :func:`build_reference`
 the pure-numpy construction the Spark build (indexing/transform.py) is tested against.
 
-Deviations: bytes, not characters (a gram may cut a multi-byte character; both sides cut
-alike); non-ASCII bytes count as letters; segment hashes are a polynomial hash with a
-64-bit finalizer (a collision only proposes a candidate, which verification rejects);
-segments shorter than q are grams of their own and letter affixes are cut like constants
-(values too short for a q-gram, or glued to a constant, would pair with nothing).
+Deviations: bytes, not characters (both sides cut alike); non-ASCII bytes count as letters;
+segment hashes are a polynomial hash with a 64-bit finalizer (a collision only proposes a
+candidate); short segments are grams and letter affixes are cut like constants (values too
+short for a q-gram, or glued to a constant, would pair with nothing).
 """
 from __future__ import annotations
 

@@ -22,12 +22,10 @@ Note:
     - a padded variant of number programs; a failing set of 4 retried without each example;
       one example set of 2 for a target column of 2 keys;
     - the rows an N:1 group pairs count every row holding a paired value, not its first row;
-    - a column's punctuation character swapped for another (or dropped) at every
-      occurrence, where that makes every example's value occur whole in its output, and in
-      a split's part for another punctuation character where the part is the whole output;
-    - operands read through Words (each word cased, joined) where two joined words occur in
-      an output ("ERRCODE_NO_DATA" -> "NoData", "KeyPress" -> "KEY_PRESS"), cut between
-      words only, never inside one.
+    - a column's punctuation character swapped for another (or dropped) everywhere, or in
+      a split's part, where that makes every example's value occur whole in its output;
+    - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),
+      cut between words only.
 """
 from __future__ import annotations
 
