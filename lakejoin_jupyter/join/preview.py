@@ -166,17 +166,24 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
     return "identifier", None
 
 
-def query_kind(tokens, token_rows=None) -> tuple[str, str | None]:
+def query_kind(tokens, token_rows=None, sample: int | None = None) -> tuple[str, str | None]:
     """(kind, warning or None) of a query column from its normalized distinct values (and
-    the rows holding each), read as :func:`key_kind` reads a lake column's profile."""
+    the rows holding each), read as :func:`key_kind` reads a lake column's profile. Past
+    ``sample`` values, their shapes are counted on evenly spaced ones and scaled."""
     from ..index.joinstats import value_shape
     toks = [str(t) for t in tokens]
-    shape = value_shape(toks)
-    ints = sum(1 for t in toks if t.lstrip("-").isdigit())
-    col_type = ("integer" if toks and ints == len(toks) else
-                "float" if toks and shape["n_numeric"] == len(toks) else "string")
-    keyed = int(np.sum(token_rows)) if token_rows is not None else len(toks)
-    return key_kind(col_type, len(toks), keyed, shape)
+    n = len(toks)
+    some = toks if sample is None or n <= sample else [toks[i * n // sample]
+                                                       for i in range(sample)]
+    shape = value_shape(some)
+    if len(some) < n:
+        shape["n_year"] *= n / len(some)
+        shape["n_numeric"] *= n / len(some)
+    ints = sum(1 for t in some if t.lstrip("-").isdigit())
+    col_type = ("integer" if some and ints == len(some) else
+                "float" if some and shape["n_numeric"] >= n else "string")
+    keyed = int(np.sum(token_rows)) if token_rows is not None else n
+    return key_kind(col_type, n, keyed, shape)
 
 
 def _separator(ch: str) -> bool:
@@ -218,22 +225,8 @@ def values_kind(values, rows=None, sample: int = 1000) -> tuple[str, str | None]
     """(kind, warning or None) of a key given by its distinct values (and the rows holding
     each): :func:`query_kind` of the values without their common affixes
     (:func:`affix_free`), so a key a program makes by adding constants to a number is read
-    as that number. Past ``sample`` values, their shapes are counted on evenly spaced ones
-    and scaled."""
-    from ..index.joinstats import value_shape
-    cut = affix_free(values)
-    n = len(cut)
-    if n <= sample:
-        return query_kind(cut, rows)
-    some = [cut[i * n // sample] for i in range(sample)]
-    shape = value_shape(some)
-    shape["n_year"] *= n / sample
-    shape["n_numeric"] *= n / sample
-    ints = sum(1 for t in some if t.lstrip("-").isdigit())
-    col_type = ("integer" if ints == sample else
-                "float" if shape["n_numeric"] >= n else "string")
-    keyed = int(np.sum(rows)) if rows is not None else n
-    return key_kind(col_type, n, keyed, shape)
+    as that number; past ``sample`` values, on a sample of them."""
+    return query_kind(affix_free(values), rows, sample)
 
 
 def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,
