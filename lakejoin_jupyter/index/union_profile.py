@@ -28,7 +28,7 @@ import mmh3
 import numpy as np
 
 from ..hashing import token_hash64
-from ..lake.normalize import _render
+from ..lake.normalize import render_value
 
 SAMPLE_VALUES = 50                    # distinct values embedded per column
 FORMAT_DIMS = 128                     # hashed pattern buckets of the format histogram
@@ -50,14 +50,14 @@ _HEADER_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+", re.U
 def cell_text(value) -> str | None:
     """A cell as the text a lake file would hold (None for a null): the normalizer's
     rendering (2015.0 -> "2015", dates in ISO form), so formats compare like with like."""
-    text = _render(value)
+    text = render_value(value)
     return None if text is None or not text.strip() else text
 
 
 def cell_texts(values) -> list:
     """cell_text of each value of a pandas Index or numpy array, vectorized by dtype: texts
     as they are, integers and booleans at once, floats with an integral value as integers
-    and the others by repr (what _render does); any other dtype value by value."""
+    and the others by repr (what render_value does); any other dtype value by value."""
     import pandas as pd
     dtype = getattr(values, "dtype", None)
     kind = dtype.kind if isinstance(dtype, np.dtype) else None

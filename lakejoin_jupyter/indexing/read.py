@@ -34,7 +34,7 @@ import numpy as np
 from ..hashing import minhash_signatures, token_hash32, token_hash64
 from ..lake import read as lakeread
 from ..lake.discover import LakeSpec, file_digest
-from ..lake.normalize import _render, normalize_array
+from ..lake.normalize import render_value, normalize_array
 from ..spark import instant_column, release_memory, utc_instants
 from . import joinstats as joinstats_job
 from . import profile as profile_job
@@ -316,7 +316,7 @@ def _read_catalog_table(spark, t, long: LongForm, batch_no: int, num_perm: int, 
         if kind == "instant":
             values = utc_instants(values)
         if kind != "text":
-            return [_render(v) for v in values.astype(object).where(values.notna(), None)]
+            return [render_value(v) for v in values.astype(object).where(values.notna(), None)]
         return values.astype(object).where(values.notna(), None)
 
     def run(batches):

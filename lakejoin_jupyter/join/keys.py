@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..lake.normalize import _render, normalize_many
+from ..lake.normalize import render_value, normalize_many
 
 
 def normalized_keys(values: pd.Series) -> pd.Series:
@@ -66,7 +66,7 @@ def lake_text(values: pd.Series) -> pd.Series:
     if values.dtype == object and \
             pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
         return values
-    return pd.Series([_render(v) for v in values.tolist()], index=values.index, dtype=object)
+    return pd.Series([render_value(v) for v in values.tolist()], index=values.index, dtype=object)
 
 
 def lake_texts(frame: pd.DataFrame, keys) -> pd.DataFrame:

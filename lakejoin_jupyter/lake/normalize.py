@@ -69,7 +69,7 @@ def _canonical_number(text: str) -> str | None:
     return None
 
 
-def _render(value) -> str | None:
+def render_value(value) -> str | None:
     """Text of a Python/numpy/pandas scalar, or None for a null."""
     if value is None:
         return None
@@ -95,10 +95,10 @@ def _render(value) -> str | None:
     if type_name in ("datetime64", "timedelta64"):   # .item() of a ns value is an int
         import pandas as pd
         v = pd.Timestamp(value) if type_name == "datetime64" else pd.Timedelta(value)
-        return None if v is pd.NaT else _render(v)
+        return None if v is pd.NaT else render_value(v)
     if hasattr(value, "item") and not isinstance(value, (_dt.date, _dt.datetime, _dt.timedelta)):
         try:
-            return _render(value.item())
+            return render_value(value.item())
         except (ValueError, TypeError):
             pass
     if isinstance(value, _dt.datetime) or type_name == "Timestamp":
@@ -166,7 +166,7 @@ def normalize_text(text: str) -> str | None:
 
 def normalize_value(value) -> str | None:
     """Token of any cell value (str, number, bool, date, numpy or pandas scalar)."""
-    text = _render(value)
+    text = render_value(value)
     if text is None:
         return None
     return normalize_text(text)

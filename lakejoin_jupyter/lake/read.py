@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import TableReadError
-from .normalize import _render
+from .normalize import render_value
 
 SNIFF_BYTES = 1 << 16
 CHUNK_ROWS = 100_000
@@ -563,7 +563,7 @@ def _arrow_text(col):
 def _render_cell(v):
     if isinstance(v, (dict, list)):
         return json.dumps(v, ensure_ascii=False, sort_keys=True)
-    return _render(v)
+    return render_value(v)
 
 
 def read_arrow(info: TableInfo) -> list:
