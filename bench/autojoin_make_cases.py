@@ -7200,6 +7200,93 @@ def make_fresh19(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh20 validation
+# Admission criteria, fixed and committed before any case was picked: fresh19's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh19). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh19's (a) holds out (the pools of fresh8 to
+#     fresh18 and their data whoever ships it) and fresh19's pool as a whole (anyio,
+#     argon2-cffi, cups-pk-helper, e2fsprogs, gettext, gnupg-l10n, greenlet, jupyter_core,
+#     libbrotli-dev, libbz2-dev, libcrypt-dev, libjs-jquery, libjs-sphinxdoc,
+#     libjs-underscore, libpam-modules, libpam-runtime, libtasn1-6-dev, libtasn1-doc,
+#     polkitd, python3-lazr.restfulclient, python3-lazr.uri, python3-software-properties,
+#     python3-toml, python3-xmltodict, rfc3987-syntax, sgml-base,
+#     software-properties-common, sortedcontainers, system-config-printer-common, tqdm,
+#     uri-template, xml-core, yq, the stdlib's argparse, asyncio, csv, difflib, plistlib,
+#     shlex, string, textwrap), and its sources' data whoever ships it (PAM's stacks and
+#     modules, libtasn1's API and manual, brotli's and bzip2's C API and so bzip2's manual,
+#     libcrypt's functions, system-config-printer's D-Bus API, tqdm's and anyio's APIs, the
+#     cloud archive table, RFC 3987's grammar and so RFC 3986's on which it is built,
+#     gettext's manuals and data, gnupg's help texts and manual, python3-gi's keysyms);
+#     also out: the jars and their manifests and maven's configuration (fresh18's), libicu
+#     (Unicode / CLDR data), the Linux and glibc man pages, termios' names, gcc-12's and
+#     cpp-12's programs, and the AWS data of boto3, botocore, awscli, cfn-lint (cfnlint),
+#     aws-sam-translator and what is built on it (the list of
+#     bench/results/autojoin_fresh20_cases.md (a)). The tables are read from installed pip
+#     packages of the project's venv (versions pinned and checked), Python 3.11.7's
+#     standard library, and installed Debian packages' files (package version recorded,
+#     and the SHA-256 of every file read checked through pinned_file, or of the package's
+#     files read under a folder). The pool, in alphabetical order (a source is a pip
+#     package, a Debian package, or a module of the standard library): binutils (Debian:
+#     its unprefixed program links in /usr/bin), binutils-x86-64-linux-gnu (Debian: its
+#     programs in /usr/bin), coreutils (Debian: its info manual and man pages), diffutils,
+#     findutils, grep, gzip (Debian: their info manuals and man pages), python3-gi (Debian:
+#     its overrides and pygtkcompat; its keysyms out), sed, time (Debian: their info
+#     manuals and man pages), util-linux (Debian: its man pages and bash completions), wget
+#     (Debian: its info manual, man page and /etc/wgetrc). Considered and left out:
+#     libicu-dev, the jars, maven's configuration, openssh-client (equality joins), procps
+#     (a look-up), tmux (one man page), the stdlib's hashlib (fewer than 10 pairs) and
+#     typing (equality joins), nbclient (5 aliases), rfc3986-validator (RFC 3986's
+#     grammar), bzip2 (libbz2's API manual); many other installed sources were not looked
+#     at in this session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh20 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH20_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH20_POOL = (
+    "binutils (Debian)", "binutils-x86-64-linux-gnu (Debian)", "coreutils (Debian)",
+    "diffutils (Debian)", "findutils (Debian)", "grep (Debian)", "gzip (Debian)",
+    "python3-gi (Debian)", "sed (Debian)", "time (Debian)", "util-linux (Debian)",
+    "wget (Debian)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
