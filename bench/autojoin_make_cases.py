@@ -20,11 +20,12 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh17 --fresh17 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh18 --fresh18 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh19 --fresh19 # and more
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh20 --fresh20 # and more
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9 to fresh19, also
+tables shipped in pip packages and Python's standard library; for fresh9 to fresh20, also
 data files of Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
@@ -7287,6 +7288,380 @@ _FRESH20_POOL = (
     "wget (Debian)")
 
 
+# Sources the cases read, at the versions the committed cases were made with (make_fresh20
+# refuses others). No pip package: only Python's version is checked for the parser.
+FRESH20_VERSIONS = {"python": "3.11.7"}
+# Installed Debian packages (Debian 12) whose files the cases read: binutils' program links
+# and the target-prefixed programs they point to, coreutils' info manual and man pages,
+# util-linux's man pages and bash completions, python3-gi's GLib override, wget's info
+# manual.
+FRESH20_DEBIAN = {
+    "binutils": "2.40-2", "binutils-x86-64-linux-gnu": "2.40-2", "coreutils": "9.1-1",
+    "python3-gi": "3.42.2-3+b1", "util-linux": "2.38.1-5+deb12u3", "wget": "1.21.3-1+deb12u1",
+}
+# Files of those packages read by make_fresh20; make_fresh20 refuses other content. The
+# folders are pinned as trees of the named packages' files in them (_package_tree20: their
+# paths, and each file's SHA-256 or each link's target), the other entries as files.
+FRESH20_FILES = {
+    "/usr/share/info/coreutils.info.gz":
+        "cc32748f0f102e679239403b9e1f020dbc5ab2737bca75a3448b9892422420c1",
+    "/usr/lib/python3/dist-packages/gi/overrides/GLib.py":
+        "9075c4077df1b7a888be6f4bc005bd23cfa42c5ba6c01d1ad7f7457e74bb77f8",
+    "/usr/share/info/wget.info.gz":
+        "0589789f27824baa2c709bbdeca8d69e29c1def55945ab5717220c9653d1258e",
+    "/usr/bin": "49a053f312e77957cf0c7fd48e2f2f5cf17d7b29246b924df525b77694c1c320",
+    "/usr/share/man": "76b39f766e20f881583d3609c90765de316df1ac1f6aa3ad7e7793024a7a63ca",
+    "/usr/share/bash-completion/completions":
+        "7189d99382703fa3b840ff72e127788c1ee63459e358d12f10f7818f0fee318f",
+}
+# The folders pinned as trees, and the packages whose files in them the cases read (listed
+# with dpkg-query -L; other packages' files there are not read).
+_TREES20 = {
+    "/usr/bin": ("binutils", "binutils-x86-64-linux-gnu"),
+    "/usr/share/man": ("coreutils", "util-linux"),
+    "/usr/share/bash-completion/completions": ("util-linux",),
+}
+
+
+def _package_files20(folder: str, package: str) -> list:
+    """The files and links ``package`` installs under ``folder`` (dpkg-query -L), sorted."""
+    import subprocess
+    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    return sorted(p for p in listed if p.startswith(folder + "/")
+                  and (Path(p).is_symlink() or Path(p).is_file()))
+
+
+def _package_tree20(folder: str) -> str:
+    """A pinned folder's SHA-256: of the lines "path SHA-256" (a file) or "path -> target"
+    (a link) of the _TREES20 packages' entries in it, by package and path."""
+    lines = []
+    for package in _TREES20[folder]:
+        for p in _package_files20(folder, package):
+            mark = ("-> " + str(Path(p).readlink()) if Path(p).is_symlink()
+                    else hashlib.sha256(Path(p).read_bytes()).hexdigest())
+            lines.append(f"{package} {p} {mark}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def fresh20_version_mismatches() -> list:
+    """What differs from FRESH20_VERSIONS, FRESH20_DEBIAN and FRESH20_FILES here: a missing
+    package, another version, or a file (or a package's files in a pinned folder) with
+    other content."""
+    files = {p: h for p, h in FRESH20_FILES.items() if p not in _TREES20}
+    wrong = pinned_mismatches(FRESH20_VERSIONS, FRESH20_DEBIAN, files)
+    if wrong:
+        return wrong
+    for folder in _TREES20:
+        if _package_tree20(folder) != FRESH20_FILES[folder]:
+            wrong.append(f"{folder}: other files of {', '.join(_TREES20[folder])}")
+    return wrong
+
+
+def _fresh20_case(out, name, src, tgt, pairs) -> dict:
+    return _fresh8_case(out, name, src, tgt, pairs, FRESH20_REFERENCE)
+
+
+def _checked20(path: str) -> Path:
+    """A file of a Debian package whose content fresh20 pins (a pinned folder: the named
+    packages' files in it, as a tree)."""
+    if path in _TREES20:
+        if _package_tree20(path) != FRESH20_FILES[path]:
+            raise RuntimeError(f"{path} differs from the content fresh20 was made with")
+        return Path(path)
+    return pinned_file(path, FRESH20_FILES, "fresh20")
+
+
+def _deroff(text: str) -> str:
+    """A man page's text without roff's escapes and fonts ("\\-" is "-", "\\(aq" is "'")."""
+    import re
+    text = text.replace("\\-", "-").replace("\\(aq", "'").replace("\\(cq", "'")
+    return re.sub(r"\\f[A-Z]|\\f\[[A-Z]*\]|\\&|\\/|\\,", "", text).strip()
+
+
+def _man_pages20(package: str) -> list:
+    """The man pages ``package`` installs (links left out): (path, title, section, date,
+    the NAME line's description), read from each page's .TH and NAME lines."""
+    import gzip
+    import re
+    folder = str(_checked20(_MAN20))
+    rows = []
+    for p in _package_files20(folder, package):
+        if Path(p).is_symlink() or not p.endswith(".gz"):
+            continue
+        lines = gzip.decompress(Path(p).read_bytes()).decode("utf-8").splitlines()
+        th = next(x for x in lines if x.startswith(".TH "))
+        title, section, date = [a or b for a, b in
+                                re.findall(r'"([^"]*)"|(\S+)', th[4:])][:3]
+        at = next(i for i, x in enumerate(lines) if x.replace('"', "") == ".SH NAME")
+        name_line = _deroff(lines[at + 1])
+        rows.append((p, _deroff(title), section, date, name_line.split(" - ", 1)[-1]))
+    return rows
+
+
+# the pinned folders, as the code names them
+_BIN20 = "/usr/bin"
+_MAN20 = "/usr/share/man"
+_COMPLETIONS20 = "/usr/share/bash-completion/completions"
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def binutils_programs_links(lake, out):
+    """binutils-x86-64-linux-gnu's programs in /usr/bin (path, "x86_64-linux-gnu-objdump",
+    and size in bytes, a link followed) against binutils' unprefixed links there (path,
+    ".../objdump"). Truth: the link pointing to the program (read with readlink; neither
+    table shows it). 1:1."""
+    folder = str(_checked20(_BIN20))
+    progs = _package_files20(folder, "binutils-x86-64-linux-gnu")
+    links = _package_files20(folder, "binutils")
+    src = pd.DataFrame([(p, str(Path(p).stat().st_size)) for p in progs],
+                       columns=["program", "bytes"])
+    tgt = pd.DataFrame({"command": links})
+    points = {str(Path(folder) / Path(p).readlink()): p for p in links if Path(p).is_symlink()}
+    return _fresh20_case(out, "binutils_programs_links", src, tgt,
+                         _by_key([points.get(p) for p in progs], links))
+
+
+def coreutils_info_sections_man_pages(lake, out):
+    """The program sections of coreutils' info manual (coreutils.info: section number and
+    heading, "10.1 ‘ls’: List directory contents") against coreutils' man pages (path,
+    title, section, date, the NAME line's description). Truth: the page of the program the
+    heading quotes (the file name before its section); programs Debian's coreutils does not
+    install (kill, uptime, hostname, the multi-call coreutils) have no page, and pages the
+    manual gives no such section (the sha2 utilities, ...) no heading. 1:1."""
+    import gzip
+    import re
+    text = gzip.decompress(_checked20("/usr/share/info/coreutils.info.gz").read_bytes()) \
+        .decode("utf-8")
+    heads = re.findall(r"^(\d+\.\d+) (‘[^’]+’: .*)$", text, re.M)
+    src = pd.DataFrame(sorted(set(heads), key=lambda h: [int(x) for x in h[0].split(".")]),
+                       columns=["section", "heading"])
+    pages = _man_pages20("coreutils")
+    tgt = pd.DataFrame(pages, columns=["page", "title", "man section", "date", "summary"])
+    by_name = {Path(p).name.split(".")[0]: p for p, *_ in pages}
+    return _fresh20_case(out, "coreutils_info_sections_man_pages", src, tgt,
+                         _by_key([by_name.get(h.split("’")[0].lstrip("‘"))
+                                  for h in src["heading"]], tgt["page"].tolist()))
+
+
+def util_linux_completions_man_titles(lake, out):
+    """util-linux's bash completions (the file's path, named after the command, and its
+    size) against util-linux's man pages (title as the page's .TH writes it, "FSCK.CRAMFS",
+    section, date, the NAME line's description). Truth: the page of the completion's
+    command, its page link followed (lastb's page is a link to last's: N:1), read from the
+    file names and the links; pages of commands without a completion have no partner."""
+    folder = str(_checked20(_COMPLETIONS20))
+    comps = _package_files20(folder, "util-linux")
+    src = pd.DataFrame([(p, str(Path(p).stat().st_size)) for p in comps],
+                       columns=["completion", "bytes"])
+    pages = _man_pages20("util-linux")
+    tgt = pd.DataFrame([(t, s, d, n) for _, t, s, d, n in pages],
+                       columns=["title", "section", "date", "summary"])
+    title_of = {Path(p).name.rsplit(".", 2)[0]: t for p, t, *_ in pages}
+    for link in _package_files20(str(_checked20(_MAN20)), "util-linux"):
+        if Path(link).is_symlink():      # lastb.1.gz -> last.1.gz
+            name = Path(link).name.rsplit(".", 2)[0]
+            title_of.setdefault(name, title_of.get(Path(link).readlink().name.rsplit(".", 2)[0]))
+    return _fresh20_case(out, "util_linux_completions_man_titles", src, tgt,
+                         _by_key([title_of.get(Path(c).name) for c in comps],
+                                 tgt["title"].tolist()))
+
+
+# ---- written formats from a real column, or one hand's two columns (class C)
+
+def _man_reference(name: str, section: str) -> str:
+    """A man page as references name it: "objdump(1)"."""
+    return f"{name}({section})"
+
+
+def binutils_links_man_references(lake, out):
+    """binutils' unprefixed program links in /usr/bin (path) and the man page references
+    of their commands ("objdump(1)": all in section 1). 1:1."""
+    folder = str(_checked20(_BIN20))
+    links = _package_files20(folder, "binutils")
+    src = pd.DataFrame({"link": links})
+    refs = sorted(_man_reference(Path(p).name, "1") for p in links)
+    tgt = pd.DataFrame({"man page": refs})
+    return _fresh20_case(out, "binutils_links_man_references", src, tgt,
+                         _by_key([_man_reference(Path(p).name, "1") for p in links], refs))
+
+
+def coreutils_man_titles_info_nodes(lake, out):
+    """coreutils' man pages (title "LS", section, date, the NAME line's description) and
+    the info node each page sends its reader to, as the page writes it (help2man's line
+    "info '(coreutils) ls invocation'": the node "(coreutils) ls invocation"). N:1 (the
+    four sha2 pages share "(coreutils) sha2 utilities"). Truth: the page's own line."""
+    import gzip
+    import re
+    pages = _man_pages20("coreutils")
+    src = pd.DataFrame([(t, s, d, n) for _, t, s, d, n in pages],
+                       columns=["title", "section", "date", "summary"])
+    nodes = []
+    for p, *_ in pages:
+        text = gzip.decompress(Path(p).read_bytes()).decode("utf-8")
+        nodes.append(re.search(r"info \\\(aq(\(coreutils\) [^\\]+)\\\(aq", text).group(1))
+    tgt = pd.DataFrame({"info node": sorted(set(nodes))})
+    return _fresh20_case(out, "coreutils_man_titles_info_nodes", src, tgt,
+                         _by_key(nodes, tgt["info node"].tolist()))
+
+
+def _glib_override_tables() -> tuple:
+    """python3-gi's GLib override (GLib.py, parsed with ast, not imported): its module-level
+    backwards-compatible names (name, what it is bound from, "GLib.IOFlags" or "_gi", the
+    member, "APPEND"), from its loops over lists of members and its one assignment, and
+    its deprecations ({name: replacement} from each deprecated_attr("GLib", name,
+    replacement) call, loops evaluated), with each call's line."""
+    import ast
+    tree = ast.parse(_checked20("/usr/lib/python3/dist-packages/gi/overrides/GLib.py")
+                     .read_text(encoding="utf-8"))
+
+    def value(node, env):        # a string, a name bound in env, their sum, or x.split(..)[-1]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name):
+            return env.get(node.id)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = value(node.left, env), value(node.right, env)
+            return None if left is None or right is None else left + right
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Attribute)
+                and node.value.func.attr == "split"):
+            base = value(node.value.func.value, env)
+            args = [a.value for a in node.value.args]
+            return None if base is None else base.split(*args)[ast.literal_eval(node.slice)]
+        return None
+    names, deprecated = [], {}
+
+    def visit(body, env):
+        for n in body:
+            if isinstance(n, ast.For) and isinstance(n.iter, ast.List):
+                for item in n.iter.elts:
+                    visit(n.body, {**env, n.target.id: item.value})
+            elif isinstance(n, ast.If):
+                visit(n.body, env)
+            elif isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name):
+                if value(n.value, env) is not None:
+                    env[n.targets[0].id] = value(n.value, env)
+                elif (isinstance(n.value, ast.Attribute)
+                      and ast.unparse(n.value).count(".") == 2
+                      and ast.unparse(n.value).startswith("GLib.")):   # X = GLib.IOFlags.Y
+                    owner, member = ast.unparse(n.value).rsplit(".", 1)
+                    names.append((n.targets[0].id, owner, member))
+            elif (isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript)
+                  and ast.unparse(n.targets[0].value) == "globals()"
+                  and isinstance(n.value, ast.Call) and ast.unparse(n.value.func) == "getattr"):
+                names.append((value(n.targets[0].slice, env), ast.unparse(n.value.args[0]),
+                              value(n.value.args[1], env)))
+            elif (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+                  and ast.unparse(n.value.func) == "deprecated_attr"):
+                _, name, repl = (value(a, env) for a in n.value.args)
+                deprecated[name] = (repl, str(n.lineno))
+    visit(tree.body, {})
+    return names, deprecated
+
+
+def glib_compat_names_deprecations(lake, out):
+    """python3-gi's GLib override: its backwards-compatible module names (name
+    "IO_FLAG_APPEND", bound from "GLib.IOFlags", member "APPEND") and the replacements its
+    deprecation warnings name ("GLib.IOFlags.APPEND", with the call's line). Truth: the
+    deprecation of the same name, read from the calls (IO_FLAG_IS_WRITEABLE's names the
+    member spelt IS_WRITABLE); the IO_* condition names and the numeric limits taken from
+    the static bindings are not deprecated, and three deprecations (unix_signal_add_full,
+    glib_version, pyglib_version) are of other names. 1:1."""
+    names, deprecated = _glib_override_tables()
+    src = pd.DataFrame(names, columns=["name", "bound from", "member"])
+    tgt = pd.DataFrame(sorted(deprecated.values()), columns=["replacement", "line"])
+    return _fresh20_case(out, "glib_compat_names_deprecations", src, tgt,
+                         _by_key([deprecated.get(n, (None,))[0] for n, _, _ in names],
+                                 tgt["replacement"].tolist()))
+
+
+def util_linux_man_titles_references(lake, out):
+    """util-linux's man pages (title as .TH writes it, "FDISK", section "8", date, the NAME
+    line's description) and the references that name them ("fdisk(8)": the title in lower
+    case and the section). 1:1."""
+    pages = _man_pages20("util-linux")
+    src = pd.DataFrame([(t, s, d, n) for _, t, s, d, n in pages],
+                       columns=["title", "section", "date", "summary"])
+    refs = [_man_reference(t.lower(), s) for _, t, s, _, _ in pages]
+    tgt = pd.DataFrame({"reference": sorted(refs)})
+    return _fresh20_case(out, "util_linux_man_titles_references", src, tgt,
+                         _by_key(refs, tgt["reference"].tolist()))
+
+
+def _texinfo_html_file(node: str) -> str:
+    """The file makeinfo's split HTML output gives an info node (Texinfo's HTML cross
+    reference rules): the Top node is index.html; otherwise whitespace runs are "-",
+    letters and digits stay, any other character c is "_00" and c's code in lower-case hex
+    (four digits in all), and ".html" follows (a name not starting with a letter gets "g_t"
+    first)."""
+    name = "-".join(node.split())
+    if name == "Top":
+        return "index.html"
+    out = "".join(c if c.isascii() and (c.isalnum() or c == "-") else f"_{ord(c):04x}"
+                  for c in name)
+    return ("" if name[:1].isascii() and name[:1].isalpha() else "g_t") + out + ".html"
+
+
+def wget_info_nodes_html_files(lake, out):
+    """The nodes of wget's info manual (wget.info: node, its Up node, its order) and the
+    files makeinfo's HTML manual gives them ("Wgetrc-Commands.html",
+    "HTTPS-_0028SSL_002fTLS_0029-Options.html"). 1:1."""
+    import gzip
+    import re
+    text = gzip.decompress(_checked20("/usr/share/info/wget.info.gz").read_bytes()) \
+        .decode("utf-8")
+    rows = []
+    for m in re.finditer(r"^File: wget\.info,  Node: ([^,\n]+)(.*)$", text, re.M):
+        up = re.search(r"Up: ([^,\n]+)", m.group(2))
+        rows.append((m.group(1), up.group(1) if up else "", str(len(rows) + 1)))
+    src = pd.DataFrame(rows, columns=["node", "up", "order"])
+    files = sorted(_texinfo_html_file(n) for n, _, _ in rows)
+    tgt = pd.DataFrame({"html file": files})
+    return _fresh20_case(out, "wget_info_nodes_html_files", src, tgt,
+                         _by_key([_texinfo_html_file(n) for n, _, _ in rows], files))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH20_REFERENCE = {
+    "binutils_programs_links": (
+        "command", lambda r: r["program"].replace("/x86_64-linux-gnu-", "/")),
+    "coreutils_info_sections_man_pages": (
+        "page", lambda r: _MAN20 + "/man1/" + r["heading"].split("’")[0].lstrip("‘") + ".1.gz"),
+    "util_linux_completions_man_titles": (
+        "title", lambda r: r["completion"].rsplit("/", 1)[1].upper()),
+    "binutils_links_man_references": (
+        "man page", lambda r: _man_reference(r["link"].rsplit("/", 1)[1], "1")),
+    "coreutils_man_titles_info_nodes": (
+        "info node", lambda r: "(coreutils) " + r["title"].lower() + " invocation"),
+    "glib_compat_names_deprecations": (
+        "replacement", lambda r: r["bound from"] + "." + r["member"]),
+    "util_linux_man_titles_references": (
+        "reference", lambda r: _man_reference(r["title"].lower(), r["section"])),
+    "wget_info_nodes_html_files": ("html file", lambda r: _texinfo_html_file(r["node"])),
+}
+
+
+def make_fresh20(lake, out: Path) -> list:
+    """The fresh20 cases; ``lake`` is unused (the tables ship in Debian packages, at the
+    versions of FRESH20_DEBIAN)."""
+    wrong = fresh20_version_mismatches()
+    if wrong:
+        raise RuntimeError("fresh20 was made with other versions: " + "; ".join(wrong))
+    return [
+        binutils_programs_links(lake, out),
+        coreutils_info_sections_man_pages(lake, out),
+        util_linux_completions_man_titles(lake, out),
+        binutils_links_man_references(lake, out),
+        coreutils_man_titles_info_nodes(lake, out),
+        glib_compat_names_deprecations(lake, out),
+        util_linux_man_titles_references(lake, out),
+        wget_info_nodes_html_files(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -7325,7 +7700,7 @@ def episode_codes_padded(lake, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh19)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh20)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     ap.add_argument("--fresh", action="store_true",
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
@@ -7392,18 +7767,22 @@ def main(argv=None):
                     help="make the nineteenth fresh validation set (bench/data/autojoin-fresh19) "
                     "from tables shipped in pip packages and Debian packages that no earlier "
                     "set read (fresh8 to fresh18's pools included) instead")
+    ap.add_argument("--fresh20", action="store_true",
+                    help="make the twentieth fresh validation set (bench/data/autojoin-fresh20) "
+                    "from tables shipped in Debian packages that no earlier set read (fresh8 "
+                    "to fresh19's pools included) instead")
     args = ap.parse_args(argv)
     if args.lake is None and not (args.fresh8 or args.fresh9 or args.fresh10 or args.fresh11
                                   or args.fresh12 or args.fresh13 or args.fresh14
                                   or args.fresh15 or args.fresh16 or args.fresh17
-                                  or args.fresh18 or args.fresh19):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh19 read none)")
-    make = (make_fresh19 if args.fresh19 else make_fresh18 if args.fresh18 else make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+                                  or args.fresh18 or args.fresh19 or args.fresh20):
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh20 read none)")
+    make = (make_fresh20 if args.fresh20 else make_fresh19 if args.fresh19 else make_fresh18 if args.fresh18 else make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh19: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh20: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 
