@@ -7,8 +7,8 @@
         bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
         bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 bench/data/autojoin-fresh15 \
         bench/data/autojoin-fresh16 bench/data/autojoin-fresh17 bench/data/autojoin-fresh18 \
-        bench/data/autojoin-fresh19 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh19|all] \
+        bench/data/autojoin-fresh19 bench/data/autojoin-fresh20 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh20|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -86,6 +86,10 @@ A twenty-first, "fresh19" (``FRESH19_CASES``, bench/data/autojoin-fresh19), hold
 from sources no earlier set's pool held (pip packages and Debian packages' files), made the
 same way and committed before any learner ran on them, never run and never tuned on
 (bench/results/autojoin_fresh19_cases.md).
+A twenty-second, "fresh20" (``FRESH20_CASES``, bench/data/autojoin-fresh20), holds eight
+cases from sources no earlier set's pool held (Debian packages' files), made the same way and
+committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh20_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -274,11 +278,19 @@ FRESH19_CASES = {
     "scp_dbus_interface_service_methods", "tqdm_parameters_man_options",
     "anyio_exports_qualified_names", "brotli_decoder_error_codes_enumerators",
     "uca_releases_descriptions", "rfc3987_grammar_abnf_rules"}
+# Twentieth fresh validation (bench/autojoin_make_cases.py --fresh20), unseen: from Debian
+# packages' files that no earlier set's pool held, built apart from the learner and
+# committed before any learner ran on them; never run, never tuned on:
+FRESH20_CASES = {
+    "binutils_programs_links", "coreutils_info_sections_man_pages",
+    "util_linux_completions_man_titles", "binutils_links_man_references",
+    "coreutils_man_titles_info_nodes", "glib_compat_names_deprecations",
+    "util_linux_man_titles_references", "wget_info_nodes_html_files"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh19": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH19_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh20": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH20_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -318,6 +330,8 @@ def split_of(case: str) -> str:
         return "fresh18"
     if case in FRESH19_CASES:
         return "fresh19"
+    if case in FRESH20_CASES:
+        return "fresh20"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -429,6 +443,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh20", "fresh20 validation (never tuned on)"),
     ("fresh19", "fresh19 validation (never tuned on)"),
     ("fresh18", "fresh18 (clean for rounds 17-18; tuned on since round 19)"),
     ("fresh17", "fresh17 (clean for rounds 16-17; tuned on since round 18)"),
@@ -472,6 +487,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh17"] = -12
     order["fresh18"] = -13
     order["fresh19"] = -14
+    order["fresh20"] = -15
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -529,7 +545,8 @@ def main(argv=None):
     ap.add_argument("--split", choices=("all", "dev", "validation", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
                                         "fresh12", "fresh13", "fresh14", "fresh15",
-                                        "fresh16", "fresh17", "fresh18", "fresh19"),
+                                        "fresh16", "fresh17", "fresh18", "fresh19",
+                                        "fresh20"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

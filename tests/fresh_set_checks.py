@@ -75,6 +75,8 @@ SOURCES = {
                 "python3-toml", "python3-xmltodict", "rfc3987-syntax", "sgml-base",
                 "software-properties-common", "sortedcontainers", "system-config-printer-common",
                 "tqdm", "uri-template", "xml-core", "yq"},
+    "fresh20": {"binutils", "binutils-x86-64-linux-gnu", "coreutils", "diffutils", "findutils",
+                "grep", "gzip", "python3-gi", "sed", "time", "util-linux", "wget"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -92,6 +94,7 @@ STDLIB = {
     "fresh18": {"ipaddress", "xmlrpc"},
     "fresh19": {"argparse", "asyncio", "csv", "difflib", "plistlib", "shlex", "string",
                 "textwrap"},
+    "fresh20": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

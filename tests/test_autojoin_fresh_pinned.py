@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh19
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh20
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15, fresh16, fresh17, fresh18 and fresh19 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15, fresh16, fresh17, fresh18, fresh19 and fresh20 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -50,6 +50,10 @@ ALLOWED_18 = {"ast", "json", "re"}
 # system-config-printer's and software-properties' source (not to read ast's tables), and re
 # (libtasn1's header and gtk-doc index, the D-Bus interface file, brotli's header, the grammar).
 ALLOWED_19 = {"ast", "re"}
+# The modules fresh20's section of the case maker may import: ast to parse python3-gi's GLib
+# override (not to read ast's tables), gzip (the info manuals and man pages), re (parsing
+# them) and subprocess (dpkg-query -L: which package's files a folder's entries are).
+ALLOWED_20 = {"ast", "gzip", "re", "subprocess"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -89,6 +93,14 @@ _FOLDERS_18 = ("/usr/share/maven-repo", "/usr/share/java",
                "/usr/share/polkit-1/actions/org.freedesktop.packagekit",
                "/usr/lib/python3/dist-packages/cairo", "/usr/lib/python3/dist-packages/wadllib",
                "/usr/lib/python3/dist-packages/cupshelpers", "/usr/lib/python3/dist-packages/dbus")
+_FOLDERS_19 = ("/usr/share/pam", "/lib/x86_64-linux-gnu/security", "/usr/include/libtasn1.h",
+               "/usr/share/gtk-doc/html/libtasn1", "/usr/share/info/libtasn1",
+               "/usr/share/dbus-1/interfaces/org.fedoraproject.Config.Printing",
+               "/usr/share/system-config-printer", "/usr/include/brotli", "/usr/include/bzlib.h",
+               "/usr/include/crypt.h", "/usr/lib/python3/dist-packages/softwareproperties",
+               "/usr/share/gettext", "/usr/share/info/gettext", "/usr/share/info/autosprintf",
+               "/usr/share/info/gnupg", "/usr/share/info/bzip2",
+               "/usr/lib/python3/dist-packages/gi/overrides/keysyms")
 _UPTO_13 = _FOLDERS_8_11 + _FOLDERS_12 + _FOLDERS_13
 SETS = {
     "fresh12": _set("fresh12", ALLOWED_12,
@@ -108,6 +120,9 @@ SETS = {
     "fresh19": _set("fresh19", ALLOWED_19,
                     _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16 + _FOLDERS_17
                     + _FOLDERS_18, AWS),
+    "fresh20": _set("fresh20", ALLOWED_20,
+                    _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16 + _FOLDERS_17
+                    + _FOLDERS_18 + _FOLDERS_19, AWS),
 }
 # per set: a case to break on purpose and a reference function that writes other keys
 BROKEN = {
@@ -122,6 +137,8 @@ BROKEN = {
                 lambda r: r["groupId"] + "/" + r["artifactId"]),
     "fresh19": ("tasn1_header_gtkdoc_links",
                 lambda r: "libtasn1-libtasn1.html#" + r["name"].replace("_", "-")),
+    "fresh20": ("util_linux_completions_man_titles",
+                lambda r: r["completion"].rsplit("/", 1)[1]),
 }
 # words no pinned path of the set may hold (sources the set's pool left out on purpose)
 NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtranslator"),
@@ -142,7 +159,15 @@ NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtran
                             "valgrind", "glib-2.0", "systemd", "rpcsvc", "tirpc", "crcmod",
                             "jwt", "oauthlib", "pydevd", "maven", "Avahi", "PackageKit",
                             "packagekit", "UPower", "cairo", "wadllib", "cupshelpers",
-                            "iso-codes", "X11", "gettext")}
+                            "iso-codes", "X11", "gettext"),
+                "fresh20": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
+                            "package-lists", "demo_lake", "vki", "python3.11", "alsa", "nettle",
+                            "valgrind", "glib-2.0", "systemd", "rpcsvc", "tirpc", "crcmod",
+                            "jwt", "oauthlib", "pydevd", "maven", "Avahi", "PackageKit",
+                            "packagekit", "UPower", "cairo", "wadllib", "cupshelpers",
+                            "iso-codes", "X11", "gettext", "pam", "tasn1", "brotli", "bz",
+                            "crypt", "Printing", "printer", "softwareproperties", "keysyms",
+                            "gnupg", "java", "icu", "unicode", "anyio", "tqdm", "rfc3987")}
 CASES = [(name, case) for name, s in SETS.items() for case in sorted(s.reference)]
 
 
@@ -419,3 +444,28 @@ def test_fresh19_references_on_hand_checked_rows():
     assert ref["uca_releases_descriptions"]({"OpenStack release": "yoga"}) == \
         "Ubuntu Cloud Archive for OpenStack Yoga"
     assert ref["rfc3987_grammar_abnf_rules"]({"rule": "ihier_part"}) == "ihier-part"
+
+
+def test_fresh20_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in SETS["fresh20"].reference.items()}
+    assert ref["binutils_programs_links"]({"program": "/usr/bin/x86_64-linux-gnu-objdump"}) == \
+        "/usr/bin/objdump"
+    assert ref["coreutils_info_sections_man_pages"](
+        {"heading": "\u2018ls\u2019: List directory contents"}) == "/usr/share/man/man1/ls.1.gz"
+    assert ref["util_linux_completions_man_titles"](
+        {"completion": "/usr/share/bash-completion/completions/fsck.cramfs"}) == "FSCK.CRAMFS"
+    assert ref["binutils_links_man_references"]({"link": "/usr/bin/c++filt"}) == "c++filt(1)"
+    assert ref["coreutils_man_titles_info_nodes"]({"title": "MD5SUM"}) == \
+        "(coreutils) md5sum invocation"
+    assert ref["glib_compat_names_deprecations"](
+        {"bound from": "GLib.IOFlags", "member": "APPEND"}) == "GLib.IOFlags.APPEND"
+    assert ref["util_linux_man_titles_references"]({"title": "FDISK", "section": "8"}) == \
+        "fdisk(8)"
+    assert ref["wget_info_nodes_html_files"]({"node": "Wgetrc Commands"}) == \
+        "Wgetrc-Commands.html"
+    assert ref["wget_info_nodes_html_files"]({"node": "HTTPS (SSL/TLS) Options"}) == \
+        "HTTPS-_0028SSL_002fTLS_0029-Options.html"
+    assert ref["wget_info_nodes_html_files"]({"node": "Top"}) == "index.html"
+    assert ref["wget_info_nodes_html_files"]({"node": "Recursive Accept/Reject Options"}) == \
+        "Recursive-Accept_002fReject-Options.html"
