@@ -7592,22 +7592,21 @@ def util_linux_man_titles_references(lake, out):
 
 def _texinfo_html_file(node: str) -> str:
     """The file makeinfo's split HTML output gives an info node (Texinfo's HTML cross
-    reference rules): the Top node is index.html; otherwise whitespace runs are "-",
-    letters and digits stay, any other character c is "_00" and c's code in lower-case hex
-    (four digits in all), and ".html" follows (a name not starting with a letter gets "g_t"
-    first)."""
-    name = "-".join(node.split())
-    if name == "Top":
+    reference rules): the Top node is index.html; otherwise each run of whitespace is "-",
+    ASCII letters and digits stay, any other character c ("-" and "_" too) is "_" and c's
+    code in four lower-case hex digits ("/" is "_002f"), and ".html" follows (a name not
+    starting with a letter gets "g_t" first)."""
+    if node.strip() == "Top":
         return "index.html"
-    out = "".join(c if c.isascii() and (c.isalnum() or c == "-") else f"_{ord(c):04x}"
-                  for c in name)
-    return ("" if name[:1].isascii() and name[:1].isalpha() else "g_t") + out + ".html"
+    name = "-".join("".join(c if c.isascii() and c.isalnum() else f"_{ord(c):04x}"
+                            for c in part) for part in node.split())
+    return ("" if name[:1].isascii() and name[:1].isalpha() else "g_t") + name + ".html"
 
 
 def wget_info_nodes_html_files(lake, out):
     """The nodes of wget's info manual (wget.info: node, its Up node, its order) and the
     files makeinfo's HTML manual gives them ("Wgetrc-Commands.html",
-    "HTTPS-_0028SSL_002fTLS_0029-Options.html"). 1:1."""
+    "HTTPS-_0028SSL_002fTLS_0029-Options.html", "Time_002dStamping.html"). 1:1."""
     import gzip
     import re
     text = gzip.decompress(_checked20("/usr/share/info/wget.info.gz").read_bytes()) \

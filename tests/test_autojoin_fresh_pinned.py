@@ -467,5 +467,7 @@ def test_fresh20_references_on_hand_checked_rows():
     assert ref["wget_info_nodes_html_files"]({"node": "HTTPS (SSL/TLS) Options"}) == \
         "HTTPS-_0028SSL_002fTLS_0029-Options.html"
     assert ref["wget_info_nodes_html_files"]({"node": "Top"}) == "index.html"
+    assert ref["wget_info_nodes_html_files"]({"node": "Directory-Based Limits"}) == \
+        "Directory_002dBased-Limits.html"
     assert ref["wget_info_nodes_html_files"]({"node": "Recursive Accept/Reject Options"}) == \
         "Recursive-Accept_002fReject-Options.html"
