@@ -7375,7 +7375,8 @@ def _checked20(path: str) -> Path:
 def _deroff(text: str) -> str:
     """A man page's text without roff's escapes and fonts ("\\-" is "-", "\\(aq" is "'")."""
     import re
-    text = text.replace("\\-", "-").replace("\\(aq", "'").replace("\\(cq", "'")
+    text = text.replace("\\-", "-").replace("\\(aq", "'").replace("\\(cq", "'") \
+        .replace("\\'", "'")
     return re.sub(r"\\f[A-Z]|\\f\[[A-Z]*\]|\\&|\\/|\\,", "", text).strip()
 
 
