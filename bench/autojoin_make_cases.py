@@ -7662,6 +7662,88 @@ def make_fresh20(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh21 validation
+# Admission criteria, fixed and committed before any case was picked: fresh20's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh20). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh20's (a) holds out (the pools of fresh8 to
+#     fresh19 and their data whoever ships it) and fresh20's pool as a whole (binutils,
+#     binutils-x86-64-linux-gnu, coreutils, diffutils, findutils, grep, gzip, python3-gi,
+#     sed, time, util-linux, wget), and its sources' data whoever ships it (binutils'
+#     programs and so binutils-common's man pages; coreutils' and util-linux's pages,
+#     completions and manuals, so util-linux's other binary packages: mount, bsdutils,
+#     bsdextrautils, util-linux-extra; python3-gi's overrides and pygtkcompat; wget's manual
+#     and /etc/wgetrc); also out: the jars and their manifests and maven's configuration,
+#     libicu (Unicode / CLDR data), rfc3986-validator (RFC 3986's grammar), bzip2's manual
+#     (libbz2's API), python3-gi's keysyms (X11), python3-apt (python-apt's data), the Linux
+#     and glibc man pages, termios' names, gcc-12's and cpp-12's programs, and the AWS data
+#     of boto3, botocore, awscli, cfn-lint (cfnlint), aws-sam-translator and what is built
+#     on it (the list of bench/results/autojoin_fresh21_cases.md (a)). The tables are read
+#     from installed pip packages of the project's venv (versions pinned and checked),
+#     Python 3.11.7's standard library, and installed Debian packages' files (package
+#     version recorded, and the SHA-256 of every file read checked through pinned_file).
+#     The pool, in alphabetical order (a source is a pip package, a Debian package, or a
+#     module of the standard library): attrs (pip: its attr and attrs modules' sources),
+#     bc (Debian: its info manual and HTML manual), curl (Debian: its man page and zsh
+#     completion), jupyter_server_terminals (pip: its REST API spec and handlers),
+#     libgpg-error-dev (Debian: errorref.txt and gpgrt.info), login (Debian:
+#     /etc/login.defs, its programs and man pages), man-db (Debian: its programs and man
+#     pages), openssh-client (Debian: its programs, man pages and /etc/ssh/ssh_config),
+#     passwd (Debian: its programs and man pages), procps (Debian: its programs, man pages
+#     and /etc/sysctl.conf), psmisc (Debian: its programs and man pages), psygnal (pip: its
+#     compiled modules and RECORD), tmux (Debian: its man page). Considered and left out:
+#     pexpect, pluggy, stack_data, terminado, ninja-build, ed, universal-ctags, cscope,
+#     heaptrack, adduser, debianutils, sensible-utils, python3-argcomplete, python3-blinker
+#     (not looked at beyond their file lists in this session's time), and gpg-error.h (under
+#     /usr/include/x86_64-linux-gnu, fresh12's folder); many other installed sources were
+#     not looked at;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh21 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH21_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH21_POOL = (
+    "attrs (pip)", "bc (Debian)", "curl (Debian)", "jupyter_server_terminals (pip)",
+    "libgpg-error-dev (Debian)", "login (Debian)", "man-db (Debian)", "openssh-client (Debian)",
+    "passwd (Debian)", "procps (Debian)", "psmisc (Debian)", "psygnal (pip)", "tmux (Debian)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
