@@ -7,8 +7,8 @@
         bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
         bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 bench/data/autojoin-fresh15 \
         bench/data/autojoin-fresh16 bench/data/autojoin-fresh17 bench/data/autojoin-fresh18 \
-        bench/data/autojoin-fresh19 bench/data/autojoin-fresh20 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh20|all] \
+        bench/data/autojoin-fresh19 bench/data/autojoin-fresh20 bench/data/autojoin-fresh21 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh21|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -90,6 +90,10 @@ A twenty-second, "fresh20" (``FRESH20_CASES``, bench/data/autojoin-fresh20), hol
 cases from sources no earlier set's pool held (Debian packages' files), made the same way and
 committed before any learner ran on them, never run and never tuned on
 (bench/results/autojoin_fresh20_cases.md).
+A twenty-third, "fresh21" (``FRESH21_CASES``, bench/data/autojoin-fresh21), holds eight
+cases from sources no earlier set's pool held (Debian packages' files and attrs), made the
+same way and committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh21_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -286,11 +290,19 @@ FRESH20_CASES = {
     "util_linux_completions_man_titles", "binutils_links_man_references",
     "coreutils_man_titles_info_nodes", "glib_compat_names_deprecations",
     "util_linux_man_titles_references", "wget_info_nodes_html_files"}
+# Twenty-first fresh validation (bench/autojoin_make_cases.py --fresh21), unseen: from Debian
+# packages' files and attrs that no earlier set's pool held, built apart from the learner and
+# committed before any learner ran on them; never run, never tuned on:
+FRESH21_CASES = {
+    "bc_html_headings_info_nodes", "curl_man_options_zsh_specs",
+    "login_defs_man_variables_file", "openssh_programs_man_titles",
+    "attrs_validators_doc_urls", "man_db_man_titles_references",
+    "openssh_man_titles_references", "procps_sysctl_keys_proc_paths"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh20": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH20_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh21": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH21_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     if case in FRESH_CASES:
         return "fresh"
@@ -332,6 +344,8 @@ def split_of(case: str) -> str:
         return "fresh19"
     if case in FRESH20_CASES:
         return "fresh20"
+    if case in FRESH21_CASES:
+        return "fresh21"
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)
@@ -443,6 +457,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh21", "fresh21 validation (never tuned on)"),
     ("fresh20", "fresh20 validation (never tuned on)"),
     ("fresh19", "fresh19 validation (never tuned on)"),
     ("fresh18", "fresh18 (clean for rounds 17-18; tuned on since round 19)"),
@@ -488,6 +503,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh18"] = -13
     order["fresh19"] = -14
     order["fresh20"] = -15
+    order["fresh21"] = -16
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -546,7 +562,7 @@ def main(argv=None):
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
                                         "fresh12", "fresh13", "fresh14", "fresh15",
                                         "fresh16", "fresh17", "fresh18", "fresh19",
-                                        "fresh20"),
+                                        "fresh20", "fresh21"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

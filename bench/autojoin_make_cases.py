@@ -21,11 +21,12 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh18 --fresh18 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh19 --fresh19 # and more
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh20 --fresh20 # and more
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh21 --fresh21 # and more
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
 thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9 to fresh20, also
+tables shipped in pip packages and Python's standard library; for fresh9 to fresh21, also
 data files of Debian's packages); some
 formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
 tract and its code), others are written here from real values to reproduce the failure
@@ -7744,6 +7745,415 @@ _FRESH21_POOL = (
     "passwd (Debian)", "procps (Debian)", "psmisc (Debian)", "psygnal (pip)", "tmux (Debian)")
 
 
+# Sources the cases read, at the versions the committed cases were made with (make_fresh21
+# refuses others): attrs' validators module (parsed with ast, not imported).
+FRESH21_VERSIONS = {"python": "3.11.7", "attrs": "26.1.0"}
+# Installed Debian packages (Debian 12) whose files the cases read: bc's info and HTML
+# manuals, curl's man page and zsh completion, login's /etc/login.defs and login.defs(5),
+# man-db's and openssh-client's man pages, openssh-client's programs, procps' sysctl files.
+FRESH21_DEBIAN = {
+    "bc": "1.07.1-3+b1", "curl": "7.88.1-10+deb12u14", "login": "1:4.13+dfsg1-1+deb12u1",
+    "man-db": "2.11.2-2", "openssh-client": "1:9.2p1-2+deb12u6", "procps": "2:4.0.2-3",
+}
+# Files of those packages read by make_fresh21 (a link's entry: the SHA-256 of what it
+# points to); make_fresh21 refuses other content, and _package_files21 refuses a package
+# that has other files in the folders of its pinned ones.
+FRESH21_FILES = {
+    "/usr/share/doc/bc/bc.html":
+        "000be77758b76a09a5273199ae8f55ac55169cab6090238bf4979284be7d6f2c",
+    "/usr/share/info/bc.info.gz":
+        "bee8fbc071e39cdc0891484a26ec698bf35581a56f600f7ec6dac04b8f47ac27",
+    "/usr/share/man/man1/curl.1.gz":
+        "727c66883e55c6ed1dd0bcd48956e5564db1f0bcaafb997ac9198e3565dbb5ac",
+    "/usr/share/zsh/vendor-completions/_curl":
+        "3f355512e7aadc30bc2aa749d87ea37fbd6867ebbe3426a77d32e553c4cb032f",
+    "/usr/share/man/man5/login.defs.5.gz":
+        "0b6e9238c7b84339ef367f2afbe0b29e68c2f6e9dcf03f352ad42d5ac2dd89f3",
+    "/etc/login.defs":
+        "9db13777d7524a39ba1182742ccebc5b0435314f862050f601e240d58516d9b0",
+    "/etc/sysctl.conf":
+        "3928dfdaf13a8ca3a6309c3eb2aaf09bcbe059f7dd261304260d436c97b77954",
+    "/usr/lib/sysctl.d/99-protect-links.conf":
+        "3481c657d4838e73c2c66afc21b565cbba9dbf5473f4ad705561d10d2eced0f6",
+    # openssh-client's programs (slogin is a link to ssh) and man pages (slogin.1.gz a link)
+    "/usr/bin/scp":
+        "3264f230526ded1a5f4f37918aa7d58e71729b73cd7676d6da01680eb7b0a11e",
+    "/usr/bin/sftp":
+        "cb28ac4b5101c0d55784f601edfbefc7ffd07eed69914e8eee44e989971768fd",
+    "/usr/bin/slogin":
+        "72987dc7449ba2182c8745165dc9f1ecaabb018fd00c2afcdb4e8b7cab53959a",
+    "/usr/bin/ssh":
+        "72987dc7449ba2182c8745165dc9f1ecaabb018fd00c2afcdb4e8b7cab53959a",
+    "/usr/bin/ssh-add":
+        "499e6b147910f581495d5405d6c4cf981d547650b1d311d12e63f1dc9d53e080",
+    "/usr/bin/ssh-agent":
+        "12e4fbf740d1055ae95bf927c9e5c29636bdee7a9624a1fe07b2070a1b4e3bbe",
+    "/usr/bin/ssh-argv0":
+        "fcf4ffdfab652a0882b7b2417a25265d07a936c4268e2d3f4dec14797a9e5734",
+    "/usr/bin/ssh-copy-id":
+        "327b697b22c58151fb7e76ec24c36cfbfa89c6dd3539ea722b2779fd90333c79",
+    "/usr/bin/ssh-keygen":
+        "794b9c8dd2d16bdde9776a4e6be1bc5c69e34225394149b16047cc92e65ad4ce",
+    "/usr/bin/ssh-keyscan":
+        "e4420b8ac57b67453d9890b0154ba01ca941302753874e2fb6734c37f8a77883",
+    "/usr/lib/openssh/agent-launch":
+        "eaec72ca46358ac17f31294c2d0dd019b687d4682067a1086ce738d350201373",
+    "/usr/lib/openssh/ssh-keysign":
+        "c023260a8286895053367586461d0dc4d4e1f101e9dc707c5d0084f094243659",
+    "/usr/lib/openssh/ssh-pkcs11-helper":
+        "7f2c1e094394e6ad2d2e7de61cd09d171e66d1769949f4c50c8d4e5d74e30fed",
+    "/usr/lib/openssh/ssh-sk-helper":
+        "c8ff7e55a480cd05a4098dcf36ad40dd4cb83dd7064080c6f9c50d79e53e14a7",
+    "/usr/share/man/man1/scp.1.gz":
+        "a071cf90854fcd76302fdd9b6d991af8681c3209cb3a846f6a424cd734a6a404",
+    "/usr/share/man/man1/sftp.1.gz":
+        "8896c319326eb19ebee54b3b8ff1393206f944a868d077e7f8efd986451d318b",
+    "/usr/share/man/man1/slogin.1.gz":
+        "fce99236f55059b6bf5135a44a4ea7d7e1033000e509d01e7a180d2dc6388804",
+    "/usr/share/man/man1/ssh-add.1.gz":
+        "838a7408ddffa90b0d637fe3af679b3724c7f8d13730853b3441064bbd1f18c8",
+    "/usr/share/man/man1/ssh-agent.1.gz":
+        "39263c6283ac04f774d83206650f53643a812e56e256138539e962b5e85136f7",
+    "/usr/share/man/man1/ssh-argv0.1.gz":
+        "d2863449b093ce069436b0f5c005c657f8313a7afe8f1a9347879fb731f3baaf",
+    "/usr/share/man/man1/ssh-copy-id.1.gz":
+        "56f4127e50b8267a4e9b88c3aef9bea04a63f530197b3f6ffb4bbdc2ce1383c5",
+    "/usr/share/man/man1/ssh-keygen.1.gz":
+        "8f95ebf8af084ff51c436f866830afff7d9a993231bd580aea637504417cf04d",
+    "/usr/share/man/man1/ssh-keyscan.1.gz":
+        "f7b938e4e4b9c2aeac8871d58951597099a3afdba1bed1b92952ca36786b48b8",
+    "/usr/share/man/man1/ssh.1.gz":
+        "fce99236f55059b6bf5135a44a4ea7d7e1033000e509d01e7a180d2dc6388804",
+    "/usr/share/man/man5/ssh_config.5.gz":
+        "7ff98a8196c13474bf4d0c8dffbbb0351f17f61a0ca207510cab770beafc04db",
+    "/usr/share/man/man8/ssh-keysign.8.gz":
+        "5b518f535ec45a42b2a2489ecf61a62df9bc101e4e954d940a2ac18bec245ca1",
+    "/usr/share/man/man8/ssh-pkcs11-helper.8.gz":
+        "04ce20dfe9f3aa890f6ecd48f65049748db89604ce7e2446f6ad370fb1327640",
+    "/usr/share/man/man8/ssh-sk-helper.8.gz":
+        "22b69f69f49d2a7a3edf451fcb37f4c1dbff092b37800f1b724a0c163ab05e30",
+    # man-db's man pages
+    "/usr/share/man/man1/apropos.1.gz":
+        "49c9cc624b6c151edbc7b06cfc17356488b315cedf79b2f1e24ee7d0457e8a39",
+    "/usr/share/man/man1/lexgrog.1.gz":
+        "36e4f317cdd48df0e293c90ead5fa1a48c076cdf4ee5a1c57cc480e1b3131c15",
+    "/usr/share/man/man1/man-recode.1.gz":
+        "547ba65014dab09f0e184b96f7b977347abb4ab53a72cb68f0cb4c1b29db7e92",
+    "/usr/share/man/man1/man.1.gz":
+        "a3673e1ef0b2eed32a5a512f41dd0a5d260d5a7fd7d3f67fbab602328917abb9",
+    "/usr/share/man/man1/manconv.1.gz":
+        "885b16e66d8b3bacbb09e44403789f7fd1a324493dd3b7bf28f226a3bb259922",
+    "/usr/share/man/man1/manpath.1.gz":
+        "b8cea772d9f9efa1698636e3293e733c7f269e51ae8c9349559bad8451827c36",
+    "/usr/share/man/man1/whatis.1.gz":
+        "b53a132fcae9733c81935ceb93735ac7b31ec27eb1c0d163d776a09f00095a24",
+    "/usr/share/man/man1/zsoelim.1.gz":
+        "447fa0e40d08cfb6d53ab4f46069df277328c775e4f4d01ec19ad5d7a984e8db",
+    "/usr/share/man/man5/manpath.5.gz":
+        "2f9db5b69b528d95f64d7674d7b466680b4e9692a9c85e87174273e704698c6e",
+    "/usr/share/man/man8/accessdb.8.gz":
+        "50b44759373f5dbecede4e7642f983ea7fa7d943cea9935ee2e0e242957a9366",
+    "/usr/share/man/man8/catman.8.gz":
+        "4e25cb9d84785da081e6ad5a93bc97b30d3498c5d6df17c6a5afecf155a22067",
+    "/usr/share/man/man8/mandb.8.gz":
+        "d2f242ea6020c99e0faf74907434fa973d2c17f95be047d1a7d1b69e62b6718b",
+}
+
+
+def fresh21_version_mismatches() -> list:
+    """What differs from FRESH21_VERSIONS, FRESH21_DEBIAN and FRESH21_FILES here: a missing
+    package, another version, or a file with other content."""
+    return pinned_mismatches(FRESH21_VERSIONS, FRESH21_DEBIAN, FRESH21_FILES)
+
+
+def _fresh21_case(out, name, src, tgt, pairs) -> dict:
+    return _fresh8_case(out, name, src, tgt, pairs, FRESH21_REFERENCE)
+
+
+def _checked21(path: str) -> Path:
+    return pinned_file(path, FRESH21_FILES, "fresh21")
+
+
+def _package_files21(package: str, where) -> list:
+    """The pinned files and links ``package`` installs whose folder passes ``where``, sorted;
+    refused when the package has other files there than the pinned ones (dpkg-query -L)."""
+    import subprocess
+    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    have = sorted(p for p in listed if where(str(Path(p).parent))
+                  and (Path(p).is_symlink() or Path(p).is_file()))
+    missing = [p for p in have if p not in FRESH21_FILES]
+    if missing:
+        raise RuntimeError(f"{package} has files fresh21 did not pin: {missing}")
+    return [str(_checked21(p)) for p in have]
+
+
+def _man_page21(path: str) -> tuple:
+    """A man page's title, section, date and the NAME line's description (man or mdoc
+    macros: .TH, or .Dt / .Dd / .Nd)."""
+    import gzip
+    import re
+    lines = gzip.decompress(_checked21(path).read_bytes()).decode("utf-8").splitlines()
+    th = next((x for x in lines if x.startswith(".TH ")), None)
+    if th:
+        title, section, date = [a or b for a, b in re.findall(r'"([^"]*)"|(\S+)', th[4:])][:3]
+        at = next(i for i, x in enumerate(lines) if x.replace('"', "") == ".SH NAME")
+        summary = _deroff(lines[at + 1]).split(" - ", 1)[-1]
+    else:
+        title, section = next(x for x in lines if x.startswith(".Dt ")).split()[1:3]
+        date = next(x for x in lines if x.startswith(".Dd "))[4:].replace("$Mdocdate: ", "") \
+            .rstrip("$ ")
+        summary = next(x for x in lines if x.startswith(".Nd "))[4:]
+    return _deroff(title), section, date, _deroff(summary)
+
+
+def _man_folder21(folder: str) -> bool:
+    return Path(folder).parent.name == "man" and Path(folder).name.startswith("man")
+
+
+def _program_folder21(folder: str) -> bool:
+    return Path(folder).name in ("bin", "sbin", "openssh")
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def bc_html_headings_info_nodes(lake, out):
+    """The headings of bc's HTML manual (bc.html, made by makeinfo: "1.2 Command Line
+    Options", with its level and class) against the nodes of its info manual (bc.info: node,
+    next, previous, up). Truth: the node whose header precedes the heading in the HTML (its
+    id, named by the manual's own menu and navigation links); the table of contents has no node.
+    1:1."""
+    import gzip
+    import re
+    html = _checked21("/usr/share/doc/bc/bc.html").read_text(encoding="utf-8")
+    names = dict(re.findall(r'<a href="#([^"]+)" accesskey="[^"]+"[^>]*>([^<]+)</a>', html))
+    rows, node_of, node = [], [], None
+    for m in re.finditer(r'<span id="([^"]+)"></span><div class="header">'
+                         r'|<h(\d) class="([^"]+)">([^<]*)</h\d>', html):
+        if m.group(1):
+            node = names.get(m.group(1), m.group(1))
+        else:
+            rows.append((m.group(4), m.group(2), m.group(3)))
+            node_of.append(node if m.group(3) != "contents-heading" else None)
+    src = pd.DataFrame(rows, columns=["heading", "level", "class"])
+    info = gzip.decompress(_checked21("/usr/share/info/bc.info.gz").read_bytes()).decode("utf-8")
+    nodes = []
+    for m in re.finditer(r"^File: bc\.info,  Node: ([^,\n]+)(.*)$", info, re.M):
+        links = dict(re.findall(r"(Next|Prev|Up): ([^,\n]+)", m.group(2)))
+        nodes.append((m.group(1), links.get("Next", ""), links.get("Prev", ""),
+                      links.get("Up", "")))
+    tgt = pd.DataFrame(nodes, columns=["node", "next", "previous", "up"])
+    return _fresh21_case(out, "bc_html_headings_info_nodes", src, tgt,
+                         _by_key(node_of, tgt["node"].tolist()))
+
+
+def _zsh_curl_specs() -> list:
+    """curl's zsh completion: per option spec its options ("{-a,--append}" or "--anyauth"),
+    description (zsh's quoting undone), argument ("<path>") and completer."""
+    import re
+    text = _checked21("/usr/share/zsh/vendor-completions/_curl").read_text(encoding="utf-8")
+    specs = []
+    for line in text.splitlines():
+        m = re.match(r"^  (\{[^}]*\}|-[^'\s]+)'\[((?:\\.|'\\''|[^\\\]])*)\]'"
+                     r"(?::'((?:\\.|[^'])*)')?(?::(.*?))? \\$", line)
+        if m:
+            desc = m.group(2).replace("'\\''", "'")
+            specs.append((m.group(1), re.sub(r"\\(.)", r"\1", desc),
+                          re.sub(r"\\(.)", r"\1", m.group(3) or ""), m.group(4) or ""))
+    return specs
+
+
+def curl_man_options_zsh_specs(lake, out):
+    """The options of curl's man page (curl.1: the item "-a, --append" or
+    "--abstract-unix-socket <path>", and the first line of its text) against the option
+    specs of curl's zsh completion (_curl: "{-a,--append}", "--abstract-unix-socket",
+    description, argument, completer). Truth: the spec naming the item's long option, as the
+    two files write it. 1:1."""
+    import gzip
+    import re
+    lines = gzip.decompress(_checked21("/usr/share/man/man1/curl.1.gz").read_bytes()) \
+        .decode("utf-8").splitlines()
+    items = [(_deroff(x[4:].strip('"')), _deroff(lines[i + 1]))
+             for i, x in enumerate(lines) if x.startswith('.IP "\\-')]
+    src = pd.DataFrame(items, columns=["option", "text"])
+    specs = _zsh_curl_specs()
+    tgt = pd.DataFrame(specs, columns=["options", "description", "argument", "completer"])
+    long_of = {re.findall(r"--[\w.-]+", o)[0]: o for o, *_ in specs}
+    return _fresh21_case(out, "curl_man_options_zsh_specs", src, tgt,
+                         _by_key([long_of.get(re.findall(r"--[\w.-]+", o)[0]) for o, _ in items],
+                                 tgt["options"].tolist()))
+
+
+def login_defs_man_variables_file(lake, out):
+    """The variables login.defs(5) documents (the item "PASS_MAX_DAYS (number)"; an item
+    naming several, "GID_MAX (number), GID_MIN (number)", gives one row each, with the
+    whole item) against the variables of /etc/login.defs (name, value as the file writes
+    it, and whether the line is active or commented out; a variable written twice, CONSOLE,
+    keeps its first line). Truth: the variable of the same name (the item's bold name).
+    Both sides have variables the other lacks. 1:1."""
+    import gzip
+    import re
+    lines = gzip.decompress(_checked21("/usr/share/man/man5/login.defs.5.gz").read_bytes()) \
+        .decode("utf-8").splitlines()
+    rows, names = [], []
+    for before, x in zip(lines, lines[1:]):
+        if before == ".PP" and re.match(r"^\\fB[A-Z0-9_]+\\fR \(", x):
+            item = _deroff(x)
+            for bold, part in zip(re.findall(r"\\fB([A-Z0-9_]+)\\fR", x), item.split(", ")):
+                rows.append((part, item))
+                names.append(bold)
+    src = pd.DataFrame(rows, columns=["variable", "item"])
+    seen = {}
+    for m in re.finditer(r"^(#?)([A-Z][A-Z0-9_]+)\s+(\S.*?)\s*$",
+                         _checked21("/etc/login.defs").read_text(encoding="utf-8"), re.M):
+        seen.setdefault(m.group(2), (m.group(2), m.group(3), "no" if m.group(1) else "yes"))
+    tgt = pd.DataFrame(list(seen.values()), columns=["name", "value", "active"])
+    return _fresh21_case(out, "login_defs_man_variables_file", src, tgt,
+                         _by_key(names, tgt["name"].tolist()))
+
+
+def openssh_programs_man_titles(lake, out):
+    """openssh-client's programs (path, "/usr/bin/ssh-keygen" or
+    "/usr/lib/openssh/ssh-keysign", and size in bytes, a link followed) against its man
+    pages (title as the page's .Dt writes it, "SSH-KEYGEN", section, date, the .Nd line).
+    Truth: the page of the program's name, its page link followed (slogin's page is a link
+    to ssh's: N:1), read from the file names; agent-launch has no page, ssh_config(5) no
+    program."""
+    progs = _package_files21("openssh-client", _program_folder21)
+    src = pd.DataFrame([(p, str(Path(p).stat().st_size)) for p in progs],
+                       columns=["program", "bytes"])
+    pages = [p for p in _package_files21("openssh-client", _man_folder21)]
+    tgt = pd.DataFrame([_man_page21(p) for p in pages if not Path(p).is_symlink()],
+                       columns=["title", "section", "date", "summary"])
+    title_of = {}
+    for p in pages:                       # slogin.1.gz -> ssh.1.gz
+        page = str(Path(p).parent / Path(p).readlink()) if Path(p).is_symlink() else p
+        title_of[Path(p).name.rsplit(".", 2)[0]] = _man_page21(page)[0]
+    return _fresh21_case(out, "openssh_programs_man_titles", src, tgt,
+                         _by_key([title_of.get(Path(p).name) for p in progs],
+                                 tgt["title"].tolist()))
+
+
+# ---- written formats from a real column (class C)
+
+def _attrs_doc_url(name: str) -> str:
+    """An attrs validator's entry in attrs' API documentation (Sphinx's anchor: the
+    qualified name)."""
+    return "https://www.attrs.org/en/stable/api.html#attrs.validators." + name
+
+
+def attrs_validators_doc_urls(lake, out):
+    """The validators attrs exports (attr/validators.py's __all__, parsed with ast: name and
+    parameters, and_'s from attr/_make.py; attrs.validators re-exports them) and their entries in attrs' API
+    documentation ("https://www.attrs.org/en/stable/api.html#attrs.validators.instance_of").
+    1:1."""
+    import ast
+    tree = ast.parse(_site("attr", "validators.py").read_text(encoding="utf-8"))
+    exported = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                    and getattr(n.targets[0], "id", "") == "__all__")
+    params = {n.name: ast.unparse(n.args)        # and_ is defined in attr/_make.py
+              for t in (ast.parse(_site("attr", "_make.py").read_text(encoding="utf-8")), tree)
+              for n in t.body if isinstance(n, ast.FunctionDef)}
+    src = pd.DataFrame([(n, params[n]) for n in exported], columns=["validator", "parameters"])
+    urls = sorted(_attrs_doc_url(n) for n in exported)
+    tgt = pd.DataFrame({"documentation": urls})
+    return _fresh21_case(out, "attrs_validators_doc_urls", src, tgt,
+                         _by_key([_attrs_doc_url(n) for n in exported], urls))
+
+
+def man_db_man_titles_references(lake, out):
+    """man-db's man pages (title as .TH writes it, "MANPATH", section "5", date, the NAME
+    line's description) and the references that name them ("manpath(5)": the title in
+    lower case and the section). 1:1."""
+    pages = [_man_page21(p) for p in _package_files21("man-db", _man_folder21)]
+    src = pd.DataFrame(pages, columns=["title", "section", "date", "summary"])
+    refs = [_man_reference(t.lower(), s) for t, s, _, _ in pages]
+    tgt = pd.DataFrame({"reference": sorted(refs)})
+    return _fresh21_case(out, "man_db_man_titles_references", src, tgt,
+                         _by_key(refs, tgt["reference"].tolist()))
+
+
+def openssh_man_titles_references(lake, out):
+    """openssh-client's man pages (title as .Dt writes it, "SSH_CONFIG", section "5", date,
+    the .Nd line; slogin's link left out) and the references that name them
+    ("ssh_config(5)"). 1:1."""
+    pages = [_man_page21(p) for p in _package_files21("openssh-client", _man_folder21)
+             if not Path(p).is_symlink()]
+    src = pd.DataFrame(pages, columns=["page title", "page section", "page date", "about"])
+    refs = [_man_reference(t.lower(), s) for t, s, _, _ in pages]
+    tgt = pd.DataFrame({"man reference": sorted(refs)})
+    return _fresh21_case(out, "openssh_man_titles_references", src, tgt,
+                         _by_key(refs, tgt["man reference"].tolist()))
+
+
+def _proc_sys_path(key: str) -> str:
+    """A sysctl variable's file under /proc/sys (sysctl(8): the dots of its name are the
+    path's slashes)."""
+    return "/proc/sys/" + key.replace(".", "/")
+
+
+def procps_sysctl_keys_proc_paths(lake, out):
+    """The sysctl settings procps ships (/etc/sysctl.conf's, all commented out, and
+    /usr/lib/sysctl.d/99-protect-links.conf's: file, key, value, active) and the files
+    under /proc/sys they set ("/proc/sys/net/ipv4/ip_forward"). 1:1."""
+    import re
+    rows = []
+    for path in ("/etc/sysctl.conf", "/usr/lib/sysctl.d/99-protect-links.conf"):
+        text = _checked21(path).read_text(encoding="utf-8")
+        for m in re.finditer(r"^(#?)([a-z0-9_]+(?:\.[a-z0-9_]+)+)\s*=\s*(.*?)\s*$", text, re.M):
+            rows.append((Path(path).name, m.group(2), m.group(3), "no" if m.group(1) else "yes"))
+    src = pd.DataFrame(rows, columns=["file", "key", "value", "active"])
+    paths = sorted(_proc_sys_path(k) for _, k, _, _ in rows)
+    tgt = pd.DataFrame({"proc file": paths})
+    return _fresh21_case(out, "procps_sysctl_keys_proc_paths", src, tgt,
+                         _by_key([_proc_sys_path(k) for _, k, _, _ in rows], paths))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH21_REFERENCE = {
+    "bc_html_headings_info_nodes": (
+        "node", lambda r: r["heading"].lstrip("0123456789.").strip()),
+    "curl_man_options_zsh_specs": (
+        "options", lambda r: _curl_zsh_options(r["option"])),
+    "login_defs_man_variables_file": (
+        "name", lambda r: r["variable"].split(" (")[0]),
+    "openssh_programs_man_titles": (
+        "title", lambda r: r["program"].rsplit("/", 1)[1].upper()),
+    "attrs_validators_doc_urls": ("documentation", lambda r: _attrs_doc_url(r["validator"])),
+    "man_db_man_titles_references": (
+        "reference", lambda r: _man_reference(r["title"].lower(), r["section"])),
+    "openssh_man_titles_references": (
+        "man reference", lambda r: _man_reference(r["page title"].lower(), r["page section"])),
+    "procps_sysctl_keys_proc_paths": ("proc file", lambda r: _proc_sys_path(r["key"])),
+}
+
+
+def _curl_zsh_options(item: str) -> str:
+    """A man page item's options as zsh's spec writes them: "-a, --append" is
+    "{-a,--append}", "--alt-svc <file name>" is "--alt-svc" (the argument dropped)."""
+    opts = [w.rstrip(",") for w in item.split(" ") if w.startswith("-")]
+    return "{" + ",".join(opts) + "}" if len(opts) > 1 else opts[0]
+
+
+def make_fresh21(lake, out: Path) -> list:
+    """The fresh21 cases; ``lake`` is unused (the tables ship in Debian packages and attrs, at
+    the versions of FRESH21_DEBIAN and FRESH21_VERSIONS)."""
+    wrong = fresh21_version_mismatches()
+    if wrong:
+        raise RuntimeError("fresh21 was made with other versions: " + "; ".join(wrong))
+    return [
+        bc_html_headings_info_nodes(lake, out),
+        curl_man_options_zsh_specs(lake, out),
+        login_defs_man_variables_file(lake, out),
+        openssh_programs_man_titles(lake, out),
+        attrs_validators_doc_urls(lake, out),
+        man_db_man_titles_references(lake, out),
+        openssh_man_titles_references(lake, out),
+        procps_sysctl_keys_proc_paths(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -7782,7 +8192,7 @@ def episode_codes_padded(lake, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh20)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh21)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     ap.add_argument("--fresh", action="store_true",
                     help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
@@ -7853,18 +8263,23 @@ def main(argv=None):
                     help="make the twentieth fresh validation set (bench/data/autojoin-fresh20) "
                     "from tables shipped in Debian packages that no earlier set read (fresh8 "
                     "to fresh19's pools included) instead")
+    ap.add_argument("--fresh21", action="store_true",
+                    help="make the twenty-first fresh validation set (bench/data/autojoin-fresh21) "
+                    "from tables shipped in Debian packages and attrs that no earlier set read "
+                    "(fresh8 to fresh20's pools included) instead")
     args = ap.parse_args(argv)
     if args.lake is None and not (args.fresh8 or args.fresh9 or args.fresh10 or args.fresh11
                                   or args.fresh12 or args.fresh13 or args.fresh14
                                   or args.fresh15 or args.fresh16 or args.fresh17
-                                  or args.fresh18 or args.fresh19 or args.fresh20):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh20 read none)")
-    make = (make_fresh20 if args.fresh20 else make_fresh19 if args.fresh19 else make_fresh18 if args.fresh18 else make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
+                                  or args.fresh18 or args.fresh19 or args.fresh20
+                                  or args.fresh21):
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh21 read none)")
+    make = (make_fresh21 if args.fresh21 else make_fresh20 if args.fresh20 else make_fresh19 if args.fresh19 else make_fresh18 if args.fresh18 else make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
             else make_fresh if args.fresh else make_all)
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh20: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh21: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

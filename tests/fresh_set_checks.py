@@ -77,6 +77,8 @@ SOURCES = {
                 "tqdm", "uri-template", "xml-core", "yq"},
     "fresh20": {"binutils", "binutils-x86-64-linux-gnu", "coreutils", "diffutils", "findutils",
                 "grep", "gzip", "python3-gi", "sed", "time", "util-linux", "wget"},
+    "fresh21": {"attrs", "bc", "curl", "jupyter_server_terminals", "libgpg-error-dev", "login",
+                "man-db", "openssh-client", "passwd", "procps", "psmisc", "psygnal", "tmux"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -95,6 +97,7 @@ STDLIB = {
     "fresh19": {"argparse", "asyncio", "csv", "difflib", "plistlib", "shlex", "string",
                 "textwrap"},
     "fresh20": set(),
+    "fresh21": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

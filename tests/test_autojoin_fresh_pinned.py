@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh20
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh21
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15, fresh16, fresh17, fresh18, fresh19 and fresh20 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20 and fresh21 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -54,6 +54,11 @@ ALLOWED_19 = {"ast", "re"}
 # override (not to read ast's tables), gzip (the info manuals and man pages), re (parsing
 # them) and subprocess (dpkg-query -L: which package's files a folder's entries are).
 ALLOWED_20 = {"ast", "gzip", "re", "subprocess"}
+# The modules fresh21's section of the case maker may import: ast to parse attrs' validators
+# (not to read ast's tables), gzip (the info manual and man pages), re (parsing them, the HTML
+# manual, the zsh completion and the configuration files) and subprocess (dpkg-query -L: which
+# files a package installs in the folders of its pinned ones).
+ALLOWED_21 = {"ast", "gzip", "re", "subprocess"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -101,6 +106,8 @@ _FOLDERS_19 = ("/usr/share/pam", "/lib/x86_64-linux-gnu/security", "/usr/include
                "/usr/share/gettext", "/usr/share/info/gettext", "/usr/share/info/autosprintf",
                "/usr/share/info/gnupg", "/usr/share/info/bzip2",
                "/usr/lib/python3/dist-packages/gi/overrides/keysyms")
+_FOLDERS_20 = ("/usr/share/info/coreutils.info.gz", "/usr/share/info/wget.info.gz",
+               "/usr/lib/python3/dist-packages/gi", "/usr/share/bash-completion", "/etc/wgetrc")
 _UPTO_13 = _FOLDERS_8_11 + _FOLDERS_12 + _FOLDERS_13
 SETS = {
     "fresh12": _set("fresh12", ALLOWED_12,
@@ -123,6 +130,9 @@ SETS = {
     "fresh20": _set("fresh20", ALLOWED_20,
                     _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16 + _FOLDERS_17
                     + _FOLDERS_18 + _FOLDERS_19, AWS),
+    "fresh21": _set("fresh21", ALLOWED_21,
+                    _UPTO_13 + _FOLDERS_14 + _FOLDERS_15 + _FOLDERS_16 + _FOLDERS_17
+                    + _FOLDERS_18 + _FOLDERS_19 + _FOLDERS_20, AWS),
 }
 # per set: a case to break on purpose and a reference function that writes other keys
 BROKEN = {
@@ -139,6 +149,7 @@ BROKEN = {
                 lambda r: "libtasn1-libtasn1.html#" + r["name"].replace("_", "-")),
     "fresh20": ("util_linux_completions_man_titles",
                 lambda r: r["completion"].rsplit("/", 1)[1]),
+    "fresh21": ("login_defs_man_variables_file", lambda r: r["variable"].lower()),
 }
 # words no pinned path of the set may hold (sources the set's pool left out on purpose)
 NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtranslator"),
@@ -167,7 +178,17 @@ NOT_IN_PATHS = {"fresh12": (), "fresh13": ("boto", "awscli", "cfnlint", "samtran
                             "packagekit", "UPower", "cairo", "wadllib", "cupshelpers",
                             "iso-codes", "X11", "gettext", "pam", "tasn1", "brotli", "bz",
                             "crypt", "Printing", "printer", "softwareproperties", "keysyms",
-                            "gnupg", "java", "icu", "unicode", "anyio", "tqdm", "rfc3987")}
+                            "gnupg", "java", "icu", "unicode", "anyio", "tqdm", "rfc3987"),
+                "fresh21": ("boto", "awscli", "cfnlint", "samtranslator", "mimetypes",
+                            "package-lists", "demo_lake", "vki", "python3.11", "alsa", "nettle",
+                            "valgrind", "glib-2.0", "systemd", "rpcsvc", "tirpc", "crcmod",
+                            "jwt", "oauthlib", "pydevd", "maven", "Avahi", "PackageKit",
+                            "packagekit", "UPower", "cairo", "wadllib", "cupshelpers",
+                            "iso-codes", "X11", "gettext", "pam", "tasn1", "brotli", "bz",
+                            "crypt", "Printing", "printer", "softwareproperties", "keysyms",
+                            "gnupg", "java", "icu", "unicode", "anyio", "tqdm", "rfc3987",
+                            "coreutils", "util-linux", "wget", "binutils", "bash-completion",
+                            "dist-packages/gi", "diffutils", "findutils")}
 CASES = [(name, case) for name, s in SETS.items() for case in sorted(s.reference)]
 
 
@@ -471,3 +492,29 @@ def test_fresh20_references_on_hand_checked_rows():
         "Directory_002dBased-Limits.html"
     assert ref["wget_info_nodes_html_files"]({"node": "Recursive Accept/Reject Options"}) == \
         "Recursive-Accept_002fReject-Options.html"
+
+
+def test_fresh21_references_on_hand_checked_rows():
+    """A few rows written by hand, so a broken reference function cannot pass unseen."""
+    ref = {case: f for case, (_, f) in SETS["fresh21"].reference.items()}
+    assert ref["bc_html_headings_info_nodes"]({"heading": "1.2 Command Line Options"}) == \
+        "Command Line Options"
+    assert ref["bc_html_headings_info_nodes"]({"heading": "10 Environment Variables"}) == \
+        "Environment Variables"
+    assert ref["bc_html_headings_info_nodes"]({"heading": "Top"}) == "Top"
+    assert ref["curl_man_options_zsh_specs"]({"option": "-a, --append"}) == "{-a,--append}"
+    assert ref["curl_man_options_zsh_specs"]({"option": "--alt-svc <file name>"}) == "--alt-svc"
+    assert ref["curl_man_options_zsh_specs"](
+        {"option": "-x, --proxy [protocol://]host[:port]"}) == "{-x,--proxy}"
+    assert ref["login_defs_man_variables_file"]({"variable": "PASS_MAX_DAYS (number)"}) == \
+        "PASS_MAX_DAYS"
+    assert ref["openssh_programs_man_titles"]({"program": "/usr/lib/openssh/ssh-keysign"}) == \
+        "SSH-KEYSIGN"
+    assert ref["attrs_validators_doc_urls"]({"validator": "instance_of"}) == \
+        "https://www.attrs.org/en/stable/api.html#attrs.validators.instance_of"
+    assert ref["man_db_man_titles_references"]({"title": "MANPATH", "section": "5"}) == \
+        "manpath(5)"
+    assert ref["openssh_man_titles_references"]({"page title": "SSH_CONFIG",
+                                                 "page section": "5"}) == "ssh_config(5)"
+    assert ref["procps_sysctl_keys_proc_paths"]({"key": "net.ipv4.conf.all.rp_filter"}) == \
+        "/proc/sys/net/ipv4/conf/all/rp_filter"
