@@ -1,5 +1,6 @@
 // lakejoin_jupyter: the ranked results table of the discovery widget (anywidget ESM).
-// Python (ui/views.py::ResultsTable) sets `columns` ({key, label, kind, sortable?}) and
+// Python (ui/views.py::ResultsTable) sets `columns` ({key, label, kind, sortable?, shrink?:
+// a text column that gives up width, its cells cut with an ellipsis, so the table fits}) and
 // `rows`; choosing a row sets `selected` (its index in `rows`), which the kernel observes to
 // open the detail pane. No build step, no imports: it runs offline in JupyterLab 4 and
 // Notebook 7.
@@ -22,7 +23,7 @@ function cell(column, row) {
   const td = document.createElement("td");
   td.setAttribute("role", "gridcell");
   const value = row[column.key];
-  td.className = "lakejoin-col-" + column.kind;
+  td.className = "lakejoin-col-" + column.kind + (column.shrink ? " lakejoin-shrink" : "");
   if (column.kind === "bar") {
     const bar = document.createElement("div");
     bar.className = "lakejoin-bar";

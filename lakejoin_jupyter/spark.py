@@ -726,6 +726,20 @@ def utc_instants(values):
     return pd.to_datetime(values.astype("Int64"), unit="us", utc=True).set_axis(values.index)
 
 
+def key_columns(sdf, names) -> list:
+    """The columns a key's pandas UDF reads, by name: a TIMESTAMP as a TIMESTAMP_NTZ holding
+    its UTC wall-clock time (pandas UDFs would get the session zone's clock readings; NTZ
+    reaches them as written), so a key is the same in any session zone (normalization v2)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+    types = {f.name.lower(): f.dataType for f in sdf.schema.fields}   # Spark: any case
+    types.update({f.name: f.dataType for f in sdf.schema.fields})
+    epoch = F.lit("1970-01-01 00:00:00").cast(T.TimestampNTZType())
+    return [(F.timestamp_add("MICROSECOND", instant_column(sdf, c), epoch)
+             if isinstance(types.get(str(c), types.get(str(c).lower())), T.TimestampType)
+             else sdf["`" + str(c).replace("`", "``") + "`"]).alias(str(c)) for c in names]
+
+
 def to_pandas_utc(sdf):
     """``sdf.toPandas()``, its TIMESTAMP columns as tz-aware UTC instants."""
     instants = set(instant_columns(sdf))

@@ -620,3 +620,76 @@ def test_run_all_keeps_a_search_cell_made_with_another_method(lab, browser,
     nb, tagged = saved_notebook(page, root / name, 1)
     assert [c.source for c in tagged] == [KEPT_SEARCH] and len(nb.cells) == 4
     page.close()
+
+
+TABLE_FIT_JS = """(scroll) => {
+    // the results table against its box (.lakejoin-results, which scrolls) and what is
+    // visible of that box (its clipping ancestors, the window); with ``scroll``, the box
+    // scrolled to its right end first
+    const box = document.querySelector('.lakejoin-widget .lakejoin-results');
+    const table = box.querySelector('table.lakejoin-table');
+    const ths = [...table.querySelectorAll('th')];
+    box.scrollLeft = scroll ? box.scrollWidth : 0;
+    let right = Math.min(window.innerWidth, box.getBoundingClientRect().right);
+    for (let p = box.parentElement; p; p = p.parentElement)
+        if (getComputedStyle(p).overflowX !== 'visible')
+            right = Math.min(right, p.getBoundingClientRect().right);
+    const cut = [...table.querySelectorAll('td')].filter(
+        td => td.scrollWidth > td.clientWidth + 1 && td.title !== td.textContent);
+    const out = {fits: table.scrollWidth <= box.clientWidth + 1,
+                 scrolls: ['auto', 'scroll'].includes(getComputedStyle(box).overflowX),
+                 lastRight: Math.round(ths[ths.length - 1].getBoundingClientRect().right),
+                 visibleRight: Math.round(right), box: box.clientWidth, table: table.scrollWidth,
+                 cutWithoutTitle: cut.length};
+    box.scrollLeft = 0;
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_results_table_fits_at_1440_with_the_sidebar_open(lab, browser, ui):
+    """At 1440 px with the left sidebar open (Lab's file browser, Notebook 7's table of
+    contents) the results table fits the widget: every column on screen, long table and
+    column names cut with an ellipsis (their cell's title holds them); narrower, the table
+    scrolls sideways to its last column instead of being cut by the output area."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+    if ui == "notebook7":
+        try:
+            import notebook
+            if int(notebook.__version__.split(".")[0]) < 7:
+                pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
+        except ImportError:
+            pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
+    name = f"wide-{ui}.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in WIDGET_NOTEBOOK], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
+        lab["root"] / name)
+    page = browser.new_page(viewport={"width": 1440, "height": 1100})
+    page.goto(lab["url"] + (f"/lab/tree/{name}?reset" if ui == "jupyterlab"
+                            else f"/notebooks/{name}"))
+    page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
+    if ui == "jupyterlab":
+        page.locator(".jp-FileBrowser >> visible=true").wait_for(timeout=60_000)   # left open
+    else:
+        page.click(".lm-MenuBar-itemLabel:text-is('View')")
+        page.click("li.lm-Menu-item:has-text('Table of Contents')")
+        page.locator(".jp-TableOfContents >> visible=true").wait_for(timeout=60_000)
+    _kernel_id(lab, name)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    page.wait_for_timeout(500)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"results-1440-{ui}.png")
+    page.screenshot(path=str(ARTIFACTS / f"results-1440-{ui}-page.png"))
+    fit = page.evaluate(TABLE_FIT_JS, False)
+    assert fit["fits"] and fit["lastRight"] <= fit["visibleRight"] + 1, fit
+    assert fit["cutWithoutTitle"] == 0, fit
+    page.set_viewport_size({"width": 900, "height": 1100})
+    page.wait_for_timeout(1000)
+    narrow = page.evaluate(TABLE_FIT_JS, True)
+    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"results-900-{ui}-scrolled.png")
+    assert not narrow["fits"] and narrow["scrolls"], narrow
+    assert narrow["lastRight"] <= narrow["visibleRight"] + 1, narrow
+    page.close()

@@ -101,7 +101,8 @@ def _zones() -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def temporal_lake(spark, tmp_path_factory):
     """A lake holding the same instants as pandas wrote them (UTC, Paris, naive) and as
-    Spark wrote them (TIMESTAMP as INT96, TIMESTAMP_NTZ), plus a catalog view; built under a
+    Spark wrote them (TIMESTAMP as INT96, TIMESTAMP_NTZ) and as text (CSV, UTC clock readings
+    as normalization renders them), plus a catalog view; built under a
     session zone that is not UTC."""
     import shutil
 
@@ -110,7 +111,9 @@ def temporal_lake(spark, tmp_path_factory):
     from conftest import write_lake
     root = tmp_path_factory.mktemp("temporal")
     zones = _zones()
-    lake = write_lake(root / "lake", {"geo/zones.parquet": zones})
+    from lakejoin_jupyter.lake.normalize import render_value
+    text = pd.DataFrame({"zone": zones["zone"], "t_text": [render_value(t) for t in zones["t_utc"]]})
+    lake = write_lake(root / "lake", {"geo/zones.parquet": zones, "geo/zones_text.csv": text})
     before = spark.conf.get("spark.sql.session.timeZone")
     spark.conf.set("spark.sql.session.timeZone", "America/Sao_Paulo")
     try:
@@ -196,6 +199,33 @@ def test_catalog_table_joins_on_instants(spark, temporal_lake):
     finally:
         spark.conf.set("spark.sql.session.timeZone", before)
     assert len(joined) == ZONE_ROWS
+
+
+@pytest.mark.spark
+def test_spark_join_on_instants_in_any_session_zone(spark, temporal_lake):
+    """A Spark TIMESTAMP query key joins, in a session zone that is not UTC, the lake columns
+    the search matched (TIMESTAMP, TIMESTAMP_NTZ, text): the Spark join and its PySpark code
+    give the rows of the pandas join."""
+    lake, engine, _ = temporal_lake
+    query = pd.read_parquet(lake / "geo/zones.parquet")[["zone", "t_utc"]]
+    targets = [("geo/zones_spark", "t_ntz"), ("geo/zones_spark", "t_spark"),
+               ("geo/zones", "t_naive"), ("geo/zones_text", "t_text")]
+    before = spark.conf.get("spark.sql.session.timeZone")
+    spark.conf.set("spark.sql.session.timeZone", PARIS)
+    try:
+        sdf = spark.read.parquet(str(lake / "geo/zones.parquet")).select("zone", "t_utc")
+        hits = {(h.table, h.column): h for h in engine.search(sdf, "t_utc", k=30, rank="overlap")}
+        for target in targets:
+            hit = hits[target]
+            assert hit.containment == 1.0, target
+            expected = sorted(hit.join(query, how="inner")["zone"])
+            assert expected == sorted(query["zone"]), target     # every instant is there
+            assert sorted(hit.join(sdf, how="inner").toPandas()["zone"]) == expected, target
+            ns = {"df": sdf}
+            exec(hit.code("df", "joined", how="inner", spark=True), ns)
+            assert sorted(ns["joined"].toPandas()["zone"]) == expected, target
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", before)
 
 
 @pytest.mark.spark

@@ -89,3 +89,13 @@ def test_a_constant_added_to_a_number_is_read_as_the_number():
     assert affix_free(mails) == mails and values_kind(mails)[0] == "identifier"
     assert values_kind([f"{y}-01-0{m}" for y in range(2015, 2020) for m in range(1, 4)])[0] \
         == "identifier"
+
+
+def test_a_code_shaped_like_an_exponent_stays_a_code():
+    episodes = [f"ep-{s:02d}e{e:02d}" for s in range(1, 6) for e in range(1, 11)]
+    assert affix_free(episodes)[:2] == ["01e01", "01e02"]
+    assert values_kind(episodes) == ("identifier", None)
+    assert values_kind([e[3:] for e in episodes], [3] * len(episodes)) == ("identifier", None)
+    measures = [f"{m}.5e{x}" for m in range(1, 10) for x in range(3)]   # scientific notation
+    assert values_kind(measures)[0] == "number"
+    assert values_kind([f"{m}e{x}" for m in range(1, 10) for x in range(3)])[0] == "number"

@@ -366,6 +366,29 @@ def brute_coverage(engine, hit, frame, column):
     return joined, len(rows)
 
 
+def brute_fan_out(engine, hit, frame, column):
+    """Lake rows per key the hit's program joins: the rows of the lake file whose value
+    joins, over the distinct keys they join on (the value itself forward, the program's
+    output on it backward), the program applied by hand."""
+    from lakejoin_jupyter.join.autojoin.discovery import learn_text
+    from lakejoin_jupyter.join.autojoin.dsl import Program
+    from lakejoin_jupyter.lake.normalize import normalize_many, normalize_text
+    program = Program.from_json(hit.details["program_json"])
+    name = program.columns[0]
+    lake_rows = [t for t in normalize_many(engine.table(hit.table)[hit.column].tolist())
+                 if t is not None]
+    query = [v for v in frame[column].tolist() if normalize_text(str(v)) is not None]
+    if hit.details["direction"] == "query -> lake":
+        made = {normalize_text(o) for o in (program({name: learn_text(v)}) for v in query) if o}
+        keys = [t for t in lake_rows if t in made]
+    else:
+        wanted = {normalize_text(str(v)) for v in query}
+        out = {t: program({name: t}) for t in set(lake_rows)}
+        keys = [normalize_text(out[t]) for t in lake_rows if out[t]]
+        keys = [k for k in keys if k in wanted]
+    return len(keys) / len(set(keys))
+
+
 @pytest.mark.spark
 @pytest.mark.parametrize("column, planted", [
     ("name", {("staff/emails", "email"), ("staff/directory", "who")}),
@@ -385,9 +408,12 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
         assert h.details["coverage"] == pytest.approx(joined / rows)
         assert h.score == pytest.approx(joined / rows * h.details["key_weight"])
         assert h.details["program"] and h.details["lake_pattern"]
-        # the join figures: coverage as the search counted it; no equality join size
+        # the join figures: coverage and fan-out (lake rows per key after the program) as
+        # the search counted them; no equality join size
         assert h.row_coverage == pytest.approx(joined / rows)
-        assert h.join_rows is None and h.join_rows_exact is None and h.key_ratio is None
+        assert h.key_ratio == pytest.approx(brute_fan_out(transform_engine, h, frame, column))
+        assert h.details["key_ratio_exact"] is True
+        assert h.join_rows is None and h.join_rows_exact is None
         assert h.jaccard is None and 0 < h.containment <= 1   # query values, not shared ones
     assert [h.score for h in res] == sorted((h.score for h in res), reverse=True)
     best = next(h for h in res if (h.table, h.column) in planted)
@@ -628,3 +654,53 @@ def test_find_transformation_reads_more_columns_when_the_hit_column_repeats(path
     got = {(h, f"{p}.{r}.cloud.test") for h, p, r in
            zip(joined["host"], joined["prefix"], joined["region"])}
     assert len(joined) == len(frame) == len(want) and got == want
+
+
+@pytest.fixture(scope="module")
+def repeating_engine(spark, tmp_path_factory):
+    """Dates a query holds as ISO text; the lake holds them as dd/mm/yyyy on 1 to 3 rows
+    each (a program joins the query forward) and as timestamps, 1 to 4 distinct ones per
+    day (a program cuts the day out of them: backward, several values per key)."""
+    import datetime as dt
+    from lakejoin_jupyter import build_index
+    rng = random.Random(5)
+    start = dt.date(2015, 1, 1)
+    dates = [start + dt.timedelta(days=d) for d in sorted(rng.sample(range(3650), 80))]
+    visits = [(d.strftime("%d/%m/%Y"), i) for i, d in enumerate(dates) for _ in range(1 + i % 3)]
+    clock = [(h, m) for h in range(24) for m in (0, 30)]
+    stamps = [f"{d.isoformat()} {h:02d}:{m:02d}" for i, d in enumerate(dates)
+              for h, m in rng.sample(clock, 1 + i % 4)]
+    root = write_lake(tmp_path_factory.mktemp("fan") / "lake", {
+        "visits.csv": pd.DataFrame({"day": [v for v, _ in visits], "n": [n for _, n in visits]}),
+        "log.csv": pd.DataFrame({"stamp": stamps, "x": range(len(stamps))})})
+    engine = build_index(root, tmp_path_factory.mktemp("fanidx") / "lake.index", spark=spark,
+                         progress=False, components=["transform"])
+    return engine, pd.DataFrame({"seen": [d.isoformat() for d in dates]})
+
+
+@pytest.mark.spark
+def test_transform_fan_out_is_lake_rows_per_joined_key(repeating_engine, capsys):
+    """A transformation hit's fan-out is the lake rows per key its program joins, counted
+    by brute force, both directions; the API, the widget, the CLI and the HTML table show
+    the same figure."""
+    from lakejoin_jupyter.cli import _print_ranked
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    engine, frame = repeating_engine
+    res = engine.search(frame, "seen", method="transform", k=10)
+    found = {(h.table, h.column): h for h in res}
+    visits, log = found[("visits", "day")], found[("log", "stamp")]
+    assert visits.details["direction"] == "query -> lake"
+    assert log.details["direction"] == "lake -> query"
+    for h in res:
+        assert h.key_ratio == pytest.approx(brute_fan_out(engine, h, frame, "seen")), h.column
+        assert h.details["key_ratio_exact"] is True
+    assert visits.key_ratio > 1.5 and log.key_ratio > 1.5
+    assert res.to_pandas()["key_ratio"].tolist() == pytest.approx([h.key_ratio for h in res])
+    w = DiscoveryWidget(engine, session=Session(), namespace={})
+    w._show_hits(res.hits, res)
+    assert [r["key_ratio"] for r in w.results.rows] == pytest.approx([h.key_ratio for h in res])
+    _print_ranked(res, res.to_pandas())
+    printed = capsys.readouterr().out
+    assert f"x{visits.key_ratio:.3g}" in printed and f"x{log.key_ratio:.3g}" in printed
+    assert f"\u00d7{log.key_ratio:,.3g}" in res._repr_html_()

@@ -248,8 +248,7 @@ class _SparkWriter(_Writer):
             f"def {fn}(rows: pd.DataFrame) -> pd.Series:",
             f"    rows.columns = {cols!r}",
             f"    return {body}", ""]))
-        structs = ", ".join(f"{frame}[{spark_quote(c)!r}]" for c in cols)
-        return f"{fn}(F.struct({structs}))"
+        return f"{fn}(F.struct(*key_columns({frame}, {cols!r})))"
 
     def code(self) -> str:
         p, keys = self.plan, list(self.plan.keys)
@@ -257,7 +256,8 @@ class _SparkWriter(_Writer):
         lines = _describe(p, "PySpark", self.name) + [
             "import pandas as pd",
             "from pyspark.sql import Window, functions as F, types as T",
-            "from lakejoin_jupyter.spark import get_spark"] + self.imports()
+            "# key_columns: the key's columns, a TIMESTAMP as its UTC wall-clock time",
+            "from lakejoin_jupyter.spark import get_spark, key_columns"] + self.imports()
         lines += ["", "spark = get_spark()", ""] + self.functions + self.matches_lines()
         lines += self.udfs + self.value_udfs()
         if p.other is not None:

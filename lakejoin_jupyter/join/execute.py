@@ -28,7 +28,7 @@ import pandas as pd
 from ..errors import QueryError
 from ..frames import is_spark_frame
 from ..index.tables import lake_table, spark_quote, spark_table
-from ..spark import ensure_worker_python, to_pandas_utc
+from ..spark import ensure_worker_python, key_columns, to_pandas_utc
 from .keys import compute_keys, lake_texts, mapped_keys, numeric_values, order_keys
 from .plan import Aggregate, JoinPlan
 
@@ -151,7 +151,8 @@ def _spark_other(spark, plan: JoinPlan, other_frame):
 def spark_key(frame, key, matches: dict | None = None, only: bool = False, lake: bool = False):
     """A Spark column holding the keys of a :class:`~.plan.Key` (a pandas UDF over the
     key's columns, computing exactly what :func:`~.keys.compute_keys` computes; ``lake``:
-    of a typed lake table, as :func:`plan_keys` computes them)."""
+    of a typed lake table, as :func:`plan_keys` computes them). A TIMESTAMP column reaches
+    the UDF as its UTC wall-clock time (``spark.key_columns``), as pandas renders it."""
     from pyspark.sql import functions as F
     ensure_worker_python(frame.sparkSession)    # before the UDF takes the workers' Python
     names = [str(c) for c in key.columns]
@@ -162,7 +163,7 @@ def spark_key(frame, key, matches: dict | None = None, only: bool = False, lake:
         out = compute_keys(lake_texts(rows, [key]) if lake else rows, key)
         return mapped_keys(out, matches, only) if matches is not None else out
 
-    return lakejoin_key(F.struct(*[frame[spark_quote(c)] for c in key.columns]))
+    return lakejoin_key(F.struct(*key_columns(frame, key.columns)))   # TIMESTAMP: UTC clock
 
 
 def join_spark(left, right, plan: JoinPlan):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -166,16 +167,25 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
     return "identifier", None
 
 
+# digits around an "e" whose mantissa has a leading zero: no number formatter writes it so
+_EXPONENT_CODE = re.compile(r"-?0[0-9]+(\.[0-9]+)?e[+-]?[0-9]+", re.IGNORECASE)
+
+
 def query_kind(tokens, token_rows=None, sample: int | None = None) -> tuple[str, str | None]:
     """(kind, warning or None) of a query column from its normalized distinct values (and
     the rows holding each), read as :func:`key_kind` reads a lake column's profile. Past
-    ``sample`` values, their shapes are counted on evenly spaced ones and scaled."""
+    ``sample`` values, their shapes are counted on evenly spaced ones and scaled. A value
+    like "01e01" (a leading zero, a letter inside; left by :func:`affix_free` or a
+    program) is a code, not a number in scientific notation."""
     from ..index.joinstats import value_shape
     toks = [str(t) for t in tokens]
     n = len(toks)
     some = toks if sample is None or n <= sample else [toks[i * n // sample]
                                                        for i in range(sample)]
     shape = value_shape(some)
+    if any(_EXPONENT_CODE.fullmatch(t) for t in some):   # "01e01": a code, not 10 written in scientific notation
+        numbers = value_shape([t for t in some if not _EXPONENT_CODE.fullmatch(t)])
+        shape.update({f: numbers[f] for f in ("n_numeric", "num_min", "num_max")})
     if len(some) < n:
         shape["n_year"] *= n / len(some)
         shape["n_numeric"] *= n / len(some)

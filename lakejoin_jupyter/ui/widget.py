@@ -637,9 +637,10 @@ class DiscoveryWidget(W.VBox):
         self._result = result
         multi = bool(hits) and len(hits[0].query_columns) > 1
         columns = [{"key": "rank", "label": "#", "kind": "int"},
-                   {"key": "table", "label": "table", "kind": "text"},
-                   ({"key": "mapping", "label": "query → lake columns", "kind": "text"} if multi
-                    else {"key": "column", "label": "column", "kind": "text"}),
+                   {"key": "table", "label": "table", "kind": "text", "shrink": True},
+                   ({"key": "mapping", "label": "query → lake columns", "kind": "text",
+                     "shrink": True} if multi
+                    else {"key": "column", "label": "column", "kind": "text", "shrink": True}),
                    {"key": "overlap", "label": "overlap", "kind": "int"},
                    {"key": "containment", "label": "containment", "kind": "bar"},
                    *([{"key": "score", "label": "score", "kind": "number"}] if any(
@@ -653,7 +654,8 @@ class DiscoveryWidget(W.VBox):
                     "title": "share of the query's rows that find a partner"},
                    {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
                     "title": "columns the join adds"},
-                   *([{"key": "program", "label": "transformation", "kind": "text"}]
+                   *([{"key": "program", "label": "transformation", "kind": "text",
+                       "shrink": True}]
                      if any("program" in h.details for h in hits) else []),
                    {"key": "method", "label": "method", "kind": "text"},
                    {"key": "exact", "label": "figures", "kind": "flag"}]
@@ -691,14 +693,15 @@ class DiscoveryWidget(W.VBox):
         self._result = result
         m = len(result.columns) if result is not None else 0
         columns = [{"key": "rank", "label": "#", "kind": "int"},
-                   {"key": "table", "label": "table", "kind": "text"},
+                   {"key": "table", "label": "table", "kind": "text", "shrink": True},
                    {"key": "aligned", "label": "aligned", "kind": "text",
                     "title": "query columns aligned with a column of the table / query columns"},
                    {"key": "score", "label": "score", "kind": "bar",
                     "title": "aligned columns' unionability summed over the query's columns"},
                    {"key": "rows", "label": "rows added", "kind": "int", "prefix": "+",
                     "title": "rows the union stacks under the query"},
-                   {"key": "alignment", "label": "query ← lake column", "kind": "text"}]
+                   {"key": "alignment", "label": "query ← lake column", "kind": "text",
+                    "shrink": True}]
         rows = [{"rank": int(h.rank), "table": h.table, "aligned": f"{len(h.alignment)}/{m}",
                  "score": float(f"{h.score:.4g}"), "rows": int(h.rows),
                  "alignment": ", ".join(f"{a} ← {b}" for a, b, _ in h.alignment)} for h in hits]

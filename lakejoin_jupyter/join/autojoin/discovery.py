@@ -12,7 +12,8 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    program's outputs (their common affixes cut) and the side they are compared with, as
    the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
    once k hits score more than the next candidate's share of paired values. ``details``
-   hold the program (``program``, ``program_json``), its direction, coverage and key kind.
+   hold the program (``program``, ``program_json``), its direction, coverage, key kind
+   and fan-out (``key_ratio``: lake rows per key the program joins).
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
@@ -262,10 +263,11 @@ _NUMERIC_START = frozenset("+-.0123456789")
 def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
               tokens: list, texts: list, weights: np.ndarray):
     """The query values (indexes) whose key equals a value of the other side after the
-    program, and the program's key: its distinct outputs with the rows (query rows forward,
-    lake values backward) that give each."""
+    program, the program's key: its distinct outputs with the rows (query rows forward,
+    lake values backward) that give each, and the column's values that join, with the key
+    each joins on (its own value forward, its output backward)."""
     if len(program.columns) != 1:
-        return np.zeros(0, np.int64), {}
+        return np.zeros(0, np.int64), {}, {}
     name = program.columns[0]
     values = lake.token_set(column)
     made: dict = {}
@@ -274,13 +276,35 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
         for k, w in zip(keys, weights.tolist()):
             if k is not None:
                 made[k] = made.get(k, 0.0) + w
-        return np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64), made
+        return (np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64), made,
+                {k: k for k in made if k in values})
     lake_values = lake.tokens(column)
-    for o in evaluate_columns(program.expr, {name: lake_values}, len(lake_values)):
-        k = canonical(o)
+    outs = [canonical(o) for o in evaluate_columns(program.expr, {name: lake_values},
+                                                   len(lake_values))]
+    for k in outs:
         if k is not None:
             made[k] = made.get(k, 0) + 1
-    return np.array([i for i, t in enumerate(tokens) if t in made], dtype=np.int64), made
+    wanted = set(tokens)
+    return (np.array([i for i, t in enumerate(tokens) if t in made], dtype=np.int64), made,
+            {v: k for v, k in zip(lake_values, outs) if k is not None and k in wanted})
+
+
+def lake_rows_per_key(index, column: int, joins: dict) -> tuple[float | None, bool]:
+    """(the column's rows per key the program joins, exact): the rows holding the values
+    that join (``joins``: value -> its key, :func:`_coverage`) over the keys they give, as
+    an equality hit's fan-out (join/preview.py ``key_ratio``); without join statistics a
+    value's rows are the column's mean rows per value (not exact)."""
+    if not joins:
+        return None, True
+    stats = index.joinstats
+    if stats is not None:
+        ids = np.sort(np.asarray(index.lookup(list(joins)), dtype=np.int64))
+        rows, exact = float(stats.counts(column, ids).sum()), True
+    else:
+        row = index.columns.iloc[column]
+        keyed, distinct = float(row["n_values"] - row["n_keyless"]), float(row["n_distinct"])
+        rows, exact = len(joins) * (keyed / distinct if distinct else 1.0), False
+    return rows / len(set(joins.values())), exact
 
 
 def _kinds(made: dict) -> tuple:
@@ -487,7 +511,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             cache.append(got)
             found = got
         program, forward = found
-        joined, made = _coverage(program, forward, lake, X, tokens, texts, weights)
+        joined, made, joins = _coverage(program, forward, lake, X, tokens, texts, weights)
         if not len(joined):
             continue
         coverage = float(weights[joined].sum()) / total
@@ -496,7 +520,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made), other)
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
-                     kind, warning))
+                     kind, warning, lake_rows_per_key(index, X, joins)))
         trace[-1][3] = round(coverage, 3)
     hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
     out = [_candidate(h, index, tokens, weights) for h in hits[:k]]   # k None: all
@@ -506,7 +530,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
 
 
 def _candidate(hit, index, tokens, weights) -> Candidate:
-    weighted, score, X, program, forward, joined, coverage, kind, warning = hit
+    weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out = hit
     from ...index.transform_arrays import load
     cols = load(index).columns
     row = cols[cols["column_id"] == X]
@@ -517,6 +541,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
         details={"program": program.describe(), "program_json": program.to_json(),
                  "direction": direction, "coverage": coverage, "key_kind": kind,
                  "key_warning": warning, "key_weight": weighted / coverage if coverage else 1.0,
+                 "key_ratio": fan_out[0], "key_ratio_exact": fan_out[1],
                  "joined_rows": int(weights[joined].sum()), "query_rows": int(weights.sum()),
                  "retrieval_score": float(score), "lake_pattern": pattern,
                  "matched_tokens": sorted(tokens[i] for i in joined)})

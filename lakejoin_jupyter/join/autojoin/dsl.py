@@ -1,33 +1,17 @@
-"""The Auto-Join transformation language (thesis §4.3 Eq. 4.1 and §4.4.2), as data.
+"""The Auto-Join transformation language (thesis §4.3 Eq. 4.1, §4.4.2), as data: frozen
+dataclass nodes (``Column``, ``Split``, ``SelectK``, ``Substring``, ``Constant``, ``Concat``),
+one interpreter for learning, coverage and joins (:func:`compile_expr`, column-wise
+:func:`evaluate_columns`; a null cell or a missing part gives no key), and
+:meth:`Program.python_code`, the same program as plain Python (strings through ``repr()``).
 
-Physical operators are frozen dataclass nodes of an expression tree: ``Column(name)``
-(SelectK over the whole source row, §4.4.2), ``Split(of, sep)``, ``SelectK(of, k)`` (``k < 0``
-counts from the end), ``Substring(of, start, stop, casing)`` (Python slice bounds, each from
-the front or the back; casing ``same``, ``lower``, ``upper``, ``title``), ``Constant(text)``
-and ``Concat(parts)`` (the learner's binary tree of logical operators, flattened). The
-logical operators of §4.4.2 (CONSTANT, SUBSTR, SPLITSUBSTR, SPLITSPLITSUBSTR) are trees of
-these.
-
-One interpreter (:func:`compile_expr`; :func:`evaluate_columns` column-wise) serves
-learning, coverage and joins: a null cell, a part index out of range or a non-string makes
-the key ``None`` (no join). :meth:`Program.python_code` writes the same program as plain
-Python (tested identical), every string written with ``repr()``: lake content is never
-evaluated. Details: docs/algorithms/autojoin.md.
-
-Note:
-    Deviations: ``Replace(of, old, new)`` may sit under a Substring (keys written without
-    or with other inner spaces: "NorthDakota", "Bruce_Wayne"); :class:`ProgramSet`, programs
-    tried in order under optional :class:`Guard` s, the first giving a key wins (rows
-    needing different programs), with Program's interface (``Program.from_dict`` reads
-    either), a guard testing a value's delimiters, shape or last word ("XValue": "Value");
-    ``Pad(of, width)`` left-pads a value of ASCII digits with zeros ("4" -> "004");
-    ``SelectK(of, k, rest)`` may take the parts before / after part k, joined ("all before
-    the last word": "George H.W." of "George H.W. Bush"); ``Trim(of)`` strips a value's end spaces and makes each inner run one space (a part
-    cut at "," from "Obama ,  Barack"); ``Map(of, table)`` reads a value through a fixed
-    equivalence (a number without its zeros, a month's number or name, a US state's code or
-    name), None outside it ("07" -> "7", "7" -> "July", "New York" -> "NY"); ``Words(of, sep,
-    casing, joiner)`` cases every word of a value (split at ``sep``, or at case changes when
-    ``sep`` is "") and joins them ("ERRCODE_NO_DATA" -> "ErrcodeNoData", "KeyPress" -> "KEY_PRESS").
+Deviations (docs/algorithms/autojoin.md):
+* ``Replace(of, old, new)``: keys written without or with other inner spaces;
+* :class:`ProgramSet`: programs tried in order under optional :class:`Guard` s;
+* ``Pad(of, width)``: digits left-padded with zeros ("4" -> "004");
+* ``SelectK(of, k, rest)``: the parts before / after part k, joined;
+* ``Trim(of)``: end spaces stripped, inner runs of spaces made one;
+* ``Map(of, table)``: a fixed equivalence (numbers, months, US states), None outside it;
+* ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS").
 """
 from __future__ import annotations
 
