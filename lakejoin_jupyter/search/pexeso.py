@@ -27,7 +27,7 @@ from functools import cached_property
 import numpy as np
 
 from .registry import Candidate, ParamSpec, SearchMethod
-from ..index.pexeso_arrays import (MAX_KEY_BITS, PexesoPartition, distances,
+from ..index.pexeso_arrays import (MAX_KEY_BITS, PexesoPartition, default_tau, distances,
                                    leaf_coords, map_to_pivots, morton_keys)
 
 EPS = 1e-9
@@ -685,10 +685,12 @@ class PexesoModel:
 
     @property
     def default_tau(self) -> float:
-        """The index's default tau: chosen by the build from its distance profile for its
-        embedder (index/pexeso_arrays.default_tau); DEFAULT_TAU for an index built before
-        profiles were recorded."""
-        tau = self.section.get("default_tau")
+        """The index's default tau: the rule (index/pexeso_arrays.default_tau) on the
+        build's distance profile for its embedder, so an index built under an earlier rule
+        gets the current one; DEFAULT_TAU for an index built before profiles were recorded
+        and an embedder without a typo floor."""
+        tau = default_tau(self.section.get("distance_profile"),
+                          (self.section.get("embedder") or {}).get("name", ""))
         return DEFAULT_TAU if tau is None else float(tau)
 
     @cached_property
