@@ -13,7 +13,8 @@ search and oracle.
 Note:
     The grid's domain per dimension is the min and max of the partition's mapped vectors
     (the paper leaves it open). The distance profile (nearest other value within a column,
-    over sampled columns) and the default tau taken from it are ours, not the paper's.
+    over sampled columns) and the default tau taken from it, at least a per-embedder typo
+    floor, are ours, not the paper's.
     Details: docs/algorithms/pexeso.md.
 """
 from __future__ import annotations

@@ -15,7 +15,8 @@ Note:
     - A lake vector is verified once per query vector, for all its columns.
     - Acceptance and Lemma 7 act between batches; filters keep a 1e-9 margin around tau.
     - ``plan="auto"`` scans by BLAS instead when the build's model predicts it cheaper.
-    - tau defaults to the index's own value (a quantile of the build's distance profile).
+    - tau defaults to the index's own value (a quantile of the build's distance profile,
+      at least the embedder's typo floor), the current rule applied to the recorded profile.
 """
 from __future__ import annotations
 
