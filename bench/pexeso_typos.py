@@ -26,7 +26,6 @@ and the rule's tau):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import pickle
 import sys
 from pathlib import Path
@@ -113,7 +112,8 @@ def dist(a, b):
 
 
 def profile_of(cols, vec, text_only):
-    """The build's distance profile (indexing/pexeso._distance_profile) on this lake."""
+    """The build's distance profile (indexing/pexeso._distance_profile) on this lake: the
+    same sample rule, with a value's position in its column in place of its token id."""
     ds = []
     for c in cols:
         vals = [v for v in c if LETTER.search(v)] if text_only else list(c)
