@@ -71,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
                     metavar="COMPONENT.OPTION=VALUE",
                     help="a component's build option (repeatable), e.g. pexeso.levels=5 "
                          "(fix the PEXESO grid depth instead of the cost model's choice), "
-                         "pexeso.embedder=ngram (character n-grams: typos, builds in seconds; "
+                         "pexeso.embedder=ngram (character n-grams: typos of longer values, builds in seconds; "
                          "default semantic) or lshensemble.num_perm=128 (LSH tables over "
                          "the first 128 signature positions: half the size)")
     ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",

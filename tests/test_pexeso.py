@@ -497,6 +497,66 @@ def test_spark_build_with_partitions_is_exact(fuzzy_index):
             assert plan == "auto" or set(r2.stats["plan"]) == {plan}
 
 
+TYPOS = {"Johannesburg": "Johanesburg", "Philadelphia": "Philadelpia",
+         "San Francisco": "San Fransisco", "Rio de Janeiro": "Rio de Janiero",
+         "Kuala Lumpur": "Kuala Lumpar", "Mexico City": "Mexico Ctiy", "Copenhagen": "Copenhagn",
+         "Washington": "Washingtn", "Ho Chi Minh City": "Ho Chi Mihn City",
+         "Saint Petersburg": "Saint Petersberg", "Buenos Aires": "Buenos Aries"}
+
+
+def test_an_index_built_under_the_earlier_rule_searches_with_the_current_default():
+    """The default tau is the rule on the recorded profile, not the number recorded by an
+    earlier build (an n-gram index that recorded its 0.01 quantile gets the typo floor)."""
+    from types import SimpleNamespace
+    prof = pa.distance_profile(np.linspace(0.3, 1.3, 101), columns=2)
+    sec = {"embedder": {"name": "ngram", "dim": 256}, "distance_profile": prof,
+           "default_tau": 0.25}
+    model = px.PexesoModel(SimpleNamespace(components={"pexeso": sec}))
+    assert model.default_tau == pa.default_tau(prof, "ngram") >= 0.8
+    old = px.PexesoModel(SimpleNamespace(components={"pexeso": {"embedder": {"name": "vectors"}}}))
+    assert old.default_tau == px.DEFAULT_TAU                  # built before profiles
+
+
+@pytest.mark.spark
+def test_ngram_defaults_find_one_character_typos(spark, tmp_path_factory):
+    """With the n-gram embedder and no options, a query of one-character typos finds its
+    column, each typo matched to its own value, though the lake also holds distinct values
+    closer to each other than a typo is to its value (numbered depots), which pull the
+    profile's quantile below every typo; the answer stays the brute force's."""
+    from conftest import write_lake
+
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.embed import get_embedder
+    from lakejoin_jupyter.indexing.pipeline import build
+    root = tmp_path_factory.mktemp("typolake")
+    cities = list(TYPOS) + ["Barcelona", "Manchester", "Stockholm", "Edinburgh", "Marseille"]
+    lake = write_lake(root / "lake", {
+        "cities.csv": pd.DataFrame({"city": cities, "n": [str(i) for i in range(len(cities))]}),
+        "depots.csv": pd.DataFrame({"depot": [f"Depot {i}" for i in range(101, 161)]})})
+    path = root / "ix"
+    build(lake, path, spark=spark, progress=False, settings=BuildSettings(
+        components=("pexeso",), component_options={"pexeso": {"embedder": "ngram"}}))
+    eng = open_index(path)
+    ix = eng.index.generations[0]
+    sec = ix.components["pexeso"]
+    emb = get_embedder(sec["embedder"])
+    d = np.linalg.norm(emb.embed(list(TYPOS)) - emb.embed(list(TYPOS.values())), axis=1)
+    q = pd.DataFrame({"c": list(TYPOS.values())})
+    assert not len(eng.search(q, "c", k=None, threshold=0.6))       # equality finds nothing
+    res = eng.search(q, "c", method="pexeso", k=None)                # the defaults
+    tau = res.stats["tau"]
+    assert tau == sec["default_tau"] and np.all(d <= tau)
+    assert [(h.table, h.column, h.overlap) for h in res] == [("cities", "city", len(TYPOS))]
+    assert {a_: b for a_, b, _ in res[0].details["pairs"]} == \
+        {t: v.lower() for v, t in TYPOS.items()}
+    vec = ix.load_npy("pexeso/vectors.npy")
+    a = ix.arrays
+    bf = px.bruteforce(vec, a.sets_indptr, a.sets_tokens, emb.embed(res.query.tokens), tau)
+    assert {h.column_ids[0]: h.overlap for h in res} == \
+        {c: n for c, n in enumerate(bf) if n >= px.t_count(px.DEFAULT_T, len(TYPOS))}
+
+
 @pytest.mark.spark
 def test_pexeso_method_needs_the_component(demo_engine):
     from lakejoin_jupyter.errors import QueryError

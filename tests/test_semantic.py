@@ -107,15 +107,23 @@ def test_nearest_other_is_the_definition():
     assert len(pa.nearest_other(np.vstack([x[3], x[3]]))) == 0
 
 
-def test_default_tau_is_the_embedders_quantile_of_the_profile():
+def test_default_tau_is_the_embedders_quantile_of_the_profile_at_least_its_floor():
     d = np.linspace(0.0, 1.0, 1001)
     prof = pa.distance_profile(d, columns=3)
     assert prof["values"] == 1001 and prof["columns"] == 3
     for name in ("ngram", SEMANTIC, "something-else"):
         level = pa.TAU_QUANTILE.get(name, pa.TAU_QUANTILE_OTHER)
-        assert pa.default_tau(prof, name) == pytest.approx(level, abs=1e-3)
-    assert pa.default_tau(None, "ngram") is None
-    assert pa.default_tau(pa.distance_profile(np.zeros(0), 0), "ngram") is None
+        want = max(level, pa.TAU_FLOOR.get(name, 0.0))
+        assert pa.default_tau(prof, name) == pytest.approx(want, abs=1e-3)
+    # the n-gram typo floor: above its quantile of a lake's profile, and without a profile
+    assert pa.default_tau(prof, "ngram") == pa.TAU_FLOOR["ngram"] > pa.TAU_QUANTILE["ngram"]
+    assert pa.default_tau(pa.distance_profile(d + 0.9, columns=3), "ngram") == \
+        pytest.approx(0.9 + pa.TAU_QUANTILE["ngram"], abs=1e-3)
+    assert pa.default_tau(None, "ngram") == pa.TAU_FLOOR["ngram"]
+    assert pa.default_tau(pa.distance_profile(np.zeros(0), 0), "ngram") == pa.TAU_FLOOR["ngram"]
+    assert pa.default_tau(None, "something-else") is None
+    assert "at least 0.8" in pa.default_tau_rule("ngram")
+    assert "at least" not in pa.default_tau_rule("something-else")
 
 
 # ----------------------------------------------------------------------------- Spark build

@@ -13,7 +13,8 @@ search and oracle.
 Note:
     The grid's domain per dimension is the min and max of the partition's mapped vectors
     (the paper leaves it open). The distance profile (nearest other value within a column,
-    over sampled columns) and the default tau taken from it are ours, not the paper's.
+    over sampled columns) and the default tau taken from it, at least a per-embedder typo
+    floor, are ours, not the paper's.
     Details: docs/algorithms/pexeso.md.
 """
 from __future__ import annotations
@@ -222,6 +223,10 @@ SAME_VECTOR = 1e-6                # closer than this: one value to the embedder 
 # bench/semantic_join.py (docs/algorithms/pexeso.md)
 TAU_QUANTILE = {"ngram": 0.01, "e5-small": 0.3, "sentence-transformers": 0.2}
 TAU_QUANTILE_OTHER = 0.01
+# an embedder's typo floor: the default tau is never below it. The largest tau at which
+# queries with one-character typos find no column that equality misses for the clean
+# column, on the development queries of bench/pexeso_typos.py (docs/algorithms/pexeso.md)
+TAU_FLOOR = {"ngram": 0.8, "e5-small": 0.25}
 
 
 def profile_columns(column_ids: np.ndarray, n_columns: int) -> np.ndarray:
@@ -260,15 +265,24 @@ def distance_profile(dists: np.ndarray, columns: int) -> dict:
 
 
 def default_tau(profile: dict | None, embedder_name: str) -> float | None:
-    """An embedder's default tau from an index's distance profile: the quantile
-    TAU_QUANTILE[embedder] of the nearest-other distances (interpolated between the
-    recorded levels); None without a profile."""
+    """An embedder's default tau: the quantile TAU_QUANTILE[embedder] of the profile's
+    nearest-other distances (interpolated between the recorded levels), raised to the
+    embedder's typo floor TAU_FLOOR; without a profile, the floor (None without one)."""
+    floor = TAU_FLOOR.get(embedder_name)
     if not profile or not profile.get("values"):
-        return None
+        return floor
     level = TAU_QUANTILE.get(embedder_name, TAU_QUANTILE_OTHER)
     lv = np.asarray(profile["levels"], dtype=np.float64)
     qv = np.asarray(profile["quantiles"], dtype=np.float64)
-    return round(float(np.interp(level, lv, qv)), 4)
+    return round(max(float(np.interp(level, lv, qv)), floor or 0.0), 4)
+
+
+def default_tau_rule(embedder_name: str) -> str:
+    """The rule default_tau applies, as the manifest records it."""
+    rule = (f"quantile {TAU_QUANTILE.get(embedder_name, TAU_QUANTILE_OTHER)} of the "
+            f"distance profile")
+    floor = TAU_FLOOR.get(embedder_name)
+    return rule + (f", at least {floor} (typo floor)" if floor is not None else "")
 
 
 # --------------------------------------------------------------- out-of-core partitioning

@@ -23,8 +23,8 @@ import pandas as pd
 import pyarrow.dataset as pads
 
 from ..embed import cached_embedder, get_embedder
-from ..index.pexeso_arrays import (PROFILE_COLUMNS, PROFILE_VALUES, SAMPLE_MULT, TAU_QUANTILE,
-                                   TAU_QUANTILE_OTHER, cluster_columns, default_tau,
+from ..index.pexeso_arrays import (PROFILE_COLUMNS, PROFILE_VALUES, SAMPLE_MULT,
+                                   cluster_columns, default_tau, default_tau_rule,
                                    distance_profile, domain, leaf_coords, map_to_pivots,
                                    morton_keys, nearest_other, partition_from_entries,
                                    select_pivots)
@@ -216,8 +216,7 @@ def build(ctx) -> dict:
         plan_model.append(model)
     return {"embedder": spec, "pivots": P, "levels": m, "levels_model": levels_model,
             "plan_model": plan_model, "default_tau": tau0, "values": values,
-            "default_tau_rule": (f"quantile {TAU_QUANTILE.get(spec['name'], TAU_QUANTILE_OTHER)} "
-                                 f"of the distance profile"),
+            "default_tau_rule": default_tau_rule(spec["name"]),
             "distance_profile": profile,
             "embedding": {"values": int(ctx.n_tokens), "seconds": embed_s,
                           "cores": int(spark.sparkContext.defaultParallelism)},

@@ -15,7 +15,8 @@ Note:
     - A lake vector is verified once per query vector, for all its columns.
     - Acceptance and Lemma 7 act between batches; filters keep a 1e-9 margin around tau.
     - ``plan="auto"`` scans by BLAS instead when the build's model predicts it cheaper.
-    - tau defaults to the index's own value (a quantile of the build's distance profile).
+    - tau defaults to the index's own value (a quantile of the build's distance profile,
+      at least the embedder's typo floor), the current rule applied to the recorded profile.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from functools import cached_property
 import numpy as np
 
 from .registry import Candidate, ParamSpec, SearchMethod
-from ..index.pexeso_arrays import (MAX_KEY_BITS, PexesoPartition, distances,
+from ..index.pexeso_arrays import (MAX_KEY_BITS, PexesoPartition, default_tau, distances,
                                    leaf_coords, map_to_pivots, morton_keys)
 
 EPS = 1e-9
@@ -685,10 +686,12 @@ class PexesoModel:
 
     @property
     def default_tau(self) -> float:
-        """The index's default tau: chosen by the build from its distance profile for its
-        embedder (index/pexeso_arrays.default_tau); DEFAULT_TAU for an index built before
-        profiles were recorded."""
-        tau = self.section.get("default_tau")
+        """The index's default tau: the rule (index/pexeso_arrays.default_tau) on the
+        build's distance profile for its embedder, so an index built under an earlier rule
+        gets the current one; DEFAULT_TAU for an index built before profiles were recorded
+        and an embedder without a typo floor."""
+        tau = default_tau(self.section.get("distance_profile"),
+                          (self.section.get("embedder") or {}).get("name", ""))
         return DEFAULT_TAU if tau is None else float(tau)
 
     @cached_property
