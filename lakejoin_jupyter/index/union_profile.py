@@ -13,9 +13,7 @@ Jaccard.
 
 Note:
     - Set unionability is -log10 of the hypergeometric upper tail P(X >= t) (TUS uses the
-      CDF, which saturates at 1.0); the tail is bounded by the geometric series of pmf ratios,
-      and below the mode by the lower tail's first terms, so it grows with t as the CDF does.
-    - Columns sharing no value get 0 (TUS's CDF at t = 0 varies with the two sizes).
+      CDF, which saturates at 1.0); the tail is bounded by the geometric series of pmf ratios.
     - The vector sample is the S distinct tokens of smallest 64-bit hash (consistent across
       columns, so overlapping columns embed overlapping values).
     Derivations: docs/algorithms/union.md.
@@ -40,8 +38,6 @@ MIN_NUMERIC_CELLS = 3
 PATTERN_PARTS = 8                     # pattern elements kept (then an ellipsis)
 MAX_PATTERN_CHARS = 200
 PATTERN_VECTOR_MIN = 64               # texts from which patterns are computed all at once
-LOWER_TERMS = 32                      # terms of the hypergeometric's lower tail summed
-LOWER_CAP = 0.99                      # the lower tail's sum is used up to this value
 
 _NUMERIC_TOKEN = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:e[+-]?[0-9]+)?")
 _NUMERIC_ANCHORED = f"^(?:{_NUMERIC_TOKEN.pattern})$"    # the same, for Arrow (RE2)
@@ -283,12 +279,8 @@ def header_grams(name) -> frozenset:
 def set_statistic(t, na, nb) -> np.ndarray:
     """Set unionability of columns with na and nb distinct values sharing t (TUS §3.1, the
     domain taken as their disjoint union): -log10 P(X >= t), X hypergeometric (population
-    na + nb, na successes, nb draws); 0 when they share nothing. It grows with t over the
-    whole range, as TUS's CDF does: below the distribution's mode P(X >= t) = 1 - P(X < t)
-    is near 1 and the statistic small but positive, so a pair sharing values always outranks
-    one sharing none. Bounded from below: the upper tail is at most pmf(t) / (1 - r) with
-    r = pmf(t + 1) / pmf(t) (the pmf is log-concave), the lower tail at least its LOWER_TERMS
-    terms below t; a statistic under the smallest float is kept at it."""
+    na + nb, na successes, nb draws). 0 up to the distribution's mode; the tail is bounded
+    by pmf(t) / (1 - r) with r = pmf(t + 1) / pmf(t) (the pmf is log-concave)."""
     from scipy.special import gammaln
     t = np.asarray(t, dtype=np.float64)
     na = np.asarray(na, dtype=np.float64)
@@ -305,30 +297,8 @@ def set_statistic(t, na, nb) -> np.ndarray:
     log_pmf = lcomb(na, t) + lcomb(m - na, nb - t) - lcomb(m, nb)
     r = (na - t) * (nb - t) / ((t + 1) * (m - na - nb + t + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        upper = np.where(r < 1, log_pmf - np.log1p(-np.minimum(r, 1 - 1e-12)), 0.0)
-    from_upper = np.where(r < 1, -upper / math.log(10), 0.0)
-    # the lower tail P(X <= t - 1), at least its first LOWER_TERMS terms (exact ratios),
-    # capped so that its sum never rounds up to 1: it bounds the statistic by at most
-    # -log10(1 - LOWER_CAP), so it is summed only where the upper tail's bound is lower
-    need = np.flatnonzero(from_upper < -math.log10(1 - LOWER_CAP))
-    stat = from_upper
-    if len(need):
-        tn, an, bn, mn = t[need], na[need], nb[need], m[need]
-        s = tn - 1
-        term = np.exp(lcomb(an, s) + lcomb(mn - an, bn - s) - lcomb(mn, bn))
-        lower = term.copy()
-        for _ in range(LOWER_TERMS - 1):
-            ratio = np.where(s > 0, s * (mn - an - bn + s) /
-                             np.maximum((an - s + 1) * (bn - s + 1), 1.0), 0.0)
-            term = term * ratio
-            s = s - 1
-            lower = lower + term
-            if not (term > 1e-17 * lower).any():
-                break
-        stat = stat.copy()
-        stat[need] = np.maximum(stat[need],
-                                -np.log1p(-np.minimum(lower, LOWER_CAP)) / math.log(10))
-    out[ok] = np.maximum(stat, np.finfo(np.float64).tiny)
+        log_tail = np.where(r < 1, log_pmf - np.log1p(-np.minimum(r, 1 - 1e-12)), 0.0)
+    out[ok] = np.maximum(0.0, -log_tail / math.log(10))
     return out
 
 

@@ -282,18 +282,28 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
 def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None) -> dict:
     """Each measure as the share of the background it beats (strictly), NaN kept; row r
     of each measure against row r of the background's. ``ids`` (the lake columns of ``ev``)
-    and ``bg_ids`` (the background's): a column of the background is not compared with
-    itself (its share is over the other background columns)."""
+    and ``bg_ids`` (the background's, sorted): a column of the background is not compared
+    with itself (its share is over the other background columns)."""
     n_cols = next(iter(ev.values())).shape[1] if ev else 0
-    own = (np.isin(np.asarray(ids), np.asarray(bg_ids)).astype(np.int64)
-           if ids is not None and bg_ids is not None else np.zeros(n_cols, np.int64))
+    own = np.full(n_cols, -1, dtype=np.int64)        # each column's place in the background
+    if ids is not None and bg_ids is not None and len(bg_ids):
+        ids, bg_ids = np.asarray(ids), np.asarray(bg_ids)
+        pos = np.minimum(np.searchsorted(bg_ids, ids), len(bg_ids) - 1)
+        own = np.where(bg_ids[pos] == ids, pos, -1)
+    mine = np.flatnonzero(own >= 0)
     out = {}
     for k, x in ev.items():
         u = np.full(x.shape, np.nan)
         for r in range(x.shape[0]):
-            b = bg[k][r][~np.isnan(bg[k][r])]
-            beaten = np.searchsorted(np.sort(b), np.nan_to_num(x[r], nan=-np.inf), side="left")
-            others = len(b) - own
+            row = bg[k][r]
+            b = row[~np.isnan(row)]
+            xr = np.nan_to_num(x[r], nan=-np.inf)
+            beaten = np.searchsorted(np.sort(b), xr, side="left").astype(np.float64)
+            others = np.full(len(xr), float(len(b)))
+            self_bg = row[own[mine]]
+            counted = ~np.isnan(self_bg)
+            others[mine[counted]] -= 1
+            beaten[mine[counted]] -= self_bg[counted] < xr[mine[counted]]
             u[r] = np.where(others > 0, beaten / np.maximum(others, 1), np.clip(x[r], 0, 1))
         out[k] = np.where(np.isnan(x), np.nan, u)
     return out
