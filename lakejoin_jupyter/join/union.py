@@ -139,9 +139,8 @@ class UnionHit:
         with it (None: the table lacks it, so it is empty in the added rows), the pair's
         score, the distinct values they share, the query column's and the lake column's
         distinct values, and the likelihood of each evidence (NaN: the measure does not
-        apply). *set* is 0 when they share no value; sharing fewer values than chance gives
-        for those sizes (a lake column much larger than the query's holds most of its
-        values anyway) still beats the lake columns that share none."""
+        apply). *set* is 0 when the sharing is what chance gives for those sizes: a lake
+        column much larger than the query's holds most of its values anyway."""
         from ..search.union import EVIDENCE
         cols = list(self.mapping) if query_columns is None else list(query_columns)
         scores, mapping = self.column_scores, self.mapping
