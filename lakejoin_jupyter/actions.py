@@ -10,12 +10,13 @@ the notebook.
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
 import pandas as pd
 
-from .errors import LakeJoinError
+from .errors import LakeJoinError, LakeJoinWarning
 from .frames import is_spark_frame
 from .join.plan import AGGREGATES
 from .search.registry import ParamSpec, resolve_options
@@ -359,23 +360,42 @@ ACTIONS = (
 # ----------------------------------------------------------------------- union
 
 def run_union(engine, hit, frame, *, frame_name: str = "df") -> ActionResult:
-    """Stack the union hit's aligned rows under the query frame."""
+    """Stack the union hit's aligned rows under the query frame; the summary names every
+    query column left empty in the added rows (a warning when an aligned one is)."""
+    from .join.union import union_gaps
     title = f"Union with {hit.table}"
-    unioned = hit.union(frame)
+    report: dict = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LakeJoinWarning)    # said in the summary instead
+        unioned = hit.union(frame, report=report)
     pairs = ", ".join(f"`{a}` \u2190 `{b}` ({s:.2f})" for a, b, s in hit.alignment)
-    source = hit.plan(frame).source
+    plan = hit.plan(frame)
+    source = plan.source
+    unaligned = [c for c in plan.query_columns if c not in hit.mapping]
     if is_spark_frame(frame):
+        empty = (f" {', '.join(f'`{c}`' for c in unaligned)} "
+                 f"{'has' if len(unaligned) == 1 else 'have'} no aligned column: null in the "
+                 f"added rows." if unaligned else "")
         return ActionResult(title=title, joined=unioned, result=hit, spark=True,
                             summary=f"Stacked the rows of **{hit.table}** under the query "
                                     f"(aligned: {pairs}) as a Spark DataFrame (lazy); "
-                                    f"`{source}` says where each row comes from.")
+                                    f"`{source}` says where each row comes from; a value "
+                                    f"that does not cast to its query column's type is "
+                                    f"null.{empty}",
+                            details={"unaligned": unaligned})
     n_q = len(frame)
+    gaps = union_gaps(plan, report)
     summary = (f"Stacked **{len(unioned) - n_q:,}** rows of **{hit.table}** under the query's "
-               f"{n_q:,} rows (aligned: {pairs}); columns the table lacks are empty in its rows "
-               f"and `{source}` says where each row comes from.")
+               f"{n_q:,} rows (aligned: {pairs}); `{source}` says where each row comes from.")
+    for level, m in gaps["messages"]:
+        summary += f"\n\n{'**Warning:**' if level == 'warning' else '*note:*'} {m}"
+    empty = gaps["empty_aligned"] + gaps["unaligned"]
     return ActionResult(title=title, summary=summary, joined=unioned, result=hit,
                         tables={"added rows (first 10)": unioned.iloc[n_q:].head(10)},
-                        details={"rows_added": len(unioned) - n_q, "score": hit.score})
+                        details={"rows_added": len(unioned) - n_q, "score": hit.score,
+                                 "empty_columns": empty,
+                                 "empty_aligned": gaps["empty_aligned"],
+                                 "lossy": gaps["lossy"], "unaligned": gaps["unaligned"]})
 
 
 # The actions on a union hit (the widget's Union mode, %lakejoin union --union N).

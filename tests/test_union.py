@@ -68,6 +68,28 @@ def test_ks_similarity_is_scipy_two_sample_ks(a, b):
     assert both[0, 0] == pytest.approx(1 - ks_2samp(a, b).statistic)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 3), st.integers(1, 8), st.integers(0, 12))
+def test_likelihoods_are_the_share_of_the_other_background_columns_beaten(seed, nq, m, nbg):
+    """Brute force: the share of the background columns, other than the column itself, whose
+    value it beats strictly (NaN left out; no other column: the raw value clipped to 0-1)."""
+    rng = np.random.default_rng(seed)
+    lake = rng.choice([0.0, 0.2, 0.5, 0.9, 1.0, np.nan], size=(nq, 20))   # ties and NaN
+    bg_ids = np.sort(rng.choice(20, size=nbg, replace=False))
+    ids = rng.choice(20, size=m, replace=False)
+    got = us.likelihoods({"set": lake[:, ids]}, {"set": lake[:, bg_ids]}, ids, bg_ids)["set"]
+    for r in range(nq):
+        for j, cid in enumerate(ids):
+            x = lake[r, cid]
+            others = [lake[r, c] for c in bg_ids if c != cid and not np.isnan(lake[r, c])]
+            if np.isnan(x):
+                assert np.isnan(got[r, j])
+            elif not others:
+                assert got[r, j] == pytest.approx(min(max(x, 0.0), 1.0))
+            else:
+                assert got[r, j] == pytest.approx(sum(v < x for v in others) / len(others))
+
+
 def _numeric_summary_of_cells(cell_tokens):
     toks = [t for t in cell_tokens if t is not None]
     x = np.asarray([float(t) for t in toks if up._NUMERIC_TOKEN.fullmatch(t)], dtype=np.float64)
@@ -179,6 +201,11 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
     weights = us.WEIGHTS if weights is None else weights
     out = []
     t = index.tables
+    lake_sets = []
+    for cid in range(len(lp.sizes)):
+        gen, local = index.generation_of(int(cid))
+        lake_sets.append(set(gen.token_text(gen.arrays.set_tokens(local))))
+    bg_ids = [int(c) for c in lp.background]
     for tid, first, m in zip(t["table_id"], t["first_column_id"], t["n_columns"]):
         ids = np.arange(first, first + m)
         S = np.zeros((len(qcols), m))
@@ -186,12 +213,20 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
             ov = us.overlaps(index, q.tokens)
             # |Q ∩ X| the slow way, from the lake column's own tokens
             for j, cid in enumerate(ids):
-                gen, local = index.generation_of(int(cid))
-                toks = set(gen.token_text(gen.arrays.set_tokens(local)))
-                assert ov[cid] == len(toks & set(q.tokens))
+                assert ov[cid] == len(lake_sets[cid] & set(q.tokens))
             bg = us.evidence([q], us.lake_part(lp, lp.background), ov[None], lp)
             ev = us.evidence([q], us.lake_part(lp, ids), ov[None], lp)
-            S[i] = us.ensemble(us.likelihoods(ev, bg), weights, us.SHARPNESS)[0]
+            # the likelihoods by hand: the share of the other background columns beaten
+            u = {}
+            for e in us.EVIDENCE:
+                u[e] = np.full((1, m), np.nan)
+                for j, cid in enumerate(ids):
+                    x = ev[e][0, j]
+                    others = [v for c, v in zip(bg_ids, bg[e][0]) if c != cid and not np.isnan(v)]
+                    if not np.isnan(x):
+                        u[e][0, j] = (sum(v < x for v in others) / len(others) if others
+                                      else min(max(x, 0.0), 1.0))
+            S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
         best = brute_alignment(S, min_column)
         if best > 0:
             out.append((int(tid), best / len(qcols)))
@@ -611,3 +646,168 @@ def test_ks_similarity_from_counts_equals_the_cumulative_sum_one(seed, p, span):
     # a row alone, or fewer columns: the same value, bit for bit
     assert up.ks_similarity(a[None, :], B[:1])[0, 0] == up.ks_similarity(a[None, :], B)[0, 0]
     assert (up.ks_similarity(A[1:], B[1:]) == up.ks_similarity(A, B)[1:, 1:]).all()
+
+
+# ----------------------------------------------------------------------- a log split in two
+# An upload log split into two tables (other headers, other date format): a query drawn from
+# one of them shares only part of its values with the other, fewer than the hypergeometric's
+# mode for a domain taken as the two columns' disjoint union (TUS §3.1).
+
+def _split_log_lake(rng):
+    words = ["".join(rng.choice(list("abcdefghiklmnoprstuvwxyz"), int(rng.integers(3, 9))))
+             for _ in range(400)]
+    packages = sorted(set(f"lib{w}{rng.integers(0, 4)}" if i % 3 == 0 else w
+                          for i, w in enumerate(words)))[:300]
+    people = sorted({w for w in words[::3]})[:120]
+    emails = [f"{p}@debian.org" for p in people]
+    days = pd.Timestamp("2010-01-01") + pd.to_timedelta(rng.integers(0, 4000, 3000), unit="D")
+
+    def log(n, pk, em):
+        return pd.DataFrame({
+            "package": rng.choice(pk, n),
+            "version": [f"{a}.{b}.{c}-{d}" for a, b, c, d in rng.integers(0, [9, 30, 20, 4], (n, 4))],
+            "email": rng.choice(em, n),
+            "when": rng.choice(days, n)})
+
+    old = log(600, packages[::5], emails[::2])
+    new = log(1500, packages, emails)
+    tables = {
+        "debian/uploads_old.csv": pd.DataFrame({
+            "package": old["package"], "version": old["version"], "email": old["email"],
+            "uploaded": old["when"].dt.strftime("%a, %d %b %Y 12:00:00 +0100")}),
+        "debian/uploads_new.tsv": pd.DataFrame({
+            "maintainer_email": new["email"], "pkg": new["package"], "ver": new["version"],
+            "upload_date": new["when"].dt.strftime("%Y-%m-%d")}),
+        "debian/packages.csv": pd.DataFrame({
+            "pkg_id": [f"PKG-{i:05d}" for i in range(len(packages))], "package": packages,
+            "n_uploads": rng.integers(1, 90, len(packages))}),
+        "debian/maintainers.csv": pd.DataFrame({
+            "name": [p.capitalize() for p in people], "email": emails}),
+        "colors/rgb.csv": pd.DataFrame({
+            "name": [f"{w}{i % 5}" for i, w in enumerate(words[:200])],
+            "red": rng.integers(0, 256, 200), "green": rng.integers(0, 256, 200),
+            "blue": rng.integers(0, 256, 200)}),
+        "xkb/layouts.csv": pd.DataFrame({
+            "code": [w[:2] for w in words[200:290]], "description": words[290:380]}),
+        "xkb/variants.csv": pd.DataFrame({
+            "layout": [w[:2] for w in words[100:190]], "variant": words[10:100],
+            "description": [f"{a.capitalize()} ({b})" for a, b in zip(words[:90], words[90:180])]}),
+        "colors/hex.csv": pd.DataFrame({
+            "colour": words[50:250], "hex": [f"0x{x:06x}" for x in rng.integers(0, 2**24, 200)]}),
+        "mime/globs.csv": pd.DataFrame({
+            "weight": rng.choice([50, 60, 80], 150), "type": [f"application/x-{w}" for w in words[:150]],
+            "pattern": [f"*.{w[:3]}" for w in words[150:300]]}),
+        "mime/aliases.csv": pd.DataFrame({
+            "alias": [f"text/x-{w}" for w in words[300:380]],
+            "type": [f"application/{w}" for w in words[220:300]]}),
+        "people/contributors.csv": pd.DataFrame({
+            "name": [f"{a.capitalize()} {b.capitalize()}" for a, b in zip(words[:100], words[100:200])],
+            "email": [f"{a}.{b}@contrib.example.org" for a, b in zip(words[:100], words[100:200])],
+            "joined": pd.DatetimeIndex(rng.choice(days, 100)).strftime("%d/%m/%Y")}),
+        "stats/counts.csv": pd.DataFrame({
+            "year": rng.integers(1990, 2024, 120), "count": rng.integers(0, 5000, 120),
+            "share": np.round(rng.random(120), 3)}),
+    }
+    query = new.sample(40, random_state=1)[["package", "version", "email", "when"]]
+    query = query.assign(uploaded=query.pop("when").dt.strftime("%d/%m/%Y"))
+    return tables, query.reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def split_log_lake(spark, tmp_path_factory):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    tables, query = _split_log_lake(np.random.default_rng(5))
+    root = write_lake(tmp_path_factory.mktemp("splitlog") / "lake", tables)
+    out = tmp_path_factory.mktemp("splitlog_index") / "u.index"
+    build(root, out, spark=spark, progress=False,
+          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
+    return open_index(out), tables, query
+
+
+def test_a_log_split_in_two_finds_its_other_half_aligned(split_log_lake):
+    """The query has uploads_old's headers and rows of uploads_new: uploads_old is found near
+    the top with version and email aligned (on a 35-column lake whose background is every
+    column, a column is not compared with itself); a sample of uploads_new lists uploads_old
+    too. package is not aligned: the query shares fewer package values with uploads_old than
+    the disjoint union of the two columns gives by chance, so the set evidence is 0
+    (docs/algorithms/union.md, "A log split in two")."""
+    engine, tables, q = split_log_lake
+    old = tables["debian/uploads_old.csv"]
+    shared = len(set(q["package"]) & set(old["package"]))
+    assert 0 < shared < len(set(q["package"])) * old["package"].nunique() / (
+        q["package"].nunique() + old["package"].nunique())     # below the mode
+    res = engine.search_unionable(q, k=5)
+    ranks = {h.table: h for h in res}
+    assert "debian/uploads_old" in [h.table for h in res[:2]]
+    m = ranks["debian/uploads_old"].mapping
+    assert m.items() >= {"version": "version", "email": "email"}.items()
+    assert m.items() <= {"package": "package", "version": "version", "email": "email",
+                         "uploaded": "uploaded"}.items()
+    sample = pd.read_csv(io.StringIO(tables["debian/uploads_new.tsv"].to_csv(index=False)),
+                         dtype=str).sample(40, random_state=2)
+    hits = {h.table: h for h in engine.search_unionable(sample, k=5)}
+    assert "debian/uploads_old" in hits
+    assert hits["debian/uploads_old"].mapping.items() <= {
+        "pkg": "package", "ver": "version", "maintainer_email": "email",
+        "upload_date": "uploaded"}.items()
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 2**31 - 1))
+@example(1)
+def test_search_equals_brute_force_on_a_log_split_in_two(split_log_lake, seed):
+    """The brute force on queries sharing values with a partner below the mode of the two
+    columns' disjoint union, on a lake whose background is every column: rows of uploads_new
+    under random column subsets, named as uploads_old's columns or not (the default
+    candidate retrieval, not a scan)."""
+    engine, tables, _ = split_log_lake
+    rng = np.random.default_rng(seed)
+    new = tables["debian/uploads_new.tsv"]
+    cols = list(rng.permutation(new.columns)[: int(rng.integers(1, 5))])
+    q = new.sample(int(rng.integers(10, 60)), random_state=seed % 1000)[cols]
+    names = {"pkg": "package", "ver": "version", "maintainer_email": "email",
+             "upload_date": "uploaded"}
+    if rng.random() < 0.5:
+        q = q.rename(columns=names)
+    found, _ = us.search(engine.index, q, k=10)
+    expect = brute_search(engine.index, q, 10)
+    assert [(c.table_id, round(c.score, 9)) for c in found] == \
+        [(t, round(s, 9)) for t, s in expect]
+
+
+def test_union_action_names_the_columns_left_empty(split_log_lake):
+    """The Union action's summary names every query column empty in the added rows (a
+    warning when they are most of the query's, or when an aligned column ends up with no
+    value), and hit.union warns when an aligned column has no value left after converting."""
+    import dataclasses
+    import warnings
+
+    from lakejoin_jupyter import actions
+    from lakejoin_jupyter.errors import LakeJoinWarning
+    engine, tables, q = split_log_lake
+    hits = {h.table: h for h in engine.search_unionable(q, k=5)}
+    out = actions.UNION_ACTIONS[0](engine, hits["debian/packages"], q)
+    added = out.joined.iloc[len(q):]
+    empty = [c for c in q.columns if added[c].isna().all()]
+    assert sorted(out.details["empty_columns"]) == sorted(empty) and len(empty) >= 2
+    assert "**Warning:**" in out.summary
+    assert all(f"`{c}`" in out.summary for c in empty)
+    assert f"empty in all {len(added):,} added rows" in out.summary
+    # an aligned column none of whose values converts to the query's type (numbers)
+    qn = q.assign(n=np.arange(len(q)))
+    hit = dataclasses.replace(hits["debian/uploads_old"],
+                              alignment=(("package", "package", 0.9), ("n", "email", 0.9)))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        u = hit.union(qn)
+    assert u["n"].iloc[len(qn):].isna().all()
+    msg = " ".join(str(w.message) for w in seen if issubclass(w.category, LakeJoinWarning))
+    assert "`n` <- `email` is empty in all 600 added rows" in msg and "numbers" in msg
+    out = actions.UNION_ACTIONS[0](engine, hit, qn)
+    assert "**Warning:** `n` <- `email` is empty in all 600 added rows" in out.summary
+    assert out.details["empty_aligned"] == ["n"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LakeJoinWarning)   # a clean union says nothing
+        hits["debian/uploads_old"].union(q)

@@ -234,23 +234,30 @@ def aggregate_spark(rk, keys: list, agg: Aggregate):
 
 # ----------------------------------------------------------------------- union
 
-def execute_union(plan, df):
-    """Stack the plan's lake table under ``df`` (pandas in, pandas out; Spark: lazy Spark)."""
+def execute_union(plan, df, report: dict | None = None):
+    """Stack the plan's lake table under ``df`` (pandas in, pandas out; Spark: lazy Spark).
+    ``report`` (pandas): filled as :func:`union_pandas` says."""
     if is_spark_frame(df):
         return union_spark(df, spark_table(df.sparkSession, plan.other), plan)
     if not isinstance(df, pd.DataFrame):
         raise QueryError(f"Cannot union a {type(df).__name__}; pass a pandas or Spark DataFrame.")
-    return union_pandas(df, lake_table(plan.other, types=True), plan)
+    return union_pandas(df, lake_table(plan.other, types=True), plan, report)
 
 
-def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan) -> pd.DataFrame:
-    """``df`` (source "query") above the aligned, renamed, converted rows of ``other``."""
+def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | None = None) -> pd.DataFrame:
+    """``df`` (source "query") above the aligned, renamed, converted rows of ``other``.
+    ``report``: given a dict, it gets the rows added ("rows") and, per aligned query column,
+    the lake column's non-null cells before and after the conversion ("values")."""
     added = other[[b for _, b in plan.alignment]].rename(columns=plan.renamed)
+    before = {a: int(added[a].notna().sum()) for a, _ in plan.alignment}
     for (a, _), kind in zip(plan.alignment, plan.kinds):
         if kind == "numeric":
             added[a] = pd.to_numeric(added[a], errors="coerce")
         elif kind == "datetime":
             added[a] = pd.to_datetime(added[a], errors="coerce")
+    if report is not None:
+        report["rows"] = len(added)
+        report["values"] = {a: (before[a], int(added[a].notna().sum())) for a, _ in plan.alignment}
     return pd.concat([df.assign(**{plan.source: "query"}),
                       added.assign(**{plan.source: plan.other.name})], ignore_index=True)
 

@@ -8,12 +8,13 @@ each pair's unionability and evidence) and the rows it adds; ``union(df)`` runs 
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..errors import QueryError
+from ..errors import LakeJoinWarning, QueryError
 from ..frames import check_identifier, is_spark_frame
 from ..index.tables import LakeTable, find_table
 from .codegen import union_code
@@ -22,6 +23,48 @@ from .plan import UnionPlan, make_union_plan
 
 
 SHARED_COLUMNS = ("shared values", "query values", "lake values")
+KIND_WORDS = {"numeric": "numbers", "datetime": "date-times"}
+
+
+def union_gaps(plan: UnionPlan, report: dict) -> dict:
+    """The query columns that are empty in the rows a pandas union added, and why, from the
+    ``report`` of :func:`~.execute.union_pandas`: "empty_aligned" (aligned, yet no value:
+    the lake column is empty or none of its values converts to the query column's type),
+    "lossy" (aligned, some values lost in the conversion), "unaligned" (no lake column: null
+    by design), "rows" and one (level, sentence) per case ("messages"): a "warning" for an
+    empty aligned column, and for the unaligned ones when at least half of the query's
+    columns are empty in the added rows; a "note" otherwise."""
+    rows, values = report.get("rows", 0), report.get("values", {})
+    kinds = dict(zip([a for a, _ in plan.alignment], plan.kinds))
+    lake = dict(plan.alignment)
+    table = plan.other.name
+    empty, lossy, msgs = [], [], []
+    for a, (raw, kept) in values.items():
+        if not rows or kept == raw:
+            if rows and raw == 0:
+                empty.append(a)
+                msgs.append(("warning", f"`{a}` <- `{lake[a]}` is empty in all {rows:,} "
+                                        f"added rows: `{lake[a]}` of {table} has no value."))
+            continue
+        what = KIND_WORDS.get(kinds.get(a), "the query column's type")
+        if kept == 0:
+            empty.append(a)
+            msgs.append(("warning", f"`{a}` <- `{lake[a]}` is empty in all {rows:,} added "
+                                    f"rows: none of its {raw:,} values converts to {what} "
+                                    f"(the type of the query's `{a}`)."))
+        else:
+            lossy.append(a)
+            msgs.append(("note", f"`{a}` <- `{lake[a]}`: {raw - kept:,} of its {raw:,} "
+                                 f"values do not convert to {what} and are empty."))
+    unaligned = [c for c in plan.query_columns if c not in lake]
+    if unaligned and rows:
+        names = ", ".join(f"`{c}`" for c in unaligned)
+        most = 2 * (len(unaligned) + len(empty)) >= len(plan.query_columns)
+        msgs.append(("warning" if most else "note",
+                     f"{names} {'has' if len(unaligned) == 1 else 'have'} no aligned column "
+                     f"in {table}: empty in all {rows:,} added rows."))
+    return {"rows": rows, "empty_aligned": empty, "lossy": lossy, "unaligned": unaligned,
+            "messages": msgs}
 
 
 @dataclass
@@ -63,10 +106,22 @@ class UnionHit:
         return make_union_plan(df, [(a, b) for a, b, _ in self.alignment], self.lake,
                                description=f"table union search, score {self.score:.3f}")
 
-    def union(self, df=None):
-        """``df`` with this table's aligned rows stacked under it (pandas, or lazy Spark)."""
+    def union(self, df=None, *, report: dict | None = None):
+        """``df`` with this table's aligned rows stacked under it (pandas, or lazy Spark).
+        pandas: an aligned column left with no value in the added rows (the lake column is
+        empty, or none of its values converts to the query column's type), or losing some
+        in the conversion, is named in a :class:`~lakejoin_jupyter.errors.LakeJoinWarning`;
+        ``report`` (a dict) gets what :func:`union_gaps` reads."""
         df = self._df(df)
-        return execute_union(self.plan(df), df)
+        plan = self.plan(df)
+        report = {} if report is None else report
+        out = execute_union(plan, df, report)
+        gaps = union_gaps(plan, report)
+        if gaps["empty_aligned"] or gaps["lossy"]:
+            warnings.warn(" ".join(m for _, m in gaps["messages"][:len(gaps["empty_aligned"]) +
+                                                                  len(gaps["lossy"])]),
+                          LakeJoinWarning, stacklevel=2)
+        return out
 
     def code(self, name: str = "df", into: str = "unioned", *, df=None,
              spark: bool | None = None) -> str:

@@ -15,6 +15,8 @@ Note:
     - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
       one coincidental measure decide); sharpness and min_column tuned on development seeds.
     - Nearest neighbours are exact (one product over the lake's column vectors and formats).
+    - The background is a sample of lake columns, not all attribute pairs [TUS §3.4]; a lake
+      column is left out of its own background (small lakes: the sample is the whole lake).
 """
 from __future__ import annotations
 
@@ -277,19 +279,32 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     return ev
 
 
-def likelihoods(ev: dict, bg: dict) -> dict:
+def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None) -> dict:
     """Each measure as the share of the background it beats (strictly), NaN kept; row r
-    of each measure against row r of the background's."""
+    of each measure against row r of the background's. ``ids`` (the lake columns of ``ev``)
+    and ``bg_ids`` (the background's, sorted): a column of the background is not compared
+    with itself (its share is over the other background columns)."""
+    n_cols = next(iter(ev.values())).shape[1] if ev else 0
+    own = np.full(n_cols, -1, dtype=np.int64)        # each column's place in the background
+    if ids is not None and bg_ids is not None and len(bg_ids):
+        ids, bg_ids = np.asarray(ids), np.asarray(bg_ids)
+        pos = np.minimum(np.searchsorted(bg_ids, ids), len(bg_ids) - 1)
+        own = np.where(bg_ids[pos] == ids, pos, -1)
+    mine = np.flatnonzero(own >= 0)
     out = {}
     for k, x in ev.items():
         u = np.full(x.shape, np.nan)
         for r in range(x.shape[0]):
-            b = bg[k][r][~np.isnan(bg[k][r])]
-            if not len(b):
-                u[r] = np.clip(x[r], 0, 1)
-            else:
-                u[r] = np.searchsorted(np.sort(b), np.nan_to_num(x[r], nan=-np.inf),
-                                       side="left") / len(b)
+            row = bg[k][r]
+            b = row[~np.isnan(row)]
+            xr = np.nan_to_num(x[r], nan=-np.inf)
+            beaten = np.searchsorted(np.sort(b), xr, side="left").astype(np.float64)
+            others = np.full(len(xr), float(len(b)))
+            self_bg = row[own[mine]]
+            counted = ~np.isnan(self_bg)
+            others[mine[counted]] -= 1
+            beaten[mine[counted]] -= self_bg[counted] < xr[mine[counted]]
+            u[r] = np.where(others > 0, beaten / np.maximum(others, 1), np.clip(x[r], 0, 1))
         out[k] = np.where(np.isnan(x), np.nan, u)
     return out
 
@@ -418,7 +433,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     sem = cosine(QV64, np.vstack([part.vectors, bgp.vectors]))
     sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
     bg = evidence(qs, bgp, OV, lp, H, sem_bg)
-    Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg)
+    Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg, ids, lp.background)
     S[active] = ensemble(Ua, weights, sharpness)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     out, pos = [], 0

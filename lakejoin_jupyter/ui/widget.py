@@ -869,12 +869,15 @@ class DiscoveryWidget(W.VBox):
             bound = variable
             message = f"{result.title}: bound to {variable} ({_shape_text(joined)})."
             self.refresh_frames()
+        empty = (result.details or {}).get("empty_columns") or []
+        if empty:             # a union's query columns with no value in the added rows
+            message += f" Empty in the added rows: {', '.join(map(str, empty))}."
         if tab is not None:
             tab.show_result(result, variable if joined is not None else None, code, bound)
             tab.code_panel.key = key
             if code and self.auto_insert.value:
                 tab.code_panel.write_cell()
-        self._set_status(message, "info" if result.ok else "note")
+        self._set_status(message, "info" if result.ok and not empty else "note")
 
     @property
     def code_panel(self) -> CodePanel | None:
