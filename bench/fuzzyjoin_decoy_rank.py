@@ -1,6 +1,6 @@
 """The decoy ratio's rank, corrected for right values without a partner, replayed on the
 DEVELOPMENT split (round 7 of issue 26's calibration; bench/results/fuzzyjoin_calibration.md,
-fourteenth session).
+fourteenth session; none of the variants was kept).
 
 The decoy ratio s2 = d2 / d3 has the null's distribution only for a right value whose
 nearest left value is its partner (l2 and l3 are then its first two non-partners). For a
@@ -18,7 +18,13 @@ any D. The variants replace each decoy by a mix of s2 and s2^2:
 * v9a: every decoy s2^2 weighted pi0 and s2 weighted 1 - pi0 (one global mix), pi0
   re-estimated from the mixed decoys, ``ITERATIONS`` times;
 * v9t / v9s: v9's weights in pi0's tail count only / in the isotonic share only;
-* v9z1 / v9z0: v9 with the bound's z 1.0 / 0.
+* v9z1 / v9z0: v9 with the bound's z 1.0 / 0;
+* v9c: v9 iterated to its fixed point (no null probability moves by more than 1e-4, at
+  most 20 iterations);
+* v10: pi0 by the model's moment estimator, (T + 1) (1 - T / N) / (S - T + 1) with
+  T = #{s1 > lambda}, S = #{s2 > lambda} N / M (E[T] = N pi0 tau0, E[S] = N tau0 (1 + pi0
+  (1 - tau0))), at most 1; the isotonic share as v9's with that pi0 fixed; the bound's pi0
+  term its delta-method relative variance.
 
     python bench/fuzzyjoin_decoy_rank.py --work W --variant v9 [--out dev_v9.csv]
 
@@ -73,6 +79,21 @@ def weighted_null(s1, x2, w2, tail=mp.NULL_TAIL, pi0=None, tail_w=None, shape_w=
     return out, float(pi0), b
 
 
+def moment_pi0(s1, s2, tail=mp.NULL_TAIL) -> tuple[float, float]:
+    """v10's pi0 and its relative variance (delta method, Poisson counts)."""
+    x1, x2 = s1[np.isfinite(s1)], s2[np.isfinite(s2)]
+    n, m = len(x1), len(x2)
+    if not n or not m:
+        return 1.0, 1.0
+    t, raw = float(np.sum(x1 > tail)), float(np.sum(x2 > tail))
+    s = raw * n / m
+    if s <= t:
+        return 1.0, 1.0
+    c = s - t + 1.0
+    pi0 = min(1.0, (t + 1.0) * (1.0 - t / n) / c)
+    return pi0, (t + 1.0) * (1.0 / (t + 1.0) + 1.0 / c) ** 2 + raw * (n / m) ** 2 / c ** 2
+
+
 def variant_null(s1, s2, variant: str, trace: list | None = None):
     """(null per join, pi0, the decoys' weighted tail count) under ``variant``."""
     ok2 = np.isfinite(s2)
@@ -82,9 +103,13 @@ def variant_null(s1, s2, variant: str, trace: list | None = None):
     if variant == "v0":
         null, pi0, b = weighted_null(s1, x2, ones)
         return null, pi0, b
+    fixed = None
+    if variant == "v10":
+        fixed, _ = moment_pi0(s1, s2)
+        null, _ = mp.null_probability(s1, s2, pi0=fixed)
     xx = np.concatenate([x2, x2 ** 2])
     b = float(np.sum(x2 > mp.NULL_TAIL))
-    for _ in range(ITERATIONS):
+    for it in range(20 if variant == "v9c" else ITERATIONS):
         if variant == "v9a":
             w = np.concatenate([np.full(len(x2), 1.0 - pi0), np.full(len(x2), pi0)])
         else:
@@ -93,11 +118,20 @@ def variant_null(s1, s2, variant: str, trace: list | None = None):
         plain = np.concatenate([ones, np.zeros(len(x2))])
         tail_w = plain if variant == "v9s" else w
         shape_w = plain if variant == "v9t" else w
-        new, pi0, b = weighted_null(s1, xx, w, tail_w=tail_w, shape_w=shape_w)
-        if trace is not None:
-            ok = np.isfinite(new)
-            trace.append(float(np.max(np.abs(new[ok] - null[ok]))) if ok.any() else 0.0)
+        new, pi0, b = weighted_null(s1, xx, w, pi0=fixed, tail_w=tail_w, shape_w=shape_w)
+        ok = np.isfinite(new)
+        change = float(np.max(np.abs(new[ok] - null[ok]))) if ok.any() else 0.0
         null = new
+        if variant == "v9c":
+            if change <= 1e-4:
+                if trace is not None:
+                    trace.append(it + 1)
+                break
+        elif trace is not None:
+            trace.append(change)
+    else:
+        if variant == "v9c" and trace is not None:
+            trace.append(20)
     return null, pi0, b
 
 
@@ -118,13 +152,15 @@ class Candidates(fuzzy._Candidates):
         self.p = p
         self.v = mp.join_variance(p, mp.null_scale(s1, s2, self.pi0))
         a = np.sum(s1[np.isfinite(s1)] > mp.NULL_TAIL) + 1
-        self.u = np.sqrt(1.0 / a + 1.0 / (b + 1.0)) * (1.0 - p)
+        rel = (moment_pi0(s1, s2)[1] if self.variant == "v10" else 1.0 / a + 1.0 / (b + 1.0))
+        self.u = np.sqrt(rel) * (1.0 - p)
 
 
 # name -> (the estimator, the bound's z: None keeps the join's)
 VARIANTS = {"v0": ("v0", None), "v9": ("v9", None), "v9a": ("v9a", None),
             "v9t": ("v9t", None), "v9s": ("v9s", None),
-            "v9z1": ("v9", 1.0), "v9z0": ("v9", 0.0)}
+            "v9z1": ("v9", 1.0), "v9z0": ("v9", 0.0), "v9c": ("v9c", None),
+            "v10": ("v10", None)}
 
 
 def main(argv=None):
@@ -153,7 +189,11 @@ def main(argv=None):
     for t in targets:
         print(f"target {t:g}: mean |P - target| {(df[f'P{t:g}'] - t).abs().mean():.5f} "
               f"mean F1 {df[f'F1{t:g}'].mean():.5f}")
-    if Candidates.trace and est != "v0":
+    if Candidates.trace and est == "v9c":
+        tr = np.array(Candidates.trace)
+        print(f"iterations to the fixed point: median {np.median(tr):g}, max {tr.max():g}, "
+              f"{np.sum(tr >= 20)} of {len(tr)} (dataset, function) pairs not converged in 20")
+    elif Candidates.trace and est != "v0":
         tr = np.array(Candidates.trace).reshape(-1, ITERATIONS)
         print("largest change of a null probability at iteration 1..%d: %s" % (
             ITERATIONS, " / ".join(f"{v:.2e}" for v in tr.max(axis=0))))
