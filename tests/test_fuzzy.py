@@ -726,6 +726,35 @@ def test_rival_mass_by_hand():
     assert mean[0] == pytest.approx([0.15, 0.15, 0.425, 0.575])
 
 
+def test_decoy_rank_weighted_estimator_by_hand():
+    """bench/fuzzyjoin_decoy_rank.py's estimator with weighted decoys: with every weight 1
+    it is the join's (``null_probability``), a decoy split into two halves of weight 1/2
+    counts as one, and pi0's tail count is the weighted one. Joins 0.1, 0.5, 0.96, 0.97,
+    1.0; decoys 0.2, 0.96, 0.99, 1.0 weighted 1, 1, 1/2, 1/4 (M = 2.75, N = 5): pi0 =
+    (3 + 1) / (1.75 * 5 / 2.75 + 1)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_decoy_rank as dr
+    rng = np.random.default_rng(3)
+    s1 = np.round(rng.random(200), 2)
+    s2 = np.round(rng.random(200) ** 0.5, 2)
+    s2[::7] = np.nan
+    want, want_pi0 = mp.null_probability(s1, s2)
+    x2 = s2[np.isfinite(s2)]
+    got, pi0, _ = dr.weighted_null(s1, x2, np.ones(len(x2)))
+    assert pi0 == pytest.approx(want_pi0)
+    assert got == pytest.approx(want, abs=1e-12)
+    halves, pi0_h, _ = dr.weighted_null(s1, np.concatenate([x2, x2]), np.full(2 * len(x2), 0.5))
+    assert pi0_h == pytest.approx(want_pi0)
+    assert halves == pytest.approx(want, abs=1e-12)
+    j = np.array([0.1, 0.5, 0.96, 0.97, 1.0])
+    _, pi0, tail = dr.weighted_null(j, np.array([0.2, 0.96, 0.99, 1.0]),
+                                    np.array([1.0, 1.0, 0.5, 0.25]))
+    assert tail == pytest.approx(1.75)
+    assert pi0 == pytest.approx(4 / (1.75 * 5 / 2.75 + 1))
+
+
 def test_benchmark_overshoot_cost_and_report_by_hand():
     """bench/fuzzyjoin_autofj.py's per-dataset cost of an overshoot (ours' true pairs from
     its precision and pair count) and the report's split of the mean |gap|: datasets at
