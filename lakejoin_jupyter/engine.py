@@ -425,6 +425,8 @@ class Hit(Joinable):
             agg = self._engine.aggregate_for(self, aggregate, order_by)
         elif order_by is not None:
             raise QueryError("order_by goes with aggregate='latest'.")
+        elif agg is not None:
+            agg = self._engine.read_latest(self, agg)
         return make_plan(self._frame_columns(df), [Key((c,)) for c in self.query_columns],
                          table.columns, [Key((c,)) for c in self.columns], other=table,
                          how=how or "left", duplicates=duplicates, aggregate=agg)
@@ -770,11 +772,12 @@ def _hit_row_html(h: Hit, q: Query) -> str:
 
 def _dates_as_text(samples) -> bool:
     """Whether a text column's sample values are all dates written as text (RFC 2822's
-    "Tue, 04 Nov 2025 10:00:00 +0100", ISO's, ...): the order "latest" reads them so."""
+    "Tue, 04 Nov 2025 10:00:00 +0100", ISO's, dd/mm/yyyy, ...), bare years among them: the
+    order "latest" reads them so."""
     from .join.keys import numeric_values, order_keys
     values = pd.Series([str(v) for v in samples if v is not None and str(v).strip()],
                        dtype=object)
-    if values.empty or numeric_values(values).notna().any():
+    if values.empty or numeric_values(values).notna().all():
         return False
     return bool(order_keys(values).notna().all())
 
@@ -1099,7 +1102,7 @@ class Engine:
                                      f"row by; name one (order_by=...) or aggregate with "
                                      f"'first', 'mean', 'sum' or 'count'.")
                 order_by = times[0]
-            return Aggregate("latest", order_by=order_by)
+            return self.read_latest(hit, Aggregate("latest", order_by=order_by))
         if order_by is not None:
             raise QueryError("order_by goes with aggregate='latest'.")
         if how in ("mean", "sum"):
@@ -1107,6 +1110,24 @@ class Engine:
                             and self.column_kind(i)[0] != "year-like")
             return Aggregate(how, columns=numeric)
         return Aggregate(how)
+
+    def read_latest(self, hit: Hit, agg: Aggregate) -> Aggregate:
+        """``agg`` ("latest") with how its column reads (day-first or month-first dates,
+        bare years), decided once over the column's distinct values in the index, so that
+        pandas, Spark and the code they write read every value alike; an ``agg`` that says
+        it already, or names no column of the table, as it is."""
+        from .join.keys import date_reading
+        if agg.how != "latest" or agg.dayfirst is not None or agg.years is not None:
+            return agg
+        cat = self._catalog
+        ids = [i for n, i in zip(cat.table_columns(hit.table_id),
+                                 cat.table_column_ids(hit.table_id)) if n == agg.order_by]
+        if not ids:
+            return agg
+        gen, local = self.index.generation_of(ids[0])
+        tokens = pd.Series(gen.token_text(np.asarray(gen.arrays.set_tokens(local))), dtype=object)
+        r = date_reading(tokens, agg.order_by)
+        return dataclasses.replace(agg, dayfirst=r.dayfirst, years=r.years, note=r.note)
 
     def _run(self, m, q: Query, params: SearchParams):
         """Run a method on every generation and merge: candidates get global column ids;

@@ -22,6 +22,8 @@ frame (tests check equality on random and hostile inputs).
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -117,7 +119,7 @@ def aggregate_pandas(rk: pd.DataFrame, keys: list, agg: Aggregate) -> pd.DataFra
                 .agg(**{c: (c, agg.how) for c in cols}, **{count: (keys[0], "size")})
                 .reset_index())
     if agg.how == "latest":
-        rk = (rk.assign(**{ORDER: order_keys(rk[agg.order_by])})
+        rk = (rk.assign(**{ORDER: order_keys(rk[agg.order_by], agg.dayfirst, agg.years)})
               .sort_values(ORDER, ascending=False, kind="stable", na_position="last")
               .drop(columns=[ORDER]))
     return (rk.assign(**{count: rk.groupby(keys, sort=False)[keys[0]].transform("size")})
@@ -224,7 +226,9 @@ def aggregate_spark(rk, keys: list, agg: Aggregate):
     order = [F.col(ROW)]
     rk = rk.withColumn(ROW, F.monotonically_increasing_id())
     if agg.how == "latest":
-        rk = rk.withColumn(ORDER, spark_values(agg.order_by, order_keys))
+        # the column's reading, decided for the whole column: every batch reads it alike
+        read = partial(order_keys, dayfirst=agg.dayfirst, years=agg.years)
+        rk = rk.withColumn(ORDER, spark_values(agg.order_by, read))
         order = [F.col(ORDER).desc_nulls_last(), F.col(ROW)]
     return (rk.withColumn(count, F.count(F.lit(1)).over(Window.partitionBy(*keys)))
             .withColumn(RANK, F.row_number().over(Window.partitionBy(*keys).orderBy(*order)))
