@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import LakeJoinError, QueryError
+from .errors import LakeJoinError, QueryError, a_kind
 from .formats import RANK_WORDS, percent, whole_percent
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
@@ -138,7 +138,7 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         name = cols[0] if cols else "values"
         frame, cols, source = pd.DataFrame({name: list(query)}), (name,), "values"
     else:
-        raise QueryError(f"Cannot search with a {type(query).__name__}: pass a pandas or "
+        raise QueryError(f"Cannot search with {a_kind(query)}: pass a pandas or "
                          f"Spark DataFrame and a column name, a Series, or a list of values.")
     return _frame_query(index, frame, tuple(cols), source, notes)
 
@@ -829,14 +829,15 @@ def _check_search_args(k, threshold) -> None:
     """k and threshold are numbers (not strings, not booleans) in their ranges."""
     if k is not None and (isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer))
                           or k < 1):
-        raise QueryError(f"k must be a positive integer, the number of results (got {k!r}, "
-                         f"a {type(k).__name__}).")
+        integer = isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
+        raise QueryError(f"k must be a positive integer, the number of results (got {k!r}"
+                         + ("" if integer else f", {a_kind(k)}") + ").")
     if threshold is None:
         return
     if isinstance(threshold, (bool, np.bool_)) or not isinstance(
             threshold, (int, float, np.integer, np.floating)):
         raise QueryError(f"threshold is a containment, a number between 0 and 1 (got "
-                         f"{threshold!r}, a {type(threshold).__name__}); e.g. threshold=0.5.")
+                         f"{threshold!r}, {a_kind(threshold)}); e.g. threshold=0.5.")
     if not 0 <= threshold <= 1:
         raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
 

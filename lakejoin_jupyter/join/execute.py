@@ -27,7 +27,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..errors import QueryError
+from ..errors import QueryError, a_kind
 from ..frames import is_spark_frame
 from ..index.tables import lake_table, spark_quote, spark_table
 from ..spark import ensure_worker_python, to_pandas_utc
@@ -47,7 +47,7 @@ def execute(plan: JoinPlan, df, other_frame=None):
     if is_spark_frame(df):
         return join_spark(df, _spark_other(df.sparkSession, plan, other_frame), plan)
     if not isinstance(df, pd.DataFrame):
-        raise QueryError(f"Cannot join a {type(df).__name__}; pass a pandas or Spark DataFrame.")
+        raise QueryError(f"Cannot join {a_kind(df)}; pass a pandas or Spark DataFrame.")
     other = lake_table(plan.other, types=True) if plan.other is not None else other_frame
     if is_spark_frame(other):
         other = to_pandas_utc(other)
@@ -242,7 +242,7 @@ def execute_union(plan, df):
     if is_spark_frame(df):
         return union_spark(df, spark_table(df.sparkSession, plan.other), plan)
     if not isinstance(df, pd.DataFrame):
-        raise QueryError(f"Cannot union a {type(df).__name__}; pass a pandas or Spark DataFrame.")
+        raise QueryError(f"Cannot union {a_kind(df)}; pass a pandas or Spark DataFrame.")
     return union_pandas(df, lake_table(plan.other, types=True), plan)
 
 
