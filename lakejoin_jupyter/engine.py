@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import LakeJoinError, QueryError, a_kind
-from .formats import RANK_WORDS, percent, whole_percent
+from .formats import RANK_WORDS, clip, fraction, percent, whole_percent
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
 from .index.tables import LakeTable, find_table, lake_table
@@ -696,14 +696,39 @@ class SearchResult(Sequence):
                  if any(c in r for r in rows)]
         return pd.DataFrame(rows, columns=self.COLUMNS + extra)
 
+    def text_table(self, df: pd.DataFrame | None = None) -> pd.DataFrame:
+        """The hits as a terminal shows them (the CLI, ``repr``): shares as percentages,
+        fan-out and row counts written as the widget writes them; ``df``: ``to_pandas()``."""
+        df = self.to_pandas() if df is None else df
+        res = self.hits
+        show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
+        show["table"] = [clip(t) + (" (your table)" if h.is_query_table else " (joined)"
+                                    if h.in_chain else "") for t, h in zip(show["table"], res)]
+        show["column"] = [clip(str(c)) for c in show["column"]]
+        if "mapping" in df:
+            show["mapping"] = df["mapping"]
+        show["containment"] = [percent(c) for c in show["containment"]]
+        show["jaccard"] = [fraction(j) for j in show["jaccard"]]
+        show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
+        show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
+                            if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
+        show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
+        show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
+                             if h.join_rows is not None else "" for h in res]
+        if not df["exact"].all():
+            show["exact"] = df["exact"]
+        if "transformation" in df:
+            show["transformation"] = [
+                clip(f"{p} ({'query' if d == 'query -> lake' else 'lake'})", 60)
+                if isinstance(p, str) else "" for p, d in zip(df["transformation"], df["direction"])]
+        return show
+
     def __repr__(self):
         head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
                 f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how})")
         if not self.hits:
             return head
-        return head + "\n" + self.to_pandas().drop(
-            columns=["table_id", "column_ids", "key_warning", "est_containment"]
-        ).to_string(index=False)
+        return head + "\n" + self.text_table().to_string(index=False)
 
     def multiplying(self) -> list:
         """The hits whose left join would give the query more rows than it has."""
