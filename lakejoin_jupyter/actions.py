@@ -14,6 +14,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
+import numpy as np
 import pandas as pd
 
 from .errors import LakeJoinError, LakeJoinWarning
@@ -250,16 +251,22 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
 
 
 def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 200) -> dict:
-    """The fuzzy join's matched values as {caption: table}: the pairs of different values
-    (the ones to check) first, farthest first, then the equal ones, each marked."""
+    """The fuzzy join's matched values as {caption: table}: the pairs whose values differ
+    after the normalization (lake/normalize.py: case, spacing, number formats) first, the
+    ones to check, farthest first; then the pairs equal after it, then the identical ones,
+    each marked ("no", "normalized", "yes")."""
+    from .lake.normalize import normalize_many
     m = matches.copy()
-    m["equal"] = [str(r) == str(l) for r, l in zip(m["right"], m["left"])]
-    m = pd.concat([m[~m["equal"]].sort_values("distance", ascending=False, kind="stable"),
-                   m[m["equal"]]])
-    m["equal"] = m["equal"].map({True: "yes", False: "no"})
-    n = int((m["equal"] == "no").sum())
-    caption = (f"matched values ({n:,} of {len(m):,} pairs differ: shown first, to check)"
-               if n else f"matched values ({len(m):,} pairs, all equal)")
+    same_text = np.array([str(r) == str(l) for r, l in zip(m["right"], m["left"])], dtype=bool)
+    same_key = same_text | (np.array(normalize_many(m["right"].astype(str).tolist()), dtype=object)
+                            == np.array(normalize_many(m["left"].astype(str).tolist()), dtype=object))
+    m["equal"] = np.where(same_text, "yes", np.where(same_key, "normalized", "no"))
+    m = pd.concat([m[~same_key].sort_values("distance", ascending=False, kind="stable"),
+                   m[same_key & ~same_text], m[same_text]])
+    n, n_norm = int((~same_key).sum()), int((same_key & ~same_text).sum())
+    also = (f"; {n_norm:,} differ only in case, spacing or number format" if n_norm else "")
+    caption = (f"matched values ({n:,} of {len(m):,} pairs differ: shown first, to check{also})"
+               if n else f"matched values ({len(m):,} pairs, all equal after normalization)")
     return {caption: m.head(limit).rename(columns={"right": f"{qcol} (query)",
                                                    "left": f"{lcol} (lake)"})
             .reset_index(drop=True)}

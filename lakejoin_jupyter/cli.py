@@ -23,8 +23,9 @@ import warnings
 from pathlib import Path
 
 from ._version import __version__
-from .formats import RANK_WORDS, fraction, percent, whole_percent
+from .formats import RANK_WORDS, clip
 from .errors import LakeJoinError, LakeJoinWarning
+from .join.plan import AGGREGATES
 from .search.registry import parse_option_items
 
 EPILOG = textwrap.dedent("""\
@@ -123,6 +124,38 @@ def _parser() -> argparse.ArgumentParser:
     un.add_argument("--out", "-o", help="with --stack: the file to write (.csv or .parquet)")
     _output_arguments(un)
 
+    jo = sub.add_parser(
+        "join", help="search as `search` does, join the query table with hit N, write the result",
+        description="Search the lake with the query column(s) as `lakejoin search` does (same "
+                    "ranking), then join the query table with the N-th hit on the normalized "
+                    "key values (as %lakejoin join and the widget's Join do) and write the "
+                    "joined table to --out.",
+        epilog="examples:\n  lakejoin join lake.index -t sales.csv -c country --hit 1 "
+               "--out joined.csv\n"
+               "  lakejoin join lake.index -t sales.csv -c country --hit 2 --aggregate latest "
+               "--out joined.parquet",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    _query_table_arguments(jo, "left out of its own results")
+    jo.add_argument("--column", "-c", required=True, action="append",
+                    help="query column (repeat for a multi-column key)")
+    jo.add_argument("--hit", type=int, required=True, metavar="N",
+                    help="rank of the hit to join with (1: the first `lakejoin search` lists)")
+    jo.add_argument("--out", "-o", required=True, help="the file to write (.csv or .parquet)")
+    jo.add_argument("--method", "-m", default="auto", help="search method (see `lakejoin info`)")
+    jo.add_argument("--option", "-O", action="append", default=[], metavar="NAME=VALUE",
+                    help="a method's option, repeatable (as `lakejoin search -O`)")
+    jo.add_argument("--rank", choices=["useful", "overlap"], default="useful",
+                    help="how the hits are ranked, as `lakejoin search --rank`")
+    jo.add_argument("--how", choices=["left", "inner"], default="left")
+    jo.add_argument("--duplicates", choices=["all", "first"], default="all",
+                    help="all matching lake rows, or the first one per key")
+    jo.add_argument("--aggregate", choices=("none",) + AGGREGATES, default="none",
+                    help="one row per key of a panel table first: the latest by a date or year "
+                         "column, the first, the mean or sum of its numeric columns, or the count")
+    jo.add_argument("--order-by", metavar="COLUMN",
+                    help="the date or year column of --aggregate latest (default: the first)")
+    jo.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
+
     inf = sub.add_parser("info", help="describe an index: counts, components, methods, skipped files",
                          description="Describe an index; --verify also checks every checksum.")
     inf.add_argument("index")
@@ -158,7 +191,7 @@ def _output_arguments(p) -> None:
 # Commands that start no Spark: run as a program, they end without the interpreter's
 # teardown, where a native thread pool still alive (pyarrow's) can abort the process with
 # "terminate called without an active exception" (status 134) after the work is done.
-QUICK_EXIT = ("search", "union", "info")
+QUICK_EXIT = ("search", "union", "join", "info")
 
 
 def main(argv=None) -> int:
@@ -184,8 +217,8 @@ def _run(args, parser) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", LakeJoinWarning)
             warnings.showwarning = _plain_warning
-            return {"index": _index, "search": _search, "union": _union, "info": _info,
-                    "demo": _demo}[args.command](args, parser)
+            return {"index": _index, "search": _search, "union": _union, "join": _join,
+                    "info": _info, "demo": _demo}[args.command](args, parser)
     except LakeJoinError as e:
         print(f"lakejoin: error: {e}", file=sys.stderr)
         return 1
@@ -306,13 +339,18 @@ def _read_query_table(engine, table: str):
                                 + (f" ({hint})" if hint else ""))
         return read_table(info), None
     tables = engine.index.tables
+    skipped = tables.loc[(tables["name"] == table) & (tables["status"] != "indexed"), "reason"]
+    if len(skipped) and table not in set(tables.loc[tables["status"] == "indexed", "name"]):
+        raise LakeJoinError(f"The table {table!r} was skipped when the index was built "
+                            f"({skipped.iloc[0]}): it has no values to search with.")
     if table in set(tables["name"]):
         return None, table
     in_lake = tables.loc[tables["path"] == p.as_posix(), "name"].tolist()
     if in_lake:                         # a path relative to the lake's folder
         return None, in_lake[0]
     import difflib
-    near = difflib.get_close_matches(table, tables["name"].tolist(), n=3, cutoff=0.5)
+    indexed = tables.loc[tables["status"] == "indexed", "name"].tolist()
+    near = difflib.get_close_matches(table, indexed, n=3, cutoff=0.5)
     raise LakeJoinError(
         f"No file {table} (relative to {Path.cwd()}) and no table of that name or path "
         f"in the index: give the path of a CSV, TSV, Parquet or JSON-lines file, or a "
@@ -333,7 +371,9 @@ def _is_fraction(text: str) -> bool:
 
 
 def _example_name(engine) -> str:
-    names = engine.index.tables["name"]
+    """A table name to show as an example: an indexed one (a skipped file is no table)."""
+    t = engine.index.tables
+    names = t.loc[t["status"] == "indexed", "name"]
     return str(names.iloc[0]) if len(names) else "folder/table"
 
 
@@ -360,6 +400,41 @@ def _search(args, parser) -> int:
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
     if not _printed_as_data(df, args.format):
         _print_ranked(res, df)
+    return 0
+
+
+def _join(args, parser) -> int:
+    """Search, then join the query table with the hit of rank ``--hit`` and write it."""
+    from .actions import get
+    from .engine import open_index
+    if Path(args.out).suffix.lower() not in (".csv", ".parquet"):
+        raise LakeJoinError(f"--out {args.out}: write a .csv or a .parquet file.")
+    if args.hit < 1:
+        raise LakeJoinError(f"--hit {args.hit}: give the rank of a hit, 1 or more.")
+    engine = open_index(args.index, verify=not args.no_verify)
+    cols = args.column if len(args.column) > 1 else args.column[0]
+    frame, name = _read_query_table(engine, args.table)
+    if frame is None:
+        frame = engine.table(name)
+    res = engine.search(frame if name is None else name, cols, k=max(10, args.hit),
+                        method=args.method, rank=args.rank, **parse_option_items(args.option))
+    if args.hit > len(res):
+        raise LakeJoinError(f"--hit {args.hit}: the search found {len(res)} hit(s); give a "
+                            f"rank between 1 and {len(res)}." if len(res) else
+                            f"The search found no column to join {args.table} with.")
+    hit = res[args.hit - 1]
+    out = get("join")(engine, hit, frame, how=args.how, duplicates=args.duplicates,
+                      aggregate=args.aggregate, order_by=args.order_by)
+    if not out.ok:
+        raise LakeJoinError(out.summary.replace("**", ""))
+    path = Path(args.out)
+    if path.suffix.lower() == ".parquet":
+        out.joined.to_parquet(path, index=False)
+    else:
+        out.joined.to_csv(path, index=False)
+    print(out.summary.replace("**", "").split("\n\n")[0], file=sys.stderr)
+    print(f"Joined {args.table} with {hit.table}: {len(out.joined):,} rows, "
+          f"{out.joined.shape[1]} columns -> {path}", file=sys.stderr)
     return 0
 
 
@@ -422,37 +497,14 @@ def _print_ranked(res, df) -> None:
     if df.empty:
         print(res.empty_message)
         return
-    show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
-    show["table"] = [_clip(t) + (" (your table)" if h.is_query_table else " (joined)"
-                                 if h.in_chain else "") for t, h in zip(show["table"], res)]
-    show["column"] = [_clip(str(c)) for c in show["column"]]
-    if "mapping" in df:
-        show["mapping"] = df["mapping"]
-    show["containment"] = [percent(c) for c in show["containment"]]
-    show["jaccard"] = [fraction(j) for j in show["jaccard"]]
-    show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
-    show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
-                        if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
-    show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
-    show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
-                         if h.join_rows is not None else "" for h in res]
-    if not df["exact"].all():
-        show["exact"] = df["exact"]
-    if "transformation" in df:
-        show["transformation"] = [_clip(f"{p} ({'query' if d == 'query -> lake' else 'lake'})", 60)
-                                  if isinstance(p, str) else "" for p, d in
-                                  zip(df["transformation"], df["direction"])]
-    print(show.to_string(index=False))
+    print(res.text_table(df).to_string(index=False))
     if "transformation" in df:
         print("These columns join after the transformation shown, applied to the query's or the "
               "lake's values.\nTo join one in a notebook: `aj = hit.autojoin(df)`, then "
               "`aj.join(df)` and `aj.code()`; or the widget's Find transformation.")
 
 
-def _clip(name: str, width: int = 40) -> str:
-    """A long table or column name shortened for a terminal table (csv and json keep it)."""
-    name = " ".join(str(name).split())
-    return name if len(name) <= width else name[: width - 1] + "\u2026"
+_clip = clip      # a long name shortened for a terminal table
 
 
 def _info(args, parser) -> int:

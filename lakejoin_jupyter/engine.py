@@ -25,8 +25,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import LakeJoinError, QueryError
-from .formats import RANK_WORDS, percent, whole_percent
+from .errors import LakeJoinError, QueryError, a_kind
+from .formats import RANK_WORDS, clip, fraction, percent, whole_percent
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
 from .index.tables import LakeTable, find_table, lake_table
@@ -138,7 +138,7 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         name = cols[0] if cols else "values"
         frame, cols, source = pd.DataFrame({name: list(query)}), (name,), "values"
     else:
-        raise QueryError(f"Cannot search with a {type(query).__name__}: pass a pandas or "
+        raise QueryError(f"Cannot search with {a_kind(query)}: pass a pandas or "
                          f"Spark DataFrame and a column name, a Series, or a list of values.")
     return _frame_query(index, frame, tuple(cols), source, notes)
 
@@ -425,6 +425,8 @@ class Hit(Joinable):
             agg = self._engine.aggregate_for(self, aggregate, order_by)
         elif order_by is not None:
             raise QueryError("order_by goes with aggregate='latest'.")
+        elif agg is not None:
+            agg = self._engine.read_latest(self, agg)
         return make_plan(self._frame_columns(df), [Key((c,)) for c in self.query_columns],
                          table.columns, [Key((c,)) for c in self.columns], other=table,
                          how=how or "left", duplicates=duplicates, aggregate=agg)
@@ -694,14 +696,39 @@ class SearchResult(Sequence):
                  if any(c in r for r in rows)]
         return pd.DataFrame(rows, columns=self.COLUMNS + extra)
 
+    def text_table(self, df: pd.DataFrame | None = None) -> pd.DataFrame:
+        """The hits as a terminal shows them (the CLI, ``repr``): shares as percentages,
+        fan-out and row counts written as the widget writes them; ``df``: ``to_pandas()``."""
+        df = self.to_pandas() if df is None else df
+        res = self.hits
+        show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
+        show["table"] = [clip(t) + (" (your table)" if h.is_query_table else " (joined)"
+                                    if h.in_chain else "") for t, h in zip(show["table"], res)]
+        show["column"] = [clip(str(c)) for c in show["column"]]
+        if "mapping" in df:
+            show["mapping"] = df["mapping"]
+        show["containment"] = [percent(c) for c in show["containment"]]
+        show["jaccard"] = [fraction(j) for j in show["jaccard"]]
+        show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
+        show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
+                            if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
+        show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
+        show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
+                             if h.join_rows is not None else "" for h in res]
+        if not df["exact"].all():
+            show["exact"] = df["exact"]
+        if "transformation" in df:
+            show["transformation"] = [
+                clip(f"{p} ({'query' if d == 'query -> lake' else 'lake'})", 60)
+                if isinstance(p, str) else "" for p, d in zip(df["transformation"], df["direction"])]
+        return show
+
     def __repr__(self):
         head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
                 f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how})")
         if not self.hits:
             return head
-        return head + "\n" + self.to_pandas().drop(
-            columns=["table_id", "column_ids", "key_warning", "est_containment"]
-        ).to_string(index=False)
+        return head + "\n" + self.text_table().to_string(index=False)
 
     def multiplying(self) -> list:
         """The hits whose left join would give the query more rows than it has."""
@@ -770,11 +797,12 @@ def _hit_row_html(h: Hit, q: Query) -> str:
 
 def _dates_as_text(samples) -> bool:
     """Whether a text column's sample values are all dates written as text (RFC 2822's
-    "Tue, 04 Nov 2025 10:00:00 +0100", ISO's, ...): the order "latest" reads them so."""
+    "Tue, 04 Nov 2025 10:00:00 +0100", ISO's, dd/mm/yyyy, ...), bare years among them: the
+    order "latest" reads them so."""
     from .join.keys import numeric_values, order_keys
     values = pd.Series([str(v) for v in samples if v is not None and str(v).strip()],
                        dtype=object)
-    if values.empty or numeric_values(values).notna().any():
+    if values.empty or numeric_values(values).notna().all():
         return False
     return bool(order_keys(values).notna().all())
 
@@ -826,14 +854,15 @@ def _check_search_args(k, threshold) -> None:
     """k and threshold are numbers (not strings, not booleans) in their ranges."""
     if k is not None and (isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer))
                           or k < 1):
-        raise QueryError(f"k must be a positive integer, the number of results (got {k!r}, "
-                         f"a {type(k).__name__}).")
+        integer = isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
+        raise QueryError(f"k must be a positive integer, the number of results (got {k!r}"
+                         + ("" if integer else f", {a_kind(k)}") + ").")
     if threshold is None:
         return
     if isinstance(threshold, (bool, np.bool_)) or not isinstance(
             threshold, (int, float, np.integer, np.floating)):
         raise QueryError(f"threshold is a containment, a number between 0 and 1 (got "
-                         f"{threshold!r}, a {type(threshold).__name__}); e.g. threshold=0.5.")
+                         f"{threshold!r}, {a_kind(threshold)}); e.g. threshold=0.5.")
     if not 0 <= threshold <= 1:
         raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
 
@@ -1101,7 +1130,7 @@ class Engine:
                                      f"row by; name one (order_by=...) or aggregate with "
                                      f"'first', 'mean', 'sum' or 'count'.")
                 order_by = times[0]
-            return Aggregate("latest", order_by=order_by)
+            return self.read_latest(hit, Aggregate("latest", order_by=order_by))
         if order_by is not None:
             raise QueryError("order_by goes with aggregate='latest'.")
         if how in ("mean", "sum"):
@@ -1109,6 +1138,24 @@ class Engine:
                             and self.column_kind(i)[0] != "year-like")
             return Aggregate(how, columns=numeric)
         return Aggregate(how)
+
+    def read_latest(self, hit: Hit, agg: Aggregate) -> Aggregate:
+        """``agg`` ("latest") with how its column reads (day-first or month-first dates,
+        bare years), decided once over the column's distinct values in the index, so that
+        pandas, Spark and the code they write read every value alike; an ``agg`` that says
+        it already, or names no column of the table, as it is."""
+        from .join.keys import date_reading
+        if agg.how != "latest" or agg.dayfirst is not None or agg.years is not None:
+            return agg
+        cat = self._catalog
+        ids = [i for n, i in zip(cat.table_columns(hit.table_id),
+                                 cat.table_column_ids(hit.table_id)) if n == agg.order_by]
+        if not ids:
+            return agg
+        gen, local = self.index.generation_of(ids[0])
+        tokens = pd.Series(gen.token_text(np.asarray(gen.arrays.set_tokens(local))), dtype=object)
+        r = date_reading(tokens, agg.order_by)
+        return dataclasses.replace(agg, dayfirst=r.dayfirst, years=r.years, note=r.note)
 
     def _run(self, m, q: Query, params: SearchParams):
         """Run a method on every generation and merge: candidates get global column ids;

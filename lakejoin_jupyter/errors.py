@@ -92,3 +92,18 @@ class WorkerPythonWarning(LakeJoinWarning):
 
 class IndexRecoveredWarning(LakeJoinWarning):
     """Opening an index completed (or undid) a commit that a crash had interrupted."""
+
+
+_KINDS = {"str": "a string", "int": "an integer", "float": "a number", "bool": "True or False",
+          "NoneType": "None", "list": "a list", "tuple": "a tuple", "dict": "a dict"}
+
+
+def a_kind(value) -> str:
+    """What a wrong value is, for a message: "a string", "an integer", "a DataFrame"."""
+    import numbers
+    name = type(value).__name__
+    if name not in _KINDS and isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        name = "int"              # numpy's integers
+    if name in _KINDS:
+        return _KINDS[name]
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name

@@ -29,3 +29,9 @@ def fraction(j) -> str:
     if j is None or j != j:
         return ""
     return f"{j:.3f}" if j == 0 or j >= 0.001 else f"{j:.1e}"
+
+
+def clip(name, width: int = 40) -> str:
+    """A long table or column name shortened for a terminal table (csv and json keep it)."""
+    name = " ".join(str(name).split())
+    return name if len(name) <= width else name[: width - 1] + "\u2026"

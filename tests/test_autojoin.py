@@ -531,7 +531,7 @@ def test_lakejoin_autojoin_magic(ip, capsys):
     assert "usage: %lakejoin autojoin" in out and "--other-on" in out
     with pytest.raises(MagicError, match="'nope' is no variable"):
         ip.run_line_magic("lakejoin", "autojoin nope mail")
-    with pytest.raises(MagicError, match="'text' is a str"):
+    with pytest.raises(MagicError, match="'text' is a string, not"):
         ip.run_line_magic("lakejoin", "autojoin people text")
     with pytest.raises(MagicError, match="no index is open|No index is open"):
         ip.run_line_magic("lakejoin", "autojoin people some/lake/table")

@@ -990,10 +990,11 @@ def test_duplicate_query_column_names(demo_engine, spark):
 
 @pytest.mark.spark
 @pytest.mark.parametrize("kw,message", [
-    ({"threshold": "0.5"}, r"threshold is a containment, a number .*got '0.5', a str"),
+    ({"threshold": "0.5"}, r"threshold is a containment, a number .*got '0.5', a string\)"),
     ({"threshold": True}, "threshold is a containment, a number"),
     ({"threshold": [0.5]}, "threshold is a containment, a number"),
-    ({"k": "10"}, r"k must be a positive integer.*got '10', a str"),
+    ({"k": "10"}, r"k must be a positive integer.*got '10', a string\)"),
+    ({"k": 0}, r"k must be a positive integer, the number of results \(got 0\)\.$"),
     ({"k": 2.0}, "k must be a positive integer"),
     ({"k": True}, "k must be a positive integer"),
 ])

@@ -461,3 +461,67 @@ def test_cli_build_prints_each_phase_once(spark, tmp_path, capsys):
     out = capsys.readouterr()
     assert "phases sum to" not in out.out + out.err
     assert (out.out + out.err).count("Phases: ") == 1
+
+
+def test_plain_text_result_formats_figures_as_the_cli_does(demo_engine, capsys):
+    """Terminal IPython shows the repr: shares, fan-out and rows written as the CLI writes
+    them (no raw float like 0.106952)."""
+    import re
+    res = demo_engine.search(["France", "Germany", "Chile"], k=3)
+    text = repr(res).split("\n", 1)[1]
+    assert not re.search(r"\d\.\d{4,}", text), text
+    h = res[0]
+    assert f"{h.containment:.1%}" in text and f"x{h.key_ratio:.3g}" in text
+    cli(["search", str(demo_engine.index.path), "-t", "reference/gdp", "-c", "Country Name",
+         "-k", "2"])
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1].split() == repr(demo_engine.search(
+        "reference/gdp", "Country Name", k=2)).splitlines()[1].split()
+
+
+def test_cli_join_writes_the_join_of_the_hit_it_names(demo_engine, tmp_path, capsys):
+    """`lakejoin join INDEX -t Q -c COL --hit N --out FILE`: the file holds hit N's join
+    (hit N of the same search as `lakejoin search`), with --aggregate as %lakejoin join."""
+    from lakejoin_jupyter.cli import _read_query_table
+    index = str(demo_engine.index.path)
+    pd.DataFrame({"country": ["France", "Germany", "Chile", "Japan", "Nowhere", "France"],
+                  "n": ["1", "2", "3", "4", "5", "6"]}).to_csv(tmp_path / "q.csv", index=False)
+    pd.DataFrame({"code": ["FRA", "DEU", "CHL", "JPN", "XXX"]}).to_csv(tmp_path / "c.csv",
+                                                                     index=False)
+    for name, col, table, extra in (("q.csv", "country", None, []),
+                                    ("c.csv", "code", "reference/gdp", ["--aggregate", "latest"])):
+        q, _ = _read_query_table(demo_engine, str(tmp_path / name))     # as the CLI reads it
+        res = demo_engine.search(q, col, k=10, rank="useful")            # the CLI's ranking
+        rank = 1 if table is None else next(h.rank for h in res if h.table == table)
+        out = tmp_path / f"joined{rank}.csv"
+        assert cli(["join", index, "-t", str(tmp_path / name), "-c", col, "--hit", str(rank),
+                    "--out", str(out), *extra]) == 0
+        assert f"-> {out}" in capsys.readouterr().err
+        want = res[rank - 1].join(q, **({"aggregate": "latest"} if extra else {}))
+        assert len(want) == len(q)
+        want.to_csv(tmp_path / "want.csv", index=False)
+        pd.testing.assert_frame_equal(pd.read_csv(out, dtype=str),
+                                      pd.read_csv(tmp_path / "want.csv", dtype=str))
+    assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "country", "--hit", "99",
+                "--out", str(tmp_path / "x.csv")]) == 1
+    assert "--hit 99: the search found" in capsys.readouterr().err
+    assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "country", "--hit", "1",
+                "--out", str(tmp_path / "x.txt")]) == 1
+    assert "write a .csv or a .parquet file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli(["join", "--help"])
+    assert "--hit N" in capsys.readouterr().out
+
+
+def test_cli_suggests_only_indexed_tables(spark, tmp_path, capsys):
+    """A table skipped at build is never the example name, and naming it says it was
+    skipped."""
+    from lakejoin_jupyter.indexing.pipeline import build
+    root = write_lake(tmp_path / "lake", {"a/array.jsonl": "[1, 2]\n",
+                                          "b/people.csv": "email,name\nann@x.org,Ann\n"})
+    build(root, tmp_path / "i", spark=spark, progress=False)
+    assert cli(["search", str(tmp_path / "i"), "-t", "nosuch", "-c", "email"]) == 1
+    err = capsys.readouterr().err
+    assert "e.g. 'b/people'" in err and "a/array" not in err
+    assert cli(["search", str(tmp_path / "i"), "-t", "a/array", "-c", "email"]) == 1
+    assert "'a/array' was skipped when the index was built" in capsys.readouterr().err

@@ -849,3 +849,20 @@ def test_fuzzy_join_action_on_a_hit():
     assert "at threshold 0.05" in res2.code("R", "out")
     with pytest.raises(QueryError, match="'threshold' is a number"):
         acts["fuzzy_join"](FakeEngine(), hit, right, threshold="0.5")
+
+
+def test_pairs_to_check_are_the_ones_that_differ_after_normalization():
+    """A pair that differs only in case (ROYALBLUE2 / RoyalBlue2) is one key to the
+    normalization: it is not counted among the pairs to check, which come first."""
+    from lakejoin_jupyter.actions import fuzzy_pairs_table
+    m = pd.DataFrame({"right": ["ROYALBLUE2", "gay6", "navy", " Sky  Blue", "DakRed", "1.50"],
+                      "left": ["RoyalBlue2", "gray6", "navy", "sky blue", "DarkRed", "1.5"],
+                      "function": ["f"] * 6, "distance": [0.3, 0.1, 0.0, 0.2, 0.25, 0.05]})
+    (caption, shown), = fuzzy_pairs_table(m, "c", "name").items()
+    assert "2 of 6 pairs differ: shown first, to check" in caption
+    assert "3 differ only in case, spacing or number format" in caption
+    assert list(shown["c (query)"]) == ["DakRed", "gay6", "ROYALBLUE2", " Sky  Blue", "1.50",
+                                        "navy"]
+    assert list(shown["equal"]) == ["no", "no", "normalized", "normalized", "normalized", "yes"]
+    (caption, _), = fuzzy_pairs_table(m.iloc[[0, 2]], "c", "name").items()
+    assert caption == "matched values (2 pairs, all equal after normalization)"

@@ -106,15 +106,20 @@ def test_fuzzy_action_joins_at_the_threshold_it_chose(demo_engine):
     assert t is not None and t > 0 and out.details["threshold"] == t
     assert f"{t:.3f}" in out.summary
     pd.testing.assert_frame_equal(out.joined, fj.join(frame))
-    # the matched values: every pair, those of different values (the ones to check) first
+    # the matched values: every pair, those whose values differ after the normalization (the
+    # ones to check) first, then those equal after it, then the identical ones
+    from lakejoin_jupyter.lake.normalize import normalize_value
     caption, shown = next((c, df) for c, df in out.tables.items() if c.startswith("matched values"))
     m = fj.matches()
-    differ = [(r, l) for r, l in zip(m["right"], m["left"]) if r != l]
+    differ = [(r, l) for r, l in zip(m["right"], m["left"])
+              if normalize_value(r) != normalize_value(l)]
+    same = sum(r == l for r, l in zip(m["right"], m["left"]))
     assert differ and f"{len(differ):,} of {len(m):,} pairs differ" in caption
     pairs = list(zip(shown["country (query)"], shown["CLDR display name (lake)"]))
     assert sorted(pairs) == sorted(zip(m["right"], m["left"]))
     assert sorted(pairs[:len(differ)]) == sorted(differ)
-    assert list(shown["equal"]) == ["no"] * len(differ) + ["yes"] * (len(m) - len(differ))
+    assert list(shown["equal"]) == (["no"] * len(differ) + ["normalized"] *
+                                    (len(m) - len(differ) - same) + ["yes"] * same)
     # not the slider's start value: threshold 0 matches fewer (only identical texts)
     at_zero = get("fuzzy_join")(demo_engine, hit, frame, threshold=0.0)
     assert at_zero.joined["CLDR display name"].notna().sum() < \

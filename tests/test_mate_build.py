@@ -128,6 +128,11 @@ def test_engine_multi_column_search_equals_oracle(mate_engine):
     brute = mate_engine.search(q, ["city", "state"], k=10, method="bruteforce_nary")
     assert [(h.table_id, h.overlap, h.column_ids) for h in brute] == \
         [(h.table_id, h.overlap, h.column_ids) for h in res]
+    # and the join figures MATE fills (fan-out, join rows, row coverage), exact alike
+    figures = ["key_ratio", "join_rows", "join_rows_exact", "row_coverage", "matches"]
+    assert [[getattr(h, f) for f in figures] for h in brute] == \
+        [[getattr(h, f) for f in figures] for h in res]
+    assert all(h.join_rows is not None and h.key_ratio is not None for h in brute)
     at = mate_engine.search(q, ["city", "state"], k=None, threshold=0.8)   # 4 of 5 tuples
     assert sorted(h.table for h in at) == ["cities", "stores"]
     assert len(mate_engine.search(q, ["city", "state"], k=None, threshold=0.81)) == 0
@@ -198,7 +203,8 @@ def test_mate_hits_join_rows_are_exact(mate_engine, keys):
     q = pd.DataFrame(keys, columns=["city", "state"])
     res = mate_engine.search(q, ["city", "state"], k=None)
     assert res.method == "mate"
-    for h in res:
+    brute = mate_engine.search(q, ["city", "state"], k=None, method="bruteforce_nary")
+    for h in [*res, *brute]:
         joined = h.join(q)
         assert h.join_rows_exact and h.join_rows == len(joined), (h.table, h.mapping)
         lake = mate_engine.table(h.table)

@@ -183,7 +183,7 @@ class _PandasWriter(_Writer):
         out = []
         if a.how == "latest":
             out += [f"{t} = (", f"    {t}",
-                    f"    .assign(**{{'__lakejoin_order': order_keys({t}[{a.order_by!r}])}})",
+                    f"    .assign(**{{'__lakejoin_order': order_keys({t}[{a.order_by!r}]{a.reading})}})",
                     "    .sort_values('__lakejoin_order', ascending=False, kind='stable', "
                     "na_position='last')",
                     "    .drop(columns=['__lakejoin_order'])", ")"]
@@ -299,8 +299,9 @@ class _SparkWriter(_Writer):
         if a is None or a.how not in ("mean", "sum", "latest"):
             return []
         fn, name = ("order_keys", "order_values") if a.how == "latest" else ("numeric_values", "numbers")
+        args = a.reading if a.how == "latest" else ""
         return ["@F.pandas_udf('double')", f"def {name}(values: pd.Series) -> pd.Series:",
-                f"    return {fn}(values)", ""]
+                f"    return {fn}(values{args})", ""]
 
     def aggregate_lines(self, keys: list) -> list[str]:
         """join/execute.py's aggregate_spark, written out over ``self.per_key``."""

@@ -22,10 +22,12 @@ frame (tests check equality on random and hostile inputs).
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
-from ..errors import QueryError
+from ..errors import QueryError, a_kind
 from ..frames import is_spark_frame
 from ..index.tables import lake_table, spark_quote, spark_table
 from ..spark import ensure_worker_python, key_columns, to_pandas_utc
@@ -45,7 +47,7 @@ def execute(plan: JoinPlan, df, other_frame=None):
     if is_spark_frame(df):
         return join_spark(df, _spark_other(df.sparkSession, plan, other_frame), plan)
     if not isinstance(df, pd.DataFrame):
-        raise QueryError(f"Cannot join a {type(df).__name__}; pass a pandas or Spark DataFrame.")
+        raise QueryError(f"Cannot join {a_kind(df)}; pass a pandas or Spark DataFrame.")
     other = lake_table(plan.other, types=True) if plan.other is not None else other_frame
     if is_spark_frame(other):
         other = to_pandas_utc(other)
@@ -117,7 +119,7 @@ def aggregate_pandas(rk: pd.DataFrame, keys: list, agg: Aggregate) -> pd.DataFra
                 .agg(**{c: (c, agg.how) for c in cols}, **{count: (keys[0], "size")})
                 .reset_index())
     if agg.how == "latest":
-        rk = (rk.assign(**{ORDER: order_keys(rk[agg.order_by])})
+        rk = (rk.assign(**{ORDER: order_keys(rk[agg.order_by], agg.dayfirst, agg.years)})
               .sort_values(ORDER, ascending=False, kind="stable", na_position="last")
               .drop(columns=[ORDER]))
     return (rk.assign(**{count: rk.groupby(keys, sort=False)[keys[0]].transform("size")})
@@ -225,7 +227,9 @@ def aggregate_spark(rk, keys: list, agg: Aggregate):
     order = [F.col(ROW)]
     rk = rk.withColumn(ROW, F.monotonically_increasing_id())
     if agg.how == "latest":
-        rk = rk.withColumn(ORDER, spark_values(agg.order_by, order_keys))
+        # the column's reading, decided for the whole column: every batch reads it alike
+        read = partial(order_keys, dayfirst=agg.dayfirst, years=agg.years)
+        rk = rk.withColumn(ORDER, spark_values(agg.order_by, read))
         order = [F.col(ORDER).desc_nulls_last(), F.col(ROW)]
     return (rk.withColumn(count, F.count(F.lit(1)).over(Window.partitionBy(*keys)))
             .withColumn(RANK, F.row_number().over(Window.partitionBy(*keys).orderBy(*order)))
@@ -240,7 +244,7 @@ def execute_union(plan, df, report: dict | None = None):
     if is_spark_frame(df):
         return union_spark(df, spark_table(df.sparkSession, plan.other), plan)
     if not isinstance(df, pd.DataFrame):
-        raise QueryError(f"Cannot union a {type(df).__name__}; pass a pandas or Spark DataFrame.")
+        raise QueryError(f"Cannot union {a_kind(df)}; pass a pandas or Spark DataFrame.")
     return union_pandas(df, lake_table(plan.other, types=True), plan, report)
 
 

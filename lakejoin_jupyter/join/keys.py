@@ -8,6 +8,8 @@ these functions, so the keys it computes are the keys the join computed.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -93,14 +95,102 @@ def numeric_values(values: pd.Series) -> pd.Series:
     return pd.to_numeric(text, errors="coerce").astype("float64")
 
 
-def order_keys(values: pd.Series) -> pd.Series:
-    """The order of "latest": the number a cell holds (a year, a sequence number), else its
-    date and time as seconds since 1970 (UTC), else NaN. Each cell on its own, so any batch
-    of the column gets the same keys."""
+# a date written with day and month as numbers first (dd/mm/yyyy or mm/dd/yyyy, "/", "." or
+# "-" between, a 2- or 4-digit year), then nothing or a time after a space or "T"
+_DAY_MONTH = r"^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?=$|[\sT])(.*)$"
+_YEAR_SECONDS = np.datetime64(0, "s")
+
+
+@dataclass(frozen=True)
+class DateReading:
+    """How "latest" reads a column, decided once for the whole column (:func:`date_reading`):
+    ``dayfirst`` for its dd/mm/yyyy-like dates, ``years``: whether a bare whole number is a
+    year (1 January of it, UTC) among dates, ``note``: why the column is ambiguous (empty when
+    it is not)."""
+    dayfirst: bool = False
+    years: bool = False
+    note: str = ""
+    example: str = ""        # a value that decided dayfirst, or that reads either way
+
+
+def _day_month(texts: pd.Series) -> pd.DataFrame:
+    """The day-month-year fields of texts written so (NaN rows: other texts)."""
+    return texts.str.extract(_DAY_MONTH)
+
+
+def date_reading(values: pd.Series, column: str = "") -> DateReading:
+    """Decide, over every value of a column, how :func:`order_keys` reads it. Day-first when
+    some dd/mm/yyyy-like value can only be day-first (15/02/2021) and none can only be
+    month-first (02/15/2021); month-first when the reverse; when no value decides (all read
+    either way) or values disagree: month-first, and ``note`` says so. Bare whole numbers are
+    years (1 January) when the column holds some date written as text; else numbers stay
+    numbers (years, sequence numbers)."""
+    present = values[values.notna()]
+    numbers = numeric_values(present)
+    texts = present[numbers.isna().to_numpy()].astype(str)
+    parts = _day_month(texts)                 # all-NaN rows: texts written otherwise
+    first, second = pd.to_numeric(parts[0]), pd.to_numeric(parts[1])
+    day_only = (first > 12) & (second <= 12)
+    month_only = (second > 12) & (first <= 12)
+    name = f"{column!r} " if column else ""
+    if day_only.any() and not month_only.any():
+        return DateReading(True, _has_dates(texts, parts), "", texts[day_only].iloc[0])
+    if month_only.any() and not day_only.any():
+        return DateReading(False, _has_dates(texts, parts), "", texts[month_only].iloc[0])
+    if day_only.any():
+        d, m = texts[day_only].iloc[0], texts[month_only].iloc[0]
+        dayfirst = bool(day_only.sum() > month_only.sum())
+        note = (f"column {name}mixes day-first dates ({d.strip()!r}) and month-first dates "
+                f"({m.strip()!r}): read {'day' if dayfirst else 'month'}-first throughout, "
+                f"so the others have no order")
+        return DateReading(dayfirst, True, note, d if dayfirst else m)
+    either = texts[(first != second) & (first <= 12) & (second <= 12)]
+    if len(either):
+        note = (f"column {name}has dates such as {either.iloc[0].strip()!r} that read "
+                f"day-first or month-first, and no date decides: read month-first")
+        return DateReading(False, True, note, either.iloc[0])
+    return DateReading(False, _has_dates(texts, parts))
+
+
+def _has_dates(texts: pd.Series, parts: pd.DataFrame, probe: int = 200) -> bool:
+    """Whether some text (not a number) reads as a date (the first ``probe`` distinct ones
+    are tried)."""
+    if parts[0].notna().any():
+        return True
+    some = pd.Series(texts.drop_duplicates().iloc[:probe], dtype=object)
+    return bool(pd.to_datetime(some, errors="coerce", format="mixed", utc=True).notna().any())
+
+
+def order_keys(values: pd.Series, dayfirst: bool | None = None,
+               years: bool | None = None) -> pd.Series:
+    """The order of "latest": dates and times as seconds since 1970 (UTC), or numbers (years,
+    sequence numbers), else NaN. ``dayfirst``: dd/mm/yyyy-like dates are day-first (else
+    month-first; a date invalid in that order has none); ``years``: a bare whole number is
+    1 January of that year (other numbers: no order). Both are decided for the whole column
+    (:func:`date_reading`); pass them, so that any batch of the column gets the same keys
+    (None: decided from ``values``)."""
+    if dayfirst is None or years is None:
+        reading = date_reading(values)
+        dayfirst = reading.dayfirst if dayfirst is None else dayfirst
+        years = reading.years if years is None else years
     keys = numeric_values(values)
+    if years:
+        whole = keys.notna() & (keys == keys.round()) & (keys >= 1) & (keys <= 9999)
+        ys = (keys[whole].to_numpy(np.int64) - 1970).astype("datetime64[Y]").astype("datetime64[s]")
+        keys = keys.where(whole)
+        keys[whole] = (ys - _YEAR_SECONDS).astype(np.float64)
     rest = keys.isna().to_numpy() & values.notna().to_numpy()
+    rest &= numeric_values(values).isna().to_numpy()
     if rest.any():
         text = values[rest].astype(str)
+        parts = _day_month(text)
+        dm = parts[0].notna()
+        if dm.any():          # written month/day/year, with a valid month, for the parser
+            p = parts[dm]
+            day, month = (p[0], p[1]) if dayfirst else (p[1], p[0])
+            ok = month.astype(int).between(1, 12)
+            text = text.copy()
+            text[dm] = (month + "/" + day + "/" + p[2] + p[3]).where(ok, "")
         dates = pd.to_datetime(text, errors="coerce", format="mixed", utc=True)
         keys[rest] = (dates - pd.Timestamp(0, tz="UTC")).dt.total_seconds()
     return keys

@@ -54,11 +54,26 @@ class Aggregate:
     and rows without one: table order), "first" (the first row in table order), "mean" /
     "sum" (of the numeric ``columns``, each cell read as a number; the other columns are
     dropped), "count" (no column but the count). Every kind adds ``count_column``: the other
-    table's rows per key, an integer, 0 on a query row without a partner."""
+    table's rows per key, an integer, 0 on a query row without a partner.
+
+    "latest" reads ``order_by`` as decided once for the whole column (join/keys.py's
+    ``date_reading``): ``dayfirst`` for its dd/mm/yyyy-like dates, ``years`` whether a bare
+    whole number is a year among dates (None: decided from the values the join reads);
+    ``note`` says why the column is ambiguous."""
     how: str
     order_by: str | None = None
     columns: tuple = ()
     count_column: str = "rows"
+    dayfirst: bool | None = None
+    years: bool | None = None
+    note: str = ""
+
+    @property
+    def reading(self) -> str:
+        """The order keys' arguments beyond the column, as code ("" when undecided)."""
+        if self.dayfirst is None or self.years is None:
+            return ""
+        return f", dayfirst={self.dayfirst!r}, years={self.years!r}"
 
     def output_columns(self, other_columns) -> list:
         """The other table's columns after aggregation (join keys aside)."""
@@ -73,6 +88,10 @@ class Aggregate:
         if self.how == "count":
             return (f"one row per key of {label!r}: its number of rows, {self.count_column!r} "
                     f"(0 for a key it lacks)")
+        if self.how == "latest" and self.dayfirst:
+            what += " (its dates read day-first, dd/mm/yyyy)"
+        if self.how == "latest" and self.note:
+            what += f" (ambiguous: {self.note})"
         return (f"one row per key of {label!r}: {what}, and its number of rows "
                 f"{self.count_column!r} (0 for a key it lacks)")
 

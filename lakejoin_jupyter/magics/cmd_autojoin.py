@@ -15,6 +15,7 @@ import argparse
 
 import pandas as pd
 
+from ..errors import a_kind
 from ..join.autojoin import AutoJoinInputError
 from .context import Subcommand
 
@@ -55,7 +56,7 @@ def run_magic(namespace: dict, args: argparse.Namespace, engine_getter=None):
                                                   lambda v: namespace.get(v))
     df = namespace.get(args.df)
     if not isinstance(df, pd.DataFrame):
-        what = "no variable" if args.df not in namespace else f"a {type(df).__name__}"
+        what = "no variable" if args.df not in namespace else a_kind(df)
         raise AutoJoinInputError(f"%lakejoin autojoin: {args.df!r} is {what}, not a pandas "
                                  f"DataFrame of this notebook (Spark: df.toPandas() first).")
     if args.target is not None and not args.target.isidentifier():
@@ -65,8 +66,8 @@ def run_magic(namespace: dict, args: argparse.Namespace, engine_getter=None):
     if isinstance(other, pd.DataFrame):
         result = autojoin(df, other, args.on, args.other_on, right_name=args.other, **options)
     elif args.other in namespace:
-        raise AutoJoinInputError(f"%lakejoin autojoin: {args.other!r} is a "
-                                 f"{type(other).__name__}, not a pandas DataFrame.")
+        raise AutoJoinInputError(f"%lakejoin autojoin: {args.other!r} is {a_kind(other)}, "
+                                 f"not a pandas DataFrame.")
     else:
         if engine_getter is None:
             raise AutoJoinInputError(f"%lakejoin autojoin: {args.other!r} is not a DataFrame "

@@ -5,6 +5,7 @@ query DataFrame is read from the notebook when the join runs, so "Run all" joins
 cells above say."""
 from __future__ import annotations
 
+from ..errors import a_kind
 from ..join.plan import AGGREGATES
 from .context import MagicError, Subcommand
 
@@ -37,7 +38,7 @@ def run(ctx, a):
     engine = ctx.engine
     result = ctx.variable(a.source)
     if not isinstance(result, SearchResult):
-        raise MagicError(f"{a.source!r} is a {type(result).__name__}, not a search result: save "
+        raise MagicError(f"{a.source!r} is {a_kind(result)}, not a search result: save "
                          f"one with `%lakejoin search VAR.COLUMN --save {a.source}`.")
     name = getattr(result, "query_name", None)
     if not name:

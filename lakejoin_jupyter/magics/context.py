@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import LakeJoinError
+from ..errors import LakeJoinError, a_kind
 from ..frames import check_identifier, is_dataframe
 from ..ui.session import Session, unique_name
 
@@ -67,7 +67,7 @@ class MagicContext:
                     f"--column COL).")
             return text, text, columns
         if not is_dataframe(obj):
-            raise MagicError(f"{name!r} is a {type(obj).__name__}, not a pandas or Spark "
+            raise MagicError(f"{name!r} is {a_kind(obj)}, not a pandas or Spark "
                              f"DataFrame.")
         if not columns:
             raise MagicError(f"Name the query column: {name}.COLUMN or {name} --column COLUMN "

@@ -13,11 +13,13 @@ A table is a dense (rows x columns) matrix of token ids, -1 where a cell holds n
 Mappings that cannot score are skipped without changing the result: a key column only maps
 to a column holding at least one of its values. Nothing here shares code with the MATE
 search (search/mate.py) or its index, so the tests and benchmarks compare MATE against
-something independent.
+something independent. A hit carries its matched tuples and the table rows holding each, as
+MATE's do, so that its fan-out and join rows are exact too.
 """
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,6 +64,19 @@ def table_joinability(matrix: np.ndarray, first_column: int, key_ids: np.ndarray
         if len(got) > best:
             best, best_map = len(got), tuple(first_column + c for c in mapping)
     return best, best_map
+
+
+def mapping_rows(matrix: np.ndarray, first_column: int, key_ids: np.ndarray,
+                 mapping: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """For a table's mapping: the positions in ``key_ids`` of the key tuples some row holds,
+    and how many rows of the table hold each (the join figures MATE reports too)."""
+    matrix = np.asarray(matrix, dtype=np.int64)
+    key_ids = np.asarray(key_ids, dtype=np.int64)
+    cols = [c - first_column for c in mapping]
+    held = Counter(map(tuple, matrix[:, cols].tolist()))
+    pos = [i for i, k in enumerate(map(tuple, key_ids.tolist())) if k in held]
+    rows = [held[tuple(key_ids[i].tolist())] for i in pos]
+    return np.asarray(pos, dtype=np.int64), np.asarray(rows, dtype=np.int64)
 
 
 def joinability(tables, key_ids: np.ndarray, exclude=frozenset()) -> list[TableScore]:
@@ -111,7 +126,13 @@ def _run(index, query, params):
     key_ids, n_rows, min_score = query_key_ids(index, query, params.threshold)
     scores = joinability(table_matrices(ma), key_ids, frozenset(query.exclude))
     best = topk(scores, params.k, min_score)
-    return result_candidates(index, query, [(s.table_id, s.score, s.mapping) for s in best]), {}
+    chosen = {s.table_id: s for s in best}
+    found = {}          # the matched tuples and their lake rows, for the join figures
+    for t, first, matrix in table_matrices(ma):
+        if t in chosen:
+            found[t] = mapping_rows(matrix, first, key_ids, chosen[t].mapping)
+    return result_candidates(index, query, [(s.table_id, s.score, s.mapping, *found[s.table_id])
+                                            for s in best], key_ids), {}
 
 
 METHOD = SearchMethod(

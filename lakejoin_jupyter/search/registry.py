@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import QueryError
+from ..errors import QueryError, a_kind
 
 
 @dataclass
@@ -67,8 +67,8 @@ class ParamSpec:
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                 (self.kind == "int" and not float(value).is_integer()):
-            raise QueryError(f"{where} is {self._expects()} (got {value!r}, a "
-                             f"{type(value).__name__}).")
+            raise QueryError(f"{where} is {self._expects()} (got {value!r}, "
+                             f"{a_kind(value)}).")
         value = int(value) if self.kind == "int" else float(value)
         if isinstance(value, float) and not math.isfinite(value):
             raise QueryError(f"{where} must be finite (got {value!r}).")
