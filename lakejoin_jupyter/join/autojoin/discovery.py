@@ -473,6 +473,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         found = None
         for program, forward in cache[-3:]:  # a program found for an earlier candidate
+            if not forward:         # it reads that candidate's column: read this one's
+                program = program.renamed({c: names[X] for c in program.columns})
             if _sample_fit(program, forward, left, right, lake, X) >= 0.8:
                 found = (program, forward)
                 break

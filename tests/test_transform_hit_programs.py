@@ -1,0 +1,60 @@
+"""Transformation-aware search: each hit's program is its own column's (a program learned
+for one candidate and tried on the next reads the next one's column), integer queries meet
+zero-padded codes, and a number cut out of the query that joins a column of counts is
+weighed and labelled as the coincidence it is (docs/algorithms/transform_search.md)."""
+from __future__ import annotations
+
+import random
+import string
+
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+
+
+def hit_lake(seed: int) -> tuple[dict, list, list]:
+    """Two tables whose columns hold two-digit numbers inside "<letters><n>-<digits>"
+    (one program cuts the number out of either), a table of codes "PKG-00nnn"; returns the
+    tables, the two-digit query and the integer query of the codes."""
+    rng = random.Random(seed)
+
+    def glued(ns):
+        return [("".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(2, 5)))
+                 + f"{n}-{rng.randint(1000, 9999)}") for n in ns]
+
+    small = rng.sample(range(10, 100), 60)
+    codes = rng.sample(range(100, 1000), 300)
+    tables = {
+        "tags.csv": pd.DataFrame({"tag": glued(small[:50]), "w": range(50)}),
+        "labels.csv": pd.DataFrame({"label": glued(small[10:]), "v": range(50)}),
+        "packages.csv": pd.DataFrame({"pkg_id": [f"PKG-{n:05d}" for n in codes],
+                                      "name": [f"p{i}" for i in range(len(codes))]}),
+    }
+    return tables, small, rng.sample(codes, 80)
+
+
+@pytest.fixture(scope="module")
+def hit_engine(spark, tmp_path_factory):
+    from lakejoin_jupyter import build_index
+    tables, small, ids = hit_lake(5)
+    root = write_lake(tmp_path_factory.mktemp("hlake") / "lake", tables)
+    out = tmp_path_factory.mktemp("hidx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False,
+                       components=["transform"]), small, ids
+
+
+@pytest.mark.spark
+def test_each_hit_shows_a_program_of_its_own_column(hit_engine):
+    from lakejoin_jupyter.join.autojoin.dsl import Program
+    engine, small, _ids = hit_engine
+    frame = pd.DataFrame({"n": small})
+    res = engine.search(frame, "n", method="transform", k=10)
+    found = {h.column: h for h in res}
+    shown = [(h.table, h.column, h.details["program"]) for h in res]
+    assert {"tag", "label"} <= set(found), shown
+    for h in res:
+        program = Program.from_json(h.details["program_json"])
+        own = "n" if h.details["direction"] == "query -> lake" else h.column
+        assert program.columns == [own], shown
+        assert f"`{own}`" in h.details["program"], shown
