@@ -58,3 +58,25 @@ def test_each_hit_shows_a_program_of_its_own_column(hit_engine):
         own = "n" if h.details["direction"] == "query -> lake" else h.column
         assert program.columns == [own], shown
         assert f"`{own}`" in h.details["program"], shown
+
+
+@pytest.mark.spark
+def test_integer_ids_find_zero_padded_prefixed_codes(hit_engine):
+    engine, _small, ids = hit_engine
+    frame = pd.DataFrame({"id": ids, "installs": range(len(ids))})
+    assert str(frame["id"].dtype) == "int64"
+    res = engine.search(frame, "id", method="transform", k=5)
+    shown = [(h.table, h.column, h.details["program"]) for h in res]
+    assert res and (res[0].table, res[0].column) == ("packages", "pkg_id"), shown
+    assert res[0].details["coverage"] == 1.0, shown
+    assert sorted(res[0].details["matched_tokens"]) == sorted(str(i) for i in ids)
+
+
+def test_padded_spellings_pad_every_short_run():
+    import numpy as np
+    from lakejoin_jupyter.search.transform import padded_spellings
+    texts, owner = padded_spellings(["42", "2019-3-5", "abc"], np.array([0, 1, 2]), 4)
+    got = {}
+    for t, o in zip(texts, owner.tolist()):
+        got.setdefault(o, []).append(t)
+    assert got == {0: ["042", "0042"], 1: ["2019-03-05", "2019-003-005", "2019-0003-0005"]}

@@ -19,7 +19,8 @@ miss values sharing no rare 3-gram (a reformatted date shares only its year); a 
 by grams is taught with the value of the column sharing the most gram weight (not one
 holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
 minority of values without key pairs gets a second draw with its gram partners
-(``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage.
+(``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
+the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042").
 """
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=8)
 # the residual round: pairs a first program leaves unexplained, mostly wrong ones when that
 # program is right; its sets are drawn from their best, and it gives up sooner
 RESIDUAL = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=3)
+# the query's numbers are also looked up zero-padded to this many digits ("42": "PKG-00042")
+PAD_DIGITS = 8
 
 
 def learn_text(value) -> str | None:
@@ -423,7 +426,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     tie = rng.permutation(len(pick))          # a random order among equally good pairs
     sampled_texts = [texts[i] for i in pick]
     spell, owner = _retrieval_texts(tokens, texts, pick)
-    ev = evidence(ti, spell, owner, max_postings)
+    ev = evidence(ti, spell, owner, max_postings, pad=PAD_DIGITS)
     if not include_equal and len(ev.qi):
         eq_q, eq_c = lake.equal_pairs([tokens[i] for i in pick])
         n_cols = max(int(index.n_sets), 1)
