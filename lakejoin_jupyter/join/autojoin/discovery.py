@@ -11,7 +11,9 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    side after the program) times the weight of the key's kind, the weaker of the
    program's outputs (their common affixes cut) and the side they are compared with, as
    the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
-   once k hits score more than the next candidate's share of paired values. ``details``
+   once k hits score more than the next candidate's share of paired values. A program
+   whose join is N:M (it merges the values it reads onto a side that is not a key
+   column) is not a hit: Auto-Join joins 1:1 or N:1 only. ``details``
    hold the program (``program``, ``program_json``), its direction, coverage and key kind.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
@@ -38,6 +40,7 @@ from ..preview import KIND_WEIGHT, key_kind, values_kind
 from .dsl import Program, evaluate_columns
 from .learn import Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import PairGroup, RowPair
+from .pipeline import AutoJoinSettings
 
 # every one of the 8 example sets is tried (patience = max_sets): with a patience of 3, a few
 # wrong pairs among the 16 best ended a column before a clean set was drawn
@@ -45,6 +48,7 @@ LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=8)
 # the residual round: pairs a first program leaves unexplained, mostly wrong ones when that
 # program is right; its sets are drawn from their best, and it gives up sooner
 RESIDUAL = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=3)
+KEY_RATIO = AutoJoinSettings.key_ratio    # Auto-Join's key column: this share distinct
 # the query's numbers are also looked up zero-padded to this many digits ("42": "PKG-00042")
 PAD_DIGITS = 8
 
@@ -265,10 +269,11 @@ _NUMERIC_START = frozenset("+-.0123456789")
 def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
               tokens: list, texts: list, weights: np.ndarray):
     """The query values (indexes) whose key equals a value of the other side after the
-    program, and the program's key: its distinct outputs with the rows (query rows forward,
-    lake values backward) that give each."""
+    program, the program's key (its distinct outputs with the rows, query rows forward,
+    lake values backward, that give each) and the number of distinct values it made a key
+    of."""
     if len(program.columns) != 1:
-        return np.zeros(0, np.int64), {}
+        return np.zeros(0, np.int64), {}, 0
     name = program.columns[0]
     values = lake.token_set(column)
     made: dict = {}
@@ -277,13 +282,30 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
         for k, w in zip(keys, weights.tolist()):
             if k is not None:
                 made[k] = made.get(k, 0.0) + w
-        return np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64), made
+        return (np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64),
+                made, sum(k is not None for k in keys))
     lake_values = lake.tokens(column)
     for o in evaluate_columns(program.expr, {name: lake_values}, len(lake_values)):
         k = canonical(o)
         if k is not None:
             made[k] = made.get(k, 0) + 1
-    return np.array([i for i, t in enumerate(tokens) if t in made], dtype=np.int64), made
+    return (np.array([i for i, t in enumerate(tokens) if t in made], dtype=np.int64), made,
+            sum(made.values()))
+
+
+def many_to_many(made: dict, n_in: int, other_is_key: bool) -> bool:
+    """The join a program makes is N:M, which Auto-Join never makes (one side must supply
+    a key column, at least ``KEY_RATIO`` distinct): the program merges the values it reads
+    (its distinct outputs are under ``KEY_RATIO`` of them: a day cut out of dates) and the
+    side it is compared with is not a key column either (upload counts)."""
+    return len(made) < KEY_RATIO * n_in and not other_is_key
+
+
+def lake_is_key(index, column: int) -> bool:
+    """Auto-Join's key column, from the lake column's profile: at least ``KEY_RATIO`` of
+    its values with a key are distinct."""
+    row = index.columns.iloc[column]
+    return int(row["n_distinct"]) >= KEY_RATIO * int(row["n_values"] - row["n_keyless"])
 
 
 def _kinds(made: dict) -> tuple:
@@ -441,7 +463,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     hits, stats = [], {"sampled_values": len(pick), "paired_columns": int(len(cols)),
                        "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
-                       "verified": 0, "programs": 0, "learned": 0}
+                       "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0}
     kind_of_query: list = []
 
     def query_side_kind():
@@ -492,8 +514,12 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             cache.append(got)
             found = got
         program, forward = found
-        joined, made = _coverage(program, forward, lake, X, tokens, texts, weights)
+        joined, made, n_in = _coverage(program, forward, lake, X, tokens, texts, weights)
         if not len(joined):
+            continue
+        if many_to_many(made, n_in, lake_is_key(index, X) if forward else
+                        len(tokens) >= KEY_RATIO * float(weights.sum())):
+            stats["many_to_many"] += 1
             continue
         coverage = float(weights[joined].sum()) / total
         if threshold is not None and coverage < threshold:
