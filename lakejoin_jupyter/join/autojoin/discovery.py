@@ -13,7 +13,8 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
    once k hits score more than the next candidate's share of paired values. A program
    whose join is N:M (it merges the values it reads onto a side that is not a key
-   column) is not a hit: Auto-Join joins 1:1 or N:1 only. ``details``
+   column) on a key read as a number or year is not a hit: Auto-Join joins 1:1 or N:1
+   only. ``details``
    hold the program (``program``, ``program_json``), its direction, coverage and key kind.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
@@ -49,6 +50,7 @@ LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=8)
 # program is right; its sets are drawn from their best, and it gives up sooner
 RESIDUAL = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=3)
 KEY_RATIO = AutoJoinSettings.key_ratio    # Auto-Join's key column: this share distinct
+MEASURE_KINDS = ("number", "year-like")    # key kinds whose N:M joins are not hits
 # the query's numbers are also looked up zero-padded to this many digits ("42": "PKG-00042")
 PAD_DIGITS = 8
 
@@ -297,7 +299,9 @@ def many_to_many(made: dict, n_in: int, other_is_key: bool) -> bool:
     """The join a program makes is N:M, which Auto-Join never makes (one side must supply
     a key column, at least ``KEY_RATIO`` distinct): the program merges the values it reads
     (its distinct outputs are under ``KEY_RATIO`` of them: a day cut out of dates) and the
-    side it is compared with is not a key column either (upload counts)."""
+    side it is compared with is not a key column either (upload counts). The search drops
+    such a hit when its key reads as a measure (``MEASURE_KINDS``); a name-like key may be
+    one column of a composite key, which ``Hit.autojoin`` learns by reading more columns."""
     return len(made) < KEY_RATIO * n_in and not other_is_key
 
 
@@ -517,15 +521,16 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         joined, made, n_in = _coverage(program, forward, lake, X, tokens, texts, weights)
         if not len(joined):
             continue
-        if many_to_many(made, n_in, lake_is_key(index, X) if forward else
-                        len(tokens) >= KEY_RATIO * float(weights.sum())):
-            stats["many_to_many"] += 1
-            continue
         coverage = float(weights[joined].sum()) / total
         if threshold is not None and coverage < threshold:
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made), other)
+        if kind in MEASURE_KINDS and many_to_many(
+                made, n_in, lake_is_key(index, X) if forward else
+                len(tokens) >= KEY_RATIO * float(weights.sum())):
+            stats["many_to_many"] += 1          # a number merged onto counts: a coincidence
+            continue
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
                      kind, warning))
         trace[-1][3] = round(coverage, 3)
