@@ -19,10 +19,12 @@ Query-side postings longer than ``max_postings`` are skipped (a key or gram in t
 columns pairs nothing rare). :func:`gram_partners` names a value's partner in a column
 for verification: the column value sharing the most gram weight (ties: longest common
 substring). Deviations: a fixed q instead of Algorithm 3's longest common substring per
-suffix; grams stay inside segments.
+suffix; grams stay inside segments; a query's keys are also looked up with its numbers
+zero-padded (``pad``: "42" meets the stripped key of "PKG-00042").
 """
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 
@@ -49,21 +51,55 @@ class Evidence:
                         self.code[m], self.n_values)
 
 
-def query_signals(texts: list, q: int, owner: np.ndarray | None = None, short: int = 0):
+_DIGIT_RUN = re.compile(r"[0-9]+")
+
+
+def padded_spellings(texts: list, owner: np.ndarray, width: int) -> tuple[list, np.ndarray]:
+    """Each text with its digit runs shorter than w left-padded with zeros to w, for every
+    w up to ``width`` above its shortest run ("42": "042", "0042", ...; "2019-3-5":
+    "2019-03-05", ...), with the owner of the text it pads."""
+    out, own = [], []
+    for t, o in zip(texts, np.asarray(owner).tolist()):
+        runs = [len(r) for r in _DIGIT_RUN.findall(t)]
+        seen = {t}
+        for w in range(min(runs, default=width) + 1, width + 1):
+            v = _DIGIT_RUN.sub(lambda m: m.group().rjust(w, "0"), t)
+            if v not in seen:
+                seen.add(v)
+                out.append(v)
+                own.append(o)
+    return out, np.array(own, dtype=np.int64)
+
+
+def _keys(texts: list, idx: np.ndarray):
+    """(value index, key hash) of the texts' full and stripped keys, their own constant
+    segments left out and constant affixes cut; and the segments and constants."""
+    data, offsets = utf8_arrays(texts)
+    seg = segments(data, offsets)
+    consts = constant_hashes(seg)
+    full, has_full, stripped, has_stripped = value_keys(seg, consts, affixes(seg))
+    return (np.concatenate([idx[has_full], idx[has_stripped]]),
+            np.concatenate([full[has_full], stripped[has_stripped]])), seg, consts
+
+
+def query_signals(texts: list, q: int, owner: np.ndarray | None = None, short: int = 0,
+                  pad: int = 0):
     """Per sampled query value: its keys (value index, key hash) and its grams (value
     index, code; with ``short``, short segments too), the query's own constant segments
     left out and its constant affixes cut as the build does for a column's (the affixes
     whatever the index: a query "SIGINT" meets a lake "INT" under its full key).
     ``owner[i]`` is the sampled value text i spells (a value may come in two spellings: as
-    the user wrote it and as its token)."""
-    data, offsets = utf8_arrays(texts)
-    seg = segments(data, offsets)
-    consts = constant_hashes(seg)
-    full, has_full, stripped, has_stripped = value_keys(seg, consts, affixes(seg))
+    the user wrote it and as its token). With ``pad``, the keys of the values' numbers
+    zero-padded up to ``pad`` digits too (:func:`padded_spellings`; no grams: a padded
+    gram is any number's)."""
     idx = np.arange(len(texts), dtype=np.int64) if owner is None else \
         np.asarray(owner, dtype=np.int64)
-    key_qi = np.concatenate([idx[has_full], idx[has_stripped]])
-    key_hash = np.concatenate([full[has_full], stripped[has_stripped]])
+    (key_qi, key_hash), seg, consts = _keys(texts, idx)
+    if pad:
+        more, more_idx = padded_spellings(texts, idx, pad)
+        if more:
+            (pq, ph), _s, _c = _keys(more, more_idx)
+            key_qi, key_hash = np.concatenate([key_qi, pq]), np.concatenate([key_hash, ph])
     gram_t, codes = segment_grams(seg, q, consts, short)
     return distinct_pairs(key_qi, key_hash), distinct_pairs(idx[gram_t], codes)
 
@@ -113,12 +149,12 @@ def _run_counts(groups: np.ndarray, columns: np.ndarray) -> np.ndarray:
 
 
 def evidence(ti, texts: list, owner: np.ndarray | None = None,
-             max_postings: int = 2000) -> Evidence:
+             max_postings: int = 2000, pad: int = 0) -> Evidence:
     """Every (sampled value, column, key or gram) pair with its score 1/(n m) (module
-    docstring); ``owner`` as in :func:`query_signals`."""
+    docstring); ``owner`` and ``pad`` as in :func:`query_signals`."""
     a = ti.arrays
     n_values = len(texts) if owner is None else (int(np.max(owner)) + 1 if len(owner) else 0)
-    (kqi, khash), (gqi, gcode) = query_signals(texts, ti.spec.q, owner, ti.spec.short)
+    (kqi, khash), (gqi, gcode) = query_signals(texts, ti.spec.q, owner, ti.spec.short, pad)
     parts = []
     if len(a.key_hashes) and len(khash):
         entries, entry_code, (qv, at, n, code) = _postings(kqi, khash, a.key_hashes,

@@ -11,16 +11,19 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    side after the program) times the weight of the key's kind, the weaker of the
    program's outputs (their common affixes cut) and the side they are compared with, as
    the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
-   once k hits score more than the next candidate's share of paired values. ``details``
-   hold the program (``program``, ``program_json``), its direction, coverage, key kind
-   and fan-out (``key_ratio``: lake rows per key the program joins).
+   once k hits score more than the next candidate's share of paired values. A program
+   whose join is N:M (it merges the values it reads onto a side that is not a key
+   column) on a key read as a number or year is not a hit: Auto-Join joins 1:1 or N:1
+   only. ``details`` hold the program (``program``, ``program_json``), its direction,
+   coverage, key kind and fan-out (``key_ratio``: lake rows per key the program joins).
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
 by grams is taught with the value of the column sharing the most gram weight (not one
 holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
 minority of values without key pairs gets a second draw with its gram partners
-(``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage.
+(``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
+the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042").
 """
 from __future__ import annotations
 
@@ -38,6 +41,7 @@ from ..preview import KIND_WEIGHT, key_kind, values_kind
 from .dsl import Program, evaluate_columns
 from .learn import Example, LearnSettings, example_sets, try_learn_transform
 from .pairs import PairGroup, RowPair
+from .pipeline import AutoJoinSettings
 
 # every one of the 8 example sets is tried (patience = max_sets): with a patience of 3, a few
 # wrong pairs among the 16 best ended a column before a clean set was drawn
@@ -45,6 +49,10 @@ LEARN = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=8)
 # the residual round: pairs a first program leaves unexplained, mostly wrong ones when that
 # program is right; its sets are drawn from their best, and it gives up sooner
 RESIDUAL = LearnSettings(top_k=16, sets_per_group=8, max_sets=8, patience=3)
+KEY_RATIO = AutoJoinSettings.key_ratio    # Auto-Join's key column: this share distinct
+MEASURE_KINDS = ("number", "year-like")    # key kinds whose N:M joins are not hits
+# the query's numbers are also looked up zero-padded to this many digits ("42": "PKG-00042")
+PAD_DIGITS = 8
 
 
 def learn_text(value) -> str | None:
@@ -264,10 +272,11 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
               tokens: list, texts: list, weights: np.ndarray):
     """The query values (indexes) whose key equals a value of the other side after the
     program, the program's key: its distinct outputs with the rows (query rows forward,
-    lake values backward) that give each, and the column's values that join, with the key
-    each joins on (its own value forward, its output backward)."""
+    lake values backward) that give each, the column's values that join, with the key
+    each joins on (its own value forward, its output backward), and the number of
+    distinct values it made a key of."""
     if len(program.columns) != 1:
-        return np.zeros(0, np.int64), {}, {}
+        return np.zeros(0, np.int64), {}, {}, 0
     name = program.columns[0]
     values = lake.token_set(column)
     made: dict = {}
@@ -277,7 +286,7 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
             if k is not None:
                 made[k] = made.get(k, 0.0) + w
         return (np.array([i for i, k in enumerate(keys) if k in values], dtype=np.int64), made,
-                {k: k for k in made if k in values})
+                {k: k for k in made if k in values}, sum(k is not None for k in keys))
     lake_values = lake.tokens(column)
     outs = [canonical(o) for o in evaluate_columns(program.expr, {name: lake_values},
                                                    len(lake_values))]
@@ -286,7 +295,8 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
             made[k] = made.get(k, 0) + 1
     wanted = set(tokens)
     return (np.array([i for i, t in enumerate(tokens) if t in made], dtype=np.int64), made,
-            {v: k for v, k in zip(lake_values, outs) if k is not None and k in wanted})
+            {v: k for v, k in zip(lake_values, outs) if k is not None and k in wanted},
+            sum(made.values()))
 
 
 def lake_rows_per_key(index, column: int, joins: dict) -> tuple[float | None, bool]:
@@ -305,6 +315,23 @@ def lake_rows_per_key(index, column: int, joins: dict) -> tuple[float | None, bo
         keyed, distinct = float(row["n_values"] - row["n_keyless"]), float(row["n_distinct"])
         rows, exact = len(joins) * (keyed / distinct if distinct else 1.0), False
     return rows / len(set(joins.values())), exact
+
+
+def many_to_many(made: dict, n_in: int, other_is_key: bool) -> bool:
+    """The join a program makes is N:M, which Auto-Join never makes (one side must supply
+    a key column, at least ``KEY_RATIO`` distinct): the program merges the values it reads
+    (its distinct outputs are under ``KEY_RATIO`` of them: a day cut out of dates) and the
+    side it is compared with is not a key column either (upload counts). The search drops
+    such a hit when its key reads as a measure (``MEASURE_KINDS``); a name-like key may be
+    one column of a composite key, which ``Hit.autojoin`` learns by reading more columns."""
+    return len(made) < KEY_RATIO * n_in and not other_is_key
+
+
+def lake_is_key(index, column: int) -> bool:
+    """Auto-Join's key column, from the lake column's profile: at least ``KEY_RATIO`` of
+    its values with a key are distinct."""
+    row = index.columns.iloc[column]
+    return int(row["n_distinct"]) >= KEY_RATIO * int(row["n_values"] - row["n_keyless"])
 
 
 def _kinds(made: dict) -> tuple:
@@ -447,7 +474,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     tie = rng.permutation(len(pick))          # a random order among equally good pairs
     sampled_texts = [texts[i] for i in pick]
     spell, owner = _retrieval_texts(tokens, texts, pick)
-    ev = evidence(ti, spell, owner, max_postings)
+    ev = evidence(ti, spell, owner, max_postings, pad=PAD_DIGITS)
     if not include_equal and len(ev.qi):
         eq_q, eq_c = lake.equal_pairs([tokens[i] for i in pick])
         n_cols = max(int(index.n_sets), 1)
@@ -462,7 +489,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     hits, stats = [], {"sampled_values": len(pick), "paired_columns": int(len(cols)),
                        "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
-                       "verified": 0, "programs": 0, "learned": 0}
+                       "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0}
     kind_of_query: list = []
 
     def query_side_kind():
@@ -497,6 +524,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         found = None
         for program, forward in cache[-3:]:  # a program found for an earlier candidate
+            if not forward:         # it reads that candidate's column: read this one's
+                program = program.renamed({c: names[X] for c in program.columns})
             if _sample_fit(program, forward, left, right, lake, X) >= 0.8:
                 found = (program, forward)
                 break
@@ -511,7 +540,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             cache.append(got)
             found = got
         program, forward = found
-        joined, made, joins = _coverage(program, forward, lake, X, tokens, texts, weights)
+        joined, made, joins, n_in = _coverage(program, forward, lake, X, tokens, texts, weights)
         if not len(joined):
             continue
         coverage = float(weights[joined].sum()) / total
@@ -519,6 +548,11 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made), other)
+        if kind in MEASURE_KINDS and many_to_many(
+                made, n_in, lake_is_key(index, X) if forward else
+                len(tokens) >= KEY_RATIO * float(weights.sum())):
+            stats["many_to_many"] += 1          # a number merged onto counts: a coincidence
+            continue
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
                      kind, warning, lake_rows_per_key(index, X, joins)))
         trace[-1][3] = round(coverage, 3)

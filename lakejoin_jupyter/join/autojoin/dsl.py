@@ -15,6 +15,7 @@ Deviations (docs/algorithms/autojoin.md):
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import keyword
@@ -254,6 +255,17 @@ def columns_of(node) -> list[str]:
 
     walk(node)
     return out
+
+
+def rename_columns(node, names: dict):
+    """``node`` with every ``Column(name)`` read as ``Column(names.get(name, name))``."""
+    if isinstance(node, Column):
+        return Column(names.get(node.name, node.name))
+    if isinstance(node, Concat):
+        return Concat(tuple(rename_columns(p, names) for p in node.parts))
+    if isinstance(node, (Split, SelectK, Substring, Replace, Pad, Trim, Map, Words)):
+        return dataclasses.replace(node, of=rename_columns(node.of, names))
+    return node
 
 
 # ------------------------------------------------------------------ cell text
@@ -643,6 +655,10 @@ class Program:
 
     def describe(self, show_columns: bool = True) -> str:
         return describe(self.expr, show_columns)
+
+    def renamed(self, names: dict) -> "Program":
+        """The same program reading column ``names[c]`` where it read ``c``."""
+        return Program(tuple(rename_columns(p, names) for p in self.pieces))
 
     def __str__(self):
         return self.describe()
