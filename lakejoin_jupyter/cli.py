@@ -36,6 +36,18 @@ EPILOG = textwrap.dedent("""\
     """)
 
 
+def add_join_shape_arguments(p) -> None:
+    """The options that shape a join, shared by ``lakejoin join`` and ``%lakejoin join``."""
+    p.add_argument("--how", choices=["left", "inner"], default="left")
+    p.add_argument("--duplicates", choices=["all", "first"], default="all",
+                   help="all matching lake rows, or the first one per key")
+    p.add_argument("--aggregate", choices=("none",) + AGGREGATES, default="none",
+                   help="one row per key of a panel table first: the latest by a date or year "
+                        "column, the first, the mean or sum of its numeric columns, or the count")
+    p.add_argument("--order-by", metavar="COLUMN",
+                   help="the date or year column of --aggregate latest (default: the first)")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="lakejoin", description="Find joinable tables in a data lake.",
@@ -146,14 +158,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="a method's option, repeatable (as `lakejoin search -O`)")
     jo.add_argument("--rank", choices=["useful", "overlap"], default="useful",
                     help="how the hits are ranked, as `lakejoin search --rank`")
-    jo.add_argument("--how", choices=["left", "inner"], default="left")
-    jo.add_argument("--duplicates", choices=["all", "first"], default="all",
-                    help="all matching lake rows, or the first one per key")
-    jo.add_argument("--aggregate", choices=("none",) + AGGREGATES, default="none",
-                    help="one row per key of a panel table first: the latest by a date or year "
-                         "column, the first, the mean or sum of its numeric columns, or the count")
-    jo.add_argument("--order-by", metavar="COLUMN",
-                    help="the date or year column of --aggregate latest (default: the first)")
+    add_join_shape_arguments(jo)
     jo.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
     inf = sub.add_parser("info", help="describe an index: counts, components, methods, skipped files",

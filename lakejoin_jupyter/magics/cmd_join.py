@@ -6,7 +6,7 @@ cells above say."""
 from __future__ import annotations
 
 from ..errors import a_kind
-from ..join.plan import AGGREGATES
+from ..cli import add_join_shape_arguments
 from .context import MagicError, Subcommand
 
 
@@ -14,14 +14,7 @@ def configure(p):
     p.add_argument("rank", type=int, help="rank of the hit in the saved search")
     p.add_argument("--from", dest="source", metavar="VAR", required=True,
                    help="the SearchResult saved by %%lakejoin search ... --save VAR")
-    p.add_argument("--how", choices=["left", "inner"], default="left")
-    p.add_argument("--duplicates", choices=["all", "first"], default="all",
-                   help="all matching lake rows, or the first one per key")
-    p.add_argument("--aggregate", choices=("none",) + AGGREGATES, default="none",
-                   help="one row per key of a panel table first: the latest by a date or year "
-                        "column, the first, the mean or sum of its numeric columns, or the count")
-    p.add_argument("--order-by", metavar="COLUMN",
-                   help="the date or year column of --aggregate latest (default: the first)")
+    add_join_shape_arguments(p)
     p.add_argument("--into", metavar="VAR",
                    help="variable for the joined DataFrame (default: named after both tables, "
                         "never one the notebook already has)")
