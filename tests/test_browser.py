@@ -684,6 +684,28 @@ def open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui: str, width: in
 
 
 @pytest.mark.parametrize("ui,width", [("notebook7", 1280), ("jupyterlab", 1280)])
+def test_pickers_stay_whole_beside_the_method_options(lab, browser, demo_fuzzy_index_path, ui,
+                                                      width):
+    """With PEXESO's options shown, the DataFrame picker, its refresh button and the
+    Column(s) list are whole: the method panel takes the rest of the row (its long notes
+    under their sliders) or goes below them."""
+    page, w = open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui, width,
+                                   f"pickers-{ui}.ipynb")
+    method = w.locator(".lakejoin-method select")
+    label = [t for t in method.locator("option").all_inner_texts() if "PEXESO" in t][0]
+    method.select_option(label=label)
+    w.locator(".lakejoin-auto-float").first.wait_for(timeout=60_000)
+    w.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / f"pickers-{ui}-{width}.png"))
+    bad = page.evaluate(CLIPPED_JS, [".lakejoin-frame select", ".lakejoin-refresh",
+                                     ".lakejoin-columns select", ".lakejoin-method select",
+                                     ".lakejoin-auto-float input[type='checkbox']"])
+    assert not bad, bad
+    page.close()
+
+
+@pytest.mark.parametrize("ui,width", [("notebook7", 1280), ("jupyterlab", 1280)])
 def test_a_failed_build_leaves_no_bar_and_whole_buttons(lab, browser, demo_fuzzy_index_path, ui,
                                                          width):
     """The index field holds the open index, so the build button reads Rebuild; a build
