@@ -972,7 +972,8 @@ def union_rebuild_text(engine) -> str:
     return (f"This index has no union component, so Union mode cannot search it: rebuild it "
             f"with `lakejoin index LAKE --out {engine.path} --overwrite --with union` (Python: "
             f"build_index(LAKE, {str(engine.path)!r}, components=['union'], overwrite=True); "
-            f"or type the lake folder above and press Build in Union mode).")
+            f"or type the lake folder above and press Rebuild in Union mode: it keeps the "
+            f"index's other components).")
 
 
 def union_card(hit, query_columns) -> str:
