@@ -862,12 +862,14 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.indexing.pipeline import build
     from lakejoin_jupyter.config import BuildSettings
-    old = write_lake(tmp_path / "old", {"a.csv": pd.DataFrame({"country": ["France", "Chad"]})})
+    names = [f"place {i}" for i in range(60)]
+    old = write_lake(tmp_path / "old", {"a.csv": pd.DataFrame({"country": names[:40]})})
     new = write_lake(tmp_path / "new", {
-        "a.csv": pd.DataFrame({"country": ["France", "Chad", "Peru"]}),
+        "a.csv": pd.DataFrame({"country": names + ["peru"]}),
         "b.csv": pd.DataFrame({"name": ["peru", "chad"], "code": ["PE", "TD"]})})
     real = tmp_path / "real.index"
-    build(old, real, spark=spark, settings=BuildSettings(components=("union",)), progress=False)
+    build(old, real, spark=spark, progress=False, settings=BuildSettings(
+        components=("union", "pexeso"), component_options={"pexeso": {"embedder": "ngram:dim=64"}}))
     (tmp_path / "root").mkdir()
     link = tmp_path / "root" / "lake.index"
     os.symlink(real, link)
@@ -884,7 +886,8 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     assert w.status_text.startswith(f"Rebuilt {link} and reopened it."), w.status_text
     assert "Indexed 2 of 2 tables" in w.status_text
     engine = w.session.engine
-    assert engine.path == link and engine.index.has("union")        # kept
+    assert engine.path == link and engine.index.has("union")        # kept, with
+    assert engine.index.components["pexeso"]["embedder"]["dim"] == 64     # its embedder
     assert w.title.value.count("2 tables") == 1
     w.method_picker.value = "auto"
     w.search().wait()

@@ -367,7 +367,7 @@ class DiscoveryWidget(W.VBox):
         # Union mode needs the (opt-in) union component: a build from Union mode adds it;
         # a rebuild keeps those of the index it replaces
         components = ["union"] if self.mode.value == "union" else []
-        kept = self._optional_components(dest) if replacing else []
+        kept, options = self._rebuild_settings(dest) if replacing else ([], {})
         components += [c for c in kept if c not in components]
         self._busy(True, 0.0)
         with_ = f" (with {', '.join(components)})" if components else ""
@@ -387,7 +387,8 @@ class DiscoveryWidget(W.VBox):
                 elif total:
                     self.progress.value = min(1.0, done / total)
             return build_index(lake, out, progress=False, spark=spark, overwrite=overwrite,
-                               progress_callback=progress, components=tuple(components))
+                               progress_callback=progress, components=tuple(components),
+                               **({"component_options": options} if options else {}))
 
         def done(engine):
             self.session.engine = engine
@@ -414,15 +415,19 @@ class DiscoveryWidget(W.VBox):
             same = False
         return " (the index open here)" if same else ""
 
-    def _optional_components(self, dest) -> list:
-        """The opt-in components the index at ``dest`` was built with (a rebuild keeps them)."""
+    def _rebuild_settings(self, dest) -> tuple[list, dict]:
+        """The opt-in components the index at ``dest`` was built with, and its PEXESO
+        embedder (a rebuild keeps them: the same searches, the same distances)."""
         from ..index.store import read_manifest
         from ..indexing.pipeline import COMPONENTS
         try:
             have = read_manifest(dest).get("components", {})
         except Exception:  # noqa: BLE001 - an unreadable index: rebuild with the defaults
-            return []
-        return [n for n, c in COMPONENTS.items() if not c.default and n in have]
+            return [], {}
+        kept = [n for n, c in COMPONENTS.items() if not c.default and n in have]
+        embedder = (have.get("pexeso") or {}).get("embedder")
+        return kept, ({"pexeso": {"embedder": embedder}} if "pexeso" in kept and embedder
+                      else {})
 
     def _after_index_change(self, message: str):
         self._refresh_title()
