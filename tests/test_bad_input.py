@@ -878,8 +878,10 @@ def test_symlinked_out_path_is_written_through(spark, demo_index_path, tmp_path)
     link = tmp_path / "x.index"
     link.symlink_to(target)
     lake = write_lake(tmp_path / "lake", {"a.csv": GOOD})
-    with pytest.raises(FileExistsError, match="already exists"):
+    with pytest.raises(FileExistsError, match="already exists") as refused:
         build(lake, link, spark=spark, progress=False)
+    # it names the path as written, the one the caller knows, not the link's target
+    assert str(link) in str(refused.value) and str(target) not in str(refused.value)
     report = build(lake, link, spark=spark, progress=False, overwrite=True)
     assert report.index_path == link
     assert link.is_symlink() and link.resolve() == target

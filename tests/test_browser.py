@@ -459,6 +459,115 @@ def test_widget_in_notebook7(lab, browser):
     page.close()
 
 
+CLIPPED_JS = """(sels) => {
+    // each control: displayed, inside every box that clips it and the widget, and on top
+    // at its centre and near its right edge (nothing drawn over it)
+    const w = document.querySelector('.lakejoin-widget');
+    const bad = [];
+    for (const sel of sels) {
+        const el = w.querySelector(sel);
+        if (!el || el.offsetParent === null) { bad.push(sel + ' not displayed'); continue; }
+        const r = el.getBoundingClientRect();
+        for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+            const s = getComputedStyle(p);
+            if (s.overflowX === 'visible' && p !== w) continue;
+            const b = p.getBoundingClientRect();
+            if (r.left < b.left - 1 || r.right > b.right + 1)
+                bad.push(sel + ' cut by ' + p.className + ': ' + Math.round(r.left) + '-'
+                         + Math.round(r.right) + ' in ' + Math.round(b.left) + '-' + Math.round(b.right));
+            if (p === w) break;
+        }
+        for (const x of [(r.left + r.right) / 2, r.right - 3]) {
+            const hit = document.elementFromPoint(x, (r.top + r.bottom) / 2);
+            if (!hit || !(el === hit || el.contains(hit)))
+                bad.push(sel + ' covered at x=' + Math.round(x) + ' by ' + (hit ? hit.className : 'nothing'));
+        }
+        if (el.tagName === 'BUTTON' && el.scrollWidth > el.clientWidth)
+            bad.push(sel + ' label cut: ' + el.textContent);
+    }
+    return bad;
+}"""
+
+
+def open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui: str, width: int, name: str):
+    """A notebook that opens the demo index with the PEXESO component and shows the widget
+    (its first search done), in JupyterLab (file browser open) or Notebook 7."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+    if ui == "notebook7":
+        try:
+            import notebook
+            if int(notebook.__version__.split(".")[0]) < 7:
+                pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
+        except ImportError:
+            pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
+    root = lab["root"]
+    if not (root / "demo_fuzzy.index").exists():
+        shutil.copytree(demo_fuzzy_index_path, root / "demo_fuzzy.index")
+    cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", WIDGET_NOTEBOOK[2]]
+    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in cells], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
+        root / name)
+    page = browser.new_page(viewport={"width": width, "height": 1000})
+    page.goto(lab["url"] + (f"/lab/tree/{name}?reset" if ui == "jupyterlab"
+                            else f"/notebooks/{name}"))
+    page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
+    _kernel_id(lab, name)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    return page, w
+
+
+@pytest.mark.parametrize("ui,width", [("notebook7", 1280), ("jupyterlab", 1280)])
+def test_pickers_stay_whole_beside_the_method_options(lab, browser, demo_fuzzy_index_path, ui,
+                                                      width):
+    """With PEXESO's options shown, the DataFrame picker, its refresh button and the
+    Column(s) list are whole: the method panel takes the rest of the row (its long notes
+    under their sliders) or goes below them."""
+    page, w = open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui, width,
+                                   f"pickers-{ui}.ipynb")
+    method = w.locator(".lakejoin-method select")
+    label = [t for t in method.locator("option").all_inner_texts() if "PEXESO" in t][0]
+    method.select_option(label=label)
+    w.locator(".lakejoin-auto-float").first.wait_for(timeout=60_000)
+    w.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / f"pickers-{ui}-{width}.png"))
+    bad = page.evaluate(CLIPPED_JS, [".lakejoin-frame select", ".lakejoin-refresh",
+                                     ".lakejoin-columns select", ".lakejoin-method select",
+                                     ".lakejoin-auto-float input[type='checkbox']"])
+    assert not bad, bad
+    page.close()
+
+
+@pytest.mark.parametrize("ui,width", [("notebook7", 1280), ("jupyterlab", 1280)])
+def test_a_failed_build_leaves_no_bar_and_whole_buttons(lab, browser, demo_fuzzy_index_path, ui,
+                                                         width):
+    """The index field holds the open index, so the build button reads Rebuild; a build
+    that fails (no such lake) says so in one line naming one index path, the open index
+    stays, no progress box is left and Search and Cancel keep their labels."""
+    page, w = open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui, width,
+                                   f"failed-build-{ui}.ipynb")
+    lake = w.locator(".lakejoin-lake-path input")
+    lake.fill(str(lab["root"] / "no_such_lake"))
+    w.locator(".lakejoin-build").click()
+    wait_status(page, "failed")
+    page.wait_for_timeout(500)
+    w.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / f"failed-build-{ui}-{width}.png"))
+    assert w.locator(".lakejoin-progress").evaluate("el => el.offsetParent === null")
+    bad = page.evaluate(CLIPPED_JS, [".lakejoin-search", ".lakejoin-cancel", ".lakejoin-build"])
+    assert not bad, bad
+    status = w.locator(".lakejoin-status").inner_text()
+    index = str(lab["root"] / "demo_fuzzy.index")
+    assert "does not exist" in status and f"The index at {index} is unchanged." in status, status
+    assert w.locator(".lakejoin-build").inner_text().strip() == "Rebuild"
+    page.close()
+
+
 ECONOMIES = ('economies = pd.DataFrame({\n'
              '    "nation": ["United States", "China", "Japan", "Germany", "India",\n'
              '               "United Kingdom", "France", "Italy", "Canada", "Brazil"],\n'

@@ -833,14 +833,14 @@ def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
     assert task.wait(300)
     assert not out.exists() and not list(tmp_path.glob("built.index.tmp-*"))
     assert w.session.engine is None
-    # one line that says nothing was written, and the bar stays, red
+    # one line that says nothing was written; no (empty) progress bar is left
     assert w.status_text == "Cancelled the index build; nothing was written."
-    assert w.progress.bar_style == "danger" and w.progress.layout.visibility == "visible"
-    # a build that fails: one line (what happened, nothing written), red bar
+    assert w.progress.layout.display == "none"
+    # a build that fails: one line (what happened, nothing written), no bar
     (tmp_path / "empty").mkdir()
     w.build_index(str(tmp_path / "empty"), str(tmp_path / "never.index")).wait(300)
     assert "No tables found" in w.status_text and "Nothing was written" in w.status_text
-    assert "\n" not in w.status_text and w.progress.bar_style == "danger"
+    assert "\n" not in w.status_text and w.progress.layout.display == "none"
     assert not (tmp_path / "never.index").exists()
     w.build_index(str(lake), str(out))
     w.wait(600)
@@ -849,6 +849,61 @@ def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
     w.method_picker.value = "auto"
     w.search().wait()
     assert {(r["table"], r["overlap"]) for r in w.results.rows} == {("a", 1), ("b", 1)}
+
+
+@pytest.mark.spark
+def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
+    """The Index field holds the open index (through a link, as a Lab root often does):
+    the build button reads Rebuild; a build without overwrite refuses in one line that
+    names one path; Rebuild replaces the index, keeps its optional components and reopens
+    it; a rebuild that fails leaves the index and no progress bar."""
+    import os
+    from conftest import write_lake
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    from lakejoin_jupyter.config import BuildSettings
+    names = [f"place {i}" for i in range(60)]
+    old = write_lake(tmp_path / "old", {"a.csv": pd.DataFrame({"country": names[:40]})})
+    new = write_lake(tmp_path / "new", {
+        "a.csv": pd.DataFrame({"country": names + ["peru"]}),
+        "b.csv": pd.DataFrame({"name": ["peru", "chad"], "code": ["PE", "TD"]})})
+    real = tmp_path / "real.index"
+    build(old, real, spark=spark, progress=False, settings=BuildSettings(
+        components=("union", "pexeso"), component_options={"pexeso": {"embedder": "ngram:dim=64"}}))
+    (tmp_path / "root").mkdir()
+    link = tmp_path / "root" / "lake.index"
+    os.symlink(real, link)
+    w = make(open_index(link), ns={"q": pd.DataFrame({"k": ["peru"]})}, frame="q", columns=["k"])
+    assert w.index_path.value == str(link)
+    assert w.build_button.description == "Rebuild" and w.build_button.button_style == "warning"
+    assert w.build_index(str(new), str(link)) is None          # no overwrite: refused at once
+    assert f"An index already exists at {link} (the index open here)" in w.status_text
+    assert "Press Rebuild" in w.status_text and str(real) not in w.status_text
+    assert "overwrite=True" not in w.status_text
+    w.lake_path.value = str(new)
+    w.build_button.click()
+    w.wait(600)
+    assert w.status_text.startswith(f"Rebuilt {link} and reopened it."), w.status_text
+    assert "Indexed 2 of 2 tables" in w.status_text
+    engine = w.session.engine
+    assert engine.path == link and engine.index.has("union")        # kept, with
+    assert engine.index.components["pexeso"]["embedder"]["dim"] == 64     # its embedder
+    assert w.title.value.count("2 tables") == 1
+    w.method_picker.value = "auto"
+    w.search().wait()
+    assert {r["table"] for r in w.results.rows} == {"a", "b"}
+    # a rebuild that fails: the index stays, open; one path named; no bar
+    (tmp_path / "empty").mkdir()
+    w.lake_path.value = str(tmp_path / "empty")
+    w.build_button.click()
+    w.wait(300)
+    assert "No tables found" in w.status_text
+    assert f"The index at {link} is unchanged." in w.status_text and str(real) not in w.status_text
+    assert w.progress.layout.display == "none" and not w.search_button.disabled
+    assert w.session.engine is engine and w.build_button.description == "Rebuild"
+    # another folder: Build again
+    w.index_path.value = str(tmp_path / "other.index")
+    assert w.build_button.description == "Build" and w.build_button.button_style == ""
 
 
 def test_built_package_ships_the_widget_assets(tmp_path):
@@ -1049,6 +1104,8 @@ def test_union_mode_without_the_union_component_says_how_to_rebuild(demo_engine,
     w = make(demo_engine, ns={"fifa": fifa}, frame="fifa", mode="union")
     assert "no union component" in w.status_text and "--with union" in w.status_text
     assert f"--out {demo_engine.path} --overwrite" in w.status_text
+    assert "press Rebuild in Union mode" in w.status_text         # the button's label now
+    assert w.build_button.description == "Rebuild"
     assert w.search() is None and "--with union" in w.status_text
     w.mode.value = "join"
     assert "no union component" not in w.status_text

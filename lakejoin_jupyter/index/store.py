@@ -75,20 +75,22 @@ def resolve_destination(path) -> Path:
 
 
 def check_destination(path, overwrite: bool = False) -> Path:
-    """Refuse a destination we must not write to, before any work starts."""
+    """Refuse a destination we must not write to, before any work starts. The messages
+    name the path as the caller wrote it (absolute), not the folder a link leads to."""
+    shown = Path(path).expanduser().absolute()
     path = resolve_destination(path)
     if path.exists():
         if path.is_file():
             raise NotAnIndexError(
-                f"{path} is a file, not an index folder. Choose another --out path.")
+                f"{shown} is a file, not an index folder. Choose another --out path.")
         if is_index(path):
             if not overwrite:
                 raise FileExistsError(
-                    f"An index already exists at {path}. Pass overwrite=True "
+                    f"An index already exists at {shown}. Pass overwrite=True "
                     f"(CLI: --overwrite) to replace it, or choose another path.")
         elif any(path.iterdir()):
             raise NotAnIndexError(
-                f"{path} exists, is not empty and is not a lakejoin index; refusing to write "
+                f"{shown} exists, is not empty and is not a lakejoin index; refusing to write "
                 f"into it. Choose a new or empty folder for the index.")
     if not path.parent.exists():
         raise IndexNotFoundError(f"The parent folder of {path} does not exist; create it first.")

@@ -13,7 +13,7 @@ import shlex
 
 import ipywidgets as W
 
-from .actions_panel import control_for
+from .actions_panel import AutoFloat, control_for
 from .session import dataframes_in, is_dataframe
 
 PROGRESSIVE = "auto:progressive"
@@ -113,12 +113,17 @@ class QueryPanel(W.HBox):
             "the DataFrame, each with its column alignment. The columns picked are aligned "
             "(none picked: every column).</span>", layout=W.Layout(display="none", width="380px"))
         self.union_note.add_class("lakejoin-union-note")
+        # the pickers keep their width; the method panel takes the rest (at least 400 px,
+        # else it goes below them) and its rows wrap: nothing is cut at any width
         super().__init__([
-            W.VBox([W.HBox([self.frame_picker, self.refresh_button]), self.column_picker]),
+            W.VBox([W.HBox([self.frame_picker, self.refresh_button],
+                           layout=W.Layout(flex="0 0 auto")), self.column_picker],
+                   layout=W.Layout(flex="0 0 auto", margin="0 12px 0 0")),
             W.VBox([self.method_picker, self.more_methods, self.union_note,
-                    W.HBox([self.k_box, self.use_threshold, self.threshold]),
-                    self.method_params]),
-        ])
+                    W.HBox([self.k_box, self.use_threshold, self.threshold],
+                           layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                    self.method_params], layout=W.Layout(flex="1 1 400px", min_width="0")),
+        ], layout=W.Layout(flex_flow="row wrap"))
         for w, cls in ((self.frame_picker, "lakejoin-frame"), (self.column_picker, "lakejoin-columns"),
                        (self.method_picker, "lakejoin-method"), (self.refresh_button, "lakejoin-refresh")):
             w.add_class(cls)
@@ -218,6 +223,13 @@ class QueryPanel(W.HBox):
         m = self.selected_method()
         self.method_specs = tuple(m.params) if m else ()
         self.method_controls = {p.name: control_for(p, labeled=True) for p in self.method_specs}
+        for c in self.method_controls.values():      # a long note goes under its slider,
+            if isinstance(c, AutoFloat):              # which narrows before it wraps
+                c.layout.flex_flow = "row wrap"
+                c.slider.layout.flex = "1 1 120px"
+                c.slider.layout.max_width = "260px"
+                c.note.layout.flex = "1 1 240px"
+                c.note.layout.min_width = "0"
         self.method_params.children = list(self.method_controls.values())
         self._sync_threshold()
 

@@ -157,17 +157,29 @@ class DiscoveryWidget(W.VBox):
                                     layout=W.Layout(width="auto"))
         self.lake_path = W.Text(placeholder="lake folder to index", description="Lake",
                                 layout=W.Layout(width="320px"))
-        self.build_button = W.Button(description="Build", tooltip="index the lake folder "
-                                     "into the index folder with Spark",
-                                     layout=W.Layout(width="auto"))
-        return W.HBox([self.index_path, self.open_button, self.lake_path, self.build_button])
+        self.build_button = W.Button(description="Build", tooltip=BUILD_TIP,
+                                     layout=W.Layout(width="auto", flex="0 0 auto"))
+        self.index_path.observe(lambda _: self._sync_build_button(), "value")
+        return W.HBox([self.index_path, self.open_button, self.lake_path, self.build_button],
+                      layout=W.Layout(flex_flow="row wrap"))
+
+    def _sync_build_button(self) -> None:
+        """The build button reads "Rebuild" (a warning) when the Index field names a folder
+        that holds an index: pressing it replaces that index (overwrite), reopened after."""
+        rebuild = holds_index(self.index_path.value)
+        self.build_button.description = "Rebuild" if rebuild else "Build"
+        self.build_button.button_style = "warning" if rebuild else ""
+        self.build_button.tooltip = REBUILD_TIP if rebuild else BUILD_TIP
 
     def _run_row(self):
-        self.search_button = W.Button(description="Search", button_style="primary", icon="search")
-        self.cancel_button = W.Button(description="Cancel", icon="stop", disabled=True)
+        # the buttons keep their size; the status (one line, however long) wraps beside them
+        self.search_button = W.Button(description="Search", button_style="primary", icon="search",
+                                      layout=W.Layout(flex="0 0 auto"))
+        self.cancel_button = W.Button(description="Cancel", icon="stop", disabled=True,
+                                      layout=W.Layout(flex="0 0 auto"))
         self.progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(
-            width="160px", visibility="hidden"))
-        self.status = W.HTML()
+            width="160px", flex="0 0 auto", display="none"))    # shown while a task runs
+        self.status = W.HTML(layout=W.Layout(flex="1 1 auto", min_width="0"))
         return W.HBox([self.search_button, self.cancel_button, self.progress, self.status],
                       layout=W.Layout(align_items="center"))
 
@@ -191,8 +203,9 @@ class DiscoveryWidget(W.VBox):
                        (self.mode, "lakejoin-mode")):
             w.add_class(cls)
         self.open_button.on_click(lambda _: self.open_index(self.index_path.value))
-        self.build_button.on_click(lambda _: self.build_index(self.lake_path.value,
-                                                              self.index_path.value))
+        self.build_button.on_click(lambda _: self.build_index(
+            self.lake_path.value, self.index_path.value,
+            overwrite=self.build_button.description == "Rebuild"))
         self.search_button.on_click(lambda _: self.search())
         self.cancel_button.on_click(lambda _: self.cancel())
         self.results.observe(self._on_select, "selected")
@@ -247,16 +260,16 @@ class DiscoveryWidget(W.VBox):
         self.mode.disabled = busy
         self.join_actions.set_busy(busy)
         self.union_actions.set_busy(busy)
-        self.progress.layout.visibility = "visible" if busy else "hidden"
+        self.progress.layout.display = "" if busy else "none"
         self.progress.bar_style = "info"
         if progress is not None:
             self.progress.value = progress
+        if not busy:
+            self._sync_build_button()
 
     def _failed(self, text: str) -> None:
-        """A task failed or was interrupted: one line, and the bar stays, red."""
+        """A task failed or was interrupted: one line, in red; the bar goes."""
         self._busy(False)
-        self.progress.layout.visibility = "visible"
-        self.progress.bar_style = "danger"
         self._set_status(text, "error")
 
     def _run(self, kind: str, fn, on_done, on_error=None) -> BackgroundTask:
@@ -333,18 +346,34 @@ class DiscoveryWidget(W.VBox):
         return self._run("index", work, done)
 
     def build_index(self, lake: str, out: str, overwrite: bool = False):
-        """Build an index with Spark in the background (progress bar, Cancel). A failure
-        or a cancel is one line, the bar turns red, and no index is written."""
+        """Build an index with Spark in the background (progress bar, Cancel), then open it.
+        A folder that holds an index (the open one, say) is replaced only with
+        ``overwrite`` (the "Rebuild" button); the rebuild keeps the optional components of
+        the index it replaces. A failure or a cancel is one line and no index is written."""
+        from pathlib import Path
         from ..engine import build_index
         lake, out = (lake or "").strip(), (out or "").strip()
         if not lake or not out:
             self._set_status("Type the lake folder and the index folder to build.", "error")
             return None
-        # Union mode needs the (opt-in) union component: a build from Union mode adds it
-        components = ("union",) if self.mode.value == "union" else ()
+        dest = Path(out).expanduser().absolute()          # the one path every message names
+        replacing = holds_index(out)
+        self._sync_build_button()
+        if replacing and not overwrite:
+            self._set_status(f"An index already exists at {dest}{self._open_note(dest)}. Press "
+                             f"Rebuild to replace it with the index of {lake}, or type another "
+                             f"index folder.", "error")
+            return None
+        # Union mode needs the (opt-in) union component: a build from Union mode adds it;
+        # a rebuild keeps those of the index it replaces
+        components = ["union"] if self.mode.value == "union" else []
+        kept, options = self._rebuild_settings(dest) if replacing else ([], {})
+        components += [c for c in kept if c not in components]
         self._busy(True, 0.0)
-        self._set_status(f"Building the index of {lake} with Spark"
-                         + (" (with the union component)..." if components else "..."))
+        with_ = f" (with {', '.join(components)})" if components else ""
+        self._set_status(f"Rebuilding the index at {dest} from {lake} with Spark{with_}..."
+                         if replacing else
+                         f"Building the index of {lake} with Spark{with_}...")
 
         def work(task):
             from ..spark import get_spark
@@ -358,19 +387,47 @@ class DiscoveryWidget(W.VBox):
                 elif total:
                     self.progress.value = min(1.0, done / total)
             return build_index(lake, out, progress=False, spark=spark, overwrite=overwrite,
-                               progress_callback=progress, components=components)
+                               progress_callback=progress, components=tuple(components),
+                               **({"component_options": options} if options else {}))
 
         def done(engine):
             self.session.engine = engine
             self._opened_here = out
             self._busy(False)
-            self._after_index_change(engine.build_report.summary())
+            summary = engine.build_report.summary()
+            self._after_index_change(f"Rebuilt {dest} and reopened it. {summary}" if replacing
+                                     else summary)
 
         def error(e):
-            self._failed(f"The build of {lake} failed: {_error_text(e)} Nothing was written "
-                         f"to {out}.")
+            self._failed(f"The build of {lake} failed: {_error_text(e)} "
+                         + (f"The index at {dest} is unchanged." if replacing else
+                            f"Nothing was written to {dest}."))
 
         return self._run("index", work, done, error)
+
+    def _open_note(self, dest) -> str:
+        """' (the index open here)' when ``dest`` is the open index's folder."""
+        import os
+        e = self.engine
+        try:
+            same = e is not None and os.path.samefile(e.path, dest)
+        except OSError:
+            same = False
+        return " (the index open here)" if same else ""
+
+    def _rebuild_settings(self, dest) -> tuple[list, dict]:
+        """The opt-in components the index at ``dest`` was built with, and its PEXESO
+        embedder (a rebuild keeps them: the same searches, the same distances)."""
+        from ..index.store import read_manifest
+        from ..indexing.pipeline import COMPONENTS
+        try:
+            have = read_manifest(dest).get("components", {})
+        except Exception:  # noqa: BLE001 - an unreadable index: rebuild with the defaults
+            return [], {}
+        kept = [n for n, c in COMPONENTS.items() if not c.default and n in have]
+        embedder = (have.get("pexeso") or {}).get("embedder")
+        return kept, ({"pexeso": {"embedder": embedder}} if "pexeso" in kept and embedder
+                      else {})
 
     def _after_index_change(self, message: str):
         self._refresh_title()
@@ -898,6 +955,23 @@ def _num(x):
         return None
 
 
+BUILD_TIP = "index the lake folder into the index folder with Spark"
+REBUILD_TIP = ("the index folder holds an index: replace it with the index of the lake folder "
+               "(Spark; it keeps its optional components), then reopen it")
+
+
+def holds_index(path) -> bool:
+    """Whether the folder ``path`` names (through a link) holds an index."""
+    from ..index.store import is_index, resolve_destination
+    path = (path or "").strip()
+    if not path:
+        return False
+    try:
+        return is_index(resolve_destination(path))
+    except OSError:
+        return False
+
+
 def _error_text(e: BaseException) -> str:
     if isinstance(e, LakeJoinError):
         return str(e)
@@ -909,7 +983,8 @@ def union_rebuild_text(engine) -> str:
     return (f"This index has no union component, so Union mode cannot search it: rebuild it "
             f"with `lakejoin index LAKE --out {engine.path} --overwrite --with union` (Python: "
             f"build_index(LAKE, {str(engine.path)!r}, components=['union'], overwrite=True); "
-            f"or type the lake folder above and press Build in Union mode).")
+            f"or type the lake folder above and press Rebuild in Union mode: it keeps the "
+            f"index's other components).")
 
 
 def union_card(hit, query_columns) -> str:
