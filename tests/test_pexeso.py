@@ -518,6 +518,36 @@ def test_an_index_built_under_the_earlier_rule_searches_with_the_current_default
 
 
 @pytest.mark.spark
+def test_a_lake_with_fewer_distinct_values_than_pivots_builds_and_is_exact(spark, tmp_path_factory):
+    """A lake of two distinct values (fewer than the pivots the build asks for) builds with
+    the n-gram embedder, its pivots repeated so every mapped vector keeps |P| coordinates
+    (the build failed with Spark's array index error), and a search equals the brute force."""
+    from conftest import write_lake
+
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.embed import get_embedder
+    from lakejoin_jupyter.indexing.pipeline import build
+    root = tmp_path_factory.mktemp("tinylake")
+    lake = write_lake(root / "lake", {"t.csv": pd.DataFrame({"x": ["1"], "y": ["2"]})})
+    path = root / "ix"
+    build(lake, path, spark=spark, progress=False, settings=BuildSettings(
+        components=("pexeso",), component_options={"pexeso": {"embedder": "ngram"}}))
+    ix = open_index(path).index.generations[0]
+    sec = ix.components["pexeso"]
+    eng = open_index(path)
+    q = pd.DataFrame({"c": ["1", "2", "3"]})
+    res = eng.search(q, "c", method="pexeso", k=None, joinability=0.3)
+    emb = get_embedder(sec["embedder"])
+    a = ix.arrays
+    bf = px.bruteforce(ix.load_npy("pexeso/vectors.npy"), a.sets_indptr, a.sets_tokens,
+                       emb.embed(res.query.tokens), res.stats["tau"])
+    assert {h.column_ids[0]: h.overlap for h in res} == \
+        {c: n for c, n in enumerate(bf) if n >= px.t_count(0.3, 3)}
+    assert sorted((h.table, h.column) for h in res) == [("t", "x"), ("t", "y")]
+
+
+@pytest.mark.spark
 def test_ngram_defaults_find_one_character_typos(spark, tmp_path_factory):
     """With the n-gram embedder and no options, a query of one-character typos finds its
     column, each typo matched to its own value, though the lake also holds distinct values

@@ -173,7 +173,10 @@ def build(ctx) -> dict:
     pivots = {}
     for p, g in sample.groupby("part"):
         g = g.sort_values("token_id")
-        pivots[int(p)] = select_pivots(_vectors(g, dim), P, opts["pivot_method"], int(opts["seed"]))
+        pv = select_pivots(_vectors(g, dim), P, opts["pivot_method"], int(opts["seed"]))
+        # a partition with fewer distinct vectors than |P| repeats its pivots: every mapped
+        # vector keeps |P| coordinates, and a repeated pivot filters as its original does
+        pivots[int(p)] = pv[np.arange(P) % len(pv)]
     if not pivots:
         pivots = {0: np.zeros((P, dim))}
 
