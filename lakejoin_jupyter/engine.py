@@ -992,8 +992,13 @@ class Engine:
                 # the transformation search, PEXESO: the rows of the values they matched,
                 # of all the query's rows (those without a value included, as above)
                 h.row_coverage = self._matched_row_coverage(h, q)
-                # a program's hit: the lake rows per key it joins, counted by the search
+                # a program's hit: the lake rows per key it joins, counted by the search, and
+                # the left join's rows (its joined rows times their keys' lake rows)
                 h.key_ratio = h.details.get("key_ratio")
+                after = h.details.get("joined_rows_after")
+                if after is not None and not q.sampled:
+                    h.join_rows = int(round(q.n_rows - h.details["joined_rows"] + after))
+                    h.join_rows_exact = bool(h.details.get("key_ratio_exact"))
             program_key = "key_kind" in h.details and "program_json" in h.details
             if program_key:     # the transformation search weighed its program's key
                 h.key_kind, h.key_warning = h.details["key_kind"], h.details.get("key_warning")

@@ -389,6 +389,30 @@ def brute_fan_out(engine, hit, frame, column):
     return len(keys) / len(set(keys))
 
 
+def brute_join_rows(engine, hit, frame, column):
+    """The rows of a left join through the hit's program, the program applied by hand: a
+    query row whose key (its program output forward, its value backward) some lake rows
+    give becomes those rows, any other row stays one row."""
+    from collections import Counter
+
+    from lakejoin_jupyter.join.autojoin.discovery import learn_text
+    from lakejoin_jupyter.join.autojoin.dsl import Program
+    from lakejoin_jupyter.lake.normalize import normalize_many, normalize_text
+    program = Program.from_json(hit.details["program_json"])
+    name = program.columns[0]
+    lake_rows = [t for t in normalize_many(engine.table(hit.table)[hit.column].tolist())
+                 if t is not None]
+    if hit.details["direction"] == "query -> lake":
+        per_key = Counter(lake_rows)
+        keys = [normalize_text(o) if (o := program({name: learn_text(v)})) else None
+                for v in frame[column].tolist()]
+    else:
+        out = {t: program({name: t}) for t in set(lake_rows)}
+        per_key = Counter(normalize_text(out[t]) for t in lake_rows if out[t])
+        keys = [normalize_text(str(v)) for v in frame[column].tolist()]
+    return sum(max(per_key.get(k, 0), 1) if k is not None else 1 for k in keys)
+
+
 @pytest.mark.spark
 @pytest.mark.parametrize("column, planted", [
     ("name", {("staff/emails", "email"), ("staff/directory", "who")}),
@@ -408,12 +432,14 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
         assert h.details["coverage"] == pytest.approx(joined / rows)
         assert h.score == pytest.approx(joined / rows * h.details["key_weight"])
         assert h.details["program"] and h.details["lake_pattern"]
-        # the join figures: coverage and fan-out (lake rows per key after the program) as
-        # the search counted them; no equality join size
+        # the join figures: coverage, fan-out (lake rows per key after the program) and
+        # the left join's rows, as the search counted them
         assert h.row_coverage == pytest.approx(joined / rows)
         assert h.key_ratio == pytest.approx(brute_fan_out(transform_engine, h, frame, column))
         assert h.details["key_ratio_exact"] is True
-        assert h.join_rows is None and h.join_rows_exact is None
+        assert h.join_rows == brute_join_rows(transform_engine, h, frame, column)
+        assert h.join_rows_exact is True
+        assert h.multiplies_rows == (h.join_rows > len(frame))
         assert h.jaccard is None and 0 < h.containment <= 1   # query values, not shared ones
     assert [h.score for h in res] == sorted((h.score for h in res), reverse=True)
     best = next(h for h in res if (h.table, h.column) in planted)
@@ -681,8 +707,8 @@ def repeating_engine(spark, tmp_path_factory):
 @pytest.mark.spark
 def test_transform_fan_out_is_lake_rows_per_joined_key(repeating_engine, capsys):
     """A transformation hit's fan-out is the lake rows per key its program joins, counted
-    by brute force, both directions; the API, the widget, the CLI and the HTML table show
-    the same figure."""
+    by brute force, both directions, and its left join's rows too; the API, the widget, the
+    CLI and the HTML table show the same figure."""
     from lakejoin_jupyter.cli import _print_ranked
     from lakejoin_jupyter.ui.session import Session
     from lakejoin_jupyter.ui.widget import DiscoveryWidget
@@ -696,6 +722,9 @@ def test_transform_fan_out_is_lake_rows_per_joined_key(repeating_engine, capsys)
         assert h.key_ratio == pytest.approx(brute_fan_out(engine, h, frame, "seen")), h.column
         assert h.details["key_ratio_exact"] is True
     assert visits.key_ratio > 1.5 and log.key_ratio > 1.5
+    for h in (visits, log):            # the left join's rows, and the card's warning on them
+        assert h.join_rows == brute_join_rows(engine, h, frame, "seen") > len(frame)
+        assert h.multiplies_rows and f"&rarr; {h.join_rows:,} rows</b>" in h._repr_html_()
     assert res.to_pandas()["key_ratio"].tolist() == pytest.approx([h.key_ratio for h in res])
     w = DiscoveryWidget(engine, session=Session(), namespace={})
     w._show_hits(res.hits, res)

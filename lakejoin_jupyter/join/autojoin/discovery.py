@@ -299,22 +299,47 @@ def _coverage(program: Program, source_is_query: bool, lake: _Lake, column: int,
             sum(made.values()))
 
 
-def lake_rows_per_key(index, column: int, joins: dict) -> tuple[float | None, bool]:
-    """(the column's rows per key the program joins, exact): the rows holding the values
-    that join (``joins``: value -> its key, :func:`_coverage`) over the keys they give, as
-    an equality hit's fan-out (join/preview.py ``key_ratio``); without join statistics a
-    value's rows are the column's mean rows per value (not exact)."""
+def key_rows(index, column: int, joins: dict) -> tuple[dict, bool]:
+    """(the column's rows per key the program joins, exact): key -> the rows holding the
+    values that join on it (``joins``: value -> its key, :func:`_coverage`); without join
+    statistics a value's rows are the column's mean rows per value (not exact)."""
     if not joins:
-        return None, True
+        return {}, True
+    values = list(joins)
     stats = index.joinstats
     if stats is not None:
-        ids = np.sort(np.asarray(index.lookup(list(joins)), dtype=np.int64))
-        rows, exact = float(stats.counts(column, ids).sum()), True
+        rows = stats.counts(column, np.asarray(index.lookup(values), dtype=np.int64))
+        exact = True
     else:
         row = index.columns.iloc[column]
         keyed, distinct = float(row["n_values"] - row["n_keyless"]), float(row["n_distinct"])
-        rows, exact = len(joins) * (keyed / distinct if distinct else 1.0), False
-    return rows / len(set(joins.values())), exact
+        rows, exact = np.full(len(values), keyed / distinct if distinct else 1.0), False
+    out: dict = {}
+    for v, n in zip(values, rows.tolist()):
+        out[joins[v]] = out.get(joins[v], 0.0) + n
+    return out, exact
+
+
+def lake_rows_per_key(rows: dict) -> float | None:
+    """An equality hit's fan-out for a program's join (join/preview.py ``key_ratio``): the
+    rows holding the joining values over the keys they give (:func:`key_rows`)."""
+    return sum(rows.values()) / len(rows) if rows else None
+
+
+def joined_query_rows(rows: dict, made: dict, forward: bool, joined, tokens, weights) -> float:
+    """The rows a join gives the query rows it joins: each joined query row times its key's
+    lake rows (forward ``made`` holds the query rows per key; backward the key is the query
+    value itself)."""
+    if forward:
+        return float(sum(made[k] * n for k, n in rows.items() if k in made))
+    return float(sum(weights[i] * rows.get(tokens[i], 0.0) for i in joined.tolist()))
+
+
+def fan_out(index, column, joins, made, forward, joined, tokens, weights) -> tuple:
+    """(lake rows per joined key, exact, rows the joined query rows become)."""
+    rows, exact = key_rows(index, column, joins)
+    return (lake_rows_per_key(rows), exact,
+            joined_query_rows(rows, made, forward, joined, tokens, weights))
 
 
 def many_to_many(made: dict, n_in: int, other_is_key: bool) -> bool:
@@ -554,7 +579,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             stats["many_to_many"] += 1          # a number merged onto counts: a coincidence
             continue
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
-                     kind, warning, lake_rows_per_key(index, X, joins)))
+                     kind, warning, fan_out(index, X, joins, made, forward, joined,
+                                            tokens, weights)))
         trace[-1][3] = round(coverage, 3)
     hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
     out = [_candidate(h, index, tokens, weights) for h in hits[:k]]   # k None: all
@@ -576,6 +602,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
                  "direction": direction, "coverage": coverage, "key_kind": kind,
                  "key_warning": warning, "key_weight": weighted / coverage if coverage else 1.0,
                  "key_ratio": fan_out[0], "key_ratio_exact": fan_out[1],
+                 "joined_rows_after": fan_out[2],
                  "joined_rows": int(weights[joined].sum()), "query_rows": int(weights.sum()),
                  "retrieval_score": float(score), "lake_pattern": pattern,
                  "matched_tokens": sorted(tokens[i] for i in joined)})
