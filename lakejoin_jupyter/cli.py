@@ -482,7 +482,11 @@ def _union(args, parser) -> int:
         if not 1 <= args.stack <= len(res):
             raise LakeJoinError(f"--stack {args.stack}: the search found {len(res)} table(s); "
                                 f"give a rank between 1 and {len(res)}.")
-        stacked = res[args.stack - 1].union(frame)
+        from .actions import run_union
+        done = run_union(engine, res[args.stack - 1], frame)   # the Union action's summary
+        stacked = done.joined
+        for part in done.summary.replace("**", "").split("\n\n")[1:]:
+            print(part, file=sys.stderr)                        # its warnings and notes
         out = Path(args.out)
         if out.suffix.lower() == ".parquet":
             stacked.to_parquet(out, index=False)

@@ -2,6 +2,7 @@
 force over every table and every matching, and the union plan's code reproducing its frame."""
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 
@@ -795,6 +796,22 @@ def test_union_action_names_the_columns_left_empty(split_log_lake):
     assert "**Warning:**" in out.summary
     assert all(f"`{c}`" in out.summary for c in empty)
     assert f"empty in all {len(added):,} added rows" in out.summary
+    # the CLI's --stack says the same on stderr, and writes the same rows
+    import pathlib
+    import tempfile
+
+    from lakejoin_jupyter.cli import main as cli
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        q.to_csv(tmp / "q.csv", index=False)
+        rank = 1 + [h.table for h in engine.search_unionable(
+            pd.read_csv(tmp / "q.csv", dtype=str), k=5)].index("debian/packages")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            assert cli(["union", str(engine.index.path), "-t", str(tmp / "q.csv"), "--stack",
+                        str(rank), "--out", str(tmp / "s.csv")]) == 0
+        assert "Warning:" in err.getvalue() and all(f"`{c}`" in err.getvalue() for c in empty)
+        assert len(pd.read_csv(tmp / "s.csv")) == len(out.joined)
     # an aligned column none of whose values converts to the query's type (numbers)
     qn = q.assign(n=np.arange(len(q)))
     hit = dataclasses.replace(hits["debian/uploads_old"],
