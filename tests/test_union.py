@@ -796,6 +796,12 @@ def test_union_action_names_the_columns_left_empty(split_log_lake):
     assert "**Warning:**" in out.summary
     assert all(f"`{c}`" in out.summary for c in empty)
     assert f"empty in all {len(added):,} added rows" in out.summary
+    # hit.union warns of them too (half the query's columns or more are empty)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        hits["debian/packages"].union(q)
+    msg = " ".join(str(w.message) for w in seen if issubclass(w.category, LakeJoinWarning))
+    assert all(f"`{c}`" in msg for c in empty) and "no aligned column" in msg
     # the CLI's --stack says the same on stderr, and writes the same rows
     import pathlib
     import tempfile
@@ -825,6 +831,7 @@ def test_union_action_names_the_columns_left_empty(split_log_lake):
     out = actions.UNION_ACTIONS[0](engine, hit, qn)
     assert "**Warning:** `n` <- `email` is empty in all 600 added rows" in out.summary
     assert out.details["empty_aligned"] == ["n"]
+    old = hits["debian/uploads_old"]
     with warnings.catch_warnings():
         warnings.simplefilter("error", LakeJoinWarning)   # a clean union says nothing
-        hits["debian/uploads_old"].union(q)
+        old.union(q[[a for a, _, _ in old.alignment]])    # (every query column aligned)

@@ -110,17 +110,19 @@ class UnionHit:
         """``df`` with this table's aligned rows stacked under it (pandas, or lazy Spark).
         pandas: an aligned column left with no value in the added rows (the lake column is
         empty, or none of its values converts to the query column's type), or losing some
-        in the conversion, is named in a :class:`~lakejoin_jupyter.errors.LakeJoinWarning`;
-        ``report`` (a dict) gets what :func:`union_gaps` reads."""
+        in the conversion, is named in a :class:`~lakejoin_jupyter.errors.LakeJoinWarning`,
+        and so are the query columns without an aligned column when, with the empty ones,
+        they are half the query's; ``report`` (a dict) gets what :func:`union_gaps` reads."""
         df = self._df(df)
         plan = self.plan(df)
         report = {} if report is None else report
         out = execute_union(plan, df, report)
         gaps = union_gaps(plan, report)
-        if gaps["empty_aligned"] or gaps["lossy"]:
-            warnings.warn(" ".join(m for _, m in gaps["messages"][:len(gaps["empty_aligned"]) +
-                                                                  len(gaps["lossy"])]),
-                          LakeJoinWarning, stacklevel=2)
+        n = len(gaps["empty_aligned"]) + len(gaps["lossy"])
+        said = [m for _, m in gaps["messages"][:n]] + \
+            [m for level, m in gaps["messages"][n:] if level == "warning"]
+        if said:
+            warnings.warn(" ".join(said), LakeJoinWarning, stacklevel=2)
         return out
 
     def code(self, name: str = "df", into: str = "unioned", *, df=None,
