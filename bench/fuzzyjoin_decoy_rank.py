@@ -32,7 +32,6 @@ W holds ``bench/fuzzyjoin_replay.py dump``'s cache (W/replay).
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -164,28 +163,16 @@ VARIANTS = {"v0": ("v0", None), "v9": ("v9", None), "v9a": ("v9a", None),
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--variant", choices=list(VARIANTS), required=True)
-    ap.add_argument("--split", default="dev")
-    ap.add_argument("--targets", default="0.8,0.9,0.95")
-    ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
-    ap.add_argument("--out", default=None)
-    a = ap.parse_args(argv)
-    est, z = VARIANTS[a.variant]
-    if z is not None:
-        fuzzy.STANDARD_ERRORS = z
-    Candidates.variant = est
+    def configure(variant):
+        est, z = VARIANTS[variant]
+        if z is not None:
+            fuzzy.STANDARD_ERRORS = z
+        Candidates.variant = est
 
     def prepare(d):
         d["candidates"] = Candidates
-    targets = [float(t) for t in a.targets.split(",")]
-    names = [n for n in a.datasets.split(",") if n]
-    df = rp.replay(Path(a.work), a.split, targets, names, quiet=True, prepare=prepare)
-    if a.out:
-        df.to_csv(a.out, index=False)
-    print(rp.summary(df, targets))
+    df, targets = rp.variant_run(__doc__, VARIANTS, argv, configure, prepare)
+    est = Candidates.variant
     for t in targets:
         print(f"target {t:g}: mean |P - target| {(df[f'P{t:g}'] - t).abs().mean():.5f} "
               f"mean F1 {df[f'F1{t:g}'].mean():.5f}")

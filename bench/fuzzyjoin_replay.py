@@ -248,6 +248,32 @@ def parse_setting(item: str):
     return module, attr, type(old)(value)
 
 
+
+def variant_run(doc: str, variants, argv=None, configure=None, prepare=None):
+    """The command line shared by the variant replays (bench/fuzzyjoin_rival_cap.py,
+    bench/fuzzyjoin_decoy_rank.py): parse --work --variant --split --targets --datasets
+    --out, call ``configure(variant)``, replay, write --out, print the summary. Returns
+    (the per-dataset frame, the targets)."""
+    ap = argparse.ArgumentParser(description=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--variant", choices=list(variants), required=True)
+    ap.add_argument("--split", default="dev")
+    ap.add_argument("--targets", default="0.8,0.9,0.95")
+    ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args(argv)
+    if configure is not None:
+        configure(a.variant)
+    targets = [float(t) for t in a.targets.split(",")]
+    names = [n for n in a.datasets.split(",") if n]
+    df = replay(Path(a.work), a.split, targets, names, quiet=True, prepare=prepare)
+    if a.out:
+        df.to_csv(a.out, index=False)
+    print(summary(df, targets))
+    return df, targets
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -25,7 +25,6 @@ W holds ``bench/fuzzyjoin_replay.py dump``'s cache (W/replay).
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -103,34 +102,20 @@ VARIANTS = {
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--variant", choices=list(VARIANTS), required=True)
-    ap.add_argument("--split", default="dev")
-    ap.add_argument("--targets", default="0.8,0.9,0.95")
-    ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
-    ap.add_argument("--out", default=None)
-    a = ap.parse_args(argv)
-    kw, z = VARIANTS[a.variant]
-    if z is not None:
-        fuzzy.STANDARD_ERRORS = z
-    plain = rp.build
+    def configure(variant):
+        kw, z = VARIANTS[variant]
+        if z is not None:
+            fuzzy.STANDARD_ERRORS = z
+        plain = rp.build
 
-    def build(d, oracle=""):
-        cands, _ = plain(d, oracle)
-        apply(cands, **kw)
-        n_r = len(next(iter(cands.values())).r_dist)
-        return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r)
-                       for f, c in cands.items()}
-    rp.build = build
-    targets = [float(t) for t in a.targets.split(",")]
-    names = [n for n in a.datasets.split(",") if n]
-    df = rp.replay(Path(a.work), a.split, targets, names, quiet=True)
-    if a.out:
-        df.to_csv(a.out, index=False)
-    print(rp.summary(df, targets))
-
+        def build(d, oracle=""):
+            cands, _ = plain(d, oracle)
+            apply(cands, **kw)
+            n_r = len(next(iter(cands.values())).r_dist)
+            return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r)
+                           for f, c in cands.items()}
+        rp.build = build
+    rp.variant_run(__doc__, VARIANTS, argv, configure)
 
 if __name__ == "__main__":
     main()

@@ -90,18 +90,24 @@ def test_gram_partners_match_brute_force(query, lake, q, max_ties, max_bytes, rn
         assert got[k][1] == pytest.approx(want[k][1])
 
 
+def check_window_scan(scan, data, offsets, q, vi, codes, rnd):
+    """``scan`` (a window scan over the raw bytes) finds, for a random subset of the codes,
+    exactly the (value, code) pairs the segment cut gave for them."""
+    every = sorted(set(codes.tolist()))
+    wanted = np.array(rnd.sample(every, rnd.randint(0, len(every))) if every else [],
+                      dtype=np.uint64)
+    keep = np.isin(codes, wanted)
+    got_vi, got_codes = scan(data, offsets, q, wanted)
+    assert sorted(zip(got_vi.tolist(), got_codes.tolist())) == \
+        sorted(zip(vi[keep].tolist(), codes[keep].tolist()))
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(word, max_size=20), st.integers(1, 8), st.randoms())
 def test_window_grams_are_the_segment_grams(values, q, rnd):
     data, offsets = utf8_arrays(values)
     vi, codes = segment_grams(segments(data, offsets), q)
-    every = sorted(set(codes.tolist()))
-    wanted = np.array(rnd.sample(every, rnd.randint(0, len(every))) if every else [],
-                      dtype=np.uint64)
-    keep = np.isin(codes, wanted)
-    got_vi, got_codes = window_grams(data, offsets, q, wanted)
-    assert sorted(zip(got_vi.tolist(), got_codes.tolist())) == \
-        sorted(zip(vi[keep].tolist(), codes[keep].tolist()))
+    check_window_scan(window_grams, data, offsets, q, vi, codes, rnd)
 
 
 @settings(max_examples=300, deadline=None)
@@ -113,13 +119,7 @@ def test_window_segments_are_the_short_segments(values, q, rnd):
     from lakejoin_jupyter.search.transform import window_segments
     data, offsets = utf8_arrays(values)
     vi, codes = distinct_pairs(*short_segments(segments(data, offsets), q))
-    every = sorted(set(codes.tolist()))
-    wanted = np.array(rnd.sample(every, rnd.randint(0, len(every))) if every else [],
-                      dtype=np.uint64)
-    keep = np.isin(codes, wanted)
-    got_vi, got_codes = window_segments(data, offsets, q, wanted)
-    assert sorted(zip(got_vi.tolist(), got_codes.tolist())) == \
-        sorted(zip(vi[keep].tolist(), codes[keep].tolist()))
+    check_window_scan(window_segments, data, offsets, q, vi, codes, rnd)
 
 
 def test_short_partners_hold_the_segment_whole():

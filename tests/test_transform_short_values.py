@@ -116,21 +116,23 @@ def test_short_keys_inside_longer_values_are_found(short_engine, query):
 
 
 @pytest.mark.spark
-def test_status_codes_join_status_lines(short_engine):
-    """15 HTTP status codes against a column of status lines ("HTTP/1.1 404 Not Found")."""
+@pytest.mark.parametrize("column, values, table, lake_column", [
+    ("status", STATUS_QUERY, "http_status", "status_line"),    # "404" / "HTTP/1.1 404 Not Found"
+    ("signal", SIGNAL_QUERY, "kill_l", "name")])               # "SIGINT" / `kill -l`'s "INT"
+def test_short_codes_join_their_long_or_bare_form(short_engine, column, values, table,
+                                                   lake_column):
+    """15 HTTP status codes against a column of status lines, and 8 signal names against
+    `kill -l`'s names: each finds its column first, covering every row."""
     engine, _ = short_engine
-    frame = pd.DataFrame({"status": STATUS_QUERY})
-    res = check_hits(engine, frame, "status", {("http_status", "status_line"): set(STATUS_QUERY)})
-    assert res[0].table == "http_status" and res[0].details["coverage"] == 1.0
+    frame = pd.DataFrame({column: values})
+    res = check_hits(engine, frame, column, {(table, lake_column): set(values)})
+    assert res[0].table == table and res[0].details["coverage"] == 1.0
 
 
 @pytest.mark.spark
-def test_signal_names_join_kill_l_names(short_engine):
-    """8 signal names ("SIGINT") against `kill -l`'s names ("INT")."""
+def test_a_query_without_partners_finds_nothing_on_a_current_index(short_engine):
+    """Values no lake column holds in any form: no hit, and no advice to rebuild."""
     engine, _ = short_engine
-    frame = pd.DataFrame({"signal": SIGNAL_QUERY})
-    res = check_hits(engine, frame, "signal", {("kill_l", "name"): set(SIGNAL_QUERY)})
-    assert res[0].table == "kill_l" and res[0].details["coverage"] == 1.0
     none = engine.search(pd.DataFrame({"x": ["qqqqq", "vvvvvvv", "wwww"]}), "x",
                          method="transform")
     assert len(none) == 0 and "rebuild" not in none.empty_message    # a current index
