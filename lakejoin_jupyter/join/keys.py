@@ -173,14 +173,15 @@ def order_keys(values: pd.Series, dayfirst: bool | None = None,
         reading = date_reading(values)
         dayfirst = reading.dayfirst if dayfirst is None else dayfirst
         years = reading.years if years is None else years
-    keys = numeric_values(values)
+    numbers = numeric_values(values)
+    keys = numbers.copy()
     if years:
         whole = keys.notna() & (keys == keys.round()) & (keys >= 1) & (keys <= 9999)
         ys = (keys[whole].to_numpy(np.int64) - 1970).astype("datetime64[Y]").astype("datetime64[s]")
         keys = keys.where(whole)
         keys[whole] = (ys - _YEAR_SECONDS).astype(np.float64)
     rest = keys.isna().to_numpy() & values.notna().to_numpy()
-    rest &= numeric_values(values).isna().to_numpy()
+    rest &= numbers.isna().to_numpy()
     if rest.any():
         text = values[rest].astype(str)
         parts = _day_month(text)
