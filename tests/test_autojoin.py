@@ -191,6 +191,20 @@ def test_zero_padded_codes_join_every_row():
         sorted((str(c), f"{c:03d}") for c in codes)
 
 
+def test_zero_padded_prefixed_codes_keep_the_codes_width():
+    """Hand-checked (a new user's integer ids against "PKG-00042"): the program pads the id
+    to the code's five digits, so an id of four or five digits gives a code of the same
+    width ("PKG-01234"), not "PKG-00" + the id padded to 3 ("PKG-001234")."""
+    ids = list(range(1, 400, 7))
+    left = pd.DataFrame({"id": [str(i) for i in ids]})
+    right = pd.DataFrame({"pkg": [f"PKG-{i:05d}" for i in ids][::-1]})
+    aj = autojoin(left, right, fuzzy=False)
+    assert aj.found and aj.coverage == len(ids)
+    assert aj.program.describe() == '"PKG-" + `id` padded with zeros to 5'
+    assert [aj.program({"id": v}) for v in ("5", "42", "1234", "98765")] == \
+        ["PKG-00005", "PKG-00042", "PKG-01234", "PKG-98765"]
+
+
 def test_first_and_last_name_grid_joins_through_both_columns():
     """Hand-checked (round 5): every first name with every last name (a 6 x 6 grid, like
     the most-common-names table), against "first last" in lower case. Each column's best

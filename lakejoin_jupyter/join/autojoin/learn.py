@@ -518,8 +518,9 @@ def padded_variant(program: Program, examples: Sequence[Example],
     """The program with each whole-operand piece whose outputs on the examples are numbers
     of one width (2+) read through ``Pad(width)``; None when no piece qualifies. Examples
     that all have the full width ("219" -> "219") teach no padding, yet the target's width
-    is evidence that shorter numbers ("12" -> "012") are padded. ``columns``: the layout of
-    the examples' rows."""
+    is evidence that shorter numbers ("12" -> "012") are padded. Zeros that end the
+    constant before the piece belong to the padding: "PKG-00" + "219" is "PKG-" + 5 digits,
+    so that 1234 gives "PKG-01234". ``columns``: the layout of the examples' rows."""
     if not examples:
         return None
     pieces, changed = [], False
@@ -530,7 +531,14 @@ def padded_variant(program: Program, examples: Sequence[Example],
             outs = [f(ex.row) for ex in examples]
             if all(_digits(o) for o in outs) and len({len(o) for o in outs}) == 1 \
                     and len(outs[0]) >= 2:
-                pieces.append(Substring(Pad(piece.of, len(outs[0])), None, None, piece.casing))
+                width = len(outs[0])
+                if pieces and isinstance(pieces[-1], Constant):      # "PKG-00" + 3 digits
+                    text = pieces[-1].text                           # is "PKG-" + 5 digits
+                    zeros = len(text) - len(text.rstrip("0"))
+                    width = min(width + zeros, MAX_PAD)
+                    text = text[:len(text) - (width - len(outs[0]))]
+                    pieces[-1:] = [Constant(text)] if text else []
+                pieces.append(Substring(Pad(piece.of, width), None, None, piece.casing))
                 changed = True
                 continue
         pieces.append(piece)
