@@ -330,14 +330,14 @@ def _read_query_table(engine, table: str):
         if lake_name is not None:       # the file is a table of the index: query it by name
             print(f"note: {table} is the lake table {lake_name}; it is left out of its own results.")
             return None, lake_name
-        from .lake.discover import is_parquet_dataset, table_format
+        from .lake.discover import file_format, is_parquet_dataset
         from .lake.read import inspect, read_table
         if p.is_dir() and not is_parquet_dataset(p):
             raise LakeJoinError(
                 f"Cannot read the query table {table!r}: is a folder, but not a Parquet "
                 f"dataset (part files, a _SUCCESS marker or key=value partition folders); "
                 f"give a table file or such a folder.")
-        info = inspect(0, str(p.absolute()), "parquet" if p.is_dir() else table_format(p) or "csv")
+        info = inspect(0, str(p.absolute()), "parquet" if p.is_dir() else file_format(p) or "csv")
         if not info.ok:
             hint = "nothing to search with" if info.hint == "nothing to index" else info.hint
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"

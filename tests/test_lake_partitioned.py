@@ -27,6 +27,10 @@ LOCALES = pd.DataFrame({"locale": [f"l{i}" for i in range(30)],
                         "country": [CODES[(3 * i) % 21] for i in range(30)],
                         "charset": ["UTF-8", "ISO-8859-1", "Big 5", "ISO:646", "KOI8/R"] * 6})
 QUERY = pd.DataFrame({"code": CODES[::2] + ["QQ", "RR"], "n": range(13)})
+PKGS = pd.DataFrame({"pkg": [f"p{i}" for i in range(26)],
+                     "country": [CODES[(7 * i + 2) % 21] for i in range(26)]})
+EVENTS = pd.DataFrame({"country": [CODES[(2 * i + 1) % 21] for i in range(18)],
+                       "kind": ["a", "b", "c"] * 6, "dt": ["2024-01-01", "2024-01-02"] * 9})
 
 
 def write_hive(root, rel, df, by, name="part-00000.parquet"):
@@ -37,6 +41,18 @@ def write_hive(root, rel, df, by, name="part-00000.parquet"):
         path = root / rel / sub / name
         path.parent.mkdir(parents=True, exist_ok=True)
         part.drop(columns=by).to_parquet(path, index=False)
+
+
+def write_hive_table(root):
+    """Hive's layout: a table folder of Parquet files without an extension (000000_0), one
+    partitioned (dt=.../000000_0), and a lone extensionless Parquet file beside a note."""
+    (root / "hive/pkgs").mkdir(parents=True, exist_ok=True)
+    PKGS.iloc[:13].to_parquet(root / "hive/pkgs/000000_0", index=False)
+    PKGS.iloc[13:].to_parquet(root / "hive/pkgs/000001_0", index=False)
+    write_hive(root, "hive/events", EVENTS, ["dt"], name="000000_0")
+    (root / "loose").mkdir(parents=True, exist_ok=True)
+    PKGS.to_parquet(root / "loose/codes", index=False)
+    (root / "loose/notes.md").write_text("not a table\n")
 
 
 def whole(df, by):
@@ -61,6 +77,7 @@ def file_lake(root):
                name="part-00000-1f2e.c000.snappy.parquet")
     (root / "out/locales/_SUCCESS").write_bytes(b"")
     (root / "out/locales/._SUCCESS.crc").write_bytes(b"crc")
+    write_hive_table(root)
     return root
 
 
@@ -68,7 +85,12 @@ def test_partitioned_folders_are_one_table_each(tmp_path):
     spec = discover(file_lake(tmp_path / "lake"))
     names = {t.name: t for t in spec.tables}
     assert sorted(names) == ["csvparts/year=2024/a", "geo/countries", "geo/zones",
-                             "out/locales", "sales/monthly"]
+                             "hive/events", "hive/pkgs", "loose/codes", "out/locales",
+                             "sales/monthly"]
+    assert [names[n].format for n in ("hive/events", "hive/pkgs", "loose/codes")] == \
+        ["parquet"] * 3
+    assert names["hive/pkgs"].uri == str(tmp_path / "lake/hive/pkgs")
+    assert names["loose/codes"].path == "loose/codes"
     assert names["geo/zones"].format == "parquet"
     assert names["geo/zones"].uri == str(tmp_path / "lake/geo/zones")
     assert names["geo/countries"].path == "geo/countries.parquet"      # a file: unchanged
@@ -80,11 +102,13 @@ def test_partitioned_folder_reads_as_the_whole_dataset(tmp_path):
     root = file_lake(tmp_path / "lake")
     for rel, df, by in [("geo/zones", ZONES, ["continent"]),
                         ("sales/monthly", MONTHLY, ["year", "month"]),
-                        ("out/locales", LOCALES, ["charset"])]:
+                        ("out/locales", LOCALES, ["charset"]),
+                        ("hive/pkgs", PKGS, []), ("hive/events", EVENTS, ["dt"]),
+                        ("loose/codes", PKGS, [])]:
         info = inspect(0, str(root / rel), "parquet")
         assert info.ok, info.error
         want = whole(df, by)
-        assert info.columns == list(want.columns) and info.partitions == by
+        assert info.columns == list(want.columns) and (info.partitions or []) == by
         assert info.n_rows == len(df)
         pd.testing.assert_frame_equal(read_table(info), texts(want))
     got = read_table(inspect(0, str(root / "sales/monthly"), "parquet"))
@@ -122,6 +146,7 @@ def lake(spark, tmp_path_factory):
     spark.createDataFrame(LOCALES).write.partitionBy("charset").parquet(str(root / "out/locales"))
     spark.createDataFrame(LOCALES.drop(columns="charset")).repartition(2).write.parquet(
         str(root / "out/plain"))
+    write_hive_table(root)
     return root
 
 
@@ -138,14 +163,15 @@ def engine(lake, spark, tmp_path_factory):
 ORACLES = {"geo/zones": whole(ZONES, ["continent"]),
            "sales/monthly": whole(MONTHLY, ["year", "month"]),
            "out/locales": whole(LOCALES, ["charset"]),
-           "out/plain": LOCALES.drop(columns="charset")}
+           "out/plain": LOCALES.drop(columns="charset"),
+           "hive/pkgs": PKGS, "hive/events": whole(EVENTS, ["dt"]), "loose/codes": PKGS}
 
 
 @pytest.mark.spark
 def test_the_build_indexes_one_table_per_folder(engine):
     t = engine.index.tables
-    assert sorted(t["name"]) == ["geo/countries", "geo/zones", "out/locales", "out/plain",
-                                 "sales/monthly"]
+    assert sorted(t["name"]) == ["geo/countries", "geo/zones", "hive/events", "hive/pkgs",
+                                 "loose/codes", "out/locales", "out/plain", "sales/monthly"]
     assert set(t["status"]) == {"indexed"}
     cols = engine.index.columns
     for name, want in ORACLES.items():
@@ -165,7 +191,11 @@ def test_the_build_indexes_one_table_per_folder(engine):
     ("sales/monthly", "month", pd.Series(["01", "02", "13"])),
     ("out/locales", "country", QUERY["code"]),
     ("out/locales", "charset", pd.Series(["UTF-8", "KOI8/R", "ISO:646", "EBCDIC"])),
-    ("out/plain", "country", QUERY["code"])])
+    ("out/plain", "country", QUERY["code"]),
+    ("hive/pkgs", "country", QUERY["code"]),
+    ("hive/events", "country", QUERY["code"]),
+    ("hive/events", "dt", pd.Series(["2024-01-02", "2024-01-03"])),
+    ("loose/codes", "pkg", pd.Series(["p1", "p25", "p26"]))])
 def test_search_figures_equal_python_sets(engine, table, column, query):
     res = engine.search(pd.DataFrame({"q": query}), "q", k=None)
     hit = next(h for h in res if h.table == table and h.column == column)
@@ -186,14 +216,15 @@ def rows(df):
 
 
 @pytest.mark.spark
-@pytest.mark.parametrize("table", ["geo/zones", "sales/monthly", "out/locales", "out/plain"])
+@pytest.mark.parametrize("table", ["geo/zones", "sales/monthly", "out/locales", "out/plain",
+                                   "hive/pkgs", "hive/events", "loose/codes"])
 def test_join_and_its_code_equal_a_merge_of_the_whole_dataset(engine, table):
     hit = next(h for h in engine.search(QUERY, "code", k=None)
                if h.table == table and h.column == "country")
     joined = hit.join(QUERY)
     want = QUERY.merge(ORACLES[table], left_on="code", right_on="country", how="left")
     lake_cols = list(ORACLES[table].columns)
-    if table.startswith("out/"):     # Spark's file order: the same rows
+    if table.startswith(("out/", "hive/pkgs")):     # Spark's file order: the same rows
         assert rows(joined) == rows(want)
     else:                            # pyarrow's path order: the same frame
         pd.testing.assert_frame_equal(texts(joined[lake_cols]), texts(want[lake_cols]))

@@ -1,7 +1,8 @@
 """Find the tables of a lake: files in a folder tree, a list of files, or Spark catalog tables.
 
 A Parquet dataset folder (Spark's or Hive's output: part files, a _SUCCESS marker, hive-style
-``key=value/`` partition folders) is one table named after the folder.
+``key=value/`` partition folders, Hive's extensionless ``000000_0`` files) is one table named
+after the folder; an extensionless file is Parquet when its first bytes say so.
 
 Every table gets a stable id (sorted by path, so the same lake always numbers its tables the
 same way, whichever Spark master builds it) and a fingerprint entry (size, mtime, and the
@@ -71,6 +72,26 @@ def table_format(path: Path) -> str | None:
     return FORMATS.get(Path(name).suffix)
 
 
+def is_parquet_magic(path: Path) -> bool:
+    """The file starts as a Parquet file does ("PAR1"): Hive writes its tables' files
+    without an extension (``000000_0``)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"PAR1"
+    except OSError:
+        return False
+
+
+def file_format(path: Path) -> str | None:
+    """The table format of a file: by its extension, else "parquet" for an extensionless
+    Parquet file (by its first bytes), else None."""
+    fmt = table_format(path)
+    if fmt is None and not Path(path).suffix and Path(path).is_file() \
+            and is_parquet_magic(path):
+        return "parquet"
+    return fmt
+
+
 def _strip_ext(rel: str) -> str:
     name = rel
     for comp in COMPRESSED:
@@ -103,7 +124,9 @@ def _data_entries(d: Path) -> list:
 
 
 def _is_parquet_file(f: Path) -> bool:
-    return f.name.lower().endswith((".parquet", ".pq")) and f.is_file()
+    if f.name.lower().endswith((".parquet", ".pq")):
+        return f.is_file()
+    return file_format(f) == "parquet"          # Hive's extensionless 000000_0
 
 
 def _partition_key(d: Path) -> str | None:
@@ -145,10 +168,13 @@ def is_parquet_dataset(d: Path) -> bool:
         marked = any((d / m).exists() for m in _MARKERS)
     except OSError:
         marked = False
-    if marked and any(e.is_file() and e.name.lower().endswith(".parquet") for e in entries):
+    if marked and any(_is_parquet_file(e) for e in entries):
         return True
-    return all(e.is_file() and e.name.startswith("part-") and e.name.endswith(".parquet")
-               for e in entries)
+    if all(e.is_file() and e.name.startswith("part-") and e.name.endswith(".parquet")
+           for e in entries):
+        return True
+    # a Hive table's folder: nothing but Parquet files without an extension
+    return all(not e.suffix and _is_parquet_file(e) for e in entries)
 
 
 def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
@@ -201,7 +227,7 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
                         continue
                     f = d / fn
                     rel = f.relative_to(p).as_posix()
-                    fmt = table_format(f)
+                    fmt = file_format(f)
                     if fmt is None:
                         ignored.append((rel, "not a table format (csv, tsv, parquet, jsonl)"))
                     else:
@@ -209,7 +235,7 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
         elif p.is_dir():
             entries.append((p, p.name, "parquet"))
         else:
-            fmt = table_format(p) or "csv"
+            fmt = file_format(p) or "csv"
             entries.append((p, p.name, fmt))
     entries.sort(key=lambda e: e[1])
     tables = []
