@@ -512,6 +512,32 @@ def _killed_holder(out: Path) -> Path:
     return tmp
 
 
+def test_opening_an_index_while_its_build_runs_says_so(tmp_path):
+    """New user: a search while the index's first build runs said that build "was
+    interrupted; run it again"; it names the running build instead, and, once the build
+    is dead, the half-written folder it left."""
+    from lakejoin_jupyter.errors import IndexLockedError
+    out = tmp_path / "x.index"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(out)], env=env,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        tmp = Path(proc.stdout.readline().strip())      # it holds the lock and writes
+        with pytest.raises(IndexLockedError) as e:
+            open_index(out)
+        assert f"A build of {out} is running (pid {proc.pid} " in str(e.value)
+        assert "interrupted" not in str(e.value)
+        with pytest.raises(IndexLockedError, match="is running"):
+            open_index(tmp)                             # the build's own folder too
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+    with pytest.raises(IndexNotFoundError, match="interrupted; run it again") as e:
+        open_index(out)
+    assert str(tmp) in str(e.value)
+
+
 def test_lock_of_a_killed_build_is_stale(tmp_path, monkeypatch):
     """Items 2 and 10: kill -9 leaves the lock file, but not a held lock: the next taker
     gets it and learns the dead holder's pid; without flock, the pid check decides."""

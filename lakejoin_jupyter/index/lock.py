@@ -66,6 +66,20 @@ def describe(record: dict | None) -> str:
             f"{record.get('started', '?')}" + (f": `{cmd}`" if cmd else ""))
 
 
+def running_build(final) -> dict | None:
+    """The record of a build now writing ``final`` ({} while it is just starting), or None.
+    Reads the lock's record only: it never takes the lock, so it cannot refuse a build."""
+    try:
+        data = lock_path(Path(final)).read_bytes()
+    except OSError:
+        return None
+    try:
+        record = json.loads(data) if data.strip() else {}
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return record if not record or holder_alive(record) else None
+
+
 def _flock(fd: int) -> bool | None:
     """True: locked; False: another process holds it; None: the filesystem has no flock."""
     if fcntl is None:

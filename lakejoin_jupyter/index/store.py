@@ -43,7 +43,7 @@ from .arrays import IndexArrays
 from .joinstats import FILES as JOINSTATS_FILES
 from .joinstats import FOLDER as JOINSTATS
 from .joinstats import JoinStats
-from .lock import BuildLock
+from .lock import BuildLock, describe, running_build
 
 FORMAT_NAME = "lakejoin-index"
 FORMAT_VERSION = 2          # 2: no Parquet copies, new dictionary arrays, joinstats/
@@ -427,9 +427,23 @@ def _holds_tables(folder: Path, limit: int = 1000) -> bool:
     return False
 
 
+def _refuse_while_building(path: Path) -> None:
+    """A build writing ``path`` now: say so, not that an earlier build was interrupted."""
+    final = resolve_destination(path)
+    building = re.fullmatch(r"(.+)\.tmp-[0-9a-f]{8}", final.name)
+    if building:                      # the build's own folder: its index's lock
+        final = final.with_name(building.group(1))
+    record = running_build(final)
+    if record is not None:
+        raise IndexLockedError(
+            f"A build of {final} is running ({describe(record)}). Wait for it to finish, "
+            f"then open the index.")
+
+
 def read_manifest(path) -> dict:
     path = Path(path).expanduser()
     if not path.exists():
+        _refuse_while_building(path)
         hint = ""
         partial = [p for p in _leftovers(resolve_destination(path), "tmp")
                    if (p / PARTIAL_MARKER).exists()]
@@ -441,6 +455,7 @@ def read_manifest(path) -> dict:
     if path.is_file():
         raise NotAnIndexError(f"{path} is a file; an index is a folder holding {MANIFEST}.")
     if (path / PARTIAL_MARKER).exists():
+        _refuse_while_building(path)
         raise IndexIncompleteError(
             f"{path} is a half-written index (its build was interrupted before it finished). "
             f"Delete it and build the index again.")
