@@ -110,6 +110,16 @@ def earlier(sets) -> tuple[set, set]:
     return (set().union(*(SOURCES[s] for s in sets)), set().union(*(STDLIB[s] for s in sets)))
 
 
+def check_hand_checked(reference: dict, rows: list, not_written=()):
+    """A set's reference functions (``reference``: case -> (target key column, function)) on
+    rows written by hand: ``rows`` (case, source row, the key it writes) and ``not_written``
+    (case, source row, a key it must not write)."""
+    for case, row, key in rows:
+        assert reference[case][1](row) == key, (case, row)
+    for case, row, key in not_written:
+        assert reference[case][1](row) != key, (case, row)
+
+
 def load_maker(name: str):
     spec = importlib.util.spec_from_file_location(f"autojoin_make_cases_{name}", MAKER_PATH)
     module = importlib.util.module_from_spec(spec)
