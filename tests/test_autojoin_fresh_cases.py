@@ -15,14 +15,14 @@ contents (skipped otherwise).
 """
 from __future__ import annotations
 
-import filecmp
 import os
 import re
 from pathlib import Path
 
 import pytest
 
-from fresh_set_checks import check_hand_checked, eval_splits, load_maker, read
+from fresh_set_checks import (assert_same_cases, check_hand_checked, check_regenerated,
+                              eval_splits, load_maker, maker_section, read)
 
 ROOT = Path(__file__).resolve().parents[1]
 # set -> (at most this many rows per table, at least this many truth pairs, no duplicate rows)
@@ -119,38 +119,17 @@ def test_fresh7_reads_only_new_folders():
     assert '"reference/' not in fresh7
 
 
-
-
-
-def _assert_regenerated_identical(s, tmp_path):
-    for case in REFERENCE[s]:
-        for name in ("source.csv", "target.csv", "ground_truth.csv"):
-            assert filecmp.cmp(_data(s) / case / name, tmp_path / case / name, shallow=False)
-
-
 @pytest.mark.skipif(not os.environ.get("AUTOJOIN_LAKES"),
                     reason="regenerating needs the lake tables: set AUTOJOIN_LAKES")
 @pytest.mark.parametrize("s", LAKE_SETS)
 def test_regenerated_cases_are_identical(s, tmp_path):
     getattr(MAKER, f"make_{s}")(Path(os.environ["AUTOJOIN_LAKES"]), tmp_path)
-    _assert_regenerated_identical(s, tmp_path)
-
-
-def _section(s: str) -> str:
-    """The case maker's section for set ``s`` (from its rule line to the next)."""
-    text = (ROOT / "bench" / "autojoin_make_cases.py").read_text()
-    rule = "# " + "-" * 66 + " "
-    start = text.index(rule + f"{s} validation")
-    return text[start:text.index(rule, start + len(rule))]
+    assert_same_cases(_data(s), tmp_path, REFERENCE[s])
 
 
 @pytest.mark.parametrize("s", sorted(PACKAGE_SETS))
 def test_package_sets_regenerated_identical(s, tmp_path):
-    wrong = getattr(MAKER, f"{s}_version_mismatches")()
-    if wrong:
-        pytest.skip(f"{s} needs its sources at the pinned versions: " + "; ".join(wrong))
-    getattr(MAKER, f"make_{s}")(None, tmp_path)
-    _assert_regenerated_identical(s, tmp_path)
+    check_regenerated(MAKER, s, _data(s), REFERENCE[s], tmp_path)
 
 
 @pytest.mark.parametrize("s", sorted(PACKAGE_SETS))
@@ -158,7 +137,7 @@ def test_package_sets_read_no_lake_file(s):
     """Criteria (a) and (h), on the case maker's source: the set's section reads no lake
     file, imports only its pool's packages (never the learner's), and every case is made by
     its make_ function."""
-    section = _section(s)
+    section = maker_section(s)
     assert '"fivethirtyeight/' not in section and '"reference/' not in section
     assert "_read(" not in section and "lake /" not in section
     imported = set(re.findall(r"^\s*(?:from|import) ([\w]+)", section, re.M))
@@ -170,19 +149,18 @@ def test_package_sets_read_no_lake_file(s):
 def test_fresh9_reads_only_pinned_system_files():
     """Criterion (a) for fresh9's Debian files: every absolute path in its section is a file
     (or folder) whose content the case maker pins, and none is fresh8's or the lake's."""
-    paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', _section("fresh9")))
+    paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', maker_section("fresh9")))
     assert paths == set(MAKER.FRESH9_FILES)
     assert all(len(h) == 64 for h in MAKER.FRESH9_FILES.values())
     assert not any(p.startswith(("/usr/share/zoneinfo", "/usr/share/iso-codes", "/etc/mime.types"))
                    for p in paths)
 
 
-
 def test_fresh10_reads_only_pinned_system_files():
     """Criterion (a) for fresh10's Debian files: every absolute path in its section is a file
     whose content the case maker pins, none is an earlier set's or the lake's, and no
     fresh10 table is read from a source an earlier set read."""
-    section = _section("fresh10")
+    section = maker_section("fresh10")
     paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', section))
     assert paths == set(MAKER.FRESH10_FILES)
     assert all(len(h) == 64 for h in MAKER.FRESH10_FILES.values())
@@ -200,7 +178,7 @@ def test_fresh11_reads_only_pinned_system_files():
     """Criterion (a) for fresh11's Debian files: every absolute path in its section is a file
     (or folder) whose content the case maker pins, none is an earlier set's or the lake's,
     and no fresh11 table is read from a source an earlier set read."""
-    section = _section("fresh11")
+    section = maker_section("fresh11")
     paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', section))
     assert paths == set(MAKER.FRESH11_FILES)
     assert all(len(h) == 64 for h in MAKER.FRESH11_FILES.values())
