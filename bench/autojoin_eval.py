@@ -304,48 +304,16 @@ def split_of(case: str) -> str:
     """"dev", "validation", "fresh", "fresh2", ... or "fresh21": a fresh case
     by FRESH_CASES, FRESH2_CASES, ... or FRESH21_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
-    if case in FRESH_CASES:
-        return "fresh"
-    if case in FRESH2_CASES:
-        return "fresh2"
-    if case in FRESH3_CASES:
-        return "fresh3"
-    if case in FRESH4_CASES:
-        return "fresh4"
-    if case in FRESH5_CASES:
-        return "fresh5"
-    if case in FRESH6_CASES:
-        return "fresh6"
-    if case in FRESH7_CASES:
-        return "fresh7"
-    if case in FRESH8_CASES:
-        return "fresh8"
-    if case in FRESH9_CASES:
-        return "fresh9"
-    if case in FRESH10_CASES:
-        return "fresh10"
-    if case in FRESH11_CASES:
-        return "fresh11"
-    if case in FRESH12_CASES:
-        return "fresh12"
-    if case in FRESH13_CASES:
-        return "fresh13"
-    if case in FRESH14_CASES:
-        return "fresh14"
-    if case in FRESH15_CASES:
-        return "fresh15"
-    if case in FRESH16_CASES:
-        return "fresh16"
-    if case in FRESH17_CASES:
-        return "fresh17"
-    if case in FRESH18_CASES:
-        return "fresh18"
-    if case in FRESH19_CASES:
-        return "fresh19"
-    if case in FRESH20_CASES:
-        return "fresh20"
-    if case in FRESH21_CASES:
-        return "fresh21"
+    fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
+             ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
+             ("fresh7", FRESH7_CASES), ("fresh8", FRESH8_CASES), ("fresh9", FRESH9_CASES),
+             ("fresh10", FRESH10_CASES), ("fresh11", FRESH11_CASES), ("fresh12", FRESH12_CASES),
+             ("fresh13", FRESH13_CASES), ("fresh14", FRESH14_CASES), ("fresh15", FRESH15_CASES),
+             ("fresh16", FRESH16_CASES), ("fresh17", FRESH17_CASES), ("fresh18", FRESH18_CASES),
+             ("fresh19", FRESH19_CASES), ("fresh20", FRESH20_CASES), ("fresh21", FRESH21_CASES))
+    for name, cases in fresh:      # in this order
+        if case in cases:
+            return name
     if case in EXTRA_CASES:
         return "dev" if case in DEV_EXTRA else "validation"
     digest = int(hashlib.sha256(case.encode()).hexdigest(), 16)

@@ -32,6 +32,9 @@ from pathlib import Path
 
 import pandas as pd
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from autojoin_make_cases import _write  # noqa: E402  (one case writer for both makers)
+
 SEED = 26
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December"]
@@ -151,21 +154,6 @@ NAME_FORMATS = {
 
 
 # ------------------------------------------------------------------ cases
-
-def _write(out: Path, name: str, source: pd.DataFrame, target: pd.DataFrame, pairs: list) -> dict:
-    source = source.reset_index(drop=True)
-    target = target.reset_index(drop=True)
-    if source.duplicated().any() or target.duplicated().any():
-        raise ValueError(f"{name}: duplicate rows (the eval identifies rows by their cells)")
-    gt = pd.DataFrame([list(source.iloc[i]) + list(target.iloc[j]) for i, j in pairs],
-                      columns=list(source.columns) + list(target.columns))
-    folder = out / name
-    folder.mkdir(parents=True, exist_ok=True)
-    source.to_csv(folder / "source.csv", index=False)
-    target.to_csv(folder / "target.csv", index=False)
-    gt.to_csv(folder / "ground_truth.csv", index=False)
-    return {"case": name, "source": len(source), "target": len(target), "pairs": len(gt)}
-
 
 def _make(out, name, entities, src_cols, tgt_cols, rng, n=120, fanout=1, src_names=None,
           tgt_names=None):

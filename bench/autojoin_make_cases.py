@@ -2,26 +2,12 @@
 
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-extra
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh --fresh
-    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh2 --fresh2
-    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh3 --fresh3
-    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh4 --fresh4
-    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh5 --fresh5
-    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh6 --fresh6
-    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh7 --fresh7
+    python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh<N> --fresh<N>
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh8 --fresh8   # pip packages
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh10 --fresh10 # other sources
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh11 --fresh11 # yet others
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh12 --fresh12 # and others
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh13 --fresh13 # and more
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh14 --fresh14 # and more
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh15 --fresh15 # and more
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh16 --fresh16 # and more
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh17 --fresh17 # and more
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh18 --fresh18 # and more
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh19 --fresh19 # and more
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh20 --fresh20 # and more
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh21 --fresh21 # and more
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
+
+(<N>: 2 to 7 in the first form with <N>, 10 to 21 in the last.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -42,6 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -76,8 +63,25 @@ def _write(out: Path, name: str, source: pd.DataFrame, target: pd.DataFrame,
     return {"case": name, "source": len(source), "target": len(target), "pairs": len(gt)}
 
 
+def _refuse_other_versions(name: str, wrong: list) -> None:
+    """A set made from pinned sources cannot be made where they differ (``wrong``: what
+    differs, from <set>_version_mismatches)."""
+    if wrong:
+        raise RuntimeError(f"{name} was made with other versions: " + "; ".join(wrong))
+
+
 def _same_row(source: pd.DataFrame, target: pd.DataFrame) -> list:
     return [(i, i) for i in range(len(source))]
+
+
+def _write_same_rows(out: Path, name: str, source: pd.DataFrame, target: pd.DataFrame,
+                     keep=True) -> dict:
+    """Write a case whose truth joins the source and target rows of the same position, once
+    the positions where either side repeats an earlier row (or ``keep`` is False) are
+    dropped."""
+    keep = ~source.duplicated() & ~target.duplicated() & keep
+    source, target = source[keep].reset_index(drop=True), target[keep].reset_index(drop=True)
+    return _write(out, name, source, target, _same_row(source, target))
 
 
 def _by_key(src_keys: list, tgt_keys: list) -> list:
@@ -96,9 +100,7 @@ def wiki_urlslug(lake, out, name, rel, n, seed):
     year = "YEAR" if "YEAR" in t.columns else "Year"
     src = t[["name", "ALIGN", year]]
     tgt = t[["urlslug", "APPEARANCES"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, name, src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, name, src, tgt)
 
 
 def nba_draft_ids(lake, out):
@@ -108,9 +110,7 @@ def nba_draft_ids(lake, out):
     t = t.drop_duplicates("ID").reset_index(drop=True)
     src = t[["Player", "Position", "Draft Year"]]
     tgt = t[["ID", "Projected SPM"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "nba_draft_ids", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "nba_draft_ids", src, tgt)
 
 
 def nba_raptor_ids(lake, out):
@@ -121,9 +121,7 @@ def nba_raptor_ids(lake, out):
     t = t.sample(n=500, random_state=3).reset_index(drop=True)
     src = t[["player_name", "season"]]
     tgt = t[["player_id", "poss"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "nba_raptor_ids", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "nba_raptor_ids", src, tgt)
 
 
 def police_tracts(lake, out):
@@ -144,9 +142,7 @@ def classic_rock_combined(lake, out):
     t = t.drop_duplicates("COMBINED").sample(n=400, random_state=5).reset_index(drop=True)
     src = t[["Song Clean", "ARTIST CLEAN", "Release Year"]]
     tgt = t[["COMBINED", "PlayCount"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "classic_rock_combined", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "classic_rock_combined", src, tgt)
 
 
 def country_tld(lake, out):
@@ -182,9 +178,8 @@ def countries_nospace(lake, out):
                         "capital": t.Capital})
     tgt = pd.DataFrame({"name": t["CLDR display name"].str.replace(" ", "", regex=False),
                         "continent": t.Continent})
-    keep = ~src.duplicated() & ~tgt.duplicated() & ~tgt.name.duplicated(keep=False)
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "countries_nospace", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "countries_nospace", src, tgt,
+                            ~tgt.name.duplicated(keep=False))
 
 
 def fight_songs_nospace(lake, out):
@@ -265,9 +260,8 @@ def cabinet_names(lake, out):
         display.append(f"{' '.join(w[-last:])}, {' '.join(w[:-last])}")
     src = t[["appointee", "position", "president"]]
     tgt = pd.DataFrame({"appointee (last, first)": display, "start": t.start_date})
-    keep = ~src.duplicated() & ~tgt.duplicated() & ~tgt.iloc[:, 0].duplicated(keep=False)
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "cabinet_names_groups", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "cabinet_names_groups", src, tgt,
+                            ~tgt.iloc[:, 0].duplicated(keep=False))
 
 
 def congress_state_codes(lake, out):
@@ -333,9 +327,7 @@ def m49_padding(lake, out):
     src = pd.DataFrame({"country": t["Country or Area"],
                         "m49": t["M49 Code"].map(lambda c: str(int(c)))})
     tgt = t[["M49 Code", "Region Name", "Sub-region Name"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "m49_padding", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "m49_padding", src, tgt)
 
 
 def m49_flags(lake, out):
@@ -390,9 +382,8 @@ def receivers_lastfirst(lake, out):
     src = t[["player_name", "career_try"]]
     tgt = pd.DataFrame({"receiver": t.player_name.map(_last_first),
                         "bcs rating": t.bcs_rating})
-    keep = ~src.duplicated() & ~tgt.duplicated() & ~tgt.receiver.duplicated(keep=False)
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "receivers_lastfirst", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "receivers_lastfirst", src, tgt,
+                            ~tgt.receiver.duplicated(keep=False))
 
 
 def commutations_lastfirst(lake, out):
@@ -502,9 +493,7 @@ def twitter_status_ids(lake, out):
     t = t.drop_duplicates("url").sample(n=500, random_state=41).reset_index(drop=True)
     src = t[["created_at", "url", "retweets"]]
     tgt = pd.DataFrame({"status id": t.url.str.rsplit("/", n=1).str[1], "replies": t.replies})
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "twitter_status_ids", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "twitter_status_ids", src, tgt)
 
 
 def genius_song_urls(lake, out):
@@ -515,9 +504,7 @@ def genius_song_urls(lake, out):
     t = t.drop_duplicates("url").drop_duplicates(["song", "artist"]).reset_index(drop=True)
     src = t[["song", "artist", "album_release_date"]]
     tgt = t[["url", "candidate"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "genius_song_urls", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "genius_song_urls", src, tgt)
 
 
 def college_majors_codes(lake, out):
@@ -537,9 +524,8 @@ def common_name_clean(lake, out):
     t = _read(lake, "fivethirtyeight/most-common-name/adjusted-name-combinations-list.csv")
     src = t[["FirstName", "Surname", "Estimate"]]
     tgt = t[["cleanName", "finalEstimate"]]
-    keep = ~src.duplicated() & ~tgt.duplicated() & ~tgt.cleanName.duplicated(keep=False)
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "common_name_clean", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "common_name_clean", src, tgt,
+                            ~tgt.cleanName.duplicated(keep=False))
 
 
 def wc_fifa_codes(lake, out):
@@ -592,9 +578,7 @@ def goose_retro_ids(lake, out):
     t = t.sample(n=500, random_state=51).reset_index(drop=True)
     src = t[["name", "year", "team"]]
     tgt = t[["key_retro", "gwar"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "goose_retro_ids", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "goose_retro_ids", src, tgt)
 
 
 def nfl_team_tickets(lake, out):
@@ -648,9 +632,7 @@ def campaign_trail_locations(lake, out, who):
     t = t.drop_duplicates("location").reset_index(drop=True)
     src = t[["date", "city", "state"]]
     tgt = t[["location", "lat", "lng"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, f"{who}_trail_locations", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, f"{who}_trail_locations", src, tgt)
 
 
 # The polls' full names and the cable-news query names of the same 25 candidates (checked by
@@ -847,9 +829,7 @@ def trump_lawsuit_captions(lake, out):
     t = t.reset_index(drop=True)
     src = t[["plaintiff", "dateFiled"]]
     tgt = t[["caseName", "docketNumber", "status"]]
-    keep = ~src.duplicated() & ~tgt.duplicated()
-    src, tgt = src[keep].reset_index(drop=True), tgt[keep].reset_index(drop=True)
-    return _write(out, "trump_lawsuit_captions", src, tgt, _same_row(src, tgt))
+    return _write_same_rows(out, "trump_lawsuit_captions", src, tgt)
 
 
 # Poll names that the World Bank writes differently (checked by hand).
@@ -1244,8 +1224,10 @@ _FRESH6_POOL = (
     "steak-survey", "tarantino", "tennis-time", "unisex-names")
 
 
-def _fresh6_case(out, name, src, tgt, pairs) -> dict:
-    key, ref = FRESH6_REFERENCE[name]
+def _fresh6_case(out, name, src, tgt, pairs, reference=None) -> dict:
+    """Check one case's columns and target key, write it, measure its reference's coverage
+    (``reference``: the set's table of reference functions; fresh6's by default)."""
+    key, ref = (reference or FRESH6_REFERENCE)[name]
     src, tgt = src.reset_index(drop=True), tgt.reset_index(drop=True)
     if set(src.columns) & set(tgt.columns):
         raise ValueError(f"{name}: a column name on both sides (the truth file repeats it)")
@@ -1582,15 +1564,6 @@ _FRESH7_POOL = (
     "tarantino", "unisex-names")
 
 
-def _fresh7_case(out, name, src, tgt, pairs) -> dict:
-    key, ref = FRESH7_REFERENCE[name]
-    src, tgt = src.reset_index(drop=True), tgt.reset_index(drop=True)
-    if set(src.columns) & set(tgt.columns):
-        raise ValueError(f"{name}: a column name on both sides (the truth file repeats it)")
-    _key_is_unique(name, tgt[key])
-    return _coverage(_write(out, name, src, tgt, pairs), src, tgt, pairs, key, ref)
-
-
 def _love_actually(lake):
     """The appearances melted to one row per (scene, actor id), and the adjacencies."""
     a = _read(lake, "fivethirtyeight/love-actually/love_actually_appearances.csv")
@@ -1840,6 +1813,7 @@ FRESH7_REFERENCE = {
     "tarantino_letterboxd_urls": ("film", lambda r: _letterboxd_url(r["movie"])),
     "unisex_decade_labels": ("born in", lambda r: r["decade"] + "s"),
 }
+_fresh7_case = partial(_fresh6_case, reference=FRESH7_REFERENCE)
 
 
 def make_fresh7(lake: Path, out: Path) -> list:
@@ -2230,9 +2204,7 @@ FRESH8_REFERENCE = {
 def make_fresh8(lake, out: Path) -> list:
     """The fresh8 cases; ``lake`` is unused (the tables ship in pip packages and the
     standard library, at the versions of FRESH8_VERSIONS)."""
-    wrong = fresh8_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh8 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh8", fresh8_version_mismatches())
     return [
         faa_airports_icao(lake, out),
         posix_locales_cldr(lake, out),
@@ -2400,10 +2372,8 @@ def pinned_mismatches(versions: dict, debian: dict, files: dict) -> list:
     return wrong
 
 
-def fresh9_version_mismatches() -> list:
-    """What differs from FRESH9_VERSIONS, FRESH9_DEBIAN and FRESH9_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH9_VERSIONS, FRESH9_DEBIAN, FRESH9_FILES)
+fresh9_version_mismatches = partial(pinned_mismatches, FRESH9_VERSIONS, FRESH9_DEBIAN,
+                                    FRESH9_FILES)
 
 
 def _distinct_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -2411,10 +2381,6 @@ def _distinct_rows(df: pd.DataFrame) -> pd.DataFrame:
     df = df.sort_values(list(df.columns))
     norm = pd.Series([_norm_row(r) for r in df.itertuples(index=False)], index=df.index)
     return df[~norm.duplicated()]
-
-
-def _fresh9_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH9_REFERENCE)
 
 
 def _site(*parts) -> Path:
@@ -2447,16 +2413,17 @@ def _certifi() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def pinned_file(path: str, files: dict, made: str) -> Path:
+def pinned_file(path: str, files: dict, made: str, trees: dict = None) -> Path:
     """``path`` (a file or folder of a Debian package) when its content is the one pinned in
-    ``files`` (path -> SHA-256) for the set ``made``; else the set cannot be made here."""
-    if _sha256(path) != files[path]:
+    ``files`` (path -> SHA-256) for the set ``made``; else the set cannot be made here.
+    ``trees``: folders pinned as a tree of some of their files (path -> the function giving
+    the folder's SHA-256)."""
+    if (trees or {}).get(path, _sha256)(path) != files[path]:
         raise RuntimeError(f"{path} differs from the content {made} was made with")
     return Path(path)
 
 
-def _checked(path: str) -> Path:
-    return pinned_file(path, FRESH9_FILES, "fresh9")
+_checked = partial(pinned_file, files=FRESH9_FILES, made="fresh9")
 
 
 # ---- real pairs, keys as the two sources write them (class A)
@@ -2749,14 +2716,13 @@ FRESH9_REFERENCE = {
     "psl_reversed_domains": ("reversed", lambda r: _reverse_domain(r["rule"])),
     "codata_values_with_units": ("quantity", lambda r: _with_unit(r["value"], r["unit"])),
 }
+_fresh9_case = partial(_fresh8_case, reference=FRESH9_REFERENCE)
 
 
 def make_fresh9(lake, out: Path) -> list:
     """The fresh9 cases; ``lake`` is unused (the tables ship in pip packages, the standard
     library and Debian's packages, at the versions of FRESH9_VERSIONS and FRESH9_DEBIAN)."""
-    wrong = fresh9_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh9 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh9", fresh9_version_mismatches())
     return [
         certifi_debian_ca_files(lake, out),
         stdlib_modules_typeshed_stubs(lake, out),
@@ -2869,14 +2835,8 @@ FRESH10_FILES = {
 }
 
 
-def fresh10_version_mismatches() -> list:
-    """What differs from FRESH10_VERSIONS, FRESH10_DEBIAN and FRESH10_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH10_VERSIONS, FRESH10_DEBIAN, FRESH10_FILES)
-
-
-def _fresh10_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH10_REFERENCE)
+fresh10_version_mismatches = partial(pinned_mismatches, FRESH10_VERSIONS, FRESH10_DEBIAN,
+                                     FRESH10_FILES)
 
 
 def _checked10(path: str) -> str:
@@ -3172,14 +3132,13 @@ FRESH10_REFERENCE = {
     "errno_oserror_messages": ("OSError", lambda r: _oserror_text(r["errno"], r["strerror"])),
     "signal_kill_names": ("kill -s", lambda r: r["signal"][3:]),
 }
+_fresh10_case = partial(_fresh8_case, reference=FRESH10_REFERENCE)
 
 
 def make_fresh10(lake, out: Path) -> list:
     """The fresh10 cases; ``lake`` is unused (the tables ship in pip packages, the standard
     library and Debian's packages, at the versions of FRESH10_VERSIONS and FRESH10_DEBIAN)."""
-    wrong = fresh10_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh10 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh10", fresh10_version_mismatches())
     return [
         faker_colors_webcolors(lake, out),
         faker_colors_x11_names(lake, out),
@@ -3309,19 +3268,11 @@ FRESH11_FILES = {
 }
 
 
-def fresh11_version_mismatches() -> list:
-    """What differs from FRESH11_VERSIONS, FRESH11_DEBIAN and FRESH11_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH11_VERSIONS, FRESH11_DEBIAN, FRESH11_FILES)
+fresh11_version_mismatches = partial(pinned_mismatches, FRESH11_VERSIONS, FRESH11_DEBIAN,
+                                     FRESH11_FILES)
 
 
-def _fresh11_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH11_REFERENCE)
-
-
-def _checked11(path: str) -> Path:
-    """A Debian file (or folder) whose content fresh11 pins."""
-    return pinned_file(path, FRESH11_FILES, "fresh11")
+_checked11 = partial(pinned_file, files=FRESH11_FILES, made="fresh11")
 
 
 def _errcodes() -> pd.DataFrame:
@@ -3571,14 +3522,13 @@ FRESH11_REFERENCE = {
     "pyspark_maven_coordinates": ("coordinate", lambda r: _coordinate(
         r["group"], r["artifact"], r["artifact version"])),
 }
+_fresh11_case = partial(_fresh8_case, reference=FRESH11_REFERENCE)
 
 
 def make_fresh11(lake, out: Path) -> list:
     """The fresh11 cases; ``lake`` is unused (the tables ship in pip packages, the standard
     library and Debian's packages, at the versions of FRESH11_VERSIONS and FRESH11_DEBIAN)."""
-    wrong = fresh11_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh11 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh11", fresh11_version_mismatches())
     return [
         telnet_options_glibc(lake, out),
         socket_families_glibc(lake, out),
@@ -3718,19 +3668,11 @@ FRESH12_FILES = {
 }
 
 
-def fresh12_version_mismatches() -> list:
-    """What differs from FRESH12_VERSIONS, FRESH12_DEBIAN and FRESH12_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH12_VERSIONS, FRESH12_DEBIAN, FRESH12_FILES)
+fresh12_version_mismatches = partial(pinned_mismatches, FRESH12_VERSIONS, FRESH12_DEBIAN,
+                                     FRESH12_FILES)
 
 
-def _fresh12_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH12_REFERENCE)
-
-
-def _checked12(path: str) -> Path:
-    """A Debian file (or folder) whose content fresh12 pins."""
-    return pinned_file(path, FRESH12_FILES, "fresh12")
+_checked12 = partial(pinned_file, files=FRESH12_FILES, made="fresh12")
 
 
 def _vega_lite_schema() -> dict:
@@ -3979,14 +3921,13 @@ FRESH12_REFERENCE = {
     "udev_pci_class_codes": ("pci class code", lambda r: _lspci_class(r["class"],
                                                                        r["subclass"])),
 }
+_fresh12_case = partial(_fresh8_case, reference=FRESH12_REFERENCE)
 
 
 def make_fresh12(lake, out: Path) -> list:
     """The fresh12 cases; ``lake`` is unused (the tables ship in pip packages and Debian's
     packages, at the versions of FRESH12_VERSIONS and FRESH12_DEBIAN)."""
-    wrong = fresh12_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh12 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh12", fresh12_version_mismatches())
     return [
         altair_channel_classes(lake, out),
         altair_mark_methods(lake, out),
@@ -4140,19 +4081,11 @@ FRESH13_FILES = {
 }
 
 
-def fresh13_version_mismatches() -> list:
-    """What differs from FRESH13_VERSIONS, FRESH13_DEBIAN and FRESH13_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH13_VERSIONS, FRESH13_DEBIAN, FRESH13_FILES)
+fresh13_version_mismatches = partial(pinned_mismatches, FRESH13_VERSIONS, FRESH13_DEBIAN,
+                                     FRESH13_FILES)
 
 
-def _fresh13_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH13_REFERENCE)
-
-
-def _checked13(path: str) -> Path:
-    """A file of a Debian package whose content fresh13 pins."""
-    return pinned_file(path, FRESH13_FILES, "fresh13")
+_checked13 = partial(pinned_file, files=FRESH13_FILES, made="fresh13")
 
 
 # ---- real pairs, keys as the two sources write them (class A)
@@ -4398,14 +4331,13 @@ FRESH13_REFERENCE = {
     "playwright_device_viewports": ("viewport", lambda r: _screen(r["viewport width"],
                                                                    r["viewport height"])),
 }
+_fresh13_case = partial(_fresh8_case, reference=FRESH13_REFERENCE)
 
 
 def make_fresh13(lake, out: Path) -> list:
     """The fresh13 cases; ``lake`` is unused (the tables ship in pip packages, the standard
     library and Debian packages, at the versions of FRESH13_VERSIONS and FRESH13_DEBIAN)."""
-    wrong = fresh13_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh13 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh13", fresh13_version_mismatches())
     return [
         gcloud_accessapproval_request_types(lake, out),
         gcloud_aiplatform_collections(lake, out),
@@ -4545,19 +4477,11 @@ FRESH14_FILES = {
 }
 
 
-def fresh14_version_mismatches() -> list:
-    """What differs from FRESH14_VERSIONS, FRESH14_DEBIAN and FRESH14_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH14_VERSIONS, FRESH14_DEBIAN, FRESH14_FILES)
+fresh14_version_mismatches = partial(pinned_mismatches, FRESH14_VERSIONS, FRESH14_DEBIAN,
+                                     FRESH14_FILES)
 
 
-def _fresh14_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH14_REFERENCE)
-
-
-def _checked14(path: str) -> Path:
-    """A file (or folder) of a Debian package whose content fresh14 pins."""
-    return pinned_file(path, FRESH14_FILES, "fresh14")
+_checked14 = partial(pinned_file, files=FRESH14_FILES, made="fresh14")
 
 
 # ---- real pairs, keys as the two sources write them (class A)
@@ -4807,14 +4731,13 @@ FRESH14_REFERENCE = {
     "prompt_toolkit_named_command_handlers": ("handler",
                                               lambda r: _handler_name(r["command"])),
 }
+_fresh14_case = partial(_fresh8_case, reference=FRESH14_REFERENCE)
 
 
 def make_fresh14(lake, out: Path) -> list:
     """The fresh14 cases; ``lake`` is unused (the tables ship in pip packages, the standard
     library and Debian packages, at the versions of FRESH14_VERSIONS and FRESH14_DEBIAN)."""
-    wrong = fresh14_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh14 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh14", fresh14_version_mismatches())
     return [
         libpng_info_read_support(lake, out),
         ast_nodes_unparser_methods(lake, out),
@@ -4918,19 +4841,11 @@ FRESH15_FILES = {
 }
 
 
-def fresh15_version_mismatches() -> list:
-    """What differs from FRESH15_VERSIONS, FRESH15_DEBIAN and FRESH15_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH15_VERSIONS, FRESH15_DEBIAN, FRESH15_FILES)
+fresh15_version_mismatches = partial(pinned_mismatches, FRESH15_VERSIONS, FRESH15_DEBIAN,
+                                     FRESH15_FILES)
 
 
-def _fresh15_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH15_REFERENCE)
-
-
-def _checked15(path: str) -> Path:
-    """A file of a Debian package whose content fresh15 pins."""
-    return pinned_file(path, FRESH15_FILES, "fresh15")
+_checked15 = partial(pinned_file, files=FRESH15_FILES, made="fresh15")
 
 
 # ---- real pairs, keys as the two sources write them (class A)
@@ -5089,14 +5004,13 @@ FRESH15_REFERENCE = {
     "setuptools_entry_point_modules": ("module",
                                        lambda r: _entry_module(r["object reference"])),
 }
+_fresh15_case = partial(_fresh8_case, reference=FRESH15_REFERENCE)
 
 
 def make_fresh15(lake, out: Path) -> list:
     """The fresh15 cases; ``lake`` is unused (the tables ship in pip packages, the standard
     library and Debian packages, at the versions of FRESH15_VERSIONS and FRESH15_DEBIAN)."""
-    wrong = fresh15_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh15 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh15", fresh15_version_mismatches())
     return [
         pycparser_nodes_generator_methods(lake, out),
         pyerrors_exceptions_builtins(lake, out),
@@ -5232,19 +5146,11 @@ FRESH16_FILES = {
 }
 
 
-def fresh16_version_mismatches() -> list:
-    """What differs from FRESH16_VERSIONS, FRESH16_DEBIAN and FRESH16_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH16_VERSIONS, FRESH16_DEBIAN, FRESH16_FILES)
+fresh16_version_mismatches = partial(pinned_mismatches, FRESH16_VERSIONS, FRESH16_DEBIAN,
+                                     FRESH16_FILES)
 
 
-def _fresh16_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH16_REFERENCE)
-
-
-def _checked16(path: str) -> Path:
-    """A file (or folder) of a Debian package whose content fresh16 pins."""
-    return pinned_file(path, FRESH16_FILES, "fresh16")
+_checked16 = partial(pinned_file, files=FRESH16_FILES, made="fresh16")
 
 
 def _alsa_blocks(text: str) -> list:
@@ -5533,14 +5439,13 @@ FRESH16_REFERENCE = {
                                        lambda r: _css_idl_attribute(r["CSS property"])),
     "gsettings_enum_c_values": ("C enumerator", lambda r: _enum_c_value(r["enum"], r["nick"])),
 }
+_fresh16_case = partial(_fresh8_case, reference=FRESH16_REFERENCE)
 
 
 def make_fresh16(lake, out: Path) -> list:
     """The fresh16 cases; ``lake`` is unused (the tables ship in pip packages and Debian
     packages, at the versions of FRESH16_VERSIONS and FRESH16_DEBIAN)."""
-    wrong = fresh16_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh16 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh16", fresh16_version_mismatches())
     return [
         alsa_card_aliases_config_files(lake, out),
         alsa_card_pcms_generic_files(lake, out),
@@ -5698,19 +5603,11 @@ FRESH17_FILES = {
         "70a2e7b3fb14921e4715bc5262e3c41d458279d92e657cfdfff551cbb709f7d4",
 }
 
-def fresh17_version_mismatches() -> list:
-    """What differs from FRESH17_VERSIONS, FRESH17_DEBIAN and FRESH17_FILES here: a missing
-    package, another version, or a system file with other content."""
-    return pinned_mismatches(FRESH17_VERSIONS, FRESH17_DEBIAN, FRESH17_FILES)
+fresh17_version_mismatches = partial(pinned_mismatches, FRESH17_VERSIONS, FRESH17_DEBIAN,
+                                     FRESH17_FILES)
 
 
-def _fresh17_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH17_REFERENCE)
-
-
-def _checked17(path: str) -> Path:
-    """A file of a Debian package whose content fresh17 pins."""
-    return pinned_file(path, FRESH17_FILES, "fresh17")
+_checked17 = partial(pinned_file, files=FRESH17_FILES, made="fresh17")
 
 
 def _cffi_constants(prefix: str) -> dict:
@@ -5824,22 +5721,13 @@ def debugpy_dap_requests_handlers(lake, out):
                                  tgt["handler"].tolist()))
 
 
-def jupyter_lsp_specs_config_schemas(lake, out):
+def _lsp_specs() -> list:
     """jupyter-lsp's language server specs (the modules of jupyter_lsp/specs, parsed, not
-    imported: module "bash_language_server.py", the spec's key "bash-language-server", the
-    languages it serves) and the configuration schemas it ships
-    (jupyter_lsp/specs/config: "bash-language-server.schema.json", the schema's title).
-    The truth: the file load_config_schema(key) reads for the spec (config/__init__.py
-    reads "{key}.schema.json"; checked in the file), for the specs whose module calls it.
-    1:1."""
+    imported), in file order: (module file name, its text, the values its spec class
+    assigns by name, the row "spec module", "key", "languages")."""
     import ast
-    import json
-    folder = _site("jupyter_lsp", "specs")
-    loader = (folder / "config" / "__init__.py").read_text(encoding="utf-8")
-    if '(CONFIGS / "{}.schema.json".format(key))' not in loader:
-        raise ValueError("jupyter_lsp_specs_config_schemas: the schema loader changed")
-    rows, loads = [], []
-    for f in sorted(folder.glob("*.py")):
+    specs = []
+    for f in sorted(_site("jupyter_lsp", "specs").glob("*.py")):
         if f.name in ("__init__.py", "utils.py"):
             continue
         text = f.read_text(encoding="utf-8")
@@ -5851,8 +5739,26 @@ def jupyter_lsp_specs_config_schemas(lake, out):
                     attrs[getattr(t, "id", "")] = n.value
         key = ast.literal_eval(attrs["key"])
         languages = ast.literal_eval(attrs["languages"]) if "languages" in attrs else []
-        rows.append((f.name, key, " ".join(languages)))
-        loads.append("load_config_schema(key)" in text)
+        specs.append((text, attrs, (f.name, key, " ".join(languages))))
+    return specs
+
+
+def jupyter_lsp_specs_config_schemas(lake, out):
+    """jupyter-lsp's language server specs (the modules of jupyter_lsp/specs, parsed, not
+    imported: module "bash_language_server.py", the spec's key "bash-language-server", the
+    languages it serves) and the configuration schemas it ships
+    (jupyter_lsp/specs/config: "bash-language-server.schema.json", the schema's title).
+    The truth: the file load_config_schema(key) reads for the spec (config/__init__.py
+    reads "{key}.schema.json"; checked in the file), for the specs whose module calls it.
+    1:1."""
+    import json
+    folder = _site("jupyter_lsp", "specs")
+    loader = (folder / "config" / "__init__.py").read_text(encoding="utf-8")
+    if '(CONFIGS / "{}.schema.json".format(key))' not in loader:
+        raise ValueError("jupyter_lsp_specs_config_schemas: the schema loader changed")
+    specs = _lsp_specs()
+    rows = [row for _, _, row in specs]
+    loads = ["load_config_schema(key)" in text for text, _, _ in specs]
     src = pd.DataFrame(rows, columns=["spec module", "key", "languages"])
     schemas = sorted((folder / "config").glob("*.schema.json"))
     titles = [json.loads(f.read_text(encoding="utf-8")).get("title", "") for f in schemas]
@@ -5992,22 +5898,10 @@ def jupyter_lsp_node_spec_npm_urls(lake, out):
     node_module, the spec's key) keyed by the package's page on npm
     ("https://www.npmjs.com/package/bash-language-server"). N:1 onto the Node specs."""
     import ast
-    folder = _site("jupyter_lsp", "specs")
-    rows, npm = [], []
-    for f in sorted(folder.glob("*.py")):
-        if f.name in ("__init__.py", "utils.py"):
-            continue
-        cls = next(n for n in ast.parse(f.read_text(encoding="utf-8")).body
-                   if isinstance(n, ast.ClassDef))
-        attrs = {}
-        for n in cls.body:
-            if isinstance(n, ast.Assign):
-                for t in n.targets:
-                    attrs[getattr(t, "id", "")] = n.value
-        key = ast.literal_eval(attrs["key"])
-        languages = ast.literal_eval(attrs["languages"]) if "languages" in attrs else []
-        rows.append((f.name, key, " ".join(languages)))
-        npm.append(ast.literal_eval(attrs["node_module"]) if "node_module" in attrs else None)
+    specs = _lsp_specs()
+    rows = [row for _, _, row in specs]
+    npm = [ast.literal_eval(attrs["node_module"]) if "node_module" in attrs else None
+           for _, attrs, _ in specs]
     src = pd.DataFrame(rows, columns=["spec module", "key", "languages"])
     urls = sorted(_npm_package_url(p) for p in npm if p)
     tgt = pd.DataFrame({"npm page": urls})
@@ -6039,14 +5933,13 @@ FRESH17_REFERENCE = {
                                           lambda r: _dap_interface(r["definition"])),
     "jupyter_lsp_node_spec_npm_urls": ("npm page", lambda r: _npm_package_url(r["key"])),
 }
+_fresh17_case = partial(_fresh8_case, reference=FRESH17_REFERENCE)
 
 
 def make_fresh17(lake, out: Path) -> list:
     """The fresh17 cases; ``lake`` is unused (the tables ship in pip packages and Debian
     packages, at the versions of FRESH17_VERSIONS and FRESH17_DEBIAN)."""
-    wrong = fresh17_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh17 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh17", fresh17_version_mismatches())
     return [
         cffi_opcodes_c_macros(lake, out),
         cffi_primitive_types_c_macros(lake, out),
@@ -6266,18 +6159,10 @@ def fresh18_version_mismatches() -> list:
     return wrong
 
 
-def _fresh18_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH18_REFERENCE)
-
-
-def _checked18(path: str) -> Path:
-    """A file of a Debian package whose content fresh18 pins (the Maven repository: its
-    POM files as a tree)."""
-    if path == _MAVEN_REPO:
-        if _pom_tree_sha256(path) != FRESH18_FILES[path]:
-            raise RuntimeError(f"{path} differs from the content fresh18 was made with")
-        return Path(path)
-    return pinned_file(path, FRESH18_FILES, "fresh18")
+# A file of a Debian package whose content fresh18 pins (the Maven repository: its POM
+# files as a tree).
+_checked18 = partial(pinned_file, files=FRESH18_FILES, made="fresh18",
+                     trees={_MAVEN_REPO: _pom_tree_sha256})
 
 
 def _avahi_interfaces() -> dict:
@@ -6627,14 +6512,13 @@ FRESH18_REFERENCE = {
     "pycairo_enum_members_constants": (
         "constant", lambda r: _cairo_upper_snake(r["enum"]) + "_" + r["member"]),
 }
+_fresh18_case = partial(_fresh8_case, reference=FRESH18_REFERENCE)
 
 
 def make_fresh18(lake, out: Path) -> list:
     """The fresh18 cases; ``lake`` is unused (the tables ship in pip packages and Debian
     packages, at the versions of FRESH18_VERSIONS and FRESH18_DEBIAN)."""
-    wrong = fresh18_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh18 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh18", fresh18_version_mismatches())
     return [
         avahi_server_factories_interface_files(lake, out),
         jupyterlab_server_api_handler_methods(lake, out),
@@ -6834,18 +6718,10 @@ def fresh19_version_mismatches() -> list:
     return wrong
 
 
-def _fresh19_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH19_REFERENCE)
-
-
-def _checked19(path: str) -> Path:
-    """A file of a Debian package whose content fresh19 pins (PAM's module folder: its
-    libpam-modules files as a tree)."""
-    if path == _PAM_MODULE_DIR:
-        if _pam_tree_sha256() != FRESH19_FILES[path]:
-            raise RuntimeError(f"{path} differs from the content fresh19 was made with")
-        return Path(path)
-    return pinned_file(path, FRESH19_FILES, "fresh19")
+# A file of a Debian package whose content fresh19 pins (PAM's module folder: its
+# libpam-modules files as a tree).
+_checked19 = partial(pinned_file, files=FRESH19_FILES, made="fresh19",
+                     trees={_PAM_MODULE_DIR: lambda _: _pam_tree_sha256()})
 
 
 # ---- real pairs, keys as the two sources write them (class A)
@@ -7182,14 +7058,13 @@ FRESH19_REFERENCE = {
         "description", lambda r: _uca_description(r["OpenStack release"])),
     "rfc3987_grammar_abnf_rules": ("ABNF rule", lambda r: _abnf_rule(r["rule"])),
 }
+_fresh19_case = partial(_fresh8_case, reference=FRESH19_REFERENCE)
 
 
 def make_fresh19(lake, out: Path) -> list:
     """The fresh19 cases; ``lake`` is unused (the tables ship in pip packages and Debian
     packages, at the versions of FRESH19_VERSIONS and FRESH19_DEBIAN)."""
-    wrong = fresh19_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh19 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh19", fresh19_version_mismatches())
     return [
         pam_stack_lines_module_files(lake, out),
         tasn1_header_gtkdoc_links(lake, out),
@@ -7359,18 +7234,10 @@ def fresh20_version_mismatches() -> list:
     return wrong
 
 
-def _fresh20_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH20_REFERENCE)
-
-
-def _checked20(path: str) -> Path:
-    """A file of a Debian package whose content fresh20 pins (a pinned folder: the named
-    packages' files in it, as a tree)."""
-    if path in _TREES20:
-        if _package_tree20(path) != FRESH20_FILES[path]:
-            raise RuntimeError(f"{path} differs from the content fresh20 was made with")
-        return Path(path)
-    return pinned_file(path, FRESH20_FILES, "fresh20")
+# A file of a Debian package whose content fresh20 pins (a pinned folder: the named
+# packages' files in it, as a tree).
+_checked20 = partial(pinned_file, files=FRESH20_FILES, made="fresh20",
+                     trees={folder: _package_tree20 for folder in _TREES20})
 
 
 def _deroff(text: str) -> str:
@@ -7643,14 +7510,13 @@ FRESH20_REFERENCE = {
         "reference", lambda r: _man_reference(r["title"].lower(), r["section"])),
     "wget_info_nodes_html_files": ("html file", lambda r: _texinfo_html_file(r["node"])),
 }
+_fresh20_case = partial(_fresh8_case, reference=FRESH20_REFERENCE)
 
 
 def make_fresh20(lake, out: Path) -> list:
     """The fresh20 cases; ``lake`` is unused (the tables ship in Debian packages, at the
     versions of FRESH20_DEBIAN)."""
-    wrong = fresh20_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh20 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh20", fresh20_version_mismatches())
     return [
         binutils_programs_links(lake, out),
         coreutils_info_sections_man_pages(lake, out),
@@ -7860,18 +7726,11 @@ FRESH21_FILES = {
 }
 
 
-def fresh21_version_mismatches() -> list:
-    """What differs from FRESH21_VERSIONS, FRESH21_DEBIAN and FRESH21_FILES here: a missing
-    package, another version, or a file with other content."""
-    return pinned_mismatches(FRESH21_VERSIONS, FRESH21_DEBIAN, FRESH21_FILES)
+fresh21_version_mismatches = partial(pinned_mismatches, FRESH21_VERSIONS, FRESH21_DEBIAN,
+                                     FRESH21_FILES)
 
 
-def _fresh21_case(out, name, src, tgt, pairs) -> dict:
-    return _fresh8_case(out, name, src, tgt, pairs, FRESH21_REFERENCE)
-
-
-def _checked21(path: str) -> Path:
-    return pinned_file(path, FRESH21_FILES, "fresh21")
+_checked21 = partial(pinned_file, files=FRESH21_FILES, made="fresh21")
 
 
 def _package_files21(package: str, where) -> list:
@@ -8127,6 +7986,7 @@ FRESH21_REFERENCE = {
         "man reference", lambda r: _man_reference(r["page title"].lower(), r["page section"])),
     "procps_sysctl_keys_proc_paths": ("proc file", lambda r: _proc_sys_path(r["key"])),
 }
+_fresh21_case = partial(_fresh8_case, reference=FRESH21_REFERENCE)
 
 
 def _curl_zsh_options(item: str) -> str:
@@ -8139,9 +7999,7 @@ def _curl_zsh_options(item: str) -> str:
 def make_fresh21(lake, out: Path) -> list:
     """The fresh21 cases; ``lake`` is unused (the tables ship in Debian packages and attrs, at
     the versions of FRESH21_DEBIAN and FRESH21_VERSIONS)."""
-    wrong = fresh21_version_mismatches()
-    if wrong:
-        raise RuntimeError("fresh21 was made with other versions: " + "; ".join(wrong))
+    _refuse_other_versions("fresh21", fresh21_version_mismatches())
     return [
         bc_html_headings_info_nodes(lake, out),
         curl_man_options_zsh_specs(lake, out),
@@ -8189,93 +8047,82 @@ def episode_codes_padded(lake, out):
     return _write(out, "episode_codes_padded", src, tgt, _same_row(src, tgt))
 
 
+# The sets main makes: flag, make function, its help (all but make_all, the default); the
+# sets from --fresh8 on read no lake (their tables ship in packages).
+SETS = (
+    ("fresh", make_fresh, "make the fresh validation cases (bench/data/autojoin-fresh) instead"),
+    ("fresh2", make_fresh2, "make the second fresh validation set (bench/data/autojoin-fresh2) "
+     "instead"),
+    ("fresh3", make_fresh3, "make the third fresh validation set (bench/data/autojoin-fresh3) "
+     "instead"),
+    ("fresh4", make_fresh4, "make the fourth fresh validation set (bench/data/autojoin-fresh4) "
+     "instead"),
+    ("fresh5", make_fresh5, "make the fifth fresh validation set (bench/data/autojoin-fresh5) "
+     "instead"),
+    ("fresh6", make_fresh6, "make the sixth fresh validation set (bench/data/autojoin-fresh6) "
+     "instead"),
+    ("fresh7", make_fresh7, "make the seventh fresh validation set (bench/data/autojoin-fresh7) "
+     "instead"),
+    ("fresh8", make_fresh8, "make the eighth fresh validation set (bench/data/autojoin-fresh8) "
+     "from tables shipped in pip packages and the standard library instead"),
+    ("fresh9", make_fresh9, "make the ninth fresh validation set (bench/data/autojoin-fresh9) "
+     "from tables shipped in pip packages, the standard library and Debian's packages instead"),
+    ("fresh10", make_fresh10, "make the tenth fresh validation set (bench/data/autojoin-fresh10) "
+     "from tables shipped in pip packages, the standard library and Debian's packages that no "
+     "earlier set read instead"),
+    ("fresh11", make_fresh11, "make the eleventh fresh validation set "
+     "(bench/data/autojoin-fresh11) from tables shipped in pip packages, the standard library "
+     "and Debian's packages that no earlier set read (fresh8 to fresh10 included) instead"),
+    ("fresh12", make_fresh12, "make the twelfth fresh validation set "
+     "(bench/data/autojoin-fresh12) from tables shipped in pip packages, the standard library "
+     "and Debian's packages that no earlier set read (fresh8 to fresh11's pools included) "
+     "instead"),
+    ("fresh13", make_fresh13, "make the thirteenth fresh validation set "
+     "(bench/data/autojoin-fresh13) from tables shipped in pip packages, the standard library "
+     "and Debian packages that no earlier set read (fresh8 to fresh12's pools included) "
+     "instead"),
+    ("fresh14", make_fresh14, "make the fourteenth fresh validation set "
+     "(bench/data/autojoin-fresh14) from tables shipped in pip packages, the standard library "
+     "and Debian packages that no earlier set read (fresh8 to fresh13's pools included) "
+     "instead"),
+    ("fresh15", make_fresh15, "make the fifteenth fresh validation set "
+     "(bench/data/autojoin-fresh15) from tables shipped in pip packages, the standard library "
+     "and Debian packages that no earlier set read (fresh8 to fresh14's pools included) "
+     "instead"),
+    ("fresh16", make_fresh16, "make the sixteenth fresh validation set "
+     "(bench/data/autojoin-fresh16) from tables shipped in pip packages and Debian packages "
+     "that no earlier set read (fresh8 to fresh15's pools included) instead"),
+    ("fresh17", make_fresh17, "make the seventeenth fresh validation set "
+     "(bench/data/autojoin-fresh17) from tables shipped in pip packages and Debian packages "
+     "that no earlier set read (fresh8 to fresh16's pools included) instead"),
+    ("fresh18", make_fresh18, "make the eighteenth fresh validation set "
+     "(bench/data/autojoin-fresh18) from tables shipped in pip packages and Debian packages "
+     "that no earlier set read (fresh8 to fresh17's pools included) instead"),
+    ("fresh19", make_fresh19, "make the nineteenth fresh validation set "
+     "(bench/data/autojoin-fresh19) from tables shipped in pip packages and Debian packages "
+     "that no earlier set read (fresh8 to fresh18's pools included) instead"),
+    ("fresh20", make_fresh20, "make the twentieth fresh validation set "
+     "(bench/data/autojoin-fresh20) from tables shipped in Debian packages that no earlier "
+     "set read (fresh8 to fresh19's pools included) instead"),
+    ("fresh21", make_fresh21, "make the twenty-first fresh validation set "
+     "(bench/data/autojoin-fresh21) from tables shipped in Debian packages and attrs that no "
+     "earlier set read (fresh8 to fresh20's pools included) instead"),
+)
+_LAKELESS = {f"fresh{n}" for n in range(8, 22)}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
                     help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh21)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
-    ap.add_argument("--fresh", action="store_true",
-                    help="make the fresh validation cases (bench/data/autojoin-fresh) instead")
-    ap.add_argument("--fresh2", action="store_true",
-                    help="make the second fresh validation set (bench/data/autojoin-fresh2) instead")
-    ap.add_argument("--fresh3", action="store_true",
-                    help="make the third fresh validation set (bench/data/autojoin-fresh3) instead")
-    ap.add_argument("--fresh4", action="store_true",
-                    help="make the fourth fresh validation set (bench/data/autojoin-fresh4) instead")
-    ap.add_argument("--fresh5", action="store_true",
-                    help="make the fifth fresh validation set (bench/data/autojoin-fresh5) instead")
-    ap.add_argument("--fresh6", action="store_true",
-                    help="make the sixth fresh validation set (bench/data/autojoin-fresh6) instead")
-    ap.add_argument("--fresh7", action="store_true",
-                    help="make the seventh fresh validation set (bench/data/autojoin-fresh7) instead")
-    ap.add_argument("--fresh8", action="store_true",
-                    help="make the eighth fresh validation set (bench/data/autojoin-fresh8) "
-                    "from tables shipped in pip packages and the standard library instead")
-    ap.add_argument("--fresh9", action="store_true",
-                    help="make the ninth fresh validation set (bench/data/autojoin-fresh9) "
-                    "from tables shipped in pip packages, the standard library and Debian's "
-                    "packages instead")
-    ap.add_argument("--fresh10", action="store_true",
-                    help="make the tenth fresh validation set (bench/data/autojoin-fresh10) "
-                    "from tables shipped in pip packages, the standard library and Debian's "
-                    "packages that no earlier set read instead")
-    ap.add_argument("--fresh11", action="store_true",
-                    help="make the eleventh fresh validation set (bench/data/autojoin-fresh11) "
-                    "from tables shipped in pip packages, the standard library and Debian's "
-                    "packages that no earlier set read (fresh8 to fresh10 included) instead")
-    ap.add_argument("--fresh12", action="store_true",
-                    help="make the twelfth fresh validation set (bench/data/autojoin-fresh12) "
-                    "from tables shipped in pip packages, the standard library and Debian's "
-                    "packages that no earlier set read (fresh8 to fresh11's pools included) "
-                    "instead")
-    ap.add_argument("--fresh13", action="store_true",
-                    help="make the thirteenth fresh validation set (bench/data/autojoin-fresh13) "
-                    "from tables shipped in pip packages, the standard library and Debian "
-                    "packages that no earlier set read (fresh8 to fresh12's pools included) "
-                    "instead")
-    ap.add_argument("--fresh14", action="store_true",
-                    help="make the fourteenth fresh validation set (bench/data/autojoin-fresh14) "
-                    "from tables shipped in pip packages, the standard library and Debian "
-                    "packages that no earlier set read (fresh8 to fresh13's pools included) "
-                    "instead")
-    ap.add_argument("--fresh15", action="store_true",
-                    help="make the fifteenth fresh validation set (bench/data/autojoin-fresh15) "
-                    "from tables shipped in pip packages, the standard library and Debian "
-                    "packages that no earlier set read (fresh8 to fresh14's pools included) "
-                    "instead")
-    ap.add_argument("--fresh16", action="store_true",
-                    help="make the sixteenth fresh validation set (bench/data/autojoin-fresh16) "
-                    "from tables shipped in pip packages and Debian packages that no earlier "
-                    "set read (fresh8 to fresh15's pools included) instead")
-    ap.add_argument("--fresh17", action="store_true",
-                    help="make the seventeenth fresh validation set (bench/data/autojoin-fresh17) "
-                    "from tables shipped in pip packages and Debian packages that no earlier "
-                    "set read (fresh8 to fresh16's pools included) instead")
-    ap.add_argument("--fresh18", action="store_true",
-                    help="make the eighteenth fresh validation set (bench/data/autojoin-fresh18) "
-                    "from tables shipped in pip packages and Debian packages that no earlier "
-                    "set read (fresh8 to fresh17's pools included) instead")
-    ap.add_argument("--fresh19", action="store_true",
-                    help="make the nineteenth fresh validation set (bench/data/autojoin-fresh19) "
-                    "from tables shipped in pip packages and Debian packages that no earlier "
-                    "set read (fresh8 to fresh18's pools included) instead")
-    ap.add_argument("--fresh20", action="store_true",
-                    help="make the twentieth fresh validation set (bench/data/autojoin-fresh20) "
-                    "from tables shipped in Debian packages that no earlier set read (fresh8 "
-                    "to fresh19's pools included) instead")
-    ap.add_argument("--fresh21", action="store_true",
-                    help="make the twenty-first fresh validation set (bench/data/autojoin-fresh21) "
-                    "from tables shipped in Debian packages and attrs that no earlier set read "
-                    "(fresh8 to fresh20's pools included) instead")
+    for name, _, text in SETS:
+        ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
-    if args.lake is None and not (args.fresh8 or args.fresh9 or args.fresh10 or args.fresh11
-                                  or args.fresh12 or args.fresh13 or args.fresh14
-                                  or args.fresh15 or args.fresh16 or args.fresh17
-                                  or args.fresh18 or args.fresh19 or args.fresh20
-                                  or args.fresh21):
+    chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
+    if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh21 read none)")
-    make = (make_fresh21 if args.fresh21 else make_fresh20 if args.fresh20 else make_fresh19 if args.fresh19 else make_fresh18 if args.fresh18 else make_fresh17 if args.fresh17 else make_fresh16 if args.fresh16 else make_fresh15 if args.fresh15 else make_fresh14 if args.fresh14 else make_fresh13 if args.fresh13 else make_fresh12 if args.fresh12 else make_fresh11 if args.fresh11 else make_fresh10 if args.fresh10 else make_fresh9 if args.fresh9 else make_fresh8 if args.fresh8 else make_fresh7 if args.fresh7 else make_fresh6 if args.fresh6 else make_fresh5 if args.fresh5 else make_fresh4 if args.fresh4 else make_fresh3 if args.fresh3 else make_fresh2 if args.fresh2
-            else make_fresh if args.fresh else make_all)
+    make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")

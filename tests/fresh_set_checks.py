@@ -110,6 +110,16 @@ def earlier(sets) -> tuple[set, set]:
     return (set().union(*(SOURCES[s] for s in sets)), set().union(*(STDLIB[s] for s in sets)))
 
 
+def check_hand_checked(reference: dict, rows: list, not_written=()):
+    """A set's reference functions (``reference``: case -> (target key column, function)) on
+    rows written by hand: ``rows`` (case, source row, the key it writes) and ``not_written``
+    (case, source row, a key it must not write)."""
+    for case, row, key in rows:
+        assert reference[case][1](row) == key, (case, row)
+    for case, row, key in not_written:
+        assert reference[case][1](row) != key, (case, row)
+
+
 def load_maker(name: str):
     spec = importlib.util.spec_from_file_location(f"autojoin_make_cases_{name}", MAKER_PATH)
     module = importlib.util.module_from_spec(spec)
@@ -134,6 +144,33 @@ def read(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
+def maker_section(name: str) -> str:
+    """The case maker's section of set ``name`` (from its rule line to the next)."""
+    text = MAKER_PATH.read_text()
+    rule = "# " + "-" * 66 + " "
+    start = text.index(rule + f"{name} validation")
+    return text[start:text.index(rule, start + len(rule))]
+
+
+def assert_same_cases(data: Path, made: Path, cases):
+    """Each case's three files made in ``made`` are the committed ones in ``data``, byte for
+    byte."""
+    for case in cases:
+        for name in ("source.csv", "target.csv", "ground_truth.csv"):
+            assert filecmp.cmp(data / case / name, made / case / name,
+                               shallow=False), f"{case}/{name} differs"
+
+
+def check_regenerated(maker, name: str, data: Path, cases, out: Path):
+    """Set ``name``, made from its pinned sources into ``out``, is the committed one (skipped,
+    naming what differs, where the sources here are not the pinned ones)."""
+    wrong = getattr(maker, f"{name}_version_mismatches")()
+    if wrong:
+        pytest.skip(f"{name} needs its sources at the pinned versions: " + "; ".join(wrong))
+    getattr(maker, f"make_{name}")(None, out)
+    assert_same_cases(data, out, cases)
+
+
 @dataclass
 class FreshSet:
     """One set: its name ("fresh13"), the modules its maker section may import, and the
@@ -154,10 +191,7 @@ class FreshSet:
 
     def section(self) -> str:
         """The case maker's section of this set (from its rule line to the next)."""
-        text = MAKER_PATH.read_text()
-        rule = "# " + "-" * 66 + " "
-        start = text.index(rule + f"{self.name} validation")
-        return text[start:text.index(rule, start + len(rule))]
+        return maker_section(self.name)
 
     def code(self) -> str:
         """The section's code after its pool (not the criteria), adjacent literals joined."""
@@ -292,12 +326,4 @@ class FreshSet:
         assert out[1].strip() == "[]", out
 
     def check_regenerated(self, tmp_path: Path):
-        wrong = getattr(self.maker, f"{self.name}_version_mismatches")()
-        if wrong:
-            pytest.skip(f"{self.name} needs its sources at the pinned versions: "
-                        + "; ".join(wrong))
-        getattr(self.maker, f"make_{self.name}")(None, tmp_path)
-        for case in self.reference:
-            for name in ("source.csv", "target.csv", "ground_truth.csv"):
-                assert filecmp.cmp(self.data / case / name, tmp_path / case / name,
-                                   shallow=False), f"{case}/{name} differs"
+        check_regenerated(self.maker, self.name, self.data, self.reference, tmp_path)
