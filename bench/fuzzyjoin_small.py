@@ -75,10 +75,11 @@ class Case:
 
 def _case(name, kind, pairs, extra_left=(), extra_right=()) -> Case:
     """A case from (left value, right value) pairs of the same entity plus left values
-    without a right partner and right values without a left one. Blank values are dropped;
-    a right value that two entities share, or that names a left value other than its own
-    (e.g. a code of one system that is another country's code of the other) keeps the
-    truth of its pair; a left value that two entities share is dropped with its pairs."""
+    without a right partner and right values without a left one. Blank values are dropped,
+    and so are the pairs of a left or right value that two entities share (its partner
+    would be ambiguous). A right value equal to a left value other than its partner (a
+    code of one system that is another country's code in the other) keeps its pair's
+    truth."""
     pairs = [(str(l).strip(), str(r).strip()) for l, r in pairs
              if str(l).strip() and str(r).strip() and str(l) != "nan" and str(r) != "nan"]
     lcount = pd.Series([l for l, _ in pairs]).value_counts()

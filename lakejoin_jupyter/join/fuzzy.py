@@ -16,7 +16,8 @@ Note:
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
     the target is met by a lower bound, not the estimate (selection and small tables); a
     union counts a right value once, its rival pairs lowering its probability, not every
-    distinct pair as a join (that understated the union's precision); 15
+    distinct pair as a join (that understated the union's precision); the semantic
+    function's decoys corrected for their rank (short codes without a partner); 15
     join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
