@@ -3,7 +3,9 @@ variant (bench/fuzzyjoin_decoy_rank.py, v9; not in the join): the demo lake's IS
 alpha-2 codes (the table to match) against the Americas' codes, lower-cased (the reference
 table). Every right code has at most one partner, its own code; a fuzzy pair between two
 different codes is wrong. Prints, per precision target, the joins, the estimated and the
-achieved precision (bench/results/fuzzyjoin_calibration.md, fourteenth session).
+achieved precision (bench/results/fuzzyjoin_calibration.md, fourteenth session). Since
+the fifteenth session "base", the join as it is, corrects the semantic function's decoys
+for their rank (v9 on that function only: bench/results/fuzzyjoin_small.md).
 
     python bench/fuzzyjoin_short_codes.py [--variants base,v9]
 """

@@ -289,6 +289,60 @@ def test_null_probability_is_calibrated_on_a_two_group_mixture():
         assert got[upto].mean() == pytest.approx(null[upto].mean(), abs=0.03)
 
 
+def test_rank_corrected_null_is_round_sevens_estimator_and_only_semantic_uses_it():
+    """match_precision.rank_corrected_null is bench/fuzzyjoin_decoy_rank.py's v9 (each
+    decoy s2 weighted p, s2^2 weighted 1 - p, three rounds), and the join's candidates use
+    it for the semantic function only (RANK_CORRECTED): an n-gram function keeps the plain
+    decoys, so the autofj benchmark (n-gram functions) is unchanged."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_decoy_rank as dr
+    rng = np.random.default_rng(11)
+    near = np.sort(rng.random((300, 3)), axis=1)
+    near[::9, 2] = np.inf                          # no third left value: no decoy
+    s1, s2 = mp.nearest_ratios(near)
+    got, pi0, tail = mp.rank_corrected_null(s1, s2)
+    want, want_pi0, want_tail = dr.variant_null(s1, s2, "v9")
+    assert got == pytest.approx(want, abs=1e-12, nan_ok=True)
+    assert pi0 == pytest.approx(want_pi0) and tail == pytest.approx(want_tail)
+    plain_null, plain_pi0 = mp.null_probability(s1, s2)
+    assert pi0 != pytest.approx(plain_pi0)
+    raw = dict(r_left=np.arange(300), r_dist=near[:, 0], r_near=near)
+    sem, ngram = fuzzy._Candidates("semantic", **raw), fuzzy._Candidates("char3-idf", **raw)
+    assert sem.pi0 == pytest.approx(pi0) and sem.p == pytest.approx(1 - got)
+    assert ngram.pi0 == pytest.approx(plain_pi0) and ngram.p == pytest.approx(1 - plain_null)
+    assert sem.u == pytest.approx(np.sqrt(mp.pi0_relative_variance(s1, s2, decoy_tail=tail))
+                                  * (1 - sem.p))
+    assert "semantic" in fuzzy.RANK_CORRECTED and len(fuzzy.RANK_CORRECTED) == 1
+
+
+def test_rank_corrected_pi0_where_most_right_values_have_no_partner():
+    """Left values uniform on the 6-dimensional unit torus; 80 % of the right values
+    anywhere (no partner), the rest a left value moved by small noise. A right value
+    without a partner has its decoy d2 / d3 one rank further out than its own ratio, so
+    the plain decoys undercount the null tail and pi0 comes out far too low (the short
+    codes' miss); the rank-corrected pi0 lies much closer to the true share."""
+    rng = np.random.default_rng(0)
+    left = rng.random((1000, 6))
+    null = rng.random(1000) < 0.8
+    part = rng.integers(0, 1000, 1000)
+    right = np.where(null[:, None], rng.random((1000, 6)),
+                     left[part] + rng.normal(0, 0.01, (1000, 6)))
+    near, first = [], []
+    for x in right:
+        diff = np.abs(x - left)
+        d = np.sqrt((np.minimum(diff, 1 - diff) ** 2).sum(axis=1))
+        o = np.argsort(d)[:3]
+        near.append(d[o]); first.append(o[0])
+    wrong = float(np.mean(null | (np.array(first) != part)))
+    s1, s2 = mp.nearest_ratios(np.array(near))
+    _, plain = mp.null_probability(s1, s2)
+    _, corrected, _ = mp.rank_corrected_null(s1, s2)
+    assert plain < wrong - 0.2
+    assert abs(corrected - wrong) < 0.5 * abs(plain - wrong)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=30), st.floats(0, 2),
        st.lists(st.sampled_from([0.1, 0.5, 0.97, 0.99, 1.0, np.nan]), min_size=1, max_size=20),

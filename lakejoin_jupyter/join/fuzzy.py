@@ -16,7 +16,8 @@ Note:
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
     the target is met by a lower bound, not the estimate (selection and small tables); a
     union counts a right value once, its rival pairs lowering its probability, not every
-    distinct pair as a join (that understated the union's precision); 15
+    distinct pair as a join (that understated the union's precision); the semantic
+    function's decoys corrected for their rank (short codes without a partner); 15
     join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
@@ -35,7 +36,7 @@ from .joinable import Joinable
 from .keys import text_keys
 from .match_precision import (STANDARD_ERRORS, TIE, join_variance, nearest_ratios,
                               null_probability, null_scale, pi0_relative_variance,
-                              precision_bound)
+                              precision_bound, rank_corrected_null)
 
 # name -> (embedder, weighting, measure). "cosine": Euclidean distance of the unit weighted
 # n-gram vectors; "jaccard" / "contain": 1 - weighted Jaccard / max-inclusion (|A n B| /
@@ -63,6 +64,10 @@ JOIN_FUNCTIONS = {
 PATIENCE = 0.05          # Auto-FuzzyJoin's default
 NEAREST = 3               # nearest left distances kept per right value (the join, 2 decoys)
 SIBLINGS = True
+# functions whose decoys are corrected for their rank (match_precision.rank_corrected_null):
+# the dense embedder, whose ratios for values without a partner (short codes the model
+# knows nothing of) run far lower than its plain decoys (docs/algorithms/fuzzyjoin.md)
+RANK_CORRECTED = frozenset({"semantic"})
 N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
 CHUNK = 2048
 
@@ -274,7 +279,11 @@ class _Candidates:
 
     def __post_init__(self):
         s1, s2 = nearest_ratios(self.r_near)
-        null, self.pi0 = null_probability(s1, s2)
+        tail = None
+        if self.fn in RANK_CORRECTED:     # decoys one rank out for the null group
+            null, self.pi0, tail = rank_corrected_null(s1, s2)
+        else:
+            null, self.pi0 = null_probability(s1, s2)
         p = np.where(np.isfinite(null), 1.0 - np.nan_to_num(null), 0.0)
         if self.r_ties is not None:
             p = np.minimum(p, 1.0 / np.maximum(self.r_ties, 1))
@@ -282,7 +291,7 @@ class _Candidates:
             p = np.where(self.r_sibling <= self.r_near[:, 0] + TIE, np.minimum(p, 0.5), p)
         self.p = p
         self.v = join_variance(p, null_scale(s1, s2, self.pi0))
-        self.u = np.sqrt(pi0_relative_variance(s1, s2)) * (1.0 - p)
+        self.u = np.sqrt(pi0_relative_variance(s1, s2, decoy_tail=tail)) * (1.0 - p)
 
     def at(self, t: float):
         """(joined mask, probability, own variance, share of pi0's error) of the joins at

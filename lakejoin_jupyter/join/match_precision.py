@@ -5,7 +5,8 @@ decoys as in target-decoy estimation, Elias & Gygi 2007; pi0 by Storey 2002; the
 fitted non-decreasing in the ratio by pool adjacent violators, as qvality does, Kall et al.
 2009). A set of joins is accepted at a precision target when its one-sided 95 % lower
 bound reaches it (:func:`precision_bound`; the error counts the joins' outcomes, the
-decoys behind each estimate and the error of pi0). Used by the precision-targeted fuzzy join
+decoys behind each estimate and the error of pi0). :func:`rank_corrected_null` corrects
+the decoys of right values without a partner for their rank (used for the dense embedder). Used by the precision-targeted fuzzy join
 (fuzzy.py) and Auto-Join's constrained fuzzy step (autojoin/fuzzy.py);
 docs/algorithms/fuzzyjoin.md derives it and reports its calibration.
 """
@@ -88,6 +89,49 @@ def null_probability(s1: np.ndarray, s2: np.ndarray, tail: float = NULL_TAIL,
     return out, float(pi0)
 
 
+RANK_ITERATIONS = 3       # rank_corrected_null: rounds of re-weighting the decoys
+
+
+def rank_corrected_null(s1: np.ndarray, s2: np.ndarray, tail: float = NULL_TAIL,
+                        iterations: int = RANK_ITERATIONS) -> tuple[np.ndarray, float, float]:
+    """:func:`null_probability` with the decoys corrected for their rank. A right value
+    whose nearest left value is its partner has a decoy s2 = d2 / d3 distributed as a null
+    ratio; one without (the null group) has a decoy one rank further out, which in a
+    locally uniform cloud of left values is distributed as s2^2 would be (the D-th power
+    of d1 / d2 is uniform, of d2 / d3 Beta(2, 1), in any dimension D). So each right value
+    contributes two decoys, s2 weighted p (its probability of being right) and s2^2
+    weighted 1 - p, p from the previous round (the first from :func:`null_probability`);
+    pi0's tail count and the isotonic decoy share use the weights. Returns (the null
+    probability per right value, NaN where s1 is; pi0; the weighted count of decoys above
+    ``tail``, for :func:`pi0_relative_variance`'s second term)."""
+    s1 = np.asarray(s1, dtype=np.float64)
+    s2 = np.asarray(s2, dtype=np.float64)
+    ok1, ok2 = np.isfinite(s1), np.isfinite(s2)
+    null, pi0 = null_probability(s1, s2, tail)
+    if not ok1.any() or not ok2.any():
+        return null, pi0, float(np.sum(s2[ok2] > tail))
+    x1, x2 = s1[ok1], s2[ok2]
+    xs = np.concatenate([x2, x2 ** 2])
+    n, m = len(x1), len(x2)
+    x, inv = np.unique(np.concatenate([x1, xs]), return_inverse=True)
+    joins = np.bincount(inv[:n], minlength=len(x)).astype(np.float64)
+    b = float(np.sum(x2 > tail))
+    for _ in range(iterations):
+        p = 1.0 - np.nan_to_num(null[ok2], nan=1.0)       # a finite s2 has a finite s1
+        w = np.concatenate([p, 1.0 - p])
+        b = float(np.sum(w[xs > tail]))
+        pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (b * n / m + 1))
+        decoys = np.bincount(inv[n:], weights=w, minlength=len(x))
+        size = joins + decoys
+        keep = size > 0                                    # a decoy value of weight 0 only
+        q = np.zeros(len(x))
+        q[keep] = increasing_fit(decoys[keep] / size[keep], size[keep])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fit = np.where(q < 1.0, pi0 * (n / m) * q / (1.0 - q), 1.0)
+        null = np.full(len(s1), np.nan)
+        null[ok1] = np.minimum(fit, 1.0)[inv[:n]]
+    return null, float(pi0), b
+
 
 def null_scale(s1: np.ndarray, s2: np.ndarray, pi0: float) -> float:
     """pi0 * N / M: how many wrong joins one decoy stands for in :func:`null_probability`
@@ -97,16 +141,18 @@ def null_scale(s1: np.ndarray, s2: np.ndarray, pi0: float) -> float:
     return float(pi0 * n / m) if m else 1.0
 
 
-def pi0_relative_variance(s1: np.ndarray, s2: np.ndarray, tail: float = NULL_TAIL) -> float:
+def pi0_relative_variance(s1: np.ndarray, s2: np.ndarray, tail: float = NULL_TAIL,
+                          decoy_tail: float | None = None) -> float:
     """The relative variance of :func:`null_probability`'s pi0, a ratio of two counts
     above ``tail`` (each with its +1): 1 / (#{s1 > tail} + 1) + 1 / (#{s2 > tail} + 1),
     Poisson counts by the delta method. Every estimated wrong join scales with pi0, so
     this error is shared by all of them: few ratios in the tail (a small table) make the
-    whole estimate uncertain."""
+    whole estimate uncertain. ``decoy_tail``: the decoys' count above ``tail`` when it is
+    not #{s2 > tail} (:func:`rank_corrected_null`'s weighted count)."""
     s1 = np.asarray(s1, dtype=np.float64)
     s2 = np.asarray(s2, dtype=np.float64)
-    return float(1.0 / (np.sum(s1[np.isfinite(s1)] > tail) + 1)
-                 + 1.0 / (np.sum(s2[np.isfinite(s2)] > tail) + 1))
+    b = float(np.sum(s2[np.isfinite(s2)] > tail)) if decoy_tail is None else decoy_tail
+    return float(1.0 / (np.sum(s1[np.isfinite(s1)] > tail) + 1) + 1.0 / (b + 1))
 
 
 def join_variance(p: np.ndarray, scale: float) -> np.ndarray:
