@@ -6,8 +6,9 @@ fitted non-decreasing in the ratio by pool adjacent violators, as qvality does, 
 2009). A set of joins is accepted at a precision target when its one-sided 95 % lower
 bound reaches it (:func:`precision_bound`; the error counts the joins' outcomes, the
 decoys behind each estimate and the error of pi0). :func:`rank_corrected_null` corrects
-the decoys of right values without a partner for their rank (used for the dense embedder). Used by the precision-targeted fuzzy join
-(fuzzy.py) and Auto-Join's constrained fuzzy step (autojoin/fuzzy.py);
+the decoys of right values without a partner for their rank (used for the dense
+embedder). Used by the precision-targeted fuzzy join (fuzzy.py) and Auto-Join's
+constrained fuzzy step (autojoin/fuzzy.py);
 docs/algorithms/fuzzyjoin.md derives it and reports its calibration.
 """
 from __future__ import annotations
