@@ -8012,6 +8012,83 @@ def make_fresh21(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh22 validation
+# Admission criteria, fixed and committed before any case was picked: fresh21's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh21). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh21's (a) holds out (the pools of fresh8 to
+#     fresh20 and their data whoever ships it, the jars, libicu, the Linux and glibc man
+#     pages, the AWS data, ...) and fresh21's pool as a whole (attrs, bc, curl,
+#     jupyter_server_terminals, libgpg-error-dev, login, man-db, openssh-client, passwd,
+#     procps, psmisc, psygnal, tmux), and its sources' data whoever ships it (shadow's:
+#     login.defs and the shadow man pages in any packaging, e.g. uidmap; OpenSSH's:
+#     openssh-server's and openssh-sftp-server's pages and configuration; procps' sysctl
+#     files and pages; man-db's; curl's options, so libcurl's documentation; bc's manual, so
+#     dc's; attrs' API in whatever packaging (python3-attr); libgpg-error's codes in
+#     whatever packaging). Also out, as an earlier set's folder: /usr/share/vim (fresh12's:
+#     ninja-build's vim syntax file). The tables are read from installed pip packages of the
+#     project's venv (versions pinned and checked), Python 3.11.7's standard library, and
+#     installed Debian packages' files (package version recorded, and the SHA-256 of every
+#     file read checked through pinned_file). The pool, in alphabetical order (a source is a
+#     pip package, a Debian package, or a module of the standard library), drawn from
+#     fresh21's list of unread sources after a first look at their file lists and a few
+#     files' first lines: ed (Debian: its man page and info manual), ftplib (stdlib: its
+#     FTP class), lsof (Debian: its man page and its examples), mmh3 (pip: its stub
+#     __init__.pyi and its C source mmh3module.c), ninja-build (Debian: its man page and
+#     manual.html), pkgconf (Debian: its man pages, pkg.m4 and its personality file), poplib
+#     (stdlib: its POP3 class), smtplib (stdlib: its SMTP class), universal-ctags (Debian:
+#     its programs and man pages). Considered and left out: adduser (/etc/adduser.conf and
+#     adduser.conf(5) write the variables alike: an equality join), debianutils (9 programs),
+#     sensible-utils (4 programs), heaptrack, cscope, pexpect, pluggy, stack_data, terminado,
+#     asttokens, executing, pure_eval, json5, isoduration, fqdn, jsonpointer, datasketch,
+#     python3-argcomplete, python3-blinker, python3-smbc (not looked at beyond their file
+#     lists in this session's time); many other installed sources were not looked at;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh22 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH22_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH22_POOL = (
+    "ed (Debian)", "ftplib (stdlib)", "lsof (Debian)", "mmh3 (pip)", "ninja-build (Debian)",
+    "pkgconf (Debian)", "poplib (stdlib)", "smtplib (stdlib)", "universal-ctags (Debian)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
