@@ -8,7 +8,8 @@
         bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 bench/data/autojoin-fresh15 \
         bench/data/autojoin-fresh16 bench/data/autojoin-fresh17 bench/data/autojoin-fresh18 \
         bench/data/autojoin-fresh19 bench/data/autojoin-fresh20 bench/data/autojoin-fresh21 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh21|all] \
+        bench/data/autojoin-fresh22 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh22|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -94,6 +95,10 @@ A twenty-third, "fresh21" (``FRESH21_CASES``, bench/data/autojoin-fresh21), hold
 cases from sources no earlier set's pool held (Debian packages' files and attrs), made the
 same way and committed before any learner ran on them, never run and never tuned on
 (bench/results/autojoin_fresh21_cases.md).
+A twenty-fourth, "fresh22" (``FRESH22_CASES``, bench/data/autojoin-fresh22), holds seven
+cases from sources no earlier set's pool held (Debian packages' files, mmh3 and poplib), made
+the same way and committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh22_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -298,11 +303,19 @@ FRESH21_CASES = {
     "login_defs_man_variables_file", "openssh_programs_man_titles",
     "attrs_validators_doc_urls", "man_db_man_titles_references",
     "openssh_man_titles_references", "procps_sysctl_keys_proc_paths"}
+# Twenty-second fresh validation (bench/autojoin_make_cases.py --fresh22), unseen: from Debian
+# packages' files, mmh3 and the standard library's poplib that no earlier set's pool held,
+# built apart from the learner and committed before any learner ran on them; never run, never
+# tuned on:
+FRESH22_CASES = {
+    "ed_man_options_info_entries", "mmh3_stub_functions_c_functions",
+    "pkgconf_m4_manual_macros", "ctags_man_files_titles", "ed_info_nodes_html_files",
+    "poplib_methods_pop3_commands", "ctags_man_titles_references"}
 
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh21": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH21_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh22": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH22_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -310,7 +323,8 @@ def split_of(case: str) -> str:
              ("fresh10", FRESH10_CASES), ("fresh11", FRESH11_CASES), ("fresh12", FRESH12_CASES),
              ("fresh13", FRESH13_CASES), ("fresh14", FRESH14_CASES), ("fresh15", FRESH15_CASES),
              ("fresh16", FRESH16_CASES), ("fresh17", FRESH17_CASES), ("fresh18", FRESH18_CASES),
-             ("fresh19", FRESH19_CASES), ("fresh20", FRESH20_CASES), ("fresh21", FRESH21_CASES))
+             ("fresh19", FRESH19_CASES), ("fresh20", FRESH20_CASES), ("fresh21", FRESH21_CASES),
+             ("fresh22", FRESH22_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -425,6 +439,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh22", "fresh22 validation (never tuned on)"),
     ("fresh21", "fresh21 validation (never tuned on)"),
     ("fresh20", "fresh20 validation (never tuned on)"),
     ("fresh19", "fresh19 validation (never tuned on)"),
@@ -472,6 +487,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh19"] = -14
     order["fresh20"] = -15
     order["fresh21"] = -16
+    order["fresh22"] = -17
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -530,7 +546,7 @@ def main(argv=None):
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
                                         "fresh12", "fresh13", "fresh14", "fresh15",
                                         "fresh16", "fresh17", "fresh18", "fresh19",
-                                        "fresh20", "fresh21"),
+                                        "fresh20", "fresh21", "fresh22"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

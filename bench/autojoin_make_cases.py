@@ -8089,6 +8089,299 @@ _FRESH22_POOL = (
     "pkgconf (Debian)", "poplib (stdlib)", "smtplib (stdlib)", "universal-ctags (Debian)")
 
 
+# Sources the cases read, at the versions the committed cases were made with (make_fresh22
+# refuses others): mmh3's stub and C source (read as text, not imported), and poplib's
+# source (Python 3.11.7's standard library, parsed with ast).
+FRESH22_VERSIONS = {"python": "3.11.7", "mmh3": "5.3.1"}
+# Installed Debian packages (Debian 12) whose files the cases read: ed's man page and info
+# manual, pkgconf's pkg.m4 and pkg.m4(7), universal-ctags' man pages.
+FRESH22_DEBIAN = {"ed": "1.19-1", "pkgconf": "1.8.1-1", "universal-ctags": "5.9.20210829.0-1"}
+# Files of those packages read by make_fresh22; make_fresh22 refuses other content, and
+# _package_files22 refuses a package that has other files in the folders of its pinned ones.
+FRESH22_FILES = {
+    "/usr/share/man/man1/ed.1.gz":
+        "7e07229d9c029feca344025635cf1ca7719365837faeebb3aa192594b79d6ec5",
+    "/usr/share/info/ed.info.gz":
+        "4f951240e39e9c4ac7e08508ab966abbf2c76177ce8404976efd156e5c7e4831",
+    "/usr/share/aclocal/pkg.m4":
+        "1831da36fbfb0ebc50b02177e1adae36cc418260e4ffca39c04f5c27df5bb316",
+    "/usr/share/man/man7/pkg.m4.7.gz":
+        "89f29a943831b723198f461efc6905c926ae9ca374c61d43624c2f7272565eae",
+    "/usr/share/man/man1/ctags-universal.1.gz":
+        "422827501fb6748512a0b7fd5d4ffcd9d316483e7c8f227caf2e5732f92e86dc",
+    "/usr/share/man/man1/readtags.1.gz":
+        "cbc64153103695071f3cdd7b09877d53a161de28077704c92ec6fd533e79b679",
+    "/usr/share/man/man5/tags.5.gz":
+        "41ea8477010c4eb8405a53f2f1a1994ec55340ef33bd25bc05ac83f684e9afee",
+    "/usr/share/man/man7/ctags-incompatibilities.7.gz":
+        "d84f8134db662eb8d9e57340acddb412ddbdcc95787e7c1a9efdb6509a3b8aa0",
+    "/usr/share/man/man7/ctags-optlib.7.gz":
+        "58bbf1c03d0137ec14190aea92aeb6619926830a7d5e3888cd9d91500de08411",
+    "/usr/share/man/man7/ctags-universal-client-tools.7.gz":
+        "630cb297c05df186bfb7481e4714f87525a71e988eb01cbe069d51927256b67f",
+    "/usr/share/man/man7/ctags-universal-faq.7.gz":
+        "b73c9f9bd13d4833e8600409818b9ae266c0e338e562ef2cbebc77d73faa9e2f",
+    "/usr/share/man/man7/ctags-universal-incompatibilities.7.gz":
+        "d84f8134db662eb8d9e57340acddb412ddbdcc95787e7c1a9efdb6509a3b8aa0",
+    "/usr/share/man/man7/ctags-universal-lang-iPythonCell.7.gz":
+        "135c7a15d29f77d8a627546aee2d32d3d40fa6e691989ffe25ec6466aa226928",
+    "/usr/share/man/man7/ctags-universal-lang-inko.7.gz":
+        "a6e9729f7f13a8c999e03ce50e2ff18e0735a611bdead8f15480f9c5b5abe7cb",
+    "/usr/share/man/man7/ctags-universal-lang-julia.7.gz":
+        "6e56ebea59b53be460514e85527f55a46d7d1ee91f48cb20c35cf1ac82dec09e",
+    "/usr/share/man/man7/ctags-universal-lang-python.7.gz":
+        "ced5a5571c31fc514818fa7eedbef3cb6cdc8739625cdaf0f6ef1cba616de736",
+    "/usr/share/man/man7/ctags-universal-lang-r.7.gz":
+        "fbcb11004409f470232462484ab564e73021a238c53a3d114bc3d52610e62cf6",
+    "/usr/share/man/man7/ctags-universal-lang-sql.7.gz":
+        "d238b16dffa77b0b07a079622d6a251de8b4b0ee6ebe5d45999fb83f00455d3d",
+    "/usr/share/man/man7/ctags-universal-lang-verilog.7.gz":
+        "e8c83726f05da7dc53c749bd0c2f58de8ca57ec2656e05e7c64b11dc56a4a872",
+    "/usr/share/man/man7/ctags-universal-optlib.7.gz":
+        "58bbf1c03d0137ec14190aea92aeb6619926830a7d5e3888cd9d91500de08411",
+}
+
+
+fresh22_version_mismatches = partial(pinned_mismatches, FRESH22_VERSIONS, FRESH22_DEBIAN,
+                                     FRESH22_FILES)
+
+
+_checked22 = partial(pinned_file, files=FRESH22_FILES, made="fresh22")
+
+
+def _package_files22(package: str) -> list:
+    """The man pages ``package`` installs (files in a man<N> folder), sorted; refused when
+    the package has other files there than the pinned ones (dpkg-query -L)."""
+    import subprocess
+    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    have = sorted(p for p in listed if Path(p).parent.parent.name == "man"
+                  and Path(p).parent.name.startswith("man") and Path(p).is_file())
+    missing = [p for p in have if p not in FRESH22_FILES]
+    if missing:
+        raise RuntimeError(f"{package} has files fresh22 did not pin: {missing}")
+    return [str(_checked22(p)) for p in have]
+
+
+def _roff_lines22(path: str) -> list:
+    import gzip
+    return gzip.decompress(_checked22(path).read_bytes()).decode("utf-8").splitlines()
+
+
+def _th_line22(path: str) -> tuple:
+    """A man page's .TH line: title, section, date, source (version) and manual."""
+    import re
+    th = next(x for x in _roff_lines22(path) if x.startswith(".TH "))
+    return tuple(a or b for a, b in re.findall(r'"([^"]*)"|(\S+)', th[4:]))
+
+
+def _mmh3_file(name: str) -> Path:
+    """A file of mmh3's wheel: its stub and C source sit in site-packages/mmh3 beside the
+    compiled module (found without importing it)."""
+    from importlib import util
+    return Path(util.find_spec("mmh3").origin).parent / "mmh3" / name
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def ed_man_options_info_entries(lake, out):
+    """The options of ed's man page (ed.1, written by help2man from ed --help: the item
+    "-p, --prompt=STRING" or "--strip-trailing-cr", and the first line of its text) against
+    the option entries of its info manual's node "Invoking ed" (ed.info, by ed's author: one
+    row per entry, "'-p STRING'" and "'--prompt=STRING'" as the manual quotes them, and the
+    first line of their description). Truth: the entry of the item's first long option (the
+    option's name, before "=", equal). 1:1; the short options' entries have no item."""
+    import re
+    lines = _roff_lines22("/usr/share/man/man1/ed.1.gz")
+    items = [(_deroff(lines[i + 1]), _deroff(lines[i + 2])) for i, x in enumerate(lines)
+             if x == ".TP" and lines[i + 1].startswith("\\fB\\-")]
+    src = pd.DataFrame(items, columns=["option", "help"])
+    info = "\n".join(_roff_lines22("/usr/share/info/ed.info.gz"))
+    node = info.split("Node: Invoking ed,")[1].split("\x1f")[0]
+    entries, group = [], []
+    for x in node.splitlines():
+        if re.match(r"^'-", x):
+            group.append(x)
+        elif group and x.strip():
+            entries += [(e, x.strip()) for e in group]
+            group = []
+    tgt = pd.DataFrame(entries, columns=["entry", "description"])
+    long_of = {re.match(r"'(--[\w-]+)", e).group(1): e for e, _ in entries
+               if e.startswith("'--")}
+    firsts = [re.search(r"(--[\w-]+)", o).group(1) for o, _ in items]
+    return _fresh22_case(out, "ed_man_options_info_entries", src, tgt,
+                         _by_key([long_of.get(f) for f in firsts], tgt["entry"].tolist()))
+
+
+def mmh3_stub_functions_c_functions(lake, out):
+    """The module functions of mmh3's type stub (__init__.pyi: name, parameters and return
+    annotation, parsed with ast) against the functions its C source defines (mmh3module.c:
+    name and return type of each "static PyObject *" definition, the hasher types' methods
+    included). Truth: the C function the module's method table (mmh3module.c's
+    {"hash64", (PyCFunction)mmh3_hash64, ...} lines) binds to the stub's name. 1:1."""
+    import ast
+    import re
+    tree = ast.parse(_mmh3_file("__init__.pyi").read_text(encoding="utf-8"))
+    funcs = [(n.name, ast.unparse(n.args), ast.unparse(n.returns)) for n in tree.body
+             if isinstance(n, ast.FunctionDef)]
+    src = pd.DataFrame(funcs, columns=["function", "parameters", "returns"])
+    c = _mmh3_file("mmh3module.c").read_text(encoding="utf-8")
+    defs = re.findall(r"^static (PyObject \*|int|void|Py_hash_t)\n(\w+)\(", c, re.M)
+    tgt = pd.DataFrame([(name, kind.strip(" *")) for kind, name in defs],
+                       columns=["C function", "C return type"])
+    bound = dict(re.findall(r'\{"(\w+)", \(PyCFunction\)(\w+),', c))
+    return _fresh22_case(out, "mmh3_stub_functions_c_functions", src, tgt,
+                         _by_key([bound.get(n) for n, _, _ in funcs],
+                                 tgt["C function"].tolist()))
+
+
+def pkgconf_m4_manual_macros(lake, out):
+    """The macros pkg.m4(7) documents (its subsections, "PKG_CHECK_VAR(VARIABLE, MODULE,
+    CONFIG-VARIABLE, [ACTION-IF-FOUND], [ACTION-IF-NOT-FOUND])", and the first line of
+    their text) against the macros pkg.m4 defines (name, the defining macro: AC_DEFUN,
+    m4_defun or m4_define, and the line). Truth: the macro of the subsection's name (before
+    its "("). 1:1; pkg.m4's PKG_CHECK_EXISTS and its private macros are not documented."""
+    import re
+    lines = _roff_lines22("/usr/share/man/man7/pkg.m4.7.gz")
+    subs = [(x[4:].strip('"'), _deroff(next(y for y in lines[i + 1:] if y[:1] != ".")))
+            for i, x in enumerate(lines) if x.startswith(".Ss ")]    # two share theirs
+    src = pd.DataFrame(subs, columns=["subsection", "first line"])
+    m4 = _checked22("/usr/share/aclocal/pkg.m4").read_text(encoding="utf-8").splitlines()
+    macros = [(m.group(2), m.group(1), str(i + 1)) for i, x in enumerate(m4)
+              for m in [re.match(r"^(AC_DEFUN|m4_defun|m4_define)\(\[(\w+)\]", x)] if m]
+    tgt = pd.DataFrame(macros, columns=["macro", "defined with", "line"])
+    return _fresh22_case(out, "pkgconf_m4_manual_macros", src, tgt,
+                         _by_key([re.match(r"(\w+)\(", s).group(1) for s, _ in subs],
+                                 tgt["macro"].tolist()))
+
+
+def _ctags_pages() -> pd.DataFrame:
+    """universal-ctags' man pages' .TH lines (title, section, version, manual; their dates
+    are empty), a title written twice (two file names for one page) kept once."""
+    pages = [[_th_line22(p)[k] for k in (0, 1, 3, 4)]
+             for p in _package_files22("universal-ctags")]
+    return pd.DataFrame(pages, columns=["title", "section", "version", "manual"]) \
+        .drop_duplicates().reset_index(drop=True)
+
+
+def ctags_man_files_titles(lake, out):
+    """universal-ctags' man page files (path as Debian installs them, renamed from ctags'
+    "ctags-lang-python.7" to "ctags-universal-lang-python.7.gz", and size in bytes) against
+    its pages' titles (.TH: "CTAGS-LANG-PYTHON", section, version, manual). Truth: the title
+    of the file's own .TH line. N:1: ctags-optlib.7.gz and ctags-universal-optlib.7.gz are
+    one page (as are the two incompatibilities pages)."""
+    files = _package_files22("universal-ctags")
+    src = pd.DataFrame([(p, str(Path(p).stat().st_size)) for p in files],
+                       columns=["page file", "bytes"])
+    tgt = _ctags_pages()
+    return _fresh22_case(out, "ctags_man_files_titles", src, tgt,
+                         _by_key([_th_line22(p)[0] for p in files], tgt["title"].tolist()))
+
+
+# ---- written formats from a real column (class C)
+
+def ed_info_nodes_html_files(lake, out):
+    """The nodes of ed's info manual (node, next, previous, up) and the files makeinfo's
+    split HTML output gives them ("Invoking-ed.html", "The-_0027s_0027-Command.html";
+    Texinfo's HTML cross-reference rule). 1:1."""
+    import re
+    info = "\n".join(_roff_lines22("/usr/share/info/ed.info.gz"))
+    nodes = []
+    for m in re.finditer(r"^File: ed\.info,  Node: ([^,\n]+)(.*)$", info, re.M):
+        links = dict(re.findall(r"(Next|Prev|Up): ([^,\n]+)", m.group(2)))
+        nodes.append((m.group(1), links.get("Next", ""), links.get("Prev", ""),
+                      links.get("Up", "")))
+    src = pd.DataFrame(nodes, columns=["node", "next", "previous", "up"])
+    files = sorted(_texinfo_html_file(n) for n, *_ in nodes)
+    tgt = pd.DataFrame({"html file": files})
+    return _fresh22_case(out, "ed_info_nodes_html_files", src, tgt,
+                         _by_key([_texinfo_html_file(n) for n, *_ in nodes], files))
+
+
+def poplib_methods_pop3_commands(lake, out):
+    """The public methods of poplib's POP3 class (name, parameters; parsed with ast) and the
+    POP3 commands (RFC 1939 and its extensions, as the class sends them: "USER", with the
+    argument format "%s") read from the command strings of the class's methods. Truth: the
+    first command a method sends. 1:1; getwelcome, set_debuglevel and close send none."""
+    import ast
+    import poplib
+    import re
+    tree = ast.parse(Path(poplib.__file__).read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "POP3")
+    rows, sent, commands = [], [], {}
+    for f in cls.body:
+        if not isinstance(f, ast.FunctionDef) or f.name.startswith("_"):
+            continue
+        rows.append((f.name, ast.unparse(f.args)))
+        calls = [c.value for n in ast.walk(f) if isinstance(n, ast.Call)
+                 and getattr(n.func, "attr", "") in ("_shortcmd", "_longcmd")
+                 for a in n.args[:1] for c in [a.left if isinstance(a, ast.BinOp) else a]
+                 if isinstance(c, ast.Constant)]     # 'USER %s' % user: its format
+        for c in calls:
+            m = re.match(r"^([A-Z][A-Z0-9]+) ?(.*)$", c)
+            commands.setdefault(m.group(1), m.group(2))
+        sent.append(re.match(r"^[A-Z][A-Z0-9]+", calls[0]).group(0) if calls else None)
+    src = pd.DataFrame(rows, columns=["method", "parameters"])
+    tgt = pd.DataFrame(sorted(commands.items()), columns=["command", "arguments"])
+    return _fresh22_case(out, "poplib_methods_pop3_commands", src, tgt,
+                         _by_key(sent, tgt["command"].tolist()))
+
+
+def ctags_man_titles_references(lake, out):
+    """universal-ctags' man pages (.TH: title "CTAGS-OPTLIB", section "7", version, manual;
+    a page installed under two names kept once) and the references that name them
+    ("ctags-optlib(7)": the title in lower case and the section). 1:1."""
+    src = _ctags_pages().rename(columns={"title": "page title", "section": "page section"})
+    refs = [_man_reference(t.lower(), s) for t, s in zip(src["page title"],
+                                                          src["page section"])]
+    tgt = pd.DataFrame({"reference": sorted(refs)})
+    return _fresh22_case(out, "ctags_man_titles_references", src, tgt,
+                         _by_key(refs, tgt["reference"].tolist()))
+
+
+def _ed_info_entry(item: str) -> str:
+    """A man page item's first long option as ed's info manual writes its entry: quoted,
+    its argument kept ("-p, --prompt=STRING" is "'--prompt=STRING'")."""
+    return "'" + next(w for w in item.split(", ") if w.startswith("--")) + "'"
+
+
+def _ctags_title(path: str) -> str:
+    """A universal-ctags page's title from its file name: the section suffix dropped,
+    Debian's "ctags-universal-" back to "ctags-", upper case."""
+    name = path.rsplit("/", 1)[1].rsplit(".", 2)[0]
+    return name.replace("ctags-universal-", "ctags-").upper()
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH22_REFERENCE = {
+    "ed_man_options_info_entries": ("entry", lambda r: _ed_info_entry(r["option"])),
+    "mmh3_stub_functions_c_functions": ("C function", lambda r: "mmh3_" + r["function"]),
+    "pkgconf_m4_manual_macros": ("macro", lambda r: r["subsection"].split("(")[0]),
+    "ctags_man_files_titles": ("title", lambda r: _ctags_title(r["page file"])),
+    "ed_info_nodes_html_files": ("html file", lambda r: _texinfo_html_file(r["node"])),
+    "poplib_methods_pop3_commands": ("command", lambda r: r["method"].rstrip("_").upper()),
+    "ctags_man_titles_references": (
+        "reference", lambda r: _man_reference(r["page title"].lower(), r["page section"])),
+}
+_fresh22_case = partial(_fresh8_case, reference=FRESH22_REFERENCE)
+
+
+def make_fresh22(lake, out: Path) -> list:
+    """The fresh22 cases; ``lake`` is unused (the tables ship in Debian packages, mmh3 and
+    the standard library, at the versions of FRESH22_DEBIAN and FRESH22_VERSIONS)."""
+    _refuse_other_versions("fresh22", fresh22_version_mismatches())
+    return [
+        ed_man_options_info_entries(lake, out),
+        mmh3_stub_functions_c_functions(lake, out),
+        pkgconf_m4_manual_macros(lake, out),
+        ctags_man_files_titles(lake, out),
+        ed_info_nodes_html_files(lake, out),
+        poplib_methods_pop3_commands(lake, out),
+        ctags_man_titles_references(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -8184,26 +8477,29 @@ SETS = (
     ("fresh21", make_fresh21, "make the twenty-first fresh validation set "
      "(bench/data/autojoin-fresh21) from tables shipped in Debian packages and attrs that no "
      "earlier set read (fresh8 to fresh20's pools included) instead"),
+    ("fresh22", make_fresh22, "make the twenty-second fresh validation set "
+     "(bench/data/autojoin-fresh22) from tables shipped in Debian packages, mmh3 and the "
+     "standard library that no earlier set read (fresh8 to fresh21's pools included) instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 22)}
+_LAKELESS = {f"fresh{n}" for n in range(8, 23)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh21)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh22)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh21 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh22 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh21: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh22: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -79,6 +79,7 @@ SOURCES = {
                 "grep", "gzip", "python3-gi", "sed", "time", "util-linux", "wget"},
     "fresh21": {"attrs", "bc", "curl", "jupyter_server_terminals", "libgpg-error-dev", "login",
                 "man-db", "openssh-client", "passwd", "procps", "psmisc", "psygnal", "tmux"},
+    "fresh22": {"ed", "lsof", "mmh3", "ninja-build", "pkgconf", "universal-ctags"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -98,6 +99,7 @@ STDLIB = {
                 "textwrap"},
     "fresh20": set(),
     "fresh21": set(),
+    "fresh22": {"ftplib", "poplib", "smtplib"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

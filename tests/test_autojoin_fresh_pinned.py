@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh21
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh22
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20 and fresh21 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21 and fresh22 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -61,6 +61,11 @@ ALLOWED_20 = {"ast", "gzip", "re", "subprocess"}
 # manual, the zsh completion and the configuration files) and subprocess (dpkg-query -L: which
 # files a package installs in the folders of its pinned ones).
 ALLOWED_21 = {"ast", "gzip", "re", "subprocess"}
+# The modules fresh22's section of the case maker may import: ast to parse mmh3's stub and
+# poplib's source (not to read ast's tables), poplib (its source file), gzip (the man pages and
+# info manual), re (parsing them, pkg.m4 and mmh3's C source), subprocess (dpkg-query -L:
+# universal-ctags' man pages) and importlib (where mmh3's files are, without importing it).
+ALLOWED_22 = {"ast", "poplib", "gzip", "re", "subprocess", "importlib"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -102,6 +107,9 @@ _FOLDERS_19 = ("/usr/share/pam", "/lib/x86_64-linux-gnu/security", "/usr/include
                "/usr/lib/python3/dist-packages/gi/overrides/keysyms")
 _FOLDERS_20 = ("/usr/share/info/coreutils.info.gz", "/usr/share/info/wget.info.gz",
                "/usr/lib/python3/dist-packages/gi", "/usr/share/bash-completion", "/etc/wgetrc")
+_FOLDERS_22 = ("/usr/share/info/ed.info.gz", "/usr/share/aclocal/pkg.m4",
+               "/usr/share/pkgconfig/personality.d", "/usr/share/doc/ninja-build",
+               "/usr/share/doc/lsof", "/usr/share/man/man7/ctags-", "/usr/share/man/man7/pkg.m4")
 class Figures(NamedTuple):
     """One set's figures."""
     allowed: set           # the modules its section of the case maker may import
@@ -153,6 +161,13 @@ FIGURES = {
                        ("coreutils", "util-linux", "wget", "binutils", "bash-completion",
                         "dist-packages/gi", "diffutils", "findutils"),
                        ("login_defs_man_variables_file", lambda r: r["variable"].lower())),
+    # seven cases: the pool ran out in this session's time (see its document)
+    "fresh22": Figures(ALLOWED_22, _FOLDERS_22,
+                       ("/bc/", "bc.info", "bc.html", "curl", "login", "ssh", "man-db",
+                        "sysctl", "attr", "gpg", "tmux", "psmisc", "passwd", "procps",
+                        "psygnal", "shadow"),
+                       ("mmh3_stub_functions_c_functions", lambda r: "mmh3." + r["function"]),
+                       min_cases=7),
 }
 
 
@@ -465,10 +480,45 @@ HAND_CHECKED = {
         ("procps_sysctl_keys_proc_paths", {"key": "net.ipv4.conf.all.rp_filter"},
          "/proc/sys/net/ipv4/conf/all/rp_filter"),
     ],
+    "fresh22": [
+        ("ed_man_options_info_entries", {"option": "-h, --help"}, "'--help'"),
+        ("ed_man_options_info_entries", {"option": "-p, --prompt=STRING"}, "'--prompt=STRING'"),
+        ("ed_man_options_info_entries", {"option": "-q, --quiet, --silent"}, "'--quiet'"),
+        ("ed_man_options_info_entries", {"option": "--strip-trailing-cr"},
+         "'--strip-trailing-cr'"),
+        ("mmh3_stub_functions_c_functions", {"function": "hash64"}, "mmh3_hash64"),
+        ("mmh3_stub_functions_c_functions", {"function": "mmh3_x64_128_digest"},
+         "mmh3_mmh3_x64_128_digest"),
+        ("pkgconf_m4_manual_macros",
+         {"subsection": "PKG_CHECK_VAR(VARIABLE, MODULE, CONFIG-VARIABLE, [ACTION-IF-FOUND], "
+                        "[ACTION-IF-NOT-FOUND])"}, "PKG_CHECK_VAR"),
+        ("pkgconf_m4_manual_macros", {"subsection": "PKG_PROG_PKG_CONFIG([MIN-VERSION])"},
+         "PKG_PROG_PKG_CONFIG"),
+        ("ctags_man_files_titles",
+         {"page file": "/usr/share/man/man7/ctags-universal-lang-iPythonCell.7.gz"},
+         "CTAGS-LANG-IPYTHONCELL"),
+        ("ctags_man_files_titles", {"page file": "/usr/share/man/man7/ctags-optlib.7.gz"},
+         "CTAGS-OPTLIB"),
+        ("ctags_man_files_titles", {"page file": "/usr/share/man/man1/readtags.1.gz"},
+         "READTAGS"),
+        ("ed_info_nodes_html_files", {"node": "Invoking ed"}, "Invoking-ed.html"),
+        ("ed_info_nodes_html_files", {"node": "The 's' Command"}, "The-_0027s_0027-Command.html"),
+        ("ed_info_nodes_html_files", {"node": "Top"}, "index.html"),
+        ("poplib_methods_pop3_commands", {"method": "pass_"}, "PASS"),
+        ("poplib_methods_pop3_commands", {"method": "uidl"}, "UIDL"),
+        ("ctags_man_titles_references", {"page title": "CTAGS-LANG-R", "page section": "7"},
+         "ctags-lang-r(7)"),
+        ("ctags_man_titles_references", {"page title": "ctags", "page section": "1"},
+         "ctags(1)"),
+    ],
 }
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh22": [    # the one exception: Debian's ctags-universal(1) is upstream's ctags(1)
+        ("ctags_man_files_titles", {"page file": "/usr/share/man/man1/ctags-universal.1.gz"},
+         "ctags"),
+    ],
     "fresh14": [    # the one exception
         ("prompt_toolkit_named_command_handlers", {"command": "edit-and-execute-command"},
          "edit_and_execute"),
