@@ -314,6 +314,20 @@ def test_baseline_weights_and_errors(union_lake):
         engine.search_unionable(q, k=0)
 
 
+def test_search_unionable_takes_a_lake_table_name(union_lake):
+    """A lake table's name (or path) is a query, as for search and `lakejoin union --table`:
+    the same hits as its frame from engine.table, the table itself left out."""
+    engine, tables, _ = union_lake
+    frame = engine.table("sales")
+    expect = [(h.table, round(h.score, 9), h.mapping) for h in engine.search_unionable(frame, k=5)]
+    assert expect and "sales" not in [t for t, _, _ in expect]
+    for query in ("sales", "sales.csv", engine.index.tables.set_index("name").loc["sales", "path"]):
+        res = engine.search_unionable(query, k=5)
+        assert [(h.table, round(h.score, 9), h.mapping) for h in res] == expect
+    stacked = res[0].union()
+    assert stacked.shape[0] == len(frame) + res[0].rows
+
+
 def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, capsys):
     """`lakejoin union`: the same ranking as search_unionable, the stacked file equal to
     hit.union(df), a lake table queried by name left out of its results, and clear errors."""
