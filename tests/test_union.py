@@ -73,7 +73,8 @@ def test_ks_similarity_is_scipy_two_sample_ks(a, b):
 @given(st.integers(0, 2**31 - 1), st.integers(1, 3), st.integers(1, 8), st.integers(0, 12))
 def test_likelihoods_are_the_share_of_the_other_background_columns_beaten(seed, nq, m, nbg):
     """Brute force: the share of the background columns, other than the column itself, whose
-    value it beats strictly (NaN left out; no other column: the raw value clipped to 0-1)."""
+    value it beats strictly (NaN left out; no other column: the raw value clipped to 0-1),
+    fewer than MIN_BACKGROUND completed with copies of the background's median."""
     rng = np.random.default_rng(seed)
     lake = rng.choice([0.0, 0.2, 0.5, 0.9, 1.0, np.nan], size=(nq, 20))   # ties and NaN
     bg_ids = np.sort(rng.choice(20, size=nbg, replace=False))
@@ -88,7 +89,11 @@ def test_likelihoods_are_the_share_of_the_other_background_columns_beaten(seed, 
             elif not others:
                 assert got[r, j] == pytest.approx(min(max(x, 0.0), 1.0))
             else:
-                assert got[r, j] == pytest.approx(sum(v < x for v in others) / len(others))
+                fill = max(us.MIN_BACKGROUND - len(others), 0)
+                med = sorted(v for v in lake[r, bg_ids] if not np.isnan(v))[
+                    (sum(~np.isnan(lake[r, bg_ids])) - 1) // 2]
+                assert got[r, j] == pytest.approx(
+                    (sum(v < x for v in others) + fill * (x > med)) / (len(others) + fill))
 
 
 def _numeric_summary_of_cells(cell_tokens):
@@ -224,8 +229,12 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
                 for j, cid in enumerate(ids):
                     x = ev[e][0, j]
                     others = [v for c, v in zip(bg_ids, bg[e][0]) if c != cid and not np.isnan(v)]
+                    every = sorted(v for v in bg[e][0] if not np.isnan(v))
+                    fill = max(us.MIN_BACKGROUND - len(others), 0)
                     if not np.isnan(x):
-                        u[e][0, j] = (sum(v < x for v in others) / len(others) if others
+                        u[e][0, j] = ((sum(v < x for v in others)
+                                       + fill * (x > every[(len(every) - 1) // 2]))
+                                      / (len(others) + fill) if others
                                       else min(max(x, 0.0), 1.0))
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
         best = brute_alignment(S, min_column)
@@ -849,3 +858,63 @@ def test_union_action_names_the_columns_left_empty(split_log_lake):
     with warnings.catch_warnings():
         warnings.simplefilter("error", LakeJoinWarning)   # a clean union says nothing
         old.union(q[[a for a, _, _ in old.alignment]])    # (every query column aligned)
+
+
+# ----------------------------------------------------------------------- a small lake
+
+def _services_lake(rng):
+    """A services table (name, port, protocol; most names on tcp and udp, as /etc/services)
+    cut in two by range and in two at random, the halves under two headers, beside a table
+    of prefixed port codes: 14 columns, 4 tables of one domain."""
+    words = sorted({"".join(rng.choice(list("abcdefghiklmnoprstuvwxyz"), int(rng.integers(3, 10))))
+                    for _ in range(400)})[:170]
+    rows = []
+    port = 1
+    for w in words:
+        port += int(rng.integers(1, 60))
+        for proto in (("tcp", "udp") if rng.random() < 0.85 else ("tcp",)):
+            rows.append((w, port, proto))
+    sv = pd.DataFrame(rows, columns=["service", "port", "proto"])
+    other = {"service": "Name", "port": "Port Number", "proto": "Transport"}
+    half = len(sv) // 2
+    shuffled = sv.sample(frac=1, random_state=5)
+    return {
+        "net/services_part1.csv": sv.iloc[:half],
+        "net/svc_more.tsv": sv.iloc[half:].rename(columns=other),
+        "net/rand_a.csv": shuffled.iloc[:half],
+        "net/rand_b.tsv": shuffled.iloc[half:].rename(columns=other),
+        "net/port_codes.csv": pd.DataFrame({"code": [f"{p}-{n:05d}" for n, p in
+                                                     zip(sv["port"], sv["proto"])],
+                                            "svc": sv["service"]}),
+    }
+
+
+@pytest.fixture(scope="module")
+def services_lake(spark, tmp_path_factory):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    tables = _services_lake(np.random.default_rng(3))
+    root = write_lake(tmp_path_factory.mktemp("services") / "lake", tables)
+    out = tmp_path_factory.mktemp("services_index") / "u.index"
+    build(root, out, spark=spark, progress=False,
+          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
+    return open_index(out), tables
+
+
+def test_a_table_split_in_a_small_lake_finds_its_parts_aligned(services_lake):
+    """On a 14-column lake where 4 tables hold one domain, the whole lake is the background
+    and the parts outrank each other on every measure, so none aligned: completed to
+    MIN_BACKGROUND with its median column, each range half finds both random halves
+    first, aligned right, the one under its own header on every column."""
+    engine, tables = services_lake
+    other = {"service": "Name", "port": "Port Number", "proto": "Transport"}
+    for query, same, renamed in (("net/services_part1", "net/rand_a", "net/rand_b"),
+                                 ("net/svc_more", "net/rand_b", "net/rand_a")):
+        res = engine.search_unionable(engine.table(query), k=5)    # itself left out
+        assert {h.table for h in res[:2]} == {same, renamed}, [h.table for h in res]
+        hits = {h.table: h for h in res}
+        cols = list(engine.table(query).columns)
+        assert hits[same].mapping == {c: c for c in cols}
+        truth = {a: b for a, b in zip(cols, engine.table(renamed).columns)}
+        assert len(hits[renamed].mapping) >= 2 and hits[renamed].mapping.items() <= truth.items()
