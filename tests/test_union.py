@@ -353,7 +353,7 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1", "--out",
                 str(out)]) == 0
     text = capsys.readouterr().out
-    assert want[0].table in text and "rows added" in text
+    assert want[0].table in text and "table rows" in text
     stacked = pd.read_csv(out, dtype=str, keep_default_na=False)
     expect = want[0].union(pd.read_csv(tmp_path / "q.csv", dtype=str)).astype(str)
     assert stacked.shape == expect.shape and list(stacked.columns) == list(expect.columns)
@@ -370,6 +370,53 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     (tmp_path / "empty.csv").write_text("a,b\n")
     assert cli(["union", index, "-t", str(tmp_path / "empty.csv")]) == 1
     assert "has a header but no data rows (nothing to search with)" in capsys.readouterr().err
+
+
+def test_union_adds_only_new_rows_as_drop_duplicates(union_lake, tmp_path, capsys):
+    """hit.union, its code, the Union action and `lakejoin union --stack` add the table's
+    rows the query lacks, each once: pd.concat + drop_duplicates on the query's columns
+    (the query has no repeated row); distinct=False / --keep-duplicates add every row."""
+    from lakejoin_jupyter import actions
+    from lakejoin_jupyter.cli import main as cli
+    engine, tables, _ = union_lake
+    tables["sales.csv"].to_csv(tmp_path / "sales.csv", index=False)
+    rows = pd.read_csv(tmp_path / "sales.csv")           # the lake table, read by pandas
+    assert not rows.duplicated().any()
+    for q in (rows.sample(20, random_state=4), rows):
+        hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
+        assert hit.mapping == {c: c for c in q.columns}
+        oracle = pd.concat([q, rows], ignore_index=True).drop_duplicates(ignore_index=True)
+        got = hit.union(q)
+        pd.testing.assert_frame_equal(got.drop(columns="source_table"), oracle)
+        assert (got["source_table"] == "query").sum() == len(q)
+        every = hit.union(q, distinct=False)
+        assert len(every) == len(q) + len(rows)
+        for distinct, want in ((True, got), (False, every)):
+            ns = {"q": q}
+            exec(hit.code("q", "out", distinct=distinct), ns)
+            pd.testing.assert_frame_equal(ns["out"], want)
+            done = actions.UNION_ACTIONS[0](engine, hit, q, distinct=distinct)
+            pd.testing.assert_frame_equal(done.joined, want)
+            ns = {"q": q}
+            exec(done.code("q", "out"), ns)
+            pd.testing.assert_frame_equal(ns["out"], want)
+        done = actions.UNION_ACTIONS[0](engine, hit, q)
+        new = len(oracle) - len(q)
+        assert done.details["rows_added"] == new
+        assert done.details["duplicates_left_out"] == len(rows) - new
+        assert f"**{new:,}** new rows" in done.summary
+    assert new == 0 and f"Left out {len(rows):,} of its {len(rows):,} rows" in done.summary
+    # the CLI: a copy of the table stacked under itself adds no row
+    q.to_csv(tmp_path / "copy.csv", index=False)
+    out = tmp_path / "stacked.csv"
+    index = str(engine.index.path)
+    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", "1", "--out",
+                str(out)]) == 0
+    assert "0 new rows added" in capsys.readouterr().err
+    assert len(pd.read_csv(out)) == len(q)
+    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", "1", "--out",
+                str(out), "--keep-duplicates"]) == 0
+    assert len(pd.read_csv(out)) == len(q) + len(rows)
 
 
 # ----------------------------------------------------------------------- the union plan
@@ -428,8 +475,13 @@ def test_union_code_reproduces_the_frame_spark(union_lake, spark):
     a = u.toPandas().sort_values(key, na_position="first").reset_index(drop=True)
     b = ns["u"].toPandas().sort_values(key, na_position="first").reset_index(drop=True)
     pd.testing.assert_frame_equal(a, b)
-    assert len(a) == len(q) + len(engine.table("mix"))
+    # only the rows of mix the query lacks (its 40% sample left out), as in pandas
+    assert len(a) == len(hit.union(q)) == len(engine.table("mix"))
     assert dict(ns["u"].dtypes)["year"] == "bigint"
+    every = hit.union(sq, distinct=False)
+    ns = {"sq": sq}
+    exec(hit.code("sq", "u", distinct=False), ns)
+    assert every.count() == ns["u"].count() == len(q) + len(engine.table("mix"))
 
 
 # ----------------------------------------------------------------------- front ends
@@ -847,11 +899,11 @@ def test_union_action_names_the_columns_left_empty(split_log_lake):
                               alignment=(("package", "package", 0.9), ("n", "email", 0.9)))
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        u = hit.union(qn)
+        u = hit.union(qn, distinct=False)
     assert u["n"].iloc[len(qn):].isna().all()
     msg = " ".join(str(w.message) for w in seen if issubclass(w.category, LakeJoinWarning))
     assert "`n` <- `email` is empty in all 600 added rows" in msg and "numbers" in msg
-    out = actions.UNION_ACTIONS[0](engine, hit, qn)
+    out = actions.UNION_ACTIONS[0](engine, hit, qn, distinct=False)
     assert "**Warning:** `n` <- `email` is empty in all 600 added rows" in out.summary
     assert out.details["empty_aligned"] == ["n"]
     old = hits["debian/uploads_old"]
