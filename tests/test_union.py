@@ -419,6 +419,39 @@ def test_union_adds_only_new_rows_as_drop_duplicates(union_lake, tmp_path, capsy
     assert len(pd.read_csv(out)) == len(q) + len(rows)
 
 
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.booleans())
+def test_union_pandas_new_rows_are_concat_drop_duplicates(seed, arrays):
+    """union_pandas with distinct: the query's rows, then the table's rows that are new, as
+    pd.concat + drop_duplicates keeps them (nulls equal; cells that cannot be hashed, as a
+    Parquet list column's arrays, compared as text)."""
+    from types import SimpleNamespace
+
+    from lakejoin_jupyter.join.execute import union_pandas
+    from lakejoin_jupyter.join.plan import UnionPlan
+    rng = np.random.default_rng(seed)
+
+    def frame(n):
+        a = rng.choice(["x", "y", None], n).tolist()
+        return pd.DataFrame({"a": [np.array([len(v or "")]) for v in a] if arrays else a,
+                             "b": rng.choice([1.0, 2.0, np.nan], n)})
+    q = frame(int(rng.integers(1, 6))).drop_duplicates() if not arrays else frame(1)
+    lake = frame(int(rng.integers(0, 12))).rename(columns={"a": "A", "b": "B"})
+    lake["B"] = lake["B"].astype(object)           # text in the lake, numbers in the query
+    plan = UnionPlan((("a", "A"), ("b", "B")), ("a", "b"), SimpleNamespace(name="t"),
+                     kinds=("text", "numeric"))
+    got = union_pandas(q, lake, plan)
+    rows = lake.rename(columns={"A": "a", "B": "b"}).assign(b=lambda d: pd.to_numeric(d["b"]))
+    both = pd.concat([q, rows], ignore_index=True)
+    keep = ~(both.astype(str) if arrays else both).duplicated()
+    want = both[keep].reset_index(drop=True)
+    assert (got["source_table"] == "query").sum() == len(q)
+    assert got.drop(columns="source_table").astype(str).equals(want.astype(str))
+    every = union_pandas(q, lake, UnionPlan(plan.alignment, plan.query_columns, plan.other,
+                                            kinds=plan.kinds, distinct=False))
+    assert len(every) == len(q) + len(lake)
+
+
 # ----------------------------------------------------------------------- the union plan
 
 def _hostile_query(tables):

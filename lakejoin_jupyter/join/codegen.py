@@ -425,9 +425,15 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
             lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce')")
     if plan.distinct:
         cols = list(plan.query_columns)
+        both = _free(f"{var}_all", {name, into, var})
+        dup = _free(f"{var}_dup", {name, into, var, both})
         lines += ["# only the new rows: those not in the query, each once",
-                  f"{var} = {var}[~pd.concat([{name}[{cols!r}], {var}], ignore_index=True)"
-                  f".duplicated(subset={cols!r}).to_numpy()[len({name}):]]"]
+                  f"{both} = pd.concat([{name}[{cols!r}], {var}], ignore_index=True)",
+                  "try:",
+                  f"    {dup} = {both}.duplicated(subset={cols!r})",
+                  "except TypeError:   # unhashable cells (arrays, dicts): compared as text",
+                  f"    {dup} = {both}.astype(str).duplicated(subset={cols!r})",
+                  f"{var} = {var}[~{dup}.to_numpy()[len({name}):]]"]
     lines += [f"{into} = pd.concat([{name}.assign(**{{{plan.source!r}: 'query'}}),",
               f"                {var}.assign(**{{{plan.source!r}: {plan.other.name!r}}})],",
               "               ignore_index=True)",

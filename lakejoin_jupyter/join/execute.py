@@ -265,7 +265,11 @@ def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | Non
     if plan.distinct:
         cols = list(plan.query_columns)
         both = pd.concat([df[cols], added], ignore_index=True)
-        new = ~both.duplicated(subset=cols).to_numpy()[len(df):]
+        try:
+            dup = both.duplicated(subset=cols)
+        except TypeError:       # unhashable cells (arrays, dicts): compared as text
+            dup = both.astype(str).duplicated(subset=cols)
+        new = ~dup.to_numpy()[len(df):]
         raw, added = raw[new], added[new]
     if report is not None:
         report["rows"] = len(added)
