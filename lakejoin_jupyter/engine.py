@@ -1246,7 +1246,7 @@ class Engine:
                          exclude_self: bool = True):
         """The lake tables whose rows can be stacked under ``df``, best first (table union
         search, search/union.py): each :class:`~.join.union.UnionHit` has its column
-        alignment, per-column scores and the rows it adds; ``hit.union(df)`` stacks them and
+        alignment, per-column scores and row count; ``hit.union(df)`` stacks the new rows and
         ``hit.code(name, into)`` writes the code. ``columns``: the query columns (default
         all); ``weights``: per measure ("set", "semantic", "format", "numeric", "header");
         ``min_column``, ``sharpness``: see search/union.py; needs an index built with the

@@ -1,7 +1,7 @@
 """Union search results: a lake table whose rows stack under the user's frame.
 
 :class:`UnionHit` holds the table, its column alignment (query column -> lake column, with
-each pair's unionability and evidence) and the rows it adds; ``union(df)`` runs its
+each pair's unionability and evidence) and its row count; ``union(df)`` runs its
 :class:`~.plan.UnionPlan` (join/execute.py) and ``code(name, into)`` writes it
 (join/codegen.py), so the code reproduces the frame ``union`` returns.
 """
