@@ -366,40 +366,60 @@ ACTIONS = (
 
 # ----------------------------------------------------------------------- union
 
-def run_union(engine, hit, frame, *, frame_name: str = "df") -> ActionResult:
-    """Stack the union hit's aligned rows under the query frame; the summary names every
-    query column left empty in the added rows (a warning when an aligned one is)."""
+def run_union(engine, hit, frame, *, distinct: bool = True,
+              frame_name: str = "df") -> ActionResult:
+    """Stack the union hit's aligned rows under the query frame (``distinct``: only the rows
+    the query does not have, each once, as ``hit.union``); the summary counts the new rows
+    and those left out, and names every query column left empty in the added rows (a
+    warning when an aligned one is)."""
     from .join.union import union_gaps
     title = f"Union with {hit.table}"
     report: dict = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", LakeJoinWarning)    # said in the summary instead
-        unioned = hit.union(frame, report=report)
+        unioned = hit.union(frame, distinct=distinct, report=report)
     pairs = ", ".join(f"`{a}` \u2190 `{b}` ({s:.2f})" for a, b, s in hit.alignment)
-    plan = hit.plan(frame)
+    plan = hit.plan(frame, distinct=distinct)
+    code = {"distinct": distinct}
     source = plan.source
     unaligned = [c for c in plan.query_columns if c not in hit.mapping]
     if is_spark_frame(frame):
         empty = (f" {', '.join(f'`{c}`' for c in unaligned)} "
                  f"{'has' if len(unaligned) == 1 else 'have'} no aligned column: null in the "
                  f"added rows." if unaligned else "")
+        which = ("the rows of **{t}** the query does not have (each once)" if distinct
+                 else "every row of **{t}**").format(t=hit.table)
         return ActionResult(title=title, joined=unioned, result=hit, spark=True,
-                            summary=f"Stacked the rows of **{hit.table}** under the query "
+                            code_options=code,
+                            summary=f"Stacked {which} under the query "
                                     f"(aligned: {pairs}) as a Spark DataFrame (lazy); "
                                     f"`{source}` says where each row comes from; a value "
                                     f"that does not cast to its query column's type is "
                                     f"null.{empty}",
-                            details={"unaligned": unaligned})
+                            details={"unaligned": unaligned, "distinct": distinct})
     n_q = len(frame)
     gaps = union_gaps(plan, report)
-    summary = (f"Stacked **{len(unioned) - n_q:,}** rows of **{hit.table}** under the query's "
-               f"{n_q:,} rows (aligned: {pairs}); `{source}` says where each row comes from.")
+    n_new, n_dup = len(unioned) - n_q, report.get("duplicates", 0)
+    n_table = n_new + n_dup
+    if distinct:
+        summary = (f"Stacked **{n_new:,}** new rows of **{hit.table}** under the query's "
+                   f"{n_q:,} rows (aligned: {pairs}); `{source}` says where each row comes "
+                   f"from. "
+                   + (f"Left out {n_dup:,} of its {n_table:,} rows, already in the query "
+                      f"(equal on every query column) or repeated in the table."
+                      if n_dup else f"None of its {n_table:,} rows was already in the query."))
+    else:
+        summary = (f"Stacked all **{n_new:,}** rows of **{hit.table}** under the query's "
+                   f"{n_q:,} rows (aligned: {pairs}), rows the query already has included; "
+                   f"`{source}` says where each row comes from.")
     for level, m in gaps["messages"]:
         summary += f"\n\n{'**Warning:**' if level == 'warning' else '*note:*'} {m}"
     empty = gaps["empty_aligned"] + gaps["unaligned"]
     return ActionResult(title=title, summary=summary, joined=unioned, result=hit,
+                        code_options=code,
                         tables={"added rows (first 10)": unioned.iloc[n_q:].head(10)},
-                        details={"rows_added": len(unioned) - n_q, "score": hit.score,
+                        details={"rows_added": n_new, "duplicates_left_out": n_dup,
+                                 "distinct": distinct, "score": hit.score,
                                  "empty_columns": empty,
                                  "empty_aligned": gaps["empty_aligned"],
                                  "lossy": gaps["lossy"], "unaligned": gaps["unaligned"]})
@@ -408,6 +428,9 @@ def run_union(engine, hit, frame, *, frame_name: str = "df") -> ActionResult:
 # The actions on a union hit (the widget's Union mode, %lakejoin union --union N).
 UNION_ACTIONS = (
     HitAction("union", "Union", run_union, suffix="union",
+              params=(ParamSpec("distinct", "Only new rows", "bool", True,
+                                help="leave out the table's rows the query already has "
+                                     "(equal on every query column) and repeated ones"),),
               help="Stack the table's aligned columns under the query (renamed to the "
                    "query's; where the query's column is numeric or date-time, the table's values "
                    "are converted to it, other columns keep the table's values: text for CSV, "

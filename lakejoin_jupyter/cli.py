@@ -132,7 +132,9 @@ def _parser() -> argparse.ArgumentParser:
     un.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     un.add_argument("--stack", type=int, metavar="N",
                     help="stack the N-th result's aligned rows under the query table and write "
-                         "them to --out")
+                         "them to --out: only the rows the query does not have, each once")
+    un.add_argument("--keep-duplicates", action="store_true",
+                    help="with --stack: every row of the table, the query's own rows included")
     un.add_argument("--out", "-o", help="with --stack: the file to write (.csv or .parquet)")
     _output_arguments(un)
 
@@ -454,6 +456,8 @@ def _printed_as_data(df, fmt: str) -> bool:
 
 def _union(args, parser) -> int:
     from .engine import open_index
+    if args.keep_duplicates and args.stack is None:
+        raise LakeJoinError("--keep-duplicates goes with --stack N.")
     if (args.stack is None) != (args.out is None):
         raise LakeJoinError("--stack N and --out FILE go together (which result to stack, and "
                             "where to write the stacked table).")
@@ -477,13 +481,14 @@ def _union(args, parser) -> int:
                          rows=[f"{r:,}" for r in df["rows"]])
         print(f"Query: {len(res.columns)} column(s) of {args.table}; "
               f"{res.seconds * 1000:.1f} ms")
-        print(show.rename(columns={"rows": "rows added"}).to_string(index=False))
+        print(show.rename(columns={"rows": "table rows"}).to_string(index=False))
     if args.stack is not None:
         if not 1 <= args.stack <= len(res):
             raise LakeJoinError(f"--stack {args.stack}: the search found {len(res)} table(s); "
                                 f"give a rank between 1 and {len(res)}.")
         from .actions import run_union
-        done = run_union(engine, res[args.stack - 1], frame)   # the Union action's summary
+        done = run_union(engine, res[args.stack - 1], frame,   # the Union action's summary
+                         distinct=not args.keep_duplicates)
         stacked = done.joined
         for part in done.summary.replace("**", "").split("\n\n")[1:]:
             print(part, file=sys.stderr)                        # its warnings and notes
@@ -492,8 +497,11 @@ def _union(args, parser) -> int:
             stacked.to_parquet(out, index=False)
         else:
             stacked.to_csv(out, index=False)
-        print(f"Stacked {res[args.stack - 1].table} under {args.table}: "
-              f"{len(stacked):,} rows -> {out}", file=sys.stderr)
+        new, dup = done.details["rows_added"], done.details["duplicates_left_out"]
+        print(f"Stacked {res[args.stack - 1].table} under {args.table}: {new:,} "
+              f"{'new ' if not args.keep_duplicates else ''}rows added"
+              + (f" ({dup:,} already in the query or repeated, left out)" if dup else "")
+              + f", {len(stacked):,} rows -> {out}", file=sys.stderr)
     return 0
 
 

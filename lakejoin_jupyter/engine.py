@@ -1246,24 +1246,27 @@ class Engine:
                          exclude_self: bool = True):
         """The lake tables whose rows can be stacked under ``df``, best first (table union
         search, search/union.py): each :class:`~.join.union.UnionHit` has its column
-        alignment, per-column scores and the rows it adds; ``hit.union(df)`` stacks them and
+        alignment, per-column scores and row count; ``hit.union(df)`` stacks the new rows and
         ``hit.code(name, into)`` writes the code. ``columns``: the query columns (default
         all); ``weights``: per measure ("set", "semantic", "format", "numeric", "header");
         ``min_column``, ``sharpness``: see search/union.py; needs an index built with the
-        ``union`` component."""
+        ``union`` component. ``df`` may name a lake table (as :meth:`table` takes it): its
+        rows are the query and the table is left out of its own results."""
         from .join.union import UnionHit, UnionResult
         from .search import union as union_search
         if not isinstance(k, (int, np.integer)) or k < 1:
             raise QueryError(f"k must be a positive integer (got {k!r}).")
         self.check_present()
+        if isinstance(df, (str, Path, LakeTable)) and not isinstance(df, bool):
+            df = self.table(df.name if isinstance(df, LakeTable) else str(df))
         spark = is_spark_frame(df)
         if spark:
             frame, _, _ = _collect_spark(df, list(df.columns), union_search.MAX_VALUES)
         elif isinstance(df, pd.DataFrame):
             frame = df
         else:
-            raise QueryError(f"search_unionable takes a pandas or Spark DataFrame, not a "
-                             f"{type(df).__name__}.")
+            raise QueryError(f"search_unionable takes a pandas or Spark DataFrame or the name "
+                             f"of a lake table, not a {type(df).__name__}.")
         if columns is not None:
             cols = list(_as_columns(columns))
             _check_columns(frame.columns, cols)

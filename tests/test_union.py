@@ -73,7 +73,8 @@ def test_ks_similarity_is_scipy_two_sample_ks(a, b):
 @given(st.integers(0, 2**31 - 1), st.integers(1, 3), st.integers(1, 8), st.integers(0, 12))
 def test_likelihoods_are_the_share_of_the_other_background_columns_beaten(seed, nq, m, nbg):
     """Brute force: the share of the background columns, other than the column itself, whose
-    value it beats strictly (NaN left out; no other column: the raw value clipped to 0-1)."""
+    value it beats strictly (NaN left out; no other column: the raw value clipped to 0-1),
+    fewer than MIN_BACKGROUND completed with copies of the background's median."""
     rng = np.random.default_rng(seed)
     lake = rng.choice([0.0, 0.2, 0.5, 0.9, 1.0, np.nan], size=(nq, 20))   # ties and NaN
     bg_ids = np.sort(rng.choice(20, size=nbg, replace=False))
@@ -88,7 +89,11 @@ def test_likelihoods_are_the_share_of_the_other_background_columns_beaten(seed, 
             elif not others:
                 assert got[r, j] == pytest.approx(min(max(x, 0.0), 1.0))
             else:
-                assert got[r, j] == pytest.approx(sum(v < x for v in others) / len(others))
+                fill = max(us.MIN_BACKGROUND - len(others), 0)
+                med = sorted(v for v in lake[r, bg_ids] if not np.isnan(v))[
+                    (sum(~np.isnan(lake[r, bg_ids])) - 1) // 2]
+                assert got[r, j] == pytest.approx(
+                    (sum(v < x for v in others) + fill * (x > med)) / (len(others) + fill))
 
 
 def _numeric_summary_of_cells(cell_tokens):
@@ -224,8 +229,12 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
                 for j, cid in enumerate(ids):
                     x = ev[e][0, j]
                     others = [v for c, v in zip(bg_ids, bg[e][0]) if c != cid and not np.isnan(v)]
+                    every = sorted(v for v in bg[e][0] if not np.isnan(v))
+                    fill = max(us.MIN_BACKGROUND - len(others), 0)
                     if not np.isnan(x):
-                        u[e][0, j] = (sum(v < x for v in others) / len(others) if others
+                        u[e][0, j] = ((sum(v < x for v in others)
+                                       + fill * (x > every[(len(every) - 1) // 2]))
+                                      / (len(others) + fill) if others
                                       else min(max(x, 0.0), 1.0))
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
         best = brute_alignment(S, min_column)
@@ -314,6 +323,20 @@ def test_baseline_weights_and_errors(union_lake):
         engine.search_unionable(q, k=0)
 
 
+def test_search_unionable_takes_a_lake_table_name(union_lake):
+    """A lake table's name (or path) is a query, as for search and `lakejoin union --table`:
+    the same hits as its frame from engine.table, the table itself left out."""
+    engine, tables, _ = union_lake
+    frame = engine.table("sales")
+    expect = [(h.table, round(h.score, 9), h.mapping) for h in engine.search_unionable(frame, k=5)]
+    assert expect and "sales" not in [t for t, _, _ in expect]
+    for query in ("sales", "sales.csv", engine.index.tables.set_index("name").loc["sales", "path"]):
+        res = engine.search_unionable(query, k=5)
+        assert [(h.table, round(h.score, 9), h.mapping) for h in res] == expect
+    stacked = res[0].union()
+    assert stacked.shape[0] == len(frame) + res[0].rows
+
+
 def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, capsys):
     """`lakejoin union`: the same ranking as search_unionable, the stacked file equal to
     hit.union(df), a lake table queried by name left out of its results, and clear errors."""
@@ -330,7 +353,7 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1", "--out",
                 str(out)]) == 0
     text = capsys.readouterr().out
-    assert want[0].table in text and "rows added" in text
+    assert want[0].table in text and "table rows" in text
     stacked = pd.read_csv(out, dtype=str, keep_default_na=False)
     expect = want[0].union(pd.read_csv(tmp_path / "q.csv", dtype=str)).astype(str)
     assert stacked.shape == expect.shape and list(stacked.columns) == list(expect.columns)
@@ -347,6 +370,86 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     (tmp_path / "empty.csv").write_text("a,b\n")
     assert cli(["union", index, "-t", str(tmp_path / "empty.csv")]) == 1
     assert "has a header but no data rows (nothing to search with)" in capsys.readouterr().err
+
+
+def test_union_adds_only_new_rows_as_drop_duplicates(union_lake, tmp_path, capsys):
+    """hit.union, its code, the Union action and `lakejoin union --stack` add the table's
+    rows the query lacks, each once: pd.concat + drop_duplicates on the query's columns
+    (the query has no repeated row); distinct=False / --keep-duplicates add every row."""
+    from lakejoin_jupyter import actions
+    from lakejoin_jupyter.cli import main as cli
+    engine, tables, _ = union_lake
+    tables["sales.csv"].to_csv(tmp_path / "sales.csv", index=False)
+    rows = pd.read_csv(tmp_path / "sales.csv")           # the lake table, read by pandas
+    assert not rows.duplicated().any()
+    for q in (rows.sample(20, random_state=4), rows):
+        hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
+        assert hit.mapping == {c: c for c in q.columns}
+        oracle = pd.concat([q, rows], ignore_index=True).drop_duplicates(ignore_index=True)
+        got = hit.union(q)
+        pd.testing.assert_frame_equal(got.drop(columns="source_table"), oracle)
+        assert (got["source_table"] == "query").sum() == len(q)
+        every = hit.union(q, distinct=False)
+        assert len(every) == len(q) + len(rows)
+        for distinct, want in ((True, got), (False, every)):
+            ns = {"q": q}
+            exec(hit.code("q", "out", distinct=distinct), ns)
+            pd.testing.assert_frame_equal(ns["out"], want)
+            done = actions.UNION_ACTIONS[0](engine, hit, q, distinct=distinct)
+            pd.testing.assert_frame_equal(done.joined, want)
+            ns = {"q": q}
+            exec(done.code("q", "out"), ns)
+            pd.testing.assert_frame_equal(ns["out"], want)
+        done = actions.UNION_ACTIONS[0](engine, hit, q)
+        new = len(oracle) - len(q)
+        assert done.details["rows_added"] == new
+        assert done.details["duplicates_left_out"] == len(rows) - new
+        assert f"**{new:,}** new rows" in done.summary
+    assert new == 0 and f"Left out {len(rows):,} of its {len(rows):,} rows" in done.summary
+    # the CLI: a copy of the table stacked under itself adds no row
+    q.to_csv(tmp_path / "copy.csv", index=False)
+    out = tmp_path / "stacked.csv"
+    index = str(engine.index.path)
+    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", "1", "--out",
+                str(out)]) == 0
+    assert "0 new rows added" in capsys.readouterr().err
+    assert len(pd.read_csv(out)) == len(q)
+    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", "1", "--out",
+                str(out), "--keep-duplicates"]) == 0
+    assert len(pd.read_csv(out)) == len(q) + len(rows)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.booleans())
+def test_union_pandas_new_rows_are_concat_drop_duplicates(seed, arrays):
+    """union_pandas with distinct: the query's rows, then the table's rows that are new, as
+    pd.concat + drop_duplicates keeps them (nulls equal; cells that cannot be hashed, as a
+    Parquet list column's arrays, compared as text)."""
+    from types import SimpleNamespace
+
+    from lakejoin_jupyter.join.execute import union_pandas
+    from lakejoin_jupyter.join.plan import UnionPlan
+    rng = np.random.default_rng(seed)
+
+    def frame(n):
+        a = rng.choice(["x", "y", None], n).tolist()
+        return pd.DataFrame({"a": [np.array([len(v or "")]) for v in a] if arrays else a,
+                             "b": rng.choice([1.0, 2.0, np.nan], n)})
+    q = frame(int(rng.integers(1, 6))).drop_duplicates() if not arrays else frame(1)
+    lake = frame(int(rng.integers(0, 12))).rename(columns={"a": "A", "b": "B"})
+    lake["B"] = lake["B"].astype(object)           # text in the lake, numbers in the query
+    plan = UnionPlan((("a", "A"), ("b", "B")), ("a", "b"), SimpleNamespace(name="t"),
+                     kinds=("text", "numeric"))
+    got = union_pandas(q, lake, plan)
+    rows = lake.rename(columns={"A": "a", "B": "b"}).assign(b=lambda d: pd.to_numeric(d["b"]))
+    both = pd.concat([q, rows], ignore_index=True)
+    keep = ~(both.astype(str) if arrays else both).duplicated()
+    want = both[keep].reset_index(drop=True)
+    assert (got["source_table"] == "query").sum() == len(q)
+    assert got.drop(columns="source_table").astype(str).equals(want.astype(str))
+    every = union_pandas(q, lake, UnionPlan(plan.alignment, plan.query_columns, plan.other,
+                                            kinds=plan.kinds, distinct=False))
+    assert len(every) == len(q) + len(lake)
 
 
 # ----------------------------------------------------------------------- the union plan
@@ -405,8 +508,13 @@ def test_union_code_reproduces_the_frame_spark(union_lake, spark):
     a = u.toPandas().sort_values(key, na_position="first").reset_index(drop=True)
     b = ns["u"].toPandas().sort_values(key, na_position="first").reset_index(drop=True)
     pd.testing.assert_frame_equal(a, b)
-    assert len(a) == len(q) + len(engine.table("mix"))
+    # only the rows of mix the query lacks (its 40% sample left out), as in pandas
+    assert len(a) == len(hit.union(q)) == len(engine.table("mix"))
     assert dict(ns["u"].dtypes)["year"] == "bigint"
+    every = hit.union(sq, distinct=False)
+    ns = {"sq": sq}
+    exec(hit.code("sq", "u", distinct=False), ns)
+    assert every.count() == ns["u"].count() == len(q) + len(engine.table("mix"))
 
 
 # ----------------------------------------------------------------------- front ends
@@ -824,14 +932,74 @@ def test_union_action_names_the_columns_left_empty(split_log_lake):
                               alignment=(("package", "package", 0.9), ("n", "email", 0.9)))
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        u = hit.union(qn)
+        u = hit.union(qn, distinct=False)
     assert u["n"].iloc[len(qn):].isna().all()
     msg = " ".join(str(w.message) for w in seen if issubclass(w.category, LakeJoinWarning))
     assert "`n` <- `email` is empty in all 600 added rows" in msg and "numbers" in msg
-    out = actions.UNION_ACTIONS[0](engine, hit, qn)
+    out = actions.UNION_ACTIONS[0](engine, hit, qn, distinct=False)
     assert "**Warning:** `n` <- `email` is empty in all 600 added rows" in out.summary
     assert out.details["empty_aligned"] == ["n"]
     old = hits["debian/uploads_old"]
     with warnings.catch_warnings():
         warnings.simplefilter("error", LakeJoinWarning)   # a clean union says nothing
         old.union(q[[a for a, _, _ in old.alignment]])    # (every query column aligned)
+
+
+# ----------------------------------------------------------------------- a small lake
+
+def _services_lake(rng):
+    """A services table (name, port, protocol; most names on tcp and udp, as /etc/services)
+    cut in two by range and in two at random, the halves under two headers, beside a table
+    of prefixed port codes: 14 columns, 4 tables of one domain."""
+    words = sorted({"".join(rng.choice(list("abcdefghiklmnoprstuvwxyz"), int(rng.integers(3, 10))))
+                    for _ in range(400)})[:170]
+    rows = []
+    port = 1
+    for w in words:
+        port += int(rng.integers(1, 60))
+        for proto in (("tcp", "udp") if rng.random() < 0.85 else ("tcp",)):
+            rows.append((w, port, proto))
+    sv = pd.DataFrame(rows, columns=["service", "port", "proto"])
+    other = {"service": "Name", "port": "Port Number", "proto": "Transport"}
+    half = len(sv) // 2
+    shuffled = sv.sample(frac=1, random_state=5)
+    return {
+        "net/services_part1.csv": sv.iloc[:half],
+        "net/svc_more.tsv": sv.iloc[half:].rename(columns=other),
+        "net/rand_a.csv": shuffled.iloc[:half],
+        "net/rand_b.tsv": shuffled.iloc[half:].rename(columns=other),
+        "net/port_codes.csv": pd.DataFrame({"code": [f"{p}-{n:05d}" for n, p in
+                                                     zip(sv["port"], sv["proto"])],
+                                            "svc": sv["service"]}),
+    }
+
+
+@pytest.fixture(scope="module")
+def services_lake(spark, tmp_path_factory):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    tables = _services_lake(np.random.default_rng(3))
+    root = write_lake(tmp_path_factory.mktemp("services") / "lake", tables)
+    out = tmp_path_factory.mktemp("services_index") / "u.index"
+    build(root, out, spark=spark, progress=False,
+          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
+    return open_index(out), tables
+
+
+def test_a_table_split_in_a_small_lake_finds_its_parts_aligned(services_lake):
+    """On a 14-column lake where 4 tables hold one domain, the whole lake is the background
+    and the parts outrank each other on every measure, so none aligned: completed to
+    MIN_BACKGROUND with its median column, each range half finds both random halves
+    first, aligned right, the one under its own header on every column."""
+    engine, tables = services_lake
+    other = {"service": "Name", "port": "Port Number", "proto": "Transport"}
+    for query, same, renamed in (("net/services_part1", "net/rand_a", "net/rand_b"),
+                                 ("net/svc_more", "net/rand_b", "net/rand_a")):
+        res = engine.search_unionable(engine.table(query), k=5)    # itself left out
+        assert {h.table for h in res[:2]} == {same, renamed}, [h.table for h in res]
+        hits = {h.table: h for h in res}
+        cols = list(engine.table(query).columns)
+        assert hits[same].mapping == {c: c for c in cols}
+        truth = {a: b for a, b in zip(cols, engine.table(renamed).columns)}
+        assert len(hits[renamed].mapping) >= 2 and hits[renamed].mapping.items() <= truth.items()

@@ -1075,7 +1075,7 @@ def test_union_mode_lists_aligns_stacks_and_writes_the_code(union_engine):
         shared, nq, nl = hit.shared[a]             # the values shared, as counted in the card
         assert (f"title='the lake column has {nl:,} distinct values'>{shared:,}/{nq:,}</td>"
                 in w.detail_html.value)
-    assert f"adds {hit.rows:,} rows" in w.detail_html.value
+    assert f"&middot; {hit.rows:,} rows" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert list(w.action_buttons) == [a.name for a in UNION_ACTIONS] == ["union"]
     w.action_buttons["union"].click()

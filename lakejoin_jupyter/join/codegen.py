@@ -405,8 +405,14 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
                         "from lakejoin_jupyter.spark import get_spark", "",
                         "spark = get_spark()"] + spark_read_lines(plan.other, var) + [
             f"{var} = {var}.select(",
-            f"{cols},",
-            f"    F.lit({plan.other.name!r}).alias({plan.source!r}))",
+            f"{cols})"]
+        if plan.distinct:
+            qcols = ", ".join(repr(spark_quote(c)) for c in plan.query_columns)
+            lines += ["# only the new rows: those not in the query, each once (EXCEPT DISTINCT)",
+                      f"{var} = {name}.select({qcols}).limit(0).unionByName(",
+                      f"    {var}, allowMissingColumns=True).subtract({name}.select({qcols}))"]
+        lines += [
+            f"{var} = {var}.withColumn({plan.source!r}, F.lit({plan.other.name!r}))",
             f"{into} = {name}.withColumn({plan.source!r}, F.lit('query')).unionByName(",
             f"    {var}, allowMissingColumns=True)"]
         return "\n".join(lines) + "\n"
@@ -417,6 +423,17 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
             lines.append(f"{var}[{a!r}] = pd.to_numeric({var}[{a!r}], errors='coerce')")
         elif kind == "datetime":
             lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce')")
+    if plan.distinct:
+        cols = list(plan.query_columns)
+        both = _free(f"{var}_all", {name, into, var})
+        dup = _free(f"{var}_dup", {name, into, var, both})
+        lines += ["# only the new rows: those not in the query, each once",
+                  f"{both} = pd.concat([{name}[{cols!r}], {var}], ignore_index=True)",
+                  "try:",
+                  f"    {dup} = {both}.duplicated(subset={cols!r})",
+                  "except TypeError:   # unhashable cells (arrays, dicts): compared as text",
+                  f"    {dup} = {both}.astype(str).duplicated(subset={cols!r})",
+                  f"{var} = {var}[~{dup}.to_numpy()[len({name}):]]"]
     lines += [f"{into} = pd.concat([{name}.assign(**{{{plan.source!r}: 'query'}}),",
               f"                {var}.assign(**{{{plan.source!r}: {plan.other.name!r}}})],",
               "               ignore_index=True)",

@@ -249,19 +249,33 @@ def execute_union(plan, df, report: dict | None = None):
 
 
 def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | None = None) -> pd.DataFrame:
-    """``df`` (source "query") above the aligned, renamed, converted rows of ``other``.
-    ``report``: given a dict, it gets the rows added ("rows") and, per aligned query column,
-    the lake column's non-null cells before and after the conversion ("values")."""
-    added = other[[b for _, b in plan.alignment]].rename(columns=plan.renamed)
-    before = {a: int(added[a].notna().sum()) for a, _ in plan.alignment}
+    """``df`` (source "query") above the aligned, renamed, converted rows of ``other``; with
+    ``plan.distinct`` only the rows that are new (not in ``df``, each once).
+    ``report``: given a dict, it gets the rows added ("rows"), the table's rows left out as
+    already there ("duplicates") and, per aligned query column, the lake column's non-null
+    cells in the added rows before and after the conversion ("values")."""
+    raw = other[[b for _, b in plan.alignment]].rename(columns=plan.renamed)
+    added = raw.copy()
     for (a, _), kind in zip(plan.alignment, plan.kinds):
         if kind == "numeric":
             added[a] = pd.to_numeric(added[a], errors="coerce")
         elif kind == "datetime":
             added[a] = pd.to_datetime(added[a], errors="coerce")
+    n_table = len(added)
+    if plan.distinct:
+        cols = list(plan.query_columns)
+        both = pd.concat([df[cols], added], ignore_index=True)
+        try:
+            dup = both.duplicated(subset=cols)
+        except TypeError:       # unhashable cells (arrays, dicts): compared as text
+            dup = both.astype(str).duplicated(subset=cols)
+        new = ~dup.to_numpy()[len(df):]
+        raw, added = raw[new], added[new]
     if report is not None:
         report["rows"] = len(added)
-        report["values"] = {a: (before[a], int(added[a].notna().sum())) for a, _ in plan.alignment}
+        report["duplicates"] = n_table - len(added)
+        report["values"] = {a: (int(raw[a].notna().sum()), int(added[a].notna().sum()))
+                            for a, _ in plan.alignment}
     return pd.concat([df.assign(**{plan.source: "query"}),
                       added.assign(**{plan.source: plan.other.name})], ignore_index=True)
 
@@ -270,5 +284,9 @@ def union_spark(df, other, plan):
     from pyspark.sql import functions as F
     cols = [other[spark_quote(b)].cast(t).alias(a)
             for (a, b), t in zip(plan.alignment, plan.spark_types)]
-    added = other.select(*cols, F.lit(plan.other.name).alias(plan.source))
+    added = other.select(*cols)
+    if plan.distinct:       # EXCEPT DISTINCT on every query column (nulls equal)
+        query = df.select(*[spark_quote(c) for c in plan.query_columns])
+        added = query.limit(0).unionByName(added, allowMissingColumns=True).subtract(query)
+    added = added.withColumn(plan.source, F.lit(plan.other.name))
     return df.withColumn(plan.source, F.lit("query")).unionByName(added, allowMissingColumns=True)

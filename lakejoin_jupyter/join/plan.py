@@ -258,7 +258,9 @@ class UnionPlan:
     ``alignment``: (query column, lake column) pairs; the lake column is renamed to the query
     column and converted to its type (``kinds``: pandas "text" | "numeric" | "datetime";
     ``spark_types``: the query's Spark type names), every other query column is null in the
-    added rows, and ``source`` says where each row comes from ("query" or the table name)."""
+    added rows, and ``source`` says where each row comes from ("query" or the table name).
+    ``distinct``: an added row equal to a row of the query or to an earlier added row, on
+    every query column (after the conversion), is left out: only new rows are added."""
     alignment: tuple
     query_columns: tuple
     other: LakeTable
@@ -266,14 +268,17 @@ class UnionPlan:
     spark_types: tuple = ()
     source: str = SOURCE_COLUMN
     description: str = ""
+    distinct: bool = True
 
     @property
     def renamed(self) -> dict:
         return {b: a for a, b in self.alignment}
 
 
-def make_union_plan(df, alignment, other: LakeTable, description: str = "") -> UnionPlan:
-    """Check an alignment against both tables and fix the type conversions from ``df``."""
+def make_union_plan(df, alignment, other: LakeTable, description: str = "",
+                    distinct: bool = True) -> UnionPlan:
+    """Check an alignment against both tables and fix the type conversions from ``df``
+    (``distinct``: see :class:`UnionPlan`)."""
     from ..frames import is_spark_frame
     columns = list(df.columns)
     alignment = tuple((a, b) for a, b in alignment)
@@ -302,10 +307,10 @@ def make_union_plan(df, alignment, other: LakeTable, description: str = "") -> U
         types = dict((f.name, f.dataType.simpleString()) for f in df.schema.fields)
         return UnionPlan(alignment, tuple(columns), other,
                          spark_types=tuple(types[a] for a, _ in alignment), source=source,
-                         description=description)
+                         description=description, distinct=bool(distinct))
     kinds = tuple(_pandas_kind(df[a]) for a, _ in alignment)
     return UnionPlan(alignment, tuple(columns), other, kinds=kinds, source=source,
-                     description=description)
+                     description=description, distinct=bool(distinct))
 
 
 def _pandas_kind(s) -> str:

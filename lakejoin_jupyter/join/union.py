@@ -1,7 +1,7 @@
 """Union search results: a lake table whose rows stack under the user's frame.
 
 :class:`UnionHit` holds the table, its column alignment (query column -> lake column, with
-each pair's unionability and evidence) and the rows it adds; ``union(df)`` runs its
+each pair's unionability and evidence) and its row count; ``union(df)`` runs its
 :class:`~.plan.UnionPlan` (join/execute.py) and ``code(name, into)`` writes it
 (join/codegen.py), so the code reproduces the frame ``union`` returns.
 """
@@ -75,7 +75,7 @@ class UnionHit:
     table_id: int
     score: float                  # matched column scores / number of query columns
     alignment: tuple              # ((query column, lake column, column score), ...)
-    rows: int                     # rows the table would add
+    rows: int                     # the table's rows (union() counts the new ones)
     evidence: dict = field(default_factory=dict)   # query column -> {measure: likelihood}
     shared: dict = field(default_factory=dict)     # query column -> (shared, query's, lake's distinct)
     _index: object = field(default=None, repr=False, compare=False)
@@ -101,20 +101,24 @@ class UnionHit:
             raise QueryError("Pass the DataFrame to union: hit.union(df).")
         return df
 
-    def plan(self, df=None) -> UnionPlan:
+    def plan(self, df=None, *, distinct: bool = True) -> UnionPlan:
         df = self._df(df)
         return make_union_plan(df, [(a, b) for a, b, _ in self.alignment], self.lake,
-                               description=f"table union search, score {self.score:.3f}")
+                               description=f"table union search, score {self.score:.3f}",
+                               distinct=distinct)
 
-    def union(self, df=None, *, report: dict | None = None):
-        """``df`` with this table's aligned rows stacked under it (pandas, or lazy Spark).
-        pandas: an aligned column left with no value in the added rows (the lake column is
+    def union(self, df=None, *, distinct: bool = True, report: dict | None = None):
+        """``df`` with this table's aligned rows stacked under it (pandas, or lazy Spark);
+        ``distinct`` (default): only the new rows, a row already in ``df`` (equal on every
+        query column once aligned and converted) or repeated in the table added once at most,
+        as ``pd.concat([df, rows]).drop_duplicates()`` would keep them; ``distinct=False``:
+        every row of the table. pandas: an aligned column left with no value in the added rows (the lake column is
         empty, or none of its values converts to the query column's type), or losing some
         in the conversion, is named in a :class:`~lakejoin_jupyter.errors.LakeJoinWarning`,
         and so are the query columns without an aligned column when, with the empty ones,
         they are half the query's; ``report`` (a dict) gets what :func:`union_gaps` reads."""
         df = self._df(df)
-        plan = self.plan(df)
+        plan = self.plan(df, distinct=distinct)
         report = {} if report is None else report
         out = execute_union(plan, df, report)
         gaps = union_gaps(plan, report)
@@ -126,15 +130,16 @@ class UnionHit:
         return out
 
     def code(self, name: str = "df", into: str = "unioned", *, df=None,
-             spark: bool | None = None) -> str:
+             spark: bool | None = None, distinct: bool = True) -> str:
         """Python source that, run where only ``name`` is bound to the user's frame, binds
-        ``into`` to the frame :meth:`union` returns (PySpark for a Spark frame)."""
+        ``into`` to the frame :meth:`union` returns with the same ``distinct`` (PySpark for
+        a Spark frame)."""
         check_identifier(name, "variable name (name=)")
         check_identifier(into, "variable name (into=)")
         df = self._df(df)
         if spark is None:
             spark = is_spark_frame(df)
-        return union_code(self.plan(df), name=name, into=into, spark=spark)
+        return union_code(self.plan(df, distinct=distinct), name=name, into=into, spark=spark)
 
     def alignment_frame(self, query_columns=None) -> pd.DataFrame:
         """One row per query column (default: the aligned ones): the lake column aligned

@@ -17,6 +17,9 @@ def configure(p):
                    help="with --union: bind the stacked frame to VAR (default FRAME_TABLE_union)")
     p.add_argument("--insert", action="store_true",
                    help="with --union: insert the reproducing code as the next cell")
+    p.add_argument("--keep-duplicates", action="store_true",
+                   help="with --union: every row of the table (default: only the rows the "
+                        "frame does not have, each once)")
 
 
 def run(ctx, a):
@@ -28,16 +31,17 @@ def run(ctx, a):
         ctx.bind(a.save, res)
         ctx.session.note(f"union:{a.save}", res)     # the widget's search cell
     if a.union is None:
-        if a.into or a.insert:
-            raise MagicError("--into and --insert go with --union N (which hit to stack).")
+        if a.into or a.insert or a.keep_duplicates:
+            raise MagicError("--into, --insert and --keep-duplicates go with --union N (which "
+                             "hit to stack).")
         return res
     if not 1 <= a.union <= len(res):
         raise MagicError(f"--union {a.union}: the search found {len(res)} table(s); "
                          f"pick 1..{len(res)}.")
     hit = res[a.union - 1]
     target = a.into or ctx.new_name(default_variable(a.frame, hit.table, "union"))
-    code = hit.code(a.frame, target)
-    ctx.bind(target, hit.union(df))
+    code = hit.code(a.frame, target, distinct=not a.keep_duplicates)
+    ctx.bind(target, hit.union(df, distinct=not a.keep_duplicates))
     if a.insert and ctx.shell is not None:
         ctx.shell.set_next_input(code, replace=False)
     return res

@@ -17,6 +17,9 @@ Note:
     - Nearest neighbours are exact (one product over the lake's column vectors and formats).
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4]; a lake
       column is left out of its own background (small lakes: the sample is the whole lake).
+    - A background under ``MIN_BACKGROUND`` columns (a small lake) is completed with copies
+      of its median column, so that a few tables of one domain do not outrank each other
+      out of alignment.
 """
 from __future__ import annotations
 
@@ -47,6 +50,7 @@ BACKGROUND = 400            # lake columns sampled as the background of each mea
 MAX_VALUES = 20_000         # query values profiled per column (a sample above)
 VECTOR_MIN = 256            # distinct values from which a column is profiled all at once
 ONE_THREAD_FLOPS = 10**9    # a query's products up to this size run on one BLAS thread
+MIN_BACKGROUND = 100       # a likelihood counts at least this many background columns
 
 
 @dataclass
@@ -283,7 +287,9 @@ def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None) -> dict:
     """Each measure as the share of the background it beats (strictly), NaN kept; row r
     of each measure against row r of the background's. ``ids`` (the lake columns of ``ev``)
     and ``bg_ids`` (the background's, sorted): a column of the background is not compared
-    with itself (its share is over the other background columns)."""
+    with itself (its share is over the other background columns). Fewer than
+    MIN_BACKGROUND other columns (a small lake) are completed to MIN_BACKGROUND with copies
+    of the background's median value: a score beats those when it beats the median."""
     n_cols = next(iter(ev.values())).shape[1] if ev else 0
     own = np.full(n_cols, -1, dtype=np.int64)        # each column's place in the background
     if ids is not None and bg_ids is not None and len(bg_ids):
@@ -298,12 +304,18 @@ def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None) -> dict:
             row = bg[k][r]
             b = row[~np.isnan(row)]
             xr = np.nan_to_num(x[r], nan=-np.inf)
-            beaten = np.searchsorted(np.sort(b), xr, side="left").astype(np.float64)
+            b = np.sort(b)
+            beaten = np.searchsorted(b, xr, side="left").astype(np.float64)
             others = np.full(len(xr), float(len(b)))
             self_bg = row[own[mine]]
             counted = ~np.isnan(self_bg)
             others[mine[counted]] -= 1
             beaten[mine[counted]] -= self_bg[counted] < xr[mine[counted]]
+            # a small lake: the other columns completed with copies of the median one
+            fill = np.where(others > 0, np.maximum(MIN_BACKGROUND - others, 0), 0)
+            if fill.any():
+                beaten += fill * (xr > b[(len(b) - 1) // 2])
+                others += fill
             u[r] = np.where(others > 0, beaten / np.maximum(others, 1), np.clip(x[r], 0, 1))
         out[k] = np.where(np.isnan(x), np.nan, u)
     return out

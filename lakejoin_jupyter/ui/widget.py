@@ -743,7 +743,7 @@ class DiscoveryWidget(W.VBox):
             self.detail.layout.display = "none"
 
     def _show_union_hits(self, hits, result):
-        """Union hits: table, aligned columns N/M, score, rows added, the alignment."""
+        """Union hits: table, aligned columns N/M, score, the table's rows, the alignment."""
         previous = self.selected_hit()
         previous = previous.table if previous is not None else None
         self._hits = list(hits)
@@ -755,8 +755,8 @@ class DiscoveryWidget(W.VBox):
                     "title": "query columns aligned with a column of the table / query columns"},
                    {"key": "score", "label": "score", "kind": "bar",
                     "title": "aligned columns' unionability summed over the query's columns"},
-                   {"key": "rows", "label": "rows added", "kind": "int", "prefix": "+",
-                    "title": "rows the union stacks under the query"},
+                   {"key": "rows", "label": "rows", "kind": "int",
+                    "title": "the table's rows (the Union action adds those the query lacks)"},
                    {"key": "alignment", "label": "query ← lake column", "kind": "text",
                     "shrink": True}]
         rows = [{"rank": int(h.rank), "table": h.table, "aligned": f"{len(h.alignment)}/{m}",
@@ -1015,7 +1015,7 @@ def union_card(hit, query_columns) -> str:
         f"<th class='lakejoin-num'>{h}</th>" for h in ("score", "shared", *EVIDENCE))
     return (f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; aligned "
             f"{len(hit.alignment)}/{len(query_columns)} query columns &middot; score "
-            f"{hit.score:.3f} &middot; adds {hit.rows:,} rows"
+            f"{hit.score:.3f} &middot; {hit.rows:,} rows"
             f"<table class='lakejoin-alignment'><thead><tr>{head}</tr></thead>"
             f"<tbody>{body}</tbody></table>"
             f"<div class='lakejoin-param-help'>score: the pair's unionability; shared: the "
