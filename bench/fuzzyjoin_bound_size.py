@@ -11,6 +11,8 @@ large the bound is:
 * z2 / z2.33 / z3: z = 2.0 / 2.326 / 3.0;
 * zf: z = Phi^-1(1 - 0.05 / F), F the join functions with any candidate configuration for
   this pair of columns (a non-empty threshold grid): Bonferroni over the functions;
+* zft: the same with F_t, the functions with a configuration whose estimate itself
+  reaches the target (those that compete at it), per target; 1.645 where F_t <= 1;
 * bs0 / bsz: the choice at the target plus a bootstrap estimate of the chooser's optimism
   (``BOOTSTRAP`` resamples of the right values; per resample the blocking output per
   right value and the threshold grids are held fixed, the probabilities, pi0, the isotonic
@@ -43,7 +45,7 @@ SEED = 8
 
 # name -> (the bound's z: a number, "F" for Bonferroni over the functions; bootstrap?)
 VARIANTS = {"base": (1.645, False), "z2": (2.0, False), "z2.33": (2.326, False),
-            "z3": (3.0, False), "zf": ("F", False), "bs0": (0.0, True),
+            "z3": (3.0, False), "zf": ("F", False), "zft": ("Ft", False), "bs0": (0.0, True),
             "bsz": (1.645, True)}
 
 
@@ -51,6 +53,11 @@ def functions_with_candidates(d: dict) -> int:
     """F: the join functions whose threshold grid is not empty (some right value has a
     finite, not vetoed, distance to a left value)."""
     return sum(1 for g in d["grids"].values() if len(g))
+
+
+def competing_functions(curves: dict, target: float) -> int:
+    """F_t: the join functions with a configuration whose estimate reaches ``target``."""
+    return sum(1 for c in curves.values() if (c["est_precision"] >= target - 1e-12).any())
 
 
 def bonferroni_z(n_functions: int, alpha: float = 0.05) -> float:
@@ -133,7 +140,7 @@ def main(argv=None):
     def configure(variant):
         z, boot = VARIANTS[variant]
         state.update(z=z, boot=boot)
-        if z != "F":
+        if z not in ("F", "Ft"):
             fuzzy.STANDARD_ERRORS = z
 
     def prepare(d):
@@ -160,10 +167,24 @@ def main(argv=None):
               f"({used} of {BOOTSTRAP} resamples chose)", flush=True)
         return plain_choose(d, min(1.0, target + opt), built)
 
+    def competing_choose(d, target, built=None):
+        """The join's choice at target with z from the functions that compete at it."""
+        cands, curves = built
+        f_t = competing_functions(curves, target)
+        fuzzy.STANDARD_ERRORS = bonferroni_z(f_t) if f_t > 1 else 1.645
+        n_r = len(d["n_rows"])
+        curves = {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
+        print(f"{d['name']} target {target:g}: F_t = {f_t}, z = {fuzzy.STANDARD_ERRORS:.3f}",
+              flush=True)
+        return plain_choose(d, target, (cands, curves))
+
     def configure_all(variant):
         configure(variant)
         if state["boot"]:
             rp.choose = boot_choose
+        if state["z"] == "Ft":
+            fuzzy.STANDARD_ERRORS = 1.645
+            rp.choose = competing_choose
 
     df, targets = rp.variant_run(__doc__, VARIANTS, argv, configure_all, prepare)
     for t in targets:
