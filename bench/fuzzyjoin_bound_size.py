@@ -1,5 +1,6 @@
 """The size of the lower bound under selection, replayed on the DEVELOPMENT split (round 8
-of issue 26's calibration; bench/results/fuzzyjoin_calibration.md, fifteenth session).
+of issue 26's calibration; bench/results/fuzzyjoin_calibration.md, fifteenth session; none
+of the variants was kept, and bs0 / bsz were defined but not replayed).
 
 A configuration (join function, threshold) or a greedy union reaches the precision target
 when its estimate minus z standard errors does (``match_precision.precision_bound``);
