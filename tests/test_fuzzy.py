@@ -809,6 +809,47 @@ def test_decoy_rank_weighted_estimator_by_hand():
     assert pi0 == pytest.approx(4 / (1.75 * 5 / 2.75 + 1))
 
 
+def test_bound_size_replay_helpers_by_hand():
+    """bench/fuzzyjoin_bound_size.py: Bonferroni's z over F functions (1.645 for one,
+    2.690 for 14); F counts the functions with a non-empty threshold grid, F_t those with
+    a configuration whose estimate reaches the target; a union's estimate recomputed from
+    its configurations rates each right value once, at the exclusive probability of its
+    pairs. Right value 0: configuration A joins it to left 5 at 0.9, B to left 7 at 0.3:
+    min(0.9, 1 - 0.3) = 0.7; right value 1: both to left 2 (0.8, 0.6): 0.8; right value
+    2: A alone, 0.5; right value 3: neither. And on a real join it equals the chooser's
+    own estimate."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_bound_size as bs
+    assert bs.bonferroni_z(1) == pytest.approx(1.64485, abs=1e-5)
+    assert bs.bonferroni_z(14) == pytest.approx(2.69011, abs=1e-5)
+    d = {"grids": {"a": np.array([0.1]), "b": np.array([]), "c": np.array([0.2, 0.3])}}
+    assert bs.functions_with_candidates(d) == 2
+    curves = {"a": pd.DataFrame({"est_precision": [0.95, 0.85]}),
+              "b": pd.DataFrame({"est_precision": [0.7]})}
+    assert (bs.competing_functions(curves, 0.9), bs.competing_functions(curves, 0.7)) == (1, 2)
+
+    class Fixed:
+        def __init__(self, r_left, r_dist, p):
+            self.r_left, self.r_dist, self.p = np.array(r_left), np.array(r_dist), np.array(p)
+
+        def at(self, t):
+            j = self.r_dist <= t
+            return j, self.p[j], None, None
+
+    cands = {"A": Fixed([5, 2, 3, 1], [0.1, 0.1, 0.1, 0.9], [0.9, 0.8, 0.5, 0.9]),
+             "B": Fixed([7, 2, 3, 1], [0.1, 0.1, 0.9, 0.9], [0.3, 0.6, 0.9, 0.9])}
+    assert bs.union_estimate(cands, [("A", 0.5), ("B", 0.5)]) == pytest.approx(2.0 / 3)
+    assert bs.union_estimate(cands, [("A", 0.5)]) == pytest.approx(2.2 / 3)
+    left, right, _ = synthetic()
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9,
+                          functions=["char3-idf", "word-idf", "char3-jaccard-idf"])
+    assert fj.ok
+    assert bs.union_estimate(fj._cands, fj.configs) == pytest.approx(fj.estimated_precision,
+                                                                     abs=1e-12)
+
+
 def test_benchmark_overshoot_cost_and_report_by_hand():
     """bench/fuzzyjoin_autofj.py's per-dataset cost of an overshoot (ours' true pairs from
     its precision and pair count) and the report's split of the mean |gap|: datasets at
