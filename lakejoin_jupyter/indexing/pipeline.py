@@ -377,7 +377,11 @@ def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
     columns["type"] = columns["type"].fillna("empty")
     columns["samples"] = [list(x) if isinstance(x, (list, np.ndarray)) else [] for x in columns["samples"]]
     n_rows = {i.table_id: i.n_rows for i in infos}
-    columns["n_null"] = [n_rows[t] - v for t, v in zip(columns["table_id"], columns["n_values"])]
+    # a list column's values are its elements (lake/read.py): they may outnumber its rows
+    lists = {(i.table_id, c) for i in infos for c in (i.lists or ())}
+    columns["list"] = [(t, c) in lists for t, c in zip(columns["table_id"], columns["name"])]
+    columns["n_null"] = [max(n_rows[t] - v, 0)
+                         for t, v in zip(columns["table_id"], columns["n_values"])]
     for r in columns[columns["n_too_long"] > 0].itertuples():
         warnings.append((_rel(spec, by_id[r.table_id].uri),
                          f"column {r.name!r}: {r.n_too_long} value(s) longer than "
