@@ -603,7 +603,8 @@ def _suggested_aggregate(h: Hit) -> str:
 
 def _column_name(hit: Hit, column: str) -> str:
     """A column of a hit as hits describe it: a list column is "each element of codes"."""
-    return f"each element of {column}" if column in hit.list_columns else str(column)
+    lists = getattr(hit, "list_columns", ())
+    return f"each element of {column}" if column in lists else str(column)
 
 
 def _columns_label(hit: Hit) -> str:
@@ -713,7 +714,8 @@ class SearchResult(Sequence):
         show["table"] = [clip(t) + (" (your table)" if h.is_query_table else " (joined)"
                                     if h.in_chain else "") for t, h in zip(show["table"], res)]
         show["column"] = [clip(", ".join(_column_name(h, c) for c in h.columns)
-                               if h.list_columns else str(c)) for c, h in zip(show["column"], res)]
+                               if getattr(h, "list_columns", ()) else str(c))
+                          for c, h in zip(show["column"], res)]
         if "mapping" in df:
             show["mapping"] = df["mapping"]
         show["containment"] = [percent(c) for c in show["containment"]]
