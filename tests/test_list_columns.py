@@ -306,3 +306,26 @@ def test_a_two_column_key_with_a_list_column(engine, lake):
                    right_on=["codes", "zone"], how="left")
     assert rows(joined[want.columns]) == rows(want)
     pd.testing.assert_frame_equal(run_fresh(hit.code("q", "out"), "q", q)["out"], joined)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("options", [{"duplicates": "first"}, {"aggregate": "count"}])
+def test_per_key_joins_count_and_pick_exploded_rows(engine, spark, options):
+    hit = hit_of(engine.search(QUERY, "code", k=None), "geo/zone1970")
+    joined = hit.join(QUERY, **options)
+    pd.testing.assert_frame_equal(
+        run_fresh(hit.code("q", "out", **options), "q", QUERY)["out"], joined)
+    ex = ZONES.drop(columns="nested").explode("codes").dropna(subset=["codes"])
+    if "aggregate" in options:
+        counts = ex["codes"].value_counts()
+        assert joined.iloc[:, -1].tolist() == [int(counts.get(c, 0)) for c in QUERY["code"]]
+    else:
+        first = ex.drop_duplicates("codes").set_index("codes")["zone"]
+        assert joined["zone"].tolist() == [first.get(c) for c in QUERY["code"]]
+    sdf = spark.createDataFrame(QUERY)
+    shit = hit_of(engine.search(sdf, "code", k=None), "geo/zone1970")
+    cols = [c for c in joined.columns if c != "nested"]   # Spark: arrays; pandas: JSON text
+    want = sorted(rows(joined[cols]), key=repr)
+    assert sorted(rows(shit.join(sdf, **options).toPandas()[cols]), key=repr) == want
+    code = shit.code("sdf", "out", **options)
+    assert sorted(rows(run_fresh(code, "sdf", sdf)["out"].toPandas()[cols]), key=repr) == want
