@@ -94,6 +94,23 @@ def test_long_form_holds_each_element_as_a_cell_of_its_row(tmp_path):
     assert prof["n_values"].tolist()[:2] == [8, len(elements(ZONES["codes"]))]
 
 
+def test_a_batch_mixing_tables_with_and_without_lists_keeps_every_cell_in_place():
+    plain = [pa.array(["a", None, "b"]), pa.array(["1", "2", None])]
+    listed = [pa.array([["x", "y"], None, [], ["x"]], pa.list_(pa.string())),
+              pa.array(["p", "q", None, "r"])]
+    tables = [(0, plain, None), (1, listed, None), (2, [pa.array(["z"])], None)]
+    out = long_form_of(tables, 16, 1, 5)
+    v = out["values"].to_pandas()
+    text = {(t, p, r): x for t, p, r, x in zip(v["table_id"], v["position"], v["rcode"],
+                                               v["value"])}
+    cells = out["cells"].to_pandas()
+    got = [(t, r, p, text[(t, p, c)]) for t, r, p, c in
+           zip(cells["table_id"], cells["row_id"], cells["position"], cells["rcode"])]
+    assert got == [(0, 0, 0, "a"), (0, 0, 1, "1"), (0, 1, 1, "2"), (0, 2, 0, "b"),
+                   (1, 0, 0, "x"), (1, 0, 0, "y"), (1, 0, 1, "p"), (1, 1, 1, "q"),
+                   (1, 3, 0, "x"), (1, 3, 1, "r"), (2, 0, 0, "z")]
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.one_of(st.none(), st.lists(st.one_of(
     st.none(), st.sampled_from(["US", "ca", " Ca ", "DE", "x-1", "Ü", "1", "01"])),
