@@ -132,6 +132,8 @@ def test_random_list_columns_hold_the_set_of_their_elements(tmp_path_factory, te
         assert set(mine["token"].dropna()) == tokens(elements(cells))
         assert int(mine["n"].sum()) == len(elements(cells))
         assert prof["n_distinct"].iloc[j] == len(tokens(elements(cells)))
+        assert prof["n_filled"].iloc[j] == sum(1 for v in cells
+                                               if v and any(e is not None for e in v))
     rows = out["cells"].to_pandas()
     assert len(rows) == sum(len(elements(c)) for c in (texts[:n], ints[:n]))
 
@@ -176,7 +178,8 @@ def test_the_build_marks_list_columns(engine):
                        ("geo/langs", "countries")}
     z = cols[cols["name"] == "codes"].iloc[0]
     assert z["n_distinct"] == len(tokens(elements(ZONES["codes"])))
-    assert z["n_null"] == 0                 # more elements than rows: no negative nulls
+    assert z["n_values"] == len(elements(ZONES["codes"]))     # more values than rows
+    assert z["n_null"] == 2                 # rows without an element: a null and an empty list
 
 
 @pytest.mark.spark

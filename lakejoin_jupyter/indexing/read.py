@@ -13,8 +13,9 @@ chunks of tables (``LongForm``), and returns each table's TableInfo to the drive
     cells/    one row per non-null cell, in (table, row, position) order:
               (table_id, row_id, position, rcode); a list column's cells are its
               elements (lake/read.py), each in its row: every component sees elements
-    columns/  one row per column: (table_id, position, n_raw, profile fields, signature,
-              and with the join statistics their value-shape fields)
+    columns/  one row per column: (table_id, position, n_raw, n_filled: rows with a value,
+              profile fields, signature, and with the join statistics their value-shape
+              fields)
     repeated/ with the join statistics (indexing/joinstats.py): one row per (column, token)
               held by more than one row: (table_id, position, rcode of the column's first
               raw text of the token, token, n rows)
@@ -104,6 +105,10 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int,
     nc = len(cols)
     lengths = np.array([len(c) for c in cols], dtype=np.int64)
     n_values = np.array([len(c) - c.null_count for c in cols], dtype=np.int64)
+    # rows with a value: a list column's rows with some non-null element
+    n_filled = np.array([n if p is None else len(np.unique(
+        p[np.asarray(c.is_valid().to_numpy(zero_copy_only=False), dtype=bool)]))
+        for n, p, c in zip(n_values, parents, cols)], dtype=np.int64)
     cells = pa.concat_arrays([c.cast(pa.large_string()) for c in cols]) if nc else \
         pa.array([], pa.large_string())
     # distinct texts of the chunk (one hash pass), then each column's distinct texts: its
@@ -181,6 +186,7 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int,
         "table_id": pa.array(col_table),
         "position": pa.array(col_pos),
         "n_raw": pa.array(n_raw),
+        "n_filled": pa.array(n_filled),
         **{f: pa.array(prof[f]) for f in profile_job.FIELDS},
         "signature": pa.array([row.tobytes() for row in sig.astype("<u4")], pa.binary()),
         **{f: pa.array(a) for f, a in shapes.items()},
