@@ -349,3 +349,31 @@ def test_per_key_joins_count_and_pick_exploded_rows(engine, spark, options):
     assert sorted(rows(shit.join(sdf, **options).toPandas()[cols]), key=repr) == want
     code = shit.code("sdf", "out", **options)
     assert sorted(rows(run_fresh(code, "sdf", sdf)["out"].toPandas()[cols]), key=repr) == want
+
+
+JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5),
+                         st.sampled_from(["US", "us ", "Ü", "7", "x y", ""]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.lists(JSON_SCALARS, max_size=4), JSON_SCALARS,
+                          st.just([["nested"]]), st.just([{"k": 1}])), min_size=1, max_size=10))
+def test_a_json_lines_column_is_a_list_column_when_all_its_values_are_lists(tmp_path_factory,
+                                                                            values):
+    path = tmp_path_factory.mktemp("jsonl") / "t.jsonl"
+    path.write_text("".join(json.dumps({"i": i, "v": v}) + "\n" for i, v in enumerate(values)))
+    info, cols = read_columns(0, str(path), "jsonl")
+    listed = any(isinstance(v, list) for v in values) and all(
+        v is None or (isinstance(v, list) and not any(isinstance(e, (list, dict)) for e in v))
+        for v in values)
+    assert info.lists == (["v"] if listed else [])
+    out = long_form_of([(0, cols, None)], 16, 1, 5)
+    got = out["values"].to_pandas()
+    got = set(got[got["position"] == 1]["token"].dropna())
+    if listed:
+        texts = [read_table(info, lists=True)["v"].iloc[i] for i in range(len(values))]
+        assert got == {t for t in normalize_many(elements(texts)) if t is not None}
+        assert got == tokens(["true" if e is True else "false" if e is False else e
+                              for e in elements(values)])       # JSON's true, not "True"
+    else:
+        assert got == {t for t in normalize_many(list(read_table(info)["v"])) if t is not None}
