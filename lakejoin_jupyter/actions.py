@@ -108,7 +108,7 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
     per key (a panel table joined without multiplying the query's rows)."""
     from .frames import joined_tables, mark_joined
     from .index.tables import changed_since_build, find_table, lake_table
-    from .join.execute import join_pandas, match_stats, plan_keys
+    from .join.execute import explode_pandas, join_pandas, match_stats, plan_keys
     agg = None if aggregate == "none" else aggregate
     opts = {"how": how, "duplicates": duplicates}
     if agg is not None:
@@ -127,6 +127,7 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
     table = find_table(engine.index, hit.table_id)
     changed = changed_since_build(table)
     right = lake_table(table, warn_changed=False, types=True)   # changes: in the summary
+    right = explode_pandas(right, plan)                        # list keys: by element
     keys = plan_keys(frame, right, plan)
     joined = mark_joined(join_pandas(frame, right, plan, keys), joined_tables(frame),
                          hit._joined_tables(plan))

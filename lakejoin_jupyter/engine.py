@@ -314,7 +314,9 @@ class Hit(Joinable):
     (lake rows per matched key), ``row_coverage`` (share of the query's rows with a partner),
     ``join_rows`` (rows of the left join; ``join_rows_exact`` False: an estimate),
     ``added_columns``, ``key_kind`` and ``key_warning``, ``is_query_table`` and ``in_chain``
-    (the query's own table; a table already joined into the query frame)."""
+    (the query's own table; a table already joined into the query frame). ``list_columns``:
+    the hit's columns that are list columns, whose values are their elements (the join
+    gives one row per element)."""
     rank: int
     table: str
     table_id: int
@@ -339,6 +341,7 @@ class Hit(Joinable):
     is_query_table: bool = False
     in_chain: bool = False
     usefulness: float | None = None
+    list_columns: tuple = ()      # its list columns: found, and joined, by their elements
     _engine: "Engine" = field(default=None, repr=False, compare=False)
     _query: Query = field(default=None, repr=False, compare=False)
 
@@ -598,11 +601,17 @@ def _suggested_aggregate(h: Hit) -> str:
         return "first"
 
 
+def _column_name(hit: Hit, column: str) -> str:
+    """A column of a hit as hits describe it: a list column is "each element of codes"."""
+    lists = getattr(hit, "list_columns", ())
+    return f"each element of {column}" if column in lists else str(column)
+
+
 def _columns_label(hit: Hit) -> str:
     """The hit's column, or for a multi-column query its mapping ("city → town, ...")."""
     if len(hit.query_columns) < 2:
-        return ", ".join(hit.columns)
-    return ", ".join(f"{q} \u2192 {c}" for q, c in hit.mapping.items())
+        return ", ".join(_column_name(hit, c) for c in hit.columns)
+    return ", ".join(f"{q} \u2192 {_column_name(hit, c)}" for q, c in hit.mapping.items())
 
 
 def _narrower_join(wider, narrow) -> bool:
@@ -704,7 +713,9 @@ class SearchResult(Sequence):
         show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
         show["table"] = [clip(t) + (" (your table)" if h.is_query_table else " (joined)"
                                     if h.in_chain else "") for t, h in zip(show["table"], res)]
-        show["column"] = [clip(str(c)) for c in show["column"]]
+        show["column"] = [clip(", ".join(_column_name(h, c) for c in h.columns)
+                               if getattr(h, "list_columns", ()) else str(c))
+                          for c, h in zip(show["column"], res)]
         if "mapping" in df:
             show["mapping"] = df["mapping"]
         show["containment"] = [percent(c) for c in show["containment"]]
@@ -834,6 +845,8 @@ class _Catalog:
         rows = self.table_rows[c["table_id"].to_numpy(dtype=np.int64)]
         empty = (c["n_null"] + c["n_keyless"] - c["n_too_long"]).to_numpy(dtype=np.float64)
         self.null_share = np.where(rows > 0, empty / np.maximum(rows, 1), 0.0)
+        self.is_list = (c["list"].eq(True).to_numpy(dtype=bool) if "list" in c
+                        else np.zeros(len(c), dtype=bool))     # an index built before lists
 
     def mean_count(self, cid: int) -> float:
         """Mean rows per distinct value of a column (the estimate without joinstats)."""
@@ -1239,7 +1252,9 @@ class Engine:
                    score=float(c.score), overlap=overlap, containment=containment,
                    jaccard=jaccard, method=m.name, exact=c.exact,
                    query_columns=q.columns, estimated_containment=c.estimated_containment,
-                   details=dict(c.details), _engine=self, _query=q)
+                   details=dict(c.details), _engine=self, _query=q,
+                   list_columns=tuple(n for n, i in zip(names, c.column_ids)
+                                      if self._catalog.is_list[int(i)]))
 
     def search_unionable(self, df, k: int = 10, *, columns=None, weights: dict | None = None,
                          min_column: float | None = None, sharpness: float | None = None,

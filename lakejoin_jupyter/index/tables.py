@@ -33,6 +33,7 @@ class LakeTable:
     skip_lines: int = 0       # lines above the header (comments, a title) the build skipped
     partitions: tuple = ()    # a Parquet folder's hive-style partition columns (key=value/)
     unique_name: bool = True  # no other table of the index has ``name`` (else ``ref`` is the file)
+    lists: tuple = ()         # list columns (lake/read.py): indexed, and joined, by element
 
     @property
     def ref(self) -> str:
@@ -94,7 +95,8 @@ def table_from_info(name: str, info, index_path: str = "", fingerprint: tuple = 
                      encoding=info.encoding, delimiter=info.delimiter or ",",
                      index_path=index_path, header_matches=header == list(info.columns),
                      clean=clean, info=info.to_json(), fingerprint=fingerprint,
-                     skip_lines=info.skip_lines, partitions=tuple(info.partitions))
+                     skip_lines=info.skip_lines, partitions=tuple(info.partitions),
+                     lists=tuple(info.lists or ()))
 
 
 def changed_since_build(table: LakeTable) -> str | None:
@@ -136,7 +138,7 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
                warn_changed: bool = True, types: bool = False) -> pd.DataFrame:
     """The table as pandas, every value as text (None for nulls), read by the build's reader;
     with ``types`` a Parquet table keeps its column types (:func:`typed_frame`; "arrow": the
-    Arrow table itself).
+    Arrow table itself) and a JSON-lines table's list columns hold lists of element texts.
     ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns).
     A LakeChangedWarning says when the file changed since the build (``warn_changed``)."""
     if warn_changed:
@@ -154,7 +156,8 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
         df = typed_frame(arrow)
     else:
         from ..lake.read import TableInfo, read_table
-        df = read_table(TableInfo.from_json(table.info), max_rows=max_rows)
+        df = read_table(TableInfo.from_json(table.info), max_rows=max_rows,
+                        lists=bool(types) and table.format == "jsonl")
     df.attrs["lakejoin_table"] = table.name
     return df
 
@@ -163,18 +166,22 @@ def typed_frame(arrow) -> pd.DataFrame:
     """An Arrow table as pandas of the same types: integers and booleans as pandas' nullable
     Int64/boolean (a null or an unmatched row does not turn them into floats), floats,
     timestamps, decimals (Decimal objects), dates (date objects) and strings (None for
-    nulls) as pyarrow converts them; other types (lists, structs, binary, times) as the text
-    the index read (lake/read.py), since their keys are that text."""
+    nulls) as pyarrow converts them; lists of scalars (list columns) as Python lists of
+    their elements (None for a null list); other types (nested lists, structs, binary, times)
+    as the text the index read (lake/read.py), since their keys are that text."""
     import pyarrow as pa
 
-    from ..lake.read import _arrow_text
-    cols = []
-    for col in arrow.columns:
+    from ..lake.read import _arrow_text, is_scalar_list
+    cols, lists = [], {}
+    for j, col in enumerate(arrow.columns):
         t = col.type
         if pa.types.is_dictionary(t):
             col = col.cast(t.value_type)
             t = col.type
-        if not (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)
+        if is_scalar_list(t):
+            lists[j] = col.to_pylist()
+            col = pa.nulls(len(col), pa.string())
+        elif not (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)
                 or pa.types.is_boolean(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
                 or pa.types.is_date(t) or pa.types.is_timestamp(t)):
             col = _arrow_text(col)
@@ -189,6 +196,11 @@ def typed_frame(arrow) -> pd.DataFrame:
     for j, c in enumerate(cols):
         if frame.dtypes.iloc[j] == object:   # strings, decimals, dates: None for nulls
             frame[names[j]] = frame[names[j]].astype(object).where(frame[names[j]].notna(), None)
+    for j, cells in lists.items():
+        a = np.empty(len(cells), dtype=object)
+        for i, v in enumerate(cells):                       # lists kept whole, not nested
+            a[i] = v
+        frame.isetitem(j, pd.Series(a, index=frame.index, dtype=object))
     return frame
 
 

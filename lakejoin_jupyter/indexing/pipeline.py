@@ -366,18 +366,24 @@ def _build_core(ctx: BuildContext, join_stats: bool = False) -> BuildReport:
         if facts is not None else np.zeros(0, np.int64)
     columns = pd.DataFrame(col_rows, columns=["column_id", "table_id", "position", "name"])
     n_raw = np.zeros(ctx.n_sets, dtype=np.int64)
+    n_filled = np.zeros(ctx.n_sets, dtype=np.int64)
     if facts is not None:
         prof = facts.select(list(profile_job.FIELDS)).to_pandas()
         prof.index = col_ids
         columns = columns.join(prof, on="column_id")
         del prof
         n_raw[col_ids] = facts.column("n_raw").to_numpy()
+        n_filled[col_ids] = facts.column("n_filled").to_numpy()
     for c in ("n_values", "n_keyless", "n_too_long", "n_distinct", "max_len"):
         columns[c] = columns[c].fillna(0).astype("int64")
     columns["type"] = columns["type"].fillna("empty")
     columns["samples"] = [list(x) if isinstance(x, (list, np.ndarray)) else [] for x in columns["samples"]]
     n_rows = {i.table_id: i.n_rows for i in infos}
-    columns["n_null"] = [n_rows[t] - v for t, v in zip(columns["table_id"], columns["n_values"])]
+    # a list column's values are its elements (lake/read.py): its nulls are the rows
+    # without a non-null element
+    lists = {(i.table_id, c) for i in infos for c in (i.lists or ())}
+    columns["list"] = [(t, c) in lists for t, c in zip(columns["table_id"], columns["name"])]
+    columns["n_null"] = [n_rows[t] - v for t, v in zip(columns["table_id"], n_filled)]
     for r in columns[columns["n_too_long"] > 0].itertuples():
         warnings.append((_rel(spec, by_id[r.table_id].uri),
                          f"column {r.name!r}: {r.n_too_long} value(s) longer than "

@@ -11,9 +11,11 @@ chunks of tables (``LongForm``), and returns each table's TableInfo to the drive
               value, token, n, hash64); rcode numbers the column's texts 0..n_raw-1,
               token is null for a text without a key, n counts its cells
     cells/    one row per non-null cell, in (table, row, position) order:
-              (table_id, row_id, position, rcode)
-    columns/  one row per column: (table_id, position, n_raw, profile fields, signature,
-              and with the join statistics their value-shape fields)
+              (table_id, row_id, position, rcode); a list column's cells are its
+              elements (lake/read.py), each in its row: every component sees elements
+    columns/  one row per column: (table_id, position, n_raw, n_filled: rows with a value,
+              profile fields, signature, and with the join statistics their value-shape
+              fields)
     repeated/ with the join statistics (indexing/joinstats.py): one row per (column, token)
               held by more than one row: (table_id, position, rcode of the column's first
               raw text of the token, token, n rows)
@@ -83,19 +85,30 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int,
     "repeated" with ``join_stats`` (the columns then carry the value-shape fields too).
 
     ``tables``: [(table_id, [Arrow string array per column], row ids or None)]; row ids
-    default to 0..n_rows-1."""
+    default to 0..n_rows-1. A list<string> array is a list column (lake/read.py): its
+    elements are its cells, each in its row, so its values, tokens and counts are elements'."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    col_table, col_pos, cols = [], [], []
+    col_table, col_pos, cols, parents = [], [], [], []
     for table_id, table_cols, _ in tables:
         for j, c in enumerate(table_cols):
             col_table.append(table_id)
             col_pos.append(j)
-            cols.append(c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c)
+            c = c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c
+            if pa.types.is_list(c.type):     # a list column: its cells are its elements
+                parents.append(pc.list_parent_indices(c).to_numpy())
+                c = pc.list_flatten(c)
+            else:
+                parents.append(None)
+            cols.append(c)
     nc = len(cols)
     lengths = np.array([len(c) for c in cols], dtype=np.int64)
     n_values = np.array([len(c) - c.null_count for c in cols], dtype=np.int64)
+    # rows with a value: a list column's rows with some non-null element
+    n_filled = np.array([n if p is None else len(np.unique(
+        p[np.asarray(c.is_valid().to_numpy(zero_copy_only=False), dtype=bool)]))
+        for n, p, c in zip(n_values, parents, cols)], dtype=np.int64)
     cells = pa.concat_arrays([c.cast(pa.large_string()) for c in cols]) if nc else \
         pa.array([], pa.large_string())
     # distinct texts of the chunk (one hash pass), then each column's distinct texts: its
@@ -173,24 +186,31 @@ def long_form_of(tables, num_perm: int, seed: int, n_samples: int,
         "table_id": pa.array(col_table),
         "position": pa.array(col_pos),
         "n_raw": pa.array(n_raw),
+        "n_filled": pa.array(n_filled),
         **{f: pa.array(prof[f]) for f in profile_job.FIELDS},
         "signature": pa.array([row.tobytes() for row in sig.astype("<u4")], pa.binary()),
         **{f: pa.array(a) for f, a in shapes.items()},
     })
-    return {"values": values, "cells": _cells(tables, cell_rcode, lengths), "columns": columns,
-            **out}
+    return {"values": values, "cells": _cells(tables, cell_rcode, lengths, parents),
+            "columns": columns, **out}
 
 
-def _cells(tables, cell_rcode: np.ndarray, lengths: np.ndarray):
+def _cells(tables, cell_rcode: np.ndarray, lengths: np.ndarray, parents: list):
     """Non-null cells in (table, row, position) order; ``cell_rcode`` holds every cell of
-    the chunk column after column (-1: null)."""
+    the chunk column after column (-1: null); ``parents[c]``: the row of each element of
+    a list column c (None: not one), whose elements are cells of their row, in list order."""
     import pyarrow as pa
 
     parts = []
     at = c = 0
     for table_id, cols, row_ids in tables:
         m = len(cols)
-        n = int(lengths[c]) if m else 0
+        n = len(cols[0]) if m else 0
+        if any(p is not None for p in parents[c:c + m]):
+            parts.append(_list_cells(table_id, cell_rcode, lengths, parents, at, c, m, n,
+                                     row_ids))
+            at, c = at + int(lengths[c:c + m].sum()), c + m
+            continue
         codes = cell_rcode[at:at + n * m].reshape(m, n).T.ravel()     # row-major
         at, c = at + n * m, c + m
         keep = codes >= 0
@@ -204,6 +224,32 @@ def _cells(tables, cell_rcode: np.ndarray, lengths: np.ndarray):
         return pa.table({"table_id": pa.array([], pa.int32()), "row_id": pa.array([], pa.int64()),
                          "position": pa.array([], pa.int32()), "rcode": pa.array([], pa.int32())})
     return pa.concat_tables(parts)
+
+
+def _list_cells(table_id: int, cell_rcode, lengths, parents, at: int, c: int, m: int, n: int,
+                row_ids):
+    """:func:`_cells` of a table with list columns: each column's cells with their rows,
+    sorted by (row, position), a list's elements in their order."""
+    import pyarrow as pa
+
+    rows, pos, codes = [], [], []
+    for j in range(m):
+        k = int(lengths[c + j])
+        code = cell_rcode[at:at + k]
+        at += k
+        row = parents[c + j] if parents[c + j] is not None else np.arange(n, dtype=np.int64)
+        keep = code >= 0
+        rows.append(np.asarray(row, dtype=np.int64)[keep])
+        pos.append(np.full(int(keep.sum()), j, dtype=np.int32))
+        codes.append(code[keep])
+    rows, pos, codes = (np.concatenate(x) for x in (rows, pos, codes))
+    order = np.lexsort((pos, rows))                  # stable: elements keep their order
+    rows, pos, codes = rows[order], pos[order], codes[order]
+    if row_ids is not None:
+        rows = np.asarray(row_ids, dtype=np.int64)[rows]
+    return pa.table({"table_id": pa.array(np.full(len(rows), table_id, dtype=np.int32)),
+                     "row_id": pa.array(rows), "position": pa.array(pos),
+                     "rcode": pa.array(codes.astype(np.int32))})
 
 
 def write_long_form(long: LongForm, batch: int, chunk: int, parts: dict) -> None:

@@ -32,6 +32,8 @@ def _describe(plan: JoinPlan, engine: str, name: str) -> list[str]:
     lines = [f"# {plan.how} join of {name} with {other} on {on} ({engine}; {dup} of {other})"]
     if plan.description:
         lines.append(f"# {plan.description!r}")
+    for c in plan.explode:
+        lines.append(f"# {c!r} of {other} is a list column: one row per element of it")
     kinds = {k.kind for k in plan.query_on + plan.other_on}
     if "normalize" in kinds:
         lines.append("# keys are compared after lakejoin's normalization (case, spacing, number "
@@ -140,6 +142,8 @@ class _PandasWriter(_Writer):
         lines = _describe(p, "pandas", self.name) + ["import pandas as pd"] + self.imports()
         if p.other is not None:
             lines += [""] + pandas_read_lines(p.other, self.other)
+        lines += [f"{self.other} = {self.other}.explode({c!r}, ignore_index=True)"
+                  for c in p.explode]
         lines += [""] + self.functions + self.matches_lines()
         right = [f"        {self.other}", f"        {_assign(keys, lo)}",
                  f"        .dropna(subset={keys!r})"]
@@ -214,7 +218,8 @@ def _assign(keys, exprs) -> str:
 
 
 def pandas_read_lines(table: LakeTable, var: str) -> list[str]:
-    """Lines that bind ``var`` to the lake table as string-valued pandas (None for nulls)."""
+    """Lines that bind ``var`` to the lake table as string-valued pandas (None for nulls;
+    Parquet with its types, list columns as lists: ``lake_table(types=True)``)."""
     if table.format in ("csv", "tsv") and table.clean:
         opts = [repr(table.uri), f"sep={table.delimiter!r}",
                 f"encoding={(table.encoding or 'utf-8')!r}", "dtype=str",
@@ -223,7 +228,7 @@ def pandas_read_lines(table: LakeTable, var: str) -> list[str]:
             opts += ["header=0", f"names={list(table.columns)!r}"]
         return [f"{var} = pd.read_csv({', '.join(opts)})",
                 f"{var} = {var}.astype(object).where({var}.notna(), None)"]
-    types = ", types=True" if table.format == "parquet" else ""
+    types = ", types=True" if table.format == "parquet" or table.lists else ""
     return ["import lakejoin_jupyter",
             f"{var} = lakejoin_jupyter.open_index({table.index_path!r}, verify=False, "
             f"check_lake=False).table({table.ref!r}{types})"]
@@ -261,7 +266,9 @@ class _SparkWriter(_Writer):
         lines += ["", "spark = get_spark()", ""] + self.functions + self.matches_lines()
         lines += self.udfs + self.value_udfs()
         if p.other is not None:
-            lines += spark_read_lines(p.other, self.other) + [""]
+            lines += spark_read_lines(p.other, self.other)
+            lines += [f"{self.other} = {self.other}.withColumn({c!r}, F.explode_outer("
+                      f"F.col({spark_quote(c)!r})))" for c in p.explode] + [""]
         with_keys = "        .withColumns({" + ", ".join(f"{k!r}: {e}" for k, e in zip(keys, lo)) + "})"
         right = [f"        {self.other}", with_keys, f"        .dropna(subset={keys!r})"]
         if p.aggregate is not None:

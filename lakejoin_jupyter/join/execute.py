@@ -15,7 +15,9 @@ tables are merged on them, and the temporary columns are dropped:
   year, first, mean or sum of its numeric columns, or the count alone), with its row count;
 * the other table's columns that clash with the query's are renamed (``plan.renamed``);
 * a Parquet lake table keeps its column types (its text and program keys read the text the
-  index read, ``keys.lake_text``); a left join's unmatched rows hold None in object columns.
+  index read, ``keys.lake_text``); a left join's unmatched rows hold None in object columns;
+* a list column of the lake table that a key reads gives one row per element first
+  (``plan.explode``: pandas ``explode``, Spark ``explode_outer``), as the index holds them.
 
 join/codegen.py writes exactly these steps as code, so the generated code reproduces the
 frame (tests check equality on random and hostile inputs).
@@ -51,7 +53,16 @@ def execute(plan: JoinPlan, df, other_frame=None):
     other = lake_table(plan.other, types=True) if plan.other is not None else other_frame
     if is_spark_frame(other):
         other = to_pandas_utc(other)
-    return join_pandas(df, other, plan)
+    return join_pandas(df, explode_pandas(other, plan), plan)
+
+
+def explode_pandas(other: pd.DataFrame, plan: JoinPlan) -> pd.DataFrame:
+    """The other table with one row per element of each list column its keys read
+    (``plan.explode``; an empty or null list: one row with a null element, which no key
+    matches), rows renumbered; the table itself when there is none."""
+    for c in plan.explode:
+        other = other.explode(c, ignore_index=True)
+    return other
 
 
 # ----------------------------------------------------------------------- pandas
@@ -177,6 +188,8 @@ def join_spark(left, right, plan: JoinPlan):
     only = plan.matches_only
     lk = left.withColumns({n: spark_key(left, k, lm, only) for n, k in zip(plan.keys, plan.query_on)})
     lake = plan.other is not None and plan.other.format == "parquet"
+    for c in plan.explode:          # one row per element of a list column (explode_pandas)
+        right = right.withColumn(c, F.explode_outer(F.col(spark_quote(c))))
     rk = right.withColumns({n: spark_key(right, k, rm, only, lake)
                             for n, k in zip(plan.keys, plan.other_on)})
     rk = rk.dropna(subset=list(plan.keys))

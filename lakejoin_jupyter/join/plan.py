@@ -5,7 +5,9 @@ a lake table or a second frame of the session), how each side's key is computed
 (:class:`Key`: lakejoin's normalization, the cell text, or a learned Auto-Join program),
 which derived keys a fuzzy join maps to the other side's keys (``matches``), ``how``, and
 the duplicates policy, and an optional :class:`Aggregate` that first reduces the other
-table to one row per key (a panel table joined without multiplying the query's rows).
+table to one row per key (a panel table joined without multiplying the query's rows). A
+lake table's list columns that its keys read (``explode``) give one row per element first,
+as the index holds their elements.
 join/execute.py runs a plan (pandas or Spark); join/codegen.py writes
 it as code that reproduces the same frame. Result types (search hits, Auto-Join, fuzzy joins,
 schemaless predicates) build their plan and get ``join(df)`` / ``code(name, into)`` from
@@ -115,6 +117,8 @@ class JoinPlan:
     renamed: dict = field(default_factory=dict)   # other's column -> new name (clashes)
     description: str = ""           # one line: what this join is (a comment in the code)
     aggregate: Aggregate | None = None   # one row per key of the other table first
+    explode: tuple = ()             # the other table's list columns its keys read: one row
+                                    # per element first (pandas explode, Spark explode_outer)
 
     @property
     def other_output(self) -> list:
@@ -175,12 +179,14 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
     keys, match_column = keys[:-1], keys[-1]
     suffix = suffix if suffix is not None else "_" + label
     output = aggregate.output_columns(other_columns) if aggregate else other_columns
+    lists = other.lists if other is not None else ()
+    explode = tuple(c for c in lists if any(c in k.columns for k in other_on))
     return JoinPlan(query_on=query_on, other_on=other_on, query_columns=tuple(query_columns),
                     other_columns=tuple(other_columns), other=other, other_label=label,
                     how=how, duplicates=duplicates, matches=tuple(matches), matches_on=matches_on,
                     matches_only=matches_only, keys=tuple(keys), match_column=match_column,
                     renamed=renamed_columns(query_columns, output, suffix),
-                    description=description, aggregate=aggregate)
+                    description=description, aggregate=aggregate, explode=explode)
 
 
 def renamed_columns(query_columns, other_columns, suffix: str) -> dict:

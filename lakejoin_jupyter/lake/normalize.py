@@ -70,11 +70,15 @@ def _canonical_number(text: str) -> str | None:
 
 
 def render_value(value) -> str | None:
-    """Text of a Python/numpy/pandas scalar, or None for a null."""
+    """Text of a Python/numpy/pandas scalar, or None for a null; a list or dict as the JSON
+    text the lake reader gives it (lake/read.py), e.g. a typed lake table's list cell."""
     if value is None:
         return None
     if isinstance(value, str):
         return value
+    if isinstance(value, (list, dict)):
+        import json
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=render_value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (bytes, bytearray)):

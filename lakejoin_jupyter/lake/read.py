@@ -17,6 +17,10 @@ What is tolerated, and reported as a warning on the table:
   the line after them reads as a header its data rows agree with (:func:`preamble_lines`);
 * JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
 * very long cells (they are read; normalization does not index values over 512 chars).
+List columns: a Parquet column of lists of scalars, or a JSON-lines column whose values are all
+lists of scalars (or null), is a list column (``TableInfo.lists``): the build reads it as one
+list of element texts per cell (``lists=True``), so its values are its elements; elsewhere
+its cells read as their JSON text. Lists of lists or of structs stay JSON text.
 What is refused: empty files, a header with no data rows, binary content (including Excel
 or ZIP files named .csv), JSON that is not JSON lines (an array, or no line an object),
 files that cannot be opened.
@@ -72,6 +76,7 @@ class TableInfo:
     digest: str = ""          # content digest of the file (the build's read job takes it)
     warnings: list[str] = field(default_factory=list)
     partitions: list[str] = field(default_factory=list)  # a Parquet folder's key=value columns
+    lists: list[str] = field(default_factory=list)  # list columns: their values are elements
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -248,8 +253,9 @@ def _fix_header(names: list[str]) -> tuple[list[str], list[str]]:
 
 def read_columns(table_id: int, uri: str, fmt: str) -> tuple[TableInfo, list | None]:
     """Sniff, validate and read a table in one pass: its :class:`TableInfo` and its cells as
-    one Arrow string array per column (null for a null cell), or None when the table cannot
-    be read (the TableInfo says why). Never raises."""
+    one Arrow string array per column (null for a null cell; a list column, ``info.lists``:
+    a list<string> array of its element texts), or None when the table cannot be read (the
+    TableInfo says why). Never raises."""
     info = TableInfo(table_id=table_id, uri=uri, format=fmt)
     try:
         if fmt in ("csv", "tsv"):
@@ -274,9 +280,9 @@ def read_columns(table_id: int, uri: str, fmt: str) -> tuple[TableInfo, list | N
                     + (f", e.g. {_clip(first)!r}" if first else "") + ")")
             cols = _csv_columns(info, text, utf8)
         elif fmt == "parquet":
-            cols = _parquet_columns(info, inspect=True)
+            cols = _parquet_columns(info, inspect=True, lists=True)
         elif fmt == "jsonl":
-            cols = _jsonl_columns(info)
+            cols = _jsonl_columns(info, lists=True)
         else:
             raise TableReadError(uri, f"unknown table format {fmt!r}")
         if not info.columns:
@@ -424,7 +430,8 @@ def _partition_keys(folder: Path) -> list[str]:
         d = subs[0]
 
 
-def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False) -> list:
+def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False,
+                            lists: bool = False) -> list:
     """The cells of a Parquet dataset folder as pyarrow's dataset reads it (``pd.read_parquet``'s
     reader: its files in path order), the hive-style partition folders' keys as text
     columns after the files' own, with the value each folder name gives ("01" stays "01",
@@ -449,18 +456,23 @@ def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False)
         info.n_rows = table.num_rows
     if typed:
         return [table.column(j) for j in range(len(names))]
-    return [_arrow_text(table.column(j)) for j in range(len(names))]
+    if lists:
+        info.lists = [info.columns[j] for j in range(len(names))
+                      if is_scalar_list(table.schema.field(j).type)]
+    return [_cell_texts(table.column(j), lists) for j in range(len(names))]
 
 
-def _parquet_columns(info: TableInfo, inspect: bool = False, typed: bool = False) -> list:
+def _parquet_columns(info: TableInfo, inspect: bool = False, typed: bool = False,
+                     lists: bool = False) -> list:
     """The cells of a Parquet file or dataset folder (each file opened once), one Arrow
-    array per column by position, as text (``typed``: as stored, chunked arrays); with
-    ``inspect`` also its columns, row count and header warnings (as _inspect_parquet)."""
+    array per column by position, as text (``typed``: as stored, chunked arrays; ``lists``:
+    a list column as lists of element texts, named in ``info.lists``); with ``inspect``
+    also its columns, row count and header warnings (as _inspect_parquet)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     p = Path(info.uri)
     if p.is_dir():
-        return _parquet_folder_columns(info, inspect, typed)
+        return _parquet_folder_columns(info, inspect, typed, lists)
     try:
         files = [pq.ParquetFile(p)]
     except (OSError, ValueError) as e:
@@ -480,7 +492,10 @@ def _parquet_columns(info: TableInfo, inspect: bool = False, typed: bool = False
         return [pa.chunked_array([c for t in parts for c in t.column(j).chunks],
                                  parts[0].schema.field(j).type)
                 for j in range(len(info.columns))]
-    return [pa.concat_arrays([_arrow_text(t.column(j)) for t in parts])
+    if lists:
+        info.lists = [info.columns[j] for j in range(len(info.columns))
+                      if is_scalar_list(parts[0].schema.field(j).type)]
+    return [pa.concat_arrays([_cell_texts(t.column(j), lists) for t in parts])
             for j in range(len(info.columns))]
 
 
@@ -498,7 +513,7 @@ def read_parquet_typed(info: TableInfo):
     return pa.table(_parquet_columns(info, typed=True), names=list(info.columns))
 
 
-def _jsonl_columns(info: TableInfo) -> list:
+def _jsonl_columns(info: TableInfo, lists: bool = False) -> list:
     import pyarrow as pa
     raw = _open_bytes(info.uri)
     if not raw.strip():
@@ -530,7 +545,47 @@ def _jsonl_columns(info: TableInfo) -> list:
         info.warnings.append(f"{len(bad)} line(s) skipped, not JSON objects ({first}"
                              + (", ..." if len(bad) > 3 else "") + ")")
     info.n_rows = len(objs)
-    return [pa.array([_render_cell(o.get(k)) for o in objs], pa.string()) for k in keys]
+    out = []
+    for name, k in zip(info.columns, keys):
+        values = [o.get(k) for o in objs]
+        if lists and _json_list_column(values):
+            info.lists.append(name)
+            out.append(pa.array([None if v is None else [_render_cell(e) for e in v]
+                                 for v in values], pa.list_(pa.string())))
+        else:
+            out.append(pa.array([_render_cell(v) for v in values], pa.string()))
+    return out
+
+
+def _json_list_column(values: list) -> bool:
+    """Whether a JSON-lines column is a list column: some value is a list, and every value
+    is null or a list of scalars (no object, no list inside)."""
+    return any(isinstance(v, list) for v in values) and all(
+        v is None or (isinstance(v, list) and not any(isinstance(e, (dict, list)) for e in v))
+        for v in values)
+
+
+def is_scalar_list(t) -> bool:
+    """Whether an Arrow type is a list of scalars (a list column; not of lists, structs, maps)."""
+    import pyarrow as pa
+    return (pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t)) \
+        and not pa.types.is_nested(t.value_type)
+
+
+def _cell_texts(col, lists: bool):
+    """:func:`_arrow_text` of a column; with ``lists``, a list column (:func:`is_scalar_list`)
+    as a list<string> array of its elements' texts (null for a null list or element)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    if not (lists and is_scalar_list(col.type)):
+        return _arrow_text(col)
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    n = pc.list_value_length(col).fill_null(0).to_numpy(zero_copy_only=False)
+    offsets = np.zeros(len(n) + 1, dtype=np.int32)
+    np.cumsum(n, out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), _arrow_text(pc.list_flatten(col)),
+                                    mask=col.is_null())
 
 
 def _arrow_text(col):
@@ -566,9 +621,10 @@ def _render_cell(v):
     return render_value(v)
 
 
-def read_arrow(info: TableInfo) -> list:
+def read_arrow(info: TableInfo, lists: bool = False) -> list:
     """The cells of a table the build has sniffed (its TableInfo), one Arrow string array
-    per column, read exactly as the build read them (same encoding and delimiter)."""
+    per column, read exactly as the build read them (same encoding and delimiter); a list
+    column as its JSON text, or (``lists``) as the build reads it, lists of element texts."""
     if info.format in ("csv", "tsv"):
         raw = _open_bytes(info.uri)
         text = raw.decode(info.encoding or "utf-8")
@@ -579,9 +635,10 @@ def read_arrow(info: TableInfo) -> list:
         else:
             cols = _csv_columns(probe, text, raw if info.encoding == "utf-8" else None)
     elif info.format == "parquet":
-        cols = _parquet_columns(info)
+        cols = _parquet_columns(TableInfo(**{**asdict(info), "lists": []}), lists=lists)
     elif info.format == "jsonl":
-        cols = _jsonl_columns(TableInfo(table_id=info.table_id, uri=info.uri, format="jsonl"))
+        cols = _jsonl_columns(TableInfo(table_id=info.table_id, uri=info.uri, format="jsonl"),
+                              lists=lists)
     else:  # pragma: no cover
         raise TableReadError(info.uri, f"unknown table format {info.format!r}")
     return cols
@@ -600,30 +657,39 @@ def _json_object(line: str) -> tuple[dict | None, str]:
 
 # ------------------------------------------------------------------ reading pass
 
-def read_frames(info: TableInfo, chunk_rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
+def read_frames(info: TableInfo, chunk_rows: int = CHUNK_ROWS,
+                lists: bool = False) -> Iterator[pd.DataFrame]:
     """The table as string-valued pandas DataFrames (None for null cells), in row chunks.
 
     Columns are named by ``info.columns``; the values are the cells' text as written
-    (Parquet/JSON values rendered as text the way normalization renders them).
+    (Parquet/JSON values rendered as text the way normalization renders them); ``lists``:
+    a list column's cells as Python lists of element texts (:func:`read_arrow`).
     """
-    cols = read_arrow(info)
+    import pyarrow as pa
+    cols = read_arrow(info, lists)
     n = len(cols[0]) if cols else 0
     for lo in range(0, max(n, 1), chunk_rows):
         hi = min(lo + chunk_rows, n)
         data = {}
         for name, c in zip(info.columns, cols):
             a = np.empty(hi - lo, dtype=object)
-            a[:] = c.slice(lo, hi - lo).to_pylist()
+            if not pa.types.is_list(c.type):
+                a[:] = c.slice(lo, hi - lo).to_pylist()
+            else:                     # lists: one by one (numpy would nest them)
+                for i, v in enumerate(c.slice(lo, hi - lo).to_pylist()):
+                    a[i] = v
             data[name] = a
         yield pd.DataFrame(data, columns=info.columns)
         if hi >= n:
             break
 
 
-def read_table(info: TableInfo, max_rows: int | None = None) -> pd.DataFrame:
-    """The whole table (or its first ``max_rows`` rows) as one string-valued DataFrame."""
+def read_table(info: TableInfo, max_rows: int | None = None,
+               lists: bool = False) -> pd.DataFrame:
+    """The whole table (or its first ``max_rows`` rows) as one string-valued DataFrame
+    (``lists``: list columns as Python lists of element texts)."""
     frames, n = [], 0
-    for chunk in read_frames(info):
+    for chunk in read_frames(info, lists=lists):
         frames.append(chunk)
         n += len(chunk)
         if max_rows is not None and n >= max_rows:
