@@ -276,13 +276,31 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
 
 def run_predicate(engine, hit, frame, preference: str = "h5",
                   time_limit: float = 30.0, *, frame_name: str = "df") -> ActionResult:
-    """Seed the schemaless search with the pair the index found, compare predicates, and
-    join with the best one."""
+    """Seed the schemaless search with the pair the index found when it matched equal
+    values, compare predicates, and join with the best one. A hit matched through a program
+    or by similar values (whose raw values need not meet), or a seed no predicate contains,
+    gets the unseeded search, and the summary says so."""
     from .charts import predicate_chart
     from .join.schemaless import PREFERENCES, predicate_text
-    seed = [(q, c) for q, c in zip(hit.query_columns, hit.columns) if q in frame.columns]
+    details = getattr(hit, "details", None) or {}
+    unequal = "program_json" in details or "tau" in details
+    seed = [] if unequal else [(q, c) for q, c in zip(hit.query_columns, hit.columns)
+                               if q in frame.columns]
     res = engine.best_predicate(frame, hit.table, preference=preference,
                                 seed_pair=seed or None, time_limit=time_limit)
+    pair = ", ".join(f"{_code(q)} = {_code(c)}" for q, c in zip(hit.query_columns, hit.columns))
+    note = None
+    if unequal:
+        how = "a transformation" if "program_json" in details else "similar values"
+        note = (f"not seeded with the hit's pair {pair}: it matched through {how}, not on "
+                f"equal values, so the search considered every column pair")
+    elif seed and not res.predicate:
+        note = (f"no predicate contains the hit's pair {pair} (its columns share no value as "
+                f"written), so the search was run again without it")
+        res = engine.best_predicate(frame, hit.table, preference=preference,
+                                    time_limit=time_limit)
+    if note is not None:
+        res.notes.insert(0, note)
     title = f"Join predicate for {hit.table} ({res.preference}: {PREFERENCES[res.preference].label})"
     if not res.predicate:
         return ActionResult(title=title, ok=False, summary="; ".join(res.notes),
