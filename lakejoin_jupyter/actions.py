@@ -264,8 +264,13 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
     m = pd.concat([m[~same_key].sort_values("distance", ascending=False, kind="stable"),
                    m[same_key & ~same_text], m[same_text]])
     n, n_norm = int((~same_key).sum()), int((same_key & ~same_text).sum())
-    also = (f"; {n_norm:,} differ only in case, spacing or number format" if n_norm else "")
-    caption = (f"matched values ({n:,} of {len(m):,} pairs differ: shown first, to check{also})"
+    n_same = len(m) - n - n_norm              # three counts that add up to every pair
+    parts = [f"{n:,} differ in spelling, shown first to check"]
+    if n_norm:
+        parts.append(f"{n_norm:,} only in case, spacing or number format")
+    if n_same:
+        parts.append(f"{n_same:,} identical")
+    caption = (f"matched values ({len(m):,} pairs: {'; '.join(parts)})"
                if n else f"matched values ({len(m):,} pairs, all equal after normalization)")
     return {caption: m.head(limit).rename(columns={"right": f"{qcol} (query)",
                                                    "left": f"{lcol} (lake)"})
