@@ -23,6 +23,7 @@ from .join.plan import AGGREGATES
 from .search.registry import ParamSpec, resolve_options
 
 LEARN_ROWS = 5_000          # rows of a Spark query frame the learning actions look at
+PAIRS_SHOWN = 50            # the fuzzy join's pairs to check shown (before the equal ones)
 
 
 @dataclass
@@ -37,6 +38,8 @@ class ActionResult:
     chosen: dict = field(default_factory=dict)    # parameter values the action chose itself
     spark: bool = False               # the user's frame is a Spark DataFrame: PySpark code
     ok: bool = True                   # False: nothing usable found (the summary says why)
+    rows_shown: dict = field(default_factory=dict)   # caption -> rows shown (default 10)
+    tables_first: int = 0             # how many of the tables come before the chart
     details: dict = field(default_factory=dict)
 
     def code(self, name: str = "df", into: str = "joined") -> str | None:
@@ -239,10 +242,12 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         plan = fj.plan(frame, threshold=threshold)
         matched = int(joined[plan.renamed.get(hit.column, hit.column)].notna().sum())
         summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
+    (caption, pairs), = fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column).items()
+    to_check = int((pairs["equal"] == "no").sum())
     return ActionResult(
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
-        tables={**fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column),
-                "estimate vs threshold": fj.curve, "join functions": fj.functions},
+        tables={caption: pairs, "estimate vs threshold": fj.curve, "join functions": fj.functions},
+        rows_shown={caption: min(PAIRS_SHOWN, max(10, to_check))}, tables_first=1,
         code_options={"threshold": threshold}, chosen={"threshold": fj.threshold},
         spark=is_spark_frame(frame),
         details={"threshold": t, "function": fj.function, "configs": fj.configs,
