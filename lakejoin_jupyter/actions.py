@@ -23,6 +23,7 @@ from .join.plan import AGGREGATES
 from .search.registry import ParamSpec, resolve_options
 
 LEARN_ROWS = 5_000          # rows of a Spark query frame the learning actions look at
+PAIRS_SHOWN = 50            # the fuzzy join's pairs to check shown (before the equal ones)
 
 
 @dataclass
@@ -37,6 +38,8 @@ class ActionResult:
     chosen: dict = field(default_factory=dict)    # parameter values the action chose itself
     spark: bool = False               # the user's frame is a Spark DataFrame: PySpark code
     ok: bool = True                   # False: nothing usable found (the summary says why)
+    rows_shown: dict = field(default_factory=dict)   # caption -> rows shown (default 10)
+    tables_first: int = 0             # how many of the tables come before the chart
     details: dict = field(default_factory=dict)
 
     def code(self, name: str = "df", into: str = "joined") -> str | None:
@@ -240,10 +243,12 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         plan = fj.plan(frame, threshold=threshold)
         matched = int(joined[plan.renamed.get(hit.column, hit.column)].notna().sum())
         summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
+    (caption, pairs), = fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column).items()
+    to_check = int((pairs["equal"] == "no").sum())
     return ActionResult(
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
-        tables={**fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column),
-                "estimate vs threshold": fj.curve, "join functions": fj.functions},
+        tables={caption: pairs, "estimate vs threshold": fj.curve, "join functions": fj.functions},
+        rows_shown={caption: min(PAIRS_SHOWN, max(10, to_check))}, tables_first=1,
         code_options={"threshold": threshold}, chosen={"threshold": fj.threshold},
         spark=is_spark_frame(frame),
         details={"threshold": t, "function": fj.function, "configs": fj.configs,
@@ -265,8 +270,13 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
     m = pd.concat([m[~same_key].sort_values("distance", ascending=False, kind="stable"),
                    m[same_key & ~same_text], m[same_text]])
     n, n_norm = int((~same_key).sum()), int((same_key & ~same_text).sum())
-    also = (f"; {n_norm:,} differ only in case, spacing or number format" if n_norm else "")
-    caption = (f"matched values ({n:,} of {len(m):,} pairs differ: shown first, to check{also})"
+    n_same = len(m) - n - n_norm              # three counts that add up to every pair
+    parts = [f"{n:,} differ in spelling, shown first to check"]
+    if n_norm:
+        parts.append(f"{n_norm:,} only in case, spacing or number format")
+    if n_same:
+        parts.append(f"{n_same:,} identical")
+    caption = (f"matched values ({len(m):,} pairs: {'; '.join(parts)})"
                if n else f"matched values ({len(m):,} pairs, all equal after normalization)")
     return {caption: m.head(limit).rename(columns={"right": f"{qcol} (query)",
                                                    "left": f"{lcol} (lake)"})
@@ -277,13 +287,31 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
 
 def run_predicate(engine, hit, frame, preference: str = "h5",
                   time_limit: float = 30.0, *, frame_name: str = "df") -> ActionResult:
-    """Seed the schemaless search with the pair the index found, compare predicates, and
-    join with the best one."""
+    """Seed the schemaless search with the pair the index found when it matched equal
+    values, compare predicates, and join with the best one. A hit matched through a program
+    or by similar values (whose raw values need not meet), or a seed no predicate contains,
+    gets the unseeded search, and the summary says so."""
     from .charts import predicate_chart
     from .join.schemaless import PREFERENCES, predicate_text
-    seed = [(q, c) for q, c in zip(hit.query_columns, hit.columns) if q in frame.columns]
+    details = getattr(hit, "details", None) or {}
+    unequal = "program_json" in details or "tau" in details
+    seed = [] if unequal else [(q, c) for q, c in zip(hit.query_columns, hit.columns)
+                               if q in frame.columns]
     res = engine.best_predicate(frame, hit.table, preference=preference,
                                 seed_pair=seed or None, time_limit=time_limit)
+    pair = ", ".join(f"{_code(q)} = {_code(c)}" for q, c in zip(hit.query_columns, hit.columns))
+    note = None
+    if unequal:
+        how = "a transformation" if "program_json" in details else "similar values"
+        note = (f"not seeded with the hit's pair {pair}: it matched through {how}, not on "
+                f"equal values, so the search considered every column pair")
+    elif seed and not res.predicate:
+        note = (f"no predicate contains the hit's pair {pair} (its columns share no value as "
+                f"written), so the search was run again without it")
+        res = engine.best_predicate(frame, hit.table, preference=preference,
+                                    time_limit=time_limit)
+    if note is not None:
+        res.notes.insert(0, note)
     title = f"Join predicate for {hit.table} ({res.preference}: {PREFERENCES[res.preference].label})"
     if not res.predicate:
         return ActionResult(title=title, ok=False, summary="; ".join(res.notes),

@@ -584,7 +584,22 @@ def hit_card_html(h: Hit) -> str:
 
         def sample(xs):
             return ", ".join(esc(str(x)) for x in xs[:CARD_VALUES]) + (" ..." if len(xs) > CARD_VALUES else "")
-        values = (f"<div class='lakejoin-values'><b>matched ({len(m):,}):</b> {sample(m)}"
+        matched = f"<b>matched ({len(m):,}):</b> {sample(m)}"
+        pairs = h.details.get("pairs") if "tau" in h.details else None
+        if pairs and len(pairs) == len(m):
+            # PEXESO: the similar pairs (the query's value is not the lake's) come first, the
+            # farthest first: those are the ones to check; then the equal values
+            tokens = h.details["matched_tokens"]
+            differ = sorted(((value, lake, d) for tok, (value, lake, d) in zip(tokens, pairs)
+                             if tok != lake), key=lambda x: -x[2])
+            equal = [value for tok, (value, lake, _) in zip(tokens, pairs) if tok == lake]
+            shown = [f"{value} \u2192 {lake}" for value, lake, _ in differ]
+            matched = (f"<b>matched ({len(m):,}):</b> "
+                       + (f"<b>{len(differ):,} similar, not equal</b> (check them): "
+                          f"{sample(shown)}" if differ else "")
+                       + ("; " if differ and equal else "")
+                       + (f"<b>{len(equal):,} equal</b>: {sample(equal)}" if equal else ""))
+        values = (f"<div class='lakejoin-values'>{matched}"
                   + (f"<br><b>not matched ({len(u):,}):</b> {sample(u)}" if u else "") + "</div>")
     return (f"<div class='lj-card' style='border:1px solid #ccd;border-radius:6px;padding:8px 12px;"
             f"max-width:760px'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "

@@ -946,6 +946,59 @@ def test_fuzzy_join_action_on_a_hit():
         acts["fuzzy_join"](FakeEngine(), hit, right, threshold="0.5")
 
 
+def test_the_pairs_caption_counts_spelling_case_and_identical_pairs_apart():
+    """15 typo pairs, 7 pairs that differ only in case and 47 identical ones: the caption
+    gives the three counts (not "15 of 69 pairs differ; 7 differ only in case", which reads as
+    if 8 pairs were real fuzzy matches)."""
+    from lakejoin_jupyter.actions import fuzzy_pairs_table
+    typos = [(f"pakage{i}", f"package{i}") for i in range(15)]
+    case = [(f"NAME{i}", f"name{i}") for i in range(7)]
+    same = [(f"same{i}", f"same{i}") for i in range(47)]
+    right, left = zip(*(typos + case + same))
+    m = pd.DataFrame({"right": right, "left": left, "function": "f",
+                      "distance": [0.1] * 15 + [0.0] * 54})
+    (caption, shown), = fuzzy_pairs_table(m, "q", "l").items()
+    assert caption == ("matched values (69 pairs: 15 differ in spelling, shown first to check; "
+                       "7 only in case, spacing or number format; 47 identical)")
+    assert list(shown["equal"]) == ["no"] * 15 + ["normalized"] * 7 + ["yes"] * 47
+    (caption, _), = fuzzy_pairs_table(m.iloc[:20], "q", "l").items()
+    assert caption == ("matched values (20 pairs: 15 differ in spelling, shown first to check; "
+                       "5 only in case, spacing or number format)")
+
+
+def test_the_widget_shows_every_pair_to_check_first_without_an_inner_scroll_box():
+    """The Fuzzy join tab: the pairs to check (more than ten here) come first, all of them,
+    then the chart and the estimate tables, in an output that grows with them instead of a
+    fixed-height scroll box."""
+    from lakejoin_jupyter.actions import get
+    from lakejoin_jupyter.engine import Hit
+    from lakejoin_jupyter.ui.actions_panel import ActionTab
+    left, right, _ = synthetic(4, 150, 60)
+
+    class FakeEngine:
+        def fuzzy_join(self, table, frame, on, precision_target):
+            return fuzzy.fuzzy_join(left, frame, on=on, precision_target=precision_target)
+
+    hit = Hit(rank=1, table="ref", table_id=0, columns=("name",), column_ids=(3,), score=1.0,
+              overlap=1, containment=0.1, jaccard=0.1, method="pexeso", exact=True,
+              query_columns=("label",))
+    action = get("fuzzy_join")
+    res = action(FakeEngine(), hit, right)
+    caption, pairs = next(iter(res.tables.items()))
+    to_check = pairs[pairs["equal"] == "no"]
+    assert len(to_check) > 10 and res.chart is not None
+    tab = ActionTab(action, lambda name: None)
+    tab.show_result(res, None, None)
+    assert tab.output.layout.max_height is None and tab.output.layout.height is None
+    shown = [o["data"] for o in tab.output.outputs]
+    first = shown[0]["text/html"]
+    assert caption.split(" (")[0] in first
+    assert all(f">{v}<" in first for v in to_check["label (query)"])
+    assert shown[1]["text/plain"].startswith("alt.")          # the chart, then the estimates
+    assert "estimate vs threshold" in shown[2]["text/html"]
+    assert "join functions" in shown[3]["text/html"]
+
+
 def test_pairs_to_check_are_the_ones_that_differ_after_normalization():
     """A pair that differs only in case (ROYALBLUE2 / RoyalBlue2) is one key to the
     normalization: it is not counted among the pairs to check, which come first."""
@@ -954,8 +1007,8 @@ def test_pairs_to_check_are_the_ones_that_differ_after_normalization():
                       "left": ["RoyalBlue2", "gray6", "navy", "sky blue", "DarkRed", "1.5"],
                       "function": ["f"] * 6, "distance": [0.3, 0.1, 0.0, 0.2, 0.25, 0.05]})
     (caption, shown), = fuzzy_pairs_table(m, "c", "name").items()
-    assert "2 of 6 pairs differ: shown first, to check" in caption
-    assert "3 differ only in case, spacing or number format" in caption
+    assert caption == ("matched values (6 pairs: 2 differ in spelling, shown first to check; "
+                       "3 only in case, spacing or number format; 1 identical)")
     assert list(shown["c (query)"]) == ["DakRed", "gay6", "ROYALBLUE2", " Sky  Blue", "1.50",
                                         "navy"]
     assert list(shown["equal"]) == ["no", "no", "normalized", "normalized", "normalized", "yes"]

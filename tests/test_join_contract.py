@@ -114,7 +114,7 @@ def test_fuzzy_action_joins_at_the_threshold_it_chose(demo_engine):
     differ = [(r, l) for r, l in zip(m["right"], m["left"])
               if normalize_value(r) != normalize_value(l)]
     same = sum(r == l for r, l in zip(m["right"], m["left"]))
-    assert differ and f"{len(differ):,} of {len(m):,} pairs differ" in caption
+    assert differ and f"{len(m):,} pairs: {len(differ):,} differ in spelling" in caption
     pairs = list(zip(shown["country (query)"], shown["CLDR display name (lake)"]))
     assert sorted(pairs) == sorted(zip(m["right"], m["left"]))
     assert sorted(pairs[:len(differ)]) == sorted(differ)

@@ -659,3 +659,31 @@ def test_empty_result_says_what_tau_found_nothing(fuzzy_index, capsys, tmp_path)
     assert "fuzzy / semantic search" in out and "shares a value" not in out
     hits = eng.search(q, "v", method="pexeso", k=5, tau=2.0, joinability=0.1)
     assert len(hits) and all(h.jaccard is None and 0 < h.containment <= 1 for h in hits)
+
+
+def test_a_pexeso_hit_card_lists_the_similar_pairs_first():
+    """The card of a PEXESO hit shows the matched values that are not equal to their lake
+    value (the ones to check, farthest first) before the equal ones, and counts both."""
+    import re
+    from types import SimpleNamespace
+    from lakejoin_jupyter.engine import CARD_VALUES, Hit, Query
+    equal = [f"pkg{i:02d}" for i in range(10)]
+    similar = [("bfeautifulsoup4", "beautifulsoup4", 0.2), ("urllio3", "urllib3", 0.3),
+               ("promt_toolkit", "prompt_toolkit", 0.1)]
+    tokens = sorted(equal + [q for q, _, _ in similar] + ["nomatch"])
+    display = {t: t.upper() if t.startswith("pkg") else t for t in tokens}
+    pairs = [(display[t], t, 0.0) for t in equal[:5]] + [similar[0]] + \
+            [(display[t], t, 0.0) for t in equal[5:]] + similar[1:]
+    matched = [p[0].lower() for p in pairs]
+    q = Query(columns=("name",), tokens=tokens, size=len(tokens), display=display, n_rows=14)
+    hit = Hit(rank=1, table="t", table_id=0, columns=("c",), column_ids=(0,), score=0.9,
+              overlap=len(pairs), containment=0.9, jaccard=None, method="pexeso", exact=True,
+              query_columns=("name",),
+              details={"matched_tokens": matched, "pairs": pairs, "tau": 0.4},
+              _engine=SimpleNamespace(added_columns=lambda h: []), _query=q)
+    values = re.search(r"class='lakejoin-values'>(.*?)</div>", hit.card()).group(1)
+    text = re.sub(r"<[^>]+>", "", values)
+    assert text.startswith("matched (13): 3 similar, not equal (check them): "
+                           "urllio3 \u2192 urllib3, bfeautifulsoup4 \u2192 beautifulsoup4, "
+                           "promt_toolkit \u2192 prompt_toolkit; 10 equal: PKG00, PKG01, ")
+    assert text.count("PKG") == CARD_VALUES and "not matched (1): nomatch" in text

@@ -457,3 +457,58 @@ def test_spark_dataframes_sampled_and_rescored_exactly(spark):
     assert joined.count() == exact.join_size
     ns = {"left": spark.createDataFrame(left), "right": spark.createDataFrame(right)}
     assert _run_code(sres.code("left", other="right"), ns).count() == exact.join_size
+
+
+class _FramesEngine:
+    """The engine's best_predicate over named frames instead of lake tables."""
+
+    def __init__(self, tables):
+        self.tables = tables
+
+    def best_predicate(self, df, other, preference="h5", seed_pair=None, **options):
+        return sl.best_predicate(df, self.tables[other], preference, seed_pair=seed_pair,
+                                 right_name="contacts", **options)
+
+
+def _pkgs_and_contacts():
+    names = [f"pkg{i}" for i in range(40)]
+    authors = [f"First{i} Last{i}" for i in range(40)]
+    query = pd.DataFrame({"name": names, "author": authors})
+    lake = pd.DataFrame({"pkg": names[:30] + [f"other{i}" for i in range(10)],
+                         "email": [f"first{i}.last{i}@example.org" for i in range(40)]})
+    return query, lake
+
+
+@pytest.mark.parametrize("details", [{"program_json": "{}", "program": "lower(...)"},
+                                     {"tau": 0.2}, {}])
+def test_predicate_action_is_not_stuck_on_a_seed_sharing_no_value(details):
+    """A "Needs a transformation" hit (author -> e-mail), a PEXESO hit, or an equal-value hit
+    whose columns share nothing as written: the action finds what the unseeded search finds
+    (name = pkg), and says the hit's pair did not seed it."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import get
+    query, lake = _pkgs_and_contacts()
+    engine = _FramesEngine({"people/contacts": lake})
+    unseeded = sl.best_predicate(query, lake, "h5", right_name="contacts")
+    assert unseeded.predicate == [("name", "pkg")]
+    hit = SimpleNamespace(table="people/contacts", query_columns=("author",),
+                          columns=("email",), details=details)
+    out = get("predicate")(engine, hit, query, preference="h5")
+    assert out.ok, out.summary
+    res = out.details["result"]
+    assert res.predicate == unseeded.predicate and res.stats == unseeded.stats
+    assert len(out.joined) == unseeded.join_size
+    assert "`author` = `email`" in out.summary and "*note:*" in out.summary
+
+
+def test_predicate_action_keeps_an_equal_value_seed():
+    """An equal-value hit's pair that shares values seeds the search and stays in the answer."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import get
+    query, lake = _pkgs_and_contacts()
+    hit = SimpleNamespace(table="people/contacts", query_columns=("name",), columns=("pkg",),
+                          details={})
+    out = get("predicate")(_FramesEngine({"people/contacts": lake}), hit, query)
+    res = out.details["result"]
+    assert out.ok and res.seed == [("name", "pkg")] and ("name", "pkg") in res.predicate
+    assert "not seeded" not in out.summary and "again without it" not in out.summary

@@ -628,6 +628,45 @@ def test_a_search_cell_the_widget_cannot_follow_is_kept_with_a_note(fuzzy_engine
 
 
 @pytest.mark.spark
+def test_the_widget_follows_its_own_search_cell_on_other_columns(fuzzy_engine, fifa,
+                                                                 monkeypatch):
+    """Restart and "Run all" after the user searched other columns with another method than
+    the ``%lakejoin ui fifa.country`` line names: the widget's search cell states them, and
+    the re-created widget searches what that cell states (columns included), showing the
+    hits the cell binds."""
+    sent = _sent(monkeypatch)
+    before = make(fuzzy_engine, ns={"fifa": fifa}, frame="fifa", columns=["country"],
+                  search=True)
+    before.wait()
+    before.column_picker.value = ("country", "confederation")
+    before.k_box.value = 5
+    before.search_button.click()
+    before.wait()
+    cell = sent[-1]["code"]
+    assert cell.startswith("%lakejoin search fifa -c country -c confederation -k 5 ")
+    rows = [(r["table"], r["mapping"]) for r in before.results.rows]
+    assert rows
+    ns = {"fifa": fifa}                       # the fresh kernel: a new widget, the same cell
+    w = make(fuzzy_engine, ns=ns, frame="fifa", columns=["country"], search=True)
+    w.wait()
+    assert sent[-1]["only_if_missing"] is True
+    _reply(w.search_code, sent[-1]["request"], "kept", cell)
+    w.wait()
+    assert "does not follow" not in w.status_text, w.status_text
+    assert tuple(w.column_picker.value) == ("country", "confederation") and w.k_box.value == 5
+    assert [(r["table"], r["mapping"]) for r in w.results.rows] == rows
+    assert sent[-1]["code"] == cell and w.search_code.code == cell
+    assert ns["fifa_hits"][0].query_columns == ("country", "confederation")
+    # a cell naming a column the frame lacks is still kept with a note, nothing changed
+    n = len(sent)
+    _reply(w.search_code, sent[-1]["request"], "kept",
+           "%lakejoin search fifa -c country -c nope --save fifa_hits")
+    w.wait()
+    assert len(sent) == n and "does not follow it" in w.status_text
+    assert tuple(w.column_picker.value) == ("country", "confederation")
+
+
+@pytest.mark.spark
 def test_the_first_search_leaves_the_variable_its_cell_bound(demo_engine, fifa, monkeypatch):
     """"Run all" may run the search cell below the widget before the widget's own first
     search ends: that search then leaves the variable to the cell (the notebook's search

@@ -165,7 +165,8 @@ class ActionTab(W.VBox):
                        self.variable], layout=W.Layout(align_items="center"))
         self.summary = W.HTML()
         self.summary.add_class("lakejoin-action-summary")
-        self.output = W.Output(layout=W.Layout(width="100%", max_height="440px", overflow="auto"))
+        # no inner scroll box: a fuzzy join's pairs to check and its estimates need the room
+        self.output = W.Output(layout=W.Layout(width="100%", overflow="auto"))
         self.output.add_class("lakejoin-action-out")
         self.code_panel = CodePanel(layout=W.Layout(width="100%"))
         self.result = None
@@ -235,13 +236,16 @@ class ActionTab(W.VBox):
                               f"{html.escape(result.title)}</div>"
                               + markdown_html(result.summary) + where)
         from IPython.display import HTML
-        objs = [] if result.chart is None else [result.chart]     # look first, then read
+        objs = []
         for caption, df in (result.tables or {}).items():
             if isinstance(df, pd.DataFrame):
-                objs.append(HTML(frame_html(df, caption)))
+                objs.append(HTML(frame_html(df, caption,
+                                            (result.rows_shown or {}).get(caption, 10))))
             else:                                 # anything else an action returns: as text
                 objs.append(HTML(f"<b>{html.escape(str(caption))}</b><pre>"
                                  f"{html.escape(str(df))}</pre>"))
+        if result.chart is not None:              # look first, then read (unless a table
+            objs.insert(result.tables_first, result.chart)   # must come first: pairs to check)
         show(self.output, *objs)
         if variable:
             self.variable.value = variable

@@ -109,8 +109,9 @@ def display_action_result(result, bound_as: str | None = None, code: str | None 
         text.append(f"Bound to {bound_as}.")
     for caption, df in (result.tables or {}).items():
         if isinstance(df, pd.DataFrame):
-            parts.append(frame_html(df, caption))
-            text.append(frame_text(df, caption))
+            rows = (getattr(result, "rows_shown", None) or {}).get(caption, 10)
+            parts.append(frame_html(df, caption, rows))
+            text.append(frame_text(df, caption, rows))
     display(Rich("".join(parts), "\n".join(t for t in text if t)))
     if result.chart is not None:
         display(result.chart)

@@ -640,9 +640,23 @@ class DiscoveryWidget(W.VBox):
         if self.frame_picker.value != name or [str(c) for c in self.column_picker.value] != cols:
             return                                   # the user has moved on
         stated = read_search_line(source, name)
-        why = ("it is not a %lakejoin search of this query the widget can make"
-               if stated is None or stated["columns"] != cols or stated["save"] != variable
-               else self.query.apply(stated))
+        # the cell may search other columns of the frame (the widget wrote it after the user
+        # picked them; its ``%lakejoin ui`` line still names the first ones): take them too
+        by_name = {str(c): c for c in self.query.column_options()}
+        columns = (None if stated is None or stated["save"] != variable
+                   or len(set(stated["columns"])) != len(stated["columns"])
+                   or not set(stated["columns"]) <= set(by_name)
+                   else tuple(by_name[c] for c in stated["columns"]))
+        why = "it is not a %lakejoin search of this query the widget can make"
+        if columns is not None:
+            before, method = tuple(self.column_picker.value), self.method_picker.value
+            if before != columns:
+                self.column_picker.value = columns   # the methods offered for them
+            why = self.query.apply(stated)
+            if why and before != columns:
+                self.column_picker.value = before
+                if method in [v for _, v in self.method_picker.options]:
+                    self.method_picker.value = method
         if why:
             self._set_status(f"The notebook's search cell for {variable} is kept as written; "
                              f"the widget does not follow it ({why}). Search (or Update cell) "
@@ -650,7 +664,8 @@ class DiscoveryWidget(W.VBox):
             return
         self.max_values = stated["max_values"]
         c = self.query.choices()
-        now = search_magic(name, cols, k=c["k"], save=variable, threshold=c["threshold"],
+        now = search_magic(name, stated["columns"], k=c["k"], save=variable,
+                           threshold=c["threshold"],
                            method=c["method"], options=c["options"],
                            max_values=self.max_values)
         if now == line:
