@@ -409,7 +409,7 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
                                          for h in want]
     many = want.multiplying()
     assert ("would multiply the query's" in w.status_text) == bool(many)
-    assert all(r["exact"] for r in w.results.rows)
+    assert all(r["exact"] and r["figures"] == "exact" for r in w.results.rows)
     assert w.results.rows[1]["containment"] == pytest.approx(want[1].containment)
     assert "5 hit(s) for fifa[country]" in w.status_text
     assert f"{want.method}, {want.plan}, " in w.status_text      # which exact plan answered
@@ -718,7 +718,8 @@ def test_progressive_results_and_method_options(demo_engine, fifa, fake_methods)
     w.query.method_controls["noise"].value = 0.75
     w.search().wait()
     assert seen[-1] == {"noise": 0.75}
-    assert all(r["method"] == "approx-test" and not r["exact"] for r in w.results.rows)
+    assert all(r["method"] == "approx-test" and not r["exact"] and r["figures"] == "estimated"
+               for r in w.results.rows)
 
 
 @pytest.mark.spark

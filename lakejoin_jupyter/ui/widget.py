@@ -715,7 +715,10 @@ class DiscoveryWidget(W.VBox):
                        "shrink": True}]
                      if any("program" in h.details for h in hits) else []),
                    {"key": "method", "label": "method", "kind": "text"},
-                   {"key": "exact", "label": "figures", "kind": "flag"}]
+                   {"key": "figures", "label": "figures", "kind": "text",
+                    "title": "exact: counted from the index; estimated: by an approximate "
+                    "method; learned: by applying a program learned from a sample of the "
+                    "query's values"}]
         rows = []
         for h in hits:
             c = h.containment if h.containment is not None else h.estimated_containment
@@ -724,7 +727,7 @@ class DiscoveryWidget(W.VBox):
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": float(f"{float(h.score):.4g}"),
                          "program": h.details.get("program", ""),
-                         "method": h.method, "exact": bool(h.exact),
+                         "method": h.method, "exact": bool(h.exact), "figures": h.figures,
                          "lake_rows": h.lake_rows, "key_ratio": _num(h.key_ratio),
                          "row_coverage": _num(h.row_coverage),
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
