@@ -263,6 +263,45 @@ def test_coverage_chart_tick_labels_have_room():
     assert min(b - a for a, b in zip(ticks, ticks[1:])) * width >= 45
 
 
+def test_a_lake_path_that_cannot_be_indexed_is_refused_before_the_build(tmp_path, monkeypatch):
+    """A lake path that does not exist, is not a table file, or cannot be read is refused
+    when Build is pressed: one line naming the path and what to type; no task, no Spark, no
+    progress bar, the buttons usable. A folder or a table file goes on to the build."""
+    import os
+    import lakejoin_jupyter.spark as spark_module
+    monkeypatch.setattr(spark_module, "get_spark", lambda *a, **k: pytest.fail("Spark started"))
+    w = make()
+    (tmp_path / "notes.pdf").write_bytes(b"%PDF")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    missing = tmp_path / "lakes" / "fivethirtyeigth"
+    cases = [(missing, "does not exist", "nothing named 'lakes' in"),
+             (tmp_path / "notes.pdf", "is not a table file", "type the path of a folder")]
+    if os.geteuid() != 0:                 # root reads whatever the permissions say
+        locked.chmod(0)
+        cases.append((locked, "cannot be read", "check its permissions"))
+    try:
+        for path, what, hint in cases:
+            w.lake_path.value = str(path)
+            w.index_path.value = str(tmp_path / "out.index")
+            assert w.build_index(w.lake_path.value, w.index_path.value) is None
+            assert f"{path.absolute()} {what}" in w.status_text and hint in w.status_text
+            assert "lakejoin-status-error" in w.status.value and "\n" not in w.status_text
+            assert not w._tasks and w.progress.layout.display == "none"
+            assert not w.build_button.disabled and not w.search_button.disabled
+            w.build_button.click()                    # the button: the same refusal
+            assert not w._tasks and f"{path.absolute()} {what}" in w.status_text
+        assert not (tmp_path / "out.index").exists()
+    finally:
+        locked.chmod(0o755)
+    from lakejoin_jupyter.lake.discover import lake_path_problem
+    (tmp_path / "t.csv").write_text("a\n1\n")
+    (tmp_path / "t.txt").write_text("a\n1\n")
+    assert lake_path_problem(tmp_path) is None and lake_path_problem(tmp_path / "t.csv") is None
+    assert lake_path_problem(tmp_path / "t.txt") is None
+    assert "does not exist" in lake_path_problem("~/no-such-lake-here")
+
+
 def test_search_magic_is_the_widgets_search_as_a_line():
     assert search_magic("fifa", ["country"], k=10, save="fifa_hits") == \
         "%lakejoin search fifa.country -k 10 --save fifa_hits"

@@ -352,9 +352,14 @@ class DiscoveryWidget(W.VBox):
         the index it replaces. A failure or a cancel is one line and no index is written."""
         from pathlib import Path
         from ..engine import build_index
+        from ..lake.discover import lake_path_problem
         lake, out = (lake or "").strip(), (out or "").strip()
         if not lake or not out:
             self._set_status("Type the lake folder and the index folder to build.", "error")
+            return None
+        problem = lake_path_problem(lake)       # before Spark starts or the bar shows
+        if problem is not None:
+            self._set_status(problem, "error")
             return None
         dest = Path(out).expanduser().absolute()          # the one path every message names
         replacing = holds_index(out)
