@@ -895,8 +895,9 @@ def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
 def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     """The Index field holds the open index (through a link, as a Lab root often does):
     the build button reads Rebuild; a build without overwrite refuses in one line that
-    names one path; Rebuild replaces the index, keeps its optional components and reopens
-    it; a rebuild that fails leaves the index and no progress bar."""
+    names one path; Rebuild replaces the index, keeps its optional components and every
+    build setting it records (MinHash size and seed, XASH size, each component's ``--set``
+    options) and reopens it; a rebuild that fails leaves the index and no progress bar."""
     import os
     from conftest import write_lake
     from lakejoin_jupyter import open_index
@@ -908,8 +909,22 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
         "a.csv": pd.DataFrame({"country": names + ["peru"]}),
         "b.csv": pd.DataFrame({"name": ["peru", "chad"], "code": ["PE", "TD"]})})
     real = tmp_path / "real.index"
+    given = {"pexeso": {"embedder": "ngram:dim=64", "pivots": 6, "seed": 3},
+             "union": {"sample_values": 40}, "transform": {"q": 4, "short": 0},
+             "lshensemble": {"partitions": 8, "max_bins": 512}}
     build(old, real, spark=spark, progress=False, settings=BuildSettings(
-        components=("union", "pexeso"), component_options={"pexeso": {"embedder": "ngram:dim=64"}}))
+        num_perm=128, minhash_seed=7, mate_bits=512, components=("union", "pexeso", "transform"),
+        component_options=given))
+    from lakejoin_jupyter.index.store import read_manifest
+    from lakejoin_jupyter.indexing.pipeline import recorded_settings
+    before = recorded_settings(read_manifest(real))
+    assert (before.num_perm, before.minhash_seed, before.mate_bits) == (128, 7, 512)
+    assert set(before.components) == {"union", "pexeso", "transform"}
+    for comp, opts in given.items():           # every --set value is recorded, and read back
+        for name, value in opts.items():
+            got = before.component_options[comp][name]
+            assert (got["name"], got["dim"]) == ("ngram", 64) if name == "embedder" else \
+                got == value, (comp, name, got)
     (tmp_path / "root").mkdir()
     link = tmp_path / "root" / "lake.index"
     os.symlink(real, link)
@@ -928,6 +943,12 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     engine = w.session.engine
     assert engine.path == link and engine.index.has("union")        # kept, with
     assert engine.index.components["pexeso"]["embedder"]["dim"] == 64     # its embedder
+    assert recorded_settings(read_manifest(link)) == before       # and every other setting
+    after = read_manifest(link)
+    assert after["parameters"] == {"num_perm": 128, "minhash_seed": 7}
+    assert after["components"]["mate"]["xash"]["bits"] == 512
+    assert after["components"]["transform"]["spec"]["q"] == 4
+    assert (after["components"]["pexeso"]["pivots"], after["components"]["pexeso"]["seed"]) == (6, 3)
     assert w.title.value.count("2 tables") == 1
     w.method_picker.value = "auto"
     w.search().wait()

@@ -372,8 +372,8 @@ class DiscoveryWidget(W.VBox):
         # Union mode needs the (opt-in) union component: a build from Union mode adds it;
         # a rebuild keeps those of the index it replaces
         components = ["union"] if self.mode.value == "union" else []
-        kept, options = self._rebuild_settings(dest) if replacing else ([], {})
-        components += [c for c in kept if c not in components]
+        kept = self._rebuild_settings(dest) if replacing else {}
+        components += [c for c in kept.pop("components", ()) if c not in components]
         self._busy(True, 0.0)
         with_ = f" (with {', '.join(components)})" if components else ""
         self._set_status(f"Rebuilding the index at {dest} from {lake} with Spark{with_}..."
@@ -393,7 +393,7 @@ class DiscoveryWidget(W.VBox):
                     self.progress.value = min(1.0, done / total)
             return build_index(lake, out, progress=False, spark=spark, overwrite=overwrite,
                                progress_callback=progress, components=tuple(components),
-                               **({"component_options": options} if options else {}))
+                               **kept)
 
         def done(engine):
             self.session.engine = engine
@@ -420,19 +420,21 @@ class DiscoveryWidget(W.VBox):
             same = False
         return " (the index open here)" if same else ""
 
-    def _rebuild_settings(self, dest) -> tuple[list, dict]:
-        """The opt-in components the index at ``dest`` was built with, and its PEXESO
-        embedder (a rebuild keeps them: the same searches, the same distances)."""
+    def _rebuild_settings(self, dest) -> dict:
+        """The build settings the index at ``dest`` records (indexing/pipeline.py
+        ``recorded_settings``: its opt-in components, MinHash size and seed, MATE's XASH
+        size and every component's options, the PEXESO embedder among them), as
+        ``build_index`` keywords: a rebuild keeps them (the same searches, the same
+        distances)."""
         from ..index.store import read_manifest
-        from ..indexing.pipeline import COMPONENTS
+        from ..indexing.pipeline import recorded_settings
         try:
-            have = read_manifest(dest).get("components", {})
+            s = recorded_settings(read_manifest(dest))
         except Exception:  # noqa: BLE001 - an unreadable index: rebuild with the defaults
-            return [], {}
-        kept = [n for n, c in COMPONENTS.items() if not c.default and n in have]
-        embedder = (have.get("pexeso") or {}).get("embedder")
-        return kept, ({"pexeso": {"embedder": embedder}} if "pexeso" in kept and embedder
-                      else {})
+            return {}
+        return {"components": list(s.components), "num_perm": s.num_perm,
+                "minhash_seed": s.minhash_seed, "mate_bits": s.mate_bits,
+                "component_options": s.component_options}
 
     def _after_index_change(self, message: str):
         self._refresh_title()
