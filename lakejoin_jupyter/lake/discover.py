@@ -163,7 +163,7 @@ def lake_path_problem(path) -> str | None:
         where = next((a for a in shown.parents if a.exists()), None)
         return (f"The lake path {shown} does not exist"
                 + (f" (nothing named {shown.relative_to(where).parts[0]!r} in {where})"
-                   if where is not None and where != shown else "")
+                   if where is not None and where != shown.parent else "")
                 + f": type the path of {what}.")
     if p.is_dir():
         try:
