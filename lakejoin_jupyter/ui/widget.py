@@ -738,19 +738,9 @@ class DiscoveryWidget(W.VBox):
                          "lake_rows": h.lake_rows, "key_ratio": _num(h.key_ratio),
                          "row_coverage": _num(h.row_coverage),
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
-        with self.results.hold_sync():            # one update for the browser
-            self.results.phase = phase            # phase first: observers of rows see it
-            self.results.empty_text = (result.empty_message if result is not None else
-                                       "Pick a DataFrame and column(s), then press Search.")
-            self.results.columns = columns
-            self.results.rows = rows
-        keep = next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1)
-        if keep != self.results.selected:
-            self.results.selected = keep
-        elif keep >= 0:
-            self._on_select()
-        if keep < 0:
-            self.detail.layout.display = "none"
+        self._publish(columns, rows, phase, result.empty_message if result is not None else
+                      "Pick a DataFrame and column(s), then press Search.",
+                      next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1))
 
     def _show_union_hits(self, hits, result):
         """Union hits: table, aligned columns N/M, score, rows added, the alignment."""
@@ -772,14 +762,19 @@ class DiscoveryWidget(W.VBox):
         rows = [{"rank": int(h.rank), "table": h.table, "aligned": f"{len(h.alignment)}/{m}",
                  "score": float(f"{h.score:.4g}"), "rows": int(h.rows),
                  "alignment": ", ".join(f"{a} ← {b}" for a, b, _ in h.alignment)} for h in hits]
+        self._publish(columns, rows, "", result.empty_message if result is not None else
+                      "Pick a DataFrame (and optionally its columns), then press Search to "
+                      "find tables that add rows.",
+                      next((i for i, h in enumerate(self._hits) if h.table == previous), -1))
+
+    def _publish(self, columns: list, rows: list, phase: str, empty_text: str, keep: int):
+        """Show a table of hits in one update for the browser, and keep the row of the hit
+        chosen before (``keep``, its index; -1: none, and the detail pane closes)."""
         with self.results.hold_sync():
-            self.results.phase = ""
-            self.results.empty_text = (result.empty_message if result is not None else
-                                       "Pick a DataFrame (and optionally its columns), then "
-                                       "press Search to find tables that add rows.")
+            self.results.phase = phase            # phase first: observers of rows see it
+            self.results.empty_text = empty_text
             self.results.columns = columns
             self.results.rows = rows
-        keep = next((i for i, h in enumerate(self._hits) if h.table == previous), -1)
         if keep != self.results.selected:
             self.results.selected = keep
         elif keep >= 0:
@@ -817,24 +812,9 @@ class DiscoveryWidget(W.VBox):
             task.check()
             chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None,
                                    width=300)
-            preview = self.engine.table(hit.table_id, max_rows=8)
-            return card, chart, preview
+            return f"<b>#{hit.rank}</b> {card}" + _program_html(hit), chart
 
-        def done(out):
-            card, chart, preview = out
-            if self.selected_hit() is not hit:
-                return
-            self.detail_html.value = f"<b>#{hit.rank}</b> {card}" + _program_html(hit)
-            show(self.chart_out, chart)
-            from IPython.display import HTML
-            from .render import frame_html
-            show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8)))
-
-        def error(e):
-            self.detail_html.value += (f"<div class='lakejoin-status-error'>"
-                                       f"{html.escape(_error_text(e))}</div>")
-
-        self._run("detail", work, done, error)
+        self._load_detail(hit, work)
 
     def _on_select_union(self, hit):
         """A union hit: its alignment (query column <- lake column, per-column score and
@@ -849,13 +829,23 @@ class DiscoveryWidget(W.VBox):
             from ..charts import alignment_chart
             chart = alignment_chart(hit, qcols)
             task.check()
-            return chart, self.engine.table(hit.table_id, max_rows=8)
+            return union_card(hit, qcols), chart
+
+        self._load_detail(hit, work)
+
+    def _load_detail(self, hit, work):
+        """Fill the detail pane of ``hit`` in the background: ``work(task)`` gives its card
+        (HTML) and chart, then the table's first rows are read; shown while the hit is
+        still the one selected (an error is added under the card)."""
+        def load(task):
+            card, chart = work(task)
+            return card, chart, self.engine.table(hit.table_id, max_rows=8)
 
         def done(out):
-            chart, preview = out
+            card, chart, preview = out
             if self.selected_hit() is not hit:
                 return
-            self.detail_html.value = union_card(hit, qcols)
+            self.detail_html.value = card
             show(self.chart_out, chart)
             from IPython.display import HTML
             from .render import frame_html
@@ -865,7 +855,7 @@ class DiscoveryWidget(W.VBox):
             self.detail_html.value += (f"<div class='lakejoin-status-error'>"
                                        f"{html.escape(_error_text(e))}</div>")
 
-        self._run("detail", work, done, error)
+        self._run("detail", load, done, error)
 
     # ------------------------------------------------------------------ actions
     def run_action(self, name: str, **params):
