@@ -1176,7 +1176,7 @@ def test_union_mode_without_the_union_component_says_how_to_rebuild(demo_engine,
         make(demo_engine, mode="stack")
 
 
-def test_a_build_from_union_mode_adds_the_union_component(monkeypatch):
+def test_a_build_from_union_mode_adds_the_union_component(monkeypatch, tmp_path):
     """Union mode needs the opt-in union component: the widget's Build asks for it there
     (and only there)."""
     import lakejoin_jupyter.engine as engine_mod
@@ -1188,9 +1188,11 @@ def test_a_build_from_union_mode_adds_the_union_component(monkeypatch):
         raise RuntimeError("stop here")
     monkeypatch.setattr(engine_mod, "build_index", fake_build)
     monkeypatch.setattr(spark_mod, "get_spark", lambda *a, **k: None)
+    lake, out = tmp_path / "lake", str(tmp_path / "out.index")
+    lake.mkdir()                      # a lake path that exists: the build starts
     w = make(mode="union")
-    w.build_index("lake", "out.index").wait(60)
+    w.build_index(str(lake), out).wait(60)
     w.mode.value = "join"
-    w.build_index("lake", "out.index").wait(60)
+    w.build_index(str(lake), out).wait(60)
     assert asked == [("union",), ()]
     assert "stop here" in w.status_text
