@@ -473,9 +473,10 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert list(w.actions.titles) == [a.label for a in ACTIONS if a.applies(hit)]
     assert [b.description for b in w.action_buttons.values()] == list(w.actions.titles)
     tab = w.actions.tabs["join"]
-    assert set(tab.controls) == {"how", "duplicates", "aggregate", "order_by"}
+    assert set(tab.controls) == {"how", "duplicates", "aggregate", "order_by", "dates"}
     per_key = hit.key_ratio > 1                  # offered only for a lake key that repeats
     assert (tab.rows["aggregate"].layout.display != "none") == per_key
+    assert (tab.rows["dates"].layout.display != "none") == per_key
     assert tab.values()["order_by"] == "" and tab.values()["aggregate"] == "none"
 
     w.action_buttons["join"].click()
