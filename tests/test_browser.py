@@ -653,6 +653,7 @@ def test_union_mode(lab, browser, demo_fuzzy_index_path, ui):
     keys = [c.metadata["lakejoin"]["cell"] for c in tagged]
     assert keys == ["union:economies_unions", f"union:{variable}"], keys
     from nbclient import NotebookClient
+    from nbformat.v4 import new_code_cell, new_notebook
     for cell in tagged:                         # each on its own, in a fresh kernel
         first = setup + ("\n%lakejoin open demo_fuzzy.index" if "unions" in cell.source else "")
         check = ("assert economies_unions[0].table == 'reference/top-economies'"
