@@ -283,7 +283,8 @@ def build(lake: Path, out: Path, components: tuple, master: str) -> dict:
             "transform_bytes": tsize, "columns": report.n_columns, "tokens": report.n_tokens}
 
 
-def run_queries(index: Path, work: Path, plans: list, k: int, splits=None) -> list:
+def run_queries(index: Path, work: Path, plans: list, k: int, splits=None,
+                ranking: str = "overlap") -> list:
     engine = open_index(index, check_lake=False)
     if splits:
         plans = [p for p in plans if p["split"] in splits]
@@ -296,7 +297,7 @@ def run_queries(index: Path, work: Path, plans: list, k: int, splits=None) -> li
         col = q.columns[0]
         target = engine.index.find_column(p["planted"], "key")
         t = time.perf_counter()
-        res = engine.search(q, col, k=k, method="transform")
+        res = engine.search(q, col, k=k, method="transform", rank=ranking)
         lat = time.perf_counter() - t
         t = time.perf_counter()
         peer = engine.search(q, col, k=k)
@@ -325,7 +326,8 @@ def report(rows: list, cost: dict | None, args, load: str) -> str:
     cmd = (f"python bench/transform_search.py --lake {args.lake} --work {args.work} "
            f"--per-kind {args.per_kind} --seed {args.seed} --k {args.k}"
            + (" --cost" if args.cost else "")
-           + (f" --splits {args.splits}" if args.splits != "development,validation" else ""))
+           + (f" --splits {args.splits}" if args.splits != "development,validation" else "")
+           + (f" --rank {args.rank}" if args.rank != "overlap" else ""))
     out = ["# Transformation-aware search (issue 26, item 3)", "",
            "Reproduce:", "", "```", cmd, "```", "",
            f"Machine: 2 cores shared with other engineers' jobs ({load}); latencies are single "
@@ -398,6 +400,8 @@ def main() -> None:
     p.add_argument("--splits", default="development,validation",
                    help="splits whose queries run (comma-separated; validation runs once, at "
                         "the end)")
+    p.add_argument("--rank", default="overlap", choices=("overlap", "useful"),
+                   help="the transform search's ranking (overlap: the method's own order)")
     p.add_argument("--out", default=str(Path(__file__).parent / "results" / "transform_search.md"))
     args = p.parse_args()
     lake, work = Path(args.lake), Path(args.work)
@@ -415,7 +419,7 @@ def main() -> None:
         cost = {"without": build(lake, work / "plain.index", (), args.master),
                 "with": build(lake, work / "plain_transform.index", ("transform",), args.master)}
     load = f"load average {os.getloadavg()[0]:.1f} at the start of the queries"
-    rows = run_queries(index, work, plans, args.k, args.splits.split(","))
+    rows = run_queries(index, work, plans, args.k, args.splits.split(","), args.rank)
     text = report(rows, cost, args, load)
     Path(args.out).write_text(text)
     (work / "rows.json").write_text(json.dumps(rows, indent=1, default=str))

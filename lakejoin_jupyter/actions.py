@@ -19,7 +19,7 @@ import pandas as pd
 
 from .errors import LakeJoinError, LakeJoinWarning
 from .frames import is_spark_frame
-from .join.plan import AGGREGATES
+from .join.plan import AGGREGATES, DATE_READINGS
 from .search.registry import ParamSpec, resolve_options
 
 LEARN_ROWS = 5_000          # rows of a Spark query frame the learning actions look at
@@ -104,20 +104,33 @@ def _on(hit) -> str:
 # ----------------------------------------------------------------------- Join
 
 def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
-             aggregate: str = "none", order_by: str | None = None, *,
+             aggregate: str = "none", order_by: str | None = None, dates: str = "auto", *,
              frame_name: str = "df") -> ActionResult:
     """Join the query frame with the hit's table on the normalized key values; with
     ``aggregate`` (latest, first, mean, sum, count) the table is first reduced to one row
-    per key (a panel table joined without multiplying the query's rows)."""
+    per key (a panel table joined without multiplying the query's rows). ``dates``
+    ("latest" only): "auto" (the column's values decide), "day-first" or "month-first"
+    forces how its dd/mm/yyyy-like dates read (``Aggregate.dayfirst``)."""
+    import dataclasses
     from .frames import joined_tables, mark_joined
     from .index.tables import changed_since_build, find_table, lake_table
     from .join.execute import explode_pandas, join_pandas, match_stats, plan_keys
     agg = None if aggregate == "none" else aggregate
     opts = {"how": how, "duplicates": duplicates}
+    dates = dates or "auto"
+    if dates not in DATE_READINGS:
+        raise LakeJoinError(f"dates must be one of {list(DATE_READINGS)} (got {dates!r}).")
+    if dates != "auto" and agg != "latest":
+        raise LakeJoinError(f"dates={dates!r} goes with aggregate = latest: it says how the "
+                            f"column 'latest' orders by reads its dates.")
     if agg is not None:
         opts.update(aggregate=agg, order_by=order_by or None)
     elif order_by:
         raise LakeJoinError("order_by goes with aggregate = latest.")
+    if dates != "auto":             # forced: the plan carries the reading, not the column
+        chosen = engine.aggregate_for(hit, "latest", order_by or None)
+        opts.update(aggregate=dataclasses.replace(chosen, dayfirst=dates == "day-first",
+                                                  note=""), order_by=None)
     plan = hit.plan(frame, **opts)
     title = f"Join with {hit.table}"
     per_key = (f" ({plan.aggregate.describe(hit.table)})" if plan.aggregate is not None else "")
@@ -335,7 +348,7 @@ def run_predicate(engine, hit, frame, preference: str = "h5",
 
 def _join_offers(hit, name: str) -> bool:
     """Aggregating per key is offered when the lake key repeats (fan-out above 1)."""
-    if name in ("aggregate", "order_by"):
+    if name in ("aggregate", "order_by", "dates"):
         return getattr(hit, "key_ratio", None) is None or hit.key_ratio > 1
     return True
 
@@ -359,7 +372,11 @@ ACTIONS = (
                                      "columns, or only the count"),
                       ParamSpec("order_by", "Latest by", "str", None,
                                 help="the date or year column of 'latest' (empty: the table's "
-                                     "first one)")),
+                                     "first one)"),
+                      ParamSpec("dates", "Dates read", "choice", "auto", choices=DATE_READINGS,
+                                help="how 'latest' reads dates like 02/03/2020: auto (from "
+                                     "the column's values), day-first (dd/mm/yyyy) or "
+                                     "month-first (mm/dd/yyyy)")),
               offers=_join_offers,
               help="Equi-join on the normalized values the search matched."),
     HitAction("autojoin", "Find transformation", run_transformation, suffix="transformed",

@@ -25,7 +25,7 @@ from pathlib import Path
 from ._version import __version__
 from .formats import RANK_WORDS, clip
 from .errors import LakeJoinError, LakeJoinWarning
-from .join.plan import AGGREGATES
+from .join.plan import AGGREGATES, DATE_READING_HELP, DATE_READINGS
 from .search.registry import parse_option_items
 
 EPILOG = textwrap.dedent("""\
@@ -46,6 +46,8 @@ def add_join_shape_arguments(p) -> None:
                         "column, the first, the mean or sum of its numeric columns, or the count")
     p.add_argument("--order-by", metavar="COLUMN",
                    help="the date or year column of --aggregate latest (default: the first)")
+    p.add_argument("--dates", choices=DATE_READINGS, default="auto",
+                   help=f"with --aggregate latest, {DATE_READING_HELP}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -431,7 +433,7 @@ def _join(args, parser) -> int:
                             f"The search found no column to join {args.table} with.")
     hit = res[args.hit - 1]
     out = get("join")(engine, hit, frame, how=args.how, duplicates=args.duplicates,
-                      aggregate=args.aggregate, order_by=args.order_by)
+                      aggregate=args.aggregate, order_by=args.order_by, dates=args.dates)
     if not out.ok:
         raise LakeJoinError(out.summary.replace("**", ""))
     path = Path(args.out)

@@ -350,6 +350,17 @@ class Hit(Joinable):
         return self.columns[0]
 
     @property
+    def figures(self) -> str:
+        """How the hit's overlap, containment and coverage were found: "exact" (counted
+        from the index), "estimated" (an approximate method), or "learned" (a
+        transformation hit: counted by applying a program learned from a sample of the
+        query's values to all of them, exact for that program; Find transformation learns
+        on the whole tables and may learn another)."""
+        if not self.exact:
+            return "estimated"
+        return "learned" if "program_json" in self.details else "exact"
+
+    @property
     def mapping(self) -> dict:
         """Query column -> candidate column."""
         return dict(zip(self.query_columns, self.columns))
@@ -514,7 +525,7 @@ class Hit(Joinable):
         d = {"rank": self.rank, "table": self.table, "column": ", ".join(self.columns),
              "overlap": self.overlap, "containment": self.containment, "jaccard": self.jaccard,
              "score": self.score, "method": self.method, "exact": self.exact,
-             "est_containment": self.estimated_containment,
+             "figures": self.figures, "est_containment": self.estimated_containment,
              "lake_rows": self.lake_rows, "key_ratio": self.key_ratio,
              "row_coverage": self.row_coverage, "join_rows": self.join_rows,
              "join_rows_exact": self.join_rows_exact,
@@ -708,7 +719,7 @@ class SearchResult(Sequence):
                 f"{self.seconds * 1000:.1f} ms")
 
     COLUMNS = ["rank", "table", "column", "overlap", "containment", "jaccard", "score",
-               "method", "exact", "est_containment", "lake_rows", "key_ratio", "row_coverage",
+               "method", "exact", "figures", "est_containment", "lake_rows", "key_ratio", "row_coverage",
                "join_rows", "join_rows_exact", "added_columns", "key_kind", "key_warning",
                "is_query_table", "in_chain", "usefulness", "table_id", "column_ids"]
 
@@ -741,8 +752,8 @@ class SearchResult(Sequence):
         show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
         show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
                              if h.join_rows is not None else "" for h in res]
-        if not df["exact"].all():
-            show["exact"] = df["exact"]
+        if any(h.figures != "exact" for h in res):
+            show["figures"] = [h.figures for h in res]
         if "transformation" in df:
             show["transformation"] = [
                 clip(f"{p} ({'query' if d == 'query -> lake' else 'lake'})", 60)

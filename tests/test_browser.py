@@ -434,12 +434,7 @@ def test_quickstart_and_widget_in_jupyterlab(lab, browser, demo_engine):
 
 
 def test_widget_in_notebook7(lab, browser):
-    try:
-        import notebook
-        if int(notebook.__version__.split(".")[0]) < 7:
-            pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
-    except ImportError:
-        pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
+    skip_unless_notebook7("notebook7")
     page = browser.new_page(viewport={"width": 1440, "height": 1100})
     page.goto(lab["url"] + "/notebooks/widget7.ipynb")
     page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
@@ -489,30 +484,55 @@ CLIPPED_JS = """(sels) => {
 }"""
 
 
-def open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui: str, width: int, name: str):
-    """A notebook that opens the demo index with the PEXESO component and shows the widget
-    (its first search done), in JupyterLab (file browser open) or Notebook 7."""
+def skip_unless_notebook7(ui: str) -> None:
+    """Skip a Notebook 7 case when notebook>=7 is not installed."""
+    if ui != "notebook7":
+        return
+    try:
+        import notebook
+        if int(notebook.__version__.split(".")[0]) < 7:
+            pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
+    except ImportError:
+        pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
+
+
+def with_fuzzy_index(lab, demo_fuzzy_index_path) -> None:
+    """The demo index with the PEXESO, transform and union components, in the server's root
+    as demo_fuzzy.index."""
+    if not (lab["root"] / "demo_fuzzy.index").exists():
+        shutil.copytree(demo_fuzzy_index_path, lab["root"] / "demo_fuzzy.index")
+
+
+def open_new_notebook(lab, browser, ui: str, name: str, cells, width: int, height: int,
+                      sidebar=None):
+    """Write a notebook of ``cells`` (sources, or cells) to the server's root as ``name``,
+    open it in JupyterLab (?reset: without the notebooks earlier tests left open, whose
+    widgets would be in hidden tabs) or Notebook 7 in a page of that size, and wait for its
+    kernel; ``sidebar(page)`` runs once the notebook shows."""
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
-    if ui == "notebook7":
-        try:
-            import notebook
-            if int(notebook.__version__.split(".")[0]) < 7:
-                pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
-        except ImportError:
-            pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
-    root = lab["root"]
-    if not (root / "demo_fuzzy.index").exists():
-        shutil.copytree(demo_fuzzy_index_path, root / "demo_fuzzy.index")
-    cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", WIDGET_NOTEBOOK[2]]
-    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in cells], metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
-        root / name)
-    page = browser.new_page(viewport={"width": width, "height": 1000})
+    skip_unless_notebook7(ui)
+    nbformat.write(new_notebook(
+        cells=[new_code_cell(c) if isinstance(c, str) else c for c in cells],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}}), lab["root"] / name)
+    page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(lab["url"] + (f"/lab/tree/{name}?reset" if ui == "jupyterlab"
                             else f"/notebooks/{name}"))
     page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
+    if sidebar is not None:
+        sidebar(page)
     _kernel_id(lab, name)
+    return page
+
+
+def open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui: str, width: int, name: str):
+    """A notebook that opens the demo index with the PEXESO component and shows the widget
+    (its first search done), in JupyterLab (file browser open) or Notebook 7."""
+    skip_unless_notebook7(ui)
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
+    cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", WIDGET_NOTEBOOK[2]]
+    page = open_new_notebook(lab, browser, ui, name, cells, width, 1000)
     run_all(page)
     w = page.locator(".lakejoin-widget").first
     w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
@@ -545,15 +565,16 @@ def test_pickers_stay_whole_beside_the_method_options(lab, browser, demo_fuzzy_i
 @pytest.mark.parametrize("ui,width", [("notebook7", 1280), ("jupyterlab", 1280)])
 def test_a_failed_build_leaves_no_bar_and_whole_buttons(lab, browser, demo_fuzzy_index_path, ui,
                                                          width):
-    """The index field holds the open index, so the build button reads Rebuild; a build
-    that fails (no such lake) says so in one line naming one index path, the open index
-    stays, no progress box is left and Search and Cancel keep their labels."""
-    page, w = open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui, width,
-                                   f"failed-build-{ui}.ipynb")
+    """The index field holds the open index, so the build button reads Rebuild; a lake
+    path that does not exist is refused before the build starts, in one line naming it;
+    the open index stays, no progress box is shown and Search and Cancel keep their
+    labels."""
+    name = f"failed-build-{ui}.ipynb"
+    page, w = open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui, width, name)
     lake = w.locator(".lakejoin-lake-path input")
     lake.fill(str(lab["root"] / "no_such_lake"))
     w.locator(".lakejoin-build").click()
-    wait_status(page, "failed")
+    wait_status(page, "does not exist")
     page.wait_for_timeout(500)
     w.evaluate("el => el.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(500)
@@ -563,8 +584,12 @@ def test_a_failed_build_leaves_no_bar_and_whole_buttons(lab, browser, demo_fuzzy
     assert not bad, bad
     status = w.locator(".lakejoin-status").inner_text()
     index = str(lab["root"] / "demo_fuzzy.index")
-    assert "does not exist" in status and f"The index at {index} is unchanged." in status, status
+    assert f"The lake path {lab['root'] / 'no_such_lake'} does not exist" in status, status
+    assert "failed" not in status and "\n" not in status.strip(), status
     assert w.locator(".lakejoin-build").inner_text().strip() == "Rebuild"
+    assert kernel_eval(lab, name, "str(__import__('pathlib').Path(str(__import__("
+                                  "'lakejoin_jupyter').ui.session.SESSION.engine.path))"
+                                  ".resolve())") == str(Path(index).resolve())   # still open
     page.close()
 
 
@@ -582,31 +607,13 @@ def test_union_mode(lab, browser, demo_fuzzy_index_path, ui):
     on the top-economies hit shows the alignment; Union binds the stacked frame and writes
     its code below the widget; that cell runs in the page and, with the search cell, in a
     fresh kernel that has only the user's frame."""
-    import nbformat
-    from nbformat.v4 import new_code_cell, new_notebook
-    if ui == "notebook7":
-        try:
-            import notebook
-            if int(notebook.__version__.split(".")[0]) < 7:
-                pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
-        except ImportError:
-            pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
+    skip_unless_notebook7(ui)
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
     root = lab["root"]
-    if not (root / "demo_fuzzy.index").exists():
-        shutil.copytree(demo_fuzzy_index_path, root / "demo_fuzzy.index")
     name = f"union-{ui}.ipynb"
     setup = "%load_ext lakejoin_jupyter\nimport pandas as pd\n" + ECONOMIES
     cells = [setup, "%lakejoin open demo_fuzzy.index", "%lakejoin ui --union economies"]
-    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in cells], metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
-        root / name)
-    page = browser.new_page(viewport={"width": 1440, "height": 1700})   # the whole widget
-    # ?reset: JupyterLab would otherwise restore the notebooks earlier tests left open, and
-    # the first widget of the page would be one in a hidden tab
-    page.goto(lab["url"] + (f"/lab/tree/{name}?reset" if ui == "jupyterlab"
-                            else f"/notebooks/{name}"))
-    page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
-    _kernel_id(lab, name)
+    page = open_new_notebook(lab, browser, ui, name, cells, 1440, 1700)   # the whole widget
     run_all(page)
     w = page.locator(".lakejoin-widget").first
     w.wait_for(timeout=300_000)
@@ -646,6 +653,7 @@ def test_union_mode(lab, browser, demo_fuzzy_index_path, ui):
     keys = [c.metadata["lakejoin"]["cell"] for c in tagged]
     assert keys == ["union:economies_unions", f"union:{variable}"], keys
     from nbclient import NotebookClient
+    from nbformat.v4 import new_code_cell, new_notebook
     for cell in tagged:                         # each on its own, in a fresh kernel
         first = setup + ("\n%lakejoin open demo_fuzzy.index" if "unions" in cell.source else "")
         check = ("assert economies_unions[0].table == 'reference/top-economies'"
@@ -669,21 +677,13 @@ def test_run_all_keeps_a_search_cell_made_with_another_method(lab, browser,
     options: "Run all", then "Restart Kernel and Run All Cells": each time the re-created
     widget's own first search keeps that cell as it is (it writes only a missing cell) and
     follows it (method, options, k), and the kernel's fifa_hits is the cell's search."""
-    import nbformat
-    from nbformat.v4 import new_code_cell, new_notebook
+    from nbformat.v4 import new_code_cell
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
     root = lab["root"]
-    if not (root / "demo_fuzzy.index").exists():
-        shutil.copytree(demo_fuzzy_index_path, root / "demo_fuzzy.index")
     name = "kept-search.ipynb"
-    cells = [new_code_cell(WIDGET_NOTEBOOK[0]), new_code_cell("%lakejoin open demo_fuzzy.index"),
-             new_code_cell(WIDGET_NOTEBOOK[2]),
+    cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", WIDGET_NOTEBOOK[2],
              new_code_cell(KEPT_SEARCH, metadata={"lakejoin": {"cell": "search:fifa_hits"}})]
-    nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": {
-        "name": "python3", "display_name": "Python 3", "language": "python"}}), root / name)
-    page = browser.new_page(viewport={"width": 1440, "height": 1100})
-    page.goto(lab["url"] + f"/lab/tree/{name}?reset")
-    page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
-    _kernel_id(lab, name)
+    page = open_new_notebook(lab, browser, "jupyterlab", name, cells, 1440, 1100)
     ARTIFACTS.mkdir(exist_ok=True)
     for rerun in ("run-all", "restart-run-all"):
         if rerun == "run-all":
@@ -755,43 +755,38 @@ TABLE_FIT_JS = """(scroll) => {
 }"""
 
 
-@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
-def test_results_table_fits_at_1440_with_the_sidebar_open(lab, browser, ui):
-    """At 1440 px with the left sidebar open (Lab's file browser, Notebook 7's table of
-    contents) the results table fits the widget: every column on screen, long table and
-    column names cut with an ellipsis (their cell's title holds them); narrower, the table
-    scrolls sideways to its last column instead of being cut by the output area."""
-    import nbformat
-    from nbformat.v4 import new_code_cell, new_notebook
-    if ui == "notebook7":
-        try:
-            import notebook
-            if int(notebook.__version__.split(".")[0]) < 7:
-                pytest.skip(f"notebook {notebook.__version__} is not Notebook 7")
-        except ImportError:
-            pytest.skip("notebook>=7 is not installed (it is in setup.py's dev extra)")
-    name = f"wide-{ui}.ipynb"
-    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in WIDGET_NOTEBOOK], metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
-        lab["root"] / name)
-    page = browser.new_page(viewport={"width": 1440, "height": 1100})
-    page.goto(lab["url"] + (f"/lab/tree/{name}?reset" if ui == "jupyterlab"
-                            else f"/notebooks/{name}"))
-    page.locator(".jp-Notebook >> visible=true").wait_for(timeout=240_000)
-    if ui == "jupyterlab":
-        page.locator(".jp-FileBrowser >> visible=true").wait_for(timeout=60_000)   # left open
-    else:
-        page.click(".lm-MenuBar-itemLabel:text-is('View')")
-        page.click("li.lm-Menu-item:has-text('Table of Contents')")
-        page.locator(".jp-TableOfContents >> visible=true").wait_for(timeout=60_000)
-    _kernel_id(lab, name)
+def _open_sidebar(ui: str):
+    """Lab's file browser (left open), or Notebook 7's table of contents."""
+    def sidebar(page):
+        if ui == "jupyterlab":
+            page.locator(".jp-FileBrowser >> visible=true").wait_for(timeout=60_000)
+        else:
+            page.click(".lm-MenuBar-itemLabel:text-is('View')")
+            page.click("li.lm-Menu-item:has-text('Table of Contents')")
+            page.locator(".jp-TableOfContents >> visible=true").wait_for(timeout=60_000)
+    return sidebar
+
+
+@pytest.mark.parametrize("ui,width", [("jupyterlab", 1440), ("notebook7", 1440),
+                                      ("jupyterlab", 1280)])
+def test_results_table_fits_with_the_sidebar_open(lab, browser, ui, width):
+    """At 1440 px, and at 1280 px in JupyterLab, with the left sidebar open (Lab's file
+    browser, Notebook 7's table of contents) the results table fits the widget: every
+    column on screen, the method and figures columns included, long table and column names
+    cut with an ellipsis (their cell's title holds them); narrower, the table scrolls
+    sideways to its last column instead of being cut by the output area."""
+    name = f"wide-{ui}-{width}.ipynb"
+    page = open_new_notebook(lab, browser, ui, name, WIDGET_NOTEBOOK, width, 1100,
+                             sidebar=_open_sidebar(ui))
     run_all(page)
     w = page.locator(".lakejoin-widget").first
     w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
     page.wait_for_timeout(500)
     ARTIFACTS.mkdir(exist_ok=True)
-    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"results-1440-{ui}.png")
-    page.screenshot(path=str(ARTIFACTS / f"results-1440-{ui}-page.png"))
+    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"results-{width}-{ui}.png")
+    page.screenshot(path=str(ARTIFACTS / f"results-{width}-{ui}-page.png"))
+    keys = w.locator("th[data-key]").evaluate_all("els => els.map(e => e.dataset.key)")
+    assert keys[-2:] == ["method", "figures"], keys
     fit = page.evaluate(TABLE_FIT_JS, False)
     assert fit["fits"] and fit["lastRight"] <= fit["visibleRight"] + 1, fit
     assert fit["cutWithoutTitle"] == 0, fit

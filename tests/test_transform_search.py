@@ -532,6 +532,10 @@ def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
     want = transform_engine.search(people, "name", method="transform")
     assert [r["program"] for r in w.results.rows] == [h.details["program"] for h in want]
     assert any(c["key"] == "program" for c in w.results.columns)
+    # the figures come from a program learned on a sample, applied: not "exact"
+    figures = next(c for c in w.results.columns if c["label"] == "figures")
+    assert {r[figures["key"]] for r in w.results.rows} == {"learned"}
+    assert all(h.figures == "learned" and h.to_dict()["figures"] == "learned" for h in want)
     w.results.selected = 0
     w.wait()
     assert "join" not in w.action_buttons and "autojoin" in w.action_buttons
@@ -595,6 +599,8 @@ def test_cli_and_result_show_each_hits_program(transform_engine, tmp_path, capsy
                 "-c", "name", "-m", "transform", "-k", "3"]) == 0
     out = capsys.readouterr().out
     assert "transformation" in out and "hit.autojoin(df)" in out
+    head = next(line for line in out.splitlines() if line.split()[:2] == ["rank", "table"])
+    assert "figures" in head.split() and "learned" in out
     assert all(h.details["program"][:30] in out for h in res)
 
 

@@ -263,6 +263,45 @@ def test_coverage_chart_tick_labels_have_room():
     assert min(b - a for a, b in zip(ticks, ticks[1:])) * width >= 45
 
 
+def test_a_lake_path_that_cannot_be_indexed_is_refused_before_the_build(tmp_path, monkeypatch):
+    """A lake path that does not exist, is not a table file, or cannot be read is refused
+    when Build is pressed: one line naming the path and what to type; no task, no Spark, no
+    progress bar, the buttons usable. A folder or a table file goes on to the build."""
+    import os
+    import lakejoin_jupyter.spark as spark_module
+    monkeypatch.setattr(spark_module, "get_spark", lambda *a, **k: pytest.fail("Spark started"))
+    w = make()
+    (tmp_path / "notes.pdf").write_bytes(b"%PDF")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    missing = tmp_path / "lakes" / "fivethirtyeigth"
+    cases = [(missing, "does not exist", "nothing named 'lakes' in"),
+             (tmp_path / "notes.pdf", "is not a table file", "type the path of a folder")]
+    if os.geteuid() != 0:                 # root reads whatever the permissions say
+        locked.chmod(0)
+        cases.append((locked, "cannot be read", "check its permissions"))
+    try:
+        for path, what, hint in cases:
+            w.lake_path.value = str(path)
+            w.index_path.value = str(tmp_path / "out.index")
+            assert w.build_index(w.lake_path.value, w.index_path.value) is None
+            assert f"{path.absolute()} {what}" in w.status_text and hint in w.status_text
+            assert "lakejoin-status-error" in w.status.value and "\n" not in w.status_text
+            assert not w._tasks and w.progress.layout.display == "none"
+            assert not w.build_button.disabled and not w.search_button.disabled
+            w.build_button.click()                    # the button: the same refusal
+            assert not w._tasks and f"{path.absolute()} {what}" in w.status_text
+        assert not (tmp_path / "out.index").exists()
+    finally:
+        locked.chmod(0o755)
+    from lakejoin_jupyter.lake.discover import lake_path_problem
+    (tmp_path / "t.csv").write_text("a\n1\n")
+    (tmp_path / "t.txt").write_text("a\n1\n")
+    assert lake_path_problem(tmp_path) is None and lake_path_problem(tmp_path / "t.csv") is None
+    assert lake_path_problem(tmp_path / "t.txt") is None
+    assert "does not exist" in lake_path_problem("~/no-such-lake-here")
+
+
 def test_search_magic_is_the_widgets_search_as_a_line():
     assert search_magic("fifa", ["country"], k=10, save="fifa_hits") == \
         "%lakejoin search fifa.country -k 10 --save fifa_hits"
@@ -409,7 +448,7 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
                                          for h in want]
     many = want.multiplying()
     assert ("would multiply the query's" in w.status_text) == bool(many)
-    assert all(r["exact"] for r in w.results.rows)
+    assert all(r["exact"] and r["figures"] == "exact" for r in w.results.rows)
     assert w.results.rows[1]["containment"] == pytest.approx(want[1].containment)
     assert "5 hit(s) for fifa[country]" in w.status_text
     assert f"{want.method}, {want.plan}, " in w.status_text      # which exact plan answered
@@ -434,9 +473,10 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert list(w.actions.titles) == [a.label for a in ACTIONS if a.applies(hit)]
     assert [b.description for b in w.action_buttons.values()] == list(w.actions.titles)
     tab = w.actions.tabs["join"]
-    assert set(tab.controls) == {"how", "duplicates", "aggregate", "order_by"}
+    assert set(tab.controls) == {"how", "duplicates", "aggregate", "order_by", "dates"}
     per_key = hit.key_ratio > 1                  # offered only for a lake key that repeats
     assert (tab.rows["aggregate"].layout.display != "none") == per_key
+    assert (tab.rows["dates"].layout.display != "none") == per_key
     assert tab.values()["order_by"] == "" and tab.values()["aggregate"] == "none"
 
     w.action_buttons["join"].click()
@@ -757,7 +797,8 @@ def test_progressive_results_and_method_options(demo_engine, fifa, fake_methods)
     w.query.method_controls["noise"].value = 0.75
     w.search().wait()
     assert seen[-1] == {"noise": 0.75}
-    assert all(r["method"] == "approx-test" and not r["exact"] for r in w.results.rows)
+    assert all(r["method"] == "approx-test" and not r["exact"] and r["figures"] == "estimated"
+               for r in w.results.rows)
 
 
 @pytest.mark.spark
@@ -894,8 +935,9 @@ def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
 def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     """The Index field holds the open index (through a link, as a Lab root often does):
     the build button reads Rebuild; a build without overwrite refuses in one line that
-    names one path; Rebuild replaces the index, keeps its optional components and reopens
-    it; a rebuild that fails leaves the index and no progress bar."""
+    names one path; Rebuild replaces the index, keeps its optional components and every
+    build setting it records (MinHash size and seed, XASH size, each component's ``--set``
+    options) and reopens it; a rebuild that fails leaves the index and no progress bar."""
     import os
     from conftest import write_lake
     from lakejoin_jupyter import open_index
@@ -907,8 +949,22 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
         "a.csv": pd.DataFrame({"country": names + ["peru"]}),
         "b.csv": pd.DataFrame({"name": ["peru", "chad"], "code": ["PE", "TD"]})})
     real = tmp_path / "real.index"
+    given = {"pexeso": {"embedder": "ngram:dim=64", "pivots": 6, "seed": 3},
+             "union": {"sample_values": 40}, "transform": {"q": 4, "short": 0},
+             "lshensemble": {"partitions": 8, "max_bins": 512}}
     build(old, real, spark=spark, progress=False, settings=BuildSettings(
-        components=("union", "pexeso"), component_options={"pexeso": {"embedder": "ngram:dim=64"}}))
+        num_perm=128, minhash_seed=7, mate_bits=512, components=("union", "pexeso", "transform"),
+        component_options=given))
+    from lakejoin_jupyter.index.store import read_manifest
+    from lakejoin_jupyter.indexing.pipeline import recorded_settings
+    before = recorded_settings(read_manifest(real))
+    assert (before.num_perm, before.minhash_seed, before.mate_bits) == (128, 7, 512)
+    assert set(before.components) == {"union", "pexeso", "transform"}
+    for comp, opts in given.items():           # every --set value is recorded, and read back
+        for name, value in opts.items():
+            got = before.component_options[comp][name]
+            assert (got["name"], got["dim"]) == ("ngram", 64) if name == "embedder" else \
+                got == value, (comp, name, got)
     (tmp_path / "root").mkdir()
     link = tmp_path / "root" / "lake.index"
     os.symlink(real, link)
@@ -927,6 +983,12 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     engine = w.session.engine
     assert engine.path == link and engine.index.has("union")        # kept, with
     assert engine.index.components["pexeso"]["embedder"]["dim"] == 64     # its embedder
+    assert recorded_settings(read_manifest(link)) == before       # and every other setting
+    after = read_manifest(link)
+    assert after["parameters"] == {"num_perm": 128, "minhash_seed": 7}
+    assert after["components"]["mate"]["xash"]["bits"] == 512
+    assert after["components"]["transform"]["spec"]["q"] == 4
+    assert (after["components"]["pexeso"]["pivots"], after["components"]["pexeso"]["seed"]) == (6, 3)
     assert w.title.value.count("2 tables") == 1
     w.method_picker.value = "auto"
     w.search().wait()
@@ -1154,7 +1216,7 @@ def test_union_mode_without_the_union_component_says_how_to_rebuild(demo_engine,
         make(demo_engine, mode="stack")
 
 
-def test_a_build_from_union_mode_adds_the_union_component(monkeypatch):
+def test_a_build_from_union_mode_adds_the_union_component(monkeypatch, tmp_path):
     """Union mode needs the opt-in union component: the widget's Build asks for it there
     (and only there)."""
     import lakejoin_jupyter.engine as engine_mod
@@ -1166,9 +1228,11 @@ def test_a_build_from_union_mode_adds_the_union_component(monkeypatch):
         raise RuntimeError("stop here")
     monkeypatch.setattr(engine_mod, "build_index", fake_build)
     monkeypatch.setattr(spark_mod, "get_spark", lambda *a, **k: None)
+    lake, out = tmp_path / "lake", str(tmp_path / "out.index")
+    lake.mkdir()                      # a lake path that exists: the build starts
     w = make(mode="union")
-    w.build_index("lake", "out.index").wait(60)
+    w.build_index(str(lake), out).wait(60)
     w.mode.value = "join"
-    w.build_index("lake", "out.index").wait(60)
+    w.build_index(str(lake), out).wait(60)
     assert asked == [("union",), ()]
     assert "stop here" in w.status_text

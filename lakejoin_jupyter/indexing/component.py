@@ -34,6 +34,9 @@ class Component:
     build: Callable[["BuildContext"], dict]
     description: str = ""
     default: bool = False
+    # the options (as ``--set`` takes them) a built manifest section records: a rebuild
+    # passes them again (pipeline.recorded_settings)
+    recorded_options: Callable[[dict], dict] | None = None
 
 
 @dataclass

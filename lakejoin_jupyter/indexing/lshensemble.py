@@ -305,7 +305,14 @@ def _build(ctx) -> dict:
                         max_bins=int(opts.get("max_bins", MAX_BINS)))
 
 
+def recorded_options(section: dict) -> dict:
+    out = {"num_perm": int(section["num_perm"]), "max_bins": int(section["max_bins"])}
+    if section.get("partitions_requested") is not None:
+        out["partitions"] = int(section["partitions_requested"])
+    return out
+
+
 COMPONENT = Component(
-    name=NAME, build=_build, default=True,
+    name=NAME, build=_build, default=True, recorded_options=recorded_options,
     description="LSH Ensemble: optimal size partitions + MinHash tables for approximate "
                 "containment search at any threshold (thesis ch. 2)")

@@ -337,6 +337,21 @@ def _finish_partition(w, p: int, pivots, levels: int, n_pivots: int, seed: int =
             "columns": int(len(np.unique(part.ent_col)))}, model
 
 
+def recorded_options(section: dict) -> dict:
+    """The options a built section records ("auto" levels when the cost model chose them;
+    the values it embedded, as "auto" resolved them)."""
+    parts = section.get("partitioning") or {}
+    out = {"embedder": section["embedder"], "pivots": int(section["pivots"]),
+           "levels": "auto" if section.get("levels_model") else int(section["levels"]),
+           "pivot_method": section["pivot_method"], "sample_size": int(section["sample_size"]),
+           "seed": int(section["seed"]), "partitions": int(parts.get("k", 1))}
+    if parts.get("iterations") is not None:
+        out["cluster_iterations"] = int(parts["iterations"])
+    if section.get("values") in ("text", "all"):
+        out["values"] = section["values"]
+    return out
+
+
 COMPONENT = Component(
-    "pexeso", build, description="value embeddings, pivots, hierarchical grid and cell "
+    "pexeso", build, recorded_options=recorded_options, description="value embeddings, pivots, hierarchical grid and cell "
                                  "postings for fuzzy/semantic joinable search (PEXESO)")

@@ -317,6 +317,28 @@ def _settings_like(base: LakeIndex, settings: BuildSettings) -> BuildSettings:
     return replace(settings, num_perm=mh["num_perm"], minhash_seed=mh["seed"])
 
 
+def recorded_settings(manifest: dict) -> BuildSettings:
+    """The build settings an index's manifest records, for a rebuild that keeps them: the
+    MinHash size and seed, the opt-in components it holds, MATE's XASH size and each
+    component's options (``Component.recorded_options``: every ``--set`` value the section
+    records). A default component the index lacks is built again (an index may predate it)."""
+    have = manifest.get("components", {})
+    params = manifest.get("parameters", {})
+    options = {}
+    for name, c in COMPONENTS.items():
+        if name in have and c.recorded_options is not None:
+            opts = c.recorded_options(have[name])
+            if opts:
+                options[name] = opts
+    bits = ((have.get("mate") or {}).get("xash") or {}).get("bits")
+    return BuildSettings(
+        num_perm=int(params.get("num_perm", BuildSettings.num_perm)),
+        minhash_seed=int(params.get("minhash_seed", BuildSettings.minhash_seed)),
+        components=tuple(n for n, c in COMPONENTS.items() if not c.default and n in have),
+        component_options=options,
+        **({"mate_bits": int(bits)} if bits in (128, 512) else {}))
+
+
 def selected_components(requested=()) -> list[str]:
     """Default components plus the requested ones, in registration order. A name prefixed
     with "-" (e.g. "-lshensemble") leaves a default component out."""

@@ -124,8 +124,14 @@ def _read(w, rel: str, columns: list) -> dict:
     return {c: t.column(c).to_numpy() for c in columns}
 
 
+def recorded_options(section: dict) -> dict:
+    """The spec's fields as written (an index built before short grams and affixes existed
+    has neither: a rebuild then adds them at their defaults)."""
+    return {k: int(v) for k, v in section["spec"].items()}
+
+
 COMPONENT = Component(
-    name="transform", build=build, default=False,
+    name="transform", build=build, default=False, recorded_options=recorded_options,
     description="Transformation-aware search: each column's syntactic pattern, pattern "
                 "keys (segments in any order, constants and constant affixes left out) and "
                 "segment q-grams (short segments whole)")

@@ -105,6 +105,10 @@ def build(ctx) -> dict:
             "format_dims": FORMAT_DIMS, "quantiles": len(QUANTILES)}
 
 
+def recorded_options(section: dict) -> dict:
+    return {"embedder": section["embedder"], "sample_values": int(section["sample_values"])}
+
+
 COMPONENT = Component(
-    "union", build, description="format histograms, numeric quantile sketches and column "
+    "union", build, recorded_options=recorded_options, description="format histograms, numeric quantile sketches and column "
                                 "vectors for table union search")

@@ -26,6 +26,13 @@ from ..index.tables import LakeTable
 HOWS = ("left", "inner")
 DUPLICATES = ("all", "first")
 AGGREGATES = ("latest", "first", "mean", "sum", "count")
+# how "latest" reads a column's dd/mm/yyyy-like dates: decided from its values, or forced
+DATE_READINGS = ("auto", "day-first", "month-first")
+DATE_READING_HELP = ("how 'latest' reads dates like 02/03/2020 in its column: auto (decided "
+                     "from the column's values: day-first when one can only be day-first, "
+                     "such as 15/02/2021; a column whose dates read either way is read "
+                     "month-first and the summary says it is ambiguous), day-first "
+                     "(dd/mm/yyyy) or month-first (mm/dd/yyyy)")
 KEY_KINDS = ("normalize", "text", "program")
 KEY_PREFIX = "__lakejoin_key_"
 

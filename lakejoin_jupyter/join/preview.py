@@ -27,6 +27,8 @@ import numpy as np
 
 KEY_KINDS = ("identifier", "text", "number", "date", "year-like")
 KIND_WEIGHT = {"identifier": 1.0, "text": 0.8, "date": 0.5, "number": 0.3, "year-like": 0.2}
+COINCIDENTAL_KINDS = ("number", "year-like")      # "matches are likely coincidental"
+COINCIDENCE_WEIGHT = max(KIND_WEIGHT[k] for k in COINCIDENTAL_KINDS)
 TYPE_SHARE = 0.9          # share of distinct values that must have a shape (as the profile)
 TEXT_WORDS = 4            # mean words per value above which a string column is text
 TEXT_CHARS = 40           # mean characters per value above which a string column is text
@@ -241,12 +243,16 @@ def values_kind(values, rows=None, sample: int = 1000) -> tuple[str, str | None]
 
 def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,
                query_kind: str | None = None) -> float:
-    """The score of ``rank="useful"``: the share of the query's rows that find a partner,
-    weighted by the key kind (the weaker of the lake column's and, when given, the query
-    column's), divided by 1 + log2 of the fan-out."""
+    """The score of ``rank="useful"``: the share of the query's rows that find a partner
+    times the key kind's weight (the weaker of the lake column's and, when given, the query
+    column's), the weight divided by 1 + log2 of the fan-out. The fan-out takes a kind
+    whose matches are meaningful toward the weight of the coincidental kinds
+    (``COINCIDENTAL_KINDS``), never to it: at equal coverage, a join to aggregate ranks
+    above a coincidental one."""
     cover = row_coverage or 0.0
     fan = max(key_ratio or 1.0, 1.0)
     weight = KIND_WEIGHT.get(kind, 0.5)
     if query_kind is not None:
         weight = min(weight, KIND_WEIGHT.get(query_kind, 0.5))
-    return cover * weight / (1.0 + math.log2(fan))
+    floor = COINCIDENCE_WEIGHT if weight > COINCIDENCE_WEIGHT else 0.0
+    return cover * (floor + (weight - floor) / (1.0 + math.log2(fan)))

@@ -177,6 +177,44 @@ def is_parquet_dataset(d: Path) -> bool:
     return all(not e.suffix and _is_parquet_file(e) for e in entries)
 
 
+def lake_path_problem(path) -> str | None:
+    """What keeps ``path`` from being indexed as a lake, in one sentence that names it and
+    says what to do, or None: it must exist and be a readable folder, or a readable file of
+    a table format (a ``.txt`` too, read as CSV when given alone). Checked before a build
+    starts (the widget), so a typo does not start Spark."""
+    p = Path(str(path)).expanduser()
+    shown = p.absolute()
+    what = "a folder of tables (CSV, TSV, Parquet, JSON lines) or one such file"
+    if not p.exists():
+        where = next((a for a in shown.parents if a.exists()), None)
+        return (f"The lake path {shown} does not exist"
+                + (f" (nothing named {shown.relative_to(where).parts[0]!r} in {where})"
+                   if where is not None and where != shown.parent else "")
+                + f": type the path of {what}.")
+    if p.is_dir():
+        try:
+            with os.scandir(p):
+                pass
+        except OSError as e:
+            return (f"The lake folder {shown} cannot be read ({e.strerror or e}): check its "
+                    f"permissions, or type another folder.")
+        return None
+    if not p.is_file():
+        return f"The lake path {shown} is not a folder or a regular file: type the path of {what}."
+    name = p.name.lower()
+    if table_format(p) is None and not (name.endswith(".txt") or
+                                        any(name.endswith(".txt" + c) for c in COMPRESSED)):
+        return (f"The lake path {shown} is not a table file (CSV, TSV, Parquet, JSON lines, "
+                f"or text read as CSV): type the path of {what}.")
+    try:
+        with open(p, "rb") as fh:
+            fh.read(1)
+    except OSError as e:
+        return (f"The lake file {shown} cannot be read ({e.strerror or e}): check its "
+                f"permissions, or type another path.")
+    return None
+
+
 def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
     """Tables of ``lake``: a folder (searched recursively), one file, or a list of files.
 

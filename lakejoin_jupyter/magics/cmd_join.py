@@ -45,7 +45,8 @@ def run(ctx, a):
     hit = hits[a.rank - 1]
     into = a.into or ctx.new_name(default_variable(name, hit.table))
     out = actions.get("join")(engine, hit, frame, how=a.how, duplicates=a.duplicates,
-                                   aggregate=a.aggregate, order_by=a.order_by)
+                                   aggregate=a.aggregate, order_by=a.order_by,
+                                   dates=a.dates)
     ctx.bind(into, out.joined)
     code = out.code(name, into)
     if a.insert and ctx.shell is not None:

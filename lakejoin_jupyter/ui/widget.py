@@ -352,9 +352,14 @@ class DiscoveryWidget(W.VBox):
         the index it replaces. A failure or a cancel is one line and no index is written."""
         from pathlib import Path
         from ..engine import build_index
+        from ..lake.discover import lake_path_problem
         lake, out = (lake or "").strip(), (out or "").strip()
         if not lake or not out:
             self._set_status("Type the lake folder and the index folder to build.", "error")
+            return None
+        problem = lake_path_problem(lake)       # before Spark starts or the bar shows
+        if problem is not None:
+            self._set_status(problem, "error")
             return None
         dest = Path(out).expanduser().absolute()          # the one path every message names
         replacing = holds_index(out)
@@ -367,8 +372,8 @@ class DiscoveryWidget(W.VBox):
         # Union mode needs the (opt-in) union component: a build from Union mode adds it;
         # a rebuild keeps those of the index it replaces
         components = ["union"] if self.mode.value == "union" else []
-        kept, options = self._rebuild_settings(dest) if replacing else ([], {})
-        components += [c for c in kept if c not in components]
+        kept = self._rebuild_settings(dest) if replacing else {}
+        components += [c for c in kept.pop("components", ()) if c not in components]
         self._busy(True, 0.0)
         with_ = f" (with {', '.join(components)})" if components else ""
         self._set_status(f"Rebuilding the index at {dest} from {lake} with Spark{with_}..."
@@ -388,7 +393,7 @@ class DiscoveryWidget(W.VBox):
                     self.progress.value = min(1.0, done / total)
             return build_index(lake, out, progress=False, spark=spark, overwrite=overwrite,
                                progress_callback=progress, components=tuple(components),
-                               **({"component_options": options} if options else {}))
+                               **kept)
 
         def done(engine):
             self.session.engine = engine
@@ -415,19 +420,21 @@ class DiscoveryWidget(W.VBox):
             same = False
         return " (the index open here)" if same else ""
 
-    def _rebuild_settings(self, dest) -> tuple[list, dict]:
-        """The opt-in components the index at ``dest`` was built with, and its PEXESO
-        embedder (a rebuild keeps them: the same searches, the same distances)."""
+    def _rebuild_settings(self, dest) -> dict:
+        """The build settings the index at ``dest`` records (indexing/pipeline.py
+        ``recorded_settings``: its opt-in components, MinHash size and seed, MATE's XASH
+        size and every component's options, the PEXESO embedder among them), as
+        ``build_index`` keywords: a rebuild keeps them (the same searches, the same
+        distances)."""
         from ..index.store import read_manifest
-        from ..indexing.pipeline import COMPONENTS
+        from ..indexing.pipeline import recorded_settings
         try:
-            have = read_manifest(dest).get("components", {})
+            s = recorded_settings(read_manifest(dest))
         except Exception:  # noqa: BLE001 - an unreadable index: rebuild with the defaults
-            return [], {}
-        kept = [n for n, c in COMPONENTS.items() if not c.default and n in have]
-        embedder = (have.get("pexeso") or {}).get("embedder")
-        return kept, ({"pexeso": {"embedder": embedder}} if "pexeso" in kept and embedder
-                      else {})
+            return {}
+        return {"components": list(s.components), "num_perm": s.num_perm,
+                "minhash_seed": s.minhash_seed, "mate_bits": s.mate_bits,
+                "component_options": s.component_options}
 
     def _after_index_change(self, message: str):
         self._refresh_title()
@@ -730,7 +737,10 @@ class DiscoveryWidget(W.VBox):
                        "shrink": True}]
                      if any("program" in h.details for h in hits) else []),
                    {"key": "method", "label": "method", "kind": "text"},
-                   {"key": "exact", "label": "figures", "kind": "flag"}]
+                   {"key": "figures", "label": "figures", "kind": "text",
+                    "title": "exact: counted from the index; estimated: by an approximate "
+                    "method; learned: by applying a program learned from a sample of the "
+                    "query's values"}]
         rows = []
         for h in hits:
             c = h.containment if h.containment is not None else h.estimated_containment
@@ -739,23 +749,13 @@ class DiscoveryWidget(W.VBox):
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": float(f"{float(h.score):.4g}"),
                          "program": h.details.get("program", ""),
-                         "method": h.method, "exact": bool(h.exact),
+                         "method": h.method, "exact": bool(h.exact), "figures": h.figures,
                          "lake_rows": h.lake_rows, "key_ratio": _num(h.key_ratio),
                          "row_coverage": _num(h.row_coverage),
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
-        with self.results.hold_sync():            # one update for the browser
-            self.results.phase = phase            # phase first: observers of rows see it
-            self.results.empty_text = (result.empty_message if result is not None else
-                                       "Pick a DataFrame and column(s), then press Search.")
-            self.results.columns = columns
-            self.results.rows = rows
-        keep = next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1)
-        if keep != self.results.selected:
-            self.results.selected = keep
-        elif keep >= 0:
-            self._on_select()
-        if keep < 0:
-            self.detail.layout.display = "none"
+        self._publish(columns, rows, phase, result.empty_message if result is not None else
+                      "Pick a DataFrame and column(s), then press Search.",
+                      next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1))
 
     def _show_union_hits(self, hits, result):
         """Union hits: table, aligned columns N/M, score, the table's rows, the alignment."""
@@ -777,14 +777,19 @@ class DiscoveryWidget(W.VBox):
         rows = [{"rank": int(h.rank), "table": h.table, "aligned": f"{len(h.alignment)}/{m}",
                  "score": float(f"{h.score:.4g}"), "rows": int(h.rows),
                  "alignment": ", ".join(f"{a} ← {b}" for a, b, _ in h.alignment)} for h in hits]
+        self._publish(columns, rows, "", result.empty_message if result is not None else
+                      "Pick a DataFrame (and optionally its columns), then press Search to "
+                      "find tables that add rows.",
+                      next((i for i, h in enumerate(self._hits) if h.table == previous), -1))
+
+    def _publish(self, columns: list, rows: list, phase: str, empty_text: str, keep: int):
+        """Show a table of hits in one update for the browser, and keep the row of the hit
+        chosen before (``keep``, its index; -1: none, and the detail pane closes)."""
         with self.results.hold_sync():
-            self.results.phase = ""
-            self.results.empty_text = (result.empty_message if result is not None else
-                                       "Pick a DataFrame (and optionally its columns), then "
-                                       "press Search to find tables that add rows.")
+            self.results.phase = phase            # phase first: observers of rows see it
+            self.results.empty_text = empty_text
             self.results.columns = columns
             self.results.rows = rows
-        keep = next((i for i, h in enumerate(self._hits) if h.table == previous), -1)
         if keep != self.results.selected:
             self.results.selected = keep
         elif keep >= 0:
@@ -822,24 +827,9 @@ class DiscoveryWidget(W.VBox):
             task.check()
             chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None,
                                    width=300)
-            preview = self.engine.table(hit.table_id, max_rows=8)
-            return card, chart, preview
+            return f"<b>#{hit.rank}</b> {card}" + _program_html(hit), chart
 
-        def done(out):
-            card, chart, preview = out
-            if self.selected_hit() is not hit:
-                return
-            self.detail_html.value = f"<b>#{hit.rank}</b> {card}" + _program_html(hit)
-            show(self.chart_out, chart)
-            from IPython.display import HTML
-            from .render import frame_html
-            show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8)))
-
-        def error(e):
-            self.detail_html.value += (f"<div class='lakejoin-status-error'>"
-                                       f"{html.escape(_error_text(e))}</div>")
-
-        self._run("detail", work, done, error)
+        self._load_detail(hit, work)
 
     def _on_select_union(self, hit):
         """A union hit: its alignment (query column <- lake column, per-column score and
@@ -854,13 +844,23 @@ class DiscoveryWidget(W.VBox):
             from ..charts import alignment_chart
             chart = alignment_chart(hit, qcols)
             task.check()
-            return chart, self.engine.table(hit.table_id, max_rows=8)
+            return union_card(hit, qcols), chart
+
+        self._load_detail(hit, work)
+
+    def _load_detail(self, hit, work):
+        """Fill the detail pane of ``hit`` in the background: ``work(task)`` gives its card
+        (HTML) and chart, then the table's first rows are read; shown while the hit is
+        still the one selected (an error is added under the card)."""
+        def load(task):
+            card, chart = work(task)
+            return card, chart, self.engine.table(hit.table_id, max_rows=8)
 
         def done(out):
-            chart, preview = out
+            card, chart, preview = out
             if self.selected_hit() is not hit:
                 return
-            self.detail_html.value = union_card(hit, qcols)
+            self.detail_html.value = card
             show(self.chart_out, chart)
             from IPython.display import HTML
             from .render import frame_html
@@ -870,7 +870,7 @@ class DiscoveryWidget(W.VBox):
             self.detail_html.value += (f"<div class='lakejoin-status-error'>"
                                        f"{html.escape(_error_text(e))}</div>")
 
-        self._run("detail", work, done, error)
+        self._run("detail", load, done, error)
 
     # ------------------------------------------------------------------ actions
     def run_action(self, name: str, **params):

@@ -1,0 +1,123 @@
+"""Forcing how "Per key: latest" reads an ambiguous date column (``Aggregate.dayfirst``)
+where users join: the Join action's ``dates`` parameter (the widget's "Dates read"
+control), ``lakejoin join --dates`` and ``%lakejoin join --dates`` (both from
+``cli.add_join_shape_arguments``)."""
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.errors import LakeJoinError
+
+# events/seen: every date reads either way (auto: month-first, "ambiguous")
+SEEN = pd.DataFrame({"user": ["ann@x.org", "ann@x.org", "bob@x.org", "bob@x.org"],
+                     "seen": ["02/03/2020", "04/01/2020", "2019", "01/02/2019"],
+                     "what": ["Feb 3 or 2 Mar", "Apr 1 or 4 Jan", "2019", "Jan 2 or 1 Feb"]})
+QUERY = pd.DataFrame({"who": ["ann@x.org", "bob@x.org", "carl@x.org"]})
+LATEST = {"auto": ["Apr 1 or 4 Jan", "Jan 2 or 1 Feb", None],
+          "month-first": ["Apr 1 or 4 Jan", "Jan 2 or 1 Feb", None],
+          "day-first": ["Feb 3 or 2 Mar", "Jan 2 or 1 Feb", None]}
+
+
+@pytest.fixture(scope="module")
+def seen_engine(spark, tmp_path_factory):
+    from conftest import write_lake
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    root = write_lake(tmp_path_factory.mktemp("dates") / "lake",
+                      {"events/seen.csv": SEEN,
+                       "people.csv": pd.DataFrame({"who": ["ann@x.org", "bob@x.org"]})})
+    out = tmp_path_factory.mktemp("dates_idx") / "lake.index"
+    build(root, out, spark=spark, progress=False)
+    return open_index(out)
+
+
+def _hit(engine):
+    return next(h for h in engine.search(QUERY, "who", k=None) if h.table == "events/seen")
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("dates", sorted(LATEST))
+def test_the_join_action_forces_the_reading_and_its_code_agrees(seen_engine, dates):
+    from lakejoin_jupyter.actions import get
+    out = get("join")(seen_engine, _hit(seen_engine), QUERY, aggregate="latest", dates=dates)
+    assert out.joined["what"].where(out.joined["what"].notna(), None).tolist() == LATEST[dates]
+    assert ("ambiguous" in out.summary) == (dates == "auto"), out.summary
+    assert ("dates read day-first" in out.summary) == (dates == "day-first"), out.summary
+    ns = {"df": QUERY}
+    exec(compile(out.code("df", "joined"), "<cell>", "exec"), ns)  # noqa: S102
+    pd.testing.assert_frame_equal(ns["joined"], out.joined)
+    if dates == "day-first":
+        assert "dayfirst=True" in out.code("df", "joined")
+
+
+@pytest.mark.spark
+def test_dates_goes_with_latest_and_names_its_choices(seen_engine):
+    from lakejoin_jupyter.actions import get
+    with pytest.raises(LakeJoinError, match="goes with aggregate = latest"):
+        get("join")(seen_engine, _hit(seen_engine), QUERY, dates="day-first")
+    with pytest.raises(LakeJoinError, match="'auto', 'day-first', 'month-first'"):
+        get("join")(seen_engine, _hit(seen_engine), QUERY, aggregate="latest", dates="dmy")
+
+
+@pytest.mark.spark
+def test_cli_join_dates(seen_engine, tmp_path, capsys):
+    from lakejoin_jupyter.cli import _parser
+    from lakejoin_jupyter.cli import main as cli
+    QUERY.to_csv(tmp_path / "q.csv", index=False)
+    res = seen_engine.search(QUERY, "who", k=10, rank="useful")       # the CLI's ranking
+    rank = next(h.rank for h in res if h.table == "events/seen")
+    for dates in ("auto", "day-first"):
+        out = tmp_path / f"{dates}.csv"
+        assert cli(["join", str(seen_engine.index.path), "-t", str(tmp_path / "q.csv"), "-c",
+                    "who", "--hit", str(rank), "--aggregate", "latest", "--dates", dates,
+                    "--out", str(out)]) == 0
+        got = pd.read_csv(out)["what"]
+        assert got.where(got.notna(), None).tolist() == LATEST[dates]
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["join", "x", "-t", "q", "-c", "c", "--hit", "1", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--dates {auto,day-first,month-first}" in text and "15/02/2021" in text
+
+
+@pytest.mark.spark
+def test_magic_join_dates(seen_engine):
+    from IPython.core.interactiveshell import InteractiveShell
+    from lakejoin_jupyter.ui.session import SESSION
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    try:
+        ip.user_ns["q"] = QUERY
+        ip.run_line_magic("lakejoin", f"open '{seen_engine.index.path}'")
+        res = ip.run_line_magic("lakejoin", "search q.who --save qres")
+        rank = next(h.rank for h in res if h.table == "events/seen")
+        ip.run_line_magic("lakejoin", f"join {rank} --from qres --aggregate latest "
+                                      f"--dates day-first --into per_key --quiet")
+        got = ip.user_ns["per_key"]["what"]
+        assert got.where(got.notna(), None).tolist() == LATEST["day-first"]
+    finally:
+        SESSION.engine = saved
+
+
+@pytest.mark.spark
+def test_widget_join_offers_dates_read(seen_engine):
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    w = DiscoveryWidget(seen_engine, session=Session(), namespace={"q": QUERY}, frame="q",
+                        columns=["who"], auto_insert=False)
+    w.method_picker.value = "auto"
+    w.search().wait()
+    w.results.selected = next(i for i, r in enumerate(w.results.rows)
+                              if r["table"] == "events/seen")
+    w.wait()
+    tab = w.actions.tabs["join"]
+    control = tab.controls["dates"]
+    assert list(control.options) == ["auto", "day-first", "month-first"]
+    assert "day-first (dd/mm/yyyy)" in control.tooltip
+    tab.controls["aggregate"].value = "latest"
+    control.value = "day-first"
+    w.action_buttons["join"].click()
+    w.wait()
+    assert w.last_action_result.ok, w.last_action_result.summary
+    got = w.last_action_result.joined["what"]
+    assert got.where(got.notna(), None).tolist() == LATEST["day-first"]
