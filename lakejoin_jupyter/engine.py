@@ -350,6 +350,11 @@ class Hit(Joinable):
         return self.columns[0]
 
     @property
+    def columns_label(self) -> str:
+        """The lake columns as hits describe them ("each element of codes" for a list)."""
+        return ", ".join(_column_name(self, c) for c in self.columns)
+
+    @property
     def figures(self) -> str:
         """How the hit's overlap, containment and coverage were found: "exact" (counted
         from the index), "estimated" (an approximate method), or "learned" (a
@@ -739,8 +744,7 @@ class SearchResult(Sequence):
         show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
         show["table"] = [clip(t) + (" (your table)" if h.is_query_table else " (joined)"
                                     if h.in_chain else "") for t, h in zip(show["table"], res)]
-        show["column"] = [clip(", ".join(_column_name(h, c) for c in h.columns)
-                               if getattr(h, "list_columns", ()) else str(c))
+        show["column"] = [clip(h.columns_label if getattr(h, "list_columns", ()) else str(c))
                           for c, h in zip(show["column"], res)]
         if "mapping" in df:
             show["mapping"] = df["mapping"]

@@ -226,6 +226,11 @@ def test_a_hit_says_it_is_a_list_column(engine, tmp_path, capsys, monkeypatch):
     shown = res.text_table()
     assert "each element of codes" in list(shown["column"])
     assert "each element of codes" in repr(res)
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    w = DiscoveryWidget(engine, session=Session(), namespace={"q": QUERY})
+    w._show_hits(list(res), res)
+    assert "each element of codes" in {r["column"] for r in w.results.rows}
     monkeypatch.chdir(tmp_path)
     QUERY.to_csv(tmp_path / "q.csv", index=False)
     assert main(["search", str(engine.index.path), "-t", "q.csv", "-c", "code"]) == 0

@@ -744,7 +744,7 @@ class DiscoveryWidget(W.VBox):
         rows = []
         for h in hits:
             c = h.containment if h.containment is not None else h.estimated_containment
-            rows.append({"rank": int(h.rank), "table": h.table, "column": ", ".join(h.columns),
+            rows.append({"rank": int(h.rank), "table": h.table, "column": h.columns_label,
                          "mapping": ", ".join(f"{a} → {b}" for a, b in h.mapping.items()),
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": float(f"{float(h.score):.4g}"),
