@@ -826,6 +826,7 @@ class _Catalog:
         self.name = c["name"].astype(str).to_numpy(dtype=object)
         self.type = c["type"].astype(str).to_numpy(dtype=object)
         self.n_distinct = c["n_distinct"].to_numpy(dtype=np.int64)
+        self.table_id = c["table_id"].to_numpy(dtype=np.int64)
         self.keyed = (c["n_values"] - c["n_keyless"]).to_numpy(dtype=np.int64)
         self._samples = c["samples"]
         self.table_rows = t["n_rows"].fillna(0).to_numpy(dtype=np.int64)
@@ -1004,8 +1005,14 @@ class Engine:
                 h.key_kind, h.key_warning = h.details["key_kind"], h.details.get("key_warning")
             else:
                 h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
-            for other in h.column_ids[1:]:
-                h.key_warning = h.key_warning or self.column_kind(other)[1]
+            if len(h.column_ids) > 1 and counts is not None and counts.exact \
+                    and h.key_ratio == 1.0:
+                # a key of several columns with one lake row per matched tuple: its values
+                # name rows together, and coincide by chance only if all of them do
+                h.key_kind, h.key_warning = "identifier", None
+            else:
+                for other in h.column_ids[1:]:
+                    h.key_warning = h.key_warning or self.column_kind(other)[1]
             h.is_query_table = self._is_query_table(h, q)
             h.in_chain = not h.is_query_table and h.table in q.chain
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
@@ -1082,13 +1089,41 @@ class Engine:
 
     def column_kind(self, column_id: int) -> tuple[str, str | None]:
         """(key kind, warning or None) of a lake column (join/preview.py ``key_kind``)."""
+        kinds = self.__dict__.setdefault("_column_kinds", {})
+        if column_id in kinds:
+            return kinds[column_id]
         cat = self._catalog
         gen, local = self.index.generation_of(column_id)
         stats = gen.joinstats
-        return preview.key_kind(cat.type[column_id], cat.n_distinct[column_id],
-                                cat.keyed[column_id],
-                                stats.shape(local) if stats is not None else None,
-                                samples=() if stats is not None else cat.samples(column_id))
+        args = (cat.type[column_id], cat.n_distinct[column_id], cat.keyed[column_id],
+                stats.shape(local) if stats is not None else None)
+        samples = () if stats is not None else cat.samples(column_id)
+        kind = preview.key_kind(*args, samples=samples)
+        if kind[0] == "number" and cat.type[column_id] == "integer" \
+                and self._key_partners(column_id):
+            kind = preview.key_kind(*args, samples=samples, paired=True)
+        kinds[column_id] = kind
+        return kind
+
+    def _key_partners(self, column_id: int) -> list:
+        """The columns of a lake column's table that make a key of it with the column: with
+        no more distinct values than it, they tell apart the rows of each of its repeated
+        values (a port number's protocol). Read from the MATE index's rows; [] without it."""
+        cat = self._catalog
+        gen, local = self.index.generation_of(column_id)
+        if not gen.has("mate"):
+            return []
+        from .index.mate_arrays import load
+        ma = load(gen)
+        tokens = np.asarray(gen.arrays.set_tokens(local), dtype=np.int64)
+        tokens = tokens[ma.column_counts(local, tokens) > 1]
+        table = int(cat.table_id[column_id])
+        others = [c for c in cat.table_column_ids(table)
+                  if c != column_id and cat.n_distinct[c] <= cat.n_distinct[column_id]]
+        if not len(tokens) or not others:
+            return []
+        found = ma.key_partners(local, tokens, [c - gen.column_offset for c in others])
+        return [c + gen.column_offset for c in found]
 
     def _is_query_table(self, h: Hit, q: Query) -> bool:
         """The hit's table is the one the query was read from: named by the query, or the

@@ -69,6 +69,37 @@ class MateArrays:
         owner = np.repeat(np.arange(len(token_ids)), lens)
         return np.bincount(owner[mine], minlength=len(token_ids)).astype(np.int64)
 
+    def key_partners(self, column: int, token_ids: np.ndarray, candidates) -> list:
+        """Of ``candidates`` (local column ids of the same table), those that tell apart
+        every row of ``column`` holding one of ``token_ids``: on those rows, each holds a
+        value and the (column, candidate) value pairs are distinct. With ``token_ids`` the
+        column's repeated values, (column, candidate) is then a key of the table."""
+        from .reads import ranges
+        candidates = [int(c) for c in candidates if int(c) != int(column)]
+        token_ids = np.asarray(token_ids, dtype=np.int64)
+        if not candidates or not len(token_ids):
+            return []
+        lo = np.asarray(self.pl_indptr[token_ids], dtype=np.int64)
+        lens = np.asarray(self.pl_indptr[token_ids + 1], dtype=np.int64) - lo
+        items = ranges(lo, lens)
+        mine = np.asarray(self.pl_columns[items]) == column
+        rows = np.asarray(self.pl_rows[items], dtype=np.int64)[mine]
+        value = np.repeat(token_ids, lens)[mine]
+        start = np.asarray(self.row_indptr[rows], dtype=np.int64)
+        width = np.asarray(self.row_indptr[rows + 1], dtype=np.int64) - start
+        cells = ranges(start, width)
+        cell_col = np.asarray(self.row_columns[cells], dtype=np.int64)
+        cell_tok = np.asarray(self.row_tokens[cells], dtype=np.int64)
+        cell_val = np.repeat(value, width)
+        out = []
+        for c in candidates:
+            at = cell_col == c
+            pairs = np.unique(np.stack([cell_val[at], cell_tok[at]]), axis=1).shape[1] \
+                if at.any() else 0
+            if int(at.sum()) == len(rows) and pairs == len(rows):
+                out.append(c)
+        return out
+
     def equals(self, other: "MateArrays") -> bool:
         return self.spec == other.spec and all(
             np.array_equal(getattr(self, f.name), getattr(other, f.name))
