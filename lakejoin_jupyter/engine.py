@@ -944,6 +944,7 @@ class Engine:
         t0 = time.perf_counter()
         found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold, options=options))
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
+        self._case_programs(hits, q)
         if annotate:
             self._annotate(hits, q)
         if not include_own:
@@ -961,6 +962,28 @@ class Engine:
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
         return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
                             rank=rank, notes=notes)
+
+    def _case_programs(self, hits: list, q: Query) -> None:
+        """A transformation hit's program as it applies to the cells as written: the search
+        learns and compares case-folded values; the casing under which the program turns
+        the source's cells into the other side's cells as written is chosen on the lake
+        column's and the query's cells (discovery.py ``cased_program``)."""
+        mine = [h for h in hits if "program_json" in h.details and len(h.column_ids) == 1]
+        if not mine:
+            return
+        from .join.autojoin.dsl import Program
+        name = q.columns[0]
+        query_values = (q.frame[name].tolist() if q.frame is not None and name in q.frame.columns
+                        else list(q.display.values()))
+        for h in mine:
+            program = Program.from_json(h.details["program_json"])
+            lake = lake_table(find_table(self.index, h.table_id))[h.column].tolist()
+            forward = h.details.get("direction") == "query -> lake"
+            better = transform_discovery.cased_program(
+                program, *((query_values, lake) if forward else (lake, query_values)))
+            if better != program:
+                h.details["program"] = better.describe()
+                h.details["program_json"] = better.to_json()
 
     # ------------------------------------------------------------------ what a join would do
     @cached_property
