@@ -168,3 +168,33 @@ def test_cased_program_picks_the_casing_of_the_other_sides_cells():
     shout = discovery.cased_program(learned, query, ["ALAN.TURING@EXAMPLE.ORG"])
     assert shout.evaluate({"a": ["Alan Turing"]}, 1) == ["ALAN.TURING@EXAMPLE.ORG"]
     assert discovery.cased_program(learned, query, ["Ada.Lovelace@example.org"]) == learned
+
+
+@pytest.mark.spark
+def test_cli_join_joins_a_transformation_hit_as_the_api_does(case_engine, tmp_path, capsys):
+    """`lakejoin join -m transform --hit N` writes what hit.autojoin(df).join(df) gives in
+    Python; the options that shape an equi-join are refused, saying why."""
+    from lakejoin_jupyter.cli import main as cli
+    engine, frame = case_engine
+    frame.to_csv(tmp_path / "q.csv", index=False)
+    query = pd.read_csv(tmp_path / "q.csv")
+    index = str(engine.index.path)
+    res = engine.search(query, "author", method="transform", k=10, rank="useful")
+    for rank, hit in enumerate(res, 1):
+        want = hit.autojoin(query).join(query, how="inner")
+        out = tmp_path / f"j{rank}.csv"
+        assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "author", "-m",
+                    "transform", "--hit", str(rank), "--how", "inner", "--out", str(out)]) == 0
+        assert "Auto-Join program" in capsys.readouterr().err
+        got = pd.read_csv(out, dtype=str, keep_default_na=False)
+        want = want.astype(str).reset_index(drop=True)
+        assert len(got) == len(want) == len(query)
+        assert got.columns.tolist() == want.columns.tolist()
+        assert got.sort_values(list(got.columns)).values.tolist() == \
+            want.astype(str).sort_values(list(want.columns)).values.tolist()
+    assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "author", "-m",
+                "transform", "--hit", "1", "--aggregate", "latest",
+                "--out", str(tmp_path / "x.csv")]) == 1
+    err = capsys.readouterr().err
+    assert "--aggregate latest" in err and "equi-joins only" in err
+    assert not (tmp_path / "x.csv").exists()
