@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import math
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -42,6 +43,9 @@ from .join.autojoin import discovery as transform_discovery
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
 RANKS = ("overlap", "useful")
 POOL_FACTOR, POOL_EXTRA = 2, 10  # rank="useful" ranks max(2k, k + 10) candidates of the method
+# a category column makes a key with a repeating integer column only if it would tell apart the
+# rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
+KEY_PARTNER_CHANCE = 0.01
 ROWS = "__lakejoin_rows"        # query rows per distinct key, collected from a Spark query
 
 # The search methods an engine offers (each search/<name>.py defines its METHOD).
@@ -1129,23 +1133,32 @@ class Engine:
         return kind
 
     def _key_partners(self, column_id: int) -> list:
-        """The columns of a lake column's table that make a key of it with the column: with
-        no more distinct values than it, they tell apart the rows of each of its repeated
-        values (a port number's protocol). Read from the MATE index's rows; [] without it."""
+        """The category columns of a lake column's table that make a key with it: text,
+        neither numbers nor nearly unique, with no more distinct values than the column,
+        they tell apart the rows of each of its repeated values (a port number's protocol).
+        Read from the MATE index's rows; [] without it."""
         cat = self._catalog
         gen, local = self.index.generation_of(column_id)
         if not gen.has("mate"):
             return []
         from .index.mate_arrays import load
-        ma = load(gen)
-        tokens = np.asarray(gen.arrays.set_tokens(local), dtype=np.int64)
-        tokens = tokens[ma.column_counts(local, tokens) > 1]
+
+        def category(c: int) -> bool:
+            n = int(cat.n_distinct[c])
+            if cat.type[c] != "string" or not 0 < n < preview.TYPE_SHARE * cat.keyed[c] \
+                    or n > cat.n_distinct[column_id]:
+                return False
+            g, loc = self.index.generation_of(c)
+            shape = g.joinstats.shape(loc) if g.joinstats is not None else None
+            return shape is None or shape["n_numeric"] < preview.TYPE_SHARE * n
+
         table = int(cat.table_id[column_id])
-        others = [c for c in cat.table_column_ids(table)
-                  if c != column_id and cat.n_distinct[c] <= cat.n_distinct[column_id]]
-        if not len(tokens) or not others:
+        others = [c for c in cat.table_column_ids(table) if c != column_id and category(c)]
+        if not others:
             return []
-        found = ma.key_partners(local, tokens, [c - gen.column_offset for c in others])
+        found = load(gen).key_partners(table - gen.table_offset, local,
+                                       [c - gen.column_offset for c in others],
+                                       KEY_PARTNER_CHANCE)
         return [c + gen.column_offset for c in found]
 
     def _is_query_table(self, h: Hit, q: Query) -> bool:

@@ -389,7 +389,8 @@ _CACHE: dict = {}
                           st.integers(0, 3)), min_size=1, max_size=25))
 def test_key_partners_are_the_columns_that_make_a_key_with_the_column(rows):
     """MATE's rows give a column's key partners: the columns whose values tell apart the
-    rows of each repeated value of it, as pandas says of the table's rows."""
+    rows of each repeated value of it, as pandas says of the table's rows; with a chance
+    bound, only those that would do it by chance at most that often."""
     from lakejoin_jupyter.index.mate_arrays import build_reference
     table = [[str(p), t, f"v{v}"] for p, t, v in rows]
     vocab = sorted({c for r in table for c in r if c is not None})
@@ -402,7 +403,13 @@ def test_key_partners_are_the_columns_that_make_a_key_with_the_column(rows):
     want = [j for j, c in ((1, "proto"), (2, "v"))
             if len(repeated) and rep_rows[c].notna().all()
             and not rep_rows.duplicated(["port", c]).any()]
-    assert ma.key_partners(0, np.array(repeated), [1, 2]) == want
+    assert ma.key_partners(0, 0, [1, 2]) == want
+    pairs = sum(n * (n - 1) / 2 for n in counts)
+    def collision(c):
+        held = df[c].dropna().value_counts()
+        return float((held ** 2).sum() / held.sum() ** 2)
+    likely = [j for j in want if pairs * collision(df.columns[j]) >= -np.log(0.01)]
+    assert ma.key_partners(0, 0, [1, 2], chance=0.01) == likely
 
 
 @pytest.mark.spark
