@@ -46,6 +46,7 @@ POOL_FACTOR, POOL_EXTRA = 2, 10  # rank="useful" ranks max(2k, k + 10) candidate
 # a category column makes a key with a repeating integer column only if it would tell apart the
 # rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
 KEY_PARTNER_CHANCE = 0.01
+CELLS_KEPT = 16    # lake columns whose cells an engine keeps for transformation hits' casing
 ROWS = "__lakejoin_rows"        # query rows per distinct key, collected from a Spark query
 
 # The search methods an engine offers (each search/<name>.py defines its METHOD).
@@ -970,8 +971,9 @@ class Engine:
     def _case_programs(self, hits: list, q: Query) -> None:
         """A transformation hit's program as it applies to the cells as written: the search
         learns and compares case-folded values; the casing under which the program turns
-        the source's cells into the other side's cells as written is chosen on the lake
-        column's and the query's cells (discovery.py ``cased_program``)."""
+        the source's cells into the other side's cells as written is chosen on the query's
+        cells and the lake column's most frequent cells (the catalog's samples), or all of
+        its cells when none of those joins (discovery.py ``cased_program``)."""
         mine = [h for h in hits if "program_json" in h.details and len(h.column_ids) == 1]
         if not mine:
             return
@@ -981,13 +983,32 @@ class Engine:
                         else list(q.display.values()))
         for h in mine:
             program = Program.from_json(h.details["program_json"])
-            lake = lake_table(find_table(self.index, h.table_id))[h.column].tolist()
             forward = h.details.get("direction") == "query -> lake"
-            better = transform_discovery.cased_program(
-                program, *((query_values, lake) if forward else (lake, query_values)))
+            better = None
+            for lake in (self._catalog.samples(h.column_ids[0]), None):
+                if lake is None:    # the samples (most frequent cells) did not tell: read all
+                    lake = self._lake_cells(h.table_id, h.column)
+                better = transform_discovery.cased_program(
+                    program, *((query_values, lake) if forward else (lake, query_values)),
+                    evidence=1)
+                if better is not None:
+                    break
+            if better is None:
+                continue
             if better != program:
                 h.details["program"] = better.describe()
                 h.details["program_json"] = better.to_json()
+
+    def _lake_cells(self, table_id: int, column: str) -> list:
+        """A lake column's cells as written, the last few read kept (searches of one session
+        meet the same tables again)."""
+        kept = self.__dict__.setdefault("_cells_kept", {})
+        key = (int(table_id), str(column))
+        if key not in kept:
+            if len(kept) >= CELLS_KEPT:
+                kept.pop(next(iter(kept)))
+            kept[key] = lake_table(find_table(self.index, table_id))[column].tolist()
+        return kept[key]
 
     # ------------------------------------------------------------------ what a join would do
     @cached_property

@@ -168,6 +168,11 @@ def test_cased_program_picks_the_casing_of_the_other_sides_cells():
     shout = discovery.cased_program(learned, query, ["ALAN.TURING@EXAMPLE.ORG"])
     assert shout.evaluate({"a": ["Alan Turing"]}, 1) == ["ALAN.TURING@EXAMPLE.ORG"]
     assert discovery.cased_program(learned, query, ["Ada.Lovelace@example.org"]) == learned
+    # the lake's most frequent cells may join none of the query's: no casing to tell
+    assert discovery.cased_program(learned, query, ["grace.hopper@example.org"],
+                                   evidence=1) is None
+    assert discovery.cased_program(learned, query, ["ALAN.TURING@EXAMPLE.ORG"],
+                                   evidence=1) == shout
 
 
 @pytest.mark.spark
