@@ -145,7 +145,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Search the lake with the query column(s) as `lakejoin search` does (same "
                     "ranking), then join the query table with the N-th hit on the normalized "
                     "key values (as %lakejoin join and the widget's Join do) and write the "
-                    "joined table to --out.",
+                    "joined table to --out. A \"Needs a transformation\" hit (-m transform) "
+                    "is joined through Auto-Join, as hit.autojoin(df).join(df) does in Python.",
         epilog="examples:\n  lakejoin join lake.index -t sales.csv -c country --hit 1 "
                "--out joined.csv\n"
                "  lakejoin join lake.index -t sales.csv -c country --hit 2 --aggregate latest "
@@ -432,19 +433,45 @@ def _join(args, parser) -> int:
                             f"rank between 1 and {len(res)}." if len(res) else
                             f"The search found no column to join {args.table} with.")
     hit = res[args.hit - 1]
-    out = get("join")(engine, hit, frame, how=args.how, duplicates=args.duplicates,
-                      aggregate=args.aggregate, order_by=args.order_by, dates=args.dates)
-    if not out.ok:
-        raise LakeJoinError(out.summary.replace("**", ""))
+    if "program_json" in hit.details:
+        joined, summary = _join_transformed(args, hit, frame)
+    else:
+        out = get("join")(engine, hit, frame, how=args.how, duplicates=args.duplicates,
+                          aggregate=args.aggregate, order_by=args.order_by,
+                          dates=args.dates)
+        if not out.ok:
+            raise LakeJoinError(out.summary.replace("**", ""))
+        joined, summary = out.joined, out.summary.replace("**", "").split("\n\n")[0]
     path = Path(args.out)
     if path.suffix.lower() == ".parquet":
-        out.joined.to_parquet(path, index=False)
+        joined.to_parquet(path, index=False)
     else:
-        out.joined.to_csv(path, index=False)
-    print(out.summary.replace("**", "").split("\n\n")[0], file=sys.stderr)
-    print(f"Joined {args.table} with {hit.table}: {len(out.joined):,} rows, "
-          f"{out.joined.shape[1]} columns -> {path}", file=sys.stderr)
+        joined.to_csv(path, index=False)
+    print(summary, file=sys.stderr)
+    print(f"Joined {args.table} with {hit.table}: {len(joined):,} rows, "
+          f"{joined.shape[1]} columns -> {path}", file=sys.stderr)
     return 0
+
+
+def _join_transformed(args, hit, frame):
+    """A "Needs a transformation" hit joined as in Python: ``aj = hit.autojoin(df)`` (Auto-Join
+    learns the program on the rows the hit's program joins), then ``aj.join(df, how=...)``.
+    Returns (the joined frame, a line saying what was learned)."""
+    shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
+        ("duplicates", args.duplicates, "all"), ("aggregate", args.aggregate, "none"),
+        ("order_by", args.order_by, None), ("dates", args.dates, "auto")) if v != plain]
+    if shaped:
+        raise LakeJoinError(
+            f"{', '.join(shaped)}: hit {args.hit} joins through a learned transformation "
+            f"(Auto-Join), whose join keeps every lake row of a key; these options shape "
+            f"equi-joins only. Leave them out, or join an equality hit.")
+    aj = hit.autojoin(frame)
+    if not aj.found:
+        raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): {aj.message}")
+    joined = aj.join(frame, how=args.how)
+    side = "the query's" if aj.source == "left" else "the lake's"
+    return joined, (f"Auto-Join program: {aj.program.describe()} ({side} values transformed; "
+                    f"learned as hit.autojoin(df) learns it).")
 
 
 def _printed_as_data(df, fmt: str) -> bool:
@@ -519,8 +546,9 @@ def _print_ranked(res, df) -> None:
     print(res.text_table(df).to_string(index=False))
     if "transformation" in df:
         print("These columns join after the transformation shown, applied to the query's or the "
-              "lake's values.\nTo join one in a notebook: `aj = hit.autojoin(df)`, then "
-              "`aj.join(df)` and `aj.code()`; or the widget's Find transformation.")
+              "lake's values.\nTo join one: `lakejoin join ... --hit N --out FILE` (Auto-Join), or in a "
+              "notebook `aj = hit.autojoin(df)`, then `aj.join(df)` and `aj.code()`; or the "
+              "widget's Find transformation.")
 
 
 _clip = clip      # a long name shortened for a terminal table

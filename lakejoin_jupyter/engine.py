@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import math
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -42,6 +43,10 @@ from .join.autojoin import discovery as transform_discovery
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
 RANKS = ("overlap", "useful")
 POOL_FACTOR, POOL_EXTRA = 2, 10  # rank="useful" ranks max(2k, k + 10) candidates of the method
+# a category column makes a key with a repeating integer column only if it would tell apart the
+# rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
+KEY_PARTNER_CHANCE = 0.01
+CELLS_KEPT = 16    # lake columns whose cells an engine keeps for transformation hits' casing
 ROWS = "__lakejoin_rows"        # query rows per distinct key, collected from a Spark query
 
 # The search methods an engine offers (each search/<name>.py defines its METHOD).
@@ -867,6 +872,7 @@ class _Catalog:
         self.name = c["name"].astype(str).to_numpy(dtype=object)
         self.type = c["type"].astype(str).to_numpy(dtype=object)
         self.n_distinct = c["n_distinct"].to_numpy(dtype=np.int64)
+        self.table_id = c["table_id"].to_numpy(dtype=np.int64)
         self.keyed = (c["n_values"] - c["n_keyless"]).to_numpy(dtype=np.int64)
         self._samples = c["samples"]
         self.table_rows = t["n_rows"].fillna(0).to_numpy(dtype=np.int64)
@@ -986,6 +992,7 @@ class Engine:
         t0 = time.perf_counter()
         found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold, options=options))
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
+        self._case_programs(hits, q)
         if annotate:
             self._annotate(hits, q)
         if not include_own:
@@ -1003,6 +1010,48 @@ class Engine:
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
         return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
                             rank=rank, notes=notes)
+
+    def _case_programs(self, hits: list, q: Query) -> None:
+        """A transformation hit's program as it applies to the cells as written: the search
+        learns and compares case-folded values; the casing under which the program turns
+        the source's cells into the other side's cells as written is chosen on the query's
+        cells and the lake column's most frequent cells (the catalog's samples), or all of
+        its cells when none of those joins (discovery.py ``cased_program``)."""
+        mine = [h for h in hits if "program_json" in h.details and len(h.column_ids) == 1]
+        if not mine:
+            return
+        from .join.autojoin.dsl import Program
+        name = q.columns[0]
+        query_values = (q.frame[name].tolist() if q.frame is not None and name in q.frame.columns
+                        else list(q.display.values()))
+        for h in mine:
+            program = Program.from_json(h.details["program_json"])
+            forward = h.details.get("direction") == "query -> lake"
+            better = None
+            for lake in (self._catalog.samples(h.column_ids[0]), None):
+                if lake is None:    # the samples (most frequent cells) did not tell: read all
+                    lake = self._lake_cells(h.table_id, h.column)
+                better = transform_discovery.cased_program(
+                    program, *((query_values, lake) if forward else (lake, query_values)),
+                    evidence=1)
+                if better is not None:
+                    break
+            if better is None:
+                continue
+            if better != program:
+                h.details["program"] = better.describe()
+                h.details["program_json"] = better.to_json()
+
+    def _lake_cells(self, table_id: int, column: str) -> list:
+        """A lake column's cells as written, the last few read kept (searches of one session
+        meet the same tables again)."""
+        kept = self.__dict__.setdefault("_cells_kept", {})
+        key = (int(table_id), str(column))
+        if key not in kept:
+            if len(kept) >= CELLS_KEPT:
+                kept.pop(next(iter(kept)))
+            kept[key] = lake_table(find_table(self.index, table_id))[column].tolist()
+        return kept[key]
 
     # ------------------------------------------------------------------ what a join would do
     @cached_property
@@ -1047,8 +1096,14 @@ class Engine:
                 h.key_kind, h.key_warning = h.details["key_kind"], h.details.get("key_warning")
             else:
                 h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
-            for other in h.column_ids[1:]:
-                h.key_warning = h.key_warning or self.column_kind(other)[1]
+            if len(h.column_ids) > 1 and counts is not None and counts.exact \
+                    and h.key_ratio == 1.0:
+                # a key of several columns with one lake row per matched tuple: its values
+                # name rows together, and coincide by chance only if all of them do
+                h.key_kind, h.key_warning = "identifier", None
+            else:
+                for other in h.column_ids[1:]:
+                    h.key_warning = h.key_warning or self.column_kind(other)[1]
             h.is_query_table = self._is_query_table(h, q)
             h.in_chain = not h.is_query_table and h.table in q.chain
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
@@ -1125,13 +1180,50 @@ class Engine:
 
     def column_kind(self, column_id: int) -> tuple[str, str | None]:
         """(key kind, warning or None) of a lake column (join/preview.py ``key_kind``)."""
+        kinds = self.__dict__.setdefault("_column_kinds", {})
+        if column_id in kinds:
+            return kinds[column_id]
         cat = self._catalog
         gen, local = self.index.generation_of(column_id)
         stats = gen.joinstats
-        return preview.key_kind(cat.type[column_id], cat.n_distinct[column_id],
-                                cat.keyed[column_id],
-                                stats.shape(local) if stats is not None else None,
-                                samples=() if stats is not None else cat.samples(column_id))
+        args = (cat.type[column_id], cat.n_distinct[column_id], cat.keyed[column_id],
+                stats.shape(local) if stats is not None else None)
+        samples = () if stats is not None else cat.samples(column_id)
+        kind = preview.key_kind(*args, samples=samples)
+        if kind[0] == "number" and cat.type[column_id] == "integer" \
+                and self._key_partners(column_id):
+            kind = preview.key_kind(*args, samples=samples, paired=True)
+        kinds[column_id] = kind
+        return kind
+
+    def _key_partners(self, column_id: int) -> list:
+        """The category columns of a lake column's table that make a key with it: text,
+        neither numbers nor nearly unique, with no more distinct values than the column,
+        they tell apart the rows of each of its repeated values (a port number's protocol).
+        Read from the MATE index's rows; [] without it."""
+        cat = self._catalog
+        gen, local = self.index.generation_of(column_id)
+        if not gen.has("mate"):
+            return []
+        from .index.mate_arrays import load
+
+        def category(c: int) -> bool:
+            n = int(cat.n_distinct[c])
+            if cat.type[c] != "string" or not 0 < n < preview.TYPE_SHARE * cat.keyed[c] \
+                    or n > cat.n_distinct[column_id]:
+                return False
+            g, loc = self.index.generation_of(c)
+            shape = g.joinstats.shape(loc) if g.joinstats is not None else None
+            return shape is None or shape["n_numeric"] < preview.TYPE_SHARE * n
+
+        table = int(cat.table_id[column_id])
+        others = [c for c in cat.table_column_ids(table) if c != column_id and category(c)]
+        if not others:
+            return []
+        found = load(gen).key_partners(table - gen.table_offset, local,
+                                       [c - gen.column_offset for c in others],
+                                       KEY_PARTNER_CHANCE)
+        return [c + gen.column_offset for c in found]
 
     def _is_query_table(self, h: Hit, q: Query) -> bool:
         """The hit's table is the one the query was read from: named by the query, or the

@@ -8,7 +8,8 @@
   rank="overlap" ties; the query's own table is marked and last; a joined frame's tables
   are marked as already joined;
 * an index of format version 1 opens with a note and estimated figures;
-* key kinds: years, small integers, decimals, identifiers, text.
+* key kinds: years, small integers, decimals, identifiers, text; integers that repeat but
+  make a key with another column of their table, and composite keys unique per row.
 """
 import json
 import shutil
@@ -381,3 +382,70 @@ def test_without_joinstats_mate_postings_give_exact_join_rows(random_lake, tmp_p
 
 
 _CACHE: dict = {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["tcp", "udp", "ddp", None]),
+                          st.integers(0, 3)), min_size=1, max_size=25))
+def test_key_partners_are_the_columns_that_make_a_key_with_the_column(rows):
+    """MATE's rows give a column's key partners: the columns whose values tell apart the
+    rows of each repeated value of it, as pandas says of the table's rows; with a chance
+    bound, only those that would do it by chance at most that often."""
+    from lakejoin_jupyter.index.mate_arrays import build_reference
+    table = [[str(p), t, f"v{v}"] for p, t, v in rows]
+    vocab = sorted({c for r in table for c in r if c is not None})
+    token_id = {t: i for i, t in enumerate(vocab)}
+    ma = build_reference([table], token_id, len(vocab))
+    df = pd.DataFrame(table, columns=["port", "proto", "v"])
+    counts = df["port"].value_counts()
+    repeated = [token_id[p] for p in counts.index[counts > 1]]
+    rep_rows = df[df["port"].isin(counts.index[counts > 1])]
+    want = [j for j, c in ((1, "proto"), (2, "v"))
+            if len(repeated) and rep_rows[c].notna().all()
+            and not rep_rows.duplicated(["port", c]).any()]
+    assert ma.key_partners(0, 0, [1, 2]) == want
+    pairs = sum(n * (n - 1) / 2 for n in counts)
+    def collision(c):
+        held = df[c].dropna().value_counts()
+        return float((held ** 2).sum() / held.sum() ** 2)
+    likely = [j for j in want if pairs * collision(df.columns[j]) >= -np.log(0.01)]
+    assert ma.key_partners(0, 0, [1, 2], chance=0.01) == likely
+
+
+@pytest.mark.spark
+def test_port_numbers_have_one_kind_whichever_table_holds_them(spark, tmp_path):
+    """The same port numbers are an identifier in every table: nearly unique (svc), or
+    repeated once per protocol, a key with it (registry, its Parquet and CSV copies), so
+    rank="useful" puts the hit that covers the most rows first; a key of two columns with
+    one lake row per tuple has no "coincidental" warning. Counts that repeat, or a rank
+    per group (a key with its group, but a few small integers), stay measures."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    ports = list(range(1000, 1060))
+    registry = pd.DataFrame({"portnum": ports + ports[:30],
+                             "transport": ["tcp"] * 60 + ["udp"] * 30,
+                             "desc": [f"service {i}" for i in range(90)]})
+    svc = pd.DataFrame({"Port Number": list(range(1040, 1100)) + list(range(1040, 1045)),
+                        "Transport": ["tcp"] * 60 + ["udp"] * 5})
+    stats = pd.DataFrame({"group": [g for g in "abc" for _ in range(10)],
+                          "rank": list(range(1, 11)) * 3,
+                          "hits": [1000 + i % 7 for i in range(30)],
+                          "kind": [f"k{i % 3}" for i in range(30)]})
+    root = write_lake(tmp_path / "lake", {"net/registry.parquet": registry,
+                                          "net/registry_copy.csv": registry,
+                                          "net/svc.tsv": svc, "net/stats.csv": stats})
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    query = pd.DataFrame({"port": ports, "proto": "tcp"})
+    res = engine.search(query, "port", k=None, rank="useful")
+    kinds = {h.table: (h.key_kind, h.key_warning) for h in res}
+    assert kinds["net/registry"] == kinds["net/registry_copy"] == kinds["net/svc"] \
+        == ("identifier", None), kinds
+    assert [h.table for h in res][:2] in (["net/registry", "net/registry_copy"],
+                                          ["net/registry_copy", "net/registry"])
+    for h in engine.search(query, ["port", "proto"], k=None, rank="useful"):
+        assert h.key_ratio == 1.0 and (h.key_kind, h.key_warning) == ("identifier", None), h
+    cat = engine.index.columns
+    for name in ("rank", "hits"):
+        cid = int(cat.loc[cat["name"] == name, "column_id"].iloc[0])
+        assert engine.column_kind(cid)[0] == "number", name

@@ -109,3 +109,97 @@ def test_many_to_many_needs_a_merging_program_and_no_key_on_the_other_side():
     assert not many_to_many(days, 56, other_is_key=True)      # errno: N:1
     iso = {f"2020-01-{d:02d}": 1 for d in range(1, 29)}        # one key per date
     assert not many_to_many(iso, 28, other_is_key=False)
+
+
+FIRST = ["Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "John", "Niklaus",
+         "Margaret", "Dennis", "Ken", "Radia", "Tony", "Leslie", "Shafi", "Butler", "Ivan",
+         "Jean", "Robin", "Adele", "Kathleen", "Hedy", "Linus", "Guido", "Bjarne", "Anita",
+         "Whitfield", "Martin", "Yukihiro", "Sophie", "Evelyn", "Lynn", "Carol", "Mary"]
+LAST = ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Allen", "Backus",
+        "Wirth", "Hamilton", "Ritchie", "Thompson", "Perlman", "Hoare", "Lamport", "Goldwasser",
+        "Lampson", "Sutherland", "Sammet", "Milner", "Goldberg", "Booth", "Lamarr", "Torvalds",
+        "Rossum", "Stroustrup", "Borg", "Diffie", "Fowler", "Matsumoto", "Wilson", "Berezin",
+        "Conway", "Shaw", "Keller"]
+
+
+@pytest.fixture(scope="module")
+def case_engine(spark, tmp_path_factory):
+    """People named "Ada Lovelace" in the query; the lake holds their e-mails in lower case
+    and their names as "LOVELACE, ADA"."""
+    from lakejoin_jupyter import build_index
+    names = [f"{f} {l}" for f, l in zip(FIRST, LAST)]
+    tables = {"people/contacts.csv": pd.DataFrame({
+                  "email": [n.lower().replace(" ", ".") + "@example.org" for n in names],
+                  "n": range(len(names))}),
+              "people/registry.csv": pd.DataFrame({
+                  "who": [f"{l.upper()}, {f.upper()}" for f, l in zip(FIRST, LAST)],
+                  "k": range(len(names))})}
+    root = write_lake(tmp_path_factory.mktemp("clake") / "lake", tables)
+    out = tmp_path_factory.mktemp("cidx") / "lake.index"
+    engine = build_index(root, out, spark=spark, progress=False, components=["transform"])
+    return engine, pd.DataFrame({"author": names[:30]})
+
+
+@pytest.mark.spark
+def test_a_hits_program_applied_as_shown_gives_the_lakes_values(case_engine):
+    """The search compares case-folded values; the program it shows, applied to the query's
+    cells as written, gives the lake's cells as written (lower(...) for the e-mails,
+    upper(...) for "LOVELACE, ADA")."""
+    from lakejoin_jupyter.join.autojoin.dsl import Program
+    engine, frame = case_engine
+    res = engine.search(frame, "author", method="transform", k=10)
+    assert {h.table for h in res} >= {"people/contacts", "people/registry"}
+    for h in res:
+        assert h.details["direction"] == "query -> lake", h.details
+        program = Program.from_json(h.details["program_json"])
+        assert program.describe() == h.details["program"]
+        out = [o for o in program.apply(frame) if o is not None]
+        lake = set(engine.table(h.table)[h.column])
+        assert len(out) == len(frame) and set(out) <= lake, (h.details["program"], out[:3])
+
+
+def test_cased_program_picks_the_casing_of_the_other_sides_cells():
+    from lakejoin_jupyter.join.autojoin import discovery
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Constant, Program, Replace
+    learned = Program((Replace(Column("a"), " ", "."), Constant("@example.org")))
+    query = ["Ada Lovelace", "Alan Turing", None]
+    got = discovery.cased_program(learned, query, ["ada.lovelace@example.org", "x"])
+    assert got.describe() == 'lower(`a` with " " as ".") + "@example.org"'
+    shout = discovery.cased_program(learned, query, ["ALAN.TURING@EXAMPLE.ORG"])
+    assert shout.evaluate({"a": ["Alan Turing"]}, 1) == ["ALAN.TURING@EXAMPLE.ORG"]
+    assert discovery.cased_program(learned, query, ["Ada.Lovelace@example.org"]) == learned
+    # the lake's most frequent cells may join none of the query's: no casing to tell
+    assert discovery.cased_program(learned, query, ["grace.hopper@example.org"],
+                                   evidence=1) is None
+    assert discovery.cased_program(learned, query, ["ALAN.TURING@EXAMPLE.ORG"],
+                                   evidence=1) == shout
+
+
+@pytest.mark.spark
+def test_cli_join_joins_a_transformation_hit_as_the_api_does(case_engine, tmp_path, capsys):
+    """`lakejoin join -m transform --hit N` writes what hit.autojoin(df).join(df) gives in
+    Python; the options that shape an equi-join are refused, saying why."""
+    from lakejoin_jupyter.cli import main as cli
+    engine, frame = case_engine
+    frame.to_csv(tmp_path / "q.csv", index=False)
+    query = pd.read_csv(tmp_path / "q.csv")
+    index = str(engine.index.path)
+    res = engine.search(query, "author", method="transform", k=10, rank="useful")
+    for rank, hit in enumerate(res, 1):
+        want = hit.autojoin(query).join(query, how="inner")
+        out = tmp_path / f"j{rank}.csv"
+        assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "author", "-m",
+                    "transform", "--hit", str(rank), "--how", "inner", "--out", str(out)]) == 0
+        assert "Auto-Join program" in capsys.readouterr().err
+        got = pd.read_csv(out, dtype=str, keep_default_na=False)
+        want = want.astype(str).reset_index(drop=True)
+        assert len(got) == len(want) == len(query)
+        assert got.columns.tolist() == want.columns.tolist()
+        assert got.sort_values(list(got.columns)).values.tolist() == \
+            want.astype(str).sort_values(list(want.columns)).values.tolist()
+    assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "author", "-m",
+                "transform", "--hit", "1", "--aggregate", "latest",
+                "--out", str(tmp_path / "x.csv")]) == 1
+    err = capsys.readouterr().err
+    assert "--aggregate latest" in err and "equi-joins only" in err
+    assert not (tmp_path / "x.csv").exists()

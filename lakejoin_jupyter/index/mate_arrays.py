@@ -69,6 +69,48 @@ class MateArrays:
         owner = np.repeat(np.arange(len(token_ids)), lens)
         return np.bincount(owner[mine], minlength=len(token_ids)).astype(np.int64)
 
+    def key_partners(self, table: int, column: int, candidates, chance: float = 1.0) -> list:
+        """Of ``candidates`` (local column ids of table ``table``), those that make a key of
+        the table with ``column``: on every row holding one of its repeated values, each holds
+        a value and no two such rows hold the same pair. A candidate whose values would tell
+        those rows apart by chance with a probability above ``chance`` is left out (each pair
+        of rows sharing a value of ``column`` differs in the candidate with 1 - its collision
+        probability: all of them with about exp(-pairs x collision)). Read from the row store:
+        the table's rows are consecutive."""
+        lo = int(np.searchsorted(self.row_table, table, side="left"))
+        hi = int(np.searchsorted(self.row_table, table, side="right"))
+        start, stop = int(self.row_indptr[lo]), int(self.row_indptr[hi])
+        width = np.diff(np.asarray(self.row_indptr[lo:hi + 1], dtype=np.int64))
+        row = np.repeat(np.arange(hi - lo), width)
+        col = np.asarray(self.row_columns[start:stop], dtype=np.int64)
+        tok = np.asarray(self.row_tokens[start:stop], dtype=np.int64)
+
+        def values(c: int) -> np.ndarray:          # token per row of the table (-1: none)
+            out = np.full(hi - lo, -1, dtype=np.int64)
+            at = col == c
+            out[row[at]] = tok[at]
+            return out
+
+        key = values(int(column))
+        _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+        repeated = (key >= 0) & (counts[inverse] > 1)
+        n = counts[np.unique(inverse[repeated])].astype(np.float64)   # rows per repeated value
+        pairs = float((n * (n - 1) / 2).sum())
+        out = []
+        for c in candidates:
+            if int(c) == int(column) or pairs == 0:
+                continue
+            other = values(int(c))
+            held = np.unique(other[other >= 0], return_counts=True)[1].astype(np.float64)
+            collision = float((held ** 2).sum() / max(held.sum(), 1.0) ** 2)
+            if pairs * collision < -np.log(chance):
+                continue
+            mine = other[repeated]
+            distinct = len(np.unique(key[repeated] * (int(tok.max()) + 1) + mine))
+            if (mine >= 0).all() and distinct == int(repeated.sum()):
+                out.append(int(c))
+        return out
+
     def equals(self, other: "MateArrays") -> bool:
         return self.spec == other.spec and all(
             np.array_equal(getattr(self, f.name), getattr(other, f.name))

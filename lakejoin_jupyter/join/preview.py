@@ -12,7 +12,8 @@ value postings by the engine for an index built without them. Otherwise l(v) is 
 column's mean rows per value, an estimate the ``exact`` flag marks. For a composite key
 found by MATE, l(tuple) is counted by its verification (exact); otherwise it is the
 smallest of its columns' counts, exact when that is 1. The key kind (identifier, text,
-number, date, year-like) comes from the lake column's profile; a transformation's key is
+number, date, year-like) comes from the lake column's profile (an integer column that is a
+key of its table with another column is read as unique); a transformation's key is
 read from its values, their common affixes cut (:func:`values_kind`). :func:`usefulness`
 is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
 """
@@ -126,10 +127,12 @@ def tuple_counts(matched_keys, row_counts: dict, n_query_rows: int,
 # ----------------------------------------------------------------------- key kind
 
 def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None,
-             samples=()) -> tuple[str, str | None]:
+             samples=(), paired: bool = False) -> tuple[str, str | None]:
     """(kind, warning or None) of a lake key column from its profile (type, distinct
     values, rows with a value) and, when the index has them, its value shapes
-    (index/joinstats.py). The warning says when the key looks like a measure."""
+    (index/joinstats.py). The warning says when the key looks like a measure. ``paired``:
+    the column is a key of its table with another column (a port number with its
+    protocol), so its values repeat as a key's do and are read as unique."""
     n = max(int(n_distinct), 0)
     if shape is None:                               # old index: the profile's samples
         years = [s for s in samples if str(s).strip().isdigit() and 1600 <= int(str(s)) < 2100]
@@ -146,7 +149,7 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
         return "year-like", ("the key looks like years: rows would join because they share a "
                              "year, not because they describe the same thing")
     if numeric:
-        unique = keyed_rows > 0 and n >= TYPE_SHARE * keyed_rows
+        unique = paired or (keyed_rows > 0 and n >= TYPE_SHARE * keyed_rows)
         small = not (shape["num_max"] >= 1000 or shape["num_min"] <= -1000)
         if col_type == "integer" and unique and n >= 20:
             return "identifier", None

@@ -27,6 +27,7 @@ the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 import unicodedata
 
@@ -414,6 +415,61 @@ def partner_rows(program: Program, query_to_lake: bool, query_values, lake_value
         return np.zeros(0, dtype=np.int64)
     hit = np.array(hit, dtype=bool)
     return np.flatnonzero((codes >= 0) & hit[np.maximum(codes, 0)])
+
+
+CASE_CHOICES = ("same", "lower", "upper", "title")
+
+
+def recased(program: Program, casing: str, constants: bool) -> Program:
+    """``program`` with every piece read from its column in ``casing`` (and, with
+    ``constants``, its constants too); a table's output (``Map``) stays as it is."""
+    from .dsl import Constant, Map, Substring, Words, _case
+    pieces = []
+    for p in program.pieces:
+        if isinstance(p, Constant):
+            p = Constant(_case(p.text, casing)) if constants else p
+        elif isinstance(p, (Substring, Words)):
+            p = dataclasses.replace(p, casing=casing)
+        elif not isinstance(p, Map) and casing != "same":
+            p = Substring(p, None, None, casing)
+        pieces.append(p)
+    return Program(tuple(pieces))
+
+
+def cased_program(program: Program, source_values, target_values,
+                  evidence: int = 0) -> Program | None:
+    """The program (:func:`recased`) whose outputs on the source's cells as written are
+    most often the other side's cells as written. The search learns on case-folded values
+    and compares case-insensitively, so its program may give "Vega-Altair.Contributors@..."
+    where the lake holds "vega-altair.contributors@...": applied as shown, it should give
+    the lake's values. The program as learned wins ties. None when fewer than ``evidence``
+    outputs equal a target but for their case (too few cells to tell the casing)."""
+    from .dsl import cell_text
+    if len(program.columns) != 1:
+        return program
+    src = [t for t in dict.fromkeys(cell_text(v) for v in source_values) if t is not None]
+    targets = {t for t in (cell_text(v) for v in target_values) if t is not None}
+    lowered = {t.lower() for t in targets}
+    name = program.columns[0]
+    out = evaluate_columns(program.expr, {name: src}, len(src))
+    # the cells whose output is a target but for its case: recasing changes only those
+    src = [v for v, o in zip(src, out) if o is not None and o.lower() in lowered]
+    if len(src) < evidence:
+        return None
+
+    def exact(p: Program) -> int:
+        return sum(o in targets for o in evaluate_columns(p.expr, {name: src}, len(src)))
+
+    best, most = program, exact(program)
+    for casing in CASE_CHOICES:
+        for constants in (False, True):
+            if most == len(src):
+                return best
+            p = recased(program, casing, constants)
+            n = exact(p) if p != program else most
+            if n > most:
+                best, most = p, n
+    return best
 
 
 def _examples(chosen, partners: dict, texts: list):
