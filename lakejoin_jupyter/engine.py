@@ -931,6 +931,11 @@ class Engine:
     def path(self) -> Path:
         return self.index.path
 
+    @property
+    def lake_root(self) -> str | None:
+        """The lake folder the index was built from (None: a list of files or catalog)."""
+        return self.index.manifest.get("lake", {}).get("root")
+
     def methods(self) -> list:
         """Search methods this index supports (name, label, kind, ...)."""
         return [m for m in self.search_methods.values() if m.available(self.index)]
@@ -1552,7 +1557,7 @@ class Engine:
                 "generations": [g["name"] for g in m.get("generations", [])],
                 "methods": [x.name for x in self.methods()], "skipped": m.get("skipped", []),
                 "left_out": m.get("left_out", []),
-                "lake": m.get("lake", {}).get("root"), "lake_changes": self.index.lake_changes,
+                "lake": self.lake_root, "lake_changes": self.index.lake_changes,
                 "advice": self.advice()}
 
     def advice(self) -> list[str]:

@@ -970,6 +970,7 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     os.symlink(real, link)
     w = make(open_index(link), ns={"q": pd.DataFrame({"k": ["peru"]})}, frame="q", columns=["k"])
     assert w.index_path.value == str(link)
+    assert w.lake_path.value == str(old)            # the lake the index records, to rebuild
     assert w.build_button.description == "Rebuild" and w.build_button.button_style == "warning"
     assert w.build_index(str(new), str(link)) is None          # no overwrite: refused at once
     assert f"An index already exists at {link} (the index open here)" in w.status_text

@@ -319,6 +319,8 @@ class DiscoveryWidget(W.VBox):
                             f"{html.escape(e.index.size_label)}")
         if not self.index_path.value:
             self.index_path.value = str(e.path)
+        if not self.lake_path.value and e.lake_root:     # what Rebuild reads again
+            self.lake_path.value = e.lake_root
 
     def refresh_frames(self, select: str | None = None, *_):
         """Rescan the notebook's DataFrames (after every cell; query_panel.py)."""
