@@ -749,8 +749,7 @@ class SearchResult(Sequence):
         show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
         show["table"] = [clip(t) + (" (your table)" if h.is_query_table else " (joined)"
                                     if h.in_chain else "") for t, h in zip(show["table"], res)]
-        show["column"] = [clip(h.columns_label if getattr(h, "list_columns", ()) else str(c))
-                          for c, h in zip(show["column"], res)]
+        show["column"] = [clip(h.columns_label) for h in res]
         if "mapping" in df:
             show["mapping"] = df["mapping"]
         show["containment"] = [percent(c) for c in show["containment"]]
