@@ -24,7 +24,7 @@ demo: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lakejoin demo --out demo.index
 
 test: $(STAMP)
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest tests
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest tests --durations=20
 
 test-fast: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest tests -m "not spark and not notebook and not browser"
