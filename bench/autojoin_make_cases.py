@@ -8382,6 +8382,120 @@ def make_fresh22(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh23 validation
+# Admission criteria, fixed and committed before any case was picked: fresh22's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh22). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh22's (a) holds out (the pools of fresh8 to fresh21
+#     and their data whoever ships it, the jars, libicu, the Linux and glibc man pages, the
+#     AWS data, /usr/share/vim, ...) and fresh22's pool as a whole (ed, ftplib, lsof, mmh3,
+#     ninja-build, pkgconf, poplib, smtplib, universal-ctags) and its sources' data whoever
+#     ships it (ed's manual, so red's page; mmh3's API; pkg.m4 and pkgconf's pages, so
+#     pkg-config's; ctags' pages and option tables; POP3's, FTP's and SMTP's commands as the
+#     standard library writes them; ninja's manual; lsof's field list). This session splits
+#     the unread sources between two sets: this one reads only the project venv's pip
+#     packages that no earlier set read and the standard library's modules whose name
+#     (leading underscores aside) starts with a to m; fresh24 owns the Debian packages and
+#     the standard library's modules n to z, and no data of theirs (so not Debian's copy of
+#     the standard library, libpython3.11-stdlib, whose modules a to m are read here from
+#     Python 3.11.7's own). Out of the a-m modules as earlier sets' data or tools: codecs,
+#     _codecs_*, _multibytecodec (encodings', fresh8), _compat_pickle (pickle's), dis
+#     (opcode's), codeop (__future__'s), _ctypes, _curses_panel, _decimal, _lzma, _csv,
+#     _asyncio, _locale, _ast, _elementtree and _markupbase (their modules'), bz2 with _bz2
+#     (libbz2-dev's, fresh19), crypt with _crypt (libcrypt-dev's, fresh19), distutils
+#     (setuptools', fresh15), gettext (GNU gettext's, fresh19), datetime's month and day
+#     names (calendar's), fcntl, mmap and grp (glibc's and the system's, as termios),
+#     gzip (Debian gzip's data, fresh20, and a tool since), inspect, json and _json (kept as
+#     parsers since fresh19), msilib, _msi and msvcrt (Windows only: not installed here).
+#     The tables are read from installed pip packages of the project's venv (versions
+#     pinned, checked by the case maker) and Python 3.11.7's standard library (parsed or
+#     imported; no Debian file is read). The pool, in alphabetical order (a source is a pip
+#     package or a module of the standard library; a module's C companion goes with it:
+#     _hashlib, _md5 and _blake2 with hashlib, _imp and _frozen_importlib with importlib):
+#     pip: asttokens, async-lru, comm, datasketch, executing, fqdn, isoduration, json5,
+#     jsonpointer, notebook_shim, overrides, pexpect, pluggy, ptyprocess, pure_eval,
+#     rfc3339-validator, send2trash, stack_data, terminado; standard library: abc,
+#     _aix_support, aifc, antigravity, array, asynchat, asyncore, atexit, audioop, base64,
+#     bdb, binascii, bisect, _bootsubprocess, cProfile (with _lsprof), cgi, cgitb, chunk,
+#     cmath, cmd, code, collections (with _collections_abc), colorsys, compileall,
+#     _compression, concurrent, configparser, contextlib, contextvars, copy, copyreg,
+#     dataclasses, datetime, dbm, ensurepip, enum, faulthandler, filecmp, fileinput,
+#     fnmatch, fractions, functools, gc, genericpath, getopt, getpass, glob, graphlib,
+#     hashlib, heapq, hmac, imp, importlib, io, itertools, linecache, mailbox, mailcap,
+#     marshal, math, modulefinder, multiprocessing. Written after a first look (the pip
+#     packages' file lists and METADATA, a few files' first lines, datasketch's README
+#     tables and exports, json5's options, dumps parameters and release history,
+#     notebook_shim's traits, pexpect's ANSI and screen tables, send2trash's constants,
+#     hashlib's and _hashlib's names, and a scan of the a-m modules for literal tables of
+#     12 or more strings); no table compared with another by program and no coverage
+#     computed. Many of these sources ship no key-like table: the pool is every unread
+#     source of this session's half, not a list of likely ones;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh23 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH23_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order (pip packages, then the standard library's
+# modules).
+_FRESH23_POOL = (
+    "asttokens (pip)", "async-lru (pip)", "comm (pip)", "datasketch (pip)", "executing (pip)",
+    "fqdn (pip)", "isoduration (pip)", "json5 (pip)", "jsonpointer (pip)",
+    "notebook_shim (pip)", "overrides (pip)", "pexpect (pip)", "pluggy (pip)",
+    "ptyprocess (pip)", "pure_eval (pip)", "rfc3339-validator (pip)", "send2trash (pip)",
+    "stack_data (pip)", "terminado (pip)",
+    "abc (stdlib)", "_aix_support (stdlib)", "aifc (stdlib)", "antigravity (stdlib)",
+    "array (stdlib)", "asynchat (stdlib)", "asyncore (stdlib)", "atexit (stdlib)",
+    "audioop (stdlib)", "base64 (stdlib)", "bdb (stdlib)", "binascii (stdlib)",
+    "bisect (stdlib)", "_bootsubprocess (stdlib)", "cProfile (stdlib)", "cgi (stdlib)",
+    "cgitb (stdlib)", "chunk (stdlib)", "cmath (stdlib)", "cmd (stdlib)", "code (stdlib)",
+    "collections (stdlib)", "colorsys (stdlib)", "compileall (stdlib)",
+    "_compression (stdlib)", "concurrent (stdlib)", "configparser (stdlib)",
+    "contextlib (stdlib)", "contextvars (stdlib)", "copy (stdlib)", "copyreg (stdlib)",
+    "dataclasses (stdlib)", "datetime (stdlib)", "dbm (stdlib)", "ensurepip (stdlib)",
+    "enum (stdlib)", "faulthandler (stdlib)", "filecmp (stdlib)", "fileinput (stdlib)",
+    "fnmatch (stdlib)", "fractions (stdlib)", "functools (stdlib)", "gc (stdlib)",
+    "genericpath (stdlib)", "getopt (stdlib)", "getpass (stdlib)", "glob (stdlib)",
+    "graphlib (stdlib)", "hashlib (stdlib)", "heapq (stdlib)", "hmac (stdlib)",
+    "imp (stdlib)", "importlib (stdlib)", "io (stdlib)", "itertools (stdlib)",
+    "linecache (stdlib)", "mailbox (stdlib)", "mailcap (stdlib)", "marshal (stdlib)",
+    "math (stdlib)", "modulefinder (stdlib)", "multiprocessing (stdlib)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
