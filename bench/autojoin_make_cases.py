@@ -7,7 +7,7 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
 
-(<N>: 2 to 7 in the first form with <N>, 10 to 21 in the last.)
+(<N>: 2 to 7 in the first form with <N>, 10 to 23 in the last.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -8496,6 +8496,222 @@ _FRESH23_POOL = (
     "math (stdlib)", "modulefinder (stdlib)", "multiprocessing (stdlib)")
 
 
+# Sources the cases read, at the versions the committed cases were made with (make_fresh23
+# refuses others): asttokens', datasketch's, json5's and notebook_shim's sources (parsed with
+# ast, never imported), and the standard library's hashlib and _hashlib (imported: their
+# bindings are the tables) and importlib's _bootstrap_external (its source, read as text).
+# No Debian file is read (fresh24's), so FRESH23_DEBIAN and FRESH23_FILES are empty.
+FRESH23_VERSIONS = {"python": "3.11.7", "asttokens": "3.0.2", "datasketch": "2.0.0",
+                    "json5": "0.17.3", "notebook_shim": "0.2.4"}
+FRESH23_DEBIAN = {}
+FRESH23_FILES = {}
+
+
+fresh23_version_mismatches = partial(pinned_mismatches, FRESH23_VERSIONS, FRESH23_DEBIAN,
+                                     FRESH23_FILES)
+
+
+def _pip_source23(package: str, *parts) -> str:
+    """The text of a file of an installed pip package, found without importing it."""
+    from importlib import util
+    return (Path(util.find_spec(package).origin).parent.joinpath(*parts)
+            .read_text(encoding="utf-8"))
+
+
+def _class_def23(tree, name: str):
+    import ast
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def hashlib_algorithms_openssl_functions(lake, out):
+    """The algorithms hashlib guarantees (hashlib.algorithms_guaranteed: the name, and the
+    digest and block sizes of a new hash object) against the functions of its C accelerator
+    _hashlib (Modules/_hashopenssl.c: name and the first line of its docstring, "Returns a
+    sha256 hash object; ..."). Truth: the _hashlib function that hashlib binds to the name
+    (hashlib.sha256 is _hashlib.openssl_sha256). 1:1; blake2b and blake2s come from _blake2,
+    and _hashlib's new, hmac_*, pbkdf2_hmac, scrypt, ... name no algorithm."""
+    import _hashlib
+    import hashlib
+    names = sorted(hashlib.algorithms_guaranteed)
+    src = pd.DataFrame([(n, str(hashlib.new(n).digest_size), str(hashlib.new(n).block_size))
+                        for n in names], columns=["algorithm", "digest size", "block size"])
+    funcs = sorted(n for n in dir(_hashlib) if not n.startswith("_")
+                   and type(getattr(_hashlib, n)).__name__ == "builtin_function_or_method")
+    tgt = pd.DataFrame([(f, getattr(_hashlib, f).__doc__.strip().splitlines()[0])
+                        for f in funcs], columns=["C function", "doc"])
+    bound = [next((f for f in funcs if getattr(_hashlib, f) is getattr(hashlib, n)), None)
+             for n in names]
+    return _fresh23_case(out, "hashlib_algorithms_openssl_functions", src, tgt,
+                         _by_key(bound, funcs))
+
+
+# ---- written formats from a real column (class C)
+
+def asttokens_api_doc_urls(lake, out):
+    """The members that asttokens' API reference documents (docs/api-index.rst: autoclass
+    asttokens.ASTTokens and asttokens.LineNumbers with their members: the public methods and
+    properties their class bodies define with a docstring; parsed with ast) and their
+    addresses in it (Sphinx's anchor: "api-index.html#asttokens.ASTTokens.get_token", the
+    scheme stack_data links asttokens' Token with). 1:1."""
+    import ast
+    rows = []
+    for module, cls in (("asttokens.py", "ASTTokens"), ("line_numbers.py", "LineNumbers")):
+        for f in _class_def23(ast.parse(_pip_source23("asttokens", module)), cls).body:
+            if (isinstance(f, ast.FunctionDef) and not f.name.startswith("_")
+                    and ast.get_docstring(f)):
+                kind = "property" if any(ast.unparse(d) == "property"
+                                         for d in f.decorator_list) else "method"
+                rows.append((cls, f.name, kind, ast.unparse(f.args)))
+    src = pd.DataFrame(rows, columns=["class", "member", "kind", "parameters"])
+    urls = [_asttokens_doc_url(c, m) for c, m, _, _ in rows]
+    tgt = pd.DataFrame({"documentation": sorted(urls)})
+    return _fresh23_case(out, "asttokens_api_doc_urls", src, tgt,
+                         _by_key(urls, tgt["documentation"].tolist()))
+
+
+def datasketch_exports_doc_urls(lake, out):
+    """The names datasketch exports (its __init__'s __all__, with the module each is imported
+    from, or the class an alias names; parsed with ast) and their entries in its API
+    documentation ("https://ekzhu.github.io/datasketch/documentation.html#datasketch.MinHash",
+    the address its README and users link). 1:1."""
+    import ast
+    tree = ast.parse(_pip_source23("datasketch", "__init__.py"))
+    where = {a.asname or a.name: n.module for n in tree.body
+             if isinstance(n, ast.ImportFrom) and n.module.startswith("datasketch")
+             for a in n.names}
+    where.update({t.id: where[n.value.id] for n in tree.body if isinstance(n, ast.Assign)
+                  for t in n.targets if isinstance(n.value, ast.Name)})
+    aliases = {t.id: n.value.id for n in tree.body if isinstance(n, ast.Assign)
+               for t in n.targets if isinstance(n.value, ast.Name)}
+    names = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                 and getattr(n.targets[0], "id", "") == "__all__")
+    src = pd.DataFrame([(n, where[n], aliases.get(n, "")) for n in names],
+                       columns=["name", "module", "alias of"])
+    urls = [_datasketch_doc_url(n) for n in names]
+    tgt = pd.DataFrame({"documentation": sorted(urls)})
+    return _fresh23_case(out, "datasketch_exports_doc_urls", src, tgt,
+                         _by_key(urls, tgt["documentation"].tolist()))
+
+
+def json5_dumps_parameters_options(lake, out):
+    """The keyword parameters of json5's dumps() (name, annotation, default; parsed with ast)
+    and the long options that name them ("--quote-keys" for quote_keys, as json5's own
+    command-line tool writes the ones it has: GNU long options, "_" as "-"). 1:1."""
+    import ast
+    tree = ast.parse(_pip_source23("json5", "lib.py"))
+    dumps = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "dumps")
+    rows = [(a.arg, ast.unparse(a.annotation), ast.unparse(d))
+            for a, d in zip(dumps.args.kwonlyargs, dumps.args.kw_defaults)]
+    src = pd.DataFrame(rows, columns=["parameter", "annotation", "default"])
+    options = [_long_option(p) for p, _, _ in rows]
+    tgt = pd.DataFrame({"option": sorted(options)})
+    return _fresh23_case(out, "json5_dumps_parameters_options", src, tgt,
+                         _by_key(options, tgt["option"].tolist()))
+
+
+def notebook_shim_traits_config_names(lake, out):
+    """The configurable traits of notebook_shim's NotebookAppTraits (traits.py: name, trait
+    type and default; config=True; parsed with ast) and the names a Jupyter configuration
+    file sets them by ("c.NotebookApp.enable_mathjax"). 1:1."""
+    import ast
+    cls = _class_def23(ast.parse(_pip_source23("notebook_shim", "traits.py")),
+                       "NotebookAppTraits")
+    rows = []
+    for n in cls.body:
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+            kw = {k.arg: ast.unparse(k.value) for k in n.value.keywords}
+            if kw.get("config") == "True":
+                rows.append((n.targets[0].id, ast.unparse(n.value.func),
+                             ", ".join(ast.unparse(a) for a in n.value.args)))
+    src = pd.DataFrame(rows, columns=["trait", "type", "default"])
+    names = ["c.NotebookApp." + t for t, _, _ in rows]
+    tgt = pd.DataFrame({"config name": sorted(names)})
+    return _fresh23_case(out, "notebook_shim_traits_config_names", src, tgt,
+                         _by_key(names, tgt["config name"].tolist()))
+
+
+def importlib_magic_numbers_cache_tags(lake, out):
+    """The magic numbers of importlib's table in _bootstrap_external.py ("Python 3.11a5 3478
+    (Add RETURN_GENERATOR opcode)": release, magic number, change, its wrapped lines
+    joined), from Python 3.2a1 on, where the table says its tags start, and the cache tags
+    of those releases ("cpython-311": the tag of __pycache__ file names, PEP 3147, as the
+    table writes it for 3.2a1 and 3.2a2). N:1: a release line has many magic numbers."""
+    import importlib
+    import re
+    text = (Path(importlib.__file__).parent / "_bootstrap_external.py").read_text(
+        encoding="utf-8")
+    table = text.split("# Known values:\n")[1].split("#     Python 3.12 will start")[0]
+    rows = []
+    for line in table.splitlines():
+        m = re.match(r"^#\s+Python (\d+\.\d+[\w.]*):?\s+(\d+) ?(.*)$", line)
+        if m:
+            rows.append(list(m.groups()))
+        elif rows and not re.match(r"^#\s+tag:", line):     # a wrapped line of a change
+            rows[-1][2] += " " + re.sub(r"^#\s+", "", line).strip()
+    first = next(i for i, r in enumerate(rows) if r[0] == "3.2a1")
+    rows = rows[first:]
+    src = pd.DataFrame(rows, columns=["release", "magic number", "change"])
+    tags = [_cache_tag(r) for r, _, _ in rows]
+    tgt = pd.DataFrame({"cache tag": sorted(set(tags))})
+    return _fresh23_case(out, "importlib_magic_numbers_cache_tags", src, tgt,
+                         _by_key(tags, tgt["cache tag"].tolist()))
+
+
+def _asttokens_doc_url(cls: str, member: str) -> str:
+    return f"https://asttokens.readthedocs.io/en/latest/api-index.html#asttokens.{cls}.{member}"
+
+
+def _datasketch_doc_url(name: str) -> str:
+    return f"https://ekzhu.github.io/datasketch/documentation.html#datasketch.{name}"
+
+
+def _long_option(parameter: str) -> str:
+    """A keyword parameter as a GNU long option: "--" and the name, "_" as "-"."""
+    return "--" + parameter.replace("_", "-")
+
+
+def _cache_tag(release: str) -> str:
+    """A CPython release ("3.11a5", "3.5.2") as its cache tag: "cpython-" and the digits of
+    its major and minor version ("cpython-311")."""
+    major, rest = release.split(".", 1)
+    minor = ""
+    for ch in rest:
+        if not ch.isdigit():
+            break
+        minor += ch
+    return "cpython-" + major + minor
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH23_REFERENCE = {
+    "hashlib_algorithms_openssl_functions": ("C function", lambda r: "openssl_" + r["algorithm"]),
+    "asttokens_api_doc_urls": (
+        "documentation", lambda r: _asttokens_doc_url(r["class"], r["member"])),
+    "datasketch_exports_doc_urls": ("documentation", lambda r: _datasketch_doc_url(r["name"])),
+    "json5_dumps_parameters_options": ("option", lambda r: _long_option(r["parameter"])),
+    "notebook_shim_traits_config_names": ("config name", lambda r: "c.NotebookApp." + r["trait"]),
+    "importlib_magic_numbers_cache_tags": ("cache tag", lambda r: _cache_tag(r["release"])),
+}
+_fresh23_case = partial(_fresh8_case, reference=FRESH23_REFERENCE)
+
+
+def make_fresh23(lake, out: Path) -> list:
+    """The fresh23 cases; ``lake`` is unused (the tables ship in pip packages and the standard
+    library, at the versions of FRESH23_VERSIONS)."""
+    _refuse_other_versions("fresh23", fresh23_version_mismatches())
+    return [
+        hashlib_algorithms_openssl_functions(lake, out),
+        asttokens_api_doc_urls(lake, out),
+        datasketch_exports_doc_urls(lake, out),
+        json5_dumps_parameters_options(lake, out),
+        notebook_shim_traits_config_names(lake, out),
+        importlib_magic_numbers_cache_tags(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -8594,26 +8810,29 @@ SETS = (
     ("fresh22", make_fresh22, "make the twenty-second fresh validation set "
      "(bench/data/autojoin-fresh22) from tables shipped in Debian packages, mmh3 and the "
      "standard library that no earlier set read (fresh8 to fresh21's pools included) instead"),
+    ("fresh23", make_fresh23, "make the twenty-third fresh validation set "
+     "(bench/data/autojoin-fresh23) from tables shipped in pip packages and the standard "
+     "library that no earlier set read (fresh8 to fresh22's pools included) instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 23)}
+_LAKELESS = {f"fresh{n}" for n in range(8, 24)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh22)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh23)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh22 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh23 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh22: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh23: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 
