@@ -7,7 +7,7 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
 
-(<N>: 2 to 7 in the first form with <N>, 10 to 21 in the last.)
+(<N>: 2 to 7 in the first form with <N>, 10 to 23 in the last.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -8382,6 +8382,336 @@ def make_fresh22(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh23 validation
+# Admission criteria, fixed and committed before any case was picked: fresh22's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh22). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh22's (a) holds out (the pools of fresh8 to fresh21
+#     and their data whoever ships it, the jars, libicu, the Linux and glibc man pages, the
+#     AWS data, /usr/share/vim, ...) and fresh22's pool as a whole (ed, ftplib, lsof, mmh3,
+#     ninja-build, pkgconf, poplib, smtplib, universal-ctags) and its sources' data whoever
+#     ships it (ed's manual, so red's page; mmh3's API; pkg.m4 and pkgconf's pages, so
+#     pkg-config's; ctags' pages and option tables; POP3's, FTP's and SMTP's commands as the
+#     standard library writes them; ninja's manual; lsof's field list). This session splits
+#     the unread sources between two sets: this one reads only the project venv's pip
+#     packages that no earlier set read and the standard library's modules whose name
+#     (leading underscores aside) starts with a to m; fresh24 owns the Debian packages and
+#     the standard library's modules n to z, and no data of theirs (so not Debian's copy of
+#     the standard library, libpython3.11-stdlib, whose modules a to m are read here from
+#     Python 3.11.7's own). Out of the a-m modules as earlier sets' data or tools: codecs,
+#     _codecs_*, _multibytecodec (encodings', fresh8), _compat_pickle (pickle's), dis
+#     (opcode's), codeop (__future__'s), _ctypes, _curses_panel, _decimal, _lzma, _csv,
+#     _asyncio, _locale, _ast, _elementtree and _markupbase (their modules'), bz2 with _bz2
+#     (libbz2-dev's, fresh19), crypt with _crypt (libcrypt-dev's, fresh19), distutils
+#     (setuptools', fresh15), gettext (GNU gettext's, fresh19), datetime's month and day
+#     names (calendar's), fcntl, mmap and grp (glibc's and the system's, as termios),
+#     gzip (Debian gzip's data, fresh20, and a tool since), inspect, json and _json (kept as
+#     parsers since fresh19), msilib, _msi and msvcrt (Windows only: not installed here).
+#     The tables are read from installed pip packages of the project's venv (versions
+#     pinned, checked by the case maker) and Python 3.11.7's standard library (parsed or
+#     imported; no Debian file is read). The pool, in alphabetical order (a source is a pip
+#     package or a module of the standard library; a module's C companion goes with it:
+#     _hashlib, _md5 and _blake2 with hashlib, _imp and _frozen_importlib with importlib):
+#     pip: asttokens, async-lru, comm, datasketch, executing, fqdn, isoduration, json5,
+#     jsonpointer, notebook_shim, overrides, pexpect, pluggy, ptyprocess, pure_eval,
+#     rfc3339-validator, send2trash, stack_data, terminado; standard library: abc,
+#     _aix_support, aifc, antigravity, array, asynchat, asyncore, atexit, audioop, base64,
+#     bdb, binascii, bisect, _bootsubprocess, cProfile (with _lsprof), cgi, cgitb, chunk,
+#     cmath, cmd, code, collections (with _collections_abc), colorsys, compileall,
+#     _compression, concurrent, configparser, contextlib, contextvars, copy, copyreg,
+#     dataclasses, datetime, dbm, ensurepip, enum, faulthandler, filecmp, fileinput,
+#     fnmatch, fractions, functools, gc, genericpath, getopt, getpass, glob, graphlib,
+#     hashlib, heapq, hmac, imp, importlib, io, itertools, linecache, mailbox, mailcap,
+#     marshal, math, modulefinder, multiprocessing. Written after a first look (the pip
+#     packages' file lists and METADATA, a few files' first lines, datasketch's README
+#     tables and exports, json5's options, dumps parameters and release history,
+#     notebook_shim's traits, pexpect's ANSI and screen tables, send2trash's constants,
+#     hashlib's and _hashlib's names, and a scan of the a-m modules for literal tables of
+#     12 or more strings); no table compared with another by program and no coverage
+#     computed. Many of these sources ship no key-like table: the pool is every unread
+#     source of this session's half, not a list of likely ones;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh23 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH23_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order (pip packages, then the standard library's
+# modules).
+_FRESH23_POOL = (
+    "asttokens (pip)", "async-lru (pip)", "comm (pip)", "datasketch (pip)", "executing (pip)",
+    "fqdn (pip)", "isoduration (pip)", "json5 (pip)", "jsonpointer (pip)",
+    "notebook_shim (pip)", "overrides (pip)", "pexpect (pip)", "pluggy (pip)",
+    "ptyprocess (pip)", "pure_eval (pip)", "rfc3339-validator (pip)", "send2trash (pip)",
+    "stack_data (pip)", "terminado (pip)",
+    "abc (stdlib)", "_aix_support (stdlib)", "aifc (stdlib)", "antigravity (stdlib)",
+    "array (stdlib)", "asynchat (stdlib)", "asyncore (stdlib)", "atexit (stdlib)",
+    "audioop (stdlib)", "base64 (stdlib)", "bdb (stdlib)", "binascii (stdlib)",
+    "bisect (stdlib)", "_bootsubprocess (stdlib)", "cProfile (stdlib)", "cgi (stdlib)",
+    "cgitb (stdlib)", "chunk (stdlib)", "cmath (stdlib)", "cmd (stdlib)", "code (stdlib)",
+    "collections (stdlib)", "colorsys (stdlib)", "compileall (stdlib)",
+    "_compression (stdlib)", "concurrent (stdlib)", "configparser (stdlib)",
+    "contextlib (stdlib)", "contextvars (stdlib)", "copy (stdlib)", "copyreg (stdlib)",
+    "dataclasses (stdlib)", "datetime (stdlib)", "dbm (stdlib)", "ensurepip (stdlib)",
+    "enum (stdlib)", "faulthandler (stdlib)", "filecmp (stdlib)", "fileinput (stdlib)",
+    "fnmatch (stdlib)", "fractions (stdlib)", "functools (stdlib)", "gc (stdlib)",
+    "genericpath (stdlib)", "getopt (stdlib)", "getpass (stdlib)", "glob (stdlib)",
+    "graphlib (stdlib)", "hashlib (stdlib)", "heapq (stdlib)", "hmac (stdlib)",
+    "imp (stdlib)", "importlib (stdlib)", "io (stdlib)", "itertools (stdlib)",
+    "linecache (stdlib)", "mailbox (stdlib)", "mailcap (stdlib)", "marshal (stdlib)",
+    "math (stdlib)", "modulefinder (stdlib)", "multiprocessing (stdlib)")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh23
+# refuses others): asttokens', datasketch's, json5's and notebook_shim's sources (parsed with
+# ast, never imported), and the standard library's hashlib and _hashlib (imported: their
+# bindings are the tables) and importlib's _bootstrap_external (its source, read as text).
+# No Debian file is read (fresh24's), so FRESH23_DEBIAN and FRESH23_FILES are empty.
+FRESH23_VERSIONS = {"python": "3.11.7", "asttokens": "3.0.2", "datasketch": "2.0.0",
+                    "json5": "0.17.3", "notebook_shim": "0.2.4"}
+FRESH23_DEBIAN = {}
+FRESH23_FILES = {}
+
+
+fresh23_version_mismatches = partial(pinned_mismatches, FRESH23_VERSIONS, FRESH23_DEBIAN,
+                                     FRESH23_FILES)
+
+
+def _pip_source23(package: str, *parts) -> str:
+    """The text of a file of an installed pip package, found without importing it."""
+    from importlib import util
+    return (Path(util.find_spec(package).origin).parent.joinpath(*parts)
+            .read_text(encoding="utf-8"))
+
+
+def _class_def23(tree, name: str):
+    import ast
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def hashlib_algorithms_openssl_functions(lake, out):
+    """The algorithms hashlib guarantees (hashlib.algorithms_guaranteed: the name, and the
+    digest and block sizes of a new hash object) against the functions of its C accelerator
+    _hashlib (Modules/_hashopenssl.c: name and the first line of its docstring, "Returns a
+    sha256 hash object; ..."). Truth: the _hashlib function that hashlib binds to the name
+    (hashlib.sha256 is _hashlib.openssl_sha256). 1:1; blake2b and blake2s come from _blake2,
+    and _hashlib's new, hmac_*, pbkdf2_hmac, scrypt, ... name no algorithm."""
+    import _hashlib
+    import hashlib
+    names = sorted(hashlib.algorithms_guaranteed)
+    src = pd.DataFrame([(n, str(hashlib.new(n).digest_size), str(hashlib.new(n).block_size))
+                        for n in names], columns=["algorithm", "digest size", "block size"])
+    funcs = sorted(n for n in dir(_hashlib) if not n.startswith("_")
+                   and type(getattr(_hashlib, n)).__name__ == "builtin_function_or_method")
+    tgt = pd.DataFrame([(f, getattr(_hashlib, f).__doc__.strip().splitlines()[0])
+                        for f in funcs], columns=["C function", "doc"])
+    bound = [next((f for f in funcs if getattr(_hashlib, f) is getattr(hashlib, n)), None)
+             for n in names]
+    return _fresh23_case(out, "hashlib_algorithms_openssl_functions", src, tgt,
+                         _by_key(bound, funcs))
+
+
+# ---- written formats from a real column (class C)
+
+def asttokens_api_doc_urls(lake, out):
+    """The members that asttokens' API reference documents (docs/api-index.rst: autoclass
+    asttokens.ASTTokens and asttokens.LineNumbers with their members: the public methods and
+    properties their class bodies define with a docstring; parsed with ast) and their
+    addresses in it (Sphinx's anchor: "api-index.html#asttokens.ASTTokens.get_token", the
+    scheme stack_data links asttokens' Token with). 1:1."""
+    import ast
+    rows = []
+    for module, cls in (("asttokens.py", "ASTTokens"), ("line_numbers.py", "LineNumbers")):
+        for f in _class_def23(ast.parse(_pip_source23("asttokens", module)), cls).body:
+            if (isinstance(f, ast.FunctionDef) and not f.name.startswith("_")
+                    and ast.get_docstring(f)):
+                kind = "property" if any(ast.unparse(d) == "property"
+                                         for d in f.decorator_list) else "method"
+                rows.append((cls, f.name, kind, ast.unparse(f.args)))
+    src = pd.DataFrame(rows, columns=["class", "member", "kind", "parameters"])
+    urls = [_asttokens_doc_url(c, m) for c, m, _, _ in rows]
+    tgt = pd.DataFrame({"documentation": sorted(urls)})
+    return _fresh23_case(out, "asttokens_api_doc_urls", src, tgt,
+                         _by_key(urls, tgt["documentation"].tolist()))
+
+
+def datasketch_exports_doc_urls(lake, out):
+    """The names datasketch exports (its __init__'s __all__, with the module each is imported
+    from, or the class an alias names; parsed with ast) and their entries in its API
+    documentation ("https://ekzhu.github.io/datasketch/documentation.html#datasketch.MinHash",
+    the address its README and users link). 1:1."""
+    import ast
+    tree = ast.parse(_pip_source23("datasketch", "__init__.py"))
+    where = {a.asname or a.name: n.module for n in tree.body
+             if isinstance(n, ast.ImportFrom) and n.module.startswith("datasketch")
+             for a in n.names}
+    where.update({t.id: where[n.value.id] for n in tree.body if isinstance(n, ast.Assign)
+                  for t in n.targets if isinstance(n.value, ast.Name)})
+    aliases = {t.id: n.value.id for n in tree.body if isinstance(n, ast.Assign)
+               for t in n.targets if isinstance(n.value, ast.Name)}
+    names = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                 and getattr(n.targets[0], "id", "") == "__all__")
+    src = pd.DataFrame([(n, where[n], aliases.get(n, "")) for n in names],
+                       columns=["name", "module", "alias of"])
+    urls = [_datasketch_doc_url(n) for n in names]
+    tgt = pd.DataFrame({"documentation": sorted(urls)})
+    return _fresh23_case(out, "datasketch_exports_doc_urls", src, tgt,
+                         _by_key(urls, tgt["documentation"].tolist()))
+
+
+def json5_dumps_parameters_options(lake, out):
+    """The keyword parameters of json5's dumps() (name, annotation, default; parsed with ast)
+    and the long options that name them ("--quote-keys" for quote_keys, as json5's own
+    command-line tool writes the ones it has: GNU long options, "_" as "-"). 1:1."""
+    import ast
+    tree = ast.parse(_pip_source23("json5", "lib.py"))
+    dumps = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "dumps")
+    rows = [(a.arg, ast.unparse(a.annotation), ast.unparse(d))
+            for a, d in zip(dumps.args.kwonlyargs, dumps.args.kw_defaults)]
+    src = pd.DataFrame(rows, columns=["parameter", "annotation", "default"])
+    options = [_long_option(p) for p, _, _ in rows]
+    tgt = pd.DataFrame({"option": sorted(options)})
+    return _fresh23_case(out, "json5_dumps_parameters_options", src, tgt,
+                         _by_key(options, tgt["option"].tolist()))
+
+
+def notebook_shim_traits_config_names(lake, out):
+    """The configurable traits of notebook_shim's NotebookAppTraits (traits.py: name, trait
+    type and default; config=True; parsed with ast) and the names a Jupyter configuration
+    file sets them by ("c.NotebookApp.enable_mathjax"). 1:1."""
+    import ast
+    cls = _class_def23(ast.parse(_pip_source23("notebook_shim", "traits.py")),
+                       "NotebookAppTraits")
+    rows = []
+    for n in cls.body:
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+            kw = {k.arg: ast.unparse(k.value) for k in n.value.keywords}
+            if kw.get("config") == "True":
+                rows.append((n.targets[0].id, ast.unparse(n.value.func),
+                             ", ".join(ast.unparse(a) for a in n.value.args)))
+    src = pd.DataFrame(rows, columns=["trait", "type", "default"])
+    names = ["c.NotebookApp." + t for t, _, _ in rows]
+    tgt = pd.DataFrame({"config name": sorted(names)})
+    return _fresh23_case(out, "notebook_shim_traits_config_names", src, tgt,
+                         _by_key(names, tgt["config name"].tolist()))
+
+
+def importlib_magic_numbers_cache_tags(lake, out):
+    """The magic numbers of importlib's table in _bootstrap_external.py ("Python 3.11a5 3478
+    (Add RETURN_GENERATOR opcode)": release, magic number, change, its wrapped lines
+    joined), from Python 3.2a1 on, where the table says its tags start, and the cache tags
+    of those releases ("cpython-311": the tag of __pycache__ file names, PEP 3147, as the
+    table writes it for 3.2a1 and 3.2a2). N:1: a release line has many magic numbers."""
+    import importlib
+    import re
+    text = (Path(importlib.__file__).parent / "_bootstrap_external.py").read_text(
+        encoding="utf-8")
+    table = text.split("# Known values:\n")[1].split("#     Python 3.12 will start")[0]
+    rows = []
+    for line in table.splitlines():
+        m = re.match(r"^#\s+Python (\d+\.\d+[\w.]*):?\s+(\d+) ?(.*)$", line)
+        if m:
+            rows.append(list(m.groups()))
+        elif rows and not re.match(r"^#\s+tag:", line):     # a wrapped line of a change
+            rows[-1][2] += " " + re.sub(r"^#\s+", "", line).strip()
+    first = next(i for i, r in enumerate(rows) if r[0] == "3.2a1")
+    rows = rows[first:]
+    src = pd.DataFrame(rows, columns=["release", "magic number", "change"])
+    tags = [_cache_tag(r) for r, _, _ in rows]
+    tgt = pd.DataFrame({"cache tag": sorted(set(tags))})
+    return _fresh23_case(out, "importlib_magic_numbers_cache_tags", src, tgt,
+                         _by_key(tags, tgt["cache tag"].tolist()))
+
+
+def _asttokens_doc_url(cls: str, member: str) -> str:
+    return f"https://asttokens.readthedocs.io/en/latest/api-index.html#asttokens.{cls}.{member}"
+
+
+def _datasketch_doc_url(name: str) -> str:
+    return f"https://ekzhu.github.io/datasketch/documentation.html#datasketch.{name}"
+
+
+def _long_option(parameter: str) -> str:
+    """A keyword parameter as a GNU long option: "--" and the name, "_" as "-"."""
+    return "--" + parameter.replace("_", "-")
+
+
+def _cache_tag(release: str) -> str:
+    """A CPython release ("3.11a5", "3.5.2") as its cache tag: "cpython-" and the digits of
+    its major and minor version ("cpython-311")."""
+    major, rest = release.split(".", 1)
+    minor = ""
+    for ch in rest:
+        if not ch.isdigit():
+            break
+        minor += ch
+    return "cpython-" + major + minor
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH23_REFERENCE = {
+    "hashlib_algorithms_openssl_functions": ("C function", lambda r: "openssl_" + r["algorithm"]),
+    "asttokens_api_doc_urls": (
+        "documentation", lambda r: _asttokens_doc_url(r["class"], r["member"])),
+    "datasketch_exports_doc_urls": ("documentation", lambda r: _datasketch_doc_url(r["name"])),
+    "json5_dumps_parameters_options": ("option", lambda r: _long_option(r["parameter"])),
+    "notebook_shim_traits_config_names": ("config name", lambda r: "c.NotebookApp." + r["trait"]),
+    "importlib_magic_numbers_cache_tags": ("cache tag", lambda r: _cache_tag(r["release"])),
+}
+_fresh23_case = partial(_fresh8_case, reference=FRESH23_REFERENCE)
+
+
+def make_fresh23(lake, out: Path) -> list:
+    """The fresh23 cases; ``lake`` is unused (the tables ship in pip packages and the standard
+    library, at the versions of FRESH23_VERSIONS)."""
+    _refuse_other_versions("fresh23", fresh23_version_mismatches())
+    return [
+        hashlib_algorithms_openssl_functions(lake, out),
+        asttokens_api_doc_urls(lake, out),
+        datasketch_exports_doc_urls(lake, out),
+        json5_dumps_parameters_options(lake, out),
+        notebook_shim_traits_config_names(lake, out),
+        importlib_magic_numbers_cache_tags(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -8480,26 +8810,29 @@ SETS = (
     ("fresh22", make_fresh22, "make the twenty-second fresh validation set "
      "(bench/data/autojoin-fresh22) from tables shipped in Debian packages, mmh3 and the "
      "standard library that no earlier set read (fresh8 to fresh21's pools included) instead"),
+    ("fresh23", make_fresh23, "make the twenty-third fresh validation set "
+     "(bench/data/autojoin-fresh23) from tables shipped in pip packages and the standard "
+     "library that no earlier set read (fresh8 to fresh22's pools included) instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 23)}
+_LAKELESS = {f"fresh{n}" for n in range(8, 24)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh22)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh23)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh22 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh23 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh22: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh23: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

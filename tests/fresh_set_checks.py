@@ -80,6 +80,10 @@ SOURCES = {
     "fresh21": {"attrs", "bc", "curl", "jupyter_server_terminals", "libgpg-error-dev", "login",
                 "man-db", "openssh-client", "passwd", "procps", "psmisc", "psygnal", "tmux"},
     "fresh22": {"ed", "lsof", "mmh3", "ninja-build", "pkgconf", "universal-ctags"},
+    "fresh23": {"asttokens", "async-lru", "comm", "datasketch", "executing", "fqdn",
+                "isoduration", "json5", "jsonpointer", "notebook_shim", "overrides", "pexpect",
+                "pluggy", "ptyprocess", "pure_eval", "rfc3339-validator", "send2trash",
+                "stack_data", "terminado"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -100,6 +104,17 @@ STDLIB = {
     "fresh20": set(),
     "fresh21": set(),
     "fresh22": {"ftplib", "poplib", "smtplib"},
+    "fresh23": {"abc", "_aix_support", "aifc", "antigravity", "array", "asynchat", "asyncore",
+                "atexit", "audioop", "base64", "bdb", "binascii", "bisect", "_bootsubprocess",
+                "cProfile", "_lsprof", "cgi", "cgitb", "chunk", "cmath", "cmd", "code",
+                "collections", "_collections_abc", "colorsys", "compileall", "_compression",
+                "concurrent", "configparser", "contextlib", "contextvars", "copy", "copyreg",
+                "dataclasses", "datetime", "dbm", "ensurepip", "enum", "faulthandler",
+                "filecmp", "fileinput", "fnmatch", "fractions", "functools", "gc",
+                "genericpath", "getopt", "getpass", "glob", "graphlib", "hashlib", "_hashlib",
+                "_md5", "_blake2", "heapq", "hmac", "imp", "importlib", "_imp",
+                "_frozen_importlib", "io", "itertools", "linecache", "mailbox", "mailcap",
+                "marshal", "math", "modulefinder", "multiprocessing"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

@@ -1,6 +1,7 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh22
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh23
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21 and fresh22 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22 and fresh23
+never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -66,6 +67,11 @@ ALLOWED_21 = {"ast", "gzip", "re", "subprocess"}
 # info manual), re (parsing them, pkg.m4 and mmh3's C source), subprocess (dpkg-query -L:
 # universal-ctags' man pages) and importlib (where mmh3's files are, without importing it).
 ALLOWED_22 = {"ast", "poplib", "gzip", "re", "subprocess", "importlib"}
+# The modules fresh23's section of the case maker may import: its pool's hashlib with _hashlib
+# (their bindings) and importlib (where the pip packages' files are, without importing them,
+# and _bootstrap_external's source), ast to parse asttokens', datasketch's, json5's and
+# notebook_shim's source (not to read ast's tables), and re (the magic number table).
+ALLOWED_23 = {"hashlib", "_hashlib", "importlib", "ast", "re"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -168,6 +174,13 @@ FIGURES = {
                         "psygnal", "shadow"),
                        ("mmh3_stub_functions_c_functions", lambda r: "mmh3." + r["function"]),
                        min_cases=7),
+    # six cases: the pool ran out in this session's time (see its document); no Debian file
+    # is read (this session's Debian packages are fresh24's), so no folders of its own
+    "fresh23": Figures(ALLOWED_23, (),
+                       ("ed.info", "/man1/ed.1", "pkg.m4", "pkgconf", "ctags", "ninja", "lsof",
+                        "mmh3", "personality.d"),
+                       ("json5_dumps_parameters_options", lambda r: "--" + r["parameter"]),
+                       min_cases=6),
 }
 
 
@@ -510,6 +523,32 @@ HAND_CHECKED = {
          "ctags-lang-r(7)"),
         ("ctags_man_titles_references", {"page title": "ctags", "page section": "1"},
          "ctags(1)"),
+    ],
+    "fresh23": [
+        ("hashlib_algorithms_openssl_functions", {"algorithm": "sha256"}, "openssl_sha256"),
+        ("hashlib_algorithms_openssl_functions", {"algorithm": "sha3_224"}, "openssl_sha3_224"),
+        ("hashlib_algorithms_openssl_functions", {"algorithm": "shake_128"},
+         "openssl_shake_128"),
+        ("asttokens_api_doc_urls", {"class": "ASTTokens", "member": "get_token"},
+         "https://asttokens.readthedocs.io/en/latest/api-index.html#asttokens.ASTTokens.get_token"),
+        ("asttokens_api_doc_urls", {"class": "LineNumbers", "member": "offset_to_line"},
+         "https://asttokens.readthedocs.io/en/latest/api-index.html"
+         "#asttokens.LineNumbers.offset_to_line"),
+        ("datasketch_exports_doc_urls", {"name": "MinHashLSH"},
+         "https://ekzhu.github.io/datasketch/documentation.html#datasketch.MinHashLSH"),
+        ("datasketch_exports_doc_urls", {"name": "sha1_hash32"},
+         "https://ekzhu.github.io/datasketch/documentation.html#datasketch.sha1_hash32"),
+        ("json5_dumps_parameters_options", {"parameter": "quote_keys"}, "--quote-keys"),
+        ("json5_dumps_parameters_options", {"parameter": "allow_duplicate_keys"},
+         "--allow-duplicate-keys"),
+        ("json5_dumps_parameters_options", {"parameter": "skipkeys"}, "--skipkeys"),
+        ("notebook_shim_traits_config_names", {"trait": "enable_mathjax"},
+         "c.NotebookApp.enable_mathjax"),
+        ("importlib_magic_numbers_cache_tags", {"release": "3.11a5"}, "cpython-311"),
+        ("importlib_magic_numbers_cache_tags", {"release": "3.2a1"}, "cpython-32"),
+        ("importlib_magic_numbers_cache_tags", {"release": "3.5.2"}, "cpython-35"),
+        ("importlib_magic_numbers_cache_tags", {"release": "3.10b1"}, "cpython-310"),
+        ("importlib_magic_numbers_cache_tags", {"release": "3.6rc1"}, "cpython-36"),
     ],
 }
 # Per set: (case, source row, a key its reference function must not write): the
