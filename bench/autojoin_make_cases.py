@@ -8382,6 +8382,101 @@ def make_fresh22(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh24 validation
+# Admission criteria, fixed and committed before any case was picked: fresh22's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh22). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh22's (a) holds out (the pools of fresh8 to
+#     fresh21 and their data whoever ships it, the jars, libicu, the Linux and glibc man
+#     pages, the AWS data, /usr/share/vim, ...) and fresh22's pool as a whole (ed, ftplib,
+#     lsof, mmh3, ninja-build, pkgconf, poplib, smtplib, universal-ctags) and its sources'
+#     data whoever ships it (ed's manual, so red's page; mmh3's API; pkg.m4 and pkgconf's
+#     pages, so pkg-config's; ctags' pages and option tables, so exuberant-ctags'; POP3's,
+#     FTP's and SMTP's commands as the standard library writes them, so smtpd's; ninja's
+#     manual; lsof's field list). Also out: the folders of earlier sets, prefixes included
+#     (fresh12's /usr/share/perl, so /usr/share/perl5: adduser's AdduserCommon.pm), and the
+#     copies of earlier sources inside a pool source (python3-argcomplete's my_argparse and
+#     my_shlex are argparse's and shlex's: fresh19's). This set shares the session with
+#     fresh23, which owns the venv's pip packages and the standard library's modules whose
+#     name starts with a to m: neither they nor data duplicating theirs are read here. The
+#     tables are read from Python 3.11.7's standard library (modules n to z) and installed
+#     Debian packages' files (package version recorded, and the SHA-256 of every file read
+#     checked through pinned_file). The pool, in alphabetical order (a source is a Debian
+#     package or a module of the standard library), drawn from fresh22's list of unread
+#     sources and other installed Debian packages no earlier pool named, after a first look
+#     at their file lists and a few files' first lines: adduser (Debian: its man pages and
+#     their translations, /etc/adduser.conf and /etc/deluser.conf, the adduser and deluser
+#     scripts), cscope (Debian: its man pages and the ocs and cscope-indexer scripts),
+#     debconf (Debian: its programs and man pages, /usr/share/debconf; not its Perl modules
+#     under /usr/share/perl5), debianutils (Debian: its programs, man pages in six languages
+#     and shells list), heaptrack (Debian: its script and man pages), net-tools (Debian: its
+#     programs and man pages in several languages), nntplib (stdlib: its NNTP class and
+#     response table), optparse (stdlib: Option's tables), pprint (stdlib: PrettyPrinter's
+#     dispatch table), python3-argcomplete (Debian: its module, scripts and man pages),
+#     python3-blinker (Debian: its module), python3-smbc (Debian: smbc/xattr.py; the
+#     compiled _smbc not read), reprlib (stdlib: Repr's limits and methods),
+#     sensible-utils (Debian: its programs and man pages in four languages), sunau (stdlib:
+#     its encodings), urllib (stdlib: its request handlers and parse's scheme lists), wave
+#     (stdlib), xdg-utils (Debian: its scripts and man pages), xdrlib (stdlib: its Packer
+#     and Unpacker), zipimport (stdlib). Considered and left out: typing (its aliases are
+#     named as collections.abc's classes: equality joins, fresh18's and fresh20's reading),
+#     types, this (ROT13 is a look-up), sysconfig and shutil (fresh15's and fresh16's
+#     reasons), wsgiref (its HTTP headers are earlier data), smtpd (SMTP's commands:
+#     fresh22's), turtledemo (turtle's: fresh14's), tokenize (token's), the test package
+#     (mostly earlier data), _strptime and other modules named with a leading underscore
+#     (which half of the alphabet they belong to is unclear), tomllib, selectors,
+#     socketserver, the Perl libraries under /usr/share/perl5 (fresh12's folder prefix),
+#     and many other installed Debian packages not looked at in this session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh24 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH24_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH24_POOL = (
+    "adduser (Debian)", "cscope (Debian)", "debconf (Debian)", "debianutils (Debian)",
+    "heaptrack (Debian)", "net-tools (Debian)", "nntplib (stdlib)", "optparse (stdlib)",
+    "pprint (stdlib)", "python3-argcomplete (Debian)", "python3-blinker (Debian)",
+    "python3-smbc (Debian)", "reprlib (stdlib)", "sensible-utils (Debian)", "sunau (stdlib)",
+    "urllib (stdlib)", "wave (stdlib)", "xdg-utils (Debian)", "xdrlib (stdlib)",
+    "zipimport (stdlib)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
