@@ -80,6 +80,9 @@ SOURCES = {
     "fresh21": {"attrs", "bc", "curl", "jupyter_server_terminals", "libgpg-error-dev", "login",
                 "man-db", "openssh-client", "passwd", "procps", "psmisc", "psygnal", "tmux"},
     "fresh22": {"ed", "lsof", "mmh3", "ninja-build", "pkgconf", "universal-ctags"},
+    "fresh24": {"adduser", "cscope", "debconf", "debianutils", "heaptrack", "net-tools",
+                "python3-argcomplete", "python3-blinker", "python3-smbc", "sensible-utils",
+                "xdg-utils"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -100,6 +103,8 @@ STDLIB = {
     "fresh20": set(),
     "fresh21": set(),
     "fresh22": {"ftplib", "poplib", "smtplib"},
+    "fresh24": {"nntplib", "optparse", "pprint", "reprlib", "sunau", "urllib", "wave", "xdrlib",
+                "zipimport"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
