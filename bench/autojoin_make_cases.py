@@ -7,7 +7,7 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
 
-(<N>: 2 to 7 in the first form with <N>, 10 to 23 in the last.)
+(<N>: 2 to 7 in the first form with <N>, 10 to 24 in the last.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -8712,6 +8712,618 @@ def make_fresh23(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh24 validation
+# Admission criteria, fixed and committed before any case was picked: fresh22's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh22). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh22's (a) holds out (the pools of fresh8 to
+#     fresh21 and their data whoever ships it, the jars, libicu, the Linux and glibc man
+#     pages, the AWS data, /usr/share/vim, ...) and fresh22's pool as a whole (ed, ftplib,
+#     lsof, mmh3, ninja-build, pkgconf, poplib, smtplib, universal-ctags) and its sources'
+#     data whoever ships it (ed's manual, so red's page; mmh3's API; pkg.m4 and pkgconf's
+#     pages, so pkg-config's; ctags' pages and option tables, so exuberant-ctags'; POP3's,
+#     FTP's and SMTP's commands as the standard library writes them, so smtpd's; ninja's
+#     manual; lsof's field list). Also out: the folders of earlier sets, prefixes included
+#     (fresh12's /usr/share/perl, so /usr/share/perl5: adduser's AdduserCommon.pm), and the
+#     copies of earlier sources inside a pool source (python3-argcomplete's my_argparse and
+#     my_shlex are argparse's and shlex's: fresh19's). This set shares the session with
+#     fresh23, which owns the venv's pip packages and the standard library's modules whose
+#     name starts with a to m: neither they nor data duplicating theirs are read here. The
+#     tables are read from Python 3.11.7's standard library (modules n to z) and installed
+#     Debian packages' files (package version recorded, and the SHA-256 of every file read
+#     checked through pinned_file). The pool, in alphabetical order (a source is a Debian
+#     package or a module of the standard library), drawn from fresh22's list of unread
+#     sources and other installed Debian packages no earlier pool named, after a first look
+#     at their file lists and a few files' first lines: adduser (Debian: its man pages and
+#     their translations, /etc/adduser.conf and /etc/deluser.conf, the adduser and deluser
+#     scripts), cscope (Debian: its man pages and the ocs and cscope-indexer scripts),
+#     debconf (Debian: its programs and man pages, /usr/share/debconf; not its Perl modules
+#     under /usr/share/perl5), debianutils (Debian: its programs, man pages in six languages
+#     and shells list), heaptrack (Debian: its script and man pages), net-tools (Debian: its
+#     programs and man pages in several languages), nntplib (stdlib: its NNTP class and
+#     response table), optparse (stdlib: Option's tables), pprint (stdlib: PrettyPrinter's
+#     dispatch table), python3-argcomplete (Debian: its module, scripts and man pages),
+#     python3-blinker (Debian: its module), python3-smbc (Debian: smbc/xattr.py; the
+#     compiled _smbc not read), reprlib (stdlib: Repr's limits and methods),
+#     sensible-utils (Debian: its programs and man pages in four languages), sunau (stdlib:
+#     its encodings), urllib (stdlib: its request handlers and parse's scheme lists), wave
+#     (stdlib), xdg-utils (Debian: its scripts and man pages), xdrlib (stdlib: its Packer
+#     and Unpacker), zipimport (stdlib). Considered and left out: typing (its aliases are
+#     named as collections.abc's classes: equality joins, fresh18's and fresh20's reading),
+#     types, this (ROT13 is a look-up), sysconfig and shutil (fresh15's and fresh16's
+#     reasons), wsgiref (its HTTP headers are earlier data), smtpd (SMTP's commands:
+#     fresh22's), turtledemo (turtle's: fresh14's), tokenize (token's), the test package
+#     (mostly earlier data), _strptime and other modules named with a leading underscore
+#     (which half of the alphabet they belong to is unclear), tomllib, selectors,
+#     socketserver, the Perl libraries under /usr/share/perl5 (fresh12's folder prefix),
+#     and many other installed Debian packages not looked at in this session's time;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh24 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH24_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH24_POOL = (
+    "adduser (Debian)", "cscope (Debian)", "debconf (Debian)", "debianutils (Debian)",
+    "heaptrack (Debian)", "net-tools (Debian)", "nntplib (stdlib)", "optparse (stdlib)",
+    "pprint (stdlib)", "python3-argcomplete (Debian)", "python3-blinker (Debian)",
+    "python3-smbc (Debian)", "reprlib (stdlib)", "sensible-utils (Debian)", "sunau (stdlib)",
+    "urllib (stdlib)", "wave (stdlib)", "xdg-utils (Debian)", "xdrlib (stdlib)",
+    "zipimport (stdlib)")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh24
+# refuses others): urllib's request.py (parsed with ast) and parse's scheme lists, from
+# Python 3.11.7's standard library.
+FRESH24_VERSIONS = {"python": "3.11.7"}
+# Installed Debian packages (Debian 12) whose files the cases read: adduser's scripts and its
+# two configuration pages, debconf's shell confmodule, debianutils' and net-tools' man pages
+# (net-tools' programs: their names, as dpkg-query -L lists them).
+FRESH24_DEBIAN = {"adduser": "3.134", "debconf": "1.5.82", "debianutils": "5.7-0.5~deb12u1",
+                  "net-tools": "2.10-0.1+deb12u2"}
+# Files of those packages read by make_fresh24; make_fresh24 refuses other content, and
+# _package_pages24 refuses a package that has man pages it did not pin. The folder
+# /usr/share/man/man8 is pinned as the tree of net-tools' files in it (_TREES24): its path
+# is written into case 4's targets.
+FRESH24_FILES = {
+    "/usr/share/man/man5/adduser.conf.5.gz":
+        "06b7b8150b11e38317e0197376d7fb23408d027702735063a798f357901cc8a3",
+    "/usr/share/man/man5/deluser.conf.5.gz":
+        "63519b93075e3e0a99a28e8eb662819123be236c586e86bde6a8f2242d3dba50",
+    "/usr/sbin/adduser":
+        "ad8ec15dc661b2ccb236584721c8395a0dd910151d486b0c1440b715ba1beb70",
+    "/usr/sbin/deluser":
+        "79352ddc341d192b8a9f50a8266229179dbad37618126fd4fc741e32aec2145b",
+    "/usr/share/debconf/confmodule.sh":
+        "9bb739cea6c1f88c3282c6743a230acba64ac1d12c40a89daf12fe5f2390cb68",
+    "/usr/share/man/de/man1/which.debianutils.1.gz":
+        "222ccc17de17b6a0dcb396d98cbb02d011292f8feee2ba6360b4a30a5176096f",
+    "/usr/share/man/de/man8/add-shell.8.gz":
+        "16388454cc26bc455f8bbe4e853542c0bb69ebbc8a5125668873c394d990c0ba",
+    "/usr/share/man/de/man8/installkernel.8.gz":
+        "7885c7c7da9a160b6a42a462265bd8f7b15bf0a688aaffadc15ed6e677cb2e5b",
+    "/usr/share/man/de/man8/remove-shell.8.gz":
+        "6bc3203b6765eee55394a99bd6de4afb4bd071093ff1ad247071760696282451",
+    "/usr/share/man/de/man8/run-parts.8.gz":
+        "4e9722b98fed1aa37eb53d550ee0efaa15f8426723d3ec7a4f3dde796167d4f7",
+    "/usr/share/man/de/man8/savelog.8.gz":
+        "4ac640fdf12c63a27425391675b6a23538029c19ff090b7afeb4a1a037815eed",
+    "/usr/share/man/es/man1/which.debianutils.1.gz":
+        "3a3464e5cf040f0324053a89f3db3ebb060e166e1601ad05210265a997c7b997",
+    "/usr/share/man/es/man8/add-shell.8.gz":
+        "c5c57af66027cd99b80ca6cdca991ba7cfa7fc1c926560c45818197b6eaacabf",
+    "/usr/share/man/es/man8/installkernel.8.gz":
+        "4c7dfd35c4156ba6f45c64bbffc3a317cf8752488020561a8ad853a434d0f364",
+    "/usr/share/man/es/man8/remove-shell.8.gz":
+        "de882220986de34a181af4ba69e92f15ba2fd5de67adc7c9c939aa2929650f43",
+    "/usr/share/man/es/man8/run-parts.8.gz":
+        "cc31c1fd70bbea2588658db3426b7fa3d9db1338a264f191b0270e087add85d1",
+    "/usr/share/man/es/man8/savelog.8.gz":
+        "2e3e8f3d2c52c7dfd7dae7ea5f2945568a1e6a9b715861cfe85c4e0320d4b024",
+    "/usr/share/man/fr/man1/which.debianutils.1.gz":
+        "23b7e5818c876d262b2f1d66081b9431aecbe09faaa461d851cb79c7625de92c",
+    "/usr/share/man/fr/man8/add-shell.8.gz":
+        "b6c1fcb67f75505a8f07c12f805c662340d2bad30ba4c0fdd994d436de35b13d",
+    "/usr/share/man/fr/man8/installkernel.8.gz":
+        "f0a97d6e7193a8d3eac48df40a05b1f0f08cccd8eece40b0bb3b1f908b21c094",
+    "/usr/share/man/fr/man8/remove-shell.8.gz":
+        "19d9101f943b28c5e1d31d27009eef3edfea4a96366da0a3c6ff40f45eb45820",
+    "/usr/share/man/fr/man8/run-parts.8.gz":
+        "3a743d50f23d488cf55985da6131564fb1917c54a442b54d401bf0581981ae75",
+    "/usr/share/man/fr/man8/savelog.8.gz":
+        "eb5b7800639b4be492ee68da44353b28afa4795018f9faeb074dc59a90e4c686",
+    "/usr/share/man/it/man1/which.debianutils.1.gz":
+        "9149ae69bf175f09f51276c004f0de415a110ea95919537f9fb93d269c3d6cb0",
+    "/usr/share/man/it/man8/add-shell.8.gz":
+        "5d0c3d94f11cd25bab5829167c4e24f50302c001aad5897e44ecf77a8452277d",
+    "/usr/share/man/it/man8/installkernel.8.gz":
+        "cfaa5e9df37a3150fc70f0084706a7be630078f284c4879c9ce951516908d957",
+    "/usr/share/man/it/man8/remove-shell.8.gz":
+        "70749f87a2b7c83aa1e8338b5daed45128302242fec664426ed0c343a90ec810",
+    "/usr/share/man/it/man8/run-parts.8.gz":
+        "62920933a4127f2615722b640d9eb8dd8afeb8e32e61f014629902a7262c15ba",
+    "/usr/share/man/it/man8/savelog.8.gz":
+        "5aad44fa68916192679d6a4964b753749137f8822d26ebc2ce584fb9a1602f02",
+    "/usr/share/man/ja/man1/which.debianutils.1.gz":
+        "42a543bca5c1ca943d9c67cfd4bf32272e10df10060d4401002910af318837dc",
+    "/usr/share/man/ja/man8/add-shell.8.gz":
+        "eb4b748a5c9566d9a2bdc80ae3d88451693a8f820b4f7a2bd12fbf3d519af00f",
+    "/usr/share/man/ja/man8/installkernel.8.gz":
+        "e7014cf2820fc9b2e854f3703124a1913bb51e01867e9d2082091a608584d2c9",
+    "/usr/share/man/ja/man8/remove-shell.8.gz":
+        "48636a3917fa48d89021c96cff5ef674cfeee47d8414a112d7fbe5f4d4245f94",
+    "/usr/share/man/ja/man8/run-parts.8.gz":
+        "b3282bb14c9804f103af347cacec5603cce554bc4cc5ea2590b62bc60f746f14",
+    "/usr/share/man/ja/man8/savelog.8.gz":
+        "1caba2915d754df9fed7f00f33980799108cc59bc954ba5f0ef714bb566c5b26",
+    "/usr/share/man/man1/ischroot.1.gz":
+        "47a84fefee99af0d3999bc1348e084bb2516a5c4477b986845a6c909cc7af39b",
+    "/usr/share/man/man1/tempfile.1.gz":
+        "e4664067aed448d5b5afd8067d889161ada7cdd8d9a0e9ccf4c61715c912e5e1",
+    "/usr/share/man/man1/which.debianutils.1.gz":
+        "a1fd83d92ea3226cec0a4db02fd1c25abb42d911dfe90bc6beee4cac5dce0c27",
+    "/usr/share/man/man8/add-shell.8.gz":
+        "6435ef80865b99892013234c27ecb621b5b9faeea5271216c15546d91ab2188c",
+    "/usr/share/man/man8/installkernel.8.gz":
+        "02d07c894d1e80b85ef805c4416449d09311b1b3e587d3b561c46e9e990a7f64",
+    "/usr/share/man/man8/remove-shell.8.gz":
+        "fc2f06292a1ddcc56cb25c9955431ac9c65536dbcff17c0c6088cf94904edb4a",
+    "/usr/share/man/man8/run-parts.8.gz":
+        "aee58fd7d58a074c9494e89f649c3c231a8f93999ca120da0a5f5762d1c57ae6",
+    "/usr/share/man/man8/savelog.8.gz":
+        "d86fa2bc27dc4747b653ebd5548513d4a77ec295ca61caad88fe5ca42690d596",
+    "/usr/share/man/man8/update-shells.8.gz":
+        "facff1d66cc20a753c897c8a4ceab113b7b0778034490e438c562e0ae022b350",
+    "/usr/share/man/pl/man1/which.debianutils.1.gz":
+        "6808ab90d5791fde97fdb189ad3ea1d5788d2c36e8c292cc80ba67522fc32268",
+    "/usr/share/man/pl/man8/add-shell.8.gz":
+        "511eb863246ecb4d0adf0d53e03d289e56fb32b81e8a44171363c51486df4d0f",
+    "/usr/share/man/pl/man8/installkernel.8.gz":
+        "112139a5f3d9e8d7715d45f03e14209638a63499b69f4e9a7c347fae7437c506",
+    "/usr/share/man/pl/man8/remove-shell.8.gz":
+        "ec966693f22b1749f6e07c8b4556fd7e5b37b6c46994103df0c192a5b3aca1b7",
+    "/usr/share/man/pl/man8/run-parts.8.gz":
+        "409610d12342ee1fc4e4a559c252f5143f41ce54846a21b2fa6ebd631a11af57",
+    "/usr/share/man/pl/man8/savelog.8.gz":
+        "c8a04633491cb799dd0ecb8152e0893ec3941b79b6e196b89e26e64107609915",
+    "/usr/share/man/pt/man1/which.1.gz":
+        "b8e250ab588f0858b2ee0e4f0d4d97d3ea0ce63523d67ebffb287c59f60e09f5",
+    "/usr/share/man/pt/man8/add-shell.8.gz":
+        "5d13eac97a9f3085c44d5ec11efda32805a1c1b017f149ac36f96b2de08a2401",
+    "/usr/share/man/pt/man8/installkernel.8.gz":
+        "9f9cdf843213097c0efee827f00f55d2120e4a8385dba6c9f595ac9f9361ee6c",
+    "/usr/share/man/pt/man8/remove-shell.8.gz":
+        "0ee632566170ca1a6f0fddb43d9ec9ad42500ebaa3bc862ed6ab4ecf83fb09ab",
+    "/usr/share/man/pt/man8/run-parts.8.gz":
+        "41230aa8c0ce8658fbbd412735c084010bcc4f6155d2a858bba5a2d55291bd72",
+    "/usr/share/man/pt/man8/savelog.8.gz":
+        "1770f86b37b8af0f53b61849a6d98e25301fa1876ef7fdd6794475ea757dee80",
+    "/usr/share/man/sl/man1/which.debianutils.1.gz":
+        "cc9010a44047d5e2872a76b7c27738d4f58b5137146af767ec9ae3ba6bf133bb",
+    "/usr/share/man/sl/man8/add-shell.8.gz":
+        "2d9385c96294faf4b09a98cf76f7edd67fe0bd866d7031dca12770db59bec455",
+    "/usr/share/man/sl/man8/installkernel.8.gz":
+        "2ba38d55b8a5abbaa70dc06dfdc8e8833aa6e3c63fce5d4b422200703d3a3f81",
+    "/usr/share/man/sl/man8/remove-shell.8.gz":
+        "0e975715e1326baffc5bd843506f5c85c11f2d7e87a73979f7ce1003433d14f7",
+    "/usr/share/man/sl/man8/run-parts.8.gz":
+        "c03f8866c965e3e7ab1a3728b7c7cb6ae641b444a846331dce67edc11abd64b4",
+    "/usr/share/man/sl/man8/savelog.8.gz":
+        "06b7060371dad157d5dab475419463785308eb4cbe497cbd3d61a2b9fe52c742",
+    "/usr/share/man/de/man5/ethers.5.gz":
+        "fe8d27cc22cf44fe914f5a1e2c983ae1b16ed9d516c68dcbe35c23caa32ad7fd",
+    "/usr/share/man/de/man8/arp.8.gz":
+        "5bcb5e775a5fbcb89448cdf2ab907de5ac6cae60292444d84a735153e15c31c4",
+    "/usr/share/man/de/man8/ifconfig.8.gz":
+        "fa9417d331ef71ba4f659946c6e26de4eae9f48d2875343bad7eb7c53f75d92d",
+    "/usr/share/man/de/man8/netstat.8.gz":
+        "73bb2104fba2e47842fc632d897a2d823ebb7635578a4c1ae7f3c7b45df898ae",
+    "/usr/share/man/de/man8/plipconfig.8.gz":
+        "dc8f56e0ae16f6186280eac505a12299e96d90e8f03b4cd25c2a316b8d16a0ad",
+    "/usr/share/man/de/man8/rarp.8.gz":
+        "231406adbe14f6ca4101ae57b4fa0c5384e2237f64f08545487065877e68b49b",
+    "/usr/share/man/de/man8/route.8.gz":
+        "0b2d49ee9465503b86a4995840d7d9636baadfb97beb5217a62be21ecdd63f7f",
+    "/usr/share/man/de/man8/slattach.8.gz":
+        "c5fecdcb355a87735a1b1f4a95e743cdfc54efe0f6c2c20219ab4f6c9cfd7490",
+    "/usr/share/man/fr/man5/ethers.5.gz":
+        "a705a0fba11e155eb2b8b58f9a9c5248c22b1323f1300a3e3e76eb94a0e401ac",
+    "/usr/share/man/fr/man8/arp.8.gz":
+        "8834889854e173ab867565d34471fb70ea4cdc4d7823d76473bef7907f48436c",
+    "/usr/share/man/fr/man8/ifconfig.8.gz":
+        "b96955239839bf10f311c1cb23b93e2b6949723e07c7fedb7d39abbd573f9b8c",
+    "/usr/share/man/fr/man8/netstat.8.gz":
+        "8083096c5d0e4a798fda44a8a9dd33eaf05616cc8fa12b5d4207a4cef40d124f",
+    "/usr/share/man/fr/man8/plipconfig.8.gz":
+        "a3174f8b020f4d5d6f146ac70230e2e2b4f5331b210ddab0ffd872c778124d20",
+    "/usr/share/man/fr/man8/rarp.8.gz":
+        "3ef5ee5cf0bb292d8d9acd0cad631d3532ba86acd15dcf6be4782b49765188e5",
+    "/usr/share/man/fr/man8/route.8.gz":
+        "7b474b203dbe3956c71685d1594607896bbd93527ef15c2cd4402b073077faf8",
+    "/usr/share/man/fr/man8/slattach.8.gz":
+        "e203c127c0db33f6955c386c033355814e37f9356e37778c5403490ca6c61687",
+    "/usr/share/man/man5/ethers.5.gz":
+        "f6f3e7badb984ea9a5aac6c53df33e9d4074230dff89cc930735be0ee78394ee",
+    "/usr/share/man/man8/arp.8.gz":
+        "48bb005c3027416c5d18181242e06084054abd219266fef47b974d10df6fdb3b",
+    "/usr/share/man/man8/ifconfig.8.gz":
+        "7b22f46bde7a5c447e5b00cc62bda2dcde0df4c62bf27270fe3eb6d5a282ae7b",
+    "/usr/share/man/man8/iptunnel.8.gz":
+        "603d5bd0b4a95c09a459314b5b4f4de832a7fce2afd3763a93e82d5df98f5979",
+    "/usr/share/man/man8/mii-tool.8.gz":
+        "16c8734aae926e38b028392108d93f718daf7cb28291b6488a868760c5da00fe",
+    "/usr/share/man/man8/nameif.8.gz":
+        "efaec9a1030ac719f990603c9c075205aca097a528bd45339f93c1517ef39983",
+    "/usr/share/man/man8/netstat.8.gz":
+        "41a7e0e2b99e8dfff5e8c244c985851b818a6c09ac0b86f586911ba50c99e3e7",
+    "/usr/share/man/man8/plipconfig.8.gz":
+        "67e5a76ff31a5f92be4ecca1c5ae9ea141bd8046305c04c25ccd0b0fce51edb8",
+    "/usr/share/man/man8/rarp.8.gz":
+        "c4fdbafc24295cce320d5aa9f12468a8b7b398520bbe51b97a3f1bb633ea05f2",
+    "/usr/share/man/man8/route.8.gz":
+        "d11370032682fc07e94561f81fbc14e4f265bedc48b4a79b03ce8c4fce336d60",
+    "/usr/share/man/man8/slattach.8.gz":
+        "763ef70bbe51a035f53edc9fe19d6f42ada0ffe596d6354e3ff6b21ca6a53367",
+    "/usr/share/man/pt_BR/man8/arp.8.gz":
+        "6132a295be961a5eb8414676652fb6ac5850345b5b4dbe5d486b47febdec6af1",
+    "/usr/share/man/pt_BR/man8/ifconfig.8.gz":
+        "9708595f369fba3ddfca77988828d59d9ce570b7e559840cdcab09742dee6bdd",
+    "/usr/share/man/pt_BR/man8/netstat.8.gz":
+        "365d16e2a11f02ddb8bca98c4d1df83c0adfcf8031c28f50e23ad5ecad81e9ae",
+    "/usr/share/man/pt_BR/man8/rarp.8.gz":
+        "580582d0c342371695ed8a9e0555e3ea737394e1cd94c093e15ad3bc75f43fc0",
+    "/usr/share/man/pt_BR/man8/route.8.gz":
+        "4d294ef517e9c3363c34ca07032d8184f947ae056d29abda43a0ab117fc9fd2d",
+    "/usr/share/man/man8":
+        "130a9fc718123d7f5170b060b2cfd9c745333eaa813e66055b3cac9da46e1bca",
+}
+
+
+# The folders pinned as trees, and the packages whose files in them the cases read.
+_TREES24 = {"/usr/share/man/man8": ("net-tools",)}
+
+
+def _listed24(package: str) -> list:
+    """The paths ``package`` installs (dpkg-query -L), files and links only, sorted."""
+    import subprocess
+    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    return sorted(p for p in listed if Path(p).is_symlink() or Path(p).is_file())
+
+
+def _package_tree24(folder: str) -> str:
+    """A pinned folder's SHA-256: of the lines "package path SHA-256" (a file) or "package
+    path -> target" (a link) of the _TREES24 packages' entries in it."""
+    lines = []
+    for package in _TREES24[folder]:
+        for p in _listed24(package):
+            if Path(p).parent != Path(folder):
+                continue
+            mark = ("-> " + str(Path(p).readlink()) if Path(p).is_symlink()
+                    else hashlib.sha256(Path(p).read_bytes()).hexdigest())
+            lines.append(f"{package} {p} {mark}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def fresh24_version_mismatches() -> list:
+    """What differs from FRESH24_VERSIONS, FRESH24_DEBIAN and FRESH24_FILES here: a missing
+    package, another version, or a file (or a package's files in a pinned folder) with
+    other content."""
+    files = {p: h for p, h in FRESH24_FILES.items() if p not in _TREES24}
+    wrong = pinned_mismatches(FRESH24_VERSIONS, FRESH24_DEBIAN, files)
+    if wrong:
+        return wrong
+    for folder in _TREES24:
+        if _package_tree24(folder) != FRESH24_FILES[folder]:
+            wrong.append(f"{folder}: other files of {', '.join(_TREES24[folder])}")
+    return wrong
+
+
+_checked24 = partial(pinned_file, files=FRESH24_FILES, made="fresh24",
+                     trees={folder: _package_tree24 for folder in _TREES24})
+
+
+def _package_pages24(package: str) -> list:
+    """The man pages ``package`` installs (files in a man<N> folder, translations included),
+    sorted; refused when one of them is not pinned."""
+    have = [p for p in _listed24(package) if Path(p).parent.name.startswith("man")
+            and "/share/man/" in p]
+    missing = [p for p in have if p not in FRESH24_FILES]
+    if missing:
+        raise RuntimeError(f"{package} has man pages fresh24 did not pin: {missing}")
+    return [str(_checked24(p)) for p in have]
+
+
+def _roff_lines24(path: str) -> list:
+    """A pinned man page's lines, decompressed by the gzip program (the standard library's
+    modules a to m are another set's pool this session: gzip is not imported)."""
+    import subprocess
+    page = _checked24(path)
+    return subprocess.run(["gzip", "-dc", str(page)], capture_output=True, check=True) \
+        .stdout.decode("utf-8").splitlines()
+
+
+def _th_title24(path: str) -> tuple:
+    """A man page's title and section, from its .TH line ("RUN\\-PARTS" is "RUN-PARTS")."""
+    import re
+    th = next(x for x in _roff_lines24(path) if x.startswith(".TH "))
+    words = [a or b for a, b in re.findall(r'"([^"]*)"|(\S+)', th[4:])]
+    return _deroff(words[0]), words[1]
+
+
+def _man_files_titles24(out, name: str, package: str) -> dict:
+    """A package's man page files as it installs them (path, size in bytes; translations
+    under /usr/share/man/<language>/) against the titles of their .TH lines (title,
+    section), each title once. Truth: the title of the file's own .TH line. N:1."""
+    files = _package_pages24(package)
+    src = pd.DataFrame([(p, str(Path(p).stat().st_size)) for p in files],
+                       columns=["page file", "bytes"])
+    titles = [_th_title24(p) for p in files]
+    tgt = pd.DataFrame(sorted(set(titles)), columns=["title", "section"])
+    return _fresh24_case(out, name, src, tgt,
+                         _by_key([t for t, _ in titles], tgt["title"].tolist()))
+
+
+def _adduser_options24() -> list:
+    """adduser's GetOptions call (/usr/sbin/adduser): (spec, what it sets), in the script's
+    order: 'conf|c=s' => \\@configfiles."""
+    import re
+    text = _checked24("/usr/sbin/adduser").read_text(encoding="utf-8")
+    call = text.split("\nGetOptions(\n", 1)[1].split("\n) or ", 1)[0]
+    return [(m.group(1), m.group(2).strip()) for m in
+            re.finditer(r"^\s*'([^']+)'\s*=>\s*(.*?),?\s*$", call, re.M)]
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def adduser_conf_items_script_keys(lake, out):
+    """The configuration variables adduser.conf(5) and deluser.conf(5) document (page, the
+    item as the page writes it: "FIRST_UID and LAST_UID", and the first line of its text)
+    against the configuration keys the adduser and deluser scripts read ($config{"first_uid"}:
+    key, and which scripts read it). Truth: the key of the item's first variable (the
+    scripts read the files' variables in lower case). 1:1; NAME_REGEX and SYS_NAME_REGEX
+    are read through a variable, and "system" has no item."""
+    import re
+    items = []
+    for page in ("/usr/share/man/man5/adduser.conf.5.gz", "/usr/share/man/man5/deluser.conf.5.gz"):
+        lines = _roff_lines24(page)
+        for i, x in enumerate(lines):
+            m = re.match(r"^\.B\s+(.*)$", lines[i + 1]) if x in (".TP", ".TQ") else None
+            if m:
+                text = next(y for y in lines[i + 1:] if y[:1] != ".")
+                items.append((Path(page).name.split(".5.")[0] + "(5)",
+                              " ".join(m.group(1).replace('"', " ").split()), _deroff(text)))
+    src = pd.DataFrame(items, columns=["page", "item", "first line"])
+    readers = {}
+    for script in ("/usr/sbin/adduser", "/usr/sbin/deluser"):
+        text = _checked24(script).read_text(encoding="utf-8")
+        for key in sorted(set(re.findall(r"\$config\{\s*[\"']?(\w+)[\"']?\s*\}", text))):
+            readers.setdefault(key, []).append(Path(script).name)
+    tgt = pd.DataFrame([(k, " ".join(v)) for k, v in sorted(readers.items())],
+                       columns=["key", "read by"])
+    return _fresh24_case(out, "adduser_conf_items_script_keys", src, tgt,
+                         _by_key([i.split()[0].lower() for _, i, _ in items],
+                                 tgt["key"].tolist()))
+
+
+def debianutils_man_files_titles(lake, out):
+    """debianutils' man page files, translations included (de/man8/run-parts.8.gz under
+    /usr/share/man; which(1) installed as which.debianutils.1.gz), against their .TH titles
+    ("RUN-PARTS", "8"). Truth: the title of the file's own .TH line. N:1."""
+    return _man_files_titles24(out, "debianutils_man_files_titles", "debianutils")
+
+
+def net_tools_man_files_titles(lake, out):
+    """net-tools' man page files, translations included (pt_BR/man8/netstat.8.gz under
+    /usr/share/man), against their .TH titles ("NETSTAT", "8"). Truth: the title of the
+    file's own .TH line. N:1."""
+    return _man_files_titles24(out, "net_tools_man_files_titles", "net-tools")
+
+
+def net_tools_programs_man_pages(lake, out):
+    """net-tools' programs as dpkg lists them (/sbin/route, /usr/sbin/arp) against its
+    English man page files (path, size in bytes: route.8.gz in /usr/share/man/man8). Truth:
+    the page of the program's name. 1:1; ipmaddr has no page, ethers(5) no program."""
+    programs = [p for p in _listed24("net-tools") if Path(p).parent.name in ("bin", "sbin")]
+    pages = [p for p in _package_pages24("net-tools") if Path(p).parent.parent.name == "man"]
+    src = pd.DataFrame({"program": programs})
+    tgt = pd.DataFrame([(p, str(Path(p).stat().st_size)) for p in pages],
+                       columns=["page file", "bytes"])
+    in_man8 = {Path(p).name: p for p in pages
+               if Path(p).parent == _checked24("/usr/share/man/man8")}
+    return _fresh24_case(out, "net_tools_programs_man_pages", src, tgt,
+                         _by_key([in_man8.get(Path(p).name + ".8.gz") for p in programs],
+                                 tgt["page file"].tolist()))
+
+
+def _url_schemes24() -> pd.DataFrame:
+    """The schemes urllib.parse lists (uses_netloc, uses_relative, uses_params, uses_query,
+    uses_fragment, non_hierarchical; the empty scheme left out), one row each with a
+    yes / no column per list."""
+    from urllib import parse
+    lists = {"netloc": parse.uses_netloc, "relative": parse.uses_relative,
+             "params": parse.uses_params, "query": parse.uses_query,
+             "fragment": parse.uses_fragment, "non-hierarchical": parse.non_hierarchical}
+    schemes = sorted({s for v in lists.values() for s in v if s})
+    return pd.DataFrame([[s] + ["yes" if s in v else "no" for v in lists.values()]
+                         for s in schemes], columns=["scheme"] + list(lists))
+
+
+def urllib_handler_methods_schemes(lake, out):
+    """The handler methods of urllib.request (class, method: the names OpenerDirector's
+    add_handler registers, "<protocol>_open", "_request", "_response" or "_error..."; defined
+    with def or by assignment, in the classes named ...Handler or ...Processor; parsed with
+    ast) against the URL schemes urllib.parse lists (scheme, and in which of its lists).
+    Truth: the protocol add_handler files the method under (the name before its first "_").
+    N:1; unknown_open and data_open have no scheme in parse's lists."""
+    import ast
+    from urllib import request
+    tree = ast.parse(Path(request.__file__).read_text(encoding="utf-8"))
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)] + [
+        c for n in tree.body if isinstance(n, ast.If) for c in n.body
+        if isinstance(c, ast.ClassDef)]     # HTTPSHandler: defined where ssl is available
+    rows = []
+    for c in classes:
+        if not c.name.endswith(("Handler", "Processor")):
+            continue
+        names = [n.name for n in c.body if isinstance(n, ast.FunctionDef)] + [
+            t.id for n in c.body if isinstance(n, ast.Assign) for t in n.targets
+            if isinstance(t, ast.Name)]
+        for m in names:
+            kind = m[m.find("_") + 1:]
+            if ("_" in m and m not in ("redirect_request", "do_open", "proxy_open")
+                    and (kind.startswith("error") or kind in ("open", "request", "response"))):
+                rows.append((c.name, m))
+    src = pd.DataFrame(rows, columns=["class", "method"])
+    tgt = _url_schemes24()
+    return _fresh24_case(out, "urllib_handler_methods_schemes", src, tgt,
+                         _by_key([m[:m.find("_")] for _, m in rows], tgt["scheme"].tolist()))
+
+
+# ---- written formats from a real column, or one hand's two columns (class C)
+
+def adduser_getoptions_specs_options(lake, out):
+    """adduser's GetOptions specs (/usr/sbin/adduser: "conf|c=s", "quiet|q", "uid=i", and
+    what each sets) and the long options they accept as typed on the command line
+    ("--conf": Getopt::Long's rule, "--" and the spec's first name). 1:1; the target keeps
+    one of two spellings the evaluator cannot tell apart (the first in sorted order), so
+    'add_extra_groups' has no partner."""
+    specs = _adduser_options24()
+    src = pd.DataFrame(specs, columns=["spec", "sets"])
+    options = [_getopt_long_option(s) for s, _ in specs]
+    tgt = _distinct_rows(pd.DataFrame({"option": options}))  # "--add_extra_groups" is the
+    # deprecated spelling of "--add-extra-groups": one option to the evaluator, kept once
+    return _fresh24_case(out, "adduser_getoptions_specs_options", src, tgt,
+                         _by_key(options, tgt["option"].tolist()))
+
+
+def debconf_confmodule_functions_commands(lake, out):
+    """The shell functions debconf's confmodule.sh defines (db_input, db_version, ...: those
+    its loop makes from its "input INPUT" pairs, and those written out; the line defining
+    each) against the protocol commands they send (INPUT, VERSION, STOP; read from the
+    pairs' upper-case halves, _command "..." and echo ...). Truth: the command a function
+    sends. 1:1; db_text sends none of its own (it calls db_input)."""
+    import re
+    lines = _checked24("/usr/share/debconf/confmodule.sh").read_text(
+        encoding="utf-8").splitlines()
+    funcs, sent = {}, {}
+    loop = next(i for i, x in enumerate(lines) if x.startswith("for i in "))
+    end = next(i for i in range(loop, len(lines)) if lines[i].rstrip().endswith("; do"))
+    for i in range(loop, end + 1):
+        for low, up in re.findall(r'"(\w+) (\w+)"', lines[i]):
+            funcs.setdefault("db_" + low, str(i + 1))
+            sent.setdefault("db_" + low, up)
+    for i, x in enumerate(lines):
+        m = re.match(r"^(db_\w+) \(\) \{", x)
+        if m:
+            funcs.setdefault(m.group(1), str(i + 1))
+            body = lines[i + 1:next(j for j in range(i, len(lines)) if lines[j] == "}")]
+            cmd = [c.group(1) for y in body
+                   for c in [re.search(r'(?:_command "|echo )([A-Z_]+)\b', y)] if c]
+            if cmd:
+                sent.setdefault(m.group(1), cmd[0])
+    src = pd.DataFrame(sorted(funcs.items()), columns=["function", "defined at line"])
+    tgt = pd.DataFrame({"command": sorted(set(sent.values()))})
+    return _fresh24_case(out, "debconf_confmodule_functions_commands", src, tgt,
+                         _by_key([sent.get(f) for f in src["function"]],
+                                 tgt["command"].tolist()))
+
+
+def urllib_netloc_schemes_url_prefixes(lake, out):
+    """The URL schemes urllib.parse lists (scheme, and in which of its lists) and the
+    prefix a URL of a scheme that takes a network location starts with ("sftp://": the
+    scheme, ":" and the authority's "//", RFC 3986). 1:1; the schemes outside
+    uses_netloc (mailto, sip, tel, ...) have no prefix."""
+    src = _url_schemes24()
+    netloc = src.loc[src["netloc"] == "yes", "scheme"].tolist()
+    tgt = pd.DataFrame({"URL prefix": sorted(s + "://" for s in netloc)})
+    return _fresh24_case(out, "urllib_netloc_schemes_url_prefixes", src, tgt,
+                         _by_key([s + "://" if s in netloc else None for s in src["scheme"]],
+                                 tgt["URL prefix"].tolist()))
+
+
+def _getopt_long_option(spec: str) -> str:
+    """A Getopt::Long spec's long option as typed: "--" and its first name ("conf|c=s" is
+    "--conf", "progress!" is "--progress")."""
+    import re
+    return "--" + re.split(r"[|=:!+]", spec)[0]
+
+
+def _man_page_title24(path: str) -> str:
+    """A man page's title from its file name: the name before its first ".", upper case
+    ("which.debianutils.1.gz" is "WHICH")."""
+    return path.rsplit("/", 1)[1].split(".")[0].upper()
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH24_REFERENCE = {
+    "adduser_conf_items_script_keys": ("key", lambda r: r["item"].split()[0].lower()),
+    "debianutils_man_files_titles": ("title", lambda r: _man_page_title24(r["page file"])),
+    "net_tools_man_files_titles": ("title", lambda r: _man_page_title24(r["page file"])),
+    "net_tools_programs_man_pages": (
+        "page file",
+        lambda r: "/usr/share/man/man8" + "/" + r["program"].rsplit("/", 1)[1] + ".8.gz"),
+    "urllib_handler_methods_schemes": ("scheme", lambda r: r["method"].split("_")[0]),
+    "adduser_getoptions_specs_options": ("option", lambda r: _getopt_long_option(r["spec"])),
+    "debconf_confmodule_functions_commands": (
+        "command", lambda r: r["function"].removeprefix("db_").upper()),
+    "urllib_netloc_schemes_url_prefixes": ("URL prefix", lambda r: r["scheme"] + "://"),
+}
+_fresh24_case = partial(_fresh8_case, reference=FRESH24_REFERENCE)
+
+
+def make_fresh24(lake, out: Path) -> list:
+    """The fresh24 cases; ``lake`` is unused (the tables ship in Debian packages and the
+    standard library, at the versions of FRESH24_DEBIAN and FRESH24_VERSIONS)."""
+    _refuse_other_versions("fresh24", fresh24_version_mismatches())
+    return [
+        adduser_conf_items_script_keys(lake, out),
+        debianutils_man_files_titles(lake, out),
+        net_tools_man_files_titles(lake, out),
+        net_tools_programs_man_pages(lake, out),
+        urllib_handler_methods_schemes(lake, out),
+        adduser_getoptions_specs_options(lake, out),
+        debconf_confmodule_functions_commands(lake, out),
+        urllib_netloc_schemes_url_prefixes(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -8813,26 +9425,30 @@ SETS = (
     ("fresh23", make_fresh23, "make the twenty-third fresh validation set "
      "(bench/data/autojoin-fresh23) from tables shipped in pip packages and the standard "
      "library that no earlier set read (fresh8 to fresh22's pools included) instead"),
+    ("fresh24", make_fresh24, "make the twenty-fourth fresh validation set "
+     "(bench/data/autojoin-fresh24) from tables shipped in Debian packages and the standard "
+     "library's modules n to z that no earlier set read (fresh8 to fresh23's pools included) "
+     "instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 24)}
+_LAKELESS = {f"fresh{n}" for n in range(8, 25)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh23)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh24)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh23 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh24 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh23: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh24: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

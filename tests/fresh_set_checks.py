@@ -84,6 +84,9 @@ SOURCES = {
                 "isoduration", "json5", "jsonpointer", "notebook_shim", "overrides", "pexpect",
                 "pluggy", "ptyprocess", "pure_eval", "rfc3339-validator", "send2trash",
                 "stack_data", "terminado"},
+    "fresh24": {"adduser", "cscope", "debconf", "debianutils", "heaptrack", "net-tools",
+                "python3-argcomplete", "python3-blinker", "python3-smbc", "sensible-utils",
+                "xdg-utils"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -115,6 +118,8 @@ STDLIB = {
                 "_md5", "_blake2", "heapq", "hmac", "imp", "importlib", "_imp",
                 "_frozen_importlib", "io", "itertools", "linecache", "mailbox", "mailcap",
                 "marshal", "math", "modulefinder", "multiprocessing"},
+    "fresh24": {"nntplib", "optparse", "pprint", "reprlib", "sunau", "urllib", "wave", "xdrlib",
+                "zipimport"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

@@ -1,6 +1,6 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh23
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh24
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22 and fresh23
+fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23 and fresh24
 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import pytest
 
-from fresh_set_checks import FreshSet, check_hand_checked, earlier
+from fresh_set_checks import SOURCES, FreshSet, check_hand_checked, earlier
 
 # The modules fresh12's section of the case maker may import: its pool's, and importlib / re /
 # shutil / subprocess / json / inspect (versions, package files, dpkg-query, parsing).
@@ -72,6 +72,12 @@ ALLOWED_22 = {"ast", "poplib", "gzip", "re", "subprocess", "importlib"}
 # and _bootstrap_external's source), ast to parse asttokens', datasketch's, json5's and
 # notebook_shim's source (not to read ast's tables), and re (the magic number table).
 ALLOWED_23 = {"hashlib", "_hashlib", "importlib", "ast", "re"}
+# The modules fresh24's section of the case maker may import: ast to parse urllib.request's
+# source (not to read ast's tables), urllib (its files and parse's scheme lists), re (parsing
+# the man pages, adduser's and deluser's scripts and debconf's confmodule.sh) and subprocess
+# (dpkg-query -L, and the gzip program for the man pages: the standard library's modules a to
+# m are fresh23's pool, so gzip is not imported).
+ALLOWED_24 = {"ast", "urllib", "re", "subprocess"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -116,6 +122,10 @@ _FOLDERS_20 = ("/usr/share/info/coreutils.info.gz", "/usr/share/info/wget.info.g
 _FOLDERS_22 = ("/usr/share/info/ed.info.gz", "/usr/share/aclocal/pkg.m4",
                "/usr/share/pkgconfig/personality.d", "/usr/share/doc/ninja-build",
                "/usr/share/doc/lsof", "/usr/share/man/man7/ctags-", "/usr/share/man/man7/pkg.m4")
+_FOLDERS_24 = ("/usr/sbin/adduser", "/usr/sbin/deluser", "/usr/share/man/man5/adduser.conf",
+               "/usr/share/man/man5/deluser.conf", "/usr/share/debconf",
+               "/usr/share/doc/cscope", "/usr/share/man/man8/run-parts", "/etc/adduser.conf",
+               "/etc/deluser.conf")
 class Figures(NamedTuple):
     """One set's figures."""
     allowed: set           # the modules its section of the case maker may import
@@ -181,6 +191,9 @@ FIGURES = {
                         "mmh3", "personality.d"),
                        ("json5_dumps_parameters_options", lambda r: "--" + r["parameter"]),
                        min_cases=6),
+    "fresh24": Figures(ALLOWED_24, _FOLDERS_24,
+                       ("info/ed", "pkg.m4", "pkgconfig", "ninja", "lsof", "ctags", "mmh3"),
+                       ("adduser_conf_items_script_keys", lambda r: r["item"].lower())),
 }
 
 
@@ -189,7 +202,7 @@ def _sets() -> tuple:
     read no source and no folder of an earlier set, nor (from fresh13 on) the AWS data."""
     sets, words, held, folders = {}, {}, (), _FOLDERS_8_11
     for name, f in FIGURES.items():
-        before = tuple(f"fresh{k}" for k in range(8, int(name[5:])))
+        before = tuple(s for s in SOURCES if int(s[5:]) < int(name[5:]))   # those registered
         sources, stdlib = earlier(before)
         out = sources | (AWS if name != "fresh12" else frozenset())
         sets[name] = FreshSet(name, f.allowed, out, stdlib, folders + f.earlier_part, before,
@@ -550,6 +563,38 @@ HAND_CHECKED = {
         ("importlib_magic_numbers_cache_tags", {"release": "3.10b1"}, "cpython-310"),
         ("importlib_magic_numbers_cache_tags", {"release": "3.6rc1"}, "cpython-36"),
     ],
+    "fresh24": [
+        ("adduser_conf_items_script_keys", {"item": "FIRST_UID and LAST_UID"}, "first_uid"),
+        ("adduser_conf_items_script_keys", {"item": "USERS_GID and USERS_GROUP"}, "users_gid"),
+        ("adduser_conf_items_script_keys", {"item": "SKEL_IGNORE_REGEX"}, "skel_ignore_regex"),
+        ("debianutils_man_files_titles",
+         {"page file": "/usr/share/man/de/man8/run-parts.8.gz"}, "RUN-PARTS"),
+        ("debianutils_man_files_titles",
+         {"page file": "/usr/share/man/ja/man1/which.debianutils.1.gz"}, "WHICH"),
+        ("debianutils_man_files_titles", {"page file": "/usr/share/man/pt/man1/which.1.gz"},
+         "WHICH"),
+        ("net_tools_man_files_titles",
+         {"page file": "/usr/share/man/pt_BR/man8/netstat.8.gz"}, "NETSTAT"),
+        ("net_tools_man_files_titles", {"page file": "/usr/share/man/man8/mii-tool.8.gz"},
+         "MII-TOOL"),
+        ("net_tools_programs_man_pages", {"program": "/sbin/route"},
+         "/usr/share/man/man8/route.8.gz"),
+        ("net_tools_programs_man_pages", {"program": "/usr/sbin/arp"},
+         "/usr/share/man/man8/arp.8.gz"),
+        ("urllib_handler_methods_schemes", {"class": "HTTPSHandler", "method": "https_open"},
+         "https"),
+        ("urllib_handler_methods_schemes",
+         {"class": "HTTPRedirectHandler", "method": "http_error_302"}, "http"),
+        ("urllib_handler_methods_schemes", {"class": "FTPHandler", "method": "ftp_open"}, "ftp"),
+        ("adduser_getoptions_specs_options", {"spec": "conf|c=s"}, "--conf"),
+        ("adduser_getoptions_specs_options", {"spec": "no-create-home"}, "--no-create-home"),
+        ("adduser_getoptions_specs_options", {"spec": "uid=i"}, "--uid"),
+        ("debconf_confmodule_functions_commands", {"function": "db_input"}, "INPUT"),
+        ("debconf_confmodule_functions_commands", {"function": "db_x_loadtemplatefile"},
+         "X_LOADTEMPLATEFILE"),
+        ("urllib_netloc_schemes_url_prefixes", {"scheme": "svn+ssh"}, "svn+ssh://"),
+        ("urllib_netloc_schemes_url_prefixes", {"scheme": "https"}, "https://"),
+    ],
 }
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
@@ -557,6 +602,12 @@ NOT_WRITTEN = {
     "fresh22": [    # the one exception: Debian's ctags-universal(1) is upstream's ctags(1)
         ("ctags_man_files_titles", {"page file": "/usr/share/man/man1/ctags-universal.1.gz"},
          "ctags"),
+    ],
+    "fresh24": [    # an item's other variables, and Debian's renamed which(1)
+        ("adduser_conf_items_script_keys",
+         {"page": "adduser.conf(5)", "item": "FIRST_UID and LAST_UID"}, "last_uid"),
+        ("debianutils_man_files_titles",
+         {"page file": "/usr/share/man/man1/which.debianutils.1.gz"}, "WHICH.DEBIANUTILS"),
     ],
     "fresh14": [    # the one exception
         ("prompt_toolkit_named_command_handlers", {"command": "edit-and-execute-command"},
