@@ -430,6 +430,42 @@ def _partition_keys(folder: Path) -> list[str]:
         d = subs[0]
 
 
+def _dataset_files(folder: Path) -> list[Path]:
+    """The files pyarrow's dataset reader reads in a folder: every file below it, in path
+    order, but those under a name starting with "." or "_" (_SUCCESS, .crc files)."""
+    return sorted(f for f in folder.rglob("*") if f.is_file() and not any(
+        part.startswith((".", "_")) for part in f.relative_to(folder).parts))
+
+
+def _check_folder_files(folder: Path, files: list, keys: list) -> None:
+    """Refuse, naming the file and the column, a dataset folder whose files pyarrow's
+    dataset reader would refuse with a bare schema error or read wrongly: a file with two
+    columns of one name (it cannot unify them), or with a column named as a partition
+    level's key (it fails on the two types, or silently keeps the folder's values and
+    drops the file's)."""
+    import pyarrow.parquet as pq
+    for f in files:
+        try:
+            names = [n for n in pq.read_schema(f).names if n != "__index_level_0__"]
+        except (OSError, ValueError):
+            continue                    # not Parquet: the dataset reader says so
+        rel = Path(f).relative_to(folder).as_posix()
+        for j, n in enumerate(names):
+            if n in names[:j]:
+                raise TableReadError(
+                    str(folder), f"its file {rel} has two columns named {n!r} (columns "
+                    f"{names.index(n) + 1} and {j + 1}), and a folder's files are read as one "
+                    f"dataset, which needs distinct names",
+                    f"rename one of them in the files; a single Parquet file is read by position")
+            if n in keys:
+                raise TableReadError(
+                    str(folder), f"its file {rel} has a column {n!r}, the key of the partition "
+                    f"folders ({n}=...), so the dataset's {n!r} would take the folder names' "
+                    f"values and lose the file's (pandas and pyarrow refuse it or do so)",
+                    f"drop or rename the column {n!r} in the files, or rename the partition "
+                    f"folders")
+
+
 def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False,
                             lists: bool = False) -> list:
     """The cells of a Parquet dataset folder as pyarrow's dataset reads it (``pd.read_parquet``'s
@@ -442,6 +478,7 @@ def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False,
     import pyarrow.parquet as pq
     try:
         keys = _partition_keys(Path(info.uri))
+        _check_folder_files(Path(info.uri), _dataset_files(Path(info.uri)), keys)
         ds = pq.ParquetDataset(info.uri, partitioning=pads.HivePartitioning.discover(
             schema=pa.schema([(k, pa.string()) for k in keys])) if keys else None)
         table = _without_index(ds.read(use_threads=False))
