@@ -303,17 +303,32 @@ def write_clashing_folders(root):
 
 CLASHES = {"clash/same": ("year=2020/part-0.parquet", "a column 'year'"),
            "clash/other": ("year=2020/part-0.parquet", "a column 'year'"),
-           "clash/one": ("year=2021/part-0.parquet", "a column 'year'"),
-           "clash/dup": ("year=2020/part-0.parquet", "two columns named 'city' (columns 1 and 2)")}
+           "clash/one": ("year=2021/part-0.parquet", "a column 'year'")}
+DUP = pd.DataFrame({"city": ["x", "y", "x", "y"], "city.2": ["u", "v", "u", "v"],
+                    "year": ["2020", "2020", "2021", "2021"]})
 
 
-def test_a_folder_whose_files_repeat_a_name_is_refused_naming_file_and_column(tmp_path):
+def test_a_folder_whose_files_name_a_column_as_its_key_is_refused_naming_both(tmp_path):
     """pandas (pyarrow's dataset) refuses these folders with a bare schema error, or reads
     the folder names' values in place of the file's (clash/one: the file's 7 and 8 are
-    lost); the reader names the file, the column and what to do. Names that differ once
-    stripped or by case are read, each column with its own values, as pandas reads them."""
+    lost); the reader names the file, the column and what to do. A folder whose files
+    repeat a name (pandas: "Can't unify schema with duplicate field names") is read by
+    position, as a single file is, equal to pyarrow's read of each file; names that differ
+    once stripped or by case are read, each column with its own values, as pandas does."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
     root = write_clashing_folders(tmp_path / "lake")
+    with pytest.raises(pa.ArrowInvalid, match="duplicate field names"):
+        pd.read_parquet(root / "clash/dup")
+    info = inspect(0, str(root / "clash/dup"), "parquet")
+    assert info.ok and info.columns == list(DUP.columns) and info.partitions == ["year"]
+    assert any("'city.2'" in w for w in info.warnings)
+    want = [pq.ParquetFile(root / f"clash/dup/year={y}/part-0.parquet").read()
+            for y in ("2020", "2021")]
+    got = read_table(info)
+    for j in range(2):
+        assert list(got.iloc[:, j]) == [v for t in want for v in t.column(j).to_pylist()]
+    assert got.equals(DUP)
     for rel, (file, what) in CLASHES.items():
         folder = root / rel
         try:
@@ -329,8 +344,7 @@ def test_a_folder_whose_files_repeat_a_name_is_refused_naming_file_and_column(tm
         info = inspect(0, str(folder), "parquet")
         assert not info.ok
         assert f"its file {file} has {what}" in info.error
-        assert ("rename" in info.hint) and (info.hint.startswith("drop or rename") ==
-                                            (rel != "clash/dup"))
+        assert info.hint.startswith("drop or rename")
     folder = root / "clash/spaced"
     want = pd.read_parquet(folder)
     info = inspect(0, str(folder), "parquet")
@@ -340,10 +354,30 @@ def test_a_folder_whose_files_repeat_a_name_is_refused_naming_file_and_column(tm
         [[str(v) for v in want.iloc[:, j]] for j in range(4)]
 
 
+def test_reading_by_position_equals_the_dataset_reader(tmp_path):
+    """On folders without repeated names (partitioned at one or two levels, escaped values,
+    Hive's extensionless files), the by-position reader gives what pyarrow's dataset reader
+    gives, in the same row order."""
+    import pyarrow as pa
+    import pyarrow.dataset as pads
+    import pyarrow.parquet as pq
+    from lakejoin_jupyter.lake import read as rd
+    root = file_lake(tmp_path / "lake")
+    for rel in ("geo/zones", "sales/monthly", "out/locales", "hive/pkgs", "hive/events"):
+        folder = root / rel
+        keys = rd._partition_keys(folder)
+        ds = pq.ParquetDataset(folder, partitioning=pads.HivePartitioning.discover(
+            schema=pa.schema([(k, pa.string()) for k in keys])) if keys else None)
+        assert [str(f) for f in rd._dataset_files(folder)] == list(ds.files)
+        assert rd._read_files_by_position(folder, rd._dataset_files(folder), keys).equals(
+            rd._without_index(ds.read(use_threads=False))), rel
+
+
 @pytest.mark.spark
 def test_the_build_skips_such_a_folder_with_its_reason(spark, tmp_path):
-    """The build indexes the other tables and lists each refused folder with the reader's
-    reason (the catalog marks it skipped); no half-read table enters the index."""
+    """The build indexes the other tables, the folder whose files repeat a name included
+    (pandas and Spark reads as the reader gives it), and lists each refused folder with the
+    reader's reason (the catalog marks it skipped); no half-read table enters the index."""
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.config import BuildSettings
     from lakejoin_jupyter.indexing.pipeline import build
@@ -357,4 +391,9 @@ def test_the_build_skips_such_a_folder_with_its_reason(spark, tmp_path):
     t = open_index(tmp_path / "i.index").index.tables
     status = dict(zip(t["name"], t["status"]))
     assert status == {"geo/countries": "indexed", "clash/spaced": "indexed",
-                      **{rel: "skipped" for rel in CLASHES}}
+                      "clash/dup": "indexed", **{rel: "skipped" for rel in CLASHES}}
+    engine = open_index(tmp_path / "i.index")
+    assert texts(engine.table("clash/dup")).equals(DUP)
+    from lakejoin_jupyter.index.tables import find_table, spark_table
+    got = spark_table(spark, find_table(engine.index, "clash/dup")).toPandas()
+    assert texts(got).equals(DUP)
