@@ -57,6 +57,7 @@ ONE_THREAD_FLOPS = 10**9    # a query's products up to this size run on one BLAS
 MIN_BACKGROUND = 100       # a likelihood counts at least this many background columns
 KIND_SAMPLE = 100           # distinct values read to tell a column's kind (the name rule)
 DATE_SHARE = 0.9            # a text column is of dates when this share of them parses
+WRITTEN_ALIKE = 0.5         # same-named text: the format-histogram intersection needed
 
 
 @dataclass
@@ -389,9 +390,6 @@ def lake_kind(index, lp: LakeProfiles, column_id: int) -> str:
         return "numeric"
     gen, local = index.generation_of(int(column_id))
     return value_kind(gen.token_text(gen.arrays.set_tokens(local)[:KIND_SAMPLE]), False)
-
-
-WRITTEN_ALIKE = 0.5          # text of one name: format-histogram intersection needed
 
 
 def contradicts(kind: str, fmt_q: np.ndarray, fmt_x: np.ndarray) -> bool:
