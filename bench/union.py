@@ -3,6 +3,7 @@
     python bench/union.py --lakes ../shared/data/lakes --work /tmp/union_bench
     python bench/union.py --lakes ../shared/data/lakes --work /tmp/union_bench --tune
     python bench/union.py --lakes ../shared/data/lakes --work /tmp/union_disjoint --disjoint
+    python bench/union.py --lakes ../shared/data/lakes --work /tmp/union_bench --check development
 
 The benchmark follows the construction of the TUS benchmark (Nargesian et al., VLDB 2018,
 §6.1): seed tables of the lake (FiveThirtyEight + reference CSVs with >= 3 columns and >= 20
@@ -148,14 +149,18 @@ def evaluate(engine, truth: dict, seeds: list, weights, **kw) -> dict:
         lat.append(time.perf_counter() - t0)
         ranked = [path_of[h.table] for h in res]
         rel = set(truth[s])
-        r = {"seed": s}
+        r = {"seed": s, "by name": sum(len(getattr(h, "named", ())) for h in res),
+             "by name, unionable": sum(len(getattr(h, "named", ())) for h in res
+                                       if path_of[h.table] in rel)}
         for k in KS:
             got = len(rel & set(ranked[:k]))
             r[f"P@{k}"] = got / k
             r[f"R@{k}"] = got / len(rel)
             r[f"MAP@{k}"] = ap_at(ranked, rel, k)
         rows.append(r)
-    out = pd.DataFrame(rows).drop(columns="seed").mean().to_dict()
+    out = pd.DataFrame(rows).drop(columns=["seed", "by name", "by name, unionable"]).mean().to_dict()
+    out["by name"] = int(sum(r["by name"] for r in rows))      # pairs aligned by name in the top k
+    out["by name, unionable"] = int(sum(r["by name, unionable"] for r in rows))
     out["p50_ms"] = float(np.percentile(lat, 50) * 1000)
     out["p90_ms"] = float(np.percentile(lat, 90) * 1000)
     return out
@@ -173,6 +178,9 @@ def main(argv=None) -> None:
     ap.add_argument("--tune", action="store_true", help="grid over sharpness and min_column on the development seeds")
     ap.add_argument("--disjoint", action="store_true",
                     help="queries and derived tables share no row (the derived tables add rows)")
+    ap.add_argument("--check", choices=("development", "validation"),
+                    help="method tus on one split of the existing index, printed (no result "
+                         "file): to compare two versions of the code on the same index")
     ap.add_argument("--master", default="local[2]")
     args = ap.parse_args(argv)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -202,6 +210,11 @@ def main(argv=None) -> None:
     dev, val = seeds[:DEV_SEEDS], seeds[DEV_SEEDS:]
     engine = open_index(idx, verify=False)
     engine.search_unionable(read_csv(LAKE / seeds[0]), k=1)      # warm: load arrays, embedder
+    if args.check:
+        r = evaluate(engine, truth, dev if args.check == "development" else val, None)
+        print(args.check, "tus", {k: round(v, 3) for k, v in r.items()},
+              f"load {os.getloadavg()[0]:.1f}")
+        return
     if args.tune:
         for sharp in (1, 2, 4, 8):
             for mc in (0.3, 0.5, 0.7):

@@ -424,7 +424,8 @@ def run_union(engine, hit, frame, *, distinct: bool = True,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", LakeJoinWarning)    # said in the summary instead
         unioned = hit.union(frame, distinct=distinct, report=report)
-    pairs = ", ".join(f"`{a}` \u2190 `{b}` ({s:.2f})" for a, b, s in hit.alignment)
+    pairs = ", ".join(f"`{a}` \u2190 `{b}` ({s:.2f}{', by name' if a in hit.named else ''})"
+                      for a, b, s in hit.alignment)
     plan = hit.plan(frame, distinct=distinct)
     code = {"distinct": distinct}
     source = plan.source

@@ -1438,7 +1438,9 @@ class Engine:
             shared = {qnames[i]: c.shared[(i, j)] for i, j, _ in c.pairs}
             hits.append(UnionHit(rank=rank, table=str(names[c.table_id]), table_id=c.table_id,
                                  score=c.score, alignment=alignment, rows=int(n_rows[c.table_id]),
-                                 evidence=ev, shared=shared, _index=self.index, _frame=df))
+                                 evidence=ev, shared=shared,
+                                 named=tuple(qnames[i] for i in sorted(c.named)),
+                                 _index=self.index, _frame=df))
         return UnionResult(hits, qnames, time.perf_counter() - t0, stats)
 
     def autojoin(self, df, column=None, other=None, other_column=None, **options):

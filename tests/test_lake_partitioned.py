@@ -272,3 +272,128 @@ def test_cli_reads_a_parquet_folder_as_the_query_table(engine, lake, spark, tmp_
     (tmp_path / "notes/README.md").write_text("hi")
     assert main(["search", index, "-t", "notes", "-c", "country"]) == 1
     assert "not a Parquet dataset" in capsys.readouterr().err
+
+
+# ------------------------------------------------- names that repeat inside a partitioned folder
+
+def write_clashing_folders(root):
+    """Partitioned folders whose files repeat a name: a column named as the partition key
+    (holding the folder's value, other values, or present in one file only), two columns of
+    one name; and a folder whose names differ only once stripped or by case (read)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def put(rel, table):
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, path)
+    for y in ("2020", "2021"):
+        put(f"clash/same/year={y}/part-0.parquet",
+            pa.table({"city": ["x", "y"], "year": [int(y)] * 2}))
+        put(f"clash/other/year={y}/part-0.parquet",
+            pa.table({"city": ["x", "y"], "year": ["1999", "1998"]}))
+        put(f"clash/one/year={y}/part-0.parquet",
+            pa.table({"city": ["x", "y"], **({"year": ["7", "8"]} if y == "2021" else {})}))
+        put(f"clash/dup/year={y}/part-0.parquet",
+            pa.Table.from_arrays([pa.array(["x", "y"]), pa.array(["u", "v"])], ["city", "city"]))
+        put(f"clash/spaced/Year={y}/part-0.parquet",
+            pa.table({"city": ["x", "y"], " city": ["u", "v"], "year": [1, 2]}))
+    return root
+
+
+CLASHES = {"clash/same": ("year=2020/part-0.parquet", "a column 'year'"),
+           "clash/other": ("year=2020/part-0.parquet", "a column 'year'"),
+           "clash/one": ("year=2021/part-0.parquet", "a column 'year'")}
+DUP = pd.DataFrame({"city": ["x", "y", "x", "y"], "city.2": ["u", "v", "u", "v"],
+                    "year": ["2020", "2020", "2021", "2021"]})
+
+
+def test_a_folder_whose_files_name_a_column_as_its_key_is_refused_naming_both(tmp_path):
+    """pandas (pyarrow's dataset) refuses these folders with a bare schema error, or reads
+    the folder names' values in place of the file's (clash/one: the file's 7 and 8 are
+    lost); the reader names the file, the column and what to do. A folder whose files
+    repeat a name (pandas: "Can't unify schema with duplicate field names") is read by
+    position, as a single file is, equal to pyarrow's read of each file; names that differ
+    once stripped or by case are read, each column with its own values, as pandas does."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    root = write_clashing_folders(tmp_path / "lake")
+    with pytest.raises(pa.ArrowInvalid, match="duplicate field names"):
+        pd.read_parquet(root / "clash/dup")
+    info = inspect(0, str(root / "clash/dup"), "parquet")
+    assert info.ok and info.columns == list(DUP.columns) and info.partitions == ["year"]
+    assert any("'city.2'" in w for w in info.warnings)
+    want = [pq.ParquetFile(root / f"clash/dup/year={y}/part-0.parquet").read()
+            for y in ("2020", "2021")]
+    got = read_table(info)
+    for j in range(2):
+        assert list(got.iloc[:, j]) == [v for t in want for v in t.column(j).to_pylist()]
+    assert got.equals(DUP)
+    for rel, (file, what) in CLASHES.items():
+        folder = root / rel
+        try:
+            got = pd.read_parquet(folder)
+        except Exception:                    # noqa: BLE001 - pyarrow's own schema errors
+            got = None
+        if rel == "clash/one":
+            assert list(got["year"]) == ["2020", "2020", "2021", "2021"] or \
+                list(got["year"].astype(str)) == ["2020", "2020", "2021", "2021"]
+            assert pq.read_table(folder / file)["year"].to_pylist() == ["7", "8"]
+        else:
+            assert got is None
+        info = inspect(0, str(folder), "parquet")
+        assert not info.ok
+        assert f"its file {file} has {what}" in info.error
+        assert info.hint.startswith("drop or rename")
+    folder = root / "clash/spaced"
+    want = pd.read_parquet(folder)
+    info = inspect(0, str(folder), "parquet")
+    assert info.ok and info.columns == ["city", "city.2", "year", "Year"]
+    got = read_table(info)
+    assert [list(got.iloc[:, j]) for j in range(4)] == \
+        [[str(v) for v in want.iloc[:, j]] for j in range(4)]
+
+
+def test_reading_by_position_equals_the_dataset_reader(tmp_path):
+    """On folders without repeated names (partitioned at one or two levels, escaped values,
+    Hive's extensionless files), the by-position reader gives what pyarrow's dataset reader
+    gives, in the same row order."""
+    import pyarrow as pa
+    import pyarrow.dataset as pads
+    import pyarrow.parquet as pq
+    from lakejoin_jupyter.lake import read as rd
+    root = file_lake(tmp_path / "lake")
+    for rel in ("geo/zones", "sales/monthly", "out/locales", "hive/pkgs", "hive/events"):
+        folder = root / rel
+        keys = rd._partition_keys(folder)
+        ds = pq.ParquetDataset(folder, partitioning=pads.HivePartitioning.discover(
+            schema=pa.schema([(k, pa.string()) for k in keys])) if keys else None)
+        assert [str(f) for f in rd._dataset_files(folder)] == list(ds.files)
+        assert rd._read_files_by_position(folder, rd._dataset_files(folder), keys).equals(
+            rd._without_index(ds.read(use_threads=False))), rel
+
+
+@pytest.mark.spark
+def test_the_build_skips_such_a_folder_with_its_reason(spark, tmp_path):
+    """The build indexes the other tables, the folder whose files repeat a name included
+    (pandas and Spark reads as the reader gives it), and lists each refused folder with the
+    reader's reason (the catalog marks it skipped); no half-read table enters the index."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    root = write_clashing_folders(tmp_path / "lake")
+    write_lake(root, {"geo/countries.parquet": pd.DataFrame({"iso2": CODES})})
+    rep = build(root, tmp_path / "i.index", spark=spark, progress=False,
+                settings=BuildSettings(components=("-josie", "-mate", "-lshensemble")))
+    why = dict(rep.skipped)
+    for rel, (file, what) in CLASHES.items():
+        assert f"its file {file} has {what}" in why[rel]
+    t = open_index(tmp_path / "i.index").index.tables
+    status = dict(zip(t["name"], t["status"]))
+    assert status == {"geo/countries": "indexed", "clash/spaced": "indexed",
+                      "clash/dup": "indexed", **{rel: "skipped" for rel in CLASHES}}
+    engine = open_index(tmp_path / "i.index")
+    assert texts(engine.table("clash/dup")).equals(DUP)
+    from lakejoin_jupyter.index.tables import find_table, spark_table
+    got = spark_table(spark, find_table(engine.index, "clash/dup")).toPandas()
+    assert texts(got).equals(DUP)

@@ -20,17 +20,18 @@ from conftest import write_lake
 
 # ----------------------------------------------------------------------- alignment oracle
 
-def brute_alignment(S: np.ndarray, min_column: float) -> float:
-    """The best sum over every partial injective map of rows to columns (pairs >= min)."""
+def brute_alignment(S: np.ndarray, min_column: float, pairs: bool = False):
+    """The best sum over every partial injective map of rows to columns (pairs >= min);
+    ``pairs``: (the sum, the first map reaching it)."""
     n, m = S.shape
-    best = 0.0
+    best, where = 0.0, []
     for r in range(0, min(n, m) + 1):
         for rows in itertools.combinations(range(n), r):
             for cols in itertools.permutations(range(m), r):
                 vals = [S[i, j] for i, j in zip(rows, cols)]
-                if all(v >= min_column for v in vals):
-                    best = max(best, float(sum(vals)))
-    return best
+                if all(v >= min_column for v in vals) and float(sum(vals)) > best:
+                    best, where = float(sum(vals)), list(zip(rows, cols))
+    return (best, where) if pairs else best
 
 
 @settings(max_examples=200, deadline=None)
@@ -200,8 +201,36 @@ def test_build_profiles_equal_the_query_side_profiles(union_lake, monkeypatch, v
     assert len(cols) == len(lp.sizes)
 
 
-def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
-    """Every table, every column, every matching: the ranking search() must return."""
+def folded(name) -> str | None:
+    """The name rule's folded name, by regular expression (None: no letter)."""
+    import re
+    import unicodedata
+    key = re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", str(name)).casefold())
+    return key if re.search(r"[^\W\d_]", key) else None
+
+
+def kind_by_hand(texts) -> str:
+    """dates / text of distinct normalized texts, one value at a time (dateutil)."""
+    import warnings
+
+    from dateutil import parser
+    texts = [t for t in texts if t]
+    ok = 0
+    for t in texts[:us.KIND_SAMPLE]:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                parser.parse(t)
+            ok += any(c.isdigit() for c in t)
+        except (ValueError, OverflowError):
+            pass
+    return "date" if texts and ok >= us.DATE_SHARE * min(len(texts), us.KIND_SAMPLE) else "text"
+
+
+def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligned=None):
+    """Every table, every column, every matching: the ranking search() must return.
+    ``aligned`` (a dict): table id -> {query position: (lake column id, by name)}, the value
+    alignment completed by the name rule, checked pair by pair."""
     lp = us.lake_profiles(index)
     qcols = us.profile_frame(frame, us.cached_embedder(lp.embedder), lp.sample_values)
     weights = us.WEIGHTS if weights is None else weights
@@ -237,9 +266,28 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN):
                                       / (len(others) + fill) if others
                                       else min(max(x, 0.0), 1.0))
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
-        best = brute_alignment(S, min_column)
+        best, pairs = brute_alignment(S, min_column, pairs=True)
         if best > 0:
             out.append((int(tid), best / len(qcols)))
+            done = {i: (int(ids[j]), False) for i, j in pairs}
+            names = index.columns["name"].to_numpy()
+            for i, q in enumerate(qcols):
+                same = [j for j in range(m) if folded(q.name) is not None
+                        and folded(names[ids[j]]) == folded(q.name)
+                        and int(ids[j]) not in {c for c, _ in done.values()}]
+                if i in done or not q.tokens or not same:
+                    continue
+                for j in sorted(same, key=lambda j: -S[i, j]):
+                    gen, local = index.generation_of(int(ids[j]))
+                    kind = "numeric" if q.numeric else kind_by_hand(q.tokens)
+                    lake = "numeric" if lp.numeric[ids[j]] else kind_by_hand(
+                        gen.token_text(gen.arrays.set_tokens(local)))
+                    alike = sum(min(a, b) for a, b in zip(q.fmt, lp.fmt[ids[j]])) >= 0.5
+                    if kind == lake and (kind != "text" or alike):
+                        done[i] = (int(ids[j]), True)
+                        break
+            if aligned is not None:
+                aligned[int(tid)] = done
     out.sort(key=lambda x: (-x[1], x[0]))
     return out[:k]
 
@@ -298,7 +346,7 @@ def test_alignment_frame_counts_the_shared_values(union_lake):
             frame = hit.alignment_frame()
             assert list(frame.columns)[:6] == ["query column", "lake column", "score",
                                                "shared values", "query values", "lake values"]
-            assert list(frame.columns)[6:] == list(EVIDENCE)
+            assert list(frame.columns)[6:] == [*EVIDENCE, "by name"]
             for _, r in frame.iterrows():
                 qset = {normalize_text(v) for v in q[r["query column"]].astype(str)} - {None}
                 gen, local = idx.generation_of(idx.find_column(hit.table, r["lake column"]))
@@ -837,11 +885,12 @@ def split_log_lake(spark, tmp_path_factory):
 
 def test_a_log_split_in_two_finds_its_other_half_aligned(split_log_lake):
     """The query has uploads_old's headers and rows of uploads_new: uploads_old is found near
-    the top with version and email aligned (on a 35-column lake whose background is every
-    column, a column is not compared with itself); a sample of uploads_new lists uploads_old
-    too. package is not aligned: the query shares fewer package values with uploads_old than
-    the disjoint union of the two columns gives by chance, so the set evidence is 0
-    (docs/algorithms/union.md, "A log split in two")."""
+    the top with version and email aligned by values (on a 35-column lake whose background is
+    every column, a column is not compared with itself); a sample of uploads_new lists
+    uploads_old too. package has no value evidence (the query shares fewer package values
+    with uploads_old than the disjoint union of the two columns gives by chance, so the set
+    evidence is 0; here the other measures align it) and uploaded is written in another date
+    format: it aligns by the name rule (docs/algorithms/union.md, "A log split in two")."""
     engine, tables, q = split_log_lake
     old = tables["debian/uploads_old.csv"]
     shared = len(set(q["package"]) & set(old["package"]))
@@ -851,9 +900,10 @@ def test_a_log_split_in_two_finds_its_other_half_aligned(split_log_lake):
     ranks = {h.table: h for h in res}
     assert "debian/uploads_old" in [h.table for h in res[:2]]
     m = ranks["debian/uploads_old"].mapping
-    assert m.items() >= {"version": "version", "email": "email"}.items()
-    assert m.items() <= {"package": "package", "version": "version", "email": "email",
-                         "uploaded": "uploaded"}.items()
+    assert m == {"package": "package", "version": "version", "email": "email",
+                 "uploaded": "uploaded"}
+    # uploaded (dates in another format) by its name; package by values or by its name
+    assert {"uploaded"} <= set(ranks["debian/uploads_old"].named) <= {"package", "uploaded"}
     sample = pd.read_csv(io.StringIO(tables["debian/uploads_new.tsv"].to_csv(index=False)),
                          dtype=str).sample(40, random_state=2)
     hits = {h.table: h for h in engine.search_unionable(sample, k=5)}
@@ -881,9 +931,12 @@ def test_search_equals_brute_force_on_a_log_split_in_two(split_log_lake, seed):
     if rng.random() < 0.5:
         q = q.rename(columns=names)
     found, _ = us.search(engine.index, q, k=10)
-    expect = brute_search(engine.index, q, 10)
+    aligned: dict = {}
+    expect = brute_search(engine.index, q, 10, aligned=aligned)
     assert [(c.table_id, round(c.score, 9)) for c in found] == \
         [(t, round(s, 9)) for t, s in expect]
+    for c in found:
+        assert {i: (cid, i in c.named) for i, cid, _ in c.pairs} == aligned[c.table_id]
 
 
 def test_union_action_names_the_columns_left_empty(split_log_lake):
@@ -1003,3 +1056,83 @@ def test_a_table_split_in_a_small_lake_finds_its_parts_aligned(services_lake):
         assert hits[same].mapping == {c: c for c in cols}
         truth = {a: b for a, b in zip(cols, engine.table(renamed).columns)}
         assert len(hits[renamed].mapping) >= 2 and hits[renamed].mapping.items() <= truth.items()
+
+
+# ----------------------------------------------------------------------- the name rule
+# A table cut by a range of its rows, both halves under one header: they share no service
+# name and no port (set 0), and their ports lie in disjoint ranges (numeric 0), so values
+# alone align the protocol only. A decoy under the same header holds other kinds of values.
+
+def _named_lake(rng):
+    tables = _services_lake(rng)
+    sv = pd.concat([tables["net/services_part1.csv"],
+                    tables["net/svc_more.tsv"].set_axis(["service", "port", "proto"], axis=1)],
+                   ignore_index=True)
+    half = len(sv) // 2
+    n = 120
+    log, _ = _split_log_lake(rng)
+    return {
+        "net/services_low.csv": sv.iloc[:half],
+        "net/services_high.csv": sv.iloc[half:],
+        "net/listeners.csv": pd.DataFrame({
+            "service": [f"{x:08x}-{y:04x}" for x, y in rng.integers(0, 2**31, (n, 2))],
+            "port": rng.choice(["eth0", "eth1", "wlan0", "lo", "br-lan"], n),
+            "proto": rng.choice(["tcp", "udp"], n)}),
+        **{k: v for k, v in log.items() if k.startswith(("colors/", "mime/", "stats/", "xkb/"))},
+    }
+
+
+@pytest.fixture(scope="module")
+def named_lake(spark, tmp_path_factory):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    tables = _named_lake(np.random.default_rng(7))
+    root = write_lake(tmp_path_factory.mktemp("named") / "lake", tables)
+    out = tmp_path_factory.mktemp("named_index") / "u.index"
+    build(root, out, spark=spark, progress=False,
+          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
+    return open_index(out), tables
+
+
+def test_same_named_columns_of_a_range_split_align_by_name(named_lake):
+    """The two halves of a table cut by range, under one header, align on every column:
+    the protocol by values, the service names and ports by the name rule (same name, same
+    kind, values alike in shape); the decoy under the same header aligns its protocol only
+    (its ports are words, its service names hexadecimal ids). Scores and ranking are the
+    values' alone, and the alignments are those of the brute force."""
+    engine, tables = named_lake
+    q = engine.table("net/services_low")
+    res = engine.search_unionable(q, k=10)
+    hits = {h.table: h for h in res}
+    high = hits["net/services_high"]
+    assert high.mapping == {"service": "service", "port": "port", "proto": "proto"}
+    assert set(high.named) == {"service", "port"}
+    assert hits["net/listeners"].mapping == {"proto": "proto"}
+    frame = high.alignment_frame()
+    assert frame.set_index("query column")["by name"].to_dict() == \
+        {"service": True, "port": True, "proto": False}
+    assert high.score == pytest.approx(frame.loc[~frame["by name"], "score"].sum() / 3)
+    assert "service <- service (" in repr(res) and ", by name)" in repr(res)
+    q2 = q.sample(60, random_state=1)
+    for query in (q, q2):
+        aligned: dict = {}
+        expect = brute_search(engine.index, query, 10, aligned=aligned)
+        found, _ = us.search(engine.index, query, k=10)
+        assert [(c.table_id, round(c.score, 9)) for c in found] == \
+            [(t, round(s, 9)) for t, s in expect]
+        for c in found:
+            assert {i: (cid, i in c.named) for i, cid, _ in c.pairs} == aligned[c.table_id]
+
+
+def test_name_rule_kinds_and_folded_names():
+    """Folded names ignore case, spaces and punctuation, and a name without a letter is a
+    position; dates in any format are one kind, apart from numbers and words."""
+    assert us.name_key("Upload_Date") == us.name_key(" upload-date ") == "uploaddate"
+    assert us.name_key(0) is None and us.name_key("1") is None
+    assert us.value_kind(["mon, 05 jan 2015 12:00:00 +0100", "tue, 06 jan 2015 12:00:00 +0100"],
+                         False) == "date"
+    assert us.value_kind(["05/01/2015", "2015-01-06"], False) == "date"
+    assert us.value_kind(["1.2.3-1", "0.9.1-2"], False) == "text"
+    assert us.value_kind(["may", "june"], False) == "text"
+    assert us.value_kind(["7", "8"], True) == "numeric"

@@ -78,6 +78,7 @@ class UnionHit:
     rows: int                     # the table's rows (union() counts the new ones)
     evidence: dict = field(default_factory=dict)   # query column -> {measure: likelihood}
     shared: dict = field(default_factory=dict)     # query column -> (shared, query's, lake's distinct)
+    named: tuple = ()             # query columns aligned by their name (not in the score)
     _index: object = field(default=None, repr=False, compare=False)
     _frame: object = field(default=None, repr=False, compare=False)
 
@@ -147,7 +148,9 @@ class UnionHit:
         score, the distinct values they share, the query column's and the lake column's
         distinct values, and the likelihood of each evidence (NaN: the measure does not
         apply). *set* is 0 when the sharing is what chance gives for those sizes: a lake
-        column much larger than the query's holds most of its values anyway."""
+        column much larger than the query's holds most of its values anyway. *by name*:
+        aligned by the name rule (same name and kind, values not against it; search/union.py),
+        its score under the threshold and not counted in the table's."""
         from ..search.union import EVIDENCE
         cols = list(self.mapping) if query_columns is None else list(query_columns)
         scores, mapping = self.column_scores, self.mapping
@@ -156,14 +159,18 @@ class UnionHit:
             shared, nq, nl = self.shared.get(q, (None, None, None))
             rows.append({"query column": q, "lake column": mapping.get(q), "score": scores.get(q),
                          "shared values": shared, "query values": nq, "lake values": nl,
-                         **{e: self.evidence.get(q, {}).get(e) for e in EVIDENCE}})
+                         **{e: self.evidence.get(q, {}).get(e) for e in EVIDENCE},
+                         "by name": q in self.named})
         return pd.DataFrame(rows, columns=["query column", "lake column", "score", *SHARED_COLUMNS,
-                                           *EVIDENCE])
+                                           *EVIDENCE, "by name"])
+
+    def _pair_text(self, a, b, s, arrow="<-") -> str:
+        return f"{a} {arrow} {b} ({s:.2f}{', by name' if a in self.named else ''})"
 
     def to_dict(self) -> dict:
         return {"rank": self.rank, "table": self.table, "score": round(self.score, 4),
                 "aligned": len(self.alignment), "rows": self.rows,
-                "alignment": ", ".join(f"{a} <- {b} ({s:.2f})" for a, b, s in self.alignment),
+                "alignment": ", ".join(self._pair_text(a, b, s) for a, b, s in self.alignment),
                 "table_id": self.table_id}
 
 
@@ -209,7 +216,7 @@ class UnionResult(Sequence):
         rows = "".join(
             f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td><td>{h.score:.3f}</td>"
             f"<td>{len(h.alignment)}/{len(self.columns)}</td><td>{h.rows:,}</td>"
-            f"<td>{html.escape(', '.join(f'{a} ← {b} ({s:.2f})' for a, b, s in h.alignment))}</td></tr>"
+            f"<td>{html.escape(', '.join(h._pair_text(a, b, s, '←') for a, b, s in h.alignment))}</td></tr>"
             for h in self.hits)
         return (f"<div>{cap}</div><table><thead><tr><th>#</th><th>table</th><th>score</th>"
                 f"<th>aligned</th><th>rows added</th><th>alignment</th></tr></thead>"

@@ -430,6 +430,80 @@ def _partition_keys(folder: Path) -> list[str]:
         d = subs[0]
 
 
+def _dataset_files(folder: Path) -> list[Path]:
+    """The files pyarrow's dataset reader reads in a folder: every file below it, in path
+    order, but those under a name starting with "." or "_" (_SUCCESS, .crc files)."""
+    return sorted(f for f in folder.rglob("*") if f.is_file() and not any(
+        part.startswith((".", "_")) for part in f.relative_to(folder).parts))
+
+
+def _check_folder_files(folder: Path, files: list, keys: list) -> bool:
+    """Refuse, naming the file and the column, a dataset folder whose files hold a column
+    named as a partition level's key (pyarrow's dataset reader fails on the two types, or
+    silently keeps the folder's values and drops the file's). Whether a file repeats a
+    column name (pyarrow cannot unify such files: _read_files_by_position reads them)."""
+    import pyarrow.parquet as pq
+    repeats = False
+    for f in files:
+        try:
+            names = [n for n in pq.read_schema(f).names if n != "__index_level_0__"]
+        except (OSError, ValueError):
+            continue                    # not Parquet: the dataset reader says so
+        repeats = repeats or len(set(names)) < len(names)
+        for n in names:
+            if n in keys:
+                raise TableReadError(
+                    str(folder), f"its file {Path(f).relative_to(folder).as_posix()} has a "
+                    f"column {n!r}, the key of the partition folders ({n}=...), so the "
+                    f"dataset's {n!r} would take the folder names' values and lose the "
+                    f"file's (pandas and pyarrow refuse it or do so)",
+                    f"drop or rename the column {n!r} in the files, or rename the partition "
+                    f"folders")
+    return repeats
+
+
+def _read_files_by_position(folder: Path, files: list, keys: list):
+    """A dataset folder whose files repeat a column name, read as pyarrow's dataset reader
+    reads the others: the files in path order, each by position (its columns named as the
+    first file's, in that order, and of its types), then the partition keys as text from
+    each file's ``key=value`` folders (percent-escapes decoded; Hive's default partition
+    is null)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from urllib.parse import unquote
+    parts, names, types = [], None, None
+    for f in files:
+        rel = Path(f).relative_to(folder).as_posix()
+        t = _without_index(pq.ParquetFile(f).read(use_threads=False))
+        if names is None:
+            names, types = t.schema.names, t.schema.types
+        elif t.schema.names != names:
+            raise TableReadError(
+                str(folder), f"its files repeat a column name and differ in their columns "
+                f"({files[0].relative_to(folder).as_posix()}: {names}; {rel}: "
+                f"{t.schema.names}), so they cannot be read by position",
+                "give the files distinct column names")
+        cols = []
+        for j, c in enumerate(t.columns):
+            try:
+                cols.append(c.cast(types[j]) if c.type != types[j] else c)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+                raise TableReadError(str(folder), f"its file {rel}: column {j + 1} ({names[j]!r}) "
+                                     f"is {c.type}, not {types[j]} as in the first file ({e})")
+        given = dict(p.split("=", 1) for p in Path(rel).parent.parts if "=" in p)
+        for k in keys:
+            v = given.get(k)
+            v = None if v is None or v == "__HIVE_DEFAULT_PARTITION__" else unquote(v)
+            cols.append(pa.chunked_array([pa.array([v] * t.num_rows, pa.string())]))
+        parts.append(cols)
+    if not parts:
+        raise TableReadError(str(folder), "has no Parquet file")
+    arrays = [pa.chunked_array([ch for cols in parts for ch in cols[j].chunks],
+                               (list(types) + [pa.string()] * len(keys))[j])
+              for j in range(len(names) + len(keys))]
+    return pa.Table.from_arrays(arrays, names=list(names) + list(keys))
+
+
 def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False,
                             lists: bool = False) -> list:
     """The cells of a Parquet dataset folder as pyarrow's dataset reads it (``pd.read_parquet``'s
@@ -442,9 +516,13 @@ def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False,
     import pyarrow.parquet as pq
     try:
         keys = _partition_keys(Path(info.uri))
-        ds = pq.ParquetDataset(info.uri, partitioning=pads.HivePartitioning.discover(
-            schema=pa.schema([(k, pa.string()) for k in keys])) if keys else None)
-        table = _without_index(ds.read(use_threads=False))
+        files = _dataset_files(Path(info.uri))
+        if _check_folder_files(Path(info.uri), files, keys):
+            table = _read_files_by_position(Path(info.uri), files, keys)
+        else:
+            ds = pq.ParquetDataset(info.uri, partitioning=pads.HivePartitioning.discover(
+                schema=pa.schema([(k, pa.string()) for k in keys])) if keys else None)
+            table = _without_index(ds.read(use_threads=False))
         names = table.schema.names
     except (OSError, ValueError, TypeError) as e:
         raise TableReadError(info.uri, f"is not a readable Parquet dataset folder ({e})")

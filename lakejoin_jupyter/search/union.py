@@ -20,6 +20,10 @@ Note:
     - A background under ``MIN_BACKGROUND`` columns (a small lake) is completed with copies
       of its median column, so that a few tables of one domain do not outrank each other
       out of alignment.
+    - The name rule (D3L and Starmie use names as one signal; TUS uses values only): in a
+      table aligned by values, an unaligned query column and an unmatched lake column of the
+      same folded name and kind (numbers, dates, text written alike) are aligned; they do
+      not add to the table's score.
 """
 from __future__ import annotations
 
@@ -51,6 +55,9 @@ MAX_VALUES = 20_000         # query values profiled per column (a sample above)
 VECTOR_MIN = 256            # distinct values from which a column is profiled all at once
 ONE_THREAD_FLOPS = 10**9    # a query's products up to this size run on one BLAS thread
 MIN_BACKGROUND = 100       # a likelihood counts at least this many background columns
+KIND_SAMPLE = 100           # distinct values read to tell a column's kind (the name rule)
+DATE_SHARE = 0.9            # a text column is of dates when this share of them parses
+WRITTEN_ALIKE = 0.5         # same-named text: the format-histogram intersection needed
 
 
 @dataclass
@@ -348,6 +355,77 @@ def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN) -> tuple[
     return pairs, float(sum(s[i, j] for i, j in pairs))
 
 
+# ----------------------------------------------------------------------- the name rule
+
+def name_key(name) -> str | None:
+    """A column name folded for the name rule: NFKC, case folded, letters and digits only
+    ("Upload_Date", "upload date" -> "uploaddate"); None for a name without a letter (a
+    position such as 0 or "1", not a name)."""
+    import unicodedata
+    text = unicodedata.normalize("NFKC", str(name)).casefold()
+    key = "".join(ch for ch in text if ch.isalnum())
+    return key if any(ch.isalpha() for ch in key) else None
+
+
+def value_kind(tokens, numeric: bool) -> str:
+    """"numeric" (the profile's test), "date" (at least DATE_SHARE of the first KIND_SAMPLE
+    distinct tokens hold a digit and parse as a date or time, in any format) or "text"."""
+    if numeric:
+        return "numeric"
+    sample = [t for t in list(tokens)[:KIND_SAMPLE] if t]
+    if not sample:
+        return "text"
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parsed = pd.to_datetime(pd.Series(sample, dtype=object), format="mixed",
+                                errors="coerce", utc=True)
+    digit = np.fromiter((any(ch.isdigit() for ch in t) for t in sample), bool, len(sample))
+    return "date" if (parsed.notna().to_numpy() & digit).mean() >= DATE_SHARE else "text"
+
+
+def lake_kind(index, lp: LakeProfiles, column_id: int) -> str:
+    """value_kind of a lake column, from the first KIND_SAMPLE tokens of its set."""
+    if lp.numeric[column_id]:
+        return "numeric"
+    gen, local = index.generation_of(int(column_id))
+    return value_kind(gen.token_text(gen.arrays.set_tokens(local)[:KIND_SAMPLE]), False)
+
+
+def contradicts(kind: str, fmt_q: np.ndarray, fmt_x: np.ndarray) -> bool:
+    """Whether a pair's values contradict its shared name, the kinds being equal: text
+    written in other formats (histogram intersection under WRITTEN_ALIKE: most values of
+    one take formats the other lacks). Numbers (a range may be split) and dates (written
+    in any format) are decided by their kind alone."""
+    return kind == "text" and float(format_similarity(fmt_q[None], fmt_x[None])[0, 0]) < WRITTEN_ALIKE
+
+
+def name_pairs(qcols: list, query_kinds: dict, pairs: list, keys: np.ndarray,
+               scores: np.ndarray, fmt: np.ndarray, kind_of) -> list:
+    """The name rule on one table aligned by ``pairs`` [(query pos, table position)]:
+    [(query pos, table position)] of the unaligned query columns whose folded name is that
+    of an unmatched lake column (the best scoring such column that passes) of the same kind,
+    its values not contradicting it. ``keys``, ``fmt``: the folded names and format
+    histograms of the table's columns; ``kind_of(table position)``: a lake column's kind
+    (read only when needed); ``query_kinds``: the query columns' kinds, filled on use."""
+    used_q, used_x = {i for i, _ in pairs}, {j for _, j in pairs}
+    out = []
+    for i, q in enumerate(qcols):
+        key = name_key(q.name)
+        if i in used_q or key is None or not q.tokens:
+            continue
+        same = [j for j in range(len(keys)) if j not in used_x and keys[j] == key]
+        for j in sorted(same, key=lambda j: -scores[i, j]):
+            if i not in query_kinds:
+                query_kinds[i] = value_kind(q.tokens, q.numeric)
+            if query_kinds[i] != kind_of(j) or contradicts(query_kinds[i], q.fmt, fmt[j]):
+                continue
+            out.append((i, j))
+            used_x.add(j)
+            break
+    return out
+
+
 @dataclass
 class UnionCandidate:
     table_id: int
@@ -355,6 +433,7 @@ class UnionCandidate:
     pairs: list                 # [(query position, lake column id, column score)]
     evidence: dict = field(default_factory=dict)   # (query pos, column id) -> {measure: u}
     shared: dict = field(default_factory=dict)     # (query pos, column id) -> (|Q ∩ X|, |Q|, |X|)
+    named: set = field(default_factory=set)        # query positions aligned by the name rule
 
 
 _BLAS: list = []
@@ -448,13 +527,20 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg, ids, lp.background)
     S[active] = ensemble(Ua, weights, sharpness)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
+    keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
+    kinds: dict = {}
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
         pairs, total = best_alignment(S[:, pos:pos + m], min_column)
         if pairs:
+            sl = slice(pos, pos + m)
+            named = name_pairs(qcols, kinds, pairs, keys[sl], S[:, sl], lp.fmt[ids[sl]],
+                               lambda j, sl=sl: lake_kind(index, lp, int(ids[sl][j])))
+            pairs = sorted(pairs + named)
             c = UnionCandidate(int(t), total / len(qcols),
-                               [(i, int(ids[pos + j]), float(S[i, pos + j])) for i, j in pairs])
+                               [(i, int(ids[pos + j]), float(S[i, pos + j])) for i, j in pairs],
+                               named={i for i, _ in named})
             c.evidence = {(i, int(ids[pos + j])): {e: float(U[i][e][pos + j]) for e in EVIDENCE}
                           for i, j in pairs}
             c.shared = {(i, int(ids[pos + j])): (int(ov[i][ids[pos + j]]), len(qcols[i].tokens),

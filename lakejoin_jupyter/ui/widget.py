@@ -1023,7 +1023,8 @@ def union_card(hit, query_columns) -> str:
     body = "".join(
         "<tr>" + f"<td>{html.escape(str(r['query column']))}</td>"
         + (f"<td>{html.escape(str(r['lake column']))}</td>"
-           f"<td class='lakejoin-num'><b>{num(r['score'])}</b></td>" + shared(r)
+           f"<td class='lakejoin-num'><b>{num(r['score'])}</b>"
+           f"{' <i>by name</i>' if r['by name'] else ''}</td>" + shared(r)
            + "".join(f"<td class='lakejoin-num'>{num(r[e])}</td>" for e in EVIDENCE)
            if r["lake column"] is not None else
            f"<td colspan='{3 + len(EVIDENCE)}'><i>not aligned: empty in the added rows</i></td>")
@@ -1038,7 +1039,8 @@ def union_card(hit, query_columns) -> str:
             f"<div class='lakejoin-param-help'>score: the pair's unionability; shared: the "
             f"query column's distinct values found in the lake column; set ... header: the "
             f"likelihood of each evidence against the lake's background (empty: does not "
-            f"apply). set is 0 when the sharing is what chance gives: a lake column much "
+            f"apply); by name: aligned by its name and kind, the values not against it "
+            f"(not counted in the table's score). set is 0 when the sharing is what chance gives: a lake column much "
             f"larger than the query's holds most of its values anyway</div>")
 
 
