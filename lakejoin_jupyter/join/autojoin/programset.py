@@ -16,10 +16,12 @@ are dropped; up to ``max_programs`` branches. A single program learned there (al
 the pairs of unjoined source rows to keys already joined, N:1) that joins every key the
 set joins, through more source rows, replaces the set; a branch adding no key may join more
 rows onto joined keys, none re-keyed, most confirmed by row pairs, e.g. under a guard on a
-value's last word ("XValue" onto "x", deviation 38). Estimated precision: among the
-joined source rows that also have a 1-to-1 match of a 6+ character q-gram or of a rare
-token bag, the share whose matched row holds the derived key (teaching rows excluded; None
-without evidence; a value's evidence holds for every row holding it).
+value's last word ("XValue" onto "x", deviation 38); a row onto a key the set joins through
+a row whose own 1:1 evidence names that key confirms nothing (deviation 41).
+Estimated precision: among the joined source rows that also have a 1-to-1 match of a 6+
+character q-gram or of a rare token bag, the share whose matched row holds the derived key
+(teaching rows excluded; None without evidence; a value's evidence holds for every row
+holding it).
 Evidence of a value several rows hold (N:1) checks only keys the program joins through more
 than one row, not a row it joins 1:1 (deviation 39).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
