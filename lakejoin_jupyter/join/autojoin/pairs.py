@@ -20,7 +20,8 @@ Note:
     ("District 1", "AK-01", 1/(n m)). A value shorter than 3 ("NY") is probed whole, and a
     target value shorter than 3 pairs with the source values it abbreviates ("IA",
     "Iowa"); a row's best matches in 2-3 columns are intersected (``combined_pair_groups``);
-    a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1).
+    a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1);
+    beside it, the value keeps its 1-to-1 q-gram matches longer than that key.
 """
 from __future__ import annotations
 
@@ -340,8 +341,10 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
               if n * len(t_index.values_with(g)) * min_score > 1.0}
     if counts:
         top = max(counts.values())
-        return [RowPair(source.rows[vid], target.rows[keys[g]], g, 1.0, True)
-                for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
+        whole = [RowPair(source.rows[vid], target.rows[keys[g]], g, 1.0, True)
+                 for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
+        return whole + _one_to_one(v, vid, source, target, max(map(len, counts)),
+                                   {p.target_row for p in whole})
     seen = set()
     for i in range(len(v) - MIN_Q + 1):
         u = v[i:i + MAX_GRAM]
@@ -371,6 +374,35 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
             if t not in seen_rows:
                 seen_rows.add(t)
                 out.append(RowPair(source.rows[vid], target.rows[t], g, best))
+    return out
+
+
+def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, longer: int,
+                skip: set) -> list:
+    """The pairs of v's 1-to-1 q-gram matches (score 1: one value on each side holds the
+    gram) longer than ``longer`` characters, to target rows not in ``skip``: kept beside a
+    common whole key's pair, which they are more specific than ("ssh-add" in
+    "/usr/bin/ssh-add" and "SSH-ADD", beside the whole key "ssh"; deviation 42)."""
+    t_index, s_index = target.index, source.index
+    out, seen, rows = [], set(), set(skip)
+    for i in range(len(v) - longer):
+        u = v[i:i + MAX_GRAM]
+        if u[:MIN_Q] not in t_index.trigrams:
+            continue
+        q = binary_search_q(u, t_index)
+        if q <= longer:
+            continue
+        g = u[:q]
+        if g in seen:
+            continue
+        seen.add(g)
+        rt = t_index.values_with(g)
+        if len(rt) != 1 or len(s_index.values_with(g)) != 1:
+            continue
+        for t in rt:
+            if target.rows[t] not in rows:
+                rows.add(target.rows[t])
+                out.append(RowPair(source.rows[vid], target.rows[t], g, 1.0))
     return out
 
 

@@ -16,10 +16,12 @@ are dropped; up to ``max_programs`` branches. A single program learned there (al
 the pairs of unjoined source rows to keys already joined, N:1) that joins every key the
 set joins, through more source rows, replaces the set; a branch adding no key may join more
 rows onto joined keys, none re-keyed, most confirmed by row pairs, e.g. under a guard on a
-value's last word ("XValue" onto "x", deviation 38). Estimated precision: among the
-joined source rows that also have a 1-to-1 match of a 6+ character q-gram or of a rare
-token bag, the share whose matched row holds the derived key (teaching rows excluded; None
-without evidence; a value's evidence holds for every row holding it).
+value's last word ("XValue" onto "x", deviation 38); a row onto a key the set joins through
+a row whose own 1:1 evidence names that key confirms nothing (deviation 41).
+Estimated precision: among the joined source rows that also have a 1-to-1 match of a 6+
+character q-gram or of a rare token bag, the share whose matched row holds the derived key
+(teaching rows excluded; None without evidence; a value's evidence holds for every row
+holding it).
 Evidence of a value several rows hold (N:1) checks only keys the program joins through more
 than one row, not a row it joins 1:1 (deviation 39).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
@@ -219,13 +221,17 @@ def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> lis
     return out
 
 
-def _widens(current: list, option: list, keys: set, taught: set, partners: list) -> int:
+def _widens(current: list, option: list, keys: set, taught: set, partners: list,
+            owners: dict | None = None) -> int:
     """Source rows (not among ``taught``) that ``option`` gives a key and ``current`` does
     not and whose new key is among their candidate partners (``partners[i]``: the keys
     step 1 paired row i with), when every row ``current`` joins keeps its key and more
     than half of the rows given a key are so confirmed; 0 otherwise (deviation 38: in an
     N:1 join a guarded branch can join more rows onto the keys already joined, "XValue"
-    and "XDatum" onto "x" beside "X")."""
+    and "XDatum" onto "x" beside "X"). A row's new key that ``current`` joins through a row
+    whose own 1:1 evidence names it (``owners``: key -> such rows) does not confirm it: the
+    evidence says that key's row is another one (deviation 41)."""
+    owners = owners or {}
     gained = confirmed = 0
     for i, (c, o) in enumerate(zip(current, option)):
         if c is not None and c in keys:
@@ -233,7 +239,8 @@ def _widens(current: list, option: list, keys: set, taught: set, partners: list)
                 return 0
         elif o is not None and o in keys and i not in taught:
             gained += 1
-            confirmed += o in partners[i]
+            owned = any(current[j] == o for j in owners.get(o, ()) if j != i)
+            confirmed += o in partners[i] and not owned
     return confirmed if 2 * confirmed > gained else 0
 
 
@@ -285,6 +292,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
     need = max(ss.min_gain, math.ceil(ss.min_gain_fraction * len(keys)))
     need_rows = max(ss.min_gain, math.ceil(ss.min_gain_fraction * n_src))
     partners = partner_keys(groups, src, tcells, best.target_column)
+    owners = key_owners(row_evidence(src, tcells, groups, best.target_column)[0])
     pool = [(c.program, c.examples) for c in candidates if c.target_column == best.target_column
             and c.program != best.program][:ss.consider]
     learn: LearnSettings = settings.learn
@@ -346,7 +354,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                     best_option, best_gain = new, new.coverage - current.coverage
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
-                rows = _widens(current.outputs, option.outputs, keys, taught_rows, partners)
+                rows = _widens(current.outputs, option.outputs, keys, taught_rows, partners,
+                               owners)
                 if rows >= need_rows and (widest is None or rows > widest_rows or (
                         rows == widest_rows and option.program.size < widest.program.size)) \
                         and (accept is None or accept(option.program, examples, option)):
@@ -383,16 +392,12 @@ def estimated_precision(program, src, tcells: list, groups: list, target_column:
     return agree / checked if checked else None
 
 
-def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
-                    examples=()) -> tuple:
-    """(agree, checked) of :func:`estimated_precision`: joined rows (not taught) that have
-    independent evidence, and those whose evidence holds the key the program derives.
-
-    A value's evidence holds for every row holding it; a value held by several rows pairs
-    them N:1, and that evidence checks a row only where the program also joins its key
-    through more than one row: a key the program gives one row alone is a 1:1 join of that
-    row, which N:1 evidence of a coarser column cannot check (an RPC procedure's stub
-    against the one stub of its program, deviation 39)."""
+def row_evidence(src, tcells: list, groups: list, target_column: str) -> tuple:
+    """(partners, shared): per source row, the keys of ``target_column`` its independent
+    evidence (a 1-to-1 match of a q-gram of ``EVIDENCE_Q``+ characters or of a rare token
+    bag) names, split by whether the evidence was made for that row alone (``partners``: a
+    value no other row holds, a joined-columns pair) or for a value several rows hold
+    (``shared``, N:1)."""
     partners: dict = {}          # row -> keys of evidence made for that row alone
     shared: dict = {}            # row -> keys of a value other rows hold as well (N:1)
     by_value: dict = {}          # source column -> cell -> keys: a value's pairs are made for
@@ -415,6 +420,29 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
             hit = found.get(cell)
             if hit is not None:
                 (partners if held[cell] == 1 else shared).setdefault(i, set()).update(hit)
+    return partners, shared
+
+
+def key_owners(partners: dict) -> dict:
+    """Per key, the source rows whose evidence made for them alone names it (1:1)."""
+    owners: dict = {}
+    for i, found in partners.items():
+        for k in found:
+            owners.setdefault(k, set()).add(i)
+    return owners
+
+
+def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
+                    examples=()) -> tuple:
+    """(agree, checked) of :func:`estimated_precision`: joined rows (not taught) that have
+    independent evidence, and those whose evidence holds the key the program derives.
+
+    A value's evidence holds for every row holding it; a value held by several rows pairs
+    them N:1, and that evidence checks a row only where the program also joins its key
+    through more than one row: a key the program gives one row alone is a 1:1 join of that
+    row, which N:1 evidence of a coarser column cannot check (an RPC procedure's stub
+    against the one stub of its program, deviation 39)."""
+    partners, shared = row_evidence(src, tcells, groups, target_column)
     if not partners and not shared:
         return 0, 0
     keys = {v for v in tcells if v is not None}
