@@ -529,7 +529,8 @@ def _union(args, parser) -> int:
         new, dup = done.details["rows_added"], done.details["duplicates_left_out"]
         print(f"Stacked {res[args.stack - 1].table} under {args.table}: {new:,} "
               f"{'new ' if not args.keep_duplicates else ''}rows added"
-              + (f" ({dup:,} already in the query or repeated, left out)" if dup else "")
+              + (f" ({dup:,} already in the query or repeated on the aligned columns, left "
+                 f"out)" if dup else "")
               + f", {len(stacked):,} rows -> {out}", file=sys.stderr)
     return 0
 

@@ -419,6 +419,61 @@ def test_union_adds_only_new_rows_as_drop_duplicates(union_lake, tmp_path, capsy
     assert len(pd.read_csv(out)) == len(q) + len(rows)
 
 
+def test_only_new_rows_compare_the_aligned_columns(union_lake, tmp_path, capsys, spark):
+    """A query column the table does not align is null in every added row, so "only new
+    rows" compares the aligned columns: a lake row equal to a query row there is left out
+    (pandas, its code, the Union action, `lakejoin union --stack`, Spark and its code),
+    checked against a set oracle of the aligned tuples."""
+    import dataclasses
+
+    from lakejoin_jupyter import actions
+    from lakejoin_jupyter.cli import main as cli
+    engine, tables, _ = union_lake
+    tables["sales.csv"].to_csv(tmp_path / "sales.csv", index=False)
+    rows = pd.read_csv(tmp_path / "sales.csv")           # the lake table, read by pandas
+    cols = list(rows.columns)
+    q = rows.sample(20, random_state=6).reset_index(drop=True)
+    q["memo"] = [f"note {i}" for i in range(len(q))]    # no lake column holds these
+    hit = {h.table: h for h in engine.search_unionable(rows.head(20), k=5)}["sales"]
+    hit = dataclasses.replace(hit, alignment=tuple((c, c, 0.9) for c in cols))
+    seen = set(map(tuple, q[cols].itertuples(index=False)))
+    oracle = [r for r in dict.fromkeys(map(tuple, rows.itertuples(index=False))) if r not in seen]
+    assert 0 < len(oracle) < len(rows)
+    got = hit.union(q)
+    added = got.iloc[len(q):]
+    assert list(map(tuple, added[cols].itertuples(index=False))) == oracle
+    assert added["memo"].isna().all()
+    ns = {"q": q}
+    exec(hit.code("q", "out"), ns)
+    pd.testing.assert_frame_equal(ns["out"], got)
+    done = actions.UNION_ACTIONS[0](engine, hit, q)
+    pd.testing.assert_frame_equal(done.joined, got)
+    assert done.details["rows_added"] == len(oracle)
+    assert done.details["duplicates_left_out"] == len(rows) - len(oracle)
+    assert "(equal on the aligned columns)" in done.summary
+    # Spark and its code: the same rows
+    sq = spark.createDataFrame(q)
+    su = hit.union(sq)
+    ns = {"sq": sq}
+    exec(hit.code("sq", "u", df=sq), ns)
+    for frame in (su, ns["u"]):
+        part = frame.toPandas()
+        part = part[part["source_table"] == "sales"]
+        assert sorted(map(tuple, part[cols].itertuples(index=False))) == sorted(oracle)
+    # the CLI's --stack, from a file holding the query
+    q.to_csv(tmp_path / "q.csv", index=False)
+    import unittest.mock as mock
+
+    from lakejoin_jupyter.join.union import UnionResult
+    with mock.patch.object(type(engine), "search_unionable",     # this alignment, ranked 1
+                           lambda self, *a, **k: UnionResult([hit], list(q.columns), 0.0)):
+        assert cli(["union", str(engine.index.path), "-t", str(tmp_path / "q.csv"), "--stack",
+                    "1", "--out", str(tmp_path / "s.csv")]) == 0
+    err = capsys.readouterr().err
+    assert f"{len(oracle):,} new rows added" in err and "on the aligned columns" in err
+    assert len(pd.read_csv(tmp_path / "s.csv")) == len(q) + len(oracle)
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.booleans())
 def test_union_pandas_new_rows_are_concat_drop_duplicates(seed, arrays):
@@ -476,8 +531,11 @@ def test_union_code_reproduces_the_frame_pandas(union_lake):
         assert set(ns) <= {"q", "u", "pd", "__builtins__", "lakejoin_jupyter"} | \
             {k for k in ns if k.startswith("lake_")}
     hit = res[0]
-    u = hit.union(q)
     lake = engine.table("mix")
+    # the query's rows are rows of mix (equal on the aligned columns; `when` is unaligned):
+    # only mix's other rows are new
+    assert len(hit.union(q)) == len(lake)
+    u = hit.union(q, distinct=False)
     assert len(u) == len(q) + len(lake)
     assert list(u.columns) == list(q.columns) + ["source_table_2"]
     assert (u["source_table_2"].iloc[len(q):] == "mix").all()

@@ -19,7 +19,7 @@ def configure(p):
                    help="with --union: insert the reproducing code as the next cell")
     p.add_argument("--keep-duplicates", action="store_true",
                    help="with --union: every row of the table (default: only the rows the "
-                        "frame does not have, each once)")
+                        "frame does not have on the aligned columns, each once)")
 
 
 def run(ctx, a):
