@@ -609,6 +609,51 @@ def test_union_magic_and_action(union_lake):
         SESSION.engine = saved
 
 
+def test_set_statistic_of_a_small_sample_degrades_smoothly():
+    """With a domain larger than the two columns' disjoint union (a small query column read
+    as a sample of the lake's vocabulary), the statistic is still a bound of the exact
+    hypergeometric tail (scipy), grows with the overlap, and one query value missing from a
+    large lake column lowers it instead of zeroing it."""
+    from scipy.stats import hypergeom
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        na, nb = rng.integers(1, 300, 2)
+        pop = int(na + nb + rng.integers(0, 10**5))
+        t = rng.integers(0, min(na, nb) + 1)
+        exact = -hypergeom.logsf(t - 1, pop, na, nb) / np.log(10)
+        got = up.set_statistic(t, na, nb, pop)
+        assert got <= exact + 1e-6 and (got >= exact - 1.0 or got == 0.0)
+    full, one_off = up.set_statistic([7, 6], 7, 249, 50_000)
+    assert full > one_off > 0.5 * full
+    assert up.set_statistic(6, 7, 249) == 0        # the disjoint union: chance
+    assert np.all(np.diff(up.set_statistic(np.arange(8), 7, 249, 50_000)) > 0)
+
+
+def test_a_small_frame_one_value_off_aligns_with_its_table(union_lake):
+    """A 7-row frame under a lake table's headers, 6 of its rows from the table and one new
+    row (values in no lake column): the table ranks first with both columns aligned, as
+    with the 6 rows alone, and each column's set evidence is near its value with all rows
+    known, not 0 (checked against the pandas containment of each column)."""
+    engine, tables, _ = union_lake
+    src = tables["sales.csv"]
+    cols = ["city_0", "code_3"]
+    six = src.drop_duplicates(cols[0]).drop_duplicates(cols[1]).head(6)[cols]
+    seven = pd.concat([six, pd.DataFrame({cols[0]: ["Qwxz"], cols[1]: ["ZZ-999"]})],
+                      ignore_index=True)
+    for c in cols:        # the oracle: 6 of 7 values of each column are in the table's
+        assert seven[c].isin(set(src[c])).sum() == 6 and seven[c].nunique() == 7
+    found = {}
+    for q in (six, seven):
+        res = engine.search_unionable(q, k=5)
+        assert res[0].table == "sales", repr(res)
+        assert res[0].mapping == {c: c for c in cols}
+        found[len(q)] = res[0]
+    for c in cols:
+        assert found[7].evidence[c]["set"] > 0.8 * found[6].evidence[c]["set"] > 0
+    one = engine.search_unionable(seven[["code_3"]], k=5)
+    assert "sales" in [h.table for h in one]
+
+
 # ----------------------------------------------------------------------- vectorized profile
 # The per-value implementations the query side used before it was vectorized: the oracles.
 
