@@ -504,7 +504,9 @@ def _union(args, parser) -> int:
         print(f"No lake table aligns with the columns of {args.table} "
               f"({res.seconds * 1000:.1f} ms).")
     else:
-        show = df.assign(table=[_clip(t) for t in df["table"]],
+        show = df.drop(columns=["is_query_table"]).assign(
+                         table=[_clip(h.table) + (" (your table)" if h.is_query_table else "")
+                                for h in res],
                          score=[f"{v:.3f}" for v in df["score"]],
                          aligned=[f"{a}/{len(res.columns)}" for a in df["aligned"]],
                          rows=[f"{r:,}" for r in df["rows"]])

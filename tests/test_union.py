@@ -316,7 +316,9 @@ def test_baseline_weights_and_errors(union_lake):
     engine, tables, _ = union_lake
     q = tables["sales.csv"].head(20)
     res = engine.search_unionable(q, k=3, weights={"header": 1.0})
-    assert res[0].table == "sales"          # identical headers
+    best = max(res, key=lambda h: h.score)
+    assert best.table == "sales"            # identical headers
+    assert best is res[-1] and best.is_query_table      # the query's rows are its rows
     with pytest.raises(Exception, match="Unknown union evidence"):
         engine.search_unionable(q, weights={"colour": 1.0})
     with pytest.raises(Exception, match="k must be"):
@@ -410,11 +412,12 @@ def test_union_adds_only_new_rows_as_drop_duplicates(union_lake, tmp_path, capsy
     q.to_csv(tmp_path / "copy.csv", index=False)
     out = tmp_path / "stacked.csv"
     index = str(engine.index.path)
-    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", "1", "--out",
-                str(out)]) == 0
+    rank = str(len(engine.search_unionable(pd.read_csv(tmp_path / "copy.csv"), k=10)))
+    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", rank, "--out",
+                str(out)]) == 0          # the copy's own table, listed last
     assert "0 new rows added" in capsys.readouterr().err
     assert len(pd.read_csv(out)) == len(q)
-    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", "1", "--out",
+    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", rank, "--out",
                 str(out), "--keep-duplicates"]) == 0
     assert len(pd.read_csv(out)) == len(q) + len(rows)
 
@@ -652,6 +655,50 @@ def test_a_small_frame_one_value_off_aligns_with_its_table(union_lake):
         assert found[7].evidence[c]["set"] > 0.8 * found[6].evidence[c]["set"] > 0
     one = engine.search_unionable(seven[["code_3"]], k=5)
     assert "sales" in [h.table for h in one]
+
+
+def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path, capsys):
+    """A frame whose rows come from a lake table (its column names, every value of each
+    query column in the column of the same name: search's rule) is that table's: marked
+    "(your table)" and listed last, as `search` does; include_own=False / `%lakejoin union
+    --no-own` leave it out; a byte-identical copy given to `lakejoin union` is marked too;
+    a frame under other names is not."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.ui.session import SESSION
+    engine, tables, _ = union_lake
+    tables["sales.csv"].to_csv(tmp_path / "copy.csv", index=False)
+    rows = pd.read_csv(tmp_path / "copy.csv")
+    for q in (rows, rows.sample(15, random_state=2)):
+        res = engine.search_unionable(q, k=5)
+        own = [h for h in res if h.is_query_table]
+        assert [h.table for h in own] == ["sales"] and res[-1] is own[0]
+        assert [h.rank for h in res] == list(range(1, len(res) + 1))
+        assert "sales (your table)" in repr(res)
+        assert sum("(your table)" in line for line in repr(res).splitlines()) == 1
+        assert res.to_pandas()["is_query_table"].tolist() == [h.is_query_table for h in res]
+        left = engine.search_unionable(q, k=5, include_own=False)
+        assert "sales" not in [h.table for h in left]
+        assert [h.table for h in left][:len(res) - 1] == [h.table for h in res[:-1]]
+    renamed = rows.rename(columns=lambda c: c.upper())
+    assert not any(h.is_query_table for h in engine.search_unionable(renamed, k=5))
+    assert cli(["union", str(engine.index.path), "-t", str(tmp_path / "copy.csv")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "sales (your table)" in lines[-1]
+    assert sum("(your table)" in line for line in lines) == 1
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    SESSION.engine = engine
+    try:
+        shell.user_ns["mine"] = rows
+        got = shell.run_line_magic("lakejoin", "union mine -k 5")
+        assert got[-1].table == "sales" and got[-1].is_query_table
+        got = shell.run_line_magic("lakejoin", "union mine -k 5 --no-own")
+        assert "sales" not in [h.table for h in got]
+    finally:
+        SESSION.engine = saved
 
 
 # ----------------------------------------------------------------------- vectorized profile

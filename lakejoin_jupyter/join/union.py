@@ -78,6 +78,7 @@ class UnionHit:
     rows: int                     # the table's rows (union() counts the new ones)
     evidence: dict = field(default_factory=dict)   # query column -> {measure: likelihood}
     shared: dict = field(default_factory=dict)     # query column -> (shared, query's, lake's distinct)
+    is_query_table: bool = False  # the table the query's rows come from (listed last)
     _index: object = field(default=None, repr=False, compare=False)
     _frame: object = field(default=None, repr=False, compare=False)
 
@@ -161,11 +162,16 @@ class UnionHit:
         return pd.DataFrame(rows, columns=["query column", "lake column", "score", *SHARED_COLUMNS,
                                            *EVIDENCE])
 
+    @property
+    def label(self) -> str:
+        """The table's name, marked "(your table)" when the query's rows come from it."""
+        return self.table + (" (your table)" if self.is_query_table else "")
+
     def to_dict(self) -> dict:
         return {"rank": self.rank, "table": self.table, "score": round(self.score, 4),
                 "aligned": len(self.alignment), "rows": self.rows,
                 "alignment": ", ".join(f"{a} <- {b} ({s:.2f})" for a, b, s in self.alignment),
-                "table_id": self.table_id}
+                "is_query_table": self.is_query_table, "table_id": self.table_id}
 
 
 class UnionResult(Sequence):
@@ -192,14 +198,16 @@ class UnionResult(Sequence):
     def to_pandas(self) -> pd.DataFrame:
         return pd.DataFrame([h.to_dict() for h in self.hits],
                             columns=["rank", "table", "score", "aligned", "rows", "alignment",
-                                     "table_id"])
+                                     "is_query_table", "table_id"])
 
     def __repr__(self):
         head = (f"{len(self.hits)} unionable table(s) for {len(self.columns)} column(s) "
                 f"({self.seconds * 1000:.1f} ms)")
         if not self.hits:
             return head
-        return head + "\n" + self.to_pandas().drop(columns=["table_id"]).to_string(index=False)
+        df = self.to_pandas().drop(columns=["table_id", "is_query_table"])
+        df["table"] = [h.label for h in self.hits]
+        return head + "\n" + df.to_string(index=False)
 
     def _repr_html_(self):
         cap = (f"<b>{len(self.hits)}</b> unionable table(s) for "
@@ -208,7 +216,7 @@ class UnionResult(Sequence):
         if not self.hits:
             return f"<div>{cap}</div><div><i>{html.escape(self.empty_message)}</i></div>"
         rows = "".join(
-            f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td><td>{h.score:.3f}</td>"
+            f"<tr><td>{h.rank}</td><td>{html.escape(h.label)}</td><td>{h.score:.3f}</td>"
             f"<td>{len(h.alignment)}/{len(self.columns)}</td><td>{h.rows:,}</td>"
             f"<td>{html.escape(', '.join(f'{a} ← {b} ({s:.2f})' for a, b, s in h.alignment))}</td></tr>"
             for h in self.hits)

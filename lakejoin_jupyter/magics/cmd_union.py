@@ -11,6 +11,9 @@ def configure(p):
                    help="query column (repeatable; default: every column)")
     p.add_argument("-k", type=int, default=10, help="number of tables (default 10)")
     p.add_argument("--save", metavar="VAR", help="bind the UnionResult to VAR")
+    p.add_argument("--no-own", action="store_true",
+                   help="leave out the table the frame's rows come from (listed last, marked "
+                        "\"(your table)\", by default)")
     p.add_argument("--union", type=int, metavar="N",
                    help="stack the rows of hit N (1 = best) under the frame")
     p.add_argument("--into", metavar="VAR",
@@ -25,7 +28,8 @@ def configure(p):
 def run(ctx, a):
     from ..join.plan import default_variable
     df = ctx.variable(a.frame)
-    res = ctx.engine.search_unionable(df, k=a.k, columns=a.column or None)
+    res = ctx.engine.search_unionable(df, k=a.k, columns=a.column or None,
+                                      include_own=not a.no_own)
     res.query_name = a.frame
     if a.save:
         ctx.bind(a.save, res)
