@@ -701,6 +701,45 @@ def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path,
         SESSION.engine = saved
 
 
+def test_union_magic_says_where_it_bound_the_union_without_a_raw_warning(union_lake,
+                                                                         monkeypatch):
+    """`%lakejoin union DF --union N` shows the Union action's summary (its warnings in it,
+    no Python warning with a file path) and "Bound to VAR", as `%lakejoin join` does."""
+    import dataclasses
+    import warnings
+
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    from lakejoin_jupyter.join.union import UnionResult
+    from lakejoin_jupyter.ui.session import SESSION
+    engine, tables, _ = union_lake
+    q = tables["sales.csv"].sample(10, random_state=1).reset_index(drop=True)
+    hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
+    hit = dataclasses.replace(hit, alignment=(("city_0", "city_0", 0.9),))  # 3 of 4 unaligned
+    monkeypatch.setattr(type(engine), "search_unionable",
+                        lambda self, *a, **k: UnionResult([hit], list(q.columns), 0.0))
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    SESSION.engine = engine
+    try:
+        shell.user_ns["few"] = q
+        with warnings.catch_warnings(record=True) as seen, capture_output() as cap:
+            warnings.simplefilter("always")
+            shell.run_line_magic("lakejoin", "union few --union 1 --into few_u")
+        assert not seen, [str(w.message) for w in seen]
+        shown = cap.stdout + " ".join(str(o.data) for o in cap.outputs)
+        assert "Bound to few_u" in shown and "no aligned column" in shown
+        pd.testing.assert_frame_equal(shell.user_ns["few_u"], hit.union(q))
+        with capture_output() as cap:
+            shell.run_line_magic("lakejoin", "union few --union 1 --into few_v --quiet")
+        assert "Bound to" not in cap.stdout + " ".join(str(o.data) for o in cap.outputs)
+        assert "few_v" in shell.user_ns
+    finally:
+        SESSION.engine = saved
+
+
 # ----------------------------------------------------------------------- vectorized profile
 # The per-value implementations the query side used before it was vectorized: the oracles.
 
