@@ -235,8 +235,9 @@ def set_population(qs: list, nb: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
     all repeat holds its whole domain, TUS §3.1) and the lake's vocabulary (a query column of
     values seen once is a small sample of a larger domain), geometrically by the query
     column's Good-Turing share of values seen once, times min(1, SMALL_SAMPLE / its distinct
-    values). A numeric query column keeps the disjoint union: numbers are no vocabulary, and
-    unrelated numeric columns share their values."""
+    values), times 1 - na / nb (only a lake column larger than the query column: a small
+    column inside a large one). A numeric query column keeps the disjoint union: numbers are
+    no vocabulary, and unrelated numeric columns share their values."""
     na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
     w = np.array([0.0 if q.numeric else q.unseen * min(1.0, SMALL_SAMPLE / max(len(q.tokens), 1))
                   for q in qs], dtype=np.float64)[:, None]
