@@ -453,7 +453,8 @@ def run_union(engine, hit, frame, *, distinct: bool = True,
                    f"{n_q:,} rows (aligned: {pairs}); `{source}` says where each row comes "
                    f"from. "
                    + (f"Left out {n_dup:,} of its {n_table:,} rows, already in the query "
-                      f"(equal on every query column) or repeated in the table."
+                      f"or repeated in the table (equal on the aligned "
+                      f"{'column' if len(hit.alignment) == 1 else 'columns'})."
                       if n_dup else f"None of its {n_table:,} rows was already in the query."))
     else:
         summary = (f"Stacked all **{n_new:,}** rows of **{hit.table}** under the query's "
@@ -477,7 +478,7 @@ UNION_ACTIONS = (
     HitAction("union", "Union", run_union, suffix="union",
               params=(ParamSpec("distinct", "Only new rows", "bool", True,
                                 help="leave out the table's rows the query already has "
-                                     "(equal on every query column) and repeated ones"),),
+                                     "and repeated ones (equal on the aligned columns)"),),
               help="Stack the table's aligned columns under the query (renamed to the "
                    "query's; where the query's column is numeric or date-time, the table's values "
                    "are converted to it, other columns keep the table's values: text for CSV, "

@@ -152,7 +152,8 @@ def _parser() -> argparse.ArgumentParser:
                "  lakejoin join lake.index -t sales.csv -c country --hit 2 --aggregate latest "
                "--out joined.parquet",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    _query_table_arguments(jo, "left out of its own results")
+    _query_table_arguments(jo, "then its other columns are marked \"(your table)\" in the "
+                               "results")
     jo.add_argument("--column", "-c", required=True, action="append",
                     help="query column (repeat for a multi-column key)")
     jo.add_argument("--hit", type=int, required=True, metavar="N",
@@ -323,8 +324,14 @@ def _index(args, parser) -> int:
     return 0
 
 
-def _read_query_table(engine, table: str):
-    """A file path -> DataFrame read with the lake reader; otherwise a lake table name."""
+OWN_COLUMNS = ("its query column(s) are left out of the results, its other columns marked "
+               "\"(your table)\"")
+OWN_TABLE = "it is left out of its own results"
+
+
+def _read_query_table(engine, table: str, own: str = OWN_TABLE):
+    """A file path -> DataFrame read with the lake reader; otherwise a lake table name
+    (``own``: what the results do with a file that is a table of the index, as a note)."""
     if not table.strip():
         raise LakeJoinError("--table is empty: name a file (CSV, TSV, Parquet, JSON lines) or "
                             "a table of the index (its path in the lake without the "
@@ -333,7 +340,7 @@ def _read_query_table(engine, table: str):
     if p.exists():
         lake_name = _lake_table_of_file(engine, p)
         if lake_name is not None:       # the file is a table of the index: query it by name
-            print(f"note: {table} is the lake table {lake_name}; it is left out of its own results.")
+            print(f"note: {table} is the lake table {lake_name}; {own}.")
             return None, lake_name
         from .lake.discover import file_format, is_parquet_dataset
         from .lake.read import inspect, read_table
@@ -403,7 +410,7 @@ def _search(args, parser) -> int:
     from .engine import open_index
     engine = open_index(args.index, verify=not args.no_verify)
     cols = args.column if len(args.column) > 1 else args.column[0]
-    frame, name = _read_query_table(engine, args.table)
+    frame, name = _read_query_table(engine, args.table, OWN_COLUMNS)
     query = frame if frame is not None else name
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
                         rank=args.rank, **parse_option_items(args.option))
@@ -423,7 +430,7 @@ def _join(args, parser) -> int:
         raise LakeJoinError(f"--hit {args.hit}: give the rank of a hit, 1 or more.")
     engine = open_index(args.index, verify=not args.no_verify)
     cols = args.column if len(args.column) > 1 else args.column[0]
-    frame, name = _read_query_table(engine, args.table)
+    frame, name = _read_query_table(engine, args.table, OWN_COLUMNS)
     if frame is None:
         frame = engine.table(name)
     res = engine.search(frame if name is None else name, cols, k=max(10, args.hit),
@@ -504,7 +511,9 @@ def _union(args, parser) -> int:
         print(f"No lake table aligns with the columns of {args.table} "
               f"({res.seconds * 1000:.1f} ms).")
     else:
-        show = df.assign(table=[_clip(t) for t in df["table"]],
+        show = df.drop(columns=["is_query_table"]).assign(
+                         table=[_clip(h.table) + (" (your table)" if h.is_query_table else "")
+                                for h in res],
                          score=[f"{v:.3f}" for v in df["score"]],
                          aligned=[f"{a}/{len(res.columns)}" for a in df["aligned"]],
                          rows=[f"{r:,}" for r in df["rows"]])
@@ -529,7 +538,8 @@ def _union(args, parser) -> int:
         new, dup = done.details["rows_added"], done.details["duplicates_left_out"]
         print(f"Stacked {res[args.stack - 1].table} under {args.table}: {new:,} "
               f"{'new ' if not args.keep_duplicates else ''}rows added"
-              + (f" ({dup:,} already in the query or repeated, left out)" if dup else "")
+              + (f" ({dup:,} already in the query or repeated on the aligned columns, left "
+                 f"out)" if dup else "")
               + f", {len(stacked):,} rows -> {out}", file=sys.stderr)
     return 0
 

@@ -1384,7 +1384,7 @@ class Engine:
 
     def search_unionable(self, df, k: int = 10, *, columns=None, weights: dict | None = None,
                          min_column: float | None = None, sharpness: float | None = None,
-                         exclude_self: bool = True):
+                         exclude_self: bool = True, include_own: bool = True):
         """The lake tables whose rows can be stacked under ``df``, best first (table union
         search, search/union.py): each :class:`~.join.union.UnionHit` has its column
         alignment, per-column scores and row count; ``hit.union(df)`` stacks the new rows and
@@ -1392,7 +1392,11 @@ class Engine:
         all); ``weights``: per measure ("set", "semantic", "format", "numeric", "header");
         ``min_column``, ``sharpness``: see search/union.py; needs an index built with the
         ``union`` component. ``df`` may name a lake table (as :meth:`table` takes it): its
-        rows are the query and the table is left out of its own results."""
+        rows are the query and the table is left out of its own results. A table the
+        query's rows come from otherwise (:meth:`search`'s rule: the query's column names,
+        every distinct value of each query column in the column of the same name) is marked
+        ``is_query_table`` ("(your table)") and listed last; ``include_own=False`` leaves it
+        out."""
         from .join.union import UnionHit, UnionResult
         from .search import union as union_search
         if not isinstance(k, (int, np.integer)) or k < 1:
@@ -1424,7 +1428,7 @@ class Engine:
             exclude = set(t.loc[(t["name"] == origin) | (t["path"] == origin), "table_id"].tolist())
         t0 = time.perf_counter()
         found, stats = union_search.search(
-            self.index, frame, k, weights=weights, exclude_tables=exclude,
+            self.index, frame, k + 1, weights=weights, exclude_tables=exclude,
             min_column=union_search.MIN_COLUMN if min_column is None else min_column,
             sharpness=union_search.SHARPNESS if sharpness is None else sharpness)
         names = self.index.tables["name"].to_numpy()
@@ -1441,7 +1445,41 @@ class Engine:
                                  evidence=ev, shared=shared,
                                  named=tuple(qnames[i] for i in sorted(c.named)),
                                  _index=self.index, _frame=df))
+        own = self._union_own_tables(hits, frame, None if exclude_self else origin)
+        for h in hits:
+            h.is_query_table = h.table in own
+        # own tables last (among the k best), or left out (then the next best one comes in)
+        hits = sorted(hits[:k], key=lambda h: h.is_query_table) if include_own else \
+            [h for h in hits if not h.is_query_table][:k]
+        for i, h in enumerate(hits):
+            h.rank = i + 1
         return UnionResult(hits, qnames, time.perf_counter() - t0, stats)
+
+    def _union_own_tables(self, hits, frame, origin=None) -> set:
+        """The union hits' tables the query's rows come from: the table named by the query
+        (``origin``), or, as :meth:`_is_query_table` decides for a search, a table with the
+        query's column names holding every distinct value of each query column in the
+        column of the same name; of several, those with the query's row count."""
+        from .index.union_profile import cell_texts
+        from .lake.normalize import normalize_text
+        if origin:
+            paths = self.index.tables["path"].to_numpy()
+            return {h.table for h in hits if origin in (h.table, paths[h.table_id])}
+        names = {str(c) for c in frame.columns}
+        found = []
+        for h in hits:
+            if set(self._catalog.table_columns(h.table_id)) != names:
+                continue
+            for c in frame.columns:
+                mine = {normalize_text(t) for t in cell_texts(frame[c].dropna().unique())
+                        if t is not None} - {None}
+                gen, local = self.index.generation_of(self.index.find_column(h.table, str(c)))
+                if not mine <= set(gen.token_text(gen.arrays.set_tokens(local))):
+                    break
+            else:
+                found.append(h)
+        same = {h.table for h in found if h.rows == len(frame)}
+        return same or {h.table for h in found}
 
     def autojoin(self, df, column=None, other=None, other_column=None, **options):
         """Learn the transformation that makes ``df`` and ``other`` equi-join (Auto-Join,

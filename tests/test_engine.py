@@ -243,6 +243,25 @@ def test_cli_query_file_of_the_lake_is_its_table(demo_index_path, tmp_path, caps
     assert sum("(your table)" in line for line in lines) == 1
 
 
+def test_cli_note_on_a_lake_file_agrees_with_the_results(spark, tmp_path, capsys):
+    """A lake file given as --table: `search` (and `join`) leave out its query column and
+    mark its other columns "(your table)", and the note says that; `union` leaves the whole
+    table out, and its note says so."""
+    from lakejoin_jupyter.indexing.pipeline import build
+    codes = [f"K{i:03d}" for i in range(60)]
+    root = write_lake(tmp_path / "lake", {
+        "pairs.csv": pd.DataFrame({"src": codes, "dst": codes[5:] + codes[:5]}),
+        "other.csv": pd.DataFrame({"key": codes[:40], "n": range(40)})})
+    out = tmp_path / "x.index"
+    build(root, out, spark=spark, progress=False)
+    assert cli(["search", str(out), "-t", str(root / "pairs.csv"), "-c", "src"]) == 0
+    text = capsys.readouterr().out
+    assert "pairs (your table)" in text                  # dst, the table's other column
+    note = next(line for line in text.splitlines() if line.startswith("note:"))
+    assert "left out of its own results" not in note
+    assert "query column(s) are left out" in note and "(your table)" in note
+
+
 def test_cli_search_ranks_as_the_widget_and_says_so(demo_index_path, capsys):
     """`lakejoin search` ranks by usefulness by default, as the widget and the magic do (the
     same order as engine.search(rank="useful")), and its header says which ranking it used."""

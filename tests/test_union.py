@@ -364,7 +364,9 @@ def test_baseline_weights_and_errors(union_lake):
     engine, tables, _ = union_lake
     q = tables["sales.csv"].head(20)
     res = engine.search_unionable(q, k=3, weights={"header": 1.0})
-    assert res[0].table == "sales"          # identical headers
+    best = max(res, key=lambda h: h.score)
+    assert best.table == "sales"            # identical headers
+    assert best is res[-1] and best.is_query_table      # the query's rows are its rows
     with pytest.raises(Exception, match="Unknown union evidence"):
         engine.search_unionable(q, weights={"colour": 1.0})
     with pytest.raises(Exception, match="k must be"):
@@ -458,13 +460,69 @@ def test_union_adds_only_new_rows_as_drop_duplicates(union_lake, tmp_path, capsy
     q.to_csv(tmp_path / "copy.csv", index=False)
     out = tmp_path / "stacked.csv"
     index = str(engine.index.path)
-    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", "1", "--out",
-                str(out)]) == 0
+    rank = str(len(engine.search_unionable(pd.read_csv(tmp_path / "copy.csv"), k=10)))
+    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", rank, "--out",
+                str(out)]) == 0          # the copy's own table, listed last
     assert "0 new rows added" in capsys.readouterr().err
     assert len(pd.read_csv(out)) == len(q)
-    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", "1", "--out",
+    assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", rank, "--out",
                 str(out), "--keep-duplicates"]) == 0
     assert len(pd.read_csv(out)) == len(q) + len(rows)
+
+
+def test_only_new_rows_compare_the_aligned_columns(union_lake, tmp_path, capsys, spark):
+    """A query column the table does not align is null in every added row, so "only new
+    rows" compares the aligned columns: a lake row equal to a query row there is left out
+    (pandas, its code, the Union action, `lakejoin union --stack`, Spark and its code),
+    checked against a set oracle of the aligned tuples."""
+    import dataclasses
+
+    from lakejoin_jupyter import actions
+    from lakejoin_jupyter.cli import main as cli
+    engine, tables, _ = union_lake
+    tables["sales.csv"].to_csv(tmp_path / "sales.csv", index=False)
+    rows = pd.read_csv(tmp_path / "sales.csv")           # the lake table, read by pandas
+    cols = list(rows.columns)
+    q = rows.sample(20, random_state=6).reset_index(drop=True)
+    q["memo"] = [f"note {i}" for i in range(len(q))]    # no lake column holds these
+    hit = {h.table: h for h in engine.search_unionable(rows.head(20), k=5)}["sales"]
+    hit = dataclasses.replace(hit, alignment=tuple((c, c, 0.9) for c in cols))
+    seen = set(map(tuple, q[cols].itertuples(index=False)))
+    oracle = [r for r in dict.fromkeys(map(tuple, rows.itertuples(index=False))) if r not in seen]
+    assert 0 < len(oracle) < len(rows)
+    got = hit.union(q)
+    added = got.iloc[len(q):]
+    assert list(map(tuple, added[cols].itertuples(index=False))) == oracle
+    assert added["memo"].isna().all()
+    ns = {"q": q}
+    exec(hit.code("q", "out"), ns)
+    pd.testing.assert_frame_equal(ns["out"], got)
+    done = actions.UNION_ACTIONS[0](engine, hit, q)
+    pd.testing.assert_frame_equal(done.joined, got)
+    assert done.details["rows_added"] == len(oracle)
+    assert done.details["duplicates_left_out"] == len(rows) - len(oracle)
+    assert "(equal on the aligned columns)" in done.summary
+    # Spark and its code: the same rows
+    sq = spark.createDataFrame(q)
+    su = hit.union(sq)
+    ns = {"sq": sq}
+    exec(hit.code("sq", "u", df=sq), ns)
+    for frame in (su, ns["u"]):
+        part = frame.toPandas()
+        part = part[part["source_table"] == "sales"]
+        assert sorted(map(tuple, part[cols].itertuples(index=False))) == sorted(oracle)
+    # the CLI's --stack, from a file holding the query
+    q.to_csv(tmp_path / "q.csv", index=False)
+    import unittest.mock as mock
+
+    from lakejoin_jupyter.join.union import UnionResult
+    with mock.patch.object(type(engine), "search_unionable",     # this alignment, ranked 1
+                           lambda self, *a, **k: UnionResult([hit], list(q.columns), 0.0)):
+        assert cli(["union", str(engine.index.path), "-t", str(tmp_path / "q.csv"), "--stack",
+                    "1", "--out", str(tmp_path / "s.csv")]) == 0
+    err = capsys.readouterr().err
+    assert f"{len(oracle):,} new rows added" in err and "on the aligned columns" in err
+    assert len(pd.read_csv(tmp_path / "s.csv")) == len(q) + len(oracle)
 
 
 @settings(max_examples=50, deadline=None)
@@ -524,8 +582,11 @@ def test_union_code_reproduces_the_frame_pandas(union_lake):
         assert set(ns) <= {"q", "u", "pd", "__builtins__", "lakejoin_jupyter"} | \
             {k for k in ns if k.startswith("lake_")}
     hit = res[0]
-    u = hit.union(q)
     lake = engine.table("mix")
+    # the query's rows are rows of mix (equal on the aligned columns; `when` is unaligned):
+    # only mix's other rows are new
+    assert len(hit.union(q)) == len(lake)
+    u = hit.union(q, distinct=False)
     assert len(u) == len(q) + len(lake)
     assert list(u.columns) == list(q.columns) + ["source_table_2"]
     assert (u["source_table_2"].iloc[len(q):] == "mix").all()
@@ -595,6 +656,134 @@ def test_union_magic_and_action(union_lake):
         ns = {"uq": q}
         exec(out.code("uq", "stacked"), ns)
         pd.testing.assert_frame_equal(ns["stacked"], out.joined)
+    finally:
+        SESSION.engine = saved
+
+
+def test_set_statistic_of_a_small_sample_degrades_smoothly():
+    """With a domain larger than the two columns' disjoint union (a small query column read
+    as a sample of the lake's vocabulary), the statistic is still a bound of the exact
+    hypergeometric tail (scipy), grows with the overlap, and one query value missing from a
+    large lake column lowers it instead of zeroing it."""
+    from scipy.stats import hypergeom
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        na, nb = rng.integers(1, 300, 2)
+        pop = int(na + nb + rng.integers(0, 10**5))
+        t = rng.integers(0, min(na, nb) + 1)
+        exact = -hypergeom.logsf(t - 1, pop, na, nb) / np.log(10)
+        got = up.set_statistic(t, na, nb, pop)
+        assert got <= exact + 1e-6 and (got >= exact - 1.0 or got == 0.0)
+    full, one_off = up.set_statistic([7, 6], 7, 249, 50_000)
+    assert full > one_off > 0.5 * full
+    assert up.set_statistic(6, 7, 249) == 0        # the disjoint union: chance
+    assert np.all(np.diff(up.set_statistic(np.arange(8), 7, 249, 50_000)) > 0)
+
+
+def test_a_small_frame_one_value_off_aligns_with_its_table(union_lake):
+    """A 7-row frame under a lake table's headers, 6 of its rows from the table and one new
+    row (values in no lake column): the table ranks first with both columns aligned, as
+    with the 6 rows alone, and each column's set evidence is near its value with all rows
+    known, not 0 (checked against the pandas containment of each column)."""
+    engine, tables, _ = union_lake
+    src = tables["sales.csv"]
+    cols = ["city_0", "code_3"]
+    six = src.drop_duplicates(cols[0]).drop_duplicates(cols[1]).head(6)[cols]
+    seven = pd.concat([six, pd.DataFrame({cols[0]: ["Qwxz"], cols[1]: ["ZZ-999"]})],
+                      ignore_index=True)
+    for c in cols:        # the oracle: 6 of 7 values of each column are in the table's
+        assert seven[c].isin(set(src[c])).sum() == 6 and seven[c].nunique() == 7
+    found = {}
+    for q in (six, seven):
+        res = engine.search_unionable(q, k=5)
+        assert res[0].table == "sales", repr(res)
+        assert res[0].mapping == {c: c for c in cols}
+        found[len(q)] = res[0]
+    for c in cols:
+        assert found[7].evidence[c]["set"] > 0.8 * found[6].evidence[c]["set"] > 0
+    one = engine.search_unionable(seven[["code_3"]], k=5)
+    assert "sales" in [h.table for h in one]
+
+
+def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path, capsys):
+    """A frame whose rows come from a lake table (its column names, every value of each
+    query column in the column of the same name: search's rule) is that table's: marked
+    "(your table)" and listed last, as `search` does; include_own=False / `%lakejoin union
+    --no-own` leave it out; a byte-identical copy given to `lakejoin union` is marked too;
+    a frame under other names is not."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.ui.session import SESSION
+    engine, tables, _ = union_lake
+    tables["sales.csv"].to_csv(tmp_path / "copy.csv", index=False)
+    rows = pd.read_csv(tmp_path / "copy.csv")
+    for q in (rows, rows.sample(15, random_state=2)):
+        res = engine.search_unionable(q, k=5)
+        own = [h for h in res if h.is_query_table]
+        assert [h.table for h in own] == ["sales"] and res[-1] is own[0]
+        assert [h.rank for h in res] == list(range(1, len(res) + 1))
+        assert "sales (your table)" in repr(res)
+        assert sum("(your table)" in line for line in repr(res).splitlines()) == 1
+        assert res.to_pandas()["is_query_table"].tolist() == [h.is_query_table for h in res]
+        left = engine.search_unionable(q, k=5, include_own=False)
+        assert "sales" not in [h.table for h in left]
+        assert [h.table for h in left][:len(res) - 1] == [h.table for h in res[:-1]]
+    renamed = rows.rename(columns=lambda c: c.upper())
+    assert not any(h.is_query_table for h in engine.search_unionable(renamed, k=5))
+    assert cli(["union", str(engine.index.path), "-t", str(tmp_path / "copy.csv")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "sales (your table)" in lines[-1]
+    assert sum("(your table)" in line for line in lines) == 1
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    SESSION.engine = engine
+    try:
+        shell.user_ns["mine"] = rows
+        got = shell.run_line_magic("lakejoin", "union mine -k 5")
+        assert got[-1].table == "sales" and got[-1].is_query_table
+        got = shell.run_line_magic("lakejoin", "union mine -k 5 --no-own")
+        assert "sales" not in [h.table for h in got]
+    finally:
+        SESSION.engine = saved
+
+
+def test_union_magic_says_where_it_bound_the_union_without_a_raw_warning(union_lake,
+                                                                         monkeypatch):
+    """`%lakejoin union DF --union N` shows the Union action's summary (its warnings in it,
+    no Python warning with a file path) and "Bound to VAR", as `%lakejoin join` does."""
+    import dataclasses
+    import warnings
+
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    from lakejoin_jupyter.join.union import UnionResult
+    from lakejoin_jupyter.ui.session import SESSION
+    engine, tables, _ = union_lake
+    q = tables["sales.csv"].sample(10, random_state=1).reset_index(drop=True)
+    hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
+    hit = dataclasses.replace(hit, alignment=(("city_0", "city_0", 0.9),))  # 3 of 4 unaligned
+    monkeypatch.setattr(type(engine), "search_unionable",
+                        lambda self, *a, **k: UnionResult([hit], list(q.columns), 0.0))
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    SESSION.engine = engine
+    try:
+        shell.user_ns["few"] = q
+        with warnings.catch_warnings(record=True) as seen, capture_output() as cap:
+            warnings.simplefilter("always")
+            shell.run_line_magic("lakejoin", "union few --union 1 --into few_u")
+        assert not seen, [str(w.message) for w in seen]
+        shown = cap.stdout + " ".join(str(o.data) for o in cap.outputs)
+        assert "Bound to few_u" in shown and "no aligned column" in shown
+        pd.testing.assert_frame_equal(shell.user_ns["few_u"], hit.union(q))
+        with capture_output() as cap:
+            shell.run_line_magic("lakejoin", "union few --union 1 --into few_v --quiet")
+        assert "Bound to" not in cap.stdout + " ".join(str(o.data) for o in cap.outputs)
+        assert "few_v" in shell.user_ns
     finally:
         SESSION.engine = saved
 

@@ -276,18 +276,20 @@ def header_grams(name) -> frozenset:
 
 # ----------------------------------------------------------------------- statistics
 
-def set_statistic(t, na, nb) -> np.ndarray:
-    """Set unionability of columns with na and nb distinct values sharing t (TUS §3.1, the
-    domain taken as their disjoint union): -log10 P(X >= t), X hypergeometric (population
-    na + nb, na successes, nb draws). 0 up to the distribution's mode; the tail is bounded
-    by pmf(t) / (1 - r) with r = pmf(t + 1) / pmf(t) (the pmf is log-concave)."""
+def set_statistic(t, na, nb, population=None) -> np.ndarray:
+    """Set unionability of columns with na and nb distinct values sharing t (TUS §3.1):
+    -log10 P(X >= t), X hypergeometric (population: the domain, na successes, nb draws);
+    the domain is the two columns' disjoint union na + nb, or ``population`` where that is
+    larger. 0 up to the distribution's mode; the tail is bounded by pmf(t) / (1 - r) with
+    r = pmf(t + 1) / pmf(t) (the pmf is log-concave)."""
     from scipy.special import gammaln
     t = np.asarray(t, dtype=np.float64)
     na = np.asarray(na, dtype=np.float64)
     nb = np.asarray(nb, dtype=np.float64)
-    t, na, nb = np.broadcast_arrays(t, na, nb)
+    pop = na + nb if population is None else np.asarray(population, dtype=np.float64)
+    t, na, nb, pop = np.broadcast_arrays(t, na, nb, pop)
     out = np.zeros(t.shape, dtype=np.float64)
-    m = na + nb
+    m = np.maximum(na + nb, pop)
     ok = (t > 0) & (na > 0) & (nb > 0)
     t, na, nb, m = t[ok], na[ok], nb[ok], m[ok]
 

@@ -414,10 +414,10 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
             f"{var} = {var}.select(",
             f"{cols})"]
         if plan.distinct:
-            qcols = ", ".join(repr(spark_quote(c)) for c in plan.query_columns)
-            lines += ["# only the new rows: those not in the query, each once (EXCEPT DISTINCT)",
-                      f"{var} = {name}.select({qcols}).limit(0).unionByName(",
-                      f"    {var}, allowMissingColumns=True).subtract({name}.select({qcols}))"]
+            qcols = ", ".join(repr(spark_quote(a)) for a, _ in plan.alignment)
+            lines += ["# only the new rows: those not in the query on the aligned columns, "
+                      "each once (EXCEPT DISTINCT)",
+                      f"{var} = {var}.subtract({name}.select({qcols}))"]
         lines += [
             f"{var} = {var}.withColumn({plan.source!r}, F.lit({plan.other.name!r}))",
             f"{into} = {name}.withColumn({plan.source!r}, F.lit('query')).unionByName(",
@@ -431,10 +431,10 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
         elif kind == "datetime":
             lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce')")
     if plan.distinct:
-        cols = list(plan.query_columns)
+        cols = [a for a, _ in plan.alignment]
         both = _free(f"{var}_all", {name, into, var})
         dup = _free(f"{var}_dup", {name, into, var, both})
-        lines += ["# only the new rows: those not in the query, each once",
+        lines += ["# only the new rows: those not in the query on the aligned columns, each once",
                   f"{both} = pd.concat([{name}[{cols!r}], {var}], ignore_index=True)",
                   "try:",
                   f"    {dup} = {both}.duplicated(subset={cols!r})",

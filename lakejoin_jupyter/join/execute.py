@@ -263,7 +263,8 @@ def execute_union(plan, df, report: dict | None = None):
 
 def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | None = None) -> pd.DataFrame:
     """``df`` (source "query") above the aligned, renamed, converted rows of ``other``; with
-    ``plan.distinct`` only the rows that are new (not in ``df``, each once).
+    ``plan.distinct`` only the rows that are new (not in ``df`` on the aligned columns, each
+    once).
     ``report``: given a dict, it gets the rows added ("rows"), the table's rows left out as
     already there ("duplicates") and, per aligned query column, the lake column's non-null
     cells in the added rows before and after the conversion ("values")."""
@@ -275,8 +276,8 @@ def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | Non
         elif kind == "datetime":
             added[a] = pd.to_datetime(added[a], errors="coerce")
     n_table = len(added)
-    if plan.distinct:
-        cols = list(plan.query_columns)
+    if plan.distinct:       # on the aligned columns: the others are null in a lake row
+        cols = [a for a, _ in plan.alignment]
         both = pd.concat([df[cols], added], ignore_index=True)
         try:
             dup = both.duplicated(subset=cols)
@@ -298,8 +299,7 @@ def union_spark(df, other, plan):
     cols = [other[spark_quote(b)].cast(t).alias(a)
             for (a, b), t in zip(plan.alignment, plan.spark_types)]
     added = other.select(*cols)
-    if plan.distinct:       # EXCEPT DISTINCT on every query column (nulls equal)
-        query = df.select(*[spark_quote(c) for c in plan.query_columns])
-        added = query.limit(0).unionByName(added, allowMissingColumns=True).subtract(query)
+    if plan.distinct:       # EXCEPT DISTINCT on the aligned columns (nulls equal)
+        added = added.subtract(df.select(*[spark_quote(a) for a, _ in plan.alignment]))
     added = added.withColumn(plan.source, F.lit(plan.other.name))
     return df.withColumn(plan.source, F.lit("query")).unionByName(added, allowMissingColumns=True)

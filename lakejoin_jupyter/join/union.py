@@ -79,6 +79,7 @@ class UnionHit:
     evidence: dict = field(default_factory=dict)   # query column -> {measure: likelihood}
     shared: dict = field(default_factory=dict)     # query column -> (shared, query's, lake's distinct)
     named: tuple = ()             # query columns aligned by their name (not in the score)
+    is_query_table: bool = False  # the table the query's rows come from (listed last)
     _index: object = field(default=None, repr=False, compare=False)
     _frame: object = field(default=None, repr=False, compare=False)
 
@@ -110,9 +111,10 @@ class UnionHit:
 
     def union(self, df=None, *, distinct: bool = True, report: dict | None = None):
         """``df`` with this table's aligned rows stacked under it (pandas, or lazy Spark);
-        ``distinct`` (default): only the new rows, a row already in ``df`` (equal on every
-        query column once aligned and converted) or repeated in the table added once at most,
-        as ``pd.concat([df, rows]).drop_duplicates()`` would keep them; ``distinct=False``:
+        ``distinct`` (default): only the new rows, a row already in ``df`` (equal on the
+        aligned columns once converted: the other query columns are null in every added
+        row) or repeated in the table added once at most, as
+        ``pd.concat([df, rows]).drop_duplicates(subset=aligned)`` would keep them; ``distinct=False``:
         every row of the table. pandas: an aligned column left with no value in the added rows (the lake column is
         empty, or none of its values converts to the query column's type), or losing some
         in the conversion, is named in a :class:`~lakejoin_jupyter.errors.LakeJoinWarning`,
@@ -167,11 +169,16 @@ class UnionHit:
     def _pair_text(self, a, b, s, arrow="<-") -> str:
         return f"{a} {arrow} {b} ({s:.2f}{', by name' if a in self.named else ''})"
 
+    @property
+    def label(self) -> str:
+        """The table's name, marked "(your table)" when the query's rows come from it."""
+        return self.table + (" (your table)" if self.is_query_table else "")
+
     def to_dict(self) -> dict:
         return {"rank": self.rank, "table": self.table, "score": round(self.score, 4),
                 "aligned": len(self.alignment), "rows": self.rows,
                 "alignment": ", ".join(self._pair_text(a, b, s) for a, b, s in self.alignment),
-                "table_id": self.table_id}
+                "is_query_table": self.is_query_table, "table_id": self.table_id}
 
 
 class UnionResult(Sequence):
@@ -198,14 +205,16 @@ class UnionResult(Sequence):
     def to_pandas(self) -> pd.DataFrame:
         return pd.DataFrame([h.to_dict() for h in self.hits],
                             columns=["rank", "table", "score", "aligned", "rows", "alignment",
-                                     "table_id"])
+                                     "is_query_table", "table_id"])
 
     def __repr__(self):
         head = (f"{len(self.hits)} unionable table(s) for {len(self.columns)} column(s) "
                 f"({self.seconds * 1000:.1f} ms)")
         if not self.hits:
             return head
-        return head + "\n" + self.to_pandas().drop(columns=["table_id"]).to_string(index=False)
+        df = self.to_pandas().drop(columns=["table_id", "is_query_table"])
+        df["table"] = [h.label for h in self.hits]
+        return head + "\n" + df.to_string(index=False)
 
     def _repr_html_(self):
         cap = (f"<b>{len(self.hits)}</b> unionable table(s) for "
@@ -214,7 +223,7 @@ class UnionResult(Sequence):
         if not self.hits:
             return f"<div>{cap}</div><div><i>{html.escape(self.empty_message)}</i></div>"
         rows = "".join(
-            f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}</td><td>{h.score:.3f}</td>"
+            f"<tr><td>{h.rank}</td><td>{html.escape(h.label)}</td><td>{h.score:.3f}</td>"
             f"<td>{len(h.alignment)}/{len(self.columns)}</td><td>{h.rows:,}</td>"
             f"<td>{html.escape(', '.join(h._pair_text(a, b, s, '←') for a, b, s in h.alignment))}</td></tr>"
             for h in self.hits)

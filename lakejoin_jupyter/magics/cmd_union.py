@@ -11,39 +11,51 @@ def configure(p):
                    help="query column (repeatable; default: every column)")
     p.add_argument("-k", type=int, default=10, help="number of tables (default 10)")
     p.add_argument("--save", metavar="VAR", help="bind the UnionResult to VAR")
+    p.add_argument("--no-own", action="store_true",
+                   help="leave out the table the frame's rows come from (listed last, marked "
+                        "\"(your table)\", by default)")
     p.add_argument("--union", type=int, metavar="N",
                    help="stack the rows of hit N (1 = best) under the frame")
     p.add_argument("--into", metavar="VAR",
                    help="with --union: bind the stacked frame to VAR (default FRAME_TABLE_union)")
     p.add_argument("--insert", action="store_true",
                    help="with --union: insert the reproducing code as the next cell")
+    p.add_argument("--quiet", action="store_true",
+                   help="with --union: bind the stacked frame, show nothing of it")
     p.add_argument("--keep-duplicates", action="store_true",
                    help="with --union: every row of the table (default: only the rows the "
-                        "frame does not have, each once)")
+                        "frame does not have on the aligned columns, each once)")
 
 
 def run(ctx, a):
+    from .. import actions
     from ..join.plan import default_variable
+    from ..ui.render import display_action_result
     df = ctx.variable(a.frame)
-    res = ctx.engine.search_unionable(df, k=a.k, columns=a.column or None)
+    res = ctx.engine.search_unionable(df, k=a.k, columns=a.column or None,
+                                      include_own=not a.no_own)
     res.query_name = a.frame
     if a.save:
         ctx.bind(a.save, res)
         ctx.session.note(f"union:{a.save}", res)     # the widget's search cell
     if a.union is None:
-        if a.into or a.insert or a.keep_duplicates:
-            raise MagicError("--into, --insert and --keep-duplicates go with --union N (which "
-                             "hit to stack).")
+        if a.into or a.insert or a.keep_duplicates or a.quiet:
+            raise MagicError("--into, --insert, --quiet and --keep-duplicates go with --union N "
+                             "(which hit to stack).")
         return res
     if not 1 <= a.union <= len(res):
         raise MagicError(f"--union {a.union}: the search found {len(res)} table(s); "
                          f"pick 1..{len(res)}.")
     hit = res[a.union - 1]
     target = a.into or ctx.new_name(default_variable(a.frame, hit.table, "union"))
-    code = hit.code(a.frame, target, distinct=not a.keep_duplicates)
-    ctx.bind(target, hit.union(df, distinct=not a.keep_duplicates))
+    # the Union action: its summary says what hit.union would warn of, and where it is bound
+    out = actions.UNION_ACTIONS[0](ctx.engine, hit, df, distinct=not a.keep_duplicates)
+    ctx.bind(target, out.joined)
+    code = out.code(a.frame, target)
     if a.insert and ctx.shell is not None:
         ctx.shell.set_next_input(code, replace=False)
+    if not a.quiet:
+        display_action_result(out, bound_as=target, code=code)
     return res
 
 

@@ -24,6 +24,9 @@ Note:
       table aligned by values, an unaligned query column and an unmatched lake column of the
       same folded name and kind (numbers, dates, text written alike) are aligned; they do
       not add to the table's score.
+    - The set statistic's domain moves from the two columns' disjoint union towards the
+      lake's vocabulary for a small text query column of values seen once (a sample) against
+      a larger lake column (``set_population``).
 """
 from __future__ import annotations
 
@@ -58,6 +61,7 @@ MIN_BACKGROUND = 100       # a likelihood counts at least this many background c
 KIND_SAMPLE = 100           # distinct values read to tell a column's kind (the name rule)
 DATE_SHARE = 0.9            # a text column is of dates when this share of them parses
 WRITTEN_ALIKE = 0.5         # same-named text: the format-histogram intersection needed
+SMALL_SAMPLE = 20           # a query column of more distinct values weighs the lake's domain less
 
 
 @dataclass
@@ -76,6 +80,7 @@ class LakeProfiles:
     embedder: dict
     sample_values: int
     background: np.ndarray
+    vocabulary: int = 0         # distinct tokens of the lake (each generation's dictionary)
     _near: np.ndarray | None = None
     _numeric: np.ndarray | None = None
     _background: LakePart | None = None
@@ -134,7 +139,8 @@ def lake_profiles(index) -> LakeProfiles:
                      table_ids=cols["table_id"].to_numpy(), gram_columns=headers.T.tocsr(),
                      header_len=np.diff(headers.indptr).astype(np.int64), grams=grams,
                      embedder=sec["embedder"], sample_values=int(sec["sample_values"]),
-                     background=bg)
+                     background=bg,
+                     vocabulary=int(sum(g.n_tokens for g in index.generations)))
     assert len(p.sizes) == n
     _PROFILES[index] = p
     return p
@@ -182,6 +188,7 @@ class QueryColumn:
     vector: np.ndarray
     header: frozenset
     hashes: np.ndarray | None = None    # token_hash64 of tokens
+    unseen: float = 0.0     # Good-Turing: the share of cells holding a value seen once
 
     @property
     def numeric(self) -> bool:
@@ -208,8 +215,9 @@ def profile_column(values: pd.Series, sample_values: int) -> tuple:
     share, n_num, q = numeric_summary_counted(toks, counts)
     hashes = token_hash64(distinct)
     fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)))
+    unseen = float((counts == 1).sum() / counts.sum()) if counts.sum() else 0.0
     return (QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
-                        header_grams(values.name), hashes),
+                        header_grams(values.name), hashes, unseen),
             sample_tokens(distinct, sample_values, hashes))
 
 
@@ -226,6 +234,25 @@ def profile_frame(frame: pd.DataFrame, embedder, sample_values: int) -> list[Que
     for qc, v in zip(out, vecs):
         qc.vector = v
     return out
+
+
+def set_population(qs: list, nb: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
+    """The domain of the set statistic per query column (rows) and lake column of nb
+    distinct values: between the two columns' disjoint union (a query column whose values
+    all repeat holds its whole domain, TUS §3.1) and the lake's vocabulary (a query column of
+    values seen once is a small sample of a larger domain), geometrically by the query
+    column's Good-Turing share of values seen once, times min(1, SMALL_SAMPLE / its distinct
+    values), times 1 - na / nb (only a lake column larger than the query column: a small
+    column inside a large one). A numeric query column keeps the disjoint union: numbers are
+    no vocabulary, and unrelated numeric columns share their values."""
+    na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
+    w = np.array([0.0 if q.numeric else q.unseen * min(1.0, SMALL_SAMPLE / max(len(q.tokens), 1))
+                  for q in qs], dtype=np.float64)[:, None]
+    nb = np.asarray(nb, dtype=np.float64)[None, :]
+    w = w * np.clip(1 - na / np.maximum(nb, 1), 0, 1)
+    pair = na + nb
+    lake = np.maximum(float(lp.vocabulary), pair)
+    return np.exp((1 - w) * np.log(pair) + w * np.log(lake))
 
 
 def overlaps(index, tokens: list, hashes: np.ndarray | None = None) -> np.ndarray:
@@ -276,7 +303,7 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     sem = semantic if semantic is not None else \
         cosine(np.stack([q.vector for q in qs]), part.vectors)
     ev = {"set": set_statistic(overlap[:, ids], np.array([len(q.tokens) for q in qs])[:, None],
-                               part.sizes[None, :]),
+                               part.sizes[None, :], set_population(qs, part.sizes, lp)),
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
           "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
     num = np.full((len(qs), len(ids)), np.nan)
@@ -496,7 +523,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         heads[i] = header_similarities(q.header, lp)
         if weights.get("set"):
             shares = np.flatnonzero(ov[i])
-            st = set_statistic(ov[i][shares], len(q.tokens), lp.sizes[shares])
+            st = set_statistic(ov[i][shares], len(q.tokens), lp.sizes[shares],
+                               set_population([q], lp.sizes[shares], lp)[0])
             order = np.argsort(-st, kind="stable")[:neighbours]
             cand_cols.update(shares[order][st[order] > 0].tolist())
         if weights.get("header"):

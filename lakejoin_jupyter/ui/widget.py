@@ -776,7 +776,7 @@ class DiscoveryWidget(W.VBox):
                     "title": "the table's rows (the Union action adds those the query lacks)"},
                    {"key": "alignment", "label": "query ← lake column", "kind": "text",
                     "shrink": True}]
-        rows = [{"rank": int(h.rank), "table": h.table, "aligned": f"{len(h.alignment)}/{m}",
+        rows = [{"rank": int(h.rank), "table": h.label, "aligned": f"{len(h.alignment)}/{m}",
                  "score": float(f"{h.score:.4g}"), "rows": int(h.rows),
                  "alignment": ", ".join(f"{a} ← {b}" for a, b, _ in h.alignment)} for h in hits]
         self._publish(columns, rows, "", result.empty_message if result is not None else
