@@ -79,6 +79,8 @@ class Query:
     row_counts: dict | None = None    # multi-column: query rows per key tuple
     origin: str | None = None         # the lake table the query was read from, if known
     chain: tuple = ()                 # lake tables joined into the query frame
+    partners: tuple = ()              # category columns of the frame making a key with the
+                                      # (one, integer) query column (docs/algorithms/hits.md)
     cache: dict = field(default_factory=dict, repr=False)   # per generation: sorted ids, rows
 
     @property
@@ -125,13 +127,14 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         frame = query[list(cols)]
         origin = query.attrs.get("lakejoin_table")
         if origin and exclude_self:   # a lake table loaded with engine.table(): skip itself
-            q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes)
+            q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes,
+                             whole=query)
             try:
                 q.exclude = {index.find_column(origin, c) for c in cols}
             except KeyError:
                 pass
         else:
-            q = _frame_query(index, frame, tuple(cols), "DataFrame", notes)
+            q = _frame_query(index, frame, tuple(cols), "DataFrame", notes, whole=query)
         q.frame_columns = tuple(query.columns)
         q.origin = origin or None
         q.chain = tuple(t for t in joined_tables(query) if t != origin)
@@ -220,8 +223,10 @@ def _collect_spark(sdf, cols, max_values):
 
 
 def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: list,
-                 weights: np.ndarray | None = None) -> Query:
-    """``weights``: rows each row of ``frame`` stands for (a Spark query's distinct keys)."""
+                 weights: np.ndarray | None = None, whole: pd.DataFrame | None = None) -> Query:
+    """``weights``: rows each row of ``frame`` stands for (a Spark query's distinct keys);
+    ``whole``: the user's pandas frame, whose category columns may make a key with a
+    one-column query (:func:`frame_partners`)."""
     norm = {c: normalize_many(frame[c].tolist()) for c in cols}
     first = cols[0]
     display: dict = {}
@@ -247,10 +252,66 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
         for t, n in zip(zip(*(norm[c] for c in cols)), w.tolist()):
             if None not in t:
                 row_counts[t] = row_counts.get(t, 0) + n
+    token_rows = per_token.reindex(tokens).to_numpy(dtype=np.int64)
+    partners = ()
+    if whole is not None and len(cols) == 1 and weights is None:
+        partners = frame_partners(whole, first, norm[first], tokens, token_rows)
     return Query(columns=cols, tokens=tokens, size=len(tokens), source=source, display=display,
-                 rows=rows, frame=frame, notes=list(notes),
-                 token_rows=per_token.reindex(tokens).to_numpy(dtype=np.int64),
-                 n_rows=int(w.sum()), row_counts=row_counts)
+                 rows=rows, frame=frame, notes=list(notes), token_rows=token_rows,
+                 n_rows=int(w.sum()), row_counts=row_counts, partners=partners)
+
+
+def _row_codes(column: pd.Series) -> tuple[np.ndarray, list] | None:
+    """(a code per row of the column's normalized value, -1: none; its distinct values),
+    normalizing each distinct cell once; None for cells that cannot be compared (lists)."""
+    try:
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    except TypeError:
+        return None
+    return _token_codes(normalize_many(pd.Series(uniques, dtype=object).tolist()), codes)
+
+
+def _token_codes(tokens: list, codes: np.ndarray | None = None) -> tuple[np.ndarray, list]:
+    """(a code per row, -1: none; the distinct tokens) of ``tokens`` (one per row, or per
+    distinct cell with ``codes`` the cell of each row)."""
+    tcodes, distinct = pd.factorize(pd.Series(tokens, dtype=object), use_na_sentinel=True)
+    if codes is not None:
+        tcodes = np.append(tcodes, -1)[codes]     # a null cell (-1) has no token
+    return np.asarray(tcodes, dtype=np.int64), list(distinct)
+
+
+def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
+                   token_rows: np.ndarray) -> tuple:
+    """The category columns of ``frame`` that make a key with its ``column`` (its token per
+    row ``row_tokens``, distinct ``tokens`` and their rows) when its values are integers
+    that repeat, by the rule of a lake column's (``Engine._key_partners``), checked exactly
+    on the frame's rows: text, not nearly unique, with no more distinct values than the
+    column, they tell apart the rows of each repeated value, and not by chance."""
+    from .index.mate_arrays import pair_partners
+    from .indexing.profile import tokens_type
+    if (not len(token_rows) or int(np.max(token_rows)) < 2
+            or not all(t.lstrip("-").isdigit() for t in tokens)):
+        return ()
+    names, codes = [], []
+    for c in frame.columns:
+        col = frame[c]
+        if c == column or isinstance(col, pd.DataFrame) or not (
+                pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
+                or isinstance(col.dtype, pd.CategoricalDtype)):
+            continue                  # typed numbers, booleans and dates are no category
+        got = _row_codes(col)
+        if got is None:
+            continue
+        rows, distinct = got
+        n, keyed = len(distinct), int((rows >= 0).sum())
+        if 0 < n < preview.TYPE_SHARE * keyed and n <= len(tokens) \
+                and tokens_type(distinct) == "string":
+            names.append(c)
+            codes.append(rows)
+    if not names:
+        return ()
+    key = _token_codes(row_tokens)[0]
+    return tuple(names[i] for i in pair_partners(key, codes, KEY_PARTNER_CHANCE))
 
 
 def _lake_query(index, table, cols, exclude_self) -> Query:
@@ -1147,11 +1208,14 @@ class Engine:
 
     @staticmethod
     def _query_kind(q: Query) -> tuple[str | None, str | None]:
-        """(key kind, warning) of a one-column query (join/preview.py ``query_kind``)."""
+        """(key kind, warning) of a one-column query (join/preview.py ``query_kind``), its
+        values read as unique when they make a key with a category column of the frame
+        (``Query.partners``), as a lake column's are."""
         if q.n_columns > 1:
             return None, None
         if "kind" not in q.cache:
-            q.cache["kind"] = preview.query_kind(q.tokens, q.token_rows)
+            q.cache["kind"] = preview.query_kind(q.tokens, q.token_rows,
+                                                 paired=bool(q.partners))
         return q.cache["kind"]
 
     def _query_side(self, q: Query, gen) -> tuple[np.ndarray, np.ndarray]:
