@@ -360,6 +360,34 @@ def index_table(index: LakeIndex, table, max_rows: int | None = None,
     return lake_table(find_table(index, table), max_rows, types=types)
 
 
+def element_table(table: LakeTable, columns=None) -> tuple[pd.DataFrame, tuple]:
+    """(frame, its exploded columns): a lake table as Auto-Join and the fuzzy join learn on
+    it, the text the index read, with its list columns among ``columns`` (all when None) one
+    row per element, as the equi-join explodes them (join/execute.py ``explode_pandas``), the
+    element as the text its key reads (``keys.lake_text``); its other list columns, whose
+    JSON text no join key reads, left out."""
+    from .join.keys import lake_text
+    frame = lake_table(table)
+    lists = [c for c in table.lists if c in frame.columns]
+    if not lists:
+        return frame, ()
+    wanted = set(lists if columns is None else _as_columns(columns))
+    explode = tuple(c for c in lists if c in wanted)
+    attrs = dict(frame.attrs)
+    frame = frame.drop(columns=[c for c in lists if c not in explode])
+    if explode:
+        typed = lake_table(table, types=True, warn_changed=False)
+        for c in explode:
+            frame[c] = typed[c].to_numpy(dtype=object)
+        for c in explode:
+            frame = frame.explode(c, ignore_index=True)
+        for c in explode:
+            text = lake_text(frame[c])
+            frame[c] = text.where(text.notna(), None).astype(object)
+    frame.attrs = attrs
+    return frame, explode
+
+
 # a lake table this large (rows), and this many times the query's rows, is joined by Auto-Join
 # through the transformation search's hit when the index has it (Engine.autojoin)
 LARGE_PARTNER = (50_000, 20)
@@ -534,7 +562,7 @@ class Hit(Joinable):
                                    list(self.columns), **options)
         from .join.autojoin.dsl import Program
         table = find_table(engine.index, self.table_id)
-        whole = lake_table(table)
+        whole, explode = element_table(table, [self.column])     # a list column: its elements
         program = Program.from_json(self.details["program_json"])
         rows = transform_discovery.partner_rows(
             program, self.details.get("direction") == "query -> lake",
@@ -552,7 +580,7 @@ class Hit(Joinable):
             wider = self._autojoin_on(frame, left_on, whole, rows, None, options)
             if wider.found and _narrower_join(wider, result):
                 result = wider
-        result.lake = table
+        result.lake, result.explode = table, explode
         return result
 
     def _autojoin_on(self, frame, left_on, whole, rows, columns, options):
@@ -1526,10 +1554,11 @@ class Engine:
             hit = self._transform_hit(df, column, lake, other_column)
             if hit is not None:
                 return hit.autojoin(df, **options)
-            other = lake_table(lake)
+            other, explode = element_table(lake, other_column)   # list columns: by element
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
-        result.lake = lake
+        if lake is not None:
+            result.lake, result.explode = lake, explode
         return result
 
     def _transform_hit(self, df, column, lake, other_column):
@@ -1565,7 +1594,9 @@ class Engine:
         if isinstance(left, str):
             self.check_present()
             lake = find_table(self.index, left)
-            left = lake_table(lake)
+            lcol = on if isinstance(on, str) else on[0] if isinstance(on, (tuple, list)) \
+                and len(on) == 2 else None
+            left = element_table(lake, [lcol])[0]      # a list column: by element
         right = self.table(right) if isinstance(right, str) else right
         result = fuzzy_join(left, right, on=on, precision_target=precision_target, **kw)
         result.lake = lake
