@@ -1138,7 +1138,7 @@ class Engine:
     def _lake_cells(self, table_id: int, column: str) -> list:
         """A lake column's cells as written, the last few read kept (searches of one session
         meet the same tables again)."""
-        kept = self.__dict__.setdefault("_cells_kept", {})
+        kept = self._cells_kept
         key = (int(table_id), str(column))
         if key not in kept:
             if len(kept) >= CELLS_KEPT:
@@ -1146,10 +1146,20 @@ class Engine:
             kept[key] = lake_table(find_table(self.index, table_id))[column].tolist()
         return kept[key]
 
+    @cached_property
+    def _cells_kept(self) -> dict:
+        """(table id, column) -> its cells as written, the last ``CELLS_KEPT`` read."""
+        return {}
+
     # ------------------------------------------------------------------ what a join would do
     @cached_property
     def _catalog(self) -> "_Catalog":
         return _Catalog(self.index)
+
+    @cached_property
+    def _column_kinds(self) -> dict:
+        """column id -> (key kind, warning): :meth:`column_kind`'s answers, each computed once."""
+        return {}
 
     def _annotate(self, hits: list, q: Query) -> None:
         """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
@@ -1276,7 +1286,7 @@ class Engine:
 
     def column_kind(self, column_id: int) -> tuple[str, str | None]:
         """(key kind, warning or None) of a lake column (join/preview.py ``key_kind``)."""
-        kinds = self.__dict__.setdefault("_column_kinds", {})
+        kinds = self._column_kinds
         if column_id in kinds:
             return kinds[column_id]
         cat = self._catalog
@@ -1487,10 +1497,10 @@ class Engine:
         rows are the query and the table is left out of its own results."""
         from .join.union import UnionHit, UnionResult
         from .search import union as union_search
-        if not isinstance(k, (int, np.integer)) or k < 1:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
             raise QueryError(f"k must be a positive integer (got {k!r}).")
         self.check_present()
-        if isinstance(df, (str, Path, LakeTable)) and not isinstance(df, bool):
+        if isinstance(df, (str, Path, LakeTable)):
             df = self.table(df.name if isinstance(df, LakeTable) else str(df))
         spark = is_spark_frame(df)
         if spark:
@@ -1498,8 +1508,9 @@ class Engine:
         elif isinstance(df, pd.DataFrame):
             frame = df
         else:
-            raise QueryError(f"search_unionable takes a pandas or Spark DataFrame or the name "
-                             f"of a lake table, not a {type(df).__name__}.")
+            raise QueryError(f"search_unionable searches with a pandas or Spark DataFrame or "
+                             f"the name of a lake table (a string or a Path); got "
+                             f"{a_kind(df)}.")
         if columns is not None:
             cols = list(_as_columns(columns))
             _check_columns(frame.columns, cols)
