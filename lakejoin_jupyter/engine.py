@@ -81,6 +81,7 @@ class Query:
     chain: tuple = ()                 # lake tables joined into the query frame
     partners: tuple = ()              # category columns of the frame making a key with the
                                       # (one, integer) query column (docs/algorithms/hits.md)
+    column_id: int | None = None      # the lake column named as the query, if it is one
     cache: dict = field(default_factory=dict, repr=False)   # per generation: sorted ids, rows
 
     @property
@@ -349,7 +350,7 @@ def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
                  source=f"lake table {table}", display={t: t for t in tokens},
                  exclude={cid} if exclude_self else set(),
                  token_rows=rows[order].astype(np.int64), n_rows=max(n_rows, int(rows.sum())),
-                 origin=str(table))
+                 origin=str(table), column_id=int(cid))
 
 
 def index_table(index: LakeIndex, table, max_rows: int | None = None,
@@ -1244,16 +1245,20 @@ class Engine:
         hit_rows = sum(int(n) for t, n in zip(q.tokens, rows) if t in matched)
         return hit_rows / q.n_rows if q.n_rows else 0.0
 
-    @staticmethod
-    def _query_kind(q: Query) -> tuple[str | None, str | None]:
+    def _query_kind(self, q: Query) -> tuple[str | None, str | None]:
         """(key kind, warning) of a one-column query (join/preview.py ``query_kind``), its
         values read as unique when they make a key with a category column of the frame
-        (``Query.partners``), as a lake column's are."""
+        (``Query.partners``) or, for a lake column named as the query, of its table
+        (:meth:`_key_partners`), as a lake column's are."""
         if q.n_columns > 1:
             return None, None
         if "kind" not in q.cache:
-            q.cache["kind"] = preview.query_kind(q.tokens, q.token_rows,
-                                                 paired=bool(q.partners))
+            kind = preview.query_kind(q.tokens, q.token_rows, paired=bool(q.partners))
+            if kind[0] == "number" and q.column_id is not None \
+                    and self._catalog.type[q.column_id] == "integer" \
+                    and self._key_partners(q.column_id):
+                kind = preview.query_kind(q.tokens, q.token_rows, paired=True)
+            q.cache["kind"] = kind
         return q.cache["kind"]
 
     def _query_side(self, q: Query, gen) -> tuple[np.ndarray, np.ndarray]:

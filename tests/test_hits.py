@@ -516,6 +516,9 @@ def test_query_ports_repeating_per_protocol_are_an_identifier(spark, tmp_path):
     cid = int(cat.loc[cat["name"] == "port", "column_id"].iloc[0])
     own = engine.search(engine.table("net/services"), "port", k=None)
     assert engine._query_kind(own.query) == engine.column_kind(cid) == ("identifier", None)
+    named = engine.search("net/services", "port", k=None)       # the lake column itself
+    assert engine._query_kind(named.query) == ("identifier", None)
+    assert not any("the query column" in n for n in named.notes), named.notes
     # a protocol that does not tell the rows apart (each port twice under tcp): a measure
     twice = pd.DataFrame({"port": ports * 2, "proto": ["tcp"] * 100})
     res = engine.search(twice, "port", k=None, rank="useful")
