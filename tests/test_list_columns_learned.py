@@ -2,7 +2,8 @@
 lists) learn and join on its elements, as the equi-join does: ``engine.autojoin``, a "Needs a
 transformation" hit's ``hit.autojoin``, the Find transformation action and
 ``engine.fuzzy_join`` with the lake table as the reference give the lake table exploded and
-merged on the learned keys, and so does the code they write, run in a fresh namespace."""
+merged on the learned keys, and so does the code they write, run in a fresh namespace
+(pandas; Auto-Join with a Spark frame and its PySpark code too)."""
 import json
 
 import pandas as pd
@@ -108,3 +109,16 @@ def test_fuzzy_join_matches_the_elements_of_a_list_column(engine, table):
     joined = fj.join(TYPOS)
     assert cells(joined[want.columns]) == cells(want)
     pd.testing.assert_frame_equal(run_fresh(fj.code("q", "out"), "q", TYPOS)["out"], joined)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("table", list(TABLES))
+def test_autojoin_of_a_spark_frame_and_its_code_explode_the_list_column(engine, spark, table):
+    aj = engine.autojoin(QUERY, "host", table, "hosts")
+    sdf = spark.createDataFrame(QUERY)
+    want = sorted(cells(host_oracle()), key=repr)
+    cols = list(host_oracle().columns)
+    assert sorted(cells(aj.join(sdf).toPandas()[cols]), key=repr) == want
+    code = aj.code("sdf", "out", spark=True)
+    assert "F.explode_outer(F.col(" in code
+    assert sorted(cells(run_fresh(code, "sdf", sdf)["out"].toPandas()[cols]), key=repr) == want
