@@ -262,16 +262,6 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
                  n_rows=int(w.sum()), row_counts=row_counts, partners=partners)
 
 
-def _row_codes(column: pd.Series) -> tuple[np.ndarray, list] | None:
-    """(a code per row of the column's normalized value, -1: none; its distinct values),
-    normalizing each distinct cell once; None for cells that cannot be compared (lists)."""
-    try:
-        codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    except TypeError:
-        return None
-    return _token_codes(normalize_many(pd.Series(uniques, dtype=object).tolist()), codes)
-
-
 def _token_codes(tokens: list, codes: np.ndarray | None = None) -> tuple[np.ndarray, list]:
     """(a code per row, -1: none; the distinct tokens) of ``tokens`` (one per row, or per
     distinct cell with ``codes`` the cell of each row)."""
@@ -281,18 +271,30 @@ def _token_codes(tokens: list, codes: np.ndarray | None = None) -> tuple[np.ndar
     return np.asarray(tcodes, dtype=np.int64), list(distinct)
 
 
+def _pairs_repeat(key: np.ndarray, codes: np.ndarray) -> bool:
+    """Some row of ``key`` lacks a code, or two rows hold the same (key, code) pair."""
+    if (codes < 0).any():
+        return True
+    both = np.sort(key * (int(codes.max(initial=0)) + 1) + codes)
+    return bool((both[1:] == both[:-1]).any())
+
+
 def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
                    token_rows: np.ndarray) -> tuple:
     """The category columns of ``frame`` that make a key with its ``column`` (its token per
     row ``row_tokens``, distinct ``tokens`` and their rows) when its values are integers
     that repeat, by the rule of a lake column's (``Engine._key_partners``), checked exactly
     on the frame's rows: text, not nearly unique, with no more distinct values than the
-    column, they tell apart the rows of each repeated value, and not by chance."""
+    column, they tell apart the rows of each repeated value, and not by chance. A column
+    whose cells as written already repeat a pair with a repeated value (normalizing only
+    merges cells), or hold fewer values than such a value's rows, is not normalized."""
     from .index.mate_arrays import pair_partners
     from .indexing.profile import tokens_type
     if (not len(token_rows) or int(np.max(token_rows)) < 2
             or not all(t.lstrip("-").isdigit() for t in tokens)):
         return ()
+    most = int(np.max(token_rows))
+    key = repeated = None
     names, codes = [], []
     for c in frame.columns:
         col = frame[c]
@@ -300,10 +302,22 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
                 pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
                 or isinstance(col.dtype, pd.CategoricalDtype)):
             continue                  # typed numbers, booleans and dates are no category
-        got = _row_codes(col)
-        if got is None:
-            continue
-        rows, distinct = got
+        if key is None:
+            key = _token_codes(row_tokens)[0]
+            _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+            repeated = (key >= 0) & (counts[inverse] > 1)
+        if pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
+            # mixed cells: factorize would merge 1, 1.0 and True, whose tokens differ
+            try:
+                rows, distinct = _token_codes(normalize_many(col.tolist()))
+            except TypeError:         # cells that cannot be compared (lists)
+                continue
+        else:
+            cells, uniques = pd.factorize(col, use_na_sentinel=True)
+            if len(uniques) < most or _pairs_repeat(key[repeated], cells[repeated]):
+                continue
+            rows, distinct = _token_codes(normalize_many(pd.Series(uniques, dtype=object)
+                                                         .tolist()), cells)
         n, keyed = len(distinct), int((rows >= 0).sum())
         if 0 < n < preview.TYPE_SHARE * keyed and n <= len(tokens) \
                 and tokens_type(distinct) == "string":
@@ -311,7 +325,6 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
             codes.append(rows)
     if not names:
         return ()
-    key = _token_codes(row_tokens)[0]
     return tuple(names[i] for i in pair_partners(key, codes, KEY_PARTNER_CHANCE))
 
 

@@ -451,18 +451,23 @@ def test_port_numbers_have_one_kind_whichever_table_holds_them(spark, tmp_path):
         assert engine.column_kind(cid)[0] == "number", name
 
 
-@settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([80, 443, 8080, "80", None]),
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([5000 + i for i in range(8)] + ["5000", None]),
                           st.sampled_from(["tcp", "udp", "TCP", "quic", None]),
-                          st.sampled_from(["a", "b", "c", "d", "e", "f"]),
-                          st.integers(0, 3)), min_size=1, max_size=40))
-def test_query_frame_partners_follow_the_lake_rule(rows):
+                          st.sampled_from(["a", "b", "c", "d", "e", 1, True, "1"]),
+                          st.integers(0, 3)), min_size=30, max_size=60),
+       st.sampled_from([None, "proto", "tag"]))
+def test_query_frame_partners_follow_the_lake_rule(rows, unique):
     """A query frame's category columns that make a key with its integer column are the
     ones pandas says tell apart the rows of each repeated value (on normalized values),
     that are categories (text, not nearly unique, no more distinct values than the
-    column) and that would not do it by chance, as MATE's rule says of a lake table."""
+    column) and that would not do it by chance, as MATE's rule says of a lake table; cells
+    of mixed types (1, True, "1") are told apart as their tokens are."""
     from lakejoin_jupyter.engine import KEY_PARTNER_CHANCE, frame_partners
     df = pd.DataFrame(rows, columns=["port", "proto", "tag", "n"])
+    if unique:          # keep one row per (port, column) pair: the column may be a partner
+        df = df[~pd.DataFrame({c: normalize_many(df[c].tolist()) for c in ("port", unique)})
+                .duplicated().to_numpy()].reset_index(drop=True)
     toks = normalize_many(df["port"].tolist())
     present = [t for t in toks if t is not None]
     if not present:
@@ -479,6 +484,10 @@ def test_query_frame_partners_follow_the_lake_rule(rows):
         held = norm[c].dropna().value_counts()
         n = len(held)
         if df[c].dtype != object or not 0 < n < 0.9 * held.sum() or n > len(counts):
+            return False
+        ints = sum(1 for t in held.index if t.isdigit())
+        bools = sum(1 for t in held.index if t in ("true", "false", "t", "f", "y", "n"))
+        if max(ints, bools) >= 0.9 * n:         # the profile's integer or boolean: no category
             return False
         if not len(rep) or rep[c].isna().any() or rep.duplicated(["port", c]).any():
             return False

@@ -110,9 +110,9 @@ def pair_partners(key: np.ndarray, others, chance: float = 1.0) -> list:
     with about exp(-pairs x collision)). :meth:`MateArrays.key_partners` on the index's
     rows, the engine on a query frame's."""
     key = np.asarray(key, dtype=np.int64)
-    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    values, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
     repeated = (key >= 0) & (counts[inverse] > 1)
-    n = counts[np.unique(inverse[repeated])].astype(np.float64)   # rows per repeated value
+    n = counts[(values >= 0) & (counts > 1)].astype(np.float64)   # rows per repeated value
     pairs = float((n * (n - 1) / 2).sum())
     out = []
     for i, other in enumerate(others):
@@ -126,8 +126,8 @@ def pair_partners(key: np.ndarray, others, chance: float = 1.0) -> list:
         mine = other[repeated]
         if not (mine >= 0).all():
             continue
-        distinct = len(np.unique(key[repeated] * (int(mine.max()) + 1) + mine))
-        if distinct == int(repeated.sum()):
+        both = np.sort(key[repeated] * (int(mine.max()) + 1) + mine)
+        if not (both[1:] == both[:-1]).any():          # no two rows hold the same pair
             out.append(i)
     return out
 
