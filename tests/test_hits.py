@@ -9,7 +9,8 @@
   are marked as already joined;
 * an index of format version 1 opens with a note and estimated figures;
 * key kinds: years, small integers, decimals, identifiers, text; integers that repeat but
-  make a key with another column of their table, and composite keys unique per row.
+  make a key with another column of their table, or of the query frame (the same rule on
+  both sides), and composite keys unique per row.
 """
 import json
 import shutil

@@ -122,3 +122,21 @@ def test_autojoin_of_a_spark_frame_and_its_code_explode_the_list_column(engine, 
     code = aj.code("sdf", "out", spark=True)
     assert "F.explode_outer(F.col(" in code
     assert sorted(cells(run_fresh(code, "sdf", sdf)["out"].toPandas()[cols]), key=repr) == want
+
+
+@pytest.mark.spark
+def test_the_fuzzy_join_action_on_a_list_column_hit(engine):
+    from lakejoin_jupyter.actions import run_fuzzy
+    frame = pd.concat([TYPOS, pd.DataFrame({"fqdn": ["h30.dc1.example.org"]})],
+                      ignore_index=True)
+    hit = next(h for h in engine.search(frame, "fqdn", k=None)
+               if h.table == "net/racks.parquet" and h.column == "hosts")
+    out = run_fuzzy(engine, hit, frame)
+    assert out.ok, out.summary
+    m = out.result.matches()
+    assert set(m["left"]) <= set(exploded()["hosts"].dropna()), m
+    first = exploded().dropna(subset=["hosts"]).drop_duplicates("hosts")
+    key = frame["fqdn"].map(dict(zip(m["right"], m["left"])))
+    want = frame.assign(__k=key).merge(first, left_on="__k", right_on="hosts",
+                                       how="left").drop(columns="__k")
+    assert cells(out.joined[want.columns]) == cells(want)
