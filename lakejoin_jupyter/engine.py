@@ -79,6 +79,9 @@ class Query:
     row_counts: dict | None = None    # multi-column: query rows per key tuple
     origin: str | None = None         # the lake table the query was read from, if known
     chain: tuple = ()                 # lake tables joined into the query frame
+    partners: tuple = ()              # category columns of the frame making a key with the
+                                      # (one, integer) query column (docs/algorithms/hits.md)
+    column_id: int | None = None      # the lake column named as the query, if it is one
     cache: dict = field(default_factory=dict, repr=False)   # per generation: sorted ids, rows
 
     @property
@@ -125,13 +128,14 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         frame = query[list(cols)]
         origin = query.attrs.get("lakejoin_table")
         if origin and exclude_self:   # a lake table loaded with engine.table(): skip itself
-            q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes)
+            q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes,
+                             whole=query)
             try:
                 q.exclude = {index.find_column(origin, c) for c in cols}
             except KeyError:
                 pass
         else:
-            q = _frame_query(index, frame, tuple(cols), "DataFrame", notes)
+            q = _frame_query(index, frame, tuple(cols), "DataFrame", notes, whole=query)
         q.frame_columns = tuple(query.columns)
         q.origin = origin or None
         q.chain = tuple(t for t in joined_tables(query) if t != origin)
@@ -220,8 +224,10 @@ def _collect_spark(sdf, cols, max_values):
 
 
 def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: list,
-                 weights: np.ndarray | None = None) -> Query:
-    """``weights``: rows each row of ``frame`` stands for (a Spark query's distinct keys)."""
+                 weights: np.ndarray | None = None, whole: pd.DataFrame | None = None) -> Query:
+    """``weights``: rows each row of ``frame`` stands for (a Spark query's distinct keys);
+    ``whole``: the user's pandas frame, whose category columns may make a key with a
+    one-column query (:func:`frame_partners`)."""
     norm = {c: normalize_many(frame[c].tolist()) for c in cols}
     first = cols[0]
     display: dict = {}
@@ -247,10 +253,79 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
         for t, n in zip(zip(*(norm[c] for c in cols)), w.tolist()):
             if None not in t:
                 row_counts[t] = row_counts.get(t, 0) + n
+    token_rows = per_token.reindex(tokens).to_numpy(dtype=np.int64)
+    partners = ()
+    if whole is not None and len(cols) == 1 and weights is None:
+        partners = frame_partners(whole, first, norm[first], tokens, token_rows)
     return Query(columns=cols, tokens=tokens, size=len(tokens), source=source, display=display,
-                 rows=rows, frame=frame, notes=list(notes),
-                 token_rows=per_token.reindex(tokens).to_numpy(dtype=np.int64),
-                 n_rows=int(w.sum()), row_counts=row_counts)
+                 rows=rows, frame=frame, notes=list(notes), token_rows=token_rows,
+                 n_rows=int(w.sum()), row_counts=row_counts, partners=partners)
+
+
+def _token_codes(tokens: list, codes: np.ndarray | None = None) -> tuple[np.ndarray, list]:
+    """(a code per row, -1: none; the distinct tokens) of ``tokens`` (one per row, or per
+    distinct cell with ``codes`` the cell of each row)."""
+    tcodes, distinct = pd.factorize(pd.Series(tokens, dtype=object), use_na_sentinel=True)
+    if codes is not None:
+        tcodes = np.append(tcodes, -1)[codes]     # a null cell (-1) has no token
+    return np.asarray(tcodes, dtype=np.int64), list(distinct)
+
+
+def _pairs_repeat(key: np.ndarray, codes: np.ndarray) -> bool:
+    """Some row of ``key`` lacks a code, or two rows hold the same (key, code) pair."""
+    if (codes < 0).any():
+        return True
+    both = np.sort(key * (int(codes.max(initial=0)) + 1) + codes)
+    return bool((both[1:] == both[:-1]).any())
+
+
+def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
+                   token_rows: np.ndarray) -> tuple:
+    """The category columns of ``frame`` that make a key with its ``column`` (its token per
+    row ``row_tokens``, distinct ``tokens`` and their rows) when its values are integers
+    that repeat, by the rule of a lake column's (``Engine._key_partners``), checked exactly
+    on the frame's rows: text, not nearly unique, with no more distinct values than the
+    column, they tell apart the rows of each repeated value, and not by chance. A column
+    whose cells as written already repeat a pair with a repeated value (normalizing only
+    merges cells), or hold fewer values than such a value's rows, is not normalized."""
+    from .index.mate_arrays import pair_partners
+    from .indexing.profile import tokens_type
+    if (not len(token_rows) or int(np.max(token_rows)) < 2
+            or not all(t.lstrip("-").isdigit() for t in tokens)):
+        return ()
+    most = int(np.max(token_rows))
+    key = repeated = None
+    names, codes = [], []
+    for c in frame.columns:
+        col = frame[c]
+        if c == column or isinstance(col, pd.DataFrame) or not (
+                pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
+                or isinstance(col.dtype, pd.CategoricalDtype)):
+            continue                  # typed numbers, booleans and dates are no category
+        if key is None:
+            key = _token_codes(row_tokens)[0]
+            _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+            repeated = (key >= 0) & (counts[inverse] > 1)
+        if pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
+            # mixed cells: factorize would merge 1, 1.0 and True, whose tokens differ
+            try:
+                rows, distinct = _token_codes(normalize_many(col.tolist()))
+            except TypeError:         # cells that cannot be compared (lists)
+                continue
+        else:
+            cells, uniques = pd.factorize(col, use_na_sentinel=True)
+            if len(uniques) < most or _pairs_repeat(key[repeated], cells[repeated]):
+                continue
+            rows, distinct = _token_codes(normalize_many(pd.Series(uniques, dtype=object)
+                                                         .tolist()), cells)
+        n, keyed = len(distinct), int((rows >= 0).sum())
+        if 0 < n < preview.TYPE_SHARE * keyed and n <= len(tokens) \
+                and tokens_type(distinct) == "string":
+            names.append(c)
+            codes.append(rows)
+    if not names:
+        return ()
+    return tuple(names[i] for i in pair_partners(key, codes, KEY_PARTNER_CHANCE))
 
 
 def _lake_query(index, table, cols, exclude_self) -> Query:
@@ -288,7 +363,7 @@ def _column_id_query(index: LakeIndex, cid: int, exclude_self: bool) -> Query:
                  source=f"lake table {table}", display={t: t for t in tokens},
                  exclude={cid} if exclude_self else set(),
                  token_rows=rows[order].astype(np.int64), n_rows=max(n_rows, int(rows.sum())),
-                 origin=str(table))
+                 origin=str(table), column_id=int(cid))
 
 
 def index_table(index: LakeIndex, table, max_rows: int | None = None,
@@ -297,6 +372,34 @@ def index_table(index: LakeIndex, table, max_rows: int | None = None,
     column types), read with the same parser as the build; ``table``: its name, path, file
     or table id."""
     return lake_table(find_table(index, table), max_rows, types=types)
+
+
+def element_table(table: LakeTable, columns=None) -> tuple[pd.DataFrame, tuple]:
+    """(frame, its exploded columns): a lake table as Auto-Join and the fuzzy join learn on
+    it, the text the index read, with its list columns among ``columns`` (all when None) one
+    row per element, as the equi-join explodes them (join/execute.py ``explode_pandas``), the
+    element as the text its key reads (``keys.lake_text``); its other list columns, whose
+    JSON text no join key reads, left out."""
+    from .join.keys import lake_text
+    frame = lake_table(table)
+    lists = [c for c in table.lists if c in frame.columns]
+    if not lists:
+        return frame, ()
+    wanted = set(lists if columns is None else _as_columns(columns))
+    explode = tuple(c for c in lists if c in wanted)
+    attrs = dict(frame.attrs)
+    frame = frame.drop(columns=[c for c in lists if c not in explode])
+    if explode:
+        typed = lake_table(table, types=True, warn_changed=False)
+        for c in explode:
+            frame[c] = typed[c].to_numpy(dtype=object)
+        for c in explode:
+            frame = frame.explode(c, ignore_index=True)
+        for c in explode:
+            text = lake_text(frame[c])
+            frame[c] = text.where(text.notna(), None).astype(object)
+    frame.attrs = attrs
+    return frame, explode
 
 
 # a lake table this large (rows), and this many times the query's rows, is joined by Auto-Join
@@ -473,7 +576,7 @@ class Hit(Joinable):
                                    list(self.columns), **options)
         from .join.autojoin.dsl import Program
         table = find_table(engine.index, self.table_id)
-        whole = lake_table(table)
+        whole, explode = element_table(table, [self.column])     # a list column: its elements
         program = Program.from_json(self.details["program_json"])
         rows = transform_discovery.partner_rows(
             program, self.details.get("direction") == "query -> lake",
@@ -491,7 +594,7 @@ class Hit(Joinable):
             wider = self._autojoin_on(frame, left_on, whole, rows, None, options)
             if wider.found and _narrower_join(wider, result):
                 result = wider
-        result.lake = table
+        result.lake, result.explode = table, explode
         return result
 
     def _autojoin_on(self, frame, left_on, whole, rows, columns, options):
@@ -1049,7 +1152,7 @@ class Engine:
     def _lake_cells(self, table_id: int, column: str) -> list:
         """A lake column's cells as written, the last few read kept (searches of one session
         meet the same tables again)."""
-        kept = self.__dict__.setdefault("_cells_kept", {})
+        kept = self._cells_kept
         key = (int(table_id), str(column))
         if key not in kept:
             if len(kept) >= CELLS_KEPT:
@@ -1057,10 +1160,20 @@ class Engine:
             kept[key] = lake_table(find_table(self.index, table_id))[column].tolist()
         return kept[key]
 
+    @cached_property
+    def _cells_kept(self) -> dict:
+        """(table id, column) -> its cells as written, the last ``CELLS_KEPT`` read."""
+        return {}
+
     # ------------------------------------------------------------------ what a join would do
     @cached_property
     def _catalog(self) -> "_Catalog":
         return _Catalog(self.index)
+
+    @cached_property
+    def _column_kinds(self) -> dict:
+        """column id -> (key kind, warning): :meth:`column_kind`'s answers, each computed once."""
+        return {}
 
     def _annotate(self, hits: list, q: Query) -> None:
         """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
@@ -1145,13 +1258,20 @@ class Engine:
         hit_rows = sum(int(n) for t, n in zip(q.tokens, rows) if t in matched)
         return hit_rows / q.n_rows if q.n_rows else 0.0
 
-    @staticmethod
-    def _query_kind(q: Query) -> tuple[str | None, str | None]:
-        """(key kind, warning) of a one-column query (join/preview.py ``query_kind``)."""
+    def _query_kind(self, q: Query) -> tuple[str | None, str | None]:
+        """(key kind, warning) of a one-column query (join/preview.py ``query_kind``), its
+        values read as unique when they make a key with a category column of the frame
+        (``Query.partners``) or, for a lake column named as the query, of its table
+        (:meth:`_key_partners`), as a lake column's are."""
         if q.n_columns > 1:
             return None, None
         if "kind" not in q.cache:
-            q.cache["kind"] = preview.query_kind(q.tokens, q.token_rows)
+            kind = preview.query_kind(q.tokens, q.token_rows, paired=bool(q.partners))
+            if kind[0] == "number" and q.column_id is not None \
+                    and self._catalog.type[q.column_id] == "integer" \
+                    and self._key_partners(q.column_id):
+                kind = preview.query_kind(q.tokens, q.token_rows, paired=True)
+            q.cache["kind"] = kind
         return q.cache["kind"]
 
     def _query_side(self, q: Query, gen) -> tuple[np.ndarray, np.ndarray]:
@@ -1184,7 +1304,7 @@ class Engine:
 
     def column_kind(self, column_id: int) -> tuple[str, str | None]:
         """(key kind, warning or None) of a lake column (join/preview.py ``key_kind``)."""
-        kinds = self.__dict__.setdefault("_column_kinds", {})
+        kinds = self._column_kinds
         if column_id in kinds:
             return kinds[column_id]
         cat = self._catalog
@@ -1399,10 +1519,10 @@ class Engine:
         out."""
         from .join.union import UnionHit, UnionResult
         from .search import union as union_search
-        if not isinstance(k, (int, np.integer)) or k < 1:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
             raise QueryError(f"k must be a positive integer (got {k!r}).")
         self.check_present()
-        if isinstance(df, (str, Path, LakeTable)) and not isinstance(df, bool):
+        if isinstance(df, (str, Path, LakeTable)):
             df = self.table(df.name if isinstance(df, LakeTable) else str(df))
         spark = is_spark_frame(df)
         if spark:
@@ -1410,8 +1530,9 @@ class Engine:
         elif isinstance(df, pd.DataFrame):
             frame = df
         else:
-            raise QueryError(f"search_unionable takes a pandas or Spark DataFrame or the name "
-                             f"of a lake table, not a {type(df).__name__}.")
+            raise QueryError(f"search_unionable searches with a pandas or Spark DataFrame or "
+                             f"the name of a lake table (a string or a Path); got "
+                             f"{a_kind(df)}.")
         if columns is not None:
             cols = list(_as_columns(columns))
             _check_columns(frame.columns, cols)
@@ -1502,10 +1623,11 @@ class Engine:
             hit = self._transform_hit(df, column, lake, other_column)
             if hit is not None:
                 return hit.autojoin(df, **options)
-            other = lake_table(lake)
+            other, explode = element_table(lake, other_column)   # list columns: by element
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
-        result.lake = lake
+        if lake is not None:
+            result.lake, result.explode = lake, explode
         return result
 
     def _transform_hit(self, df, column, lake, other_column):
@@ -1541,7 +1663,9 @@ class Engine:
         if isinstance(left, str):
             self.check_present()
             lake = find_table(self.index, left)
-            left = lake_table(lake)
+            lcol = on if isinstance(on, str) else on[0] if isinstance(on, (tuple, list)) \
+                and len(on) == 2 else None
+            left = element_table(lake, [lcol])[0]      # a list column: by element
         right = self.table(right) if isinstance(right, str) else right
         result = fuzzy_join(left, right, on=on, precision_target=precision_target, **kw)
         result.lake = lake

@@ -544,3 +544,29 @@ def test_cli_suggests_only_indexed_tables(spark, tmp_path, capsys):
     assert "e.g. 'b/people'" in err and "a/array" not in err
     assert cli(["search", str(tmp_path / "i"), "-t", "a/array", "-c", "email"]) == 1
     assert "'a/array' was skipped when the index was built" in capsys.readouterr().err
+
+
+def test_engine_caches_are_plain_attributes(demo_index_path, monkeypatch):
+    """The engine's per-column caches are attributes of their own (empty on a fresh engine):
+    ``column_kind`` computes a column's kind once and keeps it in ``_column_kinds``;
+    ``_lake_cells`` keeps the last ``CELLS_KEPT`` columns read in ``_cells_kept``."""
+    from lakejoin_jupyter import engine as engine_module
+    from lakejoin_jupyter.join import preview
+    engine = open_index(demo_index_path)
+    assert engine._column_kinds == {} and engine._cells_kept == {}
+    calls = []
+    key_kind = preview.key_kind
+    monkeypatch.setattr(preview, "key_kind", lambda *a, **k: calls.append(a) or key_kind(*a, **k))
+    first = engine.column_kind(0)
+    n = len(calls)
+    assert engine.column_kind(0) == first and len(calls) == n > 0
+    assert engine._column_kinds == {0: first}
+    cols = engine.index.columns
+    reads = []
+    lake_table = engine_module.lake_table
+    monkeypatch.setattr(engine_module, "lake_table", lambda t, *a, **k: reads.append(t.name)
+                        or lake_table(t, *a, **k))
+    first_col = cols.iloc[0]
+    cells = engine._lake_cells(int(first_col["table_id"]), str(first_col["name"]))
+    assert engine._lake_cells(int(first_col["table_id"]), str(first_col["name"])) == cells
+    assert len(reads) == 1 and list(engine._cells_kept.values()) == [cells]

@@ -9,7 +9,8 @@
   are marked as already joined;
 * an index of format version 1 opens with a note and estimated figures;
 * key kinds: years, small integers, decimals, identifiers, text; integers that repeat but
-  make a key with another column of their table, and composite keys unique per row.
+  make a key with another column of their table, or of the query frame (the same rule on
+  both sides), and composite keys unique per row.
 """
 import json
 import shutil
@@ -449,3 +450,109 @@ def test_port_numbers_have_one_kind_whichever_table_holds_them(spark, tmp_path):
     for name in ("rank", "hits"):
         cid = int(cat.loc[cat["name"] == name, "column_id"].iloc[0])
         assert engine.column_kind(cid)[0] == "number", name
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([5000 + i for i in range(8)] + ["5000", None]),
+                          st.sampled_from(["tcp", "udp", "TCP", "quic", None]),
+                          st.sampled_from(["a", "b", "c", "d", "e", 1, True, "1"]),
+                          st.integers(0, 3)), min_size=30, max_size=60),
+       st.sampled_from([None, "proto", "tag"]))
+def test_query_frame_partners_follow_the_lake_rule(rows, unique):
+    """A query frame's category columns that make a key with its integer column are the
+    ones pandas says tell apart the rows of each repeated value (on normalized values),
+    that are categories (text, not nearly unique, no more distinct values than the
+    column) and that would not do it by chance, as MATE's rule says of a lake table; cells
+    of mixed types (1, True, "1") are told apart as their tokens are."""
+    from lakejoin_jupyter.engine import KEY_PARTNER_CHANCE, frame_partners
+    df = pd.DataFrame(rows, columns=["port", "proto", "tag", "n"])
+    if unique:          # keep one row per (port, column) pair: the column may be a partner
+        df = df[~pd.DataFrame({c: normalize_many(df[c].tolist()) for c in ("port", unique)})
+                .duplicated().to_numpy()].reset_index(drop=True)
+    toks = normalize_many(df["port"].tolist())
+    present = [t for t in toks if t is not None]
+    if not present:
+        return
+    per = pd.Series(present).value_counts().sort_index()
+    got = frame_partners(df, "port", toks, list(per.index), per.to_numpy())
+    norm = pd.DataFrame({c: normalize_many(df[c].tolist()) for c in df.columns})
+    keyed = norm[norm["port"].notna()]
+    counts = keyed["port"].value_counts()
+    rep = keyed[keyed["port"].isin(counts.index[counts > 1])]
+    pairs = sum(n * (n - 1) / 2 for n in counts)
+
+    def partner(c):
+        held = norm[c].dropna().value_counts()
+        n = len(held)
+        if df[c].dtype != object or not 0 < n < 0.9 * held.sum() or n > len(counts):
+            return False
+        ints = sum(1 for t in held.index if t.isdigit())
+        bools = sum(1 for t in held.index if t in ("true", "false", "t", "f", "y", "n"))
+        if max(ints, bools) >= 0.9 * n:         # the profile's integer or boolean: no category
+            return False
+        if not len(rep) or rep[c].isna().any() or rep.duplicated(["port", c]).any():
+            return False
+        return pairs * float((held ** 2).sum() / held.sum() ** 2) >= -np.log(KEY_PARTNER_CHANCE)
+    assert list(got) == [c for c in ("proto", "tag") if partner(c)]
+
+
+@pytest.mark.spark
+def test_query_ports_repeating_per_protocol_are_an_identifier(spark, tmp_path):
+    """The query column's kind follows the lake's pairing rule, on the query frame: ports
+    that repeat once per protocol, a key with it, are an identifier (no "coincidental"
+    warning), the same kind as the lake gives the same table. So rank="useful" puts the
+    port registry (80 % of the rows) before a count column that shares every value by
+    coincidence; a frame whose protocol does not tell its rows apart keeps the warning."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    ports = list(range(5000, 5050))
+    services = pd.DataFrame({"port": ports[:40] * 2, "proto": ["tcp"] * 40 + ["udp"] * 40,
+                             "service": [f"svc{i}" for i in range(80)]})
+    visits = pd.DataFrame({"visitors": ports * 2,
+                           "day": [f"2024-01-{1 + i % 28:02d}" for i in range(100)]})
+    root = write_lake(tmp_path / "lake", {"net/services.csv": services,
+                                          "web/visits.csv": visits})
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    query = pd.DataFrame({"port": ports * 2, "proto": ["tcp"] * 50 + ["udp"] * 50})
+    res = engine.search(query, "port", k=None, rank="useful")
+    assert [h.table for h in res] == ["net/services", "web/visits"], res
+    assert not any("the query column" in n for n in res.notes), res.notes
+    first, second = res
+    assert (first.key_kind, first.key_warning) == ("identifier", None)
+    assert second.key_kind == "number" and first.usefulness > second.usefulness
+    # the same table as the lake's column and as a query frame: the same kind
+    cat = engine.index.columns
+    cid = int(cat.loc[cat["name"] == "port", "column_id"].iloc[0])
+    own = engine.search(engine.table("net/services"), "port", k=None)
+    assert engine._query_kind(own.query) == engine.column_kind(cid) == ("identifier", None)
+    named = engine.search("net/services", "port", k=None)       # the lake column itself
+    assert engine._query_kind(named.query) == ("identifier", None)
+    assert not any("the query column" in n for n in named.notes), named.notes
+    # a protocol that does not tell the rows apart (each port twice under tcp): a measure
+    twice = pd.DataFrame({"port": ports * 2, "proto": ["tcp"] * 100})
+    res = engine.search(twice, "port", k=None, rank="useful")
+    assert any("the query column holds integers that repeat" in n for n in res.notes)
+
+
+def test_tokens_type_is_the_profile_type():
+    """The type a query frame's candidate category gets (``tokens_type``) is the one the
+    build's profile gives a lake column of the same distinct tokens."""
+    import pyarrow as pa
+    from lakejoin_jupyter.indexing.profile import ColumnBatch, profile_columns, tokens_type
+    columns = [["tcp", "udp"], ["1", "2", "3"], ["1", "2.5"], ["2024-01-02", "03/04/2020"],
+               ["true", "no"], ["tcp", "1", "2", "3", "4", "5", "6", "7", "8", "9"],
+               [str(i) for i in range(10)] + ["x"], ["1e5", "-.5", "7"], ["t", "f", "tcp"]]
+    vocab = sorted({t for c in columns for t in c})
+    where = {t: i for i, t in enumerate(vocab)}
+    pairs = sorted((c, where[t]) for c, toks in enumerate(columns) for t in toks)
+    pair_col = np.array([c for c, _ in pairs])
+    raw = [(c, t) for c, toks in enumerate(columns) for t in toks]
+    batch = ColumnBatch(
+        n_columns=len(columns), raw_col=np.array([c for c, _ in raw]),
+        raw_text=pa.array([t for _, t in raw]), raw_n=np.ones(len(raw), dtype=np.int64),
+        raw_tok=np.array([where[t] for _, t in raw]), tokens=pa.array(vocab),
+        pair_col=pair_col, pair_tok=np.array([t for _, t in pairs]),
+        pair_ptr=np.searchsorted(pair_col, np.arange(len(columns) + 1)),
+        n_values=np.array([len(c) for c in columns]))
+    assert [tokens_type(c) for c in columns] == list(profile_columns(batch)["type"])

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from lakejoin_jupyter.errors import QueryError
 from lakejoin_jupyter.index import union_profile as up
 from lakejoin_jupyter.search import union as us
 
@@ -371,6 +372,15 @@ def test_baseline_weights_and_errors(union_lake):
         engine.search_unionable(q, weights={"colour": 1.0})
     with pytest.raises(Exception, match="k must be"):
         engine.search_unionable(q, k=0)
+    with pytest.raises(QueryError, match="k must be"):
+        engine.search_unionable(q, k=True)          # a bool is no count of results
+    for bad, kind in ((42, "an integer"), (None, "None"), (["sales"], "a list"),
+                      (q.iloc[:, 0], "a Series")):
+        with pytest.raises(QueryError) as e:
+            engine.search_unionable(bad)
+        assert str(e.value) == ("search_unionable searches with a pandas or Spark DataFrame "
+                                "or the name of a lake table (a string or a Path); got "
+                                f"{kind}."), str(e.value)
 
 
 def test_search_unionable_takes_a_lake_table_name(union_lake):

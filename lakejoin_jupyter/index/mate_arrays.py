@@ -91,30 +91,45 @@ class MateArrays:
             out[row[at]] = tok[at]
             return out
 
-        key = values(int(column))
-        _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-        repeated = (key >= 0) & (counts[inverse] > 1)
-        n = counts[np.unique(inverse[repeated])].astype(np.float64)   # rows per repeated value
-        pairs = float((n * (n - 1) / 2).sum())
-        out = []
-        for c in candidates:
-            if int(c) == int(column) or pairs == 0:
-                continue
-            other = values(int(c))
-            held = np.unique(other[other >= 0], return_counts=True)[1].astype(np.float64)
-            collision = float((held ** 2).sum() / max(held.sum(), 1.0) ** 2)
-            if pairs * collision < -np.log(chance):
-                continue
-            mine = other[repeated]
-            distinct = len(np.unique(key[repeated] * (int(tok.max()) + 1) + mine))
-            if (mine >= 0).all() and distinct == int(repeated.sum()):
-                out.append(int(c))
-        return out
+        others = [int(c) for c in candidates if int(c) != int(column)]
+        found = pair_partners(values(int(column)), (values(c) for c in others), chance)
+        return [others[i] for i in found]
 
     def equals(self, other: "MateArrays") -> bool:
         return self.spec == other.spec and all(
             np.array_equal(getattr(self, f.name), getattr(other, f.name))
             for f in fields(self) if f.name != "spec")
+
+
+def pair_partners(key: np.ndarray, others, chance: float = 1.0) -> list:
+    """Positions in ``others`` of the columns that make a key with ``key``, all given as a
+    code per row (-1: no value): on every row holding a repeated value of ``key``, the
+    column holds a value and no two such rows hold the same pair; one that would tell those
+    rows apart by chance with a probability above ``chance`` is left out (each pair of rows
+    sharing a value differs in the column with 1 - its collision probability: all of them
+    with about exp(-pairs x collision)). :meth:`MateArrays.key_partners` on the index's
+    rows, the engine on a query frame's."""
+    key = np.asarray(key, dtype=np.int64)
+    values, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    repeated = (key >= 0) & (counts[inverse] > 1)
+    n = counts[(values >= 0) & (counts > 1)].astype(np.float64)   # rows per repeated value
+    pairs = float((n * (n - 1) / 2).sum())
+    out = []
+    for i, other in enumerate(others):
+        other = np.asarray(other, dtype=np.int64)
+        if pairs == 0:
+            break
+        held = np.unique(other[other >= 0], return_counts=True)[1].astype(np.float64)
+        collision = float((held ** 2).sum() / max(held.sum(), 1.0) ** 2)
+        if pairs * collision < -np.log(chance):
+            continue
+        mine = other[repeated]
+        if not (mine >= 0).all():
+            continue
+        both = np.sort(key[repeated] * (int(mine.max()) + 1) + mine)
+        if not (both[1:] == both[:-1]).any():          # no two rows hold the same pair
+            out.append(i)
+    return out
 
 
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -52,6 +52,19 @@ class ColumnBatch:
     n_values: np.ndarray
 
 
+def tokens_type(tokens) -> str:
+    """The type :func:`profile_columns` gives a column of these distinct tokens."""
+    import re
+    toks = [str(t) for t in tokens]
+    if not toks:
+        return "empty"
+    n_int, n_num = (sum(1 for t in toks if re.search(p, t)) for p in (_INT, _NUM))
+    counts = {"integer": 0 if n_num > n_int else n_int, "float": n_num,
+              "date": sum(1 for t in toks if re.search(_DATE, t)),
+              "boolean": sum(1 for t in toks if t in _BOOL)}
+    return next((name for name, n in counts.items() if n >= TYPE_SHARE * len(toks)), "string")
+
+
 def profile_columns(b: ColumnBatch, n_samples: int = 5) -> dict:
     """{field: per-column list or array} for the fields of :data:`FIELDS`."""
     import pyarrow as pa

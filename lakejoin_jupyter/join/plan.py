@@ -144,11 +144,13 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
               other_label: str | None = None, how: str = "left", duplicates: str = "all",
               matches=(), matches_on: str = "query", matches_only: bool = False,
               suffix: str | None = None, aggregate: Aggregate | None = None,
-              description: str = "") -> JoinPlan:
+              description: str = "", explode: tuple | None = None) -> JoinPlan:
     """Check a join against both tables' columns, pick the temporary key names and the new
     names of the other table's columns that clash with the query's (suffix ``_<table>``).
     ``aggregate``: reduce the other table to one row per key first; its count column is
-    renamed ``<table>_rows`` when it is left as the default "rows"."""
+    renamed ``<table>_rows`` when it is left as the default "rows". ``explode``: the lake
+    table's list columns to explode (default: those its keys read); a join learned on the
+    table exploded on some columns explodes the same ones."""
     query_columns, other_columns = list(query_columns), list(other_columns)
     query_on = tuple(k if isinstance(k, Key) else Key((k,)) for k in query_on)
     other_on = tuple(k if isinstance(k, Key) else Key((k,)) for k in other_on)
@@ -187,7 +189,8 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
     suffix = suffix if suffix is not None else "_" + label
     output = aggregate.output_columns(other_columns) if aggregate else other_columns
     lists = other.lists if other is not None else ()
-    explode = tuple(c for c in lists if any(c in k.columns for k in other_on))
+    explode = (tuple(c for c in lists if c in explode) if explode is not None else
+               tuple(c for c in lists if any(c in k.columns for k in other_on)))
     return JoinPlan(query_on=query_on, other_on=other_on, query_columns=tuple(query_columns),
                     other_columns=tuple(other_columns), other=other, other_label=label,
                     how=how, duplicates=duplicates, matches=tuple(matches), matches_on=matches_on,

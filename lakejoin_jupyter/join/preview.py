@@ -176,12 +176,14 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
 _EXPONENT_CODE = re.compile(r"-?0[0-9]+(\.[0-9]+)?e[+-]?[0-9]+", re.IGNORECASE)
 
 
-def query_kind(tokens, token_rows=None, sample: int | None = None) -> tuple[str, str | None]:
+def query_kind(tokens, token_rows=None, sample: int | None = None,
+               paired: bool = False) -> tuple[str, str | None]:
     """(kind, warning or None) of a query column from its normalized distinct values (and
     the rows holding each), read as :func:`key_kind` reads a lake column's profile. Past
     ``sample`` values, their shapes are counted on evenly spaced ones and scaled. A value
     like "01e01" (a leading zero, a letter inside; left by :func:`affix_free` or a
-    program) is a code, not a number in scientific notation."""
+    program) is a code, not a number in scientific notation. ``paired``: as for
+    :func:`key_kind` (the column makes a key with a category column of its frame)."""
     from ..index.joinstats import value_shape
     toks = [str(t) for t in tokens]
     n = len(toks)
@@ -198,7 +200,7 @@ def query_kind(tokens, token_rows=None, sample: int | None = None) -> tuple[str,
     col_type = ("integer" if some and ints == len(some) else
                 "float" if some and shape["n_numeric"] >= n else "string")
     keyed = int(np.sum(token_rows)) if token_rows is not None else n
-    return key_kind(col_type, n, keyed, shape)
+    return key_kind(col_type, n, keyed, shape, paired=paired)
 
 
 def _separator(ch: str) -> bool:

@@ -73,6 +73,8 @@ class AutoJoin(Joinable):
         self.alternatives = alternatives or []    # (description, coverage) of runner-up programs
         self.stats = stats or {}
         self.lake = None                          # the right table's LakeTable, when from the lake
+        self.explode = None                       # its list columns exploded to learn (None:
+                                                  # those the keys read, join/plan.py)
         self._keys = None
 
     # ------------------------------------------------------------ construction
@@ -212,7 +214,7 @@ class AutoJoin(Joinable):
         return make_plan(list(left.columns), [q], right_cols, [o], other=self.lake,
                          other_label=self.right_name, how=how or "inner", matches=matches,
                          matches_on="query" if self.source == "left" else "other",
-                         suffix="_right",
+                         suffix="_right", explode=self.explode if self.lake is not None else None,
                          description=f"Auto-Join: {self.program.describe()} "
                                      f"({self.source_name} rows) equals {self.target_column!r} "
                                      f"of {self.target_name}")
