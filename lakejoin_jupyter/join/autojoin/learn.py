@@ -608,7 +608,8 @@ class _Candidates:
         for o in outputs[1:]:
             common = [min(a, b) for a, b in zip(common, learner.common_prefixes(o1, o))]
         consts = {o1[i:i + n] for i, m in enumerate(common) for n in range(1, m + 1)}
-        for c in consts:
+        # in the order of the first output (a set's order would vary with the hash seed)
+        for c in sorted(consts, key=lambda c: (o1.find(c), c)):
             heap.append((-len(c) * k, (-1, 0, 0), next(self.tick), 0, (Constant(c), (c,) * k)))
         self.tables = [st.table(o) for st, o in zip(learner.strings, outputs)]
         if len(learner.cased):
