@@ -1291,15 +1291,53 @@ class Engine:
         from .join.keys import date_reading
         if agg.how != "latest" or agg.dayfirst is not None or agg.years is not None:
             return agg
-        cat = self._catalog
-        ids = [i for n, i in zip(cat.table_columns(hit.table_id),
-                                 cat.table_column_ids(hit.table_id)) if n == agg.order_by]
-        if not ids:
+        tokens = self._column_values(hit, agg.order_by)
+        if tokens is None:
             return agg
-        gen, local = self.index.generation_of(ids[0])
-        tokens = pd.Series(gen.token_text(np.asarray(gen.arrays.set_tokens(local))), dtype=object)
         r = date_reading(tokens, agg.order_by)
         return dataclasses.replace(agg, dayfirst=r.dayfirst, years=r.years, note=r.note)
+
+    def _column_values(self, hit: Hit, name: str):
+        """The distinct values (index tokens) of column ``name`` of the hit's table, or None."""
+        cat = self._catalog
+        ids = [i for n, i in zip(cat.table_columns(hit.table_id),
+                                 cat.table_column_ids(hit.table_id)) if n == name]
+        if not ids:
+            return None
+        gen, local = self.index.generation_of(ids[0])
+        return pd.Series(gen.token_text(np.asarray(gen.arrays.set_tokens(local))), dtype=object)
+
+    def force_reading(self, hit: Hit, agg: Aggregate, dayfirst: bool) -> Aggregate:
+        """``agg`` ("latest", its reading decided by :meth:`read_latest`) read day-first or
+        month-first as the user asks, with ``unread`` saying how many of the column's distinct
+        dates cannot be read so (they get no order, so "latest" is taken from the others).
+        Refused when most of its dd/mm/yyyy-like dates cannot: the message says which
+        reading does."""
+        from .join.keys import dmy_like, unreadable_dates
+        way = "day-first" if dayfirst else "month-first"
+        said = "" if dayfirst else "its dates read month-first, mm/dd/yyyy, as asked"
+        forced = dataclasses.replace(agg, dayfirst=dayfirst, note="", unread=said)
+        values = self._column_values(hit, agg.order_by) if agg.order_by else None
+        if values is None:
+            return forced
+        shaped = int(dmy_like(values).sum())
+        bad = unreadable_dates(values, dayfirst)
+        n = int(bad.sum())
+        if not n:
+            return forced
+        example = str(values[bad].iloc[0]).strip()
+        other = "month-first" if dayfirst else "day-first"
+        if 2 * n > shaped:
+            auto = ("auto (it reads this column " + ("day-first" if agg.dayfirst else "month-first")
+                    + ")") if agg.dayfirst != dayfirst else "auto"
+            raise QueryError(
+                f"{n:,} of the {shaped:,} dates of {hit.table}.{agg.order_by} cannot be read "
+                f"{way} (such as {example!r}, which reads {other} only), so 'latest' would "
+                f"ignore most of them: read them {other}, or choose dates {auto}.")
+        return dataclasses.replace(
+            forced, unread=(f"{said}: " if said else "") +
+            f"{n:,} of the {shaped:,} dates of {agg.order_by!r} cannot be read {way} (such "
+            f"as {example!r}) and are left out of 'latest'")
 
     def _run(self, m, q: Query, params: SearchParams):
         """Run a method on every generation and merge: candidates get global column ids;
