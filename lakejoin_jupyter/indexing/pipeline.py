@@ -270,6 +270,8 @@ def _build_locked(spark, spec, out, overwrite, settings, base, progress, progres
                 prog.step(name)
                 section = COMPONENTS[name].build(ctx)
                 ctx.component_sections[name] = section
+            if base is not None:
+                report.notes.append(added_note(ctx.component_sections))
         prog.step("writing the manifest")
         shutil.rmtree(ctx.scratch(""), ignore_errors=True)
         report.seconds = time.time() - t0
@@ -282,6 +284,20 @@ def _build_locked(spark, spec, out, overwrite, settings, base, progress, progres
         prog.note(f"phases sum to {sum(report.phase_seconds.values()):.1f} s of "
                   f"{report.seconds:.1f} s wall")
     return report
+
+
+KEPT = {"pivots": "pivots", "distance_profile": "distance profile (the default tau)"}
+
+
+def added_note(sections: dict) -> str:
+    """What adding tables computed: each component indexed the added tables only, in a new
+    generation; what it kept of the base generation instead of computing it again."""
+    kept = [f"{name} kept the base generation's " + " and ".join(KEPT.get(k, k) for k in ks)
+            for name, sec in sections.items() if (ks := (sec or {}).get("kept_from_base"))]
+    return ("the added tables are a new generation: the core and every component ("
+            + ", ".join(sections) + ") indexed those tables only, not the lake again"
+            + ("; " + "; ".join(kept) if kept else "")
+            + " (docs/algorithms/index-format.md, \"Adding tables\")")
 
 
 def _check_lake_outside(spec: LakeSpec, final: Path) -> None:
