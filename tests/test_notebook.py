@@ -132,7 +132,8 @@ def prose_matches(path) -> list:
 def test_beyond_equality_prose_names_the_matches_its_fuzzy_join_makes(demo_engine):
     """Section 4's prose names matches to check; the cell it describes, run on the demo
     index, makes each of them (the prose once named *Ukriane* -> *UK*, the output shows
-    *Ukraine*)."""
+    *Ukraine*). The index cell of section 5 builds for minutes (the embedding): it shows its
+    progress, so it is not --quiet."""
     import nbformat
     nb = nbformat.read(BEYOND, as_version=4)
     cell = next(c.source for c in nb.cells if c.source.startswith("survey = pd.DataFrame({"))
@@ -143,6 +144,9 @@ def test_beyond_equality_prose_names_the_matches_its_fuzzy_join_makes(demo_engin
     claims = prose_matches(BEYOND)
     assert ("Ukriane", "Ukraine") in claims and ("Nigera", "Niger") in claims, claims
     assert set(claims) <= got, (claims, sorted(got))
+    build = next(c.source for c in nb.cells if c.source.startswith("%lakejoin index --demo "
+                                                                  "--out demo_fuzzy.index"))
+    assert "--quiet" not in build
 
 
 def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_index_path,
@@ -202,7 +206,7 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     # country-name columns, with the synonym / typo pairs; both plans give the same hits
     assert "Opened the existing index" in texts(
         by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform "
-                  "--with union --reuse --quiet"])
+                  "--with union --reuse"])
     search = texts(by_source['fuzzy_engine = lj.open_index("demo_fuzzy.index")'])
     assert "equal values (T 0.6): no column" in search, search
     sem_line = next(ln for ln in search.splitlines() if ln.startswith("semantic (tau "))
