@@ -467,6 +467,9 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert "find a partner" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
+    n_rows = len(demo_engine.table(hit.table))  # the preview's size line is the table's
+    assert n_rows > 8 and any(f"first 8 of {n_rows:,} rows &times;" in o["data"].get(
+        "text/html", "") for o in w.preview_out.outputs), w.preview_out.outputs
     from lakejoin_jupyter.actions import ACTIONS
     applicable = [a.name for a in ACTIONS if a.applies(hit)]
     assert list(w.action_buttons) == applicable and applicable[0] == "join"   # a tab each

@@ -856,17 +856,19 @@ class DiscoveryWidget(W.VBox):
         still the one selected (an error is added under the card)."""
         def load(task):
             card, chart = work(task)
-            return card, chart, self.engine.table(hit.table_id, max_rows=8)
+            rows = int(self.engine.index.tables.iloc[int(hit.table_id)]["n_rows"])
+            return card, chart, (self.engine.table(hit.table_id, max_rows=8), rows)
 
         def done(out):
-            card, chart, preview = out
+            card, chart, (preview, rows) = out
             if self.selected_hit() is not hit:
                 return
             self.detail_html.value = card
             show(self.chart_out, chart)
             from IPython.display import HTML
             from .render import frame_html
-            show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8)))
+            show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8,
+                                                   total_rows=rows)))
 
         def error(e):
             self.detail_html.value += (f"<div class='lakejoin-status-error'>"
