@@ -29,7 +29,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,7 +158,8 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     ``spark``: a session to use (left running); without it the active session is used, or
     one is started for the build and stopped after it (JVM included).
     """
-    from ..spark import ensure_worker_python, get_spark, quiet_py4j, session_running, stop_spark
+    from ..spark import (ensure_worker_python, get_spark, progress_line, quiet_py4j,
+                         session_running, stop_spark)
 
     t0 = time.time()
     settings = settings or BuildSettings()
@@ -236,8 +236,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     if started:
         report.phase_seconds["stopping Spark"] = round(stop_seconds, 3)
         if progress:
-            print(f"[lakejoin index] stopping Spark: {stop_seconds:.1f} s", file=sys.stderr,
-                  flush=True)
+            progress_line("lakejoin index", f"stopping Spark: {stop_seconds:.1f} s")
         if wrote_archive:
             notes.append("Spark's JVM wrote its class archive as it stopped (once per machine; "
                          "later JVMs start faster)")
