@@ -755,11 +755,13 @@ class SearchResult(Sequence):
         show["containment"] = [percent(c) for c in show["containment"]]
         show["jaccard"] = [fraction(j) for j in show["jaccard"]]
         show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
-        show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
-                            if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
+        show["fan-out"] = [((NA if _similarity_hit(h) else "") if h.key_ratio is None else
+                            f"x{h.key_ratio:,.0f}" if h.key_ratio >= 1000 else
+                            f"x{h.key_ratio:.3g}") for h in res]
         show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
         show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
-                             if h.join_rows is not None else "" for h in res]
+                             if h.join_rows is not None else
+                             NA if _similarity_hit(h) else "" for h in res]
         if any(h.figures != "exact" for h in res):
             show["figures"] = [h.figures for h in res]
         if "transformation" in df:
@@ -815,16 +817,29 @@ def _bar(share: float | None, color: str = "#4a78c2") -> str:
             f"<div style='background:{color};width:{c * 80:.0f}px;height:10px'></div></div>")
 
 
+SIMILARITY_NOTE = ("fan-out and join rows are n/a for the similarity (PEXESO) hits: they "
+                   "match values within distance tau, not equal ones, so there is no "
+                   "equi-join to count; the fuzzy join joins them (engine.fuzzy_join, the "
+                   "widget's Fuzzy join), choosing its matches at a precision target")
+NA = "n/a"
+
+
+def _similarity_hit(h: Hit) -> bool:
+    """A hit that matches similar values (PEXESO): no equi-join, so no join figures."""
+    return "tau" in h.details and "program_json" not in h.details
+
+
 def _hit_row_html(h: Hit, q: Query) -> str:
     c = h.containment if h.containment is not None else (h.estimated_containment or 0)
     mark = (" <span style='color:#777'>(your table)</span>" if h.is_query_table else
             " <span style='color:#777'>(already joined)</span>" if h.in_chain else "")
-    fan = "" if h.key_ratio is None else f"\u00d7{h.key_ratio:,.3g}"
+    fan = (NA if _similarity_hit(h) else "") if h.key_ratio is None else \
+        f"\u00d7{h.key_ratio:,.3g}"
     fan_style = "color:#b35900;font-weight:600" if (h.key_ratio or 1) > 1 else ""
     cover = ("" if h.row_coverage is None else
              f"{_bar(h.row_coverage, '#3a9a5b')} {whole_percent(h.row_coverage)}")
-    rows = "" if h.join_rows is None else (f"{q.n_rows:,} \u2192 {h.join_rows:,}"
-                                           + ("" if h.join_rows_exact else " (est.)"))
+    rows = (NA if _similarity_hit(h) else "") if h.join_rows is None else (
+        f"{q.n_rows:,} \u2192 {h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
     key = html.escape(h.key_kind or "")
     if h.key_warning:
         key = f"<span title='{html.escape(h.key_warning)}' style='color:#b35900'>\u26a0 {key}</span>"
@@ -1012,6 +1027,8 @@ class Engine:
         warning = self._query_kind(q)[1] if annotate and hits else None
         if warning:
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
+        if annotate and any(_similarity_hit(h) for h in hits):
+            notes.append(SIMILARITY_NOTE)
         return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
                             rank=rank, notes=notes)
 

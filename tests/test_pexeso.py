@@ -476,6 +476,19 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
         with pytest.raises(QueryError, match="engine.fuzzy_join"):
             h.join(q2)
     assert any(0 < h.row_coverage < 1 for h in res)
+    # no join figures for similar values, and every front end says why (CLI, magic, widget)
+    from lakejoin_jupyter.engine import SIMILARITY_NOTE
+    assert SIMILARITY_NOTE in res.notes
+    table = res.text_table()
+    assert set(table["fan-out"]) == set(table["join rows"]) == {"n/a"}
+    assert res._repr_html_().count(">n/a</td>") == 2 * len(res)
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    w = DiscoveryWidget(eng, session=Session(), namespace={"q2": q2}, frame="q2",
+                        columns=["c"], auto_insert=False)
+    w.method_picker.value = "pexeso"
+    w.search().wait()
+    assert "fan-out and join rows are n/a for the similarity (PEXESO) hits" in w.status_text
 
 
 @pytest.mark.spark
