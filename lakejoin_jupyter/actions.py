@@ -129,8 +129,8 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
         raise LakeJoinError("order_by goes with aggregate = latest.")
     if dates != "auto":             # forced: the plan carries the reading, not the column
         chosen = engine.aggregate_for(hit, "latest", order_by or None)
-        opts.update(aggregate=dataclasses.replace(chosen, dayfirst=dates == "day-first",
-                                                  note=""), order_by=None)
+        opts.update(aggregate=engine.force_reading(hit, chosen, dates == "day-first"),
+                    order_by=None)
     plan = hit.plan(frame, **opts)
     title = f"Join with {hit.table}"
     per_key = (f" ({plan.aggregate.describe(hit.table)})" if plan.aggregate is not None else "")
@@ -152,6 +152,8 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
     lines = [f"{how.capitalize()} join with **{hit.table}** on {_on(hit)}{per_key}: "
              f"**{s['matched_rows']:,}** of {s['query_rows']:,} query rows found a partner; "
              f"the result has **{s['joined_rows']:,} rows** and {joined.shape[1]} columns."]
+    if dates != "auto":
+        lines[0] += _unread_groups(right, plan, keys)
     if not s["lake_key_unique"] and duplicates == "all" and agg is None:
         lines.append("The lake column repeats some values, so query rows matching them appear "
                      "several times; choose *per key* (latest, first, mean, sum, count) to keep "
@@ -161,6 +163,35 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
     return ActionResult(title=title, summary="\n\n".join(lines), joined=joined, result=hit,
                         tables={"joined (first rows)": joined.head(10)}, code_options=opts,
                         details={"stats": s, "engine": "pandas"})
+
+
+def _unread_groups(right, plan, keys) -> str:
+    """For a forced date reading: the query's keys whose "latest" row changes because some of
+    their dates cannot be read that way (read the other way, one of them would be later)."""
+    from .join.keys import order_keys, unreadable_dates
+    a = plan.aggregate
+    lkeys, rkeys = keys
+    if len(rkeys) != 1 or a.order_by not in right.columns:
+        return ""
+    values = right[a.order_by]
+    bad = unreadable_dates(values, a.dayfirst)
+    if not bad.any():
+        return ""
+    forced = order_keys(values, a.dayfirst, a.years)
+    either = forced.where(~bad, order_keys(values, not a.dayfirst, a.years))
+    frame = pd.DataFrame({"key": rkeys[0].to_numpy(), "forced": forced.to_numpy(),
+                          "either": either.to_numpy(), "bad": bad.to_numpy()})
+    frame = frame[frame["key"].isin(set(lkeys[0].dropna()))]
+    changed = []
+    for key, g in frame.groupby("key", sort=False):
+        if g["bad"].any() and not (g["forced"].max() >= g["either"].max()):
+            changed.append(f"{key} ({int(g['bad'].sum())} of {len(g)} dates)")
+    if not changed:
+        return ""
+    way = "day-first" if a.dayfirst else "month-first"
+    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    return (f" **Read {way}, the latest row of {len(changed):,} key(s) leaves out later dates "
+            f"that read only the other way:** {', '.join(changed[:3])}{more}.")
 
 
 # ----------------------------------------------------------------------- Auto-Join

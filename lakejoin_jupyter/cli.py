@@ -14,6 +14,7 @@ Warnings of the package (the lake changed since the build, ...) are one plain li
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import os
@@ -570,6 +571,8 @@ def _info(args, parser) -> int:
     info = engine.info()
     ix = engine.index
     if args.json:
+        info["method_options"] = {m.name: [dataclasses.asdict(p) for p in m.params]
+                                  for m in engine.methods()}
         print(json.dumps(info, indent=1, default=str))
         return 0
     c = info["counts"]
@@ -584,6 +587,9 @@ def _info(args, parser) -> int:
     print("  search methods:")
     for m in engine.methods():
         print(f"    {m.name:<16} {m.kind:<12} {m.label}")
+        if m.params:
+            print(f"    {'':<16} options (-O NAME=VALUE): " + ", ".join(
+                f"{p.name}={'auto' if p.default is None else p.default}" for p in m.params))
     for m, how in engine.missing_methods():
         print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; {how})")
     if "union" in info["components"]:

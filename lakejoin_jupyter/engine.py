@@ -858,11 +858,13 @@ class SearchResult(Sequence):
         show["containment"] = [percent(c) for c in show["containment"]]
         show["jaccard"] = [fraction(j) for j in show["jaccard"]]
         show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
-        show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
-                            if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
+        show["fan-out"] = [((NA if _similarity_hit(h) else "") if h.key_ratio is None else
+                            f"x{h.key_ratio:,.0f}" if h.key_ratio >= 1000 else
+                            f"x{h.key_ratio:.3g}") for h in res]
         show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
         show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
-                             if h.join_rows is not None else "" for h in res]
+                             if h.join_rows is not None else
+                             NA if _similarity_hit(h) else "" for h in res]
         if any(h.figures != "exact" for h in res):
             show["figures"] = [h.figures for h in res]
         if "transformation" in df:
@@ -918,16 +920,29 @@ def _bar(share: float | None, color: str = "#4a78c2") -> str:
             f"<div style='background:{color};width:{c * 80:.0f}px;height:10px'></div></div>")
 
 
+SIMILARITY_NOTE = ("fan-out and join rows are n/a for the similarity (PEXESO) hits: they "
+                   "match values within distance tau, not equal ones, so there is no "
+                   "equi-join to count; the fuzzy join joins them (engine.fuzzy_join, the "
+                   "widget's Fuzzy join), choosing its matches at a precision target")
+NA = "n/a"
+
+
+def _similarity_hit(h: Hit) -> bool:
+    """A hit that matches similar values (PEXESO): no equi-join, so no join figures."""
+    return "tau" in h.details and "program_json" not in h.details
+
+
 def _hit_row_html(h: Hit, q: Query) -> str:
     c = h.containment if h.containment is not None else (h.estimated_containment or 0)
     mark = (" <span style='color:#777'>(your table)</span>" if h.is_query_table else
             " <span style='color:#777'>(already joined)</span>" if h.in_chain else "")
-    fan = "" if h.key_ratio is None else f"\u00d7{h.key_ratio:,.3g}"
+    fan = (NA if _similarity_hit(h) else "") if h.key_ratio is None else \
+        f"\u00d7{h.key_ratio:,.3g}"
     fan_style = "color:#b35900;font-weight:600" if (h.key_ratio or 1) > 1 else ""
     cover = ("" if h.row_coverage is None else
              f"{_bar(h.row_coverage, '#3a9a5b')} {whole_percent(h.row_coverage)}")
-    rows = "" if h.join_rows is None else (f"{q.n_rows:,} \u2192 {h.join_rows:,}"
-                                           + ("" if h.join_rows_exact else " (est.)"))
+    rows = (NA if _similarity_hit(h) else "") if h.join_rows is None else (
+        f"{q.n_rows:,} \u2192 {h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
     key = html.escape(h.key_kind or "")
     if h.key_warning:
         key = f"<span title='{html.escape(h.key_warning)}' style='color:#b35900'>\u26a0 {key}</span>"
@@ -1115,6 +1130,8 @@ class Engine:
         warning = self._query_kind(q)[1] if annotate and hits else None
         if warning:
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
+        if annotate and any(_similarity_hit(h) for h in hits):
+            notes.append(SIMILARITY_NOTE)
         return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
                             rank=rank, notes=notes)
 
@@ -1411,15 +1428,53 @@ class Engine:
         from .join.keys import date_reading
         if agg.how != "latest" or agg.dayfirst is not None or agg.years is not None:
             return agg
-        cat = self._catalog
-        ids = [i for n, i in zip(cat.table_columns(hit.table_id),
-                                 cat.table_column_ids(hit.table_id)) if n == agg.order_by]
-        if not ids:
+        tokens = self._column_values(hit, agg.order_by)
+        if tokens is None:
             return agg
-        gen, local = self.index.generation_of(ids[0])
-        tokens = pd.Series(gen.token_text(np.asarray(gen.arrays.set_tokens(local))), dtype=object)
         r = date_reading(tokens, agg.order_by)
         return dataclasses.replace(agg, dayfirst=r.dayfirst, years=r.years, note=r.note)
+
+    def _column_values(self, hit: Hit, name: str):
+        """The distinct values (index tokens) of column ``name`` of the hit's table, or None."""
+        cat = self._catalog
+        ids = [i for n, i in zip(cat.table_columns(hit.table_id),
+                                 cat.table_column_ids(hit.table_id)) if n == name]
+        if not ids:
+            return None
+        gen, local = self.index.generation_of(ids[0])
+        return pd.Series(gen.token_text(np.asarray(gen.arrays.set_tokens(local))), dtype=object)
+
+    def force_reading(self, hit: Hit, agg: Aggregate, dayfirst: bool) -> Aggregate:
+        """``agg`` ("latest", its reading decided by :meth:`read_latest`) read day-first or
+        month-first as the user asks, with ``unread`` saying how many of the column's distinct
+        dates cannot be read so (they get no order, so "latest" is taken from the others).
+        Refused when most of its dd/mm/yyyy-like dates cannot: the message says which
+        reading does."""
+        from .join.keys import dmy_like, unreadable_dates
+        way = "day-first" if dayfirst else "month-first"
+        said = "" if dayfirst else "its dates read month-first, mm/dd/yyyy, as asked"
+        forced = dataclasses.replace(agg, dayfirst=dayfirst, note="", unread=said)
+        values = self._column_values(hit, agg.order_by) if agg.order_by else None
+        if values is None:
+            return forced
+        shaped = int(dmy_like(values).sum())
+        bad = unreadable_dates(values, dayfirst)
+        n = int(bad.sum())
+        if not n:
+            return forced
+        example = str(values[bad].iloc[0]).strip()
+        other = "month-first" if dayfirst else "day-first"
+        if 2 * n > shaped:
+            auto = ("auto (it reads this column " + ("day-first" if agg.dayfirst else "month-first")
+                    + ")") if agg.dayfirst != dayfirst else "auto"
+            raise QueryError(
+                f"{n:,} of the {shaped:,} dates of {hit.table}.{agg.order_by} cannot be read "
+                f"{way} (such as {example!r}, which reads {other} only), so 'latest' would "
+                f"ignore most of them: read them {other}, or choose dates {auto}.")
+        return dataclasses.replace(
+            forced, unread=(f"{said}: " if said else "") +
+            f"{n:,} of the {shaped:,} dates of {agg.order_by!r} cannot be read {way} (such "
+            f"as {example!r}) and are left out of 'latest'")
 
     def _run(self, m, q: Query, params: SearchParams):
         """Run a method on every generation and merge: candidates get global column ids;

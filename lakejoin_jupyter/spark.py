@@ -581,6 +581,16 @@ def _in_kernel() -> bool:
         return False
 
 
+def progress_line(description: str, text: str) -> None:
+    """A progress line outside a :class:`SparkProgress` (after it closed), with the prefix
+    its lines have: "description: text" where a bar shows (a notebook, a terminal),
+    "[description] text" in a log."""
+    if _in_kernel() or sys.stderr.isatty():
+        print(f"{description}: {text}", file=sys.stderr, flush=True)
+    else:
+        print(f"[{description}] {text}", file=sys.stderr, flush=True)
+
+
 class SparkProgress:
     """Shows the progress of a build: Spark tasks done / total per phase.
 

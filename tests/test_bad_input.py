@@ -1091,3 +1091,19 @@ def test_fuzzy_join_called_like_autojoin_says_how_to_call_it(demo_engine):
         demo_engine.fuzzy_join(df, "where", "reference/gdp", "Country Name")
     fj = demo_engine.fuzzy_join("reference/gdp", df, on=("Country Name", "where"))
     assert sorted(fj.join(df)["Country Name"]) == ["France", "Germany"]
+
+
+def test_the_build_progress_has_one_prefix(monkeypatch, capsys):
+    """The line printed after the progress closed (stopping Spark) has the prefix of the
+    progress's own lines: "lakejoin index: ..." where a bar shows (the quickstart's first
+    cell), "[lakejoin index] ..." in a log; never both in one build."""
+    from pathlib import Path
+
+    from lakejoin_jupyter import spark as spark_module
+    from lakejoin_jupyter.indexing import pipeline
+    for kernel, want in ((True, "lakejoin index: stopping Spark: 1.0 s"),
+                         (False, "[lakejoin index] stopping Spark: 1.0 s")):
+        monkeypatch.setattr(spark_module, "_in_kernel", lambda k=kernel: k)
+        spark_module.progress_line("lakejoin index", "stopping Spark: 1.0 s")
+        assert capsys.readouterr().err.strip() == want
+    assert "[lakejoin index]" not in Path(pipeline.__file__).read_text()

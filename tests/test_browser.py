@@ -14,6 +14,7 @@ browser fails the run instead of hiding the test.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -796,4 +797,29 @@ def test_results_table_fits_with_the_sidebar_open(lab, browser, ui, width):
     shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"results-900-{ui}-scrolled.png")
     assert not narrow["fits"] and narrow["scrolls"], narrow
     assert narrow["lastRight"] <= narrow["visibleRight"] + 1, narrow
+    page.close()
+
+
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_rebuild_is_neutral_on_a_fresh_index_and_the_preview_says_first_rows(lab, browser, ui):
+    """On the demo index, freshly built, the Rebuild button has the neutral style (not the
+    orange warning); a hit's preview says its rows are the first 8 of the table's."""
+    name = f"fresh-{ui}.ipynb"
+    page = open_new_notebook(lab, browser, ui, name, WIDGET_NOTEBOOK, 1280, 1000)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    build = w.locator(".lakejoin-build")
+    assert build.inner_text().strip() == "Rebuild"
+    assert "mod-warning" not in (build.get_attribute("class") or "")
+    w.locator("tr.lakejoin-row").first.click()
+    preview = w.get_by_text(re.compile(r"first 8 of [\d,]+ rows"))
+    preview.first.wait_for(timeout=120_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    w.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / f"fresh-{ui}-1280.png"))
+    preview.first.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / f"fresh-preview-{ui}-1280.png"))
     page.close()

@@ -215,6 +215,15 @@ def test_cli_search_info_and_errors(demo_index_path, tmp_path, capsys):
     assert cli(["info", str(demo_index_path), "--verify"]) == 0
     out = capsys.readouterr().out
     assert "bruteforce" in out and "checksums: all files verified" in out
+    # each method's options, as `lakejoin search --help` says (-O NAME=VALUE)
+    lsh = next(m for m in open_index(demo_index_path).methods() if m.name == "lshensemble")
+    line = next(ln for ln in out.splitlines()[out.splitlines().index(
+        next(ln for ln in out.splitlines() if ln.strip().startswith("lshensemble "))) + 1:]
+                if "options" in ln)
+    assert "options (-O NAME=VALUE): " in line and all(f"{p.name}=" in line for p in lsh.params)
+    assert cli(["info", str(demo_index_path), "--json"]) == 0
+    opts = json.loads(capsys.readouterr().out)["method_options"]["lshensemble"]
+    assert [o["name"] for o in opts] == [p.name for p in lsh.params]
     assert "union search, `lakejoin union`: needs component union; rebuild with --with union" in out
     assert cli(["search", str(tmp_path / "nope.index"), "-t", "x.csv", "-c", "a"]) == 1
     assert "No index at" in capsys.readouterr().err

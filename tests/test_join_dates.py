@@ -12,6 +12,14 @@ SEEN = pd.DataFrame({"user": ["ann@x.org", "ann@x.org", "bob@x.org", "bob@x.org"
                      "seen": ["02/03/2020", "04/01/2020", "2019", "01/02/2019"],
                      "what": ["Feb 3 or 2 Mar", "Apr 1 or 4 Jan", "2019", "Jan 2 or 1 Feb"]})
 QUERY = pd.DataFrame({"who": ["ann@x.org", "bob@x.org", "carl@x.org"]})
+# events/uploads: one date of five reads day-first only (25/12/2020), and it is ann's latest
+UPLOADS = pd.DataFrame({"who": ["ann@x.org", "ann@x.org", "bob@x.org", "bob@x.org",
+                                "bob@x.org"],
+                        "uploaded": ["02/03/2020", "25/12/2020", "01/02/2020", "03/04/2020",
+                                     "05/06/2020"]})
+# events/late: most dates read day-first only
+LATE = pd.DataFrame({"who": ["ann@x.org", "ann@x.org", "bob@x.org"],
+                     "stamp": ["27/04/2026", "25/08/2025", "02/06/2025"]})
 LATEST = {"auto": ["Apr 1 or 4 Jan", "Jan 2 or 1 Feb", None],
           "month-first": ["Apr 1 or 4 Jan", "Jan 2 or 1 Feb", None],
           "day-first": ["Feb 3 or 2 Mar", "Jan 2 or 1 Feb", None]}
@@ -23,7 +31,8 @@ def seen_engine(spark, tmp_path_factory):
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.indexing.pipeline import build
     root = write_lake(tmp_path_factory.mktemp("dates") / "lake",
-                      {"events/seen.csv": SEEN,
+                      {"events/seen.csv": SEEN, "events/uploads.csv": UPLOADS,
+                       "events/late.csv": LATE,
                        "people.csv": pd.DataFrame({"who": ["ann@x.org", "bob@x.org"]})})
     out = tmp_path_factory.mktemp("dates_idx") / "lake.index"
     build(root, out, spark=spark, progress=False)
@@ -121,3 +130,44 @@ def test_widget_join_offers_dates_read(seen_engine):
     assert w.last_action_result.ok, w.last_action_result.summary
     got = w.last_action_result.joined["what"]
     assert got.where(got.notna(), None).tolist() == LATEST["day-first"]
+
+
+def _table_hit(engine, table):
+    return next(h for h in engine.search(QUERY, "who", k=None) if h.table == table)
+
+
+@pytest.mark.spark
+def test_a_forced_reading_says_which_dates_it_cannot_read(seen_engine):
+    from lakejoin_jupyter.actions import get
+    hit = _table_hit(seen_engine, "events/uploads")
+    out = get("join")(seen_engine, hit, QUERY, aggregate="latest", dates="month-first")
+    first = out.summary.replace("**", "").split("\n\n")[0]
+    assert "read month-first" in first
+    assert "1 of the 5 dates of 'uploaded' cannot be read month-first" in first, first
+    assert "'25/12/2020'" in first
+    # ann's latest changes (25/12/2020 is left out), bob's does not
+    assert "latest row of 1 key(s)" in first and "ann@x.org (1 of 2 dates)" in first, first
+    assert "bob@x.org" not in first
+    assert out.joined["uploaded"].tolist()[:2] == ["02/03/2020", "05/06/2020"]
+    auto = get("join")(seen_engine, hit, QUERY, aggregate="latest", dates="auto")
+    assert "cannot be read" not in auto.summary
+    assert auto.joined["uploaded"].tolist()[:2] == ["25/12/2020", "05/06/2020"]
+
+
+@pytest.mark.spark
+def test_a_forced_reading_that_cannot_read_most_dates_is_refused(seen_engine, tmp_path):
+    from lakejoin_jupyter.actions import get
+    from lakejoin_jupyter.cli import main as cli
+    hit = _table_hit(seen_engine, "events/late")
+    with pytest.raises(LakeJoinError, match=r"2 of the 3 dates of events/late.stamp cannot be "
+                                            r"read month-first.*choose dates auto \(it reads "
+                                            r"this column day-first\)"):
+        get("join")(seen_engine, hit, QUERY, aggregate="latest", dates="month-first")
+    out = get("join")(seen_engine, hit, QUERY, aggregate="latest", dates="day-first")
+    assert out.joined["stamp"].tolist()[:2] == ["27/04/2026", "02/06/2025"]
+    QUERY.to_csv(tmp_path / "q.csv", index=False)
+    rank = next(h.rank for h in seen_engine.search(QUERY, "who", k=10, rank="useful")
+                if h.table == "events/late")
+    assert cli(["join", str(seen_engine.index.path), "-t", str(tmp_path / "q.csv"), "-c", "who",
+                "--hit", str(rank), "--aggregate", "latest", "--dates", "month-first",
+                "--out", str(tmp_path / "x.csv")]) == 1

@@ -65,6 +65,18 @@ def test_no_index_open_is_explained(ip):
     assert err._render_traceback_() == ["\x1b[31mlakejoin:\x1b[0m boom"]   # no traceback
 
 
+def test_errors_follow_the_shells_colours(ip):
+    """`ipython --colors=NoColor` (or `%colors nocolor`): the error line has no escape codes."""
+    saved = ip.colors
+    try:
+        ip.colors = "nocolor"
+        assert MagicError("boom")._render_traceback_() == ["lakejoin: boom"]
+        ip.colors = "linux"
+        assert MagicError("boom")._render_traceback_() == ["\x1b[31mlakejoin:\x1b[0m boom"]
+    finally:
+        ip.colors = saved
+
+
 def test_routed_subcommands_appear_and_run(ip, capsys):
     calls = []
     magics.SUBCOMMANDS["echo-test"] = Subcommand(

@@ -118,6 +118,37 @@ def containments(text: str) -> dict:
     return out
 
 
+def prose_matches(path) -> list:
+    """The (typo, match) pairs the fuzzy join's prose names: "*Nigera* is matched to
+    *Niger*, *Ukriane* to *Ukraine*"."""
+    import nbformat
+    nb = nbformat.read(path, as_version=4)
+    prose = next(c.source for c in nb.cells if c.cell_type == "markdown"
+                 and "check the matches" in c.source)
+    said = prose.split("check the matches")[1]
+    return re.findall(r"\*([^*]+)\* (?:is matched )?to \*([^*]+)\*", said)
+
+
+def test_beyond_equality_prose_names_the_matches_its_fuzzy_join_makes(demo_engine):
+    """Section 4's prose names matches to check; the cell it describes, run on the demo
+    index, makes each of them (the prose once named *Ukriane* -> *UK*, the output shows
+    *Ukraine*). The index cell of section 5 builds for minutes (the embedding): it shows its
+    progress, so it is not --quiet."""
+    import nbformat
+    nb = nbformat.read(BEYOND, as_version=4)
+    cell = next(c.source for c in nb.cells if c.source.startswith("survey = pd.DataFrame({"))
+    import pandas as pd
+    ns = {"engine": demo_engine, "pd": pd}
+    exec(compile(cell, "<cell>", "exec"), ns)  # noqa: S102
+    got = {(r.right, r.left) for r in ns["fj"].matches().itertuples()}
+    claims = prose_matches(BEYOND)
+    assert ("Ukriane", "Ukraine") in claims and ("Nigera", "Niger") in claims, claims
+    assert set(claims) <= got, (claims, sorted(got))
+    build = next(c.source for c in nb.cells if c.source.startswith("%lakejoin index --demo "
+                                                                  "--out demo_fuzzy.index"))
+    assert "--quiet" not in build
+
+
 def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_index_path,
                                                     tmp_path, monkeypatch):
     by_source = run_notebook(BEYOND, demo_index_path, tmp_path, monkeypatch,
@@ -167,13 +198,15 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     assert 0 < threshold < 2 and precision >= 0.9 and 0 < recall <= 1, fuzzy
     matches = texts(by_source["fj.matches()"])
     assert "Kazakstan" in matches and "Kazakhstan" in matches
+    for typo, match in prose_matches(BEYOND):             # the prose says what the cell shows
+        assert re.search(rf"{re.escape(typo)}\s+{re.escape(match)}\s", matches), (typo, matches)
     assert "application/vnd.vegalite.v5+json" in mimetypes(by_source["fj.chart()"])
     # 5. semantic search (PEXESO, the default embedder and tau) on the second index: no
     # column holds 60% of the visitors' names as equal values; the semantic one finds
     # country-name columns, with the synonym / typo pairs; both plans give the same hits
     assert "Opened the existing index" in texts(
         by_source["%lakejoin index --demo --out demo_fuzzy.index --with pexeso --with transform "
-                  "--with union --reuse --quiet"])
+                  "--with union --reuse"])
     search = texts(by_source['fuzzy_engine = lj.open_index("demo_fuzzy.index")'])
     assert "equal values (T 0.6): no column" in search, search
     sem_line = next(ln for ln in search.splitlines() if ln.startswith("semantic (tau "))

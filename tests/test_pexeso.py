@@ -476,6 +476,19 @@ def test_spark_build_equals_reference_and_search_is_exact(fuzzy_index):
         with pytest.raises(QueryError, match="engine.fuzzy_join"):
             h.join(q2)
     assert any(0 < h.row_coverage < 1 for h in res)
+    # no join figures for similar values, and every front end says why (CLI, magic, widget)
+    from lakejoin_jupyter.engine import SIMILARITY_NOTE
+    assert SIMILARITY_NOTE in res.notes
+    table = res.text_table()
+    assert set(table["fan-out"]) == set(table["join rows"]) == {"n/a"}
+    assert res._repr_html_().count(">n/a</td>") == 2 * len(res)
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    w = DiscoveryWidget(eng, session=Session(), namespace={"q2": q2}, frame="q2",
+                        columns=["c"], auto_insert=False)
+    w.method_picker.value = "pexeso"
+    w.search().wait()
+    assert "fan-out and join rows are n/a for the similarity (PEXESO) hits" in w.status_text
 
 
 @pytest.mark.spark
@@ -687,3 +700,55 @@ def test_a_pexeso_hit_card_lists_the_similar_pairs_first():
                            "urllio3 \u2192 urllib3, bfeautifulsoup4 \u2192 beautifulsoup4, "
                            "promt_toolkit \u2192 prompt_toolkit; 10 equal: PKG00, PKG01, ")
     assert text.count("PKG") == CARD_VALUES and "not matched (1): nomatch" in text
+
+
+@pytest.mark.spark
+def test_adding_tables_keeps_the_base_pivots_and_default_tau_and_stays_exact(
+        spark, fuzzy_index, tmp_path):
+    """`lakejoin index --add`: the added generation maps its values onto the base
+    generation's pivots and keeps its distance profile (one default tau for the whole
+    index) instead of computing both again from the added tables; the build says so, and
+    every plan still answers as the brute force over both generations."""
+    import shutil
+
+    from conftest import write_lake
+
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.embed import get_embedder
+    from lakejoin_jupyter.indexing.pipeline import build
+    path = tmp_path / "ix"
+    shutil.copytree(fuzzy_index[1], path)
+    more = write_lake(tmp_path / "more", {"visits/more.csv": pd.DataFrame(
+        {"land": ["Deutschland", "Viet Nam", "Chile", "Cote dIvoire", "Peru", "Japan"]})})
+    report = build(more, path, spark=spark, progress=False, add=True)
+    note = " ".join(report.notes)
+    assert ("pexeso kept the base generation's distance profile (the default tau) and "
+            "pivots") in note, note
+    eng = open_index(path)
+    base, added = eng.index.generations
+    sb, sa = base.components["pexeso"], added.components["pexeso"]
+    assert sorted(sa["kept_from_base"]) == ["distance_profile", "pivots"]
+    assert np.array_equal(added.load_npy("pexeso/part0000/pivots.npy"),
+                          base.load_npy("pexeso/part0000/pivots.npy"))
+    assert px.PexesoModel(added).default_tau == px.PexesoModel(base).default_tau
+    assert "pexeso: choosing pivots" not in report.phase_seconds
+    assert "pexeso: distance profile (default tau)" not in report.phase_seconds
+    emb = get_embedder(sb["embedder"])
+    q = pd.DataFrame({"c": ["Cote d'Ivoire", "Germany", "Vietnam", "Chile", "Peru"]})
+    for tau in (0.3, 0.7):
+        want = None
+        for plan in ("pexeso", "bruteforce"):
+            res = eng.search(q, "c", method="pexeso", tau=tau, joinability=0.4, k=None,
+                             plan=plan)
+            got = {(h.table, h.column, h.overlap) for h in res}
+            assert want is None or got == want
+            want = got
+        oracle = set()
+        for gen in (base, added):
+            a = gen.arrays
+            bf = px.bruteforce(gen.load_npy("pexeso/vectors.npy"), a.sets_indptr, a.sets_tokens,
+                               emb.embed(res.query.tokens), tau)
+            oracle |= {(gen.column_offset + c, n) for c, n in enumerate(bf)
+                       if n >= px.t_count(0.4, len(res.query.tokens))}
+        assert {(h.column_ids[0], h.overlap) for h in res} == oracle
+        assert tau < 0.5 or any(h.table == "visits/more" for h in res)

@@ -467,6 +467,9 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert "find a partner" in w.detail_html.value
     assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
+    n_rows = len(demo_engine.table(hit.table))  # the preview's size line is the table's
+    assert n_rows > 8 and any(f"first 8 of {n_rows:,} rows &times;" in o["data"].get(
+        "text/html", "") for o in w.preview_out.outputs), w.preview_out.outputs
     from lakejoin_jupyter.actions import ACTIONS
     applicable = [a.name for a in ACTIONS if a.applies(hit)]
     assert list(w.action_buttons) == applicable and applicable[0] == "join"   # a tab each
@@ -971,7 +974,7 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     w = make(open_index(link), ns={"q": pd.DataFrame({"k": ["peru"]})}, frame="q", columns=["k"])
     assert w.index_path.value == str(link)
     assert w.lake_path.value == str(old)            # the lake the index records, to rebuild
-    assert w.build_button.description == "Rebuild" and w.build_button.button_style == "warning"
+    assert w.build_button.description == "Rebuild" and w.build_button.button_style == ""
     assert w.build_index(str(new), str(link)) is None          # no overwrite: refused at once
     assert f"An index already exists at {link} (the index open here)" in w.status_text
     assert "Press Rebuild" in w.status_text and str(real) not in w.status_text
@@ -1237,3 +1240,32 @@ def test_a_build_from_union_mode_adds_the_union_component(monkeypatch, tmp_path)
     w.build_index(str(lake), out).wait(60)
     assert asked == [("union",), ()]
     assert "stop here" in w.status_text
+
+
+@pytest.mark.spark
+def test_rebuild_is_a_warning_only_when_a_rebuild_is_advised(spark, tmp_path):
+    """On a freshly built index the Rebuild button is neutral; it turns to the warning
+    style, saying why in its tooltip, when the lake changed since the build or when the
+    index folder named cannot be read."""
+    from conftest import write_lake
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    lake = write_lake(tmp_path / "lake", {"a.csv": pd.DataFrame({"k": ["x", "y", "z"]})})
+    path = tmp_path / "lake.index"
+    build(lake, path, spark=spark, progress=False)
+    w = make(open_index(path))
+    assert w.build_button.description == "Rebuild" and w.build_button.button_style == ""
+    assert "advised" not in w.build_button.tooltip
+    (lake / "a.csv").write_text("k\nx\ny\nz\nw\n")         # the lake changes
+    from lakejoin_jupyter.errors import LakeChangedWarning
+    with pytest.warns(LakeChangedWarning):
+        stale = make(open_index(path))
+    assert stale.build_button.description == "Rebuild"
+    assert stale.build_button.button_style == "warning"
+    assert "advised: the lake changed since the build" in stale.build_button.tooltip
+    broken = tmp_path / "broken.index"
+    broken.mkdir()
+    (broken / "manifest.json").write_text("{not json")
+    w.index_path.value = str(broken)
+    assert w.build_button.description == "Rebuild" and w.build_button.button_style == "warning"
+    assert "cannot be read" in w.build_button.tooltip

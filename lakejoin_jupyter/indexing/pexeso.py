@@ -12,7 +12,8 @@ Note:
     |P| = 10 pivots by default, not the paper's 5 (its optimum on fastText, Table VI): on
     the n-gram embedder the filters only bite as pivots multiply. Model embedders embed and
     index only values with a letter (option ``values``); a distance profile per index sets
-    the default tau. Why, and the figures: docs/algorithms/pexeso.md.
+    the default tau. Adding tables keeps the base generation's pivots and profile (one
+    partition). Why, and the figures: docs/algorithms/pexeso.md.
 """
 from __future__ import annotations
 
@@ -114,8 +115,10 @@ def build(ctx) -> dict:
 
     opts = dict(DEFAULTS, **(getattr(ctx.settings, "component_options", None) or {}).get("pexeso", {}))
     base = getattr(ctx, "base", None)          # adding tables: keep the base's embedder
+    first = None                               # the base generation, when adding tables
     if base is not None and base.generations[0].has("pexeso"):
-        sec = base.generations[0].components["pexeso"]
+        first = base.generations[0]
+        sec = first.components["pexeso"]
         opts.update(embedder=sec["embedder"], pivots=sec["pivots"], levels=sec["levels"],
                     pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
                     seed=sec["seed"], partitions=len(sec["partitions"]),
@@ -150,8 +153,14 @@ def build(ctx) -> dict:
     _finish_vectors(w, ctx.n_tokens, dim)
     embed_s = round(time.perf_counter() - t_embed, 3)
 
-    prog.step("pexeso: distance profile (default tau)")
-    profile = _distance_profile(ctx, vecs, dim)
+    kept = []                     # what an added generation takes from the base generation
+    profile = (first.components["pexeso"].get("distance_profile")
+               if first is not None else None)
+    if profile:                   # one default tau for every generation of the index
+        kept.append("distance_profile")
+    else:
+        prog.step("pexeso: distance profile (default tau)")
+        profile = _distance_profile(ctx, vecs, dim)
     tau0 = default_tau(profile, spec["name"])
 
     members = ctx.sets.select("column_id", F.explode("token_ids").alias("token_id"))
@@ -167,16 +176,20 @@ def build(ctx) -> dict:
     part_tokens = members.select("part", "token_id").distinct().persist()
     counts = part_tokens.groupBy("part").count().withColumnRenamed("count", "n")
 
-    prog.step("pexeso: choosing pivots")
-    sample = (_sample(part_tokens.join(counts, "part"), "n", int(opts["sample_size"]))
-              .join(vecs, "token_id").select("part", "token_id", "vec").toPandas())
-    pivots = {}
-    for p, g in sample.groupby("part"):
-        g = g.sort_values("token_id")
-        pv = select_pivots(_vectors(g, dim), P, opts["pivot_method"], int(opts["seed"]))
-        # a partition with fewer distinct vectors than |P| repeats its pivots: every mapped
-        # vector keeps |P| coordinates, and a repeated pivot filters as its original does
-        pivots[int(p)] = pv[np.arange(P) % len(pv)]
+    pivots = _base_pivots(first, k, P, dim)
+    if pivots:                    # any pivots keep the search exact [P §III-C]
+        kept.append("pivots")
+    else:
+        prog.step("pexeso: choosing pivots")
+        sample = (_sample(part_tokens.join(counts, "part"), "n", int(opts["sample_size"]))
+                  .join(vecs, "token_id").select("part", "token_id", "vec").toPandas())
+        for p, g in sample.groupby("part"):
+            g = g.sort_values("token_id")
+            pv = select_pivots(_vectors(g, dim), P, opts["pivot_method"], int(opts["seed"]))
+            # a partition with fewer distinct vectors than |P| repeats its pivots: every
+            # mapped vector keeps |P| coordinates, and a repeated pivot filters as its
+            # original does
+            pivots[int(p)] = pv[np.arange(P) % len(pv)]
     if not pivots:
         pivots = {0: np.zeros((P, dim))}
 
@@ -230,7 +243,21 @@ def build(ctx) -> dict:
                               "histogram": f"{HIST_BINS} bins x first {HIST_DIMS} pivot dims",
                               "smoothing": "add 1e-3 per bin", "k": k,
                               "iterations": int(opts["cluster_iterations"])} if k > 1 else None),
-            "partitions": parts_meta, "vectors": ctx.n_tokens, "dim": dim}
+            "partitions": parts_meta, "vectors": ctx.n_tokens, "dim": dim,
+            "kept_from_base": kept}
+
+
+def _base_pivots(first, k: int, n_pivots: int, dim: int) -> dict:
+    """Adding tables to an index of one partition: the base generation's pivots ({0: |P| x
+    dim}), so the added generation chooses none; {} otherwise (a full build, partitions,
+    whose clustering is per generation, or a base partition without vectors)."""
+    if first is None or k != 1:
+        return {}
+    parts = first.components["pexeso"].get("partitions") or []
+    if len(parts) != 1 or not parts[0].get("vectors"):
+        return {}
+    pv = np.asarray(first.load_npy("pexeso/part0000/pivots.npy"), dtype=np.float64)
+    return {0: pv} if pv.shape == (n_pivots, dim) else {}
 
 
 def _partition_columns(ctx, members, vecs, dim, opts):

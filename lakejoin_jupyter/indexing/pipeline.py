@@ -29,7 +29,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,7 +158,8 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     ``spark``: a session to use (left running); without it the active session is used, or
     one is started for the build and stopped after it (JVM included).
     """
-    from ..spark import ensure_worker_python, get_spark, quiet_py4j, session_running, stop_spark
+    from ..spark import (ensure_worker_python, get_spark, progress_line, quiet_py4j,
+                         session_running, stop_spark)
 
     t0 = time.time()
     settings = settings or BuildSettings()
@@ -236,8 +236,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     if started:
         report.phase_seconds["stopping Spark"] = round(stop_seconds, 3)
         if progress:
-            print(f"[lakejoin index] stopping Spark: {stop_seconds:.1f} s", file=sys.stderr,
-                  flush=True)
+            progress_line("lakejoin index", f"stopping Spark: {stop_seconds:.1f} s")
         if wrote_archive:
             notes.append("Spark's JVM wrote its class archive as it stopped (once per machine; "
                          "later JVMs start faster)")
@@ -270,6 +269,8 @@ def _build_locked(spark, spec, out, overwrite, settings, base, progress, progres
                 prog.step(name)
                 section = COMPONENTS[name].build(ctx)
                 ctx.component_sections[name] = section
+            if base is not None:
+                report.notes.append(added_note(ctx.component_sections))
         prog.step("writing the manifest")
         shutil.rmtree(ctx.scratch(""), ignore_errors=True)
         report.seconds = time.time() - t0
@@ -282,6 +283,20 @@ def _build_locked(spark, spec, out, overwrite, settings, base, progress, progres
         prog.note(f"phases sum to {sum(report.phase_seconds.values()):.1f} s of "
                   f"{report.seconds:.1f} s wall")
     return report
+
+
+KEPT = {"pivots": "pivots", "distance_profile": "distance profile (the default tau)"}
+
+
+def added_note(sections: dict) -> str:
+    """What adding tables computed: each component indexed the added tables only, in a new
+    generation; what it kept of the base generation instead of computing it again."""
+    kept = [f"{name} kept the base generation's " + " and ".join(KEPT.get(k, k) for k in ks)
+            for name, sec in sections.items() if (ks := (sec or {}).get("kept_from_base"))]
+    return ("the added tables are a new generation: the core and every component ("
+            + ", ".join(sections) + ") indexed those tables only, not the lake again"
+            + ("; " + "; ".join(kept) if kept else "")
+            + " (docs/algorithms/index-format.md, \"Adding tables\")")
 
 
 def _check_lake_outside(spec: LakeSpec, final: Path) -> None:

@@ -152,6 +152,22 @@ def date_reading(values: pd.Series, column: str = "") -> DateReading:
     return DateReading(False, _has_dates(texts, parts))
 
 
+def dmy_like(values: pd.Series) -> pd.Series:
+    """Which values are written as dd/mm/yyyy or mm/dd/yyyy (numbers, then the year)."""
+    present = values.notna().to_numpy()
+    parts = _day_month(values.astype(object).where(present, "").astype(str))
+    return pd.Series(parts[0].notna().to_numpy() & present, index=values.index)
+
+
+def unreadable_dates(values: pd.Series, dayfirst: bool) -> pd.Series:
+    """Which values are dd/mm/yyyy-like dates with no date in that order (read month-first,
+    15/02/2021; read day-first, 02/15/2021): :func:`order_keys` gives them no order."""
+    present = values.notna().to_numpy()
+    parts = _day_month(values.astype(object).where(present, "").astype(str))
+    month = pd.to_numeric(parts[0] if not dayfirst else parts[1])
+    return pd.Series((month > 12).to_numpy() & present, index=values.index)
+
+
 def _has_dates(texts: pd.Series, parts: pd.DataFrame, probe: int = 200) -> bool:
     """Whether some text (not a number) reads as a date (the first ``probe`` distinct ones
     are tried)."""

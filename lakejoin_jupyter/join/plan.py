@@ -32,7 +32,9 @@ DATE_READING_HELP = ("how 'latest' reads dates like 02/03/2020 in its column: au
                      "from the column's values: day-first when one can only be day-first, "
                      "such as 15/02/2021; a column whose dates read either way is read "
                      "month-first and the summary says it is ambiguous), day-first "
-                     "(dd/mm/yyyy) or month-first (mm/dd/yyyy)")
+                     "(dd/mm/yyyy) or month-first (mm/dd/yyyy); a forced reading says how "
+                     "many of the column's dates it cannot read, and is refused when that is "
+                     "most of them)")
 KEY_KINDS = ("normalize", "text", "program")
 KEY_PREFIX = "__lakejoin_key_"
 
@@ -76,6 +78,7 @@ class Aggregate:
     dayfirst: bool | None = None
     years: bool | None = None
     note: str = ""
+    unread: str = ""          # a forced reading: how many of the column's dates it cannot read
 
     @property
     def reading(self) -> str:
@@ -97,8 +100,10 @@ class Aggregate:
         if self.how == "count":
             return (f"one row per key of {label!r}: its number of rows, {self.count_column!r} "
                     f"(0 for a key it lacks)")
-        if self.how == "latest" and self.dayfirst:
-            what += " (its dates read day-first, dd/mm/yyyy)"
+        said = [t for t, on in (("its dates read day-first, dd/mm/yyyy", self.dayfirst),
+                                (self.unread, self.unread)) if on]
+        if self.how == "latest" and said:
+            what += f" ({'; '.join(said)})"
         if self.how == "latest" and self.note:
             what += f" (ambiguous: {self.note})"
         return (f"one row per key of {label!r}: {what}, and its number of rows "

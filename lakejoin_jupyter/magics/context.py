@@ -23,10 +23,23 @@ class Subcommand:
 
 class MagicError(LakeJoinError):
     """Shown as one line ("lakejoin: ..."), without a traceback (IPython honours
-    ``_render_traceback_``)."""
+    ``_render_traceback_``); "lakejoin:" in red unless the shell's colours are off
+    (``--colors=NoColor``, ``%colors nocolor``)."""
 
     def _render_traceback_(self):
-        return [f"\x1b[31mlakejoin:\x1b[0m {self}"]
+        if _shell_colours():
+            return [f"\x1b[31mlakejoin:\x1b[0m {self}"]
+        return [f"lakejoin: {self}"]
+
+
+def _shell_colours() -> bool:
+    """Whether the running IPython shell colours its errors (True outside one)."""
+    try:
+        from IPython import get_ipython
+        shell = get_ipython()
+    except Exception:  # noqa: BLE001 - no IPython: the default
+        return True
+    return shell is None or str(getattr(shell, "colors", "")).lower() != "nocolor"
 
 
 class MagicContext:

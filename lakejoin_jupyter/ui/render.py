@@ -84,17 +84,31 @@ def _plain(text: str) -> str:
     return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
 
 
-def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
+def shape_text(df: pd.DataFrame, max_rows: int, total_rows: int | None = None,
+               times: str = "x") -> str:
+    """"249 rows x 2 columns", or "first 8 of 249 rows x 2 columns" when ``df`` holds only
+    the first rows of a ``total_rows`` table."""
+    total = len(df) if total_rows is None else max(int(total_rows), len(df))
+    shown = min(len(df), max_rows)
+    rows = f"first {shown:,} of {total:,} rows" if shown < total else f"{total:,} rows"
+    return f"{rows} {times} {df.shape[1]} columns"
+
+
+def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10,
+               total_rows: int | None = None) -> str:
+    """The first ``max_rows`` rows as HTML, with the frame's size under them (``total_rows``:
+    the table's rows, when ``df`` is its first rows)."""
     head = df.head(max_rows)
     cap = f"<div style='font-weight:600;margin-top:6px'>{html.escape(caption)}</div>" if caption else ""
-    more = (f"<div style='color:#666'>{len(df):,} rows &times; {df.shape[1]} columns</div>")
+    more = f"<div style='color:#666'>{shape_text(df, max_rows, total_rows, '&times;')}</div>"
     return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="") + more
 
 
-def frame_text(df: pd.DataFrame, caption: str = "", max_rows: int = 10) -> str:
+def frame_text(df: pd.DataFrame, caption: str = "", max_rows: int = 10,
+               total_rows: int | None = None) -> str:
     """:func:`frame_html` as text."""
     body = df.head(max_rows).to_string(max_cols=14, max_colwidth=40, na_rep="")
-    return "\n".join(x for x in (caption, body, f"{len(df):,} rows x {df.shape[1]} columns") if x)
+    return "\n".join(x for x in (caption, body, shape_text(df, max_rows, total_rows)) if x)
 
 
 def display_action_result(result, bound_as: str | None = None, code: str | None = None) -> None:

@@ -164,12 +164,37 @@ class DiscoveryWidget(W.VBox):
                       layout=W.Layout(flex_flow="row wrap"))
 
     def _sync_build_button(self) -> None:
-        """The build button reads "Rebuild" (a warning) when the Index field names a folder
-        that holds an index: pressing it replaces that index (overwrite), reopened after."""
+        """The build button reads "Rebuild" when the Index field names a folder that holds
+        an index: pressing it replaces that index (overwrite), reopened after. It is neutral
+        on an index in order, a warning when a rebuild is advised: the lake changed since the
+        build, the index advises it (``engine.advice()``) or it cannot be read."""
         rebuild = holds_index(self.index_path.value)
+        why = self._rebuild_reason(self.index_path.value) if rebuild else ""
         self.build_button.description = "Rebuild" if rebuild else "Build"
-        self.build_button.button_style = "warning" if rebuild else ""
-        self.build_button.tooltip = REBUILD_TIP if rebuild else BUILD_TIP
+        self.build_button.button_style = "warning" if why else ""
+        self.build_button.tooltip = ((REBUILD_TIP + (f"; advised: {why}" if why else ""))
+                                     if rebuild else BUILD_TIP)
+
+    def _rebuild_reason(self, path) -> str:
+        """Why the index at ``path`` should be rebuilt ("" when it is in order): the open
+        index, its lake's changes and advice (worked out once per open index); another, a
+        manifest that cannot be read."""
+        from ..index.store import read_manifest, resolve_destination
+        engine = self.session.engine
+        try:
+            here = resolve_destination(path)
+            if engine is not None and here == resolve_destination(engine.path):
+                cached = getattr(self, "_rebuild_why", None)
+                if cached is None or cached[0] is not engine:
+                    changes = engine.index.lake_changes
+                    why = (f"the lake changed since the build ({len(changes)} change(s))"
+                           if changes else "; ".join(engine.advice()))
+                    self._rebuild_why = cached = (engine, why)
+                return cached[1]
+            read_manifest(here)
+        except Exception as e:  # noqa: BLE001 - an index that cannot be read: rebuild it
+            return f"it cannot be read ({_error_text(e)})"
+        return ""
 
     def _run_row(self):
         # the buttons keep their size; the status (one line, however long) wraps beside them
@@ -856,17 +881,19 @@ class DiscoveryWidget(W.VBox):
         still the one selected (an error is added under the card)."""
         def load(task):
             card, chart = work(task)
-            return card, chart, self.engine.table(hit.table_id, max_rows=8)
+            rows = int(self.engine.index.tables.iloc[int(hit.table_id)]["n_rows"])
+            return card, chart, (self.engine.table(hit.table_id, max_rows=8), rows)
 
         def done(out):
-            card, chart, preview = out
+            card, chart, (preview, rows) = out
             if self.selected_hit() is not hit:
                 return
             self.detail_html.value = card
             show(self.chart_out, chart)
             from IPython.display import HTML
             from .render import frame_html
-            show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8)))
+            show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8,
+                                                   total_rows=rows)))
 
         def error(e):
             self.detail_html.value += (f"<div class='lakejoin-status-error'>"
