@@ -130,12 +130,16 @@ class _Lake:
 
 def _query_side(query):
     """Distinct query tokens, the text the learner gets for each, and the weight (rows) of
-    each: rows of the query frame when there is one, else 1 per distinct value."""
+    each: the query's rows per token when the query counts them (a frame's, a lake
+    table's: its join statistics), else rows of the query frame, else 1 per value."""
     tokens = list(query.tokens)
     texts = [learn_text(query.display.get(t, t)) or t for t in tokens]
     weights = np.ones(len(tokens))
     frame = query.frame
-    if frame is not None and query.columns[0] in frame.columns:
+    rows = getattr(query, "token_rows", None)
+    if rows is not None and len(rows) == len(tokens):
+        weights = np.asarray(rows, dtype=float)
+    elif frame is not None and query.columns[0] in frame.columns:
         pos = {t: i for i, t in enumerate(tokens)}
         idx = [pos.get(t, -1) for t in normalize_many(frame[query.columns[0]].tolist())]
         idx = np.array([i for i in idx if i >= 0], dtype=np.int64)
