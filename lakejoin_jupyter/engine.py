@@ -469,8 +469,10 @@ class Hit(Joinable):
         engine = self._engine
         left_on = [c for c in self.query_columns if c in frame.columns] or None
         if "program_json" not in self.details or left_on is None or len(self.columns) != 1:
-            return engine.autojoin(frame, left_on, find_table(engine.index, self.table_id),
-                                   list(self.columns), **options)
+            out = engine.autojoin(frame, left_on, find_table(engine.index, self.table_id),
+                                  list(self.columns), **options)
+            out.how = "left"
+            return out
         from .join.autojoin.dsl import Program
         table = find_table(engine.index, self.table_id)
         whole = lake_table(table)
@@ -479,7 +481,9 @@ class Hit(Joinable):
             program, self.details.get("direction") == "query -> lake",
             frame[left_on[0]].tolist(), whole[self.column].tolist())
         if len(rows) == 0:
-            return engine.autojoin(frame, left_on, table, list(self.columns), **options)
+            out = engine.autojoin(frame, left_on, table, list(self.columns), **options)
+            out.how = "left"
+            return out
         options.setdefault("right_name", table.name)
         options.setdefault("left_name", "df")
         result = self._autojoin_on(frame, left_on, whole, rows, [self.column], options)
@@ -492,6 +496,7 @@ class Hit(Joinable):
             if wider.found and _narrower_join(wider, result):
                 result = wider
         result.lake = table
+        result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result
 
     def _autojoin_on(self, frame, left_on, whole, rows, columns, options):
@@ -1446,7 +1451,9 @@ class Engine:
         thesis chapter 4) and return a :class:`~.join.autojoin.AutoJoin`: ``.explain()``,
         ``.join()``, ``.code()``. ``other`` is a DataFrame or the name of a lake table;
         ``column`` / ``other_column`` (optional) restrict the match to those columns. Options
-        go to :func:`~.join.autojoin.autojoin` (``fuzzy=False``, ``seed=1``, ...).
+        go to :func:`~.join.autojoin.autojoin` (``fuzzy=False``, ``seed=1``, ...). Its join
+        with a lake table is a left join unless told (``join(df, how="inner")``), as a hit's
+        equi-join; between two DataFrames, inner.
 
         A lake table much larger than ``df`` (:data:`LARGE_PARTNER`), on one column each, in
         an index with the "transform" component: when the transformation search finds that
@@ -1466,6 +1473,8 @@ class Engine:
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
         result.lake = lake
+        if lake is not None:        # a lake table: the query's rows kept, as an equi-join's
+            result.how = "left"
         return result
 
     def _transform_hit(self, df, column, lake, other_column):

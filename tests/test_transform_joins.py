@@ -72,3 +72,44 @@ def test_join_rows_of_a_lake_table_query_count_its_repeated_keys(joins_engine, t
         hit = next(h for h in res if h.table == "net/protocols_prefixed")
         assert hit.join_rows == want, (res.query.source, hit.join_rows)
         assert len(hit.autojoin(frame).join(frame, how="left")) == want
+
+
+@pytest.mark.spark
+def test_a_transformation_join_is_left_by_default_everywhere(joins_engine, tmp_path):
+    """The CLI, ``hit.autojoin(q).join(q)`` and the widget's Find transformation (its Join
+    type control, left by default as the Join tab's) join alike; the action's cell, run in a
+    fresh namespace, equals pandas (a left join keeps the unmatched 999; inner drops it)."""
+    from lakejoin_jupyter.actions import ACTIONS, get
+    from lakejoin_jupyter.cli import main as cli
+    engine, root, tables = joins_engine
+    prefixed = tables["net/protocols_prefixed.csv"]
+    q = pd.DataFrame({"num": ["6", "17", "1", "41", "58", "999"]})
+    q.to_csv(tmp_path / "q.csv", index=False)
+    hit = next(h for h in engine.search(q, "num", method="transform", k=3)
+               if h.table == "net/protocols_prefixed")
+    oracle = {how: _proto_oracle(q, "num", prefixed, how) for how in ("left", "inner")}
+    assert (len(oracle["left"]), len(oracle["inner"])) == (6, 5)
+    assert len(hit.autojoin(q).join(q)) == 6
+    assert len(hit.autojoin(q).join(q, how="inner")) == 5
+    out = tmp_path / "j.csv"
+    assert cli(["join", str(engine.index.path), "-t", str(tmp_path / "q.csv"), "-c", "num",
+                "-m", "transform", "--hit", str(hit.rank), "--out", str(out)]) == 0
+    assert len(pd.read_csv(out)) == 6
+    action = next(a for a in ACTIONS if a.name == "autojoin")
+    spec = next(p for p in action.params if p.name == "how")
+    join_spec = next(p for p in next(a for a in ACTIONS if a.name == "join").params
+                     if p.name == "how")
+    assert (spec.label, spec.default, spec.choices) == \
+        (join_spec.label, join_spec.default, join_spec.choices)
+    for how, params in (("left", {}), ("inner", {"how": "inner"})):
+        res = get("autojoin")(engine, hit, q, **params)
+        assert res.ok, res.summary
+        ns = {"df": q}
+        exec(compile(res.code(), "<inserted cell>", "exec"), ns)   # noqa: S102
+        got = ns["joined"].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, res.joined.reset_index(drop=True))
+        want = oracle[how]
+        assert len(got) == len(want)
+        assert sorted(got["proto_id"].dropna()) == sorted(want["proto_id"].dropna())
+        assert sorted(got["num"]) == sorted(want["num"])
+
