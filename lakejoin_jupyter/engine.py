@@ -1032,7 +1032,7 @@ class Engine:
         from .join.autojoin.dsl import Program
         name = q.columns[0]
         query_values = (q.frame[name].tolist() if q.frame is not None and name in q.frame.columns
-                        else list(q.display.values()))
+                        else self._query_cells(q))
         for h in mine:
             program = Program.from_json(h.details["program_json"])
             forward = h.details.get("direction") == "query -> lake"
@@ -1050,6 +1050,19 @@ class Engine:
             if better != program:
                 h.details["program"] = better.describe()
                 h.details["program_json"] = better.to_json()
+
+    def _query_cells(self, q: Query) -> list:
+        """The query column's cells as written: a lake table's read from the table (its
+        tokens are case-folded, and a program cased on them would differ from the one a
+        DataFrame of the same table gets), else the values the query kept."""
+        if q.origin:
+            try:
+                cid = self.index.find_column(q.origin, q.columns[0])
+                return self._lake_cells(int(self.index.columns.iloc[cid]["table_id"]),
+                                        q.columns[0])
+            except (KeyError, OSError, LakeJoinError):
+                pass
+        return list(q.display.values())
 
     def _lake_cells(self, table_id: int, column: str) -> list:
         """A lake column's cells as written, the last few read kept (searches of one session

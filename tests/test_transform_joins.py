@@ -113,3 +113,30 @@ def test_a_transformation_join_is_left_by_default_everywhere(joins_engine, tmp_p
         assert sorted(got["proto_id"].dropna()) == sorted(want["proto_id"].dropna())
         assert sorted(got["num"]) == sorted(want["num"])
 
+
+@pytest.mark.spark
+def test_one_spelling_of_a_hits_program_for_a_lake_table_a_frame_and_the_join(
+        joins_engine, tmp_path, capsys):
+    """The query given as a lake table, as a frame of the same file, or joined by the CLI
+    shows one program for the hit: the one that, applied as shown to the query's cells as
+    written, gives the lake's cells as written ("cc-" + lower(code) onto "cc-fr"), and the
+    join says to which side it applies."""
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.join.autojoin.dsl import Program, evaluate_columns
+    engine, root, tables = joins_engine
+    iso = pd.read_csv(root / "geo/iso3166.csv", dtype=str, keep_default_na=False)
+    refs = set(tables["geo/country_refs.csv"]["country_ref"])
+    shown = []
+    for query in ("geo/iso3166", iso):
+        hit = next(h for h in engine.search(query, "code", method="transform", k=3)
+                   if h.table == "geo/country_refs")
+        program = Program.from_json(hit.details["program_json"])
+        assert program.describe() == hit.details["program"]
+        out = evaluate_columns(program.expr, {"code": iso["code"].tolist()}, len(iso))
+        assert sum(o in refs for o in out) == len(iso), hit.details["program"]
+        shown.append(hit.details["program"])
+    assert shown[0] == shown[1], shown
+    assert cli(["join", str(engine.index.path), "-t", "geo/iso3166", "-c", "code", "-m",
+                "transform", "--hit", str(hit.rank), "--out", str(tmp_path / "j.csv")]) == 0
+    err = capsys.readouterr().err
+    assert f"Program: {shown[0]}, applied to the query's `code`" in err, err
