@@ -319,7 +319,9 @@ class Hit(Joinable):
     (lake rows per matched key), ``row_coverage`` (share of the query's rows with a partner),
     ``join_rows`` (rows of the left join; ``join_rows_exact`` False: an estimate),
     ``added_columns``, ``key_kind`` and ``key_warning``, ``is_query_table`` and ``in_chain``
-    (the query's own table; a table already joined into the query frame). ``list_columns``:
+    (the query's own table; a table already joined into the query frame); a transformation
+    hit's ``query_ratio`` (distinct query values per key its program makes: above 1, it
+    merges query values, as a fan-out multiplies lake rows). ``list_columns``:
     the hit's columns that are list columns, whose values are their elements (the join
     gives one row per element)."""
     rank: int
@@ -346,6 +348,7 @@ class Hit(Joinable):
     is_query_table: bool = False
     in_chain: bool = False
     usefulness: float | None = None
+    query_ratio: float | None = None  # a program's distinct query values per key it joins on
     list_columns: tuple = ()      # its list columns: found, and joined, by their elements
     _engine: "Engine" = field(default=None, repr=False, compare=False)
     _query: Query = field(default=None, repr=False, compare=False)
@@ -542,7 +545,7 @@ class Hit(Joinable):
              "score": self.score, "method": self.method, "exact": self.exact,
              "figures": self.figures, "est_containment": self.estimated_containment,
              "lake_rows": self.lake_rows, "key_ratio": self.key_ratio,
-             "row_coverage": self.row_coverage, "join_rows": self.join_rows,
+             "query_ratio": self.query_ratio, "row_coverage": self.row_coverage, "join_rows": self.join_rows,
              "join_rows_exact": self.join_rows_exact,
              "added_columns": self._engine.n_added(self) if self._engine else None,
              "key_kind": self.key_kind, "key_warning": self.key_warning,
@@ -591,6 +594,10 @@ def hit_card_html(h: Hit) -> str:
         else:
             lines.append(f"a left join keeps the query's {n_rows:,} rows{est}: each key "
                          f"matches at most one lake row")
+    if (h.query_ratio or 1.0) > 1.0:
+        lines.append(f"<span style='color:#b35900'>&#9888; the program merges "
+                     f"<b>{h.query_ratio:,.3g}</b> distinct query values onto each key it "
+                     f"joins on: several query values meet the same lake rows</span>")
     if h.key_kind:
         kind = f"key: <b>{esc(h.key_kind)}</b>"
         if h.key_warning:
@@ -734,7 +741,7 @@ class SearchResult(Sequence):
                 f"{self.seconds * 1000:.1f} ms")
 
     COLUMNS = ["rank", "table", "column", "overlap", "containment", "jaccard", "score",
-               "method", "exact", "figures", "est_containment", "lake_rows", "key_ratio", "row_coverage",
+               "method", "exact", "figures", "est_containment", "lake_rows", "key_ratio", "query_ratio", "row_coverage",
                "join_rows", "join_rows_exact", "added_columns", "key_kind", "key_warning",
                "is_query_table", "in_chain", "usefulness", "table_id", "column_ids"]
 
@@ -762,6 +769,9 @@ class SearchResult(Sequence):
         show["rows"] = [f"{h.lake_rows:,}" if h.lake_rows is not None else "" for h in res]
         show["fan-out"] = [("" if h.key_ratio is None else f"x{h.key_ratio:,.0f}"
                             if h.key_ratio >= 1000 else f"x{h.key_ratio:.3g}") for h in res]
+        if any((h.query_ratio or 1.0) > 1.0 for h in res):
+            show["query values/key"] = [(f"{h.query_ratio:.3g}" if h.query_ratio else "")
+                                        for h in res]
         show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
         show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
                              if h.join_rows is not None else "" for h in res]
@@ -1109,6 +1119,7 @@ class Engine:
                 # a program's hit: the lake rows per key it joins, counted by the search, and
                 # the left join's rows (its joined rows times their keys' lake rows)
                 h.key_ratio = h.details.get("key_ratio")
+                h.query_ratio = h.details.get("query_ratio")
                 after = h.details.get("joined_rows_after")
                 if after is not None and not q.sampled:
                     h.join_rows = int(round(q.n_rows - h.details["joined_rows"] + after))
@@ -1129,7 +1140,8 @@ class Engine:
             h.is_query_table = self._is_query_table(h, q)
             h.in_chain = not h.is_query_table and h.table in q.chain
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
-                                              None if program_key else self._query_kind(q)[0])
+                                              None if program_key else self._query_kind(q)[0],
+                                              query_ratio=h.query_ratio)
         if q.origin:
             own = [q.origin]
         else:   # of several tables the frame could come from, those of its row count

@@ -140,3 +140,34 @@ def test_one_spelling_of_a_hits_program_for_a_lake_table_a_frame_and_the_join(
                 "transform", "--hit", str(hit.rank), "--out", str(tmp_path / "j.csv")]) == 0
     err = capsys.readouterr().err
     assert f"Program: {shown[0]}, applied to the query's `code`" in err, err
+
+
+@pytest.mark.spark
+def test_a_program_merging_query_values_shows_it_and_is_discounted(joins_engine):
+    """"part 3 (split at "-") of day" maps 240 ISO days onto 31 day numbers: the hit shows
+    its query-side multiplicity (distinct query values per key, pandas: 240 / 31) and
+    rank="useful" discounts it as a fan-out of that size; the reformatted dates (one query
+    value per key) keep 1 and rank first."""
+    import math
+    from lakejoin_jupyter.join.preview import KIND_WEIGHT
+    engine, root, tables = joins_engine
+    days = tables["dpkg/uploads_per_day.csv"]["day"]
+    res = engine.search("dpkg/uploads_per_day", "day", method="transform", k=5)
+    first = res[0]
+    assert (first.table, first.column) == ("dpkg/uploads_dmy", "uploaded")
+    assert first.query_ratio == 1.0
+    merged = [h for h in res if h.details["program"] == 'part 3 (split at "-") of `day`']
+    assert merged, [(h.table, h.details["program"]) for h in res]
+    for h in merged:
+        lake = set(tables[h.table + ".csv"][h.column].astype(str))
+        keys = days.str.split("-").str[2].astype(int).astype(str)
+        joined = days[keys.isin(lake)]
+        want = joined.nunique() / keys[keys.isin(lake)].nunique()
+        assert h.query_ratio == pytest.approx(want)
+        assert want > 7
+        weight = KIND_WEIGHT[h.key_kind]
+        assert h.usefulness <= h.row_coverage * weight / (1 + math.log2(want)) + 1e-9
+        assert h.usefulness < first.usefulness
+        assert "merges" in h.card()
+    table = res.text_table()
+    assert "query values/key" in table.columns

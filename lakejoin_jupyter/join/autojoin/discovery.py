@@ -347,6 +347,16 @@ def fan_out(index, column, joins, made, forward, joined, tokens, weights) -> tup
             joined_query_rows(rows, made, forward, joined, tokens, weights))
 
 
+def query_values_per_key(joined, joins: dict, forward: bool) -> float:
+    """The query side's multiplicity of a program's join: the distinct query values that
+    join over the keys they join on. Forward, the program may merge many query values onto
+    one key ("part 3 of" 441 dates gives 31 day numbers: 14.2); backward, each joined query
+    value is its own key (1)."""
+    if not forward or not joins or not len(joined):
+        return 1.0
+    return max(len(joined) / len(joins), 1.0)
+
+
 def many_to_many(made: dict, n_in: int, other_is_key: bool) -> bool:
     """The join a program makes is N:M, which Auto-Join never makes (one side must supply
     a key column, at least ``KEY_RATIO`` distinct): the program merges the values it reads
@@ -640,7 +650,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
                      kind, warning, fan_out(index, X, joins, made, forward, joined,
-                                            tokens, weights)))
+                                            tokens, weights),
+                     query_values_per_key(joined, joins, forward)))
         trace[-1][3] = round(coverage, 3)
     hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
     out = [_candidate(h, index, tokens, weights) for h in hits[:k]]   # k None: all
@@ -650,7 +661,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
 
 
 def _candidate(hit, index, tokens, weights) -> Candidate:
-    weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out = hit
+    weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out, merged = hit
     from ...index.transform_arrays import load
     cols = load(index).columns
     row = cols[cols["column_id"] == X]
@@ -662,7 +673,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
                  "direction": direction, "coverage": coverage, "key_kind": kind,
                  "key_warning": warning, "key_weight": weighted / coverage if coverage else 1.0,
                  "key_ratio": fan_out[0], "key_ratio_exact": fan_out[1],
-                 "joined_rows_after": fan_out[2],
+                 "joined_rows_after": fan_out[2], "query_ratio": merged,
                  "joined_rows": int(weights[joined].sum()), "query_rows": int(weights.sum()),
                  "retrieval_score": float(score), "lake_pattern": pattern,
                  "matched_tokens": sorted(tokens[i] for i in joined)})
