@@ -505,6 +505,15 @@ class Hit(Joinable):
     def _autojoin_on(self, frame, left_on, whole, rows, columns, options):
         """Auto-Join learned on ``whole``'s ``rows``, then counted and joined on ``whole``."""
         result = self._engine.autojoin(frame, left_on, whole.iloc[rows], columns, **options)
+        if result.found and result.source == "left" and result.target_column in whole.columns:
+            # learned on the rows the hit joins: the lake column's other values may show
+            # a padding the frame's numbers cannot ("proto-103": padded to 3, not "proto-0" + 2)
+            from .join.autojoin.learn import widest_padding
+            wider = widest_padding(result.program, whole[result.target_column].tolist())
+            if wider != result.program:
+                result.message = result.message.replace(result.program.describe(),
+                                                        wider.describe())
+                result.program = wider
         result.stats["learned_on"] = {"rows": int(len(rows)), "of": int(len(whole))}
         at = "source_row" if result.source == "right" else "target_row"
         for ex in result.examples:               # row numbers of the whole table

@@ -171,3 +171,38 @@ def test_a_program_merging_query_values_shows_it_and_is_discounted(joins_engine)
         assert "merges" in h.card()
     table = res.text_table()
     assert "query values/key" in table.columns
+
+
+def test_widest_padding_takes_the_width_the_targets_show():
+    """"proto-0" + n padded to 2 and "proto-" + n padded to 3 agree below 100; the targets'
+    "proto-103" picks the second. Targets that show no wider number keep the program as
+    learned, and a program without a padded number is left alone."""
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Constant, Pad, Program, Substring
+    from lakejoin_jupyter.join.autojoin.learn import widest_padding
+    narrow = Program((Constant("proto-0"), Substring(Pad(Column("num"), 2))))
+    wide = Program((Constant("proto-"), Substring(Pad(Column("num"), 3))))
+    assert widest_padding(narrow, ["proto-006", "proto-103", "proto-255"]) == wide
+    assert widest_padding(narrow, ["proto-006", "proto-017"]) == narrow
+    plain = Program((Constant("cc-"), Substring(Column("code"))))
+    assert widest_padding(plain, ["cc-fr"]) == plain
+
+
+@pytest.mark.spark
+def test_find_transformation_on_a_few_numbers_pads_as_the_lake_column_does(joins_engine):
+    """Learned from 5 numbers under 100, the program is the lake column's width ("proto-"
+    + n padded to 3), so applied to 103 and 132 it joins them (pandas oracle); the search's
+    hit shows the same program."""
+    from lakejoin_jupyter.actions import get
+    engine, root, tables = joins_engine
+    prefixed = tables["net/protocols_prefixed.csv"]
+    q = pd.DataFrame({"num": ["6", "17", "1", "41", "58"]})
+    hit = next(h for h in engine.search(q, "num", method="transform", k=3)
+               if h.table == "net/protocols_prefixed")
+    assert hit.details["program"] == '"proto-" + `num` padded with zeros to 3'
+    res = get("autojoin")(engine, hit, q)
+    assert res.ok and res.result.program.describe() == hit.details["program"]
+    more = pd.DataFrame({"num": ["6", "103", "132", "999"]})
+    got = res.result.join(more, how="left")
+    want = _proto_oracle(more, "num", prefixed, "left")
+    assert sorted(got["proto_id"].dropna()) == sorted(want["proto_id"].dropna()) == \
+        ["proto-006", "proto-103", "proto-132"]

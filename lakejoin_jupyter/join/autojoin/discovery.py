@@ -23,7 +23,8 @@ by grams is taught with the value of the column sharing the most gram weight (no
 holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
 minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
-the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042").
+the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
+a padding is widened where the column's values show a wider width (``widest_padding``).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ from ...search.segments import arrow_arrays
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import KIND_WEIGHT, key_kind, values_kind
 from .dsl import Program, evaluate_columns
-from .learn import Example, LearnSettings, example_sets, try_learn_transform
+from .learn import Example, LearnSettings, example_sets, try_learn_transform, widest_padding
 from .pairs import PairGroup, RowPair
 from .pipeline import AutoJoinSettings
 
@@ -54,6 +55,8 @@ KEY_RATIO = AutoJoinSettings.key_ratio    # Auto-Join's key column: this share d
 MEASURE_KINDS = ("number", "year-like")    # key kinds whose N:M joins are not hits
 # the query's numbers are also looked up zero-padded to this many digits ("42": "PKG-00042")
 PAD_DIGITS = 8
+# a forward program's padding is widened where this many of the column's values show it
+WIDEST_PADDING_VALUES = 20_000
 
 
 def learn_text(value) -> str | None:
@@ -635,6 +638,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             cache.append(got)
             found = got
         program, forward = found
+        if forward:      # a padding the sample's numbers cannot show, the column's values do
+            program = widest_padding(program, lake.tokens(X, WIDEST_PADDING_VALUES))
         joined, made, joins, n_in = _coverage(program, forward, lake, X, tokens, texts, weights)
         if not len(joined):
             continue
