@@ -206,3 +206,14 @@ def test_find_transformation_on_a_few_numbers_pads_as_the_lake_column_does(joins
     want = _proto_oracle(more, "num", prefixed, "left")
     assert sorted(got["proto_id"].dropna()) == sorted(want["proto_id"].dropna()) == \
         ["proto-006", "proto-103", "proto-132"]
+
+
+def test_the_widgets_find_transformation_tab_has_the_join_tabs_join_type_control():
+    """The Find transformation tab shows a Join type control as the Join tab does: the same
+    choices, left by default."""
+    from lakejoin_jupyter.actions import get
+    from lakejoin_jupyter.ui.actions_panel import ActionTab
+    join = ActionTab(get("join"), on_run=lambda name: None).controls["how"]
+    transform = ActionTab(get("autojoin"), on_run=lambda name: None).controls["how"]
+    assert transform.value == join.value == "left"
+    assert tuple(transform.options) == tuple(join.options)
