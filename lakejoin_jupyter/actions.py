@@ -196,11 +196,12 @@ def _unread_groups(right, plan, keys) -> str:
 
 # ----------------------------------------------------------------------- Auto-Join
 
-def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
-                       frame_name: str = "df") -> ActionResult:
+def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True,
+                       seed: int = 0, *, frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
     column and the hit column (both directions; a "Needs a transformation" hit learns on the
-    rows its program joins: :meth:`~.engine.Hit.autojoin`)."""
+    rows its program joins: :meth:`~.engine.Hit.autojoin`), joined ``how`` (left by
+    default, as the Join action)."""
     title = "Find transformation"
     learn = _learning_frame(frame)
     try:
@@ -210,9 +211,9 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
     if not aj.found:
         return ActionResult(title=title, summary=aj.message, ok=False,
                             details={"autojoin": aj.to_dict()})
-    joined = aj.join(frame, fuzzy=fuzzy)
+    joined = aj.join(frame, how=how, fuzzy=fuzzy)
     spark = is_spark_frame(frame)
-    n = "" if spark else f" The join has **{len(joined):,} rows**."
+    n = "" if spark else f" The {how} join has **{len(joined):,} rows**."
     summary = (f"**Program:** {_code(aj.program.describe())}\n\n"
                f"{_query_keys_joined(aj, learn, hit.query_columns[0], fuzzy, frame_name, spark)}"
                f" ({aj.source_name} rows transformed).{n}")
@@ -228,7 +229,7 @@ def run_transformation(engine, hit, frame, fuzzy: bool = True, seed: int = 0, *,
         tables[f"Joined rows ({len(joined):,}; first 10)"] = joined.head(10)
     tables["Example rows that taught the program"] = aj.examples_frame()
     return ActionResult(title=title, summary=summary, tables=tables, joined=joined, result=aj,
-                        code_options={"fuzzy": fuzzy}, spark=is_spark_frame(frame),
+                        code_options={"how": how, "fuzzy": fuzzy}, spark=is_spark_frame(frame),
                         details={"autojoin": aj.to_dict(), "explain": aj.explain(),
                                  "coverage": aj.coverage, "target_keys": aj.target_keys,
                                  "estimated_precision": aj.estimated_precision})
@@ -412,7 +413,9 @@ ACTIONS = (
               help="Equi-join on the normalized values the search matched."),
     HitAction("autojoin", "Find transformation", run_transformation, suffix="transformed",
               applies=lambda hit: len(hit.columns) == 1,
-              params=(ParamSpec("fuzzy", "Constrained fuzzy join", "bool", True,
+              params=(ParamSpec("how", "Join type", "choice", "left", choices=("left", "inner"),
+                                help="left keeps every query row; inner keeps matched rows only"),
+                      ParamSpec("fuzzy", "Constrained fuzzy join", "bool", True,
                                 help="extend the equi-join with fuzzy matches that keep it "
                                      "1:1 / N:1"),
                       ParamSpec("seed", "Random seed", "int", 0, 0, 10_000, 1,

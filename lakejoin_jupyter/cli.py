@@ -478,8 +478,16 @@ def _join_transformed(args, hit, frame):
         raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): {aj.message}")
     joined = aj.join(frame, how=args.how)
     side = "the query's" if aj.source == "left" else "the lake's"
-    return joined, (f"Auto-Join program: {aj.program.describe()} ({side} values transformed; "
-                    f"learned as hit.autojoin(df) learns it).")
+    shown = hit.details.get("program")
+    qcol, lcol = hit.query_columns[0], hit.column
+    if hit.details.get("direction") == "query -> lake":
+        line = f"Program: {shown}, applied to the query's `{qcol}` (gives the lake's `{lcol}`)."
+    else:
+        line = f"Program: {shown}, applied to the lake's `{lcol}` (gives the query's `{qcol}`)."
+    if aj.program.describe() != shown:
+        line += (f" Auto-Join (hit.autojoin(df)) joined with {aj.program.describe()}, "
+                 f"applied to {side} values.")
+    return joined, line
 
 
 def _printed_as_data(df, fmt: str) -> bool:

@@ -422,7 +422,9 @@ class Hit(Joinable):
     (lake rows per matched key), ``row_coverage`` (share of the query's rows with a partner),
     ``join_rows`` (rows of the left join; ``join_rows_exact`` False: an estimate),
     ``added_columns``, ``key_kind`` and ``key_warning``, ``is_query_table`` and ``in_chain``
-    (the query's own table; a table already joined into the query frame). ``list_columns``:
+    (the query's own table; a table already joined into the query frame); a transformation
+    hit's ``query_ratio`` (distinct query values per key its program makes: above 1, it
+    merges query values, as a fan-out multiplies lake rows). ``list_columns``:
     the hit's columns that are list columns, whose values are their elements (the join
     gives one row per element)."""
     rank: int
@@ -449,6 +451,7 @@ class Hit(Joinable):
     is_query_table: bool = False
     in_chain: bool = False
     usefulness: float | None = None
+    query_ratio: float | None = None  # a program's distinct query values per key it joins on
     list_columns: tuple = ()      # its list columns: found, and joined, by their elements
     _engine: "Engine" = field(default=None, repr=False, compare=False)
     _query: Query = field(default=None, repr=False, compare=False)
@@ -572,8 +575,10 @@ class Hit(Joinable):
         engine = self._engine
         left_on = [c for c in self.query_columns if c in frame.columns] or None
         if "program_json" not in self.details or left_on is None or len(self.columns) != 1:
-            return engine.autojoin(frame, left_on, find_table(engine.index, self.table_id),
-                                   list(self.columns), **options)
+            out = engine.autojoin(frame, left_on, find_table(engine.index, self.table_id),
+                                  list(self.columns), **options)
+            out.how = "left"
+            return out
         from .join.autojoin.dsl import Program
         table = find_table(engine.index, self.table_id)
         whole, explode = element_table(table, [self.column])     # a list column: its elements
@@ -582,7 +587,9 @@ class Hit(Joinable):
             program, self.details.get("direction") == "query -> lake",
             frame[left_on[0]].tolist(), whole[self.column].tolist())
         if len(rows) == 0:
-            return engine.autojoin(frame, left_on, table, list(self.columns), **options)
+            out = engine.autojoin(frame, left_on, table, list(self.columns), **options)
+            out.how = "left"
+            return out
         options.setdefault("right_name", table.name)
         options.setdefault("left_name", "df")
         result = self._autojoin_on(frame, left_on, whole, rows, [self.column], options)
@@ -595,11 +602,21 @@ class Hit(Joinable):
             if wider.found and _narrower_join(wider, result):
                 result = wider
         result.lake, result.explode = table, explode
+        result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result
 
     def _autojoin_on(self, frame, left_on, whole, rows, columns, options):
         """Auto-Join learned on ``whole``'s ``rows``, then counted and joined on ``whole``."""
         result = self._engine.autojoin(frame, left_on, whole.iloc[rows], columns, **options)
+        if result.found and result.source == "left" and result.target_column in whole.columns:
+            # learned on the rows the hit joins: the lake column's other values may show
+            # a padding the frame's numbers cannot ("proto-103": padded to 3, not "proto-0" + 2)
+            from .join.autojoin.learn import widest_padding
+            wider = widest_padding(result.program, whole[result.target_column].tolist())
+            if wider != result.program:
+                result.message = result.message.replace(result.program.describe(),
+                                                        wider.describe())
+                result.program = wider
         result.stats["learned_on"] = {"rows": int(len(rows)), "of": int(len(whole))}
         at = "source_row" if result.source == "right" else "target_row"
         for ex in result.examples:               # row numbers of the whole table
@@ -640,7 +657,7 @@ class Hit(Joinable):
              "score": self.score, "method": self.method, "exact": self.exact,
              "figures": self.figures, "est_containment": self.estimated_containment,
              "lake_rows": self.lake_rows, "key_ratio": self.key_ratio,
-             "row_coverage": self.row_coverage, "join_rows": self.join_rows,
+             "query_ratio": self.query_ratio, "row_coverage": self.row_coverage, "join_rows": self.join_rows,
              "join_rows_exact": self.join_rows_exact,
              "added_columns": self._engine.n_added(self) if self._engine else None,
              "key_kind": self.key_kind, "key_warning": self.key_warning,
@@ -689,6 +706,10 @@ def hit_card_html(h: Hit) -> str:
         else:
             lines.append(f"a left join keeps the query's {n_rows:,} rows{est}: each key "
                          f"matches at most one lake row")
+    if (h.query_ratio or 1.0) > 1.0:
+        lines.append(f"<span style='color:#b35900'>&#9888; the program merges "
+                     f"<b>{h.query_ratio:,.3g}</b> distinct query values onto each key it "
+                     f"joins on: several query values meet the same lake rows</span>")
     if h.key_kind:
         kind = f"key: <b>{esc(h.key_kind)}</b>"
         if h.key_warning:
@@ -832,7 +853,7 @@ class SearchResult(Sequence):
                 f"{self.seconds * 1000:.1f} ms")
 
     COLUMNS = ["rank", "table", "column", "overlap", "containment", "jaccard", "score",
-               "method", "exact", "figures", "est_containment", "lake_rows", "key_ratio", "row_coverage",
+               "method", "exact", "figures", "est_containment", "lake_rows", "key_ratio", "query_ratio", "row_coverage",
                "join_rows", "join_rows_exact", "added_columns", "key_kind", "key_warning",
                "is_query_table", "in_chain", "usefulness", "table_id", "column_ids"]
 
@@ -861,6 +882,9 @@ class SearchResult(Sequence):
         show["fan-out"] = [((NA if _similarity_hit(h) else "") if h.key_ratio is None else
                             f"x{h.key_ratio:,.0f}" if h.key_ratio >= 1000 else
                             f"x{h.key_ratio:.3g}") for h in res]
+        if any((h.query_ratio or 1.0) > 1.0 for h in res):
+            show["query values/key"] = [(f"{h.query_ratio:.3g}" if h.query_ratio else "")
+                                        for h in res]
         show["row coverage"] = [whole_percent(h.row_coverage) for h in res]
         show["join rows"] = [(f"{h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
                              if h.join_rows is not None else
@@ -1147,7 +1171,7 @@ class Engine:
         from .join.autojoin.dsl import Program
         name = q.columns[0]
         query_values = (q.frame[name].tolist() if q.frame is not None and name in q.frame.columns
-                        else list(q.display.values()))
+                        else self._query_cells(q))
         for h in mine:
             program = Program.from_json(h.details["program_json"])
             forward = h.details.get("direction") == "query -> lake"
@@ -1165,6 +1189,19 @@ class Engine:
             if better != program:
                 h.details["program"] = better.describe()
                 h.details["program_json"] = better.to_json()
+
+    def _query_cells(self, q: Query) -> list:
+        """The query column's cells as written: a lake table's read from the table (its
+        tokens are case-folded, and a program cased on them would differ from the one a
+        DataFrame of the same table gets), else the values the query kept."""
+        if q.origin:
+            try:
+                cid = self.index.find_column(q.origin, q.columns[0])
+                return self._lake_cells(int(self.index.columns.iloc[cid]["table_id"]),
+                                        q.columns[0])
+            except (KeyError, OSError, LakeJoinError):
+                pass
+        return list(q.display.values())
 
     def _lake_cells(self, table_id: int, column: str) -> list:
         """A lake column's cells as written, the last few read kept (searches of one session
@@ -1221,6 +1258,7 @@ class Engine:
                 # a program's hit: the lake rows per key it joins, counted by the search, and
                 # the left join's rows (its joined rows times their keys' lake rows)
                 h.key_ratio = h.details.get("key_ratio")
+                h.query_ratio = h.details.get("query_ratio")
                 after = h.details.get("joined_rows_after")
                 if after is not None and not q.sampled:
                     h.join_rows = int(round(q.n_rows - h.details["joined_rows"] + after))
@@ -1241,7 +1279,8 @@ class Engine:
             h.is_query_table = self._is_query_table(h, q)
             h.in_chain = not h.is_query_table and h.table in q.chain
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
-                                              None if program_key else self._query_kind(q)[0])
+                                              None if program_key else self._query_kind(q)[0],
+                                              query_ratio=h.query_ratio)
         if q.origin:
             own = [q.origin]
         else:   # of several tables the frame could come from, those of its row count
@@ -1662,7 +1701,9 @@ class Engine:
         thesis chapter 4) and return a :class:`~.join.autojoin.AutoJoin`: ``.explain()``,
         ``.join()``, ``.code()``. ``other`` is a DataFrame or the name of a lake table;
         ``column`` / ``other_column`` (optional) restrict the match to those columns. Options
-        go to :func:`~.join.autojoin.autojoin` (``fuzzy=False``, ``seed=1``, ...).
+        go to :func:`~.join.autojoin.autojoin` (``fuzzy=False``, ``seed=1``, ...). Its join
+        with a lake table is a left join unless told (``join(df, how="inner")``), as a hit's
+        equi-join; between two DataFrames, inner.
 
         A lake table much larger than ``df`` (:data:`LARGE_PARTNER`), on one column each, in
         an index with the "transform" component: when the transformation search finds that
@@ -1683,6 +1724,7 @@ class Engine:
         result = autojoin(df, other, column, other_column, **options)
         if lake is not None:
             result.lake, result.explode = lake, explode
+            result.how = "left"     # a lake table: the query's rows kept, as an equi-join's
         return result
 
     def _transform_hit(self, df, column, lake, other_column):

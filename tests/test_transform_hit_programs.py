@@ -190,7 +190,7 @@ def test_cli_join_joins_a_transformation_hit_as_the_api_does(case_engine, tmp_pa
         out = tmp_path / f"j{rank}.csv"
         assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "author", "-m",
                     "transform", "--hit", str(rank), "--how", "inner", "--out", str(out)]) == 0
-        assert "Auto-Join program" in capsys.readouterr().err
+        assert f"Program: {hit.details['program']}, applied to" in capsys.readouterr().err
         got = pd.read_csv(out, dtype=str, keep_default_na=False)
         want = want.astype(str).reset_index(drop=True)
         assert len(got) == len(want) == len(query)

@@ -247,15 +247,17 @@ def values_kind(values, rows=None, sample: int = 1000) -> tuple[str, str | None]
 
 
 def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,
-               query_kind: str | None = None) -> float:
+               query_kind: str | None = None, query_ratio: float | None = None) -> float:
     """The score of ``rank="useful"``: the share of the query's rows that find a partner
     times the key kind's weight (the weaker of the lake column's and, when given, the query
     column's), the weight divided by 1 + log2 of the fan-out. The fan-out takes a kind
     whose matches are meaningful toward the weight of the coincidental kinds
     (``COINCIDENTAL_KINDS``), never to it: at equal coverage, a join to aggregate ranks
-    above a coincidental one."""
+    above a coincidental one. A transformation's ``query_ratio`` (distinct query values per
+    key its program makes) multiplies the fan-out: a program merging 14 dates onto each day
+    number pairs each lake row with 14 query values, as a fan-out of 14 would."""
     cover = row_coverage or 0.0
-    fan = max(key_ratio or 1.0, 1.0)
+    fan = max(key_ratio or 1.0, 1.0) * max(query_ratio or 1.0, 1.0)
     weight = KIND_WEIGHT.get(kind, 0.5)
     if query_kind is not None:
         weight = min(weight, KIND_WEIGHT.get(query_kind, 0.5))

@@ -756,6 +756,11 @@ class DiscoveryWidget(W.VBox):
                    {"key": "key_ratio", "label": "× fan-out", "kind": "number", "prefix": "×",
                     "digits": 3, "warn_above": 1, "title": "lake rows per matched key: above 1, a join "
                     "multiplies the query's rows"},
+                   *([{"key": "query_ratio", "label": "query values/key", "kind": "number",
+                       "digits": 3, "warn_above": 1, "title": "distinct query values the "
+                       "program merges onto each key: above 1, several query values meet "
+                       "the same lake rows"}]
+                     if any((h.query_ratio or 1.0) > 1.0 for h in hits) else []),
                    {"key": "row_coverage", "label": "row coverage", "kind": "bar",
                     "title": "share of the query's rows that find a partner"},
                    {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
@@ -778,6 +783,7 @@ class DiscoveryWidget(W.VBox):
                          "program": h.details.get("program", ""),
                          "method": h.method, "exact": bool(h.exact), "figures": h.figures,
                          "lake_rows": h.lake_rows, "key_ratio": _num(h.key_ratio),
+                         "query_ratio": _num(h.query_ratio),
                          "row_coverage": _num(h.row_coverage),
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
         self._publish(columns, rows, phase, result.empty_message if result is not None else

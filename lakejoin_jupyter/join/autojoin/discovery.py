@@ -23,7 +23,8 @@ by grams is taught with the value of the column sharing the most gram weight (no
 holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
 minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
-the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042").
+the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
+a padding is widened where the column's values show a wider width (``widest_padding``).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ from ...search.segments import arrow_arrays
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import KIND_WEIGHT, key_kind, values_kind
 from .dsl import Program, evaluate_columns
-from .learn import Example, LearnSettings, example_sets, try_learn_transform
+from .learn import Example, LearnSettings, example_sets, try_learn_transform, widest_padding
 from .pairs import PairGroup, RowPair
 from .pipeline import AutoJoinSettings
 
@@ -54,6 +55,8 @@ KEY_RATIO = AutoJoinSettings.key_ratio    # Auto-Join's key column: this share d
 MEASURE_KINDS = ("number", "year-like")    # key kinds whose N:M joins are not hits
 # the query's numbers are also looked up zero-padded to this many digits ("42": "PKG-00042")
 PAD_DIGITS = 8
+# a forward program's padding is widened where this many of the column's values show it
+WIDEST_PADDING_VALUES = 20_000
 
 
 def learn_text(value) -> str | None:
@@ -130,12 +133,16 @@ class _Lake:
 
 def _query_side(query):
     """Distinct query tokens, the text the learner gets for each, and the weight (rows) of
-    each: rows of the query frame when there is one, else 1 per distinct value."""
+    each: the query's rows per token when the query counts them (a frame's, a lake
+    table's: its join statistics), else rows of the query frame, else 1 per value."""
     tokens = list(query.tokens)
     texts = [learn_text(query.display.get(t, t)) or t for t in tokens]
     weights = np.ones(len(tokens))
     frame = query.frame
-    if frame is not None and query.columns[0] in frame.columns:
+    rows = getattr(query, "token_rows", None)
+    if rows is not None and len(rows) == len(tokens):
+        weights = np.asarray(rows, dtype=float)
+    elif frame is not None and query.columns[0] in frame.columns:
         pos = {t: i for i, t in enumerate(tokens)}
         idx = [pos.get(t, -1) for t in normalize_many(frame[query.columns[0]].tolist())]
         idx = np.array([i for i in idx if i >= 0], dtype=np.int64)
@@ -341,6 +348,16 @@ def fan_out(index, column, joins, made, forward, joined, tokens, weights) -> tup
     rows, exact = key_rows(index, column, joins)
     return (lake_rows_per_key(rows), exact,
             joined_query_rows(rows, made, forward, joined, tokens, weights))
+
+
+def query_values_per_key(joined, joins: dict, forward: bool) -> float:
+    """The query side's multiplicity of a program's join: the distinct query values that
+    join over the keys they join on. Forward, the program may merge many query values onto
+    one key ("part 3 of" 441 dates gives 31 day numbers: 14.2); backward, each joined query
+    value is its own key (1)."""
+    if not forward or not joins or not len(joined):
+        return 1.0
+    return max(len(joined) / len(joins), 1.0)
 
 
 def many_to_many(made: dict, n_in: int, other_is_key: bool) -> bool:
@@ -621,6 +638,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             cache.append(got)
             found = got
         program, forward = found
+        if forward:      # a padding the sample's numbers cannot show, the column's values do
+            program = widest_padding(program, lake.tokens(X, WIDEST_PADDING_VALUES))
         joined, made, joins, n_in = _coverage(program, forward, lake, X, tokens, texts, weights)
         if not len(joined):
             continue
@@ -636,7 +655,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
                      kind, warning, fan_out(index, X, joins, made, forward, joined,
-                                            tokens, weights)))
+                                            tokens, weights),
+                     query_values_per_key(joined, joins, forward)))
         trace[-1][3] = round(coverage, 3)
     hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
     out = [_candidate(h, index, tokens, weights) for h in hits[:k]]   # k None: all
@@ -646,7 +666,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
 
 
 def _candidate(hit, index, tokens, weights) -> Candidate:
-    weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out = hit
+    weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out, merged = hit
     from ...index.transform_arrays import load
     cols = load(index).columns
     row = cols[cols["column_id"] == X]
@@ -658,7 +678,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
                  "direction": direction, "coverage": coverage, "key_kind": kind,
                  "key_warning": warning, "key_weight": weighted / coverage if coverage else 1.0,
                  "key_ratio": fan_out[0], "key_ratio_exact": fan_out[1],
-                 "joined_rows_after": fan_out[2],
+                 "joined_rows_after": fan_out[2], "query_ratio": merged,
                  "joined_rows": int(weights[joined].sum()), "query_rows": int(weights.sum()),
                  "retrieval_score": float(score), "lake_pattern": pattern,
                  "matched_tokens": sorted(tokens[i] for i in joined)})

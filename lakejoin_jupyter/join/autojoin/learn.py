@@ -39,7 +39,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .dsl import (CASINGS, MAP_TABLES, MAPS, Column, Constant, Map, Pad, Program, Replace,
+from .dsl import (CASINGS, MAP_TABLES, MAPS, Column, Constant, Map, Pad, Program, ProgramSet, Replace,
                   SelectK, Split, Substring, Trim, Words, _case, compile_expr, join_words,
                   map_value, select_rest, normalize_space, pad_digits, split_words)
 
@@ -543,6 +543,55 @@ def padded_variant(program: Program, examples: Sequence[Example],
                 continue
         pieces.append(piece)
     return Program(tuple(pieces)) if changed else None
+
+
+def widest_padding(program, target_values, limit: int = 20_000):
+    """The program with the zeros ending a constant before a padded number moved into the
+    padding where the target column's own values show that width: "proto-0" + n padded to 2
+    and "proto-" + n padded to 3 agree on every number under 100, and examples of such
+    numbers cannot tell them apart; a target column holding "proto-103" can. Each variant
+    is scored by the target values (the first ``limit`` distinct) it gives from the numbers
+    they hold (each digit run without its leading zeros); the most wins, the program as
+    learned on ties. A program set is widened branch by branch."""
+    if isinstance(program, ProgramSet):
+        branches = tuple((g, widest_padding(p, target_values, limit))
+                         for g, p in program.branches)
+        return program if branches == program.branches else ProgramSet(branches)
+    if not isinstance(program, Program) or len(program.columns) != 1:
+        return program
+    variants = [program]
+    for i, piece in enumerate(program.pieces):
+        prev = program.pieces[i - 1] if i else None
+        if not (isinstance(piece, Substring) and isinstance(piece.of, Pad)
+                and isinstance(prev, Constant)):
+            continue
+        zeros = len(prev.text) - len(prev.text.rstrip("0"))
+        for k in range(1, min(zeros, MAX_PAD - piece.of.width) + 1):
+            text = prev.text[:-k]
+            pieces = list(program.pieces)
+            pieces[i] = Substring(Pad(piece.of.of, piece.of.width + k), piece.start,
+                                  piece.stop, piece.casing)
+            pieces[i - 1:i] = [Constant(text)] if text else []
+            variants.append(Program(tuple(pieces)))
+    if len(variants) == 1:
+        return program
+    targets = [v for v in dict.fromkeys(str(t).lower() for t in target_values
+                                        if t is not None)][:limit]
+    inputs, owner = [], []
+    for j, v in enumerate(targets):
+        for run in re.findall(r"[0-9]+", v):
+            inputs.append(run.lstrip("0") or "0")
+            owner.append(j)
+    if not inputs:
+        return program
+    name = program.columns[0]
+    best, most = program, -1
+    for p in variants:
+        out = p.evaluate({name: inputs}, len(inputs))
+        n = len({j for j, o in zip(owner, out) if o is not None and o.lower() == targets[j]})
+        if n > most:
+            best, most = p, n
+    return best
 
 
 # ------------------------------------------------------------------ one example set

@@ -75,6 +75,8 @@ class AutoJoin(Joinable):
         self.lake = None                          # the right table's LakeTable, when from the lake
         self.explode = None                       # its list columns exploded to learn (None:
                                                   # those the keys read, join/plan.py)
+        self.how = "inner"                        # join type when none is given ("left": a
+                                                  # lake table's, as an equi-join hit's)
         self._keys = None
 
     # ------------------------------------------------------------ construction
@@ -185,7 +187,8 @@ class AutoJoin(Joinable):
     def plan(self, df=None, how: str | None = None, *, fuzzy: bool = True):
         """The join plan: the learned program computes the source table's key, the target's
         is its cell text; with ``fuzzy``, the derived keys the constrained fuzzy join matched
-        are rewritten to the key they match. ``how`` "inner" (default) or "left"."""
+        are rewritten to the key they match. ``how`` "inner" or "left" (default: ``self.how``,
+        "inner" between two frames, "left" for a search hit's join with its lake table)."""
         from ..plan import Key, make_plan
         if not self.found:
             raise QueryError(f"No transformation was found, so there is nothing to join and "
@@ -212,7 +215,7 @@ class AutoJoin(Joinable):
             matches = tuple(sorted(self.fuzzy.matches.items()))
         q, o = (src_key, tgt_key) if self.source == "left" else (tgt_key, src_key)
         return make_plan(list(left.columns), [q], right_cols, [o], other=self.lake,
-                         other_label=self.right_name, how=how or "inner", matches=matches,
+                         other_label=self.right_name, how=how or self.how, matches=matches,
                          matches_on="query" if self.source == "left" else "other",
                          suffix="_right", explode=self.explode if self.lake is not None else None,
                          description=f"Auto-Join: {self.program.describe()} "
@@ -232,8 +235,8 @@ class AutoJoin(Joinable):
 
     def join(self, df=None, how: str | None = None, *, fuzzy: bool = True) -> pd.DataFrame:
         """The joined DataFrame: the left table's columns, then the right's (clashing names
-        get a "_right" suffix), one row per joined pair (``how="inner"``, the default; "left"
-        keeps every left row)."""
+        get a "_right" suffix), one row per joined pair (``how="inner"``; "left" keeps every
+        left row; the default is ``self.how``: "left" for a search hit's lake table)."""
         return super().join(df, how=how, fuzzy=fuzzy)
 
     def code(self, name: str = "df", into: str = "joined", *, how: str | None = None,
@@ -345,7 +348,8 @@ class AutoJoin(Joinable):
                 "source_column": self.source_column, "target_column": self.target_column,
                 "examples": self.examples, "coverage": self.coverage,
                 "target_keys": self.target_keys, "joined_rows": self.joined_rows,
-                "estimated_precision": self.estimated_precision, "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives]}
+                "estimated_precision": self.estimated_precision, "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives],
+                "how": self.how}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, default=_plain)
@@ -378,7 +382,7 @@ class AutoJoin(Joinable):
         prog = Program.from_dict(d["program"]) if d.get("program") else None
         tprog = Program.from_dict(d["target_program"]) if d.get("target_program") else None
         found = bool(d.get("found")) and prog is not None
-        return cls(found=found, message=str(d.get("message", "")), left=left, right=right,
+        out = cls(found=found, message=str(d.get("message", "")), left=left, right=right,
                    left_name=str(d.get("left_name", "left")),
                    right_name=str(d.get("right_name", "right")), source=d["source"],
                    program=prog, target_program=tprog, source_column=d.get("source_column"),
@@ -387,6 +391,9 @@ class AutoJoin(Joinable):
                    joined_rows=int(d.get("joined_rows", 0)), fuzzy=fuzzy,
                    alternatives=[tuple(a) for a in d.get("alternatives") or []],
                    estimated_precision=_fraction(d.get("estimated_precision")))
+        if d.get("how") in ("left", "inner"):
+            out.how = d["how"]
+        return out
 
 
 _LINE_BREAKS = {ord(c): f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
