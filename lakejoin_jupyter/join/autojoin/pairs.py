@@ -345,19 +345,7 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
                  for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
         return whole + _one_to_one(v, vid, source, target, max(map(len, counts)),
                                    {p.target_row for p in whole})
-    seen = set()
-    for i in range(len(v) - MIN_Q + 1):
-        u = v[i:i + MAX_GRAM]
-        if u[:MIN_Q] not in t_index.trigrams:
-            continue
-        q = binary_search_q(u, t_index)
-        if q < MIN_Q:
-            continue
-        g = u[:q]
-        if g in seen:
-            continue
-        seen.add(g)
-        rt = t_index.values_with(g)
+    for g, rt in _longest_grams(v, t_index, MIN_Q):
         if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
             continue       # 1/(n m) <= 1/m is already below the best score or min_score
         rs = s_index.values_with(g)
@@ -377,6 +365,23 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     return out
 
 
+def _longest_grams(v: str, t_index, shortest: int):
+    """(gram, target values holding it) of v's longest q-gram match at each start, q at
+    least ``shortest``, each distinct gram once, from the left."""
+    seen = set()
+    for i in range(len(v) - shortest + 1):
+        u = v[i:i + MAX_GRAM]
+        if u[:MIN_Q] not in t_index.trigrams:
+            continue
+        q = binary_search_q(u, t_index)
+        if q < shortest:
+            continue
+        g = u[:q]
+        if g not in seen:
+            seen.add(g)
+            yield g, t_index.values_with(g)
+
+
 def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, longer: int,
                 skip: set) -> list:
     """The pairs of v's 1-to-1 q-gram matches (score 1: one value on each side holds the
@@ -384,19 +389,8 @@ def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, lo
     common whole key's pair, which they are more specific than ("ssh-add" in
     "/usr/bin/ssh-add" and "SSH-ADD", beside the whole key "ssh"; deviation 42)."""
     t_index, s_index = target.index, source.index
-    out, seen, rows = [], set(), set(skip)
-    for i in range(len(v) - longer):
-        u = v[i:i + MAX_GRAM]
-        if u[:MIN_Q] not in t_index.trigrams:
-            continue
-        q = binary_search_q(u, t_index)
-        if q <= longer:
-            continue
-        g = u[:q]
-        if g in seen:
-            continue
-        seen.add(g)
-        rt = t_index.values_with(g)
+    out, rows = [], set(skip)
+    for g, rt in _longest_grams(v, t_index, longer + 1):
         if len(rt) != 1 or len(s_index.values_with(g)) != 1:
             continue
         for t in rt:
