@@ -357,7 +357,7 @@ def drive_actions(page, lab, notebook: str, shot_prefix: str) -> dict:
     # re-run Join with other options: its cell is updated in place, no new cell
     count = len(cells_below_widget(page))
     w.locator(".lakejoin-actions .lm-TabBar-tab:has-text('Join')").first.click()
-    w.locator(".lakejoin-param-how select").select_option("inner")
+    w.locator(".lakejoin-tab-join .lakejoin-param-how select").select_option("inner")
     w.locator("button.lakejoin-action-join").click()
     wait_status(page, "bound to fifa_country_codes (171 rows")
     w.locator(".lakejoin-tab-join .lakejoin-code-status:has-text('updated in place')").wait_for(
