@@ -1069,17 +1069,22 @@ def _split_log_lake(rng):
     return tables, query.reset_index(drop=True)
 
 
-@pytest.fixture(scope="module")
-def split_log_lake(spark, tmp_path_factory):
+def _union_only_index(spark, tmp_path_factory, name: str, tables: dict):
+    """An index of ``tables`` (written as a lake) with the union component only."""
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.config import BuildSettings
     from lakejoin_jupyter.indexing.pipeline import build
-    tables, query = _split_log_lake(np.random.default_rng(5))
-    root = write_lake(tmp_path_factory.mktemp("splitlog") / "lake", tables)
-    out = tmp_path_factory.mktemp("splitlog_index") / "u.index"
+    root = write_lake(tmp_path_factory.mktemp(name) / "lake", tables)
+    out = tmp_path_factory.mktemp(f"{name}_index") / "u.index"
     build(root, out, spark=spark, progress=False,
           settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), tables, query
+    return open_index(out)
+
+
+@pytest.fixture(scope="module")
+def split_log_lake(spark, tmp_path_factory):
+    tables, query = _split_log_lake(np.random.default_rng(5))
+    return _union_only_index(spark, tmp_path_factory, "splitlog", tables), tables, query
 
 
 def test_a_log_split_in_two_finds_its_other_half_aligned(split_log_lake):
@@ -1228,15 +1233,8 @@ def _services_lake(rng):
 
 @pytest.fixture(scope="module")
 def services_lake(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     tables = _services_lake(np.random.default_rng(3))
-    root = write_lake(tmp_path_factory.mktemp("services") / "lake", tables)
-    out = tmp_path_factory.mktemp("services_index") / "u.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), tables
+    return _union_only_index(spark, tmp_path_factory, "services", tables), tables
 
 
 def test_a_table_split_in_a_small_lake_finds_its_parts_aligned(services_lake):
@@ -1283,15 +1281,8 @@ def _named_lake(rng):
 
 @pytest.fixture(scope="module")
 def named_lake(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     tables = _named_lake(np.random.default_rng(7))
-    root = write_lake(tmp_path_factory.mktemp("named") / "lake", tables)
-    out = tmp_path_factory.mktemp("named_index") / "u.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), tables
+    return _union_only_index(spark, tmp_path_factory, "named", tables), tables
 
 
 def test_same_named_columns_of_a_range_split_align_by_name(named_lake):
