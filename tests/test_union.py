@@ -638,18 +638,27 @@ def test_union_code_reproduces_the_frame_spark(union_lake, spark):
 
 # ----------------------------------------------------------------------- front ends
 
-def test_union_magic_and_action(union_lake):
+@contextlib.contextmanager
+def _shell_on(engine):
+    """An IPython shell with the extension loaded, its session on ``engine`` (restored)."""
     from IPython.core.interactiveshell import InteractiveShell
 
-    from lakejoin_jupyter import actions
-    from lakejoin_jupyter.magics import MagicError
     from lakejoin_jupyter.ui.session import SESSION
-    engine, tables, _ = union_lake
     shell = InteractiveShell.instance()
     shell.run_line_magic("load_ext", "lakejoin_jupyter")
     saved = SESSION.engine
     SESSION.engine = engine
     try:
+        yield shell
+    finally:
+        SESSION.engine = saved
+
+
+def test_union_magic_and_action(union_lake):
+    from lakejoin_jupyter import actions
+    from lakejoin_jupyter.magics import MagicError
+    engine, tables, _ = union_lake
+    with _shell_on(engine) as shell:
         q = tables["sales.csv"].sample(frac=0.5, random_state=3).reset_index(drop=True)
         q.columns = ["a", "b", "c", "d"]
         shell.user_ns["uq"] = q
@@ -666,8 +675,6 @@ def test_union_magic_and_action(union_lake):
         ns = {"uq": q}
         exec(out.code("uq", "stacked"), ns)
         pd.testing.assert_frame_equal(ns["stacked"], out.joined)
-    finally:
-        SESSION.engine = saved
 
 
 def test_set_statistic_of_a_small_sample_degrades_smoothly():
@@ -721,10 +728,7 @@ def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path,
     "(your table)" and listed last, as `search` does; include_own=False / `%lakejoin union
     --no-own` leave it out; a byte-identical copy given to `lakejoin union` is marked too;
     a frame under other names is not."""
-    from IPython.core.interactiveshell import InteractiveShell
-
     from lakejoin_jupyter.cli import main as cli
-    from lakejoin_jupyter.ui.session import SESSION
     engine, tables, _ = union_lake
     tables["sales.csv"].to_csv(tmp_path / "copy.csv", index=False)
     rows = pd.read_csv(tmp_path / "copy.csv")
@@ -745,18 +749,12 @@ def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path,
     lines = capsys.readouterr().out.splitlines()
     assert "sales (your table)" in lines[-1]
     assert sum("(your table)" in line for line in lines) == 1
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
-    saved = SESSION.engine
-    SESSION.engine = engine
-    try:
+    with _shell_on(engine) as shell:
         shell.user_ns["mine"] = rows
         got = shell.run_line_magic("lakejoin", "union mine -k 5")
         assert got[-1].table == "sales" and got[-1].is_query_table
         got = shell.run_line_magic("lakejoin", "union mine -k 5 --no-own")
         assert "sales" not in [h.table for h in got]
-    finally:
-        SESSION.engine = saved
 
 
 def test_union_magic_says_where_it_bound_the_union_without_a_raw_warning(union_lake,
@@ -766,22 +764,16 @@ def test_union_magic_says_where_it_bound_the_union_without_a_raw_warning(union_l
     import dataclasses
     import warnings
 
-    from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
     from lakejoin_jupyter.join.union import UnionResult
-    from lakejoin_jupyter.ui.session import SESSION
     engine, tables, _ = union_lake
     q = tables["sales.csv"].sample(10, random_state=1).reset_index(drop=True)
     hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
     hit = dataclasses.replace(hit, alignment=(("city_0", "city_0", 0.9),))  # 3 of 4 unaligned
     monkeypatch.setattr(type(engine), "search_unionable",
                         lambda self, *a, **k: UnionResult([hit], list(q.columns), 0.0))
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
-    saved = SESSION.engine
-    SESSION.engine = engine
-    try:
+    with _shell_on(engine) as shell:
         shell.user_ns["few"] = q
         with warnings.catch_warnings(record=True) as seen, capture_output() as cap:
             warnings.simplefilter("always")
@@ -794,8 +786,6 @@ def test_union_magic_says_where_it_bound_the_union_without_a_raw_warning(union_l
             shell.run_line_magic("lakejoin", "union few --union 1 --into few_v --quiet")
         assert "Bound to" not in cap.stdout + " ".join(str(o.data) for o in cap.outputs)
         assert "few_v" in shell.user_ns
-    finally:
-        SESSION.engine = saved
 
 
 # ----------------------------------------------------------------------- vectorized profile
