@@ -27,6 +27,7 @@ ORDER = [  # (file, section title)
     ("autojoin.md", "Auto-Join: transformation learning"),
     ("transform_search.md", "Transformation-aware search (Needs a transformation)"),
     ("transform_search_cases.md", "Transformation-aware search on real pairs (the Auto-Join cases, held out)"),
+    ("transform_join.md", "Joining a transformation hit: a small query against a large lake table"),
     ("schemaless.md", "Schemaless join: predicate choice on TPC-H-like tables"),
     ("open_checks.md", "Opening an index: the cost of the array bounds checks"),
     ("union.md", "Table union search: TUS-style benchmark on real tables"),
