@@ -9324,6 +9324,98 @@ def make_fresh24(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh25 validation
+# Admission criteria, fixed and committed before any case was picked: fresh24's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh24). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh24's (a) holds out (the pools of fresh8 to
+#     fresh22 and their data whoever ships it, the jars, libicu, the Linux and glibc man
+#     pages, the AWS data, /usr/share/vim, /usr/share/perl5, ...), fresh23's pool as a whole
+#     (the venv's pip packages and the standard library's modules a to m) and fresh24's
+#     (adduser, cscope, debconf, debianutils, heaptrack, net-tools, nntplib, optparse,
+#     pprint, python3-argcomplete, python3-blinker, python3-smbc, reprlib, sensible-utils,
+#     sunau, urllib, wave, xdg-utils, xdrlib, zipimport) and its sources' data whoever ships
+#     it (adduser's options and configuration variables; debconf's protocol commands;
+#     debianutils' and net-tools' pages; urllib's scheme lists and handler names). Also out:
+#     the folders of earlier sets, prefixes included, and every path holding an earlier
+#     set's path word ("X11", "systemd", "gettext", ...: tests/test_autojoin_fresh_pinned.py).
+#     This set shares the session with fresh26, which owns the venv's pip packages and the
+#     standard library's modules n to z: neither they nor data duplicating theirs are read
+#     here, and no module of the standard library is read for its tables (re and subprocess
+#     are used as tools only: parsing, dpkg-query -L and the gzip program for the man
+#     pages). The tables are read from installed Debian packages' files (package version
+#     recorded, and the SHA-256 of every file read checked through pinned_file); no program
+#     of the pool is run. The pool, in alphabetical order (a source is a Debian package),
+#     is fresh24's list of installed packages no set read, after a first look at their file
+#     lists and a few files' first lines: appstream (its man page, /etc/appstream.conf, its
+#     metainfo file; not its gettext ITS rules under /usr/share/gettext, fresh19's folder,
+#     nor its .mo catalogs, which need gettext's reader or fresh19's msgunfmt), at-spi2-core
+#     (its D-Bus service files and /usr/share/defaults/at-spi2; not its /etc/X11 and systemd
+#     files: earlier sets' path words), dbus-bin (its programs and man pages), dbus-daemon
+#     (its programs, man pages and tmpfiles.d entry), dconf-service (its D-Bus service file
+#     and man page; not its systemd unit), dmsetup (its programs, scripts and man pages; not
+#     its udev rules under /lib/udev, fresh12's folder), fakeroot (its programs and man
+#     pages in eight languages), init-system-helpers (invoke-rc.d, service, update-rc.d and
+#     their man pages; not deb-systemd-helper and deb-systemd-invoke, whose paths hold
+#     "systemd"), lsb-release (its script and man page), lz4 (its programs and man pages),
+#     mawk (its man page and examples), pinentry-curses (its man page), ucf (its scripts,
+#     man pages, /etc/ucf.conf and /usr/share/ucf), unzip (its programs, zipgrep and man
+#     pages; not /usr/lib/mime/packages/unzip: MIME types are fresh8's and fresh9's data),
+#     xauth (its man page), zstd (its programs, scripts and man pages), zutty (its man page,
+#     desktop file and documentation). Considered and left out: the pool's compiled programs
+#     as files (only their names, as dpkg-query -L lists them, are read), its icons, and the
+#     packages fresh24's document names as close to earlier data (xxd, vim-common, xz-utils,
+#     x11-utils, postgresql-client-15, openjdk-17-jre, gpg*, the google-cloud-cli
+#     components) and the Perl libraries under /usr/share/perl5;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh25 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH25_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH25_POOL = (
+    "appstream (Debian)", "at-spi2-core (Debian)", "dbus-bin (Debian)", "dbus-daemon (Debian)",
+    "dconf-service (Debian)", "dmsetup (Debian)", "fakeroot (Debian)",
+    "init-system-helpers (Debian)", "lsb-release (Debian)", "lz4 (Debian)", "mawk (Debian)",
+    "pinentry-curses (Debian)", "ucf (Debian)", "unzip (Debian)", "xauth (Debian)",
+    "zstd (Debian)", "zutty (Debian)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
