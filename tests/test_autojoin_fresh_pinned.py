@@ -1,7 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh25
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
-fresh24 and fresh25 never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh24 and fresh25 never), meet their admission criteria
+(bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
