@@ -7,7 +7,7 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
 
-(<N>: 2 to 7 in the first form with <N>, 10 to 24 in the last.)
+(<N>: 2 to 7 in the first form with <N>, 10 to 25 in the last.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -9324,6 +9324,486 @@ def make_fresh24(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh25 validation
+# Admission criteria, fixed and committed before any case was picked: fresh24's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh24). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh24's (a) holds out (the pools of fresh8 to
+#     fresh22 and their data whoever ships it, the jars, libicu, the Linux and glibc man
+#     pages, the AWS data, /usr/share/vim, /usr/share/perl5, ...), fresh23's pool as a whole
+#     (the venv's pip packages and the standard library's modules a to m) and fresh24's
+#     (adduser, cscope, debconf, debianutils, heaptrack, net-tools, nntplib, optparse,
+#     pprint, python3-argcomplete, python3-blinker, python3-smbc, reprlib, sensible-utils,
+#     sunau, urllib, wave, xdg-utils, xdrlib, zipimport) and its sources' data whoever ships
+#     it (adduser's options and configuration variables; debconf's protocol commands;
+#     debianutils' and net-tools' pages; urllib's scheme lists and handler names). Also out:
+#     the folders of earlier sets, prefixes included, and every path holding an earlier
+#     set's path word ("X11", "systemd", "gettext", ...: tests/test_autojoin_fresh_pinned.py).
+#     This set shares the session with fresh26, which owns the venv's pip packages and the
+#     standard library's modules n to z: neither they nor data duplicating theirs are read
+#     here, and no module of the standard library is read for its tables (re and subprocess
+#     are used as tools only: parsing, dpkg-query -L and the gzip program for the man
+#     pages). The tables are read from installed Debian packages' files (package version
+#     recorded, and the SHA-256 of every file read checked through pinned_file); no program
+#     of the pool is run. The pool, in alphabetical order (a source is a Debian package),
+#     is fresh24's list of installed packages no set read, after a first look at their file
+#     lists and a few files' first lines: appstream (its man page, /etc/appstream.conf, its
+#     metainfo file; not its gettext ITS rules under /usr/share/gettext, fresh19's folder,
+#     nor its .mo catalogs, which need gettext's reader or fresh19's msgunfmt), at-spi2-core
+#     (its D-Bus service files and /usr/share/defaults/at-spi2; not its /etc/X11 and systemd
+#     files: earlier sets' path words), dbus-bin (its programs and man pages), dbus-daemon
+#     (its programs, man pages and tmpfiles.d entry), dconf-service (its D-Bus service file
+#     and man page; not its systemd unit), dmsetup (its programs, scripts and man pages; not
+#     its udev rules under /lib/udev, fresh12's folder), fakeroot (its programs and man
+#     pages in seven languages), init-system-helpers (invoke-rc.d, service, update-rc.d and
+#     their man pages; not deb-systemd-helper and deb-systemd-invoke, whose paths hold
+#     "systemd"), lsb-release (its script and man page), lz4 (its programs and man pages),
+#     mawk (its man page and examples), pinentry-curses (its man page), ucf (its scripts,
+#     man pages, /etc/ucf.conf and /usr/share/ucf), unzip (its programs, zipgrep and man
+#     pages; not /usr/lib/mime/packages/unzip: MIME types are fresh8's and fresh9's data),
+#     xauth (its man page), zstd (its programs, scripts and man pages), zutty (its man page,
+#     desktop file and documentation). Considered and left out: the pool's compiled programs
+#     as files (only their names, as dpkg-query -L lists them, are read), its icons, and the
+#     packages fresh24's document names as close to earlier data (xxd, vim-common, xz-utils,
+#     x11-utils, postgresql-client-15, openjdk-17-jre, gpg*, the google-cloud-cli
+#     components) and the Perl libraries under /usr/share/perl5;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh25 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH25_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH25_POOL = (
+    "appstream (Debian)", "at-spi2-core (Debian)", "dbus-bin (Debian)", "dbus-daemon (Debian)",
+    "dconf-service (Debian)", "dmsetup (Debian)", "fakeroot (Debian)",
+    "init-system-helpers (Debian)", "lsb-release (Debian)", "lz4 (Debian)", "mawk (Debian)",
+    "pinentry-curses (Debian)", "ucf (Debian)", "unzip (Debian)", "xauth (Debian)",
+    "zstd (Debian)", "zutty (Debian)")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh25
+# refuses others). No module of the standard library is read for its tables ("python": the
+# interpreter the cases were made with).
+FRESH25_VERSIONS = {"python": "3.11.7"}
+# Installed Debian packages (Debian 12) whose files the cases read: appstream's metainfo file
+# and the names of its message catalogs, dmsetup's dmstats(8), fakeroot's man pages and the
+# names of its programs, ucf's script and ucf(1), zutty's zutty(1) and USAGE.org.
+FRESH25_DEBIAN = {"appstream": "0.16.1-2", "dmsetup": "2:1.02.185-2", "fakeroot": "1.31-1.2",
+                  "ucf": "3.0043+nmu1+deb12u1", "zutty": "0.14.0.20230218+dfsg1-1"}
+# Files of those packages read by make_fresh25; make_fresh25 refuses other content, and
+# _package_pages25 refuses a package that has man pages it did not pin. The folders
+# /usr/share/locale (appstream's catalogs under it) and /usr/bin/ (fakeroot's programs in
+# it) are pinned as the trees of those packages' files there (_TREES25): their paths are
+# written into the targets of cases 1 and 2.
+FRESH25_FILES = {
+    "/usr/share/metainfo/org.freedesktop.appstream.cli.metainfo.xml":
+        "834d9b436f8d34b9c597663880cff12a059efbf7aecb732abfa1dc05ceee0357",
+    "/usr/share/man/de/man1/faked-sysv.1.gz":
+        "4b14824bca73fbbc69c3932733b6ea4f26f0fa31f905c6bc3fec48eaac8a3746",
+    "/usr/share/man/de/man1/faked-tcp.1.gz":
+        "4b14824bca73fbbc69c3932733b6ea4f26f0fa31f905c6bc3fec48eaac8a3746",
+    "/usr/share/man/de/man1/fakeroot-sysv.1.gz":
+        "06a03890f51df35f1f4a2515a33f40cc91ba5476017e9e926401b19bb39d63d0",
+    "/usr/share/man/de/man1/fakeroot-tcp.1.gz":
+        "06a03890f51df35f1f4a2515a33f40cc91ba5476017e9e926401b19bb39d63d0",
+    "/usr/share/man/es/man1/faked-sysv.1.gz":
+        "0971103821488c3f371c3f6924a973b03bcb28f70a1f5be7c343c785b5282c41",
+    "/usr/share/man/es/man1/faked-tcp.1.gz":
+        "0971103821488c3f371c3f6924a973b03bcb28f70a1f5be7c343c785b5282c41",
+    "/usr/share/man/es/man1/fakeroot-sysv.1.gz":
+        "015a7ae3c5ee1c6a2a018eeb806b2375c055eb604ec563477e494bd40ae74a99",
+    "/usr/share/man/es/man1/fakeroot-tcp.1.gz":
+        "015a7ae3c5ee1c6a2a018eeb806b2375c055eb604ec563477e494bd40ae74a99",
+    "/usr/share/man/fr/man1/faked-sysv.1.gz":
+        "e8a25bdf5711a8fd3e798ead8addeb81475968ce43573d86e9d078ee9481ef22",
+    "/usr/share/man/fr/man1/faked-tcp.1.gz":
+        "e8a25bdf5711a8fd3e798ead8addeb81475968ce43573d86e9d078ee9481ef22",
+    "/usr/share/man/fr/man1/fakeroot-sysv.1.gz":
+        "e55f74b213722a9a6022e2b97834182249a1579b2b5838f287e78d07732c4039",
+    "/usr/share/man/fr/man1/fakeroot-tcp.1.gz":
+        "e55f74b213722a9a6022e2b97834182249a1579b2b5838f287e78d07732c4039",
+    "/usr/share/man/man1/faked-sysv.1.gz":
+        "84b2c75c3aef513f36dd9b9a02fe9e27fde60c34cfe961bb6b4d1707924b12b1",
+    "/usr/share/man/man1/faked-tcp.1.gz":
+        "84b2c75c3aef513f36dd9b9a02fe9e27fde60c34cfe961bb6b4d1707924b12b1",
+    "/usr/share/man/man1/fakeroot-sysv.1.gz":
+        "cb50458771533ff71374fe92864191eb54db08ca1ca6b6e14af93de71cd1b014",
+    "/usr/share/man/man1/fakeroot-tcp.1.gz":
+        "cb50458771533ff71374fe92864191eb54db08ca1ca6b6e14af93de71cd1b014",
+    "/usr/share/man/nl/man1/faked-sysv.1.gz":
+        "c1aedd8738cc848ccb3233db4aa57c8f8c126acaa7a653666efb52726cb23b50",
+    "/usr/share/man/nl/man1/faked-tcp.1.gz":
+        "c1aedd8738cc848ccb3233db4aa57c8f8c126acaa7a653666efb52726cb23b50",
+    "/usr/share/man/nl/man1/fakeroot-sysv.1.gz":
+        "4ae9ced411dd55a2300bf0858b48ef1377dc5808c4d750ff12ead20c7c7a816f",
+    "/usr/share/man/nl/man1/fakeroot-tcp.1.gz":
+        "4ae9ced411dd55a2300bf0858b48ef1377dc5808c4d750ff12ead20c7c7a816f",
+    "/usr/share/man/pt/man1/faked-sysv.1.gz":
+        "6b3cd20f4eaca7cc9641f937633b4b92aff5da0342e8a12a9efcd566594e4040",
+    "/usr/share/man/pt/man1/faked-tcp.1.gz":
+        "6b3cd20f4eaca7cc9641f937633b4b92aff5da0342e8a12a9efcd566594e4040",
+    "/usr/share/man/pt/man1/fakeroot-sysv.1.gz":
+        "00d65546eb0b871cdb72c9b97e309d8a492ceec56960fc305f1c9408577516de",
+    "/usr/share/man/pt/man1/fakeroot-tcp.1.gz":
+        "00d65546eb0b871cdb72c9b97e309d8a492ceec56960fc305f1c9408577516de",
+    "/usr/share/man/sv/man1/faked-sysv.1.gz":
+        "7f34f15df0ddd0bdc80ebdb85da08bd943afe2ac2e11d5a497152bf85fc18315",
+    "/usr/share/man/sv/man1/faked-tcp.1.gz":
+        "7f34f15df0ddd0bdc80ebdb85da08bd943afe2ac2e11d5a497152bf85fc18315",
+    "/usr/share/man/sv/man1/fakeroot-sysv.1.gz":
+        "d95e3587539805b61474dddd00a2a59706994e46ef6b029e3b5dbf4b0d9a9651",
+    "/usr/share/man/sv/man1/fakeroot-tcp.1.gz":
+        "d95e3587539805b61474dddd00a2a59706994e46ef6b029e3b5dbf4b0d9a9651",
+    "/usr/bin/ucf":
+        "e64b3181b6b941b8d0e450d774b3c8ea014297feec3118c9ebc02630c289f8b5",
+    "/usr/share/man/man1/ucf.1.gz":
+        "7841bde9b6b62ec92779752772d2e44f967a3fcda36bd6707fc8f296a4143bfd",
+    "/usr/share/man/man1/zutty.1.gz":
+        "c27b2f8a2f5e1fccd2c3d2ba92e83c44a0120bf53c0a8c0e226bccee1694d7c6",
+    "/usr/share/doc/zutty/USAGE.org.gz":
+        "751acb2934c4486404378286d61eb8622fbb1d43e33d47e788a937a04226b9fa",
+    "/usr/share/man/man8/dmstats.8.gz":
+        "be5a36173d64b70216dae778ed62f04d7af9d8d8f97a705853f0ad963ebbc523",
+    "/usr/share/locale":
+        "35586d38cfe6667159acf132dbe3c995da657134b78cdab83d56c507d49abf4b",
+    "/usr/bin/":
+        "b51431f5ce4b25ba7082315e6022604416d3e2c337a4812925279860bfce4618",
+}
+
+
+# The folders pinned as trees, and the packages whose files under them the cases read.
+_TREES25 = {"/usr/share/locale": ("appstream",), "/usr/bin/": ("fakeroot",)}
+
+
+def _listed25(package: str) -> list:
+    """The paths ``package`` installs (dpkg-query -L), files and links only, sorted."""
+    import subprocess
+    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    return sorted(p for p in listed if Path(p).is_symlink() or Path(p).is_file())
+
+
+def _package_tree25(folder: str) -> str:
+    """A pinned folder's SHA-256: of the lines "package path SHA-256" (a file) or "package
+    path -> target" (a link) of the _TREES25 packages' entries under it."""
+    lines = []
+    for package in _TREES25[folder]:
+        for p in _listed25(package):
+            if not p.startswith(folder.rstrip("/") + "/"):
+                continue
+            mark = ("-> " + str(Path(p).readlink()) if Path(p).is_symlink()
+                    else hashlib.sha256(Path(p).read_bytes()).hexdigest())
+            lines.append(f"{package} {p} {mark}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def fresh25_version_mismatches() -> list:
+    """What differs from FRESH25_VERSIONS, FRESH25_DEBIAN and FRESH25_FILES here: a missing
+    package, another version, or a file (or a package's files under a pinned folder) with
+    other content."""
+    files = {p: h for p, h in FRESH25_FILES.items() if p not in _TREES25}
+    wrong = pinned_mismatches(FRESH25_VERSIONS, FRESH25_DEBIAN, files)
+    if wrong:
+        return wrong
+    for folder in _TREES25:
+        if _package_tree25(folder) != FRESH25_FILES[folder]:
+            wrong.append(f"{folder}: other files of {', '.join(_TREES25[folder])}")
+    return wrong
+
+
+_checked25 = partial(pinned_file, files=FRESH25_FILES, made="fresh25",
+                     trees={folder: _package_tree25 for folder in _TREES25})
+
+
+def _package_pages25(package: str) -> list:
+    """The man pages ``package`` installs (files in a man<N> folder, translations included),
+    sorted; refused when one of them is not pinned."""
+    have = [p for p in _listed25(package) if Path(p).parent.name.startswith("man")
+            and "/share/man/" in p]
+    missing = [p for p in have if p not in FRESH25_FILES]
+    if missing:
+        raise RuntimeError(f"{package} has man pages fresh25 did not pin: {missing}")
+    return [str(_checked25(p)) for p in have]
+
+
+def _roff_lines25(path: str) -> list:
+    """A pinned man page's (or gzip-compressed file's) lines, decompressed by the gzip
+    program (the standard library's gzip is fresh23's pool: not imported)."""
+    import subprocess
+    page = _checked25(path)
+    return subprocess.run(["gzip", "-dc", str(page)], capture_output=True, check=True) \
+        .stdout.decode("utf-8").splitlines()
+
+
+def _th_title25(path: str) -> tuple:
+    """A man page's title and section, from its .TH line, as the page writes them."""
+    import re
+    th = next(x for x in _roff_lines25(path) if x.startswith(".TH "))
+    words = [a or b for a, b in re.findall(r'"([^"]*)"|(\S+)', th[4:])]
+    return _deroff(words[0]), words[1]
+
+
+def _fakeroot_pages25() -> pd.DataFrame:
+    """fakeroot's man page files as it installs them (path, size in bytes), translations
+    included (/usr/share/man/de/man1/faked-sysv.1.gz)."""
+    files = _package_pages25("fakeroot")
+    return pd.DataFrame([(p, str(Path(p).stat().st_size)) for p in files],
+                        columns=["page file", "bytes"])
+
+
+def _zutty_man_options25() -> pd.DataFrame:
+    """zutty(1)'s option items as the page writes them ("-bg color", "-altScroll") and the
+    first line of each item's text."""
+    import re
+    lines = _roff_lines25("/usr/share/man/man1/zutty.1.gz")
+    rows = []
+    for i, x in enumerate(lines):
+        m = re.match(r'^\.IP "(\\-.*)" \d+$', x)
+        if m:
+            text = next(y for y in lines[i + 1:] if y[:1] != ".")
+            rows.append((" ".join(_deroff(m.group(1)).split()), _deroff(text)))
+    return pd.DataFrame(rows, columns=["option item", "first line"])
+
+
+def _zutty_usage25() -> list:
+    """zutty's USAGE.org, its lines."""
+    return _roff_lines25("/usr/share/doc/zutty/USAGE.org.gz")
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def appstream_metainfo_languages_catalogs(lake, out):
+    """The languages appstream's metainfo file is translated into (its xml:lang tags: "pt-BR",
+    "sr-Latn"; with the component's name and summary in that language, "" where the file
+    has none) against the message catalogs the package installs (their paths as dpkg lists
+    them: /usr/share/locale/pt_BR/LC_MESSAGES/appstream.mo). Truth: the catalog of the same
+    language (gettext writes a catalog's locale name as a BCP 47 tag in XML: "pt_BR" is
+    "pt-BR", "sr@latin" is "sr-Latn"; checked by hand). 1:1; five catalogs (ain, eu, hi,
+    rom, sl) have no translation in the metainfo file."""
+    import re
+    text = _checked25("/usr/share/metainfo/org.freedesktop.appstream.cli.metainfo.xml") \
+        .read_text(encoding="utf-8")
+    langs = {}
+    for lang in re.findall(r'xml:lang="([^"]+)"', text):
+        langs.setdefault(lang, {"name": "", "summary": ""})
+    for tag, lang, value in re.findall(r'<(name|summary) xml:lang="([^"]+)">([^<]*)</\1>',
+                                       text):
+        langs[lang][tag] = value
+    src = pd.DataFrame([(k, v["name"], v["summary"]) for k, v in sorted(langs.items())],
+                       columns=["language", "name", "summary"])
+    catalogs = [p for p in _listed25("appstream") if p.endswith("/LC_MESSAGES/appstream.mo")
+                and Path(p).parent.parent.parent == _checked25("/usr/share/locale")]
+    tgt = pd.DataFrame({"catalog": catalogs})
+    locale = {"sr-Latn": "sr@latin"}     # the one tag that is not the locale name with "_"
+    folder = {Path(p).parent.parent.name: p for p in catalogs}
+    return _fresh25_case(out, "appstream_metainfo_languages_catalogs", src, tgt,
+                         _by_key([folder.get(locale.get(x, x.replace("-", "_")))
+                                  for x in src["language"]], catalogs))
+
+
+def fakeroot_man_files_programs(lake, out):
+    """fakeroot's man page files, translations included (path, size in bytes:
+    /usr/share/man/de/man1/faked-sysv.1.gz) against its programs as dpkg lists them
+    (/usr/bin/faked-sysv). Truth: the program of the page's name. N:1."""
+    src = _fakeroot_pages25()
+    programs = [p for p in _listed25("fakeroot")
+                if Path(p).parent == _checked25("/usr/bin/")]
+    tgt = pd.DataFrame({"program": programs})
+    by_name = {Path(p).name: p for p in programs}
+    return _fresh25_case(out, "fakeroot_man_files_programs", src, tgt,
+                         _by_key([by_name.get(Path(p).name.split(".")[0])
+                                  for p in src["page file"]], programs))
+
+
+def fakeroot_man_files_titles(lake, out):
+    """fakeroot's man page files, translations included, against the titles of their .TH
+    lines ("faked", "fakeroot"; section), each title once. Truth: the title of the file's
+    own .TH line. N:1."""
+    src = _fakeroot_pages25()
+    titles = [_th_title25(p) for p in src["page file"]]
+    tgt = pd.DataFrame(sorted(set(titles)), columns=["title", "section"])
+    return _fresh25_case(out, "fakeroot_man_files_titles", src, tgt,
+                         _by_key([t for t, _ in titles], tgt["title"].tolist()))
+
+
+def ucf_man_options_case_patterns(lake, out):
+    """ucf(1)'s option items as the page writes them ("-P foo, --package foo", "-Z"; and the
+    first line of each item's text) against the case patterns the ucf script matches its
+    options with after getopt ("-P|--package", "-D|-d|--debug|--DEBUG"; the line of each).
+    Truth: the pattern holding the item's last option (its argument dropped). 1:1."""
+    import re
+    lines = _roff_lines25("/usr/share/man/man1/ucf.1.gz")
+    at = next(i for i, x in enumerate(lines) if x.startswith(".SH OPTIONS"))
+    end = next(i for i in range(at + 1, len(lines)) if lines[i].startswith(".SH "))
+    items = []
+    for i in range(at, end):
+        m = re.match(r'^\.B "(.*)"$', lines[i + 1]) if lines[i].startswith(".TP") else None
+        if m:
+            text = next(y for y in lines[i + 2:] if y[:1] != ".")
+            items.append((" ".join(_deroff(m.group(1)).split()), _deroff(text)))
+    src = pd.DataFrame(items, columns=["option", "description"])
+    script = _checked25("/usr/bin/ucf").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, x in enumerate(script) if x.startswith("TEMP=$(getopt"))
+    start = next(i for i in range(start, len(script)) if script[i].strip() == 'case "$1" in')
+    patterns = []
+    for i in range(start + 1, len(script)):
+        if script[i].strip() == "esac":
+            break
+        m = re.match(r"^\s*(-[\w|-]*)\)", script[i])
+        if m and m.group(1) != "--":
+            patterns.append((m.group(1), str(i + 1)))
+    tgt = pd.DataFrame(patterns, columns=["case pattern", "script line"])
+    last = [re.split(r"[\s=\[]", o.split(", ")[-1])[0] for o, _ in items]
+    having = {}
+    for p, _ in patterns:
+        for o in p.split("|"):
+            having.setdefault(o, p)
+    return _fresh25_case(out, "ucf_man_options_case_patterns", src, tgt,
+                         _by_key([having.get(o) for o in last], tgt["case pattern"].tolist()))
+
+
+def zutty_man_options_usage_listing(lake, out):
+    """zutty(1)'s option items as the page writes them ("-bg color", "-altScroll"; the first
+    line of each item's text) against the option listing of zutty's USAGE.org (what zutty
+    -h prints: "-bg", "Background color (default: #000)"). Truth: the listing's line of the
+    item's option. 1:1."""
+    import re
+    src = _zutty_man_options25()
+    usage = _zutty_usage25()
+    at = next(i for i, x in enumerate(usage) if x.strip() == ": Options:")
+    listing = []
+    for x in usage[at + 1:]:
+        m = re.match(r"^:\s+(-\w+)\s+(.*)$", x)
+        if not m:
+            break
+        listing.append((m.group(1), m.group(2).strip()))
+    tgt = pd.DataFrame(listing, columns=["option", "description"])
+    return _fresh25_case(out, "zutty_man_options_usage_listing", src, tgt,
+                         _by_key([o.split()[0] for o in src["option item"]],
+                                 tgt["option"].tolist()))
+
+
+def zutty_man_options_xrdb_keys(lake, out):
+    """zutty(1)'s option items (as above) against the X resource lines zutty's USAGE.org
+    shows for persistent configuration (resource, value: "Zutty.geometry", "120x45";
+    "MyCustomZutty.title" for another instance name, and resources with no option: the
+    colors, altSendsEscape, modifyOtherKeys). Truth: the resource of the option's name for
+    the instance Zutty. 1:1."""
+    import re
+    src = _zutty_man_options25()
+    resources = []
+    for x in _zutty_usage25():
+        m = re.match(r"^:\s+(\w+\.\w+):\s+(.*)$", x)
+        if m:
+            resources.append((m.group(1), m.group(2).strip()))
+    tgt = pd.DataFrame(resources, columns=["resource", "value"])
+    return _fresh25_case(out, "zutty_man_options_xrdb_keys", src, tgt,
+                         _by_key(["Zutty." + o.split()[0][1:] for o in src["option item"]],
+                                 tgt["resource"].tolist()))
+
+
+# ---- written formats from a real column, or one hand's two columns (class C)
+
+def dmsetup_dmstats_commands_macros(lake, out):
+    """The commands dmstats(8)'s command macros print (command, and the macro's next line:
+    "create", "device_name ...| file_path ...| --alldevices") against the macros' names
+    (CMD_CREATE, CMD_UPDATE_FILEMAP; the line defining each): one hand's two columns.
+    Truth: the macro printing the command. 1:1."""
+    import re
+    lines = _roff_lines25("/usr/share/man/man8/dmstats.8.gz")
+    src, tgt = [], []
+    for i, x in enumerate(lines):
+        m = re.match(r"^\.de (CMD_\w+)$", x)
+        if m:
+            body = [y for y in lines[i + 1:lines.index("..", i)]
+                    if re.match(r"^\.\s+[BIR]{1,2} ", y)]
+            words = [_deroff(re.sub(r"^\.\s+[BIR]{1,2} ", "", y)).replace("\\ ", " ")
+                     for y in body[:2]]
+            src.append((words[0].split()[0], " ".join(" ".join(words[1:]).split())))
+            tgt.append((m.group(1), str(i + 1)))
+    src = pd.DataFrame(src, columns=["command", "next line"])
+    tgt = pd.DataFrame(tgt, columns=["macro", "defined at line"])
+    return _fresh25_case(out, "dmsetup_dmstats_commands_macros", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def _options_first_words25(item: str) -> str:
+    """An option item's options, their arguments dropped, joined by "|" as a shell case
+    pattern writes them ("-P foo, --package foo" is "-P|--package")."""
+    import re
+    return "|".join(re.split(r"[\s=\[]", o)[0] for o in item.split(", "))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH25_REFERENCE = {
+    "appstream_metainfo_languages_catalogs": (
+        "catalog", lambda r: "/usr/share/locale" + "/" + r["language"].replace("-", "_")
+        + "/LC_MESSAGES/appstream.mo"),
+    "fakeroot_man_files_programs": (
+        "program", lambda r: "/usr/bin/" + r["page file"].rsplit("/", 1)[1].split(".")[0]),
+    "fakeroot_man_files_titles": (
+        "title", lambda r: r["page file"].rsplit("/", 1)[1].split(".")[0].split("-")[0]),
+    "ucf_man_options_case_patterns": (
+        "case pattern", lambda r: _options_first_words25(r["option"])),
+    "zutty_man_options_usage_listing": ("option", lambda r: r["option item"].split()[0]),
+    "zutty_man_options_xrdb_keys": (
+        "resource", lambda r: "Zutty." + r["option item"].split()[0][1:]),
+    "dmsetup_dmstats_commands_macros": ("macro", lambda r: "CMD_" + r["command"].upper()),
+}
+_fresh25_case = partial(_fresh8_case, reference=FRESH25_REFERENCE)
+
+
+def make_fresh25(lake, out: Path) -> list:
+    """The fresh25 cases; ``lake`` is unused (the tables ship in Debian packages, at the
+    versions of FRESH25_DEBIAN)."""
+    _refuse_other_versions("fresh25", fresh25_version_mismatches())
+    return [
+        appstream_metainfo_languages_catalogs(lake, out),
+        fakeroot_man_files_programs(lake, out),
+        fakeroot_man_files_titles(lake, out),
+        ucf_man_options_case_patterns(lake, out),
+        zutty_man_options_usage_listing(lake, out),
+        zutty_man_options_xrdb_keys(lake, out),
+        dmsetup_dmstats_commands_macros(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -9429,26 +9909,29 @@ SETS = (
      "(bench/data/autojoin-fresh24) from tables shipped in Debian packages and the standard "
      "library's modules n to z that no earlier set read (fresh8 to fresh23's pools included) "
      "instead"),
+    ("fresh25", make_fresh25, "make the twenty-fifth fresh validation set "
+     "(bench/data/autojoin-fresh25) from tables shipped in Debian packages that no earlier set "
+     "read (fresh8 to fresh24's pools included) instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 25)}
+_LAKELESS = {f"fresh{n}" for n in range(8, 26)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh24)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh25)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh24 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh25 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh24: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh25: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

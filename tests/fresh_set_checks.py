@@ -87,6 +87,9 @@ SOURCES = {
     "fresh24": {"adduser", "cscope", "debconf", "debianutils", "heaptrack", "net-tools",
                 "python3-argcomplete", "python3-blinker", "python3-smbc", "sensible-utils",
                 "xdg-utils"},
+    "fresh25": {"appstream", "at-spi2-core", "dbus-bin", "dbus-daemon", "dconf-service",
+                "dmsetup", "fakeroot", "init-system-helpers", "lsb-release", "lz4", "mawk",
+                "pinentry-curses", "ucf", "unzip", "xauth", "zstd", "zutty"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -120,6 +123,7 @@ STDLIB = {
                 "marshal", "math", "modulefinder", "multiprocessing"},
     "fresh24": {"nntplib", "optparse", "pprint", "reprlib", "sunau", "urllib", "wave", "xdrlib",
                 "zipimport"},
+    "fresh25": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

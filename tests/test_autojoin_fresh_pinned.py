@@ -1,7 +1,8 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh24
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh25
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
-fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23 and fresh24
-never), meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md),
+fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
+fresh24 and fresh25 never), meet their admission criteria
+(bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
 and split_of names it, no other split holds it, the target key is a key, the join is 1:1 or
@@ -78,6 +79,11 @@ ALLOWED_23 = {"hashlib", "_hashlib", "importlib", "ast", "re"}
 # (dpkg-query -L, and the gzip program for the man pages: the standard library's modules a to
 # m are fresh23's pool, so gzip is not imported).
 ALLOWED_24 = {"ast", "urllib", "re", "subprocess"}
+# The modules fresh25's section of the case maker may import: re (parsing the man pages, the
+# metainfo file, ucf's script and zutty's USAGE.org) and subprocess (dpkg-query -L, and the
+# gzip program for the compressed files). No module is read for its tables: the standard
+# library's modules a to m are fresh23's pool and n to z fresh26's, this session.
+ALLOWED_25 = {"re", "subprocess"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -126,6 +132,12 @@ _FOLDERS_24 = ("/usr/sbin/adduser", "/usr/sbin/deluser", "/usr/share/man/man5/ad
                "/usr/share/man/man5/deluser.conf", "/usr/share/debconf",
                "/usr/share/doc/cscope", "/usr/share/man/man8/run-parts", "/etc/adduser.conf",
                "/etc/deluser.conf")
+_FOLDERS_25 = ("/usr/share/metainfo/org.freedesktop.appstream", "/etc/appstream.conf",
+               "/usr/share/defaults/at-spi2", "/usr/share/doc/zutty", "/usr/share/ucf",
+               "/etc/ucf.conf", "/usr/bin/ucf", "/usr/share/man/man1/ucf",
+               "/usr/share/man/man1/zutty", "/usr/share/man/man8/dmstats",
+               "/usr/share/man/man8/dmsetup", "/usr/share/man/man1/faked",
+               "/usr/share/man/man1/fakeroot", "/usr/share/doc/mawk")
 class Figures(NamedTuple):
     """One set's figures."""
     allowed: set           # the modules its section of the case maker may import
@@ -194,6 +206,15 @@ FIGURES = {
     "fresh24": Figures(ALLOWED_24, _FOLDERS_24,
                        ("info/ed", "pkg.m4", "pkgconfig", "ninja", "lsof", "ctags", "mmh3"),
                        ("adduser_conf_items_script_keys", lambda r: r["item"].lower())),
+    # seven cases: the walk through the pool ran out (see its document)
+    "fresh25": Figures(ALLOWED_25, _FOLDERS_25,
+                       ("adduser", "deluser", "debconf", "debianutils", "run-parts",
+                        "net-tools", "netstat", "cscope", "heaptrack", "argcomplete",
+                        "blinker", "smbc", "sensible-", "xdg-", "urllib", "nntplib", "optparse",
+                        "pprint", "reprlib", "sunau", "wave", "xdrlib", "zipimport"),
+                       ("ucf_man_options_case_patterns",
+                        lambda r: r["option"].replace(", ", "|")),
+                       min_cases=7),
 }
 
 
@@ -595,6 +616,32 @@ HAND_CHECKED = {
         ("urllib_netloc_schemes_url_prefixes", {"scheme": "svn+ssh"}, "svn+ssh://"),
         ("urllib_netloc_schemes_url_prefixes", {"scheme": "https"}, "https://"),
     ],
+    "fresh25": [
+        ("appstream_metainfo_languages_catalogs", {"language": "pt-BR"},
+         "/usr/share/locale/pt_BR/LC_MESSAGES/appstream.mo"),
+        ("appstream_metainfo_languages_catalogs", {"language": "ckb"},
+         "/usr/share/locale/ckb/LC_MESSAGES/appstream.mo"),
+        ("fakeroot_man_files_programs", {"page file": "/usr/share/man/de/man1/faked-sysv.1.gz"},
+         "/usr/bin/faked-sysv"),
+        ("fakeroot_man_files_programs", {"page file": "/usr/share/man/man1/fakeroot-tcp.1.gz"},
+         "/usr/bin/fakeroot-tcp"),
+        ("fakeroot_man_files_titles", {"page file": "/usr/share/man/sv/man1/fakeroot-sysv.1.gz"},
+         "fakeroot"),
+        ("fakeroot_man_files_titles", {"page file": "/usr/share/man/pt/man1/faked-tcp.1.gz"},
+         "faked"),
+        ("ucf_man_options_case_patterns", {"option": "-P foo, --package foo"}, "-P|--package"),
+        ("ucf_man_options_case_patterns", {"option": "--state-dir /path/to/dir"},
+         "--state-dir"),
+        ("ucf_man_options_case_patterns", {"option": "-Z"}, "-Z"),
+        ("ucf_man_options_case_patterns", {"option": "-s foo, --src-dir foo"}, "-s|--src-dir"),
+        ("zutty_man_options_usage_listing", {"option item": "-geometry WidthxHeight"},
+         "-geometry"),
+        ("zutty_man_options_usage_listing", {"option item": "-altScroll"}, "-altScroll"),
+        ("zutty_man_options_xrdb_keys", {"option item": "-fontsize size"}, "Zutty.fontsize"),
+        ("zutty_man_options_xrdb_keys", {"option item": "-boldColors"}, "Zutty.boldColors"),
+        ("dmsetup_dmstats_commands_macros", {"command": "update_filemap"}, "CMD_UPDATE_FILEMAP"),
+        ("dmsetup_dmstats_commands_macros", {"command": "command"}, "CMD_COMMAND"),
+    ],
 }
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
@@ -602,6 +649,13 @@ NOT_WRITTEN = {
     "fresh22": [    # the one exception: Debian's ctags-universal(1) is upstream's ctags(1)
         ("ctags_man_files_titles", {"page file": "/usr/share/man/man1/ctags-universal.1.gz"},
          "ctags"),
+    ],
+    "fresh25": [    # the one tag that is not its locale name, and the one item whose pattern
+                    # holds more spellings than the page writes
+        ("appstream_metainfo_languages_catalogs", {"language": "sr-Latn"},
+         "/usr/share/locale/sr@latin/LC_MESSAGES/appstream.mo"),
+        ("ucf_man_options_case_patterns", {"option": "-d[n], --debug=[n]"},
+         "-D|-d|--debug|--DEBUG"),
     ],
     "fresh24": [    # an item's other variables, and Debian's renamed which(1)
         ("adduser_conf_items_script_keys",
