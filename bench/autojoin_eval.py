@@ -9,7 +9,8 @@
         bench/data/autojoin-fresh16 bench/data/autojoin-fresh17 bench/data/autojoin-fresh18 \
         bench/data/autojoin-fresh19 bench/data/autojoin-fresh20 bench/data/autojoin-fresh21 \
         bench/data/autojoin-fresh22 bench/data/autojoin-fresh23 bench/data/autojoin-fresh24 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh24|all] \
+        bench/data/autojoin-fresh26 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh26|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -107,6 +108,11 @@ A twenty-sixth, "fresh24" (``FRESH24_CASES``, bench/data/autojoin-fresh24), hold
 sources no earlier set's pool held (Debian packages' files and the standard library's urllib),
 made the same way and committed before any learner ran on them, never run and never tuned on
 (bench/results/autojoin_fresh24_cases.md).
+A twenty-seventh, "fresh26" (``FRESH26_CASES``, bench/data/autojoin-fresh26), holds seven cases
+from sources no earlier set's pool held (pip packages of the venv and the standard library's
+modules n to z: anywidget, jupyter_builder, rpds-py, numbers, pkgutil, tomllib and trace), made
+the same way and committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh26_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -338,10 +344,20 @@ FRESH24_CASES = {
     "urllib_handler_methods_schemes", "adduser_getoptions_specs_options",
     "debconf_confmodule_functions_commands", "urllib_netloc_schemes_url_prefixes"}
 
+# Twenty-sixth fresh validation (bench/autojoin_make_cases.py --fresh26), unseen: from pip
+# packages of the venv and the standard library's modules n to z that no earlier set's pool
+# held, built apart from the learner and committed before any learner ran on them; never run,
+# never tuned on:
+FRESH26_CASES = {
+    "anywidget_record_files_modules", "tomllib_compiled_files_sources",
+    "jupyter_builder_traits_command_line", "rpds_stub_members_qualified_names",
+    "numbers_operators_reflected_methods", "pkgutil_exports_qualified_names",
+    "trace_options_namespace_attributes"}
+
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh24": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH24_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh26": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH26_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -351,7 +367,7 @@ def split_of(case: str) -> str:
              ("fresh16", FRESH16_CASES), ("fresh17", FRESH17_CASES), ("fresh18", FRESH18_CASES),
              ("fresh19", FRESH19_CASES), ("fresh20", FRESH20_CASES), ("fresh21", FRESH21_CASES),
              ("fresh22", FRESH22_CASES), ("fresh23", FRESH23_CASES),
-             ("fresh24", FRESH24_CASES))
+             ("fresh24", FRESH24_CASES), ("fresh26", FRESH26_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -466,6 +482,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh26", "fresh26 validation (never tuned on)"),
     ("fresh24", "fresh24 validation (never tuned on)"),
     ("fresh23", "fresh23 validation (never tuned on)"),
     ("fresh22", "fresh22 (clean for round 19; tuned on since round 20)"),
@@ -519,6 +536,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh22"] = -17
     order["fresh23"] = -18
     order["fresh24"] = -19
+    order["fresh26"] = -20
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -577,7 +595,8 @@ def main(argv=None):
                                         "fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
                                         "fresh12", "fresh13", "fresh14", "fresh15",
                                         "fresh16", "fresh17", "fresh18", "fresh19",
-                                        "fresh20", "fresh21", "fresh22", "fresh23", "fresh24"),
+                                        "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
+                                        "fresh26"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

