@@ -566,7 +566,8 @@ class Hit(Joinable):
         with) and this hit's table, on the query column and the hit's column. A "Needs a
         transformation" hit learns on the table's rows its program joins, then counts and
         joins on the whole table: a small query against a large table holds too few joinable
-        rows for the row sampling (thesis §4.5), and learning on every row is slow. Where the
+        rows for the row sampling (thesis §4.5), and learning on every row is slow. A tie
+        between the two directions goes to the hit's (Auto-Join's ``prefer``). Where the
         hit's column repeats on those rows, it learns again with every column of the table
         and keeps the narrower join (:func:`_narrower_join`)."""
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
@@ -592,6 +593,10 @@ class Hit(Joinable):
             return out
         options.setdefault("right_name", table.name)
         options.setdefault("left_name", "df")
+        # a tie between the directions goes to the hit's: its program, verified on the whole
+        # column, is the one the user was shown (the rows learned on are only its partners)
+        options.setdefault("prefer", "left" if self.details.get("direction") == "query -> lake"
+                           else "right")
         result = self._autojoin_on(frame, left_on, whole, rows, [self.column], options)
         partners = whole[self.column].iloc[rows]
         if len(whole.columns) > 1 and len(rows) > 1.5 * max(partners.nunique(), 1):
