@@ -374,14 +374,15 @@ def index_table(index: LakeIndex, table, max_rows: int | None = None,
     return lake_table(find_table(index, table), max_rows, types=types)
 
 
-def element_table(table: LakeTable, columns=None) -> tuple[pd.DataFrame, tuple]:
+def element_table(table: LakeTable, columns=None, read=None) -> tuple[pd.DataFrame, tuple]:
     """(frame, its exploded columns): a lake table as Auto-Join and the fuzzy join learn on
     it, the text the index read, with its list columns among ``columns`` (all when None) one
     row per element, as the equi-join explodes them (join/execute.py ``explode_pandas``), the
     element as the text its key reads (``keys.lake_text``); its other list columns, whose
-    JSON text no join key reads, left out."""
+    JSON text no join key reads, left out. ``read``: the table already read (its text frame
+    and its typed frame), for several calls."""
     from .join.keys import lake_text
-    frame = lake_table(table)
+    frame = lake_table(table) if read is None else read[0].copy()
     lists = [c for c in table.lists if c in frame.columns]
     if not lists:
         return frame, ()
@@ -390,7 +391,8 @@ def element_table(table: LakeTable, columns=None) -> tuple[pd.DataFrame, tuple]:
     attrs = dict(frame.attrs)
     frame = frame.drop(columns=[c for c in lists if c not in explode])
     if explode:
-        typed = lake_table(table, types=True, warn_changed=False)
+        typed = (lake_table(table, types=True, warn_changed=False) if read is None
+                 else read[1])
         for c in explode:
             frame[c] = typed[c].to_numpy(dtype=object)
         for c in explode:
@@ -1724,6 +1726,8 @@ class Engine:
             hit = self._transform_hit(df, column, lake, other_column)
             if hit is not None:
                 return hit.autojoin(df, **options)
+            if other_column is None and len(lake.lists) > 1:
+                return self._autojoin_each_list(df, column, lake, **options)
             other, explode = element_table(lake, other_column)   # list columns: by element
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
@@ -1731,6 +1735,36 @@ class Engine:
             result.lake, result.explode = lake, explode
             result.how = "left"     # a lake table: the query's rows kept, as an equi-join's
         return result
+
+    def _autojoin_each_list(self, df, column, lake: LakeTable, **options):
+        """Auto-Join with a lake table of several list columns, none named: learned once per
+        list column, the table exploded on that one alone (exploding all of them would learn
+        on the product of their elements, where no list column is a key), and the result
+        joining the most of ``df``'s rows by equality kept (then the most keys; the first
+        list column in ties)."""
+        from .join.autojoin import autojoin
+        options.setdefault("left_name", "df")
+        read = (lake_table(lake), lake_table(lake, types=True, warn_changed=False))
+        best, reach = None, None
+        for c in lake.lists:
+            if c not in read[0].columns:
+                continue
+            other, explode = element_table(lake, [c], read)
+            result = autojoin(df, other, column, None, **options)
+            result.lake, result.explode = lake, explode
+            result.how = "left"
+            got = ((len({i for i, _ in result.pairs(False)}), result.coverage)
+                   if result.found else (-1, -1))
+            if reach is None or got > reach:
+                best, reach = result, got
+        if best is None:            # the file no longer holds them: as element_table reads it
+            other, explode = element_table(lake)
+            best = autojoin(df, other, column, None, **options)
+            best.lake, best.explode, best.how = lake, explode, "left"
+            return best
+        best.stats["list_columns"] = ("learned once per list column, the table exploded on it "
+                                      "alone; kept: " + (", ".join(best.explode) or "none"))
+        return best
 
     def _transform_hit(self, df, column, lake, other_column):
         """The "transform" search's hit on ``lake``'s column for ``df``'s column, when the
