@@ -279,6 +279,29 @@ def _pairs_repeat(key: np.ndarray, codes: np.ndarray) -> bool:
     return bool((both[1:] == both[:-1]).any())
 
 
+def _list_elements(col: pd.Series):
+    """(row of each element, the elements) of a column whose non-null cells are all lists
+    of scalars (lists, tuples or arrays, as a Parquet list column reads), the lake's list
+    columns' rule (index-format.md, "List columns"); else None."""
+    cells = col.tolist()
+    seen = False
+    for v in cells:
+        if isinstance(v, (list, tuple, np.ndarray)):
+            if any(isinstance(e, (list, tuple, dict, np.ndarray)) for e in v):
+                return None           # lists of lists or of structs: their JSON text
+            seen = True
+        elif v is not None and not (isinstance(v, float) and v != v) and v is not pd.NA:
+            return None
+    if not seen:
+        return None
+    at, elements = [], []
+    for i, v in enumerate(cells):
+        if isinstance(v, (list, tuple, np.ndarray)):
+            at.extend([i] * len(v))
+            elements.extend(v)
+    return np.asarray(at, dtype=np.int64), elements
+
+
 def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
                    token_rows: np.ndarray) -> tuple:
     """The category columns of ``frame`` that make a key with its ``column`` (its token per
@@ -287,7 +310,8 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
     on the frame's rows: text, not nearly unique, with no more distinct values than the
     column, they tell apart the rows of each repeated value, and not by chance. A column
     whose cells as written already repeat a pair with a repeated value (normalizing only
-    merges cells), or hold fewer values than such a value's rows, is not normalized."""
+    merges cells), or hold fewer values than such a value's rows, is not normalized. A
+    list column's rows hold its elements, as a lake list column's rows do (MATE's rows)."""
     from .index.mate_arrays import pair_partners
     from .indexing.profile import tokens_type
     if (not len(token_rows) or int(np.max(token_rows)) < 2
@@ -306,7 +330,11 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
             key = _token_codes(row_tokens)[0]
             _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
             repeated = (key >= 0) & (counts[inverse] > 1)
-        if pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
+        elements = _list_elements(col)
+        if elements is not None:      # a list column: a row holds each of its elements
+            at, rows, distinct = elements[0], *_token_codes(normalize_many(elements[1]))
+            rows = (at, rows)
+        elif pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
             # mixed cells: factorize would merge 1, 1.0 and True, whose tokens differ
             try:
                 rows, distinct = _token_codes(normalize_many(col.tolist()))
@@ -318,7 +346,7 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
                 continue
             rows, distinct = _token_codes(normalize_many(pd.Series(uniques, dtype=object)
                                                          .tolist()), cells)
-        n, keyed = len(distinct), int((rows >= 0).sum())
+        n, keyed = len(distinct), int(((rows[1] if elements is not None else rows) >= 0).sum())
         if 0 < n < preview.TYPE_SHARE * keyed and n <= len(tokens) \
                 and tokens_type(distinct) == "string":
             names.append(c)
