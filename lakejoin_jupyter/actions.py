@@ -217,6 +217,7 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
     summary = (f"**Program:** {_code(aj.program.describe())}\n\n"
                f"{_query_keys_joined(aj, learn, hit.query_columns[0], fuzzy, frame_name, spark)}"
                f" ({aj.source_name} rows transformed).{n}")
+    summary += _hit_program_note(hit, aj)
     if aj.estimated_precision is not None:
         summary += (f"\n\nEstimated precision of the equi-join: "
                     f"**{aj.estimated_precision:.0%}** (agreement with independent rare-substring "
@@ -233,6 +234,28 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
                         details={"autojoin": aj.to_dict(), "explain": aj.explain(),
                                  "coverage": aj.coverage, "target_keys": aj.target_keys,
                                  "estimated_precision": aj.estimated_precision})
+
+
+def _hit_program_note(hit, aj) -> str:
+    """What the summary says when Auto-Join joins with another program than the one a
+    "Needs a transformation" hit showed (the search's, learned on case-folded values of the
+    index), or in the other direction: both, and why (a tie goes to the hit's direction)."""
+    details = getattr(hit, "details", None) or {}
+    shown = details.get("program")
+    if shown is None:
+        return ""
+    hit_side = "left" if details.get("direction") == "query -> lake" else "right"
+    if aj.program.describe() == shown and aj.source == hit_side:
+        return ""
+    where = "query's" if hit_side == "left" else "lake table's"
+    if aj.source != hit_side:
+        why = ("it applies to the other table's values: that direction joins more of its "
+               "target's rows than the hit's does")
+    else:
+        why = ("learned on the cells as written, where the search learned on the index's "
+               "case-folded values")
+    return (f"\n\n**Not the hit's program:** the search showed {_code(shown)}, applied to "
+            f"the {where} values; Auto-Join joins with the program above ({why}).")
 
 
 def _query_keys_joined(aj, learn, column, fuzzy, frame_name, spark) -> str:

@@ -279,6 +279,29 @@ def _pairs_repeat(key: np.ndarray, codes: np.ndarray) -> bool:
     return bool((both[1:] == both[:-1]).any())
 
 
+def _list_elements(col: pd.Series):
+    """(row of each element, the elements) of a column whose non-null cells are all lists
+    of scalars (lists, tuples or arrays, as a Parquet list column reads), the lake's list
+    columns' rule (index-format.md, "List columns"); else None."""
+    cells = col.tolist()
+    seen = False
+    for v in cells:
+        if isinstance(v, (list, tuple, np.ndarray)):
+            if any(isinstance(e, (list, tuple, dict, np.ndarray)) for e in v):
+                return None           # lists of lists or of structs: their JSON text
+            seen = True
+        elif v is not None and not (isinstance(v, float) and v != v) and v is not pd.NA:
+            return None
+    if not seen:
+        return None
+    at, elements = [], []
+    for i, v in enumerate(cells):
+        if isinstance(v, (list, tuple, np.ndarray)):
+            at.extend([i] * len(v))
+            elements.extend(v)
+    return np.asarray(at, dtype=np.int64), elements
+
+
 def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
                    token_rows: np.ndarray) -> tuple:
     """The category columns of ``frame`` that make a key with its ``column`` (its token per
@@ -287,7 +310,8 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
     on the frame's rows: text, not nearly unique, with no more distinct values than the
     column, they tell apart the rows of each repeated value, and not by chance. A column
     whose cells as written already repeat a pair with a repeated value (normalizing only
-    merges cells), or hold fewer values than such a value's rows, is not normalized."""
+    merges cells), or hold fewer values than such a value's rows, is not normalized. A
+    list column's rows hold its elements, as a lake list column's rows do (MATE's rows)."""
     from .index.mate_arrays import pair_partners
     from .indexing.profile import tokens_type
     if (not len(token_rows) or int(np.max(token_rows)) < 2
@@ -306,7 +330,11 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
             key = _token_codes(row_tokens)[0]
             _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
             repeated = (key >= 0) & (counts[inverse] > 1)
-        if pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
+        elements = _list_elements(col)
+        if elements is not None:      # a list column: a row holds each of its elements
+            at, rows, distinct = elements[0], *_token_codes(normalize_many(elements[1]))
+            rows = (at, rows)
+        elif pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
             # mixed cells: factorize would merge 1, 1.0 and True, whose tokens differ
             try:
                 rows, distinct = _token_codes(normalize_many(col.tolist()))
@@ -318,7 +346,7 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
                 continue
             rows, distinct = _token_codes(normalize_many(pd.Series(uniques, dtype=object)
                                                          .tolist()), cells)
-        n, keyed = len(distinct), int((rows >= 0).sum())
+        n, keyed = len(distinct), int(((rows[1] if elements is not None else rows) >= 0).sum())
         if 0 < n < preview.TYPE_SHARE * keyed and n <= len(tokens) \
                 and tokens_type(distinct) == "string":
             names.append(c)
@@ -374,14 +402,15 @@ def index_table(index: LakeIndex, table, max_rows: int | None = None,
     return lake_table(find_table(index, table), max_rows, types=types)
 
 
-def element_table(table: LakeTable, columns=None) -> tuple[pd.DataFrame, tuple]:
+def element_table(table: LakeTable, columns=None, read=None) -> tuple[pd.DataFrame, tuple]:
     """(frame, its exploded columns): a lake table as Auto-Join and the fuzzy join learn on
     it, the text the index read, with its list columns among ``columns`` (all when None) one
     row per element, as the equi-join explodes them (join/execute.py ``explode_pandas``), the
     element as the text its key reads (``keys.lake_text``); its other list columns, whose
-    JSON text no join key reads, left out."""
+    JSON text no join key reads, left out. ``read``: the table already read (its text frame
+    and its typed frame), for several calls."""
     from .join.keys import lake_text
-    frame = lake_table(table)
+    frame = lake_table(table) if read is None else read[0].copy()
     lists = [c for c in table.lists if c in frame.columns]
     if not lists:
         return frame, ()
@@ -390,7 +419,8 @@ def element_table(table: LakeTable, columns=None) -> tuple[pd.DataFrame, tuple]:
     attrs = dict(frame.attrs)
     frame = frame.drop(columns=[c for c in lists if c not in explode])
     if explode:
-        typed = lake_table(table, types=True, warn_changed=False)
+        typed = (lake_table(table, types=True, warn_changed=False) if read is None
+                 else read[1])
         for c in explode:
             frame[c] = typed[c].to_numpy(dtype=object)
         for c in explode:
@@ -566,7 +596,8 @@ class Hit(Joinable):
         with) and this hit's table, on the query column and the hit's column. A "Needs a
         transformation" hit learns on the table's rows its program joins, then counts and
         joins on the whole table: a small query against a large table holds too few joinable
-        rows for the row sampling (thesis §4.5), and learning on every row is slow. Where the
+        rows for the row sampling (thesis §4.5), and learning on every row is slow. A tie
+        between the two directions goes to the hit's (Auto-Join's ``prefer``). Where the
         hit's column repeats on those rows, it learns again with every column of the table
         and keeps the narrower join (:func:`_narrower_join`)."""
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
@@ -592,6 +623,10 @@ class Hit(Joinable):
             return out
         options.setdefault("right_name", table.name)
         options.setdefault("left_name", "df")
+        # a tie between the directions goes to the hit's: its program, verified on the whole
+        # column, is the one the user was shown (the rows learned on are only its partners)
+        options.setdefault("prefer", "left" if self.details.get("direction") == "query -> lake"
+                           else "right")
         result = self._autojoin_on(frame, left_on, whole, rows, [self.column], options)
         partners = whole[self.column].iloc[rows]
         if len(whole.columns) > 1 and len(rows) > 1.5 * max(partners.nunique(), 1):
@@ -1719,6 +1754,8 @@ class Engine:
             hit = self._transform_hit(df, column, lake, other_column)
             if hit is not None:
                 return hit.autojoin(df, **options)
+            if other_column is None and len(lake.lists) > 1:
+                return self._autojoin_each_list(df, column, lake, **options)
             other, explode = element_table(lake, other_column)   # list columns: by element
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
@@ -1726,6 +1763,36 @@ class Engine:
             result.lake, result.explode = lake, explode
             result.how = "left"     # a lake table: the query's rows kept, as an equi-join's
         return result
+
+    def _autojoin_each_list(self, df, column, lake: LakeTable, **options):
+        """Auto-Join with a lake table of several list columns, none named: learned once per
+        list column, the table exploded on that one alone (exploding all of them would learn
+        on the product of their elements, where no list column is a key), and the result
+        joining the most of ``df``'s rows by equality kept (then the most keys; the first
+        list column in ties)."""
+        from .join.autojoin import autojoin
+        options.setdefault("left_name", "df")
+        read = (lake_table(lake), lake_table(lake, types=True, warn_changed=False))
+        best, reach = None, None
+        for c in lake.lists:
+            if c not in read[0].columns:
+                continue
+            other, explode = element_table(lake, [c], read)
+            result = autojoin(df, other, column, None, **options)
+            result.lake, result.explode = lake, explode
+            result.how = "left"
+            got = ((len({i for i, _ in result.pairs(False)}), result.coverage)
+                   if result.found else (-1, -1))
+            if reach is None or got > reach:
+                best, reach = result, got
+        if best is None:            # the file no longer holds them: as element_table reads it
+            other, explode = element_table(lake)
+            best = autojoin(df, other, column, None, **options)
+            best.lake, best.explode, best.how = lake, explode, "left"
+            return best
+        best.stats["list_columns"] = ("learned once per list column, the table exploded on it "
+                                      "alone; kept: " + (", ".join(best.explode) or "none"))
+        return best
 
     def _transform_hit(self, df, column, lake, other_column):
         """The "transform" search's hit on ``lake``'s column for ``df``'s column, when the

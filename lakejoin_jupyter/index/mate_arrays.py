@@ -91,8 +91,12 @@ class MateArrays:
             out[row[at]] = tok[at]
             return out
 
+        def cells(c: int) -> tuple:                 # (row, token) of each cell: a list
+            at = col == c                           # column's row holds each element
+            return row[at], tok[at]
+
         others = [int(c) for c in candidates if int(c) != int(column)]
-        found = pair_partners(values(int(column)), (values(c) for c in others), chance)
+        found = pair_partners(values(int(column)), (cells(c) for c in others), chance)
         return [others[i] for i in found]
 
     def equals(self, other: "MateArrays") -> bool:
@@ -102,13 +106,15 @@ class MateArrays:
 
 
 def pair_partners(key: np.ndarray, others, chance: float = 1.0) -> list:
-    """Positions in ``others`` of the columns that make a key with ``key``, all given as a
-    code per row (-1: no value): on every row holding a repeated value of ``key``, the
-    column holds a value and no two such rows hold the same pair; one that would tell those
-    rows apart by chance with a probability above ``chance`` is left out (each pair of rows
-    sharing a value differs in the column with 1 - its collision probability: all of them
-    with about exp(-pairs x collision)). :meth:`MateArrays.key_partners` on the index's
-    rows, the engine on a query frame's."""
+    """Positions in ``others`` of the columns that make a key with ``key`` (a code per row,
+    -1: no value); each of ``others`` is a code per row, or (rows, codes) of its cells, a
+    list column's row holding a cell per element: on every row holding a repeated value
+    of ``key``, the column holds a value and no two such rows hold the same pair (a value
+    and an element, as after an explode); one that would tell those rows apart by chance
+    with a probability above ``chance`` is left out (each pair of rows sharing a value
+    differs in the column with 1 - its collision probability: all of them with about
+    exp(-pairs x collision)). :meth:`MateArrays.key_partners` on the index's rows, the
+    engine on a query frame's."""
     key = np.asarray(key, dtype=np.int64)
     values, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
     repeated = (key >= 0) & (counts[inverse] > 1)
@@ -116,17 +122,27 @@ def pair_partners(key: np.ndarray, others, chance: float = 1.0) -> list:
     pairs = float((n * (n - 1) / 2).sum())
     out = []
     for i, other in enumerate(others):
-        other = np.asarray(other, dtype=np.int64)
         if pairs == 0:
             break
-        held = np.unique(other[other >= 0], return_counts=True)[1].astype(np.float64)
+        if isinstance(other, tuple):
+            rows, codes = (np.asarray(a, dtype=np.int64) for a in other)
+        else:
+            codes = np.asarray(other, dtype=np.int64)
+            rows = np.arange(len(codes), dtype=np.int64)
+        keep = codes >= 0
+        rows, codes = rows[keep], codes[keep]
+        if len(codes):                      # an element held twice by one row: once
+            width = int(codes.max()) + 1
+            cell = np.unique(rows * width + codes)
+            rows, codes = cell // width, cell % width
+        held = np.unique(codes, return_counts=True)[1].astype(np.float64)
         collision = float((held ** 2).sum() / max(held.sum(), 1.0) ** 2)
         if pairs * collision < -np.log(chance):
             continue
-        mine = other[repeated]
-        if not (mine >= 0).all():
-            continue
-        both = np.sort(key[repeated] * (int(mine.max()) + 1) + mine)
+        mine = repeated[rows]
+        if not np.isin(np.flatnonzero(repeated), rows[mine]).all():
+            continue                        # a row of a repeated value without a value
+        both = np.sort(key[rows[mine]] * (int(codes.max(initial=0)) + 1) + codes[mine])
         if not (both[1:] == both[:-1]).any():          # no two rows hold the same pair
             out.append(i)
     return out
@@ -175,7 +191,8 @@ def _check(index, ma: MateArrays) -> None:
 def build_reference(tables: Sequence[Sequence[Sequence]], token_id: dict, n_tokens: int,
                     spec: XashSpec = XashSpec(), table_ids: Sequence[int] | None = None
                     ) -> MateArrays:
-    """MATE arrays of a lake given as tables of rows of tokens (None for no token; every
+    """MATE arrays of a lake given as tables of rows of tokens (None for no token; a list:
+    a list column's cell, one cell per element in order; every
     row of a table as wide as the table), with column ids numbered consecutively over the
     tables in order, table ids ``table_ids`` (default 0, 1, ...) and ``token_id`` the
     dictionary (token -> id). Plain Python; for tests and as the Spark build's oracle."""
@@ -189,7 +206,8 @@ def build_reference(tables: Sequence[Sequence[Sequence]], token_id: dict, n_toke
     for tid, table in zip(table_ids, tables):
         width = max((len(r) for r in table), default=0)
         for rid, row in enumerate(table):
-            got = [(first + j, token_id[v]) for j, v in enumerate(row) if v is not None]
+            got = [(first + j, token_id[e]) for j, v in enumerate(row)
+                   for e in (v if isinstance(v, list) else [v]) if e is not None]
             if got:
                 rows.append((tid, rid))
                 cells.append(got)

@@ -437,14 +437,17 @@ def partner_rows(program: Program, query_to_lake: bool, query_values, lake_value
 CASE_CHOICES = ("same", "lower", "upper", "title")
 
 
-def recased(program: Program, casing: str, constants: bool) -> Program:
-    """``program`` with every piece read from its column in ``casing`` (and, with
-    ``constants``, its constants too); a table's output (``Map``) stays as it is."""
+def recased(program: Program, casing: str, constants: bool, read: bool = True) -> Program:
+    """``program`` with every piece read from its column in ``casing`` (``read`` False: left
+    as they are) and, with ``constants``, its constants too; a table's output (``Map``)
+    stays as it is."""
     from .dsl import Constant, Map, Substring, Words, _case
     pieces = []
     for p in program.pieces:
         if isinstance(p, Constant):
             p = Constant(_case(p.text, casing)) if constants else p
+        elif not read:
+            pass
         elif isinstance(p, (Substring, Words)):
             p = dataclasses.replace(p, casing=casing)
         elif not isinstance(p, Map) and casing != "same":
@@ -459,7 +462,8 @@ def cased_program(program: Program, source_values, target_values,
     most often the other side's cells as written. The search learns on case-folded values
     and compares case-insensitively, so its program may give "Vega-Altair.Contributors@..."
     where the lake holds "vega-altair.contributors@...": applied as shown, it should give
-    the lake's values. The program as learned wins ties. None when fewer than ``evidence``
+    the lake's values. The program as learned wins ties, then the one recasing only its
+    constants. None when fewer than ``evidence``
     outputs equal a target but for their case (too few cells to tell the casing)."""
     from .dsl import cell_text
     if len(program.columns) != 1:
@@ -478,14 +482,17 @@ def cased_program(program: Program, source_values, target_values,
         return sum(o in targets for o in evaluate_columns(p.expr, {name: src}, len(src)))
 
     best, most = program, exact(program)
-    for casing in CASE_CHOICES:
-        for constants in (False, True):
-            if most == len(src):
-                return best
-            p = recased(program, casing, constants)
-            n = exact(p) if p != program else most
-            if n > most:
-                best, most = p, n
+    # the constants alone recased first: pieces whose case is already right ("X-" + a
+    # number, not "X-" + upper(number)) stay as learned
+    choices = [(c, True, False) for c in CASE_CHOICES[1:]] + \
+        [(c, constants, True) for c in CASE_CHOICES for constants in (False, True)]
+    for casing, constants, read in choices:
+        if most == len(src):
+            return best
+        p = recased(program, casing, constants, read)
+        n = exact(p) if p != program else most
+        if n > most:
+            best, most = p, n
     return best
 
 

@@ -23,7 +23,8 @@ Note:
     - a program of the residual rounds replacing the set passes the same checks (``_checks``);
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
-    - directions whose programs both join 1:1 compete by keys joined (``_direction``).
+    - directions whose programs both join 1:1 compete by keys joined (``_direction``); a tie
+      goes to ``prefer`` (a transformation hit's direction), else to the smaller program.
 """
 from __future__ import annotations
 
@@ -66,6 +67,8 @@ class AutoJoinSettings:
     participation: float = 0.1      # r of §4.5: fraction of target rows that join
     composite: bool = True          # split composite keys when both directions fail
     seed: int = 0
+    prefer: str | None = None       # "left" / "right": the source side a tie between the
+                                    # directions goes to (a search hit's verified direction)
 
 
 # ------------------------------------------------------------------ tables
@@ -522,6 +525,9 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     """
     from .result import AutoJoin
     settings = _settings(settings, options)
+    if settings.prefer not in (None, "left", "right"):
+        raise AutoJoinInputError(f"prefer={settings.prefer!r}: 'left', 'right' or None (the "
+                                 f"source side a tie between the directions goes to).")
     t0 = time.perf_counter()
     L = Table(_check_input(left, left_name), left_name)
     R = Table(_check_input(right, right_name), right_name)
@@ -556,7 +562,9 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         timings["total"] = time.perf_counter() - t0
         stats["seconds"] = timings
         return AutoJoin.not_found(L, R, _why_not(results, settings), stats, settings)
-    d, src, tgt = _direction(found)
+    d, src, tgt = _direction(found, settings.prefer)
+    if settings.prefer is not None:
+        stats["prefer"] = settings.prefer
     stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
     best = d.best
     part = d.target_parts.get(best.target_column)
@@ -587,15 +595,21 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
                                 d, stats, settings)
 
 
-def _direction(found: list):
+def _direction(found: list, prefer: str | None = None):
     """The directions compete on the fraction of the target's rows they join (§4.3: "the
     transformation that joins the largest fraction of rows in T_t"); when each of them
     joins 1:1 (every joined source row onto a key of its own), the joined pairs are the
-    same seen from either table, and they compete on keys joined (MaxByCoverage)."""
+    same seen from either table, and they compete on keys joined (MaxByCoverage). A tie
+    goes to the source side ``prefer`` (a transformation hit's direction: its program was
+    verified on the whole lake column, where the fraction here may be of a few of its
+    rows), then to the smaller program."""
+    def preferred(r) -> bool:
+        return r[0].source == prefer
+
     if len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows for r in found):
-        return max(found, key=lambda r: (r[0].best.coverage, _joined_fraction(r),
+        return max(found, key=lambda r: (r[0].best.coverage, preferred(r), _joined_fraction(r),
                                          -r[0].best.program.size))
-    return max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage,
+    return max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage, preferred(r),
                                      -r[0].best.program.size))
 
 

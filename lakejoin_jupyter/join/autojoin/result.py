@@ -309,7 +309,9 @@ class AutoJoin(Joinable):
                          f"table for {other['coverage']} of {other['target_rows']} rows "
                          f"({other['joined_rows']} {names[0]} row(s)); directions compete "
                          f"on the fraction of their target's rows joined (on keys joined when both "
-                         f"join 1:1).")
+                         f"join 1:1)"
+                         + ("; a tie goes to the search's program's direction"
+                            if self.stats.get("prefer") else "") + ".")
         secs = self.stats.get("seconds", {}).get("total")
         if secs is not None:
             lines.append(f"Search time {secs:.2f} s.")
