@@ -266,7 +266,16 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                                        + fill * (x > every[(len(every) - 1) // 2]))
                                       / (len(others) + fill) if others
                                       else min(max(x, 0.0), 1.0))
+            # two columns of the table sharing a text column's values: set scaled by the
+            # overlap over the table's largest
+            most = max(int(ov[c]) for c in ids)
+            for j, cid in enumerate(ids):
+                if most and not q.numeric:
+                    u["set"][0, j] *= ov[cid] / most
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
+            for j, cid in enumerate(ids):      # numbers never align with text
+                if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
+                    S[i, j] = 0.0
         best, pairs = brute_alignment(S, min_column, pairs=True)
         if best > 0:
             out.append((int(tid), best / len(qcols)))
