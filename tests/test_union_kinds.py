@@ -1,15 +1,17 @@
 """Table union search on a lake of package lists: a column of numbers never aligns with a
-text column holding a few bare numbers, and of two columns of one table sharing a query
-column's values, the one holding more of them is its partner (search/union.py)."""
+text column holding a few bare numbers, of two columns of one table sharing a query
+column's values the one holding more of them is its partner (search/union.py), and the CLI
+stacks what the Python API stacks for the same CSV file."""
 from __future__ import annotations
+
+import io
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from conftest import write_lake
-
-pytestmark = pytest.mark.spark
 
 
 def package_lake():
@@ -69,6 +71,7 @@ def _packages_hit(res):
     return next(h for h in res if h.table == "debian/packages")
 
 
+@pytest.mark.spark
 def test_numbers_never_align_with_text_holding_a_few_numbers(package_index):
     """rating (1-5) shares all its values with version only through the 1% of versions that
     are bare numbers: not aligned. The oracle: the share of version's values that are
@@ -85,6 +88,7 @@ def test_numbers_never_align_with_text_holding_a_few_numbers(package_index):
             assert (a == "rating") == (pd.to_numeric(lake, errors="coerce").notna().mean() > 0.9)
 
 
+@pytest.mark.spark
 def test_of_two_columns_sharing_values_the_one_holding_more_aligns(package_index):
     """pkg: 11 of its 12 names are in package, 8 in source (whose values look more like
     pkg's): pkg <- package."""
@@ -95,3 +99,50 @@ def test_of_two_columns_sharing_values_the_one_holding_more_aligns(package_index
     hit = _packages_hit(engine.search_unionable(query, k=10))
     assert hit.mapping.get("pkg") == "package"
     assert hit.shared["pkg"][0] == 11
+
+
+@pytest.mark.spark
+def test_union_cli_stacks_what_hit_union_stacks_from_pd_read_csv(package_index, tmp_path,
+                                                                 capsys):
+    """`lakejoin union -t q.csv --stack N --out f.parquet` writes the frame the Python API
+    gives for the same file: hit.union(pd.read_csv(path)) (rating an integer column, so a
+    lake column aligned with it is converted to numbers), for each of the top hits."""
+    from lakejoin_jupyter.cli import main as cli
+    engine, _, query = package_index
+    path = tmp_path / "pkgs.csv"
+    query.to_csv(path, index=False)
+    df = pd.read_csv(path)
+    res = engine.search_unionable(df, k=3)
+    assert any(h.mapping.get("rating") for h in res)
+    index = str(engine.index.path)
+    assert cli(["union", index, "-t", str(path), "-k", "3", "--format", "csv"]) == 0
+    listed = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert listed["alignment"].tolist() == [h.to_dict()["alignment"] for h in res]
+    for rank, hit in enumerate(res, 1):
+        out = tmp_path / f"stacked{rank}.parquet"
+        assert cli(["union", index, "-t", str(path), "--stack", str(rank), "--out",
+                    str(out)]) == 0
+        assert "rows added" in capsys.readouterr().err
+        want = tmp_path / f"api{rank}.parquet"
+        with warnings.catch_warnings():            # the CLI prints them (tested in test_union.py)
+            warnings.simplefilter("ignore")
+            hit.union(df).to_parquet(want, index=False)
+        pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(want))
+
+
+def test_a_text_frame_typed_as_read_csv_is_pd_read_csv(tmp_path):
+    """The lake reader's text of a CSV file, typed, equals pd.read_csv of the file: numbers,
+    floats with an empty cell, booleans, pandas' missing-value words, a quoted separator,
+    a repeated header (names aside: the lake reader numbers the second `a` .2)."""
+    from lakejoin_jupyter.frames import typed_as_read_csv
+    from lakejoin_jupyter.lake.read import inspect, read_table
+    p = tmp_path / "t.csv"
+    p.write_text('a,b,c,d,e,a,f\n1,2.5,x,True,,007,"1,5"\n2,,"y, z",False,NA,8,2\n'
+                 '3,4.0,  w ,True,n/a,9,3\n')
+    raw = read_table(inspect(0, str(p), "csv"))
+    assert (raw.dtypes == object).all()
+    got, want = typed_as_read_csv(raw), pd.read_csv(p)
+    got.columns = want.columns
+    pd.testing.assert_frame_equal(got, want)
+    typed = want[["a", "b", "d"]]
+    assert typed_as_read_csv(typed) is typed        # typed columns are kept
