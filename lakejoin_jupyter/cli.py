@@ -499,8 +499,16 @@ def _printed_as_data(df, fmt: str) -> bool:
     return fmt in ("csv", "json")
 
 
+def _is_text_file(table: str) -> bool:
+    """A CSV or TSV file (compressed or not): the lake reader gives its cells as text."""
+    from .lake.discover import file_format
+    p = Path(table)
+    return p.is_file() and file_format(p) in ("csv", "tsv")
+
+
 def _union(args, parser) -> int:
     from .engine import open_index
+    from .frames import typed_as_read_csv
     if args.keep_duplicates and args.stack is None:
         raise LakeJoinError("--keep-duplicates goes with --stack N.")
     if (args.stack is None) != (args.out is None):
@@ -512,6 +520,10 @@ def _union(args, parser) -> int:
     frame, name = _read_query_table(engine, args.table)
     if frame is None:
         frame = engine.table(name)
+    elif _is_text_file(args.table):
+        # the frame `pd.read_csv` gives in Python, so that the union converts the lake's
+        # columns to the same types and stacks the same rows as hit.union(df) there
+        frame = typed_as_read_csv(frame)
     res = engine.search_unionable(frame, k=args.k, columns=args.column or None)
     df = res.to_pandas().drop(columns=["table_id"])
     if _printed_as_data(df, args.format):

@@ -266,7 +266,16 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                                        + fill * (x > every[(len(every) - 1) // 2]))
                                       / (len(others) + fill) if others
                                       else min(max(x, 0.0), 1.0))
+            # two columns of the table sharing a text column's values: set scaled by the
+            # overlap over the table's largest
+            most = max(int(ov[c]) for c in ids)
+            for j, cid in enumerate(ids):
+                if most and not q.numeric:
+                    u["set"][0, j] *= ov[cid] / most
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
+            for j, cid in enumerate(ids):      # numbers never align with text
+                if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
+                    S[i, j] = 0.0
         best, pairs = brute_alignment(S, min_column, pairs=True)
         if best > 0:
             out.append((int(tid), best / len(qcols)))
@@ -407,7 +416,7 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     index = str(engine.index.path)
     assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "-k", "3", "--format", "csv"]) == 0
     got = pd.read_csv(io.StringIO(capsys.readouterr().out))
-    want = engine.search_unionable(pd.read_csv(tmp_path / "q.csv", dtype=str), k=3)
+    want = engine.search_unionable(pd.read_csv(tmp_path / "q.csv"), k=3)
     assert got["table"].tolist() == [h.table for h in want] and len(got) >= 1
     out = tmp_path / "stacked.csv"
     assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1", "--out",
@@ -415,7 +424,7 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     text = capsys.readouterr().out
     assert want[0].table in text and "table rows" in text
     stacked = pd.read_csv(out, dtype=str, keep_default_na=False)
-    expect = want[0].union(pd.read_csv(tmp_path / "q.csv", dtype=str)).astype(str)
+    expect = want[0].union(pd.read_csv(tmp_path / "q.csv"))
     assert stacked.shape == expect.shape and list(stacked.columns) == list(expect.columns)
     assert cli(["union", index, "-t", "sales", "-k", "5", "--format", "csv"]) == 0
     assert "sales" not in pd.read_csv(io.StringIO(capsys.readouterr().out))["table"].tolist()
@@ -1166,7 +1175,7 @@ def test_union_action_names_the_columns_left_empty(split_log_lake):
         tmp = pathlib.Path(tmp)
         q.to_csv(tmp / "q.csv", index=False)
         rank = 1 + [h.table for h in engine.search_unionable(
-            pd.read_csv(tmp / "q.csv", dtype=str), k=5)].index("debian/packages")
+            pd.read_csv(tmp / "q.csv"), k=5)].index("debian/packages")
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
             assert cli(["union", str(engine.index.path), "-t", str(tmp / "q.csv"), "--stack",

@@ -27,6 +27,8 @@ Note:
     - The set statistic's domain moves from the two columns' disjoint union towards the
       lake's vocabulary for a small text query column of values seen once (a sample) against
       a larger lake column (``set_population``).
+    - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
+      text query column's values, the one holding more is favoured (``compete``).
 """
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ KIND_SAMPLE = 100           # distinct values read to tell a column's kind (the 
 DATE_SHARE = 0.9            # a text column is of dates when this share of them parses
 WRITTEN_ALIKE = 0.5         # same-named text: the format-histogram intersection needed
 SMALL_SAMPLE = 20           # a query column of more distinct values weighs the lake's domain less
+TEXT_SHARE = 0.5            # a column with a smaller share of numeric cells is text (kind rule)
 
 
 @dataclass
@@ -284,12 +287,39 @@ class LakePart:
     numeric: np.ndarray
     quantiles: np.ndarray
     vectors: np.ndarray         # float64
+    share: np.ndarray           # share of numeric cells
 
 
 def lake_part(lp: LakeProfiles, ids) -> LakePart:
     ids = np.asarray(ids, dtype=np.int64)
     return LakePart(ids, lp.sizes[ids], lp.fmt[ids], lp.numeric[ids], lp.quantiles[ids],
-                    np.asarray(lp.vectors[ids], dtype=np.float64))
+                    np.asarray(lp.vectors[ids], dtype=np.float64), lp.share[ids])
+
+
+def kinds_apart(qs: list, part: LakePart) -> np.ndarray:
+    """(len(qs), len(part.ids)): True where one column is of numbers (the profile's test)
+    and the other of text, most of its cells not numbers (share under TEXT_SHARE): such a
+    pair never aligns, whatever the few numbers among the text share with the other
+    column. A mixed column (share between) is of neither kind."""
+    qnum = np.array([q.numeric for q in qs], dtype=bool)[:, None]
+    qtext = np.array([q.share < TEXT_SHARE for q in qs], dtype=bool)[:, None]
+    return (qnum & (part.share < TEXT_SHARE)[None, :]) | (qtext & part.numeric[None, :])
+
+
+def compete(u_set: np.ndarray, overlap: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The set likelihoods (query columns x lake columns, the tables' columns consecutive
+    from ``starts``) scaled by each lake column's overlap with the query column over the
+    largest overlap of a column of its table: when two columns of one table share a query
+    column's values, the one holding more of them is its partner (the likelihood, a share
+    of the lake's columns, is near 1 for both). Applied to text query columns only: unrelated
+    numeric columns share their values."""
+    if not u_set.size:
+        return u_set
+    best = np.maximum.reduceat(overlap, starts, axis=1)
+    size = np.diff(np.append(starts, overlap.shape[1]))
+    best = np.repeat(best, size, axis=1).astype(np.float64)
+    ratio = np.divide(overlap, best, out=np.ones_like(best), where=best > 0)
+    return u_set * ratio
 
 
 def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
@@ -553,7 +583,10 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
     bg = evidence(qs, bgp, OV, lp, H, sem_bg)
     Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg, ids, lp.background)
-    S[active] = ensemble(Ua, weights, sharpness)
+    starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
+    text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
+    Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
+    S[active] = np.where(kinds_apart(qs, part), 0.0, ensemble(Ua, weights, sharpness))
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}

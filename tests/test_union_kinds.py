@@ -1,0 +1,148 @@
+"""Table union search on a lake of package lists: a column of numbers never aligns with a
+text column holding a few bare numbers, of two columns of one table sharing a query
+column's values the one holding more of them is its partner (search/union.py), and the CLI
+stacks what the Python API stacks for the same CSV file."""
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+
+
+def package_lake():
+    """packages (package, version, source, size_kb): 400 plain names and 1,300 names of
+    other shapes (libX1-dev, python3-X, X-Y2.0); versions such as 3.14-2+b1, 1% of them a
+    bare number 1-5; source holds 8 of the query's 11 names (the others replaced) and the
+    plain part of the other names, so its values look more like the query's. Three more
+    tables hold names, words and small counts. The query: 11 plain names and one unknown,
+    with a 1-5 rating."""
+    rng = np.random.default_rng(5)
+
+    def word(lo=3, hi=8):
+        return "".join(rng.choice(list("abcdefghiklmnoprstuvwyz"), int(rng.integers(lo, hi + 1))))
+    plain = list(dict.fromkeys(word() for _ in range(700)))[:400]
+    shaped = [f"lib{word()}{rng.integers(1, 9)}-dev" for _ in range(500)] + \
+             [f"python3-{word()}" for _ in range(500)] + \
+             [f"{word()}-{word()}{rng.integers(0, 99)}.{rng.integers(0, 9)}" for _ in range(300)]
+    names = plain + shaped
+    n = len(names)
+    version = [f"{rng.integers(0, 20)}.{rng.integers(0, 99)}-{rng.integers(1, 5)}"
+               f"+b{rng.integers(1, 4)}" for _ in range(n)]
+    for i in rng.choice(n, n // 100, replace=False):
+        version[i] = str(int(rng.integers(1, 6)))
+    source = [names[i] if i >= 400 or i < 8 or i >= 11 else plain[11 + i] for i in range(n)]
+    source = [s if not s.startswith(("lib", "python3-"))
+              else s.split("-")[0].removeprefix("lib").rstrip("0123456789") or s for s in source]
+    tables = {
+        "debian/packages.csv": pd.DataFrame({"package": names, "version": version,
+                                             "source": source,
+                                             "size_kb": rng.integers(10, 90000, n)}),
+        "debian/deps.csv": pd.DataFrame({"dep": rng.choice(names, 600),
+                                         "n_depends": rng.integers(0, 40, 600)}),
+        "man/pages.csv": pd.DataFrame({"page": [word() for _ in range(500)],
+                                       "section": rng.integers(1, 9, 500)}),
+        "people.csv": pd.DataFrame({"email": [f"{word()}@{word()}.org" for _ in range(300)],
+                                    "n_packages": rng.integers(1, 200, 300)}),
+    }
+    query = pd.DataFrame({"pkg": plain[:11] + ["not-a-package"],
+                          "rating": [5, 4, 5, 5, 3, 4, 5, 2, 1, 5, 4, 4]})
+    return tables, query
+
+
+@pytest.fixture(scope="module")
+def package_index(spark, tmp_path_factory):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    tables, query = package_lake()
+    root = write_lake(tmp_path_factory.mktemp("plake") / "lake", tables)
+    out = tmp_path_factory.mktemp("pindex") / "p.index"
+    build(root, out, spark=spark, progress=False,
+          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
+    return open_index(out), tables, query
+
+
+def _packages_hit(res):
+    return next(h for h in res if h.table == "debian/packages")
+
+
+@pytest.mark.spark
+def test_numbers_never_align_with_text_holding_a_few_numbers(package_index):
+    """rating (1-5) shares all its values with version only through the 1% of versions that
+    are bare numbers: not aligned. The oracle: the share of version's values that are
+    numbers, by pandas."""
+    engine, tables, query = package_index
+    version = tables["debian/packages.csv"]["version"]
+    assert set(query["rating"].astype(str)) <= set(version)
+    assert pd.to_numeric(version, errors="coerce").notna().mean() < 0.05
+    res = engine.search_unionable(query, k=10)
+    assert "version" not in _packages_hit(res).mapping.values()
+    for h in res:                       # nowhere a number aligned with text
+        for a, b in h.mapping.items():
+            lake = engine.table(h.table)[b]
+            assert (a == "rating") == (pd.to_numeric(lake, errors="coerce").notna().mean() > 0.9)
+
+
+@pytest.mark.spark
+def test_of_two_columns_sharing_values_the_one_holding_more_aligns(package_index):
+    """pkg: 11 of its 12 names are in package, 8 in source (whose values look more like
+    pkg's): pkg <- package."""
+    engine, tables, query = package_index
+    t = tables["debian/packages.csv"]
+    shared = {c: query["pkg"].isin(set(t[c])).sum() for c in ("package", "source")}
+    assert shared == {"package": 11, "source": 8}
+    hit = _packages_hit(engine.search_unionable(query, k=10))
+    assert hit.mapping.get("pkg") == "package"
+    assert hit.shared["pkg"][0] == 11
+
+
+@pytest.mark.spark
+def test_union_cli_stacks_what_hit_union_stacks_from_pd_read_csv(package_index, tmp_path,
+                                                                 capsys):
+    """`lakejoin union -t q.csv --stack N --out f.parquet` writes the frame the Python API
+    gives for the same file: hit.union(pd.read_csv(path)) (rating an integer column, so a
+    lake column aligned with it is converted to numbers), for each of the top hits."""
+    from lakejoin_jupyter.cli import main as cli
+    engine, _, query = package_index
+    path = tmp_path / "pkgs.csv"
+    query.to_csv(path, index=False)
+    df = pd.read_csv(path)
+    res = engine.search_unionable(df, k=3)
+    assert any(h.mapping.get("rating") for h in res)
+    index = str(engine.index.path)
+    assert cli(["union", index, "-t", str(path), "-k", "3", "--format", "csv"]) == 0
+    listed = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert listed["alignment"].tolist() == [h.to_dict()["alignment"] for h in res]
+    for rank, hit in enumerate(res, 1):
+        out = tmp_path / f"stacked{rank}.parquet"
+        assert cli(["union", index, "-t", str(path), "--stack", str(rank), "--out",
+                    str(out)]) == 0
+        assert "rows added" in capsys.readouterr().err
+        want = tmp_path / f"api{rank}.parquet"
+        with warnings.catch_warnings():            # the CLI prints them (tested in test_union.py)
+            warnings.simplefilter("ignore")
+            hit.union(df).to_parquet(want, index=False)
+        pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(want))
+
+
+def test_a_text_frame_typed_as_read_csv_is_pd_read_csv(tmp_path):
+    """The lake reader's text of a CSV file, typed, equals pd.read_csv of the file: numbers,
+    floats with an empty cell, booleans, pandas' missing-value words, a quoted separator,
+    a repeated header (names aside: the lake reader numbers the second `a` .2)."""
+    from lakejoin_jupyter.frames import typed_as_read_csv
+    from lakejoin_jupyter.lake.read import inspect, read_table
+    p = tmp_path / "t.csv"
+    p.write_text('a,b,c,d,e,a,f\n1,2.5,x,True,,007,"1,5"\n2,,"y, z",False,NA,8,2\n'
+                 '3,4.0,  w ,True,n/a,9,3\n')
+    raw = read_table(inspect(0, str(p), "csv"))
+    assert (raw.dtypes == object).all()
+    got, want = typed_as_read_csv(raw), pd.read_csv(p)
+    got.columns = want.columns
+    pd.testing.assert_frame_equal(got, want)
+    typed = want[["a", "b", "d"]]
+    assert typed_as_read_csv(typed) is typed        # typed columns are kept
