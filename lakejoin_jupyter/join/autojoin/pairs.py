@@ -201,6 +201,7 @@ class ColumnValues:
     _sigs: dict = field(repr=False, default=None)
     _short: dict = field(repr=False, default=None)
     _ids: dict = field(repr=False, default=None)
+    _glued: tuple = field(repr=False, default=None)
 
     @property
     def value_ids(self) -> dict:
@@ -227,6 +228,18 @@ class ColumnValues:
         within = sigs.get("runs", {}) if view in ("numbers", "coded") else None
         return {k: ids[0] for k, ids in sigs.get(view, {}).items()
                 if len(ids) == 1 and (within is None or len(within[k]) == 1)}
+
+    def glued(self) -> tuple:
+        """The column's values with their non-alphanumeric characters dropped ("3.2a1" ->
+        "32a1"): (distinct glued values, their :class:`SuffixIndex`, glued value -> ids of
+        the values reading so), built once (:func:`glued_pairs`)."""
+        if self._glued is None:
+            ids: dict = {}
+            for vid, v in enumerate(self.values):
+                ids.setdefault(_glue(v), []).append(vid)
+            values = list(ids)
+            self._glued = (values, SuffixIndex(values), ids)
+        return self._glued
 
     def short_values(self) -> dict:
         """First character -> ids of the values shorter than MIN_Q made of letters ("ny",
@@ -408,7 +421,12 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
         pairs.extend(found)
         if not found:
             bare.append(vid)
-    pairs.extend(number_pairs(bare, source, target, min_score))
+    numbered = number_pairs(bare, source, target, min_score)
+    pairs.extend(numbered)
+    if bare:
+        rows = {p.source_row for p in numbered}
+        pairs.extend(glued_pairs([vid for vid in bare if source.rows[vid] not in rows],
+                                 source, target, min_score))
     have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
     spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
     bags = []
@@ -464,6 +482,72 @@ def number_pairs(vids: list, source: ColumnValues, target: ColumnValues,
         score = 1.0 / (len(sv) * len(tv))
         for vid in sv:
             out.extend(RowPair(source.rows[vid], target.rows[tid], n, score) for tid in tv)
+    return out
+
+
+_PUNCT = re.compile(r"(?:[^\w\s]|_)+")
+
+
+def _glue(v: str) -> str:
+    """The value without its punctuation (every character neither alphanumeric nor
+    whitespace): "3.2a1" -> "32a1", "cpython-32" -> "cpython32"."""
+    return _PUNCT.sub("", v)
+
+
+def _glue_points(v: str) -> list:
+    """Positions in the glued value (:func:`_glue`) where a run of punctuation stood between
+    two alphanumeric characters ("3.2a1": [1]; "a - b" has none)."""
+    out, dropped, at = [], 0, 0
+    for m in _PUNCT.finditer(v):
+        if 0 < m.start() and m.end() < len(v) and v[m.start() - 1].isalnum() \
+                and v[m.end()].isalnum():
+            out.append(m.start() - dropped)
+        dropped += m.end() - m.start()
+    return out
+
+
+def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
+                min_score: float) -> list:
+    """Pairs for the source values ``vids`` that found no other pair (not in the thesis):
+    the value and the target's values read with their separators dropped ("3.2a1" as
+    "32a1", "cpython-32" as "cpython32"), matched by Algorithm 3's rule on the grams that
+    span a dropped separator ("32": the key's digits on both sides of "."), of 2+
+    characters; scored 1/(n m) over the glued values, MaxByScore per value."""
+    t_values, t_index, t_ids = target.glued()
+    s_values, s_index, _ = source.glued()
+    out = []
+    for vid in vids:
+        v = source.values[vid]
+        points = _glue_points(v)
+        if not points:
+            continue
+        g_v = _glue(v)
+        best, grams = 0.0, []
+        for i in range(points[-1]):
+            u = g_v[i:i + MAX_GRAM]
+            q = binary_search_q(u, t_index)
+            if q < MIN_Q:
+                q = 2 if len(u) >= 2 and t_index.has(u[:2]) else 0
+            if not any(i < p < i + q for p in points):
+                continue
+            g = u[:q]
+            rt = t_index.values_with(g)
+            if len(rt) * min_score > 1.0:
+                continue
+            score = 1.0 / (len(s_index.values_with(g)) * len(rt))
+            if score > best:
+                best, grams = score, [(g, rt)]
+            elif score == best:
+                grams.append((g, rt))
+        if best < min_score:
+            continue
+        seen = set()
+        for g, rt in sorted(grams, key=lambda x: -len(x[0])):
+            for gid in rt:
+                for tid in t_ids[t_values[gid]]:
+                    if target.rows[tid] not in seen:
+                        seen.add(target.rows[tid])
+                        out.append(RowPair(source.rows[vid], target.rows[tid], g, best))
     return out
 
 
