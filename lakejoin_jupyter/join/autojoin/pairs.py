@@ -202,6 +202,7 @@ class ColumnValues:
     _short: dict = field(repr=False, default=None)
     _ids: dict = field(repr=False, default=None)
     _glued: tuple = field(repr=False, default=None)
+    _bounds: list = field(repr=False, default=None)
 
     @property
     def value_ids(self) -> dict:
@@ -238,8 +239,15 @@ class ColumnValues:
             for vid, v in enumerate(self.values):
                 ids.setdefault(_glue(v), []).append(vid)
             values = list(ids)
-            self._glued = (values, SuffixIndex(values), ids)
+            same = len(values) == len(self.values) and all(map(str.__eq__, values, self.values))
+            self._glued = (values, self.index if same else SuffixIndex(values), ids)
         return self._glued
+
+    def glue_bounds(self) -> list:
+        """Per value, its glued reading and token bounds (:func:`_glue_bounds`)."""
+        if self._bounds is None:
+            self._bounds = [_glue_bounds(v) for v in self.values]
+        return self._bounds
 
     def short_values(self) -> dict:
         """First character -> ids of the values shorter than MIN_Q made of letters ("ny",
@@ -423,10 +431,6 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
             bare.append(vid)
     numbered = number_pairs(bare, source, target, min_score)
     pairs.extend(numbered)
-    if bare:
-        rows = {p.source_row for p in numbered}
-        pairs.extend(glued_pairs([vid for vid in bare if source.rows[vid] not in rows],
-                                 source, target, min_score))
     have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
     spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
     bags = []
@@ -452,6 +456,10 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     if bagged:
         pairs = [p for p in pairs if p.source_row not in bagged
                  or p.target_row in bagged[p.source_row]]
+    # a value with no pair at all, read with its punctuation dropped
+    paired = bagged.keys() | {p.source_row for p in numbered}
+    pairs.extend(glued_pairs([vid for vid in bare if source.rows[vid] not in paired],
+                             source, target, min_score))
     # ties: a bag match (every token of both values) before a gram (a piece), then the
     # longer gram
     pairs.sort(key=lambda p: (-p.score, p not in spread, -len(p.gram), spread.get(p, 0),
@@ -497,7 +505,7 @@ def _glue(v: str) -> str:
 def _glue_points(v: str) -> list:
     """Positions in the glued value (:func:`_glue`) where a run of punctuation stood between
     two alphanumeric characters ("3.2a1": [1]; "a - b" has none)."""
-    out, dropped, at = [], 0, 0
+    out, dropped = [], 0
     for m in _PUNCT.finditer(v):
         if 0 < m.start() and m.end() < len(v) and v[m.start() - 1].isalnum() \
                 and v[m.end()].isalnum():
@@ -506,35 +514,82 @@ def _glue_points(v: str) -> list:
     return out
 
 
+def _glue_bounds(v: str) -> tuple:
+    """(glued value, the positions where one of its tokens starts or ends): its ends, a
+    dropped separator, whitespace, and a change between digits and letters ("3.2a1" ->
+    "32a1" with bounds {0, 1, 2, 3, 4}; "cpython-32" -> "cpython32", {0, 7, 9})."""
+    g = _glue(v)
+    bounds = {0, len(g)} | set(_glue_points(v))
+    for i in range(1, len(g)):
+        a, b = g[i - 1], g[i]
+        if not (a.isalnum() and b.isalnum()) or a.isdigit() != b.isdigit():
+            bounds.add(i)
+    return g, frozenset(bounds)
+
+
+def _whole_in(g: str, reading: tuple) -> bool:
+    """Does g occur in the glued value as whole tokens (starting and ending at bounds)?"""
+    text, bounds = reading
+    at = text.find(g)
+    while at >= 0:
+        if at in bounds and at + len(g) in bounds:
+            return True
+        at = text.find(g, at + 1)
+    return False
+
+
 def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                 min_score: float) -> list:
     """Pairs for the source values ``vids`` that found no other pair (not in the thesis):
-    the value and the target's values read with their separators dropped ("3.2a1" as
-    "32a1", "cpython-32" as "cpython32"), matched by Algorithm 3's rule on the grams that
-    span a dropped separator ("32": the key's digits on both sides of "."), of 2+
-    characters; scored 1/(n m) over the glued values, MaxByScore per value."""
-    t_values, t_index, t_ids = target.glued()
-    s_values, s_index, _ = source.glued()
-    out = []
+    the value and the target's values read with their punctuation dropped ("3.2a1" as
+    "32a1", "cpython-32" as "cpython32") match on a gram that spans a dropped separator
+    ("32": the digits on both sides of ".") and is made of whole tokens on both sides
+    (runs of digits or of letters: "32" of "cpython32", not "109" of "20120109"), the
+    longest at each token start; scored 1/(n m), n and m the numbers of source and target
+    values holding the gram so; MaxByScore per value."""
+    out, t_index = [], None
+    counts: dict = {}
+
+    def holders(g: str, column: ColumnValues, index) -> list:
+        values, _, ids = column.glued()
+        readings = column.glue_bounds()
+        return [vid for gid in index.values_with(g) for vid in ids[values[gid]]
+                if _whole_in(g, readings[vid])]
     for vid in vids:
         v = source.values[vid]
         points = _glue_points(v)
         if not points:
             continue
-        g_v = _glue(v)
+        if t_index is None:
+            (_, t_index, _), (_, s_index, _) = target.glued(), source.glued()
+        g_v, bounds = source.glue_bounds()[vid]
+        ends = sorted(bounds)
         best, grams = 0.0, []
-        for i in range(points[-1]):
+        for i in ends:
+            if i >= points[-1]:
+                break
+            p = next(x for x in points if x > i)     # the first dropped separator after i
             u = g_v[i:i + MAX_GRAM]
-            q = binary_search_q(u, t_index)
-            if q < MIN_Q:
-                q = 2 if len(u) >= 2 and t_index.has(u[:2]) else 0
-            if not any(i < p < i + q for p in points):
+            if u[:MIN_Q] in t_index.trigrams:
+                q = binary_search_q(u, t_index)
+            else:
+                q = 2 if p == i + 1 and t_index.has(u[:2]) else 0
+            for j in reversed(ends):                  # the longest whole gram at i
+                if j > i + q or j <= p:
+                    continue
+                g = g_v[i:j]
+                if g not in counts:
+                    rt = holders(g, target, t_index)
+                    n = len(holders(g, source, s_index)) if rt else 0
+                    counts[g] = (rt, n)
+                rt, n = counts[g]
+                if rt:
+                    break
+            else:
                 continue
-            g = u[:q]
-            rt = t_index.values_with(g)
             if len(rt) * min_score > 1.0:
                 continue
-            score = 1.0 / (len(s_index.values_with(g)) * len(rt))
+            score = 1.0 / (n * len(rt))
             if score > best:
                 best, grams = score, [(g, rt)]
             elif score == best:
@@ -543,11 +598,10 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
             continue
         seen = set()
         for g, rt in sorted(grams, key=lambda x: -len(x[0])):
-            for gid in rt:
-                for tid in t_ids[t_values[gid]]:
-                    if target.rows[tid] not in seen:
-                        seen.add(target.rows[tid])
-                        out.append(RowPair(source.rows[vid], target.rows[tid], g, best))
+            for tid in rt:
+                if target.rows[tid] not in seen:
+                    seen.add(target.rows[tid])
+                    out.append(RowPair(source.rows[vid], target.rows[tid], g, best))
     return out
 
 
