@@ -101,7 +101,8 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
     # a value still with no pair, read with its punctuation dropped ("3.2a1" as "32a1"):
     # at each token start, its longest gram spanning a dropped separator (one between two
     # alphanumeric characters) that source and target values hold as whole tokens (runs of
-    # digits or letters, whitespace and dropped separators as bounds), 1/(n m), MaxByScore
+    # digits or letters, whitespace and dropped separators as bounds), the target with no
+    # separator inside, 1/(n m), MaxByScore
     def reading(v):
         g, points, dropped = re.sub(r"[^\w\s]|_", "", v), [], 0
         for m in re.finditer(r"(?:[^\w\s]|_)+", v):
@@ -114,9 +115,10 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
             or g[i - 1].isdigit() != g[i].isdigit()}
         return g, points, bounds
 
-    def whole(g, v):
-        text, _, bounds = reading(v)
+    def whole(g, v, joined=False):     # joined: no dropped separator inside (the target)
+        text, points, bounds = reading(v)
         return any(text.startswith(g, k) and k in bounds and k + len(g) in bounds
+                   and not (joined and any(k < p < k + len(g) for p in points))
                    for k in range(len(text)))
     for v in bare:
         if v in labelled:
@@ -126,11 +128,11 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         for i in sorted(bounds):
             later = [x for x in ps if x > i]
             ok = [gv[i:j] for j in sorted(bounds, reverse=True)
-                  if later and j > later[0] and any(whole(gv[i:j], t) for t in tvals)]
+                  if later and j > later[0] and any(whole(gv[i:j], t, True) for t in tvals)]
             if not ok:
                 continue
             g = ok[0]
-            rt = [t for t in tvals if whole(g, t)]
+            rt = [t for t in tvals if whole(g, t, True)]
             score = 1.0 / (sum(whole(g, x) for x in svals) * len(rt))
             if score > best:
                 best, rows = score, {T[t] for t in rt}

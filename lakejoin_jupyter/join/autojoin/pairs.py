@@ -21,7 +21,9 @@ Note:
     target value shorter than 3 pairs with the source values it abbreviates ("IA",
     "Iowa"); a row's best matches in 2-3 columns are intersected (``combined_pair_groups``);
     a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1);
-    beside it, the value keeps its 1-to-1 q-gram matches longer than that key.
+    beside it, the value keeps its 1-to-1 q-gram matches longer than that key. A value
+    with no pair at all is read with its punctuation dropped and pairs on whole tokens
+    across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``).
 """
 from __future__ import annotations
 
@@ -515,24 +517,27 @@ def _glue_points(v: str) -> list:
 
 
 def _glue_bounds(v: str) -> tuple:
-    """(glued value, the positions where one of its tokens starts or ends): its ends, a
-    dropped separator, whitespace, and a change between digits and letters ("3.2a1" ->
-    "32a1" with bounds {0, 1, 2, 3, 4}; "cpython-32" -> "cpython32", {0, 7, 9})."""
-    g = _glue(v)
-    bounds = {0, len(g)} | set(_glue_points(v))
+    """(glued value, the positions where one of its tokens starts or ends, the dropped
+    separators): the bounds are its ends, a dropped separator, whitespace, and a change
+    between digits and letters ("3.2a1" -> "32a1" with bounds {0, 1, 2, 3, 4} and the
+    separator at 1; "cpython-32" -> "cpython32", {0, 7, 9}, 7)."""
+    g, points = _glue(v), _glue_points(v)
+    bounds = {0, len(g)} | set(points)
     for i in range(1, len(g)):
         a, b = g[i - 1], g[i]
         if not (a.isalnum() and b.isalnum()) or a.isdigit() != b.isdigit():
             bounds.add(i)
-    return g, frozenset(bounds)
+    return g, frozenset(bounds), tuple(points)
 
 
-def _whole_in(g: str, reading: tuple) -> bool:
-    """Does g occur in the glued value as whole tokens (starting and ending at bounds)?"""
-    text, bounds = reading
+def _whole_in(g: str, reading: tuple, joined: bool = False) -> bool:
+    """Does g occur in the glued value as whole tokens (starting and ending at bounds)?
+    ``joined``: and as written, with no dropped separator inside."""
+    text, bounds, points = reading
     at = text.find(g)
     while at >= 0:
-        if at in bounds and at + len(g) in bounds:
+        if at in bounds and at + len(g) in bounds and not (
+                joined and any(at < p < at + len(g) for p in points)):
             return True
         at = text.find(g, at + 1)
     return False
@@ -544,17 +549,18 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
     the value and the target's values read with their punctuation dropped ("3.2a1" as
     "32a1", "cpython-32" as "cpython32") match on a gram that spans a dropped separator
     ("32": the digits on both sides of ".") and is made of whole tokens on both sides
-    (runs of digits or of letters: "32" of "cpython32", not "109" of "20120109"), the
-    longest at each token start; scored 1/(n m), n and m the numbers of source and target
-    values holding the gram so; MaxByScore per value."""
+    (runs of digits or of letters: "32" of "cpython32", not "109" of "20120109"), and that
+    the target writes without a separator ("21:16" is not "1/21/16"), the longest at each
+    token start; scored 1/(n m), n and m the numbers of source and target values holding
+    the gram so; MaxByScore per value."""
     out, t_index = [], None
     counts: dict = {}
 
-    def holders(g: str, column: ColumnValues, index) -> list:
+    def holders(g: str, column: ColumnValues, index, joined: bool = False) -> list:
         values, _, ids = column.glued()
         readings = column.glue_bounds()
         return [vid for gid in index.values_with(g) for vid in ids[values[gid]]
-                if _whole_in(g, readings[vid])]
+                if _whole_in(g, readings[vid], joined)]
     for vid in vids:
         v = source.values[vid]
         points = _glue_points(v)
@@ -562,7 +568,7 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
             continue
         if t_index is None:
             (_, t_index, _), (_, s_index, _) = target.glued(), source.glued()
-        g_v, bounds = source.glue_bounds()[vid]
+        g_v, bounds, _ = source.glue_bounds()[vid]
         ends = sorted(bounds)
         best, grams = 0.0, []
         for i in ends:
@@ -579,7 +585,7 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                     continue
                 g = g_v[i:j]
                 if g not in counts:
-                    rt = holders(g, target, t_index)
+                    rt = holders(g, target, t_index, True)
                     n = len(holders(g, source, s_index)) if rt else 0
                     counts[g] = (rt, n)
                 rt, n = counts[g]
