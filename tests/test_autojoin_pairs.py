@@ -101,8 +101,8 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
     # a value still with no pair, read with its punctuation dropped ("3.2a1" as "32a1"):
     # at each token start, its longest gram spanning a dropped separator (one between two
     # alphanumeric characters) that source and target values hold as whole tokens (runs of
-    # digits or letters, whitespace and dropped separators as bounds), the target with no
-    # separator inside, 1/(n m), MaxByScore
+    # digits or letters, whitespace and dropped separators as bounds), the target's as
+    # written (no separator inside), 1/(n m), MaxByScore
     def reading(v):
         g, points, dropped = re.sub(r"[^\w\s]|_", "", v), [], 0
         for m in re.finditer(r"(?:[^\w\s]|_)+", v):
@@ -110,15 +110,18 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
                     and v[m.end()].isalnum():
                 points.append(m.start() - dropped)
             dropped += m.end() - m.start()
-        bounds = {0, len(g)} | set(points) | {
-            i for i in range(1, len(g)) if not (g[i - 1].isalnum() and g[i].isalnum())
-            or g[i - 1].isdigit() != g[i].isdigit()}
-        return g, points, bounds
+        return g, points, bounds_of(g, points)
 
-    def whole(g, v, joined=False):     # joined: no dropped separator inside (the target)
-        text, points, bounds = reading(v)
+    def bounds_of(text, points=()):   # where a run of digits or of letters starts or ends
+        return {0, len(text)} | set(points) | {
+            i for i in range(1, len(text))
+            for a, b in [(re.match(r"[^\W_]", text[i - 1]), re.match(r"[^\W_]", text[i]))]
+            if bool(a) != bool(b) or (a and b and bool(re.match(r"\d", text[i - 1]))
+                                      != bool(re.match(r"\d", text[i])))}
+
+    def whole(g, v, glued=True):       # a target value is read as written
+        text, bounds = (reading(v)[0], reading(v)[2]) if glued else (v, bounds_of(v))
         return any(text.startswith(g, k) and k in bounds and k + len(g) in bounds
-                   and not (joined and any(k < p < k + len(g) for p in points))
                    for k in range(len(text)))
     for v in bare:
         if v in labelled:
@@ -128,11 +131,11 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         for i in sorted(bounds):
             later = [x for x in ps if x > i]
             ok = [gv[i:j] for j in sorted(bounds, reverse=True)
-                  if later and j > later[0] and any(whole(gv[i:j], t, True) for t in tvals)]
+                  if later and j > later[0] and any(whole(gv[i:j], t, False) for t in tvals)]
             if not ok:
                 continue
             g = ok[0]
-            rt = [t for t in tvals if whole(g, t, True)]
+            rt = [t for t in tvals if whole(g, t, False)]
             score = 1.0 / (sum(whole(g, x) for x in svals) * len(rt))
             if score > best:
                 best, rows = score, {T[t] for t in rt}

@@ -205,6 +205,7 @@ class ColumnValues:
     _ids: dict = field(repr=False, default=None)
     _glued: tuple = field(repr=False, default=None)
     _bounds: list = field(repr=False, default=None)
+    _glue_read: dict = field(repr=False, default=None)
 
     @property
     def value_ids(self) -> dict:
@@ -233,9 +234,9 @@ class ColumnValues:
                 if len(ids) == 1 and (within is None or len(within[k]) == 1)}
 
     def glued(self) -> tuple:
-        """The column's values with their non-alphanumeric characters dropped ("3.2a1" ->
-        "32a1"): (distinct glued values, their :class:`SuffixIndex`, glued value -> ids of
-        the values reading so), built once (:func:`glued_pairs`)."""
+        """The column's values with their punctuation dropped ("3.2a1" -> "32a1"):
+        (distinct glued values, their :class:`SuffixIndex`, glued value -> ids of the
+        values reading so), built once (:func:`glued_pairs`)."""
         if self._glued is None:
             ids: dict = {}
             for vid, v in enumerate(self.values):
@@ -245,10 +246,20 @@ class ColumnValues:
             self._glued = (values, self.index if same else SuffixIndex(values), ids)
         return self._glued
 
-    def glue_bounds(self) -> list:
-        """Per value, its glued reading and token bounds (:func:`_glue_bounds`)."""
+    def glue_read(self, vid: int) -> tuple:
+        """A value's glued reading, token bounds and dropped separators
+        (:func:`_glue_bounds`), kept once made."""
+        if self._glue_read is None:
+            self._glue_read = {}
+        hit = self._glue_read.get(vid)
+        if hit is None:
+            hit = self._glue_read[vid] = _glue_bounds(self.values[vid])
+        return hit
+
+    def token_bounds(self) -> list:
+        """Per value, the positions where its tokens start or end (:func:`_bounds`)."""
         if self._bounds is None:
-            self._bounds = [_glue_bounds(v) for v in self.values]
+            self._bounds = [_bounds(v) for v in self.values]
         return self._bounds
 
     def short_values(self) -> dict:
@@ -496,6 +507,7 @@ def number_pairs(vids: list, source: ColumnValues, target: ColumnValues,
 
 
 _PUNCT = re.compile(r"(?:[^\w\s]|_)+")
+_RUN = re.compile(r"\d+|[^\W\d_]+")
 
 
 def _glue(v: str) -> str:
@@ -516,28 +528,28 @@ def _glue_points(v: str) -> list:
     return out
 
 
+def _bounds(text: str, points=()) -> frozenset:
+    """The positions where a token of ``text`` starts or ends (a token: a run of digits or
+    of letters), its ends and ``points``."""
+    bounds = {0, len(text), *points}
+    for m in _RUN.finditer(text):
+        bounds.add(m.start())
+        bounds.add(m.end())
+    return frozenset(bounds)
+
+
 def _glue_bounds(v: str) -> tuple:
-    """(glued value, the positions where one of its tokens starts or ends, the dropped
-    separators): the bounds are its ends, a dropped separator, whitespace, and a change
-    between digits and letters ("3.2a1" -> "32a1" with bounds {0, 1, 2, 3, 4} and the
-    separator at 1; "cpython-32" -> "cpython32", {0, 7, 9}, 7)."""
+    """(glued value, its token bounds, the dropped separators): "3.2a1" -> "32a1" with
+    bounds {0, 1, 2, 3, 4}, the separator at 1; "cpython-32" -> "cpython32", {0, 7, 9}, 7."""
     g, points = _glue(v), _glue_points(v)
-    bounds = {0, len(g)} | set(points)
-    for i in range(1, len(g)):
-        a, b = g[i - 1], g[i]
-        if not (a.isalnum() and b.isalnum()) or a.isdigit() != b.isdigit():
-            bounds.add(i)
-    return g, frozenset(bounds), tuple(points)
+    return g, _bounds(g, points), tuple(points)
 
 
-def _whole_in(g: str, reading: tuple, joined: bool = False) -> bool:
-    """Does g occur in the glued value as whole tokens (starting and ending at bounds)?
-    ``joined``: and as written, with no dropped separator inside."""
-    text, bounds, points = reading
+def _whole_in(g: str, text: str, bounds: frozenset) -> bool:
+    """Does g occur in ``text`` as whole tokens (starting and ending at ``bounds``)?"""
     at = text.find(g)
     while at >= 0:
-        if at in bounds and at + len(g) in bounds and not (
-                joined and any(at < p < at + len(g) for p in points)):
+        if at in bounds and at + len(g) in bounds:
             return True
         at = text.find(g, at + 1)
     return False
@@ -546,29 +558,36 @@ def _whole_in(g: str, reading: tuple, joined: bool = False) -> bool:
 def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                 min_score: float) -> list:
     """Pairs for the source values ``vids`` that found no other pair (not in the thesis):
-    the value and the target's values read with their punctuation dropped ("3.2a1" as
-    "32a1", "cpython-32" as "cpython32") match on a gram that spans a dropped separator
-    ("32": the digits on both sides of ".") and is made of whole tokens on both sides
-    (runs of digits or of letters: "32" of "cpython32", not "109" of "20120109"), and that
-    the target writes without a separator ("21:16" is not "1/21/16"), the longest at each
-    token start; scored 1/(n m), n and m the numbers of source and target values holding
-    the gram so; MaxByScore per value."""
-    out, t_index = [], None
-    counts: dict = {}
+    the value read with its punctuation dropped ("3.2a1" as "32a1") matches a target value
+    on a gram that spans a dropped separator ("32": the digits on both sides of "."), is
+    made of whole tokens on both sides (runs of digits or of letters: "32" of "cpython-32",
+    not "109" of "2012-01-09"), and that the target writes as it is, with no separator
+    inside ("21:16" is not in "1/21/16"); the longest at each token start of the value,
+    scored 1/(n m), n and m the numbers of source values (read glued) and of target values
+    holding the gram so; MaxByScore per value."""
+    out, t_index, t_bounds = [], target.index, None
+    read = source.glue_read
+    found: dict = {}                 # gram -> (target value ids, n)
 
-    def holders(g: str, column: ColumnValues, index, joined: bool = False) -> list:
-        values, _, ids = column.glued()
-        readings = column.glue_bounds()
-        return [vid for gid in index.values_with(g) for vid in ids[values[gid]]
-                if _whole_in(g, readings[vid], joined)]
+    def holders(g: str) -> tuple:
+        if g not in found:
+            rt = [t for t in t_index.values_with(g)
+                  if _whole_in(g, target.values[t], t_bounds[t])]
+            n = 0
+            if rt:
+                s_values, s_index, s_ids = source.glued()
+                n = sum(_whole_in(g, *read(vid)[:2]) for gid in s_index.values_with(g)
+                        for vid in s_ids[s_values[gid]])
+            found[g] = (rt, n)
+        return found[g]
     for vid in vids:
-        v = source.values[vid]
-        points = _glue_points(v)
+        if not _PUNCT.search(source.values[vid]):
+            continue
+        g_v, bounds, points = read(vid)
         if not points:
             continue
-        if t_index is None:
-            (_, t_index, _), (_, s_index, _) = target.glued(), source.glued()
-        g_v, bounds, _ = source.glue_bounds()[vid]
+        if t_bounds is None:
+            t_bounds = target.token_bounds()
         ends = sorted(bounds)
         best, grams = 0.0, []
         for i in ends:
@@ -581,16 +600,11 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
             else:
                 q = 2 if p == i + 1 and t_index.has(u[:2]) else 0
             for j in reversed(ends):                  # the longest whole gram at i
-                if j > i + q or j <= p:
-                    continue
-                g = g_v[i:j]
-                if g not in counts:
-                    rt = holders(g, target, t_index, True)
-                    n = len(holders(g, source, s_index)) if rt else 0
-                    counts[g] = (rt, n)
-                rt, n = counts[g]
-                if rt:
-                    break
+                if p < j <= i + q:
+                    g = g_v[i:j]
+                    rt, n = holders(g)
+                    if rt:
+                        break
             else:
                 continue
             if len(rt) * min_score > 1.0:
