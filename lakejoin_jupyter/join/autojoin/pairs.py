@@ -561,7 +561,7 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
     the value read with its punctuation dropped ("3.2a1" as "32a1") matches a target value
     on a gram that spans a dropped separator ("32": the digits on both sides of "."), is
     made of whole tokens on both sides (runs of digits or of letters: "32" of "cpython-32",
-    not "109" of "2012-01-09"), and that the target writes as it is, with no separator
+    not "10" of "20120101"), and that the target writes as it is, with no separator
     inside ("21:16" is not in "1/21/16"); the longest at each token start of the value,
     scored 1/(n m), n and m the numbers of source values (read glued) and of target values
     holding the gram so; MaxByScore per value."""
