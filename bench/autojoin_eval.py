@@ -102,12 +102,12 @@ the same way and committed before any learner ran on them, never run and never t
 (bench/results/autojoin_fresh22_cases.md).
 A twenty-fifth, "fresh23" (``FRESH23_CASES``, bench/data/autojoin-fresh23), holds six cases
 from sources no earlier set's pool held (pip packages of the venv and the standard library's
-hashlib and importlib), made the same way and committed before any learner ran on them, never
-run and never tuned on (bench/results/autojoin_fresh23_cases.md).
+hashlib and importlib), made the same way and committed before any learner ran on them, run
+clean with the round-20 learner and tuned on since round 21 (bench/results/autojoin_fresh23_cases.md).
 A twenty-sixth, "fresh24" (``FRESH24_CASES``, bench/data/autojoin-fresh24), holds eight cases from
 sources no earlier set's pool held (Debian packages' files and the standard library's urllib),
-made the same way and committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh24_cases.md).
+made the same way and committed before any learner ran on them, run clean with the round-20
+learner and tuned on since round 21 (bench/results/autojoin_fresh24_cases.md).
 A twenty-seventh, "fresh25" (``FRESH25_CASES``, bench/data/autojoin-fresh25), holds seven cases
 from sources no earlier set's pool held (Debian packages' files: appstream, dmsetup, fakeroot,
 ucf and zutty), made the same way and committed before any learner ran on them, never run and
@@ -498,8 +498,8 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 FRESH_LABELS = [
     ("fresh26", "fresh26 validation (never tuned on)"),
     ("fresh25", "fresh25 validation (never tuned on)"),
-    ("fresh24", "fresh24 validation (never tuned on)"),
-    ("fresh23", "fresh23 validation (never tuned on)"),
+    ("fresh24", "fresh24 (clean for round 20; tuned on since round 21)"),
+    ("fresh23", "fresh23 (clean for round 20; tuned on since round 21)"),
     ("fresh22", "fresh22 (clean for round 19; tuned on since round 20)"),
     ("fresh21", "fresh21 (clean for round 19; tuned on since round 20)"),
     ("fresh20", "fresh20 (clean for round 19; tuned on since round 20)"),

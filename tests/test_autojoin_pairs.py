@@ -88,6 +88,7 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
     def label(v):
         runs = re.findall(r"[0-9]+", v)
         return str(int(runs[0])) if len(runs) == 1 and re.search(r"[^\W\d_]", v) else None
+    labelled = set()
     for v in bare:
         if label(v) is None:
             continue
@@ -95,6 +96,53 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         tv = [t for t in tvals if label(t) == label(v)]
         if tv and 1.0 / (len(sv) * len(tv)) >= min_score:
             out |= {(S[v], T[t], 1.0 / (len(sv) * len(tv))) for t in tv}
+            labelled.add(v)
+
+    # a value still with no pair, read with its punctuation dropped ("3.2a1" as "32a1"):
+    # at each token start, its longest gram spanning a dropped separator (one between two
+    # alphanumeric characters) that source and target values hold as whole tokens (runs of
+    # digits or letters, whitespace and dropped separators as bounds), the target's as
+    # written (no separator inside), 1/(n m), MaxByScore
+    def reading(v):
+        g, points, dropped = re.sub(r"[^\w\s]|_", "", v), [], 0
+        for m in re.finditer(r"(?:[^\w\s]|_)+", v):
+            if 0 < m.start() and m.end() < len(v) and v[m.start() - 1].isalnum() \
+                    and v[m.end()].isalnum():
+                points.append(m.start() - dropped)
+            dropped += m.end() - m.start()
+        return g, points, bounds_of(g, points)
+
+    def bounds_of(text, points=()):   # where a run of digits or of letters starts or ends
+        return {0, len(text)} | set(points) | {
+            i for i in range(1, len(text))
+            for a, b in [(re.match(r"[^\W_]", text[i - 1]), re.match(r"[^\W_]", text[i]))]
+            if bool(a) != bool(b) or (a and b and bool(re.match(r"\d", text[i - 1]))
+                                      != bool(re.match(r"\d", text[i])))}
+
+    def whole(g, v, glued=True):       # a target value is read as written
+        text, bounds = (reading(v)[0], reading(v)[2]) if glued else (v, bounds_of(v))
+        return any(text.startswith(g, k) and k in bounds and k + len(g) in bounds
+                   for k in range(len(text)))
+    for v in bare:
+        if v in labelled:
+            continue
+        gv, ps, bounds = reading(v)
+        best, rows = 0.0, set()
+        for i in sorted(bounds):
+            later = [x for x in ps if x > i]
+            ok = [gv[i:j] for j in sorted(bounds, reverse=True)
+                  if later and j > later[0] and any(whole(gv[i:j], t, False) for t in tvals)]
+            if not ok:
+                continue
+            g = ok[0]
+            rt = [t for t in tvals if whole(g, t, False)]
+            score = 1.0 / (sum(whole(g, x) for x in svals) * len(rt))
+            if score > best:
+                best, rows = score, {T[t] for t in rt}
+            elif score == best:
+                rows |= {T[t] for t in rt}
+        if best >= min_score and rows:
+            out |= {(S[v], r, best) for r in rows}
     # rare token bags: equal multisets of 2+ alphanumeric tokens held by one value per side
     def bag(v):
         return tuple(sorted(str(int(t)) if t.isascii() and t.isdigit() else t   # by value

@@ -21,7 +21,9 @@ Note:
     target value shorter than 3 pairs with the source values it abbreviates ("IA",
     "Iowa"); a row's best matches in 2-3 columns are intersected (``combined_pair_groups``);
     a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1);
-    beside it, the value keeps its 1-to-1 q-gram matches longer than that key.
+    beside it, the value keeps its 1-to-1 q-gram matches longer than that key. A value
+    with no pair at all is read with its punctuation dropped and pairs on whole tokens
+    across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``).
 """
 from __future__ import annotations
 
@@ -201,6 +203,9 @@ class ColumnValues:
     _sigs: dict = field(repr=False, default=None)
     _short: dict = field(repr=False, default=None)
     _ids: dict = field(repr=False, default=None)
+    _glued: tuple = field(repr=False, default=None)
+    _bounds: list = field(repr=False, default=None)
+    _glue_read: dict = field(repr=False, default=None)
 
     @property
     def value_ids(self) -> dict:
@@ -227,6 +232,35 @@ class ColumnValues:
         within = sigs.get("runs", {}) if view in ("numbers", "coded") else None
         return {k: ids[0] for k, ids in sigs.get(view, {}).items()
                 if len(ids) == 1 and (within is None or len(within[k]) == 1)}
+
+    def glued(self) -> tuple:
+        """The column's values with their punctuation dropped ("3.2a1" -> "32a1"):
+        (distinct glued values, their :class:`SuffixIndex`, glued value -> ids of the
+        values reading so), built once (:func:`glued_pairs`)."""
+        if self._glued is None:
+            ids: dict = {}
+            for vid, v in enumerate(self.values):
+                ids.setdefault(_glue(v), []).append(vid)
+            values = list(ids)
+            same = len(values) == len(self.values) and all(map(str.__eq__, values, self.values))
+            self._glued = (values, self.index if same else SuffixIndex(values), ids)
+        return self._glued
+
+    def glue_read(self, vid: int) -> tuple:
+        """A value's glued reading, token bounds and dropped separators
+        (:func:`_glue_bounds`), kept once made."""
+        if self._glue_read is None:
+            self._glue_read = {}
+        hit = self._glue_read.get(vid)
+        if hit is None:
+            hit = self._glue_read[vid] = _glue_bounds(self.values[vid])
+        return hit
+
+    def token_bounds(self) -> list:
+        """Per value, the positions where its tokens start or end (:func:`_bounds`)."""
+        if self._bounds is None:
+            self._bounds = [_bounds(v) for v in self.values]
+        return self._bounds
 
     def short_values(self) -> dict:
         """First character -> ids of the values shorter than MIN_Q made of letters ("ny",
@@ -408,7 +442,8 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
         pairs.extend(found)
         if not found:
             bare.append(vid)
-    pairs.extend(number_pairs(bare, source, target, min_score))
+    numbered = number_pairs(bare, source, target, min_score)
+    pairs.extend(numbered)
     have = {(p.source_row, p.target_row): i for i, p in enumerate(pairs)}
     spread: dict = {}           # token-bag pairs tie: a fixed pseudo-random order, not row order
     bags = []
@@ -434,6 +469,10 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
     if bagged:
         pairs = [p for p in pairs if p.source_row not in bagged
                  or p.target_row in bagged[p.source_row]]
+    # a value with no pair at all, read with its punctuation dropped
+    paired = bagged.keys() | {p.source_row for p in numbered}
+    pairs.extend(glued_pairs([vid for vid in bare if source.rows[vid] not in paired],
+                             source, target, min_score))
     # ties: a bag match (every token of both values) before a gram (a piece), then the
     # longer gram
     pairs.sort(key=lambda p: (-p.score, p not in spread, -len(p.gram), spread.get(p, 0),
@@ -464,6 +503,125 @@ def number_pairs(vids: list, source: ColumnValues, target: ColumnValues,
         score = 1.0 / (len(sv) * len(tv))
         for vid in sv:
             out.extend(RowPair(source.rows[vid], target.rows[tid], n, score) for tid in tv)
+    return out
+
+
+_PUNCT = re.compile(r"(?:[^\w\s]|_)+")
+_RUN = re.compile(r"\d+|[^\W\d_]+")
+
+
+def _glue(v: str) -> str:
+    """The value without its punctuation (every character neither alphanumeric nor
+    whitespace): "3.2a1" -> "32a1", "cpython-32" -> "cpython32"."""
+    return _PUNCT.sub("", v)
+
+
+def _glue_points(v: str) -> list:
+    """Positions in the glued value (:func:`_glue`) where a run of punctuation stood between
+    two alphanumeric characters ("3.2a1": [1]; "a - b" has none)."""
+    out, dropped = [], 0
+    for m in _PUNCT.finditer(v):
+        if 0 < m.start() and m.end() < len(v) and v[m.start() - 1].isalnum() \
+                and v[m.end()].isalnum():
+            out.append(m.start() - dropped)
+        dropped += m.end() - m.start()
+    return out
+
+
+def _bounds(text: str, points=()) -> frozenset:
+    """The positions where a token of ``text`` starts or ends (a token: a run of digits or
+    of letters), its ends and ``points``."""
+    bounds = {0, len(text), *points}
+    for m in _RUN.finditer(text):
+        bounds.add(m.start())
+        bounds.add(m.end())
+    return frozenset(bounds)
+
+
+def _glue_bounds(v: str) -> tuple:
+    """(glued value, its token bounds, the dropped separators): "3.2a1" -> "32a1" with
+    bounds {0, 1, 2, 3, 4}, the separator at 1; "cpython-32" -> "cpython32", {0, 7, 9}, 7."""
+    g, points = _glue(v), _glue_points(v)
+    return g, _bounds(g, points), tuple(points)
+
+
+def _whole_in(g: str, text: str, bounds: frozenset) -> bool:
+    """Does g occur in ``text`` as whole tokens (starting and ending at ``bounds``)?"""
+    at = text.find(g)
+    while at >= 0:
+        if at in bounds and at + len(g) in bounds:
+            return True
+        at = text.find(g, at + 1)
+    return False
+
+
+def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
+                min_score: float) -> list:
+    """Pairs for the source values ``vids`` that found no other pair (not in the thesis):
+    the value read with its punctuation dropped ("3.2a1" as "32a1") matches a target value
+    on a gram that spans a dropped separator ("32": the digits on both sides of "."), is
+    made of whole tokens on both sides (runs of digits or of letters: "32" of "cpython-32",
+    not "10" of "20120101"), and that the target writes as it is, with no separator
+    inside ("21:16" is not in "1/21/16"); the longest at each token start of the value,
+    scored 1/(n m), n and m the numbers of source values (read glued) and of target values
+    holding the gram so; MaxByScore per value."""
+    out, t_index, t_bounds = [], target.index, None
+    read = source.glue_read
+    found: dict = {}                 # gram -> (target value ids, n)
+
+    def holders(g: str) -> tuple:
+        if g not in found:
+            rt = [t for t in t_index.values_with(g)
+                  if _whole_in(g, target.values[t], t_bounds[t])]
+            n = 0
+            if rt:
+                s_values, s_index, s_ids = source.glued()
+                n = sum(_whole_in(g, *read(vid)[:2]) for gid in s_index.values_with(g)
+                        for vid in s_ids[s_values[gid]])
+            found[g] = (rt, n)
+        return found[g]
+    for vid in vids:
+        if not _PUNCT.search(source.values[vid]):
+            continue
+        g_v, bounds, points = read(vid)
+        if not points:
+            continue
+        if t_bounds is None:
+            t_bounds = target.token_bounds()
+        ends = sorted(bounds)
+        best, grams = 0.0, []
+        for i in ends:
+            if i >= points[-1]:
+                break
+            p = next(x for x in points if x > i)     # the first dropped separator after i
+            u = g_v[i:i + MAX_GRAM]
+            if u[:MIN_Q] in t_index.trigrams:
+                q = binary_search_q(u, t_index)
+            else:
+                q = 2 if p == i + 1 and t_index.has(u[:2]) else 0
+            for j in reversed(ends):                  # the longest whole gram at i
+                if p < j <= i + q:
+                    g = g_v[i:j]
+                    rt, n = holders(g)
+                    if rt:
+                        break
+            else:
+                continue
+            if len(rt) * min_score > 1.0:
+                continue
+            score = 1.0 / (n * len(rt))
+            if score > best:
+                best, grams = score, [(g, rt)]
+            elif score == best:
+                grams.append((g, rt))
+        if best < min_score:
+            continue
+        seen = set()
+        for g, rt in sorted(grams, key=lambda x: -len(x[0])):
+            for tid in rt:
+                if target.rows[tid] not in seen:
+                    seen.add(target.rows[tid])
+                    out.append(RowPair(source.rows[vid], target.rows[tid], g, best))
     return out
 
 
