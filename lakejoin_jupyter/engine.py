@@ -753,7 +753,8 @@ def hit_card_html(h: Hit) -> str:
 
 
 def _suggested_aggregate(h: Hit) -> str:
-    """'latest' when the hit's table has a date or year column, else 'first'."""
+    """'latest' when the hit's table has a date or year column, else 'first': the aggregate
+    the hit card and the search's "would multiply" note both advise."""
     try:
         h._engine.aggregate_for(h, "latest")
         return "latest"
@@ -923,10 +924,12 @@ class SearchResult(Sequence):
         warn = ""
         if many:
             worst = max(many, key=lambda h: h.join_rows)
+            # the aggregate the hit card suggests for the hit named (one rule, so the two agree)
             warn = (f"<div style='color:#a60'>{len(many)} of these joins would multiply the "
                     f"query's {q.n_rows:,} rows (#{worst.rank}: {worst.join_rows:,} rows); "
-                    f"join them with an aggregate per key (<code>hit.join(df, "
-                    f"aggregate='latest')</code>, or <i>Per key</i> in the widget).</div>")
+                    f"join them with an aggregate per key (#{worst.rank}: <code>hit.join(df, "
+                    f"aggregate='{_suggested_aggregate(worst)}')</code>, or <i>Per key</i> in "
+                    f"the widget).</div>")
         head = "".join(f"<th title='{html.escape(t)}'>{html.escape(h)}</th>" for h, t in (
             ("#", "rank"), ("table", "lake table"), ("column", "lake column"),
             ("overlap", "distinct values shared"), ("containment", "share of the query's values"),

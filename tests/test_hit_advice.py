@@ -1,0 +1,48 @@
+"""What the search and the join say about a hit, on a small lake like Debian's package list
+(no date or year column; a package column with a few repeated names; a source column that
+repeats; a section column of a few values on many rows):
+
+* the search's "would multiply" note advises an aggregate that works for the hit it names,
+  the one the hit card advises.
+"""
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+
+SECTIONS = ["admin", "devel", "libs", "net"]
+
+
+def _packages() -> pd.DataFrame:
+    names = [f"pkg{i:02d}" for i in range(60)]
+    return pd.DataFrame({
+        "package": names + ["dupa", "dupa", "dupb", "dupb"],      # repeated, never queried
+        "source": [names[5 * (i // 5)] for i in range(60)] + ["dupa", "dupa", "dupb", "dupb"],
+        "section": [SECTIONS[i % 4] for i in range(64)],
+        "version": [f"1.{i}-2" for i in range(64)]})
+
+
+@pytest.fixture(scope="module")
+def packages_lake(spark, tmp_path_factory):
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    root = write_lake(tmp_path_factory.mktemp("advice") / "lake",
+                      {"debian/packages.csv": _packages()})
+    out = root.parent / "lake.index"
+    build(root, out, spark=spark, progress=False)
+    return open_index(out)
+
+
+QUERY = pd.DataFrame({"pkg": ["pkg00", "pkg01", "pkg05", "pkg10", "pkg12", "nothere"]})
+
+
+@pytest.mark.spark
+def test_multiply_note_advises_an_aggregate_the_hit_takes(packages_lake):
+    res = packages_lake.search(QUERY, "pkg", k=5, rank="useful")
+    source = next(h for h in res if h.column == "source")
+    assert source.multiplies_rows and res.multiplying() == [source]
+    note = res._repr_html_()
+    assert f"#{source.rank}: <code>hit.join(df, aggregate='first')</code>" in note
+    assert "aggregate='latest'" not in note          # the table has no date or year column
+    assert "aggregate=&quot;first&quot;" in source.card()      # the card says the same
+    assert len(source.join(QUERY, aggregate="first")) == len(QUERY)
