@@ -3,7 +3,8 @@
 repeats; a section column of a few values on many rows):
 
 * the search's "would multiply" note advises an aggregate that works for the hit it names,
-  the one the hit card advises.
+  the one the hit card advises;
+* the Join action says the lake column repeats values only when the join repeats query rows.
 """
 import pandas as pd
 import pytest
@@ -46,3 +47,15 @@ def test_multiply_note_advises_an_aggregate_the_hit_takes(packages_lake):
     assert "aggregate='latest'" not in note          # the table has no date or year column
     assert "aggregate=&quot;first&quot;" in source.card()      # the card says the same
     assert len(source.join(QUERY, aggregate="first")) == len(QUERY)
+
+
+@pytest.mark.spark
+def test_join_note_on_repeats_only_when_query_rows_repeat(packages_lake):
+    from lakejoin_jupyter.actions import run_join
+    res = packages_lake.search(QUERY, "pkg", k=5, rank="useful")
+    package = next(h for h in res if h.column == "package")   # dupa, dupb repeat; not queried
+    out = run_join(packages_lake, package, QUERY)
+    assert len(out.joined) == len(QUERY) and "repeats" not in out.summary
+    source = next(h for h in res if h.column == "source")
+    out = run_join(packages_lake, source, QUERY)
+    assert len(out.joined) > len(QUERY) and "repeats some of the query's values" in out.summary
