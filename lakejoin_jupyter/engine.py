@@ -841,6 +841,13 @@ class SearchResult(Sequence):
             return (f"No lake column joins the query after a transformation the search could "
                     f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
                     f"or q-grams with it, {self.stats.get('verified', 0)} verified).{old}")
+        if self.query.n_columns > 1:      # a composite key: its values together in one row
+            cols = ", ".join(map(str, self.query.columns))
+            if t is not None:
+                return (f"No lake table holds {percent(t)} or more of the query's key tuples "
+                        f"({cols}), each tuple's values together in one row.")
+            return (f"No lake table holds any of the query's key tuples ({cols}): no row of a "
+                    f"table has a tuple's values together, under any mapping of its columns.")
         if t is not None:
             return f"No column of the lake holds {percent(t)} or more of the query's values."
         return "No column of the lake shares a value with the query."
@@ -1154,8 +1161,8 @@ class Engine:
             h.rank = i + 1
         params = SearchParams(k=k, threshold=threshold, options=options)
         notes = list(self.index.notes) if annotate else []
-        warning = self._query_kind(q)[1] if annotate and hits else None
-        if warning:
+        kind, warning = self._query_kind(q) if annotate and hits else (None, None)
+        if warning and kind != "category":      # the query's own repeats multiply no row
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)

@@ -4,7 +4,9 @@ repeats; a section column of a few values on many rows):
 
 * the search's "would multiply" note advises an aggregate that works for the hit it names,
   the one the hit card advises;
-* the Join action says the lake column repeats values only when the join repeats query rows.
+* the Join action says the lake column repeats values only when the join repeats query rows;
+* the section column is a category, with a warning, and ranks as an identifier would;
+* a composite key that no table holds says so in terms of key tuples.
 """
 import pandas as pd
 import pytest
@@ -59,3 +61,27 @@ def test_join_note_on_repeats_only_when_query_rows_repeat(packages_lake):
     source = next(h for h in res if h.column == "source")
     out = run_join(packages_lake, source, QUERY)
     assert len(out.joined) > len(QUERY) and "repeats some of the query's values" in out.summary
+
+
+@pytest.mark.spark
+def test_a_section_column_is_a_category(packages_lake):
+    from lakejoin_jupyter.join import preview
+    query = pd.DataFrame({"s": ["devel", "libs", "net"] * 3})     # a category too
+    res = packages_lake.search(query, "s", k=5, rank="useful")
+    section = next(h for h in res if h.column == "section")
+    assert section.key_kind == "category" and "category (4 values, 16 rows" in section.key_warning
+    assert section.usefulness == pytest.approx(   # the weight of an identifier: no rank moves
+        preview.usefulness(section.row_coverage, section.key_ratio, "identifier"))
+    assert not any("query column" in n for n in res.notes)    # the query's repeats multiply no row
+    package = next(h for h in packages_lake.search(QUERY, "pkg", k=5) if h.column == "package")
+    assert package.key_kind == "identifier" and package.key_warning is None
+
+
+@pytest.mark.spark
+def test_a_composite_key_no_table_holds(packages_lake):
+    query = pd.DataFrame({"pkg": ["pkg01", "pkg02"], "sec": ["net", "net"]})   # each value is there
+    res = packages_lake.search(query, ["pkg", "sec"], k=5)
+    assert len(res) == 0
+    assert res.empty_message.startswith("No lake table holds any of the query's key tuples "
+                                        "(pkg, sec)")
+    assert "No lake table holds" in res._repr_html_()
