@@ -154,8 +154,8 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
              f"the result has **{s['joined_rows']:,} rows** and {joined.shape[1]} columns."]
     if dates != "auto":
         lines[0] += _unread_groups(right, plan, keys)
-    if not s["lake_key_unique"] and duplicates == "all" and agg is None:
-        lines.append("The lake column repeats some values, so query rows matching them appear "
+    if not s["matched_key_unique"] and duplicates == "all" and agg is None:
+        lines.append("The lake column repeats some of the query's values, so query rows matching them appear "
                      "several times; choose *per key* (latest, first, mean, sum, count) to keep "
                      "one row per query row, or *duplicates = first*.")
     if changed:

@@ -788,7 +788,8 @@ def hit_card_html(h: Hit) -> str:
 
 
 def _suggested_aggregate(h: Hit) -> str:
-    """'latest' when the hit's table has a date or year column, else 'first'."""
+    """'latest' when the hit's table has a date or year column, else 'first': the aggregate
+    the hit card and the search's "would multiply" note both advise."""
     try:
         h._engine.aggregate_for(h, "latest")
         return "latest"
@@ -875,6 +876,13 @@ class SearchResult(Sequence):
             return (f"No lake column joins the query after a transformation the search could "
                     f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
                     f"or q-grams with it, {self.stats.get('verified', 0)} verified).{old}")
+        if self.query.n_columns > 1:      # a composite key: its values together in one row
+            cols = ", ".join(map(str, self.query.columns))
+            if t is not None:
+                return (f"No lake table holds {percent(t)} or more of the query's key tuples "
+                        f"({cols}), each tuple's values together in one row.")
+            return (f"No lake table holds any of the query's key tuples ({cols}): no row of a "
+                    f"table has a tuple's values together, under any mapping of its columns.")
         if t is not None:
             return f"No column of the lake holds {percent(t)} or more of the query's values."
         return "No column of the lake shares a value with the query."
@@ -958,10 +966,12 @@ class SearchResult(Sequence):
         warn = ""
         if many:
             worst = max(many, key=lambda h: h.join_rows)
+            # the aggregate the hit card suggests for the hit named (one rule, so the two agree)
             warn = (f"<div style='color:#a60'>{len(many)} of these joins would multiply the "
                     f"query's {q.n_rows:,} rows (#{worst.rank}: {worst.join_rows:,} rows); "
-                    f"join them with an aggregate per key (<code>hit.join(df, "
-                    f"aggregate='latest')</code>, or <i>Per key</i> in the widget).</div>")
+                    f"join them with an aggregate per key (#{worst.rank}: <code>hit.join(df, "
+                    f"aggregate='{_suggested_aggregate(worst)}')</code>, or <i>Per key</i> in "
+                    f"the widget).</div>")
         head = "".join(f"<th title='{html.escape(t)}'>{html.escape(h)}</th>" for h, t in (
             ("#", "rank"), ("table", "lake table"), ("column", "lake column"),
             ("overlap", "distinct values shared"), ("containment", "share of the query's values"),
@@ -1186,8 +1196,8 @@ class Engine:
             h.rank = i + 1
         params = SearchParams(k=k, threshold=threshold, options=options)
         notes = list(self.index.notes) if annotate else []
-        warning = self._query_kind(q)[1] if annotate and hits else None
-        if warning:
+        kind, warning = self._query_kind(q) if annotate and hits else (None, None)
+        if warning and kind != "category":      # the query's own repeats multiply no row
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)

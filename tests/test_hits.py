@@ -8,7 +8,7 @@
   rank="overlap" ties; the query's own table is marked and last; a joined frame's tables
   are marked as already joined;
 * an index of format version 1 opens with a note and estimated figures;
-* key kinds: years, small integers, decimals, identifiers, text; integers that repeat but
+* key kinds: years, small integers, decimals, identifiers, categories, text; integers that repeat but
   make a key with another column of their table, or of the query frame (the same rule on
   both sides), and composite keys unique per row.
 """
@@ -96,6 +96,9 @@ def test_estimate_without_multiplicities_uses_the_mean():
     ("float", 300, 320, {"n_year": 0, "n_numeric": 300, "num_min": 0.1, "num_max": 99.5}, "number", True),
     ("integer", 500, 500, {"n_year": 3, "n_numeric": 500, "num_min": 1001, "num_max": 56045}, "identifier", False),
     ("string", 190, 13000, {"n_year": 0, "n_numeric": 0, "mean_len": 9.0, "mean_words": 1.3}, "identifier", False),
+    # a package's section: fewer values than rows per value
+    ("string", 58, 63440, {"n_year": 0, "n_numeric": 0, "mean_len": 6.0, "mean_words": 1.0}, "category", True),
+    ("string", 8, 8, {"n_year": 0, "n_numeric": 0, "mean_len": 6.0, "mean_words": 1.0}, "identifier", False),
     ("string", 400, 400, {"n_year": 0, "n_numeric": 0, "mean_len": 80.0, "mean_words": 14.0}, "text", False),
     ("date", 365, 365, {"n_year": 0, "n_numeric": 0}, "date", False),
     ("boolean", 2, 300, {"n_year": 0, "n_numeric": 0}, "text", True),
@@ -123,10 +126,11 @@ def test_usefulness_prefers_coverage_identifiers_and_no_fanout():
     (["1", "2", "3"], None, "number"),          # a few small integers (ranks?)
     (["0.5", "1.25", "3.75"], None, "number"),
     ([f"the quick brown fox {i} jumps over the lazy dog" for i in range(5)], None, "text"),
+    (["admin", "devel", "libs", "net"], [16, 16, 16, 16], "category"),
 ])
 def test_query_kind_reads_the_query_as_a_lake_column(tokens, rows, kind):
     got, warning = preview.query_kind(tokens, None if rows is None else np.array(rows))
-    assert got == kind and (warning is not None) == (kind in ("year-like", "number"))
+    assert got == kind and (warning is not None) == (kind in ("year-like", "number", "category"))
 
 
 def test_usefulness_takes_the_weaker_side_of_the_key():

@@ -96,6 +96,9 @@ def test_join_pandas_equals_nested_loop_oracle(data, how, duplicates):
     inner = oracle_join(left, right, lcols, rcols, "inner", duplicates)
     stats = match_stats(left, right, plan)
     assert stats["matched_rows"] == len({r[n] for r in inner})   # distinct payloads matched
+    # the lake key repeats on the query's keys exactly when the join repeats query rows
+    fanned = len(oracle_join(left, right, lcols, rcols, "inner", "all")) > stats["matched_rows"]
+    assert stats["matched_key_unique"] == (not fanned)
     if duplicates == "first" and how == "left":
         assert len(got) == len(left)
 

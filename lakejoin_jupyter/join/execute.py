@@ -139,7 +139,8 @@ def aggregate_pandas(rk: pd.DataFrame, keys: list, agg: Aggregate) -> pd.DataFra
 
 def match_stats(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
                 keys: tuple | None = None) -> dict:
-    """How many query rows find a partner, and whether the other table's key is unique."""
+    """How many query rows find a partner, whether the other table's key is unique, and
+    whether it is unique on the keys the query holds (else the join repeats query rows)."""
     lcols, rcols = keys or plan_keys(left, right, plan)
     lk = pd.MultiIndex.from_arrays(lcols) if len(lcols) > 1 else pd.Index(lcols[0])
     rk = pd.MultiIndex.from_arrays(rcols) if len(rcols) > 1 else pd.Index(rcols[0])
@@ -147,8 +148,10 @@ def match_stats(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan,
     r_ok = np.logical_and.reduce([c.notna().to_numpy() for c in rcols])
     rk = rk[r_ok]
     matched = int((np.asarray(lk.isin(rk)) & l_ok).sum())
+    partners = rk[np.asarray(rk.isin(lk[l_ok]))]
     return {"query_rows": len(left), "matched_rows": matched, "lake_rows": len(right),
-            "lake_key_unique": bool(rk.is_unique)}
+            "lake_key_unique": bool(rk.is_unique),
+            "matched_key_unique": bool(partners.is_unique)}
 
 
 # ----------------------------------------------------------------------- Spark

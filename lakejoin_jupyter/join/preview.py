@@ -11,8 +11,8 @@ These are exact when l(v) is known: stored by the join statistics, or counted in
 value postings by the engine for an index built without them. Otherwise l(v) is the
 column's mean rows per value, an estimate the ``exact`` flag marks. For a composite key
 found by MATE, l(tuple) is counted by its verification (exact); otherwise it is the
-smallest of its columns' counts, exact when that is 1. The key kind (identifier, text,
-number, date, year-like) comes from the lake column's profile (an integer column that is a
+smallest of its columns' counts, exact when that is 1. The key kind (identifier, category,
+text, number, date, year-like) comes from the lake column's profile (an integer column that is a
 key of its table with another column is read as unique); a transformation's key is
 read from its values, their common affixes cut (:func:`values_kind`). :func:`usefulness`
 is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
@@ -26,8 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-KEY_KINDS = ("identifier", "text", "number", "date", "year-like")
-KIND_WEIGHT = {"identifier": 1.0, "text": 0.8, "date": 0.5, "number": 0.3, "year-like": 0.2}
+KEY_KINDS = ("identifier", "category", "text", "number", "date", "year-like")
+# a category weighs as an identifier: its matches are meaningful, and its fan-out discounts it
+KIND_WEIGHT = {"identifier": 1.0, "category": 1.0, "text": 0.8, "date": 0.5, "number": 0.3,
+               "year-like": 0.2}
 COINCIDENTAL_KINDS = ("number", "year-like")      # "matches are likely coincidental"
 COINCIDENCE_WEIGHT = max(KIND_WEIGHT[k] for k in COINCIDENTAL_KINDS)
 TYPE_SHARE = 0.9          # share of distinct values that must have a shape (as the profile)
@@ -130,7 +132,9 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
              samples=(), paired: bool = False) -> tuple[str, str | None]:
     """(kind, warning or None) of a lake key column from its profile (type, distinct
     values, rows with a value) and, when the index has them, its value shapes
-    (index/joinstats.py). The warning says when the key looks like a measure. ``paired``:
+    (index/joinstats.py). The warning says when the key looks like a measure, or is a
+    category (a text column with at least as many rows per value, on average, as it has
+    values: a package's section). ``paired``:
     the column is a key of its table with another column (a port number with its
     protocol), so its values repeat as a key's do and are read as unique."""
     n = max(int(n_distinct), 0)
@@ -169,6 +173,10 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
         return "text", f"the key has only {n} distinct value(s): it cannot tell rows apart"
     if shape["mean_words"] > TEXT_WORDS or shape["mean_len"] > TEXT_CHARS:
         return "text", None
+    if not paired and keyed_rows >= n * n:         # each value on as many rows as there are values
+        return "category", (f"the key is a category ({n:,} values, {keyed_rows / n:,.0f} rows "
+                            f"per value): it groups rows rather than naming one, so a join "
+                            f"repeats a query row for every lake row of its value")
     return "identifier", None
 
 
