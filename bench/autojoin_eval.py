@@ -9,8 +9,8 @@
         bench/data/autojoin-fresh16 bench/data/autojoin-fresh17 bench/data/autojoin-fresh18 \
         bench/data/autojoin-fresh19 bench/data/autojoin-fresh20 bench/data/autojoin-fresh21 \
         bench/data/autojoin-fresh22 bench/data/autojoin-fresh23 bench/data/autojoin-fresh24 \
-        bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh26|all] \
+        bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 bench/data/autojoin-fresh27 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh27|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -117,6 +117,11 @@ from sources no earlier set's pool held (pip packages of the venv and the standa
 modules n to z: anywidget, jupyter_builder, rpds-py, numbers, pkgutil, tomllib and trace), made
 the same way and committed before any learner ran on them, never run and never tuned on
 (bench/results/autojoin_fresh26_cases.md).
+A twenty-ninth, "fresh27" (``FRESH27_CASES``, bench/data/autojoin-fresh27), holds eight cases
+from the shared lake's tables that no earlier set used (most-common-name, college-majors,
+gop-delegate-benchmarks-2024's previous targets, impeachment-polls, mlb-allstar-teams,
+murder_2016, nba-raptor and next-bechdel), made the same way and committed before any learner
+ran on them, never run and never tuned on (bench/results/autojoin_fresh27_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -369,9 +374,18 @@ FRESH26_CASES = {
     "trace_options_namespace_attributes"}
 
 
+# Twenty-seventh fresh validation (bench/autojoin_make_cases.py LAKE OUT --fresh27), unseen:
+# from the lake tables that no earlier set used, built apart from the learner and committed
+# before any learner ran on them; never run, never tuned on:
+FRESH27_CASES = {
+    "most_common_surnames_case", "college_majors_title_case", "gop_targets_us_dates",
+    "impeachment_polls_iso_dates", "allstar_players_bbref_urls", "murder_2016_city_state",
+    "raptor_players_last_first", "bechdel_cast_last_first"}
+
+
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh26": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH26_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh27": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH27_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -381,7 +395,8 @@ def split_of(case: str) -> str:
              ("fresh16", FRESH16_CASES), ("fresh17", FRESH17_CASES), ("fresh18", FRESH18_CASES),
              ("fresh19", FRESH19_CASES), ("fresh20", FRESH20_CASES), ("fresh21", FRESH21_CASES),
              ("fresh22", FRESH22_CASES), ("fresh23", FRESH23_CASES),
-             ("fresh24", FRESH24_CASES), ("fresh25", FRESH25_CASES), ("fresh26", FRESH26_CASES))
+             ("fresh24", FRESH24_CASES), ("fresh25", FRESH25_CASES), ("fresh26", FRESH26_CASES),
+             ("fresh27", FRESH27_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -496,6 +511,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh27", "fresh27 validation (never tuned on)"),
     ("fresh26", "fresh26 validation (never tuned on)"),
     ("fresh25", "fresh25 validation (never tuned on)"),
     ("fresh24", "fresh24 (clean for round 20; tuned on since round 21)"),
@@ -553,6 +569,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh24"] = -19
     order["fresh25"] = -20
     order["fresh26"] = -21
+    order["fresh27"] = -22
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -612,7 +629,7 @@ def main(argv=None):
                                         "fresh12", "fresh13", "fresh14", "fresh15",
                                         "fresh16", "fresh17", "fresh18", "fresh19",
                                         "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
-                                        "fresh25", "fresh26"),
+                                        "fresh25", "fresh26", "fresh27"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

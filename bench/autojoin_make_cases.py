@@ -10220,6 +10220,215 @@ def make_fresh26(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh27 validation
+# Admission criteria, fixed and committed before any case was picked (written out in
+# bench/results/autojoin_fresh27_cases.md): fresh26's (a)-(h), with (a) and the unit of
+# "source" changed:
+# (a) both tables are lake tables (fivethirtyeight/ and reference/ CSV files) that no earlier
+#     case set used, counted by table: no table any other section of this file reads (by
+#     name or by a pattern), and none an earlier case document or fresh test names;
+#     the thesis's benchmark tables are not reused; a join between versions of one table
+#     (snapshots) is an equality join;
+# (b) the join is 1:1 or N:1, the target's key column is a key, no duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only; checked by a hand-written reference function per case
+#     (FRESH27_REFERENCE, plain Python, never the learner), whose coverage make_fresh27
+#     prints; no look-up tables (month names, codes, state names to postal codes);
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (or one table's two columns written by
+#     different hands) sharing a key written differently; the others write a target column
+#     from a real key column in a format used in practice (the reference is that format's
+#     writer); if the pool holds fewer real pairs, every one is taken and formats fill in;
+# (f) picking: the pool is gone through table by table in alphabetical order of path, twice
+#     (real pairs, then written formats, at most one per table), until 8 cases; rejections
+#     name the criterion; never by how easy or hard a join looks; no learner run, imported
+#     or read; equality joins are out of scope; a repeat of an admitted case's
+#     transformation into the same folder's tables is rejected under (g);
+# (g) 6-8 cases (at most 12), at most two of one kind and two per source table (a real
+#     pair counts for both), at most 2,000 rows per table (a sample with a fixed seed
+#     otherwise), at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH27_CASES); nobody making them ran the evaluator,
+#     imported the package, read the learner's source or looked at its output on them.
+
+# The lake tables of (a) the cases read, by path under fivethirtyeight/ (the whole pool is
+# listed in the case document).
+_FRESH27_POOL = (
+    "college-majors/all-ages.csv",
+    "gop-delegate-benchmarks-2024/previous-targets/delegate_targets_2024-01-11.csv",
+    "impeachment-polls/impeachment_polls.csv",
+    "mlb-allstar-teams/allstar_player_talent.csv",
+    "most-common-name/adjustments.csv",
+    "most-common-name/new-top-surnames.csv",
+    "murder_2016/murder_2016_prelim.csv",
+    "nba-raptor/modern_RAPTOR_by_player.csv",
+    "next-bechdel/nextBechdel_castGender.csv",
+)
+
+
+def _read27(lake, rel: str) -> pd.DataFrame:
+    """A pool table of fresh27 (refuses any other path)."""
+    if rel not in _FRESH27_POOL:
+        raise ValueError(f"{rel} is not in fresh27's pool")
+    return _read(lake, "fivethirtyeight/" + rel)
+
+
+def _sorted_target27(keys, column: str) -> pd.DataFrame:
+    """A one-column target of the distinct keys, sorted (no row order shared with the
+    source)."""
+    return pd.DataFrame({column: sorted(set(keys))})
+
+
+def _iso_date27(us: str) -> str:
+    """A US date "6/28/2019" as ISO 8601 "2019-06-28"."""
+    m, d, y = us.split("/")
+    return f"{y}-{int(m):02d}-{int(d):02d}"
+
+
+def _us_date27(iso: str) -> str:
+    """An ISO 8601 date "2024-01-15" as the US form without padding "1/15/2024"."""
+    y, m, d = iso.split("-")
+    return f"{int(m)}/{int(d)}/{y}"
+
+
+def _bbref_url27(player_id: str) -> str:
+    """A Baseball-Reference player id as its page address: /players/<first letter>/<id>.shtml."""
+    return f"https://www.baseball-reference.com/players/{player_id[0]}/{player_id}.shtml"
+
+
+def _last_first27(name: str) -> str:
+    """"First Rest" as "Rest, First": the first word is the given name, the rest the family
+    name (suffixes stay with it: "Larry Nance Jr." -> "Nance Jr., Larry")."""
+    first, _, rest = name.strip().partition(" ")
+    return f"{rest}, {first}" if rest else first
+
+
+def most_common_surnames_case(lake, out):
+    """Real pair: the name-combination adjustments (first name by surname, surnames in title
+    case as column headers: "Smith") against the 2013 top surnames ("SMITH"). N:1."""
+    a = _read27(lake, "most-common-name/adjustments.csv")
+    s = _read27(lake, "most-common-name/new-top-surnames.csv")
+    first = a.columns[0]
+    src = a.melt(id_vars=[first], var_name="surname", value_name="adjustment")
+    src = src.rename(columns={first: "first name"})[["first name", "surname", "adjustment"]]
+    tgt = s.rename(columns={s.columns[0]: "rank"})[["rank", "name", "perct2013"]]
+    pairs = _by_key(src.surname.str.upper().tolist(), tgt.name.tolist())
+    return _fresh27_case(out, "most_common_surnames_case", src, tgt, pairs)
+
+
+def college_majors_title_case(lake, out):
+    """Written format: the majors of the all-ages table ("GENERAL AGRICULTURE") in title
+    case as Python's str.title writes it ("General Agriculture"). 1:1."""
+    t = _read27(lake, "college-majors/all-ages.csv")
+    src = t[["Major_code", "Major", "Major_category", "Total", "Median"]]
+    tgt = _sorted_target27(src.Major.str.title(), "major")
+    return _fresh27_case(out, "college_majors_title_case", src, tgt,
+                         _by_key(src.Major.str.title().tolist(), tgt.major.tolist()))
+
+
+def gop_targets_us_dates(lake, out):
+    """Written format: the vote dates of the GOP delegate targets of 2024-01-11 ("2024-01-15")
+    in the US form ("1/15/2024"). N:1."""
+    t = _read27(lake, "gop-delegate-benchmarks-2024/previous-targets/"
+                      "delegate_targets_2024-01-11.csv")
+    src = t[["state_abb", "state_name", "vote_date", "total_delegates", "rules"]]
+    keys = src.vote_date.map(_us_date27)
+    tgt = _sorted_target27(keys, "vote date")
+    return _fresh27_case(out, "gop_targets_us_dates", src, tgt,
+                         _by_key(keys.tolist(), tgt["vote date"].tolist()))
+
+
+def impeachment_polls_iso_dates(lake, out):
+    """Written format: the start dates of the impeachment polls ("6/28/2019") in ISO 8601
+    ("2019-06-28"). N:1."""
+    t = _read27(lake, "impeachment-polls/impeachment_polls.csv")
+    src = t[["Start", "End", "Pollster", "SampleSize", "Pop", "Category"]].drop_duplicates()
+    src = src.reset_index(drop=True)
+    keys = src.Start.map(_iso_date27)
+    tgt = _sorted_target27(keys, "start date")
+    return _fresh27_case(out, "impeachment_polls_iso_dates", src, tgt,
+                         _by_key(keys.tolist(), tgt["start date"].tolist()))
+
+
+def allstar_players_bbref_urls(lake, out):
+    """Written format: the all-star players' Baseball-Reference ids ("goldspa01") as their
+    player pages ("https://www.baseball-reference.com/players/g/goldspa01.shtml"). N:1; a
+    sample of 2,000 rows (seed 27)."""
+    t = _read27(lake, "mlb-allstar-teams/allstar_player_talent.csv")
+    src = t[["bbref_ID", "yearID", "gameNum", "gameID", "lgID", "startingPos"]].drop_duplicates()
+    src = src.sample(n=2000, random_state=27).reset_index(drop=True)
+    keys = src.bbref_ID.map(_bbref_url27)
+    tgt = _sorted_target27(keys, "player page")
+    return _fresh27_case(out, "allstar_players_bbref_urls", src, tgt,
+                         _by_key(keys.tolist(), tgt["player page"].tolist()))
+
+
+def murder_2016_city_state(lake, out):
+    """Written format: the preliminary 2016 murder table's city and state columns as one
+    place name ("Chicago, Illinois"). 1:1."""
+    t = _read27(lake, "murder_2016/murder_2016_prelim.csv")
+    src = t[["city", "state", "2015_murders", "2016_murders", "as_of"]]
+    keys = src.city + ", " + src.state
+    tgt = _sorted_target27(keys, "place")
+    return _fresh27_case(out, "murder_2016_city_state", src, tgt,
+                         _by_key(keys.tolist(), tgt.place.tolist()))
+
+
+def raptor_players_last_first(lake, out):
+    """Written format: the modern RAPTOR players' names ("Alex Abrines") as "Last, First"
+    ("Abrines, Alex"). N:1; a sample of 2,000 rows (seed 27)."""
+    t = _read27(lake, "nba-raptor/modern_RAPTOR_by_player.csv")
+    src = t[["player_name", "player_id", "season", "poss", "mp"]].drop_duplicates()
+    src = src.sample(n=2000, random_state=27).reset_index(drop=True)
+    keys = src.player_name.map(_last_first27)
+    tgt = _sorted_target27(keys, "player")
+    return _fresh27_case(out, "raptor_players_last_first", src, tgt,
+                         _by_key(keys.tolist(), tgt.player.tolist()))
+
+
+def bechdel_cast_last_first(lake, out):
+    """Written format: the cast of the next-Bechdel films ("Tyler Perry") as "Last, First"
+    ("Perry, Tyler"). N:1; a sample of 2,000 rows (seed 27)."""
+    t = _read27(lake, "next-bechdel/nextBechdel_castGender.csv")
+    src = t[["MOVIE", "ACTOR", "CHARACTER_NAME", "TYPE", "BILLING", "GENDER"]]
+    src = src[src.ACTOR.str.strip() != ""].drop_duplicates()
+    src = src.sample(n=min(2000, len(src)), random_state=27).reset_index(drop=True)
+    keys = src.ACTOR.map(_last_first27)
+    tgt = _sorted_target27(keys, "actor")
+    return _fresh27_case(out, "bechdel_cast_last_first", src, tgt,
+                         _by_key(keys.tolist(), tgt.actor.tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH27_REFERENCE = {
+    "most_common_surnames_case": ("name", lambda r: r["surname"].upper()),
+    "college_majors_title_case": ("major", lambda r: r["Major"].title()),
+    "gop_targets_us_dates": ("vote date", lambda r: _us_date27(r["vote_date"])),
+    "impeachment_polls_iso_dates": ("start date", lambda r: _iso_date27(r["Start"])),
+    "allstar_players_bbref_urls": ("player page", lambda r: _bbref_url27(r["bbref_ID"])),
+    "murder_2016_city_state": ("place", lambda r: f"{r['city']}, {r['state']}"),
+    "raptor_players_last_first": ("player", lambda r: _last_first27(r["player_name"])),
+    "bechdel_cast_last_first": ("actor", lambda r: _last_first27(r["ACTOR"])),
+}
+_fresh27_case = partial(_fresh8_case, reference=FRESH27_REFERENCE)
+
+
+def make_fresh27(lake: Path, out: Path) -> list:
+    """The fresh27 cases, from the lake tables of _FRESH27_POOL under ``lake``."""
+    return [
+        most_common_surnames_case(lake, out),
+        college_majors_title_case(lake, out),
+        gop_targets_us_dates(lake, out),
+        impeachment_polls_iso_dates(lake, out),
+        allstar_players_bbref_urls(lake, out),
+        murder_2016_city_state(lake, out),
+        raptor_players_last_first(lake, out),
+        bechdel_cast_last_first(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -10332,6 +10541,8 @@ SETS = (
      "(bench/data/autojoin-fresh26) from tables shipped in pip packages and the standard "
      "library's modules n to z that no earlier set read (fresh8 to fresh24's pools included) "
      "instead"),
+    ("fresh27", make_fresh27, "make the twenty-seventh fresh validation set "
+     "(bench/data/autojoin-fresh27) from the lake tables no earlier set used instead"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)}
 
@@ -10351,7 +10562,7 @@ def main(argv=None):
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh26: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh27: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

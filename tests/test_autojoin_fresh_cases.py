@@ -1,13 +1,14 @@
 """The committed never-tuned Auto-Join case sets (bench/data/autojoin-fresh5, -fresh6,
--fresh7, -fresh8, -fresh9, -fresh10, -fresh11) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
+-fresh7, -fresh8, -fresh9, -fresh10, -fresh11, -fresh27) meet their admission criteria (bench/results/autojoin_fresh<N>_cases.md), checked
 with the case maker's hand-written reference functions only (no learner runs here): every
 case is in FRESH<N>_CASES and split_of names it, no other split holds it, the target key is
 a key, the join is 1:1 or N:1, every ground-truth row names a source and a target row, and
 the reference function writes the target key of at least 90 % of the truth pairs. fresh6
 to fresh11 also forbid duplicate rows, cap tables at 2,000 rows and ask for >= 10 truth
-pairs; fresh7's to fresh11's criterion (a) is checked on the case maker's source.
+pairs; fresh7's to fresh11's and fresh27's criterion (a) is checked on the case maker's
+source.
 
-Regenerating the cases needs their tables, which the tests do not have: for fresh5-7 the
+Regenerating the cases needs their tables, which the tests do not have: for fresh5-7 and fresh27 the
 determinism check runs only when AUTOJOIN_LAKES names the lake folder; fresh8's to fresh11's
 tables ship in pip packages, the standard library and (fresh9 to fresh11) Debian's packages, and their
 check runs only when those are installed at the pinned versions with the pinned file
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,10 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # set -> (at most this many rows per table, at least this many truth pairs, no duplicate rows)
 SETS = {"fresh5": (None, 1, False), "fresh6": (2000, 10, True), "fresh7": (2000, 10, True),
         "fresh8": (2000, 10, True), "fresh9": (2000, 10, True),
-        "fresh10": (2000, 10, True), "fresh11": (2000, 10, True)}
+        "fresh10": (2000, 10, True), "fresh11": (2000, 10, True),
+        "fresh27": (2000, 10, True)}
 # sets with fewer than 10 cases (the number their criteria (g) wanted): the least they hold
-MIN_CASES = {"fresh11": 8}
-LAKE_SETS = ("fresh5", "fresh6", "fresh7")     # made from the lake; the others as below
+MIN_CASES = {"fresh11": 8, "fresh27": 6}
+LAKE_SETS = ("fresh5", "fresh6", "fresh7", "fresh27")     # made from the lake; the others as below
 # set made from installed packages -> the modules its section of the case maker may import:
 # its pool's, and importlib / re / shutil / subprocess (versions, package files, dpkg-query)
 PACKAGE_SETS = {
@@ -117,6 +121,47 @@ def test_fresh7_reads_only_new_folders():
     assert read and read <= set(MAKER._FRESH7_POOL)
     assert not read & folders(rest)
     assert '"reference/' not in fresh7
+
+
+def test_fresh27_reads_only_unused_tables():
+    """Criterion (a), on the case maker's source: the fresh27 section reads lake tables only
+    through _read27, which refuses any path outside _FRESH27_POOL; no pool table is named
+    by any other part of the case maker, by an earlier case document or by the other fresh
+    tests; no reference/ file; and the set is not among the lakeless ones."""
+    text = (ROOT / "bench" / "autojoin_make_cases.py").read_text()
+    rule = "# " + "-" * 66 + " "
+    start = text.index(rule + "fresh27 validation")
+    end = text.index(rule, start + len(rule))
+    section, rest = text[start:end], text[:start] + text[end:]
+    assert section.count("_read(") == 1 and "return _read(lake, \"fivethirtyeight/\" + rel)" in section
+    assert '"reference/' not in section and "glob(" not in section
+    read = set(re.findall(r'_read27\(lake, "([^"]+)"', section.replace('"\n' + " " * 22 + '"', "")))
+    assert read == set(MAKER._FRESH27_POOL)
+    docs = [p.read_text() for p in (ROOT / "bench" / "results").glob("autojoin_fresh*_cases.md")
+            if p.name != "autojoin_fresh27_cases.md"]
+    tests = [p.read_text() for p in (ROOT / "tests").glob("*fresh*.py")]
+    for rel in MAKER._FRESH27_POOL:
+        file = rel.rsplit("/", 1)[1]
+        assert file not in rest, rel
+        assert not any(file in d for d in docs + tests), rel
+    assert "fresh27" not in MAKER._LAKELESS
+    with pytest.raises(ValueError):
+        MAKER._read27(Path("/nonexistent"), "murder_2016/murder_2015_final.csv")
+
+
+@pytest.mark.skipif(not os.environ.get("AUTOJOIN_LAKES"),
+                    reason="making the cases needs the lake tables: set AUTOJOIN_LAKES")
+def test_making_fresh27_imports_no_learner(tmp_path):
+    """Criterion (h): making the fresh27 cases, in a fresh interpreter, loads no module of
+    the package and not the evaluator."""
+    code = ("import sys; sys.path.insert(0, 'bench'); import autojoin_make_cases as m; "
+            f"m.make_fresh27(__import__('pathlib').Path({os.environ['AUTOJOIN_LAKES']!r}), "
+            f"__import__('pathlib').Path({str(tmp_path)!r})); "
+            "print(sorted(n for n in sys.modules "
+            "if n.split('.')[0] in ('lakejoin_jupyter', 'autojoin_eval')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
 
 
 @pytest.mark.skipif(not os.environ.get("AUTOJOIN_LAKES"),
@@ -205,6 +250,22 @@ def test_fresh11_reads_only_pinned_system_files():
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh27": [
+        ("most_common_surnames_case", {"surname": "Rodriguez"}, "RODRIGUEZ"),
+        ("college_majors_title_case", {"Major": "AGRICULTURE PRODUCTION AND MANAGEMENT"},
+         "Agriculture Production And Management"),
+        ("gop_targets_us_dates", {"vote_date": "2024-01-15"}, "1/15/2024"),
+        ("gop_targets_us_dates", {"vote_date": "2024-03-05"}, "3/5/2024"),
+        ("impeachment_polls_iso_dates", {"Start": "6/28/2019"}, "2019-06-28"),
+        ("impeachment_polls_iso_dates", {"Start": "10/3/2019"}, "2019-10-03"),
+        ("allstar_players_bbref_urls", {"bbref_ID": "goldspa01"},
+         "https://www.baseball-reference.com/players/g/goldspa01.shtml"),
+        ("murder_2016_city_state", {"city": "Chicago", "state": "Illinois"},
+         "Chicago, Illinois"),
+        ("raptor_players_last_first", {"player_name": "Alex Abrines"}, "Abrines, Alex"),
+        ("raptor_players_last_first", {"player_name": "Larry Nance Jr."}, "Nance Jr., Larry"),
+        ("bechdel_cast_last_first", {"ACTOR": "Tyler Perry"}, "Perry, Tyler"),
+    ],
     "fresh5": [
         ("turnout_county_states", {"NAME": "Adams County, Ohio"}, "Ohio"),
         ("mueller_topline_dates", {"End": "8/7/18"}, "8/7/2018"),
