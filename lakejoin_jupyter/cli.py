@@ -344,7 +344,7 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
             print(f"note: {table} is the lake table {lake_name}; {own}.")
             return None, lake_name
         from .lake.discover import file_format, is_parquet_dataset
-        from .lake.read import inspect, read_table
+        from .lake.read import inspect
         if p.is_dir() and not is_parquet_dataset(p):
             raise LakeJoinError(
                 f"Cannot read the query table {table!r}: is a folder, but not a Parquet "
@@ -355,7 +355,7 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
             hint = "nothing to search with" if info.hint == "nothing to index" else info.hint
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
                                 + (f" ({hint})" if hint else ""))
-        return read_table(info), None
+        return _typed_query(info), None
     tables = engine.index.tables
     skipped = tables.loc[(tables["name"] == table) & (tables["status"] != "indexed"), "reason"]
     if len(skipped) and table not in set(tables.loc[tables["status"] == "indexed", "name"]):
@@ -378,6 +378,51 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
         + f". `lakejoin info {engine.index.path} --tables` lists the tables."
         + (f" (Here -t is --table; a minimum containment of {table} is --threshold {table}, "
            f"as %lakejoin search -t writes it.)" if _is_fraction(table) else ""))
+
+
+def _typed_query(info):
+    """A query file as pandas reads it, so that the joined and stacked output keeps its
+    column types: Parquet (a file or a folder) with the file's types (:func:`_pandas_query`),
+    CSV and TSV as ``pd.read_csv`` infers them (``frames.typed_as_read_csv``), each read by the
+    index's reader (encodings, lines above the header, repeated names); JSON lines as text,
+    as the index reads them."""
+    from .lake.read import read_table
+    if info.format == "parquet":
+        from .lake.read import read_parquet_typed
+        return _pandas_query(read_parquet_typed(info))
+    from .frames import typed_as_read_csv
+    text = read_table(info)
+    return typed_as_read_csv(text) if info.format in ("csv", "tsv") else text
+
+
+def _pandas_query(arrow):
+    """A Parquet query (an Arrow table) as ``pd.read_parquet`` gives its columns: integers as
+    int64 (float64 with nulls), booleans as bool, floats, strings, Decimal, dates and
+    timestamps as pyarrow converts them; the columns a key reads as text (structs, nested
+    lists, binary, times) and list columns as ``engine.table(name, types=True)`` has them."""
+    import pyarrow as pa
+
+    from .index.tables import typed_frame
+    frame = typed_frame(arrow)
+    for j, col in enumerate(arrow.columns):
+        if pa.types.is_integer(col.type) or pa.types.is_boolean(col.type):
+            frame.isetitem(j, col.to_pandas().set_axis(frame.index))
+    return frame
+
+
+def _lake_query_frame(engine, name: str):
+    """A lake table given as the query (by name, or as its file) as pandas reads it, as a
+    query file is read (:func:`_typed_query`)."""
+    from .index.tables import find_table
+    table = find_table(engine.index, name)
+    if table.format in ("csv", "tsv"):
+        from .frames import typed_as_read_csv
+        return typed_as_read_csv(engine.table(name))
+    if table.format != "parquet":
+        return engine.table(name)
+    frame = _pandas_query(engine.table(name, types="arrow"))
+    frame.attrs["lakejoin_table"] = table.name
+    return frame
 
 
 def _is_fraction(text: str) -> bool:
@@ -433,7 +478,7 @@ def _join(args, parser) -> int:
     cols = args.column if len(args.column) > 1 else args.column[0]
     frame, name = _read_query_table(engine, args.table, OWN_COLUMNS)
     if frame is None:
-        frame = engine.table(name)
+        frame = _lake_query_frame(engine, name)
     res = engine.search(frame if name is None else name, cols, k=max(10, args.hit),
                         method=args.method, rank=args.rank, **parse_option_items(args.option))
     if args.hit > len(res):
@@ -451,10 +496,7 @@ def _join(args, parser) -> int:
             raise LakeJoinError(out.summary.replace("**", ""))
         joined, summary = out.joined, out.summary.replace("**", "").split("\n\n")[0]
     path = Path(args.out)
-    if path.suffix.lower() == ".parquet":
-        joined.to_parquet(path, index=False)
-    else:
-        joined.to_csv(path, index=False)
+    _write_table(joined, path)
     print(summary, file=sys.stderr)
     print(f"Joined {args.table} with {hit.table}: {len(joined):,} rows, "
           f"{joined.shape[1]} columns -> {path}", file=sys.stderr)
@@ -490,6 +532,34 @@ def _join_transformed(args, hit, frame):
     return joined, line
 
 
+def _write_table(frame, path: Path) -> None:
+    """Write ``frame`` to a .parquet or .csv file. A column Parquet cannot store, since it
+    mixes kinds of values (a stacked query column of text, say dates read from a CSV, under
+    a Parquet table's dates), is written as text, each value as the .csv output writes it,
+    with a warning naming it."""
+    if path.suffix.lower() != ".parquet":
+        frame.to_csv(path, index=False)
+        return
+    import pyarrow as pa
+    try:
+        frame.to_parquet(path, index=False)
+        return
+    except (pa.ArrowTypeError, pa.ArrowInvalid):
+        mixed = [j for j in range(frame.shape[1]) if frame.dtypes.iloc[j] == object
+                 and len({type(v) for v in frame.iloc[:, j].dropna()}) > 1]
+        if not mixed:
+            raise
+    frame = frame.copy()
+    for j in mixed:
+        col = frame.iloc[:, j]
+        frame.isetitem(j, col.map(str).where(col.notna(), None))
+    names = ", ".join(f"`{frame.columns[j]}`" for j in mixed)
+    warnings.warn(f"{names} mix kinds of values (e.g. the query's text and the lake "
+                  f"table's dates): written to {path} as text, as a .csv would hold them.",
+                  LakeJoinWarning, stacklevel=2)
+    frame.to_parquet(path, index=False)
+
+
 def _printed_as_data(df, fmt: str) -> bool:
     """Print ``df`` as CSV or JSON records when ``fmt`` asks for it."""
     if fmt == "csv":
@@ -499,16 +569,8 @@ def _printed_as_data(df, fmt: str) -> bool:
     return fmt in ("csv", "json")
 
 
-def _is_text_file(table: str) -> bool:
-    """A CSV or TSV file (compressed or not): the lake reader gives its cells as text."""
-    from .lake.discover import file_format
-    p = Path(table)
-    return p.is_file() and file_format(p) in ("csv", "tsv")
-
-
 def _union(args, parser) -> int:
     from .engine import open_index
-    from .frames import typed_as_read_csv
     if args.keep_duplicates and args.stack is None:
         raise LakeJoinError("--keep-duplicates goes with --stack N.")
     if (args.stack is None) != (args.out is None):
@@ -519,11 +581,7 @@ def _union(args, parser) -> int:
     engine = open_index(args.index, verify=not args.no_verify)
     frame, name = _read_query_table(engine, args.table)
     if frame is None:
-        frame = engine.table(name)
-    elif _is_text_file(args.table):
-        # the frame `pd.read_csv` gives in Python, so that the union converts the lake's
-        # columns to the same types and stacks the same rows as hit.union(df) there
-        frame = typed_as_read_csv(frame)
+        frame = _lake_query_frame(engine, name)
     res = engine.search_unionable(frame, k=args.k, columns=args.column or None)
     df = res.to_pandas().drop(columns=["table_id"])
     if _printed_as_data(df, args.format):
@@ -552,10 +610,7 @@ def _union(args, parser) -> int:
         for part in done.summary.replace("**", "").split("\n\n")[1:]:
             print(part, file=sys.stderr)                        # its warnings and notes
         out = Path(args.out)
-        if out.suffix.lower() == ".parquet":
-            stacked.to_parquet(out, index=False)
-        else:
-            stacked.to_csv(out, index=False)
+        _write_table(stacked, out)
         new, dup = done.details["rows_added"], done.details["duplicates_left_out"]
         print(f"Stacked {res[args.stack - 1].table} under {args.table}: {new:,} "
               f"{'new ' if not args.keep_duplicates else ''}rows added"

@@ -1,0 +1,198 @@
+"""The command line reads a query file as pandas does: `lakejoin join` (one column, an
+aggregate, a composite key) and `lakejoin union --stack` write a Parquet query's own columns
+with the file's types, next to the lake's typed columns, and a CSV query's with the types
+`pd.read_csv` gives them; a lake table named as the query is read the same way."""
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from conftest import write_lake
+from lakejoin_jupyter.cli import main as cli
+from lakejoin_jupyter.errors import LakeJoinWarning
+
+pytestmark = pytest.mark.spark
+
+PACKAGES = [f"pkg{i:02d}" for i in range(30)]
+
+
+@pytest.fixture(scope="module")
+def typed_lake(spark, tmp_path_factory):
+    """A Parquet panel table (a package's downloads per day), a CSV table of packages, an
+    index over them with the union component, and a Parquet and a CSV query."""
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(5)
+    days = [dt.date(2026, 1, 1) + dt.timedelta(days=d) for d in range(6)]
+    daily = pd.DataFrame([(p, d, int(rng.integers(0, 500))) for p in PACKAGES for d in days],
+                         columns=["package", "day", "downloads"])
+    info = pd.DataFrame({"package": PACKAGES, "section": [f"s{i % 4}" for i in range(30)],
+                         "size": rng.integers(100, 10_000, 30)})
+    root = write_lake(tmp_path_factory.mktemp("tlake") / "lake",
+                      {"daily.parquet": daily, "info.csv": info})
+    out = tmp_path_factory.mktemp("tindex") / "t.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    qdir = tmp_path_factory.mktemp("tq")
+    picked = rng.choice(len(PACKAGES), 12, replace=False)
+    query = pd.DataFrame({
+        "package": [PACKAGES[i] for i in picked] + ["nosuch"],
+        "day": [days[int(rng.integers(0, 6))] for _ in picked] + [days[0]],
+        "qty": rng.integers(0, 9, len(picked) + 1).astype("int64"),
+        "price": rng.random(len(picked) + 1).round(2)})
+    query.to_parquet(qdir / "q.parquet", index=False)
+    query.astype({"day": str}).to_csv(qdir / "q.csv", index=False)
+    return str(out), daily, info, qdir
+
+
+def _same_query_columns(out, source) -> pd.DataFrame:
+    """The output's query columns, checked against pandas reading the query file: the same
+    Arrow types and the same values in the same rows."""
+    got = pd.read_parquet(out)
+    want = pd.read_parquet(source)
+    have = pq.read_schema(out)
+    for c in want.columns:
+        assert have.field(c).type == pq.read_schema(source).field(c).type, c
+    pd.testing.assert_frame_equal(got[list(want.columns)].iloc[:len(want)], want)
+    return got
+
+
+def test_join_aggregate_keeps_parquet_query_types(typed_lake, tmp_path, capsys):
+    """`lakejoin join -t q.parquet -c package --aggregate latest`: the query's date and
+    integer columns stay date32 and int64; the lake's columns are the latest row per
+    package, as pandas computes it."""
+    index, daily, _, qdir = typed_lake
+    out = tmp_path / "agg.parquet"
+    assert cli(["search", index, "-t", str(qdir / "q.parquet"), "-c", "package",
+                "--format", "csv"]) == 0
+    ranked = capsys.readouterr().out.splitlines()
+    hit = next(i for i, line in enumerate(ranked[1:], 1) if line.split(",")[1] == "daily")
+    assert cli(["join", index, "-t", str(qdir / "q.parquet"), "-c", "package", "--hit",
+                str(hit), "--aggregate", "latest", "--out", str(out)]) == 0
+    got = _same_query_columns(out, qdir / "q.parquet")
+    latest = daily.sort_values("day").groupby("package").tail(1).set_index("package")
+    query = pd.read_parquet(qdir / "q.parquet")
+    want_day = [latest["day"].get(p) for p in query["package"]]
+    assert got["day_daily"].tolist() == want_day
+    assert got["downloads"].tolist() == [
+        latest["downloads"].get(p, pd.NA) for p in query["package"]]
+    assert pq.read_schema(out).field("day_daily").type == pq.read_schema(
+        qdir / "q.parquet").field("day").type
+
+
+def test_join_composite_key_keeps_parquet_query_types(typed_lake, tmp_path, capsys):
+    """The same with a composite key (package, day): MATE's hit joined row for row."""
+    index, daily, _, qdir = typed_lake
+    out = tmp_path / "mate.parquet"
+    assert cli(["join", index, "-t", str(qdir / "q.parquet"), "-c", "package", "-c", "day",
+                "--hit", "1", "--out", str(out)]) == 0
+    assert "daily" in capsys.readouterr().err
+    got = _same_query_columns(out, qdir / "q.parquet")
+    query = pd.read_parquet(qdir / "q.parquet")
+    want = query.merge(daily, on=["package", "day"], how="left")
+    assert got["downloads"].astype("Int64").tolist() == want["downloads"].astype(
+        "Int64").tolist()
+
+
+def test_join_lake_table_query_keeps_parquet_types(typed_lake, tmp_path, capsys):
+    """A Parquet lake table given by name as the query keeps its types in the output too."""
+    index, daily, info, _ = typed_lake
+    out = tmp_path / "named.parquet"
+    assert cli(["join", index, "-t", "daily", "-c", "package", "--hit", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_parquet(out)
+    pd.testing.assert_frame_equal(got[list(daily.columns)], daily)
+
+
+def test_union_stack_keeps_parquet_query_types(typed_lake, tmp_path, capsys):
+    """`lakejoin union -t q.parquet --stack 1 --out x.parquet`: the query's rows first, with
+    the file's types, then the lake table's new rows in them (its dates as dates)."""
+    index, daily, _, qdir = typed_lake
+    out = tmp_path / "stacked.parquet"
+    assert cli(["union", index, "-t", str(qdir / "q.parquet"), "-c", "package", "-c", "day",
+                "--stack", "1", "--out", str(out)]) == 0
+    assert "Stacked daily" in capsys.readouterr().err
+    got = pd.read_parquet(out)
+    want = pd.read_parquet(qdir / "q.parquet")[["package", "day"]]
+    assert pq.read_schema(out).field("day").type == pq.read_schema(
+        qdir / "q.parquet").field("day").type
+    pd.testing.assert_frame_equal(got[["package", "day"]].iloc[:len(want)], want)
+    added = got.iloc[len(want):]
+    assert set(zip(added["package"], added["day"])) <= set(zip(daily["package"], daily["day"]))
+
+
+def test_csv_query_comes_back_as_pandas_reads_it(typed_lake, tmp_path, capsys):
+    """A CSV query joined into a CSV: its columns read back as pandas reads the query file
+    (the cells are written as they were)."""
+    index, _, info, qdir = typed_lake
+    out = tmp_path / "joined.csv"
+    assert cli(["join", index, "-t", str(qdir / "q.csv"), "-c", "package", "--hit", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_csv(out)
+    want = pd.read_csv(qdir / "q.csv")
+    pd.testing.assert_frame_equal(got[list(want.columns)], want)
+
+
+def test_csv_query_joined_into_parquet_has_read_csv_types(typed_lake, tmp_path, capsys):
+    """A CSV query joined into a Parquet file: its columns have the types and values
+    ``pd.read_csv`` gives the query file (int64 and float64, not text)."""
+    index, _, info, qdir = typed_lake
+    out = tmp_path / "joined.parquet"
+    assert cli(["join", index, "-t", str(qdir / "q.csv"), "-c", "package", "--hit", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_parquet(out)
+    want = pd.read_csv(qdir / "q.csv")
+    pd.testing.assert_frame_equal(got[list(want.columns)], want)
+
+
+def test_csv_lake_table_query_has_read_csv_types(typed_lake, tmp_path, capsys):
+    """A CSV lake table named as the query: its columns as ``pd.read_csv`` reads its file."""
+    index, daily, info, _ = typed_lake
+    out = tmp_path / "named.parquet"
+    assert cli(["join", index, "-t", "info", "-c", "package", "--hit", "1",
+                "--duplicates", "first", "--out", str(out)]) == 0
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(pd.read_parquet(out)[list(info.columns)], info)
+
+
+def test_union_stack_of_a_csv_query_is_the_notebooks(typed_lake, tmp_path, capsys):
+    """`lakejoin union -t q.csv --stack 1` writes what the notebook's union gives for
+    ``pd.read_csv(q.csv)``: the same rows, values and types (qty an integer column under
+    the lake's integer downloads)."""
+    from lakejoin_jupyter import open_index
+    index, _, _, qdir = typed_lake
+    out = tmp_path / "stacked.parquet"
+    assert cli(["union", index, "-t", str(qdir / "q.csv"), "-c", "package", "-c", "qty",
+                "--stack", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    query = pd.read_csv(qdir / "q.csv")
+    with pytest.warns(LakeJoinWarning, match="no aligned column"):
+        hits = open_index(index).search_unionable(query, columns=["package", "qty"])
+        want = hits[0].union(query).reset_index(drop=True)
+    got = pd.read_parquet(out)
+    assert got.dtypes.to_dict() == want.dtypes.to_dict()
+    pd.testing.assert_frame_equal(got.astype(object).where(got.notna(), None),
+                                  want.astype(object).where(want.notna(), None))
+
+
+def test_union_stack_of_text_dates_under_parquet_dates_is_written(typed_lake, tmp_path,
+                                                                   capsys):
+    """Text dates of a CSV query stacked under a Parquet table's dates: Parquet cannot hold
+    the mixed column, so it is written as text (as the .csv output writes it), with a
+    warning, instead of failing."""
+    index, daily, _, qdir = typed_lake
+    out, as_csv = tmp_path / "stacked.parquet", tmp_path / "stacked.csv"
+    for path in (out, as_csv):
+        assert cli(["union", index, "-t", str(qdir / "q.csv"), "-c", "package", "-c", "day",
+                    "--stack", "1", "--out", str(path)]) == 0
+        if path == out:
+            assert "lakejoin: warning: `day` mix kinds of values" in capsys.readouterr().err
+    got = pd.read_parquet(out)
+    assert got["day"].map(type).eq(str).all()
+    pd.testing.assert_frame_equal(got, pd.read_csv(as_csv, dtype={"day": str}))
