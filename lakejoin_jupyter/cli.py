@@ -250,6 +250,11 @@ def _run(args, parser) -> int:
 _show_warning = warnings.showwarning
 
 
+def _plain(summary: str) -> str:
+    """An action's Markdown summary as terminal text: no bold, no italic note marks."""
+    return summary.replace("**", "").replace("*note:*", "note:")
+
+
 def _plain_warning(message, category, filename, lineno, file=None, line=None):
     """The package's warnings as one line ("lakejoin: warning: ..."), others as Python shows
     them."""
@@ -493,8 +498,8 @@ def _join(args, parser) -> int:
                           aggregate=args.aggregate, order_by=args.order_by,
                           dates=args.dates)
         if not out.ok:
-            raise LakeJoinError(out.summary.replace("**", ""))
-        joined, summary = out.joined, out.summary.replace("**", "").split("\n\n")[0]
+            raise LakeJoinError(_plain(out.summary))
+        joined, summary = out.joined, _plain(out.summary).split("\n\n")[0]
     path = Path(args.out)
     _write_table(joined, path)
     print(summary, file=sys.stderr)
@@ -607,7 +612,7 @@ def _union(args, parser) -> int:
         done = run_union(engine, res[args.stack - 1], frame,   # the Union action's summary
                          distinct=not args.keep_duplicates)
         stacked = done.joined
-        for part in done.summary.replace("**", "").split("\n\n")[1:]:
+        for part in _plain(done.summary).split("\n\n")[1:]:
             print(part, file=sys.stderr)                        # its warnings and notes
         out = Path(args.out)
         _write_table(stacked, out)

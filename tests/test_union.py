@@ -421,8 +421,10 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
     out = tmp_path / "stacked.csv"
     assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "1", "--out",
                 str(out)]) == 0
-    text = capsys.readouterr().out
+    said = capsys.readouterr()
+    text = said.out
     assert want[0].table in text and "table rows" in text
+    assert "Stacked" in said.err and "*" not in said.err       # terminal text, no Markdown
     stacked = pd.read_csv(out, dtype=str, keep_default_na=False)
     expect = want[0].union(pd.read_csv(tmp_path / "q.csv"))
     assert stacked.shape == expect.shape and list(stacked.columns) == list(expect.columns)
