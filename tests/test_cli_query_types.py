@@ -125,28 +125,16 @@ def test_union_stack_keeps_parquet_query_types(typed_lake, tmp_path, capsys):
     assert set(zip(added["package"], added["day"])) <= set(zip(daily["package"], daily["day"]))
 
 
-def test_csv_query_comes_back_as_pandas_reads_it(typed_lake, tmp_path, capsys):
-    """A CSV query joined into a CSV: its columns read back as pandas reads the query file
-    (the cells are written as they were)."""
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_csv_query_joined_has_read_csv_types(typed_lake, tmp_path, capsys, suffix):
+    """A CSV query joined into a CSV or a Parquet file: its columns read back with the types
+    and values ``pd.read_csv`` gives the query file (int64 and float64, not text)."""
     index, _, info, qdir = typed_lake
-    out = tmp_path / "joined.csv"
+    out = tmp_path / f"joined{suffix}"
     assert cli(["join", index, "-t", str(qdir / "q.csv"), "-c", "package", "--hit", "1",
                 "--out", str(out)]) == 0
     capsys.readouterr()
-    got = pd.read_csv(out)
-    want = pd.read_csv(qdir / "q.csv")
-    pd.testing.assert_frame_equal(got[list(want.columns)], want)
-
-
-def test_csv_query_joined_into_parquet_has_read_csv_types(typed_lake, tmp_path, capsys):
-    """A CSV query joined into a Parquet file: its columns have the types and values
-    ``pd.read_csv`` gives the query file (int64 and float64, not text)."""
-    index, _, info, qdir = typed_lake
-    out = tmp_path / "joined.parquet"
-    assert cli(["join", index, "-t", str(qdir / "q.csv"), "-c", "package", "--hit", "1",
-                "--out", str(out)]) == 0
-    capsys.readouterr()
-    got = pd.read_parquet(out)
+    got = pd.read_csv(out) if suffix == ".csv" else pd.read_parquet(out)
     want = pd.read_csv(qdir / "q.csv")
     pd.testing.assert_frame_equal(got[list(want.columns)], want)
 
