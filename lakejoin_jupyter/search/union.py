@@ -18,8 +18,7 @@ Note:
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4]; a lake
       column is left out of its own background (small lakes: the sample is the whole lake).
     - A background under ``MIN_BACKGROUND`` columns (a small lake) is completed with copies
-      of its median column, so that a few tables of one domain do not outrank each other
-      out of alignment.
+      of its median column.
     - The name rule (D3L and Starmie use names as one signal; TUS uses values only): in a
       table aligned by values, an unaligned query column and an unmatched lake column of the
       same folded name and kind (numbers, dates, text written alike) are aligned; they do
