@@ -1106,10 +1106,24 @@ def _program_html(hit) -> str:
             f"{percent(float(d.get('coverage', 0)))} of the query rows (learned on the "
             f"index's normalized values, case folded; Find transformation learns it on the "
             f"values as written)"
-            + (f"; the lake column's values look like <code>"
-               f"{html.escape(str(d['lake_pattern']))}</code> (a: a run of letters, 9: of "
-               f"digits; constants and separators as written)" if d.get("lake_pattern")
-               else "") + "</div>")
+            + _pattern_html(d) + "</div>")
+
+
+def _pattern_html(d: dict) -> str:
+    """The lake column's most common value shape (search/segments.py::value_shape), as
+    code, with what its letters mean."""
+    pattern = d.get("lake_pattern")
+    if not pattern:
+        return ""
+    share = d.get("lake_pattern_share")
+    of = f" ({percent(float(share))} of them)" if share else ""
+    return (f"; the lake column's most common value shape is "
+            f"<code class='lakejoin-pattern'>{html.escape(str(pattern))}</code>{of}: in a "
+            f"shape, <code class='lakejoin-pattern'>a</code> is a run of letters, "
+            f"<code class='lakejoin-pattern'>9</code> a run of digits, and everything else "
+            f"(hyphens, underscores, dots, a constant part) is as written, so "
+            f"<code class='lakejoin-pattern'>argon2-cffi</code> has the shape "
+            f"<code class='lakejoin-pattern'>a9-a</code>")
 
 
 def _sample(values, n: int = 25) -> str:
