@@ -132,7 +132,7 @@ function render({ model, el }) {
     for (const c of columns) {
       const th = document.createElement("th");
       th.setAttribute("role", "columnheader");
-      th.className = "lakejoin-col-" + c.kind;
+      th.className = "lakejoin-col-" + c.kind + (c.shrink ? " lakejoin-shrink" : "");
       th.dataset.key = c.key;
       if (c.sortable === false) {
         th.textContent = c.label;

@@ -209,6 +209,12 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
     except LakeJoinError as e:
         return ActionResult(title=title, summary=str(e), ok=False)
     if not aj.found:
+        equal = _equal_as_they_are(hit, learn, frame_name)
+        if equal:                    # no program, but the values join with no transformation
+            why = aj.message.removeprefix("No transformation joins these tables. ")
+            return ActionResult(title="No transformation needed: use Join",
+                                summary=f"{equal}\n\nNo program joins more of them: {why}",
+                                details={"autojoin": aj.to_dict(), "equal_as_they_are": True})
         return ActionResult(title=title, summary=aj.message, ok=False,
                             details={"autojoin": aj.to_dict()})
     joined = aj.join(frame, how=how, fuzzy=fuzzy)
@@ -274,6 +280,29 @@ def _query_keys_joined(aj, learn, column, fuzzy, frame_name, spark) -> str:
     return (f"**{len(rows):,}** of the {which} of {_code(frame_name)} "
             f"({len(rows) / len(learn):.0%}) find a partner: it joins **{len(joined):,}** of "
             f"the {len(distinct):,} distinct keys of {_code(column)}")
+
+
+def _equal_as_they_are(hit, learn, frame_name) -> str | None:
+    """When the query column's values already equal values of the hit's column (an equality
+    hit, on the frame it was found for), the sentence saying so and pointing to Join."""
+    matched = getattr(hit, "_matched_tokens", None)
+    column = hit.query_columns[0] if len(hit.query_columns) == 1 else None
+    if (matched is None or column not in learn.columns
+            or "program_json" in (getattr(hit, "details", None) or {})):
+        return None
+    from .join.keys import normalized_keys
+    keys = normalized_keys(learn[column])
+    try:
+        equal = set(matched()) & set(keys.dropna())
+    except (LakeJoinError, OSError, AttributeError):
+        return None
+    if not equal:
+        return None
+    rows = int(keys.isin(equal).sum())
+    return (f"**The values already join as they are:** {len(equal):,} of the "
+            f"{keys.nunique():,} distinct values of {_code(column)} equal a value of "
+            f"{_code(hit.table + '.' + hit.columns[0])} ({rows:,} of the {len(learn):,} rows "
+            f"of {_code(frame_name)}). Use **Join** for them.")
 
 
 # ----------------------------------------------------------------------- fuzzy join

@@ -584,6 +584,29 @@ def test_engine_autojoin_with_a_lake_table(demo_engine):
     pd.testing.assert_frame_equal(ns["joined"], aj.join())
 
 
+def test_find_transformation_on_values_that_join_as_they_are_says_use_join():
+    """Auto-Join learns no program for an equality hit (half the query's values are the
+    lake's, the rest nowhere): the action says the values already join, and points to
+    Join, instead of "No transformation joins these tables"; a frame sharing no value of
+    the hit keeps Auto-Join's message."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import run_transformation
+    pkgs = pd.DataFrame({"pkg": ["bash", "zsh", "vim", "not-a-package", "python3-numpy", "vim"]})
+    why = "No transformation joins these tables. pkgs -> debian/deps: 5 candidate row pairs"
+    hit = SimpleNamespace(query_columns=("pkg",), table="debian/deps", columns=("package",),
+                          details={}, _matched_tokens=lambda: ["bash", "vim", "zsh"],
+                          autojoin=lambda df, **kw: SimpleNamespace(
+                              found=False, message=why, to_dict=lambda: {}))
+    out = run_transformation(None, hit, pkgs, frame_name="pkgs")
+    assert "No transformation joins these tables" not in out.summary + out.title
+    assert "use Join" in out.title and out.joined is None
+    assert ("already join as they are:** 3 of the 5 distinct values of `pkg` equal a value "
+            "of `debian/deps.package` (4 of the 6 rows of `pkgs`). Use **Join**") in out.summary
+    assert "pkgs -> debian/deps: 5 candidate row pairs" in out.summary     # and why no program
+    out = run_transformation(None, hit, pd.DataFrame({"pkg": ["qqqq", "zzzz"]}), frame_name="q")
+    assert not out.ok and out.summary == why
+
+
 @pytest.mark.spark
 def test_find_transformation_action(demo_engine):
     from lakejoin_jupyter.actions import actions_for

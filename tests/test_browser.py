@@ -800,6 +800,40 @@ def test_results_table_fits_with_the_sidebar_open(lab, browser, ui, width):
     page.close()
 
 
+HEADERS_CUT_JS = """() => {
+    // the results table's headers whose label is cut, or that end right of the box
+    const box = document.querySelector('.lakejoin-widget .lakejoin-results');
+    const right = box.getBoundingClientRect().right;
+    return [...box.querySelectorAll('th')].filter(th => {
+        const b = th.querySelector('button') || th;
+        return b.scrollWidth > b.clientWidth + 1 || th.getBoundingClientRect().right > right + 1;
+    }).map(th => th.textContent);
+}"""
+
+
+def test_multi_column_results_table_fits_jupyterlab_at_1280(lab, browser):
+    """A multi-column (MATE) search's table, with its "query → lake columns" mapping, fits
+    the widget in JupyterLab at 1280 px with the file browser open: no column beyond the
+    box, no header cut (a text column's header wraps at its spaces)."""
+    name = "mate-jupyterlab-1280.ipynb"
+    cells = WIDGET_NOTEBOOK[:2] + ["%lakejoin ui fifa -c country -c confederation"]
+    page = open_new_notebook(lab, browser, "jupyterlab", name, cells, 1280, 1000,
+                             sidebar=_open_sidebar("jupyterlab"))
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    page.wait_for_timeout(500)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / "results-mate-1280-jupyterlab.png")
+    keys = w.locator("th[data-key]").evaluate_all("els => els.map(e => e.dataset.key)")
+    assert "mapping" in keys and keys[-2:] == ["method", "figures"], keys
+    fit = page.evaluate(TABLE_FIT_JS, False)
+    assert fit["fits"] and fit["lastRight"] <= fit["visibleRight"] + 1, fit
+    assert fit["cutWithoutTitle"] == 0, fit
+    assert page.evaluate(HEADERS_CUT_JS) == []
+    page.close()
+
+
 @pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
 def test_rebuild_is_neutral_on_a_fresh_index_and_the_preview_says_first_rows(lab, browser, ui):
     """On the demo index, freshly built, the Rebuild button has the neutral style (not the

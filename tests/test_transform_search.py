@@ -432,6 +432,7 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
         assert h.details["coverage"] == pytest.approx(joined / rows)
         assert h.score == pytest.approx(joined / rows * h.details["key_weight"])
         assert h.details["program"] and h.details["lake_pattern"]
+        assert 0 < h.details["lake_pattern_share"] <= 1       # the share with that shape
         # the join figures: coverage, fan-out (lake rows per key after the program) and
         # the left join's rows, as the search counted them
         assert h.row_coverage == pytest.approx(joined / rows)

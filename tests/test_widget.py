@@ -55,6 +55,28 @@ def test_assets_ship_with_the_widget():
     assert "insertCell" in asset("code_panel.js").read_text()
 
 
+def test_a_transformation_hit_shows_its_lake_pattern_as_code_with_a_true_legend():
+    """The hit's pattern "a" is code (never a word of the sentence), called the column's
+    most common shape with its share, and the legend says that hyphens, underscores and
+    the like are kept as written (argon2-cffi: a9-a), which is how shapes are made."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.search.segments import value_shape
+    from lakejoin_jupyter.ui.widget import _program_html
+    hit = SimpleNamespace(details={"program": 'part 1 (split at "==") of `req`',
+                                   "direction": "query -> lake", "coverage": 1.0,
+                                   "lake_pattern": "a", "lake_pattern_share": 0.41})
+    text = _program_html(hit)
+    assert "look like a (" not in text and "look like <code>a</code>" not in text
+    assert "most common value shape is <code class='lakejoin-pattern'>a</code> (41.0% of them)" in text
+    assert value_shape("argon2-cffi") == "a9-a" and value_shape("jupyter_client") == "a_a"
+    assert ("<code class='lakejoin-pattern'>argon2-cffi</code> has the shape "
+            "<code class='lakejoin-pattern'>a9-a</code>") in text
+    assert "hyphens, underscores" in text
+    assert "code.lakejoin-pattern" in asset("lakejoin.css").read_text()   # boxed, monospace
+    hit.details.pop("lake_pattern_share")           # an index searched before the share
+    assert "shape is <code class='lakejoin-pattern'>a</code>: in a shape" in _program_html(hit)
+
+
 def test_without_an_index_the_widget_explains(tmp_path):
     ns = {"df": pd.DataFrame({"a": ["x", "y"]})}
     w = make(ns=ns, frame="df", columns=["a"])
@@ -529,6 +551,52 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     w.action_buttons["join"].click()
     w.wait()
     assert ns[var] is user_made and var + "_2" in ns
+
+
+@pytest.mark.spark
+def test_a_second_join_of_the_same_table_keeps_the_first(demo_engine, fifa):
+    """Two hits on one lake table (two of its columns), each joined: two variables and two
+    cells; the first join run again takes its own name and cell back."""
+    ns = {"fifa": fifa}
+    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
+    w.k_box.value = 10
+    w.search().wait()
+    same = [i for i, r in enumerate(w.results.rows) if r["table"] == "reference/country-codes"]
+    assert len(same) >= 2
+    tab = w.actions.tabs["join"]
+
+    def join(i):
+        w.results.selected = i
+        w.wait()
+        shown = tab.variable.value
+        w.action_buttons["join"].click()
+        w.wait()
+        return w.selected_hit(), shown, tab.code_panel.key, tab.code_panel.code
+
+    hit1, var1, key1, code1 = join(same[0])
+    hit2, var2, key2, code2 = join(same[1])
+    assert var1 == default_variable("fifa", "reference/country-codes") != var2
+    assert (key1, key2) == (f"join:{var1}", f"join:{var2}")
+    assert var2 == default_variable("fifa", hit2.table, column=hit2.columns[0])
+    pd.testing.assert_frame_equal(ns[var1], hit1.join(fifa))
+    pd.testing.assert_frame_equal(ns[var2], hit2.join(fifa))
+    assert f"{var2} = (" in code2 and f"{var1} = (" not in code2
+    # the very same join again: its own name and cell, updated in place
+    again = join(same[0])
+    assert again[1:3] == (var1, key1) and f"{var1}_2" not in ns
+    pd.testing.assert_frame_equal(ns[var2], hit2.join(fifa))
+
+
+def test_an_action_cell_mark_says_which_join_it_holds():
+    """A widget re-created by "Run all" learns from the cell's mark which join a variable
+    holds, so another column's join does not take that cell."""
+    from lakejoin_jupyter.ui.session import mark_cell
+    s = Session()
+    code = mark_cell("# joined\nx = 1\n", "join:x", "q.a -> t/u.b c")
+    assert s.note_cell(code, {"x": 1}) == "join:x"
+    assert s.holds_other("join:x", "q.a -> t/u.d") and not s.holds_other("join:x", "q.a -> t/u.b c")
+    assert s.note_cell(mark_cell("x = 2\n", "join:x"), {"x": 2}) == "join:x"
+    assert not s.holds_other("join:x", "q.a -> t/u.d")     # an older mark: any join's
 
 
 @pytest.mark.spark

@@ -258,10 +258,14 @@ def python_name(text: str, fallback: str = "t") -> str:
     return s
 
 
-def default_variable(query_name: str, table: str, action: str = "") -> str:
+def default_variable(query_name: str, table: str, action: str = "", column: str = "") -> str:
     """The joined frame's variable, named after both tables (fifa + country-codes ->
-    fifa_country_codes), and the action when it is not a plain join (fifa_country_codes_fuzzy)."""
+    fifa_country_codes), the lake column if given (a second join of that table on another
+    column: fifa_country_codes_official_name_en), and the action when it is not a plain
+    join (fifa_country_codes_fuzzy)."""
     base = f"{python_name(query_name, 'df')}_{python_name(str(table).rsplit('/', 1)[-1])}"
+    if column:
+        base = f"{base}_{python_name(column)}"
     return f"{base}_{python_name(action)}" if action else base
 
 

@@ -26,15 +26,19 @@ class NoIndexOpenError(LakeJoinError):
     """A search or join was asked for before any index was opened."""
 
 
-_MARKER = re.compile(r"^# lakejoin cell ([a-z_]+):([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
+_MARKER = re.compile(r"^# lakejoin cell ([a-z_]+):([A-Za-z_][A-Za-z0-9_]*)\b"
+                     r"(?: \[of (.*)\])?", re.M)
 
 
-def mark_cell(code: str, key: str) -> str:
+def mark_cell(code: str, key: str, of: str | None = None) -> str:
     """``code`` with the line that makes it the widget's cell ``key`` (``action:VAR``),
-    after its leading comments."""
+    after its leading comments; ``of``: what it joins (:func:`join_identity`), so a
+    re-run of this join, and no other, takes the cell back."""
     lines = code.splitlines()
     at = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
-    mark = f"# lakejoin cell {key} (written by the lakejoin widget, which updates this cell)"
+    of = f" [of {' '.join(str(of).split())}]" if of else ""
+    mark = (f"# lakejoin cell {key}{of} (written by the lakejoin widget, which updates "
+            f"this cell)")
     return "\n".join(lines[:at] + [mark] + lines[at:]) + ("\n" if code.endswith("\n") else "")
 
 
@@ -45,17 +49,27 @@ class Session:
     shells: list = field(default_factory=list, repr=False)   # the shells watched
     serial: int = 0                                           # notes made so far
     noted_at: dict = field(default_factory=dict, repr=False)  # cell key -> serial of its note
+    made_of: dict = field(default_factory=dict, repr=False)   # cell key -> the join it holds
 
     def require_engine(self):
         if self.engine is None:
             raise NoIndexOpenError(NO_INDEX)
         return self.engine
 
-    def note(self, key: str, value) -> None:
-        """lakejoin bound ``value`` for the cell ``key`` (``kind:VAR``)."""
+    def note(self, key: str, value, of: str | None = None) -> None:
+        """lakejoin bound ``value`` for the cell ``key`` (``kind:VAR``); ``of``: the join
+        it is (:func:`join_identity`)."""
         self.written[key] = value
         self.serial += 1
         self.noted_at[key] = self.serial
+        if of:
+            self.made_of[key] = of
+        else:
+            self.made_of.pop(key, None)
+
+    def holds_other(self, key: str, of: str | None) -> bool:
+        """Does the cell ``key`` hold another join than ``of`` (unknown: no)?"""
+        return bool(of) and key in self.made_of and self.made_of[key] != of
 
     def owns(self, key: str, value) -> bool:
         """Is ``value`` what lakejoin last bound for ``key`` (not a user's rebinding)?"""
@@ -72,7 +86,7 @@ class Session:
         if m is None or m.group(2) not in namespace:
             return None
         key = f"{m.group(1)}:{m.group(2)}"
-        self.note(key, namespace[m.group(2)])
+        self.note(key, namespace[m.group(2)], m.group(3))
         return key
 
     def watch(self, shell) -> None:
@@ -98,6 +112,14 @@ def dataframes_in(namespace: dict) -> list[str]:
 
 def frame_columns(frame) -> list:
     return list(frame.columns)
+
+
+def join_identity(query_name: str, hit) -> str:
+    """What makes two runs of an action the same join: the query frame and its columns, the
+    lake table and its columns (one line: it goes into the cell's mark)."""
+    q = ",".join(map(str, getattr(hit, "query_columns", ()) or ()))
+    lake = ",".join(map(str, getattr(hit, "columns", ()) or ()))
+    return " ".join(f"{query_name}.{q} -> {hit.table}.{lake}".split())
 
 
 def unique_name(namespace: dict, wanted: str, overwrite: bool = False, mine=None) -> str:

@@ -43,8 +43,8 @@ from ..formats import percent
 from ..frames import check_identifier, is_spark_frame
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, read_search_line, search_magic, union_magic
-from .session import (SESSION, NoIndexOpenError, Session, is_dataframe, mark_cell,
-                      unique_name)
+from .session import (SESSION, NoIndexOpenError, Session, is_dataframe, join_identity,
+                      mark_cell, unique_name)
 from .tasks import BackgroundTask
 from .views import CodePanel, ResultsTable
 
@@ -327,9 +327,9 @@ class DiscoveryWidget(W.VBox):
         return unique_name(ns, wanted,
                            mine=lambda n: self.session.owns(f"{kind}:{n}", ns.get(n)))
 
-    def _bind(self, name: str, value, kind: str) -> None:
+    def _bind(self, name: str, value, kind: str, of: str | None = None) -> None:
         self.namespace[name] = value
-        self.session.note(f"{kind}:{name}", value)
+        self.session.note(f"{kind}:{name}", value, of)
         self._own_values[f"{kind}:{name}"] = value
         if name not in self.bound:
             self.bound.append(name)
@@ -945,7 +945,8 @@ class DiscoveryWidget(W.VBox):
 
         def done(out):
             self._busy(False)
-            self.show_action_result(out[0], variable=variable, code=out[1], action=name)
+            self.show_action_result(out[0], variable=variable, code=out[1], action=name,
+                                    of=join_identity(qname, hit))
 
         def error(e):
             self._on_task_error(e)
@@ -954,25 +955,37 @@ class DiscoveryWidget(W.VBox):
         return self._run("action", work, done, error)
 
     def _action_variable(self, qname: str, hit, action) -> str:
-        """The action's stable variable, ``<query>_<table>[_<suffix>]``."""
+        """The action's stable variable, ``<query>_<table>[_<suffix>]``: taken back when
+        it holds this very join (a re-run updates it and its cell); when it holds the
+        action on another column of the table, ``<query>_<table>_<lake column>[_<suffix>]``
+        (a second join never replaces the first)."""
         from ..join.plan import default_variable
-        return self._own_variable(default_variable(qname, hit.table, action.suffix),
-                                  action.name)
+        ns, kind, of = self.namespace, action.name, join_identity(qname, hit)
+
+        def mine(n):
+            key = f"{kind}:{n}"
+            return self.session.owns(key, ns.get(n)) and not self.session.holds_other(key, of)
+        wanted = default_variable(qname, hit.table, action.suffix)
+        if (wanted in ns and not mine(wanted)
+                and self.session.owns(f"{kind}:{wanted}", ns.get(wanted))):
+            column = "_".join(map(str, getattr(hit, "columns", ()) or ()))
+            wanted = default_variable(qname, hit.table, action.suffix, column=column)
+        return unique_name(ns, wanted, mine=mine)
 
     def show_action_result(self, result, variable: str = "joined", code: str | None = None,
-                           action: str | None = None):
+                           action: str | None = None, of: str | None = None):
         """Show an ActionResult in its tab; bind its joined frame and write its code into
-        the action's cell if asked."""
+        the action's cell if asked (``of``: the join it is, :func:`join_identity`)."""
         tab = self.actions.shown.get(action) if action else None
         self.last_action_result = result
         joined = result.joined
         bound = None
         key = f"{action or 'action'}:{variable}"
         if code and tab is not None:          # the mark that makes it the widget's own cell
-            code = mark_cell(code, key)
+            code = mark_cell(code, key, of)
         message = result.title + ("" if result.ok else ": nothing usable found")
         if joined is not None and self.auto_bind.value:
-            self._bind(variable, joined, action or "action")
+            self._bind(variable, joined, action or "action", of)
             bound = variable
             message = f"{result.title}: bound to {variable} ({_shape_text(joined)})."
             self.refresh_frames()
@@ -1093,10 +1106,24 @@ def _program_html(hit) -> str:
             f"{percent(float(d.get('coverage', 0)))} of the query rows (learned on the "
             f"index's normalized values, case folded; Find transformation learns it on the "
             f"values as written)"
-            + (f"; the lake column's values look like <code>"
-               f"{html.escape(str(d['lake_pattern']))}</code> (a: a run of letters, 9: of "
-               f"digits; constants and separators as written)" if d.get("lake_pattern")
-               else "") + "</div>")
+            + _pattern_html(d) + "</div>")
+
+
+def _pattern_html(d: dict) -> str:
+    """The lake column's most common value shape (search/segments.py::value_shape), as
+    code, with what its letters mean."""
+    pattern = d.get("lake_pattern")
+    if not pattern:
+        return ""
+    share = d.get("lake_pattern_share")
+    of = f" ({percent(float(share))} of them)" if share else ""
+    return (f"; the lake column's most common value shape is "
+            f"<code class='lakejoin-pattern'>{html.escape(str(pattern))}</code>{of}: in a "
+            f"shape, <code class='lakejoin-pattern'>a</code> is a run of letters, "
+            f"<code class='lakejoin-pattern'>9</code> a run of digits, and everything else "
+            f"(hyphens, underscores, dots, a constant part) is as written, so "
+            f"<code class='lakejoin-pattern'>argon2-cffi</code> has the shape "
+            f"<code class='lakejoin-pattern'>a9-a</code>")
 
 
 def _sample(values, n: int = 25) -> str:

@@ -678,6 +678,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
     cols = load(index).columns
     row = cols[cols["column_id"] == X]
     pattern = str(row["pattern"].iloc[0]) if len(row) else ""
+    share = float(row["pattern_share"].iloc[0]) if len(row) else 0.0
     direction = "query -> lake" if forward else "lake -> query"
     return Candidate(
         column_ids=(X,), score=weighted, overlap=int(len(joined)), exact=True,
@@ -688,6 +689,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
                  "joined_rows_after": fan_out[2], "query_ratio": merged,
                  "joined_rows": int(weights[joined].sum()), "query_rows": int(weights.sum()),
                  "retrieval_score": float(score), "lake_pattern": pattern,
+                 "lake_pattern_share": share,
                  "matched_tokens": sorted(tokens[i] for i in joined)})
 
 
