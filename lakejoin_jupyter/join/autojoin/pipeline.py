@@ -604,7 +604,7 @@ def _direction(found: list, prefer: str | None = None):
     verified on the whole lake column, where the fraction here may be of a few of its
     rows), then to the smaller program."""
     def preferred(r) -> bool:
-        return r[0].source == prefer
+        return prefer is not None and r[0].source == prefer
 
     if len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows for r in found):
         return max(found, key=lambda r: (r[0].best.coverage, preferred(r), _joined_fraction(r),
