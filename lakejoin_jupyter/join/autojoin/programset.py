@@ -55,6 +55,8 @@ class SetSettings:
     rejoin_sets: int = 8           # example sets learned from unjoined source rows' pairs to
                                    # keys already joined (N:1), per round (deviation 33)
     max_replacements: int = 2      # times the set may be replaced by one such program
+    mixed_sets: int = 4            # example sets of one such pair and the set's own examples
+                                   # (a form for both, deviation 44), per round
 
 
 @dataclass
@@ -201,6 +203,23 @@ def rejoin_groups(groups: list, target_column: str, joined: list, joined_keys: s
     return out
 
 
+def mixed_sets(rejoin: list, current: Scored, learn: LearnSettings) -> list:
+    """Example sets of one pair of an unjoined source row (``rejoin_groups``) and the
+    current set's own examples of other keys: the rows a program of one form misses
+    ("/usr/share/man/man1/x.1.gz" beside ".../de/man1/x.1.gz") taught with the rows it
+    joins, so that one program must fit both forms (deviation 44). Returns (group, examples)
+    pairs, an example standing for its pair (it has ``source_row`` and ``target_row``)."""
+    own = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
+    out = []
+    for group in rejoin:
+        for pair in _distinct_pairs(group.pairs, learn.top_k):
+            others = [ex for ex in own if ex.target_row != pair.target_row
+                      and ex.source_row != pair.source_row][:max(learn.examples_per_set) - 1]
+            if others:
+                out.append((group, [pair] + others))
+    return out
+
+
 def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> list:
     """The residual groups' pairs split by the pattern of their source cell (a deviation):
     rows needing different programs often differ in form ("Iowa" / "New York" -> "IA" /
@@ -309,6 +328,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
         tried = {p for _g, p in branches_of(current.program)}
         drawn = [(rejoin[gi], pairs) for gi, sets in enumerate(example_sets(rejoin, learn))
                  for pairs in sets][:ss.rejoin_sets]
+        if rejoin:      # ... with the set's own examples: one form for both (deviation 44)
+            drawn += mixed_sets(rejoin, current, learn)[:ss.mixed_sets]
         if rejoin:      # ... and within one last word of the source cell (deviation 38)
             by_word = pattern_groups(rejoin, cells, "last word")
             rounds = example_sets(by_word, learn)
