@@ -41,6 +41,7 @@ from .pairs import ColumnValues, PairGroup, find_pair_group
 
 
 WORD_GUARD_SUPPORT = 2   # rows a "last word" guard's word must be wanted by (not one row's value)
+N1_MIXED = 2       # rows per joined key from which a set is N:1 for mixed example sets
 EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
 
 
@@ -218,12 +219,15 @@ def mixed_sets(rejoin: list, current: Scored, keys: set, tcells: list,
     ("/usr/share/man/man1/x.1.gz" beside ".../de/man1/x.1.gz") taught with the rows it
     joins, so that one program must fit both forms (deviation 44). Returns (group, examples)
     pairs, an example standing for its pair (it has ``source_row`` and ``target_row``).
-    Only pairs onto a key the set joins through 2+ rows (an N:1 join: in a 1:1 join a
-    second row onto a joined key is more likely chance); their programs may only replace
-    the set, keeping every joined row's key."""
+    Only where the set joins ``N1_MIXED`` rows per key or more (an N:1 join: in a join
+    mostly 1:1 a second row onto a joined key is more likely chance), for pairs onto a key
+    it joins through 2+ rows; their programs may only replace the set, keeping every
+    joined row's key."""
     own = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
     many = Counter(o for o in current.outputs if o is not None and o in keys)
     out = []
+    if sum(many.values()) < N1_MIXED * len(many):
+        return out
     for group in rejoin:
         for pair in _distinct_pairs(group.pairs, learn.top_k):
             if many[tcells[pair.target_row]] < 2:
