@@ -20,7 +20,8 @@ def test_pages_of_both_depths_join_their_program():
     """Before, the program cut the path at a fixed letter that fits the deeper pages only
     (20 of 24 rows)."""
     pages = _pages()
-    src = pd.DataFrame({"page file": pages, "bytes": [str(1000 + 7 * i) for i in range(len(pages))]})
+    src = pd.DataFrame({"page file": pages,
+                        "bytes": [str(1000 + 7 * i) for i in range(len(pages))]})
     tgt = pd.DataFrame({"program": [f"/usr/bin/{n}" for n in NAMES]})
     aj = autojoin(src, tgt, fuzzy=False)
     assert aj.found
