@@ -110,18 +110,19 @@ made the same way and committed before any learner ran on them, run clean with t
 learner and tuned on since round 21 (bench/results/autojoin_fresh24_cases.md).
 A twenty-seventh, "fresh25" (``FRESH25_CASES``, bench/data/autojoin-fresh25), holds seven cases
 from sources no earlier set's pool held (Debian packages' files: appstream, dmsetup, fakeroot,
-ucf and zutty), made the same way and committed before any learner ran on them, never run and
-never tuned on (bench/results/autojoin_fresh25_cases.md).
+ucf and zutty), made the same way and committed before any learner ran on them, run clean with
+the round-21 learner and tuned on since round 22 (bench/results/autojoin_fresh25_cases.md).
 A twenty-eighth, "fresh26" (``FRESH26_CASES``, bench/data/autojoin-fresh26), holds seven cases
 from sources no earlier set's pool held (pip packages of the venv and the standard library's
 modules n to z: anywidget, jupyter_builder, rpds-py, numbers, pkgutil, tomllib and trace), made
-the same way and committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh26_cases.md).
+the same way and committed before any learner ran on them, run clean with the round-21 learner
+and tuned on since round 22 (bench/results/autojoin_fresh26_cases.md).
 A twenty-ninth, "fresh27" (``FRESH27_CASES``, bench/data/autojoin-fresh27), holds eight cases
 from the shared lake's tables that no earlier set used (most-common-name, college-majors,
 gop-delegate-benchmarks-2024's previous targets, impeachment-polls, mlb-allstar-teams,
 murder_2016, nba-raptor and next-bechdel), made the same way and committed before any learner
-ran on them, never run and never tuned on (bench/results/autojoin_fresh27_cases.md).
+ran on them, run clean with the round-21 learner and tuned on since round 22
+(bench/results/autojoin_fresh27_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -511,9 +512,9 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh27", "fresh27 validation (never tuned on)"),
-    ("fresh26", "fresh26 validation (never tuned on)"),
-    ("fresh25", "fresh25 validation (never tuned on)"),
+    ("fresh27", "fresh27 (clean for round 21; tuned on since round 22)"),
+    ("fresh26", "fresh26 (clean for round 21; tuned on since round 22)"),
+    ("fresh25", "fresh25 (clean for round 21; tuned on since round 22)"),
     ("fresh24", "fresh24 (clean for round 20; tuned on since round 21)"),
     ("fresh23", "fresh23 (clean for round 20; tuned on since round 21)"),
     ("fresh22", "fresh22 (clean for round 19; tuned on since round 20)"),

@@ -24,6 +24,8 @@ character q-gram or of a rare token bag, the share whose matched row holds the d
 holding it).
 Evidence of a value several rows hold (N:1) checks only keys the program joins through more
 than one row, not a row it joins 1:1 (deviation 39).
+An unjoined row's pair is also taught with the set's own examples of other keys, so that
+one program fits both forms (two folder depths of a path; deviation 44).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
@@ -39,6 +41,7 @@ from .pairs import ColumnValues, PairGroup, find_pair_group
 
 
 WORD_GUARD_SUPPORT = 2   # rows a "last word" guard's word must be wanted by (not one row's value)
+N1_MIXED = 2       # rows per joined key from which a set is N:1 for mixed example sets
 EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
 
 
@@ -55,6 +58,8 @@ class SetSettings:
     rejoin_sets: int = 8           # example sets learned from unjoined source rows' pairs to
                                    # keys already joined (N:1), per round (deviation 33)
     max_replacements: int = 2      # times the set may be replaced by one such program
+    mixed_sets: int = 4            # example sets of one such pair and the set's own examples
+                                   # (a form for both, deviation 44), per round
 
 
 @dataclass
@@ -201,6 +206,39 @@ def rejoin_groups(groups: list, target_column: str, joined: list, joined_keys: s
     return out
 
 
+def _keeps_keys(current: Scored, new: Scored, keys: set) -> bool:
+    """Every source row ``current`` joins keeps its key under ``new``."""
+    return all(n == o for o, n in zip(current.outputs, new.outputs)
+               if o is not None and o in keys)
+
+
+def mixed_sets(rejoin: list, current: Scored, keys: set, tcells: list,
+               learn: LearnSettings) -> list:
+    """Example sets of one pair of an unjoined source row (``rejoin_groups``) and the
+    current set's own examples of other keys: the rows a program of one form misses
+    ("/usr/share/man/man1/x.1.gz" beside ".../de/man1/x.1.gz") taught with the rows it
+    joins, so that one program must fit both forms (deviation 44). Returns (group, examples)
+    pairs, an example standing for its pair (it has ``source_row`` and ``target_row``).
+    Only where the set joins ``N1_MIXED`` rows per key or more (an N:1 join: in a join
+    mostly 1:1 a second row onto a joined key is more likely chance), for pairs onto a key
+    it joins through 2+ rows; their programs may only replace the set, keeping every
+    joined row's key."""
+    own = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
+    many = Counter(o for o in current.outputs if o is not None and o in keys)
+    out = []
+    if sum(many.values()) < N1_MIXED * len(many):
+        return out
+    for group in rejoin:
+        for pair in _distinct_pairs(group.pairs, learn.top_k):
+            if many[tcells[pair.target_row]] < 2:
+                continue
+            others = [ex for ex in own if ex.target_row != pair.target_row
+                      and ex.source_row != pair.source_row][:max(learn.examples_per_set) - 1]
+            if others:
+                out.append((group, [pair] + others))
+    return out
+
+
 def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> list:
     """The residual groups' pairs split by the pattern of their source cell (a deviation):
     rows needing different programs often differ in form ("Iowa" / "New York" -> "IA" /
@@ -307,8 +345,11 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
         if not branching and not rejoin:
             break
         tried = {p for _g, p in branches_of(current.program)}
+        mixed: list = []
         drawn = [(rejoin[gi], pairs) for gi, sets in enumerate(example_sets(rejoin, learn))
                  for pairs in sets][:ss.rejoin_sets]
+        if rejoin:      # ... with the set's own examples: one form for both (deviation 44)
+            mixed = mixed_sets(rejoin, current, keys, tcells, learn)[:ss.mixed_sets]
         if rejoin:      # ... and within one last word of the source cell (deviation 38)
             by_word = pattern_groups(rejoin, cells, "last word")
             rounds = example_sets(by_word, learn)
@@ -326,7 +367,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             rounds = example_sets(by_pattern, learn)
             drawn += [(by_pattern[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
                       for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
-        for group, pairs in drawn:
+        only_replace: set = set()     # learned from a mixed set (deviation 44)
+        for n_drawn, (group, pairs) in enumerate(drawn + mixed):
             examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
                                 p.target_row) for p in pairs]
             taught = {p.source_row for p in pairs}
@@ -337,6 +379,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             if program is not None and program not in tried:
                 tried.add(program)
                 learned.add(program)
+                if n_drawn >= len(drawn):
+                    only_replace.add(program)
                 news.append((program, examples))
         best_option, best_gain = None, 0
         widest, widest_rows = None, 0    # same keys through more rows (N:1, deviation 38)
@@ -345,6 +389,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             taught = {ex.output for ex in examples}
             taught_rows = {ex.source_row for ex in examples}
             if program in learned and _replaces(current, new, keys) \
+                    and (program not in only_replace or _keeps_keys(current, new, keys)) \
                     and (accept is None or accept(program, examples, new)):
                 # one program joining every key the set joins, through more source rows
                 # (deviation 33): MaxByCoverage with deviation 27's tie rule
@@ -352,6 +397,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                         best_option.coverage, best_option.joined_rows,
                         -best_option.program.size):
                     best_option, best_gain = new, new.coverage - current.coverage
+            if program in only_replace:
+                continue
             for option in combine(current, new, keys, cells, n_src):
                 gain = option.coverage - current.coverage
                 rows = _widens(current.outputs, option.outputs, keys, taught_rows, partners,
