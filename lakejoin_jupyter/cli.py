@@ -388,13 +388,16 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
 def _typed_query(info):
     """A query file as pandas reads it, so that the joined and stacked output keeps its
     column types: Parquet (a file or a folder) with the file's types (:func:`_pandas_query`),
-    CSV and TSV as ``pd.read_csv`` infers them (``frames.typed_as_read_csv``), each read by the
-    index's reader (encodings, lines above the header, repeated names); JSON lines as text,
-    as the index reads them."""
+    CSV and TSV as ``pd.read_csv`` infers them (``frames.typed_as_read_csv``), JSON lines as
+    ``pd.read_json(path, lines=True)`` types them (``lake.read.read_jsonl_typed``), each read
+    by the index's reader (encodings, lines above the header, repeated names)."""
     from .lake.read import read_table
     if info.format == "parquet":
         from .lake.read import read_parquet_typed
         return _pandas_query(read_parquet_typed(info))
+    if info.format == "jsonl":
+        from .lake.read import read_jsonl_typed
+        return read_jsonl_typed(info)
     from .frames import typed_as_read_csv
     text = read_table(info)
     return typed_as_read_csv(text) if info.format in ("csv", "tsv") else text
@@ -423,6 +426,12 @@ def _lake_query_frame(engine, name: str):
     if table.format in ("csv", "tsv"):
         from .frames import typed_as_read_csv
         return typed_as_read_csv(engine.table(name))
+    if table.format == "jsonl":
+        from .lake.read import TableInfo, read_jsonl_typed
+        engine.check_present()
+        frame = read_jsonl_typed(TableInfo.from_json(table.info))
+        frame.attrs["lakejoin_table"] = table.name
+        return frame
     if table.format != "parquet":
         return engine.table(name)
     frame = _pandas_query(engine.table(name, types="arrow"))

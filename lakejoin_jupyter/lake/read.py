@@ -591,6 +591,34 @@ def read_parquet_typed(info: TableInfo):
     return pa.table(_parquet_columns(info, typed=True), names=list(info.columns))
 
 
+def read_jsonl_typed(info: TableInfo) -> pd.DataFrame:
+    """A JSON-lines table the build has sniffed as ``pd.read_json(path, lines=True)`` types
+    its columns (int64, float64, bool, datetimes by pandas' own inference), by pandas on the
+    lines the index read (decoded as it decodes them, lines that are not objects left out),
+    named as the index names its columns. Columns of JSON objects or lists keep the text the
+    index read (their keys are that text); a file pandas cannot read (an integer beyond
+    64 bits, say) keeps every column's text."""
+    import warnings
+    text_frame = read_table(info)
+    decoded, _ = decode(info.uri, _open_bytes(info.uri))
+    lines = [s for s in decoded.splitlines() if s.strip() and _json_object(s)[0] is not None]
+    try:
+        with warnings.catch_warnings():        # pandas' own deprecation notes, not the user's
+            warnings.simplefilter("ignore", FutureWarning)
+            typed = pd.read_json(io.StringIO("\n".join(lines)), lines=True)
+    except ValueError:
+        return text_frame
+    if typed.shape != text_frame.shape:
+        return text_frame
+    out = text_frame.copy()
+    for j in range(typed.shape[1]):
+        col = typed.iloc[:, j]
+        if col.dtype == object and col.map(lambda v: isinstance(v, (dict, list))).any():
+            continue
+        out.isetitem(j, col.set_axis(out.index))
+    return out
+
+
 def _jsonl_columns(info: TableInfo, lists: bool = False) -> list:
     import pyarrow as pa
     raw = _open_bytes(info.uri)
