@@ -239,3 +239,26 @@ def test_json_lines_query_joined_has_read_json_types(json_lake, tmp_path, capsys
     pd.testing.assert_frame_equal(got[list(want.columns)], want)
     assert got["tags"].tolist() == ['["a", "b"]', None, '["c"]']
     assert got["section"].tolist() == ["s3", "s3", None]
+
+
+def test_nullable_parquet_query_keeps_pandas_dtypes(typed_lake, tmp_path, capsys):
+    """A Parquet query written from pandas' nullable dtypes (Int64, boolean, string, with
+    missing values) joined into Parquet: its columns come back as ``pd.read_parquet`` gives
+    the query file (the file's pandas metadata applied), not as float64 and object."""
+    index, _, info, qdir = typed_lake
+    query = pd.DataFrame({
+        "package": pd.array(["pkg03", "pkg07", None, "nosuch"], dtype="string"),
+        "qty": pd.array([4, None, 2, 9], dtype="Int64"),
+        "rush": pd.array([True, None, False, True], dtype="boolean"),
+        "count": [1, 2, 3, 4]})
+    source = tmp_path / "nullable.parquet"
+    query.to_parquet(source, index=False)
+    want = pd.read_parquet(source)
+    assert want.dtypes["qty"] == "Int64" and want.dtypes["rush"] == "boolean"
+    out = tmp_path / "joined.parquet"
+    assert cli(["join", index, "-t", str(source), "-c", "package", "--hit", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_parquet(out)
+    pd.testing.assert_frame_equal(got[list(want.columns)], want)
+    assert got["section"].tolist()[:2] == ["s3", "s3"]
