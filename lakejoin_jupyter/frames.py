@@ -76,7 +76,8 @@ def typed_as_read_csv(frame: pd.DataFrame) -> pd.DataFrame:
 
 def stacked_as_query(stacked: pd.DataFrame, query: pd.DataFrame) -> pd.DataFrame:
     """``stacked`` (``query``'s rows with other rows under them, its columns first) with each
-    numeric or boolean query column of the query's dtype when every stacked value fits it:
+    numeric, boolean or ``string`` query column of the query's dtype when every stacked value
+    fits it (a ``string`` column's are all text):
     an integer column whose values are all whole numbers keeps its integer dtype (its
     nullable one, e.g. Int64, when values are missing), a float column its float dtype, a
     boolean column whose values are all booleans bool (``boolean`` when values are missing);
@@ -91,7 +92,10 @@ def stacked_as_query(stacked: pd.DataFrame, query: pd.DataFrame) -> pd.DataFrame
             continue
         missing = bool(col.isna().any())
         target = None
-        if pd.api.types.is_bool_dtype(want):
+        if isinstance(want, pd.StringDtype):
+            if col.dropna().map(lambda v: isinstance(v, str)).all():
+                target = want
+        elif pd.api.types.is_bool_dtype(want):
             if col.dropna().map(lambda v: isinstance(v, (bool, np.bool_))).all():
                 target = "boolean" if missing else want
         elif pd.api.types.is_integer_dtype(want) and pd.api.types.is_numeric_dtype(col) \

@@ -263,3 +263,26 @@ def test_nullable_parquet_query_keeps_pandas_dtypes(typed_lake, tmp_path, capsys
     got = pd.read_parquet(out)
     pd.testing.assert_frame_equal(got[list(want.columns)], want)
     assert got["section"].tolist()[:2] == ["s3", "s3"]
+
+
+def test_union_stack_of_a_nullable_parquet_query_keeps_its_dtypes(typed_lake, tmp_path,
+                                                                  capsys):
+    """`lakejoin union --stack` of a Parquet query of nullable dtypes: the stacked columns
+    keep them (string for the package names, Int64 and boolean for the columns null in the
+    added rows), as pd.read_parquet gives the query."""
+    index, daily, _, qdir = typed_lake
+    query = pd.DataFrame({
+        "package": pd.array(["pkg03", "pkg07", None, "nosuch"], dtype="string"),
+        "qty": pd.array([4, None, 2, 9], dtype="Int64"),
+        "rush": pd.array([True, None, False, True], dtype="boolean")})
+    source = tmp_path / "nullable.parquet"
+    query.to_parquet(source, index=False)
+    out = tmp_path / "stacked.parquet"
+    assert cli(["union", index, "-t", str(source), "-c", "package", "--stack", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_parquet(out)
+    want = pd.read_parquet(source)
+    assert len(got) > len(want)
+    assert got[list(want.columns)].dtypes.to_dict() == want.dtypes.to_dict()
+    pd.testing.assert_frame_equal(got[list(want.columns)].iloc[:len(want)], want)

@@ -14,8 +14,8 @@ tables are merged on them, and the temporary columns are dropped:
 * ``aggregate`` reduces the other table to one row per key first (latest by a date or
   year, first, mean or sum of its numeric columns, or the count alone), with its row count;
 * the other table's columns that clash with the query's are renamed (``plan.renamed``);
-* a union's numeric and boolean query columns keep the query's dtype when every stacked
-  value fits it, nullable when values are missing (``frames.stacked_as_query``);
+* a union's numeric, boolean and string query columns keep the query's dtype when every
+  stacked value fits it, nullable when values are missing (``frames.stacked_as_query``);
 * a Parquet lake table keeps its column types (its text and program keys read the text the
   index read, ``keys.lake_text``); a left join's unmatched rows hold None in object columns;
 * a list column of the lake table that a key reads gives one row per element first
