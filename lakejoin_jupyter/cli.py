@@ -388,28 +388,41 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
 def _typed_query(info):
     """A query file as pandas reads it, so that the joined and stacked output keeps its
     column types: Parquet (a file or a folder) with the file's types (:func:`_pandas_query`),
-    CSV and TSV as ``pd.read_csv`` infers them (``frames.typed_as_read_csv``), each read by the
-    index's reader (encodings, lines above the header, repeated names); JSON lines as text,
-    as the index reads them."""
+    CSV and TSV as ``pd.read_csv`` infers them (``frames.typed_as_read_csv``), JSON lines as
+    ``pd.read_json(path, lines=True)`` types them (``lake.read.read_jsonl_typed``), each read
+    by the index's reader (encodings, lines above the header, repeated names)."""
     from .lake.read import read_table
     if info.format == "parquet":
-        from .lake.read import read_parquet_typed
-        return _pandas_query(read_parquet_typed(info))
+        from .lake.read import parquet_pandas_dtypes, read_parquet_typed
+        return _pandas_query(read_parquet_typed(info), parquet_pandas_dtypes(info))
+    if info.format == "jsonl":
+        from .lake.read import read_jsonl_typed
+        return read_jsonl_typed(info)
     from .frames import typed_as_read_csv
     text = read_table(info)
     return typed_as_read_csv(text) if info.format in ("csv", "tsv") else text
 
 
-def _pandas_query(arrow):
+def _pandas_query(arrow, dtypes=()):
     """A Parquet query (an Arrow table) as ``pd.read_parquet`` gives its columns: integers as
     int64 (float64 with nulls), booleans as bool, floats, strings, Decimal, dates and
-    timestamps as pyarrow converts them; the columns a key reads as text (structs, nested
-    lists, binary, times) and list columns as ``engine.table(name, types=True)`` has them."""
+    timestamps as pyarrow converts them, and a column the file's pandas metadata records as
+    a nullable dtype (``dtypes``, by position: ``Int64``, ``boolean``, ``string``) as that
+    dtype; the columns a key reads as text (structs, nested lists, binary, times) and list
+    columns as ``engine.table(name, types=True)`` has them."""
+    import pandas as pd
     import pyarrow as pa
 
     from .index.tables import typed_frame
     frame = typed_frame(arrow)
     for j, col in enumerate(arrow.columns):
+        dtype = dtypes[j] if j < len(dtypes) else None
+        if dtype is not None:
+            try:
+                frame.isetitem(j, pd.Series(dtype.__from_arrow__(col), index=frame.index))
+                continue
+            except (TypeError, ValueError, pa.ArrowException):
+                pass                    # not the type the metadata says: as pyarrow gives it
         if pa.types.is_integer(col.type) or pa.types.is_boolean(col.type):
             frame.isetitem(j, col.to_pandas().set_axis(frame.index))
     return frame
@@ -423,9 +436,17 @@ def _lake_query_frame(engine, name: str):
     if table.format in ("csv", "tsv"):
         from .frames import typed_as_read_csv
         return typed_as_read_csv(engine.table(name))
+    if table.format == "jsonl":
+        from .lake.read import TableInfo, read_jsonl_typed
+        engine.check_present()
+        frame = read_jsonl_typed(TableInfo.from_json(table.info))
+        frame.attrs["lakejoin_table"] = table.name
+        return frame
     if table.format != "parquet":
         return engine.table(name)
-    frame = _pandas_query(engine.table(name, types="arrow"))
+    from .lake.read import TableInfo, parquet_pandas_dtypes
+    frame = _pandas_query(engine.table(name, types="arrow"),
+                          parquet_pandas_dtypes(TableInfo.from_json(table.info)))
     frame.attrs["lakejoin_table"] = table.name
     return frame
 

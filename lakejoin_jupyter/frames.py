@@ -1,5 +1,5 @@
 """What kind of DataFrame an object is, answered in one place for every layer; a text frame
-typed as pandas types a CSV file."""
+typed as pandas types a CSV file; a stacked frame's columns given the query's dtypes."""
 from __future__ import annotations
 
 import keyword
@@ -72,3 +72,50 @@ def typed_as_read_csv(frame: pd.DataFrame) -> pd.DataFrame:
     for k, i in enumerate(pos):
         out.isetitem(i, typed[k].set_axis(frame.index))
     return out
+
+
+def stacked_as_query(stacked: pd.DataFrame, query: pd.DataFrame) -> pd.DataFrame:
+    """``stacked`` (``query``'s rows with other rows under them, its columns first) with each
+    numeric, boolean or ``string`` query column of the query's dtype when every stacked value
+    fits it (a ``string`` column's are all text):
+    an integer column whose values are all whole numbers keeps its integer dtype (its
+    nullable one, e.g. Int64, when values are missing), a float column its float dtype, a
+    boolean column whose values are all booleans bool (``boolean`` when values are missing);
+    a column whose values do not fit (a rating of 4.5 under integers, text) is left as
+    ``pd.concat`` makes it. So a stacked column's dtype depends on the query, not on which
+    table is stacked."""
+    import numpy as np
+    out = None
+    for j, want in enumerate(query.dtypes):
+        col = stacked.iloc[:, j]
+        if col.dtype == want:
+            continue
+        missing = bool(col.isna().any())
+        target = None
+        if isinstance(want, pd.StringDtype):
+            if col.dropna().map(lambda v: isinstance(v, str)).all():
+                target = want
+        elif pd.api.types.is_bool_dtype(want):
+            if col.dropna().map(lambda v: isinstance(v, (bool, np.bool_))).all():
+                target = "boolean" if missing else want
+        elif pd.api.types.is_integer_dtype(want) and pd.api.types.is_numeric_dtype(col) \
+                and not pd.api.types.is_bool_dtype(col):
+            nullable = want if isinstance(want, pd.api.extensions.ExtensionDtype) else \
+                pd.api.types.pandas_dtype(str(want).capitalize().replace("Ui", "UI"))
+            target = nullable if missing else want
+        elif pd.api.types.is_float_dtype(want) and pd.api.types.is_numeric_dtype(col) \
+                and not pd.api.types.is_bool_dtype(col):
+            target = want
+        if target is None:
+            continue
+        try:
+            typed = col.astype(target)
+            if pd.api.types.is_integer_dtype(target) and not missing and \
+                    not (typed.astype("float64") == col.astype("float64")).all():
+                continue                # a numpy cast truncates: 4.5 is no integer
+        except (TypeError, ValueError, OverflowError):
+            continue                    # not whole numbers, or out of range
+        if out is None:
+            out = stacked.copy()
+        out.isetitem(j, typed)
+    return stacked if out is None else out

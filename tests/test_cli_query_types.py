@@ -1,7 +1,8 @@
 """The command line reads a query file as pandas does: `lakejoin join` (one column, an
 aggregate, a composite key) and `lakejoin union --stack` write a Parquet query's own columns
-with the file's types, next to the lake's typed columns, and a CSV query's with the types
-`pd.read_csv` gives them; a lake table named as the query is read the same way."""
+with the file's types, next to the lake's typed columns, a CSV query's with the types
+`pd.read_csv` gives them and a JSON-lines query's with those of `pd.read_json(lines=True)`;
+a lake table named as the query is read the same way."""
 from __future__ import annotations
 
 import datetime as dt
@@ -183,4 +184,105 @@ def test_union_stack_of_text_dates_under_parquet_dates_is_written(typed_lake, tm
             assert "lakejoin: warning: `day` mix kinds of values" in capsys.readouterr().err
     got = pd.read_parquet(out)
     assert got["day"].map(type).eq(str).all()
-    pd.testing.assert_frame_equal(got, pd.read_csv(as_csv, dtype={"day": str}))
+    # qty, null in the added rows, is Int64 (frames.stacked_as_query): the .csv read so
+    pd.testing.assert_frame_equal(got, pd.read_csv(as_csv, dtype={"day": str, "qty": "Int64"}))
+
+
+JSON_QUERY = "\n".join([
+    '{"package": "pkg03", "qty": 4, "price": 1.5, "rush": true, "shipped_at": "2026-01-02", '
+    '"tags": ["a", "b"], "gift": null}',
+    '{"package": "pkg07", "qty": 2, "price": 3, "rush": false, "shipped_at": "2026-01-05", '
+    '"tags": null, "gift": true}',
+    'not an object',
+    '{"package": "nosuch", "qty": 9, "price": 0.25, "rush": false, '
+    '"shipped_at": "2026-01-09", "tags": ["c"], "gift": false, "note": "late"}',
+]) + "\n"
+
+
+@pytest.fixture(scope="module")
+def json_lake(spark, tmp_path_factory):
+    """A lake of a JSON-lines table of orders and a CSV table of packages, indexed, and a
+    JSON-lines query file outside the lake (one line not an object)."""
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    info = pd.DataFrame({"package": PACKAGES, "section": [f"s{i % 4}" for i in range(30)],
+                         "size": [100 + 7 * i for i in range(30)]})
+    root = write_lake(tmp_path_factory.mktemp("jlake") / "lake",
+                      {"orders.jsonl": JSON_QUERY, "info.csv": info})
+    out = tmp_path_factory.mktemp("jindex") / "j.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    query = tmp_path_factory.mktemp("jq") / "q.jsonl"
+    query.write_text(JSON_QUERY, encoding="utf-8")
+    return str(out), root, query
+
+
+def _read_json_lines(path) -> pd.DataFrame:
+    import io
+    lines = [s for s in path.read_text().splitlines() if s.startswith("{")]
+    return pd.read_json(io.StringIO("\n".join(lines)), lines=True)
+
+
+@pytest.mark.parametrize("given", ["file", "lake table"])
+def test_json_lines_query_joined_has_read_json_types(json_lake, tmp_path, capsys, given):
+    """A JSON-lines query (a file, or a lake table named as the query) joined into Parquet:
+    its scalar columns read back with the types and values ``pd.read_json(path,
+    lines=True)`` gives them (int64, float64, bool, a date-named column as datetimes, a
+    boolean with a null as pandas has it), not as text; a list column stays its JSON text."""
+    index, root, query = json_lake
+    out = tmp_path / "joined.parquet"
+    table = str(query) if given == "file" else "orders"
+    assert cli(["join", index, "-t", table, "-c", "package", "--hit", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_parquet(out)
+    want = _read_json_lines(root / "orders.jsonl").drop(columns=["tags"])
+    want["note"] = want["note"].where(want["note"].notna(), None)   # Parquet's null text
+    pd.testing.assert_frame_equal(got[list(want.columns)], want)
+    assert got["tags"].tolist() == ['["a", "b"]', None, '["c"]']
+    assert got["section"].tolist() == ["s3", "s3", None]
+
+
+def test_nullable_parquet_query_keeps_pandas_dtypes(typed_lake, tmp_path, capsys):
+    """A Parquet query written from pandas' nullable dtypes (Int64, boolean, string, with
+    missing values) joined into Parquet: its columns come back as ``pd.read_parquet`` gives
+    the query file (the file's pandas metadata applied), not as float64 and object."""
+    index, _, info, qdir = typed_lake
+    query = pd.DataFrame({
+        "package": pd.array(["pkg03", "pkg07", None, "nosuch"], dtype="string"),
+        "qty": pd.array([4, None, 2, 9], dtype="Int64"),
+        "rush": pd.array([True, None, False, True], dtype="boolean"),
+        "count": [1, 2, 3, 4]})
+    source = tmp_path / "nullable.parquet"
+    query.to_parquet(source, index=False)
+    want = pd.read_parquet(source)
+    assert want.dtypes["qty"] == "Int64" and want.dtypes["rush"] == "boolean"
+    out = tmp_path / "joined.parquet"
+    assert cli(["join", index, "-t", str(source), "-c", "package", "--hit", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_parquet(out)
+    pd.testing.assert_frame_equal(got[list(want.columns)], want)
+    assert got["section"].tolist()[:2] == ["s3", "s3"]
+
+
+def test_union_stack_of_a_nullable_parquet_query_keeps_its_dtypes(typed_lake, tmp_path,
+                                                                  capsys):
+    """`lakejoin union --stack` of a Parquet query of nullable dtypes: the stacked columns
+    keep them (string for the package names, Int64 and boolean for the columns null in the
+    added rows), as pd.read_parquet gives the query."""
+    index, daily, _, qdir = typed_lake
+    query = pd.DataFrame({
+        "package": pd.array(["pkg03", "pkg07", None, "nosuch"], dtype="string"),
+        "qty": pd.array([4, None, 2, 9], dtype="Int64"),
+        "rush": pd.array([True, None, False, True], dtype="boolean")})
+    source = tmp_path / "nullable.parquet"
+    query.to_parquet(source, index=False)
+    out = tmp_path / "stacked.parquet"
+    assert cli(["union", index, "-t", str(source), "-c", "package", "--stack", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_parquet(out)
+    want = pd.read_parquet(source)
+    assert len(got) > len(want)
+    assert got[list(want.columns)].dtypes.to_dict() == want.dtypes.to_dict()
+    pd.testing.assert_frame_equal(got[list(want.columns)].iloc[:len(want)], want)

@@ -1,7 +1,8 @@
 """Table union search on a lake of package lists: a column of numbers never aligns with a
 text column holding a few bare numbers, of two columns of one table sharing a query
-column's values the one holding more of them is its partner (search/union.py), and the CLI
-stacks what the Python API stacks for the same CSV file."""
+column's values the one holding more of them is its partner (search/union.py), the CLI
+stacks what the Python API stacks for the same CSV file, and a stacked column's dtype is the
+query's whichever table is stacked."""
 from __future__ import annotations
 
 import io
@@ -146,3 +147,66 @@ def test_a_text_frame_typed_as_read_csv_is_pd_read_csv(tmp_path):
     pd.testing.assert_frame_equal(got, want)
     typed = want[["a", "b", "d"]]
     assert typed_as_read_csv(typed) is typed        # typed columns are kept
+
+
+@pytest.fixture(scope="module")
+def ratings_index(spark, tmp_path_factory):
+    """Four tables of (package, rating 1-5) that stack under a CSV query of the same columns:
+    a Parquet table of int64, a CSV one of whole numbers, a CSV one with an empty rating and
+    a Parquet one of nullable Int64 with a null."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(8)
+
+    def table(start, missing=False, dtype="int64"):
+        rating = pd.array(rng.integers(1, 6, 40), dtype="Int64" if missing else dtype)
+        if missing:
+            rating[3] = None
+        return pd.DataFrame({"package": [f"pkg{i:03d}" for i in range(start, start + 40)],
+                             "rating": rating})
+    tables = {"a.parquet": table(0), "b.csv": table(20), "c.csv": table(40, missing=True),
+              "d.parquet": table(60, missing=True, dtype="Int64")}
+    root = write_lake(tmp_path_factory.mktemp("rlake") / "lake", tables)
+    out = tmp_path_factory.mktemp("rindex") / "r.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    query = pd.DataFrame({"package": [f"pkg{i:03d}" for i in range(0, 100, 7)],
+                          "rating": rng.integers(1, 6, 15), "votes": rng.integers(0, 99, 15)})
+    path = tmp_path_factory.mktemp("rq") / "q.csv"
+    query.to_csv(path, index=False)
+    return open_index(out), path
+
+
+@pytest.mark.spark
+def test_a_stacked_column_has_the_query_dtype_whichever_table(ratings_index, tmp_path,
+                                                              capsys):
+    """The query's integer rating stays int64 under a table of whole numbers, Parquet or CSV,
+    and is Int64 under one with a missing rating (the unaligned votes, null in the added
+    rows, is Int64), whichever table is stacked; `lakejoin union --stack` writes the dtypes
+    hit.union and the Union action give in Python."""
+    from lakejoin_jupyter.actions import run_union
+    from lakejoin_jupyter.cli import main as cli
+    engine, path = ratings_index
+    df = pd.read_csv(path)
+    res = engine.search_unionable(df, k=4)
+    assert {h.table for h in res} == {"a", "b", "c", "d"}
+    index = str(engine.index.path)
+    for rank, hit in enumerate(res, 1):
+        assert hit.mapping.get("rating") == "rating", hit.table
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            python = hit.union(df)
+            action = run_union(engine, hit, df).joined
+        missing = python["rating"].isna().any()
+        assert missing == (hit.table in ("c", "d"))
+        assert python.dtypes["rating"] == ("Int64" if missing else "int64"), hit.table
+        assert python.dtypes["votes"] == "Int64"
+        assert action.dtypes.to_dict() == python.dtypes.to_dict()
+        out = tmp_path / f"stacked{rank}.parquet"
+        assert cli(["union", index, "-t", str(path), "--stack", str(rank), "--out",
+                    str(out)]) == 0
+        capsys.readouterr()
+        assert pd.read_parquet(out).dtypes.to_dict() == python.dtypes.to_dict()
+        ns = {"df": df.copy()}
+        exec(hit.code("df", "u"), ns)
+        pd.testing.assert_frame_equal(ns["u"], python)

@@ -444,5 +444,10 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
     lines += [f"{into} = pd.concat([{name}.assign(**{{{plan.source!r}: 'query'}}),",
               f"                {var}.assign(**{{{plan.source!r}: {plan.other.name!r}}})],",
               "               ignore_index=True)",
+              "# each numeric, boolean or string query column keeps the query's dtype when "
+              "every stacked",
+              "# value fits it (nullable, e.g. Int64, when values are missing)",
+              "import lakejoin_jupyter.frames",
+              f"{into} = lakejoin_jupyter.frames.stacked_as_query({into}, {name})",
               into]
     return "\n".join(lines) + "\n"

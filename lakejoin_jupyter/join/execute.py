@@ -14,6 +14,8 @@ tables are merged on them, and the temporary columns are dropped:
 * ``aggregate`` reduces the other table to one row per key first (latest by a date or
   year, first, mean or sum of its numeric columns, or the count alone), with its row count;
 * the other table's columns that clash with the query's are renamed (``plan.renamed``);
+* a union's numeric, boolean and string query columns keep the query's dtype when every
+  stacked value fits it, nullable when values are missing (``frames.stacked_as_query``);
 * a Parquet lake table keeps its column types (its text and program keys read the text the
   index read, ``keys.lake_text``); a left join's unmatched rows hold None in object columns;
 * a list column of the lake table that a key reads gives one row per element first
@@ -30,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import QueryError, a_kind
-from ..frames import is_spark_frame
+from ..frames import is_spark_frame, stacked_as_query
 from ..index.tables import lake_table, spark_quote, spark_table
 from ..spark import ensure_worker_python, key_columns, to_pandas_utc
 from .keys import compute_keys, lake_texts, mapped_keys, numeric_values, order_keys
@@ -293,8 +295,9 @@ def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | Non
         report["duplicates"] = n_table - len(added)
         report["values"] = {a: (int(raw[a].notna().sum()), int(added[a].notna().sum()))
                             for a, _ in plan.alignment}
-    return pd.concat([df.assign(**{plan.source: "query"}),
-                      added.assign(**{plan.source: plan.other.name})], ignore_index=True)
+    return stacked_as_query(pd.concat([df.assign(**{plan.source: "query"}),
+                                       added.assign(**{plan.source: plan.other.name})],
+                                      ignore_index=True), df)
 
 
 def union_spark(df, other, plan):

@@ -591,6 +591,60 @@ def read_parquet_typed(info: TableInfo):
     return pa.table(_parquet_columns(info, typed=True), names=list(info.columns))
 
 
+def parquet_pandas_dtypes(info: TableInfo) -> list:
+    """For each column of a Parquet table (by position, as :func:`read_parquet_typed` gives
+    them), the pandas extension dtype the file's pandas metadata records for it (``Int64``,
+    ``boolean``, ``string``, ``Float64``: what ``pd.read_parquet`` restores), else None; a
+    folder's from its first file, its partition keys None."""
+    import pyarrow.parquet as pq
+    p = Path(info.uri)
+    try:
+        files = _dataset_files(p) if p.is_dir() else [p]
+        schema = pq.read_schema(files[0]) if files else None
+        meta = (schema.pandas_metadata or {}) if schema is not None else {}
+    except (OSError, ValueError, TypeError, IndexError):
+        return [None] * len(info.columns)
+    recorded = {c.get("field_name", c.get("name")): c.get("numpy_type")
+                for c in meta.get("columns", []) if isinstance(c, dict)}
+    out = []
+    for name in [n for n in schema.names if n != "__index_level_0__"] if schema else []:
+        try:
+            dtype = pd.api.types.pandas_dtype(recorded.get(name) or "object")
+        except (TypeError, ValueError):
+            dtype = None
+        out.append(dtype if isinstance(dtype, pd.api.extensions.ExtensionDtype)
+                   and hasattr(dtype, "__from_arrow__") else None)
+    return (out + [None] * len(info.columns))[:len(info.columns)]
+
+
+def read_jsonl_typed(info: TableInfo) -> pd.DataFrame:
+    """A JSON-lines table the build has sniffed as ``pd.read_json(path, lines=True)`` types
+    its columns (int64, float64, bool, datetimes by pandas' own inference), by pandas on the
+    lines the index read (decoded as it decodes them, lines that are not objects left out),
+    named as the index names its columns. Columns of JSON objects or lists keep the text the
+    index read (their keys are that text); a file pandas cannot read (an integer beyond
+    64 bits, say) keeps every column's text."""
+    import warnings
+    text_frame = read_table(info)
+    decoded, _ = decode(info.uri, _open_bytes(info.uri))
+    lines = [s for s in decoded.splitlines() if s.strip() and _json_object(s)[0] is not None]
+    try:
+        with warnings.catch_warnings():        # pandas' own deprecation notes, not the user's
+            warnings.simplefilter("ignore", FutureWarning)
+            typed = pd.read_json(io.StringIO("\n".join(lines)), lines=True)
+    except ValueError:
+        return text_frame
+    if typed.shape != text_frame.shape:
+        return text_frame
+    out = text_frame.copy()
+    for j in range(typed.shape[1]):
+        col = typed.iloc[:, j]
+        if col.dtype == object and col.map(lambda v: isinstance(v, (dict, list))).any():
+            continue
+        out.isetitem(j, col.set_axis(out.index))
+    return out
+
+
 def _jsonl_columns(info: TableInfo, lists: bool = False) -> list:
     import pyarrow as pa
     raw = _open_bytes(info.uri)
