@@ -471,8 +471,13 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
                  or p.target_row in bagged[p.source_row]]
     # a value with no pair at all, read with its punctuation dropped
     paired = bagged.keys() | {p.source_row for p in numbered}
-    pairs.extend(glued_pairs([vid for vid in bare if source.rows[vid] not in paired],
-                             source, target, min_score))
+    still = [vid for vid in bare if source.rows[vid] not in paired]
+    glued = glued_pairs(still, source, target, min_score)
+    pairs.extend(glued)
+    # and then with its separator read as the one the target writes there
+    glued_rows = {p.source_row for p in glued}
+    pairs.extend(swapped_pairs([vid for vid in still if source.rows[vid] not in glued_rows],
+                               source, target, min_score))
     # ties: a bag match (every token of both values) before a gram (a piece), then the
     # longer gram
     pairs.sort(key=lambda p: (-p.score, p not in spread, -len(p.gram), spread.get(p, 0),
@@ -622,6 +627,71 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                 if target.rows[tid] not in seen:
                     seen.add(target.rows[tid])
                     out.append(RowPair(source.rows[vid], target.rows[tid], g, best))
+    return out
+
+
+_SWAPPABLE = re.compile(r"[^\W_]+(?:([^\w\s]|_)[^\W_]+)+")
+
+
+def _whole_part(g: str, text: str, sep: str) -> bool:
+    """Does g occur in ``text`` as one whole part: not next to a letter, a digit or
+    ``sep`` (the separator inside g) on either side ("pt_br" in ".../pt_br/...", not
+    "21/16" in "1/21/16")?"""
+    at = text.find(g)
+    while at >= 0:
+        end = at + len(g)
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == sep)) and \
+                (end == len(text) or not (text[end].isalnum() or text[end] == sep)):
+            return True
+        at = text.find(g, at + 1)
+    return False
+
+
+def swapped_pairs(vids: list, source: ColumnValues, target: ColumnValues,
+                  min_score: float) -> list:
+    """Pairs for the source values ``vids`` that found no other pair, glued or not (not in
+    the thesis): a value of tokens joined by one separator ("pt-br") read with that
+    separator as another that the target writes between two letters or digits ("pt_br")
+    pairs with the target values holding that reading as one whole part (bounded by the
+    value's ends or by other characters than letters, digits and its separator:
+    ".../pt_br/..."), scored 1/(n m), n the source values holding the value so with the
+    source's separator, m the target values; MaxByScore per value (the language's
+    separator swap, deviation 32, then has examples)."""
+    out, seps = [], None
+    for vid in vids:
+        v = source.values[vid]
+        m = _SWAPPABLE.fullmatch(v)
+        if m is None or len(set(_PUNCT.findall(v))) != 1:
+            continue
+        s = m.group(1)
+        if seps is None:
+            seps = set()
+            for t in target.values:
+                for i in range(1, len(t) - 1):
+                    if (not t[i].isalnum() and not t[i].isspace() and t[i - 1].isalnum()
+                            and t[i + 1].isalnum()):
+                        seps.add(t[i])
+        best, found = 0.0, []
+        for c in sorted(seps - {s}):
+            r = v.replace(s, c)
+            rt = [t for t in target.index.values_with(r)
+                  if _whole_part(r, target.values[t], c)]
+            if not rt or len(rt) * min_score > 1.0:
+                continue
+            n = sum(_whole_part(v, source.values[x], s) for x in source.index.values_with(v))
+            score = 1.0 / (n * len(rt))
+            if score > best:
+                best, found = score, [(r, rt)]
+            elif score == best:
+                found.append((r, rt))
+        if best < min_score:
+            continue
+        seen = set()
+        for r, rt in found:
+            for tid in rt:
+                if target.rows[tid] not in seen:
+                    seen.add(target.rows[tid])
+                    out.append(RowPair(source.rows[vid], target.rows[tid], r, best))
     return out
 
 
