@@ -123,6 +123,7 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         text, bounds = (reading(v)[0], reading(v)[2]) if glued else (v, bounds_of(v))
         return any(text.startswith(g, k) and k in bounds and k + len(g) in bounds
                    for k in range(len(text)))
+    glued = set()
     for v in bare:
         if v in labelled:
             continue
@@ -137,6 +138,40 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
             g = ok[0]
             rt = [t for t in tvals if whole(g, t, False)]
             score = 1.0 / (sum(whole(g, x) for x in svals) * len(rt))
+            if score > best:
+                best, rows = score, {T[t] for t in rt}
+            elif score == best:
+                rows |= {T[t] for t in rt}
+        if best >= min_score and rows:
+            out |= {(S[v], r, best) for r in rows}
+            glued.add(v)
+
+    # a value still with no pair, made of letter-or-digit tokens joined by one separator
+    # character, read with that separator as another the target writes between two
+    # letters or digits: it pairs with the target values holding the reading as one whole
+    # part (beside it no letter, digit or that separator), 1/(n m), MaxByScore
+    def part(g, text, sep):
+        return any(text.startswith(g, k)
+                   and (k == 0 or not (text[k - 1].isalnum() or text[k - 1] == sep))
+                   and (k + len(g) == len(text)
+                        or not (text[k + len(g)].isalnum() or text[k + len(g)] == sep))
+                   for k in range(len(text)))
+    seps = {t[i] for t in tvals for i in range(1, len(t) - 1)
+            if not t[i].isalnum() and not t[i].isspace() and t[i - 1].isalnum()
+            and t[i + 1].isalnum()}
+    for v in bare:
+        if v in labelled or v in glued:
+            continue
+        m = re.fullmatch(r"[^\W_]+(?:([^\w\s]|_)[^\W_]+)+", v)
+        if m is None or len(set(re.findall(r"[^\w\s]|_", v))) != 1:
+            continue
+        best, rows = 0.0, set()
+        for c in seps - {m.group(1)}:
+            r = v.replace(m.group(1), c)
+            rt = [t for t in tvals if part(r, t, c)]
+            if not rt:
+                continue
+            score = 1.0 / (sum(part(v, x, m.group(1)) for x in svals) * len(rt))
             if score > best:
                 best, rows = score, {T[t] for t in rt}
             elif score == best:
@@ -222,6 +257,27 @@ digit_cells = st.lists(st.one_of(st.none(), st.text("ab12090/-", min_size=0, max
 @given(digit_cells, digit_cells)
 def test_pairs_with_numbers_match_the_oracle(src, tgt):
     """Digits: token bags by value, years cut to two digits, labelled numbers."""
+    group = find_pair_group(ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt),
+                            min_score=0.0)
+    assert {(p.source_row, p.target_row, p.score) for p in group.pairs} == \
+        oracle_pairs(src, tgt, 0.0)
+
+
+# tokens of two characters joined by one separator ("pt-br"): no 3-gram without a
+# separator; target values join one or two of them with "/" ("x1/pt_br")
+sep_value = st.tuples(st.lists(st.sampled_from(["pt", "br", "en", "x1"]), min_size=1,
+                               max_size=3),
+                      st.sampled_from(["-", "_", ".", "/"])).map(lambda x: x[1].join(x[0]))
+sep_cells = st.lists(st.one_of(st.none(), sep_value), min_size=1, max_size=10)
+sep_targets = st.lists(st.one_of(st.none(), st.lists(sep_value, min_size=1, max_size=2)
+                                 .map("/".join)), min_size=1, max_size=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(sep_cells, sep_targets)
+def test_pairs_with_separators_match_the_oracle(src, tgt):
+    """Separators: a value with no pair read glued, or with its separator as the
+    target's ("a-b" as "a_b")."""
     group = find_pair_group(ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt),
                             min_score=0.0)
     assert {(p.source_row, p.target_row, p.score) for p in group.pairs} == \

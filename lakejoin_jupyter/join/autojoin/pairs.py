@@ -23,7 +23,8 @@ Note:
     a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1);
     beside it, the value keeps its 1-to-1 q-gram matches longer than that key. A value
     with no pair at all is read with its punctuation dropped and pairs on whole tokens
-    across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``).
+    across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``);
+    still none: its one separator read as the target's ("pt-br" as "pt_br": ``swapped_pairs``).
 """
 from __future__ import annotations
 
