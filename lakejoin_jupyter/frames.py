@@ -110,9 +110,11 @@ def stacked_as_query(stacked: pd.DataFrame, query: pd.DataFrame) -> pd.DataFrame
             continue
         try:
             typed = col.astype(target)
-            if pd.api.types.is_integer_dtype(target) and not missing and \
-                    not (typed.astype("float64") == col.astype("float64")).all():
-                continue                # a numpy cast truncates: 4.5 is no integer
+            kept = col.notna().to_numpy()
+            if pd.api.types.is_integer_dtype(target) and not (
+                    typed[kept].astype("float64").to_numpy()
+                    == col[kept].astype("float64").to_numpy()).all():
+                continue                # a cast truncates: 4.5 is no integer
         except (TypeError, ValueError, OverflowError):
             continue                    # not whole numbers, or out of range
         if out is None:

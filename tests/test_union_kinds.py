@@ -11,6 +11,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import write_lake
 
@@ -210,3 +212,22 @@ def test_a_stacked_column_has_the_query_dtype_whichever_table(ratings_index, tmp
         ns = {"df": df.copy()}
         exec(hit.code("df", "u"), ns)
         pd.testing.assert_frame_equal(ns["u"], python)
+
+
+@pytest.mark.parametrize("query_dtype", ["Int64", "int64", "float64", "Float64", "boolean", "bool"])
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-5, 5), st.floats(-5, 5, allow_nan=False),
+                          st.booleans()), min_size=1, max_size=8))
+def test_a_stacked_column_never_changes_a_value(query_dtype, values):
+    """``stacked_as_query`` only retypes: every stacked value reads as it did before (a 1.5
+    under a nullable integer query column is never cut to 1), whichever values are missing."""
+    from lakejoin_jupyter.frames import stacked_as_query
+    query = pd.DataFrame({"p": pd.Series([1, 0], dtype=query_dtype)})
+    lake = pd.Series(values)                    # the lake's column as pandas infers it
+    stacked = pd.concat([query, pd.DataFrame({"p": lake})], ignore_index=True)
+    got = stacked_as_query(stacked, query)["p"]
+    for before, after in zip(stacked["p"], got):
+        if pd.isna(before):
+            assert pd.isna(after)
+        else:
+            assert float(after) == float(before), (list(stacked["p"]), list(got))
