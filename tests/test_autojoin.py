@@ -682,3 +682,14 @@ def test_named_columns_are_read_by_the_program():
     assert len(aj.join(left, fuzzy=False)) == len(left)
     free = autojoin(left, right, fuzzy=False)      # unrestricted: the identity on `arn` is fine
     assert free.found and len(free.join(left, fuzzy=False)) == len(left)
+
+
+def test_too_few_rows_to_learn_from_are_named_as_such():
+    """One query value pairs with one lake row: no example set can be drawn, and the message
+    says so (it read "no program ... fits 0 example sets")."""
+    lake = pd.DataFrame({"code": [f"Z{i:04d}" for i in range(300)],
+                         "zone": [f"Area/Place{i:03d}" for i in range(300)]})
+    aj = autojoin(pd.DataFrame({"c": ["Z0001"]}), lake, left_on="c", right_on="code")
+    assert not aj.found
+    assert "fits 0 example sets" not in aj.message
+    assert "too few distinct rows to learn a program from" in aj.message

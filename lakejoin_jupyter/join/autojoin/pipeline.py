@@ -711,6 +711,10 @@ def _why_not(results, settings) -> str:
         elif not d.n_pairs:
             lines.append(f"{head}: no value shares a substring of 3+ characters with a key "
                          f"of {tgt.label} ({', '.join(map(repr, d.key_columns[:5]))})")
+        elif not d.candidates and not d.n_sets:
+            lines.append(f"{head}: {d.n_pairs} candidate row pair(s), too few distinct "
+                         f"rows to learn a program from (an example set needs "
+                         f"{min(settings.learn.examples_per_set)} or more)")
         elif not d.candidates:
             lines.append(f"{head}: {d.n_pairs} candidate row pairs, but no program of the "
                          f"transformation language fits {d.n_sets} example sets")
