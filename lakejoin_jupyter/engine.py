@@ -228,6 +228,11 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
     """``weights``: rows each row of ``frame`` stands for (a Spark query's distinct keys);
     ``whole``: the user's pandas frame, whose category columns may make a key with a
     one-column query (:func:`frame_partners`)."""
+    for c in cols:
+        if _list_elements(frame[c]) is not None:
+            raise QueryError(
+                f"Column {c!r} holds lists: search their elements with one row per element, "
+                f"e.g. df.explode({c!r}) (the lake's list columns are searched by element).")
     norm = {c: normalize_many(frame[c].tolist()) for c in cols}
     first = cols[0]
     display: dict = {}

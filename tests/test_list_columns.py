@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from lakejoin_jupyter.errors import QueryError
 from lakejoin_jupyter.indexing.read import long_form_of
 from lakejoin_jupyter.lake.normalize import normalize_many
 from lakejoin_jupyter.lake.read import read_columns, read_table
@@ -382,3 +383,14 @@ def test_a_json_lines_column_is_a_list_column_when_all_its_values_are_lists(tmp_
                               for e in elements(values)])       # JSON's true, not "True"
     else:
         assert got == {t for t in normalize_many(list(read_table(info)["v"])) if t is not None}
+
+
+@pytest.mark.spark
+def test_a_query_frame_of_list_cells_is_told_to_explode(engine):
+    """A query column of lists (pd.read_json(lines=True) of a list field) matched nothing and
+    said only that no column shares a value; it now says to search its elements."""
+    q = pd.DataFrame({"id": [1, 2], "zones": [["US", "CA"], ["FR"]]})
+    with pytest.raises(QueryError, match=r"holds lists.*df\.explode\('zones'\)"):
+        engine.search(q, "zones")
+    exploded = engine.search(q.explode("zones"), "zones", k=None)
+    assert hit_of(exploded, "geo/zone1970").overlap == 3
