@@ -18,6 +18,7 @@ import dataclasses
 import json
 import logging
 import os
+import re
 import sys
 import textwrap
 import warnings
@@ -251,8 +252,9 @@ _show_warning = warnings.showwarning
 
 
 def _plain(summary: str) -> str:
-    """An action's Markdown summary as terminal text: no bold, no italic note marks."""
-    return summary.replace("**", "").replace("*note:*", "note:")
+    """An action's Markdown summary as terminal text: no bold, no italic marks."""
+    text = summary.replace("**", "").replace("*note:*", "note:")
+    return re.sub(r"(?<![\w*])\*(\w[^*\n]*?)\*(?![\w*])", r"\1", text)     # *per key*
 
 
 def _plain_warning(message, category, filename, lineno, file=None, line=None):
@@ -520,7 +522,12 @@ def _join(args, parser) -> int:
                           dates=args.dates)
         if not out.ok:
             raise LakeJoinError(_plain(out.summary))
-        joined, summary = out.joined, _plain(out.summary).split("\n\n")[0]
+        joined, summary = out.joined, _plain(out.summary)    # with its advice, as the magic
+        s = out.details.get("stats", {})
+        if (not s.get("matched_key_unique", True) and args.duplicates == "all"
+                and args.aggregate == "none"):
+            summary += ("\n(here: --aggregate first, or latest, mean, sum, count; or "
+                        "--duplicates first)")
     path = Path(args.out)
     _write_table(joined, path)
     print(summary, file=sys.stderr)
@@ -656,6 +663,8 @@ def _print_ranked(res, df) -> None:
         print(res.empty_message)
         return
     print(res.text_table(df).to_string(index=False))
+    for line in res.text_notes():       # key warnings, the "would multiply" advice
+        print(line)
     if "transformation" in df:
         print("These columns join after the transformation shown, applied to the query's or the "
               "lake's values.\nTo join one: `lakejoin join ... --hit N --out FILE` (Auto-Join), or in a "

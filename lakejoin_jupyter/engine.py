@@ -950,11 +950,34 @@ class SearchResult(Sequence):
                 f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how})")
         if not self.hits:
             return head
-        return head + "\n" + self.text_table().to_string(index=False)
+        return "\n".join([head, self.text_table().to_string(index=False), *self.text_notes()])
 
     def multiplying(self) -> list:
         """The hits whose left join would give the query more rows than it has."""
         return [h for h in self.hits if h.multiplies_rows]
+
+    def multiply_note(self, markup: bool = False) -> str:
+        """'N of these joins would multiply the query's rows (...); join them with an
+        aggregate per key (...)', or '' when none would: the one text of the HTML's note
+        (``markup``: its code and emphasis as HTML) and of the terminal's."""
+        many = self.multiplying()
+        if not many:
+            return ""
+        worst = max(many, key=lambda h: h.join_rows)
+        code = (lambda s: f"<code>{html.escape(s, quote=False)}</code>") if markup else str
+        em = (lambda s: f"<i>{s}</i>") if markup else str
+        # the aggregate the hit card suggests for the hit named (one rule, so the two agree)
+        call = f"hit.join(df, aggregate='{_suggested_aggregate(worst)}')"
+        return (f"{len(many)} of these joins would multiply the query's {self.query.n_rows:,} "
+                f"rows (#{worst.rank}: {worst.join_rows:,} rows); join them with an aggregate "
+                f"per key (#{worst.rank}: {code(call)}, or {em('Per key')} in the widget).")
+
+    def text_notes(self) -> list[str]:
+        """The lines a terminal prints under the hits' table: each hit's key warning
+        ("#1: the key is a category ...") and the :meth:`multiply_note`."""
+        lines = [f"#{h.rank}: {h.key_warning}" for h in self.hits if h.key_warning]
+        note = self.multiply_note()
+        return lines + ([note] if note else [])
 
     def _repr_html_(self):
         q = self.query
@@ -967,16 +990,8 @@ class SearchResult(Sequence):
             return (f"<div>{cap}</div>{notes}<div><i>{html.escape(self.empty_message)}"
                     f"</i></div>")
         rows = [_hit_row_html(h, q) for h in self.hits]
-        many = self.multiplying()
-        warn = ""
-        if many:
-            worst = max(many, key=lambda h: h.join_rows)
-            # the aggregate the hit card suggests for the hit named (one rule, so the two agree)
-            warn = (f"<div style='color:#a60'>{len(many)} of these joins would multiply the "
-                    f"query's {q.n_rows:,} rows (#{worst.rank}: {worst.join_rows:,} rows); "
-                    f"join them with an aggregate per key (#{worst.rank}: <code>hit.join(df, "
-                    f"aggregate='{_suggested_aggregate(worst)}')</code>, or <i>Per key</i> in "
-                    f"the widget).</div>")
+        note = self.multiply_note(markup=True)
+        warn = f"<div style='color:#a60'>{note}</div>" if note else ""
         head = "".join(f"<th title='{html.escape(t)}'>{html.escape(h)}</th>" for h, t in (
             ("#", "rank"), ("table", "lake table"), ("column", "lake column"),
             ("overlap", "distinct values shared"), ("containment", "share of the query's values"),
