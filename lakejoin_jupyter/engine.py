@@ -622,9 +622,9 @@ class Hit(Joinable):
         rows = transform_discovery.partner_rows(
             program, self.details.get("direction") == "query -> lake",
             frame[left_on[0]].tolist(), whole[self.column].tolist())
-        if len(rows) == 0:
-            out = engine.autojoin(frame, left_on, table, list(self.columns), **options)
-            out.how = "left"
+        if len(rows) == 0:          # on the searched column alone, as below
+            out = engine.autojoin(frame[left_on], left_on, table, list(self.columns), **options)
+            out.left, out.how = frame, "left"
             return out
         options.setdefault("right_name", table.name)
         options.setdefault("left_name", "df")
@@ -632,15 +632,20 @@ class Hit(Joinable):
         # column, is the one the user was shown (the rows learned on are only its partners)
         options.setdefault("prefer", "left" if self.details.get("direction") == "query -> lake"
                            else "right")
-        result = self._autojoin_on(frame, left_on, whole, rows, [self.column], options)
+        # learned on the query column the search was asked about alone: the hit's program
+        # reads it, and another query column equal to the hit's column as it is (a `city`
+        # beside a `zone`) would otherwise be learned instead, joining on a column not asked
+        asked = frame[left_on]
+        result = self._autojoin_on(asked, left_on, whole, rows, [self.column], options)
         partners = whole[self.column].iloc[rows]
         if len(whole.columns) > 1 and len(rows) > 1.5 * max(partners.nunique(), 1):
             # the hit's column repeats on the rows it joins (a prefix of "s3.us-east-1..."
             # is on every region's row): a program reading more of the table's columns may
             # join each query row to one row (kept as _narrower_join says)
-            wider = self._autojoin_on(frame, left_on, whole, rows, None, options)
+            wider = self._autojoin_on(asked, left_on, whole, rows, None, options)
             if wider.found and _narrower_join(wider, result):
                 result = wider
+        result.left = frame         # joined and written as code with every query column
         result.lake, result.explode = table, explode
         result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result

@@ -103,8 +103,9 @@ class AutoJoin(Joinable):
         alts = [(c.program.describe(), c.coverage) for c in direction.candidates
                 if c is not best][:5]
         target_column = part.column if part is not None else best.target_column
+        shown = part.program.describe() if part is not None else repr(target_column)
         msg = (f"Found: {best.program.describe()} (the {src.label} table's rows) joins "
-               f"{target_column!r} of the {tgt.label} table.")
+               f"{shown} of the {tgt.label} table.")
         out = cls(found=True, message=msg, left=L.frame, right=R.frame, left_name=L.label,
                   right_name=R.label, source="left" if left_is_source else "right",
                   program=best.program, target_program=part.program if part else None,
@@ -219,8 +220,15 @@ class AutoJoin(Joinable):
                          matches_on="query" if self.source == "left" else "other",
                          suffix="_right", explode=self.explode if self.lake is not None else None,
                          description=f"Auto-Join: {self.program.describe()} "
-                                     f"({self.source_name} rows) equals {self.target_column!r} "
+                                     f"({self.source_name} rows) equals {self._target_text()} "
                                      f"of {self.target_name}")
+
+    def _target_text(self) -> str:
+        """The target key as the plan's code reads it: the target column, or the target
+        program (a key part of a composite column, which may read another column)."""
+        if self.target_program is not None:
+            return self.target_program.describe()
+        return repr(self.target_column)
 
     def _frame(self, df):
         if df is None:
