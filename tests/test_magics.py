@@ -140,8 +140,9 @@ def test_open_search_join_info(ip, demo_index_path, demo_engine, capsys):
     magic(ip, "join 2 --from mres --quiet")
     name = default_variable("fifa", want[1].table)
     pd.testing.assert_frame_equal(ip.user_ns[name], want[1].join(fifa))
-    magic(ip, "join 2 --from mres --quiet")      # never overwrites: a second variable
-    pd.testing.assert_frame_equal(ip.user_ns[name + "_2"], want[1].join(fifa))
+    magic(ip, "join 2 --from mres --quiet")      # the same join again: its own variable
+    pd.testing.assert_frame_equal(ip.user_ns[name], want[1].join(fifa))
+    assert name + "_2" not in ip.user_ns
     magic(ip, "join 2 --from mres --how inner --duplicates first --into inner_j --quiet")
     pd.testing.assert_frame_equal(ip.user_ns["inner_j"],
                                   want[1].join(fifa, how="inner", duplicates="first"))
@@ -168,6 +169,48 @@ def test_open_search_join_info(ip, demo_index_path, demo_engine, capsys):
     # lake-table query with a name needing quotes
     res = magic(ip, "search 'reference/country-codes' -c 'ISO3166-1-Alpha-3' -k 3")
     assert res[0].table.startswith("reference/unsd-m49")
+
+
+@pytest.mark.spark
+def test_a_rerun_join_takes_its_own_variable_back(ip, demo_index_path, demo_engine):
+    """The widget's naming rule: the same join run again, or edited (--how inner), rebinds
+    its variable (no _2 holding a stale copy); a join of that table on another lake column
+    gets the column's name; a variable the user made is never overwritten."""
+    from lakejoin_jupyter.demo import demo_query
+    fifa = demo_query()
+    for n in [n for n in ip.user_ns if n.startswith("rr_")]:
+        del ip.user_ns[n]
+    ip.user_ns["rr_fifa"] = fifa
+    magic(ip, f"open '{demo_index_path}'")
+    hits = magic(ip, "search rr_fifa.country -k 10 --save rr_hits")
+    same = [i for i, h in enumerate(hits, 1) if h.table == "reference/country-codes"]
+    assert len(same) >= 2
+    first, other = hits[same[0] - 1], hits[same[1] - 1]
+    name = default_variable("rr_fifa", first.table)
+    magic(ip, f"join {same[0]} --from rr_hits --quiet")
+    magic(ip, f"join {same[0]} --from rr_hits --quiet")          # the cell run again
+    magic(ip, f"join {same[0]} --from rr_hits --how inner --quiet")   # the cell edited
+    made = sorted(n for n in ip.user_ns if n.startswith(name))
+    assert made == [name]
+    pd.testing.assert_frame_equal(ip.user_ns[name], first.join(fifa, how="inner"))
+    # another lake column of the same table: its own, column-suffixed variable
+    magic(ip, f"join {same[1]} --from rr_hits --quiet")
+    col_name = default_variable("rr_fifa", other.table, column=other.columns[0])
+    assert col_name != name
+    pd.testing.assert_frame_equal(ip.user_ns[col_name], other.join(fifa))
+    pd.testing.assert_frame_equal(ip.user_ns[name], first.join(fifa, how="inner"))
+    magic(ip, f"join {same[1]} --from rr_hits --how inner --quiet")     # and it is its own
+    pd.testing.assert_frame_equal(ip.user_ns[col_name], other.join(fifa, how="inner"))
+    assert sorted(n for n in ip.user_ns if n.startswith(name)) == sorted([name, col_name])
+    # a variable the user made (or rebound) under that name is kept
+    ip.run_cell(f"{name} = rr_fifa.head(2)")
+    user_made = ip.user_ns[name]
+    magic(ip, f"join {same[0]} --from rr_hits --quiet")
+    assert ip.user_ns[name] is user_made
+    pd.testing.assert_frame_equal(ip.user_ns[name + "_2"], first.join(fifa))
+    magic(ip, f"join {same[1]} --from rr_hits --quiet")     # the other join: still its own
+    pd.testing.assert_frame_equal(ip.user_ns[col_name], other.join(fifa))
+    assert name + "_3" not in ip.user_ns
 
 
 @pytest.mark.spark

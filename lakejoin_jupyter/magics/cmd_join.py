@@ -17,7 +17,8 @@ def configure(p):
     add_join_shape_arguments(p)
     p.add_argument("--into", metavar="VAR",
                    help="variable for the joined DataFrame (default: named after both tables, "
-                        "never one the notebook already has)")
+                        "the lake column added for a second join of that table; the same "
+                        "join run again rebinds it; never a variable you made)")
     p.add_argument("--insert", action="store_true",
                    help="insert the reproducing code as the next cell")
     p.add_argument("--quiet", action="store_true", help="bind the result, show nothing")
@@ -26,8 +27,8 @@ def configure(p):
 def run(ctx, a):
     from .. import actions
     from ..engine import SearchResult
-    from ..join.plan import default_variable
     from ..ui.render import display_action_result
+    from ..ui.session import join_identity
     engine = ctx.engine
     result = ctx.variable(a.source)
     if not isinstance(result, SearchResult):
@@ -43,11 +44,15 @@ def run(ctx, a):
         raise MagicError(f"{a.source} has {len(hits)} hit(s); pick a rank from 1 to "
                          f"{len(hits)}." if hits else f"{a.source} found nothing to join.")
     hit = hits[a.rank - 1]
-    into = a.into or ctx.new_name(default_variable(name, hit.table))
+    # the widget's rule: a re-run (or edited) join takes its own variable back, a join of
+    # the table on another lake column gets that column's name, a user's name is kept
+    into = a.into or ctx.session.action_variable(ctx.user_ns, name, hit, "join")
     out = actions.get("join")(engine, hit, frame, how=a.how, duplicates=a.duplicates,
                                    aggregate=a.aggregate, order_by=a.order_by,
                                    dates=a.dates)
     ctx.bind(into, out.joined)
+    if not a.into:
+        ctx.session.note(f"join:{into}", out.joined, join_identity(name, hit))
     code = out.code(name, into)
     if a.insert and ctx.shell is not None:
         ctx.shell.set_next_input(code, replace=False)

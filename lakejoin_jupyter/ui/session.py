@@ -75,6 +75,29 @@ class Session:
         """Is ``value`` what lakejoin last bound for ``key`` (not a user's rebinding)?"""
         return key in self.written and self.written[key] is value
 
+    def action_variable(self, namespace: dict, query_name: str, hit, kind: str,
+                        suffix: str = "") -> str:
+        """The stable variable of the action ``kind`` on ``hit`` (the widget's and the
+        magic's rule), ``<query>_<table>[_<suffix>]``: taken back when lakejoin bound it
+        for this very join (a re-run, or an edited one, rebinds it); when it holds the
+        action on another column of the table, ``<query>_<table>_<lake column>[_<suffix>]``
+        (a second join never replaces the first); a name the user bound is never taken."""
+        from ..join.plan import default_variable
+        of = join_identity(query_name, hit)
+
+        def mine(n):
+            key = f"{kind}:{n}"
+            return self.owns(key, namespace.get(n)) and not self.holds_other(key, of)
+        wanted = default_variable(query_name, hit.table, suffix)
+        column = "_".join(map(str, getattr(hit, "columns", ()) or ()))
+        by_column = default_variable(query_name, hit.table, suffix, column=column)
+        if by_column in namespace and mine(by_column):
+            return by_column
+        if (wanted in namespace and not mine(wanted)
+                and self.owns(f"{kind}:{wanted}", namespace.get(wanted))):
+            wanted = by_column
+        return unique_name(namespace, wanted, mine=mine)
+
     def noted_since(self, key: str, serial: int) -> bool:
         """Was ``key`` bound after the moment ``serial`` (a cell run since then)?"""
         return self.noted_at.get(key, 0) > serial

@@ -955,22 +955,10 @@ class DiscoveryWidget(W.VBox):
         return self._run("action", work, done, error)
 
     def _action_variable(self, qname: str, hit, action) -> str:
-        """The action's stable variable, ``<query>_<table>[_<suffix>]``: taken back when
-        it holds this very join (a re-run updates it and its cell); when it holds the
-        action on another column of the table, ``<query>_<table>_<lake column>[_<suffix>]``
-        (a second join never replaces the first)."""
-        from ..join.plan import default_variable
-        ns, kind, of = self.namespace, action.name, join_identity(qname, hit)
-
-        def mine(n):
-            key = f"{kind}:{n}"
-            return self.session.owns(key, ns.get(n)) and not self.session.holds_other(key, of)
-        wanted = default_variable(qname, hit.table, action.suffix)
-        if (wanted in ns and not mine(wanted)
-                and self.session.owns(f"{kind}:{wanted}", ns.get(wanted))):
-            column = "_".join(map(str, getattr(hit, "columns", ()) or ()))
-            wanted = default_variable(qname, hit.table, action.suffix, column=column)
-        return unique_name(ns, wanted, mine=mine)
+        """The action's stable variable (:meth:`Session.action_variable`, the magic's rule
+        too)."""
+        return self.session.action_variable(self.namespace, qname, hit, action.name,
+                                            action.suffix)
 
     def show_action_result(self, result, variable: str = "joined", code: str | None = None,
                            action: str | None = None, of: str | None = None):
