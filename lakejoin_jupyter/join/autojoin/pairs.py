@@ -620,14 +620,21 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                 best, grams = score, [(g, rt)]
             elif score == best:
                 grams.append((g, rt))
-        if best < min_score:
-            continue
-        seen = set()
-        for g, rt in sorted(grams, key=lambda x: -len(x[0])):
-            for tid in rt:
-                if target.rows[tid] not in seen:
-                    seen.add(target.rows[tid])
-                    out.append(RowPair(source.rows[vid], target.rows[tid], g, best))
+        if best >= min_score:
+            out += _pairs_of(vid, source, target, sorted(grams, key=lambda x: -len(x[0])), best)
+    return out
+
+
+def _pairs_of(vid: int, source: ColumnValues, target: ColumnValues, grams: list,
+              score: float) -> list:
+    """The pairs of source value ``vid`` with the target rows holding its best ``grams``
+    ((gram, target value ids), in the order given): one pair per target row."""
+    seen, out = set(), []
+    for g, rt in grams:
+        for tid in rt:
+            if target.rows[tid] not in seen:
+                seen.add(target.rows[tid])
+                out.append(RowPair(source.rows[vid], target.rows[tid], g, score))
     return out
 
 
@@ -685,14 +692,8 @@ def swapped_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                 best, found = score, [(r, rt)]
             elif score == best:
                 found.append((r, rt))
-        if best < min_score:
-            continue
-        seen = set()
-        for r, rt in found:
-            for tid in rt:
-                if target.rows[tid] not in seen:
-                    seen.add(target.rows[tid])
-                    out.append(RowPair(source.rows[vid], target.rows[tid], r, best))
+        if best >= min_score:
+            out += _pairs_of(vid, source, target, found, best)
     return out
 
 
