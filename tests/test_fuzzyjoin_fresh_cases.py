@@ -38,3 +38,6 @@ def test_case_form(case):
     # some right rows have no partner, and some left rows have none
     assert (~right["id"].isin(gt["id_r"])).sum() > 0
     assert (~left["id"].isin(gt["id_l"])).sum() > 0
+    # the harness reads with pandas' defaults: no title may turn into a missing value
+    for f in ("left.csv", "right.csv"):
+        assert pd.read_csv(case / f)["title"].notna().all()
