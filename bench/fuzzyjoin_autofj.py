@@ -1,13 +1,16 @@
 """Our precision-targeted fuzzy join (join/fuzzy.py) vs Auto-FuzzyJoin (autofj 0.0.6):
 precision, recall, F1 and calibration (target vs achieved precision) per dataset.
 
-Two suites, each split into development and validation before any tuning (fixed below):
+Three suites, each split into development and validation before any tuning (fixed below):
 * ``autofj``: the 50 datasets autofj ships (a reference table ``left``, a table ``right``,
   the ground truth of (id_l, id_r) pairs), read from autofj's own package folder so both
   methods see the same files; the split is a seeded permutation (seed 26) of the sorted
   names, written out in ``AUTOFJ_DEV`` / ``AUTOFJ_VALIDATION``.
 * ``rl``: single-column record linkage made from clean real name lists with generated
   typos and variants (bench/fuzzyjoin_cases.py, which fixes each case's split).
+* ``fresh1`` (not in the default ``--suites``): natural variants, the same entity named by
+  different real sources and linked by a key (bench/fuzzyjoin_fresh_cases.py), read from
+  the folders under ``--fresh-cases``; every case is ``validation``.
 
 autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (calibration);
 ours is timed at ``--precision-target`` and re-chooses for the other targets from the same
@@ -104,7 +107,11 @@ def dataset_root(py: Path) -> Path:
     return Path(out.stdout.strip())
 
 
-def datasets(root: Path, cases: Path, suites, split: str) -> list[tuple[str, str, str, Path]]:
+FRESH_CASES = HERE / "data" / "fuzzyjoin-fresh1"
+
+
+def datasets(root: Path, cases: Path, suites, split: str,
+             fresh: Path = FRESH_CASES) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -112,6 +119,9 @@ def datasets(root: Path, cases: Path, suites, split: str) -> list[tuple[str, str
         out += [("autofj", n, "validation", root / n) for n in AUTOFJ_VALIDATION]
     if "rl" in suites:
         out += [("rl", n, CASES[n][0], cases / n) for n in CASES]
+    if "fresh1" in suites:
+        out += [("fresh1", d.name, "validation", d) for d in sorted(Path(fresh).iterdir())
+                if (d / "gt.csv").exists()]
     return [d for d in out if split == "all" or d[2] == split]
 
 
@@ -225,7 +235,10 @@ def main(argv=None):
                     help="record-linkage cases folder (default WORK/cases; made with --lake)")
     ap.add_argument("--lake", default=None,
                     help="lakes folder to generate the record-linkage cases from if missing")
-    ap.add_argument("--suites", default="autofj,rl", help="autofj, rl or both")
+    ap.add_argument("--suites", default="autofj,rl",
+                    help="comma-separated: autofj, rl, fresh1 (default autofj,rl)")
+    ap.add_argument("--fresh-cases", default=str(FRESH_CASES),
+                    help="folder of the fresh1 cases (one folder per case)")
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
@@ -272,7 +285,8 @@ def main(argv=None):
         rec = pd.read_csv(a.autofj_recorded, comment="#")
         recorded = {r["dataset"]: r for r in rec.to_dict("records")}
     rows = []
-    for suite, name, split, folder in datasets(root, cases, suites, a.split):
+    for suite, name, split, folder in datasets(root, cases, suites, a.split,
+                                               Path(a.fresh_cases)):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)
