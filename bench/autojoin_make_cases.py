@@ -10429,6 +10429,86 @@ def make_fresh27(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh28 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh28_cases.md): fresh25's (a)-(h), unchanged in substance except
+# (a)'s pool ("folder" in (f) and (g) is read as "source", as in fresh8 to fresh26). Never
+# relaxed to reach a number:
+# (a) both tables come from installed public data outside the repo's lake, the demo lake and
+#     /usr/share/package-lists, none of it read by any earlier set: the pools of fresh8 to
+#     fresh26 as a whole (every source in them, whether or not a case used it) and their
+#     data whoever ships it, the lake (fresh5 to fresh7 and fresh27), the folders of
+#     earlier sets, prefixes included (tests/test_autojoin_fresh_pinned.py: /usr/lib/jvm,
+#     /usr/share/zoneinfo, /usr/share/i18n, /usr/share/mime, /etc/services, /etc/protocols,
+#     /etc/mime.types, /usr/lib/google-cloud-sdk, /usr/share/bash-completion, ...) and
+#     every path holding an earlier set's path word ("java", "X11", "icu", "gpg",
+#     "systemd", ...). So the JDK (openjdk-17-jre-headless under /usr/lib/jvm and
+#     /etc/java-17-openjdk), tzdata, locales, shared-mime-info, netbase, media-types and
+#     the venv's pip packages (every one named by an earlier case document) stay out. The
+#     tables are read from installed Debian packages' files (package version recorded,
+#     the SHA-256 of every file read checked through pinned_file); no program of the pool
+#     is run; no module of the standard library is read for its tables (re and subprocess
+#     as tools: parsing, dpkg-query -L, the gzip program). The pool, in alphabetical order
+#     (a source is a Debian package): the installed packages whose names no case document,
+#     the case maker or the fresh tests hold, less those whose files are in an earlier
+#     set's folder or hold an earlier path word, or that ship only a copyright file and
+#     changelogs: build-essential (its package lists under /usr/share/doc), chromium (its
+#     man page, desktop file, /etc/chromium and /etc/chromium.d files, bug-report control
+#     files, default-apps entry, initial bookmarks, documentation), chromium-common (its
+#     file list under /usr/lib/chromium, vk_swiftshader_icd.json, its documentation),
+#     chromium-driver (its program's name, documentation, lintian overrides), logsave (its
+#     man page), notification-daemon (its desktop file, NEWS and changelogs), osslsigncode
+#     (its documentation; not its completion under /usr/share/bash-completion, fresh20's
+#     folder), ssl-cert (make-ssl-cert, its man page, README, ssleay.cnf), sysvinit-utils
+#     (its scripts under /lib/init and /lib/lsb, its man pages), x11-xserver-utils (its
+#     programs' names and man pages; not /etc/X11, a path word);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (FRESH28_REFERENCE, plain
+#     Python, never the learner), whose coverage make_fresh28 prints; no look-up tables
+#     (month names, codes) inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands, or a file's content and its name when an
+#     installer or packager named the file) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the
+#     reference function is that format's writer (coverage 1 by construction). If the pool
+#     holds fewer admissible real pairs than that, every one of them is taken and the
+#     written formats fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases or the pool runs out;
+#     a pair whose keys are already written the same way on both sides (an equality join)
+#     is out of scope; a candidate that repeats an admitted case's transformation into the
+#     same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time), at most two of
+#     one kind (dates, names, codes with prefixes or padding, parts of longer values,
+#     abbreviations, URLs / slugs / file names, labelled numbers, case and punctuation,
+#     multi-column keys) and at most two per source (a real pair counts for both of its
+#     sources); at most 2,000 rows per table (a sample with a fixed seed otherwise) and at
+#     least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH28_CASES); nobody making them ran the evaluator, imported
+#     the package, read the learner's source or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH28_POOL = (
+    "build-essential (Debian)", "chromium (Debian)", "chromium-common (Debian)",
+    "chromium-driver (Debian)", "logsave (Debian)", "notification-daemon (Debian)",
+    "osslsigncode (Debian)", "ssl-cert (Debian)", "sysvinit-utils (Debian)",
+    "x11-xserver-utils (Debian)")
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
