@@ -124,10 +124,10 @@ gop-delegate-benchmarks-2024's previous targets, impeachment-polls, mlb-allstar-
 murder_2016, nba-raptor and next-bechdel), made the same way and committed before any learner
 ran on them, run clean with the round-21 learner and tuned on since round 22
 (bench/results/autojoin_fresh27_cases.md).
-A thirtieth, "fresh28" (``FRESH28_CASES``, bench/data/autojoin-fresh28), holds seven cases from
+A thirtieth, "fresh28" (``FRESH28_CASES``, bench/data/autojoin-fresh28), holds eight cases from
 Debian packages that no earlier set's pool held (build-essential, chromium, notification-daemon,
-ssl-cert, sysvinit-utils and x11-xserver-utils), made the same way and committed before any
-learner ran on them, never run and never tuned on (bench/results/autojoin_fresh28_cases.md).
+osslsigncode, ssl-cert, sysvinit-utils and x11-xserver-utils), made the same way and committed
+before any learner ran on them, never run and never tuned on (bench/results/autojoin_fresh28_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -396,7 +396,7 @@ FRESH28_CASES = {
     "pool_man_titles_page_files", "notification_daemon_credits_desktop_names",
     "notification_daemon_changelog_news_versions", "x11_xserver_utils_pages_programs",
     "build_essential_changelog_apt_versions", "chromium_master_preferences_pref_names",
-    "sysvinit_init_d_script_overrides"}
+    "osslsigncode_changelog_apt_versions", "ssl_cert_ssleay_cnf_references"}
 
 
 def split_of(case: str) -> str:

@@ -10515,11 +10515,12 @@ _FRESH28_POOL = (
 FRESH28_VERSIONS = {"python": "3.11.7"}
 # Installed Debian packages (Debian 12) whose files the cases read: build-essential's
 # changelog, chromium's master_preferences and man page, notification-daemon's NEWS, Debian
-# changelog and desktop file, ssl-cert's man page, sysvinit-utils' init-d-script and man
-# pages, x11-xserver-utils' man pages and the names of its programs.
+# changelog and desktop file, osslsigncode's changelog, ssl-cert's man page and ssleay.cnf,
+# sysvinit-utils' man pages, x11-xserver-utils' man pages and the names of its programs.
 FRESH28_DEBIAN = {"build-essential": "12.9", "chromium": "156.0.8078.108-1~deb12u1",
-                  "notification-daemon": "3.20.0-4+b1", "ssl-cert": "1.1.2",
-                  "sysvinit-utils": "3.06-4", "x11-xserver-utils": "7.7+9+b1"}
+                  "notification-daemon": "3.20.0-4+b1", "osslsigncode": "2.9-1~bpo12+1",
+                  "ssl-cert": "1.1.2", "sysvinit-utils": "3.06-4",
+                  "x11-xserver-utils": "7.7+9+b1"}
 # Files of those packages read by make_fresh28; make_fresh28 refuses other content, and
 # _package_pages28 refuses a package that has man pages it did not pin. The folder
 # /usr/share/man/ (whose path case 1's reference writes) is pinned as the tree of the
@@ -10528,8 +10529,10 @@ FRESH28_DEBIAN = {"build-essential": "12.9", "chromium": "156.0.8078.108-1~deb12
 FRESH28_FILES = {
     "/etc/chromium/master_preferences":
         "e72945f099d8e9cbe6dfd25153f42fb0fff898a916144079ed9be339a68c5acb",
-    "/lib/init/init-d-script":
-        "ba7abb071b92c0915892ece3c27aea1d6f6dcba12081531d2de256203fac0301",
+    "/usr/share/doc/osslsigncode/changelog.Debian.gz":
+        "ad646d41d376d241d8932b23935b8cf365e1fc768c373b505f5df7bbd39bc287",
+    "/usr/share/ssl-cert/ssleay.cnf":
+        "ab00e7215c7997f10c19c982c6b79d3308712fc865bbc0b48b472f621bb5b16f",
     "/usr/share/applications/notification-daemon.desktop":
         "a7bc7570f133b11b79ea1dd0aabb475bab216e970ceb08dee7ef26ff8e32261e",
     "/usr/share/doc/build-essential/changelog.gz":
@@ -10817,22 +10820,37 @@ def chromium_master_preferences_pref_names(lake, out):
                          _by_key(names, tgt["preference"].tolist()))
 
 
-def sysvinit_init_d_script_overrides(lake, out):
-    """The functions sysvinit-utils' init-d-script runs through its call helper (function,
-    the line of its first call: "do_start_cmd", 59) against the names a script defines to
-    override them ("do_start_cmd_override": the helper's ${cmd}_override, init-d-script(5)).
+def osslsigncode_changelog_apt_versions(lake, out):
+    """osslsigncode's 12 Debian changelog entries (source package, version, distribution,
+    urgency, maintainer, date: "osslsigncode", "2.9-1~bpo12+1", "bookworm-backports") against
+    the versions as apt selects them ("osslsigncode=2.9-1~bpo12+1"): case 5's format. 1:1."""
+    src = _debian_changelog28("/usr/share/doc/osslsigncode/changelog.Debian.gz")
+    keys = (src["source package"] + "=" + src["version"]).tolist()
+    tgt = pd.DataFrame({"apt version": sorted(keys)})
+    return _fresh28_case(out, "osslsigncode_changelog_apt_versions", src, tgt,
+                         _by_key(keys, tgt["apt version"].tolist()))
+
+
+def ssl_cert_ssleay_cnf_references(lake, out):
+    """The settings of ssl-cert's ssleay.cnf, OpenSSL's configuration file for make-ssl-cert
+    (section, name, value: "req", "default_bits", "2048") against the references OpenSSL's
+    configuration syntax gives them from another section ("$req::default_bits", config(5)).
     1:1."""
     import re
-    lines = _checked28("/lib/init/init-d-script").read_text().splitlines()
-    first = {}
-    for n, x in enumerate(lines, 1):
-        for f in re.findall(r"\bcall (do_\w+)", x):
-            first.setdefault(f, n)
-    src = pd.DataFrame([(f, str(n)) for f, n in first.items()],
-                       columns=["function", "first call at line"])
-    tgt = pd.DataFrame({"override": sorted(f + "_override" for f in first)})
-    return _fresh28_case(out, "sysvinit_init_d_script_overrides", src, tgt,
-                         _by_key([f + "_override" for f in first], tgt["override"].tolist()))
+    rows, section = [], ""
+    for x in _checked28("/usr/share/ssl-cert/ssleay.cnf").read_text().splitlines():
+        m = re.match(r"^\[ *(\S+) *\]$", x)
+        if m:
+            section = m.group(1)
+            continue
+        m = re.match(r"^(\w+)\s*=\s*(.*)$", x)
+        if m:
+            rows.append((section,) + m.groups())
+    src = pd.DataFrame(rows, columns=["section", "name", "value"])
+    keys = ["$" + s + "::" + n for s, n, _ in rows]
+    tgt = pd.DataFrame({"reference": sorted(keys)})
+    return _fresh28_case(out, "ssl_cert_ssleay_cnf_references", src, tgt,
+                         _by_key(keys, tgt["reference"].tolist()))
 
 
 # Per case: the target's key column and the hand-written reference function (source row as
@@ -10851,7 +10869,10 @@ FRESH28_REFERENCE = {
         "apt version", lambda r: r["source package"] + "=" + r["version"]),
     "chromium_master_preferences_pref_names": (
         "preference", lambda r: r["section"] + "." + r["key"] if r["section"] else r["key"]),
-    "sysvinit_init_d_script_overrides": ("override", lambda r: r["function"] + "_override"),
+    "osslsigncode_changelog_apt_versions": (
+        "apt version", lambda r: r["source package"] + "=" + r["version"]),
+    "ssl_cert_ssleay_cnf_references": (
+        "reference", lambda r: "$" + r["section"] + "::" + r["name"]),
 }
 _fresh28_case = partial(_fresh8_case, reference=FRESH28_REFERENCE)
 
@@ -10867,7 +10888,8 @@ def make_fresh28(lake, out: Path) -> list:
         x11_xserver_utils_pages_programs(lake, out),
         build_essential_changelog_apt_versions(lake, out),
         chromium_master_preferences_pref_names(lake, out),
-        sysvinit_init_d_script_overrides(lake, out),
+        osslsigncode_changelog_apt_versions(lake, out),
+        ssl_cert_ssleay_cnf_references(lake, out),
     ]
 
 

