@@ -507,3 +507,16 @@ def test_name_grid_pairs_through_both_columns():
     assert group.source_column == "first & last" and group.target_column == "name"
     assert sorted((p.source_row, p.target_row, p.score) for p in group.pairs) == \
         [(0, 1, 1.0), (1, 3, 1.0), (2, 2, 1.0), (3, 0, 1.0)]
+
+
+@given(st.lists(st.tuples(st.sampled_from([0.25, 0.5, 1.0]), st.integers(0, 9)), max_size=12))
+def test_max_by_score_keeps_every_item_tied_at_the_best_score(offers):
+    """MaxByScore's one helper (best pairs, glued and swapped pairings): after every offer,
+    the items kept are those of the highest score so far, in the order offered."""
+    from lakejoin_jupyter.join.autojoin.pairs import _max_by_score
+    best, kept = 0.0, []
+    for score, item in offers:
+        best = _max_by_score(best, kept, score, item)
+    top = max((s for s, _ in offers), default=0.0)
+    assert best == top
+    assert kept == [i for s, i in offers if s == top and top > 0.0]

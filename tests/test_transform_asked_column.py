@@ -38,9 +38,9 @@ def _oracle(q: pd.DataFrame) -> list:
 
 
 def test_the_code_comment_names_the_column_a_key_part_reads():
-    """Auto-Join on two whole tables may join through a key part of the target's composite
-    column that reads another of its columns (`city` for the query's `zone`): the plan's
-    description, the code's comment, says so, as its code reads that column."""
+    """Auto-Join on two whole tables, asked for the query's `zone`, joins through a key part
+    of `zone` read from `zone` (not from the query's `city`, equal to that part): the plan's
+    description, the code's comment, names the column its code reads."""
     from lakejoin_jupyter.join.autojoin import autojoin
     q = _query(False)
     aj = autojoin(q, LAKE.iloc[ROWS], "zone", "city", left_name="df", right_name="zones")
@@ -48,7 +48,7 @@ def test_the_code_comment_names_the_column_a_key_part_reads():
     code = aj.code()
     comment = next(line for line in code.splitlines() if "Auto-Join:" in line)
     read = {c for c in ("zone", "city") if f"zip(df['{c}'])" in code}
-    assert len(read) == 1, code
+    assert read == {"zone"}, code
     other = ({"zone", "city"} - read).pop()
     assert f"`{read.pop()}`" in comment and f"'{other}' of df" not in comment, comment
 

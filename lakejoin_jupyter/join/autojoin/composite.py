@@ -11,7 +11,8 @@ from the target rows alone. The join is source_program(row) == target_program(ro
 Note:
     Alignment by common delimiters stands in for the methods the thesis cites (TEGRA, list
     extraction); parts that are not keys alone are handled as ranges of parts, not as
-    multi-column keys. Details: docs/algorithms/autojoin.md.
+    multi-column keys; a part of a column the caller named is derived by a program reading
+    that column. Details: docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 
@@ -78,8 +79,11 @@ def align_fields(values: list, min_support: float = 0.8):
 
 def key_parts(column: str, values: list, frame, columns: list, *, key_ratio: float = 0.9,
               min_support: float = 0.8, max_parts: int = 12, seed: int = 0,
-              settings: LearnSettings | None = None) -> list:
-    """Key columns derived from a composite column, each with its target-side program."""
+              settings: LearnSettings | None = None, asked: bool = False) -> list:
+    """Key columns derived from a composite column, each with its target-side program.
+    ``asked``: the column was named by the caller, so each part's program reads it (a
+    program of the row's columns that reads another one alone, `city` equal to part 2 of
+    the asked `zone`, is learned again from the asked column alone)."""
     spans, n_fields = align_fields(values, min_support)
     if n_fields < 2:
         return []
@@ -102,6 +106,10 @@ def key_parts(column: str, values: list, frame, columns: list, *, key_ratio: flo
             cells = [tuple(_cell(frame, c, i) for c in columns) for i in ex_rows]
             examples = [Example(cells[j], part[i], i, i) for j, i in enumerate(ex_rows)]
             program = try_learn_transform(examples, columns, settings)
+            if asked and program is not None and column not in program.columns:
+                alone = [Example((ex.row[columns.index(column)],), ex.output, ex.source_row,
+                                 ex.target_row) for ex in examples]
+                program = try_learn_transform(alone, [column], settings)
             if program is None:
                 continue
             produced = apply_frame(program, frame)

@@ -349,6 +349,17 @@ def whole_keys(v: str, keys: dict) -> list:
     return list(dict.fromkeys(out))
 
 
+def _max_by_score(best: float, kept: list, score: float, item) -> float:
+    """MaxByScore, one candidate at a time: ``item`` replaces the ``kept`` items when its
+    ``score`` beats ``best``, joins them on a tie; returns the best score so far."""
+    if score > best:
+        kept[:] = [item]
+        return score
+    if score == best:
+        kept.append(item)
+    return best
+
+
 def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
                          min_score: float, extra: list = ()) -> list:
     """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20);
@@ -358,10 +369,7 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     t_index, s_index = target.index, source.index
     best, best_grams = 0.0, []
     for g, rt, score in extra:
-        if score > best:
-            best, best_grams = score, [(g, rt)]
-        elif score == best:
-            best_grams.append((g, rt))
+        best = _max_by_score(best, best_grams, score, (g, rt))
     if len(v) < MIN_Q:
         rt = t_index.values_with(v)
         if rt and len(rt) * min_score <= 1.0:
@@ -384,11 +392,7 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
         if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
             continue       # 1/(n m) <= 1/m is already below the best score or min_score
         rs = s_index.values_with(g)
-        score = 1.0 / (len(rs) * len(rt))
-        if score > best:
-            best, best_grams = score, [(g, rt)]
-        elif score == best:
-            best_grams.append((g, rt))
+        best = _max_by_score(best, best_grams, 1.0 / (len(rs) * len(rt)), (g, rt))
     if best < min_score:
         return []
     out, seen_rows = [], set()
@@ -615,11 +619,7 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                 continue
             if len(rt) * min_score > 1.0:
                 continue
-            score = 1.0 / (n * len(rt))
-            if score > best:
-                best, grams = score, [(g, rt)]
-            elif score == best:
-                grams.append((g, rt))
+            best = _max_by_score(best, grams, 1.0 / (n * len(rt)), (g, rt))
         if best >= min_score:
             out += _pairs_of(vid, source, target, sorted(grams, key=lambda x: -len(x[0])), best)
     return out
@@ -687,11 +687,7 @@ def swapped_pairs(vids: list, source: ColumnValues, target: ColumnValues,
             if not rt or len(rt) * min_score > 1.0:
                 continue
             n = sum(_whole_part(v, source.values[x], s) for x in source.index.values_with(v))
-            score = 1.0 / (n * len(rt))
-            if score > best:
-                best, found = score, [(r, rt)]
-            elif score == best:
-                found.append((r, rt))
+            best = _max_by_score(best, found, 1.0 / (n * len(rt)), (r, rt))
         if best >= min_score:
             out += _pairs_of(vid, source, target, found, best)
     return out

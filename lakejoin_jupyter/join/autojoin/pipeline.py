@@ -24,7 +24,9 @@ Note:
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - directions whose programs both join 1:1 compete by keys joined (``_direction``); a tie
-      goes to ``prefer`` (a transformation hit's direction), else to the smaller program.
+      goes to ``prefer`` (a transformation hit's direction), else to the smaller program;
+    - named columns: the join reads one of each named side's (key parts included); else
+      not found, with what every column joins as advice (``_none_reads``).
 """
 from __future__ import annotations
 
@@ -244,7 +246,7 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                           leave_one_out)
     candidates = _ranked(found)
     if src_on:          # the column(s) asked for: a program reading none of them is not it
-        candidates = [c for c in candidates if set(c.program.columns) & set(src_on)]
+        candidates = [c for c in candidates if _reads(c.program, src_on)]
     n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
     n_rows = len(src.positions)
     passing = (c for c in candidates
@@ -262,13 +264,21 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                    default=best)
     if best is not None:
         tcells = target_columns[best.target_column]
+        first = best
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache,
                                  _checks(src, tcells, groups, best.target_column))
+        if src_on and not _reads(best.program, src_on):
+            best = first        # a replacement reading none of the asked columns
         best.extra["estimated_precision"] = estimated_precision(
             best.program, src, tcells, groups, best.target_column, best.examples)
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions)
+
+
+def _reads(program, columns) -> bool:
+    """Does the program read one of ``columns`` (the columns the caller named)?"""
+    return bool(set(program.columns) & set(columns))
 
 
 def _checks(src: Table, tcells: list, groups: list, target_column: str):
@@ -520,7 +530,9 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     docstring) and return an :class:`~.result.AutoJoin` (``.found`` says whether one exists).
 
     ``left_on`` / ``right_on``: column name (or list) to restrict the match to; the program
-    reads at least one of them and may read other columns of its source row. ``options`` override fields of
+    reads at least one of them and may read other columns of its source row (a key part of
+    a named target column is derived from it); when none does, the result is not found and
+    its message gives what every column joins as advice. ``options`` override fields of
     :class:`AutoJoinSettings` (``fuzzy=False``, ``seed=1``, ...) or of :class:`LearnSettings`.
     """
     from .result import AutoJoin
@@ -561,7 +573,10 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         stats["directions"] = {d.source: _summary(d) for d, _, _ in results}
         timings["total"] = time.perf_counter() - t0
         stats["seconds"] = timings
-        return AutoJoin.not_found(L, R, _why_not(results, settings), stats, settings)
+        message = _why_not(results, settings)
+        if l_on or r_on:
+            message += _none_reads(left, right, (L, l_on), (R, r_on), settings, stats)
+        return AutoJoin.not_found(L, R, message, stats, settings)
     d, src, tgt = _direction(found, settings.prefer)
     if settings.prefer is not None:
         stats["prefer"] = settings.prefer
@@ -674,7 +689,7 @@ def _composite(src: Table, tgt: Table, s_on, t_on, settings) -> DirectionResult 
     for c in (t_on or tgt.columns):
         cells = tgt.cells(c)
         for p in key_parts(c, cells, frame, tgt.columns, key_ratio=settings.key_ratio,
-                           seed=settings.seed, settings=settings.learn):
+                           seed=settings.seed, settings=settings.learn, asked=bool(t_on)):
             parts[f"{c} [{p.program.describe()}]"] = p
     if not parts:
         return None
@@ -685,6 +700,28 @@ def _composite(src: Table, tgt: Table, s_on, t_on, settings) -> DirectionResult 
         return None
     d.target_parts = parts
     return d
+
+
+def _none_reads(left, right, named_left, named_right, settings, stats: dict) -> str:
+    """What a result without a program adds when columns were named: that no program reads
+    them and, as advice (``stats["advice"]``), the program Auto-Join learns on every column
+    of both tables (without composite keys or fuzzy join), where a named side has others."""
+    asked = " and ".join(f"{', '.join(f'`{c}`' for c in on)} of the {t.label} table"
+                         for t, on in (named_left, named_right) if on)
+    text = f" No program reading the asked column(s) {asked} joins the tables."
+    if not any(on and len(t.columns) > len(on) for t, on in (named_left, named_right)):
+        return text
+    other = autojoin(left, right, settings=dataclasses.replace(settings, composite=False,
+                                                               fuzzy=False),
+                     left_name=named_left[0].label, right_name=named_right[0].label)
+    if not other.found:
+        return text + " Learned on every column (no composite keys), no program joins them."
+    stats["advice"] = {"program": other.program.describe(), "source": other.source,
+                       "target_column": other.target_column, "coverage": other.coverage,
+                       "target_keys": other.target_keys}
+    return (f"{text} Advice, not the result: with every column, "
+            f"{other.message.removeprefix('Found: ').rstrip('.')} ({other.coverage} of "
+            f"{other.target_keys} keys); name the columns it reads to join on them.")
 
 
 def _summary(d: DirectionResult) -> dict:
