@@ -19,6 +19,7 @@ ORDER = [  # (file, section title)
     ("mate.md", "MATE: multi-column search"),
     ("pexeso.md", "PEXESO and the precision-targeted fuzzy join vs autofj"),
     ("fuzzyjoin_calibration.md", "Fuzzy join: calibration on held-out data vs autofj (issue 26)"),
+    ("fuzzyjoin_unseen.md", "Fuzzy join on unseen natural-variant sets, built blind and run once (issue 26)"),
     ("fuzzyjoin_small.md", "Fuzzy join on small tables and short codes (the semantic function)"),
     ("autojoin_fuzzy_calibration.md", "Auto-Join's fuzzy step: estimated vs achieved precision (issue 26)"),
     ("pexeso_typos.md", "PEXESO's default tau and one-character typos"),
