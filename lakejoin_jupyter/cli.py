@@ -351,7 +351,7 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
             print(f"note: {table} is the lake table {lake_name}; {own}.")
             return None, lake_name
         from .lake.discover import file_format, is_parquet_dataset
-        from .lake.read import inspect
+        from .lake.read import inspect, read_as_pandas
         if p.is_dir() and not is_parquet_dataset(p):
             raise LakeJoinError(
                 f"Cannot read the query table {table!r}: is a folder, but not a Parquet "
@@ -362,7 +362,7 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
             hint = "nothing to search with" if info.hint == "nothing to index" else info.hint
             raise LakeJoinError(f"Cannot read the query table {table!r}: {info.error}"
                                 + (f" ({hint})" if hint else ""))
-        return _typed_query(info), None
+        return read_as_pandas(info), None          # as pandas reads the file
     tables = engine.index.tables
     skipped = tables.loc[(tables["name"] == table) & (tables["status"] != "indexed"), "reason"]
     if len(skipped) and table not in set(tables.loc[tables["status"] == "indexed", "name"]):
@@ -385,72 +385,6 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
         + f". `lakejoin info {engine.index.path} --tables` lists the tables."
         + (f" (Here -t is --table; a minimum containment of {table} is --threshold {table}, "
            f"as %lakejoin search -t writes it.)" if _is_fraction(table) else ""))
-
-
-def _typed_query(info):
-    """A query file as pandas reads it, so that the joined and stacked output keeps its
-    column types: Parquet (a file or a folder) with the file's types (:func:`_pandas_query`),
-    CSV and TSV as ``pd.read_csv`` infers them (``frames.typed_as_read_csv``), JSON lines as
-    ``pd.read_json(path, lines=True)`` types them (``lake.read.read_jsonl_typed``), each read
-    by the index's reader (encodings, lines above the header, repeated names)."""
-    from .lake.read import read_table
-    if info.format == "parquet":
-        from .lake.read import parquet_pandas_dtypes, read_parquet_typed
-        return _pandas_query(read_parquet_typed(info), parquet_pandas_dtypes(info))
-    if info.format == "jsonl":
-        from .lake.read import read_jsonl_typed
-        return read_jsonl_typed(info)
-    from .frames import typed_as_read_csv
-    text = read_table(info)
-    return typed_as_read_csv(text) if info.format in ("csv", "tsv") else text
-
-
-def _pandas_query(arrow, dtypes=()):
-    """A Parquet query (an Arrow table) as ``pd.read_parquet`` gives its columns: integers as
-    int64 (float64 with nulls), booleans as bool, floats, strings, Decimal, dates and
-    timestamps as pyarrow converts them, and a column the file's pandas metadata records as
-    a nullable dtype (``dtypes``, by position: ``Int64``, ``boolean``, ``string``) as that
-    dtype; the columns a key reads as text (structs, nested lists, binary, times) and list
-    columns as ``engine.table(name, types=True)`` has them."""
-    import pandas as pd
-    import pyarrow as pa
-
-    from .index.tables import typed_frame
-    frame = typed_frame(arrow)
-    for j, col in enumerate(arrow.columns):
-        dtype = dtypes[j] if j < len(dtypes) else None
-        if dtype is not None:
-            try:
-                frame.isetitem(j, pd.Series(dtype.__from_arrow__(col), index=frame.index))
-                continue
-            except (TypeError, ValueError, pa.ArrowException):
-                pass                    # not the type the metadata says: as pyarrow gives it
-        if pa.types.is_integer(col.type) or pa.types.is_boolean(col.type):
-            frame.isetitem(j, col.to_pandas().set_axis(frame.index))
-    return frame
-
-
-def _lake_query_frame(engine, name: str):
-    """A lake table given as the query (by name, or as its file) as pandas reads it, as a
-    query file is read (:func:`_typed_query`)."""
-    from .index.tables import find_table
-    table = find_table(engine.index, name)
-    if table.format in ("csv", "tsv"):
-        from .frames import typed_as_read_csv
-        return typed_as_read_csv(engine.table(name))
-    if table.format == "jsonl":
-        from .lake.read import TableInfo, read_jsonl_typed
-        engine.check_present()
-        frame = read_jsonl_typed(TableInfo.from_json(table.info))
-        frame.attrs["lakejoin_table"] = table.name
-        return frame
-    if table.format != "parquet":
-        return engine.table(name)
-    from .lake.read import TableInfo, parquet_pandas_dtypes
-    frame = _pandas_query(engine.table(name, types="arrow"),
-                          parquet_pandas_dtypes(TableInfo.from_json(table.info)))
-    frame.attrs["lakejoin_table"] = table.name
-    return frame
 
 
 def _is_fraction(text: str) -> bool:
@@ -506,7 +440,7 @@ def _join(args, parser) -> int:
     cols = args.column if len(args.column) > 1 else args.column[0]
     frame, name = _read_query_table(engine, args.table, OWN_COLUMNS)
     if frame is None:
-        frame = _lake_query_frame(engine, name)
+        frame = engine.table(name, types="pandas")
     res = engine.search(frame if name is None else name, cols, k=max(10, args.hit),
                         method=args.method, rank=args.rank, **parse_option_items(args.option))
     if args.hit > len(res):
@@ -614,7 +548,7 @@ def _union(args, parser) -> int:
     engine = open_index(args.index, verify=not args.no_verify)
     frame, name = _read_query_table(engine, args.table)
     if frame is None:
-        frame = _lake_query_frame(engine, name)
+        frame = engine.table(name, types="pandas")
     res = engine.search_unionable(frame, k=args.k, columns=args.column or None)
     df = res.to_pandas().drop(columns=["table_id"])
     if _printed_as_data(df, args.format):

@@ -1747,6 +1747,7 @@ class Engine:
         column of the same name; of several, those with the query's row count."""
         from .index.union_profile import cell_texts
         from .lake.normalize import normalize_text
+        from .search.union import scalar_cells
         if origin:
             paths = self.index.tables["path"].to_numpy()
             return {h.table for h in hits if origin in (h.table, paths[h.table_id])}
@@ -1756,8 +1757,8 @@ class Engine:
             if set(self._catalog.table_columns(h.table_id)) != names:
                 continue
             for c in frame.columns:
-                mine = {normalize_text(t) for t in cell_texts(frame[c].dropna().unique())
-                        if t is not None} - {None}
+                cells = scalar_cells(frame[c]).dropna().unique()     # a list's elements
+                mine = {normalize_text(t) for t in cell_texts(cells) if t is not None} - {None}
                 gen, local = self.index.generation_of(self.index.find_column(h.table, str(c)))
                 if not mine <= set(gen.token_text(gen.arrays.set_tokens(local))):
                     break
@@ -1874,7 +1875,9 @@ class Engine:
         """A lake table as a pandas DataFrame: all values as text, the way the index read them;
         with ``types=True`` a Parquet table keeps its column types (nullable Int64 and
         boolean, floats, Decimal, date, timestamps), as joins return it ("arrow": as an
-        Arrow table). ``name``: its name, path, file or table id (``hit.table_id``)."""
+        Arrow table; "pandas": as pandas reads its file, ``pd.read_csv``, ``pd.read_parquet``
+        or ``pd.read_json(lines=True)``). ``name``: its name, path, file or table id
+        (``hit.table_id``)."""
         self.check_present()
         return index_table(self.index, name, max_rows, types=types)
 

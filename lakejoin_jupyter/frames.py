@@ -74,6 +74,15 @@ def typed_as_read_csv(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def nullable_dtype(dtype):
+    """The nullable pandas dtype of a numpy integer or boolean dtype, by pandas' own mapping
+    (``convert_dtypes``): int64 -> Int64, uint8 -> UInt8, bool -> boolean; an extension dtype
+    (already nullable) as it is."""
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype):
+        return dtype
+    return pd.Series([], dtype=dtype).convert_dtypes(convert_string=False).dtype
+
+
 def stacked_as_query(stacked: pd.DataFrame, query: pd.DataFrame) -> pd.DataFrame:
     """``stacked`` (``query``'s rows with other rows under them, its columns first) with each
     numeric, boolean or ``string`` query column of the query's dtype when every stacked value
@@ -100,9 +109,7 @@ def stacked_as_query(stacked: pd.DataFrame, query: pd.DataFrame) -> pd.DataFrame
                 target = "boolean" if missing else want
         elif pd.api.types.is_integer_dtype(want) and pd.api.types.is_numeric_dtype(col) \
                 and not pd.api.types.is_bool_dtype(col):
-            nullable = want if isinstance(want, pd.api.extensions.ExtensionDtype) else \
-                pd.api.types.pandas_dtype(str(want).capitalize().replace("Ui", "UI"))
-            target = nullable if missing else want
+            target = nullable_dtype(want) if missing else want
         elif pd.api.types.is_float_dtype(want) and pd.api.types.is_numeric_dtype(col) \
                 and not pd.api.types.is_bool_dtype(col):
             target = want

@@ -6,6 +6,7 @@ a lake table named as the query is read the same way."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 
 import numpy as np
 import pandas as pd
@@ -217,7 +218,6 @@ def json_lake(spark, tmp_path_factory):
 
 
 def _read_json_lines(path) -> pd.DataFrame:
-    import io
     lines = [s for s in path.read_text().splitlines() if s.startswith("{")]
     return pd.read_json(io.StringIO("\n".join(lines)), lines=True)
 
@@ -227,7 +227,7 @@ def test_json_lines_query_joined_has_read_json_types(json_lake, tmp_path, capsys
     """A JSON-lines query (a file, or a lake table named as the query) joined into Parquet:
     its scalar columns read back with the types and values ``pd.read_json(path,
     lines=True)`` gives them (int64, float64, bool, a date-named column as datetimes, a
-    boolean with a null as pandas has it), not as text; a list column stays its JSON text."""
+    boolean with a null as pandas has it), not as text; a list column as lists."""
     index, root, query = json_lake
     out = tmp_path / "joined.parquet"
     table = str(query) if given == "file" else "orders"
@@ -238,9 +238,47 @@ def test_json_lines_query_joined_has_read_json_types(json_lake, tmp_path, capsys
     want = _read_json_lines(root / "orders.jsonl").drop(columns=["tags"])
     want["note"] = want["note"].where(want["note"].notna(), None)   # Parquet's null text
     pd.testing.assert_frame_equal(got[list(want.columns)], want)
-    assert got["tags"].tolist() == ['["a", "b"]', None, '["c"]']
+    assert [v if v is None else list(v) for v in got["tags"]] == [["a", "b"], None, ["c"]]
     assert got["section"].tolist() == ["s3", "s3", None]
 
+
+
+def test_a_json_lines_list_field_is_read_as_python_reads_it(json_lake, tmp_path, capsys):
+    """A JSON-lines query's list field is a column of lists, as ``pd.read_json(path,
+    lines=True)`` reads it, not its JSON text: the command line and the Python API on that
+    frame give the same outcome. As the key, the same error (search its elements:
+    ``df.explode``); beside an integer key repeated on two rows, its elements are what tells
+    the two rows apart (here they share "x": no key partner), so the same ranked hits; the
+    same unionable tables; and joined on another column, the lists of the API's join."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.errors import QueryError
+    index, _, _ = json_lake
+    path = tmp_path / "sizes.jsonl"
+    rows = [{"size": 100 + 7 * i, "package": PACKAGES[i], "protos": protos}
+            for i in range(20) for protos in (["tcp", "x"], ["x", "udp"])]
+    pd.DataFrame(rows).to_json(path, orient="records", lines=True)
+    df = pd.read_json(path, lines=True)
+    engine = open_index(index)
+    with pytest.raises(QueryError) as api:
+        engine.search(df, "protos")
+    assert "df.explode('protos')" in str(api.value)
+    assert cli(["search", index, "-t", str(path), "-c", "protos"]) == 1
+    assert capsys.readouterr().err.strip() == f"lakejoin: error: {api.value}"
+    assert cli(["search", index, "-t", str(path), "-c", "size", "--format", "csv"]) == 0
+    want = engine.search(df, "size", rank="useful").to_pandas()
+    got = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    pd.testing.assert_frame_equal(got, pd.read_csv(io.StringIO(
+        want.drop(columns=["column_ids", "table_id"]).to_csv(index=False))))
+    assert cli(["union", index, "-t", str(path), "-k", "5", "--format", "csv"]) == 0
+    want = engine.search_unionable(df, k=5).to_pandas().drop(columns=["table_id"])
+    got = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    pd.testing.assert_frame_equal(got, pd.read_csv(io.StringIO(want.to_csv(index=False))))
+    out = tmp_path / "joined.parquet"
+    assert cli(["join", index, "-t", str(path), "-c", "package", "--hit", "1",
+                "--out", str(out)]) == 0
+    capsys.readouterr()
+    hit = engine.search(df, "package", rank="useful")[0]
+    assert [list(v) for v in pd.read_parquet(out)["protos"]] == hit.join(df)["protos"].tolist()
 
 def test_nullable_parquet_query_keeps_pandas_dtypes(typed_lake, tmp_path, capsys):
     """A Parquet query written from pandas' nullable dtypes (Int64, boolean, string, with

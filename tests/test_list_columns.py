@@ -218,6 +218,22 @@ def test_pexeso_and_union_see_the_elements(engine):
     assert any(h.table == "geo/zone1970" for h in union)
 
 
+
+@pytest.mark.spark
+def test_a_union_query_frame_of_list_cells_is_profiled_by_its_elements(engine, lake):
+    """A union search with a frame of list cells (``pd.read_json(lines=True)`` of a list
+    field, or Parquet's lists) failed with "unhashable type: 'list'"; a list column is
+    profiled by its elements, as the build profiles a lake list column, and a column of
+    lists of lists or of objects by their JSON text: the frame read from geo/langs.jsonl
+    is that table, and the zones' codes align with its countries."""
+    langs = pd.read_json(lake / "geo/langs.jsonl", lines=True)
+    own = hit_of(engine.search_unionable(langs, k=5), "geo/langs")
+    assert own.is_query_table and own.mapping == {"lang": "lang", "countries": "countries"}
+    zones = pd.read_parquet(lake / "geo/zone1970.parquet").assign(
+        meta=[{"k": i} for i in range(len(ZONES))])
+    res = engine.search_unionable(zones[["codes", "nested", "meta"]], k=5)
+    assert hit_of(res, "geo/langs").mapping == {"codes": "countries"}
+
 @pytest.mark.spark
 def test_a_hit_says_it_is_a_list_column(engine, tmp_path, capsys, monkeypatch):
     from lakejoin_jupyter.cli import main

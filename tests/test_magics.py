@@ -172,10 +172,12 @@ def test_open_search_join_info(ip, demo_index_path, demo_engine, capsys):
 
 
 @pytest.mark.spark
-def test_a_rerun_join_takes_its_own_variable_back(ip, demo_index_path, demo_engine):
+def test_a_rerun_join_takes_its_own_variable_back(ip, demo_index_path, demo_engine,
+                                                   monkeypatch):
     """The widget's naming rule: the same join run again, or edited (--how inner), rebinds
-    its variable (no _2 holding a stale copy); a join of that table on another lake column
-    gets the column's name; a variable the user made is never overwritten."""
+    its variable (no _2 holding a stale copy), also after its --insert cell has run; a join
+    of that table on another lake column gets the column's name; a variable the user made
+    is never overwritten."""
     from lakejoin_jupyter.demo import demo_query
     fifa = demo_query()
     for n in [n for n in ip.user_ns if n.startswith("rr_")]:
@@ -211,6 +213,14 @@ def test_a_rerun_join_takes_its_own_variable_back(ip, demo_index_path, demo_engi
     magic(ip, f"join {same[1]} --from rr_hits --quiet")     # the other join: still its own
     pd.testing.assert_frame_equal(ip.user_ns[col_name], other.join(fifa))
     assert name + "_3" not in ip.user_ns
+    # the code inserted as the next cell, run: the join run again still takes its variable
+    inserted = []
+    monkeypatch.setattr(ip, "set_next_input", lambda text, replace=False: inserted.append(text))
+    magic(ip, f"join {same[1]} --from rr_hits --insert --quiet")
+    assert ip.run_cell(inserted[-1]).success
+    magic(ip, f"join {same[1]} --from rr_hits --how inner --quiet")
+    pd.testing.assert_frame_equal(ip.user_ns[col_name], other.join(fifa, how="inner"))
+    assert col_name + "_2" not in ip.user_ns
 
 
 @pytest.mark.spark

@@ -363,16 +363,19 @@ def test_non_string_column_labels():
     assert len(_run_code(res.code("left", other="right"), {"left": left, "right": right})) == 2
 
 
+class FakeEngine:
+    """The engine's best_predicate on the paper's tables (``orders`` as a lake table name)."""
+
+    def best_predicate(self, df, other, preference="h5", seed_pair=None, **kw):
+        if isinstance(other, str):
+            other = {"orders": ORDERS}[other]
+        return sl.best_predicate(df, other, preference, seed_pair=seed_pair, **kw)
+
+
 def test_predicate_magic(capsys):
     """``%lakejoin predicate`` parses its line, calls the engine and binds/inserts the join."""
     from lakejoin_jupyter.magics import MagicError, run_request
     from lakejoin_jupyter.ui.session import Session
-
-    class FakeEngine:
-        def best_predicate(self, df, other, preference="h5", seed_pair=None, **kw):
-            if isinstance(other, str):
-                other = {"orders": ORDERS}[other]
-            return sl.best_predicate(df, other, preference, seed_pair=seed_pair, **kw)
 
     class Shell:
         user_ns = {"people": PEOPLE}
@@ -406,6 +409,38 @@ def test_predicate_magic(capsys):
     run_request("predicate --help", shell, session)
     assert "usage: %lakejoin predicate" in capsys.readouterr().out
 
+
+
+def test_predicate_magic_run_again_keeps_its_variable(monkeypatch):
+    """``%lakejoin predicate L R --insert``, its cell run, then the magic run again (or
+    edited): the inserted code binds the same variable, named by the widget's rule
+    (``Session.action_variable``: ``people_orders_predicate``), not ``_2``, ``_3``; a variable
+    the user made under that name is never taken."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.join.plan import default_variable
+    from lakejoin_jupyter.ui.session import SESSION
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    inserted = []
+    monkeypatch.setattr(shell, "set_next_input",
+                        lambda text, replace=False: inserted.append(text))
+    monkeypatch.setattr(SESSION, "engine", FakeEngine())
+    for n in [n for n in shell.user_ns if n.startswith("people")]:
+        del shell.user_ns[n]
+    shell.user_ns.update(people=PEOPLE, orders=ORDERS)
+    before = set(shell.user_ns)            # (the code also binds pd and its helpers)
+    for line in ("-p h1", "-p h1", "-p h3"):        # run again, then edited
+        shell.run_line_magic("lakejoin", f"predicate people orders {line} --insert")
+        assert shell.run_cell(inserted[-1]).success
+    name = default_variable("people", "orders", "predicate")
+    assert {n for n in set(shell.user_ns) - before if n.startswith("people")} == {name}
+    res = sl.best_predicate(PEOPLE, ORDERS, "h3")
+    pd.testing.assert_frame_equal(shell.user_ns[name].reset_index(drop=True),
+                                  res.join().reset_index(drop=True), check_dtype=False)
+    shell.run_cell(f"{name} = 'mine'")                   # the user's own variable
+    shell.run_line_magic("lakejoin", "predicate people orders -p h1 --insert")
+    assert inserted[-1].count(f"{name}_2 = ") == 1 and shell.user_ns[name] == "mine"
 
 def test_action_is_registered_with_a_preference_control():
     from lakejoin_jupyter.actions import get

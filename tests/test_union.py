@@ -688,6 +688,43 @@ def test_union_magic_and_action(union_lake):
         pd.testing.assert_frame_equal(ns["stacked"], out.joined)
 
 
+
+def test_union_magic_run_again_keeps_its_variable(union_lake, monkeypatch):
+    """`%lakejoin union DF --union N` run again, or edited (--keep-duplicates), rebinds its
+    own variable as `%lakejoin join` does (the widget's rule, Session.action_variable), also
+    after its --insert cell has run; a variable the user made is never overwritten."""
+    from lakejoin_jupyter.join.plan import default_variable
+    engine, tables, _ = union_lake
+    with _shell_on(engine) as shell:
+        inserted = []
+        monkeypatch.setattr(shell, "set_next_input",
+                            lambda text, replace=False: inserted.append(text))
+        q = tables["sales.csv"].sample(frac=0.5, random_state=4).reset_index(drop=True)
+        q.columns = ["a", "b", "c", "d"]
+        for n in [n for n in shell.user_ns if n.startswith("rq")]:
+            del shell.user_ns[n]
+        shell.user_ns["rq"] = q
+        before = set(shell.user_ns)
+
+        def made():
+            return {n for n in set(shell.user_ns) - before if n.startswith("rq")}
+        res = shell.run_line_magic("lakejoin", "union rq -k 3 --union 1 --quiet")
+        name = default_variable("rq", res[0].table, "union")
+        shell.run_line_magic("lakejoin", "union rq -k 3 --union 1 --quiet")       # again
+        shell.run_line_magic("lakejoin", "union rq -k 3 --union 1 --keep-duplicates --quiet")
+        assert made() == {name}
+        pd.testing.assert_frame_equal(shell.user_ns[name], res[0].union(q, distinct=False))
+        shell.run_line_magic("lakejoin", "union rq -k 3 --union 1 --insert --quiet")
+        assert shell.run_cell(inserted[-1]).success                 # its cell run
+        shell.run_line_magic("lakejoin", "union rq -k 3 --union 1 --quiet")
+        assert made() == {name}
+        pd.testing.assert_frame_equal(shell.user_ns[name], res[0].union(q))
+        shell.run_cell(f"{name} = rq.head(2)")                       # the user's own
+        user_made = shell.user_ns[name]
+        shell.run_line_magic("lakejoin", "union rq -k 3 --union 1 --quiet")
+        assert shell.user_ns[name] is user_made and made() == {name, f"{name}_2"}
+        pd.testing.assert_frame_equal(shell.user_ns[f"{name}_2"], res[0].union(q))
+
 def test_set_statistic_of_a_small_sample_degrades_smoothly():
     """With a domain larger than the two columns' disjoint union (a small query column read
     as a sample of the lake's vocabulary), the statistic is still a bound of the exact

@@ -214,7 +214,8 @@ def test_a_stacked_column_has_the_query_dtype_whichever_table(ratings_index, tmp
         pd.testing.assert_frame_equal(ns["u"], python)
 
 
-@pytest.mark.parametrize("query_dtype", ["Int64", "int64", "float64", "Float64", "boolean", "bool"])
+@pytest.mark.parametrize("query_dtype", ["Int64", "int64", "float64", "Float64", "boolean", "bool",
+                                         "int32", "uint8"])
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.one_of(st.none(), st.integers(-5, 5), st.floats(-5, 5, allow_nan=False),
                           st.booleans()), min_size=1, max_size=8))
@@ -231,3 +232,14 @@ def test_a_stacked_column_never_changes_a_value(query_dtype, values):
             assert pd.isna(after)
         else:
             assert float(after) == float(before), (list(stacked["p"]), list(got))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64", "bool"])
+def test_the_nullable_dtype_is_pandas_own(dtype):
+    """``frames.nullable_dtype`` (a stacked integer column with missing values, a Parquet
+    table's integers) gives the dtype pandas gives an array of that dtype."""
+    from lakejoin_jupyter.frames import nullable_dtype
+    want = pd.array(np.zeros(2, dtype=dtype)).dtype
+    assert nullable_dtype(np.dtype(dtype)) == want
+    assert nullable_dtype(want) is want                 # already nullable: kept

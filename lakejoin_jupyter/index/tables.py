@@ -137,8 +137,9 @@ def _pandas_header(info) -> list | None:
 def lake_table(table: LakeTable, max_rows: int | None = None,
                warn_changed: bool = True, types: bool = False) -> pd.DataFrame:
     """The table as pandas, every value as text (None for nulls), read by the build's reader;
-    with ``types`` a Parquet table keeps its column types (:func:`typed_frame`; "arrow": the
-    Arrow table itself) and a JSON-lines table's list columns hold lists of element texts.
+    with ``types`` a Parquet table keeps its column types (``lake.read.typed_frame``;
+    "arrow": the Arrow table itself) and a JSON-lines table's list columns hold lists of
+    element texts; ``types="pandas"``: as pandas reads its file (``lake.read.read_as_pandas``).
     ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns).
     A LakeChangedWarning says when the file changed since the build (``warn_changed``)."""
     if warn_changed:
@@ -147,8 +148,12 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
         from ..spark import get_spark, to_pandas_utc
         sdf = get_spark().table(table.uri)
         df = to_pandas_utc(sdf.limit(max_rows) if max_rows else sdf)
+    elif types == "pandas":
+        from ..lake.read import TableInfo, read_as_pandas
+        df = read_as_pandas(TableInfo.from_json(table.info))
+        df = df.head(max_rows) if max_rows is not None else df
     elif types and table.format == "parquet":
-        from ..lake.read import TableInfo, read_parquet_typed
+        from ..lake.read import TableInfo, read_parquet_typed, typed_frame
         arrow = read_parquet_typed(TableInfo.from_json(table.info))
         arrow = arrow.slice(0, max_rows) if max_rows is not None else arrow
         if types == "arrow":
@@ -160,48 +165,6 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
                         lists=bool(types) and table.format == "jsonl")
     df.attrs["lakejoin_table"] = table.name
     return df
-
-
-def typed_frame(arrow) -> pd.DataFrame:
-    """An Arrow table as pandas of the same types: integers and booleans as pandas' nullable
-    Int64/boolean (a null or an unmatched row does not turn them into floats), floats,
-    timestamps, decimals (Decimal objects), dates (date objects) and strings (None for
-    nulls) as pyarrow converts them; lists of scalars (list columns) as Python lists of
-    their elements (None for a null list); other types (nested lists, structs, binary, times)
-    as the text the index read (lake/read.py), since their keys are that text."""
-    import pyarrow as pa
-
-    from ..lake.read import _arrow_text, is_scalar_list
-    cols, lists = [], {}
-    for j, col in enumerate(arrow.columns):
-        t = col.type
-        if pa.types.is_dictionary(t):
-            col = col.cast(t.value_type)
-            t = col.type
-        if is_scalar_list(t):
-            lists[j] = col.to_pylist()
-            col = pa.nulls(len(col), pa.string())
-        elif not (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)
-                or pa.types.is_boolean(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
-                or pa.types.is_date(t) or pa.types.is_timestamp(t)):
-            col = _arrow_text(col)
-        cols.append(col)
-    nullable = {**{getattr(pa, n)(): pd.api.types.pandas_dtype(n.capitalize().replace("Ui", "UI"))
-                   for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                             "uint64")}, pa.bool_(): pd.BooleanDtype()}
-    names = list(arrow.column_names)
-    frame = pa.table(cols, names=[f"c{j}" for j in range(len(cols))]).to_pandas(
-        types_mapper=nullable.get, date_as_object=True)
-    frame.columns = names
-    for j, c in enumerate(cols):
-        if frame.dtypes.iloc[j] == object:   # strings, decimals, dates: None for nulls
-            frame[names[j]] = frame[names[j]].astype(object).where(frame[names[j]].notna(), None)
-    for j, cells in lists.items():
-        a = np.empty(len(cells), dtype=object)
-        for i, v in enumerate(cells):                       # lists kept whole, not nested
-            a[i] = v
-        frame.isetitem(j, pd.Series(a, index=frame.index, dtype=object))
-    return frame
 
 
 def _warn_if_changed(table: LakeTable) -> None:

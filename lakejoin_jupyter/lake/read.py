@@ -24,6 +24,8 @@ its cells read as their JSON text. Lists of lists or of structs stay JSON text.
 What is refused: empty files, a header with no data rows, binary content (including Excel
 or ZIP files named .csv), JSON that is not JSON lines (an array, or no line an object),
 files that cannot be opened.
+A table as pandas reads its file (``read_as_pandas``: the types ``pd.read_csv``,
+``pd.read_parquet`` or ``pd.read_json(lines=True)`` give) is for output that keeps them.
 """
 from __future__ import annotations
 
@@ -618,12 +620,11 @@ def parquet_pandas_dtypes(info: TableInfo) -> list:
 
 
 def read_jsonl_typed(info: TableInfo) -> pd.DataFrame:
-    """A JSON-lines table the build has sniffed as ``pd.read_json(path, lines=True)`` types
-    its columns (int64, float64, bool, datetimes by pandas' own inference), by pandas on the
-    lines the index read (decoded as it decodes them, lines that are not objects left out),
-    named as the index names its columns. Columns of JSON objects or lists keep the text the
-    index read (their keys are that text); a file pandas cannot read (an integer beyond
-    64 bits, say) keeps every column's text."""
+    """A JSON-lines table the build has sniffed as ``pd.read_json(path, lines=True)`` reads
+    its columns (int64, float64, bool, datetimes by pandas' own inference, lists and objects
+    as Python lists and dicts), by pandas on the lines the index read (decoded as it decodes
+    them, lines that are not objects left out), named as the index names its columns; a file
+    pandas cannot read (an integer beyond 64 bits, say) keeps every column's text."""
     import warnings
     text_frame = read_table(info)
     decoded, _ = decode(info.uri, _open_bytes(info.uri))
@@ -636,13 +637,88 @@ def read_jsonl_typed(info: TableInfo) -> pd.DataFrame:
         return text_frame
     if typed.shape != text_frame.shape:
         return text_frame
-    out = text_frame.copy()
-    for j in range(typed.shape[1]):
-        col = typed.iloc[:, j]
-        if col.dtype == object and col.map(lambda v: isinstance(v, (dict, list))).any():
-            continue
-        out.isetitem(j, col.set_axis(out.index))
-    return out
+    typed.columns = text_frame.columns
+    return typed.set_axis(text_frame.index)
+
+
+def typed_frame(arrow) -> pd.DataFrame:
+    """An Arrow table as pandas of the same types: integers and booleans as pandas' nullable
+    Int64/boolean (a null or an unmatched row does not turn them into floats), floats,
+    timestamps, decimals (Decimal objects), dates (date objects) and strings (None for
+    nulls) as pyarrow converts them; lists of scalars (list columns) as Python lists of
+    their elements (None for a null list); other types (nested lists, structs, binary, times)
+    as the text the index read (lake/read.py), since their keys are that text."""
+    import pyarrow as pa
+
+    from ..frames import nullable_dtype
+    cols, lists = [], {}
+    for j, col in enumerate(arrow.columns):
+        t = col.type
+        if pa.types.is_dictionary(t):
+            col = col.cast(t.value_type)
+            t = col.type
+        if is_scalar_list(t):
+            lists[j] = col.to_pylist()
+            col = pa.nulls(len(col), pa.string())
+        elif not (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)
+                or pa.types.is_boolean(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
+                or pa.types.is_date(t) or pa.types.is_timestamp(t)):
+            col = _arrow_text(col)
+        cols.append(col)
+    nullable = {t: nullable_dtype(t.to_pandas_dtype())
+                for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(),
+                          pa.uint32(), pa.uint64(), pa.bool_())}
+    names = list(arrow.column_names)
+    frame = pa.table(cols, names=[f"c{j}" for j in range(len(cols))]).to_pandas(
+        types_mapper=nullable.get, date_as_object=True)
+    frame.columns = names
+    for j, c in enumerate(cols):
+        if frame.dtypes.iloc[j] == object:   # strings, decimals, dates: None for nulls
+            frame[names[j]] = frame[names[j]].astype(object).where(frame[names[j]].notna(), None)
+    for j, cells in lists.items():
+        a = np.empty(len(cells), dtype=object)
+        for i, v in enumerate(cells):                       # lists kept whole, not nested
+            a[i] = v
+        frame.isetitem(j, pd.Series(a, index=frame.index, dtype=object))
+    return frame
+
+
+def parquet_as_pandas(arrow, dtypes=()) -> pd.DataFrame:
+    """A Parquet table (an Arrow table) as ``pd.read_parquet`` gives its columns: integers as
+    int64 (float64 with nulls), booleans as bool, floats, strings, Decimal, dates and
+    timestamps as pyarrow converts them, and a column the file's pandas metadata records as
+    a nullable dtype (``dtypes``, by position: ``Int64``, ``boolean``, ``string``) as that
+    dtype; the columns a key reads as text (structs, nested lists, binary, times) and list
+    columns as :func:`typed_frame` has them."""
+    import pyarrow as pa
+    frame = typed_frame(arrow)
+    for j, col in enumerate(arrow.columns):
+        dtype = dtypes[j] if j < len(dtypes) else None
+        if dtype is not None:
+            try:
+                frame.isetitem(j, pd.Series(dtype.__from_arrow__(col), index=frame.index))
+                continue
+            except (TypeError, ValueError, pa.ArrowException):
+                pass                    # not the type the metadata says: as pyarrow gives it
+        if pa.types.is_integer(col.type) or pa.types.is_boolean(col.type):
+            frame.isetitem(j, col.to_pandas().set_axis(frame.index))
+    return frame
+
+
+def read_as_pandas(info: TableInfo) -> pd.DataFrame:
+    """A table file the build has sniffed as pandas reads it, so that joined and stacked
+    output keeps its column types: Parquet (a file or a folder) as ``pd.read_parquet``
+    (:func:`parquet_as_pandas`), CSV and TSV as ``pd.read_csv`` infers them
+    (``frames.typed_as_read_csv``), JSON lines as ``pd.read_json(path, lines=True)``
+    (:func:`read_jsonl_typed`), each read by the index's reader (encodings, lines above the
+    header, repeated names)."""
+    if info.format == "parquet":
+        return parquet_as_pandas(read_parquet_typed(info), parquet_pandas_dtypes(info))
+    if info.format == "jsonl":
+        return read_jsonl_typed(info)
+    from ..frames import typed_as_read_csv
+    text = read_table(info)
+    return typed_as_read_csv(text) if info.format in ("csv", "tsv") else text
 
 
 def _jsonl_columns(info: TableInfo, lists: bool = False) -> list:

@@ -54,8 +54,9 @@ def run(ctx, a):
     if not a.into:
         ctx.session.note(f"join:{into}", out.joined, join_identity(name, hit))
     code = out.code(name, into)
-    if a.insert and ctx.shell is not None:
-        ctx.shell.set_next_input(code, replace=False)
+    if a.insert:
+        ctx.insert(code, None if a.into else f"join:{into}", join_identity(name, hit),
+                   by="%lakejoin join")
     if not a.quiet:
         display_action_result(out, bound_as=into, code=code)
     return None

@@ -2,6 +2,8 @@
 a result-set preference, its comparison table, and optionally the join and its code."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from ..join.schemaless import PREFERENCES
 from .context import MagicError, Subcommand
 
@@ -22,7 +24,9 @@ def configure(p):
     p.add_argument("--join", metavar="VAR",
                    help="also join with the chosen predicate and bind the result to VAR")
     p.add_argument("--insert", action="store_true",
-                   help="insert the reproducing join code as the next cell")
+                   help="insert the reproducing join code as the next cell (binding --join "
+                        "VAR, else LEFT_RIGHT_predicate; run again, the magic keeps that "
+                        "name; never a variable you made)")
 
 
 def run(ctx, ns):
@@ -39,13 +43,22 @@ def run(ctx, ns):
                                     seed_pair=seeds or None, max_pairs=ns.max_pairs,
                                     left_name=ns.left, **opts)
     if (ns.join or ns.insert) and res.predicate:
-        target = ns.join or ctx.new_name(f"{ns.left}_joined")
+        target, key, of = ns.join, None, None
+        if not target:
+            # the widget's rule (its Best join predicate action): once the inserted cell
+            # has run, the magic run again takes its variable back; a user's name is kept
+            from ..actions import get
+            from ..ui.session import join_identity
+            action, right = get("predicate"), SimpleNamespace(table=ns.right)
+            target = ctx.session.action_variable(ctx.user_ns, ns.left, right, action.name,
+                                                 action.suffix)
+            key, of = f"{action.name}:{target}", join_identity(ns.left, right)
         other_name = ns.right if ns.right in ctx.user_ns else "other"
         code = res.code(ns.left, target, other=other_name)
         if ns.join:
             ctx.bind(target, res.join(left))
-        if ns.insert and ctx.shell is not None:
-            ctx.shell.set_next_input(code, replace=False)
+        if ns.insert:
+            ctx.insert(code, key, of, by="%lakejoin predicate")
     return res
 
 

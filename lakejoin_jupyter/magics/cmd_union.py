@@ -17,7 +17,9 @@ def configure(p):
     p.add_argument("--union", type=int, metavar="N",
                    help="stack the rows of hit N (1 = best) under the frame")
     p.add_argument("--into", metavar="VAR",
-                   help="with --union: bind the stacked frame to VAR (default FRAME_TABLE_union)")
+                   help="with --union: bind the stacked frame to VAR (default "
+                        "FRAME_TABLE_union; the same union run again rebinds it; never a "
+                        "variable you made)")
     p.add_argument("--insert", action="store_true",
                    help="with --union: insert the reproducing code as the next cell")
     p.add_argument("--quiet", action="store_true",
@@ -29,8 +31,8 @@ def configure(p):
 
 def run(ctx, a):
     from .. import actions
-    from ..join.plan import default_variable
     from ..ui.render import display_action_result
+    from ..ui.session import join_identity
     df = ctx.variable(a.frame)
     res = ctx.engine.search_unionable(df, k=a.k, columns=a.column or None,
                                       include_own=not a.no_own)
@@ -47,13 +49,19 @@ def run(ctx, a):
         raise MagicError(f"--union {a.union}: the search found {len(res)} table(s); "
                          f"pick 1..{len(res)}.")
     hit = res[a.union - 1]
-    target = a.into or ctx.new_name(default_variable(a.frame, hit.table, "union"))
-    # the Union action: its summary says what hit.union would warn of, and where it is bound
-    out = actions.UNION_ACTIONS[0](ctx.engine, hit, df, distinct=not a.keep_duplicates)
+    action = actions.UNION_ACTIONS[0]   # its summary says what hit.union would warn of
+    # the widget's rule: a re-run (or edited) union takes its own variable back, a user's
+    # name is kept
+    target = a.into or ctx.session.action_variable(ctx.user_ns, a.frame, hit, action.name,
+                                                   action.suffix)
+    out = action(ctx.engine, hit, df, distinct=not a.keep_duplicates)
     ctx.bind(target, out.joined)
+    key, of = (None if a.into else f"{action.name}:{target}"), join_identity(a.frame, hit)
+    if key:
+        ctx.session.note(key, out.joined, of)
     code = out.code(a.frame, target)
-    if a.insert and ctx.shell is not None:
-        ctx.shell.set_next_input(code, replace=False)
+    if a.insert:
+        ctx.insert(code, key, of, by="%lakejoin union")
     if not a.quiet:
         display_action_result(out, bound_as=target, code=code)
     return res

@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..errors import LakeJoinError, a_kind
 from ..frames import check_identifier, is_dataframe
-from ..ui.session import Session, unique_name
+from ..ui.session import Session, mark_cell
 
 
 @dataclass
@@ -87,10 +87,16 @@ class MagicContext:
                              f"(columns: {[str(c) for c in obj.columns][:20]}).")
         return obj, name, columns
 
-    def new_name(self, wanted: str) -> str:
-        """``wanted``, or ``wanted_2``... when the notebook already has that name."""
-        return unique_name(self.user_ns, check_identifier(wanted))
-
     def bind(self, name: str, value) -> str:
         self.user_ns[check_identifier(name)] = value
         return name
+
+    def insert(self, code: str, key: str | None = None, of: str | None = None,
+               by: str = "%lakejoin") -> None:
+        """Put ``code`` into the next cell; with ``key`` (``kind:VAR``, VAR named by
+        :meth:`Session.action_variable`) marked as lakejoin's cell (``mark_cell``, ``of``:
+        the join it holds), so that VAR stays lakejoin's when the cell runs and the magic
+        run again takes it back."""
+        if self.shell is not None:
+            self.shell.set_next_input(mark_cell(code, key, of, by=by) if key else code,
+                                      replace=False)

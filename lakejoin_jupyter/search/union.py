@@ -45,7 +45,7 @@ from ..index.union_profile import (cell_texts, column_vectors, cosine,
                                    is_numeric, ks_similarity,
                                    numeric_summary_counted, sample_tokens,
                                    set_statistic)
-from ..lake.normalize import normalize_array, normalize_text
+from ..lake.normalize import normalize_array, normalize_text, render_value
 
 EVIDENCE = ("set", "semantic", "format", "numeric", "header")
 WEIGHTS = {"set": 1.0, "semantic": 1.0, "format": 1.0, "numeric": 1.0, "header": 0.25}
@@ -197,12 +197,30 @@ class QueryColumn:
         return bool(is_numeric(self.share, self.n_num))
 
 
+def scalar_cells(values: pd.Series) -> pd.Series:
+    """``values`` with a list column's cells (every cell a list of scalars, or null) as their
+    elements, one per row, as the build profiles a lake list column; any other list or dict
+    (lists of lists, JSON objects) as the JSON text the lake reader gives it."""
+    if values.dtype != object or pd.api.types.infer_dtype(values, skipna=True) not in (
+            "mixed", "mixed-integer"):
+        return values                 # texts, numbers, dates... (no Python loop over cells)
+    nested = values.map(lambda v: isinstance(v, (list, tuple, np.ndarray, dict)))
+    if not nested.any():
+        return values
+    if not values[~nested].notna().any() and not values[nested].map(
+            lambda v: isinstance(v, dict)
+            or any(isinstance(e, (list, tuple, np.ndarray, dict)) for e in v)).any():
+        return values.explode()
+    return values.map(lambda v: render_value(v if isinstance(v, dict) else list(v))
+                      if isinstance(v, (list, tuple, np.ndarray, dict)) else v)
+
+
 def profile_column(values: pd.Series, sample_values: int) -> tuple:
     """(QueryColumn without its vector, the tokens to embed) of one column: each distinct
     value rendered, normalized and given a pattern once; above VECTOR_MIN distinct values
     all at once (index/union_profile.py cell_texts and pattern_buckets, lake/normalize.py
     normalize_array), below it one by one (Arrow's fixed cost per call is the larger)."""
-    codes, uniq = pd.factorize(values, use_na_sentinel=True)
+    codes, uniq = pd.factorize(scalar_cells(values), use_na_sentinel=True)
     texts = cell_texts(uniq)
     if len(texts) > VECTOR_MIN:
         import pyarrow as pa

@@ -3,9 +3,9 @@
 ``%lakejoin open`` and the widget's Open/Build set :data:`SESSION.engine`. A join names the
 saved search it comes from (``%lakejoin join N --from VAR``). The session also remembers what
 lakejoin bound, by cell key (``search:VAR``, ``join:VAR``...): a saved search, a widget's
-binding, or an action cell the widget wrote (marked by :func:`mark_cell`), so a
-widget re-created by "Run all" takes back its own variables and cells, and a name the user
-bound is never reused.
+binding, or an action cell the widget (or a magic's ``--insert``) wrote (marked by
+:func:`mark_cell`), so a widget re-created by "Run all", or a magic run again, takes back
+its own variables and cells, and a name the user bound is never reused.
 """
 from __future__ import annotations
 
@@ -30,15 +30,15 @@ _MARKER = re.compile(r"^# lakejoin cell ([a-z_]+):([A-Za-z_][A-Za-z0-9_]*)\b"
                      r"(?: \[of (.*)\])?", re.M)
 
 
-def mark_cell(code: str, key: str, of: str | None = None) -> str:
+def mark_cell(code: str, key: str, of: str | None = None,
+              by: str = "the lakejoin widget, which updates this cell") -> str:
     """``code`` with the line that makes it the widget's cell ``key`` (``action:VAR``),
     after its leading comments; ``of``: what it joins (:func:`join_identity`), so a
-    re-run of this join, and no other, takes the cell back."""
+    re-run of this join, and no other, takes the cell back; ``by``: who wrote it."""
     lines = code.splitlines()
     at = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
     of = f" [of {' '.join(str(of).split())}]" if of else ""
-    mark = (f"# lakejoin cell {key}{of} (written by the lakejoin widget, which updates "
-            f"this cell)")
+    mark = f"# lakejoin cell {key}{of} (written by {by})"
     return "\n".join(lines[:at] + [mark] + lines[at:]) + ("\n" if code.endswith("\n") else "")
 
 
