@@ -11,6 +11,9 @@ Three suites, each split into development and validation before any tuning (fixe
 * ``fresh1`` (not in the default ``--suites``): natural variants, the same entity named by
   different real sources and linked by a key (bench/fuzzyjoin_fresh_cases.py), read from
   the folders under ``--fresh-cases``; every case is ``validation``.
+* ``fresh2`` (not in the default ``--suites``): a second such set from other sources
+  (``bench/fuzzyjoin_fresh_cases.py --set fresh2``), read from ``--fresh2-cases``; every
+  case is ``validation``.
 
 autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (calibration);
 ours is timed at ``--precision-target`` and re-chooses for the other targets from the same
@@ -108,10 +111,12 @@ def dataset_root(py: Path) -> Path:
 
 
 FRESH_CASES = HERE / "data" / "fuzzyjoin-fresh1"
+FRESH2_CASES = HERE / "data" / "fuzzyjoin-fresh2"
 
 
 def datasets(root: Path, cases: Path, suites, split: str,
-             fresh: Path = FRESH_CASES) -> list[tuple[str, str, str, Path]]:
+             fresh: Path = FRESH_CASES,
+             fresh2: Path = FRESH2_CASES) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -119,9 +124,10 @@ def datasets(root: Path, cases: Path, suites, split: str,
         out += [("autofj", n, "validation", root / n) for n in AUTOFJ_VALIDATION]
     if "rl" in suites:
         out += [("rl", n, CASES[n][0], cases / n) for n in CASES]
-    if "fresh1" in suites:
-        out += [("fresh1", d.name, "validation", d) for d in sorted(Path(fresh).iterdir())
-                if (d / "gt.csv").exists()]
+    for suite, folder in (("fresh1", fresh), ("fresh2", fresh2)):
+        if suite in suites:
+            out += [(suite, d.name, "validation", d) for d in sorted(Path(folder).iterdir())
+                    if (d / "gt.csv").exists()]
     return [d for d in out if split == "all" or d[2] == split]
 
 
@@ -236,9 +242,11 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="lakes folder to generate the record-linkage cases from if missing")
     ap.add_argument("--suites", default="autofj,rl",
-                    help="comma-separated: autofj, rl, fresh1 (default autofj,rl)")
+                    help="comma-separated: autofj, rl, fresh1, fresh2 (default autofj,rl)")
     ap.add_argument("--fresh-cases", default=str(FRESH_CASES),
                     help="folder of the fresh1 cases (one folder per case)")
+    ap.add_argument("--fresh2-cases", default=str(FRESH2_CASES),
+                    help="folder of the fresh2 cases (one folder per case)")
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
@@ -286,7 +294,7 @@ def main(argv=None):
         recorded = {r["dataset"]: r for r in rec.to_dict("records")}
     rows = []
     for suite, name, split, folder in datasets(root, cases, suites, a.split,
-                                               Path(a.fresh_cases)):
+                                               Path(a.fresh_cases), Path(a.fresh2_cases)):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)

@@ -1,4 +1,5 @@
-"""Single-column record-linkage cases with natural variants, for the fuzzy join (suite fresh1).
+"""Single-column record-linkage cases with natural variants, for the fuzzy join (suites fresh1
+and fresh2).
 
 Each case pairs two real, independently written name lists installed on this machine that
 carry the same explicit key (an ISO code): ``left`` takes one source's name per key (the
@@ -9,12 +10,19 @@ is used: the key alone decides the truth. The admission criteria are fixed in
 bench/results/fuzzyjoin_fresh1_cases.md (also summarised in ``CRITERIA`` below).
 
     python bench/fuzzyjoin_fresh_cases.py --out bench/data/fuzzyjoin-fresh1
+    python bench/fuzzyjoin_fresh_cases.py --set fresh2 --out bench/data/fuzzyjoin-fresh2
 
 writes ``OUT/<case>/{left,right,gt}.csv`` in autofj's layout (``id,title``; ``id_l,id_r``)
 and prints per case the counts and the hand-check samples (``--check`` pairs and unmatched
 rows). Sources: Debian's iso-codes (/usr/share/iso-codes/json), the Unicode CLDR English
 names shipped with Babel, glibc's locale definitions (/usr/share/i18n/locales) and the tz
-database's country table (/usr/share/zoneinfo/iso3166.tab).
+database's country table (/usr/share/zoneinfo/iso3166.tab). fresh2 (criteria in
+bench/results/fuzzyjoin_fresh2_cases.md, fresh1's tightened) uses none of these: Unicode
+character names (Python's unicodedata), X11 keysym names (/usr/include/X11/keysymdef.h),
+HTML5 named character references (Python's html.entities), DejaVu Sans's glyph names
+(/usr/share/fonts/truetype/dejavu), and for its rejected
+candidates IPython's LaTeX symbol table, CLDR English metazone names (Babel) and
+PostgreSQL's time zone abbreviation files.
 """
 from __future__ import annotations
 
@@ -190,14 +198,287 @@ REJECTED = {
 }
 
 
+# ------------------------------------------------------------------------- fresh2 sources
+
+KEYSYMS = Path("/usr/include/X11/keysymdef.h")
+PG_TZSETS = sorted(Path("/usr/share/postgresql").glob("*/timezonesets"))
+ZONEINFO = Path("/usr/share/zoneinfo")
+
+
+def cp(c: int) -> str:
+    return f"U+{c:04X}"
+
+
+def unicode_names(points) -> dict[str, str]:
+    """The Unicode character names (Python's unicodedata) of every named code point in the
+    256-code-point pages holding one of ``points``, by code point."""
+    import unicodedata
+    out = {}
+    for page in sorted({c >> 8 for c in points}):
+        for c in range(page << 8, (page + 1) << 8):
+            n = unicodedata.name(chr(c), "")
+            if n:
+                out[cp(c)] = n
+    return out
+
+
+def keysyms() -> list[tuple[str, str, str]]:
+    """X11 keysym names (keysymdef.h, without the XK_ macro prefix) with the code point
+    their comment maps them to exactly (``/* U+XXXX ...``; the approximate ``/*(U+...)*/``
+    mappings and keysyms without one are skipped)."""
+    out = []
+    for line in KEYSYMS.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"#define XK_(\w+)\s+0x[0-9a-fA-F]+\s*/\* U\+([0-9A-Fa-f]{4,6}) ", line)
+        if m:
+            out.append((cp(int(m.group(2), 16)), m.group(1), "keysymdef.h"))
+    return out
+
+
+def html_entities() -> list[tuple[str, str, str]]:
+    """HTML5 named character references (html.entities.html5) naming one code point, the
+    name without its terminating ';' (the reference syntax, not the name)."""
+    import html.entities
+    return [(cp(ord(v)), k.rstrip(";"), "html5 entity")
+            for k, v in html.entities.html5.items() if len(v) == 1]
+
+
+def x11_keysyms():
+    """left: Unicode character names by code point (the pages the keysyms touch); right:
+    X11 keysym names mapped to a code point by keysymdef.h."""
+    right = keysyms()
+    return unicode_names(int(k[2:], 16) for k, _, _ in right), right
+
+
+def html_entity_names():
+    """left: Unicode character names by code point (the pages the entities touch); right:
+    HTML5 named character references naming one code point."""
+    right = html_entities()
+    return unicode_names(int(k[2:], 16) for k, _, _ in right), right
+
+
+def latex_symbols() -> list[tuple[str, str, str]]:
+    """The LaTeX-style tab-completion names IPython ships (IPython.core.latex_symbols, made
+    from the Julia language's table) naming one code point, without the leading backslash
+    (the command syntax, not the name)."""
+    from IPython.core.latex_symbols import latex_symbols as table
+    return [(cp(ord(v)), k[1:] if k.startswith("\\") else k, "julia latex symbol")
+            for k, v in table.items() if len(v) == 1]
+
+
+def latex_symbol_names():
+    """left: Unicode character names by code point (the pages the symbols touch); right:
+    Julia's / IPython's LaTeX-style names naming one code point."""
+    right = latex_symbols()
+    return unicode_names(int(k[2:], 16) for k, _, _ in right), right
+
+
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def _font_tables(b: bytes) -> dict[str, tuple[int, int]]:
+    import struct
+    n = struct.unpack(">H", b[4:6])[0]
+    out = {}
+    for i in range(n):
+        tag, _, off, length = struct.unpack(">4sLLL", b[12 + 16 * i:28 + 16 * i])
+        out[tag.decode("latin-1")] = (off, length)
+    return out
+
+
+def _font_cmap(b: bytes, off: int) -> dict[int, int]:
+    """code point -> glyph index from the font's Windows Unicode cmap (format 12, else 4)."""
+    import struct
+    n = struct.unpack(">H", b[off + 2:off + 4])[0]
+    subs = {}
+    for i in range(n):
+        pid, _, so = struct.unpack(">HHL", b[off + 4 + 8 * i:off + 12 + 8 * i])
+        fmt = struct.unpack(">H", b[off + so:off + so + 2])[0]
+        if pid == 3 and fmt in (4, 12):
+            subs[fmt] = off + so
+    out = {}
+    if 12 in subs:
+        o = subs[12]
+        for i in range(struct.unpack(">L", b[o + 12:o + 16])[0]):
+            start, end, g = struct.unpack(">LLL", b[o + 16 + 12 * i:o + 28 + 12 * i])
+            out.update({c: g + c - start for c in range(start, end + 1)})
+        return out
+    o = subs[4]
+    seg = struct.unpack(">H", b[o + 6:o + 8])[0] // 2
+    ends = struct.unpack(f">{seg}H", b[o + 14:o + 14 + 2 * seg])
+    so = o + 16 + 2 * seg
+    starts = struct.unpack(f">{seg}H", b[so:so + 2 * seg])
+    deltas = struct.unpack(f">{seg}h", b[so + 2 * seg:so + 4 * seg])
+    ro = so + 4 * seg
+    offs = struct.unpack(f">{seg}H", b[ro:ro + 2 * seg])
+    for i in range(seg):
+        for c in range(starts[i], ends[i] + 1):
+            if c == 0xFFFF:
+                continue
+            if offs[i] == 0:
+                g = (c + deltas[i]) & 0xFFFF
+            else:
+                a = ro + 2 * i + offs[i] + 2 * (c - starts[i])
+                g = struct.unpack(">H", b[a:a + 2])[0]
+                g = (g + deltas[i]) & 0xFFFF if g else 0
+            if g:
+                out[c] = g
+    return out
+
+
+def _font_post_names(b: bytes, off: int, length: int) -> list[str | None]:
+    """Glyph names of a version 2.0 post table; the 258 standard Macintosh names it refers
+    to by number are not stored in the font and come back as None."""
+    import struct
+    assert struct.unpack(">L", b[off:off + 4])[0] == 0x20000
+    n = struct.unpack(">H", b[off + 32:off + 34])[0]
+    idx = struct.unpack(f">{n}H", b[off + 34:off + 34 + 2 * n])
+    p, end, names = off + 34 + 2 * n, off + length, []
+    while p < end:
+        names.append(b[p + 1:p + 1 + b[p]].decode("latin-1"))
+        p += 1 + b[p]
+    return [names[i - 258] if i >= 258 else None for i in idx]
+
+
+def font_glyph_names() -> list[tuple[str, str, str]]:
+    """DejaVu Sans's glyph names (its post table, Adobe's glyph naming) by the code point its
+    cmap maps to the glyph. Skipped: names that spell the code point (``uni0410``,
+    ``u1D400``, with any suffix: the key would be part of the title) and the standard
+    Macintosh names, which the font does not store."""
+    b = FONT.read_bytes()
+    t = _font_tables(b)
+    names = _font_post_names(b, *t["post"])
+    out = []
+    for c, g in sorted(_font_cmap(b, t["cmap"][0]).items()):
+        n = names[g] if g < len(names) else None
+        if n and not re.fullmatch(r"(uni([0-9A-F]{4})+|u[0-9A-F]{4,6})([._].*)?", n):
+            out.append((cp(c), n, "dejavu sans post"))
+    return out
+
+
+def font_glyphs():
+    """left: Unicode character names by code point (the pages the glyphs touch); right:
+    DejaVu Sans's glyph names."""
+    right = font_glyph_names()
+    return unicode_names(int(k[2:], 16) for k, _, _ in right), right
+
+
+def tzif_isdst(zone: str, abbr: str) -> set[bool]:
+    """The is-DST flags tz's compiled file for ``zone`` gives the abbreviation ``abbr``."""
+    import struct
+    f = ZONEINFO / zone
+    if not f.is_file():
+        return set()
+    b = f.read_bytes()
+    if b[:4] != b"TZif":
+        return set()
+    isut, isstd, leap, timecnt, typecnt, charcnt = struct.unpack(">6l", b[20:44])
+    o = 44 + timecnt * 5
+    types = [struct.unpack(">lBB", b[o + 6 * i:o + 6 * i + 6]) for i in range(typecnt)]
+    chars = b[o + 6 * typecnt:o + 6 * typecnt + charcnt]
+    return {bool(d) for _, d, i in types if chars[i:chars.index(b"\0", i)].decode() == abbr}
+
+
+def pg_timezone_names() -> list[tuple[str, str, str]]:
+    """PostgreSQL's time zone abbreviation files (timezonesets/*.txt): each abbreviation's
+    English names (its comment lines, without the parenthesised tz ids) with the tz ids it
+    lists, keyed by CLDR metazone and standard/daylight: the metazone every listed tz id
+    belongs to (babel's tz-to-metazone table), the D flag (or, for an abbreviation defined
+    by a tz id, the flag tz's compiled file gives it). Abbreviations whose zones disagree,
+    or have no metazone, are skipped."""
+    from babel.core import get_global
+    meta = get_global("meta_zones")
+    if not PG_TZSETS:
+        return []
+    entries, cur = [], None
+    for f in sorted(PG_TZSETS[-1].glob("*.txt")):
+        for line in f.read_text(encoding="utf-8").splitlines():
+            m = re.match(r"^([A-Z][A-Za-z0-9+-]*)\s+(\S+)(\s+D)?\s*#\s*(.*)$", line)
+            if m:
+                cur = {"abbr": m.group(1), "val": m.group(2), "D": bool(m.group(3)),
+                       "names": [m.group(4).strip()], "zones": [], "file": f.name}
+                entries.append(cur)
+                continue
+            m = re.match(r"^\s+#\s*(.*)$", line)
+            if cur is not None and m:
+                t = m.group(1).strip()
+                z = re.fullmatch(r"\(([A-Za-z_]+/[A-Za-z_/+-]+)\)", t)
+                if z:
+                    cur["zones"].append(z.group(1))
+                elif t:
+                    cur["names"].append(t)
+            else:
+                cur = None
+    out = []
+    for e in entries:
+        zones = e["zones"] + ([e["val"]] if "/" in e["val"] else [])
+        mz = {meta.get(z) for z in zones}
+        if len(mz) != 1 or None in mz:
+            continue
+        if "/" in e["val"]:
+            flags = tzif_isdst(e["val"], e["abbr"])
+            if len(flags) != 1:
+                continue
+            dst = flags.pop()
+        else:
+            dst = e["D"]
+        key = f"{mz.pop()}|{'daylight' if dst else 'standard'}"
+        out += [(key, n, f"postgresql {e['file']}") for n in e["names"]]
+    return out
+
+
+def metazones():
+    """left: CLDR English long metazone names, standard and daylight (Babel), by metazone
+    and kind; right: PostgreSQL's English names of time zone abbreviations (see
+    :func:`pg_timezone_names`)."""
+    from babel import Locale
+    left = {}
+    for mz, names in Locale("en").meta_zones.items():
+        for kind in ("standard", "daylight"):
+            n = names.get("long", {}).get(kind)
+            if n:
+                left[f"{mz}|{kind}"] = n
+    return left, pg_timezone_names()
+
+
+# Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
+# metazones, left and right fall far below criterion 6 once titles holding their metazone's
+# name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
+# mechanical rewrite, math alphanumerics ("MATHEMATICAL BOLD ITALIC CAPITAL C" | "biC") (7).
+REJECTED_BY_SET = {"fresh1": REJECTED,
+                   "fresh2": {"fresh-metazones": metazones,
+                              "fresh-latex-symbols": latex_symbol_names}}
+SETS = {
+    "fresh1": CASES,
+    "fresh2": {
+        "fresh-x11-keysyms": x11_keysyms,
+        "fresh-html-entities": html_entity_names,
+        "fresh-font-glyphs": font_glyphs,
+    },
+}
+# fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
+# part before "|" is the identifier (the metazone, not the kind).
+KEY_IN_TITLE_DROPPED = {"fresh2"}
+
+
 # ------------------------------------------------------------------------------ assembly
 
-def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT):
+def key_in_title(key: str, title: str) -> bool:
+    k = fold(str(key).split("|")[0])
+    return re.search(rf"(?<!\w){re.escape(k)}(?!\w)", fold(title)) is not None
+
+
+def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
+          drop_key_in_title: bool = False):
     """(left, right, gt, stats) from a key -> title map and (key, title, source) rows,
-    following CRITERIA 3-6."""
+    following CRITERIA 3-6 (and, with ``drop_key_in_title``, fresh2's criterion 2)."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     stats = {}
     lmap = {str(k): str(v).strip() for k, v in left_map.items() if str(v).strip()}
+    if drop_key_in_title:
+        n0, r0 = len(lmap), len(right_rows)
+        lmap = {k: v for k, v in lmap.items() if not key_in_title(k, v)}
+        right_rows = [r for r in right_rows if not key_in_title(r[0], str(r[1]).strip())]
+        stats["removed_key_in_title"] = (n0 - len(lmap), r0 - len(right_rows))
     by_fold: dict[str, list] = {}
     for k, v in lmap.items():
         by_fold.setdefault(fold(v), []).append(k)
@@ -254,15 +535,17 @@ def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT)
     return left, right, gt, meta, stats
 
 
-def make_case(name: str):
-    left_map, right_rows = {**CASES, **REJECTED}[name]()
-    return build(name, left_map, right_rows)
+def make_case(name: str, set_name: str = "fresh1"):
+    makers = {**SETS[set_name], **REJECTED_BY_SET[set_name]}
+    left_map, right_rows = makers[name]()
+    return build(name, left_map, right_rows,
+                 drop_key_in_title=set_name in KEY_IN_TITLE_DROPPED)
 
 
-def write_cases(out: Path, names=None, check: int = 0) -> dict:
+def write_cases(out: Path, names=None, check: int = 0, set_name: str = "fresh1") -> dict:
     allstats = {}
-    for name in names or CASES:
-        left, right, gt, meta, stats = make_case(name)
+    for name in names or SETS[set_name]:
+        left, right, gt, meta, stats = make_case(name, set_name)
         d = Path(out) / name
         d.mkdir(parents=True, exist_ok=True)
         left.to_csv(d / "left.csv", index=False)
@@ -297,11 +580,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="folder to write the cases into")
+    ap.add_argument("--set", default="fresh1", choices=sorted(SETS),
+                    help="which set of cases (default fresh1)")
     ap.add_argument("--cases", default="", help="comma-separated names (default: all)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")
     a = ap.parse_args(argv)
-    write_cases(Path(a.out), [c for c in a.cases.split(",") if c] or None, a.check)
+    write_cases(Path(a.out), [c for c in a.cases.split(",") if c] or None, a.check, a.set)
 
 
 if __name__ == "__main__":

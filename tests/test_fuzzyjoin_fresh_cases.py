@@ -1,11 +1,23 @@
-"""The committed fresh1 fuzzy-join cases (bench/data/fuzzyjoin-fresh1) have the promised form."""
+"""The committed fresh1 and fresh2 fuzzy-join cases (bench/data/fuzzyjoin-fresh1, -fresh2)
+have the promised form, and the autofj harness lists fresh2's cases as validation."""
+import re
+import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-FRESH = Path(__file__).resolve().parent.parent / "bench" / "data" / "fuzzyjoin-fresh1"
-CASES = sorted(d for d in FRESH.iterdir() if d.is_dir()) if FRESH.is_dir() else []
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+FRESH = BENCH / "data" / "fuzzyjoin-fresh1"
+FRESH2 = BENCH / "data" / "fuzzyjoin-fresh2"
+
+
+def cases(folder: Path) -> list[Path]:
+    return sorted(d for d in folder.iterdir() if d.is_dir()) if folder.is_dir() else []
+
+
+CASES = cases(FRESH)
+CASES2 = cases(FRESH2)
 
 
 def fold(s: str) -> str:
@@ -17,7 +29,49 @@ def test_four_to_six_cases():
     assert sum(f.stat().st_size for d in CASES for f in d.iterdir()) <= 3_000_000
 
 
-@pytest.mark.parametrize("case", CASES, ids=[d.name for d in CASES])
+def test_fresh2_cases_are_the_generators():
+    """fresh2 holds exactly the cases its generator admits (3-5, at most 3 MB)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES2] == sorted(gen.SETS["fresh2"])
+    assert 3 <= len(CASES2) <= 5
+    assert sum(f.stat().st_size for d in CASES2 for f in d.iterdir()) <= 3_000_000
+
+
+def test_fresh2_key_in_title_is_a_word_match():
+    """fresh2's tightened criterion 2: a title holding its own key as a word is dropped;
+    the key's part before '|' is the identifier."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert gen.key_in_title("Acre|standard", "Acre Standard Time")
+    assert not gen.key_in_title("Europe_Central|standard", "Central European Standard Time")
+    assert not gen.key_in_title("U+0041", "LATIN CAPITAL LETTER A")
+    left, right, gt, meta, stats = gen.build(
+        "t", {"A|x": "A time", "B|x": "Bee", "C|x": "Sea"},
+        [("A|x", "Aa", "s"), ("B|x", "B time", "s"), ("C|x", "See", "s")], holdout=0.0,
+        drop_key_in_title=True)
+    assert stats["removed_key_in_title"] == (1, 1)
+    assert sorted(left["title"]) == ["Bee", "Sea"] and sorted(right["title"]) == ["Aa", "See"]
+    assert len(gt) == 1         # "Aa" lost its partner "A time" with it: unmatched
+
+
+def test_harness_lists_fresh2_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh2 suite: every fresh2 case, split validation, read
+    by its load(); no other suite's cases."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh2"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh2", d.name, "validation")
+                                                  for d in CASES2]
+    assert bench.datasets(none, none, ["fresh2"], "dev") == []
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
+@pytest.mark.parametrize("case", CASES + CASES2, ids=[f"{d.parent.name}/{d.name}"
+                                                      for d in CASES + CASES2])
 def test_case_form(case):
     left = pd.read_csv(case / "left.csv", keep_default_na=False)
     right = pd.read_csv(case / "right.csv", keep_default_na=False)
@@ -41,3 +95,10 @@ def test_case_form(case):
     # the harness reads with pandas' defaults: no title may turn into a missing value
     for f in ("left.csv", "right.csv"):
         assert pd.read_csv(case / f)["title"].notna().all()
+    if case.parent.name == "fuzzyjoin-fresh2":
+        # unmatched rights are 10-50 % of right (criterion 5)
+        share = 1 - len(gt) / len(right)
+        assert 0.1 <= share <= 0.5
+        # no title holds a code point key (fresh2's keys are U+XXXX code points)
+        for t in list(left["title"]) + list(right["title"]):
+            assert not re.search(r"(?<!\w)u\+[0-9a-f]{4,6}(?!\w)", fold(t))
