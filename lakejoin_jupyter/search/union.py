@@ -191,6 +191,7 @@ class QueryColumn:
     header: frozenset
     hashes: np.ndarray | None = None    # token_hash64 of tokens
     unseen: float = 0.0     # Good-Turing: the share of cells holding a value seen once
+    codes: np.ndarray | None = None     # each row's value as an integer code (a null: one more)
 
     @property
     def numeric(self) -> bool:
@@ -219,7 +220,8 @@ def profile_column(values: pd.Series, sample_values: int) -> tuple:
     fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)))
     unseen = float((counts == 1).sum() / counts.sum()) if counts.sum() else 0.0
     return (QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
-                        header_grams(values.name), hashes, unseen),
+                        header_grams(values.name), hashes, unseen,
+                        np.where(codes < 0, len(uniq), codes).astype(np.int64)),
             sample_tokens(distinct, sample_values, hashes))
 
 
@@ -411,6 +413,27 @@ def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN) -> tuple[
     return pairs, float(sum(s[i, j] for i, j in pairs))
 
 
+def row_information(codes: list, positions) -> float:
+    """The Gini-Simpson index of the query's rows over the columns at ``positions``: the
+    chance that two rows drawn at random (with replacement) differ there, 1 - sum of p_r^2
+    over the distinct rows r. ``codes``: each query column's values as integer codes from 0
+    (QueryColumn.codes). Columns of one value hold one row together: 0."""
+    positions = sorted(positions)
+    if not positions or not len(codes[positions[0]]):
+        return 0.0
+    key = np.asarray(codes[positions[0]], dtype=np.int64)
+    card = int(key.max()) + 1
+    for i in positions[1:]:
+        c = np.asarray(codes[i], dtype=np.int64)
+        k = int(c.max()) + 1
+        if card * k >= 2**62:                       # renumber the rows seen so far
+            key = pd.factorize(key)[0].astype(np.int64)
+            card = int(key.max()) + 1
+        key, card = key * k + c, card * k
+    p = np.bincount(pd.factorize(key)[0]) / len(key)
+    return float(1.0 - np.dot(p, p))
+
+
 # ----------------------------------------------------------------------- the name rule
 
 def name_key(name) -> str | None:
@@ -589,11 +612,17 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
+    codes, info = [q.codes for q in qcols], {}
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
         pairs, total = best_alignment(S[:, pos:pos + m], min_column)
-        if pairs:
+        # the information of the alignment: how far it tells the query's rows apart
+        aligned = tuple(sorted(i for i, _ in pairs))
+        if aligned not in info:
+            info[aligned] = row_information(codes, aligned)
+        total *= info[aligned]
+        if total > 0:
             sl = slice(pos, pos + m)
             named = name_pairs(qcols, kinds, pairs, keys[sl], S[:, sl], lp.fmt[ids[sl]],
                                lambda j, sl=sl: lake_kind(index, lp, int(ids[sl][j])))
