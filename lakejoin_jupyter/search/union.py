@@ -9,7 +9,8 @@ lake's background (the share of a fixed sample of lake columns it beats [TUS §5
 column score is their weighted mean [TUS's ensemble]. Candidates: per query column, the
 columns sharing values (the index's postings) and the nearest column vectors; a table's
 alignment is the max-weight bipartite matching of query columns to its columns (pairs under
-``min_column`` left out) and its score the matched sum over the number of query columns.
+``min_column`` left out) and its score the matched sum over the number of query columns,
+times the information of the alignment (``row_information``).
 
 Note:
     - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
@@ -28,6 +29,8 @@ Note:
       a larger lake column (``set_population``).
     - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
       text query column's values, the one holding more is favoured (``compete``).
+    - A table's score is scaled by the chance that two query rows differ on the columns it
+      aligns (Gini-Simpson): columns of one value alone align nothing (``row_information``).
 """
 from __future__ import annotations
 
