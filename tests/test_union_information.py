@@ -134,3 +134,13 @@ def test_row_information_is_the_chance_two_rows_differ(n, m, seed):
     codes = [us.profile_column(frame[c], 5)[0].codes for c in frame.columns]
     assert us.row_information(codes, cols) == pytest.approx(differ)
     assert us.row_information(codes, []) == 0.0
+
+
+def test_the_readme_name_rule_example_text_written_otherwise_does_not_align():
+    """README, "The name rule": a column of values such as "new one" is not aligned by name
+    with a same-named column of values such as "NAME 01" (no shape in common); values
+    written alike are."""
+    from lakejoin_jupyter.index import union_profile as up
+    q = up.format_histogram(["new one", "old two", "red six"])
+    assert us.contradicts("text", q, up.format_histogram(["NAME 01", "NAME 02", "NAME 17"]))
+    assert not us.contradicts("text", q, up.format_histogram(["blue car", "green van"]))
