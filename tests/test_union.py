@@ -277,14 +277,17 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
                     S[i, j] = 0.0
         best, pairs = brute_alignment(S, min_column, pairs=True)
-        # times the chance that two query rows (drawn with replacement) differ on the
-        # aligned columns, counted from the frame's distinct rows there (nulls equal)
-        if pairs:
-            cols = [frame.columns[i] for i, _ in pairs]
-            sub = frame.iloc[:, sorted(i for i, _ in pairs)].astype(object)
-            share = sub.where(sub.notna(), "<null>").astype(str).value_counts(normalize=True)
-            best *= 1.0 - float((share ** 2).sum())
-            assert cols
+        # times the chance that two query rows (drawn without replacement) differ on the
+        # aligned columns, counted from the frame's rows there (nulls equal); not when the
+        # query's rows are all equal
+        def differ(sub):
+            sub = sub.astype(object)
+            rows = [tuple(r) for r in sub.where(sub.notna(), "<null>").astype(str).to_numpy()]
+            n = len(rows)
+            return sum(a != b for i, a in enumerate(rows) for b in rows[i + 1:]) / (
+                n * (n - 1) / 2) if n > 1 else 0.0
+        if pairs and differ(frame) > 0:
+            best *= differ(frame.iloc[:, sorted(i for i, _ in pairs)])
         if best > 0:
             out.append((int(tid), best / len(qcols)))
             done = {i: (int(ids[j]), False) for i, j in pairs}
@@ -1312,9 +1315,9 @@ def test_same_named_columns_of_a_range_split_align_by_name(named_lake):
     assert frame.set_index("query column")["by name"].to_dict() == \
         {"service": True, "port": True, "proto": False}
     # the values' score, times the chance that two query rows differ on proto (tcp, udp)
-    share = q["proto"].value_counts(normalize=True)
-    assert high.score == pytest.approx(
-        frame.loc[~frame["by name"], "score"].sum() / 3 * (1 - float((share ** 2).sum())))
+    c = q["proto"].value_counts().to_numpy()
+    differ = 1 - (c * (c - 1)).sum() / (len(q) * (len(q) - 1))
+    assert high.score == pytest.approx(frame.loc[~frame["by name"], "score"].sum() / 3 * differ)
     assert "service <- service (" in repr(res) and ", by name)" in repr(res)
     q2 = q.sample(60, random_state=1)
     for query in (q, q2):

@@ -115,14 +115,27 @@ def test_a_few_values_score_by_the_rows_they_tell_apart(info_lake):
     q = pd.DataFrame({"level": [1, 2, 3, 1, 2, 3, 1, 1], "active": [True, False] * 4})
     hit = next(h for h in engine.search_unionable(q, k=5) if h.table == "events")
     pairs = list(zip(q["level"], q["active"]))
-    differ = np.mean([a != b for a in pairs for b in pairs])
+    differ = np.mean([a != b for i, a in enumerate(pairs) for j, b in enumerate(pairs) if i != j])
     assert hit.score == pytest.approx(sum(hit.column_scores.values()) / 2 * differ)
+
+
+@pytest.mark.spark
+def test_a_query_of_one_row_is_not_scaled(info_lake):
+    """A query of one row (or of equal rows) tells no rows apart on any columns: its
+    alignments keep their score, and its table is listed."""
+    engine, tables, _ = info_lake
+    row = tables["stations.csv"].iloc[[5]]
+    for q in (row, pd.concat([row] * 3, ignore_index=True)):
+        res = engine.search_unionable(q, k=5)
+        hit = next(h for h in res if h.table == "stations")
+        by_values = [s for c, s in hit.column_scores.items() if c not in hit.named]
+        assert by_values and hit.score == pytest.approx(sum(by_values) / q.shape[1])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 4), st.integers(0, 2**31 - 1))
 def test_row_information_is_the_chance_two_rows_differ(n, m, seed):
-    """Against every pair of rows (drawn with replacement) compared by hand, nulls equal,
+    """Against every pair of two rows compared by hand (no row with itself), nulls equal,
     on random column subsets of frames of few values, integers, texts and nulls."""
     rng = np.random.default_rng(seed)
     frame = pd.DataFrame({f"c{j}": pd.Series(rng.choice(
@@ -130,7 +143,8 @@ def test_row_information_is_the_chance_two_rows_differ(n, m, seed):
         for j in range(m)})
     cols = sorted(rng.permutation(m)[: int(rng.integers(1, m + 1))].tolist())
     rows = [tuple("<null>" if v is None else v for v in frame.iloc[r, cols]) for r in range(n)]
-    differ = np.mean([a != b for a in rows for b in rows])
+    differ = np.mean([a != b for i, a in enumerate(rows) for j, b in enumerate(rows)
+                      if i != j]) if n > 1 else 0.0
     codes = [us.profile_column(frame[c], 5)[0].codes for c in frame.columns]
     assert us.row_information(codes, cols) == pytest.approx(differ)
     assert us.row_information(codes, []) == 0.0

@@ -417,12 +417,15 @@ def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN) -> tuple[
 
 
 def row_information(codes: list, positions) -> float:
-    """The Gini-Simpson index of the query's rows over the columns at ``positions``: the
-    chance that two rows drawn at random (with replacement) differ there, 1 - sum of p_r^2
-    over the distinct rows r. ``codes``: each query column's values as integer codes from 0
-    (QueryColumn.codes). Columns of one value hold one row together: 0."""
+    """Simpson's index of the query's rows over the columns at ``positions``: the chance
+    that two of its rows (drawn at random without replacement) differ there, 1 - sum of
+    c_r (c_r - 1) / (n (n - 1)) over the distinct rows r of that projection, c_r rows each
+    (n distinct rows: 1; columns of one value: 0; a balanced flag: about 0.5). ``codes``:
+    each query column's values as integer codes from 0 (QueryColumn.codes). Fewer than two
+    rows: 0."""
     positions = sorted(positions)
-    if not positions or not len(codes[positions[0]]):
+    n = len(codes[positions[0]]) if positions else 0
+    if n < 2:
         return 0.0
     key = np.asarray(codes[positions[0]], dtype=np.int64)
     card = int(key.max()) + 1
@@ -433,8 +436,8 @@ def row_information(codes: list, positions) -> float:
             key = pd.factorize(key)[0].astype(np.int64)
             card = int(key.max()) + 1
         key, card = key * k + c, card * k
-    p = np.bincount(pd.factorize(key)[0]) / len(key)
-    return float(1.0 - np.dot(p, p))
+    c = np.bincount(pd.factorize(key)[0]).astype(np.float64)
+    return float(1.0 - np.dot(c, c - 1) / (n * (n - 1.0)))
 
 
 # ----------------------------------------------------------------------- the name rule
@@ -616,6 +619,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
     codes, info = [q.codes for q in qcols], {}
+    # a query whose rows are all equal tells none apart: its alignments are not scaled
+    plain = row_information(codes, range(len(qcols))) == 0
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
@@ -623,7 +628,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
         if aligned not in info:
-            info[aligned] = row_information(codes, aligned)
+            info[aligned] = 1.0 if plain else row_information(codes, aligned)
         total *= info[aligned]
         if total > 0:
             sl = slice(pos, pos + m)
