@@ -30,7 +30,7 @@ Note:
     - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
       text query column's values, the one holding more is favoured (``compete``).
     - A table's score is scaled by the chance that two query rows differ on the columns it
-      aligns (Gini-Simpson): columns of one value alone align nothing (``row_information``).
+      aligns (Simpson's index): columns of one value alone list no table (``row_information``).
 """
 from __future__ import annotations
 
