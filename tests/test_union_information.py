@@ -145,9 +145,15 @@ def test_row_information_is_the_chance_two_rows_differ(n, m, seed):
     rows = [tuple("<null>" if v is None else v for v in frame.iloc[r, cols]) for r in range(n)]
     differ = np.mean([a != b for i, a in enumerate(rows) for j, b in enumerate(rows)
                       if i != j]) if n > 1 else 0.0
-    codes = [us.profile_column(frame[c], 5)[0].codes for c in frame.columns]
+    codes = us.FrameCodes(frame)
     assert us.row_information(codes, cols) == pytest.approx(differ)
     assert us.row_information(codes, []) == 0.0
+
+
+def test_row_codes_of_a_list_column_number_its_cells_by_their_text():
+    """Cells that cannot be hashed (a JSON-lines list column) are told apart by their text."""
+    c = us.row_codes(pd.Series([[1, 2], [1, 2], None, [3]]))
+    assert c[0] == c[1] and len({c[1], c[2], c[3]}) == 3
 
 
 def test_the_readme_name_rule_example_text_written_otherwise_does_not_align():

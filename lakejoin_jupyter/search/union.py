@@ -194,7 +194,6 @@ class QueryColumn:
     header: frozenset
     hashes: np.ndarray | None = None    # token_hash64 of tokens
     unseen: float = 0.0     # Good-Turing: the share of cells holding a value seen once
-    codes: np.ndarray | None = None     # each row's value as an integer code (a null: one more)
 
     @property
     def numeric(self) -> bool:
@@ -223,8 +222,7 @@ def profile_column(values: pd.Series, sample_values: int) -> tuple:
     fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)))
     unseen = float((counts == 1).sum() / counts.sum()) if counts.sum() else 0.0
     return (QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
-                        header_grams(values.name), hashes, unseen,
-                        np.where(codes < 0, len(uniq), codes).astype(np.int64)),
+                        header_grams(values.name), hashes, unseen),
             sample_tokens(distinct, sample_values, hashes))
 
 
@@ -421,8 +419,8 @@ def row_information(codes: list, positions) -> float:
     that two of its rows (drawn at random without replacement) differ there, 1 - sum of
     c_r (c_r - 1) / (n (n - 1)) over the distinct rows r of that projection, c_r rows each
     (n distinct rows: 1; columns of one value: 0; a balanced flag: about 0.5). ``codes``:
-    each query column's values as integer codes from 0 (QueryColumn.codes). Fewer than two
-    rows: 0."""
+    each query column's cells as integer codes from 0 (``row_codes``), by position. Fewer
+    than two rows: 0."""
     positions = sorted(positions)
     n = len(codes[positions[0]]) if positions else 0
     if n < 2:
@@ -438,6 +436,29 @@ def row_information(codes: list, positions) -> float:
         key, card = key * k + c, card * k
     c = np.bincount(pd.factorize(key)[0]).astype(np.float64)
     return float(1.0 - np.dot(c, c - 1) / (n * (n - 1.0)))
+
+
+def row_codes(values: pd.Series) -> np.ndarray:
+    """A column's cells as integer codes from 0, one per row (a null one more value; cells
+    that cannot be hashed, lists, by their text)."""
+    try:
+        codes = pd.factorize(values, use_na_sentinel=True)[0]
+    except TypeError:
+        codes = pd.factorize(values.map(repr), use_na_sentinel=True)[0]
+    codes = codes.astype(np.int64)
+    return np.where(codes < 0, codes.max(initial=-1) + 1, codes)
+
+
+class FrameCodes(dict):
+    """row_codes of a frame's columns by position, each computed when first asked for."""
+
+    def __init__(self, frame: pd.DataFrame):
+        super().__init__()
+        self.frame = frame
+
+    def __missing__(self, pos):
+        self[pos] = row_codes(self.frame.iloc[:, pos])
+        return self[pos]
 
 
 # ----------------------------------------------------------------------- the name rule
@@ -618,18 +639,18 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
-    codes, info = [q.codes for q in qcols], {}
-    # a query whose rows are all equal tells none apart: its alignments are not scaled
-    plain = row_information(codes, range(len(qcols))) == 0
+    codes, info = FrameCodes(frame), {}
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
         pairs, total = best_alignment(S[:, pos:pos + m], min_column)
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
-        if aligned not in info:
-            info[aligned] = 1.0 if plain else row_information(codes, aligned)
-        total *= info[aligned]
+        if aligned and aligned not in info:
+            info[aligned] = row_information(codes, aligned)
+            if info[aligned] == 0 and row_information(codes, range(len(qcols))) == 0:
+                info[aligned] = 1.0     # the query's rows are all equal: not scaled
+        total *= info.get(aligned, 0.0)
         if total > 0:
             sl = slice(pos, pos + m)
             named = name_pairs(qcols, kinds, pairs, keys[sl], S[:, sl], lp.fmt[ids[sl]],
