@@ -277,6 +277,17 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
                     S[i, j] = 0.0
         best, pairs = brute_alignment(S, min_column, pairs=True)
+        # times the chance that two query rows (drawn without replacement) differ on the
+        # aligned columns, counted from the frame's rows there (nulls equal); not when the
+        # query's rows are all equal
+        def differ(sub):
+            sub = sub.astype(object)
+            rows = [tuple(r) for r in sub.where(sub.notna(), "<null>").astype(str).to_numpy()]
+            n = len(rows)
+            return sum(a != b for i, a in enumerate(rows) for b in rows[i + 1:]) / (
+                n * (n - 1) / 2) if n > 1 else 0.0
+        if pairs and differ(frame) > 0:
+            best *= differ(frame.iloc[:, sorted(i for i, _ in pairs)])
         if best > 0:
             out.append((int(tid), best / len(qcols)))
             done = {i: (int(ids[j]), False) for i, j in pairs}
@@ -1340,7 +1351,10 @@ def test_same_named_columns_of_a_range_split_align_by_name(named_lake):
     frame = high.alignment_frame()
     assert frame.set_index("query column")["by name"].to_dict() == \
         {"service": True, "port": True, "proto": False}
-    assert high.score == pytest.approx(frame.loc[~frame["by name"], "score"].sum() / 3)
+    # the values' score, times the chance that two query rows differ on proto (tcp, udp)
+    c = q["proto"].value_counts().to_numpy()
+    differ = 1 - (c * (c - 1)).sum() / (len(q) * (len(q) - 1))
+    assert high.score == pytest.approx(frame.loc[~frame["by name"], "score"].sum() / 3 * differ)
     assert "service <- service (" in repr(res) and ", by name)" in repr(res)
     q2 = q.sample(60, random_state=1)
     for query in (q, q2):

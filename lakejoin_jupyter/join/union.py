@@ -73,7 +73,8 @@ class UnionHit:
     rank: int
     table: str
     table_id: int
-    score: float                  # matched column scores / number of query columns
+    score: float                  # matched column scores / number of query columns x
+    #                               the alignment's information (search/union.py)
     alignment: tuple              # ((query column, lake column, column score), ...)
     rows: int                     # the table's rows (union() counts the new ones)
     evidence: dict = field(default_factory=dict)   # query column -> {measure: likelihood}

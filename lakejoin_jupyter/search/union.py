@@ -9,7 +9,8 @@ lake's background (the share of a fixed sample of lake columns it beats [TUS §5
 column score is their weighted mean [TUS's ensemble]. Candidates: per query column, the
 columns sharing values (the index's postings) and the nearest column vectors; a table's
 alignment is the max-weight bipartite matching of query columns to its columns (pairs under
-``min_column`` left out) and its score the matched sum over the number of query columns.
+``min_column`` left out) and its score the matched sum over the number of query columns,
+times the information of the alignment (``row_information``).
 
 Note:
     - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
@@ -28,6 +29,8 @@ Note:
       a larger lake column (``set_population``).
     - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
       text query column's values, the one holding more is favoured (``compete``).
+    - A table's score is scaled by the chance that two query rows differ on the columns it
+      aligns (Simpson's index): columns of one value alone list no table (``row_information``).
 """
 from __future__ import annotations
 
@@ -429,6 +432,53 @@ def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN) -> tuple[
     return pairs, float(sum(s[i, j] for i, j in pairs))
 
 
+def row_information(codes: list, positions) -> float:
+    """Simpson's index of the query's rows over the columns at ``positions``: the chance
+    that two of its rows (drawn at random without replacement) differ there, 1 - sum of
+    c_r (c_r - 1) / (n (n - 1)) over the distinct rows r of that projection, c_r rows each
+    (n distinct rows: 1; columns of one value: 0; a balanced flag: about 0.5). ``codes``:
+    each query column's cells as integer codes from 0 (``row_codes``), by position. Fewer
+    than two rows: 0."""
+    positions = sorted(positions)
+    n = len(codes[positions[0]]) if positions else 0
+    if n < 2:
+        return 0.0
+    key = np.asarray(codes[positions[0]], dtype=np.int64)
+    card = int(key.max()) + 1
+    for i in positions[1:]:
+        c = np.asarray(codes[i], dtype=np.int64)
+        k = int(c.max()) + 1
+        if card * k >= 2**62:                       # renumber the rows seen so far
+            key = pd.factorize(key)[0].astype(np.int64)
+            card = int(key.max()) + 1
+        key, card = key * k + c, card * k
+    c = np.bincount(pd.factorize(key)[0]).astype(np.float64)
+    return float(1.0 - np.dot(c, c - 1) / (n * (n - 1.0)))
+
+
+def row_codes(values: pd.Series) -> np.ndarray:
+    """A column's cells as integer codes from 0, one per row (a null one more value; cells
+    that cannot be hashed, lists, by their text)."""
+    try:
+        codes = pd.factorize(values, use_na_sentinel=True)[0]
+    except TypeError:
+        codes = pd.factorize(values.map(repr), use_na_sentinel=True)[0]
+    codes = codes.astype(np.int64)
+    return np.where(codes < 0, codes.max(initial=-1) + 1, codes)
+
+
+class FrameCodes(dict):
+    """row_codes of a frame's columns by position, each computed when first asked for."""
+
+    def __init__(self, frame: pd.DataFrame):
+        super().__init__()
+        self.frame = frame
+
+    def __missing__(self, pos):
+        self[pos] = row_codes(self.frame.iloc[:, pos])
+        return self[pos]
+
+
 # ----------------------------------------------------------------------- the name rule
 
 def name_key(name) -> str | None:
@@ -607,11 +657,19 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
+    codes, info = FrameCodes(frame), {}
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
         pairs, total = best_alignment(S[:, pos:pos + m], min_column)
-        if pairs:
+        # the information of the alignment: how far it tells the query's rows apart
+        aligned = tuple(sorted(i for i, _ in pairs))
+        if aligned and aligned not in info:
+            info[aligned] = row_information(codes, aligned)
+            if info[aligned] == 0 and row_information(codes, range(len(qcols))) == 0:
+                info[aligned] = 1.0     # the query's rows are all equal: not scaled
+        total *= info.get(aligned, 0.0)
+        if total > 0:
             sl = slice(pos, pos + m)
             named = name_pairs(qcols, kinds, pairs, keys[sl], S[:, sl], lp.fmt[ids[sl]],
                                lambda j, sl=sl: lake_kind(index, lp, int(ids[sl][j])))

@@ -802,7 +802,8 @@ class DiscoveryWidget(W.VBox):
                    {"key": "aligned", "label": "aligned", "kind": "text",
                     "title": "query columns aligned with a column of the table / query columns"},
                    {"key": "score", "label": "score", "kind": "bar",
-                    "title": "aligned columns' unionability summed over the query's columns"},
+                    "title": "aligned columns' unionability summed over the query's columns, times "
+                             "the chance that two query rows differ on the aligned columns"},
                    {"key": "rows", "label": "rows", "kind": "int",
                     "title": "the table's rows (the Union action adds those the query lacks)"},
                    {"key": "alignment", "label": "query ← lake column", "kind": "text",
