@@ -540,7 +540,8 @@ def run_union(engine, hit, frame, *, distinct: bool = True,
                    f"from. "
                    + (f"Left out {n_dup:,} of its {n_table:,} rows, already in the query "
                       f"or repeated in the table (equal on the aligned "
-                      f"{'column' if len(hit.alignment) == 1 else 'columns'})."
+                      f"{'column' if len(hit.alignment) == 1 else 'columns'}, compared as the "
+                      f"search compares values: case, spacing and number formats aside)."
                       if n_dup else f"None of its {n_table:,} rows was already in the query."))
     else:
         summary = (f"Stacked all **{n_new:,}** rows of **{hit.table}** under the query's "
@@ -564,7 +565,8 @@ UNION_ACTIONS = (
     HitAction("union", "Union", run_union, suffix="union",
               params=(ParamSpec("distinct", "Only new rows", "bool", True,
                                 help="leave out the table's rows the query already has "
-                                     "and repeated ones (equal on the aligned columns)"),),
+                                     "and repeated ones (equal on the aligned columns, "
+                                     "case, spacing and number formats aside)"),),
               help="Stack the table's aligned columns under the query (renamed to the "
                    "query's; where the query's column is numeric or date-time, the table's values "
                    "are converted to it, other columns keep the table's values: text for CSV, "

@@ -148,7 +148,10 @@ def _parser() -> argparse.ArgumentParser:
                     "ranking), then join the query table with the N-th hit on the normalized "
                     "key values (as %lakejoin join and the widget's Join do) and write the "
                     "joined table to --out. A \"Needs a transformation\" hit (-m transform) "
-                    "is joined through Auto-Join, as hit.autojoin(df).join(df) does in Python.",
+                    "is joined through Auto-Join, as hit.autojoin(df).join(df) does in Python; "
+                    "a fuzzy / semantic hit (-m pexeso) through the fuzzy join at "
+                    "--precision-target, as the widget's Fuzzy join and "
+                    "engine.fuzzy_join(table, df, on=(lake column, query column)) do.",
         epilog="examples:\n  lakejoin join lake.index -t sales.csv -c country --hit 1 "
                "--out joined.csv\n"
                "  lakejoin join lake.index -t sales.csv -c country --hit 2 --aggregate latest "
@@ -167,6 +170,9 @@ def _parser() -> argparse.ArgumentParser:
     jo.add_argument("--rank", choices=["useful", "overlap"], default="useful",
                     help="how the hits are ranked, as `lakejoin search --rank`")
     add_join_shape_arguments(jo)
+    jo.add_argument("--precision-target", type=float, default=0.9, metavar="P",
+                    help="a fuzzy / semantic hit (-m pexeso): the fuzzy join's precision "
+                         "target, 0.5 to 1 (default 0.9)")
     jo.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
     inf = sub.add_parser("info", help="describe an index: counts, components, methods, skipped files",
@@ -450,6 +456,8 @@ def _join(args, parser) -> int:
     hit = res[args.hit - 1]
     if "program_json" in hit.details:
         joined, summary = _join_transformed(args, hit, frame)
+    elif "tau" in hit.details:
+        joined, summary = _join_similar(args, engine, hit, frame)
     else:
         out = get("join")(engine, hit, frame, how=args.how, duplicates=args.duplicates,
                           aggregate=args.aggregate, order_by=args.order_by,
@@ -468,6 +476,32 @@ def _join(args, parser) -> int:
     print(f"Joined {args.table} with {hit.table}: {len(joined):,} rows, "
           f"{joined.shape[1]} columns -> {path}", file=sys.stderr)
     return 0
+
+
+def _join_similar(args, engine, hit, frame):
+    """A fuzzy / semantic (PEXESO) hit, whose values match within a distance, not equal:
+    joined as the widget's Fuzzy join joins it (``actions.run_fuzzy``: engine.fuzzy_join
+    chooses the matches at ``--precision-target``), ``--how`` as asked. Returns (the joined
+    frame, the action's summary)."""
+    from .actions import get
+    shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
+        ("duplicates", args.duplicates, "all"), ("aggregate", args.aggregate, "none"),
+        ("order_by", args.order_by, None), ("dates", args.dates, "auto")) if v != plain]
+    if shaped:
+        raise LakeJoinError(
+            f"{', '.join(shaped)}: hit {args.hit} matches similar values (fuzzy / semantic), "
+            f"joined by the fuzzy join, which takes one lake row per matched value; these "
+            f"options shape equi-joins only. Leave them out, or join an equality hit.")
+    if not 0.5 <= args.precision_target <= 1:
+        raise LakeJoinError(f"--precision-target {args.precision_target:g}: give a value "
+                            f"between 0.5 and 1.")
+    out = get("fuzzy_join")(engine, hit, frame, precision_target=args.precision_target)
+    if not out.ok:
+        raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): "
+                            f"{_plain(out.summary)}")
+    joined = out.result.join(frame, how=args.how)
+    return joined, (f"Hit {args.hit} matches similar values (fuzzy / semantic), not equal "
+                    f"ones; joined with the fuzzy join: {_plain(out.summary)}")
 
 
 def _join_transformed(args, hit, frame):

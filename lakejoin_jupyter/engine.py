@@ -833,6 +833,17 @@ def _narrower_join(wider, narrow) -> bool:
     return (rows_a > rows_b or len(a) < len(b)) and len(a) * rows_b <= len(b) * rows_a
 
 
+def _joinability_reaching(matched: int, n_query: int) -> float:
+    """The largest joinability of two decimals (four below 1 %) whose count of query values
+    (search/pexeso.py: t_count) is at most ``matched``."""
+    from .search.pexeso import t_count
+    scale = 100 if matched / n_query >= 0.01 else 10_000
+    t = math.floor(matched / n_query * scale + 1e-9) / scale
+    while t > 0 and t_count(t, n_query) > matched:
+        t = round(t - 1 / scale, 6)
+    return t
+
+
 class SearchResult(Sequence):
     """Ranked hits of one search, with what was searched and how long it took."""
 
@@ -873,11 +884,29 @@ class SearchResult(Sequence):
         t = self.params.threshold
         tau, share = self.stats.get("tau"), self.stats.get("T")
         if self.method == "pexeso" and tau is not None and share is not None:
-            return (f"No lake column has a value within distance tau = {tau:.3g} of "
-                    f"{share:.0%} of the query's values (fuzzy / semantic search). A larger "
-                    f"tau or a smaller joinability finds looser matches: -O tau="
-                    f"{min(2.0, 1.5 * tau):.3g} (CLI, magics), tau={min(2.0, 1.5 * tau):.3g} "
-                    f"(search()), or the widget's options.")
+            head = (f"No lake column has a value within distance tau = {tau:.3g} of "
+                    f"{share:.0%} of the query's values (fuzzy / semantic search).")
+            # a larger tau admits pairs farther apart than the index's default, chosen as the
+            # largest that kept them precise (docs/algorithms/pexeso.md); a smaller
+            # joinability keeps the pairs as close, so the advice measures that one
+            best, n_q = self.stats.get("best_matched"), self.stats.get("query_vectors")
+            if best and n_q:
+                t_new = _joinability_reaching(best, n_q)
+                return (f"{head} At this tau the closest column matches {best:,} of the "
+                        f"{n_q:,} ({best / n_q:.0%}): a smaller joinability finds it, its "
+                        f"pairs within the same tau: -O joinability={t_new:g} (CLI, magics), "
+                        f"joinability={t_new:g} (search()), or the widget's options. A larger "
+                        f"tau admits values farther apart than the index's default (chosen as "
+                        f"the largest that kept matches precise): check its pairs.")
+            if best == 0:
+                return (f"{head} No query value has a lake value within this tau. A larger "
+                        f"tau admits values farther apart than the index's default (chosen as "
+                        f"the largest that kept matches precise): check the pairs it finds "
+                        f"(hit.details['pairs']); for typos of short values the fuzzy join "
+                        f"(engine.fuzzy_join) chooses matches at a precision target.")
+            return (f"{head} A smaller joinability (-O joinability=..., joinability=... in "
+                    f"search(), or the widget's options) finds columns matching fewer of the "
+                    f"query's values; a larger tau admits values farther apart.")
         if self.method == "transform":
             old = "" if self.stats.get("short_segments", True) else (
                 " The index was built before short values (codes of a few characters inside "

@@ -662,7 +662,8 @@ def test_empty_result_says_what_tau_found_nothing(fuzzy_index, capsys, tmp_path)
     res = eng.search(q, "v", method="pexeso", k=5, tau=0.01)
     assert len(res) == 0
     assert "within distance tau = 0.01 of 60% of the query's values" in res.empty_message
-    assert "-O tau=0.015" in res.empty_message
+    assert "No query value has a lake value within this tau" in res.empty_message
+    assert "-O tau=" not in res.empty_message
     import html
     assert html.escape(res.empty_message) in res._repr_html_()
     q.to_csv(tmp_path / "q.csv", index=False)
@@ -672,6 +673,60 @@ def test_empty_result_says_what_tau_found_nothing(fuzzy_index, capsys, tmp_path)
     assert "fuzzy / semantic search" in out and "shares a value" not in out
     hits = eng.search(q, "v", method="pexeso", k=5, tau=2.0, joinability=0.1)
     assert len(hits) and all(h.jaccard is None and 0 < h.containment <= 1 for h in hits)
+
+
+@pytest.mark.spark
+def test_no_hit_advice_is_the_joinability_the_closest_column_reaches(fuzzy_index):
+    """An empty fuzzy search suggests the joinability its closest column reaches at the same
+    tau (measured), not a larger tau: following it finds that column, every pair right."""
+    import re
+
+    from lakejoin_jupyter import open_index
+    eng = open_index(fuzzy_index[1])
+    q = pd.DataFrame({"v": ["GERMANY", "france", "Chile", "qqqqzzzz", "xxxjjjjv", "wwwkkkyy",
+                            "zzqqvvkk"]})
+    res = eng.search(q, "v", method="pexeso", k=5)
+    assert len(res) == 0
+    msg = res.empty_message
+    assert "the closest column matches 3 of the 7 (43%)" in msg
+    assert "-O tau=" not in msg
+    t = float(re.search(r"-O joinability=([0-9.]+) \(CLI", msg).group(1))
+    assert t == 0.42 and f"joinability={t:g} (search())" in msg
+    hits = eng.search(q, "v", method="pexeso", k=5, joinability=t)
+    assert [(h.table, h.column) for h in hits] == [("gdp/gdp", "nation")]
+    assert {(a, b) for a, b, _ in hits[0].details["pairs"]} == \
+        {("GERMANY", "germany"), ("france", "france"), ("Chile", "chile")}
+
+
+@pytest.mark.spark
+def test_cli_join_of_a_pexeso_hit_is_the_fuzzy_join(fuzzy_index, tmp_path, capsys):
+    """`lakejoin join -m pexeso --hit N` joins as the widget's Fuzzy join and
+    engine.fuzzy_join do (the hit's values match within tau, not equal), instead of
+    pointing to Python; options that shape equi-joins only are refused in one line."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.cli import main as cli
+    eng = open_index(fuzzy_index[1])
+    q = pd.DataFrame({"v": ["GERMANY", "france", "Chile", "qqqqzzzz", "xxxjjjjv"],
+                      "n": ["1", "2", "3", "4", "5"]})
+    q.to_csv(tmp_path / "q.csv", index=False)
+    q = pd.read_csv(tmp_path / "q.csv", dtype=str)
+    hit = eng.search(q, "v", method="pexeso", k=5, joinability=0.5)[0]
+    assert (hit.table, hit.column) == ("gdp/gdp", "nation")
+    index, out = str(fuzzy_index[1]), tmp_path / "j.csv"
+    args = ["join", index, "-t", str(tmp_path / "q.csv"), "-c", "v", "-m", "pexeso",
+            "-O", "joinability=0.5", "--hit", "1", "--out", str(out)]
+    assert cli(args + ["--how", "inner"]) == 0
+    err = capsys.readouterr().err
+    assert "joined with the fuzzy join" in err and "Python" not in err
+    want = eng.fuzzy_join("gdp/gdp", q, on=("nation", "v")).join(q, how="inner")
+    got = pd.read_csv(out, dtype=str)
+    pd.testing.assert_frame_equal(got, want.astype(str).reset_index(drop=True),
+                                  check_dtype=False)
+    assert set(zip(got["v"], got["nation"])) == \
+        {("GERMANY", "germany"), ("france", "FRANCE"), ("Chile", "Chile")}
+    assert cli(args + ["--aggregate", "first"]) == 1
+    err = capsys.readouterr().err
+    assert "--aggregate first: hit 1 matches similar values" in err and len(err.splitlines()) == 1
 
 
 def test_a_pexeso_hit_card_lists_the_similar_pairs_first():

@@ -533,7 +533,8 @@ def test_only_new_rows_compare_the_aligned_columns(union_lake, tmp_path, capsys,
     pd.testing.assert_frame_equal(done.joined, got)
     assert done.details["rows_added"] == len(oracle)
     assert done.details["duplicates_left_out"] == len(rows) - len(oracle)
-    assert "(equal on the aligned columns)" in done.summary
+    assert "(equal on the aligned columns, compared as the search compares values: case, " \
+        "spacing and number formats aside)" in done.summary
     # Spark and its code: the same rows
     sq = spark.createDataFrame(q)
     su = hit.union(sq)
@@ -555,6 +556,72 @@ def test_only_new_rows_compare_the_aligned_columns(union_lake, tmp_path, capsys,
     err = capsys.readouterr().err
     assert f"{len(oracle):,} new rows added" in err and "on the aligned columns" in err
     assert len(pd.read_csv(tmp_path / "s.csv")) == len(q) + len(oracle)
+
+
+def test_union_keys_are_the_normalized_values_long_texts_as_written():
+    """A union's "same row" compares each aligned cell as the search and the join do (case,
+    spacing, number formats; every cell without a key as null), except a text too long to
+    have a key, compared as written, so two different long texts stay two rows."""
+    from lakejoin_jupyter.join.keys import new_rows, union_keys
+    from lakejoin_jupyter.lake.normalize import MAX_TOKEN_CHARS
+    long_a, long_b = "a" * (MAX_TOKEN_CHARS + 5), "a" * (MAX_TOKEN_CHARS + 4) + "b"
+    got = union_keys(pd.Series(["TCP", " tcp ", "007", None, "n/a", long_a, long_b]))
+    assert got.tolist() == ["tcp", "tcp", "7", None, None, long_a, long_b]
+    assert union_keys(pd.Series([7.0, np.nan])).tolist() == ["7", None]
+    q = pd.DataFrame({"port": [7, 9], "proto": ["TCP", "UDP"], "note": [long_a, None]})
+    lake = pd.DataFrame({"port": [7.0, 9.0, 9.0, 9.0, 7.0],
+                         "proto": ["tcp", "udp ", "UDP", "ddp", "tcp"],
+                         "note": [long_a, "N/A", long_b, None, long_b]})
+    assert new_rows(q, lake, ["port", "proto", "note"]).tolist() == \
+        [False, False, True, True, True]
+    assert new_rows(q, lake, ["port", "proto"]).tolist() == [False, False, False, True, False]
+
+
+@pytest.mark.spark
+def test_only_new_rows_compare_normalized_values(union_lake, spark):
+    """Union's "only new rows" compares the aligned values after lakejoin's normalization, as
+    the search and the join compare them: the table's rows that differ from the query's only
+    in case or surrounding spaces are not added again (pandas, its code, the Union action,
+    Spark and its code), and the query's rows keep their text."""
+    import dataclasses
+
+    from lakejoin_jupyter import actions
+    from lakejoin_jupyter.lake.normalize import normalize_value
+    engine, tables, _ = union_lake
+    rows = engine.table("sales")                       # every cell as text
+    cols = list(rows.columns)
+    q = rows.sample(20, random_state=8).reset_index(drop=True)
+    q = q.apply(lambda c: " " + c.str.upper() + " ")  # the same values, written otherwise
+    hit = {h.table: h for h in engine.search_unionable(tables["sales.csv"].head(20), k=5)}["sales"]
+    hit = dataclasses.replace(hit, alignment=tuple((c, c, 0.9) for c in cols))
+
+    def norm(row):
+        return tuple(normalize_value(v) for v in row)
+    seen = {norm(r) for r in q.itertuples(index=False)}
+    oracle = {}
+    for r in rows.itertuples(index=False):
+        oracle.setdefault(norm(r), tuple(r))
+    oracle = [r for k, r in oracle.items() if k not in seen]
+    assert 0 < len(oracle) <= len(rows) - 20
+    got = hit.union(q)
+    pd.testing.assert_frame_equal(got.iloc[:len(q)].drop(columns="source_table"), q)
+    added = got.iloc[len(q):]
+    assert list(map(tuple, added[cols].itertuples(index=False))) == oracle
+    ns = {"q": q}
+    exec(hit.code("q", "out", df=q), ns)
+    pd.testing.assert_frame_equal(ns["out"], got)
+    done = actions.UNION_ACTIONS[0](engine, hit, q)
+    assert done.details["rows_added"] == len(oracle)
+    sq = spark.createDataFrame(q)
+    su = hit.union(sq)
+    ns = {"sq": sq}
+    exec(hit.code("sq", "u", df=sq), ns)
+    for frame in (su, ns["u"]):
+        part = frame.toPandas()
+        assert sorted(map(tuple, part[part["source_table"] == "query"][cols].itertuples(
+            index=False))) == sorted(map(tuple, q.itertuples(index=False)))
+        part = part[part["source_table"] == "sales"]
+        assert sorted(map(tuple, part[cols].itertuples(index=False))) == sorted(oracle)
 
 
 @settings(max_examples=50, deadline=None)

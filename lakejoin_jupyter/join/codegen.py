@@ -414,10 +414,38 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
             f"{var} = {var}.select(",
             f"{cols})"]
         if plan.distinct:
-            qcols = ", ".join(repr(spark_quote(a)) for a, _ in plan.alignment)
-            lines += ["# only the new rows: those not in the query on the aligned columns, "
-                      "each once (EXCEPT DISTINCT)",
-                      f"{var} = {var}.subtract({name}.select({qcols}))"]
+            names = [a for a, _ in plan.alignment]
+            keys = [f"__lakejoin_union_key_{i}" for i in range(len(names))]
+            seen = [f"__lakejoin_union_seen_{i}" for i in range(len(names))]
+            known = _free(f"{var}_known", {name, into, var})
+            at = len(head) + 2                 # after the imports of F and get_spark
+            lines[at:at] = [
+                "import pandas as pd",
+                "from pyspark.sql import Window",
+                "from lakejoin_jupyter.join.keys import union_keys",
+                "from lakejoin_jupyter.spark import key_columns", "",
+                "@F.pandas_udf('string')",
+                "def union_key(values: pd.Series) -> pd.Series:",
+                "    return union_keys(values)", ""]
+            lines += [
+                "# only the new rows: those not in the query on the aligned columns, each "
+                "once; values",
+                "# compared after lakejoin's normalization (case, spacing, number formats; "
+                "nulls equal)",
+                f"{var} = ({var}.withColumns({{" + ", ".join(
+                    f"{k!r}: union_key(key_columns({var}, [{a!r}])[0])"
+                    for k, a in zip(keys, names)) + "})",
+                "    .withColumn('__lakejoin_row', F.monotonically_increasing_id())",
+                "    .withColumn('__lakejoin_rank', F.row_number().over("
+                f"Window.partitionBy(*{keys!r}).orderBy('__lakejoin_row')))",
+                "    .where(F.col('__lakejoin_rank') == 1)",
+                "    .drop('__lakejoin_row', '__lakejoin_rank'))",
+                f"{known} = {name}.select(" + ", ".join(
+                    f"union_key(key_columns({name}, [{a!r}])[0]).alias({s!r})"
+                    for s, a in zip(seen, names)) + ").distinct()",
+                f"{var} = {var}.join({known}, " + " & ".join(
+                    f"F.col({k!r}).eqNullSafe(F.col({s!r}))" for k, s in zip(keys, seen))
+                + f", 'left_anti').drop(*{keys!r})"]
         lines += [
             f"{var} = {var}.withColumn({plan.source!r}, F.lit({plan.other.name!r}))",
             f"{into} = {name}.withColumn({plan.source!r}, F.lit('query')).unionByName(",
@@ -432,15 +460,13 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
             lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce')")
     if plan.distinct:
         cols = [a for a, _ in plan.alignment]
-        both = _free(f"{var}_all", {name, into, var})
-        dup = _free(f"{var}_dup", {name, into, var, both})
-        lines += ["# only the new rows: those not in the query on the aligned columns, each once",
-                  f"{both} = pd.concat([{name}[{cols!r}], {var}], ignore_index=True)",
-                  "try:",
-                  f"    {dup} = {both}.duplicated(subset={cols!r})",
-                  "except TypeError:   # unhashable cells (arrays, dicts): compared as text",
-                  f"    {dup} = {both}.astype(str).duplicated(subset={cols!r})",
-                  f"{var} = {var}[~{dup}.to_numpy()[len({name}):]]"]
+        lines += ["# only the new rows: those not in the query on the aligned columns, each "
+                  "once; values",
+                  "# compared after lakejoin's normalization (case, spacing, number formats; "
+                  "nulls equal)",
+                  "import lakejoin_jupyter.join.keys",
+                  f"{var} = {var}[lakejoin_jupyter.join.keys.new_rows({name}, {var}, "
+                  f"{cols!r})]"]
     lines += [f"{into} = pd.concat([{name}.assign(**{{{plan.source!r}: 'query'}}),",
               f"                {var}.assign(**{{{plan.source!r}: {plan.other.name!r}}})],",
               "               ignore_index=True)",

@@ -16,6 +16,7 @@ tables are merged on them, and the temporary columns are dropped:
 * the other table's columns that clash with the query's are renamed (``plan.renamed``);
 * a union's numeric, boolean and string query columns keep the query's dtype when every
   stacked value fits it, nullable when values are missing (``frames.stacked_as_query``);
+  its "only new rows" compares the aligned columns' normalized values (``keys.union_keys``);
 * a Parquet lake table keeps its column types (its text and program keys read the text the
   index read, ``keys.lake_text``); a left join's unmatched rows hold None in object columns;
 * a list column of the lake table that a key reads gives one row per element first
@@ -35,10 +36,12 @@ from ..errors import QueryError, a_kind
 from ..frames import is_spark_frame, stacked_as_query
 from ..index.tables import lake_table, spark_quote, spark_table
 from ..spark import ensure_worker_python, key_columns, to_pandas_utc
-from .keys import compute_keys, lake_texts, mapped_keys, numeric_values, order_keys
+from .keys import (compute_keys, lake_texts, mapped_keys, new_rows, numeric_values, order_keys,
+                   union_keys)
 from .plan import Aggregate, JoinPlan
 
 ORDER, ROW, RANK = "__lakejoin_order", "__lakejoin_row", "__lakejoin_rank"
+UNION_KEY, UNION_SEEN = "__lakejoin_union_key_", "__lakejoin_union_seen_"
 
 
 def execute(plan: JoinPlan, df, other_frame=None):
@@ -269,7 +272,7 @@ def execute_union(plan, df, report: dict | None = None):
 def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | None = None) -> pd.DataFrame:
     """``df`` (source "query") above the aligned, renamed, converted rows of ``other``; with
     ``plan.distinct`` only the rows that are new (not in ``df`` on the aligned columns, each
-    once).
+    once, values compared normalized: ``keys.new_rows``).
     ``report``: given a dict, it gets the rows added ("rows"), the table's rows left out as
     already there ("duplicates") and, per aligned query column, the lake column's non-null
     cells in the added rows before and after the conversion ("values")."""
@@ -282,13 +285,7 @@ def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | Non
             added[a] = pd.to_datetime(added[a], errors="coerce")
     n_table = len(added)
     if plan.distinct:       # on the aligned columns: the others are null in a lake row
-        cols = [a for a, _ in plan.alignment]
-        both = pd.concat([df[cols], added], ignore_index=True)
-        try:
-            dup = both.duplicated(subset=cols)
-        except TypeError:       # unhashable cells (arrays, dicts): compared as text
-            dup = both.astype(str).duplicated(subset=cols)
-        new = ~dup.to_numpy()[len(df):]
+        new = new_rows(df, added, [a for a, _ in plan.alignment])
         raw, added = raw[new], added[new]
     if report is not None:
         report["rows"] = len(added)
@@ -300,12 +297,38 @@ def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | Non
                                       ignore_index=True), df)
 
 
+def spark_union_key(frame, column):
+    """A Spark column holding :func:`~.keys.union_keys` of ``column`` (a pandas UDF; a
+    TIMESTAMP reaches it as its UTC wall-clock time, ``spark.key_columns``)."""
+    from pyspark.sql import functions as F
+    ensure_worker_python(frame.sparkSession)    # before the UDF takes the workers' Python
+
+    @F.pandas_udf("string")
+    def lakejoin_union_key(values: pd.Series) -> pd.Series:
+        return union_keys(values)
+
+    return lakejoin_union_key(key_columns(frame, [column])[0])
+
+
 def union_spark(df, other, plan):
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
     cols = [other[spark_quote(b)].cast(t).alias(a)
             for (a, b), t in zip(plan.alignment, plan.spark_types)]
     added = other.select(*cols)
-    if plan.distinct:       # EXCEPT DISTINCT on the aligned columns (nulls equal)
-        added = added.subtract(df.select(*[spark_quote(a) for a, _ in plan.alignment]))
+    if plan.distinct:       # as new_rows: the first of each row new on the union keys
+        names = [a for a, _ in plan.alignment]
+        keys = [f"{UNION_KEY}{i}" for i in range(len(names))]
+        seen = [f"{UNION_SEEN}{i}" for i in range(len(names))]
+        added = (added.withColumns({k: spark_union_key(added, a) for k, a in zip(keys, names)})
+                 .withColumn(ROW, F.monotonically_increasing_id())
+                 .withColumn(RANK, F.row_number().over(Window.partitionBy(*keys).orderBy(ROW)))
+                 .where(F.col(RANK) == 1).drop(ROW, RANK))
+        known = df.select(*[spark_union_key(df, a).alias(s) for s, a in zip(seen, names)])
+        on = [F.col(k).eqNullSafe(F.col(s)) for k, s in zip(keys, seen)]
+        cond = on[0]
+        for c in on[1:]:
+            cond = cond & c
+        added = added.join(known.distinct(), cond, "left_anti").drop(*keys)
     added = added.withColumn(plan.source, F.lit(plan.other.name))
     return df.withColumn(plan.source, F.lit("query")).unionByName(added, allowMissingColumns=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..lake.normalize import render_value, normalize_many
+from ..lake.normalize import MAX_TOKEN_CHARS, render_value, normalize_many
 
 
 def normalized_keys(values: pd.Series) -> pd.Series:
@@ -30,6 +30,36 @@ def normalized_keys(values: pd.Series) -> pd.Series:
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
     tokens = np.array(normalize_many(list(uniques)) + [None], dtype=object)
     return pd.Series(tokens[codes], index=values.index, dtype=object)   # code -1 -> None
+
+
+def union_keys(values: pd.Series) -> pd.Series:
+    """What a union's "only new rows" compares in a column (join/union.py): the normalized
+    key of each cell (:func:`normalized_keys`), so cells differing only in case, spacing or
+    number format are the same; a cell without a key (null, empty, a null spelling such as
+    "n/a", no letter or digit) compares as null, except a text longer than the normalization
+    keeps (``MAX_TOKEN_CHARS``), compared as written."""
+    keys = normalized_keys(values)
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_datetime64_any_dtype(values) \
+            or not keys.isna().any():
+        return keys
+    out = keys.tolist()
+    for i, v in enumerate(values.tolist()):
+        if out[i] is None:
+            text = render_value(v) if not isinstance(v, str) else v
+            if text is not None and len(text) > MAX_TOKEN_CHARS:
+                out[i] = text
+    return pd.Series(out, index=values.index, dtype=object)
+
+
+def new_rows(query: pd.DataFrame, added: pd.DataFrame, columns) -> np.ndarray:
+    """Which rows of ``added`` are new: not equal to a row of ``query`` nor to an earlier row
+    of ``added`` on ``columns``, each cell compared as :func:`union_keys` says (nulls equal);
+    a boolean mask over ``added``'s rows."""
+    def keys(frame):
+        return pd.DataFrame({i: union_keys(frame[c]).to_numpy() for i, c in enumerate(columns)},
+                            index=pd.RangeIndex(len(frame)))
+    both = pd.concat([keys(query), keys(added)], ignore_index=True)
+    return ~both.duplicated().to_numpy()[len(query):]
 
 
 def text_keys(values: pd.Series) -> pd.Series:

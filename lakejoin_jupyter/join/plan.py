@@ -285,8 +285,9 @@ class UnionPlan:
     ``spark_types``: the query's Spark type names), every other query column is null in the
     added rows, and ``source`` says where each row comes from ("query" or the table name).
     ``distinct``: an added row equal to a row of the query or to an earlier added row, on
-    the aligned columns (after the conversion; the other query columns are null in every
-    added row), is left out: only new rows are added."""
+    the aligned columns (after the conversion, each value normalized as the search and the
+    join compare it: ``keys.union_keys``; the other query columns are null in every added
+    row), is left out: only new rows are added."""
     alignment: tuple
     query_columns: tuple
     other: LakeTable

@@ -113,9 +113,10 @@ class UnionHit:
     def union(self, df=None, *, distinct: bool = True, report: dict | None = None):
         """``df`` with this table's aligned rows stacked under it (pandas, or lazy Spark);
         ``distinct`` (default): only the new rows, a row already in ``df`` (equal on the
-        aligned columns once converted: the other query columns are null in every added
-        row) or repeated in the table added once at most, as
-        ``pd.concat([df, rows]).drop_duplicates(subset=aligned)`` would keep them; ``distinct=False``:
+        aligned columns once converted, each value after lakejoin's normalization as the
+        search and the join compare it, ``join.keys.union_keys``: the other query columns
+        are null in every added row) or repeated in the table added once at most, with its
+        own text; ``distinct=False``:
         every row of the table. pandas: an aligned column left with no value in the added rows (the lake column is
         empty, or none of its values converts to the query column's type), or losing some
         in the conversion, is named in a :class:`~lakejoin_jupyter.errors.LakeJoinWarning`,

@@ -789,7 +789,28 @@ def _run(index, query, params):
             details={"matched_tokens": [query.tokens[q] for q in qi], "pairs": pairs,
                      "tau": tau, "joinability": n / max(query.size, 1)}))
     stats = dict(res.stats, tau=tau, T=t_frac, embed_s=embed_s, query_vectors=len(qvecs))
+    if not len(res.columns) and len(qvecs):
+        stats.update(closest_at_tau(model, qvecs, tau, index.arrays.n_sets, query.exclude,
+                                    opts["plan"]))
     return out, stats
+
+
+def closest_at_tau(model, qvecs, tau: float, n_columns: int, exclude=(),
+                   plan: str = "auto") -> dict:
+    """For an empty answer, what the closest column reaches at the same tau (measured: the
+    search again at T = one value, exact counts, no pairs kept): its id ("best_column",
+    None when no query value is within tau of any lake value), the query values it matches
+    ("best_matched") and that share of the query ("best_joinability"). The front ends' advice
+    suggests this joinability: it finds that column with pairs as close as the default's."""
+    res = search(model.partitions(), model.vectors, qvecs, tau, 0.0, n_columns,
+                 exclude=sorted(exclude), plan=plan, plan_model=model.plan_models(),
+                 want_pairs=False)
+    if not len(res.columns):
+        return {"best_column": None, "best_matched": 0, "best_joinability": 0.0}
+    i = int(np.lexsort((res.columns, -res.counts))[0])
+    n = int(res.counts[i])
+    return {"best_column": int(res.columns[i]), "best_matched": n,
+            "best_joinability": n / len(qvecs)}
 
 
 METHOD = SearchMethod(
