@@ -228,6 +228,9 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
         summary += (f"\n\nEstimated precision of the equi-join: "
                     f"**{aj.estimated_precision:.0%}** (agreement with independent rare-substring "
                     f"matches on the rows it was learned on).")
+    else:
+        from .join.autojoin.result import NO_ESTIMATE
+        summary += f"\n\n{NO_ESTIMATE}."
     if aj.fuzzy is not None and aj.fuzzy.matches:
         summary += (f"\n\nA constrained fuzzy join ({aj.fuzzy.describe()}) adds "
                     f"{len(aj.fuzzy.matches)} match(es).")

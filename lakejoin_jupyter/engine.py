@@ -604,7 +604,9 @@ class Hit(Joinable):
         rows for the row sampling (thesis §4.5), and learning on every row is slow. A tie
         between the two directions goes to the hit's (Auto-Join's ``prefer``). Where the
         hit's column repeats on those rows, it learns again with every column of the table
-        and keeps the narrower join (:func:`_narrower_join`)."""
+        and keeps the narrower join (:func:`_narrower_join`). A table not large next to the
+        query (:data:`LARGE_PARTNER`) is also learned on whole, the rows the hit's program
+        misses included, and that join kept when it reaches further (:func:`_reaches_further`)."""
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
         if frame is None:
             raise QueryError("This hit was found without a DataFrame: pass it, hit.autojoin(df).")
@@ -645,6 +647,14 @@ class Hit(Joinable):
             wider = self._autojoin_on(asked, left_on, whole, rows, None, options)
             if wider.found and _narrower_join(wider, result):
                 result = wider
+        if len(rows) < len(whole) and not _large_partner(len(whole), len(frame)):
+            # a table not large next to the query: learned on all its rows too, the rows the
+            # hit's program misses included ("de_DE.UTF-8" beside "aa_DJ"), and kept when
+            # its join reaches further (:func:`_reaches_further`)
+            everything = self._autojoin_on(asked, left_on, whole, np.arange(len(whole)),
+                                           [self.column], options)
+            if everything.found and _reaches_further(everything, result):
+                result = everything
         result.left = frame         # joined and written as code with every query column
         result.lake, result.explode = table, explode
         result.how = "left"         # keeps the query's rows, as the hit's equi-join does
@@ -818,6 +828,23 @@ def _columns_label(hit: Hit) -> str:
     if len(hit.query_columns) < 2:
         return ", ".join(_column_name(hit, c) for c in hit.columns)
     return ", ".join(f"{q} \u2192 {_column_name(hit, c)}" for q, c in hit.mapping.items())
+
+
+def _large_partner(table_rows: int, query_rows: int) -> bool:
+    """A lake table large next to the query (:data:`LARGE_PARTNER`)."""
+    return table_rows >= LARGE_PARTNER[0] and table_rows >= LARGE_PARTNER[1] * max(query_rows, 1)
+
+
+def _reaches_further(other, result) -> bool:
+    """``other`` (an Auto-Join result) joins more of the query's rows than ``result``, or as
+    many through more of the lake table's rows (the programs' own joins, without the fuzzy
+    step): MaxByCoverage, from the query's side."""
+    if not result.found:
+        return True
+    a, b = other.pairs(fuzzy=False), result.pairs(fuzzy=False)
+    got = (len({i for i, _ in a}), len({j for _, j in a}))
+    have = (len({i for i, _ in b}), len({j for _, j in b}))
+    return got > have
 
 
 def _narrower_join(wider, narrow) -> bool:
@@ -1869,8 +1896,7 @@ class Engine:
         rows = int(same["n_rows"].fillna(0).iloc[0]) if len(same) else 0
         table_ids = set(same["table_id"].astype(int))
         if (len(one) != 1 or len(other) != 1 or not isinstance(df, pd.DataFrame)
-                or one[0] not in df.columns or rows < LARGE_PARTNER[0]
-                or rows < LARGE_PARTNER[1] * max(len(df), 1)
+                or one[0] not in df.columns or not _large_partner(rows, len(df))
                 or "transform" not in {m.name for m in self.methods()}):
             return None
         res = self.search(df[[one[0]]], one[0], method="transform", k=None)

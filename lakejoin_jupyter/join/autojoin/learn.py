@@ -25,7 +25,9 @@ Note:
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
     - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),
-      cut between words only.
+      cut between words only;
+    - the programs that differ in one piece giving the same piece on every example (a tie
+      lost to the order above) are returned as variants, kept where they extend the program.
 """
 from __future__ import annotations
 
@@ -457,6 +459,7 @@ def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
 
 
 MAX_PAD = 12
+MAX_VARIANTS = 4   # programs differing in one piece equal on the examples (deviation 46)
 
 
 def _digits(v) -> bool:
@@ -686,7 +689,7 @@ class _Candidates:
 
     def __iter__(self):
         learner = self.learner
-        yielded = set()
+        yielded: dict = {}            # pieces -> the operator yielded for them
         heap = self.heap
         while heap:
             neg, key, _, kind, item = heapq.heappop(heap)
@@ -709,6 +712,7 @@ class _Candidates:
                     if pieces is None:
                         continue
                 if pieces in yielded:
+                    learner.equivalent(yielded[pieces], node)
                     continue
                 ops.append((-learner.validate(node) if len(ops) or len(tie) > 1 else 0, k,
                             node, pieces))
@@ -719,10 +723,16 @@ class _Candidates:
                          and len(set(y[3])) > 1 for y in ops)
             ops.sort(key=lambda x: (x[0], x[1][1], varied and isinstance(x[2], Constant),
                                     x[1]))
+            first: dict = {}
+            for _v, _k, node, pieces in ops:     # (recorded before the first is yielded)
+                if pieces in first:
+                    learner.equivalent(first[pieces], node)
+                else:
+                    first[pieces] = node
             for _v, _k, node, pieces in ops:
                 if pieces in yielded:
                     continue
-                yielded.add(pieces)
+                yielded[pieces] = node
                 yield node, pieces, -neg
 
     def _expand_into(self, rank):
@@ -849,6 +859,7 @@ class ExampleSetLearner:
                             dtype=np.int64).reshape(len(cased), k)
         self.nodes = 0
         self.memo: dict = {}
+        self.equivalents: dict = {}   # an operator -> others with its pieces (tie order)
         # characters each example's operands can produce (any casing): an output character
         # outside them must come from a constant, so it must occur in every output
         self.chars = [set("".join(st.ids)) for st in self.strings]
@@ -867,6 +878,26 @@ class ExampleSetLearner:
                 hit.append(cur)
             self.cache[key] = hit
         return hit
+
+    def equivalent(self, node, other) -> None:
+        """Record ``other``, which gives ``node``'s piece on every example (a tie lost to
+        ``node`` by the order of deviation 4)."""
+        if other != node:
+            alts = self.equivalents.setdefault(node, [])
+            if other not in alts:
+                alts.append(other)
+
+    def variants(self, program: Program, limit: int = MAX_VARIANTS) -> list:
+        """The programs that differ from ``program`` in one piece, replaced by an operator
+        giving the same piece on every example (deviation 46); at most ``limit``."""
+        out = []
+        for i, piece in enumerate(program.pieces):
+            for alt in self.equivalents.get(piece, ()):
+                if len(out) >= limit:
+                    return out
+                if not isinstance(alt, Constant) and not isinstance(piece, Constant):
+                    out.append(Program(program.pieces[:i] + (alt,) + program.pieces[i + 1:]))
+        return out
 
     # -- Algorithm 4
     def learn(self) -> Program | None:
@@ -956,9 +987,11 @@ class ExampleSetLearner:
 def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
                         settings: LearnSettings | None = None,
                         cache: dict | None = None,
-                        validation: Sequence[Example] = ()) -> Program | None:
+                        validation: Sequence[Example] = (),
+                        variants: list | None = None) -> Program | None:
     """TryLearnTransform: a minimum-complexity-seeking program consistent with every example,
-    or None."""
+    or None. ``variants``: a list the program's equally consistent variants are added to
+    (:meth:`ExampleSetLearner.variants`)."""
     cache = cache if cache is not None else {}
     outputs = [ex.output for ex in examples]
     if not all(outputs):
@@ -971,19 +1004,24 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
         if missing and not (all(not ch.isalnum() for ch in missing)
                             and any(not ch.isalnum() for v in ex.row if v for ch in v)):
             return None        # (a non-alphanumeric character may come from a Replace)
-    return ExampleSetLearner(examples, columns, settings or LearnSettings(), cache,
-                             validation).learn()
+    learner = ExampleSetLearner(examples, columns, settings or LearnSettings(), cache,
+                                validation)
+    program = learner.learn()
+    if program is not None and variants is not None:
+        variants += learner.variants(program)
+    return program
 
 
 def learn_from_set(examples: list, columns: Sequence[str], settings: LearnSettings,
                    cache: dict, validation: Sequence[Example] = (),
-                   tried: set | None = None, leave_one_out: bool = True) -> tuple:
+                   tried: set | None = None, leave_one_out: bool = True,
+                   variants: list | None = None) -> tuple:
     """TryLearnTransform on an example set and, when it fails and the set is larger than
     the smallest size drawn, on each subset without one of its examples (a deviation: one
     false pair, or a row of another group, makes every program inconsistent, thesis
     §4.4.2); ``tried`` (frozensets of (source row, target row)) skips subsets learned
     before. Returns (program or None, the examples it was learned from)."""
-    program = try_learn_transform(examples, columns, settings, cache, validation)
+    program = try_learn_transform(examples, columns, settings, cache, validation, variants)
     if program is not None or not (settings.leave_one_out and leave_one_out) \
             or len(examples) <= min(settings.examples_per_set):
         return program, examples
@@ -994,7 +1032,7 @@ def learn_from_set(examples: list, columns: Sequence[str], settings: LearnSettin
         if key in tried:
             continue
         tried.add(key)
-        program = try_learn_transform(sub, columns, settings, cache, validation)
+        program = try_learn_transform(sub, columns, settings, cache, validation, variants)
         if program is not None:
             return program, sub
     return None, examples

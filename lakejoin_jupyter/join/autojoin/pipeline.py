@@ -20,6 +20,8 @@ Note:
       program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
+    - a program's variants equal on its examples are scored where they give every row it
+      joins the same key and join more rows (``_extends``), ranked after it in ties;
     - a program of the residual rounds replacing the set passes the same checks (``_checks``);
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
@@ -316,8 +318,9 @@ def joined_columns(src: Table, columns: list) -> list:
 def _ranked(found: dict) -> list:
     candidates = list(found.values())
     # equal coverage: the program joining more source rows first (deviation 27)
-    candidates.sort(key=lambda c: (-c.coverage, -c.joined_rows, c.program.size,
-                                   -c.learned_times))
+    # ... and a program learned before one equal to it on its examples (deviation 46)
+    candidates.sort(key=lambda c: (-c.coverage, -c.joined_rows, "variant" in c.extra,
+                                   c.program.size, -c.learned_times))
     return candidates
 
 
@@ -351,25 +354,58 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
             taught = {(ex.source_row, ex.target_row) for ex in examples}
             validation = [ex for ex in top if (ex.source_row, ex.target_row) not in taught
                           and ex.output is not None]
+            variants: list = []
             program, examples = learn_from_set(examples, src.columns, ls, cache, validation,
-                                               tried, leave_one_out)
+                                               tried, leave_one_out, variants=variants)
             if program is None:
                 continue
-            # the program, then its padded variant (ties keep the program: ranked stably)
-            for prog in (program, padded_variant(program, examples, src.columns)):
+            # the program, then its padded variant (ties keep the program: ranked stably),
+            # then the programs equal to it on the examples (deviation 46: ranked after
+            # it unless they join more keys or rows)
+            for prog in (program, padded_variant(program, examples, src.columns),
+                         *variants):
                 if prog is None:
                     continue
                 key = (prog, column)
                 if key in found:
+                    if prog in variants:
+                        continue
                     found[key].learned_times += 1
+                    found[key].extra.pop("variant", None)
+                    continue
+                if prog in variants and not _extends(prog, program, src, tcells):
                     continue
                 cand = found[key] = Candidate(prog, gi, column, examples)
+                if prog in variants:
+                    cand.extra["variant"] = True
                 _coverage(cand, src, tcells)
                 if cand.coverage > best_cov:
                     best_cov, idle = cand.coverage, 0
         if best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
             break            # every key of a column is joined: nothing can do better
     return n_sets
+
+
+def _extends(variant, program, src: Table, target_cells: list) -> bool:
+    """Whether ``variant`` (equal to ``program`` on its examples) gives every source row
+    ``program`` joins the same key and joins more rows, onto keys ``program`` joins
+    (deviation 46): "first 2 letters of part 2 (split at '_')" beside "part 1 (split at
+    '.') of part 2 (split at '_')" gives "de_AT@euro" the key of "de_AT.UTF-8"."""
+    keys = {v for v in target_cells if v is not None}
+    n = len(src.positions)
+    a = program.evaluate({c: src.cells(c) for c in program.columns}, n)
+    b = variant.evaluate({c: src.cells(c) for c in variant.columns}, n)
+    joined = {x for x in a if x is not None and x in keys}
+    gained = 0
+    for x, y in zip(a, b):
+        if x is not None and x in keys:
+            if y != x:
+                return False
+        elif y is not None and y in keys:
+            if y not in joined:
+                return False        # a key of its own: another program, not this one's reach
+            gained += 1
+    return gained > 0
 
 
 def _group_rows(group, src: Table) -> int:

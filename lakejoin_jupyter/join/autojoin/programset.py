@@ -26,6 +26,8 @@ Evidence of a value several rows hold (N:1) checks only keys the program joins t
 than one row, not a row it joins 1:1 (deviation 39).
 An unjoined row's pair is also taught with the set's own examples of other keys, so that
 one program fits both forms (two folder depths of a path; deviation 44).
+A replacement's newly joined rows must mostly be confirmed by the row pairs, as a widening
+branch's are (deviation 46).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
@@ -301,16 +303,34 @@ def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
     return out
 
 
-def _replaces(current: Scored, new: Scored, keys: set) -> bool:
+def _replaces(current: Scored, new: Scored, keys: set, taught: set = frozenset(),
+              partners: list | None = None) -> bool:
     """Whether the single program ``new`` joins every key ``current`` joins, through more
     source rows, and gives a key to more rows than it re-keys (an N:1 join: "aa_DJ.UTF-8"
-    and "aa_DJ" both onto "aa_DJ", where the identity joins the second only)."""
+    and "aa_DJ" both onto "aa_DJ", where the identity joins the second only), and (given
+    ``partners``) whether more than half of the rows it newly gives a key (not its
+    examples, ``taught``) have that key among their step-1 partners (deviation 46)."""
     if len(branches_of(new.program)) != 1 or new.joined_rows <= current.joined_rows \
             or new.coverage < current.coverage:
         return False
     have = {o for o in current.outputs if o is not None and o in keys}
     got = {o for o in new.outputs if o is not None and o in keys}
-    return have <= got and _gains_rows(current.outputs, new.outputs, keys)
+    if not (have <= got and _gains_rows(current.outputs, new.outputs, keys)):
+        return False
+    return partners is None or _confirmed(current.outputs, new.outputs, keys, taught, partners)
+
+
+def _confirmed(current: list, option: list, keys: set, taught: set, partners: list) -> bool:
+    """More than half of the rows (not among ``taught``) that ``option`` gives a key and
+    ``current`` does not have that key among their candidate partners (deviation 46: a
+    replacement that joins more rows must be confirmed by the row pairs, as a widening
+    branch is, deviation 38)."""
+    gained = confirmed = 0
+    for i, (c, o) in enumerate(zip(current, option)):
+        if (c is None or c not in keys) and o is not None and o in keys and i not in taught:
+            gained += 1
+            confirmed += o in partners[i]
+    return 2 * confirmed > gained
 
 
 def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcells: list,
@@ -388,7 +408,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             new = score(program, outputs_of(program, cells, n_src), keys, {program: examples})
             taught = {ex.output for ex in examples}
             taught_rows = {ex.source_row for ex in examples}
-            if program in learned and _replaces(current, new, keys) \
+            if program in learned and _replaces(current, new, keys, taught_rows, partners) \
                     and (program not in only_replace or _keeps_keys(current, new, keys)) \
                     and (accept is None or accept(program, examples, new)):
                 # one program joining every key the set joins, through more source rows

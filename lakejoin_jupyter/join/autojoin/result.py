@@ -21,6 +21,11 @@ FORMAT = "lakejoin-autojoin"
 FORMAT_VERSION = 1
 
 
+NO_ESTIMATE = ("No estimated precision: no joined row has independent evidence of its "
+               "partner (a 1-to-1 match of 6+ characters or of a rare token bag; short codes "
+               "have none), so check the examples and the joined rows")
+
+
 def _labels(frame) -> dict:
     return {str(c): c for c in frame.columns} if frame is not None else {}
 
@@ -288,12 +293,17 @@ class AutoJoin(Joinable):
                  + (f" ({self.joined_rows / n_source:.0%} of its {n_source:,})"
                     if n_source else "") + "."]
         part = self.stats.get("learned_on")
-        if part:
+        if part and part["rows"] < part["of"]:
             lines.append(f"Learned on the {part['rows']:,} of {part['of']:,} {self.right_name} "
                          f"rows that the search's program joins; counted on all of them.")
+        elif part:
+            lines.append(f"Learned on all {part['of']:,} {self.right_name} rows (it joins more "
+                         f"than learning on the rows the search's program joins).")
         if self.estimated_precision is not None:
             lines.append(f"Estimated precision of these joins: {self.estimated_precision:.0%} "
                          f"(agreement with independent rare-substring matches).")
+        else:
+            lines.append(NO_ESTIMATE + ".")
         if self.stats.get("sampling"):
             lines.append(f"(Learned on row samples: {self.stats['sampling']}.)")
         if self.fuzzy is not None:
