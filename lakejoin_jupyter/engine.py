@@ -583,7 +583,8 @@ class Hit(Joinable):
                 f"embedding space (method {self.method!r}), not on equal values: an equi-join "
                 f"would miss those matches. Join it with the fuzzy join, which chooses the "
                 f"matches at a precision target: engine.fuzzy_join({self.table!r}, df, "
-                f"on=({c!r}, {q!r})), or the widget's Fuzzy join.")
+                f"on=({c!r}, {q!r})), the widget's Fuzzy join, or `lakejoin join ... -m pexeso "
+                f"--hit N` in a terminal.")
         table = find_table(self._engine.index, self.table_id)
         agg = aggregate
         if isinstance(aggregate, str):
@@ -1073,7 +1074,8 @@ def _bar(share: float | None, color: str = "#4a78c2") -> str:
 SIMILARITY_NOTE = ("fan-out and join rows are n/a for the similarity (PEXESO) hits: they "
                    "match values within distance tau, not equal ones, so there is no "
                    "equi-join to count; the fuzzy join joins them (engine.fuzzy_join, the "
-                   "widget's Fuzzy join), choosing its matches at a precision target")
+                   "widget's Fuzzy join, `lakejoin join -m pexeso`), choosing its matches "
+                   "at a precision target")
 NA = "n/a"
 
 
