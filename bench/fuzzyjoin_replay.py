@@ -39,7 +39,7 @@ sys.path.insert(0, str(HERE))
 
 from fuzzyjoin_autofj import datasets, ensure_autofj_venv, dataset_root, load  # noqa: E402
 
-RAW = ("r_left", "r_dist", "r_near", "r_ties", "r_sibling")
+RAW = ("r_left", "r_dist", "r_near", "r_ties", "r_sibling", "r_namesake")
 
 
 def dump(work: Path, split: str, venv: Path, names=(), suites=("autofj", "rl")):
