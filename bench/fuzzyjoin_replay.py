@@ -4,6 +4,7 @@ join functions (bench/fuzzyjoin_autofj.py fixes the split; results in
 bench/results/fuzzyjoin_calibration.md).
 
     python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev
+    python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev --suites fresh1
     python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --split dev
     python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --set fuzzy.STANDARD_ERRORS=1.0
     python bench/fuzzyjoin_replay.py oracle --work /tmp/fj-bench --split dev
@@ -38,17 +39,19 @@ sys.path.insert(0, str(HERE))
 
 from fuzzyjoin_autofj import datasets, ensure_autofj_venv, dataset_root, load  # noqa: E402
 
-RAW = ("r_left", "r_dist", "r_near", "r_ties", "r_sibling")
+RAW = ("r_left", "r_dist", "r_near", "r_ties", "r_sibling", "r_namesake")
 
 
-def dump(work: Path, split: str, venv: Path, names=()):
+def dump(work: Path, split: str, venv: Path, names=(), suites=("autofj", "rl")):
     from lakejoin_jupyter.join import fuzzy
     root = dataset_root(ensure_autofj_venv(venv))
     fns = [f for f in fuzzy.JOIN_FUNCTIONS if f != "semantic"]
     out = work / "replay"
     out.mkdir(parents=True, exist_ok=True)
-    for suite, name, sp, folder in datasets(root, work / "cases", ["autofj", "rl"], split):
-        if names and name not in names:
+    for suite, name, sp, folder in datasets(root, work / "cases", list(suites), "all"):
+        if suite == "fresh1":
+            sp = "dev"         # run once blind (eighteenth session), development since
+        if (split != "all" and sp != split) or (names and name not in names):
             continue
         left, right, gt = load(folder)
         fj = fuzzy.fuzzy_join(left, right, on=("title", "title"), precision_target=0.9,
@@ -282,6 +285,8 @@ def main(argv=None):
     ap.add_argument("--autofj-venv", default=str(Path.home() / ".cache/lakejoin/venv-autofj"))
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
     ap.add_argument("--datasets", default="")
+    ap.add_argument("--suites", default="autofj,rl",
+                    help="dump: comma-separated autofj, rl, fresh1 (fresh1 is saved as dev)")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")
     ap.add_argument("--oracle", choices=["", "pi0", "outcome"], default="",
@@ -298,7 +303,8 @@ def main(argv=None):
         setattr(mod, attr, value)
     names = [n for n in a.datasets.split(",") if n]
     if a.what == "dump":
-        dump(Path(a.work), a.split, Path(a.autofj_venv), names)
+        dump(Path(a.work), a.split, Path(a.autofj_venv), names,
+             [x for x in a.suites.split(",") if x])
         return
     targets = [float(t) for t in a.targets.split(",")]
     if a.what == "oracle":

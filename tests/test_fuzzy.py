@@ -155,6 +155,63 @@ def test_precision_estimate_caps_ties_and_siblings(monkeypatch):
     assert joined.tolist() == [True, False, False, False] and p.tolist() == [1.0]
 
 
+def namesake_world(n, share_null, seed):
+    """A simulated oracle in distance space: a share of right values has no partner and
+    sits next to a left value that belongs to a family of near-identical names (the
+    left value's own namesake at 0.1-0.3, as far as the right value; "Mende" -> "Ende"),
+    with its second nearest left value far off (the namesake lies another way); the
+    others are a left value plus noise (0-0.15), half of them next to such a family
+    (their second nearest is then the namesake). Returns (blocking output, each nearest
+    left value's distance to its own nearest other left value, which joins are right)."""
+    rng = np.random.default_rng(seed)
+    null = rng.random(n) < share_null
+    clustered = null | (rng.random(n) < 0.5)
+    e = np.where(clustered, rng.uniform(0.1, 0.3, n), rng.uniform(0.5, 0.9, n))
+    d1 = np.where(null, rng.uniform(0.1, 0.3, n), rng.uniform(0.0, 0.15, n))
+    d2 = np.where(~null & clustered, np.maximum(e, d1) + 0.01,
+                  np.maximum(rng.uniform(0.5, 0.9, n), d1))
+    d3 = d2 + rng.uniform(0.0, 0.1, n)
+    sib = np.where(~null & clustered, e, rng.uniform(0.5, 0.9, n))
+    raw = dict(r_left=np.arange(n), r_dist=d1, r_near=np.stack([d1, d2, d3], 1),
+               r_ties=np.ones(n, dtype=np.int64), r_sibling=sib)
+    return raw, e, ~null
+
+
+@pytest.mark.parametrize("share_null,seed", [(0.2, 0), (0.2, 1), (0.4, 0), (0.4, 1)])
+def test_namesake_cap_against_a_simulated_oracle(share_null, seed):
+    """Right values without a partner whose nearest left value is a namesake have small
+    ratios d1 / d2 and decoys d2 / d3 near 1, so the ratio alone rates them sure: the
+    bound lies far above the true precision (0.17-0.40 here). The reference table shows
+    the doubt: the left value has another left value as near to it as the right value
+    is, in about half of those joins and hardly any right one. Capped at 1/2 there, the
+    bound's excess over the truth falls to less than half."""
+    raw, e, right_ok = namesake_world(400, share_null, seed)
+    plain = fuzzy._Candidates("f", **raw)
+    capped = fuzzy._Candidates("f", **raw, r_namesake=e)
+    true = right_ok.mean()
+    assert plain.bound(1.0) - true > 0.15
+    assert 0.35 < (capped.p[~right_ok] <= 0.5).mean() < 0.65
+    assert (capped.p[right_ok] < plain.p[right_ok]).mean() < 0.05
+    assert capped.bound(1.0) - true < 0.5 * (plain.bound(1.0) - true)
+    assert capped.p.mean() < plain.p.mean()
+
+
+def test_fuzzy_join_reads_each_left_values_nearest_other_left_value():
+    """r_namesake is, per right value, its nearest left value's distance to the nearest
+    OTHER left value under the same function (inf where nothing joins)."""
+    left = pd.DataFrame({"t": ["Ende", "Ede", "Bembe", "Tarok", "Nauru", "Jordan"]})
+    right = pd.DataFrame({"t": ["Mende", "Bemba", "Taroko", "Jordan", "Narnia", "zzz"]})
+    fns = ["char3-idf", "word-jaccard", "char3-contain-idf"]
+    fj = fuzzy.fuzzy_join(left, right, on="t", precision_target=0.9, functions=fns)
+    lk, rk = list(fj._lkeys), list(fj._rkeys)
+    for fn in fns:
+        c = fj._cands[fn]
+        ll = oracle_distances(lk, lk, fn, idf_over=(lk, rk))
+        np.fill_diagonal(ll, np.inf)
+        want = np.where(c.r_left >= 0, ll.min(axis=1)[np.maximum(c.r_left, 0)], np.inf)
+        assert np.allclose(c.r_namesake, want, atol=1e-6)
+
+
 @pytest.mark.parametrize("fn", [f for f in fuzzy.JOIN_FUNCTIONS if f != "semantic"])
 def test_pair_distances_equal_the_definition(fn):
     left = ["Stephen I, Count of Blois", "Stephen II, Count of Blois", "Odo", "Paris Odo",

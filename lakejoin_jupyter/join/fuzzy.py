@@ -16,7 +16,9 @@ Note:
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
     the target is met by a lower bound, not the estimate (selection and small tables); a
     union counts a right value once, its rival pairs lowering its probability, not every
-    distinct pair as a join (that understated the union's precision); the semantic
+    distinct pair as a join (that understated the union's precision); a join capped at
+    1/2 where its left value has another left value as near as the right value is
+    (``NAMESAKES``: a right value without a partner next to a namesake); the semantic
     function's decoys corrected for their rank (short codes without a partner); 15
     join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
@@ -64,6 +66,9 @@ JOIN_FUNCTIONS = {
 PATIENCE = 0.05          # Auto-FuzzyJoin's default
 NEAREST = 3               # nearest left distances kept per right value (the join, 2 decoys)
 SIBLINGS = True
+# cap at 1/2 a join whose left value has another left value (a namesake) no further from it
+# than the right value is: the reference table shows a different entity that close
+NAMESAKES = True
 # functions whose decoys are corrected for their rank (match_precision.rank_corrected_null):
 # the dense embedder, whose ratios for values without a partner (short codes the model
 # knows nothing of) run far lower than its plain decoys (docs/algorithms/fuzzyjoin.md)
@@ -272,6 +277,7 @@ class _Candidates:
     r_near: np.ndarray        # (n_right, 3) sorted distances to the nearest left values
     r_ties: np.ndarray = None  # left values at the nearest distance (1: no tie)
     r_sibling: np.ndarray = None  # distance from the nearest left value to the second
+    r_namesake: np.ndarray = None  # from the nearest left value to its nearest other left value
     p: np.ndarray = field(init=False, repr=False)
     v: np.ndarray = field(init=False, repr=False)   # each join's own variance (join_variance)
     u: np.ndarray = field(init=False, repr=False)   # its share of pi0's error (precision_bound)
@@ -289,6 +295,8 @@ class _Candidates:
             p = np.minimum(p, 1.0 / np.maximum(self.r_ties, 1))
         if self.r_sibling is not None and SIBLINGS:
             p = np.where(self.r_sibling <= self.r_near[:, 0] + TIE, np.minimum(p, 0.5), p)
+        if self.r_namesake is not None and NAMESAKES:
+            p = np.where(self.r_namesake <= self.r_near[:, 0] + TIE, np.minimum(p, 0.5), p)
         self.p = p
         self.v = join_variance(p, null_scale(s1, s2, self.pi0))
         self.u = np.sqrt(pi0_relative_variance(s1, s2, decoy_tail=tail)) * (1.0 - p)
@@ -670,7 +678,14 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         two = (r_left >= 0) & (ri[:, 1] >= 0) if ri.shape[1] > 1 else np.zeros(len(rkeys), bool)
         if two.any():
             sib[two] = _pair_distances(L[r_left[two]], L[ri[two, 1]])
-        c = _Candidates(fn, r_left, r_dist, rd, rties, sib)
+        # how far the nearest left value lies from its own nearest other left value
+        namesake = np.full(len(rkeys), np.inf)
+        used = np.unique(r_left[r_left >= 0])
+        if NAMESAKES and len(used) and len(lkeys) > 1:
+            e = np.full(len(lkeys), np.inf)
+            e[used] = _nearest(L[used], L, 1, self_index=used)[0][:, 0]
+            namesake[r_left >= 0] = e[r_left[r_left >= 0]]
+        c = _Candidates(fn, r_left, r_dist, rd, rties, sib, namesake)
         cands[fn] = c
         finite = np.unique(c.r_dist[np.isfinite(c.r_dist)])
         grid = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
