@@ -599,8 +599,9 @@ class DiscoveryWidget(W.VBox):
         self._show_hits(saved.hits, saved)
         own = self._own_variable(variable, "search")
         self._set_status(f"{len(saved)} hit(s) of {variable}, the search your cell saved "
-                         f"(method {saved.method}, k = {saved.params.k}); the widget leaves it as it is: its own searches "
-                         f"are saved as {own}." + multiply_note(saved), "note")
+                         f"(method {saved.method}, k = {saved.params.k}); the widget leaves "
+                         f"it as it is: its own searches are saved as {own}."
+                         + multiply_note(saved), "note")
         return True
 
     def search_union(self, automatic: bool = False):
@@ -792,9 +793,10 @@ class DiscoveryWidget(W.VBox):
                        h.overlap is None or float(h.score) != float(h.overlap) for h in hits)
                      else []),
                    {"key": "lake_rows", "label": "rows", "kind": "int"},
-                   {"key": "key_ratio", "label": "×\u00a0fan\u2011out", "kind": "number", "prefix": "×",
-                    "digits": 3, "warn_above": 1, "title": "lake rows per matched key: above 1, a join "
-                    "multiplies the query's rows"},
+                   {"key": "key_ratio", "label": "×\u00a0fan\u2011out",   # never wraps
+                    "kind": "number", "prefix": "×", "digits": 3, "warn_above": 1,
+                    "title": "lake rows per matched key: above 1, a join multiplies the "
+                    "query's rows"},
                    *([{"key": "query_ratio", "label": "query values/key", "kind": "number",
                        "digits": 3, "warn_above": 1, "title": "distinct query values the "
                        "program merges onto each key: above 1, several query values meet "
