@@ -361,11 +361,9 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
     after the normalization (lake/normalize.py: case, spacing, number formats) first, the
     ones to check, farthest first; then the pairs equal after it, then the identical ones,
     each marked ("no", "normalized", "yes")."""
-    from .lake.normalize import normalize_many
+    from .join.fuzzy import equal_pairs
     m = matches.copy()
-    same_text = np.array([str(r) == str(l) for r, l in zip(m["right"], m["left"])], dtype=bool)
-    same_key = same_text | (np.array(normalize_many(m["right"].astype(str).tolist()), dtype=object)
-                            == np.array(normalize_many(m["left"].astype(str).tolist()), dtype=object))
+    same_text, same_key = equal_pairs(m["right"], m["left"])
     m["equal"] = np.where(same_text, "yes", np.where(same_key, "normalized", "no"))
     m = pd.concat([m[~same_key].sort_values("distance", ascending=False, kind="stable"),
                    m[same_key & ~same_text], m[same_text]])

@@ -664,7 +664,7 @@ def _info(args, parser) -> int:
     print(f"  components: {', '.join(info['components'])}")
     print("  search methods:")
     for m in engine.methods():
-        print(f"    {m.name:<16} {m.kind:<12} {m.label}")
+        print(f"    {m.name:<16} {m.shown_kind:<12} {m.label}")
         if m.params:
             print(f"    {'':<16} options (-O NAME=VALUE): " + ", ".join(
                 f"{p.name}={'auto' if p.default is None else p.default}" for p in m.params))

@@ -82,6 +82,7 @@ class Query:
     partners: tuple = ()              # category columns of the frame making a key with the
                                       # (one, integer) query column (docs/algorithms/hits.md)
     column_id: int | None = None      # the lake column named as the query, if it is one
+    whole: pd.DataFrame | None = field(default=None, repr=False, compare=False)  # its frame
     cache: dict = field(default_factory=dict, repr=False)   # per generation: sorted ids, rows
 
     @property
@@ -136,7 +137,7 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
                 pass
         else:
             q = _frame_query(index, frame, tuple(cols), "DataFrame", notes, whole=query)
-        q.frame_columns = tuple(query.columns)
+        q.frame_columns, q.whole = tuple(query.columns), query
         q.origin = origin or None
         q.chain = tuple(t for t in joined_tables(query) if t != origin)
         return q
@@ -1535,8 +1536,14 @@ class Engine:
 
     def _is_query_table(self, h: Hit, q: Query) -> bool:
         """The hit's table is the one the query was read from: named by the query, or the
-        same column names as the query frame, the key in the column of the same name, and
-        every distinct query value in it (a sibling table with the same header is not)."""
+        key in the column of the same name holding every distinct query value (a sibling
+        table with the same header is not), and the same column names as the query frame
+        (in any order). A frame of some of the table's columns (``df[[...]]``) is one too
+        when each of its other columns' distinct values is in the table's column of that
+        name, or, a frame of its key column(s) only, when it has the table's rows, (one
+        column) the column's distinct values, and no other table has a column of that
+        name and as many rows (the frame could be read from either): of a table that
+        merely holds the key's values, the other columns' values are not the frame's."""
         if q.origin is not None:
             return h.table == q.origin
         if not q.frame_columns or tuple(str(c) for c in q.columns) != h.columns:
@@ -1546,7 +1553,41 @@ class Engine:
         keys = len(q.rows) if q.n_columns > 1 and q.rows is not None else q.size
         if h.overlap is None or h.overlap < keys:
             return False
-        return set(self._catalog.table_columns(h.table_id)) == {str(c) for c in q.frame_columns}
+        cat = self._catalog
+        table, frame = set(cat.table_columns(h.table_id)), {str(c) for c in q.frame_columns}
+        if table == frame:
+            return True
+        if not frame < table or q.whole is None:
+            return False
+        others = [c for c in q.whole.columns if str(c) not in h.columns]
+        if others:
+            return self._values_in_table(q.whole, others, h.table)
+        if q.n_rows != int(cat.table_rows[h.table_id]):
+            return False
+        if q.n_columns == 1:
+            gen, local = self.index.generation_of(h.column_ids[0])
+            if len(gen.arrays.set_tokens(local)) != keys:
+                return False
+        # ...and no other table looks the same (a column of that name, as many rows)
+        named = np.flatnonzero(cat.name == str(q.columns[0]))
+        return {int(cat.table_id[i]) for i in named
+                if cat.table_rows[cat.table_id[i]] == q.n_rows} == {int(h.table_id)}
+
+    def _values_in_table(self, frame: pd.DataFrame, columns, table: str) -> bool:
+        """Is every distinct value of each of ``columns`` of ``frame`` (normalized as the
+        index's) in the column of the same name of the lake ``table``?"""
+        from .index.union_profile import cell_texts
+        from .lake.normalize import normalize_text
+        for c in columns:
+            try:
+                mine = {normalize_text(t) for t in cell_texts(frame[c].dropna().unique())
+                        if t is not None} - {None}
+                gen, local = self.index.generation_of(self.index.find_column(table, str(c)))
+            except (KeyError, TypeError, ValueError):   # a list column, a duplicate name
+                return False
+            if not mine <= set(gen.token_text(gen.arrays.set_tokens(local))):
+                return False
+        return True
 
     def n_added(self, h: Hit) -> int:
         """How many columns a plain join with the hit adds."""

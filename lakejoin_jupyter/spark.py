@@ -594,7 +594,9 @@ def progress_line(description: str, text: str) -> None:
 class SparkProgress:
     """Shows the progress of a build: Spark tasks done / total per phase.
 
-    In a notebook: a tqdm widget bar; in a terminal: a tqdm text bar; when stderr is not
+    In a notebook: a tqdm widget bar, shown again when it ends, so that the notebook saves
+    its final state as the bar's text (the text of a widget is the one it had when shown);
+    in a terminal: a tqdm text bar; when stderr is not
     a terminal (CI logs, pipes): one line per phase with its duration. ``step(name)``
     starts a phase. ``callback(phase, done, total)`` receives the same numbers (the
     notebook widget uses it). ``enabled=False`` keeps it silent (tests).
@@ -612,6 +614,7 @@ class SparkProgress:
         self._stop = threading.Event()
         self._thread = None
         self._bar = None
+        self._shown = None            # the notebook bar's display (updated when it ends)
         self._lines = False
         self._seen_stages: dict[int, tuple[int, int]] = {}
         self._last = None
@@ -663,8 +666,16 @@ class SparkProgress:
         if self.enabled:
             if _in_kernel() or sys.stderr.isatty():
                 from tqdm.auto import tqdm
-                self._bar = tqdm(total=1, desc=self.description, unit="task", leave=True,
-                                 file=sys.stderr, dynamic_ncols=True)
+                from tqdm.notebook import tqdm as notebook_tqdm
+                kw = dict(total=1, desc=self.description, unit="task", leave=True,
+                          file=sys.stderr, dynamic_ncols=True)
+                if issubclass(tqdm, notebook_tqdm):
+                    from IPython.display import display
+                    self._bar = tqdm(display=False, **kw)
+                    self._shown = display(self._bar.container, display_id=True)
+                    self._bar.displayed = True
+                else:
+                    self._bar = tqdm(**kw)
             else:
                 self._lines = True
         if self._bar is not None or self.callback:
@@ -687,6 +698,8 @@ class SparkProgress:
                 if hasattr(self._bar, "container"):          # tqdm.notebook: danger sticks
                     self._bar.disp(bar_style="danger", check_delay=False)
             self._bar.close()
+            if self._shown is not None:     # its saved text: the end, not 0/1
+                self._shown.update(self._bar.container)
         return False
 
 

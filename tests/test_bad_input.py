@@ -828,6 +828,38 @@ def test_progress_bar_of_a_stopped_build_is_red(monkeypatch):
         assert bar.n == 4 and bar.total == 4
 
 
+def test_a_notebook_saves_the_bar_of_a_finished_build_finished(monkeypatch):
+    """A notebook saves a widget's text as it was when shown ("lakejoin index: 0/1" next to
+    "Indexed ... in 12 s"): the bar is shown again when the build ends, the same widget, so
+    the last output of its display says done, every task counted."""
+    import types
+
+    import tqdm.auto
+    import tqdm.notebook
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+    from lakejoin_jupyter import spark as spark_module
+    from lakejoin_jupyter.spark import SparkProgress
+    InteractiveShell.instance()
+    monkeypatch.setattr(spark_module, "_in_kernel", lambda: True)      # as in a notebook
+    monkeypatch.setattr(tqdm.auto, "tqdm", tqdm.notebook.tqdm)
+    stage = types.SimpleNamespace(numCompletedTasks=4, numTasks=4)
+    tracker = types.SimpleNamespace(getActiveStageIds=lambda: [0], getStageInfo=lambda i: stage)
+    spark = types.SimpleNamespace(sparkContext=types.SimpleNamespace(
+        statusTracker=lambda: tracker))
+    with capture_output() as shown:
+        prog = SparkProgress(spark, "lakejoin index", interval=0.01)
+        with prog:
+            prog.step("sniffing files")
+            while prog._bar.n != 4:
+                pass
+    views = [o.data.get("application/vnd.jupyter.widget-view+json", {}).get("model_id")
+             for o in shown.outputs]
+    assert views and set(views) == {prog._bar.container.model_id}
+    last = shown.outputs[-1].data["text/plain"]
+    assert "lakejoin index: done" in last and "4/4" in last and "0/1" not in last, last
+
+
 _CRASH_IN_COMMIT = """
 import json, os, shutil, signal, sys
 from pathlib import Path

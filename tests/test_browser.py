@@ -835,6 +835,44 @@ def test_multi_column_results_table_fits_jupyterlab_at_1280(lab, browser):
 
 
 @pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_a_saved_transformation_search_is_shown_and_its_table_fits_at_1280(lab, browser, spark,
+                                                                          demo_index_path, ui):
+    """A search the user saved in a cell above the widget (``-m transform -k 5 --save
+    fifa_hits``) is what the widget's first search shows: its method and k, its variable
+    left as it is, no search cell written. Its table, with the transformation column, fits
+    the widget at 1280 px (JupyterLab with the file browser open, Notebook 7): every column
+    on screen, no header cut."""
+    from lakejoin_jupyter.indexing.extend import add_component
+    skip_unless_notebook7(ui)
+    index = lab["root"] / "demo_transform.index"
+    if not index.exists():
+        shutil.copytree(demo_index_path, index)
+        add_component(index, "transform", spark=spark, progress=False)
+    name = f"saved-transform-{ui}-1280.ipynb"
+    cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_transform.index",
+             "%lakejoin search fifa.country -m transform -k 5 --save fifa_hits",
+             "%lakejoin ui fifa.country"]
+    page = open_new_notebook(lab, browser, ui, name, cells, 1280, 1000,
+                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    wait_status(page, "the search your cell saved", timeout=60_000)
+    page.wait_for_timeout(500)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"results-transform-1280-{ui}.png")
+    assert kernel_eval(lab, name, "(fifa_hits.method, fifa_hits.params.k)") == ("transform", 5)
+    assert cells_below_widget(page) == []
+    keys = w.locator("th[data-key]").evaluate_all("els => els.map(e => e.dataset.key)")
+    assert "program" in keys and keys[-2:] == ["method", "figures"], keys
+    fit = page.evaluate(TABLE_FIT_JS, False)
+    assert fit["fits"] and fit["lastRight"] <= fit["visibleRight"] + 1, fit
+    assert fit["cutWithoutTitle"] == 0, fit
+    assert page.evaluate(HEADERS_CUT_JS) == []
+    page.close()
+
+
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
 def test_rebuild_is_neutral_on_a_fresh_index_and_the_preview_says_first_rows(lab, browser, ui):
     """On the demo index, freshly built, the Rebuild button has the neutral style (not the
     orange warning); a hit's preview says its rows are the first 8 of the table's."""

@@ -1073,3 +1073,23 @@ def test_pairs_to_check_are_the_ones_that_differ_after_normalization():
     assert list(shown["equal"]) == ["no", "no", "normalized", "normalized", "normalized", "yes"]
     (caption, _), = fuzzy_pairs_table(m.iloc[[0, 2]], "c", "name").items()
     assert caption == "matched values (2 pairs, all equal after normalization)"
+
+
+def test_matches_lists_the_pairs_to_check_first():
+    """A user checks a fuzzy join's matches (README: "check the pairs of different values
+    it matched (`fj.matches()`)"): its pairs whose values differ after normalization come
+    first, the farthest (likeliest wrong) first, then those equal after normalization, then
+    the identical ones, as the widget's Fuzzy join lists them."""
+    from lakejoin_jupyter.lake.normalize import normalize_many
+    left, right, _ = synthetic(2)
+    same = pd.DataFrame({"label": left["name"][:20], "rid": range(1000, 1020)})
+    fj = fuzzy.fuzzy_join(left, pd.concat([same, right]), on=("name", "label"),
+                          precision_target=0.8)
+    m = fj.matches()
+    r, l = m["right"].astype(str).tolist(), m["left"].astype(str).tolist()
+    kind = [0 if a != b else 2 if x == y else 1
+            for x, y, a, b in zip(r, l, normalize_many(r), normalize_many(l))]
+    assert set(kind) == {0, 1, 2} and kind == sorted(kind), kind
+    differ = m["distance"][[k == 0 for k in kind]].tolist()
+    assert differ == sorted(differ, reverse=True)
+    assert len(m) == (fj._union >= 0).sum()

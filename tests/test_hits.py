@@ -339,6 +339,53 @@ def test_own_table_is_recognised_by_a_multi_column_search_too(spark, tmp_path):
         assert marks == {"geo/countries": True, "geo/partner": False}, (cols, marks)
 
 
+@pytest.mark.spark
+def test_own_table_is_recognised_with_a_column_dropped_or_reordered(spark, tmp_path):
+    """A frame of some of a lake table's columns (``df[[...]]``), in any order, is its own
+    table ("(your table)", listed last): its other columns' values are the table's. A
+    table with the key's values and a column of the same name holding other values is
+    not; a frame of its key column only is, when no other table has a column of that name
+    and as many rows, and is neither table's when two have."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    codes = [f"C{i:02d}" for i in range(20)]
+    countries = pd.DataFrame({"code": codes, "name": [f"Land {i}" for i in range(20)],
+                              "region": [f"R{i % 4}" for i in range(20)]})
+    partner = pd.DataFrame({"code": codes, "name": [f"Capital {i}" for i in range(20)],
+                            "founded": [str(1800 + i) for i in range(20)]})
+    ports = pd.DataFrame({"port": [str(p) for p in range(7, 37)],
+                          "proto": ["tcp", "udp"] * 15,
+                          "service": [f"svc{p}" for p in range(30)]})
+    root = write_lake(tmp_path / "lake", {"geo/countries.csv": countries,
+                                          "geo/partner.csv": partner,
+                                          "net/ports.csv": ports})
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    own = pd.read_csv(root / "geo" / "countries.csv", dtype=str)     # read by hand: no attrs
+
+    def marks(df, cols):
+        res = engine.search(df, cols, k=None, rank="useful")
+        mine = [h.table for h in res if h.is_query_table]
+        assert all(h.is_query_table for h in res[len(res) - len(mine):]), [
+            (h.table, h.is_query_table) for h in res]              # listed last
+        return {h.table: h.is_query_table for h in res}
+
+    for frame in (own[["code", "name"]], own[["name", "code"]], own[["region", "code"]],
+                  own[["region", "name", "code"]]):
+        assert marks(frame, "code") == {"geo/countries": True, "geo/partner": False}, \
+            list(frame.columns)
+    # a frame with a value the table's column lacks is not read from it
+    other = own[["code", "name"]].assign(name=[f"Land {i + 1}" for i in range(20)])
+    assert marks(other, "code") == {"geo/countries": False, "geo/partner": False}
+    # key column only: two tables could be its table, so neither is marked
+    assert marks(own[["code"]], "code") == {"geo/countries": False, "geo/partner": False}
+    svc = pd.read_csv(root / "net" / "ports.csv", dtype=str)
+    for cols in (["port"], ["port", "proto"]):
+        assert marks(svc[["service", "proto", "port"]], cols) == {"net/ports": True}
+        assert marks(svc[cols], cols) == {"net/ports": True}         # key column(s) only
+        assert marks(svc[cols].head(12), cols) == {"net/ports": False}   # fewer rows
+
+
 def _without(engine, tmp_path, components):
     """A copy of the index as a build without ``components`` leaves it."""
     from lakejoin_jupyter import open_index

@@ -334,6 +334,22 @@ def test_search_magic_is_the_widgets_search_as_a_line():
     assert "-m" not in search_magic("q", ["c"], k=3, save="s", method=PROGRESSIVE)
 
 
+def test_the_method_picker_calls_the_transformation_search_heuristic():
+    """Its candidates are heuristic (README), so the picker does not call it "(exact)"; an
+    exact method keeps its kind."""
+    import types
+
+    from lakejoin_jupyter.join.autojoin.discovery import METHOD as TRANSFORM
+    from lakejoin_jupyter.search.josie import METHOD as JOSIE
+    from lakejoin_jupyter.ui.query_panel import QueryPanel
+    engine = types.SimpleNamespace(methods=lambda: [JOSIE, TRANSFORM], missing_methods=list)
+    panel = QueryPanel({"df": pd.DataFrame({"a": [1]})}, lambda: engine)
+    panel.refresh_methods()
+    labels = dict((v, label) for label, v in panel.method_picker.options)
+    assert labels["transform"] == "Needs a transformation (heuristic)"
+    assert labels["josie"] == "Exact top-k (JOSIE) (exact)"
+
+
 # ---------------------------------------------------------------- with the demo index
 
 
@@ -655,6 +671,60 @@ def test_a_recreated_widget_updates_its_own_cells_and_variables(demo_index_path,
         assert shell.user_ns[var] == "mine" and shell.user_ns["fifa_hits"] == "mine too"
         pd.testing.assert_frame_equal(shell.user_ns[f"{var}_2"],
                                       w.selected_hit().join(fifa))
+    finally:
+        SESSION.engine = saved
+        shell.reset(new_session=False)
+
+
+@pytest.mark.spark
+def test_the_first_search_shows_the_users_saved_search_and_never_rebinds_it(demo_index_path,
+                                                                          fifa):
+    """``%lakejoin search fifa.country -m bruteforce -k 3 --save fifa_hits`` in a cell
+    above ``%lakejoin ui fifa.country``: the widget's first search shows that search (its
+    method and k) and leaves ``fifa_hits`` and its cell alone; a click on Search saves the
+    widget's search under another name, and ``fifa_hits`` is still the user's."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+
+    def run(cell):
+        out = shell.run_cell(cell)
+        assert out.success, cell
+        return out.result
+
+    try:
+        shell.reset(new_session=False)                   # a fresh kernel
+        SESSION.written.clear()
+        SESSION.by_widget.clear()
+        shell.user_ns["fifa"] = fifa
+        run(f"%lakejoin open {demo_index_path}")
+        run("%lakejoin search fifa.country -m bruteforce -k 3 --save fifa_hits")
+        users = shell.user_ns["fifa_hits"]
+        w = run("%lakejoin ui fifa.country")
+        w.wait()
+        assert shell.user_ns["fifa_hits"] is users
+        assert (w.method_picker.value, w.k_box.value) == ("bruteforce", 3)
+        assert [r["table"] for r in w.results.rows] == [h.table for h in users]
+        assert w.search_code.code == ""                  # the user's cell is the search cell
+        assert "fifa_hits, the search your cell saved" in w.status_text, w.status_text
+        assert "saved as fifa_hits_2" in w.status_text
+        w.results.selected = 0                           # its hits act as the widget's own
+        w.wait()
+        assert w.selected_hit() is users[0]
+        w.k_box.value = 5
+        w.search().wait()
+        assert shell.user_ns["fifa_hits"] is users
+        assert w.search_code.key == "search:fifa_hits_2"
+        assert w.search_code.code.endswith("--save fifa_hits_2")
+        assert len(shell.user_ns["fifa_hits_2"]) == 5
+        w.search().wait()                                # its own name: taken back
+        assert w.search_code.key == "search:fifa_hits_2" and "fifa_hits_3" not in shell.user_ns
+        again = run("%lakejoin ui fifa.country")           # the widget's cell re-run
+        again.wait()
+        assert shell.user_ns["fifa_hits"] is users and again.k_box.value == 3
     finally:
         SESSION.engine = saved
         shell.reset(new_session=False)

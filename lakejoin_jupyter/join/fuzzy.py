@@ -419,6 +419,16 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     return result[0], chosen, result[1], result[2], chosen_fn
 
 
+def equal_pairs(right, left) -> tuple[np.ndarray, np.ndarray]:
+    """For each matched pair: (the same text, the same after lakejoin's normalization)."""
+    from ..lake.normalize import normalize_many
+    r, l = [str(x) for x in right], [str(x) for x in left]
+    same_text = np.array([a == b for a, b in zip(r, l)], dtype=bool)
+    same_key = same_text | (np.array(normalize_many(r), dtype=object)
+                            == np.array(normalize_many(l), dtype=object))
+    return same_text, same_key.astype(bool)
+
+
 @dataclass
 class FuzzyJoin(Joinable):
     """A chosen fuzzy join (``join(df)`` / ``code(name, into)``: the join contract of
@@ -489,7 +499,10 @@ class FuzzyJoin(Joinable):
 
     def matches(self, threshold: float | None = None) -> pd.DataFrame:
         """The joined value pairs (one row per distinct right value), with the join
-        function that joined each and its distance under that function."""
+        function that joined each and its distance under that function: the pairs to
+        check first, those whose values differ after lakejoin's normalization (case,
+        spacing, number formats), farthest first; then those equal after it, then the
+        identical ones."""
         rv, lv = self._value_pairs(threshold)
         if threshold is None and self._union_fn is not None:
             fns = [self._union_fn[r] or self.function for r in rv]
@@ -497,9 +510,12 @@ class FuzzyJoin(Joinable):
             fns = [self.function] * len(rv)
         dist = [self._cands[f].r_dist[r] if self._cands[f].r_left[r] == l else np.nan
                 for r, l, f in zip(rv, lv, fns)]
-        return pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
-                             "function": fns, "distance": dist}) \
-            .sort_values(["distance"], kind="stable")
+        m = pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
+                          "function": fns, "distance": dist})
+        same_text, same_key = equal_pairs(m["right"], m["left"])
+        return pd.concat([m[~same_key].sort_values("distance", ascending=False, kind="stable"),
+                          m[same_key & ~same_text].sort_values("distance", kind="stable"),
+                          m[same_text]])
 
     def plan(self, df=None, how: str | None = None, *, threshold: float | None = None):
         """The join plan: the right frame's values that the chosen configuration(s) (or the

@@ -141,6 +141,12 @@ class SearchMethod:
     description: str = ""
     score_name: str = "overlap"
     params: tuple = ()           # ParamSpec of method-specific options (beyond k, threshold)
+    kind_label: str = ""         # what menus call its kind, when not ``kind`` ("heuristic")
+
+    @property
+    def shown_kind(self) -> str:
+        """Its kind as menus show it: ``kind_label``, else ``kind``."""
+        return self.kind_label or self.kind
 
     def resolve_options(self, options: dict) -> dict:
         return resolve_options(self.params, options, f"method {self.name!r}")

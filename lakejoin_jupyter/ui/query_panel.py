@@ -199,7 +199,7 @@ class QueryPanel(W.HBox):
         if any(m.kind != "exact" for m in ms) and any(m.kind == "exact" for m in ms):
             options.append(("Auto: approximate first, then exact", PROGRESSIVE))
         options.append(("Auto: best exact method", "auto"))
-        options += [(f"{m.label} ({m.kind})", m.name) for m in ms]
+        options += [(f"{m.label} ({m.shown_kind})", m.name) for m in ms]
         engine = self._engine()
         missing = engine.missing_methods() if engine is not None else []
         self.more_methods.value = "" if not missing else (

@@ -156,7 +156,7 @@ def info_display(info: dict, methods: list, actions: list, subcommands: list) ->
     rows = _info_rows(info)
     width = max(len(k) for k, _ in rows)
     text = [f"{k:<{width}}  {v}" for k, v in rows] + ["", "Search methods:"]
-    text += [f"  {m.name:<14} {m.label} ({m.kind}"
+    text += [f"  {m.name:<14} {m.label} ({m.shown_kind}"
              + (", multi-column" if m.multi_column else "")
              + (", needs threshold" if m.needs_threshold else "")
              + (f"; options: {', '.join(p.name for p in m.params)}" if m.params else "") + ")"
@@ -172,7 +172,7 @@ def info_html(info: dict, methods: list, actions: list, subcommands: list) -> st
                 f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>" for k, v in rows)
     m = "".join(
         f"<tr><td><code>{html.escape(x.name)}</code></td><td>{html.escape(x.label)}</td>"
-        f"<td>{x.kind}</td><td>{'yes' if x.multi_column else ''}</td>"
+        f"<td>{x.shown_kind}</td><td>{'yes' if x.multi_column else ''}</td>"
         f"<td>{'yes' if x.needs_threshold else ''}</td>"
         f"<td>{html.escape(', '.join(p.name for p in x.params))}</td></tr>" for x in methods)
     a = ", ".join(f"{html.escape(x.label)} (<code>{html.escape(x.name)}</code>)" for x in actions)

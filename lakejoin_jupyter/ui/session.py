@@ -5,7 +5,9 @@ saved search it comes from (``%lakejoin join N --from VAR``). The session also r
 lakejoin bound, by cell key (``search:VAR``, ``join:VAR``...): a saved search, a widget's
 binding, or an action cell the widget (or a magic's ``--insert``) wrote (marked by
 :func:`mark_cell`), so a widget re-created by "Run all", or a magic run again, takes back
-its own variables and cells, and a name the user bound is never reused.
+its own variables and cells, and a name the user bound is never reused. A saved search no
+widget bound or took as its search cell's (a ``%lakejoin search ... --save VAR`` the user
+wrote) is the user's: a widget never rebinds it.
 """
 from __future__ import annotations
 
@@ -50,15 +52,19 @@ class Session:
     serial: int = 0                                           # notes made so far
     noted_at: dict = field(default_factory=dict, repr=False)  # cell key -> serial of its note
     made_of: dict = field(default_factory=dict, repr=False)   # cell key -> the join it holds
+    by_widget: set = field(default_factory=set, repr=False)   # keys a widget bound or took
 
     def require_engine(self):
         if self.engine is None:
             raise NoIndexOpenError(NO_INDEX)
         return self.engine
 
-    def note(self, key: str, value, of: str | None = None) -> None:
+    def note(self, key: str, value, of: str | None = None, widget: bool = False) -> None:
         """lakejoin bound ``value`` for the cell ``key`` (``kind:VAR``); ``of``: the join
-        it is (:func:`join_identity`)."""
+        it is (:func:`join_identity`); ``widget``: a widget bound it (or took the cell that
+        did as its own), so widgets may rebind it from then on."""
+        if widget:
+            self.by_widget.add(key)
         self.written[key] = value
         self.serial += 1
         self.noted_at[key] = self.serial
@@ -66,6 +72,11 @@ class Session:
             self.made_of[key] = of
         else:
             self.made_of.pop(key, None)
+
+    def users_search(self, key: str, value) -> bool:
+        """Is ``value`` a search a ``%lakejoin`` line saved for ``key`` that no widget bound
+        or took as its own cell's (the user's ``--save VAR``: a widget never rebinds it)?"""
+        return self.owns(key, value) and key not in self.by_widget
 
     def holds_other(self, key: str, of: str | None) -> bool:
         """Does the cell ``key`` hold another join than ``of`` (unknown: no)?"""

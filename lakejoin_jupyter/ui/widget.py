@@ -15,7 +15,8 @@ binds its frame to a stable ``<query>_<table>[_<suffix>]`` and writes its code i
 cell per action and variable, updated in place on a re-run, also by a widget "Run all"
 re-created (session.py: what lakejoin bound is its own; a name the user bound never is).
 The search a widget makes by itself when created writes its cell only if the notebook has
-none: an existing search cell is kept as it is, and the widget takes its method and options.
+none: an existing search cell is kept as it is, and the widget takes its method and options;
+a search the user saved as ``<query>_hits`` above it is shown, never rebound.
 Options left on their default are left out of the search line. The code of an action
 cell runs on its own in a fresh kernel.
 
@@ -322,14 +323,19 @@ class DiscoveryWidget(W.VBox):
     def _own_variable(self, wanted: str, kind: str) -> str:
         """``wanted`` if it is free or lakejoin's own for the cell ``kind:wanted`` (bound by
         this widget, an earlier one, or its cell re-run by "Run all": rebound, its cell
-        updated), else ``wanted_2``, ``_3``...: a name the user bound is never rebound."""
-        ns = self.namespace
-        return unique_name(ns, wanted,
-                           mine=lambda n: self.session.owns(f"{kind}:{n}", ns.get(n)))
+        updated), else ``wanted_2``, ``_3``...: a name the user bound, a search the user
+        saved among them, is never rebound."""
+        ns, session = self.namespace, self.session
+
+        def mine(n):       # not a search the user saved (``%lakejoin search --save``) above
+            key = f"{kind}:{n}"
+            return session.owns(key, ns.get(n)) and (key in session.by_widget
+                                                     or session.noted_since(key, self._born))
+        return unique_name(ns, wanted, mine=mine)
 
     def _bind(self, name: str, value, kind: str, of: str | None = None) -> None:
         self.namespace[name] = value
-        self.session.note(f"{kind}:{name}", value, of)
+        self.session.note(f"{kind}:{name}", value, of, widget=True)
         self._own_values[f"{kind}:{name}"] = value
         if name not in self.bound:
             self.bound.append(name)
@@ -518,6 +524,8 @@ class DiscoveryWidget(W.VBox):
         if not cols:
             self._set_status(f"Pick the column(s) of {name} to search with.", "error")
             return None
+        if automatic and self._show_users_search(name, frame, cols):
+            return None
         c = self.query.choices()
         k, threshold, choice, options = c["k"], c["threshold"], c["method"], c["options"]
         if choice == PROGRESSIVE:
@@ -564,6 +572,37 @@ class DiscoveryWidget(W.VBox):
                 self._set_status(text if len(result) else text + " " + result.empty_message)
 
         return self._run("search", work, done)
+
+    def _show_users_search(self, name: str, frame, cols: list) -> bool:
+        """The search the widget makes by itself, when the user saved this query's search
+        as ``<query>_hits`` (``%lakejoin search ... --save``, in a cell above): show it,
+        with its method, options and k, as a search cell below the widget is followed,
+        and leave its variable and cell as they are (the widget's own searches take
+        another name). False when there is none, or one the widget cannot show."""
+        from ..engine import SearchResult
+        from ..join.plan import python_name
+        variable = f"{python_name(name, 'df')}_hits"
+        saved = self.namespace.get(variable)
+        if not (isinstance(saved, SearchResult)
+                and self.session.users_search(f"search:{variable}", saved)
+                and saved.query_name == name and saved.rank == RANK
+                and saved.params.k is not None
+                and [str(c) for c in saved.query.columns] == [str(c) for c in cols]):
+            return False
+        if self.query.apply({"method": saved.method, "k": saved.params.k,
+                             "threshold": saved.params.threshold,
+                             "options": dict(saved.params.options)}) is not None:
+            return False                      # a method or option the widget does not offer
+        self._query_name, self._query_frame = name, frame
+        self._searched = None
+        self.search_code.code = ""
+        self._show_hits(saved.hits, saved)
+        own = self._own_variable(variable, "search")
+        self._set_status(f"{len(saved)} hit(s) of {variable}, the search your cell saved "
+                         f"(method {saved.method}, k = {saved.params.k}); the widget leaves "
+                         f"it as it is: its own searches are saved as {own}."
+                         + multiply_note(saved), "note")
+        return True
 
     def search_union(self, automatic: bool = False):
         """Union search of the chosen DataFrame (its picked columns, or all of them) in the
@@ -648,6 +687,7 @@ class DiscoveryWidget(W.VBox):
         if (automatic and self.session.noted_since(key, self._born)
                 and self.session.written.get(key) is not self._own_values.get(key)):
             bound = None                         # its cell's search, bound by that cell
+            self.session.by_widget.add(key)      # ...the widget's search cell from now on
         else:
             self._bind(variable, result, kind)
         if self.auto_insert.value:
@@ -753,9 +793,10 @@ class DiscoveryWidget(W.VBox):
                        h.overlap is None or float(h.score) != float(h.overlap) for h in hits)
                      else []),
                    {"key": "lake_rows", "label": "rows", "kind": "int"},
-                   {"key": "key_ratio", "label": "× fan-out", "kind": "number", "prefix": "×",
-                    "digits": 3, "warn_above": 1, "title": "lake rows per matched key: above 1, a join "
-                    "multiplies the query's rows"},
+                   {"key": "key_ratio", "label": "×\u00a0fan\u2011out",   # never wraps
+                    "kind": "number", "prefix": "×", "digits": 3, "warn_above": 1,
+                    "title": "lake rows per matched key: above 1, a join multiplies the "
+                    "query's rows"},
                    *([{"key": "query_ratio", "label": "query values/key", "kind": "number",
                        "digits": 3, "warn_above": 1, "title": "distinct query values the "
                        "program merges onto each key: above 1, several query values meet "

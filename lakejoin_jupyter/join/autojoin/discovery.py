@@ -704,6 +704,7 @@ def _run(index, query, params):
 METHOD = SearchMethod(
     name="transform", label="Needs a transformation", kind="exact", run=_run,
     requires=("transform",), priority=-10, score_name="joined coverage x key weight",
+    kind_label="heuristic",    # its candidates are heuristic; each hit's coverage is counted
     description="Lake columns the query joins only after a transformation (names vs "
                 "emails, reformatted dates, prefixed codes): candidates share rare pattern "
                 "keys or q-grams with the query; each is verified by learning an Auto-Join "
