@@ -478,20 +478,26 @@ def _join(args, parser) -> int:
     return 0
 
 
+def _refuse_shaping(args, how_joined: str) -> None:
+    """The equi-join's shaping options (--duplicates, --aggregate, --order-by, --dates) are
+    refused, in one line, for a hit that ``how_joined`` (a fuzzy or transformation hit)."""
+    shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
+        ("duplicates", args.duplicates, "all"), ("aggregate", args.aggregate, "none"),
+        ("order_by", args.order_by, None), ("dates", args.dates, "auto")) if v != plain]
+    if shaped:
+        raise LakeJoinError(
+            f"{', '.join(shaped)}: hit {args.hit} {how_joined}; these options shape "
+            f"equi-joins only. Leave them out, or join an equality hit.")
+
+
 def _join_similar(args, engine, hit, frame):
     """A fuzzy / semantic (PEXESO) hit, whose values match within a distance, not equal:
     joined as the widget's Fuzzy join joins it (``actions.run_fuzzy``: engine.fuzzy_join
     chooses the matches at ``--precision-target``), ``--how`` as asked. Returns (the joined
     frame, the action's summary)."""
     from .actions import get
-    shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
-        ("duplicates", args.duplicates, "all"), ("aggregate", args.aggregate, "none"),
-        ("order_by", args.order_by, None), ("dates", args.dates, "auto")) if v != plain]
-    if shaped:
-        raise LakeJoinError(
-            f"{', '.join(shaped)}: hit {args.hit} matches similar values (fuzzy / semantic), "
-            f"joined by the fuzzy join, which takes one lake row per matched value; these "
-            f"options shape equi-joins only. Leave them out, or join an equality hit.")
+    _refuse_shaping(args, "matches similar values (fuzzy / semantic), joined by the fuzzy "
+                          "join, which takes one lake row per matched value")
     if not 0.5 <= args.precision_target <= 1:
         raise LakeJoinError(f"--precision-target {args.precision_target:g}: give a value "
                             f"between 0.5 and 1.")
@@ -508,14 +514,8 @@ def _join_transformed(args, hit, frame):
     """A "Needs a transformation" hit joined as in Python: ``aj = hit.autojoin(df)`` (Auto-Join
     learns the program on the rows the hit's program joins), then ``aj.join(df, how=...)``.
     Returns (the joined frame, a line saying what was learned)."""
-    shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
-        ("duplicates", args.duplicates, "all"), ("aggregate", args.aggregate, "none"),
-        ("order_by", args.order_by, None), ("dates", args.dates, "auto")) if v != plain]
-    if shaped:
-        raise LakeJoinError(
-            f"{', '.join(shaped)}: hit {args.hit} joins through a learned transformation "
-            f"(Auto-Join), whose join keeps every lake row of a key; these options shape "
-            f"equi-joins only. Leave them out, or join an equality hit.")
+    _refuse_shaping(args, "joins through a learned transformation (Auto-Join), whose join "
+                          "keeps every lake row of a key")
     aj = hit.autojoin(frame)
     if not aj.found:
         raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): {aj.message}")
