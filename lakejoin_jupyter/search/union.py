@@ -7,7 +7,7 @@ cosine of column vectors [TUS §5.1.3], format-histogram intersection and 1 - KS
 numeric sketches [D3L], header 3-grams (weak). Each is turned into a likelihood against the
 lake's background (the share of a fixed sample of lake columns it beats [TUS §5]) and the
 column score is their weighted mean [TUS's ensemble]. Candidates: per query column, the
-columns sharing values (the index's postings) and the nearest column vectors; a table's
+columns sharing values (the index's postings) and the nearest column vectors (exact); a table's
 alignment is the max-weight bipartite matching of query columns to its columns (pairs under
 ``min_column`` left out) and its score the matched sum over the number of query columns,
 times the information of the alignment (``row_information``).
@@ -15,11 +15,8 @@ times the information of the alignment (``row_information``).
 Note:
     - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
       one coincidental measure decide); sharpness and min_column tuned on development seeds.
-    - Nearest neighbours are exact (one product over the lake's column vectors and formats).
-    - The background is a sample of lake columns, not all attribute pairs [TUS §3.4]; a lake
-      column is left out of its own background (small lakes: the sample is the whole lake).
-    - A background under ``MIN_BACKGROUND`` columns (a small lake) is completed with copies
-      of its median column.
+    - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
+      column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median.
     - The name rule (D3L and Starmie use names as one signal; TUS uses values only): in a
       table aligned by values, an unaligned query column and an unmatched lake column of the
       same folded name and kind (numbers, dates, text written alike) are aligned; they do

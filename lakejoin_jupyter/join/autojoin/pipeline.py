@@ -20,9 +20,8 @@ Note:
       program the independent evidence refutes;
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
-    - a program's variants equal on its examples are scored where they give every row it
-      joins the same key and join more rows (``_extends``), ranked after it in ties;
-    - a program of the residual rounds replacing the set passes the same checks (``_checks``);
+    - a program's variants equal on its examples are scored where they join more rows, giving
+      its rows the same keys (``_extends``); a residual-round replacement passes ``_checks``;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - directions whose programs both join 1:1 compete by keys joined (``_direction``); a tie
