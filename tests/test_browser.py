@@ -371,12 +371,18 @@ def drive_actions(page, lab, notebook: str, shot_prefix: str) -> dict:
 
 def saved_notebook(page, path: Path, keys: int, timeout: float = 60):
     """Save the notebook in the page and read it from disk once it holds ``keys`` tagged
-    cells."""
+    cells (a read that catches the server mid-write, an empty or partial file, is retried)."""
     import nbformat
     page.keyboard.press("Control+s")
     deadline = time.time() + timeout
     while True:
-        nb = nbformat.read(path, as_version=4)
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except nbformat.reader.NotJSONError:
+            if time.time() > deadline:
+                raise
+            time.sleep(1)
+            continue
         tagged = [c for c in nb.cells if c.get("metadata", {}).get("lakejoin")]
         if len(tagged) >= keys or time.time() > deadline:
             return nb, tagged
