@@ -440,13 +440,155 @@ def metazones():
     return left, pg_timezone_names()
 
 
+# ------------------------------------------------------------------------- fresh3 sources
+
+MIME_XML = Path("/usr/share/mime/packages/freedesktop.org.xml")
+MAGIC = Path("/usr/share/file/magic.mgc")
+HWDB = Path("/usr/lib/udev/hwdb.d")
+AMDGPU_IDS = Path("/usr/share/libdrm/amdgpu.ids")
+# the catch-all types (no format: "unknown", "plain text document") are no entity
+MIME_CATCH_ALL = {"application/octet-stream", "text/plain"}
+
+
+def freedesktop_mime() -> tuple[dict[str, str], dict[str, str]]:
+    """shared-mime-info's English comment (the one without xml:lang) per MIME type, and its
+    alias -> type table."""
+    import xml.etree.ElementTree as ET
+    ns = "{http://www.freedesktop.org/standards/shared-mime-info}"
+    lang = "{http://www.w3.org/XML/1998/namespace}lang"
+    names, alias = {}, {}
+    for mt in ET.parse(MIME_XML).getroot().findall(ns + "mime-type"):
+        t = mt.get("type")
+        for c in mt.findall(ns + "comment"):
+            if c.get(lang) is None and c.text:
+                names[t] = c.text.strip()
+        for a in mt.findall(ns + "alias"):
+            alias[a.get("type")] = t
+    return names, alias
+
+
+def magic_mime_names() -> list[tuple[str, str]]:
+    """(MIME type, description) of file(1)'s compiled magic (format 18: 376-byte entries,
+    the continuation level at 0, the description at 160, the MIME type at 224). The
+    description is the one of the entry that sets the MIME type, or, when that entry has
+    none, of its nearest ancestor that has one; a description that continues another
+    (starting with a backspace, a punctuation mark or a space) or holds a printf format
+    is not a name and is skipped."""
+    import struct
+    b = MAGIC.read_bytes()
+    size = 376
+    assert struct.unpack("<II", b[:8]) == (0xF11E041C, 18)
+    ents = []
+    for i in range(1, len(b) // size):
+        e = b[i * size:(i + 1) * size]
+        ents.append((struct.unpack("<H", e[:2])[0],
+                     e[160:224].split(b"\0")[0].decode("latin-1").strip(),
+                     e[224:304].split(b"\0")[0].decode("latin-1").strip()))
+    out = []
+    for i, (level, desc, mime) in enumerate(ents):
+        if not mime:
+            continue
+        j, want = i, level
+        while not desc and level > 0 and j > 0:    # walk up to the nearest ancestor
+            j -= 1
+            if ents[j][0] < want:
+                want, desc = ents[j][0], ents[j][1]
+                if want == 0:
+                    break
+        if desc and desc[0].isalnum() and "%" not in desc:
+            out.append((mime, desc))
+    return out
+
+
+def mime_magic():
+    """left: shared-mime-info's comments by MIME type; right: file(1)'s magic descriptions
+    by the MIME type they set (mapped through shared-mime-info's own aliases). file(1)
+    names many formats with types of its own that shared-mime-info lists under another
+    type, so a right row whose type is absent from left would have an unsure truth: such
+    rows are dropped (the unmatched rows are the held-out types)."""
+    names, alias = freedesktop_mime()
+    names = {k: v for k, v in names.items() if k not in MIME_CATCH_ALL}
+    right = [(alias.get(m, m), d, "file magic") for m, d in magic_mime_names()]
+    return names, [r for r in right if r[0] in names]
+
+
+def hwdb_entries(path: Path, bus: str) -> dict[str, str]:
+    """udev hwdb ``ID_MODEL_FROM_DATABASE`` per ``vvvv:pppp`` (lower case) of a bus."""
+    out, cur = {}, None
+    pat = (r"usb:v([0-9A-F]{4})p([0-9A-F]{4})\*$" if bus == "usb"
+           else r"pci:v0000([0-9A-F]{4})d0000([0-9A-F]{4})\*$")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(pat, line.strip())
+        if m:
+            cur = f"{m.group(1)}:{m.group(2)}".lower()
+            continue
+        m = re.match(r"\s+ID_MODEL_FROM_DATABASE=(.*)", line)
+        if m and cur:
+            out[cur] = m.group(1).strip()
+        if not line.strip():
+            cur = None
+    return out
+
+
+def hwdb_device_comments() -> list[tuple[str, str, str]]:
+    """Device names in the comments of udev's (systemd's) and upower's hwdb files: a
+    comment line directly followed by match lines naming exactly one USB vendor:product
+    (``v046dpC52B``), then the properties. Skipped: the usb.ids and other generated
+    ``20-*`` files, the fingerprint-reader file (its comments name the libfprint driver,
+    not the device) and comments over several products (a vendor or a family)."""
+    out = []
+    for f in sorted(HWDB.glob("*.hwdb")):
+        if f.name.startswith("20-") or "fingerprint" in f.name:
+            continue
+        lines = f.read_text(encoding="utf-8").splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if not (line.startswith("#") and not line.startswith("##")):
+                i += 1
+                continue
+            j, keys = i + 1, set()
+            while j < len(lines) and lines[j] and lines[j][0] not in "# ":
+                keys |= {f"{a}:{b}".lower() for a, b in
+                         re.findall(r"v([0-9A-Fa-f]{4})p([0-9A-Fa-f]{4})", lines[j])}
+                j += 1
+            if j < len(lines) and lines[j].startswith(" ") and len(keys) == 1:
+                out.append((keys.pop(), line[1:].strip(), f.name))
+            i = j if j > i + 1 else i + 1
+    return out
+
+
+def usb_devices():
+    """left: usb.ids product names (udev's 20-usb-vendor-model.hwdb) by vendor:product;
+    right: the device names of the hwdb comments (see :func:`hwdb_device_comments`)."""
+    return hwdb_entries(HWDB / "20-usb-vendor-model.hwdb", "usb"), hwdb_device_comments()
+
+
+def amd_gpus():
+    """left: pci.ids device names of vendor 0x1002 (AMD/ATI; udev's
+    20-pci-vendor-model.hwdb) by vendor:device; right: libdrm's amdgpu.ids marketing
+    names by device (one row per distinct name; its revision column is not a key of
+    pci.ids)."""
+    left = {k: v for k, v in hwdb_entries(HWDB / "20-pci-vendor-model.hwdb", "pci").items()
+            if k.startswith("1002:")}
+    right = []
+    for line in AMDGPU_IDS.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"([0-9A-Fa-f]{4}),\s*([0-9A-Fa-f]{2}),\s*(.+)$", line.strip())
+        if m:
+            right.append((f"1002:{m.group(1).lower()}", m.group(3).strip(), "amdgpu.ids"))
+    return left, right
+
+
+
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
 # name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
 # mechanical rewrite, math alphanumerics ("MATHEMATICAL BOLD ITALIC CAPITAL C" | "biC") (7).
 REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh2": {"fresh-metazones": metazones,
-                              "fresh-latex-symbols": latex_symbol_names}}
+                              "fresh-latex-symbols": latex_symbol_names},
+                   "fresh3": {"fresh-mime-magic": mime_magic,
+                              "fresh-amd-gpus": amd_gpus}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -454,10 +596,13 @@ SETS = {
         "fresh-html-entities": html_entity_names,
         "fresh-font-glyphs": font_glyphs,
     },
+    "fresh3": {
+        "fresh-usb-devices": usb_devices,
+    },
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
-KEY_IN_TITLE_DROPPED = {"fresh2"}
+KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -468,9 +613,12 @@ def key_in_title(key: str, title: str) -> bool:
 
 
 def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
-          drop_key_in_title: bool = False):
+          drop_key_in_title: bool = False, max_unmatched: float | None = None):
     """(left, right, gt, stats) from a key -> title map and (key, title, source) rows,
-    following CRITERIA 3-6 (and, with ``drop_key_in_title``, fresh2's criterion 2)."""
+    following CRITERIA 3-6 (and, with ``drop_key_in_title``, fresh2's criterion 2). With
+    ``max_unmatched``, a seeded draw of the rows whose key is absent from the reference
+    source (not the held-out ones) is dropped until unmatched rows are at most that share
+    of right."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     stats = {}
     lmap = {str(k): str(v).strip() for k, v in left_map.items() if str(v).strip()}
@@ -512,6 +660,15 @@ def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
         kept.append((k, t, src))
     stats["removed_equal_to_other_left"] = amb
 
+    if max_unmatched is not None:
+        absent = [i for i, (k, _, _) in enumerate(kept) if k not in lmap and k not in held]
+        n_un = sum(1 for k, _, _ in kept if k not in lmap)
+        # drop d absent rows so that (n_un - d) <= max_unmatched * (len(kept) - d)
+        d = max(0, int(np.ceil((n_un - max_unmatched * len(kept)) / (1 - max_unmatched))))
+        drop = set(rng.permutation(absent)[:d].tolist())
+        kept = [r for i, r in enumerate(kept) if i not in drop]
+        stats["removed_absent_sampled"] = len(drop)
+
     if len(kept) > MAX_RIGHT:
         kept = [kept[i] for i in sorted(rng.choice(len(kept), MAX_RIGHT, replace=False))]
     need = sorted({k for k, _, _ in kept if k in lmap})
@@ -535,11 +692,17 @@ def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
     return left, right, gt, meta, stats
 
 
+# fresh3: right rows whose key is absent from the reference source (usb.ids lacks most of
+# the devices hwdb names) are sampled down to keep unmatched rows at most 30 % of right.
+MAX_UNMATCHED = {"fresh-usb-devices": 0.3}
+
+
 def make_case(name: str, set_name: str = "fresh1"):
     makers = {**SETS[set_name], **REJECTED_BY_SET[set_name]}
     left_map, right_rows = makers[name]()
     return build(name, left_map, right_rows,
-                 drop_key_in_title=set_name in KEY_IN_TITLE_DROPPED)
+                 drop_key_in_title=set_name in KEY_IN_TITLE_DROPPED,
+                 max_unmatched=MAX_UNMATCHED.get(name))
 
 
 def write_cases(out: Path, names=None, check: int = 0, set_name: str = "fresh1") -> dict:
