@@ -1,5 +1,6 @@
-"""The committed fresh1 and fresh2 fuzzy-join cases (bench/data/fuzzyjoin-fresh1, -fresh2)
-have the promised form, and the autofj harness lists fresh2's cases as validation."""
+"""The committed fresh1, fresh2 and fresh3 fuzzy-join cases (bench/data/fuzzyjoin-fresh1,
+-fresh2, -fresh3) have the promised form, and the autofj harness lists fresh2's and
+fresh3's cases as validation."""
 import re
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 FRESH = BENCH / "data" / "fuzzyjoin-fresh1"
 FRESH2 = BENCH / "data" / "fuzzyjoin-fresh2"
+FRESH3 = BENCH / "data" / "fuzzyjoin-fresh3"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -18,6 +20,7 @@ def cases(folder: Path) -> list[Path]:
 
 CASES = cases(FRESH)
 CASES2 = cases(FRESH2)
+CASES3 = cases(FRESH3)
 
 
 def fold(s: str) -> str:
@@ -38,6 +41,33 @@ def test_fresh2_cases_are_the_generators():
     assert sum(f.stat().st_size for d in CASES2 for f in d.iterdir()) <= 3_000_000
 
 
+def test_fresh3_cases_are_the_generators():
+    """fresh3 holds exactly the cases its generator admits (3-5, at most 3 MB)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES3] == sorted(gen.SETS["fresh3"])
+    assert 3 <= len(CASES3) <= 5
+    assert sum(f.stat().st_size for d in CASES3 for f in d.iterdir()) <= 3_000_000
+
+
+def test_unmatched_cap_samples_absent_rows_only():
+    """fresh3's cap on unmatched rows draws from the rows whose key the reference lacks,
+    never from the held-out ones, and stops at the share asked for."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    left = {f"k{i}": f"left {i}" for i in range(10)}
+    right = [(f"k{i}", f"right {i}", "s") for i in range(10)]
+    right += [(f"x{i}", f"absent {i}", "s") for i in range(30)]
+    _, r, gt, meta, stats = gen.build("t", left, right, holdout=0.2, max_unmatched=0.3)
+    assert stats["held_out_keys"] == 2
+    un = ~r["id"].isin(gt["id_r"])
+    assert un.sum() / len(r) <= 0.3 < (un.sum() + 1) / (len(r) + 1)
+    held = set(meta["key"]) & {f"k{i}" for i in range(10)}
+    assert len(held) == 10      # every held-out row kept
+    _, r0, gt0, _, _ = gen.build("t", left, right, holdout=0.2)
+    assert len(r0) == 40 and len(gt0) == 8
+
+
 def test_fresh2_key_in_title_is_a_word_match():
     """fresh2's tightened criterion 2: a title holding its own key as a word is dropped;
     the key's part before '|' is the identifier."""
@@ -55,6 +85,19 @@ def test_fresh2_key_in_title_is_a_word_match():
     assert len(gt) == 1         # "Aa" lost its partner "A time" with it: unmatched
 
 
+def test_harness_lists_fresh3_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh3 suite: every fresh3 case, split validation."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh3"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh3", d.name, "validation")
+                                                  for d in CASES3]
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
 def test_harness_lists_fresh2_as_validation():
     """bench/fuzzyjoin_autofj.py's fresh2 suite: every fresh2 case, split validation, read
     by its load(); no other suite's cases."""
@@ -70,8 +113,8 @@ def test_harness_lists_fresh2_as_validation():
         assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
-@pytest.mark.parametrize("case", CASES + CASES2, ids=[f"{d.parent.name}/{d.name}"
-                                                      for d in CASES + CASES2])
+@pytest.mark.parametrize("case", CASES + CASES2 + CASES3,
+                         ids=[f"{d.parent.name}/{d.name}" for d in CASES + CASES2 + CASES3])
 def test_case_form(case):
     left = pd.read_csv(case / "left.csv", keep_default_na=False)
     right = pd.read_csv(case / "right.csv", keep_default_na=False)
@@ -95,10 +138,11 @@ def test_case_form(case):
     # the harness reads with pandas' defaults: no title may turn into a missing value
     for f in ("left.csv", "right.csv"):
         assert pd.read_csv(case / f)["title"].notna().all()
-    if case.parent.name == "fuzzyjoin-fresh2":
+    if case.parent.name in ("fuzzyjoin-fresh2", "fuzzyjoin-fresh3"):
         # unmatched rights are 10-50 % of right (criterion 5)
         share = 1 - len(gt) / len(right)
         assert 0.1 <= share <= 0.5
+    if case.parent.name == "fuzzyjoin-fresh2":
         # no title holds a code point key (fresh2's keys are U+XXXX code points)
         for t in list(left["title"]) + list(right["title"]):
             assert not re.search(r"(?<!\w)u\+[0-9a-f]{4,6}(?!\w)", fold(t))
