@@ -16,7 +16,7 @@ Note:
       one coincidental measure decide); sharpness and min_column tuned on development seeds.
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
       column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
-      which a set statistic under ``SIGNIFICANT`` (p > 0.05) does not beat.
+      which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
     - The name rule (D3L and Starmie use names as one signal; TUS uses values only): in a
       table aligned by values, an unaligned query column and an unmatched lake column of the
       same folded name and kind (numbers, dates, text written alike) are aligned; they do
@@ -64,7 +64,7 @@ DATE_SHARE = 0.9            # a text column is of dates when this share of them 
 WRITTEN_ALIKE = 0.5         # same-named text: the format-histogram intersection needed
 SMALL_SAMPLE = 20           # a query column of more distinct values weighs the lake's domain less
 TEXT_SHARE = 0.5            # a column with a smaller share of numeric cells is text (kind rule)
-SIGNIFICANT = -np.log10(0.05)   # small lake: a set statistic under it (p > 0.05) beats nothing
+SIGNIFICANT = -np.log10(0.05)   # small lake: a chance set statistic beats nothing (chance_overlap)
 
 
 @dataclass
@@ -365,13 +365,14 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     return ev
 
 
-def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None) -> dict:
+def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None, chance=None) -> dict:
     """Each measure as the share of the background it beats (strictly), NaN kept; row r
     of each measure against row r of the background's. ``ids`` (the lake columns of ``ev``)
     and ``bg_ids`` (the background's, sorted): a column of the background is not compared
     with itself (its share is over the other background columns). Fewer than
     MIN_BACKGROUND other columns (a small lake) are completed to MIN_BACKGROUND with copies
-    of the background's median value: a score beats those when it beats the median."""
+    of the background's median value: a score beats those when it beats the median; there,
+    a set statistic marked True in ``chance`` (``chance_overlap``) beats nothing."""
     n_cols = next(iter(ev.values())).shape[1] if ev else 0
     own = np.full(n_cols, -1, dtype=np.int64)        # each column's place in the background
     if ids is not None and bg_ids is not None and len(bg_ids):
@@ -399,10 +400,21 @@ def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None) -> dict:
                 beaten += fill * (xr > b[(len(b) - 1) // 2])
                 others += fill
             u[r] = np.where(others > 0, beaten / np.maximum(others, 1), np.clip(x[r], 0, 1))
-            if k == "set":      # a small lake: a chance overlap beats no copy of the median
-                u[r] = np.where((fill > 0) & (xr < SIGNIFICANT), 0.0, u[r])
+            if k == "set" and chance is not None:   # a small lake: a chance overlap
+                u[r] = np.where((fill > 0) & chance[r], 0.0, u[r])
         out[k] = np.where(np.isnan(x), np.nan, u)
     return out
+
+
+def chance_overlap(qs: list, part: LakePart, statistic: np.ndarray, lp: LakeProfiles) -> np.ndarray:
+    """(len(qs), len(part.ids)): True where a pair's set statistic is under SIGNIFICANT
+    (p > 0.05) while the test could reach it: the statistic of one column holding all of
+    the other's values (t = min(|Q|, |X|)), on the same population, is SIGNIFICANT or more.
+    Columns too small for the test (two values each: at best 1/6) are never marked."""
+    na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
+    nb = part.sizes.astype(np.float64)[None, :]
+    top = set_statistic(np.minimum(na, nb), na, nb, set_population(qs, part.sizes, lp))
+    return (statistic < SIGNIFICANT) & (top >= SIGNIFICANT)
 
 
 def ensemble(u: dict, weights: dict, sharpness: float = 1.0) -> np.ndarray:
@@ -656,7 +668,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     sem = cosine(QV64, np.vstack([part.vectors, bgp.vectors]))
     sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
     bg = evidence(qs, bgp, OV, lp, H, sem_bg)
-    Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg, ids, lp.background)
+    ev = evidence(qs, part, OV, lp, H, sem)
+    Ua = likelihoods(ev, bg, ids, lp.background, chance_overlap(qs, part, ev["set"], lp))
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
