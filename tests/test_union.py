@@ -81,7 +81,9 @@ def test_likelihoods_are_the_share_of_the_other_background_columns_beaten(seed, 
     lake = rng.choice([0.0, 0.2, 0.5, 0.9, 1.0, np.nan], size=(nq, 20))   # ties and NaN
     bg_ids = np.sort(rng.choice(20, size=nbg, replace=False))
     ids = rng.choice(20, size=m, replace=False)
-    got = us.likelihoods({"set": lake[:, ids]}, {"set": lake[:, bg_ids]}, ids, bg_ids)["set"]
+    chance = rng.random((nq, m)) < 0.3
+    got = us.likelihoods({"set": lake[:, ids]}, {"set": lake[:, bg_ids]}, ids, bg_ids,
+                         chance)["set"]
     for r in range(nq):
         for j, cid in enumerate(ids):
             x = lake[r, cid]
@@ -94,7 +96,8 @@ def test_likelihoods_are_the_share_of_the_other_background_columns_beaten(seed, 
                 fill = max(us.MIN_BACKGROUND - len(others), 0)
                 med = sorted(v for v in lake[r, bg_ids] if not np.isnan(v))[
                     (sum(~np.isnan(lake[r, bg_ids])) - 1) // 2]
-                assert got[r, j] == pytest.approx(
+                # a chance overlap (marked) beats nothing where the background was completed
+                assert got[r, j] == pytest.approx(0.0 if fill and chance[r, j] else
                     (sum(v < x for v in others) + fill * (x > med)) / (len(others) + fill))
 
 
@@ -252,6 +255,10 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 assert ov[cid] == len(lake_sets[cid] & set(q.tokens))
             bg = us.evidence([q], us.lake_part(lp, lp.background), ov[None], lp)
             ev = us.evidence([q], us.lake_part(lp, ids), ov[None], lp)
+            # the largest set statistic the two columns allow (one holds the other's values)
+            pop = us.set_population([q], lp.sizes[ids], lp)[0]
+            top = [up.set_statistic(min(len(q.tokens), lp.sizes[c]), len(q.tokens), lp.sizes[c],
+                                    pop[j]) for j, c in enumerate(ids)]
             # the likelihoods by hand: the share of the other background columns beaten
             u = {}
             for e in us.EVIDENCE:
@@ -266,6 +273,10 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                                        + fill * (x > every[(len(every) - 1) // 2]))
                                       / (len(others) + fill) if others
                                       else min(max(x, 0.0), 1.0))
+                    # a small lake: an overlap under p = 0.05 where the test could reach it
+                    if (e == "set" and others and fill and x < us.SIGNIFICANT
+                            and top[j] >= us.SIGNIFICANT):
+                        u[e][0, j] = 0.0
             # two columns of the table sharing a text column's values: set scaled by the
             # overlap over the table's largest
             most = max(int(ov[c]) for c in ids)
@@ -286,10 +297,14 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
             n = len(rows)
             return sum(a != b for i, a in enumerate(rows) for b in rows[i + 1:]) / (
                 n * (n - 1) / 2) if n > 1 else 0.0
+        # a query column of one value in every row weighs 1/2 (a one-row query: 1)
+        w = [0.5 if len(frame) > 1 and frame.iloc[:, i].astype(str).nunique(dropna=False) == 1
+             else 1.0 for i in range(len(qcols))]
+        best = sum(w[i] * S[i, j] for i, j in pairs)
         if pairs and differ(frame) > 0:
             best *= differ(frame.iloc[:, sorted(i for i, _ in pairs)])
         if best > 0:
-            out.append((int(tid), best / len(qcols)))
+            out.append((int(tid), best / sum(w)))
             done = {i: (int(ids[j]), False) for i, j in pairs}
             names = index.columns["name"].to_numpy()
             for i, q in enumerate(qcols):

@@ -9,14 +9,14 @@ lake's background (the share of a fixed sample of lake columns it beats [TUS §5
 column score is their weighted mean [TUS's ensemble]. Candidates: per query column, the
 columns sharing values (the index's postings) and the nearest column vectors (exact); a table's
 alignment is the max-weight bipartite matching of query columns to its columns (pairs under
-``min_column`` left out) and its score the matched sum over the number of query columns,
-times the information of the alignment (``row_information``).
+``min_column`` left out) and its score the matched sum over the query's columns.
 
 Note:
     - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
       one coincidental measure decide); sharpness and min_column tuned on development seeds.
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
-      column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median.
+      column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
+      which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
     - The name rule (D3L and Starmie use names as one signal; TUS uses values only): in a
       table aligned by values, an unaligned query column and an unmatched lake column of the
       same folded name and kind (numbers, dates, text written alike) are aligned; they do
@@ -26,8 +26,8 @@ Note:
       a larger lake column (``set_population``).
     - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
       text query column's values, the one holding more is favoured (``compete``).
-    - A table's score is scaled by the chance that two query rows differ on the columns it
-      aligns (Simpson's index): columns of one value alone list no table (``row_information``).
+    - In the sum a column of one value weighs 1/2 (``column_weights``); the score is scaled by
+      the chance that two query rows differ on the aligned columns (``row_information``).
 """
 from __future__ import annotations
 
@@ -64,6 +64,7 @@ DATE_SHARE = 0.9            # a text column is of dates when this share of them 
 WRITTEN_ALIKE = 0.5         # same-named text: the format-histogram intersection needed
 SMALL_SAMPLE = 20           # a query column of more distinct values weighs the lake's domain less
 TEXT_SHARE = 0.5            # a column with a smaller share of numeric cells is text (kind rule)
+SIGNIFICANT = -np.log10(0.05)   # small lake: a chance set statistic beats nothing (chance_overlap)
 
 
 @dataclass
@@ -364,13 +365,14 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     return ev
 
 
-def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None) -> dict:
+def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None, chance=None) -> dict:
     """Each measure as the share of the background it beats (strictly), NaN kept; row r
     of each measure against row r of the background's. ``ids`` (the lake columns of ``ev``)
     and ``bg_ids`` (the background's, sorted): a column of the background is not compared
     with itself (its share is over the other background columns). Fewer than
     MIN_BACKGROUND other columns (a small lake) are completed to MIN_BACKGROUND with copies
-    of the background's median value: a score beats those when it beats the median."""
+    of the background's median value: a score beats those when it beats the median; there,
+    a set statistic marked True in ``chance`` (``chance_overlap``) beats nothing."""
     n_cols = next(iter(ev.values())).shape[1] if ev else 0
     own = np.full(n_cols, -1, dtype=np.int64)        # each column's place in the background
     if ids is not None and bg_ids is not None and len(bg_ids):
@@ -398,8 +400,21 @@ def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None) -> dict:
                 beaten += fill * (xr > b[(len(b) - 1) // 2])
                 others += fill
             u[r] = np.where(others > 0, beaten / np.maximum(others, 1), np.clip(x[r], 0, 1))
+            if k == "set" and chance is not None:   # a small lake: a chance overlap
+                u[r] = np.where((fill > 0) & chance[r], 0.0, u[r])
         out[k] = np.where(np.isnan(x), np.nan, u)
     return out
+
+
+def chance_overlap(qs: list, part: LakePart, statistic: np.ndarray, lp: LakeProfiles) -> np.ndarray:
+    """(len(qs), len(part.ids)): True where a pair's set statistic is under SIGNIFICANT
+    (p > 0.05) while the test could reach it: the statistic of one column holding all of
+    the other's values (t = min(|Q|, |X|)), on the same population, is SIGNIFICANT or more.
+    Columns too small for the test (two values each: at best 1/6) are never marked."""
+    na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
+    nb = part.sizes.astype(np.float64)[None, :]
+    top = set_statistic(np.minimum(na, nb), na, nb, set_population(qs, part.sizes, lp))
+    return (statistic < SIGNIFICANT) & (top >= SIGNIFICANT)
 
 
 def ensemble(u: dict, weights: dict, sharpness: float = 1.0) -> np.ndarray:
@@ -451,6 +466,13 @@ def row_information(codes: list, positions) -> float:
         key, card = key * k + c, card * k
     c = np.bincount(pd.factorize(key)[0]).astype(np.float64)
     return float(1.0 - np.dot(c, c - 1) / (n * (n - 1.0)))
+
+
+def column_weights(codes, n_columns: int) -> np.ndarray:
+    """Each query column's weight in a table's score: 1/2 for a column of one value in
+    every row (a domain shared with a lake column, no row told apart), else 1."""
+    return np.array([1.0 if len(codes[i]) < 2 or np.any(codes[i] != codes[i][0]) else 0.5
+                     for i in range(n_columns)])
 
 
 def row_codes(values: pd.Series) -> np.ndarray:
@@ -646,7 +668,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     sem = cosine(QV64, np.vstack([part.vectors, bgp.vectors]))
     sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
     bg = evidence(qs, bgp, OV, lp, H, sem_bg)
-    Ua = likelihoods(evidence(qs, part, OV, lp, H, sem), bg, ids, lp.background)
+    ev = evidence(qs, part, OV, lp, H, sem)
+    Ua = likelihoods(ev, bg, ids, lp.background, chance_overlap(qs, part, ev["set"], lp))
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
@@ -655,10 +678,12 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
     codes, info = FrameCodes(frame), {}
+    weight = column_weights(codes, len(qcols))
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
-        pairs, total = best_alignment(S[:, pos:pos + m], min_column)
+        pairs, _ = best_alignment(S[:, pos:pos + m], min_column)
+        total = sum(weight[i] * S[i, pos + j] for i, j in pairs)   # over weight.sum()
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
         if aligned and aligned not in info:
@@ -671,7 +696,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
             named = name_pairs(qcols, kinds, pairs, keys[sl], S[:, sl], lp.fmt[ids[sl]],
                                lambda j, sl=sl: lake_kind(index, lp, int(ids[sl][j])))
             pairs = sorted(pairs + named)
-            c = UnionCandidate(int(t), total / len(qcols),
+            c = UnionCandidate(int(t), total / weight.sum(),
                                [(i, int(ids[pos + j]), float(S[i, pos + j])) for i, j in pairs],
                                named={i for i, _ in named})
             c.evidence = {(i, int(ids[pos + j])): {e: float(U[i][e][pos + j]) for e in EVIDENCE}
