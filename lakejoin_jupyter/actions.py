@@ -225,9 +225,10 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
                f" ({aj.source_name} rows transformed).{n}")
     summary += _hit_program_note(hit, aj)
     if aj.estimated_precision is not None:
+        from .join.autojoin.result import precision_note
         summary += (f"\n\nEstimated precision of the equi-join: "
-                    f"**{aj.estimated_precision:.0%}** (agreement with independent rare-substring "
-                    f"matches on the rows it was learned on).")
+                    f"**{aj.estimated_precision:.0%}** ({precision_note(aj)}, on the rows it "
+                    f"was learned on).")
     else:
         from .join.autojoin.result import NO_ESTIMATE
         summary += f"\n\n{NO_ESTIMATE}."

@@ -90,14 +90,16 @@ def test_a_program_equal_on_the_examples_is_also_scored():
         assert [v({"locale": r}) for r in rows] == outs
 
 
-def test_a_result_without_an_estimate_says_so():
-    """Two-letter codes have no 6+ character match nor a rare token bag: no estimated
-    precision, and the explanation says why instead of saying nothing."""
+def test_a_result_of_short_codes_has_an_estimate_from_the_chance_rate():
+    """Two-letter codes have no 6+ character match nor a rare token bag; the estimate
+    comes from the chance rate (deviation 47): every locale the program gives a territory
+    gives an ISO code (no miss), so 1.0, and the explanation says how it was made."""
     from lakejoin_jupyter.join.autojoin import autojoin
     countries, locales = _tables()
     aj = autojoin(countries, locales, "code", "locale")
-    assert aj.estimated_precision is None
-    assert "No estimated precision" in aj.explain()
+    assert aj.estimated_precision == 1.0 and aj.precision_basis == "chance"
+    assert "No estimated precision" not in aj.explain()
+    assert "chance rate of its short codes" in aj.explain()
 
 
 @pytest.fixture(scope="module")

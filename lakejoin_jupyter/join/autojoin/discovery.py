@@ -14,8 +14,9 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    once k hits score more than the next candidate's share of paired values. A program
    whose join is N:M (it merges the values it reads onto a side that is not a key
    column) on a key read as a number or year is not a hit: Auto-Join joins 1:1 or N:1
-   only. ``details`` hold the program (``program``, ``program_json``), its direction,
-   coverage, key kind and fan-out (``key_ratio``: lake rows per key the program joins).
+   only, nor one whose distinct outputs meet short codes no more often than chance
+   (chance.py). ``details`` hold the program (``program``, ``program_json``), its
+   direction, coverage, key kind and fan-out (``key_ratio``: lake rows per key joined).
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
@@ -40,6 +41,7 @@ from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import KIND_WEIGHT, key_kind, values_kind
+from .chance import above_chance
 from .dsl import Program, evaluate_columns
 from .learn import Example, LearnSettings, example_sets, try_learn_transform, widest_padding
 from .pairs import PairGroup, RowPair
@@ -594,7 +596,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     hits, stats = [], {"sampled_values": len(pick), "paired_columns": int(len(cols)),
                        "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
-                       "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0}
+                       "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0,
+                       "chance": 0}
     kind_of_query: list = []
 
     def query_side_kind():
@@ -652,6 +655,9 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         coverage = float(weights[joined].sum()) / total
         if threshold is not None and coverage < threshold:
+            continue
+        if not above_chance(made, lake.token_set(X) if forward else set(tokens)):
+            stats["chance"] += 1                # short codes met no more often than chance
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made), other)

@@ -11,13 +11,13 @@ Note:
     Unspecified in the thesis: a key column is at least ``key_ratio`` (0.9) distinct, with
     two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
     of them outside its examples. Deviations (docs/algorithms/autojoin.md):
-    - ordered program sets with an estimated precision (programset.py); the composite
-      fallback retries a failing example set of 4 without each of its examples;
+    - ordered program sets with an estimated precision (programset.py; short codes:
+      chance.py); the composite step retries a failing set of 4 without each example;
     - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
       intersected (``combined_pair_groups``);
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
-      program the independent evidence refutes;
+      program the independent evidence refutes; a win by chance short codes (``_evidenced``);
     - a target column of 2-4 keys accepts a short program joining all of them through
       most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
     - a program's variants equal on its examples are scored where they join more rows, giving
@@ -26,8 +26,8 @@ Note:
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - directions whose programs both join 1:1 compete by keys joined (``_direction``); a tie
       goes to ``prefer`` (a transformation hit's direction), else to the smaller program;
-    - named columns: the join reads one of each named side's (key parts included); else
-      not found, with what every column joins as advice (``_none_reads``).
+    - named columns: the join reads one of each named side's (learned again from them
+      alone, key parts included); else not found, with advice (``_none_reads``).
 """
 from __future__ import annotations
 
@@ -41,11 +41,12 @@ import numpy as np
 import pandas as pd
 
 from ...errors import QueryError
+from .chance import chance_gain, code_rates, hit_rate, miss_precision, short_codes
 from .composite import key_parts
 from .dsl import apply_frame, cell_text, column_texts
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, learn_from_set,
-                    padded_variant)
+                    padded_variant, try_learn_transform)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -244,17 +245,22 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     cache: dict = {}
     found: dict = {}
     n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,
-                          leave_one_out)
+                          leave_one_out, src_on)
     candidates = _ranked(found)
     if src_on:          # the column(s) asked for: a program reading none of them is not it
         candidates = [c for c in candidates if _reads(c.program, src_on)]
     n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
     n_rows = len(src.positions)
-    passing = (c for c in candidates
-               if _acceptable(c, settings, n_keys[c.target_column], n_rows)
-               and not _by_chance(c, src, target_columns[c.target_column])
-               and not _refuted(c, src, target_columns[c.target_column], groups))
+
+    def passes(c) -> bool:
+        return (_acceptable(c, settings, n_keys[c.target_column], n_rows)
+                and not _by_chance(c, src, target_columns[c.target_column])
+                and not _refuted(c, src, target_columns[c.target_column], groups))
+    passing = (c for c in candidates if passes(c))
     best = next(passing, None)
+    if best is not None:    # a win by keys that chance hits of short codes explain (dev. 47)
+        best = _evidenced(best, candidates, passes, src, target_columns[best.target_column])
+        passing = (c for c in candidates[candidates.index(best) + 1:] if passes(c))
     if best is not None and best.joined_rows * N1_FEWER < n_rows:
         # a program joining nearly every source row into fewer keys first (deviation 34)
         many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
@@ -272,9 +278,54 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
             best = first        # a replacement reading none of the asked columns
         best.extra["estimated_precision"] = estimated_precision(
             best.program, src, tcells, groups, best.target_column, best.examples)
+        if best.extra["estimated_precision"] is None:       # short codes (deviation 47)
+            best.extra["estimated_precision"] = _chance_precision(best.program, src, tcells)
+            if best.extra["estimated_precision"] is not None:
+                best.extra["precision_basis"] = "chance"
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions)
+
+
+def _outputs(program, src: Table) -> list:
+    """The program's output for each (sampled) source row."""
+    return program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
+
+
+def _chance_precision(program, src: Table, tcells: list) -> float | None:
+    """The estimated precision of a join of short codes, which have no independent evidence:
+    from the rows whose output is no key, at the keys' chance rate (deviation 47)."""
+    keys = {v for v in tcells if v is not None}
+    rates = code_rates(keys)
+    outs = _outputs(program, src)
+    return miss_precision(outs, keys, rates) if short_codes(outs, keys, rates) else None
+
+
+def _evidenced(best: Candidate, candidates: list, passes, src: Table, tcells: list):
+    """The first-ranked program, unless it wins over a program it ranks before (one it
+    joins every key of, on the same target column) only by keys that chance hits of short
+    codes among its differing outputs explain (:func:`~.chance.chance_gain`); then that
+    program, checked the same way against the ones after it (deviation 47)."""
+    keys = {v for v in tcells if v is not None}
+    rates = code_rates(keys)
+    outs = _outputs(best.program, src)
+    short = len({o for o in outs if o is not None and o in keys and hit_rate(o, rates) > 0})
+    if not short:
+        return best
+    i = candidates.index(best)
+    for c in candidates[i + 1:]:
+        if c.target_column != best.target_column or c.coverage >= best.coverage:
+            continue
+        if best.coverage - c.coverage > short:
+            break             # ranked by coverage: no later gain is chance hits alone
+        if not passes(c):
+            continue
+        other = _outputs(c.program, src)
+        if chance_gain(outs, other, keys, rates):
+            best, outs = c, other
+            short = len({o for o in outs if o is not None and o in keys
+                         and hit_rate(o, rates) > 0})
+    return best
 
 
 def _reads(program, columns) -> bool:
@@ -325,10 +376,12 @@ def _ranked(found: dict) -> list:
 
 def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
                  settings: AutoJoinSettings, cache: dict, found: dict,
-                 leave_one_out: bool = False) -> int:
+                 leave_one_out: bool = False, named: list | None = None) -> int:
     """Algorithm 5 over the groups' example sets: each program learned is added to
     ``found`` (program, target column) -> Candidate with its coverage; returns the number
-    of example sets tried."""
+    of example sets tried. ``named``: the source columns the caller named; a program
+    reading none of them (another column holding the same text) is learned again from
+    the named columns alone, as the composite step does."""
     n_sets = 0
     best_cov = max((c.coverage for c in found.values()), default=0)
     key_counts = {c: len({v for v in cells if v is not None})
@@ -356,6 +409,9 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
             variants: list = []
             program, examples = learn_from_set(examples, src.columns, ls, cache, validation,
                                                tried, leave_one_out, variants=variants)
+            if program is not None and named and not _reads(program, named):
+                program, examples, variants = _learn_named(examples, src.columns, named, ls,
+                                                           cache, validation)
             if program is None:
                 continue
             # the program, then its padded variant (ties keep the program: ranked stably),
@@ -383,6 +439,20 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
         if best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
             break            # every key of a column is joined: nothing can do better
     return n_sets
+
+
+def _learn_named(examples: list, columns: list, named: list, ls: LearnSettings, cache: dict,
+                 validation: list) -> tuple:
+    """(program, examples, variants) learned from the ``named`` columns of the examples'
+    rows alone; the examples are returned with their whole rows."""
+    at = [columns.index(c) for c in named]
+
+    def alone(exs):
+        return [dataclasses.replace(ex, row=tuple(ex.row[i] for i in at)) for ex in exs]
+    variants: list = []
+    program = try_learn_transform(alone(examples), named, ls, cache, alone(validation),
+                                  variants)
+    return program, examples, variants
 
 
 def _extends(variant, program, src: Table, target_cells: list) -> bool:

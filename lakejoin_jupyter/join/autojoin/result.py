@@ -22,8 +22,19 @@ FORMAT_VERSION = 1
 
 
 NO_ESTIMATE = ("No estimated precision: no joined row has independent evidence of its "
-               "partner (a 1-to-1 match of 6+ characters or of a rare token bag; short codes "
-               "have none), so check the examples and the joined rows")
+               "partner (a 1-to-1 match of 6+ characters or of a rare token bag), and its "
+               "keys are not short codes whose chance rate gives one, so check the examples "
+               "and the joined rows")
+CHANCE_ESTIMATE = ("from the chance rate of its short codes: a wrong output meets a key as "
+                   "often as the key set fills the codes of its length, so the rows whose "
+                   "output is no key measure the rows joined wrongly")
+
+
+def precision_note(aj) -> str:
+    """How the estimated precision was made, for a sentence after the figure."""
+    if aj.precision_basis == "chance":
+        return CHANCE_ESTIMATE
+    return "agreement with independent rare-substring matches"
 
 
 def _labels(frame) -> dict:
@@ -60,7 +71,8 @@ class AutoJoin(Joinable):
                  examples: list | None = None, coverage: int = 0, target_keys: int = 0,
                  joined_rows: int = 0, fuzzy: ConstrainedFuzzyJoin | None = None,
                  alternatives: list | None = None, stats: dict | None = None,
-                 estimated_precision: float | None = None):
+                 estimated_precision: float | None = None,
+                 precision_basis: str | None = None):
         self.found, self.message = found, message
         self.left, self.right = left, right
         self.left_name, self.right_name = left_name, right_name
@@ -74,6 +86,9 @@ class AutoJoin(Joinable):
         self.target_keys = target_keys            # distinct keys of the target column
         self.joined_rows = joined_rows            # source rows joined (full tables, equality)
         self.estimated_precision = estimated_precision   # of the equi-join (programset.py)
+        # "evidence" (rare-substring matches) or "chance" (short codes' chance rate, chance.py)
+        self.precision_basis = (None if estimated_precision is None
+                                else precision_basis or "evidence")
         self.fuzzy = fuzzy
         self.alternatives = alternatives or []    # (description, coverage) of runner-up programs
         self.stats = stats or {}
@@ -117,7 +132,8 @@ class AutoJoin(Joinable):
                   source_column=group.source_column, target_column=target_column,
                   examples=examples, coverage=joined_keys, target_keys=n,
                   joined_rows=joined_rows, fuzzy=fuzzy, alternatives=alts, stats=stats,
-                  estimated_precision=best.extra.get("estimated_precision"))
+                  estimated_precision=best.extra.get("estimated_precision"),
+                  precision_basis=best.extra.get("precision_basis"))
         out._keys = (source_keys, target_keys)
         return out
 
@@ -301,7 +317,7 @@ class AutoJoin(Joinable):
                          f"than learning on the rows the search's program joins).")
         if self.estimated_precision is not None:
             lines.append(f"Estimated precision of these joins: {self.estimated_precision:.0%} "
-                         f"(agreement with independent rare-substring matches).")
+                         f"({precision_note(self)}).")
         else:
             lines.append(NO_ESTIMATE + ".")
         if self.stats.get("sampling"):
@@ -368,7 +384,8 @@ class AutoJoin(Joinable):
                 "source_column": self.source_column, "target_column": self.target_column,
                 "examples": self.examples, "coverage": self.coverage,
                 "target_keys": self.target_keys, "joined_rows": self.joined_rows,
-                "estimated_precision": self.estimated_precision, "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives],
+                "estimated_precision": self.estimated_precision,
+                "precision_basis": self.precision_basis, "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives],
                 "how": self.how}
 
     def to_json(self) -> str:
@@ -410,7 +427,8 @@ class AutoJoin(Joinable):
                    coverage=int(d.get("coverage", 0)), target_keys=int(d.get("target_keys", 0)),
                    joined_rows=int(d.get("joined_rows", 0)), fuzzy=fuzzy,
                    alternatives=[tuple(a) for a in d.get("alternatives") or []],
-                   estimated_precision=_fraction(d.get("estimated_precision")))
+                   estimated_precision=_fraction(d.get("estimated_precision")),
+                   precision_basis="chance" if d.get("precision_basis") == "chance" else None)
         if d.get("how") in ("left", "inner"):
             out.how = d["how"]
         return out

@@ -1,0 +1,118 @@
+"""How often an output meets a key of a set of short codes by chance, and what that rate
+decides (an extension of thesis §4.4.1-4.4.2, whose independent evidence, rare q-grams,
+short codes do not have; docs/algorithms/autojoin.md, deviation 47).
+
+A key set holding n_L keys of L characters, written with the characters A_L,i at each
+position i, fills n_L of prod_i |A_L,i| slots: an output that fits those characters and a
+program gives by no rule meets a key with probability p_L = n_L / prod_i |A_L,i| (249
+two-letter country codes: 0.37; 5-letter words: about 0); an output of another length or
+character meets none. A length with fewer than ``MIN_KEYS`` keys has no rate: a few keys
+are their own characters at each position, and their slots would be counted as full. Uses:
+
+- a program joining every key of another plus u more wins only when u chance hits among
+  the outputs giving them are unlikely (Poisson-binomial tail at most ``ALPHA``);
+- the precision of a join of short codes: its wrong outputs meet keys at p and miss at
+  1 - p, so m rows whose output is no key imply m p / (1 - p) rows joined wrongly;
+- a transformation hit whose distinct joined keys are not above chance is a coincidence.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+ALPHA = 0.05       # a gain of keys whose chance tail is above this is not evidence
+SHORT_CODE = 3     # keys of at most this many characters are short codes (the estimate)
+MIN_RATE = 1e-3    # a length whose chance rate is under this is never met by chance
+MIN_KEYS = 20      # a length with fewer keys has no chance rate
+
+
+def code_rates(keys) -> dict:
+    """Per key length L: (p_L, the characters of the keys of length L at each position)."""
+    by_len: dict = defaultdict(set)
+    for k in keys:
+        if k:
+            by_len[len(k)].add(k)
+    out = {}
+    for n, ks in by_len.items():
+        if len(ks) < MIN_KEYS:
+            continue
+        at = tuple(frozenset(k[i] for k in ks) for i in range(n))
+        slots = 1.0
+        for chars in at:
+            slots *= len(chars)
+        out[n] = (len(ks) / slots, at)
+    return out
+
+
+def hit_rate(output, rates: dict) -> float:
+    """The chance that ``output``, given by no rule, is a key (0 for another shape)."""
+    if not output:
+        return 0.0
+    got = rates.get(len(output))
+    if got is None or got[0] < MIN_RATE:
+        return 0.0
+    p, at = got
+    return min(p, 1.0) if all(ch in chars for ch, chars in zip(output, at)) else 0.0
+
+
+def tail(rates: list, u: int) -> float:
+    """P(at least ``u`` of independent events with these probabilities happen)."""
+    if u <= 0:
+        return 1.0
+    rates = [p for p in rates if p > 0]
+    if len(rates) < u:
+        return 0.0
+    below = [1.0] + [0.0] * (u - 1)          # P(exactly j so far), j < u
+    for p in rates:
+        for j in range(u - 1, 0, -1):
+            below[j] = below[j] * (1 - p) + below[j - 1] * p
+        below[0] *= 1 - p
+    return max(0.0, 1.0 - sum(below))
+
+
+def chance_gain(outputs_a: list, outputs_b: list, keys: set, rates: dict) -> bool:
+    """Does program A (``outputs_a``, one per source row) join every key program B joins
+    and more, the more keys being no more than chance hits among A's distinct outputs on
+    the rows where the two differ would give (tail above ``ALPHA``)?"""
+    ka = {o for o in outputs_a if o is not None and o in keys}
+    kb = {o for o in outputs_b if o is not None and o in keys}
+    gained = len(ka) - len(kb)
+    if gained <= 0 or not kb <= ka:
+        return False
+    tries = {a for a, b in zip(outputs_a, outputs_b) if a is not None and a != b
+             and a not in kb}
+    return tail([hit_rate(o, rates) for o in tries], gained) > ALPHA
+
+
+def short_codes(outputs, keys: set, rates: dict) -> bool:
+    """Are the keys the outputs join codes of at most ``SHORT_CODE`` characters, met by
+    chance at a rate of ``MIN_RATE`` or more?"""
+    joined = [o for o in outputs if o is not None and o in keys]
+    return bool(joined) and all(len(o) <= SHORT_CODE and hit_rate(o, rates) > 0
+                                for o in joined)
+
+
+def miss_precision(outputs, keys: set, rates: dict) -> float | None:
+    """The share of joined rows that are right, if a program's wrong outputs meet keys at
+    the chance rate: each row whose output is no key stands for p / (1 - p) rows joined
+    wrongly (None when no row is joined)."""
+    joined = wrong = 0.0
+    for o in outputs:
+        if o is None:
+            continue
+        if o in keys:
+            joined += 1
+        else:
+            p = hit_rate(o, rates)
+            if p > 0:
+                wrong += p / (1 - p) if p < 1 else 1.0
+    if not joined:
+        return None
+    return max(0.0, 1.0 - wrong / joined)
+
+
+def above_chance(outputs: dict, keys: set, rates: dict | None = None) -> bool:
+    """Do the distinct ``outputs`` meet more of ``keys`` than chance would (tail at most
+    ``ALPHA``)? Outputs of no short-code shape are never met by chance."""
+    rates = code_rates(keys) if rates is None else rates
+    hit = sum(1 for o in outputs if o in keys)
+    return tail([hit_rate(o, rates) for o in outputs], hit) <= ALPHA

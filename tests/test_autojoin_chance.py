@@ -1,0 +1,190 @@
+"""Chance matches of short codes (docs/algorithms/autojoin.md, deviation 47): a program may
+not win by keys that chance hits of 2-letter codes explain, a join of short codes gets an
+estimated precision from the chance rate, a transformation hit no better than chance is
+dropped; and named columns are learned from in the first round when another column holds
+the same text."""
+from __future__ import annotations
+
+import itertools
+import random
+import string
+
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+from test_autojoin_locales import CODES
+
+
+def _locales(seed: int = 3) -> tuple:
+    """Country codes, and locales of 150 of them ("aa_DE.UTF-8", "aa_DE@euro", ...), every
+    territory with a ".UTF-8" form, plus the bare names "syr", "uzb", "eo", "C.UTF-8",
+    "POSIX" (no territory; Syria and Uzbekistan have no locale)."""
+    rng = random.Random(seed)
+    langs = ["aa", "af", "de", "en", "fr", "es", "it", "nl", "pt", "ru", "sr", "uz", "ar",
+             "hi", "ja", "ko", "zh", "sv"]
+    territories = [c for c in CODES if c not in ("SY", "UZ")]
+    rng.shuffle(territories)
+    locs = []
+    for c in territories[:150]:
+        lang = rng.choice(langs)
+        for suffix in [".UTF-8"] + rng.sample(["", "@euro", "@latin", ".ISO-8859-1"],
+                                              rng.randint(0, 2)):
+            locs.append(f"{lang}_{c}{suffix}")
+    locs = list(dict.fromkeys(locs + ["syr", "uzb", "eo", "C.UTF-8", "POSIX"]))
+    rng.shuffle(locs)
+    countries = pd.DataFrame({"code": CODES, "name": [f"country {c}" for c in CODES]})
+    return countries, pd.DataFrame({"locale": locs, "charset": "UTF-8"})
+
+
+def _wrong(aj) -> list:
+    j = aj.join(fuzzy=False)
+    j = j[j["locale"].notna()]
+    return [(c, loc) for c, loc in zip(j["code"], j["locale"])
+            if "_" not in loc or loc.split("_")[1][:2] != c]
+
+
+def test_a_win_by_chance_codes_needs_evidence():
+    """`upper(first 2 letters of last part (split at "_"))` joins the 150 territories and
+    "syr" -> SY, "uzb" -> UZ: 152 keys against the right program's 150. The two keys come
+    from the outputs where the two differ ("SY", "UZ", "EO", "C.", "PO"), 4 of the keys'
+    shape, each a key with p = 249 / 650 = 0.383: 2 or more of 4 with probability 0.49 >
+    0.05, no evidence, and the right program is kept (no wrong pair)."""
+    from lakejoin_jupyter.join.autojoin import autojoin
+    countries, locales = _locales()
+    aj = autojoin(countries, locales, "code", "locale")
+    assert aj.found and aj.source == "right"
+    assert _wrong(aj) == [], aj.program.describe()
+    assert aj.coverage == 150
+
+
+def test_chance_gain_by_hand():
+    """249 two-letter codes, written with 25 first letters (none begins with "X") and 26
+    second ones: p = 249 / 650. A gain of 2 keys from 3 tries (SY, UZ, EO): no evidence;
+    5 keys from 5 tries: p^5 = 0.008, evidence."""
+    from lakejoin_jupyter.join.autojoin.chance import chance_gain, code_rates, hit_rate
+    keys = set(CODES)
+    rates = code_rates(keys)
+    assert len({c[0] for c in CODES}) == 25 and len({c[1] for c in CODES}) == 26
+    p = hit_rate("SY", rates)
+    assert p == pytest.approx(249 / 650)
+    assert hit_rate("C.", rates) == 0 and hit_rate("SYR", rates) == 0
+    assert hit_rate("XA", rates) == 0
+    b = ["DE", "AT", None, None, None]
+    assert chance_gain(["DE", "AT", "SY", "UZ", "EO"], b, keys, rates)       # 0.33
+    # 1 key (UZ) from the tries UZ, EO: 1 - (1 - p)^2 = 0.62
+    assert chance_gain(["DE", "AT", "SY", "UZ", "EO"], ["DE", "AT", "SY", None, None],
+                       keys, rates)
+    many = ["DE", "AT", "FR", "IT", "ES", "PT", "NL"]
+    assert not chance_gain(many, b + [None] * 2, keys, rates)          # 5 of 5: p^5 = 0.008
+    assert not chance_gain(["DE", "FR"], ["DE", "AT"], keys, rates)     # AT lost: not a gain
+
+
+def test_tail_is_the_poisson_binomial_tail():
+    """Brute force over every outcome of up to 8 events."""
+    from lakejoin_jupyter.join.autojoin.chance import tail
+    rng = random.Random(5)
+    for _ in range(40):
+        ps = [rng.choice([0.0, 0.05, 0.3, 0.37, 0.9, 1.0]) for _ in range(rng.randint(0, 8))]
+        for u in range(0, len(ps) + 2):
+            want = 0.0
+            for outcome in itertools.product((0, 1), repeat=len(ps)):
+                if sum(outcome) >= u:
+                    pr = 1.0
+                    for o, p in zip(outcome, ps):
+                        pr *= p if o else 1 - p
+                    want += pr
+            assert tail(ps, u) == pytest.approx(want, abs=1e-12)
+
+
+def test_short_codes_get_an_estimated_precision_from_the_chance_rate():
+    """No 6-character evidence for codes, so the estimate comes from the chance rate. By
+    hand: the 20 codes of two different letters of A-E, p = 20 / 25; 40 rows join (each
+    code twice); 2 rows give a code of those letters that is no key ("AA", "BB"), each
+    standing for p / (1 - p) = 4 rows joined wrongly: 1 - 8 / 40. A null, "a." and "FA"
+    (F is at no key's first position) stand for none; a length of fewer than 20 keys
+    (MIN_KEYS) has no rate."""
+    from lakejoin_jupyter.join.autojoin.chance import code_rates, hit_rate, miss_precision
+    every = [a + b for a in "ABCDE" for b in "ABCDE"]
+    codes = [c for c in every if c[0] != c[1]]
+    others = [c for c in every if c[0] == c[1]]
+    assert {c[0] for c in codes} == set("ABCDE") == {c[1] for c in codes}
+    rates = code_rates(set(codes))
+    assert hit_rate("EA", rates) == pytest.approx(0.8)
+    outs = codes * 2 + others[:2] + [None, "a.", "FA"]
+    assert miss_precision(outs, set(codes), rates) == pytest.approx(1 - 8 / 40)
+    assert code_rates(set(codes[:19])) == {}
+
+
+def test_a_join_of_short_codes_explains_its_estimate():
+    from lakejoin_jupyter.join.autojoin import autojoin
+    countries, locales = _locales()
+    aj = autojoin(countries, locales, "code", "locale")
+    assert aj.estimated_precision is not None and aj.precision_basis == "chance"
+    assert aj.estimated_precision > 0.95
+    assert "chance rate of its short codes" in aj.explain()
+    back = type(aj).from_json(aj.to_json())
+    assert back.precision_basis == "chance"
+
+
+REGIONS = ["Africa", "America", "Asia", "Europe"]
+CITIES = ["Abton", "Abhaven", "Belmar", "Dunfield", "Falstad", "Halmar", "Istfield"]
+
+
+def test_the_first_round_learns_from_the_named_column():
+    """The query's `zone` ("Africa/Abton") beside its `city` ("Abton"), named to join the
+    lake's `city`: the examples' simplest program is the query's own `city`, which reads no
+    named column; it is learned again from `zone` alone, in the first round (without the
+    composite step the code before found nothing)."""
+    from lakejoin_jupyter.join.autojoin import autojoin
+    lake = pd.DataFrame({"zone": [f"{REGIONS[i % 4]}/{c}" for i, c in enumerate(CITIES)],
+                         "city": CITIES, "code": [f"Z{i:04d}" for i in range(len(CITIES))]})
+    q = pd.DataFrame({"zone": lake["zone"].tolist(), "city": CITIES,
+                      "units": range(len(CITIES))})
+    aj = autojoin(q, lake, "zone", "city", left_name="df", right_name="zones", composite=False)
+    assert aj.found, aj.message
+    assert aj.source == "left" and aj.program.columns == ["zone"]
+    assert aj.target_program is None
+    assert aj.program.describe() == 'part 2 (split at "/") of `zone`'
+
+
+def _dense_codes(seed: int) -> tuple:
+    """60 query codes of 2 letters; a lake column of "ab-p", "ab-q", "ab-r" codes holding
+    811 of the 2,028 (40 %); one of the query's codes with "-p" for 54 of them."""
+    rng = random.Random(seed)
+    pairs = ["".join(t) for t in itertools.product(string.ascii_lowercase, repeat=2)]
+    query = rng.sample(pairs, 60)
+    codes = [f"{a}-{s}" for a in pairs for s in "pqr"]
+    dense = rng.sample(codes, 811)
+    glued = [f"{c}-p" for c in query[:54]]
+    return query, dense, glued
+
+
+@pytest.fixture(scope="module")
+def codes_engine(spark, tmp_path_factory):
+    from lakejoin_jupyter import build_index
+    query, dense, glued = _dense_codes(11)
+    root = write_lake(tmp_path_factory.mktemp("chancelake") / "lake", {
+        "ref/dense.csv": pd.DataFrame({"triple": dense, "n": range(len(dense))}),
+        "ref/glued.csv": pd.DataFrame({"tag": glued, "n": range(len(glued))})})
+    out = tmp_path_factory.mktemp("chanceidx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False, components=["transform"])
+
+
+@pytest.mark.spark
+def test_a_transformation_hit_no_better_than_chance_is_dropped(codes_engine, monkeypatch):
+    """`lower(code) + "-p"` (the learner stood in for) against the column holding 40 % of
+    the codes "ab-p", "ab-q", "ab-r" meets about 40 % of the 60 query codes, as it would
+    any 60 codes: dropped; against the query's codes with "-p" it meets 54 of 60 (each at
+    p = 54 / 676 or so), far above chance: kept."""
+    from lakejoin_jupyter.join.autojoin import discovery
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Constant, Program, Substring
+    query, dense, glued = _dense_codes(11)
+    program = Program((Substring(Column("code"), casing="lower"), Constant("-p")))
+    monkeypatch.setattr(discovery, "learn_program", lambda *a, **k: (program, True))
+    monkeypatch.setattr(discovery, "_minority_draw", lambda got, *a, **k: got)
+    hits = codes_engine.search(pd.DataFrame({"code": query}), "code", method="transform",
+                               k=10)
+    by_column = {h.column: h for h in hits}
+    assert "tag" in by_column
+    assert "triple" not in by_column, by_column["triple"].details
