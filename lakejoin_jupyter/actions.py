@@ -312,10 +312,13 @@ def _equal_as_they_are(hit, learn, frame_name) -> str | None:
 # ----------------------------------------------------------------------- fuzzy join
 
 def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
-              threshold: float | None = None, *, frame_name: str = "df") -> ActionResult:
+              threshold: float | None = None, *, how: str = "left",
+              frame_name: str = "df") -> ActionResult:
     """Fuzzy-join the query frame (right) to the hit's lake table (left, the reference), at
     the join function and threshold chosen for the precision target, or, with
-    ``threshold``, the main join function at that threshold."""
+    ``threshold``, the main join function at that threshold; ``how`` (not one of the
+    action's parameters: the Fuzzy join tab keeps every query row) as :func:`join_hit`
+    asks."""
     qcol = hit.query_columns[0]
     title = f"Fuzzy join with {hit.table}.{hit.column}"
     learn = _learning_frame(frame)
@@ -327,7 +330,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
                             chosen={"threshold": None})
     t = fj.threshold if threshold is None else threshold
     est = fj.estimate(t)
-    joined = fj.join(frame, threshold=threshold)
+    joined = fj.join(frame, how=how, threshold=threshold)
     if threshold is None:
         summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}**"
                    + (f" (+{len(fj.configs) - 1} more configurations)" if len(fj.configs) > 1
@@ -341,7 +344,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
                    f"precision **{est['est_precision']:.1%}**, estimated recall "
                    f"**{est['est_recall']:.1%}**.")
     if isinstance(joined, pd.DataFrame):
-        plan = fj.plan(frame, threshold=threshold)
+        plan = fj.plan(frame, how=how, threshold=threshold)
         matched = int(joined[plan.renamed.get(hit.column, hit.column)].notna().sum())
         summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
     (caption, pairs), = fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column).items()
@@ -350,11 +353,43 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
         tables={caption: pairs, "estimate vs threshold": fj.curve, "join functions": fj.functions},
         rows_shown={caption: min(PAIRS_SHOWN, max(10, to_check))}, tables_first=1,
-        code_options={"threshold": threshold}, chosen={"threshold": fj.threshold},
+        code_options={"threshold": threshold, "how": how}, chosen={"threshold": fj.threshold},
         spark=is_spark_frame(frame),
         details={"threshold": t, "function": fj.function, "configs": fj.configs,
                  "estimated_precision": fj.estimated_precision,
                  "estimated_recall": fj.estimated_recall})
+
+
+def join_hit(engine, hit, frame, how: str = "left", duplicates: str = "all",
+             aggregate: str = "none", order_by: str | None = None, dates: str = "auto",
+             precision_target: float = 0.9, *, frame_name: str = "df") -> ActionResult:
+    """Join the query frame with a hit, as ``lakejoin join`` and ``%lakejoin join`` do: a hit
+    on equal values by the Join action (:func:`run_join`, every option), a fuzzy / semantic
+    (PEXESO) hit, whose values match within a distance, by the fuzzy join at
+    ``precision_target`` (:func:`run_fuzzy`, ``how`` as asked; the equi-join's shaping
+    options are refused: the fuzzy join takes one lake row per matched value)."""
+    if "tau" not in (getattr(hit, "details", None) or {}):
+        return get("join")(engine, hit, frame, how=how, duplicates=duplicates,
+                           aggregate=aggregate, order_by=order_by, dates=dates,
+                           frame_name=frame_name)
+    shaped = [f"{n}={v!r}" for n, v, plain in (
+        ("duplicates", duplicates, "all"), ("aggregate", aggregate, "none"),
+        ("order_by", order_by, None), ("dates", dates or "auto", "auto")) if v != plain]
+    if shaped:
+        raise LakeJoinError(f"{', '.join(shaped)}: this hit matches similar values (fuzzy / "
+                            f"semantic), joined by the fuzzy join, which takes one lake row per "
+                            f"matched value; these options shape equi-joins only.")
+    if how not in ("left", "inner"):
+        raise LakeJoinError(f"how must be 'left' or 'inner' (got {how!r}).")
+    if not 0.5 <= precision_target <= 1:
+        raise LakeJoinError(f"precision_target={precision_target:g}: give a value between "
+                            f"0.5 and 1.")
+    out = run_fuzzy(engine, hit, frame, precision_target=precision_target, how=how,
+                    frame_name=frame_name)
+    if out.ok:
+        out.summary = (f"This hit matches similar values (fuzzy / semantic), not equal ones; "
+                       f"joined with the fuzzy join: {out.summary}")
+    return out
 
 
 def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 200) -> dict:

@@ -39,7 +39,8 @@ EPILOG = textwrap.dedent("""\
 
 
 def add_join_shape_arguments(p) -> None:
-    """The options that shape a join, shared by ``lakejoin join`` and ``%lakejoin join``."""
+    """The options that shape a join (and the fuzzy join's precision target, for a fuzzy /
+    semantic hit), shared by ``lakejoin join`` and ``%lakejoin join``."""
     p.add_argument("--how", choices=["left", "inner"], default="left")
     p.add_argument("--duplicates", choices=["all", "first"], default="all",
                    help="all matching lake rows, or the first one per key")
@@ -50,6 +51,9 @@ def add_join_shape_arguments(p) -> None:
                    help="the date or year column of --aggregate latest (default: the first)")
     p.add_argument("--dates", choices=DATE_READINGS, default="auto",
                    help=f"with --aggregate latest, {DATE_READING_HELP}")
+    p.add_argument("--precision-target", type=float, default=0.9, metavar="P",
+                   help="a fuzzy / semantic hit (-m pexeso): the fuzzy join's precision "
+                        "target, 0.5 to 1 (default 0.9)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -170,9 +174,6 @@ def _parser() -> argparse.ArgumentParser:
     jo.add_argument("--rank", choices=["useful", "overlap"], default="useful",
                     help="how the hits are ranked, as `lakejoin search --rank`")
     add_join_shape_arguments(jo)
-    jo.add_argument("--precision-target", type=float, default=0.9, metavar="P",
-                    help="a fuzzy / semantic hit (-m pexeso): the fuzzy join's precision "
-                         "target, 0.5 to 1 (default 0.9)")
     jo.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
     inf = sub.add_parser("info", help="describe an index: counts, components, methods, skipped files",
@@ -436,7 +437,7 @@ def _search(args, parser) -> int:
 
 def _join(args, parser) -> int:
     """Search, then join the query table with the hit of rank ``--hit`` and write it."""
-    from .actions import get
+    from .actions import join_hit
     from .engine import open_index
     if Path(args.out).suffix.lower() not in (".csv", ".parquet"):
         raise LakeJoinError(f"--out {args.out}: write a .csv or a .parquet file.")
@@ -456,14 +457,14 @@ def _join(args, parser) -> int:
     hit = res[args.hit - 1]
     if "program_json" in hit.details:
         joined, summary = _join_transformed(args, hit, frame)
-    elif "tau" in hit.details:
-        joined, summary = _join_similar(args, engine, hit, frame)
-    else:
-        out = get("join")(engine, hit, frame, how=args.how, duplicates=args.duplicates,
-                          aggregate=args.aggregate, order_by=args.order_by,
-                          dates=args.dates)
+    else:       # equal values, or similar ones (PEXESO) through the fuzzy join, as the magic
+        check_similar_join(args, args.hit, hit)
+        out = join_hit(engine, hit, frame, how=args.how, duplicates=args.duplicates,
+                       aggregate=args.aggregate, order_by=args.order_by, dates=args.dates,
+                       precision_target=args.precision_target)
         if not out.ok:
-            raise LakeJoinError(_plain(out.summary))
+            raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): "
+                                f"{_plain(out.summary)}")
         joined, summary = out.joined, _plain(out.summary)    # with its advice, as the magic
         s = out.details.get("stats", {})
         if (not s.get("matched_key_unique", True) and args.duplicates == "all"
@@ -478,44 +479,39 @@ def _join(args, parser) -> int:
     return 0
 
 
-def _refuse_shaping(args, how_joined: str) -> None:
+def _refuse_shaping(args, rank: int, how_joined: str) -> None:
     """The equi-join's shaping options (--duplicates, --aggregate, --order-by, --dates) are
-    refused, in one line, for a hit that ``how_joined`` (a fuzzy or transformation hit)."""
+    refused, in one line, for the hit of ``rank`` that ``how_joined`` (a fuzzy or
+    transformation hit)."""
     shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
         ("duplicates", args.duplicates, "all"), ("aggregate", args.aggregate, "none"),
         ("order_by", args.order_by, None), ("dates", args.dates, "auto")) if v != plain]
     if shaped:
         raise LakeJoinError(
-            f"{', '.join(shaped)}: hit {args.hit} {how_joined}; these options shape "
+            f"{', '.join(shaped)}: hit {rank} {how_joined}; these options shape "
             f"equi-joins only. Leave them out, or join an equality hit.")
 
 
-def _join_similar(args, engine, hit, frame):
-    """A fuzzy / semantic (PEXESO) hit, whose values match within a distance, not equal:
-    joined as the widget's Fuzzy join joins it (``actions.run_fuzzy``: engine.fuzzy_join
-    chooses the matches at ``--precision-target``), ``--how`` as asked. Returns (the joined
-    frame, the action's summary)."""
-    from .actions import get
-    _refuse_shaping(args, "matches similar values (fuzzy / semantic), joined by the fuzzy "
-                          "join, which takes one lake row per matched value")
+def check_similar_join(args, rank: int, hit) -> None:
+    """The options of ``lakejoin join`` and ``%lakejoin join`` (the same flags) for a fuzzy /
+    semantic (PEXESO) hit, whose values match within a distance, not equal, and which
+    ``actions.join_hit`` joins by the fuzzy join: the equi-join's shaping options are refused
+    and --precision-target is checked, each in the flags' words. Other hits pass."""
+    if "tau" not in (getattr(hit, "details", None) or {}):
+        return
+    _refuse_shaping(args, rank, "matches similar values (fuzzy / semantic), joined by the "
+                                "fuzzy join, which takes one lake row per matched value")
     if not 0.5 <= args.precision_target <= 1:
         raise LakeJoinError(f"--precision-target {args.precision_target:g}: give a value "
                             f"between 0.5 and 1.")
-    out = get("fuzzy_join")(engine, hit, frame, precision_target=args.precision_target)
-    if not out.ok:
-        raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): "
-                            f"{_plain(out.summary)}")
-    joined = out.result.join(frame, how=args.how)
-    return joined, (f"Hit {args.hit} matches similar values (fuzzy / semantic), not equal "
-                    f"ones; joined with the fuzzy join: {_plain(out.summary)}")
 
 
 def _join_transformed(args, hit, frame):
     """A "Needs a transformation" hit joined as in Python: ``aj = hit.autojoin(df)`` (Auto-Join
     learns the program on the rows the hit's program joins), then ``aj.join(df, how=...)``.
     Returns (the joined frame, a line saying what was learned)."""
-    _refuse_shaping(args, "joins through a learned transformation (Auto-Join), whose join "
-                          "keeps every lake row of a key")
+    _refuse_shaping(args, args.hit, "joins through a learned transformation (Auto-Join), "
+                                    "whose join keeps every lake row of a key")
     aj = hit.autojoin(frame)
     if not aj.found:
         raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): {aj.message}")

@@ -584,8 +584,8 @@ class Hit(Joinable):
                 f"embedding space (method {self.method!r}), not on equal values: an equi-join "
                 f"would miss those matches. Join it with the fuzzy join, which chooses the "
                 f"matches at a precision target: engine.fuzzy_join({self.table!r}, df, "
-                f"on=({c!r}, {q!r})), the widget's Fuzzy join, or `lakejoin join ... -m pexeso "
-                f"--hit N` in a terminal.")
+                f"on=({c!r}, {q!r})), the widget's Fuzzy join, `%lakejoin join N --from "
+                f"HITS`, or `lakejoin join ... -m pexeso --hit N` in a terminal.")
         table = find_table(self._engine.index, self.table_id)
         agg = aggregate
         if isinstance(aggregate, str):
@@ -918,10 +918,13 @@ class SearchResult(Sequence):
             # a larger tau admits pairs farther apart than the index's default, chosen as the
             # largest that kept them precise (docs/algorithms/pexeso.md); a smaller
             # joinability keeps the pairs as close, so the advice measures that one
-            best, n_q = self.stats.get("best_matched"), self.stats.get("query_vectors")
+            closest = self.stats.get("closest") or {}
+            best, n_q = closest.get("best_matched"), closest.get("query_vectors")
             if best and n_q:
                 t_new = _joinability_reaching(best, n_q)
-                return (f"{head} At this tau the closest column matches {best:,} of the "
+                name = (f" (table {closest['best_table']}, column "
+                        f"{closest['best_column_name']})" if closest.get("best_table") else "")
+                return (f"{head} At this tau the closest column{name} matches {best:,} of the "
                         f"{n_q:,} ({best / n_q:.0%}): a smaller joinability finds it, its "
                         f"pairs within the same tau: -O joinability={t_new:g} (CLI, magics), "
                         f"joinability={t_new:g} (search()), or the widget's options. A larger "
@@ -1075,8 +1078,8 @@ def _bar(share: float | None, color: str = "#4a78c2") -> str:
 SIMILARITY_NOTE = ("fan-out and join rows are n/a for the similarity (PEXESO) hits: they "
                    "match values within distance tau, not equal ones, so there is no "
                    "equi-join to count; the fuzzy join joins them (engine.fuzzy_join, the "
-                   "widget's Fuzzy join, `lakejoin join -m pexeso`), choosing its matches "
-                   "at a precision target")
+                   "widget's Fuzzy join, `%lakejoin join`, `lakejoin join -m pexeso`), "
+                   "choosing its matches at a precision target")
 NA = "n/a"
 
 
@@ -1687,7 +1690,8 @@ class Engine:
     def _run(self, m, q: Query, params: SearchParams):
         """Run a method on every generation and merge: candidates get global column ids;
         top-k keeps the k best scores overall (exact, since each generation's top-k is
-        exact), threshold searches keep the union."""
+        exact), threshold searches keep the union. Numeric stats are summed (work done),
+        but for the method's ``settings_stats`` (PEXESO's tau), taken once."""
         found, stats = [], {}
         for gen in self.index.generations:
             ids = gen.lookup(q.tokens)
@@ -1698,8 +1702,12 @@ class Engine:
                 exclude={c - lo for c in q.exclude if lo <= c < hi})
             out, gen_stats = m.run(gen, qp, params)
             for key, val in gen_stats.items():
-                if isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
+                if key in m.settings_stats:             # tau: one value, not a count
+                    stats.setdefault(key, val)
+                elif isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
                     stats[key] += val
+                elif key == "closest" and key in stats:     # PEXESO's: over every generation
+                    stats[key] = max(stats[key], val, key=lambda c: c["best_matched"])
                 else:
                     stats.setdefault(key, val)
             for c in out:

@@ -25,6 +25,16 @@ def distinct_first(cells):
     return first
 
 
+def keep_best(best, rows, score, new):
+    """The oracle's MaxByScore, written here apart from the product's: (best score, rows)
+    after rows ``new`` scored ``score``: theirs alone above the best, joined on a tie."""
+    if score > best:
+        return score, set(new)
+    if score == best:
+        return best, rows | set(new)
+    return best, rows
+
+
 def oracle_pairs(src_cells, tgt_cells, min_score):
     """Algorithm 3 by brute force: (source row, target row, score) of each source value's
     best q-gram matches (all ties)."""
@@ -60,10 +70,7 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         mine = [t for t in codes if abbreviates(t, v)]
         for t in mine:
             score = 1.0 / (sum(abbreviates(t, x) for x in svals) * len(mine))
-            if score > best:
-                best, rows = score, {T[t]}
-            elif score == best:
-                rows.add(T[t])
+            best, rows = keep_best(best, rows, score, {T[t]})
         q_min = min(MIN_Q, len(v))       # a value shorter than 3 is probed whole
         for i in range(len(v) - q_min + 1):
             u = v[i:i + MAX_GRAM]
@@ -74,10 +81,7 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
             rt = [t for t in tvals if g in t]
             rs = [s for s in svals if g in s]
             score = 1.0 / (len(rs) * len(rt))
-            if score > best:
-                best, rows = score, {T[t] for t in rt}
-            elif score == best:
-                rows |= {T[t] for t in rt}
+            best, rows = keep_best(best, rows, score, {T[t] for t in rt})
         if best >= min_score and rows:
             out |= {(S[v], r, best) for r in rows}
         else:
@@ -138,10 +142,7 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
             g = ok[0]
             rt = [t for t in tvals if whole(g, t, False)]
             score = 1.0 / (sum(whole(g, x) for x in svals) * len(rt))
-            if score > best:
-                best, rows = score, {T[t] for t in rt}
-            elif score == best:
-                rows |= {T[t] for t in rt}
+            best, rows = keep_best(best, rows, score, {T[t] for t in rt})
         if best >= min_score and rows:
             out |= {(S[v], r, best) for r in rows}
             glued.add(v)
@@ -172,10 +173,7 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
             if not rt:
                 continue
             score = 1.0 / (sum(part(v, x, m.group(1)) for x in svals) * len(rt))
-            if score > best:
-                best, rows = score, {T[t] for t in rt}
-            elif score == best:
-                rows |= {T[t] for t in rt}
+            best, rows = keep_best(best, rows, score, {T[t] for t in rt})
         if best >= min_score and rows:
             out |= {(S[v], r, best) for r in rows}
     # rare token bags: equal multisets of 2+ alphanumeric tokens held by one value per side

@@ -678,7 +678,8 @@ def test_empty_result_says_what_tau_found_nothing(fuzzy_index, capsys, tmp_path)
 @pytest.mark.spark
 def test_no_hit_advice_is_the_joinability_the_closest_column_reaches(fuzzy_index):
     """An empty fuzzy search suggests the joinability its closest column reaches at the same
-    tau (measured), not a larger tau: following it finds that column, every pair right."""
+    tau (measured), not a larger tau, and names that column (table and column): following
+    the advice finds that column, every pair right."""
     import re
 
     from lakejoin_jupyter import open_index
@@ -688,7 +689,7 @@ def test_no_hit_advice_is_the_joinability_the_closest_column_reaches(fuzzy_index
     res = eng.search(q, "v", method="pexeso", k=5)
     assert len(res) == 0
     msg = res.empty_message
-    assert "the closest column matches 3 of the 7 (43%)" in msg
+    assert "the closest column (table gdp/gdp, column nation) matches 3 of the 7 (43%)" in msg
     assert "-O tau=" not in msg
     t = float(re.search(r"-O joinability=([0-9.]+) \(CLI", msg).group(1))
     assert t == 0.42 and f"joinability={t:g} (search())" in msg
@@ -696,6 +697,35 @@ def test_no_hit_advice_is_the_joinability_the_closest_column_reaches(fuzzy_index
     assert [(h.table, h.column) for h in hits] == [("gdp/gdp", "nation")]
     assert {(a, b) for a, b, _ in hits[0].details["pairs"]} == \
         {("GERMANY", "germany"), ("france", "france"), ("Chile", "chile")}
+
+
+@pytest.mark.spark
+def test_no_hit_advice_over_added_tables_names_the_closest_column_of_all(spark, tmp_path):
+    """An index with added tables (two generations): the empty search's message gives the
+    tau and joinability searched once, not summed over the generations, and names the
+    closest column of all of them (here in the added one) with its own count."""
+    from conftest import write_lake
+
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.cli import main as cli
+    first = write_lake(tmp_path / "a", {k: v for k, v in FUZZY_LAKE.items() if k != "gdp/gdp.csv"})
+    added = write_lake(tmp_path / "b", {"gdp/gdp.csv": FUZZY_LAKE["gdp/gdp.csv"]})
+    out = tmp_path / "ix"
+    assert cli(["index", str(first), "--out", str(out), "-q", "--with", "pexeso", "--set",
+                "pexeso.pivots=3", "--set", "pexeso.embedder=ngram:dim=64"]) == 0
+    assert cli(["index", "--add", str(added), str(out), "-q"]) == 0
+    eng = open_index(out)
+    assert len(eng.index.generations) == 2
+    tau = eng.index.generations[0].components["pexeso"]["default_tau"]
+    q = pd.DataFrame({"v": ["GERMANY", "france", "Chile", "qqqqzzzz", "xxxjjjjv", "wwwkkkyy",
+                            "zzqqvvkk"]})
+    res = eng.search(q, "v", method="pexeso", k=5)
+    assert len(res) == 0
+    assert res.stats["tau"] == tau and res.stats["T"] == 0.6
+    msg = res.empty_message
+    assert f"within distance tau = {tau:.3g} of 60% of the query's values" in msg
+    assert "the closest column (table gdp/gdp, column nation) matches 3 of the 7 (43%)" in msg
+    assert "-O joinability=0.42 (CLI" in msg
 
 
 @pytest.mark.spark
@@ -727,6 +757,96 @@ def test_cli_join_of_a_pexeso_hit_is_the_fuzzy_join(fuzzy_index, tmp_path, capsy
     assert cli(args + ["--aggregate", "first"]) == 1
     err = capsys.readouterr().err
     assert "--aggregate first: hit 1 matches similar values" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.spark
+def test_magic_join_of_a_pexeso_hit_is_the_clis_fuzzy_join(fuzzy_index, tmp_path, monkeypatch):
+    """`%lakejoin join N` of a PEXESO hit joins it as `lakejoin join -m pexeso` does (one
+    path, actions.join_hit: the fuzzy join at --precision-target), giving the hand-checked
+    pairs; the cell --insert writes, run in a new Python process, gives the same frame."""
+    import subprocess
+    import sys
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.ui.session import SESSION
+    q = pd.DataFrame({"v": ["GERMANY", "france", "Chile", "qqqqzzzz", "xxxjjjjv"],
+                      "n": ["1", "2", "3", "4", "5"]})
+    q.to_csv(tmp_path / "q.csv", index=False)
+    q = pd.read_csv(tmp_path / "q.csv", dtype=str)
+    index, out = str(fuzzy_index[1]), tmp_path / "j.csv"
+    assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "v", "-m", "pexeso",
+                "-O", "joinability=0.5", "--hit", "1", "--how", "inner", "--out",
+                str(out)]) == 0
+    by_cli = pd.read_csv(out, dtype=str)
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "lakejoin_jupyter")
+    monkeypatch.setattr(SESSION, "engine", None)
+    inserted = []
+    monkeypatch.setattr(ip, "set_next_input", lambda text, replace=False: inserted.append(text))
+    ip.user_ns["pq"] = q
+    ip.run_line_magic("lakejoin", f"open '{index}'")
+    hits = ip.run_line_magic("lakejoin", "search pq.v -m pexeso -O joinability=0.5 --save ph")
+    assert [(h.table, h.column) for h in hits] == [("gdp/gdp", "nation")]
+    ip.run_line_magic("lakejoin", "join 1 --from ph --how inner --into pj --insert --quiet")
+    got = ip.user_ns["pj"]
+    assert set(zip(got["v"], got["nation"])) == \
+        {("GERMANY", "germany"), ("france", "FRANCE"), ("Chile", "Chile")}
+    pd.testing.assert_frame_equal(got.astype(str).reset_index(drop=True), by_cli,
+                                  check_dtype=False)
+    script = (f"import pandas as pd\npq = pd.read_csv({str(tmp_path / 'q.csv')!r}, dtype=str)\n"
+              f"{inserted[-1]}\npj.to_pickle({str(tmp_path / 'pj.pkl')!r})\n")
+    subprocess.run([sys.executable, "-c", script], check=True)
+    pd.testing.assert_frame_equal(pd.read_pickle(tmp_path / "pj.pkl"), got)
+
+
+@pytest.mark.spark
+def test_precision_target_outside_its_range_is_refused_saying_the_range(fuzzy_index, tmp_path,
+                                                                       capsys, monkeypatch):
+    """--precision-target outside 0.5-1 (lakejoin join, %lakejoin join),
+    precision_target= (actions.join_hit, the path both call) and the widget's Fuzzy join
+    action get one message naming the accepted range and the value given; nothing is
+    joined or bound."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.actions import get as actions_get
+    from lakejoin_jupyter.actions import join_hit
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.errors import LakeJoinError
+    from lakejoin_jupyter.magics import MagicError
+    from lakejoin_jupyter.ui.session import SESSION
+    q = pd.DataFrame({"v": ["GERMANY", "france", "Chile", "qqqqzzzz"]})
+    q.to_csv(tmp_path / "q.csv", index=False)
+    index, out = str(fuzzy_index[1]), tmp_path / "j.csv"
+    for p in ("1.5", "0.4", "-1"):
+        assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "v", "-m", "pexeso",
+                    "-O", "joinability=0.5", "--hit", "1", "--out", str(out),
+                    "--precision-target", p]) == 1
+        err = capsys.readouterr().err
+        assert f"--precision-target {p}: give a value between 0.5 and 1." in err
+        assert len(err.strip().splitlines()) == 1 and not out.exists()
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "lakejoin_jupyter")
+    monkeypatch.setattr(SESSION, "engine", None)
+    ip.user_ns["pt_q"] = q
+    ip.run_line_magic("lakejoin", f"open '{index}'")
+    ip.run_line_magic("lakejoin", "search pt_q.v -m pexeso -O joinability=0.5 --save pt_h")
+    for p in ("1.5", "0.4"):
+        with pytest.raises(MagicError, match=rf"^--precision-target {p}: give a value between "
+                                             rf"0\.5 and 1\.$"):
+            ip.run_line_magic("lakejoin", f"join 1 --from pt_h --into pt_j --precision-target {p}")
+    assert "pt_j" not in ip.user_ns
+    eng = open_index(fuzzy_index[1])
+    hit = eng.search(q, "v", method="pexeso", k=5, joinability=0.5)[0]
+    for p in (1.5, 0.4):
+        with pytest.raises(LakeJoinError, match=rf"^precision_target={p:g}: give a value "
+                                                rf"between 0\.5 and 1\.$"):
+            join_hit(eng, hit, q, precision_target=p)
+        with pytest.raises(QueryError, match=rf"'precision_target' is a number from 0\.5 to 1 "
+                                             rf"\(got {p:g}\)"):
+            actions_get("fuzzy_join")(eng, hit, q, precision_target=p)   # the widget's action
 
 
 def test_a_pexeso_hit_card_lists_the_similar_pairs_first():

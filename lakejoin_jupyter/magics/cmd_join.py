@@ -2,11 +2,12 @@
 
 The search is named (``%lakejoin search df.col --save VAR``), never "the last one", and the
 query DataFrame is read from the notebook when the join runs, so "Run all" joins what the
-cells above say."""
+cells above say. A fuzzy / semantic (PEXESO) hit is joined by the fuzzy join at
+``--precision-target``, as ``lakejoin join`` joins it (``actions.join_hit``)."""
 from __future__ import annotations
 
 from ..errors import a_kind
-from ..cli import add_join_shape_arguments
+from ..cli import add_join_shape_arguments, check_similar_join
 from .context import MagicError, Subcommand
 
 
@@ -27,7 +28,7 @@ def configure(p):
 def run(ctx, a):
     from .. import actions
     from ..engine import SearchResult
-    from ..ui.render import display_action_result
+    from ..ui.render import display_action_result, markdown_text
     from ..ui.session import join_identity
     engine = ctx.engine
     result = ctx.variable(a.source)
@@ -46,10 +47,14 @@ def run(ctx, a):
     hit = hits[a.rank - 1]
     # the widget's rule: a re-run (or edited) join takes its own variable back, a join of
     # the table on another lake column gets that column's name, a user's name is kept
+    check_similar_join(a, a.rank, hit)     # a PEXESO hit: the CLI's checks, in its words
+    out = actions.join_hit(engine, hit, frame, how=a.how, duplicates=a.duplicates,
+                           aggregate=a.aggregate, order_by=a.order_by, dates=a.dates,
+                           precision_target=a.precision_target, frame_name=name)
+    if not out.ok:              # no fuzzy join reaches the target: why, as the CLI says it
+        raise MagicError(f"Hit {a.rank} ({hit.table}.{hit.column}): "
+                         f"{markdown_text(out.summary).strip()}")
     into = a.into or ctx.session.action_variable(ctx.user_ns, name, hit, "join")
-    out = actions.get("join")(engine, hit, frame, how=a.how, duplicates=a.duplicates,
-                                   aggregate=a.aggregate, order_by=a.order_by,
-                                   dates=a.dates)
     ctx.bind(into, out.joined)
     if not a.into:
         ctx.session.note(f"join:{into}", out.joined, join_identity(name, hit))

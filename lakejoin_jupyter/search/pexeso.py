@@ -790,8 +790,15 @@ def _run(index, query, params):
                      "tau": tau, "joinability": n / max(query.size, 1)}))
     stats = dict(res.stats, tau=tau, T=t_frac, embed_s=embed_s, query_vectors=len(qvecs))
     if not len(res.columns) and len(qvecs):
-        stats.update(closest_at_tau(model, qvecs, tau, index.arrays.n_sets, query.exclude,
-                                    opts["plan"]))
+        best = closest_at_tau(model, qvecs, tau, index.arrays.n_sets, query.exclude,
+                              opts["plan"])
+        cid = best.pop("best_column")           # this generation's id: named instead
+        if cid is not None:                     # for the advice to say which column it is
+            col = index.columns.iloc[cid]
+            best.update(best_table=str(index.tables.iloc[int(col["table_id"])]["name"]),
+                        best_column_name=str(col["name"]))
+        # one entry: the engine keeps the closest over generations, not a sum of their figures
+        stats["closest"] = dict(best, query_vectors=len(qvecs))
     return out, stats
 
 
@@ -801,7 +808,8 @@ def closest_at_tau(model, qvecs, tau: float, n_columns: int, exclude=(),
     search again at T = one value, exact counts, no pairs kept): its id ("best_column",
     None when no query value is within tau of any lake value), the query values it matches
     ("best_matched") and that share of the query ("best_joinability"). The front ends' advice
-    suggests this joinability: it finds that column with pairs as close as the default's."""
+    suggests this joinability, naming the column: it finds that column with pairs as close
+    as the default's."""
     res = search(model.partitions(), model.vectors, qvecs, tau, 0.0, n_columns,
                  exclude=sorted(exclude), plan=plan, plan_model=model.plan_models(),
                  want_pairs=False)
@@ -816,6 +824,7 @@ def closest_at_tau(model, qvecs, tau: float, n_columns: int, exclude=(),
 METHOD = SearchMethod(
     name="pexeso", label="Fuzzy / semantic (PEXESO)", kind="exact", run=_run,
     requires=("pexeso",), priority=-10, score_name="joinability",
+    settings_stats=("tau", "T", "query_vectors"),
     description="Columns in which at least a fraction T of the query's values have a "
                 "value within distance tau in embedding space (exact, PEXESO).",
     params=(ParamSpec("tau", "max distance (tau)", "float", None, 0.0, 2.0, 0.01,

@@ -142,6 +142,8 @@ class SearchMethod:
     score_name: str = "overlap"
     params: tuple = ()           # ParamSpec of method-specific options (beyond k, threshold)
     kind_label: str = ""         # what menus call its kind, when not ``kind`` ("heuristic")
+    settings_stats: tuple = ()   # stats that are the search's settings, the same in every
+                                 # generation (tau): taken once, not summed over generations
 
     @property
     def shown_kind(self) -> str:
