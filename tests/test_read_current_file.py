@@ -200,3 +200,31 @@ def test_cli_csv_query_keeps_na_and_none(changed_lake, tmp_path, capsys):
     got = pd.read_csv(out, keep_default_na=False, dtype=str)
     assert got["iso"].tolist() == ["NA", "FR", "None", "null"]
     assert got["country"].tolist() == ["Namibia", "France", "", ""]
+
+
+@pytest.mark.spark
+def test_magic_join_reads_by_name(changed_lake):
+    """%lakejoin join of a reordered table joins the named column; of a table that lost its
+    indexed column, one message naming it."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    index, _ = changed_lake
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ip.run_line_magic("lakejoin", f"open '{index}'")
+            ip.user_ns["q"] = pd.DataFrame({"iso": ["FR", "NA", "XX"]})
+            res = ip.run_line_magic("lakejoin", "search q.iso -k 5 --save hits")
+            rank = next(i for i, h in enumerate(res, 1) if h.table == "p")
+            ip.run_line_magic("lakejoin", f"join {rank} --from hits --into j --quiet")
+            assert ip.user_ns["j"]["country"].tolist() == ["France", "Namibia", None]
+            ip.user_ns["r"] = pd.DataFrame({"code": ["FRA", "DEU"]})
+            ip.run_line_magic("lakejoin", "search r.code -k 1 --save rh")
+            with pytest.raises(LakeJoinError, match="no column 'iso3' any more"):
+                ip.run_line_magic("lakejoin", "join 1 --from rh --into rj --quiet")
+    finally:
+        SESSION.engine = saved

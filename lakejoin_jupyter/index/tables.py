@@ -3,8 +3,9 @@
 The catalog records, per table, the options the build sniffed (format, encoding, delimiter,
 header). :func:`lake_table` reads a table in pandas with the build's own reader (so values
 are the text the index saw; a join reads a Parquet table with its column types);
-:func:`spark_table` reads it with Spark's readers and the same options. Executing a join (join/execute.py) and writing its code (join/codegen.py) both start
-from a :class:`LakeTable`.
+:func:`spark_table` reads it with Spark's readers and the same options. Both take the columns
+the index holds by name (a file that lost one: a ColumnsChangedError). Executing a join
+(join/execute.py) and writing its code (join/codegen.py) both start from a :class:`LakeTable`.
 """
 from __future__ import annotations
 
@@ -158,7 +159,7 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
 def _with_rebuild_command(e, table: LakeTable):
     """The error of a table whose file lost an indexed column, its hint the command that
     rebuilds this index (``lakejoin index --add`` refuses a table the index holds)."""
-    from ..lake.read import REBUILD_HINT, ColumnsChangedError
+    from ..lake.read import REBUILD_HINT
     root = ""
     if table.index_path:
         try:
