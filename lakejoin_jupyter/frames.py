@@ -1,5 +1,5 @@
-"""What kind of DataFrame an object is, answered in one place for every layer; a text frame
-typed as pandas types a CSV file; a stacked frame's columns given the query's dtypes."""
+"""What kind of DataFrame an object is, answered in one place for every layer; a stacked
+frame's columns given the query's dtypes."""
 from __future__ import annotations
 
 import keyword
@@ -52,26 +52,6 @@ def mark_joined(frame, before: list, tables: list):
         chain += [t for t in tables if t and t not in chain]
         frame.attrs[CHAIN] = chain
     return frame
-
-
-def typed_as_read_csv(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with each column of text cells (str or missing) typed as ``pd.read_csv``
-    types a CSV file of those cells (numbers as int64 or float64, True/False as bool, the
-    missing values pandas reads as NaN), by pandas' own parser: the frame a Python user gets
-    from ``pd.read_csv(path)`` when ``frame`` is the lake reader's text of that file. Other
-    columns are kept."""
-    import io
-    pos = [i for i in range(frame.shape[1]) if frame.iloc[:, i].dtype == object
-           and frame.iloc[:, i].map(lambda v: v is None or isinstance(v, str)).all()]
-    if not pos or not len(frame):
-        return frame
-    text = frame.iloc[:, pos].to_csv(index=False, header=False)
-    typed = pd.read_csv(io.StringIO(text), header=None, names=list(range(len(pos))),
-                        skip_blank_lines=False)
-    out = frame.copy()
-    for k, i in enumerate(pos):
-        out.isetitem(i, typed[k].set_axis(frame.index))
-    return out
 
 
 def nullable_dtype(dtype):

@@ -134,19 +134,23 @@ def test_union_cli_stacks_what_hit_union_stacks_from_pd_read_csv(package_index, 
 
 
 def test_a_text_frame_typed_as_read_csv_is_pd_read_csv(tmp_path):
-    """The lake reader's text of a CSV file, typed, equals pd.read_csv of the file: numbers,
-    floats with an empty cell, booleans, pandas' missing-value words, a quoted separator,
-    a repeated header (names aside: the lake reader numbers the second `a` .2)."""
-    from lakejoin_jupyter.frames import typed_as_read_csv
-    from lakejoin_jupyter.lake.read import inspect, read_table
+    """The lake reader's text of a CSV file, typed, equals pd.read_csv of the file with the
+    index's missing values (only an empty cell is missing; "NA", "n/a" stay text in a text
+    column): numbers, floats with an empty cell, booleans, a quoted separator, a repeated
+    header (names aside: the lake reader numbers the second `a` .2); a column of numbers but
+    for the index's null spellings ("nan", "NULL") is float with those missing."""
+    from lakejoin_jupyter.lake.read import inspect, read_table, typed_as_read_csv
     p = tmp_path / "t.csv"
-    p.write_text('a,b,c,d,e,a,f\n1,2.5,x,True,,007,"1,5"\n2,,"y, z",False,NA,8,2\n'
-                 '3,4.0,  w ,True,n/a,9,3\n')
+    p.write_text('a,b,c,d,e,a,f,g\n1,2.5,x,True,,007,"1,5",1\n2,,"y, z",False,NA,8,2,nan\n'
+                 '3,4.0,  w ,True,n/a,9,3,NULL\n')
     raw = read_table(inspect(0, str(p), "csv"))
     assert (raw.dtypes == object).all()
-    got, want = typed_as_read_csv(raw), pd.read_csv(p)
+    got = typed_as_read_csv(raw)
+    want = pd.read_csv(p, keep_default_na=False, na_values={"g": ["", "nan", "NULL"],
+                                                            **{c: [""] for c in "abcdef"}})
     got.columns = want.columns
     pd.testing.assert_frame_equal(got, want)
+    assert got["e"].tolist()[1:] == ["NA", "n/a"] and got["g"].dtype == "float64"
     typed = want[["a", "b", "d"]]
     assert typed_as_read_csv(typed) is typed        # typed columns are kept
 

@@ -3,8 +3,9 @@
 The catalog records, per table, the options the build sniffed (format, encoding, delimiter,
 header). :func:`lake_table` reads a table in pandas with the build's own reader (so values
 are the text the index saw; a join reads a Parquet table with its column types);
-:func:`spark_table` reads it with Spark's readers and the same options. Executing a join (join/execute.py) and writing its code (join/codegen.py) both start
-from a :class:`LakeTable`.
+:func:`spark_table` reads it with Spark's readers and the same options. Both take the columns
+the index holds by name (a file that lost one: a ColumnsChangedError). Executing a join
+(join/execute.py) and writing its code (join/codegen.py) both start from a :class:`LakeTable`.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import QueryError
+from ..lake.read import ColumnsChangedError
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,8 @@ class LakeTable:
     encoding: str = ""
     delimiter: str = ","
     index_path: str = ""      # the index the table belongs to (for engine-based reading)
-    header_matches: bool = True   # pandas' own header parsing yields ``columns``
+    header_matches: bool = True   # pandas' own header parsing yields ``columns`` (any order)
+    header: tuple = ()        # pandas' header of the file now (its order, when it differs)
     clean: bool = True        # no ragged rows / renamed columns: plain readers suffice
     info: str = ""            # the build's TableInfo (JSON), for the build's own reader
     fingerprint: tuple = ()   # (size, mtime_ns[, digest]) of its file(s) at build time
@@ -93,7 +96,10 @@ def table_from_info(name: str, info, index_path: str = "", fingerprint: tuple = 
     header = _pandas_header(info) if info.format in ("csv", "tsv") and clean else None
     return LakeTable(name, info.format, info.uri, tuple(info.columns),
                      encoding=info.encoding, delimiter=info.delimiter or ",",
-                     index_path=index_path, header_matches=header == list(info.columns),
+                     index_path=index_path,
+                     header_matches=header is not None and len(set(header)) == len(header)
+                     and set(header) == set(info.columns),
+                     header=tuple(header) if header and header != list(info.columns) else (),
                      clean=clean, info=info.to_json(), fingerprint=fingerprint,
                      skip_lines=info.skip_lines, partitions=tuple(info.partitions),
                      lists=tuple(info.lists or ()))
@@ -144,6 +150,31 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
     A LakeChangedWarning says when the file changed since the build (``warn_changed``)."""
     if warn_changed:
         _warn_if_changed(table)
+    try:
+        return _read_lake_table(table, max_rows, types)
+    except ColumnsChangedError as e:
+        raise _with_rebuild_command(e, table) from None
+
+
+def _with_rebuild_command(e, table: LakeTable):
+    """The error of a table whose file lost an indexed column, its hint the command that
+    rebuilds this index (``lakejoin index --add`` refuses a table the index holds)."""
+    from ..lake.read import REBUILD_HINT
+    root = ""
+    if table.index_path:
+        try:
+            import json
+            from pathlib import Path
+            root = json.loads((Path(table.index_path) / "manifest.json").read_text()
+                              ).get("lake", {}).get("root") or ""
+        except (OSError, ValueError):
+            root = ""
+    hint = REBUILD_HINT.format(lake=root or "LAKE", index=table.index_path or "INDEX")
+    return ColumnsChangedError(
+        e.path, e.reason.replace(" any more", f" any more (lake table {table.name})", 1), hint)
+
+
+def _read_lake_table(table: LakeTable, max_rows, types) -> pd.DataFrame:
     if table.format == "catalog":
         from ..spark import get_spark, to_pandas_utc
         sdf = get_spark().table(table.uri)
@@ -238,14 +269,26 @@ def spark_table(spark, table: LakeTable):
     from pyspark.sql import types as T
     if table.format == "catalog":
         return spark.table(table.uri)
+    from ..lake.read import TableInfo, current_columns, indexed_order
+    info = TableInfo.from_json(table.info) if table.info else None
+    try:                            # the indexed columns, by name: a clear error when one is gone
+        current = current_columns(info) if info is not None else list(table.columns)
+        if info is not None:
+            indexed_order(info, current)
+    except ColumnsChangedError as e:
+        raise _with_rebuild_command(e, table) from None
     if table.format in ("csv", "tsv"):
         from pyspark.sql import functions as F
-        schema = T.StructType([T.StructField(c, T.StringType()) for c in table.columns])
         if table.skip_lines:     # Spark's CSV reader cannot skip lines above the header
+            schema = T.StructType([T.StructField(c, T.StringType()) for c in table.columns])
             return spark.createDataFrame(lake_table(table, warn_changed=False), schema)
+        # Spark applies a schema to the columns by position: the file's own, then by name
+        schema = T.StructType([T.StructField(c, T.StringType()) for c in current])
         df = spark.read.csv(spark_path(table.uri), schema=schema, header=True,
                             sep=table.delimiter, encoding=spark_encoding(table.encoding),
                             multiLine=True, escape='"')
+        if current != list(table.columns):
+            df = df.select(*[df[spark_quote(c)] for c in table.columns])
         fix = spark_charset_fix(table.encoding)
         if fix:
             df = df.select([F.translate(df[spark_quote(c)], *fix).alias(c) for c in df.columns])
@@ -258,6 +301,8 @@ def spark_table(spark, table: LakeTable):
             df = spark.read.schema(partition_schema(df.schema, table.partitions)).parquet(
                 spark_path(table.uri))
         names = [c for c in df.columns if c != "__index_level_0__"]
+        if names != list(table.columns):      # a rewrite reordered them: by name
+            names = list(table.columns)
         return df.select(*[df[spark_quote(c)] for c in names]).toDF(*table.columns)
     if table.format == "jsonl":
         df = spark.read.json(spark_path(table.uri))

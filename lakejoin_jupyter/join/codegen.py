@@ -226,7 +226,9 @@ def pandas_read_lines(table: LakeTable, var: str) -> list[str]:
                 "keep_default_na=False", "na_values=['']"]
         if not table.header_matches:
             opts += ["header=0", f"names={list(table.columns)!r}"]
-        return [f"{var} = pd.read_csv({', '.join(opts)})",
+        pick = f"[{list(table.columns)!r}]" if table.header_matches and table.header else ""
+        return [f"{var} = pd.read_csv({', '.join(opts)}){pick}"
+                + ("  # the indexed columns, by name" if pick else ""),
                 f"{var} = {var}.astype(object).where({var}.notna(), None)"]
     types = ", types=True" if table.format == "parquet" or table.lists else ""
     return ["import lakejoin_jupyter",
@@ -354,11 +356,15 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                     f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
                     f"{table.index_path!r}, verify=False, check_lake=False).table("
                     f"{table.ref!r}), schema=T.StructType([{fields}]))"]
+        by_name = table.clean and table.header_matches     # the header names the columns
         lines = [f"{var} = spark.read.csv(",
                  f"    {uri!r},",
-                 f"    schema=T.StructType([{fields}]),",
+                 "    inferSchema=False," if by_name else f"    schema=T.StructType([{fields}]),",
                  f"    header=True, sep={table.delimiter!r}, "
                  f"encoding={spark_encoding(table.encoding)!r}, multiLine=True, escape='\"')"]
+        if by_name:                 # by name, as the index knows them (a rewrite may reorder)
+            cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
+            lines[-1] += f".select({cols})"
         fix = spark_charset_fix(table.encoding)
         if fix:
             lines += [f"# the file is {table.encoding}: Spark reads it as "
@@ -383,9 +389,9 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                      f"    T.StructField(f.name, T.StringType()) if f.name in "
                      f"{list(table.partitions)!r} else f",
                      f"    for f in {var}.schema.fields])).parquet({uri!r})"]
+        cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
         return [f"{var} = spark.read.parquet({uri!r})"] + parts + [
-                f"{var} = {var}.select([{var}['`' + c.replace('`', '``') + '`'] for c in "
-                f"{var}.columns if c != '__index_level_0__']).toDF(*{list(table.columns)!r})"]
+                f"{var} = {var}.select({cols})  # the indexed columns, by name"]
     if table.format == "jsonl":
         cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
         return [f"{var} = spark.read.json({uri!r})",

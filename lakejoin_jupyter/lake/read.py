@@ -25,7 +25,9 @@ What is refused: empty files, a header with no data rows, binary content (includ
 or ZIP files named .csv), JSON that is not JSON lines (an array, or no line an object),
 files that cannot be opened.
 A table as pandas reads its file (``read_as_pandas``: the types ``pd.read_csv``,
-``pd.read_parquet`` or ``pd.read_json(lines=True)`` give) is for output that keeps them.
+``pd.read_parquet`` or ``pd.read_json(lines=True)`` give, the index's missing values) is for
+a query file and for output that keeps them. A table read after the build takes the indexed
+columns by name (``indexed_order``); one the file no longer has is a ColumnsChangedError.
 """
 from __future__ import annotations
 
@@ -534,6 +536,9 @@ def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False,
         info.warnings += warns
         info.partitions = [n for n in names if n in keys]
         info.n_rows = table.num_rows
+    else:                           # the indexed columns, by name (a rewrite may reorder them)
+        table = table.select(indexed_order(info, _fix_header(names)[0]))
+        names = table.schema.names
     if typed:
         return [table.column(j) for j in range(len(names))]
     if lists:
@@ -568,6 +573,9 @@ def _parquet_columns(info: TableInfo, inspect: bool = False, typed: bool = False
     parts = [_without_index(pf.read(use_threads=False)) for pf in files]
     if not parts:
         return [pa.array([], pa.string()) for _ in info.columns]
+    if not inspect:                 # the indexed columns, by name (a rewrite may reorder them)
+        order = indexed_order(info, _fix_header(parts[0].schema.names)[0])
+        parts = [t.select(order) for t in parts]
     if typed:
         return [pa.chunked_array([c for t in parts for c in t.column(j).chunks],
                                  parts[0].schema.field(j).type)
@@ -609,14 +617,17 @@ def parquet_pandas_dtypes(info: TableInfo) -> list:
     recorded = {c.get("field_name", c.get("name")): c.get("numpy_type")
                 for c in meta.get("columns", []) if isinstance(c, dict)}
     out = []
-    for name in [n for n in schema.names if n != "__index_level_0__"] if schema else []:
+    names = [n for n in schema.names if n != "__index_level_0__"] if schema else []
+    for name in names:
         try:
             dtype = pd.api.types.pandas_dtype(recorded.get(name) or "object")
         except (TypeError, ValueError):
             dtype = None
         out.append(dtype if isinstance(dtype, pd.api.extensions.ExtensionDtype)
                    and hasattr(dtype, "__from_arrow__") else None)
-    return (out + [None] * len(info.columns))[:len(info.columns)]
+    current = _fix_header(names + [k for k in info.partitions if k not in names])[0]
+    by_name = dict(zip(current, out))
+    return [by_name.get(n) for n in info.columns]
 
 
 def read_jsonl_typed(info: TableInfo) -> pd.DataFrame:
@@ -635,7 +646,11 @@ def read_jsonl_typed(info: TableInfo) -> pd.DataFrame:
             typed = pd.read_json(io.StringIO("\n".join(lines)), lines=True)
     except ValueError:
         return text_frame
-    if typed.shape != text_frame.shape:
+    if len(typed) != len(text_frame):
+        return text_frame
+    try:                            # the indexed columns, by name, as read_table takes them
+        typed = typed.iloc[:, indexed_order(info, _fix_header(list(map(str, typed.columns)))[0])]
+    except ColumnsChangedError:
         return text_frame
     typed.columns = text_frame.columns
     return typed.set_axis(text_frame.index)
@@ -686,9 +701,9 @@ def typed_frame(arrow) -> pd.DataFrame:
 def parquet_as_pandas(arrow, dtypes=()) -> pd.DataFrame:
     """A Parquet table (an Arrow table) as ``pd.read_parquet`` gives its columns: integers as
     int64 (float64 with nulls), booleans as bool, floats, strings, Decimal, dates and
-    timestamps as pyarrow converts them, and a column the file's pandas metadata records as
-    a nullable dtype (``dtypes``, by position: ``Int64``, ``boolean``, ``string``) as that
-    dtype; the columns a key reads as text (structs, nested lists, binary, times) and list
+    timestamps as pyarrow converts them, dictionary columns as category, and a column the
+    file's pandas metadata records as a nullable dtype (``dtypes``, by position: ``Int64``,
+    ``boolean``, ``string``) as that dtype; the columns a key reads as text (structs, nested lists, binary, times) and list
     columns as :func:`typed_frame` has them."""
     import pyarrow as pa
     frame = typed_frame(arrow)
@@ -700,7 +715,8 @@ def parquet_as_pandas(arrow, dtypes=()) -> pd.DataFrame:
                 continue
             except (TypeError, ValueError, pa.ArrowException):
                 pass                    # not the type the metadata says: as pyarrow gives it
-        if pa.types.is_integer(col.type) or pa.types.is_boolean(col.type):
+        if pa.types.is_integer(col.type) or pa.types.is_boolean(col.type) \
+                or pa.types.is_dictionary(col.type):      # dictionary: pandas' category
             frame.isetitem(j, col.to_pandas().set_axis(frame.index))
     return frame
 
@@ -708,17 +724,52 @@ def parquet_as_pandas(arrow, dtypes=()) -> pd.DataFrame:
 def read_as_pandas(info: TableInfo) -> pd.DataFrame:
     """A table file the build has sniffed as pandas reads it, so that joined and stacked
     output keeps its column types: Parquet (a file or a folder) as ``pd.read_parquet``
-    (:func:`parquet_as_pandas`), CSV and TSV as ``pd.read_csv`` infers them
-    (``frames.typed_as_read_csv``), JSON lines as ``pd.read_json(path, lines=True)``
+    (:func:`parquet_as_pandas`), CSV and TSV as ``pd.read_csv`` infers their types, with the
+    index's missing values (:func:`typed_as_read_csv`), JSON lines as
+    ``pd.read_json(path, lines=True)``
     (:func:`read_jsonl_typed`), each read by the index's reader (encodings, lines above the
     header, repeated names)."""
     if info.format == "parquet":
         return parquet_as_pandas(read_parquet_typed(info), parquet_pandas_dtypes(info))
     if info.format == "jsonl":
         return read_jsonl_typed(info)
-    from ..frames import typed_as_read_csv
     text = read_table(info)
     return typed_as_read_csv(text) if info.format in ("csv", "tsv") else text
+
+
+def typed_as_read_csv(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with each column of text cells (str or missing) typed as ``pd.read_csv``
+    types a CSV file of those cells (numbers as int64 or float64, True/False as bool), by
+    pandas' own parser, but with the index's missing values: only an empty cell is missing
+    in a text column ("NA", "None", "null" stay text, as the index reads them), and a column
+    that is numbers or booleans but for the index's null spellings (``NULL_SPELLINGS``:
+    "nan", "null", "n/a", ...; keys of none) is typed with those cells missing. Other
+    columns are kept."""
+    from .normalize import NULL_SPELLINGS
+    pos = [i for i in range(frame.shape[1]) if frame.iloc[:, i].dtype == object
+           and frame.iloc[:, i].map(lambda v: v is None or isinstance(v, str)).all()]
+    if not pos or not len(frame):
+        return frame
+    text = frame.iloc[:, pos].to_csv(index=False, header=False)
+    opts = dict(header=None, names=list(range(len(pos))), skip_blank_lines=False,
+                keep_default_na=False)
+    typed = pd.read_csv(io.StringIO(text), na_values=[""], **opts)
+    nulls = {}
+    for k, i in enumerate(pos):
+        if typed[k].dtype == object:
+            said = {v for v in frame.iloc[:, i].dropna().unique()
+                    if v.strip().casefold() in NULL_SPELLINGS}
+            if said:
+                nulls[k] = sorted(said) + [""]
+    if nulls:                       # numbers but for null spellings: those cells missing
+        again = pd.read_csv(io.StringIO(text), na_values=nulls, **opts)
+        for k in nulls:
+            if again[k].dtype != object:
+                typed[k] = again[k]
+    out = frame.copy()
+    for k, i in enumerate(pos):
+        out.isetitem(i, typed[k].set_axis(frame.index))
+    return out
 
 
 def _jsonl_columns(info: TableInfo, lists: bool = False) -> list:
@@ -842,14 +893,87 @@ def read_arrow(info: TableInfo, lists: bool = False) -> list:
             cols = _csv_columns(probe, drop_lines(text, info.skip_lines))
         else:
             cols = _csv_columns(probe, text, raw if info.encoding == "utf-8" else None)
+        cols = [cols[j] for j in indexed_order(info, probe.columns)]
     elif info.format == "parquet":
         cols = _parquet_columns(TableInfo(**{**asdict(info), "lists": []}), lists=lists)
     elif info.format == "jsonl":
-        cols = _jsonl_columns(TableInfo(table_id=info.table_id, uri=info.uri, format="jsonl"),
-                              lists=lists)
+        probe = TableInfo(table_id=info.table_id, uri=info.uri, format="jsonl")
+        cols = _jsonl_columns(probe, lists=lists)
+        cols = [cols[j] for j in indexed_order(info, probe.columns)]
     else:  # pragma: no cover
         raise TableReadError(info.uri, f"unknown table format {info.format!r}")
     return cols
+
+
+class ColumnsChangedError(TableReadError):
+    """A column the index knows is no longer in the table's file (renamed or dropped)."""
+
+
+REBUILD_HINT = ("rebuild the index to read the file as it is now: "
+                "`lakejoin index {lake} --out {index} --overwrite`")
+
+
+def indexed_order(info: TableInfo, current: list) -> list[int]:
+    """The positions, among a file's ``current`` columns (named as the build names them),
+    of the columns the index knows (``info.columns``), in the index's order: a file whose
+    columns were reordered since the build is read by name, never relabelled by position.
+    A :class:`ColumnsChangedError` names the file and the first column it no longer has."""
+    want = list(info.columns)
+    current = list(current)
+    if current == want:
+        return list(range(len(want)))
+    where = {n: j for j, n in enumerate(current)}
+    gone = [n for n in want if n not in where]
+    if gone:
+        now = ", ".join(map(repr, current[:12])) + (", ..." if len(current) > 12 else "")
+        raise ColumnsChangedError(
+            info.uri, f"has no column {gone[0]!r} any more"
+            + (f" (nor {', '.join(map(repr, gone[1:4]))})" if len(gone) > 1 else "")
+            + f": the file changed since the index was built (its columns now: {now}); a "
+            f"join reads columns by the names the index holds",
+            REBUILD_HINT.format(lake="LAKE", index="INDEX"))
+    return [where[n] for n in want]
+
+
+def current_columns(info: TableInfo) -> list:
+    """The columns a table's file has now, named as the build names them (repeated names
+    numbered "x.2"), read from its header (CSV/TSV), schema (Parquet; a folder's first file,
+    then its partition keys) or keys (JSON lines)."""
+    import pyarrow.parquet as pq
+    p = Path(info.uri)
+    if info.format in ("csv", "tsv"):
+        if p.name.lower().endswith((".gz", ".bz2", ".xz")):
+            raw = _open_bytes(info.uri)
+        else:
+            try:
+                with open(p, "rb") as f:
+                    raw = f.read(1 << 20)
+            except OSError:
+                raw = _open_bytes(info.uri)         # raises the specific error
+        text = raw.decode(info.encoding or "utf-8", errors="replace")
+        text = drop_lines(text, info.skip_lines)
+        header = next(csv.reader(io.StringIO(text, newline=""),
+                                 delimiter=info.delimiter or ","), [])
+        return _fix_header(header)[0]
+    if info.format == "parquet":
+        try:
+            if p.is_dir():
+                files = _dataset_files(p)
+                names = [n for n in pq.read_schema(files[0]).names] if files else []
+                names += [k for k in _partition_keys(p) if k not in names]
+            else:
+                names = list(pq.read_schema(p).names)
+        except (OSError, ValueError, IndexError) as e:
+            raise TableReadError(info.uri, f"is not a readable Parquet file ({e})")
+        return _fix_header([n for n in names if n != "__index_level_0__"])[0]
+    probe = TableInfo(table_id=info.table_id, uri=info.uri, format=info.format)
+    _jsonl_columns(probe)
+    return list(probe.columns)
+
+
+def check_columns(info: TableInfo) -> list[int]:
+    """:func:`indexed_order` of the file as it is now (for readers that take names, Spark's)."""
+    return indexed_order(info, current_columns(info))
 
 
 def _json_object(line: str) -> tuple[dict | None, str]:
