@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
+import re
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -191,6 +192,21 @@ def _index_hint(frame, missing) -> str:
                 f"{index[0]!r}) is not a column: to search it, df.reset_index() makes it "
                 f"the column 'index'")
     return ""
+
+
+_DATE_TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}(t[\d:.]+)?")
+
+
+def _dates_hint(query) -> str:
+    """When the query's values are dates or timestamps: which text forms of them the lake
+    can hold and still match (an empty result may be dates written otherwise)."""
+    tokens = list(getattr(query, "tokens", None) or ())[:200]
+    if not tokens or not all(_DATE_TOKEN.fullmatch(str(t)) for t in tokens):
+        return ""
+    return (" The query holds dates or timestamps: lake text matches them when written "
+            "ISO-8601 (2026-03-29, 2026-03-29 12:00:00, 2026-03-29T12:00:00.000Z, with an "
+            "offset compared in UTC); dates written otherwise (03/29/2026, 29.03.2026) are "
+            "compared as text and never match them.")
 
 
 def _check_columns(available, cols, frame=None) -> tuple:
@@ -991,8 +1007,9 @@ class SearchResult(Sequence):
             return (f"No lake table holds any of the query's key tuples ({cols}): no row of a "
                     f"table has a tuple's values together, under any mapping of its columns.")
         if t is not None:
-            return f"No column of the lake holds {percent(t)} or more of the query's values."
-        return "No column of the lake shares a value with the query."
+            return (f"No column of the lake holds {percent(t)} or more of the query's "
+                    f"values." + _dates_hint(self.query))
+        return "No column of the lake shares a value with the query." + _dates_hint(self.query)
 
     @property
     def how(self) -> str:
