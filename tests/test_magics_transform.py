@@ -1,4 +1,5 @@
-"""``%lakejoin join`` of a "Needs a transformation" hit (new user 9, item 7): the bound frame equals the Python API's join and pandas, and the
+"""``%lakejoin join`` of a "Needs a transformation" hit and ``%lakejoin autojoin --insert``
+(new user 9, item 7): the bound frame equals the Python API's join and pandas, and the
 inserted cell, run in a fresh namespace, equals the bound frame."""
 from __future__ import annotations
 
@@ -66,3 +67,30 @@ def test_magic_join_of_a_transform_hit(ip, lake):
     assert any(k.endswith("_transformed") for k in ip.user_ns if k.startswith("q_"))
     with pytest.raises(MagicError, match="--duplicates first: hit .* equi-joins only"):
         ip.run_line_magic("lakejoin", f"join {rank} --from th --duplicates first")
+
+
+def test_magic_autojoin_inserts_its_join(ip, lake):
+    index, tables = lake
+    q = pd.DataFrame({"num": ["6", "17", "1", "41", "58", "999"]})
+    prefixed = tables["net/protocols_prefixed.csv"]
+    ip.user_ns.update(q=q, pre=prefixed)
+    ip.run_line_magic("lakejoin", f"open {index}")
+    want = _proto_oracle(q, "num", prefixed, "left")       # left, as %lakejoin join
+    # with a lake table, and with a DataFrame of the notebook
+    for other, var in (("net/protocols_prefixed.proto_id", "jl"), ("pre.proto_id", "jf")):
+        ip.inserted.clear()
+        aj = ip.run_line_magic("lakejoin", f"autojoin q.num {other} --join {var} --insert")
+        assert aj.found
+        got = ip.user_ns[var]
+        assert len(got) == len(want)
+        assert sorted(got["proto_id"].dropna()) == sorted(want["proto_id"].dropna())
+        fresh = _fresh(ip.inserted[-1], q=q, pre=prefixed)
+        pd.testing.assert_frame_equal(fresh[var], got)
+    ip.inserted.clear()
+    ip.run_line_magic("lakejoin", "autojoin q.num pre.proto_id --insert")
+    name = "q_pre_transformed"
+    assert f"{name} = " in ip.inserted[-1] and len(ip.user_ns[name]) == len(want)
+    ip.run_line_magic("lakejoin", "autojoin q.num pre.proto_id --insert")   # run again
+    assert f"{name} = " in ip.inserted[-1]                                 # its name back
+    ip.run_line_magic("lakejoin", "autojoin q.num pre.proto_id --join ji --how inner")
+    assert len(ip.user_ns["ji"]) == len(_proto_oracle(q, "num", prefixed, "inner")) == 5
