@@ -178,7 +178,8 @@ def check_query_labels(frame: pd.DataFrame) -> None:
 
 def _index_hint(frame, missing) -> str:
     """Why a query column may be missing: it is a level of the frame's index (the key is
-    there when the index is named so, or unnamed but not the default 0, 1, 2, ...)."""
+    there when the index is named so, or unnamed and not of row numbers: a filtered frame's
+    integer index is no key)."""
     if not isinstance(frame, pd.DataFrame):
         return ""
     index = frame.index
@@ -187,7 +188,8 @@ def _index_hint(frame, missing) -> str:
     if named:
         return (f". {str(named[0])!r} is in the DataFrame's index, not a column: search "
                 f"df.reset_index() (it makes the index levels columns)")
-    if not names and not isinstance(index, pd.RangeIndex) and len(index):
+    if not names and index.nlevels == 1 and len(index) and \
+            not pd.api.types.is_integer_dtype(index.dtype):
         return (". The DataFrame's index (unnamed, e.g. "
                 f"{index[0]!r}) is not a column: to search it, df.reset_index() makes it "
                 f"the column 'index'")

@@ -35,10 +35,11 @@ def test_a_key_in_the_index_is_named_with_the_fix(demo_engine):
         with pytest.raises(QueryError, match=r"index \(unnamed, e\.g\. 'France'\).*"
                                              r"df\.reset_index\(\)"):
             demo_engine.search(unnamed, column, k=1)
-    plain = pd.DataFrame({"n": range(4)})        # a default index: no hint
-    with pytest.raises(QueryError) as err:
-        demo_engine.search(plain, "country", k=1)
-    assert "index" not in str(err.value)
+    plain = pd.DataFrame({"n": range(4)})        # row numbers (a filtered frame's): no hint
+    for frame in (plain, plain.iloc[[1, 3]]):
+        with pytest.raises(QueryError) as err:
+            demo_engine.search(frame, "country", k=1)
+        assert "index" not in str(err.value)
     hit = demo_engine.search(named.reset_index(), "country", k=1)[0]
     with pytest.raises(QueryError, match=r"in the DataFrame's index.*reset_index"):
         hit.join(named)
