@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
+import re
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -120,10 +121,12 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         q.frame_columns, q.spark, q.sampled = tuple(query.columns), True, bool(notes)
         return q
     elif isinstance(query, pd.DataFrame):
+        check_query_labels(query)
         if not cols:
             raise QueryError(f"Name the query column: search(df, 'column'). "
-                             f"Columns: {list(map(str, query.columns))[:20]}")
-        cols = _check_columns(query.columns, cols)
+                             f"Columns: {list(map(str, query.columns))[:20]}"
+                             + _index_hint(query, ()))
+        cols = _check_columns(query.columns, cols, query)
         if query.empty:
             raise QueryError("The query DataFrame is empty (no rows): nothing to search for.")
         frame = query[list(cols)]
@@ -161,10 +164,57 @@ def _as_columns(column) -> tuple:
     return (column,)
 
 
-def _check_columns(available, cols) -> tuple:
+def check_query_labels(frame: pd.DataFrame) -> None:
+    """Refuse, before searching, a pandas query with MultiIndex columns: a lake table's
+    columns have one-level names, so a join could not put them beside the query's (pandas'
+    merge refuses it too); the message gives the one line that flattens them."""
+    columns = frame.columns
+    if isinstance(columns, pd.MultiIndex):
+        raise QueryError(
+            f"The DataFrame has MultiIndex columns ({columns.nlevels} levels, e.g. "
+            f"{columns[0]!r}); lakejoin searches and joins columns with one-level names. "
+            f"Flatten them first: df.columns = ['_'.join(map(str, c)) for c in df.columns]")
+
+
+def _index_hint(frame, missing) -> str:
+    """Why a query column may be missing: it is a level of the frame's index (the key is
+    there when the index is named so, or unnamed and not of row numbers: a filtered frame's
+    integer index is no key)."""
+    if not isinstance(frame, pd.DataFrame):
+        return ""
+    index = frame.index
+    names = [n for n in index.names if n is not None]
+    named = [c for c in missing if any(str(c) == str(n) for n in names)]
+    if named:
+        return (f". {str(named[0])!r} is in the DataFrame's index, not a column: search "
+                f"df.reset_index() (it makes the index levels columns)")
+    if not names and index.nlevels == 1 and len(index) and \
+            not pd.api.types.is_integer_dtype(index.dtype):
+        return (". The DataFrame's index (unnamed, e.g. "
+                f"{index[0]!r}) is not a column: to search it, df.reset_index() makes it "
+                f"the column 'index'")
+    return ""
+
+
+_DATE_TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}(t[\d:.]+)?")
+
+
+def _dates_hint(query) -> str:
+    """When the query's values are dates or timestamps: which text forms of them the lake
+    can hold and still match (an empty result may be dates written otherwise)."""
+    tokens = list(getattr(query, "tokens", None) or ())[:200]
+    if not tokens or not all(_DATE_TOKEN.fullmatch(str(t)) for t in tokens):
+        return ""
+    return (" The query holds dates or timestamps: lake text matches them when written "
+            "ISO-8601 (2026-03-29, 2026-03-29 12:00:00, 2026-03-29T12:00:00.000Z, with an "
+            "offset compared in UTC); dates written otherwise (03/29/2026, 29.03.2026) are "
+            "compared as text and never match them.")
+
+
+def _check_columns(available, cols, frame=None) -> tuple:
     """The query columns as the frame labels them: a name matches its label, or else the one
     label whose str() it is (``"0"`` finds the integer column 0). A name the frame holds
-    twice, or none, is an error naming it."""
+    twice, or none, is an error naming it (and saying when it is in ``frame``'s index)."""
     available = list(available)
     found = {}
     for c in cols:
@@ -173,7 +223,7 @@ def _check_columns(available, cols) -> tuple:
     missing = [c for c in cols if not found[c]]
     if missing:
         raise QueryError(f"Column(s) {missing} not found; the DataFrame has: "
-                         f"{[_label(a) for a in available][:30]}")
+                         f"{[_label(a) for a in available][:30]}" + _index_hint(frame, missing))
     out = []
     for c in cols:
         same = found[c]
@@ -594,6 +644,13 @@ class Hit(Joinable):
             raise QueryError("order_by goes with aggregate='latest'.")
         elif agg is not None:
             agg = self._engine.read_latest(self, agg)
+        if isinstance(df, pd.DataFrame):
+            check_query_labels(df)
+            missing = [c for c in self.query_columns if c not in list(df.columns)]
+            if missing and _index_hint(df, missing):
+                raise QueryError(f"Query column(s) {missing} not found; the DataFrame has: "
+                                 f"{[_label(a) for a in df.columns][:30]}"
+                                 + _index_hint(df, missing))
         return make_plan(self._frame_columns(df), [Key((c,)) for c in self.query_columns],
                          table.columns, [Key((c,)) for c in self.columns], other=table,
                          how=how or "left", duplicates=duplicates, aggregate=agg)
@@ -955,8 +1012,9 @@ class SearchResult(Sequence):
             return (f"No lake table holds any of the query's key tuples ({cols}): no row of a "
                     f"table has a tuple's values together, under any mapping of its columns.")
         if t is not None:
-            return f"No column of the lake holds {percent(t)} or more of the query's values."
-        return "No column of the lake shares a value with the query."
+            return (f"No column of the lake holds {percent(t)} or more of the query's "
+                    f"values." + _dates_hint(self.query))
+        return "No column of the lake shares a value with the query." + _dates_hint(self.query)
 
     @property
     def how(self) -> str:

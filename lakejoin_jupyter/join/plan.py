@@ -167,8 +167,11 @@ def make_plan(query_columns, query_on, other_columns, other_on, *, other: LakeTa
     if not query_on or len(query_on) != len(other_on):
         raise QueryError(f"Join keys do not line up: query {[k.columns for k in query_on]} vs "
                          f"{label} {[k.columns for k in other_on]}.")
-    for side, cols in (("query DataFrame", query_columns), (f"table {label!r}", other_columns)):
-        dup = sorted({str(c) for c in cols if cols.count(c) > 1})
+    # a query's repeated non-key names are joined as pandas' merge does; a key must be one
+    for side, cols, only in (("query DataFrame", query_columns,
+                              {c for k in query_on for c in k.columns}),
+                             (f"table {label!r}", other_columns, None)):
+        dup = sorted({str(c) for c in cols if cols.count(c) > 1 and (only is None or c in only)})
         if dup:
             raise QueryError(f"The {side} has duplicate column names {dup}; rename them "
                              f"before joining.")

@@ -10,6 +10,9 @@ A lake cell and a notebook value become the same token when they mean the same k
   one is converted to UTC and loses its offset, a naive one is taken as written (as UTC),
   so an instant matches itself in any zone, as naive UTC, and as Spark's TIMESTAMP or
   TIMESTAMP_NTZ; midnight is the date alone, so a date matches a midnight timestamp;
+  ISO-8601 date-time text (a space or "T" between date and time, seconds and their fraction
+  optional, an offset or "Z": what pandas' ``to_csv``/``to_json`` and Spark's CSV writer
+  write) becomes the token of the timestamp it writes (:func:`_iso_datetime`);
 * nulls are dropped: None, NaN, NaT, empty strings, the usual null spellings ("null",
   "n/a", "#n/a", ...) and cells with no letter or digit ("-", "*"), as JOSIE drops junk;
 * a token longer than MAX_TOKEN_CHARS characters is dropped (counted in the profile).
@@ -27,7 +30,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Iterable
 
 NORMALIZATION_NAME = "nfkc-casefold-numeric"
-NORMALIZATION_VERSION = 2   # 2: timestamps compared as UTC wall-clock times
+NORMALIZATION_VERSION = 3   # 2: timestamps compared as UTC wall-clock times; 3: ISO text too
 MAX_TOKEN_CHARS = 512
 
 NULL_SPELLINGS = frozenset({"", "null", "nan", "n/a", "#n/a", "<na>", "nat"})
@@ -36,6 +39,11 @@ _SPACE_RUN = re.compile(r"\s+")
 _INT = re.compile(r"[+-]?[0-9]+")
 _DEC = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][+-]?[0-9]+)?")
 _MAX_EXPONENT = 40  # beyond this a number keeps scientific notation instead of 10^k digits
+# ISO-8601 date and time as text (case folded): "2026-03-29 12:00:00", "...t12:00:00.250z",
+# "...12:00+02:00"; _RE2_ISO_DATETIME: its start, for the vectorized path (RE2 syntax)
+_ISO_DATETIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ t](\d{2}):(\d{2})"
+                           r"(?::(\d{2})(?:\.(\d{1,9}))?)?(z|[+-]\d{2}(?::?\d{2})?)?")
+_RE2_ISO_DATETIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[ Tt][0-9]{2}:[0-9]{2}"
 
 
 def normalization_spec() -> dict:
@@ -151,6 +159,30 @@ def render_duration(value) -> str:
     return text + ("." + f"{frac:09d}".rstrip("0") if frac else "") + "S"
 
 
+def _iso_datetime(s: str) -> str | None:
+    """The token of a timestamp written as case-folded ISO-8601 text (``s``), as
+    :func:`render_datetime` renders that timestamp (an offset or "z": its UTC time; none:
+    as written; midnight: the date alone), or None when ``s`` is not such a text or not a
+    valid date and time."""
+    m = _ISO_DATETIME.fullmatch(s)
+    if m is None:
+        return None
+    y, mo, d, h, mi, sec, frac, zone = m.groups()
+    try:
+        value = _dt.datetime(int(y), int(mo), int(d), int(h), int(mi), int(sec or 0))
+        if zone and zone != "z":
+            digits = zone[1:].replace(":", "")
+            minutes = int(digits[:2]) * 60 + int(digits[2:] or 0)
+            value -= _dt.timedelta(minutes=minutes if zone[0] == "+" else -minutes)
+    except (ValueError, OverflowError):
+        return None
+    nanos = int((frac or "").ljust(9, "0"))
+    day = f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+    if (value.hour, value.minute, value.second, nanos) == (0, 0, 0, 0):
+        return day
+    return day + "t" + _clock(value.hour, value.minute, value.second, nanos)
+
+
 def normalize_text(text: str) -> str | None:
     """Token of one cell's text, or None when the cell holds no key."""
     s = unicodedata.normalize("NFKC", text)
@@ -161,6 +193,10 @@ def normalize_text(text: str) -> str | None:
     if number is not None:
         return number
     s = unicodedata.normalize("NFKC", s.casefold())
+    if s[0].isdigit() and len(s) >= 16:
+        stamp = _iso_datetime(s)
+        if stamp is not None:
+            return stamp
     if s in NULL_SPELLINGS or len(s) > MAX_TOKEN_CHARS:
         return None
     if not any(ch.isalnum() for ch in s):
@@ -257,7 +293,8 @@ def _normalize_distinct(u):
                  pc.invert(pc.match_substring_regex(low, "[0-9a-z]")))
     null = pa.scalar(None, pa.string())
     out = pc.if_else(is_int, int_tok, pc.if_else(plain, dec_tok, pc.if_else(bad, null, low)))
-    slow = pc.or_(pc.invert(ascii_), is_dec)
+    slow = pc.or_(pc.or_(pc.invert(ascii_), is_dec),
+                  pc.match_substring_regex(s, _RE2_ISO_DATETIME))   # a timestamp's text
     if pc.any(slow).as_py():
         texts = pc.filter(u, slow).to_pylist()
         out = pc.replace_with_mask(out, slow, pa.array([normalize_text(t) for t in texts],

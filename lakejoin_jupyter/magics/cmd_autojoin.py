@@ -1,11 +1,13 @@
 """``%lakejoin autojoin``: learn the transformation that joins two tables (Auto-Join).
 
     %lakejoin autojoin DF OTHER [--on COL] [--other-on COL] [--no-fuzzy] [--seed N] [--as VAR]
+                      [--join VAR] [--insert] [--how left|inner]
 
 DF is a pandas DataFrame variable of the notebook; OTHER a DataFrame variable or, with an
 index open, a lake table name. Either may name its column as the other magics do
 (``pkgs.name``: ``pkgs --on name``). The AutoJoin result is displayed and,
-with ``--as VAR``, stored in VAR (``VAR.join()``, ``print(VAR.code())``).
+with ``--as VAR``, stored in VAR (``VAR.join()``, ``print(VAR.code())``); ``--join VAR``
+binds the joined frame, ``--insert`` inserts its code (as ``%lakejoin predicate`` does).
 
 :func:`run_magic` is the plain function behind it (usable without IPython).
 """
@@ -39,6 +41,15 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the example sets (default 0)")
     p.add_argument("--as", dest="target", metavar="VAR",
                    help="store the Auto-Join result in this variable")
+    p.add_argument("--join", metavar="VAR",
+                   help="also join with the learned program and bind the result to VAR")
+    p.add_argument("--insert", action="store_true",
+                   help="insert the reproducing join code as the next cell (binding --join "
+                        "VAR, else DF_OTHER_transformed; run again, the magic keeps that "
+                        "name; never a variable you made)")
+    p.add_argument("--how", choices=["left", "inner"], default="left",
+                   help="the join of --join and --insert: left keeps every row of DF "
+                        "(default, as %%lakejoin join), inner the matched ones")
 
 
 def run_magic(namespace: dict, args: argparse.Namespace, engine_getter=None):
@@ -103,7 +114,41 @@ def _lake_table(engine_getter, name: str):
 
 
 def _run(ctx, args):
-    return run_magic(ctx.user_ns, args, lambda: ctx.engine)
+    result = run_magic(ctx.user_ns, args, lambda: ctx.engine)
+    if args.join or args.insert:
+        _join_and_insert(ctx, args, result)
+    return result
+
+
+def _join_and_insert(ctx, args, result) -> None:
+    """``--join VAR`` / ``--insert``: the join of DF by the learned program, bound and its
+    code inserted, named by the widget's rule when VAR is not given (the Find transformation
+    action's ``<df>_<other>_transformed``, taken back when the magic runs again)."""
+    from types import SimpleNamespace
+
+    from ..actions import get
+    from ..ui.session import join_identity
+    from .context import MagicError
+    if not result.found:
+        raise MagicError(f"Nothing to join: {result.message}")
+    df_name, _ = _named_column(args.df, [], lambda v: ctx.user_ns.get(v))
+    other_name, _ = _named_column(args.other, [], lambda v: ctx.user_ns.get(
+        v, _lake_table(lambda: ctx.engine, v)))
+    target, key, of = args.join, None, None
+    if not target:
+        action, other = get("autojoin"), SimpleNamespace(table=other_name)
+        target = ctx.session.action_variable(ctx.user_ns, df_name, other, action.name,
+                                             action.suffix)
+        key, of = f"{action.name}:{target}", join_identity(df_name, other)
+    df = ctx.user_ns[df_name]
+    other_var = other_name if isinstance(ctx.user_ns.get(other_name), pd.DataFrame) else "other"
+    joined = result.join(df, how=args.how)
+    code = result.code(df_name, target, other=other_var, how=args.how)
+    ctx.bind(target, joined)
+    if key:
+        ctx.session.note(key, joined, of)
+    if args.insert:
+        ctx.insert(code, key, of, by="%lakejoin autojoin")
 
 
 SUBCOMMAND = Subcommand("autojoin", "learn the transformation that joins two tables (Auto-Join)",

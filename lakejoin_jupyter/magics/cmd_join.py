@@ -3,7 +3,8 @@
 The search is named (``%lakejoin search df.col --save VAR``), never "the last one", and the
 query DataFrame is read from the notebook when the join runs, so "Run all" joins what the
 cells above say. A fuzzy / semantic (PEXESO) hit is joined by the fuzzy join at
-``--precision-target``, as ``lakejoin join`` joins it (``actions.join_hit``)."""
+``--precision-target``, as ``lakejoin join`` joins it (``actions.join_hit``); a "Needs a
+transformation" hit by the Find transformation action (Auto-Join)."""
 from __future__ import annotations
 
 from ..errors import a_kind
@@ -45,26 +46,49 @@ def run(ctx, a):
         raise MagicError(f"{a.source} has {len(hits)} hit(s); pick a rank from 1 to "
                          f"{len(hits)}." if hits else f"{a.source} found nothing to join.")
     hit = hits[a.rank - 1]
+    # a "Needs a transformation" hit (-m transform) is joined by Auto-Join, as the widget's
+    # Find transformation and `lakejoin join` join it
+    action = actions.get("autojoin" if "program_json" in hit.details else "join")
     # the widget's rule: a re-run (or edited) join takes its own variable back, a join of
     # the table on another lake column gets that column's name, a user's name is kept
-    check_similar_join(a, a.rank, hit)     # a PEXESO hit: the CLI's checks, in its words
-    out = actions.join_hit(engine, hit, frame, how=a.how, duplicates=a.duplicates,
-                           aggregate=a.aggregate, order_by=a.order_by, dates=a.dates,
-                           precision_target=a.precision_target, frame_name=name)
-    if not out.ok:              # no fuzzy join reaches the target: why, as the CLI says it
-        raise MagicError(f"Hit {a.rank} ({hit.table}.{hit.column}): "
-                         f"{markdown_text(out.summary).strip()}")
-    into = a.into or ctx.session.action_variable(ctx.user_ns, name, hit, "join")
+    into = a.into or ctx.session.action_variable(ctx.user_ns, name, hit, action.name,
+                                                 action.suffix)
+    if action.name == "autojoin":
+        out = _join_transformed(engine, hit, frame, name, a)
+    else:
+        check_similar_join(a, a.rank, hit)     # a PEXESO hit: the CLI's checks, in its words
+        out = actions.join_hit(engine, hit, frame, how=a.how, duplicates=a.duplicates,
+                               aggregate=a.aggregate, order_by=a.order_by, dates=a.dates,
+                               precision_target=a.precision_target, frame_name=name)
+        if not out.ok:          # no fuzzy join reaches the target: why, as the CLI says it
+            raise MagicError(f"Hit {a.rank} ({hit.table}.{hit.column}): "
+                             f"{markdown_text(out.summary).strip()}")
     ctx.bind(into, out.joined)
-    if not a.into:
-        ctx.session.note(f"join:{into}", out.joined, join_identity(name, hit))
+    key = None if a.into else f"{action.name}:{into}"
+    if key:
+        ctx.session.note(key, out.joined, join_identity(name, hit))
     code = out.code(name, into)
     if a.insert:
-        ctx.insert(code, None if a.into else f"join:{into}", join_identity(name, hit),
-                   by="%lakejoin join")
+        ctx.insert(code, key, join_identity(name, hit), by="%lakejoin join")
     if not a.quiet:
         display_action_result(out, bound_as=into, code=code)
     return None
+
+
+def _join_transformed(engine, hit, frame, name: str, a):
+    """The Find transformation action on a transform hit (Auto-Join learns on the rows the
+    hit's program joins), joined ``--how``; the equi-join's shaping options are refused."""
+    from .. import actions
+    shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
+        ("duplicates", a.duplicates, "all"), ("aggregate", a.aggregate, "none"),
+        ("order_by", a.order_by, None), ("dates", a.dates, "auto")) if v != plain]
+    if shaped:
+        raise MagicError(f"{', '.join(shaped)}: hit {a.rank} joins through a learned "
+                         f"transformation (Auto-Join); these options shape equi-joins only.")
+    out = actions.get("autojoin")(engine, hit, frame, how=a.how, frame_name=name)
+    if not out.ok or out.joined is None:
+        raise MagicError(f"Hit {a.rank} ({hit.table}.{hit.column}): {out.summary.replace('**', '')}")
+    return out
 
 
 SUBCOMMAND = Subcommand("join", "join the query of a saved search with one of its hits",
