@@ -1093,3 +1093,52 @@ def test_matches_lists_the_pairs_to_check_first():
     differ = m["distance"][[k == 0 for k in kind]].tolist()
     assert differ == sorted(differ, reverse=True)
     assert len(m) == (fj._union >= 0).sum()
+
+
+# ------------------------------------------------------------------ warnings to the user
+
+HUB_LEFT = ["CARON", "GRAVE", "LATIN SMALL LETTER A", "DIGIT ZERO", "QUESTION MARK",
+            "EURO SIGN", "POUND SIGN", "HYPHEN MINUS", "PERCENT SIGN", "NUMBER SIGN"]
+HUB_RIGHT = ["Ncaron", "Lcaron", "Scaron", "Zcaron", "Dcaron", "Agrave", "Egrave",
+             "latin small letter a", "digit zero", "question mark", "euro sign"]
+
+
+def test_warnings_name_the_share_of_matches_on_hubs_by_hand():
+    """Right values that pile onto one short left value (a hub: "Ncaron", "Lcaron", ...
+    onto "CARON") are most likely different entities; when at least WARN_SHARE of the
+    matches land on a left value HUB_SIZE or more right values match, the summary and
+    explain() say so, with the share (counted here by hand from the pairs)."""
+    left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    lv = [fj._lkeys[l] for l in fj._union[fj._union >= 0]]
+    assert lv.count("CARON") == 5 and lv.count("GRAVE") == 2
+    share = fj.pattern_shares()
+    assert share["matches"] == 11 and share["hubs"] == pytest.approx(5 / 11)
+    assert share["hub"] == "CARON" and share["hub_matches"] == 5
+    (w,) = [w for w in fj.warnings() if "CARON" in w]
+    assert "45%" in w and "optimistic" in w
+    assert "Warning: 45%" in fj.summary() and "Warning: 45%" in fj.explain()
+    assert "char3-idf at threshold 2.000" in fj.explain()
+    # the same values each joining its own left value: no hub, no warning
+    same = fuzzy.fuzzy_join(left, left.copy(), on="t", functions=["char3-idf"], threshold=2.0)
+    assert same.pattern_shares()["hubs"] == 0 and same.warnings() == []
+    assert "Warning" not in same.summary() and "Warning" not in same.explain()
+
+
+def test_warnings_count_matches_on_left_values_with_a_namesake_by_brute_force():
+    """The share of matches whose left value has another left value no further from it
+    than the right value is (under the joining function), against the distances computed
+    from their definition."""
+    left = pd.DataFrame({"t": ["Ende", "Ede", "Bembe", "Bembo", "Tarok", "Nauru", "Jordan"]})
+    right = pd.DataFrame({"t": ["Mende", "Bemba", "Taroko", "Jordan", "Narnia"]})
+    fn = "char3-idf"
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=[fn], threshold=2.0)
+    lk, rk = list(fj._lkeys), list(fj._rkeys)
+    lr = oracle_distances(rk, lk, fn, idf_over=(lk, rk))
+    ll = oracle_distances(lk, lk, fn, idf_over=(lk, rk))
+    np.fill_diagonal(ll, np.inf)
+    near = [ll[lr[i].argmin()].min() <= lr[i].min() + 1e-9 for i in range(len(rk))]
+    assert any(near) and not all(near)
+    assert fj.pattern_shares()["namesakes"] == pytest.approx(np.mean(near))
+    assert any("namesake" in w for w in fj.warnings())
+
