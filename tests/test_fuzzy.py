@@ -680,7 +680,9 @@ def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
     join, carrying the probability of its most probable (right, left) pair, at most 1 -
     the sum of its other pairs' probabilities (each pair at the highest probability a
     chosen configuration gives it), and that pair's error terms; the mean probability
-    minus 1.645 standard errors reaches the target."""
+    minus 1.645 standard errors reaches the target. A configuration's probabilities are
+    its joins' after the hub cap at its threshold: those to one left value scaled to sum
+    to at most HUB_PARTNERS."""
     left, right, _ = synthetic(seed, *size)
     fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
                           functions=["char3-idf", "word", "char3-jaccard-idf",
@@ -690,11 +692,17 @@ def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
     pair_p, best = {}, {}
     for f, t in got[0]:
         c = fj._cands[f]
-        for r in np.flatnonzero(c.r_dist <= t):
+        joined = np.flatnonzero(c.r_dist <= t)
+        mass = {}
+        for r in joined:
+            mass[c.r_left[r]] = mass.get(c.r_left[r], 0.0) + c.p[r]
+        for r in joined:
+            q = c.p[r] * min(1.0, fuzzy.HUB_PARTNERS / mass[c.r_left[r]]) \
+                if mass[c.r_left[r]] > 0 else c.p[r]
             key = (r, c.r_left[r])
-            pair_p[key] = max(pair_p.get(key, 0.0), c.p[r])
-            if r not in best or c.p[r] > best[r][0]:
-                best[r] = (c.p[r], c.v[r], c.u[r])
+            pair_p[key] = max(pair_p.get(key, 0.0), q)
+            if r not in best or q > best[r][0]:
+                best[r] = (q, mp.join_variance(q, c._scale), c._rel * (1.0 - q))
     total = {}
     for (r, _), q in pair_p.items():
         total[r] = total.get(r, 0.0) + q
@@ -1142,3 +1150,26 @@ def test_warnings_count_matches_on_left_values_with_a_namesake_by_brute_force():
     assert fj.pattern_shares()["namesakes"] == pytest.approx(np.mean(near))
     assert any("namesake" in w for w in fj.warnings())
 
+
+
+def test_hub_cap_by_hand(monkeypatch):
+    """Five right values ("Ncaron", ..., "Dcaron") join the one left value "CARON", two
+    ("Agrave", "Egrave") "GRAVE": none is its partner (each is another character), while
+    4 of the 11 joins are right. Each join's ratio says sure (estimate 1.0). The left
+    table names each entity once, so CARON's joins are expected to hold at most
+    HUB_PARTNERS = 2 true partners: each is rated 2 / 5, GRAVE's two keep theirs, and
+    the estimate is (5 * 2/5 + 6) / 11 = 8 / 11."""
+    left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    c = fj._cands["char3-idf"]
+    caron = c.r_left == list(fj._lkeys).index("CARON")
+    assert caron.sum() == 5 and np.allclose(c.p, 1.0)
+    joined, p, v, u = c.at(2.0)
+    assert joined.all()
+    assert np.allclose(p[caron], 2 / 5) and np.allclose(p[~caron], 1.0)
+    assert fj.estimate(2.0)["est_precision"] == pytest.approx(8 / 11)
+    assert np.allclose(v, mp.join_variance(p, c._scale)) and np.allclose(u, c._rel * (1 - p))
+    assert fuzzy.hub_scale(np.array([3, 3, 3, 1]), np.array([0.9, 0.9, 0.6, 0.9]), 2.0) \
+        .tolist() == pytest.approx([2 / 2.4, 2 / 2.4, 2 / 2.4, 1.0])
+    monkeypatch.setattr(fuzzy, "HUB_PARTNERS", None)                  # without the cap
+    assert fj.estimate(2.0)["est_precision"] == 1.0

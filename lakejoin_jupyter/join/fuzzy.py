@@ -18,9 +18,10 @@ Note:
     union counts a right value once, its rival pairs lowering its probability, not every
     distinct pair as a join (that understated the union's precision); a join capped at
     1/2 where its left value has another left value as near as the right value is
-    (``NAMESAKES``: a right value without a partner next to a namesake); the semantic
-    function's decoys corrected for their rank (short codes without a partner); 15
-    join functions instead of about 140 (one of them "semantic", by default only up to
+    (``NAMESAKES``: a right value without a partner next to a namesake); the joins to
+    one left value expected to hold at most 2 true partners (``HUB_PARTNERS``); the
+    semantic function's decoys corrected for their rank (short codes without a partner);
+    15 join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
 """
@@ -70,8 +71,8 @@ SIBLINGS = True
 # than the right value is: the reference table shows a different entity that close
 NAMESAKES = True
 # the joins at a threshold to one left value count for at most this many true partners
-# (their probabilities scaled down to sum to it; None: no cap)
-HUB_PARTNERS = None
+# (their probabilities scaled down to sum to it; None: no cap): a hub of right values
+HUB_PARTNERS = 2.0
 # functions whose decoys are corrected for their rank (match_precision.rank_corrected_null):
 # the dense embedder, whose ratios for values without a partner (short codes the model
 # knows nothing of) run far lower than its plain decoys (docs/algorithms/fuzzyjoin.md)
