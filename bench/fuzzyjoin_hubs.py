@@ -4,7 +4,8 @@ namesake-dense the left table is. Replays, on the DEVELOPMENT datasets' saved bl
 output (bench/fuzzyjoin_replay.py dump, with ``--suites autofj,rl,fresh1,fresh2``), the
 join's choice with one of these estimators, without changing join/:
 
-* ``base``: the join as it is (the replay's own candidates: must equal the replay);
+* ``base``: the join before this round (its ``_Candidates`` without the hub cap this
+  round kept: ``hub2`` is the join since);
 * ``hub2`` / ``hub15``: per join function and threshold, the probabilities of the right
   values joined to one left value are scaled down so that they sum to at most 2 / 1.5
   (the expected number of true partners of a left value is at most M);

@@ -98,6 +98,7 @@ def build(d: dict, oracle: str = ""):
         if oracle == "outcome":
             c.p = np.where(r["r_left"] >= 0, d["tp"][f] / np.maximum(d["n_rows"], 1), 0.0)
             c.v, c.u = np.zeros_like(c.p), np.zeros_like(c.p)
+            c._scale = None                # the outcome as it is: no hub cap over it
         cands[f] = c
     n_r = len(next(iter(cands.values())).r_dist)
     return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
