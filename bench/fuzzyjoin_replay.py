@@ -4,7 +4,7 @@ join functions (bench/fuzzyjoin_autofj.py fixes the split; results in
 bench/results/fuzzyjoin_calibration.md).
 
     python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev
-    python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev --suites fresh1
+    python bench/fuzzyjoin_replay.py dump --work /tmp/fj-bench --split dev --suites fresh1,fresh2
     python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --split dev
     python bench/fuzzyjoin_replay.py replay --work /tmp/fj-bench --set fuzzy.STANDARD_ERRORS=1.0
     python bench/fuzzyjoin_replay.py oracle --work /tmp/fj-bench --split dev
@@ -49,8 +49,8 @@ def dump(work: Path, split: str, venv: Path, names=(), suites=("autofj", "rl")):
     out = work / "replay"
     out.mkdir(parents=True, exist_ok=True)
     for suite, name, sp, folder in datasets(root, work / "cases", list(suites), "all"):
-        if suite == "fresh1":
-            sp = "dev"         # run once blind (eighteenth session), development since
+        if suite in ("fresh1", "fresh2"):
+            sp = "dev"         # each run once blind (eighteenth session), development since
         if (split != "all" and sp != split) or (names and name not in names):
             continue
         left, right, gt = load(folder)
@@ -98,6 +98,7 @@ def build(d: dict, oracle: str = ""):
         if oracle == "outcome":
             c.p = np.where(r["r_left"] >= 0, d["tp"][f] / np.maximum(d["n_rows"], 1), 0.0)
             c.v, c.u = np.zeros_like(c.p), np.zeros_like(c.p)
+            c._scale = None                # the outcome as it is: no hub cap over it
         cands[f] = c
     n_r = len(next(iter(cands.values())).r_dist)
     return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
@@ -286,7 +287,8 @@ def main(argv=None):
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
     ap.add_argument("--datasets", default="")
     ap.add_argument("--suites", default="autofj,rl",
-                    help="dump: comma-separated autofj, rl, fresh1 (fresh1 is saved as dev)")
+                    help="dump: comma-separated autofj, rl, fresh1, fresh2 (the fresh sets are "
+                         "saved as dev)")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")
     ap.add_argument("--oracle", choices=["", "pi0", "outcome"], default="",

@@ -347,6 +347,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         plan = fj.plan(frame, how=how, threshold=threshold)
         matched = int(joined[plan.renamed.get(hit.column, hit.column)].notna().sum())
         summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
+    for w in fj.warnings(threshold):
+        summary += f"\n\n**Warning:** {w}"
     (caption, pairs), = fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column).items()
     to_check = int((pairs["equal"] == "no").sum())
     return ActionResult(

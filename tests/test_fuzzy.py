@@ -680,7 +680,9 @@ def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
     join, carrying the probability of its most probable (right, left) pair, at most 1 -
     the sum of its other pairs' probabilities (each pair at the highest probability a
     chosen configuration gives it), and that pair's error terms; the mean probability
-    minus 1.645 standard errors reaches the target."""
+    minus 1.645 standard errors reaches the target. A configuration's probabilities are
+    its joins' after the hub cap at its threshold: those to one left value scaled to sum
+    to at most HUB_PARTNERS."""
     left, right, _ = synthetic(seed, *size)
     fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
                           functions=["char3-idf", "word", "char3-jaccard-idf",
@@ -690,11 +692,17 @@ def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
     pair_p, best = {}, {}
     for f, t in got[0]:
         c = fj._cands[f]
-        for r in np.flatnonzero(c.r_dist <= t):
+        joined = np.flatnonzero(c.r_dist <= t)
+        mass = {}
+        for r in joined:
+            mass[c.r_left[r]] = mass.get(c.r_left[r], 0.0) + c.p[r]
+        for r in joined:
+            q = c.p[r] * min(1.0, fuzzy.HUB_PARTNERS / mass[c.r_left[r]]) \
+                if mass[c.r_left[r]] > 0 else c.p[r]
             key = (r, c.r_left[r])
-            pair_p[key] = max(pair_p.get(key, 0.0), c.p[r])
-            if r not in best or c.p[r] > best[r][0]:
-                best[r] = (c.p[r], c.v[r], c.u[r])
+            pair_p[key] = max(pair_p.get(key, 0.0), q)
+            if r not in best or q > best[r][0]:
+                best[r] = (q, mp.join_variance(q, c._scale), c._rel * (1.0 - q))
     total = {}
     for (r, _), q in pair_p.items():
         total[r] = total.get(r, 0.0) + q
@@ -1093,3 +1101,75 @@ def test_matches_lists_the_pairs_to_check_first():
     differ = m["distance"][[k == 0 for k in kind]].tolist()
     assert differ == sorted(differ, reverse=True)
     assert len(m) == (fj._union >= 0).sum()
+
+
+# ------------------------------------------------------------------ warnings to the user
+
+HUB_LEFT = ["CARON", "GRAVE", "LATIN SMALL LETTER A", "DIGIT ZERO", "QUESTION MARK",
+            "EURO SIGN", "POUND SIGN", "HYPHEN MINUS", "PERCENT SIGN", "NUMBER SIGN"]
+HUB_RIGHT = ["Ncaron", "Lcaron", "Scaron", "Zcaron", "Dcaron", "Agrave", "Egrave",
+             "latin small letter a", "digit zero", "question mark", "euro sign"]
+
+
+def test_warnings_name_the_share_of_matches_on_hubs_by_hand():
+    """Right values that pile onto one short left value (a hub: "Ncaron", "Lcaron", ...
+    onto "CARON") are most likely different entities; when at least WARN_SHARE of the
+    matches land on a left value HUB_SIZE or more right values match, the summary and
+    explain() say so, with the share (counted here by hand from the pairs)."""
+    left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    lv = [fj._lkeys[l] for l in fj._union[fj._union >= 0]]
+    assert lv.count("CARON") == 5 and lv.count("GRAVE") == 2
+    share = fj.pattern_shares()
+    assert share["matches"] == 11 and share["hubs"] == pytest.approx(5 / 11)
+    assert share["hub"] == "CARON" and share["hub_matches"] == 5
+    (w,) = [w for w in fj.warnings() if "CARON" in w]
+    assert "45%" in w and "optimistic" in w
+    assert "Warning: 45%" in fj.summary() and "Warning: 45%" in fj.explain()
+    assert "char3-idf at threshold 2.000" in fj.explain()
+    # the same values each joining its own left value: no hub, no warning
+    same = fuzzy.fuzzy_join(left, left.copy(), on="t", functions=["char3-idf"], threshold=2.0)
+    assert same.pattern_shares()["hubs"] == 0 and same.warnings() == []
+    assert "Warning" not in same.summary() and "Warning" not in same.explain()
+
+
+def test_warnings_count_matches_on_left_values_with_a_namesake_by_brute_force():
+    """The share of matches whose left value has another left value no further from it
+    than the right value is (under the joining function), against the distances computed
+    from their definition."""
+    left = pd.DataFrame({"t": ["Ende", "Ede", "Bembe", "Bembo", "Tarok", "Nauru", "Jordan"]})
+    right = pd.DataFrame({"t": ["Mende", "Bemba", "Taroko", "Jordan", "Narnia"]})
+    fn = "char3-idf"
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=[fn], threshold=2.0)
+    lk, rk = list(fj._lkeys), list(fj._rkeys)
+    lr = oracle_distances(rk, lk, fn, idf_over=(lk, rk))
+    ll = oracle_distances(lk, lk, fn, idf_over=(lk, rk))
+    np.fill_diagonal(ll, np.inf)
+    near = [ll[lr[i].argmin()].min() <= lr[i].min() + 1e-9 for i in range(len(rk))]
+    assert any(near) and not all(near)
+    assert fj.pattern_shares()["namesakes"] == pytest.approx(np.mean(near))
+    assert any("namesake" in w for w in fj.warnings())
+
+
+
+def test_hub_cap_by_hand(monkeypatch):
+    """Five right values ("Ncaron", ..., "Dcaron") join the one left value "CARON", two
+    ("Agrave", "Egrave") "GRAVE": none is its partner (each is another character), while
+    4 of the 11 joins are right. Each join's ratio says sure (estimate 1.0). The left
+    table names each entity once, so CARON's joins are expected to hold at most
+    HUB_PARTNERS = 2 true partners: each is rated 2 / 5, GRAVE's two keep theirs, and
+    the estimate is (5 * 2/5 + 6) / 11 = 8 / 11."""
+    left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    c = fj._cands["char3-idf"]
+    caron = c.r_left == list(fj._lkeys).index("CARON")
+    assert caron.sum() == 5 and np.allclose(c.p, 1.0)
+    joined, p, v, u = c.at(2.0)
+    assert joined.all()
+    assert np.allclose(p[caron], 2 / 5) and np.allclose(p[~caron], 1.0)
+    assert fj.estimate(2.0)["est_precision"] == pytest.approx(8 / 11)
+    assert np.allclose(v, mp.join_variance(p, c._scale)) and np.allclose(u, c._rel * (1 - p))
+    assert fuzzy.hub_scale(np.array([3, 3, 3, 1]), np.array([0.9, 0.9, 0.6, 0.9]), 2.0) \
+        .tolist() == pytest.approx([2 / 2.4, 2 / 2.4, 2 / 2.4, 1.0])
+    monkeypatch.setattr(fuzzy, "HUB_PARTNERS", None)                  # without the cap
+    assert fj.estimate(2.0)["est_precision"] == 1.0

@@ -18,9 +18,10 @@ Note:
     union counts a right value once, its rival pairs lowering its probability, not every
     distinct pair as a join (that understated the union's precision); a join capped at
     1/2 where its left value has another left value as near as the right value is
-    (``NAMESAKES``: a right value without a partner next to a namesake); the semantic
-    function's decoys corrected for their rank (short codes without a partner); 15
-    join functions instead of about 140 (one of them "semantic", by default only up to
+    (``NAMESAKES``: a right value without a partner next to a namesake); the joins to
+    one left value expected to hold at most 2 true partners (``HUB_PARTNERS``); the
+    semantic function's decoys corrected for their rank (short codes without a partner);
+    15 join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
     the first left value (``argmin``).
 """
@@ -69,11 +70,16 @@ SIBLINGS = True
 # cap at 1/2 a join whose left value has another left value (a namesake) no further from it
 # than the right value is: the reference table shows a different entity that close
 NAMESAKES = True
+# the joins at a threshold to one left value count for at most this many true partners
+# (their probabilities scaled down to sum to it; None: no cap): a hub of right values
+HUB_PARTNERS = 2.0
 # functions whose decoys are corrected for their rank (match_precision.rank_corrected_null):
 # the dense embedder, whose ratios for values without a partner (short codes the model
 # knows nothing of) run far lower than its plain decoys (docs/algorithms/fuzzyjoin.md)
 RANK_CORRECTED = frozenset({"semantic"})
 N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
+HUB_SIZE = 3              # a left value that this many right values match is a hub (warnings)
+WARN_SHARE = 0.1          # warn when this share of the matches is on hubs or on namesakes
 CHUNK = 2048
 
 
@@ -298,16 +304,27 @@ class _Candidates:
         if self.r_namesake is not None and NAMESAKES:
             p = np.where(self.r_namesake <= self.r_near[:, 0] + TIE, np.minimum(p, 0.5), p)
         self.p = p
-        self.v = join_variance(p, null_scale(s1, s2, self.pi0))
-        self.u = np.sqrt(pi0_relative_variance(s1, s2, decoy_tail=tail)) * (1.0 - p)
+        self._scale = null_scale(s1, s2, self.pi0)
+        self._rel = np.sqrt(pi0_relative_variance(s1, s2, decoy_tail=tail))
+        self.v = join_variance(p, self._scale)
+        self.u = self._rel * (1.0 - p)
 
     def at(self, t: float):
         """(joined mask, probability, own variance, share of pi0's error) of the joins at
         threshold t: the one place the curve, the bound, the greedy union and the union's
         pairs read them from (a threshold-dependent estimate overrides only this; the
-        replay's variants do: bench/fuzzyjoin_autofj_count.py)."""
+        replay's variants do: bench/fuzzyjoin_autofj_count.py). With ``HUB_PARTNERS``,
+        the joins at t to one left value are scaled to sum to at most that
+        (:func:`hub_scale`), their error terms with them."""
         joined = self.r_dist <= t
-        return joined, self.p[joined], self.v[joined], self.u[joined]
+        if HUB_PARTNERS is None or getattr(self, "_scale", None) is None:
+            return joined, self.p[joined], self.v[joined], self.u[joined]
+        p = self.p[joined]
+        f = hub_scale(self.r_left[joined], p, HUB_PARTNERS)
+        if (f == 1.0).all():
+            return joined, p, self.v[joined], self.u[joined]
+        p = p * f
+        return joined, p, join_variance(p, self._scale), self._rel * (1.0 - p)
 
     def estimate(self, t: float):
         """(joined mask, per-join precision estimate) at threshold t."""
@@ -318,6 +335,18 @@ class _Candidates:
         """The one-sided lower bound on the precision at threshold t (precision_bound)."""
         _, p, v, u = self.at(t)
         return precision_bound(p, v, u, STANDARD_ERRORS)
+
+
+def hub_scale(r_left: np.ndarray, p: np.ndarray, most: float) -> np.ndarray:
+    """Per join: min(1, most / the sum of p over the joins to the same left value), the
+    factor that makes no left value expect more than ``most`` true partners (the left
+    table names each entity once; its partners are the right table's variants of it)."""
+    if not len(p):
+        return np.ones(0)
+    _, inv = np.unique(r_left, return_inverse=True)
+    total = np.bincount(inv, weights=p)[inv]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > most, most / total, 1.0)
 
 
 def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
@@ -607,7 +636,50 @@ class FuzzyJoin(Joinable):
                       f"{self.precision_target:.0%}"])
         return alt.layer(*layers).properties(width=360, height=200, title=title)
 
-    def summary(self) -> str:
+    def pattern_shares(self, threshold: float | None = None) -> dict:
+        """What the matches' own statistics say about the estimate: ``hubs``, the share
+        of matched right values whose left value HUB_SIZE or more right values match
+        (``hub`` the left value most matched, ``hub_matches`` its count), and
+        ``namesakes``, the share whose left value has another left value no further from
+        it than the right value is (under the function that matched it); ``matches``."""
+        rv, lv = self._value_pairs(threshold)
+        out = {"matches": len(rv), "hubs": 0.0, "namesakes": 0.0, "hub": None,
+               "hub_matches": 0}
+        if not len(rv):
+            return out
+        k = np.bincount(lv)
+        out["hubs"] = float(np.mean(k[lv] >= HUB_SIZE))
+        out["hub"], out["hub_matches"] = str(self._lkeys[int(np.argmax(k))]), int(k.max())
+        if threshold is None and self._union_fn is not None:
+            fns = [self._union_fn[r] or self.function for r in rv]
+        else:
+            fns = [self.function] * len(rv)
+        near = [self._cands[f].r_namesake is not None and self._cands[f].r_left[r] == l
+                and self._cands[f].r_namesake[r] <= self._cands[f].r_dist[r] + TIE
+                for r, l, f in zip(rv, lv, fns)]
+        out["namesakes"] = float(np.mean(near))
+        return out
+
+    def warnings(self, threshold: float | None = None) -> list[str]:
+        """Plain warnings when the matches show the patterns the estimate is blind to
+        (docs/algorithms/fuzzyjoin.md): at least WARN_SHARE of them on hub left values,
+        or on left values with a namesake nearer than the right value."""
+        s = self.pattern_shares(threshold)
+        out = []
+        if s["matches"] and s["hubs"] >= WARN_SHARE:
+            out.append(f"{s['hubs']:.0%} of the matched values land on a left value that "
+                       f"{HUB_SIZE} or more right values match ({s['hub_matches']} on "
+                       f"{s['hub']!r}); the left table names each entity once, so many of "
+                       f"these are likely wrong and the estimated precision may be "
+                       f"optimistic.")
+        if s["matches"] and s["namesakes"] >= WARN_SHARE:
+            out.append(f"{s['namesakes']:.0%} of the matched values land on a left value "
+                       f"that has another left value at least as similar to it (a namesake): "
+                       f"the right value may be a different entity the left table lacks, and "
+                       f"the estimated precision may be optimistic.")
+        return out
+
+    def _headline(self) -> str:
         if not self.ok:
             return (f"No threshold reaches the estimated precision target "
                     f"{self.precision_target:.0%}; lower the target or pick a threshold.")
@@ -617,8 +689,19 @@ class FuzzyJoin(Joinable):
                 f"{self.estimated_precision:.1%}, estimated recall {self.estimated_recall:.1%} "
                 f"(target {self.precision_target:.0%})")
 
+    def summary(self) -> str:
+        """One line on the chosen join, then a line per warning (:meth:`warnings`)."""
+        return self._headline() + "".join(f"\nWarning: {w}" for w in self.warnings())
+
+    def explain(self) -> str:
+        """The chosen join in words: the summary, its configurations, any warnings."""
+        lines = [self._headline()]
+        if self.ok:
+            lines += [f"  {f} at threshold {t:.3f}" for f, t in self.configs]
+        return "\n".join(lines + [f"Warning: {w}" for w in self.warnings()])
+
     def __repr__(self):
-        return f"<FuzzyJoin {self.summary()}>"
+        return f"<FuzzyJoin {self._headline()}>"
 
 
 def _distinct(values) -> tuple[np.ndarray, list]:

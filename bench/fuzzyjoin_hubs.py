@@ -1,0 +1,164 @@
+"""Calibration round 11 (bench/results/fuzzyjoin_calibration.md, nineteenth session):
+many right values joined to one left value (hubs), and reference decoys weighted by how
+namesake-dense the left table is. Replays, on the DEVELOPMENT datasets' saved blocking
+output (bench/fuzzyjoin_replay.py dump, with ``--suites autofj,rl,fresh1,fresh2``), the
+join's choice with one of these estimators, without changing join/:
+
+* ``base``: the join before this round (its ``_Candidates`` without the hub cap this
+  round kept: ``hub2`` is the join since);
+* ``hub2`` / ``hub15``: per join function and threshold, the probabilities of the right
+  values joined to one left value are scaled down so that they sum to at most 2 / 1.5
+  (the expected number of true partners of a left value is at most M);
+* ``wmix``: round 10's reference decoys (``rmix``), their weight times the share rho of
+  the function's joins whose left value has a namesake within the join's distance;
+* ``hub2wmix``: both.
+
+    python bench/fuzzyjoin_hubs.py --work W --variant hub2 --out dev_hub2.csv
+
+The left-left distances (``wmix``) are computed once per dataset, cached in
+``W/namesakes/`` (bench/fuzzyjoin_namesakes.py's cache).
+"""
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import fuzzyjoin_replay as replay  # noqa: E402
+from fuzzyjoin_autofj import dataset_root, datasets, ensure_autofj_venv  # noqa: E402
+from fuzzyjoin_namesakes import left_distances, mixed_null  # noqa: E402
+
+VARIANTS = ("base", "hub2", "hub15", "wmix", "hub2wmix")
+MIX_ITERATIONS = 3
+_STATE = {"variant": "base", "work": None, "folders": None}
+
+
+def hub_scale(r_left: np.ndarray, p: np.ndarray, most: float) -> np.ndarray:
+    """Per join: the factor min(1, most / (sum of p over the joins to the same left
+    value)), so that no left value is expected to have more than ``most`` true partners."""
+    if not len(p):
+        return np.ones(0)
+    _, inv = np.unique(r_left, return_inverse=True)
+    total = np.bincount(inv, weights=p)[inv]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > most, most / total, 1.0)
+
+
+def weighted_null(s1, s2, ref, rho, tail=None, iterations: int = MIX_ITERATIONS):
+    """``wmix``: round 10's mixed_null with the reference ratios' weight multiplied by
+    ``rho`` (decoys weigh 1 - rho pi0, reference ratios rho pi0 M / K each)."""
+    from lakejoin_jupyter.join import match_precision as mp
+    tail = mp.NULL_TAIL if tail is None else tail
+    s1 = np.asarray(s1, dtype=np.float64)
+    s2 = np.asarray(s2, dtype=np.float64)
+    ok1, ok2 = np.isfinite(s1), np.isfinite(s2)
+    null, pi0 = mp.null_probability(s1, s2, tail)
+    xr = np.asarray(ref, dtype=np.float64)
+    xr = xr[np.isfinite(xr)]
+    b = float(np.sum(s2[ok2] > tail))
+    if not ok1.any() or not ok2.any() or not len(xr) or rho <= 0:
+        return null, pi0, b
+    x1, x2 = s1[ok1], s2[ok2]
+    n, m, k = len(x1), len(x2), len(xr)
+    xs = np.concatenate([x2, xr])
+    x, inv = np.unique(np.concatenate([x1, xs]), return_inverse=True)
+    joins = np.bincount(inv[:n], minlength=len(x)).astype(np.float64)
+    for _ in range(iterations):
+        w = np.concatenate([np.full(m, 1.0 - rho * pi0), np.full(k, rho * pi0 * m / k)])
+        b = float(np.sum(w[xs > tail]))
+        pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (b * n / m + 1))
+        decoys = np.bincount(inv[n:], weights=w, minlength=len(x))
+        size = joins + decoys
+        keep = size > 0
+        q = np.zeros(len(x))
+        q[keep] = mp.increasing_fit(decoys[keep] / size[keep], size[keep])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fit = np.where(q < 1.0, pi0 * (n / m) * q / (1.0 - q), 1.0)
+        null = np.full(len(s1), np.nan)
+        null[ok1] = np.minimum(fit, 1.0)[inv[:n]]
+    return null, float(pi0), b
+
+
+def candidates_class(left_info: dict | None, variant: str):
+    """A class built like fuzzy._Candidates(fn, **raw) with the variant's estimator."""
+    from lakejoin_jupyter.join import fuzzy, match_precision as mp
+    most = {"hub2": 2.0, "hub15": 1.5, "hub2wmix": 2.0}.get(variant)
+    mix = variant in ("wmix", "hub2wmix")
+
+    class Variant(fuzzy._Candidates):
+        def __post_init__(self):
+            s1, s2 = mp.nearest_ratios(self.r_near)
+            tail = None
+            if mix and self.fn not in fuzzy.RANK_CORRECTED:
+                ok = np.isfinite(self.r_dist)
+                rho = float(np.mean(self.r_namesake[ok] <= self.r_dist[ok] + mp.TIE)) \
+                    if ok.any() else 0.0
+                null, self.pi0, tail = weighted_null(s1, s2, left_info[self.fn]["ref"], rho)
+                p = np.where(np.isfinite(null), 1.0 - np.nan_to_num(null), 0.0)
+                if self.r_ties is not None:
+                    p = np.minimum(p, 1.0 / np.maximum(self.r_ties, 1))
+                if self.r_sibling is not None and fuzzy.SIBLINGS:
+                    p = np.where(self.r_sibling <= self.r_near[:, 0] + mp.TIE,
+                                 np.minimum(p, 0.5), p)
+                if self.r_namesake is not None and fuzzy.NAMESAKES:
+                    p = np.where(self.r_namesake <= self.r_near[:, 0] + mp.TIE,
+                                 np.minimum(p, 0.5), p)
+                self.p = p
+                self.v = mp.join_variance(p, mp.null_scale(s1, s2, self.pi0))
+                self.u = np.sqrt(mp.pi0_relative_variance(s1, s2, decoy_tail=tail)) * (1.0 - p)
+            else:
+                super().__post_init__()
+            self._scale = mp.null_scale(s1, s2, self.pi0)
+            self._rel = np.sqrt(mp.pi0_relative_variance(s1, s2, decoy_tail=tail))
+
+        def at(self, t: float):
+            joined = self.r_dist <= t
+            if most is None:
+                return joined, self.p[joined], self.v[joined], self.u[joined]
+            p = self.p[joined] * hub_scale(self.r_left[joined], self.p[joined], most)
+            return joined, p, mp.join_variance(p, self._scale), self._rel * (1.0 - p)
+
+    return Variant
+
+
+def prepare(d: dict):
+    info = None
+    if _STATE["variant"] in ("wmix", "hub2wmix"):
+        cache = _STATE["work"] / "namesakes" / f"{d['name']}.pkl"
+        if cache.exists():
+            info = pickle.load(open(cache, "rb"))
+        else:
+            info = left_distances(d, _STATE["folders"][d["name"]])
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            pickle.dump(info, open(cache, "wb"))
+    d["candidates"] = candidates_class(info, _STATE["variant"])
+
+
+def main(argv=None):
+    args = list(sys.argv[1:] if argv is None else argv)
+    work = Path(args[args.index("--work") + 1])
+    venv = Path.home() / ".cache/lakejoin/venv-autofj"
+    if "--autofj-venv" in args:
+        i = args.index("--autofj-venv")
+        venv = Path(args[i + 1])
+        del args[i:i + 2]
+    root = dataset_root(ensure_autofj_venv(venv))
+    _STATE["work"] = work
+    _STATE["folders"] = {n: f for _, n, _, f in
+                         datasets(root, work / "cases", ["autofj", "rl", "fresh1", "fresh2"],
+                                  "all")}
+
+    def configure(v):
+        _STATE["variant"] = v
+
+    replay.variant_run(__doc__, VARIANTS, args, configure=configure, prepare=prepare)
+
+
+if __name__ == "__main__":
+    main()
