@@ -16,7 +16,7 @@ cell per action and variable, updated in place on a re-run, also by a widget "Ru
 re-created (session.py: what lakejoin bound is its own; a name the user bound never is).
 The search a widget makes by itself when created writes its cell only if the notebook has
 none: an existing search cell is kept as it is, and the widget takes its method and options;
-a search the user saved as ``<query>_hits`` above it is shown, never rebound.
+a search the user saved as ``<query>_hits`` (``_unions``) is shown, never rebound.
 Options left on their default are left out of the search line. The code of an action
 cell runs on its own in a fresh kernel.
 
@@ -831,7 +831,8 @@ class DiscoveryWidget(W.VBox):
         self._result = result
         multi = bool(hits) and len(hits[0].query_columns) > 1
         columns = [{"key": "rank", "label": "#", "kind": "int"},
-                   {"key": "table", "label": "table", "kind": "text", "shrink": True},
+                   {"key": "table", "label": "table", "kind": "text", "shrink": True,
+                    "ellipsis": "middle"},
                    ({"key": "mapping", "label": "query → lake columns", "kind": "text",
                      "shrink": True} if multi
                     else {"key": "column", "label": "column", "kind": "text", "shrink": True}),
@@ -854,8 +855,8 @@ class DiscoveryWidget(W.VBox):
                     "title": "share of the query's rows that find a partner"},
                    {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
                     "title": "columns the join adds"},
-                   *([{"key": "program", "label": "transformation", "kind": "text",
-                       "shrink": True}]
+                   *([{"key": "program", "label": "transfor\u00admation", "kind": "text",
+                       "shrink": True}]          # (a narrow table breaks its header there)
                      if any("program" in h.details for h in hits) else []),
                    {"key": "method", "label": "method", "kind": "text"},
                    {"key": "figures", "label": "figures", "kind": "text",
@@ -887,7 +888,8 @@ class DiscoveryWidget(W.VBox):
         self._result = result
         m = len(result.columns) if result is not None else 0
         columns = [{"key": "rank", "label": "#", "kind": "int"},
-                   {"key": "table", "label": "table", "kind": "text", "shrink": True},
+                   {"key": "table", "label": "table", "kind": "text", "shrink": True,
+                    "ellipsis": "middle"},
                    {"key": "aligned", "label": "aligned", "kind": "text",
                     "title": "query columns aligned with a column of the table / query columns"},
                    {"key": "score", "label": "score", "kind": "bar",
