@@ -1,6 +1,7 @@
 // lakejoin_jupyter: the ranked results table of the discovery widget (anywidget ESM).
 // Python (ui/views.py::ResultsTable) sets `columns` ({key, label, kind, sortable?, shrink?:
-// a text column that gives up width, its cells cut with an ellipsis, so the table fits}) and
+// a text column that gives up width, its cells cut with an ellipsis, so the table fits;
+// ellipsis?: "middle", a path cut in its folders, keeping its last part}) and
 // `rows`; choosing a row sets `selected` (its index in `rows`), which the kernel observes to
 // open the detail pane. No build step, no imports: it runs offline in JupyterLab 4 and
 // Notebook 7.
@@ -46,10 +47,39 @@ function cell(column, row) {
   } else if (column.kind === "flag") {
     td.textContent = value ? "exact" : "estimated";
   } else {
-    td.textContent = value === null || value === undefined ? "" : String(value);
-    td.title = td.textContent;
+    const text = value === null || value === undefined ? "" : String(value);
+    td.title = text;
+    const cut = column.ellipsis === "middle" ? text.lastIndexOf("/", text.length - 2) : -1;
+    if (cut > 0) {
+      td.classList.add("lakejoin-middle-cell");
+      td.appendChild(middle(text.slice(0, cut + 1), text.slice(cut + 1)));
+    } else td.textContent = text;
   }
   return td;
+}
+
+// A path cut in the middle ("refer…/country-codes"): its folders give up their width first,
+// the last part (what tells two tables apart) only once they are down to an ellipsis. The
+// column asks for the width of its longest last part (--lakejoin-tail, measured once the
+// table is laid out; lakejoin.css caps it), taken from the other text columns.
+function middle(head, tail) {
+  const box = document.createElement("span");
+  box.className = "lakejoin-middle";
+  for (const [cls, text] of [["lakejoin-middle-head", head], ["lakejoin-middle-tail", tail]]) {
+    const part = document.createElement("span");
+    part.className = cls;
+    part.textContent = text;
+    box.appendChild(part);
+  }
+  return box;
+}
+
+function fitTails(table, tries = 0) {
+  const tails = table.querySelectorAll(".lakejoin-middle-tail");
+  let widest = 0;
+  for (const t of tails) widest = Math.max(widest, t.scrollWidth);
+  if (widest > 0) table.style.setProperty("--lakejoin-tail", widest + "px");
+  else if (tails.length && tries < 600) requestAnimationFrame(() => fitTails(table, tries + 1));
 }
 
 // JupyterLab's and Notebook 7's shortcuts (arrows, Enter, Space move between or run cells)
@@ -209,6 +239,7 @@ function render({ model, el }) {
     });
     table.append(thead, tbody);
     el.appendChild(table);
+    fitTails(table);       // (not laid out yet, or in a hidden tab: on a later frame)
     if (hadFocus) {
       const target = focusedHeader !== undefined
         ? thead.querySelector(`button[data-key="${CSS.escape(focusedHeader)}"]`)

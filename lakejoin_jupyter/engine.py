@@ -1903,7 +1903,13 @@ class Engine:
             [h for h in hits if not h.is_query_table][:k]
         for i, h in enumerate(hits):
             h.rank = i + 1
-        return UnionResult(hits, qnames, time.perf_counter() - t0, stats)
+        res = UnionResult(hits, qnames, time.perf_counter() - t0, stats)
+        res.k, res.include_own, res.frame = int(k), bool(include_own), df
+        res.options = {n: v for n, v in (("weights", weights), ("min_column", min_column),
+                                         ("sharpness", sharpness)) if v is not None}
+        if not exclude_self:
+            res.options["exclude_self"] = False
+        return res
 
     def _union_own_tables(self, hits, frame, origin=None) -> set:
         """The union hits' tables the query's rows come from: the table named by the query

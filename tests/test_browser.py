@@ -296,7 +296,11 @@ def shoot(page, locator, path: Path, height: int | None = None):
 
 def run_cell_below(page, offset: int):
     """Run the cell ``offset`` cells below the widget's in the page; its outputs."""
-    i = page.evaluate(CELLS_JS)["widget"] + offset
+    return run_cell_at(page, page.evaluate(CELLS_JS)["widget"] + offset)
+
+
+def run_cell_at(page, i: int):
+    """Run the notebook's cell ``i`` in the page; its outputs."""
     cell = page.locator(".jp-Notebook .jp-Cell").nth(i)
     cell.locator(".cm-content").click()
     page.keyboard.press("Control+Enter")          # run in place (no new cell at the end)
@@ -674,6 +678,42 @@ def test_union_mode(lab, browser, demo_fuzzy_index_path, ui):
     page.close()
 
 
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_union_mode_shows_the_users_saved_union(lab, browser, demo_fuzzy_index_path, ui):
+    """A union search the user saved in a cell above ``%lakejoin ui --union economies``
+    (two of its columns, k = 3) is what the widget shows at 1280 px (JupyterLab with the
+    file browser open, Notebook 7): its columns picked, its k, its tables; no search cell
+    written, the variable left as it is, every table's name whole in its last part."""
+    skip_unless_notebook7(ui)
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
+    name = f"saved-union-{ui}.ipynb"
+    setup = "%load_ext lakejoin_jupyter\nimport pandas as pd\n" + ECONOMIES
+    cells = [setup, "%lakejoin open demo_fuzzy.index",
+             "%lakejoin union economies -c nation -c yr -k 3 --save economies_unions",
+             "%lakejoin ui --union economies"]
+    page = open_new_notebook(lab, browser, ui, name, cells, 1280, 1000,
+                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    wait_status(page, "economies_unions, the union search your cell saved (columns nation, "
+                      "yr, k = 3)", timeout=120_000)
+    page.wait_for_timeout(500)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shoot(page, w, ARTIFACTS / f"saved-union-1280-{ui}.png", height=700)
+    assert w.locator("tr.lakejoin-row").count() == kernel_eval(lab, name, "len(economies_unions)")
+    assert kernel_eval(lab, name, "(economies_unions.k, economies_unions.columns, "
+                                  "'economies_unions_2' in globals())") == \
+        (3, ("nation", "yr"), False)
+    tables = kernel_eval(lab, name, "[h.label for h in economies_unions]")
+    assert [n["full"] for n in page.evaluate(TABLE_NAMES_JS)] == tables
+    assert all(n["tailWhole"] for n in page.evaluate(TABLE_NAMES_JS) if "/" in n["full"])
+    assert cells_below_widget(page) == []
+    assert w.locator(".lakejoin-columns select option:checked").all_inner_texts() \
+        == ["nation", "yr"]
+    page.close()
+
+
 KEPT_SEARCH = ("%lakejoin search fifa.country -k 5 -m pexeso -O tau=0.3 -O plan=bruteforce "
                "--save fifa_hits")
 
@@ -875,6 +915,81 @@ def test_a_saved_transformation_search_is_shown_and_its_table_fits_at_1280(lab, 
     assert fit["fits"] and fit["lastRight"] <= fit["visibleRight"] + 1, fit
     assert fit["cutWithoutTitle"] == 0, fit
     assert page.evaluate(HEADERS_CUT_JS) == []
+    # a table's name is cut in its folders, never in its last part ("reference/…" told
+    # nothing): every row shows that part whole
+    names = page.evaluate(TABLE_NAMES_JS)
+    assert names and len(names) == w.locator("tr.lakejoin-row").count(), names
+    assert all(n["tailWhole"] for n in names), names
+    assert all(n["shown"].endswith(n["full"].rsplit("/", 1)[-1]) for n in names), names
+    page.close()
+
+
+TABLE_NAMES_JS = """() => [...document.querySelectorAll(
+        '.lakejoin-widget .lakejoin-results tr.lakejoin-row')].map(tr => {
+    // each row's table cell: its name, what is shown of it, and whether its last part is whole
+    const td = tr.querySelector('td.lakejoin-shrink');
+    const tail = td.querySelector('.lakejoin-middle-tail');
+    const box = td.getBoundingClientRect();
+    const t = tail ? tail.getBoundingClientRect() : null;
+    const head = td.querySelector('.lakejoin-middle-head');
+    return {full: td.title, shown: tail ? (head.scrollWidth > head.clientWidth + 1 ?
+                                           '…' : head.textContent) + tail.textContent : '',
+            tailWhole: Boolean(tail) && tail.scrollWidth <= tail.clientWidth + 1
+                       && t.right <= box.right + 1 && t.width > 0};
+})"""
+
+
+def search_and_wait(page, w, text: str):
+    """Click Search and wait for a status holding ``text`` that this search wrote (the
+    status said "Searching..." since the click)."""
+    page.evaluate("""() => {
+        const s = document.querySelector('.lakejoin-widget .lakejoin-status');
+        window.__ljStatus = [];
+        new MutationObserver(() => window.__ljStatus.push(s.textContent)).observe(
+            s, {subtree: true, childList: true, characterData: true}); }""")
+    w.locator("button.lakejoin-search").click()
+    page.wait_for_function(
+        "(t) => (window.__ljStatus || []).some(x => x.includes('Searching'))"
+        " && document.querySelector('.lakejoin-widget .lakejoin-status').textContent"
+        ".includes(t)", arg=text, timeout=300_000)
+
+
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_a_users_save_of_the_widgets_name_stays_the_users(lab, browser, ui):
+    """The widget searched and wrote its search cell (``--save fifa_hits``). Run by the user,
+    that cell is still the widget's (the frontend sends the cell's metadata): the next
+    search rebinds fifa_hits. A cell of the user's own then saves another search as
+    fifa_hits: it stays theirs, the widget's next search goes to fifa_hits_2 (a cell of its
+    own), and the user's cell is left as written."""
+    name = f"users-save-{ui}.ipynb"
+    users = "%lakejoin search fifa.country -m bruteforce -k 3 --save fifa_hits"
+    page = open_new_notebook(lab, browser, ui, name, WIDGET_NOTEBOOK[:2] + [
+        "%lakejoin ui fifa.country --no-search", users], 1280, 1000)
+    for i in range(3):
+        run_cell_at(page, i)
+    w = page.locator(".lakejoin-widget").first
+    w.wait_for(timeout=300_000)
+    search_and_wait(page, w, "saved as fifa_hits.")
+    mine = "%lakejoin search fifa.country -k 10 --save fifa_hits"
+    page.wait_for_function("(c) => { const e = [...document.querySelectorAll("
+                           "'.jp-Notebook .jp-Cell .cm-content')].map(x => x.textContent);"
+                           " return e.includes(c); }", arg=mine, timeout=60_000)
+    assert cells_below_widget(page) == [mine, users]
+    run_cell_below(page, 1)                       # the widget's cell, run by the user
+    search_and_wait(page, w, "saved as fifa_hits.")
+    assert kernel_eval(lab, name, "('fifa_hits_2' in globals(), fifa_hits.method != "
+                                  "'bruteforce', fifa_hits.params.k)") == (False, True, 10)
+    run_cell_below(page, 2)                       # the user's own --save fifa_hits
+    search_and_wait(page, w, "saved as fifa_hits_2.")
+    assert kernel_eval(lab, name, "(fifa_hits.method, fifa_hits.params.k, "
+                                  "fifa_hits_2.params.k)") == ("bruteforce", 3, 10)
+    theirs = mine.replace("fifa_hits", "fifa_hits_2")
+    page.wait_for_function("(c) => [...document.querySelectorAll("
+                           "'.jp-Notebook .jp-Cell .cm-content')].some(x => x.textContent == c)",
+                           arg=theirs, timeout=60_000)
+    assert cells_below_widget(page) == [mine, theirs, users]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"users-save-{ui}.png"))
     page.close()
 
 

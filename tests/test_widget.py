@@ -654,12 +654,16 @@ def test_a_recreated_widget_updates_its_own_cells_and_variables(demo_index_path,
         for again in range(2):                      # restart, Run all, the same clicks
             shell.reset(new_session=False)          # a new kernel knows nothing
             SESSION.engine = None
-            getattr(SESSION, "written", {}).clear()
+            SESSION.written.clear()
+            SESSION.by_widget.clear()
             shell.user_ns["fifa"] = fifa
             run(f"%lakejoin open {demo_index_path}")
             w = run("%lakejoin ui fifa.country --no-search")
-            for code in first.values():             # the cells below the widget
-                run(code)
+            for key, code in first.items():         # the cells below the widget: the
+                # frontend sends their metadata (JupyterLab 4), or none (another frontend)
+                out = shell.run_cell(code, cell_meta={"lakejoin": {"cell": key}}
+                                     if again == 0 else None)
+                assert out.success, code
             assert clicks(w) == first               # same keys: the same cells, updated
             assert not {"fifa_hits_2", f"{var}_2"} & set(shell.user_ns)
             assert w.search_code.code == first["search:fifa_hits"]
@@ -725,6 +729,62 @@ def test_the_first_search_shows_the_users_saved_search_and_never_rebinds_it(demo
         again = run("%lakejoin ui fifa.country")           # the widget's cell re-run
         again.wait()
         assert shell.user_ns["fifa_hits"] is users and again.k_box.value == 3
+    finally:
+        SESSION.engine = saved
+        shell.reset(new_session=False)
+
+
+@pytest.mark.spark
+def test_a_users_save_of_a_name_the_widget_bound_first_is_the_users(demo_index_path, fifa):
+    """The widget binds ``fifa_hits`` and writes its search cell; the user then saves their
+    own search under that name (``%lakejoin search ... --save fifa_hits`` in a cell of
+    their own, with or without the frontend's cell metadata): the widget's next searches go
+    to ``fifa_hits_2`` and ``fifa_hits`` stays the user's. The widget's own search cell
+    (the frontend says which: ``metadata.lakejoin.cell``) run again keeps it the widget's."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+
+    def run(cell, meta=None):
+        out = shell.run_cell(cell, cell_meta=meta)
+        assert out.success, cell
+        return out.result
+
+    try:
+        for meta in ({"cellId": "users-cell"}, None):       # JupyterLab / no metadata
+            shell.reset(new_session=False)                   # a fresh kernel
+            SESSION.written.clear()
+            SESSION.by_widget.clear()
+            shell.user_ns["fifa"] = fifa
+            run(f"%lakejoin open {demo_index_path}")
+            w = run("%lakejoin ui fifa.country --no-search")
+            w.k_box.value = 5
+            w.search().wait()
+            cell = w.search_code.code
+            assert w.search_code.key == "search:fifa_hits" and len(shell.user_ns["fifa_hits"]) == 5
+            # the widget's own cell, run by the user: still the widget's
+            run(cell, {"cellId": "widget-cell", "lakejoin": {"cell": "search:fifa_hits"}})
+            w.search().wait()
+            assert w.search_code.key == "search:fifa_hits" and "fifa_hits_2" not in shell.user_ns
+            # the user's own search saved under the widget's name
+            run("%lakejoin search fifa.country -m bruteforce -k 3 --save fifa_hits", meta)
+            users = shell.user_ns["fifa_hits"]
+            w.search().wait()
+            assert shell.user_ns["fifa_hits"] is users, meta
+            assert w.search_code.key == "search:fifa_hits_2", meta
+            assert w.search_code.code.endswith("--save fifa_hits_2")
+            assert len(shell.user_ns["fifa_hits_2"]) == 5
+            w.search().wait()                                # its own name: taken back
+            assert "fifa_hits_3" not in shell.user_ns and shell.user_ns["fifa_hits"] is users
+            # a widget re-created: the user's search is shown as theirs, never rebound
+            again = run("%lakejoin ui fifa.country")
+            again.wait()
+            assert shell.user_ns["fifa_hits"] is users
+            assert (again.method_picker.value, again.k_box.value) == ("bruteforce", 3)
+            assert "the search your cell saved" in again.status_text, again.status_text
     finally:
         SESSION.engine = saved
         shell.reset(new_session=False)
@@ -1340,6 +1400,75 @@ def test_union_mode_lists_aligns_stacks_and_writes_the_code(union_engine):
     w.mode.value = "join"
     assert w.results.rows == [] and w.actions is w.join_actions
     assert w.query.method_picker.layout.display == ""
+
+
+@pytest.mark.spark
+def test_union_mode_shows_the_users_saved_union_and_never_rebinds_it(union_engine):
+    """As in Join mode: a union search the user saved as ``q_unions`` (``%lakejoin union q
+    -c where -c paid -k 3 --save q_unions`` in a cell above, or the API's result bound
+    there) is what ``%lakejoin ui --union q`` shows, with its columns and k, and is left as
+    it is: the widget's own searches go to ``q_unions_2``. One the widget cannot make (API
+    options) is not shown; the widget searches itself, under another name."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    engine, q = union_engine
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+
+    def run(cell):
+        out = shell.run_cell(cell)
+        assert out.success, cell
+        return out.result
+
+    def fresh():
+        shell.reset(new_session=False)
+        SESSION.written.clear()
+        SESSION.by_widget.clear()
+        SESSION.engine = engine
+        shell.user_ns["q"] = q
+
+    try:
+        fresh()
+        run("%lakejoin union q -c where -c paid -k 3 --save q_unions")
+        users = shell.user_ns["q_unions"]
+        w = run("%lakejoin ui --union q")
+        w.wait()
+        assert shell.user_ns["q_unions"] is users and w.mode.value == "union"
+        assert tuple(w.column_picker.value) == ("where", "paid") and w.k_box.value == 3
+        assert [r["table"] for r in w.results.rows] == [h.table for h in users]
+        assert w.search_code.code == ""
+        assert "q_unions, the union search your cell saved (columns where, paid, k = 3)" in \
+            w.status_text, w.status_text
+        assert "saved as q_unions_2" in w.status_text
+        w.results.selected = 0                           # its hits act as the widget's own
+        w.wait()
+        assert w.selected_hit() is users[0] and "union" in w.action_buttons
+        w.k_box.value = 5
+        w.search().wait()
+        assert shell.user_ns["q_unions"] is users
+        assert w.search_code.code == "%lakejoin union q -c where -c paid -k 5 --save q_unions_2"
+        w.search().wait()                                # its own name: taken back
+        assert "q_unions_3" not in shell.user_ns and shell.user_ns["q_unions"] is users
+        # the API's union search of the frame, bound by the user
+        fresh()
+        api = shell.user_ns["q_unions"] = engine.search_unionable(q, k=2)
+        w = run("%lakejoin ui --union q")
+        w.wait()
+        assert shell.user_ns["q_unions"] is api and w.k_box.value == 2
+        assert w.column_picker.value == () and "(k = 2)" in w.status_text, w.status_text
+        assert [r["table"] for r in w.results.rows] == [h.table for h in api]
+        # one made with options the widget does not offer: the widget's own search
+        fresh()
+        api = shell.user_ns["q_unions"] = engine.search_unionable(q, k=2, min_column=0.9)
+        w = run("%lakejoin ui --union q")
+        w.wait()
+        assert shell.user_ns["q_unions"] is api and "saved as q_unions_2" in w.status_text
+        assert shell.user_ns["q_unions_2"].k == 10 and shell.user_ns["q_unions_2"].options == {}
+    finally:
+        SESSION.engine = saved
+        shell.reset(new_session=False)
 
 
 @pytest.mark.spark

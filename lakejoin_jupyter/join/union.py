@@ -192,6 +192,11 @@ class UnionResult(Sequence):
         self.seconds = seconds
         self.stats = stats or {}
         self.query_name: str | None = None
+        # how it was asked (engine.search_unionable), so a front end can tell its own
+        self.k: int | None = None
+        self.include_own = True
+        self.options: dict = {}          # weights, min_column... given, not the defaults
+        self.frame = None                # the query frame
 
     def __getitem__(self, i):
         return self.hits[i]

@@ -5,9 +5,10 @@ saved search it comes from (``%lakejoin join N --from VAR``). The session also r
 lakejoin bound, by cell key (``search:VAR``, ``join:VAR``...): a saved search, a widget's
 binding, or an action cell the widget (or a magic's ``--insert``) wrote (marked by
 :func:`mark_cell`), so a widget re-created by "Run all", or a magic run again, takes back
-its own variables and cells, and a name the user bound is never reused. A saved search no
-widget bound or took as its search cell's (a ``%lakejoin search ... --save VAR`` the user
-wrote) is the user's: a widget never rebinds it.
+its own variables and cells, and a name the user bound is never reused. A saved search is a
+widget's only while VAR holds the very object a widget bound (or its own cell bound: a cell
+the frontend runs says which widget cell it is, ``metadata.lakejoin.cell``); a ``%lakejoin
+search ... --save VAR`` the user wrote is the user's, also over a name a widget bound first.
 """
 from __future__ import annotations
 
@@ -52,7 +53,12 @@ class Session:
     serial: int = 0                                           # notes made so far
     noted_at: dict = field(default_factory=dict, repr=False)  # cell key -> serial of its note
     made_of: dict = field(default_factory=dict, repr=False)   # cell key -> the join it holds
-    by_widget: set = field(default_factory=set, repr=False)   # keys a widget bound or took
+    by_widget: dict = field(default_factory=dict, repr=False)  # cell key -> what a widget
+    #                      bound for it, took as its own, or what the widget's cell bound
+    unknown_cell: set = field(default_factory=set, repr=False)  # keys last noted by a cell
+    #                      whose frontend sent no metadata (not known to be a widget's)
+    cell_tag: str | None = None      # the running cell's ``metadata.lakejoin.cell`` ("" none,
+    #                                  None: the frontend sent no metadata)
 
     def require_engine(self):
         if self.engine is None:
@@ -62,9 +68,14 @@ class Session:
     def note(self, key: str, value, of: str | None = None, widget: bool = False) -> None:
         """lakejoin bound ``value`` for the cell ``key`` (``kind:VAR``); ``of``: the join
         it is (:func:`join_identity`); ``widget``: a widget bound it (or took the cell that
-        did as its own), so widgets may rebind it from then on."""
-        if widget:
-            self.by_widget.add(key)
+        did as its own, or the running cell is the widget's cell ``key``), so widgets may
+        rebind it while it holds ``value``."""
+        if widget or self.cell_tag == key:
+            self.by_widget[key] = value
+        if widget or self.cell_tag is not None:
+            self.unknown_cell.discard(key)
+        else:
+            self.unknown_cell.add(key)
         self.written[key] = value
         self.serial += 1
         self.noted_at[key] = self.serial
@@ -73,10 +84,10 @@ class Session:
         else:
             self.made_of.pop(key, None)
 
-    def users_search(self, key: str, value) -> bool:
-        """Is ``value`` a search a ``%lakejoin`` line saved for ``key`` that no widget bound
-        or took as its own cell's (the user's ``--save VAR``: a widget never rebinds it)?"""
-        return self.owns(key, value) and key not in self.by_widget
+    def widgets(self, key: str, value) -> bool:
+        """Is ``value`` what a widget bound for ``key``, took as its own, or its cell
+        ``key`` bound (identity: a user's ``--save`` of that name later is not)?"""
+        return key in self.by_widget and self.by_widget[key] is value
 
     def holds_other(self, key: str, of: str | None) -> bool:
         """Does the cell ``key`` hold another join than ``of`` (unknown: no)?"""
@@ -129,9 +140,17 @@ class Session:
             return
         self.shells.append(shell)
 
+        def pre_run_cell(info):
+            meta = getattr(info, "cell_meta", None)     # JupyterLab 4, Notebook 7: the
+            tag = meta.get("lakejoin") if isinstance(meta, dict) else None  # cell's own
+            self.cell_tag = (None if not isinstance(meta, dict) else
+                             str(tag.get("cell") or "") if isinstance(tag, dict) else "")
+        shell.events.register("pre_run_cell", pre_run_cell)
+
         def post_run_cell(result, shell=shell):
             if result.success and result.info is not None:
                 self.note_cell(result.info.raw_cell or "", shell.user_ns)
+            self.cell_tag = None
         shell.events.register("post_run_cell", post_run_cell)
 
 

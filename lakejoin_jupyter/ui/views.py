@@ -26,8 +26,9 @@ def asset(name: str) -> Path:
 
 class ResultsTable(anywidget.AnyWidget):
     """Ranked hits. ``columns`` describe themselves (``key``, ``label``, ``kind``: int,
-    text, bar (a 0..1 share), flag; optional ``sortable``, and ``shrink``: a text column
-    cut with an ellipsis so the table fits its box), ``rows`` are dicts by key.
+    text, bar (a 0..1 share), flag; optional ``sortable``, ``shrink``: a text column
+    cut with an ellipsis so the table fits its box, and ``ellipsis="middle"``: a path cut
+    in its folders, keeping its last part), ``rows`` are dicts by key.
     Clicking a row, or Enter/Space on it, sets ``selected`` (an index into ``rows``, whatever
     the sort order the user chose by clicking a header)."""
     _esm = asset("results_table.js")

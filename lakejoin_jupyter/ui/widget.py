@@ -16,7 +16,7 @@ cell per action and variable, updated in place on a re-run, also by a widget "Ru
 re-created (session.py: what lakejoin bound is its own; a name the user bound never is).
 The search a widget makes by itself when created writes its cell only if the notebook has
 none: an existing search cell is kept as it is, and the widget takes its method and options;
-a search the user saved as ``<query>_hits`` above it is shown, never rebound.
+a search the user saved as ``<query>_hits`` (``_unions``) is shown, never rebound.
 Options left on their default are left out of the search line. The code of an action
 cell runs on its own in a fresh kernel.
 
@@ -327,11 +327,19 @@ class DiscoveryWidget(W.VBox):
         saved among them, is never rebound."""
         ns, session = self.namespace, self.session
 
-        def mine(n):       # not a search the user saved (``%lakejoin search --save``) above
+        def mine(n):       # not a search the user saved (``%lakejoin search --save``)
             key = f"{kind}:{n}"
-            return session.owns(key, ns.get(n)) and (key in session.by_widget
-                                                     or session.noted_since(key, self._born))
+            return session.owns(key, ns.get(n)) and self._widgets(key, ns.get(n))
         return unique_name(ns, wanted, mine=mine)
+
+    def _widgets(self, key: str, value) -> bool:
+        """Is ``value`` lakejoin's for the cell ``key``: what a widget bound (or its cell
+        did: :meth:`Session.widgets`), or what a cell the frontend did not name bound since
+        this widget was made, for a name no widget had bound ("Run all" ran its cell)?"""
+        s = self.session
+        return s.widgets(key, value) or (
+            s.owns(key, value) and s.noted_since(key, self._born)
+            and key in s.unknown_cell and key not in s.by_widget)
 
     def _bind(self, name: str, value, kind: str, of: str | None = None) -> None:
         self.namespace[name] = value
@@ -575,34 +583,72 @@ class DiscoveryWidget(W.VBox):
 
     def _show_users_search(self, name: str, frame, cols: list) -> bool:
         """The search the widget makes by itself, when the user saved this query's search
-        as ``<query>_hits`` (``%lakejoin search ... --save``, in a cell above): show it,
-        with its method, options and k, as a search cell below the widget is followed,
-        and leave its variable and cell as they are (the widget's own searches take
-        another name). False when there is none, or one the widget cannot show."""
+        as ``<query>_hits`` (``%lakejoin search ... --save``, in a cell above, or the API's
+        result bound there): show it, with its method, options and k, as a search cell below
+        the widget is followed, and leave its variable and cell as they are (the widget's
+        own searches take another name). False when there is none, or one the widget cannot
+        show."""
         from ..engine import SearchResult
-        from ..join.plan import python_name
-        variable = f"{python_name(name, 'df')}_hits"
-        saved = self.namespace.get(variable)
-        if not (isinstance(saved, SearchResult)
-                and self.session.users_search(f"search:{variable}", saved)
-                and saved.query_name == name and saved.rank == RANK
-                and saved.params.k is not None
+        variable, saved = self._users_result(name, frame, "hits", "search", SearchResult)
+        if not (saved is not None and saved.rank == RANK and saved.params.k is not None
                 and [str(c) for c in saved.query.columns] == [str(c) for c in cols]):
             return False
         if self.query.apply({"method": saved.method, "k": saved.params.k,
                              "threshold": saved.params.threshold,
                              "options": dict(saved.params.options)}) is not None:
             return False                      # a method or option the widget does not offer
+        self._show_users_result(name, frame, variable, saved, "search",
+                                f"method {saved.method}, k = {saved.params.k}",
+                                multiply_note(saved))
+        return True
+
+    def _show_users_union(self, name: str, frame, cols: list) -> bool:
+        """Union mode's :meth:`_show_users_search`: a union search the user saved as
+        ``<query>_unions`` (``%lakejoin union ... --save``, or the API's result) of the
+        columns picked (none picked: of any of the frame's columns, then picked) is shown
+        with its k, and left as it is."""
+        from ..join.union import UnionResult
+        variable, saved = self._users_result(name, frame, "unions", "union", UnionResult)
+        if saved is None or not saved.k or not saved.include_own or saved.options:
+            return False                      # not a search the widget makes
+        by_name = {str(c): c for c in self.query.column_options()}
+        asked = [str(c) for c in saved.columns]
+        if cols and asked != [str(c) for c in cols]:
+            return False
+        if not cols and asked != list(by_name):
+            if len(set(asked)) != len(asked) or not set(asked) <= set(by_name):
+                return False
+            self.column_picker.value = tuple(by_name[c] for c in asked)
+        self.k_box.value = saved.k
+        what = "" if asked == list(by_name) else f"columns {', '.join(asked)}, "
+        self._show_users_result(name, frame, variable, saved, "union", f"{what}k = {saved.k}")
+        return True
+
+    def _users_result(self, name: str, frame, suffix: str, kind: str, cls):
+        """(``<query>_<suffix>``, the search of this query the user bound there) or
+        (variable, None): a ``cls`` a ``%lakejoin`` line of theirs saved for ``name``, or
+        the API's search of ``frame`` itself; never one a widget (or its cell) bound."""
+        from ..join.plan import python_name
+        variable = f"{python_name(name, 'df')}_{suffix}"
+        saved = self.namespace.get(variable)
+        if not isinstance(saved, cls) or self._widgets(f"{kind}:{variable}", saved):
+            return variable, None
+        searched = (saved.frame if kind == "union" else getattr(saved.query, "whole", None))
+        if saved.query_name != name and not (saved.query_name is None and searched is frame):
+            return variable, None
+        return variable, saved
+
+    def _show_users_result(self, name, frame, variable, saved, kind, how, note=""):
         self._query_name, self._query_frame = name, frame
         self._searched = None
         self.search_code.code = ""
         self._show_hits(saved.hits, saved)
-        own = self._own_variable(variable, "search")
-        self._set_status(f"{len(saved)} hit(s) of {variable}, the search your cell saved "
-                         f"(method {saved.method}, k = {saved.params.k}); the widget leaves "
-                         f"it as it is: its own searches are saved as {own}."
-                         + multiply_note(saved), "note")
-        return True
+        own = self._own_variable(variable, kind)
+        what, search = (("hit(s)", "search") if kind == "search" else
+                        ("table(s)", "union search"))
+        self._set_status(f"{len(saved)} {what} of {variable}, the {search} your cell saved "
+                         f"({how}); the widget leaves it as it is: its own searches are "
+                         f"saved as {own}." + note, "note")
 
     def search_union(self, automatic: bool = False):
         """Union search of the chosen DataFrame (its picked columns, or all of them) in the
@@ -622,6 +668,8 @@ class DiscoveryWidget(W.VBox):
             return None
         frame = self.namespace[name]
         cols = list(self.column_picker.value)
+        if automatic and self._show_users_union(name, frame, cols):
+            return None
         k = int(self.k_box.value)
         what = f"{name}[{', '.join(map(str, cols))}]" if cols else name
         self._busy(True, 0.1)
@@ -687,7 +735,7 @@ class DiscoveryWidget(W.VBox):
         if (automatic and self.session.noted_since(key, self._born)
                 and self.session.written.get(key) is not self._own_values.get(key)):
             bound = None                         # its cell's search, bound by that cell
-            self.session.by_widget.add(key)      # ...the widget's search cell from now on
+            self.session.by_widget[key] = self.session.written.get(key)   # its search cell's
         else:
             self._bind(variable, result, kind)
         if self.auto_insert.value:
@@ -783,7 +831,8 @@ class DiscoveryWidget(W.VBox):
         self._result = result
         multi = bool(hits) and len(hits[0].query_columns) > 1
         columns = [{"key": "rank", "label": "#", "kind": "int"},
-                   {"key": "table", "label": "table", "kind": "text", "shrink": True},
+                   {"key": "table", "label": "table", "kind": "text", "shrink": True,
+                    "ellipsis": "middle"},
                    ({"key": "mapping", "label": "query → lake columns", "kind": "text",
                      "shrink": True} if multi
                     else {"key": "column", "label": "column", "kind": "text", "shrink": True}),
@@ -806,8 +855,8 @@ class DiscoveryWidget(W.VBox):
                     "title": "share of the query's rows that find a partner"},
                    {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
                     "title": "columns the join adds"},
-                   *([{"key": "program", "label": "transformation", "kind": "text",
-                       "shrink": True}]
+                   *([{"key": "program", "label": "transfor\u00admation", "kind": "text",
+                       "shrink": True}]          # (a narrow table breaks its header there)
                      if any("program" in h.details for h in hits) else []),
                    {"key": "method", "label": "method", "kind": "text"},
                    {"key": "figures", "label": "figures", "kind": "text",
@@ -839,7 +888,8 @@ class DiscoveryWidget(W.VBox):
         self._result = result
         m = len(result.columns) if result is not None else 0
         columns = [{"key": "rank", "label": "#", "kind": "int"},
-                   {"key": "table", "label": "table", "kind": "text", "shrink": True},
+                   {"key": "table", "label": "table", "kind": "text", "shrink": True,
+                    "ellipsis": "middle"},
                    {"key": "aligned", "label": "aligned", "kind": "text",
                     "title": "query columns aligned with a column of the table / query columns"},
                    {"key": "score", "label": "score", "kind": "bar",
