@@ -188,3 +188,17 @@ def test_a_transformation_hit_no_better_than_chance_is_dropped(codes_engine, mon
     by_column = {h.column: h for h in hits}
     assert "tag" in by_column
     assert "triple" not in by_column, by_column["triple"].details
+
+
+def test_a_filled_key_shape_tells_nothing_and_keeps_the_hit():
+    """Keys "x-000".."x-199" fill every "x-" + 0/1 + two digits (rate 1): the outputs of
+    "X-" + a 3-digit part meet keys whatever produced them, so the test cannot call them a
+    coincidence and the hit stands; the 40 % dense codes meeting 40 % are still chance."""
+    from lakejoin_jupyter.join.autojoin.chance import above_chance, code_rates
+    keys = {f"x-{i:03d}" for i in range(200)}
+    assert code_rates(keys)[5][0] == 1.0
+    outputs = {f"x-{i:03d}": 1 for i in (3, 17, 42, 77, 101, 150, 199, 5)}
+    assert above_chance(outputs, keys)
+    query, dense, _ = _dense_codes(11)
+    made = {f"{c}-p": 1 for c in query}
+    assert not above_chance(made, set(dense))

@@ -1,9 +1,9 @@
 """``rank="useful"`` of "Needs a transformation" hits: a date query against an upload log
 holding the same dates in another format (each date on many log rows: a fan-out) and two
 X11 colour tables whose names "gray0".."gray100" / "grey0".."grey100" join the day number
-cut out of each date (a coincidence, no better than chance: not a hit since deviation 47
-of Auto-Join). The fan-out of a join to aggregate must not put it below a coincidental
-join (join/preview.py ``usefulness``, docs/algorithms/hits.md)."""
+cut out of each date (a coincidence, weighed as a number key). The fan-out of a join to
+aggregate must not put it below a coincidental join (join/preview.py ``usefulness``,
+docs/algorithms/hits.md)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -61,11 +61,11 @@ def test_reformatted_dates_with_a_fan_out_outrank_gray_plus_a_day(upload_engine,
     assert (first.table, first.column) == ("uploads", "uploaded"), ranked
     assert first.row_coverage == 1.0 and first.key_ratio == pytest.approx(LOG_ROWS)
     grays = [h for h in res if h.table.startswith("x11/") and h.column == "name"]
-    # the coincidences are not hits: "gray10".."gray99" fill every "gray" + 2 digits, so
-    # "gray" + a day meets a key with probability 1 (Auto-Join's deviation 47); before,
-    # they were hits weighed as numbers, below the upload log
-    assert grays == [], ranked
-    assert res.stats["chance"] >= 2
+    assert len(grays) == 2, ranked       # the coincidences are found, and weighed as numbers
+    for h in grays:
+        assert h.key_kind == "number" and "coincidental" in h.key_warning
+        assert h.key_ratio == 1.0 and h.row_coverage > 0.5
+        assert h.usefulness < first.usefulness
 
 
 def test_a_fan_out_never_weighs_a_key_below_a_coincidental_kind():
