@@ -129,9 +129,10 @@ Debian packages that no earlier set's pool held (build-essential, chromium, noti
 osslsigncode, ssl-cert, sysvinit-utils and x11-xserver-utils), made the same way and committed
 before any learner ran on them, never run and never tuned on (bench/results/autojoin_fresh28_cases.md).
 A thirty-first, "fresh29" (``FRESH29_CASES``, bench/data/autojoin-fresh29), holds six cases from
-Debian lib* packages that no earlier set's pool held (libedit2, libldap-common, libpulse0,
-libxcomposite-dev and libxext-dev), made the same way and committed before any learner ran on
-them, never run and never tuned on (bench/results/autojoin_fresh29_cases.md).
+Debian lib* packages that no earlier set's pool held (libdebuginfod-common, libedit2,
+libgdk-pixbuf2.0-bin, libpulse0, libxcomposite-dev and libxext-dev), made the same way and
+committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh29_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -408,8 +409,8 @@ FRESH28_CASES = {
 # before any learner ran on them; never run, never tuned on:
 FRESH29_CASES = {
     "pulseaudio_changelog_news_sections", "xcomposite_synopsis_man_links",
-    "xext_synopsis_man_links", "editline_emacs_bindings_editrc",
-    "ldap_conf_options_environment", "pulseaudio_changelog_dep14_tags"}
+    "xext_synopsis_man_links", "debuginfod_environment_variable_names",
+    "editline_emacs_bindings_editrc", "gdk_pixbuf_thumbnailer_mime_icons"}
 
 
 def split_of(case: str) -> str:

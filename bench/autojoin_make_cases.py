@@ -10950,7 +10950,8 @@ _FRESH29_POOL = (
 # Sources the cases read, at the versions the committed cases were made with (make_fresh29
 # refuses others). No module of the standard library is read for its tables.
 FRESH29_VERSIONS = {"python": "3.11.7"}
-FRESH29_DEBIAN = {"libedit2": "3.1-20221030-2", "libldap-common": "2.5.13+dfsg-5",
+FRESH29_DEBIAN = {"libdebuginfod-common": "0.188-2.1", "libedit2": "3.1-20221030-2",
+                  "libgdk-pixbuf2.0-bin": "2.42.10+dfsg-1+deb12u4",
                   "libpulse0": "16.1+dfsg1-2+b1", "libxcomposite-dev": "1:0.4.5-1",
                   "libxext-dev": "2:1.3.4-1+b1"}
 # Files of those packages read by make_fresh29 (path -> SHA-256); "/usr/share/man/man3/" is
@@ -10970,8 +10971,10 @@ FRESH29_FILES = {
         "83ca63ce04c6e91644286f172198b5e6b3d474b5e64f0aeb3c7dcef956f9c29e",
     "/usr/share/man/man3/Xmbuf.3.gz":
         "673cfa06c23b578c9ccf7507df439ef5faeda9ffe76489106189c6c94d8e6533",
-    "/usr/share/man/man5/ldap.conf.5.gz":
-        "b9e70e0f4023cf6c1fb5d3e408225ffe27f810480b2141f22cd1d4ff6ea8804b",
+    "/usr/share/man/man7/debuginfod-client-config.7.gz":
+        "c33180eb23d047c0b496ee6678c78edabb9194774a124d45052ba9b7a74f4def",
+    "/usr/share/thumbnailers/gdk-pixbuf-thumbnailer.thumbnailer":
+        "1cab527994add8bdf216fbd53b34b10148db734664d3c72eba44771f51d48e9e",
     "/usr/share/man/man7/editline.7edit.gz":
         "db3e0651609164789515d13f7cc2c6e15191b362cb12a36194bbd7fe9e84fe34",
     "/usr/share/man/man3/":
@@ -11167,40 +11170,41 @@ def editline_emacs_bindings_editrc(lake, out):
                          _by_key(keys, tgt["editrc line"].tolist()))
 
 
-def ldap_conf_options_environment(lake, out):
-    """libldap-common's ldap.conf(5): its options as the page's OPTIONS, SASL, GSSAPI and TLS
-    sections write them (section, option with its arguments: "OPTIONS",
-    "URI <ldap[si]://[name[:port]] ...>") against the environment variables libldap reads
-    for them ("LDAPURI": "$LDAP<option-name>", the page's SYNOPSIS). 1:1."""
-    import re
-    lines = _gunzip29("/usr/share/man/man5/ldap.conf.5.gz")
-    rows, section = [], None
-    for i, x in enumerate(lines):
+def debuginfod_environment_variable_names(lake, out):
+    """libdebuginfod-common's debuginfod-client-config(7): the environment variables its
+    ENVIRONMENT VARIABLES section lists, as the page writes them (variable, first line of
+    its text: "$DEBUGINFOD_URLS", "This environment variable contains a list of URL
+    prefixes for trusted") against their names as getenv(3) and env(1) take them
+    ("DEBUGINFOD_URLS": the shell's "$" dropped). 1:1."""
+    lines = _gunzip29("/usr/share/man/man7/debuginfod-client-config.7.gz")
+    start = lines.index(".SH ENVIRONMENT VARIABLES")
+    rows = []
+    for i, x in enumerate(lines[start + 1:], start + 1):
         if x.startswith(".SH"):
-            name = x[3:].strip().strip('"')
-            section = name if name.endswith("OPTIONS") else None
-            continue
-        if section and x == ".TP" and i + 1 < len(lines):
-            m = re.match(r"^\.B ([A-Z][A-Z0-9_]+\b.*)$", lines[i + 1])
-            if m:
-                rows.append((section, _deroff29(m.group(1))))
-    src = pd.DataFrame(rows, columns=["section", "option"])
-    keys = ["LDAP" + o.split()[0] for _, o in rows]
-    tgt = pd.DataFrame({"environment variable": sorted(keys)})
-    return _fresh29_case(out, "ldap_conf_options_environment", src, tgt,
-                         _by_key(keys, tgt["environment variable"].tolist()))
+            break
+        if x == ".TP" and lines[i + 1].startswith(".B $"):
+            rows.append((_deroff29(lines[i + 1][3:]), _deroff29(lines[i + 2])))
+    src = pd.DataFrame(rows, columns=["variable", "first line"])
+    keys = [v[1:] for v, _ in rows]
+    tgt = pd.DataFrame({"name": sorted(keys)})
+    return _fresh29_case(out, "debuginfod_environment_variable_names", src, tgt,
+                         _by_key(keys, tgt["name"].tolist()))
 
 
-def pulseaudio_changelog_dep14_tags(lake, out):
-    """libpulse0's Debian changelog entries (source package, version, distribution, urgency,
-    maintainer, date: "pulseaudio", "16.1+dfsg1-2") against the Git tags DEP-14 gives the
-    uploads ("debian/16.1+dfsg1-2": "debian/" and the version, ":" written "%" and "~" "_").
-    1:1."""
-    src = _pulse_changelog29()
-    keys = ["debian/" + v.replace(":", "%").replace("~", "_") for v in src["version"]]
-    tgt = pd.DataFrame({"tag": sorted(keys)})
-    return _fresh29_case(out, "pulseaudio_changelog_dep14_tags", src, tgt,
-                         _by_key(keys, tgt["tag"].tolist()))
+def gdk_pixbuf_thumbnailer_mime_icons(lake, out):
+    """libgdk-pixbuf2.0-bin's thumbnailer file: the MIME types its MimeType key lists (type,
+    position in the list: "image/png", "1") against the icon names the freedesktop.org
+    shared MIME-info specification gives a type without its own icon ("image-png": the "/"
+    written "-"). 1:1."""
+    text = _checked29("/usr/share/thumbnailers/gdk-pixbuf-thumbnailer.thumbnailer") \
+        .read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("MimeType="))
+    types = [t for t in line[len("MimeType="):].split(";") if t]
+    src = pd.DataFrame({"MIME type": types, "position": [str(i + 1) for i in range(len(types))]})
+    keys = [t.replace("/", "-") for t in types]
+    tgt = pd.DataFrame({"icon name": sorted(keys)})
+    return _fresh29_case(out, "gdk_pixbuf_thumbnailer_mime_icons", src, tgt,
+                         _by_key(keys, tgt["icon name"].tolist()))
 
 
 # Per case: the target's key column and the hand-written reference function (source row as
@@ -11218,10 +11222,10 @@ FRESH29_REFERENCE = {
     "editline_emacs_bindings_editrc": (
         "editrc line", lambda r: "bind ^" + r["key"].split(",")[0][5:] + " "
         + r["editor command"]),
-    "ldap_conf_options_environment": (
-        "environment variable", lambda r: "LDAP" + r["option"].split()[0]),
-    "pulseaudio_changelog_dep14_tags": (
-        "tag", lambda r: "debian/" + r["version"].replace(":", "%").replace("~", "_")),
+    "debuginfod_environment_variable_names": (
+        "name", lambda r: r["variable"].lstrip("$")),
+    "gdk_pixbuf_thumbnailer_mime_icons": (
+        "icon name", lambda r: r["MIME type"].replace("/", "-")),
 }
 _fresh29_case = partial(_fresh8_case, reference=FRESH29_REFERENCE)
 
@@ -11234,9 +11238,9 @@ def make_fresh29(lake, out: Path) -> list:
         pulseaudio_changelog_news_sections(lake, out),
         xcomposite_synopsis_man_links(lake, out),
         xext_synopsis_man_links(lake, out),
+        debuginfod_environment_variable_names(lake, out),
         editline_emacs_bindings_editrc(lake, out),
-        ldap_conf_options_environment(lake, out),
-        pulseaudio_changelog_dep14_tags(lake, out),
+        gdk_pixbuf_thumbnailer_mime_icons(lake, out),
     ]
 
 
