@@ -10,8 +10,8 @@
         bench/data/autojoin-fresh19 bench/data/autojoin-fresh20 bench/data/autojoin-fresh21 \
         bench/data/autojoin-fresh22 bench/data/autojoin-fresh23 bench/data/autojoin-fresh24 \
         bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 bench/data/autojoin-fresh27 \
-        bench/data/autojoin-fresh28 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh28|all] \
+        bench/data/autojoin-fresh28 bench/data/autojoin-fresh29 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh29|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -128,6 +128,11 @@ A thirtieth, "fresh28" (``FRESH28_CASES``, bench/data/autojoin-fresh28), holds e
 Debian packages that no earlier set's pool held (build-essential, chromium, notification-daemon,
 osslsigncode, ssl-cert, sysvinit-utils and x11-xserver-utils), made the same way and committed
 before any learner ran on them, never run and never tuned on (bench/results/autojoin_fresh28_cases.md).
+A thirty-first, "fresh29" (``FRESH29_CASES``, bench/data/autojoin-fresh29), holds six cases from
+Debian lib* packages that no earlier set's pool held (libdebuginfod-common, libedit2,
+libgdk-pixbuf2.0-bin, libpulse0, libxcomposite-dev and libxext-dev), made the same way and
+committed before any learner ran on them, never run and never tuned on
+(bench/results/autojoin_fresh29_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -399,9 +404,18 @@ FRESH28_CASES = {
     "osslsigncode_changelog_apt_versions", "ssl_cert_ssleay_cnf_references"}
 
 
+# Twenty-ninth fresh validation (bench/autojoin_make_cases.py OUT --fresh29), unseen: from
+# Debian lib* packages that no earlier set read, built apart from the learner and committed
+# before any learner ran on them; never run, never tuned on:
+FRESH29_CASES = {
+    "pulseaudio_changelog_news_sections", "xcomposite_synopsis_man_links",
+    "xext_synopsis_man_links", "debuginfod_environment_variable_names",
+    "editline_emacs_bindings_editrc", "gdk_pixbuf_thumbnailer_mime_icons"}
+
+
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh28": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH28_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh29": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH29_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -412,7 +426,8 @@ def split_of(case: str) -> str:
              ("fresh19", FRESH19_CASES), ("fresh20", FRESH20_CASES), ("fresh21", FRESH21_CASES),
              ("fresh22", FRESH22_CASES), ("fresh23", FRESH23_CASES),
              ("fresh24", FRESH24_CASES), ("fresh25", FRESH25_CASES), ("fresh26", FRESH26_CASES),
-             ("fresh27", FRESH27_CASES), ("fresh28", FRESH28_CASES))
+             ("fresh27", FRESH27_CASES), ("fresh28", FRESH28_CASES),
+             ("fresh29", FRESH29_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -527,6 +542,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh29", "fresh29 validation (never tuned on)"),
     ("fresh28", "fresh28 validation (never tuned on)"),
     ("fresh27", "fresh27 (clean for round 21; tuned on since round 22)"),
     ("fresh26", "fresh26 (clean for round 21; tuned on since round 22)"),
@@ -588,6 +604,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh26"] = -21
     order["fresh27"] = -22
     order["fresh28"] = -23
+    order["fresh29"] = -24
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -647,7 +664,8 @@ def main(argv=None):
                                         "fresh12", "fresh13", "fresh14", "fresh15",
                                         "fresh16", "fresh17", "fresh18", "fresh19",
                                         "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
-                                        "fresh25", "fresh26", "fresh27", "fresh28"),
+                                        "fresh25", "fresh26", "fresh27", "fresh28",
+                                        "fresh29"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

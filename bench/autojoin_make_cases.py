@@ -10893,6 +10893,357 @@ def make_fresh28(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh29 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh29_cases.md): fresh28's (a)-(h), unchanged in substance except
+# (a)'s pool ("folder" in (f) and (g) is read as "source", a Debian package). Never relaxed
+# to reach a number:
+# (a) both tables come from installed public data outside the repo's lake, the demo lake and
+#     /usr/share/package-lists, none of it read by any earlier set: the pools of fresh8 to
+#     fresh28 as a whole and their data whoever ships it, the lake (fresh5 to fresh7 and
+#     fresh27), the standard library (fresh23's and fresh26's pools), the venv's pip
+#     packages, the folders of earlier sets (prefixes included) and every path holding an
+#     earlier set's path word (tests/test_autojoin_fresh_pinned.py). The tables are read
+#     from installed Debian packages' files (package version recorded, the SHA-256 of every
+#     file read checked through pinned_file); no program of the pool is run; no module of
+#     the standard library is read for its tables (re and subprocess as tools: parsing,
+#     dpkg-query -L, the gzip program). The pool: the lib* packages (set aside by fresh28's
+#     pool) whose names no case document, the case maker or the fresh tests hold and that
+#     ship a table-like file, less the packages of earlier sets' data (Perl libraries,
+#     libpython, Tcl / Tk, glibc's, file's, PAM's, tirpc's, Avahi's, systemd's, attr's,
+#     smbclient, readline, Xau, CUPS, p11-kit, GL, java, libstdc++): libaudit-common,
+#     libcap2-bin, libdebuginfod-common, libedit2, libgdk-pixbuf2.0-bin, libglib2.0-bin,
+#     libgtk2.0-bin, libgtk2.0-common, libldap-common, libpulse0, librsvg2-common,
+#     libsasl2-2, libsemanage-common, libxcomposite-dev, libxext-dev, libxfixes-dev,
+#     libxft-dev, libxss-dev;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only; checked by a hand-written reference function per case
+#     (FRESH29_REFERENCE, plain Python, never the learner), whose coverage make_fresh29
+#     prints; no look-up tables inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program or string similarity;
+# (e) at least half the cases are two real tables that really share a key (two sources, two
+#     real column sets written by different hands, or a file's content and its name when an
+#     installer or packager named the file); the others write a target column from a real
+#     column in a format a real system uses, with that format's writer as reference;
+# (f) picking: package by package in alphabetical order, twice (real pairs, then written
+#     formats, at most one per package, its first admissible one), until 8 cases or the pool
+#     runs out; a rejection names the criterion it fails; equality joins are out of scope;
+# (g) at most 12 cases (6-8 wanted), at most two of one kind and two per package (a real pair
+#     counts for both), at most 2,000 rows per table, at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH29_CASES); nobody making them ran the evaluator, imported
+#     the package, read the learner's source or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH29_POOL = (
+    "libaudit-common (Debian)", "libcap2-bin (Debian)", "libdebuginfod-common (Debian)",
+    "libedit2 (Debian)", "libgdk-pixbuf2.0-bin (Debian)", "libglib2.0-bin (Debian)",
+    "libgtk2.0-bin (Debian)", "libgtk2.0-common (Debian)", "libldap-common (Debian)",
+    "libpulse0 (Debian)", "librsvg2-common (Debian)", "libsasl2-2 (Debian)",
+    "libsemanage-common (Debian)", "libxcomposite-dev (Debian)", "libxext-dev (Debian)",
+    "libxfixes-dev (Debian)", "libxft-dev (Debian)", "libxss-dev (Debian)")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh29
+# refuses others). No module of the standard library is read for its tables.
+FRESH29_VERSIONS = {"python": "3.11.7"}
+FRESH29_DEBIAN = {"libdebuginfod-common": "0.188-2.1", "libedit2": "3.1-20221030-2",
+                  "libgdk-pixbuf2.0-bin": "2.42.10+dfsg-1+deb12u4",
+                  "libpulse0": "16.1+dfsg1-2+b1", "libxcomposite-dev": "1:0.4.5-1",
+                  "libxext-dev": "2:1.3.4-1+b1"}
+# Files of those packages read by make_fresh29 (path -> SHA-256); "/usr/share/man/man3/" is
+# pinned as the tree of the _MAN3_29 packages' entries under it (_TREES29).
+FRESH29_FILES = {
+    "/usr/share/doc/libpulse0/NEWS.gz":
+        "d83e53a5adbe1dead2e6209b2018a670e3d5c025983b53ed92f946247fa1e309",
+    "/usr/share/doc/libpulse0/changelog.Debian.gz":
+        "a186876b9b1b22a40bf0f80fd7e2f3c3cd5423462e00be00991d8993a5ff16e6",
+    "/usr/share/man/man3/XShape.3.gz":
+        "88738268efa11784f25a2e8fc4825e418c36bd62fa52def9e162edfe4899d724",
+    "/usr/share/man/man3/XShm.3.gz":
+        "7a200f06eaba5aa71baba04c2ef35ca29deb0b52ea87d21f224817f584f674d6",
+    "/usr/share/man/man3/Xcomposite.3.gz":
+        "6a175fa56d983c46e92c023709321cc4c8563e0206b676a86a91476021e68d35",
+    "/usr/share/man/man3/Xevi.3.gz":
+        "83ca63ce04c6e91644286f172198b5e6b3d474b5e64f0aeb3c7dcef956f9c29e",
+    "/usr/share/man/man3/Xmbuf.3.gz":
+        "673cfa06c23b578c9ccf7507df439ef5faeda9ffe76489106189c6c94d8e6533",
+    "/usr/share/man/man7/debuginfod-client-config.7.gz":
+        "c33180eb23d047c0b496ee6678c78edabb9194774a124d45052ba9b7a74f4def",
+    "/usr/share/thumbnailers/gdk-pixbuf-thumbnailer.thumbnailer":
+        "1cab527994add8bdf216fbd53b34b10148db734664d3c72eba44771f51d48e9e",
+    "/usr/share/man/man7/editline.7edit.gz":
+        "db3e0651609164789515d13f7cc2c6e15191b362cb12a36194bbd7fe9e84fe34",
+    "/usr/share/man/man3/":
+        "31a757f3428851bb7cf87d0ce728be75b961c17f59a252f0bac855634c3a39ed",
+}
+_MAN3_29 = ("libxcomposite-dev", "libxext-dev")
+_TREES29 = {"/usr/share/man/man3/": _MAN3_29}
+
+
+def _listed29(package: str) -> list:
+    """The paths ``package`` installs (dpkg-query -L), files and links only, sorted."""
+    import subprocess
+    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    return sorted(p for p in listed if Path(p).is_symlink() or Path(p).is_file())
+
+
+def _package_tree29(folder: str) -> str:
+    """A pinned folder's SHA-256: of the lines "package path SHA-256" (a file) or "package
+    path -> target" (a link) of the _TREES29 packages' entries under it."""
+    lines = []
+    for package in _TREES29[folder]:
+        for p in _listed29(package):
+            if not p.startswith(folder):
+                continue
+            mark = ("-> " + str(Path(p).readlink()) if Path(p).is_symlink()
+                    else hashlib.sha256(Path(p).read_bytes()).hexdigest())
+            lines.append(f"{package} {p} {mark}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def fresh29_version_mismatches() -> list:
+    """What differs from FRESH29_VERSIONS, FRESH29_DEBIAN and FRESH29_FILES here: a missing
+    package, another version, or a file (or a package's entries in a pinned folder) with
+    other content."""
+    files = {p: h for p, h in FRESH29_FILES.items() if p not in _TREES29}
+    wrong = pinned_mismatches(FRESH29_VERSIONS, FRESH29_DEBIAN, files)
+    if wrong:
+        return wrong
+    for folder in _TREES29:
+        if _package_tree29(folder) != FRESH29_FILES[folder]:
+            wrong.append(f"{folder}: other entries of {', '.join(_TREES29[folder])}")
+    return wrong
+
+
+_checked29 = partial(pinned_file, files=FRESH29_FILES, made="fresh29",
+                     trees={folder: _package_tree29 for folder in _TREES29})
+
+
+def _gunzip29(path: str) -> list:
+    """A pinned gzip-compressed file's lines, decompressed by the gzip program (the standard
+    library's gzip is fresh23's pool: not imported)."""
+    import subprocess
+    return subprocess.run(["gzip", "-dc", str(_checked29(path))], capture_output=True,
+                          check=True).stdout.decode("utf-8").splitlines()
+
+
+def _deroff29(text: str) -> str:
+    """Roff's font changes, zero-width marks and escaped characters dropped or written out
+    ("\\-" is "-", "\\e" is a backslash, "\\ " a space)."""
+    import re
+    text = re.sub(r"\\f[A-Z]|\\&", "", text)
+    return text.replace("\\-", "-").replace("\\ ", " ").replace("\\e", "\\").strip()
+
+
+def _pulse_changelog29() -> pd.DataFrame:
+    """libpulse0's Debian changelog (pulseaudio's): its entries' source package, version,
+    distribution, urgency (the header line) and the maintainer and date of the trailer."""
+    import re
+    rows, head = [], None
+    for x in _gunzip29("/usr/share/doc/libpulse0/changelog.Debian.gz"):
+        m = re.match(r"^(\S+) \(([^)]+)\) ([^;]+); urgency=(\S+)", x)
+        if m:
+            head = m.groups()
+            continue
+        m = re.match(r"^ -- (.+?)  (\S.*)$", x)
+        if m and head:
+            rows.append(head + m.groups())
+            head = None
+    return pd.DataFrame(rows, columns=["source package", "version", "distribution", "urgency",
+                                       "maintainer", "date"])
+
+
+def _synopsis_links29(package: str) -> tuple:
+    """A package's man pages that other man3 entries link to: (the functions their SYNOPSIS
+    declares (SYNOPSIS or SYNTAX), as (page, declaration) with the declaration deroffed and joined onto one
+    line; the links, as (link path, link target)). A declaration starts at a line naming a
+    function ("X...(") and ends at the ";" that follows its closing parenthesis (XShm(3)
+    ends its parameters with ";" too)."""
+    import re
+    _checked29("/usr/share/man/man3/")
+    entries = [p for p in _listed29(package) if p.startswith("/usr/share/man/man3/")]
+    links = [(p, str(Path(p).readlink())) for p in entries if Path(p).is_symlink()]
+    pages = sorted({t for _, t in links})
+    decls = []
+    for page in pages:
+        lines = _gunzip29("/usr/share/man/man3/" + page)
+        start = next(i for i, x in enumerate(lines) if re.match(r'^\.SH "?SYN(?:OPSIS|TAX)', x))
+        stop = next(i for i, x in enumerate(lines) if i > start and x.startswith(".SH"))
+        text, current = [], None
+        for x in lines[start + 1:stop]:
+            if x.startswith((".HP", ".sp", ".nf", ".fi", ".br", ".PP", ".LP", ".P", ".ft",
+                             ".in", ".ta", '.\\"')) and not x.startswith((".BI", ".B ")):
+                continue
+            x = x[3:].strip() if x.startswith((".BI", ".B ")) else x
+            x = _deroff29(x.replace('" "', "").replace('"', ""))
+            if current is None and re.search(r"\bX\w+\s*\(", x) and "#include" not in x:
+                current = x
+            elif current is not None:
+                current += " " + x
+            if (current is not None and current.rstrip().endswith(";")
+                    and current.count("(") == current.count(")")):
+                text.append(" ".join(current.split()))
+                current = None
+        decls += [(page, d) for d in text]
+    return decls, links
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def pulseaudio_changelog_news_sections(lake, out):
+    """libpulse0's Debian changelog entries (version, distribution, urgency, maintainer,
+    date: "16.1+dfsg1-2", "unstable") against the sections of pulseaudio's upstream NEWS
+    (heading, first line: "PulseAudio 16.1"). Truth: the section of the entry's upstream
+    version (the Debian version less its revision and its "+dfsg1" repack suffix, checked by
+    hand). N:1; entries of prereleases (15.99.1, ...) and of versions NEWS has no section
+    for have no partner."""
+    import re
+    src = _pulse_changelog29().drop(columns=["source package"]).rename(
+        columns={"version": "Debian version"})
+    lines = _gunzip29("/usr/share/doc/libpulse0/NEWS.gz")
+    rows = []
+    for i, x in enumerate(lines):
+        if re.match(r"^PulseAudio \S+$", x) and (i + 1 == len(lines) or not lines[i + 1]):
+            first = next((y.strip() for y in lines[i + 1:] if y.strip()), "")
+            rows.append((x, first))
+    tgt = pd.DataFrame(rows, columns=["heading", "first line"])
+    upstream = [re.sub(r"\+dfsg\d*$", "", v.rsplit("-", 1)[0]) for v in src["Debian version"]]
+    versions = [h.split(" ", 1)[1] for h in tgt["heading"]]
+    return _fresh29_case(out, "pulseaudio_changelog_news_sections", src, tgt,
+                         _by_key(upstream, versions))
+
+
+def _synopsis_case29(out, name, package):
+    decls, links = _synopsis_links29(package)
+    import re
+    src = pd.DataFrame(decls, columns=["page", "declaration"])
+    tgt = pd.DataFrame(links, columns=["link", "points to"])
+    names = [re.search(r"\b(X\w+)\s*\(", d).group(1) for _, d in decls]
+    stems = [Path(p).name.split(".")[0] for p, _ in links]
+    return _fresh29_case(out, name, src, tgt, _by_key(names, stems))
+
+
+def xcomposite_synopsis_man_links(lake, out):
+    """libxcomposite-dev's Xcomposite(3): the functions its SYNOPSIS declares (page,
+    declaration: "Xcomposite.3.gz", "Bool XCompositeQueryExtension(Display *dpy, ...);")
+    against the man3 links the package installs to the page
+    (/usr/share/man/man3/XCompositeQueryExtension.3.gz -> Xcomposite.3.gz). Truth: the link
+    named after the declared function (names compared whole). 1:1."""
+    return _synopsis_case29(out, "xcomposite_synopsis_man_links", "libxcomposite-dev")
+
+
+def xext_synopsis_man_links(lake, out):
+    """libxext-dev's man pages that links point to (XShape(3), XShm(3), Xevi(3), Xmbuf(3)):
+    the functions their SYNOPSIS declares (page, declaration) against the package's man3
+    links to them (/usr/share/man/man3/XShapeCombineMask.3.gz -> XShape.3.gz). Truth: the
+    link named after the declared function (names compared whole). 1:1; declared functions
+    without a link have no partner."""
+    return _synopsis_case29(out, "xext_synopsis_man_links", "libxext-dev")
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def editline_emacs_bindings_editrc(lake, out):
+    """libedit2's editline(7): the emacs mode's default bindings of control characters (key as
+    the page writes it, editor command: "Ctrl-A", "ed-move-to-beg"; "Ctrl-D, EOF",
+    "em-delete-or-list") against the same bindings as editrc(5) lines
+    ("bind ^A ed-move-to-beg": the bind builtin, a control character written "^A"). 1:1."""
+    import re
+    lines = _gunzip29("/usr/share/man/man7/editline.7edit.gz")
+    start = next(i for i, x in enumerate(lines) if x.startswith("In emacs mode, input"))
+    rows = []
+    for x in lines[start:]:
+        if x.startswith(".El"):
+            break
+        m = re.match(r"^\.It (Ctrl-.+?) Ta Ic (\S+)$", x)
+        if m and not m.group(1).startswith("Ctrl-Meta"):
+            rows.append((_deroff29(m.group(1)), m.group(2)))
+    src = pd.DataFrame(rows, columns=["key", "editor command"])
+    keys = ["bind ^" + k.split(",")[0][len("Ctrl-"):] + " " + c for k, c in rows]
+    tgt = pd.DataFrame({"editrc line": sorted(keys)})
+    return _fresh29_case(out, "editline_emacs_bindings_editrc", src, tgt,
+                         _by_key(keys, tgt["editrc line"].tolist()))
+
+
+def debuginfod_environment_variable_names(lake, out):
+    """libdebuginfod-common's debuginfod-client-config(7): the environment variables its
+    ENVIRONMENT VARIABLES section lists, as the page writes them (variable, first line of
+    its text: "$DEBUGINFOD_URLS", "This environment variable contains a list of URL
+    prefixes for trusted") against their names as getenv(3) and env(1) take them
+    ("DEBUGINFOD_URLS": the shell's "$" dropped). 1:1."""
+    lines = _gunzip29("/usr/share/man/man7/debuginfod-client-config.7.gz")
+    start = lines.index(".SH ENVIRONMENT VARIABLES")
+    rows = []
+    for i, x in enumerate(lines[start + 1:], start + 1):
+        if x.startswith(".SH"):
+            break
+        if x == ".TP" and lines[i + 1].startswith(".B $"):
+            rows.append((_deroff29(lines[i + 1][3:]), _deroff29(lines[i + 2])))
+    src = pd.DataFrame(rows, columns=["variable", "first line"])
+    keys = [v[1:] for v, _ in rows]
+    tgt = pd.DataFrame({"name": sorted(keys)})
+    return _fresh29_case(out, "debuginfod_environment_variable_names", src, tgt,
+                         _by_key(keys, tgt["name"].tolist()))
+
+
+def gdk_pixbuf_thumbnailer_mime_icons(lake, out):
+    """libgdk-pixbuf2.0-bin's thumbnailer file: the MIME types its MimeType key lists (type,
+    position in the list: "image/png", "1") against the icon names the freedesktop.org
+    shared MIME-info specification gives a type without its own icon ("image-png": the "/"
+    written "-"). 1:1."""
+    text = _checked29("/usr/share/thumbnailers/gdk-pixbuf-thumbnailer.thumbnailer") \
+        .read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("MimeType="))
+    types = [t for t in line[len("MimeType="):].split(";") if t]
+    src = pd.DataFrame({"MIME type": types, "position": [str(i + 1) for i in range(len(types))]})
+    keys = [t.replace("/", "-") for t in types]
+    tgt = pd.DataFrame({"icon name": sorted(keys)})
+    return _fresh29_case(out, "gdk_pixbuf_thumbnailer_mime_icons", src, tgt,
+                         _by_key(keys, tgt["icon name"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH29_REFERENCE = {
+    "pulseaudio_changelog_news_sections": (
+        "heading", lambda r: "PulseAudio " + r["Debian version"].rsplit("-", 1)[0]
+        .split("+")[0]),
+    "xcomposite_synopsis_man_links": (
+        "link", lambda r: "/usr/share/man/man3/"
+        + r["declaration"].split("(")[0].split()[-1].lstrip("*") + ".3.gz"),
+    "xext_synopsis_man_links": (
+        "link", lambda r: "/usr/share/man/man3/"
+        + r["declaration"].split("(")[0].split()[-1].lstrip("*") + ".3.gz"),
+    "editline_emacs_bindings_editrc": (
+        "editrc line", lambda r: "bind ^" + r["key"].split(",")[0][5:] + " "
+        + r["editor command"]),
+    "debuginfod_environment_variable_names": (
+        "name", lambda r: r["variable"].lstrip("$")),
+    "gdk_pixbuf_thumbnailer_mime_icons": (
+        "icon name", lambda r: r["MIME type"].replace("/", "-")),
+}
+_fresh29_case = partial(_fresh8_case, reference=FRESH29_REFERENCE)
+
+
+def make_fresh29(lake, out: Path) -> list:
+    """The fresh29 cases; ``lake`` is unused (the tables ship in Debian packages, at the
+    versions of FRESH29_DEBIAN)."""
+    _refuse_other_versions("fresh29", fresh29_version_mismatches())
+    return [
+        pulseaudio_changelog_news_sections(lake, out),
+        xcomposite_synopsis_man_links(lake, out),
+        xext_synopsis_man_links(lake, out),
+        debuginfod_environment_variable_names(lake, out),
+        editline_emacs_bindings_editrc(lake, out),
+        gdk_pixbuf_thumbnailer_mime_icons(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -11010,26 +11361,29 @@ SETS = (
     ("fresh28", make_fresh28, "make the twenty-eighth fresh validation set "
      "(bench/data/autojoin-fresh28) from tables shipped in Debian packages that no earlier set "
      "read instead"),
+    ("fresh29", make_fresh29, "make the twenty-ninth fresh validation set "
+     "(bench/data/autojoin-fresh29) from tables shipped in Debian lib* packages that no earlier "
+     "set read instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28"}
+_LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29"}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28, --fresh29)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh26, --fresh28 and --fresh29 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh28: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh29: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -95,6 +95,11 @@ SOURCES = {
     "fresh28": {"build-essential", "chromium", "chromium-common", "chromium-driver", "logsave",
                 "notification-daemon", "osslsigncode", "ssl-cert", "sysvinit-utils",
                 "x11-xserver-utils"},
+    "fresh29": {"libaudit-common", "libcap2-bin", "libdebuginfod-common", "libedit2",
+                "libgdk-pixbuf2.0-bin", "libglib2.0-bin", "libgtk2.0-bin", "libgtk2.0-common",
+                "libldap-common", "libpulse0", "librsvg2-common", "libsasl2-2",
+                "libsemanage-common", "libxcomposite-dev", "libxext-dev", "libxfixes-dev",
+                "libxft-dev", "libxss-dev"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -137,6 +142,7 @@ STDLIB = {
                 "tracemalloc", "_tracemalloc", "tty", "uu", "venv", "warnings", "_warnings",
                 "weakref", "_weakref", "_weakrefset", "zipapp"},
     "fresh28": set(),
+    "fresh29": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
