@@ -33,21 +33,11 @@ sys.path.insert(0, str(HERE))
 import fuzzyjoin_replay as replay  # noqa: E402
 from fuzzyjoin_autofj import dataset_root, datasets, ensure_autofj_venv  # noqa: E402
 from fuzzyjoin_namesakes import left_distances, mixed_null  # noqa: E402
+from lakejoin_jupyter.join.fuzzy import hub_scale  # noqa: E402  (the kept cap itself)
 
 VARIANTS = ("base", "hub2", "hub15", "wmix", "hub2wmix")
 MIX_ITERATIONS = 3
 _STATE = {"variant": "base", "work": None, "folders": None}
-
-
-def hub_scale(r_left: np.ndarray, p: np.ndarray, most: float) -> np.ndarray:
-    """Per join: the factor min(1, most / (sum of p over the joins to the same left
-    value)), so that no left value is expected to have more than ``most`` true partners."""
-    if not len(p):
-        return np.ones(0)
-    _, inv = np.unique(r_left, return_inverse=True)
-    total = np.bincount(inv, weights=p)[inv]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(total > most, most / total, 1.0)
 
 
 def weighted_null(s1, s2, ref, rho, tail=None, iterations: int = MIX_ITERATIONS):
