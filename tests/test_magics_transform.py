@@ -94,3 +94,28 @@ def test_magic_autojoin_inserts_its_join(ip, lake):
     assert f"{name} = " in ip.inserted[-1]                                 # its name back
     ip.run_line_magic("lakejoin", "autojoin q.num pre.proto_id --join ji --how inner")
     assert len(ip.user_ns["ji"]) == len(_proto_oracle(q, "num", prefixed, "inner")) == 5
+
+
+def test_magic_autojoin_on_another_column_never_replaces_the_first(ip, lake, capsys):
+    """New user 10, D1/D13/D11: the join identity of ``%lakejoin autojoin`` holds its
+    columns, so the same table joined on another query column is another join (another
+    variable, the first left as it was), the cell's mark names the columns, and the magic
+    says which variable it bound."""
+    index, tables = lake
+    prefixed = tables["net/protocols_prefixed.csv"]
+    q = pd.DataFrame({"num": ["6", "17", "1", "41", "58", "999"],
+                      "alt": ["17", "6", "41", "1", "999", "58"]})
+    ip.user_ns.update(q2=q, pre=prefixed)
+    ip.run_line_magic("lakejoin", f"open {index}")
+    ip.inserted.clear()
+    ip.run_line_magic("lakejoin", "autojoin q2.num pre.proto_id --insert")
+    first = ip.user_ns["q2_pre_transformed"].copy()
+    assert "[of q2.num -> pre.proto_id]" in ip.inserted[-1]
+    assert "bound to q2_pre_transformed" in capsys.readouterr().out
+    ip.run_line_magic("lakejoin", "autojoin q2.alt pre.proto_id --insert")
+    assert "[of q2.alt -> pre.proto_id]" in ip.inserted[-1]
+    pd.testing.assert_frame_equal(ip.user_ns["q2_pre_transformed"], first)
+    second = [k for k in ip.user_ns if k.startswith("q2_pre") and k != "q2_pre_transformed"]
+    assert len(second) == 1, second
+    want = _proto_oracle(q.rename(columns={"num": "x", "alt": "num"}), "num", prefixed, "left")
+    assert sorted(ip.user_ns[second[0]]["proto_id"].dropna()) == sorted(want["proto_id"].dropna())

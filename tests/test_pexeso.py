@@ -799,6 +799,10 @@ def test_magic_join_of_a_pexeso_hit_is_the_clis_fuzzy_join(fuzzy_index, tmp_path
               f"{inserted[-1]}\npj.to_pickle({str(tmp_path / 'pj.pkl')!r})\n")
     subprocess.run([sys.executable, "-c", script], check=True)
     pd.testing.assert_frame_equal(pd.read_pickle(tmp_path / "pj.pkl"), got)
+    # new user 10, D8: named as the widget's Fuzzy join names it, so a later equality join
+    # of the same table (its own name) never replaces it
+    ip.run_line_magic("lakejoin", "join 1 --from ph --quiet")
+    assert "pq_gdp_fuzzy" in ip.user_ns and "pq_gdp" not in ip.user_ns
 
 
 @pytest.mark.spark

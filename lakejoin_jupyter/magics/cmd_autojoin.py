@@ -131,12 +131,14 @@ def _join_and_insert(ctx, args, result) -> None:
     from .context import MagicError
     if not result.found:
         raise MagicError(f"Nothing to join: {result.message}")
-    df_name, _ = _named_column(args.df, [], lambda v: ctx.user_ns.get(v))
-    other_name, _ = _named_column(args.other, [], lambda v: ctx.user_ns.get(
+    df_name, df_on = _named_column(args.df, args.on, lambda v: ctx.user_ns.get(v))
+    other_name, other_on = _named_column(args.other, args.other_on, lambda v: ctx.user_ns.get(
         v, _lake_table(lambda: ctx.engine, v)))
     target, key, of = args.join, None, None
-    if not target:
-        action, other = get("autojoin"), SimpleNamespace(table=other_name)
+    if not target:      # the join's identity holds its columns: another column, another join
+        action = get("autojoin")
+        other = SimpleNamespace(table=other_name, query_columns=tuple(df_on or ()),
+                                columns=tuple(other_on or ()))
         target = ctx.session.action_variable(ctx.user_ns, df_name, other, action.name,
                                              action.suffix)
         key, of = f"{action.name}:{target}", join_identity(df_name, other)
@@ -149,6 +151,8 @@ def _join_and_insert(ctx, args, result) -> None:
         ctx.session.note(key, joined, of)
     if args.insert:
         ctx.insert(code, key, of, by="%lakejoin autojoin")
+    print(f"Joined {df_name} by the learned program ({args.how}): bound to {target}, "
+          f"{len(joined)} rows.")
 
 
 SUBCOMMAND = Subcommand("autojoin", "learn the transformation that joins two tables (Auto-Join)",

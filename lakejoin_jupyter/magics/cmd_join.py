@@ -48,7 +48,10 @@ def run(ctx, a):
     hit = hits[a.rank - 1]
     # a "Needs a transformation" hit (-m transform) is joined by Auto-Join, as the widget's
     # Find transformation and `lakejoin join` join it
-    action = actions.get("autojoin" if "program_json" in hit.details else "join")
+    # a similar-values (PEXESO) hit is joined by the fuzzy join and named as the widget's
+    # Fuzzy join names it (<query>_<table>_fuzzy), so an equality join never replaces it
+    action = actions.get("autojoin" if "program_json" in hit.details else
+                         "fuzzy_join" if "tau" in hit.details else "join")
     # the widget's rule: a re-run (or edited) join takes its own variable back, a join of
     # the table on another lake column gets that column's name, a user's name is kept
     into = a.into or ctx.session.action_variable(ctx.user_ns, name, hit, action.name,
