@@ -1915,7 +1915,9 @@ class Engine:
         """The union hits' tables the query's rows come from: the table named by the query
         (``origin``), or, as :meth:`_is_query_table` decides for a search, a table with the
         query's column names holding every distinct value of each query column in the
-        column of the same name; of several, those with the query's row count."""
+        column of the same name (a frame of some of its columns too: of two or more, or of
+        one with the table's rows, as for a join); of several, those with the query's row
+        count."""
         from .index.union_profile import cell_texts
         from .lake.normalize import normalize_text
         from .search.union import scalar_cells
@@ -1925,7 +1927,8 @@ class Engine:
         names = {str(c) for c in frame.columns}
         found = []
         for h in hits:
-            if set(self._catalog.table_columns(h.table_id)) != names:
+            columns = set(self._catalog.table_columns(h.table_id))
+            if not names <= columns or (len(names) == 1 < len(columns) and h.rows != len(frame)):
                 continue
             for c in frame.columns:
                 cells = scalar_cells(frame[c]).dropna().unique()     # a list's elements

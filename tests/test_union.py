@@ -853,10 +853,11 @@ def test_a_small_frame_one_value_off_aligns_with_its_table(union_lake):
         assert seven[c].isin(set(src[c])).sum() == 6 and seven[c].nunique() == 7
     found = {}
     for q in (six, seven):
-        res = engine.search_unionable(q, k=5)
-        assert res[0].table == "sales", repr(res)
-        assert res[0].mapping == {c: c for c in cols}
-        found[len(q)] = res[0]
+        res = engine.search_unionable(q, k=5)      # six: the table's rows, "(your table)"
+        best = max(res, key=lambda h: h.score)
+        assert best.table == "sales" and best.is_query_table == (q is six), repr(res)
+        assert best.mapping == {c: c for c in cols}
+        found[len(q)] = best
     for c in cols:
         assert found[7].evidence[c]["set"] > 0.8 * found[6].evidence[c]["set"] > 0
     one = engine.search_unionable(seven[["code_3"]], k=5)
@@ -896,6 +897,21 @@ def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path,
         assert got[-1].table == "sales" and got[-1].is_query_table
         got = shell.run_line_magic("lakejoin", "union mine -k 5 --no-own")
         assert "sales" not in [h.table for h in got]
+
+
+def test_a_frame_of_some_of_the_tables_columns_is_its_table(union_lake, tmp_path):
+    """Rows of a lake table cut to two of its columns are still its rows, as for a join:
+    "(your table)", listed last, left out by include_own=False; one column of a sample of its
+    rows is not (its values could be any list's)."""
+    engine, tables, _ = union_lake
+    tables["sales.csv"].to_csv(tmp_path / "copy.csv", index=False)
+    rows = pd.read_csv(tmp_path / "copy.csv").sample(15, random_state=2)
+    cut = rows[list(rows.columns[:2])]
+    res = engine.search_unionable(cut, k=5)
+    assert res[-1].table == "sales" and res[-1].is_query_table, res
+    assert "sales" not in [h.table for h in engine.search_unionable(cut, k=5, include_own=False)]
+    one = engine.search_unionable(rows[[rows.columns[0]]], k=5)
+    assert not any(h.is_query_table for h in one)
 
 
 def test_union_magic_says_where_it_bound_the_union_without_a_raw_warning(union_lake,

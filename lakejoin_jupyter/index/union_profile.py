@@ -28,7 +28,7 @@ import mmh3
 import numpy as np
 
 from ..hashing import token_hash64
-from ..lake.normalize import render_value
+from ..lake.normalize import datetime_token, render_value
 
 SAMPLE_VALUES = 50                    # distinct values embedded per column
 FORMAT_DIMS = 128                     # hashed pattern buckets of the format histogram
@@ -37,6 +37,7 @@ NUMERIC_SHARE = 0.9                   # a column is numeric when this share of c
 MIN_NUMERIC_CELLS = 3
 PATTERN_PARTS = 8                     # pattern elements kept (then an ellipsis)
 MAX_PATTERN_CHARS = 200
+FORMAT_VERSION = 2                    # 2: date-time texts by their token (format_histogram)
 PATTERN_VECTOR_MIN = 64               # texts from which patterns are computed all at once
 
 _NUMERIC_TOKEN = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:e[+-]?[0-9]+)?")
@@ -193,8 +194,14 @@ def pattern_buckets(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarray
     return out
 
 
-def format_histogram(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarray:
-    """Share of the distinct texts per pattern bucket (float32, sums to 1; zeros if none)."""
+def format_histogram(texts: Sequence[str], dims: int = FORMAT_DIMS,
+                     version: int = FORMAT_VERSION) -> np.ndarray:
+    """Share of the distinct texts per pattern bucket (float32, sums to 1; zeros if none).
+    From ``version`` 2 an ISO-8601 date-time text takes the pattern of its token (the
+    timestamp's one rendering, lake/normalize.py), as a timestamp's does: written with a
+    space or "T", with or without seconds or an offset, it is one format."""
+    if version >= 2:
+        texts = [datetime_token(t) or t for t in texts]
     counts = np.bincount(pattern_buckets(texts, dims), minlength=dims).astype(np.float64)
     total = counts.sum()
     return (counts / total if total else counts).astype(np.float32)

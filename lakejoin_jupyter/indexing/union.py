@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from ..embed import cached_embedder, get_embedder
-from ..index.union_profile import (FORMAT_DIMS, QUANTILES, SAMPLE_VALUES, column_vectors,
+from ..index.union_profile import (FORMAT_DIMS, FORMAT_VERSION, QUANTILES, SAMPLE_VALUES,
+                                   column_vectors,
                                    format_histogram, numeric_summary_counted, sample_tokens)
 from .component import Component
 
@@ -30,7 +31,7 @@ FILES = ("format", "numeric_share", "numeric_n", "quantiles", "vectors")
 COLUMNS_PER_TASK = 64       # columns profiled by one call of the pandas UDF
 
 
-def _profile_groups(spec, s: int):
+def _profile_groups(spec, s: int, fmt_version: int = FORMAT_VERSION):
     def run(pdf: pd.DataFrame) -> pd.DataFrame:
         import os
         os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -42,7 +43,8 @@ def _profile_groups(spec, s: int):
             keyed = g[g["token"].notna()].drop_duplicates("token")
             assert keyed["hash64"].dtype == np.int64, keyed["hash64"].dtype
             samples.append(sample_tokens(keyed["token"].tolist(), s, keyed["hash64"].to_numpy()))
-            out.append((int(cid), format_histogram(values).tobytes(), float(share), int(n_num),
+            fmt = format_histogram(values, version=fmt_version)
+            out.append((int(cid), fmt.tobytes(), float(share), int(n_num),
                         np.asarray(q, dtype=np.float64).tobytes()))
         vecs = column_vectors(emb, samples)                 # one embed call for the batch
         return pd.DataFrame({"column_id": [r[0] for r in out], "fmt": [r[1] for r in out],
@@ -52,7 +54,7 @@ def _profile_groups(spec, s: int):
     return run
 
 
-def profile_table(values, spec, s: int = SAMPLE_VALUES):
+def profile_table(values, spec, s: int = SAMPLE_VALUES, fmt_version: int = FORMAT_VERSION):
     """Spark DF (column_id, fmt, share, n_num, q, vec): one row per column with cells, from
     the long form's distinct texts per column (``ctx.values``: each text once, with its
     cell count n and its token's hash), COLUMNS_PER_TASK consecutive columns a UDF call."""
@@ -63,7 +65,8 @@ def profile_table(values, spec, s: int = SAMPLE_VALUES):
                           F.coalesce("hash64", F.lit(0).cast("long")).alias("hash64"))
             .withColumn("batch", F.floor(F.col("column_id") / COLUMNS_PER_TASK))
             .groupBy("batch")
-            .applyInPandas(lambda pdf: _profile_groups(spec, s)(pdf.drop(columns="batch")),
+            .applyInPandas(lambda pdf: _profile_groups(spec, s, fmt_version)(
+                               pdf.drop(columns="batch")),
                            "column_id int, fmt binary, share double, n_num long, q binary, "
                            "vec binary"))
 
@@ -89,20 +92,23 @@ def dense_arrays(pdf: pd.DataFrame, n_sets: int, dim: int) -> dict:
 def build(ctx) -> dict:
     opts = dict(DEFAULTS, **(getattr(ctx.settings, "component_options", None) or {}).get("union", {}))
     base = getattr(ctx, "base", None)          # adding tables: keep the base's embedder
+    fmt_version = FORMAT_VERSION               # and its format histograms (1: unrecorded)
     if base is not None and base.generations[0].has("union"):
         sec = base.generations[0].components["union"]
         opts.update(embedder=sec["embedder"], sample_values=sec["sample_values"])
+        fmt_version = int(sec.get("histogram_version", 1))
     unknown = set(opts) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"Unknown union option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
     spec = get_embedder(opts["embedder"]).spec()
     dim = int(spec["dim"])
-    pdf = profile_table(ctx.values, spec, int(opts["sample_values"])).toPandas()
+    pdf = profile_table(ctx.values, spec, int(opts["sample_values"]), fmt_version).toPandas()
     arrays = dense_arrays(pdf, ctx.n_sets, dim)
     for name in FILES:
         ctx.writer.save_npy(f"union/{name}.npy", arrays[name])
     return {"embedder": spec, "sample_values": int(opts["sample_values"]), "dim": dim,
-            "format_dims": FORMAT_DIMS, "quantiles": len(QUANTILES)}
+            "format_dims": FORMAT_DIMS, "histogram_version": fmt_version,
+            "quantiles": len(QUANTILES)}
 
 
 def recorded_options(section: dict) -> dict:

@@ -462,8 +462,9 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
     for (a, _), kind in zip(plan.alignment, plan.kinds):
         if kind == "numeric":
             lines.append(f"{var}[{a!r}] = pd.to_numeric({var}[{a!r}], errors='coerce')")
-        elif kind == "datetime":
-            lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce')")
+        elif kind == "datetime":    # an offset converted to UTC, as the union's keys
+            lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce', "
+                         "utc=True).dt.tz_localize(None)")
     if plan.distinct:
         cols = [a for a, _ in plan.alignment]
         lines += ["# only the new rows: those not in the query on the aligned columns, each "

@@ -281,8 +281,8 @@ def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | Non
     for (a, _), kind in zip(plan.alignment, plan.kinds):
         if kind == "numeric":
             added[a] = pd.to_numeric(added[a], errors="coerce")
-        elif kind == "datetime":
-            added[a] = pd.to_datetime(added[a], errors="coerce")
+        elif kind == "datetime":    # an instant as its UTC wall-clock time, as the join keys
+            added[a] = pd.to_datetime(added[a], errors="coerce", utc=True).dt.tz_localize(None)
     n_table = len(added)
     if plan.distinct:       # on the aligned columns: the others are null in a lake row
         new = new_rows(df, added, [a for a, _ in plan.alignment])

@@ -183,6 +183,15 @@ def _iso_datetime(s: str) -> str | None:
     return day + "t" + _clock(value.hour, value.minute, value.second, nanos)
 
 
+def datetime_token(text: str) -> str | None:
+    """The token :func:`normalize_text` gives ``text`` when it is ISO-8601 date-time text
+    (the timestamp it writes, as :func:`_iso_datetime`), else None."""
+    if len(text) < 16 or not text.lstrip()[:1].isdigit():
+        return None
+    s = _SPACE_RUN.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+    return _iso_datetime(unicodedata.normalize("NFKC", s.casefold())) if len(s) >= 16 else None
+
+
 def normalize_text(text: str) -> str | None:
     """Token of one cell's text, or None when the cell holds no key."""
     s = unicodedata.normalize("NFKC", text)

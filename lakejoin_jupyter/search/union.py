@@ -40,7 +40,7 @@ import pandas as pd
 from ..embed import cached_embedder
 from ..errors import QueryError
 from ..hashing import token_hash64
-from ..index.union_profile import (cell_texts, column_vectors, cosine,
+from ..index.union_profile import (FORMAT_VERSION, cell_texts, column_vectors, cosine,
                                    format_histogram, format_similarity, header_grams,
                                    is_numeric, ks_similarity,
                                    numeric_summary_counted, sample_tokens,
@@ -83,6 +83,7 @@ class LakeProfiles:
     embedder: dict
     sample_values: int
     background: np.ndarray
+    format_version: int = 1     # the build's format histograms (union_profile.format_histogram)
     vocabulary: int = 0         # distinct tokens of the lake (each generation's dictionary)
     _near: np.ndarray | None = None
     _numeric: np.ndarray | None = None
@@ -142,7 +143,7 @@ def lake_profiles(index) -> LakeProfiles:
                      table_ids=cols["table_id"].to_numpy(), gram_columns=headers.T.tocsr(),
                      header_len=np.diff(headers.indptr).astype(np.int64), grams=grams,
                      embedder=sec["embedder"], sample_values=int(sec["sample_values"]),
-                     background=bg,
+                     background=bg, format_version=int(sec.get("histogram_version", 1)),
                      vocabulary=int(sum(g.n_tokens for g in index.generations)))
     assert len(p.sizes) == n
     _PROFILES[index] = p
@@ -216,7 +217,8 @@ def scalar_cells(values: pd.Series) -> pd.Series:
                       if isinstance(v, (list, tuple, np.ndarray, dict)) else v)
 
 
-def profile_column(values: pd.Series, sample_values: int) -> tuple:
+def profile_column(values: pd.Series, sample_values: int,
+                   fmt_version: int = FORMAT_VERSION) -> tuple:
     """(QueryColumn without its vector, the tokens to embed) of one column: each distinct
     value rendered, normalized and given a pattern once; above VECTOR_MIN distinct values
     all at once (index/union_profile.py cell_texts and pattern_buckets, lake/normalize.py
@@ -235,20 +237,23 @@ def profile_column(values: pd.Series, sample_values: int) -> tuple:
     # per distinct value, weighted by its cells (as the build counts them)
     share, n_num, q = numeric_summary_counted(toks, counts)
     hashes = token_hash64(distinct)
-    fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)))
+    fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)),
+                           version=fmt_version)
     unseen = float((counts == 1).sum() / counts.sum()) if counts.sum() else 0.0
     return (QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
                         header_grams(values.name), hashes, unseen),
             sample_tokens(distinct, sample_values, hashes))
 
 
-def profile_frame(frame: pd.DataFrame, embedder, sample_values: int) -> list[QueryColumn]:
-    """The union profile of each column of a pandas frame (what the build computes)."""
+def profile_frame(frame: pd.DataFrame, embedder, sample_values: int,
+                  fmt_version: int = FORMAT_VERSION) -> list[QueryColumn]:
+    """The union profile of each column of a pandas frame (what the build computes; format
+    histograms of the index's ``fmt_version``)."""
     out, samples = [], []
     for pos in range(frame.shape[1]):
         col = frame.iloc[:, pos]
         col.name = frame.columns[pos]
-        qc, sample = profile_column(col, sample_values)
+        qc, sample = profile_column(col, sample_values, fmt_version)
         out.append(qc)
         samples.append(sample)
     vecs = column_vectors(embedder, samples)
@@ -617,7 +622,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
             max_tables):
     if len(frame) > MAX_VALUES:
         frame = frame.sample(MAX_VALUES, random_state=0)
-    qcols = profile_frame(frame, cached_embedder(lp.embedder), lp.sample_values)
+    qcols = profile_frame(frame, cached_embedder(lp.embedder), lp.sample_values,
+                          lp.format_version)
     active = [i for i, q in enumerate(qcols) if q.tokens]
     if not active:
         raise QueryError("The query frame has no values to search with (all null or empty).")
