@@ -99,3 +99,26 @@ def test_a_code_shaped_like_an_exponent_stays_a_code():
     measures = [f"{m}.5e{x}" for m in range(1, 10) for x in range(3)]   # scientific notation
     assert values_kind(measures)[0] == "number"
     assert values_kind([f"{m}e{x}" for m in range(1, 10) for x in range(3)])[0] == "number"
+
+
+@pytest.mark.spark
+def test_minutes_of_timestamps_onto_ranks_are_a_number_coincidence(spark, tmp_path_factory):
+    """Timestamps 37 minutes apart: a lake column holds them as "03/29/2026 10:00", another
+    holds ranks 0..248. "Part 2 (split at ':')" (the minutes) meets the ranks whatever the
+    rule, since they fill every number of one and two digits; it ranked first, as an
+    identifier, tied with the reformatted stamps. It is weighed as a number now."""
+    from lakejoin_jupyter import build_index
+    ts = pd.date_range("2026-03-29 10:00", periods=50, freq="37min")
+    tables = {"ref/ranked.csv": pd.DataFrame({"key": [f"K{i:03d}x" for i in range(249)],
+                                              "pop_rank": range(249)}),
+              "ev/us.csv": pd.DataFrame({"when_us": ts.strftime("%m/%d/%Y %H:%M"),
+                                         "v": [f"e{i}" for i in range(50)]})}
+    root = write_lake(tmp_path_factory.mktemp("mlake") / "lake", tables)
+    engine = build_index(root, tmp_path_factory.mktemp("midx") / "lake.index", spark=spark,
+                         progress=False, components=["transform"])
+    res = engine.search(pd.DataFrame({"t": ts[10:40]}), "t", method="transform", k=5)
+    ranked = [(h.table, h.column, round(h.score, 3), h.details["program"]) for h in res]
+    assert (res[0].table, res[0].column) == ("ev/us", "when_us"), ranked
+    for h in res:
+        if h.column == "pop_rank":
+            assert h.key_kind == "number" and h.key_warning, ranked

@@ -15,7 +15,8 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    whose join is N:M (it merges the values it reads onto a side that is not a key
    column) on a key read as a number or year is not a hit: Auto-Join joins 1:1 or N:1
    only, nor one whose distinct outputs meet short codes no more often than chance
-   (chance.py). ``details`` hold the program (``program``, ``program_json``), its
+   (chance.py); one keeping numbers of lengths the other side fills (minutes onto ranks
+   0..248) is weighed as a number (``filled_numbers``). ``details`` hold the program (``program``, ``program_json``), its
    direction, coverage, key kind and fan-out (``key_ratio``: lake rows per key joined).
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
@@ -40,8 +41,8 @@ from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, n
 from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
-from ..preview import KIND_WEIGHT, key_kind, values_kind
-from .chance import above_chance
+from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
+from .chance import above_chance, code_rates
 from .dsl import Program, evaluate_columns
 from .learn import Example, LearnSettings, example_sets, try_learn_transform, widest_padding
 from .pairs import PairGroup, RowPair
@@ -372,6 +373,21 @@ def many_to_many(made: dict, n_in: int, other_is_key: bool) -> bool:
     return len(made) < KEY_RATIO * n_in and not other_is_key
 
 
+FILLED_WARNING = ("the program keeps small numbers that the other side's numbers fill "
+                  "(every number of their length is there): matches are likely coincidental")
+
+
+def filled_numbers(made, keys: set) -> bool:
+    """Are the program's outputs that meet ``keys`` all numbers of a length the keys fill
+    (chance rate 1, or too few keys of that length to have a rate: chance.py)? The minutes
+    of timestamps meet ranks 0..248 whatever the rule, so the hit is weighed as a number."""
+    met = [o for o in made if o is not None and o in keys]
+    if not met or not all(o.isascii() and o.isdigit() for o in met):
+        return False
+    rates = code_rates(keys)
+    return all(len(o) not in rates or rates[len(o)][0] >= 1.0 for o in met)
+
+
 def lake_is_key(index, column: int) -> bool:
     """Auto-Join's key column, from the lake column's profile: at least ``KEY_RATIO`` of
     its values with a key are distinct."""
@@ -661,6 +677,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made), other)
+        if filled_numbers(made, lake.token_set(X) if forward else set(tokens)):
+            weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", FILLED_WARNING
         if kind in MEASURE_KINDS and many_to_many(
                 made, n_in, lake_is_key(index, X) if forward else
                 len(tokens) >= KEY_RATIO * float(weights.sum())):

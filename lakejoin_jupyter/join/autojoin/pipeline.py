@@ -26,8 +26,8 @@ Note:
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - directions whose programs both join 1:1 compete by keys joined (``_direction``); a tie
       goes to ``prefer`` (a transformation hit's direction), else to the smaller program;
-    - named columns: the join reads one of each named side's (learned again from them
-      alone, key parts included); else not found, with advice (``_none_reads``).
+    - named columns: every branch derives its keys from one of each named side's (learned
+      again from them alone, key parts included); else not found, with advice.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ import pandas as pd
 from ...errors import QueryError
 from .chance import chance_gain, code_rates, hit_rate, miss_precision, short_codes
 from .composite import key_parts
-from .dsl import apply_frame, cell_text, column_texts
+from .dsl import Substring, apply_frame, cell_text, column_texts, columns_of
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, learn_from_set,
                     padded_variant, try_learn_transform)
@@ -329,8 +329,27 @@ def _evidenced(best: Candidate, candidates: list, passes, src: Table, tcells: li
 
 
 def _reads(program, columns) -> bool:
-    """Does the program read one of ``columns`` (the columns the caller named)?"""
-    return bool(set(program.columns) & set(columns))
+    """Does the program derive its keys from one of ``columns`` (the columns the caller
+    named)? Every branch's program (a guard only selects rows) reads one, and more than
+    single letters of it where it also reads another column (one letter of a country name
+    beside another column's code is no derivation)."""
+    named = set(columns)
+    for prog in getattr(program, "programs", [program]):
+        pieces = [p for p in prog.pieces if named & set(columns_of(p))]
+        if not pieces:
+            return False
+        if set(prog.columns) - named and all(_one_letter(p) for p in pieces):
+            return False
+    return True
+
+
+def _one_letter(piece) -> bool:
+    """Is the piece one letter of its operand ("letter 3 of `land`")?"""
+    if not isinstance(piece, Substring):
+        return False
+    a, b = piece.start, piece.stop
+    a = 0 if a is None and b is not None and b > 0 else a
+    return (a is not None and b is not None and b - a == 1) or (a == -1 and b is None)
 
 
 def _checks(src: Table, tcells: list, groups: list, target_column: str):
