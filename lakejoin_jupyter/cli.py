@@ -38,6 +38,9 @@ EPILOG = textwrap.dedent("""\
     """)
 
 
+PRECISION_TARGET = 0.9      # the fuzzy join's default precision target (--precision-target)
+
+
 def add_join_shape_arguments(p) -> None:
     """The options that shape a join (and the fuzzy join's precision target, for a fuzzy /
     semantic hit), shared by ``lakejoin join`` and ``%lakejoin join``."""
@@ -51,9 +54,9 @@ def add_join_shape_arguments(p) -> None:
                    help="the date or year column of --aggregate latest (default: the first)")
     p.add_argument("--dates", choices=DATE_READINGS, default="auto",
                    help=f"with --aggregate latest, {DATE_READING_HELP}")
-    p.add_argument("--precision-target", type=float, default=0.9, metavar="P",
-                   help="a fuzzy / semantic hit (-m pexeso): the fuzzy join's precision "
-                        "target, 0.5 to 1 (default 0.9)")
+    p.add_argument("--precision-target", type=float, default=None, metavar="P",
+                   help="a fuzzy / semantic hit (-m pexeso) only: the fuzzy join's precision "
+                        f"target, 0.5 to 1 (default {PRECISION_TARGET})")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -450,10 +453,11 @@ def _join(args, parser) -> int:
         frame = engine.table(name, types="pandas")
     res = engine.search(frame if name is None else name, cols, k=max(10, args.hit),
                         method=args.method, rank=args.rank, **parse_option_items(args.option))
-    if args.hit > len(res):
+    if args.hit > len(res):          # no hit: what `lakejoin search` says (its advice)
         raise LakeJoinError(f"--hit {args.hit}: the search found {len(res)} hit(s); give a "
                             f"rank between 1 and {len(res)}." if len(res) else
-                            f"The search found no column to join {args.table} with.")
+                            f"The search found no column to join {args.table} with. "
+                            f"{res.empty_message}")
     hit = res[args.hit - 1]
     if "program_json" in hit.details:
         joined, summary = _join_transformed(args, hit, frame)
@@ -496,14 +500,28 @@ def check_similar_join(args, rank: int, hit) -> None:
     """The options of ``lakejoin join`` and ``%lakejoin join`` (the same flags) for a fuzzy /
     semantic (PEXESO) hit, whose values match within a distance, not equal, and which
     ``actions.join_hit`` joins by the fuzzy join: the equi-join's shaping options are refused
-    and --precision-target is checked, each in the flags' words. Other hits pass."""
+    and --precision-target is checked (its default set), each in the flags' words. For
+    other hits --precision-target, which they do not use, is refused."""
     if "tau" not in (getattr(hit, "details", None) or {}):
+        refuse_precision_target(args, rank, "matches equal values, joined by an equi-join")
         return
     _refuse_shaping(args, rank, "matches similar values (fuzzy / semantic), joined by the "
                                 "fuzzy join, which takes one lake row per matched value")
+    if args.precision_target is None:
+        args.precision_target = PRECISION_TARGET
     if not 0.5 <= args.precision_target <= 1:
         raise LakeJoinError(f"--precision-target {args.precision_target:g}: give a value "
                             f"between 0.5 and 1.")
+
+
+def refuse_precision_target(args, rank: int, how_joined: str) -> None:
+    """--precision-target, given for the hit of ``rank`` that ``how_joined`` (an equality
+    or transformation hit, which no precision target shapes), is refused in one line, as
+    the equi-join's options are for a fuzzy hit (:func:`_refuse_shaping`)."""
+    if args.precision_target is not None:
+        raise LakeJoinError(f"--precision-target {args.precision_target:g}: hit {rank} "
+                            f"{how_joined}; the option applies only to similar-values hits "
+                            f"(-m pexeso), joined by the fuzzy join. Leave it out.")
 
 
 def _join_transformed(args, hit, frame):
@@ -512,6 +530,8 @@ def _join_transformed(args, hit, frame):
     Returns (the joined frame, a line saying what was learned)."""
     _refuse_shaping(args, args.hit, "joins through a learned transformation (Auto-Join), "
                                     "whose join keeps every lake row of a key")
+    refuse_precision_target(args, args.hit, "joins through a learned transformation "
+                                            "(Auto-Join)")
     aj = hit.autojoin(frame)
     if not aj.found:
         raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): {aj.message}")

@@ -1173,3 +1173,45 @@ def test_hub_cap_by_hand(monkeypatch):
         .tolist() == pytest.approx([2 / 2.4, 2 / 2.4, 2 / 2.4, 1.0])
     monkeypatch.setattr(fuzzy, "HUB_PARTNERS", None)                  # without the cap
     assert fj.estimate(2.0)["est_precision"] == 1.0
+
+
+NAMESAKE_LEFT = ["Korea (North)", "Korea (South)", "Congo (Rep.)", "Congo (Dem. Rep.)",
+                 "Virgin Islands (US)", "Virgin Islands (UK)", "Samoa (American)",
+                 "Samoa (western)", "Germany", "France", "Italy", "Spain", "Portugal", "Norway",
+                 "Sweden", "Finland", "Austria", "Belgium", "Hungary", "Poland"]
+
+
+def test_no_join_says_the_lower_bound_it_compares_and_no_lower_target_at_the_lowest():
+    """New user 10, D9: when no threshold reaches the target, the headline (and explain())
+    says the choice compares the lower bound of the estimate and gives its best value (the
+    largest bound over every function's thresholds, by brute force from the candidates);
+    it advises a lower target only above 0.5, the lowest the CLI and widget take; the
+    curve shows that bound."""
+    left = pd.DataFrame({"t": NAMESAKE_LEFT})
+    right = pd.DataFrame({"t": ["Korea", "Congo", "Virgin Islands", "Samoa", "Gremany",
+                                "Frnace"]})
+    fns = ["char3-idf", "char23-jaccard-idf"]
+    for target in (0.5, 0.6):
+        fj = fuzzy.fuzzy_join(left, right, on="t", precision_target=target, functions=fns)
+        assert not fj.ok
+        best = max((fj._cands[f].bound(t), f, t) for f in fns for t in fj._grids[f]
+                   if fj._cands[f].estimate(t)[0].sum())
+        head = fj.summary().splitlines()[0]
+        assert f"target {target:.0%} with the lower bound of its estimate" in head
+        assert f"at best {max(best[0], 0):.1%} ({best[1]} at threshold {best[2]:.3f}" in head
+        assert ("lower the target" in head) == (target > 0.5)
+        assert fj.explain().splitlines()[0] == head and "est_bound" in fj.explain()
+        c = fj._cands[fj.function]
+        assert fj.curve["est_bound"].tolist() == pytest.approx(
+            [max(c.bound(t), 0) for t in fj.curve["threshold"]])
+
+
+def test_hub_warning_counts_the_matches_and_left_values_not_calling_them_wrong():
+    """New user 10, D10: several spellings of each left value are the normal input of a
+    fuzzy join, so the hub warning says what is known, counted by hand (CARON's five of
+    the 11 matches, on one left value; GRAVE's two are no hub), not that they are wrong."""
+    left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    (w,) = [w for w in fj.warnings() if "CARON" in w]
+    assert "(5 of 11) land on 1 left value that 3 or more" in w
+    assert "wrong" not in w and "spellings of one entity" in w and "optimistic" in w

@@ -853,6 +853,38 @@ def test_precision_target_outside_its_range_is_refused_saying_the_range(fuzzy_in
             actions_get("fuzzy_join")(eng, hit, q, precision_target=p)   # the widget's action
 
 
+@pytest.mark.spark
+def test_cli_join_without_a_hit_gives_the_searchs_advice_and_refuses_an_idle_target(
+        fuzzy_index, tmp_path, capsys):
+    """New user 10, D14: `lakejoin join -m pexeso --hit 1` finding nothing says what
+    `lakejoin search` says (the closest column, -O joinability=...); --precision-target
+    given for an equal-values hit, which it does not shape, is refused in one line (as the
+    equi-join's options are for a fuzzy hit), nothing written."""
+    from lakejoin_jupyter.cli import main as cli
+    q = pd.DataFrame({"v": ["GERMANY", "france", "Chile", "qqqqzzzz", "xxxjjjjv", "wwwkkkyy",
+                            "zzqqvvkk"]})
+    q.to_csv(tmp_path / "q.csv", index=False)
+    index, out = str(fuzzy_index[1]), tmp_path / "j.csv"
+    query = ["-t", str(tmp_path / "q.csv"), "-c", "v", "-m", "pexeso"]
+    assert cli(["search", index] + query) == 0
+    advice = [line for line in capsys.readouterr().out.splitlines()
+              if "-O joinability=" in line]
+    assert len(advice) == 1 and "-O joinability=0.42 (CLI" in advice[0]
+    assert cli(["join", index] + query + ["--hit", "1", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert advice[0] in err and len(err.strip().splitlines()) == 1 and not out.exists()
+    pd.DataFrame({"v": ["Germany", "France", "Brazil", "Japan"]}).to_csv(tmp_path / "e.csv",
+                                                                       index=False)
+    equal = ["join", index, "-t", str(tmp_path / "e.csv"), "-c", "v", "--hit", "1",
+             "--out", str(out)]
+    assert cli(equal + ["--precision-target", "0.9"]) == 1
+    err = capsys.readouterr().err
+    assert "--precision-target 0.9: hit 1 matches equal values" in err
+    assert "applies only to similar-values hits (-m pexeso)" in err
+    assert len(err.strip().splitlines()) == 1 and not out.exists()
+    assert cli(equal) == 0 and out.exists()
+
+
 def test_a_pexeso_hit_card_lists_the_similar_pairs_first():
     """The card of a PEXESO hit shows the matched values that are not equal to their lake
     value (the ones to check, farthest first) before the equal ones, and counts both."""

@@ -79,6 +79,7 @@ HUB_PARTNERS = 2.0
 RANK_CORRECTED = frozenset({"semantic"})
 N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
 HUB_SIZE = 3              # a left value that this many right values match is a hub (warnings)
+LOWEST_TARGET = 0.5       # the lowest precision target the CLI, magics and widget accept
 WARN_SHARE = 0.1          # warn when this share of the matches is on hubs or on namesakes
 CHUNK = 2048
 
@@ -465,7 +466,8 @@ class FuzzyJoin(Joinable):
     for the precision target; ``function``/``threshold``: its main configuration (the
     first chosen, at the largest threshold chosen for that function), which the slider
     moves: ``pairs(t)``, ``join(t)``, ``estimate(t)`` with an explicit threshold use that
-    one function at t alone. ``curve``: estimates of the main function against t."""
+    one function at t alone. ``curve``: estimates of the main function against t, with
+    ``est_bound`` the lower bound on the precision that the choice compares with the target."""
     left: pd.DataFrame
     right: pd.DataFrame
     on: tuple
@@ -639,17 +641,20 @@ class FuzzyJoin(Joinable):
     def pattern_shares(self, threshold: float | None = None) -> dict:
         """What the matches' own statistics say about the estimate: ``hubs``, the share
         of matched right values whose left value HUB_SIZE or more right values match
-        (``hub`` the left value most matched, ``hub_matches`` its count), and
+        (``hub`` the left value most matched, ``hub_matches`` its count; ``hub_matched``
+        the matches on hubs, ``hub_values`` the hubs), and
         ``namesakes``, the share whose left value has another left value no further from
         it than the right value is (under the function that matched it); ``matches``."""
         rv, lv = self._value_pairs(threshold)
         out = {"matches": len(rv), "hubs": 0.0, "namesakes": 0.0, "hub": None,
-               "hub_matches": 0}
+               "hub_matches": 0, "hub_matched": 0, "hub_values": 0}
         if not len(rv):
             return out
         k = np.bincount(lv)
         out["hubs"] = float(np.mean(k[lv] >= HUB_SIZE))
         out["hub"], out["hub_matches"] = str(self._lkeys[int(np.argmax(k))]), int(k.max())
+        out["hub_matched"] = int(np.sum(k[lv] >= HUB_SIZE))
+        out["hub_values"] = int(np.sum(k >= HUB_SIZE))
         if threshold is None and self._union_fn is not None:
             fns = [self._union_fn[r] or self.function for r in rv]
         else:
@@ -667,11 +672,15 @@ class FuzzyJoin(Joinable):
         s = self.pattern_shares(threshold)
         out = []
         if s["matches"] and s["hubs"] >= WARN_SHARE:
-            out.append(f"{s['hubs']:.0%} of the matched values land on a left value that "
-                       f"{HUB_SIZE} or more right values match ({s['hub_matches']} on "
-                       f"{s['hub']!r}); the left table names each entity once, so many of "
-                       f"these are likely wrong and the estimated precision may be "
-                       f"optimistic.")
+            n, m = s["hub_matched"], s["hub_values"]
+            cap = (f"the estimate counts at most {HUB_PARTNERS:g} of them per left value as "
+                   f"right, so " if HUB_PARTNERS else "")
+            out.append(f"{s['hubs']:.0%} of the matched values ({n} of {s['matches']}) land "
+                       f"on {m} left value{'s' if m != 1 else ''} that {HUB_SIZE} or more "
+                       f"right values each match ({s['hub_matches']} on {s['hub']!r}): "
+                       f"spellings of one entity, or different entities the left table "
+                       f"lacks; check them: {cap}the estimated precision may be optimistic "
+                       f"(or, if they are spellings, pessimistic).")
         if s["matches"] and s["namesakes"] >= WARN_SHARE:
             out.append(f"{s['namesakes']:.0%} of the matched values land on a left value "
                        f"that has another left value at least as similar to it (a namesake): "
@@ -679,10 +688,37 @@ class FuzzyJoin(Joinable):
                        f"the estimated precision may be optimistic.")
         return out
 
+    def closest_bound(self) -> dict | None:
+        """The configuration whose lower bound on the precision (the one the choice
+        compares with the target) is highest, over every join function's candidate
+        thresholds: function, threshold, est_precision, est_bound; None without any."""
+        best = None
+        for fn, curve in self._curves.items():
+            c = curve[curve["matches"] > 0]
+            if not len(c):
+                continue
+            row = c.loc[c["est_bound"].idxmax()]
+            if best is None or row["est_bound"] > best["est_bound"]:
+                best = {"function": fn, "threshold": float(row["threshold"]),
+                        "est_precision": float(row["est_precision"]),
+                        "est_bound": float(row["est_bound"])}
+        return best
+
     def _headline(self) -> str:
         if not self.ok:
-            return (f"No threshold reaches the estimated precision target "
-                    f"{self.precision_target:.0%}; lower the target or pick a threshold.")
+            b = self.closest_bound()
+            lowest = self.precision_target <= LOWEST_TARGET + 1e-12
+            advice = ("the target is already the lowest the CLI and widget take: pick a "
+                      "threshold (threshold=...) and check its pairs" if lowest else
+                      "lower the target or pick a threshold (threshold=...)")
+            if b is None:
+                return (f"No threshold reaches the precision target "
+                        f"{self.precision_target:.0%}: no value has a match; {advice}.")
+            return (f"No threshold reaches the precision target {self.precision_target:.0%} "
+                    f"with the lower bound of its estimate (one-sided 95%, which the choice "
+                    f"compares): at best {max(b['est_bound'], 0):.1%} ({b['function']} at "
+                    f"threshold {b['threshold']:.3f}, estimate {b['est_precision']:.1%}); "
+                    f"{advice}.")
         extra = f" (+{len(self.configs) - 1} more configurations)" if len(self.configs) > 1 else ""
         return (f"join function {self.function}, threshold {self.threshold:.3f}{extra}: "
                 f"{len(self.pairs())} joined rows, estimated precision "
@@ -698,6 +734,9 @@ class FuzzyJoin(Joinable):
         lines = [self._headline()]
         if self.ok:
             lines += [f"  {f} at threshold {t:.3f}" for f, t in self.configs]
+        else:
+            lines.append(f"  the curve (.curve, {self.function}) shows the estimate "
+                         f"(est_precision) and its lower bound (est_bound) at each threshold")
         return "\n".join(lines + [f"Warning: {w}" for w in self.warnings()])
 
     def __repr__(self):
@@ -812,7 +851,7 @@ def threshold_curve(c: "_Candidates", grid, n_right: int) -> pd.DataFrame:
 
 
 def _shown(curve: pd.DataFrame) -> pd.DataFrame:
-    return curve.drop(columns=["est_true", "est_bound"])
+    return curve.drop(columns=["est_true"]).assign(est_bound=curve["est_bound"].clip(lower=0))
 
 
 def _choose(common: dict, fns: list, precision_target: float,

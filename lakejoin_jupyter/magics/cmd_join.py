@@ -8,7 +8,7 @@ transformation" hit by the Find transformation action (Auto-Join)."""
 from __future__ import annotations
 
 from ..errors import a_kind
-from ..cli import add_join_shape_arguments, check_similar_join
+from ..cli import add_join_shape_arguments, check_similar_join, refuse_precision_target
 from .context import MagicError, Subcommand
 
 
@@ -88,6 +88,7 @@ def _join_transformed(engine, hit, frame, name: str, a):
     if shaped:
         raise MagicError(f"{', '.join(shaped)}: hit {a.rank} joins through a learned "
                          f"transformation (Auto-Join); these options shape equi-joins only.")
+    refuse_precision_target(a, a.rank, "joins through a learned transformation (Auto-Join)")
     out = actions.get("autojoin")(engine, hit, frame, how=a.how, frame_name=name)
     if not out.ok or out.joined is None:
         raise MagicError(f"Hit {a.rank} ({hit.table}.{hit.column}): {out.summary.replace('**', '')}")
