@@ -356,13 +356,19 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                     f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
                     f"{table.index_path!r}, verify=False, check_lake=False).table("
                     f"{table.ref!r}), schema=T.StructType([{fields}]))"]
-        by_name = table.clean and table.header_matches     # the header names the columns
+        # the header names the columns; Spark's header inference cannot read a path with
+        # escaped glob characters (a backslash in a file name), read there by position
+        by_name = table.clean and table.header_matches and uri == "file://" + table.uri
         lines = [f"{var} = spark.read.csv(",
                  f"    {uri!r},",
                  "    inferSchema=False," if by_name else f"    schema=T.StructType([{fields}]),",
                  f"    header=True, sep={table.delimiter!r}, "
                  f"encoding={spark_encoding(table.encoding)!r}, multiLine=True, escape='\"')"]
-        if by_name:                 # by name, as the index knows them (a rewrite may reorder)
+        header = list(getattr(table, "header", None) or table.columns)
+        if not by_name and header != list(table.columns):   # by position, in the file's order
+            lines[2] = "    schema=T.StructType([" + ", ".join(
+                f"T.StructField({c!r}, T.StringType())" for c in header) + "]),"
+        if by_name or header != list(table.columns):   # by name, as the index knows them
             cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
             lines[-1] += f".select({cols})"
         fix = spark_charset_fix(table.encoding)
