@@ -303,3 +303,27 @@ def test_index_reuse_opens_without_building(ip, demo_index_path, capsys):
     assert SESSION.engine is None
     with pytest.raises(MagicError, match="or --demo"):
         magic(ip, "index --out x.index")
+
+
+@pytest.mark.spark
+def test_index_reuse_rebuilds_an_index_of_another_normalization(ip, demo_index_path, tmp_path,
+                                                                 capsys):
+    """`--reuse` of an index built with an older value normalization (an index made before
+    an upgrade) rebuilds it, saying why, instead of leaving a notebook's first search to
+    fail on it; the rebuilt index is of the current normalization and opens."""
+    import json
+    import shutil
+
+    from lakejoin_jupyter.index.store import MANIFEST
+    from lakejoin_jupyter.lake.normalize import NORMALIZATION_VERSION
+    old = tmp_path / "old.index"
+    shutil.copytree(demo_index_path, old)
+    manifest = json.loads((old / MANIFEST).read_text())
+    manifest["normalization"]["version"] = NORMALIZATION_VERSION - 1
+    (old / MANIFEST).write_text(json.dumps(manifest))
+    magic(ip, f"index --demo --out '{old}' --reuse --quiet")
+    out = capsys.readouterr().out
+    assert f"Rebuilding {old} (--reuse)" in out and "normalization" in out
+    assert SESSION.engine is not None and SESSION.engine.path == old
+    rebuilt = json.loads((old / MANIFEST).read_text())
+    assert rebuilt["normalization"]["version"] == NORMALIZATION_VERSION

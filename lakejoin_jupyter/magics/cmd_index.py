@@ -14,7 +14,8 @@ def configure(p):
     p.add_argument("--master", help="Spark master (default local[*] or LAKEJOIN_SPARK_MASTER)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing index")
     p.add_argument("--reuse", action="store_true",
-                   help="open the index at --out if it is already there instead of rebuilding")
+                   help="open the index at --out if it is already there instead of rebuilding "
+                        "(one built by another version of lakejoin is rebuilt)")
     p.add_argument("--num-perm", type=int, default=256, help="MinHash signature length")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -23,11 +24,19 @@ def run(ctx, a):
     from pathlib import Path
 
     from ..engine import build_index, open_index
+    from ..errors import IndexVersionError
     from ..index.store import is_index
     if a.demo == bool(a.lake):
         raise MagicError("Give the lake folder to index, or --demo for the packaged demo lake.")
+    overwrite = a.overwrite
+    engine = None
     if a.reuse and is_index(Path(a.out).expanduser()):
-        engine = open_index(a.out, check_lake=False)
+        try:
+            engine = open_index(a.out, check_lake=False)
+        except IndexVersionError as e:     # built by another version: rebuilt, as --reuse means
+            print(f"Rebuilding {a.out} (--reuse): {e}".split("; rebuild")[0] + ".")
+            overwrite = True
+    if engine is not None:
         missing = [c for c in a.components if not c.startswith("-") and not engine.index.has(c)]
         if missing:
             with_ = " ".join(f"--with {c}" for c in a.components)
@@ -43,7 +52,7 @@ def run(ctx, a):
         lake = demo_lake()
     else:
         lake = a.lake
-    engine = build_index(lake, a.out, master=a.master, overwrite=a.overwrite,
+    engine = build_index(lake, a.out, master=a.master, overwrite=overwrite,
                          num_perm=a.num_perm, components=a.components, progress=not a.quiet)
     ctx.session.engine = engine
     print(engine.build_report.summary(phases=a.quiet))
