@@ -20,7 +20,6 @@ The left-left distances (``wmix``) are computed once per dataset, cached in
 """
 from __future__ import annotations
 
-import pickle
 import sys
 from pathlib import Path
 
@@ -31,8 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import fuzzyjoin_replay as replay  # noqa: E402
-from fuzzyjoin_autofj import dataset_root, datasets, ensure_autofj_venv  # noqa: E402
-from fuzzyjoin_namesakes import left_distances, mixed_null  # noqa: E402
+from fuzzyjoin_namesakes import cached_left_distances, mixed_null, setup  # noqa: E402
 from lakejoin_jupyter.join.fuzzy import hub_scale  # noqa: E402  (the kept cap itself)
 
 VARIANTS = ("base", "hub2", "hub15", "wmix", "hub2wmix")
@@ -118,31 +116,14 @@ def candidates_class(left_info: dict | None, variant: str):
 
 
 def prepare(d: dict):
-    info = None
-    if _STATE["variant"] in ("wmix", "hub2wmix"):
-        cache = _STATE["work"] / "namesakes" / f"{d['name']}.pkl"
-        if cache.exists():
-            info = pickle.load(open(cache, "rb"))
-        else:
-            info = left_distances(d, _STATE["folders"][d["name"]])
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            pickle.dump(info, open(cache, "wb"))
+    info = (cached_left_distances(d, _STATE) if _STATE["variant"] in ("wmix", "hub2wmix")
+            else None)
     d["candidates"] = candidates_class(info, _STATE["variant"])
 
 
 def main(argv=None):
     args = list(sys.argv[1:] if argv is None else argv)
-    work = Path(args[args.index("--work") + 1])
-    venv = Path.home() / ".cache/lakejoin/venv-autofj"
-    if "--autofj-venv" in args:
-        i = args.index("--autofj-venv")
-        venv = Path(args[i + 1])
-        del args[i:i + 2]
-    root = dataset_root(ensure_autofj_venv(venv))
-    _STATE["work"] = work
-    _STATE["folders"] = {n: f for _, n, _, f in
-                         datasets(root, work / "cases", ["autofj", "rl", "fresh1", "fresh2"],
-                                  "all")}
+    setup(args, _STATE, ["autofj", "rl", "fresh1", "fresh2"])
 
     def configure(v):
         _STATE["variant"] = v

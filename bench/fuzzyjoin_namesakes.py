@@ -129,20 +129,21 @@ def candidates_class(left_info: dict, variant: str):
     return Variant
 
 
-def prepare(d: dict):
-    work = _STATE["work"]
-    cache = work / "namesakes" / f"{d['name']}.pkl"
+def cached_left_distances(d: dict, state: dict):
+    """``left_distances`` of dataset ``d``, cached in WORK/namesakes (``state``: the
+    script's work folder and dataset folders)."""
+    cache = state["work"] / "namesakes" / f"{d['name']}.pkl"
     if cache.exists():
-        info = pickle.load(open(cache, "rb"))
-    else:
-        info = left_distances(d, _STATE["folders"][d["name"]])
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        pickle.dump(info, open(cache, "wb"))
-    d["candidates"] = candidates_class(info, _STATE["variant"])
+        return pickle.load(open(cache, "rb"))
+    info = left_distances(d, state["folders"][d["name"]])
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    pickle.dump(info, open(cache, "wb"))
+    return info
 
 
-def main(argv=None):
-    args = list(sys.argv[1:] if argv is None else argv)
+def setup(args: list, state: dict, suites: list) -> None:
+    """Read --work (and take --autofj-venv out of ``args``); fill ``state`` with the work
+    folder and the folders of the datasets of ``suites``."""
     work = Path(args[args.index("--work") + 1])
     venv = Path.home() / ".cache/lakejoin/venv-autofj"
     if "--autofj-venv" in args:
@@ -150,9 +151,17 @@ def main(argv=None):
         venv = Path(args[i + 1])
         del args[i:i + 2]
     root = dataset_root(ensure_autofj_venv(venv))
-    _STATE["work"] = work
-    _STATE["folders"] = {n: f for _, n, _, f in
-                         datasets(root, work / "cases", ["autofj", "rl", "fresh1"], "all")}
+    state["work"] = work
+    state["folders"] = {n: f for _, n, _, f in datasets(root, work / "cases", suites, "all")}
+
+
+def prepare(d: dict):
+    d["candidates"] = candidates_class(cached_left_distances(d, _STATE), _STATE["variant"])
+
+
+def main(argv=None):
+    args = list(sys.argv[1:] if argv is None else argv)
+    setup(args, _STATE, ["autofj", "rl", "fresh1"])
 
     def configure(v):
         _STATE["variant"] = v
