@@ -483,7 +483,7 @@ def _join(args, parser) -> int:
     return 0
 
 
-def _refuse_shaping(args, rank: int, how_joined: str) -> None:
+def refuse_shaping(args, rank: int, how_joined: str) -> None:
     """The equi-join's shaping options (--duplicates, --aggregate, --order-by, --dates) are
     refused, in one line, for the hit of ``rank`` that ``how_joined`` (a fuzzy or
     transformation hit)."""
@@ -505,7 +505,7 @@ def check_similar_join(args, rank: int, hit) -> None:
     if "tau" not in (getattr(hit, "details", None) or {}):
         refuse_precision_target(args, rank, "matches equal values, joined by an equi-join")
         return
-    _refuse_shaping(args, rank, "matches similar values (fuzzy / semantic), joined by the "
+    refuse_shaping(args, rank, "matches similar values (fuzzy / semantic), joined by the "
                                 "fuzzy join, which takes one lake row per matched value")
     if args.precision_target is None:
         args.precision_target = PRECISION_TARGET
@@ -517,7 +517,7 @@ def check_similar_join(args, rank: int, hit) -> None:
 def refuse_precision_target(args, rank: int, how_joined: str) -> None:
     """--precision-target, given for the hit of ``rank`` that ``how_joined`` (an equality
     or transformation hit, which no precision target shapes), is refused in one line, as
-    the equi-join's options are for a fuzzy hit (:func:`_refuse_shaping`)."""
+    the equi-join's options are for a fuzzy hit (:func:`refuse_shaping`)."""
     if args.precision_target is not None:
         raise LakeJoinError(f"--precision-target {args.precision_target:g}: hit {rank} "
                             f"{how_joined}; the option applies only to similar-values hits "
@@ -528,7 +528,7 @@ def _join_transformed(args, hit, frame):
     """A "Needs a transformation" hit joined as in Python: ``aj = hit.autojoin(df)`` (Auto-Join
     learns the program on the rows the hit's program joins), then ``aj.join(df, how=...)``.
     Returns (the joined frame, a line saying what was learned)."""
-    _refuse_shaping(args, args.hit, "joins through a learned transformation (Auto-Join), "
+    refuse_shaping(args, args.hit, "joins through a learned transformation (Auto-Join), "
                                     "whose join keeps every lake row of a key")
     refuse_precision_target(args, args.hit, "joins through a learned transformation "
                                             "(Auto-Join)")

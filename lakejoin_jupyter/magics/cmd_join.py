@@ -8,7 +8,8 @@ transformation" hit by the Find transformation action (Auto-Join)."""
 from __future__ import annotations
 
 from ..errors import a_kind
-from ..cli import add_join_shape_arguments, check_similar_join, refuse_precision_target
+from ..cli import (add_join_shape_arguments, check_similar_join, refuse_precision_target,
+                   refuse_shaping)
 from .context import MagicError, Subcommand
 
 
@@ -82,12 +83,7 @@ def _join_transformed(engine, hit, frame, name: str, a):
     """The Find transformation action on a transform hit (Auto-Join learns on the rows the
     hit's program joins), joined ``--how``; the equi-join's shaping options are refused."""
     from .. import actions
-    shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
-        ("duplicates", a.duplicates, "all"), ("aggregate", a.aggregate, "none"),
-        ("order_by", a.order_by, None), ("dates", a.dates, "auto")) if v != plain]
-    if shaped:
-        raise MagicError(f"{', '.join(shaped)}: hit {a.rank} joins through a learned "
-                         f"transformation (Auto-Join); these options shape equi-joins only.")
+    refuse_shaping(a, a.rank, "joins through a learned transformation (Auto-Join)")
     refuse_precision_target(a, a.rank, "joins through a learned transformation (Auto-Join)")
     out = actions.get("autojoin")(engine, hit, frame, how=a.how, frame_name=name)
     if not out.ok or out.joined is None:
