@@ -1215,3 +1215,22 @@ def test_hub_warning_counts_the_matches_and_left_values_not_calling_them_wrong()
     (w,) = [w for w in fj.warnings() if "CARON" in w]
     assert "(5 of 11) land on 1 left value that 3 or more" in w
     assert "wrong" not in w and "spellings of one entity" in w and "optimistic" in w
+
+
+def test_a_given_threshold_is_not_reported_as_chosen_for_a_target():
+    """fuzzy_join(threshold=t) chooses nothing: its headline, plan and chart say the
+    threshold was given, and name no precision target (the default 0.9 was never used);
+    the same join chosen for a target still names its target."""
+    left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    head = fj.summary().splitlines()[0]
+    assert "threshold given" in head and "target" not in head.replace("precision target", "")
+    assert "90%" not in head and "90%" not in repr(fj)
+    assert "char3-idf at threshold 2" in fj.plan().description
+    subtitle = fj.chart().to_dict()["title"]["subtitle"][0]
+    assert "given: char3-idf" in subtitle and "precision target" not in subtitle
+    chosen = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"],
+                              precision_target=0.5)
+    if chosen.ok:
+        assert "(target 50%)" in chosen.summary().splitlines()[0]
+        assert "precision target 0.5" in chosen.plan().description

@@ -489,6 +489,7 @@ class FuzzyJoin(Joinable):
     _lrows: list = field(default=None, repr=False)
     _rrows: list = field(default=None, repr=False)
     lake: object = None               # the left table's LakeTable, when it is a lake table
+    threshold_given: bool = False     # fuzzy_join(threshold=...): no target chose it
 
     @property
     def ok(self) -> bool:
@@ -558,6 +559,8 @@ class FuzzyJoin(Joinable):
         right = df if df is not None else self.right
         lcol, rcol = self.on
         left_cols = list(self.lake.columns) if self.lake is not None else list(self.left.columns)
+        if threshold is None and self.threshold_given:
+            threshold = self.threshold
         what = (f"{len(self.configs)} configuration(s) chosen for precision target "
                 f"{self.precision_target:g}: {self.configs}" if threshold is None else
                 f"{self.function} at threshold {float(threshold):g}")
@@ -608,15 +611,17 @@ class FuzzyJoin(Joinable):
             y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="estimate",
                     axis=alt.Axis(format="%")),
             color=color, tooltip=["threshold", "estimate", alt.Tooltip("value:Q", format=".1%")])
-        layers = [base, alt.Chart(pd.DataFrame({"y": [self.precision_target]}))
-                  .mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")]
+        layers = [base] if self.threshold_given else [
+            base, alt.Chart(pd.DataFrame({"y": [self.precision_target]}))
+            .mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")]
         if threshold is not None:
             est = self.estimate(threshold)
             t, p, r = float(threshold), est["est_precision"], est["est_recall"]
             what = f"{self.function} at threshold {t:.3f}"
         elif self.ok:
             t, p, r = self.threshold, self.estimated_precision, self.estimated_recall
-            what = (f"chosen: {self.function} at {t:.3f}" if len(self.configs) <= 1 else
+            what = (f"{'given' if self.threshold_given else 'chosen'}: {self.function} at "
+                    f"{t:.3f}" if len(self.configs) <= 1 else
                     f"chosen: {len(self.configs)} configurations (the union of their matches)")
         else:
             t = None
@@ -634,8 +639,9 @@ class FuzzyJoin(Joinable):
                        .encode(text="label:N")]
         title = alt.TitleParams(
             "estimated precision and recall vs threshold",
-            subtitle=[f"lines: {self.function} alone; ◆ {what}; dashed: precision target "
-                      f"{self.precision_target:.0%}"])
+            subtitle=[f"lines: {self.function} alone; ◆ {what}" + (
+                "" if self.threshold_given else
+                f"; dashed: precision target {self.precision_target:.0%}")])
         return alt.layer(*layers).properties(width=360, height=200, title=title)
 
     def pattern_shares(self, threshold: float | None = None) -> dict:
@@ -723,7 +729,8 @@ class FuzzyJoin(Joinable):
         return (f"join function {self.function}, threshold {self.threshold:.3f}{extra}: "
                 f"{len(self.pairs())} joined rows, estimated precision "
                 f"{self.estimated_precision:.1%}, estimated recall {self.estimated_recall:.1%} "
-                f"(target {self.precision_target:.0%})")
+                + ("(threshold given, not chosen for a precision target)" if self.threshold_given
+                   else f"(target {self.precision_target:.0%})"))
 
     def summary(self) -> str:
         """One line on the chosen join, then a line per warning (:meth:`warnings`)."""
@@ -882,7 +889,8 @@ def _choose(common: dict, fns: list, precision_target: float,
                          estimated_precision=est["est_precision"],
                          estimated_recall=est["est_recall"],
                          curve=_shown(curves[fn]),
-                         configs=[(fn, float(threshold))], _union=un, **common)
+                         configs=[(fn, float(threshold))], _union=un,
+                         threshold_given=True, **common)
     if union is None:
         fn = str(table.iloc[0]["function"])
         return FuzzyJoin(function=fn, threshold=None, estimated_precision=float("nan"),
