@@ -11244,6 +11244,342 @@ def make_fresh29(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh30 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh30_cases.md): fresh29's (a)-(h), unchanged in substance except
+# (a)'s pool ("folder" in (f) and (g) is read as "source", a Debian package). Never relaxed
+# to reach a number:
+# (a) both tables come from installed public data outside the repo's lake, the demo lake and
+#     /usr/share/package-lists, none of it read by any earlier set: the pools of fresh8 to
+#     fresh29 as a whole and their data whoever ships it, the lake (fresh5 to fresh7 and
+#     fresh27), the standard library (fresh23's and fresh26's pools), the venv's pip
+#     packages, the folders of earlier sets (prefixes included) and every path holding an
+#     earlier set's path word (tests/test_autojoin_fresh_pinned.py). The tables are read
+#     from installed Debian packages' files (package version recorded, the SHA-256 of every
+#     file read checked through pinned_file); no program of the pool is run; no module of
+#     the standard library is read for its tables (re and subprocess as tools: parsing,
+#     dpkg-query -L, the gzip program). The pool: the lib* packages fresh29's pool set aside
+#     (they ship only libraries, a copyright file, changelogs, READMEs and NEWS) whose names
+#     no case document, the case maker or the fresh tests hold, less the Perl libraries,
+#     the packages whose Debian source is the source of a package those files name, and
+#     the packages installing a file in an earlier set's folder or under an earlier path
+#     word; 154 packages, listed in the document;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only; checked by a hand-written reference function per case
+#     (FRESH30_REFERENCE, plain Python, never the learner), whose coverage make_fresh30
+#     prints; no look-up tables inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program or string similarity;
+# (e) at least half the cases are two real tables that really share a key (two sources, two
+#     real column sets written by different hands, or a file's content and its name when an
+#     installer or packager named the file); the others write a target column from a real
+#     column in a format a real system uses, with that format's writer as reference; where
+#     the pool holds fewer admissible real pairs, every one is taken and written formats
+#     fill the set;
+# (f) picking: package by package in alphabetical order, twice (real pairs, then written
+#     formats, at most one per package, its first admissible one), until 8 cases or the pool
+#     runs out; a rejection names the criterion it fails; equality joins are out of scope;
+# (g) at most 12 cases (6-8 wanted), at most two of one kind and two per package (a real pair
+#     counts for both), at most 2,000 rows per table, at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH30_CASES); nobody making them ran the evaluator, imported
+#     the package, read the learner's source or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH30_POOL = (
+    "libabsl20220623 (Debian)", "libacl1 (Debian)", "libaom3 (Debian)",
+    "libapparmor1 (Debian)", "libarchive13 (Debian)", "libargon2-1 (Debian)",
+    "libassuan0 (Debian)", "libasyncns0 (Debian)", "libatm1 (Debian)", "libavif15 (Debian)",
+    "libbabeltrace1 (Debian)", "libboost-filesystem1.74.0 (Debian)",
+    "libboost-iostreams1.74.0 (Debian)", "libboost-program-options1.74.0 (Debian)",
+    "libboost-regex1.74.0 (Debian)", "libbpf1 (Debian)", "libbsd0 (Debian)",
+    "libcap-ng0 (Debian)", "libcbor0.8 (Debian)", "libcolord2 (Debian)", "libdaemon0 (Debian)",
+    "libdatrie1 (Debian)", "libdav1d6 (Debian)", "libdb5.3 (Debian)", "libde265-0 (Debian)",
+    "libdeflate0 (Debian)", "libdouble-conversion3 (Debian)", "libduktape207 (Debian)",
+    "libepoxy0 (Debian)", "libevent-2.1-7 (Debian)", "libevent-core-2.1-7 (Debian)",
+    "libfido2-1 (Debian)", "libflac12 (Debian)", "libfontenc1 (Debian)",
+    "libfribidi0 (Debian)", "libgav1-1 (Debian)", "libgd3 (Debian)",
+    "libgdbm-compat4 (Debian)", "libgdbm6 (Debian)", "libgif7 (Debian)",
+    "libgirepository-1.0-1 (Debian)", "libglu1-mesa (Debian)", "libgpm2 (Debian)",
+    "libgraphite2-3 (Debian)", "libgstreamer1.0-0 (Debian)", "libgudev-1.0-0 (Debian)",
+    "libhandy-1-0 (Debian)", "libharfbuzz-subset0 (Debian)", "libharfbuzz0b (Debian)",
+    "libheif1 (Debian)", "libice6 (Debian)", "libip4tc2 (Debian)", "libipt2 (Debian)",
+    "libjansson4 (Debian)", "libjbig0 (Debian)", "libjson-c5 (Debian)",
+    "libjsoncpp25 (Debian)", "libkeyutils1 (Debian)", "libkmod2 (Debian)", "libksba8 (Debian)",
+    "liblcms2-2 (Debian)", "liblerc4 (Debian)", "libllvm15 (Debian)", "liblmdb0 (Debian)",
+    "libmd0 (Debian)", "libminizip1 (Debian)", "libmnl0 (Debian)", "libmp3lame0 (Debian)",
+    "libmpc3 (Debian)", "libmpfr6 (Debian)", "libmpg123-0 (Debian)", "libnghttp2-14 (Debian)",
+    "libnotify4 (Debian)", "libnpth0 (Debian)", "libnuma1 (Debian)", "libogg0 (Debian)",
+    "libonig5 (Debian)", "libopencsd1 (Debian)", "libopenh264-7 (Debian)",
+    "libopenjp2-7 (Debian)", "libopus0 (Debian)", "libpango-1.0-0 (Debian)",
+    "libpangoft2-1.0-0 (Debian)", "libpangoxft-1.0-0 (Debian)", "libpciaccess0 (Debian)",
+    "libpcre2-8-0 (Debian)", "libpcsclite1 (Debian)", "libpfm4 (Debian)",
+    "libpipeline1 (Debian)", "libpixman-1-0 (Debian)", "libpopt0 (Debian)", "libpsl5 (Debian)",
+    "librav1e0 (Debian)", "librhash0 (Debian)", "librtmp1 (Debian)", "libseccomp2 (Debian)",
+    "libsecret-1-0 (Debian)", "libsecret-common (Debian)", "libselinux1 (Debian)",
+    "libsepol2 (Debian)", "libslang2 (Debian)", "libsm6 (Debian)", "libsndfile1 (Debian)",
+    "libsodium23 (Debian)", "libstemmer0d (Debian)", "libsvtav1enc1 (Debian)",
+    "libtalloc2 (Debian)", "libtdb1 (Debian)", "libtevent0 (Debian)", "libthai-data (Debian)",
+    "libthai0 (Debian)", "libtiff6 (Debian)", "libuchardet0 (Debian)", "libunbound8 (Debian)",
+    "libunistring2 (Debian)", "libunwind8 (Debian)", "libusb-1.0-0 (Debian)",
+    "libutempter0 (Debian)", "libuv1 (Debian)", "libvorbis0a (Debian)",
+    "libvorbisenc2 (Debian)", "libwayland-client0 (Debian)", "libwayland-cursor0 (Debian)",
+    "libwayland-egl1 (Debian)", "libwayland-server0 (Debian)", "libwebp7 (Debian)",
+    "libx265-199 (Debian)", "libxaw7 (Debian)", "libxcb-cursor0 (Debian)",
+    "libxcb-image0 (Debian)", "libxcb-render-util0 (Debian)", "libxcb-util1 (Debian)",
+    "libxcursor1 (Debian)", "libxdamage1 (Debian)", "libxdmcp6 (Debian)", "libxi6 (Debian)",
+    "libxinerama1 (Debian)", "libxkbcommon-x11-0 (Debian)", "libxkbcommon0 (Debian)",
+    "libxkbfile1 (Debian)", "libxmlb2 (Debian)", "libxmu6 (Debian)", "libxmuu1 (Debian)",
+    "libxnvctrl0 (Debian)", "libxpm4 (Debian)", "libxrender1 (Debian)",
+    "libxshmfence1 (Debian)", "libxtables12 (Debian)", "libxtst6 (Debian)", "libxv1 (Debian)",
+    "libxxf86dga1 (Debian)", "libxxf86vm1 (Debian)", "libxxhash0 (Debian)", "libyuv0 (Debian)")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh30
+# refuses others). No module of the standard library is read for its tables.
+FRESH30_VERSIONS = {"python": "3.11.7"}
+FRESH30_DEBIAN = {"libabsl20220623": "20220623.1-1+deb12u2", "libacl1": "2.3.1-3",
+                  "libaom3": "3.6.0-1+deb12u1", "libapparmor1": "3.0.8-3",
+                  "libarchive13": "3.6.2-1+deb12u5"}
+# Files of those packages read by make_fresh30 (path -> SHA-256); "/usr/lib/x86_64-linux-gnu/"
+# is pinned as the tree of the _LIBS30 packages' entries under it (_TREES30): only the names
+# of the links are read, never a library's content.
+FRESH30_FILES = {
+    "/usr/share/doc/libacl1/changelog.Debian.gz":
+        "c7a9d336e550c46d3cfbeab865b9c2db4d9460913c473ffb52f8059d00ee7f98",
+    "/usr/share/doc/libacl1/changelog.gz":
+        "6a6e7777e7d407c6cfba826e5f3dd70dd0264719d7e8f097f0f8be5a17989ae3",
+    "/usr/share/doc/libaom3/changelog.Debian.gz":
+        "c7b5455a1fa4a515c556c8a4a98e2cfe942889dab1bc7cb76765be0b9440ed9d",
+    "/usr/share/doc/libapparmor1/changelog.Debian.gz":
+        "e43042daae3e5cfeb391970fc6ec5e32b5ca59133ab7cd2d3c23815ed73a10d1",
+    "/usr/share/doc/libarchive13/NEWS.gz":
+        "e95c97e9dd71cdebea1cc4ca4fbb282b7a432fc4a81db7455a0e4e3ea96f3a78",
+    "/usr/share/doc/libarchive13/changelog.Debian.gz":
+        "3cab0bbaf187c4424e0edffdbcdab676aeb7c0cf0969b45d3e35c9a66b4e9d57",
+    "/usr/lib/x86_64-linux-gnu/":
+        "b4e0b3fb0144a80b8cfb959fc6a537b0f01c1009db65c6b0eb9a858303365cc4",
+}
+_LIBS30 = ("libabsl20220623",)
+_TREES30 = {"/usr/lib/x86_64-linux-gnu/": _LIBS30}
+
+
+def _listed30(package: str) -> list:
+    """The paths ``package`` installs (dpkg-query -L), files and links only, sorted."""
+    import subprocess
+    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    return sorted(p for p in listed if Path(p).is_symlink() or Path(p).is_file())
+
+
+def _package_tree30(folder: str) -> str:
+    """A pinned folder's SHA-256: of the lines "package path SHA-256" (a file) or "package
+    path -> target" (a link) of the _TREES30 packages' entries under it."""
+    lines = []
+    for package in _TREES30[folder]:
+        for p in _listed30(package):
+            if not p.startswith(folder):
+                continue
+            mark = ("-> " + str(Path(p).readlink()) if Path(p).is_symlink()
+                    else hashlib.sha256(Path(p).read_bytes()).hexdigest())
+            lines.append(f"{package} {p} {mark}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def fresh30_version_mismatches() -> list:
+    """What differs from FRESH30_VERSIONS, FRESH30_DEBIAN and FRESH30_FILES here: a missing
+    package, another version, or a file (or a package's entries in a pinned folder) with
+    other content."""
+    files = {p: h for p, h in FRESH30_FILES.items() if p not in _TREES30}
+    wrong = pinned_mismatches(FRESH30_VERSIONS, FRESH30_DEBIAN, files)
+    if wrong:
+        return wrong
+    for folder in _TREES30:
+        if _package_tree30(folder) != FRESH30_FILES[folder]:
+            wrong.append(f"{folder}: other entries of {', '.join(_TREES30[folder])}")
+    return wrong
+
+
+_checked30 = partial(pinned_file, files=FRESH30_FILES, made="fresh30",
+                     trees={folder: _package_tree30 for folder in _TREES30})
+
+
+def _gunzip30(path: str) -> list:
+    """A pinned gzip-compressed file's lines, decompressed by the gzip program (the standard
+    library's gzip is fresh23's pool: not imported)."""
+    import subprocess
+    return subprocess.run(["gzip", "-dc", str(_checked30(path))], capture_output=True,
+                          check=True).stdout.decode("utf-8").splitlines()
+
+
+def _debian_changelog30(path: str) -> pd.DataFrame:
+    """A Debian changelog's entries: source package, version, distribution, urgency (the
+    header line) and the maintainer and date of the trailer."""
+    import re
+    rows, head = [], None
+    for x in _gunzip30(path):
+        m = re.match(r"^(\S+) \(([^)]+)\) ([^;]+); urgency=(\S+)", x)
+        if m:
+            head = m.groups()
+            continue
+        m = re.match(r"^ -- (.+?)  (\S.*)$", x)
+        if m and head:
+            rows.append(head + m.groups())
+            head = None
+    return pd.DataFrame(rows, columns=["source package", "version", "distribution", "urgency",
+                                       "maintainer", "date"])
+
+
+def _upstream30(version: str) -> str:
+    """A Debian version's upstream version (Debian Policy 5.6.12): the epoch (up to the first
+    ":") and the Debian revision (after the last "-") dropped."""
+    version = version.split(":", 1)[1] if ":" in version else version
+    return version.rsplit("-", 1)[0] if "-" in version else version
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def _changelog_entries30(path: str) -> pd.DataFrame:
+    """A Debian changelog's entries less their source package (one package's changelog)."""
+    return _debian_changelog30(path).drop(
+        columns=["source package"]).rename(columns={"version": "Debian version"})
+
+
+def acl_changelog_upstream_releases(lake, out):
+    """libacl1's Debian changelog entries (version, distribution, urgency, maintainer, date:
+    "2.2.49-2", "unstable") against the releases of acl's upstream changelog (release, date
+    released, from its headings "acl 2.2.49 (19 November 2009)": "acl 2.2.49"). Truth: the
+    release of the entry's upstream version (the Debian version less its revision). N:1;
+    entries of versions after the upstream changelog's last release (2.2.51 on) have none."""
+    import re
+    src = _changelog_entries30("/usr/share/doc/libacl1/changelog.Debian.gz")
+    rows = []
+    for x in _gunzip30("/usr/share/doc/libacl1/changelog.gz"):
+        m = re.match(r"^(acl \d+\.\d+\.\d+)(?: \((.+)\))?$", x)
+        if m:
+            rows.append((m.group(1), m.group(2) or ""))
+    tgt = pd.DataFrame(rows, columns=["release", "released"])
+    upstream = [_upstream30(v) for v in src["Debian version"]]
+    versions = [r.split(" ", 1)[1] for r in tgt["release"]]
+    return _fresh30_case(out, "acl_changelog_upstream_releases", src, tgt,
+                         _by_key(upstream, versions))
+
+
+def libarchive_changelog_news_releases(lake, out):
+    """libarchive13's Debian changelog entries (version, distribution, urgency, maintainer,
+    date: "3.6.2-1+deb12u5", "bookworm-security") against the dated items of libarchive's
+    upstream NEWS (date, item, from its lines "Dec 01, 2020: libarchive 3.5.0 released"; the
+    date as NEWS writes it, "Wed 07, 2022" included). Truth: the item announcing the release
+    of the entry's upstream version (the Debian version less its revision). N:1; the items
+    that announce no release have no entry."""
+    import re
+    src = _changelog_entries30("/usr/share/doc/libarchive13/changelog.Debian.gz")
+    rows = []
+    for x in _gunzip30("/usr/share/doc/libarchive13/NEWS.gz"):
+        m = re.match(r"^(\S[^:]*\d{4}):\s+(\S.*)$", x)
+        if m:
+            rows.append(m.groups())
+    tgt = pd.DataFrame(rows, columns=["news date", "item"])
+    keys = [f"libarchive {_upstream30(v)} released" for v in src["Debian version"]]
+    return _fresh30_case(out, "libarchive_changelog_news_releases", src, tgt,
+                         _by_key(keys, tgt["item"].tolist()))
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def absl_library_links_linker_options(lake, out):
+    """libabsl20220623's shared-library links (link, what it points to:
+    /usr/lib/x86_64-linux-gnu/libabsl_base.so.20220623, "libabsl_base.so.20220623.0.0")
+    against the ld(1) option that links the library ("-labsl_base": "-l" and the name
+    between "lib" and ".so"). 1:1."""
+    _checked30("/usr/lib/x86_64-linux-gnu/")
+    links = [(p, str(Path(p).readlink())) for p in _listed30("libabsl20220623")
+             if p.startswith("/usr/lib/x86_64-linux-gnu/") and Path(p).is_symlink()]
+    src = pd.DataFrame(links, columns=["link", "points to"])
+    keys = ["-l" + Path(p).name[len("lib"):].split(".so")[0] for p, _ in links]
+    tgt = pd.DataFrame({"linker option": sorted(keys)})
+    return _fresh30_case(out, "absl_library_links_linker_options", src, tgt,
+                         _by_key(keys, tgt["linker option"].tolist()))
+
+
+def _dep14_30(version: str) -> str:
+    """DEP-14's Git tag of a Debian version: "debian/" and the version, ":" written "%" and
+    "~" written "_"."""
+    return "debian/" + version.replace(":", "%").replace("~", "_")
+
+
+def _changelog_tags30(out, name, path):
+    src = _debian_changelog30(path)
+    keys = [_dep14_30(v) for v in src["version"]]
+    tgt = pd.DataFrame({"tag": sorted(keys)})
+    return _fresh30_case(out, name, src, tgt, _by_key(keys, tgt["tag"].tolist()))
+
+
+def acl_changelog_dep14_tags(lake, out):
+    """libacl1's Debian changelog entries (source package, version, distribution, urgency,
+    maintainer, date: "acl", "2.2.51-5ubuntu1") against their DEP-14 Git tags
+    ("debian/2.2.51-5ubuntu1"; ":" written "%", "~" written "_"). 1:1."""
+    return _changelog_tags30(out, "acl_changelog_dep14_tags",
+                             "/usr/share/doc/libacl1/changelog.Debian.gz")
+
+
+def aom_changelog_dep14_tags(lake, out):
+    """libaom3's Debian changelog entries (source package, version, ...: "aom",
+    "3.6.0~rc2-1~exp1") against their DEP-14 Git tags ("debian/3.6.0_rc2-1_exp1"). 1:1."""
+    return _changelog_tags30(out, "aom_changelog_dep14_tags",
+                             "/usr/share/doc/libaom3/changelog.Debian.gz")
+
+
+def apparmor_changelog_dsc_files(lake, out):
+    """libapparmor1's Debian changelog entries (source package, version, distribution,
+    urgency, maintainer, date: "apparmor", "3.0.0~beta1-0ubuntu6") against the names of
+    their source packages' control files as dpkg-source writes them
+    ("apparmor_3.0.0~beta1-0ubuntu6.dsc": source, "_", the version less its epoch,
+    ".dsc"). 1:1."""
+    src = _debian_changelog30("/usr/share/doc/libapparmor1/changelog.Debian.gz")
+    keys = [f"{s}_{v.split(':', 1)[-1]}.dsc" for s, v in zip(src["source package"],
+                                                           src["version"])]
+    tgt = pd.DataFrame({"dsc file": sorted(keys)})
+    return _fresh30_case(out, "apparmor_changelog_dsc_files", src, tgt,
+                         _by_key(keys, tgt["dsc file"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH30_REFERENCE = {
+    "acl_changelog_upstream_releases": (
+        "release", lambda r: "acl " + r["Debian version"].rsplit("-", 1)[0]),
+    "libarchive_changelog_news_releases": (
+        "item", lambda r: "libarchive " + r["Debian version"].rsplit("-", 1)[0] + " released"),
+    "absl_library_links_linker_options": (
+        "linker option", lambda r: "-l" + r["link"].rsplit("/", 1)[1][3:].split(".so")[0]),
+    "acl_changelog_dep14_tags": (
+        "tag", lambda r: "debian/" + r["version"].replace(":", "%").replace("~", "_")),
+    "aom_changelog_dep14_tags": (
+        "tag", lambda r: "debian/" + r["version"].replace(":", "%").replace("~", "_")),
+    "apparmor_changelog_dsc_files": (
+        "dsc file", lambda r: r["source package"] + "_" + r["version"].split(":", 1)[-1]
+        + ".dsc"),
+}
+_fresh30_case = partial(_fresh8_case, reference=FRESH30_REFERENCE)
+
+
+def make_fresh30(lake, out: Path) -> list:
+    """The fresh30 cases; ``lake`` is unused (the tables ship in Debian packages, at the
+    versions of FRESH30_DEBIAN)."""
+    _refuse_other_versions("fresh30", fresh30_version_mismatches())
+    return [
+        acl_changelog_upstream_releases(lake, out),
+        libarchive_changelog_news_releases(lake, out),
+        absl_library_links_linker_options(lake, out),
+        acl_changelog_dep14_tags(lake, out),
+        aom_changelog_dep14_tags(lake, out),
+        apparmor_changelog_dsc_files(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -11364,26 +11700,29 @@ SETS = (
     ("fresh29", make_fresh29, "make the twenty-ninth fresh validation set "
      "(bench/data/autojoin-fresh29) from tables shipped in Debian lib* packages that no earlier "
      "set read instead"),
+    ("fresh30", make_fresh30, "make the thirtieth fresh validation set "
+     "(bench/data/autojoin-fresh30) from tables shipped in Debian lib* packages that no earlier "
+     "set read (those fresh29 set aside) instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29"}
+_LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30"}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28, --fresh29)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh30)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh26, --fresh28 and --fresh29 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh30 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh29: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh30: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 
