@@ -16,6 +16,8 @@ Three suites, each split into development and validation before any tuning (fixe
   case is ``validation``.
 * ``fresh3`` (not in the default ``--suites``): a third, of name variants rather than
   mnemonics (``--set fresh3``), read from ``--fresh3-cases``; every case is ``validation``.
+* ``fresh4`` (not in the default ``--suites``): a fourth, from sources none of the others
+  used (``--set fresh4``), read from ``--fresh4-cases``; every case is ``validation``.
 
 autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (calibration);
 ours is timed at ``--precision-target`` and re-chooses for the other targets from the same
@@ -115,12 +117,14 @@ def dataset_root(py: Path) -> Path:
 FRESH_CASES = HERE / "data" / "fuzzyjoin-fresh1"
 FRESH2_CASES = HERE / "data" / "fuzzyjoin-fresh2"
 FRESH3_CASES = HERE / "data" / "fuzzyjoin-fresh3"
+FRESH4_CASES = HERE / "data" / "fuzzyjoin-fresh4"
 
 
 def datasets(root: Path, cases: Path, suites, split: str,
              fresh: Path = FRESH_CASES,
              fresh2: Path = FRESH2_CASES,
-             fresh3: Path = FRESH3_CASES) -> list[tuple[str, str, str, Path]]:
+             fresh3: Path = FRESH3_CASES,
+             fresh4: Path = FRESH4_CASES) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -128,7 +132,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
         out += [("autofj", n, "validation", root / n) for n in AUTOFJ_VALIDATION]
     if "rl" in suites:
         out += [("rl", n, CASES[n][0], cases / n) for n in CASES]
-    for suite, folder in (("fresh1", fresh), ("fresh2", fresh2), ("fresh3", fresh3)):
+    for suite, folder in (("fresh1", fresh), ("fresh2", fresh2), ("fresh3", fresh3),
+                          ("fresh4", fresh4)):
         if suite in suites:
             out += [(suite, d.name, "validation", d) for d in sorted(Path(folder).iterdir())
                     if (d / "gt.csv").exists()]
@@ -246,13 +251,16 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="lakes folder to generate the record-linkage cases from if missing")
     ap.add_argument("--suites", default="autofj,rl",
-                    help="comma-separated: autofj, rl, fresh1, fresh2, fresh3 (default autofj,rl)")
+                    help="comma-separated: autofj, rl, fresh1, fresh2, fresh3, fresh4 "
+                         "(default autofj,rl)")
     ap.add_argument("--fresh-cases", default=str(FRESH_CASES),
                     help="folder of the fresh1 cases (one folder per case)")
     ap.add_argument("--fresh2-cases", default=str(FRESH2_CASES),
                     help="folder of the fresh2 cases (one folder per case)")
     ap.add_argument("--fresh3-cases", default=str(FRESH3_CASES),
                     help="folder of the fresh3 cases (one folder per case)")
+    ap.add_argument("--fresh4-cases", default=str(FRESH4_CASES),
+                    help="folder of the fresh4 cases (one folder per case)")
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
@@ -301,7 +309,8 @@ def main(argv=None):
     rows = []
     for suite, name, split, folder in datasets(root, cases, suites, a.split,
                                                Path(a.fresh_cases), Path(a.fresh2_cases),
-                                               Path(a.fresh3_cases)):
+                                               Path(a.fresh3_cases),
+                                               Path(a.fresh4_cases)):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)

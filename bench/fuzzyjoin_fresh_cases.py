@@ -27,7 +27,14 @@ PostgreSQL's time zone abbreviation files. fresh3 (criteria in
 bench/results/fuzzyjoin_fresh3_cases.md: fresh2's, none of their sources, most pairs the
 same name written differently) uses udev's hwdb (usb.ids, pci.ids and the device comments),
 Vim's runtime files, the people named under /usr/share/doc and /usr/share/locale, and for
-its rejected candidates shared-mime-info, file(1)'s magic and libdrm's amdgpu.ids.
+its rejected candidates shared-mime-info, file(1)'s magic and libdrm's amdgpu.ids. fresh4
+(criteria in bench/results/fuzzyjoin_fresh4_cases.md: fresh3's, none of fresh1-3's sources)
+uses country names of the benchmark lake's public reference tables (UNTERM's and the UN
+Statistics Division's in several languages, the World Bank's; ``--lake``) and the JRE's own
+French, Spanish, Russian and Chinese country names (Java 17's COMPAT locale data):
+
+    python bench/fuzzyjoin_fresh_cases.py --set fresh4 --lake LAKE \\
+        --out bench/data/fuzzyjoin-fresh4
 """
 from __future__ import annotations
 
@@ -776,6 +783,106 @@ def debian_people():
     return copyright_people(), other_people()
 
 
+# ------------------------------------------------------------------------- fresh4 sources
+
+LAKE: Path | None = None    # the benchmark lake's folder (--lake), for its reference/ tables
+JAVA = Path("/usr/lib/jvm/java-17-openjdk-amd64/bin/java")
+_JAVA_NAMES = """\
+import java.util.*;
+import java.lang.reflect.*;
+public class Names {
+  public static void main(String[] a) throws Exception {
+    Class<?> c = Class.forName("sun.util.resources.ext.LocaleNames_" + a[0]);
+    ResourceBundle b = (ResourceBundle) c.getDeclaredConstructor().newInstance();
+    Method ks = ResourceBundle.class.getDeclaredMethod("handleKeySet");
+    Method go = ResourceBundle.class.getDeclaredMethod("handleGetObject", String.class);
+    ks.setAccessible(true);
+    go.setAccessible(true);
+    for (Object k : new TreeSet<Object>((Set<?>) ks.invoke(b)))
+      if (((String) k).matches("[A-Z]{2}"))
+        System.out.println(k + "\\t" + go.invoke(b, k));
+  }
+}
+"""
+
+
+def lake_table(rel: str) -> pd.DataFrame:
+    if LAKE is None:
+        raise SystemExit("--set fresh4 reads the benchmark lake's reference tables: pass --lake")
+    return pd.read_csv(Path(LAKE) / rel, dtype=str, keep_default_na=False,
+                       encoding="utf-8-sig")
+
+
+# language -> (UNTERM's column word, country-codes.csv's suffix of UNSD's official_name_)
+LANGS = {"en": ("English", "en"), "fr": ("French", "fr"), "es": ("Spanish", "es"),
+         "ru": ("Russian", "ru"), "zh": ("Chinese", "cn")}
+
+
+def un_countries(lang: str) -> list[tuple[str, str, str]]:
+    """The UN's country names in ``lang``, by the ISO 3166-1 alpha-2 code on their row of the
+    lake's ``reference/country-codes.csv``: UNTERM's (the UN terminology database's) short
+    and formal names, their footnote marks (trailing ``*``) removed, and the UN Statistics
+    Division's M49 names (``official_name_<lang>``)."""
+    t = lake_table("reference/country-codes.csv")
+    out = []
+    word, suffix = LANGS[lang]
+    for col, src in ((f"UNTERM {word} Short", "unterm short"),
+                     (f"UNTERM {word} Formal", "unterm formal"),
+                     (f"official_name_{suffix}", "unsd m49")):
+        for k, v in zip(t["ISO3166-1-Alpha-2"], t[col]):
+            v = re.sub(r"\s*\*+$", "", v).strip()
+            if k.strip() and v:
+                out.append((k, v, src))
+    return out
+
+
+def world_bank_countries() -> list[tuple[str, str, str]]:
+    """The World Bank's country and aggregate names (``reference/gdp.csv`` and
+    ``reference/population.csv``), keyed by the alpha-2 code of country-codes.csv's row
+    holding their code as alpha-3; aggregates (no such row) keep their own code."""
+    cc = lake_table("reference/country-codes.csv")
+    a2 = {k3: k2 for k3, k2 in zip(cc["ISO3166-1-Alpha-3"], cc["ISO3166-1-Alpha-2"])
+          if k3.strip() and k2.strip()}
+    out = []
+    for f in ("gdp", "population"):
+        t = lake_table(f"reference/{f}.csv")[["Country Code", "Country Name"]].drop_duplicates()
+        out += [(a2.get(k, k), v, f"world bank {f}")
+                for k, v in zip(t["Country Code"], t["Country Name"])]
+    return out
+
+
+def java_countries(lang: str) -> dict[str, str]:
+    """The JRE's own country names in ``lang`` (not English: the JRE's English names are
+    CLDR's), by ISO 3166-1 alpha-2 code: the entries of Java 17's COMPAT ``LocaleNames``
+    bundle for ``lang`` itself (written by Sun's and Oracle's translators), not the English
+    names it falls back to for the codes it lacks."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "Names.java"
+        src.write_text(_JAVA_NAMES, encoding="utf-8")
+        out = subprocess.run([str(JAVA), "--add-opens", "java.base/java.util=ALL-UNNAMED",
+                              "--add-opens", "jdk.localedata/sun.util.resources.ext=ALL-UNNAMED",
+                              "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8",
+                              str(src), lang],
+                             capture_output=True, check=True).stdout.decode("utf-8")
+    return dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line)
+
+
+def jre_countries(lang: str):
+    """left: the JRE's own country names in ``lang`` (French, Spanish, Russian, Chinese) by ISO
+    alpha-2; right: the UN's names in ``lang`` (UNTERM short and formal, UNSD M49)."""
+    return java_countries(lang), un_countries(lang)
+
+
+def world_bank_un():
+    """left: the World Bank's country and aggregate names by ISO alpha-2 (aggregates: their
+    own code); right: the UN's English names (UNTERM short and formal, UNSD M49)."""
+    left = {}
+    for k, v, _ in sorted(world_bank_countries(), key=lambda r: r[2]):
+        left.setdefault(k, v)       # gdp.csv's name where both files name a code
+    return left, un_countries("en")
+
 
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
@@ -784,12 +891,16 @@ def debian_people():
 # Rejected fresh3 candidates (fresh3's criteria): mime-magic and amd-gpus, unmatched rows
 # whose entity left holds under another key (3 and at least 3 of 30, criterion 7);
 # vim-syntax-menu, left 123 rows once menu names holding their file type are dropped (6).
+# Rejected fresh4 candidates (fresh4's criteria): countries-fr and countries-ru, left 199 and
+# 165 rows once 20 % of the partnered keys are held out (6).
 REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh2": {"fresh-metazones": metazones,
                               "fresh-latex-symbols": latex_symbol_names},
                    "fresh3": {"fresh-mime-magic": mime_magic,
                               "fresh-amd-gpus": amd_gpus,
-                              "fresh-vim-syntax-menu": vim_syntax_menu_case}}
+                              "fresh-vim-syntax-menu": vim_syntax_menu_case},
+                   "fresh4": {"fresh-countries-fr": lambda: jre_countries("fr"),
+                              "fresh-countries-ru": lambda: jre_countries("ru")}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -802,10 +913,15 @@ SETS = {
         "fresh-vim-filetypes": vim_filetypes,
         "fresh-debian-people": debian_people,
     },
+    "fresh4": {
+        "fresh-countries-en": world_bank_un,
+        "fresh-countries-es": lambda: jre_countries("es"),
+        "fresh-countries-zh": lambda: jre_countries("zh"),
+    },
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
-KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3"}
+KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -901,6 +1017,8 @@ def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
 # sampled down to keep unmatched rows at most 30 % of right.
 MAX_UNMATCHED = {"fresh-usb-devices": 0.3, "fresh-vim-filetypes": 0.3,
                  "fresh-debian-people": 0.3}
+# fresh4: the same cap for every case, fixed by its criterion 5 before any check was read.
+MAX_UNMATCHED_BY_SET = {"fresh4": 0.3}
 
 
 def make_case(name: str, set_name: str = "fresh1"):
@@ -908,7 +1026,7 @@ def make_case(name: str, set_name: str = "fresh1"):
     left_map, right_rows = makers[name]()
     return build(name, left_map, right_rows,
                  drop_key_in_title=set_name in KEY_IN_TITLE_DROPPED,
-                 max_unmatched=MAX_UNMATCHED.get(name))
+                 max_unmatched=MAX_UNMATCHED.get(name, MAX_UNMATCHED_BY_SET.get(set_name)))
 
 
 def write_cases(out: Path, names=None, check: int = 0, set_name: str = "fresh1") -> dict:
@@ -952,9 +1070,13 @@ def main(argv=None):
     ap.add_argument("--set", default="fresh1", choices=sorted(SETS),
                     help="which set of cases (default fresh1)")
     ap.add_argument("--cases", default="", help="comma-separated names (default: all)")
+    ap.add_argument("--lake", default=None,
+                    help="the benchmark lake's folder (fresh4 reads its reference/ tables)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")
     a = ap.parse_args(argv)
+    global LAKE
+    LAKE = Path(a.lake) if a.lake else None
     write_cases(Path(a.out), [c for c in a.cases.split(",") if c] or None, a.check, a.set)
 
 

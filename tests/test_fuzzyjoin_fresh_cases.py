@@ -1,6 +1,6 @@
-"""The committed fresh1, fresh2 and fresh3 fuzzy-join cases (bench/data/fuzzyjoin-fresh1,
--fresh2, -fresh3) have the promised form, and the autofj harness lists fresh2's and
-fresh3's cases as validation."""
+"""The committed fresh1-fresh4 fuzzy-join cases (bench/data/fuzzyjoin-fresh1, -fresh2,
+-fresh3, -fresh4) have the promised form, and the autofj harness lists fresh2's, fresh3's
+and fresh4's cases as validation."""
 import re
 import sys
 from pathlib import Path
@@ -12,6 +12,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 FRESH = BENCH / "data" / "fuzzyjoin-fresh1"
 FRESH2 = BENCH / "data" / "fuzzyjoin-fresh2"
 FRESH3 = BENCH / "data" / "fuzzyjoin-fresh3"
+FRESH4 = BENCH / "data" / "fuzzyjoin-fresh4"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -21,6 +22,7 @@ def cases(folder: Path) -> list[Path]:
 CASES = cases(FRESH)
 CASES2 = cases(FRESH2)
 CASES3 = cases(FRESH3)
+CASES4 = cases(FRESH4)
 
 
 def fold(s: str) -> str:
@@ -48,6 +50,31 @@ def test_fresh3_cases_are_the_generators():
     assert [d.name for d in CASES3] == sorted(gen.SETS["fresh3"])
     assert 3 <= len(CASES3) <= 5
     assert sum(f.stat().st_size for d in CASES3 for f in d.iterdir()) <= 3_000_000
+
+
+def test_fresh4_cases_are_the_generators():
+    """fresh4 holds exactly the cases its generator admits (3-5, at most 3 MB)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES4] == sorted(gen.SETS["fresh4"])
+    assert 3 <= len(CASES4) <= 5
+    assert sum(f.stat().st_size for d in CASES4 for f in d.iterdir()) <= 3_000_000
+
+
+def test_fresh4_caps_unmatched_rows_in_every_case(monkeypatch):
+    """fresh4's criterion 5 caps unmatched rows at 30 % in every case of the set, not only
+    in the cases named in MAX_UNMATCHED (fresh3's)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    left = {f"k{i}": f"left {i}" for i in range(10)}
+    right = [(f"k{i}", f"right {i}", "s") for i in range(10)]
+    right += [(f"x{i}", f"absent {i}", "s") for i in range(30)]
+    monkeypatch.setitem(gen.SETS["fresh4"], "fresh-t", lambda: (left, right))
+    monkeypatch.setitem(gen.SETS["fresh3"], "fresh-t", lambda: (left, right))
+    _, r, gt, _, _ = gen.make_case("fresh-t", "fresh4")
+    assert 1 - len(gt) / len(r) <= 0.3
+    _, r3, gt3, _, _ = gen.make_case("fresh-t", "fresh3")
+    assert len(r3) == 40        # fresh3 caps only the cases it names
 
 
 def test_unmatched_cap_samples_absent_rows_only():
@@ -98,6 +125,20 @@ def test_harness_lists_fresh3_as_validation():
         assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
+def test_harness_lists_fresh4_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh4 suite: every fresh4 case, split validation."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh4"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh4", d.name, "validation")
+                                                  for d in CASES4]
+    assert bench.datasets(none, none, ["fresh4"], "dev") == []
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
 def test_harness_lists_fresh2_as_validation():
     """bench/fuzzyjoin_autofj.py's fresh2 suite: every fresh2 case, split validation, read
     by its load(); no other suite's cases."""
@@ -113,8 +154,10 @@ def test_harness_lists_fresh2_as_validation():
         assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
-@pytest.mark.parametrize("case", CASES + CASES2 + CASES3,
-                         ids=[f"{d.parent.name}/{d.name}" for d in CASES + CASES2 + CASES3])
+ALL_CASES = CASES + CASES2 + CASES3 + CASES4
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
 def test_case_form(case):
     left = pd.read_csv(case / "left.csv", keep_default_na=False)
     right = pd.read_csv(case / "right.csv", keep_default_na=False)
@@ -138,10 +181,13 @@ def test_case_form(case):
     # the harness reads with pandas' defaults: no title may turn into a missing value
     for f in ("left.csv", "right.csv"):
         assert pd.read_csv(case / f)["title"].notna().all()
-    if case.parent.name in ("fuzzyjoin-fresh2", "fuzzyjoin-fresh3"):
+    if case.parent.name in ("fuzzyjoin-fresh2", "fuzzyjoin-fresh3", "fuzzyjoin-fresh4"):
         # unmatched rights are 10-50 % of right (criterion 5)
         share = 1 - len(gt) / len(right)
         assert 0.1 <= share <= 0.5
+    if case.parent.name == "fuzzyjoin-fresh4":
+        # fresh4: at least 100 right rows (criterion 6), unmatched at most 30 % (5)
+        assert len(right) >= 100 and 1 - len(gt) / len(right) <= 0.3
     if case.parent.name == "fuzzyjoin-fresh2":
         # no title holds a code point key (fresh2's keys are U+XXXX code points)
         for t in list(left["title"]) + list(right["title"]):
