@@ -174,7 +174,10 @@ _NON_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
 DEV_EXTRA = {"dc_urlslug", "states_nospace", "weather_dates_groups_clt", "congress_suffix_groups",
              "congress_state_codes",   # added in round 3 to develop the short-value rule
              # added in round 4 to develop zero padding and keys over several columns:
-             "fips_padding", "weather_parts_padded", "episode_codes_padded"}
+             "fips_padding", "weather_parts_padded", "episode_codes_padded",
+             # added in round 25 to develop the chance estimate of structured short codes:
+             "countries_fips_codes", "countries_marc_codes", "countries_ds_codes",
+             "countries_wmo_codes", "countries_itu_codes"}
 EXTRA_CASES = DEV_EXTRA | {
     "marvel_urlslug", "nba_draft_ids", "nba_raptor_ids", "police_tracts_groups",
     "classic_rock_combined", "country_tld", "countries_nospace", "fight_songs_nospace",

@@ -279,6 +279,27 @@ def congress_state_codes(lake, out):
     return _write(out, "congress_state_codes", src, tgt, _by_key(src.state.tolist(), codes))
 
 
+def country_name_codes(lake, out, column, name):
+    """Development case for structured short codes (round 25): a country's name and capital
+    and a code of another system than ISO's (FIPS "GM", MARC "gw", WMO, vehicle "D", ITU
+    "D"), most made from the name's first letters, many not: a program giving a name's
+    first letters joins many names onto another country's code. 1:1."""
+    t = _read(lake, "reference/country-codes.csv")
+    t = t[(t["CLDR display name"] != "") & (t[column] != "")]
+    t = t.drop_duplicates(column).drop_duplicates("CLDR display name").reset_index(drop=True)
+    src = pd.DataFrame({"country": t["CLDR display name"], "capital": t["Capital"]})
+    tgt = pd.DataFrame({"code": t[column], "region": t["Region Name"]})
+    order = tgt.sample(frac=1, random_state=3).index.tolist()
+    where = {i: j for j, i in enumerate(order)}
+    return _write(out, f"countries_{name}_codes", src, tgt.iloc[order],
+                  [(i, where[i]) for i in range(len(src))])
+
+
+def make_structured_codes(lake: Path, out: Path) -> list:
+    return [country_name_codes(lake, out, column, name) for column, name in
+            (("FIPS", "fips"), ("MARC", "marc"), ("DS", "ds"), ("WMO", "wmo"), ("ITU", "itu"))]
+
+
 def make_all(lake: Path, out: Path) -> list:
     return [
         wiki_urlslug(lake, out, "dc_urlslug", "fivethirtyeight/comic-characters/dc-wikia-data.csv", 400, 1),
@@ -301,6 +322,7 @@ def make_all(lake: Path, out: Path) -> list:
         fips_padding(lake, out),
         weather_parts_padded(lake, out),
         episode_codes_padded(lake, out),
+        *make_structured_codes(lake, out),       # added in round 25 (structured short codes)
     ]
 
 

@@ -11,6 +11,8 @@ import string
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import write_lake
 from test_autojoin_locales import CODES
@@ -202,3 +204,109 @@ def test_a_filled_key_shape_tells_nothing_and_keeps_the_hit():
     query, dense, _ = _dense_codes(11)
     made = {f"{c}-p": 1 for c in query}
     assert not above_chance(made, set(dense))
+
+
+# --- deviation 48: the rate of the outputs' own characters --------------------------------
+
+def _brute_shuffle(outputs, keys, rates, n):
+    """The share of keys among every string made by taking position i's character from any
+    fitting output of length n (each choice of one output per position, counted once)."""
+    from lakejoin_jupyter.join.autojoin.chance import hit_rate
+    fit = [o for o in outputs if o is not None and len(o) == n and hit_rate(o, rates) > 0]
+    made = [("".join(fit[j][i] for i, j in enumerate(pick)))
+            for pick in itertools.product(range(len(fit)), repeat=n)]
+    return sum(1 for s in made if s in keys) / len(made)
+
+
+_LETTERS = "ABCDE"
+
+
+@given(keys=st.sets(st.text(_LETTERS, min_size=2, max_size=2), min_size=20),
+       long_keys=st.sets(st.text(_LETTERS[:3], min_size=3, max_size=3), min_size=20),
+       outputs=st.lists(st.one_of(st.none(), st.text(_LETTERS + "F.", min_size=1, max_size=3)),
+                        max_size=7))
+@settings(max_examples=150, deadline=None)
+def test_the_outputs_rate_is_the_brute_force_share_of_keys(keys, long_keys, outputs):
+    """shuffle_rates against a count over every per-position choice of outputs, and the
+    estimate: each fitting output that is no key stands for q / (1 - q) wrong rows, q the
+    larger of that rate and the chance rate."""
+    from lakejoin_jupyter.join.autojoin.chance import (code_rates, hit_rate, miss_precision,
+                                                       shuffle_rates)
+    keys = keys | long_keys
+    rates = code_rates(keys)
+    got = shuffle_rates(outputs, keys, rates)
+    for n in (2, 3):
+        if any(o is not None and len(o) == n and hit_rate(o, rates) > 0 for o in outputs):
+            assert got[n] == pytest.approx(_brute_shuffle(outputs, keys, rates, n), abs=1e-12)
+        else:
+            assert n not in got
+    joined = sum(1 for o in outputs if o is not None and o in keys)
+    wrong = 0.0
+    for o in outputs:
+        if o is not None and o not in keys and hit_rate(o, rates) > 0:
+            q = max(hit_rate(o, rates), _brute_shuffle(outputs, keys, rates, len(o)))
+            wrong += q / (1 - q) if q < 1 else 1.0
+    want = None if not joined else max(0.0, 1 - wrong / joined)
+    assert miss_precision(outputs, keys, rates) == (
+        None if want is None else pytest.approx(want, abs=1e-9))
+
+
+def _initials(seed: int = 1, n: int = 160) -> tuple:
+    """Made-up names (skewed first letters, as names have) and a 2-letter code each, made as
+    codes are: the name's first two letters when free and taken (60 %), else its first
+    letter and a later one, else any free code."""
+    rng = random.Random(seed)
+    first = "BBBCCCMMMSSSGGPPTTAALKNDEFHRIJ"
+    syllables = ["ra", "lo", "ni", "ta", "ve", "mu", "sa", "go", "ki", "be", "do", "li",
+                 "an", "er", "or"]
+    names: list = []
+    while len(names) < n:
+        name = rng.choice(first) + "".join(rng.choice(syllables)
+                                           for _ in range(rng.randint(1, 3)))
+        if name not in names:
+            names.append(name)
+    codes, used = {}, set()
+    for name in names:
+        up = name.upper()
+        tries = ([up[:2]] if rng.random() < 0.6 else []) + [up[0] + c for c in up[2:]]
+        tries += [a + b for a in up[0] + "ZXQWYV" for b in string.ascii_uppercase]
+        codes[name] = next(c for c in tries if c not in used)
+        used.add(codes[name])
+    source = pd.DataFrame({"name": names, "pop": [str(rng.randint(1, 999)) for _ in names]})
+    target = pd.DataFrame({"code": [codes[x] for x in names],
+                           "area": [str(i) for i in range(n)]}).sample(frac=1, random_state=seed)
+    return source, target, codes
+
+
+def test_initials_onto_codes_are_not_rated_as_random_codes():
+    """`upper(first 2 letters of name)` onto codes made from the names' letters: its wrong
+    outputs are the first letters of names, which the codes share, so they meet keys far
+    more often than the 160 keys over their letters' slots say. Measured precision 0.47;
+    the even chance rate rated it 0.89, the outputs' own characters 0.67."""
+    from lakejoin_jupyter.join.autojoin import autojoin
+    source, target, codes = _initials()
+    aj = autojoin(source, target, "name", "code")
+    assert aj.found and aj.program.describe() == "upper(first 2 letters of `name`)"
+    j = aj.join(fuzzy=False)
+    j = j[j["code"].notna()]
+    measured = sum(codes[x] == c for x, c in zip(j["name"], j["code"])) / len(j)
+    assert measured < 0.55
+    assert aj.precision_basis == "chance" and aj.estimated_precision < 0.8
+
+
+def test_an_estimate_learned_on_the_rows_that_join_is_made_again_on_the_whole_table():
+    """Minutes ("00".."59", 30 of them) against the ranks 0..248 of a table, learned on
+    the 30 ranks that meet a minute (as a transformation hit learns): no row there is a
+    miss, so the estimate was 1.0; on the whole table the ranks 0..59 that meet no minute
+    are as many as those that do, and the estimate is 0."""
+    from lakejoin_jupyter.join.autojoin import autojoin
+    rng = random.Random(4)
+    minutes = sorted(rng.sample(range(60), 30))
+    query = pd.DataFrame({"minute": [f"{m:02d}" for m in minutes],
+                          "n": [str(i) for i in range(30)]})
+    ranks = pd.DataFrame({"rank": [str(i) for i in range(249)],
+                          "name": [f"country {i}" for i in range(249)]})
+    aj = autojoin(query, ranks.iloc[minutes], "minute", "rank")
+    assert aj.found and aj.precision_basis == "chance" and aj.estimated_precision == 1.0
+    aj = aj.with_right(ranks)
+    assert aj.joined_rows == 30 and aj.estimated_precision == pytest.approx(0.0)

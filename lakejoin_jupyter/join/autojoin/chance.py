@@ -1,6 +1,6 @@
 """How often an output meets a key of a set of short codes by chance, and what that rate
 decides (an extension of thesis §4.4.1-4.4.2, whose independent evidence, rare q-grams,
-short codes do not have; docs/algorithms/autojoin.md, deviation 47).
+short codes do not have; docs/algorithms/autojoin.md, deviations 47-48).
 
 A key set holding n_L keys of L characters, written with the characters A_L,i at each
 position i, fills n_L of prod_i |A_L,i| slots: an output that fits those characters and a
@@ -11,8 +11,11 @@ are their own characters at each position, and their slots would be counted as f
 
 - a program joining every key of another plus u more wins only when u chance hits among
   the outputs giving them are unlikely (Poisson-binomial tail at most ``ALPHA``);
-- the precision of a join of short codes: its wrong outputs meet keys at p and miss at
-  1 - p, so m rows whose output is no key imply m p / (1 - p) rows joined wrongly;
+- the precision of a join of short codes: its wrong outputs meet keys at q and miss at
+  1 - q, so m rows whose output is no key imply m q / (1 - q) rows joined wrongly; q is the
+  rate of the outputs' own characters, each position drawn apart from the others (the
+  outputs permuted per position), never below p: outputs and keys made from the first
+  letters of names share their letters, which p takes as even (deviation 48);
 - a transformation hit whose distinct joined keys are not above chance is a coincidence.
 """
 from __future__ import annotations
@@ -91,10 +94,40 @@ def short_codes(outputs, keys: set, rates: dict) -> bool:
                                 for o in joined)
 
 
+def shuffle_rates(outputs, keys: set, rates: dict) -> dict:
+    """Per key length L with a chance rate: the share of keys among the strings made by
+    drawing the character at each position from the outputs of that length that fit the
+    keys' characters (``hit_rate`` above 0), one row's output each, apart from the other
+    positions: sum over the keys k of prod_i f_i(k_i), f_i the outputs' characters at
+    position i by row (a permutation of the outputs per position; p_L when they are even)."""
+    fit: dict = defaultdict(list)
+    for o in outputs:
+        if o is not None and hit_rate(o, rates) > 0:
+            fit[len(o)].append(o)
+    out = {}
+    for n, outs in fit.items():
+        counts = [defaultdict(int) for _ in range(n)]
+        for o in outs:
+            for i, ch in enumerate(o):
+                counts[i][ch] += 1
+        q = 0.0
+        for k in keys:
+            if len(k) == n:
+                share = 1.0
+                for i, ch in enumerate(k):
+                    share *= counts[i].get(ch, 0) / len(outs)
+                q += share
+        out[n] = q
+    return out
+
+
 def miss_precision(outputs, keys: set, rates: dict) -> float | None:
     """The share of joined rows that are right, if a program's wrong outputs meet keys at
-    the chance rate: each row whose output is no key stands for p / (1 - p) rows joined
-    wrongly (None when no row is joined)."""
+    the rate of its outputs' characters (:func:`shuffle_rates`, never below the chance
+    rate): each row whose output fits the keys' characters but is no key stands for
+    q / (1 - q) rows joined wrongly (None when no row is joined)."""
+    outputs = list(outputs)
+    shuffled = shuffle_rates(outputs, keys, rates)
     joined = wrong = 0.0
     for o in outputs:
         if o is None:
@@ -104,10 +137,19 @@ def miss_precision(outputs, keys: set, rates: dict) -> float | None:
         else:
             p = hit_rate(o, rates)
             if p > 0:
-                wrong += p / (1 - p) if p < 1 else 1.0
+                q = min(max(p, shuffled[len(o)]), 1.0)
+                wrong += q / (1 - q) if q < 1 else 1.0
     if not joined:
         return None
     return max(0.0, 1.0 - wrong / joined)
+
+
+def chance_precision(outputs, keys: set) -> float | None:
+    """The estimated precision of a join of short codes (:func:`miss_precision`), None
+    unless every key the outputs join is a short code with a chance rate."""
+    outputs = list(outputs)
+    rates = code_rates(keys)
+    return miss_precision(outputs, keys, rates) if short_codes(outputs, keys, rates) else None
 
 
 def above_chance(outputs: dict, keys: set, rates: dict | None = None) -> bool:

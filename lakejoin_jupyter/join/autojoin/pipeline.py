@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import QueryError
-from .chance import chance_gain, code_rates, hit_rate, miss_precision, short_codes
+from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .composite import key_parts
 from .dsl import Substring, apply_frame, cell_text, column_texts, columns_of
 from .fuzzy import constrained_fuzzy_join
@@ -294,11 +294,9 @@ def _outputs(program, src: Table) -> list:
 
 def _chance_precision(program, src: Table, tcells: list) -> float | None:
     """The estimated precision of a join of short codes, which have no independent evidence:
-    from the rows whose output is no key, at the keys' chance rate (deviation 47)."""
-    keys = {v for v in tcells if v is not None}
-    rates = code_rates(keys)
-    outs = _outputs(program, src)
-    return miss_precision(outs, keys, rates) if short_codes(outs, keys, rates) else None
+    from the rows whose output is no key, at the rate of the outputs' characters
+    (deviations 47-48)."""
+    return chance_precision(_outputs(program, src), {v for v in tcells if v is not None})
 
 
 def _evidenced(best: Candidate, candidates: list, passes, src: Table, tcells: list):

@@ -14,6 +14,7 @@ import pandas as pd
 from ...errors import QueryError
 from ..joinable import Joinable
 from ..plan import Key
+from .chance import chance_precision
 from .dsl import Program, ProgramFormatError, apply_frame, column_texts
 from .fuzzy import ConstrainedFuzzyJoin
 
@@ -26,8 +27,9 @@ NO_ESTIMATE = ("No estimated precision: no joined row has independent evidence o
                "keys are not short codes whose chance rate gives one, so check the examples "
                "and the joined rows")
 CHANCE_ESTIMATE = ("from the chance rate of its short codes: a wrong output meets a key as "
-                   "often as the key set fills the codes of its length, so the rows whose "
-                   "output is no key measure the rows joined wrongly")
+                   "often as the outputs' characters, drawn position by position, make keys "
+                   "(at least as often as the key set fills the codes of its length), so the "
+                   "rows whose output is no key measure the rows joined wrongly")
 
 
 def precision_note(aj) -> str:
@@ -139,11 +141,17 @@ class AutoJoin(Joinable):
 
     def with_right(self, right: pd.DataFrame) -> "AutoJoin":
         """This join over another right table (the whole table, when the program was learned
-        on some of its rows): keys and counts are computed again on it."""
+        on some of its rows): keys and counts are computed again on it, and so is an estimate
+        from the chance rate (the rows learned on are those whose output is a key)."""
         self.right, self._keys = right, None
         if self.found:
+            source_keys, target_keys = self._source_target_keys()
             self.target_keys, self.joined_rows, self.coverage = \
-                _key_counts(*self._source_target_keys())
+                _key_counts(source_keys, target_keys)
+            if self.precision_basis == "chance":
+                est = chance_precision(source_keys, {k for k in target_keys if k is not None})
+                if est is not None:
+                    self.estimated_precision = est
         return self
 
     # ------------------------------------------------------------ frames
