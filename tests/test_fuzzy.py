@@ -714,6 +714,74 @@ def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
     assert (got[1] >= 0).sum() == n
 
 
+def _greedy_union_loop(cands, grids, target, patience=fuzzy.PATIENCE):
+    """Auto-FuzzyJoin's Algorithm 1 as a plain loop over the configurations, one at a
+    time (what greedy_union computes for all of them at once): the union's pairs, its
+    estimated precision and true matches, or None."""
+    fns = list(cands)
+    configs = [(f, t, *cands[f].at(t)) for f in fns for t in grids[f]]
+    configs = [(f, t, np.flatnonzero(j), p, v, u) for f, t, j, p, v, u in configs if j.any()]
+    best_p, best_v, best_u = ({} for _ in range(3))
+    pair_p, chosen, result = {}, [], None
+    while configs:
+        top = None
+        for i, (f, t, r, p, v, u) in enumerate(configs):
+            new_pairs = [(x, cands[f].r_left[x]) for x in r if (x, cands[f].r_left[x]) not in pair_p]
+            if not new_pairs:
+                continue
+            trial = dict(pair_p)
+            for x, q in zip(r, p):
+                key = (x, cands[f].r_left[x])
+                trial[key] = max(trial.get(key, 0.0), q)
+            bp = dict(best_p)
+            for x, q in zip(r, p):
+                bp[x] = max(bp.get(x, 0.0), q)
+            total = {}
+            for (x, _), q in trial.items():
+                total[x] = total.get(x, 0.0) + q
+            tp = sum(max(0.0, min(b, 1.0 - (total[x] - b))) for x, b in bp.items())
+            n = len(bp)
+            if top is None or tp / (n - tp + 1e-9) > top[0] + 1e-12:
+                top = (tp / (n - tp + 1e-9), i, tp, n)
+        if top is None:
+            break
+        _, i, tp, n = top
+        f, t, r, p, v, u = configs.pop(i)
+        for x, q, vv, uu in zip(r, p, v, u):
+            key = (x, cands[f].r_left[x])
+            pair_p[key] = max(pair_p.get(key, 0.0), q)
+            if x not in best_p or q > best_p[x]:
+                best_p[x], best_v[x], best_u[x] = q, vv, uu
+        chosen.append((f, t))
+        se = np.sqrt(sum(best_v.values()) + sum(best_u.values()) ** 2) / n
+        if tp / n - fuzzy.STANDARD_ERRORS * se >= target:
+            result = (list(chosen), tp / n, tp)
+        if tp / n < target - patience:
+            break
+    if result is None:
+        return None
+    return fuzzy.union_matches(cands, result[0])[0], result[1], result[2]
+
+
+@pytest.mark.parametrize("seed,size,target", [(4, (120, 60), 0.9), (6, (150, 80), 0.8),
+                                              (11, (90, 70), 0.95), (13, (200, 40), 0.9)])
+def test_greedy_union_equals_the_loop_over_configurations(seed, size, target):
+    """greedy_union rates every configuration in one pass of array operations; a plain
+    loop over the configurations, one pair at a time (Auto-FuzzyJoin's Algorithm 1 with
+    this module's exclusive pairs and bound), gives the same union: the same pairs, the
+    same estimated precision and true matches (which of two thresholds joining the same
+    pairs is listed may differ by rounding)."""
+    left, right, _ = synthetic(seed, *size)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
+                          functions=["char3-idf", "word", "word-contain-idf"])
+    got = fuzzy.greedy_union(fj._cands, fj._grids, target)
+    want = _greedy_union_loop(fj._cands, fj._grids, target)
+    assert (got is None) == (want is None)
+    if got is not None:
+        assert np.array_equal(got[1], want[0])
+        assert got[2] == pytest.approx(want[1]) and got[3] == pytest.approx(want[2])
+
+
 def test_exclusive_probability_by_hand():
     """A right value joined to l1 at 0.9 and to l2 at 0.3: one join, right with
     probability at most 1 - 0.3 = 0.7; without a rival its best pair's 0.9; rivals

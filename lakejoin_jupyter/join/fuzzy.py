@@ -405,31 +405,39 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             r = np.nonzero(joined)[0]
             if len(r):
                 configs.append((f, float(t), r, pair_id[r, j], p, v, u))
+    if not configs:
+        return None
+    # every configuration's joins laid end to end (its own arrays become views), so that
+    # one pass of array operations rates them all
+    R, PID, P = (np.concatenate([c[k] for c in configs]) for k in (2, 3, 4))
+    ends = np.cumsum([len(c[2]) for c in configs])
+    starts = ends - [len(c[2]) for c in configs]
+    configs = [(f, t, R[a:b], PID[a:b], P[a:b], v, u)
+               for (f, t, _, _, _, v, u), a, b in zip(configs, starts, ends)]
+    alive = np.ones(len(configs), bool)
     best_p, best_v, best_u = np.zeros(n_r), np.zeros(n_r), np.zeros(n_r)
     seen = np.zeros(n_r, bool)                 # joined by a chosen configuration
     has = np.zeros(pair_id.max() + 1, bool)
     pair_p = np.zeros(pair_id.max() + 1)       # highest probability of each pair so far
     rival = np.zeros(n_r)                      # sum of pair_p over each right value's pairs
     TP = 0.0; n_joins = 0; selected = []; result = None
-    while configs:
-        best = None
-        for i, (f, t, r, pid, p, _, _) in enumerate(configs):
-            if has[pid].all():                 # no new (right, left) pair
-                continue
-            dTP = (exclusive_probability(np.maximum(best_p[r], p),
-                                         rival[r] + np.maximum(pair_p[pid], p) - pair_p[pid])
-                   - exclusive_probability(best_p[r], rival[r]))
-            nj = n_joins + int((~seen[r]).sum())
-            if nj == 0:
-                continue
-            tp = TP + dTP.sum()
-            profit = tp / (nj - tp + 1e-9)
-            if best is None or profit > best[0]:
-                best = (profit, i, tp / nj, tp, nj)
-        if best is None:
+    while alive.any():
+        bp, rv, pp = best_p[R], rival[R], pair_p[PID]
+        d = (exclusive_probability(np.maximum(bp, P), rv + np.maximum(pp, P) - pp)
+             - exclusive_probability(bp, rv))
+        nj = n_joins + np.add.reduceat((~seen[R]).astype(np.int64), starts)
+        fresh = np.add.reduceat((~has[PID]).astype(np.int64), starts) > 0   # a new pair
+        tp = TP + np.add.reduceat(d, starts)
+        ok = alive & fresh & (nj > 0)
+        if not ok.any():
             break
-        _, i, avg, tp, nj = best
-        f, t, r, pid, p, v, u = configs.pop(i)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            profit = np.where(ok, tp / (nj - tp + 1e-9), -np.inf)
+        i = int(np.argmax(profit))              # the first of the best, as the paper's loop
+        alive[i] = False
+        tp, nj = float(tp[i]), int(nj[i])
+        avg = tp / nj
+        f, t, r, pid, p, v, u = configs[i]
         up = (p > best_p[r]) | ~seen[r]         # a join rated 0 still carries its error
         gain = np.maximum(pair_p[pid], p) - pair_p[pid]
         pair_p[pid] += gain
