@@ -253,7 +253,8 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
             # |Q ∩ X| the slow way, from the lake column's own tokens
             for j, cid in enumerate(ids):
                 assert ov[cid] == len(lake_sets[cid] & set(q.tokens))
-            bg = us.evidence([q], us.lake_part(lp, lp.background), ov[None], lp)
+            bg = us.evidence([q], us.lake_part(lp, lp.background), ov[None], lp,
+                             background=True)
             ev = us.evidence([q], us.lake_part(lp, ids), ov[None], lp)
             # the largest set statistic the two columns allow (one holds the other's values)
             pop = us.set_population([q], lp.sizes[ids], lp)[0]

@@ -1,6 +1,8 @@
-"""Table union search on a one-column cut of a lake table (engine.py,
-``_union_own_tables``): a frame of one column cut from a lake table (fewer rows) is that
-table."""
+"""Table union search on columns of one value and on a one-column cut of a lake table
+(search/union.py, ``single_value``; engine.py, ``_union_own_tables``;
+docs/algorithms/union.md, "A column of one value is no sample"): a lake column holding
+one value gives no semantic or format evidence, so a table aligned only on it is not
+listed; a frame of one column cut from a lake table (fewer rows) is that table."""
 from __future__ import annotations
 
 import numpy as np
@@ -54,6 +56,43 @@ def constant_index(spark, tmp_path_factory):
     build(root, out, spark=spark, progress=False,
           settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
     return open_index(out), codes, zt
+
+
+@pytest.mark.spark
+def test_a_lake_column_of_one_value_aligns_with_nothing_it_does_not_share(constant_index):
+    """The tenth user's defect: codes in mixed case aligned with ``flag``, "a" in every row
+    of events (no value shared), with semantic evidence 1.0, and listed events. A column of
+    one value is no sample of a domain: its pairs get no semantic or format evidence, and
+    events is not listed; the codes still find their table."""
+    engine, codes, _ = constant_index
+    q = pd.DataFrame({"cc": ["US", "ca", "Br", "AU", "RU", "de", " fr", "NA"]})
+    res = engine.search_unionable(q, k=10)
+    tables = [h.table for h in res]
+    assert "ev/events" not in tables, [(h.table, h.alignment, h.evidence) for h in res]
+    assert "ref/codes" in tables, [(h.table, h.score) for h in res]
+
+
+def test_semantic_and_format_evidence_of_a_single_value_not_shared_does_not_apply():
+    """single_value: one column of one value against one of more, the value not among the
+    other's (no sample, no membership); a shared value, or two columns of one value each,
+    keep their evidence."""
+    from lakejoin_jupyter.search.union import single_value
+    na, nb = np.array([[1], [8]]), np.array([[8, 1]])
+    assert single_value(na, nb, np.array([[0, 0], [0, 0]])).tolist() == \
+        [[True, False], [False, True]]
+    assert single_value(na, nb, np.array([[1, 0], [0, 1]])).tolist() == \
+        [[False, False], [False, False]]
+
+
+@pytest.mark.spark
+def test_two_columns_of_one_value_still_align(constant_index):
+    """A query ``flag`` of "a" beside the stamps aligns with events' ``flag`` (both of one
+    value, the value shared)."""
+    engine, _, _ = constant_index
+    stamps = pd.date_range("2026-03-29 10:00", periods=25, freq="74min")
+    q = pd.DataFrame({"stamp": stamps[:10].strftime("%Y-%m-%d %H:%M:%S"), "flag": "a"})
+    hit = next(h for h in engine.search_unionable(q, k=5) if h.table == "ev/events")
+    assert hit.mapping == {"stamp": "stamp", "flag": "flag"}
 
 
 @pytest.mark.spark

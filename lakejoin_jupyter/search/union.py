@@ -27,7 +27,9 @@ Note:
     - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
       text query column's values, the one holding more is favoured (``compete``).
     - In the sum a column of one value weighs 1/2 (``column_weights``); the score is scaled by
-      the chance that two query rows differ on the aligned columns (``row_information``).
+      the chance that two query rows differ on the aligned columns (``row_information``); a
+      value alone is no sample: no semantic or format evidence against a column of several
+      values that lacks it (``single_value``).
 """
 from __future__ import annotations
 
@@ -346,19 +348,30 @@ def compete(u_set: np.ndarray, overlap: np.ndarray, starts: np.ndarray) -> np.nd
 
 
 def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
-             header: np.ndarray | None = None, semantic: np.ndarray | None = None) -> dict:
+             header: np.ndarray | None = None, semantic: np.ndarray | None = None,
+             background: bool = False) -> dict:
     """Raw evidence of query columns ``qs`` against the lake columns of ``part``, one
     (len(qs), len(part.ids)) array per measure (NaN: not applicable); ``overlap``: |Q ∩ X|
     per query and lake column; ``header``: the header similarity per query and lake column,
     ``semantic``: the vector cosines with part's columns, when already computed. Cosines
-    are rounded to 6 decimals, so equal vectors tie however the product was computed."""
+    are rounded to 6 decimals, so equal vectors tie however the product was computed.
+    ``background``: part is the background, every pair's evidence kept (single_value
+    applies to the scored pairs: the background is the lake as it is)."""
     ids = part.ids
     sem = semantic if semantic is not None else \
         cosine(np.stack([q.vector for q in qs]), part.vectors)
-    ev = {"set": set_statistic(overlap[:, ids], np.array([len(q.tokens) for q in qs])[:, None],
-                               part.sizes[None, :], set_population(qs, part.sizes, lp)),
+    na = np.array([len(q.tokens) for q in qs])[:, None]
+    ev = {"set": set_statistic(overlap[:, ids], na, part.sizes[None, :],
+                               set_population(qs, part.sizes, lp)),
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
           "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
+    # a column of one distinct value is no sample of a domain: its vector and its format
+    # histogram are that value's, so neither measure applies to its pairs unless the value
+    # is one of the other column's (single_value)
+    if not background:
+        one = single_value(na, part.sizes[None, :], overlap[:, ids])
+        ev["semantic"] = np.where(one, np.nan, ev["semantic"])
+        ev["format"] = np.where(one, np.nan, ev["format"])
     num = np.full((len(qs), len(ids)), np.nan)
     qnum = [r for r, q in enumerate(qs) if q.numeric]
     if qnum and part.numeric.any():
@@ -368,6 +381,17 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     ev["header"] = (header[:, ids] if header is not None
                     else np.stack([header_similarities(q.header, lp)[ids] for q in qs]))
     return ev
+
+
+def single_value(na, nb, shared) -> np.ndarray:
+    """Where a pair's semantic and format evidence does not apply: one of its columns holds
+    one distinct value, the other more, and that value is not among the other's (``na``,
+    ``nb``: the distinct values of the query and the lake column, ``shared``: their
+    overlap, broadcast). TUS's natural-language unionability compares two samples of a
+    domain; one value is no sample (its mean vector is that value's, its format histogram
+    one pattern), so it can only show that it belongs to the other column's domain, by being
+    one of its values (set evidence); when it is not, nothing else speaks for the pair."""
+    return ((np.asarray(na) <= 1) != (np.asarray(nb) <= 1)) & (np.asarray(shared) == 0)
 
 
 def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None, chance=None) -> dict:
@@ -673,7 +697,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     QV64 = np.stack([q.vector for q in qs]).astype(np.float64)
     sem = cosine(QV64, np.vstack([part.vectors, bgp.vectors]))
     sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
-    bg = evidence(qs, bgp, OV, lp, H, sem_bg)
+    bg = evidence(qs, bgp, OV, lp, H, sem_bg, background=True)
     ev = evidence(qs, part, OV, lp, H, sem)
     Ua = likelihoods(ev, bg, ids, lp.background, chance_overlap(qs, part, ev["set"], lp))
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
