@@ -1938,7 +1938,7 @@ class Engine:
                     cells = scalar_cells(frame[c]).dropna().unique()     # a list's elements
                     values[c] = {normalize_text(t) for t in cell_texts(cells)
                                  if t is not None} - {None}
-                held = self._column_values(self.index.find_column(h.table, str(c)))
+                held = self._set_texts(self.index.find_column(h.table, str(c)))
                 if not values[c] <= held or (cut and not self._one_column_cut(
                         values[c], held, str(c), h.table_id)):
                     break
@@ -1947,7 +1947,7 @@ class Engine:
         same = {h.table for h in found if h.rows == len(frame)}
         return same or {h.table for h in found}
 
-    def _column_values(self, column_id: int) -> set:
+    def _set_texts(self, column_id: int) -> set:
         """The normalized distinct values of a lake column (its set, as text)."""
         gen, local = self.index.generation_of(int(column_id))
         return set(gen.token_text(gen.arrays.set_tokens(local)))
@@ -1961,7 +1961,7 @@ class Engine:
         if not held or len(mine) < CUT_SHARE * len(held):
             return False
         cat = self._catalog
-        return not any(int(cat.table_id[i]) != table_id and mine <= self._column_values(i)
+        return not any(int(cat.table_id[i]) != table_id and mine <= self._set_texts(i)
                        for i in np.flatnonzero(cat.name == name))
 
     def autojoin(self, df, column=None, other=None, other_column=None, **options):
