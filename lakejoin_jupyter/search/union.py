@@ -26,9 +26,10 @@ Note:
       a larger lake column (``set_population``).
     - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
       text query column's values, the one holding more is favoured (``compete``).
-    - In the sum a column of one value weighs 1/2 (``column_weights``); the score is scaled by
-      the chance that two query rows differ on the aligned columns (``row_information``); a
-      value alone is no sample: no semantic or format evidence against a column of several
+    - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
+      counts by the reach of its set test (``reach_weights``); the score is scaled by the
+      chance that two query rows differ on the aligned columns (``row_information``).
+    - A value alone is no sample: no semantic or format evidence against a column of several
       values that lacks it (``single_value``).
 """
 from __future__ import annotations
@@ -440,10 +441,30 @@ def chance_overlap(qs: list, part: LakePart, statistic: np.ndarray, lp: LakeProf
     (p > 0.05) while the test could reach it: the statistic of one column holding all of
     the other's values (t = min(|Q|, |X|)), on the same population, is SIGNIFICANT or more.
     Columns too small for the test (two values each: at best 1/6) are never marked."""
+    return (statistic < SIGNIFICANT) & (set_reach(qs, part, lp) >= SIGNIFICANT)
+
+
+def set_reach(qs: list, part: LakePart, lp: LakeProfiles) -> np.ndarray:
+    """(len(qs), len(part.ids)): the largest set statistic each pair allows, one column
+    holding all of the other's values (t = min(|Q|, |X|)), on the pair's population."""
     na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
     nb = part.sizes.astype(np.float64)[None, :]
-    top = set_statistic(np.minimum(na, nb), na, nb, set_population(qs, part.sizes, lp))
-    return (statistic < SIGNIFICANT) & (top >= SIGNIFICANT)
+    return set_statistic(np.minimum(na, nb), na, nb, set_population(qs, part.sizes, lp))
+
+
+def reach_weights(qs: list, part: LakePart, lp: LakeProfiles) -> np.ndarray:
+    """Each pair's share of its score in a table's sum, in a small lake (a background of
+    at most MIN_BACKGROUND columns, completed with its median, which hides how often
+    columns agree by chance): min(1, set_reach / SIGNIFICANT) for two columns of two or
+    more values (two flags sharing both values: at best p = 1/6, 0.60), else 1 (a column
+    of one value: column_weights). On a larger lake every pair counts whole."""
+    shape = (len(qs), len(part.ids))
+    if len(lp.background) > MIN_BACKGROUND:
+        return np.ones(shape)
+    na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
+    nb = part.sizes.astype(np.float64)[None, :]
+    r = np.minimum(1.0, set_reach(qs, part, lp) / SIGNIFICANT)
+    return np.where((na >= 2) & (nb >= 2), r, 1.0)
 
 
 def ensemble(u: dict, weights: dict, sharpness: float = 1.0) -> np.ndarray:
@@ -704,6 +725,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
     S[active] = np.where(kinds_apart(qs, part), 0.0, ensemble(Ua, weights, sharpness))
+    R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
+    R[active] = reach_weights(qs, part, lp)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
@@ -713,7 +736,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     for t in tables:
         m = int(ncols[t])
         pairs, _ = best_alignment(S[:, pos:pos + m], min_column)
-        total = sum(weight[i] * S[i, pos + j] for i, j in pairs)   # over weight.sum()
+        total = sum(weight[i] * R[i, pos + j] * S[i, pos + j] for i, j in pairs)  # / weight.sum()
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
         if aligned and aligned not in info:
