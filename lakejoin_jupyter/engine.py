@@ -786,6 +786,7 @@ class Hit(Joinable):
         return d
 
 
+CUT_SHARE = 0.5       # a one-column frame holding this share of a lake column's values: a cut
 CARD_COLUMNS = 12      # added columns listed on a hit card
 CARD_VALUES = 6        # matched / unmatched values shown on a hit card
 
@@ -1916,7 +1917,8 @@ class Engine:
         (``origin``), or, as :meth:`_is_query_table` decides for a search, a table with the
         query's column names holding every distinct value of each query column in the
         column of the same name (a frame of some of its columns too: of two or more, or of
-        one with the table's rows, as for a join); of several, those with the query's row
+        one with the table's rows, as for a join, or with fewer rows when it is a cut of
+        that column, :meth:`_one_column_cut`); of several, those with the query's row
         count."""
         from .index.union_profile import cell_texts
         from .lake.normalize import normalize_text
@@ -1925,21 +1927,42 @@ class Engine:
             paths = self.index.tables["path"].to_numpy()
             return {h.table for h in hits if origin in (h.table, paths[h.table_id])}
         names = {str(c) for c in frame.columns}
-        found = []
+        found, values = [], {}
         for h in hits:
             columns = set(self._catalog.table_columns(h.table_id))
-            if not names <= columns or (len(names) == 1 < len(columns) and h.rows != len(frame)):
+            if not names <= columns:
                 continue
+            cut = len(names) == 1 < len(columns) and h.rows != len(frame)
             for c in frame.columns:
-                cells = scalar_cells(frame[c]).dropna().unique()     # a list's elements
-                mine = {normalize_text(t) for t in cell_texts(cells) if t is not None} - {None}
-                gen, local = self.index.generation_of(self.index.find_column(h.table, str(c)))
-                if not mine <= set(gen.token_text(gen.arrays.set_tokens(local))):
+                if c not in values:
+                    cells = scalar_cells(frame[c]).dropna().unique()     # a list's elements
+                    values[c] = {normalize_text(t) for t in cell_texts(cells)
+                                 if t is not None} - {None}
+                held = self._set_texts(self.index.find_column(h.table, str(c)))
+                if not values[c] <= held or (cut and not self._one_column_cut(
+                        values[c], held, str(c), h.table_id)):
                     break
             else:
                 found.append(h)
         same = {h.table for h in found if h.rows == len(frame)}
         return same or {h.table for h in found}
+
+    def _set_texts(self, column_id: int) -> set:
+        """The normalized distinct values of a lake column (its set, as text)."""
+        gen, local = self.index.generation_of(int(column_id))
+        return set(gen.token_text(gen.arrays.set_tokens(local)))
+
+    def _one_column_cut(self, mine: set, held: set, name: str, table_id: int) -> bool:
+        """Whether a one-column frame whose values (``mine``) are all in the column ``name``
+        of a lake table (``held``), with other rows than the table, was cut from it: it
+        holds at least CUT_SHARE of that column's values (a few values typed by hand are
+        not a cut), and no column of that name in another table holds all of them (the
+        frame could come from either)."""
+        if not held or len(mine) < CUT_SHARE * len(held):
+            return False
+        cat = self._catalog
+        return not any(int(cat.table_id[i]) != table_id and mine <= self._set_texts(i)
+                       for i in np.flatnonzero(cat.name == name))
 
     def autojoin(self, df, column=None, other=None, other_column=None, **options):
         """Learn the transformation that makes ``df`` and ``other`` equi-join (Auto-Join,

@@ -248,17 +248,23 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
     for tid, first, m in zip(t["table_id"], t["first_column_id"], t["n_columns"]):
         ids = np.arange(first, first + m)
         S = np.zeros((len(qcols), m))
+        R = np.ones((len(qcols), m))     # a small lake: a pair's share by its test's reach
+        small = int((lp.sizes > 0).sum()) <= us.MIN_BACKGROUND
         for i, q in enumerate(qcols):
             ov = us.overlaps(index, q.tokens)
             # |Q ∩ X| the slow way, from the lake column's own tokens
             for j, cid in enumerate(ids):
                 assert ov[cid] == len(lake_sets[cid] & set(q.tokens))
-            bg = us.evidence([q], us.lake_part(lp, lp.background), ov[None], lp)
+            bg = us.evidence([q], us.lake_part(lp, lp.background), ov[None], lp,
+                             background=True)
             ev = us.evidence([q], us.lake_part(lp, ids), ov[None], lp)
             # the largest set statistic the two columns allow (one holds the other's values)
             pop = us.set_population([q], lp.sizes[ids], lp)[0]
             top = [up.set_statistic(min(len(q.tokens), lp.sizes[c]), len(q.tokens), lp.sizes[c],
                                     pop[j]) for j, c in enumerate(ids)]
+            for j, c in enumerate(ids):
+                if small and len(q.tokens) >= 2 and lp.sizes[c] >= 2:
+                    R[i, j] = min(1.0, top[j] / us.SIGNIFICANT)
             # the likelihoods by hand: the share of the other background columns beaten
             u = {}
             for e in us.EVIDENCE:
@@ -300,7 +306,7 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         # a query column of one value in every row weighs 1/2 (a one-row query: 1)
         w = [0.5 if len(frame) > 1 and frame.iloc[:, i].astype(str).nunique(dropna=False) == 1
              else 1.0 for i in range(len(qcols))]
-        best = sum(w[i] * S[i, j] for i, j in pairs)
+        best = sum(w[i] * R[i, j] * S[i, j] for i, j in pairs)
         if pairs and differ(frame) > 0:
             best *= differ(frame.iloc[:, sorted(i for i, _ in pairs)])
         if best > 0:
@@ -1449,10 +1455,14 @@ def test_same_named_columns_of_a_range_split_align_by_name(named_lake):
     frame = high.alignment_frame()
     assert frame.set_index("query column")["by name"].to_dict() == \
         {"service": True, "port": True, "proto": False}
-    # the values' score, times the chance that two query rows differ on proto (tcp, udp)
+    # the values' score, times the chance that two query rows differ on proto (tcp, udp),
+    # times the reach of its set test in this small lake: two values sharing both, at best
+    # p = 1/6 against 0.05
     c = q["proto"].value_counts().to_numpy()
     differ = 1 - (c * (c - 1)).sum() / (len(q) * (len(q) - 1))
-    assert high.score == pytest.approx(frame.loc[~frame["by name"], "score"].sum() / 3 * differ)
+    reach = np.log10(6) / -np.log10(0.05)
+    assert high.score == pytest.approx(
+        frame.loc[~frame["by name"], "score"].sum() * reach / 3 * differ)
     assert "service <- service (" in repr(res) and ", by name)" in repr(res)
     q2 = q.sample(60, random_state=1)
     for query in (q, q2):

@@ -109,14 +109,22 @@ def test_a_text_key_outranks_columns_of_one_value(info_lake, seed):
 @pytest.mark.spark
 def test_a_few_values_score_by_the_rows_they_tell_apart(info_lake):
     """A query of a level (1-3) and a flag aligns with events on both; its score is the
-    pairs' sum over the query columns, times the chance that two query rows differ on
-    them (the rows counted by hand)."""
+    pairs' sum over the query columns, each pair times the reach of its set test in this
+    small lake (the largest -log10 p its columns allow, over -log10 0.05, at most 1: the
+    population their disjoint union, as their values repeat; scipy's tail), times the
+    chance that two query rows differ on them (the rows counted by hand)."""
+    from scipy.stats import hypergeom
     engine, _, _ = info_lake
     q = pd.DataFrame({"level": [1, 2, 3, 1, 2, 3, 1, 1], "active": [True, False] * 4})
     hit = next(h for h in engine.search_unionable(q, k=5) if h.table == "events")
     pairs = list(zip(q["level"], q["active"]))
     differ = np.mean([a != b for i, a in enumerate(pairs) for j, b in enumerate(pairs) if i != j])
-    assert hit.score == pytest.approx(sum(hit.column_scores.values()) / 2 * differ)
+
+    def reach(a, b):
+        return min(1.0, -np.log10(hypergeom.sf(min(a, b) - 1, a + b, a, b)) / -np.log10(0.05))
+    total = sum(s * reach(*hit.shared[c][1:]) for c, s in hit.column_scores.items())
+    assert reach(2, 2) == pytest.approx(np.log10(6) / -np.log10(0.05))
+    assert hit.score == pytest.approx(total / 2 * differ)
 
 
 @pytest.mark.spark

@@ -98,3 +98,30 @@ def test_a_stacked_datetime_column_is_naive_utc(stamp_index):
             warnings.simplefilter("ignore")
             exec(hit.code("df", "u"), ns)
         pd.testing.assert_frame_equal(ns["u"], u)
+
+
+@pytest.mark.spark
+def test_the_spark_union_of_offset_timestamps_equals_the_pandas_union(stamp_index, spark):
+    """The Spark path (a Spark query frame: the lake text cast to the query column's
+    timestamp type) stacks "Z", "+02:00" and zone-less text as the same instants as
+    hit.union of the pandas frame (UTC wall-clock), the rows in the same order; and its
+    PySpark code gives the same frame."""
+    q = pd.DataFrame({"t": TS[:10], "n": range(10)})
+    sq = spark.createDataFrame(q)
+    res = stamp_index.search_unionable(q, k=10)
+    for table in ("ev/zulu", "ev/offset", "ev/js"):
+        hit = next(h for h in res if h.table == table)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = hit.union(q)
+            got = hit.union(sq).toPandas()
+            ns = {"df": sq}
+            exec(hit.code("df", "u", df=sq), ns)
+            coded = ns["u"].toPandas()
+        for frame in (got, coded):
+            frame = frame.sort_values(["t", "n"], na_position="last").reset_index(drop=True)
+            assert pd.api.types.is_datetime64_dtype(frame["t"].dtype), (table, frame["t"].dtype)
+            expect = want.sort_values(["t", "n"], na_position="last").reset_index(drop=True)
+            assert list(frame["t"]) == list(expect["t"]), table
+            assert list(frame["n"]) == list(expect["n"]), table
+            assert len(frame) > 10 and sorted(frame["t"]) == sorted(want["t"]), table

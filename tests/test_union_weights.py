@@ -1,8 +1,10 @@
 """Table union search weighs a query column of one value half (search/union.py,
 ``column_weights``) and, in a small lake, counts no set evidence for an overlap that chance
-gives where the test could tell (``chance_overlap``; docs/algorithms/union.md, "A constant
-beside a key, flags together, a chance overlap"): a constant beside a key does not
-outrank a key beside an informative column, and a chance overlap lists no table."""
+gives where the test could tell (``chance_overlap``), and there counts a pair by the
+reach of its set test (``reach_weights``; docs/algorithms/union.md, "A constant beside a
+key, flags together, a chance overlap", "Flags together in a small lake"): a constant
+beside a key does not outrank a key beside an informative column, a chance overlap lists
+no table, and flags together do not outrank the keys."""
 from __future__ import annotations
 
 import numpy as np
@@ -24,7 +26,7 @@ def weights_lake():
     true/false, a yes/no, a 0/1); tags: 50 tags, 23 words and 25 codes such as k-123, two of
     the words among the names of the query ``names``; noise tables of words and numbers.
     Queries: ``constant`` (20 keys, country "US", elevations of another survey), ``flags``
-    (40 keys, three flags, elevations: a defect left, docs/algorithms/union.md), ``names``
+    (40 keys, three flags, elevations), ``names``
     (10 new names)."""
     rng = np.random.default_rng(9)
     keys = list(dict.fromkeys(_word(rng) for _ in range(120)))[:60]
@@ -123,3 +125,15 @@ def test_a_chance_overlap_in_a_small_lake_lists_no_table(weights_index):
     assert hypergeom.sf(1, vocabulary, 10, 50) > 0.05 > hypergeom.sf(9, vocabulary, 10, 50)
     res = engine.search_unionable(queries["names"], k=5)
     assert "tags" not in _ranked(res), [(h.table, h.score, h.shared) for h in res]
+
+
+@pytest.mark.spark
+def test_flags_together_do_not_outrank_the_keys(weights_index):
+    """The ``flags`` query: 40 station keys, three flags (true/false, yes/no, 0/1) and
+    elevations. flags aligns the three flags alone (each pair sharing both values: a test
+    that can at best show p = 1/6), stations_elev the keys; each flag pair counts 0.60 of
+    its score, and stations_elev ranks first."""
+    engine, queries = weights_index
+    res = engine.search_unionable(queries["flags"], k=5)
+    ranked = _ranked(res)
+    assert ranked[0] == "stations_elev", [(h.table, h.score, h.mapping) for h in res]

@@ -26,8 +26,11 @@ Note:
       a larger lake column (``set_population``).
     - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
       text query column's values, the one holding more is favoured (``compete``).
-    - In the sum a column of one value weighs 1/2 (``column_weights``); the score is scaled by
-      the chance that two query rows differ on the aligned columns (``row_information``).
+    - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
+      counts by the reach of its set test (``reach_weights``); the score is scaled by the
+      chance that two query rows differ on the aligned columns (``row_information``).
+    - A value alone is no sample: no semantic or format evidence against a column of several
+      values that lacks it (``single_value``).
 """
 from __future__ import annotations
 
@@ -346,19 +349,30 @@ def compete(u_set: np.ndarray, overlap: np.ndarray, starts: np.ndarray) -> np.nd
 
 
 def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
-             header: np.ndarray | None = None, semantic: np.ndarray | None = None) -> dict:
+             header: np.ndarray | None = None, semantic: np.ndarray | None = None,
+             background: bool = False) -> dict:
     """Raw evidence of query columns ``qs`` against the lake columns of ``part``, one
     (len(qs), len(part.ids)) array per measure (NaN: not applicable); ``overlap``: |Q ∩ X|
     per query and lake column; ``header``: the header similarity per query and lake column,
     ``semantic``: the vector cosines with part's columns, when already computed. Cosines
-    are rounded to 6 decimals, so equal vectors tie however the product was computed."""
+    are rounded to 6 decimals, so equal vectors tie however the product was computed.
+    ``background``: part is the background, every pair's evidence kept (single_value
+    applies to the scored pairs: the background is the lake as it is)."""
     ids = part.ids
     sem = semantic if semantic is not None else \
         cosine(np.stack([q.vector for q in qs]), part.vectors)
-    ev = {"set": set_statistic(overlap[:, ids], np.array([len(q.tokens) for q in qs])[:, None],
-                               part.sizes[None, :], set_population(qs, part.sizes, lp)),
+    na = np.array([len(q.tokens) for q in qs])[:, None]
+    ev = {"set": set_statistic(overlap[:, ids], na, part.sizes[None, :],
+                               set_population(qs, part.sizes, lp)),
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
           "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
+    # a column of one distinct value is no sample of a domain: its vector and its format
+    # histogram are that value's, so neither measure applies to its pairs unless the value
+    # is one of the other column's (single_value)
+    if not background:
+        one = single_value(na, part.sizes[None, :], overlap[:, ids])
+        ev["semantic"] = np.where(one, np.nan, ev["semantic"])
+        ev["format"] = np.where(one, np.nan, ev["format"])
     num = np.full((len(qs), len(ids)), np.nan)
     qnum = [r for r, q in enumerate(qs) if q.numeric]
     if qnum and part.numeric.any():
@@ -368,6 +382,17 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     ev["header"] = (header[:, ids] if header is not None
                     else np.stack([header_similarities(q.header, lp)[ids] for q in qs]))
     return ev
+
+
+def single_value(na, nb, shared) -> np.ndarray:
+    """Where a pair's semantic and format evidence does not apply: one of its columns holds
+    one distinct value, the other more, and that value is not among the other's (``na``,
+    ``nb``: the distinct values of the query and the lake column, ``shared``: their
+    overlap, broadcast). TUS's natural-language unionability compares two samples of a
+    domain; one value is no sample (its mean vector is that value's, its format histogram
+    one pattern), so it can only show that it belongs to the other column's domain, by being
+    one of its values (set evidence); when it is not, nothing else speaks for the pair."""
+    return ((np.asarray(na) <= 1) != (np.asarray(nb) <= 1)) & (np.asarray(shared) == 0)
 
 
 def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None, chance=None) -> dict:
@@ -416,10 +441,30 @@ def chance_overlap(qs: list, part: LakePart, statistic: np.ndarray, lp: LakeProf
     (p > 0.05) while the test could reach it: the statistic of one column holding all of
     the other's values (t = min(|Q|, |X|)), on the same population, is SIGNIFICANT or more.
     Columns too small for the test (two values each: at best 1/6) are never marked."""
+    return (statistic < SIGNIFICANT) & (set_reach(qs, part, lp) >= SIGNIFICANT)
+
+
+def set_reach(qs: list, part: LakePart, lp: LakeProfiles) -> np.ndarray:
+    """(len(qs), len(part.ids)): the largest set statistic each pair allows, one column
+    holding all of the other's values (t = min(|Q|, |X|)), on the pair's population."""
     na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
     nb = part.sizes.astype(np.float64)[None, :]
-    top = set_statistic(np.minimum(na, nb), na, nb, set_population(qs, part.sizes, lp))
-    return (statistic < SIGNIFICANT) & (top >= SIGNIFICANT)
+    return set_statistic(np.minimum(na, nb), na, nb, set_population(qs, part.sizes, lp))
+
+
+def reach_weights(qs: list, part: LakePart, lp: LakeProfiles) -> np.ndarray:
+    """Each pair's share of its score in a table's sum, in a small lake (a background of
+    at most MIN_BACKGROUND columns, completed with its median, which hides how often
+    columns agree by chance): min(1, set_reach / SIGNIFICANT) for two columns of two or
+    more values (two flags sharing both values: at best p = 1/6, 0.60), else 1 (a column
+    of one value: column_weights). On a larger lake every pair counts whole."""
+    shape = (len(qs), len(part.ids))
+    if len(lp.background) > MIN_BACKGROUND:
+        return np.ones(shape)
+    na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
+    nb = part.sizes.astype(np.float64)[None, :]
+    r = np.minimum(1.0, set_reach(qs, part, lp) / SIGNIFICANT)
+    return np.where((na >= 2) & (nb >= 2), r, 1.0)
 
 
 def ensemble(u: dict, weights: dict, sharpness: float = 1.0) -> np.ndarray:
@@ -673,13 +718,15 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     QV64 = np.stack([q.vector for q in qs]).astype(np.float64)
     sem = cosine(QV64, np.vstack([part.vectors, bgp.vectors]))
     sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
-    bg = evidence(qs, bgp, OV, lp, H, sem_bg)
+    bg = evidence(qs, bgp, OV, lp, H, sem_bg, background=True)
     ev = evidence(qs, part, OV, lp, H, sem)
     Ua = likelihoods(ev, bg, ids, lp.background, chance_overlap(qs, part, ev["set"], lp))
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
     S[active] = np.where(kinds_apart(qs, part), 0.0, ensemble(Ua, weights, sharpness))
+    R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
+    R[active] = reach_weights(qs, part, lp)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
     keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
@@ -689,7 +736,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     for t in tables:
         m = int(ncols[t])
         pairs, _ = best_alignment(S[:, pos:pos + m], min_column)
-        total = sum(weight[i] * S[i, pos + j] for i, j in pairs)   # over weight.sum()
+        total = sum(weight[i] * R[i, pos + j] * S[i, pos + j] for i, j in pairs)  # / weight.sum()
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
         if aligned and aligned not in info:
