@@ -499,7 +499,7 @@ def key_owners(partners: dict) -> dict:
 
 
 def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
-                    examples=()) -> tuple:
+                    examples=(), distinct: bool = False) -> tuple:
     """(agree, checked) of :func:`estimated_precision`: joined rows (not taught) that have
     independent evidence, and those whose evidence holds the key the program derives.
 
@@ -507,7 +507,9 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
     them N:1, and that evidence checks a row only where the program also joins its key
     through more than one row: a key the program gives one row alone is a 1:1 join of that
     row, which N:1 evidence of a coarser column cannot check (an RPC procedure's stub
-    against the one stub of its program, deviation 39)."""
+    against the one stub of its program, deviation 39). ``distinct``: rows whose evidence names the
+    same partners and that get the same key are one observation, counted once (deviation
+    49)."""
     partners, shared = row_evidence(src, tcells, groups, target_column)
     if not partners and not shared:
         return 0, 0
@@ -517,6 +519,7 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
     outs = program.evaluate(cells, len(src.positions))
     rows_per_key = Counter(o for o in outs if o is not None and o in keys)
     agree = checked = 0
+    seen: set = set()
     for i, o in enumerate(outs):
         if o is None or o not in keys or i in taught:
             continue
@@ -526,6 +529,11 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
             evidence = shared[i]
         else:
             continue
+        if distinct:
+            seen_before = (frozenset(evidence), o)
+            if seen_before in seen:
+                continue
+            seen.add(seen_before)
         checked += 1
         agree += o in evidence
     return agree, checked
