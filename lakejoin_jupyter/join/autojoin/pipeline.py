@@ -292,13 +292,14 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
 
 def _joined_pairs(program, src: Table, tgt: Table, tcells: list) -> frozenset:
     """The (source row, target row) pairs, as row numbers of the whole tables, that the
-    program's keys equi-join on the (sampled) rows (deviation 49)."""
+    program's keys equi-join on the (sampled) rows, through keys one target row holds (a
+    key several target rows hold gives its source rows no one partner; deviation 49)."""
     rows: dict = {}
     for j, v in enumerate(tcells):
         if v is not None:
-            rows.setdefault(v, []).append(int(tgt.positions[j]))
-    return frozenset((int(src.positions[i]), t) for i, o in enumerate(_outputs(program, src))
-                     if o is not None for t in rows.get(o, ()))
+            rows[v] = -1 if v in rows else int(tgt.positions[j])
+    return frozenset((int(src.positions[i]), rows[o]) for i, o in
+                     enumerate(_outputs(program, src)) if o is not None and rows.get(o, -1) >= 0)
 
 
 def _outputs(program, src: Table) -> list:
