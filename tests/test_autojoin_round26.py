@@ -13,8 +13,8 @@ from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.dsl import Program, extract
 from lakejoin_jupyter.join.autojoin.learn import Candidate
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
-from lakejoin_jupyter.join.autojoin.pipeline import (Table, _by_chance, _direction, _refuted,
-                                                     chance_matches)
+from lakejoin_jupyter.join.autojoin.pipeline import (Table, _by_chance, _direction,
+                                                     _joined_pairs, _refuted, chance_matches)
 from lakejoin_jupyter.join.autojoin.programset import evidence_counts
 
 # ---------------------------------------------------------------- numbers among words
@@ -145,3 +145,12 @@ def test_direction_by_contained_pairs_hand_checked():
     # a pair the other has not: the fractions decide, as before (2 / 4 > 2 / 300)
     c = _found("right", [(7, 0), (9, 2), (5, 1)], 2, 2, 4)
     assert _direction([a, c]) is c and _direction([c, a]) is c
+
+
+def test_joined_pairs_leave_out_keys_of_several_target_rows():
+    # "b" is held by target rows 1 and 3: its source row has no one partner, so a direction
+    # joining 1:1 elsewhere does not contain more pairs through it
+    src = Table(pd.DataFrame({"k": ["a", "b", "c", "z"]}), "source")
+    tgt = Table(pd.DataFrame({"k": ["a", "b", "c", "b"]}), "target")
+    pairs = _joined_pairs(Program((extract("k"),)), src, tgt, tgt.cells("k"))
+    assert pairs == frozenset({(0, 0), (2, 2)})

@@ -26,6 +26,9 @@ Note:
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - directions whose programs both join 1:1 compete by keys joined (``_direction``); a tie
       goes to ``prefer`` (a transformation hit's direction), else to the smaller program;
+    - a direction whose joined row pairs (through keys of one target row) strictly contain
+      the other's wins; the numbers among a program's outputs are tested for chance against
+      number keys; a refutation counts rows of one evidence and key once (deviation 49);
     - named columns: every branch derives its keys from one of each named side's (learned
       again from them alone, key parts included); else not found, with advice.
 """
