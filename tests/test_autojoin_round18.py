@@ -78,7 +78,8 @@ def test_rpc_procedures_join_their_own_stubs():
 def _found(coverage, joined_rows, target_rows, size=1):
     best = SimpleNamespace(coverage=coverage, joined_rows=joined_rows,
                            program=SimpleNamespace(size=size))
-    return (SimpleNamespace(best=best, target_positions=range(target_rows)), None, None)
+    return (SimpleNamespace(source="left", best=best, target_positions=range(target_rows),
+                            joined_pairs=frozenset()), None, None)
 
 
 def test_direction_hand_checked():

@@ -26,6 +26,9 @@ Note:
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - directions whose programs both join 1:1 compete by keys joined (``_direction``); a tie
       goes to ``prefer`` (a transformation hit's direction), else to the smaller program;
+    - a direction whose joined row pairs (through keys of one target row) strictly contain
+      the other's wins; the numbers among a program's outputs are tested for chance against
+      number keys; a refutation counts rows of one evidence and key once (deviation 49);
     - named columns: every branch derives its keys from one of each named side's (learned
       again from them alone, key parts included); else not found, with advice.
 """
@@ -216,6 +219,7 @@ class DirectionResult:
     target_parts: dict = field(default_factory=dict)   # derived key column -> KeyPart
     source_positions: object = None   # the row samples the pairs' row numbers refer to
     target_positions: object = None
+    joined_pairs: frozenset = frozenset()   # (source row, target row) the best program joins
 
 
 def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSettings,
@@ -282,9 +286,23 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
             best.extra["estimated_precision"] = _chance_precision(best.program, src, tcells)
             if best.extra["estimated_precision"] is not None:
                 best.extra["precision_basis"] = "chance"
+    pairs = frozenset() if best is None else _joined_pairs(
+        best.program, src, tgt, target_columns[best.target_column])
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
-                           target_positions=tgt.positions)
+                           target_positions=tgt.positions, joined_pairs=pairs)
+
+
+def _joined_pairs(program, src: Table, tgt: Table, tcells: list) -> frozenset:
+    """The (source row, target row) pairs, as row numbers of the whole tables, that the
+    program's keys equi-join on the (sampled) rows, through keys one target row holds (a
+    key several target rows hold gives its source rows no one partner; deviation 49)."""
+    rows: dict = {}
+    for j, v in enumerate(tcells):
+        if v is not None:
+            rows[v] = -1 if v in rows else int(tgt.positions[j])
+    return frozenset((int(src.positions[i]), rows[o]) for i, o in
+                     enumerate(_outputs(program, src)) if o is not None and rows.get(o, -1) >= 0)
 
 
 def _outputs(program, src: Table) -> list:
@@ -564,13 +582,18 @@ def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
     of its distinct outputs and the target's keys: a code join, "12" -> "012") and either
     joins most (half) of the source's rows or meets half of the other side's numbers
     inside the common range: survey ids 1..1613 meet all 11 counts of a summary table,
-    every one by chance, through 11 rows (deviation 31; stored in ``extra``)."""
+    every one by chance, through 11 rows (deviation 31; stored in ``extra``). When every
+    key is a number, the outputs that are numbers are tested, whatever the other outputs
+    are: two digits of a release's text against a time stamp's minutes (deviation 49)."""
     if "by_chance" not in cand.extra:
         used = cand.program.columns
         texts = {c: src.cells(c) for c in used}
         n = len(texts[used[0]]) if used else 0
         outputs = {v for v in cand.program.evaluate(texts, n) if v}
         keys = {v for v in target_cells if v}
+        if keys and all(_NUMBER.fullmatch(k) for k in keys):
+            # an output that is no number meets no number key: the numbers are the draws
+            outputs = {v for v in outputs if _NUMBER.fullmatch(v)}     # (deviation 49)
         counts = _in_range(outputs, keys)
         expected = None if counts is None else counts[0]
         cand.extra["chance_matches"] = expected
@@ -589,10 +612,12 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
     """A program that the independent evidence of the estimated precision (1-to-1 matches
     of 6+ characters, rare token bags) contradicts on most of the joined rows it covers,
     and on at least ``MIN_REFUTING`` of them, joins rows by chance: "2021-0" + a district
-    number against dates whose token bags pair them with other days (stored in ``extra``)."""
+    number against dates whose token bags pair them with other days (stored in ``extra``).
+    Rows whose evidence names the same partners and that get the same key (one value held
+    by several rows) count once (deviation 49)."""
     if "refuted" not in cand.extra:
         agree, checked = evidence_counts(cand.program, src, target_cells, groups,
-                                         cand.target_column, cand.examples)
+                                         cand.target_column, cand.examples, distinct=True)
         cand.extra["refuted"] = checked - agree >= MIN_REFUTING and 2 * agree < checked
     return cand.extra["refuted"]
 
@@ -739,15 +764,28 @@ def _direction(found: list, prefer: str | None = None):
     same seen from either table, and they compete on keys joined (MaxByCoverage). A tie
     goes to the source side ``prefer`` (a transformation hit's direction: its program was
     verified on the whole lake column, where the fraction here may be of a few of its
-    rows), then to the smaller program."""
+    rows), then to the smaller program. First, a direction whose joined row pairs strictly
+    contain the other's wins: it joins at least the same fraction of either table,
+    whichever is taken as T_t (deviation 49: 13 changelog rows onto 6 release items
+    against those 6 items onto their "-1" revisions)."""
     def preferred(r) -> bool:
         return prefer is not None and r[0].source == prefer
 
+    if len(found) == 2:      # the joined pairs of one contain the other's (deviation 49)
+        a, b = (_left_right(r[0]) for r in found)
+        if a > b or b > a:
+            return found[0] if a > b else found[1]
     if len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows for r in found):
         return max(found, key=lambda r: (r[0].best.coverage, preferred(r), _joined_fraction(r),
                                          -r[0].best.program.size))
     return max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage, preferred(r),
                                      -r[0].best.program.size))
+
+
+def _left_right(d: DirectionResult) -> frozenset:
+    """A direction's joined pairs as (left row, right row)."""
+    return d.joined_pairs if d.source == "left" else frozenset(
+        (t, s) for s, t in d.joined_pairs)
 
 
 def _joined_fraction(result) -> float:

@@ -27,6 +27,7 @@ than one row, not a row it joins 1:1 (deviation 39).
 An unjoined row's pair is also taught with the set's own examples of other keys, so that
 one program fits both forms (two folder depths of a path; deviation 44).
 A replacement's newly joined rows are mostly confirmed by the row pairs (deviation 46).
+A refutation may count rows whose evidence and key are the same once (deviation 49).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
@@ -499,7 +500,7 @@ def key_owners(partners: dict) -> dict:
 
 
 def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
-                    examples=()) -> tuple:
+                    examples=(), distinct: bool = False) -> tuple:
     """(agree, checked) of :func:`estimated_precision`: joined rows (not taught) that have
     independent evidence, and those whose evidence holds the key the program derives.
 
@@ -507,7 +508,9 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
     them N:1, and that evidence checks a row only where the program also joins its key
     through more than one row: a key the program gives one row alone is a 1:1 join of that
     row, which N:1 evidence of a coarser column cannot check (an RPC procedure's stub
-    against the one stub of its program, deviation 39)."""
+    against the one stub of its program, deviation 39). ``distinct``: rows whose evidence names the
+    same partners and that get the same key are one observation, counted once (deviation
+    49)."""
     partners, shared = row_evidence(src, tcells, groups, target_column)
     if not partners and not shared:
         return 0, 0
@@ -517,6 +520,7 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
     outs = program.evaluate(cells, len(src.positions))
     rows_per_key = Counter(o for o in outs if o is not None and o in keys)
     agree = checked = 0
+    seen: set = set()
     for i, o in enumerate(outs):
         if o is None or o not in keys or i in taught:
             continue
@@ -526,6 +530,11 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
             evidence = shared[i]
         else:
             continue
+        if distinct:
+            seen_before = (frozenset(evidence), o)
+            if seen_before in seen:
+                continue
+            seen.add(seen_before)
         checked += 1
         agree += o in evidence
     return agree, checked
