@@ -17,10 +17,8 @@ Note:
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
       column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
       which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
-    - The name rule (D3L and Starmie use names as one signal; TUS uses values only): in a
-      table aligned by values, an unaligned query column and an unmatched lake column of the
-      same folded name and kind (numbers, dates, text written alike) are aligned; they do
-      not add to the table's score.
+    - Names (D3L, Starmie; TUS uses values only): in a table aligned by values, an unaligned
+      query column and a lake column of the same folded name and kind align, adding nothing.
     - The set statistic's domain moves from the two columns' disjoint union towards the
       lake's vocabulary for a small text query column of values seen once (a sample) against
       a larger lake column (``set_population``).
@@ -30,7 +28,7 @@ Note:
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
     - A value alone is no sample: no semantic or format evidence against a column of several
-      values that lacks it (``single_value``).
+      values lacking it (``single_value``).
 """
 from __future__ import annotations
 

@@ -24,11 +24,8 @@ Note:
       its rows the same keys (``_extends``); a residual-round replacement passes ``_checks``;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
-    - directions whose programs both join 1:1 compete by keys joined (``_direction``); a tie
-      goes to ``prefer`` (a transformation hit's direction), else to the smaller program;
-    - a direction whose joined row pairs (through keys of one target row) strictly contain
-      the other's wins; the numbers among a program's outputs are tested for chance against
-      number keys; a refutation counts rows of one evidence and key once (deviation 49);
+    - ``_direction``: joined row pairs containing the other's win, then 1:1 by keys joined,
+      ties to ``prefer``; numbers among word outputs face chance; one evidence refutes once;
     - named columns: every branch derives its keys from one of each named side's (learned
       again from them alone, key parts included); else not found, with advice.
 """

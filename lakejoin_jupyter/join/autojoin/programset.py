@@ -26,8 +26,8 @@ Evidence of a value several rows hold (N:1) checks only keys the program joins t
 than one row, not a row it joins 1:1 (deviation 39).
 An unjoined row's pair is also taught with the set's own examples of other keys, so that
 one program fits both forms (two folder depths of a path; deviation 44).
-A replacement's newly joined rows are mostly confirmed by the row pairs (deviation 46).
-A refutation may count rows whose evidence and key are the same once (deviation 49).
+A replacement's new rows are mostly confirmed by row pairs (46); a refutation counts rows
+of the same evidence and key once (49).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
