@@ -19,11 +19,10 @@ Note:
       which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
     - Names (D3L, Starmie; TUS uses values only): in a table aligned by values, an unaligned
       query column and a lake column of the same folded name and kind align, adding nothing.
-    - The set statistic's domain moves from the two columns' disjoint union towards the
-      lake's vocabulary for a small text query column of values seen once (a sample) against
-      a larger lake column (``set_population``).
-    - Numbers never align with text (``kinds_apart``); of two columns of a table sharing a
-      text query column's values, the one holding more is favoured (``compete``).
+    - The set statistic's domain moves towards the lake's vocabulary for a small text query
+      column of values seen once against a larger lake column (``set_population``).
+    - Numbers never align with text (``kinds_apart``); of two columns sharing a text query
+      column's values, the one holding more is favoured (``compete``).
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).

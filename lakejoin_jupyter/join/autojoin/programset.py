@@ -22,8 +22,7 @@ Estimated precision: among the joined source rows that also have a 1-to-1 match 
 character q-gram or of a rare token bag, the share whose matched row holds the derived key
 (teaching rows excluded; None without evidence; a value's evidence holds for every row
 holding it).
-Evidence of a value several rows hold (N:1) checks only keys the program joins through more
-than one row, not a row it joins 1:1 (deviation 39).
+N:1 evidence (a value several rows hold) checks only keys joined through 2+ rows (39).
 An unjoined row's pair is also taught with the set's own examples of other keys, so that
 one program fits both forms (two folder depths of a path; deviation 44).
 A replacement's new rows are mostly confirmed by row pairs (46); a refutation counts rows
