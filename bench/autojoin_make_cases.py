@@ -11014,11 +11014,11 @@ def _listed29(package: str) -> list:
     return sorted(p for p in listed if Path(p).is_symlink() or Path(p).is_file())
 
 
-def _package_tree29(folder: str) -> str:
+def _package_tree29(folder: str, trees: dict = _TREES29) -> str:
     """A pinned folder's SHA-256: of the lines "package path SHA-256" (a file) or "package
-    path -> target" (a link) of the _TREES29 packages' entries under it."""
+    path -> target" (a link) of the ``trees`` packages' entries under it (fresh30 too)."""
     lines = []
-    for package in _TREES29[folder]:
+    for package in trees[folder]:
         for p in _listed29(package):
             if not p.startswith(folder):
                 continue
@@ -11028,17 +11028,19 @@ def _package_tree29(folder: str) -> str:
     return hashlib.sha256("".join(lines).encode()).hexdigest()
 
 
-def fresh29_version_mismatches() -> list:
-    """What differs from FRESH29_VERSIONS, FRESH29_DEBIAN and FRESH29_FILES here: a missing
-    package, another version, or a file (or a package's entries in a pinned folder) with
-    other content."""
-    files = {p: h for p, h in FRESH29_FILES.items() if p not in _TREES29}
-    wrong = pinned_mismatches(FRESH29_VERSIONS, FRESH29_DEBIAN, files)
+def fresh29_version_mismatches(versions: dict = FRESH29_VERSIONS,
+                                debian: dict = FRESH29_DEBIAN, pinned: dict = FRESH29_FILES,
+                                trees: dict = _TREES29) -> list:
+    """What differs from FRESH29_VERSIONS, FRESH29_DEBIAN and FRESH29_FILES here (or the
+    pins given, fresh30's): a missing package, another version, or a file (or a package's
+    entries in a pinned folder) with other content."""
+    files = {p: h for p, h in pinned.items() if p not in trees}
+    wrong = pinned_mismatches(versions, debian, files)
     if wrong:
         return wrong
-    for folder in _TREES29:
-        if _package_tree29(folder) != FRESH29_FILES[folder]:
-            wrong.append(f"{folder}: other entries of {', '.join(_TREES29[folder])}")
+    for folder in trees:
+        if _package_tree29(folder, trees) != pinned[folder]:
+            wrong.append(f"{folder}: other entries of {', '.join(trees[folder])}")
     return wrong
 
 
@@ -11046,12 +11048,13 @@ _checked29 = partial(pinned_file, files=FRESH29_FILES, made="fresh29",
                      trees={folder: _package_tree29 for folder in _TREES29})
 
 
-def _gunzip29(path: str) -> list:
-    """A pinned gzip-compressed file's lines, decompressed by the gzip program (the standard
-    library's gzip is fresh23's pool: not imported)."""
+def _gunzip29(path: str, checked=None) -> list:
+    """A pinned gzip-compressed file's lines (pinned by ``checked``, fresh29's by default),
+    decompressed by the gzip program (the standard library's gzip is fresh23's pool: not
+    imported)."""
     import subprocess
-    return subprocess.run(["gzip", "-dc", str(_checked29(path))], capture_output=True,
-                          check=True).stdout.decode("utf-8").splitlines()
+    return subprocess.run(["gzip", "-dc", str((checked or _checked29)(path))],
+                          capture_output=True, check=True).stdout.decode("utf-8").splitlines()
 
 
 def _deroff29(text: str) -> str:
@@ -11388,52 +11391,13 @@ _LIBS30 = ("libabsl20220623",)
 _TREES30 = {"/usr/lib/x86_64-linux-gnu/": _LIBS30}
 
 
-def _listed30(package: str) -> list:
-    """The paths ``package`` installs (dpkg-query -L), files and links only, sorted."""
-    import subprocess
-    listed = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True,
-                            check=True).stdout.splitlines()
-    return sorted(p for p in listed if Path(p).is_symlink() or Path(p).is_file())
-
-
-def _package_tree30(folder: str) -> str:
-    """A pinned folder's SHA-256: of the lines "package path SHA-256" (a file) or "package
-    path -> target" (a link) of the _TREES30 packages' entries under it."""
-    lines = []
-    for package in _TREES30[folder]:
-        for p in _listed30(package):
-            if not p.startswith(folder):
-                continue
-            mark = ("-> " + str(Path(p).readlink()) if Path(p).is_symlink()
-                    else hashlib.sha256(Path(p).read_bytes()).hexdigest())
-            lines.append(f"{package} {p} {mark}\n")
-    return hashlib.sha256("".join(lines).encode()).hexdigest()
-
-
-def fresh30_version_mismatches() -> list:
-    """What differs from FRESH30_VERSIONS, FRESH30_DEBIAN and FRESH30_FILES here: a missing
-    package, another version, or a file (or a package's entries in a pinned folder) with
-    other content."""
-    files = {p: h for p, h in FRESH30_FILES.items() if p not in _TREES30}
-    wrong = pinned_mismatches(FRESH30_VERSIONS, FRESH30_DEBIAN, files)
-    if wrong:
-        return wrong
-    for folder in _TREES30:
-        if _package_tree30(folder) != FRESH30_FILES[folder]:
-            wrong.append(f"{folder}: other entries of {', '.join(_TREES30[folder])}")
-    return wrong
-
-
+_listed30 = _listed29                       # fresh29's helpers, with fresh30's pins
+_package_tree30 = partial(_package_tree29, trees=_TREES30)
+fresh30_version_mismatches = partial(fresh29_version_mismatches, FRESH30_VERSIONS,
+                                     FRESH30_DEBIAN, FRESH30_FILES, _TREES30)
 _checked30 = partial(pinned_file, files=FRESH30_FILES, made="fresh30",
                      trees={folder: _package_tree30 for folder in _TREES30})
-
-
-def _gunzip30(path: str) -> list:
-    """A pinned gzip-compressed file's lines, decompressed by the gzip program (the standard
-    library's gzip is fresh23's pool: not imported)."""
-    import subprocess
-    return subprocess.run(["gzip", "-dc", str(_checked30(path))], capture_output=True,
-                          check=True).stdout.decode("utf-8").splitlines()
+_gunzip30 = partial(_gunzip29, checked=_checked30)
 
 
 def _debian_changelog30(path: str) -> pd.DataFrame:
