@@ -11065,12 +11065,14 @@ def _deroff29(text: str) -> str:
     return text.replace("\\-", "-").replace("\\ ", " ").replace("\\e", "\\").strip()
 
 
-def _pulse_changelog29() -> pd.DataFrame:
-    """libpulse0's Debian changelog (pulseaudio's): its entries' source package, version,
-    distribution, urgency (the header line) and the maintainer and date of the trailer."""
+def _pulse_changelog29(path: str = "/usr/share/doc/libpulse0/changelog.Debian.gz",
+                       gunzip=_gunzip29) -> pd.DataFrame:
+    """libpulse0's Debian changelog (pulseaudio's), or the one at ``path`` read by
+    ``gunzip`` (fresh30's): its entries' source package, version, distribution, urgency (the
+    header line) and the maintainer and date of the trailer."""
     import re
     rows, head = [], None
-    for x in _gunzip29("/usr/share/doc/libpulse0/changelog.Debian.gz"):
+    for x in gunzip(path):
         m = re.match(r"^(\S+) \(([^)]+)\) ([^;]+); urgency=(\S+)", x)
         if m:
             head = m.groups()
@@ -11400,22 +11402,7 @@ _checked30 = partial(pinned_file, files=FRESH30_FILES, made="fresh30",
 _gunzip30 = partial(_gunzip29, checked=_checked30)
 
 
-def _debian_changelog30(path: str) -> pd.DataFrame:
-    """A Debian changelog's entries: source package, version, distribution, urgency (the
-    header line) and the maintainer and date of the trailer."""
-    import re
-    rows, head = [], None
-    for x in _gunzip30(path):
-        m = re.match(r"^(\S+) \(([^)]+)\) ([^;]+); urgency=(\S+)", x)
-        if m:
-            head = m.groups()
-            continue
-        m = re.match(r"^ -- (.+?)  (\S.*)$", x)
-        if m and head:
-            rows.append(head + m.groups())
-            head = None
-    return pd.DataFrame(rows, columns=["source package", "version", "distribution", "urgency",
-                                       "maintainer", "date"])
+_debian_changelog30 = partial(_pulse_changelog29, gunzip=_gunzip30)
 
 
 def _upstream30(version: str) -> str:
