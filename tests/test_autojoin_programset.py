@@ -14,7 +14,7 @@ from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.dsl import (Constant, Guard, Program, ProgramSet,
                                                 extract)
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
-from lakejoin_jupyter.join.autojoin.programset import (combine, estimated_precision,
+from lakejoin_jupyter.join.autojoin.programset import (combine, estimated_precision, evidence_counts,
                                                        pattern_groups, score)
 
 SYLLABLES = ["ka", "lo", "mi", "ner", "sto", "vu", "qua", "zen", "bri", "dol", "fex", "gu",
@@ -213,11 +213,14 @@ def test_estimated_precision_counts_agreement_with_long_or_token_matches():
              RowPair(3, 3, "wu ", 1.0),          # too short to count
              RowPair(4, 5, "ma ed!", 0.5)]       # not 1-to-1
     groups = [PairGroup("name", "key", pairs), PairGroup("name", "other", [RowPair(3, 3, "", 1.0)])]
+    assert evidence_counts(prog, src, tcells, groups, "key") == (2, 3)
     assert estimated_precision(prog, src, tcells, groups, "key") == 2 / 3
-    # the rows that taught the program are no evidence
+    # the rows that taught the program are no evidence; the two rows left are fewer than
+    # MIN_EVIDENCE observations: no estimate (deviation 50)
     from lakejoin_jupyter.join.autojoin.learn import Example
     taught = [Example(("Ann Lee",), "lee ann", 0, 0)]
-    assert estimated_precision(prog, src, tcells, groups, "key", taught) == 1 / 2
+    assert evidence_counts(prog, src, tcells, groups, "key", taught) == (1, 2)
+    assert estimated_precision(prog, src, tcells, groups, "key", taught) is None
     assert estimated_precision(prog, src, tcells, groups[1:], "key") is None
 
 

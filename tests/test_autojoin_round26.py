@@ -154,3 +154,29 @@ def test_joined_pairs_leave_out_keys_of_several_target_rows():
     tgt = Table(pd.DataFrame({"k": ["a", "b", "c", "b"]}), "target")
     pairs = _joined_pairs(Program((extract("k"),)), src, tgt, tgt.cells("k"))
     assert pairs == frozenset({(0, 0), (2, 2)})
+
+
+def test_an_estimate_needs_three_observations_of_independent_evidence():
+    """Deviation 50: the agreement share of checked rows holding fewer than 3 distinct
+    observations is no estimate (the chance matches of a maintainer's name above, 0 of 3
+    rows but 2 observations, would read "0 %" for a right program); from 3 on, the share
+    of the rows is the estimate."""
+    from lakejoin_jupyter.join.autojoin.programset import MIN_EVIDENCE, estimated_precision
+    src = Table(pd.DataFrame({
+        "version": ["3.6.2-1+deb12u3", "3.6.2-1+deb12u2", "3.6.2-1+deb12u1"],
+        "maintainer": ["Abhijith PA", "Salvatore B", "Salvatore B"]}), "changelog")
+    groups = [PairGroup("maintainer", "item", [RowPair(0, 1, "ith pa", 1.0),
+                                               RowPair(1, 2, "tore b", 1.0)])]
+    program = Program((extract("version", stop=5),))
+    tcells = ["3.6.2", "work with pax format", "restore by cloning"]
+    assert MIN_EVIDENCE == 3
+    assert estimated_precision(program, src, tcells, groups, "item") is None
+    # five rows, each with its own 1-to-1 evidence: four name the derived key, one another
+    names = ["Ann Lee", "Bob Ray", "Cy Dunn", "Di Moss", "Ed Park"]
+    src5 = Table(pd.DataFrame({"version": [f"3.6.{k}-1" for k in range(5)],
+                               "maintainer": names}), "changelog")
+    tcells5 = [f"3.6.{k}" for k in range(5)] + ["by ed park"]
+    pairs = [RowPair(k, k, f"3.6.{k}-", 1.0) for k in range(4)] + [RowPair(4, 5, "ed park", 1.0)]
+    groups5 = [PairGroup("maintainer", "item", pairs)]
+    assert evidence_counts(program, src5, tcells5, groups5, "item") == (4, 5)
+    assert estimated_precision(program, src5, tcells5, groups5, "item") == 0.8

@@ -20,8 +20,8 @@ value's last word ("XValue" onto "x", deviation 38); a row onto a key the set jo
 a row whose own 1:1 evidence names that key confirms nothing (deviation 41).
 Estimated precision: among the joined source rows that also have a 1-to-1 match of a 6+
 character q-gram or of a rare token bag, the share whose matched row holds the derived key
-(teaching rows excluded; None without evidence; a value's evidence holds for every row
-holding it).
+(teaching rows excluded; None under 3 distinct observations, 50; a value's evidence holds
+for every row holding it).
 N:1 evidence (a value several rows hold) checks only keys joined through 2+ rows (39).
 An unjoined row's pair is also taught with the set's own examples of other keys, so that
 one program fits both forms (two folder depths of a path; deviation 44).
@@ -44,6 +44,7 @@ from .pairs import ColumnValues, PairGroup, find_pair_group
 WORD_GUARD_SUPPORT = 2   # rows a "last word" guard's word must be wanted by (not one row's value)
 N1_MIXED = 2       # rows per joined key from which a set is N:1 for mixed example sets
 EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
+MIN_EVIDENCE = 3   # distinct observations an estimate needs (1 or 2 are chance matches' size)
 
 
 @dataclass
@@ -453,9 +454,13 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
 
 def estimated_precision(program, src, tcells: list, groups: list, target_column: str,
                         examples=()) -> float | None:
-    """The module docstring's estimate on the (sampled) source rows."""
+    """The module docstring's estimate on the (sampled) source rows; None when the checked
+    rows hold fewer than ``MIN_EVIDENCE`` distinct observations (deviation 50)."""
     agree, checked = evidence_counts(program, src, tcells, groups, target_column, examples)
-    return agree / checked if checked else None
+    if not checked or evidence_counts(program, src, tcells, groups, target_column, examples,
+                                      distinct=True)[1] < MIN_EVIDENCE:
+        return None
+    return agree / checked
 
 
 def row_evidence(src, tcells: list, groups: list, target_column: str) -> tuple:

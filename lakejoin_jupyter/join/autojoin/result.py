@@ -22,8 +22,9 @@ FORMAT = "lakejoin-autojoin"
 FORMAT_VERSION = 1
 
 
-NO_ESTIMATE = ("No estimated precision: no joined row has independent evidence of its "
-               "partner (a 1-to-1 match of 6+ characters or of a rare token bag), and its "
+NO_ESTIMATE = ("No estimated precision: fewer than 3 joined rows (or values) have "
+               "independent evidence of their partner (a 1-to-1 match of 6+ characters or of "
+               "a rare token bag), and its "
                "keys are not short codes whose chance rate gives one, so check the examples "
                "and the joined rows")
 CHANCE_ESTIMATE = ("from the chance rate of its short codes: a wrong output meets a key as "
