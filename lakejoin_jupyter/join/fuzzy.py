@@ -19,7 +19,8 @@ Note:
     distinct pair as a join (that understated the union's precision); a join capped at
     1/2 where its left value has another left value as near as the right value is
     (``NAMESAKES``: a right value without a partner next to a namesake); the joins to
-    one left value expected to hold at most 2 true partners (``HUB_PARTNERS``); the
+    one left value, in a configuration and in a union, expected to hold at most 2 true
+    partners (``HUB_PARTNERS``); the
     semantic function's decoys corrected for their rank (short codes without a partner);
     15 join functions instead of about 140 (one of them "semantic", by default only up to
     ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
@@ -388,11 +389,17 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     (the union keeps its most probable pair), rated :func:`exclusive_probability` of its
     pairs' probabilities, with its most probable pair's error terms (Auto-FuzzyJoin counts
     every distinct pair as a join instead, which understates the union's precision).
+    The hub cap holds for the union's own joins too: those to one left value, whichever
+    configurations made them, count for at most ``HUB_PARTNERS`` true partners (their
+    probabilities and error terms scaled as in ``_Candidates.at``).
     Returns (configs, left index per right value or -1, est. precision, est. true
     matches, the joining function per right value or ""; the pairs are
     :func:`union_matches` of the configs), or None when no union reaches the target."""
     fns = list(cands)
     n_r = len(cands[fns[0]].r_dist)
+    # as in _Candidates.at: no cap without one, nor over probabilities set from outside
+    most = HUB_PARTNERS if all(getattr(c, "_scale", None) is not None
+                               for c in cands.values()) else None
     # distinct (r, l) pairs over the functions' nearest left values
     L = np.stack([cands[f].r_left for f in fns], axis=1)          # n_r x F
     keys = np.arange(n_r)[:, None] * (L.max() + 2) + L
@@ -410,19 +417,35 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     has = np.zeros(pair_id.max() + 1, bool)
     pair_p = np.zeros(pair_id.max() + 1)       # highest probability of each pair so far
     rival = np.zeros(n_r)                      # sum of pair_p over each right value's pairs
+    # the union's own joins: left value, exclusive probability, and per left value their
+    # sum (mass); the union's true matches are sum min(mass, most) over the left values
+    left_u = np.full(n_r, -1)
+    excl = np.zeros(n_r)
+    mass = np.zeros(max(int(L.max()) + 1, 1))
+    best_f = np.full(n_r, -1)                  # the configuration's function of best_p
+    fn_index = {f: j for j, f in enumerate(fns)}
     TP = 0.0; n_joins = 0; selected = []; result = None
     while configs:
         best = None
         for i, (f, t, r, pid, p, _, _) in enumerate(configs):
             if has[pid].all():                 # no new (right, left) pair
                 continue
-            dTP = (exclusive_probability(np.maximum(best_p[r], p),
-                                         rival[r] + np.maximum(pair_p[pid], p) - pair_p[pid])
-                   - exclusive_probability(best_p[r], rival[r]))
             nj = n_joins + int((~seen[r]).sum())
             if nj == 0:
                 continue
-            tp = TP + dTP.sum()
+            e_new = exclusive_probability(np.maximum(best_p[r], p),
+                                          rival[r] + np.maximum(pair_p[pid], p) - pair_p[pid])
+            if most is None:
+                dTP = e_new.sum() - excl[r].sum()
+            else:
+                old = seen[r]
+                l_new = np.where((p > best_p[r]) | ~old, cands[f].r_left[r], left_u[r])
+                ls, inv = np.unique(np.concatenate([left_u[r][old], l_new]),
+                                    return_inverse=True)
+                delta = np.bincount(inv, weights=np.concatenate([-excl[r][old], e_new]))
+                m = mass[ls]
+                dTP = float(np.sum(np.minimum(m + delta, most) - np.minimum(m, most)))
+            tp = TP + dTP
             profit = tp / (nj - tp + 1e-9)
             if best is None or profit > best[0]:
                 best = (profit, i, tp / nj, tp, nj)
@@ -435,10 +458,27 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         pair_p[pid] += gain
         rival[r] += gain
         best_p[r[up]], best_v[r[up]], best_u[r[up]] = p[up], v[up], u[up]
+        best_f[r[up]] = fn_index[f]
+        old = seen[r]
+        np.subtract.at(mass, left_u[r][old], excl[r][old])
+        left_u[r[up]] = cands[f].r_left[r[up]]
+        excl[r] = exclusive_probability(best_p[r], rival[r])
+        np.add.at(mass, left_u[r], excl[r])
         seen[r] = True
         has[pid] = True; TP, n_joins = tp, nj
         selected.append((f, t))
-        se = np.sqrt(best_v.sum() + best_u.sum() ** 2) / nj
+        var, share = best_v, best_u
+        if most is not None and (mass > most + 1e-12).any():
+            # the union's hubs: its joins to one left value scaled to at most ``most``
+            k = np.flatnonzero(seen)
+            k = k[mass[left_u[k]] > most + 1e-12]
+            q = best_p[k] * (most / mass[left_u[k]])
+            var, share = best_v.copy(), best_u.copy()
+            for j in np.unique(best_f[k]):
+                c, sel = cands[fns[j]], best_f[k] == j
+                var[k[sel]] = join_variance(q[sel], c._scale)
+                share[k[sel]] = c._rel * (1.0 - q[sel])
+        se = np.sqrt(var.sum() + share.sum() ** 2) / nj
         if avg - STANDARD_ERRORS * se >= target:
             result = (list(selected), avg, TP)
         if avg < target - patience:
