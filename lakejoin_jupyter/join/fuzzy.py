@@ -411,7 +411,10 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             joined, p, v, u = cands[f].at(t)
             r = np.nonzero(joined)[0]
             if len(r):
-                configs.append((f, float(t), r, pair_id[r, j], p, v, u))
+                # its left values and how many of its joins each takes: where mass + that
+                # count stays within the cap, adding it cannot reach the cap there
+                ls, cnt = np.unique(cands[f].r_left[r], return_counts=True)
+                configs.append((f, float(t), r, pair_id[r, j], p, v, u, ls, cnt))
     best_p, best_v, best_u = np.zeros(n_r), np.zeros(n_r), np.zeros(n_r)
     seen = np.zeros(n_r, bool)                 # joined by a chosen configuration
     has = np.zeros(pair_id.max() + 1, bool)
@@ -425,9 +428,11 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     best_f = np.full(n_r, -1)                  # the configuration's function of best_p
     fn_index = {f: j for j, f in enumerate(fns)}
     TP = 0.0; n_joins = 0; selected = []; result = None
+    n_l = len(mass)
     while configs:
         best = None
-        for i, (f, t, r, pid, p, _, _) in enumerate(configs):
+        capped = float(np.minimum(mass, most).sum()) if most is not None else 0.0
+        for i, (f, t, r, pid, p, _, _, ls, cnt) in enumerate(configs):
             if has[pid].all():                 # no new (right, left) pair
                 continue
             nj = n_joins + int((~seen[r]).sum())
@@ -435,16 +440,15 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
                 continue
             e_new = exclusive_probability(np.maximum(best_p[r], p),
                                           rival[r] + np.maximum(pair_p[pid], p) - pair_p[pid])
-            if most is None:
-                dTP = e_new.sum() - excl[r].sum()
+            old = seen[r]
+            if most is None or ((mass[ls] + cnt).max() <= most and
+                                (mass[left_u[r[old]]] <= most).all()):
+                dTP = e_new.sum() - excl[r].sum()      # no left value reaches the cap
             else:
-                old = seen[r]
                 l_new = np.where((p > best_p[r]) | ~old, cands[f].r_left[r], left_u[r])
-                ls, inv = np.unique(np.concatenate([left_u[r][old], l_new]),
-                                    return_inverse=True)
-                delta = np.bincount(inv, weights=np.concatenate([-excl[r][old], e_new]))
-                m = mass[ls]
-                dTP = float(np.sum(np.minimum(m + delta, most) - np.minimum(m, most)))
+                moved = mass - np.bincount(left_u[r[old]], excl[r[old]], minlength=n_l) \
+                    + np.bincount(l_new, e_new, minlength=n_l)
+                dTP = float(np.minimum(moved, most).sum()) - capped
             tp = TP + dTP
             profit = tp / (nj - tp + 1e-9)
             if best is None or profit > best[0]:
@@ -452,7 +456,7 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         if best is None:
             break
         _, i, avg, tp, nj = best
-        f, t, r, pid, p, v, u = configs.pop(i)
+        f, t, r, pid, p, v, u, _, _ = configs.pop(i)
         up = (p > best_p[r]) | ~seen[r]         # a join rated 0 still carries its error
         gain = np.maximum(pair_p[pid], p) - pair_p[pid]
         pair_p[pid] += gain
