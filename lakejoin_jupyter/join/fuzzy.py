@@ -391,7 +391,8 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     every distinct pair as a join instead, which understates the union's precision).
     The hub cap holds for the union's own joins too: those to one left value, whichever
     configurations made them, count for at most ``HUB_PARTNERS`` true partners (their
-    probabilities and error terms scaled as in ``_Candidates.at``).
+    probabilities and error terms scaled as in ``_Candidates.at``) in the union's estimate
+    and bound; the next configuration is still ranked by its own estimates.
     Returns (configs, left index per right value or -1, est. precision, est. true
     matches, the joining function per right value or ""; the pairs are
     :func:`union_matches` of the configs), or None when no union reaches the target."""
@@ -411,77 +412,68 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
             joined, p, v, u = cands[f].at(t)
             r = np.nonzero(joined)[0]
             if len(r):
-                # its left values and how many of its joins each takes: where mass + that
-                # count stays within the cap, adding it cannot reach the cap there
-                ls, cnt = np.unique(cands[f].r_left[r], return_counts=True)
-                configs.append((f, float(t), r, pair_id[r, j], p, v, u, ls, cnt))
+                configs.append((f, float(t), r, pair_id[r, j], p, v, u))
     best_p, best_v, best_u = np.zeros(n_r), np.zeros(n_r), np.zeros(n_r)
     seen = np.zeros(n_r, bool)                 # joined by a chosen configuration
     has = np.zeros(pair_id.max() + 1, bool)
     pair_p = np.zeros(pair_id.max() + 1)       # highest probability of each pair so far
     rival = np.zeros(n_r)                      # sum of pair_p over each right value's pairs
-    # the union's own joins: left value, exclusive probability, and per left value their
-    # sum (mass); the union's true matches are sum min(mass, most) over the left values
+    # the union's own joins: left value and the function of its best pair, and per left
+    # value the sum of their exclusive probabilities (mass); with the cap, the union's
+    # estimated true matches are the sum of min(mass, most) over the left values
     left_u = np.full(n_r, -1)
-    excl = np.zeros(n_r)
+    best_f = np.full(n_r, -1)
     mass = np.zeros(max(int(L.max()) + 1, 1))
-    best_f = np.full(n_r, -1)                  # the configuration's function of best_p
     fn_index = {f: j for j, f in enumerate(fns)}
     TP = 0.0; n_joins = 0; selected = []; result = None
-    n_l = len(mass)
     while configs:
         best = None
-        capped = float(np.minimum(mass, most).sum()) if most is not None else 0.0
-        for i, (f, t, r, pid, p, _, _, ls, cnt) in enumerate(configs):
+        for i, (f, t, r, pid, p, _, _) in enumerate(configs):
             if has[pid].all():                 # no new (right, left) pair
                 continue
+            dTP = (exclusive_probability(np.maximum(best_p[r], p),
+                                         rival[r] + np.maximum(pair_p[pid], p) - pair_p[pid])
+                   - exclusive_probability(best_p[r], rival[r]))
             nj = n_joins + int((~seen[r]).sum())
             if nj == 0:
                 continue
-            e_new = exclusive_probability(np.maximum(best_p[r], p),
-                                          rival[r] + np.maximum(pair_p[pid], p) - pair_p[pid])
-            old = seen[r]
-            if most is None or ((mass[ls] + cnt).max() <= most and
-                                (mass[left_u[r[old]]] <= most).all()):
-                dTP = e_new.sum() - excl[r].sum()      # no left value reaches the cap
-            else:
-                l_new = np.where((p > best_p[r]) | ~old, cands[f].r_left[r], left_u[r])
-                moved = mass - np.bincount(left_u[r[old]], excl[r[old]], minlength=n_l) \
-                    + np.bincount(l_new, e_new, minlength=n_l)
-                dTP = float(np.minimum(moved, most).sum()) - capped
-            tp = TP + dTP
+            tp = TP + dTP.sum()
             profit = tp / (nj - tp + 1e-9)
             if best is None or profit > best[0]:
                 best = (profit, i, tp / nj, tp, nj)
         if best is None:
             break
         _, i, avg, tp, nj = best
-        f, t, r, pid, p, v, u, _, _ = configs.pop(i)
+        f, t, r, pid, p, v, u = configs.pop(i)
         up = (p > best_p[r]) | ~seen[r]         # a join rated 0 still carries its error
         gain = np.maximum(pair_p[pid], p) - pair_p[pid]
         pair_p[pid] += gain
         rival[r] += gain
         best_p[r[up]], best_v[r[up]], best_u[r[up]] = p[up], v[up], u[up]
-        best_f[r[up]] = fn_index[f]
-        old = seen[r]
-        np.subtract.at(mass, left_u[r][old], excl[r][old])
-        left_u[r[up]] = cands[f].r_left[r[up]]
-        excl[r] = exclusive_probability(best_p[r], rival[r])
-        np.add.at(mass, left_u[r], excl[r])
+        left_u[r[up]], best_f[r[up]] = cands[f].r_left[r[up]], fn_index[f]
         seen[r] = True
         has[pid] = True; TP, n_joins = tp, nj
         selected.append((f, t))
         var, share = best_v, best_u
-        if most is not None and (mass > most + 1e-12).any():
-            # the union's hubs: its joins to one left value scaled to at most ``most``
+        if most is not None:
+            # the union's hubs, whichever configurations made them: its joins to one left
+            # value scaled to sum to at most ``most`` (the choice above ranks by each
+            # configuration's own estimate; the union's estimate and bound are exact)
             k = np.flatnonzero(seen)
-            k = k[mass[left_u[k]] > most + 1e-12]
-            q = best_p[k] * (most / mass[left_u[k]])
-            var, share = best_v.copy(), best_u.copy()
-            for j in np.unique(best_f[k]):
-                c, sel = cands[fns[j]], best_f[k] == j
-                var[k[sel]] = join_variance(q[sel], c._scale)
-                share[k[sel]] = c._rel * (1.0 - q[sel])
+            e = exclusive_probability(best_p[k], rival[k])
+            mass[:] = 0.0
+            np.add.at(mass, left_u[k], e)
+            TP = float(np.minimum(mass, most).sum())
+            avg = TP / nj
+            hot = mass[left_u[k]] > most
+            if hot.any():
+                k = k[hot]
+                q = best_p[k] * (most / mass[left_u[k]])
+                var, share = best_v.copy(), best_u.copy()
+                for j in np.unique(best_f[k]):
+                    c, sel = cands[fns[j]], best_f[k] == j
+                    var[k[sel]] = join_variance(q[sel], c._scale)
+                    share[k[sel]] = c._rel * (1.0 - q[sel])
         se = np.sqrt(var.sum() + share.sum() ** 2) / nj
         if avg - STANDARD_ERRORS * se >= target:
             result = (list(selected), avg, TP)
