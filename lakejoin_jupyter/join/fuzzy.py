@@ -21,9 +21,9 @@ Note:
     (``NAMESAKES``: a right value without a partner next to a namesake); the joins to
     one left value, in a configuration and in a union, expected to hold at most 2 true
     partners (``HUB_PARTNERS``); the semantic function's decoys corrected for their rank
-    (short codes without a partner); 15 join functions instead of about 140 (one of them "semantic", by default only up to
-    ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
-    the first left value (``argmin``).
+    (short codes without a partner); 15 join functions instead of about 140 (one of them
+    "semantic", by default only up to ``SEMANTIC_MAX_VALUES`` values); exact blocking by
+    sparse matrix products; ties go to the first left value (``argmin``).
 """
 from __future__ import annotations
 
