@@ -682,7 +682,8 @@ def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
     chosen configuration gives it), and that pair's error terms; the mean probability
     minus 1.645 standard errors reaches the target. A configuration's probabilities are
     its joins' after the hub cap at its threshold: those to one left value scaled to sum
-    to at most HUB_PARTNERS."""
+    to at most HUB_PARTNERS; the union's joins to one left value are scaled likewise
+    (new user 10, D6), their error terms with them."""
     left, right, _ = synthetic(seed, *size)
     fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=target,
                           functions=["char3-idf", "word", "char3-jaccard-idf",
@@ -702,12 +703,22 @@ def test_greedy_union_reaches_the_target_by_its_bound(seed, size, target):
             key = (r, c.r_left[r])
             pair_p[key] = max(pair_p.get(key, 0.0), q)
             if r not in best or q > best[r][0]:
-                best[r] = (q, mp.join_variance(q, c._scale), c._rel * (1.0 - q))
+                best[r] = (q, mp.join_variance(q, c._scale), c._rel * (1.0 - q),
+                           c.r_left[r], c)
     total = {}
     for (r, _), q in pair_p.items():
         total[r] = total.get(r, 0.0) + q
     p = np.array([max(0.0, min(b[0], 1.0 - (total[r] - b[0]))) for r, b in best.items()])
     v, u = (np.array([b[i] for b in best.values()]) for i in (1, 2))
+    # the union's own joins to one left value count for at most HUB_PARTNERS
+    lv = np.array([best[r][3] for r in best])
+    hub = {l: p[lv == l].sum() for l in set(lv.tolist())}
+    f = np.array([min(1.0, fuzzy.HUB_PARTNERS / hub[l]) if hub[l] > 0 else 1.0 for l in lv])
+    for j, (r, b) in enumerate(best.items()):
+        if f[j] < 1.0:
+            q = b[0] * f[j]
+            v[j], u[j] = mp.join_variance(q, b[4]._scale), b[4]._rel * (1.0 - q)
+    p = p * f
     n = len(best)
     assert got[2] == pytest.approx(p.sum() / n) and got[3] == pytest.approx(p.sum())
     assert p.sum() / n - 1.645 * np.sqrt(v.sum() + u.sum() ** 2) / n >= target - 1e-12
@@ -1241,6 +1252,43 @@ def test_hub_cap_by_hand(monkeypatch):
         .tolist() == pytest.approx([2 / 2.4, 2 / 2.4, 2 / 2.4, 1.0])
     monkeypatch.setattr(fuzzy, "HUB_PARTNERS", None)                  # without the cap
     assert fj.estimate(2.0)["est_precision"] == 1.0
+
+
+def _sure_candidates(fn, r_left, r_dist):
+    """A join function's candidates with every join rated sure (p 1, no error terms)."""
+    r_left, r_dist = np.asarray(r_left), np.asarray(r_dist, dtype=float)
+    near = np.column_stack([r_dist, np.full(len(r_dist), 2.0), np.full(len(r_dist), 2.0)])
+    c = fuzzy._Candidates(fn, r_left, r_dist, near)
+    c.p = np.where(np.isfinite(r_dist), 1.0, 0.0)
+    c.v, c.u = np.zeros_like(c.p), np.zeros_like(c.p)
+    c._scale, c._rel = 0.0, 0.0
+    return c
+
+
+def test_hub_cap_holds_for_a_unions_joins_made_by_several_functions():
+    """New user 10, D6: function a joins right values 0 and 1 to left value 0, function b
+    right values 2 and 3 (four names with no partner piling onto "Guinea"); both join
+    right values 4-7 to their own left values. Each configuration holds 2 joins on left
+    value 0, within HUB_PARTNERS = 2, so neither is scaled; their union holds 4 there and
+    counts at most 2 of them: 6 true matches of 8 joins, estimate 0.75, each hub join at
+    2 / 4 with its error terms (not 8 of 8, 1.0, as when the cap ran per configuration)."""
+    inf = np.inf
+    a = _sure_candidates("a", [0, 0, -1, -1, 4, 5, 6, 7],
+                         [0.1, 0.1, inf, inf, 0.1, 0.1, 0.1, 0.1])
+    b = _sure_candidates("b", [-1, -1, 0, 0, 4, 5, 6, 7],
+                         [inf, inf, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1])
+    for c in (a, b):
+        joined, p, _, _ = c.at(0.1)
+        assert joined.sum() == 6 and np.allclose(p, 1.0)          # no hub per function
+    cands, grids = {"a": a, "b": b}, {"a": np.array([0.1]), "b": np.array([0.1])}
+    got = fuzzy.greedy_union(cands, grids, 0.3)
+    assert sorted(got[0]) == [("a", 0.1), ("b", 0.1)]
+    assert (got[1] >= 0).sum() == 8 and (got[1] == 0).sum() == 4
+    assert got[2] == pytest.approx(0.75) and got[3] == pytest.approx(6.0)
+    # the bound counts the hub joins at 1/2 each (variance 1/4 each): at 0.45 it holds
+    # (0.75 - 1.645 * 1 / 8), at 0.6 the union is refused and the best single one wins
+    assert fuzzy.greedy_union(cands, grids, 0.5)[3] == pytest.approx(6.0)
+    assert fuzzy.greedy_union(cands, grids, 0.6)[0] in ([("a", 0.1)], [("b", 0.1)])
 
 
 NAMESAKE_LEFT = ["Korea (North)", "Korea (South)", "Congo (Rep.)", "Congo (Dem. Rep.)",

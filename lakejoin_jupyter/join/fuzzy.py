@@ -19,11 +19,11 @@ Note:
     distinct pair as a join (that understated the union's precision); a join capped at
     1/2 where its left value has another left value as near as the right value is
     (``NAMESAKES``: a right value without a partner next to a namesake); the joins to
-    one left value expected to hold at most 2 true partners (``HUB_PARTNERS``); the
-    semantic function's decoys corrected for their rank (short codes without a partner);
-    15 join functions instead of about 140 (one of them "semantic", by default only up to
-    ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
-    the first left value (``argmin``).
+    one left value, in a configuration and in a union, expected to hold at most 2 true
+    partners (``HUB_PARTNERS``); the semantic function's decoys corrected for their rank
+    (short codes without a partner); 15 join functions instead of about 140 (one of them
+    "semantic", by default only up to ``SEMANTIC_MAX_VALUES`` values); exact blocking by
+    sparse matrix products; ties go to the first left value (``argmin``).
 """
 from __future__ import annotations
 
@@ -388,11 +388,18 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     (the union keeps its most probable pair), rated :func:`exclusive_probability` of its
     pairs' probabilities, with its most probable pair's error terms (Auto-FuzzyJoin counts
     every distinct pair as a join instead, which understates the union's precision).
+    The hub cap holds for the union's own joins too: those to one left value, whichever
+    configurations made them, count for at most ``HUB_PARTNERS`` true partners (their
+    probabilities and error terms scaled as in ``_Candidates.at``) in the union's estimate
+    and bound; the next configuration is still ranked by its own estimates.
     Returns (configs, left index per right value or -1, est. precision, est. true
     matches, the joining function per right value or ""; the pairs are
     :func:`union_matches` of the configs), or None when no union reaches the target."""
     fns = list(cands)
     n_r = len(cands[fns[0]].r_dist)
+    # as in _Candidates.at: no cap without one, nor over probabilities set from outside
+    most = HUB_PARTNERS if all(getattr(c, "_scale", None) is not None
+                               for c in cands.values()) else None
     # distinct (r, l) pairs over the functions' nearest left values
     L = np.stack([cands[f].r_left for f in fns], axis=1)          # n_r x F
     keys = np.arange(n_r)[:, None] * (L.max() + 2) + L
@@ -420,6 +427,13 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     has = np.zeros(pair_id.max() + 1, bool)
     pair_p = np.zeros(pair_id.max() + 1)       # highest probability of each pair so far
     rival = np.zeros(n_r)                      # sum of pair_p over each right value's pairs
+    # the union's own joins: left value and the function of its best pair, and per left
+    # value the sum of their exclusive probabilities (mass); with the cap, the union's
+    # estimated true matches are the sum of min(mass, most) over the left values
+    left_u = np.full(n_r, -1)
+    best_f = np.full(n_r, -1)
+    mass = np.zeros(max(int(L.max()) + 1, 1))
+    fn_index = {f: j for j, f in enumerate(fns)}
     TP = 0.0; n_joins = 0; selected = []; result = None
     while alive.any():
         bp, rv, pp = best_p[R], rival[R], pair_p[PID]
@@ -443,10 +457,31 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         pair_p[pid] += gain
         rival[r] += gain
         best_p[r[up]], best_v[r[up]], best_u[r[up]] = p[up], v[up], u[up]
+        left_u[r[up]], best_f[r[up]] = cands[f].r_left[r[up]], fn_index[f]
         seen[r] = True
         has[pid] = True; TP, n_joins = tp, nj
         selected.append((f, t))
-        se = np.sqrt(best_v.sum() + best_u.sum() ** 2) / nj
+        var, share = best_v, best_u
+        if most is not None:
+            # the union's hubs, whichever configurations made them: its joins to one left
+            # value scaled to sum to at most ``most`` (the choice above ranks by each
+            # configuration's own estimate; the union's estimate and bound are exact)
+            k = np.flatnonzero(seen)
+            e = exclusive_probability(best_p[k], rival[k])
+            mass[:] = 0.0
+            np.add.at(mass, left_u[k], e)
+            TP = float(np.minimum(mass, most).sum())
+            avg = TP / nj
+            hot = mass[left_u[k]] > most
+            if hot.any():
+                k = k[hot]
+                q = best_p[k] * (most / mass[left_u[k]])
+                var, share = best_v.copy(), best_u.copy()
+                for j in np.unique(best_f[k]):
+                    c, sel = cands[fns[j]], best_f[k] == j
+                    var[k[sel]] = join_variance(q[sel], c._scale)
+                    share[k[sel]] = c._rel * (1.0 - q[sel])
+        se = np.sqrt(var.sum() + share.sum() ** 2) / nj
         if avg - STANDARD_ERRORS * se >= target:
             result = (list(selected), avg, TP)
         if avg < target - patience:
