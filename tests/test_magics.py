@@ -5,6 +5,7 @@ import shutil
 import pandas as pd
 import pytest
 
+from conftest import write_lake
 from lakejoin_jupyter import magics
 from lakejoin_jupyter.join.plan import default_variable
 from lakejoin_jupyter.magics import MagicError, Subcommand
@@ -327,3 +328,54 @@ def test_index_reuse_rebuilds_an_index_of_another_normalization(ip, demo_index_p
     assert SESSION.engine is not None and SESSION.engine.path == old
     rebuilt = json.loads((old / MANIFEST).read_text())
     assert rebuilt["normalization"]["version"] == NORMALIZATION_VERSION
+
+
+@pytest.mark.spark
+def test_index_reuse_refuses_another_lake(ip, demo_index_path, tmp_path):
+    """`--reuse` with a lake other than the one the index at --out was built from (a cell
+    whose lake was edited) is refused, naming both lakes and --overwrite, instead of
+    opening the index of the other lake."""
+    import re
+    other = write_lake(tmp_path / "other", {"t.csv": "a\n1\n"})
+    SESSION.engine = None
+    with pytest.raises(MagicError) as err:
+        magic(ip, f"index '{other}' --out '{demo_index_path}' --reuse")
+    msg = str(err.value)
+    assert re.search(rf"index of the lake .*demo.*, not of {re.escape(str(other))}", msg)
+    assert "--overwrite" in msg and SESSION.engine is None
+
+
+@pytest.mark.spark
+def test_index_reuse_rebuilds_when_the_lake_changed(ip, tmp_path, capsys):
+    """`--reuse` after files were added to (or removed from) the lake rebuilds the index
+    (saying what changed) with the options it was built with; unchanged, it opens it."""
+    import json
+
+    from lakejoin_jupyter.index.store import MANIFEST
+    lake = write_lake(tmp_path / "lake", {"a.csv": "code\nFR\nDE\n"})
+    out = tmp_path / "lake.index"
+    magic(ip, f"index '{lake}' --out '{out}' --num-perm 64 --quiet")
+    magic(ip, f"index '{lake}' --out '{out}' --reuse --quiet")
+    assert "Opened the existing index" in capsys.readouterr().out
+    write_lake(lake, {"b.csv": "code\nJP\n"})
+    magic(ip, f"index '{lake}' --out '{out}' --reuse --quiet")
+    said = capsys.readouterr().out
+    assert f"Rebuilding {out} (--reuse)" in said and "added" in said and "b.csv" in said
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["parameters"]["num_perm"] == 64
+    assert manifest["build"]["options"] == ["--num-perm", "64"]
+    assert any(f.endswith("b.csv") for f in manifest["lake"]["files"])
+    assert SESSION.engine.path == out
+    # with tables added (--add), a rebuild from the cell would drop them: opened, with the
+    # lake-change warning and the command that rebuilds it and adds them again
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    new = write_lake(tmp_path / "new", {"c.csv": "code\nNL\n"})
+    build(new, out, progress=False, settings=BuildSettings(num_perm=64), add=True)
+    (lake / "b.csv").unlink()
+    magic(ip, f"index '{lake}' --out '{out}' --reuse --quiet")
+    said = capsys.readouterr().out
+    assert "warning: The lake changed since lake.index was built: removed" in said
+    assert f"--num-perm 64 --overwrite`, then re-add the tables added to it: " in said
+    assert f"`lakejoin index --add {new} {out}`" in said and "Rebuilding" not in said
+    assert len(json.loads((out / MANIFEST).read_text())["generations"]) == 1

@@ -347,7 +347,9 @@ class ComponentWriter(_FolderWriter):
         self.tmp = self.final / f"{ADD_PREFIX}{component}.tmp-{uuid.uuid4().hex[:8]}"
         self._start()
 
-    def commit(self, section: dict) -> Path:
+    def commit(self, section: dict, default: bool = False) -> Path:
+        """List the component (``default``: one a build makes unless --without) in the
+        manifest; the base's recorded build options then ask for it too (rebuild_command)."""
         mpath = self.final / self.manifest_name
         manifest = json.loads(mpath.read_text(encoding="utf-8"))
         if self.component in manifest.get("components", {}):
@@ -365,6 +367,10 @@ class ComponentWriter(_FolderWriter):
                 manifest["files"][f"{self.folder}/{rel}"] = meta
             manifest["components"] = dict(manifest.get("components", {}),
                                           **{self.component: section})
+            options = (manifest.get("build") or {}).get("options")
+            if options is not None:
+                manifest["build"] = dict(manifest["build"], options=_with_component(
+                    options, self.component, default))
             _write_json_atomic(mpath, manifest)
         except BaseException:
             shutil.rmtree(dst, ignore_errors=True)
@@ -372,6 +378,19 @@ class ComponentWriter(_FolderWriter):
         self.committed = True
         shutil.rmtree(self.tmp, ignore_errors=True)
         return dst
+
+
+def _with_component(options: list, name: str, default: bool) -> list:
+    """Build options (``lakejoin index`` words) that build component ``name`` too."""
+    out, i = [], 0
+    while i < len(options):
+        if options[i] in ("--with", "--without") and i + 1 < len(options) \
+                and options[i + 1] == name:
+            i += 2
+            continue
+        out.append(options[i])
+        i += 1
+    return out if default else out + ["--with", name]
 
 
 def _write_json_atomic(path: Path, obj: dict) -> None:
@@ -484,14 +503,63 @@ def read_manifest(path) -> dict:
     norm = manifest.get("normalization", {})
     if (norm.get("name"), norm.get("version")) != (normalization_spec()["name"],
                                                     normalization_spec()["version"]):
-        root = manifest.get("lake", {}).get("root") or "LAKE"
         raise IndexVersionError(
             f"{path} was built with normalization {norm.get('name')} v{norm.get('version')}, "
             f"but queries use {normalization_spec()['name']} v{normalization_spec()['version']} "
             f"(values would not compare as the index holds them); rebuild the index: "
-            f"`lakejoin index {root} --out {path} --overwrite`, with the --with options it "
-            f"was built with (its components: {', '.join(sorted(manifest.get('components', {})))}).")
+            f"{rebuild_command(path, manifest)}.")
     return manifest
+
+
+def rebuild_command(path, manifest: dict | None = None, with_: str | None = None) -> str:
+    """The command(s) that rebuild the index at ``path`` as it was built: its lake, the
+    build's options (``build.options`` of the manifest: --num-perm, --with, --without,
+    --set), and component ``with_`` too, then one ``--add`` per folder of tables added to
+    it (each generation's lake)."""
+    import shlex
+    path = Path(path).expanduser().absolute()
+    if manifest is None:
+        try:
+            manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = {}
+    lake = manifest.get("lake") or {}
+    if lake.get("kind") == "catalog":
+        source = " ".join(f"--catalog-table {shlex.quote(t)}"
+                          for t in lake.get("catalog_tables", [])) or "LAKE"
+    else:
+        source = _lake_argument(lake) or "LAKE"
+    options = (manifest.get("build") or {}).get("options")
+    given = list(options or ())
+    if with_:
+        given = _with_component(given, with_, False)
+    out = shlex.quote(str(path))
+    words = ["lakejoin", "index", source, "--out", out, *map(shlex.quote, given), "--overwrite"]
+    text = f"`{' '.join(words)}`"
+    adds = []
+    for g in manifest.get("generations", []):
+        try:
+            glake = json.loads((path / GENERATIONS / g["name"] / GENERATION_MANIFEST)
+                               .read_text(encoding="utf-8")).get("lake") or {}
+        except (OSError, ValueError, KeyError, TypeError):
+            glake = {}
+        adds.append(f"`lakejoin index --add {_lake_argument(glake) or 'NEW_TABLES'} {out}`")
+    if options is None:        # built before the manifest recorded its options
+        text += (f" with the --with/--set options it was built with (its components: "
+                 f"{', '.join(sorted(manifest.get('components', {})))})")
+    if adds:
+        text += ", then re-add the tables added to it: " + ", ".join(adds)
+    return text
+
+
+def _lake_argument(lake: dict) -> str | None:
+    """The LAKE argument a manifest's lake section was built from (a folder, or the one
+    file of a one-file lake), quoted for a shell; None when there is none."""
+    import shlex
+    if lake.get("root"):
+        return shlex.quote(str(lake["root"]))
+    files = list(lake.get("files") or {})
+    return shlex.quote(files[0]) if len(files) == 1 else None
 
 
 def verify_files(path: Path, manifest: dict, checksums: bool = True) -> None:
@@ -773,21 +841,35 @@ class LakeIndex:
             generation.check_arrays()
         self.lake_changes: list[str] = []
         if check_lake:
-            from ..lake.discover import fingerprint_changes
-            known = {uri for gen in self.generations          # a file added with --add
-                     for uri in gen.manifest.get("lake", {}).get("files", {})}
-            for gen in self.generations:
-                self.lake_changes += fingerprint_changes(gen.manifest.get("lake", {}), known)
+            self.lake_changes = self.find_lake_changes()
             if self.lake_changes:
-                shown = "; ".join(self.lake_changes[:5])
-                more = f" (and {len(self.lake_changes) - 5} more)" if len(self.lake_changes) > 5 else ""
-                root = self.manifest.get("lake", {}).get("root")
-                how = (f" (`lakejoin index {root} --out {self.path} --overwrite`)"
-                       if root else "")
-                warnings.warn(
-                    f"The lake changed since {self.path.name} was built: {shown}{more}. "
-                    f"Results reflect the lake as it was at build time; rebuild the index "
-                    f"to include the changes{how}.", LakeChangedWarning, stacklevel=3)
+                warnings.warn(self.lake_changed_message(self.lake_changes),
+                              LakeChangedWarning, stacklevel=3)
+
+    def find_lake_changes(self) -> list[str]:
+        """What changed in the lake (files added, removed or modified) since the build and
+        the adds of this index (empty: nothing)."""
+        from ..lake.discover import fingerprint_changes
+        known = {uri for gen in self.generations          # a file added with --add
+                 for uri in gen.manifest.get("lake", {}).get("files", {})}
+        changes = []
+        for gen in self.generations:
+            changes += fingerprint_changes(gen.manifest.get("lake", {}), known)
+        return changes
+
+    def lake_changed_message(self, changes: list[str]) -> str:
+        """The LakeChangedWarning's text: the changes and the command that rebuilds the
+        index as it was built (its options and added tables kept)."""
+        shown = "; ".join(changes[:5])
+        more = f" (and {len(changes) - 5} more)" if len(changes) > 5 else ""
+        return (f"The lake changed since {self.path.name} was built: {shown}{more}. "
+                f"Results reflect the lake as it was at build time; rebuild the index "
+                f"to include the changes ({self.rebuild_command}).")
+
+    @property
+    def rebuild_command(self) -> str:
+        """The command(s) that rebuild this index as it was built (:func:`rebuild_command`)."""
+        return rebuild_command(self.path, self.manifest)
 
     def has(self, component: str) -> bool:
         return all(p.has(component) for p in self.generations)
@@ -797,8 +879,7 @@ class LakeIndex:
         arrays would keep answering from deleted files): the folder deleted or moved, files
         of it deleted, or another build (or ``--add``) replacing its manifest."""
         mpath = self.path / MANIFEST
-        rebuild = (f"Rebuild it (`lakejoin index LAKE --out {self.path} --overwrite`) or open "
-                   f"another index.")
+        rebuild = f"Rebuild it ({self.rebuild_command}) or open another index."
         if not mpath.is_file():
             raise IndexNotFoundError(
                 f"The index {self.path} was deleted or moved while it was open. {rebuild}")

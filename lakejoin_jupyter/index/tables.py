@@ -148,6 +148,7 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
     element texts; ``types="pandas"``: as pandas reads its file (``lake.read.read_as_pandas``).
     ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns).
     A LakeChangedWarning says when the file changed since the build (``warn_changed``)."""
+    _check_present(table)
     if warn_changed:
         _warn_if_changed(table)
     try:
@@ -156,22 +157,35 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
         raise _with_rebuild_command(e, table) from None
 
 
+def _rebuild(table: LakeTable) -> str:
+    """The command that rebuilds the index the table belongs to, as it was built."""
+    if not table.index_path:
+        return "`lakejoin index LAKE --out INDEX --overwrite`"
+    from .store import rebuild_command
+    return rebuild_command(table.index_path)
+
+
 def _with_rebuild_command(e, table: LakeTable):
     """The error of a table whose file lost an indexed column, its hint the command that
     rebuilds this index (``lakejoin index --add`` refuses a table the index holds)."""
     from ..lake.read import REBUILD_HINT
-    root = ""
-    if table.index_path:
-        try:
-            import json
-            from pathlib import Path
-            root = json.loads((Path(table.index_path) / "manifest.json").read_text()
-                              ).get("lake", {}).get("root") or ""
-        except (OSError, ValueError):
-            root = ""
-    hint = REBUILD_HINT.format(lake=root or "LAKE", index=table.index_path or "INDEX")
     return ColumnsChangedError(
-        e.path, e.reason.replace(" any more", f" any more (lake table {table.name})", 1), hint)
+        e.path, e.reason.replace(" any more", f" any more (lake table {table.name})", 1),
+        REBUILD_HINT.format(command=_rebuild(table)))
+
+
+def _check_present(table: LakeTable) -> None:
+    """A table whose file (or Parquet folder) was deleted or moved since the build: an
+    error that says so and gives the rebuild command (the build's "remove it from the
+    lake" advice does not apply: it is gone from the lake already)."""
+    from pathlib import Path
+    if table.format == "catalog" or not table.uri or Path(table.uri).exists():
+        return
+    from ..errors import TableReadError
+    raise TableReadError(
+        table.uri, f"was deleted or moved after the index was built (lake table "
+                   f"{table.name}), so it cannot be read or joined",
+        f"rebuild the index to drop it from the results: {_rebuild(table)}")
 
 
 def _read_lake_table(table: LakeTable, max_rows, types) -> pd.DataFrame:
@@ -265,6 +279,7 @@ def spark_reads_parquet(table: LakeTable) -> bool:
 def spark_table(spark, table: LakeTable):
     """The table as a Spark DataFrame with the index's column names (a LakeChangedWarning
     when the file changed since the build)."""
+    _check_present(table)
     _warn_if_changed(table)
     from pyspark.sql import types as T
     if table.format == "catalog":

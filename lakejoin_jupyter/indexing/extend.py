@@ -82,7 +82,7 @@ def add_component(index, name: str, *, master: str | None = None, spark=None,
                 f"The lake changed since {final} was built ({'; '.join(changes[:3])}"
                 f"{'; ...' if len(changes) > 3 else ''}): {name} must describe the rows the "
                 f"index holds, so it cannot be added. Rebuild the index instead: "
-                f"`lakejoin index LAKE --out {final} --overwrite`.")
+                f"{ix.rebuild_command}.")
         started = spark is None and not session_running()
         spark = spark or get_spark(spark_settings, master=master)
         try:
@@ -130,8 +130,7 @@ def _add_to_generation(spark, ix: LakeIndex, gen, name, component, folder, prog)
                        else f"columns {list(info.columns)[:6] if info else []}")
                 raise LakeJoinError(
                     f"{t.uri} no longer reads as it did when {where} was built (then: columns "
-                    f"{want[:6]}; now: {now}). Rebuild the index: `lakejoin index LAKE --out "
-                    f"{ix.path} --overwrite`.")
+                    f"{want[:6]}; now: {now}). Rebuild the index: {ix.rebuild_command}.")
         first = gen.tables[gen.tables["status"] == "indexed"]
         ctx.first_column = pd.DataFrame({"table_id": first["table_id"].astype("int64"),
                                          "first_column_id": first["first_column_id"].astype("int64")})
@@ -143,5 +142,5 @@ def _add_to_generation(spark, ix: LakeIndex, gen, name, component, folder, prog)
         section = dict(section, added=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         shutil.rmtree(ctx.scratch(""), ignore_errors=True)
         prog.step("writing the manifest")
-        w.commit(section)
+        w.commit(section, default=component.default)
         prog.step("")

@@ -354,6 +354,20 @@ def recorded_settings(manifest: dict) -> BuildSettings:
         **({"mate_bits": int(bits)} if bits in (128, 512) else {}))
 
 
+def command_options(settings: BuildSettings) -> list[str]:
+    """The ``lakejoin index`` options of a build's settings as given (--num-perm, --with,
+    --without, --set), recorded in its manifest: the rebuild command a lake change or a
+    changed file advises repeats them (index/store.py ``rebuild_command``)."""
+    out = []
+    if settings.num_perm != BuildSettings.num_perm:
+        out += ["--num-perm", str(settings.num_perm)]
+    for c in settings.components:
+        out += ["--without", c[1:]] if c.startswith("-") else ["--with", c]
+    for c, opts in (settings.component_options or {}).items():
+        out += [w for k, v in opts.items() for w in ("--set", f"{c}.{k}={v}")]
+    return out
+
+
 def selected_components(requested=()) -> list[str]:
     """Default components plus the requested ones, in registration order. A name prefixed
     with "-" (e.g. "-lshensemble") leaves a default component out."""
@@ -506,5 +520,6 @@ def _manifest(ctx: BuildContext, report: BuildReport, spark) -> dict:
         "left_out": [{"path": p, "reason": r} for p, r in report.left_out],
         "warnings": [{"path": p, "message": m} for p, m in report.warnings],
         "build": {"seconds": round(report.seconds, 3), "phases": report.phase_seconds,
-                  "spark_master": spark.sparkContext.master, "spark_version": spark.version},
+                  "spark_master": spark.sparkContext.master, "spark_version": spark.version,
+                  "options": command_options(s)},
     }

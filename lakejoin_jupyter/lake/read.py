@@ -909,8 +909,7 @@ class ColumnsChangedError(TableReadError):
     """A column the index knows is no longer in the table's file (renamed or dropped)."""
 
 
-REBUILD_HINT = ("rebuild the index to read the file as it is now: "
-                "`lakejoin index {lake} --out {index} --overwrite`")
+REBUILD_HINT = "rebuild the index to read the file as it is now: {command}"
 
 
 def indexed_order(info: TableInfo, current: list) -> list[int]:
@@ -931,7 +930,7 @@ def indexed_order(info: TableInfo, current: list) -> list[int]:
             + (f" (nor {', '.join(map(repr, gone[1:4]))})" if len(gone) > 1 else "")
             + f": the file changed since the index was built (its columns now: {now}); a "
             f"join reads columns by the names the index holds",
-            REBUILD_HINT.format(lake="LAKE", index="INDEX"))
+            REBUILD_HINT.format(command="`lakejoin index LAKE --out INDEX --overwrite`"))
     return [where[n] for n in want]
 
 

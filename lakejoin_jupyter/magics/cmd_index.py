@@ -15,7 +15,9 @@ def configure(p):
     p.add_argument("--overwrite", action="store_true", help="replace an existing index")
     p.add_argument("--reuse", action="store_true",
                    help="open the index at --out if it is already there instead of rebuilding "
-                        "(one built by another version of lakejoin is rebuilt)")
+                        "(rebuilt, with its options, when the lake changed since its build or "
+                        "another version of lakejoin built it; an index of another lake is "
+                        "refused)")
     p.add_argument("--num-perm", type=int, default=256, help="MinHash signature length")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -30,12 +32,22 @@ def run(ctx, a):
         raise MagicError("Give the lake folder to index, or --demo for the packaged demo lake.")
     overwrite = a.overwrite
     engine = None
+    kept = {}
+    if a.demo:
+        from ..demo import demo_lake
+        lake = demo_lake()
+    else:
+        lake = a.lake
     if a.reuse and is_index(Path(a.out).expanduser()):
         try:
             engine = open_index(a.out, check_lake=False)
         except IndexVersionError as e:     # built by another version: rebuilt, as --reuse means
             print(f"Rebuilding {a.out} (--reuse): {e}".split("; rebuild")[0] + ".")
             overwrite = True
+    if engine is not None:
+        engine = _same_lake_or_rebuild(engine, lake, a.demo)
+        if engine is None:
+            overwrite, kept = True, _recorded(a.out)
     if engine is not None:
         missing = [c for c in a.components if not c.startswith("-") and not engine.index.has(c)]
         if missing:
@@ -47,16 +59,80 @@ def run(ctx, a):
         ctx.session.engine = engine
         print(f"Opened the existing index {engine.path} (--reuse).")
         return None
-    if a.demo:
-        from ..demo import demo_lake
-        lake = demo_lake()
-    else:
-        lake = a.lake
+    components = list(a.components) + [c for c in kept.pop("components", ())
+                                       if c not in a.components and f"-{c}" not in a.components]
     engine = build_index(lake, a.out, master=a.master, overwrite=overwrite,
-                         num_perm=a.num_perm, components=a.components, progress=not a.quiet)
+                         num_perm=kept.pop("num_perm", a.num_perm), components=components,
+                         progress=not a.quiet, **kept)
     ctx.session.engine = engine
     print(engine.build_report.summary(phases=a.quiet))
     return None
+
+
+def _same_lake_or_rebuild(engine, lake, demo: bool = False):
+    """``--reuse`` of an opened index: refused when it is the index of another lake (a
+    rebuild would replace an index the user may still need); None (rebuild it) when its
+    lake changed since the build, as a re-run cell expects the index of the lake as it is
+    now; the engine when nothing changed. An index with added tables (``--add``) is opened
+    with the lake-change warning instead: a rebuild from the cell would drop them. The
+    demo lake is recognised by its folder (a package installed elsewhere holds it too)."""
+    from pathlib import Path
+    lake_section = engine.index.manifest.get("lake", {})
+    built = lake_section.get("root") or next(iter(lake_section.get("files") or {}), None)
+    same = (built is None or Path(built).resolve() == Path(lake).expanduser().resolve()
+            or (demo and Path(built).parts[-2:] == Path(lake).parts[-2:]))
+    if not same:
+        raise MagicError(
+            f"The index at {engine.path} is the index of the lake {built}, not of {lake}: "
+            f"--reuse opens only an index of the same lake. Use --overwrite instead of "
+            f"--reuse to replace it with the index of {lake}, or another --out.")
+    changes = engine.index.find_lake_changes()
+    if not changes:
+        return engine
+    if len(engine.index.generations) > 1:
+        engine.index.lake_changes = changes
+        print(f"warning: {engine.index.lake_changed_message(changes)}")
+        return engine
+    shown = "; ".join(changes[:3]) + (f" (and {len(changes) - 3} more)" if len(changes) > 3 else "")
+    print(f"Rebuilding {engine.path} (--reuse), with the options it was built with: the lake "
+          f"changed since its build: {shown}.")
+    return None
+
+
+def _recorded(out) -> dict:
+    """The build settings the index at ``out`` records as ``build_index`` keywords, so a
+    rebuild keeps them: the options it was built with (``build.options`` of its manifest),
+    else those its sections record (indexing/pipeline.py ``recorded_settings``)."""
+    from ..index.store import read_manifest
+    from ..indexing.pipeline import recorded_settings
+    manifest = read_manifest(out)
+    s = recorded_settings(manifest)
+    kept = {"components": list(s.components), "num_perm": s.num_perm,
+            "minhash_seed": s.minhash_seed, "mate_bits": s.mate_bits,
+            "component_options": s.component_options}
+    words = (manifest.get("build") or {}).get("options")
+    if words is not None:
+        kept.update(components=[], num_perm=256, component_options={})
+        for flag, value in zip(words[::2], words[1::2]):
+            if flag == "--num-perm":
+                kept["num_perm"] = int(value)
+            elif flag in ("--with", "--without"):
+                kept["components"].append(value if flag == "--with" else f"-{value}")
+            elif flag == "--set":
+                key, _, v = value.partition("=")
+                comp, _, name = key.partition(".")
+                kept["component_options"].setdefault(comp, {})[name] = _number(v)
+    return kept
+
+
+def _number(text: str):
+    """A --set value as the CLI reads it: an integer, a float, else the text."""
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            continue
+    return text
 
 
 SUBCOMMAND = Subcommand("index", "build an index of a lake with Spark", configure, run)

@@ -259,9 +259,10 @@ class Tables:
         if cached is not None:
             return cached
         if not index.has(COMPONENT):
+            from ..index.store import rebuild_command
             raise ComponentMissingError(
                 f"{index.path} was built without the LSH Ensemble component; rebuild it with "
-                f"`lakejoin index LAKE --out {index.path} --with lshensemble --overwrite`.")
+                f"{rebuild_command(index.path, index.manifest, COMPONENT)}.")
         mh = index.components["minhash"]
         # the tables may hold fewer signature positions than the index (build option num_perm)
         m = int(index.components[COMPONENT].get("num_perm", mh["num_perm"]))

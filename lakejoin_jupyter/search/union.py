@@ -119,8 +119,9 @@ def lake_profiles(index) -> LakeProfiles:
     if got is not None:
         return got
     if not index.has("union"):
+        from ..index.store import rebuild_command
         raise QueryError(f"The index {index.path} has no union component: rebuild it with "
-                         f"`lakejoin index LAKE --out {index.path} --overwrite --with union` "
+                         f"{rebuild_command(index.path, index.manifest, 'union')} "
                          f"(Python: build_index(LAKE, OUT, components=['union'])).")
     parts = {k: [] for k in ("format", "numeric_share", "numeric_n", "quantiles", "vectors")}
     sizes = []

@@ -1,0 +1,124 @@
+"""The rebuild command an index advises (a lake change, a renamed column, a deleted table
+file) rebuilds it as it was built: the build's options (--num-perm, --with, --without,
+--set, recorded in its manifest) and the folders of tables added with ``--add``; a join of
+a table whose file was deleted since the build says so and gives that command."""
+from __future__ import annotations
+
+import json
+import warnings
+
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+from lakejoin_jupyter.index.store import (GENERATION_MANIFEST, GENERATIONS, MANIFEST,
+                                          _with_component, rebuild_command)
+
+
+def _index(tmp_path, options, added=()):
+    """A folder with a manifest as a build (and ``--add`` of the folders ``added``) writes."""
+    ix = tmp_path / "lake.index"
+    ix.mkdir()
+    gens = []
+    for i, folder in enumerate(added, 1):
+        name = f"g{i:04d}"
+        (ix / GENERATIONS / name).mkdir(parents=True)
+        (ix / GENERATIONS / name / GENERATION_MANIFEST).write_text(json.dumps(
+            {"lake": {"kind": "folder", "root": folder, "files": {}}}))
+        gens.append({"name": name})
+    build = {"seconds": 1.0} if options is None else {"seconds": 1.0, "options": options}
+    (ix / MANIFEST).write_text(json.dumps({
+        "lake": {"kind": "folder", "root": "/data/lake", "files": {}},
+        "components": {"minhash": {}, "union": {}}, "build": build, "generations": gens}))
+    return ix
+
+
+def test_rebuild_command_keeps_options_and_added_tables(tmp_path):
+    ix = _index(tmp_path, ["--with", "union", "--set", "lshensemble.num_perm=128"],
+                added=["/data/new tables"])
+    assert rebuild_command(ix) == (
+        f"`lakejoin index /data/lake --out {ix} --with union --set lshensemble.num_perm=128 "
+        f"--overwrite`, then re-add the tables added to it: "
+        f"`lakejoin index --add '/data/new tables' {ix}`")
+
+
+def test_rebuild_command_of_an_index_that_records_no_options(tmp_path):
+    """An index built before its manifest recorded its options: the command, and what to
+    add to it (its components named)."""
+    ix = _index(tmp_path, None)
+    assert rebuild_command(ix) == (
+        f"`lakejoin index /data/lake --out {ix} --overwrite` with the --with/--set options "
+        f"it was built with (its components: minhash, union)")
+
+
+def test_an_added_component_joins_the_recorded_options():
+    assert _with_component(["--num-perm", "64"], "transform", False) == [
+        "--num-perm", "64", "--with", "transform"]
+    assert _with_component(["--without", "joinstats", "--with", "union"], "joinstats",
+                           True) == ["--with", "union"]
+
+
+def test_command_options_of_build_settings():
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import command_options
+    s = BuildSettings(num_perm=128, components=("union", "-lshensemble"),
+                      component_options={"pexeso": {"embedder": "ngram", "levels": 3}})
+    assert command_options(s) == ["--num-perm", "128", "--with", "union", "--without",
+                                  "lshensemble", "--set", "pexeso.embedder=ngram",
+                                  "--set", "pexeso.levels=3"]
+    assert command_options(BuildSettings()) == []
+
+
+@pytest.mark.spark
+def test_advice_after_a_lake_change_and_a_deleted_table(spark, tmp_path, capsys):
+    """A built index with options and an added folder: the lake-change warning and the
+    join of a table whose file was deleted give the full rebuild command; following it
+    rebuilds the index with the same options and tables."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.errors import LakeChangedWarning, TableReadError
+    from lakejoin_jupyter.indexing.pipeline import build
+    codes = pd.DataFrame({"iso2": ["FR", "DE", "JP", "NL"],
+                          "country": ["France", "Germany", "Japan", "Netherlands"]})
+    lake = write_lake(tmp_path / "lake", {"c.csv": codes, "z.csv": codes.head(2)})
+    new = write_lake(tmp_path / "new", {"capitals.csv": pd.DataFrame(
+        {"iso": ["FR", "DE", "JP"], "capital": ["Paris", "Berlin", "Tokyo"]})})
+    out = tmp_path / "lake.index"
+    settings = BuildSettings(num_perm=64, component_options={"lshensemble": {"num_perm": 32}})
+    build(lake, out, spark=spark, progress=False, settings=settings)
+    build(new, out, spark=spark, progress=False, settings=settings, add=True)
+    (new / "capitals.csv").unlink()
+    want = (f"`lakejoin index {lake} --out {out} --num-perm 64 --set lshensemble.num_perm=32 "
+            f"--overwrite`, then re-add the tables added to it: "
+            f"`lakejoin index --add {new} {out}`")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        e = open_index(out)
+    changed = [str(w.message) for w in caught if issubclass(w.category, LakeChangedWarning)]
+    assert len(changed) == 1 and want in changed[0]
+    q = pd.DataFrame({"code": ["FR", "DE", "JP"]})
+    hit = next(h for h in e.search(q, "code", k=5) if h.table == "capitals")
+    with pytest.raises(TableReadError) as err:
+        hit.join(q)
+    msg = str(err.value)
+    assert "was deleted or moved after the index was built (lake table capitals)" in msg
+    assert "remove it from the lake" not in msg and want in msg
+    # the CLI's join says the same
+    q.to_csv(tmp_path / "q.csv", index=False)
+    rank = 1 + [h.table for h in e.search(q, "code", k=5)].index("capitals")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert cli(["join", str(out), "-t", str(tmp_path / "q.csv"), "-c", "code",
+                    "--hit", str(rank), "--out", str(tmp_path / "o.csv")]) != 0
+    err_text = capsys.readouterr().err
+    assert "deleted or moved after the index was built" in err_text and want in err_text
+
+
+def test_rebuild_command_with_a_missing_component(tmp_path):
+    """The command a search advises for a component the index lacks keeps the build's
+    options and asks for the component even when the build left it out (--without)."""
+    ix = _index(tmp_path, ["--without", "lshensemble", "--set", "union.sample_values=5"])
+    assert rebuild_command(ix, with_="lshensemble") == (
+        f"`lakejoin index /data/lake --out {ix} --set union.sample_values=5 --with "
+        f"lshensemble --overwrite`")
