@@ -894,7 +894,7 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     got = page.evaluate(NARROW_JS)
     assert w.evaluate("el => el.getBoundingClientRect().width") < 500, got   # narrow indeed
     assert got["tabs"] >= 3 and got["cutTabs"] == [], got
-    assert got["status"][0] >= 200 and got["status"][1] <= 80, got
+    assert got["status"][0] >= 200, got         # (a long status: several lines, each whole)
     assert got["methodRight"] <= 3, got          # (ipywidgets' 2 px margin)
     assert got["notes"] and min(got["notes"]) >= 150, got
     assert got["chartRight"] is not None and got["chartRight"] <= 1, got
