@@ -405,6 +405,9 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
     m["equal"] = np.where(same_text, "yes", np.where(same_key, "normalized", "no"))
     m = pd.concat([m[~same_key].sort_values("distance", ascending=False, kind="stable"),
                    m[same_key & ~same_text], m[same_text]])
+    # three decimals, never scientific notation: float noise (1.5e-08 between identical
+    # values) reads 0 (+ 0.0: no "-0.000")
+    m["distance"] = m["distance"].astype(float).round(3) + 0.0
     n, n_norm = int((~same_key).sum()), int((same_key & ~same_text).sum())
     n_same = len(m) - n - n_norm              # three counts that add up to every pair
     parts = [f"{n:,} differ in spelling, shown first to check"]

@@ -29,6 +29,7 @@ import pandas as pd
 
 from .errors import LakeJoinError, QueryError, a_kind
 from .formats import RANK_WORDS, clip, fraction, percent, whole_percent
+from .formats import rows as rows_text
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
 from .index.tables import LakeTable, find_table, lake_table
@@ -804,22 +805,23 @@ def hit_card_html(h: Hit) -> str:
         facts.append(f"<b>{h.lake_rows:,}</b> rows &times; {len(added) + len(h.columns)} columns")
     if h.overlap is not None:
         c = h.containment if h.containment is not None else (h.estimated_containment or 0.0)
-        facts.append(f"{h.overlap:,} shared values ({c:.0%} of the query's distinct values)")
+        what = "key tuples" if len(h.query_columns) > 1 else "values"   # MATE: tuples
+        facts.append(f"{h.overlap:,} shared {what} ({c:.0%} of the query's distinct {what})")
     lines = [" &middot; ".join(facts)]
     if h.row_coverage is not None and n_rows:
         lines.append(f"{_bar(h.row_coverage, '#3a9a5b')} <b>{h.row_coverage:.0%}</b> of the "
-                     f"query's {n_rows:,} rows find a partner")
+                     f"query's {rows_text(n_rows)} find a partner")
     if h.join_rows is not None and n_rows is not None:
         est = "" if h.join_rows_exact else " (estimated)"
         if h.multiplies_rows:
             lines.append(f"<span style='color:#b35900'>&#9888; a left join gives "
-                         f"<b>{n_rows:,} &rarr; {h.join_rows:,} rows</b>{est}: "
+                         f"<b>{n_rows:,} &rarr; {rows_text(h.join_rows)}</b>{est}: "
                          f"&times;{h.key_ratio:,.3g} lake rows per key. Aggregate per key to keep "
                          f"one row per query row: <code>hit.join(df, aggregate=&quot;"
                          f"{_suggested_aggregate(h)}&quot;)</code> (<i>Per key</i> in the "
                          f"widget).</span>")
         else:
-            lines.append(f"a left join keeps the query's {n_rows:,} rows{est}: each key "
+            lines.append(f"a left join keeps the query's {rows_text(n_rows)}{est}: each key "
                          f"matches at most one lake row")
     if (h.query_ratio or 1.0) > 1.0:
         lines.append(f"<span style='color:#b35900'>&#9888; the program merges "
@@ -1093,9 +1095,10 @@ class SearchResult(Sequence):
         em = (lambda s: f"<i>{s}</i>") if markup else str
         # the aggregate the hit card suggests for the hit named (one rule, so the two agree)
         call = f"hit.join(df, aggregate='{_suggested_aggregate(worst)}')"
-        return (f"{len(many)} of these joins would multiply the query's {self.query.n_rows:,} "
-                f"rows (#{worst.rank}: {worst.join_rows:,} rows); join them with an aggregate "
-                f"per key (#{worst.rank}: {code(call)}, or {em('Per key')} in the widget).")
+        return (f"{len(many)} of these joins would multiply the query's "
+                f"{rows_text(self.query.n_rows)} (#{worst.rank}: {worst.join_rows:,} rows); "
+                f"join them with an aggregate per key (#{worst.rank}: {code(call)}, or "
+                f"{em('Per key')} in the widget).")
 
     def text_notes(self) -> list[str]:
         """The lines a terminal prints under the hits' table: each hit's key warning

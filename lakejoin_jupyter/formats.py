@@ -31,6 +31,11 @@ def fraction(j) -> str:
     return f"{j:.3f}" if j == 0 or j >= 0.001 else f"{j:.1e}"
 
 
+def rows(n: int) -> str:
+    """A count of rows: "1 row", "1,200 rows"."""
+    return f"{n:,} row{'' if n == 1 else 's'}"
+
+
 def clip(name, width: int = 40) -> str:
     """A long table or column name shortened for a terminal table (csv and json keep it)."""
     name = " ".join(str(name).split())

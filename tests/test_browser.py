@@ -846,6 +846,78 @@ def test_results_table_fits_with_the_sidebar_open(lab, browser, ui, width):
     page.close()
 
 
+NARROW_JS = """() => {
+    // what a narrow notebook cut or squeezed: tab labels, the status, the Method select,
+    // the parameter notes, the hit's chart
+    const w = document.querySelector('.lakejoin-widget');
+    const right = w.getBoundingClientRect().right;
+    const shown = (e) => e.offsetParent !== null;
+    const tabs = [...w.querySelectorAll('.lakejoin-actions .lm-TabBar-tab')].filter(shown);
+    const status = w.querySelector('.lakejoin-status').getBoundingClientRect();
+    const chart = w.querySelector('.lakejoin-detail .vega-embed');
+    return {
+        cutTabs: tabs.filter(t => { const l = t.querySelector('.lm-TabBar-tabLabel');
+            return l.scrollWidth > l.clientWidth + 1 || t.getBoundingClientRect().right > right + 1; })
+            .map(t => t.textContent),
+        tabs: tabs.length,
+        status: [Math.round(status.width), Math.round(status.height)],
+        methodRight: Math.round(w.querySelector('.lakejoin-method select').getBoundingClientRect().right) - right,
+        notes: [...w.querySelectorAll('.lakejoin-action-tab:not(.lm-mod-hidden) .lakejoin-param-help')]
+            .filter(shown).map(h => Math.round(h.getBoundingClientRect().width)),
+        chartRight: chart ? Math.round(chart.getBoundingClientRect().right) - right : null,
+    };
+}"""
+
+
+def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
+        lab, browser, demo_fuzzy_index_path):
+    """JupyterLab at 800 px with its file browser open leaves the widget some 370 px: the
+    action tabs wrap onto a second line, whole (not "Find transfor"); the status goes under
+    Search, not a one-word column beside it; the Method select, the parameter notes (under
+    their control, not a word a line) and the hit's coverage chart stay within the widget."""
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
+    name = "narrow-jupyterlab-800.ipynb"
+    cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", WIDGET_NOTEBOOK[2]]
+    page = open_new_notebook(lab, browser, "jupyterlab", name, cells, 800, 1000,
+                             sidebar=_open_sidebar("jupyterlab"))
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    wait_status(page, "hit(s)")
+    w.locator("tr.lakejoin-row").first.click()
+    w.locator(".lakejoin-detail .vega-embed").first.wait_for(timeout=120_000)
+    page.wait_for_timeout(1000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shoot(page, w, ARTIFACTS / "narrow-800-jupyterlab-top.png")
+    shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / "narrow-800-jupyterlab-detail.png")
+    shoot(page, w.locator(".lakejoin-actions"), ARTIFACTS / "narrow-800-jupyterlab-action.png")
+    got = page.evaluate(NARROW_JS)
+    assert w.evaluate("el => el.getBoundingClientRect().width") < 500, got   # narrow indeed
+    assert got["tabs"] >= 3 and got["cutTabs"] == [], got
+    assert got["status"][0] >= 200, got         # (a long status: several lines, each whole)
+    assert got["methodRight"] <= 3, got          # (ipywidgets' 2 px margin)
+    assert got["notes"] and min(got["notes"]) >= 150, got
+    assert got["chartRight"] is not None and got["chartRight"] <= 1, got
+    check_layout(page, w, "join")
+    # wider (1280 px, the file browser still open): as before, the tabs on one line and
+    # the table's first rows beside the chart
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.wait_for_timeout(1500)
+    shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / "narrow-1280-jupyterlab-detail.png")
+    wide = page.evaluate("""() => {
+        const d = document.querySelector('.lakejoin-widget .lakejoin-detail');
+        const box = (e) => e.getBoundingClientRect();
+        const tabs = [...d.querySelectorAll('.lakejoin-actions .lm-TabBar-tab')]
+            .filter(t => t.offsetParent !== null).map(t => Math.round(box(t).top));
+        const chart = box(d.querySelector('.lakejoin-chart .vega-embed'));
+        const rows = box(d.querySelector('.lakejoin-preview'));
+        return {tabTops: [...new Set(tabs)], beside: rows.left >= chart.right - 1
+                && rows.top < chart.bottom};
+    }""")
+    assert len(wide["tabTops"]) == 1 and wide["beside"], wide
+    page.close()
+
+
 HEADERS_CUT_JS = """() => {
     // the results table's headers whose label is cut, or that end right of the box
     const box = document.querySelector('.lakejoin-widget .lakejoin-results');

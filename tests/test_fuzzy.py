@@ -1112,6 +1112,19 @@ def test_the_pairs_caption_counts_spelling_case_and_identical_pairs_apart():
                        "5 only in case, spacing or number format)")
 
 
+def test_the_pairs_table_shows_distances_rounded_float_noise_as_zero():
+    """The matched values' distances read as three decimals at most, never in scientific
+    notation: 1.49e-08 between two identical values (float noise) is 0."""
+    from lakejoin_jupyter.actions import fuzzy_pairs_table
+    m = pd.DataFrame({"right": ["Germny", "Japan", "France"],
+                      "left": ["Germany", "Japan", "France"], "function": "f",
+                      "distance": [0.9195577, 1.490116e-08, -2e-09]})
+    (_, shown), = fuzzy_pairs_table(m, "q", "l").items()
+    assert list(shown["distance"]) == [0.92, 0.0, 0.0]
+    page = shown.to_html()
+    assert "e-0" not in page and "e+0" not in page and "-0.0" not in page
+
+
 def test_the_widget_shows_every_pair_to_check_first_without_an_inner_scroll_box():
     """The Fuzzy join tab: the pairs to check (more than ten here) come first, all of them,
     then the chart and the estimate tables, in an output that grows with them instead of a

@@ -870,6 +870,19 @@ def test_a_small_frame_one_value_off_aligns_with_its_table(union_lake):
     assert "sales" in [h.table for h in one]
 
 
+def test_the_result_table_calls_the_tables_rows_table_rows_not_rows_added():
+    """A hit's ``rows`` is its table's row count, not what a union adds (hit.union counts
+    those, fewer when rows are already in the query): the HTML and the text repr say
+    "table rows", as `lakejoin union` does, never "rows added"."""
+    from lakejoin_jupyter.join.union import UnionHit, UnionResult
+    hit = UnionHit(rank=1, table="net/ports", table_id=1, score=0.9,
+                   alignment=(("port", "port", 0.9),), rows=223)
+    res = UnionResult([hit], ["port", "service"], 0.01)
+    page = res._repr_html_()
+    assert "rows added" not in page and "<th>table rows</th>" in page and "<td>223</td>" in page
+    assert "table rows" in repr(res).splitlines()[1]
+
+
 def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path, capsys):
     """A frame whose rows come from a lake table (its column names, every value of each
     query column in the column of the same name: search's rule) is that table's: marked

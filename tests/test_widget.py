@@ -77,6 +77,28 @@ def test_a_transformation_hit_shows_its_lake_pattern_as_code_with_a_true_legend(
     assert "shape is <code class='lakejoin-pattern'>a</code>: in a shape" in _program_html(hit)
 
 
+def test_texts_count_key_tuples_and_one_row():
+    """A multi-column (MATE) hit's card counts the key tuples it shares, not "values";
+    one row is "1 row" (the multiply note of a 1-row query)."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.engine import Hit, SearchResult, hit_card_html
+    from lakejoin_jupyter.formats import rows
+    from lakejoin_jupyter.ui.widget import multiply_note
+    kw = dict(rank=1, table="ref", table_id=0, score=1.0, overlap=27, containment=0.49,
+              jaccard=0.1, exact=True)
+    two = Hit(columns=("pkg", "ver"), column_ids=(3, 4), method="mate",
+              query_columns=("p", "v"), **kw)
+    assert "27 shared key tuples (49% of the query's distinct key tuples)" in hit_card_html(two)
+    one = Hit(columns=("pkg",), column_ids=(3,), method="josie", query_columns=("p",), **kw)
+    assert "27 shared values (49% of the query's distinct values)" in hit_card_html(one)
+    assert (rows(1), rows(0), rows(1200)) == ("1 row", "0 rows", "1,200 rows")
+    many = SimpleNamespace(rank=2, table="t", join_rows=4, join_rows_exact=True)
+    result = SimpleNamespace(multiplying=lambda: [many], query=SimpleNamespace(n_rows=1))
+    assert "multiply the query's 1 row (#2 t: 4)" in multiply_note(result)
+    result.hits = [many]
+    assert "multiply the query's 1 row (#2: 4 rows)" in SearchResult.multiply_note(result)
+
+
 def test_without_an_index_the_widget_explains(tmp_path):
     ns = {"df": pd.DataFrame({"a": ["x", "y"]})}
     w = make(ns=ns, frame="df", columns=["a"])
@@ -1052,6 +1074,31 @@ def test_cancel_midway_keeps_the_widget_usable(demo_engine, fifa, fake_methods):
     w.method_picker.value = "auto"
     w.search().wait()
     assert len(w.results.rows) == 10 and "hit(s)" in w.status_text
+
+
+@pytest.mark.spark
+def test_the_results_area_says_searching_while_the_first_search_runs(demo_engine, fifa,
+                                                                      fake_methods):
+    """A widget opened without a search (`--no-search`): while its first search runs, the
+    empty results area says so, not "Pick a DataFrame ..." (the status line says what is
+    searched); a cancelled search gives the idle text back, a finished one its hits."""
+    _, gate = fake_methods
+    w = make(demo_engine, ns={"fifa": fifa}, frame="fifa", columns=["country"])
+    idle = w.results.empty_text
+    assert w.results.rows == [] and idle.startswith("Pick a DataFrame")
+    w.method_picker.value = "slow-test"
+    task = w.search()
+    assert w.results.rows == [] and w.results.empty_text == "Searching..."
+    w.cancel()
+    assert w.results.empty_text == idle
+    gate.set()
+    assert task.wait(60)
+    gate.clear()
+    task = w.search()
+    assert w.results.empty_text == "Searching..."
+    gate.set()
+    task.wait(60)
+    assert len(w.results.rows) == 1 and w.results.empty_text != "Searching..."
 
 
 @pytest.mark.spark

@@ -221,7 +221,8 @@ class UnionResult(Sequence):
             return head
         df = self.to_pandas().drop(columns=["table_id", "is_query_table"])
         df["table"] = [h.label for h in self.hits]
-        return head + "\n" + df.to_string(index=False)
+        # the table's rows, not what a union adds (hit.union counts those)
+        return head + "\n" + df.rename(columns={"rows": "table rows"}).to_string(index=False)
 
     def _repr_html_(self):
         cap = (f"<b>{len(self.hits)}</b> unionable table(s) for "
@@ -235,5 +236,5 @@ class UnionResult(Sequence):
             f"<td>{html.escape(', '.join(h._pair_text(a, b, s, '←') for a, b, s in h.alignment))}</td></tr>"
             for h in self.hits)
         return (f"<div>{cap}</div><table><thead><tr><th>#</th><th>table</th><th>score</th>"
-                f"<th>aligned</th><th>rows added</th><th>alignment</th></tr></thead>"
+                f"<th>aligned</th><th>table rows</th><th>alignment</th></tr></thead>"
                 f"<tbody>{rows}</tbody></table>")

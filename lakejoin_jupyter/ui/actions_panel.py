@@ -73,12 +73,12 @@ class AutoFloat(W.HBox):
                                     layout=W.Layout(width="260px"))
         self.readout = W.HTML(layout=W.Layout(width="56px"))     # "auto" in place of a number
         self.readout.add_class("lakejoin-auto-readout")
-        self.note = W.HTML()
+        self.note = W.HTML(layout=W.Layout(flex="1 1 12em", min_width="0"))
         self.chosen = None
         self.ran = False                  # a run reported its choice (chosen may be None)
         super().__init__([self.label] * labeled + [self.auto, self.slider, self.readout,
                                                    self.note],
-                         layout=W.Layout(align_items="center"))
+                         layout=W.Layout(align_items="center", flex_flow="row wrap"))
         self.add_class("lakejoin-auto-float")
         self.auto.observe(lambda _: self._sync(), "value")
         self._sync()
@@ -147,12 +147,16 @@ class ActionTab(W.VBox):
             label = W.HTML(f"<label class='lakejoin-param-label' title='{html.escape(p.name)}'>"
                            f"{html.escape(p.label)}</label>", layout=W.Layout(width=LABEL_WIDTH,
                                                                                min_width=LABEL_WIDTH))
-            help_ = [] if isinstance(c, AutoFloat) else [W.HTML(_help_html(p.help))]
-            row = W.HBox([label, c, *help_], layout=W.Layout(align_items="center"))
+            # the note takes the rest of the row, or goes under it when less than 16em is
+            # left (a narrow notebook), never one word a line
+            help_ = [] if isinstance(c, AutoFloat) else [
+                W.HTML(_help_html(p.help), layout=W.Layout(flex="1 1 16em", min_width="0"))]
+            row = W.HBox([label, c, *help_], layout=W.Layout(align_items="center",
+                                                             flex_flow="row wrap"))
             row.add_class(f"lakejoin-param-{p.name}")
             rows.append(row)
             self.rows[p.name] = row
-        self.variable = W.Text(layout=W.Layout(width="300px"),
+        self.variable = W.Text(layout=W.Layout(width="300px", max_width="100%"),
                                tooltip="the variable the joined DataFrame is bound to")
         self.run_button = W.Button(description=action.label, button_style="primary",
                                    tooltip=action.help or action.label,
@@ -162,7 +166,8 @@ class ActionTab(W.VBox):
         self.run_button.on_click(lambda _: on_run(action.name))
         into = W.HBox([W.HTML("<label class='lakejoin-param-label'>Result variable</label>",
                               layout=W.Layout(width=LABEL_WIDTH, min_width=LABEL_WIDTH)),
-                       self.variable], layout=W.Layout(align_items="center"))
+                       self.variable], layout=W.Layout(align_items="center",
+                                                       flex_flow="row wrap"))
         self.summary = W.HTML()
         self.summary.add_class("lakejoin-action-summary")
         # no inner scroll box: a fuzzy join's pairs to check and its estimates need the room

@@ -96,7 +96,8 @@ class QueryPanel(W.HBox):
                                        layout=W.Layout(width="36px"))
         self.column_picker = W.SelectMultiple(description="Column(s)", rows=5,
                                               layout=W.Layout(width="300px"))
-        self.method_picker = W.Dropdown(description="Method", layout=W.Layout(width="380px"))
+        self.method_picker = W.Dropdown(description="Method", layout=W.Layout(
+            width="380px", max_width="100%"))
         self.k_box = W.BoundedIntText(value=10, min=1, max=10_000, description="k",
                                       layout=W.Layout(width="140px"))
         self.use_threshold = W.Checkbox(value=False, description="min containment", indent=False,
@@ -106,12 +107,13 @@ class QueryPanel(W.HBox):
                                        disabled=True, layout=W.Layout(width="200px"),
                                        style={"description_width": "0px"})
         self.method_params = W.VBox()
-        self.more_methods = W.HTML(layout=W.Layout(width="380px"))   # what the index lacks
+        self.more_methods = W.HTML(layout=W.Layout(width="380px", max_width="100%"))   # what the index lacks
         self.more_methods.add_class("lakejoin-more-methods")
         self.union_note = W.HTML(
             "<span class='lakejoin-param-help'>Union: the lake tables whose rows stack under "
             "the DataFrame, each with its column alignment. The columns picked are aligned "
-            "(none picked: every column).</span>", layout=W.Layout(display="none", width="380px"))
+            "(none picked: every column).</span>", layout=W.Layout(display="none", width="380px",
+                                                max_width="100%"))
         self.union_note.add_class("lakejoin-union-note")
         # the pickers keep their width; the method panel takes the rest (at least 400 px,
         # else it goes below them) and its rows wrap: nothing is cut at any width

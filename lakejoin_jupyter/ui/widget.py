@@ -40,7 +40,7 @@ import ipywidgets as W
 import pandas as pd
 
 from ..errors import LakeJoinError
-from ..formats import percent
+from ..formats import percent, rows as rows_text
 from ..frames import check_identifier, is_spark_frame
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, read_search_line, search_magic, union_magic
@@ -51,6 +51,7 @@ from .views import CodePanel, ResultsTable
 
 __all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic", "union_magic"]
 
+SEARCHING = "Searching..."          # the results area while a first search runs
 RANK = "useful"      # the widget's ranking (the magic's default too: its search line omits it)
 
 
@@ -60,8 +61,8 @@ def multiply_note(result) -> str:
     if not many:
         return ""
     worst = max(many, key=lambda h: h.join_rows)
-    return (f" {len(many)} of these joins would multiply the query's {result.query.n_rows:,} "
-            f"rows (#{worst.rank} {worst.table}: {worst.join_rows:,}"
+    return (f" {len(many)} of these joins would multiply the query's "
+            f"{rows_text(result.query.n_rows)} (#{worst.rank} {worst.table}: {worst.join_rows:,}"
             f"{'' if worst.join_rows_exact else ' est.'}); Join with Per key keeps one row each.")
 
 
@@ -116,6 +117,7 @@ class DiscoveryWidget(W.VBox):
         self.search_code.add_class("lakejoin-search-code")
         self.search_code.on_kept = self._on_search_cell_kept
         self.results = ResultsTable(layout=W.Layout(width="100%"))
+        self._idle_text = self.results.empty_text       # (while a search shows SEARCHING)
         self.join_actions = ActionsPanel(actions.ACTIONS, self.run_action)
         self.union_actions = ActionsPanel(actions.UNION_ACTIONS, self.run_action)
         self.actions = self.union_actions if mode == "union" else self.join_actions
@@ -205,19 +207,25 @@ class DiscoveryWidget(W.VBox):
                                       layout=W.Layout(flex="0 0 auto"))
         self.progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(
             width="160px", flex="0 0 auto", display="none"))    # shown while a task runs
-        self.status = W.HTML(layout=W.Layout(flex="1 1 auto", min_width="0"))
+        # (a narrow notebook: the status goes under the buttons, never a one-word column)
+        self.status = W.HTML(layout=W.Layout(flex="1 1 240px", min_width="0"))
         return W.HBox([self.search_button, self.cancel_button, self.progress, self.status],
-                      layout=W.Layout(align_items="center"))
+                      layout=W.Layout(align_items="center", flex_flow="row wrap"))
 
     def _detail_box(self):
         self.detail_html = W.HTML()
         # the chart keeps its own width (an alignment chart with long labels is wider than
-        # 400 px) and the first rows take what is left, scrolling, never under the chart
-        self.chart_out = W.Output(layout=W.Layout(min_width="400px", flex="0 0 auto"))
+        # 400 px) and the first rows take what is left beside it, scrolling; with less than
+        # 280 px left (a narrow notebook) they go below it, and a chart wider than the
+        # widget scrolls sideways
+        self.chart_out = W.Output(layout=W.Layout(min_width="min(400px, 100%)",
+                                                  max_width="100%", overflow="auto",
+                                                  flex="0 0 auto"))
         self.preview_out = W.Output(layout=W.Layout(overflow="auto", max_width="660px",
-                                                    max_height="230px", flex="1 1 auto",
+                                                    max_height="230px", flex="1 1 280px",
                                                     min_width="0", margin="0 0 0 12px"))
-        self._detail_row = W.HBox([self.chart_out, self.preview_out])
+        self._detail_row = W.HBox([self.chart_out, self.preview_out],
+                                  layout=W.Layout(flex_flow="row wrap"))
         return W.VBox([self.detail_html, self._detail_row, self.actions],
                       layout=W.Layout(display="none"))
 
@@ -226,7 +234,8 @@ class DiscoveryWidget(W.VBox):
                        (self.status, "lakejoin-status"), (self.detail, "lakejoin-detail"),
                        (self.progress, "lakejoin-progress"), (self.index_path, "lakejoin-index-path"),
                        (self.lake_path, "lakejoin-lake-path"), (self.build_button, "lakejoin-build"),
-                       (self.mode, "lakejoin-mode")):
+                       (self.mode, "lakejoin-mode"), (self.chart_out, "lakejoin-chart"),
+                       (self.preview_out, "lakejoin-preview")):
             w.add_class(cls)
         self.open_button.on_click(lambda _: self.open_index(self.index_path.value))
         self.build_button.on_click(lambda _: self.build_index(
@@ -292,6 +301,14 @@ class DiscoveryWidget(W.VBox):
             self.progress.value = progress
         if not busy:
             self._sync_build_button()
+            if self.results.empty_text == SEARCHING:     # failed or cancelled: as before
+                self.results.empty_text = self._idle_text
+
+    def _searching(self) -> None:
+        """A search starts: an empty results area says so, not "Pick a DataFrame ..."."""
+        if not self.results.rows and self.results.empty_text != SEARCHING:
+            self._idle_text = self.results.empty_text
+            self.results.empty_text = SEARCHING
 
     def _failed(self, text: str) -> None:
         """A task failed or was interrupted: one line, in red; the bar goes."""
@@ -545,6 +562,7 @@ class DiscoveryWidget(W.VBox):
             plan = [(choice, "")]
         max_values = self.max_values
         self._busy(True, 0.0)
+        self._searching()
         self._set_status(f"Searching with {name}[{', '.join(map(str, cols))}]...")
 
         def work(task):
@@ -673,6 +691,7 @@ class DiscoveryWidget(W.VBox):
         k = int(self.k_box.value)
         what = f"{name}[{', '.join(map(str, cols))}]" if cols else name
         self._busy(True, 0.1)
+        self._searching()
         self._set_status(f"Searching for tables that stack under {what}...")
 
         def work(task):
@@ -951,7 +970,7 @@ class DiscoveryWidget(W.VBox):
             card = hit.card()
             task.check()
             chart = coverage_chart(hit, frame if isinstance(frame, pd.DataFrame) else None,
-                                   width=300)
+                                   width=240)     # with its labels, within 360 px
             return f"<b>#{hit.rank}</b> {card}" + _program_html(hit), chart
 
         self._load_detail(hit, work)
