@@ -1536,3 +1536,28 @@ def test_rebuild_is_a_warning_only_when_a_rebuild_is_advised(spark, tmp_path):
     w.index_path.value = str(broken)
     assert w.build_button.description == "Rebuild" and w.build_button.button_style == "warning"
     assert "cannot be read" in w.build_button.tooltip
+
+
+def test_a_frontend_message_is_never_routed_to_a_deleted_subshell():
+    """ipykernel routes a frontend message on a comm to the subshell the kernel last
+    published on it under; once that subshell is deleted (a page reopened on a running
+    kernel deletes the one it fetched the widgets' state over), the message goes to the
+    subshell the frontend named if it exists, else to the main shell (None)."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.ui.views import ResultsTable, route_replies_to_live_subshells
+    live = ["frontend-subshell"]
+    manager = SimpleNamespace(list_subshell=lambda: list(live))
+    comm = SimpleNamespace(kernel=SimpleNamespace(shell_channel_thread=SimpleNamespace(
+        manager=manager)), _reply_subshell_id="deleted")
+    comm._reply_subshell_for = lambda data, default: comm._reply_subshell_id
+    widget = SimpleNamespace(comm=comm)
+    route_replies_to_live_subshells(widget)
+    route_replies_to_live_subshells(widget)                 # once is enough
+    assert comm._reply_subshell_for({}, "frontend-subshell") == "frontend-subshell"
+    assert comm._reply_subshell_for({}, "gone-too") is None
+    assert comm._reply_subshell_for({}, None) is None
+    comm._reply_subshell_id = "frontend-subshell"           # a live one is kept
+    assert comm._reply_subshell_for({}, None) == "frontend-subshell"
+    comm._reply_subshell_id = None
+    assert comm._reply_subshell_for({}, "frontend-subshell") is None
+    ResultsTable()                                          # no kernel: nothing to wrap
