@@ -1561,3 +1561,21 @@ def test_a_frontend_message_is_never_routed_to_a_deleted_subshell():
     comm._reply_subshell_id = None
     assert comm._reply_subshell_for({}, "frontend-subshell") is None
     ResultsTable()                                          # no kernel: nothing to wrap
+
+
+def test_a_code_panel_view_that_renders_late_gets_the_pending_write_again():
+    """A view that renders after the "write" message went out (a page attaching to a
+    running kernel) announces itself; the kernel sends the unanswered write again, with
+    the same token (a page that already served it does not write twice), and nothing once
+    the write is reported."""
+    panel = CodePanel()
+    sent = []
+    panel.send = sent.append
+    panel.key, panel.code = "search:x_hits", "%lakejoin search x.a --save x_hits"
+    request = panel.write_cell()
+    panel._on_frontend(panel, {"type": "ready"}, [])
+    assert len(sent) == 2 and sent[0] == sent[1] and sent[1]["request"] == request
+    panel._on_frontend(panel, {"type": "written", "request": request, "how": "inserted"}, [])
+    panel._on_frontend(panel, {"type": "ready"}, [])
+    assert len(sent) == 2
+    assert panel.status == "inserted as a new cell below the widget"

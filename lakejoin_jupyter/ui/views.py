@@ -112,6 +112,7 @@ class CodePanel(anywidget.AnyWidget):
         super().__init__(**kw)
         route_replies_to_live_subshells(self)
         self._requests = 0
+        self._pending = None                      # the write not yet reported written
         self.replies = []                         # what the frontend reported, newest last
         self.on_kept = None                       # on_kept(source, request): a cell kept
         self.on_msg(self._on_frontend)
@@ -123,16 +124,25 @@ class CodePanel(anywidget.AnyWidget):
         value."""
         self._requests += 1
         self.status = "writing the code into the notebook..."
-        self.send({"type": "write", "request": self._requests, "key": self.key,
-                   "code": self.code, "only_if_missing": bool(only_if_missing),
-                   "token": f"{self.model_id}:{self._requests}"})
+        self._pending = {"type": "write", "request": self._requests, "key": self.key,
+                         "code": self.code, "only_if_missing": bool(only_if_missing),
+                         "token": f"{self.model_id}:{self._requests}"}
+        self.send(self._pending)
         return self._requests
 
     def _on_frontend(self, _widget, content, _buffers):
         if not isinstance(content, dict):
             return
         self.replies.append(content)
+        if content.get("type") == "ready":
+            # a view that rendered after the write was sent (a page attaching to a running
+            # kernel): it never saw it; the token keeps a page from writing it twice
+            if self._pending is not None:
+                self.send(self._pending)
+            return
         if content.get("type") == "written":
+            if self._pending is not None and content.get("request") == self._pending["request"]:
+                self._pending = None
             self.status = STATUS.get(content.get("how"),
                                      "could not write or copy the code: copy it by hand")
             if content.get("how") == "kept" and self.on_kept is not None:
