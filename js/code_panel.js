@@ -214,6 +214,7 @@ function render({ model, el }) {
   });
   for (const name of ["code", "status", "key", "compact"]) model.on("change:" + name, draw);
   draw();
+  model.send({ type: "ready" });   // the kernel sends again a write this view never saw
   // the widget's output reaches its cell's model shortly after this view is attached
   let tries = 0;
   const unfold = () => {

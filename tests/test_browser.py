@@ -1027,6 +1027,33 @@ def search_and_wait(page, w, text: str):
 
 
 @pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_a_click_reaches_the_kernel_when_its_comm_was_last_used_under_a_deleted_subshell(
+        lab, browser, ui):
+    """ipykernel routes a frontend message on a comm to the subshell the kernel last
+    published on it under. A page reopened on a running kernel can leave the widget's comms
+    pointing at the subshell its widget manager used to fetch their state, deleted since:
+    every click was dropped. Put in that state, the results table's comm still delivers
+    the click (to the shell the frontend named) and the hit's card shows."""
+    name = f"subshell-gone-{ui}.ipynb"
+    page = open_new_notebook(lab, browser, ui, name, WIDGET_NOTEBOOK, 1280, 1000)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator(".lakejoin-code-status:has-text('inserted as a new cell')").wait_for(
+        timeout=300_000)
+    widget = "[o for o in Out.values() if type(o).__name__ == 'DiscoveryWidget'][-1]"
+    assert kernel_eval(lab, name, f"setattr({widget}.results.comm, '_reply_subshell_id', "
+                                  "'deleted-subshell') or 1") == 1
+    w.locator("tr.lakejoin-row").nth(1).click()
+    page.wait_for_function("() => { const d = document.querySelector("
+                           "'.lakejoin-widget .lakejoin-detail');"
+                           " return d && d.textContent.includes('#2'); }", timeout=120_000)
+    assert kernel_eval(lab, name, f"{widget}.results.selected") == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"subshell-gone-{ui}.png"))
+    page.close()
+
+
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
 def test_a_users_save_of_the_widgets_name_stays_the_users(lab, browser, ui):
     """The widget searched and wrote its search cell (``--save fifa_hits``). Run by the user,
     that cell is still the widget's (the frontend sends the cell's metadata): the next

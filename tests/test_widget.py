@@ -1583,3 +1583,46 @@ def test_rebuild_is_a_warning_only_when_a_rebuild_is_advised(spark, tmp_path):
     w.index_path.value = str(broken)
     assert w.build_button.description == "Rebuild" and w.build_button.button_style == "warning"
     assert "cannot be read" in w.build_button.tooltip
+
+
+def test_a_frontend_message_is_never_routed_to_a_deleted_subshell():
+    """ipykernel routes a frontend message on a comm to the subshell the kernel last
+    published on it under; once that subshell is deleted (a page reopened on a running
+    kernel deletes the one it fetched the widgets' state over), the message goes to the
+    subshell the frontend named if it exists, else to the main shell (None)."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.ui.views import ResultsTable, route_replies_to_live_subshells
+    live = ["frontend-subshell"]
+    manager = SimpleNamespace(list_subshell=lambda: list(live))
+    comm = SimpleNamespace(kernel=SimpleNamespace(shell_channel_thread=SimpleNamespace(
+        manager=manager)), _reply_subshell_id="deleted")
+    comm._reply_subshell_for = lambda data, default: comm._reply_subshell_id
+    widget = SimpleNamespace(comm=comm)
+    route_replies_to_live_subshells(widget)
+    route_replies_to_live_subshells(widget)                 # once is enough
+    assert comm._reply_subshell_for({}, "frontend-subshell") == "frontend-subshell"
+    assert comm._reply_subshell_for({}, "gone-too") is None
+    assert comm._reply_subshell_for({}, None) is None
+    comm._reply_subshell_id = "frontend-subshell"           # a live one is kept
+    assert comm._reply_subshell_for({}, None) == "frontend-subshell"
+    comm._reply_subshell_id = None
+    assert comm._reply_subshell_for({}, "frontend-subshell") is None
+    ResultsTable()                                          # no kernel: nothing to wrap
+
+
+def test_a_code_panel_view_that_renders_late_gets_the_pending_write_again():
+    """A view that renders after the "write" message went out (a page attaching to a
+    running kernel) announces itself; the kernel sends the unanswered write again, with
+    the same token (a page that already served it does not write twice), and nothing once
+    the write is reported."""
+    panel = CodePanel()
+    sent = []
+    panel.send = sent.append
+    panel.key, panel.code = "search:x_hits", "%lakejoin search x.a --save x_hits"
+    request = panel.write_cell()
+    panel._on_frontend(panel, {"type": "ready"}, [])
+    assert len(sent) == 2 and sent[0] == sent[1] and sent[1]["request"] == request
+    panel._on_frontend(panel, {"type": "written", "request": request, "how": "inserted"}, [])
+    panel._on_frontend(panel, {"type": "ready"}, [])
+    assert len(sent) == 2
+    assert panel.status == "inserted as a new cell below the widget"

@@ -13,6 +13,43 @@ import anywidget
 import traitlets as T
 
 
+def route_replies_to_live_subshells(widget) -> None:
+    """Never let the kernel route a frontend message on ``widget``'s comm to a deleted
+    subshell.
+
+    ipykernel 7 sends a frontend message on a comm to the subshell of the request the
+    kernel last published on it under (``_reply_subshell_for``), even once that subshell
+    is gone. JupyterLab and Notebook 7 create and delete comm subshells as a page attaches
+    to a running kernel, so after a reopen and "Run all" a widget could have every later
+    click and reply dropped, with only "Unknown subshell_id" in the server log. Such a
+    message goes to the subshell the frontend named, if it still exists, else to the main
+    shell.
+    """
+    comm = getattr(widget, "comm", None)
+    route = getattr(comm, "_reply_subshell_for", None)
+    if route is None or getattr(route, "_lakejoin_live", False):
+        return
+
+    def live_route(data, default):
+        subshell = route(data, default)
+        if subshell is None:
+            return None
+        try:
+            kernel = comm.kernel
+            if kernel is None:
+                from ipykernel.kernelbase import Kernel
+                kernel = Kernel.instance()
+            live = kernel.shell_channel_thread.manager.list_subshell()
+        except Exception:                        # no subshells here: nothing to check
+            return subshell
+        if subshell in live:
+            return subshell
+        return default if default in live else None
+
+    live_route._lakejoin_live = True
+    comm._reply_subshell_for = live_route
+
+
 def asset(name: str) -> Path:
     """A JS/CSS file of the widget: shipped in the package (static/, copied there by
     setup.py), or in js/ of a source checkout."""
@@ -38,6 +75,10 @@ class ResultsTable(anywidget.AnyWidget):
     selected = T.Int(-1).tag(sync=True)
     phase = T.Unicode("").tag(sync=True)
     empty_text = T.Unicode("Pick a DataFrame and column(s), then press Search.").tag(sync=True)
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        route_replies_to_live_subshells(self)
 
 
 STATUS = {
@@ -69,7 +110,9 @@ class CodePanel(anywidget.AnyWidget):
 
     def __init__(self, **kw):
         super().__init__(**kw)
+        route_replies_to_live_subshells(self)
         self._requests = 0
+        self._pending = None                      # the write not yet reported written
         self.replies = []                         # what the frontend reported, newest last
         self.on_kept = None                       # on_kept(source, request): a cell kept
         self.on_msg(self._on_frontend)
@@ -81,16 +124,25 @@ class CodePanel(anywidget.AnyWidget):
         value."""
         self._requests += 1
         self.status = "writing the code into the notebook..."
-        self.send({"type": "write", "request": self._requests, "key": self.key,
-                   "code": self.code, "only_if_missing": bool(only_if_missing),
-                   "token": f"{self.model_id}:{self._requests}"})
+        self._pending = {"type": "write", "request": self._requests, "key": self.key,
+                         "code": self.code, "only_if_missing": bool(only_if_missing),
+                         "token": f"{self.model_id}:{self._requests}"}
+        self.send(self._pending)
         return self._requests
 
     def _on_frontend(self, _widget, content, _buffers):
         if not isinstance(content, dict):
             return
         self.replies.append(content)
+        if content.get("type") == "ready":
+            # a view that rendered after the write was sent (a page attaching to a running
+            # kernel): it never saw it; the token keeps a page from writing it twice
+            if self._pending is not None:
+                self.send(self._pending)
+            return
         if content.get("type") == "written":
+            if self._pending is not None and content.get("request") == self._pending["request"]:
+                self._pending = None
             self.status = STATUS.get(content.get("how"),
                                      "could not write or copy the code: copy it by hand")
             if content.get("how") == "kept" and self.on_kept is not None:

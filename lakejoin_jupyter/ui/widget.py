@@ -47,7 +47,7 @@ from .query_panel import PROGRESSIVE, QueryPanel, read_search_line, search_magic
 from .session import (SESSION, NoIndexOpenError, Session, is_dataframe, join_identity,
                       mark_cell, unique_name)
 from .tasks import BackgroundTask
-from .views import CodePanel, ResultsTable
+from .views import CodePanel, ResultsTable, route_replies_to_live_subshells
 
 __all__ = ["DiscoveryWidget", "PROGRESSIVE", "search_magic", "union_magic"]
 
@@ -64,6 +64,15 @@ def multiply_note(result) -> str:
     return (f" {len(many)} of these joins would multiply the query's "
             f"{rows_text(result.query.n_rows)} (#{worst.rank} {worst.table}: {worst.join_rows:,}"
             f"{'' if worst.join_rows_exact else ' est.'}); Join with Per key keeps one row each.")
+
+
+def _route_to_live_subshells(widget) -> None:
+    """``views.route_replies_to_live_subshells`` for a widget and every widget it holds
+    (the background search updates the buttons as well as the results)."""
+    route_replies_to_live_subshells(widget)
+    for child in getattr(widget, "children", ()) or ():
+        if isinstance(child, W.Widget):
+            _route_to_live_subshells(child)
 
 
 class DiscoveryWidget(W.VBox):
@@ -245,6 +254,7 @@ class DiscoveryWidget(W.VBox):
         self.cancel_button.on_click(lambda _: self.cancel())
         self.results.observe(self._on_select, "selected")
         self.mode.observe(self._on_mode, "value")
+        _route_to_live_subshells(self)
         self._shell = _shell()
         if self._shell is not None:
             self._shell.events.register("post_execute", self.refresh_frames)
