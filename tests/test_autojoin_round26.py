@@ -67,9 +67,9 @@ def test_numbers_among_words_that_cover_most_rows_still_join():
 # ---------------------------------------------------------------- one value's evidence
 
 
-def test_a_refutation_counts_one_values_evidence_once():
-    # a maintainer's name met by chance in a news item: row 0's name ("ith pa") and rows 1
-    # and 2's one name ("tore b") pair them 1-to-1 with items that are not their release
+def _maintainer_chance_case():
+    """A maintainer's name met by chance in a news item: row 0's name ("ith pa") and rows 1
+    and 2's one name ("tore b") pair them 1-to-1 with items that are not their release."""
     src = Table(pd.DataFrame({
         "version": ["3.6.2-1+deb12u3", "3.6.2-1+deb12u2", "3.6.2-1+deb12u1"],
         "maintainer": ["Abhijith PA", "Salvatore B", "Salvatore B"]}), "changelog")
@@ -77,6 +77,13 @@ def test_a_refutation_counts_one_values_evidence_once():
                                                RowPair(1, 2, "tore b", 1.0)])]
     program = Program((extract("version", stop=5),))
     tcells = ["3.6.2", "work with pax format", "restore by cloning"]
+    return src, groups, program, tcells
+
+
+def test_a_refutation_counts_one_values_evidence_once():
+    # a maintainer's name met by chance in a news item: row 0's name ("ith pa") and rows 1
+    # and 2's one name ("tore b") pair them 1-to-1 with items that are not their release
+    src, groups, program, tcells = _maintainer_chance_case()
     # per row, three rows contradict it (main refutes it); one value's evidence, two
     assert not _refuted(Candidate(program, 0, "item", []), src, tcells, groups)
     assert evidence_counts(program, src, tcells, groups, "item") == (0, 3)
@@ -162,13 +169,7 @@ def test_an_estimate_needs_three_observations_of_independent_evidence():
     rows but 2 observations, would read "0 %" for a right program); from 3 on, the share
     of the rows is the estimate."""
     from lakejoin_jupyter.join.autojoin.programset import MIN_EVIDENCE, estimated_precision
-    src = Table(pd.DataFrame({
-        "version": ["3.6.2-1+deb12u3", "3.6.2-1+deb12u2", "3.6.2-1+deb12u1"],
-        "maintainer": ["Abhijith PA", "Salvatore B", "Salvatore B"]}), "changelog")
-    groups = [PairGroup("maintainer", "item", [RowPair(0, 1, "ith pa", 1.0),
-                                               RowPair(1, 2, "tore b", 1.0)])]
-    program = Program((extract("version", stop=5),))
-    tcells = ["3.6.2", "work with pax format", "restore by cloning"]
+    src, groups, program, tcells = _maintainer_chance_case()
     assert MIN_EVIDENCE == 3
     assert estimated_precision(program, src, tcells, groups, "item") is None
     # five rows, each with its own 1-to-1 evidence: four name the derived key, one another
