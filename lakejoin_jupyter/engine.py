@@ -2080,6 +2080,12 @@ class Engine:
         self.check_present()
         return index_table(self.index, name, max_rows, types=types)
 
+    def rebuild_command(self, with_component: str | None = None) -> str:
+        """The command(s) that rebuild this index as it was built (its lake, options and
+        added folders), with component ``with_component`` too when given."""
+        from .index.store import rebuild_command
+        return rebuild_command(self.index.path, self.index.manifest, with_component)
+
     def check_present(self) -> None:
         """Raise when the index was deleted, partly deleted or replaced on disk while open
         (its memory-mapped arrays would otherwise keep answering from a vanished index)."""

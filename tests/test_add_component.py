@@ -115,6 +115,7 @@ def test_add_refuses_a_changed_lake_and_other_components(bare_index, spark, caps
     assert cli(["index", "--add", "mate", str(out)]) == 1
     err = capsys.readouterr().err
     assert "'mate' cannot be added to a built index" in err and "--with mate" in err
+    assert f"lakejoin index {first}" in err          # the index's own lake, as built
     f = next(first.rglob("*.csv"))
     os.utime(f, ns=(f.stat().st_atime_ns, f.stat().st_mtime_ns + 10 ** 9))
     f.write_bytes(f.read_bytes().replace(b",", b";", 1))          # same size, other content

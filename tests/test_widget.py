@@ -1522,7 +1522,8 @@ def test_union_mode_shows_the_users_saved_union_and_never_rebinds_it(union_engin
 def test_union_mode_without_the_union_component_says_how_to_rebuild(demo_engine, fifa):
     w = make(demo_engine, ns={"fifa": fifa}, frame="fifa", mode="union")
     assert "no union component" in w.status_text and "--with union" in w.status_text
-    assert f"--out {demo_engine.path} --overwrite" in w.status_text
+    assert demo_engine.rebuild_command("union") in w.status_text     # as built, with union
+    assert f"--out {demo_engine.path} " in w.status_text and "--overwrite" in w.status_text
     assert "press Rebuild in Union mode" in w.status_text         # the button's label now
     assert w.build_button.description == "Rebuild"
     assert w.search() is None and "--with union" in w.status_text

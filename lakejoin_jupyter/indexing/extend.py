@@ -24,7 +24,7 @@ from ..errors import LakeJoinError
 from ..index.joinstats import FOLDER as JOINSTATS_FOLDER
 from ..index.transform_arrays import FOLDER as TRANSFORM_FOLDER
 from ..index.lock import BuildLock
-from ..index.store import ComponentWriter, LakeIndex, resolve_destination
+from ..index.store import ComponentWriter, LakeIndex, rebuild_command, resolve_destination
 from ..lake.discover import LakeSpec, TableSource, fingerprint_changes
 from . import joinstats as joinstats_component
 from . import transform as transform_component
@@ -66,7 +66,7 @@ def add_component(index, name: str, *, master: str | None = None, spark=None,
         raise LakeJoinError(
             f"{name!r} cannot be added to a built index (it needs the core build's "
             f"intermediate results; {sorted(ADDABLE)} can be). Rebuild the index with it: "
-            f"`lakejoin index LAKE --out {index} --overwrite --with {name}`.")
+            f"{rebuild_command(index, with_=name)}.")
     component, folder = ADDABLE[name]
     final = resolve_destination(index)
     with quiet_py4j(), BuildLock(final):

@@ -1153,10 +1153,8 @@ def _error_text(e: BaseException) -> str:
 def union_rebuild_text(engine) -> str:
     """The one line saying how to get an index Union mode can search."""
     return (f"This index has no union component, so Union mode cannot search it: rebuild it "
-            f"with `lakejoin index LAKE --out {engine.path} --overwrite --with union` (Python: "
-            f"build_index(LAKE, {str(engine.path)!r}, components=['union'], overwrite=True); "
-            f"or type the lake folder above and press Rebuild in Union mode: it keeps the "
-            f"index's other components).")
+            f"with {engine.rebuild_command('union')} (or type the lake folder above and press "
+            f"Rebuild in Union mode: it keeps the index's other components).")
 
 
 def union_card(hit, query_columns) -> str:
