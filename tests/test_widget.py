@@ -637,22 +637,28 @@ def test_an_action_cell_mark_says_which_join_it_holds():
     assert not s.holds_other("join:x", "q.a -> t/u.d")     # an older mark: any join's
 
 
+def _magic_shell():
+    """The IPython shell with the extension loaded, and ``run(cell, meta=None)``: run a cell
+    (with the frontend's cell metadata) that must succeed, and return its result."""
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+
+    def run(cell, meta=None):
+        out = shell.run_cell(cell, cell_meta=meta)
+        assert out.success, cell
+        return out.result
+    return shell, run
+
+
 @pytest.mark.spark
 def test_a_recreated_widget_updates_its_own_cells_and_variables(demo_index_path, fifa):
     """Restart and "Run all" of a notebook the widget wrote (its search and join cells
     re-run below it), then the same clicks again: the widget takes back its own names and
     cells (no ``fifa_hits_2``, no second join cell), and never a name the user rebound."""
-    from IPython.core.interactiveshell import InteractiveShell
-
     from lakejoin_jupyter.ui.session import SESSION
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    shell, run = _magic_shell()
     saved = SESSION.engine
-
-    def run(cell):
-        out = shell.run_cell(cell)
-        assert out.success, cell
-        return out.result
 
     def clicks(w):
         """Search, open the country-codes hit, Join: the cells the widget writes."""
@@ -709,17 +715,9 @@ def test_the_first_search_shows_the_users_saved_search_and_never_rebinds_it(demo
     above ``%lakejoin ui fifa.country``: the widget's first search shows that search (its
     method and k) and leaves ``fifa_hits`` and its cell alone; a click on Search saves the
     widget's search under another name, and ``fifa_hits`` is still the user's."""
-    from IPython.core.interactiveshell import InteractiveShell
-
     from lakejoin_jupyter.ui.session import SESSION
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    shell, run = _magic_shell()
     saved = SESSION.engine
-
-    def run(cell):
-        out = shell.run_cell(cell)
-        assert out.success, cell
-        return out.result
 
     try:
         shell.reset(new_session=False)                   # a fresh kernel
@@ -763,17 +761,9 @@ def test_a_users_save_of_a_name_the_widget_bound_first_is_the_users(demo_index_p
     their own, with or without the frontend's cell metadata): the widget's next searches go
     to ``fifa_hits_2`` and ``fifa_hits`` stays the user's. The widget's own search cell
     (the frontend says which: ``metadata.lakejoin.cell``) run again keeps it the widget's."""
-    from IPython.core.interactiveshell import InteractiveShell
-
     from lakejoin_jupyter.ui.session import SESSION
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    shell, run = _magic_shell()
     saved = SESSION.engine
-
-    def run(cell, meta=None):
-        out = shell.run_cell(cell, cell_meta=meta)
-        assert out.success, cell
-        return out.result
 
     try:
         for meta in ({"cellId": "users-cell"}, None):       # JupyterLab / no metadata
@@ -1456,18 +1446,11 @@ def test_union_mode_shows_the_users_saved_union_and_never_rebinds_it(union_engin
     there) is what ``%lakejoin ui --union q`` shows, with its columns and k, and is left as
     it is: the widget's own searches go to ``q_unions_2``. One the widget cannot make (API
     options) is not shown; the widget searches itself, under another name."""
-    from IPython.core.interactiveshell import InteractiveShell
 
     from lakejoin_jupyter.ui.session import SESSION
     engine, q = union_engine
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    shell, run = _magic_shell()
     saved = SESSION.engine
-
-    def run(cell):
-        out = shell.run_cell(cell)
-        assert out.success, cell
-        return out.result
 
     def fresh():
         shell.reset(new_session=False)
