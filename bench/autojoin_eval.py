@@ -11,7 +11,8 @@
         bench/data/autojoin-fresh22 bench/data/autojoin-fresh23 bench/data/autojoin-fresh24 \
         bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 bench/data/autojoin-fresh27 \
         bench/data/autojoin-fresh28 bench/data/autojoin-fresh29 bench/data/autojoin-fresh30 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh30|all] \
+        bench/data/autojoin-fresh31 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh31|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -137,6 +138,10 @@ A thirty-second, "fresh30" (``FRESH30_CASES``, bench/data/autojoin-fresh30), hol
 Debian lib* packages that fresh29's pool set aside and no earlier set read (libabsl20220623,
 libacl1, libaom3, libapparmor1 and libarchive13), made the same way and committed before any
 learner ran on them, never run and never tuned on (bench/results/autojoin_fresh30_cases.md).
+A thirty-third, "fresh31" (``FRESH31_CASES``, bench/data/autojoin-fresh31), holds five cases from
+the Debian packages not named lib* that no earlier set named or read (jq, python3-cups,
+python3-distro and python3-wheel), made the same way and committed before any learner ran on
+them, never run and never tuned on (bench/results/autojoin_fresh31_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -429,9 +434,17 @@ FRESH30_CASES = {
     "aom_changelog_dep14_tags", "apparmor_changelog_dsc_files"}
 
 
+# Thirty-first fresh validation (bench/autojoin_make_cases.py OUT --fresh31), unseen: from
+# the Debian packages not named lib* that no earlier set named or read, built apart from the
+# learner and committed before any learner ran on them; never run, never tuned on:
+FRESH31_CASES = {
+    "jq_changelog_authors", "jq_authors_git_idents", "pycups_news_sdist_files",
+    "distro_metadata_classifier_urls", "wheel_bdist_options_attributes"}
+
+
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh30": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH30_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh31": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH31_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -443,7 +456,8 @@ def split_of(case: str) -> str:
              ("fresh22", FRESH22_CASES), ("fresh23", FRESH23_CASES),
              ("fresh24", FRESH24_CASES), ("fresh25", FRESH25_CASES), ("fresh26", FRESH26_CASES),
              ("fresh27", FRESH27_CASES), ("fresh28", FRESH28_CASES),
-             ("fresh29", FRESH29_CASES), ("fresh30", FRESH30_CASES))
+             ("fresh29", FRESH29_CASES), ("fresh30", FRESH30_CASES),
+             ("fresh31", FRESH31_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -558,6 +572,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh31", "fresh31 validation (never tuned on)"),
     ("fresh30", "fresh30 validation (never tuned on)"),
     ("fresh29", "fresh29 validation (never tuned on)"),
     ("fresh28", "fresh28 validation (never tuned on)"),
@@ -623,6 +638,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh28"] = -23
     order["fresh29"] = -24
     order["fresh30"] = -25
+    order["fresh31"] = -26
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -683,7 +699,7 @@ def main(argv=None):
                                         "fresh16", "fresh17", "fresh18", "fresh19",
                                         "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
                                         "fresh25", "fresh26", "fresh27", "fresh28",
-                                        "fresh29", "fresh30"),
+                                        "fresh29", "fresh30", "fresh31"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

@@ -11553,6 +11553,245 @@ def make_fresh30(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh31 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh31_cases.md): fresh30's (a)-(h), unchanged in substance except
+# (a)'s pool ("folder" in (f) and (g) is read as "source", a Debian package). Never relaxed
+# to reach a number:
+# (a) both tables come from installed public data outside the repo's lake, the demo lake and
+#     /usr/share/package-lists, none of it read by any earlier set: the pools of fresh8 to
+#     fresh30 as a whole and their data whoever ships it, the lake (fresh5 to fresh7 and
+#     fresh27), the standard library (fresh23's and fresh26's pools), the venv's pip
+#     packages, the folders of earlier sets (prefixes included) and every path holding an
+#     earlier set's path word (tests/test_autojoin_fresh_pinned.py). The tables are read
+#     from installed Debian packages' files (package version recorded, the SHA-256 of every
+#     file read checked through pinned_file); no program of the pool is run and no module of
+#     it imported; no module of the standard library is read for its tables (re and
+#     subprocess as tools: parsing, the gzip program). The pool: the installed packages
+#     whose names do not start with "lib" and that no case document, the case maker or the
+#     fresh tests name, less those of a named package's Debian source, those installing a
+#     file under an earlier set's folder or path word, and the Debian packages of earlier
+#     pools' pip packages; 4 packages, listed in the document;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only; checked by a hand-written reference function per case
+#     (FRESH31_REFERENCE, plain Python, never the learner), whose coverage make_fresh31
+#     prints; no look-up tables inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program or string similarity;
+# (e) at least half the cases are two real tables that really share a key (two sources, two
+#     real column sets written by different hands, or a file's content and its name when an
+#     installer or packager named the file); the others write a target column from a real
+#     column in a format a real system uses, with that format's writer as reference; where
+#     the pool holds fewer admissible real pairs, every one is taken and written formats
+#     fill the set;
+# (f) picking: package by package in alphabetical order, twice (real pairs, then written
+#     formats, at most one per package, its first admissible one), until 8 cases or the pool
+#     runs out; a rejection names the criterion it fails; equality joins are out of scope;
+# (g) at most 12 cases (6-8 wanted), at most two of one kind and two per package (a real pair
+#     counts for both), at most 2,000 rows per table, at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH31_CASES); nobody making them ran the evaluator, imported
+#     the package, read the learner's source or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH31_POOL = ("jq (Debian)", "python3-cups (Debian)", "python3-distro (Debian)",
+                 "python3-wheel (Debian)")
+
+
+# Sources the cases read, at the versions the committed cases were made with (make_fresh31
+# refuses others). No module of the standard library is read for its tables.
+FRESH31_VERSIONS = {"python": "3.11.7"}
+FRESH31_DEBIAN = {"jq": "1.6-2.1+deb12u1", "python3-cups": "2.0.1-5+b4",
+                  "python3-distro": "1.8.0-1", "python3-wheel": "0.38.4-2"}
+# Files of those packages read by make_fresh31 (path -> SHA-256). No folder is pinned as a
+# tree: no file name is read from a listing.
+FRESH31_FILES = {
+    "/usr/share/doc/jq/AUTHORS.gz":
+        "da708461da5d9f20cb19851a09b430ff73cdb381f6e7f9069ae241e266b34b11",
+    "/usr/share/doc/jq/changelog.gz":
+        "ce4f287906d3d32f5deeeff01318b9e549e33ecfef699eab21bf9c8d47abe047",
+    "/usr/share/doc/python3-cups/NEWS.gz":
+        "3051604126dc29a032a0d17703785383dd5a83cb33e15faa6a3265e34a273c21",
+    "/usr/lib/python3/dist-packages/distro-1.8.0.dist-info/METADATA":
+        "361630f7850f5dbefcfd9dff56d2f14c9d734205142a84e7760d74b8a257f34d",
+    "/usr/lib/python3/dist-packages/wheel/bdist_wheel.py":
+        "93f81e7b6c98e137c3aff7513837320aca3a22da627532e3e8965f6ef67ddea9",
+}
+_TREES31 = {}
+
+
+fresh31_version_mismatches = partial(fresh29_version_mismatches, FRESH31_VERSIONS,
+                                     FRESH31_DEBIAN, FRESH31_FILES, _TREES31)
+_checked31 = partial(pinned_file, files=FRESH31_FILES, made="fresh31", trees={})
+_gunzip31 = partial(_gunzip29, checked=_checked31)      # fresh29's helper, fresh31's pins
+
+
+def _jq_authors31() -> pd.DataFrame:
+    """jq's AUTHORS, one row per line: the heading it is listed under ("Created By",
+    "Maintained by", "Contributions by"), name, e-mail (without its angle brackets) and
+    contribution ("bug fixes"; empty where the line has none)."""
+    import re
+    rows, heading = [], None
+    for x in _gunzip31("/usr/share/doc/jq/AUTHORS.gz"):
+        if x.endswith(":"):
+            heading = x[:-1]
+            continue
+        m = re.match(r"^(\S.*?)\s+<([^>]+)>(?:\s+- (.*))?$", x)
+        if m:
+            rows.append((heading, m.group(1), m.group(2), m.group(3) or ""))
+        elif x.strip():
+            raise ValueError(f"jq's AUTHORS: an unread line {x!r}")
+    return pd.DataFrame(rows, columns=["listed under", "name", "e-mail", "contribution"])
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+# The one e-mail address AUTHORS lists under two names ("Brendan Macmillan" and his
+# handle "13ren"): the changelog's entries from that address name him "Brendan Macmillan",
+# checked by hand.
+_JQ_SHARED_ADDRESS31 = {"melbourne.research@gmail.com": "Brendan Macmillan"}
+
+
+def jq_changelog_authors(lake, out):
+    """jq's upstream changelog entries (date, author, first change: "2015-07-10",
+    "Nicolas Williams  nico@cryptonector.com" or "... <nico@cryptonector.com>", "Use
+    `include` for import into namespace") against the people of its AUTHORS (name, e-mail,
+    the headings they are listed under, contribution: "Nicolas Williams"; a person listed
+    under two headings is one row). Truth: the person of the entry's e-mail address (case
+    ignored; _JQ_SHARED_ADDRESS31 for the one address of two names). N:1; entries from an
+    address AUTHORS does not list have none."""
+    import re
+    lines = _gunzip31("/usr/share/doc/jq/changelog.gz")
+    rows = []
+    for i, x in enumerate(lines):
+        m = re.match(r"^(\d{4}-\d\d-\d\d)  (\S.*)$", x)
+        if m:
+            first = next(y.strip() for y in lines[i + 1:] if y.strip())
+            rows.append((m.group(1), m.group(2), first))
+    src = pd.DataFrame(rows, columns=["date", "author", "first change"])
+    a = _jq_authors31()
+    people = []
+    for (name, mail), g in a.groupby(["name", "e-mail"], sort=False):
+        people.append((name, mail, "; ".join(g["listed under"]),
+                       "; ".join(c for c in g["contribution"] if c)))
+    tgt = pd.DataFrame(people, columns=["name", "address", "listed under", "contribution"])
+    tgt = tgt.sort_values("name", kind="stable").reset_index(drop=True)
+    keys = [author.split("  ", 1)[1].strip("<>").lower() for author in src["author"]]
+    by = [m.lower() if _JQ_SHARED_ADDRESS31.get(m.lower(), n) == n else ""
+          for n, m in zip(tgt["name"], tgt["address"])]
+    return _fresh31_case(out, "jq_changelog_authors", src, tgt, _by_key(keys, by))
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def jq_authors_git_idents(lake, out):
+    """jq's AUTHORS lines (heading, name, e-mail, contribution: "Contributions by", "David
+    Tolnay", "dtolnay@gmail.com", "destructuring, build improvements") against the
+    identities Git writes for them (git-commit(1)'s --author, `%an <%ae>`: "David Tolnay
+    <dtolnay@gmail.com>"). N:1 (a person listed under two headings has one identity)."""
+    src = _jq_authors31()
+    keys = [f"{n} <{m}>" for n, m in zip(src["name"], src["e-mail"])]
+    tgt = pd.DataFrame({"git identity": sorted(set(keys))})
+    return _fresh31_case(out, "jq_authors_git_idents", src, tgt,
+                         _by_key(keys, tgt["git identity"].tolist()))
+
+
+def pycups_news_sdist_files(lake, out):
+    """pycups' NEWS sections headed "New in <version>:" (version, first change: "2.0.1",
+    "pypi required .tar.gz") against the names of the releases' source archives as
+    setuptools' sdist writes them and pycups' TODO names them ("pycups-2.0.1.tar.gz"). 1:1.
+    The ten "New since <version>:" sections are left out: their version is the release
+    before theirs."""
+    import re
+    lines = _gunzip31("/usr/share/doc/python3-cups/NEWS.gz")
+    rows = []
+    for i, x in enumerate(lines):
+        m = re.match(r"^New in (\S+):$", x)
+        if m:
+            first = next(y.strip() for y in lines[i + 1:] if y.strip())
+            rows.append((m.group(1), first.removeprefix("* ")))
+    src = pd.DataFrame(rows, columns=["version", "first change"])
+    keys = [f"pycups-{v}.tar.gz" for v in src["version"]]
+    tgt = pd.DataFrame({"source archive": sorted(keys)})
+    return _fresh31_case(out, "pycups_news_sdist_files", src, tgt,
+                         _by_key(keys, tgt["source archive"].tolist()))
+
+
+def _pypi_classifier_url31(classifier: str) -> str:
+    """PyPI's link to the projects of a classifier: "https://pypi.org/search/?c=" and the
+    classifier quoted for a query (a space written "+", ":" "%3A", "/" "%2F"; letters,
+    digits, "-" and "." kept)."""
+    import re
+    if re.search(r"[^A-Za-z0-9 :/.\-]", classifier):
+        raise ValueError(f"a character the writer does not quote: {classifier!r}")
+    return "https://pypi.org/search/?c=" + classifier.replace(":", "%3A").replace(
+        "/", "%2F").replace(" ", "+")
+
+
+def distro_metadata_classifier_urls(lake, out):
+    """python3-distro's METADATA classifiers ("Operating System :: POSIX :: BSD :: FreeBSD")
+    against PyPI's links to each classifier's projects
+    ("https://pypi.org/search/?c=Operating+System+%3A%3A+POSIX+%3A%3A+BSD+%3A%3A+FreeBSD").
+    1:1."""
+    text = _checked31("/usr/lib/python3/dist-packages/distro-1.8.0.dist-info/METADATA").read_text(
+        encoding="utf-8")
+    head = text.split("\n\n", 1)[0]
+    src = pd.DataFrame({"classifier": [x[len("Classifier: "):] for x in head.splitlines()
+                                       if x.startswith("Classifier: ")]})
+    keys = [_pypi_classifier_url31(c) for c in src["classifier"]]
+    tgt = pd.DataFrame({"PyPI link": sorted(keys)})
+    return _fresh31_case(out, "distro_metadata_classifier_urls", src, tgt,
+                         _by_key(keys, tgt["PyPI link"].tolist()))
+
+
+def wheel_bdist_options_attributes(lake, out):
+    """The command-line options of wheel's bdist_wheel command (its user_options: long
+    option, short option: "bdist-dir=", "b"; "skip-build", none) against the attributes
+    distutils sets for them on the command ("bdist_dir": fancy_getopt's translation, "-"
+    written "_", the "=" of an option taking a value dropped). 1:1."""
+    import re
+    text = _checked31("/usr/lib/python3/dist-packages/wheel/bdist_wheel.py").read_text(
+        encoding="utf-8")
+    block = text.split("    user_options = [", 1)[1].split("\n    ]", 1)[0]
+    rows = re.findall(r'\(\s*"([a-z][a-z-]*=?)",\s*(?:"(\w)"|None)', block)
+    src = pd.DataFrame(rows, columns=["long option", "short option"])
+    keys = [o.removesuffix("=").replace("-", "_") for o in src["long option"]]
+    tgt = pd.DataFrame({"attribute": sorted(keys)})
+    return _fresh31_case(out, "wheel_bdist_options_attributes", src, tgt,
+                         _by_key(keys, tgt["attribute"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH31_REFERENCE = {
+    "jq_changelog_authors": ("name", lambda r: r["author"].split("  ", 1)[0]),
+    "jq_authors_git_idents": ("git identity", lambda r: r["name"] + " <" + r["e-mail"] + ">"),
+    "pycups_news_sdist_files": ("source archive", lambda r: "pycups-" + r["version"]
+                                + ".tar.gz"),
+    "distro_metadata_classifier_urls": (
+        "PyPI link", lambda r: "https://pypi.org/search/?c=" + r["classifier"].replace(
+            ":", "%3A").replace("/", "%2F").replace(" ", "+")),
+    "wheel_bdist_options_attributes": (
+        "attribute", lambda r: r["long option"].rstrip("=").replace("-", "_")),
+}
+_fresh31_case = partial(_fresh8_case, reference=FRESH31_REFERENCE)
+
+
+def make_fresh31(lake, out: Path) -> list:
+    """The fresh31 cases; ``lake`` is unused (the tables ship in Debian packages, at the
+    versions of FRESH31_DEBIAN)."""
+    _refuse_other_versions("fresh31", fresh31_version_mismatches())
+    return [
+        jq_changelog_authors(lake, out),
+        jq_authors_git_idents(lake, out),
+        pycups_news_sdist_files(lake, out),
+        distro_metadata_classifier_urls(lake, out),
+        wheel_bdist_options_attributes(lake, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -11676,26 +11915,29 @@ SETS = (
     ("fresh30", make_fresh30, "make the thirtieth fresh validation set "
      "(bench/data/autojoin-fresh30) from tables shipped in Debian lib* packages that no earlier "
      "set read (those fresh29 set aside) instead"),
+    ("fresh31", make_fresh31, "make the thirty-first fresh validation set "
+     "(bench/data/autojoin-fresh31) from tables shipped in Debian packages (not lib*) that no "
+     "earlier set read instead"),
 )
-_LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30"}
+_LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh30)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31)")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh30 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh30: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh31: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

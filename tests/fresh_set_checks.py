@@ -132,6 +132,7 @@ SOURCES = {
                 "libxkbfile1", "libxmlb2", "libxmu6", "libxmuu1", "libxnvctrl0", "libxpm4",
                 "libxrender1", "libxshmfence1", "libxtables12", "libxtst6", "libxv1",
                 "libxxf86dga1", "libxxf86vm1", "libxxhash0", "libyuv0"},
+    "fresh31": {"jq", "python3-cups", "python3-distro", "python3-wheel"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -176,6 +177,7 @@ STDLIB = {
     "fresh28": set(),
     "fresh29": set(),
     "fresh30": set(),
+    "fresh31": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
