@@ -8,6 +8,10 @@ Three suites, each split into development and validation before any tuning (fixe
   names, written out in ``AUTOFJ_DEV`` / ``AUTOFJ_VALIDATION``.
 * ``rl``: single-column record linkage made from clean real name lists with generated
   typos and variants (bench/fuzzyjoin_cases.py, which fixes each case's split).
+* ``rl2`` (not in the default ``--suites``): a second, blind set of such cases from other
+  lists and an independent noise model (bench/fuzzyjoin_rl2_cases.py), read from
+  ``--rl2-cases`` (default WORK/rl2-cases, generated there with ``--lake``); every case is
+  ``validation``.
 * ``fresh1`` (not in the default ``--suites``): natural variants, the same entity named by
   different real sources and linked by a key (bench/fuzzyjoin_fresh_cases.py), read from
   the folders under ``--fresh-cases``; every case is ``validation``.
@@ -63,6 +67,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from fuzzyjoin_cases import CASES, write_cases  # noqa: E402
+import fuzzyjoin_rl2_cases as rl2_cases  # noqa: E402
 
 AUTOFJ_PINS = ["numpy<2", "pandas<2", "autofj==0.0.6"]
 
@@ -124,7 +129,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
              fresh: Path = FRESH_CASES,
              fresh2: Path = FRESH2_CASES,
              fresh3: Path = FRESH3_CASES,
-             fresh4: Path = FRESH4_CASES) -> list[tuple[str, str, str, Path]]:
+             fresh4: Path = FRESH4_CASES,
+             rl2: Path | None = None) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -132,6 +138,10 @@ def datasets(root: Path, cases: Path, suites, split: str,
         out += [("autofj", n, "validation", root / n) for n in AUTOFJ_VALIDATION]
     if "rl" in suites:
         out += [("rl", n, CASES[n][0], cases / n) for n in CASES]
+    if "rl2" in suites:
+        if rl2 is None:
+            raise ValueError("the rl2 suite needs its cases folder")
+        out += [("rl2", n, rl2_cases.CASES[n][0], Path(rl2) / n) for n in rl2_cases.CASES]
     for suite, folder in (("fresh1", fresh), ("fresh2", fresh2), ("fresh3", fresh3),
                           ("fresh4", fresh4)):
         if suite in suites:
@@ -251,8 +261,12 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="lakes folder to generate the record-linkage cases from if missing")
     ap.add_argument("--suites", default="autofj,rl",
-                    help="comma-separated: autofj, rl, fresh1, fresh2, fresh3, fresh4 "
+                    help="comma-separated: autofj, rl, rl2, fresh1, fresh2, fresh3, fresh4 "
                          "(default autofj,rl)")
+    ap.add_argument("--rl2-cases", default=None,
+                    help="folder of the rl2 cases (default WORK/rl2-cases; made with --lake)")
+    ap.add_argument("--iso-codes", default=str(rl2_cases.ISO_CODES),
+                    help="iso-codes' json folder, read when generating the rl2 cases")
     ap.add_argument("--fresh-cases", default=str(FRESH_CASES),
                     help="folder of the fresh1 cases (one folder per case)")
     ap.add_argument("--fresh2-cases", default=str(FRESH2_CASES),
@@ -288,9 +302,15 @@ def main(argv=None):
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
     cases = Path(a.cases) if a.cases else work / "cases"
+    suites = [s for s in a.suites.split(",") if s]
+    rl2 = Path(a.rl2_cases) if a.rl2_cases else work / "rl2-cases"
+    if "rl2" in suites and not all((rl2 / n / "gt.csv").exists() for n in rl2_cases.CASES):
+        if not a.lake:
+            raise SystemExit(f"rl2 cases missing in {rl2}: pass --lake (the folder holding "
+                             f"fivethirtyeight/) to generate them, or --rl2-cases")
+        rl2_cases.write_cases(Path(a.lake), rl2, iso=Path(a.iso_codes))
     py = ensure_autofj_venv(Path(a.autofj_venv))
     root = dataset_root(py)
-    suites = [s for s in a.suites.split(",") if s]
     if "rl" in suites and not all((cases / n / "gt.csv").exists() for n in CASES):
         if not a.lake:
             raise SystemExit(f"record-linkage cases missing in {cases}: pass --lake "
@@ -310,7 +330,7 @@ def main(argv=None):
     for suite, name, split, folder in datasets(root, cases, suites, a.split,
                                                Path(a.fresh_cases), Path(a.fresh2_cases),
                                                Path(a.fresh3_cases),
-                                               Path(a.fresh4_cases)):
+                                               Path(a.fresh4_cases), rl2):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)
