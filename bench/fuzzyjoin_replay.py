@@ -49,7 +49,7 @@ def dump(work: Path, split: str, venv: Path, names=(), suites=("autofj", "rl")):
     out = work / "replay"
     out.mkdir(parents=True, exist_ok=True)
     for suite, name, sp, folder in datasets(root, work / "cases", list(suites), "all"):
-        if suite in ("fresh1", "fresh2", "fresh3"):
+        if suite in ("fresh1", "fresh2", "fresh3", "fresh4"):
             sp = "dev"         # each run once blind (from the eighteenth session), development since
         if (split != "all" and sp != split) or (names and name not in names):
             continue
@@ -287,7 +287,7 @@ def main(argv=None):
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
     ap.add_argument("--datasets", default="")
     ap.add_argument("--suites", default="autofj,rl",
-                    help="dump: comma-separated autofj, rl, fresh1, fresh2, fresh3 (the fresh sets are "
+                    help="dump: comma-separated autofj, rl, fresh1, fresh2, fresh3, fresh4 (the fresh sets are "
                          "saved as dev)")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")

@@ -1365,3 +1365,43 @@ def test_a_given_threshold_is_not_reported_as_chosen_for_a_target():
     if chosen.ok:
         assert "(target 50%)" in chosen.summary().splitlines()[0]
         assert "precision target 0.5" in chosen.plan().description
+
+
+def test_pool_variant_fits_the_functions_as_one():
+    """bench/fuzzyjoin_pool.py (calibration round 13): the pooled two-group fit of one
+    function is that function's own fit (both ways of pooling); two functions with the
+    same ratios pool to the same decoy share as each alone (every count doubles), and the
+    pooled pi0 counts both tails with Storey's +1 once; with the decoy
+    share pooled, each function's null is its own pi0 (N / M) times the pooled
+    q / (1 - q), at most 1, here checked by hand against the pooled fit's odds."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_pool as fp
+    rng = np.random.default_rng(3)
+    s1 = np.where(rng.random(200) < 0.6, rng.random(200) * 0.5, rng.random(200))
+    s2 = rng.random(200)
+    s1[:3] = np.nan
+    own, pi0 = mp.null_probability(s1, s2)
+    for pool_pi0 in (True, False):
+        one = fp.pooled_nulls({"f": (s1, s2)}, pool_pi0)["f"]
+        np.testing.assert_allclose(one[0], own, equal_nan=True)
+        assert one[1] == pytest.approx(pi0)
+    two = fp.pooled_nulls({"f": (s1, s2), "g": (s1, s2)}, False)
+    for f in "fg":
+        np.testing.assert_allclose(two[f][0], own, equal_nan=True)
+    a, b = np.sum(s1[np.isfinite(s1)] > mp.NULL_TAIL), np.sum(s2 > mp.NULL_TAIL)
+    assert fp.pooled_nulls({"f": (s1, s2), "g": (s1, s2)}, True)["g"][1] == pytest.approx(
+        (2 * a + 1) / (2 * b * 197 / 200 + 1))                 # Storey's +1 once
+    t1, t2 = rng.random(150), rng.random(150) ** 0.5
+    both = fp.pooled_nulls({"f": (s1, s2), "g": (t1, t2)}, False)
+    x1, x2 = np.concatenate([s1, t1]), np.concatenate([s2, t2])
+    pooled, pi0_all = mp.null_probability(x1, x2)          # pi0_all (N / M) q / (1 - q)
+    ok = np.isfinite(x1)
+    n_all, m_all = ok.sum(), np.isfinite(x2).sum()
+    odds = pooled[ok] / (pi0_all * n_all / m_all)
+    pi0_g = mp.null_probability(t1, t2)[1]
+    want = np.minimum(pi0_g * 150 / 150 * odds[-150:], 1.0)
+    keep = pooled[ok][-150:] < 1.0                          # not cut at 1 in the pooled fit
+    np.testing.assert_allclose(both["g"][0][keep], want[keep])
+    assert both["g"][1] == pytest.approx(pi0_g)
