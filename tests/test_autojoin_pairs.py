@@ -60,10 +60,23 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         # min_score: score 1, that key alone; of several, those in the most source values
         whole = [t for t in tvals if len(t) >= MIN_Q and re.search(r"[^\W\d_]", t)
                  and t[0].isalnum() and t[-1].isalnum() and as_words(t, v)]
+        # not one inside another whole key of v (deviation 51)
+        whole = [t for t in whole if not any(t != h and t in h for h in whole)]
         n = {t: sum(t in x for x in svals) for t in whole
              if sum(t in x for x in svals) * sum(t in y for y in tvals) * min_score > 1.0}
         if n:
             out |= {(S[v], T[t], 1.0) for t in whole if n[t] == max(n.values())}
+            # beside it, v's 1-to-1 grams longer than those keys (deviation 42)
+            longer = max(map(len, n))
+            for i in range(len(v)):
+                u = v[i:i + MAX_GRAM]
+                qs = [h for h in range(MIN_Q, len(u) + 1) if any(u[:h] in t for t in tvals)]
+                if not qs or max(qs) <= longer:
+                    continue
+                g = u[:max(qs)]
+                rt = [t for t in tvals if g in t]
+                if len(rt) == 1 and sum(g in x for x in svals) == 1:
+                    out.add((S[v], T[rt[0]], 1.0))
             continue
         best, rows = 0.0, set()
         # short target values ("ia") pair with the source values they abbreviate ("iowa")

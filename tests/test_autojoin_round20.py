@@ -78,9 +78,17 @@ def test_one_to_one_grams_kept_beside_a_common_whole_key():
     tgt = ColumnValues.from_cells("title", [t.upper() for t in TOOLS] + ["SSH_CONFIG"])
     # "ssh" is a whole word of 7 programs and a gram of 8 titles: 7 * 8 / 16 > 1, so
     # "ssh" pairs as the common whole key (score 1, N:1); "/usr/bin/ssh-add" also holds
-    # "ssh-add", which one program and one title hold (1-to-1)
+    # "ssh-add", which one program and one title hold (1-to-1). Since deviation 51 "ssh" is
+    # no key of "/usr/bin/ssh-add", which holds the whole key "ssh-add" around it ...
     pairs = find_pair_group(src, tgt, min_score=1 / 16).pairs
     of_add = {(p.target_row, p.gram, p.score, p.whole) for p in pairs if p.source_row == 1}
+    assert of_add == {(1, "ssh-add", 1.0, False)}
+    # ... but where the titles carry a section ("SSH-ADD(1)"), "ssh-add" is no whole key
+    # and the 1-to-1 gram is kept beside the common whole key's pair
+    sections = ColumnValues.from_cells("title", [t.upper() + "(1)" if t != "ssh" else "SSH"
+                                                 for t in TOOLS] + ["SSH_CONFIG"])
+    of_add = {(p.target_row, p.gram, p.score, p.whole) for p in
+              find_pair_group(src, sections, min_score=1 / 16).pairs if p.source_row == 1}
     assert of_add == {(0, "ssh", 1.0, True), (1, "ssh-add", 1.0, False)}
     # the value equal to the whole key, and values without it, are as before
     assert {(p.target_row, p.whole) for p in pairs if p.source_row == 0} == {(0, True)}

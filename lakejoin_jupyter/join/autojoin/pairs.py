@@ -20,7 +20,8 @@ Note:
     ("District 1", "AK-01", 1/(n m)). A value shorter than 3 ("NY") is probed whole, and a
     target value shorter than 3 pairs with the source values it abbreviates ("IA",
     "Iowa"); a row's best matches in 2-3 columns are intersected (``combined_pair_groups``);
-    a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1);
+    a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1),
+    unless it lies inside a longer whole key of the value ("espn.go.com");
     beside it, the value keeps its 1-to-1 q-gram matches longer than that key. A value
     with no pair at all is read with its punctuation dropped and pairs on whole tokens
     across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``);
@@ -379,7 +380,11 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     # below min_score (the "N" of an N:1 join: every county of a state) pairs with that
     # key alone, score 1; of several, those held by the most source values ("Ohio County,
     # Kentucky": Kentucky)
-    counts = {g: len(s_index.values_with(g)) for g in whole_keys(v, keys)}
+    # a whole key inside another whole key of v is a piece of that key, not a key of v
+    # ("espn.go.com" in "sports.espn.go.com": always held by at least as many values)
+    found = whole_keys(v, keys)
+    found = [g for g in found if not any(g != h and g in h for h in found)]
+    counts = {g: len(s_index.values_with(g)) for g in found}
     counts = {g: n for g, n in counts.items()
               if n * len(t_index.values_with(g)) * min_score > 1.0}
     if counts:

@@ -11,15 +11,15 @@ Note:
     Unspecified in the thesis: a key column is at least ``key_ratio`` (0.9) distinct, with
     two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
     of them outside its examples. Deviations (docs/algorithms/autojoin.md):
-    - ordered program sets with an estimated precision (programset.py; short codes:
-      chance.py); the composite step retries a failing set of 4 without each example;
+    - program sets with an estimated precision (programset.py; short codes: chance.py; a key
+      part's on the whole values); a failing composite set of 4 retried without each example;
     - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
       intersected (``combined_pair_groups``);
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
-    - a target column of 2-4 keys accepts a short program joining all of them through
-      most source rows (``_acceptable``); equal coverage: more source rows, then smaller;
+    - a target column of 2-4 keys: a short program joining all through most source rows
+      (``_acceptable``); equal coverage: more source rows, then smaller;
     - a program's variants equal on its examples are scored where they join more rows, giving
       its rows the same keys (``_extends``); a residual-round replacement passes ``_checks``;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
@@ -856,7 +856,24 @@ def _composite(src: Table, tgt: Table, s_on, t_on, settings) -> DirectionResult 
     if d.best is None:
         return None
     d.target_parts = parts
+    _whole_estimate(d.best, src, tgt, s_on, parts[d.best.target_column], settings)
     return d
+
+
+def _whole_estimate(best: Candidate, src: Table, tgt: Table, s_on, part, settings) -> None:
+    """The estimated precision of a program onto a key part, from the evidence of the whole
+    composite values, a row agreeing where it names the derived key alone: a part drops the
+    rest of its value, which may name another row ("$50,000 - $99,999" holds "$50,000 " of
+    one bracket and "$99,999" of the next; deviation 51). The part's estimate is kept when
+    the whole values give none."""
+    cols = s_on or [c for c in src.columns if src.has_values(c)]
+    s_vals = [src.values(c) for c in cols] + ([] if s_on else joined_columns(src, cols))
+    groups = find_joinable_row_pairs(s_vals, [tgt.values(part.column)], settings.min_score)
+    est = estimated_precision(best.program, src, part.values, groups, part.column,
+                              best.examples, whole=True)
+    if est is not None:
+        best.extra["estimated_precision"] = est
+        best.extra.pop("precision_basis", None)
 
 
 def _none_reads(left, right, named_left, named_right, settings, stats: dict) -> str:

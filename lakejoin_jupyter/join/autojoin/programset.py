@@ -18,13 +18,13 @@ set joins, through more source rows, replaces the set; a branch adding no key ma
 rows onto joined keys, none re-keyed, most confirmed by row pairs, e.g. under a guard on a
 value's last word ("XValue" onto "x", deviation 38); a row onto a key the set joins through
 a row whose own 1:1 evidence names that key confirms nothing (deviation 41).
-Estimated precision: among the joined source rows that also have a 1-to-1 match of a 6+
-character q-gram or of a rare token bag, the share whose matched row holds the derived key
-(teaching rows excluded; None under 3 distinct observations, 50; a value's evidence holds
-for every row holding it).
-N:1 evidence (a value several rows hold) checks only keys joined through 2+ rows (39).
-An unjoined row's pair is also taught with the set's own examples of other keys, so that
-one program fits both forms (two folder depths of a path; deviation 44).
+Estimated precision: among the joined source rows (not taught) that also have a 1-to-1
+match of a 6+ character q-gram or of a rare token bag, the share whose matched row holds
+the derived key (a value's evidence holds for every row holding it; None under 3 distinct
+observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); token bags
+of one size that differ contradict a row where bags pair the join; a key part's evidence
+is the whole values', naming the derived key alone (51).
+An unjoined row's pair is also taught with the set's own examples of other keys (44).
 A replacement's new rows are mostly confirmed by row pairs (46); a refutation counts rows
 of the same evidence and key once (49).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from .dsl import PATTERN_KINDS, Guard, ProgramSet, cell_pattern
 from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_sets,
                     try_learn_transform)
-from .pairs import ColumnValues, PairGroup, find_pair_group
+from .pairs import ColumnValues, PairGroup, find_pair_group, fold, signatures
 
 
 WORD_GUARD_SUPPORT = 2   # rows a "last word" guard's word must be wanted by (not one row's value)
@@ -453,14 +453,67 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
 
 
 def estimated_precision(program, src, tcells: list, groups: list, target_column: str,
-                        examples=()) -> float | None:
+                        examples=(), whole: bool = False) -> float | None:
     """The module docstring's estimate on the (sampled) source rows; None when the checked
-    rows hold fewer than ``MIN_EVIDENCE`` distinct observations (deviation 50)."""
-    agree, checked = evidence_counts(program, src, tcells, groups, target_column, examples)
-    if not checked or evidence_counts(program, src, tcells, groups, target_column, examples,
-                                      distinct=True)[1] < MIN_EVIDENCE:
+    rows hold fewer than ``MIN_EVIDENCE`` distinct observations (deviation 50). A row whose
+    value and key read as token bags of one size that differ, in a join whose row pairs
+    show equal bags, is contradicted (:func:`read_apart`). ``whole``: ``groups`` pair the
+    whole values of a composite column whose key part is ``tcells``; a row agrees only if
+    its evidence names the derived key alone (the rest of the value names no other row;
+    deviation 51)."""
+    outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
+    found = _checked(outs, src, tcells, groups, target_column, examples)
+    rows = list(found.values()) + read_apart(program, src, tcells, groups, target_column,
+                                             examples, set(found), outs)
+    if len(set(rows)) < MIN_EVIDENCE:
         return None
-    return agree / checked
+    if whole:
+        return sum(evidence == {o} for evidence, o in rows) / len(rows)
+    return sum(o in evidence for evidence, o in rows) / len(rows)
+
+
+BAG_VIEWS = ("bag", "cut")      # readings of every token of a value (pairs.signatures)
+
+
+def read_apart(program, src, tcells: list, groups: list, target_column: str, examples=(),
+               skip: set = frozenset(), outs: list | None = None) -> list:
+    """(frozenset(), key) per joined row (not taught, not in ``skip``) that a token-bag
+    reading contradicts: where a row pair of ``target_column`` shows a value of a column
+    the program reads and the key the program derives from it reading as one bag (the join
+    writes the same tokens differently: "8/7/2018" and "8/7/18"), a row whose value and key
+    read in such a view as bags of the same size, different in every such view, is given a
+    key of other tokens ("3/13/2019" onto "3/13/18": a constant year; deviation 51)."""
+    keys = {v for v in tcells if v is not None}
+    taught = {ex.source_row for ex in examples}
+    if outs is None:
+        outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
+    real = set(src.columns)
+    readers = []         # the columns whose bags equal the derived keys' on a row pair
+    for g in groups:
+        if g.target_column != target_column or g.source_column not in real \
+                or g.source_column not in program.columns or g.source_column in readers:
+            continue
+        if any(p.gram == "" and p.score >= 1.0 and outs[p.source_row] == tcells[p.target_row]
+               for p in g.pairs):
+            readers.append(g.source_column)
+    if not readers:
+        return []
+    out = []
+    for i, o in enumerate(outs):
+        if o is None or o not in keys or i in taught or i in skip:
+            continue
+        key = _bags(o)
+        for c in readers:
+            cell = src.cells(c)[i]
+            if cell is None:
+                continue
+            value = _bags(cell)
+            shared = [v for v in BAG_VIEWS if v in key and v in value]
+            if shared and all(len(key[v]) == len(value[v]) and key[v] != value[v]
+                              for v in shared):
+                out.append((frozenset(), o))
+                break
+    return out
 
 
 def row_evidence(src, tcells: list, groups: list, target_column: str) -> tuple:
@@ -505,26 +558,44 @@ def key_owners(partners: dict) -> dict:
 
 def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
                     examples=(), distinct: bool = False) -> tuple:
-    """(agree, checked) of :func:`estimated_precision`: joined rows (not taught) that have
-    independent evidence, and those whose evidence holds the key the program derives.
+    """(agree, checked): the rows of :func:`checked_rows` and those whose evidence holds
+    the key the program derives. ``distinct``: rows whose evidence names the same partners
+    and that get the same key are one observation, counted once (deviation 49)."""
+    rows = checked_rows(program, src, tcells, groups, target_column, examples)
+    if distinct:
+        rows = list(dict.fromkeys(rows))
+    return sum(o in evidence for evidence, o in rows), len(rows)
+
+
+def _bags(text: str) -> dict:
+    """View -> reading of ``text`` in the token-bag views (``BAG_VIEWS``)."""
+    return {v: k for v, k in signatures(fold(text)) if v in BAG_VIEWS}
+
+
+def checked_rows(program, src, tcells: list, groups: list, target_column: str,
+                 examples=()) -> list:
+    """(evidence, key) per joined row (not taught) that has independent evidence: the keys
+    the evidence names (a frozenset) and the key the program derives.
 
     A value's evidence holds for every row holding it; a value held by several rows pairs
     them N:1, and that evidence checks a row only where the program also joins its key
     through more than one row: a key the program gives one row alone is a 1:1 join of that
     row, which N:1 evidence of a coarser column cannot check (an RPC procedure's stub
-    against the one stub of its program, deviation 39). ``distinct``: rows whose evidence names the
-    same partners and that get the same key are one observation, counted once (deviation
-    49)."""
+    against the one stub of its program, deviation 39)."""
+    outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
+    return list(_checked(outs, src, tcells, groups, target_column, examples).values())
+
+
+def _checked(outs: list, src, tcells: list, groups: list, target_column: str,
+             examples=()) -> dict:
+    """:func:`checked_rows` by source row, ``outs`` the program's output per source row."""
     partners, shared = row_evidence(src, tcells, groups, target_column)
     if not partners and not shared:
-        return 0, 0
+        return {}
     keys = {v for v in tcells if v is not None}
     taught = {ex.source_row for ex in examples}
-    cells = {c: src.cells(c) for c in program.columns}
-    outs = program.evaluate(cells, len(src.positions))
     rows_per_key = Counter(o for o in outs if o is not None and o in keys)
-    agree = checked = 0
-    seen: set = set()
+    out = {}
     for i, o in enumerate(outs):
         if o is None or o not in keys or i in taught:
             continue
@@ -534,11 +605,5 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
             evidence = shared[i]
         else:
             continue
-        if distinct:
-            seen_before = (frozenset(evidence), o)
-            if seen_before in seen:
-                continue
-            seen.add(seen_before)
-        checked += 1
-        agree += o in evidence
-    return agree, checked
+        out[i] = (frozenset(evidence), o)
+    return out
