@@ -918,6 +918,65 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     page.close()
 
 
+CHART_THEME_JS = """() => [...document.querySelectorAll('.lakejoin-widget .vega-embed')].map(e => {
+    // what a chart's text and background look like now, and the theme's text colour
+    const svg = e.querySelector('svg');
+    const back = svg && svg.querySelector('.background');
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--jp-ui-font-color1)';
+    document.body.appendChild(probe);
+    const theme = getComputedStyle(probe).color;
+    probe.remove();
+    return {svg: !!svg, theme, background: svg ? getComputedStyle(back || svg).fill : null,
+            texts: svg ? [...svg.querySelectorAll('.role-axis-label text, .role-title-text text')]
+                .map(t => getComputedStyle(t).fill) : []};
+})"""
+
+
+def _set_theme(page, theme: str):
+    """Settings > Theme > JupyterLab Light or Dark, then wait for the page to take it."""
+    page.click(".lm-MenuBar-itemLabel:text-is('Settings')")
+    page.hover("li.lm-Menu-item:has-text('Theme')")
+    page.click(f"li.lm-Menu-item:has-text('JupyterLab {theme}')")
+    page.wait_for_function("(light) => document.body.dataset.jpThemeLight === light",
+                           arg=str(theme == "Light").lower(), timeout=60_000)
+    page.wait_for_timeout(1500)
+
+
+def test_charts_follow_the_jupyterlab_theme(lab, browser):
+    """JupyterLab Dark (new user 11): the hit's chart kept a white box, and a chart drawn
+    in one theme kept its colours after a switch. Drawn in the Dark theme it has no
+    background of its own and its labels take the theme's text colour; after a switch to
+    Light they take the Light one, without a redraw."""
+    name = "theme-jupyterlab.ipynb"
+    page = open_new_notebook(lab, browser, "jupyterlab", name, WIDGET_NOTEBOOK, 1280, 1000)
+    try:
+        _set_theme(page, "Dark")
+        run_all(page)
+        w = page.locator(".lakejoin-widget").first
+        w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+        wait_status(page, "hit(s)")
+        w.locator("tr.lakejoin-row").first.click()
+        chart = w.locator(".lakejoin-detail .vega-embed").first
+        chart.locator("svg .role-axis-label text").first.wait_for(timeout=120_000)
+        page.wait_for_timeout(1000)
+        ARTIFACTS.mkdir(exist_ok=True)
+        for theme in ("dark", "light"):
+            if theme == "light":
+                _set_theme(page, "Light")
+            chart.scroll_into_view_if_needed()
+            chart.screenshot(path=str(ARTIFACTS / f"chart-{theme}-jupyterlab.png"))
+            got = page.evaluate(CHART_THEME_JS)
+            assert got and all(c["svg"] for c in got), got
+            for c in got:
+                assert c["background"] in ("none", "transparent", "rgba(0, 0, 0, 0)"), (theme, c)
+                assert c["texts"] and set(c["texts"]) == {c["theme"]}, (theme, c)
+    finally:
+        if page.evaluate("document.body.dataset.jpThemeLight") == "false":
+            _set_theme(page, "Light")          # the next tests' screenshots are Light
+        page.close()
+
+
 HEADERS_CUT_JS = """() => {
     // the results table's headers whose label is cut, or that end right of the box
     const box = document.querySelector('.lakejoin-widget .lakejoin-results');
