@@ -865,6 +865,8 @@ NARROW_JS = """() => {
         notes: [...w.querySelectorAll('.lakejoin-action-tab:not(.lm-mod-hidden) .lakejoin-param-help')]
             .filter(shown).map(h => Math.round(h.getBoundingClientRect().width)),
         chartRight: chart ? Math.round(chart.getBoundingClientRect().right) - right : null,
+        codeStatus: [...w.querySelectorAll('.lakejoin-code-status')].filter(shown)
+            .map(s => Math.round(s.getBoundingClientRect().width)),
     };
 }"""
 
@@ -873,8 +875,9 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
         lab, browser, demo_fuzzy_index_path):
     """JupyterLab at 800 px with its file browser open leaves the widget some 370 px: the
     action tabs wrap onto a second line, whole (not "Find transfor"); the status goes under
-    Search, not a one-word column beside it; the Method select, the parameter notes (under
-    their control, not a word a line) and the hit's coverage chart stay within the widget."""
+    Search, not a one-word column beside it, and so does the code bar's status under its
+    buttons; the Method select, the parameter notes (under their control, not a word a line)
+    and the hit's coverage chart stay within the widget."""
     with_fuzzy_index(lab, demo_fuzzy_index_path)
     name = "narrow-jupyterlab-800.ipynb"
     cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", WIDGET_NOTEBOOK[2]]
@@ -886,6 +889,9 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     wait_status(page, "hit(s)")
     w.locator("tr.lakejoin-row").first.click()
     w.locator(".lakejoin-detail .vega-embed").first.wait_for(timeout=120_000)
+    page.wait_for_function("() => { const s = document.querySelector("
+                           "'.lakejoin-widget .lakejoin-search-code .lakejoin-code-status');"
+                           " return s && s.textContent.trim(); }", timeout=120_000)
     page.wait_for_timeout(1000)
     ARTIFACTS.mkdir(exist_ok=True)
     shoot(page, w, ARTIFACTS / "narrow-800-jupyterlab-top.png")
@@ -898,6 +904,9 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     assert got["methodRight"] <= 3, got          # (ipywidgets' 2 px margin)
     assert got["notes"] and min(got["notes"]) >= 150, got
     assert got["chartRight"] is not None and got["chartRight"] <= 1, got
+    # the search code's status ("inserted as a new cell below the widget") beside its
+    # buttons at least 12em wide or on a line of its own, not a word a line
+    assert got["codeStatus"] and min(got["codeStatus"]) >= 140, got
     check_layout(page, w, "join")
     # wider (1280 px, the file browser still open): as before, the tabs on one line and
     # the table's first rows beside the chart
