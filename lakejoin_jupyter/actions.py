@@ -374,18 +374,24 @@ def join_hit(engine, hit, frame, how: str = "left", duplicates: str = "all",
         return get("join")(engine, hit, frame, how=how, duplicates=duplicates,
                            aggregate=aggregate, order_by=order_by, dates=dates,
                            frame_name=frame_name)
+    where = f"{hit.table}.{hit.column}"
     shaped = [f"{n}={v!r}" for n, v, plain in (
         ("duplicates", duplicates, "all"), ("aggregate", aggregate, "none"),
         ("order_by", order_by, None), ("dates", dates or "auto", "auto")) if v != plain]
     if shaped:
-        raise LakeJoinError(f"{', '.join(shaped)}: this hit matches similar values (fuzzy / "
-                            f"semantic), joined by the fuzzy join, which takes one lake row per "
-                            f"matched value; these options shape equi-joins only.")
+        raise LakeJoinError(f"{', '.join(shaped)}: the hit {where} matches similar values "
+                            f"(fuzzy / semantic), so it is joined by the fuzzy join, which "
+                            f"takes one lake row per matched value; these options shape "
+                            f"equi-joins only. Leave them out, or join a hit on equal values.")
     if how not in ("left", "inner"):
-        raise LakeJoinError(f"how must be 'left' or 'inner' (got {how!r}).")
+        raise LakeJoinError(f"how={how!r}: the hit {where} matches similar values, joined by "
+                            f"the fuzzy join, which keeps every query row (how='left') or only "
+                            f"the matched ones (how='inner'). Give one of these two.")
     if not 0.5 <= precision_target <= 1:
-        raise LakeJoinError(f"precision_target={precision_target:g}: give a value between "
-                            f"0.5 and 1.")
+        raise LakeJoinError(f"precision_target={precision_target:g}: the fuzzy join of the "
+                            f"hit {where} aims at this estimated precision, the share of its "
+                            f"matches that are right. Give a value between 0.5 and 1 "
+                            f"(default 0.9).")
     out = run_fuzzy(engine, hit, frame, precision_target=precision_target, how=how,
                     frame_name=frame_name)
     if out.ok:

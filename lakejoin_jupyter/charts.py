@@ -19,6 +19,23 @@ def enable_offline_rendering() -> None:
         alt.renderers.enable("mimetype")
 
 
+def themed(chart):
+    """``chart`` as the widget shows it: no background of its own and drawn as SVG, whose
+    axis, title and legend text the widget's stylesheet (js/lakejoin.css) colors with
+    JupyterLab's theme variables, so it follows the light or dark theme, a later switch
+    included (a canvas keeps the colors of the theme it was drawn in). None stays None."""
+    if chart is None:
+        return None
+    meta = dict(getattr(chart, "usermeta", None) or {}) if _is_set(chart, "usermeta") else {}
+    meta["embedOptions"] = {**meta.get("embedOptions", {}), "renderer": "svg"}
+    return chart.properties(background="transparent", usermeta=meta)
+
+
+def _is_set(chart, name: str) -> bool:
+    from altair.utils.schemapi import Undefined
+    return getattr(chart, name, Undefined) is not Undefined
+
+
 def _containment(hit) -> float:
     if hit.containment is not None:
         return float(hit.containment)

@@ -865,6 +865,8 @@ NARROW_JS = """() => {
         notes: [...w.querySelectorAll('.lakejoin-action-tab:not(.lm-mod-hidden) .lakejoin-param-help')]
             .filter(shown).map(h => Math.round(h.getBoundingClientRect().width)),
         chartRight: chart ? Math.round(chart.getBoundingClientRect().right) - right : null,
+        codeStatus: [...w.querySelectorAll('.lakejoin-code-status')].filter(shown)
+            .map(s => Math.round(s.getBoundingClientRect().width)),
     };
 }"""
 
@@ -873,8 +875,9 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
         lab, browser, demo_fuzzy_index_path):
     """JupyterLab at 800 px with its file browser open leaves the widget some 370 px: the
     action tabs wrap onto a second line, whole (not "Find transfor"); the status goes under
-    Search, not a one-word column beside it; the Method select, the parameter notes (under
-    their control, not a word a line) and the hit's coverage chart stay within the widget."""
+    Search, not a one-word column beside it, and so does the code bar's status under its
+    buttons; the Method select, the parameter notes (under their control, not a word a line)
+    and the hit's coverage chart stay within the widget."""
     with_fuzzy_index(lab, demo_fuzzy_index_path)
     name = "narrow-jupyterlab-800.ipynb"
     cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", WIDGET_NOTEBOOK[2]]
@@ -886,6 +889,9 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     wait_status(page, "hit(s)")
     w.locator("tr.lakejoin-row").first.click()
     w.locator(".lakejoin-detail .vega-embed").first.wait_for(timeout=120_000)
+    page.wait_for_function("() => { const s = document.querySelector("
+                           "'.lakejoin-widget .lakejoin-search-code .lakejoin-code-status');"
+                           " return s && s.textContent.trim(); }", timeout=120_000)
     page.wait_for_timeout(1000)
     ARTIFACTS.mkdir(exist_ok=True)
     shoot(page, w, ARTIFACTS / "narrow-800-jupyterlab-top.png")
@@ -898,6 +904,9 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     assert got["methodRight"] <= 3, got          # (ipywidgets' 2 px margin)
     assert got["notes"] and min(got["notes"]) >= 150, got
     assert got["chartRight"] is not None and got["chartRight"] <= 1, got
+    # the search code's status ("inserted as a new cell below the widget") beside its
+    # buttons at least 12em wide or on a line of its own, not a word a line
+    assert got["codeStatus"] and min(got["codeStatus"]) >= 140, got
     check_layout(page, w, "join")
     # wider (1280 px, the file browser still open): as before, the tabs on one line and
     # the table's first rows beside the chart
@@ -916,6 +925,65 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     }""")
     assert len(wide["tabTops"]) == 1 and wide["beside"], wide
     page.close()
+
+
+CHART_THEME_JS = """() => [...document.querySelectorAll('.lakejoin-widget .vega-embed')].map(e => {
+    // what a chart's text and background look like now, and the theme's text colour
+    const svg = e.querySelector('svg');
+    const back = svg && svg.querySelector('.background');
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--jp-ui-font-color1)';
+    document.body.appendChild(probe);
+    const theme = getComputedStyle(probe).color;
+    probe.remove();
+    return {svg: !!svg, theme, background: svg ? getComputedStyle(back || svg).fill : null,
+            texts: svg ? [...svg.querySelectorAll('.role-axis-label text, .role-title-text text')]
+                .map(t => getComputedStyle(t).fill) : []};
+})"""
+
+
+def _set_theme(page, theme: str):
+    """Settings > Theme > JupyterLab Light or Dark, then wait for the page to take it."""
+    page.click(".lm-MenuBar-itemLabel:text-is('Settings')")
+    page.hover("li.lm-Menu-item:has-text('Theme')")
+    page.click(f"li.lm-Menu-item:has-text('JupyterLab {theme}')")
+    page.wait_for_function("(light) => document.body.dataset.jpThemeLight === light",
+                           arg=str(theme == "Light").lower(), timeout=60_000)
+    page.wait_for_timeout(1500)
+
+
+def test_charts_follow_the_jupyterlab_theme(lab, browser):
+    """JupyterLab Dark (new user 11): the hit's chart kept a white box, and a chart drawn
+    in one theme kept its colours after a switch. Drawn in the Dark theme it has no
+    background of its own and its labels take the theme's text colour; after a switch to
+    Light they take the Light one, without a redraw."""
+    name = "theme-jupyterlab.ipynb"
+    page = open_new_notebook(lab, browser, "jupyterlab", name, WIDGET_NOTEBOOK, 1280, 1000)
+    try:
+        _set_theme(page, "Dark")
+        run_all(page)
+        w = page.locator(".lakejoin-widget").first
+        w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+        wait_status(page, "hit(s)")
+        w.locator("tr.lakejoin-row").first.click()
+        chart = w.locator(".lakejoin-detail .vega-embed").first
+        chart.locator("svg .role-axis-label text").first.wait_for(timeout=120_000)
+        page.wait_for_timeout(1000)
+        ARTIFACTS.mkdir(exist_ok=True)
+        for theme in ("dark", "light"):
+            if theme == "light":
+                _set_theme(page, "Light")
+            chart.scroll_into_view_if_needed()
+            chart.screenshot(path=str(ARTIFACTS / f"chart-{theme}-jupyterlab.png"))
+            got = page.evaluate(CHART_THEME_JS)
+            assert got and all(c["svg"] for c in got), got
+            for c in got:
+                assert c["background"] in ("none", "transparent", "rgba(0, 0, 0, 0)"), (theme, c)
+                assert c["texts"] and set(c["texts"]) == {c["theme"]}, (theme, c)
+    finally:
+        if page.evaluate("document.body.dataset.jpThemeLight") == "false":
+            _set_theme(page, "Light")          # the next tests' screenshots are Light
+        page.close()
 
 
 HEADERS_CUT_JS = """() => {

@@ -1405,3 +1405,33 @@ def test_pool_variant_fits_the_functions_as_one():
     keep = pooled[ok][-150:] < 1.0                          # not cut at 1 in the pooled fit
     np.testing.assert_allclose(both["g"][0][keep], want[keep])
     assert both["g"][1] == pytest.approx(pi0_g)
+
+
+@pytest.mark.parametrize("options, said, advice", [
+    (dict(duplicates="first", aggregate="latest"),
+     "duplicates='first', aggregate='latest': the hit gdp/gdp.nation matches similar values "
+     "(fuzzy / semantic), so it is joined by the fuzzy join, which takes one lake row per "
+     "matched value; these options shape equi-joins only.",
+     "Leave them out, or join a hit on equal values."),
+    (dict(how="outer"),
+     "how='outer': the hit gdp/gdp.nation matches similar values, joined by the fuzzy join, "
+     "which keeps every query row (how='left') or only the matched ones (how='inner').",
+     "Give one of these two."),
+    (dict(precision_target=1.5),
+     "precision_target=1.5: the fuzzy join of the hit gdp/gdp.nation aims at this estimated "
+     "precision, the share of its matches that are right.",
+     "Give a value between 0.5 and 1 (default 0.9)."),
+])
+def test_join_hit_refusals_say_what_which_column_and_what_to_do(options, said, advice):
+    """``actions.join_hit`` refusing to join a similar-values (PEXESO) hit as asked says
+    what it refused and why, names the hit's table and column, and what to give instead;
+    nothing reaches the engine."""
+    from types import SimpleNamespace
+
+    from lakejoin_jupyter.actions import join_hit
+    from lakejoin_jupyter.errors import LakeJoinError
+    hit = SimpleNamespace(table="gdp/gdp", column="nation", columns=("nation",),
+                          query_columns=("v",), details={"tau": 0.2})
+    with pytest.raises(LakeJoinError) as e:
+        join_hit(None, hit, pd.DataFrame({"v": ["France"]}), **options)
+    assert str(e.value) == f"{said} {advice}"

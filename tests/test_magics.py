@@ -379,3 +379,27 @@ def test_index_reuse_rebuilds_when_the_lake_changed(ip, tmp_path, capsys):
     assert f"--num-perm 64 --overwrite`, then re-add the tables added to it: " in said
     assert f"`lakejoin index --add {new} {out}`" in said and "Rebuilding" not in said
     assert len(json.loads((out / MANIFEST).read_text())["generations"]) == 1
+
+
+def test_autojoin_and_predicate_share_join_and_insert(capsys):
+    """``--join VAR`` / ``--insert`` are declared once (``add_join_insert_arguments``) for
+    ``%lakejoin autojoin`` and ``%lakejoin predicate``: both accept them and describe them
+    alike, each naming what it joins by and the variable ``--insert`` binds."""
+    import argparse
+
+    from lakejoin_jupyter.magics.context import add_join_insert_arguments
+    for name, by, default in (("autojoin", "the learned program", "DF_OTHER_transformed"),
+                              ("predicate", "the chosen predicate", "LEFT_RIGHT_predicate")):
+        args = magics.parse_request(f"{name} a b --join j --insert")
+        assert (args.subcommand, args.join, args.insert) == (name, "j", True)
+        args = magics.parse_request(f"{name} a b")
+        assert (args.join, args.insert) == (None, False)
+        shared = argparse.ArgumentParser()
+        add_join_insert_arguments(shared, by, default)
+        sub = next(a for a in magics._build_parser()._actions
+                   if isinstance(a, argparse._SubParsersAction)).choices[name]
+        helps = {a.dest: a.help for a in sub._actions if a.dest in ("join", "insert")}
+        assert helps == {a.dest: a.help for a in shared._actions
+                         if a.dest in ("join", "insert")}
+        assert f"also join with {by} and bind the result to VAR" in helps["join"]
+        assert default in helps["insert"]

@@ -845,8 +845,9 @@ def test_precision_target_outside_its_range_is_refused_saying_the_range(fuzzy_in
     eng = open_index(fuzzy_index[1])
     hit = eng.search(q, "v", method="pexeso", k=5, joinability=0.5)[0]
     for p in (1.5, 0.4):
-        with pytest.raises(LakeJoinError, match=rf"^precision_target={p:g}: give a value "
-                                                rf"between 0\.5 and 1\.$"):
+        with pytest.raises(LakeJoinError, match=rf"^precision_target={p:g}: the fuzzy join "
+                                                rf"of the hit gdp/gdp\.nation .* Give a value "
+                                                rf"between 0\.5 and 1 \(default 0\.9\)\.$"):
             join_hit(eng, hit, q, precision_target=p)
         with pytest.raises(QueryError, match=rf"'precision_target' is a number from 0\.5 to 1 "
                                              rf"\(got {p:g}\)"):

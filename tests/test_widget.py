@@ -307,6 +307,30 @@ def test_coverage_chart_tick_labels_have_room():
     assert min(b - a for a, b in zip(ticks, ticks[1:])) * width >= 45
 
 
+def test_charts_follow_the_notebook_theme():
+    """Dark theme (new user 11): the widget's charts kept a white box, and a chart drawn in
+    one theme kept its colours after a switch. The widget shows them without a background
+    of their own, drawn as SVG, whose text and axes its stylesheet colours with
+    JupyterLab's theme variables (CSS outranks the colours vega wrote when it drew)."""
+    from types import SimpleNamespace
+
+    from lakejoin_jupyter.actions import ActionResult, get
+    from lakejoin_jupyter.charts import coverage_chart, enable_offline_rendering
+    from lakejoin_jupyter.ui.actions_panel import ActionTab
+    enable_offline_rendering()                    # as the widget does when created
+    hit = SimpleNamespace(matches=["a"] * 9, unmatched=["b"], query_columns=["c"], table="t/x")
+    tab = ActionTab(get("join"), lambda *a: None)
+    tab.show_result(ActionResult(title="t", summary="s", chart=coverage_chart(hit)), None, None)
+    spec, = [o["data"]["application/vnd.vegalite.v5+json"] for o in tab.output.outputs
+             if "application/vnd.vegalite.v5+json" in o.get("data", {})]
+    assert spec["background"] == "transparent"
+    assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"
+    css = asset("lakejoin.css").read_text()
+    for role in ("axis-label", "axis-title", "title-text", "legend-label", "legend-title"):
+        assert f".lakejoin-widget .vega-embed svg .role-{role} text" in css
+    assert "fill: var(--jp-ui-font-color1" in css
+
+
 def test_a_lake_path_that_cannot_be_indexed_is_refused_before_the_build(tmp_path, monkeypatch):
     """A lake path that does not exist, is not a table file, or cannot be read is refused
     when Build is pressed: one line naming the path and what to type; no task, no Spark, no
@@ -525,7 +549,10 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert f"not matched ({len(hit.unmatched):,})" in w.detail_html.value
     assert hit.card() in w.detail_html.value                  # the hit card
     assert "find a partner" in w.detail_html.value
-    assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in w.chart_out.outputs)
+    spec, = [o["data"]["application/vnd.vegalite.v5+json"] for o in w.chart_out.outputs
+             if "application/vnd.vegalite.v5+json" in o.get("data", {})]
+    assert spec["background"] == "transparent"            # the theme's, not a white box
+    assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"
     assert any(hit.table in o["data"].get("text/html", "") for o in w.preview_out.outputs)
     n_rows = len(demo_engine.table(hit.table))  # the preview's size line is the table's
     assert n_rows > 8 and any(f"first 8 of {n_rows:,} rows &times;" in o["data"].get(

@@ -675,7 +675,8 @@ class FuzzyJoin(Joinable):
                                    "label": [f"{p:.1%}", f"{r:.1%}"]})
             dot = alt.Chart(points).encode(x="threshold:Q", y="value:Q", color=color,
                                            tooltip=["estimate", "label"])
-            layers += [alt.Chart(pd.DataFrame({"x": [float(t)]})).mark_rule(color="black")
+            # mid grey: seen on a light and a dark notebook (black vanished in the dark)
+            layers += [alt.Chart(pd.DataFrame({"x": [float(t)]})).mark_rule(color="#888")
                        .encode(x="x:Q"),
                        dot.mark_point(shape="diamond", size=90, filled=True, opacity=1),
                        dot.mark_text(align="left", dx=7, dy=-7, fontWeight="bold")

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..errors import a_kind
 from ..join.autojoin import AutoJoinInputError
-from .context import Subcommand
+from .context import Subcommand, add_join_insert_arguments
 
 DESCRIPTION = ("Learn the transformation (split, substring, casing, constants; thesis ch. 4) "
                "that makes a column of DF equal a key column of OTHER, in either direction, "
@@ -41,12 +41,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the example sets (default 0)")
     p.add_argument("--as", dest="target", metavar="VAR",
                    help="store the Auto-Join result in this variable")
-    p.add_argument("--join", metavar="VAR",
-                   help="also join with the learned program and bind the result to VAR")
-    p.add_argument("--insert", action="store_true",
-                   help="insert the reproducing join code as the next cell (binding --join "
-                        "VAR, else DF_OTHER_transformed; run again, the magic keeps that "
-                        "name; never a variable you made)")
+    add_join_insert_arguments(p, "the learned program", "DF_OTHER_transformed")
     p.add_argument("--how", choices=["left", "inner"], default="left",
                    help="the join of --join and --insert: left keeps every row of DF "
                         "(default, as %%lakejoin join), inner the matched ones")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..join.schemaless import PREFERENCES
-from .context import MagicError, Subcommand
+from .context import MagicError, Subcommand, add_join_insert_arguments
 
 PREFERENCE_HELP = "; ".join(f"{k}: {v.label}" for k, v in PREFERENCES.items())
 
@@ -21,12 +21,7 @@ def configure(p):
                    help="at most this many column pairs in a predicate")
     p.add_argument("--time-limit", type=float, default=None,
                    help="stop after S seconds with the best predicate so far (default 60)")
-    p.add_argument("--join", metavar="VAR",
-                   help="also join with the chosen predicate and bind the result to VAR")
-    p.add_argument("--insert", action="store_true",
-                   help="insert the reproducing join code as the next cell (binding --join "
-                        "VAR, else LEFT_RIGHT_predicate; run again, the magic keeps that "
-                        "name; never a variable you made)")
+    add_join_insert_arguments(p, "the chosen predicate", "LEFT_RIGHT_predicate")
 
 
 def run(ctx, ns):

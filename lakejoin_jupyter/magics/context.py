@@ -100,3 +100,15 @@ class MagicContext:
         if self.shell is not None:
             self.shell.set_next_input(mark_cell(code, key, of, by=by) if key else code,
                                       replace=False)
+
+
+def add_join_insert_arguments(p: argparse.ArgumentParser, by: str, default_name: str) -> None:
+    """``--join VAR`` and ``--insert``, declared once for the magics that learn a join
+    (``autojoin``, ``predicate``): ``by`` names what the join uses ("the learned program"),
+    ``default_name`` the variable ``--insert`` binds without ``--join``."""
+    p.add_argument("--join", metavar="VAR",
+                   help=f"also join with {by} and bind the result to VAR")
+    p.add_argument("--insert", action="store_true",
+                   help=f"insert the reproducing join code as the next cell (binding --join "
+                        f"VAR, else {default_name}; run again, the magic keeps that "
+                        f"name; never a variable you made)")

@@ -250,7 +250,8 @@ class ActionTab(W.VBox):
                 objs.append(HTML(f"<b>{html.escape(str(caption))}</b><pre>"
                                  f"{html.escape(str(df))}</pre>"))
         if result.chart is not None:              # look first, then read (unless a table
-            objs.insert(result.tables_first, result.chart)   # must come first: pairs to check)
+            from ..charts import themed               # must come first: pairs to check)
+            objs.insert(result.tables_first, themed(result.chart))
         show(self.output, *objs)
         if variable:
             self.variable.value = variable

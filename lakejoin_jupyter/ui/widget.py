@@ -1016,7 +1016,8 @@ class DiscoveryWidget(W.VBox):
             if self.selected_hit() is not hit:
                 return
             self.detail_html.value = card
-            show(self.chart_out, chart)
+            from ..charts import themed
+            show(self.chart_out, themed(chart))
             from IPython.display import HTML
             from .render import frame_html
             show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8,
