@@ -379,3 +379,30 @@ def test_index_reuse_rebuilds_when_the_lake_changed(ip, tmp_path, capsys):
     assert f"--num-perm 64 --overwrite`, then re-add the tables added to it: " in said
     assert f"`lakejoin index --add {new} {out}`" in said and "Rebuilding" not in said
     assert len(json.loads((out / MANIFEST).read_text())["generations"]) == 1
+
+
+@pytest.mark.spark
+def test_index_minhash_seed_and_mate_bits(ip, tmp_path, capsys):
+    """`%lakejoin index --minhash-seed 7 --mate-bits 512`: built with them, kept by a
+    --reuse rebuild after a lake change; a --reuse asking other sizes is refused."""
+    import json
+
+    from lakejoin_jupyter.index.store import MANIFEST
+    lake = write_lake(tmp_path / "lake", {"a.csv": "code\nFR\nDE\n"})
+    out = tmp_path / "lake.index"
+
+    def recorded():
+        m = json.loads((out / MANIFEST).read_text())
+        return (m["parameters"]["minhash_seed"], m["components"]["mate"]["xash"]["bits"],
+                m["build"]["options"])
+    magic(ip, f"index '{lake}' --out '{out}' --minhash-seed 7 --mate-bits 512 --quiet")
+    assert recorded() == (7, 512, ["--minhash-seed", "7", "--mate-bits", "512"])
+    write_lake(lake, {"b.csv": "code\nJP\n"})
+    magic(ip, f"index '{lake}' --out '{out}' --reuse --quiet")
+    assert f"Rebuilding {out} (--reuse)" in capsys.readouterr().out
+    assert recorded() == (7, 512, ["--minhash-seed", "7", "--mate-bits", "512"])
+    with pytest.raises(MagicError, match=r"built with --mate-bits 512, not 128 as this cell "
+                                         r"asks.*--overwrite instead of --reuse"):
+        magic(ip, f"index '{lake}' --out '{out}' --reuse --mate-bits 128")
+    magic(ip, f"index '{lake}' --out '{out}' --reuse --minhash-seed 7 --quiet")
+    assert "Opened the existing index" in capsys.readouterr().out

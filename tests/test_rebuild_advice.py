@@ -122,3 +122,55 @@ def test_rebuild_command_with_a_missing_component(tmp_path):
     assert rebuild_command(ix, with_="lshensemble") == (
         f"`lakejoin index /data/lake --out {ix} --set union.sample_values=5 --with "
         f"lshensemble --overwrite`")
+
+
+def test_index_help_offers_the_minhash_seed_and_the_mate_bits(capsys):
+    from lakejoin_jupyter.cli import main as cli
+    with pytest.raises(SystemExit):
+        cli(["index", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--minhash-seed SEED seed of the MinHash hash functions (default 1)" in text
+    assert "--mate-bits {128,512}" in text and "XASH row super keys" in text
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import command_options
+    assert command_options(BuildSettings(minhash_seed=7, mate_bits=512)) == [
+        "--minhash-seed", "7", "--mate-bits", "512"]
+
+
+@pytest.mark.spark
+def test_cli_minhash_seed_and_mate_bits_are_recorded_and_rebuilt(spark, tmp_path, capsys):
+    """`lakejoin index --minhash-seed 7 --mate-bits 512`: the index holds them, its
+    rebuild command repeats them, and following that command after a lake change keeps
+    them; --add refuses them (the added tables take the index's), as a build without mate
+    refuses --mate-bits."""
+    import shlex
+
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.cli import main as cli
+    lake = write_lake(tmp_path / "lake", {"c.csv": "iso2,country\nFR,France\nDE,Germany\n"})
+    out = tmp_path / "lake.index"
+    assert cli(["index", str(lake), "--out", str(out), "--minhash-seed", "7",
+                "--mate-bits", "512", "--quiet"]) == 0
+
+    def recorded():
+        m = json.loads((out / MANIFEST).read_text())
+        return (m["parameters"]["minhash_seed"], m["components"]["minhash"]["seed"],
+                m["components"]["mate"]["xash"]["bits"], m["build"]["options"])
+    assert recorded() == (7, 7, 512, ["--minhash-seed", "7", "--mate-bits", "512"])
+    write_lake(lake, {"d.csv": "iso,capital\nFR,Paris\n"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        command = open_index(out).rebuild_command()
+    assert command == (f"`lakejoin index {lake} --out {out} --minhash-seed 7 --mate-bits 512 "
+                       f"--overwrite`")
+    assert cli(shlex.split(command.strip("`"))[1:] + ["--quiet"]) == 0
+    assert recorded() == (7, 7, 512, ["--minhash-seed", "7", "--mate-bits", "512"])
+    new = write_lake(tmp_path / "new", {"e.csv": "code\nJP\n"})
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        cli(["index", "--add", str(new), str(out), "--mate-bits", "128"])
+    assert "--mate-bits cannot be used with --add" in capsys.readouterr().err
+    assert cli(["index", str(lake), "--out", str(tmp_path / "x.index"), "--without", "mate",
+                "--mate-bits", "512", "--quiet"]) != 0
+    assert "--mate-bits 512 sets the XASH size of the mate component, which this build " \
+           "leaves out (--without mate)" in capsys.readouterr().err
