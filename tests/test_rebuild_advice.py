@@ -83,7 +83,8 @@ def test_advice_after_a_lake_change_and_a_deleted_table(spark, tmp_path, capsys)
                           "country": ["France", "Germany", "Japan", "Netherlands"]})
     lake = write_lake(tmp_path / "lake", {"c.csv": codes, "z.csv": codes.head(2)})
     new = write_lake(tmp_path / "new", {"capitals.csv": pd.DataFrame(
-        {"iso": ["FR", "DE", "JP"], "capital": ["Paris", "Berlin", "Tokyo"]})})
+        {"iso": ["FR", "DE", "JP"], "capital": ["Paris", "Berlin", "Tokyo"]}),
+        "rates.csv": pd.DataFrame({"cur": ["EUR", "JPY"], "rate": [1.0, 160.0]})})
     out = tmp_path / "lake.index"
     settings = BuildSettings(num_perm=64, component_options={"lshensemble": {"num_perm": 32}})
     build(lake, out, spark=spark, progress=False, settings=settings)
@@ -174,3 +175,30 @@ def test_cli_minhash_seed_and_mate_bits_are_recorded_and_rebuilt(spark, tmp_path
                 "--mate-bits", "512", "--quiet"]) != 0
     assert "--mate-bits 512 sets the XASH size of the mate component, which this build " \
            "leaves out (--without mate)" in capsys.readouterr().err
+
+
+def test_rebuild_command_leaves_out_an_emptied_added_folder(tmp_path):
+    """A folder added with --add whose tables were all deleted since (or the folder
+    itself) gets no `--add` step, which would fail on finding no tables: the command says
+    why instead; a folder with a table left, or a new one, is re-added."""
+    import shutil
+    folders = {}
+    for name in ("kept", "emptied", "deleted", "refilled"):
+        folders[name] = write_lake(tmp_path / name, {f"{name}.csv": "code\nFR\n"})
+    ix = _index(tmp_path, [], added=[str(f) for f in folders.values()])
+    for i, (name, folder) in enumerate(folders.items(), 1):     # the files each add read
+        gman = ix / GENERATIONS / f"g{i:04d}" / GENERATION_MANIFEST
+        lake = json.loads(gman.read_text())
+        lake["lake"]["files"] = {str(folder / f"{name}.csv"): [8, 0]}
+        gman.write_text(json.dumps(lake))
+    (folders["emptied"] / "emptied.csv").unlink()
+    (folders["emptied"] / "notes.txt").write_text("not a table")
+    shutil.rmtree(folders["deleted"])
+    (folders["refilled"] / "refilled.csv").unlink()
+    write_lake(folders["refilled"], {"other.csv": "code\nDE\n"})
+    assert rebuild_command(ix) == (
+        f"`lakejoin index /data/lake --out {ix} --overwrite`, then re-add the tables added "
+        f"to it: `lakejoin index --add {folders['kept']} {ix}`, "
+        f"`lakejoin index --add {folders['refilled']} {ix}` (not re-added: "
+        f"{folders['emptied']}, added with --add, holds no tables any more; "
+        f"{folders['deleted']}, added with --add, deleted since)")
