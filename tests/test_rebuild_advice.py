@@ -1,7 +1,8 @@
 """The rebuild command an index advises (a lake change, a renamed column, a deleted table
 file) rebuilds it as it was built: the build's options (--num-perm, --with, --without,
 --set, recorded in its manifest) and the folders of tables added with ``--add``; a join of
-a table whose file was deleted since the build says so and gives that command."""
+a table whose file was deleted since the build, or its code, says so and gives that
+command."""
 from __future__ import annotations
 
 import json
@@ -105,6 +106,12 @@ def test_advice_after_a_lake_change_and_a_deleted_table(spark, tmp_path, capsys)
     msg = str(err.value)
     assert "was deleted or moved after the index was built (lake table capitals)" in msg
     assert "remove it from the lake" not in msg and want in msg
+    # its code (pandas and PySpark) is refused the same way, not code that fails on
+    # pandas' (or Spark's) own missing-file error when run
+    for spark_code in (False, True):
+        with pytest.raises(TableReadError) as err:
+            hit.code("q", "out", spark=spark_code)
+        assert str(err.value) == msg
     # the CLI's join says the same
     q.to_csv(tmp_path / "q.csv", index=False)
     rank = 1 + [h.table for h in e.search(q, "code", k=5)].index("capitals")
