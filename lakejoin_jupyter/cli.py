@@ -685,8 +685,8 @@ _clip = clip      # a long name shortened for a terminal table
 
 def _info(args, parser) -> int:
     from .engine import open_index
-    engine = open_index(args.index, verify=args.verify)
-    info = engine.info()
+    engine = open_index(args.index, verify=args.verify, check_lake=False)
+    info = engine.info()           # the lake's changes in its advice, not also as a warning
     ix = engine.index
     if args.json:
         info["method_options"] = {m.name: [dataclasses.asdict(p) for p in m.params]
@@ -723,9 +723,7 @@ def _info(args, parser) -> int:
         from .indexing.pipeline import left_out_lines
         for line in left_out_lines([(x["path"], x["reason"]) for x in info["left_out"]]):
             print("  " + line[0].lower() + line[1:])
-    if info["lake_changes"]:
-        print(f"  the lake changed since the build ({len(info['lake_changes'])} change(s)); rebuild advised")
-    for text in info["advice"]:
+    for text in info["advice"]:         # a lake change among them, with its rebuild command
         print(f"  {text}")
     if args.tables:
         print("  tables (name, status, rows, columns):")

@@ -2122,18 +2122,25 @@ class Engine:
         (rather than describing an index that is gone)."""
         self.check_present()
         m = self.index.manifest
+        advice = self.advice()              # the lake's changes looked at again
         return {"path": str(self.index.path), "created": m.get("created"),
                 "counts": m.get("counts"), "components": sorted(m.get("components", {})),
                 "generations": [g["name"] for g in m.get("generations", [])],
                 "methods": [x.name for x in self.methods()], "skipped": m.get("skipped", []),
                 "left_out": m.get("left_out", []),
                 "lake": self.lake_root, "lake_changes": self.index.lake_changes,
-                "advice": self.advice()}
+                "advice": advice}
 
     def advice(self) -> list[str]:
-        """Advice about the index itself, e.g. that added generations have drifted enough
-        from the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
+        """Advice about the index itself: the rebuild (its :meth:`rebuild_command`) when the
+        lake changed since the build (files added, changed or removed: looked at now, and
+        kept as ``index.lake_changes``), or when added generations have drifted enough from
+        the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
         out = []
+        changes = self.index.find_lake_changes()
+        self.index.lake_changes = changes
+        if changes:
+            out.append(self.index.lake_changed_message(changes))
         if len(self.index.generations) > 1 and self.index.has("lshensemble"):
             from .search.lshensemble import rebuild_advice
             text = rebuild_advice(self.index)

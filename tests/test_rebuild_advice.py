@@ -99,6 +99,17 @@ def test_advice_after_a_lake_change_and_a_deleted_table(spark, tmp_path, capsys)
         e = open_index(out)
     changed = [str(w.message) for w in caught if issubclass(w.category, LakeChangedWarning)]
     assert len(changed) == 1 and want in changed[0]
+    # the index's advice says it too, with the lake as it is when asked
+    assert e.advice() == changed
+    write_lake(lake, {"late.csv": codes})
+    advice = e.advice()
+    assert len(advice) == 1 and "late.csv" in advice[0] and want in advice[0]
+    from lakejoin_jupyter.ui.render import _info_rows
+    assert ("advice", advice[0]) in _info_rows(e.info())       # %lakejoin info
+    capsys.readouterr()
+    assert cli(["info", str(out)]) == 0                         # lakejoin info: once
+    said = capsys.readouterr()
+    assert said.out.count(want) == 1 and "late.csv" in said.out and want not in said.err
     q = pd.DataFrame({"code": ["FR", "DE", "JP"]})
     hit = next(h for h in e.search(q, "code", k=5) if h.table == "capitals")
     with pytest.raises(TableReadError) as err:
