@@ -393,6 +393,19 @@ def _with_component(options: list, name: str, default: bool) -> list:
     return out if default else out + ["--with", name]
 
 
+def _unset(options: list, names) -> list:
+    """Build options without the ``--set NAME=VALUE`` of the COMPONENT.OPTION ``names``."""
+    out, i = [], 0
+    while i < len(options):
+        if options[i] == "--set" and i + 1 < len(options) \
+                and options[i + 1].partition("=")[0] in names:
+            i += 2
+            continue
+        out.append(options[i])
+        i += 1
+    return out
+
+
 def _write_json_atomic(path: Path, obj: dict) -> None:
     tmp = path.with_name(path.name + f".tmp-{uuid.uuid4().hex[:6]}")
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -511,10 +524,12 @@ def read_manifest(path) -> dict:
     return manifest
 
 
-def rebuild_command(path, manifest: dict | None = None, with_: str | None = None) -> str:
+def rebuild_command(path, manifest: dict | None = None, with_: str | None = None,
+                    unset: tuple = ()) -> str:
     """The command(s) that rebuild the index at ``path`` as it was built: its lake, the
     build's options (``build.options`` of the manifest: --num-perm, --with, --without,
-    --set), and component ``with_`` too, then one ``--add`` per folder of tables added to
+    --set, but for the ``--set`` of the ``unset`` COMPONENT.OPTION names: back to their
+    defaults), and component ``with_`` too, then one ``--add`` per folder of tables added to
     it (each generation's lake), but for a folder deleted, or emptied of tables, since:
     the text names it instead, as an ``--add`` of it would find no tables."""
     import shlex
@@ -531,7 +546,7 @@ def rebuild_command(path, manifest: dict | None = None, with_: str | None = None
     else:
         source = _lake_argument(lake) or "LAKE"
     options = (manifest.get("build") or {}).get("options")
-    given = list(options or ())
+    given = _unset(list(options or ()), unset)
     if with_:
         given = _with_component(given, with_, False)
     out = shlex.quote(str(path))
