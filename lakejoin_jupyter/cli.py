@@ -59,6 +59,26 @@ def add_join_shape_arguments(p) -> None:
                         f"target, 0.5 to 1 (default {PRECISION_TARGET})")
 
 
+def add_build_size_arguments(p) -> None:
+    """--minhash-seed and --mate-bits of ``lakejoin index`` (and ``%lakejoin index``): None
+    when not given (the defaults of config.BuildSettings)."""
+    p.add_argument("--minhash-seed", type=int, default=None, metavar="SEED",
+                   help="seed of the MinHash hash functions (default 1): another seed draws "
+                        "other signatures, e.g. to check that a result does not hang on one "
+                        "draw; the index records it and a rebuild or --add keeps it")
+    p.add_argument("--mate-bits", type=int, choices=(128, 512), default=None,
+                   help="size in bits of the mate component's XASH row super keys (MATE "
+                        "§7.3): 128 (default) or 512, fewer false candidate rows for "
+                        "multi-column keys at four times the super-key storage; the index "
+                        "records it and a rebuild or --add keeps it")
+
+
+def build_sizes(args) -> dict:
+    """The --minhash-seed / --mate-bits given, as BuildSettings keywords."""
+    return {k: v for k, v in (("minhash_seed", args.minhash_seed),
+                              ("mate_bits", args.mate_bits)) if v is not None}
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="lakejoin", description="Find joinable tables in a data lake.",
@@ -87,6 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     ix.add_argument("--master", help="Spark master URL (default: local[*] or $LAKEJOIN_SPARK_MASTER)")
     ix.add_argument("--overwrite", action="store_true", help="replace an existing index at --out")
     ix.add_argument("--num-perm", type=int, default=256, help="MinHash signature length (default 256)")
+    add_build_size_arguments(ix)
     ix.add_argument("--with", dest="with_", action="append", default=[], metavar="COMPONENT",
                     help="also build an optional component (repeatable); see `lakejoin info`")
     ix.add_argument("--without", action="append", default=[], metavar="COMPONENT",
@@ -307,15 +328,18 @@ def _index(args, parser) -> int:
     from .indexing.pipeline import build
     from .config import BuildSettings
     components = tuple(args.with_) + tuple(f"-{c}" for c in args.without)
+    sizes = build_sizes(args)
     settings = BuildSettings(num_perm=args.num_perm, components=components,
-                             component_options=_component_options(args.options, parser))
+                             component_options=_component_options(args.options, parser),
+                             **sizes)
     if args.add:
         from .engine import open_index
         if args.lake or args.out:
             parser.error("use either `index LAKE --out INDEX` or `index --add NEW_TABLES INDEX`")
-        if args.options:
-            parser.error("--set cannot be used with --add: added tables are indexed with the "
-                         "options of the existing index (rebuild it to change them)")
+        if args.options or sizes:
+            given = "--set" if args.options else "--" + next(iter(sizes)).replace("_", "-")
+            parser.error(f"{given} cannot be used with --add: added tables are indexed with "
+                         f"the options of the existing index (rebuild it to change them)")
         new, index = args.add
         if _names_component(new):
             if components:
@@ -661,8 +685,8 @@ _clip = clip      # a long name shortened for a terminal table
 
 def _info(args, parser) -> int:
     from .engine import open_index
-    engine = open_index(args.index, verify=args.verify)
-    info = engine.info()
+    engine = open_index(args.index, verify=args.verify, check_lake=False)
+    info = engine.info()           # the lake's changes in its advice, not also as a warning
     ix = engine.index
     if args.json:
         info["method_options"] = {m.name: [dataclasses.asdict(p) for p in m.params]
@@ -699,9 +723,7 @@ def _info(args, parser) -> int:
         from .indexing.pipeline import left_out_lines
         for line in left_out_lines([(x["path"], x["reason"]) for x in info["left_out"]]):
             print("  " + line[0].lower() + line[1:])
-    if info["lake_changes"]:
-        print(f"  the lake changed since the build ({len(info['lake_changes'])} change(s)); rebuild advised")
-    for text in info["advice"]:
+    for text in info["advice"]:         # a lake change among them, with its rebuild command
         print(f"  {text}")
     if args.tables:
         print("  tables (name, status, rows, columns):")

@@ -937,8 +937,9 @@ class SearchResult(Sequence):
     """Ranked hits of one search, with what was searched and how long it took."""
 
     def __init__(self, hits, query: Query, method: str, params: SearchParams, seconds: float,
-                 stats: dict | None = None, rank: str = "overlap", notes=()):
+                 stats: dict | None = None, rank: str = "overlap", notes=(), rebuild=None):
         self.hits = list(hits)
+        self._rebuild = rebuild            # Engine.rebuild_command of the index searched
         self.query = query
         self.method = method
         self.params = params
@@ -1001,9 +1002,10 @@ class SearchResult(Sequence):
                     f"query's values; a larger tau admits values farther apart.")
         if self.method == "transform":
             old = "" if self.stats.get("short_segments", True) else (
-                " The index was built before short values (codes of a few characters inside "
-                "longer ones) were searched; rebuilding it finds them: `lakejoin index LAKE "
-                "--out INDEX --overwrite --with transform`.")
+                f" The index's transform component holds no short values (codes of a few "
+                f"characters inside longer ones: it was built before they were searched, "
+                f"or with --set transform.short=0); rebuilding it finds them: "
+                f"{self._transform_rebuild()}.")
             return (f"No lake column joins the query after a transformation the search could "
                     f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
                     f"or q-grams with it, {self.stats.get('verified', 0)} verified).{old}")
@@ -1018,6 +1020,13 @@ class SearchResult(Sequence):
             return (f"No column of the lake holds {percent(t)} or more of the query's "
                     f"values." + _dates_hint(self.query))
         return "No column of the lake shares a value with the query." + _dates_hint(self.query)
+
+    def _transform_rebuild(self) -> str:
+        """The command that rebuilds the index searched with short segments: as it was
+        built, with transform and without a recorded transform.short=0."""
+        if self._rebuild is None:
+            return "`lakejoin index LAKE --out INDEX --overwrite --with transform`"
+        return self._rebuild("transform", unset=("transform.short",))
 
     @property
     def how(self) -> str:
@@ -1351,7 +1360,7 @@ class Engine:
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)
         return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
-                            rank=rank, notes=notes)
+                            rank=rank, notes=notes, rebuild=self.rebuild_command)
 
     def _case_programs(self, hits: list, q: Query) -> None:
         """A transformation hit's program as it applies to the cells as written: the search
@@ -2080,11 +2089,12 @@ class Engine:
         self.check_present()
         return index_table(self.index, name, max_rows, types=types)
 
-    def rebuild_command(self, with_component: str | None = None) -> str:
+    def rebuild_command(self, with_component: str | None = None, unset: tuple = ()) -> str:
         """The command(s) that rebuild this index as it was built (its lake, options and
-        added folders), with component ``with_component`` too when given."""
+        added folders), with component ``with_component`` too when given, and the options
+        ``unset`` (COMPONENT.OPTION names) back at their defaults."""
         from .index.store import rebuild_command
-        return rebuild_command(self.index.path, self.index.manifest, with_component)
+        return rebuild_command(self.index.path, self.index.manifest, with_component, unset)
 
     def check_present(self) -> None:
         """Raise when the index was deleted, partly deleted or replaced on disk while open
@@ -2122,18 +2132,25 @@ class Engine:
         (rather than describing an index that is gone)."""
         self.check_present()
         m = self.index.manifest
+        advice = self.advice()              # the lake's changes looked at again
         return {"path": str(self.index.path), "created": m.get("created"),
                 "counts": m.get("counts"), "components": sorted(m.get("components", {})),
                 "generations": [g["name"] for g in m.get("generations", [])],
                 "methods": [x.name for x in self.methods()], "skipped": m.get("skipped", []),
                 "left_out": m.get("left_out", []),
                 "lake": self.lake_root, "lake_changes": self.index.lake_changes,
-                "advice": self.advice()}
+                "advice": advice}
 
     def advice(self) -> list[str]:
-        """Advice about the index itself, e.g. that added generations have drifted enough
-        from the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
+        """Advice about the index itself: the rebuild (its :meth:`rebuild_command`) when the
+        lake changed since the build (files added, changed or removed: looked at now, and
+        kept as ``index.lake_changes``), or when added generations have drifted enough from
+        the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
         out = []
+        changes = self.index.find_lake_changes()
+        self.index.lake_changes = changes
+        if changes:
+            out.append(self.index.lake_changed_message(changes))
         if len(self.index.generations) > 1 and self.index.has("lshensemble"):
             from .search.lshensemble import rebuild_advice
             text = rebuild_advice(self.index)

@@ -705,6 +705,9 @@ def test_engine_surfaces_rebuild_advice():
         def has(self, name):
             return all(p.has(name) for p in self.generations)
 
+        def find_lake_changes(self):        # the lake as built
+            return []
+
     rng = np.random.default_rng(1)
     base_sizes = np.minimum(rng.pareto(0.6, 2000).astype(int) + 1, 5000)
     dist, cnt = np.unique(base_sizes, return_counts=True)

@@ -403,3 +403,30 @@ def test_autojoin_and_predicate_share_join_and_insert(capsys):
                          if a.dest in ("join", "insert")}
         assert f"also join with {by} and bind the result to VAR" in helps["join"]
         assert default in helps["insert"]
+
+
+@pytest.mark.spark
+def test_index_minhash_seed_and_mate_bits(ip, tmp_path, capsys):
+    """`%lakejoin index --minhash-seed 7 --mate-bits 512`: built with them, kept by a
+    --reuse rebuild after a lake change; a --reuse asking other sizes is refused."""
+    import json
+
+    from lakejoin_jupyter.index.store import MANIFEST
+    lake = write_lake(tmp_path / "lake", {"a.csv": "code\nFR\nDE\n"})
+    out = tmp_path / "lake.index"
+
+    def recorded():
+        m = json.loads((out / MANIFEST).read_text())
+        return (m["parameters"]["minhash_seed"], m["components"]["mate"]["xash"]["bits"],
+                m["build"]["options"])
+    magic(ip, f"index '{lake}' --out '{out}' --minhash-seed 7 --mate-bits 512 --quiet")
+    assert recorded() == (7, 512, ["--minhash-seed", "7", "--mate-bits", "512"])
+    write_lake(lake, {"b.csv": "code\nJP\n"})
+    magic(ip, f"index '{lake}' --out '{out}' --reuse --quiet")
+    assert f"Rebuilding {out} (--reuse)" in capsys.readouterr().out
+    assert recorded() == (7, 512, ["--minhash-seed", "7", "--mate-bits", "512"])
+    with pytest.raises(MagicError, match=r"built with --mate-bits 512, not 128 as this cell "
+                                         r"asks.*--overwrite instead of --reuse"):
+        magic(ip, f"index '{lake}' --out '{out}' --reuse --mate-bits 128")
+    magic(ip, f"index '{lake}' --out '{out}' --reuse --minhash-seed 7 --quiet")
+    assert "Opened the existing index" in capsys.readouterr().out

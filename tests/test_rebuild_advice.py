@@ -1,7 +1,8 @@
 """The rebuild command an index advises (a lake change, a renamed column, a deleted table
 file) rebuilds it as it was built: the build's options (--num-perm, --with, --without,
 --set, recorded in its manifest) and the folders of tables added with ``--add``; a join of
-a table whose file was deleted since the build says so and gives that command."""
+a table whose file was deleted since the build, or its code, says so and gives that
+command."""
 from __future__ import annotations
 
 import json
@@ -83,7 +84,8 @@ def test_advice_after_a_lake_change_and_a_deleted_table(spark, tmp_path, capsys)
                           "country": ["France", "Germany", "Japan", "Netherlands"]})
     lake = write_lake(tmp_path / "lake", {"c.csv": codes, "z.csv": codes.head(2)})
     new = write_lake(tmp_path / "new", {"capitals.csv": pd.DataFrame(
-        {"iso": ["FR", "DE", "JP"], "capital": ["Paris", "Berlin", "Tokyo"]})})
+        {"iso": ["FR", "DE", "JP"], "capital": ["Paris", "Berlin", "Tokyo"]}),
+        "rates.csv": pd.DataFrame({"cur": ["EUR", "JPY"], "rate": [1.0, 160.0]})})
     out = tmp_path / "lake.index"
     settings = BuildSettings(num_perm=64, component_options={"lshensemble": {"num_perm": 32}})
     build(lake, out, spark=spark, progress=False, settings=settings)
@@ -97,6 +99,17 @@ def test_advice_after_a_lake_change_and_a_deleted_table(spark, tmp_path, capsys)
         e = open_index(out)
     changed = [str(w.message) for w in caught if issubclass(w.category, LakeChangedWarning)]
     assert len(changed) == 1 and want in changed[0]
+    # the index's advice says it too, with the lake as it is when asked
+    assert e.advice() == changed
+    write_lake(lake, {"late.csv": codes})
+    advice = e.advice()
+    assert len(advice) == 1 and "late.csv" in advice[0] and want in advice[0]
+    from lakejoin_jupyter.ui.render import _info_rows
+    assert ("advice", advice[0]) in _info_rows(e.info())       # %lakejoin info
+    capsys.readouterr()
+    assert cli(["info", str(out)]) == 0                         # lakejoin info: once
+    said = capsys.readouterr()
+    assert said.out.count(want) == 1 and "late.csv" in said.out and want not in said.err
     q = pd.DataFrame({"code": ["FR", "DE", "JP"]})
     hit = next(h for h in e.search(q, "code", k=5) if h.table == "capitals")
     with pytest.raises(TableReadError) as err:
@@ -104,6 +117,12 @@ def test_advice_after_a_lake_change_and_a_deleted_table(spark, tmp_path, capsys)
     msg = str(err.value)
     assert "was deleted or moved after the index was built (lake table capitals)" in msg
     assert "remove it from the lake" not in msg and want in msg
+    # its code (pandas and PySpark) is refused the same way, not code that fails on
+    # pandas' (or Spark's) own missing-file error when run
+    for spark_code in (False, True):
+        with pytest.raises(TableReadError) as err:
+            hit.code("q", "out", spark=spark_code)
+        assert str(err.value) == msg
     # the CLI's join says the same
     q.to_csv(tmp_path / "q.csv", index=False)
     rank = 1 + [h.table for h in e.search(q, "code", k=5)].index("capitals")
@@ -122,3 +141,82 @@ def test_rebuild_command_with_a_missing_component(tmp_path):
     assert rebuild_command(ix, with_="lshensemble") == (
         f"`lakejoin index /data/lake --out {ix} --set union.sample_values=5 --with "
         f"lshensemble --overwrite`")
+
+
+def test_index_help_offers_the_minhash_seed_and_the_mate_bits(capsys):
+    from lakejoin_jupyter.cli import main as cli
+    with pytest.raises(SystemExit):
+        cli(["index", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--minhash-seed SEED seed of the MinHash hash functions (default 1)" in text
+    assert "--mate-bits {128,512}" in text and "XASH row super keys" in text
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import command_options
+    assert command_options(BuildSettings(minhash_seed=7, mate_bits=512)) == [
+        "--minhash-seed", "7", "--mate-bits", "512"]
+
+
+@pytest.mark.spark
+def test_cli_minhash_seed_and_mate_bits_are_recorded_and_rebuilt(spark, tmp_path, capsys):
+    """`lakejoin index --minhash-seed 7 --mate-bits 512`: the index holds them, its
+    rebuild command repeats them, and following that command after a lake change keeps
+    them; --add refuses them (the added tables take the index's), as a build without mate
+    refuses --mate-bits."""
+    import shlex
+
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.cli import main as cli
+    lake = write_lake(tmp_path / "lake", {"c.csv": "iso2,country\nFR,France\nDE,Germany\n"})
+    out = tmp_path / "lake.index"
+    assert cli(["index", str(lake), "--out", str(out), "--minhash-seed", "7",
+                "--mate-bits", "512", "--quiet"]) == 0
+
+    def recorded():
+        m = json.loads((out / MANIFEST).read_text())
+        return (m["parameters"]["minhash_seed"], m["components"]["minhash"]["seed"],
+                m["components"]["mate"]["xash"]["bits"], m["build"]["options"])
+    assert recorded() == (7, 7, 512, ["--minhash-seed", "7", "--mate-bits", "512"])
+    write_lake(lake, {"d.csv": "iso,capital\nFR,Paris\n"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        command = open_index(out).rebuild_command()
+    assert command == (f"`lakejoin index {lake} --out {out} --minhash-seed 7 --mate-bits 512 "
+                       f"--overwrite`")
+    assert cli(shlex.split(command.strip("`"))[1:] + ["--quiet"]) == 0
+    assert recorded() == (7, 7, 512, ["--minhash-seed", "7", "--mate-bits", "512"])
+    new = write_lake(tmp_path / "new", {"e.csv": "code\nJP\n"})
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        cli(["index", "--add", str(new), str(out), "--mate-bits", "128"])
+    assert "--mate-bits cannot be used with --add" in capsys.readouterr().err
+    assert cli(["index", str(lake), "--out", str(tmp_path / "x.index"), "--without", "mate",
+                "--mate-bits", "512", "--quiet"]) != 0
+    assert "--mate-bits 512 sets the XASH size of the mate component, which this build " \
+           "leaves out (--without mate)" in capsys.readouterr().err
+
+
+def test_rebuild_command_leaves_out_an_emptied_added_folder(tmp_path):
+    """A folder added with --add whose tables were all deleted since (or the folder
+    itself) gets no `--add` step, which would fail on finding no tables: the command says
+    why instead; a folder with a table left, or a new one, is re-added."""
+    import shutil
+    folders = {}
+    for name in ("kept", "emptied", "deleted", "refilled"):
+        folders[name] = write_lake(tmp_path / name, {f"{name}.csv": "code\nFR\n"})
+    ix = _index(tmp_path, [], added=[str(f) for f in folders.values()])
+    for i, (name, folder) in enumerate(folders.items(), 1):     # the files each add read
+        gman = ix / GENERATIONS / f"g{i:04d}" / GENERATION_MANIFEST
+        lake = json.loads(gman.read_text())
+        lake["lake"]["files"] = {str(folder / f"{name}.csv"): [8, 0]}
+        gman.write_text(json.dumps(lake))
+    (folders["emptied"] / "emptied.csv").unlink()
+    (folders["emptied"] / "notes.txt").write_text("not a table")
+    shutil.rmtree(folders["deleted"])
+    (folders["refilled"] / "refilled.csv").unlink()
+    write_lake(folders["refilled"], {"other.csv": "code\nDE\n"})
+    assert rebuild_command(ix) == (
+        f"`lakejoin index /data/lake --out {ix} --overwrite`, then re-add the tables added "
+        f"to it: `lakejoin index --add {folders['kept']} {ix}`, "
+        f"`lakejoin index --add {folders['refilled']} {ix}` (not re-added: "
+        f"{folders['emptied']}, added with --add, holds no tables any more; "
+        f"{folders['deleted']}, added with --add, deleted since)")

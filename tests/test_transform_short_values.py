@@ -151,7 +151,12 @@ def test_an_index_without_short_grams_answers_as_before_and_says_so(spark, tmp_p
                          components=["transform"],
                          component_options={"transform": {"short": 0, "affix": 0}})
     codes = engine.search(pd.DataFrame({"status": STATUS_QUERY}), "status", method="transform")
-    assert len(codes) == 0 and "--with transform" in codes.empty_message
+    # the index's own rebuild command (its lake, folder and options), short values back on
+    out = tmp_path / "lake.index"
+    assert len(codes) == 0 and codes.empty_message.endswith(
+        f"rebuilding it finds them: `lakejoin index {root} --out {out} --set "
+        f"transform.affix=0 --with transform --overwrite`.")
+    assert "LAKE" not in codes.empty_message and "transform.short=0`" not in codes.empty_message
     signals = pd.DataFrame({"signal": SIGNAL_QUERY})
     res = engine.search(signals, "signal", method="transform")
     assert [(h.table, h.column) for h in res] == [("kill_l", "name")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
+import os
 
 import numpy as np
 import pandas as pd
@@ -1499,3 +1500,27 @@ def test_name_rule_kinds_and_folded_names():
     assert us.value_kind(["1.2.3-1", "0.9.1-2"], False) == "text"
     assert us.value_kind(["may", "june"], False) == "text"
     assert us.value_kind(["7", "8"], True) == "numeric"
+
+
+def test_union_code_of_a_deleted_table_is_refused(union_lake):
+    """The code of a union hit whose table file was deleted since the build is refused as
+    its union is (the file, the table, the rebuild command), not code that fails on
+    pandas' own missing-file error when run."""
+    from lakejoin_jupyter.errors import TableReadError
+    engine, tables, _ = union_lake
+    q = tables["sales.csv"].head(10)
+    hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
+    path = hit.plan(q).other.uri
+    moved = path + ".moved"
+    os.rename(path, moved)
+    try:
+        with pytest.raises(TableReadError) as err:
+            hit.union(q)
+        for spark in (False, True):
+            with pytest.raises(TableReadError) as code_err:
+                hit.code("q", "out", spark=spark)
+            assert str(code_err.value) == str(err.value)
+        assert "was deleted or moved after the index was built (lake table sales)" in \
+            str(err.value) and "lakejoin index " in str(err.value)
+    finally:
+        os.rename(moved, path)

@@ -36,7 +36,7 @@ import pandas as pd
 from .._version import __version__
 from ..errors import (IndexCorruptError, IndexIncompleteError, IndexLockedError,
                       IndexNotFoundError, IndexRecoveredWarning, IndexVersionError,
-                      LakeChangedWarning, NotAnIndexError)
+                      LakeChangedWarning, LakeNotFoundError, NotAnIndexError)
 from ..lake.discover import table_format
 from ..lake.normalize import normalization_spec
 from .arrays import IndexArrays
@@ -393,6 +393,19 @@ def _with_component(options: list, name: str, default: bool) -> list:
     return out if default else out + ["--with", name]
 
 
+def _unset(options: list, names) -> list:
+    """Build options without the ``--set NAME=VALUE`` of the COMPONENT.OPTION ``names``."""
+    out, i = [], 0
+    while i < len(options):
+        if options[i] == "--set" and i + 1 < len(options) \
+                and options[i + 1].partition("=")[0] in names:
+            i += 2
+            continue
+        out.append(options[i])
+        i += 1
+    return out
+
+
 def _write_json_atomic(path: Path, obj: dict) -> None:
     tmp = path.with_name(path.name + f".tmp-{uuid.uuid4().hex[:6]}")
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -511,11 +524,14 @@ def read_manifest(path) -> dict:
     return manifest
 
 
-def rebuild_command(path, manifest: dict | None = None, with_: str | None = None) -> str:
+def rebuild_command(path, manifest: dict | None = None, with_: str | None = None,
+                    unset: tuple = ()) -> str:
     """The command(s) that rebuild the index at ``path`` as it was built: its lake, the
     build's options (``build.options`` of the manifest: --num-perm, --with, --without,
-    --set), and component ``with_`` too, then one ``--add`` per folder of tables added to
-    it (each generation's lake)."""
+    --set, but for the ``--set`` of the ``unset`` COMPONENT.OPTION names: back to their
+    defaults), and component ``with_`` too, then one ``--add`` per folder of tables added to
+    it (each generation's lake), but for a folder deleted, or emptied of tables, since:
+    the text names it instead, as an ``--add`` of it would find no tables."""
     import shlex
     path = Path(path).expanduser().absolute()
     if manifest is None:
@@ -530,26 +546,51 @@ def rebuild_command(path, manifest: dict | None = None, with_: str | None = None
     else:
         source = _lake_argument(lake) or "LAKE"
     options = (manifest.get("build") or {}).get("options")
-    given = list(options or ())
+    given = _unset(list(options or ()), unset)
     if with_:
         given = _with_component(given, with_, False)
     out = shlex.quote(str(path))
     words = ["lakejoin", "index", source, "--out", out, *map(shlex.quote, given), "--overwrite"]
     text = f"`{' '.join(words)}`"
-    adds = []
+    adds, dropped = [], []
     for g in manifest.get("generations", []):
         try:
             glake = json.loads((path / GENERATIONS / g["name"] / GENERATION_MANIFEST)
                                .read_text(encoding="utf-8")).get("lake") or {}
         except (OSError, ValueError, KeyError, TypeError):
             glake = {}
-        adds.append(f"`lakejoin index --add {_lake_argument(glake) or 'NEW_TABLES'} {out}`")
+        gone = _emptied(glake)
+        if gone:
+            dropped.append(gone)
+        else:
+            adds.append(f"`lakejoin index --add {_lake_argument(glake) or 'NEW_TABLES'} {out}`")
     if options is None:        # built before the manifest recorded its options
         text += (f" with the --with/--set options it was built with (its components: "
                  f"{', '.join(sorted(manifest.get('components', {})))})")
     if adds:
         text += ", then re-add the tables added to it: " + ", ".join(adds)
+    if dropped:
+        text += f" (not re-added: {'; '.join(dropped)})"
     return text
+
+
+def _emptied(lake: dict) -> str | None:
+    """Why the tables added with ``--add`` from a generation's lake cannot be added again
+    (the folder or file deleted, or every table of the folder since), or None: they can.
+    The folder is searched only when none of the files it was added with is left."""
+    from ..lake.discover import discover
+    files = list(lake.get("files") or {})
+    if not files or any(os.path.exists(f) for f in files):
+        return None
+    source = lake.get("root") or (files[0] if len(files) == 1 else None)
+    if source is None:
+        return f"the {len(files)} files added with --add, all deleted since"
+    try:
+        if discover(source).tables:
+            return None
+    except (OSError, LakeNotFoundError):
+        return f"{_lake_argument(lake)}, added with --add, deleted since"
+    return f"{_lake_argument(lake)}, added with --add, holds no tables any more"
 
 
 def _lake_argument(lake: dict) -> str | None:

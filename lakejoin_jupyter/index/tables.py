@@ -148,7 +148,7 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
     element texts; ``types="pandas"``: as pandas reads its file (``lake.read.read_as_pandas``).
     ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns).
     A LakeChangedWarning says when the file changed since the build (``warn_changed``)."""
-    _check_present(table)
+    check_table_present(table)
     if warn_changed:
         _warn_if_changed(table)
     try:
@@ -174,10 +174,11 @@ def _with_rebuild_command(e, table: LakeTable):
         REBUILD_HINT.format(command=_rebuild(table)))
 
 
-def _check_present(table: LakeTable) -> None:
+def check_table_present(table: LakeTable) -> None:
     """A table whose file (or Parquet folder) was deleted or moved since the build: an
     error that says so and gives the rebuild command (the build's "remove it from the
-    lake" advice does not apply: it is gone from the lake already)."""
+    lake" advice does not apply: it is gone from the lake already). Reading, joining and
+    writing the code that reads it (join/codegen.py) all refuse it so."""
     from pathlib import Path
     if table.format == "catalog" or not table.uri or Path(table.uri).exists():
         return
@@ -279,7 +280,7 @@ def spark_reads_parquet(table: LakeTable) -> bool:
 def spark_table(spark, table: LakeTable):
     """The table as a Spark DataFrame with the index's column names (a LakeChangedWarning
     when the file changed since the build)."""
-    _check_present(table)
+    check_table_present(table)
     _warn_if_changed(table)
     from pyspark.sql import types as T
     if table.format == "catalog":

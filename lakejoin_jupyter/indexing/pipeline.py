@@ -318,7 +318,12 @@ def _check_options(settings: BuildSettings) -> None:
     if unknown:
         raise ValueError(f"Options are given for unknown index component(s) {unknown}; "
                          f"available: {sorted(COMPONENTS)}")
-    idle = sorted(given - set(selected_components(settings.components)))
+    selected = set(selected_components(settings.components))
+    if settings.mate_bits != BuildSettings.mate_bits and "mate" not in selected:
+        raise ValueError(f"--mate-bits {settings.mate_bits} sets the XASH size of the mate "
+                         f"component, which this build leaves out (--without mate); drop "
+                         f"one of the two.")
+    idle = sorted(given - selected)
     if idle:
         raise ValueError(f"Options are given for component(s) {idle}, which this build leaves "
                          f"out; add them with `--with {idle[0]}` (Python: "
@@ -355,12 +360,17 @@ def recorded_settings(manifest: dict) -> BuildSettings:
 
 
 def command_options(settings: BuildSettings) -> list[str]:
-    """The ``lakejoin index`` options of a build's settings as given (--num-perm, --with,
-    --without, --set), recorded in its manifest: the rebuild command a lake change or a
-    changed file advises repeats them (index/store.py ``rebuild_command``)."""
+    """The ``lakejoin index`` options of a build's settings as given (--num-perm,
+    --minhash-seed, --mate-bits, --with, --without, --set), recorded in its manifest: the
+    rebuild command a lake change or a changed file advises repeats them (index/store.py
+    ``rebuild_command``)."""
     out = []
     if settings.num_perm != BuildSettings.num_perm:
         out += ["--num-perm", str(settings.num_perm)]
+    if settings.minhash_seed != BuildSettings.minhash_seed:
+        out += ["--minhash-seed", str(settings.minhash_seed)]
+    if settings.mate_bits != BuildSettings.mate_bits:
+        out += ["--mate-bits", str(settings.mate_bits)]
     for c in settings.components:
         out += ["--without", c[1:]] if c.startswith("-") else ["--with", c]
     for c, opts in (settings.component_options or {}).items():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import QueryError
 from ..frames import check_identifier, is_spark_frame, joined_tables, mark_joined
+from ..index.tables import check_table_present
 from .codegen import plan_code
 from .execute import execute
 from .plan import JoinPlan
@@ -55,6 +56,8 @@ class Joinable:
         check_identifier(into, "variable name (into=)")
         check_identifier(other, "variable name (other=)")
         plan = self.plan(df, how=how, **options)
+        if plan.other is not None:      # code reading a deleted file: refused, as its join
+            check_table_present(plan.other)
         if spark is None:
             spark = is_spark_frame(df) if df is not None else self._spark_query()
         return plan_code(plan, name=name, into=into, other_name=other, spark=spark)

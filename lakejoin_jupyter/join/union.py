@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..errors import LakeJoinWarning, QueryError
 from ..frames import check_identifier, is_spark_frame
-from ..index.tables import LakeTable, find_table
+from ..index.tables import LakeTable, check_table_present, find_table
 from .codegen import union_code
 from .execute import execute_union
 from .plan import UnionPlan, make_union_plan
@@ -144,7 +144,9 @@ class UnionHit:
         df = self._df(df)
         if spark is None:
             spark = is_spark_frame(df)
-        return union_code(self.plan(df, distinct=distinct), name=name, into=into, spark=spark)
+        plan = self.plan(df, distinct=distinct)
+        check_table_present(plan.other)     # code reading a deleted file: refused, as union()
+        return union_code(plan, name=name, into=into, spark=spark)
 
     def alignment_frame(self, query_columns=None) -> pd.DataFrame:
         """One row per query column (default: the aligned ones): the lake column aligned

@@ -1,6 +1,7 @@
 """``%lakejoin index``: build an index of a lake with Spark (or reuse one already built)."""
 from __future__ import annotations
 
+from ..cli import add_build_size_arguments, build_sizes
 from .context import MagicError, Subcommand
 
 
@@ -19,6 +20,7 @@ def configure(p):
                         "another version of lakejoin built it; an index of another lake is "
                         "refused)")
     p.add_argument("--num-perm", type=int, default=256, help="MinHash signature length")
+    add_build_size_arguments(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -56,17 +58,35 @@ def run(ctx, a):
                 f"The index at {engine.path} was built without {', '.join(missing)}, which "
                 f"--with asks for. Rebuild it (the same command with --overwrite instead of "
                 f"--reuse: {with_} --overwrite), or build to another --out.")
+        _same_sizes_or_refuse(engine, a)
         ctx.session.engine = engine
         print(f"Opened the existing index {engine.path} (--reuse).")
         return None
     components = list(a.components) + [c for c in kept.pop("components", ())
                                        if c not in a.components and f"-{c}" not in a.components]
+    kept.update(build_sizes(a))          # given in the cell: wins over the recorded ones
     engine = build_index(lake, a.out, master=a.master, overwrite=overwrite,
                          num_perm=kept.pop("num_perm", a.num_perm), components=components,
                          progress=not a.quiet, **kept)
     ctx.session.engine = engine
     print(engine.build_report.summary(phases=a.quiet))
     return None
+
+
+def _same_sizes_or_refuse(engine, a) -> None:
+    """``--reuse`` of an index built with another --minhash-seed or --mate-bits than the
+    cell asks for: refused (its signatures or super keys are not those asked for)."""
+    from ..indexing.pipeline import recorded_settings
+    s = recorded_settings(engine.index.manifest)
+    if a.mate_bits is not None and not engine.index.has("mate"):
+        return                           # an index without mate: its XASH size is moot
+    for flag, want, have in (("--minhash-seed", a.minhash_seed, s.minhash_seed),
+                             ("--mate-bits", a.mate_bits, s.mate_bits)):
+        if want is not None and want != have:
+            raise MagicError(
+                f"The index at {engine.path} was built with {flag} {have}, not {want} as "
+                f"this cell asks. Rebuild it (the same command with --overwrite instead of "
+                f"--reuse), or build to another --out.")
 
 
 def _same_lake_or_rebuild(engine, lake, demo: bool = False):
@@ -116,6 +136,10 @@ def _recorded(out) -> dict:
         for flag, value in zip(words[::2], words[1::2]):
             if flag == "--num-perm":
                 kept["num_perm"] = int(value)
+            elif flag == "--minhash-seed":
+                kept["minhash_seed"] = int(value)
+            elif flag == "--mate-bits":
+                kept["mate_bits"] = int(value)
             elif flag in ("--with", "--without"):
                 kept["components"].append(value if flag == "--with" else f"-{value}")
             elif flag == "--set":

@@ -146,8 +146,7 @@ def _info_rows(info: dict) -> list:
         rows.append(("left out (not tables)", ", ".join(x["path"] for x in info["left_out"][:5])
                      + (f" and {len(info['left_out']) - 5} more" if len(info["left_out"]) > 5
                         else "")))
-    if info.get("lake_changes"):
-        rows.append(("lake changed since build", "; ".join(info["lake_changes"][:5])))
+    rows += [("advice", text) for text in info.get("advice") or ()]   # a lake change too
     return rows
 
 
