@@ -6,7 +6,8 @@ the outcome on autofj + rl development. Replays, on the DEVELOPMENT datasets' sa
 blocking output (bench/fuzzyjoin_replay.py dump), the join's choice with a join's
 probability replaced, where its own function's s1 exceeds ``AGREE_RATIO``, by one of:
 
-* ``base``: the join as it is (a check: must equal ``fuzzyjoin_replay.py replay``);
+* ``base``: the join before this round (each function's own probability; the join
+  since then rates as ``agree``: fuzzy.AGREE_RATIO);
 * ``agree``: the mean probability over the functions whose nearest left value for r is
   l (the joining function included; functions that join r elsewhere or not at all left
   out);
