@@ -95,11 +95,16 @@ def build(d: dict, oracle: str = ""):
             c.u = np.zeros_like(c.p)
         else:                  # a variant's class (``replay(prepare=...)``) or the module's
             c = d.get("candidates", fuzzy._Candidates)(f, **r)
+        cands[f] = c
+    if fuzzy.AGREE_RATIO is not None:      # as fuzzy_join: the functions' agreement
+        for f, p in fuzzy.agreed_probability(cands).items():
+            cands[f].rate(p)
+    for f, r in d["raw"].items():
         if oracle == "outcome":
+            c = cands[f]
             c.p = np.where(r["r_left"] >= 0, d["tp"][f] / np.maximum(d["n_rows"], 1), 0.0)
             c.v, c.u = np.zeros_like(c.p), np.zeros_like(c.p)
             c._scale = None                # the outcome as it is: no hub cap over it
-        cands[f] = c
     n_r = len(next(iter(cands.values())).r_dist)
     return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
 

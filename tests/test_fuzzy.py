@@ -1435,3 +1435,50 @@ def test_join_hit_refusals_say_what_which_column_and_what_to_do(options, said, a
     with pytest.raises(LakeJoinError) as e:
         join_hit(None, hit, pd.DataFrame({"v": ["France"]}), **options)
     assert str(e.value) == f"{said} {advice}"
+
+
+def random_names(rng, n):
+    syll = ["ka", "ro", "mi", "tan", "el", "os", "bri", "du", "ve", "lo", "sen", "ar"]
+    return [" ".join("".join(rng.choice(syll, rng.integers(2, 4)))
+                     for _ in range(rng.integers(1, 3))) for _ in range(n)]
+
+
+def typo(rng, s):
+    i = int(rng.integers(0, len(s)))
+    return s[:i] + rng.choice(list("aeiouxz")) + s[i + 1:]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_high_ratio_join_is_rated_by_the_functions_that_agree_on_its_pair(seed):
+    """Where a function's ratio s1 = d1 / d2 exceeds AGREE_RATIO, its join of r is rated
+    the mean of the probabilities (each function's own) of the functions whose nearest
+    left value for r is the same; elsewhere its own. Brute force over the pairs of a
+    random join, the curves and error terms read the same ratings."""
+    rng = np.random.default_rng(seed)
+    lv = sorted(set(random_names(rng, 40)))
+    rv = [typo(rng, s) for s in rng.choice(lv, 25)] + random_names(rng, 15)
+    fns = ["char3-idf", "word-idf", "char3", "char3-jaccard-idf", "char3-contain-idf"]
+    fj = fuzzy.fuzzy_join(pd.DataFrame({"t": lv}), pd.DataFrame({"t": rv}), on="t",
+                          precision_target=0.8, functions=fns)
+    raw = ("r_left", "r_dist", "r_near", "r_ties", "r_sibling", "r_namesake")
+    own = {f: fuzzy._Candidates(f, **{k: getattr(fj._cands[f], k) for k in raw}) for f in fns}
+    changed = 0
+    for f in fns:
+        c = fj._cands[f]
+        want = own[f].p.copy()
+        for r in range(len(want)):
+            s1 = mp.nearest_ratios(c.r_near[r:r + 1])[0][0]
+            if c.r_left[r] < 0 or not np.isfinite(s1) or s1 <= fuzzy.AGREE_RATIO:
+                continue
+            agree = [own[g].p[r] for g in fns if own[g].r_left[r] == c.r_left[r]]
+            want[r] = sum(agree) / len(agree)
+        changed += int((want != own[f].p).sum())
+        assert np.allclose(c.p, want, rtol=0, atol=1e-12)
+        assert np.allclose(c.v, mp.join_variance(want, own[f]._scale))
+        assert np.allclose(c.u, own[f]._rel * (1.0 - want))
+        t = fj._grids[f][-1]
+        joined = c.r_dist <= t
+        scaled = want[joined] * fuzzy.hub_scale(c.r_left[joined], want[joined],
+                                                 fuzzy.HUB_PARTNERS)
+        assert fj._curves[f]["est_true"].iloc[-1] == pytest.approx(scaled.sum())
+    assert changed > 0

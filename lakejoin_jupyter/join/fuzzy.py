@@ -20,10 +20,13 @@ Note:
     1/2 where its left value has another left value as near as the right value is
     (``NAMESAKES``: a right value without a partner next to a namesake); the joins to
     one left value, in a configuration and in a union, expected to hold at most 2 true
-    partners (``HUB_PARTNERS``); the semantic function's decoys corrected for their rank
-    (short codes without a partner); 15 join functions instead of about 140 (one of them
-    "semantic", by default only up to ``SEMANTIC_MAX_VALUES`` values); exact blocking by
-    sparse matrix products; ties go to the first left value (``argmin``).
+    partners (``HUB_PARTNERS``); a join whose ratio d1/d2 exceeds ``AGREE_RATIO`` rated by
+    the mean of the functions joining its right value to the same left value (their fits
+    differ by noise there, and the choice kept the highest); the semantic function's
+    decoys corrected for their rank (short codes without a partner); 15 join functions
+    instead of about 140 (one of them "semantic", by default only up to
+    ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
+    the first left value (``argmin``).
 """
 from __future__ import annotations
 
@@ -77,6 +80,10 @@ HUB_PARTNERS = 2.0
 # the dense embedder, whose ratios for values without a partner (short codes the model
 # knows nothing of) run far lower than its plain decoys (docs/algorithms/fuzzyjoin.md)
 RANK_CORRECTED = frozenset({"semantic"})
+# above this ratio s1 = d1 / d2, a join is rated by the mean probability of the join
+# functions whose nearest left value for its right value is the same (None: its own):
+# there the functions' fits differ by noise, which the choice of the highest selects
+AGREE_RATIO = 0.7
 N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
 HUB_SIZE = 3              # a left value that this many right values match is a hub (warnings)
 LOWEST_TARGET = 0.5       # the lowest precision target the CLI, magics and widget accept
@@ -310,6 +317,12 @@ class _Candidates:
         self.v = join_variance(p, self._scale)
         self.u = self._rel * (1.0 - p)
 
+    def rate(self, p: np.ndarray) -> None:
+        """Set each join's probability to ``p``, its error terms with it."""
+        self.p = p
+        self.v = join_variance(p, self._scale)
+        self.u = self._rel * (1.0 - p)
+
     def at(self, t: float):
         """(joined mask, probability, own variance, share of pi0's error) of the joins at
         threshold t: the one place the curve, the bound, the greedy union and the union's
@@ -336,6 +349,29 @@ class _Candidates:
         """The one-sided lower bound on the precision at threshold t (precision_bound)."""
         _, p, v, u = self.at(t)
         return precision_bound(p, v, u, STANDARD_ERRORS)
+
+
+def agreed_probability(cands: dict, ratio: float = AGREE_RATIO) -> dict:
+    """Per join function, each right value's probability with the functions' agreement:
+    where the function's own ratio s1 = d1 / d2 exceeds ``ratio``, the mean of the
+    probabilities of the functions whose nearest left value for it is the same left value
+    (the function included; those that join it elsewhere or not at all left out), every
+    one the function's own (``_Candidates.p``). Returns fn -> probabilities."""
+    fns = list(cands)
+    L = np.stack([cands[f].r_left for f in fns], axis=1)            # n_r x F
+    P = np.stack([cands[f].p for f in fns], axis=1)
+    out = {}
+    for f in fns:
+        c = cands[f]
+        s1, _ = nearest_ratios(c.r_near)
+        high = (c.r_left >= 0) & np.isfinite(s1) & (s1 > ratio)
+        same = (L == c.r_left[:, None]) & (c.r_left[:, None] >= 0)
+        p = c.p.copy()
+        if high.any():
+            h = np.flatnonzero(high)
+            p[h] = (P[h] * same[h]).sum(axis=1) / same[h].sum(axis=1)
+        out[f] = p
+    return out
 
 
 def hub_scale(r_left: np.ndarray, p: np.ndarray, most: float) -> np.ndarray:
@@ -877,10 +913,13 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         c = _Candidates(fn, r_left, r_dist, rd, rties, sib, namesake)
         cands[fn] = c
         finite = np.unique(c.r_dist[np.isfinite(c.r_dist)])
-        grid = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
-                if len(finite) > N_THRESHOLDS else finite)
-        grids[fn] = grid
-        curves[fn] = threshold_curve(c, grid, len(rkeys))
+        grids[fn] = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
+                     if len(finite) > N_THRESHOLDS else finite)
+    if AGREE_RATIO is not None:
+        for fn, p in agreed_probability(cands).items():
+            cands[fn].rate(p)
+    for fn in fns:
+        curves[fn] = threshold_curve(cands[fn], grids[fn], len(rkeys))
     return _choose(dict(left=left, right=right, on=(lcol, rcol), _cands=cands,
                         _grids=grids, _curves=curves, _lkeys=lkeys, _rkeys=rkeys,
                         _lrows=lrows, _rrows=rrows), fns, precision_target, threshold)
