@@ -1898,29 +1898,33 @@ class Engine:
             for c in frame.columns:
                 if str(c) not in values:
                     try:
-                        values[str(c)] = _frame_tokens(frame[c])
+                        values[str(c)] = _frame_tokens(frame[c]), {}
                     except (TypeError, ValueError):     # cells no lake column holds
-                        values[str(c)] = None
-                mine, cid = values[str(c)], columns[str(c)]
-                if mine is None or not self._holds(cid, mine, frame[c].dtype.kind == "f"):
+                        values[str(c)] = None, {}
+                (mine, ids), cid = values[str(c)], columns[str(c)]
+                if mine is None or not self._holds(cid, mine, frame[c].dtype.kind == "f", ids):
                     break
-                if len(names) == 1 < len(columns) and not self._one_column_cut(mine, cid):
+                if len(names) == 1 < len(columns) and not self._one_column_cut(mine, cid, ids):
                     break
             else:
                 found.append(t)
         same = {t for t in found if int(cat.table_rows[t]) == n_rows}
         return same or set(found)
 
-    def _holds(self, column_id: int, tokens: list, floats: bool = False) -> bool:
+    def _holds(self, column_id: int, tokens: list, floats: bool = False,
+               ids: dict | None = None) -> bool:
         """Whether a lake column's set holds every one of ``tokens`` (normalized); of a float
         column (``floats``), a value within float parsing error of one of the column's
-        counts (pandas' read_csv may read "10003670690.349657" as ...349655)."""
+        counts (pandas' read_csv may read "10003670690.349657" as ...349655). ``ids``: the
+        tokens' ids per generation, filled on first use."""
         gen, local = self.index.generation_of(int(column_id))
         held = np.asarray(gen.arrays.set_tokens(local))
         if len(held) < len(tokens):
             return False
-        ids = gen.lookup(tokens)
-        found = (ids >= 0) & np.isin(ids, held)
+        ids = {} if ids is None else ids
+        if gen.name not in ids:
+            ids[gen.name] = gen.lookup(tokens)
+        found = (ids[gen.name] >= 0) & np.isin(ids[gen.name], held)
         if found.all() or not floats:
             return bool(found.all())
         lake = np.sort(pd.to_numeric(pd.Series(gen.token_text(held)), errors="coerce")
@@ -1938,7 +1942,7 @@ class Engine:
         gen, local = self.index.generation_of(int(column_id))
         return len(gen.arrays.set_tokens(local))
 
-    def _one_column_cut(self, mine: list, column_id: int) -> bool:
+    def _one_column_cut(self, mine: list, column_id: int, ids: dict | None = None) -> bool:
         """Whether a one-column frame whose values (``mine``) are all in a column of a wider
         lake table was cut from it: it holds at least CUT_SHARE of that column's values (a
         few values typed by hand are not a cut), and no column of that name in another
@@ -1947,7 +1951,7 @@ class Engine:
         if len(mine) < CUT_SHARE * self._set_size(column_id):
             return False
         table = int(cat.table_id[column_id])
-        return not any(int(cat.table_id[i]) != table and self._holds(i, mine)
+        return not any(int(cat.table_id[i]) != table and self._holds(i, mine, ids=ids)
                        for i in np.flatnonzero(cat.name == cat.name[column_id]))
 
     def autojoin(self, df, column=None, other=None, other_column=None, **options):
