@@ -798,7 +798,7 @@ def _frame_tokens(values: pd.Series) -> list:
 
 
 FLOAT_TOLERANCE = 1e-12  # relative: a float read back from its text by another parser
-CUT_SHARE = 0.5       # a one-column frame holding this share of a lake column's values: a cut
+CUT_SHARE = 0.05      # a one-column frame holding this share of a lake column's values: a cut
 CARD_COLUMNS = 12      # added columns listed on a hit card
 CARD_VALUES = 6        # matched / unmatched values shown on a hit card
 
