@@ -34,6 +34,7 @@ ORDER = [  # (file, section title)
     ("union.md", "Table union search: TUS-style benchmark on real tables"),
     ("union_disjoint.md", "Table union search: derived tables that add new rows (disjoint)"),
     ("union_build.md", "Table union search: the union component's build"),
+    ("union_cut.md", "Table union search: the query's own table (\"(your table)\"), CUT_SHARE"),
 ]
 
 

@@ -787,7 +787,18 @@ class Hit(Joinable):
         return d
 
 
-CUT_SHARE = 0.5       # a one-column frame holding this share of a lake column's values: a cut
+def _frame_tokens(values: pd.Series) -> list:
+    """The distinct normalized values of a frame's column, as the index holds a lake
+    column's (a list's elements; JSON objects as their text)."""
+    from .index.union_profile import cell_texts
+    from .lake.normalize import normalize_text
+    from .search.union import scalar_cells
+    cells = scalar_cells(values).dropna().unique()
+    return sorted({normalize_text(t) for t in cell_texts(cells) if t is not None} - {None})
+
+
+FLOAT_TOLERANCE = 1e-12  # relative: a float read back from its text by another parser
+CUT_SHARE = 0.05      # a one-column frame holding this share of a lake column's values: a cut
 CARD_COLUMNS = 12      # added columns listed on a hit card
 CARD_VALUES = 6        # matched / unmatched values shown on a hit card
 
@@ -1479,17 +1490,17 @@ class Engine:
             else:
                 for other in h.column_ids[1:]:
                     h.key_warning = h.key_warning or self.column_kind(other)[1]
-            h.is_query_table = self._is_query_table(h, q)
-            h.in_chain = not h.is_query_table and h.table in q.chain
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio)
         if q.origin:
             own = [q.origin]
-        else:   # of several tables the frame could come from, those of its row count
-            found = {h.table for h in hits if h.is_query_table}
-            own = sorted({h.table for h in hits if h.is_query_table and h.lake_rows == q.n_rows}
-                         or found)
+        elif q.frame_columns:    # the rows of a frame: the tables they come from, as union's
+            frame = q.whole if q.whole is not None else q.frame      # (Spark: the key's)
+            ids = self.own_tables(frame, {h.table_id for h in hits}, q.n_rows, q.frame_columns)
+            own = sorted({h.table for h in hits if h.table_id in ids})
+        else:
+            own = []
         q.cache["own_tables"] = own
         for h in hits:             # every column of the own table is the own table
             h.is_query_table = h.table in own
@@ -1607,61 +1618,6 @@ class Engine:
                                        [c - gen.column_offset for c in others],
                                        KEY_PARTNER_CHANCE)
         return [c + gen.column_offset for c in found]
-
-    def _is_query_table(self, h: Hit, q: Query) -> bool:
-        """The hit's table is the one the query was read from: named by the query, or the
-        key in the column of the same name holding every distinct query value (a sibling
-        table with the same header is not), and the same column names as the query frame
-        (in any order). A frame of some of the table's columns (``df[[...]]``) is one too
-        when each of its other columns' distinct values is in the table's column of that
-        name, or, a frame of its key column(s) only, when it has the table's rows, (one
-        column) the column's distinct values, and no other table has a column of that
-        name and as many rows (the frame could be read from either): of a table that
-        merely holds the key's values, the other columns' values are not the frame's."""
-        if q.origin is not None:
-            return h.table == q.origin
-        if not q.frame_columns or tuple(str(c) for c in q.columns) != h.columns:
-            return False
-        # every distinct key: a value, or for a multi-column key (MATE) a tuple without a
-        # null part (the overlap counts those tuples, not the first column's values)
-        keys = len(q.rows) if q.n_columns > 1 and q.rows is not None else q.size
-        if h.overlap is None or h.overlap < keys:
-            return False
-        cat = self._catalog
-        table, frame = set(cat.table_columns(h.table_id)), {str(c) for c in q.frame_columns}
-        if table == frame:
-            return True
-        if not frame < table or q.whole is None:
-            return False
-        others = [c for c in q.whole.columns if str(c) not in h.columns]
-        if others:
-            return self._values_in_table(q.whole, others, h.table)
-        if q.n_rows != int(cat.table_rows[h.table_id]):
-            return False
-        if q.n_columns == 1:
-            gen, local = self.index.generation_of(h.column_ids[0])
-            if len(gen.arrays.set_tokens(local)) != keys:
-                return False
-        # ...and no other table looks the same (a column of that name, as many rows)
-        named = np.flatnonzero(cat.name == str(q.columns[0]))
-        return {int(cat.table_id[i]) for i in named
-                if cat.table_rows[cat.table_id[i]] == q.n_rows} == {int(h.table_id)}
-
-    def _values_in_table(self, frame: pd.DataFrame, columns, table: str) -> bool:
-        """Is every distinct value of each of ``columns`` of ``frame`` (normalized as the
-        index's) in the column of the same name of the lake ``table``?"""
-        from .index.union_profile import cell_texts
-        from .lake.normalize import normalize_text
-        for c in columns:
-            try:
-                mine = {normalize_text(t) for t in cell_texts(frame[c].dropna().unique())
-                        if t is not None} - {None}
-                gen, local = self.index.generation_of(self.index.find_column(table, str(c)))
-            except (KeyError, TypeError, ValueError):   # a list column, a duplicate name
-                return False
-            if not mine <= set(gen.token_text(gen.arrays.set_tokens(local))):
-                return False
-        return True
 
     def n_added(self, h: Hit) -> int:
         """How many columns a plain join with the hit adds."""
@@ -1908,9 +1864,13 @@ class Engine:
                                  evidence=ev, shared=shared,
                                  named=tuple(qnames[i] for i in sorted(c.named)),
                                  _index=self.index, _frame=df))
-        own = self._union_own_tables(hits, frame, None if exclude_self else origin)
+        if origin and not exclude_self:        # the table named by the query
+            paths = self.index.tables["path"].to_numpy()
+            own = {h.table_id for h in hits if origin in (h.table, paths[h.table_id])}
+        else:
+            own = self.own_tables(frame, {h.table_id for h in hits})
         for h in hits:
-            h.is_query_table = h.table in own
+            h.is_query_table = h.table_id in own
         # own tables last (among the k best), or left out (then the next best one comes in)
         hits = sorted(hits[:k], key=lambda h: h.is_query_table) if include_own else \
             [h for h in hits if not h.is_query_table][:k]
@@ -1924,57 +1884,84 @@ class Engine:
             res.options["exclude_self"] = False
         return res
 
-    def _union_own_tables(self, hits, frame, origin=None) -> set:
-        """The union hits' tables the query's rows come from: the table named by the query
-        (``origin``), or, as :meth:`_is_query_table` decides for a search, a table with the
-        query's column names holding every distinct value of each query column in the
-        column of the same name (a frame of some of its columns too: of two or more, or of
-        one with the table's rows, as for a join, or with fewer rows when it is a cut of
-        that column, :meth:`_one_column_cut`); of several, those with the query's row
-        count."""
-        from .index.union_profile import cell_texts
-        from .lake.normalize import normalize_text
-        from .search.union import scalar_cells
-        if origin:
-            paths = self.index.tables["path"].to_numpy()
-            return {h.table for h in hits if origin in (h.table, paths[h.table_id])}
-        names = {str(c) for c in frame.columns}
+    def own_tables(self, frame: pd.DataFrame, table_ids, n_rows: int | None = None,
+                   names=None) -> set:
+        """The tables of ``table_ids`` the rows of ``frame`` come from: the query's own table,
+        marked "(your table)" by both the join search and the union search. A table has
+        every column name of the frame (``names``: all of them, when ``frame`` holds the
+        values of some only: a Spark query's key), and its column of each name holds every
+        distinct value of the frame's (a list's elements); a frame of one column of a wider
+        table must moreover be a cut of that column (:meth:`_one_column_cut`: a list of a
+        few of its values is not, nor one another table's column holds too). Of several,
+        those with the frame's row count (``n_rows``, default its length)."""
+        cat = self._catalog
+        names = [str(c) for c in (frame.columns if names is None else names)]
+        if len(set(names)) < len(names) or not frame.columns.is_unique:
+            return set()                     # duplicate names: no column is the table's
+        n_rows = len(frame) if n_rows is None else int(n_rows)
         found, values = [], {}
-        for h in hits:
-            columns = set(self._catalog.table_columns(h.table_id))
-            if not names <= columns:
+        for t in sorted({int(t) for t in table_ids}):
+            columns = dict(zip(cat.table_columns(t), cat.table_column_ids(t)))
+            if not set(names) <= set(columns):
                 continue
-            cut = len(names) == 1 < len(columns) and h.rows != len(frame)
             for c in frame.columns:
-                if c not in values:
-                    cells = scalar_cells(frame[c]).dropna().unique()     # a list's elements
-                    values[c] = {normalize_text(t) for t in cell_texts(cells)
-                                 if t is not None} - {None}
-                held = self._set_texts(self.index.find_column(h.table, str(c)))
-                if not values[c] <= held or (cut and not self._one_column_cut(
-                        values[c], held, str(c), h.table_id)):
+                if str(c) not in values:
+                    try:
+                        values[str(c)] = _frame_tokens(frame[c]), {}
+                    except (TypeError, ValueError):     # cells no lake column holds
+                        values[str(c)] = None, {}
+                (mine, ids), cid = values[str(c)], columns[str(c)]
+                if mine is None or not self._holds(cid, mine, frame[c].dtype.kind == "f", ids):
+                    break
+                if len(names) == 1 < len(columns) and not self._one_column_cut(mine, cid, ids):
                     break
             else:
-                found.append(h)
-        same = {h.table for h in found if h.rows == len(frame)}
-        return same or {h.table for h in found}
+                found.append(t)
+        same = {t for t in found if int(cat.table_rows[t]) == n_rows}
+        return same or set(found)
 
-    def _set_texts(self, column_id: int) -> set:
-        """The normalized distinct values of a lake column (its set, as text)."""
+    def _holds(self, column_id: int, tokens: list, floats: bool = False,
+               ids: dict | None = None) -> bool:
+        """Whether a lake column's set holds every one of ``tokens`` (normalized); of a float
+        column (``floats``), a value within float parsing error of one of the column's
+        counts (pandas' read_csv may read "10003670690.349657" as ...349655). ``ids``: the
+        tokens' ids per generation, filled on first use."""
         gen, local = self.index.generation_of(int(column_id))
-        return set(gen.token_text(gen.arrays.set_tokens(local)))
-
-    def _one_column_cut(self, mine: set, held: set, name: str, table_id: int) -> bool:
-        """Whether a one-column frame whose values (``mine``) are all in the column ``name``
-        of a lake table (``held``), with other rows than the table, was cut from it: it
-        holds at least CUT_SHARE of that column's values (a few values typed by hand are
-        not a cut), and no column of that name in another table holds all of them (the
-        frame could come from either)."""
-        if not held or len(mine) < CUT_SHARE * len(held):
+        held = np.asarray(gen.arrays.set_tokens(local))
+        if len(held) < len(tokens):
             return False
+        ids = {} if ids is None else ids
+        if gen.name not in ids:
+            ids[gen.name] = gen.lookup(tokens)
+        found = (ids[gen.name] >= 0) & np.isin(ids[gen.name], held)
+        if found.all() or not floats:
+            return bool(found.all())
+        lake = np.sort(pd.to_numeric(pd.Series(gen.token_text(held)), errors="coerce")
+                       .dropna().to_numpy(dtype=np.float64))
+        x = pd.to_numeric(pd.Series([t for t, f in zip(tokens, found) if not f]),
+                          errors="coerce").to_numpy(dtype=np.float64)
+        if not len(lake) or np.isnan(x).any():
+            return False
+        at = np.clip(np.searchsorted(lake, x), 1, len(lake) - 1) if len(lake) > 1 else \
+            np.zeros(len(x), dtype=np.int64)
+        near = np.minimum(np.abs(lake[at] - x), np.abs(lake[np.maximum(at - 1, 0)] - x))
+        return bool((near <= FLOAT_TOLERANCE * np.maximum(np.abs(x), 1.0)).all())
+
+    def _set_size(self, column_id: int) -> int:
+        gen, local = self.index.generation_of(int(column_id))
+        return len(gen.arrays.set_tokens(local))
+
+    def _one_column_cut(self, mine: list, column_id: int, ids: dict | None = None) -> bool:
+        """Whether a one-column frame whose values (``mine``) are all in a column of a wider
+        lake table was cut from it: it holds at least CUT_SHARE of that column's values (a
+        few values typed by hand are not a cut), and no column of that name in another
+        table holds all of them (the frame could come from either)."""
         cat = self._catalog
-        return not any(int(cat.table_id[i]) != table_id and mine <= self._set_texts(i)
-                       for i in np.flatnonzero(cat.name == name))
+        if len(mine) < CUT_SHARE * self._set_size(column_id):
+            return False
+        table = int(cat.table_id[column_id])
+        return not any(int(cat.table_id[i]) != table and self._holds(i, mine, ids=ids)
+                       for i in np.flatnonzero(cat.name == cat.name[column_id]))
 
     def autojoin(self, df, column=None, other=None, other_column=None, **options):
         """Learn the transformation that makes ``df`` and ``other`` equi-join (Auto-Join,

@@ -763,6 +763,19 @@ def key_columns(sdf, names) -> list:
              else sdf["`" + str(c).replace("`", "``") + "`"]).alias(str(c)) for c in names]
 
 
+def union_key_column(sdf, name):
+    """The column a union's key UDF reads (join/keys.py ``union_keys``): ``key_columns``'
+    one, a nested one (struct, array, map: a JSON object or list) as its JSON text (a pandas
+    UDF would get a struct as a frame of its fields)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+    col = key_columns(sdf, [name])[0]
+    kind = {f.name: f.dataType for f in sdf.schema.fields}.get(str(name))
+    if isinstance(kind, (T.StructType, T.ArrayType, T.MapType)):
+        return F.to_json(sdf["`" + str(name).replace("`", "``") + "`"]).alias(str(name))
+    return col
+
+
 def to_pandas_utc(sdf):
     """``sdf.toPandas()``, its TIMESTAMP columns as tz-aware UTC instants."""
     instants = set(instant_columns(sdf))

@@ -921,8 +921,9 @@ def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path,
 
 def test_a_frame_of_some_of_the_tables_columns_is_its_table(union_lake, tmp_path):
     """Rows of a lake table cut to two of its columns are still its rows, as for a join:
-    "(your table)", listed last, left out by include_own=False; one column of a sample of its
-    rows is not (its values could be any list's)."""
+    "(your table)", listed last, left out by include_own=False; so is one column of that
+    sample (a cut: at least CUT_SHARE of the column's values, bench/union_cut.py), and not one
+    value of it (which could be any list's)."""
     engine, tables, _ = union_lake
     tables["sales.csv"].to_csv(tmp_path / "copy.csv", index=False)
     rows = pd.read_csv(tmp_path / "copy.csv").sample(15, random_state=2)
@@ -931,6 +932,8 @@ def test_a_frame_of_some_of_the_tables_columns_is_its_table(union_lake, tmp_path
     assert res[-1].table == "sales" and res[-1].is_query_table, res
     assert "sales" not in [h.table for h in engine.search_unionable(cut, k=5, include_own=False)]
     one = engine.search_unionable(rows[[rows.columns[0]]], k=5)
+    assert [h.table for h in one if h.is_query_table] == ["sales"], one
+    one = engine.search_unionable(rows[[rows.columns[0]]].head(1), k=5)
     assert not any(h.is_query_table for h in one)
 
 

@@ -1,5 +1,5 @@
 """Table union search on columns of one value and on a one-column cut of a lake table
-(search/union.py, ``single_value``; engine.py, ``_union_own_tables``;
+(search/union.py, ``single_value``; engine.py, ``own_tables``;
 docs/algorithms/union.md, "A column of one value is no sample"): a lake column holding
 one value gives no semantic or format evidence, so a table aligned only on it is not
 listed; a frame of one column cut from a lake table (fewer rows) is that table."""

@@ -435,7 +435,7 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
                 "import pandas as pd",
                 "from pyspark.sql import Window",
                 "from lakejoin_jupyter.join.keys import union_keys",
-                "from lakejoin_jupyter.spark import key_columns", "",
+                "from lakejoin_jupyter.spark import union_key_column", "",
                 "@F.pandas_udf('string')",
                 "def union_key(values: pd.Series) -> pd.Series:",
                 "    return union_keys(values)", ""]
@@ -445,7 +445,7 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
                 "# compared after lakejoin's normalization (case, spacing, number formats; "
                 "nulls equal)",
                 f"{var} = ({var}.withColumns({{" + ", ".join(
-                    f"{k!r}: union_key(key_columns({var}, [{a!r}])[0])"
+                    f"{k!r}: union_key(union_key_column({var}, {a!r}))"
                     for k, a in zip(keys, names)) + "})",
                 "    .withColumn('__lakejoin_row', F.monotonically_increasing_id())",
                 "    .withColumn('__lakejoin_rank', F.row_number().over("
@@ -453,7 +453,7 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
                 "    .where(F.col('__lakejoin_rank') == 1)",
                 "    .drop('__lakejoin_row', '__lakejoin_rank'))",
                 f"{known} = {name}.select(" + ", ".join(
-                    f"union_key(key_columns({name}, [{a!r}])[0]).alias({s!r})"
+                    f"union_key(union_key_column({name}, {a!r})).alias({s!r})"
                     for s, a in zip(seen, names)) + ").distinct()",
                 f"{var} = {var}.join({known}, " + " & ".join(
                     f"F.col({k!r}).eqNullSafe(F.col({s!r}))" for k, s in zip(keys, seen))

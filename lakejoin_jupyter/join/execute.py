@@ -35,7 +35,7 @@ import pandas as pd
 from ..errors import QueryError, a_kind
 from ..frames import is_spark_frame, stacked_as_query
 from ..index.tables import lake_table, spark_quote, spark_table
-from ..spark import ensure_worker_python, key_columns, to_pandas_utc
+from ..spark import ensure_worker_python, key_columns, to_pandas_utc, union_key_column
 from .keys import (compute_keys, lake_texts, mapped_keys, new_rows, numeric_values, order_keys,
                    union_keys)
 from .plan import Aggregate, JoinPlan
@@ -307,7 +307,7 @@ def spark_union_key(frame, column):
     def lakejoin_union_key(values: pd.Series) -> pd.Series:
         return union_keys(values)
 
-    return lakejoin_union_key(key_columns(frame, [column])[0])
+    return lakejoin_union_key(union_key_column(frame, column))
 
 
 def union_spark(df, other, plan):

@@ -79,14 +79,17 @@ def _canonical_number(text: str) -> str | None:
 
 def render_value(value) -> str | None:
     """Text of a Python/numpy/pandas scalar, or None for a null; a list or dict as the JSON
-    text the lake reader gives it (lake/read.py), e.g. a typed lake table's list cell."""
+    text the lake reader gives it (lake/read.py), e.g. a typed lake table's list cell; a
+    tuple or a numpy array (pandas' list cell of a Parquet file), also inside one, as a
+    list."""
     if value is None:
         return None
     if isinstance(value, str):
         return value
-    if isinstance(value, (list, dict)):
+    if isinstance(value, (list, tuple, dict)) or _is_array(value):
         import json
-        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=render_value)
+        return json.dumps(_json_plain(value), ensure_ascii=False, sort_keys=True,
+                          default=render_value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (bytes, bytearray)):
@@ -124,6 +127,23 @@ def render_value(value) -> str | None:
     if isinstance(value, Decimal):
         return str(value) if value.is_finite() else None
     return str(value)
+
+
+def _is_array(value) -> bool:
+    """A numpy array (of one dimension or more), not a numpy scalar."""
+    return type(value).__name__ == "ndarray" and getattr(value, "ndim", 0) >= 1
+
+
+def _json_plain(value):
+    """``value`` with every tuple and numpy array in it a list and numpy scalars Python's,
+    as JSON writes the lake reader's lists (``pyarrow``'s ``to_pylist``)."""
+    if isinstance(value, dict):
+        return {k: _json_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) or _is_array(value):
+        return [_json_plain(v) for v in (value.tolist() if _is_array(value) else value)]
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        return value.item()
+    return value
 
 
 def _clock(h: int, m: int, s: int, nanos: int) -> str:

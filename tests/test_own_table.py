@@ -1,0 +1,90 @@
+"""The query's own table, "(your table)" (engine.py, ``Engine.own_tables``): the join
+search, with every method, and the union search decide by one rule which lake table a
+frame's rows come from."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+
+
+@pytest.fixture(scope="module")
+def own_lake(spark, tmp_path_factory):
+    """zones: 120 time zones, offsets and a region; zones_more: zones' rows 70-119's time
+    zones and another column; people: names and ages (no time zone)."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(5)
+    areas = ["Europe", "America", "Asia", "Africa", "Pacific", "Australia"]
+    words = ["".join(rng.choice(list("abcdefghiklmnoprstuvwyz"), 7)).capitalize()
+             for _ in range(400)]
+    zones = list(dict.fromkeys(f"{rng.choice(areas)}/{w}" for w in words))[:120]
+    zt = pd.DataFrame({"tz": zones, "offset": [str(int(o)) for o in rng.integers(-11, 13, 120)],
+                       "region": [f"R{i % 5}" for i in range(120)]})
+    tables = {"geo/zones.csv": zt,
+              "geo/zones_more.csv": zt.iloc[70:][["tz"]].assign(dst=[str(b) for b in
+                                                                    rng.random(50) < 0.5]),
+              "misc/people.csv": pd.DataFrame({"person": words[200:280],
+                                               "age": [str(a) for a in rng.integers(18, 90, 80)]})}
+    root = write_lake(tmp_path_factory.mktemp("ownlake") / "lake", tables)
+    out = tmp_path_factory.mktemp("ownindex") / "o.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    return open_index(out), zt
+
+
+def _join(engine, frame, cols, method, **kw):
+    m = engine.method(method)
+    return engine.search(frame, cols, k=None, method=method,
+                         threshold=0.3 if m.needs_threshold else None, **kw)
+
+
+def _join_marks(engine, frame, cols, method):
+    res = _join(engine, frame, cols, method)
+    return {h.table: h.is_query_table for h in res}
+
+
+def _union_marks(engine, frame):
+    return {h.table: h.is_query_table for h in engine.search_unionable(frame, k=10)}
+
+
+@pytest.mark.spark
+def test_join_search_marks_a_cut_of_a_lake_table_as_union_search_does(own_lake):
+    """A frame of some of zones' columns and rows is zones' rows: every one-column join
+    method and MATE mark zones "(your table)" (left out by include_own=False), as the union
+    search does, also for the time zone column alone of 80 of its rows (a one-column cut,
+    which the join search took for a discovery). A few time zones, or ones zones_more also
+    holds, are no cut: neither search marks a table."""
+    engine, zt = own_lake
+    one = [m.name for m in engine.methods() if m.single_column]
+    assert {"josie", "lshensemble"} <= set(one), one
+    cuts = [zt.iloc[:80][["tz"]], zt.sample(50, random_state=1)[["tz", "offset"]],
+            zt.iloc[10:90][["region", "tz"]], zt.iloc[:100]]
+    for frame in cuts:
+        assert _union_marks(engine, frame).get("geo/zones"), list(frame.columns)
+        for m in one:
+            marks = _join_marks(engine, frame, "tz", m)
+            assert marks["geo/zones"] and not any(v for t, v in marks.items()
+                                                  if t != "geo/zones"), (m, list(frame.columns))
+            assert "geo/zones" not in {h.table for h in _join(engine, frame, "tz", m,
+                                                           include_own=False)}
+    pair = zt.iloc[5:95][["tz", "offset"]]
+    assert _join_marks(engine, pair, ["tz", "offset"], "mate")["geo/zones"]
+    for frame in (zt.iloc[:5][["tz"]], zt.iloc[75:115][["tz"]]):
+        assert not any(_union_marks(engine, frame).values())
+        for m in one:
+            assert not any(_join_marks(engine, frame, "tz", m).values()), (m, len(frame))
+
+
+@pytest.mark.spark
+def test_one_rule_decides_the_own_table_of_both_searches(own_lake, monkeypatch):
+    """The join search and the union search ask the same function: with it answering
+    "none", neither marks a table."""
+    from lakejoin_jupyter.engine import Engine
+    engine, zt = own_lake
+    monkeypatch.setattr(Engine, "own_tables", lambda self, *a, **k: set())
+    frame = zt.iloc[:80][["tz", "offset"]]
+    assert not any(_union_marks(engine, frame).values())
+    assert not any(_join_marks(engine, frame, "tz", "josie").values())
