@@ -1497,7 +1497,8 @@ class Engine:
             own = [q.origin]
         elif q.frame_columns:    # the rows of a frame: the tables they come from, as union's
             frame = q.whole if q.whole is not None else q.frame      # (Spark: the key's)
-            ids = self.own_tables(frame, {h.table_id for h in hits}, q.n_rows, q.frame_columns)
+            ids = self.own_tables(frame, {h.table_id for h in hits}, q.n_rows, q.frame_columns,
+                                  keys=q.columns)
             own = sorted({h.table for h in hits if h.table_id in ids})
         else:
             own = []
@@ -1885,7 +1886,7 @@ class Engine:
         return res
 
     def own_tables(self, frame: pd.DataFrame, table_ids, n_rows: int | None = None,
-                   names=None) -> set:
+                   names=None, keys=None) -> set:
         """The tables of ``table_ids`` the rows of ``frame`` come from: the query's own table,
         marked "(your table)" by both the join search and the union search. A table has
         every column name of the frame (``names``: all of them, when ``frame`` holds the
@@ -1893,7 +1894,10 @@ class Engine:
         distinct value of the frame's (a list's elements); a frame of one column of a wider
         table must moreover be a cut of that column (:meth:`_one_column_cut`: a list of a
         few of its values is not, nor one another table's column holds too). Of several,
-        those with the frame's row count (``n_rows``, default its length)."""
+        those with the frame's row count (``n_rows``, default its length). ``keys``: the
+        join search's key columns; a frame of these only, fewer than the table's columns, is
+        the table's only with its row count (a list of keys is as often the user's own,
+        whose best partner a mark would send to the end of the hits)."""
         cat = self._catalog
         names = [str(c) for c in (frame.columns if names is None else names)]
         if len(set(names)) < len(names) or not frame.columns.is_unique:
@@ -1903,6 +1907,9 @@ class Engine:
         for t in sorted({int(t) for t in table_ids}):
             columns = dict(zip(cat.table_columns(t), cat.table_column_ids(t)))
             if not set(names) <= set(columns):
+                continue
+            if keys is not None and set(names) <= {str(k) for k in keys} \
+                    and len(names) < len(columns) and int(cat.table_rows[t]) != n_rows:
                 continue
             for c in frame.columns:
                 if str(c) not in values:

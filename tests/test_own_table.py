@@ -53,14 +53,22 @@ def _union_marks(engine, frame):
 @pytest.mark.spark
 def test_join_search_marks_a_cut_of_a_lake_table_as_union_search_does(own_lake):
     """A frame of some of zones' columns and rows is zones' rows: every one-column join
-    method and MATE mark zones "(your table)" (left out by include_own=False), as the union
-    search does, also for the time zone column alone of 80 of its rows (a one-column cut,
-    which the join search took for a discovery). A few time zones, or ones zones_more also
-    holds, are no cut: neither search marks a table."""
+    method marks zones "(your table)" (left out by include_own=False), as the union search
+    does, when the frame holds a column besides the key (its values are zones' too). A frame
+    of the key columns only is zones' for the join search only with zones' row count (the
+    time zone column alone of 80 rows, or the MATE pair of 90, may be the user's own list
+    of keys, whose best partner a mark would send to the end), while the union search takes
+    the one-column one for a cut. A few time zones, or ones zones_more also holds, are no
+    cut: neither search marks a table."""
     engine, zt = own_lake
     one = [m.name for m in engine.methods() if m.single_column]
     assert {"josie", "lshensemble"} <= set(one), one
-    cuts = [zt.iloc[:80][["tz"]], zt.sample(50, random_state=1)[["tz", "offset"]],
+    keys_only = zt.iloc[:80][["tz"]]
+    assert _union_marks(engine, keys_only).get("geo/zones")
+    for m in one:
+        assert not any(_join_marks(engine, keys_only, "tz", m).values()), m
+        assert _join_marks(engine, zt[["tz"]], "tz", m)["geo/zones"], m
+    cuts = [zt.sample(50, random_state=1)[["tz", "offset"]],
             zt.iloc[10:90][["region", "tz"]], zt.iloc[:100]]
     for frame in cuts:
         assert _union_marks(engine, frame).get("geo/zones"), list(frame.columns)
@@ -71,7 +79,8 @@ def test_join_search_marks_a_cut_of_a_lake_table_as_union_search_does(own_lake):
             assert "geo/zones" not in {h.table for h in _join(engine, frame, "tz", m,
                                                            include_own=False)}
     pair = zt.iloc[5:95][["tz", "offset"]]
-    assert _join_marks(engine, pair, ["tz", "offset"], "mate")["geo/zones"]
+    assert not any(_join_marks(engine, pair, ["tz", "offset"], "mate").values())
+    assert _join_marks(engine, zt.iloc[5:95], ["tz", "offset"], "mate")["geo/zones"]
     for frame in (zt.iloc[:5][["tz"]], zt.iloc[75:115][["tz"]]):
         assert not any(_union_marks(engine, frame).values())
         for m in one:
