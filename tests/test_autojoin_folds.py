@@ -95,7 +95,7 @@ def port_engine(spark, tmp_path_factory):
     """A lake of services (port numbers, as services() makes them) and of small services
     numbered 1-60 (a day of the month is one of them by chance)."""
     from lakejoin_jupyter import build_index
-    table, query = services(3)
+    table, query = services(5)
     rng = random.Random(11)
     small = pd.DataFrame({"Port": list(range(1, 61)),
                           "Service Name": ["".join(rng.choice(string.ascii_lowercase)
