@@ -224,6 +224,11 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
                f"{_query_keys_joined(aj, learn, hit.query_columns[0], fuzzy, frame_name, spark)}"
                f" ({aj.source_name} rows transformed).{n}")
     summary += _hit_program_note(hit, aj)
+    folded = aj.folded_note()           # distinct values joined onto one key
+    if folded:
+        summary += f"\n\n**{folded}**"
+    if aj.stats.get("from_hit"):        # no program learned: the hit's own (a coincidence?)
+        summary += f"\n\n**{aj.stats['from_hit']}.**"
     if aj.estimated_precision is not None:
         from .join.autojoin.result import precision_note
         summary += (f"\n\nEstimated precision of the equi-join: "

@@ -570,6 +570,8 @@ def _join_transformed(args, hit, frame):
     if aj.program.describe() != shown:
         line += (f" Auto-Join (hit.autojoin(df)) joined with {aj.program.describe()}, "
                  f"applied to {side} values.")
+    if aj.stats.get("from_hit"):
+        line += f" {aj.stats['from_hit']}."
     return joined, line
 
 

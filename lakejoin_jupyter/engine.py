@@ -715,10 +715,36 @@ class Hit(Joinable):
                                            [self.column], options)
             if everything.found and _reaches_further(everything, result):
                 result = everything
+        if not result.found:        # the hit's own program, verified on the whole column
+            result = self._own_program(frame, left_on[0], whole, program, result, options)
         result.left = frame         # joined and written as code with every query column
         result.lake, result.explode = table, explode
         result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result
+
+    def _own_program(self, frame, column, whole, program, failed, options):
+        """The join by the hit's own program, when Auto-Join learns none from the tables'
+        rows (a coincidence the search flagged: days of the month equal to port numbers,
+        whose rows share no 3-gram to learn from): Find transformation joins what the hit
+        showed, and says why it could not confirm it."""
+        from .join.autojoin.result import AutoJoin
+        forward = self.details.get("direction") == "query -> lake"
+        read = column if forward else self.column
+        program = program.renamed({c: str(read) for c in program.columns})
+        note = ("Auto-Join learned no program from these tables' rows, so this is the "
+                "search's own program, verified on the whole column; no example row "
+                "confirms it")
+        if self.key_warning:
+            note += f". The search flagged it: {self.key_warning}"
+        out = AutoJoin(found=True, message=f"{note}. ({failed.message})",
+                       left=frame[[column]], right=whole,
+                       left_name=options.get("left_name", "df"),
+                       right_name=options.get("right_name", self.table),
+                       source="left" if forward else "right", program=program,
+                       source_column=str(read),
+                       target_column=str(self.column if forward else column),
+                       stats={"from_hit": note, "learned_on": failed.stats.get("learned_on")})
+        return out.with_right(whole)
 
     def _autojoin_on(self, frame, left_on, whole, rows, columns, options):
         """Auto-Join learned on ``whole``'s ``rows``, then counted and joined on ``whole``."""

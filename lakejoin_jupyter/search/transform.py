@@ -20,7 +20,8 @@ columns pairs nothing rare). :func:`gram_partners` names a value's partner in a 
 for verification: the column value sharing the most gram weight (ties: longest common
 substring). Deviations: a fixed q instead of Algorithm 3's longest common substring per
 suffix; grams stay inside segments; a query's keys are also looked up with its numbers
-zero-padded (``pad``: "42" meets the stripped key of "PKG-00042").
+zero-padded (``pad``: "42" meets the stripped key of "PKG-00042"), and without their
+leading zeros ("PKG-00042" meets "42").
 """
 from __future__ import annotations
 
@@ -71,6 +72,19 @@ def padded_spellings(texts: list, owner: np.ndarray, width: int) -> tuple[list, 
     return out, np.array(own, dtype=np.int64)
 
 
+def unpadded_spellings(texts: list, owner: np.ndarray) -> tuple[list, np.ndarray]:
+    """Each text with a zero-padded digit run, with those runs' leading zeros dropped
+    ("port-00022": "port-22"), with the owner of the text: a query of padded numbers meets
+    a column holding the numbers themselves."""
+    out, own = [], []
+    for t, o in zip(texts, np.asarray(owner).tolist()):
+        v = _DIGIT_RUN.sub(lambda m: m.group().lstrip("0") or "0", t)
+        if v != t:
+            out.append(v)
+            own.append(o)
+    return out, np.array(own, dtype=np.int64)
+
+
 def _keys(texts: list, idx: np.ndarray):
     """(value index, key hash) of the texts' full and stripped keys, their own constant
     segments left out and constant affixes cut; and the segments and constants."""
@@ -91,15 +105,16 @@ def query_signals(texts: list, q: int, owner: np.ndarray | None = None, short: i
     ``owner[i]`` is the sampled value text i spells (a value may come in two spellings: as
     the user wrote it and as its token). With ``pad``, the keys of the values' numbers
     zero-padded up to ``pad`` digits too (:func:`padded_spellings`; no grams: a padded
-    gram is any number's)."""
+    gram is any number's), and without their leading zeros (:func:`unpadded_spellings`)."""
     idx = np.arange(len(texts), dtype=np.int64) if owner is None else \
         np.asarray(owner, dtype=np.int64)
     (key_qi, key_hash), seg, consts = _keys(texts, idx)
     if pad:
-        more, more_idx = padded_spellings(texts, idx, pad)
-        if more:
-            (pq, ph), _s, _c = _keys(more, more_idx)
-            key_qi, key_hash = np.concatenate([key_qi, pq]), np.concatenate([key_hash, ph])
+        for more, more_idx in (padded_spellings(texts, idx, pad),
+                               unpadded_spellings(texts, idx)):
+            if more:
+                (pq, ph), _s, _c = _keys(more, more_idx)
+                key_qi, key_hash = np.concatenate([key_qi, pq]), np.concatenate([key_hash, ph])
     gram_t, codes = segment_grams(seg, q, consts, short)
     return distinct_pairs(key_qi, key_hash), distinct_pairs(idx[gram_t], codes)
 

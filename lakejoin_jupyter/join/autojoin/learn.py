@@ -19,8 +19,8 @@ Note:
     - ties: a whole column or part before a cut one, and before a shared constant;
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;
-    - a padded variant of number programs; a failing set of 4 retried without each example;
-      one example set of 2 for a target column of 2 keys;
+    - a padded variant of number programs (of a cut padded number too); a failing set of 4
+      retried without each example; one example set of 2 for a target column of 2 keys;
     - the rows an N:1 group pairs count every row holding a paired value, not its first row;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
@@ -528,6 +528,11 @@ def padded_variant(program: Program, examples: Sequence[Example],
         return None
     pieces, changed = [], False
     for piece in program.pieces:
+        if (isinstance(piece, Substring) and piece.stop is None and isinstance(piece.of, Pad)
+                and piece.start and piece.start > 0):
+            # a padded number cut from a letter ("0139"[1:]) is its number at the width
+            # it shows: read the number itself, padded again below (deviation 52)
+            piece = Substring(piece.of.of, None, None, piece.casing)
         if (isinstance(piece, Substring) and piece.start in (None, 0) and piece.stop is None
                 and not isinstance(piece.of, Pad)):
             f = compile_expr(piece, columns)

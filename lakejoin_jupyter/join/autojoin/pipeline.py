@@ -13,13 +13,13 @@ Note:
     of them outside its examples. Deviations (docs/algorithms/autojoin.md):
     - program sets with an estimated precision (programset.py; short codes: chance.py; a key
       part's on the whole values); a failing composite set of 4 retried without each example;
-    - runs of 2-3 adjacent short columns probed joined; a row's matches in several columns
-      intersected (``combined_pair_groups``);
+    - 2-3 adjacent short columns probed joined; a row's matches in columns intersected;
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
     - a target column of 2-4 keys: a short program joining all through most source rows
-      (``_acceptable``); equal coverage: more source rows, then smaller;
+      (``_acceptable``); equal coverage: one value per key (none folded), then more
+      source rows, then smaller;
     - a program's variants equal on its examples are scored where they join more rows, giving
       its rows the same keys (``_extends``); a residual-round replacement passes ``_checks``;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
@@ -401,8 +401,10 @@ def _ranked(found: dict) -> list:
     candidates = list(found.values())
     # equal coverage: the program joining more source rows first (deviation 27)
     # ... and a program learned before one equal to it on its examples (deviation 46)
-    candidates.sort(key=lambda c: (-c.coverage, -c.joined_rows, "variant" in c.extra,
-                                   c.program.size, -c.learned_times))
+    # ... and, before both, one giving each key it joins from one distinct value over one
+    # folding distinct values onto a key ("port-00" + last 3 digits of 194 and 1194; dev. 52)
+    candidates.sort(key=lambda c: (-c.coverage, c.extra.get("folds", 0) > 0, -c.joined_rows,
+                                   "variant" in c.extra, c.program.size, -c.learned_times))
     return candidates
 
 
@@ -540,6 +542,9 @@ def _coverage(cand: Candidate, src: Table, target_cells: list) -> None:
     taught = {ex.output for ex in cand.examples}
     cand.coverage = len(joined_keys)
     cand.joined_rows = joined_rows
+    # distinct values beyond one per joined key: values the program folds together (dev. 52)
+    cand.extra["folds"] = sum(1 for out in cache.values()
+                              if out is not None and out in keys) - len(joined_keys)
     cand.extra["beyond_examples"] = len(joined_keys - taught)
 
 

@@ -195,6 +195,28 @@ class AutoJoin(Joinable):
             self._keys = (skeys, tkeys)
         return self._keys
 
+    def folded_keys(self) -> tuple[int, tuple | None]:
+        """(joined keys the program derives from two or more distinct values of the source
+        cells it reads, one such key with up to three of its values): rows of different
+        values joined many-to-one ("194" and "1194" both onto "port-00194"), which a
+        program fitting only the examples' values may do where a key should have one."""
+        skeys, tkeys = self._source_target_keys()
+        keys = set(tkeys)
+        keys.discard(None)
+        src = self.source_frame
+        labels = _labels(src)
+        cells = [column_texts(src[labels[c]]) for c in self.program.columns if c in labels]
+        values: dict = {}
+        for row, k in zip(zip(*cells), skeys):
+            if k is not None and k in keys:
+                values.setdefault(k, set()).add(row)
+        many = sorted((k for k, v in values.items() if len(v) > 1), key=str)
+        if not many:
+            return 0, None
+        k = many[0]
+        shown = sorted(", ".join(str(x) for x in row) for row in values[k])[:3]
+        return len(many), (k, shown)
+
     def keys(self, fuzzy: bool = True) -> tuple[list, list]:
         """(left keys, right keys): the values the two tables are equi-joined on, one per
         row (None: the row has no key). With ``fuzzy``, the derived keys the constrained
@@ -294,6 +316,19 @@ class AutoJoin(Joinable):
             rows.append(r)
         return pd.DataFrame(rows)
 
+    def folded_note(self) -> str:
+        """A warning when joined keys are derived from several distinct source values
+        (:meth:`folded_keys`), else ""."""
+        n, example = self.folded_keys()
+        if not n:
+            return ""
+        key, values = example
+        cols = ", ".join(f"`{c}`" for c in self.program.columns)
+        return (f"Warning: {n} of the {self.coverage} keys joined are derived from several "
+                f"distinct values of {cols} of the {self.source_name} table (e.g. "
+                + ", ".join(repr(v) for v in values) + f" all give {key!r}): their rows are "
+                f"joined many-to-one; check that these values belong to one key.")
+
     def summary(self) -> dict:
         d = {"found": self.found, "source": self.source_name if self.found else None,
              "program": self.program.describe() if self.program else None,
@@ -302,6 +337,8 @@ class AutoJoin(Joinable):
              "estimated_precision": self.estimated_precision}
         if self.fuzzy is not None:
             d["fuzzy"] = self.fuzzy.describe()
+        if self.found and self.left is not None and self.right is not None:
+            d["folded_keys"] = self.folded_keys()[0]
         return d
 
     def explain(self) -> str:
@@ -317,7 +354,14 @@ class AutoJoin(Joinable):
                  f"and {self.joined_rows} {self.source_name} row(s) by equality"
                  + (f" ({self.joined_rows / n_source:.0%} of its {n_source:,})"
                     if n_source else "") + "."]
+        folded = self.folded_note()
+        if folded:
+            lines.append(folded)
+        if self.stats.get("from_hit"):
+            lines.append(self.stats["from_hit"] + ".")
         part = self.stats.get("learned_on")
+        if self.stats.get("from_hit"):
+            part = None
         if part and part["rows"] < part["of"]:
             lines.append(f"Learned on the {part['rows']:,} of {part['of']:,} {self.right_name} "
                          f"rows that the search's program joins; counted on all of them.")
@@ -334,8 +378,9 @@ class AutoJoin(Joinable):
         if self.fuzzy is not None:
             lines.append(f"A constrained fuzzy join ({self.fuzzy.describe()}) adds "
                          f"{len(self.fuzzy.matches)} match(es) that keep the join 1:1 / N:1.")
-        lines.append(f"Learned from {len(self.examples)} example row pairs found through rare "
-                     f"shared substrings of {self.source_column!r}:")
+        if self.examples:
+            lines.append(f"Learned from {len(self.examples)} example row pairs found through "
+                         f"rare shared substrings of {self.source_column!r}:")
         for ex in self.examples:
             inp = ", ".join(f"{c}={v!r}" for c, v in ex["input"].items())
             lines.append(f"    {inp}  ->  {ex['output']!r}")
