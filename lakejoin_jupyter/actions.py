@@ -348,7 +348,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
               frame_name: str = "df") -> ActionResult:
     """Fuzzy-join the query frame (right) to the hit's lake table (left, the reference), at
     the join function and threshold chosen for the precision target, or, with
-    ``threshold``, the main join function at that threshold; ``how`` (not one of the
+    ``threshold``, the main join function at that threshold (the union's other
+    configurations kept: ``FuzzyJoin.configs_at``); ``how`` (not one of the
     action's parameters: the Fuzzy join tab keeps every query row) as :func:`join_hit`
     asks."""
     qcol = hit.query_columns[0]
@@ -361,20 +362,27 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
                             tables={"join functions": fj.functions}, chart=fj.chart(),
                             chosen={"threshold": None})
     t = fj.threshold if threshold is None else threshold
+    try:
+        fj.configs_at(threshold)              # a threshold outside the distances: refused
+    except LakeJoinError as e:
+        return ActionResult(title=title, summary=str(e), ok=False, chosen={"threshold": fj.threshold})
     est = fj.estimate(t)
     joined = fj.join(frame, how=how, threshold=threshold)
     if threshold is None:
-        summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}**"
+        summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
+                   f"(of {fj.scale})"
                    + (f" (+{len(fj.configs) - 1} more configurations)" if len(fj.configs) > 1
                       else "")
                    + f" for precision target {precision_target:.0%}: estimated precision "
                      f"**{fj.estimated_precision:.1%}**, estimated recall "
                      f"**{fj.estimated_recall:.1%}**.")
     else:
-        summary = (f"Join function **{fj.function}** at threshold **{t:.3f}** (chosen: "
-                   f"{fj.threshold if fj.threshold is not None else 'none'}): estimated "
-                   f"precision **{est['est_precision']:.1%}**, estimated recall "
-                   f"**{est['est_recall']:.1%}**.")
+        chosen = f"{fj.threshold:.3f}" if fj.threshold is not None else "none"
+        alone = (f" (of {fj.function} alone at that threshold)"
+                 if len(fj.configs_at(threshold)) > 1 else "")
+        summary = (f"Threshold given: {fj.threshold_text(threshold)} (chosen: {chosen}): "
+                   f"estimated precision **{est['est_precision']:.1%}**, estimated recall "
+                   f"**{est['est_recall']:.1%}**{alone}.")
     if isinstance(joined, pd.DataFrame):
         plan = fj.plan(frame, how=how, threshold=threshold)
         matched = int(joined[plan.renamed.get(hit.column, hit.column)].notna().sum())
