@@ -588,6 +588,17 @@ class FuzzyJoin(Joinable):
         others = [(f, th) for f, th in self.configs if f != self.function]
         return [(self.function, t)] + (others if not self.threshold_given else [])
 
+    def precision_text(self, precision: float, threshold: float | None = None) -> str:
+        """An estimated precision with the sample it is the mean over: "100.0% on 7
+        matched value pairs" (of the join at ``threshold``: the main function's alone, as
+        :meth:`estimate`; None: the chosen configurations), so a perfect figure on a few
+        pairs reads as the small sample it is."""
+        if threshold is None:
+            n = len(self._value_pairs(None)[0])
+        else:
+            n = self.estimate(threshold)["matches"]
+        return f"{precision:.1%} on {n:,} matched value pair{'s' if n != 1 else ''}"
+
     def threshold_text(self, threshold: float) -> str:
         """What a join at a given ``threshold`` uses, in words: "char3 at threshold 1.000
         (of 0..1.41), with the chosen char3-contain-idf at 0.250 kept"."""
@@ -826,7 +837,8 @@ class FuzzyJoin(Joinable):
         return (f"join function {self.function}, threshold {self.threshold:.3f} of "
                 f"{self.scale}{extra}: "
                 f"{len(self.pairs())} joined rows, estimated precision "
-                f"{self.estimated_precision:.1%}, estimated recall {self.estimated_recall:.1%} "
+                f"{self.precision_text(self.estimated_precision)}, estimated recall "
+                f"{self.estimated_recall:.1%} "
                 + ("(threshold given, not chosen for a precision target)" if self.threshold_given
                    else f"(target {self.precision_target:.0%})"))
 
