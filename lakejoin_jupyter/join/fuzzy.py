@@ -82,6 +82,8 @@ HUB_SIZE = 3              # a left value that this many right values match is a 
 LOWEST_TARGET = 0.5       # the lowest precision target the CLI, magics and widget accept
 WARN_SHARE = 0.1          # warn when this share of the matches is on hubs or on namesakes
 CHUNK = 2048
+CHART_HEIGHT = 200        # the chart's plot height and a point label's height, in pixels
+LABEL_PX = 12
 # the largest distance of each measure: unit vectors of non-negative weights (n-grams) are
 # at most sqrt(2) apart, dense embeddings at most 2; 1 - a similarity in [0, 1] at most 1
 MAX_DISTANCE = {"cosine": float(np.sqrt(2.0)), "jaccard": 1.0, "contain": 1.0}
@@ -745,15 +747,26 @@ class FuzzyJoin(Joinable):
                                            tooltip=["estimate", "label"])
             layers += [alt.Chart(pd.DataFrame({"x": [float(t)]})).mark_rule(color="black")
                        .encode(x="x:Q"),
-                       dot.mark_point(shape="diamond", size=90, filled=True, opacity=1),
-                       dot.mark_text(align="left", dx=7, dy=-7, fontWeight="bold")
-                       .encode(text="label:N")]
+                       dot.mark_point(shape="diamond", size=90, filled=True, opacity=1)]
+            # the higher figure's label above its point, the lower's below, so the two never
+            # share a line; near the top (no room above) both below, the lower one pushed
+            # down past the higher one's (LABEL_PX: a label's height in pixels)
+            high = 0 if p >= r else 1
+            gap = abs(p - r) * CHART_HEIGHT
+            placed = (((high, -4, "bottom"), (1 - high, 4, "top"))
+                      if max(p, r) * CHART_HEIGHT < CHART_HEIGHT - LABEL_PX - 4 else
+                      ((high, 4, "top"), (1 - high, 4 + max(0.0, LABEL_PX + 4 - gap), "top")))
+            for i, dy, base in placed:
+                label = alt.Chart(points.iloc[[i]]).encode(
+                    x="threshold:Q", y="value:Q", color=color, text="label:N")
+                layers.append(label.mark_text(align="left", dx=7, dy=dy, baseline=base,
+                                              fontWeight="bold"))
         title = alt.TitleParams(
             "estimated precision and recall vs threshold",
             subtitle=[f"lines: {self.function} alone; ◆ {what}" + (
                 "" if self.threshold_given else
                 f"; dashed: precision target {self.precision_target:.0%}")])
-        return alt.layer(*layers).properties(width=360, height=200, title=title)
+        return alt.layer(*layers).properties(width=360, height=CHART_HEIGHT, title=title)
 
     def pattern_shares(self, threshold: float | None = None) -> dict:
         """What the matches' own statistics say about the estimate: ``hubs``, the share
