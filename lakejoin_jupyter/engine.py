@@ -628,7 +628,8 @@ class Hit(Joinable):
                 f"This hit joins only through the program {self.details['program']!r} "
                 f"(method {self.method!r}), not on equal values. Join it with Auto-Join: "
                 f"aj = hit.autojoin(df), then aj.join(df) and aj.code() (it learns on the "
-                f"rows the program joins), or the widget's Find transformation.")
+                f"rows the program joins; aggregate= and duplicates= keep one row per query "
+                f"row there too), or the widget's Find transformation.")
         if "tau" in self.details:
             q, c = self.query_columns[0], self.columns[0]
             raise QueryError(

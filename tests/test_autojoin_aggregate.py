@@ -121,3 +121,13 @@ def test_multiply_advice_names_what_works_in_each_front_end():
         assert "(#2: lakejoin join ... --hit 2 --aggregate first, or --duplicates first)" in \
             SearchResult.multiply_note(result, cli=True)
         assert f"); {tab} with Per key keeps one row each" in multiply_note(result)
+
+
+def test_a_transformation_hits_equi_join_points_to_auto_joins_aggregate():
+    from lakejoin_jupyter.engine import Hit
+    hit = Hit(rank=1, table="t", table_id=0, columns=("c",), column_ids=(3,), score=1.0,
+              overlap=1, containment=0.1, jaccard=0.1, method="transform", exact=True,
+              query_columns=("q",), details={"program_json": "{}", "program": "p"})
+    with pytest.raises(QueryError, match=r"aj = hit.autojoin\(df\).*aggregate= and "
+                                         r"duplicates= keep one row per query row there"):
+        hit.join(pd.DataFrame({"q": ["a"]}), aggregate="first")
