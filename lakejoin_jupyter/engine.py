@@ -1116,7 +1116,8 @@ class SearchResult(Sequence):
                 f"{rows_text(self.query.n_rows)} (#{worst.rank}: {worst.join_rows:,} rows); "
                 f"join them with an aggregate per key (#{worst.rank}: ")
         if cli:
-            return (head + f"lakejoin join ... --hit {worst.rank} --aggregate "
+            m = " -m transform" if "program_json" in (getattr(worst, "details", None) or {}) else ""
+            return (head + f"lakejoin join ...{m} --hit {worst.rank} --aggregate "
                     f"{_suggested_aggregate(worst)}, or --duplicates first).")
         return (head + f"{code(aggregate_call(worst))}, or {em('Per key')} in the widget's "
                 f"{per_key_tab(worst)}).")

@@ -109,16 +109,16 @@ def test_multiply_advice_names_what_works_in_each_front_end():
     from types import SimpleNamespace
     from lakejoin_jupyter.engine import SearchResult
     from lakejoin_jupyter.ui.widget import multiply_note
-    for details, call, tab in (({"program_json": "{}"}, "hit.autojoin(df).join(df, "
-                                "aggregate='first')", "Find transformation"),
-                               ({}, "hit.join(df, aggregate='first')", "Join")):
+    for details, call, tab, m in (({"program_json": "{}"}, "hit.autojoin(df).join(df, "
+                                   "aggregate='first')", "Find transformation", " -m transform"),
+                                  ({}, "hit.join(df, aggregate='first')", "Join", "")):
         many = SimpleNamespace(rank=2, table="t", join_rows=54, join_rows_exact=True,
                                details=details)
         result = SimpleNamespace(multiplying=lambda: [many], query=SimpleNamespace(n_rows=25),
                                  hits=[many])
         assert f"(#2: {call}, or Per key in the widget's {tab})" in \
             SearchResult.multiply_note(result)
-        assert "(#2: lakejoin join ... --hit 2 --aggregate first, or --duplicates first)" in \
+        assert f"(#2: lakejoin join ...{m} --hit 2 --aggregate first, or --duplicates first)" in \
             SearchResult.multiply_note(result, cli=True)
         assert f"); {tab} with Per key keeps one row each" in multiply_note(result)
 
