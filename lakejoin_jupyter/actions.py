@@ -197,12 +197,15 @@ def _unread_groups(right, plan, keys) -> str:
 # ----------------------------------------------------------------------- Auto-Join
 
 def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True,
-                       seed: int = 0, *, frame_name: str = "df") -> ActionResult:
+                       seed: int = 0, duplicates: str = "all", aggregate: str = "none",
+                       order_by: str | None = None, *, frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
     column and the hit column (both directions; a "Needs a transformation" hit learns on the
     rows its program joins: :meth:`~.engine.Hit.autojoin`), joined ``how`` (left by
-    default, as the Join action)."""
+    default, as the Join action); ``duplicates`` and ``aggregate`` / ``order_by`` keep one
+    row per query row as the Join action's do (``AutoJoin.join``)."""
     title = "Find transformation"
+    shape = transformation_shape(duplicates, aggregate, order_by)
     learn = _learning_frame(frame)
     try:
         aj = hit.autojoin(learn, fuzzy=fuzzy, seed=seed, left_name=frame_name)
@@ -217,9 +220,21 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
                                 details={"autojoin": aj.to_dict(), "equal_as_they_are": True})
         return ActionResult(title=title, summary=aj.message, ok=False,
                             details={"autojoin": aj.to_dict()})
-    joined = aj.join(frame, how=how, fuzzy=fuzzy)
+    try:
+        plan = aj.plan(frame, how=how, fuzzy=fuzzy, **shape)
+        joined = aj.join(frame, how=how, fuzzy=fuzzy, **shape)
+    except LakeJoinError as e:
+        return ActionResult(title=title, summary=str(e), ok=False,
+                            details={"autojoin": aj.to_dict()})
     spark = is_spark_frame(frame)
-    n = "" if spark else f" The {how} join has **{len(joined):,} rows**."
+    per_key = (f" ({plan.aggregate.describe(plan.other_label)})" if plan.aggregate is not None
+               else " (one lake row per key: duplicates = first)" if duplicates == "first"
+               else "")
+    n = "" if spark else f" The {how} join{per_key} has **{len(joined):,} rows**."
+    if not spark and not shape and len(joined) > len(frame):
+        n += (f" It repeats query rows ({len(frame):,} → {len(joined):,}): choose "
+              f"*Per key* (latest, first, mean, sum, count) or *duplicates = first* to keep "
+              f"one row per query row.")
     summary = (f"**Program:** {_code(aj.program.describe())}\n\n"
                f"{_query_keys_joined(aj, learn, hit.query_columns[0], fuzzy, frame_name, spark)}"
                f" ({aj.source_name} rows transformed).{n}")
@@ -245,10 +260,27 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
         tables[f"Joined rows ({len(joined):,}; first 10)"] = joined.head(10)
     tables["Example rows that taught the program"] = aj.examples_frame()
     return ActionResult(title=title, summary=summary, tables=tables, joined=joined, result=aj,
-                        code_options={"how": how, "fuzzy": fuzzy}, spark=is_spark_frame(frame),
+                        code_options={"how": how, "fuzzy": fuzzy, **shape},
+                        spark=is_spark_frame(frame),
                         details={"autojoin": aj.to_dict(), "explain": aj.explain(),
                                  "coverage": aj.coverage, "target_keys": aj.target_keys,
                                  "estimated_precision": aj.estimated_precision})
+
+
+def transformation_shape(duplicates: str = "all", aggregate: str | None = "none",
+                         order_by: str | None = None) -> dict:
+    """The keyword arguments of ``AutoJoin.join`` that shape a transformation join as the
+    Join action's shape an equi-join (only those given: the plain join's code stays plain)."""
+    shape = {}
+    if duplicates not in (None, "all"):
+        shape["duplicates"] = duplicates
+    if aggregate not in (None, "none"):
+        shape["aggregate"] = aggregate
+        if order_by:
+            shape["order_by"] = order_by
+    elif order_by:
+        raise LakeJoinError("order_by goes with aggregate = latest.")
+    return shape
 
 
 def _hit_program_note(hit, aj) -> str:
@@ -321,7 +353,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
               frame_name: str = "df") -> ActionResult:
     """Fuzzy-join the query frame (right) to the hit's lake table (left, the reference), at
     the join function and threshold chosen for the precision target, or, with
-    ``threshold``, the main join function at that threshold; ``how`` (not one of the
+    ``threshold``, the main join function at that threshold (the union's other
+    configurations kept: ``FuzzyJoin.configs_at``); ``how`` (not one of the
     action's parameters: the Fuzzy join tab keeps every query row) as :func:`join_hit`
     asks."""
     qcol = hit.query_columns[0]
@@ -334,20 +367,28 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
                             tables={"join functions": fj.functions}, chart=fj.chart(),
                             chosen={"threshold": None})
     t = fj.threshold if threshold is None else threshold
+    try:
+        fj.configs_at(threshold)              # a threshold outside the distances: refused
+    except LakeJoinError as e:
+        return ActionResult(title=title, summary=str(e), ok=False, chosen={"threshold": fj.threshold})
     est = fj.estimate(t)
     joined = fj.join(frame, how=how, threshold=threshold)
     if threshold is None:
-        summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}**"
+        summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
+                   f"(of {fj.scale})"
                    + (f" (+{len(fj.configs) - 1} more configurations)" if len(fj.configs) > 1
                       else "")
                    + f" for precision target {precision_target:.0%}: estimated precision "
-                     f"**{fj.estimated_precision:.1%}**, estimated recall "
+                     f"**{fj.precision_text(fj.estimated_precision)}**, estimated recall "
                      f"**{fj.estimated_recall:.1%}**.")
     else:
-        summary = (f"Join function **{fj.function}** at threshold **{t:.3f}** (chosen: "
-                   f"{fj.threshold if fj.threshold is not None else 'none'}): estimated "
-                   f"precision **{est['est_precision']:.1%}**, estimated recall "
-                   f"**{est['est_recall']:.1%}**.")
+        chosen = f"{fj.threshold:.3f}" if fj.threshold is not None else "none"
+        alone = (f" (of {fj.function} alone at that threshold)"
+                 if len(fj.configs_at(threshold)) > 1 else "")
+        summary = (f"Threshold given: {fj.threshold_text(threshold)} (chosen: {chosen}): "
+                   f"estimated precision **{fj.precision_text(est['est_precision'], t)}**, "
+                   f"estimated recall "
+                   f"**{est['est_recall']:.1%}**{alone}.")
     if isinstance(joined, pd.DataFrame):
         plan = fj.plan(frame, how=how, threshold=threshold)
         matched = int(joined[plan.renamed.get(hit.column, hit.column)].notna().sum())
@@ -524,7 +565,19 @@ ACTIONS = (
                                 help="extend the equi-join with fuzzy matches that keep it "
                                      "1:1 / N:1"),
                       ParamSpec("seed", "Random seed", "int", 0, 0, 10_000, 1,
-                                help="seed of the example sets drawn for learning")),
+                                help="seed of the example sets drawn for learning"),
+                      ParamSpec("duplicates", "Lake duplicates", "choice", "all",
+                                choices=("all", "first"),
+                                help="all: every matching lake row; first: one lake row per key"),
+                      ParamSpec("aggregate", "Per key", "choice", "none",
+                                choices=("none",) + AGGREGATES,
+                                help="one row per key of the lake table: the latest by a date "
+                                     "or year column, the first, the mean or sum of its "
+                                     "numeric columns, or only the count"),
+                      ParamSpec("order_by", "Latest by", "str", None,
+                                help="the date or year column of 'latest' (empty: the table's "
+                                     "first one)")),
+              offers=_join_offers,
               help="Learn the string transformation (split, substring, case, constants) that "
                    "makes the two columns equal (Auto-Join)."),
     HitAction("fuzzy_join", "Fuzzy join", run_fuzzy, suffix="fuzzy",

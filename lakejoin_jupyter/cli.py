@@ -520,6 +520,16 @@ def refuse_shaping(args, rank: int, how_joined: str) -> None:
             f"equi-joins only. Leave them out, or join an equality hit.")
 
 
+def refuse_dates(args, rank: int, how_joined: str) -> None:
+    """--dates (how the Join action's 'latest' reads a column's dates), refused for the hit
+    of ``rank`` that ``how_joined`` (a transformation hit: its join takes --duplicates,
+    --aggregate and --order-by, and reads the dates of 'latest' from the column)."""
+    if (args.dates or "auto") != "auto":
+        raise LakeJoinError(f"--dates {args.dates}: hit {rank} {how_joined}, whose "
+                            f"--aggregate latest reads the column's dates as they come; "
+                            f"leave --dates out.")
+
+
 def check_similar_join(args, rank: int, hit) -> None:
     """The options of ``lakejoin join`` and ``%lakejoin join`` (the same flags) for a fuzzy /
     semantic (PEXESO) hit, whose values match within a distance, not equal, and which
@@ -552,14 +562,19 @@ def _join_transformed(args, hit, frame):
     """A "Needs a transformation" hit joined as in Python: ``aj = hit.autojoin(df)`` (Auto-Join
     learns the program on the rows the hit's program joins), then ``aj.join(df, how=...)``.
     Returns (the joined frame, a line saying what was learned)."""
-    refuse_shaping(args, args.hit, "joins through a learned transformation (Auto-Join), "
-                                    "whose join keeps every lake row of a key")
+    from .actions import transformation_shape
+    refuse_dates(args, args.hit, "joins through a learned transformation (Auto-Join)")
     refuse_precision_target(args, args.hit, "joins through a learned transformation "
                                             "(Auto-Join)")
+    shape = transformation_shape(args.duplicates, args.aggregate, args.order_by)
     aj = hit.autojoin(frame)
     if not aj.found:
         raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): {aj.message}")
-    joined = aj.join(frame, how=args.how)
+    joined = aj.join(frame, how=args.how, **shape)
+    many = ("" if shape or len(joined) <= len(frame) else
+            f" The join repeats query rows ({len(frame):,} -> {len(joined):,}): --aggregate "
+            f"first (or latest, mean, sum, count) or --duplicates first keeps one row per "
+            f"query row.")
     side = "the query's" if aj.source == "left" else "the lake's"
     shown = hit.details.get("program")
     qcol, lcol = hit.query_columns[0], hit.column
@@ -572,7 +587,7 @@ def _join_transformed(args, hit, frame):
                  f"applied to {side} values.")
     if aj.stats.get("from_hit"):
         line += f" {aj.stats['from_hit']}."
-    return joined, line
+    return joined, line + many
 
 
 def _write_table(frame, path: Path) -> None:
@@ -673,7 +688,7 @@ def _print_ranked(res, df) -> None:
         print(res.empty_message)
         return
     print(res.text_table(df).to_string(index=False))
-    for line in res.text_notes():       # key warnings, the "would multiply" advice
+    for line in res.text_notes(cli=True):   # key warnings, the "would multiply" advice
         print(line)
     if "transformation" in df:
         print("These columns join after the transformation shown, applied to the query's or the "

@@ -19,6 +19,7 @@ import html
 import math
 import re
 import time
+import types
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -627,7 +628,8 @@ class Hit(Joinable):
                 f"This hit joins only through the program {self.details['program']!r} "
                 f"(method {self.method!r}), not on equal values. Join it with Auto-Join: "
                 f"aj = hit.autojoin(df), then aj.join(df) and aj.code() (it learns on the "
-                f"rows the program joins), or the widget's Find transformation.")
+                f"rows the program joins; aggregate= and duplicates= keep one row per query "
+                f"row there too), or the widget's Find transformation.")
         if "tau" in self.details:
             q, c = self.query_columns[0], self.columns[0]
             raise QueryError(
@@ -719,6 +721,7 @@ class Hit(Joinable):
             result = self._own_program(frame, left_on[0], whole, program, result, options)
         result.left = frame         # joined and written as code with every query column
         result.lake, result.explode = table, explode
+        result.aggregates = engine._lake_aggregates(table)
         result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result
 
@@ -851,12 +854,12 @@ def hit_card_html(h: Hit) -> str:
     if h.join_rows is not None and n_rows is not None:
         est = "" if h.join_rows_exact else " (estimated)"
         if h.multiplies_rows:
+            call = aggregate_call(h).replace("'", '"')
             lines.append(f"<span style='color:#b35900'>&#9888; a left join gives "
                          f"<b>{n_rows:,} &rarr; {rows_text(h.join_rows)}</b>{est}: "
                          f"&times;{h.key_ratio:,.3g} lake rows per key. Aggregate per key to keep "
-                         f"one row per query row: <code>hit.join(df, aggregate=&quot;"
-                         f"{_suggested_aggregate(h)}&quot;)</code> (<i>Per key</i> in the "
-                         f"widget).</span>")
+                         f"one row per query row: <code>{esc(call)}</code> "
+                         f"(<i>Per key</i> in the widget's {per_key_tab(h)}).</span>")
         else:
             lines.append(f"a left join keeps the query's {rows_text(n_rows)}{est}: each key "
                          f"matches at most one lake row")
@@ -904,6 +907,20 @@ def hit_card_html(h: Hit) -> str:
             f"max-width:760px'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "
             f"{esc(_columns_label(h))}{mark}</div>"
             + "".join(f"<div>{x}</div>" for x in lines if x) + table + values + "</div>")
+
+
+def aggregate_call(h: Hit) -> str:
+    """The Python call that joins hit ``h`` with one row per query row: the hit's own join,
+    or for a hit joinable only through a program, Auto-Join's (``hit.autojoin(df)``)."""
+    details = getattr(h, "details", None) or {}
+    join = "hit.autojoin(df).join" if "program_json" in details else "hit.join"
+    return f"{join}(df, aggregate='{_suggested_aggregate(h)}')"
+
+
+def per_key_tab(h: Hit) -> str:
+    """The widget's tab whose *Per key* aggregates hit ``h``'s join."""
+    return ("Find transformation" if "program_json" in (getattr(h, "details", None) or {})
+            else "Join")
 
 
 def _suggested_aggregate(h: Hit) -> str:
@@ -1129,10 +1146,11 @@ class SearchResult(Sequence):
         """The hits whose left join would give the query more rows than it has."""
         return [h for h in self.hits if h.multiplies_rows]
 
-    def multiply_note(self, markup: bool = False) -> str:
+    def multiply_note(self, markup: bool = False, cli: bool = False) -> str:
         """'N of these joins would multiply the query's rows (...); join them with an
         aggregate per key (...)', or '' when none would: the one text of the HTML's note
-        (``markup``: its code and emphasis as HTML) and of the terminal's."""
+        (``markup``: its code and emphasis as HTML) and of the terminal's (``cli``: the
+        ``lakejoin join`` options, not Python)."""
         many = self.multiplying()
         if not many:
             return ""
@@ -1140,17 +1158,22 @@ class SearchResult(Sequence):
         code = (lambda s: f"<code>{html.escape(s, quote=False)}</code>") if markup else str
         em = (lambda s: f"<i>{s}</i>") if markup else str
         # the aggregate the hit card suggests for the hit named (one rule, so the two agree)
-        call = f"hit.join(df, aggregate='{_suggested_aggregate(worst)}')"
-        return (f"{len(many)} of these joins would multiply the query's "
+        head = (f"{len(many)} of these joins would multiply the query's "
                 f"{rows_text(self.query.n_rows)} (#{worst.rank}: {worst.join_rows:,} rows); "
-                f"join them with an aggregate per key (#{worst.rank}: {code(call)}, or "
-                f"{em('Per key')} in the widget).")
+                f"join them with an aggregate per key (#{worst.rank}: ")
+        if cli:
+            m = " -m transform" if "program_json" in (getattr(worst, "details", None) or {}) else ""
+            return (head + f"lakejoin join ...{m} --hit {worst.rank} --aggregate "
+                    f"{_suggested_aggregate(worst)}, or --duplicates first).")
+        return (head + f"{code(aggregate_call(worst))}, or {em('Per key')} in the widget's "
+                f"{per_key_tab(worst)}).")
 
-    def text_notes(self) -> list[str]:
+    def text_notes(self, cli: bool = False) -> list[str]:
         """The lines a terminal prints under the hits' table: each hit's key warning
-        ("#1: the key is a category ...") and the :meth:`multiply_note`."""
+        ("#1: the key is a category ...") and the :meth:`multiply_note` (``cli``: in
+        ``lakejoin join``'s options)."""
         lines = [f"#{h.rank}: {h.key_warning}" for h in self.hits if h.key_warning]
-        note = self.multiply_note()
+        note = self.multiply_note(cli=cli)
         return lines + ([note] if note else [])
 
     def _repr_html_(self):
@@ -1685,6 +1708,21 @@ class Engine:
             return Aggregate(how, columns=numeric)
         return Aggregate(how)
 
+    def _lake_aggregates(self, lake: LakeTable):
+        """``(how, order_by, key columns) -> Aggregate`` for a join with lake table ``lake``
+        on those key columns, by :meth:`aggregate_for` (what an Auto-Join's ``aggregate=``
+        uses, so that it aggregates as the equi-join hit does)."""
+        t = self.index.tables
+        ids = t.loc[t["uri"] == lake.uri, "table_id"]
+        if ids.empty:
+            return None
+
+        def resolve(how, order_by, key_columns):
+            ref = types.SimpleNamespace(table_id=int(ids.iloc[0]), table=lake.name,
+                                        columns=tuple(key_columns))
+            return self.aggregate_for(ref, how, order_by)
+        return resolve
+
     def read_latest(self, hit: Hit, agg: Aggregate) -> Aggregate:
         """``agg`` ("latest") with how its column reads (day-first or month-first dates,
         bare years), decided once over the column's distinct values in the index, so that
@@ -2026,6 +2064,7 @@ class Engine:
         result = autojoin(df, other, column, other_column, **options)
         if lake is not None:
             result.lake, result.explode = lake, explode
+            result.aggregates = self._lake_aggregates(lake)
             result.how = "left"     # a lake table: the query's rows kept, as an equi-join's
         return result
 

@@ -39,7 +39,8 @@ def test_search_text_has_the_key_warning_and_the_advice(cat_lake, capsys):
     out = capsys.readouterr().out
     assert "#1: the key is a category (10 values, 10 rows per value)" in out
     assert f"1 {ADVICE} (#1: 30 rows)" in out
-    assert "hit.join(df, aggregate='first')" in out
+    # the terminal's advice is lakejoin join's option, not Python
+    assert "lakejoin join ... --hit 1 --aggregate first, or --duplicates first" in out
 
 
 def test_search_text_of_a_unique_key_has_neither(cat_lake, capsys):

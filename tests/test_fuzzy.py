@@ -1211,7 +1211,7 @@ def test_warnings_name_the_share_of_matches_on_hubs_by_hand():
     matches land on a left value HUB_SIZE or more right values match, the summary and
     explain() say so, with the share (counted here by hand from the pairs)."""
     left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
-    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=1.41)
     lv = [fj._lkeys[l] for l in fj._union[fj._union >= 0]]
     assert lv.count("CARON") == 5 and lv.count("GRAVE") == 2
     share = fj.pattern_shares()
@@ -1220,9 +1220,9 @@ def test_warnings_name_the_share_of_matches_on_hubs_by_hand():
     (w,) = [w for w in fj.warnings() if "CARON" in w]
     assert "45%" in w and "optimistic" in w
     assert "Warning: 45%" in fj.summary() and "Warning: 45%" in fj.explain()
-    assert "char3-idf at threshold 2.000" in fj.explain()
+    assert "char3-idf at threshold 1.410" in fj.explain()
     # the same values each joining its own left value: no hub, no warning
-    same = fuzzy.fuzzy_join(left, left.copy(), on="t", functions=["char3-idf"], threshold=2.0)
+    same = fuzzy.fuzzy_join(left, left.copy(), on="t", functions=["char3-idf"], threshold=1.41)
     assert same.pattern_shares()["hubs"] == 0 and same.warnings() == []
     assert "Warning" not in same.summary() and "Warning" not in same.explain()
 
@@ -1234,7 +1234,7 @@ def test_warnings_count_matches_on_left_values_with_a_namesake_by_brute_force():
     left = pd.DataFrame({"t": ["Ende", "Ede", "Bembe", "Bembo", "Tarok", "Nauru", "Jordan"]})
     right = pd.DataFrame({"t": ["Mende", "Bemba", "Taroko", "Jordan", "Narnia"]})
     fn = "char3-idf"
-    fj = fuzzy.fuzzy_join(left, right, on="t", functions=[fn], threshold=2.0)
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=[fn], threshold=1.41)
     lk, rk = list(fj._lkeys), list(fj._rkeys)
     lr = oracle_distances(rk, lk, fn, idf_over=(lk, rk))
     ll = oracle_distances(lk, lk, fn, idf_over=(lk, rk))
@@ -1254,7 +1254,7 @@ def test_hub_cap_by_hand(monkeypatch):
     HUB_PARTNERS = 2 true partners: each is rated 2 / 5, GRAVE's two keep theirs, and
     the estimate is (5 * 2/5 + 6) / 11 = 8 / 11."""
     left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
-    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=1.41)
     c = fj._cands["char3-idf"]
     caron = c.r_left == list(fj._lkeys).index("CARON")
     assert caron.sum() == 5 and np.allclose(c.p, 1.0)
@@ -1342,7 +1342,7 @@ def test_hub_warning_counts_the_matches_and_left_values_not_calling_them_wrong()
     fuzzy join, so the hub warning says what is known, counted by hand (CARON's five of
     the 11 matches, on one left value; GRAVE's two are no hub), not that they are wrong."""
     left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
-    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=1.41)
     (w,) = [w for w in fj.warnings() if "CARON" in w]
     assert "(5 of 11) land on 1 left value that 3 or more" in w
     assert "wrong" not in w and "spellings of one entity" in w and "optimistic" in w
@@ -1353,11 +1353,11 @@ def test_a_given_threshold_is_not_reported_as_chosen_for_a_target():
     threshold was given, and name no precision target (the default 0.9 was never used);
     the same join chosen for a target still names its target."""
     left, right = pd.DataFrame({"t": HUB_LEFT}), pd.DataFrame({"t": HUB_RIGHT})
-    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=2.0)
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"], threshold=1.41)
     head = fj.summary().splitlines()[0]
     assert "threshold given" in head and "target" not in head.replace("precision target", "")
     assert "90%" not in head and "90%" not in repr(fj)
-    assert "char3-idf at threshold 2" in fj.plan().description
+    assert "char3-idf at threshold 1.41" in fj.plan().description
     subtitle = fj.chart().to_dict()["title"]["subtitle"][0]
     assert "given: char3-idf" in subtitle and "precision target" not in subtitle
     chosen = fuzzy.fuzzy_join(left, right, on="t", functions=["char3-idf"],

@@ -65,8 +65,15 @@ def test_magic_join_of_a_transform_hit(ip, lake):
         pd.testing.assert_frame_equal(fresh[f"j_{how}"], got)
     ip.run_line_magic("lakejoin", f"join {rank} --from th --quiet")   # the default name
     assert any(k.endswith("_transformed") for k in ip.user_ns if k.startswith("q_"))
-    with pytest.raises(MagicError, match="--duplicates first: hit .* equi-joins only"):
-        ip.run_line_magic("lakejoin", f"join {rank} --from th --duplicates first")
+    # one row per query row, as the equi-join's options give (new user 12, defect 2)
+    for opt in ("--duplicates first", "--aggregate first"):
+        ip.inserted.clear()
+        ip.run_line_magic("lakejoin", f"join {rank} --from th {opt} --into j1 --insert --quiet")
+        got = ip.user_ns["j1"]
+        assert len(got) == len(q)
+        pd.testing.assert_frame_equal(_fresh(ip.inserted[-1], q=q)["j1"], got)
+    with pytest.raises(MagicError, match="--dates day-first: hit .* leave --dates out"):
+        ip.run_line_magic("lakejoin", f"join {rank} --from th --dates day-first")
 
 
 def test_magic_autojoin_inserts_its_join(ip, lake):

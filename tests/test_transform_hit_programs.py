@@ -198,8 +198,8 @@ def test_cli_join_joins_a_transformation_hit_as_the_api_does(case_engine, tmp_pa
         assert got.sort_values(list(got.columns)).values.tolist() == \
             want.astype(str).sort_values(list(want.columns)).values.tolist()
     assert cli(["join", index, "-t", str(tmp_path / "q.csv"), "-c", "author", "-m",
-                "transform", "--hit", "1", "--aggregate", "latest",
+                "transform", "--hit", "1", "--dates", "day-first",
                 "--out", str(tmp_path / "x.csv")]) == 1
     err = capsys.readouterr().err
-    assert "--aggregate latest" in err and "equi-joins only" in err
+    assert "--dates day-first" in err and "leave --dates out" in err
     assert not (tmp_path / "x.csv").exists()

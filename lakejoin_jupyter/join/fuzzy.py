@@ -89,6 +89,30 @@ HUB_SIZE = 3              # a left value that this many right values match is a 
 LOWEST_TARGET = 0.5       # the lowest precision target the CLI, magics and widget accept
 WARN_SHARE = 0.1          # warn when this share of the matches is on hubs or on namesakes
 CHUNK = 2048
+CHART_HEIGHT = 200        # the chart's plot height and a point label's height, in pixels
+LABEL_PX = 12
+# the largest distance of each measure: unit vectors of non-negative weights (n-grams) are
+# at most sqrt(2) apart, dense embeddings at most 2; 1 - a similarity in [0, 1] at most 1
+MAX_DISTANCE = {"cosine": float(np.sqrt(2.0)), "jaccard": 1.0, "contain": 1.0}
+
+
+def distance_range(fn: str) -> float:
+    """The largest distance join function ``fn`` can give (its distances run from 0)."""
+    embedder, _, measure = JOIN_FUNCTIONS[fn]
+    return 2.0 if embedder == "semantic" else MAX_DISTANCE[measure]
+
+
+def check_threshold(fn: str, threshold) -> float:
+    """``threshold`` as a float, refused outside join function ``fn``'s distances."""
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        raise QueryError(f"threshold must be a number (got {threshold!r}).") from None
+    top = distance_range(fn)
+    if not 0.0 <= t <= top + 0.005:     # what rounds to the range shown is taken
+        raise QueryError(f"threshold {t:g} is outside the distances of join function {fn!r}, "
+                         f"0..{top:.2f}: give a threshold in that range.")
+    return t
 
 
 class _Rows:
@@ -544,8 +568,11 @@ class FuzzyJoin(Joinable):
     join/plan.py, with ``right`` the user's frame and ``left`` the reference table). ``configs``: the union of (join function, threshold) chosen
     for the precision target; ``function``/``threshold``: its main configuration (the
     first chosen, at the largest threshold chosen for that function), which the slider
-    moves: ``pairs(t)``, ``join(t)``, ``estimate(t)`` with an explicit threshold use that
-    one function at t alone. ``curve``: estimates of the main function against t, with
+    moves: ``pairs(t)``, ``join(t)``, ``matches(t)`` with an explicit threshold use that
+    function at t in place of its chosen threshold, the union's other configurations kept
+    (:meth:`configs_at`: the chosen threshold given back joins as the choice did); a
+    threshold outside the function's distances (:func:`distance_range`) is refused.
+    ``estimate(t)`` is the main function's alone. ``curve``: estimates of the main function against t, with
     ``est_bound`` the lower bound on the precision that the choice compares with the target."""
     left: pd.DataFrame
     right: pd.DataFrame
@@ -583,16 +610,61 @@ class FuzzyJoin(Joinable):
                 "_lrows", "_rrows", "lake")
         return _choose({k: getattr(self, k) for k in keep}, list(self._cands), precision_target)
 
-    def _value_pairs(self, threshold):
-        """(right value index, left value index, distance under the main function)."""
-        c = self._cands[self.function]
+    @property
+    def scale(self) -> str:
+        """The main join function's distances: "0..1.41"."""
+        return f"0..{distance_range(self.function):.2f}"
+
+    def configs_at(self, threshold: float | None) -> list:
+        """The configurations a join at ``threshold`` uses: the chosen ones (None), or the
+        main function at ``threshold`` in place of its chosen threshold, the union's other
+        functions kept at theirs (so the chosen threshold given back joins as the choice
+        did). Refuses a threshold outside the main function's distances."""
+        if threshold is None:
+            return list(self.configs)
+        t = check_threshold(self.function, threshold)
+        others = [(f, th) for f, th in self.configs if f != self.function]
+        return [(self.function, t)] + (others if not self.threshold_given else [])
+
+    def precision_text(self, precision: float, threshold: float | None = None) -> str:
+        """An estimated precision with the sample it is the mean over: "100.0% on 7
+        matched value pairs" (of the join at ``threshold``: the main function's alone, as
+        :meth:`estimate`; None: the chosen configurations), so a perfect figure on a few
+        pairs reads as the small sample it is."""
+        if threshold is None:
+            n = len(self._value_pairs(None)[0])
+        else:
+            n = self.estimate(threshold)["matches"]
+        return f"{precision:.1%} on {n:,} matched value pair{'s' if n != 1 else ''}"
+
+    def threshold_text(self, threshold: float) -> str:
+        """What a join at a given ``threshold`` uses, in words: "char3 at threshold 1.000
+        (of 0..1.41), with the chosen char3-contain-idf at 0.250 kept"."""
+        configs = self.configs_at(threshold)[1:]
+        kept = ", ".join(f"{f} at {t:.3f}" for f, t in configs[:3])
+        if len(configs) > 3:
+            kept += f" and {len(configs) - 3} more (.configs)"
+        return (f"{self.function} at threshold {float(threshold):.3f} (of {self.scale})"
+                + (f", with the chosen {kept} kept" if kept else ""))
+
+    def _matched(self, threshold):
+        """(right value index, left value index, the function that joined each)."""
         if threshold is None:
             if self._union is None:
-                return np.zeros(0, np.int64), np.zeros(0, np.int64)
+                return np.zeros(0, np.int64), np.zeros(0, np.int64), []
             r = np.nonzero(self._union >= 0)[0]
-            return r, self._union[r]
-        r = np.nonzero(c.r_dist <= float(threshold))[0]
-        return r, c.r_left[r]
+            fns = ([self._union_fn[i] or self.function for i in r]
+                   if self._union_fn is not None else [self.function] * len(r))
+            return r, self._union[r], fns
+        left, fn_of = union_matches(self._cands, self.configs_at(threshold))
+        r = np.nonzero(left >= 0)[0]
+        return r, left[r], [fn_of[i] or self.function for i in r]
+
+    def _value_pairs(self, threshold):
+        """(right value index, left value index) of the join at ``threshold``
+        (:meth:`configs_at`)."""
+        r, l, _ = self._matched(threshold)
+        return r, l
 
     def pairs(self, threshold: float | None = None) -> list[tuple[int, int]]:
         """(left row position, right row position) of every joined pair."""
@@ -614,11 +686,7 @@ class FuzzyJoin(Joinable):
         check first, those whose values differ after lakejoin's normalization (case,
         spacing, number formats), farthest first; then those equal after it, then the
         identical ones."""
-        rv, lv = self._value_pairs(threshold)
-        if threshold is None and self._union_fn is not None:
-            fns = [self._union_fn[r] or self.function for r in rv]
-        else:
-            fns = [self.function] * len(rv)
+        rv, lv, fns = self._matched(threshold)
         dist = [self._cands[f].r_dist[r] if self._cands[f].r_left[r] == l else np.nan
                 for r, l, f in zip(rv, lv, fns)]
         m = pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
@@ -642,7 +710,9 @@ class FuzzyJoin(Joinable):
             threshold = self.threshold
         what = (f"{len(self.configs)} configuration(s) chosen for precision target "
                 f"{self.precision_target:g}: {self.configs}" if threshold is None else
-                f"{self.function} at threshold {float(threshold):g}")
+                f"{self.function} at threshold {float(threshold):g}" + (
+                    f", with the chosen {self.configs_at(threshold)[1:]}"
+                    if len(self.configs_at(threshold)) > 1 else ""))
         return make_plan(list(right.columns), [Key((rcol,), "text")], left_cols,
                          [Key((lcol,), "text")], other=self.lake,
                          other_label=self.lake.short_name if self.lake is not None else "left",
@@ -659,8 +729,8 @@ class FuzzyJoin(Joinable):
     def join(self, df=None, how: str | None = None, *, threshold: float | None = None):
         """``right`` (or ``df``) with the matched ``left`` columns (suffix "_left" on name
         clashes, or the lake table's name). how="left" keeps unmatched rows, "inner" drops
-        them. ``threshold``: the main join function at that threshold instead of the chosen
-        configuration(s)."""
+        them. ``threshold``: the main join function at that threshold instead of its chosen
+        one, the other chosen configurations kept (:meth:`configs_at`)."""
         return super().join(df, how=how, threshold=threshold)
 
     def code(self, name: str = "df", into: str = "joined", *, how: str | None = None,
@@ -714,15 +784,26 @@ class FuzzyJoin(Joinable):
             # mid grey: seen on a light and a dark notebook (black vanished in the dark)
             layers += [alt.Chart(pd.DataFrame({"x": [float(t)]})).mark_rule(color="#888")
                        .encode(x="x:Q"),
-                       dot.mark_point(shape="diamond", size=90, filled=True, opacity=1),
-                       dot.mark_text(align="left", dx=7, dy=-7, fontWeight="bold")
-                       .encode(text="label:N")]
+                       dot.mark_point(shape="diamond", size=90, filled=True, opacity=1)]
+            # the higher figure's label above its point, the lower's below, so the two never
+            # share a line; near the top (no room above) both below, the lower one pushed
+            # down past the higher one's (LABEL_PX: a label's height in pixels)
+            high = 0 if p >= r else 1
+            gap = abs(p - r) * CHART_HEIGHT
+            placed = (((high, -4, "bottom"), (1 - high, 4, "top"))
+                      if max(p, r) * CHART_HEIGHT < CHART_HEIGHT - LABEL_PX - 4 else
+                      ((high, 4, "top"), (1 - high, 4 + max(0.0, LABEL_PX + 4 - gap), "top")))
+            for i, dy, base in placed:
+                label = alt.Chart(points.iloc[[i]]).encode(
+                    x="threshold:Q", y="value:Q", color=color, text="label:N")
+                layers.append(label.mark_text(align="left", dx=7, dy=dy, baseline=base,
+                                              fontWeight="bold"))
         title = alt.TitleParams(
             "estimated precision and recall vs threshold",
             subtitle=[f"lines: {self.function} alone; ◆ {what}" + (
                 "" if self.threshold_given else
                 f"; dashed: precision target {self.precision_target:.0%}")])
-        return alt.layer(*layers).properties(width=360, height=200, title=title)
+        return alt.layer(*layers).properties(width=360, height=CHART_HEIGHT, title=title)
 
     def pattern_shares(self, threshold: float | None = None) -> dict:
         """What the matches' own statistics say about the estimate: ``hubs``, the share
@@ -741,10 +822,7 @@ class FuzzyJoin(Joinable):
         out["hub"], out["hub_matches"] = str(self._lkeys[int(np.argmax(k))]), int(k.max())
         out["hub_matched"] = int(np.sum(k[lv] >= HUB_SIZE))
         out["hub_values"] = int(np.sum(k >= HUB_SIZE))
-        if threshold is None and self._union_fn is not None:
-            fns = [self._union_fn[r] or self.function for r in rv]
-        else:
-            fns = [self.function] * len(rv)
+        fns = self._matched(threshold)[2]
         near = [self._cands[f].r_namesake is not None and self._cands[f].r_left[r] == l
                 and self._cands[f].r_namesake[r] <= self._cands[f].r_dist[r] + TIE
                 for r, l, f in zip(rv, lv, fns)]
@@ -806,9 +884,11 @@ class FuzzyJoin(Joinable):
                     f"threshold {b['threshold']:.3f}, estimate {b['est_precision']:.1%}); "
                     f"{advice}.")
         extra = f" (+{len(self.configs) - 1} more configurations)" if len(self.configs) > 1 else ""
-        return (f"join function {self.function}, threshold {self.threshold:.3f}{extra}: "
+        return (f"join function {self.function}, threshold {self.threshold:.3f} of "
+                f"{self.scale}{extra}: "
                 f"{len(self.pairs())} joined rows, estimated precision "
-                f"{self.estimated_precision:.1%}, estimated recall {self.estimated_recall:.1%} "
+                f"{self.precision_text(self.estimated_precision)}, estimated recall "
+                f"{self.estimated_recall:.1%} "
                 + ("(threshold given, not chosen for a precision target)" if self.threshold_given
                    else f"(target {self.precision_target:.0%})"))
 
@@ -964,6 +1044,7 @@ def _choose(common: dict, fns: list, precision_target: float,
     common = dict(common, precision_target=precision_target, functions=table)
     if threshold is not None:                       # one function at a given threshold
         fn = fns[0]
+        threshold = check_threshold(fn, threshold)
         est = FuzzyJoin(function=fn, threshold=float(threshold), estimated_precision=0.0,
                         estimated_recall=0.0, curve=_shown(curves[fn]),
                         **common).estimate(threshold)

@@ -42,6 +42,7 @@ import pandas as pd
 from ..errors import LakeJoinError
 from ..formats import percent, rows as rows_text
 from ..frames import check_identifier, is_spark_frame
+from ..engine import per_key_tab
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, read_search_line, search_magic, union_magic
 from .session import (SESSION, NoIndexOpenError, Session, is_dataframe, join_identity,
@@ -63,7 +64,8 @@ def multiply_note(result) -> str:
     worst = max(many, key=lambda h: h.join_rows)
     return (f" {len(many)} of these joins would multiply the query's "
             f"{rows_text(result.query.n_rows)} (#{worst.rank} {worst.table}: {worst.join_rows:,}"
-            f"{'' if worst.join_rows_exact else ' est.'}); Join with Per key keeps one row each.")
+            f"{'' if worst.join_rows_exact else ' est.'}); {per_key_tab(worst)} with Per key "
+            f"keeps one row each.")
 
 
 def _route_to_live_subshells(widget) -> None:

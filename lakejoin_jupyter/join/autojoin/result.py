@@ -100,6 +100,9 @@ class AutoJoin(Joinable):
                                                   # those the keys read, join/plan.py)
         self.how = "inner"                        # join type when none is given ("left": a
                                                   # lake table's, as an equi-join hit's)
+        # (how, order_by, key columns) -> Aggregate for a lake table (the engine's
+        # ``aggregate_for``, the equi-join hit's rule); None: read from the right frame
+        self.aggregates = None
         self._keys = None
 
     # ------------------------------------------------------------ construction
@@ -237,11 +240,16 @@ class AutoJoin(Joinable):
                 where.setdefault(k, []).append(j)
         return [(i, j) for i, k in enumerate(lk) if k is not None for j in where.get(k, ())]
 
-    def plan(self, df=None, how: str | None = None, *, fuzzy: bool = True):
+    def plan(self, df=None, how: str | None = None, *, fuzzy: bool = True,
+             duplicates: str = "all", aggregate=None, order_by: str | None = None):
         """The join plan: the learned program computes the source table's key, the target's
         is its cell text; with ``fuzzy``, the derived keys the constrained fuzzy join matched
         are rewritten to the key they match. ``how`` "inner" or "left" (default: ``self.how``,
-        "inner" between two frames, "left" for a search hit's join with its lake table)."""
+        "inner" between two frames, "left" for a search hit's join with its lake table).
+        ``duplicates`` ("first": one right row per key) and ``aggregate`` (a name of
+        join/plan.py's AGGREGATES or an :class:`~..plan.Aggregate`: the right table reduced
+        to one row per key first, ``order_by`` for "latest") shape the join as they shape a
+        hit's equi-join (``Hit.plan``): one row per left row."""
         from ..plan import Key, make_plan
         if not self.found:
             raise QueryError(f"No transformation was found, so there is nothing to join and "
@@ -267,13 +275,50 @@ class AutoJoin(Joinable):
         if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
             matches = tuple(sorted(self.fuzzy.matches.items()))
         q, o = (src_key, tgt_key) if self.source == "left" else (tgt_key, src_key)
+        agg = self._aggregate(aggregate, order_by, o.columns, right_cols)
         return make_plan(list(left.columns), [q], right_cols, [o], other=self.lake,
                          other_label=self.right_name, how=how or self.how, matches=matches,
+                         duplicates=duplicates, aggregate=agg,
                          matches_on="query" if self.source == "left" else "other",
                          suffix="_right", explode=self.explode if self.lake is not None else None,
                          description=f"Auto-Join: {self.program.describe()} "
                                      f"({self.source_name} rows) equals {self._target_text()} "
                                      f"of {self.target_name}")
+
+    def _aggregate(self, aggregate, order_by, key_columns, right_cols):
+        """The :class:`~..plan.Aggregate` of ``aggregate`` (None, a name or one): a lake
+        table's by the engine's rule (:attr:`aggregates`), a right frame's from its dtypes."""
+        from ..plan import AGGREGATES, Aggregate
+        if aggregate is None or aggregate == "none":
+            if order_by is not None:
+                raise QueryError("order_by goes with aggregate='latest'.")
+            return None
+        if isinstance(aggregate, Aggregate):
+            return aggregate
+        if aggregate not in AGGREGATES:
+            raise QueryError(f"aggregate must be one of {list(AGGREGATES)} (got {aggregate!r}).")
+        if aggregate != "latest" and order_by is not None:
+            raise QueryError("order_by goes with aggregate='latest'.")
+        if self.aggregates is not None:
+            return self.aggregates(aggregate, order_by, tuple(key_columns))
+        frame = self.right if self.right is not None else None
+        others = [c for c in right_cols if c not in key_columns]
+        if aggregate == "latest":
+            if order_by is None:
+                times = [c for c in others if frame is not None
+                         and pd.api.types.is_datetime64_any_dtype(frame[c])]
+                if not times:
+                    raise QueryError(f"{self.right_name} has no date column to take the latest "
+                                     f"row by; name one (order_by=...) or aggregate with "
+                                     f"'first', 'mean', 'sum' or 'count'.")
+                order_by = times[0]
+            return Aggregate("latest", order_by=order_by)
+        if aggregate in ("mean", "sum"):
+            numeric = tuple(c for c in others if frame is not None
+                            and pd.api.types.is_numeric_dtype(frame[c])
+                            and not pd.api.types.is_bool_dtype(frame[c]))
+            return Aggregate(aggregate, columns=numeric)
+        return Aggregate(aggregate)
 
     def _target_text(self) -> str:
         """The target key as the plan's code reads it: the target column, or the target
@@ -293,18 +338,24 @@ class AutoJoin(Joinable):
     def _other_frame(self):
         return None if self.lake is not None else self.right
 
-    def join(self, df=None, how: str | None = None, *, fuzzy: bool = True) -> pd.DataFrame:
+    def join(self, df=None, how: str | None = None, *, fuzzy: bool = True,
+             duplicates: str = "all", aggregate=None, order_by: str | None = None) -> pd.DataFrame:
         """The joined DataFrame: the left table's columns, then the right's (clashing names
         get a "_right" suffix), one row per joined pair (``how="inner"``; "left" keeps every
-        left row; the default is ``self.how``: "left" for a search hit's lake table)."""
-        return super().join(df, how=how, fuzzy=fuzzy)
+        left row; the default is ``self.how``: "left" for a search hit's lake table).
+        ``duplicates="first"`` or ``aggregate`` (latest, first, mean, sum, count) keep one
+        row per left row, as a hit's equi-join does (:meth:`plan`)."""
+        return super().join(df, how=how, fuzzy=fuzzy, duplicates=duplicates,
+                            aggregate=aggregate, order_by=order_by)
 
     def code(self, name: str = "df", into: str = "joined", *, how: str | None = None,
              df=None, other: str = "other", spark: bool | None = None,
-             fuzzy: bool = True) -> str:
+             fuzzy: bool = True, duplicates: str = "all", aggregate=None,
+             order_by: str | None = None) -> str:
         """Python that reproduces :meth:`join`: ``name`` is the left DataFrame's variable,
         ``other`` the right one's unless it is a lake table (the code then reads it)."""
-        return super().code(name, into, how=how, df=df, other=other, spark=spark, fuzzy=fuzzy)
+        return super().code(name, into, how=how, df=df, other=other, spark=spark, fuzzy=fuzzy,
+                            duplicates=duplicates, aggregate=aggregate, order_by=order_by)
 
     # ------------------------------------------------------------ explanation
     def examples_frame(self) -> pd.DataFrame:
