@@ -35,6 +35,9 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from union import read_csv  # noqa: E402  (the union benchmark's reader of lake CSVs)
 
 SEED = 20261129
 ROW_SHARES = (0.05, 0.2, 0.5, 0.8, 1.0)
@@ -45,15 +48,6 @@ MAX_ROWS = 200_000
 RESULT = Path(__file__).resolve().parent / "results" / "union_cut.md"
 
 
-def read_csv(path: Path) -> pd.DataFrame | None:
-    for enc in ("utf-8", "cp1252"):
-        try:
-            return pd.read_csv(path, encoding=enc, low_memory=False)
-        except UnicodeDecodeError:
-            continue
-        except Exception:
-            return None
-    return None
 
 
 def usable(lake: Path) -> dict:

@@ -532,6 +532,19 @@ def _join_offers(hit, name: str) -> bool:
 
 
 # The actions the front ends offer, in the order they show them.
+def _shape_params(table: str) -> tuple:
+    """The Join and Find transformation actions' controls of the lake rows per key."""
+    return (ParamSpec("duplicates", "Lake duplicates", "choice", "all", choices=("all", "first"),
+                      help="all: every matching lake row; first: one lake row per key"),
+            ParamSpec("aggregate", "Per key", "choice", "none", choices=("none",) + AGGREGATES,
+                      help=f"one row per key of {table}: the latest by a date or year column, "
+                           f"the first, the mean or sum of its numeric columns, or only the "
+                           f"count"),
+            ParamSpec("order_by", "Latest by", "str", None,
+                      help="the date or year column of 'latest' (empty: the table's first "
+                           "one)"))
+
+
 ACTIONS = (
     HitAction("join", "Join", run_join, suffix="",
               # a hit joinable only through a learned program ("Find transformation" joins
@@ -540,17 +553,7 @@ ACTIONS = (
                                                                   or {}),
               params=(ParamSpec("how", "Join type", "choice", "left", choices=("left", "inner"),
                                 help="left keeps every query row; inner keeps matched rows only"),
-                      ParamSpec("duplicates", "Lake duplicates", "choice", "all",
-                                choices=("all", "first"),
-                                help="all: every matching lake row; first: one lake row per key"),
-                      ParamSpec("aggregate", "Per key", "choice", "none",
-                                choices=("none",) + AGGREGATES,
-                                help="one row per key of a panel table: the latest by a date or "
-                                     "year column, the first, the mean or sum of its numeric "
-                                     "columns, or only the count"),
-                      ParamSpec("order_by", "Latest by", "str", None,
-                                help="the date or year column of 'latest' (empty: the table's "
-                                     "first one)"),
+                      *_shape_params("a panel table"),
                       ParamSpec("dates", "Dates read", "choice", "auto", choices=DATE_READINGS,
                                 help="how 'latest' reads dates like 02/03/2020: auto (from "
                                      "the column's values), day-first (dd/mm/yyyy) or "
@@ -566,17 +569,7 @@ ACTIONS = (
                                      "1:1 / N:1"),
                       ParamSpec("seed", "Random seed", "int", 0, 0, 10_000, 1,
                                 help="seed of the example sets drawn for learning"),
-                      ParamSpec("duplicates", "Lake duplicates", "choice", "all",
-                                choices=("all", "first"),
-                                help="all: every matching lake row; first: one lake row per key"),
-                      ParamSpec("aggregate", "Per key", "choice", "none",
-                                choices=("none",) + AGGREGATES,
-                                help="one row per key of the lake table: the latest by a date "
-                                     "or year column, the first, the mean or sum of its "
-                                     "numeric columns, or only the count"),
-                      ParamSpec("order_by", "Latest by", "str", None,
-                                help="the date or year column of 'latest' (empty: the table's "
-                                     "first one)")),
+                      *_shape_params("the lake table")),
               offers=_join_offers,
               help="Learn the string transformation (split, substring, case, constants) that "
                    "makes the two columns equal (Auto-Join)."),
