@@ -970,6 +970,12 @@ class SearchResult(Sequence):
     @property
     def empty_message(self) -> str:
         """What an empty result means for this method, and what to try instead."""
+        return self.empty_text()
+
+    def empty_text(self, widget: bool = False) -> str:
+        """``empty_message``; with ``widget``, an option is named by its label in the
+        widget's options ("share of values to match (T)") instead of its CLI and Python
+        spellings."""
         t = self.params.threshold
         tau, share = self.stats.get("tau"), self.stats.get("T")
         if self.method == "pexeso" and tau is not None and share is not None:
@@ -984,10 +990,12 @@ class SearchResult(Sequence):
                 t_new = _joinability_reaching(best, n_q)
                 name = (f" (table {closest['best_table']}, column "
                         f"{closest['best_column_name']})" if closest.get("best_table") else "")
+                how = (f'"{self._option_label("joinability")}" at {t_new:g}' if widget else
+                       f"-O joinability={t_new:g} (CLI, magics), joinability={t_new:g} "
+                       f"(search()), or the widget's options")
                 return (f"{head} At this tau the closest column{name} matches {best:,} of the "
                         f"{n_q:,} ({best / n_q:.0%}): a smaller joinability finds it, its "
-                        f"pairs within the same tau: -O joinability={t_new:g} (CLI, magics), "
-                        f"joinability={t_new:g} (search()), or the widget's options. A larger "
+                        f"pairs within the same tau: {how}. A larger "
                         f"tau admits values farther apart than the index's default (chosen as "
                         f"the largest that kept matches precise): check its pairs.")
             if best == 0:
@@ -996,8 +1004,9 @@ class SearchResult(Sequence):
                         f"the largest that kept matches precise): check the pairs it finds "
                         f"(hit.details['pairs']); for typos of short values the fuzzy join "
                         f"(engine.fuzzy_join) chooses matches at a precision target.")
-            return (f"{head} A smaller joinability (-O joinability=..., joinability=... in "
-                    f"search(), or the widget's options) finds columns matching fewer of the "
+            how = (f'"{self._option_label("joinability")}"' if widget else
+                   "-O joinability=..., joinability=... in search(), or the widget's options")
+            return (f"{head} A smaller joinability ({how}) finds columns matching fewer of the "
                     f"query's values; a larger tau admits values farther apart.")
         if self.method == "transform":
             old = "" if self.stats.get("short_segments", True) else (
@@ -1018,6 +1027,12 @@ class SearchResult(Sequence):
             return (f"No column of the lake holds {percent(t)} or more of the query's "
                     f"values." + _dates_hint(self.query))
         return "No column of the lake shares a value with the query." + _dates_hint(self.query)
+
+    def _option_label(self, name: str) -> str:
+        """The label of this method's option ``name`` (the widget's control for it)."""
+        method = next((m for m in SEARCH_METHODS if m.name == self.method), None)
+        spec = next((p for p in (method.params if method else ()) if p.name == name), None)
+        return spec.label if spec is not None else name
 
     @property
     def how(self) -> str:

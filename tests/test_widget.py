@@ -964,8 +964,9 @@ def test_read_search_line_is_the_inverse_of_search_magic():
 
 @pytest.mark.spark
 def test_an_empty_result_shows_the_engines_message(fuzzy_engine, union_engine, monkeypatch):
-    """The table and the status line of an empty result say what the engine says
-    (SearchResult.empty_message, UnionResult.empty_message), never a wording of their own."""
+    """The table of an empty result says what the engine says (SearchResult.empty_text,
+    UnionResult.empty_message), never a wording of its own, and says it once: the status
+    line gives the count only (new user 12: the paragraph was printed twice)."""
     from lakejoin_jupyter.join.union import UnionResult
     q = pd.DataFrame({"code": ["zq-0001-xx", "zq-0002-xx", "zq-0003-xx"]})
     w = make(fuzzy_engine, ns={"q": q}, frame="q", columns=["code"], auto_insert=False)
@@ -975,8 +976,8 @@ def test_an_empty_result_shows_the_engines_message(fuzzy_engine, union_engine, m
         w.search().wait()
         want = fuzzy_engine.search(q, "code", threshold=threshold, rank="useful")
         assert len(want) == 0 and w.results.rows == []
-        assert w.results.empty_text == want.empty_message
-        assert w.status_text.endswith(want.empty_message)
+        assert w.results.empty_text == want.empty_text(widget=True) == want.empty_message
+        assert w.status_text.startswith("0 hit(s)") and want.empty_message not in w.status_text
     engine, frame = union_engine
     monkeypatch.setattr(engine, "search_unionable",
                         lambda f, k, columns=None: UnionResult([], list(f.columns), 0.001))
@@ -984,8 +985,27 @@ def test_an_empty_result_shows_the_engines_message(fuzzy_engine, union_engine, m
     w.search().wait()
     empty = UnionResult([], list(frame.columns), 0.001)
     assert w.results.rows == [] and w.results.empty_text == empty.empty_message
-    assert w.status_text.endswith(empty.empty_message)
+    assert empty.empty_message not in w.status_text
     assert html.escape(empty.empty_message) in empty._repr_html_()
+
+
+@pytest.mark.spark
+def test_an_empty_fuzzy_search_names_the_widgets_own_control(fuzzy_engine):
+    """New user 12: a fuzzy search that finds nothing advises a smaller joinability; in the
+    widget the advice names the widget's control ("share of values to match (T)"), not the
+    CLI's -O joinability=... or search()'s keyword, and it is printed once (the table)."""
+    q = pd.DataFrame({"c": ["Germany", "France", "qqqqzzzz", "xxxjjjjv", "wwwkkkyy",
+                            "zzqqvvkk", "vvvkkkqq"]})
+    w = make(fuzzy_engine, ns={"q": q}, frame="q", columns=["c"], auto_insert=False)
+    w.method_picker.value = "pexeso"
+    w.search().wait()
+    want = fuzzy_engine.search(q, "c", method="pexeso", rank="useful")
+    assert len(want) == 0 and "-O joinability=" in want.empty_message
+    text = w.results.empty_text
+    assert w.results.rows == [] and text == want.empty_text(widget=True)
+    assert '"share of values to match (T)" at 0.' in text, text
+    assert "-O joinability" not in text and "search()" not in text
+    assert "joinability" not in w.status_text and "closest column" not in w.status_text
 
 
 @pytest.mark.spark

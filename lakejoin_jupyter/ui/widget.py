@@ -605,7 +605,7 @@ class DiscoveryWidget(W.VBox):
             if result.notes:
                 self._set_status(text + " Note: " + "; ".join(result.notes), "note")
             else:
-                self._set_status(text if len(result) else text + " " + result.empty_message)
+                self._set_status(text)       # an empty result's advice: in the table
 
         return self._run("search", work, done)
 
@@ -717,7 +717,7 @@ class DiscoveryWidget(W.VBox):
             text = (f"{len(result)} unionable table(s) for {what} ({n} column"
                     f"{'s' if n != 1 else ''}; {result.seconds * 1000:,.0f} ms)"
                     + self._saved_text(saved, automatic))
-            self._set_status(text if len(result) else text + " " + result.empty_message)
+            self._set_status(text)           # an empty result's advice: in the table
             self._show_hits(result.hits, result)
 
         return self._run("search", work, done)
@@ -905,7 +905,7 @@ class DiscoveryWidget(W.VBox):
                          "query_ratio": _num(h.query_ratio),
                          "row_coverage": _num(h.row_coverage),
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
-        self._publish(columns, rows, phase, result.empty_message if result is not None else
+        self._publish(columns, rows, phase, result.empty_text(widget=True) if result is not None else
                       "Pick a DataFrame and column(s), then press Search.",
                       next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1))
 
