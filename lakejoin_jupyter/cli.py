@@ -194,6 +194,8 @@ def _parser() -> argparse.ArgumentParser:
     de.add_argument("--out", default="demo.index", help="where to put the demo index (default demo.index)")
     de.add_argument("--rebuild", action="store_true", help="rebuild even if the index exists")
     de.add_argument("--master", help="Spark master URL")
+    for command in sub.choices.values():    # a command's usage errors show its own usage
+        command.set_defaults(command_parser=command)
     return p
 
 
@@ -223,7 +225,7 @@ def main(argv=None) -> int:
     if not args.command:
         parser.print_help()
         return 2
-    rc = _run(args, parser)
+    rc = _run(args, args.command_parser)
     if argv is None and args.command in QUICK_EXIT:     # the console script, not a caller
         try:
             sys.stdout.flush()
