@@ -104,8 +104,14 @@ def _parser() -> argparse.ArgumentParser:
 
     se = sub.add_parser(
         "search", help="find the columns of the lake that join with a column",
-        description="Rank the lake's columns by how many distinct values they share with "
-                    "the query column (exact top-k by default).",
+        description="Rank the lake's columns by how they join with the query column(s):\n"
+                    "  by the distinct values they share (exact top-k by default; --threshold\n"
+                    "    and -m lshensemble: by containment; two or more columns: composite\n"
+                    "    keys, MATE),\n"
+                    "  by values within a distance in an embedding space (-m pexeso: fuzzy /\n"
+                    "    semantic),\n"
+                    "  by the values a learned transformation makes equal (-m transform).\n"
+                    "`lakejoin info INDEX` lists the methods the index supports.",
         epilog="examples:\n  lakejoin search lake.index --table sales.csv --column country -k 10\n"
                "  lakejoin search lake.index --table reference/gdp --column 'Country Name'\n"
                "  lakejoin search lake.index --table q.csv --column name --threshold 0.6 "
@@ -209,7 +215,9 @@ def _query_table_arguments(p, own_table: str) -> None:
 
 
 def _output_arguments(p) -> None:
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table",
+                   help="table: aligned text for reading (default); csv or json: one record "
+                        "per hit, for programs")
     p.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
 

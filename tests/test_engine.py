@@ -599,3 +599,17 @@ def test_cli_usage_errors_show_the_subcommands_usage(capsys, tmp_path):
     assert cli(["info", str(tmp_path / "missing")]) == 1
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert "exit status 1" in readme and "exits with status 2" in readme
+
+
+def test_cli_search_help_fits_every_method_and_says_what_format_does(capsys):
+    """New user 12: `lakejoin search --help` described only the distinct-values ranking
+    (neither -m transform nor -m pexeso) and --format had no help; the PEXESO tau's help
+    says which distance it is, not the fuzzy join's scale."""
+    from lakejoin_jupyter.search.pexeso import METHOD
+    with pytest.raises(SystemExit):
+        cli(["search", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "-m pexeso" in text and "-m transform" in text and "lshensemble" in text
+    assert "--format {table,csv,json} table: aligned text" in text
+    tau = next(p for p in METHOD.params if p.name == "tau")
+    assert "Euclidean distance" in tau.help and "Fuzzy join" in tau.help
