@@ -16,7 +16,9 @@ from hypothesis import given, settings, strategies as st
 
 from lakejoin_jupyter.index.transform_arrays import TransformSpec
 from lakejoin_jupyter.search.segments import (affixes, build_reference, constant_hashes,
-                                              segment_grams, segments, utf8_arrays, value_keys)
+                                              segment_grams, segments, utf8_arrays, value_keys,
+                                              value_shape)
+from lakejoin_jupyter.lake.normalize import normalize_many
 from lakejoin_jupyter.search.transform import column_scores, evidence
 
 from conftest import write_lake
@@ -433,6 +435,11 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
         assert h.score == pytest.approx(joined / rows * h.details["key_weight"])
         assert h.details["program"] and h.details["lake_pattern"]
         assert 0 < h.details["lake_pattern_share"] <= 1       # the share with that shape
+        # the shape's example is one of the column's own values, of that shape (new user 12)
+        example, cols = h.details["lake_pattern_example"], reference_of(transform_engine)[0].columns
+        consts = cols.set_index("column_id")["constants"][h.column_ids[0]]
+        assert example in set(normalize_many(transform_engine.table(h.table)[h.column].tolist()))
+        assert value_shape(example, frozenset(consts)) == h.details["lake_pattern"]
         # the join figures: coverage, fan-out (lake rows per key after the program) and
         # the left join's rows, as the search counted them
         assert h.row_coverage == pytest.approx(joined / rows)

@@ -58,23 +58,27 @@ def test_assets_ship_with_the_widget():
 def test_a_transformation_hit_shows_its_lake_pattern_as_code_with_a_true_legend():
     """The hit's pattern "a" is code (never a word of the sentence), called the column's
     most common shape with its share, and the legend says that hyphens, underscores and
-    the like are kept as written (argon2-cffi: a9-a), which is how shapes are made."""
+    the like are kept as written, with one of the column's own values as the example
+    (new user 12: always "argon2-cffi has the shape a9-a", whatever the column)."""
     from types import SimpleNamespace
     from lakejoin_jupyter.search.segments import value_shape
     from lakejoin_jupyter.ui.widget import _program_html
     hit = SimpleNamespace(details={"program": 'part 1 (split at "==") of `req`',
                                    "direction": "query -> lake", "coverage": 1.0,
-                                   "lake_pattern": "a", "lake_pattern_share": 0.41})
+                                   "lake_pattern": "a", "lake_pattern_share": 0.41,
+                                   "lake_pattern_example": "requests"})
     text = _program_html(hit)
     assert "look like a (" not in text and "look like <code>a</code>" not in text
     assert "most common value shape is <code class='lakejoin-pattern'>a</code> (41.0% of them)" in text
     assert value_shape("argon2-cffi") == "a9-a" and value_shape("jupyter_client") == "a_a"
-    assert ("<code class='lakejoin-pattern'>argon2-cffi</code> has the shape "
-            "<code class='lakejoin-pattern'>a9-a</code>") in text
-    assert "hyphens, underscores" in text
+    assert ("<code class='lakejoin-pattern'>requests</code> has the shape "
+            "<code class='lakejoin-pattern'>a</code>") in text
+    assert "argon2" not in text and "hyphens, underscores" in text
     assert "code.lakejoin-pattern" in asset("lakejoin.css").read_text()   # boxed, monospace
     hit.details.pop("lake_pattern_share")           # an index searched before the share
     assert "shape is <code class='lakejoin-pattern'>a</code>: in a shape" in _program_html(hit)
+    hit.details.pop("lake_pattern_example")         # no value of that shape: no example
+    assert _program_html(hit).endswith("a constant part) is as written</div>")
 
 
 def test_texts_count_key_tuples_and_one_row():

@@ -1224,13 +1224,15 @@ def _pattern_html(d: dict) -> str:
         return ""
     share = d.get("lake_pattern_share")
     of = f" ({percent(float(share))} of them)" if share else ""
+    example = d.get("lake_pattern_example")     # one of the column's own values
+    so = (f", so <code class='lakejoin-pattern'>{html.escape(str(example))}</code> has the "
+          f"shape <code class='lakejoin-pattern'>{html.escape(str(pattern))}</code>"
+          if example else "")
     return (f"; the lake column's most common value shape is "
             f"<code class='lakejoin-pattern'>{html.escape(str(pattern))}</code>{of}: in a "
             f"shape, <code class='lakejoin-pattern'>a</code> is a run of letters, "
             f"<code class='lakejoin-pattern'>9</code> a run of digits, and everything else "
-            f"(hyphens, underscores, dots, a constant part) is as written, so "
-            f"<code class='lakejoin-pattern'>argon2-cffi</code> has the shape "
-            f"<code class='lakejoin-pattern'>a9-a</code>")
+            f"(hyphens, underscores, dots, a constant part) is as written{so}")
 
 
 def _sample(values, n: int = 25) -> str:
