@@ -792,6 +792,15 @@ CARD_COLUMNS = 12      # added columns listed on a hit card
 CARD_VALUES = 6        # matched / unmatched values shown on a hit card
 
 
+def key_kind_label(h: Hit) -> str:
+    """The hit's key kind as shown: an identifier whose lake rows repeat per key (a join
+    multiplies the query's rows) is a "repeated identifier", so the word agrees with the
+    fan-out beside it."""
+    if h.key_kind == "identifier" and (h.key_ratio or 1.0) > 1.0:
+        return "repeated identifier"
+    return h.key_kind or ""
+
+
 def hit_card_html(h: Hit) -> str:
     """An Auctus-like result card of one hit (see :meth:`Hit.card`)."""
     esc = html.escape
@@ -828,7 +837,9 @@ def hit_card_html(h: Hit) -> str:
                      f"<b>{h.query_ratio:,.3g}</b> distinct query values onto each key it "
                      f"joins on: several query values meet the same lake rows</span>")
     if h.key_kind:
-        kind = f"key: <b>{esc(h.key_kind)}</b>"
+        kind = f"key: <b>{esc(key_kind_label(h))}</b>"
+        if key_kind_label(h) != h.key_kind:
+            kind += f" (\u00d7{h.key_ratio:,.3g} lake rows per key)"
         if h.key_warning:
             kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
         lines.append(kind)
@@ -1176,7 +1187,7 @@ def _hit_row_html(h: Hit, q: Query) -> str:
              f"{_bar(h.row_coverage, '#3a9a5b')} {whole_percent(h.row_coverage)}")
     rows = (NA if _similarity_hit(h) else "") if h.join_rows is None else (
         f"{q.n_rows:,} \u2192 {h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
-    key = html.escape(h.key_kind or "")
+    key = html.escape(key_kind_label(h) if h.key_kind else "")
     if h.key_warning:
         key = f"<span title='{html.escape(h.key_warning)}' style='color:#b35900'>\u26a0 {key}</span>"
     n_add = h._engine.n_added(h) if h._engine is not None else None

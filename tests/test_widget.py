@@ -81,6 +81,23 @@ def test_a_transformation_hit_shows_its_lake_pattern_as_code_with_a_true_legend(
     assert _program_html(hit).endswith("a constant part) is as written</div>")
 
 
+def test_a_key_whose_lake_rows_repeat_is_not_called_an_identifier():
+    """New user 12: the card said "key: identifier" for a column at x2.16 lake rows per key;
+    an identifier whose rows repeat per key is a "repeated identifier", with its fan-out,
+    in the card and in the results' HTML table; a unique one stays an identifier."""
+    from lakejoin_jupyter.engine import Hit, _hit_row_html, hit_card_html
+    kw = dict(rank=1, table="debian/packages", table_id=0, score=1.0, overlap=25,
+              containment=1.0, jaccard=0.1, exact=True, columns=("Maintainer",),
+              column_ids=(3,), method="transform", query_columns=("login",),
+              key_kind="identifier")
+    many = Hit(key_ratio=2.16, **kw)
+    assert "key: <b>repeated identifier</b> (\u00d72.16 lake rows per key)" in hit_card_html(many)
+    assert "key: <b>identifier</b>" not in hit_card_html(many)
+    assert "repeated identifier" in _hit_row_html(many, None)
+    one = Hit(key_ratio=1.0, **kw)
+    assert "key: <b>identifier</b>" in hit_card_html(one) and "repeated" not in hit_card_html(one)
+
+
 def test_texts_count_key_tuples_and_one_row():
     """A multi-column (MATE) hit's card counts the key tuples it shares, not "values";
     one row is "1 row" (the multiply note of a 1-row query)."""
