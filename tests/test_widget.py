@@ -98,6 +98,31 @@ def test_a_key_whose_lake_rows_repeat_is_not_called_an_identifier():
     assert "key: <b>identifier</b>" in hit_card_html(one) and "repeated" not in hit_card_html(one)
 
 
+def test_a_transformation_tables_program_gets_the_width_of_constant_columns():
+    """New user 12: a transformation search's table cut its program to about 12 characters
+    while "method" repeated "transform" and "figures" "learned" on every row. Those two
+    columns are left out when every row repeats them (the status names the method), and
+    the program's cells wrap instead of being cut; a mixed table keeps them."""
+    from lakejoin_jupyter.engine import Hit
+    kw = dict(table="geo/countries", table_id=0, score=1.0, overlap=40, containment=1.0,
+              jaccard=0.1, exact=True, columns=("code",), column_ids=(3,),
+              query_columns=("iso",))
+    program = {"program": 'part 2 (split at "-") of `iso`', "program_json": "{}"}
+    w = make()
+    w._show_hits([Hit(rank=i, method="transform", details=dict(program), **kw)
+                  for i in (1, 2)], None)
+    keys = [c["key"] for c in w.results.columns]
+    assert "program" in keys and "method" not in keys and "figures" not in keys, keys
+    assert next(c for c in w.results.columns if c["key"] == "program")["wrap"] is True
+    assert ".lakejoin-wrap" in asset("lakejoin.css").read_text()
+    assert "column.wrap" in asset("results_table.js").read_text()
+    w._show_hits([Hit(rank=1, method="transform", details=dict(program), **kw),
+                  Hit(rank=2, method="josie", **kw)], None)
+    assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
+    w._show_hits([Hit(rank=1, method="josie", **kw)], None)           # an equality search
+    assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
+
+
 def test_texts_count_key_tuples_and_one_row():
     """A multi-column (MATE) hit's card counts the key tuples it shares, not "values";
     one row is "1 row" (the multiply note of a 1-row query)."""

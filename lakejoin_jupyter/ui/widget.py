@@ -859,6 +859,10 @@ class DiscoveryWidget(W.VBox):
         self._hits = list(hits)
         self._result = result
         multi = bool(hits) and len(hits[0].query_columns) > 1
+        programs = any("program" in h.details for h in hits)
+        # a transformation search's table gives the width of a method and figures that
+        # every row repeats (the status names the method) to the programs
+        same = programs and len({(h.method, h.figures) for h in hits}) == 1
         columns = [{"key": "rank", "label": "#", "kind": "int"},
                    {"key": "table", "label": "table", "kind": "text", "shrink": True,
                     "ellipsis": "middle"},
@@ -885,13 +889,16 @@ class DiscoveryWidget(W.VBox):
                    {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
                     "title": "columns the join adds"},
                    *([{"key": "program", "label": "transfor\u00admation", "kind": "text",
-                       "shrink": True}]          # (a narrow table breaks its header there)
-                     if any("program" in h.details for h in hits) else []),
-                   {"key": "method", "label": "method", "kind": "text"},
-                   {"key": "figures", "label": "figures", "kind": "text",
-                    "title": "exact: counted from the index; estimated: by an approximate "
-                    "method; learned: by applying a program learned from a sample of the "
-                    "query's values"}]
+                       "shrink": True, "wrap": True,     # the program, whole, on lines
+                       "title": "the program each hit joins through, learned from a sample "
+                       "of the query's values"}]          # (a narrow table breaks its header there)
+                     if programs else []),
+                   *([] if same else [
+                       {"key": "method", "label": "method", "kind": "text"},
+                       {"key": "figures", "label": "figures", "kind": "text",
+                        "title": "exact: counted from the index; estimated: by an approximate "
+                        "method; learned: by applying a program learned from a sample of the "
+                        "query's values"}])]
         rows = []
         for h in hits:
             c = h.containment if h.containment is not None else h.estimated_containment
