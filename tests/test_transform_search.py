@@ -540,9 +540,13 @@ def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
     want = transform_engine.search(people, "name", method="transform")
     assert [r["program"] for r in w.results.rows] == [h.details["program"] for h in want]
     assert any(c["key"] == "program" for c in w.results.columns)
-    # the figures come from a program learned on a sample, applied: not "exact"
-    figures = next(c for c in w.results.columns if c["label"] == "figures")
-    assert {r[figures["key"]] for r in w.results.rows} == {"learned"}
+    # the figures come from a program learned on a sample, applied: not "exact"; every row
+    # says so, so the column gives its width to the programs, whose header says it
+    assert {r["figures"] for r in w.results.rows} == {"learned"}
+    keys = [c["key"] for c in w.results.columns]
+    assert "figures" not in keys and "method" not in keys
+    program = next(c for c in w.results.columns if c["key"] == "program")
+    assert "learned from a sample of the query's values" in program["title"]
     assert all(h.figures == "learned" and h.to_dict()["figures"] == "learned" for h in want)
     w.results.selected = 0
     w.wait()
