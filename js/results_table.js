@@ -1,7 +1,8 @@
 // lakejoin_jupyter: the ranked results table of the discovery widget (anywidget ESM).
 // Python (ui/views.py::ResultsTable) sets `columns` ({key, label, kind, sortable?, shrink?:
 // a text column that gives up width, its cells cut with an ellipsis, so the table fits;
-// ellipsis?: "middle", a path cut in its folders, keeping its last part}) and
+// ellipsis?: "middle", a path cut in its folders, keeping its last part; wrap?: its
+// cells wrap onto lines instead of being cut}) and
 // `rows`; choosing a row sets `selected` (its index in `rows`), which the kernel observes to
 // open the detail pane. No build step, no imports: it runs offline in JupyterLab 4 and
 // Notebook 7.
@@ -24,7 +25,8 @@ function cell(column, row) {
   const td = document.createElement("td");
   td.setAttribute("role", "gridcell");
   const value = row[column.key];
-  td.className = "lakejoin-col-" + column.kind + (column.shrink ? " lakejoin-shrink" : "");
+  td.className = "lakejoin-col-" + column.kind + (column.shrink ? " lakejoin-shrink" : "")
+    + (column.wrap ? " lakejoin-wrap" : "");
   if (column.kind === "bar") {
     const bar = document.createElement("div");
     bar.className = "lakejoin-bar";

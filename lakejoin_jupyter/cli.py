@@ -125,8 +125,14 @@ def _parser() -> argparse.ArgumentParser:
 
     se = sub.add_parser(
         "search", help="find the columns of the lake that join with a column",
-        description="Rank the lake's columns by how many distinct values they share with "
-                    "the query column (exact top-k by default).",
+        description="Rank the lake's columns by how they join with the query column(s):\n"
+                    "  by the distinct values they share (exact top-k by default; --threshold\n"
+                    "    and -m lshensemble: by containment; two or more columns: composite\n"
+                    "    keys, MATE),\n"
+                    "  by values within a distance in an embedding space (-m pexeso: fuzzy /\n"
+                    "    semantic),\n"
+                    "  by the values a learned transformation makes equal (-m transform).\n"
+                    "`lakejoin info INDEX` lists the methods the index supports.",
         epilog="examples:\n  lakejoin search lake.index --table sales.csv --column country -k 10\n"
                "  lakejoin search lake.index --table reference/gdp --column 'Country Name'\n"
                "  lakejoin search lake.index --table q.csv --column name --threshold 0.6 "
@@ -215,6 +221,8 @@ def _parser() -> argparse.ArgumentParser:
     de.add_argument("--out", default="demo.index", help="where to put the demo index (default demo.index)")
     de.add_argument("--rebuild", action="store_true", help="rebuild even if the index exists")
     de.add_argument("--master", help="Spark master URL")
+    for command in sub.choices.values():    # a command's usage errors show its own usage
+        command.set_defaults(command_parser=command)
     return p
 
 
@@ -228,7 +236,9 @@ def _query_table_arguments(p, own_table: str) -> None:
 
 
 def _output_arguments(p) -> None:
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table",
+                   help="table: aligned text for reading (default); csv or json: one record "
+                        "per hit, for programs")
     p.add_argument("--no-verify", action="store_true", help="skip checksum verification on open")
 
 
@@ -244,7 +254,7 @@ def main(argv=None) -> int:
     if not args.command:
         parser.print_help()
         return 2
-    rc = _run(args, parser)
+    rc = _run(args, args.command_parser)
     if argv is None and args.command in QUICK_EXIT:     # the console script, not a caller
         try:
             sys.stdout.flush()

@@ -832,6 +832,15 @@ CARD_COLUMNS = 12      # added columns listed on a hit card
 CARD_VALUES = 6        # matched / unmatched values shown on a hit card
 
 
+def key_kind_label(h: Hit) -> str:
+    """The hit's key kind as shown: an identifier whose lake rows repeat per key (a join
+    multiplies the query's rows) is a "repeated identifier", so the word agrees with the
+    fan-out beside it."""
+    if h.key_kind == "identifier" and (h.key_ratio or 1.0) > 1.0:
+        return "repeated identifier"
+    return h.key_kind or ""
+
+
 def hit_card_html(h: Hit) -> str:
     """An Auctus-like result card of one hit (see :meth:`Hit.card`)."""
     esc = html.escape
@@ -868,7 +877,9 @@ def hit_card_html(h: Hit) -> str:
                      f"<b>{h.query_ratio:,.3g}</b> distinct query values onto each key it "
                      f"joins on: several query values meet the same lake rows</span>")
     if h.key_kind:
-        kind = f"key: <b>{esc(h.key_kind)}</b>"
+        kind = f"key: <b>{esc(key_kind_label(h))}</b>"
+        if key_kind_label(h) != h.key_kind:
+            kind += f" (\u00d7{h.key_ratio:,.3g} lake rows per key)"
         if h.key_warning:
             kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
         lines.append(kind)
@@ -1025,6 +1036,12 @@ class SearchResult(Sequence):
     @property
     def empty_message(self) -> str:
         """What an empty result means for this method, and what to try instead."""
+        return self.empty_text()
+
+    def empty_text(self, widget: bool = False) -> str:
+        """``empty_message``; with ``widget``, an option is named by its label in the
+        widget's options ("share of values to match (T)") instead of its CLI and Python
+        spellings."""
         t = self.params.threshold
         tau, share = self.stats.get("tau"), self.stats.get("T")
         if self.method == "pexeso" and tau is not None and share is not None:
@@ -1039,10 +1056,12 @@ class SearchResult(Sequence):
                 t_new = _joinability_reaching(best, n_q)
                 name = (f" (table {closest['best_table']}, column "
                         f"{closest['best_column_name']})" if closest.get("best_table") else "")
+                how = (f'"{self._option_label("joinability")}" at {t_new:g}' if widget else
+                       f"-O joinability={t_new:g} (CLI, magics), joinability={t_new:g} "
+                       f"(search()), or the widget's options")
                 return (f"{head} At this tau the closest column{name} matches {best:,} of the "
                         f"{n_q:,} ({best / n_q:.0%}): a smaller joinability finds it, its "
-                        f"pairs within the same tau: -O joinability={t_new:g} (CLI, magics), "
-                        f"joinability={t_new:g} (search()), or the widget's options. A larger "
+                        f"pairs within the same tau: {how}. A larger "
                         f"tau admits values farther apart than the index's default (chosen as "
                         f"the largest that kept matches precise): check its pairs.")
             if best == 0:
@@ -1051,8 +1070,9 @@ class SearchResult(Sequence):
                         f"the largest that kept matches precise): check the pairs it finds "
                         f"(hit.details['pairs']); for typos of short values the fuzzy join "
                         f"(engine.fuzzy_join) chooses matches at a precision target.")
-            return (f"{head} A smaller joinability (-O joinability=..., joinability=... in "
-                    f"search(), or the widget's options) finds columns matching fewer of the "
+            how = (f'"{self._option_label("joinability")}"' if widget else
+                   "-O joinability=..., joinability=... in search(), or the widget's options")
+            return (f"{head} A smaller joinability ({how}) finds columns matching fewer of the "
                     f"query's values; a larger tau admits values farther apart.")
         if self.method == "transform":
             old = "" if self.stats.get("short_segments", True) else (
@@ -1081,6 +1101,12 @@ class SearchResult(Sequence):
         if self._rebuild is None:
             return "`lakejoin index LAKE --out INDEX --overwrite --with transform`"
         return self._rebuild("transform", unset=("transform.short",))
+
+    def _option_label(self, name: str) -> str:
+        """The label of this method's option ``name`` (the widget's control for it)."""
+        method = next((m for m in SEARCH_METHODS if m.name == self.method), None)
+        spec = next((p for p in (method.params if method else ()) if p.name == name), None)
+        return spec.label if spec is not None else name
 
     @property
     def how(self) -> str:
@@ -1230,7 +1256,7 @@ def _hit_row_html(h: Hit, q: Query) -> str:
              f"{_bar(h.row_coverage, '#3a9a5b')} {whole_percent(h.row_coverage)}")
     rows = (NA if _similarity_hit(h) else "") if h.join_rows is None else (
         f"{q.n_rows:,} \u2192 {h.join_rows:,}" + ("" if h.join_rows_exact else " (est.)"))
-    key = html.escape(h.key_kind or "")
+    key = html.escape(key_kind_label(h) if h.key_kind else "")
     if h.key_warning:
         key = f"<span title='{html.escape(h.key_warning)}' style='color:#b35900'>\u26a0 {key}</span>"
     n_add = h._engine.n_added(h) if h._engine is not None else None

@@ -604,6 +604,44 @@ def test_a_failed_build_leaves_no_bar_and_whole_buttons(lab, browser, demo_fuzzy
     page.close()
 
 
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_an_empty_fuzzy_search_advises_once_with_the_widgets_control(
+        lab, browser, demo_fuzzy_index_path, ui):
+    """New user 12: a fuzzy (PEXESO) search that finds nothing printed its advice twice (the
+    status and the table) in CLI and Python syntax. It is shown once, under the search
+    cell, and names the widget's own control, "share of values to match (T)"."""
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
+    name = f"empty-fuzzy-{ui}.ipynb"
+    setup = ("%load_ext lakejoin_jupyter\nimport pandas as pd\n"
+             "visits = pd.DataFrame({'c': ['Germany', 'France', 'qqqqzzzz', 'xxxjjjjv', "
+             "'wwwkkkyy', 'zzqqvvkk', 'vvvkkkqq']})")
+    cells = [setup, "%lakejoin open demo_fuzzy.index", "%lakejoin ui visits.c --no-search"]
+    page = open_new_notebook(lab, browser, ui, name, cells, 1280, 1000,
+                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.wait_for(timeout=300_000)
+    method = w.locator(".lakejoin-method select")
+    method.wait_for(timeout=120_000)
+    label = [t for t in method.locator("option").all_inner_texts() if "PEXESO" in t][0]
+    method.select_option(label=label)
+    w.locator(".lakejoin-auto-float").first.wait_for(timeout=60_000)
+    w.locator(".lakejoin-search").click()
+    wait_status(page, "0 hit(s) for visits[c]")
+    empty = w.locator(".lakejoin-empty")
+    empty.wait_for(timeout=60_000)
+    page.wait_for_timeout(500)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shoot(page, w, ARTIFACTS / f"empty-fuzzy-{ui}-1280.png")
+    advice = empty.inner_text()
+    assert '"share of values to match (T)" at 0.' in advice, advice
+    assert "-O joinability" not in advice and "search()" not in advice, advice
+    assert w.inner_text().count("closest column") == 1
+    status = w.locator(".lakejoin-status").inner_text()
+    assert "closest column" not in status and "joinability" not in status, status
+    page.close()
+
+
 ECONOMIES = ('economies = pd.DataFrame({\n'
              '    "nation": ["United States", "China", "Japan", "Germany", "India",\n'
              '               "United Kingdom", "France", "Italy", "Canada", "Brazil"],\n'
@@ -1050,7 +1088,10 @@ def test_a_saved_transformation_search_is_shown_and_its_table_fits_at_1280(lab, 
     assert kernel_eval(lab, name, "(fifa_hits.method, fifa_hits.params.k)") == ("transform", 5)
     assert cells_below_widget(page) == []
     keys = w.locator("th[data-key]").evaluate_all("els => els.map(e => e.dataset.key)")
-    assert "program" in keys and keys[-2:] == ["method", "figures"], keys
+    # the programs get the width of the method and figures every row would repeat, and
+    # wrap whole instead of being cut (new user 12: "part 2 (split …")
+    assert "program" in keys and "method" not in keys and "figures" not in keys, keys
+    assert page.evaluate(PROGRAMS_WHOLE_JS), page.evaluate(PROGRAMS_WHOLE_JS)
     fit = page.evaluate(TABLE_FIT_JS, False)
     assert fit["fits"] and fit["lastRight"] <= fit["visibleRight"] + 1, fit
     assert fit["cutWithoutTitle"] == 0, fit
@@ -1062,6 +1103,14 @@ def test_a_saved_transformation_search_is_shown_and_its_table_fits_at_1280(lab, 
     assert all(n["tailWhole"] for n in names), names
     assert all(n["shown"].endswith(n["full"].rsplit("/", 1)[-1]) for n in names), names
     page.close()
+
+
+PROGRAMS_WHOLE_JS = """() => {
+    // every transformation cell shows its program whole (wrapped, never cut)
+    const tds = [...document.querySelectorAll('.lakejoin-widget .lakejoin-results td.lakejoin-wrap')];
+    return tds.length > 0 && tds.every(td => td.scrollWidth <= td.clientWidth + 1
+                                        && td.textContent === td.title);
+}"""
 
 
 TABLE_NAMES_JS = """() => [...document.querySelectorAll(

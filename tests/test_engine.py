@@ -581,3 +581,35 @@ def test_engine_caches_are_plain_attributes(demo_index_path, monkeypatch):
     cells = engine._lake_cells(int(first_col["table_id"]), str(first_col["name"]))
     assert engine._lake_cells(int(first_col["table_id"]), str(first_col["name"])) == cells
     assert len(reads) == 1 and list(engine._cells_kept.values()) == [cells]
+
+
+def test_cli_usage_errors_show_the_subcommands_usage(capsys, tmp_path):
+    """New user 12: `lakejoin index lake` without --out printed the top-level usage
+    (`lakejoin [-h] [--version] COMMAND ...`); a command's usage error shows that command's
+    usage and exits 2 (argparse's status, which the README states), other errors exit 1."""
+    for argv, usage in ((["index", str(tmp_path)], "usage: lakejoin index "),
+                        (["index", "--add", "a", "b", "--out", "c"], "usage: lakejoin index "),
+                        (["search", str(tmp_path), "-t", "q.csv"], "usage: lakejoin search "),
+                        (["union", str(tmp_path)], "usage: lakejoin union ")):
+        with pytest.raises(SystemExit) as e:
+            cli(argv)
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.startswith(usage), (argv, err)
+        assert "COMMAND ..." not in err
+    assert cli(["info", str(tmp_path / "missing")]) == 1
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert "exit status 1" in readme and "exits with status 2" in readme
+
+
+def test_cli_search_help_fits_every_method_and_says_what_format_does(capsys):
+    """New user 12: `lakejoin search --help` described only the distinct-values ranking
+    (neither -m transform nor -m pexeso) and --format had no help; the PEXESO tau's help
+    says which distance it is, not the fuzzy join's scale."""
+    from lakejoin_jupyter.search.pexeso import METHOD
+    with pytest.raises(SystemExit):
+        cli(["search", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "-m pexeso" in text and "-m transform" in text and "lshensemble" in text
+    assert "--format {table,csv,json} table: aligned text" in text
+    tau = next(p for p in METHOD.params if p.name == "tau")
+    assert "Euclidean distance" in tau.help and "Fuzzy join" in tau.help

@@ -16,7 +16,9 @@ from hypothesis import given, settings, strategies as st
 
 from lakejoin_jupyter.index.transform_arrays import TransformSpec
 from lakejoin_jupyter.search.segments import (affixes, build_reference, constant_hashes,
-                                              segment_grams, segments, utf8_arrays, value_keys)
+                                              segment_grams, segments, utf8_arrays, value_keys,
+                                              value_shape)
+from lakejoin_jupyter.lake.normalize import normalize_many
 from lakejoin_jupyter.search.transform import column_scores, evidence
 
 from conftest import write_lake
@@ -433,6 +435,11 @@ def test_transform_search_finds_planted_columns(transform_engine, column, plante
         assert h.score == pytest.approx(joined / rows * h.details["key_weight"])
         assert h.details["program"] and h.details["lake_pattern"]
         assert 0 < h.details["lake_pattern_share"] <= 1       # the share with that shape
+        # the shape's example is one of the column's own values, of that shape (new user 12)
+        example, cols = h.details["lake_pattern_example"], reference_of(transform_engine)[0].columns
+        consts = cols.set_index("column_id")["constants"][h.column_ids[0]]
+        assert example in set(normalize_many(transform_engine.table(h.table)[h.column].tolist()))
+        assert value_shape(example, frozenset(consts)) == h.details["lake_pattern"]
         # the join figures: coverage, fan-out (lake rows per key after the program) and
         # the left join's rows, as the search counted them
         assert h.row_coverage == pytest.approx(joined / rows)
@@ -533,9 +540,13 @@ def test_widget_lists_the_method_and_shows_each_hits_program(transform_engine):
     want = transform_engine.search(people, "name", method="transform")
     assert [r["program"] for r in w.results.rows] == [h.details["program"] for h in want]
     assert any(c["key"] == "program" for c in w.results.columns)
-    # the figures come from a program learned on a sample, applied: not "exact"
-    figures = next(c for c in w.results.columns if c["label"] == "figures")
-    assert {r[figures["key"]] for r in w.results.rows} == {"learned"}
+    # the figures come from a program learned on a sample, applied: not "exact"; every row
+    # says so, so the column gives its width to the programs, whose header says it
+    assert {r["figures"] for r in w.results.rows} == {"learned"}
+    keys = [c["key"] for c in w.results.columns]
+    assert "figures" not in keys and "method" not in keys
+    program = next(c for c in w.results.columns if c["key"] == "program")
+    assert "learned from a sample of the query's values" in program["title"]
     assert all(h.figures == "learned" and h.to_dict()["figures"] == "learned" for h in want)
     w.results.selected = 0
     w.wait()

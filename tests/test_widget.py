@@ -58,23 +58,69 @@ def test_assets_ship_with_the_widget():
 def test_a_transformation_hit_shows_its_lake_pattern_as_code_with_a_true_legend():
     """The hit's pattern "a" is code (never a word of the sentence), called the column's
     most common shape with its share, and the legend says that hyphens, underscores and
-    the like are kept as written (argon2-cffi: a9-a), which is how shapes are made."""
+    the like are kept as written, with one of the column's own values as the example
+    (new user 12: always "argon2-cffi has the shape a9-a", whatever the column)."""
     from types import SimpleNamespace
     from lakejoin_jupyter.search.segments import value_shape
     from lakejoin_jupyter.ui.widget import _program_html
     hit = SimpleNamespace(details={"program": 'part 1 (split at "==") of `req`',
                                    "direction": "query -> lake", "coverage": 1.0,
-                                   "lake_pattern": "a", "lake_pattern_share": 0.41})
+                                   "lake_pattern": "a", "lake_pattern_share": 0.41,
+                                   "lake_pattern_example": "requests"})
     text = _program_html(hit)
     assert "look like a (" not in text and "look like <code>a</code>" not in text
     assert "most common value shape is <code class='lakejoin-pattern'>a</code> (41.0% of them)" in text
     assert value_shape("argon2-cffi") == "a9-a" and value_shape("jupyter_client") == "a_a"
-    assert ("<code class='lakejoin-pattern'>argon2-cffi</code> has the shape "
-            "<code class='lakejoin-pattern'>a9-a</code>") in text
-    assert "hyphens, underscores" in text
+    assert ("<code class='lakejoin-pattern'>requests</code> has the shape "
+            "<code class='lakejoin-pattern'>a</code>") in text
+    assert "argon2" not in text and "hyphens, underscores" in text
     assert "code.lakejoin-pattern" in asset("lakejoin.css").read_text()   # boxed, monospace
     hit.details.pop("lake_pattern_share")           # an index searched before the share
     assert "shape is <code class='lakejoin-pattern'>a</code>: in a shape" in _program_html(hit)
+    hit.details.pop("lake_pattern_example")         # no value of that shape: no example
+    assert _program_html(hit).endswith("a constant part) is as written</div>")
+
+
+def test_a_key_whose_lake_rows_repeat_is_not_called_an_identifier():
+    """New user 12: the card said "key: identifier" for a column at x2.16 lake rows per key;
+    an identifier whose rows repeat per key is a "repeated identifier", with its fan-out,
+    in the card and in the results' HTML table; a unique one stays an identifier."""
+    from lakejoin_jupyter.engine import Hit, _hit_row_html, hit_card_html
+    kw = dict(rank=1, table="debian/packages", table_id=0, score=1.0, overlap=25,
+              containment=1.0, jaccard=0.1, exact=True, columns=("Maintainer",),
+              column_ids=(3,), method="transform", query_columns=("login",),
+              key_kind="identifier")
+    many = Hit(key_ratio=2.16, **kw)
+    assert "key: <b>repeated identifier</b> (\u00d72.16 lake rows per key)" in hit_card_html(many)
+    assert "key: <b>identifier</b>" not in hit_card_html(many)
+    assert "repeated identifier" in _hit_row_html(many, None)
+    one = Hit(key_ratio=1.0, **kw)
+    assert "key: <b>identifier</b>" in hit_card_html(one) and "repeated" not in hit_card_html(one)
+
+
+def test_a_transformation_tables_program_gets_the_width_of_constant_columns():
+    """New user 12: a transformation search's table cut its program to about 12 characters
+    while "method" repeated "transform" and "figures" "learned" on every row. Those two
+    columns are left out when every row repeats them (the status names the method), and
+    the program's cells wrap instead of being cut; a mixed table keeps them."""
+    from lakejoin_jupyter.engine import Hit
+    kw = dict(table="geo/countries", table_id=0, score=1.0, overlap=40, containment=1.0,
+              jaccard=0.1, exact=True, columns=("code",), column_ids=(3,),
+              query_columns=("iso",))
+    program = {"program": 'part 2 (split at "-") of `iso`', "program_json": "{}"}
+    w = make()
+    w._show_hits([Hit(rank=i, method="transform", details=dict(program), **kw)
+                  for i in (1, 2)], None)
+    keys = [c["key"] for c in w.results.columns]
+    assert "program" in keys and "method" not in keys and "figures" not in keys, keys
+    assert next(c for c in w.results.columns if c["key"] == "program")["wrap"] is True
+    assert ".lakejoin-wrap" in asset("lakejoin.css").read_text()
+    assert "column.wrap" in asset("results_table.js").read_text()
+    w._show_hits([Hit(rank=1, method="transform", details=dict(program), **kw),
+                  Hit(rank=2, method="josie", **kw)], None)
+    assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
+    w._show_hits([Hit(rank=1, method="josie", **kw)], None)           # an equality search
+    assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
 
 
 def test_texts_count_key_tuples_and_one_row():
@@ -991,8 +1037,9 @@ def test_read_search_line_is_the_inverse_of_search_magic():
 
 @pytest.mark.spark
 def test_an_empty_result_shows_the_engines_message(fuzzy_engine, union_engine, monkeypatch):
-    """The table and the status line of an empty result say what the engine says
-    (SearchResult.empty_message, UnionResult.empty_message), never a wording of their own."""
+    """The table of an empty result says what the engine says (SearchResult.empty_text,
+    UnionResult.empty_message), never a wording of its own, and says it once: the status
+    line gives the count only (new user 12: the paragraph was printed twice)."""
     from lakejoin_jupyter.join.union import UnionResult
     q = pd.DataFrame({"code": ["zq-0001-xx", "zq-0002-xx", "zq-0003-xx"]})
     w = make(fuzzy_engine, ns={"q": q}, frame="q", columns=["code"], auto_insert=False)
@@ -1002,8 +1049,8 @@ def test_an_empty_result_shows_the_engines_message(fuzzy_engine, union_engine, m
         w.search().wait()
         want = fuzzy_engine.search(q, "code", threshold=threshold, rank="useful")
         assert len(want) == 0 and w.results.rows == []
-        assert w.results.empty_text == want.empty_message
-        assert w.status_text.endswith(want.empty_message)
+        assert w.results.empty_text == want.empty_text(widget=True) == want.empty_message
+        assert w.status_text.startswith("0 hit(s)") and want.empty_message not in w.status_text
     engine, frame = union_engine
     monkeypatch.setattr(engine, "search_unionable",
                         lambda f, k, columns=None: UnionResult([], list(f.columns), 0.001))
@@ -1011,8 +1058,27 @@ def test_an_empty_result_shows_the_engines_message(fuzzy_engine, union_engine, m
     w.search().wait()
     empty = UnionResult([], list(frame.columns), 0.001)
     assert w.results.rows == [] and w.results.empty_text == empty.empty_message
-    assert w.status_text.endswith(empty.empty_message)
+    assert empty.empty_message not in w.status_text
     assert html.escape(empty.empty_message) in empty._repr_html_()
+
+
+@pytest.mark.spark
+def test_an_empty_fuzzy_search_names_the_widgets_own_control(fuzzy_engine):
+    """New user 12: a fuzzy search that finds nothing advises a smaller joinability; in the
+    widget the advice names the widget's control ("share of values to match (T)"), not the
+    CLI's -O joinability=... or search()'s keyword, and it is printed once (the table)."""
+    q = pd.DataFrame({"c": ["Germany", "France", "qqqqzzzz", "xxxjjjjv", "wwwkkkyy",
+                            "zzqqvvkk", "vvvkkkqq"]})
+    w = make(fuzzy_engine, ns={"q": q}, frame="q", columns=["c"], auto_insert=False)
+    w.method_picker.value = "pexeso"
+    w.search().wait()
+    want = fuzzy_engine.search(q, "c", method="pexeso", rank="useful")
+    assert len(want) == 0 and "-O joinability=" in want.empty_message
+    text = w.results.empty_text
+    assert w.results.rows == [] and text == want.empty_text(widget=True)
+    assert '"share of values to match (T)" at 0.' in text, text
+    assert "-O joinability" not in text and "search()" not in text
+    assert "joinability" not in w.status_text and "closest column" not in w.status_text
 
 
 @pytest.mark.spark

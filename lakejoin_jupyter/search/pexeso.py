@@ -828,8 +828,9 @@ METHOD = SearchMethod(
     description="Columns in which at least a fraction T of the query's values have a "
                 "value within distance tau in embedding space (exact, PEXESO).",
     params=(ParamSpec("tau", "max distance (tau)", "float", None, 0.0, 2.0, 0.01,
-                      help="max distance between unit embeddings (0..2); default: the "
-                           "index's, chosen by its build for its embedder"),
+                      help="Euclidean distance between unit embeddings (0..2; the Fuzzy "
+                           "join's threshold is on its own scale); default: the index's, "
+                           "chosen by its build for its embedder"),
             ParamSpec("joinability", "share of values to match (T)", "float", None, 0.0, 1.0, 0.05,
                       help="fraction of the query's values that must find a match "
                            f"(default: the search's threshold, else {DEFAULT_T})"),

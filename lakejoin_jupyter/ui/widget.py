@@ -607,7 +607,7 @@ class DiscoveryWidget(W.VBox):
             if result.notes:
                 self._set_status(text + " Note: " + "; ".join(result.notes), "note")
             else:
-                self._set_status(text if len(result) else text + " " + result.empty_message)
+                self._set_status(text)       # an empty result's advice: in the table
 
         return self._run("search", work, done)
 
@@ -719,7 +719,7 @@ class DiscoveryWidget(W.VBox):
             text = (f"{len(result)} unionable table(s) for {what} ({n} column"
                     f"{'s' if n != 1 else ''}; {result.seconds * 1000:,.0f} ms)"
                     + self._saved_text(saved, automatic))
-            self._set_status(text if len(result) else text + " " + result.empty_message)
+            self._set_status(text)           # an empty result's advice: in the table
             self._show_hits(result.hits, result)
 
         return self._run("search", work, done)
@@ -861,6 +861,10 @@ class DiscoveryWidget(W.VBox):
         self._hits = list(hits)
         self._result = result
         multi = bool(hits) and len(hits[0].query_columns) > 1
+        programs = any("program" in h.details for h in hits)
+        # a transformation search's table gives the width of a method and figures that
+        # every row repeats (the status names the method) to the programs
+        same = programs and len({(h.method, h.figures) for h in hits}) == 1
         columns = [{"key": "rank", "label": "#", "kind": "int"},
                    {"key": "table", "label": "table", "kind": "text", "shrink": True,
                     "ellipsis": "middle"},
@@ -887,13 +891,16 @@ class DiscoveryWidget(W.VBox):
                    {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
                     "title": "columns the join adds"},
                    *([{"key": "program", "label": "transfor\u00admation", "kind": "text",
-                       "shrink": True}]          # (a narrow table breaks its header there)
-                     if any("program" in h.details for h in hits) else []),
-                   {"key": "method", "label": "method", "kind": "text"},
-                   {"key": "figures", "label": "figures", "kind": "text",
-                    "title": "exact: counted from the index; estimated: by an approximate "
-                    "method; learned: by applying a program learned from a sample of the "
-                    "query's values"}]
+                       "shrink": True, "wrap": True,     # the program, whole, on lines
+                       "title": "the program each hit joins through, learned from a sample "
+                       "of the query's values"}]          # (a narrow table breaks its header there)
+                     if programs else []),
+                   *([] if same else [
+                       {"key": "method", "label": "method", "kind": "text"},
+                       {"key": "figures", "label": "figures", "kind": "text",
+                        "title": "exact: counted from the index; estimated: by an approximate "
+                        "method; learned: by applying a program learned from a sample of the "
+                        "query's values"}])]
         rows = []
         for h in hits:
             c = h.containment if h.containment is not None else h.estimated_containment
@@ -907,7 +914,7 @@ class DiscoveryWidget(W.VBox):
                          "query_ratio": _num(h.query_ratio),
                          "row_coverage": _num(h.row_coverage),
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
-        self._publish(columns, rows, phase, result.empty_message if result is not None else
+        self._publish(columns, rows, phase, result.empty_text(widget=True) if result is not None else
                       "Pick a DataFrame and column(s), then press Search.",
                       next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1))
 
@@ -1227,13 +1234,15 @@ def _pattern_html(d: dict) -> str:
         return ""
     share = d.get("lake_pattern_share")
     of = f" ({percent(float(share))} of them)" if share else ""
+    example = d.get("lake_pattern_example")     # one of the column's own values
+    so = (f", so <code class='lakejoin-pattern'>{html.escape(str(example))}</code> has the "
+          f"shape <code class='lakejoin-pattern'>{html.escape(str(pattern))}</code>"
+          if example else "")
     return (f"; the lake column's most common value shape is "
             f"<code class='lakejoin-pattern'>{html.escape(str(pattern))}</code>{of}: in a "
             f"shape, <code class='lakejoin-pattern'>a</code> is a run of letters, "
             f"<code class='lakejoin-pattern'>9</code> a run of digits, and everything else "
-            f"(hyphens, underscores, dots, a constant part) is as written, so "
-            f"<code class='lakejoin-pattern'>argon2-cffi</code> has the shape "
-            f"<code class='lakejoin-pattern'>a9-a</code>")
+            f"(hyphens, underscores, dots, a constant part) is as written{so}")
 
 
 def _sample(values, n: int = 25) -> str:

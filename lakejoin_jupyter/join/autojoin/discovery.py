@@ -39,7 +39,7 @@ import pandas as pd
 
 from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, normalize_text
 from ...search.registry import Candidate, ParamSpec, SearchMethod
-from ...search.segments import arrow_arrays
+from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
 from .chance import above_chance, code_rates
@@ -696,6 +696,17 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     return out, stats
 
 
+def pattern_example(index, column_id: int, pattern: str, constants: frozenset,
+                    limit: int = 2000) -> str:
+    """One of the column's own values with its most common shape (the shortest among the
+    first ``limit``), to explain the shape with; "" when none is found."""
+    if not pattern:
+        return ""
+    ids = np.asarray(index.arrays.set_tokens(int(column_id)))[:limit]
+    found = [t for t in index.token_text(ids) if value_shape(t, constants) == pattern]
+    return min(found, key=lambda t: (len(t), t)) if found else ""
+
+
 def _candidate(hit, index, tokens, weights) -> Candidate:
     weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out, merged = hit
     from ...index.transform_arrays import load
@@ -703,6 +714,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
     row = cols[cols["column_id"] == X]
     pattern = str(row["pattern"].iloc[0]) if len(row) else ""
     share = float(row["pattern_share"].iloc[0]) if len(row) else 0.0
+    constants = frozenset(row["constants"].iloc[0]) if len(row) else frozenset()
     direction = "query -> lake" if forward else "lake -> query"
     return Candidate(
         column_ids=(X,), score=weighted, overlap=int(len(joined)), exact=True,
@@ -714,6 +726,7 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
                  "joined_rows": int(weights[joined].sum()), "query_rows": int(weights.sum()),
                  "retrieval_score": float(score), "lake_pattern": pattern,
                  "lake_pattern_share": share,
+                 "lake_pattern_example": pattern_example(index, X, pattern, constants),
                  "matched_tokens": sorted(tokens[i] for i in joined)})
 
 
