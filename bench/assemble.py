@@ -23,6 +23,7 @@ ORDER = [  # (file, section title)
     ("fuzzyjoin_small.md", "Fuzzy join on small tables and short codes (the semantic function)"),
     ("autojoin_fuzzy_calibration.md", "Auto-Join's fuzzy step: estimated vs achieved precision (issue 26)"),
     ("pexeso_typos.md", "PEXESO's default tau and one-character typos"),
+    ("pexeso_typo_list.md", "PEXESO: one-character typos of a public list of names, per embedder"),
     ("semantic_join.md", "Semantic join discovery: effectiveness (PEXESO's Table IV manner), embedders, speed"),
     ("hits.md", "Decision-ready hits: annotation overhead and join_rows accuracy"),
     ("autojoin.md", "Auto-Join: transformation learning"),
