@@ -1987,7 +1987,8 @@ class Engine:
         those with the frame's row count (``n_rows``, default its length). ``keys``: the
         join search's key columns; a frame of these only, fewer than the table's columns, is
         the table's only with its row count (a list of keys is as often the user's own,
-        whose best partner a mark would send to the end of the hits)."""
+        whose best partner a mark would send to the end of the hits); one of the table's
+        very columns needs only the keys' values held."""
         cat = self._catalog
         names = [str(c) for c in (frame.columns if names is None else names)]
         if len(set(names)) < len(names) or not frame.columns.is_unique:
@@ -2001,7 +2002,11 @@ class Engine:
             if keys is not None and set(names) <= {str(k) for k in keys} \
                     and len(names) < len(columns) and int(cat.table_rows[t]) != n_rows:
                 continue
-            for c in frame.columns:
+            # the join search: a frame with the table's very columns needs only its key's
+            # values held (another reader may type a column otherwise: JSON's true as 1.0)
+            whole = keys is not None and set(names) == set(columns)
+            for c in (frame.columns if not whole else
+                      [c for c in frame.columns if str(c) in {str(k) for k in keys}]):
                 if str(c) not in values:
                     try:
                         values[str(c)] = _frame_tokens(frame[c]), {}
