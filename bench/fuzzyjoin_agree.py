@@ -14,7 +14,10 @@ probability replaced, where its own function's s1 exceeds ``AGREE_RATIO``, by on
 * ``agree_min``: the lower of its own probability and that mean;
 * ``agree_all``: the sum of the probabilities of the functions that join r to l over
   the number of functions that join r to any left value (one that joins r to another
-  left value counts 0 for this pair).
+  left value counts 0 for this pair);
+* ``agree08`` (round 15): ``agree`` only where the function's own s1 exceeds 0.8;
+* ``agree_median`` (round 15): the median, not the mean, of the probabilities of the
+  functions whose nearest left value for r is l.
 
 Each function's probability is the one ``_Candidates`` gives (ties, sibling and namesake
 caps included, before the hub cap); all are computed from the functions' own
@@ -36,7 +39,7 @@ sys.path.insert(0, str(HERE))
 
 import fuzzyjoin_replay as replay  # noqa: E402
 
-VARIANTS = ("base", "agree", "agree_min", "agree_all")
+VARIANTS = ("base", "agree", "agree_min", "agree_all", "agree08", "agree_median")
 AGREE_RATIO = 0.7
 _STATE = {"variant": "base"}
 
@@ -52,15 +55,19 @@ def agreed(cands: dict, variant: str) -> dict:
     for j, f in enumerate(fns):
         c = cands[f]
         s1, _ = mp.nearest_ratios(c.r_near)
-        hi = (c.r_left >= 0) & np.isfinite(s1) & (s1 > AGREE_RATIO)
+        ratio = 0.8 if variant == "agree08" else AGREE_RATIO
+        hi = (c.r_left >= 0) & np.isfinite(s1) & (s1 > ratio)
         same = (L == c.r_left[:, None]) & (c.r_left[:, None] >= 0)
         total = (P * same).sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = total / same.sum(axis=1)
             share = total / joins_any
         p = c.p.copy()
-        if variant == "agree":
+        if variant in ("agree", "agree08"):
             p[hi] = mean[hi]
+        elif variant == "agree_median":
+            for i in np.flatnonzero(hi):
+                p[i] = np.median(P[i, same[i]])
         elif variant == "agree_min":
             p[hi] = np.minimum(c.p[hi], mean[hi])
         elif variant == "agree_all":
