@@ -49,6 +49,38 @@ def test_padded_ports_are_not_folded_onto_three_digit_keys(seed):
     assert aj.coverage == 80 and aj.folded_keys() == (0, None)
 
 
+@pytest.mark.parametrize("seed", [0, 3, 7])
+def test_no_widening_branch_guarded_by_the_wrong_pairs_own_values(seed):
+    """On these seeds a widening branch (deviation 38) once followed the right program,
+    `if port ends with the word "1432" or "20219" or ...: "port-00" + last 3 letters`: each
+    word was one port's whole value, wanted by its tcp and udp rows. A word guard needs 2
+    distinct inputs ending with the word (deviation 53)."""
+    from lakejoin_jupyter import autojoin
+    table, query = services(seed)
+    aj = autojoin(query, "portid", table, "port")
+    joined = aj.join()
+    wrong = [(k, p) for k, p in zip(joined["portid"], joined["port"])
+             if p == p and k != f"port-{int(p):05d}"]
+    assert wrong == [], (aj.program.describe(), wrong[:5])
+    assert aj.coverage == 80
+
+
+def test_a_word_guard_is_not_one_values_word_on_several_rows():
+    """A last word wanted by the tcp and udp rows of one port is that port; by two classes
+    it is a form; one enum's word over the rows of several of its members (the branch
+    reads the member) is a form of those inputs."""
+    from lakejoin_jupyter.join.autojoin.programset import _guard
+    cells = ["1432", "1432", "20219", "20219", "139", "XValue", "StrokeValue"]
+    assert _guard("port", "last word", cells, [0, 1, 2, 3], [4]) is None
+    g = _guard("c", "last word", cells, [5, 6], [4])
+    assert g is not None and set(g.patterns) == {"Value"}
+    enums = ["PathDataType", "PathDataType", "Antialias"]
+    members = [("MOVE_TO",), ("LINE_TO",), ("GRAY",)]
+    g = _guard("enum", "last word", enums, [0, 1], [2], members)
+    assert g is not None and set(g.patterns) == {"Type"}
+    assert _guard("enum", "last word", enums, [0, 1], [2], [("x",), ("x",), ("y",)]) is None
+
+
 def test_a_cut_padded_number_has_a_padded_variant():
     """"port-00" + the port padded to 4 from letter 2 is, on three-digit examples, "port-"
     + the port padded to 5 (learn.padded_variant)."""

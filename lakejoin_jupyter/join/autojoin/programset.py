@@ -26,7 +26,7 @@ of one size that differ contradict a row where bags pair the join; a key part's 
 is the whole values', naming the derived key alone (51).
 An unjoined row's pair is also taught with the set's own examples of other keys (44).
 A replacement's new rows are mostly confirmed by row pairs (46); a refutation counts rows
-of the same evidence and key once (49).
+of the same evidence and key once (49); a guard's last word ends 2 distinct inputs (53).
 These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_
 from .pairs import ColumnValues, PairGroup, find_pair_group, fold, signatures
 
 
-WORD_GUARD_SUPPORT = 2   # rows a "last word" guard's word must be wanted by (not one row's value)
+WORD_GUARD_SUPPORT = 2   # distinct inputs a "last word" guard's word must be wanted by (53)
 N1_MIXED = 2       # rows per joined key from which a set is N:1 for mixed example sets
 EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
 MIN_EVIDENCE = 3   # distinct observations an estimate needs (1 or 2 are chance matches' size)
@@ -93,14 +93,18 @@ def outputs_of(program, cells: dict, n: int) -> list:
     return program.evaluate({c: cells[c] for c in program.columns}, n)
 
 
-def _guard(column: str, kind: str, cells: list, positive: list, negative: list):
+def _guard(column: str, kind: str, cells: list, positive: list, negative: list,
+           inputs: list | None = None):
     """The patterns of ``column`` that more rows want the new branch for (``positive``) than
-    against it (``negative``); None when there is none."""
+    against it (``negative``); None when there is none. A last word must be wanted by rows
+    of ``WORD_GUARD_SUPPORT`` distinct ``inputs`` (the branch program's input per row)."""
     pos = Counter(cell_pattern(cells[i], kind) for i in positive)
     neg = Counter(cell_pattern(cells[i], kind) for i in negative)
     least = WORD_GUARD_SUPPORT if kind == "last word" else 1
+    inputs = inputs if inputs is not None else cells
+    held = Counter(p for p, _ in {(cell_pattern(cells[i], kind), inputs[i]) for i in positive})
     chosen = frozenset(p for p, c in pos.items()
-                       if p is not None and c > neg.get(p, 0) and c >= least)
+                       if p is not None and c > neg.get(p, 0) and held[p] >= least)
     return Guard(column, kind, chosen) if chosen else None
 
 
@@ -117,9 +121,10 @@ def combine(current: Scored, new: Scored, keys: set, cells: dict, n: int) -> lis
     negative = [i for i in range(n) if cur[i] in keys and out[i] is not None and out[i] != cur[i]]
     if positive and negative and len(branches_of(new.program)) == 1:
         columns = list(dict.fromkeys(new.program.columns + current.program.columns))
+        inputs = [tuple(cells[c][i] for c in new.program.columns) for i in range(n)]
         for column in columns:
             for kind in PATTERN_KINDS:
-                g = _guard(column, kind, cells[column], positive, negative)
+                g = _guard(column, kind, cells[column], positive, negative, inputs)
                 if g is None:
                     continue
                 guarded = [o if o is not None and g.test(cells[column][i]) else c
