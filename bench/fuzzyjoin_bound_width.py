@@ -1,0 +1,173 @@
+"""Calibration round 16 (bench/results/fuzzyjoin_calibration.md, twenty-first session):
+at 0.8 the chosen union's estimate matches what it achieves but sits well above the
+target, because the chooser needs the one-sided lower bound (``STANDARD_ERRORS`` = 1.645
+standard errors) at the target and small tables have wide bounds. Replays, on the
+DEVELOPMENT datasets' saved blocking output (bench/fuzzyjoin_replay.py dump), the choice
+(the single configurations' curves and the greedy union alike) with the bound's width
+w = 1.645 * se changed, for a stated share ``WIDTH`` = 0.05 (``fuzzy.PATIENCE``, the
+greedy's own tolerance below the target):
+
+* ``base``: the join as it is (w);
+* ``wide_mean``: where w exceeds ``WIDTH``, the mean estimate, not the bound, is compared
+  to the target (w := 0); elsewhere the bound (w);
+* ``last_step``: the greedy's last step made finer: after the last union that meets the
+  bound, the configuration the greedy adds next, (f, t), is added at each of f's
+  distances in (t0, t] in turn, ascending (t0: the grid threshold below t in f's grid), a
+  threshold (f, t') at a time, while the union with it still meets the bound; the last
+  such t' is kept as one more configuration (f, t') of the union. The union with (f, t')
+  is rated as the greedy rates a union (exclusive pairs, the hub cap, the same bound).
+  The bound is unchanged (w).
+
+    python bench/fuzzyjoin_bound_width.py --work W --variant wide_mean --out dev_wide_mean.csv
+"""
+from __future__ import annotations
+
+import inspect
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import fuzzyjoin_replay as replay  # noqa: E402
+
+VARIANTS = ("base", "wide_mean", "last_step")
+WIDTH = 0.05
+_STATE = {"variant": "base"}
+
+
+def width(w: float) -> float:
+    """The bound's width under the variant, from the width 1.645 * se."""
+    v = _STATE["variant"]
+    if v == "wide_mean":
+        return 0.0 if w > WIDTH else w
+    return w
+
+
+def configure(variant: str) -> None:
+    from lakejoin_jupyter.join import fuzzy, match_precision as mp
+    _STATE["variant"] = variant
+    if variant == "base":
+        return
+
+    def bound(self, t: float) -> float:
+        _, p, v, u = self.at(t)
+        if not len(p):
+            return 1.0
+        est = float(np.mean(p))
+        w = est - mp.precision_bound(p, v, u, fuzzy.STANDARD_ERRORS)
+        return est - width(w)
+
+    if variant == "last_step":
+        return last_step(fuzzy)
+    fuzzy._Candidates.bound = bound
+    src = inspect.getsource(fuzzy.greedy_union)
+    old = "if avg - STANDARD_ERRORS * se >= target:"
+    assert src.count(old) == 1
+    src = src.replace(old, "if avg - _bw_width(STANDARD_ERRORS * se) >= target:")
+    fuzzy._bw_width = width
+    exec(compile(src, fuzzy.__file__, "exec"), fuzzy.__dict__)
+
+
+def union_rating(fuzzy, cands: dict, configs) -> tuple[float, float, float]:
+    """(estimate, bound, est. true matches) of a union of configurations, rated as
+    ``fuzzy.greedy_union`` rates the union it keeps: a right value's pairs exclusive, its
+    most probable pair's error terms (the earliest configuration on a tie), the hub cap
+    over the union's joins to one left value."""
+    from lakejoin_jupyter.join import match_precision as mp
+    fns = list(cands)
+    most = fuzzy.HUB_PARTNERS if all(getattr(c, "_scale", None) is not None
+                                     for c in cands.values()) else None
+    R, Lf, P, V, U, F = [], [], [], [], [], []
+    for f, t in configs:
+        c = cands[f]
+        joined, p, v, u = c.at(float(t))
+        r = np.nonzero(joined)[0]
+        R.append(r); Lf.append(c.r_left[r]); P.append(p); V.append(v); U.append(u)
+        F.append(np.full(len(r), fns.index(f)))
+    R, Lf, P, V, U, F = (np.concatenate(x) for x in (R, Lf, P, V, U, F))
+    if not len(R):
+        return 1.0, 1.0, 0.0
+    order = np.arange(len(R))
+    n_l = int(max(Lf.max(), 0)) + 2
+    key = R * n_l + Lf
+    uk, inv = np.unique(key, return_inverse=True)
+    pair_p = np.zeros(len(uk))
+    np.maximum.at(pair_p, inv, P)
+    pr = uk // n_l
+    rs, rinv = np.unique(R, return_inverse=True)
+    rival = np.zeros(len(rs))
+    np.add.at(rival, np.searchsorted(rs, pr), pair_p)
+    srt = np.lexsort((order, -P, R))              # per r: highest p, earliest on a tie
+    first = srt[np.r_[True, R[srt][1:] != R[srt][:-1]]]
+    bp, bv, bu, bl, bf = P[first], V[first], U[first], Lf[first], F[first]
+    nj = len(rs)
+    e = fuzzy.exclusive_probability(bp, rival)
+    var, share = bv.copy(), bu.copy()
+    if most is None:
+        TP = float(e.sum())
+    else:
+        mass = np.zeros(n_l)
+        np.add.at(mass, bl, e)
+        TP = float(np.minimum(mass, most).sum())
+        hot = mass[bl] > most
+        if hot.any():
+            q = bp[hot] * (most / mass[bl[hot]])
+            k = np.flatnonzero(hot)
+            for j in np.unique(bf[hot]):
+                c, sel = cands[fns[j]], bf[hot] == j
+                var[k[sel]] = mp.join_variance(q[sel], c._scale)
+                share[k[sel]] = c._rel * (1.0 - q[sel])
+    avg = TP / nj
+    se = np.sqrt(var.sum() + share.sum() ** 2) / nj
+    return avg, avg - fuzzy.STANDARD_ERRORS * se, TP
+
+
+def last_step(fuzzy) -> None:
+    """Patch ``fuzzy.greedy_union`` with the finer last step (``last_step``)."""
+    src = inspect.getsource(fuzzy.greedy_union)
+    old = "    if result is None:\n        return None\n"
+    assert src.count(old) == 1
+    src = src.replace(old, "    _LS_SELECTED[:] = list(selected)\n" + old)
+    fuzzy._LS_SELECTED = []
+    exec(compile(src, fuzzy.__file__, "exec"), fuzzy.__dict__)
+    plain = fuzzy.greedy_union
+
+    def greedy(cands, grids, target, patience=fuzzy.PATIENCE):
+        out = plain(cands, grids, target, patience)
+        if out is None:
+            return None
+        configs = list(out[0])
+        sel = fuzzy._LS_SELECTED
+        if len(sel) <= len(configs):
+            return out
+        f, t = sel[len(configs)]
+        grid = np.asarray(grids[f], dtype=float)
+        below = grid[grid < t]
+        t0 = float(below.max()) if len(below) else -np.inf
+        d = cands[f].r_dist
+        steps = np.unique(d[np.isfinite(d) & (d > t0) & (d < t)])
+        kept = None
+        for s in steps:
+            avg, lo, TP = union_rating(fuzzy, cands, configs + [(f, float(s))])
+            if lo < target:
+                break
+            kept = (float(s), avg, TP)
+        if kept is None:
+            return out
+        configs.append((f, kept[0]))
+        chosen, chosen_fn = fuzzy.union_matches(cands, configs)
+        return configs, chosen, kept[1], kept[2], chosen_fn
+
+    fuzzy.greedy_union = greedy
+
+
+def main(argv=None):
+    replay.variant_run(__doc__, VARIANTS, argv, configure=configure)
+
+
+if __name__ == "__main__":
+    main()
