@@ -20,8 +20,9 @@ Three suites, each split into development and validation before any tuning (fixe
   case is ``validation``.
 * ``fresh3`` (not in the default ``--suites``): a third, of name variants rather than
   mnemonics (``--set fresh3``), read from ``--fresh3-cases``; every case is ``validation``.
-* ``fresh4`` (not in the default ``--suites``): a fourth, from sources none of the others
-  used (``--set fresh4``), read from ``--fresh4-cases``; every case is ``validation``.
+* ``fresh4`` and ``fresh6`` (not in the default ``--suites``): from sources none of the others
+  used (``--set fresh4``; ``--set fresh6``, data in pinned PyPI and npm packages), read from
+  ``--fresh4-cases`` and ``--fresh6-cases``; every case is ``validation``.
 
 autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (calibration);
 ours is timed at ``--precision-target`` and re-chooses for the other targets from the same
@@ -123,6 +124,7 @@ FRESH_CASES = HERE / "data" / "fuzzyjoin-fresh1"
 FRESH2_CASES = HERE / "data" / "fuzzyjoin-fresh2"
 FRESH3_CASES = HERE / "data" / "fuzzyjoin-fresh3"
 FRESH4_CASES = HERE / "data" / "fuzzyjoin-fresh4"
+FRESH6_CASES = HERE / "data" / "fuzzyjoin-fresh6"
 
 
 def datasets(root: Path, cases: Path, suites, split: str,
@@ -130,7 +132,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
              fresh2: Path = FRESH2_CASES,
              fresh3: Path = FRESH3_CASES,
              fresh4: Path = FRESH4_CASES,
-             rl2: Path | None = None) -> list[tuple[str, str, str, Path]]:
+             rl2: Path | None = None,
+             fresh6: Path = FRESH6_CASES) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -143,7 +146,7 @@ def datasets(root: Path, cases: Path, suites, split: str,
             raise ValueError("the rl2 suite needs its cases folder")
         out += [("rl2", n, rl2_cases.CASES[n][0], Path(rl2) / n) for n in rl2_cases.CASES]
     for suite, folder in (("fresh1", fresh), ("fresh2", fresh2), ("fresh3", fresh3),
-                          ("fresh4", fresh4)):
+                          ("fresh4", fresh4), ("fresh6", fresh6)):
         if suite in suites:
             out += [(suite, d.name, "validation", d) for d in sorted(Path(folder).iterdir())
                     if (d / "gt.csv").exists()]
@@ -261,8 +264,8 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="lakes folder to generate the record-linkage cases from if missing")
     ap.add_argument("--suites", default="autofj,rl",
-                    help="comma-separated: autofj, rl, rl2, fresh1, fresh2, fresh3, fresh4 "
-                         "(default autofj,rl)")
+                    help="comma-separated: autofj, rl, rl2, fresh1, fresh2, fresh3, fresh4, "
+                         "fresh6 (default autofj,rl)")
     ap.add_argument("--rl2-cases", default=None,
                     help="folder of the rl2 cases (default WORK/rl2-cases; made with --lake)")
     ap.add_argument("--iso-codes", default=str(rl2_cases.ISO_CODES),
@@ -275,6 +278,8 @@ def main(argv=None):
                     help="folder of the fresh3 cases (one folder per case)")
     ap.add_argument("--fresh4-cases", default=str(FRESH4_CASES),
                     help="folder of the fresh4 cases (one folder per case)")
+    ap.add_argument("--fresh6-cases", default=str(FRESH6_CASES),
+                    help="folder of the fresh6 cases (one folder per case)")
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
@@ -330,7 +335,8 @@ def main(argv=None):
     for suite, name, split, folder in datasets(root, cases, suites, a.split,
                                                Path(a.fresh_cases), Path(a.fresh2_cases),
                                                Path(a.fresh3_cases),
-                                               Path(a.fresh4_cases), rl2):
+                                               Path(a.fresh4_cases), rl2,
+                                               fresh6=Path(a.fresh6_cases)):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)

