@@ -137,16 +137,18 @@ committed before any learner ran on them, never run and never tuned on
 A thirty-second, "fresh30" (``FRESH30_CASES``, bench/data/autojoin-fresh30), holds six cases from
 Debian lib* packages that fresh29's pool set aside and no earlier set read (libabsl20220623,
 libacl1, libaom3, libapparmor1 and libarchive13), made the same way and committed before any
-learner ran on them, never run and never tuned on (bench/results/autojoin_fresh30_cases.md).
+learner ran on them (bench/results/autojoin_fresh30_cases.md); run once clean (round 24),
+tuned on since round 26.
 A thirty-third, "fresh31" (``FRESH31_CASES``, bench/data/autojoin-fresh31), holds five cases from
 the Debian packages not named lib* that no earlier set named or read (jq, python3-cups,
 python3-distro and python3-wheel), made the same way and committed before any learner ran on
-them, never run and never tuned on (bench/results/autojoin_fresh31_cases.md).
+them (bench/results/autojoin_fresh31_cases.md); run once clean (round 26), development since.
 A thirty-fourth, "fresh32" (``FRESH32_CASES``, bench/data/autojoin-fresh32), holds eight cases
 from npm packages that list data and that no earlier set named or read (@huggingface/tasks,
 @netlify/plugins-list, binary-extensions, confusing-browser-globals, conventional-commit-types,
 css-functions-list and cssdb, at pinned versions), made the same way and committed before any
-learner ran on them, never run and never tuned on (bench/results/autojoin_fresh32_cases.md).
+learner ran on them (bench/results/autojoin_fresh32_cases.md); run once clean (round 27),
+development since.
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -587,9 +589,9 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh32", "fresh32 validation (never tuned on)"),
-    ("fresh31", "fresh31 validation (never tuned on)"),
-    ("fresh30", "fresh30 validation (never tuned on)"),
+    ("fresh32", "fresh32 (clean for round 27; development since)"),
+    ("fresh31", "fresh31 (clean for round 26; development since)"),
+    ("fresh30", "fresh30 (clean for round 24; tuned on since round 26)"),
     ("fresh29", "fresh29 validation (never tuned on)"),
     ("fresh28", "fresh28 validation (never tuned on)"),
     ("fresh27", "fresh27 (clean for round 21; tuned on since round 22)"),
