@@ -310,8 +310,10 @@ def _outputs(program, src: Table) -> list:
 def _chance_precision(program, src: Table, tcells: list) -> float | None:
     """The estimated precision of a join of short codes, which have no independent evidence:
     from the rows whose output is no key, at the rate of the outputs' characters
-    (deviations 47-48)."""
-    return chance_precision(_outputs(program, src), {v for v in tcells if v is not None})
+    (deviations 47-48), and the inputs folded onto one key (deviation 54)."""
+    inputs = list(zip(*(src.cells(c) for c in program.columns)))
+    return chance_precision(_outputs(program, src), {v for v in tcells if v is not None},
+                            inputs)
 
 
 def _evidenced(best: Candidate, candidates: list, passes, src: Table, tcells: list):
@@ -619,7 +621,8 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
     by several rows) count once (deviation 49)."""
     if "refuted" not in cand.extra:
         agree, checked = evidence_counts(cand.program, src, target_cells, groups,
-                                         cand.target_column, cand.examples, distinct=True)
+                                         cand.target_column, cand.examples, distinct=True,
+                                         apart=True)
         cand.extra["refuted"] = checked - agree >= MIN_REFUTING and 2 * agree < checked
     return cand.extra["refuted"]
 

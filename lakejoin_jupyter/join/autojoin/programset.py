@@ -291,7 +291,8 @@ def _widens(current: list, option: list, keys: set, taught: set, partners: list,
 
 def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
     """Per source row, the keys of ``target_column`` step 1 paired it with (any score; a
-    value's pairs hold for every row holding it, as in the pipeline's paired rows)."""
+    value's pairs hold for every row holding it, as in the pipeline's paired rows), but for
+    pairs whose q-gram cuts a number of the value (:func:`cuts_number`, deviation 54)."""
     out = [set() for _ in src.positions]
     real = set(src.columns)
     for g in groups:
@@ -300,12 +301,33 @@ def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
         column = src.cells(g.source_column)
         by_value: dict = {}
         for p in g.pairs:
+            if cuts_number(p.gram, column[p.source_row]):
+                continue
             by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
         for i, cell in enumerate(column):
             found = by_value.get(cell)
             if found:
                 out[i] |= found
     return out
+
+
+def cuts_number(gram: str, value) -> bool:
+    """Does the (folded) q-gram ``gram`` occur in ``value`` only with a digit beside a digit
+    of its own end ("432" in "1432", "14" in "1432"): the pair matches a piece of another
+    number, not the number (deviation 54)? A bag pair (no gram) cuts nothing."""
+    if not gram or value is None:
+        return False
+    text = fold(value)
+    at = text.find(gram)
+    if at < 0:
+        return False
+    while at >= 0:
+        end = at + len(gram)
+        if not ((at > 0 and text[at - 1].isdigit() and gram[0].isdigit())
+                or (end < len(text) and text[end].isdigit() and gram[-1].isdigit())):
+            return False
+        at = text.find(gram, at + 1)
+    return True
 
 
 def _replaces(current: Scored, new: Scored, keys: set, taught: set = frozenset(),
@@ -436,8 +458,9 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 if gain < need or not added - taught \
                         or not _gains_rows(current.outputs, option.outputs, keys):
                     continue
-                if gain > best_gain or (gain == best_gain and option.program.size
-                                        < best_option.program.size):
+                if (gain > best_gain or (gain == best_gain and option.program.size
+                                         < best_option.program.size)) \
+                        and (accept is None or accept(option.program, examples, option)):
                     best_option, best_gain = option, gain
         widening = widest is not None and (best_option is None or (
             best_gain == 0 and widest.joined_rows > best_option.joined_rows))
@@ -562,11 +585,18 @@ def key_owners(partners: dict) -> dict:
 
 
 def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
-                    examples=(), distinct: bool = False) -> tuple:
+                    examples=(), distinct: bool = False, apart: bool = False) -> tuple:
     """(agree, checked): the rows of :func:`checked_rows` and those whose evidence holds
     the key the program derives. ``distinct``: rows whose evidence names the same partners
-    and that get the same key are one observation, counted once (deviation 49)."""
-    rows = checked_rows(program, src, tcells, groups, target_column, examples)
+    and that get the same key are one observation, counted once (deviation 49).
+    ``apart``: the rows :func:`read_apart` contradicts are checked too, as in the estimate
+    (deviation 54)."""
+    outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
+    found = _checked(outs, src, tcells, groups, target_column, examples)
+    rows = list(found.values())
+    if apart:
+        rows += read_apart(program, src, tcells, groups, target_column, examples, set(found),
+                           outs)
     if distinct:
         rows = list(dict.fromkeys(rows))
     return sum(o in evidence for evidence, o in rows), len(rows)
