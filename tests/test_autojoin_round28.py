@@ -86,6 +86,26 @@ def test_a_program_the_bags_read_apart_contradict_is_refuted():
                                       apart=True) == (3, 7)
 
 
+def test_a_row_whose_other_column_reads_as_its_key_is_not_contradicted():
+    # polls (start, end) onto model dates through the end date: rows 0-2 and the one-day
+    # poll 6 have bag pairs (so both columns read as keys somewhere); rows 3-5 have none.
+    # Their end date reads as the key (8/21/18 and 8/21/2018: one bag); their start date
+    # differs, which is no contradiction while the end date reads as the key (a bag read
+    # as the key is no evidence for it either: the program copied its tokens). Row 7's
+    # key ("9/30/2018" from "9/28/18", "9/29/18") is read by neither: contradicted
+    start = ["8/5/18", "8/9/18", "8/12/18", "8/19/18", "9/2/18", "9/6/18", "9/12/18",
+             "9/28/18"]
+    end = ["8/7/18", "8/12/18", "8/14/18", "8/21/18", "9/4/18", "9/9/18", "9/12/18",
+           "9/29/18"]
+    keys = [e[:-2] + "2018" for e in end[:7]] + ["9/30/2018"]
+    src = Table(pd.DataFrame({"Start": start, "End": end}), "polls")
+    program = SimpleNamespace(columns=("Start", "End"), evaluate=lambda cells, n: list(keys))
+    groups = [PairGroup("End", "modeldate", [RowPair(i, i, "", 1.0) for i in (0, 1, 2)]),
+              PairGroup("Start", "modeldate", [RowPair(6, 6, "", 1.0)])]
+    # main: rows 3-5 contradicted by their start dates, 7 too: 4 of 8 agree (0.5)
+    assert programset.estimated_precision(program, src, keys, groups, "modeldate") == 4 / 5
+
+
 def test_poll_end_dates_join_their_model_dates():
     # fresh5's mueller_topline_dates (development): polls (start, end "8/7/18") against
     # daily model dates ("8/7/2018", 2018-2020); the truth joins each 2018 poll's end date.

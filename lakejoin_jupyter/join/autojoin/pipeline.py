@@ -17,11 +17,11 @@ Note:
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
-    - a target column of 2-4 keys: a short program joining all through most source rows
-      (``_acceptable``); equal coverage: one value per key (none folded), then more
-      source rows, then smaller;
-    - a program's variants equal on its examples are scored where they join more rows, giving
-      its rows the same keys (``_extends``); a residual-round replacement passes ``_checks``;
+    - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
+      coverage: one value per key (none folded), then more source rows, then smaller;
+    - variants equal on the examples scored where they join more rows, keeping its rows'
+      keys (``_extends``); a residual-round replacement or key-adding branch passes
+      ``_checks``; a refutation reads the bags apart too (deviation 54);
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - ``_direction``: joined row pairs containing the other's win, then 1:1 by keys joined,

@@ -3,12 +3,11 @@ of a learned transformation (extensions of thesis §4.4.2, Algorithm 5).
 
 The thesis keeps the one program joining the most target keys and names the case this
 leaves behind ("duke cs profs": the join needs more than one transformation). Here the
-learner runs again on the residual: the row pairs (§4.4.1; recomputed among the
-unjoined rows where few are left) whose source row and key the current set leaves
-unjoined. Each program learned there, and each of the first round, is tried as a branch of
-a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned
-from the rows each branch joins. Residual example sets are also drawn within one form of
-the source cell (its delimiters).
+learner runs again on the residual: the row pairs (§4.4.1; recomputed among the unjoined
+rows where few are left) whose source row and key the current set leaves unjoined. Each
+program learned there, and each of the first round, is tried as a branch of a
+:class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned
+from the rows each branch joins (residual sets also within one delimiter form of the cell).
 The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
 ``min_gain_fraction`` of them), some beyond its own examples, and gives a key to more rows
 than it re-keys (N:1: keys can be gained by moving joined rows); branches that never fire
@@ -16,8 +15,9 @@ are dropped; up to ``max_programs`` branches. A single program learned there (al
 the pairs of unjoined source rows to keys already joined, N:1) that joins every key the
 set joins, through more source rows, replaces the set; a branch adding no key may join more
 rows onto joined keys, none re-keyed, most confirmed by row pairs, e.g. under a guard on a
-value's last word ("XValue" onto "x", deviation 38); a row onto a key the set joins through
-a row whose own 1:1 evidence names that key confirms nothing (deviation 41).
+value's last word ("XValue" onto "x", 38); a row onto a key the set joins through a row
+whose own 1:1 evidence names it, or a pair through a piece of another number, confirms
+nothing (41, 54).
 Estimated precision: among the joined source rows (not taught) that also have a 1-to-1
 match of a 6+ character q-gram or of a rare token bag, the share whose matched row holds
 the derived key (a value's evidence holds for every row holding it; None under 3 distinct
@@ -510,7 +510,8 @@ def read_apart(program, src, tcells: list, groups: list, target_column: str, exa
     the program reads and the key the program derives from it reading as one bag (the join
     writes the same tokens differently: "8/7/2018" and "8/7/18"), a row whose value and key
     read in such a view as bags of the same size, different in every such view, is given a
-    key of other tokens ("3/13/2019" onto "3/13/18": a constant year; deviation 51)."""
+    key of other tokens ("3/13/2019" onto "3/13/18": a constant year; deviation 51); with
+    two such columns (a poll's start and end date), in each of them (deviation 54)."""
     keys = {v for v in tcells if v is not None}
     taught = {ex.source_row for ex in examples}
     if outs is None:
@@ -531,16 +532,17 @@ def read_apart(program, src, tcells: list, groups: list, target_column: str, exa
         if o is None or o not in keys or i in taught or i in skip:
             continue
         key = _bags(o)
+        read = []           # per reader column with a cell: does it read as another key?
         for c in readers:
             cell = src.cells(c)[i]
             if cell is None:
                 continue
             value = _bags(cell)
             shared = [v for v in BAG_VIEWS if v in key and v in value]
-            if shared and all(len(key[v]) == len(value[v]) and key[v] != value[v]
-                              for v in shared):
-                out.append((frozenset(), o))
-                break
+            read.append(bool(shared) and all(len(key[v]) == len(value[v])
+                                             and key[v] != value[v] for v in shared))
+        if read and all(read):
+            out.append((frozenset(), o))
     return out
 
 
