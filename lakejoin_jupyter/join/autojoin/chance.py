@@ -16,6 +16,8 @@ are their own characters at each position, and their slots would be counted as f
   rate of the outputs' own characters, each position drawn apart from the others (the
   outputs permuted per position), never below p: outputs and keys made from the first
   letters of names share their letters, which p takes as even (deviation 48);
+  with misses, distinct inputs meeting one key beyond one per key are wrong where a 1:1
+  join is possible (deviation 54: the permutation misses how a code's letters go together);
 - a transformation hit whose distinct joined keys are not above chance is a coincidence.
 """
 from __future__ import annotations
@@ -121,14 +123,18 @@ def shuffle_rates(outputs, keys: set, rates: dict) -> dict:
     return out
 
 
-def miss_precision(outputs, keys: set, rates: dict) -> float | None:
+def miss_precision(outputs, keys: set, rates: dict, inputs=None) -> float | None:
     """The share of joined rows that are right, if a program's wrong outputs meet keys at
     the rate of its outputs' characters (:func:`shuffle_rates`, never below the chance
     rate): each row whose output fits the keys' characters but is no key stands for
-    q / (1 - q) rows joined wrongly (None when no row is joined)."""
+    q / (1 - q) rows joined wrongly (None when no row is joined). ``inputs`` (the program's
+    input per row): where some output misses and the distinct inputs joined are no more
+    than the keys (a 1:1 join is possible), the rows beyond one distinct input per key are
+    wrong, if the rate says fewer (:func:`folded_rows`, deviation 54)."""
     outputs = list(outputs)
     shuffled = shuffle_rates(outputs, keys, rates)
     joined = wrong = 0.0
+    missed = False
     for o in outputs:
         if o is None:
             continue
@@ -137,19 +143,38 @@ def miss_precision(outputs, keys: set, rates: dict) -> float | None:
         else:
             p = hit_rate(o, rates)
             if p > 0:
+                missed = True
                 q = min(max(p, shuffled[len(o)]), 1.0)
                 wrong += q / (1 - q) if q < 1 else 1.0
     if not joined:
         return None
+    if missed and inputs is not None:
+        wrong = max(wrong, folded_rows(outputs, keys, inputs))
     return max(0.0, 1.0 - wrong / joined)
 
 
-def chance_precision(outputs, keys: set) -> float | None:
-    """The estimated precision of a join of short codes (:func:`miss_precision`), None
-    unless every key the outputs join is a short code with a chance rate."""
+def folded_rows(outputs, keys: set, inputs) -> int:
+    """Joined rows beyond one distinct input per key (a key met by r distinct inputs has at
+    most one of them right in a 1:1 join: r - 1 wrong, each over as many rows as hold it),
+    when the distinct inputs joined are no more than the keys; 0 otherwise (more distinct
+    inputs than keys: the join is N:1, a state's code for each of its towns)."""
+    by_key: dict = defaultdict(lambda: defaultdict(int))
+    for o, v in zip(outputs, inputs):
+        if o is not None and o in keys:
+            by_key[o][v] += 1
+    if sum(len(vs) for vs in by_key.values()) > len(keys):
+        return 0
+    return sum(sum(vs.values()) - max(vs.values()) for vs in by_key.values())
+
+
+def chance_precision(outputs, keys: set, inputs=None) -> float | None:
+    """The estimated precision of a join of short codes (:func:`miss_precision`; ``inputs``:
+    the program's input per row), None unless every key the outputs join is a short code
+    with a chance rate."""
     outputs = list(outputs)
     rates = code_rates(keys)
-    return miss_precision(outputs, keys, rates) if short_codes(outputs, keys, rates) else None
+    return miss_precision(outputs, keys, rates, inputs) \
+        if short_codes(outputs, keys, rates) else None
 
 
 def above_chance(outputs: dict, keys: set, rates: dict | None = None) -> bool:

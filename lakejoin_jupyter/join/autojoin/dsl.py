@@ -11,7 +11,8 @@ Deviations (docs/algorithms/autojoin.md):
 * ``SelectK(of, k, rest)``: the parts before / after part k, joined;
 * ``Trim(of)``: end spaces stripped, inner runs of spaces made one;
 * ``Map(of, table)``: a fixed equivalence (numbers, months, US states), None outside it;
-* ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS").
+* ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS");
+* ``Encode(of)``: percent-encoded as a URL's query writes it ("A/B c" -> "A%2FB+c").
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import inspect
 import json
 import keyword
 import re
+import urllib.parse
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -105,6 +107,18 @@ class Replace:
 @dataclass(frozen=True)
 class Trim:
     of: object          # Column or SelectK
+
+
+@dataclass(frozen=True)
+class Encode:
+    of: object          # Column or SelectK
+
+
+def percent_encode(v: str) -> str:
+    """``v`` as a URL's query string writes it (``application/x-www-form-urlencoded``): a
+    space as "+", every character but letters, digits and "_.-~" as "%" and its UTF-8
+    bytes in hex ("Production/Stable" -> "Production%2FStable")."""
+    return urllib.parse.quote_plus(v, safe="")
 
 
 def normalize_space(v: str) -> str:
@@ -216,7 +230,8 @@ class Concat:
     parts: tuple
 
 
-STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad, Trim, Map, Words)
+STRING_NODES = (Column, SelectK, Substring, Constant, Concat, Replace, Pad, Trim, Map, Words,
+                Encode)
 
 
 def extract(column: str, splits: Sequence[tuple[str, int]] = (), start: int | None = None,
@@ -250,7 +265,7 @@ def columns_of(node) -> list[str]:
         elif isinstance(n, Concat):
             for p in n.parts:
                 walk(p)
-        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad, Trim, Map, Words)):
+        elif isinstance(n, (Split, SelectK, Substring, Replace, Pad, Trim, Map, Words, Encode)):
             walk(n.of)
 
     walk(node)
@@ -263,7 +278,7 @@ def rename_columns(node, names: dict):
         return Column(names.get(node.name, node.name))
     if isinstance(node, Concat):
         return Concat(tuple(rename_columns(p, names) for p in node.parts))
-    if isinstance(node, (Split, SelectK, Substring, Replace, Pad, Trim, Map, Words)):
+    if isinstance(node, (Split, SelectK, Substring, Replace, Pad, Trim, Map, Words, Encode)):
         return dataclasses.replace(node, of=rename_columns(node.of, names))
     return node
 
@@ -357,6 +372,13 @@ def _compile(node, pos):
             v = inner(row)
             return None if v is None else normalize_space(v)
         return trim
+    if isinstance(node, Encode):
+        inner = _compile(node.of, pos)
+
+        def encode(row):
+            v = inner(row)
+            return None if v is None else percent_encode(v)
+        return encode
     if isinstance(node, Pad):
         inner, width = _compile(node.of, pos), node.width
 
@@ -454,6 +476,11 @@ def describe(node, show_columns: bool = True) -> str:
         base = "the value" if isinstance(inner, Column) and not show_columns else \
             describe(inner, show_columns)
         return f"{base} with spaces trimmed"
+    if isinstance(node, Encode):
+        inner = node.of
+        base = "the value" if isinstance(inner, Column) and not show_columns else \
+            describe(inner, show_columns)
+        return f"{base} percent-encoded"
     if isinstance(node, Words):
         inner = node.of
         base = "the value" if isinstance(inner, Column) and not show_columns else \
@@ -520,6 +547,8 @@ def to_dict(node) -> dict:
         return {"op": "pad", "of": to_dict(node.of), "width": node.width}
     if isinstance(node, Trim):
         return {"op": "trim", "of": to_dict(node.of)}
+    if isinstance(node, Encode):
+        return {"op": "encode", "of": to_dict(node.of)}
     if isinstance(node, Map):
         return {"op": "map", "of": to_dict(node.of), "table": node.table}
     if isinstance(node, Words):
@@ -590,6 +619,10 @@ def from_dict(d, where: str = "program") -> object:
         of = from_dict(d.get("of"), where + ".of")
         _string_node(of, where + ".of")
         return Trim(of)
+    if op == "encode":
+        of = from_dict(d.get("of"), where + ".of")
+        _string_node(of, where + ".of")
+        return Encode(of)
     if op == "map":
         table = _need(d, "table", str, where)
         if table not in MAPS:
@@ -975,6 +1008,9 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
     if isinstance(node, Trim):
         return [None if v is None else " ".join(v.split())
                 for v in evaluate_columns(node.of, texts, n)]
+    if isinstance(node, Encode):
+        return [None if v is None else percent_encode(v)
+                for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Words):
         sep, casing, joiner = node.sep, node.casing, node.joiner
         return [None if v is None else join_words(v, sep, casing, joiner)
@@ -1051,6 +1087,10 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
             return f"{text_of(node.of)}.replace({node.old!r}, {node.new!r})"
         if isinstance(node, Trim):
             return f"' '.join({text_of(node.of)}.split())"
+        if isinstance(node, Encode):
+            inner = text_of(node.of)
+            lines.append("import urllib.parse")
+            return f"urllib.parse.quote_plus({inner}, safe='')"
         if isinstance(node, Pad):
             inner = text_of(node.of)
             var = _identifier(f"{inner}_padded", taken)

@@ -17,11 +17,11 @@ Note:
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
-    - a target column of 2-4 keys: a short program joining all through most source rows
-      (``_acceptable``); equal coverage: one value per key (none folded), then more
-      source rows, then smaller;
-    - a program's variants equal on its examples are scored where they join more rows, giving
-      its rows the same keys (``_extends``); a residual-round replacement passes ``_checks``;
+    - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
+      coverage: one value per key (none folded), then more source rows, then smaller;
+    - variants equal on the examples scored where they join more rows, keeping its rows'
+      keys (``_extends``); a residual-round replacement or key-adding branch passes
+      ``_checks``; a refutation reads the bags apart too (deviation 54);
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - ``_direction``: joined row pairs containing the other's win, then 1:1 by keys joined,
@@ -310,8 +310,10 @@ def _outputs(program, src: Table) -> list:
 def _chance_precision(program, src: Table, tcells: list) -> float | None:
     """The estimated precision of a join of short codes, which have no independent evidence:
     from the rows whose output is no key, at the rate of the outputs' characters
-    (deviations 47-48)."""
-    return chance_precision(_outputs(program, src), {v for v in tcells if v is not None})
+    (deviations 47-48), and the inputs folded onto one key (deviation 54)."""
+    inputs = list(zip(*(src.cells(c) for c in program.columns)))
+    return chance_precision(_outputs(program, src), {v for v in tcells if v is not None},
+                            inputs)
 
 
 def _evidenced(best: Candidate, candidates: list, passes, src: Table, tcells: list):
@@ -619,7 +621,8 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
     by several rows) count once (deviation 49)."""
     if "refuted" not in cand.extra:
         agree, checked = evidence_counts(cand.program, src, target_cells, groups,
-                                         cand.target_column, cand.examples, distinct=True)
+                                         cand.target_column, cand.examples, distinct=True,
+                                         apart=True)
         cand.extra["refuted"] = checked - agree >= MIN_REFUTING and 2 * agree < checked
     return cand.extra["refuted"]
 

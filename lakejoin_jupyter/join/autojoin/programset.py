@@ -3,12 +3,11 @@ of a learned transformation (extensions of thesis §4.4.2, Algorithm 5).
 
 The thesis keeps the one program joining the most target keys and names the case this
 leaves behind ("duke cs profs": the join needs more than one transformation). Here the
-learner runs again on the residual: the row pairs (§4.4.1; recomputed among the
-unjoined rows where few are left) whose source row and key the current set leaves
-unjoined. Each program learned there, and each of the first round, is tried as a branch of
-a :class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned
-from the rows each branch joins. Residual example sets are also drawn within one form of
-the source cell (its delimiters).
+learner runs again on the residual: the row pairs (§4.4.1; recomputed among the unjoined
+rows where few are left) whose source row and key the current set leaves unjoined. Each
+program learned there, and each of the first round, is tried as a branch of a
+:class:`~.dsl.ProgramSet`: after the set, before it, or before it under a guard learned
+from the rows each branch joins (residual sets also within one delimiter form of the cell).
 The branch adding the most keys is kept if it adds at least ``min_gain`` keys (and
 ``min_gain_fraction`` of them), some beyond its own examples, and gives a key to more rows
 than it re-keys (N:1: keys can be gained by moving joined rows); branches that never fire
@@ -16,8 +15,9 @@ are dropped; up to ``max_programs`` branches. A single program learned there (al
 the pairs of unjoined source rows to keys already joined, N:1) that joins every key the
 set joins, through more source rows, replaces the set; a branch adding no key may join more
 rows onto joined keys, none re-keyed, most confirmed by row pairs, e.g. under a guard on a
-value's last word ("XValue" onto "x", deviation 38); a row onto a key the set joins through
-a row whose own 1:1 evidence names that key confirms nothing (deviation 41).
+value's last word ("XValue" onto "x", 38); a row onto a key the set joins through a row
+whose own 1:1 evidence names it, or a pair through a piece of another number, confirms
+nothing (41, 54).
 Estimated precision: among the joined source rows (not taught) that also have a 1-to-1
 match of a 6+ character q-gram or of a rare token bag, the share whose matched row holds
 the derived key (a value's evidence holds for every row holding it; None under 3 distinct
@@ -291,7 +291,8 @@ def _widens(current: list, option: list, keys: set, taught: set, partners: list,
 
 def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
     """Per source row, the keys of ``target_column`` step 1 paired it with (any score; a
-    value's pairs hold for every row holding it, as in the pipeline's paired rows)."""
+    value's pairs hold for every row holding it, as in the pipeline's paired rows), but for
+    pairs whose q-gram cuts a number of the value (:func:`cuts_number`, deviation 54)."""
     out = [set() for _ in src.positions]
     real = set(src.columns)
     for g in groups:
@@ -300,12 +301,33 @@ def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
         column = src.cells(g.source_column)
         by_value: dict = {}
         for p in g.pairs:
+            if cuts_number(p.gram, column[p.source_row]):
+                continue
             by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
         for i, cell in enumerate(column):
             found = by_value.get(cell)
             if found:
                 out[i] |= found
     return out
+
+
+def cuts_number(gram: str, value) -> bool:
+    """Does the (folded) q-gram ``gram`` occur in ``value`` only with a digit beside a digit
+    of its own end ("432" in "1432", "14" in "1432"): the pair matches a piece of another
+    number, not the number (deviation 54)? A bag pair (no gram) cuts nothing."""
+    if not gram or value is None:
+        return False
+    text = fold(value)
+    at = text.find(gram)
+    if at < 0:
+        return False
+    while at >= 0:
+        end = at + len(gram)
+        if not ((at > 0 and text[at - 1].isdigit() and gram[0].isdigit())
+                or (end < len(text) and text[end].isdigit() and gram[-1].isdigit())):
+            return False
+        at = text.find(gram, at + 1)
+    return True
 
 
 def _replaces(current: Scored, new: Scored, keys: set, taught: set = frozenset(),
@@ -436,8 +458,9 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 if gain < need or not added - taught \
                         or not _gains_rows(current.outputs, option.outputs, keys):
                     continue
-                if gain > best_gain or (gain == best_gain and option.program.size
-                                        < best_option.program.size):
+                if (gain > best_gain or (gain == best_gain and option.program.size
+                                         < best_option.program.size)) \
+                        and (accept is None or accept(option.program, examples, option)):
                     best_option, best_gain = option, gain
         widening = widest is not None and (best_option is None or (
             best_gain == 0 and widest.joined_rows > best_option.joined_rows))
@@ -487,7 +510,8 @@ def read_apart(program, src, tcells: list, groups: list, target_column: str, exa
     the program reads and the key the program derives from it reading as one bag (the join
     writes the same tokens differently: "8/7/2018" and "8/7/18"), a row whose value and key
     read in such a view as bags of the same size, different in every such view, is given a
-    key of other tokens ("3/13/2019" onto "3/13/18": a constant year; deviation 51)."""
+    key of other tokens ("3/13/2019" onto "3/13/18": a constant year; deviation 51); with
+    two such columns (a poll's start and end date), in each of them (deviation 54)."""
     keys = {v for v in tcells if v is not None}
     taught = {ex.source_row for ex in examples}
     if outs is None:
@@ -508,16 +532,17 @@ def read_apart(program, src, tcells: list, groups: list, target_column: str, exa
         if o is None or o not in keys or i in taught or i in skip:
             continue
         key = _bags(o)
+        read = []           # per reader column with a cell: does it read as another key?
         for c in readers:
             cell = src.cells(c)[i]
             if cell is None:
                 continue
             value = _bags(cell)
             shared = [v for v in BAG_VIEWS if v in key and v in value]
-            if shared and all(len(key[v]) == len(value[v]) and key[v] != value[v]
-                              for v in shared):
-                out.append((frozenset(), o))
-                break
+            read.append(bool(shared) and all(len(key[v]) == len(value[v])
+                                             and key[v] != value[v] for v in shared))
+        if read and all(read):
+            out.append((frozenset(), o))
     return out
 
 
@@ -562,11 +587,18 @@ def key_owners(partners: dict) -> dict:
 
 
 def evidence_counts(program, src, tcells: list, groups: list, target_column: str,
-                    examples=(), distinct: bool = False) -> tuple:
+                    examples=(), distinct: bool = False, apart: bool = False) -> tuple:
     """(agree, checked): the rows of :func:`checked_rows` and those whose evidence holds
     the key the program derives. ``distinct``: rows whose evidence names the same partners
-    and that get the same key are one observation, counted once (deviation 49)."""
-    rows = checked_rows(program, src, tcells, groups, target_column, examples)
+    and that get the same key are one observation, counted once (deviation 49).
+    ``apart``: the rows :func:`read_apart` contradicts are checked too, as in the estimate
+    (deviation 54)."""
+    outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
+    found = _checked(outs, src, tcells, groups, target_column, examples)
+    rows = list(found.values())
+    if apart:
+        rows += read_apart(program, src, tcells, groups, target_column, examples, set(found),
+                           outs)
     if distinct:
         rows = list(dict.fromkeys(rows))
     return sum(o in evidence for evidence, o in rows), len(rows)

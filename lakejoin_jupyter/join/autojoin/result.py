@@ -153,7 +153,11 @@ class AutoJoin(Joinable):
             self.target_keys, self.joined_rows, self.coverage = \
                 _key_counts(source_keys, target_keys)
             if self.precision_basis == "chance":
-                est = chance_precision(source_keys, {k for k in target_keys if k is not None})
+                src, labels = self.source_frame, _labels(self.source_frame)
+                inputs = list(zip(*(column_texts(src[labels[c]]) for c in self.program.columns
+                                    if c in labels)))
+                est = chance_precision(source_keys, {k for k in target_keys if k is not None},
+                                       inputs or None)
                 if est is not None:
                     self.estimated_precision = est
         return self
