@@ -220,3 +220,81 @@ def test_rebuild_command_leaves_out_an_emptied_added_folder(tmp_path):
         f"`lakejoin index --add {folders['refilled']} {ix}` (not re-added: "
         f"{folders['emptied']}, added with --add, holds no tables any more; "
         f"{folders['deleted']}, added with --add, deleted since)")
+
+
+def _recorded_index(tmp_path, options):
+    """An index folder whose manifest records the build ``options`` (as a build writes)."""
+    from lakejoin_jupyter.index.store import FORMAT_NAME, FORMAT_VERSION
+    from lakejoin_jupyter.lake.normalize import normalization_spec
+    ix = _index(tmp_path, options)
+    manifest = json.loads((ix / MANIFEST).read_text())
+    manifest.update(format=FORMAT_NAME, format_version=FORMAT_VERSION,
+                    normalization=normalization_spec())
+    manifest["components"]["union"] = {"embedder": "ngram", "sample_values": 5}
+    (ix / MANIFEST).write_text(json.dumps(manifest))
+    return ix
+
+
+def _sample_words(action) -> list[str]:
+    """Words giving the build option ``action`` a value other than its default."""
+    flag = action.option_strings[0]
+    if action.dest == "options":
+        return [flag, "pexeso.levels=3", flag, "pexeso.embedder=ngram"]
+    if action.dest in ("with_", "without"):
+        return [flag, "union" if action.dest == "with_" else "lshensemble"]
+    if action.choices:
+        return [flag, str(next(c for c in action.choices if c != action.default))]
+    if action.type is int:
+        return [flag, str((action.default or 1) + 6)]
+    raise AssertionError(f"no sample value for the build option {flag}: add one here")
+
+
+def test_every_build_option_round_trips_through_the_record(tmp_path):
+    """Each option the ``lakejoin index`` parser declares as a build option (the list read
+    from the parser, so a new option is covered without editing this test): given on the
+    command line, recorded in the manifest (``command_options``), read back by the
+    magic's ``--reuse`` rebuild (``_recorded``), it has the value the command gave."""
+    import argparse
+
+    from lakejoin_jupyter.cli import _parser, add_build_option_arguments, build_options
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import command_options
+    from lakejoin_jupyter.magics.cmd_index import _recorded
+    shared = argparse.ArgumentParser()
+    add_build_option_arguments(shared)
+    actions = [a for a in shared._actions if a.option_strings and a.dest != "help"]
+    assert {a.dest for a in actions} >= {"num_perm", "minhash_seed", "mate_bits", "with_",
+                                         "without", "options"}
+    for i, action in enumerate(actions):
+        words = _sample_words(action)
+        args = _parser().parse_args(["index", "LAKE", "--out", "X", *words])
+        given = build_options(args, pytest.fail)
+        recorded = command_options(BuildSettings(**given))
+        (tmp_path / str(i)).mkdir()
+        back = _recorded(_recorded_index(tmp_path / str(i), recorded))
+        for key, value in given.items():
+            want = list(value) if key == "components" else value
+            assert back[key] == want, (action.option_strings, key, recorded)
+
+
+@pytest.mark.parametrize("options, says", [
+    (["--no-such-option", "3"], "unrecognized arguments: --no-such-option 3"),
+    (["--num-perm", "many"], "--num-perm: invalid int value: 'many'"),
+    (["--mate-bits", "256"], "--mate-bits: invalid choice: 256"),
+    (["--set", "levels=3"], "--set takes COMPONENT.OPTION=VALUE"),
+    (["--with"], "--with: expected one argument"),
+    ("--num-perm 64", "not a list of words"),
+])
+def test_unreadable_recorded_options_name_the_index_and_the_rebuild(tmp_path, options, says):
+    """A manifest whose recorded build options this version cannot read (unknown option,
+    a bad value): an error naming the index folder, what is wrong and the command that
+    rebuilds it (without the unreadable options)."""
+    from lakejoin_jupyter.magics import MagicError
+    from lakejoin_jupyter.magics.cmd_index import _recorded
+    ix = _recorded_index(tmp_path, options)
+    with pytest.raises(MagicError) as err:
+        _recorded(ix)
+    msg = str(err.value)
+    assert f"The index at {ix} records build options" in msg and says in msg
+    assert f"`lakejoin index /data/lake --out {ix} --overwrite` with the --with/--set " \
+           f"options it was built with (its components: minhash, union)" in msg
