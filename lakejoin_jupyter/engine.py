@@ -2234,8 +2234,10 @@ class Engine:
     def advice(self) -> list[str]:
         """Advice about the index itself: the rebuild (its :meth:`rebuild_command`) when the
         lake changed since the build (files added, changed or removed: looked at now, and
-        kept as ``index.lake_changes``), or when added generations have drifted enough from
-        the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
+        kept as ``index.lake_changes``; a look stats each lake file once and hashes or lists
+        only what moved since the last, ``LakeIndex.find_lake_changes``), or when added
+        generations have drifted enough from the base that a rebuild pays off
+        (search/lshensemble.py ``rebuild_advice``)."""
         out = []
         changes = self.index.find_lake_changes()
         self.index.lake_changes = changes
