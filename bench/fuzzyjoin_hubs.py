@@ -20,18 +20,12 @@ The left-left distances (``wmix``) are computed once per dataset, cached in
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as replay  # noqa: E402
-from fuzzyjoin_namesakes import cached_left_distances, mixed_null, setup  # noqa: E402
-from lakejoin_jupyter.join.fuzzy import hub_scale  # noqa: E402  (the kept cap itself)
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
+from fuzzyjoin_namesakes import cached_left_distances
+from lakejoin_jupyter.join.fuzzy import hub_scale  # the kept cap itself
 
 VARIANTS = ("base", "hub2", "hub15", "wmix", "hub2wmix")
 MIX_ITERATIONS = 3
@@ -122,13 +116,8 @@ def prepare(d: dict):
 
 
 def main(argv=None):
-    args = list(sys.argv[1:] if argv is None else argv)
-    setup(args, _STATE, ["autofj", "rl", "fresh1", "fresh2"])
-
-    def configure(v):
-        _STATE["variant"] = v
-
-    replay.variant_run(__doc__, VARIANTS, args, configure=configure, prepare=prepare)
+    replay.variant_run(__doc__, VARIANTS, argv, prepare=prepare, state=_STATE,
+                       suites=["autofj", "rl", "fresh1", "fresh2"])
 
 
 if __name__ == "__main__":

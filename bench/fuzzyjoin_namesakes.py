@@ -18,17 +18,12 @@ The left-left distances are computed once per dataset and cached in ``W/namesake
 from __future__ import annotations
 
 import pickle
-import sys
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as replay  # noqa: E402
-from fuzzyjoin_autofj import dataset_root, datasets, ensure_autofj_venv, load  # noqa: E402
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
+from fuzzyjoin_autofj import load
 
 VARIANTS = ("base", "lcap", "rmix", "both")
 MIX_ITERATIONS = 3
@@ -141,32 +136,13 @@ def cached_left_distances(d: dict, state: dict):
     return info
 
 
-def setup(args: list, state: dict, suites: list) -> None:
-    """Read --work (and take --autofj-venv out of ``args``); fill ``state`` with the work
-    folder and the folders of the datasets of ``suites``."""
-    work = Path(args[args.index("--work") + 1])
-    venv = Path.home() / ".cache/lakejoin/venv-autofj"
-    if "--autofj-venv" in args:
-        i = args.index("--autofj-venv")
-        venv = Path(args[i + 1])
-        del args[i:i + 2]
-    root = dataset_root(ensure_autofj_venv(venv))
-    state["work"] = work
-    state["folders"] = {n: f for _, n, _, f in datasets(root, work / "cases", suites, "all")}
-
-
 def prepare(d: dict):
     d["candidates"] = candidates_class(cached_left_distances(d, _STATE), _STATE["variant"])
 
 
 def main(argv=None):
-    args = list(sys.argv[1:] if argv is None else argv)
-    setup(args, _STATE, ["autofj", "rl", "fresh1"])
-
-    def configure(v):
-        _STATE["variant"] = v
-
-    replay.variant_run(__doc__, VARIANTS, args, configure=configure, prepare=prepare)
+    replay.variant_run(__doc__, VARIANTS, argv, prepare=prepare, state=_STATE,
+                       suites=["autofj", "rl", "fresh1"])
 
 
 if __name__ == "__main__":
