@@ -59,10 +59,12 @@ def left_distances(d: dict, folder: Path) -> dict:
     return out
 
 
-def mixed_null(s1, s2, ref, tail=None, iterations: int = MIX_ITERATIONS):
-    """``rmix``: null_probability with the decoys s2 (weight 1 - pi0 each) pooled with the
-    reference ratios (weight pi0 M / K each), pi0 re-estimated ``iterations`` times from
-    the pool's weighted tail. Returns (null probability, pi0, weighted decoys above tail)."""
+def mixed_null(s1, s2, ref, tail=None, iterations: int = MIX_ITERATIONS, rho: float = 1.0):
+    """``rmix``: null_probability with the decoys s2 (weight 1 - rho pi0 each) pooled with
+    the reference ratios (weight rho pi0 M / K each), pi0 re-estimated ``iterations`` times
+    from the pool's weighted tail (``rho``: the reference ratios' share of the null, 1 here;
+    bench/fuzzyjoin_hubs.py's ``wmix`` weighs it). Returns (null probability, pi0, weighted
+    decoys above tail)."""
     from lakejoin_jupyter.join import match_precision as mp
     tail = mp.NULL_TAIL if tail is None else tail
     s1 = np.asarray(s1, dtype=np.float64)
@@ -72,7 +74,7 @@ def mixed_null(s1, s2, ref, tail=None, iterations: int = MIX_ITERATIONS):
     xr = np.asarray(ref, dtype=np.float64)
     xr = xr[np.isfinite(xr)]
     b = float(np.sum(s2[ok2] > tail))
-    if not ok1.any() or not ok2.any() or not len(xr):
+    if not ok1.any() or not ok2.any() or not len(xr) or rho <= 0:
         return null, pi0, b
     x1, x2 = s1[ok1], s2[ok2]
     n, m, k = len(x1), len(x2), len(xr)
@@ -80,7 +82,7 @@ def mixed_null(s1, s2, ref, tail=None, iterations: int = MIX_ITERATIONS):
     x, inv = np.unique(np.concatenate([x1, xs]), return_inverse=True)
     joins = np.bincount(inv[:n], minlength=len(x)).astype(np.float64)
     for _ in range(iterations):
-        w = np.concatenate([np.full(m, 1.0 - pi0), np.full(k, pi0 * m / k)])
+        w = np.concatenate([np.full(m, 1.0 - rho * pi0), np.full(k, rho * pi0 * m / k)])
         b = float(np.sum(w[xs > tail]))
         pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (b * n / m + 1))
         decoys = np.bincount(inv[n:], weights=w, minlength=len(x))
