@@ -28,16 +28,10 @@ probability as in ``_Candidates.__post_init__``; curves, bound and union read it
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as replay  # noqa: E402
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
 
 VARIANTS = ("base", "agree", "agree_min", "agree_all", "agree08", "agree_median")
 AGREE_RATIO = 0.7
@@ -87,16 +81,12 @@ def build(d: dict, oracle: str = ""):
             c.p = new[f]
             c.v = mp.join_variance(c.p, c._scale)
             c.u = c._rel * (1.0 - c.p)
-    n_r = len(next(iter(cands.values())).r_dist)
-    return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
+    return replay.with_curves(d, cands)
 
 
 def main(argv=None):
-    def configure(v):
-        _STATE["variant"] = v
-
     replay.build = build
-    replay.variant_run(__doc__, VARIANTS, argv, configure=configure)
+    replay.variant_run(__doc__, VARIANTS, argv, state=_STATE)
 
 
 if __name__ == "__main__":

@@ -22,20 +22,15 @@ from __future__ import annotations
 
 import argparse
 import pickle
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-from fuzzyjoin_autofj import dataset_root, datasets, ensure_autofj_venv, load  # noqa: E402
-import fuzzyjoin_replay as rp  # noqa: E402
-from lakejoin_jupyter.join import fuzzy  # noqa: E402
-from lakejoin_jupyter.join.match_precision import TIE  # noqa: E402
+import fuzzyjoin_replay as rp  # (first: it puts the repository on sys.path)
+from fuzzyjoin_autofj import load
+from lakejoin_jupyter.join import fuzzy
+from lakejoin_jupyter.join.match_precision import TIE
 
 LEFT_NEAREST = 32
 # name -> (reach of the count given the join's distance d1 and the threshold t, combination)
@@ -90,10 +85,9 @@ def candidates_class(l_near: dict, variant: str):
 
 
 def dump(work: Path, venv: Path, split: str):
-    root = dataset_root(ensure_autofj_venv(venv))
     out = work / "replay_ll"
     out.mkdir(exist_ok=True)
-    for suite, name, sp, folder in datasets(root, work / "cases", ["autofj", "rl"], split):
+    for suite, name, sp, folder in rp.case_folders(work, venv, ["autofj", "rl"], split):
         if (out / f"{name}.pkl").exists() or not (work / "replay" / f"{name}.pkl").exists():
             continue
         d = pickle.load(open(work / "replay" / f"{name}.pkl", "rb"))
@@ -129,11 +123,8 @@ def diag(work: Path, split: str) -> pd.DataFrame:
     choice: ours and autofj's count (reach sqrt(2) t for the Euclidean functions, the
     image of 2t on 1 - cos; 2t for the set distances), minus the achieved precision."""
     rows = []
-    for f in sorted((work / "replay").glob("*.pkl")):
-        d = pickle.load(open(f, "rb"))
-        if split != "all" and d["split"] != split:
-            continue
-        ll = pickle.load(open(work / "replay_ll" / f.name, "rb"))
+    for d in rp.saved(work, split):
+        ll = pickle.load(open(work / "replay_ll" / f"{d['name']}.pkl", "rb"))
         for fn, r in d["raw"].items():
             c = fuzzy._Candidates(fn, **r)
             ok = np.isfinite(c.r_dist)
@@ -154,7 +145,7 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["dump", "replay", "diag"])
     ap.add_argument("--work", required=True)
-    ap.add_argument("--autofj-venv", default=str(Path.home() / ".cache/lakejoin/venv-autofj"))
+    ap.add_argument("--autofj-venv", default=rp.AUTOFJ_VENV)
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
     ap.add_argument("--variant", choices=list(VARIANTS), default="min")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
@@ -177,7 +168,7 @@ def main(argv=None):
         if a.out:
             df.to_csv(a.out, index=False)
         return
-    targets = [float(t) for t in a.targets.split(",")]
+    targets = rp.numbers(a.targets)
     df = rp.replay(work, a.split, targets, prepare=prepare_for(work, a.variant))
     if a.out:
         df.to_csv(a.out, index=False)

@@ -28,18 +28,12 @@ W holds ``bench/fuzzyjoin_replay.py dump``'s cache (W/replay).
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 from scipy.stats import norm
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as rp  # noqa: E402
-from lakejoin_jupyter.join import fuzzy  # noqa: E402
+import fuzzyjoin_replay as rp  # (first: it puts the repository on sys.path)
+from lakejoin_jupyter.join import fuzzy
 
 BOOTSTRAP = 10          # resamples per dataset (bs0, bsz), shared by the targets
 SEED = 8
@@ -93,12 +87,7 @@ def union_estimate(cands: dict, configs) -> float:
 
 def chosen(cands: dict, curves: dict, grids: dict, target: float):
     """(configs, estimated precision) the join's chooser picks, or (None, nan)."""
-    fns = list(cands)
-    n_r = len(next(iter(cands.values())).r_dist)
-    common = dict(left=None, right=None, on=("title", "title"), _cands=cands,
-                  _grids=grids, _curves=curves, _lkeys=None, _rkeys=np.arange(n_r),
-                  _lrows=None, _rrows=None)
-    fj = fuzzy._choose(common, fns, target)
+    fj = rp.chooser(cands, curves, grids, target)
     if fj._union is None:
         return None, float("nan")
     return fj.configs, fj.estimated_precision
@@ -188,9 +177,7 @@ def main(argv=None):
             rp.choose = competing_choose
 
     df, targets = rp.variant_run(__doc__, VARIANTS, argv, configure_all, prepare)
-    for t in targets:
-        print(f"target {t:g}: mean |P - target| {(df[f'P{t:g}'] - t).abs().mean():.5f} "
-              f"mean F1 {df[f'F1{t:g}'].mean():.5f}")
+    print(rp.mean_lines(df, targets))
     if OPTIMISM:
         opts = np.array([o[2] for o in OPTIMISM]).reshape(-1, len(targets))
         print("mean optimism per target: " + " / ".join(f"{v:+.4f}" for v in opts.mean(0)))

@@ -23,16 +23,10 @@ greedy's own tolerance below the target):
 from __future__ import annotations
 
 import inspect
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as replay  # noqa: E402
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
 
 VARIANTS = ("base", "wide_mean", "last_step")
 WIDTH = 0.05

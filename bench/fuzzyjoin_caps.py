@@ -16,16 +16,10 @@ join's choice with one of these estimators, without changing join/:
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as replay  # noqa: E402
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
 
 VARIANTS = ("base", "cap3", "rcap4", "both")
 _STATE = {"variant": "base"}
@@ -67,10 +61,7 @@ def prepare(d: dict):
 
 
 def main(argv=None):
-    def configure(v):
-        _STATE["variant"] = v
-
-    replay.variant_run(__doc__, VARIANTS, argv, configure=configure, prepare=prepare)
+    replay.variant_run(__doc__, VARIANTS, argv, prepare=prepare, state=_STATE)
 
 
 if __name__ == "__main__":

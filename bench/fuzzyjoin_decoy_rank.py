@@ -32,17 +32,11 @@ W holds ``bench/fuzzyjoin_replay.py dump``'s cache (W/replay).
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as rp  # noqa: E402
-from lakejoin_jupyter.join import fuzzy, match_precision as mp  # noqa: E402
+import fuzzyjoin_replay as rp  # (first: it puts the repository on sys.path)
+from lakejoin_jupyter.join import fuzzy, match_precision as mp
 
 ITERATIONS = 3
 
@@ -173,9 +167,7 @@ def main(argv=None):
         d["candidates"] = Candidates
     df, targets = rp.variant_run(__doc__, VARIANTS, argv, configure, prepare)
     est = Candidates.variant
-    for t in targets:
-        print(f"target {t:g}: mean |P - target| {(df[f'P{t:g}'] - t).abs().mean():.5f} "
-              f"mean F1 {df[f'F1{t:g}'].mean():.5f}")
+    print(rp.mean_lines(df, targets))
     if Candidates.trace and est == "v9c":
         tr = np.array(Candidates.trace)
         print(f"iterations to the fixed point: median {np.median(tr):g}, max {tr.max():g}, "

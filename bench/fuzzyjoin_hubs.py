@@ -20,57 +20,15 @@ The left-left distances (``wmix``) are computed once per dataset, cached in
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as replay  # noqa: E402
-from fuzzyjoin_namesakes import cached_left_distances, mixed_null, setup  # noqa: E402
-from lakejoin_jupyter.join.fuzzy import hub_scale  # noqa: E402  (the kept cap itself)
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
+from fuzzyjoin_namesakes import cached_left_distances, mixed_null
+from lakejoin_jupyter.join.fuzzy import hub_scale  # the kept cap itself
 
 VARIANTS = ("base", "hub2", "hub15", "wmix", "hub2wmix")
-MIX_ITERATIONS = 3
 _STATE = {"variant": "base", "work": None, "folders": None}
-
-
-def weighted_null(s1, s2, ref, rho, tail=None, iterations: int = MIX_ITERATIONS):
-    """``wmix``: round 10's mixed_null with the reference ratios' weight multiplied by
-    ``rho`` (decoys weigh 1 - rho pi0, reference ratios rho pi0 M / K each)."""
-    from lakejoin_jupyter.join import match_precision as mp
-    tail = mp.NULL_TAIL if tail is None else tail
-    s1 = np.asarray(s1, dtype=np.float64)
-    s2 = np.asarray(s2, dtype=np.float64)
-    ok1, ok2 = np.isfinite(s1), np.isfinite(s2)
-    null, pi0 = mp.null_probability(s1, s2, tail)
-    xr = np.asarray(ref, dtype=np.float64)
-    xr = xr[np.isfinite(xr)]
-    b = float(np.sum(s2[ok2] > tail))
-    if not ok1.any() or not ok2.any() or not len(xr) or rho <= 0:
-        return null, pi0, b
-    x1, x2 = s1[ok1], s2[ok2]
-    n, m, k = len(x1), len(x2), len(xr)
-    xs = np.concatenate([x2, xr])
-    x, inv = np.unique(np.concatenate([x1, xs]), return_inverse=True)
-    joins = np.bincount(inv[:n], minlength=len(x)).astype(np.float64)
-    for _ in range(iterations):
-        w = np.concatenate([np.full(m, 1.0 - rho * pi0), np.full(k, rho * pi0 * m / k)])
-        b = float(np.sum(w[xs > tail]))
-        pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (b * n / m + 1))
-        decoys = np.bincount(inv[n:], weights=w, minlength=len(x))
-        size = joins + decoys
-        keep = size > 0
-        q = np.zeros(len(x))
-        q[keep] = mp.increasing_fit(decoys[keep] / size[keep], size[keep])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            fit = np.where(q < 1.0, pi0 * (n / m) * q / (1.0 - q), 1.0)
-        null = np.full(len(s1), np.nan)
-        null[ok1] = np.minimum(fit, 1.0)[inv[:n]]
-    return null, float(pi0), b
 
 
 def candidates_class(left_info: dict | None, variant: str):
@@ -87,7 +45,8 @@ def candidates_class(left_info: dict | None, variant: str):
                 ok = np.isfinite(self.r_dist)
                 rho = float(np.mean(self.r_namesake[ok] <= self.r_dist[ok] + mp.TIE)) \
                     if ok.any() else 0.0
-                null, self.pi0, tail = weighted_null(s1, s2, left_info[self.fn]["ref"], rho)
+                # wmix: round 10's rmix, the reference ratios' weight times rho
+                null, self.pi0, tail = mixed_null(s1, s2, left_info[self.fn]["ref"], rho=rho)
                 p = np.where(np.isfinite(null), 1.0 - np.nan_to_num(null), 0.0)
                 if self.r_ties is not None:
                     p = np.minimum(p, 1.0 / np.maximum(self.r_ties, 1))
@@ -122,13 +81,8 @@ def prepare(d: dict):
 
 
 def main(argv=None):
-    args = list(sys.argv[1:] if argv is None else argv)
-    setup(args, _STATE, ["autofj", "rl", "fresh1", "fresh2"])
-
-    def configure(v):
-        _STATE["variant"] = v
-
-    replay.variant_run(__doc__, VARIANTS, args, configure=configure, prepare=prepare)
+    replay.variant_run(__doc__, VARIANTS, argv, prepare=prepare, state=_STATE,
+                       suites=["autofj", "rl", "fresh1", "fresh2"])
 
 
 if __name__ == "__main__":

@@ -18,17 +18,12 @@ The left-left distances are computed once per dataset and cached in ``W/namesake
 from __future__ import annotations
 
 import pickle
-import sys
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as replay  # noqa: E402
-from fuzzyjoin_autofj import dataset_root, datasets, ensure_autofj_venv, load  # noqa: E402
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
+from fuzzyjoin_autofj import load
 
 VARIANTS = ("base", "lcap", "rmix", "both")
 MIX_ITERATIONS = 3
@@ -64,10 +59,12 @@ def left_distances(d: dict, folder: Path) -> dict:
     return out
 
 
-def mixed_null(s1, s2, ref, tail=None, iterations: int = MIX_ITERATIONS):
-    """``rmix``: null_probability with the decoys s2 (weight 1 - pi0 each) pooled with the
-    reference ratios (weight pi0 M / K each), pi0 re-estimated ``iterations`` times from
-    the pool's weighted tail. Returns (null probability, pi0, weighted decoys above tail)."""
+def mixed_null(s1, s2, ref, tail=None, iterations: int = MIX_ITERATIONS, rho: float = 1.0):
+    """``rmix``: null_probability with the decoys s2 (weight 1 - rho pi0 each) pooled with
+    the reference ratios (weight rho pi0 M / K each), pi0 re-estimated ``iterations`` times
+    from the pool's weighted tail (``rho``: the reference ratios' share of the null, 1 here;
+    bench/fuzzyjoin_hubs.py's ``wmix`` weighs it). Returns (null probability, pi0, weighted
+    decoys above tail)."""
     from lakejoin_jupyter.join import match_precision as mp
     tail = mp.NULL_TAIL if tail is None else tail
     s1 = np.asarray(s1, dtype=np.float64)
@@ -77,7 +74,7 @@ def mixed_null(s1, s2, ref, tail=None, iterations: int = MIX_ITERATIONS):
     xr = np.asarray(ref, dtype=np.float64)
     xr = xr[np.isfinite(xr)]
     b = float(np.sum(s2[ok2] > tail))
-    if not ok1.any() or not ok2.any() or not len(xr):
+    if not ok1.any() or not ok2.any() or not len(xr) or rho <= 0:
         return null, pi0, b
     x1, x2 = s1[ok1], s2[ok2]
     n, m, k = len(x1), len(x2), len(xr)
@@ -85,7 +82,7 @@ def mixed_null(s1, s2, ref, tail=None, iterations: int = MIX_ITERATIONS):
     x, inv = np.unique(np.concatenate([x1, xs]), return_inverse=True)
     joins = np.bincount(inv[:n], minlength=len(x)).astype(np.float64)
     for _ in range(iterations):
-        w = np.concatenate([np.full(m, 1.0 - pi0), np.full(k, pi0 * m / k)])
+        w = np.concatenate([np.full(m, 1.0 - rho * pi0), np.full(k, rho * pi0 * m / k)])
         b = float(np.sum(w[xs > tail]))
         pi0 = min(1.0, (np.sum(x1 > tail) + 1) / (b * n / m + 1))
         decoys = np.bincount(inv[n:], weights=w, minlength=len(x))
@@ -141,32 +138,13 @@ def cached_left_distances(d: dict, state: dict):
     return info
 
 
-def setup(args: list, state: dict, suites: list) -> None:
-    """Read --work (and take --autofj-venv out of ``args``); fill ``state`` with the work
-    folder and the folders of the datasets of ``suites``."""
-    work = Path(args[args.index("--work") + 1])
-    venv = Path.home() / ".cache/lakejoin/venv-autofj"
-    if "--autofj-venv" in args:
-        i = args.index("--autofj-venv")
-        venv = Path(args[i + 1])
-        del args[i:i + 2]
-    root = dataset_root(ensure_autofj_venv(venv))
-    state["work"] = work
-    state["folders"] = {n: f for _, n, _, f in datasets(root, work / "cases", suites, "all")}
-
-
 def prepare(d: dict):
     d["candidates"] = candidates_class(cached_left_distances(d, _STATE), _STATE["variant"])
 
 
 def main(argv=None):
-    args = list(sys.argv[1:] if argv is None else argv)
-    setup(args, _STATE, ["autofj", "rl", "fresh1"])
-
-    def configure(v):
-        _STATE["variant"] = v
-
-    replay.variant_run(__doc__, VARIANTS, args, configure=configure, prepare=prepare)
+    replay.variant_run(__doc__, VARIANTS, argv, prepare=prepare, state=_STATE,
+                       suites=["autofj", "rl", "fresh1"])
 
 
 if __name__ == "__main__":

@@ -23,18 +23,13 @@ from __future__ import annotations
 
 import argparse
 import pickle
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-from fuzzyjoin_autofj import dataset_root, datasets, ensure_autofj_venv, load  # noqa: E402
-import fuzzyjoin_replay as replay  # noqa: E402
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
+from fuzzyjoin_autofj import load
 
 
 def reference_ratios(left, right, fns, sample, rules: bool) -> dict:
@@ -91,8 +86,7 @@ def build_with(d: dict, ref: dict, use: str = "decoys"):
             cands[f] = fuzzy._Candidates(f, **r)
     finally:
         fuzzy.nearest_ratios, fuzzy.null_probability = real, real_null
-    n_r = len(next(iter(cands.values())).r_dist)
-    return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
+    return replay.with_curves(d, cands)
 
 
 def per_join_error(d: dict, cands: dict) -> tuple[float, float]:
@@ -114,7 +108,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", required=True, help="holds replay/*.pkl (replay dump) and cases/")
-    ap.add_argument("--autofj-venv", default=str(Path.home() / ".cache/lakejoin/venv-autofj"))
+    ap.add_argument("--autofj-venv", default=replay.AUTOFJ_VENV)
     ap.add_argument("--sample", default="600")
     ap.add_argument("--rules", action="store_true")
     ap.add_argument("--use", choices=["decoys", "pi0"], default="decoys",
@@ -124,11 +118,11 @@ def main(argv=None):
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
     work = Path(a.work)
-    root = dataset_root(ensure_autofj_venv(Path(a.autofj_venv)))
-    targets = [float(t) for t in a.targets.split(",")]
+    targets = replay.numbers(a.targets)
     rows = []
-    names = [n for n in a.datasets.split(",") if n]
-    for suite, name, sp, folder in datasets(root, work / "cases", ["autofj", "rl"], "dev"):
+    names = replay.words(a.datasets)
+    for suite, name, sp, folder in replay.case_folders(work, a.autofj_venv, ["autofj", "rl"],
+                                                       "dev"):
         if names and name not in names:
             continue
         d = pickle.load(open(work / "replay" / f"{name}.pkl", "rb"))

@@ -22,6 +22,11 @@ configurations: on the join's threshold grid, at every distinct distance (the fi
 configuration space of these functions), and at every distance preferring, among those
 with the most true pairs, the one with the most joins (:func:`truth_chooser`). The replay reproduces ``fuzzyjoin_autofj.py``'s figures exactly (checked
 by running both on the development split).
+
+It is also the harness of the variant replays (bench/fuzzyjoin_agree.py, ..._caps.py,
+..._rival_cap.py, ...), which import it (from their own folder) and keep only their
+variant: ``variant_run`` (their command line), ``saved``, ``case_folders``,
+``with_curves``, ``chooser`` and ``mean_lines``.
 """
 from __future__ import annotations
 
@@ -40,15 +45,52 @@ sys.path.insert(0, str(HERE))
 from fuzzyjoin_autofj import datasets, ensure_autofj_venv, dataset_root, load  # noqa: E402
 
 RAW = ("r_left", "r_dist", "r_near", "r_ties", "r_sibling", "r_namesake")
+AUTOFJ_VENV = str(Path.home() / ".cache/lakejoin/venv-autofj")
+
+
+def case_folders(work: Path, venv, suites, split: str = "all") -> list:
+    """(suite, name, split, folder) of the datasets of ``suites`` (``split``: "all" for
+    every one): autofj's own, read from its environment at ``venv`` (created if missing),
+    the others from WORK/cases."""
+    root = dataset_root(ensure_autofj_venv(Path(venv)))
+    return datasets(root, Path(work) / "cases", list(suites), split)
+
+
+def saved(work: Path, split: str = "all", names=()):
+    """The datasets ``dump`` saved in WORK/replay, in name order: those of ``split`` ("all":
+    every one), and with ``names`` only those."""
+    for f in sorted((Path(work) / "replay").glob("*.pkl")):
+        d = pickle.load(open(f, "rb"))
+        if (split != "all" and d["split"] != split) or (names and d["name"] not in names):
+            continue
+        yield d
+
+
+def with_curves(d: dict, cands: dict):
+    """(``cands``, their threshold curves on the dataset's grids), as ``fuzzy_join`` builds
+    them: what ``build`` returns."""
+    from lakejoin_jupyter.join import fuzzy
+    n_r = len(next(iter(cands.values())).r_dist)
+    return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
+
+
+def chooser(cands: dict, curves: dict, grids: dict, target: float):
+    """The FuzzyJoin ``fuzzy._choose`` (the code ``fuzzy_join`` runs) makes at ``target``
+    from saved candidates and their curves."""
+    from lakejoin_jupyter.join import fuzzy
+    n_r = len(next(iter(cands.values())).r_dist)
+    common = dict(left=None, right=None, on=("title", "title"), _cands=cands,
+                  _grids=grids, _curves=curves, _lkeys=None, _rkeys=np.arange(n_r),
+                  _lrows=None, _rrows=None)
+    return fuzzy._choose(common, list(cands), target)
 
 
 def dump(work: Path, split: str, venv: Path, names=(), suites=("autofj", "rl")):
     from lakejoin_jupyter.join import fuzzy
-    root = dataset_root(ensure_autofj_venv(venv))
     fns = [f for f in fuzzy.JOIN_FUNCTIONS if f != "semantic"]
     out = work / "replay"
     out.mkdir(parents=True, exist_ok=True)
-    for suite, name, sp, folder in datasets(root, work / "cases", list(suites), "all"):
+    for suite, name, sp, folder in case_folders(work, venv, suites):
         if suite in ("fresh1", "fresh2", "fresh3", "fresh4"):
             sp = "dev"         # each run once blind (from the eighteenth session), development since
         if (split != "all" and sp != split) or (names and name not in names):
@@ -105,21 +147,15 @@ def build(d: dict, oracle: str = ""):
             c.p = np.where(r["r_left"] >= 0, d["tp"][f] / np.maximum(d["n_rows"], 1), 0.0)
             c.v, c.u = np.zeros_like(c.p), np.zeros_like(c.p)
             c._scale = None                # the outcome as it is: no hub cap over it
-    n_r = len(next(iter(cands.values())).r_dist)
-    return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
+    return with_curves(d, cands)
 
 
 def choose(d: dict, target: float, built=None):
     """The union chosen at ``target`` from the saved candidates with the current code:
     (left index per right value or -1, the joining function per right value, est. P)."""
-    from lakejoin_jupyter.join import fuzzy
     cands, curves = built or build(d)
-    fns = list(cands)
     n_r = len(next(iter(cands.values())).r_dist)
-    common = dict(left=None, right=None, on=("title", "title"), _cands=cands,
-                  _grids=d["grids"], _curves=curves, _lkeys=None, _rkeys=np.arange(n_r),
-                  _lrows=None, _rrows=None)
-    fj = fuzzy._choose(common, fns, target)
+    fj = chooser(cands, curves, d["grids"], target)
     if fj._union is None:
         return np.full(n_r, -1), np.full(n_r, ""), float("nan")
     return fj._union, fj._union_fn, fj.estimated_precision
@@ -190,10 +226,7 @@ def replay(work: Path, split: str, targets, names=(), quiet=False,
     """Replay the choice per dataset; ``prepare(d)``, if given, may set d["candidates"]
     (a class built like ``fuzzy._Candidates(fn, **raw)``) to replay a variant estimator."""
     rows = []
-    for f in sorted((work / "replay").glob("*.pkl")):
-        d = pickle.load(open(f, "rb"))
-        if (split != "all" and d["split"] != split) or (names and d["name"] not in names):
-            continue
+    for d in saved(work, split, names):
         if prepare is not None:
             prepare(d)
         row = {"suite": d["suite"], "dataset": d["name"], "right": len(d["n_rows"])}
@@ -240,6 +273,22 @@ def summary(df: pd.DataFrame, targets) -> str:
     return "\n".join(out)
 
 
+def mean_lines(df: pd.DataFrame, targets) -> str:
+    """Per target, the mean |P - target| and mean F1 to five places."""
+    return "\n".join(f"target {t:g}: mean |P - target| {(df[f'P{t:g}'] - t).abs().mean():.5f} "
+                     f"mean F1 {df[f'F1{t:g}'].mean():.5f}" for t in targets)
+
+
+def numbers(text: str) -> list[float]:
+    """``--targets 0.8,0.9,0.95`` -> [0.8, 0.9, 0.95]."""
+    return [float(t) for t in text.split(",")]
+
+
+def words(text: str) -> list[str]:
+    """``--datasets a,b`` -> ["a", "b"] ("" -> [])."""
+    return [n for n in text.split(",") if n]
+
+
 def parse_setting(item: str):
     """``MODULE.NAME=VALUE`` (a parameter of join/<MODULE>.py) -> (module, name, value of
     the parameter's type; a bool from 1/true/yes or anything else)."""
@@ -257,12 +306,16 @@ def parse_setting(item: str):
     return module, attr, type(old)(value)
 
 
-
-def variant_run(doc: str, variants, argv=None, configure=None, prepare=None):
-    """The command line shared by the variant replays (bench/fuzzyjoin_rival_cap.py,
-    bench/fuzzyjoin_decoy_rank.py): parse --work --variant --split --targets --datasets
-    --out, call ``configure(variant)``, replay, write --out, print the summary. Returns
-    (the per-dataset frame, the targets)."""
+def variant_run(doc: str, variants, argv=None, configure=None, prepare=None,
+                state: dict | None = None, suites=None):
+    """The command line shared by the variant replays (bench/fuzzyjoin_agree.py,
+    bench/fuzzyjoin_rival_cap.py, ...): parse --work --variant --split --targets --datasets
+    --out, set ``state["variant"]`` (a script's state, if given), call
+    ``configure(variant)``, replay (``prepare(d)`` per dataset, see ``replay``), write
+    --out, print the summary. With ``suites`` (a script that reads the datasets' tables)
+    also --autofj-venv, and ``state`` gets the work folder ("work") and the folders of the
+    datasets of those suites by name ("folders"). Returns (the per-dataset frame, the
+    targets)."""
     ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", required=True)
@@ -271,12 +324,19 @@ def variant_run(doc: str, variants, argv=None, configure=None, prepare=None):
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--out", default=None)
+    if suites is not None:
+        ap.add_argument("--autofj-venv", default=AUTOFJ_VENV)
     a = ap.parse_args(argv)
+    if state is not None:
+        state["variant"] = a.variant
+    if suites is not None:
+        state["work"] = Path(a.work)
+        state["folders"] = {n: f for _, n, _, f in case_folders(a.work, a.autofj_venv, suites)}
     if configure is not None:
         configure(a.variant)
-    targets = [float(t) for t in a.targets.split(",")]
-    names = [n for n in a.datasets.split(",") if n]
-    df = replay(Path(a.work), a.split, targets, names, quiet=True, prepare=prepare)
+    targets = numbers(a.targets)
+    df = replay(Path(a.work), a.split, targets, words(a.datasets), quiet=True,
+                prepare=prepare)
     if a.out:
         df.to_csv(a.out, index=False)
     print(summary(df, targets))
@@ -288,7 +348,7 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["dump", "replay", "oracle"])
     ap.add_argument("--work", required=True)
-    ap.add_argument("--autofj-venv", default=str(Path.home() / ".cache/lakejoin/venv-autofj"))
+    ap.add_argument("--autofj-venv", default=AUTOFJ_VENV)
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
     ap.add_argument("--datasets", default="")
     ap.add_argument("--suites", default="autofj,rl",
@@ -308,18 +368,14 @@ def main(argv=None):
         except ValueError as e:
             ap.error(str(e))
         setattr(mod, attr, value)
-    names = [n for n in a.datasets.split(",") if n]
+    names = words(a.datasets)
     if a.what == "dump":
-        dump(Path(a.work), a.split, Path(a.autofj_venv), names,
-             [x for x in a.suites.split(",") if x])
+        dump(Path(a.work), a.split, Path(a.autofj_venv), names, words(a.suites))
         return
-    targets = [float(t) for t in a.targets.split(",")]
+    targets = numbers(a.targets)
     if a.what == "oracle":
         rows = []
-        for f in sorted((Path(a.work) / "replay").glob("*.pkl")):
-            d = pickle.load(open(f, "rb"))
-            if (a.split != "all" and d["split"] != a.split) or (names and d["name"] not in names):
-                continue
+        for d in saved(Path(a.work), a.split, names):
             rows.append({"dataset": d["name"], **{
                 f"{mode}{t:g}": truth_chooser(d, t, fine=mode != "grid",
                                               most_joins=mode == "most")

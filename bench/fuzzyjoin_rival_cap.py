@@ -25,17 +25,11 @@ W holds ``bench/fuzzyjoin_replay.py dump``'s cache (W/replay).
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as rp  # noqa: E402
-from lakejoin_jupyter.join import fuzzy, match_precision as mp  # noqa: E402
+import fuzzyjoin_replay as rp  # (first: it puts the repository on sys.path)
+from lakejoin_jupyter.join import fuzzy, match_precision as mp
 
 
 def rival_mass(L: np.ndarray, P: np.ndarray, trusted: np.ndarray, mean: bool = False):
@@ -111,9 +105,7 @@ def main(argv=None):
         def build(d, oracle=""):
             cands, _ = plain(d, oracle)
             apply(cands, **kw)
-            n_r = len(next(iter(cands.values())).r_dist)
-            return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r)
-                           for f, c in cands.items()}
+            return rp.with_curves(d, cands)
         rp.build = build
     rp.variant_run(__doc__, VARIANTS, argv, configure)
 

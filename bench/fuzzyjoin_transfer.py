@@ -18,18 +18,12 @@ from __future__ import annotations
 
 import argparse
 import copy
-import pickle
-import sys
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as R  # noqa: E402
-from lakejoin_jupyter.join import fuzzy, match_precision as mp  # noqa: E402
+import fuzzyjoin_replay as R  # (first: it puts the repository on sys.path)
+from lakejoin_jupyter.join import fuzzy, match_precision as mp
 
 FEATURES = ["base", "ratio", "quant", "agree", "taken", "exact", "pi0", "logn", "reld", "sib"]
 
@@ -127,8 +121,7 @@ def calibrated(d, built, feats, cal):
             p = np.minimum(p, 1.0 / np.maximum(c.r_ties, 1))
         c2.p, c2.v, c2.u = p, p * (1 - p), np.zeros_like(p)
         cands[f] = c2
-    n_r = len(d["n_rows"])
-    return cands, {f: fuzzy.threshold_curve(c, d["grids"][f], n_r) for f, c in cands.items()}
+    return R.with_curves(d, cands)
 
 
 def main(argv=None):
@@ -143,12 +136,11 @@ def main(argv=None):
     a = ap.parse_args(argv)
     names = FEATURES if a.features == "all" else a.features.split(",")
     cols = [FEATURES.index(n) for n in names]
-    ds = [pickle.load(open(f, "rb")) for f in sorted((Path(a.work) / "replay").glob("*.pkl"))]
-    ds = [d for d in ds if d["split"] == "dev"]         # never the validation split
+    ds = list(R.saved(Path(a.work), "dev"))             # never the validation split
     built = [R.build(d) for d in ds]
     data = [(features(b[0]), {f: d["tp"][f] / np.maximum(d["n_rows"], 1) for f in d["raw"]})
             for d, b in zip(ds, built)]
-    targets = [float(t) for t in a.targets.split(",")]
+    targets = R.numbers(a.targets)
     fuzzy.STANDARD_ERRORS = a.z
     gaps, f1, errs, errs0 = {t: [] for t in targets}, {t: [] for t in targets}, [], []
     for i, d in enumerate(ds):

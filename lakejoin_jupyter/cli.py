@@ -59,9 +59,12 @@ def add_join_shape_arguments(p) -> None:
                         f"target, 0.5 to 1 (default {PRECISION_TARGET})")
 
 
-def add_build_size_arguments(p) -> None:
-    """--minhash-seed and --mate-bits of ``lakejoin index`` (and ``%lakejoin index``): None
-    when not given (the defaults of config.BuildSettings)."""
+def add_build_option_arguments(p) -> None:
+    """The build options of ``lakejoin index`` an index records (``build.options`` of its
+    manifest, indexing/pipeline.py ``command_options``), declared once: for the CLI,
+    ``%lakejoin index`` and the reader of recorded options (``read_build_options``).
+    --minhash-seed and --mate-bits are None when not given (config.BuildSettings defaults)."""
+    p.add_argument("--num-perm", type=int, default=256, help="MinHash signature length (default 256)")
     p.add_argument("--minhash-seed", type=int, default=None, metavar="SEED",
                    help="seed of the MinHash hash functions (default 1): another seed draws "
                         "other signatures, e.g. to check that a result does not hang on one "
@@ -71,12 +74,51 @@ def add_build_size_arguments(p) -> None:
                         "§7.3): 128 (default) or 512, fewer false candidate rows for "
                         "multi-column keys at four times the super-key storage; the index "
                         "records it and a rebuild or --add keeps it")
+    p.add_argument("--with", dest="with_", action="append", default=[], metavar="COMPONENT",
+                   help="also build an optional component (repeatable); see `lakejoin info`")
+    p.add_argument("--without", action="append", default=[], metavar="COMPONENT",
+                   help="leave out a default component (repeatable)")
+    p.add_argument("--set", dest="options", action="append", default=[],
+                   metavar="COMPONENT.OPTION=VALUE",
+                   help="a component's build option (repeatable), e.g. pexeso.levels=5 "
+                        "(fix the PEXESO grid depth instead of the cost model's choice), "
+                        "pexeso.embedder=ngram (character n-grams: typos of longer values, builds in seconds; "
+                        "default semantic) or lshensemble.num_perm=128 (LSH tables over "
+                        "the first 128 signature positions: half the size)")
+
+
+def build_options(args, error) -> dict:
+    """The build options parsed (``add_build_option_arguments``) as BuildSettings keywords;
+    --minhash-seed / --mate-bits only when given. ``error(message)`` reports a malformed
+    --set (it must raise)."""
+    return {"num_perm": args.num_perm,
+            "components": tuple(args.with_) + tuple(f"-{c}" for c in args.without),
+            "component_options": _component_options(args.options, error),
+            **build_sizes(args)}
 
 
 def build_sizes(args) -> dict:
     """The --minhash-seed / --mate-bits given, as BuildSettings keywords."""
     return {k: v for k, v in (("minhash_seed", args.minhash_seed),
                               ("mate_bits", args.mate_bits)) if v is not None}
+
+
+class _RecordedOptions(argparse.ArgumentParser):
+    """The parser of recorded build options: an error raises ValueError (no exit)."""
+
+    def error(self, message):
+        raise ValueError(message)
+
+
+def read_build_options(words) -> dict:
+    """Recorded build options (``build.options`` of a manifest: ``lakejoin index`` words)
+    as BuildSettings keywords, read by the parser of ``lakejoin index`` itself; ValueError
+    saying what is wrong for an unknown or malformed option."""
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        raise ValueError(f"not a list of words: {words!r}")
+    p = _RecordedOptions(prog="lakejoin index", add_help=False, allow_abbrev=False)
+    add_build_option_arguments(p)
+    return build_options(p.parse_args(words), p.error)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -106,19 +148,7 @@ def _parser() -> argparse.ArgumentParser:
                          "component instead")
     ix.add_argument("--master", help="Spark master URL (default: local[*] or $LAKEJOIN_SPARK_MASTER)")
     ix.add_argument("--overwrite", action="store_true", help="replace an existing index at --out")
-    ix.add_argument("--num-perm", type=int, default=256, help="MinHash signature length (default 256)")
-    add_build_size_arguments(ix)
-    ix.add_argument("--with", dest="with_", action="append", default=[], metavar="COMPONENT",
-                    help="also build an optional component (repeatable); see `lakejoin info`")
-    ix.add_argument("--without", action="append", default=[], metavar="COMPONENT",
-                    help="leave out a default component (repeatable)")
-    ix.add_argument("--set", dest="options", action="append", default=[],
-                    metavar="COMPONENT.OPTION=VALUE",
-                    help="a component's build option (repeatable), e.g. pexeso.levels=5 "
-                         "(fix the PEXESO grid depth instead of the cost model's choice), "
-                         "pexeso.embedder=ngram (character n-grams: typos of longer values, builds in seconds; "
-                         "default semantic) or lshensemble.num_perm=128 (LSH tables over "
-                         "the first 128 signature positions: half the size)")
+    add_build_option_arguments(ix)
     ix.add_argument("--catalog-table", action="append", default=[], metavar="NAME",
                     help="index a Spark catalog table instead of files (repeatable; LAKE omitted)")
     ix.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -308,15 +338,16 @@ def _plain_warning(message, category, filename, lineno, file=None, line=None):
         _show_warning(message, category, filename, lineno, file, line)
 
 
-def _component_options(items, parser) -> dict:
+def _component_options(items, error) -> dict:
     """``["pexeso.levels=auto", ...]`` -> ``{"pexeso": {"levels": "auto"}}``; integers and
-    floats are converted, everything else stays a string."""
+    floats are converted, everything else stays a string; ``error(message)`` for a
+    malformed item."""
     out: dict = {}
     for item in items:
         key, eq, value = item.partition("=")
         comp, dot, name = key.partition(".")
         if not (eq and dot and comp and name):
-            parser.error(f"--set takes COMPONENT.OPTION=VALUE, e.g. pexeso.levels=auto "
+            error(f"--set takes COMPONENT.OPTION=VALUE, e.g. pexeso.levels=auto "
                          f"(got {item!r})")
         for cast in (int, float):
             try:
@@ -337,11 +368,9 @@ def _names_component(arg: str) -> bool:
 def _index(args, parser) -> int:
     from .indexing.pipeline import build
     from .config import BuildSettings
-    components = tuple(args.with_) + tuple(f"-{c}" for c in args.without)
-    sizes = build_sizes(args)
-    settings = BuildSettings(num_perm=args.num_perm, components=components,
-                             component_options=_component_options(args.options, parser),
-                             **sizes)
+    given = build_options(args, parser.error)
+    components, sizes = given["components"], build_sizes(args)
+    settings = BuildSettings(**given)
     if args.add:
         from .engine import open_index
         if args.lake or args.out:

@@ -1976,37 +1976,40 @@ class Engine:
         return res
 
     def own_tables(self, frame: pd.DataFrame, table_ids, n_rows: int | None = None,
-                   names=None, keys=None) -> set:
+                   names=None, keys=()) -> set:
         """The tables of ``table_ids`` the rows of ``frame`` come from: the query's own table,
-        marked "(your table)" by both the join search and the union search. A table has
-        every column name of the frame (``names``: all of them, when ``frame`` holds the
-        values of some only: a Spark query's key), and its column of each name holds every
-        distinct value of the frame's (a list's elements); a frame of one column of a wider
-        table must moreover be a cut of that column (:meth:`_one_column_cut`: a list of a
-        few of its values is not, nor one another table's column holds too). Of several,
-        those with the frame's row count (``n_rows``, default its length). ``keys``: the
-        join search's key columns; a frame of these only, fewer than the table's columns, is
-        the table's only with its row count (a list of keys is as often the user's own,
-        whose best partner a mark would send to the end of the hits); one of the table's
-        very columns needs only the keys' values held."""
+        marked "(your table)" by both the join search and the union search, by one rule. A
+        table is the frame's own when it has every column of the frame and holds every value
+        of it (of its key columns only, when it has the table's very columns), and the frame
+        shows it was taken from the table rather than typed: it has the table's very
+        columns, the table's row count, or a column besides its keys; one column of a wider
+        table must moreover be a cut of it (:meth:`_one_column_cut`). Of several, those with
+        the frame's row count.
+
+        ``keys``: the frame's key columns (the join search's; the union search has none);
+        ``names``: all the frame's column names when ``frame`` holds the values of some only
+        (a Spark query's key); ``n_rows``: its row count (default its length). The key
+        columns alone may be the user's own list of keys, whose best partner a mark would
+        send to the end of the hits; another reader may type a non-key column otherwise
+        (JSON's true as 1.0)."""
         cat = self._catalog
         names = [str(c) for c in (frame.columns if names is None else names)]
         if len(set(names)) < len(names) or not frame.columns.is_unique:
             return set()                     # duplicate names: no column is the table's
         n_rows = len(frame) if n_rows is None else int(n_rows)
+        keys = {str(k) for k in keys}
+        key_only = bool(keys) and set(names) <= keys
         found, values = [], {}
         for t in sorted({int(t) for t in table_ids}):
             columns = dict(zip(cat.table_columns(t), cat.table_column_ids(t)))
             if not set(names) <= set(columns):
                 continue
-            if keys is not None and set(names) <= {str(k) for k in keys} \
-                    and len(names) < len(columns) and int(cat.table_rows[t]) != n_rows:
-                continue
-            # the join search: a frame with the table's very columns needs only its key's
-            # values held (another reader may type a column otherwise: JSON's true as 1.0)
-            whole = keys is not None and set(names) == set(columns)
-            for c in (frame.columns if not whole else
-                      [c for c in frame.columns if str(c) in {str(k) for k in keys}]):
+            very = set(names) == set(columns)
+            if not (very or int(cat.table_rows[t]) == n_rows or not key_only):
+                continue                     # a list of keys, as typed: not taken from it
+            held = [c for c in frame.columns if str(c) in keys] if very and keys else \
+                frame.columns
+            for c in held:
                 if str(c) not in values:
                     try:
                         values[str(c)] = _frame_tokens(frame[c]), {}
@@ -2234,8 +2237,10 @@ class Engine:
     def advice(self) -> list[str]:
         """Advice about the index itself: the rebuild (its :meth:`rebuild_command`) when the
         lake changed since the build (files added, changed or removed: looked at now, and
-        kept as ``index.lake_changes``), or when added generations have drifted enough from
-        the base that a rebuild pays off (search/lshensemble.py ``rebuild_advice``)."""
+        kept as ``index.lake_changes``; a look stats each lake file once and hashes or lists
+        only what moved since the last, ``LakeIndex.find_lake_changes``), or when added
+        generations have drifted enough from the base that a rebuild pays off
+        (search/lshensemble.py ``rebuild_advice``)."""
         out = []
         changes = self.index.find_lake_changes()
         self.index.lake_changes = changes

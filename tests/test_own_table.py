@@ -97,3 +97,60 @@ def test_one_rule_decides_the_own_table_of_both_searches(own_lake, monkeypatch):
     frame = zt.iloc[:80][["tz", "offset"]]
     assert not any(_union_marks(engine, frame).values())
     assert not any(_join_marks(engine, frame, "tz", "josie").values())
+
+
+# (case, frame's rows and columns of zones (None: all), extra frame changes, the join's
+# key columns or () for the union search, the row count given, the tables it is the own of)
+OWN_CASES = [
+    ("join: key only, fewer rows than zones", slice(0, 80), ["tz"], None, ["tz"], None, set()),
+    ("join: key only, zones' row count", slice(None), ["tz"], None, ["tz"], None,
+     {"geo/zones"}),
+    ("join: key only, zones' row count given (Spark)", slice(0, 80), ["tz"], None, ["tz"],
+     120, {"geo/zones"}),
+    ("union: one column, a cut of zones", slice(0, 80), ["tz"], None, (), None,
+     {"geo/zones"}),
+    ("union: one column, a few values: no cut", slice(0, 5), ["tz"], None, (), None, set()),
+    ("union: one column zones_more holds too: no cut", slice(75, 115), ["tz"], None, (), None,
+     set()),
+    ("join: key only, zones_more's row count, but zones holds it too: no cut",
+     slice(70, 120), ["tz"], None, ["tz"], None, set()),
+    ("join: key pair only, fewer rows", slice(5, 95), ["tz", "offset"], None,
+     ["tz", "offset"], None, set()),
+    ("join: key pair only, zones' row count", slice(None), ["tz", "offset"], None,
+     ["tz", "offset"], None, {"geo/zones"}),
+    ("join: key and another column zones holds", slice(0, 50), ["tz", "offset"], None,
+     ["tz"], None, {"geo/zones"}),
+    ("union: two columns zones holds", slice(0, 50), ["tz", "offset"], None, (), None,
+     {"geo/zones"}),
+    ("join: zones' very columns, fewer rows", slice(0, 100), None, None, ["tz"], None,
+     {"geo/zones"}),
+    ("join: zones' very columns, non-key values zones lacks", slice(0, 100), None,
+     "offset", ["tz"], None, {"geo/zones"}),
+    ("union: zones' very columns, values zones lacks", slice(0, 100), None, "offset",
+     (), None, set()),
+    ("join: zones' very columns, a key value zones lacks", slice(0, 100), None, "tz", ["tz"],
+     None, set()),
+    ("join: a column no lake table has", slice(0, 50), ["tz"], "extra", ["tz"], None, set()),
+    ("union: a column no lake table has", slice(0, 50), ["tz"], "extra", (), None, set()),
+]
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("case, rows, columns, change, keys, n_rows, want", OWN_CASES,
+                         ids=[c[0] for c in OWN_CASES])
+def test_own_table_rule_case_by_case(own_lake, case, rows, columns, change, keys, n_rows,
+                                     want):
+    """``Engine.own_tables``, the one rule of both searches, on each kind of frame: a key
+    only frame is its table's with the table's row count (or its very columns), a frame
+    with a column besides its keys (the union search has no keys) with its values held,
+    one with the table's very columns with its key values held (the join's; the union's
+    with all); one column of a wider table must be a cut of it."""
+    engine, zt = own_lake
+    frame = zt.iloc[rows][columns if columns is not None else list(zt.columns)].copy()
+    if change == "extra":
+        frame["extra"] = "x"
+    elif change is not None:                  # values the lake does not hold
+        frame[change] = frame[change] + "x"
+    tables = engine.index.tables["name"].tolist()
+    got = engine.own_tables(frame, range(len(tables)), n_rows, keys=keys)
+    assert {tables[t] for t in got} == want

@@ -220,3 +220,156 @@ def test_rebuild_command_leaves_out_an_emptied_added_folder(tmp_path):
         f"`lakejoin index --add {folders['refilled']} {ix}` (not re-added: "
         f"{folders['emptied']}, added with --add, holds no tables any more; "
         f"{folders['deleted']}, added with --add, deleted since)")
+
+
+def _recorded_index(tmp_path, options):
+    """An index folder whose manifest records the build ``options`` (as a build writes)."""
+    from lakejoin_jupyter.index.store import FORMAT_NAME, FORMAT_VERSION
+    from lakejoin_jupyter.lake.normalize import normalization_spec
+    ix = _index(tmp_path, options)
+    manifest = json.loads((ix / MANIFEST).read_text())
+    manifest.update(format=FORMAT_NAME, format_version=FORMAT_VERSION,
+                    normalization=normalization_spec())
+    manifest["components"]["union"] = {"embedder": "ngram", "sample_values": 5}
+    (ix / MANIFEST).write_text(json.dumps(manifest))
+    return ix
+
+
+def _sample_words(action) -> list[str]:
+    """Words giving the build option ``action`` a value other than its default."""
+    flag = action.option_strings[0]
+    if action.dest == "options":
+        return [flag, "pexeso.levels=3", flag, "pexeso.embedder=ngram"]
+    if action.dest in ("with_", "without"):
+        return [flag, "union" if action.dest == "with_" else "lshensemble"]
+    if action.choices:
+        return [flag, str(next(c for c in action.choices if c != action.default))]
+    if action.type is int:
+        return [flag, str((action.default or 1) + 6)]
+    raise AssertionError(f"no sample value for the build option {flag}: add one here")
+
+
+def test_every_build_option_round_trips_through_the_record(tmp_path):
+    """Each option the ``lakejoin index`` parser declares as a build option (the list read
+    from the parser, so a new option is covered without editing this test): given on the
+    command line, recorded in the manifest (``command_options``), read back by the
+    magic's ``--reuse`` rebuild (``_recorded``), it has the value the command gave."""
+    import argparse
+
+    from lakejoin_jupyter.cli import _parser, add_build_option_arguments, build_options
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import command_options
+    from lakejoin_jupyter.magics.cmd_index import _recorded
+    shared = argparse.ArgumentParser()
+    add_build_option_arguments(shared)
+    actions = [a for a in shared._actions if a.option_strings and a.dest != "help"]
+    assert {a.dest for a in actions} >= {"num_perm", "minhash_seed", "mate_bits", "with_",
+                                         "without", "options"}
+    for i, action in enumerate(actions):
+        words = _sample_words(action)
+        args = _parser().parse_args(["index", "LAKE", "--out", "X", *words])
+        given = build_options(args, pytest.fail)
+        recorded = command_options(BuildSettings(**given))
+        (tmp_path / str(i)).mkdir()
+        back = _recorded(_recorded_index(tmp_path / str(i), recorded))
+        for key, value in given.items():
+            want = list(value) if key == "components" else value
+            assert back[key] == want, (action.option_strings, key, recorded)
+
+
+@pytest.mark.parametrize("options, says", [
+    (["--no-such-option", "3"], "unrecognized arguments: --no-such-option 3"),
+    (["--num-perm", "many"], "--num-perm: invalid int value: 'many'"),
+    (["--mate-bits", "256"], "--mate-bits: invalid choice: 256"),
+    (["--set", "levels=3"], "--set takes COMPONENT.OPTION=VALUE"),
+    (["--with"], "--with: expected one argument"),
+    ("--num-perm 64", "not a list of words"),
+])
+def test_unreadable_recorded_options_name_the_index_and_the_rebuild(tmp_path, options, says):
+    """A manifest whose recorded build options this version cannot read (unknown option,
+    a bad value): an error naming the index folder, what is wrong and the command that
+    rebuilds it (without the unreadable options)."""
+    from lakejoin_jupyter.magics import MagicError
+    from lakejoin_jupyter.magics.cmd_index import _recorded
+    ix = _recorded_index(tmp_path, options)
+    with pytest.raises(MagicError) as err:
+        _recorded(ix)
+    msg = str(err.value)
+    assert f"The index at {ix} records build options" in msg and says in msg
+    assert f"`lakejoin index /data/lake --out {ix} --overwrite` with the --with/--set " \
+           f"options it was built with (its components: minhash, union)" in msg
+
+
+def _engine_recording(lake):
+    """An Engine over an index whose base records the lake folder ``lake`` as a build does
+    (sizes, time stamps and content digests of its files), without Spark."""
+    from types import SimpleNamespace
+
+    from lakejoin_jupyter.engine import Engine
+    from lakejoin_jupyter.index.store import LakeIndex
+    from lakejoin_jupyter.lake.discover import discover, file_digest
+    spec = discover(lake)
+    manifest = {"lake": spec.fingerprint({t.uri: file_digest(t.uri) for t in spec.tables})}
+    index = LakeIndex.__new__(LakeIndex)
+    index.path, index.manifest, index.lake_changes = lake.parent / "lake.index", manifest, []
+    index.generations = [SimpleNamespace(name="base", manifest=manifest)]
+    engine = Engine.__new__(Engine)
+    engine.index = index
+    return engine
+
+
+def test_advice_looks_at_an_unchanged_lake_once_and_notices_changes(tmp_path, monkeypatch):
+    """The index keeps what its lake-change check learnt: asked again with the lake as it
+    was, ``advice()`` stats each lake file once (the check that it did not change) and
+    neither hashes a file whose time stamp moved again nor lists the folder again; a
+    same-size edit, an added and a removed file are still noticed."""
+    import os
+
+    from lakejoin_jupyter.lake import discover as discover_module
+    lake = write_lake(tmp_path / "lake", {"a.csv": "code\nFR\nDE\n", "b.csv": "code\nJP\n"})
+    a, b = lake / "a.csv", lake / "b.csv"
+    hour_ago = lambda p: os.utime(p, ns=(p.stat().st_atime_ns,       # noqa: E731
+                                         p.stat().st_mtime_ns - 3600 * 10 ** 9))
+    for p in (lake, b):
+        hour_ago(p)              # a time stamp just taken is not relied on (SETTLED_NS)
+    engine = _engine_recording(lake)
+    assert engine.advice() == []
+    hour_ago(a)                                               # touched: time stamp moved
+    assert engine.advice() == []
+    stats, hashed, listed = [], [], []
+    real_stat, real_digest, real_discover = os.stat, discover_module.file_digest, \
+        discover_module.discover
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: stats.append(str(p)) or
+                        real_stat(p, *a, **k))
+    monkeypatch.setattr(discover_module, "file_digest",
+                        lambda p: hashed.append(str(p)) or real_digest(p))
+    monkeypatch.setattr(discover_module, "discover",
+                        lambda *a, **k: listed.append(a) or real_discover(*a, **k))
+    for _ in range(3):
+        assert engine.advice() == []
+    assert sorted(s for s in stats if s.endswith(".csv")) == sorted([str(a), str(b)] * 3)
+    assert hashed == [] and listed == []
+    b.write_text("code\nNL\n")                                # same size, other content
+    assert engine.index.lake_changes == [] and engine.advice() == [
+        engine.index.lake_changed_message([f"modified {b}"])]
+    write_lake(lake, {"c.csv": "code\nUS\n"})
+    a.unlink()
+    assert engine.index.find_lake_changes() == [f"removed {a}", f"modified {b}",
+                                                f"added {lake / 'c.csv'}"]
+    assert engine.index.lake_changes == [f"modified {b}"]     # advice() keeps what it saw
+
+
+def test_a_fresh_time_stamp_is_not_relied_on(tmp_path):
+    """A file touched a moment ago and found unchanged, then edited (same size) within the
+    same clock tick: its time stamp did not move, the edit is still noticed."""
+    import os
+
+    lake = write_lake(tmp_path / "lake", {"a.csv": "code\nFR\n"})
+    a = lake / "a.csv"
+    engine = _engine_recording(lake)
+    stamp = a.stat().st_mtime_ns + 10 ** 6
+    os.utime(a, ns=(stamp, stamp))
+    assert engine.advice() == []
+    a.write_text("code\nDE\n")
+    os.utime(a, ns=(stamp, stamp))
+    assert engine.index.find_lake_changes() == [f"modified {a}"]

@@ -889,13 +889,17 @@ class LakeIndex:
 
     def find_lake_changes(self) -> list[str]:
         """What changed in the lake (files added, removed or modified) since the build and
-        the adds of this index (empty: nothing)."""
+        the adds of this index (empty: nothing). What a look learns is kept for the next
+        (discover.py ``fingerprint_changes``: a file or folder whose time stamp did not
+        move is not hashed or listed again)."""
         from ..lake.discover import fingerprint_changes
         known = {uri for gen in self.generations          # a file added with --add
                  for uri in gen.manifest.get("lake", {}).get("files", {})}
+        looked = self.__dict__.setdefault("_looked", {})
         changes = []
         for gen in self.generations:
-            changes += fingerprint_changes(gen.manifest.get("lake", {}), known)
+            changes += fingerprint_changes(gen.manifest.get("lake", {}), known,
+                                           looked.setdefault(gen.name, {}))
         return changes
 
     def lake_changed_message(self, changes: list[str]) -> str:

@@ -14,8 +14,11 @@ index may be written inside the lake it indexes.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -296,13 +299,12 @@ def discover(lake, catalog_tables: Iterable[str] | None = None) -> LakeSpec:
 
 def stat_fingerprint(path) -> tuple[int, int]:
     """(size, mtime_ns) of a table file, or of a Parquet folder's files together (the
-    fingerprint a build records); raises OSError when it cannot be read."""
+    fingerprint a build records); raises OSError (FileNotFoundError when it is missing)
+    when it cannot be read. A file costs one stat."""
     p = Path(path)
-    if p.is_file():
-        st = p.stat()
+    st = p.stat()
+    if stat.S_ISREG(st.st_mode):
         return st.st_size, st.st_mtime_ns
-    if not p.exists():
-        raise FileNotFoundError(str(p))
     return _dir_stat(p)
 
 
@@ -327,13 +329,13 @@ def file_digest(path) -> str:
     return h.digest().hex()
 
 
-def compare_fingerprint(path, recorded, hash_limit: int = DIGEST_CHECK_BYTES):
+def compare_fingerprint(path, recorded, hash_limit: int = DIGEST_CHECK_BYTES, now=None):
     """(current (size, mtime_ns), unchanged?, bytes hashed) of a file against the build's
     ``recorded`` (size, mtime_ns[, digest]): unchanged when size and time stamp match, or
     when only the time stamp moved and the content digest still matches (a file of at most
-    ``hash_limit`` bytes is hashed; a larger one counts as changed). Raises OSError when
-    the file cannot be stat'ed."""
-    st = stat_fingerprint(path)
+    ``hash_limit`` bytes is hashed; a larger one counts as changed). ``now``: its
+    ``stat_fingerprint`` if already taken. Raises OSError when the file cannot be stat'ed."""
+    st = now if now is not None else stat_fingerprint(path)
     size, mtime, *digest = recorded
     if list(st) == [size, mtime]:
         return st, True, 0
@@ -363,37 +365,77 @@ def _dedupe_names(tables: list[TableSource]) -> None:
         seen[t.name] = t.table_id
 
 
-def fingerprint_changes(lake_section: dict, known: Iterable[str] = ()) -> list[str]:
+def fingerprint_changes(lake_section: dict, known: Iterable[str] = (),
+                        looked: dict | None = None) -> list[str]:
     """What changed in the lake since the fingerprint was taken (empty list: nothing).
-    ``known``: files indexed elsewhere (by a later generation), never reported as added."""
+    ``known``: files indexed elsewhere (by a later generation), never reported as added.
+    ``looked``: a dict kept from one call to the next (LakeIndex keeps one per generation)
+    holding what a call learnt: each file's verdict with the fingerprint it had then (a
+    file whose fingerprint did not move since is not hashed again), and the tables of the
+    lake folder with the time stamps of its folders (not listed again while no folder
+    changed: a file added, removed or renamed changes its folder's time stamp). A time
+    stamp less than ``SETTLED_NS`` old is not relied on (another change within the same
+    tick of a coarse file system clock would keep it): that look is not kept."""
     known = set(known)
     if not lake_section or lake_section.get("kind") == "catalog":
         return []
+    looked = {} if looked is None else looked
     files = lake_section.get("files", {})
     root = lake_section.get("root")
     changes = []
     if root and not Path(root).exists():
         return [f"the lake folder {root} no longer exists"]
     budget = DIGEST_CHECK_BYTES
+    settled = time.time_ns() - SETTLED_NS
+    verdicts = looked.setdefault("files", {})
     for uri, (size, mtime, *digest) in files.items():
-        p = Path(uri)
-        if not p.exists():
-            if size != -1:          # -1: it could not be read at build time either
+        try:
+            now = stat_fingerprint(uri)
+        except OSError as e:
+            if e.errno in _MISSING and size != -1:  # -1: unreadable at build time too
                 changes.append(f"removed {uri}")
             continue
-        try:
-            _, same, hashed = compare_fingerprint(p, [size, mtime, *digest], budget)
-        except OSError:
-            continue
-        budget -= hashed
+        if verdicts.get(uri, (None,))[0] == now:
+            same = verdicts[uri][1]
+        else:
+            try:
+                _, same, hashed = compare_fingerprint(uri, [size, mtime, *digest], budget, now)
+            except OSError:
+                continue
+            budget -= hashed
+            if now[1] < settled:
+                verdicts[uri] = (now, same)
         if not same:
             changes.append(f"modified {uri}")
     if root:
-        try:
-            now = discover(root)
-            for t in now.tables:
-                if t.uri not in files and t.uri not in known:
-                    changes.append(f"added {t.uri}")
-        except Exception:  # noqa: BLE001 - a fingerprint check never fails an open
-            pass
+        for uri in _lake_tables(root, looked, settled):
+            if uri not in files and uri not in known:
+                changes.append(f"added {uri}")
     return changes
+
+
+_MISSING = (errno.ENOENT, errno.ENOTDIR, errno.ELOOP)    # what Path.exists() calls missing
+SETTLED_NS = 2 * 10 ** 9        # the coarsest file system time stamps (FAT) are 2 s apart
+
+
+def _lake_tables(root: str, looked: dict, settled: int) -> list[str]:
+    """The table files of the lake folder ``root`` now (``discover``), listed again only
+    when the time stamp of a folder under it moved since ``looked`` kept them (kept when
+    every time stamp is older than ``settled``)."""
+    stamps = {}
+    for dirpath, dirnames, _ in os.walk(root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "_"))]
+        try:
+            stamps[dirpath] = os.stat(dirpath).st_mtime_ns
+        except OSError:
+            stamps[dirpath] = None
+    kept = looked.get("tables")
+    if kept is None or kept[0] != stamps:
+        try:
+            tables = [t.uri for t in discover(root).tables]
+        except Exception:  # noqa: BLE001 - a fingerprint check never fails an open
+            tables = []
+        kept = (stamps, tables)
+        if all(t is not None and t < settled for t in stamps.values()):
+            looked["tables"] = kept
+    return kept[1]

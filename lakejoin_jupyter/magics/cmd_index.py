@@ -1,7 +1,7 @@
 """``%lakejoin index``: build an index of a lake with Spark (or reuse one already built)."""
 from __future__ import annotations
 
-from ..cli import add_build_size_arguments, build_sizes
+from ..cli import add_build_option_arguments, build_options, build_sizes
 from .context import MagicError, Subcommand
 
 
@@ -9,9 +9,6 @@ def configure(p):
     p.add_argument("lake", nargs="?", help="folder (or file) of the lake's tables")
     p.add_argument("--out", "-o", required=True, help="index folder to write")
     p.add_argument("--demo", action="store_true", help="index the packaged demo lake")
-    p.add_argument("--with", dest="components", action="append", default=[], metavar="COMPONENT",
-                   help="also build this optional component (repeatable); -NAME leaves a "
-                        "default one out")
     p.add_argument("--master", help="Spark master (default local[*] or LAKEJOIN_SPARK_MASTER)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing index")
     p.add_argument("--reuse", action="store_true",
@@ -19,8 +16,7 @@ def configure(p):
                         "(rebuilt, with its options, when the lake changed since its build or "
                         "another version of lakejoin built it; an index of another lake is "
                         "refused)")
-    p.add_argument("--num-perm", type=int, default=256, help="MinHash signature length")
-    add_build_size_arguments(p)
+    add_build_option_arguments(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -32,6 +28,7 @@ def run(ctx, a):
     from ..index.store import is_index
     if a.demo == bool(a.lake):
         raise MagicError("Give the lake folder to index, or --demo for the packaged demo lake.")
+    given = build_options(a, _refuse)
     overwrite = a.overwrite
     engine = None
     kept = {}
@@ -51,9 +48,10 @@ def run(ctx, a):
         if engine is None:
             overwrite, kept = True, _recorded(a.out)
     if engine is not None:
-        missing = [c for c in a.components if not c.startswith("-") and not engine.index.has(c)]
+        missing = [c for c in given["components"]
+                   if not c.startswith("-") and not engine.index.has(c)]
         if missing:
-            with_ = " ".join(f"--with {c}" for c in a.components)
+            with_ = " ".join(f"--with {c}" for c in given["components"])
             raise MagicError(
                 f"The index at {engine.path} was built without {', '.join(missing)}, which "
                 f"--with asks for. Rebuild it (the same command with --overwrite instead of "
@@ -62,12 +60,16 @@ def run(ctx, a):
         ctx.session.engine = engine
         print(f"Opened the existing index {engine.path} (--reuse).")
         return None
-    components = list(a.components) + [c for c in kept.pop("components", ())
-                                       if c not in a.components and f"-{c}" not in a.components]
+    cell = given["components"]
+    components = list(cell) + [c for c in kept.pop("components", ())
+                               if c not in cell and f"-{c}" not in cell]
+    options = kept.pop("component_options", {})
+    for comp, opts in given["component_options"].items():    # given in the cell: wins
+        options[comp] = {**options.get(comp, {}), **opts}
     kept.update(build_sizes(a))          # given in the cell: wins over the recorded ones
     engine = build_index(lake, a.out, master=a.master, overwrite=overwrite,
                          num_perm=kept.pop("num_perm", a.num_perm), components=components,
-                         progress=not a.quiet, **kept)
+                         component_options=options, progress=not a.quiet, **kept)
     ctx.session.engine = engine
     print(engine.build_report.summary(phases=a.quiet))
     return None
@@ -121,9 +123,12 @@ def _same_lake_or_rebuild(engine, lake, demo: bool = False):
 
 def _recorded(out) -> dict:
     """The build settings the index at ``out`` records as ``build_index`` keywords, so a
-    rebuild keeps them: the options it was built with (``build.options`` of its manifest),
-    else those its sections record (indexing/pipeline.py ``recorded_settings``)."""
-    from ..index.store import read_manifest
+    rebuild keeps them: the options it was built with (``build.options`` of its manifest,
+    read by the parser of ``lakejoin index``: cli.py ``read_build_options``), else those its
+    sections record (indexing/pipeline.py ``recorded_settings``). Recorded options this
+    version cannot read: MagicError naming the index and the command that rebuilds it."""
+    from ..cli import read_build_options
+    from ..index.store import read_manifest, rebuild_command
     from ..indexing.pipeline import recorded_settings
     manifest = read_manifest(out)
     s = recorded_settings(manifest)
@@ -131,32 +136,21 @@ def _recorded(out) -> dict:
             "minhash_seed": s.minhash_seed, "mate_bits": s.mate_bits,
             "component_options": s.component_options}
     words = (manifest.get("build") or {}).get("options")
-    if words is not None:
-        kept.update(components=[], num_perm=256, component_options={})
-        for flag, value in zip(words[::2], words[1::2]):
-            if flag == "--num-perm":
-                kept["num_perm"] = int(value)
-            elif flag == "--minhash-seed":
-                kept["minhash_seed"] = int(value)
-            elif flag == "--mate-bits":
-                kept["mate_bits"] = int(value)
-            elif flag in ("--with", "--without"):
-                kept["components"].append(value if flag == "--with" else f"-{value}")
-            elif flag == "--set":
-                key, _, v = value.partition("=")
-                comp, _, name = key.partition(".")
-                kept["component_options"].setdefault(comp, {})[name] = _number(v)
-    return kept
+    if words is None:
+        return kept
+    try:
+        given = read_build_options(words)
+    except ValueError as e:
+        raise MagicError(
+            f"The index at {out} records build options (build.options of its manifest) that "
+            f"this lakejoin_jupyter cannot read: {e}. Rebuild it with the options you want: "
+            f"{rebuild_command(out, dict(manifest, build={}))}; or build to another --out.")
+    return {**kept, **given, "components": list(given["components"])}
 
 
-def _number(text: str):
-    """A --set value as the CLI reads it: an integer, a float, else the text."""
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            continue
-    return text
+def _refuse(message: str):
+    """A malformed build option of the cell: a MagicError saying what is wrong."""
+    raise MagicError(message)
 
 
 SUBCOMMAND = Subcommand("index", "build an index of a lake with Spark", configure, run)
