@@ -40,7 +40,7 @@ SIGMA_MIX, Z_KEEP_MIX = 0.645, 0.665
 MEDIAN_ABS_NORMAL = 0.6744897501960817
 
 
-def width(p_mean: float, var: float, shared: float, n: int, variant: str) -> float:
+def width(var: float, shared: float, n: int, variant: str) -> float:
     """How far below the estimate the bound lies, from the model's variance terms (sum of
     the joins' own variances, sum of their shared errors) of a set of n joins."""
     from lakejoin_jupyter.join import match_precision as mp
@@ -63,13 +63,13 @@ def configure(variant: str) -> None:
         _, p, v, u = self.at(t)
         if not len(p):
             return 1.0
-        return float(np.mean(p)) - width(0.0, float(v.sum()), float(u.sum()), len(p), variant)
+        return float(np.mean(p)) - width(float(v.sum()), float(u.sum()), len(p), variant)
 
     fuzzy._Candidates.bound = bound
     src = inspect.getsource(fuzzy.greedy_union)
     old = "if avg - STANDARD_ERRORS * se >= target:"
     assert src.count(old) == 1
-    src = src.replace(old, "if avg - _se_width(avg, float(var.sum()), float(share.sum()), nj, "
+    src = src.replace(old, "if avg - _se_width(float(var.sum()), float(share.sum()), nj, "
                            f"{variant!r}) >= target:")
     fuzzy._se_width = width
     exec(compile(src, fuzzy.__file__, "exec"), fuzzy.__dict__)
