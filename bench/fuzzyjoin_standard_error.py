@@ -28,11 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-
-import fuzzyjoin_replay as replay  # noqa: E402
+import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
 
 VARIANTS = ("base", "flat", "mix", "flat95")
 SIGMA, Z_KEEP = 0.734, 0.667           # fitted by ``fit`` on the development path
