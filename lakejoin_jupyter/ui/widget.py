@@ -1102,7 +1102,9 @@ class DiscoveryWidget(W.VBox):
         key = f"{action or 'action'}:{variable}"
         if code and tab is not None:          # the mark that makes it the widget's own cell
             code = mark_cell(code, key, of)
-        message = result.title + ("" if result.ok else ": nothing usable found")
+        refused = getattr(result, "refused", None)
+        message = result.title + ("" if result.ok else f": {refused}" if refused
+                                  else ": nothing usable found")
         if joined is not None and self.auto_bind.value:
             self._bind(variable, joined, action or "action", of)
             bound = variable
@@ -1116,7 +1118,8 @@ class DiscoveryWidget(W.VBox):
             tab.code_panel.key = key
             if code and self.auto_insert.value:
                 tab.code_panel.write_cell()
-        self._set_status(message, "info" if result.ok and not empty else "note")
+        self._set_status(message, "error" if refused else
+                         "info" if result.ok and not empty else "note")
 
     @property
     def code_panel(self) -> CodePanel | None:
