@@ -137,8 +137,8 @@ class AutoFloat(W.HBox):
         what = html.escape(self.spec.help or "chosen by the action")
         scale = f" ({html.escape(self.scale)})" if self.scale else ""
         if not self.auto.value:
-            text = "set by you" + (f" (the action chose {self.chosen:.3f})"
-                                   if self.chosen is not None else "") + scale
+            text = "set by you" + (f", {html.escape(self.scale)}" if self.scale else "") + (
+                f" (the action chose {self.chosen:.3f})" if self.chosen is not None else "")
         elif self.chosen is not None:
             text = f"{what}: <b>{self.chosen:.3f}</b>{scale}"
         elif self.ran:
