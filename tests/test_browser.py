@@ -1297,10 +1297,11 @@ def test_a_wide_lake_preview_scrolls_inside_the_widget(lab, browser, width):
     preview.wait_for(timeout=120_000)
     page.wait_for_timeout(1000)
     ARTIFACTS.mkdir(exist_ok=True)
-    shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / f"preview-jupyterlab-{width}.png")
+    # (the preview at the top of the view: its last header is then on screen to be probed)
+    shoot(page, w.locator(".lakejoin-preview"), ARTIFACTS / f"preview-jupyterlab-{width}.png")
     got = page.evaluate(PREVIEW_JS)
     page.wait_for_timeout(500)
-    shoot(page, w.locator(".lakejoin-detail"),
+    shoot(page, w.locator(".lakejoin-preview"),
           ARTIFACTS / f"preview-jupyterlab-{width}-scrolled.png")
     assert got["preview"][1] <= got["widget"][1] + 1, got
     assert got["scroller"] is not None and got["inPreview"], got
