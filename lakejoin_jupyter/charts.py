@@ -79,7 +79,9 @@ def results_chart(result, width: int = 360):
     return (alt.Chart(df, title=f"Query values found in each hit ({result.query.size:,} distinct)")
             .mark_bar(color=BLUE)
             .encode(x=alt.X("containment:Q", title="containment of the query",
-                            scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+                            scale=alt.Scale(domain=[0, 1]),
+                            # a tick every 10% ran "90%100%" together at 360 px
+                            axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1])),
                     y=alt.Y("hit:N", sort=None, title=None),
                     opacity=alt.condition("datum.estimated", alt.value(0.5), alt.value(1.0)),
                     tooltip=["hit", alt.Tooltip("containment:Q", format=".1%"), "overlap",

@@ -351,6 +351,15 @@ def test_coverage_chart_tick_labels_have_room():
     assert ticks[0] == 0 and ticks[-1] == 1 and axis["format"] == "%"
     # room for a label like "100%" (about 30 px at the default 10 px font) between ticks
     assert min(b - a for a, b in zip(ticks, ticks[1:])) * width >= 45
+    # so in the results chart (%lakejoin search --chart), 360 px wide
+    from lakejoin_jupyter.charts import results_chart
+    res = SimpleNamespace(hits=[SimpleNamespace(rank=1, table="t/x", columns=["c"],
+                                                containment=0.9, overlap=9, method="m",
+                                                exact=True)], query=SimpleNamespace(size=10))
+    axis = results_chart(res).to_dict()["encoding"]["x"]["axis"]
+    ticks = sorted(axis["values"])
+    assert ticks[0] == 0 and ticks[-1] == 1
+    assert min(b - a for a, b in zip(ticks, ticks[1:])) * 360 >= 45
 
 
 def test_charts_follow_the_notebook_theme():
