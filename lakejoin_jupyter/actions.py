@@ -41,6 +41,10 @@ class ActionResult:
     rows_shown: dict = field(default_factory=dict)   # caption -> rows shown (default 10)
     tables_first: int = 0             # how many of the tables come before the chart
     details: dict = field(default_factory=dict)
+    # parameter -> (low, high, what the range is): the values the run's own choices (the
+    # fuzzy join's function) allow, which a control's bounds follow
+    ranges: dict = field(default_factory=dict)
+    refused: str | None = None        # the engine refused a parameter: its message
 
     def code(self, name: str = "df", into: str = "joined") -> str | None:
         """The code binding ``into`` to :attr:`joined`, the user's frame being ``name``."""
@@ -117,20 +121,13 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
     from .join.execute import explode_pandas, join_pandas, match_stats, plan_keys
     agg = None if aggregate == "none" else aggregate
     opts = {"how": how, "duplicates": duplicates}
-    dates = dates or "auto"
-    if dates not in DATE_READINGS:
-        raise LakeJoinError(f"dates must be one of {list(DATE_READINGS)} (got {dates!r}).")
-    if dates != "auto" and agg != "latest":
-        raise LakeJoinError(f"dates={dates!r} goes with aggregate = latest: it says how the "
-                            f"column 'latest' orders by reads its dates.")
+    dates = _check_dates(dates, agg)
     if agg is not None:
         opts.update(aggregate=agg, order_by=order_by or None)
     elif order_by:
         raise LakeJoinError("order_by goes with aggregate = latest.")
     if dates != "auto":             # forced: the plan carries the reading, not the column
-        chosen = engine.aggregate_for(hit, "latest", order_by or None)
-        opts.update(aggregate=engine.force_reading(hit, chosen, dates == "day-first"),
-                    order_by=None)
+        opts.update(aggregate=_forced_latest(engine, hit, order_by, dates), order_by=None)
     plan = hit.plan(frame, **opts)
     title = f"Join with {hit.table}"
     per_key = (f" ({plan.aggregate.describe(hit.table)})" if plan.aggregate is not None else "")
@@ -163,6 +160,25 @@ def run_join(engine, hit, frame, how: str = "left", duplicates: str = "all",
     return ActionResult(title=title, summary="\n\n".join(lines), joined=joined, result=hit,
                         tables={"joined (first rows)": joined.head(10)}, code_options=opts,
                         details={"stats": s, "engine": "pandas"})
+
+
+def _check_dates(dates: str | None, aggregate: str | None) -> str:
+    """The ``dates`` option of Join and Find transformation, checked: one of
+    ``DATE_READINGS``, and forced only with aggregate = latest."""
+    dates = dates or "auto"
+    if dates not in DATE_READINGS:
+        raise LakeJoinError(f"dates must be one of {list(DATE_READINGS)} (got {dates!r}).")
+    if dates != "auto" and aggregate != "latest":
+        raise LakeJoinError(f"dates={dates!r} goes with aggregate = latest: it says how the "
+                            f"column 'latest' orders by reads its dates.")
+    return dates
+
+
+def _forced_latest(engine, hit, order_by: str | None, dates: str):
+    """The "latest" Aggregate of the hit's table (by ``order_by`` or its first date
+    column) with its dates read as ``dates`` forces (``Engine.force_reading``)."""
+    chosen = engine.aggregate_for(hit, "latest", order_by or None)
+    return engine.force_reading(hit, chosen, dates == "day-first")
 
 
 def _unread_groups(right, plan, keys) -> str:
@@ -198,14 +214,21 @@ def _unread_groups(right, plan, keys) -> str:
 
 def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True,
                        seed: int = 0, duplicates: str = "all", aggregate: str = "none",
-                       order_by: str | None = None, *, frame_name: str = "df") -> ActionResult:
+                       order_by: str | None = None, dates: str = "auto", *,
+                       frame_name: str = "df") -> ActionResult:
     """Auto-Join between the query frame and the hit's table, restricted to the query
     column and the hit column (both directions; a "Needs a transformation" hit learns on the
     rows its program joins: :meth:`~.engine.Hit.autojoin`), joined ``how`` (left by
     default, as the Join action); ``duplicates`` and ``aggregate`` / ``order_by`` keep one
-    row per query row as the Join action's do (``AutoJoin.join``)."""
+    row per query row as the Join action's do (``AutoJoin.join``), and ``dates`` forces how
+    "latest" reads dd/mm/yyyy-like dates as the Join action's does (the forced
+    :class:`~.join.plan.Aggregate` is ``AutoJoin.join``'s ``aggregate=``)."""
     title = "Find transformation"
+    dates = _check_dates(dates, None if aggregate == "none" else aggregate)
     shape = transformation_shape(duplicates, aggregate, order_by)
+    if dates != "auto":
+        shape.pop("order_by", None)
+        shape["aggregate"] = _forced_latest(engine, hit, order_by, dates)
     learn = _learning_frame(frame)
     try:
         aj = hit.autojoin(learn, fuzzy=fuzzy, seed=seed, left_name=frame_name)
@@ -362,15 +385,20 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     learn = _learning_frame(frame)
     fj = engine.fuzzy_join(hit.table, learn, on=(hit.column, qcol),
                            precision_target=precision_target)
+    from .join.fuzzy import distance_range
+    top = distance_range(fj.function)      # the threshold's range: the main function's
+    ranges = {"threshold": (0.0, top, f"of 0..{top:.2f}, the distances of join function "
+                                      f"{fj.function}")}
     if not fj.ok and threshold is None:
         return ActionResult(title=title, summary=fj.summary(), ok=False,
                             tables={"join functions": fj.functions}, chart=fj.chart(),
-                            chosen={"threshold": None})
+                            chosen={"threshold": None}, ranges=ranges)
     t = fj.threshold if threshold is None else threshold
     try:
         fj.configs_at(threshold)              # a threshold outside the distances: refused
     except LakeJoinError as e:
-        return ActionResult(title=title, summary=str(e), ok=False, chosen={"threshold": fj.threshold})
+        return ActionResult(title=title, summary=str(e), ok=False, refused=str(e),
+                            chosen={"threshold": fj.threshold}, ranges=ranges)
     est = fj.estimate(t)
     joined = fj.join(frame, how=how, threshold=threshold)
     if threshold is None:
@@ -402,7 +430,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         tables={caption: pairs, "estimate vs threshold": fj.curve, "join functions": fj.functions},
         rows_shown={caption: min(PAIRS_SHOWN, max(10, to_check))}, tables_first=1,
         code_options={"threshold": threshold, "how": how}, chosen={"threshold": fj.threshold},
-        spark=is_spark_frame(frame),
+        spark=is_spark_frame(frame), ranges=ranges,
         details={"threshold": t, "function": fj.function, "configs": fj.configs,
                  "estimated_precision": fj.estimated_precision,
                  "estimated_recall": fj.estimated_recall})
@@ -542,7 +570,11 @@ def _shape_params(table: str) -> tuple:
                            f"count"),
             ParamSpec("order_by", "Latest by", "str", None,
                       help="the date or year column of 'latest' (empty: the table's first "
-                           "one)"))
+                           "one)"),
+            ParamSpec("dates", "Dates read", "choice", "auto", choices=DATE_READINGS,
+                      help="how 'latest' reads dates like 02/03/2020: auto (from "
+                           "the column's values), day-first (dd/mm/yyyy) or "
+                           "month-first (mm/dd/yyyy)"))
 
 
 ACTIONS = (
@@ -553,11 +585,7 @@ ACTIONS = (
                                                                   or {}),
               params=(ParamSpec("how", "Join type", "choice", "left", choices=("left", "inner"),
                                 help="left keeps every query row; inner keeps matched rows only"),
-                      *_shape_params("a panel table"),
-                      ParamSpec("dates", "Dates read", "choice", "auto", choices=DATE_READINGS,
-                                help="how 'latest' reads dates like 02/03/2020: auto (from "
-                                     "the column's values), day-first (dd/mm/yyyy) or "
-                                     "month-first (mm/dd/yyyy)")),
+                      *_shape_params("a panel table")),
               offers=_join_offers,
               help="Equi-join on the normalized values the search matched."),
     HitAction("autojoin", "Find transformation", run_transformation, suffix="transformed",
@@ -578,6 +606,8 @@ ACTIONS = (
               params=(ParamSpec("precision_target", "Precision target", "float", 0.9, 0.5, 1.0,
                                 0.01, help="the join function and threshold are chosen to reach "
                                            "this estimated precision"),
+                      # 0..2 the widest (semantic); a run narrows the control to the
+                      # chosen function's range (ActionResult.ranges)
                       ParamSpec("threshold", "Distance threshold", "float", None, 0.0, 2.0, 0.01,
                                 help="chosen for the precision target")),
               help="Join values that are close but not equal (typos, variants), at a "

@@ -19,16 +19,43 @@ def enable_offline_rendering() -> None:
         alt.renderers.enable("mimetype")
 
 
+# JupyterLab's theme colours as CSS variables, with a grey for a page without them (the
+# classic notebook, an exported HTML file) that reads on a light and on a dark background
+INK = "var(--jp-ui-font-color1, #777)"
+INK2 = "var(--jp-ui-font-color2, #888)"
+RULE = "var(--jp-border-color2, #999)"
+THEME = {"axis": {"labelColor": INK, "titleColor": INK, "domainColor": INK2, "tickColor": INK2,
+                  "gridColor": RULE},
+         "title": {"color": INK, "subtitleColor": INK2},
+         "legend": {"labelColor": INK, "titleColor": INK},
+         "view": {"stroke": RULE},
+         "style": {"guide-label": {"fill": INK}, "guide-title": {"fill": INK},
+                   "group-title": {"fill": INK}}}
+
+
 def themed(chart):
-    """``chart`` as the widget shows it: no background of its own and drawn as SVG, whose
-    axis, title and legend text the widget's stylesheet (js/lakejoin.css) colors with
-    JupyterLab's theme variables, so it follows the light or dark theme, a later switch
-    included (a canvas keeps the colors of the theme it was drawn in). None stays None."""
+    """``chart`` as the widget and the magics show it: no background of its own, drawn as
+    SVG, with its axis, title and legend text and lines coloured by JupyterLab's theme
+    variables (``var(--jp-ui-font-color1)``...): an SVG attribute's ``var()`` is resolved
+    by the page's current theme, so the chart follows the light or dark theme, a later
+    switch included, with no stylesheet of ours on the page (a magic's output outside the
+    widget; a canvas would keep the colours of the theme it was drawn in). The widget's
+    stylesheet (js/lakejoin.css) says the same. The theme colours are the top-level config
+    (a chart with them can no longer be concatenated): apply this when showing. None
+    stays None."""
     if chart is None:
         return None
     meta = dict(getattr(chart, "usermeta", None) or {}) if _is_set(chart, "usermeta") else {}
     meta["embedOptions"] = {**meta.get("embedOptions", {}), "renderer": "svg"}
-    return chart.properties(background="transparent", usermeta=meta)
+    # over JupyterLab's vega "dark" theme, given at draw time (a spec's config outranks it),
+    # merged into the chart's own config (altair's configure_* would replace its parts)
+    import altair as alt
+    config = chart.config.to_dict() if _is_set(chart, "config") else {}
+    for part, colours in THEME.items():
+        config[part] = {**config.get(part, {}), **colours}
+    out = chart.properties(background="transparent", usermeta=meta)
+    out.config = alt.Config(**config)
+    return out
 
 
 def _is_set(chart, name: str) -> bool:
@@ -52,7 +79,9 @@ def results_chart(result, width: int = 360):
     return (alt.Chart(df, title=f"Query values found in each hit ({result.query.size:,} distinct)")
             .mark_bar(color=BLUE)
             .encode(x=alt.X("containment:Q", title="containment of the query",
-                            scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+                            scale=alt.Scale(domain=[0, 1]),
+                            # a tick every 10% ran "90%100%" together at 360 px
+                            axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1])),
                     y=alt.Y("hit:N", sort=None, title=None),
                     opacity=alt.condition("datum.estimated", alt.value(0.5), alt.value(1.0)),
                     tooltip=["hit", alt.Tooltip("containment:Q", format=".1%"), "overlap",

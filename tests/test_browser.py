@@ -355,6 +355,9 @@ def drive_actions(page, lab, notebook: str, shot_prefix: str) -> dict:
         if name == "fuzzy_join":
             note = w.locator(".lakejoin-tab-fuzzy_join .lakejoin-param-note").inner_text()
             assert note.startswith("chosen for the precision target: 0."), note
+            # the box's scale: the chosen join function's distances
+            assert re.search(r"\(of 0\.\.[12]\.\d\d, the distances of join function "
+                             r"[\w-]+\)$", note), note
         shoot(page, w.locator(".lakejoin-actions"), ARTIFACTS / f"{shot_prefix}-{name}.png")
         run_cell_below(page, 2 + n)               # below the widget: the search cell, then ours
         assert kernel_eval(lab, notebook, f"len({variable})") == rows[name]
@@ -1232,3 +1235,127 @@ def test_rebuild_is_neutral_on_a_fresh_index_and_the_preview_says_first_rows(lab
     page.wait_for_timeout(300)
     page.screenshot(path=str(ARTIFACTS / f"fresh-preview-{ui}-1280.png"))
     page.close()
+
+
+PREVIEW_JS = """() => {
+    // the hit's preview (reference/country-codes: 14 of its 56 columns shown): its box
+    // within the widget, the table wider than the box, and the box that scrolls it
+    // sideways; scrolled to its end, the last column is whole and on top (not cut by the
+    // output area or the widget)
+    const w = document.querySelector('.lakejoin-widget');
+    const p = w.querySelector('.lakejoin-preview');
+    const table = p.querySelector('table');
+    const box = (e) => e.getBoundingClientRect();
+    let scroller = null;
+    for (let e = table.parentElement; e && e !== w; e = e.parentElement) {
+        const s = getComputedStyle(e);
+        if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && e.scrollWidth > e.clientWidth + 1) {
+            scroller = e; break; }
+    }
+    const out = {widget: [Math.round(box(w).left), Math.round(box(w).right)],
+                 preview: [Math.round(box(p).left), Math.round(box(p).right)],
+                 table: Math.round(box(table).width), scroller: scroller ? scroller.className : null,
+                 inPreview: scroller ? p.contains(scroller) || scroller === p : false};
+    if (!scroller) return out;
+    // its horizontal scroll bar, along its bottom edge, is in view: no box around it (up
+    // to the notebook's) cuts that edge off (a box of its own height scrolling it inside)
+    const bottom = box(scroller).bottom;
+    out.barHiddenBy = [];
+    for (let a = scroller.parentElement; a && !a.classList.contains('jp-Cell'); a = a.parentElement) {
+        if (getComputedStyle(a).overflowY !== 'visible' && box(a).bottom < bottom - 1)
+            out.barHiddenBy.push(a.className + ' ' + Math.round(box(a).bottom) + ' < ' + Math.round(bottom));
+    }
+    scroller.scrollLeft = scroller.scrollWidth;
+    const last = [...table.querySelectorAll('thead th')].pop();
+    const r = box(last), s = box(scroller);
+    const hit = document.elementFromPoint(Math.min(r.right, s.right) - 4, (r.top + r.bottom) / 2);
+    out.last = last.textContent.trim();
+    out.lastWhole = r.right <= Math.min(s.right, box(w).right) + 1 && r.left >= s.left - 1;
+    out.lastOnTop = !!hit && (hit === last || last.contains(hit));
+    out.scrollerRight = Math.round(s.right);
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 800])
+def test_a_wide_lake_preview_scrolls_inside_the_widget(lab, browser, width):
+    """User test: the hit's lake preview (reference/country-codes, 14 columns shown) was
+    cut at the widget's edge in JupyterLab at 1280 px, its last columns out of reach: the
+    output area scrolled it sideways, but its scroll bar was under the rows, hidden by the
+    preview's box of 230 px, which scrolled them up and down. With the file browser open,
+    at 1280 and at 800 px, the preview stays within the widget, its sideways scroll bar in
+    view, and scrolls inside it to its last column, whole and on top."""
+    name = f"preview-jupyterlab-{width}.ipynb"
+    page = open_new_notebook(lab, browser, "jupyterlab", name, WIDGET_NOTEBOOK, width, 1000,
+                             sidebar=_open_sidebar("jupyterlab"))
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row[data-table='reference/country-codes']").first.wait_for(
+        timeout=300_000)
+    w.locator("tr.lakejoin-row[data-table='reference/country-codes']").first.click()
+    preview = w.locator(".lakejoin-preview table")
+    preview.wait_for(timeout=120_000)
+    page.wait_for_timeout(1000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    # (the preview at the top of the view: its last header is then on screen to be probed)
+    shoot(page, w.locator(".lakejoin-preview"), ARTIFACTS / f"preview-jupyterlab-{width}.png")
+    got = page.evaluate(PREVIEW_JS)
+    page.wait_for_timeout(500)
+    shoot(page, w.locator(".lakejoin-preview"),
+          ARTIFACTS / f"preview-jupyterlab-{width}-scrolled.png")
+    assert got["preview"][1] <= got["widget"][1] + 1, got
+    assert got["scroller"] is not None and got["inPreview"], got
+    assert got["table"] > got["preview"][1] - got["preview"][0], got     # wide indeed
+    assert got["barHiddenBy"] == [], got
+    assert got["lastWhole"] and got["lastOnTop"], got
+    page.close()
+
+
+MAGIC_CHART_THEME_JS = """() => [...document.querySelectorAll('.jp-OutputArea .vega-embed')]
+    .filter(e => !e.closest('.lakejoin-widget')).map(e => {
+    // a chart a magic drew outside the widget: its background and text colours now
+    const svg = e.querySelector('svg');
+    const back = svg && svg.querySelector('.background');
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--jp-ui-font-color1)';
+    document.body.appendChild(probe);
+    const theme = getComputedStyle(probe).color;
+    probe.remove();
+    return {svg: !!svg, theme, background: svg ? getComputedStyle(back || svg).fill : null,
+            texts: svg ? [...svg.querySelectorAll('.role-axis-label text, .role-axis-title text, '
+                                                  + '.role-title-text text')]
+                .map(t => getComputedStyle(t).fill) : []};
+})"""
+
+
+def test_a_magics_chart_follows_a_theme_switch(lab, browser):
+    """User test: `%lakejoin search ... --chart` drawn in JupyterLab Dark kept a dark
+    theme's light text after a switch to Light (and, drawn in Light, a white box in Dark):
+    JupyterLab's vega renderer takes the theme at draw time, and no stylesheet of the
+    widget is on the page. Its axis and title text take the theme's text colour in Dark
+    and, without a redraw, in Light; it has no background of its own."""
+    name = "magic-chart-theme.ipynb"
+    cells = WIDGET_NOTEBOOK[:2] + ["%lakejoin search fifa.country -k 5 --chart"]
+    page = open_new_notebook(lab, browser, "jupyterlab", name, cells, 1280, 1000)
+    try:
+        _set_theme(page, "Dark")
+        run_all(page)
+        chart = page.locator(".jp-OutputArea .vega-embed").first
+        chart.locator("svg .role-axis-label text").first.wait_for(timeout=300_000)
+        page.wait_for_timeout(1000)
+        ARTIFACTS.mkdir(exist_ok=True)
+        for theme in ("dark", "light"):
+            if theme == "light":
+                _set_theme(page, "Light")
+            chart.scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+            chart.screenshot(path=str(ARTIFACTS / f"magic-chart-{theme}-jupyterlab.png"))
+            got = page.evaluate(MAGIC_CHART_THEME_JS)
+            assert got and all(c["svg"] for c in got), got
+            for c in got:
+                assert c["background"] in ("none", "transparent", "rgba(0, 0, 0, 0)"), (theme, c)
+                assert c["texts"] and set(c["texts"]) == {c["theme"]}, (theme, c)
+    finally:
+        if page.evaluate("document.body.dataset.jpThemeLight") == "false":
+            _set_theme(page, "Light")
+        page.close()

@@ -13,6 +13,7 @@
   both sides), and composite keys unique per row.
 """
 import json
+import re
 import shutil
 
 import numpy as np
@@ -611,3 +612,37 @@ def test_tokens_type_is_the_profile_type():
         pair_ptr=np.searchsorted(pair_col, np.arange(len(columns) + 1)),
         n_values=np.array([len(c) for c in columns]))
     assert [tokens_type(c) for c in columns] == list(profile_columns(batch)["type"])
+
+
+@pytest.mark.spark
+def test_the_no_joinstats_note_names_the_real_lake_and_index_quoted(demo_engine, tmp_path):
+    """New-user report: the note of an index without join statistics told the user to run
+    `lakejoin index LAKE --out <path> --overwrite`, with a placeholder for the lake and
+    the index path unquoted (a path with a space broke the command). Every command in it
+    names the lake folder the index was built from and the index, quoted for a shell; so
+    does the refusal of an index of another format version."""
+    import shlex
+    from lakejoin_jupyter.errors import IndexVersionError
+    from lakejoin_jupyter.index.store import read_manifest
+    folder = tmp_path / "my index's folder"
+    folder.mkdir()
+    for components in (["joinstats", "mate"], ["joinstats"]):
+        old = _without(demo_engine, folder, components)
+        notes = " ".join(old.index.notes)
+        lake = demo_engine.index.manifest["lake"]["root"]
+        quoted = shlex.quote(str(old.index.path))
+        assert "LAKE" not in notes and "INDEX" not in notes, notes
+        assert f"`lakejoin index --add joinstats {quoted}`" in notes, notes
+        assert f"lakejoin index {shlex.quote(str(lake))} --out {quoted} " in notes, notes
+        commands = re.findall(r"`(lakejoin [^`]*)`", notes)
+        assert len(commands) == 2 and all(shlex.split(c)[-1] == str(old.index.path)
+                                          or str(old.index.path) in shlex.split(c)
+                                          for c in commands), commands
+        shutil.rmtree(old.index.path)
+    old = _without(demo_engine, folder, [])
+    m = json.loads((old.index.path / "manifest.json").read_text())
+    m["format_version"] = 999
+    (old.index.path / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(IndexVersionError) as e:
+        read_manifest(old.index.path)
+    assert "LAKE" not in str(e.value) and f"--out {quoted} " in str(e.value), str(e.value)

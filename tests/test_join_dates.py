@@ -171,3 +171,79 @@ def test_a_forced_reading_that_cannot_read_most_dates_is_refused(seen_engine, tm
     assert cli(["join", str(seen_engine.index.path), "-t", str(tmp_path / "q.csv"), "-c", "who",
                 "--hit", str(rank), "--aggregate", "latest", "--dates", "month-first",
                 "--out", str(tmp_path / "x.csv")]) == 1
+
+
+# the Find transformation action: the query names users, the lake their e-mail addresses
+# (a program appends "@x.org"), with 2-3 visits each on dates that read either way
+USERS = ["ann", "bob", "cid", "dee", "eve", "fay", "gus", "hal", "ivy", "jon"]
+VISITS = pd.DataFrame({
+    "who": [f"{u}@x.org" for u in USERS for _ in range(3)],
+    "day": [f"{(i * 5) % 12 + 1:02d}/{(i * 7) % 12 + 1:02d}/2021" for i in range(30)],
+    "visit": [f"v{i}" for i in range(30)]})
+NAMES = pd.DataFrame({"name": USERS + ["zed"]})
+
+
+def _latest_visit(dayfirst: bool) -> list:
+    """Brute force: each query name's visit of the greatest date read that way."""
+    when = pd.to_datetime(VISITS["day"], format="%d/%m/%Y" if dayfirst else "%m/%d/%Y")
+    best = {}
+    for who, t, v in zip(VISITS["who"], when, VISITS["visit"]):
+        if who not in best or t > best[who][0]:
+            best[who] = (t, v)
+    return [best[f"{u}@x.org"][1] if f"{u}@x.org" in best else None for u in NAMES["name"]]
+
+
+@pytest.fixture(scope="module")
+def visits_engine(spark, tmp_path_factory):
+    from conftest import write_lake
+    from lakejoin_jupyter import build_index
+    root = write_lake(tmp_path_factory.mktemp("visits") / "lake", {"web/visits.csv": VISITS})
+    out = tmp_path_factory.mktemp("visits_idx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False, components=["transform"])
+
+
+@pytest.mark.spark
+def test_find_transformation_offers_dates_read_and_its_code_agrees(visits_engine):
+    """User test: the Find transformation tab had no "Dates read" control while Join's
+    had. It has the same one (auto, day-first, month-first), passed to the engine as the
+    Join action passes it (a forced reading of the "latest" aggregate); the latest visit per
+    key is the one of the greatest date read that way (brute force), and the written code
+    reads the dates the same way."""
+    from lakejoin_jupyter.actions import get
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    assert _latest_visit(True) != _latest_visit(False)         # the reading matters here
+    hit = next(h for h in visits_engine.search(NAMES, "name", k=None, method="transform")
+               if h.table == "web/visits")
+    for dates, dayfirst in (("day-first", True), ("month-first", False)):
+        out = get("autojoin")(visits_engine, hit, NAMES, aggregate="latest", dates=dates)
+        assert out.ok, out.summary
+        got = out.joined["visit"].where(out.joined["visit"].notna(), None).tolist()
+        assert got == _latest_visit(dayfirst), (dates, got)
+        code = out.code("df", "joined")
+        assert f"dayfirst={dayfirst}" in code, code
+        ns = {"df": NAMES}
+        exec(compile(code, "<cell>", "exec"), ns)  # noqa: S102
+        pd.testing.assert_frame_equal(ns["joined"], out.joined)
+    with pytest.raises(LakeJoinError, match="goes with aggregate = latest"):
+        get("autojoin")(visits_engine, hit, NAMES, dates="day-first")
+    # the widget's tab: the same control as Join's, passed through
+    w = DiscoveryWidget(visits_engine, session=Session(), namespace={"q": NAMES}, frame="q",
+                        columns=["name"], auto_insert=False)
+    w.method_picker.value = "transform"
+    w.search().wait()
+    w.results.selected = next(i for i, r in enumerate(w.results.rows)
+                              if r["table"] == "web/visits")
+    w.wait()
+    tab = w.actions.tabs["autojoin"]
+    control = tab.controls["dates"]
+    assert list(control.options) == list(w.actions.tabs["join"].controls["dates"].options)
+    assert tab.rows["dates"].layout.display != "none"
+    tab.controls["aggregate"].value = "latest"
+    control.value = "day-first"
+    w.action_buttons["autojoin"].click()
+    w.wait()
+    assert w.last_action_result.ok, w.last_action_result.summary
+    got = w.last_action_result.joined["visit"]
+    assert got.where(got.notna(), None).tolist() == _latest_visit(True)
+    assert "dayfirst=True" in tab.code_panel.code

@@ -85,3 +85,61 @@ def test_spark_union_of_json_objects_adds_each_new_row_once(json_lake, spark):
     ns = {"df": sdf}
     exec(hit.code("df", "out", spark=True), ns)
     assert sorted(r["id"] for r in ns["out"].collect()) == sorted(r["id"] for r in got.collect())
+
+
+def _same_json(a, b) -> bool:
+    """Brute-force oracle: equal as JSON values, numbers by numeric value (1 == 1.0), a
+    boolean only equal to the same boolean (Python's True == 1 is not JSON's)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def test_numerically_equal_json_numbers_are_one_union_key():
+    """{"n": 1.0} and {"n": 1} are one value (as a dict, as JSON text with or without
+    spaces, Spark's to_json has none); 1.5 and 1, true and 1 are not. Random nested values
+    checked against a brute-force oracle, in every pair of spellings."""
+    import random
+    from lakejoin_jupyter.join.keys import new_rows, union_keys
+    assert union_keys(pd.Series([{"n": 1.0}, {"n": 1}, '{"n":1.0}', '{"n": 1}'],
+                                dtype=object)).nunique() == 1
+    rng = random.Random(7)
+
+    def number():
+        i = rng.choice([0, 1, 2, -3, 10 ** 17 + 1, 2 ** 60])
+        return rng.choice([i, float(i), i + 0.5, True, False][:5 if abs(i) < 10 else 3])
+
+    def value(depth=0):
+        kind = rng.choice(["num", "num", "str", "null"] + (["list", "dict"] if depth < 2 else []))
+        if kind == "num":
+            return number()
+        if kind == "str":
+            return rng.choice(["a", "b", "1"])
+        if kind == "null":
+            return None
+        if kind == "list":
+            return [value(depth + 1) for _ in range(rng.randint(0, 2))]
+        return {k: value(depth + 1) for k in rng.sample(["n", "m", "p"], rng.randint(1, 2))}
+
+    cells = [rng.choice([value, lambda: {"n": number()}, lambda: [number(), number()]])()
+             for _ in range(300)]
+    cells = [c if isinstance(c, (dict, list)) else {"v": c} for c in cells]
+    spelled = []
+    for c in cells:
+        spelled.append(rng.choice([c, json.dumps(c), json.dumps(c, separators=(",", ":"))]))
+    keys = union_keys(pd.Series(spelled, dtype=object)).tolist()
+    for i in range(len(cells)):
+        for j in range(i + 1, len(cells)):
+            assert (keys[i] == keys[j]) == _same_json(cells[i], cells[j]), \
+                (spelled[i], spelled[j], keys[i], keys[j])
+    # the union's "only new rows": a lake row {"n": 1.0} is the query's {"n": 1}
+    query = pd.DataFrame({"meta": [{"n": 1, "tags": ["x"]}], "id": ["E1"]})
+    added = pd.DataFrame({"meta": ['{"n": 1.0, "tags": ["x"]}', '{"n": 1.5, "tags": ["x"]}',
+                                   '{"n": 1.50, "tags": ["x"]}'], "id": ["E1", "E1", "E1"]})
+    assert new_rows(query, added, ["meta", "id"]).tolist() == [False, True, False]

@@ -351,6 +351,15 @@ def test_coverage_chart_tick_labels_have_room():
     assert ticks[0] == 0 and ticks[-1] == 1 and axis["format"] == "%"
     # room for a label like "100%" (about 30 px at the default 10 px font) between ticks
     assert min(b - a for a, b in zip(ticks, ticks[1:])) * width >= 45
+    # so in the results chart (%lakejoin search --chart), 360 px wide
+    from lakejoin_jupyter.charts import results_chart
+    res = SimpleNamespace(hits=[SimpleNamespace(rank=1, table="t/x", columns=["c"],
+                                                containment=0.9, overlap=9, method="m",
+                                                exact=True)], query=SimpleNamespace(size=10))
+    axis = results_chart(res).to_dict()["encoding"]["x"]["axis"]
+    ticks = sorted(axis["values"])
+    assert ticks[0] == 0 and ticks[-1] == 1
+    assert min(b - a for a, b in zip(ticks, ticks[1:])) * 360 >= 45
 
 
 def test_charts_follow_the_notebook_theme():
@@ -1703,3 +1712,48 @@ def test_a_code_panel_view_that_renders_late_gets_the_pending_write_again():
     panel._on_frontend(panel, {"type": "ready"}, [])
     assert len(sent) == 2
     assert panel.status == "inserted as a new cell below the widget"
+
+
+def test_the_fuzzy_threshold_box_follows_the_chosen_functions_range(demo_engine, fifa,
+                                                                     monkeypatch):
+    """User test: the Fuzzy join tab's threshold box took 0..2 whatever the join function,
+    and a threshold the engine refused read "nothing usable found". After a run its bounds
+    are the chosen function's distances (join.fuzzy.distance_range) and its note says the
+    scale ("of 0..1.41"); a threshold outside them that still reaches the engine shows the
+    engine's refusal in the tab and the status; another hit brings back the widest range.
+    (The demo's choice is the semantic function, whose range is 0..2: the join functions
+    are restricted to the n-gram cosine ones, 0..1.41.)"""
+    from lakejoin_jupyter.join.fuzzy import distance_range
+    real = demo_engine.fuzzy_join
+    monkeypatch.setattr(demo_engine, "fuzzy_join", lambda *a, **k: real(
+        *a, functions=["char3-idf", "char23-idf", "char3"], **k))
+    w = make(demo_engine, ns={"fifa": fifa}, frame="fifa", columns=["country"],
+             auto_insert=False)
+    w.k_box.value = 5
+    w.search().wait()
+    rows = [r["table"] for r in w.results.rows]
+    w.results.selected = rows.index("reference/country-codes")
+    w.wait()
+    tab = w.actions.tabs["fuzzy_join"]
+    t = tab.controls["threshold"]
+    assert (t.slider.min, t.slider.max) == (0.0, 2.0)         # no function chosen yet
+    w.run_action("fuzzy_join").wait()
+    fn = w.last_action_result.details["function"]
+    top = distance_range(fn)
+    assert top < 2.0, fn                                       # the demo's: an n-gram one
+    assert t.slider.max == pytest.approx(top) and t.slider.min == 0.0
+    assert f"of 0..{top:.2f}" in t.note.value and fn in t.note.value, t.note.value
+    t.auto.value = False
+    t.slider.value = 1.99                                      # the box takes no more
+    assert t.value == pytest.approx(top)
+    assert f"of 0..{top:.2f}" in t.note.value
+    w.run_action("fuzzy_join", threshold=top + 0.3).wait()    # one that gets through
+    refusal = f"threshold {top + 0.3:g} is outside the distances of join function {fn!r}"
+    assert refusal in w.status_text and "nothing usable found" not in w.status_text
+    assert "lakejoin-status-error" in w.status.value
+    assert refusal in html.unescape(tab.summary.value), tab.summary.value
+    assert "lakejoin-status-error" in tab.summary.value
+    w.results.selected = next(i for i, r in enumerate(rows) if r != "reference/country-codes")
+    w.wait()
+    if "fuzzy_join" in w.actions.shown:
+        assert t.slider.max == 2.0 and "of 0.." not in t.note.value

@@ -512,7 +512,7 @@ def read_manifest(path) -> dict:
         raise IndexVersionError(
             f"{path} has index format version {version}; this lakejoin_jupyter "
             f"({__version__}) reads versions {list(READABLE_VERSIONS)}. Rebuild the index with this "
-            f"version (`lakejoin index LAKE --out {path} --overwrite`).")
+            f"version ({rebuild_command(path, manifest)}).")
     norm = manifest.get("normalization", {})
     if (norm.get("name"), norm.get("version")) != (normalization_spec()["name"],
                                                     normalization_spec()["version"]):
@@ -946,8 +946,9 @@ class LakeIndex:
         if self.has(JOINSTATS):
             return []
         version = self.manifest.get("format_version")
-        add = (f"Add them with `lakejoin index --add joinstats {self.path}` (or rebuild: "
-               f"`lakejoin index LAKE --out {self.path} --overwrite`).")
+        import shlex
+        add = (f"Add them with `lakejoin index --add joinstats {shlex.quote(str(self.path))}` "
+               f"(or rebuild: {self.rebuild_command}).")
         if self.has("mate"):
             return [f"{self.path.name} was built without join statistics (index format "
                     f"{version}): join rows are counted from its MATE index, key kinds are "

@@ -8,12 +8,14 @@ these functions, so the keys it computes are the keys the join computed.
 """
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..lake.normalize import MAX_TOKEN_CHARS, render_value, normalize_many
+from ..lake.normalize import MAX_TOKEN_CHARS, _json_plain, render_value, normalize_many
 
 
 def normalized_keys(values: pd.Series) -> pd.Series:
@@ -37,7 +39,10 @@ def union_keys(values: pd.Series) -> pd.Series:
     key of each cell (:func:`normalized_keys`), so cells differing only in case, spacing or
     number format are the same; a cell without a key (null, empty, a null spelling such as
     "n/a", no letter or digit) compares as null, except a text longer than the normalization
-    keeps (``MAX_TOKEN_CHARS``), compared as written."""
+    keeps (``MAX_TOKEN_CHARS``), compared as written. A JSON object or list (a dict, list,
+    tuple or array cell, or a text that parses as one) compares as :func:`json_cells` writes
+    it: numerically equal numbers are one value ({"n": 1.0} is {"n": 1})."""
+    values = json_cells(values)
     keys = normalized_keys(values)
     if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_datetime64_any_dtype(values) \
             or not keys.isna().any():
@@ -49,6 +54,51 @@ def union_keys(values: pd.Series) -> pd.Series:
             if text is not None and len(text) > MAX_TOKEN_CHARS:
                 out[i] = text
     return pd.Series(out, index=values.index, dtype=object)
+
+
+def json_cells(values: pd.Series) -> pd.Series:
+    """``values`` with each JSON object or list in it (a dict, list, tuple or numpy array
+    cell, or a text starting with "{" or "[" that parses as JSON) as one canonical JSON
+    text: keys sorted, ", " and ": " between items (as ``render_value`` writes one), and a
+    number that is a whole float as its integer (1.0 as 1; 1.5 stays 1.5; a boolean stays a
+    boolean), so that numerically equal JSON numbers are one text whether the cell came from
+    the lake reader, pandas' reading of a JSON or Parquet file or Spark's ``to_json``."""
+    if values.dtype != object and not pd.api.types.is_string_dtype(values):
+        return values
+    cells = values.tolist()
+    out, changed = list(cells), False
+    for i, v in enumerate(cells):
+        if isinstance(v, str):
+            head = v.lstrip()[:1]
+            if head not in ("{", "["):
+                continue
+            try:
+                v = json.loads(v)
+            except ValueError:
+                continue
+            if not isinstance(v, (dict, list)):
+                continue
+        elif not isinstance(v, (dict, list, tuple)) and not isinstance(v, np.ndarray):
+            continue
+        try:
+            out[i] = json.dumps(_whole_floats(_json_plain(v)), ensure_ascii=False,
+                                sort_keys=True, default=render_value)
+        except (TypeError, ValueError):     # keys of mixed types: as render_value writes it
+            out[i] = render_value(v)
+        changed = True
+    return pd.Series(out, index=values.index, dtype=object, name=values.name) if changed \
+        else values
+
+
+def _whole_floats(value):
+    """A JSON value (after ``_json_plain``) with each finite whole float as its int."""
+    if isinstance(value, dict):
+        return {k: _whole_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_floats(v) for v in value]
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return value
 
 
 def new_rows(query: pd.DataFrame, added: pd.DataFrame, columns) -> np.ndarray:

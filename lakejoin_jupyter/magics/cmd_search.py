@@ -51,9 +51,9 @@ def run(ctx, a):
     if a.chart:
         from IPython.display import display
 
-        from ..charts import results_chart
+        from ..charts import results_chart, themed
         display(result)
-        return results_chart(result) if len(result) else None
+        return themed(results_chart(result)) if len(result) else None
     return result
 
 

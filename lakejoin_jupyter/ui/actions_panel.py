@@ -76,6 +76,7 @@ class AutoFloat(W.HBox):
         self.note = W.HTML(layout=W.Layout(flex="1 1 12em", min_width="0"))
         self.chosen = None
         self.ran = False                  # a run reported its choice (chosen may be None)
+        self.scale = None                 # the run's range text (ActionResult.ranges)
         super().__init__([self.label] * labeled + [self.auto, self.slider, self.readout,
                                                    self.note],
                          layout=W.Layout(align_items="center", flex_flow="row wrap"))
@@ -102,6 +103,26 @@ class AutoFloat(W.HBox):
             self.slider.value = float(value)
         self._sync()
 
+    def set_range(self, low: float, high: float, what: str) -> None:
+        """The range a run allows (the fuzzy join's chosen function's distances): the
+        slider's bounds, and ``what`` (e.g. "of 0..1.41, the distances of join function
+        char3") in the note."""
+        low, high = float(low), float(high)
+        s = self.slider
+        if low > s.max:                   # (ipywidgets refuses min > max in between)
+            s.max = high
+            s.min = low
+        else:
+            s.min = low
+            s.max = high
+        self.scale = what
+        self._sync()
+
+    def reset_range(self) -> None:
+        """Another hit: the parameter's own bounds, until a run says its range."""
+        self.set_range(self.spec.min if self.spec.min is not None else 0.0,
+                       self.spec.max if self.spec.max is not None else 1.0, None)
+
     def forget_chosen(self) -> None:
         """The inputs of the choice changed (another hit, another target): back to the
         plain auto note."""
@@ -114,13 +135,14 @@ class AutoFloat(W.HBox):
         self.readout.value = "auto" if self.auto.value else ""
         self.readout.layout.display = "" if self.auto.value else "none"
         what = html.escape(self.spec.help or "chosen by the action")
+        scale = f" ({html.escape(self.scale)})" if self.scale else ""
         if not self.auto.value:
-            text = "set by you" + (f" (the action chose {self.chosen:.3f})"
-                                   if self.chosen is not None else "")
+            text = "set by you" + (f", {html.escape(self.scale)}" if self.scale else "") + (
+                f" (the action chose {self.chosen:.3f})" if self.chosen is not None else "")
         elif self.chosen is not None:
-            text = f"{what}: <b>{self.chosen:.3f}</b>"
+            text = f"{what}: <b>{self.chosen:.3f}</b>{scale}"
         elif self.ran:
-            text = f"{what}: none reaches it; untick auto to set one"
+            text = f"{what}: none reaches it; untick auto to set one{scale}"
         else:
             text = what
         self.note.value = f"<span class='lakejoin-param-note'>{text}</span>"
@@ -216,6 +238,7 @@ class ActionTab(W.VBox):
         for c in self.controls.values():
             if isinstance(c, AutoFloat):
                 c.forget_chosen()
+                c.reset_range()
 
     def wanted_variable(self) -> str | None:
         """The name the user typed, or None for the action's own (stable) name."""
@@ -230,6 +253,10 @@ class ActionTab(W.VBox):
                     bound: str | None = None) -> None:
         """Render an ActionResult: title and Markdown summary, tables, chart, code."""
         self.result = result
+        for name, (low, high, what) in (getattr(result, "ranges", None) or {}).items():
+            c = self.controls.get(name)
+            if isinstance(c, AutoFloat):      # before the choice, which lies in it
+                c.set_range(low, high, what)
         for name, value in (result.chosen or {}).items():
             c = self.controls.get(name)
             if isinstance(c, AutoFloat):
@@ -237,9 +264,11 @@ class ActionTab(W.VBox):
         color = "" if result.ok else " lakejoin-status-note"
         where = (f"<p style='margin:2px 0'>Bound to <code>{html.escape(bound)}</code>.</p>"
                  if bound else "")
+        refused = getattr(result, "refused", None)
+        said = (f"<div class='lakejoin-status-error'>{html.escape(refused)}</div>" if refused
+                else markdown_html(result.summary))
         self.summary.value = (f"<div class='lakejoin-action-title{color}'>"
-                              f"{html.escape(result.title)}</div>"
-                              + markdown_html(result.summary) + where)
+                              f"{html.escape(result.title)}</div>" + said + where)
         from IPython.display import HTML
         objs = []
         for caption, df in (result.tables or {}).items():

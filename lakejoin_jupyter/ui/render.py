@@ -127,8 +127,9 @@ def display_action_result(result, bound_as: str | None = None, code: str | None 
             parts.append(frame_html(df, caption, rows))
             text.append(frame_text(df, caption, rows))
     display(Rich("".join(parts), "\n".join(t for t in text if t)))
-    if result.chart is not None:
-        display(result.chart)
+    if result.chart is not None:          # (follows the notebook's theme: charts.themed)
+        from ..charts import themed
+        display(themed(result.chart))
     if code:
         display(Rich(code_html(code), code.rstrip("\n")))
 

@@ -228,12 +228,14 @@ class DiscoveryWidget(W.VBox):
         # the chart keeps its own width (an alignment chart with long labels is wider than
         # 400 px) and the first rows take what is left beside it, scrolling; with less than
         # 280 px left (a narrow notebook) they go below it, and a chart wider than the
-        # widget scrolls sideways
+        # widget scrolls sideways. The rows scroll both ways in one box of their own
+        # (.lakejoin-preview-rows): with the height limited outside the output area, which
+        # scrolls a wide table sideways, that scroll bar was under the rows, out of view, and
+        # a wide table looked cut at the widget's edge
         self.chart_out = W.Output(layout=W.Layout(min_width="min(400px, 100%)",
                                                   max_width="100%", overflow="auto",
                                                   flex="0 0 auto"))
-        self.preview_out = W.Output(layout=W.Layout(overflow="auto", max_width="660px",
-                                                    max_height="230px", flex="1 1 280px",
+        self.preview_out = W.Output(layout=W.Layout(max_width="660px", flex="1 1 280px",
                                                     min_width="0", margin="0 0 0 12px"))
         self._detail_row = W.HBox([self.chart_out, self.preview_out],
                                   layout=W.Layout(flex_flow="row wrap"))
@@ -1029,8 +1031,9 @@ class DiscoveryWidget(W.VBox):
             show(self.chart_out, themed(chart))
             from IPython.display import HTML
             from .render import frame_html
-            show(self.preview_out, HTML(frame_html(preview, f"{hit.table} (first rows)", 8,
-                                                   total_rows=rows)))
+            show(self.preview_out, HTML("<div class='lakejoin-preview-rows'>"
+                                        + frame_html(preview, f"{hit.table} (first rows)", 8,
+                                                     total_rows=rows) + "</div>"))
 
         def error(e):
             self.detail_html.value += (f"<div class='lakejoin-status-error'>"
@@ -1102,7 +1105,9 @@ class DiscoveryWidget(W.VBox):
         key = f"{action or 'action'}:{variable}"
         if code and tab is not None:          # the mark that makes it the widget's own cell
             code = mark_cell(code, key, of)
-        message = result.title + ("" if result.ok else ": nothing usable found")
+        refused = getattr(result, "refused", None)
+        message = result.title + ("" if result.ok else f": {refused}" if refused
+                                  else ": nothing usable found")
         if joined is not None and self.auto_bind.value:
             self._bind(variable, joined, action or "action", of)
             bound = variable
@@ -1116,7 +1121,8 @@ class DiscoveryWidget(W.VBox):
             tab.code_panel.key = key
             if code and self.auto_insert.value:
                 tab.code_panel.write_cell()
-        self._set_status(message, "info" if result.ok and not empty else "note")
+        self._set_status(message, "error" if refused else
+                         "info" if result.ok and not empty else "note")
 
     @property
     def code_panel(self) -> CodePanel | None:
