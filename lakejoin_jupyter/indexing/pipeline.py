@@ -41,8 +41,8 @@ from ..errors import EmptyLakeError
 from ..index.arrays import IndexArrays
 from ..index.lock import BuildLock, describe
 from ..index.store import (ARRAY_FILES, GenerationWriter, IndexWriter, LakeIndex,
-                           check_destination, recover_commit, remove_dead_leftovers,
-                           resolve_destination)
+                           check_destination, read_manifest, recover_commit,
+                           remove_dead_leftovers, resolve_destination)
 from ..lake.discover import LakeSpec, discover
 from ..lake.normalize import MAX_TOKEN_CHARS
 from ..spark import release_memory
@@ -179,6 +179,8 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     _check_lake_outside(spec, final)
     if not add:
         check_destination(out, overwrite)    # before the lock: a missing parent folder, ...
+    else:                                    # no index there: say so (under this build's
+        read_manifest(out)                   # own lock, it would look like a running build)
     with quiet_py4j(), BuildLock(final) as lock:     # an interrupt is one line, not py4j's
         notes = []
         if lock.dead:
