@@ -463,7 +463,11 @@ def _search(args, parser) -> int:
     engine = open_index(args.index, verify=not args.no_verify)
     cols = args.column if len(args.column) > 1 else args.column[0]
     frame, name = _read_query_table(engine, args.table, OWN_COLUMNS)
-    query = frame if frame is not None else name
+    if frame is not None:                    # "Query: state (file q.csv; ...)"
+        query = engine.query(frame, cols)
+        query.source = f"file {args.table}"
+    else:
+        query = name
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
                         rank=args.rank, **parse_option_items(args.option))
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
