@@ -697,7 +697,8 @@ def _print_ranked(res, df) -> None:
     print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size_label}); "
           f"method {res.method}; ranked by {RANK_WORDS[res.rank]}; {res.seconds * 1000:.1f} ms")
     for n in res.notes:
-        print(f"note: {n}")
+        if n != res.lake_changed:           # the open's warning said it
+            print(f"note: {n}")
     if df.empty:
         print(res.empty_message)
         return

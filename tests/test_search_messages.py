@@ -42,8 +42,8 @@ def test_autojoin_missing_column_of_a_dataframe_names_the_column(ip):
 def test_search_after_a_lake_file_changed_says_so_and_cli_names_the_query_file(
         spark, ip, tmp_path, capsys):
     from lakejoin_jupyter.errors import LakeChangedWarning
+    from lakejoin_jupyter import open_index
     from lakejoin_jupyter.indexing.pipeline import build
-    from lakejoin_jupyter.ui.session import SESSION
     lake = write_lake(tmp_path / "lake", {"hate.csv": pd.DataFrame(
         {"state": ["Texas", "Ohio", "Utah", "Iowa"], "n": [1, 2, 3, 4]})})
     out = tmp_path / "lake.index"
@@ -55,9 +55,11 @@ def test_search_after_a_lake_file_changed_says_so_and_cli_names_the_query_file(
     assert f"Query: state (file {q / 'q_state.csv'}; 2 distinct values)" in said
     ip.user_ns["df"] = pd.DataFrame({"state": ["Texas", "Ohio", "Utah"]})
     ip.run_line_magic("lakejoin", f"open {out}")
+    api = open_index(out)
     with warnings.catch_warnings():
         warnings.simplefilter("error", LakeChangedWarning)
         res = ip.run_line_magic("lakejoin", "search df.state")
+        assert api.search(["Ohio"], k=3).lake_changed is None
     assert not any("changed" in n for n in res.notes)
     f = lake / "hate.csv"
     f.write_text(f.read_text().replace("Ohio", "OHIO-X"))
@@ -68,9 +70,14 @@ def test_search_after_a_lake_file_changed_says_so_and_cli_names_the_query_file(
         assert len(stale) == 1 and f"modified {f}" in stale[0]
         assert f"`lakejoin index {lake} --out {out} --overwrite`" in stale[0]
         assert "The lake changed since" in res._repr_html_()
-    engine = SESSION.engine
-    with pytest.warns(LakeChangedWarning, match="modified"):    # the API, as open_index warns
-        engine.search(["Ohio"], k=3)
+    # the API (opened before the change): warned once, as open_index warns, then noted
+    with pytest.warns(LakeChangedWarning, match=f"modified {f}"):
+        first = api.search(["Ohio"], k=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LakeChangedWarning)
+        again = api.search(["Ohio"], k=3)
+    assert first.lake_changed == again.lake_changed == stale[0] and stale[0] in again.notes
+    assert first[0].overlap == 1                     # the indexed figures, said to be so
     # the CLI warns once, at its open, and prints no second copy as a note
     assert cli(["search", str(out), "-t", str(q / "q_state.csv"), "-c", "state"]) == 0
     cap = capsys.readouterr()
