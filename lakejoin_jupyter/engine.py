@@ -1425,6 +1425,7 @@ class Engine:
         options = m.resolve_options(options)
         reorder = rank == "useful" or not include_own
         pool = k if k is None or not reorder else max(POOL_FACTOR * k, k + POOL_EXTRA)
+        stale = self._lake_changed() if annotate else None   # not in the search's seconds
         t0 = time.perf_counter()
         found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold, options=options))
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
@@ -1441,7 +1442,6 @@ class Engine:
             h.rank = i + 1
         params = SearchParams(k=k, threshold=threshold, options=options)
         notes = list(self.index.notes) if annotate else []
-        stale = self._lake_changed() if annotate else None
         if stale:
             notes.insert(0, stale)
         kind, warning = self._query_kind(q) if annotate and hits else (None, None)
