@@ -10,6 +10,10 @@ views of it. The core's results are there as numpy arrays (``ctx.arrays``, ``ctx
 and, made on first use, as Spark views (``ctx.dictionary``, ``ctx.sets``, ``ctx.signatures``,
 ``ctx.set_sizes``). ``ctx.cells`` and ``ctx.column_tokens`` (the views of earlier builds)
 remain, computed from the long form when a component asks for them.
+
+A component declares the options ``--set COMPONENT.NAME=VALUE`` may give it
+(:attr:`Component.options`); :func:`check_component_options` checks every given section by
+that one rule before a build starts Spark.
 """
 from __future__ import annotations
 
