@@ -53,7 +53,8 @@ def test_unknown_option_of_any_component_is_refused(no_spark, lake, tmp_path, ca
     ("pexeso.pivot_method=best", ["pexeso.pivot_method", "'pca' or 'random'"]),
     ("union.sample_values=many", ["union.sample_values", "an integer", "'many'"]),
     ("transform.q=x", ["transform.q", "an integer", "'x'"]),
-    ("lshensemble.partitions=0", ["lshensemble.partitions", "an integer >= 1", "0"])])
+    ("lshensemble.partitions=0", ["lshensemble.partitions", "an integer >= 1", "0"]),
+    ("lshensemble.num_perm=300", ["lshensemble.num_perm", "MinHash num_perm (256)", "300"])])
 def test_bad_option_value_names_option_type_and_values_before_spark(no_spark, lake, tmp_path,
                                                                      capsys, option, words):
     comp = option.split(".")[0]

@@ -317,6 +317,8 @@ def _check_lake_outside(spec: LakeSpec, final: Path) -> None:
 def _check_options(settings: BuildSettings) -> None:
     """Options given for a component the build leaves out would be silently ignored."""
     given = set(settings.component_options or {})
+    lshensemble_component.table_num_perm(          # at most the index's MinHash positions
+        (settings.component_options or {}).get("lshensemble", {}), settings.num_perm)
     selected = set(selected_components(settings.components))
     if settings.mate_bits != BuildSettings.mate_bits and "mate" not in selected:
         raise ValueError(f"--mate-bits {settings.mate_bits} sets the XASH size of the mate "
