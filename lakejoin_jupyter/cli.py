@@ -492,7 +492,11 @@ def _search(args, parser) -> int:
     engine = open_index(args.index, verify=not args.no_verify)
     cols = args.column if len(args.column) > 1 else args.column[0]
     frame, name = _read_query_table(engine, args.table, OWN_COLUMNS)
-    query = frame if frame is not None else name
+    if frame is not None:                    # "Query: state (file q.csv; ...)"
+        query = engine.query(frame, cols)
+        query.source = f"file {args.table}"
+    else:
+        query = name
     res = engine.search(query, cols, k=args.k, threshold=args.threshold, method=args.method,
                         rank=args.rank, **parse_option_items(args.option))
     df = res.to_pandas().drop(columns=["column_ids", "table_id"])
@@ -722,7 +726,8 @@ def _print_ranked(res, df) -> None:
     print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size_label}); "
           f"method {res.method}; ranked by {RANK_WORDS[res.rank]}; {res.seconds * 1000:.1f} ms")
     for n in res.notes:
-        print(f"note: {n}")
+        if n != res.lake_changed:           # the open's warning said it
+            print(f"note: {n}")
     if df.empty:
         print(res.empty_message)
         return

@@ -1013,6 +1013,7 @@ class SearchResult(Sequence):
         self.rank = rank
         self.notes = list(query.notes) + list(notes)
         self.query_name: str | None = None   # the notebook variable searched with (front ends)
+        self.lake_changed: str | None = None  # the note that the lake changed since the build
 
     def __getitem__(self, i):
         return self.hits[i]
@@ -1424,6 +1425,7 @@ class Engine:
         options = m.resolve_options(options)
         reorder = rank == "useful" or not include_own
         pool = k if k is None or not reorder else max(POOL_FACTOR * k, k + POOL_EXTRA)
+        stale = self._lake_changed() if annotate else None   # not in the search's seconds
         t0 = time.perf_counter()
         found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold, options=options))
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
@@ -1440,13 +1442,35 @@ class Engine:
             h.rank = i + 1
         params = SearchParams(k=k, threshold=threshold, options=options)
         notes = list(self.index.notes) if annotate else []
+        if stale:
+            notes.insert(0, stale)
         kind, warning = self._query_kind(q) if annotate and hits else (None, None)
         if warning and kind != "category":      # the query's own repeats multiply no row
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)
-        return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
-                            rank=rank, notes=notes, rebuild=self.rebuild_command)
+        res = SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
+                           rank=rank, notes=notes, rebuild=self.rebuild_command)
+        res.lake_changed = stale
+        return res
+
+    def _lake_changed(self) -> str | None:
+        """The lake check of the open (``LakeIndex.find_lake_changes``) done again for a
+        search on an index opened before a lake file changed: the LakeChangedWarning's text
+        (the changes and the rebuild command) when the lake's files differ from the indexed
+        ones, else None. The warning is given once per set of changes (the open gave it
+        for those it found); the text goes into every stale result's notes."""
+        changes = self.index.find_lake_changes()
+        said, self.index.lake_changes = self.index.lake_changes, changes
+        if not changes:
+            return None
+        message = self.index.lake_changed_message(changes)
+        if changes != said:
+            import warnings
+
+            from .errors import LakeChangedWarning
+            warnings.warn(message, LakeChangedWarning, stacklevel=3)
+        return message
 
     def _case_programs(self, hits: list, q: Query) -> None:
         """A transformation hit's program as it applies to the cells as written: the search

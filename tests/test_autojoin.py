@@ -557,7 +557,8 @@ def test_lakejoin_autojoin_magic(ip, capsys):
     dotted = ip.run_line_magic("lakejoin", "autojoin people.Name mail.email --seed 3")
     assert dotted.program.describe() == aj.program.describe()
     assert dotted.left_name == "people" and dotted.right_name == "mail"
-    with pytest.raises(MagicError, match="'people.Nope' is no variable"):
+    with pytest.raises(MagicError, match=r"column\(s\) \['Nope'\] not found; people has: "
+                                         r"\['Name', 'Title'\]"):     # people is a DataFrame
         ip.run_line_magic("lakejoin", "autojoin people.Nope mail")
 
 

@@ -66,6 +66,12 @@ def describe(record: dict | None) -> str:
             f"{record.get('started', '?')}" + (f": `{cmd}`" if cmd else ""))
 
 
+def own_build(record: dict) -> bool:
+    """Whether a lock record names this very process."""
+    return (record.get("host") == socket.gethostname()
+            and str(record.get("pid")) == str(os.getpid()))
+
+
 def running_build(final) -> dict | None:
     """The record of a build now writing ``final`` ({} while it is just starting), or None.
     Reads the lock's record only: it never takes the lock, so it cannot refuse a build."""

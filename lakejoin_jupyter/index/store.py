@@ -43,7 +43,7 @@ from .arrays import IndexArrays
 from .joinstats import FILES as JOINSTATS_FILES
 from .joinstats import FOLDER as JOINSTATS
 from .joinstats import JoinStats
-from .lock import BuildLock, describe, running_build
+from .lock import BuildLock, describe, own_build, running_build
 
 FORMAT_NAME = "lakejoin-index"
 FORMAT_VERSION = 2          # 2: no Parquet copies, new dictionary arrays, joinstats/
@@ -466,6 +466,10 @@ def _refuse_while_building(path: Path) -> None:
     if building:                      # the build's own folder: its index's lock
         final = final.with_name(building.group(1))
     record = running_build(final)
+    if record and own_build(record):          # this process's build (e.g. the widget's)
+        raise IndexNotFoundError(
+            f"No index at {final} yet: this process is building it (started "
+            f"{record.get('started', '?')}); open it when that build has finished.")
     if record is not None:
         raise IndexLockedError(
             f"A build of {final} is running ({describe(record)}). Wait for it to finish, "

@@ -10,6 +10,10 @@ views of it. The core's results are there as numpy arrays (``ctx.arrays``, ``ctx
 and, made on first use, as Spark views (``ctx.dictionary``, ``ctx.sets``, ``ctx.signatures``,
 ``ctx.set_sizes``). ``ctx.cells`` and ``ctx.column_tokens`` (the views of earlier builds)
 remain, computed from the long form when a component asks for them.
+
+A component declares the options ``--set COMPONENT.NAME=VALUE`` may give it
+(:attr:`Component.options`); :func:`check_component_options` checks every given section by
+that one rule before a build starts Spark.
 """
 from __future__ import annotations
 
@@ -27,6 +31,87 @@ from ..lake.discover import LakeSpec
 SCRATCH = "_build"          # scratch folder inside the index being written; removed on commit
 
 
+@dataclass(frozen=True)
+class Option:
+    """One ``--set COMPONENT.NAME=VALUE`` option: what values it takes, as an error says it
+    ("an integer >= 1 or 'auto'"), and the test of a value (False, or an error raised with
+    its own text, refuses it)."""
+    takes: str
+    accepts: Callable[[object], bool]
+
+
+def _integer(value) -> int | None:
+    """The integer ``value`` is (an int, an integral float, or the text of one), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value)
+    return None
+
+
+def integer_option(low: int | None = None, high: int | None = None, *words: str) -> Option:
+    """An integer from ``low`` to ``high`` (None: no bound), or one of ``words``."""
+    bound = (f" from {low} to {high}" if low is not None and high is not None
+             else f" >= {low}" if low is not None else "")
+    takes = f"an integer{bound}" + "".join(f" or {w!r}" for w in words)
+
+    def accepts(value) -> bool:
+        if value in words:
+            return True
+        n = _integer(value)
+        return n is not None and (low is None or n >= low) and (high is None or n <= high)
+    return Option(takes, accepts)
+
+
+def choice_option(*values: str) -> Option:
+    """One of ``values``."""
+    names = [repr(v) for v in values]
+    return Option(f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0],
+                  lambda value: value in values)
+
+
+def embedder_option() -> Option:
+    """An embedder spec (embed.get_embedder: "ngram", "ngram:dim=64", "semantic", ...);
+    an unknown one raises get_embedder's error, which lists the embedders."""
+    def accepts(value) -> bool:
+        from ..embed import get_embedder
+        get_embedder(value)
+        return True
+    return Option("an embedder ('ngram', 'ngram:dim=N', 'semantic', 'minilm' or "
+                  "'vectors:path=FILE')", accepts)
+
+
+def check_component_options(component_options: dict, components: dict) -> None:
+    """Every section of ``component_options`` ({component: {option: value}}) against its
+    component's :attr:`Component.options` (``components``: name -> Component): an unknown
+    option name, or a value the option does not take, is a ValueError naming the option,
+    what it takes and the valid names. Runs before a build starts Spark."""
+    for comp, given in (component_options or {}).items():
+        component = components.get(comp)
+        if component is None:
+            raise ValueError(f"Options are given for unknown index component(s) {[comp]}; "
+                             f"available: {sorted(components)}")
+        known = sorted(component.options)
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise ValueError(f"Unknown {comp} option(s) {unknown}; "
+                             + (f"known: {known}." if known else f"{comp} takes no options."))
+        for name, value in given.items():
+            option = component.options[name]
+            try:
+                ok = option.accepts(value)
+            except Exception as e:  # noqa: BLE001 - the check's own message says why
+                raise ValueError(f"{comp}.{name}={value}: {e}") from None
+            if not ok:
+                raise ValueError(f"{comp}.{name} takes {option.takes} (got {value!r}).")
+        if component.check_together is not None:
+            component.check_together(given)
+
+
 @dataclass
 class Component:
     """An optional index component built after the core (dictionary, sets, postings)."""
@@ -37,6 +122,10 @@ class Component:
     # the options (as ``--set`` takes them) a built manifest section records: a rebuild
     # passes them again (pipeline.recorded_settings)
     recorded_options: Callable[[dict], dict] | None = None
+    # the options ``--set`` may give (name -> Option), checked before the build starts
+    options: dict = field(default_factory=dict)
+    # a check of the given options' values together (raises ValueError), after each alone
+    check_together: Callable[[dict], None] | None = None
 
 
 @dataclass

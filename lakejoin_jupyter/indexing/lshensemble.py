@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..hashing import fmix32
 from ..search.lshensemble_partitions import MAX_BINS, optimal_partitions, partitioning_cost
-from .component import Component
+from .component import Component, integer_option
 
 DEFAULT_PARTITIONS = 32      # thesis §2.5.3 / §3.5.4: 8, 16, 32; 32 is the most precise
 BUCKET_SIZE = 8              # mean entries per directory bucket of a table segment
@@ -268,7 +268,8 @@ def base_intervals(base) -> list[int] | None:
     return [int(u) for u in first.components[NAME]["intervals"]]
 
 
-OPTIONS = ("partitions", "max_bins", "num_perm")
+OPTIONS = {"partitions": integer_option(1), "max_bins": integer_option(1),
+           "num_perm": integer_option(1)}     # at most the index's num_perm: table_num_perm
 
 
 def table_num_perm(opts: dict, index_num_perm: int, base=None) -> int:
@@ -290,9 +291,6 @@ def table_num_perm(opts: dict, index_num_perm: int, base=None) -> int:
 
 def _build(ctx) -> dict:
     opts = ctx.settings.component_options.get(NAME, {})
-    unknown = sorted(set(opts) - set(OPTIONS))
-    if unknown:
-        raise ValueError(f"Unknown lshensemble option(s) {unknown}; known: {list(OPTIONS)}")
     m = table_num_perm(opts, ctx.settings.num_perm, ctx.base)
     n_part = int(opts.get("partitions", DEFAULT_PARTITIONS))
     if ctx.n_sets <= DRIVER_SETS:
@@ -313,6 +311,6 @@ def recorded_options(section: dict) -> dict:
 
 
 COMPONENT = Component(
-    name=NAME, build=_build, default=True, recorded_options=recorded_options,
+    name=NAME, build=_build, default=True, recorded_options=recorded_options, options=OPTIONS,
     description="LSH Ensemble: optimal size partitions + MinHash tables for approximate "
                 "containment search at any threshold (thesis ch. 2)")

@@ -30,7 +30,7 @@ from ..index.pexeso_arrays import (PROFILE_COLUMNS, PROFILE_VALUES, SAMPLE_MULT,
                                    morton_keys, nearest_other, partition_from_entries,
                                    select_pivots)
 from ..search.pexeso_cost import PROFILE_TAUS, TAU_MAX, WORKLOAD, choose_levels, tau_profile
-from .component import Component
+from .component import Component, choice_option, embedder_option, integer_option
 
 DEFAULTS = {"embedder": "semantic", "pivots": 10, "levels": "auto", "pivot_method": "pca",
             "sample_size": 20_000, "partitions": 1, "cluster_iterations": 10, "seed": 0,
@@ -102,6 +102,23 @@ def _hist_batches(pivots: np.ndarray, lo, hi, dim: int):
     return run
 
 
+OPTIONS = {"embedder": embedder_option(), "pivots": integer_option(1, 62),
+           "levels": integer_option(1, 62, "auto"), "pivot_method": choice_option("pca", "random"),
+           "sample_size": integer_option(1), "partitions": integer_option(1),
+           "cluster_iterations": integer_option(1), "seed": integer_option(),
+           "values": choice_option("auto", "text", "all")}
+
+
+def check_pivots_levels(given: dict) -> None:
+    """The grid's Morton keys hold pivots * levels bits: at most 62 (31 pivots when the
+    cost model chooses the levels)."""
+    opts = dict(DEFAULTS, **given)
+    P, levels = int(opts["pivots"]), opts["levels"]
+    if P * (1 if levels == "auto" else int(levels)) > 62 or (levels == "auto" and P > 31):
+        raise ValueError(f"pexeso: pivots * levels must be at most 62, and pivots at most 31 "
+                         f"with levels 'auto' (got {P} pivots, levels {levels}).")
+
+
 def _sample(df, n_col: str, sample_size: int):
     """Rows kept by the deterministic sample rule (index.pexeso_arrays.sample_mask)."""
     from pyspark.sql import functions as F
@@ -123,19 +140,11 @@ def build(ctx) -> dict:
                     pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
                     seed=sec["seed"], partitions=len(sec["partitions"]),
                     values=sec.get("values", "all"))
-    unknown = set(opts) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"Unknown pexeso option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
     P = int(opts["pivots"])
     auto = opts["levels"] == "auto"
     m = 1 if auto else int(opts["levels"])
-    if P < 1 or m < 1 or P * m > 62 or (auto and P > 31):
-        raise ValueError(f"pexeso: need pivots >= 1, levels >= 1 (or 'auto') and "
-                         f"pivots*levels <= 62 (got {P} pivots, {opts['levels']} levels).")
-    spec = get_embedder(opts["embedder"]).spec()       # fails here, clearly, if unusable
+    spec = get_embedder(opts["embedder"]).spec()
     dim = int(spec["dim"])
-    if opts["values"] not in ("auto", "text", "all"):
-        raise ValueError(f"pexeso: values is 'auto', 'text' or 'all' (got {opts['values']!r}).")
     values = opts["values"] if opts["values"] != "auto" else \
         ("all" if spec["name"] in HASHED_EMBEDDERS else "text")
     spark, w, prog = ctx.spark, ctx.writer, ctx.progress
@@ -380,5 +389,6 @@ def recorded_options(section: dict) -> dict:
 
 
 COMPONENT = Component(
-    "pexeso", build, recorded_options=recorded_options, description="value embeddings, pivots, hierarchical grid and cell "
+    "pexeso", build, recorded_options=recorded_options, options=OPTIONS,
+    check_together=check_pivots_levels, description="value embeddings, pivots, hierarchical grid and cell "
                                  "postings for fuzzy/semantic joinable search (PEXESO)")

@@ -41,8 +41,8 @@ from ..errors import EmptyLakeError
 from ..index.arrays import IndexArrays
 from ..index.lock import BuildLock, describe
 from ..index.store import (ARRAY_FILES, GenerationWriter, IndexWriter, LakeIndex,
-                           check_destination, recover_commit, remove_dead_leftovers,
-                           resolve_destination)
+                           check_destination, read_manifest, recover_commit,
+                           remove_dead_leftovers, resolve_destination)
 from ..lake.discover import LakeSpec, discover
 from ..lake.normalize import MAX_TOKEN_CHARS
 from ..spark import release_memory
@@ -58,7 +58,7 @@ from . import mate as mate_component
 from . import pexeso as pexeso_component
 from . import transform as transform_component
 from . import union as union_component
-from .component import BuildContext, Component
+from .component import BuildContext, Component, check_component_options
 
 log = logging.getLogger("lakejoin")
 
@@ -166,6 +166,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     unknown = [c for c in settings.components if c.lstrip("-") not in COMPONENTS]
     if unknown:
         raise ValueError(f"Unknown index component(s) {unknown}; available: {sorted(COMPONENTS)}")
+    check_component_options(settings.component_options, COMPONENTS)   # before Spark starts
     if not add:
         _check_options(settings)
     spec = discover(lake, catalog_tables=catalog_tables) if lake is not None or catalog_tables \
@@ -178,6 +179,8 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
     _check_lake_outside(spec, final)
     if not add:
         check_destination(out, overwrite)    # before the lock: a missing parent folder, ...
+    else:                                    # no index there: say so (under this build's
+        read_manifest(out)                   # own lock, it would look like a running build)
     with quiet_py4j(), BuildLock(final) as lock:     # an interrupt is one line, not py4j's
         notes = []
         if lock.dead:
@@ -314,10 +317,8 @@ def _check_lake_outside(spec: LakeSpec, final: Path) -> None:
 def _check_options(settings: BuildSettings) -> None:
     """Options given for a component the build leaves out would be silently ignored."""
     given = set(settings.component_options or {})
-    unknown = sorted(given - set(COMPONENTS))
-    if unknown:
-        raise ValueError(f"Options are given for unknown index component(s) {unknown}; "
-                         f"available: {sorted(COMPONENTS)}")
+    lshensemble_component.table_num_perm(          # at most the index's MinHash positions
+        (settings.component_options or {}).get("lshensemble", {}), settings.num_perm)
     selected = set(selected_components(settings.components))
     if settings.mate_bits != BuildSettings.mate_bits and "mate" not in selected:
         raise ValueError(f"--mate-bits {settings.mate_bits} sets the XASH size of the mate "

@@ -31,7 +31,7 @@ import pyarrow.dataset as pads
 from ..index.transform_arrays import (COLUMNS_FILE, FILES, SKIPPED_TYPES, TransformSpec,
                                       assemble, columns_frame)
 from ..search.segments import column_entries
-from .component import Component
+from .component import Component, integer_option
 
 KEY, GRAM, PATTERN = 0, 1, 2
 _SCHEMA = ("kind tinyint, column_id int, code long, token_id int, count long, "
@@ -132,6 +132,9 @@ def recorded_options(section: dict) -> dict:
 
 COMPONENT = Component(
     name="transform", build=build, default=False, recorded_options=recorded_options,
+    options={"q": integer_option(1), "max_gram_columns": integer_option(0),
+             "max_value_bytes": integer_option(1), "short": integer_option(0),
+             "affix": integer_option(0, 1)},
     description="Transformation-aware search: each column's syntactic pattern, pattern "
                 "keys (segments in any order, constants and constant affixes left out) and "
                 "segment q-grams (short segments whole)")

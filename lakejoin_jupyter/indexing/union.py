@@ -22,9 +22,10 @@ from ..embed import cached_embedder, get_embedder
 from ..index.union_profile import (FORMAT_DIMS, FORMAT_VERSION, QUANTILES, SAMPLE_VALUES,
                                    column_vectors,
                                    format_histogram, numeric_summary_counted, sample_tokens)
-from .component import Component
+from .component import Component, embedder_option, integer_option
 
 DEFAULTS = {"embedder": "ngram", "sample_values": SAMPLE_VALUES}
+OPTIONS = {"embedder": embedder_option(), "sample_values": integer_option(1)}
 FILES = ("format", "numeric_share", "numeric_n", "quantiles", "vectors")
 
 
@@ -97,9 +98,6 @@ def build(ctx) -> dict:
         sec = base.generations[0].components["union"]
         opts.update(embedder=sec["embedder"], sample_values=sec["sample_values"])
         fmt_version = int(sec.get("histogram_version", 1))
-    unknown = set(opts) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"Unknown union option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
     spec = get_embedder(opts["embedder"]).spec()
     dim = int(spec["dim"])
     pdf = profile_table(ctx.values, spec, int(opts["sample_values"]), fmt_version).toPandas()
@@ -116,5 +114,5 @@ def recorded_options(section: dict) -> dict:
 
 
 COMPONENT = Component(
-    "union", build, recorded_options=recorded_options, description="format histograms, numeric quantile sketches and column "
+    "union", build, recorded_options=recorded_options, options=OPTIONS, description="format histograms, numeric quantile sketches and column "
                                 "vectors for table union search")

@@ -87,14 +87,18 @@ def run_magic(namespace: dict, args: argparse.Namespace, engine_getter=None):
 def _named_column(text: str, on, lookup):
     """``VAR.COLUMN`` -> (VAR, on + [COLUMN]) when ``text`` itself names nothing and VAR
     (split at its last dot: lake tables may hold dots) names a table with that column;
-    otherwise ``text`` and ``on`` unchanged."""
+    otherwise ``text`` and ``on`` unchanged. A table without that column is an error naming
+    the column and listing the table's columns."""
     if lookup(text) is not None or "." not in text:
         return text, on
     var, col = text.rsplit(".", 1)
     table = lookup(var)
-    columns = [str(c) for c in getattr(table, "columns", [])]
-    if table is None or col not in columns:
+    if table is None:
         return text, on
+    columns = [str(c) for c in getattr(table, "columns", [])]
+    if col not in columns:
+        raise AutoJoinInputError(f"%lakejoin autojoin: column(s) {[col]} not found; {var} "
+                                 f"has: {columns[:30]}")
     return var, [*(on or []), col]
 
 

@@ -1,6 +1,9 @@
 """``%lakejoin search``: rank the lake's columns joinable with a query column."""
 from __future__ import annotations
 
+import warnings
+
+from ..errors import LakeChangedWarning
 from ..frames import is_dataframe
 from ..search.registry import parse_option_items
 from .context import Subcommand
@@ -41,9 +44,11 @@ def run(ctx, a):
     if a.max_values is not None:
         kw["max_values"] = a.max_values
     query = engine.query(obj, cols if len(cols) > 1 else cols[0], **kw)
-    result = engine.search(query, k=None if a.all else a.k, threshold=a.threshold,
-                           method=a.method, rank=a.rank, include_own=not a.no_own,
-                           **parse_option_items(a.option))
+    with warnings.catch_warnings():         # a lake changed since the build: the result's
+        warnings.simplefilter("ignore", LakeChangedWarning)     # note says it, every time
+        result = engine.search(query, k=None if a.all else a.k, threshold=a.threshold,
+                               method=a.method, rank=a.rank, include_own=not a.no_own,
+                               **parse_option_items(a.option))
     result.query_name = name if is_dataframe(obj) else None
     if a.save:
         ctx.bind(a.save, result)
