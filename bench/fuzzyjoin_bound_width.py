@@ -66,60 +66,6 @@ def configure(variant: str) -> None:
     exec(compile(src, fuzzy.__file__, "exec"), fuzzy.__dict__)
 
 
-def union_rating(fuzzy, cands: dict, configs) -> tuple[float, float, float]:
-    """(estimate, bound, est. true matches) of a union of configurations, rated as
-    ``fuzzy.greedy_union`` rates the union it keeps: a right value's pairs exclusive, its
-    most probable pair's error terms (the earliest configuration on a tie), the hub cap
-    over the union's joins to one left value."""
-    from lakejoin_jupyter.join import match_precision as mp
-    fns = list(cands)
-    most = fuzzy.HUB_PARTNERS if all(getattr(c, "_scale", None) is not None
-                                     for c in cands.values()) else None
-    R, Lf, P, V, U, F = [], [], [], [], [], []
-    for f, t in configs:
-        c = cands[f]
-        joined, p, v, u = c.at(float(t))
-        r = np.nonzero(joined)[0]
-        R.append(r); Lf.append(c.r_left[r]); P.append(p); V.append(v); U.append(u)
-        F.append(np.full(len(r), fns.index(f)))
-    R, Lf, P, V, U, F = (np.concatenate(x) for x in (R, Lf, P, V, U, F))
-    if not len(R):
-        return 1.0, 1.0, 0.0
-    order = np.arange(len(R))
-    n_l = int(max(Lf.max(), 0)) + 2
-    key = R * n_l + Lf
-    uk, inv = np.unique(key, return_inverse=True)
-    pair_p = np.zeros(len(uk))
-    np.maximum.at(pair_p, inv, P)
-    pr = uk // n_l
-    rs, rinv = np.unique(R, return_inverse=True)
-    rival = np.zeros(len(rs))
-    np.add.at(rival, np.searchsorted(rs, pr), pair_p)
-    srt = np.lexsort((order, -P, R))              # per r: highest p, earliest on a tie
-    first = srt[np.r_[True, R[srt][1:] != R[srt][:-1]]]
-    bp, bv, bu, bl, bf = P[first], V[first], U[first], Lf[first], F[first]
-    nj = len(rs)
-    e = fuzzy.exclusive_probability(bp, rival)
-    var, share = bv.copy(), bu.copy()
-    if most is None:
-        TP = float(e.sum())
-    else:
-        mass = np.zeros(n_l)
-        np.add.at(mass, bl, e)
-        TP = float(np.minimum(mass, most).sum())
-        hot = mass[bl] > most
-        if hot.any():
-            q = bp[hot] * (most / mass[bl[hot]])
-            k = np.flatnonzero(hot)
-            for j in np.unique(bf[hot]):
-                c, sel = cands[fns[j]], bf[hot] == j
-                var[k[sel]] = mp.join_variance(q[sel], c._scale)
-                share[k[sel]] = c._rel * (1.0 - q[sel])
-    avg = TP / nj
-    se = np.sqrt(var.sum() + share.sum() ** 2) / nj
-    return avg, avg - fuzzy.STANDARD_ERRORS * se, TP
-
-
 def last_step(fuzzy) -> None:
     """Patch ``fuzzy.greedy_union`` with the finer last step (``last_step``)."""
     src = inspect.getsource(fuzzy.greedy_union)
@@ -146,7 +92,7 @@ def last_step(fuzzy) -> None:
         steps = np.unique(d[np.isfinite(d) & (d > t0) & (d < t)])
         kept = None
         for s in steps:
-            avg, lo, TP = union_rating(fuzzy, cands, configs + [(f, float(s))])
+            avg, lo, TP = fuzzy.union_rating(cands, configs + [(f, float(s))])
             if lo < target:
                 break
             kept = (float(s), avg, TP)

@@ -407,15 +407,16 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
                    + (f" (+{len(fj.configs) - 1} more configurations)" if len(fj.configs) > 1
                       else "")
                    + f" for precision target {precision_target:.0%}: estimated precision "
-                     f"**{fj.precision_text(fj.estimated_precision)}**, estimated recall "
+                     f"**{fj.precision_text(fj.estimated_precision)}** ({fj.bound_text()}), "
+                     f"estimated recall "
                      f"**{fj.estimated_recall:.1%}**.")
     else:
         chosen = f"{fj.threshold:.3f}" if fj.threshold is not None else "none"
         alone = (f" (of {fj.function} alone at that threshold)"
                  if len(fj.configs_at(threshold)) > 1 else "")
         summary = (f"Threshold given: {fj.threshold_text(threshold)} (chosen: {chosen}): "
-                   f"estimated precision **{fj.precision_text(est['est_precision'], t)}**, "
-                   f"estimated recall "
+                   f"estimated precision **{fj.precision_text(est['est_precision'], t)}** "
+                   f"({fj.bound_text(t)}), estimated recall "
                    f"**{est['est_recall']:.1%}**{alone}.")
     if isinstance(joined, pd.DataFrame):
         plan = fj.plan(frame, how=how, threshold=threshold)

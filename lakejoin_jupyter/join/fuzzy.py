@@ -87,6 +87,9 @@ AGREE_RATIO = 0.7
 N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
 HUB_SIZE = 3              # a left value that this many right values match is a hub (warnings)
 LOWEST_TARGET = 0.5       # the lowest precision target the CLI, magics and widget accept
+# one-sided level of the bound (STANDARD_ERRORS) and of the sample check: n pairs, all of
+# them right, show a precision of at least CHECK_LEVEL ** (1 / n) at this level
+CHECK_LEVEL = 0.05
 WARN_SHARE = 0.1          # warn when this share of the matches is on hubs or on namesakes
 CHUNK = 2048
 CHART_HEIGHT = 200        # the chart's plot height and a point label's height, in pixels
@@ -552,6 +555,60 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     return result[0], chosen, result[1], result[2], chosen_fn
 
 
+def union_rating(cands: dict, configs) -> tuple[float, float, float]:
+    """(estimate, bound, est. true matches) of a union of configurations, rated as
+    :func:`greedy_union` rates the union it keeps: a right value's pairs exclusive, its
+    most probable pair's error terms (the earliest configuration on a tie), the hub cap
+    over the union's joins to one left value (a chosen join's summary states its bound;
+    bench/fuzzyjoin_bound_width.py rates trial unions with it)."""
+    fns = list(cands)
+    most = HUB_PARTNERS if all(getattr(c, "_scale", None) is not None
+                                     for c in cands.values()) else None
+    R, Lf, P, V, U, F = [], [], [], [], [], []
+    for f, t in configs:
+        c = cands[f]
+        joined, p, v, u = c.at(float(t))
+        r = np.nonzero(joined)[0]
+        R.append(r); Lf.append(c.r_left[r]); P.append(p); V.append(v); U.append(u)
+        F.append(np.full(len(r), fns.index(f)))
+    R, Lf, P, V, U, F = (np.concatenate(x) for x in (R, Lf, P, V, U, F))
+    if not len(R):
+        return 1.0, 1.0, 0.0
+    order = np.arange(len(R))
+    n_l = int(max(Lf.max(), 0)) + 2
+    key = R * n_l + Lf
+    uk, inv = np.unique(key, return_inverse=True)
+    pair_p = np.zeros(len(uk))
+    np.maximum.at(pair_p, inv, P)
+    pr = uk // n_l
+    rs, rinv = np.unique(R, return_inverse=True)
+    rival = np.zeros(len(rs))
+    np.add.at(rival, np.searchsorted(rs, pr), pair_p)
+    srt = np.lexsort((order, -P, R))              # per r: highest p, earliest on a tie
+    first = srt[np.r_[True, R[srt][1:] != R[srt][:-1]]]
+    bp, bv, bu, bl, bf = P[first], V[first], U[first], Lf[first], F[first]
+    nj = len(rs)
+    e = exclusive_probability(bp, rival)
+    var, share = bv.copy(), bu.copy()
+    if most is None:
+        TP = float(e.sum())
+    else:
+        mass = np.zeros(n_l)
+        np.add.at(mass, bl, e)
+        TP = float(np.minimum(mass, most).sum())
+        hot = mass[bl] > most
+        if hot.any():
+            q = bp[hot] * (most / mass[bl[hot]])
+            k = np.flatnonzero(hot)
+            for j in np.unique(bf[hot]):
+                c, sel = cands[fns[j]], bf[hot] == j
+                var[k[sel]] = join_variance(q[sel], c._scale)
+                share[k[sel]] = c._rel * (1.0 - q[sel])
+    avg = TP / nj
+    se = np.sqrt(var.sum() + share.sum() ** 2) / nj
+    return avg, avg - STANDARD_ERRORS * se, TP
+
+
 def equal_pairs(right, left) -> tuple[np.ndarray, np.ndarray]:
     """For each matched pair: (the same text, the same after lakejoin's normalization)."""
     from ..lake.normalize import normalize_many
@@ -626,16 +683,55 @@ class FuzzyJoin(Joinable):
         others = [(f, th) for f, th in self.configs if f != self.function]
         return [(self.function, t)] + (others if not self.threshold_given else [])
 
+    def n_pairs(self, threshold: float | None = None) -> int:
+        """The matched value pairs an estimate is the mean over: of the join at
+        ``threshold`` (the main function's alone, as :meth:`estimate`), or of the chosen
+        configurations (None)."""
+        if threshold is None:
+            return len(self._value_pairs(None)[0])
+        return self.estimate(threshold)["matches"]
+
     def precision_text(self, precision: float, threshold: float | None = None) -> str:
         """An estimated precision with the sample it is the mean over: "100.0% on 7
         matched value pairs" (of the join at ``threshold``: the main function's alone, as
         :meth:`estimate`; None: the chosen configurations), so a perfect figure on a few
         pairs reads as the small sample it is."""
-        if threshold is None:
-            n = len(self._value_pairs(None)[0])
-        else:
-            n = self.estimate(threshold)["matches"]
+        n = self.n_pairs(threshold)
         return f"{precision:.1%} on {n:,} matched value pair{'s' if n != 1 else ''}"
+
+    def bound(self, threshold: float | None = None) -> float | None:
+        """The lower bound (one-sided 95%) on the precision that the choice compares with
+        the target: of the chosen configurations as :func:`greedy_union` rates them
+        (:func:`union_rating`; None), or of the main function alone at ``threshold`` (as
+        :meth:`estimate`, and a join whose threshold was given); None without a join."""
+        if threshold is None and not self.threshold_given:
+            return union_rating(self._cands, self.configs)[1] if self.ok else None
+        t = self.threshold if threshold is None else float(threshold)
+        return None if t is None else self._cands[self.function].bound(t)
+
+    def bound_text(self, threshold: float | None = None) -> str:
+        """"lower bound 93.1%, one-sided 95%" of :meth:`bound` (empty without a join)."""
+        b = self.bound(threshold)
+        return "" if b is None else f"lower bound {max(b, 0.0):.1%}, one-sided 95%"
+
+    def sample_warning(self, threshold: float | None = None) -> str | None:
+        """A warning when the join has too few matched value pairs for any sample of them
+        to show the precision target (n pairs, all right, show at least CHECK_LEVEL **
+        (1/n) at the bound's level): the estimate then rests on its assumption alone (a
+        right value whose nearest left value is far nearer than the next counts as right,
+        whether or not the left table holds its partner) and cannot be checked."""
+        n = self.n_pairs(threshold)
+        if not n or (self.precision_target < 1.0
+                     and CHECK_LEVEL ** (1.0 / n) >= self.precision_target):
+            return None
+        pairs = f"{n} matched value pair{'s' if n != 1 else ''}"
+        return (f"the estimate rests on {pairs}, too few to check it: even were all {n} "
+                f"right, they would show a precision of at least "
+                f"{CHECK_LEVEL ** (1.0 / n):.0%} only (one-sided 95%), not the target "
+                f"{self.precision_target:.0%}. It counts a value as matched right when its "
+                f"nearest left value is much nearer than the others, so a value the left "
+                f"table lacks can join a far partner and still count; check the pairs "
+                f"(matches(): those to check first are listed first).")
 
     def threshold_text(self, threshold: float) -> str:
         """What a join at a given ``threshold`` uses, in words: "char3 at threshold 1.000
@@ -831,10 +927,12 @@ class FuzzyJoin(Joinable):
 
     def warnings(self, threshold: float | None = None) -> list[str]:
         """Plain warnings when the matches show the patterns the estimate is blind to
-        (docs/algorithms/fuzzyjoin.md): at least WARN_SHARE of them on hub left values,
-        or on left values with a namesake nearer than the right value."""
+        (docs/algorithms/fuzzyjoin.md): too few of them to check it
+        (:meth:`sample_warning`), at least WARN_SHARE of them on hub left values, or on
+        left values with a namesake nearer than the right value."""
         s = self.pattern_shares(threshold)
-        out = []
+        few = self.sample_warning(threshold)
+        out = [few[0].upper() + few[1:]] if few else []
         if s["matches"] and s["hubs"] >= WARN_SHARE:
             n, m = s["hub_matched"], s["hub_values"]
             cap = (f"the estimate counts at most {HUB_PARTNERS:g} of them per left value as "
@@ -887,7 +985,8 @@ class FuzzyJoin(Joinable):
         return (f"join function {self.function}, threshold {self.threshold:.3f} of "
                 f"{self.scale}{extra}: "
                 f"{len(self.pairs())} joined rows, estimated precision "
-                f"{self.precision_text(self.estimated_precision)}, estimated recall "
+                f"{self.precision_text(self.estimated_precision)} ({self.bound_text()}), "
+                f"estimated recall "
                 f"{self.estimated_recall:.1%} "
                 + ("(threshold given, not chosen for a precision target)" if self.threshold_given
                    else f"(target {self.precision_target:.0%})"))

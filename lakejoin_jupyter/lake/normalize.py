@@ -12,7 +12,9 @@ A lake cell and a notebook value become the same token when they mean the same k
   TIMESTAMP_NTZ; midnight is the date alone, so a date matches a midnight timestamp;
   ISO-8601 date-time text (a space or "T" between date and time, seconds and their fraction
   optional, an offset or "Z": what pandas' ``to_csv``/``to_json`` and Spark's CSV writer
-  write) becomes the token of the timestamp it writes (:func:`_iso_datetime`);
+  write) becomes the token of the timestamp it writes (:func:`_iso_datetime`); a date
+  written year-month-day without zero padding ("2014-7-1", also before a time) is the
+  padded date (:func:`_padded_date`); day-month text ("07/01/2014") stays text;
 * nulls are dropped: None, NaN, NaT, empty strings, the usual null spellings ("null",
   "n/a", "#n/a", ...) and cells with no letter or digit ("-", "*"), as JOSIE drops junk;
 * a token longer than MAX_TOKEN_CHARS characters is dropped (counted in the profile).
@@ -30,7 +32,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Iterable
 
 NORMALIZATION_NAME = "nfkc-casefold-numeric"
-NORMALIZATION_VERSION = 3   # 2: timestamps compared as UTC wall-clock times; 3: ISO text too
+NORMALIZATION_VERSION = 4   # 2: timestamps compared as UTC wall-clock times; 3: ISO text
+                            # too; 4: unpadded year-month-day dates too
 MAX_TOKEN_CHARS = 512
 
 NULL_SPELLINGS = frozenset({"", "null", "nan", "n/a", "#n/a", "<na>", "nat"})
@@ -44,6 +47,10 @@ _MAX_EXPONENT = 40  # beyond this a number keeps scientific notation instead of 
 _ISO_DATETIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ t](\d{2}):(\d{2})"
                            r"(?::(\d{2})(?:\.(\d{1,9}))?)?(z|[+-]\d{2}(?::?\d{2})?)?")
 _RE2_ISO_DATETIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[ Tt][0-9]{2}:[0-9]{2}"
+# a date written year-month-day with a month or day of one digit ("2014-7-1"), alone or
+# before a time; _RE2_UNPADDED_DATE: the same, for the vectorized path
+_UNPADDED_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?=$|[ t])")
+_RE2_UNPADDED_DATE = r"^[0-9]{4}-(?:[0-9]-[0-9]{1,2}|[0-9]{2}-[0-9])(?:$|[ Tt])"
 
 
 def normalization_spec() -> dict:
@@ -203,6 +210,23 @@ def _iso_datetime(s: str) -> str | None:
     return day + "t" + _clock(value.hour, value.minute, value.second, nanos)
 
 
+def _padded_date(s: str) -> str | None:
+    """The token of a date written year-month-day with a month or day of one digit
+    (case-folded ``s``: "2014-7-1", "2014-7-1 12:00"): the padded date's (the date alone,
+    or the timestamp :func:`_iso_datetime` reads); None when ``s`` is no such text, or
+    not a valid date (and time)."""
+    m = _UNPADDED_DATE.match(s)
+    if m is None or (len(m.group(2)) == 2 and len(m.group(3)) == 2):
+        return None
+    y, mo, d = (int(g) for g in m.groups())
+    try:
+        day = _dt.date(y, mo, d).isoformat()
+    except ValueError:
+        return None
+    rest = s[m.end():]
+    return day if not rest else _iso_datetime(day + rest)
+
+
 def datetime_token(text: str) -> str | None:
     """The token :func:`normalize_text` gives ``text`` when it is ISO-8601 date-time text
     (the timestamp it writes, as :func:`_iso_datetime`), else None."""
@@ -226,6 +250,10 @@ def normalize_text(text: str) -> str | None:
         stamp = _iso_datetime(s)
         if stamp is not None:
             return stamp
+    if s[0].isdigit() and s[4:5] == "-":
+        day = _padded_date(s)
+        if day is not None:
+            return day
     if s in NULL_SPELLINGS or len(s) > MAX_TOKEN_CHARS:
         return None
     if not any(ch.isalnum() for ch in s):
@@ -323,7 +351,8 @@ def _normalize_distinct(u):
     null = pa.scalar(None, pa.string())
     out = pc.if_else(is_int, int_tok, pc.if_else(plain, dec_tok, pc.if_else(bad, null, low)))
     slow = pc.or_(pc.or_(pc.invert(ascii_), is_dec),
-                  pc.match_substring_regex(s, _RE2_ISO_DATETIME))   # a timestamp's text
+                  pc.or_(pc.match_substring_regex(s, _RE2_ISO_DATETIME),   # a timestamp's
+                         pc.match_substring_regex(s, _RE2_UNPADDED_DATE)))  # or a date's text
     if pc.any(slow).as_py():
         texts = pc.filter(u, slow).to_pylist()
         out = pc.replace_with_mask(out, slow, pa.array([normalize_text(t) for t in texts],
