@@ -533,6 +533,7 @@ def _join(args, parser) -> int:
         frame = engine.table(name, types="pandas")
     res = engine.search(frame if name is None else name, cols, k=max(10, args.hit),
                         method=args.method, rank=args.rank, **parse_option_items(args.option))
+    _print_notes(res, sys.stderr)    # with the join's other messages
     if args.hit > len(res):          # no hit: what `lakejoin search` says (its advice)
         raise LakeJoinError(f"--hit {args.hit}: the search found {len(res)} hit(s); give a "
                             f"rank between 1 and {len(res)}." if len(res) else
@@ -728,9 +729,7 @@ def _print_ranked(res, df) -> None:
     q = res.query
     print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size_label}); "
           f"method {res.method}; ranked by {RANK_WORDS[res.rank]}; {res.seconds * 1000:.1f} ms")
-    for n in res.notes:
-        if n != res.lake_changed:           # the open's warning said it
-            print(f"note: {n}")
+    _print_notes(res)
     if df.empty:
         print(res.empty_message)
         return
@@ -742,6 +741,15 @@ def _print_ranked(res, df) -> None:
               "lake's values.\nTo join one: `lakejoin join ... --hit N --out FILE` (Auto-Join), or in a "
               "notebook `aj = hit.autojoin(df)`, then `aj.join(df)` and `aj.code()`; or the "
               "widget's Find transformation.")
+
+
+def _print_notes(res, file=None) -> None:
+    """A search's notes (the index's, the query's), one "note:" line each, as ``lakejoin
+    search`` and ``lakejoin join`` print them; not the lake's changes, which the open's
+    warning said."""
+    for n in res.notes:
+        if n != res.lake_changed:
+            print(f"note: {n}", file=file or sys.stdout)
 
 
 _clip = clip      # a long name shortened for a terminal table
