@@ -533,7 +533,6 @@ def _join(args, parser) -> int:
         frame = engine.table(name, types="pandas")
     res = engine.search(frame if name is None else name, cols, k=max(10, args.hit),
                         method=args.method, rank=args.rank, **parse_option_items(args.option))
-    _print_notes(res, sys.stderr)    # with the join's other messages
     if args.hit > len(res):          # no hit: what `lakejoin search` says (its advice)
         raise LakeJoinError(f"--hit {args.hit}: the search found {len(res)} hit(s); give a "
                             f"rank between 1 and {len(res)}." if len(res) else
@@ -558,6 +557,7 @@ def _join(args, parser) -> int:
                         "--duplicates first)")
     path = Path(args.out)
     _write_table(joined, path)
+    _print_notes(res, sys.stderr)    # the search's (an error stays one line)
     print(summary, file=sys.stderr)
     print(f"Joined {args.table} with {hit.table}: {len(joined):,} rows, "
           f"{joined.shape[1]} columns -> {path}", file=sys.stderr)
