@@ -130,7 +130,8 @@ def variant_null(s1, s2, variant: str, trace: list | None = None):
 
 class Candidates(fuzzy._Candidates):
     """``fuzzy._Candidates`` with the variant's null probability (caps and error terms as
-    the join's; pi0's tail count of decoys the weighted one)."""
+    the join's, kept in ``_scale`` / ``_rel`` as its ``rate`` and ``at`` read them; pi0's
+    tail count of decoys the weighted one)."""
     variant = "v0"
     trace: list = []
 
@@ -142,11 +143,15 @@ class Candidates(fuzzy._Candidates):
             p = np.minimum(p, 1.0 / np.maximum(self.r_ties, 1))
         if self.r_sibling is not None and fuzzy.SIBLINGS:
             p = np.where(self.r_sibling <= self.r_near[:, 0] + mp.TIE, np.minimum(p, 0.5), p)
+        if self.r_namesake is not None and fuzzy.NAMESAKES:
+            p = np.where(self.r_namesake <= self.r_near[:, 0] + mp.TIE, np.minimum(p, 0.5), p)
         self.p = p
-        self.v = mp.join_variance(p, mp.null_scale(s1, s2, self.pi0))
+        self._scale = mp.null_scale(s1, s2, self.pi0)
         a = np.sum(s1[np.isfinite(s1)] > mp.NULL_TAIL) + 1
         rel = (moment_pi0(s1, s2)[1] if self.variant == "v10" else 1.0 / a + 1.0 / (b + 1.0))
-        self.u = np.sqrt(rel) * (1.0 - p)
+        self._rel = np.sqrt(rel)
+        self.v = mp.join_variance(p, self._scale)
+        self.u = self._rel * (1.0 - p)
 
 
 # name -> (the estimator, the bound's z: None keeps the join's)

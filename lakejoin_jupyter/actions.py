@@ -224,11 +224,7 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
     "latest" reads dd/mm/yyyy-like dates as the Join action's does (the forced
     :class:`~.join.plan.Aggregate` is ``AutoJoin.join``'s ``aggregate=``)."""
     title = "Find transformation"
-    dates = _check_dates(dates, None if aggregate == "none" else aggregate)
-    shape = transformation_shape(duplicates, aggregate, order_by)
-    if dates != "auto":
-        shape.pop("order_by", None)
-        shape["aggregate"] = _forced_latest(engine, hit, order_by, dates)
+    shape = transformation_join_shape(engine, hit, duplicates, aggregate, order_by, dates)
     learn = _learning_frame(frame)
     try:
         aj = hit.autojoin(learn, fuzzy=fuzzy, seed=seed, left_name=frame_name)
@@ -303,6 +299,21 @@ def transformation_shape(duplicates: str = "all", aggregate: str | None = "none"
             shape["order_by"] = order_by
     elif order_by:
         raise LakeJoinError("order_by goes with aggregate = latest.")
+    return shape
+
+
+def transformation_join_shape(engine, hit, duplicates: str = "all",
+                              aggregate: str | None = "none", order_by: str | None = None,
+                              dates: str = "auto") -> dict:
+    """``transformation_shape`` with ``dates`` (checked: forced only with aggregate =
+    latest): a forced reading makes "latest" the hit's table's Aggregate read that way
+    (``Engine.force_reading``), as the Join action's; the keywords of ``AutoJoin.join`` of
+    the Find transformation action and ``lakejoin join``."""
+    dates = _check_dates(dates, None if aggregate in (None, "none") else aggregate)
+    shape = transformation_shape(duplicates, aggregate, order_by)
+    if dates != "auto":
+        shape.pop("order_by", None)
+        shape["aggregate"] = _forced_latest(engine, hit, order_by, dates)
     return shape
 
 

@@ -59,6 +59,10 @@ def add_join_shape_arguments(p) -> None:
                         f"target, 0.5 to 1 (default {PRECISION_TARGET})")
 
 
+ADD_HELP = ("add the tables of NEW_TABLES to the existing INDEX; NEW_TABLES 'joinstats' or "
+            "'transform' (not an existing path) adds that component instead")
+
+
 def add_build_option_arguments(p) -> None:
     """The build options of ``lakejoin index`` an index records (``build.options`` of its
     manifest, indexing/pipeline.py ``command_options``), declared once: for the CLI,
@@ -142,10 +146,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ix.add_argument("lake", nargs="?", help="folder of tables (searched recursively) or a table file")
     ix.add_argument("--out", "-o", help="index folder to create")
-    ix.add_argument("--add", nargs=2, metavar=("NEW_TABLES", "INDEX"),
-                    help="add the tables of NEW_TABLES to the existing INDEX; NEW_TABLES "
-                         "'joinstats' or 'transform' (not an existing path) adds that "
-                         "component instead")
+    ix.add_argument("--add", nargs=2, metavar=("NEW_TABLES", "INDEX"), help=ADD_HELP)
     ix.add_argument("--master", help="Spark master URL (default: local[*] or $LAKEJOIN_SPARK_MASTER)")
     ix.add_argument("--overwrite", action="store_true", help="replace an existing index at --out")
     add_build_option_arguments(ix)
@@ -365,42 +366,54 @@ def _names_component(arg: str) -> bool:
     return arg in COMPONENTS and not Path(arg).exists()
 
 
+def add_to_index(args, error):
+    """``index --add NEW_TABLES INDEX`` of ``lakejoin index`` and ``%lakejoin index``: add
+    the tables of NEW_TABLES to INDEX as a new generation, or the component it names
+    (joinstats, transform), printing the build's summary and the index's advice or notes.
+    ``error(message)`` refuses options that do not go with --add (it must raise). Returns
+    the extended index, opened."""
+    from .config import BuildSettings
+    from .engine import open_index
+    from .indexing.pipeline import build
+    given = build_options(args, error)
+    components, sizes = given["components"], build_sizes(args)
+    if args.lake or args.out:
+        error("use either `index LAKE --out INDEX` or `index --add NEW_TABLES INDEX`")
+    if args.options or sizes:
+        flag = "--set" if args.options else "--" + next(iter(sizes)).replace("_", "-")
+        error(f"{flag} cannot be used with --add: added tables are indexed with "
+              f"the options of the existing index (rebuild it to change them)")
+    new, index = args.add
+    if _names_component(new):
+        if components:
+            error("--with/--without cannot be used when adding a component")
+        from .indexing.extend import add_component
+        print(add_component(index, new, master=args.master, progress=not args.quiet).summary())
+        engine = open_index(index, check_lake=False)
+        for text in engine.index.notes:
+            print(text)
+        return engine
+    report = build(new, index, master=args.master, settings=BuildSettings(**given),
+                   progress=not args.quiet, add=True)
+    print(report.summary(phases=args.quiet))
+    engine = open_index(index, check_lake=False)
+    for text in engine.advice():
+        print(text)
+    return engine
+
+
 def _index(args, parser) -> int:
     from .indexing.pipeline import build
     from .config import BuildSettings
-    given = build_options(args, parser.error)
-    components, sizes = given["components"], build_sizes(args)
-    settings = BuildSettings(**given)
     if args.add:
-        from .engine import open_index
-        if args.lake or args.out:
-            parser.error("use either `index LAKE --out INDEX` or `index --add NEW_TABLES INDEX`")
-        if args.options or sizes:
-            given = "--set" if args.options else "--" + next(iter(sizes)).replace("_", "-")
-            parser.error(f"{given} cannot be used with --add: added tables are indexed with "
-                         f"the options of the existing index (rebuild it to change them)")
-        new, index = args.add
-        if _names_component(new):
-            if components:
-                parser.error("--with/--without cannot be used when adding a component")
-            from .indexing.extend import add_component
-            print(add_component(index, new, master=args.master,
-                                progress=not args.quiet).summary())
-            for text in open_index(index, check_lake=False).index.notes:
-                print(text)
-            return 0
-        report = build(new, index, master=args.master, settings=settings,
-                       progress=not args.quiet, add=True)
-        print(report.summary(phases=args.quiet))
-        for text in open_index(index, check_lake=False).advice():
-            print(text)
+        add_to_index(args, parser.error)
         return 0
-    else:
-        if not args.out or not (args.lake or args.catalog_table):
-            parser.error("index needs LAKE and --out INDEX (or --add NEW_TABLES INDEX)")
-        report = build(args.lake, args.out, master=args.master, overwrite=args.overwrite,
-                       settings=settings, progress=not args.quiet,
-                       catalog_tables=args.catalog_table or None)
+    settings = BuildSettings(**build_options(args, parser.error))
+    if not args.out or not (args.lake or args.catalog_table):
+        parser.error("index needs LAKE and --out INDEX (or --add NEW_TABLES INDEX)")
+    report = build(args.lake, args.out, master=args.master, overwrite=args.overwrite,
+                   settings=settings, progress=not args.quiet,
+                   catalog_tables=args.catalog_table or None)
     print(report.summary(phases=args.quiet))
     return 0
 
@@ -527,7 +540,7 @@ def _join(args, parser) -> int:
                             f"{res.empty_message}")
     hit = res[args.hit - 1]
     if "program_json" in hit.details:
-        joined, summary = _join_transformed(args, hit, frame)
+        joined, summary = _join_transformed(engine, args, hit, frame)
     else:       # equal values, or similar ones (PEXESO) through the fuzzy join, as the magic
         check_similar_join(args, args.hit, hit)
         out = join_hit(engine, hit, frame, how=args.how, duplicates=args.duplicates,
@@ -544,6 +557,7 @@ def _join(args, parser) -> int:
                         "--duplicates first)")
     path = Path(args.out)
     _write_table(joined, path)
+    _print_notes(res, sys.stderr)    # the search's (an error stays one line)
     print(summary, file=sys.stderr)
     print(f"Joined {args.table} with {hit.table}: {len(joined):,} rows, "
           f"{joined.shape[1]} columns -> {path}", file=sys.stderr)
@@ -561,16 +575,6 @@ def refuse_shaping(args, rank: int, how_joined: str) -> None:
         raise LakeJoinError(
             f"{', '.join(shaped)}: hit {rank} {how_joined}; these options shape "
             f"equi-joins only. Leave them out, or join an equality hit.")
-
-
-def refuse_dates(args, rank: int, how_joined: str) -> None:
-    """--dates (how the Join action's 'latest' reads a column's dates), refused for the hit
-    of ``rank`` that ``how_joined`` (a transformation hit: its join takes --duplicates,
-    --aggregate and --order-by, and reads the dates of 'latest' from the column)."""
-    if (args.dates or "auto") != "auto":
-        raise LakeJoinError(f"--dates {args.dates}: hit {rank} {how_joined}, whose "
-                            f"--aggregate latest reads the column's dates as they come; "
-                            f"leave --dates out.")
 
 
 def check_similar_join(args, rank: int, hit) -> None:
@@ -601,15 +605,15 @@ def refuse_precision_target(args, rank: int, how_joined: str) -> None:
                             f"(-m pexeso), joined by the fuzzy join. Leave it out.")
 
 
-def _join_transformed(args, hit, frame):
+def _join_transformed(engine, args, hit, frame):
     """A "Needs a transformation" hit joined as in Python: ``aj = hit.autojoin(df)`` (Auto-Join
     learns the program on the rows the hit's program joins), then ``aj.join(df, how=...)``.
     Returns (the joined frame, a line saying what was learned)."""
-    from .actions import transformation_shape
-    refuse_dates(args, args.hit, "joins through a learned transformation (Auto-Join)")
+    from .actions import transformation_join_shape
     refuse_precision_target(args, args.hit, "joins through a learned transformation "
                                             "(Auto-Join)")
-    shape = transformation_shape(args.duplicates, args.aggregate, args.order_by)
+    shape = transformation_join_shape(engine, hit, args.duplicates, args.aggregate,
+                                      args.order_by, args.dates)
     aj = hit.autojoin(frame)
     if not aj.found:
         raise LakeJoinError(f"Hit {args.hit} ({hit.table}.{hit.column}): {aj.message}")
@@ -725,9 +729,7 @@ def _print_ranked(res, df) -> None:
     q = res.query
     print(f"Query: {', '.join(map(str, q.columns))} ({q.source}; {q.size_label}); "
           f"method {res.method}; ranked by {RANK_WORDS[res.rank]}; {res.seconds * 1000:.1f} ms")
-    for n in res.notes:
-        if n != res.lake_changed:           # the open's warning said it
-            print(f"note: {n}")
+    _print_notes(res)
     if df.empty:
         print(res.empty_message)
         return
@@ -739,6 +741,15 @@ def _print_ranked(res, df) -> None:
               "lake's values.\nTo join one: `lakejoin join ... --hit N --out FILE` (Auto-Join), or in a "
               "notebook `aj = hit.autojoin(df)`, then `aj.join(df)` and `aj.code()`; or the "
               "widget's Find transformation.")
+
+
+def _print_notes(res, file=None) -> None:
+    """A search's notes (the index's, the query's), one "note:" line each, as ``lakejoin
+    search`` and ``lakejoin join`` print them; not the lake's changes, which the open's
+    warning said."""
+    for n in res.notes:
+        if n != res.lake_changed:
+            print(f"note: {n}", file=file or sys.stdout)
 
 
 _clip = clip      # a long name shortened for a terminal table

@@ -158,3 +158,63 @@ def test_add_transform_equals_the_reference(bare_index, capsys):
     res = engine.search(pd.DataFrame({"key": [s.upper() + "!" for s in COUNTRIES[:20]]}),
                         "key", method="transform")
     assert res.method == "transform"
+
+
+@pytest.fixture
+def ip():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    yield shell
+    SESSION.engine = saved
+
+
+@pytest.mark.parametrize("words", [["--set", "pexeso.levels=5"], ["--minhash-seed", "3"],
+                                   ["--out", "other.index"]])
+def test_magic_index_add_refuses_what_the_cli_refuses_in_its_words(ip, tmp_path, capsys,
+                                                                    words):
+    """`%lakejoin index --add` takes the CLI's --add (cli.add_to_index): an option that does
+    not go with it is refused, before any Spark work, in the CLI's words."""
+    from lakejoin_jupyter.magics.context import MagicError
+    lake = write_lake(tmp_path / "lake", {"t.csv": "a,b\nx,1\ny,2\n"})
+    index = tmp_path / "noidx"
+    with pytest.raises(SystemExit):
+        cli(["index", "--add", str(lake), str(index), *words])
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    message = said.split("error: ", 1)[1]
+    with pytest.raises(MagicError) as err:
+        ip.run_line_magic("lakejoin", " ".join(["index", "--add", str(lake), str(index),
+                                                *words]))
+    assert str(err.value) == message
+    with pytest.raises(MagicError, match="--demo cannot be used with --add"):
+        ip.run_line_magic("lakejoin", f"index --add {lake} {index} --demo")
+    assert not index.exists()
+
+
+@pytest.mark.spark
+def test_magic_index_add_adds_tables_and_components_as_the_cli(bare_index, ip, tmp_path,
+                                                               capsys):
+    """`%lakejoin index --add NEW_TABLES INDEX` adds a generation and `--add joinstats INDEX`
+    the component, printing what `lakejoin index --add` prints, and opens the index: the
+    session's engine answers as a fresh open of it."""
+    from lakejoin_jupyter.ui.session import SESSION
+    out, _ = bare_index
+    capsys.readouterr()
+    third = write_lake(tmp_path / "third", {"more/t.csv": pd.DataFrame(
+        {"key": COUNTRIES[:12], "n": [str(i) for i in range(12)]})})
+    ip.run_line_magic("lakejoin", f"index --add {third} {out} --quiet")
+    printed = capsys.readouterr().out
+    assert "Indexed 1 of 1 tables" in printed, printed
+    assert len(SESSION.engine.index.generations) == 3
+    ip.run_line_magic("lakejoin", f"index --add joinstats {out} --quiet")
+    printed = capsys.readouterr().out
+    assert "Added joinstats" in printed and "(3 generation(s))" in printed, printed
+    assert SESSION.engine.index.has("joinstats") and not SESSION.engine.index.notes
+    df = pd.DataFrame({"key": COUNTRIES[:12]})
+    fresh = open_index(out)
+    got = [(h.table, h.column, h.overlap, h.join_rows) for h in SESSION.engine.search(df, "key")]
+    assert got == [(h.table, h.column, h.overlap, h.join_rows) for h in fresh.search(df, "key")]
+    assert ("more/t", "key", 12) in [g[:3] for g in got]

@@ -247,3 +247,46 @@ def test_find_transformation_offers_dates_read_and_its_code_agrees(visits_engine
     got = w.last_action_result.joined["visit"]
     assert got.where(got.notna(), None).tolist() == _latest_visit(True)
     assert "dayfirst=True" in tab.code_panel.code
+
+
+@pytest.mark.spark
+def test_cli_and_magic_join_of_a_transformation_hit_force_the_reading(visits_engine, tmp_path):
+    """`lakejoin join --dates` and `%lakejoin join --dates` of a "Needs a transformation"
+    hit (refused before, though Find transformation takes it): the latest visit per name is
+    the one of the greatest date read that way (brute force), the magic's code reads the
+    dates with the widget's dayfirst=, and the CLI writes the same rows."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.ui.session import SESSION
+    NAMES.to_csv(tmp_path / "names.csv", index=False)
+    res = visits_engine.search(NAMES, "name", k=10, method="transform", rank="useful")
+    rank = next(h.rank for h in res if h.table == "web/visits")
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "lakejoin_jupyter")
+    inserted = []
+    ip.set_next_input = lambda text, replace=False: inserted.append(text)
+    saved = SESSION.engine
+    try:
+        ip.user_ns["names"] = NAMES
+        ip.run_line_magic("lakejoin", f"open '{visits_engine.index.path}'")
+        found = ip.run_line_magic("lakejoin", "search names.name -m transform --save vres")
+        mrank = next(h.rank for h in found if h.table == "web/visits")
+        for dates, dayfirst in (("day-first", True), ("month-first", False)):
+            out = tmp_path / f"{dates}.csv"
+            assert cli(["join", str(visits_engine.index.path), "-t", str(tmp_path / "names.csv"),
+                        "-c", "name", "-m", "transform", "--hit", str(rank), "--aggregate",
+                        "latest", "--dates", dates, "--out", str(out)]) == 0
+            got = pd.read_csv(out, dtype=str, keep_default_na=False)["visit"]
+            assert [v or None for v in got] == _latest_visit(dayfirst), dates
+            inserted.clear()
+            ip.run_line_magic("lakejoin", f"join {mrank} --from vres --aggregate latest "
+                                          f"--dates {dates} --into v --insert --quiet")
+            joined = ip.user_ns["v"]["visit"]
+            assert joined.where(joined.notna(), None).tolist() == _latest_visit(dayfirst)
+            assert f"dayfirst={dayfirst}" in inserted[-1], inserted[-1]
+            ns = {"names": NAMES}
+            exec(compile(inserted[-1], "<cell>", "exec"), ns)  # noqa: S102
+            pd.testing.assert_frame_equal(ns["v"], ip.user_ns["v"])
+    finally:
+        SESSION.engine = saved

@@ -72,7 +72,7 @@ def test_magic_join_of_a_transform_hit(ip, lake):
         got = ip.user_ns["j1"]
         assert len(got) == len(q)
         pd.testing.assert_frame_equal(_fresh(ip.inserted[-1], q=q)["j1"], got)
-    with pytest.raises(MagicError, match="--dates day-first: hit .* leave --dates out"):
+    with pytest.raises(MagicError, match="dates='day-first' goes with aggregate = latest"):
         ip.run_line_magic("lakejoin", f"join {rank} --from th --dates day-first")
 
 

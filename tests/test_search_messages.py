@@ -82,3 +82,30 @@ def test_search_after_a_lake_file_changed_says_so_and_cli_names_the_query_file(
     assert cli(["search", str(out), "-t", str(q / "q_state.csv"), "-c", "state"]) == 0
     cap = capsys.readouterr()
     assert cap.err.count("The lake changed since") == 1 and "The lake changed" not in cap.out
+
+
+@pytest.mark.spark
+def test_cli_join_prints_its_search_notes_as_search_does(spark, tmp_path, capsys):
+    """`lakejoin join` searches before it joins; the notes of that search (here: the index
+    has no join statistics, and how to add them) are printed as `lakejoin search` prints
+    them, and the lake's changes once, by the open's warning, as for `lakejoin search`."""
+    lake = write_lake(tmp_path / "lake", {"hate.csv": pd.DataFrame(
+        {"state": ["Texas", "Ohio", "Utah", "Iowa"], "n": ["1", "2", "3", "4"]})})
+    out = tmp_path / "lake.index"
+    assert cli(["index", str(lake), "--out", str(out), "--without", "joinstats", "-q"]) == 0
+    q = write_lake(tmp_path / "q", {"q.csv": pd.DataFrame({"state": ["Texas", "Ohio"]})})
+    capsys.readouterr()
+    for changed in (False, True):
+        if changed:
+            f = lake / "hate.csv"
+            f.write_text(f.read_text().replace("Iowa", "IOWA-X"))
+        assert cli(["search", str(out), "-t", str(q / "q.csv"), "-c", "state"]) == 0
+        search = capsys.readouterr()
+        notes = [line for line in search.out.splitlines() if line.startswith("note: ")]
+        assert any("built without join statistics" in n for n in notes), search.out
+        assert cli(["join", str(out), "-t", str(q / "q.csv"), "-c", "state", "--hit", "1",
+                    "--out", str(tmp_path / "j.csv")]) == 0
+        join = capsys.readouterr()
+        assert [line for line in join.err.splitlines() if line.startswith("note: ")] == notes
+        assert (join.err.count("The lake changed since") == search.err.count(
+            "The lake changed since") == int(changed))

@@ -178,7 +178,7 @@ def test_cased_program_picks_the_casing_of_the_other_sides_cells():
 @pytest.mark.spark
 def test_cli_join_joins_a_transformation_hit_as_the_api_does(case_engine, tmp_path, capsys):
     """`lakejoin join -m transform --hit N` writes what hit.autojoin(df).join(df) gives in
-    Python; the options that shape an equi-join are refused, saying why."""
+    Python; --dates without --aggregate latest is refused, saying why, as for an equi-join."""
     from lakejoin_jupyter.cli import main as cli
     engine, frame = case_engine
     frame.to_csv(tmp_path / "q.csv", index=False)
@@ -201,5 +201,5 @@ def test_cli_join_joins_a_transformation_hit_as_the_api_does(case_engine, tmp_pa
                 "transform", "--hit", "1", "--dates", "day-first",
                 "--out", str(tmp_path / "x.csv")]) == 1
     err = capsys.readouterr().err
-    assert "--dates day-first" in err and "leave --dates out" in err
+    assert "dates='day-first' goes with aggregate = latest" in err     # as for an equi-join
     assert not (tmp_path / "x.csv").exists()

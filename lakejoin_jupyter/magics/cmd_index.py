@@ -1,13 +1,17 @@
-"""``%lakejoin index``: build an index of a lake with Spark (or reuse one already built)."""
+"""``%lakejoin index``: build an index of a lake with Spark (or reuse one already built), or
+add tables or a component to one (``--add``, as ``lakejoin index --add``: cli.add_to_index)."""
 from __future__ import annotations
 
-from ..cli import add_build_option_arguments, build_options, build_sizes
+from ..cli import (ADD_HELP, add_build_option_arguments, add_to_index, build_options,
+                   build_sizes)
 from .context import MagicError, Subcommand
 
 
 def configure(p):
     p.add_argument("lake", nargs="?", help="folder (or file) of the lake's tables")
-    p.add_argument("--out", "-o", required=True, help="index folder to write")
+    p.add_argument("--out", "-o", help="index folder to write")
+    p.add_argument("--add", nargs=2, metavar=("NEW_TABLES", "INDEX"),
+                   help=ADD_HELP + "; then opens INDEX")
     p.add_argument("--demo", action="store_true", help="index the packaged demo lake")
     p.add_argument("--master", help="Spark master (default local[*] or LAKEJOIN_SPARK_MASTER)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing index")
@@ -26,6 +30,17 @@ def run(ctx, a):
     from ..engine import build_index, open_index
     from ..errors import IndexVersionError
     from ..index.store import is_index
+    if a.add:
+        given = [f for f, on in (("--demo", a.demo), ("--reuse", a.reuse),
+                                 ("--overwrite", a.overwrite)) if on]
+        if given:
+            raise MagicError(f"{given[0]} cannot be used with --add, which adds to the "
+                             f"existing index.")
+        ctx.session.engine = add_to_index(a, _refuse)
+        return None
+    if not a.out:
+        raise MagicError("Give --out INDEX, the index folder to write (or --add NEW_TABLES "
+                         "INDEX to add tables to an existing index).")
     if a.demo == bool(a.lake):
         raise MagicError("Give the lake folder to index, or --demo for the packaged demo lake.")
     given = build_options(a, _refuse)
@@ -153,4 +168,8 @@ def _refuse(message: str):
     raise MagicError(message)
 
 
-SUBCOMMAND = Subcommand("index", "build an index of a lake with Spark", configure, run)
+SUBCOMMAND = Subcommand(
+    "index", "build an index of a lake with Spark, or add tables to one", configure, run,
+    description="Build the index of LAKE at --out and open it; or, with --add NEW_TABLES "
+                "INDEX, add the tables of NEW_TABLES (or the joinstats or transform "
+                "component) to the existing INDEX as `lakejoin index --add` does, and open it.")

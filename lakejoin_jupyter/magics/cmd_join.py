@@ -8,8 +8,7 @@ transformation" hit by the Find transformation action (Auto-Join)."""
 from __future__ import annotations
 
 from ..errors import a_kind
-from ..cli import (add_join_shape_arguments, check_similar_join, refuse_dates,
-                   refuse_precision_target)
+from ..cli import add_join_shape_arguments, check_similar_join, refuse_precision_target
 from .context import MagicError, Subcommand
 
 
@@ -82,12 +81,13 @@ def run(ctx, a):
 def _join_transformed(engine, hit, frame, name: str, a):
     """The Find transformation action on a transform hit (Auto-Join learns on the rows the
     hit's program joins), joined ``--how``, and ``--duplicates`` / ``--aggregate`` /
-    ``--order-by`` as the equi-join's (``--dates`` is refused: the Join action's only)."""
+    ``--order-by`` / ``--dates`` as the equi-join's (the widget's Find transformation
+    options)."""
     from .. import actions
-    refuse_dates(a, a.rank, "joins through a learned transformation (Auto-Join)")
     refuse_precision_target(a, a.rank, "joins through a learned transformation (Auto-Join)")
     out = actions.get("autojoin")(engine, hit, frame, how=a.how, duplicates=a.duplicates,
-                                  aggregate=a.aggregate, order_by=a.order_by, frame_name=name)
+                                  aggregate=a.aggregate, order_by=a.order_by, dates=a.dates,
+                                  frame_name=name)
     if not out.ok or out.joined is None:
         raise MagicError(f"Hit {a.rank} ({hit.table}.{hit.column}): {out.summary.replace('**', '')}")
     return out
