@@ -80,6 +80,7 @@ class Query:
     token_rows: np.ndarray | None = None  # query rows holding each token (aligned with tokens)
     n_rows: int = 0                   # query rows, those without a key included
     row_counts: dict | None = None    # multi-column: query rows per key tuple
+    row_display: dict | None = None   # multi-column: key tuple -> the tuple as first written
     origin: str | None = None         # the lake table the query was read from, if known
     chain: tuple = ()                 # lake tables joined into the query frame
     partners: tuple = ()              # category columns of the frame making a key with the
@@ -305,19 +306,22 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
             raise QueryError(f"No row has a value in every query column {list(cols)}.")
     w = np.ones(len(frame), dtype=np.int64) if weights is None else np.asarray(weights, np.int64)
     per_token = pd.Series(w).groupby(pd.Series(norm[first], dtype=object)).sum()
-    row_counts = None
+    row_counts = row_display = None
     if rows is not None:
-        row_counts = {}
-        for t, n in zip(zip(*(norm[c] for c in cols)), w.tolist()):
+        row_counts, row_display = {}, {}
+        raw = zip(*(frame[c].tolist() for c in cols))
+        for t, n, written in zip(zip(*(norm[c] for c in cols)), w.tolist(), raw):
             if None not in t:
                 row_counts[t] = row_counts.get(t, 0) + n
+                row_display.setdefault(t, written)
     token_rows = per_token.reindex(tokens).to_numpy(dtype=np.int64)
     partners = ()
     if whole is not None and len(cols) == 1 and weights is None:
         partners = frame_partners(whole, first, norm[first], tokens, token_rows)
     return Query(columns=cols, tokens=tokens, size=len(tokens), source=source, display=display,
                  rows=rows, frame=frame, notes=list(notes), token_rows=token_rows,
-                 n_rows=int(w.sum()), row_counts=row_counts, partners=partners)
+                 n_rows=int(w.sum()), row_counts=row_counts, row_display=row_display,
+                 partners=partners)
 
 
 def _token_codes(tokens: list, codes: np.ndarray | None = None) -> tuple[np.ndarray, list]:
@@ -597,15 +601,33 @@ class Hit(Joinable):
             q.cache["written"] = written
         return q.cache["written"]
 
+    def _matched_keys(self) -> list | None:
+        """A multi-column hit's matched key tuples (normalized, as its overlap, coverage and
+        join rows count them), or None for a one-column hit."""
+        if len(self.query_columns) < 2 or self._query is None \
+                or self._query.rows is None:
+            return None
+        return [tuple(k) for k in self.details.get("matched_keys", ())]
+
     @property
     def matches(self) -> list:
-        """The query's values that find a partner in this column (as the user wrote them)."""
+        """The query's values that find a partner in this column (as the user wrote them);
+        for a multi-column hit, its key tuples that some row of the table holds."""
+        keys = self._matched_keys()
+        if keys is not None:
+            shown = self._query.row_display or {}
+            return [shown.get(k, k) for k in sorted(set(keys))]
         written = self._written()
         return [written.get(t, t) for t in self._matched_tokens()]
 
     @property
     def unmatched(self) -> list:
-        """The query's values without a partner in this column (as the user wrote them)."""
+        """The query's values without a partner in this column (as the user wrote them);
+        for a multi-column hit, its key tuples no row of the table holds."""
+        keys = self._matched_keys()
+        if keys is not None:
+            found, shown = set(keys), self._query.row_display or {}
+            return [shown.get(r, r) for r in self._query.rows if r not in found]
         matched = set(self._matched_tokens())
         written = self._written()
         return [written.get(t, t) for t in self._query.tokens if t not in matched]
@@ -892,11 +914,15 @@ def hit_card_html(h: Hit) -> str:
              f"<th>null</th></tr></thead><tbody>{cols}</tbody></table>{more}" if added else
              "<div>adds no column</div>")
     values = ""
-    if q is not None and h._engine is not None and len(h.columns) == 1:
-        m, u = h.matches, h.unmatched
+    if q is not None and h._engine is not None:
+        m, u = h.matches, h.unmatched      # a multi-column hit's: key tuples
+
+        def shown(x):
+            return "(" + ", ".join(map(str, x)) + ")" if isinstance(x, tuple) else str(x)
 
         def sample(xs):
-            return ", ".join(esc(str(x)) for x in xs[:CARD_VALUES]) + (" ..." if len(xs) > CARD_VALUES else "")
+            return (", ".join(esc(shown(x)) for x in xs[:CARD_VALUES])
+                    + (" ..." if len(xs) > CARD_VALUES else ""))
         matched = f"<b>matched ({len(m):,}):</b> {sample(m)}"
         pairs = h.details.get("pairs") if "tau" in h.details else None
         if pairs and len(pairs) == len(m):
