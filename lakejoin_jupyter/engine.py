@@ -797,7 +797,8 @@ class Hit(Joinable):
     @property
     def added_columns(self) -> list:
         """The columns a plain join adds (:class:`~.join.preview.AddedColumn`: their names in
-        the joined frame, type and null share in the lake table)."""
+        the joined frame, type and null share in the lake table): every column of the
+        table, its key columns included."""
         return self._engine.added_columns(self)
 
     @property
@@ -873,7 +874,7 @@ def hit_card_html(h: Hit) -> str:
     added = h.added_columns if h._engine is not None else []
     facts = []
     if h.lake_rows is not None:
-        facts.append(f"<b>{h.lake_rows:,}</b> rows &times; {len(added) + len(h.columns)} columns")
+        facts.append(f"<b>{h.lake_rows:,}</b> rows &times; {len(added)} columns")
     if h.overlap is not None:
         c = h.containment if h.containment is not None else (h.estimated_containment or 0.0)
         what = "key tuples" if len(h.query_columns) > 1 else "values"   # MATE: tuples
@@ -1039,6 +1040,8 @@ class SearchResult(Sequence):
         self.rank = rank
         self.notes = list(query.notes) + list(notes)
         self.query_name: str | None = None   # the notebook variable searched with (front ends)
+        self.absent_columns: list = []       # an empty multi-column search's query columns
+                                             # with no value in the lake (Engine.search)
 
     def __getitem__(self, i):
         return self.hits[i]
@@ -1111,6 +1114,14 @@ class SearchResult(Sequence):
                     f"or q-grams with it, {self.stats.get('verified', 0)} verified).{old}")
         if self.query.n_columns > 1:      # a composite key: its values together in one row
             cols = ", ".join(map(str, self.query.columns))
+            absent = self.absent_columns
+            if absent:
+                which = ", ".join(repr(str(c)) for c in absent)
+                rest = [str(c) for c in self.query.columns if c not in absent]
+                return (f"No lake table holds any of the query's key tuples ({cols}): no lake "
+                        f"column holds any value of {'column' if len(absent) == 1 else 'columns'} "
+                        f"{which}. Search without {'it' if len(absent) == 1 else 'them'}"
+                        + (f" (on {', '.join(rest)})." if rest else "."))
             if t is not None:
                 return (f"No lake table holds {percent(t)} or more of the query's key tuples "
                         f"({cols}), each tuple's values together in one row.")
@@ -1191,7 +1202,7 @@ class SearchResult(Sequence):
         head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
                 f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how})")
         if not self.hits:
-            return head
+            return "\n".join([head, self.empty_message])
         return "\n".join([head, self.text_table().to_string(index=False), *self.text_notes()])
 
     def multiplying(self) -> list:
@@ -1430,7 +1441,8 @@ class Engine:
         ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
         containment of the query is at least this (0..1). ``method``: "auto" (the best
         exact method the index supports for the number of query columns) or a name from
-        :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks) or
+        :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks, but
+        the query's own table and tables already joined last, as for "useful") or
         "useful" (join/preview.py: the query rows a join reaches, the key's kind and the
         fan-out; the query's own table and tables already joined go last; the method is
         asked for more candidates than ``k`` to rank from). ``include_own=False`` leaves the
@@ -1461,6 +1473,8 @@ class Engine:
         if rank == "useful":
             hits.sort(key=lambda h: (h.is_query_table or h.in_chain, -(h.usefulness or 0.0),
                                      -(h.overlap or 0), h.column_ids))
+        else:         # the method's order, the own table and those already joined last
+            hits.sort(key=lambda h: h.is_query_table or h.in_chain)
         hits = hits[:k] if k is not None else hits
         for i, h in enumerate(hits):
             h.rank = i + 1
@@ -1471,8 +1485,22 @@ class Engine:
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)
-        return SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
-                            rank=rank, notes=notes, rebuild=self.rebuild_command)
+        res = SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
+                           rank=rank, notes=notes, rebuild=self.rebuild_command)
+        if not hits and q.n_columns > 1 and q.rows:
+            res.absent_columns = self._absent_columns(q)
+        return res
+
+    def _absent_columns(self, q: Query) -> list:
+        """The columns of a multi-column query none of whose values any lake column holds
+        (looked up in the index's dictionary): a composite key with one of them matches
+        no row, whatever the others match."""
+        absent = []
+        for j, name in enumerate(q.columns):
+            tokens = sorted({r[j] for r in q.rows})
+            if not any((gen.lookup(tokens) >= 0).any() for gen in self.index.generations):
+                absent.append(name)
+        return absent
 
     def _case_programs(self, hits: list, q: Query) -> None:
         """A transformation hit's program as it applies to the cells as written: the search
@@ -1722,8 +1750,9 @@ class Engine:
         return [c + gen.column_offset for c in found]
 
     def n_added(self, h: Hit) -> int:
-        """How many columns a plain join with the hit adds."""
-        return int(self._catalog.n_columns[h.table_id]) - len(set(h.columns))
+        """How many columns a plain join with the hit adds: every column of its table, its
+        key columns included (renamed where the query has the name, join/plan.py)."""
+        return int(self._catalog.n_columns[h.table_id])
 
     def added_columns(self, h: Hit) -> list:
         """:attr:`Hit.added_columns`."""
@@ -1732,7 +1761,7 @@ class Engine:
         ids = cat.table_column_ids(h.table_id)
         renamed = renamed_columns(h._frame_columns(), names, "_" + h.table.rsplit("/", 1)[-1])
         return [preview.AddedColumn(renamed.get(n, n), str(cat.type[i]), float(cat.null_share[i]))
-                for n, i in zip(names, ids) if n not in h.columns]
+                for n, i in zip(names, ids)]
 
     def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
         """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by
