@@ -918,11 +918,11 @@ def hit_card_html(h: Hit) -> str:
     if q is not None and h._engine is not None:
         m, u = h.matches, h.unmatched      # a multi-column hit's: key tuples
 
-        def shown(x):
+        def as_text(x):
             return "(" + ", ".join(map(str, x)) + ")" if isinstance(x, tuple) else str(x)
 
         def sample(xs):
-            return (", ".join(esc(shown(x)) for x in xs[:CARD_VALUES])
+            return (", ".join(esc(as_text(x)) for x in xs[:CARD_VALUES])
                     + (" ..." if len(xs) > CARD_VALUES else ""))
         matched = f"<b>matched ({len(m):,}):</b> {sample(m)}"
         pairs = h.details.get("pairs") if "tau" in h.details else None
