@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .errors import LakeJoinError, LakeJoinWarning
+from .errors import LakeJoinError, LakeJoinWarning, QueryError
 from .frames import is_spark_frame
 from .join.plan import AGGREGATES, DATE_READINGS
 from .search.registry import ParamSpec, resolve_options
@@ -40,6 +40,8 @@ class ActionResult:
     ok: bool = True                   # False: nothing usable found (the summary says why)
     rows_shown: dict = field(default_factory=dict)   # caption -> rows shown (default 10)
     tables_first: int = 0             # how many of the tables come before the chart
+    no_index: tuple = ()              # captions of the tables shown without pandas' index
+                                      # (their own first column numbers the rows)
     details: dict = field(default_factory=dict)
     # parameter -> (low, high, what the range is): the values the run's own choices (the
     # fuzzy join's function) allow, which a control's bounds follow
@@ -516,27 +518,36 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
 
 # ----------------------------------------------------------------------- predicate
 
-def run_predicate(engine, hit, frame, preference: str = "h5",
-                  time_limit: float = 30.0, *, frame_name: str = "df") -> ActionResult:
-    """Seed the schemaless search with the pair the index found when it matched equal
-    values, compare predicates, and join with the best one. A hit matched through a program
-    or by similar values (whose raw values need not meet), or a seed no predicate contains,
-    gets the unseeded search, and the summary says so."""
+SEARCH_ALL, SEARCH_SEEDED = "all predicates", "with the hit's key"
+
+
+def run_predicate(engine, hit, frame, preference: str = "h5", time_limit: float = 30.0,
+                  search: str = SEARCH_ALL, *, frame_name: str = "df") -> ActionResult:
+    """Compare join predicates and join with the best one. ``search``: "all predicates"
+    (every column pair; the hit's key, when it matched equal values, is scored too and
+    shown beside the best) or "with the hit's key" (the schemaless search seeded with the
+    pair(s) the index found: the best predicate containing them). A hit matched through a
+    program or by similar values (whose raw values need not meet), or a seed no predicate
+    contains, gets the unseeded search, and the summary says so."""
     from .charts import predicate_chart
     from .join.schemaless import PREFERENCES, predicate_text
+    if search not in (SEARCH_ALL, SEARCH_SEEDED):
+        raise QueryError(f"search must be {SEARCH_ALL!r} or {SEARCH_SEEDED!r} (got {search!r}).")
     details = getattr(hit, "details", None) or {}
     unequal = "program_json" in details or "tau" in details
-    seed = [] if unequal else [(q, c) for q, c in zip(hit.query_columns, hit.columns)
-                               if q in frame.columns]
+    key = [] if unequal else [(q, c) for q, c in zip(hit.query_columns, hit.columns)
+                              if q in frame.columns]
+    seeded = search == SEARCH_SEEDED
     res = engine.best_predicate(frame, hit.table, preference=preference,
-                                seed_pair=seed or None, time_limit=time_limit)
+                                seed_pair=(key or None) if seeded else None,
+                                time_limit=time_limit)
     pair = ", ".join(f"{_code(q)} = {_code(c)}" for q, c in zip(hit.query_columns, hit.columns))
     note = None
-    if unequal:
+    if seeded and unequal:
         how = "a transformation" if "program_json" in details else "similar values"
         note = (f"not seeded with the hit's pair {pair}: it matched through {how}, not on "
                 f"equal values, so the search considered every column pair")
-    elif seed and not res.predicate:
+    elif seeded and key and not res.predicate:
         note = (f"no predicate contains the hit's pair {pair} (its columns share no value as "
                 f"written), so the search was run again without it")
         res = engine.best_predicate(frame, hit.table, preference=preference,
@@ -548,17 +559,31 @@ def run_predicate(engine, hit, frame, preference: str = "h5",
         return ActionResult(title=title, ok=False, summary="; ".join(res.notes),
                             details={"result": res})
     s = res.stats
-    summary = (f"**Best predicate:** {_code(res.describe())}\n\n"
+    label = ("Best predicate containing the hit's key" if res.seed else "Best predicate")
+    summary = (f"**{label}:** {_code(res.describe())}\n\n"
                f"{res.preference} = {s[res.preference]:.4g}; join **{s['join_size']:,} rows**, "
                f"outer join {s['outer_join_size']:,} rows, coverage {s['coverage']:.3f}, "
                f"strength {s['strength']:.3f}, {s['n_keys']:,} distinct keys; "
                f"{res.search['nodes']:,} predicate(s) scored"
-               + (f" (seeded with {_code(predicate_text(res.seed))})" if res.seed else "") + ".")
+               + (f" (seeded with {_code(predicate_text(res.seed))}: only predicates "
+                  f"containing it; *Search* = *{SEARCH_ALL}* compares every column pair)"
+                  if res.seed else " (every column pair considered)") + ".")
+    if not res.seed and key and sorted(key) != sorted(res.predicate):
+        # the hit's key, scored alone, beside the best: what the search found it beats
+        own = engine.best_predicate(frame, hit.table, preference=preference, seed_pair=key,
+                                    time_limit=time_limit, max_pairs=len(key))
+        if own.predicate:
+            o = own.stats
+            summary += (f"\n\nThe hit's key {_code(predicate_text(own.predicate))}: "
+                        f"{res.preference} = {o[res.preference]:.4g}; join {o['join_size']:,} "
+                        f"rows, coverage {o['coverage']:.3f}, strength {o['strength']:.3f} "
+                        f"(*Search* = *{SEARCH_SEEDED}* keeps it in the predicate).")
     if res.notes:
         summary += "\n\n" + "\n\n".join(f"*note:* {n}" for n in res.notes)
     joined = res.join(frame)
     return ActionResult(title=title, summary=summary,
                         tables={"Predicates compared": res.comparison(20)},
+                        no_index=("Predicates compared",),         # numbered by its rank
                         chart=predicate_chart(res), joined=joined, result=res,
                         spark=is_spark_frame(frame),
                         details={"result": res, "predicate": res.predicate})
@@ -631,7 +656,12 @@ ACTIONS = (
                                 help="h1 most rows matched, h2 most distinct keys, h3 smallest "
                                      "outer join, h4 most even keys, h5 balance (default)"),
                       ParamSpec("time_limit", "Time limit (s)", "float", 30.0, 1.0, 600.0, 1.0,
-                                help="stop with the best predicate found so far")),
+                                help="stop with the best predicate found so far"),
+                      ParamSpec("search", "Search", "choice", SEARCH_ALL,
+                                choices=(SEARCH_ALL, SEARCH_SEEDED),
+                                help="all predicates: every column pair, the hit's key "
+                                     "scored beside the best; with the hit's key: only "
+                                     "predicates containing the key the search found")),
               help="The set of column pairs whose join best fits a result preference "
                    "(schemaless join)."),
 )

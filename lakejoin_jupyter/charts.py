@@ -95,8 +95,9 @@ def coverage_frame(hit, query_frame=None) -> pd.DataFrame:
     from .lake.normalize import normalize_many
     matched = len(hit.matches)
     unmatched = len(hit.unmatched)
-    rows = [{"measure": "distinct values", "status": "matched", "count": matched},
-            {"measure": "distinct values", "status": "not matched", "count": unmatched}]
+    what = "distinct key tuples" if len(hit.query_columns) > 1 else "distinct values"
+    rows = [{"measure": what, "status": "matched", "count": matched},
+            {"measure": what, "status": "not matched", "count": unmatched}]
     if query_frame is not None and len(hit.query_columns) == 1 and isinstance(query_frame, pd.DataFrame) \
             and hit.query_columns[0] in query_frame.columns:
         matched_tokens = set(normalize_many(hit.matches))

@@ -80,6 +80,7 @@ class Query:
     token_rows: np.ndarray | None = None  # query rows holding each token (aligned with tokens)
     n_rows: int = 0                   # query rows, those without a key included
     row_counts: dict | None = None    # multi-column: query rows per key tuple
+    row_display: dict | None = None   # multi-column: key tuple -> the tuple as first written
     origin: str | None = None         # the lake table the query was read from, if known
     chain: tuple = ()                 # lake tables joined into the query frame
     partners: tuple = ()              # category columns of the frame making a key with the
@@ -306,19 +307,22 @@ def _frame_query(index, frame: pd.DataFrame, cols: tuple, source: str, notes: li
             raise QueryError(f"No row has a value in every query column {list(cols)}.")
     w = np.ones(len(frame), dtype=np.int64) if weights is None else np.asarray(weights, np.int64)
     per_token = pd.Series(w).groupby(pd.Series(norm[first], dtype=object)).sum()
-    row_counts = None
+    row_counts = row_display = None
     if rows is not None:
-        row_counts = {}
-        for t, n in zip(zip(*(norm[c] for c in cols)), w.tolist()):
+        row_counts, row_display = {}, {}
+        raw = zip(*(frame[c].tolist() for c in cols))
+        for t, n, written in zip(zip(*(norm[c] for c in cols)), w.tolist(), raw):
             if None not in t:
                 row_counts[t] = row_counts.get(t, 0) + n
+                row_display.setdefault(t, written)
     token_rows = per_token.reindex(tokens).to_numpy(dtype=np.int64)
     partners = ()
     if whole is not None and len(cols) == 1 and weights is None:
         partners = frame_partners(whole, first, norm[first], tokens, token_rows)
     return Query(columns=cols, tokens=tokens, size=len(tokens), source=source, display=display,
                  rows=rows, frame=frame, notes=list(notes), token_rows=token_rows,
-                 n_rows=int(w.sum()), row_counts=row_counts, partners=partners)
+                 n_rows=int(w.sum()), row_counts=row_counts, row_display=row_display,
+                 partners=partners)
 
 
 def _token_codes(tokens: list, codes: np.ndarray | None = None) -> tuple[np.ndarray, list]:
@@ -598,15 +602,33 @@ class Hit(Joinable):
             q.cache["written"] = written
         return q.cache["written"]
 
+    def _matched_keys(self) -> list | None:
+        """A multi-column hit's matched key tuples (normalized, as its overlap, coverage and
+        join rows count them), or None for a one-column hit."""
+        if len(self.query_columns) < 2 or self._query is None \
+                or self._query.rows is None:
+            return None
+        return [tuple(k) for k in self.details.get("matched_keys", ())]
+
     @property
     def matches(self) -> list:
-        """The query's values that find a partner in this column (as the user wrote them)."""
+        """The query's values that find a partner in this column (as the user wrote them);
+        for a multi-column hit, its key tuples that some row of the table holds."""
+        keys = self._matched_keys()
+        if keys is not None:
+            shown = self._query.row_display or {}
+            return [shown.get(k, k) for k in sorted(set(keys))]
         written = self._written()
         return [written.get(t, t) for t in self._matched_tokens()]
 
     @property
     def unmatched(self) -> list:
-        """The query's values without a partner in this column (as the user wrote them)."""
+        """The query's values without a partner in this column (as the user wrote them);
+        for a multi-column hit, its key tuples no row of the table holds."""
+        keys = self._matched_keys()
+        if keys is not None:
+            found, shown = set(keys), self._query.row_display or {}
+            return [shown.get(r, r) for r in self._query.rows if r not in found]
         matched = set(self._matched_tokens())
         written = self._written()
         return [written.get(t, t) for t in self._query.tokens if t not in matched]
@@ -776,7 +798,8 @@ class Hit(Joinable):
     @property
     def added_columns(self) -> list:
         """The columns a plain join adds (:class:`~.join.preview.AddedColumn`: their names in
-        the joined frame, type and null share in the lake table)."""
+        the joined frame, type and null share in the lake table): every column of the
+        table, its key columns included."""
         return self._engine.added_columns(self)
 
     @property
@@ -852,7 +875,7 @@ def hit_card_html(h: Hit) -> str:
     added = h.added_columns if h._engine is not None else []
     facts = []
     if h.lake_rows is not None:
-        facts.append(f"<b>{h.lake_rows:,}</b> rows &times; {len(added) + len(h.columns)} columns")
+        facts.append(f"<b>{h.lake_rows:,}</b> rows &times; {len(added)} columns")
     if h.overlap is not None:
         c = h.containment if h.containment is not None else (h.estimated_containment or 0.0)
         what = "key tuples" if len(h.query_columns) > 1 else "values"   # MATE: tuples
@@ -893,11 +916,15 @@ def hit_card_html(h: Hit) -> str:
              f"<th>null</th></tr></thead><tbody>{cols}</tbody></table>{more}" if added else
              "<div>adds no column</div>")
     values = ""
-    if q is not None and h._engine is not None and len(h.columns) == 1:
-        m, u = h.matches, h.unmatched
+    if q is not None and h._engine is not None:
+        m, u = h.matches, h.unmatched      # a multi-column hit's: key tuples
+
+        def as_text(x):
+            return "(" + ", ".join(map(str, x)) + ")" if isinstance(x, tuple) else str(x)
 
         def sample(xs):
-            return ", ".join(esc(str(x)) for x in xs[:CARD_VALUES]) + (" ..." if len(xs) > CARD_VALUES else "")
+            return (", ".join(esc(as_text(x)) for x in xs[:CARD_VALUES])
+                    + (" ..." if len(xs) > CARD_VALUES else ""))
         matched = f"<b>matched ({len(m):,}):</b> {sample(m)}"
         pairs = h.details.get("pairs") if "tau" in h.details else None
         if pairs and len(pairs) == len(m):
@@ -1015,6 +1042,8 @@ class SearchResult(Sequence):
         self.notes = list(query.notes) + list(notes)
         self.query_name: str | None = None   # the notebook variable searched with (front ends)
         self.lake_changed: str | None = None  # the note that the lake changed since the build
+        self.absent_columns: list = []       # an empty multi-column search's query columns
+                                             # with no value in the lake (Engine.search)
 
     def __getitem__(self, i):
         return self.hits[i]
@@ -1087,6 +1116,14 @@ class SearchResult(Sequence):
                     f"or q-grams with it, {self.stats.get('verified', 0)} verified).{old}")
         if self.query.n_columns > 1:      # a composite key: its values together in one row
             cols = ", ".join(map(str, self.query.columns))
+            absent = self.absent_columns
+            if absent:
+                which = ", ".join(repr(str(c)) for c in absent)
+                rest = [str(c) for c in self.query.columns if c not in absent]
+                return (f"No lake table holds any of the query's key tuples ({cols}): no lake "
+                        f"column holds any value of {'column' if len(absent) == 1 else 'columns'} "
+                        f"{which}. Search without {'it' if len(absent) == 1 else 'them'}"
+                        + (f" (on {', '.join(rest)})." if rest else "."))
             if t is not None:
                 return (f"No lake table holds {percent(t)} or more of the query's key tuples "
                         f"({cols}), each tuple's values together in one row.")
@@ -1167,7 +1204,7 @@ class SearchResult(Sequence):
         head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
                 f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how})")
         if not self.hits:
-            return head
+            return "\n".join([head, self.empty_message])
         return "\n".join([head, self.text_table().to_string(index=False), *self.text_notes()])
 
     def multiplying(self) -> list:
@@ -1406,7 +1443,8 @@ class Engine:
         ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
         containment of the query is at least this (0..1). ``method``: "auto" (the best
         exact method the index supports for the number of query columns) or a name from
-        :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks) or
+        :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks, but
+        the query's own table and tables already joined last, as for "useful") or
         "useful" (join/preview.py: the query rows a join reaches, the key's kind and the
         fan-out; the query's own table and tables already joined go last; the method is
         asked for more candidates than ``k`` to rank from). ``include_own=False`` leaves the
@@ -1438,6 +1476,8 @@ class Engine:
         if rank == "useful":
             hits.sort(key=lambda h: (h.is_query_table or h.in_chain, -(h.usefulness or 0.0),
                                      -(h.overlap or 0), h.column_ids))
+        else:         # the method's order, the own table and those already joined last
+            hits.sort(key=lambda h: h.is_query_table or h.in_chain)
         hits = hits[:k] if k is not None else hits
         for i, h in enumerate(hits):
             h.rank = i + 1
@@ -1453,7 +1493,20 @@ class Engine:
         res = SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
                            rank=rank, notes=notes, rebuild=self.rebuild_command)
         res.lake_changed = stale
+        if not hits and q.n_columns > 1 and q.rows:
+            res.absent_columns = self._absent_columns(q)
         return res
+
+    def _absent_columns(self, q: Query) -> list:
+        """The columns of a multi-column query none of whose values any lake column holds
+        (looked up in the index's dictionary): a composite key with one of them matches
+        no row, whatever the others match."""
+        absent = []
+        for j, name in enumerate(q.columns):
+            tokens = sorted({r[j] for r in q.rows})
+            if not any((gen.lookup(tokens) >= 0).any() for gen in self.index.generations):
+                absent.append(name)
+        return absent
 
     def _lake_changed(self) -> str | None:
         """The lake check of the open (``LakeIndex.find_lake_changes``) done again for a
@@ -1721,8 +1774,9 @@ class Engine:
         return [c + gen.column_offset for c in found]
 
     def n_added(self, h: Hit) -> int:
-        """How many columns a plain join with the hit adds."""
-        return int(self._catalog.n_columns[h.table_id]) - len(set(h.columns))
+        """How many columns a plain join with the hit adds: every column of its table, its
+        key columns included (renamed where the query has the name, join/plan.py)."""
+        return int(self._catalog.n_columns[h.table_id])
 
     def added_columns(self, h: Hit) -> list:
         """:attr:`Hit.added_columns`."""
@@ -1731,7 +1785,7 @@ class Engine:
         ids = cat.table_column_ids(h.table_id)
         renamed = renamed_columns(h._frame_columns(), names, "_" + h.table.rsplit("/", 1)[-1])
         return [preview.AddedColumn(renamed.get(n, n), str(cat.type[i]), float(cat.null_share[i]))
-                for n, i in zip(names, ids) if n not in h.columns]
+                for n, i in zip(names, ids)]
 
     def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
         """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by

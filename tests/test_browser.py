@@ -234,9 +234,9 @@ def check_results_table(page, w):
     assert header.get_attribute("aria-sort") == "ascending"
     values = [int(v.replace(",", "")) for v in column("overlap")]
     assert values == sorted(values) and len(set(values)) > 1
-    w.locator("th[data-key='table'] button").click()
+    w.locator("th[data-key='table_label'] button").click()
     assert header.get_attribute("aria-sort") == "none"
-    tables = column("table")
+    tables = column("table_label")
     assert tables == sorted(tables, key=str.lower)
     # sorting never changes which hit is chosen
     assert w.locator("tr.lakejoin-row[aria-selected='true']").get_attribute("data-index") == target

@@ -251,7 +251,12 @@ def test_panel_table_joins_aggregated_per_key(random_lake):
     _, engine = random_lake
     df = pd.DataFrame({"country": COUNTRIES[10:30]})
     panel = next(h for h in engine.search(df, "country", k=None) if h.table == "rank/by_year")
-    assert [a.name for a in panel.added_columns] == ["year", "value"]
+    # every column the join adds, the table's key column too (renamed: the query has one)
+    assert [a.name for a in panel.added_columns] == ["country_by_year", "year", "value"]
+    joined = panel.join(df)
+    assert [c for c in joined.columns if c not in df.columns] == \
+        [a.name for a in panel.added_columns]
+    assert panel.to_dict()["added_columns"] == len(panel.added_columns)
     latest = panel.join(df, aggregate="latest")            # order_by: the year-like column
     assert len(latest) == len(df)
     assert latest["year"].tolist()[:10] == ["2009"] * 10 and latest["year"][10:].isna().all()

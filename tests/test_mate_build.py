@@ -124,7 +124,11 @@ def test_engine_multi_column_search_equals_oracle(mate_engine):
     assert "5 distinct key tuples" in res._repr_html_()
     assert sorted(by_table["stores"].details["matched_keys"]) == [
         ("portland", "or"), ("salem", "or"), ("springfield", "il"), ("springfield", "mo")]
-    assert by_table["stores"].matches == ["Portland", "Salem", "Springfield"]
+    # matched / unmatched: the key tuples, as the query wrote them (first occurrence)
+    assert by_table["stores"].matches == [("Portland", "OR"), ("Salem", "OR"),
+                                          ("Springfield", "IL"), ("springfield ", "MO")]
+    assert by_table["stores"].unmatched == [("Nowhere", "XX")]
+    assert "(springfield , MO)" in by_table["stores"].card()   # the card shows the tuples
     brute = mate_engine.search(q, ["city", "state"], k=10, method="bruteforce_nary")
     assert [(h.table_id, h.overlap, h.column_ids) for h in brute] == \
         [(h.table_id, h.overlap, h.column_ids) for h in res]
@@ -213,6 +217,11 @@ def test_mate_hits_join_rows_are_exact(mate_engine, keys):
         matched = [k for k in qk if k in lk]
         assert h.row_coverage == pytest.approx(len(matched) / len(q))
         assert h.key_ratio == pytest.approx(sum(lk[k] for k in set(matched)) / len(set(matched)))
+        # matched / unmatched are the key tuples (brute force), agreeing with the overlap
+        key_of = dict(zip(map(tuple, q[["city", "state"]].to_numpy().tolist()), qk))
+        as_keys = [key_of[t] for t in h.matches]
+        assert sorted(as_keys) == sorted(set(matched)) and len(as_keys) == h.overlap
+        assert sorted(key_of[t] for t in h.unmatched) == sorted(set(qk) - set(matched))
 
 
 def test_demo_panel_composite_join_rows_exact(demo_engine):

@@ -528,12 +528,13 @@ def test_predicate_action_is_not_stuck_on_a_seed_sharing_no_value(details):
     assert unseeded.predicate == [("name", "pkg")]
     hit = SimpleNamespace(table="people/contacts", query_columns=("author",),
                           columns=("email",), details=details)
-    out = get("predicate")(engine, hit, query, preference="h5")
+    out = get("predicate")(engine, hit, query, preference="h5", search="with the hit's key")
     assert out.ok, out.summary
     res = out.details["result"]
     assert res.predicate == unseeded.predicate and res.stats == unseeded.stats
     assert len(out.joined) == unseeded.join_size
     assert "`author` = `email`" in out.summary and "*note:*" in out.summary
+    assert "**Best predicate:**" in out.summary          # not seeded: the best of all
 
 
 def test_predicate_action_keeps_an_equal_value_seed():
@@ -543,7 +544,52 @@ def test_predicate_action_keeps_an_equal_value_seed():
     query, lake = _pkgs_and_contacts()
     hit = SimpleNamespace(table="people/contacts", query_columns=("name",), columns=("pkg",),
                           details={})
-    out = get("predicate")(_FramesEngine({"people/contacts": lake}), hit, query)
+    out = get("predicate")(_FramesEngine({"people/contacts": lake}), hit, query,
+                           search="with the hit's key")
     res = out.details["result"]
     assert out.ok and res.seed == [("name", "pkg")] and ("name", "pkg") in res.predicate
     assert "not seeded" not in out.summary and "again without it" not in out.summary
+
+
+def _births_like():
+    """A query of dates as (year, month, day) whose years mostly miss the lake's: the hit's
+    whole key joins 10 rows, a predicate without the year joins many more."""
+    days = pd.date_range("2000-01-01", "2004-12-31")
+    rng = np.random.default_rng(0)
+    lake = pd.DataFrame({"year": days.year, "month": days.month, "date_of_month": days.day,
+                         "births": rng.integers(7000, 14000, len(days))})
+    q = lake.sample(40, random_state=1)[["year", "month", "date_of_month"]].reset_index(drop=True)
+    return q.assign(year=list(q["year"][:10]) + [1990] * 30), lake
+
+
+def test_predicate_action_compares_every_predicate_not_only_the_hit_key():
+    """A multi-column (MATE) hit: by default the action compares all predicates (the best
+    equals the unseeded search's) and scores the hit's key beside it; seeded, it says the
+    best is only the best containing the hit's key. The comparison table shows one row
+    number, its rank (not pandas' index too)."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import get
+    from lakejoin_jupyter.ui.render import frame_html
+    query, lake = _births_like()
+    engine = _FramesEngine({"births/ssa": lake})
+    key = [("year", "year"), ("month", "month"), ("date_of_month", "date_of_month")]
+    unseeded = sl.best_predicate(query, lake, "h5", right_name="contacts")
+    alone = sl.best_predicate(query, lake, "h5", right_name="contacts", seed_pair=key,
+                              max_pairs=3)
+    assert sorted(unseeded.predicate) != sorted(key) and unseeded.h > alone.h   # the case
+    hit = SimpleNamespace(table="births/ssa", query_columns=tuple(a for a, _ in key),
+                          columns=tuple(b for _, b in key), details={})
+    out = get("predicate")(engine, hit, query, preference="h5")
+    res = out.details["result"]
+    assert res.predicate == unseeded.predicate and res.stats == unseeded.stats
+    assert "**Best predicate:**" in out.summary and "every column pair" in out.summary
+    assert f"h5 = {alone.h:.4g}" in out.summary          # the hit's key, scored beside it
+    seeded = get("predicate")(engine, hit, query, preference="h5", search="with the hit's key")
+    assert sorted(seeded.details["result"].predicate) == sorted(key)
+    assert "**Best predicate containing the hit's key:**" in seeded.summary
+    # "Predicates compared": numbered once, by its rank column
+    caption = "Predicates compared"
+    table = out.tables[caption]
+    html = frame_html(table, caption, index=caption not in out.no_index)
+    head = html[html.index("<thead>"):html.index("</thead>")]
+    assert head.count("</th>") == len(table.columns) and "<th>rank</th>" in head

@@ -317,9 +317,9 @@ def query_key_ids(index, query, threshold=None):
 def result_candidates(index, query, results, key_ids=None, stats=None):
     """Engine candidates from [(table_id, score, mapping[, matched query rows[, rows per
     matched tuple]])]; column_ids follow the query's column order. With ``key_ids``,
-    details["matched_keys"] holds the matched key tuples (tokens), details["matched_tokens"]
-    their values in the first query column (what Hit.matches shows) and
-    details["matched_lake_rows"] the lake rows holding each tuple (exact join sizes)."""
+    details["matched_keys"] holds the matched key tuples (tokens: what Hit.matches shows,
+    as the user wrote them) and details["matched_lake_rows"] the lake rows holding each
+    tuple (exact join sizes)."""
     from .registry import Candidate
     names = index.columns["name"].tolist()
     text = {}
@@ -332,7 +332,6 @@ def result_candidates(index, query, results, key_ids=None, stats=None):
         if rest and text:
             keys = key_ids[rest[0]].tolist()
             details["matched_keys"] = [tuple(text[t] for t in row) for row in keys]
-            details["matched_tokens"] = sorted({text[row[0]] for row in keys})
             if len(rest) > 1:
                 details["matched_lake_rows"] = [int(n) for n in rest[1]]
         if stats is not None:

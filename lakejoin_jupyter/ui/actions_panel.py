@@ -274,7 +274,8 @@ class ActionTab(W.VBox):
         for caption, df in (result.tables or {}).items():
             if isinstance(df, pd.DataFrame):
                 objs.append(HTML(frame_html(df, caption,
-                                            (result.rows_shown or {}).get(caption, 10))))
+                                            (result.rows_shown or {}).get(caption, 10),
+                                            index=caption not in result.no_index)))
             else:                                 # anything else an action returns: as text
                 objs.append(HTML(f"<b>{html.escape(str(caption))}</b><pre>"
                                  f"{html.escape(str(df))}</pre>"))

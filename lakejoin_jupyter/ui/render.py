@@ -95,19 +95,20 @@ def shape_text(df: pd.DataFrame, max_rows: int, total_rows: int | None = None,
 
 
 def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10,
-               total_rows: int | None = None) -> str:
+               total_rows: int | None = None, index: bool = True) -> str:
     """The first ``max_rows`` rows as HTML, with the frame's size under them (``total_rows``:
-    the table's rows, when ``df`` is its first rows)."""
+    the table's rows, when ``df`` is its first rows); ``index``: show pandas' index."""
     head = df.head(max_rows)
     cap = f"<div style='font-weight:600;margin-top:6px'>{html.escape(caption)}</div>" if caption else ""
     more = f"<div style='color:#666'>{shape_text(df, max_rows, total_rows, '&times;')}</div>"
-    return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="") + more
+    return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="",
+                              index=index) + more
 
 
 def frame_text(df: pd.DataFrame, caption: str = "", max_rows: int = 10,
-               total_rows: int | None = None) -> str:
+               total_rows: int | None = None, index: bool = True) -> str:
     """:func:`frame_html` as text."""
-    body = df.head(max_rows).to_string(max_cols=14, max_colwidth=40, na_rep="")
+    body = df.head(max_rows).to_string(max_cols=14, max_colwidth=40, na_rep="", index=index)
     return "\n".join(x for x in (caption, body, shape_text(df, max_rows, total_rows)) if x)
 
 
@@ -124,8 +125,9 @@ def display_action_result(result, bound_as: str | None = None, code: str | None 
     for caption, df in (result.tables or {}).items():
         if isinstance(df, pd.DataFrame):
             rows = (getattr(result, "rows_shown", None) or {}).get(caption, 10)
-            parts.append(frame_html(df, caption, rows))
-            text.append(frame_text(df, caption, rows))
+            index = caption not in (getattr(result, "no_index", None) or ())
+            parts.append(frame_html(df, caption, rows, index=index))
+            text.append(frame_text(df, caption, rows, index=index))
     display(Rich("".join(parts), "\n".join(t for t in text if t)))
     if result.chart is not None:          # (follows the notebook's theme: charts.themed)
         from ..charts import themed

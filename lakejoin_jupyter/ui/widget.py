@@ -868,7 +868,7 @@ class DiscoveryWidget(W.VBox):
         # every row repeats (the status names the method) to the programs
         same = programs and len({(h.method, h.figures) for h in hits}) == 1
         columns = [{"key": "rank", "label": "#", "kind": "int"},
-                   {"key": "table", "label": "table", "kind": "text", "shrink": True,
+                   {"key": "table_label", "label": "table", "kind": "text", "shrink": True,
                     "ellipsis": "middle"},
                    ({"key": "mapping", "label": "query → lake columns", "kind": "text",
                      "shrink": True} if multi
@@ -906,7 +906,10 @@ class DiscoveryWidget(W.VBox):
         rows = []
         for h in hits:
             c = h.containment if h.containment is not None else h.estimated_containment
-            rows.append({"rank": int(h.rank), "table": h.table, "column": h.columns_label,
+            mark = (" (your table)" if h.is_query_table else
+                    " (already joined)" if h.in_chain else "")    # as the hit card marks it
+            rows.append({"rank": int(h.rank), "table": h.table, "table_label": h.table + mark,
+                         "column": h.columns_label,
                          "mapping": ", ".join(f"{a} → {b}" for a, b in h.mapping.items()),
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": float(f"{float(h.score):.4g}"),
