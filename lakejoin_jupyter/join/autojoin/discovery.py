@@ -44,7 +44,8 @@ from ...search.transform import column_scores, distinct_grams, evidence, gram_pa
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
 from .chance import above_chance, code_rates
 from .dsl import Program, evaluate_columns
-from .learn import Example, LearnSettings, example_sets, try_learn_transform, widest_padding
+from .learn import (Example, LearnSettings, example_sets, generalised, try_learn_transform,
+                    widest_padding)
 from .pairs import PairGroup, RowPair
 from .pipeline import AutoJoinSettings
 
@@ -226,6 +227,12 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
                 if canonical(out[r.source_row]) != canonical(dst[r.target_row])]
     if len(residual) >= 3:
         best = _learn_round(residual, forward, left, right, names, RESIDUAL, best)
+    program = generalised(best[1], best[3], [col], settings, {}, dst)
+    if program is not None:        # no constant that is a piece of a varying field (dev. 55)
+        out = evaluate_columns(program.expr, {col: src}, len(src))
+        targets = {canonical(v) for v in dst}
+        if len({canonical(o) for o in out} & targets) >= best[0]:
+            return program, forward
     return best[1], best[2]
 
 
@@ -257,7 +264,7 @@ def _learn_round(rows: list, forward: bool, left: list, right: list, names: tupl
         keys = {canonical(o) for o in out} & targets
         beyond = keys - {canonical(e.output) for e in examples}
         if len(keys) >= 3 and beyond and (best is None or len(keys) > best[0]):
-            best, idle = (len(keys), program, forward), 0
+            best, idle = (len(keys), program, forward, examples), 0
         if best is not None and best[0] >= 0.9 * len(src):
             break
         if best is not None and idle >= settings.patience:

@@ -45,8 +45,8 @@ from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .composite import key_parts
 from .dsl import Substring, apply_frame, cell_text, column_texts, columns_of
 from .fuzzy import constrained_fuzzy_join
-from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, learn_from_set,
-                    padded_variant, try_learn_transform)
+from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
+                    learn_from_set, padded_variant, try_learn_transform)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -271,6 +271,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
         best = max(many, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
                    default=best)
     if best is not None:
+        best = _generalised(best, src, target_columns[best.target_column], ls, cache, passes,
+                            src_on)
         tcells = target_columns[best.target_column]
         first = best
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache,
@@ -288,6 +290,23 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions, joined_pairs=pairs)
+
+
+def _generalised(best: Candidate, src: Table, tcells: list, ls: LearnSettings, cache: dict,
+                 passes, src_on) -> Candidate:
+    """``best``, or the program learned again from its examples writing no constant that is
+    a piece of a field varying across the target column, when that one joins as many keys
+    and rows and passes the same checks (deviation 55)."""
+    program = generalised(best.program, best.examples, src.columns, ls, cache, tcells)
+    if program is None or (src_on and not _reads(program, src_on)):
+        return best
+    cand = Candidate(program, best.group, best.target_column, best.examples,
+                     learned_times=best.learned_times)
+    _coverage(cand, src, tcells)
+    if (cand.coverage >= best.coverage and cand.joined_rows >= best.joined_rows
+            and cand.extra["folds"] <= best.extra.get("folds", 0) and passes(cand)):
+        return cand
+    return best
 
 
 def _joined_pairs(program, src: Table, tgt: Table, tcells: list) -> frozenset:
