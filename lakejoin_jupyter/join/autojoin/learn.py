@@ -14,20 +14,19 @@ Note:
     occurrences, ties by validation pairs, a backtracking budget, operands ranked lazily.
     Deviations (each explained in docs/algorithms/autojoin.md):
     - operands read through Replace (whitespace; a value's one separator as the text the
-      output has there), Trim, Pad (zero width) and Map (fixed tables: number, month, US
-      state) where that makes them occur whole in an output;
+      output has there), Trim, Pad (zero width) and Map (number, month, US state);
     - ties: a whole column or part before a cut one, and before a shared constant;
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;
-    - a padded variant of number programs (of a cut padded number too); a failing set of 4
-      retried without each example; one example set of 2 for a target column of 2 keys;
-    - the rows an N:1 group pairs count every row holding a paired value, not its first row;
+    - a padded variant of number programs; a failing set of 4 retried without each example;
+      one example set of 2 for 2 keys; an N:1 group's rows: every row of a paired value;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
     - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),
       cut between words only; through Encode (percent-encoded: "A/B" -> "A%2FB");
     - the programs that differ in one piece giving the same piece on every example (a tie
-      lost to the order above) are returned as variants, kept where they extend the program.
+      lost to the order above) are returned as variants, kept where they extend the program;
+    - ``generalised``: no constant that is a piece of a field varying across the target.
 """
 from __future__ import annotations
 

@@ -8,9 +8,8 @@ neither direction succeeds (composite.py, §4.4.3), and extend the equi-join wit
 constrained fuzzy join (fuzzy.py, §4.6).
 
 Note:
-    Unspecified in the thesis: a key column is at least ``key_ratio`` (0.9) distinct, with
-    two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
-    of them outside its examples. Deviations (docs/algorithms/autojoin.md):
+    Unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values;
+    a program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets with an estimated precision (programset.py; short codes: chance.py; a key
       part's on the whole values); a failing composite set of 4 retried without each example;
     - 2-3 adjacent short columns probed joined; a row's matches in columns intersected;
@@ -18,10 +17,11 @@ Note:
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
     - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
-      coverage: one value per key (none folded), then more source rows, then smaller;
+      coverage: one value per key (none folded), more source rows, smaller; the best
+      learned again without constants of varying fields first (``_generalised``);
     - variants equal on the examples scored where they join more rows, keeping its rows'
       keys (``_extends``); a residual-round replacement or key-adding branch passes
-      ``_checks``; a refutation reads the bags apart too (deviation 54);
+      ``_checks``; a refutation reads the bags apart too;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - ``_direction``: joined row pairs containing the other's win, then 1:1 by keys joined,
