@@ -1053,22 +1053,23 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
     return program
 
 
-FORMAT_SHARE = 0.9      # a constant with a letter or digit is the target's format when at
+FORMAT_SHARE = 0.9      # a constant with a digit is the target's format when at
                         # least this share of the target's distinct values hold it
 FORMAT_SAMPLE = 2000    # distinct target values that share is measured on
 
 
 def format_test(target_values):
-    """Whether a constant text is part of the target column's format: it has no letter or
-    digit, or at least FORMAT_SHARE of the column's distinct values (the first
-    FORMAT_SAMPLE) hold it; cached per text (deviation 55)."""
+    """Whether a constant text is part of the target column's format: it has no digit (a
+    digit marks a number's field, a year or a month, which a source row can write; "/emp"
+    beside "/ext" is a label no source row writes), or at least FORMAT_SHARE of the column's distinct values (the first FORMAT_SAMPLE)
+    hold it; cached per text (deviation 55)."""
     values = list(dict.fromkeys(v for v in target_values if v))[:FORMAT_SAMPLE]
     seen: dict = {}
 
     def ok(text: str) -> bool:
         hit = seen.get(text)
         if hit is None:
-            hit = seen[text] = (not any(ch.isalnum() for ch in text) or not values or
+            hit = seen[text] = (not any(ch.isdigit() for ch in text) or not values or
                                 sum(text in v for v in values) >= FORMAT_SHARE * len(values))
         return hit
     return ok
