@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.discovery import learn_program
 from lakejoin_jupyter.join.autojoin.learn import (Example, LearnSettings, generalised,
                                                   try_learn_transform)
@@ -71,3 +72,28 @@ def test_a_constant_every_target_value_holds_stays():
     tgt = Table(pd.DataFrame({"k": ["ID-7", "ID-12", "ID-30", "ID-41", "ID-5", "ID-99"]}), "t")
     d = learn_direction(src, tgt, ["n"], ["k"], _settings(None, {}))
     assert d.best.program.describe() == '"ID-" + `n`'
+
+
+def _padded(text: str) -> str:
+    y, m, d = text.split("-")
+    return f"{y}-{int(m):02d}-{int(d):02d}"
+
+
+def test_the_other_direction_reads_the_month_it_folded():
+    # lake -> query: "2014-07-" + the day padded joins every month's day onto July's keys
+    # (folds); the program learned without digit constants writes the month
+    query, target = _dates()
+    src = Table(pd.DataFrame({"date": target}), "lake")
+    tgt = Table(pd.DataFrame({"date": query}), "query")
+    d = learn_direction(src, tgt, ["date"], ["date"], _settings(None, {}))
+    assert d.best.coverage == 30 and d.best.joined_rows == 30
+    for text in ["2014-7-4", "2014-10-31", "2015-1-5", "2014-12-9"]:
+        assert d.best.program({"date": text}) == _padded(text), d.best.program.describe()
+
+
+def test_autojoin_joins_each_date_to_its_own_day():
+    query, target = _dates()
+    aj = autojoin(pd.DataFrame({"date": query}), pd.DataFrame({"date": target}), "date", "date")
+    j = aj.join()
+    assert len(j) == 30
+    assert all(_unpadded(a) == b for a, b in zip(j["date"], j["date_right"])), j.head()

@@ -1058,6 +1058,11 @@ FORMAT_SHARE = 0.9      # a constant with a digit is the target's format when at
 FORMAT_SAMPLE = 2000    # distinct target values that share is measured on
 
 
+def no_digits(text: str) -> bool:
+    """Whether ``text`` holds no digit (a constant that fixes no number's field)."""
+    return not any(ch.isdigit() for ch in text)
+
+
 def format_test(target_values):
     """Whether a constant text is part of the target column's format: it has no digit (a
     digit marks a number's field, a year or a month, which a source row can write; "/emp"
@@ -1069,7 +1074,7 @@ def format_test(target_values):
     def ok(text: str) -> bool:
         hit = seen.get(text)
         if hit is None:
-            hit = seen[text] = (not any(ch.isdigit() for ch in text) or not values or
+            hit = seen[text] = (no_digits(text) or not values or
                                 sum(text in v for v in values) >= FORMAT_SHARE * len(values))
         return hit
     return ok

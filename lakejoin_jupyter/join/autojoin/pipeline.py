@@ -17,8 +17,8 @@ Note:
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
     - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
-      coverage: one value per key (none folded), more source rows, smaller; the best
-      learned again without constants of varying fields first (``_generalised``);
+      coverage: one value per key (none folded), more source rows, smaller; programs
+      learned again without constants of varying fields (``_generalised``, ``_unfolded``);
     - variants equal on the examples scored where they join more rows, keeping its rows'
       keys (``_extends``); a residual-round replacement or key-adding branch passes
       ``_checks``; a refutation reads the bags apart too;
@@ -43,10 +43,10 @@ import pandas as pd
 from ...errors import QueryError
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .composite import key_parts
-from .dsl import Substring, apply_frame, cell_text, column_texts, columns_of
+from .dsl import Constant, Substring, apply_frame, cell_text, column_texts, columns_of
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
-                    learn_from_set, padded_variant, try_learn_transform)
+                    learn_from_set, no_digits, padded_variant, try_learn_transform)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -247,7 +247,7 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     found: dict = {}
     n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,
                           leave_one_out, src_on)
-    candidates = _ranked(found)
+    candidates = _unfolded(_ranked(found), found, src, target_columns, ls, cache)
     if src_on:          # the column(s) asked for: a program reading none of them is not it
         candidates = [c for c in candidates if _reads(c.program, src_on)]
     n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
@@ -265,6 +265,7 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     if best is not None and best.joined_rows * N1_FEWER < n_rows:
         # a program joining nearly every source row into fewer keys first (deviation 34)
         many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
+                and not c.extra.get("unfolded")
                 and c.joined_rows > N1_FEWER * best.joined_rows
                 and 2 * _paired_rows(c, src, target_columns[c.target_column], groups)
                 >= c.joined_rows]
@@ -290,6 +291,39 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions, joined_pairs=pairs)
+
+
+UNFOLD_TRIES = 8         # candidates ranked first that deviation 55 may learn again unfolded
+
+
+def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
+              ls: LearnSettings, cache: dict) -> list:
+    """``candidates`` ranked again with, for each of the first ``UNFOLD_TRIES`` that folds
+    distinct source values onto a key and writes a constant with a digit, the program
+    learned again from its examples writing no digit as a constant, where it joins as many
+    keys and folds fewer values (deviation 55: "2014-07-" + the day of every month's date
+    onto one month's keys; the month is a field varying across the source)."""
+    added = False
+    for c in candidates[:UNFOLD_TRIES]:
+        if c.extra.get("folds", 0) <= 0 or not any(
+                isinstance(p, Constant) and not no_digits(p.text)
+                for p in getattr(c.program, "pieces", ())):
+            continue
+        program = try_learn_transform(c.examples, src.columns, ls, cache,
+                                      constant_ok=no_digits)
+        if program is None:
+            continue
+        cand = found.get((program, c.target_column))
+        if cand is None:
+            cand = Candidate(program, c.group, c.target_column, c.examples)
+            _coverage(cand, src, target_columns[c.target_column])
+        if cand.coverage < c.coverage or cand.extra["folds"] >= c.extra["folds"]:
+            continue
+        c.extra["unfolded"] = True        # no N:1 program (deviation 34): its folds are wrong
+        if (program, c.target_column) not in found:
+            found[(program, c.target_column)] = cand
+            added = True
+    return _ranked(found) if added else candidates
 
 
 def _generalised(best: Candidate, src: Table, tcells: list, ls: LearnSettings, cache: dict,
@@ -352,8 +386,8 @@ def _evidenced(best: Candidate, candidates: list, passes, src: Table, tcells: li
             continue
         if best.coverage - c.coverage > short:
             break             # ranked by coverage: no later gain is chance hits alone
-        if not passes(c):
-            continue
+        if c.extra.get("unfolded") or not passes(c):
+            continue            # (its folds come from a digit constant: deviation 55)
         other = _outputs(c.program, src)
         if chance_gain(outs, other, keys, rates):
             best, outs = c, other
