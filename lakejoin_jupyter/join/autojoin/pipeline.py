@@ -6,7 +6,6 @@ large tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1),
 program joining the most distinct target keys (learn.py, §4.4.2), split composite keys when
 neither direction succeeds (composite.py, §4.4.3), and extend the equi-join with a
 constrained fuzzy join (fuzzy.py, §4.6).
-
 Note:
     Unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values;
     a program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
@@ -265,7 +264,6 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     if best is not None and best.joined_rows * N1_FEWER < n_rows:
         # a program joining nearly every source row into fewer keys first (deviation 34)
         many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
-                and not c.extra.get("unfolded")
                 and c.joined_rows > N1_FEWER * best.joined_rows
                 and 2 * _paired_rows(c, src, target_columns[c.target_column], groups)
                 >= c.joined_rows]
@@ -298,12 +296,13 @@ UNFOLD_TRIES = 8         # candidates ranked first that deviation 55 may learn a
 
 def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
               ls: LearnSettings, cache: dict) -> list:
-    """``candidates`` ranked again with, for each of the first ``UNFOLD_TRIES`` that folds
-    distinct source values onto a key and writes a constant with a digit, the program
-    learned again from its examples writing no digit as a constant, where it joins as many
-    keys and folds fewer values (deviation 55: "2014-07-" + the day of every month's date
-    onto one month's keys; the month is a field varying across the source)."""
-    added = False
+    """``candidates`` ranked again where one of the first ``UNFOLD_TRIES`` folds distinct
+    source values onto a key and writes a constant with a digit, and the program learned
+    again from its examples writing no digit as a constant joins as many keys and folds
+    fewer values: that program replaces it in ``found`` (deviation 55: "2014-07-" + the
+    day sends every month's day onto one month's keys; the month is a field varying across
+    the source; the folding program is neither an N:1 join nor a chance alternative)."""
+    dropped = []
     for c in candidates[:UNFOLD_TRIES]:
         if c.extra.get("folds", 0) <= 0 or not any(
                 isinstance(p, Constant) and not no_digits(p.text)
@@ -319,11 +318,11 @@ def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
             _coverage(cand, src, target_columns[c.target_column])
         if cand.coverage < c.coverage or cand.extra["folds"] >= c.extra["folds"]:
             continue
-        c.extra["unfolded"] = True        # no N:1 program (deviation 34): its folds are wrong
-        if (program, c.target_column) not in found:
-            found[(program, c.target_column)] = cand
-            added = True
-    return _ranked(found) if added else candidates
+        dropped.append((c.program, c.target_column))
+        found[(program, c.target_column)] = cand
+    for key in dropped:
+        found.pop(key, None)
+    return _ranked(found) if dropped else candidates
 
 
 def _generalised(best: Candidate, src: Table, tcells: list, ls: LearnSettings, cache: dict,
@@ -386,8 +385,8 @@ def _evidenced(best: Candidate, candidates: list, passes, src: Table, tcells: li
             continue
         if best.coverage - c.coverage > short:
             break             # ranked by coverage: no later gain is chance hits alone
-        if c.extra.get("unfolded") or not passes(c):
-            continue            # (its folds come from a digit constant: deviation 55)
+        if not passes(c):
+            continue
         other = _outputs(c.program, src)
         if chance_gain(outs, other, keys, rates):
             best, outs = c, other
