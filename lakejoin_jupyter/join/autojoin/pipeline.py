@@ -299,7 +299,7 @@ def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
     """``candidates`` ranked again where one of the first ``UNFOLD_TRIES`` folds distinct
     source values onto a key and writes a constant with a digit, and the program learned
     again from its examples writing no digit as a constant joins as many keys and folds
-    fewer values: that program replaces it in ``found`` (deviation 55: "2014-07-" + the
+    at most half as many values: that program replaces it in ``found`` (deviation 55: "2014-07-" + the
     day sends every month's day onto one month's keys; the month is a field varying across
     the source; the folding program is neither an N:1 join nor a chance alternative)."""
     dropped = []
@@ -316,8 +316,8 @@ def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
         if cand is None:
             cand = Candidate(program, c.group, c.target_column, c.examples)
             _coverage(cand, src, target_columns[c.target_column])
-        if cand.coverage < c.coverage or cand.extra["folds"] >= c.extra["folds"]:
-            continue
+        if cand.coverage < c.coverage or 2 * cand.extra["folds"] > c.extra["folds"]:
+            continue                # the constant is not what folds most of its values
         dropped.append((c.program, c.target_column))
         found[(program, c.target_column)] = cand
     for key in dropped:
