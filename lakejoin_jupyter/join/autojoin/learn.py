@@ -1066,8 +1066,9 @@ def no_digits(text: str) -> bool:
 def format_test(target_values):
     """Whether a constant text is part of the target column's format: it has no digit (a
     digit marks a number's field, a year or a month, which a source row can write; "/emp"
-    beside "/ext" is a label no source row writes), or at least FORMAT_SHARE of the column's distinct values (the first FORMAT_SAMPLE)
-    hold it; cached per text (deviation 55)."""
+    beside "/ext" is a label no source row writes), or at least FORMAT_SHARE of the
+    column's distinct values (the first FORMAT_SAMPLE) hold it; cached per text (deviation
+    55)."""
     values = list(dict.fromkeys(v for v in target_values if v))[:FORMAT_SAMPLE]
     seen: dict = {}
 
