@@ -13,7 +13,7 @@ from lakejoin_jupyter.join.autojoin.pipeline import Table, _settings, learn_dire
 
 
 def _dates():
-    """One month of padded query dates; the target writes a year of dates unpadded, across two years."""
+    """One month of padded query dates; the target: a year of dates unpadded, in two years."""
     query = pd.date_range("2014-07-01", periods=30)
     target = pd.date_range("2014-07-01", "2015-06-30")
     return (list(query.strftime("%Y-%m-%d")),

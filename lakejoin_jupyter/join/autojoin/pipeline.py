@@ -299,9 +299,10 @@ def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
     """``candidates`` ranked again where one of the first ``UNFOLD_TRIES`` folds distinct
     source values onto a key and writes a constant with a digit, and the program learned
     again from its examples writing no digit as a constant joins as many keys and folds
-    at most half as many values: that program replaces it in ``found`` (deviation 55: "2014-07-" + the
-    day sends every month's day onto one month's keys; the month is a field varying across
-    the source; the folding program is neither an N:1 join nor a chance alternative)."""
+    at most half as many values: that program replaces it in ``found`` (deviation 55:
+    "2014-07-" + the day sends every month's day onto one month's keys; the month is a
+    field varying across the source; the folding program is neither an N:1 join nor a
+    chance alternative)."""
     dropped = []
     for c in candidates[:UNFOLD_TRIES]:
         if c.extra.get("folds", 0) <= 0 or not any(
