@@ -2,8 +2,7 @@
 transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, ch. 4).
 
 1. retrieve (search/transform.py): sampled query values paired with every indexed column
-   by pattern keys and segment q-grams (short segments whole), pairs of equal values left
-   out;
+   by pattern keys and segment q-grams (short segments whole), equal values left out;
 2. verify the best ``candidates`` columns in that order: the best-paired values and their
    partners in the column are the rows LearnTransform (Algorithm 5) draws example sets
    from, both directions; a program found for an earlier candidate is tried first;
@@ -11,7 +10,7 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    side after the program) times the weight of the key's kind, the weaker of the
    program's outputs (their common affixes cut) and the side they are compared with, as
    the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
-   once k hits score more than the next candidate's share of paired values. A program
+   once k hits outscore the next candidate's share of paired values. A program
    whose join is N:M (it merges the values it reads onto a side that is not a key
    column) on a key read as a number or year is not a hit: Auto-Join joins 1:1 or N:1
    only, nor one whose distinct outputs meet short codes no more often than chance
@@ -26,7 +25,8 @@ holding its rarest gram), and a residual round learns on the pairs a program lea
 minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
-a padding is widened where the column's values show a wider width (``widest_padding``).
+a padding is widened where the column's values show a wider width (``widest_padding``);
+a constant that is a piece of a field varying across the other side is read instead.
 """
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ from ...search.transform import column_scores, distinct_grams, evidence, gram_pa
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
 from .chance import above_chance, code_rates
 from .dsl import Program, evaluate_columns
-from .learn import Example, LearnSettings, example_sets, try_learn_transform, widest_padding
+from .learn import (Example, LearnSettings, example_sets, generalised, try_learn_transform,
+                    widest_padding)
 from .pairs import PairGroup, RowPair
 from .pipeline import AutoJoinSettings
 
@@ -226,6 +227,12 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
                 if canonical(out[r.source_row]) != canonical(dst[r.target_row])]
     if len(residual) >= 3:
         best = _learn_round(residual, forward, left, right, names, RESIDUAL, best)
+    program = generalised(best[1], best[3], [col], settings, {}, dst)
+    if program is not None:        # no constant that is a piece of a varying field (dev. 55)
+        out = evaluate_columns(program.expr, {col: src}, len(src))
+        targets = {canonical(v) for v in dst}
+        if len({canonical(o) for o in out} & targets) >= best[0]:
+            return program, forward
     return best[1], best[2]
 
 
@@ -257,7 +264,7 @@ def _learn_round(rows: list, forward: bool, left: list, right: list, names: tupl
         keys = {canonical(o) for o in out} & targets
         beyond = keys - {canonical(e.output) for e in examples}
         if len(keys) >= 3 and beyond and (best is None or len(keys) > best[0]):
-            best, idle = (len(keys), program, forward), 0
+            best, idle = (len(keys), program, forward, examples), 0
         if best is not None and best[0] >= 0.9 * len(src):
             break
         if best is not None and idle >= settings.patience:

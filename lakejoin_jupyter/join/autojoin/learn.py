@@ -14,20 +14,19 @@ Note:
     occurrences, ties by validation pairs, a backtracking budget, operands ranked lazily.
     Deviations (each explained in docs/algorithms/autojoin.md):
     - operands read through Replace (whitespace; a value's one separator as the text the
-      output has there), Trim, Pad (zero width) and Map (fixed tables: number, month, US
-      state) where that makes them occur whole in an output;
+      output has there), Trim, Pad (zero width) and Map (number, month, US state);
     - ties: a whole column or part before a cut one, and before a shared constant;
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;
-    - a padded variant of number programs (of a cut padded number too); a failing set of 4
-      retried without each example; one example set of 2 for a target column of 2 keys;
-    - the rows an N:1 group pairs count every row holding a paired value, not its first row;
+    - a padded variant of number programs; a failing set of 4 retried without each example;
+      one example set of 2 for 2 keys; an N:1 group's rows: every row of a paired value;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
     - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),
       cut between words only; through Encode (percent-encoded: "A/B" -> "A%2FB");
     - the programs that differ in one piece giving the same piece on every example (a tie
-      lost to the order above) are returned as variants, kept where they extend the program.
+      lost to the order above) are returned as variants, kept where they extend the program;
+    - ``generalised``: no constant that is a piece of a field varying across the target.
 """
 from __future__ import annotations
 
@@ -667,6 +666,14 @@ class _Strings:
         return hit
 
 
+def _cuts_number(v: str, a, b) -> bool:
+    """Whether ``v[a:b]`` starts or stops between two digits of ``v``."""
+    n = len(v)
+    lo = 0 if a is None else min(max(a + n if a < 0 else a, 0), n)
+    hi = n if b is None else min(max(b + n if b < 0 else b, 0), n)
+    return any(0 < i < n and v[i - 1].isdigit() and v[i].isdigit() for i in (lo, hi))
+
+
 class _Candidates:
     """Logical operators for one set of remaining outputs, best progress first (lazily).
 
@@ -687,7 +694,10 @@ class _Candidates:
             common = [min(a, b) for a, b in zip(common, learner.common_prefixes(o1, o))]
         consts = {o1[i:i + n] for i, m in enumerate(common) for n in range(1, m + 1)}
         # in the order of the first output (a set's order would vary with the hash seed)
+        allowed = learner.constant_ok
         for c in sorted(consts, key=lambda c: (o1.find(c), c)):
+            if allowed is not None and not allowed(c):
+                continue
             heap.append((-len(c) * k, (-1, 0, 0), next(self.tick), 0, (Constant(c), (c,) * k)))
         self.tables = [st.table(o) for st, o in zip(learner.strings, outputs)]
         if len(learner.cased):
@@ -770,6 +780,8 @@ class _Candidates:
     def _substring(self, rank, a, b):
         """The Substring operator and its pieces, checked exactly (casing after slicing)."""
         node, casing, _cased, raw = self.learner.cased[rank]
+        if self.learner.constant_ok is not None and any(_cuts_number(v, a, b) for v in raw):
+            return None, None       # generalising: a number is read whole (deviation 55)
         pieces = tuple(_case(v[a:b], casing) for v in raw)
         if all(p and p in o for p, o in zip(pieces, self.outputs)):
             return Substring(node, a, b, casing), pieces
@@ -843,8 +855,9 @@ class ExampleSetLearner:
 
     def __init__(self, examples: Sequence[Example], columns: Sequence[str],
                  settings: LearnSettings, cache: dict | None = None,
-                 validation: Sequence[Example] = ()):
+                 validation: Sequence[Example] = (), constant_ok=None):
         self.examples = list(examples)
+        self.constant_ok = constant_ok    # None, or which constant texts a program may write
         self.columns = list(columns)
         self.validation = [ex for ex in validation if ex.output][:settings.max_validation]
         self._valid: dict = {}
@@ -1015,10 +1028,11 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
                         settings: LearnSettings | None = None,
                         cache: dict | None = None,
                         validation: Sequence[Example] = (),
-                        variants: list | None = None) -> Program | None:
+                        variants: list | None = None, constant_ok=None) -> Program | None:
     """TryLearnTransform: a minimum-complexity-seeking program consistent with every example,
     or None. ``variants``: a list the program's equally consistent variants are added to
-    (:meth:`ExampleSetLearner.variants`)."""
+    (:meth:`ExampleSetLearner.variants`); ``constant_ok``: None, or a test of the constant
+    texts the program may write (:func:`generalised`)."""
     cache = cache if cache is not None else {}
     outputs = [ex.output for ex in examples]
     if not all(outputs):
@@ -1032,11 +1046,56 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
                             and any(not ch.isalnum() for v in ex.row if v for ch in v)):
             return None        # (a non-alphanumeric character may come from a Replace)
     learner = ExampleSetLearner(examples, columns, settings or LearnSettings(), cache,
-                                validation)
+                                validation, constant_ok)
     program = learner.learn()
     if program is not None and variants is not None:
         variants += learner.variants(program)
     return program
+
+
+FORMAT_SHARE = 0.9      # a constant with a digit is the target's format when at
+                        # least this share of the target's distinct values hold it
+FORMAT_SAMPLE = 2000    # distinct target values that share is measured on
+
+
+def no_digits(text: str) -> bool:
+    """Whether ``text`` holds no digit (a constant that fixes no number's field)."""
+    return not any(ch.isdigit() for ch in text)
+
+
+def format_test(target_values):
+    """Whether a constant text is part of the target column's format: it has no digit (a
+    digit marks a number's field, a year or a month, which a source row can write; "/emp"
+    beside "/ext" is a label no source row writes), or at least FORMAT_SHARE of the
+    column's distinct values (the first FORMAT_SAMPLE) hold it; cached per text (deviation
+    55)."""
+    values = list(dict.fromkeys(v for v in target_values if v))[:FORMAT_SAMPLE]
+    seen: dict = {}
+
+    def ok(text: str) -> bool:
+        hit = seen.get(text)
+        if hit is None:
+            hit = seen[text] = (no_digits(text) or not values or
+                                sum(text in v for v in values) >= FORMAT_SHARE * len(values))
+        return hit
+    return ok
+
+
+def generalised(program: Program, examples: Sequence[Example], columns: Sequence[str],
+                settings: LearnSettings, cache: dict, target_values,
+                validation: Sequence[Example] = ()) -> Program | None:
+    """The program learned again from ``examples`` writing no constant that is a piece of
+    a field varying across the target column (deviation 55: "2014-7-" + the day, learned
+    from one month, against "2014-7-1" ... "2015-6-30": the year and month are read from
+    the source instead); None when ``program`` writes no such constant or no program
+    without one is consistent with the examples; a number is then read whole, never cut
+    ("7-" of "2014-07-03" is the month's last digit). Ranking it against ``program`` is the
+    caller's (equal coverage: this one)."""
+    ok = format_test(target_values)
+    if not any(isinstance(p, Constant) and not ok(p.text) for p in program.pieces):
+        return None
+    return try_learn_transform(examples, columns, settings, cache, validation,
+                               constant_ok=ok)
 
 
 def learn_from_set(examples: list, columns: Sequence[str], settings: LearnSettings,

@@ -6,11 +6,9 @@ large tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1),
 program joining the most distinct target keys (learn.py, §4.4.2), split composite keys when
 neither direction succeeds (composite.py, §4.4.3), and extend the equi-join with a
 constrained fuzzy join (fuzzy.py, §4.6).
-
 Note:
-    Unspecified in the thesis: a key column is at least ``key_ratio`` (0.9) distinct, with
-    two distinct values or more; a program must join ``min_coverage`` (3) target keys, one
-    of them outside its examples. Deviations (docs/algorithms/autojoin.md):
+    Unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values;
+    a program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets with an estimated precision (programset.py; short codes: chance.py; a key
       part's on the whole values); a failing composite set of 4 retried without each example;
     - 2-3 adjacent short columns probed joined; a row's matches in columns intersected;
@@ -18,10 +16,11 @@ Note:
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
     - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
-      coverage: one value per key (none folded), then more source rows, then smaller;
+      coverage: one value per key (none folded), more source rows, smaller; programs
+      learned again without constants of varying fields (``_generalised``, ``_unfolded``);
     - variants equal on the examples scored where they join more rows, keeping its rows'
       keys (``_extends``); a residual-round replacement or key-adding branch passes
-      ``_checks``; a refutation reads the bags apart too (deviation 54);
+      ``_checks``; a refutation reads the bags apart too;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
     - ``_direction``: joined row pairs containing the other's win, then 1:1 by keys joined,
@@ -43,10 +42,10 @@ import pandas as pd
 from ...errors import QueryError
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .composite import key_parts
-from .dsl import Substring, apply_frame, cell_text, column_texts, columns_of
+from .dsl import Constant, Substring, apply_frame, cell_text, column_texts, columns_of
 from .fuzzy import constrained_fuzzy_join
-from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, learn_from_set,
-                    padded_variant, try_learn_transform)
+from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
+                    learn_from_set, no_digits, padded_variant, try_learn_transform)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -247,7 +246,7 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     found: dict = {}
     n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,
                           leave_one_out, src_on)
-    candidates = _ranked(found)
+    candidates = _unfolded(_ranked(found), found, src, target_columns, ls, cache)
     if src_on:          # the column(s) asked for: a program reading none of them is not it
         candidates = [c for c in candidates if _reads(c.program, src_on)]
     n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
@@ -271,6 +270,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
         best = max(many, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
                    default=best)
     if best is not None:
+        best = _generalised(best, src, target_columns[best.target_column], ls, cache, passes,
+                            src_on)
         tcells = target_columns[best.target_column]
         first = best
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache,
@@ -288,6 +289,58 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions, joined_pairs=pairs)
+
+
+UNFOLD_TRIES = 8         # candidates ranked first that deviation 55 may learn again unfolded
+
+
+def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
+              ls: LearnSettings, cache: dict) -> list:
+    """``candidates`` ranked again where one of the first ``UNFOLD_TRIES`` folds distinct
+    source values onto a key and writes a constant with a digit, and the program learned
+    again from its examples writing no digit as a constant joins as many keys and folds
+    at most half as many values: that program replaces it in ``found`` (deviation 55:
+    "2014-07-" + the day sends every month's day onto one month's keys; the month is a
+    field varying across the source; the folding program is neither an N:1 join nor a
+    chance alternative)."""
+    dropped = []
+    for c in candidates[:UNFOLD_TRIES]:
+        if c.extra.get("folds", 0) <= 0 or not any(
+                isinstance(p, Constant) and not no_digits(p.text)
+                for p in getattr(c.program, "pieces", ())):
+            continue
+        program = try_learn_transform(c.examples, src.columns, ls, cache,
+                                      constant_ok=no_digits)
+        if program is None:
+            continue
+        cand = found.get((program, c.target_column))
+        if cand is None:
+            cand = Candidate(program, c.group, c.target_column, c.examples)
+            _coverage(cand, src, target_columns[c.target_column])
+        if cand.coverage < c.coverage or 2 * cand.extra["folds"] > c.extra["folds"]:
+            continue                # the constant is not what folds most of its values
+        dropped.append((c.program, c.target_column))
+        found[(program, c.target_column)] = cand
+    for key in dropped:
+        found.pop(key, None)
+    return _ranked(found) if dropped else candidates
+
+
+def _generalised(best: Candidate, src: Table, tcells: list, ls: LearnSettings, cache: dict,
+                 passes, src_on) -> Candidate:
+    """``best``, or the program learned again from its examples writing no constant that is
+    a piece of a field varying across the target column, when that one joins as many keys
+    and rows and passes the same checks (deviation 55)."""
+    program = generalised(best.program, best.examples, src.columns, ls, cache, tcells)
+    if program is None or (src_on and not _reads(program, src_on)):
+        return best
+    cand = Candidate(program, best.group, best.target_column, best.examples,
+                     learned_times=best.learned_times)
+    _coverage(cand, src, tcells)
+    if (cand.coverage >= best.coverage and cand.joined_rows >= best.joined_rows
+            and cand.extra["folds"] <= best.extra.get("folds", 0) and passes(cand)):
+        return cand
+    return best
 
 
 def _joined_pairs(program, src: Table, tgt: Table, tcells: list) -> frozenset:
