@@ -47,23 +47,10 @@ def configure(variant: str) -> None:
     if variant == "base":
         return
 
-    def bound(self, t: float) -> float:
-        _, p, v, u = self.at(t)
-        if not len(p):
-            return 1.0
-        est = float(np.mean(p))
-        w = est - mp.precision_bound(p, v, u, fuzzy.STANDARD_ERRORS)
-        return est - width(w)
-
     if variant == "last_step":
         return last_step(fuzzy)
-    fuzzy._Candidates.bound = bound
-    src = inspect.getsource(fuzzy.greedy_union)
-    old = "if avg - STANDARD_ERRORS * se >= target:"
-    assert src.count(old) == 1
-    src = src.replace(old, "if avg - _bw_width(STANDARD_ERRORS * se) >= target:")
-    fuzzy._bw_width = width
-    exec(compile(src, fuzzy.__file__, "exec"), fuzzy.__dict__)
+    replay.patch_bound(lambda est, var, shared, n: est - width(
+        mp.STANDARD_ERRORS * np.sqrt(var + shared ** 2) / n))
 
 
 def last_step(fuzzy) -> None:

@@ -31,6 +31,7 @@ variant: ``variant_run`` (their command line), ``saved``, ``case_folders``,
 from __future__ import annotations
 
 import argparse
+import inspect
 import pickle
 import sys
 from pathlib import Path
@@ -304,6 +305,30 @@ def parse_setting(item: str):
     if isinstance(old, bool):
         return module, attr, value.lower() in ("1", "true", "yes")
     return module, attr, type(old)(value)
+
+
+def patch_bound(rated) -> None:
+    """Replace the join's lower bound by ``rated(estimate, variance sum, shared-error sum,
+    joins)``, in the single configurations' curves (``_Candidates.bound``) and in the
+    greedy union's check, as the bound-shaping variants do (fuzzyjoin_bound_width.py,
+    fuzzyjoin_standard_error.py, fuzzyjoin_table_misfit.py); the join's own is estimate -
+    STANDARD_ERRORS * sqrt(variance sum + shared sum ** 2) / joins."""
+    from lakejoin_jupyter.join import fuzzy
+
+    def bound(self, t: float) -> float:
+        _, p, v, u = self.at(t)
+        if not len(p):
+            return 1.0
+        return rated(float(np.mean(p)), float(v.sum()), float(u.sum()), len(p))
+
+    fuzzy._Candidates.bound = bound
+    src = inspect.getsource(fuzzy.greedy_union)
+    old = "if avg - STANDARD_ERRORS * se >= target:"
+    assert src.count(old) == 1
+    src = src.replace(old, "if _rated_bound(avg, float(var.sum()), float(share.sum()), nj) "
+                           ">= target:")
+    fuzzy._rated_bound = rated
+    exec(compile(src, fuzzy.__file__, "exec"), fuzzy.__dict__)
 
 
 def variant_run(doc: str, variants, argv=None, configure=None, prepare=None,

@@ -51,24 +51,9 @@ def width(var: float, shared: float, n: int, variant: str) -> float:
 
 
 def configure(variant: str) -> None:
-    from lakejoin_jupyter.join import fuzzy
     if variant == "base":
         return
-
-    def bound(self, t: float) -> float:
-        _, p, v, u = self.at(t)
-        if not len(p):
-            return 1.0
-        return float(np.mean(p)) - width(float(v.sum()), float(u.sum()), len(p), variant)
-
-    fuzzy._Candidates.bound = bound
-    src = inspect.getsource(fuzzy.greedy_union)
-    old = "if avg - STANDARD_ERRORS * se >= target:"
-    assert src.count(old) == 1
-    src = src.replace(old, "if avg - _se_width(float(var.sum()), float(share.sum()), nj, "
-                           f"{variant!r}) >= target:")
-    fuzzy._se_width = width
-    exec(compile(src, fuzzy.__file__, "exec"), fuzzy.__dict__)
+    replay.patch_bound(lambda est, var, shared, n: est - width(var, shared, n, variant))
 
 
 def measure(work: Path, out: str) -> None:

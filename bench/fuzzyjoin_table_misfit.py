@@ -23,7 +23,6 @@ patience unchanged) by a per-table amount:
 """
 from __future__ import annotations
 
-import inspect
 import sys
 
 import numpy as np
@@ -63,24 +62,10 @@ def discounted(avg: float, se: float, variant: str) -> float:
 
 
 def configure(variant: str) -> None:
-    from lakejoin_jupyter.join import fuzzy
     if variant == "base":
         return
-
-    def bound(self, t: float) -> float:
-        _, p, v, u = self.at(t)
-        if not len(p):
-            return 1.0
-        se = np.sqrt(float(v.sum()) + float(u.sum()) ** 2) / len(p)
-        return discounted(float(np.mean(p)), se, variant)
-
-    fuzzy._Candidates.bound = bound
-    src = inspect.getsource(fuzzy.greedy_union)
-    old = "if avg - STANDARD_ERRORS * se >= target:"
-    assert src.count(old) == 1
-    src = src.replace(old, f"if _discounted(avg, se, {variant!r}) >= target:")
-    fuzzy._discounted = discounted
-    exec(compile(src, fuzzy.__file__, "exec"), fuzzy.__dict__)
+    replay.patch_bound(lambda est, var, shared, n: discounted(
+        est, np.sqrt(var + shared ** 2) / n, variant))
 
 
 def prepare(d: dict) -> None:
