@@ -49,7 +49,9 @@ def test_lake_table_query_excludes_itself(demo_engine):
     assert res[0].table == "reference/population" and res[0].column == "Country Code"
     assert res[0].containment == 1.0
     kept = demo_engine.search("reference/gdp", "Country Code", k=5, exclude_self=False)
-    assert (kept[0].table, kept[0].column) == ("reference/gdp", "Country Code")
+    assert (kept[-1].table, kept[-1].column) == ("reference/gdp", "Country Code")
+    assert kept[-1].is_query_table               # kept, listed last (under either ranking)
+    assert not any(h.is_query_table for h in kept[:-1])
 
 
 def test_query_kinds_agree(demo_engine, spark):

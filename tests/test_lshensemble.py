@@ -558,7 +558,10 @@ def test_engine_threshold_and_topk(demo_engine):
     assert len(res) >= 1 and {h.column_ids for h in res} <= truth
     assert all(h.exact and h.containment >= 0.6 and h.estimated_containment is not None
                for h in res)
-    assert [h.containment for h in res] == sorted((h.containment for h in res), reverse=True)
+    own = [bool(h.is_query_table or h.in_chain) for h in res]
+    assert own == sorted(own)                    # the query's own table last, as the README says
+    others = [h.containment for h in res if not (h.is_query_table or h.in_chain)]
+    assert others == sorted(others, reverse=True)
     assert res.stats["partitions_probed"] >= 1 and "verify_strategy" in res.stats
     raw = demo_engine.search(df, "country", threshold=0.6, k=None, method="lshensemble",
                              verify=False)
@@ -575,7 +578,8 @@ def test_engine_threshold_and_topk(demo_engine):
     with pytest.raises(QueryError, match=r"Unknown option\(s\) \['route'\] for method 'lshensemble-topk'"):
         demo_engine.search(df, "country", k=3, method="lshensemble-topk", route="exact")
     top = demo_engine.search(df, "country", k=3, method="lshensemble-topk")
-    assert len(top) == 3 and top[0].containment >= top[-1].containment
+    assert len(top) == 3 and top[0].containment >= top[1].containment
+    assert top[-1].is_query_table and not top[0].is_query_table   # own table last
     with pytest.raises(QueryError):
         demo_engine.search(df, "country", method="lshensemble")
     with pytest.raises(QueryError, match=r"Unknown option\(s\) \['bands'\] for method 'lshensemble'; valid options: \['fn_weight'"):
