@@ -153,7 +153,8 @@ A thirty-fifth, "fresh33" (``FRESH33_CASES``, bench/data/autojoin-fresh33), hold
 from npm and PyPI packages that map or tabulate data and that no earlier set named or read
 (@cspell/dict-fullstack, interpret, irregular-plurals, cloudcheck, courts-db, mendeleev,
 periodictable and snappy-manifolds, at pinned versions), made the same way and committed
-before any learner ran on them (bench/results/autojoin_fresh33_cases.md).
+before any learner ran on them (bench/results/autojoin_fresh33_cases.md); run once clean
+(round 29), development since.
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -466,8 +467,8 @@ FRESH32_CASES = {
 
 # Thirty-third fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh33),
 # unseen: from npm and PyPI packages that map or tabulate data and that no earlier set named
-# or read, built apart from the learner and committed before any learner ran on them; never
-# run, never tuned on:
+# or read, built apart from the learner and committed before any learner ran on them; run
+# once clean (round 29), development since:
 FRESH33_CASES = {
     "cloudcheck_provider_classes_files", "waaskirf_species_mendeleev_elements",
     "mendeleev_elements_ciaaw_weights", "snappy_census_classes_sqlite_tables",
@@ -606,7 +607,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh33", "fresh33 validation (never tuned on)"),
+    ("fresh33", "fresh33 (clean for round 29; development since)"),
     ("fresh32", "fresh32 (clean for round 27; development since)"),
     ("fresh31", "fresh31 (clean for round 26; development since)"),
     ("fresh30", "fresh30 (clean for round 24; tuned on since round 26)"),
