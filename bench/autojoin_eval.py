@@ -11,8 +11,8 @@
         bench/data/autojoin-fresh22 bench/data/autojoin-fresh23 bench/data/autojoin-fresh24 \
         bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 bench/data/autojoin-fresh27 \
         bench/data/autojoin-fresh28 bench/data/autojoin-fresh29 bench/data/autojoin-fresh30 \
-        bench/data/autojoin-fresh31 bench/data/autojoin-fresh32 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh32|all] \
+        bench/data/autojoin-fresh31 bench/data/autojoin-fresh32 bench/data/autojoin-fresh33 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh33|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -149,6 +149,12 @@ from npm packages that list data and that no earlier set named or read (@hugging
 css-functions-list and cssdb, at pinned versions), made the same way and committed before any
 learner ran on them (bench/results/autojoin_fresh32_cases.md); run once clean (round 27),
 development since.
+A thirty-fifth, "fresh33" (``FRESH33_CASES``, bench/data/autojoin-fresh33), holds eight cases
+from npm and PyPI packages that map or tabulate data and that no earlier set named or read
+(@cspell/dict-fullstack, interpret, irregular-plurals, cloudcheck, courts-db, mendeleev,
+periodictable and snappy-manifolds, at pinned versions), made the same way and committed
+before any learner ran on them (bench/results/autojoin_fresh33_cases.md); run once clean
+(round 29), development since.
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -459,9 +465,20 @@ FRESH32_CASES = {
     "commit_types_changelog_headings", "cssdb_support_browserslist_queries"}
 
 
+# Thirty-third fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh33),
+# unseen: from npm and PyPI packages that map or tabulate data and that no earlier set named
+# or read, built apart from the learner and committed before any learner ran on them; run
+# once clean (round 29), development since:
+FRESH33_CASES = {
+    "cloudcheck_provider_classes_files", "waaskirf_species_mendeleev_elements",
+    "mendeleev_elements_ciaaw_weights", "snappy_census_classes_sqlite_tables",
+    "cspell_fullstack_words_directives", "interpret_loaders_node_require",
+    "irregular_plurals_pluralize_rules", "courts_db_courtlistener_api"}
+
+
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh32": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH32_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh33": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH33_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -474,7 +491,8 @@ def split_of(case: str) -> str:
              ("fresh24", FRESH24_CASES), ("fresh25", FRESH25_CASES), ("fresh26", FRESH26_CASES),
              ("fresh27", FRESH27_CASES), ("fresh28", FRESH28_CASES),
              ("fresh29", FRESH29_CASES), ("fresh30", FRESH30_CASES),
-             ("fresh31", FRESH31_CASES), ("fresh32", FRESH32_CASES))
+             ("fresh31", FRESH31_CASES), ("fresh32", FRESH32_CASES),
+             ("fresh33", FRESH33_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -589,6 +607,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh33", "fresh33 (clean for round 29; development since)"),
     ("fresh32", "fresh32 (clean for round 27; development since)"),
     ("fresh31", "fresh31 (clean for round 26; development since)"),
     ("fresh30", "fresh30 (clean for round 24; tuned on since round 26)"),
@@ -658,6 +677,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh30"] = -25
     order["fresh31"] = -26
     order["fresh32"] = -27
+    order["fresh33"] = -28
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -718,7 +738,8 @@ def main(argv=None):
                                         "fresh16", "fresh17", "fresh18", "fresh19",
                                         "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
                                         "fresh25", "fresh26", "fresh27", "fresh28",
-                                        "fresh29", "fresh30", "fresh31", "fresh32"),
+                                        "fresh29", "fresh30", "fresh31", "fresh32",
+                                        "fresh33"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

