@@ -926,8 +926,10 @@ def test_decoy_check_signals_by_hand():
     (every left value has a namesake as near as an exact match) make every join a null
     (p_ref 0), so the gap is the mean p of the joins rated 1/2 or more. Joins 0.1 and 0.2
     with no decoy below 0.9 are rated 1, the join at 0.97 with a decoy at 0.97 less than
-    1/2. ``fdr_ref``'s bound: the wrong joins 1 - 0.9 scaled by 1 + 2 * 0.25 = 1.5, less
-    1.645 * sqrt(0.02 + 0.1 ** 2) / 10."""
+    1/2. The bounds of 10 joins at estimate 0.9, variance sum 0.02, shared sum 0.1: the
+    join's 0.9 - 1.645 * sqrt(0.02 + 0.1 ** 2) / 10; ``trust`` where ref_gap <= 0.05 the
+    estimate 0.9; ``two_sided`` at ref_gap 0.25 the wrong joins 1 - 0.9 scaled by 1 + 2 *
+    0.25 = 1.5 (REF_A 1, REF_B 2) before the same standard errors."""
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -948,14 +950,20 @@ def test_decoy_check_signals_by_hand():
     assert dc.ref_gap(raw, {"f": s2b}) == pytest.approx(0.0)
     assert dc.ref_gap(raw, {"f": np.zeros(4)}) == pytest.approx(1.0)
     assert dc.ref_gap(raw, {"f": np.full(4, np.nan)}) == 0.0
+    se = 1.645 * np.sqrt(0.02 + 0.1 ** 2) / 10
+    old = dc.REF_A, dc.REF_B
     dc.REF_A, dc.REF_B = 1.0, 2.0
     try:
-        want = 1.0 - 1.5 * 0.1 - 1.645 * np.sqrt(0.02 + 0.1 ** 2) / 10
-        assert dc.rated(0.9, 0.02, 0.1, 10, "fdr_ref", 0.25) == pytest.approx(want)
-        assert dc.rated(0.9, 0.02, 0.1, 10, "fdr_ref", -1.0) == pytest.approx(
-            dc.rated(0.9, 0.02, 0.1, 10, "base", -1.0))
+        assert dc.rated(0.9, 0.02, 0.1, 10, "base", 0.0) == pytest.approx(0.9 - se)
+        assert dc.rated(0.9, 0.02, 0.1, 10, "trust", 0.05) == 0.9
+        assert dc.rated(0.9, 0.02, 0.1, 10, "trust", 0.25) == pytest.approx(0.9 - se)
+        assert dc.rated(0.9, 0.02, 0.1, 10, "two_sided", 0.04) == 0.9
+        assert dc.rated(0.9, 0.02, 0.1, 10, "two_sided", 0.25) == pytest.approx(
+            1.0 - 1.5 * 0.1 - se)
+        dc.REF_A, dc.REF_B = 0.5, 1.0                  # a factor below 1 is held at 1
+        assert dc.rated(0.9, 0.02, 0.1, 10, "two_sided", 0.25) == pytest.approx(0.9 - se)
     finally:
-        dc.REF_A, dc.REF_B = 1.0, 0.0
+        dc.REF_A, dc.REF_B = old
 
 
 def test_rival_mass_by_hand():
