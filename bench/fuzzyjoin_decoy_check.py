@@ -1,34 +1,26 @@
 """Calibration round 19 (bench/results/fuzzyjoin_calibration.md, twenty-third session): a
-held-out check of the decoy model inside the table. ``signals`` computes, per DEVELOPMENT
-dataset (bench/fuzzyjoin_replay.py dump), two label-free checks from the candidates and
-the tables' titles (never the ground truth), and their rank and linear correlations with
-the dataset's mean z and mean (achieved - estimate) along the greedy's path (round 18's
+held-out check of the decoy model inside the table. ``signals`` computes per DEVELOPMENT
+dataset (bench/fuzzyjoin_replay.py dump) two label-free checks and their correlations with
+the dataset's error along the greedy's path (bench/fuzzyjoin_table_misfit.py's
 ``per_dataset_error`` of bench/fuzzyjoin_standard_error.py measure's OUT_path.csv):
 
-* ``ref_gap``: a second, independent decoy. K = min(|left|, |right|, REF_SAMPLE) left
-  values (evenly spaced) queried against the other left values give reference ratios
-  e1 / e2 (the null of a right value whose entity the left table lacks; bench/
-  fuzzyjoin_namesakes.py's ``left_distances``). Per join function, over its joins with
-  the join's probability p >= 1/2 (before the caps), the mean of p - p_ref, p_ref the
-  same model (``null_probability``) with the reference ratios as its decoys; the table's
-  value is the mean over its functions.
-* ``half_gap``: the model's self-consistency on two halves of the right values (even and
-  odd positions). Per function, each half's joins scored by the model fitted on the other
-  half (its pi0 and decoy share, a step function of the ratio), against their in-sample
-  probability; the mean of p_in - p_cross over the joins with p_in >= 1/2, the mean over
-  the functions.
+* ``ref_gap``, a second decoy: K = min(|left|, |right|, REF_SAMPLE) left values (evenly
+  spaced) queried against the other left values give reference ratios e1 / e2 (the null
+  of a right value whose entity the left table lacks). Per join function, over its joins
+  rated p >= 1/2 by the join's model (before the caps), the mean of p - p_ref, p_ref the
+  same model with the reference ratios as decoys; the mean over the functions.
+* ``half_gap``, two halves (even and odd right values): each half's joins rated by the
+  model fitted on the other half against their in-sample rating, the mean of the
+  difference over the joins rated 1/2 or more, the mean over the functions.
 
-``fit --signals S.csv`` prints REF_A, REF_B (below). The variants change every bound (the
-single configurations' curves and the greedy union; estimate, order and patience
-unchanged) by the table's ref_gap, the two decoys' disagreement:
+The variants change every bound (curves and greedy union; estimate, order and patience
+unchanged) by the table's ref_gap (``fit`` prints REF_A, REF_B):
 
 * ``base``: the join as it is (estimate - 1.645 se);
-* ``trust``: where the two decoys agree (ref_gap <= AGREE_GAP), the estimate itself is
-  compared to the target (no standard errors); elsewhere the join's bound;
-* ``two_sided``: ``trust``, and where they disagree the bound 1 - max(1, REF_A + REF_B *
-  ref_gap) (1 - estimate) - 1.645 se (the estimated wrong joins scaled by the dataset's
-  ratio of achieved to estimated wrong joins along the path, fitted linear in ref_gap,
-  as round 18's FDR did with the functions' agreement).
+* ``trust``: where the decoys agree (ref_gap <= AGREE_GAP) the estimate itself is
+  compared to the target; elsewhere the join's bound;
+* ``two_sided``: ``trust``, and elsewhere 1 - max(1, REF_A + REF_B * ref_gap) (1 -
+  estimate) - 1.645 se (round 18's FDR with ref_gap for the functions' agreement).
 
     python bench/fuzzyjoin_decoy_check.py signals --work W --path m_path.csv --out s.csv
     python bench/fuzzyjoin_decoy_check.py fit --signals s.csv
@@ -199,8 +191,8 @@ def signals(work: str, path_csv: str, out: str, venv: str) -> None:
 
 
 def fit(signals_csv: str) -> None:
-    """two_sided's REF_A, REF_B: least squares, each dataset once, of its ratio of achieved to estimated
-    wrong joins along the path on its ref_gap."""
+    """two_sided's REF_A, REF_B: least squares, each dataset once, of its ratio of
+    achieved to estimated wrong joins along the path on its ref_gap."""
     s = pd.read_csv(signals_csv)
     b, a = np.polyfit(s.ref_gap, s.wrong_ratio, 1)
     print(f"REF_A {a:.4f} REF_B {b:.4f}")

@@ -322,8 +322,9 @@ def patch_bound(rated) -> None:
     """Replace the join's lower bound by ``rated(estimate, variance sum, shared-error sum,
     joins)``, in the single configurations' curves (``_Candidates.bound``) and in the
     greedy union's check, as the bound-shaping variants do (fuzzyjoin_bound_width.py,
-    fuzzyjoin_standard_error.py, fuzzyjoin_table_misfit.py); the join's own is estimate -
-    STANDARD_ERRORS * sqrt(variance sum + shared sum ** 2) / joins."""
+    fuzzyjoin_standard_error.py, fuzzyjoin_table_misfit.py, fuzzyjoin_decoy_check.py);
+    the join's own is estimate - STANDARD_ERRORS * sqrt(variance sum + shared sum ** 2) /
+    joins."""
     from lakejoin_jupyter.join import fuzzy
 
     def bound(self, t: float) -> float:
@@ -388,8 +389,8 @@ def main(argv=None):
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
     ap.add_argument("--datasets", default="")
     ap.add_argument("--suites", default="autofj,rl",
-                    help="dump: comma-separated autofj, rl, fresh1, fresh2, fresh3, fresh4, fresh6 (the "
-                         "fresh sets are saved as dev)")
+                    help="dump: comma-separated autofj, rl, fresh1, fresh2, fresh3, fresh4, "
+                         "fresh6 (the fresh sets are saved as dev)")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")
     ap.add_argument("--oracle", choices=["", "pi0", "outcome"], default="",
