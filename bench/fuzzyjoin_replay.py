@@ -86,14 +86,25 @@ def chooser(cands: dict, curves: dict, grids: dict, target: float):
     return fuzzy._choose(common, list(cands), target)
 
 
+# natural-variant sets run once blind and development since (fresh5 found no case; rl2
+# stays validation: nothing is tuned on it)
+DEVELOPMENT_SUITES = ("fresh1", "fresh2", "fresh3", "fresh4", "fresh6")
+
+
+def dump_split(suite: str, split: str) -> str:
+    """The split ``dump`` saves a dataset of ``suite`` under: "dev" for the
+    DEVELOPMENT_SUITES (bench/fuzzyjoin_autofj.py lists them as validation, their split
+    when each was run blind), else the dataset's own ``split``."""
+    return "dev" if suite in DEVELOPMENT_SUITES else split
+
+
 def dump(work: Path, split: str, venv: Path, names=(), suites=("autofj", "rl")):
     from lakejoin_jupyter.join import fuzzy
     fns = [f for f in fuzzy.JOIN_FUNCTIONS if f != "semantic"]
     out = work / "replay"
     out.mkdir(parents=True, exist_ok=True)
     for suite, name, sp, folder in case_folders(work, venv, suites):
-        if suite in ("fresh1", "fresh2", "fresh3", "fresh4"):
-            sp = "dev"         # each run once blind (from the eighteenth session), development since
+        sp = dump_split(suite, sp)
         if (split != "all" and sp != split) or (names and name not in names):
             continue
         left, right, gt = load(folder)
@@ -311,8 +322,9 @@ def patch_bound(rated) -> None:
     """Replace the join's lower bound by ``rated(estimate, variance sum, shared-error sum,
     joins)``, in the single configurations' curves (``_Candidates.bound``) and in the
     greedy union's check, as the bound-shaping variants do (fuzzyjoin_bound_width.py,
-    fuzzyjoin_standard_error.py, fuzzyjoin_table_misfit.py); the join's own is estimate -
-    STANDARD_ERRORS * sqrt(variance sum + shared sum ** 2) / joins."""
+    fuzzyjoin_standard_error.py, fuzzyjoin_table_misfit.py, fuzzyjoin_decoy_check.py);
+    the join's own is estimate - STANDARD_ERRORS * sqrt(variance sum + shared sum ** 2) /
+    joins."""
     from lakejoin_jupyter.join import fuzzy
 
     def bound(self, t: float) -> float:
@@ -377,8 +389,8 @@ def main(argv=None):
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
     ap.add_argument("--datasets", default="")
     ap.add_argument("--suites", default="autofj,rl",
-                    help="dump: comma-separated autofj, rl, fresh1, fresh2, fresh3, fresh4 (the fresh sets are "
-                         "saved as dev)")
+                    help="dump: comma-separated autofj, rl, fresh1, fresh2, fresh3, fresh4, "
+                         "fresh6 (the fresh sets are saved as dev)")
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--out", default=None, help="per-dataset CSV (replay)")
     ap.add_argument("--oracle", choices=["", "pi0", "outcome"], default="",

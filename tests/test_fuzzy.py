@@ -904,6 +904,68 @@ def test_replay_overshoot_cost_by_hand():
     assert (g["n_cost"], g["recall_left"]) == (1, pytest.approx(0.4 / 3))
 
 
+def test_replay_dump_marks_the_blind_sets_run_since_as_development():
+    """bench/fuzzyjoin_replay.py's dump saves the natural-variant sets run once blind
+    (fresh1-4 and fresh6; bench/fuzzyjoin_autofj.py lists them as validation) as
+    development, and every other dataset under its own split (rl2 stays validation)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_replay as replay
+    for suite in ("fresh1", "fresh2", "fresh3", "fresh4", "fresh6"):
+        assert replay.dump_split(suite, "validation") == "dev"
+    assert replay.dump_split("rl2", "validation") == "validation"
+    assert replay.dump_split("autofj", "validation") == "validation"
+    assert replay.dump_split("rl", "dev") == "dev"
+
+
+def test_decoy_check_signals_by_hand():
+    """bench/fuzzyjoin_decoy_check.py (calibration round 19). The model fitted on a half
+    and applied to the same ratios is the in-sample model (``cross_probability``); a
+    second decoy equal to the first gives ``ref_gap`` 0, and reference ratios all at 0
+    (every left value has a namesake as near as an exact match) make every join a null
+    (p_ref 0), so the gap is the mean p of the joins rated 1/2 or more. Joins 0.1 and 0.2
+    with no decoy below 0.9 are rated 1, the join at 0.97 with a decoy at 0.97 less than
+    1/2. The bounds of 10 joins at estimate 0.9, variance sum 0.02, shared sum 0.1: the
+    join's 0.9 - 1.645 * sqrt(0.02 + 0.1 ** 2) / 10; ``trust`` where ref_gap <= 0.05 the
+    estimate 0.9; ``two_sided`` at ref_gap 0.25 the wrong joins 1 - 0.9 scaled by 1 + 2 *
+    0.25 = 1.5 (REF_A 1, REF_B 2) before the same standard errors."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import fuzzyjoin_decoy_check as dc
+    rng = np.random.default_rng(5)
+    s1 = np.round(rng.random(300), 2)
+    s2 = np.round(rng.random(300) ** 0.3, 2)
+    s1[::11] = np.nan
+    p = dc.model_probability(s1, s2)
+    ok = np.isfinite(s1)
+    assert dc.cross_probability(s1, s2, s1)[ok] == pytest.approx(p[ok], abs=1e-12)
+    near = np.array([[0.1, 1.0, 1.0], [0.2, 1.0, 1.0], [0.97, 1.0, 1.0],
+                     [0.9, 0.93, 1.0], [0.5, 0.97, 1.0]])
+    s1b, s2b = mp.nearest_ratios(near)
+    raw = {"f": {"r_near": near, "r_left": np.array([0, 1, 2, 3, -1])}}
+    pb = dc.model_probability(s1b, s2b)
+    assert pb[:2] == pytest.approx([1.0, 1.0]) and pb[2] < 0.5
+    assert dc.ref_gap(raw, {"f": s2b}) == pytest.approx(0.0)
+    assert dc.ref_gap(raw, {"f": np.zeros(4)}) == pytest.approx(1.0)
+    assert dc.ref_gap(raw, {"f": np.full(4, np.nan)}) == 0.0
+    se = 1.645 * np.sqrt(0.02 + 0.1 ** 2) / 10
+    old = dc.REF_A, dc.REF_B
+    dc.REF_A, dc.REF_B = 1.0, 2.0
+    try:
+        assert dc.rated(0.9, 0.02, 0.1, 10, "base", 0.0) == pytest.approx(0.9 - se)
+        assert dc.rated(0.9, 0.02, 0.1, 10, "trust", 0.05) == 0.9
+        assert dc.rated(0.9, 0.02, 0.1, 10, "trust", 0.25) == pytest.approx(0.9 - se)
+        assert dc.rated(0.9, 0.02, 0.1, 10, "two_sided", 0.04) == 0.9
+        assert dc.rated(0.9, 0.02, 0.1, 10, "two_sided", 0.25) == pytest.approx(
+            1.0 - 1.5 * 0.1 - se)
+        dc.REF_A, dc.REF_B = 0.5, 1.0                  # a factor below 1 is held at 1
+        assert dc.rated(0.9, 0.02, 0.1, 10, "two_sided", 0.25) == pytest.approx(0.9 - se)
+    finally:
+        dc.REF_A, dc.REF_B = old
+
+
 def test_rival_mass_by_hand():
     """bench/fuzzyjoin_rival_cap.py's mass of a right value's rival pairs. Right value 0:
     four functions join it to left values 5, 5, 7, 8 at 0.9, 0.8, 0.6, 0.3, the fourth
