@@ -22,8 +22,8 @@ Estimated precision: among the joined source rows (not taught) that also have a 
 match of a 6+ character q-gram or of a rare token bag, the share whose matched row holds
 the derived key (a value's evidence holds for every row holding it; None under 3 distinct
 observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); token bags
-of one size that differ contradict a row where bags pair the join; a key part's evidence
-is the whole values', naming the derived key alone (51).
+of one size that differ contradict a row where bags pair the join, a count over every
+joined row (56); a key part's whole values' evidence names the derived key alone (51).
 An unjoined row's pair is also taught with the set's own examples of other keys (44).
 A replacement's new rows are mostly confirmed by row pairs (46); a refutation counts rows
 of the same evidence and key once (49); a guard's last word ends 2 distinct inputs (53).
@@ -485,19 +485,30 @@ def estimated_precision(program, src, tcells: list, groups: list, target_column:
     """The module docstring's estimate on the (sampled) source rows; None when the checked
     rows hold fewer than ``MIN_EVIDENCE`` distinct observations (deviation 50). A row whose
     value and key read as token bags of one size that differ, in a join whose row pairs
-    show equal bags, is contradicted (:func:`read_apart`). ``whole``: ``groups`` pair the
+    show equal bags, is contradicted (:func:`read_apart`): that reading covers every joined
+    row without evidence, so its contradicted rows are a count over the joined rows (not
+    taught), and the share of the checked rows that agree stands for the rest (deviation
+    56; with no checked row, the rest is taken as right). ``whole``: ``groups`` pair the
     whole values of a composite column whose key part is ``tcells``; a row agrees only if
     its evidence names the derived key alone (the rest of the value names no other row;
     deviation 51)."""
     outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
     found = _checked(outs, src, tcells, groups, target_column, examples)
-    rows = list(found.values()) + read_apart(program, src, tcells, groups, target_column,
-                                             examples, set(found), outs)
-    if len(set(rows)) < MIN_EVIDENCE:
+    apart = read_apart(program, src, tcells, groups, target_column, examples, set(found), outs)
+    if len(set(found.values()) | set(apart)) < MIN_EVIDENCE:
         return None
     if whole:
-        return sum(evidence == {o} for evidence, o in rows) / len(rows)
-    return sum(o in evidence for evidence, o in rows) / len(rows)
+        agree = sum(evidence == {o} for evidence, o in found.values())
+    else:
+        agree = sum(o in evidence for evidence, o in found.values())
+    rate = agree / len(found) if found else 1.0
+    if not apart:
+        return rate
+    keys = {v for v in tcells if v is not None}
+    taught = {ex.source_row for ex in examples}
+    joined = sum(1 for i, o in enumerate(outs) if o is not None and o in keys
+                 and i not in taught)
+    return rate * (joined - len(apart)) / joined
 
 
 BAG_VIEWS = ("bag", "cut")      # readings of every token of a value (pairs.signatures)
