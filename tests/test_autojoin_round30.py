@@ -1,7 +1,8 @@
 """Auto-Join round 30: the rows a token-bag reading contradicts are a count over every
 joined row without evidence, not a sample beside the rows with evidence (the estimated
-precision, deviation 56). Hand-built tables with hand-checked answers, and a development
-case."""
+precision, deviation 56); a q-gram pair whose value and key read as token bags apart
+confirms no widening branch (deviation 57). Hand-built tables with hand-checked answers,
+and a development case."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,7 +13,8 @@ import pandas as pd
 from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
 from lakejoin_jupyter.join.autojoin.pipeline import Table
-from lakejoin_jupyter.join.autojoin.programset import estimated_precision
+from lakejoin_jupyter.join.autojoin.programset import (_widens, estimated_precision,
+                                                       partner_keys)
 
 BENCH = Path(__file__).resolve().parents[1] / "bench/data"
 
@@ -78,11 +80,54 @@ def test_without_a_contradiction_the_checked_rows_alone():
     assert est == 1.0
 
 
-def test_poll_end_dates_estimate_near_the_measured_precision():
-    # fresh5's mueller_topline_dates (development): the program takes each 2018 poll's end
-    # date and gives 5 polls of 2017 a 2018 date (contradicted by the bags). Measured by the
-    # ground truth: 34 of 39 joined rows right (0.872); main estimated 0.571 (8 of 9 rows with
-    # evidence agree, the 5 contradicted counted as if they were 5 of 14 rows, not of 33)
+# ---------------------------------------------------------------- pairs through shared words
+
+
+def _start_dates():
+    """Polls of 2017 and 2018 (start dates "10/30/17") against model dates of 2018
+    ("10/30/2018"). Rows 0-3 (2018) have a bag pair with their own day; rows 4-7 (2017)
+    have only a q-gram pair with the 2018 day of the same month and day ("10/30/"), which
+    the truth does not join: no 2017 model date is in the target."""
+    start = ["8/5/18", "8/9/18", "8/12/18", "9/2/18",
+             "10/30/17", "10/29/17", "12/1/17", "12/3/17"]
+    target = ["8/5/2018", "8/9/2018", "8/12/2018", "9/2/2018",
+              "10/30/2018", "10/29/2018", "12/1/2018", "12/3/2018"]
+    src = Table(pd.DataFrame({"Start": start}), "polls")
+    pairs = [RowPair(i, i, "", 1.0) for i in range(4)] + \
+        [RowPair(i, i, start[i][:-2], 0.5) for i in range(4, 8)]
+    return src, target, [PairGroup("Start", "modeldate", pairs)]
+
+
+def test_a_pair_through_shared_words_whose_bags_read_apart_is_no_partner():
+    src, tcells, groups = _start_dates()
+    partners = partner_keys(groups, src, tcells, "modeldate")
+    assert partners[:4] == [{k} for k in tcells[:4]]      # bag pairs: their own day
+    assert partners[4:] == [set()] * 4                    # main: {"10/30/2018"}, ...
+    # a branch giving the 2017 polls the 2018 date (`Start without its last 3 letters +
+    # "/2018"`) after a set joining rows 0-3: 4 rows gained, all wrong, none confirmed
+    current = tcells[:4] + [None] * 4
+    option = tcells[:4] + [s[:-3] + "/2018" for s in src.cells("Start")[4:]]
+    assert option[4:] == tcells[4:]
+    assert _widens(current, option, set(tcells), set(), partners) == 0   # main: 4
+
+
+def test_a_pair_through_shared_words_stays_where_bags_do_not_read_apart():
+    # without a bag pair in the column, or with bags of another size ("john smith jr" onto
+    # "john smith": a word dropped), a q-gram pair is a partner as before
+    src, tcells, groups = _start_dates()
+    grams = [PairGroup("Start", "modeldate", [p for p in groups[0].pairs if p.gram])]
+    assert partner_keys(grams, src, tcells, "modeldate")[4:] == [{k} for k in tcells[4:]]
+    names = Table(pd.DataFrame({"n": ["Ann Lee", "Bo Ray", "John Smith Jr."]}), "people")
+    keys = ["ann lee", "bo ray", "john smith"]
+    pairs = [RowPair(0, 0, "", 1.0), RowPair(1, 1, "", 1.0), RowPair(2, 2, "john s", 0.5)]
+    assert partner_keys([PairGroup("n", "k", pairs)], names, keys, "k") == \
+        [{"ann lee"}, {"bo ray"}, {"john smith"}]
+
+
+# ---------------------------------------------------------------- mueller_topline_dates
+
+
+def _mueller():
     d = BENCH / "autojoin-fresh5/mueller_topline_dates"
     read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
     polls, model, truth = read("source"), read("target"), read("ground_truth")
@@ -90,5 +135,17 @@ def test_poll_end_dates_estimate_near_the_measured_precision():
     j = aj.join()
     got = {(r.Start, r.End, r.Pollster, r.modeldate) for r in j.itertuples() if r.modeldate}
     right = {(r.Start, r.End, r.Pollster, r.modeldate) for r in truth.itertuples()}
-    measured = len(got & right) / len(got)
-    assert abs(aj.estimated_precision - measured) < 0.15
+    return aj, got, right
+
+
+def test_poll_end_dates_join_no_2017_poll():
+    # fresh5's mueller_topline_dates (development): every 2018 poll's end date is its model
+    # date; no 2017 model date is in the target. main added a branch giving 5 polls of 2017
+    # a 2018 date (`Start without its last 3 letters + "/2018"`), a widening confirmed by
+    # q-gram pairs "10/30/17" ~ "10/30/2018": 34 of 39 joined rows right (F1 0.932)
+    aj, got, right = _mueller()
+    assert got == right, sorted(got - right)[:5]
+    assert "2018\"" not in aj.program.describe()
+    # the estimate: 10 of the 11 rows with evidence agree (a poll whose start date's bag
+    # pairs it with that day's model date, while the truth reads the end date)
+    assert abs(aj.estimated_precision - 10 / 11) < 1e-9

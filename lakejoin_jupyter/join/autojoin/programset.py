@@ -292,18 +292,24 @@ def _widens(current: list, option: list, keys: set, taught: set, partners: list,
 def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
     """Per source row, the keys of ``target_column`` step 1 paired it with (any score; a
     value's pairs hold for every row holding it, as in the pipeline's paired rows), but for
-    pairs whose q-gram cuts a number of the value (:func:`cuts_number`, deviation 54)."""
+    pairs whose q-gram cuts a number of the value (:func:`cuts_number`, deviation 54) and,
+    in a column whose row pairs show equal token bags, q-gram pairs whose value and key
+    read as bags of one size that differ (:func:`reads_apart`: "10/30/17" and "10/30/2018"
+    share "10/30/" and differ in the year; deviation 57)."""
     out = [set() for _ in src.positions]
     real = set(src.columns)
     for g in groups:
         if g.target_column != target_column or g.source_column not in real:
             continue
         column = src.cells(g.source_column)
+        bagged = any(p.gram == "" and p.score >= 1.0 for p in g.pairs)
         by_value: dict = {}
         for p in g.pairs:
-            if cuts_number(p.gram, column[p.source_row]):
+            value, key = column[p.source_row], tcells[p.target_row]
+            if cuts_number(p.gram, value) or (bagged and p.gram and value is not None
+                                              and reads_apart(_bags(value), _bags(key))):
                 continue
-            by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
+            by_value.setdefault(value, set()).add(key)
         for i, cell in enumerate(column):
             found = by_value.get(cell)
             if found:
@@ -543,15 +549,8 @@ def read_apart(program, src, tcells: list, groups: list, target_column: str, exa
         if o is None or o not in keys or i in taught or i in skip:
             continue
         key = _bags(o)
-        read = []           # per reader column with a cell: does it read as another key?
-        for c in readers:
-            cell = src.cells(c)[i]
-            if cell is None:
-                continue
-            value = _bags(cell)
-            shared = [v for v in BAG_VIEWS if v in key and v in value]
-            read.append(bool(shared) and all(len(key[v]) == len(value[v])
-                                             and key[v] != value[v] for v in shared))
+        read = [reads_apart(_bags(cell), key)    # per reader column with a cell
+                for cell in (src.cells(c)[i] for c in readers) if cell is not None]
         if read and all(read):
             out.append((frozenset(), o))
     return out
@@ -613,6 +612,15 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
     if distinct:
         rows = list(dict.fromkeys(rows))
     return sum(o in evidence for evidence, o in rows), len(rows)
+
+
+def reads_apart(value: dict, key: dict) -> bool:
+    """Do a value and a key (their :func:`_bags`) read, in every token-bag view both have
+    (one at least), as bags of the same size that differ: the same tokens but one written
+    as another ("3/13/2019" and "3/13/18"; deviation 51)?"""
+    shared = [v for v in BAG_VIEWS if v in key and v in value]
+    return bool(shared) and all(len(key[v]) == len(value[v]) and key[v] != value[v]
+                                for v in shared)
 
 
 def _bags(text: str) -> dict:
