@@ -1,8 +1,9 @@
 """Auto-Join round 30: the rows a token-bag reading contradicts are a count over every
 joined row without evidence, not a sample beside the rows with evidence (the estimated
 precision, deviation 56); a q-gram pair whose value and key read as token bags apart
-confirms no widening branch (deviation 57). Hand-built tables with hand-checked answers,
-and a development case."""
+confirms no widening branch (deviation 57); a program learned again reads numbers whole on
+other source rows too, and is padded where that joins more (deviation 58). Hand-built
+tables with hand-checked answers, and a development case."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +12,10 @@ from types import SimpleNamespace
 import pandas as pd
 
 from lakejoin_jupyter.join.autojoin import autojoin
+from lakejoin_jupyter.join.autojoin.learn import (Candidate, Example, LearnSettings, no_digits,
+                                                  try_learn_transform)
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
-from lakejoin_jupyter.join.autojoin.pipeline import Table
+from lakejoin_jupyter.join.autojoin.pipeline import Table, _coverage, _unfolded
 from lakejoin_jupyter.join.autojoin.programset import (_widens, estimated_precision,
                                                        partner_keys)
 
@@ -149,3 +152,57 @@ def test_poll_end_dates_join_no_2017_poll():
     # the estimate: 10 of the 11 rows with evidence agree (a poll whose start date's bag
     # pairs it with that day's model date, while the truth reads the end date)
     assert abs(aj.estimated_precision - 10 / 11) < 1e-9
+
+
+# ---------------------------------------------------------------- positional cuts of one month
+
+
+def _weather():
+    """A month of padded query dates (July 2014) and a year of lake dates without zero
+    padding ("2014-7-13" ... "2015-6-30"), as in deviation 55's test."""
+    query = pd.date_range("2014-07-01", periods=30)
+    lake = pd.date_range("2014-07-01", "2015-06-30")
+    return (list(query.strftime("%Y-%m-%d")), [f"{d.year}-{d.month}-{d.day}" for d in lake])
+
+
+def _padded(text: str) -> str:
+    """The hand-checked answer: year, then month and day padded to 2."""
+    y, m, d = text.split("-")
+    return f"{y}-{int(m):02d}-{int(d):02d}"
+
+
+LATE_JULY = (12, 14, 23)          # query rows whose days (13, 15, 24) have two digits
+
+
+def test_a_cut_after_a_one_digit_month_is_inside_a_two_digit_one():
+    # lake -> query from days of July with two digits, no digit constant (deviation 55's
+    # other direction): main learned `first 5 letters + part 2 padded to 2 + date from
+    # letter 7` ("-13" of "2014-7-13"), which is "0-13" of "2014-10-13": on the lake's other
+    # rows the cut starts between the two digits of the month
+    query, lake = _weather()
+    examples = [Example((lake[i],), query[i], i, i) for i in LATE_JULY]
+    program = try_learn_transform(examples, ["date"], LearnSettings(), {},
+                                  constant_ok=no_digits, whole_rows=[(v,) for v in lake])
+    for text in lake:
+        if int(text.split("-")[2]) >= 10:       # the examples show no day of one digit
+            assert program({"date": text}) == _padded(text), program.describe()
+
+
+def test_the_month_learned_again_is_padded_where_that_joins_more():
+    # the folding candidate `"2014-07-" + ...` (every month's day onto July) learned again
+    # without digit constants from days of two digits writes the day as it is; its padded
+    # variant joins the 9 days of one digit too, and replaces the folding candidate
+    query, lake = _weather()
+    examples = [Example((lake[i],), query[i], i, i) for i in LATE_JULY]
+    src = Table(pd.DataFrame({"date": lake}), "lake")
+    folding = try_learn_transform(examples, ["date"], LearnSettings(), {})
+    assert '"2014-07' in folding.describe()
+    cand = Candidate(folding, 0, "date", examples)
+    _coverage(cand, src, query)
+    assert cand.extra["folds"] > 0
+    ranked = _unfolded([cand], {(folding, "date"): cand}, src, {"date": query},
+                       LearnSettings(), {})
+    best = ranked[0].program
+    assert ranked[0].coverage == 30 and ranked[0].extra["folds"] == 0, best.describe()
+    for text in lake:
+        assert best({"date": text}) == _padded(text), best.describe()   # main: the folding one
