@@ -26,7 +26,8 @@ Note:
       cut between words only; through Encode (percent-encoded: "A/B" -> "A%2FB");
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
-    - ``generalised``: no constant that is a piece of a field varying across the target.
+    - ``generalised``: no constant that is a piece of a field varying across the target,
+      no cut inside a number of the examples or of other source rows (``whole_rows``).
 """
 from __future__ import annotations
 

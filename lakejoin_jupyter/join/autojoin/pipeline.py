@@ -17,7 +17,8 @@ Note:
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
     - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
       coverage: one value per key (none folded), more source rows, smaller; programs
-      learned again without constants of varying fields (``_generalised``, ``_unfolded``);
+      learned again without constants of varying fields, numbers whole on spread rows,
+      padded where that joins more (``_generalised``, ``_unfolded``);
     - variants equal on the examples scored where they join more rows, keeping its rows'
       keys (``_extends``); a residual-round replacement or key-adding branch passes
       ``_checks``; a refutation reads the bags apart too;
