@@ -44,8 +44,8 @@ from ...search.transform import column_scores, distinct_grams, evidence, gram_pa
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
 from .chance import above_chance, code_rates
 from .dsl import Program, evaluate_columns
-from .learn import (Example, LearnSettings, example_sets, generalised, try_learn_transform,
-                    widest_padding)
+from .learn import (Example, LearnSettings, example_sets, generalised, spread,
+                    try_learn_transform, widest_padding)
 from .pairs import PairGroup, RowPair
 from .pipeline import AutoJoinSettings
 
@@ -227,7 +227,8 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
                 if canonical(out[r.source_row]) != canonical(dst[r.target_row])]
     if len(residual) >= 3:
         best = _learn_round(residual, forward, left, right, names, RESIDUAL, best)
-    program = generalised(best[1], best[3], [col], settings, {}, dst)
+    program = generalised(best[1], best[3], [col], settings, {}, dst,
+                          whole_rows=[(v,) for v in spread(src)])
     if program is not None:        # no constant that is a piece of a varying field (dev. 55)
         out = evaluate_columns(program.expr, {col: src}, len(src))
         targets = {canonical(v) for v in dst}

@@ -26,7 +26,8 @@ Note:
       cut between words only; through Encode (percent-encoded: "A/B" -> "A%2FB");
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
-    - ``generalised``: no constant that is a piece of a field varying across the target.
+    - ``generalised``: no constant that is a piece of a field varying across the target,
+      no cut inside a number of the examples or of other source rows (``whole_rows``).
 """
 from __future__ import annotations
 
@@ -780,8 +781,10 @@ class _Candidates:
     def _substring(self, rank, a, b):
         """The Substring operator and its pieces, checked exactly (casing after slicing)."""
         node, casing, _cased, raw = self.learner.cased[rank]
-        if self.learner.constant_ok is not None and any(_cuts_number(v, a, b) for v in raw):
-            return None, None       # generalising: a number is read whole (deviation 55)
+        if self.learner.constant_ok is not None and (
+                any(_cuts_number(v, a, b) for v in raw)
+                or any(_cuts_number(v, a, b) for v in self.learner.whole_values(node))):
+            return None, None       # generalising: a number is read whole (deviations 55, 58)
         pieces = tuple(_case(v[a:b], casing) for v in raw)
         if all(p and p in o for p, o in zip(pieces, self.outputs)):
             return Substring(node, a, b, casing), pieces
@@ -855,9 +858,12 @@ class ExampleSetLearner:
 
     def __init__(self, examples: Sequence[Example], columns: Sequence[str],
                  settings: LearnSettings, cache: dict | None = None,
-                 validation: Sequence[Example] = (), constant_ok=None):
+                 validation: Sequence[Example] = (), constant_ok=None,
+                 whole_rows: Sequence[tuple] = ()):
         self.examples = list(examples)
         self.constant_ok = constant_ok    # None, or which constant texts a program may write
+        self.whole_rows = list(whole_rows)   # generalising: rows whose numbers are read whole
+        self._whole: dict = {}
         self.columns = list(columns)
         self.validation = [ex for ex in validation if ex.output][:settings.max_validation]
         self._valid: dict = {}
@@ -963,6 +969,20 @@ class ExampleSetLearner:
         self.memo[outputs] = (budget, result)
         return result
 
+    def whole_values(self, node) -> list:
+        """The operand ``node``'s values on ``whole_rows`` (other rows of the source): a
+        Substring may not cut a number there either, where a field is wider than on the
+        examples (deviation 58: "from letter 7" after the month of "2014-7-13" is inside
+        the month of "2014-10-13")."""
+        got = self._whole.get(node)
+        if got is None:
+            got = []
+            if self.whole_rows:
+                f = compile_expr(node, self.columns)
+                got = [v for v in map(f, self.whole_rows) if isinstance(v, str)]
+            self._whole[node] = got
+        return got
+
     def validate(self, node) -> int:
         """Ties in progress are broken by how many validation pairs (the group's other top
         pairs) the operator's piece fits: its output on that row occurs in the row's key."""
@@ -1028,11 +1048,13 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
                         settings: LearnSettings | None = None,
                         cache: dict | None = None,
                         validation: Sequence[Example] = (),
-                        variants: list | None = None, constant_ok=None) -> Program | None:
+                        variants: list | None = None, constant_ok=None,
+                        whole_rows: Sequence[tuple] = ()) -> Program | None:
     """TryLearnTransform: a minimum-complexity-seeking program consistent with every example,
     or None. ``variants``: a list the program's equally consistent variants are added to
     (:meth:`ExampleSetLearner.variants`); ``constant_ok``: None, or a test of the constant
-    texts the program may write (:func:`generalised`)."""
+    texts the program may write (:func:`generalised`), then no Substring cuts a number of
+    the examples' values or of ``whole_rows`` (rows over ``columns``; deviation 58)."""
     cache = cache if cache is not None else {}
     outputs = [ex.output for ex in examples]
     if not all(outputs):
@@ -1046,7 +1068,7 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
                             and any(not ch.isalnum() for v in ex.row if v for ch in v)):
             return None        # (a non-alphanumeric character may come from a Replace)
     learner = ExampleSetLearner(examples, columns, settings or LearnSettings(), cache,
-                                validation, constant_ok)
+                                validation, constant_ok, whole_rows)
     program = learner.learn()
     if program is not None and variants is not None:
         variants += learner.variants(program)
@@ -1056,6 +1078,15 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
 FORMAT_SHARE = 0.9      # a constant with a digit is the target's format when at
                         # least this share of the target's distinct values hold it
 FORMAT_SAMPLE = 2000    # distinct target values that share is measured on
+
+
+WHOLE_ROWS = 200        # source rows, spread over the column, whose numbers a program
+                        # learned again reads whole (deviation 58)
+
+
+def spread(items: Sequence, k: int = WHOLE_ROWS) -> list:
+    """Up to ``k`` of ``items``, spread evenly over them."""
+    return list(items[::max(1, -(-len(items) // k))])
 
 
 def no_digits(text: str) -> bool:
@@ -1083,19 +1114,21 @@ def format_test(target_values):
 
 def generalised(program: Program, examples: Sequence[Example], columns: Sequence[str],
                 settings: LearnSettings, cache: dict, target_values,
-                validation: Sequence[Example] = ()) -> Program | None:
+                validation: Sequence[Example] = (),
+                whole_rows: Sequence[tuple] = ()) -> Program | None:
     """The program learned again from ``examples`` writing no constant that is a piece of
     a field varying across the target column (deviation 55: "2014-7-" + the day, learned
     from one month, against "2014-7-1" ... "2015-6-30": the year and month are read from
     the source instead); None when ``program`` writes no such constant or no program
     without one is consistent with the examples; a number is then read whole, never cut
-    ("7-" of "2014-07-03" is the month's last digit). Ranking it against ``program`` is the
-    caller's (equal coverage: this one)."""
+    ("7-" of "2014-07-03" is the month's last digit), on the examples and on
+    ``whole_rows``, other source rows over ``columns`` (deviation 58). Ranking it against
+    ``program`` is the caller's (equal coverage: this one)."""
     ok = format_test(target_values)
     if not any(isinstance(p, Constant) and not ok(p.text) for p in program.pieces):
         return None
     return try_learn_transform(examples, columns, settings, cache, validation,
-                               constant_ok=ok)
+                               constant_ok=ok, whole_rows=whole_rows)
 
 
 def learn_from_set(examples: list, columns: Sequence[str], settings: LearnSettings,

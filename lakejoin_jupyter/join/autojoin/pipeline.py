@@ -17,7 +17,8 @@ Note:
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
     - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
       coverage: one value per key (none folded), more source rows, smaller; programs
-      learned again without constants of varying fields (``_generalised``, ``_unfolded``);
+      learned again without constants of varying fields, numbers whole on spread rows,
+      padded where that joins more (``_generalised``, ``_unfolded``);
     - variants equal on the examples scored where they join more rows, keeping its rows'
       keys (``_extends``); a residual-round replacement or key-adding branch passes
       ``_checks``; a refutation reads the bags apart too;
@@ -45,7 +46,8 @@ from .composite import key_parts
 from .dsl import Constant, Substring, apply_frame, cell_text, column_texts, columns_of
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
-                    learn_from_set, no_digits, padded_variant, try_learn_transform)
+                    learn_from_set, no_digits, padded_variant, spread,
+                    try_learn_transform)
 from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
 from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
@@ -299,7 +301,8 @@ def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
     """``candidates`` ranked again where one of the first ``UNFOLD_TRIES`` folds distinct
     source values onto a key and writes a constant with a digit, and the program learned
     again from its examples writing no digit as a constant joins as many keys and folds
-    at most half as many values: that program replaces it in ``found`` (deviation 55:
+    at most half as many values: that program (or its padded variant, where that joins
+    more; deviation 58) replaces it in ``found`` (deviation 55:
     "2014-07-" + the day sends every month's day onto one month's keys; the month is a
     field varying across the source; the folding program is neither an N:1 join nor a
     chance alternative)."""
@@ -310,20 +313,30 @@ def _unfolded(candidates: list, found: dict, src: Table, target_columns: dict,
                 for p in getattr(c.program, "pieces", ())):
             continue
         program = try_learn_transform(c.examples, src.columns, ls, cache,
-                                      constant_ok=no_digits)
+                                      constant_ok=no_digits, whole_rows=_spread_rows(src))
         if program is None:
             continue
-        cand = found.get((program, c.target_column))
-        if cand is None:
-            cand = Candidate(program, c.group, c.target_column, c.examples)
-            _coverage(cand, src, target_columns[c.target_column])
+        cand = None         # the program or its padded variant, as the first round ranks them
+        for prog in (program, padded_variant(program, c.examples, src.columns)):
+            got = None if prog is None else found.get((prog, c.target_column))
+            if prog is not None and got is None:
+                got = Candidate(prog, c.group, c.target_column, c.examples)
+                _coverage(got, src, target_columns[c.target_column])
+            if got is not None and (cand is None or (got.coverage, got.joined_rows)
+                                    > (cand.coverage, cand.joined_rows)):
+                cand = got
         if cand.coverage < c.coverage or 2 * cand.extra["folds"] > c.extra["folds"]:
             continue                # the constant is not what folds most of its values
         dropped.append((c.program, c.target_column))
-        found[(program, c.target_column)] = cand
+        found[(cand.program, c.target_column)] = cand
     for key in dropped:
         found.pop(key, None)
     return _ranked(found) if dropped else candidates
+
+
+def _spread_rows(src: Table) -> list:
+    """Source rows spread evenly over the (sampled) table (:func:`~.learn.spread`)."""
+    return [src.row(i) for i in spread(range(len(src.positions)))]
 
 
 def _generalised(best: Candidate, src: Table, tcells: list, ls: LearnSettings, cache: dict,
@@ -331,7 +344,8 @@ def _generalised(best: Candidate, src: Table, tcells: list, ls: LearnSettings, c
     """``best``, or the program learned again from its examples writing no constant that is
     a piece of a field varying across the target column, when that one joins as many keys
     and rows and passes the same checks (deviation 55)."""
-    program = generalised(best.program, best.examples, src.columns, ls, cache, tcells)
+    program = generalised(best.program, best.examples, src.columns, ls, cache, tcells,
+                          whole_rows=_spread_rows(src))
     if program is None or (src_on and not _reads(program, src_on)):
         return best
     cand = Candidate(program, best.group, best.target_column, best.examples,

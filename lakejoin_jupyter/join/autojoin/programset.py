@@ -22,8 +22,8 @@ Estimated precision: among the joined source rows (not taught) that also have a 
 match of a 6+ character q-gram or of a rare token bag, the share whose matched row holds
 the derived key (a value's evidence holds for every row holding it; None under 3 distinct
 observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); token bags
-of one size that differ contradict a row where bags pair the join; a key part's evidence
-is the whole values', naming the derived key alone (51).
+of one size that differ contradict a row where bags pair the join, a count over every
+joined row (56); a key part's whole values' evidence names the derived key alone (51).
 An unjoined row's pair is also taught with the set's own examples of other keys (44).
 A replacement's new rows are mostly confirmed by row pairs (46); a refutation counts rows
 of the same evidence and key once (49); a guard's last word ends 2 distinct inputs (53).
@@ -292,18 +292,24 @@ def _widens(current: list, option: list, keys: set, taught: set, partners: list,
 def partner_keys(groups: list, src, tcells: list, target_column: str) -> list:
     """Per source row, the keys of ``target_column`` step 1 paired it with (any score; a
     value's pairs hold for every row holding it, as in the pipeline's paired rows), but for
-    pairs whose q-gram cuts a number of the value (:func:`cuts_number`, deviation 54)."""
+    pairs whose q-gram cuts a number of the value (:func:`cuts_number`, deviation 54) and,
+    in a column whose row pairs show equal token bags, q-gram pairs whose value and key
+    read as bags of one size that differ (:func:`reads_apart`: "10/30/17" and "10/30/2018"
+    share "10/30/" and differ in the year; deviation 57)."""
     out = [set() for _ in src.positions]
     real = set(src.columns)
     for g in groups:
         if g.target_column != target_column or g.source_column not in real:
             continue
         column = src.cells(g.source_column)
+        bagged = any(p.gram == "" and p.score >= 1.0 for p in g.pairs)
         by_value: dict = {}
         for p in g.pairs:
-            if cuts_number(p.gram, column[p.source_row]):
+            value, key = column[p.source_row], tcells[p.target_row]
+            if cuts_number(p.gram, value) or (bagged and p.gram and value is not None
+                                              and reads_apart(_bags(value), _bags(key))):
                 continue
-            by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
+            by_value.setdefault(value, set()).add(key)
         for i, cell in enumerate(column):
             found = by_value.get(cell)
             if found:
@@ -485,19 +491,30 @@ def estimated_precision(program, src, tcells: list, groups: list, target_column:
     """The module docstring's estimate on the (sampled) source rows; None when the checked
     rows hold fewer than ``MIN_EVIDENCE`` distinct observations (deviation 50). A row whose
     value and key read as token bags of one size that differ, in a join whose row pairs
-    show equal bags, is contradicted (:func:`read_apart`). ``whole``: ``groups`` pair the
+    show equal bags, is contradicted (:func:`read_apart`): that reading covers every joined
+    row without evidence, so its contradicted rows are a count over the joined rows (not
+    taught), and the share of the checked rows that agree stands for the rest (deviation
+    56; with no checked row, the rest is taken as right). ``whole``: ``groups`` pair the
     whole values of a composite column whose key part is ``tcells``; a row agrees only if
     its evidence names the derived key alone (the rest of the value names no other row;
     deviation 51)."""
     outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
     found = _checked(outs, src, tcells, groups, target_column, examples)
-    rows = list(found.values()) + read_apart(program, src, tcells, groups, target_column,
-                                             examples, set(found), outs)
-    if len(set(rows)) < MIN_EVIDENCE:
+    apart = read_apart(program, src, tcells, groups, target_column, examples, set(found), outs)
+    if len(set(found.values()) | set(apart)) < MIN_EVIDENCE:
         return None
     if whole:
-        return sum(evidence == {o} for evidence, o in rows) / len(rows)
-    return sum(o in evidence for evidence, o in rows) / len(rows)
+        agree = sum(evidence == {o} for evidence, o in found.values())
+    else:
+        agree = sum(o in evidence for evidence, o in found.values())
+    rate = agree / len(found) if found else 1.0
+    if not apart:
+        return rate
+    keys = {v for v in tcells if v is not None}
+    taught = {ex.source_row for ex in examples}
+    joined = sum(1 for i, o in enumerate(outs) if o is not None and o in keys
+                 and i not in taught)
+    return rate * (joined - len(apart)) / joined
 
 
 BAG_VIEWS = ("bag", "cut")      # readings of every token of a value (pairs.signatures)
@@ -532,15 +549,8 @@ def read_apart(program, src, tcells: list, groups: list, target_column: str, exa
         if o is None or o not in keys or i in taught or i in skip:
             continue
         key = _bags(o)
-        read = []           # per reader column with a cell: does it read as another key?
-        for c in readers:
-            cell = src.cells(c)[i]
-            if cell is None:
-                continue
-            value = _bags(cell)
-            shared = [v for v in BAG_VIEWS if v in key and v in value]
-            read.append(bool(shared) and all(len(key[v]) == len(value[v])
-                                             and key[v] != value[v] for v in shared))
+        read = [reads_apart(_bags(cell), key)    # per reader column with a cell
+                for cell in (src.cells(c)[i] for c in readers) if cell is not None]
         if read and all(read):
             out.append((frozenset(), o))
     return out
@@ -602,6 +612,15 @@ def evidence_counts(program, src, tcells: list, groups: list, target_column: str
     if distinct:
         rows = list(dict.fromkeys(rows))
     return sum(o in evidence for evidence, o in rows), len(rows)
+
+
+def reads_apart(value: dict, key: dict) -> bool:
+    """Do a value and a key (their :func:`_bags`) read, in every token-bag view both have
+    (one at least), as bags of the same size that differ: the same tokens but one written
+    as another ("3/13/2019" and "3/13/18"; deviation 51)?"""
+    shared = [v for v in BAG_VIEWS if v in key and v in value]
+    return bool(shared) and all(len(key[v]) == len(value[v]) and key[v] != value[v]
+                                for v in shared)
 
 
 def _bags(text: str) -> dict:
