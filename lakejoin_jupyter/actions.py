@@ -568,11 +568,19 @@ def run_predicate(engine, hit, frame, preference: str = "h5", time_limit: float 
                + (f" (seeded with {_code(predicate_text(res.seed))}: only predicates "
                   f"containing it; *Search* = *{SEARCH_ALL}* compares every column pair)"
                   if res.seed else " (every column pair considered)") + ".")
+    compared = res.comparison(20)
+    own_row = None
     if not res.seed and key and sorted(key) != sorted(res.predicate):
         # the hit's key, scored alone, beside the best: what the search found it beats
         own = engine.best_predicate(frame, hit.table, preference=preference, seed_pair=key,
                                     time_limit=time_limit, max_pairs=len(key))
         if own.predicate:
+            text = predicate_text(own.predicate)
+            if text not in set(compared["predicate"]):     # in the table and the chart too
+                own_row = own.comparison().query("predicate == @text").head(1).assign(
+                    rank="the hit's key", chosen=False)
+                compared = pd.concat([compared.astype({"rank": object}), own_row],
+                                     ignore_index=True)
             o = own.stats
             summary += (f"\n\nThe hit's key {_code(predicate_text(own.predicate))}: "
                         f"{res.preference} = {o[res.preference]:.4g}; join {o['join_size']:,} "
@@ -582,9 +590,9 @@ def run_predicate(engine, hit, frame, preference: str = "h5", time_limit: float 
         summary += "\n\n" + "\n\n".join(f"*note:* {n}" for n in res.notes)
     joined = res.join(frame)
     return ActionResult(title=title, summary=summary,
-                        tables={"Predicates compared": res.comparison(20)},
+                        tables={"Predicates compared": compared},
                         no_index=("Predicates compared",),         # numbered by its rank
-                        chart=predicate_chart(res), joined=joined, result=res,
+                        chart=predicate_chart(res, own_row), joined=joined, result=res,
                         spark=is_spark_frame(frame),
                         details={"result": res, "predicate": res.predicate})
 

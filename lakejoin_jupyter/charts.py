@@ -126,8 +126,9 @@ def coverage_chart(hit, query_frame=None, width: int = 360):
             .properties(width=width, height=70))
 
 
-def predicate_chart(result):
-    """Bar chart of the preference score of the best considered predicates."""
+def predicate_chart(result, hit_key=None):
+    """Bar chart of the preference score of the best considered predicates, and of the
+    hit's key (``hit_key``: its row of a comparison table) when the search did not list it."""
     import altair as alt
 
     from .join.schemaless import PREFERENCES
@@ -137,12 +138,21 @@ def predicate_chart(result):
     data = pd.DataFrame({"predicate": df["predicate"].str.slice(0, 60),
                          "score": df[result.preference].astype(float),
                          "chosen": df["chosen"].map({True: "chosen", False: "other"})})
+    if hit_key is not None and len(hit_key):
+        data = pd.concat([data, pd.DataFrame({
+            "predicate": hit_key["predicate"].str.slice(0, 60),
+            "score": hit_key[result.preference].astype(float), "chosen": "the hit's key"})],
+            ignore_index=True)
+    kinds = ["chosen", "other", "the hit's key"]
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("score:Q", title=f"{result.preference} ({PREFERENCES[result.preference].label})"),
         y=alt.Y("predicate:N", sort="-x", title=None),
-        color=alt.Color("chosen:N", scale=alt.Scale(domain=["chosen", "other"],
-                                                    range=["#4a78c2", "#c8d3e6"]), legend=None),
-        tooltip=["predicate", "score"]).properties(height=alt.Step(18), width=320)
+        color=alt.Color("chosen:N", scale=alt.Scale(domain=kinds,
+                                                    range=["#4a78c2", "#c8d3e6", "#e8883a"]),
+                        legend=None if hit_key is None or not len(hit_key) else
+                        alt.Legend(title=None, orient="bottom")),
+        tooltip=["predicate", "score", alt.Tooltip("chosen:N", title="which")]
+    ).properties(height=alt.Step(18), width=320)
 
 
 def alignment_chart(hit, query_columns, width: int = 300):

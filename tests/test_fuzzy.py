@@ -594,7 +594,8 @@ def test_fuzzy_chart_shows_the_printed_figures_with_readable_names():
     chart = fj.chart()
     spec = chart.to_dict()
     names = {r["estimate"] for rows in spec["datasets"].values() for r in rows if "estimate" in r}
-    assert names == {"estimated precision", "estimated recall"}     # no est_precision
+    assert names == {"estimated precision", "estimated recall",      # no est_precision
+                     "precision's lower bound"}
     # the diamond is what the summary prints: the chosen configuration(s), union included
     assert len(fj.configs) > 1, "the synthetic data should choose a union"
     points = _chart_points(chart)

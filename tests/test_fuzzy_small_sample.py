@@ -62,7 +62,7 @@ def test_the_summary_states_the_bound_the_chooser_computed(users_join):
     assert fj.bound() == pytest.approx(bound)
     head = fj.summary().splitlines()[0]
     assert (f"estimated precision {fj.estimated_precision:.1%} on 7 matched value pairs "
-            f"(lower bound {bound:.1%}, one-sided 95%)") in head
+            f"(the model's lower bound {bound:.1%}, one-sided 95%)") in head
 
 
 def test_too_few_pairs_to_check_the_estimate_is_a_warning(users_join):
@@ -99,3 +99,30 @@ def test_a_given_threshold_states_the_main_functions_bound(users_join):
                              functions=[fj.function], threshold=t)
     assert given.bound() == pytest.approx(fj.bound(t))
     assert f"lower bound {given.bound():.1%}" in given.summary().splitlines()[0]
+
+
+def test_the_two_bounds_say_which_is_which(users_join):
+    """New user 14: "lower bound 100%, one-sided 95%" and "at least 61% only (one-sided
+    95%)" in one paragraph read as two answers to one question. The first is the model's
+    bound, the second what a check by hand could show: each says so."""
+    fj = users_join
+    head, warning = fj.summary().splitlines()[:2]
+    assert f"(the model's lower bound {fj.bound():.1%}, one-sided 95%)" in head
+    assert "A check by hand finding all 7 right would show a precision of at least 65%" in warning
+    assert "the model's lower bound holds only as far as that assumption does" in warning
+
+
+def test_the_chart_draws_the_bound_the_choice_compares(users_join):
+    """The chart draws the lower bound beside the estimate and says the choice rule, so a
+    threshold whose estimate lies above the target but was not chosen shows why."""
+    fj = users_join
+    spec = fj.chart().to_dict()
+    rows = [r for rows in spec["datasets"].values() for r in rows
+            if r.get("estimate") == "precision's lower bound"]
+    curve = fj.curve
+    assert [r["threshold"] for r in rows] == pytest.approx(curve["threshold"].tolist())
+    assert [r["value"] for r in rows] == pytest.approx(curve["est_bound"].clip(lower=0).tolist())
+    assert "chosen: the most recall whose lower bound reaches the target" in \
+        spec["title"]["subtitle"]
+    given = fj.chart(fj.threshold)          # a threshold given by the join: the same rule
+    assert "lower bound" in str(given.to_dict()["title"]["subtitle"])

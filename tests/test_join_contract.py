@@ -106,7 +106,7 @@ def test_fuzzy_action_joins_at_the_threshold_it_chose(demo_engine):
     assert t is not None and t > 0 and out.details["threshold"] == t
     assert f"{t:.3f}" in out.summary
     # the estimate with its pairs and the bound the choice compared with the target
-    assert (f"{fj.precision_text(fj.estimated_precision)}** (lower bound "
+    assert (f"{fj.precision_text(fj.estimated_precision)}** (the model's lower bound "
             f"{fj.bound():.1%}, one-sided 95%)") in out.summary
     pd.testing.assert_frame_equal(out.joined, fj.join(frame))
     # the matched values: every pair, those whose values differ after the normalization (the
@@ -125,7 +125,7 @@ def test_fuzzy_action_joins_at_the_threshold_it_chose(demo_engine):
                                     (len(m) - len(differ) - same) + ["yes"] * same)
     # not the slider's start value: threshold 0 matches fewer (only identical texts)
     at_zero = get("fuzzy_join")(demo_engine, hit, frame, threshold=0.0)
-    assert f"(lower bound {max(fj.bound(0.0), 0):.1%}, one-sided 95%)" in at_zero.summary
+    assert f"(the model's lower bound {max(fj.bound(0.0), 0):.1%}, one-sided 95%)" in at_zero.summary
     assert at_zero.joined["CLDR display name"].notna().sum() < \
         out.joined["CLDR display name"].notna().sum()
 

@@ -593,3 +593,30 @@ def test_predicate_action_compares_every_predicate_not_only_the_hit_key():
     html = frame_html(table, caption, index=caption not in out.no_index)
     head = html[html.index("<thead>"):html.index("</thead>")]
     assert head.count("</th>") == len(table.columns) and "<th>rank</th>" in head
+
+
+def test_the_hits_key_is_a_row_of_the_comparison_and_a_bar_of_the_chart():
+    """New user 14: the summary scored the hit's key, but "Predicates compared" and the
+    chart left it out when the search never listed it. Now it is a row, ranked "the hit's
+    key", with the figures the seeded search gives it, and a bar of its own colour."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import get
+    query, lake = _births_like()
+    key = [("year", "year"), ("month", "month"), ("date_of_month", "date_of_month")]
+    alone = sl.best_predicate(query, lake, "h5", right_name="contacts", seed_pair=key,
+                              max_pairs=3)
+    hit = SimpleNamespace(table="births/ssa", query_columns=tuple(a for a, _ in key),
+                          columns=tuple(b for _, b in key), details={})
+    out = get("predicate")(_FramesEngine({"births/ssa": lake}), hit, query, preference="h5")
+    table = out.tables["Predicates compared"]
+    text = sl.predicate_text(alone.predicate)
+    rows = table[table["predicate"] == text]
+    assert len(rows) == 1, table
+    row = rows.iloc[0]
+    assert row["rank"] == "the hit's key" and not row["chosen"]
+    assert row["h5"] == pytest.approx(alone.h) and row["join_size"] == alone.join_size
+    assert table["chosen"].sum() == 1                     # the best stays the one chosen
+    bars = [r for rows in out.chart.to_dict()["datasets"].values() for r in rows]
+    assert [(r["predicate"], r["chosen"]) for r in bars if r["chosen"] == "the hit's key"] \
+        == [(text[:60], "the hit's key")]
+    assert [r["score"] for r in bars if r["chosen"] == "the hit's key"] == [pytest.approx(alone.h)]

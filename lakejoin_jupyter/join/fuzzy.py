@@ -710,9 +710,11 @@ class FuzzyJoin(Joinable):
         return None if t is None else self._cands[self.function].bound(t)
 
     def bound_text(self, threshold: float | None = None) -> str:
-        """"lower bound 93.1%, one-sided 95%" of :meth:`bound` (empty without a join)."""
+        """"the model's lower bound 93.1%, one-sided 95%" of :meth:`bound` (empty without a
+        join): the bound of the estimate under its own model, which a small sample cannot
+        check (:meth:`sample_warning`, whose figure is the bound of a check by hand)."""
         b = self.bound(threshold)
-        return "" if b is None else f"lower bound {max(b, 0.0):.1%}, one-sided 95%"
+        return "" if b is None else f"the model's lower bound {max(b, 0.0):.1%}, one-sided 95%"
 
     def sample_warning(self, threshold: float | None = None) -> str | None:
         """A warning when the join has too few matched value pairs for any sample of them
@@ -725,13 +727,14 @@ class FuzzyJoin(Joinable):
                      and CHECK_LEVEL ** (1.0 / n) >= self.precision_target):
             return None
         pairs = f"{n} matched value pair{'s' if n != 1 else ''}"
-        return (f"the estimate rests on {pairs}, too few to check it: even were all {n} "
-                f"right, they would show a precision of at least "
-                f"{CHECK_LEVEL ** (1.0 / n):.0%} only (one-sided 95%), not the target "
-                f"{self.precision_target:.0%}. It counts a value as matched right when its "
-                f"nearest left value is much nearer than the others, so a value the left "
-                f"table lacks can join a far partner and still count; check the pairs "
-                f"(matches(): those to check first are listed first).")
+        return (f"the estimate rests on {pairs}, too few to check it. Its model counts a "
+                f"value as matched right when its nearest left value is much nearer than the "
+                f"others, so a value the left table lacks can join a far partner and still "
+                f"count, and the model's lower bound holds only as far as that assumption "
+                f"does. A check by hand finding all {n} right would show a precision of at "
+                f"least {CHECK_LEVEL ** (1.0 / n):.0%} only (one-sided 95%), not the target "
+                f"{self.precision_target:.0%}: check the pairs (matches(): those to check "
+                f"first are listed first).")
 
     def threshold_text(self, threshold: float) -> str:
         """What a join at a given ``threshold`` uses, in words: "char3 at threshold 1.000
@@ -845,17 +848,25 @@ class FuzzyJoin(Joinable):
         curve), or the main function at ``threshold``."""
         import altair as alt
         names = {"est_precision": "estimated precision", "est_recall": "estimated recall"}
-        df = self.curve.melt(id_vars=["threshold"], value_vars=list(names),
+        # the bound the choice compares with the target, drawn so a point above the target
+        # that was not chosen shows why (its bound lies below the target)
+        lines = {**names, "est_bound": "precision's lower bound"}
+        df = self.curve.melt(id_vars=["threshold"], value_vars=list(lines),
                              var_name="estimate", value_name="value")
-        df["estimate"] = df["estimate"].map(names)
+        df["estimate"] = df["estimate"].map(lines)
+        df["value"] = df["value"].clip(lower=0.0)
         color = alt.Color("estimate:N", title=None, legend=alt.Legend(orient="bottom"),
-                          scale=alt.Scale(domain=list(names.values()),
-                                          range=["#4a78c2", "#e8883a"]))
+                          scale=alt.Scale(domain=list(lines.values()),
+                                          range=["#4a78c2", "#e8883a", "#8fa9d8"]))
+        dash = alt.StrokeDash("estimate:N", legend=None,
+                              scale=alt.Scale(domain=list(lines.values()),
+                                              range=[[1, 0], [1, 0], [4, 3]]))
         base = alt.Chart(df).mark_line().encode(
             x=alt.X("threshold:Q", title=f"distance threshold ({self.function})"),
             y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="estimate",
                     axis=alt.Axis(format="%")),
-            color=color, tooltip=["threshold", "estimate", alt.Tooltip("value:Q", format=".1%")])
+            color=color, strokeDash=dash,
+            tooltip=["threshold", "estimate", alt.Tooltip("value:Q", format=".1%")])
         layers = [base] if self.threshold_given else [
             base, alt.Chart(pd.DataFrame({"y": [self.precision_target]}))
             .mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")]
@@ -898,7 +909,9 @@ class FuzzyJoin(Joinable):
             "estimated precision and recall vs threshold",
             subtitle=[f"lines: {self.function} alone; ◆ {what}" + (
                 "" if self.threshold_given else
-                f"; dashed: precision target {self.precision_target:.0%}")])
+                f"; grey dashed: precision target {self.precision_target:.0%}")] + (
+                [] if self.threshold_given else
+                ["chosen: the most recall whose lower bound reaches the target"]))
         return alt.layer(*layers).properties(width=360, height=CHART_HEIGHT, title=title)
 
     def pattern_shares(self, threshold: float | None = None) -> dict:
