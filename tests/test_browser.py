@@ -1008,6 +1008,20 @@ def _set_theme(page, theme: str):
     page.wait_for_timeout(1500)
 
 
+def _charts_follow_a_switch_to_light(page, chart, shot: str, charts: dict):
+    """In the Dark theme the page is in, then after a switch to Light (no redraw): a
+    screenshot of ``chart`` (artifacts/SHOT-THEME-jupyterlab.png), and every chart of
+    ``charts`` takes the theme (:func:`_assert_charts_take_the_theme`)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for theme in ("dark", "light"):
+        if theme == "light":
+            _set_theme(page, "Light")
+        chart.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        chart.screenshot(path=str(ARTIFACTS / f"{shot}-{theme}-jupyterlab.png"))
+        _assert_charts_take_the_theme(page, charts, theme)
+
+
 def test_charts_follow_the_jupyterlab_theme(lab, browser):
     """JupyterLab Dark (new user 11): the hit's chart kept a white box, and a chart drawn
     in one theme kept its colours after a switch. Drawn in the Dark theme it has no
@@ -1025,13 +1039,7 @@ def test_charts_follow_the_jupyterlab_theme(lab, browser):
         chart = w.locator(".lakejoin-detail .vega-embed").first
         chart.locator("svg .role-axis-label text").first.wait_for(timeout=120_000)
         page.wait_for_timeout(1000)
-        ARTIFACTS.mkdir(exist_ok=True)
-        for theme in ("dark", "light"):
-            if theme == "light":
-                _set_theme(page, "Light")
-            chart.scroll_into_view_if_needed()
-            chart.screenshot(path=str(ARTIFACTS / f"chart-{theme}-jupyterlab.png"))
-            _assert_charts_take_the_theme(page, WIDGET_CHARTS, theme)
+        _charts_follow_a_switch_to_light(page, chart, "chart", WIDGET_CHARTS)
     finally:
         if page.evaluate("document.body.dataset.jpThemeLight") == "false":
             _set_theme(page, "Light")          # the next tests' screenshots are Light
@@ -1337,14 +1345,7 @@ def test_a_magics_chart_follows_a_theme_switch(lab, browser):
         chart = page.locator(".jp-OutputArea .vega-embed").first
         chart.locator("svg .role-axis-label text").first.wait_for(timeout=300_000)
         page.wait_for_timeout(1000)
-        ARTIFACTS.mkdir(exist_ok=True)
-        for theme in ("dark", "light"):
-            if theme == "light":
-                _set_theme(page, "Light")
-            chart.scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
-            chart.screenshot(path=str(ARTIFACTS / f"magic-chart-{theme}-jupyterlab.png"))
-            _assert_charts_take_the_theme(page, MAGIC_CHARTS, theme)
+        _charts_follow_a_switch_to_light(page, chart, "magic-chart", MAGIC_CHARTS)
     finally:
         if page.evaluate("document.body.dataset.jpThemeLight") == "false":
             _set_theme(page, "Light")
