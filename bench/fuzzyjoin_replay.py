@@ -344,7 +344,7 @@ def patch_bound(rated) -> None:
 
 
 def variant_run(doc: str, variants, argv=None, configure=None, prepare=None,
-                state: dict | None = None, suites=None):
+                state: dict | None = None, suites=None, subcommands=None):
     """The command line shared by the variant replays (bench/fuzzyjoin_agree.py,
     bench/fuzzyjoin_rival_cap.py, ...): parse --work --variant --split --targets --datasets
     --out, set ``state["variant"]`` (a script's state, if given), call
@@ -352,9 +352,23 @@ def variant_run(doc: str, variants, argv=None, configure=None, prepare=None,
     --out, print the summary. With ``suites`` (a script that reads the datasets' tables)
     also --autofj-venv, and ``state`` gets the work folder ("work") and the folders of the
     datasets of those suites by name ("folders"). Returns (the per-dataset frame, the
-    targets)."""
+    targets). ``subcommands`` (a script's own measurements: name -> (function, options),
+    options flag -> ``add_argument`` keywords): a command line that starts with one of the
+    names runs ``function(parsed options)`` in place of a replay, and returns None."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if subcommands and argv and argv[0] in subcommands:
+        run, options = subcommands[argv[0]]
+        ap = argparse.ArgumentParser(prog=f"{Path(sys.argv[0]).name} {argv[0]}",
+                                     description=doc,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+        for flag, keywords in options.items():
+            ap.add_argument(flag, **keywords)
+        run(ap.parse_args(argv[1:]))
+        return None
     ap = argparse.ArgumentParser(description=doc,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=f"or: {' | '.join(subcommands)} (each with --help)"
+                                 if subcommands else None)
     ap.add_argument("--work", required=True)
     ap.add_argument("--variant", choices=list(variants), required=True)
     ap.add_argument("--split", default="dev")

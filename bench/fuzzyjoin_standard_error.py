@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import inspect
 import pickle
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -146,21 +145,14 @@ def fit(out: str) -> None:
           f"{-quantile(res / np.sqrt(se ** 2 + lo ** 2 / n), 1 - cover):.4f}")
 
 
+_OUT = {"--out": dict(required=True, help="prefix of the measurement's CSVs")}
+SUBCOMMANDS = {"measure": (lambda a: measure(Path(a.work), a.out),
+                           {"--work": dict(required=True), **_OUT}),
+               "fit": (lambda a: fit(a.out), _OUT)}
+
+
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("measure", "fit"):
-        import argparse
-        ap = argparse.ArgumentParser(description=__doc__)
-        ap.add_argument("what")
-        ap.add_argument("--work")
-        ap.add_argument("--out", required=True, help="prefix of the measurement's CSVs")
-        a = ap.parse_args(argv)
-        if a.what == "measure":
-            measure(Path(a.work), a.out)
-        else:
-            fit(a.out)
-        return
-    replay.variant_run(__doc__, VARIANTS, argv, configure=configure)
+    replay.variant_run(__doc__, VARIANTS, argv, configure=configure, subcommands=SUBCOMMANDS)
 
 
 if __name__ == "__main__":

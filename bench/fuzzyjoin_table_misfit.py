@@ -18,12 +18,10 @@ patience unchanged) by a per-table amount:
   fitted linear in A).
 
     python bench/fuzzyjoin_table_misfit.py signals --work W --path m_path.csv --out s.csv
-    python bench/fuzzyjoin_table_misfit.py fit --signals s.csv --path m_path.csv
+    python bench/fuzzyjoin_table_misfit.py fit --signals s.csv
     python bench/fuzzyjoin_table_misfit.py --work W --variant shift --out dev_shift.csv
 """
 from __future__ import annotations
-
-import sys
 
 import numpy as np
 import pandas as pd
@@ -155,23 +153,17 @@ def fit(signals_csv: str) -> None:
     print(f"SHIFT_A {-a:.4f} SHIFT_B {b:.4f}   FDR_A {a2:.4f} FDR_B {-b2:.4f}")
 
 
+SUBCOMMANDS = {
+    "signals": (lambda a: signals(a.work, a.path, a.out), {
+        "--work": dict(required=True),
+        "--path": dict(required=True, help="bench/fuzzyjoin_standard_error.py measure's path CSV"),
+        "--out": dict(required=True, help="the signals' CSV")}),
+    "fit": (lambda a: fit(a.signals), {"--signals": dict(required=True)})}
+
+
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("signals", "fit"):
-        import argparse
-        ap = argparse.ArgumentParser(description=__doc__)
-        ap.add_argument("what")
-        ap.add_argument("--work")
-        ap.add_argument("--path", help="bench/fuzzyjoin_standard_error.py measure's path CSV")
-        ap.add_argument("--signals")
-        ap.add_argument("--out")
-        a = ap.parse_args(argv)
-        if a.what == "signals":
-            signals(a.work, a.path, a.out)
-        else:
-            fit(a.signals)
-        return
-    replay.variant_run(__doc__, VARIANTS, argv, configure=configure, prepare=prepare)
+    replay.variant_run(__doc__, VARIANTS, argv, configure=configure, prepare=prepare,
+                       subcommands=SUBCOMMANDS)
 
 
 if __name__ == "__main__":

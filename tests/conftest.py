@@ -1,5 +1,6 @@
-"""Shared fixtures: one Spark session for the whole run, the demo index built once, and
-helpers to write small lakes. Tests never read ../shared (a fresh clone must pass)."""
+"""Shared fixtures: one Spark session for the whole run, the demo index built once,
+helpers to write and index small lakes, and IPython's shell for the magic (``ip``,
+:func:`magic_error`). Tests never read ../shared (a fresh clone must pass)."""
 from __future__ import annotations
 
 import os
@@ -76,3 +77,36 @@ def write_lake(root: Path, tables: dict) -> Path:
         else:
             p.write_text(content, encoding="utf-8")
     return root
+
+
+def lake_engine(spark, tmp_path_factory, name: str, tables: dict, **options):
+    """The engine of a small lake: ``tables`` written (:func:`write_lake`) and indexed
+    (``build_index`` with ``options``, e.g. components=["transform"]) in fresh temporary
+    folders named after ``name``."""
+    from lakejoin_jupyter import build_index
+    root = write_lake(tmp_path_factory.mktemp(name) / "lake", tables)
+    out = tmp_path_factory.mktemp(f"{name}_idx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False, **options)
+
+
+@pytest.fixture
+def ip():
+    """IPython's shell with the extension loaded; the session's engine is put back after."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lakejoin_jupyter.ui.session import SESSION
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "lakejoin_jupyter")
+    saved = SESSION.engine
+    yield shell
+    SESSION.engine = saved
+
+
+def magic_error(shell, line: str) -> str:
+    """The error ``%lakejoin LINE`` must fail with: a MagicError of one line; its text."""
+    from lakejoin_jupyter.magics import MagicError
+    with pytest.raises(MagicError) as err:
+        shell.run_line_magic("lakejoin", line)
+    said = str(err.value)
+    assert said and "\n" not in said, said
+    return said

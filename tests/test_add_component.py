@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import magic_error, write_lake
 from lakejoin_jupyter import open_index
 from lakejoin_jupyter.cli import main as cli
 from lakejoin_jupyter.errors import LakeJoinError
@@ -160,37 +160,22 @@ def test_add_transform_equals_the_reference(bare_index, capsys):
     assert res.method == "transform"
 
 
-@pytest.fixture
-def ip():
-    from IPython.core.interactiveshell import InteractiveShell
-
-    from lakejoin_jupyter.ui.session import SESSION
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
-    saved = SESSION.engine
-    yield shell
-    SESSION.engine = saved
-
-
 @pytest.mark.parametrize("words", [["--set", "pexeso.levels=5"], ["--minhash-seed", "3"],
                                    ["--out", "other.index"]])
 def test_magic_index_add_refuses_what_the_cli_refuses_in_its_words(ip, tmp_path, capsys,
                                                                     words):
     """`%lakejoin index --add` takes the CLI's --add (cli.add_to_index): an option that does
     not go with it is refused, before any Spark work, in the CLI's words."""
-    from lakejoin_jupyter.magics.context import MagicError
     lake = write_lake(tmp_path / "lake", {"t.csv": "a,b\nx,1\ny,2\n"})
     index = tmp_path / "noidx"
     with pytest.raises(SystemExit):
         cli(["index", "--add", str(lake), str(index), *words])
     said = capsys.readouterr().err.strip().splitlines()[-1]
     message = said.split("error: ", 1)[1]
-    with pytest.raises(MagicError) as err:
-        ip.run_line_magic("lakejoin", " ".join(["index", "--add", str(lake), str(index),
-                                                *words]))
-    assert str(err.value) == message
-    with pytest.raises(MagicError, match="--demo cannot be used with --add"):
-        ip.run_line_magic("lakejoin", f"index --add {lake} {index} --demo")
+    assert magic_error(ip, " ".join(["index", "--add", str(lake), str(index), *words])) \
+        == message
+    assert "--demo cannot be used with --add" in magic_error(
+        ip, f"index --add {lake} {index} --demo")
     assert not index.exists()
 
 

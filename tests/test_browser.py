@@ -968,7 +968,8 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     page.close()
 
 
-CHART_THEME_JS = """() => [...document.querySelectorAll('.lakejoin-widget .vega-embed')].map(e => {
+CHART_THEME_JS = """({charts, outside, texts}) => [...document.querySelectorAll(charts)]
+    .filter(e => !(outside && e.closest(outside))).map(e => {
     // what a chart's text and background look like now, and the theme's text colour
     const svg = e.querySelector('svg');
     const back = svg && svg.querySelector('.background');
@@ -978,9 +979,23 @@ CHART_THEME_JS = """() => [...document.querySelectorAll('.lakejoin-widget .vega-
     const theme = getComputedStyle(probe).color;
     probe.remove();
     return {svg: !!svg, theme, background: svg ? getComputedStyle(back || svg).fill : null,
-            texts: svg ? [...svg.querySelectorAll('.role-axis-label text, .role-title-text text')]
-                .map(t => getComputedStyle(t).fill) : []};
+            texts: svg ? [...svg.querySelectorAll(texts)].map(t => getComputedStyle(t).fill) : []};
 })"""
+# CHART_THEME_JS's argument: the widget's charts, and the charts a magic drew outside it
+WIDGET_CHARTS = {"charts": ".lakejoin-widget .vega-embed", "outside": None,
+                 "texts": ".role-axis-label text, .role-title-text text"}
+MAGIC_CHARTS = {"charts": ".jp-OutputArea .vega-embed", "outside": ".lakejoin-widget",
+                "texts": ".role-axis-label text, .role-axis-title text, .role-title-text text"}
+
+
+def _assert_charts_take_the_theme(page, charts: dict, theme: str):
+    """Every chart CHART_THEME_JS finds (``charts``, its argument) has an svg, no
+    background of its own, and text in the theme's text colour."""
+    got = page.evaluate(CHART_THEME_JS, charts)
+    assert got and all(c["svg"] for c in got), got
+    for c in got:
+        assert c["background"] in ("none", "transparent", "rgba(0, 0, 0, 0)"), (theme, c)
+        assert c["texts"] and set(c["texts"]) == {c["theme"]}, (theme, c)
 
 
 def _set_theme(page, theme: str):
@@ -991,6 +1006,20 @@ def _set_theme(page, theme: str):
     page.wait_for_function("(light) => document.body.dataset.jpThemeLight === light",
                            arg=str(theme == "Light").lower(), timeout=60_000)
     page.wait_for_timeout(1500)
+
+
+def _charts_follow_a_switch_to_light(page, chart, shot: str, charts: dict):
+    """In the Dark theme the page is in, then after a switch to Light (no redraw): a
+    screenshot of ``chart`` (artifacts/SHOT-THEME-jupyterlab.png), and every chart of
+    ``charts`` takes the theme (:func:`_assert_charts_take_the_theme`)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for theme in ("dark", "light"):
+        if theme == "light":
+            _set_theme(page, "Light")
+        chart.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        chart.screenshot(path=str(ARTIFACTS / f"{shot}-{theme}-jupyterlab.png"))
+        _assert_charts_take_the_theme(page, charts, theme)
 
 
 def test_charts_follow_the_jupyterlab_theme(lab, browser):
@@ -1010,17 +1039,7 @@ def test_charts_follow_the_jupyterlab_theme(lab, browser):
         chart = w.locator(".lakejoin-detail .vega-embed").first
         chart.locator("svg .role-axis-label text").first.wait_for(timeout=120_000)
         page.wait_for_timeout(1000)
-        ARTIFACTS.mkdir(exist_ok=True)
-        for theme in ("dark", "light"):
-            if theme == "light":
-                _set_theme(page, "Light")
-            chart.scroll_into_view_if_needed()
-            chart.screenshot(path=str(ARTIFACTS / f"chart-{theme}-jupyterlab.png"))
-            got = page.evaluate(CHART_THEME_JS)
-            assert got and all(c["svg"] for c in got), got
-            for c in got:
-                assert c["background"] in ("none", "transparent", "rgba(0, 0, 0, 0)"), (theme, c)
-                assert c["texts"] and set(c["texts"]) == {c["theme"]}, (theme, c)
+        _charts_follow_a_switch_to_light(page, chart, "chart", WIDGET_CHARTS)
     finally:
         if page.evaluate("document.body.dataset.jpThemeLight") == "false":
             _set_theme(page, "Light")          # the next tests' screenshots are Light
@@ -1311,23 +1330,6 @@ def test_a_wide_lake_preview_scrolls_inside_the_widget(lab, browser, width):
     page.close()
 
 
-MAGIC_CHART_THEME_JS = """() => [...document.querySelectorAll('.jp-OutputArea .vega-embed')]
-    .filter(e => !e.closest('.lakejoin-widget')).map(e => {
-    // a chart a magic drew outside the widget: its background and text colours now
-    const svg = e.querySelector('svg');
-    const back = svg && svg.querySelector('.background');
-    const probe = document.createElement('span');
-    probe.style.color = 'var(--jp-ui-font-color1)';
-    document.body.appendChild(probe);
-    const theme = getComputedStyle(probe).color;
-    probe.remove();
-    return {svg: !!svg, theme, background: svg ? getComputedStyle(back || svg).fill : null,
-            texts: svg ? [...svg.querySelectorAll('.role-axis-label text, .role-axis-title text, '
-                                                  + '.role-title-text text')]
-                .map(t => getComputedStyle(t).fill) : []};
-})"""
-
-
 def test_a_magics_chart_follows_a_theme_switch(lab, browser):
     """User test: `%lakejoin search ... --chart` drawn in JupyterLab Dark kept a dark
     theme's light text after a switch to Light (and, drawn in Light, a white box in Dark):
@@ -1343,18 +1345,7 @@ def test_a_magics_chart_follows_a_theme_switch(lab, browser):
         chart = page.locator(".jp-OutputArea .vega-embed").first
         chart.locator("svg .role-axis-label text").first.wait_for(timeout=300_000)
         page.wait_for_timeout(1000)
-        ARTIFACTS.mkdir(exist_ok=True)
-        for theme in ("dark", "light"):
-            if theme == "light":
-                _set_theme(page, "Light")
-            chart.scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
-            chart.screenshot(path=str(ARTIFACTS / f"magic-chart-{theme}-jupyterlab.png"))
-            got = page.evaluate(MAGIC_CHART_THEME_JS)
-            assert got and all(c["svg"] for c in got), got
-            for c in got:
-                assert c["background"] in ("none", "transparent", "rgba(0, 0, 0, 0)"), (theme, c)
-                assert c["texts"] and set(c["texts"]) == {c["theme"]}, (theme, c)
+        _charts_follow_a_switch_to_light(page, chart, "magic-chart", MAGIC_CHARTS)
     finally:
         if page.evaluate("document.body.dataset.jpThemeLight") == "false":
             _set_theme(page, "Light")

@@ -5,6 +5,7 @@ control), ``lakejoin join --dates`` and ``%lakejoin join --dates`` (both from
 import pandas as pd
 import pytest
 
+from conftest import lake_engine
 from lakejoin_jupyter.errors import LakeJoinError
 
 # events/seen: every date reads either way (auto: month-first, "ambiguous")
@@ -27,20 +28,40 @@ LATEST = {"auto": ["Apr 1 or 4 Jan", "Jan 2 or 1 Feb", None],
 
 @pytest.fixture(scope="module")
 def seen_engine(spark, tmp_path_factory):
-    from conftest import write_lake
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.indexing.pipeline import build
-    root = write_lake(tmp_path_factory.mktemp("dates") / "lake",
-                      {"events/seen.csv": SEEN, "events/uploads.csv": UPLOADS,
-                       "events/late.csv": LATE,
-                       "people.csv": pd.DataFrame({"who": ["ann@x.org", "bob@x.org"]})})
-    out = tmp_path_factory.mktemp("dates_idx") / "lake.index"
-    build(root, out, spark=spark, progress=False)
-    return open_index(out)
+    return lake_engine(spark, tmp_path_factory, "dates",
+                       {"events/seen.csv": SEEN, "events/uploads.csv": UPLOADS,
+                        "events/late.csv": LATE,
+                        "people.csv": pd.DataFrame({"who": ["ann@x.org", "bob@x.org"]})})
 
 
-def _hit(engine):
-    return next(h for h in engine.search(QUERY, "who", k=None) if h.table == "events/seen")
+def _hit(engine, table="events/seen"):
+    return next(h for h in engine.search(QUERY, "who", k=None) if h.table == table)
+
+
+def _widget_on(engine, frame, column, method, table):
+    """The widget on ``frame``'s ``column`` (as "q"), searched with ``method``, the hit of
+    ``table`` selected."""
+    from lakejoin_jupyter.ui.session import Session
+    from lakejoin_jupyter.ui.widget import DiscoveryWidget
+    w = DiscoveryWidget(engine, session=Session(), namespace={"q": frame}, frame="q",
+                        columns=[column], auto_insert=False)
+    w.method_picker.value = method
+    w.search().wait()
+    w.results.selected = next(i for i, r in enumerate(w.results.rows) if r["table"] == table)
+    w.wait()
+    return w
+
+
+def _run_latest(w, action, dates, column) -> list:
+    """Run ``action``'s tab with aggregate "latest" and ``dates``: the joined ``column``."""
+    tab = w.actions.tabs[action]
+    tab.controls["aggregate"].value = "latest"
+    tab.controls["dates"].value = dates
+    w.action_buttons[action].click()
+    w.wait()
+    assert w.last_action_result.ok, w.last_action_result.summary
+    got = w.last_action_result.joined[column]
+    return got.where(got.notna(), None).tolist()
 
 
 @pytest.mark.spark
@@ -89,57 +110,30 @@ def test_cli_join_dates(seen_engine, tmp_path, capsys):
 
 
 @pytest.mark.spark
-def test_magic_join_dates(seen_engine):
-    from IPython.core.interactiveshell import InteractiveShell
-    from lakejoin_jupyter.ui.session import SESSION
-    ip = InteractiveShell.instance()
-    ip.run_line_magic("load_ext", "lakejoin_jupyter")
-    saved = SESSION.engine
-    try:
-        ip.user_ns["q"] = QUERY
-        ip.run_line_magic("lakejoin", f"open '{seen_engine.index.path}'")
-        res = ip.run_line_magic("lakejoin", "search q.who --save qres")
-        rank = next(h.rank for h in res if h.table == "events/seen")
-        ip.run_line_magic("lakejoin", f"join {rank} --from qres --aggregate latest "
-                                      f"--dates day-first --into per_key --quiet")
-        got = ip.user_ns["per_key"]["what"]
-        assert got.where(got.notna(), None).tolist() == LATEST["day-first"]
-    finally:
-        SESSION.engine = saved
+def test_magic_join_dates(seen_engine, ip):
+    ip.user_ns["q"] = QUERY
+    ip.run_line_magic("lakejoin", f"open '{seen_engine.index.path}'")
+    res = ip.run_line_magic("lakejoin", "search q.who --save qres")
+    rank = next(h.rank for h in res if h.table == "events/seen")
+    ip.run_line_magic("lakejoin", f"join {rank} --from qres --aggregate latest "
+                                  f"--dates day-first --into per_key --quiet")
+    got = ip.user_ns["per_key"]["what"]
+    assert got.where(got.notna(), None).tolist() == LATEST["day-first"]
 
 
 @pytest.mark.spark
 def test_widget_join_offers_dates_read(seen_engine):
-    from lakejoin_jupyter.ui.session import Session
-    from lakejoin_jupyter.ui.widget import DiscoveryWidget
-    w = DiscoveryWidget(seen_engine, session=Session(), namespace={"q": QUERY}, frame="q",
-                        columns=["who"], auto_insert=False)
-    w.method_picker.value = "auto"
-    w.search().wait()
-    w.results.selected = next(i for i, r in enumerate(w.results.rows)
-                              if r["table"] == "events/seen")
-    w.wait()
-    tab = w.actions.tabs["join"]
-    control = tab.controls["dates"]
+    w = _widget_on(seen_engine, QUERY, "who", "auto", "events/seen")
+    control = w.actions.tabs["join"].controls["dates"]
     assert list(control.options) == ["auto", "day-first", "month-first"]
     assert "day-first (dd/mm/yyyy)" in control.tooltip
-    tab.controls["aggregate"].value = "latest"
-    control.value = "day-first"
-    w.action_buttons["join"].click()
-    w.wait()
-    assert w.last_action_result.ok, w.last_action_result.summary
-    got = w.last_action_result.joined["what"]
-    assert got.where(got.notna(), None).tolist() == LATEST["day-first"]
-
-
-def _table_hit(engine, table):
-    return next(h for h in engine.search(QUERY, "who", k=None) if h.table == table)
+    assert _run_latest(w, "join", "day-first", "what") == LATEST["day-first"]
 
 
 @pytest.mark.spark
 def test_a_forced_reading_says_which_dates_it_cannot_read(seen_engine):
     from lakejoin_jupyter.actions import get
-    hit = _table_hit(seen_engine, "events/uploads")
+    hit = _hit(seen_engine, "events/uploads")
     out = get("join")(seen_engine, hit, QUERY, aggregate="latest", dates="month-first")
     first = out.summary.replace("**", "").split("\n\n")[0]
     assert "read month-first" in first
@@ -158,7 +152,7 @@ def test_a_forced_reading_says_which_dates_it_cannot_read(seen_engine):
 def test_a_forced_reading_that_cannot_read_most_dates_is_refused(seen_engine, tmp_path):
     from lakejoin_jupyter.actions import get
     from lakejoin_jupyter.cli import main as cli
-    hit = _table_hit(seen_engine, "events/late")
+    hit = _hit(seen_engine, "events/late")
     with pytest.raises(LakeJoinError, match=r"2 of the 3 dates of events/late.stamp cannot be "
                                             r"read month-first.*choose dates auto \(it reads "
                                             r"this column day-first\)"):
@@ -195,11 +189,8 @@ def _latest_visit(dayfirst: bool) -> list:
 
 @pytest.fixture(scope="module")
 def visits_engine(spark, tmp_path_factory):
-    from conftest import write_lake
-    from lakejoin_jupyter import build_index
-    root = write_lake(tmp_path_factory.mktemp("visits") / "lake", {"web/visits.csv": VISITS})
-    out = tmp_path_factory.mktemp("visits_idx") / "lake.index"
-    return build_index(root, out, spark=spark, progress=False, components=["transform"])
+    return lake_engine(spark, tmp_path_factory, "visits", {"web/visits.csv": VISITS},
+                       components=["transform"])
 
 
 @pytest.mark.spark
@@ -210,8 +201,6 @@ def test_find_transformation_offers_dates_read_and_its_code_agrees(visits_engine
     key is the one of the greatest date read that way (brute force), and the written code
     reads the dates the same way."""
     from lakejoin_jupyter.actions import get
-    from lakejoin_jupyter.ui.session import Session
-    from lakejoin_jupyter.ui.widget import DiscoveryWidget
     assert _latest_visit(True) != _latest_visit(False)         # the reading matters here
     hit = next(h for h in visits_engine.search(NAMES, "name", k=None, method="transform")
                if h.table == "web/visits")
@@ -228,65 +217,45 @@ def test_find_transformation_offers_dates_read_and_its_code_agrees(visits_engine
     with pytest.raises(LakeJoinError, match="goes with aggregate = latest"):
         get("autojoin")(visits_engine, hit, NAMES, dates="day-first")
     # the widget's tab: the same control as Join's, passed through
-    w = DiscoveryWidget(visits_engine, session=Session(), namespace={"q": NAMES}, frame="q",
-                        columns=["name"], auto_insert=False)
-    w.method_picker.value = "transform"
-    w.search().wait()
-    w.results.selected = next(i for i, r in enumerate(w.results.rows)
-                              if r["table"] == "web/visits")
-    w.wait()
+    w = _widget_on(visits_engine, NAMES, "name", "transform", "web/visits")
     tab = w.actions.tabs["autojoin"]
-    control = tab.controls["dates"]
-    assert list(control.options) == list(w.actions.tabs["join"].controls["dates"].options)
+    assert list(tab.controls["dates"].options) == \
+        list(w.actions.tabs["join"].controls["dates"].options)
     assert tab.rows["dates"].layout.display != "none"
-    tab.controls["aggregate"].value = "latest"
-    control.value = "day-first"
-    w.action_buttons["autojoin"].click()
-    w.wait()
-    assert w.last_action_result.ok, w.last_action_result.summary
-    got = w.last_action_result.joined["visit"]
-    assert got.where(got.notna(), None).tolist() == _latest_visit(True)
+    assert _run_latest(w, "autojoin", "day-first", "visit") == _latest_visit(True)
     assert "dayfirst=True" in tab.code_panel.code
 
 
 @pytest.mark.spark
-def test_cli_and_magic_join_of_a_transformation_hit_force_the_reading(visits_engine, tmp_path):
+def test_cli_and_magic_join_of_a_transformation_hit_force_the_reading(visits_engine, tmp_path,
+                                                                        ip):
     """`lakejoin join --dates` and `%lakejoin join --dates` of a "Needs a transformation"
     hit (refused before, though Find transformation takes it): the latest visit per name is
     the one of the greatest date read that way (brute force), the magic's code reads the
     dates with the widget's dayfirst=, and the CLI writes the same rows."""
-    from IPython.core.interactiveshell import InteractiveShell
-
     from lakejoin_jupyter.cli import main as cli
-    from lakejoin_jupyter.ui.session import SESSION
     NAMES.to_csv(tmp_path / "names.csv", index=False)
     res = visits_engine.search(NAMES, "name", k=10, method="transform", rank="useful")
     rank = next(h.rank for h in res if h.table == "web/visits")
-    ip = InteractiveShell.instance()
-    ip.run_line_magic("load_ext", "lakejoin_jupyter")
     inserted = []
     ip.set_next_input = lambda text, replace=False: inserted.append(text)
-    saved = SESSION.engine
-    try:
-        ip.user_ns["names"] = NAMES
-        ip.run_line_magic("lakejoin", f"open '{visits_engine.index.path}'")
-        found = ip.run_line_magic("lakejoin", "search names.name -m transform --save vres")
-        mrank = next(h.rank for h in found if h.table == "web/visits")
-        for dates, dayfirst in (("day-first", True), ("month-first", False)):
-            out = tmp_path / f"{dates}.csv"
-            assert cli(["join", str(visits_engine.index.path), "-t", str(tmp_path / "names.csv"),
-                        "-c", "name", "-m", "transform", "--hit", str(rank), "--aggregate",
-                        "latest", "--dates", dates, "--out", str(out)]) == 0
-            got = pd.read_csv(out, dtype=str, keep_default_na=False)["visit"]
-            assert [v or None for v in got] == _latest_visit(dayfirst), dates
-            inserted.clear()
-            ip.run_line_magic("lakejoin", f"join {mrank} --from vres --aggregate latest "
-                                          f"--dates {dates} --into v --insert --quiet")
-            joined = ip.user_ns["v"]["visit"]
-            assert joined.where(joined.notna(), None).tolist() == _latest_visit(dayfirst)
-            assert f"dayfirst={dayfirst}" in inserted[-1], inserted[-1]
-            ns = {"names": NAMES}
-            exec(compile(inserted[-1], "<cell>", "exec"), ns)  # noqa: S102
-            pd.testing.assert_frame_equal(ns["v"], ip.user_ns["v"])
-    finally:
-        SESSION.engine = saved
+    ip.user_ns["names"] = NAMES
+    ip.run_line_magic("lakejoin", f"open '{visits_engine.index.path}'")
+    found = ip.run_line_magic("lakejoin", "search names.name -m transform --save vres")
+    mrank = next(h.rank for h in found if h.table == "web/visits")
+    for dates, dayfirst in (("day-first", True), ("month-first", False)):
+        out = tmp_path / f"{dates}.csv"
+        assert cli(["join", str(visits_engine.index.path), "-t", str(tmp_path / "names.csv"),
+                    "-c", "name", "-m", "transform", "--hit", str(rank), "--aggregate",
+                    "latest", "--dates", dates, "--out", str(out)]) == 0
+        got = pd.read_csv(out, dtype=str, keep_default_na=False)["visit"]
+        assert [v or None for v in got] == _latest_visit(dayfirst), dates
+        inserted.clear()
+        ip.run_line_magic("lakejoin", f"join {mrank} --from vres --aggregate latest "
+                                      f"--dates {dates} --into v --insert --quiet")
+        joined = ip.user_ns["v"]["visit"]
+        assert joined.where(joined.notna(), None).tolist() == _latest_visit(dayfirst)
+        assert f"dayfirst={dayfirst}" in inserted[-1], inserted[-1]
+        ns = {"names": NAMES}
+        exec(compile(inserted[-1], "<cell>", "exec"), ns)  # noqa: S102
+        pd.testing.assert_frame_equal(ns["v"], ip.user_ns["v"])

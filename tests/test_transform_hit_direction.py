@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import lake_engine
 
 CODES = [3, 17, 42, 77, 101, 150, 199, 5]
 LAKE = pd.DataFrame({"code": [f"X-{i:03d}" for i in range(200)],
@@ -45,10 +45,8 @@ def test_a_program_recasing_only_its_constants_is_shown_as_such():
 
 @pytest.fixture(scope="module")
 def codes_engine(spark, tmp_path_factory):
-    from lakejoin_jupyter import build_index
-    root = write_lake(tmp_path_factory.mktemp("tielake") / "lake", {"parts/items.csv": LAKE})
-    out = tmp_path_factory.mktemp("tieidx") / "lake.index"
-    return build_index(root, out, spark=spark, progress=False, components=["transform"])
+    return lake_engine(spark, tmp_path_factory, "tie", {"parts/items.csv": LAKE},
+                       components=["transform"])
 
 
 @pytest.mark.spark

@@ -490,12 +490,11 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
     has = np.zeros(pair_id.max() + 1, bool)
     pair_p = np.zeros(pair_id.max() + 1)       # highest probability of each pair so far
     rival = np.zeros(n_r)                      # sum of pair_p over each right value's pairs
-    # the union's own joins: left value and the function of its best pair, and per left
-    # value the sum of their exclusive probabilities (mass); with the cap, the union's
-    # estimated true matches are the sum of min(mass, most) over the left values
+    # the union's own joins: left value and the function of its best pair (with the cap,
+    # :func:`hub_capped` rates them per left value, of which there are n_left)
     left_u = np.full(n_r, -1)
     best_f = np.full(n_r, -1)
-    mass = np.zeros(max(int(L.max()) + 1, 1))
+    n_left = max(int(L.max()) + 1, 1)
     fn_index = {f: j for j, f in enumerate(fns)}
     TP = 0.0; n_joins = 0; selected = []; result = None
     while alive.any():
@@ -526,24 +525,12 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         selected.append((f, t))
         var, share = best_v, best_u
         if most is not None:
-            # the union's hubs, whichever configurations made them: its joins to one left
-            # value scaled to sum to at most ``most`` (the choice above ranks by each
-            # configuration's own estimate; the union's estimate and bound are exact)
+            # the union's hubs, whichever configurations made them (the choice above ranks
+            # by each configuration's own estimate; the union's estimate and bound are exact)
             k = np.flatnonzero(seen)
-            e = exclusive_probability(best_p[k], rival[k])
-            mass[:] = 0.0
-            np.add.at(mass, left_u[k], e)
-            TP = float(np.minimum(mass, most).sum())
+            TP, var, share = hub_capped(cands, most, k, exclusive_probability(
+                best_p[k], rival[k]), best_p[k], left_u[k], best_f[k], var, share, n_left)
             avg = TP / nj
-            hot = mass[left_u[k]] > most
-            if hot.any():
-                k = k[hot]
-                q = best_p[k] * (most / mass[left_u[k]])
-                var, share = best_v.copy(), best_u.copy()
-                for j in np.unique(best_f[k]):
-                    c, sel = cands[fns[j]], best_f[k] == j
-                    var[k[sel]] = join_variance(q[sel], c._scale)
-                    share[k[sel]] = c._rel * (1.0 - q[sel])
         se = np.sqrt(var.sum() + share.sum() ** 2) / nj
         if avg - STANDARD_ERRORS * se >= target:
             result = (list(selected), avg, TP)
@@ -553,6 +540,30 @@ def greedy_union(cands: dict, grids: dict, target: float, patience: float = PATI
         return None
     chosen, chosen_fn = union_matches(cands, result[0])
     return result[0], chosen, result[1], result[2], chosen_fn
+
+
+def hub_capped(cands: dict, most: float, at, e, p, left, fn, var, share, n_left: int):
+    """The hub cap over a union's own joins (:func:`greedy_union`, :func:`union_rating`):
+    its joins to one left value count for at most ``most`` true partners, their
+    probabilities scaled to sum to ``most`` and their error terms with them. Per join: its
+    place ``at`` in ``var`` and ``share`` (the joins' error terms), its exclusive
+    probability ``e``, its most probable pair's probability ``p``, left value (below
+    ``n_left``) and join function (its index in ``cands``). Returns (est. true matches,
+    var, share), the two copied where a join is capped."""
+    fns = list(cands)
+    mass = np.zeros(n_left)
+    np.add.at(mass, left, e)
+    TP = float(np.minimum(mass, most).sum())
+    hot = mass[left] > most
+    if hot.any():
+        q = p[hot] * (most / mass[left[hot]])
+        k = at[hot]
+        var, share = var.copy(), share.copy()
+        for j in np.unique(fn[hot]):
+            c, sel = cands[fns[j]], fn[hot] == j
+            var[k[sel]] = join_variance(q[sel], c._scale)
+            share[k[sel]] = c._rel * (1.0 - q[sel])
+    return TP, var, share
 
 
 def union_rating(cands: dict, configs) -> tuple[float, float, float]:
@@ -589,21 +600,10 @@ def union_rating(cands: dict, configs) -> tuple[float, float, float]:
     bp, bv, bu, bl, bf = P[first], V[first], U[first], Lf[first], F[first]
     nj = len(rs)
     e = exclusive_probability(bp, rival)
-    var, share = bv.copy(), bu.copy()
     if most is None:
-        TP = float(e.sum())
+        TP, var, share = float(e.sum()), bv, bu
     else:
-        mass = np.zeros(n_l)
-        np.add.at(mass, bl, e)
-        TP = float(np.minimum(mass, most).sum())
-        hot = mass[bl] > most
-        if hot.any():
-            q = bp[hot] * (most / mass[bl[hot]])
-            k = np.flatnonzero(hot)
-            for j in np.unique(bf[hot]):
-                c, sel = cands[fns[j]], bf[hot] == j
-                var[k[sel]] = join_variance(q[sel], c._scale)
-                share[k[sel]] = c._rel * (1.0 - q[sel])
+        TP, var, share = hub_capped(cands, most, np.arange(nj), e, bp, bl, bf, bv, bu, n_l)
     avg = TP / nj
     se = np.sqrt(var.sum() + share.sum() ** 2) / nj
     return avg, avg - STANDARD_ERRORS * se, TP
