@@ -31,7 +31,6 @@ The reference ratios are computed once per dataset and cached in ``W/refdecoys/`
 from __future__ import annotations
 
 import pickle
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -198,25 +197,18 @@ def fit(signals_csv: str) -> None:
     print(f"REF_A {a:.4f} REF_B {b:.4f}")
 
 
+SUBCOMMANDS = {
+    "signals": (lambda a: signals(a.work, a.path, a.out, a.autofj_venv), {
+        "--work": dict(required=True),
+        "--path": dict(required=True, help="bench/fuzzyjoin_standard_error.py measure's path CSV"),
+        "--out": dict(required=True, help="the signals' CSV"),
+        "--autofj-venv": dict(default=replay.AUTOFJ_VENV)}),
+    "fit": (lambda a: fit(a.signals), {"--signals": dict(required=True)})}
+
+
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("signals", "fit"):
-        import argparse
-        ap = argparse.ArgumentParser(description=__doc__)
-        ap.add_argument("what")
-        ap.add_argument("--work")
-        ap.add_argument("--path", help="bench/fuzzyjoin_standard_error.py measure's path CSV")
-        ap.add_argument("--signals")
-        ap.add_argument("--out")
-        ap.add_argument("--autofj-venv", default=replay.AUTOFJ_VENV)
-        a = ap.parse_args(argv)
-        if a.what == "signals":
-            signals(a.work, a.path, a.out, a.autofj_venv)
-        else:
-            fit(a.signals)
-        return
     replay.variant_run(__doc__, VARIANTS, argv, configure=configure, prepare=prepare,
-                       state=STATE, suites=SUITES)
+                       state=STATE, suites=SUITES, subcommands=SUBCOMMANDS)
 
 
 if __name__ == "__main__":
