@@ -42,7 +42,7 @@ from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
-from .chance import above_chance, code_rates
+from .chance import ALPHA, above_chance, code_rates, integers, range_tail
 from .dsl import Program, evaluate_columns
 from .learn import (Example, LearnSettings, example_sets, generalised, try_learn_transform,
                     widest_padding)
@@ -395,6 +395,18 @@ def filled_numbers(made, keys: set) -> bool:
     return all(len(o) not in rates or rates[len(o)][0] >= 1.0 for o in met)
 
 
+def numbers_by_chance(made, keys: set, source_is_numbers: bool) -> bool:
+    """Do the numbers a program reads out of the query's values meet the lake column's no
+    more often than numbers drawn at random from the same small range would (chance.py
+    ``range_tail`` above ``ALPHA``)? A day cut out of a month of dates (1..31) meets every
+    column of temperatures holding 1..31, at up to 100% coverage. Not asked when the query's
+    values are integers themselves (the program reads no number out of a longer value)."""
+    if source_is_numbers:
+        return False
+    tail = range_tail(list(made), keys)
+    return tail is not None and tail > ALPHA
+
+
 def lake_is_key(index, column: int) -> bool:
     """Auto-Join's key column, from the lake column's profile: at least ``KEY_RATIO`` of
     its values with a key are distinct."""
@@ -620,7 +632,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                        "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
                        "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0,
-                       "chance": 0}
+                       "chance": 0, "chance_numbers": 0}
+    query_is_numbers = len(integers(tokens)) == len(tokens)
     kind_of_query: list = []
 
     def query_side_kind():
@@ -681,6 +694,9 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         if not above_chance(made, lake.token_set(X) if forward else set(tokens)):
             stats["chance"] += 1                # short codes met no more often than chance
+            continue
+        if forward and numbers_by_chance(made, lake.token_set(X), query_is_numbers):
+            stats["chance_numbers"] += 1        # a day of the month onto temperatures
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made), other)
