@@ -108,3 +108,15 @@ def test_a_day_cut_out_of_dates_is_no_hit_and_the_reformatted_dates_are(weather_
     assert set(dates.details["matched_tokens"]) == set(query) and len(us) == len(query)
     # the temperatures, the day column and the unique integers were verified and dropped
     assert res.stats["chance_numbers"] >= 3, res.stats
+
+
+def test_an_empty_result_says_how_many_hits_chance_explained():
+    from types import SimpleNamespace
+    from lakejoin_jupyter.engine import SearchResult
+    from lakejoin_jupyter.search.registry import SearchParams
+    stats = {"paired_columns": 36, "verified": 20, "chance_numbers": 14, "short_segments": True}
+    res = SearchResult([], SimpleNamespace(notes=()), "transform", SearchParams(), 0.1, stats)
+    assert "14 column(s) joined only through small numbers" in res.empty_message
+    res = SearchResult([], SimpleNamespace(notes=()), "transform", SearchParams(), 0.1,
+                       {**stats, "chance_numbers": 0})
+    assert "small numbers" not in res.empty_message

@@ -10,13 +10,12 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    side after the program) times the weight of the key's kind, the weaker of the
    program's outputs (their common affixes cut) and the side they are compared with, as
    the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
-   once k hits outscore the next candidate's share of paired values. A program
-   whose join is N:M (it merges the values it reads onto a side that is not a key
-   column) on a key read as a number or year is not a hit: Auto-Join joins 1:1 or N:1
-   only, nor one whose distinct outputs meet short codes no more often than chance
-   (chance.py); one keeping numbers of lengths the other side fills (minutes onto ranks
-   0..248) is weighed as a number (``filled_numbers``). ``details`` hold the program (``program``, ``program_json``), its
-   direction, coverage, key kind and fan-out (``key_ratio``: lake rows per key joined).
+   once k hits outscore the next candidate's share of paired values. Not hits: an N:M join
+   (Auto-Join joins 1:1 or N:1 only) on a key read as a number or year; outputs meeting
+   short codes or, read out of the query's values, numbers of a small range
+   (``numbers_by_chance``) no more often than chance (chance.py). Numbers of lengths the
+   other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``).
+   ``details`` hold the program, its direction, coverage, key kind and fan-out.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
@@ -26,7 +25,8 @@ minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
-a constant that is a piece of a field varying across the other side is read instead.
+a constant that is a piece of a field varying across the other side is read instead;
+a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped.
 """
 from __future__ import annotations
 
