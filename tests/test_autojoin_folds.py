@@ -128,11 +128,11 @@ SMALL_DAYS = (11, 14, 17, 22, 26, 28)
 @pytest.fixture(scope="module")
 def port_engine(spark, tmp_path_factory):
     """A lake of services (port numbers, as services() makes them) and of 60 small services
-    numbered with a few days of the month (``SMALL_DAYS``) and 40-93."""
+    numbered with a few days of the month (``SMALL_DAYS``) and 100-153."""
     from lakejoin_jupyter import build_index
     table, query = services(5)
     rng = random.Random(11)
-    small = pd.DataFrame({"Port": list(SMALL_DAYS) + list(range(40, 94)),
+    small = pd.DataFrame({"Port": list(SMALL_DAYS) + list(range(100, 154)),
                           "Service Name": ["".join(rng.choice(string.ascii_lowercase)
                                                    for _ in range(6)) for _ in range(60)]})
     root = write_lake(tmp_path_factory.mktemp("plake") / "lake",

@@ -695,9 +695,6 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         if not above_chance(made, lake.token_set(X) if forward else set(tokens)):
             stats["chance"] += 1                # short codes met no more often than chance
             continue
-        if forward and numbers_by_chance(made, lake.token_set(X), query_is_numbers):
-            stats["chance_numbers"] += 1        # a day of the month onto temperatures
-            continue
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made), other)
         if filled_numbers(made, lake.token_set(X) if forward else set(tokens)):
@@ -706,6 +703,9 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                 made, n_in, lake_is_key(index, X) if forward else
                 len(tokens) >= KEY_RATIO * float(weights.sum())):
             stats["many_to_many"] += 1          # a number merged onto counts: a coincidence
+            continue
+        if forward and numbers_by_chance(made, lake.token_set(X), query_is_numbers):
+            stats["chance_numbers"] += 1        # a day of the month onto temperatures
             continue
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
                      kind, warning, fan_out(index, X, joins, made, forward, joined,
