@@ -395,16 +395,17 @@ def filled_numbers(made, keys: set) -> bool:
     return all(len(o) not in rates or rates[len(o)][0] >= 1.0 for o in met)
 
 
-def numbers_by_chance(made, keys: set, source_is_numbers: bool) -> bool:
+def numbers_by_chance(made, keys: set, source_is_numbers) -> bool:
     """Do the numbers a program reads out of the query's values meet the lake column's no
     more often than numbers drawn at random from the same small range would (chance.py
     ``range_tail`` above ``ALPHA``)? A day cut out of a month of dates (1..31) meets every
     column of temperatures holding 1..31, at up to 100% coverage. Not asked when the query's
-    values are integers themselves (the program reads no number out of a longer value)."""
-    if source_is_numbers:
-        return False
+    values are integers themselves (the program reads no number out of a longer value;
+    ``source_is_numbers``: a bool, or a function giving it, asked only when it matters)."""
     tail = range_tail(list(made), keys)
-    return tail is not None and tail > ALPHA
+    if tail is None or tail <= ALPHA:
+        return False
+    return not (source_is_numbers() if callable(source_is_numbers) else source_is_numbers)
 
 
 def lake_is_key(index, column: int) -> bool:
@@ -633,7 +634,12 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                        "candidates": [int(c) for c in cols[:candidates]],
                        "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0,
                        "chance": 0, "chance_numbers": 0}
-    query_is_numbers = len(integers(tokens)) == len(tokens)
+    numbers_of_query: list = []
+
+    def query_is_numbers():             # the query's values are integers themselves
+        if not numbers_of_query:
+            numbers_of_query.append(len(integers(tokens)) == len(tokens))
+        return numbers_of_query[0]
     kind_of_query: list = []
 
     def query_side_kind():
