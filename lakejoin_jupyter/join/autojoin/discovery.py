@@ -363,8 +363,8 @@ def fan_out(index, column, joins, made, forward, joined, tokens, weights) -> tup
 def query_values_per_key(joined, joins: dict, forward: bool) -> float:
     """The query side's multiplicity of a program's join: the distinct query values that
     join over the keys they join on. Forward, the program may merge many query values onto
-    one key ("part 3 of" 441 dates gives 31 day numbers: 14.2); backward, each joined query
-    value is its own key (1)."""
+    one key (the first 7 letters of 240 ISO days give 30 months: 8); backward, each joined
+    query value is its own key (1)."""
     if not forward or not joins or not len(joined):
         return 1.0
     return max(len(joined) / len(joins), 1.0)
