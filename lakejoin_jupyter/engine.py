@@ -1111,9 +1111,15 @@ class SearchResult(Sequence):
                 f"characters inside longer ones: it was built before they were searched, "
                 f"or with --set transform.short=0); rebuilding it finds them: "
                 f"{self._transform_rebuild()}.")
+            by_chance = self.stats.get("chance_numbers", 0)
+            chance = "" if not by_chance else (
+                f" {by_chance} column(s) joined only through small numbers read out of the "
+                f"query's values (a day cut out of dates) that the column's numbers fill: "
+                f"any numbers of that range would join as many, so they were left out.")
             return (f"No lake column joins the query after a transformation the search could "
                     f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
-                    f"or q-grams with it, {self.stats.get('verified', 0)} verified).{old}")
+                    f"or q-grams with it, {self.stats.get('verified', 0)} verified).{chance}"
+                    f"{old}")
         if self.query.n_columns > 1:      # a composite key: its values together in one row
             cols = ", ".join(map(str, self.query.columns))
             absent = self.absent_columns

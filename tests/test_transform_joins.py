@@ -37,9 +37,13 @@ def joins_lake(seed: int = 3) -> dict:
     dmy = pd.DataFrame({"uploaded": [d.strftime("%d/%m/%Y") for d, n in
                                      zip(days, per_day["n"]) for _ in range(n)]})
     dmy["package"] = [f"pkg{i % 37}" for i in range(len(dmy))]
+    months = pd.period_range("2020-01", "2022-06", freq="M").astype(str)
+    monthly = pd.DataFrame({"month": months,
+                            "releases": [rng.randint(100, 999) for _ in months]})
     return {"net/protocols.csv": protocols, "net/protocols_prefixed.csv": prefixed,
             "geo/iso3166.csv": iso, "geo/country_refs.csv": refs,
-            "dpkg/uploads_per_day.csv": per_day, "dpkg/uploads_dmy.csv": dmy}
+            "dpkg/uploads_per_day.csv": per_day, "dpkg/uploads_dmy.csv": dmy,
+            "dpkg/releases_per_month.csv": monthly}
 
 
 @pytest.fixture(scope="module")
@@ -144,31 +148,33 @@ def test_one_spelling_of_a_hits_program_for_a_lake_table_a_frame_and_the_join(
 
 @pytest.mark.spark
 def test_a_program_merging_query_values_shows_it_and_is_discounted(joins_engine):
-    """"part 3 (split at "-") of day" maps 240 ISO days onto 31 day numbers: the hit shows
-    its query-side multiplicity (distinct query values per key, pandas: 240 / 31) and
+    """"first 7 letters of day" maps 240 ISO days onto 30 months ("2020-03"): the hit shows
+    its query-side multiplicity (distinct query values per key, pandas: 240 / 30) and
     rank="useful" discounts it as a fan-out of that size; the reformatted dates (one query
-    value per key) keep 1 and rank first."""
-    import math
-    from lakejoin_jupyter.join.preview import KIND_WEIGHT
+    value per key) keep 1 and rank first. The day number cut out of the days ("part 3")
+    meets the lake's small integers as any 31 numbers would, and is no hit
+    (test_transform_number_chance.py)."""
     engine, root, tables = joins_engine
     days = tables["dpkg/uploads_per_day.csv"]["day"]
     res = engine.search("dpkg/uploads_per_day", "day", method="transform", k=5)
+    shown = [(h.table, h.column, h.details["program"]) for h in res]
     first = res[0]
-    assert (first.table, first.column) == ("dpkg/uploads_dmy", "uploaded")
+    assert (first.table, first.column) == ("dpkg/uploads_dmy", "uploaded"), shown
     assert first.query_ratio == 1.0
-    merged = [h for h in res if h.details["program"] == 'part 3 (split at "-") of `day`']
-    assert merged, [(h.table, h.details["program"]) for h in res]
-    for h in merged:
-        lake = set(tables[h.table + ".csv"][h.column].astype(str))
-        keys = days.str.split("-").str[2].astype(int).astype(str)
-        joined = days[keys.isin(lake)]
-        want = joined.nunique() / keys[keys.isin(lake)].nunique()
-        assert h.query_ratio == pytest.approx(want)
-        assert want > 7
-        weight = KIND_WEIGHT[h.key_kind]
-        assert h.usefulness <= h.row_coverage * weight / (1 + math.log2(want)) + 1e-9
-        assert h.usefulness < first.usefulness
-        assert "merges" in h.card()
+    merged = [h for h in res if h.table == "dpkg/releases_per_month"]
+    assert len(merged) == 1, shown
+    h = merged[0]
+    lake = set(tables[h.table + ".csv"][h.column].astype(str))
+    keys = days.str[:7]
+    joined = days[keys.isin(lake)]
+    want = joined.nunique() / keys[keys.isin(lake)].nunique()
+    assert want == 8 and h.query_ratio == pytest.approx(want)
+    assert h.key_kind == "identifier" and h.row_coverage == 1.0 and h.key_ratio == 1.0
+    assert h.usefulness == pytest.approx(0.3 + 0.7 / (1 + 3))     # a fan-out of 8: log2 3
+    assert h.usefulness < first.usefulness
+    assert "merges" in h.card()
+    assert not [x for x in shown if x[2] == 'part 3 (split at "-") of `day`'], shown
+    assert res.stats["chance_numbers"] >= 1
     table = res.text_table()
     assert "query values/key" in table.columns
 

@@ -18,16 +18,25 @@ are their own characters at each position, and their slots would be counted as f
   letters of names share their letters, which p takes as even (deviation 48);
   with misses, distinct inputs meeting one key beyond one per key are wrong where a 1:1
   join is possible (deviation 54: the permutation misses how a code's letters go together);
-- a transformation hit whose distinct joined keys are not above chance is a coincidence.
+- a transformation hit whose distinct joined keys are not above chance is a coincidence;
+- so is one whose outputs are numbers of a small range (a day cut out of dates) that the
+  other side's numbers fill: n distinct numbers drawn from a range of N holding c keys
+  meet a hypergeometric count of them (:func:`range_tail`).
 """
 from __future__ import annotations
 
+import math
+import re
 from collections import defaultdict
 
 ALPHA = 0.05       # a gain of keys whose chance tail is above this is not evidence
 SHORT_CODE = 3     # keys of at most this many characters are short codes (the estimate)
 MIN_RATE = 1e-3    # a length whose chance rate is under this is never met by chance
 MIN_KEYS = 20      # a length with fewer keys has no chance rate
+# a range of at most this many integers is small: the fields of a date or a time (a day, a
+# month, an hour, a minute, the year of one century), an age; identifiers span more
+SMALL_SPAN = 100
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 def code_rates(keys) -> dict:
@@ -187,3 +196,31 @@ def above_chance(outputs: dict, keys: set, rates: dict | None = None) -> bool:
     told = [(o, p) for o, p in told if p < 1.0]
     hit = sum(1 for o, _ in told if o in keys)
     return hit == 0 or tail([p for _, p in told], hit) <= ALPHA
+
+
+def integers(values) -> list:
+    """The values written as integers ("7", "-3"), as ints."""
+    return [int(v) for v in values if v is not None and _INTEGER.fullmatch(v)]
+
+
+def range_tail(outputs, keys, span_limit: int = SMALL_SPAN) -> float | None:
+    """P(at least as many of the distinct integer ``outputs`` meet ``keys`` as do), were
+    the outputs as many distinct integers drawn at random from their range [lo, hi] (of N
+    integers, c of them keys: a hypergeometric tail). None when the test does not apply:
+    an output that meets a key is not an integer, no output meets one, or the range holds
+    more than ``span_limit`` integers (numbers of a wide range, ids, are told apart by
+    their values). A day of the month cut out of one month of dates (1..31) against a
+    column holding every number from 1 to 31 gives 1: any 31 numbers would meet as many."""
+    outs = set(integers(outputs))
+    met = [o for o in outputs if o is not None and o in keys]
+    if not met or not outs or any(not _INTEGER.fullmatch(o) for o in met):
+        return None
+    lo, hi = min(outs), max(outs)
+    span = hi - lo + 1
+    if span > span_limit:
+        return None
+    c = sum(1 for k in set(integers(keys)) if lo <= k <= hi)
+    n, h = len(outs), len(set(int(o) for o in met))
+    total = math.comb(span, n)
+    return sum(math.comb(c, j) * math.comb(span - c, n - j)
+               for j in range(h, min(n, c) + 1)) / total

@@ -10,13 +10,12 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    side after the program) times the weight of the key's kind, the weaker of the
    program's outputs (their common affixes cut) and the side they are compared with, as
    the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
-   once k hits outscore the next candidate's share of paired values. A program
-   whose join is N:M (it merges the values it reads onto a side that is not a key
-   column) on a key read as a number or year is not a hit: Auto-Join joins 1:1 or N:1
-   only, nor one whose distinct outputs meet short codes no more often than chance
-   (chance.py); one keeping numbers of lengths the other side fills (minutes onto ranks
-   0..248) is weighed as a number (``filled_numbers``). ``details`` hold the program (``program``, ``program_json``), its
-   direction, coverage, key kind and fan-out (``key_ratio``: lake rows per key joined).
+   once k hits outscore the next candidate's share of paired values. Not hits: an N:M join
+   (Auto-Join joins 1:1 or N:1 only) on a key read as a number or year; outputs meeting
+   short codes or, read out of the query's values, numbers of a small range
+   (``numbers_by_chance``) no more often than chance (chance.py). Numbers of lengths the
+   other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``).
+   ``details`` hold the program, its direction, coverage, key kind and fan-out.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
@@ -26,7 +25,8 @@ minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
-a constant that is a piece of a field varying across the other side is read instead.
+a constant that is a piece of a field varying across the other side is read instead;
+a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
-from .chance import above_chance, code_rates
+from .chance import ALPHA, above_chance, code_rates, integers, range_tail
 from .dsl import Program, evaluate_columns
 from .learn import (Example, LearnSettings, example_sets, generalised, spread,
                     try_learn_transform, widest_padding)
@@ -364,8 +364,8 @@ def fan_out(index, column, joins, made, forward, joined, tokens, weights) -> tup
 def query_values_per_key(joined, joins: dict, forward: bool) -> float:
     """The query side's multiplicity of a program's join: the distinct query values that
     join over the keys they join on. Forward, the program may merge many query values onto
-    one key ("part 3 of" 441 dates gives 31 day numbers: 14.2); backward, each joined query
-    value is its own key (1)."""
+    one key (the first 7 letters of 240 ISO days give 30 months: 8); backward, each joined
+    query value is its own key (1)."""
     if not forward or not joins or not len(joined):
         return 1.0
     return max(len(joined) / len(joins), 1.0)
@@ -394,6 +394,19 @@ def filled_numbers(made, keys: set) -> bool:
         return False
     rates = code_rates(keys)
     return all(len(o) not in rates or rates[len(o)][0] >= 1.0 for o in met)
+
+
+def numbers_by_chance(made, keys: set, source_is_numbers) -> bool:
+    """Do the numbers a program reads out of the query's values meet the lake column's no
+    more often than numbers drawn at random from the same small range would (chance.py
+    ``range_tail`` above ``ALPHA``)? A day cut out of a month of dates (1..31) meets every
+    column of temperatures holding 1..31, at up to 100% coverage. Not asked when the query's
+    values are integers themselves (the program reads no number out of a longer value;
+    ``source_is_numbers``: a bool, or a function giving it, asked only when it matters)."""
+    tail = range_tail(list(made), keys)
+    if tail is None or tail <= ALPHA:
+        return False
+    return not (source_is_numbers() if callable(source_is_numbers) else source_is_numbers)
 
 
 def lake_is_key(index, column: int) -> bool:
@@ -621,7 +634,13 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                        "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
                        "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0,
-                       "chance": 0}
+                       "chance": 0, "chance_numbers": 0}
+    numbers_of_query: list = []
+
+    def query_is_numbers():             # the query's values are integers themselves
+        if not numbers_of_query:
+            numbers_of_query.append(len(integers(tokens)) == len(tokens))
+        return numbers_of_query[0]
     kind_of_query: list = []
 
     def query_side_kind():
@@ -691,6 +710,9 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                 made, n_in, lake_is_key(index, X) if forward else
                 len(tokens) >= KEY_RATIO * float(weights.sum())):
             stats["many_to_many"] += 1          # a number merged onto counts: a coincidence
+            continue
+        if forward and numbers_by_chance(made, lake.token_set(X), query_is_numbers):
+            stats["chance_numbers"] += 1        # a day of the month onto temperatures
             continue
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
                      kind, warning, fan_out(index, X, joins, made, forward, joined,
