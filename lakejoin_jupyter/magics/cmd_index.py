@@ -27,7 +27,7 @@ def configure(p):
 def run(ctx, a):
     from pathlib import Path
 
-    from ..engine import build_index, open_index
+    from ..engine import build_index, check_rebuild, open_index
     from ..errors import IndexVersionError
     from ..index.store import is_index
     if a.add:
@@ -56,8 +56,9 @@ def run(ctx, a):
         try:
             engine = open_index(a.out, check_lake=False)
         except IndexVersionError as e:     # built by another version: rebuilt, as --reuse means
+            check_rebuild(lake, a.out)     # (of its own lake only: another's is refused)
             print(f"Rebuilding {a.out} (--reuse): {e}".split("; rebuild")[0] + ".")
-            rebuild = True                 # of its own lake only (the build checks)
+            rebuild = True                 # (the build checks the lake again, under its lock)
     if engine is not None:
         engine = _same_lake_or_rebuild(engine, lake, a.demo)
         if engine is None:

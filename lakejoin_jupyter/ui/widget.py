@@ -97,6 +97,7 @@ class DiscoveryWidget(W.VBox):
         self._result = None
         self._query_name = self._query_frame = None
         self._opened_here = None          # index path the widget itself opened or built
+        self._lake_field_of = None        # the engine whose lake the Lake field was set to
         self.last_action_result = None
         self.bound = []                   # variables the widget bound (its own, to rebind)
         self._own_values = {}             # cell key -> what this widget bound for it
@@ -390,8 +391,8 @@ class DiscoveryWidget(W.VBox):
                             f"{html.escape(e.index.size_label)}")
         if not self.index_path.value:
             self.index_path.value = str(e.path)
-        if getattr(self, "_lake_field_of", None) is not e:  # another index: its lake, the one
-            self._lake_field_of = e                         # Rebuild reads again (none: empty)
+        if self._lake_field_of is not e:      # another index: its lake, the one Rebuild
+            self._lake_field_of = e           # reads again (a list of files: empty)
             self.lake_path.value = e.lake_root or ""
 
     def refresh_frames(self, select: str | None = None, *_):
