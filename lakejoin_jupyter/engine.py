@@ -2347,11 +2347,24 @@ def open_index(path, verify: bool = True, check_lake: bool = True) -> Engine:
     return Engine.open(path, verify=verify, check_lake=check_lake)
 
 
+def check_rebuild(lake, out) -> None:
+    """Raise IndexOfAnotherLakeError when ``out`` holds the index of a lake other than
+    ``lake`` (what ``build_index(lake, out, rebuild=True)`` refuses), without Spark."""
+    from .index.store import check_same_lake, is_index, resolve_destination
+    if is_index(resolve_destination(out)):
+        check_same_lake(out, lake)
+
+
 def build_index(lake, out, *, master: str | None = None, overwrite: bool = False,
                 num_perm: int = 256, components: Sequence[str] = (), progress: bool = True,
-                spark=None, catalog_tables=None, progress_callback=None, **settings) -> Engine:
+                spark=None, catalog_tables=None, progress_callback=None,
+                rebuild: bool = False, **settings) -> Engine:
     """Build the index of ``lake`` (folder, file list, or ``catalog_tables`` of the Spark
     catalog with ``lake=None``) at ``out`` with Spark, then open it.
+
+    An index already at ``out`` is replaced with ``overwrite=True`` (whatever lake it
+    records), or with ``rebuild=True`` only when it is the index of ``lake`` (else
+    IndexOfAnotherLakeError, before Spark starts; :func:`check_rebuild` asks the same first).
 
     The build report (indexed and skipped files and why) is ``engine.build_report``.
     ``progress_callback(phase, done_tasks, total_tasks)`` receives the build's progress
@@ -2362,7 +2375,7 @@ def build_index(lake, out, *, master: str | None = None, overwrite: bool = False
     bs = BuildSettings(num_perm=num_perm, components=tuple(components), **settings)
     report = build(lake, out, master=master, overwrite=overwrite, settings=bs, spark=spark,
                    progress=progress, catalog_tables=catalog_tables,
-                   progress_callback=progress_callback)
+                   progress_callback=progress_callback, rebuild=rebuild)
     engine = open_index(out, check_lake=False)
     engine.build_report = report
     return engine

@@ -45,6 +45,11 @@ class IndexLockedError(LakeJoinError):
     """Another build is writing the same index path right now."""
 
 
+class IndexOfAnotherLakeError(LakeJoinError, FileExistsError):
+    """A rebuild of an index from a lake other than the one it records (``overwrite``
+    replaces it deliberately)."""
+
+
 class ComponentMissingError(LakeJoinError):
     """The index was built without a component a search method needs."""
 
@@ -91,7 +96,8 @@ class WorkerPythonWarning(LakeJoinWarning):
 
 
 class IndexRecoveredWarning(LakeJoinWarning):
-    """Opening an index completed (or undid) a commit that a crash had interrupted."""
+    """Opening an index completed (or undid) a commit that a crash had interrupted, or
+    removed the folders and the lock that killed builds of its path left."""
 
 
 _KINDS = {"str": "a string", "int": "an integer", "float": "a number", "bool": "True or False",

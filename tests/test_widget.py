@@ -1274,8 +1274,10 @@ def test_build_cancel_leaves_nothing_then_build_opens(spark, tmp_path):
 @pytest.mark.spark
 def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     """The Index field holds the open index (through a link, as a Lab root often does):
-    the build button reads Rebuild; a build without overwrite refuses in one line that
-    names one path; Rebuild replaces the index, keeps its optional components and every
+    the build button reads Rebuild; a build without Rebuild refuses in one line that
+    names one path; Open of another index fills the Lake field with that index's lake
+    (newuser14 D17); Rebuild from another lake is refused at once (the index unchanged);
+    Rebuild from its lake replaces the index, keeps its optional components and every
     build setting it records (MinHash size and seed, XASH size, each component's ``--set``
     options) and reopens it; a rebuild that fails leaves the index and no progress bar."""
     import os
@@ -1308,15 +1310,34 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     (tmp_path / "root").mkdir()
     link = tmp_path / "root" / "lake.index"
     os.symlink(real, link)
+    other = tmp_path / "other.index"
+    build(new, other, spark=spark, progress=False)
     w = make(open_index(link), ns={"q": pd.DataFrame({"k": ["peru"]})}, frame="q", columns=["k"])
     assert w.index_path.value == str(link)
     assert w.lake_path.value == str(old)            # the lake the index records, to rebuild
     assert w.build_button.description == "Rebuild" and w.build_button.button_style == ""
-    assert w.build_index(str(new), str(link)) is None          # no overwrite: refused at once
+    assert w.build_index(str(old), str(link)) is None          # not Rebuild: refused at once
     assert f"An index already exists at {link} (the index open here)" in w.status_text
     assert "Press Rebuild" in w.status_text and str(real) not in w.status_text
     assert "overwrite=True" not in w.status_text
-    w.lake_path.value = str(new)
+    # Open of another index: the Lake field follows it (the lake Rebuild would read)
+    w.index_path.value = str(other)
+    w.open_index(w.index_path.value).wait(120)
+    assert w.session.engine.path == other and w.lake_path.value == str(new)
+    w.index_path.value = str(link)
+    w.open_index(w.index_path.value).wait(120)
+    assert w.lake_path.value == str(old) and w.build_button.description == "Rebuild"
+    opened = w.session.engine
+    w.lake_path.value = str(new)                    # another lake: refused at once, no Spark
+    assert w.build_index(w.lake_path.value, w.index_path.value, rebuild=True) is None
+    assert w.status_text.startswith(f"Not rebuilding {link} (the index open here): it is the "
+                                    f"index of the lake {old}, not of {new}."), w.status_text
+    assert "\n" not in w.status_text and "--overwrite" in w.status_text
+    assert recorded_settings(read_manifest(link)) == before and w.session.engine is opened
+    # Rebuild from its own lake, changed since the build
+    write_lake(old, {"a.csv": pd.DataFrame({"country": names + ["peru"]}),
+                     "b.csv": pd.DataFrame({"name": ["peru", "chad"], "code": ["PE", "TD"]})})
+    w.lake_path.value = str(old)
     w.build_button.click()
     w.wait(600)
     assert w.status_text.startswith(f"Rebuilt {link} and reopened it."), w.status_text
@@ -1334,9 +1355,10 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     w.method_picker.value = "auto"
     w.search().wait()
     assert {r["table"] for r in w.results.rows} == {"a", "b"}
-    # a rebuild that fails: the index stays, open; one path named; no bar
+    # a rebuild that fails (its lake emptied): the index stays, open; one path named; no bar
     (tmp_path / "empty").mkdir()
-    w.lake_path.value = str(tmp_path / "empty")
+    for f in old.iterdir():
+        f.rename(tmp_path / "empty" / f.name)
     w.build_button.click()
     w.wait(300)
     assert "No tables found" in w.status_text
@@ -1344,7 +1366,7 @@ def test_rebuild_replaces_the_open_index_and_reopens_it(spark, tmp_path):
     assert w.progress.layout.display == "none" and not w.search_button.disabled
     assert w.session.engine is engine and w.build_button.description == "Rebuild"
     # another folder: Build again
-    w.index_path.value = str(tmp_path / "other.index")
+    w.index_path.value = str(tmp_path / "third.index")
     assert w.build_button.description == "Build" and w.build_button.button_style == ""
 
 

@@ -35,7 +35,8 @@ import pandas as pd
 
 from .._version import __version__
 from ..errors import (IndexCorruptError, IndexIncompleteError, IndexLockedError,
-                      IndexNotFoundError, IndexRecoveredWarning, IndexVersionError,
+                      IndexNotFoundError, IndexOfAnotherLakeError, IndexRecoveredWarning,
+                      IndexVersionError,
                       LakeChangedWarning, LakeNotFoundError, NotAnIndexError)
 from ..lake.discover import table_format
 from ..lake.normalize import normalization_spec
@@ -43,7 +44,7 @@ from .arrays import IndexArrays
 from .joinstats import FILES as JOINSTATS_FILES
 from .joinstats import FOLDER as JOINSTATS
 from .joinstats import JoinStats
-from .lock import BuildLock, describe, own_build, running_build
+from .lock import BuildLock, describe, lock_path, own_build, running_build
 
 FORMAT_NAME = "lakejoin-index"
 FORMAT_VERSION = 2          # 2: no Parquet copies, new dictionary arrays, joinstats/
@@ -85,8 +86,10 @@ def check_destination(path, overwrite: bool = False) -> Path:
                 f"{shown} is a file, not an index folder. Choose another --out path.")
         if is_index(path):
             if not overwrite:
+                recorded = recorded_lake(path)[1]
+                of = f" of the lake {recorded}" if recorded else ""
                 raise FileExistsError(
-                    f"An index already exists at {shown}. Pass overwrite=True "
+                    f"An index{of} already exists at {shown}. Pass overwrite=True "
                     f"(CLI: --overwrite) to replace it, or choose another path.")
         elif any(path.iterdir()):
             raise NotAnIndexError(
@@ -95,6 +98,57 @@ def check_destination(path, overwrite: bool = False) -> Path:
     if not path.parent.exists():
         raise IndexNotFoundError(f"The parent folder of {path} does not exist; create it first.")
     return path
+
+
+def lake_identity(lake) -> tuple:
+    """What identifies a lake as ``discover`` reads it: ("folder", real path) for one
+    folder, ("files", frozenset of real paths) for files, ("catalog", None) for ``None``."""
+    if lake is None:
+        return ("catalog", None)
+    paths = [lake] if isinstance(lake, (str, os.PathLike)) else list(lake)
+    real = [os.path.realpath(Path(p).expanduser()) for p in paths]
+    if len(real) == 1 and os.path.isdir(real[0]):
+        return ("folder", real[0])
+    return ("files", frozenset(real))
+
+
+def recorded_lake(path) -> tuple[tuple | None, str]:
+    """The lake the index at ``path`` records (its manifest's ``lake`` section, read without
+    the version checks of :func:`read_manifest`, so an index of an older format is known
+    too): its :func:`lake_identity` and how to name it; (None, "") when unreadable."""
+    try:
+        lake = json.loads((Path(path) / MANIFEST).read_text(encoding="utf-8")).get("lake") or {}
+    except (OSError, ValueError, AttributeError):
+        return None, ""
+    if lake.get("kind") == "catalog":
+        return ("catalog", None), "Spark catalog tables"
+    if lake.get("kind") == "folder" and lake.get("root"):
+        return ("folder", os.path.realpath(lake["root"])), str(lake["root"])
+    files = list(lake.get("files") or {})
+    if not files:
+        return None, ""
+    more = f" (and {len(files) - 1} more file(s))" if len(files) > 1 else ""
+    return ("files", frozenset(os.path.realpath(f) for f in files)), files[0] + more
+
+
+def check_same_lake(path, lake) -> None:
+    """Refuse to rebuild the index at ``path`` from ``lake`` when it records another lake:
+    a rebuild keeps what an index is (the index of its lake); replacing it with another
+    lake's index is ``overwrite``. An index whose lake cannot be read is not refused."""
+    recorded, shown_recorded = recorded_lake(path)
+    if recorded is None or recorded == lake_identity(lake):
+        return
+    given = lake if isinstance(lake, (str, os.PathLike)) or lake is None else \
+        (f"{list(lake)[0]} (and {len(list(lake)) - 1} more file(s))" if len(list(lake)) > 1
+         else list(lake)[0])
+    given = "Spark catalog tables" if given is None else str(Path(given).expanduser().absolute())
+    error = IndexOfAnotherLakeError(
+        f"Not rebuilding {Path(path).expanduser().absolute()}: it is the index of the lake "
+        f"{shown_recorded}, not of {given}. To replace it with the index of {given}, pass "
+        f"overwrite=True (CLI and %lakejoin index: --overwrite); to keep it, build to a new "
+        f"index path.")
+    error.recorded, error.given = shown_recorded, given
+    raise error
 
 
 def is_index(path) -> bool:
@@ -167,6 +221,29 @@ def _recover_on_open(path: Path) -> str | None:
             f"A crash interrupted the commit of {path}, and it cannot be repaired here "
             f"({e.strerror or e}). The finished index is one of {left} beside it: rename it "
             f"to {final.name}.") from None
+
+
+def _remove_dead_builds_on_open(path: Path) -> str | None:
+    """An open of an index removes what killed builds of its path left beside it (their
+    ``.tmp-``/``.old-`` folders and the lock file naming them), as the next build would;
+    only when no build of the path may run: the lock file names no live process on this
+    host (another host's is taken as alive) and its lock can be taken. Returns what was
+    removed, or None (nothing, or not now: a read-only folder, a build running)."""
+    final = resolve_destination(path)
+    if not (lock_path(final).exists() or _leftovers(final, "tmp") or _leftovers(final, "old")):
+        return None
+    if running_build(final) is not None:
+        return None
+    try:
+        with BuildLock(final) as lock:
+            gone = remove_dead_leftovers(final)
+            dead = lock.dead
+    except (IndexLockedError, OSError):
+        return None
+    said = [f"the lock of a build that died ({describe(dead)})"] if dead else []
+    if gone:
+        said.append(f"{len(gone)} folder(s) that killed builds left: {', '.join(gone)}")
+    return f"removed, beside {final}, " + " and ".join(said) if said else None
 
 
 class NpyAppender:
@@ -874,6 +951,9 @@ class LakeIndex:
                 warnings.warn(self.recovered[0].upper() + self.recovered[1:] + ".",
                               IndexRecoveredWarning, stacklevel=3)
         self.manifest = read_manifest(self.path)
+        swept = _remove_dead_builds_on_open(self.path)
+        if swept:
+            warnings.warn(swept[0].upper() + swept[1:] + ".", IndexRecoveredWarning, stacklevel=3)
         self._opened = _file_identity(self.path / MANIFEST)
         verify_files(self.path, self.manifest, checksums=verify)
         self.generations = [Generation(self.path, self.manifest)]

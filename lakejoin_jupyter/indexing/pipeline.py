@@ -41,8 +41,8 @@ from ..errors import EmptyLakeError
 from ..index.arrays import IndexArrays
 from ..index.lock import BuildLock, describe
 from ..index.store import (ARRAY_FILES, GenerationWriter, IndexWriter, LakeIndex,
-                           check_destination, read_manifest, recover_commit,
-                           remove_dead_leftovers, resolve_destination)
+                           check_destination, check_same_lake, is_index, read_manifest,
+                           recover_commit, remove_dead_leftovers, resolve_destination)
 from ..lake.discover import LakeSpec, discover
 from ..lake.normalize import MAX_TOKEN_CHARS
 from ..spark import release_memory
@@ -150,8 +150,12 @@ def _rel(lake: LakeSpec, uri: str) -> str:
 def build(lake, out, *, master: str | None = None, overwrite: bool = False,
           settings: BuildSettings | None = None, spark_settings: SparkSettings | None = None,
           spark=None, progress: bool = True, progress_callback=None,
-          catalog_tables=None, add: bool = False) -> BuildReport:
+          catalog_tables=None, add: bool = False, rebuild: bool = False) -> BuildReport:
     """Build the index of ``lake`` at ``out`` (see module docstring). Returns a BuildReport.
+
+    An index at ``out`` is replaced with ``overwrite`` (whatever lake it records) or with
+    ``rebuild`` (only when it records ``lake``: else IndexOfAnotherLakeError, before Spark
+    starts and again under the lock); with neither, FileExistsError.
 
     ``add=True``: ``out`` is an existing index; the tables of ``lake`` are built into a new
     generation of it (index/store.py), the existing generations are not touched.
@@ -177,8 +181,11 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                                                 if spec and spec.ignored else ""))
     final = resolve_destination(out)
     _check_lake_outside(spec, final)
+    replace = overwrite or rebuild
     if not add:
-        check_destination(out, overwrite)    # before the lock: a missing parent folder, ...
+        check_destination(out, replace)      # before the lock: a missing parent folder, ...
+        if rebuild and not overwrite and is_index(final):
+            check_same_lake(out, lake)
     else:                                    # no index there: say so (under this build's
         read_manifest(out)                   # own lock, it would look like a running build)
     with quiet_py4j(), BuildLock(final) as lock:     # an interrupt is one line, not py4j's
@@ -215,10 +222,12 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
                 notes.append(f"removed {len(gone)} folder(s) left by builds of this path that "
                              f"were killed: {', '.join(gone)}")
             try:
-                check_destination(out, overwrite)
+                check_destination(out, replace)
+                if rebuild and not overwrite and is_index(final):
+                    check_same_lake(out, lake)
             except FileExistsError as e:
                 if repaired:
-                    raise FileExistsError(f"{e} (Before that: {repaired}.)") from None
+                    raise type(e)(f"{e} (Before that: {repaired}.)") from None
                 raise
         started = spark is None and not session_running()
         t_spark = time.time()
@@ -229,7 +238,7 @@ def build(lake, out, *, master: str | None = None, overwrite: bool = False,
         spark = spark or get_spark(spark_settings, master=master)
         spark_seconds = time.time() - t_spark if started else 0.0
         try:
-            report = _build_locked(spark, spec, out, overwrite, settings, base, progress,
+            report = _build_locked(spark, spec, out, replace, settings, base, progress,
                                    progress_callback, spark_settings, t0, spark_seconds)
         finally:
             if started:

@@ -27,7 +27,7 @@ def configure(p):
 def run(ctx, a):
     from pathlib import Path
 
-    from ..engine import build_index, open_index
+    from ..engine import build_index, check_rebuild, open_index
     from ..errors import IndexVersionError
     from ..index.store import is_index
     if a.add:
@@ -44,7 +44,7 @@ def run(ctx, a):
     if a.demo == bool(a.lake):
         raise MagicError("Give the lake folder to index, or --demo for the packaged demo lake.")
     given = build_options(a, _refuse)
-    overwrite = a.overwrite
+    overwrite, rebuild = a.overwrite, False
     engine = None
     kept = {}
     if a.demo:
@@ -56,8 +56,9 @@ def run(ctx, a):
         try:
             engine = open_index(a.out, check_lake=False)
         except IndexVersionError as e:     # built by another version: rebuilt, as --reuse means
+            check_rebuild(lake, a.out)     # (of its own lake only: another's is refused)
             print(f"Rebuilding {a.out} (--reuse): {e}".split("; rebuild")[0] + ".")
-            overwrite = True
+            rebuild = True                 # (the build checks the lake again, under its lock)
     if engine is not None:
         engine = _same_lake_or_rebuild(engine, lake, a.demo)
         if engine is None:
@@ -82,7 +83,7 @@ def run(ctx, a):
     for comp, opts in given["component_options"].items():    # given in the cell: wins
         options[comp] = {**options.get(comp, {}), **opts}
     kept.update(build_sizes(a))          # given in the cell: wins over the recorded ones
-    engine = build_index(lake, a.out, master=a.master, overwrite=overwrite,
+    engine = build_index(lake, a.out, master=a.master, overwrite=overwrite, rebuild=rebuild,
                          num_perm=kept.pop("num_perm", a.num_perm), components=components,
                          component_options=options, progress=not a.quiet, **kept)
     ctx.session.engine = engine

@@ -97,6 +97,7 @@ class DiscoveryWidget(W.VBox):
         self._result = None
         self._query_name = self._query_frame = None
         self._opened_here = None          # index path the widget itself opened or built
+        self._lake_field_of = None        # the engine whose lake the Lake field was set to
         self.last_action_result = None
         self.bound = []                   # variables the widget bound (its own, to rebind)
         self._own_values = {}             # cell key -> what this widget bound for it
@@ -179,7 +180,8 @@ class DiscoveryWidget(W.VBox):
 
     def _sync_build_button(self) -> None:
         """The build button reads "Rebuild" when the Index field names a folder that holds
-        an index: pressing it replaces that index (overwrite), reopened after. It is neutral
+        an index: pressing it replaces that index with one of the lake it records (the Lake
+        field, which Open fills with that lake), reopened after. It is neutral
         on an index in order, a warning when a rebuild is advised: the lake changed since the
         build, the index advises it (``engine.advice()``) or it cannot be read."""
         rebuild = holds_index(self.index_path.value)
@@ -253,7 +255,7 @@ class DiscoveryWidget(W.VBox):
         self.open_button.on_click(lambda _: self.open_index(self.index_path.value))
         self.build_button.on_click(lambda _: self.build_index(
             self.lake_path.value, self.index_path.value,
-            overwrite=self.build_button.description == "Rebuild"))
+            rebuild=self.build_button.description == "Rebuild"))
         self.search_button.on_click(lambda _: self.search())
         self.cancel_button.on_click(lambda _: self.cancel())
         self.results.observe(self._on_select, "selected")
@@ -389,8 +391,9 @@ class DiscoveryWidget(W.VBox):
                             f"{html.escape(e.index.size_label)}")
         if not self.index_path.value:
             self.index_path.value = str(e.path)
-        if not self.lake_path.value and e.lake_root:     # what Rebuild reads again
-            self.lake_path.value = e.lake_root
+        if self._lake_field_of is not e:      # another index: its lake, the one Rebuild
+            self._lake_field_of = e           # reads again (a list of files: empty)
+            self.lake_path.value = e.lake_root or ""
 
     def refresh_frames(self, select: str | None = None, *_):
         """Rescan the notebook's DataFrames (after every cell; query_panel.py)."""
@@ -417,13 +420,16 @@ class DiscoveryWidget(W.VBox):
 
         return self._run("index", work, done)
 
-    def build_index(self, lake: str, out: str, overwrite: bool = False):
+    def build_index(self, lake: str, out: str, rebuild: bool = False):
         """Build an index with Spark in the background (progress bar, Cancel), then open it.
-        A folder that holds an index (the open one, say) is replaced only with
-        ``overwrite`` (the "Rebuild" button); the rebuild keeps the optional components of
-        the index it replaces. A failure or a cancel is one line and no index is written."""
+        A folder that holds an index (the open one, say) is replaced only with ``rebuild``
+        (the "Rebuild" button), and only by the index of the lake it records (the engine's
+        ``rebuild=True``: another lake's is refused at once, before Spark); the rebuild keeps
+        the optional components of the index it replaces. A failure or a cancel is one line
+        and no index is written."""
         from pathlib import Path
-        from ..engine import build_index
+        from ..engine import build_index, check_rebuild
+        from ..errors import IndexOfAnotherLakeError
         from ..lake.discover import lake_path_problem
         lake, out = (lake or "").strip(), (out or "").strip()
         if not lake or not out:
@@ -436,7 +442,17 @@ class DiscoveryWidget(W.VBox):
         dest = Path(out).expanduser().absolute()          # the one path every message names
         replacing = holds_index(out)
         self._sync_build_button()
-        if replacing and not overwrite:
+        try:
+            if replacing:
+                check_rebuild(lake, out)
+        except IndexOfAnotherLakeError as e:
+            self._set_status(
+                f"Not rebuilding {dest}{self._open_note(dest)}: it is the index of the lake "
+                f"{e.recorded}, not of {e.given}. Type another index folder to build the index "
+                f"of {e.given}, or the lake {e.recorded} to rebuild this one (to replace it on "
+                f"purpose: %lakejoin index LAKE --out INDEX --overwrite).", "error")
+            return None
+        if replacing and not rebuild:
             self._set_status(f"An index already exists at {dest}{self._open_note(dest)}. Press "
                              f"Rebuild to replace it with the index of {lake}, or type another "
                              f"index folder.", "error")
@@ -463,7 +479,7 @@ class DiscoveryWidget(W.VBox):
                     self._set_status(f"Building: {phase}...")
                 elif total:
                     self.progress.value = min(1.0, done / total)
-            return build_index(lake, out, progress=False, spark=spark, overwrite=overwrite,
+            return build_index(lake, out, progress=False, spark=spark, rebuild=replacing,
                                progress_callback=progress, components=tuple(components),
                                **kept)
 
@@ -1147,8 +1163,9 @@ def _num(x):
 
 
 BUILD_TIP = "index the lake folder into the index folder with Spark"
-REBUILD_TIP = ("the index folder holds an index: replace it with the index of the lake folder "
-               "(Spark; it keeps its optional components), then reopen it")
+REBUILD_TIP = ("the index folder holds an index: replace it with a new index of the lake it "
+               "records (the Lake field; Spark; it keeps its optional components), then "
+               "reopen it")
 
 
 def holds_index(path) -> bool:
