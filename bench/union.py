@@ -5,6 +5,9 @@
     python bench/union.py --lakes ../shared/data/lakes --work /tmp/union_disjoint --disjoint
     python bench/union.py --lakes ../shared/data/lakes --work /tmp/union_bench --check development
 
+The full run writes its tables to WORK/union.md (WORK/union_disjoint.md with --disjoint), or
+to --out; the committed bench/results files are updated by hand from it.
+
 The benchmark follows the construction of the TUS benchmark (Nargesian et al., VLDB 2018,
 §6.1): seed tables of the lake (FiveThirtyEight + reference CSVs with >= 3 columns and >= 20
 rows) each give PER_SEED derived tables (a random subset of at least half of the columns,
@@ -41,7 +44,6 @@ SEED = 20261125
 KS = (5, 10)
 QUERY_SHARE = 0.3  # --disjoint: the seed rows that form the query
 SIBLING = 0.5     # header-set Jaccard that makes two lake tables siblings
-RESULT = Path(__file__).resolve().parent / "results" / "union.md"
 
 
 def read_csv(path: Path) -> pd.DataFrame | None:
@@ -182,6 +184,8 @@ def main(argv=None) -> None:
                     help="method tus on one split of the existing index, printed (no result "
                          "file): to compare two versions of the code on the same index")
     ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--out", type=Path, help="the results file of a full run (default: "
+                    "WORK/union.md, WORK/union_disjoint.md with --disjoint)")
     args = ap.parse_args(argv)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -231,12 +235,14 @@ def main(argv=None) -> None:
             load.append(os.getloadavg()[0])
     b = engine.index.manifest.get("build", {})
     build_s = (b.get("seconds", float("nan")), b.get("phases", {}))
-    write(res, len(seeds), sum(len(v) for v in truth.values()), len(engine.index.tables),
-          engine.index.n_sets, build_s, (LAKE.parent / "queries").exists(), load)
+    disjoint = (LAKE.parent / "queries").exists()
+    result = args.out or args.work / ("union_disjoint.md" if disjoint else "union.md")
+    write(result, res, len(seeds), sum(len(v) for v in truth.values()),
+          len(engine.index.tables), engine.index.n_sets, build_s, disjoint, load)
 
 
-def write(res, n_seeds, n_derived, n_tables, n_cols, build_s, disjoint=False, load=()) -> None:
-    result = RESULT.with_name("union_disjoint.md") if disjoint else RESULT
+def write(result: Path, res, n_seeds, n_derived, n_tables, n_cols, build_s, disjoint=False,
+          load=()) -> None:
     cols = ["MAP@5", "P@5", "R@5", "MAP@10", "P@10", "R@10", "p50_ms", "p90_ms"]
     lines = ["Command: `python bench/union.py --lakes ../shared/data/lakes "
              + ("--work /tmp/union_disjoint --disjoint`" if disjoint else "--work /tmp/union_bench`"),

@@ -1030,9 +1030,14 @@ class SearchResult(Sequence):
     """Ranked hits of one search, with what was searched and how long it took."""
 
     def __init__(self, hits, query: Query, method: str, params: SearchParams, seconds: float,
-                 stats: dict | None = None, rank: str = "overlap", notes=(), rebuild=None):
+                 stats: dict | None = None, rank: str = "overlap", notes=(), rebuild=None,
+                 transform_search: bool | str | None = None):
         self.hits = list(hits)
         self._rebuild = rebuild            # Engine.rebuild_command of the index searched
+        # for an empty one-column search: True when the index can also search for joins
+        # after a transformation (method "transform"), else the command that adds that
+        # component; None: no such advice (a search of that method, or none given)
+        self.transform_search = transform_search
         self.query = query
         self.method = method
         self.params = params
@@ -1137,8 +1142,26 @@ class SearchResult(Sequence):
                     f"table has a tuple's values together, under any mapping of its columns.")
         if t is not None:
             return (f"No column of the lake holds {percent(t)} or more of the query's "
-                    f"values." + _dates_hint(self.query))
-        return "No column of the lake shares a value with the query." + _dates_hint(self.query)
+                    f"values." + _dates_hint(self.query) + self._transform_hint(widget))
+        return ("No column of the lake shares a value with the query." + _dates_hint(self.query)
+                + self._transform_hint(widget))
+
+    def _transform_hint(self, widget: bool) -> str:
+        """For an empty one-column search: where to search for joins after a transformation
+        (values written otherwise: "_" for " ", a prefix, another date format), or how to add
+        the component that search needs."""
+        what = (" A lake column may still join after a transformation of its values (another "
+                "separator, a prefix, another date format)")
+        if self.transform_search is True:
+            label = next((m.label for m in SEARCH_METHODS if m.name == "transform"), "transform")
+            how = (f"Method '{label}'" if widget else
+                   f"-m transform (CLI, magics), method='transform' (search()) or the "
+                   f"widget's Method '{label}'")
+            return f"{what}: this index can search for those: {how}."
+        if isinstance(self.transform_search, str):
+            return (f"{what}; searching for those needs the index's transform component: "
+                    f"{self.transform_search}.")
+        return ""
 
     def _transform_rebuild(self) -> str:
         """The command that rebuilds the index searched with short segments: as it was
@@ -1497,11 +1520,23 @@ class Engine:
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)
         res = SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
-                           rank=rank, notes=notes, rebuild=self.rebuild_command)
+                           rank=rank, notes=notes, rebuild=self.rebuild_command,
+                           transform_search=self._transform_search(m, q) if annotate and
+                           not hits else None)
         res.lake_changed = stale
         if not hits and q.n_columns > 1 and q.rows:
             res.absent_columns = self._absent_columns(q)
         return res
+
+    def _transform_search(self, method: SearchMethod, q: Query) -> bool | str | None:
+        """For an empty search of one column by another method: True when this index can
+        search for joins after a transformation, else how to add that component."""
+        transform = self.search_methods.get("transform")
+        if transform is None or method.name == "transform" or q.n_columns != 1:
+            return None
+        if transform.available(self.index):
+            return True
+        return dict((m.name, how) for m, how in self.missing_methods()).get("transform")
 
     def _absent_columns(self, q: Query) -> list:
         """The columns of a multi-column query none of whose values any lake column holds

@@ -1058,8 +1058,13 @@ def test_an_empty_result_shows_the_engines_message(fuzzy_engine, union_engine, m
         w.search().wait()
         want = fuzzy_engine.search(q, "code", threshold=threshold, rank="useful")
         assert len(want) == 0 and w.results.rows == []
-        assert w.results.empty_text == want.empty_text(widget=True) == want.empty_message
+        # the index holds the transform component: the widget names its Method, the
+        # CLI and Python text the -m option and the keyword
+        assert w.results.empty_text == want.empty_text(widget=True)
+        assert "Method 'Needs a transformation'" in w.results.empty_text
+        assert "-m transform" in want.empty_message
         assert w.status_text.startswith("0 hit(s)") and want.empty_message not in w.status_text
+        assert w.results.empty_text not in w.status_text
     engine, frame = union_engine
     monkeypatch.setattr(engine, "search_unionable",
                         lambda f, k, columns=None: UnionResult([], list(f.columns), 0.001))

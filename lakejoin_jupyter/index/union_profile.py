@@ -13,7 +13,8 @@ Jaccard.
 
 Note:
     - Set unionability is -log10 of the hypergeometric upper tail P(X >= t) (TUS uses the
-      CDF, which saturates at 1.0); the tail is bounded by the geometric series of pmf ratios.
+      CDF, which saturates at 1.0); the tail is bounded by the geometric series of pmf ratios;
+      0 where that tail is over 1/2 (an overlap chance gives more often than not).
     - The vector sample is the S distinct tokens of smallest 64-bit hash (consistent across
       columns, so overlapping columns embed overlapping values).
     Derivations: docs/algorithms/union.md.
@@ -283,11 +284,17 @@ def header_grams(name) -> frozenset:
 
 # ----------------------------------------------------------------------- statistics
 
+AT_CHANCE = math.log10(2) - 1e-9     # a set statistic under this (tail over 1/2) is 0
+
+
 def set_statistic(t, na, nb, population=None) -> np.ndarray:
     """Set unionability of columns with na and nb distinct values sharing t (TUS §3.1):
     -log10 P(X >= t), X hypergeometric (population: the domain, na successes, nb draws);
     the domain is the two columns' disjoint union na + nb, or ``population`` where that is
-    larger. 0 up to the distribution's mode; the tail is bounded by pmf(t) / (1 - r) with
+    larger. 0 where chance gives t or more shared values more than half the time (the tail
+    over 1/2: every t below the distribution's mode, and t at the mode when the columns
+    nearly fill the domain): such an overlap is no evidence, and any statistic above 0 beats
+    every column sharing nothing. The tail is bounded by pmf(t) / (1 - r) with
     r = pmf(t + 1) / pmf(t) (the pmf is log-concave)."""
     from scipy.special import gammaln
     t = np.asarray(t, dtype=np.float64)
@@ -307,7 +314,8 @@ def set_statistic(t, na, nb, population=None) -> np.ndarray:
     r = (na - t) * (nb - t) / ((t + 1) * (m - na - nb + t + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         log_tail = np.where(r < 1, log_pmf - np.log1p(-np.minimum(r, 1 - 1e-12)), 0.0)
-    out[ok] = np.maximum(0.0, -log_tail / math.log(10))
+    stat = -log_tail / math.log(10)
+    out[ok] = np.where(stat < AT_CHANCE, 0.0, stat)
     return out
 
 
