@@ -322,13 +322,14 @@ def transformation_join_shape(engine, hit, duplicates: str = "all",
 def _hit_program_note(hit, aj) -> str:
     """What the summary says when Auto-Join joins with another program than the one a
     "Needs a transformation" hit showed (the search's, learned on case-folded values of the
-    index), or in the other direction: both, and why (a tie goes to the hit's direction)."""
+    index), or in the other direction: both, and why (a tie goes to the hit's direction);
+    nothing when the two differ only in case (the same program on folded values)."""
     details = getattr(hit, "details", None) or {}
     shown = details.get("program")
     if shown is None:
         return ""
     hit_side = "left" if details.get("direction") == "query -> lake" else "right"
-    if aj.program.describe() == shown and aj.source == hit_side:
+    if aj.program.describe().casefold() == shown.casefold() and aj.source == hit_side:
         return ""
     where = "query's" if hit_side == "left" else "lake table's"
     if aj.source != hit_side:

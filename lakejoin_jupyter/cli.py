@@ -703,6 +703,8 @@ def _union(args, parser) -> int:
                          rows=[f"{r:,}" for r in df["rows"]])
         print(f"Query: {len(res.columns)} column(s) of {args.table}; "
               f"{res.seconds * 1000:.1f} ms")
+        for n in res.notes:
+            print(f"note: {n}")
         print(show.rename(columns={"rows": "table rows"}).to_string(index=False))
     if args.stack is not None:
         if not 1 <= args.stack <= len(res):

@@ -1519,6 +1519,8 @@ class Engine:
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)
+        if annotate and q.cache.get("own_tables_note"):
+            notes.append(q.cache["own_tables_note"])
         res = SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
                            rank=rank, notes=notes, rebuild=self.rebuild_command,
                            transform_search=self._transform_search(m, q) if annotate and
@@ -1687,16 +1689,18 @@ class Engine:
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio)
+        several = []
         if q.origin:
             own = [q.origin]
         elif q.frame_columns:    # the rows of a frame: the tables they come from, as union's
             frame = q.whole if q.whole is not None else q.frame      # (Spark: the key's)
             ids = self.own_tables(frame, {h.table_id for h in hits}, q.n_rows, q.frame_columns,
-                                  keys=q.columns)
+                                  keys=q.columns, several=several)
             own = sorted({h.table for h in hits if h.table_id in ids})
         else:
             own = []
         q.cache["own_tables"] = own
+        q.cache["own_tables_note"] = self.own_tables_note(several) if several else None
         for h in hits:             # every column of the own table is the own table
             h.is_query_table = h.table in own
             h.in_chain = not h.is_query_table and h.table in q.chain
@@ -2075,11 +2079,15 @@ class Engine:
                                  evidence=ev, shared=shared,
                                  named=tuple(qnames[i] for i in sorted(c.named)),
                                  _index=self.index, _frame=df))
+        notes = []
         if origin and not exclude_self:        # the table named by the query
             paths = self.index.tables["path"].to_numpy()
             own = {h.table_id for h in hits if origin in (h.table, paths[h.table_id])}
         else:
-            own = self.own_tables(frame, {h.table_id for h in hits})
+            several = []
+            own = self.own_tables(frame, {h.table_id for h in hits}, several=several)
+            if several:
+                notes.append(self.own_tables_note(several))
         for h in hits:
             h.is_query_table = h.table_id in own
         # own tables last (among the k best), or left out (then the next best one comes in)
@@ -2087,7 +2095,7 @@ class Engine:
             [h for h in hits if not h.is_query_table][:k]
         for i, h in enumerate(hits):
             h.rank = i + 1
-        res = UnionResult(hits, qnames, time.perf_counter() - t0, stats)
+        res = UnionResult(hits, qnames, time.perf_counter() - t0, stats, notes=notes)
         res.k, res.include_own, res.frame = int(k), bool(include_own), df
         res.options = {n: v for n, v in (("weights", weights), ("min_column", min_column),
                                          ("sharpness", sharpness)) if v is not None}
@@ -2096,15 +2104,17 @@ class Engine:
         return res
 
     def own_tables(self, frame: pd.DataFrame, table_ids, n_rows: int | None = None,
-                   names=None, keys=()) -> set:
+                   names=None, keys=(), several: list | None = None) -> set:
         """The tables of ``table_ids`` the rows of ``frame`` come from: the query's own table,
         marked "(your table)" by both the join search and the union search, by one rule. A
         table is the frame's own when it has every column of the frame and holds every value
         of it (of its key columns only, when it has the table's very columns), and the frame
         shows it was taken from the table rather than typed: it has the table's very
         columns, the table's row count, or a column besides its keys; one column of a wider
-        table must moreover be a cut of it (:meth:`_one_column_cut`). Of several, those with
-        the frame's row count.
+        table must moreover be a cut of it (:meth:`_one_column_cut`). Of several, the one
+        with the frame's row count; at most one table: when several are the frame's alike
+        (copies of one table, a Parquet copy of a CSV), none is, and ``several`` (a list)
+        gets them, for the searches' note.
 
         ``keys``: the frame's key columns (the join search's; the union search has none);
         ``names``: all the frame's column names when ``frame`` holds the values of some only
@@ -2143,7 +2153,19 @@ class Engine:
             else:
                 found.append(t)
         same = {t for t in found if int(cat.table_rows[t]) == n_rows}
-        return same or set(found)
+        own = same or set(found)
+        if len(own) > 1:
+            if several is not None:
+                several.extend(sorted(own))
+            return set()
+        return own
+
+    def own_tables_note(self, table_ids) -> str:
+        """The searches' note when several tables are the frame's own alike (none marked)."""
+        names = self.index.tables["name"].to_numpy()
+        listed = ", ".join(str(names[int(t)]) for t in table_ids)
+        return (f"the frame's rows are in each of {listed} (copies of one table?): none is "
+                f"marked (your table) nor listed last")
 
     def _holds(self, column_id: int, tokens: list, floats: bool = False,
                ids: dict | None = None) -> bool:

@@ -125,3 +125,33 @@ def test_spark_code_compiles_for_every_format():
             if fmt in ("csv", "tsv"):      # Spark 4 has no windows-1252: ISO-8859-1 + a map
                 assert "'ISO-8859-1'" in code and "F.translate(" in code
                 assert "windows-1252" not in code
+
+
+def _comments(code):
+    return [t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+            if t.type == tokenize.COMMENT]
+
+
+def test_comments_are_plain_text_on_one_line():
+    """A comment reads as text (no repr quotes, no escaped quotes); a line break in lake
+    content is written as its escape, so the comment holds the whole text and ends the line."""
+    src = TableSource("travel/air'ports", "catalog", "db.t", ("iata", "k"), index_path="/nowhere")
+    desc = "Auto-Join: all after part 1 (split at \"K\") of `icao` equals 'iata'\nCANARY.append(1)"
+    plan = plan_join(src, ["icao"], ["icao"], ["iata"], description=desc)
+    for code in (codegen.plan_code(plan, name="df", into="out"),
+                 codegen.plan_code(plan, name="df", into="out", spark=True)):
+        compile(code, "<generated>", "exec")
+        comments = _comments(code)
+        want = ("# Auto-Join: all after part 1 (split at \"K\") of `icao` equals 'iata'"
+                "\\nCANARY.append(1)")
+        assert want in comments
+        assert any("with travel/air'ports on" in c for c in comments)
+        assert not any(c.startswith("# '") or c.startswith('# "') or "\\'" in c
+                       for c in comments)
+
+
+def test_comment_text_escapes_every_line_break():
+    for brk in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+        text = codegen.comment_text(f"a{brk}b")
+        assert len(("# " + text).splitlines()) == 1 and text.startswith("a") and text.endswith("b")
+    assert codegen.comment_text("it's \"x\" ✓") == "it's \"x\" ✓"

@@ -72,3 +72,16 @@ def test_the_summaries_give_the_scale_and_the_configurations(fj):
     pd.testing.assert_frame_equal(given.joined, auto.joined)
     bad = act(FakeEngine(), hit, fj.right, threshold=fuzzy.distance_range(fj.function) + 0.5)
     assert not bad.ok and fj.scale in bad.summary
+
+
+def test_the_code_comment_gives_thresholds_as_the_summary_does(fj):
+    """The generated cell's comment names each chosen configuration with its threshold to 3
+    decimals (as the widget shows it), not a Python list of tuples with full floats."""
+    code = fj.code("df", "out")
+    line = next(x for x in code.splitlines() if "configuration(s) chosen" in x)
+    for f, t in fj.configs:
+        assert f"{f} at {t:.3f}" in line
+    assert "[(" not in line and "', " not in line
+    line = next(x for x in fj.code("df", "out", threshold=1 / 3).splitlines()
+                if "at threshold" in x)
+    assert "at threshold 0.333" in line and "0.3333" not in line

@@ -154,3 +154,45 @@ def test_own_table_rule_case_by_case(own_lake, case, rows, columns, change, keys
     tables = engine.index.tables["name"].tolist()
     got = engine.own_tables(frame, range(len(tables)), n_rows, keys=keys)
     assert {tables[t] for t in got} == want
+
+
+@pytest.fixture(scope="module")
+def copies_lake(spark, tmp_path_factory):
+    """zones.csv and zones_copy.parquet: the same 120 rows (a Parquet copy of a CSV), and
+    people, another table."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(7)
+    zt = pd.DataFrame({"tz": [f"Zone/{''.join(rng.choice(list('abcdefghik'), 8))}"
+                              for _ in range(120)],
+                       "offset": [str(int(o)) for o in rng.integers(-11, 13, 120)]})
+    tables = {"geo/zones.csv": zt, "geo/zones_copy.parquet": zt,
+              "misc/people.csv": pd.DataFrame({"person": [f"P{i}" for i in range(60)],
+                                               "offset": [str(i % 7) for i in range(60)]})}
+    root = write_lake(tmp_path_factory.mktemp("copylake") / "lake", tables)
+    out = tmp_path_factory.mktemp("copyindex") / "c.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    return open_index(out), zt
+
+
+@pytest.mark.spark
+def test_a_frame_two_copies_hold_marks_neither_and_says_so(copies_lake):
+    """A cut of zones is also every row of its Parquet copy: which table it came from is not
+    in the index, so neither is "(your table)" (listed last, under unrelated tables); the
+    join and the union search say which tables hold the frame's rows."""
+    engine, zt = copies_lake
+    frame = zt.iloc[:50]
+    tables = engine.index.tables["name"].tolist()
+    several = []
+    assert engine.own_tables(frame, range(len(tables)), several=several) == set()
+    assert {tables[t] for t in several} == {"geo/zones", "geo/zones_copy"}
+    res = engine.search_unionable(frame, k=5)
+    assert not any(h.is_query_table for h in res)
+    assert [h.table for h in res][:2] in (["geo/zones", "geo/zones_copy"],
+                                          ["geo/zones_copy", "geo/zones"])
+    note = "the frame's rows are in each of geo/zones, geo/zones_copy"
+    assert any(note in n for n in res.notes) and note in repr(res)
+    hits = engine.search(frame, "tz", k=None, method="josie")
+    assert not any(h.is_query_table for h in hits)
+    assert any(note in n for n in hits.notes)

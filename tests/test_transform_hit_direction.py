@@ -86,3 +86,7 @@ def test_the_summary_says_when_auto_join_leaves_the_hits_program():
     same = SimpleNamespace(details={"program": 'part 2 (split at "-") of `code`',
                                     "direction": "lake -> query"})
     assert _hit_program_note(same, aj) == ""
+    # the search's program on case-folded values is the same program: no note
+    folded = SimpleNamespace(details={"program": 'PART 2 (split at "-") of `code`',
+                                      "direction": "lake -> query"})
+    assert _hit_program_note(folded, aj) == ""

@@ -719,6 +719,20 @@ def test_an_action_cell_mark_says_which_join_it_holds():
     assert not s.holds_other("join:x", "q.a -> t/u.d")     # an older mark: any join's
 
 
+def test_a_union_cell_mark_names_no_empty_columns():
+    """A union hit has no key columns: its identity is the frame and the table, without the
+    dots of empty column lists (`[of quotes. -> finance/stocks.]`)."""
+    from types import SimpleNamespace
+
+    from lakejoin_jupyter.ui.session import join_identity, mark_cell
+    union_hit = SimpleNamespace(table="finance/stocks")
+    assert join_identity("quotes", union_hit) == "quotes -> finance/stocks"
+    code = mark_cell("u = 1\n", "union:u", join_identity("quotes", union_hit))
+    assert "# lakejoin cell union:u [of quotes -> finance/stocks] (written by" in code
+    hit = SimpleNamespace(table="t/u", query_columns=("a",), columns=("b", "c"))
+    assert join_identity("q", hit) == "q.a -> t/u.b,c"
+
+
 def _magic_shell():
     """The IPython shell with the extension loaded, and ``run(cell, meta=None)``: run a cell
     (with the frontend's cell metadata) that must succeed, and return its result."""

@@ -7,8 +7,9 @@ the build's own reader, with ``types=True`` for Parquet; PySpark: Spark's reader
 column name in backticks), computes the keys with the functions the
 join used (join/keys.py, or an Auto-Join program written out as a Python function), and
 binds the result. Lake content is data, never code: every table name, column name, path,
-constant and matched value enters the code through ``repr()``, also in comments (a newline in
-a column name would otherwise end the comment). Variable names are checked identifiers.
+constant and matched value enters the code through ``repr()``; comments hold text as written
+(:func:`comment_text`: a line break in lake content is written as its escape, so it cannot
+end the comment). Variable names are checked identifiers.
 """
 from __future__ import annotations
 
@@ -23,15 +24,21 @@ def plan_code(plan: JoinPlan, *, name: str, into: str, other_name: str = "other"
     return (_SparkWriter if spark else _PandasWriter)(plan, name, into, other_name).code()
 
 
+def comment_text(text) -> str:
+    """``text`` for a ``#`` comment: as written, on one line (a line break, tab or other
+    non-printable character, as lake content may hold, is written as its Python escape)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 def _describe(plan: JoinPlan, engine: str, name: str) -> list[str]:
     on = ", ".join(f"{_key_text(a)} = {_key_text(b)}" for a, b in zip(plan.query_on, plan.other_on))
-    other = repr(plan.other.name) if plan.other is not None else repr(plan.other_label)
+    other = comment_text(plan.other.name if plan.other is not None else plan.other_label)
     dup = "every matching row" if plan.duplicates == "all" else "the first row per key"
     if plan.aggregate is not None:
         dup = "one aggregated row per key"
     lines = [f"# {plan.how} join of {name} with {other} on {on} ({engine}; {dup} of {other})"]
     if plan.description:
-        lines.append(f"# {plan.description!r}")
+        lines.append(f"# {comment_text(plan.description)}")
     for c in plan.explode:
         lines.append(f"# {c!r} of {other} is a list column: one row per element of it")
     kinds = {k.kind for k in plan.query_on + plan.other_on}
@@ -43,7 +50,7 @@ def _describe(plan: JoinPlan, engine: str, name: str) -> list[str]:
 
 def _key_text(key) -> str:
     if key.kind == "program":
-        return f"program({key.program.describe()!r})"
+        return f"program: {comment_text(key.program.describe())}"
     return ", ".join(repr(str(c)) for c in key.columns)
 
 
@@ -66,7 +73,7 @@ class _Writer:
     def program_function(self, key) -> str:
         fn = f"derive_key_{self.n_programs}" if self.n_programs else "derive_key"
         self.n_programs += 1
-        self.functions += [f"# Auto-Join program: {key.program.describe()!r}",
+        self.functions += [f"# Auto-Join program: {comment_text(key.program.describe())}",
                            key.program.python_code(fn).rstrip(), ""]
         return fn
 
@@ -148,7 +155,7 @@ class _PandasWriter(_Writer):
         right = [f"        {self.other}", f"        {_assign(keys, lo)}",
                  f"        .dropna(subset={keys!r})"]
         if p.aggregate is not None:
-            lines += [f"# {p.aggregate.describe(p.other_label)}",
+            lines += [f"# {comment_text(p.aggregate.describe(p.other_label))}",
                       f"{self.per_key} = {self.other}{_assign(keys, lo)}.dropna(subset={keys!r})"]
             lines += self.aggregate_lines(keys) + [""]
             right = [f"        {self.per_key}"]
@@ -274,7 +281,7 @@ class _SparkWriter(_Writer):
         with_keys = "        .withColumns({" + ", ".join(f"{k!r}: {e}" for k, e in zip(keys, lo)) + "})"
         right = [f"        {self.other}", with_keys, f"        .dropna(subset={keys!r})"]
         if p.aggregate is not None:
-            lines += [f"# {p.aggregate.describe(p.other_label)}",
+            lines += [f"# {comment_text(p.aggregate.describe(p.other_label))}",
                       f"{self.per_key} = (", f"    {self.other}", with_keys[4:],
                       f"    .dropna(subset={keys!r})", ")"]
             lines += self.aggregate_lines(keys) + [""]
@@ -350,7 +357,7 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
     if table.format in ("csv", "tsv"):
         fields = ", ".join(f"T.StructField({c!r}, T.StringType())" for c in table.columns)
         if table.skip_lines:    # lines above the header: Spark's CSV reader cannot skip them
-            return [f"# {table.name!r} has {table.skip_lines} line(s) above its header: read "
+            return [f"# {comment_text(table.name)} has {table.skip_lines} line(s) above its header: read "
                     f"by lakejoin's reader",
                     "import lakejoin_jupyter",
                     f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
@@ -381,7 +388,7 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
         return lines
     if table.format == "parquet":
         if not spark_reads_parquet(table):
-            return [f"# {table.name!r} repeats column names, which Spark's Parquet reader "
+            return [f"# {comment_text(table.name)} repeats column names, which Spark's Parquet reader "
                     f"refuses: read by lakejoin's reader, with its types",
                     "import lakejoin_jupyter",
                     f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
@@ -412,11 +419,11 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
     (join/execute.py: union_pandas / union_spark)."""
     var = _free("lake_" + python_name(plan.other.short_name), {name, into})
     pairs = ", ".join(f"{a!r} <- {b!r}" for a, b in plan.alignment)
-    head = [f"# union of {name} with the rows of {plan.other.name!r} "
+    head = [f"# union of {name} with the rows of {comment_text(plan.other.name)} "
             f"({'PySpark' if spark else 'pandas'}); aligned columns: {pairs}",
             f"# {plan.source!r} says where each row comes from"]
     if plan.description:
-        head.append(f"# {plan.description!r}")
+        head.append(f"# {comment_text(plan.description)}")
     if spark:
         cols = ",\n".join(f"    {var}[{spark_quote(b)!r}].cast({t!r}).alias({a!r})"
                           for (a, b), t in zip(plan.alignment, plan.spark_types))

@@ -413,6 +413,11 @@ def hub_scale(r_left: np.ndarray, p: np.ndarray, most: float) -> np.ndarray:
         return np.where(total > most, most / total, 1.0)
 
 
+def _configs_text(configs) -> str:
+    """(join function, threshold) pairs as the summaries write them: "f at 0.371, g at 0.500"."""
+    return ", ".join(f"{f} at {float(t):.3f}" for f, t in configs)
+
+
 def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
     """The matched pairs of a union of (join function, threshold) configurations: a right
     value is joined when some configuration joins it (its distance under the function at
@@ -808,9 +813,9 @@ class FuzzyJoin(Joinable):
         if threshold is None and self.threshold_given:
             threshold = self.threshold
         what = (f"{len(self.configs)} configuration(s) chosen for precision target "
-                f"{self.precision_target:g}: {self.configs}" if threshold is None else
-                f"{self.function} at threshold {float(threshold):g}" + (
-                    f", with the chosen {self.configs_at(threshold)[1:]}"
+                f"{self.precision_target:g}: {_configs_text(self.configs)}" if threshold is None
+                else f"{self.function} at threshold {float(threshold):.3f}" + (
+                    f", with the chosen {_configs_text(self.configs_at(threshold)[1:])}"
                     if len(self.configs_at(threshold)) > 1 else ""))
         return make_plan(list(right.columns), [Key((rcol,), "text")], left_cols,
                          [Key((lcol,), "text")], other=self.lake,

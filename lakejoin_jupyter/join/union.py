@@ -188,8 +188,10 @@ class UnionHit:
 class UnionResult(Sequence):
     """Ranked union hits of one query frame."""
 
-    def __init__(self, hits, columns, seconds: float, stats: dict | None = None):
+    def __init__(self, hits, columns, seconds: float, stats: dict | None = None,
+                 notes=()):
         self.hits = list(hits)
+        self.notes = list(notes)         # what the ranking cannot say (several own tables)
         self.columns = tuple(columns)
         self.seconds = seconds
         self.stats = stats or {}
@@ -219,17 +221,21 @@ class UnionResult(Sequence):
     def __repr__(self):
         head = (f"{len(self.hits)} unionable table(s) for {len(self.columns)} column(s) "
                 f"({self.seconds * 1000:.1f} ms)")
+        notes = "".join(f"\nnote: {n}" for n in self.notes)
         if not self.hits:
-            return head
+            return head + notes
         df = self.to_pandas().drop(columns=["table_id", "is_query_table"])
         df["table"] = [h.label for h in self.hits]
         # the table's rows, not what a union adds (hit.union counts those)
-        return head + "\n" + df.rename(columns={"rows": "table rows"}).to_string(index=False)
+        return (head + "\n" + df.rename(columns={"rows": "table rows"}).to_string(index=False)
+                + notes)
 
     def _repr_html_(self):
         cap = (f"<b>{len(self.hits)}</b> unionable table(s) for "
                f"<code>{html.escape(', '.join(map(str, self.columns)))}</code> &middot; "
                f"{self.seconds * 1000:.1f} ms")
+        cap += "".join(f"<div style='color:#a60'>note: {html.escape(n)}</div>"
+                       for n in self.notes)
         if not self.hits:
             return f"<div>{cap}</div><div><i>{html.escape(self.empty_message)}</i></div>"
         rows = "".join(

@@ -169,10 +169,13 @@ def frame_columns(frame) -> list:
 
 def join_identity(query_name: str, hit) -> str:
     """What makes two runs of an action the same join: the query frame and its columns, the
-    lake table and its columns (one line: it goes into the cell's mark)."""
+    lake table and its columns (one line: it goes into the cell's mark); a hit without key
+    columns (a union's): the frame and the table."""
     q = ",".join(map(str, getattr(hit, "query_columns", ()) or ()))
     lake = ",".join(map(str, getattr(hit, "columns", ()) or ()))
-    return " ".join(f"{query_name}.{q} -> {hit.table}.{lake}".split())
+    left = f"{query_name}.{q}" if q else str(query_name)
+    right = f"{hit.table}.{lake}" if lake else str(hit.table)
+    return " ".join(f"{left} -> {right}".split())
 
 
 def unique_name(namespace: dict, wanted: str, overwrite: bool = False, mine=None) -> str:

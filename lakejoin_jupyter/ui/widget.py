@@ -737,7 +737,10 @@ class DiscoveryWidget(W.VBox):
             text = (f"{len(result)} unionable table(s) for {what} ({n} column"
                     f"{'s' if n != 1 else ''}; {result.seconds * 1000:,.0f} ms)"
                     + self._saved_text(saved, automatic))
-            self._set_status(text)           # an empty result's advice: in the table
+            if result.notes:
+                self._set_status(text + " Note: " + "; ".join(result.notes), "note")
+            else:
+                self._set_status(text)       # an empty result's advice: in the table
             self._show_hits(result.hits, result)
 
         return self._run("search", work, done)
