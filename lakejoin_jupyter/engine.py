@@ -1046,6 +1046,7 @@ class SearchResult(Sequence):
         self.rank = rank
         self.notes = list(query.notes) + list(notes)
         self.query_name: str | None = None   # the notebook variable searched with (front ends)
+        self.searched = None                 # ui.session.Searched: that frame as searched
         self.lake_changed: str | None = None  # the note that the lake changed since the build
         self.absent_columns: list = []       # an empty multi-column search's query columns
                                              # with no value in the lake (Engine.search)

@@ -225,6 +225,38 @@ def test_a_rerun_join_takes_its_own_variable_back(ip, demo_index_path, demo_engi
 
 
 @pytest.mark.spark
+def test_a_join_from_a_saved_search_says_when_its_frame_changed(ip, demo_index_path):
+    """``%lakejoin join N --from VAR`` joins the query variable as it is now (what its code
+    names), and says, as the widget's Join does, when that is not the frame searched; a
+    frame without the query column is refused."""
+    from IPython.utils.capture import capture_output
+
+    from lakejoin_jupyter.demo import demo_query
+    fifa = demo_query()
+    ip.user_ns["fifa"] = fifa
+    magic(ip, f"open '{demo_index_path}'")
+    hits = magic(ip, "search fifa.country -k 3 --save mres")
+
+    def join(into):
+        with capture_output() as cap:
+            magic(ip, f"join 1 --from mres --into {into}")
+        return "\n".join(o.data["text/plain"] for o in cap.outputs)
+    ip.user_ns["fifa"] = fifa.copy()                  # equal content: no note
+    assert "changed since the search" not in join("j1")
+    small = fifa.head(3).copy()
+    ip.user_ns["fifa"] = small
+    said = join("j2")
+    pd.testing.assert_frame_equal(ip.user_ns["j2"], hits[0].join(small))
+    assert (f"Note: `fifa` changed since the search ({len(fifa):,} -> 3 rows): joined the "
+            f"current frame; the hit's figures describe the searched one; search again to "
+            f"refresh them.") in said
+    ip.user_ns["fifa"] = small.drop(columns="country")
+    with pytest.raises(MagicError, match="`fifa` changed since the search: it has no column "
+                                         "'country'"):
+        magic(ip, "join 1 --from mres --into j3")
+    assert "j3" not in ip.user_ns
+
+
 def test_a_terminal_sees_the_text_of_info_and_join(ip, demo_index_path):
     """Terminal IPython shows text/plain: info, the join's summary and its code must be
     there (not ``<IPython.core.display.HTML object>``); notebooks keep the HTML."""

@@ -674,6 +674,54 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
 
 
 @pytest.mark.spark
+def test_an_action_joins_the_frame_its_code_names_and_says_when_it_changed(demo_engine, fifa):
+    """The query variable rebound after the search (a cell ran ``fifa = ...``): Join joins
+    the frame its code names (the variable now, as ``%lakejoin join N --from`` does), and its
+    summary and the status say that the frame changed since the search; the same content
+    under a new object is no change; a frame without the query column is refused."""
+    ns = {"fifa": fifa}
+    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
+    w.k_box.value = 5
+    w.search().wait()
+    w.results.selected = next(i for i, r in enumerate(w.results.rows)
+                              if r["table"] == "reference/country-codes")
+    w.wait()
+    hit, tab = w.selected_hit(), w.actions.tabs["join"]
+    var = default_variable("fifa", hit.table)
+
+    def join():
+        w.action_buttons["join"].click()
+        w.wait()
+        return ns.get(var)
+    ns["fifa"] = fifa.copy()                       # re-run cell: equal content, no note
+    pd.testing.assert_frame_equal(join(), hit.join(fifa))
+    assert "changed since the search" not in w.status_text + tab.summary.value
+    small = fifa.head(3).copy()
+    ns["fifa"] = small
+    joined = join()
+    pd.testing.assert_frame_equal(joined, hit.join(small))    # not the 191 rows searched
+    assert len(joined) == 3
+    run = {"fifa": small}
+    exec(tab.code_panel.code, run)  # noqa: S102     the cell it wrote gives the same frame
+    pd.testing.assert_frame_equal(run[var], joined)
+    note = (f"`fifa` changed since the search ({len(fifa):,} -> 3 rows): joined the current "
+            f"frame; the hit's figures describe the searched one; search again to refresh them.")
+    assert note in w.status_text and f"bound to {var} (3 rows" in w.status_text
+    assert "<code>fifa</code> changed since the search (191 -&gt; 3 rows)" in tab.summary.value
+    # the searched frame changed in place: same rows, other key values
+    ns["fifa"] = fifa
+    fifa.loc[0, "country"] = "Nowhere"
+    pd.testing.assert_frame_equal(join(), hit.join(fifa))
+    assert "(the same 191 rows, other values of `country`)" in w.status_text
+    # the query column gone: refused, nothing rebound
+    ns["fifa"] = small.drop(columns="country")
+    before = ns[var]
+    assert w.run_action("join") is None and ns[var] is before
+    assert "`fifa` changed since the search: it has no column 'country'" in w.status_text
+    assert "no column" in tab.summary.value
+
+
+@pytest.mark.spark
 def test_a_second_join_of_the_same_table_keeps_the_first(demo_engine, fifa):
     """Two hits on one lake table (two of its columns), each joined: two variables and two
     cells; the first join run again takes its own name and cell back."""

@@ -2,12 +2,13 @@
 
 The search is named (``%lakejoin search df.col --save VAR``), never "the last one", and the
 query DataFrame is read from the notebook when the join runs, so "Run all" joins what the
-cells above say. A fuzzy / semantic (PEXESO) hit is joined by the fuzzy join at
+cells above say; when it is not the frame searched, the summary says so (the widget's rule,
+ui/session.py ``Searched``). A fuzzy / semantic (PEXESO) hit is joined by the fuzzy join at
 ``--precision-target``, as ``lakejoin join`` joins it (``actions.join_hit``); a "Needs a
 transformation" hit by the Find transformation action (Auto-Join)."""
 from __future__ import annotations
 
-from ..errors import a_kind
+from ..errors import QueryError, a_kind
 from ..cli import add_join_shape_arguments, check_similar_join, refuse_precision_target
 from .context import MagicError, Subcommand
 
@@ -40,12 +41,19 @@ def run(ctx, a):
     if not name:
         raise MagicError(f"The search {a.source!r} was not made with a DataFrame of the notebook; "
                          f"search with VAR.COLUMN to join its hits.")
-    frame = ctx.variable(name)
     hits = result.hits
     if not 1 <= a.rank <= len(hits):
         raise MagicError(f"{a.source} has {len(hits)} hit(s); pick a rank from 1 to "
                          f"{len(hits)}." if hits else f"{a.source} found nothing to join.")
     hit = hits[a.rank - 1]
+    # the frame the code names, as the widget joins it: said when it is not the one searched
+    if result.searched is None:              # a search no front end recorded: as it is now
+        frame, changed = ctx.variable(name), ""
+    else:
+        try:
+            frame, changed = result.searched.current(ctx.user_ns, hit.query_columns)
+        except QueryError as e:
+            raise MagicError(str(e)) from None
     # a "Needs a transformation" hit (-m transform) is joined by Auto-Join, as the widget's
     # Find transformation and `lakejoin join` join it
     # a similar-values (PEXESO) hit is joined by the fuzzy join and named as the widget's
@@ -66,6 +74,8 @@ def run(ctx, a):
         if not out.ok:          # no fuzzy join reaches the target: why, as the CLI says it
             raise MagicError(f"Hit {a.rank} ({hit.table}.{hit.column}): "
                              f"{markdown_text(out.summary).strip()}")
+    if changed:
+        out.summary = f"**Note:** {changed}\n\n{out.summary}"
     ctx.bind(into, out.joined)
     key = None if a.into else f"{action.name}:{into}"
     if key:

@@ -6,6 +6,7 @@ import warnings
 from ..errors import LakeChangedWarning
 from ..frames import is_dataframe
 from ..search.registry import parse_option_items
+from ..ui.session import Searched
 from .context import Subcommand
 
 
@@ -50,6 +51,8 @@ def run(ctx, a):
                                method=a.method, rank=a.rank, include_own=not a.no_own,
                                **parse_option_items(a.option))
     result.query_name = name if is_dataframe(obj) else None
+    if result.query_name:              # what a join of its hits checks the frame against
+        result.searched = Searched.of(name, obj, cols)
     if a.save:
         ctx.bind(a.save, result)
         ctx.session.note(f"search:{a.save}", result)     # the widget's search cell

@@ -9,13 +9,18 @@ its own variables and cells, and a name the user bound is never reused. A saved 
 widget's only while VAR holds the very object a widget bound (or its own cell bound: a cell
 the frontend runs says which widget cell it is, ``metadata.lakejoin.cell``); a ``%lakejoin
 search ... --save VAR`` the user wrote is the user's, also over a name a widget bound first.
+An action joins the frame its code names, the variable's current value; when that is not
+the frame searched (:class:`Searched`: identity, or shape and a hash of the key columns),
+its summary says so, and a frame without the hit's query column is refused.
 """
 from __future__ import annotations
 
+import hashlib
 import keyword
 import re
 from dataclasses import dataclass, field
 
+import pandas as pd
 
 from ..errors import LakeJoinError, QueryError
 from ..frames import is_dataframe
@@ -176,6 +181,70 @@ def join_identity(query_name: str, hit) -> str:
     left = f"{query_name}.{q}" if q else str(query_name)
     right = f"{hit.table}.{lake}" if lake else str(hit.table)
     return " ".join(f"{left} -> {right}".split())
+
+
+def frame_fingerprint(frame, columns) -> tuple | None:
+    """(shape, hash of the values of ``columns`` in row order) of a pandas frame (a hash of
+    None when a column is missing or unhashable); None for a Spark frame (counting it would
+    run a job: its identity alone tells)."""
+    if not isinstance(frame, pd.DataFrame):
+        return None
+    try:
+        hashed = pd.util.hash_pandas_object(frame[list(columns)], index=False).to_numpy()
+    except (KeyError, TypeError, ValueError):
+        return (frame.shape, None)
+    return (frame.shape, hashlib.blake2b(hashed.tobytes(), digest_size=16).hexdigest())
+
+
+@dataclass(frozen=True)
+class Searched:
+    """The frame a front end searched with: its variable, the object and the fingerprint
+    (:func:`frame_fingerprint`) of its key columns at the search."""
+    name: str
+    frame: object = field(repr=False, compare=False)
+    columns: tuple = ()
+    fingerprint: tuple | None = None
+
+    @classmethod
+    def of(cls, name: str, frame, columns) -> "Searched":
+        columns = tuple(columns)
+        return cls(name, frame, columns, frame_fingerprint(frame, columns))
+
+    def current(self, namespace: dict, key_columns) -> tuple:
+        """(the frame an action on a hit of this search joins, a note or ""): the
+        variable's current value, which the action's code names. The note says when it is
+        not the frame searched; a QueryError when the variable holds no DataFrame, or one
+        without the hit's query column(s) ``key_columns``."""
+        from ..frames import is_dataframe
+        name, frame = self.name, namespace.get(self.name)
+        if not is_dataframe(frame):
+            raise QueryError(f"`{name}`, the DataFrame these hits were searched with, is "
+                             f"{'gone' if name not in namespace else 'no longer a DataFrame'}"
+                             f": the join's code names it. Search again.")
+        missing = [str(c) for c in key_columns if c not in list(frame.columns)]
+        if missing:
+            raise QueryError(f"`{name}` changed since the search: it has no column "
+                             f"{', '.join(map(repr, missing))}, the hit's query column, so "
+                             f"nothing is joined. Search again (its columns: "
+                             f"{', '.join(map(str, list(frame.columns)[:20]))}).")
+        now = frame_fingerprint(frame, self.columns)
+        if now == self.fingerprint and (frame is self.frame or now is not None):
+            return frame, ""
+        return frame, (f"`{name}` changed since the search{self._how(frame, now)}: joined "
+                       f"the current frame; the hit's figures describe the searched one; "
+                       f"search again to refresh them.")
+
+    def _how(self, frame, now) -> str:
+        """" (7 -> 3 rows)", or what else differs ("" for a Spark frame)."""
+        if now is None or self.fingerprint is None:
+            return ""
+        (rows, cols), ((rows_now, cols_now), _) = self.fingerprint[0], now
+        if rows != rows_now:
+            return f" ({rows:,} -> {rows_now:,} rows)"
+        if cols != cols_now:
+            return f" ({rows:,} rows; {cols} -> {cols_now} columns)"
+        return (f" (the same {rows:,} rows, other values of "
+                f"{', '.join(f'`{c}`' for c in self.columns)})")
 
 
 def unique_name(namespace: dict, wanted: str, overwrite: bool = False, mine=None) -> str:

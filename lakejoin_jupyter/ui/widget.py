@@ -45,8 +45,8 @@ from ..frames import check_identifier, is_spark_frame
 from ..engine import per_key_tab
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, read_search_line, search_magic, union_magic
-from .session import (SESSION, NoIndexOpenError, Session, is_dataframe, join_identity,
-                      mark_cell, unique_name)
+from .session import (SESSION, NoIndexOpenError, Searched, Session, is_dataframe,
+                      join_identity, mark_cell, unique_name)
 from .tasks import BackgroundTask
 from .views import CodePanel, ResultsTable, route_replies_to_live_subshells
 
@@ -95,7 +95,8 @@ class DiscoveryWidget(W.VBox):
         self._tasks: dict[str, BackgroundTask] = {}
         self._hits = []
         self._result = None
-        self._query_name = self._query_frame = None
+        self._query_name = None
+        self._query_searched = None       # session.Searched: the frame searched, as searched
         self._opened_here = None          # index path the widget itself opened or built
         self._lake_field_of = None        # the engine whose lake the Lake field was set to
         self.last_action_result = None
@@ -614,8 +615,9 @@ class DiscoveryWidget(W.VBox):
 
         def done(result):
             self._busy(False)
-            self._query_name, self._query_frame = name, frame
+            self._query_name = name
             result.query_name = name
+            result.searched = self._query_searched = Searched.of(name, frame, cols)
             saved = self._write_search(name, cols, k, threshold, choice, options, max_values,
                                        result, automatic)
             text = (f"{len(result)} hit(s) for {name}[{', '.join(map(str, cols))}] "
@@ -687,7 +689,9 @@ class DiscoveryWidget(W.VBox):
         return variable, saved
 
     def _show_users_result(self, name, frame, variable, saved, kind, how, note=""):
-        self._query_name, self._query_frame = name, frame
+        self._query_name = name
+        self._query_searched = getattr(saved, "searched", None) or Searched.of(
+            name, frame, saved.columns if kind == "union" else saved.query.columns)
         self._searched = None
         self.search_code.code = ""
         self._show_hits(saved.hits, saved)
@@ -730,8 +734,9 @@ class DiscoveryWidget(W.VBox):
 
         def done(result):
             self._busy(False)
-            self._query_name, self._query_frame = name, frame
+            self._query_name = name
             result.query_name = name
+            self._query_searched = Searched.of(name, frame, result.columns)
             saved = self._write_union_search(name, cols, k, result, automatic)
             n = len(result.columns)
             text = (f"{len(result)} unionable table(s) for {what} ({n} column"
@@ -1006,7 +1011,7 @@ class DiscoveryWidget(W.VBox):
             + "<div class='lakejoin-values'>loading matched values...</div>")
         qname = self._query_name or "df"
         self.actions.show_hit(hit, lambda a: self._action_variable(qname, hit, a))
-        frame = self._query_frame
+        frame = self._query_searched.frame if self._query_searched else None  # as searched
 
         def work(task):
             from ..charts import coverage_chart
@@ -1074,12 +1079,14 @@ class DiscoveryWidget(W.VBox):
                              f"No action {name!r} for this hit.", "error")
             return None
         action = tab.action
-        frame, qname = self._query_frame, self._query_name or "df"
-        if frame is None:
+        qname = self._query_name or "df"
+        if self._query_searched is None:
             self._set_status("Search again: the query DataFrame of these results is gone.",
                              "error")
             return None
-        try:
+        try:     # the frame the action's code names: its variable now (the magic's rule)
+            frame, changed = self._query_searched.current(
+                self.namespace, getattr(hit, "query_columns", None) or tuple(hit.mapping))
             wanted = tab.wanted_variable()
             variable = (check_identifier(wanted) if wanted
                         else self._action_variable(qname, hit, action))
@@ -1101,8 +1108,10 @@ class DiscoveryWidget(W.VBox):
 
         def done(out):
             self._busy(False)
+            if changed:
+                out[0].summary = f"**Note:** {changed}\n\n{out[0].summary}"
             self.show_action_result(out[0], variable=variable, code=out[1], action=name,
-                                    of=join_identity(qname, hit))
+                                    of=join_identity(qname, hit), note=changed)
 
         def error(e):
             self._on_task_error(e)
@@ -1117,9 +1126,10 @@ class DiscoveryWidget(W.VBox):
                                             action.suffix)
 
     def show_action_result(self, result, variable: str = "joined", code: str | None = None,
-                           action: str | None = None, of: str | None = None):
+                           action: str | None = None, of: str | None = None, note: str = ""):
         """Show an ActionResult in its tab; bind its joined frame and write its code into
-        the action's cell if asked (``of``: the join it is, :func:`join_identity`)."""
+        the action's cell if asked (``of``: the join it is, :func:`join_identity`; ``note``:
+        what the status line adds, e.g. that the query frame changed since the search)."""
         tab = self.actions.shown.get(action) if action else None
         self.last_action_result = result
         joined = result.joined
@@ -1138,13 +1148,15 @@ class DiscoveryWidget(W.VBox):
         empty = (result.details or {}).get("empty_columns") or []
         if empty:             # a union's query columns with no value in the added rows
             message += f" Empty in the added rows: {', '.join(map(str, empty))}."
+        if note:
+            message += f" Note: {note}"
         if tab is not None:
             tab.show_result(result, variable if joined is not None else None, code, bound)
             tab.code_panel.key = key
             if code and self.auto_insert.value:
                 tab.code_panel.write_cell()
         self._set_status(message, "error" if refused else
-                         "info" if result.ok and not empty else "note")
+                         "info" if result.ok and not empty and not note else "note")
 
     @property
     def code_panel(self) -> CodePanel | None:
