@@ -1593,7 +1593,8 @@ class Engine:
 
     @cached_property
     def _column_kinds(self) -> dict:
-        """column id -> (key kind, warning): :meth:`column_kind`'s answers, each computed once."""
+        """column id (or a tuple of them) -> (key kind, warning): :meth:`column_kind`'s and
+        :meth:`tuple_kind`'s answers, each computed once."""
         return {}
 
     def _annotate(self, hits: list, q: Query) -> None:
@@ -1633,16 +1634,10 @@ class Engine:
             program_key = "key_kind" in h.details and "program_json" in h.details
             if program_key:     # the transformation search weighed its program's key
                 h.key_kind, h.key_warning = h.details["key_kind"], h.details.get("key_warning")
+            elif len(h.column_ids) > 1:      # a composite key: its tuples' kind, not a column's
+                h.key_kind, h.key_warning = self.tuple_kind(h)
             else:
                 h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
-            if len(h.column_ids) > 1 and counts is not None and counts.exact \
-                    and h.key_ratio == 1.0:
-                # a key of several columns with one lake row per matched tuple: its values
-                # name rows together, and coincide by chance only if all of them do
-                h.key_kind, h.key_warning = "identifier", None
-            else:
-                for other in h.column_ids[1:]:
-                    h.key_warning = h.key_warning or self.column_kind(other)[1]
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio)
@@ -1743,6 +1738,25 @@ class Engine:
             kind = preview.key_kind(*args, samples=samples, paired=True)
         kinds[column_id] = kind
         return kind
+
+    def tuple_kind(self, h: Hit) -> tuple[str, str | None]:
+        """(key kind, warning or None) of the composite key of a hit (join/preview.py
+        ``tuple_kind``): its lake table's distinct tuples and the rows holding one, counted
+        in the MATE row store; without it, estimated from the table's rows and the matched
+        tuples' lake rows per tuple (a key with one row per matched tuple names rows)."""
+        key = tuple(h.column_ids)
+        kinds = self._column_kinds
+        if key not in kinds:
+            gen, _ = self.index.generation_of(h.column_ids[0])
+            if gen.has("mate"):
+                from .index.mate_arrays import load
+                n, keyed = load(gen).tuple_profile(
+                    h.table_id - gen.table_offset, [c - gen.column_offset for c in key])
+            else:
+                keyed = int(self._catalog.table_rows[h.table_id])
+                n = int(keyed / max(h.key_ratio or 1.0, 1.0))
+            kinds[key] = preview.tuple_kind(n, keyed)
+        return kinds[key]
 
     def _key_partners(self, column_id: int) -> list:
         """The category columns of a lake column's table that make a key with it: text,

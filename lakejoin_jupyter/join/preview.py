@@ -180,6 +180,24 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
     return "identifier", None
 
 
+def tuple_kind(n_tuples: int, keyed_rows: int) -> tuple[str, str | None]:
+    """(kind, warning or None) of a key of several lake columns, read from its distinct
+    tuples and the rows holding one, as :func:`key_kind` reads one text column: a tuple
+    names rows unless each tuple is on as many rows as there are tuples (a category). The
+    columns' own kinds do not carry over: two measures or a category and a name together
+    can name rows, and a tuple matches by chance only when all its values do."""
+    n = max(int(n_tuples), 0)
+    if n == 0:
+        return "text", "the lake columns have no row with a value in each"
+    if n <= 2:
+        return "text", f"the key has only {n} distinct tuple(s): it cannot tell rows apart"
+    if keyed_rows >= n * n:
+        return "category", (f"the key is a category ({n:,} tuples, {keyed_rows / n:,.0f} rows "
+                            f"per tuple): it groups rows rather than naming one, so a join "
+                            f"repeats a query row for every lake row of its tuple")
+    return "identifier", None
+
+
 # digits around an "e" whose mantissa has a leading zero: no number formatter writes it so
 _EXPONENT_CODE = re.compile(r"-?0[0-9]+(\.[0-9]+)?e[+-]?[0-9]+", re.IGNORECASE)
 
