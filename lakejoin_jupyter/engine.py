@@ -907,7 +907,7 @@ def hit_card_html(h: Hit) -> str:
         if h.key_warning:
             kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
         lines.append(kind)
-    cols = "".join(f"<tr><td>{esc(a.name)}</td><td>{esc(a.type)}</td>"
+    cols = "".join(f"<tr><td>{esc(a.name)}</td><td>{esc(a.shown_type)}</td>"
                    f"<td style='text-align:right'>{a.null_share:.0%}</td></tr>"
                    for a in added[:CARD_COLUMNS])
     more = (f"<div style='color:#777'>and {len(added) - CARD_COLUMNS} more</div>"
@@ -1798,8 +1798,21 @@ class Engine:
         names = cat.table_columns(h.table_id)
         ids = cat.table_column_ids(h.table_id)
         renamed = renamed_columns(h._frame_columns(), names, "_" + h.table.rsplit("/", 1)[-1])
-        return [preview.AddedColumn(renamed.get(n, n), str(cat.type[i]), float(cat.null_share[i]))
-                for n, i in zip(names, ids)]
+        profile = [str(cat.type[i]) for i in ids]
+        joined = self._join_types(h.table_id, profile)
+        return [preview.AddedColumn(renamed.get(n, n), t, float(cat.null_share[i]),
+                                    p if t == "string" and p not in ("string", "empty")
+                                    else None)
+                for n, i, t, p in zip(names, ids, joined, profile)]
+
+    def _join_types(self, table_id: int, profile: list) -> list:
+        """The types a join gives the table's columns (index/tables.py ``join_types``),
+        each table's read once."""
+        cache = self.__dict__.setdefault("_join_types_cache", {})
+        if table_id not in cache:
+            from .index.tables import join_types
+            cache[table_id] = join_types(find_table(self.index, table_id), profile)
+        return cache[table_id]
 
     def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
         """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by

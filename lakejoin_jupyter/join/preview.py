@@ -39,13 +39,21 @@ TEXT_CHARS = 40           # mean characters per value above which a string colum
 
 @dataclass(frozen=True)
 class AddedColumn:
-    """A column the join adds to the query frame: its name there, type and null share."""
+    """A column the join adds to the query frame: its name there, the type the join gives
+    it, its null share and, when the join gives it as text but its values read as another
+    type (a CSV column of decimals: "float"), that type (``values``; else None)."""
     name: str
     type: str
     null_share: float
+    values: str | None = None
+
+    @property
+    def shown_type(self) -> str:
+        """The type as a card shows it: "string (float values)" for text of numbers."""
+        return f"{self.type} ({self.values} values)" if self.values else self.type
 
     def __str__(self):
-        return f"{self.name} ({self.type}, {self.null_share:.0%} null)"
+        return f"{self.name} ({self.shown_type}, {self.null_share:.0%} null)"
 
 
 @dataclass(frozen=True)
