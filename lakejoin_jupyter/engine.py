@@ -210,7 +210,8 @@ def _dates_hint(query) -> str:
         return ""
     return (" The query holds dates or timestamps: lake text matches them when written "
             "ISO-8601 (2026-03-29, 2026-03-29 12:00:00, 2026-03-29T12:00:00.000Z, with an "
-            "offset compared in UTC) or unpadded (2026-3-9); dates written otherwise "
+            "offset compared in UTC), unpadded (2026-3-9) or with slashes year first "
+            "(2026/03/29); dates written otherwise "
             "(03/29/2026, 29.03.2026) are "
             "compared as text and never match them.")
 
