@@ -5,7 +5,9 @@ A lake cell and a notebook value become the same token when they mean the same k
 * text: Unicode NFKC, case folded, surrounding whitespace stripped, inner whitespace runs
   collapsed ("  Côte   d'Ivoire " -> "côte d'ivoire");
 * numbers written as text get one canonical form ("007" -> "7", "2001.0" -> "2001",
-  "2.50" -> "2.5"); Python ints, floats, bools, dates and timestamps are rendered first;
+  "2.50" -> "2.5", "1e+3" and "1.0E3" -> "1000"); digits around a bare E ("0E8", "1E1")
+  are a code, not a number; Python ints, floats, bools, dates and timestamps are rendered
+  first;
 * a timestamp is compared as its UTC wall-clock time (:func:`render_datetime`): a tz-aware
   one is converted to UTC and loses its offset, a naive one is taken as written (as UTC),
   so an instant matches itself in any zone, as naive UTC, and as Spark's TIMESTAMP or
@@ -35,14 +37,18 @@ from typing import Iterable
 NORMALIZATION_NAME = "nfkc-casefold-numeric"
 NORMALIZATION_VERSION = 5   # 2: timestamps compared as UTC wall-clock times; 3: ISO text
                             # too; 4: unpadded year-month-day dates too; 5: year/month/day
-                            # dates too, and JSON-lines epoch dates read as pandas does
+                            # dates too, JSON-lines epoch dates read as pandas does, and
+                            # digits around a bare E ("0E8") kept as a code
 MAX_TOKEN_CHARS = 512
 
 NULL_SPELLINGS = frozenset({"", "null", "nan", "n/a", "#n/a", "<na>", "nat"})
 
 _SPACE_RUN = re.compile(r"\s+")
 _INT = re.compile(r"[+-]?[0-9]+")
-_DEC = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][+-]?[0-9]+)?")
+# a decimal, or scientific notation as number formatters write it: a point in the mantissa
+# ("1.5e3", "2.0E10") or a sign in the exponent ("1e+22", "1E-3"); digits around a bare E
+# ("0E8", "1E1": FAA airport codes) are a code, as no formatter writes a number so
+_DEC = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE][+-]))(?:[eE][+-]?[0-9]+)?")
 _MAX_EXPONENT = 40  # beyond this a number keeps scientific notation instead of 10^k digits
 # ISO-8601 date and time as text (case folded): "2026-03-29 12:00:00", "...t12:00:00.250z",
 # "...12:00+02:00"; _RE2_ISO_DATETIME: its start, for the vectorized path (RE2 syntax)
@@ -293,7 +299,7 @@ def normalize_many(values: Iterable) -> list:
 _ASCII_SPACE_RUN = r"[\t\n\x0b\x0c\r\x1c-\x1f ]+"   # what \\s matches among ASCII characters
 _RE2_INT = r"^[+-]?[0-9]+$"
 _RE2_DEC = (r"^[+-]?(?:[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
-            r"|[0-9]+[eE][+-]?[0-9]+)$")                # _DEC without its look-ahead
+            r"|[0-9]+[eE][+-][0-9]+)$")                 # _DEC without its look-ahead
 
 
 def normalize_array(values):
