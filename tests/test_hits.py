@@ -239,7 +239,8 @@ def test_useful_ranks_the_key_table_before_the_panel_table(random_lake):
     card = panel.card()                                    # the hit card says it before the join
     assert "20 &rarr; 110 rows" in card and "&times;10 lake rows per key" in card
     assert "aggregate=&quot;latest&quot;" in card          # it has a year column
-    assert ">year</td><td>integer</td>" in card and "matched (10):" in card
+    # a CSV's column joins as text: the card says so, with what its values are
+    assert ">year</td><td>string (integer values)</td>" in card and "matched (10):" in card
     card = key.card()
     assert "keeps the query's 20 rows" in card and "&rarr;" not in card
     assert ">capital</td>" in card and "not matched (10):" in card
