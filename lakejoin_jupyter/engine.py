@@ -1809,11 +1809,16 @@ class Engine:
     def _join_types(self, table_id: int, profile: list) -> list:
         """The types a join gives the table's columns (index/tables.py ``join_types``),
         each table's read once."""
-        cache = self.__dict__.setdefault("_join_types_cache", {})
+        cache = self._join_type_cache
         if table_id not in cache:
             from .index.tables import join_types
             cache[table_id] = join_types(find_table(self.index, table_id), profile)
         return cache[table_id]
+
+    @cached_property
+    def _join_type_cache(self) -> dict:
+        """table id -> the types a join gives its columns (:meth:`_join_types`)."""
+        return {}
 
     def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
         """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by
