@@ -101,3 +101,22 @@ def test_the_users_case_the_table_finds_itself_and_a_date_query_finds_it(epoch_l
     assert hits["finance/ohlc"].overlap == 2
     joined = hits["finance/ohlc"].join(q)
     assert joined["open"].tolist()[:2] == ["0.5", "1.5"] and pd.isna(joined["open"].iloc[2])
+
+
+@pytest.mark.spark
+def test_a_spark_join_and_its_code_read_the_epoch_dates_as_the_index(epoch_lake, spark):
+    """A Spark query joins the table on the same days as the pandas join, through
+    lakejoin's Spark reader and through the PySpark code written for it."""
+    engine, _ = epoch_lake
+    q = pd.DataFrame({"day": pd.to_datetime(["2009-06-01", "2009-06-02", "2001-01-01"])})
+    hit = next(h for h in engine.search(q, "day", k=5) if h.table == "finance/ohlc")
+    sdf = spark.createDataFrame(q)
+    want = sorted(hit.join(q)["open"].dropna().astype(float))
+    assert want == [0.5, 1.5]
+    got = hit.join(sdf).toPandas()
+    assert sorted(got["open"].dropna().astype(float)) == want
+    code = hit.code("sdf", "out", df=sdf)
+    assert "timestamp_millis" in code
+    ns = {"sdf": sdf}
+    exec(code, ns)  # noqa: S102
+    assert sorted(ns["out"].toPandas()["open"].dropna().astype(float)) == want

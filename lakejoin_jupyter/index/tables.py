@@ -308,6 +308,17 @@ def partition_schema(schema, partitions):
                          for f in schema.fields])
 
 
+def epoch_date_sql(column: str, unit: str) -> str:
+    """The Spark SQL expression reading a JSON-lines column of epoch numbers as the
+    timestamps the index reads (lake/read.py ``_json_epoch_dates``; ``unit`` the one it
+    found). Spark keeps microseconds: nanoseconds lose their last three digits."""
+    c = spark_quote(column)
+    return {"s": f"timestamp_seconds({c})",
+            "ms": f"timestamp_millis(CAST({c} AS BIGINT))",
+            "us": f"timestamp_micros(CAST({c} AS BIGINT))",
+            "ns": f"timestamp_micros(CAST({c} / 1000 AS BIGINT))"}[unit]
+
+
 def spark_reads_parquet(table: LakeTable) -> bool:
     """Whether Spark's Parquet reader reads the table: it refuses a file whose column names
     repeat (case aside), where the build renamed the second "x" to "x.2"."""
@@ -361,6 +372,9 @@ def spark_table(spark, table: LakeTable):
             names = list(table.columns)
         return df.select(*[df[spark_quote(c)] for c in names]).toDF(*table.columns)
     if table.format == "jsonl":
+        from pyspark.sql import functions as F
         df = spark.read.json(spark_path(table.uri))
-        return df.select(*[df[spark_quote(c)] for c in table.columns])
+        dates = info.epoch_dates if info is not None else {}
+        return df.select(*[F.expr(epoch_date_sql(c, dates[c])).alias(c) if c in dates
+                           else df[spark_quote(c)] for c in table.columns])
     raise QueryError(f"Cannot read lake table {table.name!r} (format {table.format!r}) in Spark.")
