@@ -522,8 +522,7 @@ def _join(args, parser) -> int:
     """Search, then join the query table with the hit of rank ``--hit`` and write it."""
     from .actions import join_hit
     from .engine import open_index
-    if Path(args.out).suffix.lower() not in (".csv", ".parquet"):
-        raise LakeJoinError(f"--out {args.out}: write a .csv or a .parquet file.")
+    check_out(args.out)
     if args.hit < 1:
         raise LakeJoinError(f"--hit {args.hit}: give the rank of a hit, 1 or more.")
     engine = open_index(args.index, verify=not args.no_verify)
@@ -637,11 +636,44 @@ def _join_transformed(engine, args, hit, frame):
     return joined, line + many
 
 
+def check_out(out: str) -> None:
+    """``--out FILE`` checked before any search or join is run, so that the work is not done
+    and then lost: a .csv or .parquet name, not a folder, whose missing parent folders can be
+    created (the nearest existing one is a writable folder, not a file). Each problem is one
+    line naming the path."""
+    path = Path(out).expanduser()
+    if path.suffix.lower() not in (".csv", ".parquet"):
+        raise LakeJoinError(f"--out {out}: write a .csv or a .parquet file.")
+    if path.is_dir():
+        raise LakeJoinError(f"--out {out}: is a folder; give a file name in it "
+                            f"({path / ('joined' + path.suffix.lower())}, say).")
+    parent = path.absolute().parent
+    while not parent.exists() and not parent.is_symlink() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise LakeJoinError(f"--out {out}: {parent} is not a folder, so the file cannot be "
+                            f"written under it; give another path.")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise LakeJoinError(f"--out {out}: the folder {parent} is not writable; give a path "
+                            f"you can write to.")
+
+
 def _write_table(frame, path: Path) -> None:
-    """Write ``frame`` to a .parquet or .csv file. A column Parquet cannot store, since it
+    """Write ``frame`` to a .parquet or .csv file, creating its missing parent folders (as
+    :func:`check_out` checked they can be). A column Parquet cannot store, since it
     mixes kinds of values (a stacked query column of text, say dates read from a CSV, under
     a Parquet table's dates), is written as text, each value as the .csv output writes it,
-    with a warning naming it."""
+    with a warning naming it. A write that fails all the same (a full disk) is one line."""
+    path = path.expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_file(frame, path)
+    except OSError as e:
+        raise LakeJoinError(f"--out {path}: could not write the file "
+                            f"({e.strerror or e}).") from e
+
+
+def _write_file(frame, path: Path) -> None:
     if path.suffix.lower() != ".parquet":
         frame.to_csv(path, index=False)
         return
@@ -681,8 +713,8 @@ def _union(args, parser) -> int:
     if (args.stack is None) != (args.out is None):
         raise LakeJoinError("--stack N and --out FILE go together (which result to stack, and "
                             "where to write the stacked table).")
-    if args.out and Path(args.out).suffix.lower() not in (".csv", ".parquet"):
-        raise LakeJoinError(f"--out {args.out}: write a .csv or a .parquet file.")
+    if args.out:
+        check_out(args.out)
     engine = open_index(args.index, verify=not args.no_verify)
     frame, name = _read_query_table(engine, args.table)
     if frame is None:

@@ -210,7 +210,8 @@ def _dates_hint(query) -> str:
         return ""
     return (" The query holds dates or timestamps: lake text matches them when written "
             "ISO-8601 (2026-03-29, 2026-03-29 12:00:00, 2026-03-29T12:00:00.000Z, with an "
-            "offset compared in UTC) or unpadded (2026-3-9); dates written otherwise "
+            "offset compared in UTC), unpadded (2026-3-9) or with slashes year first "
+            "(2026/03/29); dates written otherwise "
             "(03/29/2026, 29.03.2026) are "
             "compared as text and never match them.")
 
@@ -907,7 +908,7 @@ def hit_card_html(h: Hit) -> str:
         if h.key_warning:
             kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
         lines.append(kind)
-    cols = "".join(f"<tr><td>{esc(a.name)}</td><td>{esc(a.type)}</td>"
+    cols = "".join(f"<tr><td>{esc(a.name)}</td><td>{esc(a.shown_type)}</td>"
                    f"<td style='text-align:right'>{a.null_share:.0%}</td></tr>"
                    for a in added[:CARD_COLUMNS])
     more = (f"<div style='color:#777'>and {len(added) - CARD_COLUMNS} more</div>"
@@ -1637,7 +1638,8 @@ class Engine:
 
     @cached_property
     def _column_kinds(self) -> dict:
-        """column id -> (key kind, warning): :meth:`column_kind`'s answers, each computed once."""
+        """column id (or a tuple of them) -> (key kind, warning): :meth:`column_kind`'s and
+        :meth:`tuple_kind`'s answers, each computed once."""
         return {}
 
     def _annotate(self, hits: list, q: Query) -> None:
@@ -1677,16 +1679,10 @@ class Engine:
             program_key = "key_kind" in h.details and "program_json" in h.details
             if program_key:     # the transformation search weighed its program's key
                 h.key_kind, h.key_warning = h.details["key_kind"], h.details.get("key_warning")
+            elif len(h.column_ids) > 1:      # a composite key: its tuples' kind, not a column's
+                h.key_kind, h.key_warning = self.tuple_kind(h)
             else:
                 h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
-            if len(h.column_ids) > 1 and counts is not None and counts.exact \
-                    and h.key_ratio == 1.0:
-                # a key of several columns with one lake row per matched tuple: its values
-                # name rows together, and coincide by chance only if all of them do
-                h.key_kind, h.key_warning = "identifier", None
-            else:
-                for other in h.column_ids[1:]:
-                    h.key_warning = h.key_warning or self.column_kind(other)[1]
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio)
@@ -1790,6 +1786,25 @@ class Engine:
         kinds[column_id] = kind
         return kind
 
+    def tuple_kind(self, h: Hit) -> tuple[str, str | None]:
+        """(key kind, warning or None) of the composite key of a hit (join/preview.py
+        ``tuple_kind``): its lake table's distinct tuples and the rows holding one, counted
+        in the MATE row store; without it, estimated from the table's rows and the matched
+        tuples' lake rows per tuple (a key with one row per matched tuple names rows)."""
+        key = tuple(h.column_ids)
+        kinds = self._column_kinds
+        if key not in kinds:
+            gen, _ = self.index.generation_of(h.column_ids[0])
+            if gen.has("mate"):
+                from .index.mate_arrays import load
+                n, keyed = load(gen).tuple_profile(
+                    h.table_id - gen.table_offset, [c - gen.column_offset for c in key])
+            else:
+                keyed = int(self._catalog.table_rows[h.table_id])
+                n = int(keyed / max(h.key_ratio or 1.0, 1.0))
+            kinds[key] = preview.tuple_kind(n, keyed)
+        return kinds[key]
+
     def _key_partners(self, column_id: int) -> list:
         """The category columns of a lake column's table that make a key with it: text,
         neither numbers nor nearly unique, with no more distinct values than the column,
@@ -1830,8 +1845,26 @@ class Engine:
         names = cat.table_columns(h.table_id)
         ids = cat.table_column_ids(h.table_id)
         renamed = renamed_columns(h._frame_columns(), names, "_" + h.table.rsplit("/", 1)[-1])
-        return [preview.AddedColumn(renamed.get(n, n), str(cat.type[i]), float(cat.null_share[i]))
-                for n, i in zip(names, ids)]
+        profile = [str(cat.type[i]) for i in ids]
+        joined = self._join_types(h.table_id, profile)
+        return [preview.AddedColumn(renamed.get(n, n), t, float(cat.null_share[i]),
+                                    p if t == "string" and p not in ("string", "empty")
+                                    else None)
+                for n, i, t, p in zip(names, ids, joined, profile)]
+
+    def _join_types(self, table_id: int, profile: list) -> list:
+        """The types a join gives the table's columns (index/tables.py ``join_types``),
+        each table's read once."""
+        cache = self._join_type_cache
+        if table_id not in cache:
+            from .index.tables import join_types
+            cache[table_id] = join_types(find_table(self.index, table_id), profile)
+        return cache[table_id]
+
+    @cached_property
+    def _join_type_cache(self) -> dict:
+        """table id -> the types a join gives its columns (:meth:`_join_types`)."""
+        return {}
 
     def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
         """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by

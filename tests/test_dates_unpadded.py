@@ -1,7 +1,8 @@
 """Dates written year-month-day without zero padding ("2014-7-1", FiveThirtyEight's weather
-files) are the same key as the padded date, a ``date``, a midnight timestamp and a
-``datetime64`` query (lake/normalize.py, normalization version 4); day-month text
-("07/01/2014") stays text. Checked against an oracle that parses the cells itself."""
+files) or with slashes ("2012/01/01", vega's seattle-weather) are the same key as the
+padded date, a ``date``, a midnight timestamp and a ``datetime64`` query (lake/normalize.py,
+normalization versions 4 and 5); day-month text ("07/01/2014") stays text. Checked against
+an oracle that parses the cells itself."""
 from __future__ import annotations
 
 import datetime as dt
@@ -15,7 +16,8 @@ from hypothesis import given, strategies as st
 
 from lakejoin_jupyter.lake.normalize import normalize_array, normalize_text, normalize_value
 
-FORMS = ("iso", "unpadded", "month", "day", "midnight", "unpadded_midnight", "mdy")
+FORMS = ("iso", "unpadded", "month", "day", "midnight", "unpadded_midnight", "slash",
+         "slash_unpadded", "slash_midnight", "mdy")
 
 
 def written(d: dt.date, form: str) -> str:
@@ -24,10 +26,12 @@ def written(d: dt.date, form: str) -> str:
             "month": f"{d.year}-{d.month}-{d.day:02d}", "day": f"{d.year}-{d.month:02d}-{d.day}",
             "midnight": f"{d.isoformat()} 00:00:00",
             "unpadded_midnight": f"{d.year}-{d.month}-{d.day}T00:00",
+            "slash": d.strftime("%Y/%m/%d"), "slash_unpadded": f"{d.year}/{d.month}/{d.day}",
+            "slash_midnight": f"{d.year}/{d.month:02d}/{d.day} 00:00:00",
             "mdy": f"{d.month:02d}/{d.day:02d}/{d.year}"}[form]
 
 
-_YMD = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]00:00(?::00)?)?")
+_YMD = re.compile(r"(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?:[ T]00:00(?::00)?)?")
 
 
 def oracle_key(cell: str):
@@ -37,7 +41,7 @@ def oracle_key(cell: str):
     if m is None:
         return ("text", cell)
     try:
-        return ("date", dt.date(*map(int, m.groups())))
+        return ("date", dt.date(*map(int, m.group(1, 3, 4))))
     except ValueError:
         return ("text", cell)
 
@@ -63,7 +67,9 @@ def test_vectorized_path_agrees_and_matches_the_oracle(cells, noise):
 
 
 @pytest.mark.parametrize("text", ["2014-2-30", "2014-13-1", "2014-0-1", "2014-7-1 25:00",
-                                  "2014-7-1x", "14-7-1", "2014-7-123"])
+                                  "2014-7-1x", "14-7-1", "2014-7-123", "2014/7-1",
+                                  "2014-7/1", "2014/13/1", "2014/2/30", "2014/07/01x",
+                                  "2014/7/1 25:00"])
 def test_not_a_date_stays_text(text):
     assert normalize_text(text) == text.lower()
 
@@ -101,6 +107,8 @@ def date_lake(spark, tmp_path_factory):
         # us-weather-history's form, and the user's mixed file (ISO and MM/DD/YYYY alternating)
         "weather/KSEA.csv": pd.DataFrame({"date": [written(d, "unpadded") for d in days],
                                           "actual_mean_temp": range(30)}),
+        "weather/seattle-weather.csv": pd.DataFrame(          # vega's form
+            {"date": [written(d, "slash") for d in days], "precipitation": range(30)}),
         "weather/KCLT_mixed.csv": pd.DataFrame(
             {"date": [written(d, "iso" if i % 2 == 0 else "mdy") for i, d in enumerate(days)],
              "t": range(30)}),
@@ -126,6 +134,9 @@ def test_users_case_unpadded_lake_dates_match_a_date_query(date_lake):
     hits = _by_table(engine.search(q, "date", k=10, rank="overlap"))
     assert hits["weather/KSEA"].overlap == 30 and hits["weather/KSEA"].containment == 1.0
     assert hits["weather/KCLT_mixed"].overlap == 15          # its ISO half; MM/DD/YYYY is text
+    seattle = hits["weather/seattle-weather"]
+    assert seattle.overlap == 30 and seattle.unmatched == []
+    assert seattle.join(q)["precipitation"].astype(int).tolist() == list(range(30))
     joined = hits["weather/KSEA"].join(q)
     assert len(joined) == 30
     assert joined["actual_mean_temp"].astype(int).tolist() == list(range(30))
@@ -134,6 +145,7 @@ def test_users_case_unpadded_lake_dates_match_a_date_query(date_lake):
     text_q = pd.DataFrame({"date": ["2014-7-1", "2014-7-2", "2014-07-03"]})
     hits = _by_table(engine.search(text_q, "date", k=10, rank="overlap"))
     assert hits["weather/KSEA"].overlap == 3 and hits["weather/KCLT_mixed"].overlap == 2
+    assert hits["weather/seattle-weather"].overlap == 3
 
 
 @pytest.mark.spark

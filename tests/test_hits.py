@@ -239,7 +239,8 @@ def test_useful_ranks_the_key_table_before_the_panel_table(random_lake):
     card = panel.card()                                    # the hit card says it before the join
     assert "20 &rarr; 110 rows" in card and "&times;10 lake rows per key" in card
     assert "aggregate=&quot;latest&quot;" in card          # it has a year column
-    assert ">year</td><td>integer</td>" in card and "matched (10):" in card
+    # a CSV's column joins as text: the card says so, with what its values are
+    assert ">year</td><td>string (integer values)</td>" in card and "matched (10):" in card
     card = key.card()
     assert "keeps the query's 20 rows" in card and "&rarr;" not in card
     assert ">capital</td>" in card and "not matched (10):" in card
@@ -651,3 +652,62 @@ def test_the_no_joinstats_note_names_the_real_lake_and_index_quoted(demo_engine,
     with pytest.raises(IndexVersionError) as e:
         read_manifest(old.index.path)
     assert "LAKE" not in str(e.value) and f"--out {quoted} " in str(e.value), str(e.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c", None]),
+                          st.sampled_from(["x", "y", None]), st.integers(0, 3)),
+                min_size=1, max_size=25), st.sampled_from([[0, 1], [1, 2], [0, 1, 2]]))
+def test_tuple_profile_is_the_distinct_tuples_pandas_counts(rows, columns):
+    """MATE's row store gives a composite key's distinct tuples and the rows holding one
+    (a value in each of its columns), as pandas counts them."""
+    from lakejoin_jupyter.index.mate_arrays import build_reference
+    table = [[a, b, f"v{v}"] for a, b, v in rows]
+    vocab = sorted({c for r in table for c in r if c is not None})
+    token_id = {t: i for i, t in enumerate(vocab)}
+    ma = build_reference([table], token_id, len(vocab))
+    keyed = pd.DataFrame(table).iloc[:, columns].dropna()
+    assert ma.tuple_profile(0, columns) == (len(keyed.drop_duplicates()), len(keyed))
+
+
+@pytest.mark.parametrize("n, keyed, kind, warns", [
+    (2900, 3376, "identifier", None), (9, 200, "category", "9 tuples, 22 rows per tuple"),
+    (9, 80, "identifier", None), (2, 50, "text", "only 2 distinct tuple"),
+    (0, 0, "text", "no row with a value in each")])
+def test_tuple_kinds(n, keyed, kind, warns):
+    got, warning = preview.tuple_kind(n, keyed)
+    assert got == kind and (warning is None if warns is None else warns in warning)
+
+
+@pytest.mark.spark
+def test_composite_key_has_the_kind_of_its_tuples_not_of_a_column(spark, tmp_path):
+    """A (city, state) key: `state` alone is a category (4 values, 60 rows each), but the
+    tuples name rows (56 tuples for 60 rows, a few cities with two airports): the hit has
+    no warning, and a fan-out above 1 shows as a repeated identifier. A (region, channel)
+    key whose 4 tuples each cover 25 of 100 rows is a category with the tuples' figures
+    (hand-counted), not those of either column."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.engine import key_kind_label
+    from lakejoin_jupyter.indexing.pipeline import build
+    states = ["WA", "OR", "ME", "GA"]
+    cities = [f"City{i}" for i in range(56)]
+    airports = pd.DataFrame({"city": cities + cities[:4],
+                             "state": [states[i % 4] for i in range(56)] + states,
+                             "iata": [f"A{i:02d}" for i in range(60)]})
+    sales = pd.DataFrame({"region": [r for r in ("north", "south") for _ in range(50)],
+                          "channel": ["web", "shop"] * 50, "amount": range(100)})
+    root = write_lake(tmp_path / "lake", {"travel/airports.csv": airports,
+                                          "biz/sales.csv": sales})
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    stores = pd.DataFrame({"city": ["City0", "City5", "Nowhere"], "state": ["WA", "OR", "ZZ"]})
+    hit, = engine.search(stores, ["city", "state"], k=None)
+    cat = engine.index.columns
+    state_id = int(cat.loc[cat["name"] == "state", "column_id"].iloc[0])
+    assert engine.column_kind(state_id)[0] == "category"        # the column alone
+    assert (hit.key_kind, hit.key_warning) == ("identifier", None), hit
+    assert hit.key_ratio == pytest.approx(1.5) and key_kind_label(hit) == "repeated identifier"
+    query = pd.DataFrame({"region": ["north", "south"], "channel": ["web", "web"]})
+    hit, = engine.search(query, ["region", "channel"], k=None)
+    assert hit.key_kind == "category"
+    assert "(4 tuples, 25 rows per tuple)" in hit.key_warning, hit.key_warning

@@ -12,7 +12,8 @@ from lakejoin_jupyter.lake.normalize import (MAX_TOKEN_CHARS, normalize_many, no
     ("  Côte   d'Ivoire ", "côte d'ivoire"),
     ("STRASSE", "strasse"), ("straße", "strasse"), ("ﬁne", "fine"),
     ("007", "7"), ("+12", "12"), ("-0", "0"), ("2001.0", "2001"), ("2.50", "2.5"),
-    ("1e3", "1000"), ("1E-3", "0.001"), (".5", "0.5"), ("0.000", "0"),
+    ("1e+3", "1000"), ("1E-3", "0.001"), ("1.0E3", "1000"), (".5", "0.5"), ("0.000", "0"),
+    ("0E8", "0e8"), ("0E0", "0e0"), ("1E1", "1e1"), ("1e3", "1e3"),   # codes (FAA's 0E8)
     ("1.2.3", "1.2.3"), ("12abc", "12abc"), ("NA", "na"),        # Namibia's code survives
     (3.0, "3"), (np.float64(2.5), "2.5"), (np.float32(2.5), "2.5"), (np.int64(5), "5"),
     (True, "true"), (np.bool_(False), "false"),

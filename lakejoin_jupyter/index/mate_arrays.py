@@ -99,6 +99,24 @@ class MateArrays:
         found = pair_partners(values(int(column)), (cells(c) for c in others), chance)
         return [others[i] for i in found]
 
+    def tuple_profile(self, table: int, columns) -> tuple[int, int]:
+        """(distinct tuples, rows holding one) of the key made of ``columns`` (local column
+        ids of table ``table``): the rows with a value in every one of them, read from the
+        row store (a list column's row is read by one of its elements)."""
+        lo = int(np.searchsorted(self.row_table, table, side="left"))
+        hi = int(np.searchsorted(self.row_table, table, side="right"))
+        start, stop = int(self.row_indptr[lo]), int(self.row_indptr[hi])
+        width = np.diff(np.asarray(self.row_indptr[lo:hi + 1], dtype=np.int64))
+        row = np.repeat(np.arange(hi - lo), width)
+        col = np.asarray(self.row_columns[start:stop], dtype=np.int64)
+        tok = np.asarray(self.row_tokens[start:stop], dtype=np.int64)
+        codes = np.full((hi - lo, len(columns)), -1, dtype=np.int64)
+        for j, c in enumerate(columns):
+            at = col == int(c)
+            codes[row[at], j] = tok[at]
+        keyed = codes[(codes >= 0).all(axis=1)]
+        return (len(np.unique(keyed, axis=0)) if len(keyed) else 0), len(keyed)
+
     def equals(self, other: "MateArrays") -> bool:
         return self.spec == other.spec and all(
             np.array_equal(getattr(self, f.name), getattr(other, f.name))

@@ -138,6 +138,46 @@ def _pandas_header(info) -> list | None:
     return [str(c) for c in df.columns]
 
 
+# ----------------------------------------------------------------------- join types
+
+def join_types(table: LakeTable, profile: list) -> list:
+    """The type each column of ``table`` has in a join (:func:`lake_table` with
+    ``types=True``), in the profile's words: a CSV, TSV or JSON-lines column is text
+    ("string"), whatever its values look like ("list" for a JSON-lines list column); a
+    Parquet column has its file's type ("integer", "float", "decimal", "boolean", "date",
+    "timestamp", "list"; text, structs and the rest "string", as the join gives them; a
+    folder's partition keys "string"). ``profile``: the columns' profile types, kept for a
+    catalog table (Spark's types) or a Parquet schema that cannot be read."""
+    if table.format == "catalog":
+        return list(profile)
+    if table.format != "parquet":
+        return ["list" if c in table.lists else "string" for c in table.columns]
+    from pathlib import Path
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from ..lake.read import _dataset_files, _fix_header
+    path = Path(table.uri)
+    try:
+        files = _dataset_files(path) if path.is_dir() else [path]
+        schema = pq.read_schema(files[0])
+    except (OSError, ValueError, IndexError):
+        return list(profile)
+    fields = [f for f in schema if f.name != "__index_level_0__"]
+    arrow = dict(zip(_fix_header([f.name for f in fields])[0], (f.type for f in fields)))
+
+    def word(t) -> str:
+        t = t.value_type if pa.types.is_dictionary(t) else t
+        for test, name in ((pa.types.is_integer, "integer"), (pa.types.is_floating, "float"),
+                           (pa.types.is_decimal, "decimal"), (pa.types.is_boolean, "boolean"),
+                           (pa.types.is_date, "date"), (pa.types.is_timestamp, "timestamp")):
+            if test(t):
+                return name
+        return "string"
+    return ["list" if c in table.lists else word(arrow[c]) if c in arrow else "string"
+            for c in table.columns]
+
+
 # ----------------------------------------------------------------------- pandas
 
 def lake_table(table: LakeTable, max_rows: int | None = None,
@@ -268,6 +308,17 @@ def partition_schema(schema, partitions):
                          for f in schema.fields])
 
 
+def epoch_date_sql(column: str, unit: str) -> str:
+    """The Spark SQL expression reading a JSON-lines column of epoch numbers as the
+    timestamps the index reads (lake/read.py ``_json_epoch_dates``; ``unit`` the one it
+    found). Spark keeps microseconds: nanoseconds lose their last three digits."""
+    c = spark_quote(column)
+    return {"s": f"timestamp_seconds({c})",
+            "ms": f"timestamp_millis(CAST({c} AS BIGINT))",
+            "us": f"timestamp_micros(CAST({c} AS BIGINT))",
+            "ns": f"timestamp_micros(CAST({c} / 1000 AS BIGINT))"}[unit]
+
+
 def spark_reads_parquet(table: LakeTable) -> bool:
     """Whether Spark's Parquet reader reads the table: it refuses a file whose column names
     repeat (case aside), where the build renamed the second "x" to "x.2"."""
@@ -321,6 +372,9 @@ def spark_table(spark, table: LakeTable):
             names = list(table.columns)
         return df.select(*[df[spark_quote(c)] for c in names]).toDF(*table.columns)
     if table.format == "jsonl":
+        from pyspark.sql import functions as F
         df = spark.read.json(spark_path(table.uri))
-        return df.select(*[df[spark_quote(c)] for c in table.columns])
+        dates = info.epoch_dates if info is not None else {}
+        return df.select(*[F.expr(epoch_date_sql(c, dates[c])).alias(c) if c in dates
+                           else df[spark_quote(c)] for c in table.columns])
     raise QueryError(f"Cannot read lake table {table.name!r} (format {table.format!r}) in Spark.")

@@ -13,8 +13,8 @@ end the comment). Variable names are checked identifiers.
 """
 from __future__ import annotations
 
-from ..index.tables import (LakeTable, spark_charset_fix, spark_encoding, spark_path,
-                            spark_quote, spark_reads_parquet)
+from ..index.tables import (LakeTable, epoch_date_sql, spark_charset_fix, spark_encoding,
+                            spark_path, spark_quote, spark_reads_parquet)
 from .plan import JoinPlan, Key, python_name
 
 
@@ -406,9 +406,14 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
         return [f"{var} = spark.read.parquet({uri!r})"] + parts + [
                 f"{var} = {var}.select({cols})  # the indexed columns, by name"]
     if table.format == "jsonl":
-        cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
-        return [f"{var} = spark.read.json({uri!r})",
-                f"{var} = {var}.select({cols})"]
+        from ..lake.read import TableInfo
+        dates = TableInfo.from_json(table.info).epoch_dates if table.info else {}
+        cols = ", ".join(f"F.expr({epoch_date_sql(c, dates[c])!r}).alias({c!r})" if c in dates
+                         else repr(spark_quote(c)) for c in table.columns)
+        lines = [f"{var} = spark.read.json({uri!r})"]
+        if dates:
+            lines.append("# epoch numbers under a date name, read as pd.read_json reads them")
+        return lines + [f"{var} = {var}.select({cols})"]
     raise ValueError(f"no Spark reader for format {table.format!r}")
 
 

@@ -39,13 +39,21 @@ TEXT_CHARS = 40           # mean characters per value above which a string colum
 
 @dataclass(frozen=True)
 class AddedColumn:
-    """A column the join adds to the query frame: its name there, type and null share."""
+    """A column the join adds to the query frame: its name there, the type the join gives
+    it, its null share and, when the join gives it as text but its values read as another
+    type (a CSV column of decimals: "float"), that type (``values``; else None)."""
     name: str
     type: str
     null_share: float
+    values: str | None = None
+
+    @property
+    def shown_type(self) -> str:
+        """The type as a card shows it: "string (float values)" for text of numbers."""
+        return f"{self.type} ({self.values} values)" if self.values else self.type
 
     def __str__(self):
-        return f"{self.name} ({self.type}, {self.null_share:.0%} null)"
+        return f"{self.name} ({self.shown_type}, {self.null_share:.0%} null)"
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,24 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
         return "category", (f"the key is a category ({n:,} values, {keyed_rows / n:,.0f} rows "
                             f"per value): it groups rows rather than naming one, so a join "
                             f"repeats a query row for every lake row of its value")
+    return "identifier", None
+
+
+def tuple_kind(n_tuples: int, keyed_rows: int) -> tuple[str, str | None]:
+    """(kind, warning or None) of a key of several lake columns, read from its distinct
+    tuples and the rows holding one, as :func:`key_kind` reads one text column: a tuple
+    names rows unless each tuple is on as many rows as there are tuples (a category). The
+    columns' own kinds do not carry over: two measures or a category and a name together
+    can name rows, and a tuple matches by chance only when all its values do."""
+    n = max(int(n_tuples), 0)
+    if n == 0:
+        return "text", "the lake columns have no row with a value in each"
+    if n <= 2:
+        return "text", f"the key has only {n} distinct tuple(s): it cannot tell rows apart"
+    if keyed_rows >= n * n:
+        return "category", (f"the key is a category ({n:,} tuples, {keyed_rows / n:,.0f} rows "
+                            f"per tuple): it groups rows rather than naming one, so a join "
+                            f"repeats a query row for every lake row of its tuple")
     return "identifier", None
 
 

@@ -5,7 +5,9 @@ A lake cell and a notebook value become the same token when they mean the same k
 * text: Unicode NFKC, case folded, surrounding whitespace stripped, inner whitespace runs
   collapsed ("  Côte   d'Ivoire " -> "côte d'ivoire");
 * numbers written as text get one canonical form ("007" -> "7", "2001.0" -> "2001",
-  "2.50" -> "2.5"); Python ints, floats, bools, dates and timestamps are rendered first;
+  "2.50" -> "2.5", "1e+3" and "1.0E3" -> "1000"); digits around a bare E ("0E8", "1E1")
+  are a code, not a number; Python ints, floats, bools, dates and timestamps are rendered
+  first;
 * a timestamp is compared as its UTC wall-clock time (:func:`render_datetime`): a tz-aware
   one is converted to UTC and loses its offset, a naive one is taken as written (as UTC),
   so an instant matches itself in any zone, as naive UTC, and as Spark's TIMESTAMP or
@@ -13,8 +15,9 @@ A lake cell and a notebook value become the same token when they mean the same k
   ISO-8601 date-time text (a space or "T" between date and time, seconds and their fraction
   optional, an offset or "Z": what pandas' ``to_csv``/``to_json`` and Spark's CSV writer
   write) becomes the token of the timestamp it writes (:func:`_iso_datetime`); a date
-  written year-month-day without zero padding ("2014-7-1", also before a time) is the
-  padded date (:func:`_padded_date`); day-month text ("07/01/2014") stays text;
+  written year-month-day without zero padding ("2014-7-1", also before a time) or with
+  slashes ("2012/01/01", "2014/7/1") is the padded date (:func:`_padded_date`);
+  day-month text ("07/01/2014") stays text;
 * nulls are dropped: None, NaN, NaT, empty strings, the usual null spellings ("null",
   "n/a", "#n/a", ...) and cells with no letter or digit ("-", "*"), as JOSIE drops junk;
 * a token longer than MAX_TOKEN_CHARS characters is dropped (counted in the profile).
@@ -32,25 +35,32 @@ from decimal import Decimal, InvalidOperation
 from typing import Iterable
 
 NORMALIZATION_NAME = "nfkc-casefold-numeric"
-NORMALIZATION_VERSION = 4   # 2: timestamps compared as UTC wall-clock times; 3: ISO text
-                            # too; 4: unpadded year-month-day dates too
+NORMALIZATION_VERSION = 5   # 2: timestamps compared as UTC wall-clock times; 3: ISO text
+                            # too; 4: unpadded year-month-day dates too; 5: year/month/day
+                            # dates too, JSON-lines epoch dates read as pandas does, and
+                            # digits around a bare E ("0E8") kept as a code
 MAX_TOKEN_CHARS = 512
 
 NULL_SPELLINGS = frozenset({"", "null", "nan", "n/a", "#n/a", "<na>", "nat"})
 
 _SPACE_RUN = re.compile(r"\s+")
 _INT = re.compile(r"[+-]?[0-9]+")
-_DEC = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][+-]?[0-9]+)?")
+# a decimal, or scientific notation as number formatters write it: a point in the mantissa
+# ("1.5e3", "2.0E10") or a sign in the exponent ("1e+22", "1E-3"); digits around a bare E
+# ("0E8", "1E1": FAA airport codes) are a code, as no formatter writes a number so
+_DEC = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE][+-]))(?:[eE][+-]?[0-9]+)?")
 _MAX_EXPONENT = 40  # beyond this a number keeps scientific notation instead of 10^k digits
 # ISO-8601 date and time as text (case folded): "2026-03-29 12:00:00", "...t12:00:00.250z",
 # "...12:00+02:00"; _RE2_ISO_DATETIME: its start, for the vectorized path (RE2 syntax)
 _ISO_DATETIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ t](\d{2}):(\d{2})"
                            r"(?::(\d{2})(?:\.(\d{1,9}))?)?(z|[+-]\d{2}(?::?\d{2})?)?")
 _RE2_ISO_DATETIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[ Tt][0-9]{2}:[0-9]{2}"
-# a date written year-month-day with a month or day of one digit ("2014-7-1"), alone or
-# before a time; _RE2_UNPADDED_DATE: the same, for the vectorized path
-_UNPADDED_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?=$|[ t])")
-_RE2_UNPADDED_DATE = r"^[0-9]{4}-(?:[0-9]-[0-9]{1,2}|[0-9]{2}-[0-9])(?:$|[ Tt])"
+# a date written year-month-day with a month or day of one digit ("2014-7-1"), or with
+# slashes ("2012/01/01", "2014/7/1"), alone or before a time; _RE2_UNPADDED_DATE: the same,
+# for the vectorized path
+_UNPADDED_DATE = re.compile(r"([0-9]{4})([-/])([0-9]{1,2})\2([0-9]{1,2})(?=$|[ t])")
+_RE2_UNPADDED_DATE = (r"^[0-9]{4}(?:-(?:[0-9]-[0-9]{1,2}|[0-9]{2}-[0-9])|/[0-9]{1,2}/[0-9]{1,2})"
+                      r"(?:$|[ Tt])")
 
 
 def normalization_spec() -> dict:
@@ -211,14 +221,14 @@ def _iso_datetime(s: str) -> str | None:
 
 
 def _padded_date(s: str) -> str | None:
-    """The token of a date written year-month-day with a month or day of one digit
-    (case-folded ``s``: "2014-7-1", "2014-7-1 12:00"): the padded date's (the date alone,
-    or the timestamp :func:`_iso_datetime` reads); None when ``s`` is no such text, or
-    not a valid date (and time)."""
+    """The token of a date written year-month-day with a month or day of one digit, or
+    with slashes (case-folded ``s``: "2014-7-1", "2014-7-1 12:00", "2012/01/01"): the
+    padded ISO date's (the date alone, or the timestamp :func:`_iso_datetime` reads); None
+    when ``s`` is no such text, or not a valid date (and time)."""
     m = _UNPADDED_DATE.match(s)
-    if m is None or (len(m.group(2)) == 2 and len(m.group(3)) == 2):
+    if m is None or (m.group(2) == "-" and len(m.group(3)) == 2 and len(m.group(4)) == 2):
         return None
-    y, mo, d = (int(g) for g in m.groups())
+    y, mo, d = (int(m.group(i)) for i in (1, 3, 4))
     try:
         day = _dt.date(y, mo, d).isoformat()
     except ValueError:
@@ -250,7 +260,7 @@ def normalize_text(text: str) -> str | None:
         stamp = _iso_datetime(s)
         if stamp is not None:
             return stamp
-    if s[0].isdigit() and s[4:5] == "-":
+    if s[0].isdigit() and s[4:5] in ("-", "/"):
         day = _padded_date(s)
         if day is not None:
             return day
@@ -289,7 +299,7 @@ def normalize_many(values: Iterable) -> list:
 _ASCII_SPACE_RUN = r"[\t\n\x0b\x0c\r\x1c-\x1f ]+"   # what \\s matches among ASCII characters
 _RE2_INT = r"^[+-]?[0-9]+$"
 _RE2_DEC = (r"^[+-]?(?:[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
-            r"|[0-9]+[eE][+-]?[0-9]+)$")                # _DEC without its look-ahead
+            r"|[0-9]+[eE][+-][0-9]+)$")                 # _DEC without its look-ahead
 
 
 def normalize_array(values):

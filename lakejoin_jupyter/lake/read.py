@@ -81,6 +81,7 @@ class TableInfo:
     warnings: list[str] = field(default_factory=list)
     partitions: list[str] = field(default_factory=list)  # a Parquet folder's key=value columns
     lists: list[str] = field(default_factory=list)  # list columns: their values are elements
+    epoch_dates: dict = field(default_factory=dict)  # JSON-lines epoch dates: column -> unit
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -812,8 +813,51 @@ def _jsonl_columns(info: TableInfo, lists: bool = False) -> list:
             out.append(pa.array([None if v is None else [_render_cell(e) for e in v]
                                  for v in values], pa.list_(pa.string())))
         else:
-            out.append(pa.array([_render_cell(v) for v in values], pa.string()))
+            dates, unit = _json_epoch_dates(k, values)
+            if unit:
+                info.epoch_dates[name] = unit
+            out.append(pa.array(dates if unit else [_render_cell(v) for v in values],
+                                pa.string()))
     return out
+
+
+# pd.read_json's default date conversion (convert_dates=True, keep_default_dates=True):
+# the columns it tries, numbers it reads as epoch times, and the units it tries in turn
+_PANDAS_DATE_NAMES = ("modified", "date", "datetime")
+_PANDAS_MIN_STAMP = 31_536_000          # one year in seconds: smaller numbers stay numbers
+_PANDAS_STAMP_UNITS = ("s", "ms", "us", "ns")
+
+
+def _json_epoch_dates(key: str, values: list) -> tuple[list | None, str | None]:
+    """The cells of a JSON-lines column of numbers as ``pd.read_json(lines=True)`` reads
+    them, when it reads them as dates: a column named as pandas' default date columns are
+    (``date``, ``datetime``, ``modified``, ``..._at``, ``..._time``, ``timestamp...``;
+    any case) whose values are all numbers (or null), every one above one year in seconds,
+    read in the first epoch unit of seconds, milliseconds, microseconds and nanoseconds
+    that gives valid timestamps (pandas' ``to_json`` writes milliseconds by default). Each
+    is rendered as any timestamp is (UTC; midnight as the date alone): (cells, unit).
+    (None, None) otherwise: the column keeps its numbers' text. Text in such a column stays text (pandas would parse
+    it too; ISO-8601 text is normalized to the same token anyway)."""
+    low = key.lower()
+    if not (low in _PANDAS_DATE_NAMES or low.endswith(("_at", "_time"))
+            or low.startswith("timestamp")):
+        return None, None
+    numbers = [v for v in values if v is not None]
+    if not numbers or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                              and v == v and v > _PANDAS_MIN_STAMP for v in numbers):
+        return None, None
+    whole = len(numbers) == len(values) and all(isinstance(v, int) for v in numbers)
+    try:                                                        # as pandas holds them
+        series = pd.Series(values, dtype="int64" if whole else "float64")
+    except OverflowError:           # beyond 64 bits: pandas does not read the file typed
+        return None, None
+    for unit in _PANDAS_STAMP_UNITS:
+        try:
+            stamps = pd.to_datetime(series, errors="raise", unit=unit)
+        except (ValueError, OverflowError, TypeError):
+            continue
+        return [render_value(t) for t in stamps], unit
+    return None, None
 
 
 def _json_list_column(values: list) -> bool:
