@@ -3,9 +3,8 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
 
 1. retrieve (search/transform.py): sampled query values paired with every indexed column
    by pattern keys and segment q-grams (short segments whole), equal values left out;
-2. verify the best ``candidates`` columns in that order: the best-paired values and their
-   partners in the column are the rows LearnTransform (Algorithm 5) draws example sets
-   from, both directions; a program found for an earlier candidate is tried first;
+2. verify the best ``candidates`` columns in order: LearnTransform (Algorithm 5) learns on
+   the best-paired values and their partners, both ways (an earlier one's program first);
 3. rank by joined coverage (the share of query rows whose key equals a value of the other
    side after the program) times the weight of the key's kind, the weaker of the
    program's outputs (their common affixes cut) and the side they are compared with, as
@@ -24,6 +23,7 @@ by grams is taught with the value of the column sharing the most gram weight (no
 holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
 minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
+an earlier candidate's program merging sampled values yields to the column's ``_finer`` one;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other side is read instead.
@@ -564,17 +564,34 @@ def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names
     return again if _sample_fit(*again, left, right, lake, column) > before else got
 
 
+def _sample_join(program: Program, forward: bool, left: list, right: list, lake: _Lake,
+                 column: int) -> tuple[float, float]:
+    """(share of the learning sample a program joins, sampled query values per key it
+    joins them on): of the query values (forward: their output is a value of the column;
+    several may share one key) or of the partners (backward: their output is one of the
+    sampled query values, each its own key: 1)."""
+    if len(program.columns) != 1:
+        return 0.0, 1.0
+    src = left if forward else right
+    out = [canonical(o) for o in evaluate_columns(program.expr, {program.columns[0]: src},
+                                                  len(src))]
+    target = lake.token_set(column) if forward else {canonical(v) for v in left}
+    met = [o for o in out if o in target]
+    per_key = len(met) / len(set(met)) if forward and met else 1.0
+    return len(met) / max(len(src), 1), per_key
+
+
 def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: _Lake,
                 column: int) -> float:
-    """Share of the learning sample a program already found joins: of the query values
-    (forward: their output is a value of the column) or of the partners (backward: their
-    output is one of the sampled query values)."""
-    if len(program.columns) != 1:
-        return 0.0
-    src = left if forward else right
-    out = evaluate_columns(program.expr, {program.columns[0]: src}, len(src))
-    target = lake.token_set(column) if forward else {canonical(v) for v in left}
-    return sum(1 for o in out if canonical(o) in target) / max(len(src), 1)
+    """Share of the learning sample a program already found joins (:func:`_sample_join`)."""
+    return _sample_join(program, forward, left, right, lake, column)[0]
+
+
+def _finer(fit: tuple, than: tuple) -> bool:
+    """Does a program's sample join (:func:`_sample_join`) join at least the other's share
+    and keep more of the sampled query values apart (fewer per key)? Coverage first, as
+    LearnTransform ranks programs; the finer program breaks its ties."""
+    return fit[0] >= than[0] and fit[1] < than[1]
 
 
 def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
@@ -654,23 +671,29 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         left, right, pairs = _examples(taught[:learn_values], partners, sampled_texts)
         if len(left) < 3 or len(right) < 3:
             continue
-        found = None
+        found, fit = None, None
         for program, forward in cache[-3:]:  # a program found for an earlier candidate
             if not forward:         # it reads that candidate's column: read this one's
                 program = program.renamed({c: names[X] for c in program.columns})
-            if _sample_fit(program, forward, left, right, lake, X) >= 0.8:
+            fit = _sample_join(program, forward, left, right, lake, X)
+            if fit[0] >= 0.8:
                 found = (program, forward)
                 break
-        if found is None:
+        # one merging sampled values onto fewer keys (days onto their year) may be coarser
+        # than this column's own: learn that too; the finer of as many joined wins
+        if found is None or fit[1] > 1.0:
             stats["learned"] += 1
             got = learn_program(pairs, left, right, (qname, names[X]))
-            if got is None:
+            if got is not None:
+                got = _minority_draw(got, (lake, ti, ex, X, scan), chosen, partners,
+                                     sampled_texts, (qname, names[X]))
+                stats["programs"] += 1
+                if got not in cache:
+                    cache.append(got)
+                if found is None or _finer(_sample_join(*got, left, right, lake, X), fit):
+                    found = got
+            if found is None:
                 continue
-            got = _minority_draw(got, (lake, ti, ex, X, scan), chosen, partners,
-                                 sampled_texts, (qname, names[X]))
-            stats["programs"] += 1
-            cache.append(got)
-            found = got
         program, forward = found
         if forward:      # a padding the sample's numbers cannot show, the column's values do
             program = widest_padding(program, lake.tokens(X, WIDEST_PADDING_VALUES))
