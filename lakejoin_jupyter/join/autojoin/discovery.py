@@ -23,7 +23,7 @@ by grams is taught with the value of the column sharing the most gram weight (no
 holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
 minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
-an earlier candidate's program merging sampled values yields to the column's ``_finer`` one;
+an earlier candidate's program merging query values yields to the column's ``_finer`` one;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other side is read instead.
@@ -564,34 +564,39 @@ def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names
     return again if _sample_fit(*again, left, right, lake, column) > before else got
 
 
-def _sample_join(program: Program, forward: bool, left: list, right: list, lake: _Lake,
-                 column: int) -> tuple[float, float]:
-    """(share of the learning sample a program joins, sampled query values per key it
-    joins them on): of the query values (forward: their output is a value of the column;
-    several may share one key) or of the partners (backward: their output is one of the
-    sampled query values, each its own key: 1)."""
-    if len(program.columns) != 1:
-        return 0.0, 1.0
-    src = left if forward else right
-    out = [canonical(o) for o in evaluate_columns(program.expr, {program.columns[0]: src},
-                                                  len(src))]
-    target = lake.token_set(column) if forward else {canonical(v) for v in left}
-    met = [o for o in out if o in target]
-    per_key = len(met) / len(set(met)) if forward and met else 1.0
-    return len(met) / max(len(src), 1), per_key
-
-
 def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: _Lake,
                 column: int) -> float:
-    """Share of the learning sample a program already found joins (:func:`_sample_join`)."""
-    return _sample_join(program, forward, left, right, lake, column)[0]
+    """Share of the learning sample a program already found joins: of the query values
+    (forward: their output is a value of the column) or of the partners (backward: their
+    output is one of the sampled query values)."""
+    if len(program.columns) != 1:
+        return 0.0
+    src = left if forward else right
+    out = evaluate_columns(program.expr, {program.columns[0]: src}, len(src))
+    target = lake.token_set(column) if forward else {canonical(v) for v in left}
+    return sum(1 for o in out if canonical(o) in target) / max(len(src), 1)
 
 
-def _finer(fit: tuple, than: tuple) -> bool:
-    """Does a program's sample join (:func:`_sample_join`) join at least the other's share
-    and keep more of the sampled query values apart (fewer per key)? Coverage first, as
+def _joined(found: tuple, lake: _Lake, column: int, tokens: list, texts: list,
+            weights: np.ndarray) -> tuple:
+    """A program found for a column, measured on the whole query: (program, forward, then
+    :func:`_coverage`'s four results, the share of query rows joined, query values per
+    key). A forward program's padding is widened where the column's values show it."""
+    program, forward = found
+    if forward:      # a padding the sample's numbers cannot show, the column's values do
+        program = widest_padding(program, lake.tokens(column, WIDEST_PADDING_VALUES))
+    joined, made, joins, n_in = _coverage(program, forward, lake, column, tokens, texts,
+                                          weights)
+    share = float(weights[joined].sum()) / (float(weights.sum()) or 1.0)
+    return (program, forward, joined, made, joins, n_in, share,
+            query_values_per_key(joined, joins, forward))
+
+
+def _finer(one: tuple, other: tuple) -> bool:
+    """Does one program's join (:func:`_joined`) cover at least the other's share of query
+    rows and keep more query values apart (fewer per key)? Coverage first, as
     LearnTransform ranks programs; the finer program breaks its ties."""
-    return fit[0] >= than[0] and fit[1] < than[1]
+    return one[6] >= other[6] and one[7] < other[7]
 
 
 def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
@@ -671,17 +676,17 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         left, right, pairs = _examples(taught[:learn_values], partners, sampled_texts)
         if len(left) < 3 or len(right) < 3:
             continue
-        found, fit = None, None
+        found = None
         for program, forward in cache[-3:]:  # a program found for an earlier candidate
             if not forward:         # it reads that candidate's column: read this one's
                 program = program.renamed({c: names[X] for c in program.columns})
-            fit = _sample_join(program, forward, left, right, lake, X)
-            if fit[0] >= 0.8:
+            if _sample_fit(program, forward, left, right, lake, X) >= 0.8:
                 found = (program, forward)
                 break
-        # one merging sampled values onto fewer keys (days onto their year) may be coarser
-        # than this column's own: learn that too; the finer of as many joined wins
-        if found is None or fit[1] > 1.0:
+        measured = None if found is None else _joined(found, lake, X, tokens, texts, weights)
+        # one merging query values onto fewer keys (days onto their year) may be coarser
+        # than this column's own: learn that too; the finer of two joining as much wins
+        if measured is None or measured[7] > 1.0:
             stats["learned"] += 1
             got = learn_program(pairs, left, right, (qname, names[X]))
             if got is not None:
@@ -690,14 +695,12 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                 stats["programs"] += 1
                 if got not in cache:
                     cache.append(got)
-                if found is None or _finer(_sample_join(*got, left, right, lake, X), fit):
-                    found = got
-            if found is None:
+                own = _joined(got, lake, X, tokens, texts, weights)
+                if measured is None or _finer(own, measured):
+                    measured = own
+            if measured is None:
                 continue
-        program, forward = found
-        if forward:      # a padding the sample's numbers cannot show, the column's values do
-            program = widest_padding(program, lake.tokens(X, WIDEST_PADDING_VALUES))
-        joined, made, joins, n_in = _coverage(program, forward, lake, X, tokens, texts, weights)
+        program, forward, joined, made, joins, n_in = measured[:6]
         if not len(joined):
             continue
         coverage = float(weights[joined].sum()) / total
