@@ -63,3 +63,20 @@ def test_days_join_a_monthly_column_on_their_month(month_engine):
     assert hit.details["coverage"] == 1.0
     assert hit.details["query_ratio"] == pytest.approx(len(days) / len({d[:7] for d in days}))
     assert "year" not in (hit.details["key_warning"] or ""), hit.details["key_warning"]
+
+
+@pytest.mark.spark
+def test_a_few_days_a_year_apart_still_join_on_their_month(month_engine):
+    """The learning sample may hold one day a year (it does not show the year program
+    merging anything): the merging is judged on the whole query."""
+    from lakejoin_jupyter.join.autojoin.dsl import Program, evaluate_columns
+    days = ["2012-01-01", "2013-03-21", "2014-07-04", "2015-12-31", "2012-02-29"]
+    res = month_engine.search(pd.DataFrame({"day": days}), "day", method="transform", k=10)
+    found = {(h.table, h.column): h for h in res}
+    shown = [(h.table, h.column, h.details["program"]) for h in res]
+    assert ("jobs", "month") in found, shown
+    hit = found[("jobs", "month")]
+    program = Program.from_json(hit.details["program_json"])
+    out = evaluate_columns(program.expr, {program.columns[0]: days}, len(days))
+    assert out == [d[:8] + "01" for d in days], shown
+    assert hit.details["query_ratio"] == 1.0         # five days, five months
