@@ -3,9 +3,8 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
 
 1. retrieve (search/transform.py): sampled query values paired with every indexed column
    by pattern keys and segment q-grams (short segments whole), equal values left out;
-2. verify the best ``candidates`` columns in that order: the best-paired values and their
-   partners in the column are the rows LearnTransform (Algorithm 5) draws example sets
-   from, both directions; a program found for an earlier candidate is tried first;
+2. verify the best ``candidates`` columns in order: LearnTransform (Algorithm 5) learns on
+   the best-paired values and their partners, both ways (an earlier one's program first);
 3. rank by joined coverage (the share of query rows whose key equals a value of the other
    side after the program) times the weight of the key's kind, the weaker of the
    program's outputs (their common affixes cut) and the side they are compared with, as
@@ -23,6 +22,7 @@ by grams is taught with the value of the column sharing the most gram weight (no
 holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
 minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
+an earlier candidate's program merging query values yields to the column's ``_finer`` one;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other side is read instead;
@@ -617,6 +617,28 @@ def _sample_fit(program: Program, forward: bool, left: list, right: list, lake: 
     return sum(1 for o in out if canonical(o) in target) / max(len(src), 1)
 
 
+def _joined(found: tuple, lake: _Lake, column: int, tokens: list, texts: list,
+            weights: np.ndarray) -> tuple:
+    """A program found for a column, measured on the whole query: (program, forward, then
+    :func:`_coverage`'s four results, the share of query rows joined, query values per
+    key). A forward program's padding is widened where the column's values show it."""
+    program, forward = found
+    if forward:      # a padding the sample's numbers cannot show, the column's values do
+        program = widest_padding(program, lake.tokens(column, WIDEST_PADDING_VALUES))
+    joined, made, joins, n_in = _coverage(program, forward, lake, column, tokens, texts,
+                                          weights)
+    share = float(weights[joined].sum()) / (float(weights.sum()) or 1.0)
+    return (program, forward, joined, made, joins, n_in, share,
+            query_values_per_key(joined, joins, forward))
+
+
+def _finer(one: tuple, other: tuple) -> bool:
+    """Does one program's join (:func:`_joined`) cover at least the other's share of query
+    rows and keep more query values apart (fewer per key)? Coverage first, as
+    LearnTransform ranks programs; the finer program breaks its ties."""
+    return one[6] >= other[6] and one[7] < other[7]
+
+
 def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
     """The sampled values' spellings for retrieval: as the user wrote them (casefolded) and,
     where it differs, as the lake's tokens spell them ("06" and "6")."""
@@ -707,20 +729,24 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             if _sample_fit(program, forward, left, right, lake, X) >= 0.8:
                 found = (program, forward)
                 break
-        if found is None:
+        measured = None if found is None else _joined(found, lake, X, tokens, texts, weights)
+        # one merging query values onto fewer keys (days onto their year) may be coarser
+        # than this column's own: learn that too; the finer of two joining as much wins
+        if measured is None or measured[7] > 1.0:
             stats["learned"] += 1
             got = learn_program(pairs, left, right, (qname, names[X]))
-            if got is None:
+            if got is not None:
+                got = _minority_draw(got, (lake, ti, ex, X, scan), chosen, partners,
+                                     sampled_texts, (qname, names[X]))
+                stats["programs"] += 1
+                if got not in cache:
+                    cache.append(got)
+                own = _joined(got, lake, X, tokens, texts, weights)
+                if measured is None or _finer(own, measured):
+                    measured = own
+            if measured is None:
                 continue
-            got = _minority_draw(got, (lake, ti, ex, X, scan), chosen, partners,
-                                 sampled_texts, (qname, names[X]))
-            stats["programs"] += 1
-            cache.append(got)
-            found = got
-        program, forward = found
-        if forward:      # a padding the sample's numbers cannot show, the column's values do
-            program = widest_padding(program, lake.tokens(X, WIDEST_PADDING_VALUES))
-        joined, made, joins, n_in = _coverage(program, forward, lake, X, tokens, texts, weights)
+        program, forward, joined, made, joins, n_in = measured[:6]
         if not len(joined):
             continue
         coverage = float(weights[joined].sum()) / total
