@@ -69,6 +69,18 @@ class MateArrays:
         owner = np.repeat(np.arange(len(token_ids)), lens)
         return np.bincount(owner[mine], minlength=len(token_ids)).astype(np.int64)
 
+    def _table_cells(self, table: int) -> tuple:
+        """The cells of table ``table`` in the row store (its rows are consecutive): the
+        number of its rows, and per cell its row (0-based within the table), local column
+        id and token."""
+        lo = int(np.searchsorted(self.row_table, table, side="left"))
+        hi = int(np.searchsorted(self.row_table, table, side="right"))
+        start, stop = int(self.row_indptr[lo]), int(self.row_indptr[hi])
+        width = np.diff(np.asarray(self.row_indptr[lo:hi + 1], dtype=np.int64))
+        return (hi - lo, np.repeat(np.arange(hi - lo), width),
+                np.asarray(self.row_columns[start:stop], dtype=np.int64),
+                np.asarray(self.row_tokens[start:stop], dtype=np.int64))
+
     def key_partners(self, table: int, column: int, candidates, chance: float = 1.0) -> list:
         """Of ``candidates`` (local column ids of table ``table``), those that make a key of
         the table with ``column``: on every row holding one of its repeated values, each holds
@@ -77,16 +89,10 @@ class MateArrays:
         of rows sharing a value of ``column`` differs in the candidate with 1 - its collision
         probability: all of them with about exp(-pairs x collision)). Read from the row store:
         the table's rows are consecutive."""
-        lo = int(np.searchsorted(self.row_table, table, side="left"))
-        hi = int(np.searchsorted(self.row_table, table, side="right"))
-        start, stop = int(self.row_indptr[lo]), int(self.row_indptr[hi])
-        width = np.diff(np.asarray(self.row_indptr[lo:hi + 1], dtype=np.int64))
-        row = np.repeat(np.arange(hi - lo), width)
-        col = np.asarray(self.row_columns[start:stop], dtype=np.int64)
-        tok = np.asarray(self.row_tokens[start:stop], dtype=np.int64)
+        n_rows, row, col, tok = self._table_cells(table)
 
         def values(c: int) -> np.ndarray:          # token per row of the table (-1: none)
-            out = np.full(hi - lo, -1, dtype=np.int64)
+            out = np.full(n_rows, -1, dtype=np.int64)
             at = col == c
             out[row[at]] = tok[at]
             return out
@@ -103,14 +109,8 @@ class MateArrays:
         """(distinct tuples, rows holding one) of the key made of ``columns`` (local column
         ids of table ``table``): the rows with a value in every one of them, read from the
         row store (a list column's row is read by one of its elements)."""
-        lo = int(np.searchsorted(self.row_table, table, side="left"))
-        hi = int(np.searchsorted(self.row_table, table, side="right"))
-        start, stop = int(self.row_indptr[lo]), int(self.row_indptr[hi])
-        width = np.diff(np.asarray(self.row_indptr[lo:hi + 1], dtype=np.int64))
-        row = np.repeat(np.arange(hi - lo), width)
-        col = np.asarray(self.row_columns[start:stop], dtype=np.int64)
-        tok = np.asarray(self.row_tokens[start:stop], dtype=np.int64)
-        codes = np.full((hi - lo, len(columns)), -1, dtype=np.int64)
+        n_rows, row, col, tok = self._table_cells(table)
+        codes = np.full((n_rows, len(columns)), -1, dtype=np.int64)
         for j, c in enumerate(columns):
             at = col == int(c)
             codes[row[at], j] = tok[at]
