@@ -108,6 +108,8 @@ def test_a_day_cut_out_of_dates_is_no_hit_and_the_reformatted_dates_are(weather_
     assert set(dates.details["matched_tokens"]) == set(query) and len(us) == len(query)
     # the temperatures, the day column and the unique integers were verified and dropped
     assert res.stats["chance_numbers"] >= 3, res.stats
+    # the month is read from the value, not written as the query month's constant
+    assert f'"{query[0][5:7]}/"' not in dates.details["program"], dates.details["program"]
 
 
 def test_an_empty_result_says_how_many_hits_chance_explained():
