@@ -108,6 +108,8 @@ def test_a_day_cut_out_of_dates_is_no_hit_and_the_reformatted_dates_are(weather_
     assert set(dates.details["matched_tokens"]) == set(query) and len(us) == len(query)
     # the temperatures, the day column and the unique integers were verified and dropped
     assert res.stats["chance_numbers"] >= 3, res.stats
+    # the month is read from the value, not written as the query month's constant
+    assert f'"{query[0][5:7]}/"' not in dates.details["program"], dates.details["program"]
 
 
 def test_an_empty_result_says_how_many_hits_chance_explained():
@@ -120,3 +122,51 @@ def test_an_empty_result_says_how_many_hits_chance_explained():
     res = SearchResult([], SimpleNamespace(notes=()), "transform", SearchParams(), 0.1,
                        {**stats, "chance_numbers": 0})
     assert "small numbers" not in res.empty_message
+
+
+def us_date(iso: str) -> str:
+    return dt.date.fromisoformat(iso).strftime("%m/%d/%Y")
+
+
+@pytest.mark.parametrize("seed", [1, 4, 7])
+def test_the_search_learner_reads_the_month_the_lake_column_varies(seed):
+    """The transformation search learns from the query's values and their partners, every
+    one of the query's month: "01/" is in all the partners, in a twelfth of the lake
+    column. Deviation 55 measures a digit constant on the column: the month is read from
+    the value, and a query of another month joins its own days."""
+    from lakejoin_jupyter.join.autojoin.discovery import learn_program
+    from lakejoin_jupyter.join.autojoin.dsl import evaluate_columns
+    tables, query, column = weather_lake(seed)
+    lake = tables["weather/KXYZ.csv"][column].tolist()
+    partners = [us_date(q) for q in query]       # the rows the search pairs and learns on
+    pairs = [(i, i, 1.0) for i in range(len(query))]
+    program, forward = learn_program(pairs, query, partners, ("seen", column),
+                                     columns=(query, lake))
+    year = int(query[0][:4])
+    month = 3 if query[0][5:7] != "03" else 4
+    other = [dt.date(year, month, d).isoformat() for d in range(1, 29)]
+    if forward:
+        out = evaluate_columns(program.expr, {"seen": other}, len(other))
+        assert out == [us_date(q) for q in other], program.describe()
+    else:
+        out = evaluate_columns(program.expr, {column: [us_date(q) for q in other]}, len(other))
+        assert out == other, program.describe()
+    assert f'"{query[0][5:7]}/"' not in program.describe()
+
+
+def test_the_search_learner_reads_the_year_a_lake_of_two_years_varies():
+    """Over two years the year is a field too: a twelfth of a query year's month written
+    as constants ("/2012") is in half the column; read from the value, the program joins a
+    month of the other year."""
+    from lakejoin_jupyter.join.autojoin.discovery import learn_program
+    from lakejoin_jupyter.join.autojoin.dsl import evaluate_columns
+    days = [dt.date(2012, 1, 1) + dt.timedelta(days=d) for d in range(731)]
+    lake = [d.strftime("%m/%d/%Y") for d in days]
+    query = [dt.date(2012, 1, d).isoformat() for d in range(1, 32)]
+    pairs = [(i, i, 1.0) for i in range(31)]
+    program, forward = learn_program(pairs, query, [us_date(q) for q in query],
+                                     ("seen", "date"), columns=(query, lake))
+    assert forward, program.describe()
+    other = [dt.date(2013, 5, d).isoformat() for d in range(1, 32)]
+    out = evaluate_columns(program.expr, {"seen": other}, len(other))
+    assert out == [us_date(q) for q in other], program.describe()

@@ -25,7 +25,7 @@ minority of values without key pairs gets a second draw with its gram partners
 an earlier candidate's program merging query values yields to the column's ``_finer`` one;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
-a constant that is a piece of a field varying across the other side is read instead;
+a constant that is a piece of a field varying across the other column is read instead;
 a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped.
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ from ...search.transform import column_scores, distinct_grams, evidence, gram_pa
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
 from .chance import ALPHA, above_chance, code_rates, integers, range_tail
 from .dsl import Program, evaluate_columns
-from .learn import (Example, LearnSettings, example_sets, generalised, spread,
+from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised, spread,
                     try_learn_transform, widest_padding)
 from .pairs import PairGroup, RowPair
 from .pipeline import AutoJoinSettings
@@ -116,6 +116,10 @@ class _Lake:
             ids = self.index.arrays.set_tokens(column)
             got = self._tokens[key] = self.texts(ids if limit is None else ids[:limit])
         return got
+
+    def spread_tokens(self, column: int, k: int) -> list:
+        """Up to ``k`` of the column's tokens, spread evenly over them."""
+        return self.texts(spread(self.index.arrays.set_tokens(column), k))
 
     def token_set(self, column: int) -> set:
         got = self._sets.get(column)
@@ -196,7 +200,7 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
 
 
 def learn_program(pairs: list, left: list, right: list, names: tuple,
-                  settings: LearnSettings = LEARN):
+                  settings: LearnSettings = LEARN, columns: tuple | None = None):
     """LearnTransform (Algorithm 5) on given row pairs, both directions: example sets of
     3-4 of the best pairs go to TryLearnTransform (Algorithm 4); a program must join at
     least three values of the other side, one of them beyond its examples, and the one
@@ -204,8 +208,11 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
     rows a program leaves unjoined (programset.py): example sets drawn from the pairs the
     best program does not explain, whose program wins if it joins more (a form of the
     values the first sets missed: "jupyter_client==8.6.3" beside "altair==5.5.0").
-    ``pairs`` are (left index, right index, score); returns (program, left is the source)
-    or None."""
+    ``pairs`` are (left index, right index, score); ``columns`` (left's, right's) are the
+    whole columns the rows were drawn from (default: the rows): a digit constant is the
+    target's format only if its column holds it (deviation 55), and numbers are read whole
+    on its source rows (58); the rows of one query month hold the month. Returns (program,
+    left is the source) or None."""
     best = None
     rows_of = {}
     for forward in (True, False):
@@ -227,8 +234,10 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
                 if canonical(out[r.source_row]) != canonical(dst[r.target_row])]
     if len(residual) >= 3:
         best = _learn_round(residual, forward, left, right, names, RESIDUAL, best)
-    program = generalised(best[1], best[3], [col], settings, {}, dst,
-                          whole_rows=[(v,) for v in spread(src)])
+    src_col, dst_col = (src, dst) if columns is None else \
+        (columns if forward else columns[::-1])
+    program = generalised(best[1], best[3], [col], settings, {}, spread(dst_col, FORMAT_SAMPLE),
+                          whole_rows=[(v,) for v in spread(src_col)])
     if program is not None:        # no constant that is a piece of a varying field (dev. 55)
         out = evaluate_columns(program.expr, {col: src}, len(src))
         targets = {canonical(v) for v in dst}
@@ -573,7 +582,8 @@ def _examples(chosen, partners: dict, texts: list):
     return left, right, pairs
 
 
-def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names: tuple):
+def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names: tuple,
+                   columns: tuple | None = None):
     """Learn once more when key pairs left at least three, and a tenth, of the chosen
     values without a partner (too few for the gram lookup, which waits for half): those
     values get their gram partners, and the example pairs alternate between them and the
@@ -597,7 +607,7 @@ def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names
     mixed = [p for two in zip(minority, majority) for p in two]
     mixed += minority[len(majority):] + majority[len(minority):]
     again = learn_program([(i, j, 1.0 / (1 + r)) for r, (i, j, _s) in enumerate(mixed)],
-                          left, right, names)
+                          left, right, names, columns=columns)
     if again is None:
         return got
     before = _sample_fit(*got, left, right, lake, column)
@@ -734,10 +744,11 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         # than this column's own: learn that too; the finer of two joining as much wins
         if measured is None or measured[7] > 1.0:
             stats["learned"] += 1
-            got = learn_program(pairs, left, right, (qname, names[X]))
+            whole = (texts, lake.spread_tokens(X, FORMAT_SAMPLE))
+            got = learn_program(pairs, left, right, (qname, names[X]), columns=whole)
             if got is not None:
                 got = _minority_draw(got, (lake, ti, ex, X, scan), chosen, partners,
-                                     sampled_texts, (qname, names[X]))
+                                     sampled_texts, (qname, names[X]), whole)
                 stats["programs"] += 1
                 if got not in cache:
                     cache.append(got)

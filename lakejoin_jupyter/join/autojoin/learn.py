@@ -1094,22 +1094,47 @@ def no_digits(text: str) -> bool:
     return not any(ch.isdigit() for ch in text)
 
 
-def format_test(target_values):
+def format_test(target_values, outputs: Sequence[str] = ()):
     """Whether a constant text is part of the target column's format: it has no digit (a
     digit marks a number's field, a year or a month, which a source row can write; "/emp"
     beside "/ext" is a label no source row writes), or at least FORMAT_SHARE of the
     column's distinct values (the first FORMAT_SAMPLE) hold it; cached per text (deviation
-    55)."""
+    55). A constant that starts or stops inside a number of ``outputs`` (the examples') is
+    measured as that number, widened to its whole digits at each place it stands: "2" of
+    "/201" + "2" is the year 2012, not a digit most dates hold."""
     values = list(dict.fromkeys(v for v in target_values if v))[:FORMAT_SAMPLE]
     seen: dict = {}
 
-    def ok(text: str) -> bool:
+    def share_ok(text: str) -> bool:
         hit = seen.get(text)
         if hit is None:
-            hit = seen[text] = (no_digits(text) or not values or
+            hit = seen[text] = (not values or
                                 sum(text in v for v in values) >= FORMAT_SHARE * len(values))
         return hit
+
+    def ok(text: str) -> bool:
+        if no_digits(text):
+            return True
+        return share_ok(text) and all(share_ok(w) for w in _widened(text, outputs))
     return ok
+
+
+def _widened(text: str, outputs: Sequence[str]) -> set:
+    """``text`` at each place it stands in ``outputs``, widened over the digits around it
+    when it starts or stops between two digits (the texts that differ from it only)."""
+    got = set()
+    for o in outputs:
+        i = o.find(text)
+        while i >= 0:
+            a, b = i, i + len(text)
+            while a > 0 and text[0].isdigit() and o[a - 1].isdigit():
+                a -= 1
+            while b < len(o) and text[-1].isdigit() and o[b].isdigit():
+                b += 1
+            if (a, b) != (i, i + len(text)):
+                got.add(o[a:b])
+            i = o.find(text, i + 1)
+    return got
 
 
 def generalised(program: Program, examples: Sequence[Example], columns: Sequence[str],
@@ -1124,7 +1149,7 @@ def generalised(program: Program, examples: Sequence[Example], columns: Sequence
     ("7-" of "2014-07-03" is the month's last digit), on the examples and on
     ``whole_rows``, other source rows over ``columns`` (deviation 58). Ranking it against
     ``program`` is the caller's (equal coverage: this one)."""
-    ok = format_test(target_values)
+    ok = format_test(target_values, [ex.output for ex in examples])
     if not any(isinstance(p, Constant) and not ok(p.text) for p in program.pieces):
         return None
     return try_learn_transform(examples, columns, settings, cache, validation,
