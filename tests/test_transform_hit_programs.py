@@ -175,24 +175,6 @@ def test_cased_program_picks_the_casing_of_the_other_sides_cells():
                                    evidence=1) == shout
 
 
-def test_cased_program_recases_a_separator_the_cells_as_written_lack():
-    """Learned on case-folded cells, `split at "k"` finds no "k" in "KSEA": the cells are
-    picked by the program's outputs on their folded text, so the casing is still chosen
-    (the search then shows `split at "K"`, the program Auto-Join learns on the cells)."""
-    from lakejoin_jupyter.join.autojoin import discovery
-    from lakejoin_jupyter.join.autojoin.dsl import Program
-    learned = Program.from_json(
-        '{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": '
-        '"substring", "of": {"op": "select", "of": {"op": "split", "of": {"op": "column", '
-        '"name": "icao"}, "sep": "k"}, "k": 0, "rest": "after"}, "start": null, "stop": null, '
-        '"casing": "same"}]}')
-    assert learned.describe() == 'all after part 1 (split at "k") of `icao`'
-    got = discovery.cased_program(learned, ["KSEA", "KLAX", "KJFK"], ["SEA", "LAX", "ORD"],
-                                  evidence=1)
-    assert got is not None and got.describe() == 'all after part 1 (split at "K") of `icao`'
-    assert got.evaluate({"icao": ["KSEA", "KLAX"]}, 2) == ["SEA", "LAX"]
-
-
 @pytest.mark.spark
 def test_cli_join_joins_a_transformation_hit_as_the_api_does(case_engine, tmp_path, capsys):
     """`lakejoin join -m transform --hit N` writes what hit.autojoin(df).join(df) gives in

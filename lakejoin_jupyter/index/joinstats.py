@@ -30,7 +30,7 @@ SHAPE_FIELDS = ("keyed_rows", "max_count", "n_repeated", "n_year", "n_numeric", 
                 "num_max", "mean_len", "mean_words")
 
 YEAR = r"^(1[6-9][0-9]{2}|20[0-9]{2})$"          # 1600..2099 as a token
-NUMBER = r"^-?([0-9]+(\.[0-9]+)?|\.[0-9]+)(e[+-][0-9]+)?$"  # canonical number tokens
+NUMBER = r"^-?(([0-9]+\.[0-9]+|\.[0-9]+)(e[+-]?[0-9]+)?|[0-9]+(e[+-][0-9]+)?)$"  # as normalize
 
 
 @dataclass

@@ -485,39 +485,17 @@ def partner_rows(program: Program, query_to_lake: bool, query_values, lake_value
 CASE_CHOICES = ("same", "lower", "upper", "title")
 
 
-def _sought_recased(node, casing: str):
-    """``node`` with the texts it looks for in its column (a split's separator, a replaced
-    text) in ``casing``: learned on case-folded cells, "k" is "K" in "KSEA"."""
-    from .dsl import Map, Replace, Split, Words, _case
-    if not dataclasses.is_dataclass(node) or isinstance(node, Map):
-        return node
-    changes = {}
-    for f in dataclasses.fields(node):
-        v = getattr(node, f.name)
-        if (f.name == "sep" and isinstance(node, (Split, Words))) or \
-                (f.name == "old" and isinstance(node, Replace)):
-            changes[f.name] = _case(v, casing) if v else v
-        elif dataclasses.is_dataclass(v):
-            changes[f.name] = _sought_recased(v, casing)
-        elif isinstance(v, tuple):
-            changes[f.name] = tuple(_sought_recased(x, casing) for x in v)
-    return dataclasses.replace(node, **changes)
-
-
 def recased(program: Program, casing: str, constants: bool, read: bool = True) -> Program:
     """``program`` with every piece read from its column in ``casing`` (``read`` False: left
-    as they are) and, with ``constants``, its constants and the texts it looks for in its
-    column (:func:`_sought_recased`) too; a table's output (``Map``) stays as it is."""
+    as they are) and, with ``constants``, its constants too; a table's output (``Map``)
+    stays as it is. The texts it looks for in its column (a split's separator) stay as
+    learned: the hit's program is applied to case-folded cells (:func:`partner_rows`)."""
     from .dsl import Constant, Map, Substring, Words, _case
     pieces = []
     for p in program.pieces:
         if isinstance(p, Constant):
             p = Constant(_case(p.text, casing)) if constants else p
-            pieces.append(p)
-            continue
-        if constants:
-            p = _sought_recased(p, casing)
-        if not read:
+        elif not read:
             pass
         elif isinstance(p, (Substring, Words)):
             p = dataclasses.replace(p, casing=casing)
@@ -544,12 +522,8 @@ def cased_program(program: Program, source_values, target_values,
     lowered = {t.lower() for t in targets}
     name = program.columns[0]
     out = evaluate_columns(program.expr, {name: src}, len(src))
-    folded = evaluate_columns(program.expr, {name: [v.lower() for v in src]}, len(src))
-    # the cells whose output, on the cells as written or lower-cased as the program was
-    # learned (a separator "k" is not in "KSEA"), is a target but for its case: recasing
-    # changes only those
-    src = [v for v, o, f in zip(src, out, folded)
-           if (o is not None and o.lower() in lowered) or (f is not None and f in lowered)]
+    # the cells whose output is a target but for its case: recasing changes only those
+    src = [v for v, o in zip(src, out) if o is not None and o.lower() in lowered]
     if len(src) < evidence:
         return None
 
