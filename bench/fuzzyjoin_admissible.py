@@ -20,7 +20,6 @@ The admissible distances are computed once per dataset (from its tables) and cac
 """
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -67,13 +66,7 @@ def admissible_distances(d: dict, folder: Path) -> dict:
 
 
 def cached_admissible(d: dict, state: dict) -> dict:
-    cache = Path(state["work"]) / "admissible" / f"{d['name']}.pkl"
-    if cache.exists():
-        return pickle.load(open(cache, "rb"))
-    near = admissible_distances(d, state["folders"][d["name"]])
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    pickle.dump(near, open(cache, "wb"))
-    return near
+    return replay.cached_measure(d, state, "admissible", admissible_distances)
 
 
 def prepare(d: dict) -> None:

@@ -30,7 +30,6 @@ The reference ratios are computed once per dataset and cached in ``W/refdecoys/`
 """
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -70,13 +69,7 @@ def reference_ratios(d: dict, folder: Path) -> dict:
 
 
 def cached_reference_ratios(d: dict, state: dict) -> dict:
-    cache = Path(state["work"]) / "refdecoys" / f"{d['name']}.pkl"
-    if cache.exists():
-        return pickle.load(open(cache, "rb"))
-    ref = reference_ratios(d, state["folders"][d["name"]])
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    pickle.dump(ref, open(cache, "wb"))
-    return ref
+    return replay.cached_measure(d, state, "refdecoys", reference_ratios)
 
 
 def model_probability(s1: np.ndarray, s2: np.ndarray) -> np.ndarray:

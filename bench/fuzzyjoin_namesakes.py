@@ -17,7 +17,6 @@ The left-left distances are computed once per dataset and cached in ``W/namesake
 """
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -129,13 +128,7 @@ def candidates_class(left_info: dict, variant: str):
 def cached_left_distances(d: dict, state: dict):
     """``left_distances`` of dataset ``d``, cached in WORK/namesakes (``state``: the
     script's work folder and dataset folders)."""
-    cache = state["work"] / "namesakes" / f"{d['name']}.pkl"
-    if cache.exists():
-        return pickle.load(open(cache, "rb"))
-    info = left_distances(d, state["folders"][d["name"]])
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    pickle.dump(info, open(cache, "wb"))
-    return info
+    return replay.cached_measure(d, state, "namesakes", left_distances)
 
 
 def prepare(d: dict):

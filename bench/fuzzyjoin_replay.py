@@ -318,6 +318,20 @@ def parse_setting(item: str):
     return module, attr, type(old)(value)
 
 
+def cached_measure(d: dict, state: dict, folder: str, measure):
+    """``measure(d, the dataset's table folder)``, pickled once in WORK/``folder``/NAME.pkl
+    (``state``: a variant script's work folder and dataset folders, see ``variant_run``)."""
+    cache = Path(state["work"]) / folder / f"{d['name']}.pkl"
+    if cache.exists():
+        with open(cache, "rb") as f:
+            return pickle.load(f)
+    out = measure(d, state["folders"][d["name"]])
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with open(cache, "wb") as f:
+        pickle.dump(out, f)
+    return out
+
+
 def patch_bound(rated) -> None:
     """Replace the join's lower bound by ``rated(estimate, variance sum, shared-error sum,
     joins)``, in the single configurations' curves (``_Candidates.bound``) and in the

@@ -326,6 +326,14 @@ def compile_expr(node, columns: Sequence[str]) -> Callable[[Sequence], str | Non
     return _compile(node, pos)
 
 
+def _text_map(inner, f):
+    """A compiled node applying ``f`` to ``inner``'s text (None stays None)."""
+    def run(row):
+        v = inner(row)
+        return None if v is None else f(v)
+    return run
+
+
 def _compile(node, pos):
     if isinstance(node, Column):
         if node.name not in pos:
@@ -359,26 +367,12 @@ def _compile(node, pos):
             return parts[k]
         return select
     if isinstance(node, Replace):
-        inner, old, new = _compile(node.of, pos), node.old, node.new
-
-        def replace(row):
-            v = inner(row)
-            return None if v is None else v.replace(old, new)
-        return replace
+        old, new = node.old, node.new
+        return _text_map(_compile(node.of, pos), lambda v: v.replace(old, new))
     if isinstance(node, Trim):
-        inner = _compile(node.of, pos)
-
-        def trim(row):
-            v = inner(row)
-            return None if v is None else normalize_space(v)
-        return trim
+        return _text_map(_compile(node.of, pos), normalize_space)
     if isinstance(node, Encode):
-        inner = _compile(node.of, pos)
-
-        def encode(row):
-            v = inner(row)
-            return None if v is None else percent_encode(v)
-        return encode
+        return _text_map(_compile(node.of, pos), percent_encode)
     if isinstance(node, Pad):
         inner, width = _compile(node.of, pos), node.width
 
