@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4, fresh6 and fresh7 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6, -fresh7) have the promised form, and the autofj harness lists fresh2's to
-fresh7's cases as validation. fresh6's and fresh7's files regenerate byte for byte from their
-pinned package archives when FUZZYJOIN_FRESH6_PACKAGES / FUZZYJOIN_FRESH7_PACKAGES name a
+"""The committed fresh1-fresh4 and fresh6-fresh8 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh8) have the promised form, and the autofj harness lists fresh2's
+to fresh8's cases as validation. fresh6's to fresh8's files regenerate byte for byte from their
+pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_, _FRESH8_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -18,6 +18,7 @@ FRESH3 = BENCH / "data" / "fuzzyjoin-fresh3"
 FRESH4 = BENCH / "data" / "fuzzyjoin-fresh4"
 FRESH6 = BENCH / "data" / "fuzzyjoin-fresh6"
 FRESH7 = BENCH / "data" / "fuzzyjoin-fresh7"
+FRESH8 = BENCH / "data" / "fuzzyjoin-fresh8"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -30,6 +31,7 @@ CASES3 = cases(FRESH3)
 CASES4 = cases(FRESH4)
 CASES6 = cases(FRESH6)
 CASES7 = cases(FRESH7)
+CASES8 = cases(FRESH8)
 
 
 def fold(s: str) -> str:
@@ -246,8 +248,8 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
     assert archive not in gen.missing_pins(tmp_path)
     assert "airportsdata-20260905-py3-none-any.whl" in gen.missing_pins(tmp_path)
     assert {a for a, _ in gen.MEMBERS} | {a for a, _ in gen.FOLDERS} == set(gen.ARCHIVES)
-    assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]) == \
-        sorted(gen.ARCHIVES)
+    assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]
+                  + gen.ARCHIVES_BY_SET["fresh8"]) == sorted(gen.ARCHIVES)
 
 
 def test_fresh6_regenerates_byte_for_byte(tmp_path, monkeypatch):
@@ -382,7 +384,70 @@ def test_fresh7_regenerates_byte_for_byte(tmp_path, monkeypatch):
             assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
 
 
-ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7
+def test_fresh8_cases_are_the_generators():
+    """fresh8 holds exactly the 3 cases its generator admits, at most 3 MB, none of them a
+    rejected candidate."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES8] == sorted(gen.SETS["fresh8"])
+    assert len(CASES8) == 3
+    assert sum(f.stat().st_size for d in CASES8 for f in d.iterdir()) <= 3_000_000
+    assert not set(gen.SETS["fresh8"]) & set(gen.REJECTED_BY_SET["fresh8"])
+    for d in CASES8:    # fresh8's criterion 6 sizes
+        left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
+        assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
+
+
+def test_harness_lists_fresh8_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh8 suite: every fresh8 case, split validation."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh8"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh8", d.name, "validation")
+                                                  for d in CASES8]
+    assert bench.datasets(none, none, ["fresh8"], "dev") == []
+    assert bench.datasets(none, none, ["fresh7"], "all", fresh8=none) == \
+        bench.datasets(none, none, ["fresh7"], "all")
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
+def test_fresh8_fetch_command_pins_the_platform_wheel():
+    """pyproj's wheel is built per platform: its fetch command asks pip for the pinned one;
+    a pure wheel or an npm tarball keeps the plain command."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    wheel = "pyproj-3.7.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+    assert gen.fetch_command(wheel) == (
+        "pip download --no-deps --only-binary=:all: --python-version 3.11 "
+        "--platform manylinux2014_x86_64 pyproj==3.7.1")
+    assert gen.fetch_command("chemicals-1.5.2-py3-none-any.whl") == \
+        "pip download --no-deps chemicals==1.5.2"
+    assert gen.fetch_command("aircodes-1.3.16.tgz") == "npm pack aircodes@1.3.16"
+
+
+def test_fresh8_regenerates_byte_for_byte(tmp_path, monkeypatch):
+    """With the pinned archives in FUZZYJOIN_FRESH8_PACKAGES, the generator writes the
+    committed fresh8 files again, byte for byte (criterion 8); otherwise skipped."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    folder = os.environ.get("FUZZYJOIN_FRESH8_PACKAGES")
+    if not folder:
+        pytest.skip("FUZZYJOIN_FRESH8_PACKAGES is not set; missing: "
+                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh8"]))
+    missing = gen.missing_pins(Path(folder), "fresh8")
+    if missing:
+        pytest.skip(f"not in {folder}: " + ", ".join(missing))
+    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
+    gen.write_cases(tmp_path, set_name="fresh8")
+    for d in CASES8:
+        for f in ("left.csv", "right.csv", "gt.csv"):
+            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
+
+
+ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
