@@ -628,7 +628,7 @@ def _join_transformed(engine, args, hit, frame):
         line = f"Program: {shown}, applied to the query's `{qcol}` (gives the lake's `{lcol}`)."
     else:
         line = f"Program: {shown}, applied to the lake's `{lcol}` (gives the query's `{qcol}`)."
-    if aj.program.describe() != shown:
+    if aj.program.describe().casefold() != str(shown).casefold():
         line += (f" Auto-Join (hit.autojoin(df)) joined with {aj.program.describe()}, "
                  f"applied to {side} values.")
     if aj.stats.get("from_hit"):

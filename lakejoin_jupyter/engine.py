@@ -1576,7 +1576,8 @@ class Engine:
         learns and compares case-folded values; the casing under which the program turns
         the source's cells into the other side's cells as written is chosen on the query's
         cells and the lake column's most frequent cells (the catalog's samples), or all of
-        its cells when none of those joins (discovery.py ``cased_program``)."""
+        its cells when none of those joins (discovery.py ``cased_program``); the program is
+        shown with its separators as the source's cells write them (``shown_as_written``)."""
         mine = [h for h in hits if "program_json" in h.details and len(h.column_ids) == 1]
         if not mine:
             return
@@ -1596,11 +1597,12 @@ class Engine:
                     evidence=1)
                 if better is not None:
                     break
-            if better is None:
-                continue
-            if better != program:
-                h.details["program"] = better.describe()
+            if better is not None and better != program:
                 h.details["program_json"] = better.to_json()
+                program = better
+            # shown with the separators as the source's cells write them (display only)
+            h.details["program"] = transform_discovery.shown_as_written(
+                program, query_values if forward else lake).describe()
 
     def _query_cells(self, q: Query) -> list:
         """The query column's cells as written: a lake table's read from the table (its

@@ -175,6 +175,31 @@ def test_cased_program_picks_the_casing_of_the_other_sides_cells():
                                    evidence=1) == shout
 
 
+def test_a_separator_learned_case_folded_is_shown_as_the_cells_write_it():
+    """Learned on case-folded cells, `split at "k"` is shown `split at "K"` for "KSEA"; the
+    program as learned (applied to case-folded cells) is not changed."""
+    from lakejoin_jupyter.join.autojoin import discovery
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Program, Replace, SelectK, Split
+    learned = Program.from_json(
+        '{"format": "lakejoin-autojoin-program", "version": 1, "pieces": [{"op": '
+        '"substring", "of": {"op": "select", "of": {"op": "split", "of": {"op": "column", '
+        '"name": "icao"}, "sep": "k"}, "k": 0, "rest": "after"}, "start": null, "stop": null, '
+        '"casing": "same"}]}')
+    assert learned.describe() == 'all after part 1 (split at "k") of `icao`'
+    shown = discovery.shown_as_written(learned, ["KSEA", "KLAX", "kjfk", "KOAK", None])
+    assert shown.describe() == 'all after part 1 (split at "K") of `icao`'
+    assert learned.evaluate({"icao": ["ksea", "kbkl"]}, 2) == ["sea", "bkl"]
+    # no cell holds the text, or it has no letters: shown as learned
+    assert discovery.shown_as_written(learned, ["SEA"]) == learned
+    dash = Program((SelectK(Split(Column("a"), "-"), 1),))
+    assert discovery.shown_as_written(dash, ["X-Y"]) == dash
+    # the most frequent spelling wins; a replaced text too
+    assert discovery.shown_as_written(learned, ["Kab", "Kcd", "kef"]).describe() == \
+        'all after part 1 (split at "K") of `icao`'
+    rep = Program((Replace(Column("a"), "st", "street"),))
+    assert "\"St\"" in discovery.shown_as_written(rep, ["Main St", "Elm St"]).describe()
+
+
 @pytest.mark.spark
 def test_cli_join_joins_a_transformation_hit_as_the_api_does(case_engine, tmp_path, capsys):
     """`lakejoin join -m transform --hit N` writes what hit.autojoin(df).join(df) gives in

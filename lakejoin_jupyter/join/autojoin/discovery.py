@@ -31,8 +31,10 @@ a hit whose small-range numbers (a day cut out of dates) a random draw explains 
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 import unicodedata
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -503,6 +505,39 @@ def recased(program: Program, casing: str, constants: bool, read: bool = True) -
             p = Substring(p, None, None, casing)
         pieces.append(p)
     return Program(tuple(pieces))
+
+
+def shown_as_written(program: Program, source_values) -> Program:
+    """``program`` for display: a text it looks for in its column (a split's separator, a
+    replaced text), learned on case-folded cells, spelled as the source's cells write it
+    most often ("k" is "K" in "KSEA"). Only for showing: the search applies the program as
+    learned to case-folded cells (:func:`partner_rows`)."""
+    from .dsl import Map, Replace, Split, Words, cell_text
+    cells = [t for t in dict.fromkeys(cell_text(v) for v in source_values) if t is not None]
+
+    def spelled(text: str) -> str:
+        if not text or text.lower() == text.upper():
+            return text
+        found = Counter(m.group(0) for c in cells
+                        for m in re.finditer(re.escape(text), c, flags=re.IGNORECASE))
+        return found.most_common(1)[0][0] if found else text
+
+    def walk(node):
+        if not dataclasses.is_dataclass(node) or isinstance(node, Map):
+            return node
+        changes = {}
+        for f in dataclasses.fields(node):
+            v = getattr(node, f.name)
+            if (f.name == "sep" and isinstance(node, (Split, Words))) or \
+                    (f.name == "old" and isinstance(node, Replace)):
+                changes[f.name] = spelled(v)
+            elif dataclasses.is_dataclass(v):
+                changes[f.name] = walk(v)
+            elif isinstance(v, tuple):
+                changes[f.name] = tuple(walk(x) for x in v)
+        return dataclasses.replace(node, **changes)
+
+    return Program(tuple(walk(p) for p in program.pieces))
 
 
 def cased_program(program: Program, source_values, target_values,
