@@ -12,7 +12,9 @@ on a ``bench/fuzzyjoin_replay.py`` dump:
 * ``base``: the join as it is;
 * ``superset``: the agreement applied also to every join whose right value's tokens
   (``fuzzy.NegativeRules``' tokens) strictly contain those of its nearest left value under
-  the function, whatever its ratio; everything else is the join's own.
+  the function, whatever its ratio; everything else is the join's own;
+* ``contain``: the same for the contain functions' joins only (max-inclusion, which divides
+  by the smaller set, is blind to an added word; the other functions see it).
 
     python bench/fuzzyjoin_superset.py --work W --variant superset --out dev_sup.csv
 
@@ -28,7 +30,7 @@ import numpy as np
 import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
 from fuzzyjoin_autofj import load
 
-VARIANTS = ("base", "superset")
+VARIANTS = ("base", "superset", "contain")
 SUITES = ["autofj", "rl", "fresh1", "fresh2", "fresh3", "fresh4", "fresh6", "fresh7"]
 STATE = {"variant": "base", "work": None, "folders": None, "masks": None}
 
@@ -78,16 +80,29 @@ def superset_masks(d: dict, folder: Path) -> dict:
             for fn, raw in d["raw"].items()}
 
 
+def contain_functions() -> frozenset:
+    """The join functions whose measure is max-inclusion (``fuzzy.JOIN_FUNCTIONS``)."""
+    from lakejoin_jupyter.join import fuzzy
+    return frozenset(f for f, (_, _, m) in fuzzy.JOIN_FUNCTIONS.items() if m == "contain")
+
+
+def only(masks: dict, fns) -> dict:
+    """``masks`` with every function outside ``fns`` all False."""
+    return {f: m if f in fns else np.zeros_like(m) for f, m in masks.items()}
+
+
 def configure(variant: str) -> None:
-    if variant == "superset":
+    if variant != "base":
         from lakejoin_jupyter.join import fuzzy
         fuzzy.agreed_probability = lambda cands, ratio=fuzzy.AGREE_RATIO: superset_agreed(
             cands, STATE["masks"], ratio)
 
 
 def prepare(d: dict) -> None:
-    if STATE["variant"] == "superset":
-        STATE["masks"] = replay.cached_measure(d, STATE, "superset", superset_masks)
+    if STATE["variant"] != "base":
+        masks = replay.cached_measure(d, STATE, "superset", superset_masks)
+        STATE["masks"] = masks if STATE["variant"] == "superset" else \
+            only(masks, contain_functions())
 
 
 def main(argv=None):

@@ -73,3 +73,12 @@ def test_superset_agreed_rates_kansas_city_by_the_functions_mean():
     assert by_hand < 0.6
     others = [j for j in range(len(rk)) if j != i]
     assert all(np.array_equal(got[f][others], own[f][others]) for f in cands)
+
+
+def test_contain_variant_masks_the_contain_functions_only():
+    assert sup.contain_functions() == {"word-contain-idf", "char3-contain-idf",
+                                       "char3-word-contain-idf", "word-contain"}
+    masks = {"char3-idf": np.array([True, False]), "word-contain": np.array([True, True])}
+    got = sup.only(masks, sup.contain_functions())
+    assert got["char3-idf"].tolist() == [False, False]
+    assert got["word-contain"].tolist() == [True, True]
