@@ -1709,6 +1709,17 @@ def test_union_mode_without_the_union_component_says_how_to_rebuild(demo_engine,
         make(demo_engine, mode="stack")
 
 
+@pytest.mark.spark
+def test_a_search_without_a_dataframe_says_to_pick_one(demo_engine, union_engine):
+    """Both modes check the open index, then the picked DataFrame (widget._open_engine,
+    _picked_frame)."""
+    w = make(ns={}, mode="union")
+    assert w.search() is None and "No index is open" in w.status_text
+    for engine, mode in ((demo_engine, "join"), (union_engine[0], "union")):
+        w = make(engine, ns={}, mode=mode)
+        assert w.search() is None and "Pick a DataFrame of the notebook" in w.status_text
+
+
 def test_a_build_from_union_mode_adds_the_union_component(monkeypatch, tmp_path):
     """Union mode needs the opt-in union component: the widget's Build asks for it there
     (and only there)."""

@@ -559,24 +559,35 @@ class DiscoveryWidget(W.VBox):
                              "Join: pick a DataFrame and column(s), then press Search.")
 
     # ------------------------------------------------------------------ search
+    def _open_engine(self):
+        """The open index's engine; None (the status says so) when no index is open."""
+        try:
+            return self.session.require_engine()
+        except NoIndexOpenError as e:
+            self._set_status(str(e), "error")
+            return None
+
+    def _picked_frame(self):
+        """(name, DataFrame, picked columns) of the DataFrame picked; None (the status says
+        so) when no DataFrame of the notebook is picked."""
+        name = self.frame_picker.value
+        if not name or name not in self.namespace:
+            self._set_status("Pick a DataFrame of the notebook (pandas or Spark); press ↻ "
+                             "after creating one.", "error")
+            return None
+        return name, self.namespace[name], list(self.column_picker.value)
+
     def search(self, automatic: bool = False):
         """Search with the current choices (in the background); returns the task. In Union
         mode: :meth:`search_union`. ``automatic``: a search the widget starts by itself,
         which writes its search cell only if the notebook has none."""
         if self.mode.value == "union":
             return self.search_union(automatic)
-        try:
-            engine = self.session.require_engine()
-        except NoIndexOpenError as e:
-            self._set_status(str(e), "error")
+        engine = self._open_engine()
+        picked = self._picked_frame() if engine is not None else None
+        if not picked:
             return None
-        name = self.frame_picker.value
-        if not name or name not in self.namespace:
-            self._set_status("Pick a DataFrame of the notebook (pandas or Spark); press ↻ "
-                             "after creating one.", "error")
-            return None
-        frame = self.namespace[name]
-        cols = list(self.column_picker.value)
+        name, frame, cols = picked
         if not cols:
             self._set_status(f"Pick the column(s) of {name} to search with.", "error")
             return None
@@ -705,21 +716,16 @@ class DiscoveryWidget(W.VBox):
     def search_union(self, automatic: bool = False):
         """Union search of the chosen DataFrame (its picked columns, or all of them) in the
         background; returns the task (``automatic``: as in :meth:`search`)."""
-        try:
-            engine = self.session.require_engine()
-        except NoIndexOpenError as e:
-            self._set_status(str(e), "error")
+        engine = self._open_engine()
+        if engine is None:
             return None
         if not engine.index.has("union"):
             self._set_status(union_rebuild_text(engine), "error")
             return None
-        name = self.frame_picker.value
-        if not name or name not in self.namespace:
-            self._set_status("Pick a DataFrame of the notebook (pandas or Spark); press ↻ "
-                             "after creating one.", "error")
+        picked = self._picked_frame()
+        if not picked:
             return None
-        frame = self.namespace[name]
-        cols = list(self.column_picker.value)
+        name, frame, cols = picked
         if automatic and self._show_users_union(name, frame, cols):
             return None
         k = int(self.k_box.value)
