@@ -722,6 +722,37 @@ def test_an_action_joins_the_frame_its_code_names_and_says_when_it_changed(demo_
 
 
 @pytest.mark.spark
+def test_the_hit_card_says_when_the_frame_changed_since_the_search(demo_engine, fifa):
+    """The card's figures (containment, coverage) describe the frame searched: shown after
+    the query variable changed, the card says so over them (the actions join the current
+    frame); the same content under a new object is no change; a frame without the query
+    column: the card says what the actions refuse."""
+    ns = {"fifa": fifa}
+    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
+    w.k_box.value = 5
+    w.search().wait()
+    w.results.selected = next(i for i, r in enumerate(w.results.rows)
+                              if r["table"] == "reference/country-codes")
+    w.wait()
+
+    def card(frame):
+        ns["fifa"] = frame
+        w._on_select()                             # the card shown again (selected again)
+        w.wait()
+        assert "loading" not in w.detail_html.value    # the card itself, not its placeholder
+        return w.detail_html.value
+    assert "changed since the search" not in card(fifa)
+    assert "changed since the search" not in card(fifa.copy())
+    said = card(fifa.head(3).copy())
+    assert (f"`fifa` changed since the search ({len(fifa):,} -&gt; 3 rows): the figures "
+            f"below describe the frame searched; an action joins the current one. Search "
+            f"again to refresh them.") in said
+    assert said.index("changed since the search") < said.index(f"<b>#{w.selected_hit().rank}</b>")
+    said = card(fifa.head(3).drop(columns="country"))
+    assert "`fifa` changed since the search: it has no column &#x27;country&#x27;" in said
+
+
+@pytest.mark.spark
 def test_a_second_join_of_the_same_table_keeps_the_first(demo_engine, fifa):
     """Two hits on one lake table (two of its columns), each joined: two variables and two
     cells; the first join run again takes its own name and cell back."""

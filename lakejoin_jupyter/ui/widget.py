@@ -39,7 +39,7 @@ import time
 import ipywidgets as W
 import pandas as pd
 
-from ..errors import LakeJoinError
+from ..errors import LakeJoinError, QueryError
 from ..formats import percent, rows as rows_text
 from ..frames import check_identifier, is_spark_frame
 from ..engine import per_key_tab
@@ -1059,7 +1059,7 @@ class DiscoveryWidget(W.VBox):
             card, chart, (preview, rows) = out
             if self.selected_hit() is not hit:
                 return
-            self.detail_html.value = card
+            self.detail_html.value = self._frame_changed_html(hit) + card
             from ..charts import themed
             show(self.chart_out, themed(chart))
             from IPython.display import HTML
@@ -1073,6 +1073,21 @@ class DiscoveryWidget(W.VBox):
                                        f"{html.escape(_error_text(e))}</div>")
 
         self._run("detail", load, done, error)
+
+    def _frame_changed_html(self, hit) -> str:
+        """A note over a hit's card when the query variable no longer holds the frame
+        searched (session.Searched): the card's figures describe the searched frame, the
+        actions join the current one (or refuse one without the hit's query column)."""
+        if self._query_searched is None:
+            return ""
+        try:
+            frame = self._query_searched.frame_now(self.namespace, _key_columns(hit))
+        except QueryError as e:
+            return f"<div class='lakejoin-status-note'>{html.escape(str(e))}</div>"
+        changed = self._query_searched.changed(frame)
+        return (f"<div class='lakejoin-status-note'>{html.escape(changed)}: the figures below "
+                f"describe the frame searched; an action joins the current one. Search again "
+                f"to refresh them.</div>" if changed else "")
 
     # ------------------------------------------------------------------ actions
     def run_action(self, name: str, **params):
@@ -1091,8 +1106,7 @@ class DiscoveryWidget(W.VBox):
                              "error")
             return None
         try:     # the frame the action's code names: its variable now (the magic's rule)
-            frame, changed = self._query_searched.current(
-                self.namespace, getattr(hit, "query_columns", None) or tuple(hit.mapping))
+            frame, changed = self._query_searched.current(self.namespace, _key_columns(hit))
             wanted = tab.wanted_variable()
             variable = (check_identifier(wanted) if wanted
                         else self._action_variable(qname, hit, action))
@@ -1199,6 +1213,11 @@ def holds_index(path) -> bool:
         return is_index(resolve_destination(path))
     except OSError:
         return False
+
+
+def _key_columns(hit) -> tuple:
+    """The query column(s) an action on ``hit`` joins on (a union hit: its mapping's)."""
+    return getattr(hit, "query_columns", None) or tuple(hit.mapping)
 
 
 def _error_text(e: BaseException) -> str:
