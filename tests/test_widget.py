@@ -673,6 +673,17 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert ns[var] is user_made and var + "_2" in ns
 
 
+def _country_codes_selected(engine, ns):
+    """A widget that searched ``ns["fifa"]``'s country column, its country-codes hit selected."""
+    w = make(engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
+    w.k_box.value = 5
+    w.search().wait()
+    w.results.selected = next(i for i, r in enumerate(w.results.rows)
+                              if r["table"] == "reference/country-codes")
+    w.wait()
+    return w
+
+
 @pytest.mark.spark
 def test_an_action_joins_the_frame_its_code_names_and_says_when_it_changed(demo_engine, fifa):
     """The query variable rebound after the search (a cell ran ``fifa = ...``): Join joins
@@ -680,12 +691,7 @@ def test_an_action_joins_the_frame_its_code_names_and_says_when_it_changed(demo_
     summary and the status say that the frame changed since the search; the same content
     under a new object is no change; a frame without the query column is refused."""
     ns = {"fifa": fifa}
-    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
-    w.k_box.value = 5
-    w.search().wait()
-    w.results.selected = next(i for i, r in enumerate(w.results.rows)
-                              if r["table"] == "reference/country-codes")
-    w.wait()
+    w = _country_codes_selected(demo_engine, ns)
     hit, tab = w.selected_hit(), w.actions.tabs["join"]
     var = default_variable("fifa", hit.table)
 
@@ -728,12 +734,7 @@ def test_the_hit_card_says_when_the_frame_changed_since_the_search(demo_engine, 
     frame); the same content under a new object is no change; a frame without the query
     column: the card says what the actions refuse."""
     ns = {"fifa": fifa}
-    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
-    w.k_box.value = 5
-    w.search().wait()
-    w.results.selected = next(i for i, r in enumerate(w.results.rows)
-                              if r["table"] == "reference/country-codes")
-    w.wait()
+    w = _country_codes_selected(demo_engine, ns)
 
     def card(frame):
         ns["fifa"] = frame
