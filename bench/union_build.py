@@ -5,7 +5,7 @@ with its values, one UDF call per column, each value's pattern, number test and 
 one; kept below as the reference), in alternating builds of the same lake, same process,
 same run.
 
-    python bench/union_build.py LAKE --work /tmp/union_build [--pairs 1]
+    python bench/union_build.py LAKE --work /tmp/union_build --out REPORT.md [--pairs 1]
 
 Each build is the union benchmark's (core without JOSIE / LSH Ensemble / MATE, plus union);
 the union phase's seconds come from the build report. The two builds' union arrays must be
@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-RESULT = Path(__file__).resolve().parent / "results" / "union_build.md"
 _NUMERIC = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:e[+-]?[0-9]+)?")
 
 
@@ -86,6 +85,9 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("lake", type=Path)
     ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True,
+                    help="Markdown report to write (the committed one: "
+                         "bench/results/union_build.md)")
     ap.add_argument("--pairs", type=int, default=1)
     ap.add_argument("--master", default="local[2]")
     args = ap.parse_args(argv)
@@ -121,7 +123,8 @@ def main(argv=None) -> None:
     df = pd.DataFrame(rows)
     med = df.groupby("variant")[["build_s", "union_s"]].median()
     now, before = med.loc["values (now)"], med.loc["cells (before)"]
-    lines = [f"Command: `python bench/union_build.py {args.lake} --work {args.work} --pairs {args.pairs}`",
+    lines = [f"Command: `python bench/union_build.py {args.lake} --work {args.work} "
+             f"--out {args.out} --pairs {args.pairs}`",
              "", f"Lake: {args.lake.name} ({n_cols} columns). Alternating builds in one process "
              f"(local[2]); load average (1 min) at the builds' starts: "
              f"{', '.join(f'{x:.1f}' for x in load)} on 2 cores. The union arrays of the two "
@@ -132,7 +135,7 @@ def main(argv=None) -> None:
         lines.append(f"| {name} | {r.build_s.median():.0f} | {r.union_s.median():.0f} | "
                      f"{(r.union_s / r.build_s).median():.0%} |")
     lines += ["", f"Union phase now / before: {now.union_s / before.union_s:.2f}x.", ""]
-    RESULT.write_text("\n".join(lines) + "\n")
+    args.out.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 

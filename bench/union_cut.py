@@ -1,7 +1,7 @@
 """How often "(your table)" is right: the own-table rule (engine.py ``Engine.own_tables``)
 over a range of CUT_SHARE, on cuts of real lake tables and on frames that are no cut.
 
-    python bench/union_cut.py --lakes ../shared/data/lakes --work /tmp/union_cut
+    python bench/union_cut.py --lakes LAKES --work /tmp/union_cut --out REPORT.md
 
 The lake's readable tables (pandas' defaults, >= 2 columns, >= 20 rows, no unnamed or
 duplicate column) are shuffled with a fixed seed; HOLDOUT of them are the users' own data,
@@ -45,7 +45,6 @@ SHARES = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 PARTNERS = 3            # tables B per table A for the no-cut frames
 HOLDOUT = 0.3           # share of the usable tables held out as the users' own data
 MAX_ROWS = 200_000
-RESULT = Path(__file__).resolve().parent / "results" / "union_cut.md"
 
 
 
@@ -189,6 +188,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lakes", required=True, type=Path, help="the lake folder")
     ap.add_argument("--work", required=True, type=Path, help="scratch folder (the index)")
+    ap.add_argument("--out", required=True, type=Path,
+                    help="Markdown report to write (the committed one: bench/results/union_cut.md)")
     ap.add_argument("--rebuild", action="store_true")
     ap.add_argument("--master", default="local[2]")
     args = ap.parse_args(argv)
@@ -248,11 +249,11 @@ def main(argv=None) -> None:
     eng.CUT_SHARE = current
     print("validation at", best, {k: round(x, 3) for k, x in v[0].items()
                                   if not isinstance(x, int)})
-    write(grid, v, best, current, (len(tables), len(held_out)), len(dev_ids), len(val_ids),
-          dev, val, dev_s)
+    write(args, grid, v, best, current, (len(tables), len(held_out)), len(dev_ids),
+          len(val_ids), dev, val, dev_s)
 
 
-def write(grid, v, best, current, n_tables, n_dev, n_val, dev, val, dev_s) -> None:
+def write(args, grid, v, best, current, n_tables, n_dev, n_val, dev, val, dev_s) -> None:
     def row(label, r):
         return (f"| {label} | {r[('one', 'cut', 'right')]:.3f} | {r[('one', 'cut', 'missed')]:.3f} | "
                 f"{r[('one', 'cut', 'wrong')]:.3f} | {r[('one', 'none', 'wrong')]:.3f} | "
@@ -270,8 +271,8 @@ def write(grid, v, best, current, n_tables, n_dev, n_val, dev, val, dev_s) -> No
                 f"no-cuts, {n[('several', 'cut')]} cuts and {n[('several', 'none')]} no-cuts "
                 "of two or more columns")
 
-    lines = ["Command: `python bench/union_cut.py --lakes ../shared/data/lakes --work "
-             "/tmp/union_cut`", "",
+    lines = [f"Command: `python bench/union_cut.py --lakes {args.lakes} --work {args.work} "
+             f"--out {args.out}`", "",
              f"The own-table rule (`Engine.own_tables`, join and union search) on the "
              f"FiveThirtyEight + reference lake: {n_tables[0]} usable tables indexed "
              f"({n_dev} development / {n_val} validation, fixed seed), {n_tables[1]} held out "
@@ -296,8 +297,8 @@ def write(grid, v, best, current, n_tables, n_dev, n_val, dev, val, dev_s) -> No
         "| " + " | ".join(f"{v[1][x]:.3f}" for x in ROW_SHARES) + " | "
         + " | ".join(f"{v[2][x]:.3f}" for x in ROW_SHARES) + " |", "",
         f"The development grid took {dev_s:.0f} s on a shared machine ({len(grid)} values)."]
-    RESULT.write_text("\n".join(lines) + "\n")
-    print(f"wrote {RESULT}")
+    args.out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@
   already choose an archive are left alone.
 * A failing Spark job (:func:`spark_job`) becomes one line, its cause, with the full
   traceback (Python and Java) written to a log file the line names; py4j's own logging of
-  an interrupted or broken call (:func:`quiet_py4j`) is dropped meanwhile.
+  an interrupted or broken call (:func:`quiet_py4j`) is dropped meanwhile. The build's
+  collects (:func:`fetch_results`) are run again when PySpark fails to fetch their results.
 """
 from __future__ import annotations
 
@@ -710,6 +711,51 @@ def wait_for(predicate, timeout: float, interval: float = 0.2) -> bool:
             return True
         time.sleep(interval)
     return predicate()
+
+
+RESULT_ATTEMPTS = 3          # fetch_results: tries of one collect / toPandas
+RESULT_RETRY_PAUSE = 1.0     # seconds before the second try, twice that before the third
+
+
+def _lost_result_socket(exc: BaseException | None) -> BaseException | None:
+    """The connection error when ``exc`` is, or arose from, PySpark failing to connect to
+    the local socket its JVM serves a job's results on (else None):
+    ``pyspark.util._load_from_socket`` then closes, in its ``finally``, the socket it never
+    opened, and raises ``UnboundLocalError`` naming ``sockfile`` (the connection error,
+    CANNOT_OPEN_SOCKET, is its ``__context__``); an Arrow ``toPandas`` may raise its serving
+    thread's failure on top of that."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, UnboundLocalError) and "'sockfile'" in str(exc):
+            tb = exc.__traceback__
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            if tb is not None and tb.tb_frame.f_code.co_name == "_load_from_socket":
+                return exc.__context__ or exc
+        exc = exc.__context__
+    return None
+
+
+def fetch_results(action, what: str):
+    """``action()``, a collect or toPandas of a Spark job, run again (at most
+    ``RESULT_ATTEMPTS`` tries) when the driver could not connect to the JVM to fetch its
+    results (:func:`_lost_result_socket`; on a loaded machine the connection's handshake
+    can time out). Running the job again is safe for the build's jobs: their tasks replace
+    their own files whole, as Spark's own task retries need. Failing every time: a
+    :class:`SparkJobError` naming ``what`` and the connection error."""
+    for attempt in range(1, RESULT_ATTEMPTS + 1):
+        try:
+            return action()
+        except Exception as e:  # noqa: BLE001 - re-raised unless the result socket was lost
+            lost = _lost_result_socket(e)
+            if lost is None:
+                raise
+            if attempt == RESULT_ATTEMPTS:
+                raise SparkJobError(
+                    f"Spark failed while {what}: the driver could not connect to the JVM to "
+                    f"fetch the results ({RESULT_ATTEMPTS} tries; {lost})") from e
+            time.sleep(RESULT_RETRY_PAUSE * attempt)
 
 
 def release_memory(spark=None) -> None:

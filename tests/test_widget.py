@@ -673,6 +673,17 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     assert ns[var] is user_made and var + "_2" in ns
 
 
+def _country_codes_selected(engine, ns):
+    """A widget that searched ``ns["fifa"]``'s country column, its country-codes hit selected."""
+    w = make(engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
+    w.k_box.value = 5
+    w.search().wait()
+    w.results.selected = next(i for i, r in enumerate(w.results.rows)
+                              if r["table"] == "reference/country-codes")
+    w.wait()
+    return w
+
+
 @pytest.mark.spark
 def test_an_action_joins_the_frame_its_code_names_and_says_when_it_changed(demo_engine, fifa):
     """The query variable rebound after the search (a cell ran ``fifa = ...``): Join joins
@@ -680,12 +691,7 @@ def test_an_action_joins_the_frame_its_code_names_and_says_when_it_changed(demo_
     summary and the status say that the frame changed since the search; the same content
     under a new object is no change; a frame without the query column is refused."""
     ns = {"fifa": fifa}
-    w = make(demo_engine, ns=ns, frame="fifa", columns=["country"], auto_insert=False)
-    w.k_box.value = 5
-    w.search().wait()
-    w.results.selected = next(i for i, r in enumerate(w.results.rows)
-                              if r["table"] == "reference/country-codes")
-    w.wait()
+    w = _country_codes_selected(demo_engine, ns)
     hit, tab = w.selected_hit(), w.actions.tabs["join"]
     var = default_variable("fifa", hit.table)
 
@@ -719,6 +725,32 @@ def test_an_action_joins_the_frame_its_code_names_and_says_when_it_changed(demo_
     assert w.run_action("join") is None and ns[var] is before
     assert "`fifa` changed since the search: it has no column 'country'" in w.status_text
     assert "no column" in tab.summary.value
+
+
+@pytest.mark.spark
+def test_the_hit_card_says_when_the_frame_changed_since_the_search(demo_engine, fifa):
+    """The card's figures (containment, coverage) describe the frame searched: shown after
+    the query variable changed, the card says so over them (the actions join the current
+    frame); the same content under a new object is no change; a frame without the query
+    column: the card says what the actions refuse."""
+    ns = {"fifa": fifa}
+    w = _country_codes_selected(demo_engine, ns)
+
+    def card(frame):
+        ns["fifa"] = frame
+        w._on_select()                             # the card shown again (selected again)
+        w.wait()
+        assert "loading" not in w.detail_html.value    # the card itself, not its placeholder
+        return w.detail_html.value
+    assert "changed since the search" not in card(fifa)
+    assert "changed since the search" not in card(fifa.copy())
+    said = card(fifa.head(3).copy())
+    assert (f"`fifa` changed since the search ({len(fifa):,} -&gt; 3 rows): the figures "
+            f"below describe the frame searched; an action joins the current one. Search "
+            f"again to refresh them.") in said
+    assert said.index("changed since the search") < said.index(f"<b>#{w.selected_hit().rank}</b>")
+    said = card(fifa.head(3).drop(columns="country"))
+    assert "`fifa` changed since the search: it has no column &#x27;country&#x27;" in said
 
 
 @pytest.mark.spark
@@ -1707,6 +1739,17 @@ def test_union_mode_without_the_union_component_says_how_to_rebuild(demo_engine,
     assert "--with union" in w.status_text
     with pytest.raises(Exception, match="mode is 'join' or 'union'"):
         make(demo_engine, mode="stack")
+
+
+@pytest.mark.spark
+def test_a_search_without_a_dataframe_says_to_pick_one(demo_engine, union_engine):
+    """Both modes check the open index, then the picked DataFrame (widget._open_engine,
+    _picked_frame)."""
+    w = make(ns={}, mode="union")
+    assert w.search() is None and "No index is open" in w.status_text
+    for engine, mode in ((demo_engine, "join"), (union_engine[0], "union")):
+        w = make(engine, ns={}, mode=mode)
+        assert w.search() is None and "Pick a DataFrame of the notebook" in w.status_text
 
 
 def test_a_build_from_union_mode_adds_the_union_component(monkeypatch, tmp_path):

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..spark import fetch_results
+
 COLUMNS = ("token", "hash64", "freq", "sids", "pairs")
 
 
@@ -53,11 +55,11 @@ def build_dictionary(spark, values_files, first_of, values_frame, grouped_dir, o
     if sum(Path(f).stat().st_size for f in values_files) <= PYTHON_GROUPING_BYTES:
         n_tokens = _group_in_python_tasks(spark, values_files, first_of, str(grouped_dir))
     else:
-        n_tokens = sum(r.tokens for r in
-                       values_frame().select("token", "column_id", "rcode", "hash64")
-                       .repartition("token").sortWithinPartitions("token", "column_id", "rcode")
-                       .mapInArrow(partial(_write_token_rows, str(grouped_dir)), "tokens long")
-                       .collect())
+        n_tokens = sum(r.tokens for r in fetch_results(
+            values_frame().select("token", "column_id", "rcode", "hash64")
+            .repartition("token").sortWithinPartitions("token", "column_id", "rcode")
+            .mapInArrow(partial(_write_token_rows, str(grouped_dir)), "tokens long").collect,
+            "grouping the values by token"))
     if n_tokens <= DRIVER_SORT_TOKENS:
         _sort_on_driver(grouped_dir, out_dir)
         return
@@ -98,7 +100,8 @@ def _group_in_python_tasks(spark, values_files, first_of, folder: str) -> int:
                                            ("rcode", "ascending")]))
             yield from (r.column(0)[0].as_py() for r in _write_token_rows(folder, t.to_batches()))
 
-    return sum(spark.sparkContext.parallelize(range(n), n).mapPartitions(run).collect())
+    return sum(fetch_results(spark.sparkContext.parallelize(range(n), n).mapPartitions(run)
+                             .collect, "grouping the values by token"))
 
 
 def _sort_on_driver(grouped_dir, out_dir) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..index.mate_arrays import FILES
-from ..spark import release_memory
+from ..spark import fetch_results, release_memory
 from ..xash import XashSpec, xash_array
 from .component import Component
 
@@ -94,8 +94,9 @@ def build(ctx) -> dict:
     ranges = [(lo, min(lo + XASH_TOKENS_PER_TASK, ctx.n_tokens))
               for lo in range(0, ctx.n_tokens, XASH_TOKENS_PER_TASK)]
     if ranges:
-        done = sum(spark.sparkContext.parallelize(ranges, len(ranges))
-                   .mapPartitions(_xash_ranges(str(w.tmp), str(xash_path), spec)).collect())
+        done = sum(fetch_results(spark.sparkContext.parallelize(ranges, len(ranges))
+                                 .mapPartitions(_xash_ranges(str(w.tmp), str(xash_path), spec))
+                                 .collect, "computing the XASH of every value"))
         if done != ctx.n_tokens:
             raise RuntimeError(f"MATE: XASH of {done} tokens, expected {ctx.n_tokens} (build bug)")
 
@@ -111,8 +112,10 @@ def build(ctx) -> dict:
     np.save(inputs["raw_tokens"], ctx.raw_tokens)
     inputs = {k: str(v) for k, v in inputs.items()}
     files = ctx.long.files("cells")
-    counts = sorted(spark.sparkContext.parallelize(list(enumerate(files)), max(1, len(files)))
-                    .mapPartitions(_row_parts(inputs, spec.words)).collect()) if files else []
+    counts = sorted(fetch_results(
+        spark.sparkContext.parallelize(list(enumerate(files)), max(1, len(files)))
+        .mapPartitions(_row_parts(inputs, spec.words)).collect,
+        "computing the rows' super keys")) if files else []
     release_memory(spark)
     n_rows = sum(c[1] for c in counts)
     n_cells = sum(c[2] for c in counts)

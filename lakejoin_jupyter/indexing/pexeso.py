@@ -30,6 +30,7 @@ from ..index.pexeso_arrays import (PROFILE_COLUMNS, PROFILE_VALUES, SAMPLE_MULT,
                                    morton_keys, nearest_other, partition_from_entries,
                                    select_pivots)
 from ..search.pexeso_cost import PROFILE_TAUS, TAU_MAX, WORKLOAD, choose_levels, tau_profile
+from ..spark import fetch_results
 from .component import Component, choice_option, embedder_option, integer_option
 
 DEFAULTS = {"embedder": "semantic", "pivots": 10, "levels": "auto", "pivot_method": "pca",
@@ -190,8 +191,10 @@ def build(ctx) -> dict:
         kept.append("pivots")
     else:
         prog.step("pexeso: choosing pivots")
-        sample = (_sample(part_tokens.join(counts, "part"), "n", int(opts["sample_size"]))
-                  .join(vecs, "token_id").select("part", "token_id", "vec").toPandas())
+        sample = fetch_results(
+            _sample(part_tokens.join(counts, "part"), "n", int(opts["sample_size"]))
+            .join(vecs, "token_id").select("part", "token_id", "vec").toPandas,
+            "sampling vectors for the pivots")
         for p, g in sample.groupby("part"):
             g = g.sort_values("token_id")
             pv = select_pivots(_vectors(g, dim), P, opts["pivot_method"], int(opts["seed"]))
@@ -210,7 +213,8 @@ def build(ctx) -> dict:
     agg = [f(F.col("mapped")[i]).alias(f"{n}{i}") for i in range(P)
            for f, n in ((F.min, "lo"), (F.max, "hi"))]
     domains = {}
-    for r in mapped.groupBy("part").agg(*agg).collect():
+    for r in fetch_results(mapped.groupBy("part").agg(*agg).collect,
+                           "measuring the partitions' pivot space"):
         lo = np.array([r[f"lo{i}"] for i in range(P)], dtype=np.float64)
         hi = np.array([r[f"hi{i}"] for i in range(P)], dtype=np.float64)
         domains[int(r["part"])] = domain(np.vstack([lo, hi]))
@@ -273,14 +277,16 @@ def _partition_columns(ctx, members, vecs, dim, opts):
     """Column -> partition by histogram clustering [P §IV] (pandas DataFrame -> Spark)."""
     from pyspark.sql import functions as F
     n = ctx.n_tokens
-    sample = _sample(vecs.withColumn("n", F.lit(n)), "n", int(opts["sample_size"])) \
-        .orderBy("token_id").toPandas()
+    sample = fetch_results(_sample(vecs.withColumn("n", F.lit(n)), "n",
+                                   int(opts["sample_size"])).orderBy("token_id").toPandas,
+                           "sampling vectors for the partitioning")
     piv = select_pivots(_vectors(sample, dim), int(opts["pivots"]), opts["pivot_method"],
                         int(opts["seed"]))
     lo, hi = domain(map_to_pivots(_vectors(sample, dim), piv))
-    bins = (members.join(vecs, "token_id")
-            .mapInPandas(_hist_batches(piv, lo, hi, dim), "column_id int, bin int")
-            .groupBy("column_id", "bin").count().toPandas())
+    bins = fetch_results(members.join(vecs, "token_id")
+                         .mapInPandas(_hist_batches(piv, lo, hi, dim), "column_id int, bin int")
+                         .groupBy("column_id", "bin").count().toPandas,
+                         "computing the columns' histograms")
     cols = np.sort(bins["column_id"].unique())
     n_bins = HIST_BINS ** min(HIST_DIMS, len(piv))
     hist = np.zeros((len(cols), n_bins))
@@ -341,8 +347,9 @@ def _distance_profile(ctx, vecs, dim: int) -> dict:
     sample = (members.join(text, "token_id").withColumn("r", F.row_number().over(order))
               .where(F.col("r") <= PROFILE_VALUES).join(vecs, "token_id")
               .select("column_id", "token_id", "vec"))
-    got = (sample.groupBy("column_id").applyInPandas(_profile_batches(dim),
-                                                      "column_id int, d double").toPandas())
+    got = fetch_results(sample.groupBy("column_id").applyInPandas(
+        _profile_batches(dim), "column_id int, d double").toPandas,
+        "computing the distance profile")
     return distance_profile(got["d"].to_numpy(), columns=got["column_id"].nunique())
 
 

@@ -37,7 +37,7 @@ from ..hashing import minhash_signatures, token_hash32, token_hash64
 from ..lake import read as lakeread
 from ..lake.discover import LakeSpec, file_digest
 from ..lake.normalize import render_value, normalize_array
-from ..spark import instant_column, release_memory, utc_instants
+from ..spark import fetch_results, instant_column, release_memory, utc_instants
 from . import joinstats as joinstats_job
 from . import profile as profile_job
 
@@ -320,9 +320,10 @@ def read_lake(spark, lake: LakeSpec, long: LongForm, num_perm: int, seed: int,
         items = [(b, [(t.table_id, t.uri, t.format) for t in specs])
                  for b, specs in enumerate(batches)]
         rdd = spark.sparkContext.parallelize(items, len(items))
+        read = rdd.mapPartitions(_read_batch(long, num_perm, seed, n_samples, CHUNK_CELLS,
+                                             join_stats))
         infos += [lakeread.TableInfo.from_json(s) for s in
-                  rdd.mapPartitions(_read_batch(long, num_perm, seed, n_samples,
-                                                CHUNK_CELLS, join_stats)).collect()]
+                  fetch_results(read.collect, "reading the lake's files")]
     first_batch = len(files)
     for k, t in enumerate(t for t in lake.tables if t.format == "catalog"):
         infos.append(_read_catalog_table(spark, t, long, first_batch + k, num_perm, seed,
@@ -377,7 +378,9 @@ def _read_catalog_table(spark, t, long: LongForm, batch_no: int, num_perm: int, 
                                          join_stats))
         yield pd.DataFrame({"n_rows": [len(pdf)]})
 
-    n_rows = int(text.mapInPandas(run, "n_rows long").toPandas()["n_rows"].sum())
+    counts = fetch_results(text.mapInPandas(run, "n_rows long").toPandas,
+                           f"reading the catalog table {t.path}")
+    n_rows = int(counts["n_rows"].sum())
     info.n_rows = n_rows
     info.ok = n_rows > 0
     if not info.ok:

@@ -31,6 +31,7 @@ import pyarrow.dataset as pads
 from ..index.transform_arrays import (COLUMNS_FILE, FILES, SKIPPED_TYPES, TransformSpec,
                                       assemble, columns_frame)
 from ..search.segments import column_entries
+from ..spark import fetch_results
 from .component import Component, integer_option
 
 KEY, GRAM, PATTERN = 0, 1, 2
@@ -89,8 +90,9 @@ def build(ctx) -> dict:
         prog.step("transform: writing grams")
         (out.where(F.col("kind") == GRAM).select("code", "column_id", "count")
          .write.parquet(w.uri("transform/grams.parquet")))
-        patterns = (out.where(F.col("kind") == PATTERN)
-                    .select("column_id", "pattern", "share", "constants", "count").toPandas())
+        patterns = fetch_results(out.where(F.col("kind") == PATTERN)
+                                 .select("column_id", "pattern", "share", "constants", "count")
+                                 .toPandas, "collecting the columns' patterns")
     finally:
         out.unpersist()
 

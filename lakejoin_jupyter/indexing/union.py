@@ -22,6 +22,7 @@ from ..embed import cached_embedder, get_embedder
 from ..index.union_profile import (FORMAT_DIMS, FORMAT_VERSION, QUANTILES, SAMPLE_VALUES,
                                    column_vectors,
                                    format_histogram, numeric_summary_counted, sample_tokens)
+from ..spark import fetch_results
 from .component import Component, embedder_option, integer_option
 
 DEFAULTS = {"embedder": "ngram", "sample_values": SAMPLE_VALUES}
@@ -100,7 +101,8 @@ def build(ctx) -> dict:
         fmt_version = int(sec.get("histogram_version", 1))
     spec = get_embedder(opts["embedder"]).spec()
     dim = int(spec["dim"])
-    pdf = profile_table(ctx.values, spec, int(opts["sample_values"]), fmt_version).toPandas()
+    profiles = profile_table(ctx.values, spec, int(opts["sample_values"]), fmt_version)
+    pdf = fetch_results(profiles.toPandas, "profiling the columns for union search")
     arrays = dense_arrays(pdf, ctx.n_sets, dim)
     for name in FILES:
         ctx.writer.save_npy(f"union/{name}.npy", arrays[name])

@@ -108,22 +108,26 @@ def _same_sizes_or_refuse(engine, a) -> None:
 
 
 def _same_lake_or_rebuild(engine, lake, demo: bool = False):
-    """``--reuse`` of an opened index: refused when it is the index of another lake (a
-    rebuild would replace an index the user may still need); None (rebuild it) when its
-    lake changed since the build, as a re-run cell expects the index of the lake as it is
-    now; the engine when nothing changed. An index with added tables (``--add``) is opened
-    with the lake-change warning instead: a rebuild from the cell would drop them. The
-    demo lake is recognised by its folder (a package installed elsewhere holds it too)."""
+    """``--reuse`` of an opened index: refused when it is the index of another lake (the
+    engine's rule, :func:`~lakejoin_jupyter.engine.check_rebuild`: a rebuild would replace an
+    index the user may still need); None (rebuild it) when its lake changed since the build,
+    as a re-run cell expects the index of the lake as it is now; the engine when nothing
+    changed. An index with added tables (``--add``) is opened with the lake-change warning
+    instead: a rebuild from the cell would drop them. The demo lake is recognised by its
+    folder (a package installed elsewhere holds it too)."""
     from pathlib import Path
-    lake_section = engine.index.manifest.get("lake", {})
-    built = lake_section.get("root") or next(iter(lake_section.get("files") or {}), None)
-    same = (built is None or Path(built).resolve() == Path(lake).expanduser().resolve()
-            or (demo and Path(built).parts[-2:] == Path(lake).parts[-2:]))
-    if not same:
-        raise MagicError(
-            f"The index at {engine.path} is the index of the lake {built}, not of {lake}: "
-            f"--reuse opens only an index of the same lake. Use --overwrite instead of "
-            f"--reuse to replace it with the index of {lake}, or another --out.")
+
+    from ..engine import check_rebuild
+    from ..errors import IndexOfAnotherLakeError
+    try:
+        check_rebuild(lake, engine.path)
+    except IndexOfAnotherLakeError as e:
+        if not (demo and Path(e.recorded).parts[-2:] == Path(lake).parts[-2:]):
+            raise MagicError(
+                f"The index at {engine.path} is the index of the lake {e.recorded}, not of "
+                f"{e.given}: --reuse opens only an index of the same lake. Use --overwrite "
+                f"instead of --reuse to replace it with the index of {e.given}, or another "
+                f"--out.") from None
     changes = engine.index.find_lake_changes()
     if not changes:
         return engine

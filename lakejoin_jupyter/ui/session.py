@@ -11,7 +11,8 @@ the frontend runs says which widget cell it is, ``metadata.lakejoin.cell``); a `
 search ... --save VAR`` the user wrote is the user's, also over a name a widget bound first.
 An action joins the frame its code names, the variable's current value; when that is not
 the frame searched (:class:`Searched`: identity, or shape and a hash of the key columns),
-its summary says so, and a frame without the hit's query column is refused.
+its summary (and the widget's hit card, over its figures) says so, and a frame without the
+hit's query column is refused.
 """
 from __future__ import annotations
 
@@ -212,8 +213,15 @@ class Searched:
 
     def current(self, namespace: dict, key_columns) -> tuple:
         """(the frame an action on a hit of this search joins, a note or ""): the
-        variable's current value, which the action's code names. The note says when it is
-        not the frame searched; a QueryError when the variable holds no DataFrame, or one
+        variable's current value (:meth:`frame_now`), which the action's code names. The
+        note says when it is not the frame searched."""
+        frame = self.frame_now(namespace, key_columns)
+        changed = self.changed(frame)
+        return frame, (f"{changed}: joined the current frame; the hit's figures describe "
+                       f"the searched one; search again to refresh them." if changed else "")
+
+    def frame_now(self, namespace: dict, key_columns):
+        """The variable's current value; a QueryError when it holds no DataFrame, or one
         without the hit's query column(s) ``key_columns``."""
         from ..frames import is_dataframe
         name, frame = self.name, namespace.get(self.name)
@@ -227,12 +235,15 @@ class Searched:
                              f"{', '.join(map(repr, missing))}, the hit's query column, so "
                              f"nothing is joined. Search again (its columns: "
                              f"{', '.join(map(str, list(frame.columns)[:20]))}).")
+        return frame
+
+    def changed(self, frame) -> str:
+        """"`name` changed since the search (7 -> 3 rows)" when ``frame`` is not the frame
+        searched, else ""."""
         now = frame_fingerprint(frame, self.columns)
         if now == self.fingerprint and (frame is self.frame or now is not None):
-            return frame, ""
-        return frame, (f"`{name}` changed since the search{self._how(frame, now)}: joined "
-                       f"the current frame; the hit's figures describe the searched one; "
-                       f"search again to refresh them.")
+            return ""
+        return f"`{self.name}` changed since the search{self._how(frame, now)}"
 
     def _how(self, frame, now) -> str:
         """" (7 -> 3 rows)", or what else differs ("" for a Spark frame)."""

@@ -39,7 +39,7 @@ import time
 import ipywidgets as W
 import pandas as pd
 
-from ..errors import LakeJoinError
+from ..errors import LakeJoinError, QueryError
 from ..formats import percent, rows as rows_text
 from ..frames import check_identifier, is_spark_frame
 from ..engine import per_key_tab
@@ -559,24 +559,35 @@ class DiscoveryWidget(W.VBox):
                              "Join: pick a DataFrame and column(s), then press Search.")
 
     # ------------------------------------------------------------------ search
+    def _open_engine(self):
+        """The open index's engine; None (the status says so) when no index is open."""
+        try:
+            return self.session.require_engine()
+        except NoIndexOpenError as e:
+            self._set_status(str(e), "error")
+            return None
+
+    def _picked_frame(self):
+        """(name, DataFrame, picked columns) of the DataFrame picked; None (the status says
+        so) when no DataFrame of the notebook is picked."""
+        name = self.frame_picker.value
+        if not name or name not in self.namespace:
+            self._set_status("Pick a DataFrame of the notebook (pandas or Spark); press ↻ "
+                             "after creating one.", "error")
+            return None
+        return name, self.namespace[name], list(self.column_picker.value)
+
     def search(self, automatic: bool = False):
         """Search with the current choices (in the background); returns the task. In Union
         mode: :meth:`search_union`. ``automatic``: a search the widget starts by itself,
         which writes its search cell only if the notebook has none."""
         if self.mode.value == "union":
             return self.search_union(automatic)
-        try:
-            engine = self.session.require_engine()
-        except NoIndexOpenError as e:
-            self._set_status(str(e), "error")
+        engine = self._open_engine()
+        picked = self._picked_frame() if engine is not None else None
+        if not picked:
             return None
-        name = self.frame_picker.value
-        if not name or name not in self.namespace:
-            self._set_status("Pick a DataFrame of the notebook (pandas or Spark); press ↻ "
-                             "after creating one.", "error")
-            return None
-        frame = self.namespace[name]
-        cols = list(self.column_picker.value)
+        name, frame, cols = picked
         if not cols:
             self._set_status(f"Pick the column(s) of {name} to search with.", "error")
             return None
@@ -705,21 +716,16 @@ class DiscoveryWidget(W.VBox):
     def search_union(self, automatic: bool = False):
         """Union search of the chosen DataFrame (its picked columns, or all of them) in the
         background; returns the task (``automatic``: as in :meth:`search`)."""
-        try:
-            engine = self.session.require_engine()
-        except NoIndexOpenError as e:
-            self._set_status(str(e), "error")
+        engine = self._open_engine()
+        if engine is None:
             return None
         if not engine.index.has("union"):
             self._set_status(union_rebuild_text(engine), "error")
             return None
-        name = self.frame_picker.value
-        if not name or name not in self.namespace:
-            self._set_status("Pick a DataFrame of the notebook (pandas or Spark); press ↻ "
-                             "after creating one.", "error")
+        picked = self._picked_frame()
+        if not picked:
             return None
-        frame = self.namespace[name]
-        cols = list(self.column_picker.value)
+        name, frame, cols = picked
         if automatic and self._show_users_union(name, frame, cols):
             return None
         k = int(self.k_box.value)
@@ -1053,7 +1059,7 @@ class DiscoveryWidget(W.VBox):
             card, chart, (preview, rows) = out
             if self.selected_hit() is not hit:
                 return
-            self.detail_html.value = card
+            self.detail_html.value = self._frame_changed_html(hit) + card
             from ..charts import themed
             show(self.chart_out, themed(chart))
             from IPython.display import HTML
@@ -1067,6 +1073,21 @@ class DiscoveryWidget(W.VBox):
                                        f"{html.escape(_error_text(e))}</div>")
 
         self._run("detail", load, done, error)
+
+    def _frame_changed_html(self, hit) -> str:
+        """A note over a hit's card when the query variable no longer holds the frame
+        searched (session.Searched): the card's figures describe the searched frame, the
+        actions join the current one (or refuse one without the hit's query column)."""
+        if self._query_searched is None:
+            return ""
+        try:
+            frame = self._query_searched.frame_now(self.namespace, _key_columns(hit))
+        except QueryError as e:
+            return f"<div class='lakejoin-status-note'>{html.escape(str(e))}</div>"
+        changed = self._query_searched.changed(frame)
+        return (f"<div class='lakejoin-status-note'>{html.escape(changed)}: the figures below "
+                f"describe the frame searched; an action joins the current one. Search again "
+                f"to refresh them.</div>" if changed else "")
 
     # ------------------------------------------------------------------ actions
     def run_action(self, name: str, **params):
@@ -1085,8 +1106,7 @@ class DiscoveryWidget(W.VBox):
                              "error")
             return None
         try:     # the frame the action's code names: its variable now (the magic's rule)
-            frame, changed = self._query_searched.current(
-                self.namespace, getattr(hit, "query_columns", None) or tuple(hit.mapping))
+            frame, changed = self._query_searched.current(self.namespace, _key_columns(hit))
             wanted = tab.wanted_variable()
             variable = (check_identifier(wanted) if wanted
                         else self._action_variable(qname, hit, action))
@@ -1193,6 +1213,11 @@ def holds_index(path) -> bool:
         return is_index(resolve_destination(path))
     except OSError:
         return False
+
+
+def _key_columns(hit) -> tuple:
+    """The query column(s) an action on ``hit`` joins on (a union hit: its mapping's)."""
+    return getattr(hit, "query_columns", None) or tuple(hit.mapping)
 
 
 def _error_text(e: BaseException) -> str:

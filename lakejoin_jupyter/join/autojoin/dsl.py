@@ -327,7 +327,8 @@ def compile_expr(node, columns: Sequence[str]) -> Callable[[Sequence], str | Non
 
 
 def _text_map(inner, f):
-    """A compiled node applying ``f`` to ``inner``'s text (None stays None)."""
+    """A compiled node applying ``f`` to ``inner``'s value, a text or a split text's parts
+    (None stays None)."""
     def run(row):
         v = inner(row)
         return None if v is None else f(v)
@@ -344,19 +345,11 @@ def _compile(node, pos):
         text = node.text
         return lambda row: text
     if isinstance(node, Split):
-        inner, sep = _compile(node.of, pos), node.sep
-
-        def split(row):
-            v = inner(row)
-            return None if v is None else v.split(sep)
-        return split
+        sep = node.sep
+        return _text_map(_compile(node.of, pos), lambda v: v.split(sep))
     if isinstance(node, SelectK) and node.rest:
-        inner, k, rest, sep = _compile(node.of, pos), node.k, node.rest, node.of.sep
-
-        def select_rest_(row):
-            parts = inner(row)
-            return None if parts is None else select_rest(parts, k, rest, sep)
-        return select_rest_
+        k, rest, sep = node.k, node.rest, node.of.sep
+        return _text_map(_compile(node.of, pos), lambda parts: select_rest(parts, k, rest, sep))
     if isinstance(node, SelectK):
         inner, k = _compile(node.of, pos), node.k
 
@@ -374,33 +367,17 @@ def _compile(node, pos):
     if isinstance(node, Encode):
         return _text_map(_compile(node.of, pos), percent_encode)
     if isinstance(node, Pad):
-        inner, width = _compile(node.of, pos), node.width
-
-        def pad(row):
-            v = inner(row)
-            return None if v is None else pad_digits(v, width)
-        return pad
+        width = node.width
+        return _text_map(_compile(node.of, pos), lambda v: pad_digits(v, width))
     if isinstance(node, Words):
-        inner, sep, casing, joiner = _compile(node.of, pos), node.sep, node.casing, node.joiner
-
-        def words(row):
-            v = inner(row)
-            return None if v is None else join_words(v, sep, casing, joiner)
-        return words
+        sep, casing, joiner = node.sep, node.casing, node.joiner
+        return _text_map(_compile(node.of, pos), lambda v: join_words(v, sep, casing, joiner))
     if isinstance(node, Map):
-        inner, table = _compile(node.of, pos), node.table
-
-        def mapped(row):
-            v = inner(row)
-            return None if v is None else map_value(v, table)
-        return mapped
+        table = node.table
+        return _text_map(_compile(node.of, pos), lambda v: map_value(v, table))
     if isinstance(node, Substring):
-        inner, a, b, casing = _compile(node.of, pos), node.start, node.stop, node.casing
-
-        def substring(row):
-            v = inner(row)
-            return None if v is None else _case(v[a:b], casing)
-        return substring
+        a, b, casing = node.start, node.stop, node.casing
+        return _text_map(_compile(node.of, pos), lambda v: _case(v[a:b], casing))
     if isinstance(node, Concat):
         parts = [_compile(p, pos) for p in node.parts]
 
@@ -430,6 +407,13 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+def _described_input(inner, show_columns: bool) -> str:
+    """How :func:`describe` names a node's input: "the value" for a column whose name is
+    not shown."""
+    return "the value" if isinstance(inner, Column) and not show_columns else \
+        describe(inner, show_columns)
+
+
 def describe(node, show_columns: bool = True) -> str:
     """Readable form, e.g. ``lower(first letter of word 1) + lower(word 2) + "@school.edu"``."""
     if isinstance(node, Concat):
@@ -454,47 +438,32 @@ def describe(node, show_columns: bool = True) -> str:
             what = ("last part" if k == -1 else f"part {_ordinal(k)}") + f" (split at {_quote(sep)})"
         return what if plain else f"{what} of {where}"
     if isinstance(node, Replace):
-        inner = node.of
-        base = "the value" if isinstance(inner, Column) and not show_columns else \
-            describe(inner, show_columns)
+        base = _described_input(node.of, show_columns)
         what = "without " + _quote(node.old) if node.new == "" else \
             f"with {_quote(node.old)} as {_quote(node.new)}"
         return f"{base} {what}"
     if isinstance(node, Pad):
-        inner = node.of
-        base = "the value" if isinstance(inner, Column) and not show_columns else \
-            describe(inner, show_columns)
+        base = _described_input(node.of, show_columns)
         return f"{base} padded with zeros to {node.width}"
     if isinstance(node, Trim):
-        inner = node.of
-        base = "the value" if isinstance(inner, Column) and not show_columns else \
-            describe(inner, show_columns)
+        base = _described_input(node.of, show_columns)
         return f"{base} with spaces trimmed"
     if isinstance(node, Encode):
-        inner = node.of
-        base = "the value" if isinstance(inner, Column) and not show_columns else \
-            describe(inner, show_columns)
+        base = _described_input(node.of, show_columns)
         return f"{base} percent-encoded"
     if isinstance(node, Words):
-        inner = node.of
-        base = "the value" if isinstance(inner, Column) and not show_columns else \
-            describe(inner, show_columns)
+        base = _described_input(node.of, show_columns)
         at = "at case changes" if node.sep == "" else f"at {_quote(node.sep)}"
         cased = "words" if node.casing == "same" else f"{node.casing}-cased words"
         return f"{cased} of {base} (split {at}, joined by {_quote(node.joiner)})"
     if isinstance(node, Map):
-        inner = node.of
-        base = "the value" if isinstance(inner, Column) and not show_columns else \
-            describe(inner, show_columns)
+        base = _described_input(node.of, show_columns)
         what = {"number": "as a number without leading zeros", "month_name": "as a month name",
                 "month_number": "as a month number", "state_code": "as a state code",
                 "state_name": "as a state name"}[node.table]
         return f"{base} {what}"
     if isinstance(node, Substring):
-        inner = node.of
-        base = describe(inner, show_columns)
-        if isinstance(inner, Column) and not show_columns:
-            base = "the value"
+        base = _described_input(node.of, show_columns)
         a, b = node.start, node.stop
         if (a in (None, 0)) and b is None:
             text = base
