@@ -9,10 +9,11 @@
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh32 --fresh32  # npm
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh33 --fresh33  # + PyPI
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh34 --fresh34  # Debian
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh35 --fresh35  # Debian
 
 (<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
 folder holding fresh32's `npm pack` archives, fresh33's `npm pack` archives and PyPI wheels,
-or fresh34's `apt-get download` .deb archives.)
+or fresh34's and fresh35's `apt-get download` .deb archives.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -13024,6 +13025,403 @@ def make_fresh34(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh35 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh35_cases.md; the pool's rule is section F35 of
+# bench/results/autojoin.md): fresh34's (a)-(h), unchanged in substance except (a)'s pool.
+# (a) both tables come from files shipped in Debian packages drawn by a rule over Debian
+#     bookworm's index (Section "science", a name ending in -data, -database or -db, at most
+#     400,000 kB installed), less the installed packages, those an earlier document names,
+#     and those carrying data an earlier set read (61 packages, listed in the document). The
+#     archives are `apt-get download NAME=VERSION` .deb files (no maintainer script runs), in a
+#     folder given as an argument: the SHA-256 of every archive and of every member read is
+#     pinned and checked; an archive is unpacked by the dpkg-deb program, an SQLite file read
+#     through the sqlite3 program (tools, never read for their own tables); no file of the pool
+#     is imported or run (text through re);
+# (b)-(h) as fresh34's.
+
+# Pool sources of (a), in alphabetical order (section F35 of bench/results/autojoin.md).
+_FRESH35_POOL = (
+    "aces3-data", "apbs-data", "augustus-data", "chemical-structures-data", "chip-seq-data",
+    "code-saturne-data", "cp2k-data", "dialign-tx-data", "disulfinder-data", "dozzaqueux-data",
+    "dyssol-data", "ergo-data", "filtlong-data", "gamgi-data", "gbrowse-data", "gdal-data",
+    "gdis-data", "gpaw-data", "gravit-data", "gromacs-data", "hhsuite-data", "kaptive-data",
+    "kineticstools-data", "kstars-data", "libball1.5-data", "libeccodes-data",
+    "libghemical-data", "libncarg-data", "massxpert-data", "metview-data",
+    "microbiomeutil-data", "mocassin-data", "morse-simulator-data", "mricron-data",
+    "ncbi-rrna-data", "nwchem-data", "open3d-gui-data", "openmolcas-data", "poretools-data",
+    "pscan-chip-data", "psi4-data", "pymca-data", "pymol-data", "quantum-espresso-data",
+    "rapmap-example-data", "rdkit-data", "resfinder-db", "seqprep-data", "seriation-data",
+    "spaln-data", "stellarium-data", "subread-data", "swe-standard-data", "unicycler-data",
+    "visp-images-data", "votca-data", "wannier90-data", "xcrysden-data", "xtide-data",
+    "yorick-data", "z88-data")
+
+# The archives the cases read, as `apt-get download` names them (archive -> package,
+# version, SHA-256 of the archive); make_fresh35 refuses any other.
+FRESH35_ARCHIVES = {
+    "augustus-data_3.5.0+dfsg-2_all.deb": (
+        "augustus-data", "3.5.0+dfsg-2",
+        "9441db4a916361e73d5b6ff7584277c9a5e32b93d89061defe79a1dc09e6cc32"),
+    "chemical-structures-data_2.2.dfsg.0-20_all.deb": (
+        "chemical-structures-data", "2.2.dfsg.0-20",
+        "bf9f6f97e66525e27b12679dcfcfb22f51236911f9673e51c3f426e98311ba86"),
+    "chip-seq-data_1.5.5-3_all.deb": (
+        "chip-seq-data", "1.5.5-3",
+        "f447726c1aeb4e7e74ab00ab9d244cb7e881555aae7a761538fab52d013383ff"),
+    "gbrowse-data_2.56+dfsg-11_all.deb": (
+        "gbrowse-data", "2.56+dfsg-11",
+        "d8809914dfca5d5b38a30f1f7d9495bea9b0e7afe4fcd06ed2cb4f6f9788a3b7"),
+    "gdal-data_3.6.2+dfsg-1_all.deb": (
+        "gdal-data", "3.6.2+dfsg-1",
+        "43c744c5080ff25dc4f3a6bc601d30ee4febf7c77ad41858575df26d31fa423e"),
+    "kstars-data_5%3a3.6.2-2_all.deb": (
+        "kstars-data", "5:3.6.2-2",
+        "f48e4a101ddab20f1cf35879c821f9fa2ca1b459c5ea78eef99555fe22cf35aa"),
+    "libeccodes-data_2.28.0-1_all.deb": (
+        "libeccodes-data", "2.28.0-1",
+        "9f7cfa4f7f31b37b48f9294fb8d456255617e680fe6875bdf7c7197509cb21ac"),
+    "stellarium-data_0.22.2-1_all.deb": (
+        "stellarium-data", "0.22.2-1",
+        "45aaebf39a814acbd6dcccea058c2f5651bcb5635599da03a215feeb51f4d5a5"),
+}
+_AUGUSTUS35 = "augustus-data_3.5.0+dfsg-2_all.deb:./usr/share/augustus/config/species/"
+_CML35 = "chemical-structures-data_2.2.dfsg.0-20_all.deb:./usr/share/chemical-structures/"
+_CHIPSEQ35 = "chip-seq-data_1.5.5-3_all.deb:./usr/share/chip-seq/chr_NC_gi"
+_CYTOBANDS35 = "gbrowse-data_2.56+dfsg-11_all.deb:./var/lib/gbrowse/databases/ideograms/human_cytobands.gff"  # noqa: E501
+_GDAL35 = "gdal-data_3.6.2+dfsg-1_all.deb:./usr/share/gdal/"
+_INTERESTING35 = "kstars-data_5%3a3.6.2-2_all.deb:./usr/share/kstars/Interesting.dat"
+_OPENNGC35 = "kstars-data_5%3a3.6.2-2_all.deb:./usr/share/kstars/OpenNGC.kscat"
+_CENTRES35 = "libeccodes-data_2.28.0-1_all.deb:./usr/share/eccodes/definitions/common/c-11.table"  # noqa: E501
+_DSONAMES35 = "stellarium-data_0.22.2-1_all.deb:./usr/share/stellarium/nebulae/default/names.dat"  # noqa: E501
+# Members of those archives read by make_fresh35 ("archive:member" -> SHA-256 of the member).
+# A folder (a key ending in "/") is pinned as a tree by _tree34's digest.
+FRESH35_FILES = {
+    _AUGUSTUS35:
+        "0f5c2b623f7968e17da0b2bc23564c516bcb8eb855d27c9b75472402c23781b2",
+    _CML35:
+        "c20e09f95cc499a6e559685bab782b69cde2f5d06846ab8842888a9557377b82",
+    _CHIPSEQ35:
+        "e00f4e1cb2e7f6a77b8ff63f8963f1dff6c08f66d6d0b4af81db4db7caa2e8ab",
+    _CYTOBANDS35:
+        "860b8d790497ac9b0995f1abe087debcfe2bbfd1e6c0698d58b02fc341780cbc",
+    _GDAL35:
+        "7b169fed15fbdd53a5e9d741632724641e397603484f912506a8b64ab356ecc6",
+    _INTERESTING35:
+        "6fe4719105e62952551bc715c550361feb2c9bbf9f0162123840f80df43afed5",
+    _OPENNGC35:
+        "ff83d2df89528947c3126666048dfe9c1c5726f832d7631f7ed0d9e5c78fd364",
+    _CENTRES35:
+        "f7766dc26ce6a15b0deb00f9bb48e8ea6eb39a14b9b2236495721169e334cfa1",
+    _DSONAMES35:
+        "90df8a650549591fc8bb75bbbee40912ffd91ea99e12ff6b046abab64d36abe5",
+}
+# Where the tests look for the downloads folder (they never download).
+FRESH35_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH35_DOWNLOADS"
+# The folder, inside the downloads folder, each archive is unpacked into (by dpkg-deb -x).
+_UNPACKED35 = "fresh35-unpacked"
+_UNPACKED35_DONE: dict = {}
+
+
+def _unpacked35(downloads, archive: str) -> Path:
+    """The folder an archive is unpacked into (dpkg-deb -x: its files only, no maintainer
+    script), unpacked afresh once per process (stellarium-data's archive is large)."""
+    import shutil
+    folder = Path(downloads) / _UNPACKED35 / archive.removesuffix(".deb")
+    if _UNPACKED35_DONE.get(str(folder)) != str(Path(downloads) / archive):
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        _run34("dpkg-deb", "-x", str(Path(downloads) / archive), str(folder))
+        _UNPACKED35_DONE[str(folder)] = str(Path(downloads) / archive)
+    return folder
+
+
+def _digest35(downloads, key: str) -> str:
+    name, member = key.split(":", 1)
+    path = _unpacked35(downloads, name) / member
+    return _tree34(path) if member.endswith("/") else hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def fresh35_version_mismatches(downloads=None) -> list:
+    """What differs from FRESH35_ARCHIVES and FRESH35_FILES in the downloads folder (None:
+    not given): a missing archive, an archive or a read member with other content."""
+    if downloads is None:
+        return [f"the downloads folder is not given ({FRESH35_DOWNLOADS_VARIABLE} for the tests;"
+                " it holds the archives of apt-get download of " + " ".join(
+                    f"{p}={v}" for p, v, _ in FRESH35_ARCHIVES.values()) + ")"]
+    downloads = Path(downloads)
+    wrong = []
+    for name, (_, _, want) in FRESH35_ARCHIVES.items():
+        path = downloads / name
+        if not path.is_file():
+            wrong.append(f"{path} missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
+            wrong.append(f"{path}: other content")
+    if wrong:
+        return wrong
+    for key, want in FRESH35_FILES.items():
+        if _digest35(downloads, key) != want:
+            wrong.append(f"{key}: other content")
+    return wrong
+
+
+def _path35(downloads, key: str) -> Path:
+    """A pinned member's path in its unpacked archive, checked against FRESH35_FILES."""
+    if _digest35(downloads, key) != FRESH35_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh35 was made with")
+    name, member = key.split(":", 1)
+    return Path(downloads) / _UNPACKED35 / name.removesuffix(".deb") / member
+
+
+def _text35(downloads, key: str) -> str:
+    return _path35(downloads, key).read_text(encoding="utf-8")
+
+
+def _openngc35(downloads) -> pd.DataFrame:
+    """KStars' OpenNGC catalogue (13,960 objects): KStars' name ("NGC 224"), OpenNGC's
+    identifier ("NGC0224"), the object type and magnitude, read by the sqlite3 program."""
+    out = _run34("sqlite3", "-readonly", "-separator", "\t", str(_path35(downloads, _OPENNGC35)),
+                 "select name, catalog_identifier, type, ifnull(magnitude, '') from cat"
+                 " order by rowid")
+    rows = [line.split("\t") for line in out.decode("utf-8").splitlines()]
+    return pd.DataFrame(rows, columns=["name", "OpenNGC identifier", "object type", "magnitude"])
+
+
+def _openngc_targets35(catalogue: pd.DataFrame, names: set, seed: int) -> pd.DataFrame:
+    """The OpenNGC rows named in ``names`` (KStars' names) and a seeded sample of the others,
+    2,000 in all, in the catalogue's order; KStars' own name column is left out."""
+    paired = catalogue["name"].isin(names)
+    rest = catalogue[~paired].sample(n=2000 - int(paired.sum()), random_state=seed)
+    return catalogue[paired | catalogue.index.isin(rest.index)]
+
+
+# ---- real pairs, keys as the two sources write them (class A)
+
+def kstars_interesting_openngc(downloads, out):
+    """KStars' list of interesting objects (Interesting.dat, by Akarsh Simha: "NGC 7009",
+    "IC 2602", "Vega") against OpenNGC's objects as KStars ships them (OpenNGC.kscat:
+    identifier "NGC7009", type, magnitude; the 2,000 rows are every row the list names and a
+    seeded sample of the others). Truth: the catalogue row whose KStars name is the listed
+    object (the catalogue's own name column, not shipped in the target). 1:1."""
+    lines = [ln.strip() for ln in _text35(downloads, _INTERESTING35).splitlines()]
+    src = pd.DataFrame({"interesting object": [ln for ln in lines if ln and not ln.startswith("#")]})
+    src = _unique34(src, "interesting object")
+    cat = _openngc35(downloads)
+    tgt = _openngc_targets35(cat, set(src["interesting object"]), 35)
+    return _fresh35_case(out, "kstars_interesting_openngc", src,
+                         tgt.drop(columns="name"),
+                         _by_key(src["interesting object"].tolist(), tgt["name"].tolist()))
+
+
+def stellarium_dso_names_openngc(downloads, out):
+    """Stellarium's proper names of deep-sky objects (nebulae/default/names.dat: catalogue,
+    number as Stellarium writes them in fixed columns, "NGC", "40"; the proper name, "Bow-Tie
+    Nebula") against OpenNGC's objects as KStars ships them (another seeded sample beside the
+    named rows). Truth: the catalogue row whose KStars name is the catalogue and number ("NGC
+    40"). N:1 (an object with several proper names)."""
+    import re
+    rows = []
+    for line in _text35(downloads, _DSONAMES35).splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name = re.search(r'_\("(.*?)"\)', line[20:])
+        rows.append((line[:5].strip(), line[5:20].strip(), name.group(1) if name else ""))
+    src = pd.DataFrame(rows, columns=["catalogue", "number", "proper name"]).drop_duplicates()
+    src = src[src.apply(lambda r: _norm_row(list(r)), axis=1).duplicated() == False]  # noqa: E712
+    keys = [f"{c} {n}" for c, n in zip(src["catalogue"], src["number"])]
+    cat = _openngc35(downloads)
+    tgt = _openngc_targets35(cat, set(keys), 3535)
+    return _fresh35_case(out, "stellarium_dso_names_openngc", src,
+                         tgt.drop(columns="name"), _by_key(keys, tgt["name"].tolist()))
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def augustus_species_parameter_files(downloads, out):
+    """AUGUSTUS's species (the folders of config/species: "human", "E_coli_K12", with the
+    number of files in each) against the species parameter file AUGUSTUS reads for each
+    ("human/human_parameters.cfg", relative to config/species). URLs / file names. 1:1."""
+    root = _path35(downloads, _AUGUSTUS35)
+    species = sorted(p.name for p in root.iterdir() if p.is_dir())
+    src = pd.DataFrame({"species": species,
+                        "files": [str(sum(1 for f in (root / s).iterdir() if f.is_file()))
+                                  for s in species]})
+    keys = [f"{s}/{s}_parameters.cfg" for s in species]
+    tgt = pd.DataFrame({"parameter file": sorted(keys)})
+    return _fresh35_case(out, "augustus_species_parameter_files", src, tgt,
+                         _by_key(keys, tgt["parameter file"].tolist()))
+
+
+def _pubchem_url35(name: str) -> str:
+    """PubChem's compound page for a name: the name's UTF-8 bytes percent-encoded (letters,
+    digits and -_.~ kept, as RFC 3986 leaves unreserved)."""
+    keep = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+    enc = "".join(ch if ch in keep else "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
+                  for ch in name)
+    return "https://pubchem.ncbi.nlm.nih.gov/compound/" + enc
+
+
+def chemical_structures_pubchem_urls(downloads, out):
+    """The molecules of chemical-structures (568 CML files: the IUPAC name,
+    "(2R)-Butan-2-ol", the concise formula and the folder of its class) against their PubChem
+    compound pages by name (https://pubchem.ncbi.nlm.nih.gov/compound/%282R%29-Butan-2-ol).
+    URLs. 1:1."""
+    import re
+    root = _path35(downloads, _CML35)
+    rows = []
+    for f in sorted(root.glob("*/*.cml")):
+        text = f.read_text(encoding="utf-8")
+        name = re.findall(r'<name convention="IUPAC">([^<]*)</name>', text)
+        formula = re.findall(r'<formula concise="([^"]*)"', text)
+        rows.append((name[0] if name else "", " ".join(formula[0].split()) if formula else "",
+                     f.parent.name))
+    src = pd.DataFrame(rows, columns=["IUPAC name", "formula", "class"])
+    src = _unique34(src[src["IUPAC name"] != ""], "IUPAC name")
+    keys = [_pubchem_url35(n) for n in src["IUPAC name"]]
+    tgt = pd.DataFrame({"PubChem page": sorted(keys)})
+    return _fresh35_case(out, "chemical_structures_pubchem_urls", src, tgt,
+                         _by_key(keys, tgt["PubChem page"].tolist()))
+
+
+def chip_seq_accessions_fasta_deflines(downloads, out):
+    """The chromosomes of the ChIP-Seq tools' genomes that chr_NC_gi gives a GenBank gi
+    number (genome, chromosome, RefSeq accession, gi: "amel4", "LG1", "NC_007070.2",
+    "110825701"; the lines of each genome under its "#" heading; of two lines with one gi the
+    first kept) against the FASTA definition lines NCBI wrote for them in the gi era
+    (">gi|110825701|ref|NC_007070.2|"). Multi-column keys. 1:1."""
+    import re
+    rows, genome = [], ""
+    for line in _text35(downloads, _CHIPSEQ35).splitlines():
+        if line.startswith("#"):
+            genome = re.split(r"\s+", line[1:])[0]
+            continue
+        f = re.split(r"[\t ]+", line.strip())
+        if len(f) >= 3 and f[2].isdigit():
+            rows.append((genome, f[0], f[1], f[2]))
+    src = pd.DataFrame(rows, columns=["genome", "chromosome", "accession", "gi"])
+    src = _unique34(src.drop_duplicates(subset=["accession", "gi"]), "gi")
+    src = _unique34(src, "accession")
+    keys = [f">gi|{g}|ref|{a}|" for g, a in zip(src["gi"], src["accession"])]
+    tgt = pd.DataFrame({"FASTA defline": sorted(keys)})
+    return _fresh35_case(out, "chip_seq_accessions_fasta_deflines", src, tgt,
+                         _by_key(keys, tgt["FASTA defline"].tolist()))
+
+
+def gbrowse_human_cytobands_iscn(downloads, out):
+    """GBrowse's human cytogenetic bands (human_cytobands.gff, Ensembl's: chromosome, start,
+    end, band, stain: "1", "1", "2300000", "p36.33", "gneg") against the bands as ISCN writes
+    them ("1p36.33"). Multi-column keys. 1:1."""
+    rows = []
+    for line in _text35(downloads, _CYTOBANDS35).splitlines():
+        f = line.split("\t")
+        if line.startswith("#") or len(f) < 9 or f[2] != "chromosome_band":
+            continue
+        attrs = dict(a.split("=", 1) for a in f[8].split(";") if "=" in a)
+        rows.append((f[0], f[3], f[4], attrs.get("Name", ""), attrs.get("Stain", "")))
+    src = pd.DataFrame(rows, columns=["chromosome", "start", "end", "band", "stain"])
+    keys = [c + b for c, b in zip(src["chromosome"], src["band"])]
+    tgt = pd.DataFrame({"ISCN band": sorted(set(keys))})
+    return _fresh35_case(out, "gbrowse_human_cytobands_iscn", src, tgt,
+                         _by_key(keys, tgt["ISCN band"].tolist()))
+
+
+def gdal_grib2_parameters_eccodes_keys(downloads, out):
+    """GDAL's GRIB2 parameter tables (grib2_table_4_2_D_C.csv, WMO's and degrib's: discipline
+    and category from the file's name, parameter number, short name, name, unit; the
+    centres' local tables left out) against the keys ecCodes' tools select a parameter by
+    ("discipline=0,parameterCategory=0,parameterNumber=6"). Labelled numbers. 1:1."""
+    import re
+    root = _path35(downloads, _GDAL35)
+    rows = []
+    for f in sorted(root.glob("grib2_table_4_2_*.csv")):
+        m = re.fullmatch(r"grib2_table_4_2_(\d+)_(\d+)\.csv", f.name)
+        if not m:
+            continue
+        table = pd.read_csv(f, dtype=str, keep_default_na=False)
+        for r in table.itertuples(index=False):
+            if r[0].lstrip("-").isdigit() and int(r[0]) >= 0:
+                rows.append((m.group(1), m.group(2), r[0], r[1], r[2], r[3]))
+    src = pd.DataFrame(rows, columns=["discipline", "category", "number", "short name",
+                                      "parameter", "unit"])
+    src = src.drop_duplicates(subset=["discipline", "category", "number"])
+    if len(src) > 2000:
+        src = src.sample(n=2000, random_state=35)
+    keys = [f"discipline={d},parameterCategory={c},parameterNumber={n}"
+            for d, c, n in zip(src["discipline"], src["category"], src["number"])]
+    tgt = pd.DataFrame({"ecCodes keys": sorted(keys)})
+    return _fresh35_case(out, "gdal_grib2_parameters_eccodes_keys", src, tgt,
+                         _by_key(keys, tgt["ecCodes keys"].tolist()))
+
+
+def eccodes_centres_location_indicators(downloads, out):
+    """ecCodes' originating centres (code table C-11: code, abbreviation, name: "7", "kwbc",
+    "US National Weather Service - NCEP (WMC)"; the centres whose abbreviation is a word)
+    against their ICAO location indicators as WMO bulletin headings write them ("KWBC"). Case
+    and punctuation. 1:1."""
+    rows = []
+    for line in _text35(downloads, _CENTRES35).splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        code, abbr, name = (line.split(" ", 2) + ["", ""])[:3]
+        if any(ch.isalpha() for ch in abbr):
+            rows.append((code, abbr, name))
+    src = pd.DataFrame(rows, columns=["code", "abbreviation", "centre"])
+    src = _unique34(src, "abbreviation")
+    keys = [a.upper() for a in src["abbreviation"]]
+    tgt = pd.DataFrame({"location indicator": sorted(keys)})
+    return _fresh35_case(out, "eccodes_centres_location_indicators", src, tgt,
+                         _by_key(keys, tgt["location indicator"].tolist()))
+
+
+def _openngc_id35(catalogue: str, number: str) -> str:
+    """OpenNGC's identifier of an NGC or IC object: the catalogue and the number padded to
+    four digits ("NGC0040"), a letter suffix kept."""
+    import re
+    m = re.fullmatch(r"(\d+)(.*)", number.strip())
+    return catalogue + (f"{int(m.group(1)):04d}" + m.group(2) if m else number)
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+FRESH35_REFERENCE = {
+    "kstars_interesting_openngc": (
+        "OpenNGC identifier",
+        lambda r: _openngc_id35(*(r["interesting object"].split(" ", 1) + [""])[:2])),
+    "stellarium_dso_names_openngc": (
+        "OpenNGC identifier", lambda r: _openngc_id35(r["catalogue"], r["number"])),
+    "augustus_species_parameter_files": (
+        "parameter file", lambda r: r["species"] + "/" + r["species"] + "_parameters.cfg"),
+    "chemical_structures_pubchem_urls": (
+        "PubChem page", lambda r: _pubchem_url35(r["IUPAC name"])),
+    "chip_seq_accessions_fasta_deflines": (
+        "FASTA defline", lambda r: ">gi|" + r["gi"] + "|ref|" + r["accession"] + "|"),
+    "gbrowse_human_cytobands_iscn": ("ISCN band", lambda r: r["chromosome"] + r["band"]),
+    "gdal_grib2_parameters_eccodes_keys": (
+        "ecCodes keys",
+        lambda r: "discipline=" + r["discipline"] + ",parameterCategory=" + r["category"]
+        + ",parameterNumber=" + r["number"]),
+    "eccodes_centres_location_indicators": (
+        "location indicator", lambda r: r["abbreviation"].upper()),
+}
+_fresh35_case = partial(_fresh8_case, reference=FRESH35_REFERENCE)
+
+
+def make_fresh35(downloads, out: Path) -> list:
+    """The fresh35 cases from the archives in ``downloads`` (`apt-get download NAME=VERSION`
+    of FRESH35_ARCHIVES, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh35", fresh35_version_mismatches(downloads))
+    return [
+        kstars_interesting_openngc(downloads, out),
+        stellarium_dso_names_openngc(downloads, out),
+        augustus_species_parameter_files(downloads, out),
+        chemical_structures_pubchem_urls(downloads, out),
+        chip_seq_accessions_fasta_deflines(downloads, out),
+        gbrowse_human_cytobands_iscn(downloads, out),
+        gdal_grib2_parameters_eccodes_keys(downloads, out),
+        eccodes_centres_location_indicators(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -13161,6 +13559,10 @@ SETS = (
      "(bench/data/autojoin-fresh34) from tables shipped in Debian packages not installed here "
      "that no earlier set read instead; the first folder is then the one holding their "
      "downloaded .deb archives"),
+    ("fresh35", make_fresh35, "make the thirty-fifth fresh validation set "
+     "(bench/data/autojoin-fresh35) from tables shipped in Debian science data packages that "
+     "no earlier set read instead; the first folder is then the one holding their downloaded "
+     ".deb archives"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -13168,7 +13570,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32, --fresh33 and --fresh34 the folder of their downloaded archives")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh35 the folder of their downloaded archives")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -13176,12 +13578,12 @@ def main(argv=None):
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
-                 " --fresh32, --fresh33 and --fresh34 need the folder of their downloaded archives)")
+                 " --fresh32 ... --fresh35 need the folder of their downloaded archives)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh34: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh35: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -152,6 +152,21 @@ SOURCES = {
                 "python-opcodes-doc", "python3-opcodes", "python3-testrepository", "ruby-glob",
                 "sagemath-database-conway-polynomials", "wdutch", "wordnet", "wordnet-base",
                 "wordnet-dev", "wordnet-gui", "wordnet-sense-index"},
+    "fresh35": {"aces3-data", "apbs-data", "augustus-data", "chemical-structures-data",
+                "chip-seq-data", "code-saturne-data", "cp2k-data", "dialign-tx-data",
+                "disulfinder-data", "dozzaqueux-data", "dyssol-data", "ergo-data",
+                "filtlong-data", "gamgi-data", "gbrowse-data", "gdal-data", "gdis-data",
+                "gpaw-data", "gravit-data", "gromacs-data", "hhsuite-data", "kaptive-data",
+                "kineticstools-data", "kstars-data", "libball1.5-data", "libeccodes-data",
+                "libghemical-data", "libncarg-data", "massxpert-data", "metview-data",
+                "microbiomeutil-data", "mocassin-data", "morse-simulator-data", "mricron-data",
+                "ncbi-rrna-data", "nwchem-data", "open3d-gui-data", "openmolcas-data",
+                "poretools-data", "pscan-chip-data", "psi4-data", "pymca-data", "pymol-data",
+                "quantum-espresso-data", "rapmap-example-data", "rdkit-data", "resfinder-db",
+                "seqprep-data", "seriation-data", "spaln-data", "stellarium-data",
+                "subread-data", "swe-standard-data", "unicycler-data", "visp-images-data",
+                "votca-data", "wannier90-data", "xcrysden-data", "xtide-data", "yorick-data",
+                "z88-data"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -200,6 +215,7 @@ STDLIB = {
     "fresh32": set(),
     "fresh33": set(),
     "fresh34": set(),
+    "fresh35": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

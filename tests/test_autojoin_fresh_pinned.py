@@ -1,8 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh34 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh35 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
-fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33 and fresh34
-never), meet
+fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34 and
+fresh35 never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -16,8 +16,9 @@ them. Criterion (a) is checked on the case maker's source (tests/fresh_set_check
 Regenerating the cases needs their sources (pip packages, Python 3.11.7's standard library
 and Debian 12's packages at the pinned versions and file contents; for fresh32, its npm
 archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names; for fresh33, its npm archives and PyPI
-wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34, its Debian archives in the
-folder AUTOJOIN_FRESH34_DOWNLOADS names); the regeneration test skips, naming
+wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34 and fresh35, their Debian
+archives in the folders AUTOJOIN_FRESH34_DOWNLOADS and AUTOJOIN_FRESH35_DOWNLOADS name); the
+regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
 from __future__ import annotations
@@ -126,6 +127,11 @@ ALLOWED_33 = {"re", "subprocess", "json"}
 # shutil (removing an earlier unpacking) and json (facterdb's facts). No module is read for its
 # tables and no file of the pool is run.
 ALLOWED_34 = {"re", "subprocess", "shutil", "json"}
+# The modules fresh35's section of the case maker may import: re (parsing the text files),
+# subprocess (the dpkg-deb program unpacking an archive, the sqlite3 program for KStars'
+# catalogue) and shutil (removing an earlier unpacking). No module is read for its tables and
+# no file of the pool is run.
+ALLOWED_35 = {"re", "subprocess", "shutil"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -355,6 +361,14 @@ FIGURES = {
                         "nicknames", "periodictable", "reporters_db", "snappy_manifolds"),
                        ("logcheck_rule_files_paths",
                         lambda r: "/etc/logcheck/" + r["file"])),
+    # read from Debian archives unpacked in the downloads folder, no system folder; the path
+    # words held here are fresh34's pool's
+    "fresh35": Figures(ALLOWED_35, (),
+                       ("casacore", "debian-cloud-images", "debram", "dict-wn", "facterdb",
+                        "goldendict", "logcheck", "node-reserved", "phpunit", "opcodes",
+                        "testrepository", "conway", "wdutch", "wordnet"),
+                       ("gbrowse_human_cytobands_iscn",
+                        lambda r: r["chromosome"] + " " + r["band"])),
 }
 
 
@@ -438,6 +452,25 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh35": [
+        ("kstars_interesting_openngc", {"interesting object": "NGC 7009"}, "NGC7009"),
+        ("kstars_interesting_openngc", {"interesting object": "IC 2602"}, "IC2602"),
+        ("stellarium_dso_names_openngc",
+         {"catalogue": "NGC", "number": "40", "proper name": "Bow-Tie Nebula"}, "NGC0040"),
+        ("augustus_species_parameter_files", {"species": "human", "files": "8"},
+         "human/human_parameters.cfg"),
+        ("chemical_structures_pubchem_urls", {"IUPAC name": "(2R)-Butan-2-ol"},
+         "https://pubchem.ncbi.nlm.nih.gov/compound/%282R%29-Butan-2-ol"),
+        ("chemical_structures_pubchem_urls", {"IUPAC name": "1,1,1,3,3,3-Hexafluoropropan-2-ol"},
+         "https://pubchem.ncbi.nlm.nih.gov/compound/1%2C1%2C1%2C3%2C3%2C3-Hexafluoropropan-2-ol"),
+        ("chip_seq_accessions_fasta_deflines", {"gi": "110825701", "accession": "NC_007070.2"},
+         ">gi|110825701|ref|NC_007070.2|"),
+        ("gbrowse_human_cytobands_iscn", {"chromosome": "1", "band": "p36.33"}, "1p36.33"),
+        ("gdal_grib2_parameters_eccodes_keys",
+         {"discipline": "0", "category": "0", "number": "6"},
+         "discipline=0,parameterCategory=0,parameterNumber=6"),
+        ("eccodes_centres_location_indicators", {"abbreviation": "kwbc"}, "KWBC"),
+    ],
     "fresh34": [
         ("facterdb_facts_files", {"facter version": "3.14.7", "os name": "Debian",
                                   "os release": "10.3", "architecture": "amd64"},
@@ -1004,6 +1037,9 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh35": [    # a Messier number is not OpenNGC's identifier of the object
+        ("kstars_interesting_openngc", {"interesting object": "M 31"}, "NGC0224"),
+    ],
     "fresh34": [    # facterdb's authors name some files otherwise (Windows Server's "R2" in
                     # lower case with "-core", Arch Linux without a release); a method's page
                     # drops its leading underscores
