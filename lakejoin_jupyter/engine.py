@@ -1123,10 +1123,16 @@ class SearchResult(Sequence):
                 f" {by_chance} column(s) joined only through small numbers read out of the "
                 f"query's values (a day cut out of dates) that the column's numbers fill: "
                 f"any numbers of that range would join as many, so they were left out.")
+            few = "" if self.query.n_columns > 1 or self.query.size > 3 else (
+                f" The query has {self.query.size} distinct value(s): a hit's program must "
+                f"join at least three, one beyond the examples it was learned from, so this "
+                f"search cannot find one for so few; learn it against a table you expect to "
+                f"join: `%lakejoin autojoin DF TABLE.COLUMN --on COLUMN` (a notebook) or "
+                f"engine.autojoin(df, column, table, table_column).")
             return (f"No lake column joins the query after a transformation the search could "
                     f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
                     f"or q-grams with it, {self.stats.get('verified', 0)} verified).{chance}"
-                    f"{old}")
+                    f"{old}{few}")
         if self.query.n_columns > 1:      # a composite key: its values together in one row
             cols = ", ".join(map(str, self.query.columns))
             absent = self.absent_columns
