@@ -743,27 +743,43 @@ class Hit(Joinable):
                 result = everything
         if not result.found:        # the hit's own program, verified on the whole column
             result = self._own_program(frame, left_on[0], whole, program, result, options)
+        else:                       # ... also where it joins as well as the one learned
+            own = self._own_program(frame, left_on[0], whole, program, result, options,
+                                    learned=result)
+            if (own.program.describe() != result.program.describe()
+                    and _joins_as_well(own, result)):
+                result = own
         result.left = frame         # joined and written as code with every query column
         result.lake, result.explode = table, explode
         result.aggregates = engine._lake_aggregates(table)
         result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result
 
-    def _own_program(self, frame, column, whole, program, failed, options):
+    def _own_program(self, frame, column, whole, program, failed, options, learned=None):
         """The join by the hit's own program, when Auto-Join learns none from the tables'
         rows (a coincidence the search flagged: days of the month equal to port numbers,
-        whose rows share no 3-gram to learn from): Find transformation joins what the hit
-        showed, and says why it could not confirm it."""
+        whose rows share no 3-gram to learn from), or when it joins as well as the program
+        ``learned`` (learned on the hit's partner rows alone, which may all share a month
+        and day the learned program then writes as a constant): Find transformation joins
+        what the hit showed, and says why."""
         from .join.autojoin.result import AutoJoin
         forward = self.details.get("direction") == "query -> lake"
         read = column if forward else self.column
         program = program.renamed({c: str(read) for c in program.columns})
-        note = ("Auto-Join learned no program from these tables' rows, so this is the "
-                "search's own program, verified on the whole column; no example row "
-                "confirms it")
+        if learned is not None:
+            note = ("The search's own program, verified on the whole column: it joins as "
+                    "many query rows as the one Auto-Join learned from the rows it joins ("
+                    f"{learned.program.describe()}), each to no more lake rows")
+            message = f"{note}."
+        else:
+            note = ("Auto-Join learned no program from these tables' rows, so this is the "
+                    "search's own program, verified on the whole column; no example row "
+                    "confirms it")
+            message = f"{note}. ({failed.message})"
         if self.key_warning:
             note += f". The search flagged it: {self.key_warning}"
-        out = AutoJoin(found=True, message=f"{note}. ({failed.message})",
+            message = f"{message} The search flagged it: {self.key_warning}."
+        out = AutoJoin(found=True, message=message,
                        left=frame[[column]], right=whole,
                        left_name=options.get("left_name", "df"),
                        right_name=options.get("right_name", self.table),
@@ -1001,6 +1017,14 @@ def _reaches_further(other, result) -> bool:
     got = (len({i for i, _ in a}), len({j for _, j in a}))
     have = (len({i for i, _ in b}), len({j for _, j in b}))
     return got > have
+
+
+def _joins_as_well(own, learned) -> bool:
+    """``own`` (the hit's program) joins every query row ``learned`` joins (its fuzzy step
+    included), each to no more lake rows on average: a tie goes to the hit's program."""
+    a, b = own.pairs(fuzzy=False), learned.pairs(fuzzy=True)
+    rows_a, rows_b = {i for i, _ in a}, {i for i, _ in b}
+    return bool(rows_a) and rows_a >= rows_b and len(a) * len(rows_b) <= len(b) * len(rows_a)
 
 
 def _narrower_join(wider, narrow) -> bool:
