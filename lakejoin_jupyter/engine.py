@@ -743,27 +743,43 @@ class Hit(Joinable):
                 result = everything
         if not result.found:        # the hit's own program, verified on the whole column
             result = self._own_program(frame, left_on[0], whole, program, result, options)
+        else:                       # ... also where it joins as well as the one learned
+            own = self._own_program(frame, left_on[0], whole, program, result, options,
+                                    learned=result)
+            if (own.program.describe() != result.program.describe()
+                    and _joins_as_well(own, result)):
+                result = own
         result.left = frame         # joined and written as code with every query column
         result.lake, result.explode = table, explode
         result.aggregates = engine._lake_aggregates(table)
         result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result
 
-    def _own_program(self, frame, column, whole, program, failed, options):
+    def _own_program(self, frame, column, whole, program, failed, options, learned=None):
         """The join by the hit's own program, when Auto-Join learns none from the tables'
         rows (a coincidence the search flagged: days of the month equal to port numbers,
-        whose rows share no 3-gram to learn from): Find transformation joins what the hit
-        showed, and says why it could not confirm it."""
+        whose rows share no 3-gram to learn from), or when it joins as well as the program
+        ``learned`` (learned on the hit's partner rows alone, which may all share a month
+        and day the learned program then writes as a constant): Find transformation joins
+        what the hit showed, and says why."""
         from .join.autojoin.result import AutoJoin
         forward = self.details.get("direction") == "query -> lake"
         read = column if forward else self.column
         program = program.renamed({c: str(read) for c in program.columns})
-        note = ("Auto-Join learned no program from these tables' rows, so this is the "
-                "search's own program, verified on the whole column; no example row "
-                "confirms it")
+        if learned is not None:
+            note = ("The search's own program, verified on the whole column: it joins as "
+                    "many query rows as the one Auto-Join learned from the rows it joins ("
+                    f"{learned.program.describe()}), each to no more lake rows")
+            message = f"{note}."
+        else:
+            note = ("Auto-Join learned no program from these tables' rows, so this is the "
+                    "search's own program, verified on the whole column; no example row "
+                    "confirms it")
+            message = f"{note}. ({failed.message})"
         if self.key_warning:
             note += f". The search flagged it: {self.key_warning}"
-        out = AutoJoin(found=True, message=f"{note}. ({failed.message})",
+            message = f"{message} The search flagged it: {self.key_warning}."
+        out = AutoJoin(found=True, message=message,
                        left=frame[[column]], right=whole,
                        left_name=options.get("left_name", "df"),
                        right_name=options.get("right_name", self.table),
@@ -1003,6 +1019,14 @@ def _reaches_further(other, result) -> bool:
     return got > have
 
 
+def _joins_as_well(own, learned) -> bool:
+    """``own`` (the hit's program) joins every query row ``learned`` joins (its fuzzy step
+    included), each to no more lake rows on average: a tie goes to the hit's program."""
+    a, b = own.pairs(fuzzy=False), learned.pairs(fuzzy=True)
+    rows_a, rows_b = {i for i, _ in a}, {i for i, _ in b}
+    return bool(rows_a) and rows_a >= rows_b and len(a) * len(rows_b) <= len(b) * len(rows_a)
+
+
 def _narrower_join(wider, narrow) -> bool:
     """``wider`` (an Auto-Join result) joins at least the query rows ``narrow`` joins (more,
     or as many in fewer joined rows), each to no more lake rows on average (the query is
@@ -1123,10 +1147,16 @@ class SearchResult(Sequence):
                 f" {by_chance} column(s) joined only through small numbers read out of the "
                 f"query's values (a day cut out of dates) that the column's numbers fill: "
                 f"any numbers of that range would join as many, so they were left out.")
+            few = "" if self.query.n_columns > 1 or self.query.size > 3 else (
+                f" The query has {self.query.size} distinct value(s): a hit's program must "
+                f"join at least three, one beyond the examples it was learned from, so this "
+                f"search cannot find one for so few; learn it against a table you expect to "
+                f"join: `%lakejoin autojoin DF TABLE.COLUMN --on COLUMN` (a notebook) or "
+                f"engine.autojoin(df, column, table, table_column).")
             return (f"No lake column joins the query after a transformation the search could "
                     f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
                     f"or q-grams with it, {self.stats.get('verified', 0)} verified).{chance}"
-                    f"{old}")
+                    f"{old}{few}")
         if self.query.n_columns > 1:      # a composite key: its values together in one row
             cols = ", ".join(map(str, self.query.columns))
             absent = self.absent_columns

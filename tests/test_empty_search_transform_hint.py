@@ -15,6 +15,10 @@ NAMES = ["chevrolet chevelle malibu", "buick skylark 320", "plymouth satellite",
          "plymouth fury iii", "pontiac catalina", "amc ambassador dpl", "dodge challenger se",
          "toyota corona mark ii"]
 LAKE = pd.DataFrame({"Name": NAMES, "Cylinders": [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4]})
+SPECIES = ["Adelie Penguin (Pygoscelis adeliae)", "Gentoo penguin (Pygoscelis papua)",
+           "Chinstrap penguin (Pygoscelis antarctica)"]
+PENGUINS = pd.DataFrame({"Species": [SPECIES[i % 3] for i in range(30)],
+                         "Mass": [3000 + 50 * i for i in range(30)]})
 QUERY = pd.DataFrame({"model": [n.replace(" ", "_") for n in NAMES[:6]],
                       "year": [70, 70, 70, 70, 70, 71]})
 
@@ -23,7 +27,8 @@ QUERY = pd.DataFrame({"model": [n.replace(" ", "_") for n in NAMES[:6]],
 def indexes(spark, tmp_path_factory):
     """The lake indexed with the transform component, and without it."""
     from lakejoin_jupyter import build_index
-    root = write_lake(tmp_path_factory.mktemp("carlake") / "lake", {"auto/cars.csv": LAKE})
+    root = write_lake(tmp_path_factory.mktemp("carlake") / "lake", {"auto/cars.csv": LAKE,
+                                                                       "bio/penguins.csv": PENGUINS})
     out = {}
     for name, components in (("with", ["transform"]), ("without", [])):
         out[name] = tmp_path_factory.mktemp(f"car-{name}") / "lake.index"
@@ -68,3 +73,23 @@ def test_empty_search_says_how_to_add_the_component(indexes):
     text = res.empty_message
     assert f"lakejoin index --add transform {indexes['without']}" in text, text
     assert "-m transform" not in text
+
+
+@pytest.mark.spark
+def test_a_query_of_three_values_is_told_to_learn_against_a_table(indexes):
+    """A hit's program must join three values, one beyond its examples: a query of three
+    distinct values is never a hit, and the empty message says so and names Auto-Join,
+    which learns from fewer rows where they agree and joins them (word 1 of "Adelie
+    Penguin (Pygoscelis adeliae)"); a larger query gets no such note."""
+    from lakejoin_jupyter import open_index
+    engine = open_index(indexes["with"])
+    few = pd.DataFrame({"species": ["Adelie", "Gentoo", "Chinstrap"]})
+    res = engine.search(few, "species", method="transform", k=5)
+    assert len(res) == 0
+    text = res.empty_message
+    assert "3 distinct value(s)" in text and "%lakejoin autojoin" in text, text
+    aj = engine.autojoin(few, "species", "bio/penguins", "Species")
+    joined = aj.join(few)
+    assert sorted(set(joined.dropna(subset=["Mass"])["species"])) == sorted(few["species"])
+    res = engine.search(QUERY, "model", method="transform", k=5)
+    assert "distinct value(s)" not in (res.empty_message or "")

@@ -125,3 +125,21 @@ def test_minutes_of_timestamps_onto_ranks_are_a_number_coincidence(spark, tmp_pa
     for h in res:
         if h.column == "pop_rank":
             assert h.key_kind == "number" and h.key_warning, ranked
+
+
+def test_an_affix_read_out_of_the_values_is_part_of_the_key():
+    """Only the affixes a program's constants add are cut: inauguration dates all fall on
+    January 20th, but "01/20/" is read out of the query's dates, so the key is the date
+    (no "years" warning); "2026-03-" written by the program is still cut to the day."""
+    from lakejoin_jupyter.join.autojoin.discovery import _kinds
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Constant, Program, SelectK, Split
+    inaug = {f"01/20/{y}": 1 for y in range(1953, 1997, 4)}
+    parts = Split(Column("inaug"), "-")
+    read = Program((SelectK(parts, 1), Constant("/"), SelectK(parts, 2), Constant("/"),
+                    SelectK(parts, 0)))
+    assert values_kind(list(inaug))[0] == "year-like"          # every affix cut
+    assert _kinds(inaug, read) == ("identifier", None)
+    days = {f"2026-03-{d:02d}": 4 for d in range(1, 29)}
+    written = Program((Constant("2026-03-"), Column("day")))
+    assert _kinds(days, written)[0] == "number"
+    assert affix_free(list(days), (0, 0)) == list(days)

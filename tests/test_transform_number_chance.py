@@ -117,9 +117,10 @@ def test_an_empty_result_says_how_many_hits_chance_explained():
     from lakejoin_jupyter.engine import SearchResult
     from lakejoin_jupyter.search.registry import SearchParams
     stats = {"paired_columns": 36, "verified": 20, "chance_numbers": 14, "short_segments": True}
-    res = SearchResult([], SimpleNamespace(notes=()), "transform", SearchParams(), 0.1, stats)
+    query = SimpleNamespace(notes=(), n_columns=1, size=28)
+    res = SearchResult([], query, "transform", SearchParams(), 0.1, stats)
     assert "14 column(s) joined only through small numbers" in res.empty_message
-    res = SearchResult([], SimpleNamespace(notes=()), "transform", SearchParams(), 0.1,
+    res = SearchResult([], query, "transform", SearchParams(), 0.1,
                        {**stats, "chance_numbers": 0})
     assert "small numbers" not in res.empty_message
 

@@ -241,14 +241,16 @@ def _separator(ch: str) -> bool:
     return not ch.isalnum()
 
 
-def affix_free(values) -> list:
+def affix_free(values, limits: tuple | None = None) -> list:
     """The values without the prefix and the suffix all of them share, cut at a separator
     (the prefix through its last separator, the suffix from its first), then letters glued
     to numbers when only the numbers remain; every value keeps a character: a constant that
     a transformation adds to every key tells no rows apart ("2026-03-" + a day is a day, a
     day + "/tcp" too, "08t" + an hour an hour). A run of digits is never cut, and the cut
     is kept only when every value is left one token (no separator): the dates of one year
-    ("31.07.2016") are not read as the decimal "31.07". Distinct values stay distinct."""
+    ("31.07.2016") are not read as the decimal "31.07". Distinct values stay distinct.
+    ``limits``: (prefix, suffix) the most characters cut at each end (a program's leading
+    and trailing constants: "01/20/" read out of inauguration dates is data, not added)."""
     vals = [str(v) for v in values]
     if len(vals) < 2:
         return vals
@@ -257,6 +259,8 @@ def affix_free(values) -> list:
             short = min(len(v) for v in vals)
             common = os.path.commonprefix([v[::-1] if from_end else v for v in vals])
             common = common[:max(short - 1, 0)]
+            if limits is not None:
+                common = common[:limits[1 if from_end else 0]]
             if glued:       # letters glued to numbers: cut when only the numbers remain
                 n = len(common)
                 while n > 0 and common[n - 1].isdigit():
@@ -272,12 +276,13 @@ def affix_free(values) -> list:
     return vals
 
 
-def values_kind(values, rows=None, sample: int = 1000) -> tuple[str, str | None]:
+def values_kind(values, rows=None, sample: int = 1000,
+                limits: tuple | None = None) -> tuple[str, str | None]:
     """(kind, warning or None) of a key given by its distinct values (and the rows holding
     each): :func:`query_kind` of the values without their common affixes
-    (:func:`affix_free`), so a key a program makes by adding constants to a number is read
-    as that number; past ``sample`` values, on a sample of them."""
-    return query_kind(affix_free(values), rows, sample)
+    (:func:`affix_free`, within ``limits``), so a key a program makes by adding constants
+    to a number is read as that number; past ``sample`` values, on a sample of them."""
+    return query_kind(affix_free(values, limits), rows, sample)
 
 
 def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,

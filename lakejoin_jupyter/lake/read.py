@@ -16,7 +16,9 @@ What is tolerated, and reported as a warning on the table:
 * lines above the header (comments starting with "#", a title, blank lines): skipped when
   the line after them reads as a header its data rows agree with (:func:`preamble_lines`);
 * JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
-* very long cells (they are read; normalization does not index values over 512 chars).
+* very long cells (they are read; normalization does not index values over 512 chars);
+* numbers written with a decimal comma ("13,2") in a file not separated by commas: read as
+  text, as pandas reads them without ``decimal=","`` (the warning names the columns).
 List columns: a Parquet column of lists of scalars, or a JSON-lines column whose values are all
 lists of scalars (or null), is a list column (``TableInfo.lists``): the build reads it as one
 list of element texts per cell (``lists=True``), so its values are its elements; elsewhere
@@ -338,7 +340,46 @@ def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None) -> list:
     if cols is None:
         cols = _csv_columns_python(info, reader, len(header))
     info.n_rows = len(cols[0]) if cols else 0
-    return [c if isinstance(c, pa.Array) else pa.array(c, pa.string()) for c in cols]
+    cols = [c if isinstance(c, pa.Array) else pa.array(c, pa.string()) for c in cols]
+    _warn_decimal_commas(info, cols)
+    return cols
+
+
+_DECIMAL_COMMA = r"^\s*-?[0-9]+(\.[0-9]{3})*,[0-9]+\s*$"
+_INTEGER = r"^\s*-?[0-9]+\s*$"
+
+
+def _warn_decimal_commas(info: TableInfo, cols: list) -> None:
+    """One warning naming the columns of a file not separated by commas whose cells are
+    all numbers, some written with a decimal comma ("13,2", as a spreadsheet in a German
+    or French locale saves them; not only "1,500", a thousands separator): they are
+    indexed as text, so a query of the number 13.2 does not match them."""
+    import pyarrow.compute as pc
+    if info.delimiter == ",":
+        return
+    found = []
+    for name, col in zip(info.columns, cols):
+        cells = col.drop_null()
+        if len(cells) == 0:
+            continue
+        comma = pc.match_substring_regex(cells, _DECIMAL_COMMA)
+        whole = pc.match_substring_regex(cells, _INTEGER)
+        n_comma = pc.sum(comma).as_py() or 0
+        if not n_comma or n_comma + (pc.sum(whole).as_py() or 0) < len(cells):
+            continue
+        written = [c.strip() for c in cells.filter(comma).to_pylist()]
+        fraction = [c for c in written if len(c.rsplit(",", 1)[1]) != 3]
+        if fraction:
+            found.append((name, fraction[0]))
+    if found:
+        names = ", ".join(repr(n) for n, _ in found)
+        name, example = found[0]
+        info.warnings.append(
+            f"column(s) {names} hold numbers written with a decimal comma ({example!r} in "
+            f"{name!r}): they are indexed as text and match only values written so, not "
+            f"the number {example.replace('.', '').replace(',', '.')}; to join them as "
+            f"numbers, save the file with decimal points (pd.read_csv(path, "
+            f"sep={info.delimiter!r}, decimal=',').to_csv(path, index=False))")
 
 
 def _csv_columns_arrow(info: TableInfo, data: bytes, width: int) -> list | None:

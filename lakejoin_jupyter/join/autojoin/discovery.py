@@ -427,9 +427,22 @@ def lake_is_key(index, column: int) -> bool:
     return int(row["n_distinct"]) >= KEY_RATIO * int(row["n_values"] - row["n_keyless"])
 
 
-def _kinds(made: dict) -> tuple:
-    """(kind, warning) of a program's key from its outputs and their rows."""
-    return values_kind(list(made), np.array(list(made.values())))
+def _kinds(made: dict, program: Program) -> tuple:
+    """(kind, warning) of a program's key from its outputs and their rows, without the
+    affixes its leading and trailing constants add (an affix its outputs share because
+    the values it reads share it is part of the key: "01/20/" of inauguration dates)."""
+    from .dsl import Constant
+
+    def constant_chars(pieces) -> int:
+        n = 0
+        for p in pieces:
+            if not isinstance(p, Constant):
+                break
+            n += len(p.text)
+        return n
+    pieces = list(getattr(program, "pieces", ()))
+    limits = (constant_chars(pieces), constant_chars(reversed(pieces))) if pieces else None
+    return values_kind(list(made), np.array(list(made.values())), limits=limits)
 
 
 def lake_kind(index, column: int) -> tuple:
@@ -776,7 +789,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             stats["chance"] += 1                # short codes met no more often than chance
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
-        weight, kind, warning = key_weight(_kinds(made), other)
+        weight, kind, warning = key_weight(_kinds(made, program), other)
         if filled_numbers(made, lake.token_set(X) if forward else set(tokens)):
             weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", FILLED_WARNING
         if kind in MEASURE_KINDS and many_to_many(
