@@ -12,8 +12,7 @@ Deviations (docs/algorithms/autojoin.md):
 * ``Trim(of)``: end spaces stripped, inner runs of spaces made one;
 * ``Map(of, table)``: a fixed equivalence (numbers, months, US states), None outside it;
 * ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS");
-* ``Encode(of, scheme)``: percent-encoded as a URL's query writes it ("A/B c" -> "A%2FB+c"),
-  or as Texinfo writes a node name in HTML file names ("A/B c" -> "A_002fB-c").
+* ``Encode(of, scheme)``: as a URL's query ("A/B" -> "A%2FB") or Texinfo ("A_002fB") writes it.
 """
 from __future__ import annotations
 
