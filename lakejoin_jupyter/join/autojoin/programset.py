@@ -17,13 +17,13 @@ set joins, through more source rows, replaces the set; a branch adding no key ma
 rows onto joined keys, none re-keyed, most confirmed by row pairs, e.g. under a guard on a
 value's last word ("XValue" onto "x", 38); a row onto a key the set joins through a row
 whose own 1:1 evidence names it, or a pair through a piece of another number, confirms
-nothing (41, 54). Estimated precision: among the joined source rows (not taught) that also have a 1-to-1
-match of a 6+ character q-gram or of a rare token bag, the share whose matched row holds
-the derived key (a value's evidence holds for every row holding it; None under 3 distinct
-observations, 50); N:1 evidence checks only keys joined through 2+ rows (39), from a value
-the program gives one key (60); token bags of one size that differ contradict a row where
-bags pair the join, a count over every joined row (56); a key part's whole values'
-evidence names the derived key alone (51).
+nothing (41, 54). Estimated precision: among the joined source rows (not taught) that
+also have a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share whose
+matched row holds the derived key (a value's evidence holds for every row holding it; None
+under 3 distinct observations, 50); N:1 evidence checks only keys joined through 2+ rows
+(39), of a value the program gives one key (60); token bags of one size that differ
+contradict a row where bags pair the join, a count over every joined row (56); a key
+part's whole values' evidence names the derived key alone (51).
 An unjoined row's pair is also taught with the set's own examples of other keys (44).
 A replacement's new rows are mostly confirmed by row pairs (46); a refutation counts rows
 of the same evidence and key once (49); a guard's last word ends 2 distinct inputs (53).
