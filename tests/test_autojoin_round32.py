@@ -1,8 +1,7 @@
 """Auto-Join round 32: `Encode` also writes a value as Texinfo writes a node name in its
-HTML file names ("Time-Stamping" -> "Time_002dStamping", deviation 59); N:1 evidence of a
-value whose rows the program gives several keys checks none of them (the estimated
-precision, deviation 60); in a 1:1 join, a row's evidence naming only keys other rows' own
-evidence confirms checks nothing (deviation 61). Hand-checked answers (the Texinfo manual's rules, hand-built
+HTML file names ("Time-Stamping" -> "Time_002dStamping", deviation 59); in a 1:1 join, a
+row's evidence naming only keys other rows' own evidence confirms checks nothing (the
+estimated precision, deviation 61). Hand-checked answers (the Texinfo manual's rules, hand-built
 tables) and development cases."""
 from __future__ import annotations
 
@@ -90,57 +89,6 @@ def test_wget_info_nodes_onto_html_files():
     aj = autojoin(read("source"), read("target"), fuzzy=False)
     assert aj.program.describe() == "`node` written as a Texinfo node name + \".html\""
     assert aj.coverage == 50        # all but "Top", whose file is index.html
-
-
-# ---------------------------------------------------------------- N:1 evidence across keys
-
-
-def _people():
-    """16 people (first name, surname) onto upper-cased surnames. "Robert" (rows 0-3, four
-    surnames) pairs N:1 with the key ROBERTS through the 6-gram "robert"; the surnames of
-    rows 8-11 pair with their own keys (bag pairs), shared with rows 12-15, which hold the
-    same surnames; rows 0-7's surnames have no evidence."""
-    first = ["Robert"] * 4 + ["Mary"] * 4 + ["Ann"] * 4 + ["Sue"] * 4
-    surname = ["Lee", "Kim", "Cho", "Park"] * 2 + ["Smith", "Jones", "Brown", "Davis"] * 2
-    tcells = ["LEE", "KIM", "CHO", "PARK", "SMITH", "JONES", "BROWN", "DAVIS", "ROBERTS"]
-    src = Table(pd.DataFrame({"first": first, "surname": surname}), "people")
-    groups = [PairGroup("first", "name", [RowPair(0, 8, "robert", 1.0)]),
-              PairGroup("surname", "name", [RowPair(8 + i, 4 + i, "", 1.0) for i in range(4)])]
-    return src, tcells, groups
-
-
-def _program(outputs: list):
-    return SimpleNamespace(columns=("first", "surname"), evaluate=lambda cells, n: list(outputs))
-
-
-def test_a_value_spread_over_several_keys_checks_none_of_its_rows():
-    src, tcells, groups = _people()
-    keys = [v.upper() for v in src.cells("surname")]
-    # hand-checked: every row's key is its surname upper-cased, precision 1
-    assert all(k == s.upper() for k, s in zip(keys, src.cells("surname")))
-    est = estimated_precision(_program(keys), src, tcells, groups, "name")
-    # main: rows 0-3 checked by "Robert" -> ROBERTS and contradicted, 8 of 12 (0.667)
-    assert est == 1.0
-
-
-def test_a_value_the_program_gives_one_key_still_checks_its_rows():
-    src, tcells, groups = _people()
-    keys = ["LEE"] * 4 + [v.upper() for v in src.cells("surname")[4:]]
-    # wrong on rows 1-3 (13 of 16 right); "Robert"'s rows all get LEE, its evidence names
-    # ROBERTS: 4 checked rows disagree, 8 agree
-    est = estimated_precision(_program(keys), src, tcells, groups, "name")
-    assert abs(est - 8 / 12) < 1e-9
-
-
-def test_common_surnames_estimate():
-    # fresh27's most_common_surnames_case (development): `upper(surname)` is right on all
-    # 400 rows; main estimated 0.882, its first names ("Robert", "William") pairing N:1
-    # with the surnames ROBERTS and WILLIAMS checked the rows of 20 surnames each
-    d = BENCH / "autojoin-fresh27/most_common_surnames_case"
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    aj = autojoin(read("source"), read("target"), fuzzy=False)
-    assert aj.program.describe() == "upper(`surname`)"
-    assert aj.estimated_precision == 1.0
 
 
 # ---------------------------------------------------------------- 1:1, keys of other rows

@@ -20,11 +20,10 @@ whose own 1:1 evidence names it, or a pair through a piece of another number, co
 nothing (41, 54). Estimated precision: among the joined rows (not taught) that also have
 a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share whose matched
 row holds the derived key (a value's evidence holds for its every row; None under 3
-distinct observations, 50); N:1 evidence checks only keys joined through 2+ rows (39), of
-a value the program gives one key (60); in a 1:1 join, evidence naming only keys other
-rows' evidence confirms checks nothing (61); bags of one size that differ contradict a row
-where bags pair the join, a count over every joined row (56); a key part's whole values'
-evidence names the derived key alone (51). An unjoined row's pair is also taught with the
+distinct observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); in
+a 1:1 join, evidence naming only keys other rows' evidence confirms checks nothing (61);
+bags of one size that differ contradict a row where bags pair the join, a count over every
+joined row (56); a key part's whole values' evidence names the derived key alone (51). An unjoined row's pair is also taught with the
 set's own examples of other keys (44). A replacement's new rows are mostly confirmed by row
 pairs (46); a refutation counts rows of one evidence and key once (49); a guard's last word
 ends 2 distinct inputs (53). Deviations from the thesis: docs/algorithms/autojoin.md.
@@ -561,9 +560,9 @@ def row_evidence(src, tcells: list, groups: list, target_column: str) -> tuple:
     evidence (a 1-to-1 match of a q-gram of ``EVIDENCE_Q``+ characters or of a rare token
     bag) names, split by whether the evidence was made for that row alone (``partners``: a
     value no other row holds, a joined-columns pair) or for a value several rows hold
-    (``shared``, N:1: per row, (column, value) -> the keys that value's evidence names)."""
+    (``shared``, N:1)."""
     partners: dict = {}          # row -> keys of evidence made for that row alone
-    shared: dict = {}            # row -> {(column, value): keys} of values other rows hold
+    shared: dict = {}            # row -> keys of a value other rows hold as well (N:1)
     by_value: dict = {}          # source column -> cell -> keys: a value's pairs are made for
     real = set(src.columns)      # its first row, and every row holding it has that evidence
     for g in groups:
@@ -582,12 +581,8 @@ def row_evidence(src, tcells: list, groups: list, target_column: str) -> tuple:
         held = Counter(cell for cell in cells if cell in found)
         for i, cell in enumerate(cells):
             hit = found.get(cell)
-            if hit is None:
-                continue
-            if held[cell] == 1:
-                partners.setdefault(i, set()).update(hit)
-            else:
-                shared.setdefault(i, {})[(c, cell)] = hit
+            if hit is not None:
+                (partners if held[cell] == 1 else shared).setdefault(i, set()).update(hit)
     return partners, shared
 
 
@@ -641,13 +636,11 @@ def checked_rows(program, src, tcells: list, groups: list, target_column: str,
     them N:1, and that evidence checks a row only where the program also joins its key
     through more than one row: a key the program gives one row alone is a 1:1 join of that
     row, which N:1 evidence of a coarser column cannot check (an RPC procedure's stub
-    against the one stub of its program, deviation 39). Nor does it check the rows of a
-    value the program gives several keys: the value then groups rows across the program's
-    keys (a first name across surnames), and its one key is a claim about the value, not
-    about any of its rows (deviation 60). In a 1:1 join (every key joined through one row),
-    a row whose evidence names only keys the program gives other rows, each confirmed by
-    that row's own evidence, is not checked: a key has one right row there, and the
-    evidence is a mention ("see also --coverdir"), not the row's partner (deviation 61)."""
+    against the one stub of its program, deviation 39). In a 1:1 join (every key joined
+    through one row), a row whose evidence names only keys the program gives other rows,
+    each confirmed by that row's own evidence, is not checked: a key has one right row
+    there, and the evidence is a mention ("see also --coverdir"), not the row's partner
+    (deviation 61)."""
     outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
     return list(_checked(outs, src, tcells, groups, target_column, examples).values())
 
@@ -661,21 +654,14 @@ def _checked(outs: list, src, tcells: list, groups: list, target_column: str,
     keys = {v for v in tcells if v is not None}
     taught = {ex.source_row for ex in examples}
     rows_per_key = Counter(o for o in outs if o is not None and o in keys)
-    keys_of_value: dict = {}        # (column, value) -> the keys the program gives its rows
-    for i, held in shared.items():
-        if outs[i] is not None and outs[i] in keys:
-            for v in held:
-                keys_of_value.setdefault(v, set()).add(outs[i])
     out = {}
     for i, o in enumerate(outs):
         if o is None or o not in keys or i in taught:
             continue
-        grouped = set().union(*(hit for v, hit in shared.get(i, {}).items()
-                                if len(keys_of_value[v]) == 1))
         if i in partners:
-            evidence = partners[i] | grouped
-        elif grouped and rows_per_key[o] > 1:
-            evidence = grouped
+            evidence = partners[i] | shared.get(i, set())
+        elif i in shared and rows_per_key[o] > 1:
+            evidence = shared[i]
         else:
             continue
         out[i] = (frozenset(evidence), o)
