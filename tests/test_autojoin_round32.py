@@ -1,8 +1,8 @@
 """Auto-Join round 32: `Encode` also writes a value as Texinfo writes a node name in its
 HTML file names ("Time-Stamping" -> "Time_002dStamping", deviation 59); in a 1:1 join, a
 row's evidence naming only keys other rows' own evidence confirms checks nothing (the
-estimated precision, deviation 61). Hand-checked answers (the Texinfo manual's rules, hand-built
-tables) and development cases."""
+estimated precision, deviation 60). Hand-checked answers (the Texinfo manual's rules,
+hand-built tables) and development cases."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -21,7 +21,7 @@ nothing (41, 54). Estimated precision: among the joined rows (not taught) that a
 a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share whose matched
 row holds the derived key (a value's evidence holds for its every row; None under 3
 distinct observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); in
-a 1:1 join, evidence naming only keys other rows' evidence confirms checks nothing (61);
+a 1:1 join, evidence naming only keys other rows' evidence confirms checks nothing (60);
 bags of one size that differ contradict a row where bags pair the join, a count over every
 joined row (56); a key part's whole values' evidence names the derived key alone (51). An unjoined row's pair is also taught with the
 set's own examples of other keys (44). A replacement's new rows are mostly confirmed by row
@@ -640,7 +640,7 @@ def checked_rows(program, src, tcells: list, groups: list, target_column: str,
     through one row), a row whose evidence names only keys the program gives other rows,
     each confirmed by that row's own evidence, is not checked: a key has one right row
     there, and the evidence is a mention ("see also --coverdir"), not the row's partner
-    (deviation 61)."""
+    (deviation 60)."""
     outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
     return list(_checked(outs, src, tcells, groups, target_column, examples).values())
 
@@ -665,7 +665,7 @@ def _checked(outs: list, src, tcells: list, groups: list, target_column: str,
         else:
             continue
         out[i] = (frozenset(evidence), o)
-    if all(n == 1 for n in rows_per_key.values()):      # a 1:1 join (deviation 61)
+    if all(n == 1 for n in rows_per_key.values()):      # a 1:1 join (deviation 60)
         owner = {o: i for i, (evidence, o) in out.items() if o in evidence}
         out = {i: (evidence, o) for i, (evidence, o) in out.items()
                if o in evidence or any(owner.get(k, i) == i for k in evidence)}
