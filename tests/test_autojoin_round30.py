@@ -68,9 +68,11 @@ def test_contradicted_rows_count_over_every_joined_row():
 def test_the_rate_of_the_checked_rows_holds_for_the_rest():
     # rows 0-2 checked, row 1's evidence names another key (a wrong row among the checked:
     # rate 2/3); 7 rows without evidence, one of them contradicted: 2/3 of the 6 others are
-    # taken as right, so (2 + 6 * 2/3) / 10 = 2/3 * 9/10
+    # taken as right, so (2 + 6 * 2/3) / 10 = 2/3 * 9/10. Row 1's evidence names row 5's
+    # key, which no evidence of row 5 confirms (round 32: naming row 2's key, which row 2's
+    # own evidence confirms, would be a mention in this 1:1 join, deviation 60)
     src, keys, _ = _polls(6)
-    groups = [PairGroup("End", "modeldate", [RowPair(0, 0, "", 1.0), RowPair(1, 2, "", 1.0),
+    groups = [PairGroup("End", "modeldate", [RowPair(0, 0, "", 1.0), RowPair(1, 5, "", 1.0),
                                             RowPair(2, 2, "", 1.0)])]
     est = estimated_precision(_program(("Start", "End"), keys), src, keys, groups, "modeldate")
     assert abs(est - 2 / 3 * 9 / 10) < 1e-9         # main: 2 of 4 (0.5)

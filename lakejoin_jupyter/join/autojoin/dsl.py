@@ -12,7 +12,7 @@ Deviations (docs/algorithms/autojoin.md):
 * ``Trim(of)``: end spaces stripped, inner runs of spaces made one;
 * ``Map(of, table)``: a fixed equivalence (numbers, months, US states), None outside it;
 * ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS");
-* ``Encode(of)``: percent-encoded as a URL's query writes it ("A/B c" -> "A%2FB+c").
+* ``Encode(of, scheme)``: as a URL's query ("A/B" -> "A%2FB") or Texinfo ("A_002fB") writes it.
 """
 from __future__ import annotations
 
@@ -112,6 +112,7 @@ class Trim:
 @dataclass(frozen=True)
 class Encode:
     of: object          # Column or SelectK
+    scheme: str = "url"     # one of ENCODINGS
 
 
 def percent_encode(v: str) -> str:
@@ -119,6 +120,22 @@ def percent_encode(v: str) -> str:
     space as "+", every character but letters, digits and "_.-~" as "%" and its UTF-8
     bytes in hex ("Production/Stable" -> "Production%2FStable")."""
     return urllib.parse.quote_plus(v, safe="")
+
+
+def texinfo_encode(v: str) -> str:
+    """``v`` as Texinfo writes a node name in HTML file names and anchors (the Texinfo
+    manual, "HTML Xref Node Name Expansion"): runs of whitespace made one space and the
+    ends stripped; ASCII letters and digits kept, a space as "-", any other character as
+    "_" and its code point in 4 lower-case hex digits ("_" and 6 digits above U+FFFF, so
+    "__01f600"); "g_t" before a name not beginning with an ASCII letter ("Time-Stamping"
+    -> "Time_002dStamping", "3.1" -> "g_t3_002e1")."""
+    v = " ".join(v.split())
+    out = "".join(ch if ch.isascii() and ch.isalnum() else "-" if ch == " " else
+                  f"_{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"__{ord(ch):06x}" for ch in v)
+    return out if v[:1].isascii() and v[:1].isalpha() else "g_t" + out
+
+
+ENCODINGS = {"url": percent_encode, "texinfo": texinfo_encode}
 
 
 def normalize_space(v: str) -> str:
@@ -365,7 +382,7 @@ def _compile(node, pos):
     if isinstance(node, Trim):
         return _text_map(_compile(node.of, pos), normalize_space)
     if isinstance(node, Encode):
-        return _text_map(_compile(node.of, pos), percent_encode)
+        return _text_map(_compile(node.of, pos), ENCODINGS[node.scheme])
     if isinstance(node, Pad):
         width = node.width
         return _text_map(_compile(node.of, pos), lambda v: pad_digits(v, width))
@@ -450,7 +467,8 @@ def describe(node, show_columns: bool = True) -> str:
         return f"{base} with spaces trimmed"
     if isinstance(node, Encode):
         base = _described_input(node.of, show_columns)
-        return f"{base} percent-encoded"
+        return f"{base} percent-encoded" if node.scheme == "url" else \
+            f"{base} written as a Texinfo node name"
     if isinstance(node, Words):
         base = _described_input(node.of, show_columns)
         at = "at case changes" if node.sep == "" else f"at {_quote(node.sep)}"
@@ -511,7 +529,8 @@ def to_dict(node) -> dict:
     if isinstance(node, Trim):
         return {"op": "trim", "of": to_dict(node.of)}
     if isinstance(node, Encode):
-        return {"op": "encode", "of": to_dict(node.of)}
+        out = {"op": "encode", "of": to_dict(node.of)}
+        return out if node.scheme == "url" else {**out, "scheme": node.scheme}
     if isinstance(node, Map):
         return {"op": "map", "of": to_dict(node.of), "table": node.table}
     if isinstance(node, Words):
@@ -583,9 +602,13 @@ def from_dict(d, where: str = "program") -> object:
         _string_node(of, where + ".of")
         return Trim(of)
     if op == "encode":
+        scheme = d.get("scheme", "url")     # programs saved before the Texinfo scheme
+        if scheme not in ENCODINGS:
+            raise ProgramFormatError(f"{where}: an encoding must be one of "
+                                     f"{tuple(ENCODINGS)}, not {scheme!r}")
         of = from_dict(d.get("of"), where + ".of")
         _string_node(of, where + ".of")
-        return Encode(of)
+        return Encode(of, scheme)
     if op == "map":
         table = _need(d, "table", str, where)
         if table not in MAPS:
@@ -972,7 +995,8 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
         return [None if v is None else " ".join(v.split())
                 for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Encode):
-        return [None if v is None else percent_encode(v)
+        encode = ENCODINGS[node.scheme]
+        return [None if v is None else encode(v)
                 for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Words):
         sep, casing, joiner = node.sep, node.casing, node.joiner
@@ -1050,10 +1074,21 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
             return f"{text_of(node.of)}.replace({node.old!r}, {node.new!r})"
         if isinstance(node, Trim):
             return f"' '.join({text_of(node.of)}.split())"
-        if isinstance(node, Encode):
+        if isinstance(node, Encode) and node.scheme == "url":
             inner = text_of(node.of)
             lines.append("import urllib.parse")
             return f"urllib.parse.quote_plus({inner}, safe='')"
+        if isinstance(node, Encode):        # Texinfo's node name expansion
+            inner = text_of(node.of)
+            name = _identifier(f"{inner}_spaced", taken)
+            var = _identifier(f"{inner}_texinfo", taken)
+            lines.append(f"{name} = ' '.join({inner}.split())")
+            lines.append(f"{var} = ''.join(ch if ch.isascii() and ch.isalnum() else '-' "
+                         f"if ch == ' ' else f'_{{ord(ch):04x}}' if ord(ch) <= 0xFFFF "
+                         f"else f'__{{ord(ch):06x}}' for ch in {name})")
+            lines.append(f"if not ({name}[:1].isascii() and {name}[:1].isalpha()):")
+            lines.append(f"    {var} = 'g_t' + {var}")
+            return var
         if isinstance(node, Pad):
             inner = text_of(node.of)
             var = _identifier(f"{inner}_padded", taken)

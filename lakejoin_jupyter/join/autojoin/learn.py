@@ -23,7 +23,7 @@ Note:
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
     - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),
-      cut between words only; through Encode (percent-encoded: "A/B" -> "A%2FB");
+      cut between words only; through Encode ("A/B" -> "A%2FB"; Texinfo's "A_002fB");
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
     - ``generalised``: no constant that is a piece of a field varying across the target,
@@ -41,10 +41,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .dsl import (CASINGS, MAP_TABLES, MAPS, Column, Constant, Encode, Map, Pad, Program,
-                  ProgramSet, Replace, SelectK, Split, Substring, Trim, Words, _case,
+from .dsl import (CASINGS, ENCODINGS, MAP_TABLES, MAPS, Column, Constant, Encode, Map, Pad,
+                  Program, ProgramSet, Replace, SelectK, Split, Substring, Trim, Words, _case,
                   compile_expr, join_words, map_value, select_rest, normalize_space, pad_digits,
-                  percent_encode, split_words)
+                  split_words)
 
 _TOKENS = re.compile(r"[^\W_]+")
 MAX_SEP_LEN = 3
@@ -460,22 +460,24 @@ def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
 
 
 def encoded_operands(ops: list, outputs: Sequence[str]) -> list:
-    """Operands read through ``Encode`` (percent-encoded as a URL's query writes them). One
-    is kept only where it matters: for some example the encoded value occurs whole in the
-    output (ignoring case) while the value as it is does not ("Production/Stable" in
-    "...c=Production%2FStable")."""
+    """Operands read through ``Encode`` (percent-encoded as a URL's query writes them, or
+    as Texinfo writes a node name in HTML file names). One is kept only where it matters:
+    for some example the encoded value occurs whole in the output (ignoring case) while the
+    value as it is does not ("Production/Stable" in "...c=Production%2FStable",
+    "Time-Stamping" in "Time_002dStamping.html")."""
     seen = {vals for _node, vals in ops}
     out = []
-    for node, vals in ops:
-        if isinstance(node, (Replace, Trim, Pad, Map, Words)):
-            continue
-        ev = tuple(percent_encode(v) for v in vals)
-        if ev in seen or not all(ev):
-            continue
-        if any(e != v and e.lower() in o.lower() and v.lower() not in o.lower()
-               for e, v, o in zip(ev, vals, outputs)):
-            seen.add(ev)
-            out.append((Encode(node), ev))
+    for scheme, encode in ENCODINGS.items():
+        for node, vals in ops:
+            if isinstance(node, (Replace, Trim, Pad, Map, Words)):
+                continue
+            ev = tuple(encode(v) for v in vals)
+            if ev in seen or not all(ev):
+                continue
+            if any(e != v and e.lower() in o.lower() and v.lower() not in o.lower()
+                   for e, v, o in zip(ev, vals, outputs)):
+                seen.add(ev)
+                out.append((Encode(node, scheme), ev))
     return out
 
 

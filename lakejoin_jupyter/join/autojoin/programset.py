@@ -17,17 +17,16 @@ set joins, through more source rows, replaces the set; a branch adding no key ma
 rows onto joined keys, none re-keyed, most confirmed by row pairs, e.g. under a guard on a
 value's last word ("XValue" onto "x", 38); a row onto a key the set joins through a row
 whose own 1:1 evidence names it, or a pair through a piece of another number, confirms
-nothing (41, 54).
-Estimated precision: among the joined source rows (not taught) that also have a 1-to-1
-match of a 6+ character q-gram or of a rare token bag, the share whose matched row holds
-the derived key (a value's evidence holds for every row holding it; None under 3 distinct
-observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); token bags
-of one size that differ contradict a row where bags pair the join, a count over every
-joined row (56); a key part's whole values' evidence names the derived key alone (51).
-An unjoined row's pair is also taught with the set's own examples of other keys (44).
-A replacement's new rows are mostly confirmed by row pairs (46); a refutation counts rows
-of the same evidence and key once (49); a guard's last word ends 2 distinct inputs (53).
-These are deviations from the thesis, explained in docs/algorithms/autojoin.md.
+nothing (41, 54). Estimated precision: among the joined rows (not taught) that also have
+a 1-to-1 match of a 6+ character q-gram or of a rare token bag, the share whose matched
+row holds the derived key (a value's evidence holds for its every row; None under 3
+distinct observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); in
+a 1:1 join, evidence naming only keys other rows' evidence confirms checks nothing (60);
+bags of one size that differ contradict a row where bags pair the join, a count over every
+joined row (56); a key part's whole values' evidence names the derived key alone (51). An unjoined row's pair is also taught with the
+set's own examples of other keys (44). A replacement's new rows are mostly confirmed by row
+pairs (46); a refutation counts rows of one evidence and key once (49); a guard's last word
+ends 2 distinct inputs (53). Deviations from the thesis: docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 
@@ -637,7 +636,11 @@ def checked_rows(program, src, tcells: list, groups: list, target_column: str,
     them N:1, and that evidence checks a row only where the program also joins its key
     through more than one row: a key the program gives one row alone is a 1:1 join of that
     row, which N:1 evidence of a coarser column cannot check (an RPC procedure's stub
-    against the one stub of its program, deviation 39)."""
+    against the one stub of its program, deviation 39). In a 1:1 join (every key joined
+    through one row), a row whose evidence names only keys the program gives other rows,
+    each confirmed by that row's own evidence, is not checked: a key has one right row
+    there, and the evidence is a mention ("see also --coverdir"), not the row's partner
+    (deviation 60)."""
     outs = program.evaluate({c: src.cells(c) for c in program.columns}, len(src.positions))
     return list(_checked(outs, src, tcells, groups, target_column, examples).values())
 
@@ -662,4 +665,8 @@ def _checked(outs: list, src, tcells: list, groups: list, target_column: str,
         else:
             continue
         out[i] = (frozenset(evidence), o)
+    if all(n == 1 for n in rows_per_key.values()):      # a 1:1 join (deviation 60)
+        owner = {o: i for i, (evidence, o) in out.items() if o in evidence}
+        out = {i: (evidence, o) for i, (evidence, o) in out.items()
+               if o in evidence or any(owner.get(k, i) == i for k in evidence)}
     return out
