@@ -205,6 +205,9 @@ def _parser() -> argparse.ArgumentParser:
     un.add_argument("--keep-duplicates", action="store_true",
                     help="with --stack: every row of the table, the query's own rows included")
     un.add_argument("--out", "-o", help="with --stack: the file to write (.csv or .parquet)")
+    un.add_argument("--overwrite", action="store_true",
+                    help="replace an existing --out file (never the query's file or one in "
+                         "the lake)")
     _output_arguments(un)
 
     jo = sub.add_parser(
@@ -229,6 +232,9 @@ def _parser() -> argparse.ArgumentParser:
     jo.add_argument("--hit", type=int, required=True, metavar="N",
                     help="rank of the hit to join with (1: the first `lakejoin search` lists)")
     jo.add_argument("--out", "-o", required=True, help="the file to write (.csv or .parquet)")
+    jo.add_argument("--overwrite", action="store_true",
+                    help="replace an existing --out file (never the query's file or one in "
+                         "the lake)")
     jo.add_argument("--method", "-m", default="auto", help="search method (see `lakejoin info`)")
     jo.add_argument("--option", "-O", action="append", default=[], metavar="NAME=VALUE",
                     help="a method's option, repeatable (as `lakejoin search -O`)")
@@ -522,10 +528,11 @@ def _join(args, parser) -> int:
     """Search, then join the query table with the hit of rank ``--hit`` and write it."""
     from .actions import join_hit
     from .engine import open_index
-    check_out(args.out)
+    check_out(args.out, args.overwrite)
     if args.hit < 1:
         raise LakeJoinError(f"--hit {args.hit}: give the rank of a hit, 1 or more.")
     engine = open_index(args.index, verify=not args.no_verify)
+    check_out_target(engine, args.out, args.table)
     cols = args.column if len(args.column) > 1 else args.column[0]
     frame, name = _read_query_table(engine, args.table, OWN_COLUMNS)
     if frame is None:
@@ -636,17 +643,20 @@ def _join_transformed(engine, args, hit, frame):
     return joined, line + many
 
 
-def check_out(out: str) -> None:
+def check_out(out: str, overwrite: bool = False) -> None:
     """``--out FILE`` checked before any search or join is run, so that the work is not done
-    and then lost: a .csv or .parquet name, not a folder, whose missing parent folders can be
-    created (the nearest existing one is a writable folder, not a file). Each problem is one
-    line naming the path."""
+    and then lost: a .csv or .parquet name, not a folder, not an existing file unless
+    ``overwrite``, whose missing parent folders can be created (the nearest existing one
+    is a writable folder, not a file). Each problem is one line naming the path."""
     path = Path(out).expanduser()
     if path.suffix.lower() not in (".csv", ".parquet"):
         raise LakeJoinError(f"--out {out}: write a .csv or a .parquet file.")
     if path.is_dir():
         raise LakeJoinError(f"--out {out}: is a folder; give a file name in it "
                             f"({path / ('joined' + path.suffix.lower())}, say).")
+    if (path.exists() or path.is_symlink()) and not overwrite:
+        raise LakeJoinError(f"--out {out}: the file exists; give another path, or --overwrite "
+                            f"to replace it (nothing was searched or written).")
     parent = path.absolute().parent
     while not parent.exists() and not parent.is_symlink() and parent != parent.parent:
         parent = parent.parent
@@ -656,6 +666,20 @@ def check_out(out: str) -> None:
     if not os.access(parent, os.W_OK | os.X_OK):
         raise LakeJoinError(f"--out {out}: the folder {parent} is not writable; give a path "
                             f"you can write to.")
+
+
+def check_out_target(engine, out: str, table: str | None) -> None:
+    """``--out FILE`` is never the query's own file or a file in the lake the index reads,
+    whatever --overwrite says: writing there would replace the data searched."""
+    path = Path(out).expanduser().resolve()
+    if table and Path(table).exists() and Path(table).resolve() == path:
+        raise LakeJoinError(f"--out {out}: is the query table's file (--table {table}); "
+                            f"write the result elsewhere (nothing was written).")
+    root = engine.lake_root
+    if root and (path == Path(root).resolve() or Path(root).resolve() in path.parents):
+        raise LakeJoinError(f"--out {out}: is in the lake the index reads ({root}); writing "
+                            f"there would change or add a lake table: write the result "
+                            f"outside it (nothing was written).")
 
 
 def _write_table(frame, path: Path) -> None:
@@ -714,8 +738,10 @@ def _union(args, parser) -> int:
         raise LakeJoinError("--stack N and --out FILE go together (which result to stack, and "
                             "where to write the stacked table).")
     if args.out:
-        check_out(args.out)
+        check_out(args.out, args.overwrite)
     engine = open_index(args.index, verify=not args.no_verify)
+    if args.out:
+        check_out_target(engine, args.out, args.table)
     frame, name = _read_query_table(engine, args.table)
     if frame is None:
         frame = engine.table(name, types="pandas")

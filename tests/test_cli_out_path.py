@@ -57,3 +57,38 @@ def test_out_that_is_a_folder_is_refused(demo_index_path, tmp_path, capsys):
                 "--out", str(folder)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is a folder; give a file name in it" in err[0]
+
+
+def test_an_existing_out_file_is_replaced_only_when_asked_and_never_the_data(
+        spark, tmp_path, capsys):
+    """`--out` never replaces a file silently: an existing file needs --overwrite; the
+    query's own file and a file in the lake are refused even with it (they are the data
+    searched), before any search, the file unchanged."""
+    from conftest import write_lake
+    from lakejoin_jupyter import build_index
+    lake = write_lake(tmp_path / "lake", {"codes.csv": pd.DataFrame(
+        {"code": ["a1", "b2", "c3", "d4"], "n": [1, 2, 3, 4]})})
+    index = tmp_path / "lake.index"
+    build_index(lake, index, spark=spark, progress=False)
+    query = tmp_path / "q.csv"
+    pd.DataFrame({"code": ["a1", "b2", "zz"]}).to_csv(query, index=False)
+    base = ["join", str(index), "-t", str(query), "-c", "code", "--hit", "1", "--out"]
+    old = tmp_path / "old.csv"
+    old.write_text("keep me\n")
+    assert cli(base + [str(old)]) == 1
+    err = capsys.readouterr()
+    assert "the file exists" in err.err and "--overwrite" in err.err and err.out == ""
+    assert old.read_text() == "keep me\n"
+    assert cli(base + [str(old), "--overwrite"]) == 0
+    assert list(pd.read_csv(old)["code"]) == ["a1", "b2", "zz"]
+    capsys.readouterr()
+    in_lake = lake / "joined.csv"
+    before = query.read_text()
+    for out, what in ((query, "is the query table's file"), (lake / "codes.csv", "in the lake"),
+                      (in_lake, "in the lake")):
+        assert cli(base + [str(out), "--overwrite"]) == 1
+        assert what in capsys.readouterr().err
+    assert query.read_text() == before and not in_lake.exists()
+    assert cli(["union", str(index), "-t", str(query), "--stack", "1", "--out",
+                str(lake / "stacked.csv"), "--overwrite"]) == 1
+    assert "in the lake" in capsys.readouterr().err and not (lake / "stacked.csv").exists()
