@@ -49,6 +49,14 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
                              re.S) is not None
             for i in range(len(v)))
     codes = [t for t in tvals if len(t) < MIN_Q and t.isalpha()]
+    # short codes with a digit ("05", "a1") pair with the values holding them as a field
+    digit_codes = [t for t in tvals if len(t) < MIN_Q and t.isalnum()
+                   and any(c.isdigit() for c in t)]
+
+    def word_of(t, v):         # t between v's ends or punctuation ("_" too), not whitespace
+        edge = r"(?:^|[^\w\s]|_)"
+        return len(v) >= MIN_Q and re.search(edge + re.escape(t) + r"(?=$|[^\w\s]|_)",
+                                             v) is not None
 
     def as_words(t, v):        # t occurs in v, not next to an alphanumeric character
         return any(v.startswith(t, i) and (i == 0 or not v[i - 1].isalnum())
@@ -84,6 +92,10 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         for t in mine:
             score = 1.0 / (sum(abbreviates(t, x) for x in svals) * len(mine))
             best, rows = keep_best(best, rows, score, {T[t]})
+        for t in digit_codes:
+            if word_of(t, v):
+                score = 1.0 / sum(word_of(t, x) for x in svals)
+                best, rows = keep_best(best, rows, score, {T[t]})
         q_min = min(MIN_Q, len(v))       # a value shorter than 3 is probed whole
         for i in range(len(v) - q_min + 1):
             u = v[i:i + MAX_GRAM]

@@ -447,8 +447,9 @@ def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, lo
 def find_pair_group(source: ColumnValues, target: ColumnValues,
                     min_score: float = 1 / 64) -> PairGroup:
     pairs, bare = [], []
+    codes = _code_part_candidates(source, target)
     for vid, extra in enumerate(_abbreviation_candidates(source, target)):
-        found = best_pairs_for_value(vid, source, target, min_score, extra)
+        found = best_pairs_for_value(vid, source, target, min_score, [*extra, *codes[vid]])
         pairs.extend(found)
         if not found:
             bare.append(vid)
@@ -722,6 +723,43 @@ def _abbreviation_candidates(source: ColumnValues, target: ColumnValues) -> list
     return out
 
 
+def _fields(v: str) -> list:
+    """The words of v (runs of letters and digits) that are fields of a code: bounded on
+    each side by v's end or by punctuation ("10" of "esdras%1:10:00::", "07" of
+    "2014-07-01"), not by whitespace (a number among the words of a text is a quantity:
+    "8" of "Peaked at No. 8 on")."""
+    return [m.group() for m in _TOKEN.finditer(v)
+            if (m.start() == 0 or not v[m.start() - 1].isspace())
+            and (m.end() == len(v) or not v[m.end()].isspace())]
+
+
+def _code_part_candidates(source: ColumnValues, target: ColumnValues) -> list:
+    """Per source value, its (gram, target value ids, score) candidates from the target's
+    short codes holding a digit ("05", "7", "a1") that the value holds as a field
+    (:func:`_fields`: "10" of "esdras%1:10:00::", not of "2010", "s10" or "No. 10 on");
+    values shorter than MIN_Q are probed whole instead. Not in the thesis: its q >= 3 leaves such codes unmatched, and an
+    abbreviation (:func:`abbreviation_matches`) holds letters only. The pair scores 1/(n m)
+    as a q-gram match does, n the number of source values holding the code as a field, m = 1
+    (the code is one distinct target value)."""
+    out = [()] * len(source.values)
+    codes = {t: tid for tid, t in enumerate(target.values)
+             if len(t) < MIN_Q and t.isalnum() and any(ch.isdigit() for ch in t)}
+    if not codes:
+        return out
+    hits: dict = {}
+    counts: dict = {}
+    for vid, v in enumerate(source.values):
+        if len(v) >= MIN_Q:
+            found = [codes[w] for w in dict.fromkeys(_fields(v)) if w in codes]
+            if found:
+                hits[vid] = found
+                for tid in found:
+                    counts[tid] = counts.get(tid, 0) + 1
+    for vid, found in hits.items():
+        out[vid] = [(target.values[tid], (tid,), 1.0 / counts[tid]) for tid in found]
+    return out
+
+
 def find_joinable_row_pairs(source_columns: list, target_columns: list,
                             min_score: float = 1 / 64) -> list:
     """FindJoinableRowPairs (Algorithm 3): one :class:`PairGroup` per (C_s, C_t) with at
@@ -769,13 +807,16 @@ def combined_pair_groups(groups: list, source_cells: dict, min_score: float = 1 
     out = []
     for t in dict.fromkeys(g.target_column for g in groups):
         reach: dict = {}             # column -> folded value -> target rows of its best match
+        grams: dict = {}             # column -> (folded value, target row) -> its gram
         for g in groups:
             if g.target_column != t or g.source_column not in source_cells:
                 continue
             cells = source_cells[g.source_column]
             m = reach.setdefault(g.source_column, {})
+            held = grams.setdefault(g.source_column, {})
             for p in g.pairs:
                 m.setdefault(fold(cells[p.source_row]), set()).add(p.target_row)
+                held.setdefault((fold(cells[p.source_row]), p.target_row), p.gram)
         if len(reach) < 2:
             continue
         columns = [c for c in source_cells if c in reach]   # the source's column order
@@ -815,8 +856,10 @@ def combined_pair_groups(groups: list, source_cells: dict, min_score: float = 1 
                 score = 1.0 / (reached[(cols, j)] * len(common))
                 if score >= min_score:
                     used.update(cols)
+                    pieces = [grams[c][(v, j)] for c, v in zip(cols, vals)]
                     items.append((zlib.crc32(" & ".join(vals).encode("utf-8")),
-                                  RowPair(i, j, "", score)))
+                                  RowPair(i, j, "".join(pieces) if all(pieces) else "",
+                                          score)))
         if items:
             items.sort(key=lambda x: (-x[1].score, x[0], x[1].source_row, x[1].target_row))
             name = " & ".join(c for c in columns if c in used)
