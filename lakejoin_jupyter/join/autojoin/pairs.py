@@ -26,6 +26,8 @@ Note:
     with no pair at all is read with its punctuation dropped and pairs on whole tokens
     across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``);
     still none: its one separator read as the target's ("pt-br" as "pt_br": ``swapped_pairs``).
+    A short code with a digit pairs with the values holding it as a field bounded by punctuation
+    ("10" of "x%1:10:00::"); a combined pair's gram is its columns' grams joined (dev. 65).
 """
 from __future__ import annotations
 
@@ -293,7 +295,7 @@ class ColumnValues:
 class RowPair:
     source_row: int
     target_row: int
-    gram: str          # the (folded) q-gram that matched
+    gram: str          # the (folded) q-gram that matched; combined: its columns' grams
     score: float       # 1 / (n * m)
     whole: bool = False   # a common whole key (N:1 evidence): a group of its own
 
@@ -737,10 +739,11 @@ def _code_part_candidates(source: ColumnValues, target: ColumnValues) -> list:
     """Per source value, its (gram, target value ids, score) candidates from the target's
     short codes holding a digit ("05", "7", "a1") that the value holds as a field
     (:func:`_fields`: "10" of "esdras%1:10:00::", not of "2010", "s10" or "No. 10 on");
-    values shorter than MIN_Q are probed whole instead. Not in the thesis: its q >= 3 leaves such codes unmatched, and an
-    abbreviation (:func:`abbreviation_matches`) holds letters only. The pair scores 1/(n m)
-    as a q-gram match does, n the number of source values holding the code as a field, m = 1
-    (the code is one distinct target value)."""
+    values shorter than MIN_Q are probed whole instead. Not in the thesis (deviation 65):
+    its q >= 3 leaves such codes unmatched, and an abbreviation
+    (:func:`abbreviation_matches`) holds letters only. The pair scores 1/(n m) as a q-gram
+    match does, n the number of source values holding the code as a field, m = 1 (the code
+    is one distinct target value)."""
     out = [()] * len(source.values)
     codes = {t: tid for tid, t in enumerate(target.values)
              if len(t) < MIN_Q and t.isalnum() and any(ch.isdigit() for ch in t)}
@@ -802,6 +805,8 @@ def combined_pair_groups(groups: list, source_cells: dict, min_score: float = 1 
     distinct combinations of (the same columns') source values reaching the target row;
     one group per target column (named after the columns used, "a & b"), sorted like
     :func:`find_pair_group` (rows of one key are one group, whichever columns matched).
+    The pair's gram is its columns' grams joined ("" where one is a token bag): evidence
+    (deviation 5) as a q-gram of that length, so two digits reaching "25" are none.
     ``source_cells``: column name -> cells of the (sampled) source rows; groups of other
     (joined) columns are ignored."""
     out = []
