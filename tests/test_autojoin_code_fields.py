@@ -17,18 +17,21 @@ from lakejoin_jupyter.join.autojoin.programset import row_evidence
 
 
 def test_a_short_code_pairs_with_the_values_holding_it_as_a_field():
-    """Hand-checked: "esdras%1:10:00::" holds the codes 10 (no other value holds it as a
-    field: 1/1) and 00 (three values: 1/3), its best is 10; "dog" and "cat" share 05
-    (1/2, better than 00's 1/3). "10" among words ("No. 10 on") or inside a number
-    ("x2010") is no field; no value of 3+ characters pairs otherwise (a target of
-    two-character codes has no q-gram of 3)."""
-    keys = ColumnValues.from_cells("sense key", ["esdras%1:10:00::", "dog%1:05:00::",
-                                                 "cat%1:05:00::", "Peaked at No. 10 on",
-                                                 "x2010"])
-    codes = ColumnValues.from_cells("file number", ["00", "05", "10"])
+    """Hand-checked: "esdras" and "ezra" hold the code 10 as a field (two values: 1/2) and
+    00 (with "dog": 1/3), their best is 10; "dog" and "cat" share 05 (1/2, better than
+    00's 1/3; "01" is no code). "10" among words ("No. 10 on") or inside a number
+    ("x2010") is no field. The codes 43 and 02 are held by one value alone ("y"): a 1:1
+    match of two characters, no pair. No value pairs otherwise (a target of two-character
+    codes has no q-gram of 3)."""
+    keys = ColumnValues.from_cells("sense key", ["esdras%1:10:00::", "ezra%1:10:00::",
+                                                 "dog%1:05:00::", "cat%1:05:01::",
+                                                 "Peaked at No. 10 on", "x2010",
+                                                 "y%3:43:02::"])
+    codes = ColumnValues.from_cells("file number", ["00", "02", "05", "10", "43"])
     got = {(p.source_row, p.target_row, p.score, p.gram)
            for p in find_pair_group(keys, codes).pairs}
-    assert got == {(0, 2, 1.0, "10"), (1, 1, 0.5, "05"), (2, 1, 0.5, "05")}
+    assert got == {(0, 3, 0.5, "10"), (1, 3, 0.5, "10"), (2, 2, 0.5, "05"),
+                   (3, 2, 0.5, "05")}
 
 
 def _lexicon(seed: int, n_rows: int = 600, n_codes: int = 45):

@@ -92,10 +92,10 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         for t in mine:
             score = 1.0 / (sum(abbreviates(t, x) for x in svals) * len(mine))
             best, rows = keep_best(best, rows, score, {T[t]})
-        for t in digit_codes:
-            if word_of(t, v):
-                score = 1.0 / sum(word_of(t, x) for x in svals)
-                best, rows = keep_best(best, rows, score, {T[t]})
+        for t in digit_codes:        # held by 2+ source values (a 1:1 match: none)
+            n = sum(word_of(t, x) for x in svals)
+            if word_of(t, v) and n > 1:
+                best, rows = keep_best(best, rows, 1.0 / n, {T[t]})
         q_min = min(MIN_Q, len(v))       # a value shorter than 3 is probed whole
         for i in range(len(v) - q_min + 1):
             u = v[i:i + MAX_GRAM]

@@ -26,7 +26,7 @@ Note:
     with no pair at all is read with its punctuation dropped and pairs on whole tokens
     across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``);
     still none: its one separator read as the target's ("pt-br" as "pt_br": ``swapped_pairs``).
-    A short code with a digit pairs with the values holding it as a field bounded by punctuation
+    A short code with a digit pairs with the 2+ values holding it as a field between punctuation
     ("10" of "x%1:10:00::"); a combined pair's gram is its columns' grams joined (dev. 65).
 """
 from __future__ import annotations
@@ -743,7 +743,9 @@ def _code_part_candidates(source: ColumnValues, target: ColumnValues) -> list:
     its q >= 3 leaves such codes unmatched, and an abbreviation
     (:func:`abbreviation_matches`) holds letters only. The pair scores 1/(n m) as a q-gram
     match does, n the number of source values holding the code as a field, m = 1 (the code
-    is one distinct target value)."""
+    is one distinct target value), for n >= 2 only: the N of an N:1 join; a code one value
+    alone holds is a 1:1 match of 1-2 characters, which chance makes as readily (a term's
+    number "1; (1789)" against a president's)."""
     out = [()] * len(source.values)
     codes = {t: tid for tid, t in enumerate(target.values)
              if len(t) < MIN_Q and t.isalnum() and any(ch.isdigit() for ch in t)}
@@ -759,7 +761,8 @@ def _code_part_candidates(source: ColumnValues, target: ColumnValues) -> list:
                 for tid in found:
                     counts[tid] = counts.get(tid, 0) + 1
     for vid, found in hits.items():
-        out[vid] = [(target.values[tid], (tid,), 1.0 / counts[tid]) for tid in found]
+        out[vid] = [(target.values[tid], (tid,), 1.0 / counts[tid]) for tid in found
+                    if counts[tid] > 1]
     return out
 
 
