@@ -5,13 +5,16 @@ generated N:1 tables whose right join is known by construction."""
 from __future__ import annotations
 
 import random
+import re
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin import autojoin
-from lakejoin_jupyter.join.autojoin.pairs import (ColumnValues, combined_pair_groups,
-                                                  find_pair_group)
+from lakejoin_jupyter.join.autojoin.pairs import (MIN_Q, ColumnValues, _code_part_candidates,
+                                                  combined_pair_groups, find_pair_group)
 from lakejoin_jupyter.join.autojoin.pipeline import Table
 from lakejoin_jupyter.join.autojoin.programset import row_evidence
 
@@ -19,19 +22,52 @@ from lakejoin_jupyter.join.autojoin.programset import row_evidence
 def test_a_short_code_pairs_with_the_values_holding_it_as_a_field():
     """Hand-checked: "esdras" and "ezra" hold the code 10 as a field (two values: 1/2) and
     00 (with "dog": 1/3), their best is 10; "dog" and "cat" share 05 (1/2, better than
-    00's 1/3; "01" is no code). "10" among words ("No. 10 on") or inside a number
-    ("x2010") is no field. The codes 43 and 02 are held by one value alone ("y"): a 1:1
+    00's 1/3; "01" is no code). "10" among words ("No. 10 on"), inside a number
+    ("x2010") or in a decimal ("2.10") is no field. The codes 43 and 02 are held by one value alone ("y"): a 1:1
     match of two characters, no pair. No value pairs otherwise (a target of two-character
     codes has no q-gram of 3)."""
     keys = ColumnValues.from_cells("sense key", ["esdras%1:10:00::", "ezra%1:10:00::",
                                                  "dog%1:05:00::", "cat%1:05:01::",
                                                  "Peaked at No. 10 on", "x2010",
-                                                 "y%3:43:02::"])
+                                                 "y%3:43:02::", "2.10"])
     codes = ColumnValues.from_cells("file number", ["00", "02", "05", "10", "43"])
     got = {(p.source_row, p.target_row, p.score, p.gram)
            for p in find_pair_group(keys, codes).pairs}
     assert got == {(0, 3, 0.5, "10"), (1, 3, 0.5, "10"), (2, 2, 0.5, "05"),
                    (3, 2, 0.5, "05")}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text("0123:. a%", min_size=0, max_size=9), min_size=1, max_size=10),
+       st.lists(st.text("0123a", min_size=1, max_size=2), min_size=1, max_size=6))
+def test_code_fields_match_the_oracle(src, tgt):
+    """The rule by brute force (any value, any code): per source value of 3+ characters,
+    the codes (1-2 letters or digits, a digit among them) it holds between its ends and
+    punctuation (no whitespace beside, not inside a decimal), each scored 1/n over the n
+    values holding it so, n >= 2."""
+    s, t = ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt)
+
+    def holds(code, v):
+        for i in range(len(v) - len(code) + 1):
+            if v[i:i + len(code)] != code:
+                continue
+            j = i + len(code)
+            if (i and (v[i - 1].isalnum() or v[i - 1].isspace())) or \
+                    (j < len(v) and (v[j].isalnum() or v[j].isspace())):
+                continue
+            run = re.search(r"[0-9.]*\Z", v[:i]).group() + re.match(r"[0-9.]*", v[i:]).group()
+            core = run.strip(".")
+            if re.fullmatch(r"[0-9]+\.[0-9]+", core) and code[0].isdigit():
+                continue     # its first character is a digit of the decimal
+            return True
+        return False
+    codes = [c for c in t.values if c.isalnum() and any(ch.isdigit() for ch in c)]
+    want = []
+    for v in s.values:
+        mine = [] if len(v) < MIN_Q else [c for c in codes if holds(c, v)]
+        n = {c: sum(len(x) >= MIN_Q and holds(c, x) for x in s.values) for c in mine}
+        want.append(sorted((c, (t.value_ids[c],), 1.0 / n[c]) for c in mine if n[c] > 1))
+    assert [sorted(x) for x in _code_part_candidates(s, t)] == want
 
 
 def _lexicon(seed: int, n_rows: int = 600, n_codes: int = 45):

@@ -725,14 +725,19 @@ def _abbreviation_candidates(source: ColumnValues, target: ColumnValues) -> list
     return out
 
 
+_DECIMAL = re.compile(r"(?<![0-9])(?<![0-9]\.)[0-9]+\.[0-9]+(?!\.?[0-9])")
+
+
 def _fields(v: str) -> list:
     """The words of v (runs of letters and digits) that are fields of a code: bounded on
     each side by v's end or by punctuation ("10" of "esdras%1:10:00::", "07" of
     "2014-07-01"), not by whitespace (a number among the words of a text is a quantity:
-    "8" of "Peaked at No. 8 on")."""
+    "8" of "Peaked at No. 8 on"), nor part of a decimal number (one point between digits:
+    "8" of "8.4" is a quantity too; "3" of "1.3.2" is a version's field)."""
+    inside = {i for m in _DECIMAL.finditer(v) for i in range(m.start(), m.end())}
     return [m.group() for m in _TOKEN.finditer(v)
             if (m.start() == 0 or not v[m.start() - 1].isspace())
-            and (m.end() == len(v) or not v[m.end()].isspace())]
+            and (m.end() == len(v) or not v[m.end()].isspace()) and m.start() not in inside]
 
 
 def _code_part_candidates(source: ColumnValues, target: ColumnValues) -> list:
