@@ -109,9 +109,9 @@ def test_sense_keys_join_their_file_numbers(seed):
 
 def test_a_combined_pair_of_two_digits_is_no_evidence():
     """Hand-checked: the digits "2" and "5" both reach only "25" among 00-44, a combined
-    pair of score 1 whose columns' grams hold two characters together: below the six that
-    evidence needs (deviation 5), so it names no key for its row; the name grid's combined
-    pairs ("ann" and "lee": six characters) still do."""
+    pair of score 1 whose columns' grams hold two characters together: a match below the
+    thesis's q = 3, so it names no key for its row; the name grid's combined pairs ("ann"
+    and "lee") still do."""
     first, second = ["2", "4", "2"], ["5", "1", "0"]
     codes = [f"{k:02d}" for k in range(45)]
     t = ColumnValues.from_cells("code", codes)

@@ -27,7 +27,7 @@ Note:
     across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``);
     still none: its one separator read as the target's ("pt-br" as "pt_br": ``swapped_pairs``).
     A short code with a digit pairs with the 2+ values holding it as a field between punctuation
-    ("10" of "x%1:10:00::"); a combined pair's gram is its columns' grams joined (dev. 65).
+    ("10" of "x%1:10:00::"); a combined pair of grams under MIN_Q together is no evidence (65).
 """
 from __future__ import annotations
 
@@ -295,7 +295,7 @@ class ColumnValues:
 class RowPair:
     source_row: int
     target_row: int
-    gram: str          # the (folded) q-gram that matched; combined: its columns' grams
+    gram: str          # the (folded) q-gram that matched; combined: see combined_pair_groups
     score: float       # 1 / (n * m)
     whole: bool = False   # a common whole key (N:1 evidence): a group of its own
 
@@ -813,8 +813,9 @@ def combined_pair_groups(groups: list, source_cells: dict, min_score: float = 1 
     distinct combinations of (the same columns') source values reaching the target row;
     one group per target column (named after the columns used, "a & b"), sorted like
     :func:`find_pair_group` (rows of one key are one group, whichever columns matched).
-    The pair's gram is its columns' grams joined ("" where one is a token bag): evidence
-    (deviation 5) as a q-gram of that length, so two digits reaching "25" are none.
+    The pair has no gram (evidence, deviation 5, as a token bag) unless its columns' grams
+    hold fewer than MIN_Q characters together: then it is a match below the thesis's q, its
+    gram those characters ("2" and "5" reaching "25"), no evidence (deviation 65).
     ``source_cells``: column name -> cells of the (sampled) source rows; groups of other
     (joined) columns are ignored."""
     out = []
@@ -869,10 +870,11 @@ def combined_pair_groups(groups: list, source_cells: dict, min_score: float = 1 
                 score = 1.0 / (reached[(cols, j)] * len(common))
                 if score >= min_score:
                     used.update(cols)
-                    pieces = [grams[c][(v, j)] for c, v in zip(cols, vals)]
+                    short = "".join(grams[c][(v, j)] for c, v in zip(cols, vals))
+                    short = short if len(short) < MIN_Q and all(
+                        grams[c][(v, j)] for c, v in zip(cols, vals)) else ""
                     items.append((zlib.crc32(" & ".join(vals).encode("utf-8")),
-                                  RowPair(i, j, "".join(pieces) if all(pieces) else "",
-                                          score)))
+                                  RowPair(i, j, short, score)))
         if items:
             items.sort(key=lambda x: (-x[1].score, x[0], x[1].source_row, x[1].target_row))
             name = " & ".join(c for c in columns if c in used)
