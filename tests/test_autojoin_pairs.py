@@ -49,6 +49,26 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
                              re.S) is not None
             for i in range(len(v)))
     codes = [t for t in tvals if len(t) < MIN_Q and t.isalpha()]
+    # short codes with a digit ("05", "a1") pair with the values holding them as a field
+    digit_codes = [t for t in tvals if len(t) < MIN_Q and t.isalnum()
+                   and any(c.isdigit() for c in t)]
+
+    def word_of(t, v):         # t between v's ends or punctuation ("_" too), not whitespace,
+        return len(v) >= MIN_Q and any(     # and not in a decimal ("8" of "8.4")
+            v.startswith(t, i) and (i == 0 or re.match(r"[^\w\s]|_", v[i - 1]))
+            and (i + len(t) == len(v) or re.match(r"[^\w\s]|_", v[i + len(t)]))
+            and not in_decimal(v, i) for i in range(len(v)))
+
+    def in_decimal(v, i):      # v[i] in a run of digits and points that, its end points
+        lo, hi = i, i          # dropped, is digits "." digits
+        while lo > 0 and v[lo - 1] in "0123456789.":
+            lo -= 1
+        while hi < len(v) and v[hi] in "0123456789.":
+            hi += 1
+        run = v[lo:hi]
+        core = run.strip(".")
+        start = lo + (len(run) - len(run.lstrip(".")))
+        return bool(re.fullmatch(r"[0-9]+\.[0-9]+", core)) and start <= i < start + len(core)
 
     def as_words(t, v):        # t occurs in v, not next to an alphanumeric character
         return any(v.startswith(t, i) and (i == 0 or not v[i - 1].isalnum())
@@ -84,6 +104,10 @@ def oracle_pairs(src_cells, tgt_cells, min_score):
         for t in mine:
             score = 1.0 / (sum(abbreviates(t, x) for x in svals) * len(mine))
             best, rows = keep_best(best, rows, score, {T[t]})
+        for t in digit_codes:        # held by 2+ source values (a 1:1 match: none)
+            n = sum(word_of(t, x) for x in svals)
+            if word_of(t, v) and n > 1:
+                best, rows = keep_best(best, rows, 1.0 / n, {T[t]})
         q_min = min(MIN_Q, len(v))       # a value shorter than 3 is probed whole
         for i in range(len(v) - q_min + 1):
             u = v[i:i + MAX_GRAM]

@@ -26,6 +26,8 @@ Note:
     with no pair at all is read with its punctuation dropped and pairs on whole tokens
     across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``);
     still none: its one separator read as the target's ("pt-br" as "pt_br": ``swapped_pairs``).
+    A short code with a digit pairs with the 2+ values holding it as a field between punctuation
+    ("10" of "x%1:10:00::"); a combined pair of grams under MIN_Q together is no evidence (61).
 """
 from __future__ import annotations
 
@@ -293,7 +295,7 @@ class ColumnValues:
 class RowPair:
     source_row: int
     target_row: int
-    gram: str          # the (folded) q-gram that matched
+    gram: str          # the (folded) q-gram that matched; combined: see combined_pair_groups
     score: float       # 1 / (n * m)
     whole: bool = False   # a common whole key (N:1 evidence): a group of its own
 
@@ -447,8 +449,9 @@ def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, lo
 def find_pair_group(source: ColumnValues, target: ColumnValues,
                     min_score: float = 1 / 64) -> PairGroup:
     pairs, bare = [], []
+    codes = _code_part_candidates(source, target)
     for vid, extra in enumerate(_abbreviation_candidates(source, target)):
-        found = best_pairs_for_value(vid, source, target, min_score, extra)
+        found = best_pairs_for_value(vid, source, target, min_score, [*extra, *codes[vid]])
         pairs.extend(found)
         if not found:
             bare.append(vid)
@@ -722,6 +725,52 @@ def _abbreviation_candidates(source: ColumnValues, target: ColumnValues) -> list
     return out
 
 
+_DECIMAL = re.compile(r"(?<![0-9])(?<![0-9]\.)[0-9]+\.[0-9]+(?!\.?[0-9])")
+
+
+def _fields(v: str) -> list:
+    """The words of v (runs of letters and digits) that are fields of a code: bounded on
+    each side by v's end or by punctuation ("10" of "esdras%1:10:00::", "07" of
+    "2014-07-01"), not by whitespace (a number among the words of a text is a quantity:
+    "8" of "Peaked at No. 8 on"), nor part of a decimal number (one point between digits:
+    "8" of "8.4" is a quantity too; "3" of "1.3.2" is a version's field)."""
+    inside = {i for m in _DECIMAL.finditer(v) for i in range(m.start(), m.end())}
+    return [m.group() for m in _TOKEN.finditer(v)
+            if (m.start() == 0 or not v[m.start() - 1].isspace())
+            and (m.end() == len(v) or not v[m.end()].isspace()) and m.start() not in inside]
+
+
+def _code_part_candidates(source: ColumnValues, target: ColumnValues) -> list:
+    """Per source value, its (gram, target value ids, score) candidates from the target's
+    short codes holding a digit ("05", "7", "a1") that the value holds as a field
+    (:func:`_fields`: "10" of "esdras%1:10:00::", not of "2010", "s10" or "No. 10 on");
+    values shorter than MIN_Q are probed whole instead. Not in the thesis (deviation 61):
+    its q >= 3 leaves such codes unmatched, and an abbreviation
+    (:func:`abbreviation_matches`) holds letters only. The pair scores 1/(n m) as a q-gram
+    match does, n the number of source values holding the code as a field, m = 1 (the code
+    is one distinct target value), for n >= 2 only: the N of an N:1 join; a code one value
+    alone holds is a 1:1 match of 1-2 characters, which chance makes as readily (a term's
+    number "1; (1789)" against a president's)."""
+    out = [()] * len(source.values)
+    codes = {t: tid for tid, t in enumerate(target.values)
+             if len(t) < MIN_Q and t.isalnum() and any(ch.isdigit() for ch in t)}
+    if not codes:
+        return out
+    hits: dict = {}
+    counts: dict = {}
+    for vid, v in enumerate(source.values):
+        if len(v) >= MIN_Q:
+            found = [codes[w] for w in dict.fromkeys(_fields(v)) if w in codes]
+            if found:
+                hits[vid] = found
+                for tid in found:
+                    counts[tid] = counts.get(tid, 0) + 1
+    for vid, found in hits.items():
+        out[vid] = [(target.values[tid], (tid,), 1.0 / counts[tid]) for tid in found
+                    if counts[tid] > 1]
+    return out
+
+
 def find_joinable_row_pairs(source_columns: list, target_columns: list,
                             min_score: float = 1 / 64) -> list:
     """FindJoinableRowPairs (Algorithm 3): one :class:`PairGroup` per (C_s, C_t) with at
@@ -764,18 +813,24 @@ def combined_pair_groups(groups: list, source_cells: dict, min_score: float = 1 
     distinct combinations of (the same columns') source values reaching the target row;
     one group per target column (named after the columns used, "a & b"), sorted like
     :func:`find_pair_group` (rows of one key are one group, whichever columns matched).
+    The pair has no gram (evidence, deviation 5, as a token bag) unless its columns' grams
+    hold fewer than MIN_Q characters together: then it is a match below the thesis's q, its
+    gram those characters ("2" and "5" reaching "25"), no evidence (deviation 61).
     ``source_cells``: column name -> cells of the (sampled) source rows; groups of other
     (joined) columns are ignored."""
     out = []
     for t in dict.fromkeys(g.target_column for g in groups):
         reach: dict = {}             # column -> folded value -> target rows of its best match
+        grams: dict = {}             # column -> (folded value, target row) -> its gram
         for g in groups:
             if g.target_column != t or g.source_column not in source_cells:
                 continue
             cells = source_cells[g.source_column]
             m = reach.setdefault(g.source_column, {})
+            held = grams.setdefault(g.source_column, {})
             for p in g.pairs:
                 m.setdefault(fold(cells[p.source_row]), set()).add(p.target_row)
+                held.setdefault((fold(cells[p.source_row]), p.target_row), p.gram)
         if len(reach) < 2:
             continue
         columns = [c for c in source_cells if c in reach]   # the source's column order
@@ -815,8 +870,11 @@ def combined_pair_groups(groups: list, source_cells: dict, min_score: float = 1 
                 score = 1.0 / (reached[(cols, j)] * len(common))
                 if score >= min_score:
                     used.update(cols)
+                    short = "".join(grams[c][(v, j)] for c, v in zip(cols, vals))
+                    short = short if len(short) < MIN_Q and all(
+                        grams[c][(v, j)] for c, v in zip(cols, vals)) else ""
                     items.append((zlib.crc32(" & ".join(vals).encode("utf-8")),
-                                  RowPair(i, j, "", score)))
+                                  RowPair(i, j, short, score)))
         if items:
             items.sort(key=lambda x: (-x[1].score, x[0], x[1].source_row, x[1].target_row))
             name = " & ".join(c for c in columns if c in used)
