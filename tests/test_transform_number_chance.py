@@ -171,3 +171,25 @@ def test_the_search_learner_reads_the_year_a_lake_of_two_years_varies():
     other = [dt.date(2013, 5, d).isoformat() for d in range(1, 32)]
     out = evaluate_columns(program.expr, {"seen": other}, len(other))
     assert out == [us_date(q) for q in other], program.describe()
+
+
+def test_numbers_wrapped_in_constants_are_tested_against_chance():
+    """"N" + a state code + "A1" meets penguin ids N1A1 ... N100A1 whatever the codes
+    (a random draw of codes from 1..99 meets 94 of 99 as often); a lake column holding a
+    third of the range, every query code among them, is no coincidence; a program writing
+    no constant around its number is not this test's."""
+    from lakejoin_jupyter.join.autojoin.discovery import wrapped_numbers_by_chance
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Constant, Program, Substring
+    program = Program((Constant("N"), Substring(Column("fips"), None, None), Constant("A1")))
+    rng = random.Random(5)
+    nests = [n for n in range(1, 101) if n not in (3, 7, 14, 43, 52, 60)]
+    keys = {f"n{n}a{k}" for n in nests for k in (1, 2)}
+    codes = rng.sample([n for n in nests if n < 100], 20)
+    assert wrapped_numbers_by_chance({f"N{c}A1": 1 for c in codes}, keys, program)
+    third = set(rng.sample(range(1, 100), 33))
+    items = {f"n{n}a1" for n in third}
+    query = rng.sample(sorted(third), 20)
+    assert not wrapped_numbers_by_chance({f"N{c}A1": 1 for c in query}, items, program)
+    bare = Program((Substring(Column("fips"), None, None),))
+    assert not wrapped_numbers_by_chance({str(c): 1 for c in codes}, {str(n) for n in nests},
+                                         bare)

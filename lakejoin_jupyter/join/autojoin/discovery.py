@@ -396,6 +396,11 @@ FILLED_WARNING = ("the program keeps small numbers that the other side's numbers
                   "(every number of their length is there): matches are likely coincidental")
 
 
+WRAPPED_WARNING = ("the program wraps small numbers in constants, and numbers drawn at random "
+                   "from their range would meet the other side's as often: matches are likely "
+                   "coincidental")
+
+
 def filled_numbers(made, keys: set) -> bool:
     """Are the program's outputs that meet ``keys`` all numbers of a length the keys fill
     (chance rate 1, or too few keys of that length to have a rate: chance.py)? The minutes
@@ -405,6 +410,43 @@ def filled_numbers(made, keys: set) -> bool:
         return False
     rates = code_rates(keys)
     return all(len(o) not in rates or rates[len(o)][0] >= 1.0 for o in met)
+
+
+def wrapped_numbers_by_chance(made, keys: set, program: Program) -> bool:
+    """Does a program that wraps numbers in constants ("N" + a state code + "A1") meet
+    ``keys`` no more often than numbers drawn at random from the same small range would,
+    once the constants are cut from both sides (chance.py ``range_tail`` above ``ALPHA``)?
+    The penguin ids N1A1 ... N100A1 meet any codes of 1..99 so."""
+    head, tail = (t.casefold() for t in _constant_ends(program))
+    if not head and not tail:
+        return False
+
+    def inner(v):               # the keys are case-folded, the constants may not be
+        v = str(v).casefold()
+        if len(v) > len(head) + len(tail) and v.startswith(head) and v.endswith(tail):
+            return v[len(head):len(v) - len(tail)]
+        return None
+    outs = [inner(o) for o in made if o is not None]
+    got = range_tail(outs, {k for k in map(inner, keys) if k is not None})
+    return got is not None and got > ALPHA
+
+
+def _constant_ends(program: Program) -> tuple[str, str]:
+    """The texts a program's leading and trailing constant pieces write ("", "" when it
+    reads nothing: a constant program has no number to wrap)."""
+    from .dsl import Constant
+    pieces = list(getattr(program, "pieces", ()))
+    if all(isinstance(p, Constant) for p in pieces):
+        return "", ""
+
+    def run(seq) -> list:
+        out = []
+        for p in seq:
+            if not isinstance(p, Constant):
+                break
+            out.append(p.text)
+        return out
+    return "".join(run(pieces)), "".join(reversed(run(reversed(pieces))))
 
 
 def numbers_by_chance(made, keys: set, source_is_numbers) -> bool:
@@ -431,18 +473,9 @@ def _kinds(made: dict, program: Program) -> tuple:
     """(kind, warning) of a program's key from its outputs and their rows, without the
     affixes its leading and trailing constants add (an affix its outputs share because
     the values it reads share it is part of the key: "01/20/" of inauguration dates)."""
-    from .dsl import Constant
-
-    def constant_chars(pieces) -> int:
-        n = 0
-        for p in pieces:
-            if not isinstance(p, Constant):
-                break
-            n += len(p.text)
-        return n
-    pieces = list(getattr(program, "pieces", ()))
-    limits = (constant_chars(pieces), constant_chars(reversed(pieces))) if pieces else None
-    return values_kind(list(made), np.array(list(made.values())), limits=limits)
+    head, tail = _constant_ends(program)
+    return values_kind(list(made), np.array(list(made.values())),
+                       limits=(len(head), len(tail)))
 
 
 def lake_kind(index, column: int) -> tuple:
@@ -790,8 +823,11 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made, program), other)
-        if filled_numbers(made, lake.token_set(X) if forward else set(tokens)):
+        keyset = lake.token_set(X) if forward else set(tokens)
+        if filled_numbers(made, keyset):
             weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", FILLED_WARNING
+        elif wrapped_numbers_by_chance(made, keyset, program):
+            weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", WRAPPED_WARNING
         if kind in MEASURE_KINDS and many_to_many(
                 made, n_in, lake_is_key(index, X) if forward else
                 len(tokens) >= KEY_RATIO * float(weights.sum())):
