@@ -1,5 +1,5 @@
-"""Calibration round 20 (bench/results/fuzzyjoin_calibration.md, twenty-third session): the
-ratio's second and third distances from the left values the negative rules allow.
+"""Calibration rounds 20-21 (bench/results/fuzzyjoin_calibration.md): the ratio's second
+and third distances from the left values the negative rules allow.
 
 The join rates a join by s1 = d1 / d2 and its decoys by s2 = d2 / d3, the distances of the
 three nearest left values (``match_precision.nearest_ratios``). A left value that
@@ -12,11 +12,16 @@ like a near tie. The variants replay the choice on a ``bench/fuzzyjoin_replay.py
   values (``fuzzy._nearest``), d1 stays the nearest's distance; d2 and d3 are the
   distances of the first two among ranks 2..K the rules allow (infinite where fewer are
   found). They replace the saved ``r_near``; everything else is the join's own.
+* ``agreeing`` (round 21): ``admissible``'s distances only for the right values whose
+  nearest left value agrees with them in what distinguishes it from the siblings
+  ``admissible`` removes (``agrees``: the join allowed, the same digits, and no word
+  of the right value the nearest lacks held by a removed sibling); the join's nearest
+  distances for the others. Kept: the join does it (``fuzzy.family_nearest``).
 
     python bench/fuzzyjoin_admissible.py --work W --variant admissible --out dev_adm.csv
 
-The admissible distances are computed once per dataset (from its tables) and cached in
-``W/admissible/``.
+The distances are computed once per dataset (from its tables) and cached in
+``W/admissible/`` and ``W/agreeing/``.
 """
 from __future__ import annotations
 
@@ -26,8 +31,9 @@ import numpy as np
 
 import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
 from fuzzyjoin_autofj import load
+from lakejoin_jupyter.join import fuzzy
 
-VARIANTS = ("base", "admissible")
+VARIANTS = ("base", "admissible", "agreeing")
 SUITES = ["autofj", "rl", "fresh1", "fresh2", "fresh3", "fresh4", "fresh6", "fresh7"]
 ADMISSIBLE_K = 10         # nearest left values searched for two the rules allow
 STATE = {"variant": "base", "work": None, "folders": None}
@@ -46,10 +52,64 @@ def admissible_near(rd: np.ndarray, ri: np.ndarray, forbids) -> np.ndarray:
     return near
 
 
-def admissible_distances(d: dict, folder: Path) -> dict:
-    """Per join function of the saved dataset ``d``: its ``admissible_near`` from the
-    dataset's tables (checked against the saved nearest distances)."""
-    from lakejoin_jupyter.join import fuzzy
+def blind_words(value) -> frozenset:
+    """The words of ``value`` as the rules tokenize them (lower case), each with its
+    digits removed, the empty ones dropped ("Eutelsat 33C": eutelsat, c)."""
+    words = (fuzzy._DIGITS.sub("", w) for w in fuzzy._TOKEN.findall(str(value).lower()))
+    return frozenset(w for w in words if w)
+
+
+def removed(ri_row: np.ndarray, i: int, forbids) -> list:
+    """The left values ``admissible_near`` passes over for right value i: those among
+    ranks 2..K (``ri_row[1:]``) the rules forbid, before the second one they allow."""
+    out, allowed = [], 0
+    for l in ri_row[1:].tolist():
+        if l < 0 or allowed == 2:
+            break
+        if forbids(i, l):
+            out.append(l)
+        else:
+            allowed += 1
+    return out
+
+
+def agrees(right_value, nearest, siblings, forbidden: bool) -> bool:
+    """Does the family's distinguishing part agree between a right value and its nearest
+    left value? The join is allowed; the two carry the same digits read left to right
+    (what the digit rule reads); and no digit-free word of the right value that the
+    nearest lacks is held by one of the removed ``siblings`` (left values): the right
+    value carries no mark of the family ("c" of "Eutelsat 16C") the nearest does not."""
+    if forbidden:
+        return False
+    digits = ["".join(fuzzy._DIGITS.findall(str(v))) for v in (right_value, nearest)]
+    if digits[0] != digits[1]:
+        return False
+    extra = blind_words(right_value) - blind_words(nearest)
+    return not any(extra & blind_words(s) for s in siblings)
+
+
+def agreeing_near(near: np.ndarray, rd: np.ndarray, ri: np.ndarray, rkeys, lkeys,
+                  forbids) -> np.ndarray:
+    """The join's nearest distances ``near`` (n_right, <= 3), with ``admissible_near``'s
+    row in place of right value i's where i ``agrees`` with its nearest left value
+    ``ri[i, 0]``, the siblings the ``removed`` ones (``rd``, ``ri``: the K nearest,
+    ``fuzzy._nearest``)."""
+    out = near.copy()
+    adm = admissible_near(rd, ri, forbids)[:, :near.shape[1]]
+    for i in range(len(rd)):
+        l1 = int(ri[i, 0])
+        if l1 < 0:
+            continue
+        siblings = [lkeys[l] for l in removed(ri[i], i, forbids)]
+        if siblings and agrees(rkeys[i], lkeys[l1], siblings, forbids(i, l1)):
+            out[i] = adm[i]
+    return out
+
+
+def admissible_distances(d: dict, folder: Path, agreeing: bool = False) -> dict:
+    """Per join function of the saved dataset ``d``: its ``admissible_near`` (with
+    ``agreeing``: its ``agreeing_near``) from the dataset's tables (checked against the
+    saved nearest distances)."""
     left, right, _ = load(folder)
     lkeys, _ = fuzzy._distinct(left["title"])
     rkeys, _ = fuzzy._distinct(right["title"])
@@ -59,9 +119,15 @@ def admissible_distances(d: dict, folder: Path) -> dict:
         L, R = fuzzy._features(texts, fn, counts)
         rd, ri, _ = fuzzy._nearest(R, L, ADMISSIBLE_K)
         k = min(3, rd.shape[1], raw["r_near"].shape[1])
-        if not np.allclose(rd[:, :k], raw["r_near"][:, :k], equal_nan=True):
+        saved = raw["r_near"][:, :k]
+        # a dump of the join before round 21 saved the three nearest, one after it
+        # fuzzy.family_nearest's distances (equal to the agreeing variant's)
+        same = [np.isclose(saved, got[:, :k], equal_nan=True).all(axis=1)
+                for got in (rd, fuzzy.family_nearest(rd, ri, rules))]
+        if not (same[0].all() or same[1].all()):
             raise ValueError(f"{d['name']} {fn}: the tables do not give the dump's distances")
-        out[fn] = admissible_near(rd, ri, rules.forbids)
+        out[fn] = (agreeing_near(raw["r_near"], rd, ri, rkeys, lkeys, rules.forbids)
+                   if agreeing else admissible_near(rd, ri, rules.forbids))
     return out
 
 
@@ -69,9 +135,16 @@ def cached_admissible(d: dict, state: dict) -> dict:
     return replay.cached_measure(d, state, "admissible", admissible_distances)
 
 
+def cached_agreeing(d: dict, state: dict) -> dict:
+    return replay.cached_measure(d, state, "agreeing",
+                                 lambda d, folder: admissible_distances(d, folder, True))
+
+
 def prepare(d: dict) -> None:
-    if STATE["variant"] == "admissible":
-        for fn, near in cached_admissible(d, STATE).items():
+    if STATE["variant"] != "base":
+        measured = (cached_admissible if STATE["variant"] == "admissible"
+                    else cached_agreeing)(d, STATE)
+        for fn, near in measured.items():
             d["raw"][fn]["r_near"] = near
 
 

@@ -15,18 +15,17 @@ Note:
     Deviations (why: docs/algorithms/fuzzyjoin.md): precision from the ratio d1/d2 against
     decoy ratios d2/d3 (a local false discovery rate), not from left neighbours within 2t;
     the target is met by a lower bound, not the estimate (selection and small tables); a
-    union counts a right value once, its rival pairs lowering its probability, not every
-    distinct pair as a join (that understated the union's precision); a join capped at
-    1/2 where its left value has another left value as near as the right value is
-    (``NAMESAKES``: a right value without a partner next to a namesake); the joins to
-    one left value, in a configuration and in a union, expected to hold at most 2 true
-    partners (``HUB_PARTNERS``); a join whose ratio d1/d2 exceeds ``AGREE_RATIO`` rated by
-    the mean of the functions joining its right value to the same left value (their fits
-    differ by noise there, and the choice kept the highest); the semantic function's
-    decoys corrected for their rank (short codes without a partner); 15 join functions
-    instead of about 140 (one of them "semantic", by default only up to
-    ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix products; ties go to
-    the first left value (``argmin``).
+    union counts a right value once, its rival pairs lowering its probability; a join capped
+    at 1/2 where its left value has another left value as near as the right value is
+    (``NAMESAKES``); the joins to one left value expected to hold at most 2 true partners
+    (``HUB_PARTNERS``); a join whose ratio d1/d2 exceeds ``AGREE_RATIO`` rated by the mean
+    of the functions joining its right value to the same left value (their fits differ by
+    noise there); the semantic function's decoys corrected for their rank; d2 and d3 from
+    the left values the rules allow where the right value agrees with its nearest in its
+    family's distinguishing part (``FAMILY_SEARCH``: a forbidden version sibling is no
+    alternative to that join); 15 join functions instead of about 140 ("semantic" by
+    default only up to ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix
+    products; ties go to the first left value (``argmin``).
 """
 from __future__ import annotations
 
@@ -69,6 +68,10 @@ JOIN_FUNCTIONS = {
 }
 PATIENCE = 0.05          # Auto-FuzzyJoin's default
 NEAREST = 3               # nearest left distances kept per right value (the join, 2 decoys)
+# left values searched for the ratio's second and third distances among those the negative
+# rules allow, for a right value whose nearest agrees with it in its family's distinguishing
+# part (family_nearest; None: the three nearest, forbidden ones included)
+FAMILY_SEARCH = 10
 SIBLINGS = True
 # cap at 1/2 a join whose left value has another left value (a namesake) no further from it
 # than the right value is: the reference table shows a different entity that close
@@ -271,6 +274,9 @@ class NegativeRules:
         self.rt = [frozenset(_TOKEN.findall(str(v).lower())) for v in rkeys]
         self.ld = ["".join(_DIGITS.findall(str(v))) for v in lkeys]
         self.rd = ["".join(_DIGITS.findall(str(v))) for v in rkeys]
+        # the words without their digits (what the digit rule does not read)
+        self.lb = [_blind_words(t) for t in self.lt]
+        self.rb = [_blind_words(t) for t in self.rt]
         self._memo: dict = {}
         removed: dict = {}
         for t in self.lt:
@@ -305,6 +311,50 @@ class NegativeRules:
                         hit = (a, b) in self.pairs  # a substitution seen inside the left table
             self._memo[(i, l)] = hit
         return hit
+
+    def agrees(self, i: int, l: int, siblings) -> bool:
+        """Does right value i agree with left value l (its nearest) in the distinguishing
+        part of the family of ``siblings`` (left values the rules forbid for i)? The join
+        is allowed, the two carry the same digits, and no digit-free word of i that l
+        lacks is held by a sibling: "Eutelsat 33C" does not agree with "Eutelsat 33A"
+        beside "Eutelsat 16C" (its "c" is a mark of the family the rules do not read);
+        "Eiffel Forum License 2.0" agrees with "... v2.0" beside "... v1.0"."""
+        if self.forbids(i, l) or self.rd[i] != self.ld[l]:
+            return False
+        extra = self.rb[i] - self.lb[l]
+        return not any(extra & self.lb[s] for s in siblings)
+
+
+def _blind_words(tokens) -> frozenset:
+    """The tokens with their digits removed, the empty ones dropped ("33c" -> "c")."""
+    return frozenset(w for w in (_DIGITS.sub("", t) for t in tokens) if w)
+
+
+def family_nearest(rd: np.ndarray, ri: np.ndarray, rules: NegativeRules) -> np.ndarray:
+    """The ratio's distances (n_right, NEAREST) from the ``_nearest`` search ``rd``, ``ri``
+    (k >= NEAREST): the three nearest, except for a right value whose ranks 2.. hold left
+    values the rules forbid (``removed`` before the second one they allow) and that
+    ``agrees`` with its nearest: then d1 and the distances of the first two allowed left
+    values among ranks 2..k (inf where fewer). A forbidden version sibling is no
+    alternative to a join that agrees with its nearest in what tells the family apart."""
+    near = rd[:, :NEAREST].copy()
+    k = ri.shape[1]
+    for i in range(len(rd)):
+        l1 = int(ri[i, 0])
+        if l1 < 0 or not any(ri[i, j] >= 0 and rules.forbids(i, int(ri[i, j]))
+                             for j in range(1, min(k, 3))):
+            continue                     # ranks 2 and 3 allowed (or none): nothing removed
+        removed, allowed = [], []
+        for j in range(1, k):
+            l = int(ri[i, j])
+            if l < 0 or len(allowed) == 2:
+                break
+            (removed if rules.forbids(i, l) else allowed).append(j)
+        if removed and rules.agrees(i, l1, [int(ri[i, j]) for j in removed]):
+            near[i, 1:] = np.inf
+            d = rd[i, allowed][:NEAREST - 1]
+            near[i, 1:1 + len(d)] = d
+    return near
 
 
 @dataclass
@@ -1091,7 +1141,7 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
     texts = [list(lkeys), list(rkeys)]
     for fn in fns:
         L, R = _features(texts, fn, counts)
-        rd, ri, rties = _nearest(R, L, NEAREST)
+        rd, ri, rties = _nearest(R, L, max(NEAREST, FAMILY_SEARCH or 0))
         r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
         r_dist = rd[:, 0].copy()
         r_dist[rules.rejects(r_left)] = np.inf          # a negative rule forbids the join
@@ -1107,7 +1157,8 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
             e = np.full(len(lkeys), np.inf)
             e[used] = _nearest(L[used], L, 1, self_index=used)[0][:, 0]
             namesake[r_left >= 0] = e[r_left[r_left >= 0]]
-        c = _Candidates(fn, r_left, r_dist, rd, rties, sib, namesake)
+        near = family_nearest(rd, ri, rules) if FAMILY_SEARCH else rd[:, :NEAREST]
+        c = _Candidates(fn, r_left, r_dist, near, rties, sib, namesake)
         cands[fn] = c
         finite = np.unique(c.r_dist[np.isfinite(c.r_dist)])
         grids[fn] = (np.unique(np.quantile(finite, np.linspace(0, 1, N_THRESHOLDS)))
