@@ -36,3 +36,18 @@ def test_a_tie_goes_to_the_hits_program_not_a_constant_month_and_day(terms_engin
     other = pd.DataFrame({"inaug": pd.to_datetime(["1961-01-20", "1961-11-22", "1974-08-09"])})
     got = aj.join(other)["president"].tolist()
     assert got[0] == "p1961" and got[2] == "Ford" and pd.isna(got[1]), got
+
+
+@pytest.mark.spark
+def test_a_clashing_lake_column_is_named_after_its_table_as_the_equi_join_names_it(
+        terms_engine):
+    """Find transformation names a lake column whose name the query has `<column>_<table>`,
+    as Join and the fuzzy join do, not `<column>_right`."""
+    frame = pd.DataFrame({"inaug": pd.to_datetime([f"{y}-01-20" for y in YEARS[:8]]),
+                          "president": [f"q{y}" for y in YEARS[:8]]})
+    hit = next(h for h in terms_engine.search(frame, "inaug", method="transform", k=5)
+               if h.column == "took_office")
+    joined = hit.autojoin(frame).join(frame)
+    assert "president_terms" in joined.columns and "president_right" not in joined.columns, \
+        list(joined.columns)
+    assert list(joined["president_terms"]) == [f"p{y}" for y in YEARS[:8]]

@@ -280,11 +280,13 @@ class AutoJoin(Joinable):
             matches = tuple(sorted(self.fuzzy.matches.items()))
         q, o = (src_key, tgt_key) if self.source == "left" else (tgt_key, src_key)
         agg = self._aggregate(aggregate, order_by, o.columns, right_cols)
+        label = self.lake.short_name if self.lake is not None else self.right_name
         return make_plan(list(left.columns), [q], right_cols, [o], other=self.lake,
-                         other_label=self.right_name, how=how or self.how, matches=matches,
+                         other_label=label, how=how or self.how, matches=matches,
                          duplicates=duplicates, aggregate=agg,
                          matches_on="query" if self.source == "left" else "other",
-                         suffix="_right", explode=self.explode if self.lake is not None else None,
+                         suffix=None if self.lake is not None else "_right",
+                         explode=self.explode if self.lake is not None else None,
                          description=f"Auto-Join: {self.program.describe()} "
                                      f"({self.source_name} rows) equals {self._target_text()} "
                                      f"of {self.target_name}")
@@ -345,7 +347,8 @@ class AutoJoin(Joinable):
     def join(self, df=None, how: str | None = None, *, fuzzy: bool = True,
              duplicates: str = "all", aggregate=None, order_by: str | None = None) -> pd.DataFrame:
         """The joined DataFrame: the left table's columns, then the right's (clashing names
-        get a "_right" suffix), one row per joined pair (``how="inner"``; "left" keeps every
+        get a "_<table>" suffix for a lake table, as a hit's equi-join, else "_right"), one
+        row per joined pair (``how="inner"``; "left" keeps every
         left row; the default is ``self.how``: "left" for a search hit's lake table).
         ``duplicates="first"`` or ``aggregate`` (latest, first, mean, sum, count) keep one
         row per left row, as a hit's equi-join does (:meth:`plan`)."""
