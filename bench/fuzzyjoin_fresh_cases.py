@@ -1410,44 +1410,34 @@ def _proj_db():
     return db
 
 
-def crs_epsg_esri():
-    """left: the EPSG Geodetic Parameter Dataset's names of its projected coordinate reference
-    systems (IOGP), by EPSG code; right: Esri's names for the same systems (the ``ESRI``
-    aliases PROJ takes from Esri's projection engine tables), by the EPSG code they alias
-    (both in PROJ's ``proj.db`` as pyproj ships it)."""
+def _epsg_esri(table: str):
+    """left: the EPSG dataset's names (IOGP) of the ``table`` objects, by EPSG code; right:
+    Esri's names for the same objects (the ``ESRI`` aliases PROJ takes from Esri's
+    projection engine tables), by the EPSG code they alias (both in PROJ's ``proj.db`` as
+    pyproj's wheel ships it)."""
     db = _proj_db()
     left = _one_title_per_key(db.execute(
-        "SELECT code, name FROM projected_crs WHERE auth_name = 'EPSG'").fetchall())
+        f"SELECT code, name FROM {table} WHERE auth_name = 'EPSG'").fetchall())
     right = [(k, t, "esri") for k, t in db.execute(
-        "SELECT code, alt_name FROM alias_name WHERE table_name = 'projected_crs' "
+        f"SELECT code, alt_name FROM alias_name WHERE table_name = '{table}' "
         "AND auth_name = 'EPSG' AND source = 'ESRI'").fetchall()]
     return left, right
+
+
+def crs_epsg_esri():
+    """Projected coordinate reference systems, EPSG's names against Esri's."""
+    return _epsg_esri("projected_crs")
 
 
 def geodetic_crs_epsg_esri():
-    """left: the EPSG dataset's names of its geodetic (geographic and geocentric) coordinate
-    reference systems (IOGP), by EPSG code; right: Esri's names for the same systems (PROJ's
-    ``ESRI`` aliases), by the EPSG code they alias (both in PROJ's ``proj.db``)."""
-    db = _proj_db()
-    left = _one_title_per_key(db.execute(
-        "SELECT code, name FROM geodetic_crs WHERE auth_name = 'EPSG'").fetchall())
-    right = [(k, t, "esri") for k, t in db.execute(
-        "SELECT code, alt_name FROM alias_name WHERE table_name = 'geodetic_crs' "
-        "AND auth_name = 'EPSG' AND source = 'ESRI'").fetchall()]
-    return left, right
+    """Geodetic (geographic and geocentric) coordinate reference systems, EPSG's names
+    against Esri's."""
+    return _epsg_esri("geodetic_crs")
 
 
 def datums_epsg_esri():
-    """left: the EPSG dataset's names of its geodetic datums (IOGP), by EPSG code; right:
-    Esri's names for the same datums (PROJ's ``ESRI`` aliases), by the EPSG code they alias
-    (both in PROJ's ``proj.db`` as pyproj ships it)."""
-    db = _proj_db()
-    left = _one_title_per_key(db.execute(
-        "SELECT code, name FROM geodetic_datum WHERE auth_name = 'EPSG'").fetchall())
-    right = [(k, t, "esri") for k, t in db.execute(
-        "SELECT code, alt_name FROM alias_name WHERE table_name = 'geodetic_datum' "
-        "AND auth_name = 'EPSG' AND source = 'ESRI'").fetchall()]
-    return left, right
+    """Geodetic datums, EPSG's names against Esri's."""
+    return _epsg_esri("geodetic_datum")
 
 
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
