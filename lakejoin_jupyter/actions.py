@@ -265,7 +265,9 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
         summary += f"\n\n**{folded}**"
     if aj.stats.get("from_hit"):        # no program learned: the hit's own (a coincidence?)
         summary += f"\n\n**{aj.stats['from_hit']}.**"
-    if aj.estimated_precision is not None:
+    if aj.stats.get("identity"):        # the learned program joins fewer rows than equality
+        summary += f"\n\n**{aj.stats['identity']}.**"
+    elif aj.estimated_precision is not None:
         from .join.autojoin.result import precision_note
         summary += (f"\n\nEstimated precision of the equi-join: "
                     f"**{aj.estimated_precision:.0%}** ({precision_note(aj)}, on the rows it "

@@ -631,8 +631,9 @@ def _join_transformed(engine, args, hit, frame):
     if aj.program.describe().casefold() != str(shown).casefold():
         line += (f" Auto-Join (hit.autojoin(df)) joined with {aj.program.describe()}, "
                  f"applied to {side} values.")
-    if aj.stats.get("from_hit"):
-        line += f" {aj.stats['from_hit']}."
+    for note in ("from_hit", "identity"):
+        if aj.stats.get(note):
+            line += f" {aj.stats[note]}."
     return joined, line + many
 
 

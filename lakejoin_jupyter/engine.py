@@ -702,6 +702,8 @@ class Hit(Joinable):
             out = engine.autojoin(frame, left_on, find_table(engine.index, self.table_id),
                                   list(self.columns), **options)
             out.how = "left"
+            if out.found and self._equality_hit() and len(left_on) == 1:
+                out = _at_least_identity(out, left_on[0], self.column)
             return out
         from .join.autojoin.dsl import Program
         table = find_table(engine.index, self.table_id)
@@ -748,6 +750,11 @@ class Hit(Joinable):
         result.aggregates = engine._lake_aggregates(table)
         result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result
+
+    def _equality_hit(self) -> bool:
+        """A hit joined on equal (normalized) values: not a program's, not a distance's."""
+        return ("program_json" not in self.details and "tau" not in self.details
+                and len(self.columns) == 1)
 
     def _own_program(self, frame, column, whole, program, failed, options):
         """The join by the hit's own program, when Auto-Join learns none from the tables'
@@ -1414,6 +1421,41 @@ def _check_search_args(k, threshold) -> None:
                          f"{threshold!r}, {a_kind(threshold)}); e.g. threshold=0.5.")
     if not 0 <= threshold <= 1:
         raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
+
+
+def _at_least_identity(learned, query_column, lake_column):
+    """``learned`` (Auto-Join on an equality hit's columns) or, when it joins no more query
+    rows, the identity: both columns as the index compares them where the language can say
+    it (ends trimmed, inner spaces one, lower case on both sides). Auto-Join started from an
+    equality hit never joins fewer query rows than the equality the hit showed: a program
+    fitted to its examples ("title of `state` without spaces", undoing " alaska ") loses the
+    rows the examples did not show ("District of Columbia")."""
+    from .join.autojoin.dsl import Program, extract
+    from .join.autojoin.result import AutoJoin
+    left, right = learned.left, learned.right
+    if left is None or right is None or query_column not in left.columns \
+            or lake_column not in right.columns:
+        return learned
+    same = AutoJoin(found=True, message="", left=left, right=right,
+                    left_name=learned.left_name, right_name=learned.right_name, source="left",
+                    program=Program((extract(str(query_column), casing="lower", trim=True),)),
+                    target_program=Program((extract(str(lake_column), casing="lower",
+                                                    trim=True),)),
+                    source_column=str(query_column), target_column=str(lake_column))
+    same.with_right(right)
+    rows_learned = len({i for i, _ in learned.pairs(True)})
+    rows_same = len({i for i, _ in same.pairs(False)})
+    if rows_same < rows_learned:
+        return learned
+    note = (f"No program joins more rows than the hit's equality: the learned "
+            f"{learned.program.describe()} joins {rows_learned:,} of the {len(left):,} query "
+            f"rows, equal values (case and spacing ignored) {rows_same:,}, so the join is on "
+            f"equal values (the hit's Join)")
+    same.message = f"Found: {same.program.describe()} equals {same.target_program.describe()}."
+    same.stats = dict(learned.stats, identity=note)
+    same.lake, same.explode = learned.lake, learned.explode
+    same.aggregates, same.how = learned.aggregates, learned.how
+    return same
 
 
 class Engine:
