@@ -46,6 +46,8 @@ from .join.autojoin import discovery as transform_discovery
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
 RANKS = ("overlap", "useful")
 POOL_FACTOR, POOL_EXTRA = 2, 10  # rank="useful" ranks max(2k, k + 10) candidates of the method
+POOL_GROWTH, POOL_MAX = 4, 300   # ... and 4 times more, up to 300, while fewer than k of them
+                                 # are unflagged (docs/algorithms/hits.md)
 # a category column makes a key with a repeating integer column only if it would tell apart the
 # rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
 KEY_PARTNER_CHANCE = 0.01
@@ -1423,6 +1425,13 @@ def _check_search_args(k, threshold) -> None:
         raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
 
 
+def _unflagged(hits: list) -> int:
+    """Hits with no key warning (a measure, years, a coincidence) outside the query's own
+    table and the tables already joined."""
+    return sum(1 for h in hits
+               if h.key_warning is None and not (h.is_query_table or h.in_chain))
+
+
 def _at_least_identity(learned, query_column, lake_column):
     """``learned`` (Auto-Join on an equality hit's columns) or, when it joins no more query
     rows, the identity: both columns as the index compares them where the language can say
@@ -1544,6 +1553,24 @@ class Engine:
         self._case_programs(hits, q)
         if annotate:
             self._annotate(hits, q)
+        partial = None
+        while rank == "useful" and k is not None and len(found) >= pool \
+                and _unflagged(hits) < k:
+            if pool >= POOL_MAX:     # more candidates exist, unranked
+                partial = pool
+                break
+            # most candidates are flagged (measures, coincidences): a key column below them
+            # by overlap may rank first by usefulness, so the method is asked for more
+            pool = min(pool * POOL_GROWTH, POOL_MAX)
+            found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold,
+                                                        options=options))
+            known = {tuple(h.column_ids): h for h in hits}
+            new = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)
+                   if tuple(c.column_ids) not in known]
+            self._case_programs(new, q)
+            self._hit_figures(new, q)
+            hits = hits + new
+            self._own_marks(hits, q)
         if not include_own:
             hits = [h for h in hits if not (h.is_query_table or h.in_chain)]
         if rank == "useful":
@@ -1565,6 +1592,9 @@ class Engine:
             notes.append(SIMILARITY_NOTE)
         if annotate and q.cache.get("own_tables_note"):
             notes.append(q.cache["own_tables_note"])
+        if partial is not None:
+            notes.append(f"Ranked by usefulness among the method's top {partial} candidates by "
+                         f"overlap, fewer than {k} of them unflagged; k=None ranks them all.")
         res = SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
                            rank=rank, notes=notes, rebuild=self.rebuild_command,
                            transform_search=self._transform_search(m, q) if annotate and
@@ -1688,6 +1718,11 @@ class Engine:
 
     def _annotate(self, hits: list, q: Query) -> None:
         """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
+        self._hit_figures(hits, q)
+        self._own_marks(hits, q)
+
+    def _hit_figures(self, hits: list, q: Query) -> None:
+        """Each hit's join figures (join/preview.py), key kind and usefulness."""
         cat = self._catalog
         for h in hits:
             gen, local = self.index.generation_of(h.column_ids[0])
@@ -1730,6 +1765,9 @@ class Engine:
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio)
+
+    def _own_marks(self, hits: list, q: Query) -> None:
+        """Mark the hits of the query's own table and of the tables already joined."""
         several = []
         if q.origin:
             own = [q.origin]
@@ -2068,8 +2106,8 @@ class Engine:
         ix = self.index
         cols = ix.columns
         first = int(c.column_ids[0])
-        table_id = int(cols.iloc[first]["table_id"])
-        names = tuple(str(cols.iloc[int(i)]["name"]) for i in c.column_ids)
+        table_id = int(cols["table_id"].iat[first])     # .iat: a row's .iloc costs ~1 ms
+        names = tuple(str(cols["name"].iat[int(i)]) for i in c.column_ids)
         overlap = c.overlap
         containment = jaccard = None
         if overlap is not None:
@@ -2084,7 +2122,7 @@ class Engine:
                 jaccard = (overlap / union if union else 0.0) if equal else None
             else:
                 containment = overlap / max(len(q.rows or ()), 1)
-        return Hit(rank=rank, table=str(ix.tables.iloc[table_id]["name"]), table_id=table_id,
+        return Hit(rank=rank, table=str(ix.tables["name"].iat[table_id]), table_id=table_id,
                    columns=names, column_ids=tuple(int(i) for i in c.column_ids),
                    score=float(c.score), overlap=overlap, containment=containment,
                    jaccard=jaccard, method=m.name, exact=c.exact,
