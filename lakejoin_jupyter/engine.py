@@ -1554,8 +1554,11 @@ class Engine:
         if annotate:
             self._annotate(hits, q)
         partial = None
+        # equal values only: a transformation's or a distance's candidates cost a program
+        # or a fuzzy match each, asking for 300 of them is not cheap
         while rank == "useful" and k is not None and len(found) >= pool \
-                and _unflagged(hits) < k:
+                and _unflagged(hits) < k and not any(
+                    "program_json" in h.details or "tau" in h.details for h in hits):
             if pool >= POOL_MAX:     # more candidates exist, unranked
                 partial = pool
                 break
