@@ -265,7 +265,9 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
         summary += f"\n\n**{folded}**"
     if aj.stats.get("from_hit"):        # no program learned: the hit's own (a coincidence?)
         summary += f"\n\n**{aj.stats['from_hit']}.**"
-    if aj.estimated_precision is not None:
+    if aj.stats.get("identity"):        # the learned program joins fewer rows than equality
+        summary += f"\n\n**{aj.stats['identity']}.**"
+    elif aj.estimated_precision is not None:
         from .join.autojoin.result import precision_note
         summary += (f"\n\nEstimated precision of the equi-join: "
                     f"**{aj.estimated_precision:.0%}** ({precision_note(aj)}, on the rows it "
@@ -386,14 +388,14 @@ def _equal_as_they_are(hit, learn, frame_name) -> str | None:
 # ----------------------------------------------------------------------- fuzzy join
 
 def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
-              threshold: float | None = None, *, how: str = "left",
+              threshold: float | None = None, *, how: str = "left", duplicates: str = "all",
               frame_name: str = "df") -> ActionResult:
     """Fuzzy-join the query frame (right) to the hit's lake table (left, the reference), at
     the join function and threshold chosen for the precision target, or, with
     ``threshold``, the main join function at that threshold (the union's other
-    configurations kept: ``FuzzyJoin.configs_at``); ``how`` (not one of the
-    action's parameters: the Fuzzy join tab keeps every query row) as :func:`join_hit`
-    asks."""
+    configurations kept: ``FuzzyJoin.configs_at``); ``how`` and ``duplicates`` (not the
+    action's parameters: the Fuzzy join tab keeps every query row and every lake row of a
+    matched value, as the Join action's default) as :func:`join_hit` asks."""
     qcol = hit.query_columns[0]
     title = f"Fuzzy join with {hit.table}.{hit.column}"
     learn = _learning_frame(frame)
@@ -414,7 +416,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         return ActionResult(title=title, summary=str(e), ok=False, refused=str(e),
                             chosen={"threshold": fj.threshold}, ranges=ranges)
     est = fj.estimate(t)
-    joined = fj.join(frame, how=how, threshold=threshold)
+    joined = fj.join(frame, how=how, threshold=threshold, duplicates=duplicates)
     if threshold is None:
         summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
                    f"(of {fj.scale})"
@@ -433,9 +435,16 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
                    f"({fj.bound_text(t)}), estimated recall "
                    f"**{est['est_recall']:.1%}**{alone}.")
     if isinstance(joined, pd.DataFrame):
-        plan = fj.plan(frame, how=how, threshold=threshold)
+        plan = fj.plan(frame, how=how, threshold=threshold, duplicates=duplicates)
         matched = int(joined[plan.renamed.get(hit.column, hit.column)].notna().sum())
-        summary += f" The join has **{len(joined):,} rows**, {matched:,} with a partner."
+        per_key = " (one lake row per value: duplicates = first)" if duplicates == "first" else ""
+        summary += (f" The join{per_key} has **{len(joined):,} rows**, {matched:,} with a "
+                    f"partner.")
+        if len(joined) > len(frame):
+            summary += (f"\n\nThe lake column repeats some of the matched values, so query "
+                        f"rows matching them appear several times ({len(frame):,} → "
+                        f"{len(joined):,} rows); *duplicates = first* keeps one row per "
+                        f"query row.")
     for w in fj.warnings(threshold):
         summary += f"\n\n**Warning:** {w}"
     (caption, pairs), = fuzzy_pairs_table(fj.matches(threshold), qcol, hit.column).items()
@@ -444,7 +453,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
         tables={caption: pairs, "estimate vs threshold": fj.curve, "join functions": fj.functions},
         rows_shown={caption: min(PAIRS_SHOWN, max(10, to_check))}, tables_first=1,
-        code_options={"threshold": threshold, "how": how}, chosen={"threshold": fj.threshold},
+        code_options={"threshold": threshold, "how": how, "duplicates": duplicates},
+        chosen={"threshold": fj.threshold},
         spark=is_spark_frame(frame), ranges=ranges,
         details={"threshold": t, "function": fj.function, "configs": fj.configs,
                  "estimated_precision": fj.estimated_precision,
@@ -458,20 +468,25 @@ def join_hit(engine, hit, frame, how: str = "left", duplicates: str = "all",
     on equal values by the Join action (:func:`run_join`, every option), a fuzzy / semantic
     (PEXESO) hit, whose values match within a distance, by the fuzzy join at
     ``precision_target`` (:func:`run_fuzzy`, ``how`` as asked; the equi-join's shaping
-    options are refused: the fuzzy join takes one lake row per matched value)."""
+    options but ``duplicates`` are refused: the fuzzy join keeps every lake row of a
+    matched value, or the first)."""
     if "tau" not in (getattr(hit, "details", None) or {}):
         return get("join")(engine, hit, frame, how=how, duplicates=duplicates,
                            aggregate=aggregate, order_by=order_by, dates=dates,
                            frame_name=frame_name)
     where = f"{hit.table}.{hit.column}"
     shaped = [f"{n}={v!r}" for n, v, plain in (
-        ("duplicates", duplicates, "all"), ("aggregate", aggregate, "none"),
+        ("aggregate", aggregate, "none"),
         ("order_by", order_by, None), ("dates", dates or "auto", "auto")) if v != plain]
     if shaped:
         raise LakeJoinError(f"{', '.join(shaped)}: the hit {where} matches similar values "
                             f"(fuzzy / semantic), so it is joined by the fuzzy join, which "
-                            f"takes one lake row per matched value; these options shape "
-                            f"equi-joins only. Leave them out, or join a hit on equal values.")
+                            f"keeps every lake row of a matched value (or the first, "
+                            f"duplicates='first'); these options shape equi-joins only. Leave "
+                            f"them out, or join a hit on equal values.")
+    if duplicates not in ("all", "first"):
+        raise LakeJoinError(f"duplicates={duplicates!r}: 'all' (every lake row of a matched "
+                            f"value) or 'first'.")
     if how not in ("left", "inner"):
         raise LakeJoinError(f"how={how!r}: the hit {where} matches similar values, joined by "
                             f"the fuzzy join, which keeps every query row (how='left') or only "
@@ -482,7 +497,7 @@ def join_hit(engine, hit, frame, how: str = "left", duplicates: str = "all",
                             f"matches that are right. Give a value between 0.5 and 1 "
                             f"(default 0.9).")
     out = run_fuzzy(engine, hit, frame, precision_target=precision_target, how=how,
-                    frame_name=frame_name)
+                    duplicates=duplicates, frame_name=frame_name)
     if out.ok:
         out.summary = (f"This hit matches similar values (fuzzy / semantic), not equal ones; "
                        f"joined with the fuzzy join: {out.summary}")

@@ -570,12 +570,13 @@ def _join(args, parser) -> int:
     return 0
 
 
-def refuse_shaping(args, rank: int, how_joined: str) -> None:
-    """The equi-join's shaping options (--duplicates, --aggregate, --order-by, --dates) are
-    refused, in one line, for the hit of ``rank`` that ``how_joined`` (a fuzzy or
-    transformation hit)."""
+def refuse_shaping(args, rank: int, how_joined: str, duplicates: bool = False) -> None:
+    """The equi-join's shaping options (--duplicates unless ``duplicates`` allows it,
+    --aggregate, --order-by, --dates) are refused, in one line, for the hit of ``rank`` that
+    ``how_joined`` (a fuzzy or transformation hit)."""
     shaped = [f"--{n.replace('_', '-')} {v}" for n, v, plain in (
-        ("duplicates", args.duplicates, "all"), ("aggregate", args.aggregate, "none"),
+        ("duplicates", "all" if duplicates else args.duplicates, "all"),
+        ("aggregate", args.aggregate, "none"),
         ("order_by", args.order_by, None), ("dates", args.dates, "auto")) if v != plain]
     if shaped:
         raise LakeJoinError(
@@ -593,7 +594,8 @@ def check_similar_join(args, rank: int, hit) -> None:
         refuse_precision_target(args, rank, "matches equal values, joined by an equi-join")
         return
     refuse_shaping(args, rank, "matches similar values (fuzzy / semantic), joined by the "
-                                "fuzzy join, which takes one lake row per matched value")
+                                "fuzzy join (--duplicates first or all, the default: every "
+                                "lake row of a matched value)", duplicates=True)
     if args.precision_target is None:
         args.precision_target = PRECISION_TARGET
     if not 0.5 <= args.precision_target <= 1:
@@ -638,8 +640,9 @@ def _join_transformed(engine, args, hit, frame):
     if aj.program.describe().casefold() != str(shown).casefold():
         line += (f" Auto-Join (hit.autojoin(df)) joined with {aj.program.describe()}, "
                  f"applied to {side} values.")
-    if aj.stats.get("from_hit"):
-        line += f" {aj.stats['from_hit']}."
+    for note in ("from_hit", "identity"):
+        if aj.stats.get(note):
+            line += f" {aj.stats[note]}."
     return joined, line + many
 
 

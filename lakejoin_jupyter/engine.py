@@ -46,6 +46,8 @@ from .join.autojoin import discovery as transform_discovery
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
 RANKS = ("overlap", "useful")
 POOL_FACTOR, POOL_EXTRA = 2, 10  # rank="useful" ranks max(2k, k + 10) candidates of the method
+POOL_GROWTH, POOL_MAX = 4, 300   # ... and 4 times more, up to 300, while fewer than k of them
+                                 # are unflagged (docs/algorithms/hits.md)
 # a category column makes a key with a repeating integer column only if it would tell apart the
 # rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
 KEY_PARTNER_CHANCE = 0.01
@@ -702,6 +704,8 @@ class Hit(Joinable):
             out = engine.autojoin(frame, left_on, find_table(engine.index, self.table_id),
                                   list(self.columns), **options)
             out.how = "left"
+            if out.found and self._equality_hit() and len(left_on) == 1:
+                out = _at_least_identity(out, left_on[0], self.column)
             return out
         from .join.autojoin.dsl import Program
         table = find_table(engine.index, self.table_id)
@@ -754,6 +758,11 @@ class Hit(Joinable):
         result.aggregates = engine._lake_aggregates(table)
         result.how = "left"         # keeps the query's rows, as the hit's equi-join does
         return result
+
+    def _equality_hit(self) -> bool:
+        """A hit joined on equal (normalized) values: not a program's, not a distance's."""
+        return ("program_json" not in self.details and "tau" not in self.details
+                and len(self.columns) == 1)
 
     def _own_program(self, frame, column, whole, program, failed, options, learned=None):
         """The join by the hit's own program, when Auto-Join learns none from the tables'
@@ -1446,6 +1455,48 @@ def _check_search_args(k, threshold) -> None:
         raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
 
 
+def _unflagged(hits: list) -> int:
+    """Hits with no key warning (a measure, years, a coincidence) outside the query's own
+    table and the tables already joined."""
+    return sum(1 for h in hits
+               if h.key_warning is None and not (h.is_query_table or h.in_chain))
+
+
+def _at_least_identity(learned, query_column, lake_column):
+    """``learned`` (Auto-Join on an equality hit's columns) or, when it joins no more query
+    rows, the identity: both columns as the index compares them where the language can say
+    it (ends trimmed, inner spaces one, lower case on both sides). Auto-Join started from an
+    equality hit never joins fewer query rows than the equality the hit showed: a program
+    fitted to its examples ("title of `state` without spaces", undoing " alaska ") loses the
+    rows the examples did not show ("District of Columbia")."""
+    from .join.autojoin.dsl import Program, extract
+    from .join.autojoin.result import AutoJoin
+    left, right = learned.left, learned.right
+    if left is None or right is None or query_column not in left.columns \
+            or lake_column not in right.columns:
+        return learned
+    same = AutoJoin(found=True, message="", left=left, right=right,
+                    left_name=learned.left_name, right_name=learned.right_name, source="left",
+                    program=Program((extract(str(query_column), casing="lower", trim=True),)),
+                    target_program=Program((extract(str(lake_column), casing="lower",
+                                                    trim=True),)),
+                    source_column=str(query_column), target_column=str(lake_column))
+    same.with_right(right)
+    rows_learned = len({i for i, _ in learned.pairs(True)})
+    rows_same = len({i for i, _ in same.pairs(False)})
+    if rows_same < rows_learned:
+        return learned
+    note = (f"No program joins more rows than the hit's equality: the learned "
+            f"{learned.program.describe()} joins {rows_learned:,} of the {len(left):,} query "
+            f"rows, equal values (case and spacing ignored) {rows_same:,}, so the join is on "
+            f"equal values (the hit's Join)")
+    same.message = f"Found: {same.program.describe()} equals {same.target_program.describe()}."
+    same.stats = dict(learned.stats, identity=note)
+    same.lake, same.explode = learned.lake, learned.explode
+    same.aggregates, same.how = learned.aggregates, learned.how
+    return same
+
+
 class Engine:
     """Search an opened index (see module docstring)."""
 
@@ -1532,6 +1583,27 @@ class Engine:
         self._case_programs(hits, q)
         if annotate:
             self._annotate(hits, q)
+        partial = None
+        # equal values only: a transformation's or a distance's candidates cost a program
+        # or a fuzzy match each, asking for 300 of them is not cheap
+        while rank == "useful" and k is not None and len(found) >= pool \
+                and _unflagged(hits) < k and not any(
+                    "program_json" in h.details or "tau" in h.details for h in hits):
+            if pool >= POOL_MAX:     # more candidates exist, unranked
+                partial = pool
+                break
+            # most candidates are flagged (measures, coincidences): a key column below them
+            # by overlap may rank first by usefulness, so the method is asked for more
+            pool = min(pool * POOL_GROWTH, POOL_MAX)
+            found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold,
+                                                        options=options))
+            known = {tuple(h.column_ids): h for h in hits}
+            new = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)
+                   if tuple(c.column_ids) not in known]
+            self._case_programs(new, q)
+            self._hit_figures(new, q)
+            hits = hits + new
+            self._own_marks(hits, q)
         if not include_own:
             hits = [h for h in hits if not (h.is_query_table or h.in_chain)]
         if rank == "useful":
@@ -1553,6 +1625,9 @@ class Engine:
             notes.append(SIMILARITY_NOTE)
         if annotate and q.cache.get("own_tables_note"):
             notes.append(q.cache["own_tables_note"])
+        if partial is not None:
+            notes.append(f"Ranked by usefulness among the method's top {partial} candidates by "
+                         f"overlap, fewer than {k} of them unflagged; k=None ranks them all.")
         res = SearchResult(hits, q, m.name, params, time.perf_counter() - t0, stats,
                            rank=rank, notes=notes, rebuild=self.rebuild_command,
                            transform_search=self._transform_search(m, q) if annotate and
@@ -1676,6 +1751,11 @@ class Engine:
 
     def _annotate(self, hits: list, q: Query) -> None:
         """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
+        self._hit_figures(hits, q)
+        self._own_marks(hits, q)
+
+    def _hit_figures(self, hits: list, q: Query) -> None:
+        """Each hit's join figures (join/preview.py), key kind and usefulness."""
         cat = self._catalog
         for h in hits:
             gen, local = self.index.generation_of(h.column_ids[0])
@@ -1718,6 +1798,9 @@ class Engine:
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio)
+
+    def _own_marks(self, hits: list, q: Query) -> None:
+        """Mark the hits of the query's own table and of the tables already joined."""
         several = []
         if q.origin:
             own = [q.origin]
@@ -2056,8 +2139,8 @@ class Engine:
         ix = self.index
         cols = ix.columns
         first = int(c.column_ids[0])
-        table_id = int(cols.iloc[first]["table_id"])
-        names = tuple(str(cols.iloc[int(i)]["name"]) for i in c.column_ids)
+        table_id = int(cols["table_id"].iat[first])     # .iat: a row's .iloc costs ~1 ms
+        names = tuple(str(cols["name"].iat[int(i)]) for i in c.column_ids)
         overlap = c.overlap
         containment = jaccard = None
         if overlap is not None:
@@ -2072,7 +2155,7 @@ class Engine:
                 jaccard = (overlap / union if union else 0.0) if equal else None
             else:
                 containment = overlap / max(len(q.rows or ()), 1)
-        return Hit(rank=rank, table=str(ix.tables.iloc[table_id]["name"]), table_id=table_id,
+        return Hit(rank=rank, table=str(ix.tables["name"].iat[table_id]), table_id=table_id,
                    columns=names, column_ids=tuple(int(i) for i in c.column_ids),
                    score=float(c.score), overlap=overlap, containment=containment,
                    jaccard=jaccard, method=m.name, exact=c.exact,

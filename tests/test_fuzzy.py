@@ -1565,10 +1565,12 @@ def test_pool_variant_fits_the_functions_as_one():
 
 @pytest.mark.parametrize("options, said, advice", [
     (dict(duplicates="first", aggregate="latest"),
-     "duplicates='first', aggregate='latest': the hit gdp/gdp.nation matches similar values "
-     "(fuzzy / semantic), so it is joined by the fuzzy join, which takes one lake row per "
-     "matched value; these options shape equi-joins only.",
+     "aggregate='latest': the hit gdp/gdp.nation matches similar values "
+     "(fuzzy / semantic), so it is joined by the fuzzy join, which keeps every lake row of a "
+     "matched value (or the first, duplicates='first'); these options shape equi-joins only.",
      "Leave them out, or join a hit on equal values."),
+    (dict(duplicates="last"),
+     "duplicates='last': 'all' (every lake row of a matched value) or 'first'.", ""),
     (dict(how="outer"),
      "how='outer': the hit gdp/gdp.nation matches similar values, joined by the fuzzy join, "
      "which keeps every query row (how='left') or only the matched ones (how='inner').",
@@ -1590,7 +1592,7 @@ def test_join_hit_refusals_say_what_which_column_and_what_to_do(options, said, a
                           query_columns=("v",), details={"tau": 0.2})
     with pytest.raises(LakeJoinError) as e:
         join_hit(None, hit, pd.DataFrame({"v": ["France"]}), **options)
-    assert str(e.value) == f"{said} {advice}"
+    assert str(e.value) == f"{said} {advice}".strip()
 
 
 def random_names(rng, n):

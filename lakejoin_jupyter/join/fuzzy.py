@@ -823,7 +823,7 @@ class FuzzyJoin(Joinable):
     def pairs(self, threshold: float | None = None) -> list[tuple[int, int]]:
         """(left row position, right row position) of every joined pair."""
         rv, lv = self._value_pairs(threshold)
-        out = [(self._lrows[l][0], rp) for r, l in zip(rv, lv) for rp in self._rrows[r]]
+        out = [(lp, rp) for r, l in zip(rv, lv) for rp in self._rrows[r] for lp in self._lrows[l]]
         return sorted(out, key=lambda p: (p[1], p[0]))
 
     def estimate(self, threshold: float) -> dict:
@@ -850,10 +850,13 @@ class FuzzyJoin(Joinable):
                           m[same_key & ~same_text].sort_values("distance", kind="stable"),
                           m[same_text]])
 
-    def plan(self, df=None, how: str | None = None, *, threshold: float | None = None):
+    def plan(self, df=None, how: str | None = None, *, threshold: float | None = None,
+             duplicates: str = "all"):
         """The join plan: the right frame's values that the chosen configuration(s) (or the
         main function at ``threshold``) matched are rewritten to the left value they match;
-        each right row takes the first left row holding it; unmatched values join nothing."""
+        each right row takes every left row holding it (``duplicates="all"``, as an
+        equi-join: a panel table's rows per key all join) or the first ("first"); unmatched
+        values join nothing."""
         from .plan import Key, make_plan
         rv, lv = self._value_pairs(threshold)
         matches = tuple((str(self._rkeys[r]), str(self._lkeys[l])) for r, l in zip(rv, lv))
@@ -870,7 +873,7 @@ class FuzzyJoin(Joinable):
         return make_plan(list(right.columns), [Key((rcol,), "text")], left_cols,
                          [Key((lcol,), "text")], other=self.lake,
                          other_label=self.lake.short_name if self.lake is not None else "left",
-                         how=how or "left", duplicates="first", matches=matches,
+                         how=how or "left", duplicates=duplicates, matches=matches,
                          matches_only=True, suffix=None if self.lake is not None else "_left",
                          description=f"fuzzy join: {what}")
 
@@ -880,21 +883,24 @@ class FuzzyJoin(Joinable):
     def _other_frame(self):
         return None if self.lake is not None else self.left
 
-    def join(self, df=None, how: str | None = None, *, threshold: float | None = None):
+    def join(self, df=None, how: str | None = None, *, threshold: float | None = None,
+             duplicates: str = "all"):
         """``right`` (or ``df``) with the matched ``left`` columns (suffix "_left" on name
         clashes, or the lake table's name). how="left" keeps unmatched rows, "inner" drops
         them. ``threshold``: the main join function at that threshold instead of its chosen
-        one, the other chosen configurations kept (:meth:`configs_at`)."""
-        return super().join(df, how=how, threshold=threshold)
+        one, the other chosen configurations kept (:meth:`configs_at`). ``duplicates``:
+        "all" left rows holding a matched value (a right row repeats once per such row),
+        or the "first"."""
+        return super().join(df, how=how, threshold=threshold, duplicates=duplicates)
 
     def code(self, name: str = "df", into: str = "joined", *, how: str | None = None,
              df=None, other: str = "left", spark: bool | None = None,
-             threshold: float | None = None) -> str:
+             threshold: float | None = None, duplicates: str = "all") -> str:
         """Python that reproduces :meth:`join`: ``name`` is the right (matched) frame's
         variable ("df", as every result's code names the user's frame), ``other`` the left
         one's unless it is a lake table (the code reads it)."""
         return super().code(name, into, how=how, df=df, other=other, spark=spark,
-                            threshold=threshold)
+                            threshold=threshold, duplicates=duplicates)
 
     def chart(self, threshold: float | None = None):
         """Estimated precision and recall of the main join function against the threshold

@@ -415,8 +415,9 @@ class AutoJoin(Joinable):
         folded = self.folded_note()
         if folded:
             lines.append(folded)
-        if self.stats.get("from_hit"):
-            lines.append(self.stats["from_hit"] + ".")
+        for note in ("from_hit", "identity"):
+            if self.stats.get(note):
+                lines.append(self.stats[note] + ".")
         part = self.stats.get("learned_on")
         if self.stats.get("from_hit"):
             part = None
