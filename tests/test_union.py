@@ -272,14 +272,8 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 u[e] = np.full((1, m), np.nan)
                 for j, cid in enumerate(ids):
                     x = ev[e][0, j]
-                    # vectors and formats: only background columns of a kind q could align
-                    # with (numbers never with text)
-                    mine = [not (e in ("semantic", "format") and not small
-                                 and ((q.numeric and lp.share[c] < 0.5)
-                                      or (q.share < 0.5 and lp.numeric[c])))
-                            and not np.isnan(v) for c, v in zip(bg_ids, bg[e][0])]
-                    others = [v for c, v, k in zip(bg_ids, bg[e][0], mine) if c != cid and k]
-                    every = sorted(v for v, k in zip(bg[e][0], mine) if k)
+                    others = [v for c, v in zip(bg_ids, bg[e][0]) if c != cid and not np.isnan(v)]
+                    every = sorted(v for v in bg[e][0] if not np.isnan(v))
                     fill = max(us.MIN_BACKGROUND - len(others), 0)
                     if not np.isnan(x):
                         u[e][0, j] = ((sum(v < x for v in others)

