@@ -294,6 +294,11 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
             for j, cid in enumerate(ids):      # numbers never align with text
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
                     S[i, j] = 0.0
+                # true/false only with true/false (from the lake column's own tokens)
+                flag = {"true", "false"}
+                if (bool(q.tokens) and set(q.tokens) <= flag) != \
+                        (bool(lake_sets[cid]) and lake_sets[cid] <= flag):
+                    S[i, j] = 0.0
         best, pairs = brute_alignment(S, min_column, pairs=True)
         # times the chance that two query rows (drawn without replacement) differ on the
         # aligned columns, counted from the frame's rows there (nulls equal); not when the

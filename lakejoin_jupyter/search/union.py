@@ -1,33 +1,31 @@
 """Table union search: the lake tables whose rows can be stacked under a query frame.
 
 Nargesian et al., "Table Union Search on Open Data", VLDB 2018 [TUS]; D3L (Bogatu et al.,
-ICDE 2020) for the format and numeric evidence. Per query column, evidence against a lake
-column (index/union_profile.py): set unionability from the exact overlap [TUS §3.1], the
-cosine of column vectors [TUS §5.1.3], format-histogram intersection and 1 - KS distance of
-numeric sketches [D3L], header 3-grams (weak). Each is turned into a likelihood against the
-lake's background (the share of a fixed sample of lake columns it beats [TUS §5]) and the
-column score is their weighted mean [TUS's ensemble]. Candidates: per query column, the
-columns sharing values (the index's postings) and the nearest column vectors (exact); a table's
-alignment is the max-weight bipartite matching of query columns to its columns (pairs under
-``min_column`` left out) and its score the matched sum over the query's columns.
+ICDE 2020). Per query column, evidence against a lake column (index/union_profile.py): set
+unionability from the exact overlap [TUS §3.1], the cosine of column vectors [TUS §5.1.3],
+format-histogram intersection and 1 - KS distance of numeric sketches [D3L], header 3-grams
+(weak), each a likelihood against the lake's background (the share of a fixed sample of
+lake columns it beats [TUS §5]), combined [TUS's ensemble]. Candidates: the columns sharing
+values (postings) and the nearest vectors (exact); a table's alignment is the max-weight
+matching of query columns to its columns (pairs under ``min_column`` left out), its score
+the matched sum over the query's columns.
 
 Note:
-    - The ensemble is a weighted mean of sharpened likelihoods, not TUS's max (the max lets
-      one coincidental measure decide); sharpness and min_column tuned on development seeds.
+    - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
       column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
       which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
     - Names (D3L, Starmie; TUS uses values only): in a table aligned by values, an unaligned
       query column and a lake column of the same folded name and kind align, adding nothing.
-    - The set statistic's domain moves towards the lake's vocabulary for a small text query
-      column of values seen once against a larger lake column (``set_population``).
-    - Numbers never align with text (``kinds_apart``); of two columns sharing a text query
-      column's values, the one holding more is favoured (``compete``).
+    - A small text query column's set domain nears the lake's vocabulary (``set_population``).
+    - Numbers never align with text (``kinds_apart``), true/false with other values
+      (``booleans_apart``); of two columns sharing a text query column's values, the one
+      holding more is favoured (``compete``).
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
-    - A value alone is no sample: no semantic or format evidence against a column of several
-      values lacking it (``single_value``).
+    - One value is no sample: no vector or format evidence against a column lacking it
+      (``single_value``).
 """
 from __future__ import annotations
 
@@ -65,6 +63,7 @@ WRITTEN_ALIKE = 0.5         # same-named text: the format-histogram intersection
 SMALL_SAMPLE = 20           # a query column of more distinct values weighs the lake's domain less
 TEXT_SHARE = 0.5            # a column with a smaller share of numeric cells is text (kind rule)
 SIGNIFICANT = -np.log10(0.05)   # small lake: a chance set statistic beats nothing (chance_overlap)
+BOOLEAN = frozenset({"true", "false"})  # the tokens of a boolean column (booleans_apart)
 
 
 @dataclass
@@ -85,6 +84,7 @@ class LakeProfiles:
     background: np.ndarray
     format_version: int = 1     # the build's format histograms (union_profile.format_histogram)
     vocabulary: int = 0         # distinct tokens of the lake (each generation's dictionary)
+    boolean: np.ndarray | None = None   # every distinct token true or false (BOOLEAN)
     _near: np.ndarray | None = None
     _numeric: np.ndarray | None = None
     _background: LakePart | None = None
@@ -147,6 +147,7 @@ def lake_profiles(index) -> LakeProfiles:
                      background=bg, format_version=int(sec.get("histogram_version", 1)),
                      vocabulary=int(sum(g.n_tokens for g in index.generations)))
     assert len(p.sizes) == n
+    p.boolean = (p.sizes > 0) & (overlaps(index, sorted(BOOLEAN)) == p.sizes)
     _PROFILES[index] = p
     return p
 
@@ -198,6 +199,10 @@ class QueryColumn:
     @property
     def numeric(self) -> bool:
         return bool(is_numeric(self.share, self.n_num))
+
+    @property
+    def boolean(self) -> bool:
+        return bool(self.tokens) and set(self.tokens) <= BOOLEAN
 
 
 def scalar_cells(values: pd.Series) -> pd.Series:
@@ -312,12 +317,14 @@ class LakePart:
     quantiles: np.ndarray
     vectors: np.ndarray         # float64
     share: np.ndarray           # share of numeric cells
+    boolean: np.ndarray         # a column of true/false (LakeProfiles.boolean)
 
 
 def lake_part(lp: LakeProfiles, ids) -> LakePart:
     ids = np.asarray(ids, dtype=np.int64)
     return LakePart(ids, lp.sizes[ids], lp.fmt[ids], lp.numeric[ids], lp.quantiles[ids],
-                    np.asarray(lp.vectors[ids], dtype=np.float64), lp.share[ids])
+                    np.asarray(lp.vectors[ids], dtype=np.float64), lp.share[ids],
+                    lp.boolean[ids])
 
 
 def kinds_apart(qs: list, part: LakePart) -> np.ndarray:
@@ -328,6 +335,15 @@ def kinds_apart(qs: list, part: LakePart) -> np.ndarray:
     qnum = np.array([q.numeric for q in qs], dtype=bool)[:, None]
     qtext = np.array([q.share < TEXT_SHARE for q in qs], dtype=bool)[:, None]
     return (qnum & (part.share < TEXT_SHARE)[None, :]) | (qtext & part.numeric[None, :])
+
+
+def booleans_apart(qs: list, part: LakePart) -> np.ndarray:
+    """(len(qs), len(part.ids)): True where one column is boolean (every distinct token true
+    or false) and the other is not: stacked, the boolean column would take other values
+    (male/female under a true/false flag). Two booleans are equal on every measure, so the
+    rule is not applied to the background (a flag would beat no other flag)."""
+    qb = np.array([q.boolean for q in qs], dtype=bool)[:, None]
+    return qb != part.boolean[None, :]
 
 
 def compete(u_set: np.ndarray, overlap: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -722,7 +738,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
-    S[active] = np.where(kinds_apart(qs, part), 0.0, ensemble(Ua, weights, sharpness))
+    S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part), 0.0,
+                         ensemble(Ua, weights, sharpness))
     R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
     R[active] = reach_weights(qs, part, lp)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
