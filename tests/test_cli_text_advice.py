@@ -82,7 +82,7 @@ def test_join_prints_the_actions_advice(cat_lake, tmp_path, capsys):
     assert "--aggregate first" in err
     # with an aggregate the join keeps one row per query row, and gives no advice
     assert cli(["join", index, "-t", str(q / "cat.csv"), "-c", "g", "--hit", "1",
-                "--aggregate", "first", "--out", str(out)]) == 0
+                "--aggregate", "first", "--out", str(out), "--overwrite"]) == 0
     err = capsys.readouterr().err
     assert len(pd.read_csv(out)) == 3 and "choose per key" not in err
 

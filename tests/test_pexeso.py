@@ -754,7 +754,7 @@ def test_cli_join_of_a_pexeso_hit_is_the_fuzzy_join(fuzzy_index, tmp_path, capsy
                                   check_dtype=False)
     assert set(zip(got["v"], got["nation"])) == \
         {("GERMANY", "germany"), ("france", "FRANCE"), ("Chile", "Chile")}
-    assert cli(args + ["--aggregate", "first"]) == 1
+    assert cli(args + ["--aggregate", "first", "--overwrite"]) == 1
     err = capsys.readouterr().err
     assert "--aggregate first: hit 1 matches similar values" in err and len(err.splitlines()) == 1
 

@@ -104,7 +104,7 @@ def test_cli_join_prints_its_search_notes_as_search_does(spark, tmp_path, capsys
         notes = [line for line in search.out.splitlines() if line.startswith("note: ")]
         assert any("built without join statistics" in n for n in notes), search.out
         assert cli(["join", str(out), "-t", str(q / "q.csv"), "-c", "state", "--hit", "1",
-                    "--out", str(tmp_path / "j.csv")]) == 0
+                    "--out", str(tmp_path / f"j{int(changed)}.csv")]) == 0
         join = capsys.readouterr()
         assert [line for line in join.err.splitlines() if line.startswith("note: ")] == notes
         assert (join.err.count("The lake changed since") == search.err.count(

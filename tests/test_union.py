@@ -474,7 +474,7 @@ def test_union_cli_ranks_stacks_and_says_what_is_wrong(union_lake, tmp_path, cap
                 str(tmp_path / "x.txt")]) == 1
     assert "write a .csv or a .parquet file" in capsys.readouterr().err
     assert cli(["union", index, "-t", str(tmp_path / "q.csv"), "--stack", "99", "--out",
-                str(out)]) == 1
+                str(tmp_path / "stacked99.csv")]) == 1
     assert "--stack 99: the search found" in capsys.readouterr().err
     (tmp_path / "empty.csv").write_text("a,b\n")
     assert cli(["union", index, "-t", str(tmp_path / "empty.csv")]) == 1
