@@ -750,9 +750,9 @@ class Hit(Joinable):
         else:                       # ... also where it joins as well as the one learned
             own = self._own_program(frame, left_on[0], whole, program, result, options,
                                     learned=result)
-            if (own.program.describe() != result.program.describe()
-                    and _joins_as_well(own, result)):
-                result = own
+            same = own.program.describe() == result.program.describe()
+            if (not same or self.key_warning) and _joins_as_well(own, result):
+                result = own            # a flagged hit keeps its flag when learned again
         result.left = frame         # joined and written as code with every query column
         result.lake, result.explode = table, explode
         result.aggregates = engine._lake_aggregates(table)
@@ -775,7 +775,11 @@ class Hit(Joinable):
         forward = self.details.get("direction") == "query -> lake"
         read = column if forward else self.column
         program = program.renamed({c: str(read) for c in program.columns})
-        if learned is not None:
+        if learned is not None and learned.program.describe() == program.describe():
+            note = ("The search's own program, verified on the whole column; Auto-Join "
+                    "learned the same one from the rows it joins")
+            message = f"{note}."
+        elif learned is not None:
             note = ("The search's own program, verified on the whole column: it joins as "
                     "many query rows as the one Auto-Join learned from the rows it joins ("
                     f"{learned.program.describe()}), each to no more lake rows")

@@ -161,9 +161,9 @@ def test_a_coincidental_hit_joins_by_its_own_program_and_says_so(port_engine):
     """ISO dates on six days of the month against ports holding those six days and no other
     number from 11 to 28 (more than chance: numbers of 1-60 would meet any day, and the
     search drops such a hit, test_transform_number_chance.py): the day of the month is a
-    hit flagged as a number key; Auto-Join learns nothing from the rows (no 3-gram is
-    shared), so joining the hit uses the program it shows, and the explanation says it was
-    not confirmed."""
+    hit flagged as a number key; Auto-Join learns the same program from the rows at most
+    (the days as fields of the dates), so joining the hit uses the program it shows, and
+    the explanation keeps the search's flag."""
     from lakejoin_jupyter.actions import run_transformation
     engine, _query = port_engine
     rng = random.Random(5)

@@ -1107,7 +1107,7 @@ def test_fuzzy_join_called_like_autojoin_says_how_to_call_it(demo_engine):
                                          r"on=\('<its column>', 'where'\)\)"):
         demo_engine.fuzzy_join(df, "where", "reference/gdp", "Country Name")
     fj = demo_engine.fuzzy_join("reference/gdp", df, on=("Country Name", "where"))
-    assert sorted(fj.join(df)["Country Name"]) == ["France", "Germany"]
+    assert sorted(set(fj.join(df)["Country Name"])) == ["France", "Germany"]   # every year
 
 
 def test_the_build_progress_has_one_prefix(monkeypatch, capsys):

@@ -14,7 +14,7 @@ from test_fuzzy import synthetic
 
 @pytest.fixture(scope="module")
 def fj():
-    left, right, _ = synthetic(4)
+    left, right, _ = synthetic(9)
     out = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.9)
     assert len(out.configs) > 1, "the synthetic data should choose a union"
     return out

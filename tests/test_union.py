@@ -525,7 +525,7 @@ def test_union_adds_only_new_rows_as_drop_duplicates(union_lake, tmp_path, capsy
     assert "0 new rows added" in capsys.readouterr().err
     assert len(pd.read_csv(out)) == len(q)
     assert cli(["union", index, "-t", str(tmp_path / "copy.csv"), "--stack", rank, "--out",
-                str(out), "--keep-duplicates"]) == 0
+                str(out), "--keep-duplicates", "--overwrite"]) == 0
     assert len(pd.read_csv(out)) == len(q) + len(rows)
 
 
