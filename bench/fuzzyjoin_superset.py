@@ -45,25 +45,9 @@ def strict_supersets(r_tokens: list, l_tokens: list, r_left: np.ndarray) -> np.n
 
 def superset_agreed(cands: dict, superset: dict, ratio: float) -> dict:
     """``fuzzy.agreed_probability`` with the agreement applied also where ``superset[fn]``
-    (a mask over right values) holds, whatever the ratio: per join function, each right
-    value's probability, the mean over the functions whose nearest left value for it is
-    the same where the function's s1 exceeds ``ratio`` or the mask holds."""
-    from lakejoin_jupyter.join.match_precision import nearest_ratios
-    fns = list(cands)
-    L = np.stack([cands[f].r_left for f in fns], axis=1)
-    P = np.stack([cands[f].p for f in fns], axis=1)
-    out = {}
-    for f in fns:
-        c = cands[f]
-        s1, _ = nearest_ratios(c.r_near)
-        high = (c.r_left >= 0) & np.isfinite(s1) & ((s1 > ratio) | superset[f])
-        same = (L == c.r_left[:, None]) & (c.r_left[:, None] >= 0)
-        p = c.p.copy()
-        if high.any():
-            h = np.flatnonzero(high)
-            p[h] = (P[h] * same[h]).sum(axis=1) / same[h].sum(axis=1)
-        out[f] = p
-    return out
+    (a mask over right values) holds, whatever the ratio."""
+    from lakejoin_jupyter.join.fuzzy import agreed_probability
+    return agreed_probability(cands, ratio, also=superset)
 
 
 def superset_masks(d: dict, folder: Path) -> dict:

@@ -428,12 +428,13 @@ class _Candidates:
         return precision_bound(p, v, u, STANDARD_ERRORS)
 
 
-def agreed_probability(cands: dict, ratio: float = AGREE_RATIO) -> dict:
+def agreed_probability(cands: dict, ratio: float = AGREE_RATIO, also: dict | None = None) -> dict:
     """Per join function, each right value's probability with the functions' agreement:
-    where the function's own ratio s1 = d1 / d2 exceeds ``ratio``, the mean of the
-    probabilities of the functions whose nearest left value for it is the same left value
-    (the function included; those that join it elsewhere or not at all left out), every
-    one the function's own (``_Candidates.p``). Returns fn -> probabilities."""
+    where the function's own ratio s1 = d1 / d2 exceeds ``ratio`` (or ``also[fn]``, a mask
+    over right values, holds), the mean of the probabilities of the functions whose nearest
+    left value for it is the same left value (the function included; those that join it
+    elsewhere or not at all left out), every one the function's own (``_Candidates.p``).
+    Returns fn -> probabilities."""
     fns = list(cands)
     L = np.stack([cands[f].r_left for f in fns], axis=1)            # n_r x F
     P = np.stack([cands[f].p for f in fns], axis=1)
@@ -441,7 +442,8 @@ def agreed_probability(cands: dict, ratio: float = AGREE_RATIO) -> dict:
     for f in fns:
         c = cands[f]
         s1, _ = nearest_ratios(c.r_near)
-        high = (c.r_left >= 0) & np.isfinite(s1) & (s1 > ratio)
+        high = (c.r_left >= 0) & np.isfinite(s1) & (
+            (s1 > ratio) | (also[f] if also is not None else False))
         same = (L == c.r_left[:, None]) & (c.r_left[:, None] >= 0)
         p = c.p.copy()
         if high.any():

@@ -1,12 +1,10 @@
 """Read one table file in one pass: sniff it, decode it, parse it, hand out its cells as
 Arrow arrays (one per column).
 
-These functions run inside Spark tasks (indexing/read.py maps them over the lake's files)
-and in the notebook (previews, joins), so a table reads the same way in both. CSV is
-parsed by Arrow's reader when it gives exactly Python's csv records, otherwise by Python's
-csv module (ragged rows, one-column files, quoting Arrow rejects). Every problem with a
-file becomes a :class:`TableReadError` that names the file, says what is wrong and what to
-do; the build reports it and skips the table.
+These functions run inside Spark tasks (indexing/read.py) and in the notebook, so a table
+reads the same way in both. CSV is parsed by Arrow's reader when it gives exactly Python's
+csv records, otherwise by Python's csv module. Every problem with a file becomes a
+:class:`TableReadError` naming the file, what is wrong and what to do (the table skipped).
 
 What is tolerated, and reported as a warning on the table:
 * encodings: UTF-8 (with or without BOM), UTF-16/32 with BOM, otherwise Windows-1252, and
@@ -23,9 +21,8 @@ List columns: a Parquet column of lists of scalars, or a JSON-lines column whose
 lists of scalars (or null), is a list column (``TableInfo.lists``): the build reads it as one
 list of element texts per cell (``lists=True``), so its values are its elements; elsewhere
 its cells read as their JSON text. Lists of lists or of structs stay JSON text.
-What is refused: empty files, a header with no data rows, binary content (including Excel
-or ZIP files named .csv), JSON that is not JSON lines (an array, or no line an object),
-files that cannot be opened.
+Refused: empty files, a header without data rows, binary content (Excel or ZIP named .csv),
+JSON that is not JSON lines (an array, no line an object), files that cannot be opened.
 A table as pandas reads its file (``read_as_pandas``: the types ``pd.read_csv``,
 ``pd.read_parquet`` or ``pd.read_json(lines=True)`` give, the index's missing values) is for
 a query file and for output that keeps them. A table read after the build takes the indexed
