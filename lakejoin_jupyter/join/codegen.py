@@ -6,10 +6,11 @@ the build sniffed for a clean CSV/TSV, decimal commas made points as the reader 
 ``lakejoin_jupyter.open_index(...).table(...)``, the build's own reader, with ``types=True``
 for Parquet; PySpark: Spark's readers, every column name in backticks), computes the keys
 with the functions the join used (join/keys.py, or an Auto-Join program written out as a
-Python function), and binds the result. Lake content is data, never code: every table name, column name, path,
-constant and matched value enters the code through ``repr()``; comments hold text as written
-(:func:`comment_text`: a line break in lake content is written as its escape, so it cannot
-end the comment). Variable names are checked identifiers.
+Python function), and binds the result. Lake content is data, never code: every table
+name, column name, path, constant and matched value enters the code through ``repr()``;
+comments hold text as written (:func:`comment_text`: a line break in lake content is
+written as its escape, so it cannot end the comment). Variable names are checked
+identifiers.
 """
 from __future__ import annotations
 
