@@ -16,7 +16,7 @@ What is tolerated, and reported as a warning on the table:
 * JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
 * very long cells (they are read; normalization does not index values over 512 chars);
 * numbers written with a decimal comma ("13,2") in a file not separated by commas: read as
-  numbers ("13.2", :func:`_decimal_commas`); with thousands or decimal points too: text.
+  numbers ("13.2", :func:`_decimal_commas`); with thousands or decimal points too: text, warned.
 List columns: a Parquet column of lists of scalars, or a JSON-lines column whose values are all
 lists of scalars (or null), is a list column (``TableInfo.lists``): the build reads it as one
 list of element texts per cell (``lists=True``), so its values are its elements; elsewhere
@@ -345,7 +345,7 @@ def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None) -> list:
 # a number written with a decimal comma and nothing else ("13,2", "-0,5"), an integer, and
 # the forms read as text that a warning names: thousands points ("1.234,5"), decimal points
 _DECIMAL_COMMA = r"^\s*-?[0-9]+,[0-9]+\s*$"
-_INTEGER = r"^\s*-?[0-9]+\s*$"
+_INTEGER_OR_BLANK = r"^\s*(-?[0-9]+)?\s*$"
 _COMMA_WITH_POINTS = r"^\s*-?[0-9]+(\.[0-9]{3})+,[0-9]+\s*$"
 _DECIMAL_POINT = r"^\s*-?[0-9]+\.[0-9]+\s*$"
 _THREE_DIGITS = r",[0-9]{3}\s*$"
@@ -356,7 +356,7 @@ def _decimal_commas(info: TableInfo, cols: list) -> list:
     numbers: each such column's commas become points ("13,2" -> "13.2"), as the same
     file written with decimal points reads (``pd.read_csv(..., decimal=",")`` reads the
     same numbers); their names go to ``info.decimal_commas``. A column is one when every
-    non-empty cell is an integer or a number with one decimal comma and no other
+    non-blank cell is an integer or a number with one decimal comma and no other
     separator, and some cell's comma is not followed by exactly three digits (a column
     of "1,500" and "2,000" only may be thousands: it stays text). A cell without a comma
     keeps its text ("0012" stays "0012"). Columns that are numbers with a decimal comma
@@ -373,7 +373,7 @@ def _decimal_commas(info: TableInfo, cols: list) -> list:
         if len(cells) == 0 or not pc.any(pc.match_substring(cells, ",")).as_py():
             continue
         comma, points, point, whole = (pc.match_substring_regex(cells, r) for r in (
-            _DECIMAL_COMMA, _COMMA_WITH_POINTS, _DECIMAL_POINT, _INTEGER))
+            _DECIMAL_COMMA, _COMMA_WITH_POINTS, _DECIMAL_POINT, _INTEGER_OR_BLANK))
         if not pc.all(pc.or_(pc.or_(comma, points), pc.or_(point, whole))).as_py():
             continue                                    # not all numbers
         fraction = pc.and_(pc.or_(comma, points),
