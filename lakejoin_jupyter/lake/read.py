@@ -783,8 +783,8 @@ def read_as_pandas(info: TableInfo) -> pd.DataFrame:
     """A table file the build has sniffed as pandas reads it, so that joined and stacked
     output keeps its column types: Parquet (a file or a folder) as ``pd.read_parquet``
     (:func:`parquet_as_pandas`), CSV and TSV as ``pd.read_csv`` infers their types, with the
-    index's missing values (:func:`typed_as_read_csv`), JSON lines as
-    ``pd.read_json(path, lines=True)``
+    index's missing values (:func:`typed_as_read_csv`; decimal-comma columns as
+    ``decimal=","`` reads them), JSON lines as ``pd.read_json(path, lines=True)``
     (:func:`read_jsonl_typed`), each read by the index's reader (encodings, lines above the
     header, repeated names)."""
     if info.format == "parquet":
