@@ -163,6 +163,7 @@ def test_union_stacks_decimal_comma_numbers_as_numbers(comma_engine):
     res = comma_engine.search_unionable(query, k=5)
     hit = next(h for h in res if h.table == "states/arrests")
     assert hit.mapping.get("Murder") == "Murder"
+    assert hit.evidence["Murder"]["numeric"] > 0       # compared as numbers (KS of sketches)
     out = run_union(comma_engine, hit, query, distinct=False)
     lake = pd.read_csv(comma_engine.index.tables.set_index("name").loc["states/arrests", "uri"],
                        sep=";", decimal=",", encoding="utf-8-sig")
