@@ -175,12 +175,26 @@ def test_union_stacks_decimal_comma_numbers_as_numbers(comma_engine):
 
 @pytest.mark.spark
 def test_spark_reads_the_numbers_the_index_saw(comma_engine, spark):
-    """The Spark reader of a lake table (joins of Spark frames) reads Murder as "13.2"."""
+    """The Spark reader of a lake table (joins of Spark frames) reads Murder as "13.2"; the
+    join of a Spark frame and its PySpark code, run in a fresh namespace, give the rows the
+    pandas join gives."""
     from lakejoin_jupyter.index.tables import find_table, spark_table
     table = find_table(comma_engine.index, "states/arrests")
     got = spark_table(spark, table).toPandas()
     assert got["Murder"].tolist() == comma_engine.table("states/arrests")["Murder"].tolist()
     assert pd.to_numeric(got["Murder"]).tolist() == ARRESTS["Murder"].tolist()
+    murder = pd.DataFrame({"m": [13.2, 10.0, 8.1, 99.9]})
+    hit = next(h for h in comma_engine.search(murder, "m", k=20)
+               if (h.table, h.column) == ("states/arrests", "Murder"))
+    sq = spark.createDataFrame(murder)
+    ns = {"sq": sq}
+    exec(compile(hit.code("sq", "out", spark=True), "<cell>", "exec"), ns)  # noqa: S102
+
+    def rows(frame):
+        return sorted((tuple(None if pd.isna(v) else v for v in r) for r in frame), key=repr)
+    want = hit.join(murder)
+    assert rows(ns["out"].collect()) == rows(want.itertuples(index=False))
+    assert rows(hit.join(sq).collect()) == rows(want.itertuples(index=False))
 
 
 @pytest.mark.spark
