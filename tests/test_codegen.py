@@ -23,7 +23,7 @@ NASTY = ["it's", 'say "hi"', "back\\slash", "new\nline", "# not a comment", "ün
          "class", "None", "lambda", "import os", "a.b", "`tick`", "tab\tbed", "''' triple",
          "x'); CANARY.append(1); ('", "\\n", "{braces}", "%s %d", "$HOME"]
 VALUES = ["France", "FRANCE", " france", "Chad", "tchad", "7", "007", "7.0", "", "n/a", None,
-          "a,b", 'quo"te', "multi\nline", "# hash", "ünï"]
+          "a,b", 'quo"te', "multi\nline", "# hash", "ünï", "1,5", "-13,25"]
 QUERY_NAMES = ["df", "données", "q_2", "sales", "Df"]
 
 CANARY = []

@@ -69,23 +69,6 @@ def test_read_columns_clean_file_empty_cells_are_null(tmp_path):
     assert all(isinstance(c, pa.Array) for c in cols)
 
 
-def test_numbers_with_a_decimal_comma_are_named_in_one_warning(tmp_path):
-    """A spreadsheet saved in a German locale (";", "13,2") reads as text, as pandas reads
-    it without decimal=","; one warning names the columns; a thousands separator ("1,500")
-    or a comma-separated file's quoted cells are not warned about."""
-    f = tmp_path / "arrests.csv"
-    f.write_bytes("\ufeffState;Murder;Assault;Note;Pop\nAlabama;13,2;236;a,b;1,500\n"
-                  "Alaska;10;263;;2,000\nArizona;8,1;294;x;\n".encode("utf-8"))
-    info, cols = read_columns(0, str(f), "csv")
-    assert info.delimiter == ";" and cols[1].to_pylist() == ["13,2", "10", "8,1"]
-    said = [w for w in info.warnings if "decimal comma" in w]
-    assert len(said) == 1 and "'Murder'" in said[0] and "13.2" in said[0], info.warnings
-    assert "'Pop'" not in said[0] and "'Assault'" not in said[0] and "'Note'" not in said[0]
-    g = tmp_path / "plain.csv"
-    g.write_text('a,b\n"13,2",x\n"8,1",y\n', encoding="utf-8")
-    assert not [w for w in read_columns(0, str(g), "csv")[0].warnings if "decimal" in w]
-
-
 PREAMBLE = ["# exported by a tool", "# note: a b c", "Table 1. Population by state,,", "",
             "   ", ",,,", "#", "## section ##"]
 

@@ -37,6 +37,7 @@ class LakeTable:
     partitions: tuple = ()    # a Parquet folder's hive-style partition columns (key=value/)
     unique_name: bool = True  # no other table of the index has ``name`` (else ``ref`` is the file)
     lists: tuple = ()         # list columns (lake/read.py): indexed, and joined, by element
+    decimal_commas: tuple = ()  # CSV columns of decimal-comma numbers, read "13,2" -> "13.2"
 
     @property
     def ref(self) -> str:
@@ -102,7 +103,8 @@ def table_from_info(name: str, info, index_path: str = "", fingerprint: tuple = 
                      header=tuple(header) if header and header != list(info.columns) else (),
                      clean=clean, info=info.to_json(), fingerprint=fingerprint,
                      skip_lines=info.skip_lines, partitions=tuple(info.partitions),
-                     lists=tuple(info.lists or ()))
+                     lists=tuple(info.lists or ()),
+                     decimal_commas=tuple(info.decimal_commas))
 
 
 def changed_since_build(table: LakeTable) -> str | None:
@@ -359,6 +361,9 @@ def spark_table(spark, table: LakeTable):
         fix = spark_charset_fix(table.encoding)
         if fix:
             df = df.select([F.translate(df[spark_quote(c)], *fix).alias(c) for c in df.columns])
+        if table.decimal_commas:        # "13,2" -> "13.2", as the build's reader reads them
+            df = df.withColumns({c: F.translate(df[spark_quote(c)], ",", ".")
+                                 for c in table.decimal_commas})
         return df
     if table.format == "parquet":
         if not spark_reads_parquet(table):

@@ -2,14 +2,15 @@
 
 The code runs where only the user's frame is bound (and the second frame, when the other
 table is not a lake table): it reads the lake table itself (``pd.read_csv`` with the options
-the build sniffed for a clean CSV/TSV, else ``lakejoin_jupyter.open_index(...).table(...)``,
-the build's own reader, with ``types=True`` for Parquet; PySpark: Spark's readers, every
-column name in backticks), computes the keys with the functions the
-join used (join/keys.py, or an Auto-Join program written out as a Python function), and
-binds the result. Lake content is data, never code: every table name, column name, path,
-constant and matched value enters the code through ``repr()``; comments hold text as written
-(:func:`comment_text`: a line break in lake content is written as its escape, so it cannot
-end the comment). Variable names are checked identifiers.
+the build sniffed for a clean CSV/TSV, decimal commas made points as the reader does, else
+``lakejoin_jupyter.open_index(...).table(...)``, the build's own reader, with ``types=True``
+for Parquet; PySpark: Spark's readers, every column name in backticks), computes the keys
+with the functions the join used (join/keys.py, or an Auto-Join program written out as a
+Python function), and binds the result. Lake content is data, never code: every table
+name, column name, path, constant and matched value enters the code through ``repr()``;
+comments hold text as written (:func:`comment_text`: a line break in lake content is
+written as its escape, so it cannot end the comment). Variable names are checked
+identifiers.
 """
 from __future__ import annotations
 
@@ -236,11 +237,25 @@ def pandas_read_lines(table: LakeTable, var: str) -> list[str]:
         pick = f"[{list(table.columns)!r}]" if table.header_matches and table.header else ""
         return [f"{var} = pd.read_csv({', '.join(opts)}){pick}"
                 + ("  # the indexed columns, by name" if pick else ""),
+                *pandas_decimal_comma_lines(table, var),
                 f"{var} = {var}.astype(object).where({var}.notna(), None)"]
     types = ", types=True" if table.format == "parquet" or table.lists else ""
     return ["import lakejoin_jupyter",
             f"{var} = lakejoin_jupyter.open_index({table.index_path!r}, verify=False, "
             f"check_lake=False).table({table.ref!r}{types})"]
+
+
+def pandas_decimal_comma_lines(table: LakeTable, var: str) -> list[str]:
+    """Lines reading the table's decimal-comma columns as the index reads them ("13,2" ->
+    "13.2": ``pd.read_csv(..., decimal=",")`` reads the same numbers), for ``var`` read
+    as text."""
+    if not table.decimal_commas:
+        return []
+    cols = list(table.decimal_commas)
+    return ["# numbers written with a decimal comma ('13,2'), read as the index reads them "
+            "('13.2'; pd.read_csv(..., decimal=',') reads the same numbers)",
+            f"{var}[{cols!r}] = {var}[{cols!r}].apply(lambda c: c.str.replace(',', '.', "
+            f"regex=False))"]
 
 
 # ----------------------------------------------------------------------- PySpark
@@ -385,6 +400,12 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                       f"{table.encoding} characters",
                       f"{var} = {var}.select([F.translate({var}['`' + c.replace('`', '``') + '`'], "
                       f"{fix[0]!r}, {fix[1]!r}).alias(c) for c in {var}.columns])"]
+        if table.decimal_commas:
+            cols = list(table.decimal_commas)
+            lines += ["# numbers written with a decimal comma ('13,2'), read as the index "
+                      "reads them ('13.2')",
+                      f"{var} = {var}.withColumns({{c: F.translate({var}['`' + c.replace('`', "
+                      f"'``') + '`'], ',', '.') for c in {cols!r}}})"]
         return lines
     if table.format == "parquet":
         if not spark_reads_parquet(table):

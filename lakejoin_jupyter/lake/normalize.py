@@ -35,10 +35,11 @@ from decimal import Decimal, InvalidOperation
 from typing import Iterable
 
 NORMALIZATION_NAME = "nfkc-casefold-numeric"
-NORMALIZATION_VERSION = 5   # 2: timestamps compared as UTC wall-clock times; 3: ISO text
+NORMALIZATION_VERSION = 6   # 2: timestamps compared as UTC wall-clock times; 3: ISO text
                             # too; 4: unpadded year-month-day dates too; 5: year/month/day
                             # dates too, JSON-lines epoch dates read as pandas does, and
-                            # digits around a bare E ("0E8") kept as a code
+                            # digits around a bare E ("0E8") kept as a code; 6: CSV columns
+                            # of decimal-comma numbers read as numbers (lake/read.py)
 MAX_TOKEN_CHARS = 512
 
 NULL_SPELLINGS = frozenset({"", "null", "nan", "n/a", "#n/a", "<na>", "nat"})

@@ -16,7 +16,7 @@ What is tolerated, and reported as a warning on the table:
 * JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
 * very long cells (they are read; normalization does not index values over 512 chars);
 * numbers written with a decimal comma ("13,2") in a file not separated by commas: read as
-  text, as pandas reads them without ``decimal=","`` (the warning names the columns).
+  numbers ("13.2", :func:`_decimal_commas`); with thousands or decimal points too: text, warned.
 List columns: a Parquet column of lists of scalars, or a JSON-lines column whose values are all
 lists of scalars (or null), is a list column (``TableInfo.lists``): the build reads it as one
 list of element texts per cell (``lists=True``), so its values are its elements; elsewhere
@@ -81,6 +81,7 @@ class TableInfo:
     partitions: list[str] = field(default_factory=list)  # a Parquet folder's key=value columns
     lists: list[str] = field(default_factory=list)  # list columns: their values are elements
     epoch_dates: dict = field(default_factory=dict)  # JSON-lines epoch dates: column -> unit
+    decimal_commas: list[str] = field(default_factory=list)  # CSV columns read "13,2" -> "13.2"
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -338,45 +339,63 @@ def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None) -> list:
         cols = _csv_columns_python(info, reader, len(header))
     info.n_rows = len(cols[0]) if cols else 0
     cols = [c if isinstance(c, pa.Array) else pa.array(c, pa.string()) for c in cols]
-    _warn_decimal_commas(info, cols)
-    return cols
+    return _decimal_commas(info, cols)
 
 
-_DECIMAL_COMMA = r"^\s*-?[0-9]+(\.[0-9]{3})*,[0-9]+\s*$"
-_INTEGER = r"^\s*-?[0-9]+\s*$"
+# a number written with a decimal comma and nothing else ("13,2", "-0,5"), an integer, and
+# the forms read as text that a warning names: thousands points ("1.234,5"), decimal points
+_DECIMAL_COMMA = r"^\s*-?[0-9]+,[0-9]+\s*$"
+_INTEGER_OR_BLANK = r"^\s*(-?[0-9]+)?\s*$"
+_COMMA_WITH_POINTS = r"^\s*-?[0-9]+(\.[0-9]{3})+,[0-9]+\s*$"
+_DECIMAL_POINT = r"^\s*-?[0-9]+\.[0-9]+\s*$"
+_THREE_DIGITS = r",[0-9]{3}\s*$"
 
 
-def _warn_decimal_commas(info: TableInfo, cols: list) -> None:
-    """One warning naming the columns of a file not separated by commas whose cells are
-    all numbers, some written with a decimal comma ("13,2", as a spreadsheet in a German
-    or French locale saves them; not only "1,500", a thousands separator): they are
-    indexed as text, so a query of the number 13.2 does not match them."""
+def _decimal_commas(info: TableInfo, cols: list) -> list:
+    """``cols`` with the decimal-comma columns of a file not separated by commas read as
+    numbers: each such column's commas become points ("13,2" -> "13.2"), as the same
+    file written with decimal points reads (``pd.read_csv(..., decimal=",")`` reads the
+    same numbers); their names go to ``info.decimal_commas``. A column is one when every
+    non-blank cell is an integer or a number with one decimal comma and no other
+    separator, and some cell's comma is not followed by exactly three digits (a column
+    of "1,500" and "2,000" only may be thousands: it stays text). A cell without a comma
+    keeps its text ("0012" stays "0012"). Columns that are numbers with a decimal comma
+    but also thousands points ("1.234,5") or decimal points ("1.5") stay text: one
+    warning names them."""
     import pyarrow.compute as pc
+    info.decimal_commas = []
     if info.delimiter == ",":
-        return
-    found = []
+        return cols
+    out, kept = [], []
     for name, col in zip(info.columns, cols):
         cells = col.drop_null()
-        if len(cells) == 0:
+        out.append(col)
+        if len(cells) == 0 or not pc.any(pc.match_substring(cells, ",")).as_py():
             continue
-        comma = pc.match_substring_regex(cells, _DECIMAL_COMMA)
-        whole = pc.match_substring_regex(cells, _INTEGER)
-        n_comma = pc.sum(comma).as_py() or 0
-        if not n_comma or n_comma + (pc.sum(whole).as_py() or 0) < len(cells):
+        comma, points, point, whole = (pc.match_substring_regex(cells, r) for r in (
+            _DECIMAL_COMMA, _COMMA_WITH_POINTS, _DECIMAL_POINT, _INTEGER_OR_BLANK))
+        if not pc.all(pc.or_(pc.or_(comma, points), pc.or_(point, whole))).as_py():
+            continue                                    # not all numbers
+        fraction = pc.and_(pc.or_(comma, points),
+                           pc.invert(pc.match_substring_regex(cells, _THREE_DIGITS)))
+        if not pc.any(fraction).as_py():
+            continue                                    # no comma, or maybe thousands: "1,500"
+        if pc.any(pc.or_(points, point)).as_py():
+            example = cells.filter(fraction)[0].as_py().strip()
+            other = cells.filter(pc.or_(points, point))[0].as_py().strip()
+            kept.append((name, example, other))
             continue
-        written = [c.strip() for c in cells.filter(comma).to_pylist()]
-        fraction = [c for c in written if len(c.rsplit(",", 1)[1]) != 3]
-        if fraction:
-            found.append((name, fraction[0]))
-    if found:
-        names = ", ".join(repr(n) for n, _ in found)
-        name, example = found[0]
+        out[-1] = pc.replace_substring(col, ",", ".")
+        info.decimal_commas.append(name)
+    if kept:
+        names = ", ".join(repr(n) for n, _, _ in kept)
+        name, example, other = kept[0]
         info.warnings.append(
             f"column(s) {names} hold numbers written with a decimal comma ({example!r} in "
-            f"{name!r}): they are indexed as text and match only values written so, not "
-            f"the number {example.replace('.', '').replace(',', '.')}; to join them as "
-            f"numbers, save the file with decimal points (pd.read_csv(path, "
-            f"sep={info.delimiter!r}, decimal=',').to_csv(path, index=False))")
+            f"{name!r}) but also with points ({other!r}): they are indexed as text and "
+            f"match only values written so; to join them as numbers, save the file with one "
+            f"number format (decimal commas and no thousands separator, or decimal points)")
+    return out
 
 
 def _csv_columns_arrow(info: TableInfo, data: bytes, width: int) -> list | None:
@@ -764,8 +783,8 @@ def read_as_pandas(info: TableInfo) -> pd.DataFrame:
     """A table file the build has sniffed as pandas reads it, so that joined and stacked
     output keeps its column types: Parquet (a file or a folder) as ``pd.read_parquet``
     (:func:`parquet_as_pandas`), CSV and TSV as ``pd.read_csv`` infers their types, with the
-    index's missing values (:func:`typed_as_read_csv`), JSON lines as
-    ``pd.read_json(path, lines=True)``
+    index's missing values (:func:`typed_as_read_csv`; decimal-comma columns as
+    ``decimal=","`` reads them), JSON lines as ``pd.read_json(path, lines=True)``
     (:func:`read_jsonl_typed`), each read by the index's reader (encodings, lines above the
     header, repeated names)."""
     if info.format == "parquet":
