@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4 and fresh6-fresh8 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6 to -fresh8) have the promised form, and the autofj harness lists fresh2's
-to fresh8's cases as validation. fresh6's to fresh8's files regenerate byte for byte from their
-pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_, _FRESH8_) name a
+"""The committed fresh1-fresh4 and fresh6-fresh9 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh9) have the promised form, and the autofj harness lists fresh2's
+to fresh9's cases as validation. fresh6's to fresh9's files regenerate byte for byte from their
+pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_, _FRESH8_, _FRESH9_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -19,6 +19,7 @@ FRESH4 = BENCH / "data" / "fuzzyjoin-fresh4"
 FRESH6 = BENCH / "data" / "fuzzyjoin-fresh6"
 FRESH7 = BENCH / "data" / "fuzzyjoin-fresh7"
 FRESH8 = BENCH / "data" / "fuzzyjoin-fresh8"
+FRESH9 = BENCH / "data" / "fuzzyjoin-fresh9"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -32,6 +33,7 @@ CASES4 = cases(FRESH4)
 CASES6 = cases(FRESH6)
 CASES7 = cases(FRESH7)
 CASES8 = cases(FRESH8)
+CASES9 = cases(FRESH9)
 
 
 def fold(s: str) -> str:
@@ -249,7 +251,8 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
     assert "airportsdata-20260905-py3-none-any.whl" in gen.missing_pins(tmp_path)
     assert {a for a, _ in gen.MEMBERS} | {a for a, _ in gen.FOLDERS} == set(gen.ARCHIVES)
     assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]
-                  + gen.ARCHIVES_BY_SET["fresh8"]) == sorted(gen.ARCHIVES)
+                  + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]) \
+        == sorted(gen.ARCHIVES)
 
 
 def test_fresh6_regenerates_byte_for_byte(tmp_path, monkeypatch):
@@ -447,7 +450,71 @@ def test_fresh8_regenerates_byte_for_byte(tmp_path, monkeypatch):
             assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
 
 
-ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8
+def test_fresh9_cases_are_the_generators():
+    """fresh9 holds exactly the 4 cases its generator admits, at most 3 MB, none of them a
+    rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES9] == sorted(gen.SETS["fresh9"])
+    assert len(CASES9) == 4
+    assert sum(f.stat().st_size for d in CASES9 for f in d.iterdir()) <= 3_000_000
+    assert not set(gen.SETS["fresh9"]) & set(gen.REJECTED_BY_SET["fresh9"])
+    for d in CASES9:
+        left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
+        gt = pd.read_csv(d / "gt.csv")
+        assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
+        assert 0.1 <= 1 - gt["id_r"].nunique() / len(right) <= 0.3
+
+
+def test_harness_lists_fresh9_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh9 suite: every fresh9 case, split validation."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh9"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh9", d.name, "validation")
+                                                  for d in CASES9]
+    assert bench.datasets(none, none, ["fresh9"], "dev") == []
+    assert bench.datasets(none, none, ["fresh8"], "all", fresh9=none) == \
+        bench.datasets(none, none, ["fresh8"], "all")
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
+def test_token_key_is_the_lower_case_address_on_its_chain():
+    """A token's key is ``chain:address`` with the address in lower case; anything that is not
+    a 20-byte hex address has none (hand-checked values)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    addr = "0x6B175474E89094C44Da98b954EedeAC495271d0F"
+    assert gen._token_key(1, addr) == "1:0x6b175474e89094c44da98b954eedeac495271d0f"
+    assert gen._token_key("137", addr.lower()) == "137:" + addr.lower()
+    assert gen._token_key(1, addr[:-1]) is None
+    assert gen._token_key(1, "") is None and gen._token_key(1, None) is None
+    assert gen._token_key(1, "So11111111111111111111111111111111111111112") is None
+
+
+def test_fresh9_regenerates_byte_for_byte(tmp_path, monkeypatch):
+    """With the pinned archives in FUZZYJOIN_FRESH9_PACKAGES, the generator writes the
+    committed fresh9 files again, byte for byte (criterion 8); otherwise skipped."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    folder = os.environ.get("FUZZYJOIN_FRESH9_PACKAGES")
+    if not folder:
+        pytest.skip("FUZZYJOIN_FRESH9_PACKAGES is not set; missing: "
+                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh9"]))
+    missing = gen.missing_pins(Path(folder), "fresh9")
+    if missing:
+        pytest.skip(f"not in {folder}: " + ", ".join(missing))
+    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
+    gen.write_cases(tmp_path, set_name="fresh9")
+    for d in CASES9:
+        for f in ("left.csv", "right.csv", "gt.csv"):
+            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
+
+
+ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
