@@ -12,8 +12,8 @@
         bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 bench/data/autojoin-fresh27 \
         bench/data/autojoin-fresh28 bench/data/autojoin-fresh29 bench/data/autojoin-fresh30 \
         bench/data/autojoin-fresh31 bench/data/autojoin-fresh32 bench/data/autojoin-fresh33 \
-        bench/data/autojoin-fresh34 bench/data/autojoin-fresh35 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh35|all] \
+        bench/data/autojoin-fresh34 bench/data/autojoin-fresh35 bench/data/autojoin-fresh36 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh36|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -168,7 +168,12 @@ from Debian's science data packages (section "science", a name ending in -data, 
 -db) that no earlier set named or read (augustus-data, chemical-structures-data,
 chip-seq-data, gbrowse-data, gdal-data, kstars-data, libeccodes-data and stellarium-data, at
 pinned versions), made the same way and committed before any learner ran on them
-(bench/results/autojoin_fresh35_cases.md).
+(bench/results/autojoin_fresh35_cases.md); run once clean (main at c0f13e8), development since.
+A thirty-eighth, "fresh36" (``FRESH36_CASES``, bench/data/autojoin-fresh36), holds eight cases
+from Debian's electronics and hamradio packages of architecture "all" that no earlier set
+named or read (chirp, cqrlog-data, fccexam, gputils-common, kicad-footprints, kicad-symbols
+and pcb-rnd-doc, at pinned versions), five of them real pairs, made the same way and
+committed before any learner ran on them (bench/results/autojoin_fresh36_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -509,10 +514,18 @@ FRESH35_CASES = {
     "chip_seq_accessions_fasta_deflines", "gbrowse_human_cytobands_iscn",
     "gdal_grib2_parameters_eccodes_keys", "eccodes_centres_location_indicators"}
 
+# Thirty-sixth fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh36),
+# unseen: from Debian's electronics and hamradio packages that no earlier set named or read,
+# built apart from the learner and committed before any learner ran on them:
+FRESH36_CASES = {
+    "fcc_pool_questions_fccexam_files", "gputils_headers_linker_scripts",
+    "kicad_footprints_3d_models", "kicad_symbols_footprint_files", "pcb_rnd_actions_help_files",
+    "chirp_radios_class_ids", "cqrlog_contests_adif_fields", "fccexam_questions_header_lines"}
+
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh35": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH35_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh36": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH36_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -527,7 +540,7 @@ def split_of(case: str) -> str:
              ("fresh29", FRESH29_CASES), ("fresh30", FRESH30_CASES),
              ("fresh31", FRESH31_CASES), ("fresh32", FRESH32_CASES),
              ("fresh33", FRESH33_CASES), ("fresh34", FRESH34_CASES),
-             ("fresh35", FRESH35_CASES))
+             ("fresh35", FRESH35_CASES), ("fresh36", FRESH36_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -642,7 +655,8 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh35", "fresh35 validation (never tuned on)"),
+    ("fresh36", "fresh36 validation (never tuned on)"),
+    ("fresh35", "fresh35 (clean for main at c0f13e8; development since)"),
     ("fresh34", "fresh34 (clean for round 31; development since)"),
     ("fresh33", "fresh33 (clean for round 29; development since)"),
     ("fresh32", "fresh32 (clean for round 27; development since)"),
@@ -717,6 +731,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh33"] = -28
     order["fresh34"] = -29
     order["fresh35"] = -30
+    order["fresh36"] = -31
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -778,7 +793,7 @@ def main(argv=None):
                                         "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
                                         "fresh25", "fresh26", "fresh27", "fresh28",
                                         "fresh29", "fresh30", "fresh31", "fresh32",
-                                        "fresh33", "fresh34", "fresh35"),
+                                        "fresh33", "fresh34", "fresh35", "fresh36"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

