@@ -16,10 +16,11 @@ like a near tie. The variants replay the choice on a ``bench/fuzzyjoin_replay.py
   nearest left value agrees with them in what distinguishes it from the siblings
   ``admissible`` removes (``agrees``: the join allowed, the same digits, and no word
   of the right value the nearest lacks held by a removed sibling); the join's nearest
-  distances for the others. Kept: the join does it (``fuzzy.family_nearest``).
+  distances for the others. Kept by round 21 (``fuzzy.family_nearest``).
 * ``family`` (round 23): ``agreeing`` with the family's marks read only from the removed
   siblings of the nearest's own family (``same_family``: their digit-free words differ
-  from the nearest's by at most one word each way), not from any removed stranger.
+  from the nearest's by at most one word each way), not from any removed stranger. Kept:
+  the join does it (``fuzzy.NegativeRules.agrees``); ``agreeing`` is now the baseline.
 
     python bench/fuzzyjoin_admissible.py --work W --variant admissible --out dev_adm.csv
 
