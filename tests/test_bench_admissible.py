@@ -98,3 +98,20 @@ def test_agreeing_near_falls_back_where_the_nearest_is_forbidden_or_missing():
     assert rules.forbids(0, 0)
     assert np.array_equal(adm.agreeing_near(near, rd, ri, ["Kosmos 605", "Zond"], left,
                                             rules.forbids), near)
+
+
+def test_family_reads_marks_only_from_the_nearest_s_own_family():
+    # "16C" is of "33A"'s family (c / a): its "c" still a mark, 33C falls back
+    assert adm.same_family("Eutelsat 16C", "Eutelsat 33A")
+    assert not adm.agrees("Eutelsat 33C", "Eutelsat 33A", ["Eutelsat 36A", "Eutelsat 16C"],
+                          False, family=True)
+    # a stranger's common word is no mark: AGREEING falls back, FAMILY keeps the lever
+    near, stranger = "Beach Soccer World Cup 1995", "2009 AFC Beach Soccer Championship"
+    assert not adm.same_family(stranger, near)
+    assert not adm.agrees("1995 Beach Soccer World Championship", near, [stranger], False)
+    assert adm.agrees("1995 Beach Soccer World Championship", near, [stranger], False,
+                      family=True)
+    # other digits or a forbidden join: as AGREEING
+    assert not adm.agrees("PROBA2", "PROBA", ["PROBA-V"], False, family=True)
+    assert not adm.agrees("Eiffel Forum License 2.0", "Eiffel Forum License v2.0",
+                          ["Eiffel Forum License v1.0"], True, family=True)

@@ -218,17 +218,20 @@ FAMILY_LEFT = ["Eutelsat 33A", "Eutelsat 36A", "Eutelsat 36B", "Eutelsat 16C", "
                "Open LDAP Public License v2.8", "2008 Baltic League", "2009 Baltic League",
                "1990 Baltic League", "Spirit (rover)", "Curiosity (rover)", "PROBA", "PROBA-V",
                "Hot Bird", "Astra", "Eutelsat Konnect", "Forum License", "Open Public License",
-               "Baltic Cup", "Opportunity rover", "PROBA Mission", "Intelsat", "Software License"]
+               "Baltic Cup", "Opportunity rover", "PROBA Mission", "Intelsat", "Software License",
+               "Beach Soccer World Cup 1995", "2009 AFC Beach Soccer Championship",
+               "Beach Soccer Cup"]
 FAMILY_RIGHT = ["Eutelsat 33C", "Eutelsat 16B", "Eiffel Forum License 2.0",
                 "OpenLDAP Public License 2.1", "Open LDAP Public License 2.8",
                 "2009 Baltic league", "1990 Baltic Women's League", "Spirit rover", "PROBA2",
-                "Astra 1KR", "Apache License v2"]
+                "Astra 1KR", "Apache License v2", "1995 Beach Soccer World Championship"]
 
 
 def family_oracle(rk, lk, d_all, k):
     """family_nearest from its definition, in plain Python: left values by distance; the
     removed ones (forbidden among ranks 2..k before the second allowed); the agreement
-    on digits and on the digit-free words of the right value its nearest lacks."""
+    on digits and on the digit-free words of the right value its nearest lacks, read from
+    the removed ones of the nearest's own family (digit-free words one apart each way)."""
     import re
 
     def blind(v):
@@ -248,8 +251,10 @@ def family_oracle(rk, lk, d_all, k):
                 break
             (removed if rules.forbids(i, l) else allowed).append(l)
         l1 = order[0]
+        own = [s for s in removed if len(blind(lk[s]) - blind(lk[l1])) <= 1
+               and len(blind(lk[l1]) - blind(lk[s])) <= 1]
         agree = (removed and not rules.forbids(i, l1) and digits(r) == digits(lk[l1])
-                 and not any((blind(r) - blind(lk[l1])) & blind(lk[s]) for s in removed))
+                 and not any((blind(r) - blind(lk[l1])) & blind(lk[s]) for s in own))
         if agree:
             near = [d_all[i, l1]] + [d_all[i, l] for l in allowed] + [np.inf] * 2
         out.append(near[:3])
@@ -301,6 +306,28 @@ def test_family_nearest_by_hand(monkeypatch):
                                          [0.1, 0.3, 0.7],
                                          [0.2, 0.6, 0.7]]))
     assert fuzzy.family_nearest(rd[:, :1], ri[:, :1], rules).shape == (4, 1)
+
+
+def test_family_marks_come_from_the_nearest_s_own_family():
+    """Hand-checked: the removed "2009 AFC Beach Soccer Championship" is a stranger to the
+    nearest "Beach Soccer World Cup 1995" (afc, championship / world, cup), so its
+    "championship" is no mark of the family: the right value agrees and takes d2, d3 behind
+    it. Beside a removed "2009 Beach Soccer World Championship" (one word apart each way:
+    championship / cup), a sibling of the nearest's family, its "championship" is a mark:
+    the right value falls back to its three nearest."""
+    lk = ["Beach Soccer World Cup 1995", "2009 AFC Beach Soccer Championship", "Astra",
+          "Intelsat", "2009 Beach Soccer World Championship"]
+    rk = ["1995 Beach Soccer World Championship"]
+    rules = fuzzy.NegativeRules(lk, rk)
+    assert rules.forbids(0, 1) and rules.forbids(0, 4) and not rules.forbids(0, 0)
+    assert not rules.forbids(0, 2) and not rules.forbids(0, 3)
+    rd = np.array([[0.3, 0.5, 0.8, 0.9, 1.0]])
+    # the stranger removed: the lever kept
+    got = fuzzy.family_nearest(rd, np.array([[0, 1, 2, 3, -1]]), rules)
+    assert np.array_equal(got, np.array([[0.3, 0.8, 0.9]]))
+    # a removed sibling of the nearest's family holding "championship": fall back
+    got = fuzzy.family_nearest(rd, np.array([[0, 4, 2, 3, -1]]), rules)
+    assert np.array_equal(got, np.array([[0.3, 0.5, 0.8]]))
 
 
 @pytest.mark.parametrize("fn", [f for f in fuzzy.JOIN_FUNCTIONS if f != "semantic"])

@@ -22,10 +22,10 @@ Note:
     of the functions joining its right value to the same left value (their fits differ by
     noise there); the semantic function's decoys corrected for their rank; d2 and d3 from
     the left values the rules allow where the right value agrees with its nearest in its
-    family's distinguishing part (``FAMILY_SEARCH``: a forbidden version sibling is no
-    alternative to that join); 15 join functions instead of about 140 ("semantic" by
-    default only up to ``SEMANTIC_MAX_VALUES`` values); exact blocking by sparse matrix
-    products; ties go to the first left value (``argmin``).
+    family's distinguishing part, read from the nearest's own family (``FAMILY_SEARCH``: a
+    forbidden version sibling is no alternative to that join); 15 join functions instead
+    of about 140 ("semantic" by default only up to ``SEMANTIC_MAX_VALUES`` values); exact
+    blocking by sparse matrix products; ties go to the first left value (``argmin``).
 """
 from __future__ import annotations
 
@@ -316,13 +316,17 @@ class NegativeRules:
         """Does right value i agree with left value l (its nearest) in the distinguishing
         part of the family of ``siblings`` (left values the rules forbid for i)? The join
         is allowed, the two carry the same digits, and no digit-free word of i that l
-        lacks is held by a sibling: "Eutelsat 33C" does not agree with "Eutelsat 33A"
-        beside "Eutelsat 16C" (its "c" is a mark of the family the rules do not read);
-        "Eiffel Forum License 2.0" agrees with "... v2.0" beside "... v1.0"."""
+        lacks is held by a sibling of l's own family (digit-free words differing from
+        l's by at most one word each way): "Eutelsat 33C" does not agree with "Eutelsat
+        33A" beside "Eutelsat 16C" (its "c" is a mark of the family the rules do not
+        read); "Eiffel Forum License 2.0" agrees with "... v2.0" beside "... v1.0", and
+        "1995 Beach Soccer World Championship" with "Beach Soccer World Cup 1995" beside
+        "2009 AFC Beach Soccer Championship" (a stranger: its words are no mark)."""
         if self.forbids(i, l) or self.rd[i] != self.ld[l]:
             return False
-        extra = self.rb[i] - self.lb[l]
-        return not any(extra & self.lb[s] for s in siblings)
+        extra, own = self.rb[i] - self.lb[l], self.lb[l]
+        return not any(extra & self.lb[s] for s in siblings
+                       if len(self.lb[s] - own) <= 1 and len(own - self.lb[s]) <= 1)
 
 
 def _blind_words(tokens) -> frozenset:
