@@ -18,11 +18,10 @@ import numpy as np
 import pandas as pd
 
 from .errors import LakeJoinError, LakeJoinWarning, QueryError
-from .frames import is_spark_frame
+from .frames import is_spark_frame, learning_frame
 from .join.plan import AGGREGATES, DATE_READINGS
 from .search.registry import ParamSpec, resolve_options
 
-LEARN_ROWS = 5_000          # rows of a Spark query frame the learning actions look at
 PAIRS_SHOWN = 50            # the fuzzy join's pairs to check shown (before the equal ones)
 
 
@@ -85,13 +84,6 @@ def get(name: str) -> HitAction:
         if a.name == name:
             return a
     raise LakeJoinError(f"No action {name!r}; actions: {[a.name for a in ACTIONS]}.")
-
-
-def _learning_frame(frame):
-    """A pandas frame to learn from: the frame itself, or the first rows of a Spark one."""
-    if is_spark_frame(frame):
-        return frame.limit(LEARN_ROWS).toPandas()
-    return frame
 
 
 def _code(text) -> str:
@@ -227,7 +219,7 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
     :class:`~.join.plan.Aggregate` is ``AutoJoin.join``'s ``aggregate=``)."""
     title = "Find transformation"
     shape = transformation_join_shape(engine, hit, duplicates, aggregate, order_by, dates)
-    learn = _learning_frame(frame)
+    learn = learning_frame(frame)
     try:
         aj = hit.autojoin(learn, fuzzy=fuzzy, seed=seed, left_name=frame_name)
     except LakeJoinError as e:
@@ -398,7 +390,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     matched value, as the Join action's default) as :func:`join_hit` asks."""
     qcol = hit.query_columns[0]
     title = f"Fuzzy join with {hit.table}.{hit.column}"
-    learn = _learning_frame(frame)
+    learn = learning_frame(frame)
     fj = engine.fuzzy_join(hit.table, learn, on=(hit.column, qcol),
                            precision_target=precision_target)
     from .join.fuzzy import distance_range

@@ -31,7 +31,7 @@ import pandas as pd
 from .errors import LakeJoinError, QueryError, a_kind
 from .formats import RANK_WORDS, clip, fraction, percent, whole_percent
 from .formats import rows as rows_text
-from .frames import is_spark_frame, joined_tables
+from .frames import is_spark_frame, joined_tables, learning_frame
 from .index.store import LakeIndex
 from .index.tables import LakeTable, find_table, lake_table
 from .join import preview
@@ -686,7 +686,8 @@ class Hit(Joinable):
 
     def autojoin(self, df=None, **options):
         """Auto-Join (:meth:`Engine.autojoin`) between ``df`` (default: the frame searched
-        with) and this hit's table, on the query column and the hit's column. A "Needs a
+        with; a Spark frame is learned on its first rows, ``frames.learning_frame``) and
+        this hit's table, on the query column and the hit's column. A "Needs a
         transformation" hit learns on the table's rows its program joins, then counts and
         joins on the whole table: a small query against a large table holds too few joinable
         rows for the row sampling (thesis §4.5), and learning on every row is slow. A tie
@@ -698,6 +699,7 @@ class Hit(Joinable):
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
         if frame is None:
             raise QueryError("This hit was found without a DataFrame: pass it, hit.autojoin(df).")
+        frame = learning_frame(frame)       # a Spark frame: learned on its first rows
         engine = self._engine
         left_on = [c for c in self.query_columns if c in frame.columns] or None
         if "program_json" not in self.details or left_on is None or len(self.columns) != 1:

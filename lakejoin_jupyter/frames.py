@@ -15,6 +15,17 @@ def is_spark_frame(obj) -> bool:
             and hasattr(obj, "columns"))
 
 
+LEARN_ROWS = 5_000          # rows of a Spark query frame that learning looks at
+
+
+def learning_frame(frame, rows: int = LEARN_ROWS):
+    """A pandas frame to learn from: the frame itself, or the first ``rows`` rows of a Spark
+    one (Auto-Join learns on pandas frames; the join it finds applies to the whole frame)."""
+    if is_spark_frame(frame):
+        return frame.limit(rows).toPandas()
+    return frame
+
+
 def is_dataframe(obj) -> bool:
     """A pandas or a Spark DataFrame."""
     return isinstance(obj, pd.DataFrame) or is_spark_frame(obj)

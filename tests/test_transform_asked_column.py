@@ -123,3 +123,21 @@ def test_cli_join_transform_joins_on_the_asked_column(zones_index, tmp_path, cap
     assert "Auto-Join (hit.autojoin(df)) joined with" not in err, err
     got = pd.read_csv(tmp_path / "j.csv", dtype=str)
     assert sorted(zip(got["zone"], got["units"].astype(int), got["code"])) == _oracle(q)
+
+
+@pytest.mark.spark
+def test_hit_autojoin_of_a_spark_frame_learns_on_its_first_rows(zones_index, spark):
+    """The sixteenth new user's D16: hit.autojoin(spark_df) raised TypeError ('Column' object
+    is not callable). It learns on the frame's first rows as pandas (as the Find
+    transformation action does), the hit's program, and joins the Spark frame as the pandas
+    oracle does."""
+    from lakejoin_jupyter import open_index
+    q = _query(False)
+    sdf = spark.createDataFrame(q)
+    aj = _hit(open_index(zones_index), q).autojoin(sdf)
+    assert aj.found, aj.message
+    assert (aj.source, aj.program.describe()) == ("left", 'part 2 (split at "/") of `zone`')
+    joined = aj.join(sdf)
+    if not isinstance(joined, pd.DataFrame):
+        joined = joined.toPandas()
+    assert sorted(zip(joined["zone"], joined["units"], joined["code"])) == _oracle(q)

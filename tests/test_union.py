@@ -6,6 +6,7 @@ import contextlib
 import io
 import itertools
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -1013,9 +1014,13 @@ def _old_profile_frame(frame, embedder, sample_values):
         share, n_num, q = _old_numeric_summary_counted(toks_u, np.roll(counts, -1))
         distinct = sorted({t for t in toks_u if t is not None})
         samples.append(_old_sample_tokens(distinct, sample_values))
+        # format version 3: a boolean text in a bucket of its own, "14.0" read as "14"
+        flags = [t for t in texts if t.strip().casefold() in ("true", "false")]
+        texts = [re.sub(r"^\s*(-?[0-9]+)\.0+\s*$", r"\1", t) for t in texts if t not in flags]
         fmt = np.bincount(np.fromiter((mmh3.hash(up.value_pattern(t), signed=False) % up.FORMAT_DIMS
                                        for t in texts), np.int64, len(texts)),
                           minlength=up.FORMAT_DIMS).astype(np.float64)
+        fmt[mmh3.hash(up.BOOLEAN_PATTERN, signed=False) % up.FORMAT_DIMS] += len(flags)
         fmt = (fmt / fmt.sum() if fmt.sum() else fmt).astype(np.float32)
         out.append(us.QueryColumn(c, distinct, fmt, share, n_num, q, None, up.header_grams(c)))
     for qc, v in zip(out, up.column_vectors(embedder, samples)):

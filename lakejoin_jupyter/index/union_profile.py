@@ -17,6 +17,8 @@ Note:
       0 where that tail is over 1/2 (an overlap chance gives more often than not).
     - The vector sample is the S distinct tokens of smallest 64-bit hash (consistent across
       columns, so overlapping columns embed overlapping values).
+    - Format patterns read a boolean and an integral decimal ("14.0") one way on both sides
+      (histogram version 3), so a column read back from its file has its file's format.
     Derivations: docs/algorithms/union.md.
 """
 from __future__ import annotations
@@ -38,11 +40,15 @@ NUMERIC_SHARE = 0.9                   # a column is numeric when this share of c
 MIN_NUMERIC_CELLS = 3
 PATTERN_PARTS = 8                     # pattern elements kept (then an ellipsis)
 MAX_PATTERN_CHARS = 200
-FORMAT_VERSION = 2                    # 2: date-time texts by their token (format_histogram)
+FORMAT_VERSION = 3                    # 2: date-time texts by their token; 3: booleans and
+                                      # integral decimals written one way (format_histogram)
 PATTERN_VECTOR_MIN = 64               # texts from which patterns are computed all at once
 
 _NUMERIC_TOKEN = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:e[+-]?[0-9]+)?")
 _NUMERIC_ANCHORED = f"^(?:{_NUMERIC_TOKEN.pattern})$"    # the same, for Arrow (RE2)
+_INTEGRAL_DECIMAL = re.compile(r"\s*(-?[0-9]+)\.0+\s*")        # "14.0": 14 written as a float
+_INTEGRAL_DECIMAL_RE2 = r"^\s*(-?[0-9]+)\.0+\s*$"                 # the same, for Arrow
+BOOLEAN_PATTERN = "<true or false>"   # the pattern of a boolean text, however it is written
 _PATTERN_PART = re.compile(r"[^\W\d_]+|[0-9]+|\s+|.", re.UNICODE | re.DOTALL)
 _HEADER_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+", re.UNICODE)
 
@@ -195,15 +201,47 @@ def pattern_buckets(texts: Sequence[str], dims: int = FORMAT_DIMS) -> np.ndarray
     return out
 
 
+def written_one_way(texts: Sequence[str]) -> tuple[list, int]:
+    """(the texts that are not booleans, integral decimals written as integers; the number of
+    boolean texts). A pandas frame renders a float column's 14.0 as "14" and a flag as
+    "true" (cell_text), while a CSV file may hold "14.0" and "True": without this a query
+    read from a lake file would not have its own file's format. A boolean ("true"/"false"
+    in any case) takes a pattern of its own, shared with no word."""
+    texts = list(texts)
+    if len(texts) >= PATTERN_VECTOR_MIN:             # all at once (Arrow)
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        a = pa.array(texts, pa.string())
+        flag = pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(a)),
+                        value_set=pa.array(["true", "false"])).to_numpy(zero_copy_only=False)
+        rest = pc.replace_substring_regex(a.filter(pa.array(~flag)),
+                                          _INTEGRAL_DECIMAL_RE2, r"\1")
+        return rest.to_pylist(), int(flag.sum())
+    out, booleans = [], 0
+    for t in texts:
+        if t.strip().casefold() in ("true", "false"):
+            booleans += 1
+            continue
+        m = _INTEGRAL_DECIMAL.fullmatch(t) if "." in t else None
+        out.append(m.group(1) if m else t)
+    return out, booleans
+
+
 def format_histogram(texts: Sequence[str], dims: int = FORMAT_DIMS,
                      version: int = FORMAT_VERSION) -> np.ndarray:
     """Share of the distinct texts per pattern bucket (float32, sums to 1; zeros if none).
     From ``version`` 2 an ISO-8601 date-time text takes the pattern of its token (the
     timestamp's one rendering, lake/normalize.py), as a timestamp's does: written with a
-    space or "T", with or without seconds or an offset, it is one format."""
+    space or "T", with or without seconds or an offset, it is one format. From version 3,
+    :func:`written_one_way` too (a query frame's values are rendered, a file's are not)."""
     if version >= 2:
         texts = [datetime_token(t) or t for t in texts]
+    booleans = 0
+    if version >= 3:
+        texts, booleans = written_one_way(texts)
     counts = np.bincount(pattern_buckets(texts, dims), minlength=dims).astype(np.float64)
+    if booleans:
+        counts[mmh3.hash(BOOLEAN_PATTERN, signed=False) % dims] += booleans
     total = counts.sum()
     return (counts / total if total else counts).astype(np.float32)
 
