@@ -90,7 +90,9 @@ def get(name: str) -> HitAction:
 def _learning_frame(frame):
     """A pandas frame to learn from: the frame itself, or the first rows of a Spark one."""
     if is_spark_frame(frame):
-        return frame.limit(LEARN_ROWS).toPandas()
+        from .spark import fetch_results
+        return fetch_results(frame.limit(LEARN_ROWS).toPandas,
+                             f"collecting the first {LEARN_ROWS:,} rows to learn from")
     return frame
 
 

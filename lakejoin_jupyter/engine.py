@@ -256,7 +256,7 @@ def _collect_spark(sdf, cols, max_values):
     """The query's distinct key values and the rows holding each (one Spark aggregation)."""
     from pyspark.sql import functions as F
 
-    from .spark import instant_column, instant_columns, spark_job, utc_instants
+    from .spark import fetch_results, instant_column, instant_columns, spark_job, utc_instants
     if not cols:
         raise QueryError(f"Name the query column; the Spark DataFrame has: {sdf.columns[:20]}")
     cols = _check_columns(sdf.columns, cols)
@@ -266,12 +266,14 @@ def _collect_spark(sdf, cols, max_values):
                               for q, c in zip(quoted, cols)])
                 .agg(F.count(F.lit(1)).alias(ROWS)))
     notes = []
-    with spark_job(f"collecting the query column(s) {list(cols)}"):
-        pdf = distinct.limit(max_values + 1).toPandas()
+    what = f"collecting the query column(s) {list(cols)}"
+    with spark_job(what):
+        pdf = fetch_results(distinct.limit(max_values + 1).toPandas, what)
         if len(pdf) > max_values:
             total = distinct.count()
             frac = min(1.0, max_values / max(total, 1))
-            pdf = distinct.sample(fraction=frac, seed=7).limit(max_values).toPandas()
+            pdf = fetch_results(distinct.sample(fraction=frac, seed=7).limit(max_values)
+                                .toPandas, what)
             notes.append(f"the Spark DataFrame has {total:,} distinct key values; searched with "
                          f"a random sample of {len(pdf):,} (containment and row coverage are "
                          f"estimated on the sample)")
