@@ -1501,6 +1501,21 @@ def _unflagged(hits: list) -> int:
                if h.key_warning is None and not (h.is_query_table or h.in_chain))
 
 
+def _add_stats(stats: dict, more: dict, m: SearchMethod) -> None:
+    """``more`` (a method run's stats) added to ``stats``: numbers summed (work done), but
+    for the method's ``settings_stats`` (PEXESO's tau), taken once; PEXESO's ``closest``
+    the best of both; anything else kept as first given."""
+    for key, val in more.items():
+        if key in m.settings_stats:             # tau: one value, not a count
+            stats.setdefault(key, val)
+        elif isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
+            stats[key] += val
+        elif key == "closest" and key in stats:     # PEXESO's: over every generation
+            stats[key] = max(stats[key], val, key=lambda c: c["best_matched"])
+        else:
+            stats.setdefault(key, val)
+
+
 def _at_least_identity(learned, query_column, lake_column):
     """``learned`` (Auto-Join on an equality hit's columns) or, where :func:`_takes_over`
     takes it (a tie to the identity), the identity: both columns as the index compares them
@@ -1616,7 +1631,11 @@ class Engine:
         pool = k if k is None or not reorder else max(POOL_FACTOR * k, k + POOL_EXTRA)
         stale = self._lake_changed() if annotate else None   # not in the search's seconds
         t0 = time.perf_counter()
-        found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold, options=options))
+        grows = rank == "useful" and k is not None
+        cut = grows and m.more == "cut" and pool < POOL_MAX   # asked once for the most
+        found, stats = self._run(m, q, SearchParams(k=POOL_MAX if cut else pool,
+                                                    threshold=threshold, options=options))
+        found, unseen = found[:pool], found[pool:]
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
         self._case_programs(hits, q)
         if annotate:
@@ -1624,24 +1643,37 @@ class Engine:
         partial = None
         # equal values only: a transformation's or a distance's candidates cost a program
         # or a fuzzy match each, asking for 300 of them is not cheap
-        while rank == "useful" and k is not None and len(found) >= pool \
-                and _unflagged(hits) < k and not any(
-                    "program_json" in h.details or "tau" in h.details for h in hits):
+        while grows and (len(found) >= pool or unseen) and _unflagged(hits) < k and not any(
+                "program_json" in h.details or "tau" in h.details for h in hits):
             if pool >= POOL_MAX:     # more candidates exist, unranked
                 partial = pool
                 break
             # most candidates are flagged (measures, coincidences): a key column below them
-            # by overlap may rank first by usefulness, so the method is asked for more
+            # by overlap may rank first by usefulness, so the method is asked for more,
+            # continuing where it stopped (search/registry.py MORE_CANDIDATES)
             pool = min(pool * POOL_GROWTH, POOL_MAX)
-            found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold,
-                                                        options=options))
-            known = {tuple(h.column_ids): h for h in hits}
-            new = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)
-                   if tuple(c.column_ids) not in known]
+            if m.more == "cut":
+                more, unseen = unseen[:pool - len(found)], unseen[pool - len(found):]
+            elif m.more == "next":
+                ahead = dataclasses.replace(q, exclude=set(q.exclude) | {
+                    int(c.column_ids[0]) for c in found})
+                more, work = self._run(m, ahead, SearchParams(k=pool - len(found),
+                                                              threshold=threshold,
+                                                              options=options))
+                _add_stats(stats, work, m)
+            else:
+                more, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold,
+                                                           options=options))
+            known = {tuple(h.column_ids) for h in hits}
+            fresh = [c for c in more if tuple(c.column_ids) not in known]
+            new = [self._hit(len(found) + i + 1, c, q, m) for i, c in enumerate(fresh)]
+            found = found + fresh
             self._case_programs(new, q)
             self._hit_figures(new, q)
             hits = hits + new
             self._own_marks(hits, q)
+        if cut and "hits" in stats:     # the candidates ranked, not those asked for
+            stats["hits"] = len(found)
         if not include_own:
             hits = [h for h in hits if not (h.is_query_table or h.in_chain)]
         if rank == "useful":
@@ -2130,15 +2162,7 @@ class Engine:
                 q, token_ids=np.sort(ids[ids >= 0]),
                 exclude={c - lo for c in q.exclude if lo <= c < hi})
             out, gen_stats = m.run(gen, qp, params)
-            for key, val in gen_stats.items():
-                if key in m.settings_stats:             # tau: one value, not a count
-                    stats.setdefault(key, val)
-                elif isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
-                    stats[key] += val
-                elif key == "closest" and key in stats:     # PEXESO's: over every generation
-                    stats[key] = max(stats[key], val, key=lambda c: c["best_matched"])
-                else:
-                    stats.setdefault(key, val)
+            _add_stats(stats, gen_stats, m)
             for c in out:
                 found.append(dataclasses.replace(
                     c, column_ids=tuple(int(i) + lo for i in c.column_ids)))

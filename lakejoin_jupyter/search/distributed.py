@@ -68,7 +68,7 @@ def _run(index, query, params):
 
 METHOD = SearchMethod(
     name="distributed", label="Exact top-k on Spark (distributed)", kind="exact", run=_run,
-    priority=1,
+    priority=1, more="next",
     description="The exact top-k as a Spark job over the Parquet postings (broadcast join "
                 "with the query's distinct lists, group by set); for indexes larger than "
                 "one machine. Needs a Spark session.")
