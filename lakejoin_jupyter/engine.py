@@ -1541,8 +1541,8 @@ def _at_least_identity(learned, query_column, lake_column):
     if not _takes_over(identity, other, tie=True):
         return learned
     why = _why_taken(identity, other, f"the learned {learned.program.describe()}")
-    note = (f"The join is on equal values (case and spacing ignored), the hit's Join, not a "
-            f"learned program: of the {len(left):,} query rows {why}")
+    note = (f"The join is on equal values (case and spacing ignored), the hit's Join: {why}, "
+            f"of the {len(left):,} query rows")
     same.message = f"Found: {same.program.describe()} equals {same.target_program.describe()}."
     same.stats = dict(learned.stats, identity=note)
     same.lake, same.explode = learned.lake, learned.explode

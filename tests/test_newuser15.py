@@ -4,6 +4,8 @@ columns that many measure columns outrank by overlap (D1); the fuzzy join of a p
 keeps every lake row of a matched value unless asked for the first (D2)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -82,6 +84,10 @@ def test_find_transformation_on_an_equality_hit_joins_what_the_equality_joins(st
     assert out.ok, out.summary
     assert out.joined["Name"].notna().sum() == 18
     assert "100%" not in out.summary
+    # why the identity was kept, with the counts (engine._takes_over, _why_taken)
+    assert re.search(r"equal values \(case and spacing ignored\), the hit's Join: it joins 18 "
+                     r"query rows, the learned .* 17, of the 20 query rows", out.summary), \
+        out.summary
     ns = {"sales": SALES}
     exec(compile(out.code("sales", "sales_out"), "<cell>", "exec"), ns)  # noqa: S102
     pd.testing.assert_frame_equal(ns["sales_out"], out.joined)
