@@ -1635,7 +1635,7 @@ class Engine:
         cut = grows and m.more == "cut" and pool < POOL_MAX   # asked once for the most
         found, stats = self._run(m, q, SearchParams(k=POOL_MAX if cut else pool,
                                                     threshold=threshold, options=options))
-        found, unseen = found[:pool], found[pool:]
+        found, unseen = (found[:pool], found[pool:]) if cut else (found, [])
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
         self._case_programs(hits, q)
         if annotate:
