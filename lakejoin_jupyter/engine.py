@@ -256,7 +256,7 @@ def _collect_spark(sdf, cols, max_values):
     """The query's distinct key values and the rows holding each (one Spark aggregation)."""
     from pyspark.sql import functions as F
 
-    from .spark import instant_column, instant_columns, spark_job, utc_instants
+    from .spark import fetch_results, instant_column, instant_columns, spark_job, utc_instants
     if not cols:
         raise QueryError(f"Name the query column; the Spark DataFrame has: {sdf.columns[:20]}")
     cols = _check_columns(sdf.columns, cols)
@@ -266,12 +266,14 @@ def _collect_spark(sdf, cols, max_values):
                               for q, c in zip(quoted, cols)])
                 .agg(F.count(F.lit(1)).alias(ROWS)))
     notes = []
-    with spark_job(f"collecting the query column(s) {list(cols)}"):
-        pdf = distinct.limit(max_values + 1).toPandas()
+    what = f"collecting the query column(s) {list(cols)}"
+    with spark_job(what):
+        pdf = fetch_results(distinct.limit(max_values + 1).toPandas, what)
         if len(pdf) > max_values:
             total = distinct.count()
             frac = min(1.0, max_values / max(total, 1))
-            pdf = distinct.sample(fraction=frac, seed=7).limit(max_values).toPandas()
+            pdf = fetch_results(distinct.sample(fraction=frac, seed=7).limit(max_values)
+                                .toPandas, what)
             notes.append(f"the Spark DataFrame has {total:,} distinct key values; searched with "
                          f"a random sample of {len(pdf):,} (containment and row coverage are "
                          f"estimated on the sample)")
@@ -693,9 +695,11 @@ class Hit(Joinable):
         rows for the row sampling (thesis §4.5), and learning on every row is slow. A tie
         between the two directions goes to the hit's (Auto-Join's ``prefer``). Where the
         hit's column repeats on those rows, it learns again with every column of the table
-        and keeps the narrower join (:func:`_narrower_join`). A table not large next to the
+        and keeps the narrower join (:func:`_takes_over`). A table not large next to the
         query (:data:`LARGE_PARTNER`) is also learned on whole, the rows the hit's program
-        misses included, and that join kept when it reaches further (:func:`_reaches_further`)."""
+        misses included, and that join kept when it reaches further (:func:`_reaches_further`).
+        The hit's own program is kept against the one learned as :func:`_takes_over` says, as
+        is, for an equality hit, the identity (:func:`_at_least_identity`)."""
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
         if frame is None:
             raise QueryError("This hit was found without a DataFrame: pass it, hit.autojoin(df).")
@@ -735,9 +739,10 @@ class Hit(Joinable):
         if len(whole.columns) > 1 and len(rows) > 1.5 * max(partners.nunique(), 1):
             # the hit's column repeats on the rows it joins (a prefix of "s3.us-east-1..."
             # is on every region's row): a program reading more of the table's columns may
-            # join each query row to one row (kept as _narrower_join says)
+            # join each query row to one row (taken as _takes_over says, a tie to the hit's)
             wider = self._autojoin_on(asked, left_on, whole, rows, None, options)
-            if wider.found and _narrower_join(wider, result):
+            if wider.found and (not result.found or _takes_over(
+                    _Reach.of(wider, fuzzy=False), _Reach.of(result, fuzzy=False), tie=False)):
                 result = wider
         if len(rows) < len(whole) and not _large_partner(len(whole), len(frame)):
             # a table not large next to the query: learned on all its rows too, the rows the
@@ -747,14 +752,10 @@ class Hit(Joinable):
                                            [self.column], options)
             if everything.found and _reaches_further(everything, result):
                 result = everything
-        if not result.found:        # the hit's own program, verified on the whole column
-            result = self._own_program(frame, left_on[0], whole, program, result, options)
-        else:                       # ... also where it joins as well as the one learned
-            own = self._own_program(frame, left_on[0], whole, program, result, options,
-                                    learned=result)
-            same = own.program.describe() == result.program.describe()
-            if (not same or self.key_warning) and _joins_as_well(own, result):
-                result = own            # a flagged hit keeps its flag when learned again
+        # the hit's own program, verified on the whole column: where nothing was learned,
+        # or in place of the learned one as _takes_over says (a flagged hit keeps its flag)
+        result = self._own_program(frame, left_on[0], whole, program, result, options,
+                                   learned=result if result.found else None)
         result.left = frame         # joined and written as code with every query column
         result.lake, result.explode = table, explode
         result.aggregates = engine._lake_aggregates(table)
@@ -767,24 +768,39 @@ class Hit(Joinable):
                 and len(self.columns) == 1)
 
     def _own_program(self, frame, column, whole, program, failed, options, learned=None):
-        """The join by the hit's own program, when Auto-Join learns none from the tables'
+        """The join by the hit's own program where Auto-Join learns none from the tables'
         rows (a coincidence the search flagged: days of the month equal to port numbers,
-        whose rows share no 3-gram to learn from), or when it joins as well as the program
-        ``learned`` (learned on the hit's partner rows alone, which may all share a month
-        and day the learned program then writes as a constant): Find transformation joins
-        what the hit showed, and says why."""
+        whose rows share no 3-gram to learn from); else in place of the program ``learned``
+        (on the hit's partner rows alone, which may all share a month and day the learned
+        program then writes as a constant) where :func:`_takes_over` takes it, a tie going
+        to the hit's, and ``learned`` otherwise. Find transformation joins what the hit
+        showed, and says why."""
         from .join.autojoin.result import AutoJoin
         forward = self.details.get("direction") == "query -> lake"
         read = column if forward else self.column
         program = program.renamed({c: str(read) for c in program.columns})
-        if learned is not None and learned.program.describe() == program.describe():
-            note = ("The search's own program, verified on the whole column; Auto-Join "
-                    "learned the same one from the rows it joins")
-            message = f"{note}."
-        elif learned is not None:
-            note = ("The search's own program, verified on the whole column: it joins as "
-                    "many query rows as the one Auto-Join learned from the rows it joins ("
-                    f"{learned.program.describe()}), each to no more lake rows")
+        same = learned is not None and learned.program.describe() == program.describe()
+        if same and not self.key_warning:   # nothing to keep: a flagged hit keeps its flag
+            return learned
+        out = AutoJoin(found=True, message="",
+                       left=frame[[column]], right=whole,
+                       left_name=options.get("left_name", "df"),
+                       right_name=options.get("right_name", self.table),
+                       source="left" if forward else "right", program=program,
+                       source_column=str(read),
+                       target_column=str(self.column if forward else column),
+                       stats={"learned_on": failed.stats.get("learned_on")}).with_right(whole)
+        if learned is not None:
+            own, other = _Reach.of(out, fuzzy=False), _Reach.of(learned, fuzzy=True)
+            if not _takes_over(own, other, tie=True):
+                return learned
+            if same:
+                note = ("The search's own program, verified on the whole column; Auto-Join "
+                        "learned the same one from the rows it joins")
+            else:
+                note = ("The search's own program, verified on the whole column: " + _why_taken(
+                    own, other, "the one Auto-Join learned from the rows it joins ("
+                    f"{learned.program.describe()})"))
             message = f"{note}."
         else:
             note = ("Auto-Join learned no program from these tables' rows, so this is the "
@@ -794,15 +810,8 @@ class Hit(Joinable):
         if self.key_warning:
             note += f". The search flagged it: {self.key_warning}"
             message = f"{message} The search flagged it: {self.key_warning}."
-        out = AutoJoin(found=True, message=message,
-                       left=frame[[column]], right=whole,
-                       left_name=options.get("left_name", "df"),
-                       right_name=options.get("right_name", self.table),
-                       source="left" if forward else "right", program=program,
-                       source_column=str(read),
-                       target_column=str(self.column if forward else column),
-                       stats={"from_hit": note, "learned_on": failed.stats.get("learned_on")})
-        return out.with_right(whole)
+        out.message, out.stats["from_hit"] = message, note
+        return out
 
     def _autojoin_on(self, frame, left_on, whole, rows, columns, options):
         """Auto-Join learned on ``whole``'s ``rows``, then counted and joined on ``whole``."""
@@ -1022,37 +1031,63 @@ def _large_partner(table_rows: int, query_rows: int) -> bool:
     return table_rows >= LARGE_PARTNER[0] and table_rows >= LARGE_PARTNER[1] * max(query_rows, 1)
 
 
+@dataclass(frozen=True)
+class _Reach:
+    """What a join of the query (the left table) with a lake table reaches: the query rows
+    it joins, its (query row, lake row) pairs and the distinct lake rows among them."""
+    rows: int
+    pairs: int
+    lake_rows: int
+
+    @classmethod
+    def of(cls, result, fuzzy: bool) -> "_Reach":
+        """An Auto-Join result's join, its fuzzy step included or not."""
+        pairs = result.pairs(fuzzy=fuzzy) if result.found else []
+        return cls(len({i for i, _ in pairs}), len(pairs), len({j for _, j in pairs}))
+
+    def per_row(self) -> str:
+        return f"{self.pairs / max(self.rows, 1):.3g}"
+
+
+def _takes_over(candidate: _Reach, kept: _Reach, tie: bool) -> bool:
+    """Whether ``candidate`` replaces ``kept`` (two joins of the same query with the same
+    lake table): it joins more query rows; or as many, each to fewer lake rows on average
+    (through fewer pairs); a candidate joining no row never. On exactly as many rows through
+    as many pairs, ``tie`` decides. The one rule ``Hit.autojoin`` keeps a join by: the hit's
+    own program or, for an equality hit, the identity (``tie``: the hit's join stays) against
+    the program learned (counted with its fuzzy step, as it joins), and the program learned
+    on every column against the one learned on the hit's column (``tie``: the hit's column
+    stays; both the programs' own joins). :func:`_reaches_further` alone differs, on purpose:
+    learned on the whole table, a program joining as many query rows to *more* lake rows
+    reaches the rows the hit's program misses ("de_DE.UTF-8" beside "aa_DJ")."""
+    if candidate.rows == 0 or candidate.rows < kept.rows:
+        return False
+    if candidate.rows > kept.rows:
+        return True
+    return candidate.pairs < kept.pairs or (candidate.pairs == kept.pairs and tie)
+
+
+def _why_taken(candidate: _Reach, kept: _Reach, name: str) -> str:
+    """Why :func:`_takes_over` took ``candidate`` over ``kept`` (the program ``name``), in
+    the user's words."""
+    if candidate.rows > kept.rows:
+        return (f"it joins {candidate.rows:,} query rows, {name} {kept.rows:,}")
+    if candidate.pairs < kept.pairs:
+        return (f"it joins as many query rows ({candidate.rows:,}) as {name}, each to fewer "
+                f"lake rows ({candidate.per_row()} on average, against {kept.per_row()})")
+    return (f"it joins the same number of query rows ({candidate.rows:,}) as {name}, each "
+            f"to as many lake rows ({candidate.per_row()} on average)")
+
+
 def _reaches_further(other, result) -> bool:
-    """``other`` (an Auto-Join result) joins more of the query's rows than ``result``, or as
-    many through more of the lake table's rows (the programs' own joins, without the fuzzy
-    step): MaxByCoverage, from the query's side."""
+    """``other`` (an Auto-Join result, learned on the whole table) joins more of the query's
+    rows than ``result`` (learned on the hit's partner rows), or as many through more of
+    the lake table's rows (the programs' own joins, without the fuzzy step): MaxByCoverage,
+    from the query's side. Not :func:`_takes_over`: its docstring says why."""
     if not result.found:
         return True
-    a, b = other.pairs(fuzzy=False), result.pairs(fuzzy=False)
-    got = (len({i for i, _ in a}), len({j for _, j in a}))
-    have = (len({i for i, _ in b}), len({j for _, j in b}))
-    return got > have
-
-
-def _joins_as_well(own, learned) -> bool:
-    """``own`` (the hit's program) joins every query row ``learned`` joins (its fuzzy step
-    included), each to no more lake rows on average: a tie goes to the hit's program."""
-    a, b = own.pairs(fuzzy=False), learned.pairs(fuzzy=True)
-    rows_a, rows_b = {i for i, _ in a}, {i for i, _ in b}
-    return bool(rows_a) and rows_a >= rows_b and len(a) * len(rows_b) <= len(b) * len(rows_a)
-
-
-def _narrower_join(wider, narrow) -> bool:
-    """``wider`` (an Auto-Join result) joins at least the query rows ``narrow`` joins (more,
-    or as many in fewer joined rows), each to no more lake rows on average (the query is
-    the left table of both; the programs' own joins, without the fuzzy step)."""
-    if not narrow.found:
-        return True
-    a, b = wider.pairs(fuzzy=False), narrow.pairs(fuzzy=False)
-    rows_a, rows_b = len({i for i, _ in a}), len({i for i, _ in b})
-    if rows_a < rows_b or rows_a == 0:
-        return False
-    return (rows_a > rows_b or len(a) < len(b)) and len(a) * rows_b <= len(b) * rows_a
+    got, have = _Reach.of(other, fuzzy=False), _Reach.of(result, fuzzy=False)
+    return (got.rows, got.lake_rows) > (have.rows, have.lake_rows)
 
 
 def _joinability_reaching(matched: int, n_query: int) -> float:
@@ -1468,13 +1503,29 @@ def _unflagged(hits: list) -> int:
                if h.key_warning is None and not (h.is_query_table or h.in_chain))
 
 
+def _add_stats(stats: dict, more: dict, m: SearchMethod) -> None:
+    """``more`` (a method run's stats) added to ``stats``: numbers summed (work done), but
+    for the method's ``settings_stats`` (PEXESO's tau), taken once; PEXESO's ``closest``
+    the best of both; anything else kept as first given."""
+    for key, val in more.items():
+        if key in m.settings_stats:             # tau: one value, not a count
+            stats.setdefault(key, val)
+        elif isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
+            stats[key] += val
+        elif key == "closest" and key in stats:     # PEXESO's: over every generation
+            stats[key] = max(stats[key], val, key=lambda c: c["best_matched"])
+        else:
+            stats.setdefault(key, val)
+
+
 def _at_least_identity(learned, query_column, lake_column):
-    """``learned`` (Auto-Join on an equality hit's columns) or, when it joins no more query
-    rows, the identity: both columns as the index compares them where the language can say
-    it (ends trimmed, inner spaces one, lower case on both sides). Auto-Join started from an
-    equality hit never joins fewer query rows than the equality the hit showed: a program
-    fitted to its examples ("title of `state` without spaces", undoing " alaska ") loses the
-    rows the examples did not show ("District of Columbia")."""
+    """``learned`` (Auto-Join on an equality hit's columns) or, where :func:`_takes_over`
+    takes it (a tie to the identity), the identity: both columns as the index compares them
+    where the language can say it (ends trimmed, inner spaces one, lower case on both
+    sides). Auto-Join started from an equality hit never joins fewer query rows than the
+    equality the hit showed: a program fitted to its examples ("title of `state` without
+    spaces", undoing " alaska ") loses the rows the examples did not show ("District of
+    Columbia")."""
     from .join.autojoin.dsl import Program, extract
     from .join.autojoin.result import AutoJoin
     left, right = learned.left, learned.right
@@ -1488,14 +1539,12 @@ def _at_least_identity(learned, query_column, lake_column):
                                                     trim=True),)),
                     source_column=str(query_column), target_column=str(lake_column))
     same.with_right(right)
-    rows_learned = len({i for i, _ in learned.pairs(True)})
-    rows_same = len({i for i, _ in same.pairs(False)})
-    if rows_same < rows_learned:
+    identity, other = _Reach.of(same, fuzzy=False), _Reach.of(learned, fuzzy=True)
+    if not _takes_over(identity, other, tie=True):
         return learned
-    note = (f"No program joins more rows than the hit's equality: the learned "
-            f"{learned.program.describe()} joins {rows_learned:,} of the {len(left):,} query "
-            f"rows, equal values (case and spacing ignored) {rows_same:,}, so the join is on "
-            f"equal values (the hit's Join)")
+    why = _why_taken(identity, other, f"the learned {learned.program.describe()}")
+    note = (f"The join is on equal values (case and spacing ignored), the hit's Join: {why}, "
+            f"of the {len(left):,} query rows")
     same.message = f"Found: {same.program.describe()} equals {same.target_program.describe()}."
     same.stats = dict(learned.stats, identity=note)
     same.lake, same.explode = learned.lake, learned.explode
@@ -1584,7 +1633,11 @@ class Engine:
         pool = k if k is None or not reorder else max(POOL_FACTOR * k, k + POOL_EXTRA)
         stale = self._lake_changed() if annotate else None   # not in the search's seconds
         t0 = time.perf_counter()
-        found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold, options=options))
+        grows = rank == "useful" and k is not None
+        cut = grows and m.more == "cut" and pool < POOL_MAX   # asked once for the most
+        found, stats = self._run(m, q, SearchParams(k=POOL_MAX if cut else pool,
+                                                    threshold=threshold, options=options))
+        found, unseen = (found[:pool], found[pool:]) if cut else (found, [])
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
         self._case_programs(hits, q)
         if annotate:
@@ -1592,24 +1645,37 @@ class Engine:
         partial = None
         # equal values only: a transformation's or a distance's candidates cost a program
         # or a fuzzy match each, asking for 300 of them is not cheap
-        while rank == "useful" and k is not None and len(found) >= pool \
-                and _unflagged(hits) < k and not any(
-                    "program_json" in h.details or "tau" in h.details for h in hits):
+        while grows and (len(found) >= pool or unseen) and _unflagged(hits) < k and not any(
+                "program_json" in h.details or "tau" in h.details for h in hits):
             if pool >= POOL_MAX:     # more candidates exist, unranked
                 partial = pool
                 break
             # most candidates are flagged (measures, coincidences): a key column below them
-            # by overlap may rank first by usefulness, so the method is asked for more
+            # by overlap may rank first by usefulness, so the method is asked for more,
+            # continuing where it stopped (search/registry.py MORE_CANDIDATES)
             pool = min(pool * POOL_GROWTH, POOL_MAX)
-            found, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold,
-                                                        options=options))
-            known = {tuple(h.column_ids): h for h in hits}
-            new = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)
-                   if tuple(c.column_ids) not in known]
+            if m.more == "cut":
+                more, unseen = unseen[:pool - len(found)], unseen[pool - len(found):]
+            elif m.more == "next":
+                ahead = dataclasses.replace(q, exclude=set(q.exclude) | {
+                    int(c.column_ids[0]) for c in found})
+                more, work = self._run(m, ahead, SearchParams(k=pool - len(found),
+                                                              threshold=threshold,
+                                                              options=options))
+                _add_stats(stats, work, m)
+            else:
+                more, stats = self._run(m, q, SearchParams(k=pool, threshold=threshold,
+                                                           options=options))
+            known = {tuple(h.column_ids) for h in hits}
+            fresh = [c for c in more if tuple(c.column_ids) not in known]
+            new = [self._hit(len(found) + i + 1, c, q, m) for i, c in enumerate(fresh)]
+            found = found + fresh
             self._case_programs(new, q)
             self._hit_figures(new, q)
             hits = hits + new
             self._own_marks(hits, q)
+        if cut and "hits" in stats:     # the candidates ranked, not those asked for
+            stats["hits"] = len(found)
         if not include_own:
             hits = [h for h in hits if not (h.is_query_table or h.in_chain)]
         if rank == "useful":
@@ -2098,15 +2164,7 @@ class Engine:
                 q, token_ids=np.sort(ids[ids >= 0]),
                 exclude={c - lo for c in q.exclude if lo <= c < hi})
             out, gen_stats = m.run(gen, qp, params)
-            for key, val in gen_stats.items():
-                if key in m.settings_stats:             # tau: one value, not a count
-                    stats.setdefault(key, val)
-                elif isinstance(val, (int, float, np.integer, np.floating)) and key in stats:
-                    stats[key] += val
-                elif key == "closest" and key in stats:     # PEXESO's: over every generation
-                    stats[key] = max(stats[key], val, key=lambda c: c["best_matched"])
-                else:
-                    stats.setdefault(key, val)
+            _add_stats(stats, gen_stats, m)
             for c in out:
                 found.append(dataclasses.replace(
                     c, column_ids=tuple(int(i) + lo for i in c.column_ids)))

@@ -22,7 +22,9 @@ def learning_frame(frame, rows: int = LEARN_ROWS):
     """A pandas frame to learn from: the frame itself, or the first ``rows`` rows of a Spark
     one (Auto-Join learns on pandas frames; the join it finds applies to the whole frame)."""
     if is_spark_frame(frame):
-        return frame.limit(rows).toPandas()
+        from .spark import fetch_results
+        return fetch_results(frame.limit(rows).toPandas,
+                             f"collecting the first {rows:,} rows to learn from")
     return frame
 
 

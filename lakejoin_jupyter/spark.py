@@ -23,8 +23,9 @@
   already choose an archive are left alone.
 * A failing Spark job (:func:`spark_job`) becomes one line, its cause, with the full
   traceback (Python and Java) written to a log file the line names; py4j's own logging of
-  an interrupted or broken call (:func:`quiet_py4j`) is dropped meanwhile. The build's
-  collects (:func:`fetch_results`) are run again when PySpark fails to fetch their results.
+  an interrupted or broken call (:func:`quiet_py4j`) is dropped meanwhile. The collects
+  of the build, and a search's or join's (a Spark query frame, the distributed search), are
+  run again when PySpark fails to fetch their results (:func:`fetch_results`).
 """
 from __future__ import annotations
 
@@ -737,16 +738,22 @@ def _lost_result_socket(exc: BaseException | None) -> BaseException | None:
     return None
 
 
+_LOST_SOCKET_WARNING = r"(?s)toPandas attempted Arrow optimization.*'sockfile'"
+
+
 def fetch_results(action, what: str):
     """``action()``, a collect or toPandas of a Spark job, run again (at most
     ``RESULT_ATTEMPTS`` tries) when the driver could not connect to the JVM to fetch its
     results (:func:`_lost_result_socket`; on a loaded machine the connection's handshake
     can time out). Running the job again is safe for the build's jobs: their tasks replace
-    their own files whole, as Spark's own task retries need. Failing every time: a
+    their own files whole, as Spark's own task retries need; a search's or join's collects
+    only read. Failing every time: a
     :class:`SparkJobError` naming ``what`` and the connection error."""
     for attempt in range(1, RESULT_ATTEMPTS + 1):
         try:
-            return action()
+            with warnings.catch_warnings():      # an Arrow toPandas warns of the lost socket
+                warnings.filterwarnings("ignore", message=_LOST_SOCKET_WARNING)
+                return action()
         except Exception as e:  # noqa: BLE001 - re-raised unless the result socket was lost
             lost = _lost_result_socket(e)
             if lost is None:

@@ -110,3 +110,31 @@ def test_a_build_whose_sockets_stay_lost_fails_in_one_line(spark, tmp_path, lose
     with pytest.raises(SparkJobError, match="could not connect to the JVM"):
         build(lake, tmp_path / "lake.index", spark=spark, progress=False)
     assert not (tmp_path / "lake.index").exists()
+
+
+def test_a_search_and_a_join_on_a_spark_frame_survive_a_lost_socket(spark, lose_sockets):
+    """Search and join time: a Spark query frame's key values (engine._collect_spark, with
+    its sample of a frame holding more distinct values than asked for), the rows a learning
+    action reads and the schemaless join's sample are fetched again after a lost socket,
+    and equal what a clean fetch gives."""
+    from lakejoin_jupyter import engine, frames
+    from lakejoin_jupyter.join import schemaless
+    frame = spark.createDataFrame(pd.DataFrame({"k": [f"v{i % 7}" for i in range(40)],
+                                                "n": range(40)}))
+    runs = {
+        "query": lambda: engine._collect_spark(frame, ("k",), 100),
+        "query sample": lambda: engine._collect_spark(frame, ("k",), 5),
+        "learning rows": lambda: frames.learning_frame(frame),
+        "join sample": lambda: schemaless._sample_spark(frame, 100, 0),
+        "join sample of part": lambda: schemaless._sample_spark(frame, 10, 0)}
+    for name, run in runs.items():
+        clean = run()
+        failed = lose_sockets(lambda n: n == 1)
+        got = run()
+        assert failed == [1], name
+        assert repr(got) == repr(clean), name
+        lose_sockets(lambda n: False)
+    lose_sockets(lambda n: True)
+    with pytest.raises(SparkJobError, match=r"collecting the query column\(s\) \['k'\].*"
+                                            r"could not connect to the JVM"):
+        engine._collect_spark(frame, ("k",), 100)

@@ -4,6 +4,8 @@ columns that many measure columns outrank by overlap (D1); the fuzzy join of a p
 keeps every lake row of a matched value unless asked for the first (D2)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -82,6 +84,10 @@ def test_find_transformation_on_an_equality_hit_joins_what_the_equality_joins(st
     assert out.ok, out.summary
     assert out.joined["Name"].notna().sum() == 18
     assert "100%" not in out.summary
+    # why the identity was kept, with the counts (engine._takes_over, _why_taken)
+    assert re.search(r"equal values \(case and spacing ignored\), the hit's Join: it joins 18 "
+                     r"query rows, the learned .* 17, of the 20 query rows", out.summary), \
+        out.summary
     ns = {"sales": SALES}
     exec(compile(out.code("sales", "sales_out"), "<cell>", "exec"), ns)  # noqa: S102
     pd.testing.assert_frame_equal(ns["sales_out"], out.joined)
@@ -137,3 +143,44 @@ def test_the_fuzzy_join_of_a_panel_table_keeps_every_lake_row_of_a_matched_value
     args = argparse.Namespace(duplicates="first", aggregate="none", order_by=None,
                               dates="auto", precision_target=None)
     check_similar_join(args, 1, hit)                    # accepted, not refused
+
+
+def _counted_runs(engine, name, monkeypatch) -> list:
+    """The runs of method ``name`` from now on: (k asked, sets excluded, [(column ids,
+    overlap)] given)."""
+    method = engine.search_methods[name]
+    real, runs = method.run, []
+
+    def counted(index, query, params):
+        out, stats = real(index, query, params)
+        runs.append((params.k, set(query.exclude), [(c.column_ids, c.overlap) for c in out]))
+        return out, stats
+    monkeypatch.setattr(method, "run", counted)
+    return runs
+
+
+@pytest.mark.spark
+def test_more_candidates_continue_where_the_method_stopped(states_engine, monkeypatch):
+    """rank="useful" asking for more candidates: JOSIE (an exact top-k) is asked for the
+    next ones alone, the sets it gave excluded, and together they are the top-k of the
+    larger k (here every candidate: fewer than it); LSH Ensemble (a threshold search, whose
+    k only cuts its answer) is asked once. The ranking is the one of every candidate."""
+    from lakejoin_jupyter.engine import POOL_MAX
+    every = states_engine.search(QUERY_FIPS, "fips", k=None, method="josie")
+    oracle = sorted((h.column_ids, h.overlap) for h in every)
+    runs = _counted_runs(states_engine, "josie", monkeypatch)
+    top = states_engine.search(QUERY_FIPS, "fips", k=3, method="josie", rank="useful")
+    assert [k for k, _, _ in runs] == [13, 39], runs          # max(2k, k + 10), then 4x more
+    first, more = runs[0][2], runs[1][2]
+    assert {ids[0] for ids, _ in first} <= runs[1][1]         # continued: the first excluded
+    assert sorted(first + more) == oracle                       # exact: the larger k's
+    useful = states_engine.search(QUERY_FIPS, "fips", k=None, method="josie", rank="useful")
+    assert [h.column_ids for h in top] == [h.column_ids for h in useful[:3]]
+    assert top[0].column == "ANSI_digits"
+    runs = _counted_runs(states_engine, "lshensemble", monkeypatch)
+    top = states_engine.search(QUERY_FIPS, "fips", k=3, method="lshensemble", threshold=0.5,
+                               rank="useful")
+    assert [k for k, _, _ in runs] == [POOL_MAX], runs
+    useful = states_engine.search(QUERY_FIPS, "fips", k=None, method="lshensemble",
+                                  threshold=0.5, rank="useful")
+    assert [h.column_ids for h in top] == [h.column_ids for h in useful[:3]]

@@ -32,6 +32,10 @@ def test_a_tie_goes_to_the_hits_program_not_a_constant_month_and_day(terms_engin
     assert '"01/20/"' not in shown, shown
     aj = hit.autojoin(frame)
     assert aj.program.describe() == shown, (aj.program.describe(), aj.message)
+    # why the hit's program was kept: as many query rows, each to as many lake rows
+    assert aj.message.startswith("The search's own program, verified on the whole column: it "
+                                 "joins the same number of query rows (8) as the one "
+                                 "Auto-Join learned from the rows it joins"), aj.message
     assert len(aj.join(frame).dropna(subset=["president"])) == 8
     other = pd.DataFrame({"inaug": pd.to_datetime(["1961-01-20", "1961-11-22", "1974-08-09"])})
     got = aj.join(other)["president"].tolist()

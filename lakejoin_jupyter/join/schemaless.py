@@ -848,11 +848,13 @@ def _sample_spark(frame, max_rows, seed):
     """(pandas sample, total rows or None when taken whole) of a pandas or Spark frame."""
     if not is_spark_frame(frame):
         return _sample_pandas(frame, max_rows, seed)
+    from ..spark import fetch_results
     total = frame.count()
     if total <= max_rows:
-        return frame.toPandas(), None
+        return fetch_results(frame.toPandas, "collecting the Spark frame to join"), None
     frac = min(1.0, max_rows * 1.05 / total)
-    pdf = frame.sample(fraction=frac, seed=seed).limit(max_rows).toPandas()
+    pdf = fetch_results(frame.sample(fraction=frac, seed=seed).limit(max_rows).toPandas,
+                        f"collecting a sample of {max_rows:,} rows of the Spark frame")
     return pdf, total
 
 

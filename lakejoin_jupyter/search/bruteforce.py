@@ -97,5 +97,5 @@ def _run(index, query, params):
 
 METHOD = SearchMethod(
     name="bruteforce", label="Exact (brute force scan)", kind="exact", run=_run,
-    requires=("sets",), priority=0, score_name="overlap",
+    requires=("sets",), priority=0, score_name="overlap", more="next",
     description="Scans every set; the oracle the other methods are tested against.")

@@ -30,6 +30,7 @@ def search(spark, postings_uri: str, a, token_ids, k, exclude=(), floor_overlap:
     """[(set id, overlap)] best first, and Stats."""
     from pyspark.sql import functions as F
 
+    from ..spark import fetch_results
     lists = distinct_lists(a, token_ids, exclude)
     st = Stats("distributed", n=lists.n, distinct_lists=lists.n_lists)
     if lists.n == 0:
@@ -48,7 +49,7 @@ def search(spark, postings_uri: str, a, token_ids, k, exclude=(), floor_overlap:
     ranked = scores.orderBy(F.col("overlap").desc(), F.col("set_id").asc())
     if k is not None:
         ranked = ranked.limit(int(k))
-    rows = ranked.collect()
+    rows = fetch_results(ranked.collect, "collecting the distributed search's top k")
     st.lists_read = lists.n_lists
     st.posting_entries_read = int(lists.freqs.sum())
     st.extra["spark_seconds"] = round(time.perf_counter() - t0, 3)
@@ -67,7 +68,7 @@ def _run(index, query, params):
 
 METHOD = SearchMethod(
     name="distributed", label="Exact top-k on Spark (distributed)", kind="exact", run=_run,
-    priority=1,
+    priority=1, more="next",
     description="The exact top-k as a Spark job over the Parquet postings (broadcast join "
                 "with the query's distinct lists, group by set); for indexes larger than "
                 "one machine. Needs a Spark session.")

@@ -546,6 +546,7 @@ def _run(index, query, params):
 
 METHOD = SearchMethod(
     name="josie", label="Exact top-k (JOSIE)", kind="exact", run=_run, priority=10,
+    more="next",
     description="JOSIE-D (SIGMOD 2019): exact top-k by overlap; a cost model decides between "
                 "reading posting lists and candidate sets, so it reads far less than a full "
                 "merge on large lakes.",

@@ -755,7 +755,7 @@ _PARAMS = (
 METHOD = SearchMethod(
     name="lshensemble", label="Approximate containment (LSH Ensemble)", kind="approximate",
     run=_run_threshold, requires=(COMPONENT, "minhash", "sets"), needs_threshold=True,
-    priority=0, score_name="containment", params=_PARAMS,
+    priority=0, score_name="containment", params=_PARAMS, more="cut",
     description="Columns likely to contain at least the threshold share of the query's "
                 "values, found with MinHash LSH over size partitions, then verified; a query "
                 "whose exact prefix filter is predicted cheaper is answered exactly instead "

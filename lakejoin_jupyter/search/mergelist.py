@@ -110,6 +110,7 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1, lists=None):
 
 METHOD = SearchMethod(
     name="mergelist", label="Exact top-k (MergeList-D)", kind="exact", run=method_runner(search),
+    more="next",
     priority=5,
     description="Reads every distinct posting list of the query and counts overlaps "
                 "(JOSIE's MergeList-D baseline). Flat in k; reads no sets.")

@@ -62,6 +62,7 @@ def search(a, token_ids, k, exclude=(), floor_overlap: int = 1):
 
 METHOD = SearchMethod(
     name="probeset", label="Exact top-k (ProbeSet-D)", kind="exact", run=method_runner(search),
+    more="next",
     priority=3,
     description="Prefix and position filters; reads each surviving candidate when first met "
                 "(JOSIE's ProbeSet-D baseline).")

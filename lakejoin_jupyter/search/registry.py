@@ -127,6 +127,14 @@ class SearchParams:
     options: dict = field(default_factory=dict)   # complete and typed (resolve_options)
 
 
+# How a method is asked for more candidates than it gave (rank="useful", engine.py):
+# "next": an exact top-k by score, so the next ones are the top of the sets not yet
+# returned: asked for those alone, the sets found excluded; "cut": a threshold search, whose
+# k only cuts the ranked answer: asked once for the most; "again": asked again for the
+# larger k (docs/algorithms/hits.md says why for each method).
+MORE_CANDIDATES = ("next", "cut", "again")
+
+
 @dataclass
 class SearchMethod:
     name: str                    # e.g. "josie"
@@ -144,6 +152,11 @@ class SearchMethod:
     kind_label: str = ""         # what menus call its kind, when not ``kind`` ("heuristic")
     settings_stats: tuple = ()   # stats that are the search's settings, the same in every
                                  # generation (tau): taken once, not summed over generations
+    more: str = "again"          # how rank="useful" gets more candidates (MORE_CANDIDATES)
+
+    def __post_init__(self):
+        if self.more not in MORE_CANDIDATES:
+            raise ValueError(f"more is one of {MORE_CANDIDATES} (got {self.more!r}).")
 
     @property
     def shown_kind(self) -> str:
