@@ -1993,16 +1993,15 @@ class Engine:
         cols = [(n, i) for n, i in zip(cat.table_columns(hit.table_id),
                                        cat.table_column_ids(hit.table_id)) if n not in hit.columns]
         if how == "latest":
-            if order_by is None:
-                times = [n for n, i in cols if self.column_kind(i)[0] in ("date", "year-like")]
-                times = times or [n for n, i in cols if cat.type[i] == "string"
-                                  and _dates_as_text(cat.samples(i))]
-                if not times:
-                    raise QueryError(f"{hit.table} has no date or year column to take the latest "
-                                     f"row by; name one (order_by=...) or aggregate with "
-                                     f"'first', 'mean', 'sum' or 'count'.")
-                order_by = times[0]
-            return self.read_latest(hit, Aggregate("latest", order_by=order_by))
+            if order_by is not None:
+                named = [i for n, i in cols if n == order_by]
+                if named and cat.n_distinct[named[0]] <= 1:
+                    raise QueryError(f"{hit.table}.{order_by} holds one value in every row: it "
+                                     f"cannot order the rows of a key; name another column "
+                                     f"(order_by=...) or aggregate with 'first'.")
+                return self.read_latest(hit, Aggregate("latest", order_by=order_by))
+            order_by, why = self._latest_order_column(hit, cols)
+            return self.read_latest(hit, Aggregate("latest", order_by=order_by, order_why=why))
         if order_by is not None:
             raise QueryError("order_by goes with aggregate='latest'.")
         if how in ("mean", "sum"):
@@ -2010,6 +2009,32 @@ class Engine:
                             and self.column_kind(i)[0] != "year-like")
             return Aggregate(how, columns=numeric)
         return Aggregate(how)
+
+    def _latest_order_column(self, hit: Hit, cols: list) -> tuple[str, str]:
+        """The column "latest" orders the rows of ``hit``'s table by, and why: the finest
+        time column (dates and timestamps, typed or written as text, before year columns;
+        among either, the one with the most distinct values); a column holding one value
+        orders nothing and is never chosen. Raises QueryError when no column can order."""
+        cat = self._catalog
+        times = [(n, i, 0) for n, i in cols if self.column_kind(i)[0] == "date"
+                 or (cat.type[i] == "string" and _dates_as_text(cat.samples(i)))]
+        times += [(n, i, 1) for n, i in cols if self.column_kind(i)[0] == "year-like"]
+        constant = [n for n, i, _ in times if cat.n_distinct[i] <= 1]
+        ordering = [t for t in times if cat.n_distinct[t[1]] > 1]
+        if not ordering:
+            held = (f" ({', '.join(map(repr, constant))} hold(s) one value in every row and "
+                    f"cannot order)" if constant else "")
+            raise QueryError(f"{hit.table} has no date or year column to take the latest row "
+                             f"by{held}; name one (order_by=...) or aggregate with 'first', "
+                             f"'mean', 'sum' or 'count'.")
+        best = min(ordering, key=lambda t: (t[2], -int(cat.n_distinct[t[1]])))
+        others = [n for n, _, _ in times if n != best[0]]
+        why = (f"{'a date' if best[2] == 0 else 'a year'} column, "
+               f"{int(cat.n_distinct[best[1]]):,} distinct values")
+        if others:
+            why += (f"; the finest of {', '.join(map(repr, [best[0]] + others))}"
+                    + (f", {', '.join(map(repr, constant))} constant" if constant else ""))
+        return best[0], why
 
     def _lake_aggregates(self, lake: LakeTable):
         """``(how, order_by, key columns) -> Aggregate`` for a join with lake table ``lake``
