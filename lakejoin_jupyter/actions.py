@@ -177,8 +177,8 @@ def _check_dates(dates: str | None, aggregate: str | None) -> str:
 
 
 def _forced_latest(engine, hit, order_by: str | None, dates: str):
-    """The "latest" Aggregate of the hit's table (by ``order_by`` or its first date
-    column) with its dates read as ``dates`` forces (``Engine.force_reading``)."""
+    """The "latest" Aggregate of the hit's table (by ``order_by`` or its finest
+    time column) with its dates read as ``dates`` forces (``Engine.force_reading``)."""
     chosen = engine.aggregate_for(hit, "latest", order_by or None)
     return engine.force_reading(hit, chosen, dates == "day-first")
 
@@ -630,8 +630,8 @@ def _shape_params(table: str) -> tuple:
                            f"the first, the mean or sum of its numeric columns, or only the "
                            f"count"),
             ParamSpec("order_by", "Latest by", "str", None,
-                      help="the date or year column of 'latest' (empty: the table's first "
-                           "one)"),
+                      help="the date or year column of 'latest' (empty: the table's finest "
+                           "that is not constant)"),
             ParamSpec("dates", "Dates read", "choice", "auto", choices=DATE_READINGS,
                       help="how 'latest' reads dates like 02/03/2020: auto (from "
                            "the column's values), day-first (dd/mm/yyyy) or "

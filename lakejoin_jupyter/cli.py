@@ -51,7 +51,8 @@ def add_join_shape_arguments(p) -> None:
                    help="one row per key of a panel table first: the latest by a date or year "
                         "column, the first, the mean or sum of its numeric columns, or the count")
     p.add_argument("--order-by", metavar="COLUMN",
-                   help="the date or year column of --aggregate latest (default: the first)")
+                   help="the date or year column of --aggregate latest (default: the finest "
+                        "that is not constant)")
     p.add_argument("--dates", choices=DATE_READINGS, default="auto",
                    help=f"with --aggregate latest, {DATE_READING_HELP}")
     p.add_argument("--precision-target", type=float, default=None, metavar="P",

@@ -647,7 +647,7 @@ class Hit(Joinable):
         """The :class:`~.join.plan.JoinPlan` joining ``df`` (default: the columns of the frame
         searched with) with this hit's table on its column mapping. ``aggregate`` (a name
         or an :class:`~.join.plan.Aggregate`): one row per key of the table first; "latest"
-        orders by ``order_by`` (default: the table's first date or year-like column), "mean"
+        orders by ``order_by`` (default: the table's finest time column, ``_latest_order_column``), "mean"
         and "sum" take its numeric columns that are neither the key nor years."""
         if "program_json" in self.details:
             raise QueryError(
@@ -1987,7 +1987,7 @@ class Engine:
 
     def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
         """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by
-        ``order_by`` or the table's first date or year-like column; "mean" / "sum" of its
+        ``order_by`` or the table's finest time column (``_latest_order_column``); "mean" / "sum" of its
         numeric columns that are neither the key nor years; "first", "count"."""
         cat = self._catalog
         cols = [(n, i) for n, i in zip(cat.table_columns(hit.table_id),
