@@ -2032,8 +2032,9 @@ class Engine:
         why = (f"{'a date' if best[2] == 0 else 'a year'} column, "
                f"{int(cat.n_distinct[best[1]]):,} distinct values")
         if others:
-            why += (f"; the finest of {', '.join(map(repr, [best[0]] + others))}"
-                    + (f", {', '.join(map(repr, constant))} constant" if constant else ""))
+            why += f"; the finest of {', '.join(map(repr, [best[0]] + others))}"
+        if constant:
+            why += f"; {', '.join(map(repr, constant))} hold(s) one value in every row"
         return best[0], why
 
     def _lake_aggregates(self, lake: LakeTable):

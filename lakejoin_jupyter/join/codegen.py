@@ -19,12 +19,6 @@ from ..index.tables import (LakeTable, epoch_date_sql, spark_charset_fix, spark_
 from .plan import JoinPlan, Key, python_name
 
 
-def _latest_comment(a) -> str:
-    """The comment above a "latest" aggregation: the column it orders by, and why."""
-    return (f"# latest row per key by {a.order_by!r}"
-            + (f" (chosen: {a.order_why})" if a.order_why else ""))
-
-
 def plan_code(plan: JoinPlan, *, name: str, into: str, other_name: str = "other",
               spark: bool = False) -> str:
     """Code binding ``into`` to the joined frame of the user's frame ``name``."""
@@ -200,7 +194,7 @@ class _PandasWriter(_Writer):
                     "    .reset_index()", ")"]
         out = []
         if a.how == "latest":
-            out += [_latest_comment(a), f"{t} = (", f"    {t}",
+            out += [f"{t} = (", f"    {t}",
                     f"    .assign(**{{'__lakejoin_order': order_keys({t}[{a.order_by!r}]{a.reading})}})",
                     "    .sort_values('__lakejoin_order', ascending=False, kind='stable', "
                     "na_position='last')",
@@ -358,7 +352,6 @@ class _SparkWriter(_Writer):
         lines = [f"{t} = (", f"    {t}",
                  "    .withColumn('__lakejoin_row', F.monotonically_increasing_id())"]
         if a.how == "latest":
-            lines.insert(0, _latest_comment(a))
             lines.append(f"    .withColumn('__lakejoin_order', order_values("
                          f"F.col({spark_quote(a.order_by)!r})))")
             order = "F.col('__lakejoin_order').desc_nulls_last(), F.col('__lakejoin_row')"
