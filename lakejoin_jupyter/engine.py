@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import LakeJoinError, QueryError, a_kind
-from .formats import RANK_WORDS, clip, fraction, percent, whole_percent
+from .formats import RANK_WORDS, clip, clip_all, fraction, percent, whole_percent
 from .formats import rows as rows_text
 from .frames import is_spark_frame, joined_tables
 from .index.store import LakeIndex
@@ -1248,9 +1248,10 @@ class SearchResult(Sequence):
         df = self.to_pandas() if df is None else df
         res = self.hits
         show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
-        show["table"] = [clip(t) + (" (your table)" if h.is_query_table else " (joined)"
-                                    if h.in_chain else "") for t, h in zip(show["table"], res)]
-        show["column"] = [clip(h.columns_label) for h in res]
+        show["table"] = [t + (" (your table)" if h.is_query_table else " (joined)"
+                              if h.in_chain else "")
+                         for t, h in zip(clip_all(show["table"]), res)]
+        show["column"] = clip_all([h.columns_label for h in res])
         if "mapping" in df:
             show["mapping"] = df["mapping"]
         show["containment"] = [percent(c) for c in show["containment"]]
