@@ -401,10 +401,13 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     learn = _learning_frame(frame)
     fj = engine.fuzzy_join(hit.table, learn, on=(hit.column, qcol),
                            precision_target=precision_target)
-    from .join.fuzzy import distance_range
+    from .join.fuzzy import configs_scaled_text, distance_range
     top = distance_range(fj.function)      # the threshold's range: the main function's
+    kept = [(f, th) for f, th in fj.configs if f != fj.function]
     ranges = {"threshold": (0.0, top, f"of 0..{top:.2f}, the distances of join function "
-                                      f"{fj.function}")}
+                                      f"{fj.function}"
+                                      + (f"; kept beside it: {configs_scaled_text(kept)}"
+                                         if kept else ""))}
     if not fj.ok and threshold is None:
         return ActionResult(title=title, summary=fj.summary(), ok=False,
                             tables={"join functions": fj.functions}, chart=fj.chart(),
@@ -420,8 +423,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     if threshold is None:
         summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
                    f"(of {fj.scale})"
-                   + (f" (+{len(fj.configs) - 1} more configurations)" if len(fj.configs) > 1
-                      else "")
+                   + (f", with {configs_scaled_text(fj.configs[1:])}"
+                      if len(fj.configs) > 1 else "")
                    + f" for precision target {precision_target:.0%}: estimated precision "
                      f"**{fj.precision_text(fj.estimated_precision)}** ({fj.bound_text()}), "
                      f"estimated recall "
@@ -518,6 +521,8 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
     # three decimals, never scientific notation: float noise (1.5e-08 between identical
     # values) reads 0 (+ 0.0: no "-0.000")
     m["distance"] = m["distance"].astype(float).round(3) + 0.0
+    if "threshold" in m:              # the threshold of the function that joined the pair
+        m["threshold"] = m["threshold"].astype(float).round(3) + 0.0
     n, n_norm = int((~same_key).sum()), int((same_key & ~same_text).sum())
     n_same = len(m) - n - n_norm              # three counts that add up to every pair
     parts = [f"{n:,} differ in spelling, shown first to check"]
