@@ -208,7 +208,10 @@ function render({ model, el }) {
     const exists = nb && cellIndex(nb.cells, model.get("key")) >= 0;
     insert.textContent = exists ? "Update cell" : "Insert cell";
     insert.title = exists ? "replace the source of this code's notebook cell"
-      : "insert this code as a cell below the widget";
+      : model.get("after_last_run")
+        ? "insert this code as a cell after the last cell run (the query frame changed after "
+          + "the widget's cell)"
+        : "insert this code as a cell below the widget";
   }
 
   function doWrite(requestId, key, code, onlyIfMissing, afterLastRun) {
@@ -242,7 +245,9 @@ function render({ model, el }) {
               Boolean(msg.after_last_run));
     }
   });
-  for (const name of ["code", "status", "key", "compact"]) model.on("change:" + name, draw);
+  for (const name of ["code", "status", "key", "compact", "after_last_run"]) {
+    model.on("change:" + name, draw);
+  }
   draw();
   model.send({ type: "ready" });   // the kernel sends again a write this view never saw
   // the widget's output reaches its cell's model shortly after this view is attached
