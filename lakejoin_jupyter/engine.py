@@ -647,8 +647,9 @@ class Hit(Joinable):
         """The :class:`~.join.plan.JoinPlan` joining ``df`` (default: the columns of the frame
         searched with) with this hit's table on its column mapping. ``aggregate`` (a name
         or an :class:`~.join.plan.Aggregate`): one row per key of the table first; "latest"
-        orders by ``order_by`` (default: the table's finest time column, ``_latest_order_column``), "mean"
-        and "sum" take its numeric columns that are neither the key nor years."""
+        orders by ``order_by`` (default: the table's finest time column,
+        ``Engine._latest_order_column``), "mean" and "sum" take its numeric columns that are
+        neither the key nor years."""
         if "program_json" in self.details:
             raise QueryError(
                 f"This hit joins only through the program {self.details['program']!r} "
