@@ -1989,8 +1989,8 @@ class Engine:
 
     def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
         """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by
-        ``order_by`` or the table's finest time column (``_latest_order_column``); "mean" / "sum" of its
-        numeric columns that are neither the key nor years; "first", "count"."""
+        ``order_by`` or the table's finest time column (``_latest_order_column``); "mean" /
+        "sum" of its numeric columns that are neither the key nor years; "first", "count"."""
         cat = self._catalog
         cols = [(n, i) for n, i in zip(cat.table_columns(hit.table_id),
                                        cat.table_column_ids(hit.table_id)) if n not in hit.columns]

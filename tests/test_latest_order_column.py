@@ -19,8 +19,10 @@ def _flights():
     rows = []
     for t in range(30):
         for _ in range(int(rng.integers(2, 6))):
-            when = pd.Timestamp("2013-01-01", tz="UTC") + pd.Timedelta(hours=int(rng.integers(0, 2100)))
-            rows.append({"year": 2013, "tailnum": f"N{100 + t}MQ", "dep_delay": int(rng.integers(-9, 90)),
+            hours = int(rng.integers(0, 2100))
+            when = pd.Timestamp("2013-01-01", tz="UTC") + pd.Timedelta(hours=hours)
+            rows.append({"year": 2013, "tailnum": f"N{100 + t}MQ",
+                         "dep_delay": int(rng.integers(-9, 90)),
                          "time_hour": when.strftime("%Y-%m-%dT%H:%M:%SZ"), "month": when.month})
     return pd.DataFrame(rows).drop_duplicates(["tailnum", "time_hour"])
 
@@ -44,9 +46,11 @@ def test_latest_orders_by_the_timestamp_not_the_constant_year(flights_engine):
     agg = engine.aggregate_for(hit, "latest")
     assert agg.order_by == "time_hour" and "'year' hold(s) one value in every row" in agg.order_why
     got = hit.join(df, aggregate="latest")
-    last = fl.loc[pd.to_datetime(fl["time_hour"]).groupby(fl["tailnum"]).idxmax()].set_index("tailnum")
+    when = pd.to_datetime(fl["time_hour"])
+    last = fl.loc[when.groupby(fl["tailnum"]).idxmax()].set_index("tailnum")
     assert got["time_hour"].tolist() == [last.loc[t, "time_hour"] for t in df["tailnum"]]
-    assert got["dep_delay"].astype(int).tolist() == [int(last.loc[t, "dep_delay"]) for t in df["tailnum"]]
+    assert got["dep_delay"].astype(int).tolist() == \
+        [int(last.loc[t, "dep_delay"]) for t in df["tailnum"]]
     res = run_join(engine, hit, df, aggregate="latest")
     assert "the latest row by 'time_hour' (chosen:" in res.summary
     code = res.code()
