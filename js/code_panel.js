@@ -10,6 +10,11 @@
 // (found by the widget's model id, `root_id`), after the cells already written there. A
 // write `only_if_missing` (the search a widget makes by itself when it is created, e.g. by
 // "Run all") never changes an existing cell: it reports it "kept", with its source.
+// A write `after_last_run` (an action on a query frame changed after the widget's cell ran)
+// goes after the cell the kernel ran last (the highest execution count) when that is below
+// the widget: "Run all" then reaches it with the frame as the action joined it, where below
+// the widget it would read the frame before the cell that changed it. A cell of its key
+// above that point moves there.
 // Frontends without that model (classic notebook, VS Code, Colab) get the code copied to the
 // clipboard instead, and the code stays visible to copy by hand.
 
@@ -61,6 +66,19 @@ function widgetCellIndex(cells, rootId) {
   return -1;
 }
 
+function lastRunIndex(cells) {
+  let at = -1;
+  let count = -1;
+  for (let i = 0; i < cells.length; i++) {
+    const n = cells[i].cell_type === "code" ? cells[i].execution_count : null;
+    if (typeof n === "number" && n > count) {
+      count = n;
+      at = i;
+    }
+  }
+  return at;
+}
+
 function cellIndex(cells, key) {
   return key ? cells.findIndex((c) => keyOf(c) === key) : -1;
 }
@@ -81,30 +99,40 @@ function replaceSource(nb, cell, code) {
   else apply();
 }
 
-function writeCell(model, key, code, el, onlyIfMissing) {
+function writeCell(model, key, code, el, onlyIfMissing, afterLastRun) {
   const nb = notebookModel(model);
   if (!nb) return { ok: false, how: "none", reason: "this frontend exposes no notebook model" };
   keepWidgetUnfolded(model, el);             // before the cell list changes
   const cells = nb.cells;
-  const at = cellIndex(cells, key);
+  const w = widgetCellIndex(cells, model.get("root_id"));
+  const run = afterLastRun ? lastRunIndex(cells) : -1;
+  const after = run > w ? run : w;           // the cell the new one follows
+  let at = cellIndex(cells, key);
+  let moved = false;
   if (at >= 0) {
     const cell = cells[at];
     const source = sourceOf(cell);
-    if (source === code) return { ok: true, how: "unchanged", index: at, key };
+    const above = run > w && at < run;       // it would read the frame before its change
+    if (source === code && !above) return { ok: true, how: "unchanged", index: at, key };
     if (onlyIfMissing) return { ok: true, how: "kept", index: at, key, source };
-    replaceSource(nb, cell, code);
-    return { ok: true, how: "updated", index: at, key };
+    if (!above || typeof nb.deleteCell !== "function") {
+      replaceSource(nb, cell, code);
+      return { ok: true, how: "updated", index: at, key };
+    }
+    nb.deleteCell(at);
+    moved = true;
   }
-  const w = widgetCellIndex(cells, model.get("root_id"));
-  let index = w < 0 ? cells.length : w + 1;
-  while (index < cells.length && keyOf(cells[index]) !== null) index++;
+  const start = moved && at < after ? after - 1 : after;
+  let index = start < 0 && w < 0 ? nb.cells.length : start + 1;
+  while (index < nb.cells.length && keyOf(nb.cells[index]) !== null) index++;
   const metadata = key ? { lakejoin: { cell: key } } : {};
   nb.insertCell(index, { cell_type: "code", source: code, metadata });
   const inserted = nb.cells[index];
   if (inserted && key && keyOf(inserted) !== key && typeof inserted.setMetadata === "function") {
     inserted.setMetadata("lakejoin", { cell: key });    // versions that drop insert metadata
   }
-  return { ok: true, how: "inserted", index, key };
+  const how = moved ? "moved" : run > w ? "inserted after the last run" : "inserted";
+  return { ok: true, how, index, key };
 }
 
 // Notebook 7 folds tall outputs into a small scrolled box unless the cell says otherwise:
@@ -180,13 +208,16 @@ function render({ model, el }) {
     const exists = nb && cellIndex(nb.cells, model.get("key")) >= 0;
     insert.textContent = exists ? "Update cell" : "Insert cell";
     insert.title = exists ? "replace the source of this code's notebook cell"
-      : "insert this code as a cell below the widget";
+      : model.get("after_last_run")
+        ? "insert this code as a cell after the last cell run (the query frame changed after "
+          + "the widget's cell)"
+        : "insert this code as a cell below the widget";
   }
 
-  function doWrite(requestId, key, code, onlyIfMissing) {
+  function doWrite(requestId, key, code, onlyIfMissing, afterLastRun) {
     let result;
     try {
-      result = writeCell(model, key, code, el, onlyIfMissing);
+      result = writeCell(model, key, code, el, onlyIfMissing, afterLastRun);
     } catch (e) {
       result = { ok: false, how: "none", reason: String(e) };
     }
@@ -200,7 +231,8 @@ function render({ model, el }) {
       done({ ok: copied, how: copied ? "clipboard" : "none", reason: result.reason }));
   }
 
-  insert.addEventListener("click", () => doWrite(-1, model.get("key"), model.get("code")));
+  insert.addEventListener("click", () => doWrite(-1, model.get("key"), model.get("code"), false,
+                                                 model.get("after_last_run")));
   copyButton.addEventListener("click", async () => {
     const ok = await copy(model.get("code"), pre);
     model.send({ type: "copied", ok });
@@ -209,10 +241,13 @@ function render({ model, el }) {
     if (msg && msg.type === "write") {
       if (handled.has(msg.token)) return;
       handled.add(msg.token);
-      doWrite(msg.request, msg.key, msg.code, Boolean(msg.only_if_missing));
+      doWrite(msg.request, msg.key, msg.code, Boolean(msg.only_if_missing),
+              Boolean(msg.after_last_run));
     }
   });
-  for (const name of ["code", "status", "key", "compact"]) model.on("change:" + name, draw);
+  for (const name of ["code", "status", "key", "compact", "after_last_run"]) {
+    model.on("change:" + name, draw);
+  }
   draw();
   model.send({ type: "ready" });   // the kernel sends again a write this view never saw
   // the widget's output reaches its cell's model shortly after this view is attached

@@ -169,8 +169,8 @@ def _check_dates(dates: str | None, aggregate: str | None) -> str:
 
 
 def _forced_latest(engine, hit, order_by: str | None, dates: str):
-    """The "latest" Aggregate of the hit's table (by ``order_by`` or its first date
-    column) with its dates read as ``dates`` forces (``Engine.force_reading``)."""
+    """The "latest" Aggregate of the hit's table (by ``order_by`` or its finest
+    time column) with its dates read as ``dates`` forces (``Engine.force_reading``)."""
     chosen = engine.aggregate_for(hit, "latest", order_by or None)
     return engine.force_reading(hit, chosen, dates == "day-first")
 
@@ -393,10 +393,13 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     learn = learning_frame(frame)
     fj = engine.fuzzy_join(hit.table, learn, on=(hit.column, qcol),
                            precision_target=precision_target)
-    from .join.fuzzy import distance_range
+    from .join.fuzzy import configs_scaled_text, distance_range
     top = distance_range(fj.function)      # the threshold's range: the main function's
+    kept = [(f, th) for f, th in fj.configs if f != fj.function]
     ranges = {"threshold": (0.0, top, f"of 0..{top:.2f}, the distances of join function "
-                                      f"{fj.function}")}
+                                      f"{fj.function}"
+                                      + (f"; kept beside it: {configs_scaled_text(kept)}"
+                                         if kept else ""))}
     if not fj.ok and threshold is None:
         return ActionResult(title=title, summary=fj.summary(), ok=False,
                             tables={"join functions": fj.functions}, chart=fj.chart(),
@@ -412,8 +415,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     if threshold is None:
         summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
                    f"(of {fj.scale})"
-                   + (f" (+{len(fj.configs) - 1} more configurations)" if len(fj.configs) > 1
-                      else "")
+                   + (f", with {configs_scaled_text(fj.configs[1:])}"
+                      if len(fj.configs) > 1 else "")
                    + f" for precision target {precision_target:.0%}: estimated precision "
                      f"**{fj.precision_text(fj.estimated_precision)}** ({fj.bound_text()}), "
                      f"estimated recall "
@@ -510,6 +513,8 @@ def fuzzy_pairs_table(matches: pd.DataFrame, qcol: str, lcol: str, limit: int = 
     # three decimals, never scientific notation: float noise (1.5e-08 between identical
     # values) reads 0 (+ 0.0: no "-0.000")
     m["distance"] = m["distance"].astype(float).round(3) + 0.0
+    if "threshold" in m:              # the threshold of the function that joined the pair
+        m["threshold"] = m["threshold"].astype(float).round(3) + 0.0
     n, n_norm = int((~same_key).sum()), int((same_key & ~same_text).sum())
     n_same = len(m) - n - n_norm              # three counts that add up to every pair
     parts = [f"{n:,} differ in spelling, shown first to check"]
@@ -622,8 +627,8 @@ def _shape_params(table: str) -> tuple:
                            f"the first, the mean or sum of its numeric columns, or only the "
                            f"count"),
             ParamSpec("order_by", "Latest by", "str", None,
-                      help="the date or year column of 'latest' (empty: the table's first "
-                           "one)"),
+                      help="the date or year column of 'latest' (empty: the table's finest "
+                           "that is not constant)"),
             ParamSpec("dates", "Dates read", "choice", "auto", choices=DATE_READINGS,
                       help="how 'latest' reads dates like 02/03/2020: auto (from "
                            "the column's values), day-first (dd/mm/yyyy) or "

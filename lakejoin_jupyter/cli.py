@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 
 from ._version import __version__
-from .formats import RANK_WORDS, clip
+from .formats import RANK_WORDS, clip, clip_all
 from .errors import LakeJoinError, LakeJoinWarning
 from .join.plan import AGGREGATES, DATE_READING_HELP, DATE_READINGS
 from .search.registry import parse_option_items
@@ -51,7 +51,8 @@ def add_join_shape_arguments(p) -> None:
                    help="one row per key of a panel table first: the latest by a date or year "
                         "column, the first, the mean or sum of its numeric columns, or the count")
     p.add_argument("--order-by", metavar="COLUMN",
-                   help="the date or year column of --aggregate latest (default: the first)")
+                   help="the date or year column of --aggregate latest (default: the finest "
+                        "that is not constant)")
     p.add_argument("--dates", choices=DATE_READINGS, default="auto",
                    help=f"with --aggregate latest, {DATE_READING_HELP}")
     p.add_argument("--precision-target", type=float, default=None, metavar="P",
@@ -757,8 +758,8 @@ def _union(args, parser) -> int:
               f"({res.seconds * 1000:.1f} ms).")
     else:
         show = df.drop(columns=["is_query_table"]).assign(
-                         table=[_clip(h.table) + (" (your table)" if h.is_query_table else "")
-                                for h in res],
+                         table=[t + (" (your table)" if h.is_query_table else "")
+                                for t, h in zip(clip_all([h.table for h in res]), res)],
                          score=[f"{v:.3f}" for v in df["score"]],
                          aligned=[f"{a}/{len(res.columns)}" for a in df["aligned"]],
                          rows=[f"{r:,}" for r in df["rows"]])

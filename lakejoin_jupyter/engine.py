@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import LakeJoinError, QueryError, a_kind
-from .formats import RANK_WORDS, clip, fraction, percent, whole_percent
+from .formats import RANK_WORDS, clip, clip_all, fraction, percent, whole_percent
 from .formats import rows as rows_text
 from .frames import is_spark_frame, joined_tables, learning_frame
 from .index.store import LakeIndex
@@ -649,8 +649,9 @@ class Hit(Joinable):
         """The :class:`~.join.plan.JoinPlan` joining ``df`` (default: the columns of the frame
         searched with) with this hit's table on its column mapping. ``aggregate`` (a name
         or an :class:`~.join.plan.Aggregate`): one row per key of the table first; "latest"
-        orders by ``order_by`` (default: the table's first date or year-like column), "mean"
-        and "sum" take its numeric columns that are neither the key nor years."""
+        orders by ``order_by`` (default: the table's finest time column,
+        ``Engine._latest_order_column``), "mean" and "sum" take its numeric columns that are
+        neither the key nor years."""
         if "program_json" in self.details:
             raise QueryError(
                 f"This hit joins only through the program {self.details['program']!r} "
@@ -1285,9 +1286,10 @@ class SearchResult(Sequence):
         df = self.to_pandas() if df is None else df
         res = self.hits
         show = df[["rank", "table", "column", "overlap", "containment", "jaccard"]].copy()
-        show["table"] = [clip(t) + (" (your table)" if h.is_query_table else " (joined)"
-                                    if h.in_chain else "") for t, h in zip(show["table"], res)]
-        show["column"] = [clip(h.columns_label) for h in res]
+        show["table"] = [t + (" (your table)" if h.is_query_table else " (joined)"
+                              if h.in_chain else "")
+                         for t, h in zip(clip_all(show["table"]), res)]
+        show["column"] = clip_all([h.columns_label for h in res])
         if "mapping" in df:
             show["mapping"] = df["mapping"]
         show["containment"] = [percent(c) for c in show["containment"]]
@@ -2055,22 +2057,21 @@ class Engine:
 
     def aggregate_for(self, hit: Hit, how: str, order_by: str | None = None) -> Aggregate:
         """The :class:`~.join.plan.Aggregate` of ``hit.join(df, aggregate=how)``: "latest" by
-        ``order_by`` or the table's first date or year-like column; "mean" / "sum" of its
-        numeric columns that are neither the key nor years; "first", "count"."""
+        ``order_by`` or the table's finest time column (``_latest_order_column``); "mean" /
+        "sum" of its numeric columns that are neither the key nor years; "first", "count"."""
         cat = self._catalog
         cols = [(n, i) for n, i in zip(cat.table_columns(hit.table_id),
                                        cat.table_column_ids(hit.table_id)) if n not in hit.columns]
         if how == "latest":
-            if order_by is None:
-                times = [n for n, i in cols if self.column_kind(i)[0] in ("date", "year-like")]
-                times = times or [n for n, i in cols if cat.type[i] == "string"
-                                  and _dates_as_text(cat.samples(i))]
-                if not times:
-                    raise QueryError(f"{hit.table} has no date or year column to take the latest "
-                                     f"row by; name one (order_by=...) or aggregate with "
-                                     f"'first', 'mean', 'sum' or 'count'.")
-                order_by = times[0]
-            return self.read_latest(hit, Aggregate("latest", order_by=order_by))
+            if order_by is not None:
+                named = [i for n, i in cols if n == order_by]
+                if named and cat.n_distinct[named[0]] <= 1:
+                    raise QueryError(f"{hit.table}.{order_by} holds one value in every row: it "
+                                     f"cannot order the rows of a key; name another column "
+                                     f"(order_by=...) or aggregate with 'first'.")
+                return self.read_latest(hit, Aggregate("latest", order_by=order_by))
+            order_by, why = self._latest_order_column(hit, cols)
+            return self.read_latest(hit, Aggregate("latest", order_by=order_by, order_why=why))
         if order_by is not None:
             raise QueryError("order_by goes with aggregate='latest'.")
         if how in ("mean", "sum"):
@@ -2078,6 +2079,33 @@ class Engine:
                             and self.column_kind(i)[0] != "year-like")
             return Aggregate(how, columns=numeric)
         return Aggregate(how)
+
+    def _latest_order_column(self, hit: Hit, cols: list) -> tuple[str, str]:
+        """The column "latest" orders the rows of ``hit``'s table by, and why: the finest
+        time column (dates and timestamps, typed or written as text, before year columns;
+        among either, the one with the most distinct values); a column holding one value
+        orders nothing and is never chosen. Raises QueryError when no column can order."""
+        cat = self._catalog
+        times = [(n, i, 0) for n, i in cols if self.column_kind(i)[0] == "date"
+                 or (cat.type[i] == "string" and _dates_as_text(cat.samples(i)))]
+        times += [(n, i, 1) for n, i in cols if self.column_kind(i)[0] == "year-like"]
+        constant = [n for n, i, _ in times if cat.n_distinct[i] <= 1]
+        ordering = [t for t in times if cat.n_distinct[t[1]] > 1]
+        if not ordering:
+            held = (f" ({', '.join(map(repr, constant))} hold(s) one value in every row and "
+                    f"cannot order)" if constant else "")
+            raise QueryError(f"{hit.table} has no date or year column to take the latest row "
+                             f"by{held}; name one (order_by=...) or aggregate with 'first', "
+                             f"'mean', 'sum' or 'count'.")
+        best = min(ordering, key=lambda t: (t[2], -int(cat.n_distinct[t[1]])))
+        others = [n for n, _, _ in times if n != best[0]]
+        why = (f"{'a date' if best[2] == 0 else 'a year'} column, "
+               f"{int(cat.n_distinct[best[1]]):,} distinct values")
+        if others:
+            why += f"; the finest of {', '.join(map(repr, [best[0]] + others))}"
+        if constant:
+            why += f"; {', '.join(map(repr, constant))} hold(s) one value in every row"
+        return best[0], why
 
     def _lake_aggregates(self, lake: LakeTable):
         """``(how, order_by, key columns) -> Aggregate`` for a join with lake table ``lake``

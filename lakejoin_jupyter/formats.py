@@ -37,6 +37,27 @@ def rows(n: int) -> str:
 
 
 def clip(name, width: int = 40) -> str:
-    """A long table or column name shortened for a terminal table (csv and json keep it)."""
+    """A long table or column name shortened for a terminal table (csv and json keep it),
+    cut in the middle as the widget does (js/results_table.js ``middle``): its folders give
+    up their width first ("fivethirtyeight/gop-de\u2026/delegate_targets"), its last part,
+    what tells two tables of a folder apart, only once they are gone, then it keeps its
+    start and its end."""
     name = " ".join(str(name).split())
-    return name if len(name) <= width else name[: width - 1] + "\u2026"
+    if len(name) <= width:
+        return name
+    head, slash, tail = name.rpartition("/")
+    if slash and len(tail) + 2 < width:
+        return head[: width - len(tail) - 2] + "\u2026/" + tail
+    end = (width - 1) // 2
+    return name[: width - 1 - end] + "\u2026" + name[len(name) - end:]
+
+
+def clip_all(names, width: int = 40) -> list:
+    """:func:`clip` of each name, but a name in full where its cut would show like the cut
+    of another name: two tables are never shown alike."""
+    names = [" ".join(str(n).split()) for n in names]
+    cut = [clip(n, width) for n in names]
+    full_of = {}
+    for n, c in zip(names, cut):
+        full_of.setdefault(c, set()).add(n)
+    return [n if len(full_of[c]) > 1 else c for n, c in zip(names, cut)]

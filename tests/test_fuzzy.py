@@ -1667,3 +1667,29 @@ def test_a_high_ratio_join_is_rated_by_the_functions_that_agree_on_its_pair(seed
                                                  fuzzy.HUB_PARTNERS)
         assert fj._curves[f]["est_true"].iloc[-1] == pytest.approx(scaled.sum())
     assert changed > 0
+
+
+def test_every_match_shows_the_threshold_of_the_function_that_joined_it():
+    """newuser16 D7: a union's matches come from several join functions, whose distances
+    run on different scales; each match shows its own function's threshold, at or above
+    its distance, and the summary names every configuration with its scale (no hidden
+    "+1 more configurations" under one function's threshold)."""
+    from lakejoin_jupyter.actions import fuzzy_pairs_table
+    left, right, _ = synthetic(8)
+    fj = fuzzy.fuzzy_join(left, right, on=("name", "label"), precision_target=0.95)
+    assert len(fj.configs) > 1, "the synthetic data should choose a union"
+    own = dict(fj.configs)
+    m = fj.matches()
+    assert m["threshold"].tolist() == [own[f] for f in m["function"]]
+    assert (m["distance"].dropna() <= m.loc[m["distance"].notna(), "threshold"] + 1e-12).all()
+    assert m["distance"].notna().all()
+    for f, t in fj.configs:
+        assert f"{f} at {t:.3f} (of 0..{fuzzy.distance_range(f):.2f})" in fj.summary() or \
+            (f == fj.function and f"threshold {t:.3f} of {fj.scale}" in fj.summary())
+    assert "more configurations" not in fj.summary()
+    (_, shown), = fuzzy_pairs_table(m, "label", "name").items()
+    assert (shown["distance"] <= shown["threshold"]).all()
+    # a threshold given: the main function there, the others at their chosen thresholds
+    at = dict(fj.configs_at(0.2))
+    m2 = fj.matches(0.2)
+    assert m2["threshold"].tolist() == [at[f] for f in m2["function"]]

@@ -245,6 +245,102 @@ def test_code_panel_js_writes_only_a_missing_cell_when_asked(tmp_path):
     assert after[1] == "%lakejoin search fifa.country -k 10 --save fifa_hits"
 
 
+PLACEMENT_HARNESS = r"""
+const { writeCell } = await import(process.argv[2]);
+function cell(source, key, count = null, outputs = []) {
+  return { cell_type: "code", source, metadata: key ? { lakejoin: { cell: key } } : {}, outputs,
+    execution_count: count,
+    getSource() { return this.source; }, setSource(s) { this.source = s; },
+    getMetadata(k) { return k === undefined ? this.metadata : this.metadata[k]; },
+    setMetadata(k, v) { this.metadata[k] = v; },
+    getOutputs() { return this.outputs; }, setOutputs(o) { this.outputs = o; } };
+}
+const widgetOut = [{ data: { "application/vnd.jupyter.widget-view+json": { model_id: "W" } } }];
+function notebook() {
+  return { cells: [cell("typos = pd.read_csv('typos.csv')", null, 1),
+                   cell("%lakejoin ui typos.country", null, 2, widgetOut),
+                   cell("%lakejoin search typos.country --save typos_hits", "search:typos_hits"),
+                   cell("typos = typos.head(3)", null, 3),
+                   cell("print('not run yet')")],
+    insertCell(i, c) {
+      this.cells.splice(i, 0, cell(c.source, c.metadata.lakejoin && c.metadata.lakejoin.cell));
+    },
+    deleteCell(i) { this.cells.splice(i, 1); },
+    transact(f) { f(); } };
+}
+function model(nb) {
+  return { widget_manager: { context: { model: { sharedModel: nb } } },
+    get(k) { return k === "root_id" ? "W" : undefined; } };
+}
+const out = [];
+let nb = notebook();      // the frame changed after the widget's cell: after the last run
+out.push(writeCell(model(nb), "join:typos_gapminder", "J", null, false, true));
+out.push(nb.cells.map((c) => c.source));
+nb = notebook();          // unchanged: below the widget, after its cells
+out.push(writeCell(model(nb), "join:typos_gapminder", "J", null, false, false));
+out.push(nb.cells.map((c) => c.source));
+nb = notebook();          // its cell written below the widget before the change moves
+nb.cells.splice(3, 0, cell("J0", "join:typos_gapminder"));
+out.push(writeCell(model(nb), "join:typos_gapminder", "J", null, false, true));
+out.push(nb.cells.map((c) => c.source));
+console.log(JSON.stringify(out));
+"""
+
+
+def test_code_panel_js_puts_a_changed_frames_cell_after_the_last_cell_run(tmp_path):
+    """newuser16 D8: a join on a frame changed by a cell below the widget is written after
+    the cell the kernel ran last (the highest execution count), not below the widget where
+    "Run all" would join the frame before its change; a cell of its key written earlier
+    below the widget moves there; an unchanged frame's cell still goes below the widget."""
+    import json
+    import subprocess
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is absent")
+    harness = tmp_path / "placement.mjs"
+    harness.write_text(PLACEMENT_HARNESS)
+    out = subprocess.run([node, str(harness), asset("code_panel.js").as_uri()],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    after, cells_after, below, cells_below, moved, cells_moved = json.loads(out.stdout)
+    read, ui, search, change, later = ("typos = pd.read_csv('typos.csv')",
+                                       "%lakejoin ui typos.country",
+                                       "%lakejoin search typos.country --save typos_hits",
+                                       "typos = typos.head(3)", "print('not run yet')")
+    assert after["how"] == "inserted after the last run" and after["index"] == 4
+    assert cells_after == [read, ui, search, change, "J", later]
+    assert below["how"] == "inserted" and cells_below == [read, ui, search, "J", change, later]
+    assert moved["how"] == "moved" and cells_moved == [read, ui, search, change, "J", later]
+
+
+@pytest.mark.spark
+def test_an_action_on_a_frame_changed_after_the_widgets_cell_writes_after_the_last_run(
+        demo_engine, fifa):
+    """newuser16 D8, the kernel's side: the frame the widget's cell saw gives a cell below
+    the widget; a frame rebound after it asks for a cell after the last cell run, whose code
+    says what it reads; that code, run on the changed frame, gives the frame bound."""
+    ns = {"fifa": fifa}
+    w = _country_codes_selected(demo_engine, ns)
+    hit, tab = w.selected_hit(), w.actions.tabs["join"]
+    var = default_variable("fifa", hit.table)
+    w.action_buttons["join"].click()
+    w.wait()
+    assert tab.code_panel.after_last_run is False
+    assert "after the last cell run" not in tab.code_panel.code
+    ns["fifa"] = fifa.head(3).copy()
+    w.action_buttons["join"].click()
+    w.wait()
+    assert tab.code_panel.after_last_run is True
+    assert tab.code_panel.code.startswith("# reads `fifa` as the cells above leave it (3 rows")
+    run = {"fifa": ns["fifa"]}
+    exec(tab.code_panel.code, run)  # noqa: S102
+    pd.testing.assert_frame_equal(run[var], ns[var])
+    sent = []
+    tab.code_panel.send = sent.append
+    tab.code_panel.write_cell()
+    assert sent[-1]["after_last_run"] is True
+
+
 def test_markdown_summaries_are_rendered_not_shown_raw():
     from lakejoin_jupyter.actions import _code
     from lakejoin_jupyter.ui.render import markdown_html

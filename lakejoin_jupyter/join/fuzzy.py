@@ -474,6 +474,13 @@ def _configs_text(configs) -> str:
     return ", ".join(f"{f} at {float(t):.3f}" for f, t in configs)
 
 
+def configs_scaled_text(configs) -> str:
+    """(join function, threshold) pairs, each with its own function's distances: "f at
+    0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on different scales)."""
+    return ", ".join(f"{f} at {float(t):.3f} (of 0..{distance_range(f):.2f})"
+                     for f, t in configs)
+
+
 def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
     """The matched pairs of a union of (join function, threshold) configurations: a right
     value is joined when some configuration joins it (its distance under the function at
@@ -842,15 +849,18 @@ class FuzzyJoin(Joinable):
 
     def matches(self, threshold: float | None = None) -> pd.DataFrame:
         """The joined value pairs (one row per distinct right value), with the join
-        function that joined each and its distance under that function: the pairs to
+        function that joined each, its distance under that function and that function's
+        threshold (functions measure on different scales): the pairs to
         check first, those whose values differ after lakejoin's normalization (case,
         spacing, number formats), farthest first; then those equal after it, then the
         identical ones."""
         rv, lv, fns = self._matched(threshold)
         dist = [self._cands[f].r_dist[r] if self._cands[f].r_left[r] == l else np.nan
                 for r, l, f in zip(rv, lv, fns)]
+        limit = dict(self.configs_at(threshold))
         m = pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
-                          "function": fns, "distance": dist})
+                          "function": fns, "distance": dist,
+                          "threshold": [float(limit.get(f, np.nan)) for f in fns]})
         same_text, same_key = equal_pairs(m["right"], m["left"])
         return pd.concat([m[~same_key].sort_values("distance", ascending=False, kind="stable"),
                           m[same_key & ~same_text].sort_values("distance", kind="stable"),
@@ -1061,7 +1071,8 @@ class FuzzyJoin(Joinable):
                     f"compares): at best {max(b['est_bound'], 0):.1%} ({b['function']} at "
                     f"threshold {b['threshold']:.3f}, estimate {b['est_precision']:.1%}); "
                     f"{advice}.")
-        extra = f" (+{len(self.configs) - 1} more configurations)" if len(self.configs) > 1 else ""
+        extra = (f", with {configs_scaled_text(self.configs[1:])}" if len(self.configs) > 1
+                 else "")
         return (f"join function {self.function}, threshold {self.threshold:.3f} of "
                 f"{self.scale}{extra}: "
                 f"{len(self.pairs())} joined rows, estimated precision "

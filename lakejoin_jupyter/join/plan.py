@@ -79,6 +79,7 @@ class Aggregate:
     years: bool | None = None
     note: str = ""
     unread: str = ""          # a forced reading: how many of the column's dates it cannot read
+    order_why: str = field(default="", compare=False)  # why "latest" chose ``order_by``
 
     @property
     def reading(self) -> str:
@@ -102,6 +103,8 @@ class Aggregate:
                     f"(0 for a key it lacks)")
         said = [t for t, on in (("its dates read day-first, dd/mm/yyyy", self.dayfirst),
                                 (self.unread, self.unread)) if on]
+        if self.how == "latest" and self.order_why:
+            what += f" (chosen: {self.order_why})"
         if self.how == "latest" and said:
             what += f" ({'; '.join(said)})"
         if self.how == "latest" and self.note:

@@ -12,7 +12,9 @@ search ... --save VAR`` the user wrote is the user's, also over a name a widget 
 An action joins the frame its code names, the variable's current value; when that is not
 the frame searched (:class:`Searched`: identity, or shape and a hash of the key columns),
 its summary (and the widget's hit card, over its figures) says so, and a frame without the
-hit's query column is refused.
+hit's query column is refused. A widget notes the frames as its cell saw them
+(:func:`frame_marks`); an action's cell on a frame changed since then goes after the last
+cell run, not below the widget, so that "Run all" reads the frame the action joined.
 """
 from __future__ import annotations
 
@@ -195,6 +197,18 @@ def frame_fingerprint(frame, columns) -> tuple | None:
     except (KeyError, TypeError, ValueError):
         return (frame.shape, None)
     return (frame.shape, hashlib.blake2b(hashed.tobytes(), digest_size=16).hexdigest())
+
+
+def frame_mark(frame) -> tuple:
+    """(identity, shape) of a frame (shape None for a Spark frame: counting runs a job)."""
+    return (id(frame), frame.shape if isinstance(frame, pd.DataFrame) else None)
+
+
+def frame_marks(namespace: dict) -> dict:
+    """name -> :func:`frame_mark` of every DataFrame variable of ``namespace``: the frames
+    as the cell running now sees them."""
+    return {name: frame_mark(v) for name, v in list(namespace.items())
+            if not name.startswith("_") and is_dataframe(v)}
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,10 @@ class ResultsTable(anywidget.AnyWidget):
 
 STATUS = {
     "inserted": "inserted as a new cell below the widget",
+    "inserted after the last run": "inserted after the last cell run (the query frame "
+                                   "changed after the widget's cell)",
+    "moved": "its cell was updated and moved after the last cell run (the query frame "
+             "changed after the widget's cell)",
     "updated": "its cell was updated in place",
     "unchanged": "its cell already holds this code",
     "kept": "the notebook already has its cell: kept as it is (Update cell rewrites it)",
@@ -99,6 +103,9 @@ class CodePanel(anywidget.AnyWidget):
     replace that cell's source (and clear its stale outputs) instead of adding a cell. A
     write ``only_if_missing`` (a search the widget starts by itself) leaves an existing cell
     as it is; the frontend then reports it "kept", with its source, to :attr:`on_kept`.
+    With :attr:`after_last_run` (an action on a frame changed after the widget's cell) the
+    cell goes after the last cell the kernel ran instead, and a cell of the key above that
+    point moves there.
     """
     _esm = asset("code_panel.js")
     _css = asset("lakejoin.css")
@@ -107,6 +114,7 @@ class CodePanel(anywidget.AnyWidget):
     root_id = T.Unicode("").tag(sync=True)       # model id of the widget whose cell we follow
     status = T.Unicode("").tag(sync=True)
     compact = T.Bool(False).tag(sync=True)       # one line (the search's magic)
+    after_last_run = T.Bool(False).tag(sync=True)  # the cell goes after the last cell run
 
     def __init__(self, **kw):
         super().__init__(**kw)
@@ -126,6 +134,7 @@ class CodePanel(anywidget.AnyWidget):
         self.status = "writing the code into the notebook..."
         self._pending = {"type": "write", "request": self._requests, "key": self.key,
                          "code": self.code, "only_if_missing": bool(only_if_missing),
+                         "after_last_run": bool(self.after_last_run),
                          "token": f"{self.model_id}:{self._requests}"}
         self.send(self._pending)
         return self._requests

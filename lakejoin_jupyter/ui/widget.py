@@ -45,8 +45,8 @@ from ..frames import check_identifier, is_spark_frame
 from ..engine import per_key_tab
 from .actions_panel import ActionsPanel, show
 from .query_panel import PROGRESSIVE, QueryPanel, read_search_line, search_magic, union_magic
-from .session import (SESSION, NoIndexOpenError, Searched, Session, is_dataframe,
-                      join_identity, mark_cell, unique_name)
+from .session import (SESSION, NoIndexOpenError, Searched, Session, frame_mark, frame_marks,
+                      is_dataframe, join_identity, mark_cell, unique_name)
 from .tasks import BackgroundTask
 from .views import CodePanel, ResultsTable, route_replies_to_live_subshells
 
@@ -104,6 +104,7 @@ class DiscoveryWidget(W.VBox):
         self._own_values = {}             # cell key -> what this widget bound for it
         self._born = self.session.serial  # notes made after this: cells run below it
         self._searched = None             # (frame, columns, variable, line) of the last search
+        self._frames_at_cell = frame_marks(self.namespace)   # the frames as its cell saw them
         self.status_text = ""
 
         if mode not in ("join", "union"):
@@ -1126,12 +1127,18 @@ class DiscoveryWidget(W.VBox):
                 code = result.code(qname, variable)
             return result, code
 
+        moved_on = bool(changed) or self._frames_at_cell.get(qname) != frame_mark(frame)
+
         def done(out):
             self._busy(False)
             if changed:
                 out[0].summary = f"**Note:** {changed}\n\n{out[0].summary}"
-            self.show_action_result(out[0], variable=variable, code=out[1], action=name,
-                                    of=join_identity(qname, hit), note=changed)
+            code = out[1]
+            if code and moved_on:
+                code = _depends_on_frame(code, qname, frame)
+            self.show_action_result(out[0], variable=variable, code=code, action=name,
+                                    of=join_identity(qname, hit), note=changed,
+                                    after_last_run=moved_on)
 
         def error(e):
             self._on_task_error(e)
@@ -1146,10 +1153,13 @@ class DiscoveryWidget(W.VBox):
                                             action.suffix)
 
     def show_action_result(self, result, variable: str = "joined", code: str | None = None,
-                           action: str | None = None, of: str | None = None, note: str = ""):
+                           action: str | None = None, of: str | None = None, note: str = "",
+                           after_last_run: bool = False):
         """Show an ActionResult in its tab; bind its joined frame and write its code into
         the action's cell if asked (``of``: the join it is, :func:`join_identity`; ``note``:
-        what the status line adds, e.g. that the query frame changed since the search)."""
+        what the status line adds, e.g. that the query frame changed since the search;
+        ``after_last_run``: the query frame is not the one the widget's cell saw, so the
+        cell goes after the last cell run, where "Run all" gives the frame joined)."""
         tab = self.actions.shown.get(action) if action else None
         self.last_action_result = result
         joined = result.joined
@@ -1173,6 +1183,7 @@ class DiscoveryWidget(W.VBox):
         if tab is not None:
             tab.show_result(result, variable if joined is not None else None, code, bound)
             tab.code_panel.key = key
+            tab.code_panel.after_last_run = after_last_run
             if code and self.auto_insert.value:
                 tab.code_panel.write_cell()
         self._set_status(message, "error" if refused else
@@ -1187,6 +1198,16 @@ class DiscoveryWidget(W.VBox):
 
 
 # ---------------------------------------------------------------------- small helpers
+
+def _depends_on_frame(code: str, name: str, frame) -> str:
+    """``code`` under a comment saying it reads ``name`` as the cells above it leave it (the
+    frame changed after the widget's cell, so its cell goes after the last cell run)."""
+    rows = f"{len(frame):,} rows" if isinstance(frame, pd.DataFrame) else "a Spark DataFrame"
+    return (f"# reads `{name}` as the cells above leave it ({rows} when written); it changed "
+            f"after the widget's cell, so this\n# cell goes after the last cell run, not "
+            f"below the widget: a cell above that changes `{name}` changes this result\n"
+            + code)
+
 
 def _num(x):
     if x is None:
