@@ -489,6 +489,11 @@ def _digits(v) -> bool:
     return isinstance(v, str) and v.isascii() and v.isdigit()
 
 
+def _has_digit(v) -> bool:
+    """Whether a cell holds an ASCII digit: a number operand cut from it can be padded."""
+    return isinstance(v, str) and any(ch.isascii() and ch.isdigit() for ch in v)
+
+
 def padded_operands(ops: list, outputs: Sequence[str]) -> list:
     """Number operands read through ``Pad(width)``: the widths are those the outputs show
     (a value preceded by zeros in its output: "5" in "S01E05" gives 2). One is kept when
@@ -1064,8 +1069,8 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
     shared = set(outputs[0]).intersection(*outputs[1:])
     for ex in examples:        # a cheap necessary condition before building any operand
         missing = set(ex.output) - shared - _row_chars(ex.row, cache)
-        if "0" in missing and any(_digits(v) for v in ex.row):
-            missing.discard("0")           # a Pad's zeros
+        if "0" in missing and any(_has_digit(v) for v in ex.row):
+            missing.discard("0")           # a Pad's zeros (of a number in the cell: 63)
         if missing and not (all(not ch.isalnum() for ch in missing)
                             and any(not ch.isalnum() for v in ex.row if v for ch in v)):
             return None        # (a non-alphanumeric character may come from a Replace)

@@ -41,6 +41,7 @@ from .pairs import ColumnValues, PairGroup, find_pair_group, fold, signatures
 
 
 WORD_GUARD_SUPPORT = 2   # distinct inputs a "last word" guard's word must be wanted by (53)
+FORM_PAIRS = 2     # residual pairs per source form taught with the set's examples (63)
 N1_MIXED = 2       # rows per joined key from which a set is N:1 for mixed example sets
 EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
 MIN_EVIDENCE = 3   # distinct observations an estimate needs (1 or 2 are chance matches' size)
@@ -61,6 +62,7 @@ class SetSettings:
     max_replacements: int = 2      # times the set may be replaced by one such program
     mixed_sets: int = 4            # example sets of one such pair and the set's own examples
                                    # (a form for both, deviation 44), per round
+    residual_mixed_sets: int = 4   # ... of one residual pair (unjoined key) and them (63)
 
 
 @dataclass
@@ -245,6 +247,54 @@ def mixed_sets(rejoin: list, current: Scored, keys: set, tcells: list,
     return out
 
 
+def _form(text) -> str:
+    """A cell's form: :func:`~.dsl.cell_pattern`'s shape with each run's length ("NGC 637"
+    -> "A3 03", "NGC 7009" -> "A3 04")."""
+    out = []
+    for ch in text:
+        c = "0" if ch.isdigit() else "A" if ch.isupper() else "a" if ch.isalpha() else ch
+        if out and out[-1][0] == c and c.isalnum():
+            out[-1][1] += 1
+        else:
+            out.append([c, 1])
+    return "".join(f"{c}{n}" if c.isalnum() else c for c, n in out)
+
+
+def residual_mixed_sets(residual: list, current: Scored, cells: dict,
+                        learn: LearnSettings) -> list:
+    """Example sets of one residual pair (an unjoined source row onto a key the set leaves
+    unjoined, ``residual_groups``) and the current set's own examples: a program of one form
+    misses rows of another ("NGC 7009" -> "NGC7009" read without the space misses "NGC 637"
+    -> "NGC0637"), and only a set teaching both forms learns the program that fits every
+    row (the number padded to 4; deviation 63). Unlike :func:`mixed_sets`, in any join: the
+    pair's key is joined by no row, so it is no second row onto a key. Their programs may
+    only replace the set, keeping every joined row's key. The pairs come from source cells
+    of a form (:func:`_form`) none of the set's examples has, the forms holding the most
+    residual rows first, the first ``FORM_PAIRS`` pairs of each (best first, one per source
+    row and key); a joined or combined column (no single cell) gives none."""
+    own = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
+    by_form: dict = {}
+    for group in residual:
+        column = cells.get(group.source_column)
+        if column is None:
+            continue
+        taught = {_form(column[ex.source_row]) for ex in own if column[ex.source_row]}
+        for pair in _distinct_pairs(group.pairs, len(group.pairs)):
+            cell = column[pair.source_row]
+            form = cell is not None and _form(cell)
+            if form and form not in taught:
+                by_form.setdefault((group.source_column, form), (group, []))[1].append(pair)
+    forms = sorted(by_form.values(), key=lambda gp: -len(gp[1]))
+    out = []
+    for group, pairs in forms:
+        for pair in pairs[:FORM_PAIRS]:
+            others = [ex for ex in own if ex.target_row != pair.target_row
+                      and ex.source_row != pair.source_row][:max(learn.examples_per_set) - 1]
+            if others:
+                out.append((group, [pair] + others))
+    return out
+
+
 def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> list:
     """The residual groups' pairs split by the pattern of their source cell (a deviation):
     rows needing different programs often differ in form ("Iowa" / "New York" -> "IA" /
@@ -419,6 +469,9 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             rounds = example_sets(by_pattern, learn)
             drawn += [(by_pattern[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
                       for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
+            # ... an unjoined row's pair onto an unjoined key with the set's own examples:
+            # one form for both, replacing the set (deviation 63)
+            mixed += residual_mixed_sets(residual, current, cells, learn)[:ss.residual_mixed_sets]
         only_replace: set = set()     # learned from a mixed set (deviation 44)
         for n_drawn, (group, pairs) in enumerate(drawn + mixed):
             examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
