@@ -142,6 +142,13 @@ def test_direction_by_rows_of_both_tables_hand_built():
     # a sampled table: its rows are not the other direction's, the fraction decides
     s = _found("left", {(i, i) for i in range(6)}, 10, 100, 6, 6, sampled=True)
     assert pipeline._direction([s, b])[0].source == "right"
+    # the direction with more rows of both joins N:1 (christmas_songs_2: 45 chart rows
+    # onto 38 song titles without their artists, against 25 songs 1:1 onto chart rows):
+    # its extra rows may be a coarser key's, and the fraction decides as before
+    one = _found("left", {(0, 0), (1, 1), (2, 7)}, 50, 10, 3, 3)             # 3/10
+    n1 = _found("right", {(i, i) for i in range(4)} | {(3, 5)}, 10, 50, 4, 5)  # 4/50
+    assert pipeline._direction([one, n1])[0].source == "left"
+    assert pipeline._direction([n1, one])[0].source == "left"
 
 
 def test_kstars_interesting_objects_onto_openngc():

@@ -840,10 +840,11 @@ def _direction(found: list, prefer: str | None = None):
     contain the other's wins: it joins at least the same fraction of either table,
     whichever is taken as T_t (deviation 49: 13 changelog rows onto 6 release items
     against those 6 items onto their "-1" revisions). Then, on unsampled tables, a direction
-    whose pairs hold at least as many distinct rows of each table and more of one wins: it
-    joins the larger fraction of either table, whichever is taken as T_t (deviation 63:
-    601 listed objects onto 464 catalogue rows 1:1 against 457 catalogue rows folded onto
-    420 of them)."""
+    joining 1:1 whose pairs hold at least as many distinct rows of each table as the
+    other's, and more of one, wins: it joins the larger fraction of either table, whichever
+    is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
+    rows 1:1 against 457 catalogue rows folded onto 420 of them). An N:1 direction's extra
+    rows may be a coarser key's (a title without its artist): the fraction decides there."""
     def preferred(r) -> bool:
         return prefer is not None and r[0].source == prefer
 
@@ -853,9 +854,9 @@ def _direction(found: list, prefer: str | None = None):
             return found[0] if a > b else found[1]
         if all(_unsampled(r) for r in found):       # more rows of both tables (deviation 63)
             na, nb = _rows_joined(a), _rows_joined(b)
-            if na != nb and na[0] >= nb[0] and na[1] >= nb[1]:
+            if na != nb and na[0] >= nb[0] and na[1] >= nb[1] and _one_to_one(found[0]):
                 return found[0]
-            if na != nb and nb[0] >= na[0] and nb[1] >= na[1]:
+            if na != nb and nb[0] >= na[0] and nb[1] >= na[1] and _one_to_one(found[1]):
                 return found[1]
     if len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows for r in found):
         return max(found, key=lambda r: (r[0].best.coverage, preferred(r), _joined_fraction(r),
@@ -869,6 +870,11 @@ def _unsampled(result) -> bool:
     d, src, tgt = result
     return (d.source_positions is not None and d.target_positions is not None
             and len(d.source_positions) == src.n_rows and len(d.target_positions) == tgt.n_rows)
+
+
+def _one_to_one(result) -> bool:
+    """Whether a direction joins every joined source row onto a key of its own."""
+    return result[0].best.coverage == result[0].best.joined_rows
 
 
 def _rows_joined(pairs: frozenset) -> tuple:
