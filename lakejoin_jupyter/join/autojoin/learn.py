@@ -14,7 +14,7 @@ Note:
     occurrences, ties by validation pairs, a backtracking budget, operands ranked lazily.
     Deviations (each explained in docs/algorithms/autojoin.md):
     - operands read through Replace (whitespace; a value's one separator as the text the
-      output has there), Trim, Pad (zero width) and Map (number, month, US state);
+      output has there), Trim, Pad (zero width; also a number cut from a cell, 63) and Map;
     - ties: a whole column or part before a cut one, and before a shared constant;
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;

@@ -1,11 +1,10 @@
 """Auto-Join end to end (thesis §4.3): row pairs -> learned program -> constrained fuzzy join.
 
-``autojoin(left, right)`` tries both directions (either table may be the source whose rows
-are transformed; the other must supply a key column, so joins are 1:1 or N:1 only): sample
-large tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1), learn the
-program joining the most distinct target keys (learn.py, §4.4.2), split composite keys when
-neither direction succeeds (composite.py, §4.4.3), and extend the equi-join with a
-constrained fuzzy join (fuzzy.py, §4.6).
+``autojoin(left, right)`` tries both directions (either table may be the source whose rows are
+transformed; the other must supply a key column, so joins are 1:1 or N:1 only): sample large
+tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1), learn the program
+joining the most distinct target keys (learn.py, §4.4.2), split composite keys when neither
+direction succeeds (composite.py, §4.4.3), extend the equi-join by a fuzzy join (fuzzy.py, §4.6).
 Note:
     Unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values;
     a program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
@@ -24,8 +23,9 @@ Note:
       ``_checks``; a refutation reads the bags apart too;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
-    - ``_direction``: joined row pairs containing the other's win, then 1:1 by keys joined,
-      ties to ``prefer``; numbers among word outputs face chance; one evidence refutes once;
+    - ``_direction``: joined row pairs containing the other's win, then (unsampled) a 1:1 one
+      joining more rows of both tables (63), then 1:1 by keys joined, ties to ``prefer``;
+      numbers among word outputs face chance; one evidence refutes once;
     - named columns: every branch derives its keys from one of each named side's (learned
       again from them alone, key parts included); else not found, with advice.
 """

@@ -23,10 +23,11 @@ row holds the derived key (a value's evidence holds for its every row; None unde
 distinct observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); in
 a 1:1 join, evidence naming only keys other rows' evidence confirms checks nothing (60);
 bags of one size that differ contradict a row where bags pair the join, a count over every
-joined row (56); a key part's whole values' evidence names the derived key alone (51). An unjoined row's pair is also taught with the
-set's own examples of other keys (44). A replacement's new rows are mostly confirmed by row
-pairs (46); a refutation counts rows of one evidence and key once (49); a guard's last word
-ends 2 distinct inputs (53). Deviations from the thesis: docs/algorithms/autojoin.md.
+joined row (56); a key part's whole values' evidence names the derived key alone (51). An
+unjoined row's pair is taught with the set's own examples of other keys (44), as is a
+residual pair of a source form they lack (63), only to replace the set. A replacement's new
+rows are mostly confirmed by row pairs (46); a refutation counts one evidence and key once
+(49); a guard's last word ends 2 distinct inputs (53). Deviations: docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 
