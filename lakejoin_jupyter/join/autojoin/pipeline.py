@@ -866,10 +866,11 @@ def _direction(found: list, prefer: str | None = None):
 
 
 def _unsampled(result) -> bool:
-    """Whether a direction learned on every row of both tables."""
+    """Whether a direction learned on every row of both tables (rows not known: no)."""
     d, src, tgt = result
-    return (d.source_positions is not None and d.target_positions is not None
-            and len(d.source_positions) == src.n_rows and len(d.target_positions) == tgt.n_rows)
+    rows_s, rows_t = getattr(d, "source_positions", None), getattr(d, "target_positions", None)
+    return (src is not None and tgt is not None and rows_s is not None and rows_t is not None
+            and len(rows_s) == src.n_rows and len(rows_t) == tgt.n_rows)
 
 
 def _one_to_one(result) -> bool:
