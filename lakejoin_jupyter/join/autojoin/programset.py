@@ -35,6 +35,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .chance import chance_gain, code_rates
 from .dsl import PATTERN_KINDS, Guard, ProgramSet, cell_pattern
 from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_sets,
                     try_learn_transform)
@@ -248,6 +249,14 @@ def mixed_sets(rejoin: list, current: Scored, keys: set, tcells: list,
     return out
 
 
+def _chance_keys(current: Scored, new: Scored, keys: set) -> bool:
+    """Does ``new`` join every key ``current`` joins and more only by keys that chance hits
+    of short codes among its differing outputs explain (deviation 47's test, for a program
+    of a residual form replacing the set, deviation 63: a locale's bare "syr" read as
+    "SY")?"""
+    return chance_gain(new.outputs, current.outputs, keys, code_rates(keys))
+
+
 def _form(text) -> str:
     """A cell's form: :func:`~.dsl.cell_pattern`'s shape with each run's length ("NGC 637"
     -> "A3 03", "NGC 7009" -> "A3 04")."""
@@ -449,6 +458,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             break
         tried = {p for _g, p in branches_of(current.program)}
         mixed: list = []
+        n_mixed = 0
         drawn = [(rejoin[gi], pairs) for gi, sets in enumerate(example_sets(rejoin, learn))
                  for pairs in sets][:ss.rejoin_sets]
         if rejoin:      # ... with the set's own examples: one form for both (deviation 44)
@@ -472,8 +482,10 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                       for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
             # ... an unjoined row's pair onto an unjoined key with the set's own examples:
             # one form for both, replacing the set (deviation 63)
+            n_mixed = len(mixed)
             mixed += residual_mixed_sets(residual, current, cells, learn)[:ss.residual_mixed_sets]
         only_replace: set = set()     # learned from a mixed set (deviation 44)
+        by_form: set = set()          # ... of a residual form (deviation 63)
         for n_drawn, (group, pairs) in enumerate(drawn + mixed):
             examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
                                 p.target_row) for p in pairs]
@@ -487,6 +499,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 learned.add(program)
                 if n_drawn >= len(drawn):
                     only_replace.add(program)
+                if n_drawn >= len(drawn) + n_mixed:
+                    by_form.add(program)
                 news.append((program, examples))
         best_option, best_gain = None, 0
         widest, widest_rows = None, 0    # same keys through more rows (N:1, deviation 38)
@@ -496,6 +510,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             taught_rows = {ex.source_row for ex in examples}
             if program in learned and _replaces(current, new, keys, taught_rows, partners) \
                     and (program not in only_replace or _keeps_keys(current, new, keys)) \
+                    and (program not in by_form or not _chance_keys(current, new, keys)) \
                     and (accept is None or accept(program, examples, new)):
                 # one program joining every key the set joins, through more source rows
                 # (deviation 33): MaxByCoverage with deviation 27's tie rule
