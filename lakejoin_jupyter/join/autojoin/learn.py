@@ -14,7 +14,7 @@ Note:
     occurrences, ties by validation pairs, a backtracking budget, operands ranked lazily.
     Deviations (each explained in docs/algorithms/autojoin.md):
     - operands read through Replace (whitespace; a value's one separator as the text the
-      output has there), Trim, Pad (zero width) and Map (number, month, US state);
+      output has there), Trim, Pad (zero width; also a number cut from a cell, 63) and Map;
     - ties: a whole column or part before a cut one, and before a shared constant;
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;
@@ -487,6 +487,11 @@ MAX_VARIANTS = 4   # programs differing in one piece equal on the examples (devi
 
 def _digits(v) -> bool:
     return isinstance(v, str) and v.isascii() and v.isdigit()
+
+
+def _has_digit(v) -> bool:
+    """Whether a cell holds an ASCII digit: a number operand cut from it can be padded."""
+    return isinstance(v, str) and any(ch.isascii() and ch.isdigit() for ch in v)
 
 
 def padded_operands(ops: list, outputs: Sequence[str]) -> list:
@@ -1064,8 +1069,8 @@ def try_learn_transform(examples: Sequence[Example], columns: Sequence[str],
     shared = set(outputs[0]).intersection(*outputs[1:])
     for ex in examples:        # a cheap necessary condition before building any operand
         missing = set(ex.output) - shared - _row_chars(ex.row, cache)
-        if "0" in missing and any(_digits(v) for v in ex.row):
-            missing.discard("0")           # a Pad's zeros
+        if "0" in missing and any(_has_digit(v) for v in ex.row):
+            missing.discard("0")           # a Pad's zeros (of a number in the cell: 63)
         if missing and not (all(not ch.isalnum() for ch in missing)
                             and any(not ch.isalnum() for v in ex.row if v for ch in v)):
             return None        # (a non-alphanumeric character may come from a Replace)

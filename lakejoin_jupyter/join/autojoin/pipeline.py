@@ -1,11 +1,10 @@
 """Auto-Join end to end (thesis §4.3): row pairs -> learned program -> constrained fuzzy join.
 
-``autojoin(left, right)`` tries both directions (either table may be the source whose rows
-are transformed; the other must supply a key column, so joins are 1:1 or N:1 only): sample
-large tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1), learn the
-program joining the most distinct target keys (learn.py, §4.4.2), split composite keys when
-neither direction succeeds (composite.py, §4.4.3), and extend the equi-join with a
-constrained fuzzy join (fuzzy.py, §4.6).
+``autojoin(left, right)`` tries both directions (either table may be the source whose rows are
+transformed; the other must supply a key column, so joins are 1:1 or N:1 only): sample large
+tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1), learn the program
+joining the most distinct target keys (learn.py, §4.4.2), split composite keys when neither
+direction succeeds (composite.py, §4.4.3), extend the equi-join by a fuzzy join (fuzzy.py, §4.6).
 Note:
     Unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values;
     a program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
@@ -24,8 +23,9 @@ Note:
       ``_checks``; a refutation reads the bags apart too;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
-    - ``_direction``: joined row pairs containing the other's win, then 1:1 by keys joined,
-      ties to ``prefer``; numbers among word outputs face chance; one evidence refutes once;
+    - ``_direction``: joined row pairs containing the other's win, then (unsampled) a 1:1 one
+      joining more rows of both tables (63), then 1:1 by keys joined, ties to ``prefer``;
+      numbers among word outputs face chance; one evidence refutes once;
     - named columns: every branch derives its keys from one of each named side's (learned
       again from them alone, key parts included); else not found, with advice.
 """
@@ -839,7 +839,12 @@ def _direction(found: list, prefer: str | None = None):
     rows), then to the smaller program. First, a direction whose joined row pairs strictly
     contain the other's wins: it joins at least the same fraction of either table,
     whichever is taken as T_t (deviation 49: 13 changelog rows onto 6 release items
-    against those 6 items onto their "-1" revisions)."""
+    against those 6 items onto their "-1" revisions). Then, on unsampled tables, a direction
+    joining 1:1 whose pairs hold at least as many distinct rows of each table as the
+    other's, and more of one, wins: it joins the larger fraction of either table, whichever
+    is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
+    rows 1:1 against 457 catalogue rows folded onto 420 of them). An N:1 direction's extra
+    rows may be a coarser key's (a title without its artist): the fraction decides there."""
     def preferred(r) -> bool:
         return prefer is not None and r[0].source == prefer
 
@@ -847,11 +852,35 @@ def _direction(found: list, prefer: str | None = None):
         a, b = (_left_right(r[0]) for r in found)
         if a > b or b > a:
             return found[0] if a > b else found[1]
+        if all(_unsampled(r) for r in found):       # more rows of both tables (deviation 63)
+            na, nb = _rows_joined(a), _rows_joined(b)
+            if na != nb and na[0] >= nb[0] and na[1] >= nb[1] and _one_to_one(found[0]):
+                return found[0]
+            if na != nb and nb[0] >= na[0] and nb[1] >= na[1] and _one_to_one(found[1]):
+                return found[1]
     if len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows for r in found):
         return max(found, key=lambda r: (r[0].best.coverage, preferred(r), _joined_fraction(r),
                                          -r[0].best.program.size))
     return max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage, preferred(r),
                                      -r[0].best.program.size))
+
+
+def _unsampled(result) -> bool:
+    """Whether a direction learned on every row of both tables (rows not known: no)."""
+    d, src, tgt = result
+    rows_s, rows_t = getattr(d, "source_positions", None), getattr(d, "target_positions", None)
+    return (src is not None and tgt is not None and rows_s is not None and rows_t is not None
+            and len(rows_s) == src.n_rows and len(rows_t) == tgt.n_rows)
+
+
+def _one_to_one(result) -> bool:
+    """Whether a direction joins every joined source row onto a key of its own."""
+    return result[0].best.coverage == result[0].best.joined_rows
+
+
+def _rows_joined(pairs: frozenset) -> tuple:
+    """The distinct left rows and right rows among (left row, right row) pairs."""
+    return len({a for a, _ in pairs}), len({b for _, b in pairs})
 
 
 def _left_right(d: DirectionResult) -> frozenset:

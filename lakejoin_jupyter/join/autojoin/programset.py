@@ -23,10 +23,11 @@ row holds the derived key (a value's evidence holds for its every row; None unde
 distinct observations, 50); N:1 evidence checks only keys joined through 2+ rows (39); in
 a 1:1 join, evidence naming only keys other rows' evidence confirms checks nothing (60);
 bags of one size that differ contradict a row where bags pair the join, a count over every
-joined row (56); a key part's whole values' evidence names the derived key alone (51). An unjoined row's pair is also taught with the
-set's own examples of other keys (44). A replacement's new rows are mostly confirmed by row
-pairs (46); a refutation counts rows of one evidence and key once (49); a guard's last word
-ends 2 distinct inputs (53). Deviations from the thesis: docs/algorithms/autojoin.md.
+joined row (56); a key part's whole values' evidence names the derived key alone (51). An
+unjoined row's pair is taught with the set's own examples of other keys (44), as is a
+residual pair of a source form they lack (63), only to replace the set. A replacement's new
+rows are mostly confirmed by row pairs (46); a refutation counts one evidence and key once
+(49); a guard's last word ends 2 distinct inputs (53). Deviations: docs/algorithms/autojoin.md.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .chance import chance_gain, code_rates
 from .dsl import PATTERN_KINDS, Guard, ProgramSet, cell_pattern
 from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_sets,
                     try_learn_transform)
@@ -41,6 +43,7 @@ from .pairs import ColumnValues, PairGroup, find_pair_group, fold, signatures
 
 
 WORD_GUARD_SUPPORT = 2   # distinct inputs a "last word" guard's word must be wanted by (53)
+FORM_PAIRS = 2     # residual pairs per source form taught with the set's examples (63)
 N1_MIXED = 2       # rows per joined key from which a set is N:1 for mixed example sets
 EVIDENCE_Q = 6     # q-grams this long (Prop. 4.4.1's q) or token bags are evidence of a pair
 MIN_EVIDENCE = 3   # distinct observations an estimate needs (1 or 2 are chance matches' size)
@@ -61,6 +64,7 @@ class SetSettings:
     max_replacements: int = 2      # times the set may be replaced by one such program
     mixed_sets: int = 4            # example sets of one such pair and the set's own examples
                                    # (a form for both, deviation 44), per round
+    residual_mixed_sets: int = 4   # ... of one residual pair (unjoined key) and them (63)
 
 
 @dataclass
@@ -245,6 +249,62 @@ def mixed_sets(rejoin: list, current: Scored, keys: set, tcells: list,
     return out
 
 
+def _chance_keys(current: Scored, new: Scored, keys: set) -> bool:
+    """Does ``new`` join every key ``current`` joins and more only by keys that chance hits
+    of short codes among its differing outputs explain (deviation 47's test, for a program
+    of a residual form replacing the set, deviation 63: a locale's bare "syr" read as
+    "SY")?"""
+    return chance_gain(new.outputs, current.outputs, keys, code_rates(keys))
+
+
+def _form(text) -> str:
+    """A cell's form: :func:`~.dsl.cell_pattern`'s shape with each run's length ("NGC 637"
+    -> "A3 03", "NGC 7009" -> "A3 04")."""
+    out = []
+    for ch in text:
+        c = "0" if ch.isdigit() else "A" if ch.isupper() else "a" if ch.isalpha() else ch
+        if out and out[-1][0] == c and c.isalnum():
+            out[-1][1] += 1
+        else:
+            out.append([c, 1])
+    return "".join(f"{c}{n}" if c.isalnum() else c for c, n in out)
+
+
+def residual_mixed_sets(residual: list, current: Scored, cells: dict,
+                        learn: LearnSettings) -> list:
+    """Example sets of one residual pair (an unjoined source row onto a key the set leaves
+    unjoined, ``residual_groups``) and the current set's own examples: a program of one form
+    misses rows of another ("NGC 7009" -> "NGC7009" read without the space misses "NGC 637"
+    -> "NGC0637"), and only a set teaching both forms learns the program that fits every
+    row (the number padded to 4; deviation 63). Unlike :func:`mixed_sets`, in any join: the
+    pair's key is joined by no row, so it is no second row onto a key. Their programs may
+    only replace the set, keeping every joined row's key. The pairs come from source cells
+    of a form (:func:`_form`) none of the set's examples has, the forms holding the most
+    residual rows first, the first ``FORM_PAIRS`` pairs of each (best first, one per source
+    row and key); a joined or combined column (no single cell) gives none."""
+    own = [ex for _g, p in branches_of(current.program) for ex in current.examples.get(p, [])]
+    by_form: dict = {}
+    for group in residual:
+        column = cells.get(group.source_column)
+        if column is None:
+            continue
+        taught = {_form(column[ex.source_row]) for ex in own if column[ex.source_row]}
+        for pair in _distinct_pairs(group.pairs, len(group.pairs)):
+            cell = column[pair.source_row]
+            form = cell is not None and _form(cell)
+            if form and form not in taught:
+                by_form.setdefault((group.source_column, form), (group, []))[1].append(pair)
+    forms = sorted(by_form.values(), key=lambda gp: -len(gp[1]))
+    out = []
+    for group, pairs in forms:
+        for pair in pairs[:FORM_PAIRS]:
+            others = [ex for ex in own if ex.target_row != pair.target_row
+                      and ex.source_row != pair.source_row][:max(learn.examples_per_set) - 1]
+            if others:
+                out.append((group, [pair] + others))
+    return out
+
+
 def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> list:
     """The residual groups' pairs split by the pattern of their source cell (a deviation):
     rows needing different programs often differ in form ("Iowa" / "New York" -> "IA" /
@@ -398,6 +458,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             break
         tried = {p for _g, p in branches_of(current.program)}
         mixed: list = []
+        n_mixed = 0
         drawn = [(rejoin[gi], pairs) for gi, sets in enumerate(example_sets(rejoin, learn))
                  for pairs in sets][:ss.rejoin_sets]
         if rejoin:      # ... with the set's own examples: one form for both (deviation 44)
@@ -419,7 +480,12 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             rounds = example_sets(by_pattern, learn)
             drawn += [(by_pattern[gi], sets[i]) for i in range(max(map(len, rounds), default=0))
                       for gi, sets in enumerate(rounds) if i < len(sets)][:ss.pattern_sets]
+            # ... an unjoined row's pair onto an unjoined key with the set's own examples:
+            # one form for both, replacing the set (deviation 63)
+            n_mixed = len(mixed)
+            mixed += residual_mixed_sets(residual, current, cells, learn)[:ss.residual_mixed_sets]
         only_replace: set = set()     # learned from a mixed set (deviation 44)
+        by_form: set = set()          # ... of a residual form (deviation 63)
         for n_drawn, (group, pairs) in enumerate(drawn + mixed):
             examples = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row,
                                 p.target_row) for p in pairs]
@@ -433,6 +499,8 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
                 learned.add(program)
                 if n_drawn >= len(drawn):
                     only_replace.add(program)
+                if n_drawn >= len(drawn) + n_mixed:
+                    by_form.add(program)
                 news.append((program, examples))
         best_option, best_gain = None, 0
         widest, widest_rows = None, 0    # same keys through more rows (N:1, deviation 38)
@@ -442,6 +510,7 @@ def learn_program_set(best: Candidate, candidates: list, groups: list, src, tcel
             taught_rows = {ex.source_row for ex in examples}
             if program in learned and _replaces(current, new, keys, taught_rows, partners) \
                     and (program not in only_replace or _keeps_keys(current, new, keys)) \
+                    and (program not in by_form or not _chance_keys(current, new, keys)) \
                     and (accept is None or accept(program, examples, new)):
                 # one program joining every key the set joins, through more source rows
                 # (deviation 33): MaxByCoverage with deviation 27's tie rule
