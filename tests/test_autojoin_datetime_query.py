@@ -66,3 +66,31 @@ def test_repr_says_when_the_keys_fold_many_values():
     assert aj2.target_folded_keys() == 1 and "many-to-many" in repr(aj2)
     assert "the join is many-to-many" in aj2.explain()
 
+
+def test_no_pairs_message_is_true_when_values_share_a_common_substring():
+    # every value shares "2013" with every key; none shares a rare substring
+    q = pd.DataFrame({"code": [f"{a}{b}2013" for a, b in zip("abcdefgh", "qrstuvwx")]})
+    lake = pd.DataFrame({"key": [f"{i:03d}-2013" for i in range(100)], "n": range(100)})
+    assert all("2013" in c and "2013" in k for c in q.code for k in lake.key)
+    aj = lj.autojoin(q, "code", lake, "key")
+    assert not aj.found
+    assert "shares a substring of 3+ characters with a key" not in aj.message
+    assert "no value shares a rare substring with a key of other ('key')" in aj.message
+    assert "at most 64 combinations" in aj.message
+
+
+def test_datetime_query_is_read_as_its_iso_text_against_us_dates():
+    # days of which 5 are in a year of "MM/DD/YYYY" text (3 rows each): the datetime64 query
+    # and its ISO text are the same query to the learner
+    days = pd.date_range("2013-01-01", "2013-12-30")
+    lake = pd.DataFrame({"date": list(days.strftime("%m/%d/%Y")) * 3,
+                         "origin": ["JFK"] * len(days) + ["LGA"] * len(days)
+                         + ["EWR"] * len(days)})
+    q = pd.DataFrame({"day": pd.to_datetime(["2013-01-05", "2013-02-14", "2013-03-01",
+                                             "2013-07-04", "2013-12-25", "2014-01-01"])})
+    text = q.assign(day=q.day.dt.strftime("%Y-%m-%d"))
+    a, b = lj.autojoin(q, "day", lake, "date"), lj.autojoin(text, "day", lake, "date")
+    assert a.found == b.found
+    assert a.message == b.message if not a.found else \
+        a.program.describe() == b.program.describe()
+    assert "shares a substring of 3+ characters" not in a.message

@@ -995,8 +995,11 @@ def _why_not(results, settings) -> str:
             lines.append(f"{head}: the {tgt.label} table has no key column (no column with "
                          f"{settings.key_ratio:.0%} distinct values)")
         elif not d.n_pairs:
-            lines.append(f"{head}: no value shares a substring of 3+ characters with a key "
-                         f"of {tgt.label} ({', '.join(map(repr, d.key_columns[:5]))})")
+            lines.append(f"{head}: no value shares a rare substring with a key of "
+                         f"{tgt.label} ({', '.join(map(repr, d.key_columns[:5]))}): a "
+                         f"substring of 3+ characters pairs rows only when the values and "
+                         f"keys holding it make at most {round(1 / settings.min_score)} combinations, so "
+                         f"a part most keys hold (a year, a common prefix) pairs none")
         elif not d.candidates and not d.n_sets:
             lines.append(f"{head}: {d.n_pairs} candidate row pair(s), too few distinct "
                          f"rows to learn a program from (an example set needs "
