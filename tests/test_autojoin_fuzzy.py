@@ -131,11 +131,12 @@ def test_probabilities_are_capped_by_ties_and_averaged_over_added_matches(monkey
     assert p.tolist() == [0.5, 1.0]
     monkeypatch.setattr(fz_mod, "match_probabilities",
                         lambda derived, keys, t, d, cache=None:
-                        np.array([{"abcx": 0.2, "wxyz": 0.9}.get(v, 1.0) for v in derived]))
-    fz = constrained_fuzzy_join(["abcx", "wxyz", "q"], ["abcd", "wxyq", "q"],
+                        np.array([{"abcdx": 0.2, "vwxyz": 0.9}.get(v, 1.0) for v in derived]))
+    # values of 5 letters (4 would be short codes, never matched by their q-grams)
+    fz = constrained_fuzzy_join(["abcdx", "vwxyz", "q"], ["abcde", "vwxyq", "q"],
                                 tokenizers=("2gram",), distances=("jaccard",))
-    assert fz.matches == {"abcx": "abcd", "wxyz": "wxyq"}
-    assert fz.probability == {"abcx": 0.2, "wxyz": 0.9}
+    assert fz.matches == {"abcdx": "abcde", "vwxyz": "vwxyq"}
+    assert fz.probability == {"abcdx": 0.2, "vwxyz": 0.9}
     assert fz.estimated_precision == pytest.approx(0.55)
 
 
@@ -178,3 +179,39 @@ def test_bernoulli_sample_and_bound():
     assert failure_bound(10) == 1.0
     with pytest.raises(ValueError):
         sample_rates(10, 10, participation=0)
+
+
+def test_short_codes_a_character_apart_are_not_matched():
+    """A placeholder "XXX" (no airport) is not NXX's typo: 2-gram Jaccard gives them 0.5
+    ({xx} against {nx, xx}), and the step rated the match sure. Words a letter off still
+    match ("Netherland" -> "Netherlands")."""
+    keys = ["JFK", "LGA", "EWR", "NXX", "ATL", "LAX", "SFO", "ORD", "BOS", "MIA"]
+    assert constrained_fuzzy_join(["JFK", "LGA", "EWR", "ATL", "XXX", "SFO"], keys) is None
+    assert constrained_fuzzy_join(["DL5777", "UA0436"], ["DL5778", "UA0436"]) is None
+    fz = constrained_fuzzy_join(["Netherland", "Italy", "Spain"],
+                                ["Netherlands", "Italy", "Spain"])
+    assert fz is not None and fz.matches == {"Netherland": "Netherlands"}
+    from lakejoin_jupyter.join.autojoin.fuzzy import short_code
+    assert [short_code(v) for v in ["XXX", "KJFK", "DL5777", "N846MQ", "France",
+                                    "New York", "mpayne@forsyth.k12.ga.us", "ABCDEFG"]] == \
+        [True, True, True, True, False, False, False, False]
+
+
+def test_autojoin_of_airport_codes_adds_no_fuzzy_match_for_a_placeholder():
+    import random
+    import string
+
+    import pandas as pd
+
+    import lakejoin_jupyter as lj
+    rng = random.Random(0)
+    codes = sorted({"".join(rng.choice(string.ascii_uppercase) for _ in range(3))
+                    for _ in range(400)} - {"XXX"})
+    codes = [c for c in codes if "XX" not in c] + ["NXX"]
+    airports = pd.DataFrame({"faa": codes, "alt": range(len(codes))})
+    dest = rng.sample(codes[:-1], 30) + ["XXX"]
+    fl = pd.DataFrame({"dest": dest, "arr_delay": range(len(dest))})
+    aj = lj.autojoin(fl, "dest", airports, "faa")
+    got = aj.join(fl)
+    assert len(got) == fl.dest.isin(airports.faa).sum() == 30     # oracle: equality
+    assert "XXX" not in set(got.dest)

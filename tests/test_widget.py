@@ -357,6 +357,30 @@ def test_markdown_summaries_are_rendered_not_shown_raw():
         markdown_html(f"**Program:** {_code(program)}")
 
 
+def test_a_bold_warning_holding_code_spans_is_rendered_bold():
+    """Find transformation's folded-values warning is bold and names the column as code
+    (`tail`): the bold run spans a code span, and its asterisks were shown raw."""
+    import pandas as pd
+
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Program, Substring
+    from lakejoin_jupyter.join.autojoin.result import AutoJoin
+    from lakejoin_jupyter.ui.render import markdown_html, markdown_text
+    lake = pd.DataFrame({"tail": ["N101UA", "N102UA", "N201DL", "N301AA"]})
+    query = pd.DataFrame({"carrier": ["ua", "dl", "aa"]})
+    program = Program((Substring(Column("tail"), -2, None, "lower"),))
+    aj = AutoJoin(found=True, message="", left=query, right=lake, source="right",
+                  program=program, source_column="tail", target_column="carrier")
+    note = aj.with_right(lake).folded_note()
+    assert note.startswith("Warning: 1 of the 3 keys") and "`tail`" in note
+    out = markdown_html(f"**Program:** `x`\n\n**{note}**")
+    assert "*" not in out and "`" not in out
+    assert "<b>Warning: 1 of the 3 keys" in out and "<code>tail</code>" in out
+    assert out.count("<b>") == out.count("</b>") == 2
+    text = markdown_text(f"**{note}**")
+    assert "**" not in text and text.startswith("Warning: 1 of") and "`tail`" in text
+    assert markdown_html("a `**b**` c") == "<p style='margin:2px 0'>a <code>**b**</code> c</p>"
+
+
 def test_a_float_the_action_chooses_starts_auto_and_shows_the_choice():
     from lakejoin_jupyter.actions import ActionResult, get
     from lakejoin_jupyter.ui.actions_panel import ActionTab

@@ -17,6 +17,7 @@ import pandas as pd
 
 _CODE = re.compile(r"((?<!`)`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_HELD = re.compile("\x00([0-9]+)\x00")     # a code span set aside while emphasis is read
 _ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])")
 
 
@@ -43,16 +44,18 @@ def code_html(code: str) -> str:
 
 
 def _inline(text: str) -> str:
-    out, at = [], 0
-    for m in _CODE.finditer(text):          # `code` or ``code with `backticks` ``
-        out.append(_emphasis(text[at:m.start()]))
+    """A line's `` `code` `` spans formatted, then its emphasis over the whole line (a bold
+    run may hold a code span: ``**values of `tail` ...**``)."""
+    codes: list = []
+
+    def hold(m) -> str:                     # `code` or ``code with `backticks` ``
         code = m.group(2)
         if len(code) > 2 and code.startswith(" ") and code.endswith(" "):
             code = code[1:-1]
-        out.append(f"<code>{html.escape(code)}</code>")
-        at = m.end()
-    out.append(_emphasis(text[at:]))
-    return "".join(out)
+        codes.append(f"<code>{html.escape(code)}</code>")
+        return f"\x00{len(codes) - 1}\x00"
+    out = _emphasis(_CODE.sub(hold, text.replace("\x00", "")))
+    return _HELD.sub(lambda m: codes[int(m.group(1))], out)
 
 
 def _emphasis(text: str) -> str:
@@ -71,13 +74,15 @@ def markdown_html(text: str) -> str:
 
 def markdown_text(text: str) -> str:
     """An action's Markdown summary as plain text (a terminal's text/plain): ``**bold**``
-    and ``*italic*`` lose their asterisks; `` `code` `` and everything else is kept."""
-    out, at, text = [], 0, str(text or "")
-    for m in _CODE.finditer(text):
-        out += [_plain(text[at:m.start()]), m.group(0)]
-        at = m.end()
-    out.append(_plain(text[at:]))
-    return "".join(out)
+    and ``*italic*`` lose their asterisks, also around a code span; `` `code` `` and
+    everything else is kept."""
+    codes: list = []
+
+    def hold(m) -> str:
+        codes.append(m.group(0))
+        return f"\x00{len(codes) - 1}\x00"
+    out = _plain(_CODE.sub(hold, str(text or "").replace("\x00", "")))
+    return _HELD.sub(lambda m: codes[int(m.group(1))], out)
 
 
 def _plain(text: str) -> str:

@@ -17,6 +17,7 @@ Deviations (docs/algorithms/autojoin.md):
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 import inspect
 import json
 import keyword
@@ -24,6 +25,8 @@ import re
 import urllib.parse
 from dataclasses import dataclass
 from typing import Callable, Sequence
+
+from ...lake.normalize import render_value
 
 CASINGS = ("same", "lower", "upper", "title")
 FORMAT = "lakejoin-autojoin-program"
@@ -304,11 +307,16 @@ def rename_columns(node, names: dict):
 
 def cell_text(value):
     """A cell as text, or None for a null: strings as they are, whole floats without ".0"
-    (a pandas float column holding 1974.0 reads as "1974"), other values with str()."""
+    (a pandas float column holding 1974.0 reads as "1974"), dates, timestamps and durations
+    as the lake reader and the index write them (``render_value``: "2013-01-20" for a
+    midnight, "2013-01-20T13:00:00" else), other values with str()."""
     if value is None:
         return None
     if isinstance(value, str):
         return value
+    if isinstance(value, (_dt.date, _dt.time, _dt.timedelta)) or type(value).__name__ in (
+            "Timestamp", "Timedelta", "datetime64", "timedelta64"):
+        return render_value(value)
     if isinstance(value, float) or type(value).__name__.startswith("float"):
         value = float(value)
         if value != value:

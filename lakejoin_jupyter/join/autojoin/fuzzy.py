@@ -14,6 +14,8 @@ Note:
       ``max_distance``. Details: docs/algorithms/autojoin.md.
     - Added: each added match's probability of being right (match_precision.py: its
       distance ratio against decoys), shown as the mean, the estimated precision.
+    - Added: two short codes (``short_code``) are never matched by token similarity: a code
+      one character off is another code (XXX and NXX), not a typo.
 """
 from __future__ import annotations
 
@@ -39,6 +41,23 @@ def tokens(text: str, tokenizer: str) -> frozenset:
     if len(t) < q:
         return frozenset([t])
     return frozenset(t[i:i + q] for i in range(len(t) - q + 1))
+
+
+SHORT_CODE_CHARS = 4          # a value without whitespace of this many characters or fewer
+CODE_WITH_DIGITS_CHARS = 8    # ... or of letters and digits (a digit among them) up to this
+
+
+def short_code(text: str) -> bool:
+    """Is ``text`` a short code ("JFK", "KJFK", "UA", "DL5777"): no whitespace, and at most
+    ``SHORT_CODE_CHARS`` characters, or at most ``CODE_WITH_DIGITS_CHARS`` letters and
+    digits with a digit? Two such codes differing in a character are different codes, so
+    the fuzzy step does not match them by their shared q-grams."""
+    if not text or any(c.isspace() for c in text):
+        return False
+    if len(text) <= SHORT_CODE_CHARS:
+        return True
+    return (len(text) <= CODE_WITH_DIGITS_CHARS and text.isalnum()
+            and any(c.isdigit() for c in text) and any(c.isalpha() for c in text))
 
 
 def distance(a: frozenset, b: frozenset, kind: str) -> float:
@@ -244,6 +263,8 @@ def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS
     best = None
     tried = []
     cache: dict = {}
+    code_d = np.array([short_code(v) for v in derived], dtype=bool)
+    code_k = np.array([short_code(v) for v in keys], dtype=bool)
     for t in tokenizers:
         for d in distances:
             try:
@@ -252,6 +273,8 @@ def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS
             except TooManyPairs:
                 tried.append((t, d, None, 0))
                 continue
+            keep = (dist == 0.0) | ~(code_d[ci] & code_k[ki])   # no two codes a char apart
+            ci, ki, dist = ci[keep], ki[keep], dist[keep]
             s, cov = optimize_threshold(ci, ki, dist)
             tried.append((t, d, s, cov))
             if s < 0 or cov <= exact:

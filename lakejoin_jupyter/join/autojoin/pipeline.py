@@ -10,7 +10,7 @@ Note:
     a program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets with an estimated precision (programset.py; short codes: chance.py; a key
       part's on the whole values); a failing composite set of 4 retried without each example;
-    - 2-3 adjacent short columns probed joined; a row's matches in columns intersected;
+      2-3 adjacent short columns probed joined; a row's matches in columns intersected;
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
@@ -27,7 +27,8 @@ Note:
       joining more rows of both tables (63), then 1:1 by keys joined, ties to ``prefer``;
       numbers among word outputs face chance; one evidence refutes once;
     - named columns: every branch derives its keys from one of each named side's (learned
-      again from them alone, key parts included); else not found, with advice.
+      again from them alone, key parts included); else not found, with advice; several:
+      probed joined, and a direction through all of them 1:1 wins (``_through_every_named``).
 """
 from __future__ import annotations
 
@@ -236,7 +237,7 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     else:
         t_vals = [ColumnValues.from_cells(c, cells) for c, cells in target_columns.items()]
     s_vals = [src.values(c) for c in src_cols]
-    if src_on is None:
+    if src_on is None or len(src_on) > 1:   # several named: probed joined too (dev. 64)
         s_vals += joined_columns(src, src_cols)
     groups = find_joinable_row_pairs(s_vals, t_vals, settings.min_score)
     if len(src_cols) > 1:
@@ -246,8 +247,9 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     ls = settings.learn
     cache: dict = {}
     found: dict = {}
-    n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,
-                          leave_one_out, src_on)
+    several = bool(src_on) and len(src_on) > 1     # a key over several named columns: a
+    n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,  # set
+                          leave_one_out or several, src_on)  # of 4 retried without each
     candidates = _unfolded(_ranked(found), found, src, target_columns, ls, cache)
     if src_on:          # the column(s) asked for: a program reading none of them is not it
         candidates = [c for c in candidates if _reads(c.program, src_on)]
@@ -796,7 +798,8 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         if l_on or r_on:
             message += _none_reads(left, right, (L, l_on), (R, r_on), settings, stats)
         return AutoJoin.not_found(L, R, message, stats, settings)
-    d, src, tgt = _direction(found, settings.prefer)
+    d, src, tgt = (_through_every_named(found, L, l_on, r_on)
+                   or _direction(found, settings.prefer))
     if settings.prefer is not None:
         stats["prefer"] = settings.prefer
     stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
@@ -881,6 +884,44 @@ def _one_to_one(result) -> bool:
 def _rows_joined(pairs: frozenset) -> tuple:
     """The distinct left rows and right rows among (left row, right row) pairs."""
     return len({a for a, _ in pairs}), len({b for _, b in pairs})
+
+
+def _through_every_named(found: list, L: Table, l_on, r_on):
+    """With several columns named on a side (deviation 65): the direction whose program
+    reads all of them and gives each key it joins from one distinct value, when the other
+    direction's program folds distinct values onto its keys (``carrier`` + ``flight``
+    padded to 4 against the first 2 letters of ``flight_code`` = ``carrier``, which reads
+    one of the two and joins each carrier to all its codes); else None."""
+    if len(found) != 2:
+        return None
+
+    def whole(r) -> bool:
+        d, src, _ = r
+        on = l_on if src is L else r_on
+        return bool(on) and len(on) > 1 and set(on) <= set(d.best.program.columns) \
+            and not _folded(d, src, r[2])
+    good = [r for r in found if whole(r)]
+    if len(good) != 1:
+        return None
+    other = found[1] if good[0] is found[0] else found[0]
+    return good[0] if _folded(*other) else None
+
+
+def _folded(d: DirectionResult, src: Table, tgt: Table) -> bool:
+    """Does the direction's program derive a joined key from two or more distinct values of
+    the source cells it reads (on the rows in use)?"""
+    best = d.best
+    part = d.target_parts.get(best.target_column)
+    tcells = (part.program.evaluate({c: tgt.cells(c) for c in part.program.columns},
+                                    len(tgt.positions)) if part is not None
+              else tgt.cells(best.target_column))
+    keys = {v for v in tcells if v is not None}
+    inputs = list(zip(*(src.cells(c) for c in best.program.columns)))
+    seen: dict = {}
+    for value, out in zip(inputs, _outputs(best.program, src)):
+        if out is not None and out in keys and seen.setdefault(out, value) != value:
+            return True
+    return False
 
 
 def _left_right(d: DirectionResult) -> frozenset:
@@ -1024,8 +1065,11 @@ def _why_not(results, settings) -> str:
             lines.append(f"{head}: the {tgt.label} table has no key column (no column with "
                          f"{settings.key_ratio:.0%} distinct values)")
         elif not d.n_pairs:
-            lines.append(f"{head}: no value shares a substring of 3+ characters with a key "
-                         f"of {tgt.label} ({', '.join(map(repr, d.key_columns[:5]))})")
+            lines.append(f"{head}: no value shares a rare substring with a key of "
+                         f"{tgt.label} ({', '.join(map(repr, d.key_columns[:5]))}): a "
+                         f"substring of 3+ characters pairs rows only when the values and "
+                         f"keys holding it make at most {round(1 / settings.min_score)} combinations, so "
+                         f"a part most keys hold (a year, a common prefix) pairs none")
         elif not d.candidates and not d.n_sets:
             lines.append(f"{head}: {d.n_pairs} candidate row pair(s), too few distinct "
                          f"rows to learn a program from (an example set needs "

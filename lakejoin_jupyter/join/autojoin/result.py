@@ -224,6 +224,41 @@ class AutoJoin(Joinable):
         shown = sorted(", ".join(str(x) for x in row) for row in values[k])[:3]
         return len(many), (k, shown)
 
+    def target_folded_keys(self) -> int:
+        """Joined keys a target-side program (composite keys) derives from two or more
+        distinct cells of the target columns it reads: with :meth:`folded_keys`, the join
+        is then many-to-many on values."""
+        if self.target_program is None:
+            return 0
+        skeys, tkeys = self._source_target_keys()
+        joined = set(skeys)
+        tgt = self.target_frame
+        labels = _labels(tgt)
+        cells = [column_texts(tgt[labels[c]]) for c in self.target_program.columns
+                 if c in labels]
+        values: dict = {}
+        for row, k in zip(zip(*cells), tkeys):
+            if k is not None and k in joined:
+                values.setdefault(k, set()).add(row)
+        return sum(len(v) > 1 for v in values.values())
+
+    def folding_text(self) -> str:
+        """How the keys counted as joined fold values, for "joins n/m keys": "" when each
+        key comes from one value of each side, else the folded keys and the rows joined
+        ("6 from several values of `took`, 181 rows: many-to-one")."""
+        if not self.found or self.left is None or self.right is None:
+            return ""
+        n = self.folded_keys()[0]
+        m = self.target_folded_keys()
+        if not n and not m:
+            return ""
+        cols = ", ".join(f"`{c}`" for c in self.program.columns)
+        kind = "many-to-many" if n and m else "many-to-one"
+        what = (f"{n} from several values of {cols}" if n else
+                f"{m} from several values of the {self.target_name} table's "
+                + ", ".join(f"`{c}`" for c in self.target_program.columns))
+        return f"{what}, {self.joined_rows:,} rows: {kind}"
+
     def keys(self, fuzzy: bool = True) -> tuple[list, list]:
         """(left keys, right keys): the values the two tables are equi-joined on, one per
         row (None: the row has no key). With ``fuzzy``, the derived keys the constrained
@@ -378,14 +413,23 @@ class AutoJoin(Joinable):
         """A warning when joined keys are derived from several distinct source values
         (:meth:`folded_keys`), else ""."""
         n, example = self.folded_keys()
-        if not n:
+        m = self.target_folded_keys()
+        if not n and not m:
             return ""
+        tcols = ", ".join(f"`{c}`" for c in self.target_program.columns) if m else ""
+        other = (f"{m} of them are also derived from several distinct values of {tcols} of "
+                 f"the {self.target_name} table: the join is many-to-many; " if n and m else "")
+        if not n:
+            return (f"Warning: {m} of the {self.coverage} keys joined are derived from "
+                    f"several distinct values of {tcols} of the {self.target_name} table: "
+                    f"their rows are joined one-to-many; check that these values belong to "
+                    f"one key.")
         key, values = example
         cols = ", ".join(f"`{c}`" for c in self.program.columns)
         return (f"Warning: {n} of the {self.coverage} keys joined are derived from several "
                 f"distinct values of {cols} of the {self.source_name} table (e.g. "
                 + ", ".join(repr(v) for v in values) + f" all give {key!r}): their rows are "
-                f"joined many-to-one; check that these values belong to one key.")
+                f"joined many-to-one; {other}check that these values belong to one key.")
 
     def summary(self) -> dict:
         d = {"found": self.found, "source": self.source_name if self.found else None,
@@ -397,6 +441,7 @@ class AutoJoin(Joinable):
             d["fuzzy"] = self.fuzzy.describe()
         if self.found and self.left is not None and self.right is not None:
             d["folded_keys"] = self.folded_keys()[0]
+            d["target_folded_keys"] = self.target_folded_keys()
         return d
 
     def explain(self) -> str:
@@ -467,8 +512,10 @@ class AutoJoin(Joinable):
     def __repr__(self):
         if not self.found:
             return f"<AutoJoin: not found. {self.message}>"
+        folding = self.folding_text()
         return (f"<AutoJoin {self.source_name} -> {self.target_name}.{self.target_column}: "
-                f"{self.program.describe()}; joins {self.coverage}/{self.target_keys} keys>")
+                f"{self.program.describe()}; joins {self.coverage}/{self.target_keys} keys"
+                + (f" ({folding})" if folding else "") + ">")
 
     def _repr_html_(self):
         if not self.found:
@@ -478,6 +525,7 @@ class AutoJoin(Joinable):
                 f"{html.escape(self.target_name)}.{html.escape(str(self.target_column))})<br>"
                 f"<code>{html.escape(self.program.describe())}</code><br>"
                 f"joins {self.coverage} of {self.target_keys} keys, {self.joined_rows} rows"
+                + (f" ({html.escape(self.folding_text())})" if self.folding_text() else "")
                 + (f"; fuzzy: {html.escape(self.fuzzy.describe())}" if self.fuzzy else "")
                 + f"<br>Example rows:{ex}</div>")
 
