@@ -1984,9 +1984,9 @@ class Engine:
         return [c for c in cat.table_column_ids(table) if c != column_id and category(c)]
 
     def _frame_categories(self, q: Query) -> list:
-        """(name, token per row) of the category columns of a one-column query's pandas
-        frame (:func:`frame_partners`' rule without the pairing: text, not nearly unique),
-        cached on the query."""
+        """(name, the cell of each row (-1: none), the cells' tokens) of the category
+        columns of a one-column query's pandas frame (:func:`frame_partners`' rule without
+        the pairing: text, not nearly unique), cached on the query."""
         if "frame_categories" not in q.cache:
             from .indexing.profile import tokens_type
             whole, found = q.whole, []
@@ -1998,12 +1998,14 @@ class Engine:
                             pd.api.types.infer_dtype(col, skipna=True) not in ("string",
                                                                                "categorical"):
                         continue
-                    tokens = normalize_many(col.tolist())
-                    distinct = {t for t in tokens if t is not None}
-                    keyed = sum(t is not None for t in tokens)
-                    if 0 < len(distinct) < preview.TYPE_SHARE * keyed \
-                            and tokens_type(sorted(distinct)) == "string":
-                        found.append((c, tokens))
+                    cells, uniques = pd.factorize(col, use_na_sentinel=True)
+                    tokens = normalize_many(pd.Series(uniques, dtype=object).tolist())
+                    distinct = sorted({t for t in tokens if t is not None})
+                    held = np.append(np.array([t is not None for t in tokens], bool),
+                                     False)[cells]
+                    if 0 < len(distinct) < preview.TYPE_SHARE * int(held.sum()) \
+                            and tokens_type(distinct) == "string":
+                        found.append((c, np.where(held, cells, -1), tokens))
             q.cache["frame_categories"] = found
         return q.cache["frame_categories"]
 
@@ -2035,12 +2037,12 @@ class Engine:
         best = None
         for lc in lake_cats:
             at = col == lc - gen.column_offset
-            for name, tokens in frame_cats:
-                if name not in cache:
-                    cache[name] = gen.lookup([t if t is not None else "" for t in tokens])
-                held = sum(t is not None for t in tokens)
+            for name, cells, tokens in frame_cats:
+                if name not in cache:    # the index's token of each row (-1: none, or not held)
+                    ids = gen.lookup([t if t is not None else "" for t in tokens])
+                    cache[name] = np.append(ids, -1)[cells]
                 paired, keyed, chance = pair_matches(key, (row[at], tok[at]), cache[None],
-                                                     cache[name], held)
+                                                     cache[name], int((cells >= 0).sum()))
                 if not paired or paired < PAIR_SHARE * keyed or paired <= chance:
                     continue
                 # Poisson tail: P(X >= paired) <= exp(-chance) (e chance / paired)^paired
