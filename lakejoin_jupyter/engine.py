@@ -2030,27 +2030,41 @@ class Engine:
         if None not in cache:
             cache[None] = gen.lookup([t if t is not None else "" for t in
                                       normalize_many(q.whole[q.columns[0]].tolist())])
-        n_rows, row, col, tok = load(gen)._table_cells(int(h.table_id) - gen.table_offset)
+        for name, frame_cells, tokens in frame_cats:
+            if name not in cache:    # the index's token of each row (-1: none, or not held)
+                ids = np.append(gen.lookup([t if t is not None else "" for t in tokens]), -1)
+                cache[name] = ids[frame_cells]
+                cache[name, "held"] = np.unique(ids[ids >= 0])
+        # the pairs of a lake category and a frame one that share a value (the index's sets)
+        tried = [(lc, name) for lc in lake_cats for name, _, _ in frame_cats
+                 if np.intersect1d(gen.arrays.set_tokens(lc - gen.column_offset),
+                                   cache[name, "held"]).size]
+        if not tried:
+            return None
+        tables = q.cache.setdefault("table_cells", {})     # several hits of one table
+        if h.table_id not in tables:
+            tables.clear()
+            tables[h.table_id] = load(gen)._table_cells(int(h.table_id) - gen.table_offset)
+        n_rows, row, col, tok = tables[h.table_id]
         key = np.full(n_rows, -1, dtype=np.int64)
         at = col == local
         key[row[at]] = tok[at]
+        near = np.isin(key, cache[None][cache[None] >= 0])[row]    # rows holding a query value
+        row, col, tok = row[near], col[near], tok[near]
+        held = {name: int((frame_cells >= 0).sum()) for name, frame_cells, _ in frame_cats}
         best = None
-        for lc in lake_cats:
+        for lc, name in tried:
             at = col == lc - gen.column_offset
-            for name, cells, tokens in frame_cats:
-                if name not in cache:    # the index's token of each row (-1: none, or not held)
-                    ids = gen.lookup([t if t is not None else "" for t in tokens])
-                    cache[name] = np.append(ids, -1)[cells]
-                paired, keyed, chance = pair_matches(key, (row[at], tok[at]), cache[None],
-                                                     cache[name], int((cells >= 0).sum()))
-                if not paired or paired < PAIR_SHARE * keyed or paired <= chance:
-                    continue
-                # Poisson tail: P(X >= paired) <= exp(-chance) (e chance / paired)^paired
-                log_tail = -chance + paired * (1.0 + math.log(max(chance, 1e-300) / paired))
-                if log_tail <= math.log(KEY_PARTNER_CHANCE) and (best is None
-                                                                 or paired - chance > best[0]):
-                    best = (paired - chance, {"lake": str(self._catalog.name[lc]), "frame": str(name),
-                                       "rows": paired, "of": q.n_rows})
+            paired, keyed, chance = pair_matches(key, (row[at], tok[at]), cache[None],
+                                                 cache[name], held[name])
+            if not paired or paired < PAIR_SHARE * keyed or paired <= chance:
+                continue
+            # Poisson tail: P(X >= paired) <= exp(-chance) (e chance / paired)^paired
+            log_tail = -chance + paired * (1.0 + math.log(max(chance, 1e-300) / paired))
+            if log_tail <= math.log(KEY_PARTNER_CHANCE) and (best is None
+                                                             or paired - chance > best[0]):
+                best = (paired - chance, {"lake": str(self._catalog.name[lc]),
+                                          "frame": str(name), "rows": paired, "of": q.n_rows})
         return None if best is None else best[1]
 
     def n_added(self, h: Hit) -> int:

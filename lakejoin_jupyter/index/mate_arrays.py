@@ -277,10 +277,13 @@ def pair_matches(lake_key, lake_partner, query_key, query_partner,
     pairs = np.unique(lk[rows[keep]] * width + lp[keep])
     keyed = (qk >= 0) & np.isin(qk, lk[lk >= 0])
     paired = keyed & (qp >= 0) & np.isin(qk * width + np.maximum(qp, 0), pairs)
-    share = np.bincount(qp[qp >= 0], minlength=width) / max(int(partner_rows), 1)
+    values, held = np.unique(qp[qp >= 0], return_counts=True)
     pk, pl = pairs // width, pairs % width
+    pos = np.minimum(np.searchsorted(values, pl), max(len(values) - 1, 0))
+    share = np.where(values[pos] == pl, held[pos], 0) / max(int(partner_rows), 1) \
+        if len(values) else np.zeros(len(pl))
     keys, at = np.unique(pk, return_inverse=True)
-    per_key = np.bincount(at, weights=share[pl], minlength=len(keys))
+    per_key = np.bincount(at, weights=share, minlength=len(keys))
     pos = np.minimum(np.searchsorted(keys, qk[keyed]), max(len(keys) - 1, 0))
     found = keys[pos] == qk[keyed] if len(keys) else np.zeros(0, dtype=bool)
     return int(paired.sum()), int(keyed.sum()), float(per_key[pos[found]].sum())
