@@ -1999,6 +1999,8 @@ class Engine:
                                                                                "categorical"):
                         continue
                     cells, uniques = pd.factorize(col, use_na_sentinel=True)
+                    if len(uniques) >= len(whole):
+                        continue              # unique as written (normalizing merges cells)
                     tokens = normalize_many(pd.Series(uniques, dtype=object).tolist())
                     distinct = sorted({t for t in tokens if t is not None})
                     held = np.append(np.array([t is not None for t in tokens], bool),
@@ -2017,13 +2019,13 @@ class Engine:
         frame's partner values drawn by their shares); of several, the one whose pairs
         meet on the most rows beyond those chance would give. The integers are then a key per category, a flight number per carrier
         (docs/algorithms/hits.md, "Key kind")."""
-        frame_cats = self._frame_categories(q)
         cid = h.column_ids[0]
         gen, local = self.index.generation_of(cid)
-        if not frame_cats or not gen.has("mate"):
+        if not isinstance(q.whole, pd.DataFrame) or not gen.has("mate"):
             return None
         lake_cats = self._table_categories(cid)
-        if not lake_cats:
+        frame_cats = self._frame_categories(q) if lake_cats else None
+        if not frame_cats:
             return None
         from .index.mate_arrays import load, pair_matches
         cache = q.cache.setdefault(("frame_codes", gen.name), {})
