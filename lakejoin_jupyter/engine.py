@@ -2038,9 +2038,12 @@ class Engine:
                 cache[name] = ids[frame_cells]
                 cache[name, "held"] = np.unique(ids[ids >= 0])
         # the pairs of a lake category and a frame one that share a value (the index's sets)
-        tried = [(lc, name) for lc in lake_cats for name, _, _ in frame_cats
-                 if np.intersect1d(gen.arrays.set_tokens(lc - gen.column_offset),
-                                   cache[name, "held"]).size]
+        for lc in lake_cats:
+            for name, _, _ in frame_cats:
+                if (lc, name) not in cache:            # several hits of one table
+                    cache[lc, name] = np.intersect1d(gen.arrays.set_tokens(lc - gen.column_offset),
+                                                     cache[name, "held"], assume_unique=True).size
+        tried = [(lc, name) for lc in lake_cats for name, _, _ in frame_cats if cache[lc, name]]
         if not tried:
             return None
         tables = q.cache.setdefault("table_cells", {})     # several hits of one table
