@@ -2017,8 +2017,9 @@ class Engine:
         half the query rows the key alone reaches and not by chance (at most
         ``KEY_PARTNER_CHANCE``: a Poisson tail around the pairs chance would give, the
         frame's partner values drawn by their shares); of several, the one whose pairs
-        meet on the most rows beyond those chance would give. The integers are then a key per category, a flight number per carrier
-        (docs/algorithms/hits.md, "Key kind")."""
+        meet on the most rows beyond those chance would give. The integers are then a key
+        per category, a flight number per carrier (docs/algorithms/hits.md, "Key kind");
+        the hit's table is read from MATE's row store, so an index without MATE gets None."""
         cid = h.column_ids[0]
         gen, local = self.index.generation_of(cid)
         if not isinstance(q.whole, pd.DataFrame) or not gen.has("mate"):
