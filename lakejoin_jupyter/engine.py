@@ -51,6 +51,9 @@ POOL_GROWTH, POOL_MAX = 4, 300   # ... and 4 times more, up to 300, while fewer 
 # a category column makes a key with a repeating integer column only if it would tell apart the
 # rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
 KEY_PARTNER_CHANCE = 0.01
+# a lake column's repeating integers are a key per category when the query frame's pairs meet
+# its table's on at least this share of the query rows the column reaches (Engine._frame_pair)
+PAIR_SHARE = 0.5
 CELLS_KEPT = 16    # lake columns whose cells an engine keeps for transformation hits' casing
 ROWS = "__lakejoin_rows"        # query rows per distinct key, collected from a Spark query
 
@@ -422,6 +425,15 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
     if not names:
         return ()
     return tuple(names[i] for i in pair_partners(key, codes, KEY_PARTNER_CHANCE))
+
+
+def _pair_note(h, q: Query) -> str:
+    """The note of a hit whose integers are a key per category (``Engine._frame_pair``)."""
+    pair, col = h.details["frame_pair"], q.columns[0]
+    return (f"#{h.rank} {h.table}.{h.column}: its values repeat, but with {pair['lake']!r} "
+            f"they hold the ({pair['frame']}, {col}) pairs of {pair['rows']:,} of the query's "
+            f"{pair['of']:,} rows, so it is read as a key per {pair['frame']}; the pair is the "
+            f"key: search(df, [{pair['frame']!r}, {col!r}]) (CLI: -c {pair['frame']} -c {col}).")
 
 
 def _lake_query(index, table, cols, exclude_self) -> Query:
@@ -1695,6 +1707,8 @@ class Engine:
         kind, warning = self._query_kind(q) if annotate and hits else (None, None)
         if warning and kind != "category":      # the query's own repeats multiply no row
             notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
+        if annotate:
+            notes.extend(_pair_note(h, q) for h in hits if "frame_pair" in h.details)
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)
         if annotate and q.cache.get("own_tables_note"):
@@ -1869,6 +1883,12 @@ class Engine:
                 h.key_kind, h.key_warning = self.tuple_kind(h)
             else:
                 h.key_kind, h.key_warning = self.column_kind(h.column_ids[0])
+                if h.key_kind == "number" and cat.type[h.column_ids[0]] == "integer":
+                    pair = self._frame_pair(h, q)
+                    if pair is not None:    # a key per category, as the query frame's pairs say
+                        h.details["frame_pair"] = pair
+                        h.key_kind, h.key_warning = self.column_kind(h.column_ids[0],
+                                                                     paired=True)
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio)
@@ -1957,10 +1977,11 @@ class Engine:
         counts = preview.tuple_counts(matched, q.row_counts, q.n_rows, lake)
         return counts if stats is not None else dataclasses.replace(counts, exact=False)
 
-    def column_kind(self, column_id: int) -> tuple[str, str | None]:
-        """(key kind, warning or None) of a lake column (join/preview.py ``key_kind``)."""
+    def column_kind(self, column_id: int, paired: bool = False) -> tuple[str, str | None]:
+        """(key kind, warning or None) of a lake column (join/preview.py ``key_kind``);
+        ``paired``: read as a key with a category column (:meth:`_frame_pair`), not cached."""
         kinds = self._column_kinds
-        if column_id in kinds:
+        if column_id in kinds and not paired:
             return kinds[column_id]
         cat = self._catalog
         gen, local = self.index.generation_of(column_id)
@@ -1968,6 +1989,8 @@ class Engine:
         args = (cat.type[column_id], cat.n_distinct[column_id], cat.keyed[column_id],
                 stats.shape(local) if stats is not None else None)
         samples = () if stats is not None else cat.samples(column_id)
+        if paired:
+            return preview.key_kind(*args, samples=samples, paired=True)
         kind = preview.key_kind(*args, samples=samples)
         if kind[0] == "number" and cat.type[column_id] == "integer" \
                 and self._key_partners(column_id):
@@ -2004,6 +2027,19 @@ class Engine:
         if not gen.has("mate"):
             return []
         from .index.mate_arrays import load
+        table = int(cat.table_id[column_id])
+        others = self._table_categories(column_id)
+        if not others:
+            return []
+        found = load(gen).key_partners(table - gen.table_offset, local,
+                                       [c - gen.column_offset for c in others],
+                                       KEY_PARTNER_CHANCE)
+        return [c + gen.column_offset for c in found]
+
+    def _table_categories(self, column_id: int) -> list:
+        """The category columns of a lake column's table that may make a key with it: text,
+        neither numbers nor nearly unique, with no more distinct values than the column."""
+        cat = self._catalog
 
         def category(c: int) -> bool:
             n = int(cat.n_distinct[c])
@@ -2015,13 +2051,97 @@ class Engine:
             return shape is None or shape["n_numeric"] < preview.TYPE_SHARE * n
 
         table = int(cat.table_id[column_id])
-        others = [c for c in cat.table_column_ids(table) if c != column_id and category(c)]
-        if not others:
-            return []
-        found = load(gen).key_partners(table - gen.table_offset, local,
-                                       [c - gen.column_offset for c in others],
-                                       KEY_PARTNER_CHANCE)
-        return [c + gen.column_offset for c in found]
+        return [c for c in cat.table_column_ids(table) if c != column_id and category(c)]
+
+    def _frame_categories(self, q: Query) -> list:
+        """(name, the cell of each row (-1: none), the cells' tokens) of the category
+        columns of a one-column query's pandas frame (:func:`frame_partners`' rule without
+        the pairing: text, not nearly unique), cached on the query."""
+        if "frame_categories" not in q.cache:
+            from .indexing.profile import tokens_type
+            whole, found = q.whole, []
+            if isinstance(whole, pd.DataFrame) and q.n_columns == 1 and not q.spark \
+                    and len(whole) == q.n_rows:
+                for c in whole.columns:
+                    col = whole[c]
+                    if c == q.columns[0] or isinstance(col, pd.DataFrame) or \
+                            pd.api.types.infer_dtype(col, skipna=True) not in ("string",
+                                                                               "categorical"):
+                        continue
+                    cells, uniques = pd.factorize(col, use_na_sentinel=True)
+                    if len(uniques) >= len(whole):
+                        continue              # unique as written (normalizing merges cells)
+                    tokens = normalize_many(pd.Series(uniques, dtype=object).tolist())
+                    distinct = sorted({t for t in tokens if t is not None})
+                    held = np.append(np.array([t is not None for t in tokens], bool),
+                                     False)[cells]
+                    if 0 < len(distinct) < preview.TYPE_SHARE * int(held.sum()) \
+                            and tokens_type(distinct) == "string":
+                        found.append((c, np.where(held, cells, -1), tokens))
+            q.cache["frame_categories"] = found
+        return q.cache["frame_categories"]
+
+    def _frame_pair(self, h: Hit, q: Query) -> dict | None:
+        """For a one-column hit on integers that repeat: a category column of its lake
+        table and one of the query frame whose pairs with the two keys meet, on at least
+        half the query rows the key alone reaches and not by chance (at most
+        ``KEY_PARTNER_CHANCE``: a Poisson tail around the pairs chance would give, the
+        frame's partner values drawn by their shares); of several, the one whose pairs
+        meet on the most rows beyond those chance would give. The integers are then a key
+        per category, a flight number per carrier (docs/algorithms/hits.md, "Key kind");
+        the hit's table is read from MATE's row store, so an index without MATE gets None."""
+        cid = h.column_ids[0]
+        gen, local = self.index.generation_of(cid)
+        if not isinstance(q.whole, pd.DataFrame) or not gen.has("mate"):
+            return None
+        lake_cats = self._table_categories(cid)
+        frame_cats = self._frame_categories(q) if lake_cats else None
+        if not frame_cats:
+            return None
+        from .index.mate_arrays import load, pair_matches
+        cache = q.cache.setdefault(("frame_codes", gen.name), {})
+        if None not in cache:
+            cache[None] = gen.lookup([t if t is not None else "" for t in
+                                      normalize_many(q.whole[q.columns[0]].tolist())])
+        for name, frame_cells, tokens in frame_cats:
+            if name not in cache:    # the index's token of each row (-1: none, or not held)
+                ids = np.append(gen.lookup([t if t is not None else "" for t in tokens]), -1)
+                cache[name] = ids[frame_cells]
+                cache[name, "held"] = np.unique(ids[ids >= 0])
+        # the pairs of a lake category and a frame one that share a value (the index's sets)
+        for lc in lake_cats:
+            for name, _, _ in frame_cats:
+                if (lc, name) not in cache:            # several hits of one table
+                    cache[lc, name] = np.intersect1d(gen.arrays.set_tokens(lc - gen.column_offset),
+                                                     cache[name, "held"], assume_unique=True).size
+        tried = [(lc, name) for lc in lake_cats for name, _, _ in frame_cats if cache[lc, name]]
+        if not tried:
+            return None
+        tables = q.cache.setdefault("table_cells", {})     # several hits of one table
+        if h.table_id not in tables:
+            tables.clear()
+            tables[h.table_id] = load(gen)._table_cells(int(h.table_id) - gen.table_offset)
+        n_rows, row, col, tok = tables[h.table_id]
+        key = np.full(n_rows, -1, dtype=np.int64)
+        at = col == local
+        key[row[at]] = tok[at]
+        near = np.isin(key, cache[None][cache[None] >= 0])[row]    # rows holding a query value
+        row, col, tok = row[near], col[near], tok[near]
+        held = {name: int((frame_cells >= 0).sum()) for name, frame_cells, _ in frame_cats}
+        best = None
+        for lc, name in tried:
+            at = col == lc - gen.column_offset
+            paired, keyed, chance = pair_matches(key, (row[at], tok[at]), cache[None],
+                                                 cache[name], held[name])
+            if not paired or paired < PAIR_SHARE * keyed or paired <= chance:
+                continue
+            # Poisson tail: P(X >= paired) <= exp(-chance) (e chance / paired)^paired
+            log_tail = -chance + paired * (1.0 + math.log(max(chance, 1e-300) / paired))
+            if log_tail <= math.log(KEY_PARTNER_CHANCE) and (best is None
+                                                             or paired - chance > best[0]):
+                best = (paired - chance, {"lake": str(self._catalog.name[lc]),
+                                          "frame": str(name), "rows": paired, "of": q.n_rows})
+        return None if best is None else best[1]
 
     def n_added(self, h: Hit) -> int:
         """How many columns a plain join with the hit adds: every column of its table, its

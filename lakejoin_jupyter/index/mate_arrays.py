@@ -255,3 +255,35 @@ def build_reference(tables: Sequence[Sequence[Sequence]], token_id: dict, n_toke
         pl_rows=np.array([r for r, _ in items], dtype=np.int32),
         pl_columns=np.array([c for _, c in items], dtype=np.int32),
         column_table=np.array(column_table, dtype=np.int32))
+
+
+def pair_matches(lake_key, lake_partner, query_key, query_partner,
+                 partner_rows: int) -> tuple[int, int, float]:
+    """How a query frame's pairs (key, partner) meet a lake table's: (query rows whose
+    pair is one of the lake's, query rows whose key is one of the lake's, the rows of the
+    first kind expected by chance). Each argument is a code per row (the index's token ids,
+    -1: no value or one the index lacks), ``lake_partner`` also (rows, codes) of its cells
+    (a list column); ``partner_rows``: the query rows with a partner value. By chance, a
+    query row's partner is one of its key's lake partners with the sum of their shares of
+    the query's partner values."""
+    lk, qk, qp = (np.asarray(a, dtype=np.int64) for a in (lake_key, query_key, query_partner))
+    if isinstance(lake_partner, tuple):
+        rows, lp = (np.asarray(a, dtype=np.int64) for a in lake_partner)
+    else:
+        lp = np.asarray(lake_partner, dtype=np.int64)
+        rows = np.arange(len(lp), dtype=np.int64)
+    keep = (lp >= 0) & (lk[rows] >= 0)
+    width = int(max(lp.max(initial=0), qp.max(initial=0))) + 1
+    pairs = np.unique(lk[rows[keep]] * width + lp[keep])
+    keyed = (qk >= 0) & np.isin(qk, lk[lk >= 0])
+    paired = keyed & (qp >= 0) & np.isin(qk * width + np.maximum(qp, 0), pairs)
+    values, held = np.unique(qp[qp >= 0], return_counts=True)
+    pk, pl = pairs // width, pairs % width
+    pos = np.minimum(np.searchsorted(values, pl), max(len(values) - 1, 0))
+    share = np.where(values[pos] == pl, held[pos], 0) / max(int(partner_rows), 1) \
+        if len(values) else np.zeros(len(pl))
+    keys, at = np.unique(pk, return_inverse=True)
+    per_key = np.bincount(at, weights=share, minlength=len(keys))
+    pos = np.minimum(np.searchsorted(keys, qk[keyed]), max(len(keys) - 1, 0))
+    found = keys[pos] == qk[keyed] if len(keys) else np.zeros(0, dtype=bool)
+    return int(paired.sum()), int(keyed.sum()), float(per_key[pos[found]].sum())

@@ -1,0 +1,88 @@
+"""A lake column of integers that repeat read as a key per category when the query frame's
+pairs meet its table's (engine.Engine._frame_pair, mate_arrays.pair_matches): flight numbers
+that repeat across carriers and days rank above coincidental altitudes (newuser16 D6)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lakejoin_jupyter.index.mate_arrays import pair_matches
+
+from conftest import write_lake
+
+
+def test_pair_matches_against_brute_force():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        n, m = int(rng.integers(1, 30)), int(rng.integers(1, 20))
+        lk, lp = rng.integers(-1, 6, n), rng.integers(-1, 4, n)
+        qk, qp = rng.integers(-1, 8, m), rng.integers(-1, 5, m)
+        held = int((qp >= 0).sum()) + int(rng.integers(0, 3))   # values the index lacks
+        lake_pairs = {(a, b) for a, b in zip(lk, lp) if a >= 0 and b >= 0}
+        lake_keys = {a for a in lk if a >= 0}
+        paired = sum((a, b) in lake_pairs for a, b in zip(qk, qp))
+        keyed = sum(a in lake_keys for a in qk)
+        share = {b: float((qp == b).sum()) / max(held, 1) for b in range(5)}
+        chance = sum(share[b] for a in qk if a in lake_keys for (x, b) in lake_pairs if x == a)
+        got = pair_matches(lk, lp, qk, qp, held)
+        assert got[:2] == (paired, keyed) and got[2] == pytest.approx(chance)
+        rows = np.arange(n)
+        assert pair_matches(lk, (rows, lp), qk, qp, held)[:2] == (paired, keyed)
+
+
+def _lake(tmp_path):
+    ranges = {"AA": range(1001, 1031), "DL": range(1021, 1051), "UA": range(1041, 1071),
+              "B6": range(1061, 1091)}            # each number flown by one or two carriers
+    flights = pd.DataFrame([{"day": d, "carrier": c, "flight": f, "delay": (f * d) % 37 - 5.5}
+                            for d in range(1, 9) for c, fs in ranges.items() for f in fs])
+    true = [("AA", f) for f in range(1001, 1008)] + [("DL", f) for f in range(1031, 1038)] + \
+        [("UA", f) for f in range(1051, 1058)] + [("B6", f) for f in range(1081, 1088)]
+    other = [(["AA", "DL", "UA", "B6"][i % 4], 3001 + i) for i in range(12)]
+    query = pd.DataFrame(true + other, columns=["carrier", "flight"])
+    query["tailnum"] = [f"N{i:03d}X" for i in range(len(query))]
+    coincident = [1001, 1002, 1003, 1004, 1031, 1032, 1033] + list(range(3001, 3007))
+    alt = coincident + [v for v in range(100, 160) for _ in range(2)]     # 13 once, 60 twice
+    airports = pd.DataFrame({"faa": [f"A{i:03d}" for i in range(len(alt))], "alt": alt,
+                             "dst": [["A", "N", "U"][v % 3] for v in alt]})
+    root = write_lake(tmp_path / "lake", {"air/flights.csv": flights,
+                                          "geo/airports.csv": airports})
+    return root, query
+
+
+@pytest.mark.spark
+def test_flight_numbers_per_carrier_rank_above_coincidental_altitudes(spark, tmp_path):
+    """Hand-checked: 28 of the 40 query flights are in `flights` (8 rows each, the number
+    repeats per day and per carrier), 13 equal an altitude held once (the other altitudes
+    twice). As numbers, flight scores 0.7 x 0.3 / (1 + log2 8) = 0.0525 below the altitudes'
+    0.325 x 0.3 = 0.0975; the query's (carrier, flight) pairs are flights' on all 28 rows
+    (by chance on about 7: each number has one carrier there, about a quarter of the
+    query's), so flight is a key per carrier: 0.7 x (0.3 + 0.7 / 4) = 0.3325, first."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    root, query = _lake(tmp_path)
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    res = engine.search(query, "flight", k=None, rank="useful")
+    assert [(h.table, h.column) for h in res] == [("air/flights", "flight"),
+                                                  ("geo/airports", "alt")], res
+    first, second = res
+    assert (first.key_kind, first.key_warning) == ("identifier", None)
+    assert first.usefulness == pytest.approx(0.7 * (0.3 + 0.7 / 4))
+    assert second.key_kind == "number" and second.usefulness == pytest.approx(0.325 * 0.3)
+    assert first.details["frame_pair"] == {"lake": "carrier", "frame": "carrier",
+                                           "rows": 28, "of": 40}
+    note = [n for n in res.notes if "per carrier" in n]
+    assert len(note) == 1 and "-c carrier -c flight" in note[0], res.notes
+    # the lake column's own kind is unchanged: without the frame's carriers, a measure
+    for q in (query["flight"], query[["flight", "tailnum"]]):
+        res = engine.search(q, "flight" if isinstance(q, pd.DataFrame) else None,
+                            k=None, rank="useful")
+        assert [h.table for h in res] == ["geo/airports", "air/flights"], res
+        assert res[1].key_kind == "number" and "frame_pair" not in res[1].details
+    # carriers that do not fly those numbers there (each moved to the next): no pairs meet
+    moved = query.assign(carrier=query["carrier"].map({"AA": "DL", "DL": "UA", "UA": "B6",
+                                                       "B6": "AA"}))
+    res = engine.search(moved, "flight", k=None, rank="useful")
+    assert [h.table for h in res] == ["geo/airports", "air/flights"], res
+    assert res[1].key_kind == "number" and not any("per carrier" in n for n in res.notes)
