@@ -196,3 +196,58 @@ def test_a_frame_two_copies_hold_marks_neither_and_says_so(copies_lake):
     hits = engine.search(frame, "tz", k=None, method="josie")
     assert not any(h.is_query_table for h in hits)
     assert any(note in n for n in hits.notes)
+
+
+@pytest.fixture(scope="module")
+def rows_lake(spark, tmp_path_factory):
+    """world/gapminder.csv: 40 countries (20 in Europe, 20 in Africa) x 3 years, with life
+    expectancy and population; world/africa_recent.parquet: the African rows only, under the
+    names a user may rename gapminder's to (life_exp, population)."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(11)
+    names = list(dict.fromkeys("".join(rng.choice(list("abdeiklmnorstuvz"), 8)).capitalize()
+                               for _ in range(200)))[:40]
+    rows = [(c, "Europe" if i < 20 else "Africa", y) for i, c in enumerate(names)
+            for y in (1997, 2002, 2007)]
+    g = pd.DataFrame(rows, columns=["country", "continent", "year"])
+    g["lifeExp"] = np.round(rng.uniform(40, 82, len(g)), 3)
+    g["pop"] = rng.integers(100_000, 90_000_000, len(g))
+    africa = g[g.continent == "Africa"].rename(columns={"lifeExp": "life_exp",
+                                                        "pop": "population"})
+    root = write_lake(tmp_path_factory.mktemp("rowslake") / "lake",
+                      {"world/gapminder.csv": g, "world/africa_recent.parquet": africa})
+    out = tmp_path_factory.mktemp("rowsindex") / "r.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    return open_index(out), g
+
+
+def _marked(engine, frame, keys=()):
+    tables = engine.index.tables["name"].tolist()
+    return {tables[t] for t in engine.own_tables(frame, range(len(tables)), keys=keys)}
+
+
+@pytest.mark.spark
+def test_own_table_is_the_table_holding_the_frames_rows_not_the_one_with_its_names(rows_lake):
+    """European rows of gapminder, two columns renamed to africa_recent's names: the frame
+    has africa_recent's very column names and africa_recent holds its years, but none of its
+    rows (nor countries); gapminder holds every row. The join search on year and the union
+    search mark gapminder, never africa_recent. Values each held but not together (each
+    country with another country's year and population) are no table's rows."""
+    engine, g = rows_lake
+    eu = g[(g.continent == "Europe") & (g.year == 2007)].head(12).rename(
+        columns={"lifeExp": "life_exp", "pop": "population"}).reset_index(drop=True)
+    assert _marked(engine, eu, keys=["year"]) == {"world/gapminder"}
+    assert _marked(engine, eu) == {"world/gapminder"}
+    marks = {h.table: h.is_query_table for h in engine.search(eu, "year", k=None,
+                                                               method="josie")}
+    assert marks == {"world/gapminder": True, "world/africa_recent": False}
+    assert _union_marks(engine, eu).get("world/gapminder") and \
+        not _union_marks(engine, eu).get("world/africa_recent")
+    europe = g[g.continent == "Europe"].reset_index(drop=True)
+    mixed = europe.assign(year=europe.year.sample(frac=1, random_state=2).to_numpy(),
+                          pop=europe["pop"].sample(frac=1, random_state=3).to_numpy())
+    assert (mixed.year != europe.year).any()
+    assert _marked(engine, mixed) == set() and _marked(engine, mixed, keys=["country"]) == set()
+
