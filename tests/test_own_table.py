@@ -251,3 +251,26 @@ def test_own_table_is_the_table_holding_the_frames_rows_not_the_one_with_its_nam
     assert (mixed.year != europe.year).any()
     assert _marked(engine, mixed) == set() and _marked(engine, mixed, keys=["country"]) == set()
 
+
+@pytest.mark.spark
+def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_lake):
+    """A frame read from gapminder plus one derived column, or with two columns renamed to
+    names no lake table has, is still gapminder's rows: both searches mark gapminder "(your
+    table)", the union search lists it last and leaves it out with include_own=False (so
+    stacking it would not add the table's own rows). A derived column alone does not make
+    a frame of a typed list of keys the table's (the key column and an added one)."""
+    engine, g = rows_lake
+    eu = g[(g.continent == "Europe") & (g.year == 2007)].head(12).reset_index(drop=True)
+    derived = eu.assign(gdp_total=eu["pop"] * eu["lifeExp"])
+    renamed = eu.rename(columns={"lifeExp": "life_expectancy", "pop": "inhabitants"})
+    for frame in (derived, renamed):
+        assert _marked(engine, frame) == {"world/gapminder"}, list(frame.columns)
+        assert _marked(engine, frame, keys=["country"]) == {"world/gapminder"}
+        marks = {h.table: h.is_query_table for h in engine.search(frame, "country", k=None,
+                                                                   method="josie")}
+        assert marks.get("world/gapminder") is True, marks
+        res = engine.search_unionable(frame, k=5)
+        assert [h.table for h in res][-1] == "world/gapminder" and res[-1].is_query_table
+        assert "world/gapminder" not in {h.table for h in engine.search_unionable(
+            frame, k=5, include_own=False)}
+    assert _marked(engine, eu[["country"]].assign(note="x"), keys=["country"]) == set()
