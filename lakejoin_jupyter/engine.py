@@ -2272,9 +2272,10 @@ class Engine:
         1.0), and the frame shows it was taken from the table rather than typed: it has the
         table's very columns, the table's row count, or a matched column besides its keys;
         one column of a wider table must moreover be a cut of it (:meth:`_one_column_cut`).
-        Of several, the one with the frame's row count; at most one table: when several are
-        the frame's alike (copies of one table, a Parquet copy of a CSV), none is, and
-        ``several`` (a list) gets them, for the searches' note.
+        Of several, those with the most columns matched by name (a copy of the table under
+        other names is not preferred), then the one with the frame's row count; at most one
+        table: when several are the frame's alike (copies of one table, a Parquet copy of a
+        CSV), none is, and ``several`` (a list) gets them, for the searches' note.
 
         ``keys``: the frame's key columns (the join search's; the union search has none);
         ``names``: all the frame's column names when ``frame`` holds the values of some only
@@ -2319,7 +2320,7 @@ class Engine:
                 continue
             free = [c for c in columns if c not in names]
             for name in renamed:              # a column renamed: another column holding it
-                for c in free:
+                for c in (free if name in in_frame else ()):
                     if c not in matched.values() and holds(name, columns[c]):
                         matched[name] = c
                         break
@@ -2336,7 +2337,9 @@ class Engine:
             pairs = {n: c for n, c in matched.items() if n in in_frame}
             if len(pairs) > 1 and not self._holds_rows(t, frame, pairs):
                 continue
-            found.append(t)
+            found.append((t, sum(n == c for n, c in matched.items())))
+        most = max((by_name for _, by_name in found), default=0)
+        found = [t for t, by_name in found if by_name == most]   # a renamed copy: not preferred
         same = {t for t in found if int(cat.table_rows[t]) == n_rows}
         own = same or set(found)
         if len(own) > 1:
