@@ -258,7 +258,8 @@ def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_la
     names no lake table has, is still gapminder's rows: both searches mark gapminder "(your
     table)", the union search lists it last and leaves it out with include_own=False (so
     stacking it would not add the table's own rows). A derived column alone does not make
-    a frame of a typed list of keys the table's (the key column and an added one)."""
+    a frame of a typed list of keys the table's (the key column and an added one), and one
+    column is matched by its name only (renamed, it could be any list of those values)."""
     engine, g = rows_lake
     eu = g[(g.continent == "Europe") & (g.year == 2007)].head(12).reset_index(drop=True)
     derived = eu.assign(gdp_total=eu["pop"] * eu["lifeExp"])
@@ -274,3 +275,6 @@ def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_la
         assert "world/gapminder" not in {h.table for h in engine.search_unionable(
             frame, k=5, include_own=False)}
     assert _marked(engine, eu[["country"]].assign(note="x"), keys=["country"]) == set()
+    # one column has no rows to compare: a cut of gapminder's column by its name only
+    assert _marked(engine, eu[["country"]]) == {"world/gapminder"}
+    assert _marked(engine, eu[["country"]].rename(columns={"country": "nation"})) == set()
