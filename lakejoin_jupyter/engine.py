@@ -2271,8 +2271,9 @@ class Engine:
         with the table's very columns: another reader may type it otherwise, JSON's true as
         1.0), and the frame shows it was taken from the table rather than typed: it has the
         table's very columns, the table's row count, or a matched column besides its keys;
-        one column matched must be matched by name, and of a wider table must moreover be a
-        cut of it (:meth:`_one_column_cut`). Of several, those with the most columns matched by name (a copy of the table under
+        at least one column must be matched by its name (a frame under other names only is
+        the user's, as a one-column frame renamed could be any list of its values), and one
+        column of a wider table must moreover be a cut of it (:meth:`_one_column_cut`). Of several, those with the most columns matched by name (a copy of the table under
         other names is not preferred), then the one with the frame's row count; at most one
         table: when several are the frame's alike (copies of one table, a Parquet copy of a
         CSV), none is, and ``several`` (a list) gets them, for the searches' note.
@@ -2324,16 +2325,15 @@ class Engine:
                     if c not in matched.values() and holds(name, columns[c]):
                         matched[name] = c
                         break
-            if not keys <= set(matched) or 2 * len(matched) <= len(names):
-                continue
+            if not keys <= set(matched) or 2 * len(matched) <= len(names) or \
+                    not any(n == c for n, c in matched.items()):
+                continue                     # every column renamed: under other names
             if keys and set(matched) <= keys and not (very or int(cat.table_rows[t]) == n_rows):
                 continue                     # a list of keys, as typed: not taken from it
-            if len(matched) == 1:            # one column, no rows to compare: by name only
-                name, column = next(iter(matched.items()))
-                if name != column:
-                    continue
-                if len(columns) > 1 and name in in_frame and not self._one_column_cut(
-                        tokens(name)[0], columns[column], tokens(name)[1]):
+            if len(matched) == 1 < len(columns):     # (matched by its name, above)
+                name = next(iter(matched))
+                if name in in_frame and not self._one_column_cut(tokens(name)[0],
+                                                                 columns[name], tokens(name)[1]):
                     continue
             pairs = {n: c for n, c in matched.items() if n in in_frame}
             if len(pairs) > 1 and not self._holds_rows(t, frame, pairs):
