@@ -2387,8 +2387,8 @@ class Engine:
         ``min_column``, ``sharpness``: see search/union.py; needs an index built with the
         ``union`` component. ``df`` may name a lake table (as :meth:`table` takes it): its
         rows are the query and the table is left out of its own results. A table the
-        query's rows come from otherwise (:meth:`search`'s rule: the query's column names,
-        every distinct value of each query column in the column of the same name) is marked
+        query's rows come from otherwise (:meth:`search`'s rule, :meth:`own_tables`: every
+        row of the query a row of the table, columns added or renamed allowed) is marked
         ``is_query_table`` ("(your table)") and listed last; ``include_own=False`` leaves it
         out."""
         from .join.union import UnionHit, UnionResult
@@ -2467,52 +2467,88 @@ class Engine:
     def own_tables(self, frame: pd.DataFrame, table_ids, n_rows: int | None = None,
                    names=None, keys=(), several: list | None = None) -> set:
         """The tables of ``table_ids`` the rows of ``frame`` come from: the query's own table,
-        marked "(your table)" by both the join search and the union search, by one rule. A
-        table is the frame's own when it has every column of the frame and holds every value
-        of it (of its key columns only, when it has the table's very columns), and the frame
-        shows it was taken from the table rather than typed: it has the table's very
-        columns, the table's row count, or a column besides its keys; one column of a wider
-        table must moreover be a cut of it (:meth:`_one_column_cut`). Of several, the one
-        with the frame's row count; at most one table: when several are the frame's alike
-        (copies of one table, a Parquet copy of a CSV), none is, and ``several`` (a list)
-        gets them, for the searches' note.
+        marked "(your table)" by both the join search and the union search, by one rule,
+        decided on rows, not on column names. Each frame column is matched to the table's
+        column of its name whose set holds every one of its values, or, when the table has
+        no column of its name (a renamed column), to another of its columns that holds them;
+        a column without such a partner is one the user added (a derived column). A table
+        is the frame's own when its matched columns are more than half of the frame's and
+        include its key columns, every row of the frame (the values of its matched columns
+        together) is a row of the table (:meth:`_holds_rows`), no column of a name the table
+        has holds other values (except, for the join search, a non-key column of a frame
+        with the table's very columns: another reader may type it otherwise, JSON's true as
+        1.0), and the frame shows it was taken from the table rather than typed: it has the
+        table's very columns, the table's row count, or a matched column besides its keys;
+        at least one column must be matched by its name (a frame under other names only is
+        the user's, as a one-column frame renamed could be any list of its values), and one
+        column of a wider table must moreover be a cut of it (:meth:`_one_column_cut`). Of several, those with the most columns matched by name (a copy of the table under
+        other names is not preferred), then the one with the frame's row count; at most one
+        table: when several are the frame's alike (copies of one table, a Parquet copy of a
+        CSV), none is, and ``several`` (a list) gets them, for the searches' note.
 
         ``keys``: the frame's key columns (the join search's; the union search has none);
         ``names``: all the frame's column names when ``frame`` holds the values of some only
         (a Spark query's key); ``n_rows``: its row count (default its length). The key
         columns alone may be the user's own list of keys, whose best partner a mark would
-        send to the end of the hits; another reader may type a non-key column otherwise
-        (JSON's true as 1.0)."""
+        send to the end of the hits."""
         cat = self._catalog
         names = [str(c) for c in (frame.columns if names is None else names)]
         if len(set(names)) < len(names) or not frame.columns.is_unique:
             return set()                     # duplicate names: no column is the table's
         n_rows = len(frame) if n_rows is None else int(n_rows)
         keys = {str(k) for k in keys}
-        key_only = bool(keys) and set(names) <= keys
+        in_frame = {str(c): c for c in frame.columns}
         found, values = [], {}
+
+        def tokens(name):
+            if name not in values:
+                try:
+                    values[name] = _frame_tokens(frame[in_frame[name]]), {}
+                except (TypeError, ValueError):     # cells no lake column holds
+                    values[name] = None, {}
+            return values[name]
+
+        def holds(name, cid):
+            (mine, ids) = tokens(name)
+            return mine is not None and self._holds(cid, mine,
+                                                    frame[in_frame[name]].dtype.kind == "f", ids)
+
         for t in sorted({int(t) for t in table_ids}):
             columns = dict(zip(cat.table_columns(t), cat.table_column_ids(t)))
-            if not set(names) <= set(columns):
-                continue
             very = set(names) == set(columns)
-            if not (very or int(cat.table_rows[t]) == n_rows or not key_only):
+            matched, renamed, refuted = {}, [], False
+            for name in names:                # by name
+                if name not in columns:
+                    renamed.append(name)
+                elif name not in in_frame or holds(name, columns[name]):
+                    matched[name] = name
+                elif name in keys or not (keys and very):
+                    refuted = True            # the table's column, other values
+                    break
+            if refuted:
+                continue
+            free = [c for c in columns if c not in names]
+            for name in renamed:              # a column renamed: another column holding it
+                for c in (free if name in in_frame else ()):
+                    if c not in matched.values() and holds(name, columns[c]):
+                        matched[name] = c
+                        break
+            if not keys <= set(matched) or 2 * len(matched) <= len(names) or \
+                    not any(n == c for n, c in matched.items()):
+                continue                     # every column renamed: under other names
+            if keys and set(matched) <= keys and not (very or int(cat.table_rows[t]) == n_rows):
                 continue                     # a list of keys, as typed: not taken from it
-            held = [c for c in frame.columns if str(c) in keys] if very and keys else \
-                frame.columns
-            for c in held:
-                if str(c) not in values:
-                    try:
-                        values[str(c)] = _frame_tokens(frame[c]), {}
-                    except (TypeError, ValueError):     # cells no lake column holds
-                        values[str(c)] = None, {}
-                (mine, ids), cid = values[str(c)], columns[str(c)]
-                if mine is None or not self._holds(cid, mine, frame[c].dtype.kind == "f", ids):
-                    break
-                if len(names) == 1 < len(columns) and not self._one_column_cut(mine, cid, ids):
-                    break
-            else:
-                found.append(t)
+            if len(matched) == 1 < len(columns):     # (matched by its name, above)
+                name = next(iter(matched))
+                if name in in_frame and not self._one_column_cut(tokens(name)[0],
+                                                                 columns[name], tokens(name)[1]):
+                    continue
+            pairs = {n: c for n, c in matched.items() if n in in_frame}
+            if len(pairs) > 1 and not self._holds_rows(t, frame, pairs):
+                continue
+            found.append((t, sum(n == c for n, c in matched.items())))
+        most = max((by_name for _, by_name in found), default=0)
+        found = [t for t, by_name in found if by_name == most]   # a renamed copy: not preferred
         same = {t for t in found if int(cat.table_rows[t]) == n_rows}
         own = same or set(found)
         if len(own) > 1:
@@ -2520,6 +2556,46 @@ class Engine:
                 several.extend(sorted(own))
             return set()
         return own
+
+    def _holds_rows(self, table_id: int, frame: pd.DataFrame, pairs: dict) -> bool:
+        """Whether every row of ``frame``, the values of its columns ``pairs`` (frame column
+        name: the lake table's column) together, is a row of the lake table (read from the
+        lake; its texts normalized as the index normalizes values, floats compared to 12
+        significant digits). A table that cannot be read is taken on its columns alone."""
+        from .lake.normalize import normalize_text
+        try:
+            lake = index_table(self.index, int(table_id))
+        except Exception:                    # noqa: BLE001 - moved or unreadable: columns decide
+            return True
+        in_frame = {str(c): c for c in frame.columns}
+
+        def keyed(values: pd.Series, floats: bool, text: bool = False) -> list:
+            if floats:
+                if text:                     # the lake's text: as the index reads numbers
+                    values = values.map(lambda t: None if t is None else normalize_text(str(t)))
+                x = pd.to_numeric(values, errors="coerce")
+                return [None if pd.isna(v) else f"{float(v):.12g}" for v in x]
+            from .index.union_profile import cell_texts
+            texts = cell_texts(values.to_numpy(dtype=object) if values.dtype == object
+                               else values.to_numpy())
+            return [None if t is None or (isinstance(t, float) and np.isnan(t))
+                    else normalize_text(str(t)) for t in texts]
+
+        mine, theirs = [], []
+        for name, col in pairs.items():
+            v = frame[in_frame[name]]
+            if v.dtype == object and v.map(lambda c: isinstance(c, (list, tuple, dict,
+                                                                    np.ndarray))).any():
+                continue                     # list cells: their elements were held
+            if col not in lake.columns:
+                return True
+            floats = v.dtype.kind == "f"
+            mine.append(keyed(v, floats))
+            theirs.append(keyed(lake[col], floats, text=True))
+        if len(mine) < 2:
+            return True
+        rows = set(zip(*theirs))
+        return all(r in rows for r in zip(*mine))
 
     def own_tables_note(self, table_ids) -> str:
         """The searches' note when several tables are the frame's own alike (none marked)."""

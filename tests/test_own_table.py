@@ -196,3 +196,85 @@ def test_a_frame_two_copies_hold_marks_neither_and_says_so(copies_lake):
     hits = engine.search(frame, "tz", k=None, method="josie")
     assert not any(h.is_query_table for h in hits)
     assert any(note in n for n in hits.notes)
+
+
+@pytest.fixture(scope="module")
+def rows_lake(spark, tmp_path_factory):
+    """world/gapminder.csv: 40 countries (20 in Europe, 20 in Africa) x 3 years, with life
+    expectancy and population; world/africa_recent.parquet: the African rows only, under the
+    names a user may rename gapminder's to (life_exp, population)."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(11)
+    names = list(dict.fromkeys("".join(rng.choice(list("abdeiklmnorstuvz"), 8)).capitalize()
+                               for _ in range(200)))[:40]
+    rows = [(c, "Europe" if i < 20 else "Africa", y) for i, c in enumerate(names)
+            for y in (1997, 2002, 2007)]
+    g = pd.DataFrame(rows, columns=["country", "continent", "year"])
+    g["lifeExp"] = np.round(rng.uniform(40, 82, len(g)), 3)
+    g["pop"] = rng.integers(100_000, 90_000_000, len(g))
+    africa = g[g.continent == "Africa"].rename(columns={"lifeExp": "life_exp",
+                                                        "pop": "population"})
+    root = write_lake(tmp_path_factory.mktemp("rowslake") / "lake",
+                      {"world/gapminder.csv": g, "world/africa_recent.parquet": africa})
+    out = tmp_path_factory.mktemp("rowsindex") / "r.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    return open_index(out), g
+
+
+def _marked(engine, frame, keys=()):
+    tables = engine.index.tables["name"].tolist()
+    return {tables[t] for t in engine.own_tables(frame, range(len(tables)), keys=keys)}
+
+
+@pytest.mark.spark
+def test_own_table_is_the_table_holding_the_frames_rows_not_the_one_with_its_names(rows_lake):
+    """European rows of gapminder, two columns renamed to africa_recent's names: the frame
+    has africa_recent's very column names and africa_recent holds its years, but none of its
+    rows (nor countries); gapminder holds every row. The join search on year and the union
+    search mark gapminder, never africa_recent. Values each held but not together (each
+    country with another country's year and population) are no table's rows."""
+    engine, g = rows_lake
+    eu = g[(g.continent == "Europe") & (g.year == 2007)].head(12).rename(
+        columns={"lifeExp": "life_exp", "pop": "population"}).reset_index(drop=True)
+    assert _marked(engine, eu, keys=["year"]) == {"world/gapminder"}
+    assert _marked(engine, eu) == {"world/gapminder"}
+    marks = {h.table: h.is_query_table for h in engine.search(eu, "year", k=None,
+                                                               method="josie")}
+    assert marks == {"world/gapminder": True, "world/africa_recent": False}
+    assert _union_marks(engine, eu).get("world/gapminder") and \
+        not _union_marks(engine, eu).get("world/africa_recent")
+    europe = g[g.continent == "Europe"].reset_index(drop=True)
+    mixed = europe.assign(year=europe.year.sample(frac=1, random_state=2).to_numpy(),
+                          pop=europe["pop"].sample(frac=1, random_state=3).to_numpy())
+    assert (mixed.year != europe.year).any()
+    assert _marked(engine, mixed) == set() and _marked(engine, mixed, keys=["country"]) == set()
+
+
+@pytest.mark.spark
+def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_lake):
+    """A frame read from gapminder plus one derived column, or with two columns renamed to
+    names no lake table has, is still gapminder's rows: both searches mark gapminder "(your
+    table)", the union search lists it last and leaves it out with include_own=False (so
+    stacking it would not add the table's own rows). A derived column alone does not make
+    a frame of a typed list of keys the table's (the key column and an added one), and one
+    column is matched by its name only (renamed, it could be any list of those values)."""
+    engine, g = rows_lake
+    eu = g[(g.continent == "Europe") & (g.year == 2007)].head(12).reset_index(drop=True)
+    derived = eu.assign(gdp_total=eu["pop"] * eu["lifeExp"])
+    renamed = eu.rename(columns={"lifeExp": "life_expectancy", "pop": "inhabitants"})
+    for frame in (derived, renamed):
+        assert _marked(engine, frame) == {"world/gapminder"}, list(frame.columns)
+        assert _marked(engine, frame, keys=["country"]) == {"world/gapminder"}
+        marks = {h.table: h.is_query_table for h in engine.search(frame, "country", k=None,
+                                                                   method="josie")}
+        assert marks.get("world/gapminder") is True, marks
+        res = engine.search_unionable(frame, k=5)
+        assert [h.table for h in res][-1] == "world/gapminder" and res[-1].is_query_table
+        assert "world/gapminder" not in {h.table for h in engine.search_unionable(
+            frame, k=5, include_own=False)}
+    assert _marked(engine, eu[["country"]].assign(note="x"), keys=["country"]) == set()
+    # one column has no rows to compare: a cut of gapminder's column by its name only
+    assert _marked(engine, eu[["country"]]) == {"world/gapminder"}
+    assert _marked(engine, eu[["country"]].rename(columns={"country": "nation"})) == set()

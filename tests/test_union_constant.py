@@ -1,5 +1,5 @@
 """Table union search on columns of one value and on a one-column cut of a lake table
-(search/union.py, ``single_value``; engine.py, ``own_tables``;
+(search/union.py, ``few_values``; engine.py, ``own_tables``;
 docs/algorithms/union.md, "A column of one value is no sample"): a lake column holding
 one value gives no semantic or format evidence, so a table aligned only on it is not
 listed; a frame of one column cut from a lake table (fewer rows) is that table."""
@@ -73,15 +73,18 @@ def test_a_lake_column_of_one_value_aligns_with_nothing_it_does_not_share(consta
 
 
 def test_semantic_and_format_evidence_of_a_single_value_not_shared_does_not_apply():
-    """single_value: one column of one value against one of more, the value not among the
-    other's (no sample, no membership); a shared value, or two columns of one value each,
-    keep their evidence."""
-    from lakejoin_jupyter.search.union import single_value
+    """few_values: one column of one value (or of up to FEW_VALUES) against one of more,
+    none of its values among the other's (no sample, no membership); a shared value, or
+    two columns of as many values each, keep their evidence."""
+    from lakejoin_jupyter.search.union import FEW_VALUES, few_values
     na, nb = np.array([[1], [8]]), np.array([[8, 1]])
-    assert single_value(na, nb, np.array([[0, 0], [0, 0]])).tolist() == \
+    assert few_values(na, nb, np.array([[0, 0], [0, 0]])).tolist() == \
         [[True, False], [False, True]]
-    assert single_value(na, nb, np.array([[1, 0], [0, 1]])).tolist() == \
+    assert few_values(na, nb, np.array([[1, 0], [0, 1]])).tolist() == \
         [[False, False], [False, False]]
+    na, nb = np.array([[FEW_VALUES], [12]]), np.array([[12, FEW_VALUES, FEW_VALUES + 1]])
+    assert few_values(na, nb, np.zeros((2, 3), int)).tolist() == \
+        [[True, False, True], [False, True, False]]
 
 
 @pytest.mark.spark

@@ -247,3 +247,75 @@ def test_the_nullable_dtype_is_pandas_own(dtype):
     want = pd.array(np.zeros(2, dtype=dtype)).dtype
     assert nullable_dtype(np.dtype(dtype)) == want
     assert nullable_dtype(want) is want                 # already nullable: kept
+
+
+@pytest.fixture(scope="module")
+def codes_lake(spark, tmp_path_factory):
+    """world/countries.csv: 60 country-like names, continents and life expectancies
+    (45-82); air/airports.csv: 300 airports with a daylight-saving code of three values
+    (A, N, U) and longitudes (-176..-65, one at 174); misc/*: 30 other small tables
+    (reference codes, amounts and counts, none near the query's) as the lake's
+    background: against it, any similarity at all reads as likely."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(16)
+
+    def word(n=8):
+        return "".join(rng.choice(list("abdeiklmnorstuvz"), n)).capitalize()
+    names = list(dict.fromkeys(word() for _ in range(200)))[:60]
+    countries = pd.DataFrame({"country": names,
+                              "continent": rng.choice(["Europe", "Asia", "Africa"], 60),
+                              "life_exp": np.round(rng.uniform(45, 82, 60), 3)})
+    lon = np.round(rng.uniform(-176, -65, 300), 4)
+    lon[0] = 174.1136
+    airports = pd.DataFrame({"faa": [word(3).upper() for _ in range(300)],
+                             "dst": rng.choice(["A", "N", "U"], 300), "lon": lon})
+    tables = {"world/countries.csv": countries, "air/airports.csv": airports}
+    for t in range(30):
+        tables[f"misc/t{t}.csv"] = pd.DataFrame({
+            "ref": [f"{rng.integers(0, 16**6):06x}-{rng.integers(0, 999):03d}"
+                    for _ in range(40)],
+            "amount": np.round(rng.uniform(1000, 10 ** rng.uniform(4, 7), 40), 2),
+            "count": rng.integers(200, 10 ** int(rng.integers(3, 6)), 40)})
+    root = write_lake(tmp_path_factory.mktemp("codeslake") / "lake", tables)
+    out = tmp_path_factory.mktemp("codesindex") / "c.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    return open_index(out), countries
+
+
+@pytest.mark.spark
+def test_a_code_column_and_far_apart_numbers_do_not_align(codes_lake):
+    """European-like rows of countries (names, life expectancies) as the query: airports'
+    three-value code (A/N/U: none of the countries, a few values are no sample) does not
+    align with the country names, nor its longitudes (all but one under -65) with the life
+    expectancies (45-82: their distributions barely meet), so airports is not listed;
+    countries is (its rows)."""
+    engine, countries = codes_lake
+    frame = countries.iloc[:12][["country", "life_exp"]].assign(
+        country=[c + "ia" for c in countries.country.iloc[:12]])     # rows of no table
+    res = engine.search_unionable(frame, k=10)
+    pairs = {(h.table, q, c) for h in res for q, c, _ in h.alignment}
+    assert ("air/airports", "country", "dst") not in pairs, pairs
+    assert ("air/airports", "life_exp", "lon") not in pairs, pairs
+    assert "air/airports" not in {h.table for h in res}
+    assert ("world/countries", "life_exp", "life_exp") in pairs
+
+
+def test_numbers_whose_distributions_barely_meet_are_apart():
+    """numbers_apart: longitudes (all but one under -65) against life expectancies (45-82)
+    meet at one sketch point of 21 (KS similarity 1/21 < NUMBERS_APART) and share no value:
+    apart; the query's one year 2007 against years 1952-2007 (as far apart by KS, the value
+    shared) and two overlapping ranges are not."""
+    from lakejoin_jupyter.index.union_profile import ks_similarity
+    from lakejoin_jupyter.search.union import NUMBERS_APART, numbers_apart
+    lon = np.append(np.linspace(-176, -65, 20), 174.1)
+    life = np.linspace(45, 82, 21)
+    years = np.linspace(1952, 2007, 21)
+    ks = ks_similarity(np.stack([life, np.full(21, 2007.0), life + 10]),
+                       np.stack([lon, years, life]))
+    assert ks[0, 0] < NUMBERS_APART and ks[1, 1] < NUMBERS_APART and ks[2, 2] > 0.5
+    shared = np.array([[0, 0, 0], [0, 1, 0], [0, 0, 3]])
+    apart = numbers_apart(ks, shared)
+    assert apart[0, 0] and not apart[1, 1] and not apart[2, 2]
+    assert not numbers_apart(np.array([[np.nan]]), np.array([[0]]))[0, 0]

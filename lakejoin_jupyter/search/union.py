@@ -24,8 +24,10 @@ Note:
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
-    - One value is no sample: no vector or format evidence against a column lacking it
-      (``single_value``).
+    - A few values are no sample: no vector or format evidence between a column of at most
+      FEW_VALUES values and a larger one holding none of them (``few_values``).
+    - Numbers whose distributions barely meet (KS similarity under NUMBERS_APART) and that
+      share no value never align (``numbers_apart``): beating zeros is no evidence.
 """
 from __future__ import annotations
 
@@ -64,6 +66,8 @@ SMALL_SAMPLE = 20           # a query column of more distinct values weighs the 
 TEXT_SHARE = 0.5            # a column with a smaller share of numeric cells is text (kind rule)
 SIGNIFICANT = -np.log10(0.05)   # small lake: a chance set statistic beats nothing (chance_overlap)
 BOOLEAN = frozenset({"true", "false"})  # the tokens of a boolean column (booleans_apart)
+FEW_VALUES = 3              # a column of this many distinct values or fewer is no sample (few_values)
+NUMBERS_APART = 0.1         # numeric pairs under this KS similarity never align (numbers_apart)
 
 
 @dataclass
@@ -370,7 +374,7 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     per query and lake column; ``header``: the header similarity per query and lake column,
     ``semantic``: the vector cosines with part's columns, when already computed. Cosines
     are rounded to 6 decimals, so equal vectors tie however the product was computed.
-    ``background``: part is the background, every pair's evidence kept (single_value
+    ``background``: part is the background, every pair's evidence kept (few_values
     applies to the scored pairs: the background is the lake as it is)."""
     ids = part.ids
     sem = semantic if semantic is not None else \
@@ -380,11 +384,11 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
                                set_population(qs, part.sizes, lp)),
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
           "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
-    # a column of one distinct value is no sample of a domain: its vector and its format
-    # histogram are that value's, so neither measure applies to its pairs unless the value
-    # is one of the other column's (single_value)
+    # a column of a few distinct values is no sample of a domain: its vector and its format
+    # histogram are those values', so neither measure applies to its pairs unless one of the
+    # values is the other column's (few_values)
     if not background:
-        one = single_value(na, part.sizes[None, :], overlap[:, ids])
+        one = few_values(na, part.sizes[None, :], overlap[:, ids])
         ev["semantic"] = np.where(one, np.nan, ev["semantic"])
         ev["format"] = np.where(one, np.nan, ev["format"])
     num = np.full((len(qs), len(ids)), np.nan)
@@ -398,15 +402,29 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     return ev
 
 
-def single_value(na, nb, shared) -> np.ndarray:
+def few_values(na, nb, shared) -> np.ndarray:
     """Where a pair's semantic and format evidence does not apply: one of its columns holds
-    one distinct value, the other more, and that value is not among the other's (``na``,
-    ``nb``: the distinct values of the query and the lake column, ``shared``: their
-    overlap, broadcast). TUS's natural-language unionability compares two samples of a
-    domain; one value is no sample (its mean vector is that value's, its format histogram
-    one pattern), so it can only show that it belongs to the other column's domain, by being
-    one of its values (set evidence); when it is not, nothing else speaks for the pair."""
-    return ((np.asarray(na) <= 1) != (np.asarray(nb) <= 1)) & (np.asarray(shared) == 0)
+    at most FEW_VALUES distinct values, the other more, and none of them is among the
+    other's (``na``, ``nb``: the distinct values of the query and the lake column,
+    ``shared``: their overlap, broadcast). TUS's natural-language unionability compares two
+    samples of a domain; a few values are no sample (one value's mean vector is that
+    value's, a code column's A/N/U one capital letter, as "Albania" is one capitalized
+    word), so they can only show that they belong to the other column's domain by being
+    some of its values (set evidence); when none is, nothing else speaks for the pair."""
+    na, nb = np.asarray(na), np.asarray(nb)
+    few = np.minimum(na, nb) <= FEW_VALUES
+    return few & (na != nb) & (np.asarray(shared) == 0)
+
+
+def numbers_apart(numeric: np.ndarray, shared: np.ndarray) -> np.ndarray:
+    """Where two numeric columns' distributions barely meet and they share no value: KS
+    similarity (the raw numeric evidence, NaN for other pairs) under NUMBERS_APART, as
+    longitudes (-176..174, most under -70) against life expectancies (71..81). Such a pair
+    never aligns: most lake pairs score 0 on this measure, so any overlap at all beats the
+    background and would read as likely. A shared value (a query's one year, 2007, among
+    a column of years 1952-2007) keeps the pair to the other measures."""
+    x = np.asarray(numeric, dtype=np.float64)
+    return (np.nan_to_num(x, nan=1.0) < NUMBERS_APART) & (np.asarray(shared) == 0)
 
 
 def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None, chance=None) -> dict:
@@ -738,7 +756,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
-    S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part), 0.0,
+    S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part)
+                         | numbers_apart(ev["numeric"], OV[:, ids]), 0.0,
                          ensemble(Ua, weights, sharpness))
     R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
     R[active] = reach_weights(qs, part, lp)
