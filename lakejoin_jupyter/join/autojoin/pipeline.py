@@ -5,9 +5,8 @@ transformed; the other must supply a key column, so joins are 1:1 or N:1 only): 
 tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1), learn the program
 joining the most distinct target keys (learn.py, §4.4.2), split composite keys when neither
 direction succeeds (composite.py, §4.4.3), extend the equi-join by a fuzzy join (fuzzy.py, §4.6).
-Note:
-    Unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values;
-    a program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
+Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values; a
+    program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets with an estimated precision (programset.py; short codes: chance.py; a key
       part's on the whole values); a failing composite set of 4 retried without each example;
       2-3 adjacent short columns probed joined; a row's matches in columns intersected;
@@ -26,10 +25,9 @@ Note:
     - ``_direction``: joined row pairs containing the other's win, then (unsampled) a 1:1 one
       joining more rows of both tables (63), then 1:1 by keys joined, ties to ``prefer``;
       numbers among word outputs face chance; one evidence refutes once;
-    - named columns: every branch derives its keys from one of each named side's (learned
-      again from them alone, key parts included); else not found, with advice; several:
-      probed joined, and a direction through all of them 1:1 wins (``_through_every_named``).
-"""
+    - named columns: every branch keys from one of each named side's (learned again from them,
+      key parts included), else not found; several: probed joined, a direction through all
+      of them 1:1 wins (``_through_every_named``)."""
 from __future__ import annotations
 
 import dataclasses
