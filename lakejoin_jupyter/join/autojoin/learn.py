@@ -19,7 +19,7 @@ Note:
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;
     - a padded variant of number programs; a failing set of 4 retried without each example;
-      one example set of 2 for 2 keys; an N:1 group's rows: every row of a paired value;
+      a set of 2 for 2 keys, any 2 in the partial pass (68); an N:1 group: every paired row;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
     - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),

@@ -20,8 +20,8 @@ Note:
     ("District 1", "AK-01", 1/(n m)). A value shorter than 3 ("NY") is probed whole, and a
     target value shorter than 3 pairs with the source values it abbreviates ("IA",
     "Iowa"); a row's best matches in 2-3 columns are intersected (``combined_pair_groups``);
-    a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1),
-    unless it lies inside a longer whole key of the value ("espn.go.com");
+    a whole key too common for 1/(n m) (any whole key, the partial pass: 68) pairs with score 1
+    in a group of its own (N:1), unless it lies inside a longer whole key ("espn.go.com");
     beside it, the value keeps its 1-to-1 q-gram matches longer than that key. A value
     with no pair at all is read with its punctuation dropped and pairs on whole tokens
     across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``);

@@ -7,9 +7,9 @@ joining the most distinct target keys (learn.py, §4.4.2), split composite keys 
 direction succeeds (composite.py, §4.4.3), extend the equi-join by a fuzzy join (fuzzy.py, §4.6).
 Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values; a
     program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
-    - program sets with an estimated precision (programset.py; short codes: chance.py; a key
-      part's on the whole values); a failing composite set of 4 retried without each example;
-      2-3 adjacent short columns probed joined; a row's matches in columns intersected;
+    - program sets, estimated precision (programset.py; short codes: chance.py; key parts: on
+      whole values); a failing composite set of 4 retried without each example; 2-3 adjacent
+      short columns probed joined; a row's matches in columns intersected;
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
@@ -25,9 +25,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - ``_direction``: joined row pairs containing the other's win, then (unsampled) a 1:1 one
       joining more rows of both tables (63), then 1:1 by keys joined, ties to ``prefer``;
       numbers among word outputs face chance; one evidence refutes once;
-    - named columns: every branch keys from one of each named side's (learned again from them,
-      key parts included), else not found; several: probed joined, a direction through all
-      of them 1:1 wins (``_through_every_named``)."""
+    - named columns: every branch keys from one of each named side's (learned again, key
+      parts too), else not found; several: probed joined, 1:1 through all wins (64-65);
+    - nothing found (composite step too): a partial program, the most source rows, half+ (68)."""
 from __future__ import annotations
 
 import dataclasses
