@@ -19,7 +19,7 @@ Note:
     - parts before the last / after the first, and a first word dropped with its
       punctuation, as operands;
     - a padded variant of number programs; a failing set of 4 retried without each example;
-      one example set of 2 for 2 keys; an N:1 group's rows: every row of a paired value;
+      a set of 2 for 2 keys, any 2 in the partial pass (68); an N:1 group: every paired row;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
     - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),
@@ -1252,6 +1252,35 @@ def example_sets(groups: Sequence, settings: LearnSettings,
                 continue
             drawn.add(subset)
             sets.append([top[i] for i in subset])
+    return out
+
+
+PAIR_SET_PER_ROW = 2    # pairs per source and per target row a pair set draws from (68)
+
+
+def pair_example_sets(groups: Sequence, settings: LearnSettings) -> list:
+    """The partial pass's example sets (deviation 68): for each group, up to
+    ``sets_per_group`` random sets of 2 pairs with distinct source and target rows, drawn
+    from the group's first ``top_k`` pairs holding at most ``PAIR_SET_PER_ROW`` pairs per
+    source row and per target row (a value pairing with two keys at one score gives both:
+    "$75-125k" with "$40,000-$75,000" and "$75,000-$125,000"). One list per group."""
+    rng = random.Random(settings.seed)
+    out = []
+    for group in groups:
+        top, per_s, per_t = [], {}, {}
+        for p in group.pairs:
+            if len(top) >= settings.top_k:
+                break
+            if per_s.get(p.source_row, 0) >= PAIR_SET_PER_ROW \
+                    or per_t.get(p.target_row, 0) >= PAIR_SET_PER_ROW:
+                continue
+            per_s[p.source_row] = per_s.get(p.source_row, 0) + 1
+            per_t[p.target_row] = per_t.get(p.target_row, 0) + 1
+            top.append(p)
+        both = [[a, b] for a, b in itertools.combinations(top, 2)
+                if a.source_row != b.source_row and a.target_row != b.target_row]
+        rng.shuffle(both)
+        out.append(both[:settings.sets_per_group])
     return out
 
 

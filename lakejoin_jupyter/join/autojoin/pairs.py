@@ -20,8 +20,8 @@ Note:
     ("District 1", "AK-01", 1/(n m)). A value shorter than 3 ("NY") is probed whole, and a
     target value shorter than 3 pairs with the source values it abbreviates ("IA",
     "Iowa"); a row's best matches in 2-3 columns are intersected (``combined_pair_groups``);
-    a whole key too common for 1/(n m) pairs with score 1 in a group of its own (N:1),
-    unless it lies inside a longer whole key of the value ("espn.go.com");
+    a whole key too common for 1/(n m) (any whole key, the partial pass: 68) pairs with score 1
+    in a group of its own (N:1), unless it lies inside a longer whole key ("espn.go.com");
     beside it, the value keeps its 1-to-1 q-gram matches longer than that key. A value
     with no pair at all is read with its punctuation dropped and pairs on whole tokens
     across a dropped separator ("3.2a1" and "cpython-32" through "32": ``glued_pairs``);
@@ -339,17 +339,7 @@ def whole_keys(v: str, keys: dict) -> list:
     """The target values (``keys``: folded value -> id) of 3+ characters with a letter that
     occur in v as whole words: v[i:j] with i at the start of a word (i = 0 or v[i-1] not
     alphanumeric) and j at the end of one (j = len(v) or v[j] not alphanumeric)."""
-    n = len(v)
-    starts = [i for i in range(n) if v[i].isalnum() and (i == 0 or not v[i - 1].isalnum())]
-    ends = [j for j in range(1, n + 1) if v[j - 1].isalnum() and (j == n or not v[j].isalnum())]
-    out = []
-    for i in starts:
-        for j in ends:
-            if j - i >= MIN_Q:
-                g = v[i:j]
-                if g in keys and any(ch.isalpha() for ch in g):
-                    out.append(g)
-    return list(dict.fromkeys(out))
+    return [g for g in _whole_words_in(v, keys) if any(ch.isalpha() for ch in g)]
 
 
 def _max_by_score(best: float, kept: list, score: float, item) -> float:
@@ -793,6 +783,48 @@ def find_joinable_row_pairs(source_columns: list, target_columns: list,
                 groups.append(g)
     groups.sort(key=lambda g: (-g.average_score, -len(g.pairs)))
     return groups
+
+
+def whole_key_groups(source_columns: list, target_columns: list) -> list:
+    """The partial pass's extra evidence (deviation 68): for every (C_s, C_t), each target
+    key of 3+ characters, digits and punctuation alone included ("7/9/14"), that a source
+    value holds as whole words pairs with it, score 1, however many values hold it (of
+    several keys in one value, those not inside another: "espn.go.com" in
+    "sports.espn.go.com"). One group per column pair, the keys held by the most source
+    values first. Only the partial pass reads them: deviation 20 keeps to rare or lettered
+    keys because a common number is a whole word of many values by chance."""
+    groups = []
+    for s in source_columns:
+        for t in target_columns:
+            if s is t or not s.values or not t.values:
+                continue
+            keys = t.value_ids
+            pairs = []
+            for vid, v in enumerate(s.values):
+                if len(v) > MAX_VALUE_CHARS:
+                    continue
+                found = _whole_words_in(v, keys)
+                for g in found:
+                    if not any(g != h and g in h for h in found):
+                        pairs.append(RowPair(s.rows[vid], t.rows[keys[g]], g, 1.0, True))
+            if not pairs:
+                continue
+            held: dict = {}
+            for p in pairs:
+                held[p.target_row] = held.get(p.target_row, 0) + 1
+            pairs.sort(key=lambda p: (-held[p.target_row], p.target_row, p.source_row))
+            groups.append(PairGroup(s.name, t.name, pairs))
+    return groups
+
+
+def _whole_words_in(v: str, keys: dict) -> list:
+    """The keys (folded value -> id) of 3+ characters that are whole words of v (see
+    :func:`whole_keys`), letters or not."""
+    n = len(v)
+    starts = [i for i in range(n) if v[i].isalnum() and (i == 0 or not v[i - 1].isalnum())]
+    ends = [j for j in range(1, n + 1) if v[j - 1].isalnum() and (j == n or not v[j].isalnum())]
+    return list(dict.fromkeys(v[i:j] for i in starts for j in ends
+                              if j - i >= MIN_Q and v[i:j] in keys))
 
 
 MAX_COMBINED = 3     # source columns whose matches a row's combined evidence intersects

@@ -7,9 +7,9 @@ joining the most distinct target keys (learn.py, §4.4.2), split composite keys 
 direction succeeds (composite.py, §4.4.3), extend the equi-join by a fuzzy join (fuzzy.py, §4.6).
 Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values; a
     program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
-    - program sets with an estimated precision (programset.py; short codes: chance.py; a key
-      part's on the whole values); a failing composite set of 4 retried without each example;
-      2-3 adjacent short columns probed joined; a row's matches in columns intersected;
+    - program sets, estimated precision (programset.py; short codes: chance.py; key parts: on
+      whole values); a failing composite set of 4 retried without each example; 2-3 adjacent
+      short columns probed joined; a row's matches in columns intersected;
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
@@ -25,9 +25,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - ``_direction``: joined row pairs containing the other's win, then (unsampled) a 1:1 one
       joining more rows of both tables (63), then 1:1 by keys joined, ties to ``prefer``;
       numbers among word outputs face chance; one evidence refutes once;
-    - named columns: every branch keys from one of each named side's (learned again from them,
-      key parts included), else not found; several: probed joined, a direction through all
-      of them 1:1 wins (``_through_every_named``)."""
+    - named columns: every branch keys from one of each named side's (learned again, key
+      parts too), else not found; several: probed joined, 1:1 through all wins (64-65);
+    - nothing found (composite step too): a partial program, the most source rows, half+ (68)."""
 from __future__ import annotations
 
 import dataclasses
@@ -45,9 +45,10 @@ from .composite import key_parts
 from .dsl import Constant, Substring, apply_frame, cell_text, column_texts, columns_of
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
-                    learn_from_set, no_digits, padded_variant, spread,
+                    learn_from_set, no_digits, padded_variant, pair_example_sets, spread,
                     try_learn_transform)
-from .pairs import ColumnValues, combined_pair_groups, find_joinable_row_pairs
+from .pairs import (ColumnValues, combined_pair_groups, find_joinable_row_pairs,
+                    whole_key_groups)
 from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
 from .sampling import bernoulli_rows, sample_rates
 
@@ -70,6 +71,7 @@ class AutoJoinSettings:
     sample_min_rows: int = 20_000
     participation: float = 0.1      # r of §4.5: fraction of target rows that join
     composite: bool = True          # split composite keys when both directions fail
+    partial: bool = True            # then a partial program joining half the source rows
     seed: int = 0
     prefer: str | None = None       # "left" / "right": the source side a tie between the
                                     # directions goes to (a search hit's verified direction)
@@ -221,11 +223,13 @@ class DirectionResult:
 
 def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSettings,
                     target_columns: dict | None = None,
-                    leave_one_out: bool = False) -> DirectionResult:
+                    leave_one_out: bool = False, partial: bool = False) -> DirectionResult:
     """Steps 2-3 for one direction. ``target_columns`` (name -> cells) replaces the target's
     key columns (the composite fallback passes key parts here); ``leave_one_out``: a failing
     example set of 4 is retried without each example (:func:`~.learn.learn_from_set`; the
-    composite fallback does, which runs only when nothing else was found)."""
+    composite fallback does, which runs only when nothing else was found); ``partial``: the
+    pass run when nothing at all was found (deviation 68: whole keys of any kind as pairs,
+    example sets of 2, the program joining the most source rows, half of them at least)."""
     src_cols = src_on or [c for c in src.columns if src.has_values(c)]
     if target_columns is None:
         key_cols = tgt_on or [c for c in tgt.columns
@@ -242,12 +246,15 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
         groups += combined_pair_groups(groups, {c: src.cells(c) for c in src_cols},
                                        settings.min_score)
         groups.sort(key=lambda g: (-g.average_score, -len(g.pairs)))
+    if partial:
+        groups += whole_key_groups(s_vals, t_vals)
     ls = settings.learn
     cache: dict = {}
     found: dict = {}
     several = bool(src_on) and len(src_on) > 1     # a key over several named columns: a
     n_sets = _learn_round(groups, ls, src, target_columns, settings, cache, found,  # set
-                          leave_one_out or several, src_on)  # of 4 retried without each
+                          leave_one_out or several, src_on,  # of 4 retried without each
+                          pair_example_sets(groups, ls) if partial else None)
     candidates = _unfolded(_ranked(found), found, src, target_columns, ls, cache)
     if src_on:          # the column(s) asked for: a program reading none of them is not it
         candidates = [c for c in candidates if _reads(c.program, src_on)]
@@ -255,15 +262,22 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     n_rows = len(src.positions)
 
     def passes(c) -> bool:
+        tcells = target_columns[c.target_column]
+        if partial:     # rows decide, and the row pairs confirm rows (as in deviation 34)
+            return (_partial_acceptable(c, n_rows) and not _by_chance(c, src, tcells)
+                    and 2 * _paired_rows(c, src, tcells, groups) >= c.joined_rows)
         return (_acceptable(c, settings, n_keys[c.target_column], n_rows)
-                and not _by_chance(c, src, target_columns[c.target_column])
-                and not _refuted(c, src, target_columns[c.target_column], groups))
+                and not _by_chance(c, src, tcells) and not _refuted(c, src, tcells, groups))
     passing = (c for c in candidates if passes(c))
-    best = next(passing, None)
-    if best is not None:    # a win by keys that chance hits of short codes explain (dev. 47)
+    if partial:         # the most source rows joined, then keys, then the smaller (dev. 68)
+        best = max(passing, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
+                   default=None)
+    else:
+        best = next(passing, None)
+    if best is not None and not partial:    # a win by chance short codes (dev. 47)
         best = _evidenced(best, candidates, passes, src, target_columns[best.target_column])
         passing = (c for c in candidates[candidates.index(best) + 1:] if passes(c))
-    if best is not None and best.joined_rows * N1_FEWER < n_rows:
+    if best is not None and not partial and best.joined_rows * N1_FEWER < n_rows:
         # a program joining nearly every source row into fewer keys first (deviation 34)
         many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
                 and c.joined_rows > N1_FEWER * best.joined_rows
@@ -479,18 +493,24 @@ def _ranked(found: dict) -> list:
 
 def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
                  settings: AutoJoinSettings, cache: dict, found: dict,
-                 leave_one_out: bool = False, named: list | None = None) -> int:
+                 leave_one_out: bool = False, named: list | None = None,
+                 drawn: list | None = None) -> int:
     """Algorithm 5 over the groups' example sets: each program learned is added to
     ``found`` (program, target column) -> Candidate with its coverage; returns the number
     of example sets tried. ``named``: the source columns the caller named; a program
     reading none of them (another column holding the same text) is learned again from
-    the named columns alone, as the composite step does."""
+    the named columns alone, as the composite step does. ``drawn``: the partial pass's
+    example sets per group (deviation 68), all tried up to ``max_sets``: its programs rank
+    by rows joined, so keys joined stop nothing early."""
     n_sets = 0
     best_cov = max((c.coverage for c in found.values()), default=0)
     key_counts = {c: len({v for v in cells if v is not None})
                   for c, cells in target_columns.items()}
-    for gi, sets in enumerate(example_sets(groups, ls, key_counts, len(src.positions),
-                                           lambda g: _group_rows(g, src))):
+    by_keys = drawn is None
+    if by_keys:
+        drawn = example_sets(groups, ls, key_counts, len(src.positions),
+                             lambda g: _group_rows(g, src))
+    for gi, sets in enumerate(drawn):
         column = groups[gi].target_column
         tcells = target_columns[column]
         top = [Example(src.row(p.source_row), tcells[p.target_row], p.source_row, p.target_row)
@@ -498,7 +518,8 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
         idle = 0
         tried = {frozenset((p.source_row, p.target_row) for p in pairs) for pairs in sets}
         for pairs in sets:
-            if n_sets >= ls.max_sets or (idle >= ls.patience and best_cov >= settings.min_coverage):
+            if n_sets >= ls.max_sets or (by_keys and idle >= ls.patience
+                                         and best_cov >= settings.min_coverage):
                 break
             n_sets += 1
             idle += 1
@@ -539,7 +560,7 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
                 _coverage(cand, src, tcells)
                 if cand.coverage > best_cov:
                     best_cov, idle = cand.coverage, 0
-        if best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
+        if by_keys and best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
             break            # every key of a column is joined: nothing can do better
     return n_sets
 
@@ -740,6 +761,14 @@ def _acceptable(cand: Candidate, settings: AutoJoinSettings, n_keys: int = 0,
     return cand.joined_rows >= N1_ROWS * n_rows
 
 
+def _partial_acceptable(cand: Candidate, n_rows: int) -> bool:
+    """The partial pass's bar (deviation 68): 2+ keys joined through at least half of the
+    source's rows and ``SMALL_ROWS_PER_KEY`` rows per key (a constant joins one key; a
+    program fitted to its 2 examples' coincidence joins few rows beyond them)."""
+    return (cand.coverage >= 2 and 2 * cand.joined_rows >= n_rows
+            and cand.joined_rows >= SMALL_ROWS_PER_KEY * cand.coverage)
+
+
 # ------------------------------------------------------------------ both directions
 
 def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=None, *,
@@ -788,6 +817,19 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
                 c.source = d.source
                 found.append((c, src, tgt))
         timings["composite keys"] = time.perf_counter() - t
+    partial = None
+    if not found and settings.partial:
+        # the best partial program: half the source rows or more (deviation 68)
+        t = time.perf_counter()
+        for d, src, tgt in results:
+            _sample(src, tgt, settings, {}, d.source)
+            p = learn_direction(src, tgt, l_on if src is L else r_on,
+                                r_on if tgt is R else l_on, settings, partial=True)
+            if p.best is not None:
+                p.source = d.source
+                found.append((p, src, tgt))
+        timings["partial"] = time.perf_counter() - t
+        partial = _why_not(results, settings) if found else None
     if not found:
         stats["directions"] = {d.source: _summary(d) for d, _, _ in results}
         timings["total"] = time.perf_counter() - t0
@@ -800,6 +842,11 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
                    or _direction(found, settings.prefer))
     if settings.prefer is not None:
         stats["prefer"] = settings.prefer
+    if partial is not None:
+        why = partial.removeprefix("No transformation joins these tables. ").rstrip(".")
+        stats["partial"] = ("A partial program (deviation 68): no program met the acceptance "
+                            "rules, this one joins the most source rows (half or more) "
+                            f"through 2+ keys. Why none was accepted: {why}")
     stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
     best = d.best
     part = d.target_parts.get(best.target_column)

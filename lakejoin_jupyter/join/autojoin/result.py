@@ -460,7 +460,7 @@ class AutoJoin(Joinable):
         folded = self.folded_note()
         if folded:
             lines.append(folded)
-        for note in ("from_hit", "identity"):
+        for note in ("from_hit", "identity", "partial"):
             if self.stats.get(note):
                 lines.append(self.stats[note] + ".")
         part = self.stats.get("learned_on")
