@@ -13,7 +13,8 @@
         bench/data/autojoin-fresh28 bench/data/autojoin-fresh29 bench/data/autojoin-fresh30 \
         bench/data/autojoin-fresh31 bench/data/autojoin-fresh32 bench/data/autojoin-fresh33 \
         bench/data/autojoin-fresh34 bench/data/autojoin-fresh35 bench/data/autojoin-fresh36 \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh36|all] \
+        bench/data/autojoin-fresh37 \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh37|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -173,7 +174,13 @@ A thirty-eighth, "fresh36" (``FRESH36_CASES``, bench/data/autojoin-fresh36), hol
 from Debian's electronics and hamradio packages of architecture "all" that no earlier set
 named or read (chirp, cqrlog-data, fccexam, gputils-common, kicad-footprints, kicad-symbols
 and pcb-rnd-doc, at pinned versions), five of them real pairs, made the same way and
-committed before any learner ran on them (bench/results/autojoin_fresh36_cases.md).
+committed before any learner ran on them (bench/results/autojoin_fresh36_cases.md); run once
+clean (main at 1802b30), development since.
+A thirty-ninth, "fresh37" (``FRESH37_CASES``, bench/data/autojoin-fresh37), holds eight cases
+from Debian's GAP, Octave and PARI/GP packages of section "math" and architecture "all" that no
+earlier set named or read (gap-character-tables, gap-table-of-marks, gap-transgrp, the
+octave-* packages and pari-galpol, at pinned versions), four of them real pairs, made the same
+way and committed before any learner ran on them (bench/results/autojoin_fresh37_cases.md).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
@@ -522,10 +529,18 @@ FRESH36_CASES = {
     "kicad_footprints_3d_models", "kicad_symbols_footprint_files", "pcb_rnd_actions_help_files",
     "chirp_radios_class_ids", "cqrlog_contests_adif_fields", "fccexam_questions_header_lines"}
 
+# Thirty-seventh fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh37),
+# unseen: from Debian's GAP, Octave and PARI/GP packages (section math) that no earlier set
+# named or read, built apart from the learner and committed before any learner ran on them:
+FRESH37_CASES = {
+    "debian_octave_packages_folders", "octave_arduino_index_files", "octave_bim_index_files",
+    "octave_matgeom_index_files", "ctbllib_tables_gap_calls", "tomlib_tables_gap_calls",
+    "transgrp_groups_gap_calls", "galpol_groups_gp_calls"}
+
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh36": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH36_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh37": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH37_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -540,7 +555,8 @@ def split_of(case: str) -> str:
              ("fresh29", FRESH29_CASES), ("fresh30", FRESH30_CASES),
              ("fresh31", FRESH31_CASES), ("fresh32", FRESH32_CASES),
              ("fresh33", FRESH33_CASES), ("fresh34", FRESH34_CASES),
-             ("fresh35", FRESH35_CASES), ("fresh36", FRESH36_CASES))
+             ("fresh35", FRESH35_CASES), ("fresh36", FRESH36_CASES),
+             ("fresh37", FRESH37_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -655,7 +671,8 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh36", "fresh36 validation (never tuned on)"),
+    ("fresh37", "fresh37 validation (never tuned on)"),
+    ("fresh36", "fresh36 (clean for main at 1802b30; development since)"),
     ("fresh35", "fresh35 (clean for main at c0f13e8; development since)"),
     ("fresh34", "fresh34 (clean for round 31; development since)"),
     ("fresh33", "fresh33 (clean for round 29; development since)"),
@@ -732,6 +749,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh34"] = -29
     order["fresh35"] = -30
     order["fresh36"] = -31
+    order["fresh37"] = -32
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -793,7 +811,8 @@ def main(argv=None):
                                         "fresh20", "fresh21", "fresh22", "fresh23", "fresh24",
                                         "fresh25", "fresh26", "fresh27", "fresh28",
                                         "fresh29", "fresh30", "fresh31", "fresh32",
-                                        "fresh33", "fresh34", "fresh35", "fresh36"),
+                                        "fresh33", "fresh34", "fresh35", "fresh36",
+                                        "fresh37"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

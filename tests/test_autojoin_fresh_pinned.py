@@ -1,8 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh36 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh37 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
 fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34,
-fresh35 and fresh36 never), meet
+fresh35, fresh36 and fresh37 never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -16,9 +16,8 @@ them. Criterion (a) is checked on the case maker's source (tests/fresh_set_check
 Regenerating the cases needs their sources (pip packages, Python 3.11.7's standard library
 and Debian 12's packages at the pinned versions and file contents; for fresh32, its npm
 archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names; for fresh33, its npm archives and PyPI
-wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34, fresh35 and fresh36, their
-Debian archives in the folders AUTOJOIN_FRESH34_DOWNLOADS, AUTOJOIN_FRESH35_DOWNLOADS and
-AUTOJOIN_FRESH36_DOWNLOADS name); the
+wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34 to fresh37, their Debian
+archives in the folders AUTOJOIN_FRESH34_DOWNLOADS ... AUTOJOIN_FRESH37_DOWNLOADS name); the
 regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
@@ -138,6 +137,11 @@ ALLOWED_35 = {"re", "subprocess", "shutil"}
 # program runs through fresh34's helper. No module is read for its tables and no file of the
 # pool is run.
 ALLOWED_36 = {"re", "shutil"}
+# The modules fresh37's section of the case maker may import: re (parsing the GAP, Octave and
+# PARI/GP files as text) and shutil (removing an earlier unpacking); the dpkg-deb and gzip
+# programs run through fresh34's helper. No module is read for its tables and no file of the
+# pool is run.
+ALLOWED_37 = {"re", "shutil"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -383,6 +387,13 @@ FIGURES = {
                         "rdkit", "xtide"),
                        ("cqrlog_contests_adif_fields",
                         lambda r: "<CONTEST_ID>" + r["contest id"])),
+    # read from Debian archives unpacked in the downloads folder, no system folder; the path
+    # words held here are fresh36's pool's
+    "fresh37": Figures(ALLOWED_37, (),
+                       ("chirp", "cqrlog", "fccexam", "gputils", "kicad", "pcb-rnd", "fritzing",
+                        "qelectrotech", "sigrok", "hamradio-files", "wsjtx", "xastir"),
+                       ("galpol_groups_gp_calls",
+                        lambda r: f"galoisgetpol({r['number']},{r['order']})")),
 }
 
 
@@ -466,6 +477,27 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh37": [
+        ("debian_octave_packages_folders",
+         {"package": "octave-matgeom", "version": "1.2.3-3", "installed size": "1"},
+         "matgeom-1.2.3"),
+        ("debian_octave_packages_folders",
+         {"package": "octave-phclab", "version": "2.4.86+dfsg-4", "installed size": "1"},
+         "phclab-2.4.86+dfsg"),
+        ("octave_arduino_index_files", {"category": "x", "function": "@arduino/readDigitalPin"},
+         "@arduino/readDigitalPin.m"),
+        ("octave_bim_index_files", {"category": "x", "function": "bim1a_rhs"}, "bim1a_rhs.m"),
+        ("octave_matgeom_index_files", {"category": "geom3d", "function": "anglePoints3d"},
+         "geom3d/anglePoints3d.m"),
+        ("ctbllib_tables_gap_calls", {"identifier": "2.A5", "data file": "x"},
+         'CharacterTable( "2.A5" )'),
+        ("tomlib_tables_gap_calls", {"identifier": "A5", "data file": "x"},
+         'TableOfMarks( "A5" )'),
+        ("transgrp_groups_gap_calls", {"degree": "10", "number": "2", "name": "D(10)=5:2"},
+         "TransitiveGroup(10,2)"),
+        ("galpol_groups_gp_calls", {"order": "8", "number": "3", "group": "D8"},
+         "galoisgetpol(8,3)"),
+    ],
     "fresh36": [
         ("fcc_pool_questions_fccexam_files",
          {"pool file": "GMDSS-ROC-EL7R-Oct-2012.txt", "question number": "1A1",
@@ -1080,6 +1112,17 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh37": [    # Debian renamed two packages' upstream names or versions; a sensor of
+                    # octave-arduino sits in a folder its INDEX does not name
+        ("debian_octave_packages_folders",
+         {"package": "octave-communications-common", "version": "1.2.4-4",
+          "installed size": "1"}, "communications-1.2.4"),
+        ("debian_octave_packages_folders",
+         {"package": "octave-divand", "version": "1.1.2+dfsg-6", "installed size": "1"},
+         "divand-1.1.2"),
+        ("octave_arduino_index_files", {"category": "Sensors", "function": "bme280"},
+         "sensors/bme280.m"),
+    ],
     "fresh36": [    # a hand-soldering footprint names the plain footprint's model; the pool's
                     # number is not fccexam's file; the header's "p" is not the script's
         ("kicad_footprints_3d_models",
